@@ -1,0 +1,34 @@
+# The two commands a newcomer needs are `make run` and `make test`.
+GO       ?= go
+DATA_DIR ?= ./pgserver-data
+LISTEN   ?= 127.0.0.1:5432
+BENCH    ?= .
+BENCHTIME ?= 1s
+
+.PHONY: build run test bench fuzz vet
+
+build:
+	$(GO) build -o bin/pgserver ./cmd/pgserver
+
+run: build
+	./bin/pgserver --listen $(LISTEN) --data-dir $(DATA_DIR)
+
+vet:
+	$(GO) vet ./...
+
+# The whole suite, as CI runs it (.ci/run).
+test: vet
+	$(GO) test -count=1 ./...
+
+# Engine benchmarks (Go): see README.md for the figures and the machine.
+bench:
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime $(BENCHTIME) ./prolly/... ./store/...
+
+# A short pass of every fuzz target; FUZZTIME=5m for a longer one.
+FUZZTIME ?= 10s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done

@@ -1,0 +1,7 @@
+// Command pgserver is the PostgreSQL-compatible server: it parses flags,
+// sets up zap logging, opens the data directory and serves the wire
+// protocol until SIGTERM or SIGINT, then shuts down gracefully.
+//
+// Flags: --listen HOST:PORT (default 127.0.0.1:5432), --data-dir DIR
+// (default ./pgserver-data), --log-level (debug, info, warn, error).
+package main

@@ -1,0 +1,4 @@
+// Package prolly implements the Prolly tree: an immutable, persistent,
+// ordered map from byte keys to byte values, stored as content-addressed
+// chunks.
+package prolly

@@ -1,0 +1,110 @@
+package prolly
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+)
+
+// Collision is a key that both sides of a merge changed, differently.
+// Base, Ours and Theirs are the key's values on each side, nil where the
+// key is absent (the In* fields tell absence from an empty value).
+type Collision struct {
+	Key                      []byte
+	Base, Ours, Theirs       []byte
+	InBase, InOurs, InTheirs bool
+}
+
+// Resolution is what a ResolveFunc decides for a collision: the key's value
+// in the merged map, or its absence.
+type Resolution struct {
+	Value  []byte
+	Delete bool
+}
+
+// ResolveFunc decides a collision. It may record the collision (a conflict
+// for a user to see) and keep ours; an error aborts the merge.
+type ResolveFunc func(Collision) (Resolution, error)
+
+// MergeStats counts what a merge did.
+type MergeStats struct {
+	Applied    int // changes of theirs applied to ours
+	Collisions int // keys handed to the ResolveFunc
+}
+
+// Merge combines the changes from base to ours and from base to theirs. A key
+// changed on one side only takes that side's change; a key changed the same
+// way on both is taken once; a key changed differently is handed to resolve,
+// exactly once. The work is the size of the two diffs (Differ skips shared
+// subtrees), and the result is ours with theirs' changes applied, so the
+// merged map shares every untouched node with ours.
+func Merge(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc) (Map, MergeStats, error) {
+	var st MergeStats
+	switch {
+	case ours.addr == base.addr:
+		return theirs, st, nil
+	case theirs.addr == base.addr || theirs.addr == ours.addr:
+		return ours, st, nil
+	}
+	od := NewDiffer(ctx, base, ours)
+	td := NewDiffer(ctx, base, theirs)
+	o, oErr := od.Next()
+	t, tErr := td.Next()
+	var edits []Edit
+	for {
+		if oErr != nil && oErr != io.EOF {
+			return Map{}, st, oErr
+		}
+		if tErr != nil && tErr != io.EOF {
+			return Map{}, st, tErr
+		}
+		if tErr == io.EOF {
+			break // nothing of theirs left to apply
+		}
+		c := -1
+		switch {
+		case oErr == io.EOF:
+			c = 1
+		default:
+			c = bytes.Compare(o.Key, t.Key)
+		}
+		if c < 0 {
+			o, oErr = od.Next()
+			continue
+		}
+		if c > 0 {
+			// Only theirs changed the key.
+			edits = append(edits, diffEdit(t))
+			st.Applied++
+			t, tErr = td.Next()
+			continue
+		}
+		if o.Kind == Removed && t.Kind == Removed || o.Kind != Removed && t.Kind != Removed && bytes.Equal(o.To, t.To) {
+			// Both sides made the same change.
+		} else {
+			st.Collisions++
+			r, err := resolve(Collision{
+				Key:  o.Key,
+				Base: o.From, InBase: o.Kind != Added,
+				Ours: o.To, InOurs: o.Kind != Removed,
+				Theirs: t.To, InTheirs: t.Kind != Removed,
+			})
+			if err != nil {
+				return Map{}, st, fmt.Errorf("prolly: merge: resolving %x: %w", o.Key, err)
+			}
+			if r.Delete != (o.Kind == Removed) || !r.Delete && !bytes.Equal(r.Value, o.To) {
+				edits = append(edits, Edit{Key: o.Key, Value: r.Value, Delete: r.Delete})
+			}
+		}
+		o, oErr = od.Next()
+		t, tErr = td.Next()
+	}
+	merged, err := ours.Apply(ctx, edits)
+	return merged, st, err
+}
+
+// diffEdit is the edit that makes a map take a diff's newer side.
+func diffEdit(d Diff) Edit {
+	return Edit{Key: d.Key, Value: d.To, Delete: d.Kind == Removed}
+}

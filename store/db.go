@@ -1,0 +1,900 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+	"go.uber.org/zap"
+)
+
+// On-disk layout, format version 1 (see the package doc).
+const (
+	chunkPrefix   = 'c'
+	refPrefix     = 'r'
+	formatKey     = "m/format"
+	formatVersion = 1
+
+	// chunkKeyLen is the length of a chunk's key: the prefix and the address.
+	chunkKeyLen = 1 + AddressSize
+)
+
+// MaxChunkSize is the largest chunk Put accepts, in bytes. Prolly nodes stay
+// under 16 KiB; the bound keeps any one chunk far inside a Badger batch.
+const MaxChunkSize = 4 << 20
+
+// DefaultCacheBytes is the chunk cache's bound when Options.CacheBytes is 0.
+const DefaultCacheBytes = 256 << 20
+
+// readBatch is how many chunks GetMany and HasMany read from Badger in one
+// read transaction.
+const readBatch = 64
+
+// Options configure Open. The zero value is ready to use.
+type Options struct {
+	// CacheBytes bounds the chunk cache: the sum of the cached chunks'
+	// lengths plus a small overhead per entry. 0 means DefaultCacheBytes; a
+	// negative value disables the cache (every Get of a written chunk reads
+	// Badger), which benchmarks use to measure cold reads.
+	CacheBytes int64
+	// Logger receives Badger's warnings and errors and the store's own
+	// messages. nil logs nothing.
+	Logger *zap.Logger
+
+	// tune, if set, adjusts the Badger options after ours; for the
+	// benchmarks that compare Badger settings.
+	tune func(*badger.Options)
+}
+
+// DB is a store on disk: chunks and refs in a Badger database, with a chunk
+// cache in front and a write buffer behind Put.
+//
+// DB is safe for concurrent use. Close waits for calls in progress that
+// touch Badger; every call that begins after Close fails with ErrClosed.
+type DB struct {
+	bdb     *badger.DB
+	dir     string
+	log     *zap.Logger
+	cache   *cache
+	pending *pending
+	syncer  syncer
+	stats   counters
+
+	// flushMu serialises flushes of the write buffer.
+	flushMu sync.Mutex
+	// refMu serialises ref transactions, so that they never conflict with
+	// one another inside Badger.
+	refMu sync.Mutex
+
+	// closeMu is held shared by every call that touches Badger or the write
+	// buffer, and exclusively by Close. It is never held while a caller's
+	// callback runs, so a callback may call the store (or Close it).
+	closeMu sync.RWMutex
+	// closed is set by Close under closeMu; the cache-hit path of Get reads
+	// it without the lock.
+	closed atomic.Bool
+}
+
+// Open opens the store in dir, creating it if dir is missing or empty. A
+// directory that holds anything other than one of our stores gives an error
+// wrapping ErrNotStore; a store of another format version, one wrapping
+// ErrFormatVersion. Badger locks the directory: one process, one DB.
+func Open(dir string, opts Options) (*DB, error) {
+	log := opts.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	cacheBytes := opts.CacheBytes
+	if cacheBytes == 0 {
+		cacheBytes = DefaultCacheBytes
+	}
+	if err := checkDir(dir); err != nil {
+		return nil, err
+	}
+	bo := badgerOptions(dir, log)
+	if opts.tune != nil {
+		opts.tune(&bo)
+	}
+	bdb, err := badger.Open(bo)
+	if err != nil {
+		return nil, fmt.Errorf("store: opening %s: %w", dir, err)
+	}
+	if err := initFormat(bdb, dir); err != nil {
+		_ = bdb.Close()
+		return nil, err
+	}
+	db := &DB{
+		bdb:     bdb,
+		dir:     dir,
+		log:     log,
+		cache:   newCache(cacheBytes),
+		pending: newPending(),
+	}
+	db.syncer.fsync = bdb.Sync
+	log.Debug("store opened", zap.String("dir", dir), zap.Int64("cache_bytes", max(cacheBytes, 0)))
+	return db, nil
+}
+
+// badgerOptions returns the Badger options for a store in dir. Chunks are
+// immutable values of about 4 KiB (16 KiB at most for tree nodes, a few MiB
+// at most for anything), written once, never overwritten and, until garbage
+// collection exists, never deleted; refs are few and tiny. Measurements are
+// in the package's benchmarks (BenchmarkBadgerConfig) and in the report that
+// introduced them.
+func badgerOptions(dir string, log *zap.Logger) badger.Options {
+	o := badger.DefaultOptions(dir)
+	o.Logger = newBadgerLogger(log)
+
+	// We sync explicitly: UpdateRefs(durable) and Sync call DB.Sync, which
+	// fsyncs the WAL and the value log, once for every group of concurrent
+	// commits (see syncer). Syncing every write would sync every WriteBatch
+	// of chunks, which nothing needs.
+	o.SyncWrites = false
+
+	// Chunks never change and refs need only their current value.
+	o.NumVersionsToKeep = 1
+
+	// Key-value separation: a value of valueThreshold bytes or more lives in
+	// the value log, and the LSM tree holds only its 21-byte key and a
+	// pointer. A chunk is then written once (to the value log) instead of
+	// once to the WAL and again at every level of compaction, the LSM tree
+	// stays small enough to live in the page cache, and a lookup costs an
+	// LSM search plus one read from the memory-mapped value log. Small
+	// chunks (commits, tiny maps) and refs stay in the tree, where a read
+	// costs one search. The value log needs garbage collection only for
+	// deleted or overwritten values, and chunks are neither (yet).
+	o.ValueThreshold = valueThreshold
+
+	// No compression: the LSM tree holds hashes and value pointers, which do
+	// not compress, and Badger never compresses the value log. Without
+	// compression (or encryption) Badger reads table blocks straight from
+	// the memory-mapped files, so it needs no block cache of its own: the
+	// chunk cache above holds what is worth holding, already verified, and
+	// the page cache the rest.
+	o.Compression = options.None
+	o.BlockCacheSize = 0
+	o.IndexCacheSize = 0 // table indexes stay in memory; they are small
+
+	// A memtable of 64 MiB holds the pointers of about half a million
+	// chunks; two more may wait to be flushed. Fewer than Badger's five
+	// bounds memory, and writes that outrun three memtables stall in any
+	// case on level-0 compaction.
+	o.MemTableSize = 64 << 20
+	o.NumMemtables = 3
+
+	// Two compactors (the minimum that is not zero): the machine is shared
+	// with the SQL engine, and a write-once store compacts little.
+	o.NumCompactors = 2
+
+	// Our Stats count what callers need; Badger's expvar metrics cost
+	// atomic updates on every read.
+	o.MetricsEnabled = false
+	return o
+}
+
+// valueThreshold is the smallest value kept in Badger's value log rather
+// than in the LSM tree; see badgerOptions.
+const valueThreshold = 512
+
+// checkDir accepts a missing directory, an empty one, and one that holds a
+// Badger database (which initFormat examines further).
+func checkDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		if fi, serr := os.Stat(dir); serr == nil && !fi.IsDir() {
+			return fmt.Errorf("store: %s is not a directory: %w", dir, ErrNotStore)
+		}
+		return fmt.Errorf("store: %w", err)
+	case len(entries) == 0:
+		return nil
+	}
+	for _, e := range entries {
+		if e.Name() == "MANIFEST" && e.Type().IsRegular() {
+			return nil
+		}
+	}
+	return fmt.Errorf("store: %s holds %q and no store: %w", dir, entries[0].Name(), ErrNotStore)
+}
+
+// initFormat checks the format version of an opened Badger database, and
+// records it in a database that is empty (new, or created by an Open that
+// crashed before recording it).
+func initFormat(bdb *badger.DB, dir string) error {
+	var (
+		found   bool
+		version uint64
+		empty   bool
+	)
+	err := bdb.View(func(txn *badger.Txn) error {
+		item, err := txn.Get([]byte(formatKey))
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			it := txn.NewIterator(badger.IteratorOptions{})
+			defer it.Close()
+			it.Rewind()
+			empty = !it.Valid()
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found = true
+		return item.Value(func(v []byte) error {
+			n, k := binary.Uvarint(v)
+			if k <= 0 || k != len(v) {
+				return fmt.Errorf("store: %s: unreadable format version %x: %w", dir, v, ErrFormatVersion)
+			}
+			version = n
+			return nil
+		})
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("store: %s: reading format version: %w", dir, err)
+	case found && version != formatVersion:
+		return fmt.Errorf("store: %s has format version %d, want %d: %w", dir, version, formatVersion, ErrFormatVersion)
+	case found:
+		return nil
+	case !empty:
+		return fmt.Errorf("store: %s is a Badger database without a format version: %w", dir, ErrNotStore)
+	}
+	err = bdb.Update(func(txn *badger.Txn) error {
+		return txn.Set([]byte(formatKey), binary.AppendUvarint(nil, formatVersion))
+	})
+	if err == nil {
+		err = bdb.Sync()
+	}
+	if err != nil {
+		return fmt.Errorf("store: %s: recording format version: %w", dir, err)
+	}
+	return nil
+}
+
+// Get returns the chunk of addr; the error wraps ErrNotFound if it is absent
+// and ErrCorrupt if its stored bytes do not hash to addr. The slice is
+// shared: do not modify it. A cache hit does not allocate.
+func (db *DB) Get(ctx context.Context, addr Address) ([]byte, error) {
+	db.stats.gets.Add(1)
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	if data, ok := db.cache.get(addr); ok {
+		db.stats.cacheHits.Add(1)
+		return data, nil
+	}
+	if data, ok := db.pending.get(addr); ok {
+		return data, nil
+	}
+	db.closeMu.RLock()
+	defer db.closeMu.RUnlock()
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var data []byte
+	err := db.bdb.View(func(txn *badger.Txn) error {
+		var err error
+		data, err = db.readChunk(txn, addr)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// GetMany calls fn with each present chunk of addrs, in no particular order,
+// and then, if some were absent, returns an error wrapping ErrNotFound. It
+// stops at the first other error, from fn or the store, and returns it. fn
+// may call the store; the slices it receives are shared, as Get's are.
+func (db *DB) GetMany(ctx context.Context, addrs []Address, fn func(Address, []byte) error) error {
+	if db.closed.Load() {
+		return ErrClosed
+	}
+	var misses []Address
+	for _, a := range addrs {
+		db.stats.gets.Add(1)
+		data, ok := db.cache.get(a)
+		if ok {
+			db.stats.cacheHits.Add(1)
+		} else if data, ok = db.pending.get(a); !ok {
+			misses = append(misses, a)
+			continue
+		}
+		if err := fn(a, data); err != nil {
+			return err
+		}
+	}
+	// Read in key order, which is the order of the LSM tree, in batches so
+	// that no lock or transaction is held while fn runs.
+	slices.SortFunc(misses, func(a, b Address) int { return bytes.Compare(a[:], b[:]) })
+	misses = slices.Compact(misses)
+	type read struct {
+		data []byte
+		ok   bool
+	}
+	var absent []Address
+	reads := make([]read, 0, min(len(misses), readBatch))
+	for len(misses) > 0 {
+		batch := misses[:min(len(misses), readBatch)]
+		misses = misses[len(batch):]
+		reads = reads[:0]
+		err := db.view(ctx, func(txn *badger.Txn) error {
+			for _, a := range batch {
+				data, err := db.readChunk(txn, a)
+				if errors.Is(err, ErrNotFound) {
+					absent = append(absent, a)
+				} else if err != nil {
+					return err
+				}
+				reads = append(reads, read{data, err == nil})
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for i, r := range reads {
+			if !r.ok {
+				continue
+			}
+			if err := fn(batch[i], r.data); err != nil {
+				return err
+			}
+		}
+	}
+	return manyNotFound(absent)
+}
+
+// Has reports whether the chunk of addr is present (buffered or written).
+func (db *DB) Has(ctx context.Context, addr Address) (bool, error) {
+	if db.closed.Load() {
+		return false, ErrClosed
+	}
+	if db.cache.contains(addr) {
+		return true, nil
+	}
+	if _, ok := db.pending.get(addr); ok {
+		return true, nil
+	}
+	var ok bool
+	err := db.view(ctx, func(txn *badger.Txn) error {
+		var err error
+		ok, err = hasChunk(txn, addr)
+		return err
+	})
+	return ok, err
+}
+
+// HasMany returns the addresses of addrs that are absent, in the order of
+// addrs.
+func (db *DB) HasMany(ctx context.Context, addrs []Address) ([]Address, error) {
+	if db.closed.Load() {
+		return nil, ErrClosed
+	}
+	var absent []Address
+	for i := 0; i < len(addrs); {
+		batch := addrs[i:min(len(addrs), i+readBatch)]
+		i += len(batch)
+		err := db.view(ctx, func(txn *badger.Txn) error {
+			for _, a := range batch {
+				if db.cache.contains(a) {
+					continue
+				}
+				if _, ok := db.pending.get(a); ok {
+					continue
+				}
+				ok, err := hasChunk(txn, a)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					absent = append(absent, a)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return absent, nil
+}
+
+// Put adds chunk to the store and returns its address. It takes ownership
+// of chunk, which must not be modified afterwards. The chunk is readable at
+// once; it reaches Badger at the next flush (Flush, UpdateRefs, Close, or
+// when the write buffer exceeds 16 MiB, in which case this Put writes it and
+// returns any error of that write). Putting a chunk the store already holds
+// costs a hash and a lookup.
+func (db *DB) Put(ctx context.Context, chunk []byte) (Address, error) {
+	if len(chunk) > MaxChunkSize {
+		return Address{}, tooLarge(len(chunk))
+	}
+	addr := Hash(chunk)
+	if db.closed.Load() {
+		return Address{}, ErrClosed
+	}
+	// A cached chunk is buffered or on disk: see the invariants of the
+	// package doc.
+	if db.cache.contains(addr) {
+		return addr, nil
+	}
+	db.closeMu.RLock()
+	defer db.closeMu.RUnlock()
+	if db.closed.Load() {
+		return Address{}, ErrClosed
+	}
+	added, size := db.pending.add(addr, chunk)
+	if !added {
+		return addr, nil
+	}
+	db.stats.wrote(len(chunk))
+	db.cache.add(addr, chunk) // after pending.add: see the package doc
+	if size > pendingLimit {
+		if err := db.flushLocked(false); err != nil {
+			return addr, err
+		}
+	}
+	return addr, nil
+}
+
+// Flush writes the chunks buffered by Put to Badger, without syncing.
+func (db *DB) Flush(ctx context.Context) error {
+	db.closeMu.RLock()
+	defer db.closeMu.RUnlock()
+	if db.closed.Load() {
+		return ErrClosed
+	}
+	return db.flushLocked(true)
+}
+
+// Sync fsyncs everything written to Badger so far (not the chunks still
+// buffered: Flush first for those). Concurrent calls share one fsync.
+func (db *DB) Sync() error {
+	db.closeMu.RLock()
+	defer db.closeMu.RUnlock()
+	if db.closed.Load() {
+		return ErrClosed
+	}
+	return db.syncer.syncAll()
+}
+
+// Ref returns the address ref name points at, and whether it exists.
+func (db *DB) Ref(ctx context.Context, name string) (Address, bool, error) {
+	if err := checkRefName(name); err != nil {
+		return Address{}, false, err
+	}
+	var (
+		addr Address
+		ok   bool
+	)
+	err := db.view(ctx, func(txn *badger.Txn) error {
+		var err error
+		addr, ok, err = readRef(txn, name)
+		return err
+	})
+	return addr, ok, err
+}
+
+// ListRefs calls fn with every ref whose name starts with prefix, in name
+// order, and stops at the first error fn returns. fn sees the refs as they
+// were when ListRefs began, and may call the store.
+func (db *DB) ListRefs(ctx context.Context, prefix string, fn func(name string, addr Address) error) error {
+	type ref struct {
+		name string
+		addr Address
+	}
+	var refs []ref
+	err := db.view(ctx, func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{
+			Prefix:         append([]byte{refPrefix}, prefix...),
+			PrefetchValues: true,
+			PrefetchSize:   64,
+		})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			item := it.Item()
+			name := string(item.Key()[1:])
+			var a Address
+			err := item.Value(func(v []byte) error { return decodeRef(name, v, &a) })
+			if err != nil {
+				return err
+			}
+			refs = append(refs, ref{name, a})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, r := range refs {
+		if err := fn(r.name, r.addr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UpdateRefs applies updates in one Badger transaction: all of them or none.
+// An update whose ref's current value is not its Old fails the call with an
+// error wrapping ErrRefConflict; one whose New is neither zero nor a present
+// chunk fails it with ErrDanglingRef. Before the transaction, the chunks
+// buffered by Put are written. With durable set, UpdateRefs returns only
+// after the refs and every chunk written before them are synced to disk;
+// concurrent durable calls share fsyncs.
+func (db *DB) UpdateRefs(ctx context.Context, updates []RefUpdate, durable bool) error {
+	if err := checkRefUpdates(updates); err != nil {
+		return err
+	}
+	db.closeMu.RLock()
+	defer db.closeMu.RUnlock()
+	if db.closed.Load() {
+		return ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Chunks before refs. Every target found here is cached, buffered or on
+	// disk; the flush that follows writes whatever was buffered (or being
+	// written by another flush), so after it every target is on disk.
+	for _, u := range updates {
+		if u.New.IsZero() {
+			continue
+		}
+		ok, err := db.hasLocked(u.New)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return danglingRef(u.Name, u.New)
+		}
+	}
+	if err := db.flushLocked(true); err != nil {
+		return err
+	}
+	ticket, err := db.commitRefs(updates)
+	if err != nil {
+		return err
+	}
+	if durable {
+		if err := db.syncer.syncTo(ticket); err != nil {
+			return fmt.Errorf("store: syncing refs: %w", err)
+		}
+	}
+	return nil
+}
+
+// commitRefs runs the compare-and-set transaction of UpdateRefs and returns
+// its sync ticket. The caller holds closeMu shared.
+func (db *DB) commitRefs(updates []RefUpdate) (uint64, error) {
+	if len(updates) == 0 {
+		return db.syncer.written.Load(), nil
+	}
+	db.refMu.Lock()
+	defer db.refMu.Unlock()
+	for attempt := 0; ; attempt++ {
+		err := db.bdb.Update(func(txn *badger.Txn) error {
+			for _, u := range updates {
+				cur, _, err := readRef(txn, u.Name)
+				if err != nil {
+					return err
+				}
+				if cur != u.Old {
+					return refConflict(u.Name, u.Old, cur)
+				}
+			}
+			for _, u := range updates {
+				key := refKey(u.Name)
+				var err error
+				if u.New.IsZero() {
+					err = txn.Delete(key)
+				} else {
+					err = txn.Set(key, bytes.Clone(u.New[:]))
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		switch {
+		case err == nil:
+			return db.syncer.wrote(), nil
+		case errors.Is(err, badger.ErrConflict) && attempt == 0:
+			// Only a writer outside refMu can cause this; none exists, but
+			// if one appears, one retry re-reads and re-checks every ref.
+			continue
+		case errors.Is(err, badger.ErrConflict):
+			return 0, fmt.Errorf("store: refs changed concurrently: %w", ErrRefConflict)
+		case errors.Is(err, ErrRefConflict), errors.Is(err, ErrCorrupt):
+			return 0, err
+		default:
+			return 0, fmt.Errorf("store: updating refs: %w", err)
+		}
+	}
+}
+
+// Stats returns the store's counters.
+func (db *DB) Stats() Stats { return db.stats.snapshot() }
+
+// Check reads the whole store and verifies it: every chunk hashes to its
+// address, every ref is well formed and points at a present chunk, the
+// format version is recorded, no key is foreign to the layout, and every
+// cached or buffered chunk still hashes to its address (which catches a
+// caller that modified a slice it was given). The error joins what it found
+// (at most ten problems) and wraps ErrCorrupt. Check costs a read of every
+// chunk: it is for tests and for repair tools.
+func (db *DB) Check(ctx context.Context) error {
+	var errs []error
+	report := func(err error) error {
+		errs = append(errs, err)
+		if len(errs) >= 10 {
+			return errStopCheck
+		}
+		return nil
+	}
+	err := db.view(ctx, func(txn *badger.Txn) error {
+		if _, err := txn.Get([]byte(formatKey)); err != nil {
+			if err := report(fmt.Errorf("store: format version: %v: %w", err, ErrCorrupt)); err != nil {
+				return err
+			}
+		}
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
+		defer it.Close()
+		n := 0
+		for it.Rewind(); it.Valid(); it.Next() {
+			if n++; n%1024 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			item := it.Item()
+			key := item.Key()
+			var problem error
+			switch {
+			case len(key) == chunkKeyLen && key[0] == chunkPrefix:
+				addr := Address(key[1:])
+				err := item.Value(func(v []byte) error {
+					if Hash(v) != addr {
+						problem = corrupt(addr)
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+			case len(key) > 1 && key[0] == refPrefix:
+				name := string(key[1:])
+				var a Address
+				if err := item.Value(func(v []byte) error { return decodeRef(name, v, &a) }); err != nil {
+					if !errors.Is(err, ErrCorrupt) {
+						return err
+					}
+					problem = err
+				} else if ok, err := hasChunk(txn, a); err != nil {
+					return err
+				} else if !ok {
+					problem = fmt.Errorf("store: ref %q: chunk %s is absent: %w", name, a, ErrCorrupt)
+				}
+			case string(key) == formatKey:
+			default:
+				problem = fmt.Errorf("store: unknown key %q: %w", key, ErrCorrupt)
+			}
+			if problem != nil {
+				if err := report(problem); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStopCheck) {
+		return err
+	}
+	for _, a := range db.cache.modified() {
+		errs = append(errs, fmt.Errorf("store: cached chunk %s was modified: %w", a, ErrCorrupt))
+	}
+	for _, a := range db.pending.modified() {
+		errs = append(errs, fmt.Errorf("store: buffered chunk %s was modified: %w", a, ErrCorrupt))
+	}
+	return errors.Join(errs...)
+}
+
+// errStopCheck ends Check's scan once it has found enough problems.
+var errStopCheck = errors.New("store: check: too many problems")
+
+// Close writes the buffered chunks, closes Badger and releases the
+// directory. It waits for calls in progress; later calls fail with
+// ErrClosed, as does a second Close.
+func (db *DB) Close() error {
+	db.closeMu.Lock()
+	defer db.closeMu.Unlock()
+	if db.closed.Load() {
+		return ErrClosed
+	}
+	db.closed.Store(true)
+	ferr := db.flushLocked(true)
+	if ferr != nil {
+		db.log.Error("store: chunks lost at close", zap.String("dir", db.dir), zap.Error(ferr))
+	}
+	cerr := db.bdb.Close()
+	if cerr != nil {
+		cerr = fmt.Errorf("store: closing %s: %w", db.dir, cerr)
+	}
+	return errors.Join(ferr, cerr)
+}
+
+// view runs fn in a Badger read transaction, holding closeMu shared. fn must
+// not call back into the caller's code.
+func (db *DB) view(ctx context.Context, fn func(txn *badger.Txn) error) error {
+	db.closeMu.RLock()
+	defer db.closeMu.RUnlock()
+	if db.closed.Load() {
+		return ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return db.bdb.View(fn)
+}
+
+// hasLocked reports whether addr is cached, buffered or on disk. The caller
+// holds closeMu shared.
+func (db *DB) hasLocked(addr Address) (bool, error) {
+	if db.cache.contains(addr) {
+		return true, nil
+	}
+	if _, ok := db.pending.get(addr); ok {
+		return true, nil
+	}
+	var ok bool
+	err := db.bdb.View(func(txn *badger.Txn) error {
+		var err error
+		ok, err = hasChunk(txn, addr)
+		return err
+	})
+	return ok, err
+}
+
+// readChunk reads the chunk of addr from Badger in txn, verifies it, caches
+// it and returns it. The copy out of Badger is its one allocation beyond
+// Badger's own. The error wraps ErrNotFound or ErrCorrupt as the case may be.
+func (db *DB) readChunk(txn *badger.Txn, addr Address) ([]byte, error) {
+	item, err := txn.Get(chunkKey(addr))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, notFound(addr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: reading chunk %s: %w", addr, err)
+	}
+	data, err := item.ValueCopy(nil)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading chunk %s: %w", addr, err)
+	}
+	db.stats.diskReads.Add(1)
+	if Hash(data) != addr {
+		db.log.Error("store: corrupt chunk", zap.String("dir", db.dir), zap.Stringer("addr", addr))
+		return nil, corrupt(addr)
+	}
+	db.cache.add(addr, data)
+	return data, nil
+}
+
+// flushLocked writes the write buffer to Badger; unless force is set, only
+// if it exceeds pendingLimit. The caller holds closeMu (either way).
+func (db *DB) flushLocked(force bool) error {
+	db.flushMu.Lock()
+	defer db.flushMu.Unlock()
+	if !force && db.pending.size() <= pendingLimit {
+		return nil // another Put flushed first
+	}
+	batch := db.pending.take()
+	if batch == nil {
+		return nil
+	}
+	err := db.writeChunks(batch)
+	db.pending.done(err == nil)
+	if err != nil {
+		return fmt.Errorf("store: writing %d chunks: %w", len(batch), err)
+	}
+	return nil
+}
+
+// writeChunks writes batch to Badger with a WriteBatch, skipping the chunks
+// already on disk (a chunk is written once: the value log is never
+// rewritten). The caller holds flushMu.
+func (db *DB) writeChunks(batch map[Address][]byte) error {
+	keys := make([]byte, 0, len(batch)*chunkKeyLen) // one allocation for every key
+	err := db.bdb.View(func(txn *badger.Txn) error {
+		for a := range batch {
+			ok, err := hasChunk(txn, a)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				keys = append(keys, chunkPrefix)
+				keys = append(keys, a[:]...)
+			}
+		}
+		return nil
+	})
+	if err != nil || len(keys) == 0 {
+		return err
+	}
+	wb := db.bdb.NewWriteBatch()
+	defer wb.Cancel()
+	for off := 0; off < len(keys); off += chunkKeyLen {
+		key := keys[off : off+chunkKeyLen : off+chunkKeyLen]
+		if err := wb.Set(key, batch[Address(key[1:])]); err != nil {
+			return err
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		return err
+	}
+	db.syncer.wrote()
+	return nil
+}
+
+// hasChunk reports whether the chunk of addr is in Badger, reading only the
+// LSM tree (not the value).
+func hasChunk(txn *badger.Txn, addr Address) (bool, error) {
+	_, err := txn.Get(chunkKey(addr))
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, badger.ErrKeyNotFound):
+		return false, nil
+	}
+	return false, fmt.Errorf("store: looking up chunk %s: %w", addr, err)
+}
+
+// readRef reads ref name in txn: its address, or the zero Address and false
+// if it does not exist.
+func readRef(txn *badger.Txn, name string) (Address, bool, error) {
+	var a Address
+	item, err := txn.Get(refKey(name))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return a, false, nil
+	}
+	if err != nil {
+		return a, false, fmt.Errorf("store: reading ref %q: %w", name, err)
+	}
+	err = item.Value(func(v []byte) error { return decodeRef(name, v, &a) })
+	return a, err == nil, err
+}
+
+// decodeRef decodes the stored value v of ref name into a.
+func decodeRef(name string, v []byte, a *Address) error {
+	if len(v) != AddressSize || Address(v).IsZero() {
+		return fmt.Errorf("store: ref %q: bad value %x: %w", name, v, ErrCorrupt)
+	}
+	*a = Address(v)
+	return nil
+}
+
+// chunkKey returns the Badger key of the chunk of addr.
+func chunkKey(addr Address) []byte {
+	k := make([]byte, chunkKeyLen)
+	k[0] = chunkPrefix
+	copy(k[1:], addr[:])
+	return k
+}
+
+// refKey returns the Badger key of ref name.
+func refKey(name string) []byte {
+	return append([]byte{refPrefix}, name...)
+}

@@ -1,0 +1,45 @@
+package store
+
+import "sync/atomic"
+
+// Stats are counters of a store's activity since it was opened. Every field
+// only grows.
+type Stats struct {
+	// Gets counts every Get and every address passed to GetMany.
+	Gets uint64
+	// CacheHits counts the Gets answered from the chunk cache (DB only).
+	CacheHits uint64
+	// DiskReads counts the chunks read from Badger (DB only).
+	DiskReads uint64
+	// ChunksWritten counts the distinct chunks newly accepted by Put: a Put
+	// of a chunk the store already knows of (cached, buffered, or in Memory)
+	// does not count.
+	ChunksWritten uint64
+	// BytesWritten is the sum of the lengths of the chunks counted by
+	// ChunksWritten.
+	BytesWritten uint64
+}
+
+// counters are the live, atomically updated form of Stats, embedded in DB
+// and Memory.
+type counters struct {
+	gets, cacheHits, diskReads, chunksWritten, bytesWritten atomic.Uint64
+}
+
+// snapshot returns the current values; each field is read atomically, the
+// set as a whole is not a consistent cut.
+func (c *counters) snapshot() Stats {
+	return Stats{
+		Gets:          c.gets.Load(),
+		CacheHits:     c.cacheHits.Load(),
+		DiskReads:     c.diskReads.Load(),
+		ChunksWritten: c.chunksWritten.Load(),
+		BytesWritten:  c.bytesWritten.Load(),
+	}
+}
+
+// wrote records a chunk of n bytes newly accepted by Put.
+func (c *counters) wrote(n int) {
+	c.chunksWritten.Add(1)
+	c.bytesWritten.Add(uint64(n))
+}
