@@ -38,8 +38,20 @@ func weibullCDF(x float64) float64 {
 	return -math.Expm1(-math.Pow(x/targetNodeSize, weibullShape))
 }
 
+// cdfTable holds weibullCDF at every node size below maxNodeSize, computed
+// once: the chunker consults it for every item, and a lookup is an order of
+// magnitude cheaper than Pow and Expm1. It is never written after init.
+var cdfTable = func() *[maxNodeSize]float64 {
+	var t [maxNodeSize]float64
+	for x := range t {
+		t[x] = weibullCDF(float64(x))
+	}
+	return &t
+}()
+
 // isBoundary reports whether an item whose key hashes to h ends a node of
-// size bytes (the item included, itemSize of them its own).
+// size bytes (the item included, itemSize of them its own): the hazard of
+// the Weibull distribution over the item's bytes, scaled to 32 bits.
 func isBoundary(h uint32, size, itemSize int) bool {
 	if size < minNodeSize {
 		return false
@@ -47,26 +59,24 @@ func isBoundary(h uint32, size, itemSize int) bool {
 	if size >= maxNodeSize {
 		return true
 	}
-	start := weibullCDF(float64(size - itemSize))
-	p := (weibullCDF(float64(size)) - start) / (1 - start)
+	start := cdfTable[size-itemSize]
+	p := (cdfTable[size] - start) / (1 - start)
 	return float64(h) < p*(1<<32)
 }
 
 // splitter decides where the nodes of one level end.
 type splitter struct {
-	salt  uint64
-	size  int
-	items int
+	salt uint64
+	size int
 }
 
 // add accounts for an item of itemSize bytes and reports whether it ends the
 // node; after a true result the splitter starts a new node.
 func (s *splitter) add(key []byte, itemSize int) bool {
 	s.size += itemSize
-	s.items++
-	end := s.items >= maxNodeItems || isBoundary(uint32(xxh3.HashSeed(key, s.salt)), s.size, itemSize)
+	end := s.size >= minNodeSize && isBoundary(uint32(xxh3.HashSeed(key, s.salt)), s.size, itemSize)
 	if end {
-		s.size, s.items = 0, 0
+		s.size = 0
 	}
 	return end
 }
@@ -159,7 +169,7 @@ func (b *nodeBuilder) reset() {
 	b.keyEnds, b.valEnds = b.keyEnds[:0], b.valEnds[:0]
 	b.keys, b.vals = b.keys[:0], b.vals[:0]
 	b.count = 0
-	b.split.size, b.split.items = 0, 0
+	b.split.size = 0
 }
 
 // childItem is a finished node as its parent sees it.

@@ -30,16 +30,16 @@ const (
 	valueOffsMask = 0x7fff
 )
 
-// Limits on what a node may hold. They keep every offset inside 15 bits: a
-// node is cut once it reaches maxNodeSize, so its areas stay under
-// maxNodeSize + MaxKeySize and maxNodeSize + MaxInlineValue.
+// Limits on what a node may hold. They keep every offset inside 15 bits and
+// the item count inside 16: a node is cut once it reaches maxNodeSize, so its
+// areas stay under maxNodeSize + MaxKeySize and maxNodeSize + MaxInlineValue,
+// and an item costs at least itemOverhead bytes.
 const (
 	// MaxKeySize is the longest key a Map accepts.
 	MaxKeySize = 4096
 	// MaxInlineValue is the longest value kept inside a leaf; longer values
 	// are stored out of line as blobs.
 	MaxInlineValue = 2048
-	maxNodeItems   = 1 << 14
 )
 
 // ErrCorruptNode is returned (wrapped) for a chunk that is not a valid node.
