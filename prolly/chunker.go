@@ -134,6 +134,7 @@ func (b *nodeBuilder) encode() []byte {
 	out[0] = nodeMagic
 	out[1] = byte(b.level)
 	binary.LittleEndian.PutUint16(out[2:], uint16(n))
+	binary.LittleEndian.PutUint16(out[4:], uint16(len(b.keys)))
 	p := nodeHeader
 	for _, e := range b.keyEnds {
 		binary.LittleEndian.PutUint16(out[p:], e)

@@ -11,11 +11,13 @@ import (
 
 // Node chunk layout (format version 1). All integers little-endian.
 //
-//	+-------+-------+---------+------------------+------------------+----------+------------+
-//	| magic | level | count n | key ends  n×u16  | val ends  n×u16  | key area | value area |
-//	| 1 B   | 1 B   | u16     |                  |                  |          |            |
-//	+-------+-------+---------+------------------+------------------+----------+------------+
+//	+-------+-------+---------+----------+-----------------+-----------------+----------+------------+
+//	| magic | level | count n | key area | key ends n×u16  | val ends n×u16  | key area | value area |
+//	| 1 B   | 1 B   | u16     | len u16  |                 |                 |          |            |
+//	+-------+-------+---------+----------+-----------------+-----------------+----------+------------+
 //
+// The key area's length is in the header so that finding the value area
+// reads no offset: a point read touches few cache lines per node.
 // Key i occupies key area [keyEnd(i-1), keyEnd(i)) with keyEnd(-1) = 0; values
 // likewise in the value area. In a leaf (level 0) the top bit of a value end
 // marks a value stored out of line (its bytes are a blob reference, see
@@ -24,7 +26,7 @@ import (
 // of leaf entries under it (u64), and key i is the last key of child i.
 const (
 	nodeMagic     = 0xB1
-	nodeHeader    = 4
+	nodeHeader    = 6
 	childRefSize  = store.AddressSize + 8
 	blobFlag      = 0x8000
 	valueOffsMask = 0x7fff
@@ -66,17 +68,9 @@ func decodeNode(data []byte) (node, error) {
 	}
 	n := int(binary.LittleEndian.Uint16(data[2:]))
 	nd := node{data: data, n: n, level: int(data[1]), keys: nodeHeader + 4*n}
-	if nd.keys > len(data) {
+	nd.vals = nd.keys + int(binary.LittleEndian.Uint16(data[4:]))
+	if nd.vals > len(data) {
 		return node{}, fmt.Errorf("%w: %d items do not fit in %d bytes", ErrCorruptNode, n, len(data))
-	}
-	nd.vals = nd.keys
-	if n > 0 {
-		nd.vals += int(nd.keyEnd(n - 1))
-		if nd.vals+int(nd.valEnd(n-1)&valueOffsMask) != len(data) {
-			return node{}, fmt.Errorf("%w: areas do not add up to %d bytes", ErrCorruptNode, len(data))
-		}
-	} else if nd.keys != len(data) {
-		return node{}, fmt.Errorf("%w: trailing bytes in empty node", ErrCorruptNode)
 	}
 	if nd.level > 0 && n == 0 {
 		return node{}, fmt.Errorf("%w: empty internal node", ErrCorruptNode)
@@ -90,6 +84,13 @@ func validateNode(data []byte) (node, error) {
 	nd, err := decodeNode(data)
 	if err != nil {
 		return nd, err
+	}
+	keyArea, valArea := 0, 0
+	if nd.n > 0 {
+		keyArea, valArea = int(nd.keyEnd(nd.n-1)), int(nd.valEnd(nd.n-1)&valueOffsMask)
+	}
+	if nd.keys+keyArea != nd.vals || nd.vals+valArea != len(data) {
+		return nd, fmt.Errorf("%w: areas do not add up to %d bytes", ErrCorruptNode, len(data))
 	}
 	var prevK, prevV int
 	for i := 0; i < nd.n; i++ {

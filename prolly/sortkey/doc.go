@@ -93,7 +93,8 @@
 // Append functions append to dst and return the extended slice, like the
 // built-in append; they do not allocate when dst has room, except
 // AppendNumeric for coefficients of 2^64 or more. Decode functions read from
-// the front of b and return rest, a subslice of b after the column. Decoded
+// the front of b and return rest, a subslice of b after the column (nil on
+// error), and report NULL with null = true and a zero value. Decoded
 // text and bytea are appended to the caller's dst and never alias b. Nothing
 // is retained between calls; every function is safe for concurrent use.
 package sortkey

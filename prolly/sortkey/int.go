@@ -156,7 +156,10 @@ func appendUint64(dst []byte, tag byte, u uint64, o Order) []byte {
 // decodeUint16 reads what appendUint16 wrote and XORs x into the value
 // (x = 1<<15 undoes the sign flip of an int2). NULLs and errors give 0.
 func decodeUint16(b []byte, tag byte, o Order, x uint16) (u uint16, rest []byte, null bool, err error) {
-	p, rest, null, err := fixed(b, tag, o, 2)
+	if m := o.mask(); len(b) > 2 && b[0] == tag^m { // the common case first
+		return binary.BigEndian.Uint16(b[1:]) ^ uint16(m)*0x0101 ^ x, b[3:], false, nil
+	}
+	p, rest, null, err := fixedSlow(b, tag, o, 2)
 	if err != nil || null {
 		return 0, rest, null, err
 	}
@@ -165,7 +168,10 @@ func decodeUint16(b []byte, tag byte, o Order, x uint16) (u uint16, rest []byte,
 
 // decodeUint32 is decodeUint16 for 32 bits.
 func decodeUint32(b []byte, tag byte, o Order, x uint32) (u uint32, rest []byte, null bool, err error) {
-	p, rest, null, err := fixed(b, tag, o, 4)
+	if m := o.mask(); len(b) > 4 && b[0] == tag^m { // the common case first
+		return binary.BigEndian.Uint32(b[1:]) ^ uint32(m)*0x01010101 ^ x, b[5:], false, nil
+	}
+	p, rest, null, err := fixedSlow(b, tag, o, 4)
 	if err != nil || null {
 		return 0, rest, null, err
 	}
@@ -174,7 +180,10 @@ func decodeUint32(b []byte, tag byte, o Order, x uint32) (u uint32, rest []byte,
 
 // decodeUint64 is decodeUint16 for 64 bits.
 func decodeUint64(b []byte, tag byte, o Order, x uint64) (u uint64, rest []byte, null bool, err error) {
-	p, rest, null, err := fixed(b, tag, o, 8)
+	if m := o.mask(); len(b) > 8 && b[0] == tag^m { // the common case first
+		return binary.BigEndian.Uint64(b[1:]) ^ uint64(m)*0x0101010101010101 ^ x, b[9:], false, nil
+	}
+	p, rest, null, err := fixedSlow(b, tag, o, 8)
 	if err != nil || null {
 		return 0, rest, null, err
 	}

@@ -1,6 +1,7 @@
 package sortkey
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 )
@@ -142,6 +143,14 @@ func head(b []byte, tag byte, o Order) (rest []byte, null bool, err error) {
 // type tag in order o. The payload is returned as stored (still complemented
 // for DESC).
 func fixed(b []byte, tag byte, o Order, n int) (payload, rest []byte, null bool, err error) {
+	if len(b) > n && b[0] == tag^o.mask() { // the common case, kept small to inline
+		return b[1 : 1+n], b[1+n:], false, nil
+	}
+	return fixedSlow(b, tag, o, n)
+}
+
+// fixedSlow is fixed for NULLs and errors.
+func fixedSlow(b []byte, tag byte, o Order, n int) (payload, rest []byte, null bool, err error) {
 	b, null, err = head(b, tag, o)
 	if err != nil || null {
 		return nil, b, null, err
@@ -152,8 +161,12 @@ func fixed(b []byte, tag byte, o Order, n int) (payload, rest []byte, null bool,
 	return b[:n], b[n:], false, nil
 }
 
-// complement flips every bit of b in place.
+// complement flips every bit of b in place, a word at a time.
 func complement(b []byte) {
+	for len(b) >= 8 {
+		binary.LittleEndian.PutUint64(b, ^binary.LittleEndian.Uint64(b))
+		b = b[8:]
+	}
 	for i := range b {
 		b[i] = ^b[i]
 	}
