@@ -13,7 +13,10 @@
 // # Invariants
 //
 //  1. A chunk's bytes hash to its address. DB verifies this on every read
-//     from disk, so a corrupt chunk is reported as ErrCorrupt, never returned.
+//     from disk, so a corrupt chunk is reported as ErrCorrupt, never returned,
+//     and never cached. Badger's tables, which hold the refs and the value
+//     pointers, are checksummed and verified as Badger opens them; a damaged
+//     one fails Open with ErrCorrupt.
 //  2. Chunks before refs: UpdateRefs writes every chunk Put before it, and
 //     checks that each new target is present, before it moves any ref. A ref
 //     therefore never points at a missing chunk. (That a chunk's own
@@ -27,17 +30,67 @@
 //  5. The store records its format version; opening a directory written in
 //     another format fails with ErrFormatVersion, and a directory that holds
 //     something other than a store fails with ErrNotStore.
+//  6. A chunk is visible from the moment Put returns: DB keeps it in its
+//     write buffer until a flush has written it to Badger, and a flush drops
+//     a chunk from the buffer only after the write succeeded.
+//  7. A chunk in DB's cache is also in the write buffer or on disk: Put
+//     buffers a chunk before caching it, and reads cache only chunks that
+//     came from disk and passed invariant 1. Put relies on this to skip
+//     cached chunks, and UpdateRefs to count a cached target as present
+//     (the flush that follows its check puts every buffered one on disk).
+//
+// # Writing and durability (DB)
+//
+// Put hashes the chunk, buffers it and caches it; nothing touches the disk.
+// The buffer is written to Badger in one WriteBatch by Flush, by UpdateRefs,
+// by Close, and by the Put that takes it over 16 MiB. A flush skips chunks
+// already on disk, so a chunk is written once. Written is not durable: Sync
+// fsyncs Badger's WAL and value log, and UpdateRefs(durable) does so after
+// its transaction. Concurrent durable calls share fsyncs (group commit): a
+// caller waits for at most the fsync in progress and one more.
+//
+// Caveat: Badger's Sync covers the active memtable's WAL and the current
+// value-log file (a rotated value-log file is synced as it is closed). The
+// WAL of a full memtable waiting to be flushed to a table is not synced: a
+// write in it is durable once that flush completes, and a power loss before
+// then can lose it. A killed process loses nothing (the WAL is memory-mapped
+// and the kernel writes it back), and with values in the value log a
+// memtable fills only every 300,000 chunks or so, so the window is rare
+// and short; closing it needs a change in Badger (see dgraph-io/badger#1847
+// on what Sync covers).
 //
 // # Ownership and concurrency
 //
 // A slice returned by Get or passed to a GetMany callback is shared with the
 // cache and other readers: it must not be modified, and stays valid for as
 // long as the caller holds it. Put takes ownership of the slice it is given.
-// DB and Memory are safe for concurrent use.
+// Check reports a chunk whose bytes changed after Put or Get, which is how
+// tests catch a caller that broke these rules.
+//
+// DB and Memory are safe for concurrent use. Callbacks (GetMany, ListRefs)
+// run with no lock of the store held and may call the store. Close waits for
+// the calls in progress that touch disk; every call that begins after Close
+// fails with ErrClosed.
+//
+// # Cache (DB)
+//
+// The chunk cache is bounded in bytes (chunk lengths plus 96 bytes an
+// entry; Options.CacheBytes, 256 MiB by default), split into 16 shards by
+// address with a mutex each, and evicts with CLOCK; a new entry must be hit
+// once to survive the hand's next pass, so scans do not flush it. A cache hit
+// does not allocate. A miss costs a Badger lookup, one allocation for the copy
+// out of Badger (beside Badger's own), and a BLAKE3 verification.
 //
 // # On-disk layout (format version 1)
 //
 //	"c" + address(20)   -> chunk bytes
 //	"r" + name          -> address(20)
 //	"m/format"          -> format version, uvarint
+//
+// Ref names are 1 to MaxRefNameLen bytes; a stored ref value is never the
+// zero address (deletion removes the key). Where Badger places a value (LSM
+// tree under 512 bytes, value log from 512 bytes on) and how it compresses
+// its tables are Badger settings recorded in Badger's own files, not part of
+// this format: a store stays readable if they change. The Badger options and
+// the reasons for them are in badgerOptions (db.go).
 package store

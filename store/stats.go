@@ -11,9 +11,10 @@ type Stats struct {
 	CacheHits uint64
 	// DiskReads counts the chunks read from Badger (DB only).
 	DiskReads uint64
-	// ChunksWritten counts the distinct chunks newly accepted by Put: a Put
-	// of a chunk the store already knows of (cached, buffered, or in Memory)
-	// does not count.
+	// ChunksWritten counts the chunks Put newly accepted: a Put of a chunk
+	// that is cached or buffered (DB) or stored (Memory) does not count. A
+	// Put of a chunk that DB has on disk but no longer caches does count;
+	// the flush then skips it.
 	ChunksWritten uint64
 	// BytesWritten is the sum of the lengths of the chunks counted by
 	// ChunksWritten.

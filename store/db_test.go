@@ -1,0 +1,407 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+)
+
+// rawBadger opens the Badger database under a store directly, with Badger's
+// logging silenced, for tests that tamper with it.
+func rawBadger(t *testing.T, dir string) *badger.DB {
+	t.Helper()
+	bdb, err := badger.Open(badgerOptions(dir, zap.NewNop()))
+	if err != nil {
+		t.Fatalf("opening Badger in %s: %v", dir, err)
+	}
+	return bdb
+}
+
+func TestReopen(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openDB(t, dir, Options{})
+	refd := put(t, db, chunk(1, 4096))
+	if err := db.UpdateRefs(ctx, []RefUpdate{{"refs/heads/main", Address{}, refd}}, false); err != nil {
+		t.Fatal(err)
+	}
+	unflushed := put(t, db, chunk(2, 4096)) // written by Close
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	db = openDB(t, dir, Options{})
+	defer db.Close()
+	if got, ok, err := db.Ref(ctx, "refs/heads/main"); got != refd || !ok || err != nil {
+		t.Fatalf("after reopen, Ref = %s, %v, %v; want %s", got, ok, err, refd)
+	}
+	for i, a := range []Address{refd, unflushed} {
+		d, err := db.Get(ctx, a)
+		if err != nil || !bytes.Equal(d, chunk(uint64(i+1), 4096)) {
+			t.Fatalf("after reopen, Get(%s) = %d bytes, %v", a, len(d), err)
+		}
+	}
+	if st := db.Stats(); st.DiskReads != 2 || st.CacheHits != 0 {
+		t.Fatalf("reads after reopen: %+v; want 2 disk reads", st)
+	}
+	if err := db.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOpenLocked(t *testing.T) {
+	dir := t.TempDir()
+	db := openDB(t, dir, Options{})
+	defer db.Close()
+	if db2, err := Open(dir, Options{}); err == nil {
+		db2.Close()
+		t.Fatal("a second Open of the same directory succeeded")
+	}
+}
+
+func TestNotStore(t *testing.T) {
+	t.Run("unrelated file", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(dir, Options{}); !errors.Is(err, ErrNotStore) {
+			t.Fatalf("Open: %v, want ErrNotStore", err)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+			t.Fatalf("Open wrote into a directory that is not a store: %v", ents)
+		}
+	})
+	t.Run("a file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "file")
+		if err := os.WriteFile(path, []byte("hello"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(path, Options{}); !errors.Is(err, ErrNotStore) {
+			t.Fatalf("Open: %v, want ErrNotStore", err)
+		}
+	})
+	t.Run("foreign badger", func(t *testing.T) {
+		dir := t.TempDir()
+		bdb := rawBadger(t, dir)
+		if err := bdb.Update(func(txn *badger.Txn) error { return txn.Set([]byte("user:1"), []byte("x")) }); err != nil {
+			t.Fatal(err)
+		}
+		bdb.Close()
+		if _, err := Open(dir, Options{}); !errors.Is(err, ErrNotStore) {
+			t.Fatalf("Open: %v, want ErrNotStore", err)
+		}
+	})
+	t.Run("missing and empty", func(t *testing.T) {
+		for _, dir := range []string{filepath.Join(t.TempDir(), "a", "b"), t.TempDir()} {
+			db := openDB(t, dir, Options{})
+			if err := db.Check(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+		}
+	})
+}
+
+func TestFormatVersion(t *testing.T) {
+	for _, v := range [][]byte{binary.AppendUvarint(nil, 2), {0xff}} {
+		dir := t.TempDir()
+		db := openDB(t, dir, Options{})
+		db.Close()
+		bdb := rawBadger(t, dir)
+		if err := bdb.Update(func(txn *badger.Txn) error { return txn.Set([]byte(formatKey), v) }); err != nil {
+			t.Fatal(err)
+		}
+		bdb.Close()
+		if _, err := Open(dir, Options{}); !errors.Is(err, ErrFormatVersion) {
+			t.Fatalf("Open of a store with format %x: %v, want ErrFormatVersion", v, err)
+		}
+	}
+}
+
+func TestCorruptChunk(t *testing.T) {
+	ctx := context.Background()
+	for _, size := range []int{100, 4096} { // in the LSM tree and in the value log
+		t.Run(strconv.Itoa(size), func(t *testing.T) {
+			dir := t.TempDir()
+			db := openDB(t, dir, Options{})
+			good := put(t, db, chunk(1, size))
+			bad := put(t, db, chunk(2, size))
+			if err := db.UpdateRefs(ctx, []RefUpdate{{"refs/heads/main", Address{}, bad}}, true); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+
+			bdb := rawBadger(t, dir)
+			err := bdb.Update(func(txn *badger.Txn) error { return txn.Set(chunkKey(bad), chunk(3, size)) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			bdb.Close()
+
+			logCore, logs := observer.New(zap.ErrorLevel)
+			db = openDB(t, dir, Options{Logger: zap.New(logCore)})
+			defer db.Close()
+			for range 2 { // and not cached after the first failure
+				d, err := db.Get(ctx, bad)
+				if !errors.Is(err, ErrCorrupt) || d != nil {
+					t.Fatalf("Get of a corrupt chunk = %d bytes, %v; want ErrCorrupt", len(d), err)
+				}
+				if !strings.Contains(err.Error(), bad.String()) {
+					t.Fatalf("error %q does not name the chunk", err)
+				}
+			}
+			if logs.Len() == 0 {
+				t.Error("corruption was not logged")
+			}
+			err = db.GetMany(ctx, []Address{good, bad}, func(Address, []byte) error { return nil })
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("GetMany: %v, want ErrCorrupt", err)
+			}
+			if _, err := db.Get(ctx, good); err != nil {
+				t.Fatalf("Get of the good chunk: %v", err)
+			}
+			if err := db.Check(ctx); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), bad.String()) {
+				t.Fatalf("Check: %v, want ErrCorrupt naming %s", err, bad)
+			}
+		})
+	}
+}
+
+func TestCorruptTable(t *testing.T) {
+	dir := t.TempDir()
+	db := openDB(t, dir, Options{})
+	var updates []RefUpdate
+	for i := range 200 {
+		a := put(t, db, chunk(uint64(i), 100))
+		updates = append(updates, RefUpdate{Name: fmt.Sprintf("refs/heads/b%03d", i), New: a})
+	}
+	if err := db.UpdateRefs(context.Background(), updates, true); err != nil {
+		t.Fatal(err)
+	}
+	db.Close() // Badger writes the memtable to a table
+	tables, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	if len(tables) == 0 {
+		t.Fatal("no table written")
+	}
+	data, err := os.ReadFile(tables[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/3] ^= 0x40
+	if err := os.WriteFile(tables[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if db, err := Open(dir, Options{}); !errors.Is(err, ErrCorrupt) {
+		if err == nil {
+			db.Close()
+		}
+		t.Fatalf("Open with a damaged table: %v, want ErrCorrupt", err)
+	}
+}
+
+func TestCorruptRef(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openDB(t, dir, Options{})
+	db.Close()
+	bdb := rawBadger(t, dir)
+	if err := bdb.Update(func(txn *badger.Txn) error { return txn.Set(refKey("refs/heads/main"), []byte{1, 2, 3}) }); err != nil {
+		t.Fatal(err)
+	}
+	bdb.Close()
+	db = openDB(t, dir, Options{})
+	defer db.Close()
+	if _, _, err := db.Ref(ctx, "refs/heads/main"); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Ref of a malformed ref: %v, want ErrCorrupt", err)
+	}
+	if err := db.ListRefs(ctx, "", func(string, Address) error { return nil }); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("ListRefs over a malformed ref: %v, want ErrCorrupt", err)
+	}
+	if err := db.Check(ctx); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Check: %v, want ErrCorrupt", err)
+	}
+}
+
+func TestCheckFindsModifiedChunk(t *testing.T) {
+	ctx := context.Background()
+	forEachImpl(t, func(t *testing.T, s chunkStore) {
+		d := chunk(1, 100)
+		a, err := s.Put(ctx, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d[0] ^= 1 // breaks the ownership rule
+		if err := s.Check(ctx); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), a.String()) {
+			t.Fatalf("Check after modifying a chunk: %v", err)
+		}
+		d[0] ^= 1
+	})
+}
+
+// TestPutKnownChunk checks that a chunk already on disk is not written again
+// when Put after it has left the cache.
+func TestPutKnownChunk(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t, t.TempDir(), Options{CacheBytes: -1})
+	defer db.Close()
+	a := put(t, db, chunk(1, 4096))
+	if err := db.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before := db.syncer.written.Load()
+	put(t, db, chunk(1, 4096))
+	if err := db.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after := db.syncer.written.Load(); after != before {
+		t.Fatalf("a chunk already on disk was written again (%d writes, then %d)", before, after)
+	}
+	if _, err := db.Get(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFlushOnFullBuffer checks that Put writes the buffer once it holds
+// more than pendingLimit bytes.
+func TestFlushOnFullBuffer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 17 MiB")
+	}
+	db := openDB(t, t.TempDir(), Options{CacheBytes: -1})
+	defer db.Close()
+	for i := 0; db.syncer.written.Load() == 0; i++ {
+		if i*(16<<10) > pendingLimit+(1<<20) {
+			t.Fatalf("no flush after %d bytes", i*(16<<10))
+		}
+		put(t, db, chunk(uint64(i), 16<<10))
+	}
+	if n := db.pending.size(); n != 0 {
+		t.Fatalf("%d bytes still buffered after the flush", n)
+	}
+}
+
+// The kill -9 test re-executes the test binary as a child process, which
+// runs TestCrashChild: it opens the store in the directory named by
+// crashDirEnv, puts chunks derived from the seed in crashSeedEnv, moves a
+// ref durably, prints "COMMITTED <address>" and sleeps until killed.
+const (
+	crashDirEnv  = "PROLLYPG_STORE_CRASH_DIR"
+	crashSeedEnv = "PROLLYPG_STORE_CRASH_SEED"
+	crashChunks  = 300
+)
+
+func TestCrashChild(t *testing.T) {
+	dir := os.Getenv(crashDirEnv)
+	if dir == "" {
+		t.Skip("helper process of TestDurableAfterKill")
+	}
+	seed, err := strconv.ParseUint(os.Getenv(crashSeedEnv), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last Address
+	for i := range uint64(crashChunks) {
+		if last, err = db.Put(ctx, chunk(seed+i, 4096)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.UpdateRefs(ctx, []RefUpdate{{"refs/heads/main", Address{}, last}}, true); err != nil {
+		t.Fatal(err)
+	}
+	// Work in progress when the kill comes, which may or may not survive.
+	for i := range uint64(crashChunks) {
+		if _, err := db.Put(ctx, chunk(seed+crashChunks+i, 4096)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fmt.Printf("COMMITTED %s\n", last)
+	os.Stdout.Sync()
+	time.Sleep(time.Minute)
+	t.Fatal("not killed")
+}
+
+func TestDurableAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a child process")
+	}
+	dir := t.TempDir()
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), crashDirEnv+"="+dir, crashSeedEnv+"="+strconv.FormatUint(seed, 10))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var committed string
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "COMMITTED "); ok {
+			committed = rest
+			break
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if committed == "" {
+		t.Fatalf("child did not commit (scan error %v)", sc.Err())
+	}
+	want, err := ParseAddress(committed)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	db := openDB(t, dir, Options{})
+	defer db.Close()
+	bg := context.Background()
+	got, ok, err := db.Ref(bg, "refs/heads/main")
+	if err != nil || !ok || got != want {
+		t.Fatalf("after kill -9, Ref = %s, %v, %v; want %s", got, ok, err, want)
+	}
+	for i := range uint64(crashChunks) {
+		d := chunk(seed+i, 4096)
+		g, err := db.Get(bg, Hash(d))
+		if err != nil || !bytes.Equal(g, d) {
+			t.Fatalf("after kill -9, chunk %d: %d bytes, %v", i, len(g), err)
+		}
+	}
+	if err := db.Check(bg); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// chunkKey returns the Badger key of the chunk of addr.
+func chunkKey(addr Address) []byte {
+	k := make([]byte, chunkKeyLen)
+	k[0] = chunkPrefix
+	copy(k[1:], addr[:])
+	return k
+}
