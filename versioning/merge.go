@@ -1,0 +1,137 @@
+package versioning
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/store"
+)
+
+// MergeRoots three-way merges two root values that descend from base: the
+// commit-time merge of concurrent SQL transactions on one branch. Objects
+// changed on one side take that side. A table changed on both sides keeps
+// its definition if both left it alone, and its rows and indexes are merged
+// row by row; a row changed differently on both sides, or a definition
+// changed on both, is a conflict (ErrConflict). Sequences advanced on both
+// sides keep the further one.
+func MergeRoots(ctx context.Context, base, ours, theirs RootValue) (RootValue, error) {
+	m, _, err := prolly.Merge(ctx, base.m, ours.m, theirs.m, func(c prolly.Collision) (prolly.Resolution, error) {
+		kind, schema, name, err := splitObjectKey(c.Key)
+		if err != nil {
+			return prolly.Resolution{}, err
+		}
+		if !c.InOurs || !c.InTheirs {
+			return prolly.Resolution{}, fmt.Errorf("%w: %q.%q dropped on one side and changed on the other", ErrConflict, schema, name)
+		}
+		switch kind {
+		case kindTable:
+			return mergeTableRecords(ctx, base.Store(), c)
+		case kindSequence:
+			return mergeSequenceRecords(c)
+		}
+		return prolly.Resolution{}, fmt.Errorf("%w: %q changed on both sides", ErrConflict, schema)
+	})
+	if err != nil {
+		return RootValue{}, err
+	}
+	return RootValue{m}, nil
+}
+
+func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Collision) (prolly.Resolution, error) {
+	var base, ours, theirs Table
+	if !c.InBase {
+		return prolly.Resolution{}, fmt.Errorf("%w: table created on both sides", ErrConflict)
+	}
+	for _, r := range []struct {
+		b []byte
+		t *Table
+	}{{c.Base, &base}, {c.Ours, &ours}, {c.Theirs, &theirs}} {
+		if err := decodeRecord(r.b, r.t); err != nil {
+			return prolly.Resolution{}, err
+		}
+	}
+	if !sameDefinition(&base, &ours) || !sameDefinition(&base, &theirs) {
+		return prolly.Resolution{}, fmt.Errorf("%w: table %q.%q: definition changed concurrently", ErrConflict, ours.Schema, ours.Name)
+	}
+	merged := ours
+	var err error
+	if merged.Rows, err = mergeRows(ctx, cs, base.Rows, ours.Rows, theirs.Rows); err != nil {
+		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
+	}
+	merged.Indexes = append([]Index(nil), ours.Indexes...)
+	for i := range merged.Indexes {
+		if merged.Indexes[i].Rows, err = mergeRows(ctx, cs, base.Indexes[i].Rows, ours.Indexes[i].Rows, theirs.Indexes[i].Rows); err != nil {
+			return prolly.Resolution{}, fmt.Errorf("index %q: %w", merged.Indexes[i].Name, err)
+		}
+	}
+	// TODO(unique): rows inserted on both sides may together break a unique
+	// index; the merged index must be checked for duplicate prefixes.
+	merged.NextRowID = max(ours.NextRowID, theirs.NextRowID)
+	b, err := encodeRecord(&merged)
+	return prolly.Resolution{Value: b}, err
+}
+
+// sameDefinition reports whether two table records differ only in their
+// data: row and index roots and the row id counter.
+func sameDefinition(a, b *Table) bool {
+	strip := func(t *Table) Table {
+		s := *t
+		s.Rows, s.NextRowID = store.Address{}, 0
+		s.Indexes = append([]Index(nil), t.Indexes...)
+		for i := range s.Indexes {
+			s.Indexes[i].Rows = store.Address{}
+		}
+		return s
+	}
+	return reflect.DeepEqual(strip(a), strip(b))
+}
+
+// errRowConflict marks a row changed differently by both transactions.
+var errRowConflict = errors.New("row changed concurrently")
+
+func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs store.Address) (store.Address, error) {
+	load := func(a store.Address) (prolly.Map, error) { return prolly.Load(ctx, cs, a) }
+	b, err := load(base)
+	if err != nil {
+		return store.Address{}, err
+	}
+	o, err := load(ours)
+	if err != nil {
+		return store.Address{}, err
+	}
+	t, err := load(theirs)
+	if err != nil {
+		return store.Address{}, err
+	}
+	m, _, err := prolly.Merge(ctx, b, o, t, func(c prolly.Collision) (prolly.Resolution, error) {
+		return prolly.Resolution{}, fmt.Errorf("%w: %w (key %x)", ErrConflict, errRowConflict, c.Key)
+	})
+	if err != nil {
+		return store.Address{}, err
+	}
+	return m.Root(), nil
+}
+
+func mergeSequenceRecords(c prolly.Collision) (prolly.Resolution, error) {
+	var ours, theirs Sequence
+	if err := decodeRecord(c.Ours, &ours); err != nil {
+		return prolly.Resolution{}, err
+	}
+	if err := decodeRecord(c.Theirs, &theirs); err != nil {
+		return prolly.Resolution{}, err
+	}
+	o, t := ours, theirs
+	o.Last, o.Called, t.Last, t.Called = 0, false, 0, false
+	if o != t {
+		return prolly.Resolution{}, fmt.Errorf("%w: sequence %q.%q redefined concurrently", ErrConflict, ours.Schema, ours.Name)
+	}
+	further := ours
+	if !ours.Called || theirs.Called && (theirs.Last-ours.Last)*ours.Increment > 0 {
+		further = theirs
+	}
+	b, err := encodeRecord(&further)
+	return prolly.Resolution{Value: b}, err
+}

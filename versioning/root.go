@@ -1,0 +1,199 @@
+package versioning
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/store"
+)
+
+// Keys of a root value's map: a kind byte, the schema name, a zero byte, the
+// object name. Kinds sort schemas first, then tables, then sequences.
+const (
+	kindSchema   = 's'
+	kindTable    = 't'
+	kindSequence = 'u'
+)
+
+func objectKey(kind byte, schema, name string) []byte {
+	k := make([]byte, 0, 2+len(schema)+len(name))
+	k = append(k, kind)
+	k = append(k, schema...)
+	k = append(k, 0)
+	return append(k, name...)
+}
+
+// RootValue is the whole database at one point: a Prolly map from object
+// names to catalog records (schemas, tables with the roots of their row
+// maps, sequences). Equal databases have equal root values, whatever
+// history produced them. A RootValue is an immutable value; the Put and
+// Drop methods return new ones.
+type RootValue struct {
+	m prolly.Map
+}
+
+// NewRootValue returns the root value of a new database: schema public and
+// nothing else.
+func NewRootValue(ctx context.Context, cs prolly.ChunkStore) (RootValue, error) {
+	m, err := prolly.NewMap(ctx, cs)
+	if err != nil {
+		return RootValue{}, err
+	}
+	return RootValue{m}.PutSchema(ctx, Schema{Name: "public", Owner: "postgres"})
+}
+
+// LoadRootValue returns the root value stored at addr.
+func LoadRootValue(ctx context.Context, cs prolly.ChunkStore, addr store.Address) (RootValue, error) {
+	m, err := prolly.Load(ctx, cs, addr)
+	if err != nil {
+		return RootValue{}, fmt.Errorf("versioning: loading root value: %w", err)
+	}
+	return RootValue{m}, nil
+}
+
+// Addr returns the root value's address; equal databases have equal ones.
+func (r RootValue) Addr() store.Address { return r.m.Root() }
+
+// Store returns the chunk store the root value lives in.
+func (r RootValue) Store() prolly.ChunkStore { return r.m.Store() }
+
+// Table returns the table schema.name.
+func (r RootValue) Table(ctx context.Context, schema, name string) (*Table, bool, error) {
+	t := new(Table)
+	ok, err := r.get(ctx, objectKey(kindTable, schema, name), t)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	return t, true, nil
+}
+
+// Sequence returns the sequence schema.name.
+func (r RootValue) Sequence(ctx context.Context, schema, name string) (*Sequence, bool, error) {
+	s := new(Sequence)
+	ok, err := r.get(ctx, objectKey(kindSequence, schema, name), s)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	return s, true, nil
+}
+
+// Schema returns the schema name.
+func (r RootValue) Schema(ctx context.Context, name string) (*Schema, bool, error) {
+	s := new(Schema)
+	ok, err := r.get(ctx, objectKey(kindSchema, name, ""), s)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	return s, true, nil
+}
+
+func (r RootValue) get(ctx context.Context, key []byte, v any) (bool, error) {
+	b, ok, err := r.m.Get(ctx, key)
+	if !ok || err != nil {
+		return false, err
+	}
+	return true, decodeRecord(b, v)
+}
+
+// Tables returns every table, ordered by schema and name.
+func (r RootValue) Tables(ctx context.Context) ([]*Table, error) {
+	var out []*Table
+	err := r.each(ctx, kindTable, func(b []byte) error {
+		t := new(Table)
+		out = append(out, t)
+		return decodeRecord(b, t)
+	})
+	return out, err
+}
+
+// Sequences returns every sequence, ordered by schema and name.
+func (r RootValue) Sequences(ctx context.Context) ([]*Sequence, error) {
+	var out []*Sequence
+	err := r.each(ctx, kindSequence, func(b []byte) error {
+		s := new(Sequence)
+		out = append(out, s)
+		return decodeRecord(b, s)
+	})
+	return out, err
+}
+
+// Schemas returns every schema, ordered by name.
+func (r RootValue) Schemas(ctx context.Context) ([]*Schema, error) {
+	var out []*Schema
+	err := r.each(ctx, kindSchema, func(b []byte) error {
+		s := new(Schema)
+		out = append(out, s)
+		return decodeRecord(b, s)
+	})
+	return out, err
+}
+
+func (r RootValue) each(ctx context.Context, kind byte, fn func([]byte) error) error {
+	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: []byte{kind}, UpperBound: []byte{kind + 1}})
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.Value()
+		if err != nil {
+			return err
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return it.Close()
+}
+
+// PutTable returns the root value with t stored under its schema and name.
+func (r RootValue) PutTable(ctx context.Context, t *Table) (RootValue, error) {
+	return r.put(ctx, objectKey(kindTable, t.Schema, t.Name), t)
+}
+
+// PutSequence returns the root value with s stored.
+func (r RootValue) PutSequence(ctx context.Context, s *Sequence) (RootValue, error) {
+	return r.put(ctx, objectKey(kindSequence, s.Schema, s.Name), s)
+}
+
+// PutSchema returns the root value with s stored.
+func (r RootValue) PutSchema(ctx context.Context, s Schema) (RootValue, error) {
+	return r.put(ctx, objectKey(kindSchema, s.Name, ""), &s)
+}
+
+func (r RootValue) put(ctx context.Context, key []byte, v any) (RootValue, error) {
+	b, err := encodeRecord(v)
+	if err != nil {
+		return RootValue{}, err
+	}
+	m, err := r.m.Apply(ctx, []prolly.Edit{{Key: key, Value: b}})
+	return RootValue{m}, err
+}
+
+// DropTable returns the root value without table schema.name.
+func (r RootValue) DropTable(ctx context.Context, schema, name string) (RootValue, error) {
+	return r.drop(ctx, objectKey(kindTable, schema, name))
+}
+
+// DropSequence returns the root value without sequence schema.name.
+func (r RootValue) DropSequence(ctx context.Context, schema, name string) (RootValue, error) {
+	return r.drop(ctx, objectKey(kindSequence, schema, name))
+}
+
+// DropSchema returns the root value without schema name (its objects must
+// have been dropped first).
+func (r RootValue) DropSchema(ctx context.Context, name string) (RootValue, error) {
+	return r.drop(ctx, objectKey(kindSchema, name, ""))
+}
+
+func (r RootValue) drop(ctx context.Context, key []byte) (RootValue, error) {
+	m, err := r.m.Apply(ctx, []prolly.Edit{{Key: key, Delete: true}})
+	return RootValue{m}, err
+}
+
+// splitObjectKey returns the parts of a root value key.
+func splitObjectKey(k []byte) (kind byte, schema, name string, err error) {
+	i := bytes.IndexByte(k, 0)
+	if len(k) < 2 || i < 0 {
+		return 0, "", "", fmt.Errorf("%w: root value key %q", ErrCorrupt, k)
+	}
+	return k[0], string(k[1:i]), string(k[i+1:]), nil
+}

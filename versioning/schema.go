@@ -1,0 +1,131 @@
+package versioning
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/prollypg/prollypg/store"
+)
+
+// Table is the stored definition of a table: its columns, keys, indexes and
+// constraints, and the roots of the Prolly maps that hold its rows. It is a
+// plain value; the SQL layer interprets the types and expressions in it.
+//
+// Column positions are stable for the life of the table: a row's tuple has
+// field i for column i, dropped columns keep their position (Dropped set,
+// field NULL) and added columns take the next one, so old rows stay
+// readable (see prolly/tuple, invariant 4).
+type Table struct {
+	Schema  string   `json:"schema"`
+	Name    string   `json:"name"`
+	Columns []Column `json:"columns"`
+	// PrimaryKey lists the positions of the primary key's columns, in key
+	// order; empty means the table has none and rows are keyed by a hidden
+	// row id drawn from NextRowID.
+	PrimaryKey     []int          `json:"pk,omitempty"`
+	PrimaryKeyName string         `json:"pk_name,omitempty"`
+	Indexes        []Index        `json:"indexes,omitempty"`
+	Checks         []Check        `json:"checks,omitempty"`
+	ForeignKeys    []ForeignKey   `json:"fks,omitempty"`
+	NextRowID      int64          `json:"next_rowid,omitempty"`
+	Rows           store.Address  `json:"rows"` // primary map: key -> row tuple
+}
+
+// Column is one column of a Table.
+type Column struct {
+	Name    string `json:"name"`
+	Type    uint32 `json:"type"`   // PostgreSQL type OID
+	Typmod  int32  `json:"typmod"` // -1 when none
+	NotNull bool   `json:"not_null,omitempty"`
+	// Default is the default expression as SQL text, "" for none.
+	Default string `json:"default,omitempty"`
+	// Identity is 'a' (GENERATED ALWAYS), 'd' (BY DEFAULT) or 0; an identity
+	// column's values come from Sequence.
+	Identity byte   `json:"identity,omitempty"`
+	Sequence string `json:"sequence,omitempty"` // owned sequence, schema-qualified
+	Dropped  bool   `json:"dropped,omitempty"`
+}
+
+// Index is a secondary index: a Prolly map from the index columns followed
+// by the primary key (or row id) to nothing.
+type Index struct {
+	Name    string        `json:"name"`
+	Columns []IndexColumn `json:"columns"`
+	Unique  bool          `json:"unique,omitempty"`
+	// Constraint is set when the index backs a UNIQUE constraint of that
+	// name (and so is dropped with it).
+	Constraint bool          `json:"constraint,omitempty"`
+	Rows       store.Address `json:"rows"`
+}
+
+// IndexColumn is one key column of an index.
+type IndexColumn struct {
+	Column     int  `json:"col"`
+	Desc       bool `json:"desc,omitempty"`
+	NullsFirst bool `json:"nulls_first,omitempty"`
+}
+
+// Check is a CHECK constraint; Expr is SQL text.
+type Check struct {
+	Name string `json:"name"`
+	Expr string `json:"expr"`
+}
+
+// ForeignKey is a FOREIGN KEY constraint.
+type ForeignKey struct {
+	Name       string `json:"name"`
+	Columns    []int  `json:"columns"`
+	RefSchema  string `json:"ref_schema"`
+	RefTable   string `json:"ref_table"`
+	RefColumns []int  `json:"ref_columns"`
+	OnDelete   byte   `json:"on_delete,omitempty"` // PostgreSQL's confdeltype letter
+	OnUpdate   byte   `json:"on_update,omitempty"`
+}
+
+// Sequence is a sequence's definition and state. Its state is versioned like
+// everything else; concurrent transactions that both advance it merge to
+// the larger value.
+type Sequence struct {
+	Schema    string `json:"schema"`
+	Name      string `json:"name"`
+	Type      uint32 `json:"type"` // int2, int4 or int8 OID
+	Start     int64  `json:"start"`
+	Increment int64  `json:"increment"`
+	Min       int64  `json:"min"`
+	Max       int64  `json:"max"`
+	Cache     int64  `json:"cache"`
+	Cycle     bool   `json:"cycle,omitempty"`
+	Last      int64  `json:"last"`
+	Called    bool   `json:"called,omitempty"` // Last has been returned by nextval
+	OwnedBy   string `json:"owned_by,omitempty"`
+}
+
+// Schema is a namespace.
+type Schema struct {
+	Name  string `json:"name"`
+	Owner string `json:"owner,omitempty"`
+}
+
+// Record encodings are JSON: catalog records are small and rarely written,
+// and encoding/json writes struct fields in declaration order and map keys
+// sorted, so equal records encode to equal bytes (history independence).
+// Each record starts with a version byte so the format can change.
+const recordVersion = 1
+
+func encodeRecord(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("versioning: encoding %T: %w", v, err)
+	}
+	return append([]byte{recordVersion}, b...), nil
+}
+
+func decodeRecord(b []byte, v any) error {
+	if len(b) == 0 || b[0] != recordVersion {
+		return fmt.Errorf("%w: catalog record of unknown version", ErrCorrupt)
+	}
+	if err := json.Unmarshal(b[1:], v); err != nil {
+		return fmt.Errorf("%w: catalog record: %v", ErrCorrupt, err)
+	}
+	return nil
+}
