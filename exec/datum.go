@@ -1,0 +1,200 @@
+package exec
+
+import (
+	"cmp"
+	"math"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// Kind is how a Datum holds its value. Several SQL types share a kind (int2,
+// int4 and int8 are all KindInt); the SQL type of a column or expression is
+// known from the plan, not from the Datum.
+type Kind uint8
+
+const (
+	KindNull      Kind = iota
+	KindBool           // I: 0 or 1
+	KindInt            // I
+	KindFloat          // F
+	KindNumeric        // X: *apd.Decimal, never modified once in a Datum
+	KindText           // S
+	KindBytes          // S: the bytes of a bytea
+	KindDate           // I: days since 2000-01-01
+	KindTime           // I: microseconds since midnight
+	KindTimestamp      // I: microseconds since 2000-01-01 00:00 (UTC for timestamptz)
+	KindInterval       // X: Interval
+	KindUUID           // S: 16 bytes
+	KindJSON           // S: the JSON text (json keeps it as given; jsonb normalised)
+	KindArray          // X: *Array
+)
+
+// Datum is one SQL value. It is a small struct passed by value: ints,
+// floats, bools, dates and timestamps live in it without allocation;
+// strings share their bytes; numerics, intervals and arrays point to
+// immutable values.
+type Datum struct {
+	Kind Kind
+	I    int64
+	F    float64
+	S    string
+	X    any
+}
+
+// Interval is PostgreSQL's interval: months, days and microseconds kept
+// apart, as they do not convert into one another exactly.
+type Interval struct {
+	Months int32
+	Days   int32
+	Micros int64
+}
+
+// Array is a possibly multi-dimensional array; Elems are in row-major order.
+type Array struct {
+	Elem   uint32 // element type OID
+	Dims   []int32
+	Lower  []int32
+	Elems  []Datum
+	HasNul bool
+}
+
+// Null is the NULL Datum.
+var Null = Datum{}
+
+// Constructors for the common kinds.
+func DBool(b bool) Datum {
+	if b {
+		return Datum{Kind: KindBool, I: 1}
+	}
+	return Datum{Kind: KindBool}
+}
+func DInt(i int64) Datum              { return Datum{Kind: KindInt, I: i} }
+func DFloat(f float64) Datum          { return Datum{Kind: KindFloat, F: f} }
+func DText(s string) Datum            { return Datum{Kind: KindText, S: s} }
+func DBytes(s string) Datum           { return Datum{Kind: KindBytes, S: s} }
+func DNumeric(d *apd.Decimal) Datum   { return Datum{Kind: KindNumeric, X: d} }
+func DInterval(iv Interval) Datum     { return Datum{Kind: KindInterval, X: iv} }
+func DDate(days int64) Datum          { return Datum{Kind: KindDate, I: days} }
+func DTime(us int64) Datum            { return Datum{Kind: KindTime, I: us} }
+func DTimestamp(us int64) Datum       { return Datum{Kind: KindTimestamp, I: us} }
+func DUUID(b [16]byte) Datum          { return Datum{Kind: KindUUID, S: string(b[:])} }
+func DJSON(text string) Datum         { return Datum{Kind: KindJSON, S: text} }
+func DArray(a *Array) Datum           { return Datum{Kind: KindArray, X: a} }
+func (d Datum) IsNull() bool          { return d.Kind == KindNull }
+func (d Datum) Bool() bool            { return d.I != 0 }
+func (d Datum) Numeric() *apd.Decimal { return d.X.(*apd.Decimal) }
+func (d Datum) Interval() Interval    { return d.X.(Interval) }
+func (d Datum) Array() *Array         { return d.X.(*Array) }
+
+// Compare orders two non-NULL Datums of the same kind as PostgreSQL's
+// default btree operator class does (C collation for text; NaN above every
+// other float or numeric, -0 equal to 0). NULLs sort last.
+func Compare(a, b Datum) int {
+	if a.Kind == KindNull || b.Kind == KindNull {
+		switch {
+		case a.Kind == b.Kind:
+			return 0
+		case a.Kind == KindNull:
+			return 1
+		}
+		return -1
+	}
+	switch a.Kind {
+	case KindBool, KindInt, KindDate, KindTime, KindTimestamp:
+		return cmp.Compare(a.I, b.I)
+	case KindFloat:
+		return compareFloat(a.F, b.F)
+	case KindNumeric:
+		return compareNumeric(a.Numeric(), b.Numeric())
+	case KindText, KindBytes, KindUUID, KindJSON:
+		return cmp.Compare(a.S, b.S)
+	case KindInterval:
+		return compareInterval(a.Interval(), b.Interval())
+	case KindArray:
+		return compareArray(a.Array(), b.Array())
+	}
+	return 0
+}
+
+func compareFloat(a, b float64) int {
+	an, bn := math.IsNaN(a), math.IsNaN(b)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	return cmp.Compare(a, b)
+}
+
+func compareNumeric(a, b *apd.Decimal) int {
+	an, bn := a.Form == apd.NaN, b.Form == apd.NaN
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	return a.Cmp(b)
+}
+
+// compareInterval orders intervals by their span with a month as 30 days
+// and a day as 24 hours, as PostgreSQL does: each span is normalised to
+// whole days and a remainder of microseconds in [0, one day).
+func compareInterval(a, b Interval) int {
+	const dayUs = 86_400_000_000
+	span := func(iv Interval) (days, rem int64) {
+		days = int64(iv.Months)*30 + int64(iv.Days) + iv.Micros/dayUs
+		rem = iv.Micros % dayUs
+		if rem < 0 {
+			days, rem = days-1, rem+dayUs
+		}
+		return days, rem
+	}
+	ad, ar := span(a)
+	bd, br := span(b)
+	if c := cmp.Compare(ad, bd); c != 0 {
+		return c
+	}
+	return cmp.Compare(ar, br)
+}
+
+func compareArray(a, b *Array) int {
+	for i := 0; i < len(a.Elems) && i < len(b.Elems); i++ {
+		if c := Compare(a.Elems[i], b.Elems[i]); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(len(a.Elems), len(b.Elems)); c != 0 {
+		return c
+	}
+	if c := slicesCompare(a.Dims, b.Dims); c != 0 {
+		return c
+	}
+	return slicesCompare(a.Lower, b.Lower)
+}
+
+func slicesCompare(a, b []int32) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if c := cmp.Compare(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// Equal reports whether two Datums are equal under Compare; NULL equals
+// nothing, not even NULL (use IsNotDistinct for that).
+func Equal(a, b Datum) bool {
+	if a.Kind == KindNull || b.Kind == KindNull {
+		return false
+	}
+	if a.Kind == KindText || a.Kind == KindBytes {
+		return a.S == b.S
+	}
+	return Compare(a, b) == 0
+}

@@ -1,0 +1,178 @@
+package exec
+
+import (
+	"slices"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// Modify is an INSERT, UPDATE or DELETE. Open runs the whole statement,
+// then returns the rows of its RETURNING clause (none without one); the
+// Rows it returns report how many rows were affected.
+type Modify struct {
+	Kind   ModifyKind
+	Table  *Table
+	Source Plan
+	// Insert: Targets[i] is the column position of source column i;
+	// Defaults[pos] computes a column the source does not give (nil: NULL).
+	Targets  []int
+	Defaults []Expr
+	// Update: Sets[pos] computes the new value of a column from the old row
+	// (nil: unchanged).
+	Sets []Expr
+	// Returning computes output rows from the new row (the old one for
+	// DELETE).
+	Returning []Expr
+	Cols      []ResultColumn
+}
+
+// ModifyKind says which statement a Modify runs.
+type ModifyKind uint8
+
+const (
+	Insert ModifyKind = iota
+	Update
+	Delete
+)
+
+func (p *Modify) Columns() []ResultColumn { return p.Cols }
+
+// CountedRows is implemented by the Rows of statements that affect rows.
+type CountedRows interface {
+	Rows
+	Affected() int64
+}
+
+func (p *Modify) Open(env *Env) (Rows, error) {
+	t, ok, err := env.Txn.Table(env.Ctx, p.Table.Def.Schema, p.Table.Def.Name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", p.Table.Def.Name)
+	}
+	w, err := env.Txn.Writer(env.Ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	src, err := p.Source.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	out := &modifiedRows{}
+	row := make(Row, len(t.Cols))
+	for {
+		in, err := src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if in == nil {
+			break
+		}
+		var ret Row
+		switch p.Kind {
+		case Insert:
+			for pos := range row {
+				row[pos] = Null
+				if d := p.Defaults[pos]; d != nil && !slices.Contains(p.Targets, pos) {
+					if row[pos], err = d.Eval(env, nil); err != nil {
+						return nil, err
+					}
+				}
+			}
+			for i, pos := range p.Targets {
+				row[pos] = in[i]
+			}
+			if err := checkNotNull(t, row); err != nil {
+				return nil, err
+			}
+			if err := w.Insert(env.Ctx, row); err != nil {
+				return nil, err
+			}
+			ret = row
+		case Update:
+			old := slices.Clone(in)
+			copy(row, in)
+			for pos, e := range p.Sets {
+				if e != nil {
+					if row[pos], err = e.Eval(env, old); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if err := checkNotNull(t, row); err != nil {
+				return nil, err
+			}
+			key := slices.Clone(src.(keyedRows).Key())
+			if err := w.Update(env.Ctx, key, old, row); err != nil {
+				return nil, err
+			}
+			ret = row
+		case Delete:
+			key := slices.Clone(src.(keyedRows).Key())
+			if err := w.Delete(env.Ctx, key, in); err != nil {
+				return nil, err
+			}
+			ret = in
+		}
+		out.n++
+		if len(p.Returning) > 0 {
+			r := make(Row, len(p.Returning))
+			for i, e := range p.Returning {
+				if r[i], err = e.Eval(env, ret); err != nil {
+					return nil, err
+				}
+			}
+			out.rows = append(out.rows, r)
+		}
+	}
+	if err := w.Flush(env.Ctx); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func checkNotNull(t *Table, row Row) error {
+	for i, c := range t.Cols {
+		if c.NotNull && !c.Dropped && row[i].IsNull() {
+			return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, t.Def.Name).
+				WithDetail("Failing row contains %s.", formatRow(t, row))
+		}
+	}
+	return nil
+}
+
+// formatRow prints a row as PostgreSQL's error details do: (1, null, abc).
+func formatRow(t *Table, row Row) string {
+	b := []byte{'('}
+	first := true
+	for i, c := range t.Cols {
+		if c.Dropped {
+			continue
+		}
+		if !first {
+			b = append(b, ", "...)
+		}
+		first = false
+		if row[i].IsNull() {
+			b = append(b, "null"...)
+			continue
+		}
+		b = AppendText(b, c.Type, row[i], nil)
+	}
+	return string(append(b, ')'))
+}
+
+type modifiedRows struct {
+	bufferedRows
+	n    int64
+	rows []Row
+}
+
+func (r *modifiedRows) Next() (Row, error) {
+	r.bufferedRows.rows = r.rows
+	return r.bufferedRows.Next()
+}
+
+func (r *modifiedRows) Affected() int64 { return r.n }

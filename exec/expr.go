@@ -1,0 +1,198 @@
+package exec
+
+import (
+	"context"
+	"time"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// Env is what evaluation needs besides the row: the statement's context,
+// parameters, session settings and the transaction's timestamp.
+type Env struct {
+	Ctx      context.Context
+	Params   []Datum
+	Settings *Settings
+	TxnStart time.Time
+	Txn      *Txn
+}
+
+// Expr is a typed scalar expression, built by the planner and evaluated
+// against a row. Exprs are immutable and may be evaluated concurrently.
+type Expr interface {
+	Eval(env *Env, row Row) (Datum, error)
+	Type() T
+}
+
+// Const is a constant.
+type Const struct {
+	D Datum
+	T T
+}
+
+func (e *Const) Eval(*Env, Row) (Datum, error) { return e.D, nil }
+func (e *Const) Type() T                       { return e.T }
+
+// ColRef reads column Idx of the input row.
+type ColRef struct {
+	Idx int
+	T   T
+}
+
+func (e *ColRef) Eval(_ *Env, row Row) (Datum, error) { return row[e.Idx], nil }
+func (e *ColRef) Type() T                             { return e.T }
+
+// Param reads parameter Idx ($Idx+1).
+type Param struct {
+	Idx int
+	T   T
+}
+
+func (e *Param) Eval(env *Env, _ Row) (Datum, error) {
+	if e.Idx >= len(env.Params) {
+		return Null, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", e.Idx+1)
+	}
+	return env.Params[e.Idx], nil
+}
+func (e *Param) Type() T { return e.T }
+
+// Fn is the implementation of a function or operator over evaluated
+// arguments.
+type Fn func(env *Env, args []Datum) (Datum, error)
+
+// Call applies a function to its arguments. A strict function returns NULL
+// without being called when an argument is NULL.
+type Call struct {
+	Name   string
+	Fn     Fn
+	Args   []Expr
+	Strict bool
+	T      T
+}
+
+func (e *Call) Eval(env *Env, row Row) (Datum, error) {
+	var buf [4]Datum
+	args := buf[:0]
+	if len(e.Args) > len(buf) {
+		args = make([]Datum, 0, len(e.Args))
+	}
+	for _, a := range e.Args {
+		d, err := a.Eval(env, row)
+		if err != nil {
+			return Null, err
+		}
+		if e.Strict && d.IsNull() {
+			return Null, nil
+		}
+		args = append(args, d)
+	}
+	return e.Fn(env, args)
+}
+func (e *Call) Type() T { return e.T }
+
+// BoolOp is AND or OR with SQL's three-valued logic, evaluated left to
+// right and stopping as soon as the result is known.
+type BoolOp struct {
+	Or   bool
+	Args []Expr
+}
+
+func (e *BoolOp) Eval(env *Env, row Row) (Datum, error) {
+	sawNull := false
+	for _, a := range e.Args {
+		d, err := a.Eval(env, row)
+		if err != nil {
+			return Null, err
+		}
+		switch {
+		case d.IsNull():
+			sawNull = true
+		case d.Bool() == e.Or:
+			return DBool(e.Or), nil
+		}
+	}
+	if sawNull {
+		return Null, nil
+	}
+	return DBool(!e.Or), nil
+}
+func (e *BoolOp) Type() T { return TBool }
+
+// Not is logical negation; NOT NULL is NULL.
+type Not struct{ E Expr }
+
+func (e *Not) Eval(env *Env, row Row) (Datum, error) {
+	d, err := e.E.Eval(env, row)
+	if err != nil || d.IsNull() {
+		return d, err
+	}
+	return DBool(!d.Bool()), nil
+}
+func (e *Not) Type() T { return TBool }
+
+// IsNull is IS NULL, or IS NOT NULL with Not set.
+type IsNull struct {
+	E   Expr
+	Not bool
+}
+
+func (e *IsNull) Eval(env *Env, row Row) (Datum, error) {
+	d, err := e.E.Eval(env, row)
+	if err != nil {
+		return Null, err
+	}
+	return DBool(d.IsNull() != e.Not), nil
+}
+func (e *IsNull) Type() T { return TBool }
+
+// Case is CASE WHEN ... THEN ... ELSE ... END; a simple CASE x WHEN v is
+// planned as comparisons.
+type Case struct {
+	Whens []Expr
+	Thens []Expr
+	Else  Expr // nil: NULL
+	T     T
+}
+
+func (e *Case) Eval(env *Env, row Row) (Datum, error) {
+	for i, w := range e.Whens {
+		d, err := w.Eval(env, row)
+		if err != nil {
+			return Null, err
+		}
+		if !d.IsNull() && d.Bool() {
+			return e.Thens[i].Eval(env, row)
+		}
+	}
+	if e.Else == nil {
+		return Null, nil
+	}
+	return e.Else.Eval(env, row)
+}
+func (e *Case) Type() T { return e.T }
+
+// Coalesce returns its first non-NULL argument.
+type Coalesce struct {
+	Args []Expr
+	T    T
+}
+
+func (e *Coalesce) Eval(env *Env, row Row) (Datum, error) {
+	for _, a := range e.Args {
+		d, err := a.Eval(env, row)
+		if err != nil || !d.IsNull() {
+			return d, err
+		}
+	}
+	return Null, nil
+}
+func (e *Coalesce) Type() T { return e.T }
+
+// isTrue evaluates a predicate; NULL counts as false, as in WHERE.
+func isTrue(env *Env, e Expr, row Row) (bool, error) {
+	d, err := e.Eval(env, row)
+	if err != nil {
+		return false, err
+	}
+	return !d.IsNull() && d.Bool(), nil
+}

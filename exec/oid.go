@@ -1,0 +1,114 @@
+package exec
+
+// Type OIDs of the built-in types the executor handles, as in PostgreSQL's
+// pg_type.
+const (
+	OIDBool        uint32 = 16
+	OIDBytea       uint32 = 17
+	OIDChar        uint32 = 18
+	OIDName        uint32 = 19
+	OIDInt8        uint32 = 20
+	OIDInt2        uint32 = 21
+	OIDInt4        uint32 = 23
+	OIDText        uint32 = 25
+	OIDOid         uint32 = 26
+	OIDJSON        uint32 = 114
+	OIDFloat4      uint32 = 700
+	OIDFloat8      uint32 = 701
+	OIDUnknown     uint32 = 705
+	OIDBpchar      uint32 = 1042
+	OIDVarchar     uint32 = 1043
+	OIDDate        uint32 = 1082
+	OIDTime        uint32 = 1083
+	OIDTimestamp   uint32 = 1114
+	OIDTimestampTZ uint32 = 1184
+	OIDInterval    uint32 = 1186
+	OIDNumeric     uint32 = 1700
+	OIDUUID        uint32 = 2950
+	OIDJSONB       uint32 = 3802
+	OIDVoid        uint32 = 2278
+	OIDRecord      uint32 = 2249
+	OIDRegclass    uint32 = 2205
+)
+
+// T is a SQL type: a type OID and a type modifier (-1 for none), as in
+// pg_attribute.atttypid and atttypmod.
+type T struct {
+	OID    uint32
+	Typmod int32
+}
+
+// Common types without modifiers.
+var (
+	TBool        = T{OIDBool, -1}
+	TInt2        = T{OIDInt2, -1}
+	TInt4        = T{OIDInt4, -1}
+	TInt8        = T{OIDInt8, -1}
+	TFloat4      = T{OIDFloat4, -1}
+	TFloat8      = T{OIDFloat8, -1}
+	TNumeric     = T{OIDNumeric, -1}
+	TText        = T{OIDText, -1}
+	TUnknown     = T{OIDUnknown, -1}
+	TBytea       = T{OIDBytea, -1}
+	TDate        = T{OIDDate, -1}
+	TTime        = T{OIDTime, -1}
+	TTimestamp   = T{OIDTimestamp, -1}
+	TTimestampTZ = T{OIDTimestampTZ, -1}
+	TInterval    = T{OIDInterval, -1}
+	TUUID        = T{OIDUUID, -1}
+	TJSON        = T{OIDJSON, -1}
+	TJSONB       = T{OIDJSONB, -1}
+	TName        = T{OIDName, -1}
+	TOid         = T{OIDOid, -1}
+	TVoid        = T{OIDVoid, -1}
+)
+
+// KindOf returns how Datums of type oid hold their values.
+func KindOf(oid uint32) Kind {
+	switch oid {
+	case OIDBool:
+		return KindBool
+	case OIDInt2, OIDInt4, OIDInt8, OIDOid:
+		return KindInt
+	case OIDFloat4, OIDFloat8:
+		return KindFloat
+	case OIDNumeric:
+		return KindNumeric
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDUnknown, OIDRegclass:
+		return KindText
+	case OIDBytea:
+		return KindBytes
+	case OIDDate:
+		return KindDate
+	case OIDTime:
+		return KindTime
+	case OIDTimestamp, OIDTimestampTZ:
+		return KindTimestamp
+	case OIDInterval:
+		return KindInterval
+	case OIDUUID:
+		return KindUUID
+	case OIDJSON, OIDJSONB:
+		return KindJSON
+	}
+	return KindNull
+}
+
+// typeNames maps type OIDs to the names PostgreSQL's format_type prints.
+var typeNames = map[uint32]string{
+	OIDBool: "boolean", OIDBytea: "bytea", OIDChar: `"char"`, OIDName: "name",
+	OIDInt8: "bigint", OIDInt2: "smallint", OIDInt4: "integer", OIDText: "text",
+	OIDOid: "oid", OIDJSON: "json", OIDFloat4: "real", OIDFloat8: "double precision",
+	OIDUnknown: "unknown", OIDBpchar: "character", OIDVarchar: "character varying",
+	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
+	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",
+	OIDUUID: "uuid", OIDJSONB: "jsonb", OIDVoid: "void", OIDRecord: "record", OIDRegclass: "regclass",
+}
+
+// TypeName returns the name PostgreSQL prints for type oid.
+func TypeName(oid uint32) string {
+	if n, ok := typeNames[oid]; ok {
+		return n
+	}
+	return "???"
+}

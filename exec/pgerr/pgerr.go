@@ -1,0 +1,132 @@
+// Package pgerr is the SQL layer's error type: PostgreSQL's SQLSTATE codes
+// and the fields of an ErrorResponse. Every error that reaches a client
+// should be an *Error; anything else is reported as internal_error (XX000).
+package pgerr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a five-character SQLSTATE.
+type Code string
+
+// The SQLSTATE codes the server raises, named as in PostgreSQL's
+// errcodes.txt.
+const (
+	SuccessfulCompletion        Code = "00000"
+	Warning                     Code = "01000"
+	FeatureNotSupported         Code = "0A000"
+	CardinalityViolation        Code = "21000"
+	DataException               Code = "22000"
+	StringDataRightTruncation   Code = "22001"
+	NumericValueOutOfRange      Code = "22003"
+	NullValueNotAllowed         Code = "22004"
+	InvalidDatetimeFormat       Code = "22007"
+	DatetimeFieldOverflow       Code = "22008"
+	DivisionByZero              Code = "22012"
+	InvalidParameterValue       Code = "22023"
+	InvalidTextRepresentation   Code = "22P02"
+	IntegrityConstraintViolate  Code = "23000"
+	NotNullViolation            Code = "23502"
+	ForeignKeyViolation         Code = "23503"
+	UniqueViolation             Code = "23505"
+	CheckViolation              Code = "23514"
+	InvalidCursorState          Code = "24000"
+	InvalidTransactionState     Code = "25000"
+	ActiveSQLTransaction        Code = "25001"
+	NoActiveSQLTransaction      Code = "25P01"
+	InFailedSQLTransaction      Code = "25P02"
+	ReadOnlySQLTransaction      Code = "25006"
+	InvalidSQLStatementName     Code = "26000"
+	InvalidAuthorization        Code = "28000"
+	InvalidPassword             Code = "28P01"
+	InvalidCursorName           Code = "34000"
+	InvalidSavepointSpec        Code = "3B001"
+	InvalidCatalogName          Code = "3D000"
+	InvalidSchemaName           Code = "3F000"
+	SerializationFailure        Code = "40001"
+	SyntaxErrorOrAccessRule     Code = "42000"
+	SyntaxError                 Code = "42601"
+	InsufficientPrivilege       Code = "42501"
+	UndefinedColumn             Code = "42703"
+	UndefinedFunction           Code = "42883"
+	UndefinedTable              Code = "42P01"
+	UndefinedParameter          Code = "42P02"
+	UndefinedObject             Code = "42704"
+	DuplicateColumn             Code = "42701"
+	DuplicateCursor             Code = "42P03"
+	DuplicateDatabase           Code = "42P04"
+	DuplicatePreparedStatement  Code = "42P05"
+	DuplicateSchema             Code = "42P06"
+	DuplicateTable              Code = "42P07"
+	DuplicateObject             Code = "42710"
+	AmbiguousColumn             Code = "42702"
+	AmbiguousFunction           Code = "42725"
+	DatatypeMismatch            Code = "42804"
+	WrongObjectType             Code = "42809"
+	InvalidColumnReference      Code = "42P10"
+	GroupingError               Code = "42803"
+	InvalidTableDefinition      Code = "42P16"
+	UndefinedDatabase           Code = "3D000"
+	InvalidParameterType        Code = "42P18"
+	CannotCoerce                Code = "42846"
+	ObjectInUse                 Code = "55006"
+	ObjectNotInPrerequisite     Code = "55000"
+	QueryCanceled               Code = "57014"
+	AdminShutdown               Code = "57P01"
+	ProtocolViolation           Code = "08P01"
+	InternalError               Code = "XX000"
+	DataCorrupted               Code = "XX001"
+)
+
+// Error is an error as PostgreSQL reports it.
+type Error struct {
+	Code     Code
+	Message  string
+	Detail   string
+	Hint     string
+	Position int // 1-based character position in the query, 0 for none
+	Severity string
+	Err      error // the cause, if any, for errors.Is/As
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// SQLState returns the error's code; the wire layer reads it.
+func (e *Error) SQLState() string { return string(e.Code) }
+
+// New returns an error with code and a message formatted as by fmt.Sprintf.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an error with code and message whose cause is err.
+func Wrap(err error, code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: err}
+}
+
+// WithDetail sets the error's DETAIL.
+func (e *Error) WithDetail(format string, args ...any) *Error {
+	e.Detail = fmt.Sprintf(format, args...)
+	return e
+}
+
+// WithHint sets the error's HINT.
+func (e *Error) WithHint(format string, args ...any) *Error {
+	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
+// CodeOf returns the SQLSTATE of err: its own if it is (or wraps) an *Error,
+// internal_error otherwise.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return InternalError
+}

@@ -1,0 +1,367 @@
+package exec
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly"
+)
+
+// ResultColumn describes one output column, as RowDescription reports it.
+type ResultColumn struct {
+	Name     string
+	T        T
+	TableOID uint32
+	AttNum   int16
+}
+
+// Plan is an immutable description of a row source, made by the planner and
+// reusable across executions (prepared statements). Open starts one
+// execution.
+type Plan interface {
+	Columns() []ResultColumn
+	Open(env *Env) (Rows, error)
+}
+
+// Rows is one execution of a Plan: a stream of rows. Next returns nil at the
+// end. A returned Row is valid until the next call of Next. Rows are used
+// by one goroutine; Close them when done.
+type Rows interface {
+	Next() (Row, error)
+	Close() error
+}
+
+// keyedRows is a row source over a table that can say which stored row it
+// returned last: the input of UPDATE and DELETE.
+type keyedRows interface {
+	Rows
+	Key() []byte
+}
+
+// Scan reads a table's rows in primary key order, within optional key
+// bounds [Lower, Upper).
+type Scan struct {
+	Table        *Table
+	Lower, Upper []byte
+	Cols         []ResultColumn
+}
+
+func (p *Scan) Columns() []ResultColumn { return p.Cols }
+
+func (p *Scan) Open(env *Env) (Rows, error) {
+	// The transaction's current version of the table: a statement sees the
+	// statements before it.
+	t, ok, err := env.Txn.Table(env.Ctx, p.Table.Def.Schema, p.Table.Def.Name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", p.Table.Def.Name)
+	}
+	m, err := prolly.Load(env.Ctx, env.Txn.Root.Store(), t.Def.Rows)
+	if err != nil {
+		return nil, err
+	}
+	it := m.NewIter(env.Ctx, prolly.IterOptions{LowerBound: p.Lower, UpperBound: p.Upper})
+	return &scanRows{t: t, it: it}, nil
+}
+
+type scanRows struct {
+	t       *Table
+	it      *prolly.Iter
+	started bool
+	row     Row
+}
+
+func (r *scanRows) Next() (Row, error) {
+	var ok bool
+	if !r.started {
+		r.started = true
+		ok = r.it.First()
+	} else {
+		ok = r.it.Next()
+	}
+	if !ok {
+		return nil, r.it.Err()
+	}
+	v, err := r.it.Value()
+	if err != nil {
+		return nil, err
+	}
+	r.row, err = r.t.decodeRow(v, r.row)
+	return r.row, err
+}
+
+func (r *scanRows) Key() []byte  { return r.it.Key() }
+func (r *scanRows) Close() error { return r.it.Close() }
+
+// Filter passes the rows for which Pred is true.
+type Filter struct {
+	In   Plan
+	Pred Expr
+}
+
+func (p *Filter) Columns() []ResultColumn { return p.In.Columns() }
+
+func (p *Filter) Open(env *Env) (Rows, error) {
+	in, err := p.In.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	return &filterRows{env: env, in: in, pred: p.Pred}, nil
+}
+
+type filterRows struct {
+	env  *Env
+	in   Rows
+	pred Expr
+}
+
+func (r *filterRows) Next() (Row, error) {
+	for {
+		row, err := r.in.Next()
+		if row == nil || err != nil {
+			return nil, err
+		}
+		ok, err := isTrue(r.env, r.pred, row)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return row, nil
+		}
+	}
+}
+
+func (r *filterRows) Key() []byte  { return r.in.(keyedRows).Key() }
+func (r *filterRows) Close() error { return r.in.Close() }
+
+// Project computes output columns from each input row.
+type Project struct {
+	In    Plan
+	Exprs []Expr
+	Cols  []ResultColumn
+}
+
+func (p *Project) Columns() []ResultColumn { return p.Cols }
+
+func (p *Project) Open(env *Env) (Rows, error) {
+	in, err := p.In.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	return &projectRows{env: env, in: in, exprs: p.Exprs, out: make(Row, len(p.Exprs))}, nil
+}
+
+type projectRows struct {
+	env   *Env
+	in    Rows
+	exprs []Expr
+	out   Row
+}
+
+func (r *projectRows) Next() (Row, error) {
+	row, err := r.in.Next()
+	if row == nil || err != nil {
+		return nil, err
+	}
+	for i, e := range r.exprs {
+		if r.out[i], err = e.Eval(r.env, row); err != nil {
+			return nil, err
+		}
+	}
+	return r.out, nil
+}
+
+func (r *projectRows) Close() error { return r.in.Close() }
+
+// Values is a constant list of rows (VALUES, or SELECT without FROM, whose
+// single row is empty).
+type Values struct {
+	Rows [][]Expr
+	Cols []ResultColumn
+}
+
+func (p *Values) Columns() []ResultColumn { return p.Cols }
+
+func (p *Values) Open(env *Env) (Rows, error) {
+	return &valuesRows{env: env, p: p}, nil
+}
+
+type valuesRows struct {
+	env *Env
+	p   *Values
+	i   int
+	out Row
+}
+
+func (r *valuesRows) Next() (Row, error) {
+	if r.i >= len(r.p.Rows) {
+		return nil, nil
+	}
+	exprs := r.p.Rows[r.i]
+	r.i++
+	if r.out == nil {
+		r.out = make(Row, 0, len(exprs)) // never nil: nil ends the rows
+	}
+	r.out = r.out[:0]
+	for _, e := range exprs {
+		d, err := e.Eval(r.env, nil)
+		if err != nil {
+			return nil, err
+		}
+		r.out = append(r.out, d)
+	}
+	return r.out, nil
+}
+
+func (r *valuesRows) Close() error { return nil }
+
+// SortKey is one ORDER BY item over the input's columns.
+type SortKey struct {
+	Col        int
+	Desc       bool
+	NullsFirst bool
+}
+
+// Sort orders its input. It holds every row in memory.
+//
+// TODO(spill): sort runs to disk past a memory budget.
+type Sort struct {
+	In   Plan
+	Keys []SortKey
+}
+
+func (p *Sort) Columns() []ResultColumn { return p.In.Columns() }
+
+func (p *Sort) Open(env *Env) (Rows, error) {
+	in, err := p.In.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	var rows []Row
+	for {
+		row, err := in.Next()
+		if err != nil {
+			return nil, err
+		}
+		if row == nil {
+			break
+		}
+		rows = append(rows, slices.Clone(row))
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return compareRows(rows[i], rows[j], p.Keys) < 0 })
+	return &bufferedRows{rows: rows}, nil
+}
+
+func compareRows(a, b Row, keys []SortKey) int {
+	for _, k := range keys {
+		x, y := a[k.Col], b[k.Col]
+		var c int
+		switch {
+		case x.IsNull() && y.IsNull():
+			c = 0
+		case x.IsNull() || y.IsNull():
+			// NULLs sort as larger than everything unless NULLS FIRST; DESC
+			// flips the order but not the NULL placement we were given.
+			c = 1
+			if y.IsNull() {
+				c = -1
+			}
+			if k.NullsFirst {
+				c = -c
+			}
+			return c
+		default:
+			c = Compare(x, y)
+		}
+		if k.Desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// bufferedRows returns rows from memory.
+type bufferedRows struct {
+	rows []Row
+	i    int
+}
+
+func (r *bufferedRows) Next() (Row, error) {
+	if r.i >= len(r.rows) {
+		return nil, nil
+	}
+	r.i++
+	return r.rows[r.i-1], nil
+}
+
+func (r *bufferedRows) Close() error { return nil }
+
+// Limit passes at most Count rows after skipping Offset; nil expressions
+// mean no limit and no offset.
+type Limit struct {
+	In            Plan
+	Count, Offset Expr
+}
+
+func (p *Limit) Columns() []ResultColumn { return p.In.Columns() }
+
+func (p *Limit) Open(env *Env) (Rows, error) {
+	count, offset := int64(-1), int64(0)
+	for _, x := range []struct {
+		e   Expr
+		dst *int64
+		nm  string
+	}{{p.Count, &count, "LIMIT"}, {p.Offset, &offset, "OFFSET"}} {
+		if x.e == nil {
+			continue
+		}
+		d, err := x.e.Eval(env, nil)
+		if err != nil {
+			return nil, err
+		}
+		if d.IsNull() {
+			continue
+		}
+		if d.I < 0 {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "%s must not be negative", x.nm)
+		}
+		*x.dst = d.I
+	}
+	in, err := p.In.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	return &limitRows{in: in, left: count, skip: offset}, nil
+}
+
+type limitRows struct {
+	in   Rows
+	left int64 // -1: unlimited
+	skip int64
+}
+
+func (r *limitRows) Next() (Row, error) {
+	for r.skip > 0 {
+		row, err := r.in.Next()
+		if row == nil || err != nil {
+			return nil, err
+		}
+		r.skip--
+	}
+	if r.left == 0 {
+		return nil, nil
+	}
+	if r.left > 0 {
+		r.left--
+	}
+	return r.in.Next()
+}
+
+func (r *limitRows) Close() error { return r.in.Close() }

@@ -1,0 +1,143 @@
+package exec
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly/sortkey"
+	"github.com/prollypg/prollypg/prolly/tuple"
+)
+
+// Stored rows: a table's primary map holds, under the key of each row, a
+// tuple with one field per column position (dropped columns NULL), each
+// field the payload of prolly/tuple for the column's kind: fixed-width
+// little-endian ints and floats, exact-scale numerics, text and bytea as
+// their bytes, dates as int32 days, times and timestamps as int64
+// microseconds. Keys are prolly/sortkey encodings, so the map's byte order
+// is the SQL order of the key.
+
+// appendField appends d, of type t, as one tuple field.
+func appendField(b *tuple.Builder, t T, d Datum) {
+	if d.Kind == KindNull {
+		b.AppendNull()
+		return
+	}
+	switch t.OID {
+	case OIDBool:
+		b.AppendBool(d.I != 0)
+	case OIDInt2:
+		b.AppendInt16(int16(d.I))
+	case OIDInt4, OIDOid:
+		b.AppendInt32(int32(d.I))
+	case OIDInt8:
+		b.AppendInt64(d.I)
+	case OIDFloat4:
+		b.AppendFloat32(float32(d.F))
+	case OIDFloat8:
+		b.AppendFloat64(d.F)
+	case OIDNumeric:
+		b.AppendNumeric(d.Numeric())
+	case OIDDate:
+		b.AppendInt32(int32(d.I))
+	case OIDTime, OIDTimestamp, OIDTimestampTZ:
+		b.AppendInt64(d.I)
+	case OIDInterval:
+		iv := d.Interval()
+		b.AppendInterval(iv.Months, iv.Days, iv.Micros)
+	default:
+		b.AppendString(d.S)
+	}
+}
+
+// decodeField returns the Datum of type t stored as field f.
+func decodeField(t T, f []byte) (Datum, error) {
+	var err error
+	d := Datum{Kind: KindOf(t.OID)}
+	switch t.OID {
+	case OIDBool:
+		var v bool
+		v, err = tuple.DecodeBool(f)
+		d = DBool(v)
+	case OIDInt2:
+		var v int16
+		v, err = tuple.DecodeInt16(f)
+		d.I = int64(v)
+	case OIDInt4, OIDOid, OIDDate:
+		var v int32
+		v, err = tuple.DecodeInt32(f)
+		d.I = int64(v)
+	case OIDInt8, OIDTime, OIDTimestamp, OIDTimestampTZ:
+		d.I, err = tuple.DecodeInt64(f)
+	case OIDFloat4:
+		var v float32
+		v, err = tuple.DecodeFloat32(f)
+		d.F = float64(v)
+	case OIDFloat8:
+		d.F, err = tuple.DecodeFloat64(f)
+	case OIDNumeric:
+		n := new(apd.Decimal)
+		err = tuple.DecodeNumeric(f, n)
+		d.X = n
+	case OIDInterval:
+		var iv Interval
+		iv.Months, iv.Days, iv.Micros, err = tuple.DecodeInterval(f)
+		d.X = iv
+	default:
+		d.S = string(f)
+	}
+	if err != nil {
+		return Null, pgerr.Wrap(err, pgerr.DataCorrupted, "corrupt stored value of type %s", TypeName(t.OID))
+	}
+	return d, nil
+}
+
+// appendKey appends d, of type t, as one key column in order o.
+func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
+	if d.Kind == KindNull {
+		return sortkey.AppendNull(dst, o), nil
+	}
+	switch t.OID {
+	case OIDBool:
+		return sortkey.AppendBool(dst, d.I != 0, o), nil
+	case OIDInt2:
+		return sortkey.AppendInt16(dst, int16(d.I), o), nil
+	case OIDInt4, OIDOid:
+		return sortkey.AppendInt32(dst, int32(d.I), o), nil
+	case OIDInt8:
+		return sortkey.AppendInt64(dst, d.I, o), nil
+	case OIDFloat4:
+		return sortkey.AppendFloat32(dst, float32(d.F), o), nil
+	case OIDFloat8:
+		return sortkey.AppendFloat64(dst, d.F, o), nil
+	case OIDNumeric:
+		return sortkey.AppendNumeric(dst, d.Numeric(), o), nil
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar:
+		return sortkey.AppendTextString(dst, d.S, o), nil
+	case OIDBytea:
+		return sortkey.AppendBytea(dst, unsafe.Slice(unsafe.StringData(d.S), len(d.S)), o), nil
+	case OIDDate:
+		return sortkey.AppendDate(dst, int32(d.I), o), nil
+	case OIDTime:
+		return sortkey.AppendTime(dst, d.I, o), nil
+	case OIDTimestamp:
+		return sortkey.AppendTimestamp(dst, d.I, o), nil
+	case OIDTimestampTZ:
+		return sortkey.AppendTimestampTZ(dst, d.I, o), nil
+	case OIDInterval:
+		iv := d.Interval()
+		return sortkey.AppendInterval(dst, sortkey.Interval{Months: iv.Months, Days: iv.Days, Micros: iv.Micros}, o), nil
+	case OIDUUID:
+		return sortkey.AppendUUID(dst, [16]byte([]byte(d.S)), o), nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "data type %s has no default operator class for access method \"btree\"", TypeName(t.OID))
+}
+
+// errCorruptRow wraps a row that fails to decode.
+func errCorruptRow(err error) error {
+	return pgerr.Wrap(err, pgerr.DataCorrupted, "corrupt stored row: %v", err)
+}
+
+var _ = fmt.Sprintf

@@ -1,0 +1,128 @@
+package exec
+
+import (
+	"github.com/zeebo/xxh3"
+
+	"github.com/prollypg/prollypg/prolly/sortkey"
+	"github.com/prollypg/prollypg/prolly/tuple"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Table is a stored table as the executor sees it: its catalog record with
+// the types resolved. A Table is immutable once built; a new version of
+// the record gives a new Table.
+type Table struct {
+	Def  *versioning.Table
+	OID  uint32
+	Cols []Column // by position; dropped columns included
+}
+
+// Column is one column of a Table.
+type Column struct {
+	Name    string
+	Type    T
+	NotNull bool
+	Dropped bool
+	Default string // SQL text; "" for none
+	Pos     int
+}
+
+// FirstUserOID is where PostgreSQL starts numbering user objects.
+const FirstUserOID = 16384
+
+// ObjectOID derives a stable OID for a named object. OIDs are not stored:
+// a database's content, not its history, decides its hash, so an OID is a
+// function of the object's kind and qualified name.
+func ObjectOID(kind byte, schema, name string) uint32 {
+	h := xxh3.HashString(string([]byte{kind}) + schema + "\x00" + name)
+	return FirstUserOID + uint32(h%(1<<31-FirstUserOID))
+}
+
+// NewTable wraps a catalog record.
+func NewTable(def *versioning.Table) *Table {
+	t := &Table{Def: def, OID: ObjectOID('r', def.Schema, def.Name), Cols: make([]Column, len(def.Columns))}
+	for i, c := range def.Columns {
+		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i}
+	}
+	return t
+}
+
+// HasPrimaryKey reports whether rows are keyed by a primary key (rather
+// than by a hidden row id).
+func (t *Table) HasPrimaryKey() bool { return len(t.Def.PrimaryKey) > 0 }
+
+// rowKey appends the primary-map key of row: its primary key columns, or
+// the hidden row id rowID.
+func (t *Table) rowKey(dst []byte, row Row, rowID int64) ([]byte, error) {
+	if !t.HasPrimaryKey() {
+		return sortkey.AppendInt64(dst, rowID, sortkey.Asc), nil
+	}
+	var err error
+	for _, pos := range t.Def.PrimaryKey {
+		if dst, err = appendKey(dst, t.Cols[pos].Type, row[pos], sortkey.Asc); err != nil {
+			return nil, err
+		}
+	}
+	return dst, nil
+}
+
+// indexKey appends the key of row in index ix: its columns, then the row's
+// primary-map key, which makes every entry unique.
+func (t *Table) indexKey(dst []byte, ix *versioning.Index, row Row, rowKey []byte) ([]byte, error) {
+	var err error
+	for _, c := range ix.Columns {
+		o := sortkey.Asc
+		if c.Desc {
+			o = sortkey.Desc
+		}
+		if c.NullsFirst != o.IsNullsFirst() {
+			if c.NullsFirst {
+				o = o.NullsFirst()
+			} else {
+				o = o.NullsLast()
+			}
+		}
+		if dst, err = appendKey(dst, t.Cols[c.Column].Type, row[c.Column], o); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, rowKey...), nil
+}
+
+// encodeRow returns row as a stored tuple, built in b.
+func (t *Table) encodeRow(b *tuple.Builder, row Row) []byte {
+	b.Reset()
+	for i, c := range t.Cols {
+		if c.Dropped {
+			b.AppendNull()
+			continue
+		}
+		appendField(b, c.Type, row[i])
+	}
+	return b.Build()
+}
+
+// decodeRow decodes a stored tuple into dst (grown to the table's width).
+func (t *Table) decodeRow(v []byte, dst Row) (Row, error) {
+	if cap(dst) < len(t.Cols) {
+		dst = make(Row, len(t.Cols))
+	}
+	dst = dst[:len(t.Cols)]
+	tu := tuple.Tuple(v)
+	for i, c := range t.Cols {
+		f, null := tu.Field(i)
+		if null || c.Dropped {
+			dst[i] = Null
+			continue
+		}
+		d, err := decodeField(c.Type, f)
+		if err != nil {
+			return nil, err
+		}
+		dst[i] = d
+	}
+	return dst, nil
+}
+
+// Row is one row of values, by column position.
+type Row []Datum

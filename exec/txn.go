@@ -1,0 +1,345 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"slices"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/prolly/tuple"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Txn is a SQL transaction on one branch of a database: the working root it
+// began from and the root its finished statements have made. Statements
+// read Root and write through TableWriters, whose edits become part of Root
+// when the statement ends. A Txn is used by one session at a time.
+type Txn struct {
+	Repo     *versioning.Repo
+	Branch   string
+	ReadOnly bool
+	Start    versioning.RootValue
+	Root     versioning.RootValue
+
+	tables map[string]*Table // decoded records of Root, by schema + "." + name
+}
+
+// NewTxn begins a transaction from root.
+func NewTxn(repo *versioning.Repo, branch string, readOnly bool, root versioning.RootValue) *Txn {
+	return &Txn{Repo: repo, Branch: branch, ReadOnly: readOnly, Start: root, Root: root}
+}
+
+// Table returns the table schema.name as of Root.
+func (tx *Txn) Table(ctx context.Context, schema, name string) (*Table, bool, error) {
+	key := schema + "." + name
+	if t, ok := tx.tables[key]; ok {
+		return t, true, nil
+	}
+	def, ok, err := tx.Root.Table(ctx, schema, name)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	t := NewTable(def)
+	if tx.tables == nil {
+		tx.tables = map[string]*Table{}
+	}
+	tx.tables[key] = t
+	return t, true, nil
+}
+
+// SetRoot replaces Root, forgetting decoded tables of the old one.
+func (tx *Txn) SetRoot(r versioning.RootValue) {
+	if r.Addr() != tx.Root.Addr() {
+		tx.Root = r
+		tx.tables = nil
+	}
+}
+
+// CheckWritable fails with 25006 in a read-only transaction.
+func (tx *Txn) CheckWritable() error {
+	if tx.ReadOnly {
+		return pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute statement in a read-only transaction")
+	}
+	return nil
+}
+
+// rowEdit is a pending change of one row: its new value, or its deletion.
+type rowEdit struct {
+	val []byte // nil: deleted
+}
+
+// TableWriter collects one statement's changes to one table: rows of the
+// primary map and entries of each secondary index. Reads through it see the
+// table as of the statement's start plus its own changes. Flush applies
+// everything and stores the new table record in the transaction's root.
+type TableWriter struct {
+	tx      *Txn
+	t       *Table
+	rows    prolly.Map
+	indexes []prolly.Map
+	pending map[string]rowEdit
+	ixEdits []map[string]bool // per index: key -> present
+	nextID  int64
+	tb      tuple.Builder
+	keyBuf  []byte
+	ixBuf   []byte
+}
+
+// Writer returns a writer for table t.
+func (tx *Txn) Writer(ctx context.Context, t *Table) (*TableWriter, error) {
+	if err := tx.CheckWritable(); err != nil {
+		return nil, err
+	}
+	cs := tx.Root.Store()
+	rows, err := prolly.Load(ctx, cs, t.Def.Rows)
+	if err != nil {
+		return nil, err
+	}
+	w := &TableWriter{tx: tx, t: t, rows: rows, pending: map[string]rowEdit{}, nextID: t.Def.NextRowID}
+	for i := range t.Def.Indexes {
+		m, err := prolly.Load(ctx, cs, t.Def.Indexes[i].Rows)
+		if err != nil {
+			return nil, err
+		}
+		w.indexes = append(w.indexes, m)
+		w.ixEdits = append(w.ixEdits, map[string]bool{})
+	}
+	return w, nil
+}
+
+// Table returns the table being written.
+func (w *TableWriter) Table() *Table { return w.t }
+
+// lookup returns the row stored under key, pending changes included.
+func (w *TableWriter) lookup(ctx context.Context, key []byte) ([]byte, bool, error) {
+	if e, ok := w.pending[string(key)]; ok {
+		return e.val, e.val != nil, nil
+	}
+	return w.rows.Get(ctx, key)
+}
+
+// Insert adds row, failing with 23505 if its primary key is taken or a
+// unique index already holds its values.
+func (w *TableWriter) Insert(ctx context.Context, row Row) error {
+	key, err := w.key(row)
+	if err != nil {
+		return err
+	}
+	if w.t.HasPrimaryKey() {
+		if _, exists, err := w.lookup(ctx, key); err != nil {
+			return err
+		} else if exists {
+			return w.uniqueViolation(w.t.Def.PrimaryKeyName, w.t.Def.PrimaryKey, row)
+		}
+	}
+	return w.write(ctx, key, nil, row)
+}
+
+// key returns the primary-map key of a new row, drawing a row id for
+// tables without a primary key.
+func (w *TableWriter) key(row Row) ([]byte, error) {
+	id := int64(0)
+	if !w.t.HasPrimaryKey() {
+		w.nextID++
+		id = w.nextID
+	}
+	k, err := w.t.rowKey(w.keyBuf[:0], row, id)
+	if err != nil {
+		return nil, err
+	}
+	w.keyBuf = k
+	return slices.Clone(k), nil
+}
+
+// Update replaces the row stored under key, old, by row. The key may
+// change (an update of primary key columns).
+func (w *TableWriter) Update(ctx context.Context, key []byte, old, row Row) error {
+	newKey := key
+	if w.t.HasPrimaryKey() {
+		k, err := w.t.rowKey(w.keyBuf[:0], row, 0)
+		if err != nil {
+			return err
+		}
+		w.keyBuf = k
+		if !bytes.Equal(k, key) {
+			newKey = slices.Clone(k)
+			if _, exists, err := w.lookup(ctx, newKey); err != nil {
+				return err
+			} else if exists {
+				return w.uniqueViolation(w.t.Def.PrimaryKeyName, w.t.Def.PrimaryKey, row)
+			}
+			if err := w.removeIndexEntries(key, old); err != nil {
+				return err
+			}
+			w.pending[string(key)] = rowEdit{}
+			return w.write(ctx, newKey, nil, row)
+		}
+	}
+	return w.write(ctx, newKey, old, row)
+}
+
+// Delete removes the row stored under key, whose values are old.
+func (w *TableWriter) Delete(ctx context.Context, key []byte, old Row) error {
+	if err := w.removeIndexEntries(key, old); err != nil {
+		return err
+	}
+	w.pending[string(key)] = rowEdit{}
+	return nil
+}
+
+// write stores row under key, replacing old (nil for a new row), and keeps
+// the secondary indexes in step.
+func (w *TableWriter) write(ctx context.Context, key []byte, old, row Row) error {
+	if old != nil {
+		if err := w.removeIndexEntries(key, old); err != nil {
+			return err
+		}
+	}
+	for i := range w.t.Def.Indexes {
+		ix := &w.t.Def.Indexes[i]
+		k, err := w.t.indexKey(w.ixBuf[:0], ix, row, key)
+		if err != nil {
+			return err
+		}
+		w.ixBuf = k
+		if ix.Unique {
+			if err := w.checkUnique(ctx, i, row, len(k)-len(key)); err != nil {
+				return err
+			}
+		}
+		w.ixEdits[i][string(k)] = true
+	}
+	w.pending[string(key)] = rowEdit{val: slices.Clone(w.t.encodeRow(&w.tb, row))}
+	return nil
+}
+
+func (w *TableWriter) removeIndexEntries(key []byte, old Row) error {
+	for i := range w.t.Def.Indexes {
+		k, err := w.t.indexKey(w.ixBuf[:0], &w.t.Def.Indexes[i], old, key)
+		if err != nil {
+			return err
+		}
+		w.ixBuf = k
+		w.ixEdits[i][string(k)] = false
+	}
+	return nil
+}
+
+// checkUnique fails if index i holds an entry whose first prefixLen bytes
+// (the index columns) equal those of w.ixBuf, unless a column is NULL
+// (NULLs are distinct, as in PostgreSQL by default).
+func (w *TableWriter) checkUnique(ctx context.Context, i int, row Row, prefixLen int) error {
+	ix := &w.t.Def.Indexes[i]
+	for _, c := range ix.Columns {
+		if row[c.Column].IsNull() {
+			return nil
+		}
+	}
+	prefix := w.ixBuf[:prefixLen]
+	taken := false
+	for k, present := range w.ixEdits[i] {
+		if present && bytes.HasPrefix([]byte(k), prefix) {
+			taken = true
+			break
+		}
+	}
+	if !taken {
+		it := w.indexes[i].NewIter(ctx, prolly.IterOptions{LowerBound: prefix})
+		for ok := it.First(); ok && bytes.HasPrefix(it.Key(), prefix); ok = it.Next() {
+			if present, edited := w.ixEdits[i][string(it.Key())]; !edited || present {
+				taken = true
+				break
+			}
+		}
+		if err := it.Close(); err != nil {
+			return err
+		}
+	}
+	if !taken {
+		return nil
+	}
+	cols := make([]int, len(ix.Columns))
+	for j, c := range ix.Columns {
+		cols[j] = c.Column
+	}
+	return w.uniqueViolation(ix.Name, cols, row)
+}
+
+func (w *TableWriter) uniqueViolation(name string, cols []int, row Row) error {
+	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", name).
+		WithDetail("Key (%s)=(%s) already exists.", w.colNames(cols), w.formatValues(cols, row))
+}
+
+func (w *TableWriter) colNames(cols []int) string {
+	var b []byte
+	for i, c := range cols {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, w.t.Cols[c].Name...)
+	}
+	return string(b)
+}
+
+func (w *TableWriter) formatValues(cols []int, row Row) string {
+	var b []byte
+	for i, c := range cols {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = AppendText(b, w.t.Cols[c].Type, row[c], nil)
+	}
+	return string(b)
+}
+
+// Flush applies the statement's changes and stores the table's new record
+// in the transaction's root.
+func (w *TableWriter) Flush(ctx context.Context) error {
+	if len(w.pending) == 0 && w.nextID == w.t.Def.NextRowID {
+		return nil
+	}
+	def := *w.t.Def
+	rows, err := w.rows.Apply(ctx, sortedEdits(w.pending))
+	if err != nil {
+		return err
+	}
+	def.Rows = rows.Root()
+	def.NextRowID = w.nextID
+	def.Indexes = slices.Clone(def.Indexes)
+	for i, m := range w.indexes {
+		edits := make(map[string]rowEdit, len(w.ixEdits[i]))
+		for k, present := range w.ixEdits[i] {
+			if present {
+				edits[k] = rowEdit{val: []byte{}}
+			} else {
+				edits[k] = rowEdit{}
+			}
+		}
+		m, err = m.Apply(ctx, sortedEdits(edits))
+		if err != nil {
+			return err
+		}
+		def.Indexes[i].Rows = m.Root()
+	}
+	root, err := w.tx.Root.PutTable(ctx, &def)
+	if err != nil {
+		return err
+	}
+	w.tx.SetRoot(root)
+	return nil
+}
+
+func sortedEdits(pending map[string]rowEdit) []prolly.Edit {
+	edits := make([]prolly.Edit, 0, len(pending))
+	for k, e := range pending {
+		edits = append(edits, prolly.Edit{Key: []byte(k), Value: e.val, Delete: e.val == nil})
+	}
+	slices.SortFunc(edits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
+	return edits
+}
+
+// Schema returns the schema name as of Root.
+func (tx *Txn) Schema(ctx context.Context, name string) (*versioning.Schema, bool, error) {
+	return tx.Root.Schema(ctx, name)
+}

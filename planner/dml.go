@@ -1,0 +1,245 @@
+package planner
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// columnByName returns the position of a table's column.
+func columnByName(t *exec.Table, name string, loc int32) (int, error) {
+	for _, c := range t.Cols {
+		if !c.Dropped && c.Name == name {
+			return c.Pos, nil
+		}
+	}
+	return 0, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, t.Def.Name), loc)
+}
+
+// defaults analyzes the DEFAULT expressions of t's columns.
+func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
+	out := make([]exec.Expr, len(t.Cols))
+	for i, c := range t.Cols {
+		if c.Default == "" || c.Dropped {
+			continue
+		}
+		n, err := parseExpr(c.Default)
+		if err != nil {
+			return nil, err
+		}
+		e, err := a.expr(n, nil)
+		if err != nil {
+			return nil, err
+		}
+		if out[i], err = a.assign(e, c.Type, c.Name, -1); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
+	if s.WithClause != nil || s.OnConflictClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "this INSERT is not supported yet")
+	}
+	t, err := a.table(s.Relation)
+	if err != nil {
+		return nil, err
+	}
+	var targets []int
+	if len(s.Cols) == 0 {
+		for _, c := range t.Cols {
+			if !c.Dropped {
+				targets = append(targets, c.Pos)
+			}
+		}
+	} else {
+		for _, n := range s.Cols {
+			rt := n.GetResTarget()
+			pos, err := columnByName(t, rt.Name, rt.Location)
+			if err != nil {
+				return nil, err
+			}
+			targets = append(targets, pos)
+		}
+	}
+	defaults, err := a.defaults(t)
+	if err != nil {
+		return nil, err
+	}
+	var src exec.Plan
+	sel := s.SelectStmt.GetSelectStmt()
+	switch {
+	case sel == nil:
+		// INSERT ... DEFAULT VALUES
+		targets = nil
+		src = &exec.Values{Rows: [][]exec.Expr{{}}}
+	case len(sel.ValuesLists) > 0:
+		types := make([]exec.T, len(targets))
+		for i, pos := range targets {
+			types[i] = t.Cols[pos].Type
+		}
+		v, err := a.values(sel.ValuesLists, types)
+		if err != nil {
+			return nil, err
+		}
+		for _, row := range v.Rows {
+			if len(row) > len(targets) {
+				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+			}
+			if len(row) < len(targets) {
+				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
+			}
+			for i, e := range row {
+				c := t.Cols[targets[i]]
+				if e == nil {
+					if row[i] = defaults[c.Pos]; row[i] == nil {
+						row[i] = &exec.Const{D: exec.Null, T: c.Type}
+					}
+					continue
+				}
+				if row[i], err = a.assign(e, c.Type, c.Name, -1); err != nil {
+					return nil, err
+				}
+			}
+		}
+		src = v
+	default:
+		p, err := a.selectStmt(sel)
+		if err != nil {
+			return nil, err
+		}
+		cols := p.Columns()
+		if len(cols) != len(targets) {
+			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
+		}
+		conv := make([]exec.Expr, len(cols))
+		for i, col := range cols {
+			c := t.Cols[targets[i]]
+			if conv[i], err = a.assign(&exec.ColRef{Idx: i, T: col.T}, c.Type, c.Name, -1); err != nil {
+				return nil, err
+			}
+		}
+		src = &exec.Project{In: p, Exprs: conv, Cols: cols}
+	}
+	ret, cols, err := a.returning(s.ReturningList, t, aliasOf(s.Relation))
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols}, nil
+}
+
+func (a *analyzer) returning(list []*pg.Node, t *exec.Table, alias string) ([]exec.Expr, []exec.ResultColumn, error) {
+	if len(list) == 0 {
+		return nil, nil, nil
+	}
+	return a.targets(list, tableScope(t, alias))
+}
+
+// filteredScan plans the rows of a table an UPDATE or DELETE touches.
+func (a *analyzer) filteredScan(t *exec.Table, sc *scope, where *pg.Node) (exec.Plan, error) {
+	var p exec.Plan = &exec.Scan{Table: t}
+	if where == nil {
+		return p, nil
+	}
+	pred, err := a.expr(where, sc)
+	if err != nil {
+		return nil, err
+	}
+	if pred, err = a.coerce(pred, exec.TBool, "argument of WHERE", -1); err != nil {
+		return nil, err
+	}
+	return &exec.Filter{In: p, Pred: pred}, nil
+}
+
+func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
+	if s.WithClause != nil || len(s.FromClause) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "this UPDATE is not supported yet")
+	}
+	t, err := a.table(s.Relation)
+	if err != nil {
+		return nil, err
+	}
+	sc := tableScope(t, aliasOf(s.Relation))
+	src, err := a.filteredScan(t, sc, s.WhereClause)
+	if err != nil {
+		return nil, err
+	}
+	sets := make([]exec.Expr, len(t.Cols))
+	var defaults []exec.Expr
+	for _, n := range s.TargetList {
+		rt := n.GetResTarget()
+		pos, err := columnByName(t, rt.Name, rt.Location)
+		if err != nil {
+			return nil, err
+		}
+		if sets[pos] != nil {
+			return nil, withPos(pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name), rt.Location)
+		}
+		c := t.Cols[pos]
+		if rt.Val.GetSetToDefault() != nil {
+			if defaults == nil {
+				if defaults, err = a.defaults(t); err != nil {
+					return nil, err
+				}
+			}
+			if sets[pos] = defaults[pos]; sets[pos] == nil {
+				sets[pos] = &exec.Const{D: exec.Null, T: c.Type}
+			}
+			continue
+		}
+		e, err := a.expr(rt.Val, sc)
+		if err != nil {
+			return nil, err
+		}
+		if sets[pos], err = a.assign(e, c.Type, c.Name, rt.Location); err != nil {
+			return nil, err
+		}
+	}
+	ret, cols, err := a.returning(s.ReturningList, t, aliasOf(s.Relation))
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols}, nil
+}
+
+func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
+	if s.WithClause != nil || len(s.UsingClause) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "this DELETE is not supported yet")
+	}
+	t, err := a.table(s.Relation)
+	if err != nil {
+		return nil, err
+	}
+	src, err := a.filteredScan(t, tableScope(t, aliasOf(s.Relation)), s.WhereClause)
+	if err != nil {
+		return nil, err
+	}
+	ret, cols, err := a.returning(s.ReturningList, t, aliasOf(s.Relation))
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Modify{Kind: exec.Delete, Table: t, Source: src, Returning: ret, Cols: cols}, nil
+}
+
+// parseExpr parses an expression stored as SQL text (a column default).
+func parseExpr(sql string) (*pg.Node, error) {
+	r, err := pg.Parse("SELECT " + sql)
+	if err != nil {
+		return nil, pgerr.Wrap(err, pgerr.InternalError, "stored expression %q does not parse: %v", sql, err)
+	}
+	return r.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val, nil
+}
+
+// deparseExpr returns an expression as SQL text.
+func deparseExpr(n *pg.Node) (string, error) {
+	tree := &pg.ParseResult{Stmts: []*pg.RawStmt{{Stmt: &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: &pg.SelectStmt{
+		TargetList: []*pg.Node{{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{Val: n}}}},
+	}}}}}}
+	s, err := pg.Deparse(tree)
+	if err != nil {
+		return "", pgerr.Wrap(err, pgerr.InternalError, "cannot deparse expression: %v", err)
+	}
+	return s[len("SELECT "):], nil
+}

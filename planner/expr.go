@@ -1,0 +1,526 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// expr analyzes a scalar expression over the columns of sc (nil: none).
+func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
+	switch {
+	case n.GetAConst() != nil:
+		return constant(n.GetAConst())
+	case n.GetColumnRef() != nil:
+		return a.columnRef(n.GetColumnRef(), sc)
+	case n.GetParamRef() != nil:
+		return a.param(int(n.GetParamRef().Number) - 1)
+	case n.GetAExpr() != nil:
+		return a.aexpr(n.GetAExpr(), sc)
+	case n.GetBoolExpr() != nil:
+		return a.boolExpr(n.GetBoolExpr(), sc)
+	case n.GetNullTest() != nil:
+		nt := n.GetNullTest()
+		e, err := a.expr(nt.Arg, sc)
+		if err != nil {
+			return nil, err
+		}
+		return &exec.IsNull{E: e, Not: nt.Nulltesttype == pg.NullTestType_IS_NOT_NULL}, nil
+	case n.GetTypeCast() != nil:
+		tc := n.GetTypeCast()
+		e, err := a.expr(tc.Arg, sc)
+		if err != nil {
+			return nil, err
+		}
+		t, _, err := resolveType(tc.TypeName)
+		if err != nil {
+			return nil, withPos(err.(*pgerr.Error), tc.TypeName.Location)
+		}
+		return a.cast(e, t, true, tc.Location)
+	case n.GetCoalesceExpr() != nil:
+		return a.coalesce(n.GetCoalesceExpr(), sc)
+	case n.GetCaseExpr() != nil:
+		return a.caseExpr(n.GetCaseExpr(), sc)
+	case n.GetFuncCall() != nil:
+		return a.funcCall(n.GetFuncCall(), sc)
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "expression not supported yet: %s", nodeName(n))
+}
+
+// nodeName names a parse node's type for messages.
+func nodeName(n *pg.Node) string {
+	s := strings.TrimPrefix(strings.TrimPrefix(strings.Split(n.String(), ":")[0], "node:"), "{")
+	return strings.TrimSpace(s)
+}
+
+// constant types a literal as PostgreSQL does: integers as int4 (int8 or
+// numeric when larger), decimals as numeric, strings as unknown until
+// context decides.
+func constant(c *pg.A_Const) (exec.Expr, error) {
+	switch {
+	case c.Isnull:
+		return &exec.Const{D: exec.Null, T: exec.TUnknown}, nil
+	case c.GetIval() != nil:
+		return &exec.Const{D: exec.DInt(int64(c.GetIval().Ival)), T: exec.TInt4}, nil
+	case c.GetFval() != nil:
+		s := c.GetFval().Fval
+		if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return &exec.Const{D: exec.DInt(v), T: exec.TInt8}, nil
+		}
+		d, _, err := apd.NewFromString(s)
+		if err != nil {
+			return nil, withPos(pgerr.New(pgerr.InvalidTextRepresentation, "invalid numeric literal %q", s), c.Location)
+		}
+		return &exec.Const{D: exec.DNumeric(d), T: exec.TNumeric}, nil
+	case c.GetSval() != nil:
+		return &exec.Const{D: exec.DText(c.GetSval().Sval), T: exec.TUnknown}, nil
+	case c.GetBoolval() != nil:
+		return &exec.Const{D: exec.DBool(c.GetBoolval().Boolval), T: exec.TBool}, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "bit string literals are not supported yet")
+}
+
+func (a *analyzer) columnRef(cr *pg.ColumnRef, sc *scope) (exec.Expr, error) {
+	var parts []string
+	for _, f := range cr.Fields {
+		if f.GetAStar() != nil {
+			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "* is not allowed here"), cr.Location)
+		}
+		parts = append(parts, f.GetString_().Sval)
+	}
+	if sc == nil {
+		return nil, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", parts[len(parts)-1]), cr.Location)
+	}
+	table := ""
+	if len(parts) > 1 {
+		table = parts[len(parts)-2]
+	}
+	c, err := sc.resolve(table, parts[len(parts)-1], cr.Location)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.ColRef{Idx: c.idx, T: c.t}, nil
+}
+
+// param returns parameter $i+1, typed if known.
+func (a *analyzer) param(i int) (exec.Expr, error) {
+	if i < 0 || i >= 65535 {
+		return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", i+1)
+	}
+	for len(a.params) <= i {
+		a.params = append(a.params, exec.TUnknown)
+	}
+	return &exec.Param{Idx: i, T: a.params[i]}, nil
+}
+
+func (a *analyzer) boolExpr(b *pg.BoolExpr, sc *scope) (exec.Expr, error) {
+	var args []exec.Expr
+	for _, n := range b.Args {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = a.coerce(e, exec.TBool, "argument of "+strings.ToUpper(strings.TrimSuffix(b.Boolop.String(), "_EXPR")), b.Location); err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+	}
+	switch b.Boolop {
+	case pg.BoolExprType_AND_EXPR:
+		return &exec.BoolOp{Args: args}, nil
+	case pg.BoolExprType_OR_EXPR:
+		return &exec.BoolOp{Or: true, Args: args}, nil
+	}
+	return &exec.Not{E: args[0]}, nil
+}
+
+func opName(names []*pg.Node) string {
+	return names[len(names)-1].GetString_().Sval
+}
+
+func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
+	op := opName(x.Name)
+	switch x.Kind {
+	case pg.A_Expr_Kind_AEXPR_OP:
+		if x.Lexpr == nil {
+			r, err := a.expr(x.Rexpr, sc)
+			if err != nil {
+				return nil, err
+			}
+			return a.unary(op, r, x.Location)
+		}
+		l, err := a.expr(x.Lexpr, sc)
+		if err != nil {
+			return nil, err
+		}
+		r, err := a.expr(x.Rexpr, sc)
+		if err != nil {
+			return nil, err
+		}
+		return a.binary(op, l, r, x.Location)
+	case pg.A_Expr_Kind_AEXPR_IN:
+		l, err := a.expr(x.Lexpr, sc)
+		if err != nil {
+			return nil, err
+		}
+		var ors []exec.Expr
+		for _, item := range x.Rexpr.GetList().Items {
+			r, err := a.expr(item, sc)
+			if err != nil {
+				return nil, err
+			}
+			eq, err := a.binary("=", l, r, x.Location)
+			if err != nil {
+				return nil, err
+			}
+			ors = append(ors, eq)
+		}
+		in := exec.Expr(&exec.BoolOp{Or: true, Args: ors})
+		if op == "<>" {
+			in = &exec.Not{E: in}
+		}
+		return in, nil
+	case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+		v, err := a.expr(x.Lexpr, sc)
+		if err != nil {
+			return nil, err
+		}
+		bounds := x.Rexpr.GetList().Items
+		lo, err := a.expr(bounds[0], sc)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := a.expr(bounds[1], sc)
+		if err != nil {
+			return nil, err
+		}
+		ge, err := a.binary(">=", v, lo, x.Location)
+		if err != nil {
+			return nil, err
+		}
+		le, err := a.binary("<=", v, hi, x.Location)
+		if err != nil {
+			return nil, err
+		}
+		var e exec.Expr = &exec.BoolOp{Args: []exec.Expr{ge, le}}
+		if x.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN {
+			e = &exec.Not{E: e}
+		}
+		return e, nil
+	}
+	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "operator kind %s is not supported yet", x.Kind), x.Location)
+}
+
+func (a *analyzer) unary(op string, r exec.Expr, loc int32) (exec.Expr, error) {
+	if r.Type().OID == exec.OIDUnknown {
+		var err error
+		if r, err = a.coerce(r, exec.TNumeric, "", loc); err != nil {
+			return nil, err
+		}
+	}
+	switch op {
+	case "-":
+		if c, ok := r.(*exec.Const); ok && c.T.OID == exec.OIDInt4 {
+			return &exec.Const{D: exec.DInt(-c.D.I), T: c.T}, nil
+		}
+		if fn := exec.Negate(r.Type()); fn != nil {
+			return &exec.Call{Name: "-", Fn: fn, Args: []exec.Expr{r}, Strict: true, T: r.Type()}, nil
+		}
+	case "+":
+		if exec.Negate(r.Type()) != nil {
+			return r, nil
+		}
+	}
+	return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", op, exec.TypeName(r.Type().OID)).
+		WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast."), loc)
+}
+
+// numericRank orders the numeric types for promotion: an operator on two of
+// them works in the higher one.
+func numericRank(oid uint32) int {
+	switch oid {
+	case exec.OIDInt2:
+		return 1
+	case exec.OIDInt4:
+		return 2
+	case exec.OIDInt8:
+		return 3
+	case exec.OIDNumeric:
+		return 4
+	case exec.OIDFloat4:
+		return 5
+	case exec.OIDFloat8:
+		return 6
+	}
+	return 0
+}
+
+var rankType = map[int]exec.T{1: exec.TInt2, 2: exec.TInt4, 3: exec.TInt8, 4: exec.TNumeric, 5: exec.TFloat4, 6: exec.TFloat8}
+
+// binary resolves and builds a binary operator.
+func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	var err error
+	// An unknown side takes the other side's type, as PostgreSQL resolves
+	// 'literal' against a typed operand; two unknowns are text.
+	switch {
+	case lt.OID == exec.OIDUnknown && rt.OID == exec.OIDUnknown:
+		if l, err = a.coerce(l, exec.TText, "", loc); err != nil {
+			return nil, err
+		}
+		if r, err = a.coerce(r, exec.TText, "", loc); err != nil {
+			return nil, err
+		}
+	case lt.OID == exec.OIDUnknown:
+		if l, err = a.coerce(l, baseType(rt), "", loc); err != nil {
+			return nil, err
+		}
+	case rt.OID == exec.OIDUnknown:
+		if r, err = a.coerce(r, baseType(lt), "", loc); err != nil {
+			return nil, err
+		}
+	}
+	lt, rt = l.Type(), r.Type()
+	if op == "||" {
+		return a.concat(l, r, loc)
+	}
+	lr, rr := numericRank(lt.OID), numericRank(rt.OID)
+	common := lt
+	switch {
+	case lr > 0 && rr > 0:
+		common = rankType[max(lr, rr)]
+		if lr != rr {
+			if l, err = a.coerce(l, common, "", loc); err != nil {
+				return nil, err
+			}
+			if r, err = a.coerce(r, common, "", loc); err != nil {
+				return nil, err
+			}
+		}
+	case exec.KindOf(lt.OID) == exec.KindOf(rt.OID) && exec.KindOf(lt.OID) != exec.KindNull:
+		common = baseType(lt)
+	default:
+		return nil, errNoOperator(op, lt, rt, loc)
+	}
+	if fn := exec.CompareOp(op); fn != nil {
+		return &exec.Call{Name: op, Fn: fn, Args: []exec.Expr{l, r}, Strict: true, T: exec.TBool}, nil
+	}
+	var fn exec.Fn
+	switch exec.KindOf(common.OID) {
+	case exec.KindInt:
+		fn = exec.IntArith(op, common)
+	case exec.KindFloat:
+		fn = exec.FloatArith(op, common)
+	case exec.KindNumeric:
+		fn = exec.NumericArith(op)
+	}
+	if fn == nil {
+		return nil, errNoOperator(op, lt, rt, loc)
+	}
+	return &exec.Call{Name: op, Fn: fn, Args: []exec.Expr{l, r}, Strict: true, T: common}, nil
+}
+
+func errNoOperator(op string, lt, rt exec.T, loc int32) error {
+	return withPos(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", exec.TypeName(lt.OID), op, exec.TypeName(rt.OID)).
+		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts."), loc)
+}
+
+// baseType drops a type's modifier: varchar(3) compares as varchar.
+func baseType(t exec.T) exec.T { return exec.T{OID: t.OID, Typmod: -1} }
+
+func (a *analyzer) concat(l, r exec.Expr, loc int32) (exec.Expr, error) {
+	var err error
+	if exec.KindOf(l.Type().OID) != exec.KindText {
+		if l, err = a.cast(l, exec.TText, true, loc); err != nil {
+			return nil, err
+		}
+	}
+	if exec.KindOf(r.Type().OID) != exec.KindText {
+		if r, err = a.cast(r, exec.TText, true, loc); err != nil {
+			return nil, err
+		}
+	}
+	return &exec.Call{Name: "||", Fn: exec.Concat, Args: []exec.Expr{l, r}, Strict: true, T: exec.TText}, nil
+}
+
+// coerce converts e to type t implicitly (or by assignment): unknown
+// literals and parameters take t, numeric types widen. what names the
+// context for the error message ("argument of AND").
+func (a *analyzer) coerce(e exec.Expr, t exec.T, what string, loc int32) (exec.Expr, error) {
+	et := e.Type()
+	if et == t || (et.OID == t.OID && t.Typmod < 0) {
+		return e, nil
+	}
+	if et.OID == exec.OIDUnknown {
+		return a.cast(e, t, false, loc)
+	}
+	er, tr := numericRank(et.OID), numericRank(t.OID)
+	if er > 0 && tr > 0 && er < tr {
+		return a.cast(e, t, false, loc)
+	}
+	if exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText {
+		return a.cast(e, t, false, loc)
+	}
+	if what != "" {
+		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "%s must be type %s, not type %s", what, exec.TypeName(t.OID), exec.TypeName(et.OID)), loc)
+	}
+	return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "cannot convert type %s to %s", exec.TypeName(et.OID), exec.TypeName(t.OID)), loc)
+}
+
+// assign converts e to a column's type for INSERT or UPDATE: PostgreSQL's
+// assignment casts, which also narrow numbers and cut or check lengths.
+func (a *analyzer) assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Expr, error) {
+	et := e.Type()
+	if et.OID == exec.OIDUnknown || et == t {
+		return a.cast(e, t, false, loc)
+	}
+	if numericRank(et.OID) > 0 && numericRank(t.OID) > 0 || exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText {
+		return a.cast(e, t, false, loc)
+	}
+	return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, exec.TypeName(t.OID), exec.TypeName(et.OID)).
+		WithHint("You will need to rewrite or cast the expression."), loc)
+}
+
+// cast converts e to t; explicit casts allow more conversions. A constant
+// is converted now, so that bad literals fail at planning, as in
+// PostgreSQL.
+func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
+	if p, ok := e.(*exec.Param); ok && p.T.OID == exec.OIDUnknown {
+		a.params[p.Idx] = t
+		return &exec.Param{Idx: p.Idx, T: t}, nil
+	}
+	fn := exec.CastFn(e.Type(), t)
+	if fn == nil {
+		return nil, withPos(pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", exec.TypeName(e.Type().OID), exec.TypeName(t.OID)), loc)
+	}
+	call := &exec.Call{Name: "cast", Fn: fn, Args: []exec.Expr{e}, Strict: true, T: t}
+	if c, ok := e.(*exec.Const); ok {
+		d, err := call.Eval(&exec.Env{Settings: a.s.settings()}, nil)
+		if err != nil {
+			if pe, ok := err.(*pgerr.Error); ok {
+				return nil, withPos(pe, loc)
+			}
+			return nil, err
+		}
+		_ = c
+		return &exec.Const{D: d, T: t}, nil
+	}
+	return call, nil
+}
+
+func (a *analyzer) coalesce(c *pg.CoalesceExpr, sc *scope) (exec.Expr, error) {
+	args, t, err := a.commonArgs(c.Args, sc, "COALESCE", c.Location)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Coalesce{Args: args, T: t}, nil
+}
+
+// commonArgs analyzes expressions that must share one type (COALESCE, CASE
+// results): unknowns take the first known type.
+func (a *analyzer) commonArgs(nodes []*pg.Node, sc *scope, what string, loc int32) ([]exec.Expr, exec.T, error) {
+	var args []exec.Expr
+	t := exec.TUnknown
+	for _, n := range nodes {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, t, err
+		}
+		args = append(args, e)
+		et := e.Type()
+		switch {
+		case et.OID == exec.OIDUnknown:
+		case t.OID == exec.OIDUnknown:
+			t = baseType(et)
+		case numericRank(et.OID) > numericRank(t.OID) && numericRank(t.OID) > 0:
+			t = baseType(et)
+		}
+	}
+	if t.OID == exec.OIDUnknown {
+		t = exec.TText
+	}
+	for i, e := range args {
+		var err error
+		if args[i], err = a.coerce(e, t, "", loc); err != nil {
+			return nil, t, withPos(pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", what, exec.TypeName(t.OID), exec.TypeName(e.Type().OID)), loc)
+		}
+	}
+	return args, t, nil
+}
+
+func (a *analyzer) caseExpr(c *pg.CaseExpr, sc *scope) (exec.Expr, error) {
+	var arg exec.Expr
+	var err error
+	if c.Arg != nil {
+		if arg, err = a.expr(c.Arg, sc); err != nil {
+			return nil, err
+		}
+	}
+	var whens []exec.Expr
+	var results []*pg.Node
+	for _, w := range c.Args {
+		cw := w.GetCaseWhen()
+		cond, err := a.expr(cw.Expr, sc)
+		if err != nil {
+			return nil, err
+		}
+		if arg != nil {
+			if cond, err = a.binary("=", arg, cond, cw.Location); err != nil {
+				return nil, err
+			}
+		} else if cond, err = a.coerce(cond, exec.TBool, "argument of CASE/WHEN", cw.Location); err != nil {
+			return nil, err
+		}
+		whens = append(whens, cond)
+		results = append(results, cw.Result)
+	}
+	if c.Defresult != nil {
+		results = append(results, c.Defresult)
+	}
+	thens, t, err := a.commonArgs(results, sc, "CASE", c.Location)
+	if err != nil {
+		return nil, err
+	}
+	ce := &exec.Case{Whens: whens, Thens: thens[:len(whens)], T: t}
+	if c.Defresult != nil {
+		ce.Else = thens[len(whens)]
+	}
+	return ce, nil
+}
+
+func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
+	name := opName(f.Funcname)
+	var args []exec.Expr
+	for _, n := range f.Args {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+	}
+	if fn := exec.TextFunc(name); fn != nil && len(args) == 1 {
+		arg, err := a.coerce(args[0], exec.TText, "", f.Location)
+		if err != nil {
+			return nil, err
+		}
+		t := exec.TText
+		if name == "length" {
+			t = exec.TInt4
+		}
+		return &exec.Call{Name: name, Fn: fn, Args: []exec.Expr{arg}, Strict: true, T: t}, nil
+	}
+	if fn, t, ok := a.s.sessionFunc(name, args); ok {
+		return &exec.Call{Name: name, Fn: fn, Args: args, T: t}, nil
+	}
+	var types []string
+	for _, e := range args {
+		types = append(types, exec.TypeName(e.Type().OID))
+	}
+	return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(types, ", ")).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
+}

@@ -1,0 +1,319 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
+	"go.uber.org/zap"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Engine is the SQL engine over one store: it opens sessions on its
+// databases. It is safe for concurrent use.
+type Engine struct {
+	st  versioning.Store
+	log *zap.Logger
+}
+
+// NewEngine returns an engine over st.
+func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Engine{st: st, log: log}
+}
+
+// Bootstrap creates the database postgres if the store has no database.
+func (e *Engine) Bootstrap(ctx context.Context) error {
+	names, err := versioning.ListDatabases(ctx, e.st)
+	if err != nil || len(names) > 0 {
+		return err
+	}
+	_, err = versioning.CreateDatabase(ctx, e.st, "postgres", e.signature("postgres"))
+	if errors.Is(err, versioning.ErrDatabaseExists) {
+		return nil
+	}
+	return err
+}
+
+func (e *Engine) signature(user string) versioning.Signature {
+	return versioning.Signature{Name: user, Email: user + "@localhost", When: time.Now()}
+}
+
+// Session is one client's state: its database and branch, settings and
+// transaction. A Session is used by one goroutine at a time.
+type Session struct {
+	e        *Engine
+	user     string
+	database string // as the client gave it
+	repo     *versioning.Repo
+	branch   string
+	vars     map[string]string
+
+	// txn is the open transaction: an explicit one (BEGIN ... COMMIT) when
+	// explicit is set, else the implicit one of the current batch, which
+	// Sync commits. failed marks an explicit transaction that had an error.
+	txn      *exec.Txn
+	explicit bool
+	failed   bool
+	saves    []savepoint
+
+	// Notify receives ParameterStatus changes and notices.
+	OnParameter func(name, value string)
+	OnNotice    func(error)
+}
+
+type savepoint struct {
+	name string
+	root versioning.RootValue
+}
+
+// defaultVars are the settings a session starts with, PostgreSQL's
+// defaults for a client in the C locale.
+var defaultVars = map[string]string{
+	"datestyle":                   "ISO, MDY",
+	"intervalstyle":               "postgres",
+	"timezone":                    "UTC",
+	"client_encoding":             "UTF8",
+	"server_encoding":             "UTF8",
+	"standard_conforming_strings": "on",
+	"extra_float_digits":          "1",
+	"search_path":                 `"$user", public`,
+	"application_name":            "",
+	"server_version":              "15.0",
+	"server_version_num":          "150000",
+	"integer_datetimes":           "on",
+	"transaction_isolation":       "read committed",
+	"default_transaction_isolation": "read committed",
+	"lc_messages":                 "C",
+	"lc_monetary":                 "C",
+	"lc_numeric":                  "C",
+	"lc_time":                     "C",
+	"max_identifier_length":       "63",
+	"is_superuser":                "on",
+}
+
+// reported are the settings whose changes are sent as ParameterStatus.
+var reported = map[string]string{
+	"datestyle": "DateStyle", "intervalstyle": "IntervalStyle", "timezone": "TimeZone",
+	"client_encoding": "client_encoding", "application_name": "application_name",
+	"standard_conforming_strings": "standard_conforming_strings", "is_superuser": "is_superuser",
+}
+
+// Connect opens a session on database, which may name a branch as
+// db/branch or db@branch.
+func (e *Engine) Connect(ctx context.Context, user, database string, params map[string]string) (*Session, error) {
+	name, branch := database, versioning.DefaultBranch
+	if i := strings.IndexAny(database, "@/"); i >= 0 {
+		name, branch = database[:i], database[i+1:]
+	}
+	repo, err := versioning.OpenDatabase(ctx, e.st, name)
+	if errors.Is(err, versioning.ErrNoDatabase) {
+		return nil, pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", database)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := repo.BranchHead(ctx, branch); err != nil {
+		if errors.Is(err, versioning.ErrNoBranch) {
+			return nil, pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", database).
+				WithDetail("Branch %q of database %q does not exist.", branch, name)
+		}
+		return nil, err
+	}
+	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, vars: map[string]string{}}
+	for k, v := range defaultVars {
+		s.vars[k] = v
+	}
+	for k, v := range params {
+		k = strings.ToLower(k)
+		if _, ok := defaultVars[k]; ok && k != "server_version" {
+			s.vars[k] = v
+		}
+	}
+	return s, nil
+}
+
+// Var returns a setting's current value.
+func (s *Session) Var(name string) string { return s.vars[strings.ToLower(name)] }
+
+// ReportedVars returns the settings sent as ParameterStatus at startup.
+func (s *Session) ReportedVars() map[string]string {
+	out := map[string]string{}
+	for k, name := range reported {
+		out[name] = s.vars[k]
+	}
+	return out
+}
+
+func (s *Session) settings() *exec.Settings {
+	return &exec.Settings{DateStyle: s.vars["datestyle"], IntervalStyle: s.vars["intervalstyle"], TimeZone: s.vars["timezone"]}
+}
+
+func (s *Session) notice(err error) {
+	if s.OnNotice != nil {
+		s.OnNotice(err)
+	}
+}
+
+// TxStatus is 'I' outside a transaction block, 'T' inside, 'E' inside a
+// failed one.
+func (s *Session) TxStatus() byte {
+	switch {
+	case !s.explicit:
+		return 'I'
+	case s.failed:
+		return 'E'
+	}
+	return 'T'
+}
+
+// begin makes sure a transaction is open, starting one from the branch's
+// working root.
+func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
+	if s.txn != nil {
+		return s.txn, nil
+	}
+	_, ws, err := s.repo.WorkingSet(ctx, s.branch)
+	if err != nil {
+		return nil, err
+	}
+	root, err := versioning.LoadRootValue(ctx, s.e.st, ws.Working)
+	if err != nil {
+		return nil, err
+	}
+	s.txn = exec.NewTxn(s.repo, s.branch, false, root)
+	return s.txn, nil
+}
+
+// commit ends the open transaction, making its changes durable.
+func (s *Session) commit(ctx context.Context) error {
+	tx := s.txn
+	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
+	if tx == nil {
+		return nil
+	}
+	_, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root)
+	if errors.Is(err, versioning.ErrConflict) {
+		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update")
+	}
+	return err
+}
+
+func (s *Session) rollback() {
+	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
+}
+
+// Sync ends a batch of statements: the implicit transaction commits, or
+// rolls back if the batch failed; an explicit one is marked failed.
+func (s *Session) Sync(ctx context.Context, failed bool) error {
+	if s.explicit {
+		if failed {
+			s.failed = true
+		}
+		return nil
+	}
+	if failed {
+		s.rollback()
+		return nil
+	}
+	return s.commit(ctx)
+}
+
+// Close ends the session, abandoning any open transaction.
+func (s *Session) Close() { s.rollback() }
+
+// Parse parses sql into its statements.
+func (s *Session) Parse(sql string) ([]*Statement, error) {
+	tree, err := pg.Parse(sql)
+	if err != nil {
+		return nil, syntaxError(err)
+	}
+	out := make([]*Statement, 0, len(tree.Stmts))
+	for _, raw := range tree.Stmts {
+		out = append(out, &Statement{s: s, raw: raw, sql: sql})
+	}
+	return out, nil
+}
+
+// syntaxError converts the parser's error into PostgreSQL's.
+func syntaxError(err error) error {
+	var pe *pgparser.Error
+	if errors.As(err, &pe) {
+		e := pgerr.New(pgerr.SyntaxError, "%s", pe.Message)
+		e.Position = pe.Cursorpos
+		return e
+	}
+	return pgerr.Wrap(err, pgerr.SyntaxError, "%v", err)
+}
+
+// sessionFunc resolves the functions that need the session or the
+// transaction.
+func (s *Session) sessionFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
+	switch {
+	case name == "current_database" && len(args) == 0:
+		db := s.database
+		return func(*exec.Env, []exec.Datum) (exec.Datum, error) { return exec.DText(db), nil }, exec.TName, true
+	case (name == "current_user" || name == "session_user" || name == "user") && len(args) == 0:
+		u := s.user
+		return func(*exec.Env, []exec.Datum) (exec.Datum, error) { return exec.DText(u), nil }, exec.TName, true
+	case name == "version" && len(args) == 0:
+		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
+			return exec.DText("PostgreSQL 15.0 (prollypg) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"), nil
+		}, exec.TText, true
+	case name == "nextval" && len(args) == 1:
+		return nextval, exec.TInt8, true
+	}
+	return nil, exec.T{}, false
+}
+
+// nextval advances a sequence in the transaction's root.
+func nextval(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
+	if args[0].IsNull() {
+		return exec.Null, nil
+	}
+	if err := env.Txn.CheckWritable(); err != nil {
+		return exec.Null, err
+	}
+	name := args[0].S
+	schema := "public"
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		schema, name = name[:i], name[i+1:]
+	}
+	seq, ok, err := env.Txn.Root.Sequence(env.Ctx, schema, name)
+	if err != nil {
+		return exec.Null, err
+	}
+	if !ok {
+		return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", args[0].S)
+	}
+	next := seq.Last
+	if seq.Called {
+		next = seq.Last + seq.Increment
+		if (seq.Increment > 0 && (next > seq.Max || next < seq.Last)) || (seq.Increment < 0 && (next < seq.Min || next > seq.Last)) {
+			if !seq.Cycle {
+				return exec.Null, pgerr.New(pgerr.ObjectNotInPrerequisite, "nextval: reached maximum value of sequence %q (%d)", name, seq.Max)
+			}
+			next = seq.Min
+			if seq.Increment < 0 {
+				next = seq.Max
+			}
+		}
+	}
+	seq.Last, seq.Called = next, true
+	root, err := env.Txn.Root.PutSequence(env.Ctx, seq)
+	if err != nil {
+		return exec.Null, err
+	}
+	// Not SetRoot: the tables decoded for this root are still current, and
+	// forgetting them on every nextval would cost a decode per row.
+	env.Txn.Root = root
+	return exec.DInt(next), nil
+}

@@ -1,0 +1,347 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/store"
+)
+
+// Statement is one parsed statement of a session.
+type Statement struct {
+	s   *Session
+	raw *pg.RawStmt
+	sql string
+
+	// an is the last analysis and anRoot the root value it was made
+	// against; Execute reuses it while the root has not changed.
+	an     *analysis
+	anRoot store.Address
+}
+
+// analysis is a statement analyzed against the current catalog: a plan, or
+// a utility to run.
+type analysis struct {
+	plan   exec.Plan
+	run    utility
+	params []exec.T
+	tag    string // command tag without the row count
+	cols   []exec.ResultColumn
+}
+
+// Text returns the statement's SQL text.
+func (st *Statement) Text() string {
+	start := int(st.raw.StmtLocation)
+	end := len(st.sql)
+	if st.raw.StmtLen > 0 {
+		end = start + int(st.raw.StmtLen)
+	}
+	return strings.TrimSpace(st.sql[start:end])
+}
+
+// IsEmpty reports whether the statement is empty (a lone semicolon).
+func (st *Statement) IsEmpty() bool { return st.raw.Stmt == nil }
+
+// Describe analyzes the statement and returns its parameter types (given
+// ones kept, the others inferred) and result columns.
+func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []exec.ResultColumn, error) {
+	if isTxnControl(st.raw.Stmt) || st.raw.Stmt.GetVariableSetStmt() != nil {
+		return paramTypes(given), nil, nil
+	}
+	if err := st.s.checkNotFailed(st.raw.Stmt); err != nil {
+		return nil, nil, err
+	}
+	tx, err := st.s.begin(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	an, err := st.s.analyze(ctx, tx, st.raw.Stmt, given)
+	if err != nil {
+		return nil, nil, err
+	}
+	st.an, st.anRoot = an, tx.Root.Addr()
+	return an.params, an.cols, nil
+}
+
+func paramTypes(given []uint32) []exec.T {
+	out := make([]exec.T, len(given))
+	for i, oid := range given {
+		out[i] = exec.T{OID: oid, Typmod: -1}
+	}
+	return out
+}
+
+func isTxnControl(n *pg.Node) bool { return n.GetTransactionStmt() != nil }
+
+// checkNotFailed rejects statements in a failed transaction block.
+func (s *Session) checkNotFailed(n *pg.Node) error {
+	if !s.failed {
+		return nil
+	}
+	if ts := n.GetTransactionStmt(); ts != nil {
+		switch ts.Kind {
+		case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK, pg.TransactionStmtKind_TRANS_STMT_COMMIT,
+			pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
+			return nil
+		}
+	}
+	return pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+}
+
+// Result is one execution of a statement: rows to read, then a tag.
+type Result struct {
+	Cols []exec.ResultColumn
+	rows exec.Rows
+	tag  string
+	n    int64
+}
+
+// Next returns the next row, nil at the end.
+func (r *Result) Next() (exec.Row, error) {
+	if r.rows == nil {
+		return nil, nil
+	}
+	row, err := r.rows.Next()
+	if row != nil {
+		r.n++
+	}
+	return row, err
+}
+
+// Tag returns the command tag, complete once Next has returned nil.
+func (r *Result) Tag() string {
+	if c, ok := r.rows.(exec.CountedRows); ok {
+		if r.tag == "INSERT" {
+			return fmt.Sprintf("INSERT 0 %d", c.Affected())
+		}
+		return fmt.Sprintf("%s %d", r.tag, c.Affected())
+	}
+	if r.tag == "SELECT" {
+		return fmt.Sprintf("SELECT %d", r.n)
+	}
+	return r.tag
+}
+
+// Close releases the result.
+func (r *Result) Close() error {
+	if r.rows == nil {
+		return nil
+	}
+	return r.rows.Close()
+}
+
+// Execute runs the statement with the given parameter values. A failure
+// leaves the transaction's root as it was before the statement; in an
+// explicit transaction block, the block is then failed.
+func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.Datum) (*Result, error) {
+	s := st.s
+	if err := s.checkNotFailed(st.raw.Stmt); err != nil {
+		return nil, err
+	}
+	if ts := st.raw.Stmt.GetTransactionStmt(); ts != nil {
+		tag, err := s.transaction(ctx, ts)
+		return &Result{tag: tag}, err
+	}
+	if vs := st.raw.Stmt.GetVariableSetStmt(); vs != nil {
+		tag, err := s.set(vs)
+		return &Result{tag: tag}, err
+	}
+	tx, err := s.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	before := tx.Root
+	res, err := st.execute(ctx, tx, given, params)
+	if err != nil {
+		tx.SetRoot(before)
+		if s.explicit {
+			s.failed = true
+		}
+	}
+	return res, err
+}
+
+func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, params []exec.Datum) (*Result, error) {
+	s := st.s
+	if show := st.raw.Stmt.GetVariableShowStmt(); show != nil {
+		return s.show(show)
+	}
+	an := st.an
+	if an == nil || st.anRoot != tx.Root.Addr() {
+		var err error
+		if an, err = s.analyze(ctx, tx, st.raw.Stmt, given); err != nil {
+			return nil, err
+		}
+	}
+	if an.run != nil {
+		st.an = nil // a utility's closure is good for one run
+		tag, err := an.run(ctx)
+		return &Result{tag: tag}, err
+	}
+	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: time.Now(), Txn: tx}
+	rows, err := an.plan.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Cols: an.cols, rows: rows, tag: an.tag}, nil
+}
+
+// analyze plans a statement.
+func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given []uint32) (*analysis, error) {
+	a := &analyzer{ctx: ctx, s: s, tx: tx, params: paramTypes(given)}
+	an := &analysis{}
+	var err error
+	switch {
+	case n.GetSelectStmt() != nil:
+		an.plan, err = a.selectStmt(n.GetSelectStmt())
+		an.tag = "SELECT"
+	case n.GetInsertStmt() != nil:
+		an.plan, err = a.insert(n.GetInsertStmt())
+		an.tag = "INSERT"
+	case n.GetUpdateStmt() != nil:
+		an.plan, err = a.update(n.GetUpdateStmt())
+		an.tag = "UPDATE"
+	case n.GetDeleteStmt() != nil:
+		an.plan, err = a.delete(n.GetDeleteStmt())
+		an.tag = "DELETE"
+	case n.GetCreateStmt() != nil:
+		an.run, err = a.createTable(n.GetCreateStmt())
+	case n.GetDropStmt() != nil:
+		an.run, err = a.drop(n.GetDropStmt())
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement not supported yet: %s", nodeName(n))
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range a.params {
+		if t.OID == exec.OIDUnknown {
+			a.params[i] = exec.TText
+		}
+	}
+	an.params = a.params
+	if an.plan != nil {
+		an.cols = an.plan.Columns()
+	}
+	return an, nil
+}
+
+// transaction runs BEGIN, COMMIT, ROLLBACK and the savepoint statements.
+func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (string, error) {
+	switch ts.Kind {
+	case pg.TransactionStmtKind_TRANS_STMT_BEGIN, pg.TransactionStmtKind_TRANS_STMT_START:
+		if s.explicit {
+			s.notice(pgerr.New(pgerr.ActiveSQLTransaction, "there is already a transaction in progress"))
+			return "BEGIN", nil
+		}
+		if _, err := s.begin(ctx); err != nil {
+			return "", err
+		}
+		s.explicit = true
+		return "BEGIN", nil
+	case pg.TransactionStmtKind_TRANS_STMT_COMMIT:
+		if !s.explicit {
+			s.notice(pgerr.New(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
+			return "COMMIT", nil
+		}
+		if s.failed {
+			s.rollback()
+			return "ROLLBACK", nil
+		}
+		return "COMMIT", s.commit(ctx)
+	case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK:
+		if !s.explicit {
+			s.notice(pgerr.New(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
+		}
+		s.rollback()
+		return "ROLLBACK", nil
+	case pg.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
+		if !s.explicit {
+			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
+		}
+		s.saves = append(s.saves, savepoint{name: ts.SavepointName, root: s.txn.Root})
+		return "SAVEPOINT", nil
+	case pg.TransactionStmtKind_TRANS_STMT_RELEASE, pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
+		verb := "RELEASE"
+		if ts.Kind == pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO {
+			verb = "ROLLBACK"
+		}
+		if !s.explicit {
+			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "%s SAVEPOINT can only be used in transaction blocks", verb)
+		}
+		for i := len(s.saves) - 1; i >= 0; i-- {
+			if s.saves[i].name != ts.SavepointName {
+				continue
+			}
+			if verb == "RELEASE" {
+				s.saves = s.saves[:i]
+				return "RELEASE", nil
+			}
+			s.txn.SetRoot(s.saves[i].root)
+			s.saves = s.saves[:i+1]
+			s.failed = false
+			return "ROLLBACK", nil
+		}
+		return "", pgerr.New(pgerr.InvalidSavepointSpec, "savepoint %q does not exist", ts.SavepointName)
+	}
+	return "", pgerr.New(pgerr.FeatureNotSupported, "transaction statement %s is not supported yet", ts.Kind)
+}
+
+// set runs SET and RESET.
+func (s *Session) set(vs *pg.VariableSetStmt) (string, error) {
+	name := strings.ToLower(vs.Name)
+	if vs.Kind == pg.VariableSetKind_VAR_SET_MULTI {
+		return "SET", nil // SET TRANSACTION ...: one isolation level is all we have
+	}
+	value := defaultVars[name]
+	if vs.Kind == pg.VariableSetKind_VAR_SET_VALUE {
+		var parts []string
+		for _, a := range vs.Args {
+			c := a.GetAConst()
+			switch {
+			case c == nil:
+				return "", pgerr.New(pgerr.SyntaxError, "SET %s takes a constant", name)
+			case c.GetSval() != nil:
+				parts = append(parts, c.GetSval().Sval)
+			case c.GetIval() != nil:
+				parts = append(parts, fmt.Sprint(c.GetIval().Ival))
+			case c.GetFval() != nil:
+				parts = append(parts, c.GetFval().Fval)
+			case c.GetBoolval() != nil:
+				parts = append(parts, map[bool]string{true: "on", false: "off"}[c.GetBoolval().Boolval])
+			}
+		}
+		value = strings.Join(parts, ", ")
+	}
+	if _, ok := defaultVars[name]; !ok {
+		if !strings.Contains(name, ".") {
+			return "", pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", vs.Name)
+		}
+	}
+	s.vars[name] = value
+	if rn, ok := reported[name]; ok && s.OnParameter != nil {
+		s.OnParameter(rn, value)
+	}
+	if vs.Kind == pg.VariableSetKind_VAR_RESET {
+		return "RESET", nil
+	}
+	return "SET", nil
+}
+
+// show runs SHOW.
+func (s *Session) show(vs *pg.VariableShowStmt) (*Result, error) {
+	name := strings.ToLower(vs.Name)
+	v, ok := s.vars[name]
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", vs.Name)
+	}
+	p := &exec.Values{Rows: [][]exec.Expr{{&exec.Const{D: exec.DText(v), T: exec.TText}}}, Cols: []exec.ResultColumn{{Name: name, T: exec.TText}}}
+	rows, _ := p.Open(nil)
+	return &Result{Cols: p.Cols, rows: rows, tag: "SHOW"}, nil
+}

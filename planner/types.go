@@ -1,0 +1,91 @@
+package planner
+
+import (
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// typeByName maps the names a TypeName may use (after pg_catalog.) to OIDs.
+var typeByName = map[string]uint32{
+	"bool": exec.OIDBool, "boolean": exec.OIDBool,
+	"int2": exec.OIDInt2, "smallint": exec.OIDInt2,
+	"int4": exec.OIDInt4, "int": exec.OIDInt4, "integer": exec.OIDInt4,
+	"int8": exec.OIDInt8, "bigint": exec.OIDInt8,
+	"float4": exec.OIDFloat4, "real": exec.OIDFloat4,
+	"float8": exec.OIDFloat8, "double precision": exec.OIDFloat8,
+	"numeric": exec.OIDNumeric, "decimal": exec.OIDNumeric,
+	"text": exec.OIDText, "varchar": exec.OIDVarchar, "character varying": exec.OIDVarchar,
+	"bpchar": exec.OIDBpchar, "char": exec.OIDBpchar, "character": exec.OIDBpchar,
+	"name": exec.OIDName, "bytea": exec.OIDBytea,
+	"date": exec.OIDDate, "time": exec.OIDTime, "timestamp": exec.OIDTimestamp,
+	"timestamptz": exec.OIDTimestampTZ, "interval": exec.OIDInterval,
+	"uuid": exec.OIDUUID, "json": exec.OIDJSON, "jsonb": exec.OIDJSONB, "oid": exec.OIDOid,
+	"regclass": exec.OIDRegclass,
+}
+
+// serialTypes are the pseudo-types of CREATE TABLE that make a sequence.
+var serialTypes = map[string]uint32{
+	"serial": exec.OIDInt4, "serial4": exec.OIDInt4,
+	"bigserial": exec.OIDInt8, "serial8": exec.OIDInt8,
+	"smallserial": exec.OIDInt2, "serial2": exec.OIDInt2,
+}
+
+// resolveType returns the type a TypeName names, and whether it is a
+// serial pseudo-type.
+func resolveType(tn *pg.TypeName) (exec.T, bool, error) {
+	var parts []string
+	for _, n := range tn.Names {
+		parts = append(parts, n.GetString_().GetSval())
+	}
+	name := parts[len(parts)-1]
+	if len(parts) == 2 && parts[0] != "pg_catalog" {
+		return exec.T{}, false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.Join(parts, "."))
+	}
+	if len(tn.ArrayBounds) > 0 {
+		return exec.T{}, false, pgerr.New(pgerr.FeatureNotSupported, "array types are not supported yet")
+	}
+	t := exec.T{Typmod: -1}
+	serial := false
+	if oid, ok := serialTypes[name]; ok {
+		t.OID, serial = oid, true
+	} else if oid, ok := typeByName[name]; ok {
+		t.OID = oid
+	} else {
+		return exec.T{}, false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+	}
+	var mods []int32
+	for _, m := range tn.Typmods {
+		c := m.GetAConst()
+		if c == nil || c.GetIval() == nil {
+			return exec.T{}, false, pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers")
+		}
+		mods = append(mods, c.GetIval().Ival)
+	}
+	switch t.OID {
+	case exec.OIDVarchar, exec.OIDBpchar:
+		if len(mods) > 0 {
+			if mods[0] < 1 {
+				return exec.T{}, false, pgerr.New(pgerr.InvalidParameterValue, "length for type %s must be at least 1", name)
+			}
+			t.Typmod = mods[0] + 4
+		} else if t.OID == exec.OIDBpchar && name != "bpchar" {
+			t.Typmod = 1 + 4 // char means char(1)
+		}
+	case exec.OIDNumeric:
+		switch len(mods) {
+		case 1:
+			t.Typmod = (mods[0] << 16) + 4
+		case 2:
+			t.Typmod = (mods[0]<<16 | mods[1]&0xffff) + 4
+		}
+	case exec.OIDFloat4:
+		if len(mods) == 1 && mods[0] > 24 {
+			t.OID = exec.OIDFloat8
+		}
+	}
+	return t, serial, nil
+}
