@@ -22,13 +22,13 @@ type Table struct {
 	// PrimaryKey lists the positions of the primary key's columns, in key
 	// order; empty means the table has none and rows are keyed by a hidden
 	// row id drawn from NextRowID.
-	PrimaryKey     []int          `json:"pk,omitempty"`
-	PrimaryKeyName string         `json:"pk_name,omitempty"`
-	Indexes        []Index        `json:"indexes,omitempty"`
-	Checks         []Check        `json:"checks,omitempty"`
-	ForeignKeys    []ForeignKey   `json:"fks,omitempty"`
-	NextRowID      int64          `json:"next_rowid,omitempty"`
-	Rows           store.Address  `json:"rows"` // primary map: key -> row tuple
+	PrimaryKey     []int         `json:"pk,omitempty"`
+	PrimaryKeyName string        `json:"pk_name,omitempty"`
+	Indexes        []Index       `json:"indexes,omitempty"`
+	Checks         []Check       `json:"checks,omitempty"`
+	ForeignKeys    []ForeignKey  `json:"fks,omitempty"`
+	NextRowID      int64         `json:"next_rowid,omitempty"`
+	Rows           store.Address `json:"rows"` // primary map: key -> row tuple
 }
 
 // Column is one column of a Table.
