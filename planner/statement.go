@@ -33,6 +33,7 @@ type analysis struct {
 	params []exec.T
 	tag    string // command tag without the row count
 	cols   []exec.ResultColumn
+	copy   *Copy
 }
 
 // Text returns the statement's SQL text.
@@ -97,6 +98,9 @@ func (s *Session) checkNotFailed(n *pg.Node) error {
 // Result is one execution of a statement: rows to read, then a tag.
 type Result struct {
 	Cols []exec.ResultColumn
+	// Copy, when set, is a COPY's data transfer for the protocol layer to
+	// drive; the tag is then "COPY n".
+	Copy *Copy
 	rows exec.Rows
 	tag  string
 	n    int64
@@ -179,6 +183,10 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 			return nil, err
 		}
 	}
+	if an.copy != nil {
+		st.an = nil
+		return &Result{Copy: an.copy, tag: "COPY"}, nil
+	}
 	if an.run != nil {
 		st.an = nil // a utility's closure is good for one run
 		tag, err := an.run(ctx)
@@ -210,6 +218,14 @@ func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given [
 	case n.GetDeleteStmt() != nil:
 		an.plan, err = a.delete(n.GetDeleteStmt())
 		an.tag = "DELETE"
+	case n.GetCopyStmt() != nil:
+		an.copy, err = a.copyStmt(n.GetCopyStmt())
+	case n.GetVacuumStmt() != nil:
+		tag := "VACUUM"
+		if !n.GetVacuumStmt().IsVacuumcmd {
+			tag = "ANALYZE"
+		}
+		an.run = func(context.Context) (string, error) { return tag, nil }
 	case n.GetCreateStmt() != nil:
 		an.run, err = a.createTable(n.GetCreateStmt())
 	case n.GetDropStmt() != nil:

@@ -1,0 +1,437 @@
+package planner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// Copy is a COPY statement's data transfer, run by the protocol layer: for
+// FROM STDIN it reads the client's data with In, for TO STDOUT it writes
+// rows with Out. Both return the number of rows for the tag.
+type Copy struct {
+	From   bool
+	CSV    bool
+	Cols   int
+	opts   copyOptions
+	table  *exec.Table
+	target []int
+	a      *analyzer
+	plan   exec.Plan
+}
+
+type copyOptions struct {
+	delim   byte
+	null    string
+	header  bool
+	quote   byte
+	escape  byte
+	csv     bool
+	binary  bool
+	forceNN map[string]bool
+}
+
+func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
+	if s.Filename != "" || s.IsProgram {
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser or have privileges of the pg_read_server_files role to COPY to or from a file").
+			WithHint("Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.")
+	}
+	opts := copyOptions{delim: '\t', null: `\N`, quote: '"', escape: '"'}
+	delimSet, nullSet := false, false
+	for _, o := range s.Options {
+		d := o.GetDefElem()
+		arg := ""
+		if d.Arg != nil {
+			switch {
+			case d.Arg.GetString_() != nil:
+				arg = d.Arg.GetString_().Sval
+			case d.Arg.GetBoolean() != nil:
+				arg = strconv.FormatBool(d.Arg.GetBoolean().Boolval)
+			case d.Arg.GetInteger() != nil:
+				arg = strconv.Itoa(int(d.Arg.GetInteger().Ival))
+			}
+		}
+		switch d.Defname {
+		case "format":
+			switch arg {
+			case "csv":
+				opts.csv = true
+			case "binary":
+				opts.binary = true
+			case "text":
+			default:
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "COPY format %q not recognized", arg)
+			}
+		case "delimiter":
+			if len(arg) != 1 {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY delimiter must be a single one-byte character")
+			}
+			opts.delim, delimSet = arg[0], true
+		case "null":
+			opts.null, nullSet = arg, true
+		case "header":
+			opts.header = arg != "false" && arg != "0" && arg != "off"
+		case "quote":
+			opts.quote = arg[0]
+		case "escape":
+			opts.escape = arg[0]
+		case "freeze", "encoding":
+		default:
+			return nil, pgerr.New(pgerr.SyntaxError, "option %q not recognized", d.Defname)
+		}
+	}
+	if opts.binary {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY BINARY is not supported yet")
+	}
+	if opts.csv {
+		if !delimSet {
+			opts.delim = ','
+		}
+		if !nullSet {
+			opts.null = ""
+		}
+	}
+	c := &Copy{From: s.IsFrom, CSV: opts.csv, opts: opts, a: a}
+	if s.Query != nil {
+		if s.IsFrom {
+			return nil, pgerr.New(pgerr.SyntaxError, "COPY FROM does not take a query")
+		}
+		p, err := a.selectStmt(s.Query.GetSelectStmt())
+		if err != nil {
+			return nil, err
+		}
+		c.plan, c.Cols = p, len(p.Columns())
+		return c, nil
+	}
+	t, err := a.table(s.Relation)
+	if err != nil {
+		return nil, err
+	}
+	c.table = t
+	if len(s.Attlist) == 0 {
+		for _, col := range t.Cols {
+			if !col.Dropped {
+				c.target = append(c.target, col.Pos)
+			}
+		}
+	} else {
+		for _, n := range s.Attlist {
+			pos, err := columnByName(t, n.GetString_().Sval, -1)
+			if err != nil {
+				return nil, err
+			}
+			c.target = append(c.target, pos)
+		}
+	}
+	c.Cols = len(c.target)
+	if !s.IsFrom {
+		exprs := make([]exec.Expr, len(c.target))
+		cols := make([]exec.ResultColumn, len(c.target))
+		for i, pos := range c.target {
+			exprs[i] = &exec.ColRef{Idx: pos, T: t.Cols[pos].Type}
+			cols[i] = exec.ResultColumn{Name: t.Cols[pos].Name, T: t.Cols[pos].Type}
+		}
+		c.plan = &exec.Project{In: &exec.Scan{Table: t}, Exprs: exprs, Cols: cols}
+	}
+	return c, nil
+}
+
+// In reads the client's data and inserts its rows.
+func (c *Copy) In(ctx context.Context, r io.Reader) (int64, error) {
+	a := c.a
+	defaults, err := a.defaults(c.table)
+	if err != nil {
+		return 0, err
+	}
+	src := &copySource{r: bufio.NewReaderSize(r, 64<<10), c: c}
+	p := &exec.Modify{Kind: exec.Insert, Table: c.table, Source: src, Targets: c.target, Defaults: defaults}
+	env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), Txn: a.tx}
+	rows, err := p.Open(env)
+	if err != nil {
+		return 0, err
+	}
+	return rows.(exec.CountedRows).Affected(), nil
+}
+
+// copySource is a Plan whose rows are the lines of COPY data.
+type copySource struct {
+	r    *bufio.Reader
+	c    *Copy
+	line int
+	done bool
+	row  exec.Row
+	flds []string
+}
+
+func (s *copySource) Columns() []exec.ResultColumn      { return nil }
+func (s *copySource) Open(*exec.Env) (exec.Rows, error) { return s, nil }
+func (s *copySource) Close() error                      { return nil }
+
+func (s *copySource) Next() (exec.Row, error) {
+	for !s.done {
+		line, err := s.r.ReadString('\n')
+		if err == io.EOF {
+			s.done = true
+			if line == "" {
+				break
+			}
+		} else if err != nil {
+			return nil, err
+		}
+		s.line++
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		if line == `\.` {
+			s.done = true
+			break
+		}
+		if s.line == 1 && s.c.opts.header {
+			continue
+		}
+		fields, nulls, err := s.split(line)
+		if err != nil {
+			return nil, err
+		}
+		if len(fields) != s.c.Cols {
+			if len(fields) < s.c.Cols {
+				return nil, s.errorf("missing data for column %q", s.c.table.Cols[s.c.target[len(fields)]].Name)
+			}
+			return nil, s.errorf("extra data after last expected column")
+		}
+		s.row = s.row[:0]
+		for i, f := range fields {
+			if nulls[i] {
+				s.row = append(s.row, exec.Null)
+				continue
+			}
+			t := s.c.table.Cols[s.c.target[i]].Type
+			d, err := exec.ParseText(t, f)
+			if err != nil {
+				if pe, ok := err.(*pgerr.Error); ok {
+					pe.Message += fmt.Sprintf("\nCONTEXT:  COPY %s, line %d, column %s: %q", s.c.table.Def.Name, s.line, s.c.table.Cols[s.c.target[i]].Name, f)
+				}
+				return nil, err
+			}
+			s.row = append(s.row, d)
+		}
+		return s.row, nil
+	}
+	return nil, nil
+}
+
+func (s *copySource) errorf(format string, args ...any) error {
+	return pgerr.New(pgerr.BadCopyFileFormat, format, args...)
+}
+
+// split cuts a line into fields, undoing the format's quoting, and marks
+// the NULL fields.
+func (s *copySource) split(line string) ([]string, []bool, error) {
+	o := &s.c.opts
+	var fields []string
+	var nulls []bool
+	if !o.csv {
+		for _, raw := range strings.Split(line, string(o.delim)) {
+			if raw == o.null {
+				fields, nulls = append(fields, ""), append(nulls, true)
+				continue
+			}
+			fields, nulls = append(fields, unescapeText(raw)), append(nulls, false)
+		}
+		return fields, nulls, nil
+	}
+	var cur bytes.Buffer
+	quoted, inQuotes := false, false
+	for i := 0; i <= len(line); i++ {
+		if i == len(line) {
+			if inQuotes {
+				return nil, nil, s.errorf("unterminated CSV quoted field")
+			}
+			break
+		}
+		ch := line[i]
+		switch {
+		case inQuotes && ch == o.escape && i+1 < len(line) && line[i+1] == o.quote:
+			cur.WriteByte(o.quote)
+			i++
+		case inQuotes && ch == o.quote:
+			inQuotes = false
+		case inQuotes:
+			cur.WriteByte(ch)
+		case ch == o.quote:
+			inQuotes, quoted = true, true
+		case ch == o.delim:
+			fields = append(fields, cur.String())
+			nulls = append(nulls, !quoted && cur.String() == o.null)
+			cur.Reset()
+			quoted = false
+		default:
+			cur.WriteByte(ch)
+		}
+	}
+	fields = append(fields, cur.String())
+	nulls = append(nulls, !quoted && cur.String() == o.null)
+	return fields, nulls, nil
+}
+
+// unescapeText undoes COPY text format's backslash escapes.
+func unescapeText(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if ch != '\\' || i+1 == len(s) {
+			b.WriteByte(ch)
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case 'x':
+			v, n := 0, 0
+			for n < 2 && i+1 < len(s) && isHex(s[i+1]) {
+				i++
+				v = v*16 + hexVal(s[i])
+				n++
+			}
+			if n == 0 {
+				b.WriteByte('x')
+			} else {
+				b.WriteByte(byte(v))
+			}
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			v := int(c - '0')
+			for n := 1; n < 3 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '7'; n++ {
+				i++
+				v = v*8 + int(s[i]-'0')
+			}
+			b.WriteByte(byte(v))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func hexVal(c byte) int {
+	switch {
+	case c >= 'a':
+		return int(c-'a') + 10
+	case c >= 'A':
+		return int(c-'A') + 10
+	}
+	return int(c - '0')
+}
+
+// Out runs the COPY's query and writes each row, formatted, through emit.
+func (c *Copy) Out(ctx context.Context, emit func(line []byte) error) (int64, error) {
+	env := &exec.Env{Ctx: ctx, Settings: c.a.s.settings(), Txn: c.a.tx}
+	rows, err := c.plan.Open(env)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	cols := c.plan.Columns()
+	var n int64
+	var buf, val []byte
+	o := &c.opts
+	if o.header {
+		buf = buf[:0]
+		for i, col := range cols {
+			if i > 0 {
+				buf = append(buf, o.delim)
+			}
+			buf = append(buf, col.Name...)
+		}
+		if err := emit(append(buf, '\n')); err != nil {
+			return 0, err
+		}
+	}
+	for {
+		row, err := rows.Next()
+		if err != nil {
+			return n, err
+		}
+		if row == nil {
+			return n, nil
+		}
+		buf = buf[:0]
+		for i, col := range cols {
+			if i > 0 {
+				buf = append(buf, o.delim)
+			}
+			if row[i].IsNull() {
+				buf = append(buf, o.null...)
+				continue
+			}
+			val = exec.AppendText(val[:0], col.T, row[i], env.Settings)
+			buf = appendCopyField(buf, val, o)
+		}
+		if err := emit(append(buf, '\n')); err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
+func appendCopyField(dst, v []byte, o *copyOptions) []byte {
+	if o.csv {
+		if bytes.IndexByte(v, o.delim) < 0 && bytes.IndexByte(v, o.quote) < 0 && bytes.IndexAny(v, "\r\n") < 0 && (len(v) > 0 || o.null != "") && string(v) != o.null {
+			return append(dst, v...)
+		}
+		dst = append(dst, o.quote)
+		for _, ch := range v {
+			if ch == o.quote || ch == o.escape {
+				dst = append(dst, o.escape)
+			}
+			dst = append(dst, ch)
+		}
+		return append(dst, o.quote)
+	}
+	for _, ch := range v {
+		switch ch {
+		case '\\':
+			dst = append(dst, '\\', '\\')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\v':
+			dst = append(dst, '\\', 'v')
+		default:
+			if ch == o.delim {
+				dst = append(dst, '\\')
+			}
+			dst = append(dst, ch)
+		}
+	}
+	return dst
+}
