@@ -5,7 +5,7 @@ LISTEN   ?= 127.0.0.1:5432
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: build run test bench fuzz vet
+.PHONY: build run test bench fuzz vet pg-regress
 
 build:
 	$(GO) build -o bin/pgserver ./cmd/pgserver
@@ -32,3 +32,8 @@ fuzz:
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+# Score against ../shared/pg-regress (PostgreSQL's regression corpus);
+# ARGS=--diff shows each failing statement.
+pg-regress:
+	./scripts/pg-regress.sh $(ARGS)

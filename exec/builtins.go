@@ -153,10 +153,7 @@ func NumericArith(op string) Fn {
 			if _, err := numericCtx.Quo(d, x, y); err != nil {
 				return Null, pgerr.Wrap(err, pgerr.NumericValueOutOfRange, "value overflows numeric format")
 			}
-			// PostgreSQL keeps at least 16 significant digits and at least
-			// the scale of either input.
-			scale := max(int32(16)-int32(d.NumDigits())-d.Exponent, -x.Exponent, -y.Exponent, 0)
-			scale = min(scale, 1000)
+			scale := divScale(x, y)
 			if _, err := numericCtx.Quantize(d, d, -scale); err != nil {
 				return Null, err
 			}
@@ -186,6 +183,43 @@ func NumericArith(op string) Fn {
 	}
 }
 
+// divScale is the scale PostgreSQL gives x / y (select_div_scale): enough
+// for 16 significant digits, judged by the operands' leading base-10000
+// digits, and at least either operand's scale, at most 1000.
+func divScale(x, y *apd.Decimal) int32 {
+	w1, f1 := baseWeight(x)
+	w2, f2 := baseWeight(y)
+	qweight := w1 - w2
+	if f1 <= f2 {
+		qweight--
+	}
+	scale := 16 - qweight*4
+	scale = max(scale, -x.Exponent, -y.Exponent, 0)
+	return min(scale, 1000)
+}
+
+// baseWeight returns the weight of d's leading base-10000 digit (d is about
+// 10000^weight) and that digit, as PostgreSQL's numeric stores them.
+func baseWeight(d *apd.Decimal) (weight int32, first int64) {
+	if d.IsZero() {
+		return 0, 0
+	}
+	digits := d.Coeff.String()
+	msd := int32(len(digits)) - 1 + d.Exponent // d ≈ 10^msd
+	weight = msd / 4
+	if msd < 0 && msd%4 != 0 {
+		weight--
+	}
+	n := int(msd - 4*weight + 1) // decimal digits in the leading group
+	for i := 0; i < n; i++ {
+		first *= 10
+		if i < len(digits) {
+			first += int64(digits[i] - '0')
+		}
+	}
+	return weight, first
+}
+
 // Negate returns unary minus for a numeric kind.
 func Negate(t T) Fn {
 	switch KindOf(t.OID) {
@@ -209,6 +243,32 @@ func Negate(t T) Fn {
 	return nil
 }
 
+func init() {
+	for _, t := range []T{TInt2, TInt4, TInt8} {
+		for _, op := range []string{"+", "-", "*", "/", "%"} {
+			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Fn: IntArith(op, t)})
+		}
+		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Fn: Negate(t)})
+	}
+	for _, t := range []T{TFloat4, TFloat8} {
+		for _, op := range []string{"+", "-", "*", "/"} {
+			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Fn: FloatArith(op, t)})
+		}
+		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Fn: Negate(t)})
+	}
+	for _, op := range []string{"+", "-", "*", "/", "%"} {
+		register(&Func{Name: op, Args: []uint32{OIDNumeric, OIDNumeric}, Ret: OIDNumeric, Strict: true, Fn: NumericArith(op)})
+	}
+	register(&Func{Name: "-", Args: []uint32{OIDNumeric}, Ret: OIDNumeric, Strict: true, Fn: Negate(TNumeric)})
+	for name, fn := range textFuncs {
+		ret := OIDText
+		if name == "length" {
+			ret = OIDInt4
+		}
+		register(&Func{Name: name, Args: []uint32{OIDText}, Ret: ret, Strict: true, Fn: fn})
+	}
+}
+
 // Concat is text || text.
 func Concat(_ *Env, a []Datum) (Datum, error) { return DText(a[0].S + a[1].S), nil }
 
@@ -220,6 +280,3 @@ var textFuncs = map[string]Fn{
 		return DInt(int64(utf8.RuneCountInString(a[0].S))), nil
 	},
 }
-
-// TextFunc returns a text function by name.
-func TextFunc(name string) Fn { return textFuncs[name] }

@@ -84,6 +84,12 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(s.Cols) == 0 && len(v.Rows) > 0 && len(v.Rows[0]) < len(targets) {
+			// Without a column list, VALUES may fill only the leading
+			// columns; the rest take their defaults.
+			targets = targets[:len(v.Rows[0])]
+			types = types[:len(targets)]
+		}
 		for _, row := range v.Rows {
 			if len(row) > len(targets) {
 				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")

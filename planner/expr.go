@@ -217,47 +217,43 @@ func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 }
 
 func (a *analyzer) unary(op string, r exec.Expr, loc int32) (exec.Expr, error) {
-	if r.Type().OID == exec.OIDUnknown {
-		var err error
-		if r, err = a.coerce(r, exec.TNumeric, "", loc); err != nil {
+	if op == "+" && exec.NumericRank(r.Type().OID) > 0 {
+		return r, nil
+	}
+	if c, ok := r.(*exec.Const); ok && op == "-" && c.T.OID == exec.OIDInt4 && c.D.Kind == exec.KindInt {
+		return &exec.Const{D: exec.DInt(-c.D.I), T: c.T}, nil
+	}
+	return a.call(op, []exec.Expr{r}, loc, true)
+}
+
+// call resolves a function or operator over analyzed arguments and
+// converts the arguments to the chosen overload's types.
+func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool) (exec.Expr, error) {
+	types := make([]exec.T, len(args))
+	for i, e := range args {
+		types[i] = e.Type()
+	}
+	f, want, err := exec.LookupFunc(name, types)
+	if err != nil {
+		if operator {
+			return nil, errNoOperatorTypes(name, types, loc)
+		}
+		return nil, withPos(err.(*pgerr.Error), loc)
+	}
+	for i, e := range args {
+		if args[i], err = a.coerce(e, want[i], "", loc); err != nil {
 			return nil, err
 		}
 	}
-	switch op {
-	case "-":
-		if c, ok := r.(*exec.Const); ok && c.T.OID == exec.OIDInt4 {
-			return &exec.Const{D: exec.DInt(-c.D.I), T: c.T}, nil
-		}
-		if fn := exec.Negate(r.Type()); fn != nil {
-			return &exec.Call{Name: "-", Fn: fn, Args: []exec.Expr{r}, Strict: true, T: r.Type()}, nil
-		}
-	case "+":
-		if exec.Negate(r.Type()) != nil {
-			return r, nil
-		}
-	}
-	return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", op, exec.TypeName(r.Type().OID)).
-		WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast."), loc)
+	return &exec.Call{Name: name, Fn: f.Fn, Args: args, Strict: f.Strict, T: f.ResultType(want)}, nil
 }
 
-// numericRank orders the numeric types for promotion: an operator on two of
-// them works in the higher one.
-func numericRank(oid uint32) int {
-	switch oid {
-	case exec.OIDInt2:
-		return 1
-	case exec.OIDInt4:
-		return 2
-	case exec.OIDInt8:
-		return 3
-	case exec.OIDNumeric:
-		return 4
-	case exec.OIDFloat4:
-		return 5
-	case exec.OIDFloat8:
-		return 6
+func errNoOperatorTypes(op string, types []exec.T, loc int32) error {
+	if len(types) == 1 {
+		return withPos(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", op, exec.TypeName(types[0].OID)).
+			WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast."), loc)
 	}
-	return 0
+	return errNoOperator(op, types[0], types[1], loc)
 }
 
 var rankType = map[int]exec.T{1: exec.TInt2, 2: exec.TInt4, 3: exec.TInt8, 4: exec.TNumeric, 5: exec.TFloat4, 6: exec.TFloat8}
@@ -289,40 +285,23 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 	if op == "||" {
 		return a.concat(l, r, loc)
 	}
-	lr, rr := numericRank(lt.OID), numericRank(rt.OID)
-	common := lt
-	switch {
-	case lr > 0 && rr > 0:
-		common = rankType[max(lr, rr)]
-		if lr != rr {
+	if fn := exec.CompareOp(op); fn != nil {
+		lr, rr := exec.NumericRank(lt.OID), exec.NumericRank(rt.OID)
+		switch {
+		case lr > 0 && rr > 0 && lr != rr:
+			common := rankType[max(lr, rr)]
 			if l, err = a.coerce(l, common, "", loc); err != nil {
 				return nil, err
 			}
 			if r, err = a.coerce(r, common, "", loc); err != nil {
 				return nil, err
 			}
+		case exec.KindOf(lt.OID) != exec.KindOf(rt.OID) || exec.KindOf(lt.OID) == exec.KindNull:
+			return nil, errNoOperator(op, lt, rt, loc)
 		}
-	case exec.KindOf(lt.OID) == exec.KindOf(rt.OID) && exec.KindOf(lt.OID) != exec.KindNull:
-		common = baseType(lt)
-	default:
-		return nil, errNoOperator(op, lt, rt, loc)
-	}
-	if fn := exec.CompareOp(op); fn != nil {
 		return &exec.Call{Name: op, Fn: fn, Args: []exec.Expr{l, r}, Strict: true, T: exec.TBool}, nil
 	}
-	var fn exec.Fn
-	switch exec.KindOf(common.OID) {
-	case exec.KindInt:
-		fn = exec.IntArith(op, common)
-	case exec.KindFloat:
-		fn = exec.FloatArith(op, common)
-	case exec.KindNumeric:
-		fn = exec.NumericArith(op)
-	}
-	if fn == nil {
-		return nil, errNoOperator(op, lt, rt, loc)
-	}
-	return &exec.Call{Name: op, Fn: fn, Args: []exec.Expr{l, r}, Strict: true, T: common}, nil
+	return a.call(op, []exec.Expr{l, r}, loc, true)
 }
 
 func errNoOperator(op string, lt, rt exec.T, loc int32) error {
@@ -359,7 +338,7 @@ func (a *analyzer) coerce(e exec.Expr, t exec.T, what string, loc int32) (exec.E
 	if et.OID == exec.OIDUnknown {
 		return a.cast(e, t, false, loc)
 	}
-	er, tr := numericRank(et.OID), numericRank(t.OID)
+	er, tr := exec.NumericRank(et.OID), exec.NumericRank(t.OID)
 	if er > 0 && tr > 0 && er < tr {
 		return a.cast(e, t, false, loc)
 	}
@@ -379,7 +358,7 @@ func (a *analyzer) assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Ex
 	if et.OID == exec.OIDUnknown || et == t {
 		return a.cast(e, t, false, loc)
 	}
-	if numericRank(et.OID) > 0 && numericRank(t.OID) > 0 || exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText {
+	if exec.NumericRank(et.OID) > 0 && exec.NumericRank(t.OID) > 0 || exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText {
 		return a.cast(e, t, false, loc)
 	}
 	return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, exec.TypeName(t.OID), exec.TypeName(et.OID)).
@@ -437,7 +416,7 @@ func (a *analyzer) commonArgs(nodes []*pg.Node, sc *scope, what string, loc int3
 		case et.OID == exec.OIDUnknown:
 		case t.OID == exec.OIDUnknown:
 			t = baseType(et)
-		case numericRank(et.OID) > numericRank(t.OID) && numericRank(t.OID) > 0:
+		case exec.NumericRank(et.OID) > exec.NumericRank(t.OID) && exec.NumericRank(t.OID) > 0:
 			t = baseType(et)
 		}
 	}
@@ -503,19 +482,11 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		}
 		args = append(args, e)
 	}
-	if fn := exec.TextFunc(name); fn != nil && len(args) == 1 {
-		arg, err := a.coerce(args[0], exec.TText, "", f.Location)
-		if err != nil {
-			return nil, err
-		}
-		t := exec.TText
-		if name == "length" {
-			t = exec.TInt4
-		}
-		return &exec.Call{Name: name, Fn: fn, Args: []exec.Expr{arg}, Strict: true, T: t}, nil
-	}
 	if fn, t, ok := a.s.sessionFunc(name, args); ok {
 		return &exec.Call{Name: name, Fn: fn, Args: args, T: t}, nil
+	}
+	if exec.HasFunc(name) {
+		return a.call(name, args, f.Location, false)
 	}
 	var types []string
 	for _, e := range args {

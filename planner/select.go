@@ -270,6 +270,9 @@ func (a *analyzer) values(lists []*pg.Node, types []exec.T) (*exec.Values, error
 		var row []exec.Expr
 		for _, it := range items {
 			if it.GetSetToDefault() != nil {
+				if types == nil {
+					return nil, withPos(pgerr.New(pgerr.SyntaxError, "DEFAULT is not allowed in this context"), it.GetSetToDefault().Location)
+				}
 				row = append(row, nil)
 				continue
 			}

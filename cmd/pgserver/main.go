@@ -1,12 +1,23 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
+	"os/signal"
+	"syscall"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/wire"
+	"github.com/prollypg/prollypg/wire/sqlwire"
 )
 
 func main() {
@@ -17,13 +28,65 @@ func main() {
 
 	cfg := zap.NewProductionConfig()
 	cfg.Level = zap.NewAtomicLevelAt(*logLevel)
+	cfg.Encoding = "console"
+	cfg.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
 	log, err := cfg.Build()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pgserver:", err)
 		os.Exit(2)
 	}
-	defer log.Sync() //nolint:errcheck // nothing to do about a failed flush at exit
-	log.Error("the SQL server is not built yet: only the storage engine exists",
-		zap.String("listen", *listen), zap.String("data_dir", *dataDir))
-	os.Exit(1)
+	if err := run(log, *listen, *dataDir); err != nil {
+		log.Error("pgserver stopped", zap.Error(err))
+		_ = log.Sync()
+		os.Exit(1)
+	}
+	_ = log.Sync()
+}
+
+func run(log *zap.Logger, listen, dataDir string) error {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return fmt.Errorf("--listen %q: %w", listen, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		// Off loopback, trust would let anyone in: refuse until password
+		// authentication is configured.
+		return fmt.Errorf("--listen %q: only loopback addresses are served until password authentication is configured", listen)
+	}
+
+	db, err := store.Open(dataDir, store.Options{Logger: log.Named("store")})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	engine := planner.NewEngine(db, log.Named("sql"))
+	if err := engine.Bootstrap(ctx); err != nil {
+		return fmt.Errorf("initialising %s: %w", dataDir, err)
+	}
+	srv, err := wire.NewServer(wire.Config{
+		Addr:    listen,
+		Logger:  log.Named("wire"),
+		Handler: &sqlwire.Handler{Engine: engine},
+	})
+	if err != nil {
+		return err
+	}
+	log.Info("listening", zap.String("addr", srv.Addr().String()), zap.String("data_dir", dataDir))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ctx) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
 }

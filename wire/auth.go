@@ -1,0 +1,165 @@
+package wire
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+
+	"github.com/jackc/pgproto3/v2"
+	"go.uber.org/zap"
+)
+
+// authenticate runs the configured method and sends AuthenticationOk; false
+// means a FATAL was sent (or the client left) and the connection ends.
+func (c *conn) authenticate(ctx context.Context) bool {
+	switch c.cfg.Auth {
+	case AuthCleartext:
+		if !c.authCleartext(ctx) {
+			return false
+		}
+	case AuthSCRAM:
+		if !c.authSCRAM(ctx) {
+			return false
+		}
+	}
+	c.wr.send(&pgproto3.AuthenticationOk{})
+	return true
+}
+
+// readAuthResponse flushes the pending authentication request and reads the
+// client's 'p' message.
+func (c *conn) readAuthResponse(what string) ([]byte, bool) {
+	if c.wr.flush() != nil {
+		return nil, false
+	}
+	typ, body, err := c.rd.next()
+	if err != nil {
+		c.startupReadFailed(err) // EOF: psql hangs up to prompt for a password
+		return nil, false
+	}
+	if typ != 'p' {
+		c.sendFatal(protocolError("expected %s response, got message type %d", what, typ))
+		return nil, false
+	}
+	return body, true
+}
+
+// lookupSecret asks the PasswordFunc for user's secret. known is false for
+// an unknown user or a failed lookup, which then fail like a wrong password.
+func (c *conn) lookupSecret(ctx context.Context) (secret string, known bool) {
+	secret, err := c.cfg.Password(ctx, c.startup.User)
+	switch {
+	case errors.Is(err, ErrUnknownUser):
+		return "", false
+	case err != nil:
+		c.log.Error("password lookup failed", zap.Error(err))
+		return "", false
+	}
+	return secret, true
+}
+
+// authFailed sends FATAL 28P01 with PostgreSQL's wording; the reason goes to
+// the log only, as PostgreSQL does, so that a client cannot tell an unknown
+// user from a wrong password.
+func (c *conn) authFailed(reason string) {
+	c.log.Info("password authentication failed", zap.String("reason", reason))
+	c.sendFatal(&Error{Code: CodeInvalidPassword,
+		Message: `password authentication failed for user "` + c.startup.User + `"`})
+}
+
+// authCleartext asks for the password in clear and checks it.
+func (c *conn) authCleartext(ctx context.Context) bool {
+	c.wr.send(&pgproto3.AuthenticationCleartextPassword{})
+	body, ok := c.readAuthResponse("password")
+	if !ok {
+		return false
+	}
+	m := msgBuf{b: body}
+	pw := m.cstring()
+	if !m.done() {
+		c.sendFatal(protocolError("invalid password packet size"))
+		return false
+	}
+	if len(pw) == 0 {
+		c.authFailed("empty password returned by client")
+		return false
+	}
+	secret, known := c.lookupSecret(ctx)
+	if !known {
+		c.authFailed("no such user")
+		return false
+	}
+	if v, isVerifier := parseSCRAMVerifier(secret); isVerifier {
+		ok = v.checkPassword(string(pw))
+	} else {
+		ok = subtle.ConstantTimeCompare([]byte(secret), pw) == 1
+	}
+	if !ok {
+		c.authFailed("password does not match")
+		return false
+	}
+	return true
+}
+
+// authSCRAM runs a SCRAM-SHA-256 exchange (no channel binding offered).
+func (c *conn) authSCRAM(ctx context.Context) bool {
+	c.wr.send(&pgproto3.AuthenticationSASL{AuthMechanisms: []string{scramMechanism}})
+	body, ok := c.readAuthResponse("SASL")
+	if !ok {
+		return false
+	}
+	m := msgBuf{b: body}
+	mech := m.cstring()
+	n := m.int32()
+	var data []byte
+	if n >= 0 {
+		data = m.bytes(int(n))
+	}
+	if !m.done() {
+		c.sendFatal(protocolError("malformed SASL message"))
+		return false
+	}
+	if string(mech) != scramMechanism {
+		c.sendFatal(protocolError("client selected an invalid SASL authentication mechanism"))
+		return false
+	}
+
+	x := &scramExchange{}
+	secret, known := c.lookupSecret(ctx)
+	if known {
+		v, isVerifier := parseSCRAMVerifier(secret)
+		if !isVerifier {
+			var err error
+			if v, err = newSCRAMVerifier(secret, randomBytes(scramSaltLen), scramIterations); err != nil {
+				c.log.Error("SCRAM verifier", zap.Error(err))
+				known = false
+			}
+		}
+		x.v = v
+	}
+	if !known {
+		x.v, x.mock = c.srv.mockVerifier(c.startup.User), true
+	}
+
+	first, err := x.clientFirst(data)
+	if err != nil {
+		c.sendFatal(err)
+		return false
+	}
+	c.wr.send(&pgproto3.AuthenticationSASLContinue{Data: []byte(first)})
+	body, ok = c.readAuthResponse("SASL")
+	if !ok {
+		return false
+	}
+	final, err := x.clientFinal(body)
+	if err != nil {
+		if err.Code == CodeInvalidPassword {
+			c.authFailed(err.Message)
+		} else {
+			c.sendFatal(err)
+		}
+		return false
+	}
+	c.wr.send(&pgproto3.AuthenticationSASLFinal{Data: []byte(final)})
+	return true
+}

@@ -1,0 +1,430 @@
+package wire
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgproto3/v2"
+	"go.uber.org/zap"
+)
+
+// readBufferSize is the size of a connection's bufio.Reader.
+const readBufferSize = 16 << 10
+
+// conn is one client connection: the protocol state machine, run by one
+// goroutine (serve), plus the few fields that the Server and cancel
+// requests touch from other goroutines, guarded by mu.
+type conn struct {
+	srv     *Server
+	cfg     *Config
+	log     *zap.Logger
+	raw     net.Conn // the accepted connection: deadlines and Close
+	nc      net.Conn // raw, or the TLS connection over it
+	rd      msgReader
+	wr      msgWriter
+	baseCtx context.Context // parent of every context given to the engine
+
+	pid, secret uint32
+	startup     Startup
+	sess        Session
+
+	// Extended-protocol state.
+	stmts          map[string]*prepared
+	portals        map[string]*boundPortal
+	freePortals    []*boundPortal // reused boundPortal structs
+	inBatch        bool           // an extended message was seen since the last Sync
+	ignoreTillSync bool           // an error was sent in the extended protocol
+	batchFailed    bool           // an ErrorResponse was sent since the last Sync
+	closing        bool           // a FATAL was sent: end the session
+
+	params    []paramStatus // ParameterStatus to send before the next ReadyForQuery
+	notices   []byte        // NoticeResponses raised while a row was being built
+	rw        RowWriter
+	errResp   pgproto3.ErrorResponse
+	oids      []uint32 // Parse scratch
+	bindArgs  [][]byte // Bind scratch
+	bindPFmts []int16
+	bindRFmts []int16
+
+	mu         sync.Mutex
+	running    bool // a statement's context is live (cancel requests apply)
+	stmtCtx    context.Context
+	stmtCancel context.CancelCauseFunc
+	idle       bool // waiting for a client's next command (or still in startup)
+	ready      bool // startup finished
+	stopping   bool // Shutdown asked the session to end
+}
+
+// paramStatus is one pending ParameterStatus.
+type paramStatus struct{ name, value string }
+
+var _ Notifier = (*conn)(nil)
+
+// newConn prepares a connection for serve.
+func newConn(s *Server, ctx context.Context, nc net.Conn) *conn {
+	c := &conn{
+		srv:     s,
+		cfg:     &s.cfg,
+		log:     s.cfg.Logger.With(zap.Stringer("remote", addrString{nc.RemoteAddr()})),
+		raw:     nc,
+		nc:      nc,
+		baseCtx: ctx,
+		stmts:   make(map[string]*prepared),
+		portals: make(map[string]*boundPortal),
+		idle:    true,
+	}
+	c.rd = msgReader{br: bufio.NewReaderSize(nc, readBufferSize), max: s.cfg.MaxMessageSize}
+	c.wr = msgWriter{w: nc, buf: make([]byte, 0, flushThreshold+flushThreshold/2)}
+	c.wr.onFail = func() { c.cancelStmt(errConnLost) }
+	c.rw = RowWriter{c: c, w: &c.wr, row: -1}
+	return c
+}
+
+// addrString prints a possibly nil address.
+type addrString struct{ a net.Addr }
+
+func (a addrString) String() string {
+	if a.a == nil {
+		return ""
+	}
+	return a.a.String()
+}
+
+// serve runs the session to its end and releases everything it holds.
+func (c *conn) serve() {
+	defer c.finish()
+	defer c.recoverPanic()
+	if !c.handshake() {
+		return
+	}
+	c.loop()
+}
+
+// loop reads and dispatches messages until the session ends.
+func (c *conn) loop() {
+	for !c.closing {
+		idle := !c.inBatch && !c.ignoreTillSync
+		if idle && !c.enterIdle() {
+			c.sendFatal(adminShutdownError())
+			return
+		}
+		typ, body, err := c.rd.next()
+		if idle {
+			c.leaveIdle()
+		}
+		if err != nil {
+			c.readFailed(err)
+			return
+		}
+		if !c.dispatch(typ, body) {
+			return
+		}
+	}
+}
+
+// dispatch handles one message of the ready phase; false ends the session.
+func (c *conn) dispatch(typ byte, body []byte) bool {
+	if c.ignoreTillSync && typ != 'S' && typ != 'X' {
+		return true // PostgreSQL discards everything until Sync after an error
+	}
+	switch typ {
+	case 'Q':
+		c.simpleQuery(body)
+	case 'P':
+		c.parse(body)
+	case 'B':
+		c.bind(body)
+	case 'D':
+		c.describe(body)
+	case 'E':
+		c.execute(body)
+	case 'C':
+		c.closeMessage(body)
+	case 'H':
+		c.inBatch = true
+		c.wr.flush()
+	case 'S':
+		c.sync(body)
+	case 'X':
+		return false
+	case 'd', 'c', 'f':
+		// CopyData, CopyDone, CopyFail outside COPY: a COPY failed and the
+		// client is still sending. PostgreSQL accepts and ignores them.
+	case 'F':
+		c.fail(Errorf(CodeFeatureNotSupported, "fastpath function calls are not supported"), nil)
+		c.endBatch(true)
+	default:
+		// 'p' (a password message) outside authentication.
+		c.sendFatal(protocolError("invalid frontend message type %d", typ))
+	}
+	if c.wr.err != nil {
+		c.log.Debug("write failed", zap.Error(c.wr.err))
+		return false
+	}
+	return !c.closing
+}
+
+// readFailed handles an error from reading the next message.
+func (c *conn) readFailed(err error) {
+	var werr *Error
+	switch {
+	case errors.As(err, &werr):
+		c.log.Info("protocol violation", zap.String("message", werr.Message))
+		c.sendFatal(werr)
+	case c.isStopping() && errors.Is(err, os.ErrDeadlineExceeded):
+		c.sendFatal(adminShutdownError())
+	case errors.Is(err, io.EOF), errors.Is(err, net.ErrClosed):
+		// The client went away without Terminate; PostgreSQL logs that at
+		// DEBUG level only when it happens between messages.
+		c.log.Debug("connection closed by client")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		c.log.Info("unexpected EOF on client connection with an open transaction or message")
+	default:
+		c.log.Debug("read failed", zap.Error(err))
+	}
+}
+
+// endBatch ends a simple query (or a function call): the engine's Sync, and
+// ReadyForQuery.
+func (c *conn) endBatch(failed bool) {
+	if c.closing {
+		return
+	}
+	if err := c.callSync(failed); err != nil {
+		c.sendError(err, nil)
+	}
+	c.readyForQuery()
+}
+
+// callSync calls Session.Sync with a context that only a forced shutdown
+// or the end of the connection cancels: ending a transaction is not a
+// statement a cancel request may interrupt.
+func (c *conn) callSync(failed bool) error {
+	return c.sess.Sync(c.baseCtx, failed)
+}
+
+// readyForQuery sends the pending ParameterStatus messages, ReadyForQuery,
+// and flushes. At the end of a transaction it drops every portal, as
+// PostgreSQL does.
+func (c *conn) readyForQuery() {
+	for _, p := range c.params {
+		c.wr.send(&pgproto3.ParameterStatus{Name: p.name, Value: p.value})
+	}
+	clear(c.params)
+	c.params = c.params[:0]
+	st := c.txStatus()
+	if st == TxIdle && len(c.portals) > 0 {
+		c.closeAllPortals()
+	}
+	c.wr.readyForQuery(st)
+	c.wr.flush()
+}
+
+// txStatus asks the session for its status, guarding against a bad value.
+func (c *conn) txStatus() TxStatus {
+	switch st := c.sess.TxStatus(); st {
+	case TxIdle, TxInBlock, TxFailed:
+		return st
+	default:
+		return TxIdle
+	}
+}
+
+// fail reports an error for the message being handled. In the extended
+// protocol it starts discarding until Sync. cause is the statement
+// context's cancellation cause, if any.
+func (c *conn) fail(err error, cause error) {
+	if c.inBatch {
+		c.ignoreTillSync = true
+	}
+	c.sendError(err, cause)
+}
+
+// sendError sends an ErrorResponse for err; a FATAL one ends the session.
+func (c *conn) sendError(err error, cause error) {
+	c.batchFailed = true
+	toResponse(&c.errResp, err, cause, SeverityError)
+	if isFatal(c.errResp.Severity) {
+		c.closing = true
+	}
+	if c.errResp.Code == CodeInternalError {
+		c.log.Warn("internal error", zap.Error(err))
+	}
+	c.wr.send(&c.errResp)
+}
+
+// sendFatal sends a FATAL error and marks the session for closing. The
+// output is flushed by finish.
+func (c *conn) sendFatal(e *Error) {
+	e.Severity = SeverityFatal
+	c.sendError(e, nil)
+	c.closing = true
+}
+
+// ParameterStatus implements Notifier.
+func (c *conn) ParameterStatus(name, value string) {
+	for i := range c.params {
+		if c.params[i].name == name {
+			c.params[i].value = value
+			return
+		}
+	}
+	c.params = append(c.params, paramStatus{name, value})
+}
+
+// Notice implements Notifier.
+func (c *conn) Notice(n error) {
+	var resp pgproto3.ErrorResponse
+	toResponse(&resp, n, nil, SeverityNotice)
+	if c.rw.row >= 0 {
+		// A row is being built in the output buffer: send after it.
+		c.notices, _ = (*pgproto3.NoticeResponse)(&resp).Encode(c.notices)
+		return
+	}
+	c.wr.send((*pgproto3.NoticeResponse)(&resp))
+}
+
+// beginStmt marks the start of engine work that a cancel request may
+// interrupt and returns its context. The context is reused from one
+// statement to the next until it is cancelled, which keeps the hot path
+// free of allocations; a cancel request arriving while no statement runs is
+// ignored, so it cannot leak into the next one.
+func (c *conn) beginStmt() context.Context {
+	c.mu.Lock()
+	if c.stmtCtx == nil || c.stmtCtx.Err() != nil {
+		c.stmtCtx, c.stmtCancel = context.WithCancelCause(c.baseCtx)
+	}
+	c.running = true
+	ctx := c.stmtCtx
+	c.mu.Unlock()
+	return ctx
+}
+
+// endStmt marks the end of interruptible engine work.
+func (c *conn) endStmt() {
+	c.mu.Lock()
+	c.running = false
+	c.mu.Unlock()
+}
+
+// cancelStmt cancels the running statement, if any, with cause. Safe from
+// any goroutine.
+func (c *conn) cancelStmt(cause error) {
+	c.mu.Lock()
+	if c.running {
+		c.stmtCancel(cause)
+	}
+	c.mu.Unlock()
+}
+
+// stmtCause returns why ctx was cancelled, nil if it was not.
+func stmtCause(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return context.Cause(ctx)
+}
+
+// enterIdle marks the session as waiting for a command; false when
+// Shutdown has asked it to end.
+func (c *conn) enterIdle() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopping {
+		return false
+	}
+	c.idle = true
+	return true
+}
+
+// leaveIdle marks the session as busy.
+func (c *conn) leaveIdle() {
+	c.mu.Lock()
+	c.idle = false
+	c.mu.Unlock()
+}
+
+// isStopping reports whether Shutdown asked the session to end.
+func (c *conn) isStopping() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stopping
+}
+
+// requestStop asks the session to end at its next idle point; an idle
+// session is woken at once. Safe from any goroutine.
+func (c *conn) requestStop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopping = true
+	if c.idle || !c.ready {
+		c.raw.SetReadDeadline(time.Now())
+	}
+}
+
+// force ends the session now: its statement is cancelled and its reads
+// fail; a write of the final FATAL gets a second. Safe from any goroutine.
+func (c *conn) force() {
+	c.mu.Lock()
+	c.stopping = true
+	if c.running {
+		c.stmtCancel(errAdminShutdown)
+	}
+	c.mu.Unlock()
+	now := time.Now()
+	c.raw.SetReadDeadline(now)
+	c.raw.SetWriteDeadline(now.Add(time.Second))
+}
+
+// recoverPanic catches a panic of the wire or of the engine, logs it with
+// its stack and answers FATAL XX000, so that no client input can bring the
+// server down. The session ends: after a panic the engine's state for it is
+// suspect.
+func (c *conn) recoverPanic() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	c.log.Error("panic in connection", zap.Any("panic", r), zap.Stack("stack"))
+	if c.rw.row >= 0 {
+		c.wr.buf = c.wr.buf[:c.rw.row] // drop a half-built row
+		c.rw.row = -1
+	}
+	c.sendFatal(&Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)})
+}
+
+// finish flushes what is left, closes the statements, portals and session,
+// and the connection.
+func (c *conn) finish() {
+	c.wr.flush()
+	if c.sess != nil {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					c.log.Error("panic closing session", zap.Any("panic", r), zap.Stack("stack"))
+				}
+			}()
+			c.closeAllPortals()
+			for name := range c.stmts {
+				c.closeStatement(name)
+			}
+			c.sess.Close()
+		}()
+	}
+	c.mu.Lock()
+	if c.stmtCancel != nil {
+		c.stmtCancel(errConnLost)
+	}
+	c.mu.Unlock()
+	c.nc.Close()
+	if c.nc != c.raw {
+		c.raw.Close()
+	}
+}

@@ -1,0 +1,183 @@
+package wire
+
+import (
+	"context"
+	"crypto/tls"
+	"net"
+)
+
+// Handler is the SQL engine as the wire sees it. A Server has one Handler;
+// Connect is called concurrently from every connection's goroutine.
+type Handler interface {
+	// Connect authorises an authenticated startup (database exists, user may
+	// connect, startup parameters are valid) and returns the session. An
+	// error is sent as FATAL (its SQLSTATE kept, e.g. 3D000 for an unknown
+	// database) and the connection is closed.
+	//
+	// n stays valid until Session.Close returns. Parameter values reported
+	// through n during Connect replace the defaults of the startup report
+	// (see Config and the package doc).
+	Connect(ctx context.Context, s *Startup, n Notifier) (Session, error)
+}
+
+// Session is one client connection's state in the engine: its settings,
+// transaction, and the statements and portals it has made.
+//
+// Concurrency: every method of a Session, and of the Statements and Portals
+// it returns, is called from the connection's goroutine only, one call at a
+// time. Cancellation comes from other goroutines, but only through the
+// context of the call in progress. Close is the last call.
+type Session interface {
+	// Parse parses sql into statements. The simple protocol hands it a whole
+	// query string (any number of statements; none for an empty or
+	// blank/semicolons-only string, which answers EmptyQueryResponse); the
+	// extended protocol's Parse message allows at most one (more is 42601
+	// "cannot insert multiple commands into a prepared statement").
+	//
+	// paramTypes are the parameter type OIDs from the Parse message (0 = let
+	// the engine infer); nil for the simple protocol. The slice is only
+	// valid during the call.
+	//
+	// For the simple protocol the wire calls Bind, Execute and Close on each
+	// statement in turn before binding the next, so analysis that depends on
+	// earlier statements of the same string (CREATE TABLE t; INSERT INTO t
+	// ...) belongs in Bind, or in ParamTypes/Columns, which the simple
+	// protocol never calls.
+	Parse(ctx context.Context, sql string, paramTypes []uint32) ([]Statement, error)
+
+	// Sync ends a batch: the end of a simple Query message, or an extended
+	// Sync. failed reports whether an ErrorResponse was sent during the
+	// batch — by the engine or by the wire itself (unknown portal, bad
+	// Bind, ...): the engine rolls back an implicit transaction, or marks an
+	// explicit one failed, as PostgreSQL does. A returned error (a failed
+	// implicit COMMIT, say) is sent before ReadyForQuery.
+	Sync(ctx context.Context, failed bool) error
+
+	// TxStatus is the status sent in ReadyForQuery: TxIdle, TxInBlock or
+	// TxFailed. Called after Sync and after Connect.
+	TxStatus() TxStatus
+
+	// Close releases the session. Statements and portals not yet closed are
+	// closed by the wire first.
+	Close()
+}
+
+// Statement is a parsed statement: an extended-protocol prepared statement
+// (named or unnamed) or one statement of a simple query.
+type Statement interface {
+	// ParamTypes returns the OID of each parameter ($1, $2, ...). The
+	// returned slice is only read by the wire.
+	ParamTypes() []uint32
+
+	// Columns describes the rows the statement returns, nil when it returns
+	// none (NoData). Format codes are the wire's business; Column has none.
+	Columns() []Column
+
+	// Bind makes a portal. params[i] is nil for NULL; paramFormats and
+	// resultFormats are as the client sent them: empty (all text), one
+	// entry (for all) or one per parameter/column (see FormatCode). The wire
+	// has checked the counts and that every code is 0 or 1. The slices and
+	// the bytes of params point into the connection's read buffer: they are
+	// valid only during the call, so copy what the portal keeps.
+	Bind(ctx context.Context, params [][]byte, paramFormats, resultFormats []int16) (Portal, error)
+
+	// Close releases the statement. Portals bound from it stay valid.
+	Close()
+}
+
+// Portal is a bound statement, ready to run, possibly in several Executes.
+type Portal interface {
+	// Columns describes the result rows, nil for none (NoData). The wire
+	// adds the format codes from Bind.
+	Columns() []Column
+
+	// Execute runs the portal until it completes or, when maxRows > 0, until
+	// it has written maxRows rows. It writes rows, notices and COPY data
+	// through w, which is valid only during the call. When the portal
+	// completes it returns done = true and the command tag ("SELECT 3",
+	// "INSERT 0 1", "COPY 10", ...); otherwise done = false and the wire
+	// answers PortalSuspended, and a later Execute resumes where this one
+	// stopped. An Execute after completion should write nothing and return
+	// done with a tag.
+	//
+	// When ctx is cancelled (cancel request, shutdown, lost connection)
+	// Execute should return soon; returning ctx.Err() is enough for the wire
+	// to report 57014 "canceling statement due to user request".
+	Execute(ctx context.Context, w *RowWriter, maxRows int) (tag string, done bool, err error)
+
+	// Close releases the portal (Close message, replacement of the unnamed
+	// portal, end of transaction, end of session).
+	Close()
+}
+
+// Notifier sends asynchronous reports to the client. Call it only from
+// within a call that the wire made on the session (Connect, Parse, Bind,
+// Execute, Sync, ...), never from another goroutine.
+type Notifier interface {
+	// ParameterStatus reports that a reported setting (TimeZone,
+	// application_name, DateStyle, ...) has the given value. The wire sends
+	// ParameterStatus just before the next ReadyForQuery, once per name with
+	// the last value, as PostgreSQL does; during Connect the value replaces
+	// the startup default.
+	ParameterStatus(name, value string)
+
+	// Notice sends a NoticeResponse now, in order with the rows. n's fields
+	// are read as for errors (FieldsError, SQLStateError), with severity
+	// NOTICE and code 00000 by default.
+	Notice(n error)
+}
+
+// Startup is what a client asked for at connection time.
+type Startup struct {
+	User     string
+	Database string // as given; the user name when the client sent none
+	Options  string // the "options" parameter (command-line style settings), raw
+
+	// Params holds every StartupMessage parameter, including user, database,
+	// options and application_name. The engine owns the map.
+	Params map[string]string
+
+	RemoteAddr net.Addr
+	TLS        *tls.ConnectionState // nil without TLS
+	ProcessID  uint32               // as in BackendKeyData
+}
+
+// Column describes one result column, as RowDescription carries it.
+type Column struct {
+	Name     string
+	TableOID uint32 // 0 when not a table column
+	Attr     int16  // attribute number in that table, 0 when none
+	TypeOID  uint32
+	TypeSize int16 // pg_type.typlen: -1 varlena, -2 cstring
+	TypeMod  int32 // -1 when none
+}
+
+// TxStatus is the transaction status reported by ReadyForQuery.
+type TxStatus byte
+
+// Transaction statuses.
+const (
+	TxIdle    TxStatus = 'I' // not in a transaction block
+	TxInBlock TxStatus = 'T' // in a transaction block
+	TxFailed  TxStatus = 'E' // in a failed transaction block
+)
+
+// Format codes of parameters and results.
+const (
+	FormatText   int16 = 0
+	FormatBinary int16 = 1
+)
+
+// FormatCode returns the format code of parameter or column i under the
+// protocol's rules: no codes means text, one code applies to all, else one
+// per item. The wire has checked the counts before the engine sees them.
+func FormatCode(formats []int16, i int) int16 {
+	switch len(formats) {
+	case 0:
+		return FormatText
+	case 1:
+		return formats[0]
+	default:
+		return formats[i]
+	}
+}

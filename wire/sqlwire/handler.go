@@ -1,0 +1,256 @@
+package sqlwire
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/wire"
+)
+
+// Handler serves the engine's databases over the wire protocol.
+type Handler struct {
+	Engine *planner.Engine
+}
+
+var _ wire.Handler = (*Handler)(nil)
+
+// Connect opens a planner session for the startup's user and database.
+func (h *Handler) Connect(ctx context.Context, s *wire.Startup, n wire.Notifier) (wire.Session, error) {
+	sess, err := h.Engine.Connect(ctx, s.User, s.Database, s.Params)
+	if err != nil {
+		return nil, err
+	}
+	sess.OnParameter = n.ParameterStatus
+	sess.OnNotice = n.Notice
+	for name, v := range sess.ReportedVars() {
+		n.ParameterStatus(name, v)
+	}
+	return &session{s: sess}, nil
+}
+
+type session struct {
+	s *planner.Session
+}
+
+func (s *session) Parse(ctx context.Context, sql string, paramTypes []uint32) ([]wire.Statement, error) {
+	stmts, err := s.s.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]wire.Statement, 0, len(stmts))
+	for _, st := range stmts {
+		if st.IsEmpty() {
+			continue
+		}
+		out = append(out, &statement{st: st, given: append([]uint32(nil), paramTypes...)})
+	}
+	// A single statement is analyzed now, as PostgreSQL does at Parse, so
+	// that Describe can answer and errors surface at Parse. Several (a
+	// simple query) are analyzed one by one as they run, since later ones
+	// may use what earlier ones create.
+	if len(out) == 1 {
+		if err := out[0].(*statement).describe(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *session) Sync(ctx context.Context, failed bool) error { return s.s.Sync(ctx, failed) }
+func (s *session) TxStatus() wire.TxStatus                     { return wire.TxStatus(s.s.TxStatus()) }
+func (s *session) Close()                                      { s.s.Close() }
+
+type statement struct {
+	st     *planner.Statement
+	given  []uint32
+	params []exec.T
+	cols   []exec.ResultColumn
+}
+
+func (st *statement) describe(ctx context.Context) error {
+	params, cols, err := st.st.Describe(ctx, st.given)
+	if err != nil {
+		return err
+	}
+	st.params, st.cols = params, cols
+	return nil
+}
+
+func (st *statement) ParamTypes() []uint32 {
+	out := make([]uint32, len(st.params))
+	for i, t := range st.params {
+		out[i] = t.OID
+	}
+	return out
+}
+
+func (st *statement) Columns() []wire.Column { return wireColumns(st.cols) }
+
+func wireColumns(cols []exec.ResultColumn) []wire.Column {
+	if cols == nil {
+		return nil
+	}
+	out := make([]wire.Column, len(cols))
+	for i, c := range cols {
+		out[i] = wire.Column{Name: c.Name, TableOID: c.TableOID, Attr: c.AttNum, TypeOID: c.T.OID, TypeSize: typeSize(c.T.OID), TypeMod: c.T.Typmod}
+	}
+	return out
+}
+
+// typeSize is pg_type.typlen.
+func typeSize(oid uint32) int16 {
+	switch oid {
+	case exec.OIDBool, exec.OIDChar:
+		return 1
+	case exec.OIDInt2:
+		return 2
+	case exec.OIDInt4, exec.OIDFloat4, exec.OIDDate, exec.OIDOid, exec.OIDRegclass:
+		return 4
+	case exec.OIDInt8, exec.OIDFloat8, exec.OIDTime, exec.OIDTimestamp, exec.OIDTimestampTZ:
+		return 8
+	case exec.OIDInterval, exec.OIDUUID:
+		return 16
+	case exec.OIDName:
+		return 64
+	}
+	return -1
+}
+
+func (st *statement) Bind(ctx context.Context, params [][]byte, paramFormats, resultFormats []int16) (wire.Portal, error) {
+	if st.params == nil && len(params) > 0 {
+		if err := st.describe(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if len(params) != len(st.params) && st.params != nil {
+		return nil, pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(params), len(st.params))
+	}
+	values := make([]exec.Datum, len(params))
+	for i, p := range params {
+		if p == nil {
+			continue
+		}
+		var err error
+		if wire.FormatCode(paramFormats, i) == wire.FormatBinary {
+			values[i], err = decodeBinary(st.params[i], p)
+		} else {
+			values[i], err = exec.ParseText(st.params[i], string(p))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return &portal{st: st, params: values, formats: append([]int16(nil), resultFormats...)}, nil
+}
+
+func (st *statement) Close() {}
+
+type portal struct {
+	st      *statement
+	params  []exec.Datum
+	formats []int16
+	res     *planner.Result
+	done    bool
+	tag     string
+}
+
+func (p *portal) Columns() []wire.Column {
+	if p.res != nil {
+		return wireColumns(p.res.Cols)
+	}
+	return p.st.Columns()
+}
+
+func (p *portal) Execute(ctx context.Context, w *wire.RowWriter, maxRows int) (string, bool, error) {
+	if p.done {
+		return p.tag, true, nil
+	}
+	if p.res == nil {
+		res, err := p.st.st.Execute(ctx, p.st.given, p.params)
+		if err != nil {
+			return "", false, err
+		}
+		p.res = res
+		if res.Copy != nil {
+			tag, err := runCopy(ctx, w, res.Copy)
+			if err != nil {
+				return "", false, err
+			}
+			p.done, p.tag = true, tag
+			return tag, true, nil
+		}
+	}
+	cols := p.res.Cols
+	for n := 0; maxRows <= 0 || n < maxRows; n++ {
+		if err := ctx.Err(); err != nil {
+			return "", false, err
+		}
+		row, err := p.res.Next()
+		if err != nil {
+			return "", false, err
+		}
+		if row == nil {
+			p.done, p.tag = true, p.res.Tag()
+			return p.tag, true, p.res.Close()
+		}
+		for i, d := range row[:len(cols)] {
+			if d.IsNull() {
+				w.Null()
+				continue
+			}
+			buf := w.BeginValue()
+			if wire.FormatCode(p.formats, i) == wire.FormatBinary {
+				if buf, err = appendBinary(buf, cols[i].T, d); err != nil {
+					return "", false, err
+				}
+			} else {
+				buf = exec.AppendText(buf, cols[i].T, d, nil)
+			}
+			w.EndValue(buf)
+		}
+		if err := w.EndRow(); err != nil {
+			return "", false, err
+		}
+	}
+	return "", false, nil
+}
+
+func (p *portal) Close() {
+	if p.res != nil {
+		p.res.Close()
+	}
+}
+
+// runCopy drives a COPY through the protocol's copy sub-protocol.
+func runCopy(ctx context.Context, w *wire.RowWriter, c *planner.Copy) (string, error) {
+	formats := make([]int16, c.Cols)
+	if c.From {
+		r, err := w.CopyIn(wire.FormatText, formats)
+		if err != nil {
+			return "", err
+		}
+		n, err := c.In(ctx, r)
+		if err != nil {
+			// Drain the rest of the data so the connection stays in step.
+			_, _ = io.Copy(io.Discard, r)
+			return "", err
+		}
+		return fmt.Sprintf("COPY %d", n), nil
+	}
+	cw, err := w.CopyOut(wire.FormatText, formats)
+	if err != nil {
+		return "", err
+	}
+	n, err := c.Out(ctx, func(line []byte) error {
+		_, err := cw.Write(line)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("COPY %d", n), nil
+}
