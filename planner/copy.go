@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strconv"
@@ -21,6 +22,7 @@ import (
 type Copy struct {
 	From   bool
 	CSV    bool
+	Binary bool
 	Cols   int
 	opts   copyOptions
 	table  *exec.Table
@@ -89,9 +91,6 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 			return nil, pgerr.New(pgerr.SyntaxError, "option %q not recognized", d.Defname)
 		}
 	}
-	if opts.binary {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY BINARY is not supported yet")
-	}
 	if opts.csv {
 		if !delimSet {
 			opts.delim = ','
@@ -100,7 +99,7 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 			opts.null = ""
 		}
 	}
-	c := &Copy{From: s.IsFrom, CSV: opts.csv, opts: opts, a: a}
+	c := &Copy{From: s.IsFrom, CSV: opts.csv, Binary: opts.binary, opts: opts, a: a}
 	if s.Query != nil {
 		if s.IsFrom {
 			return nil, pgerr.New(pgerr.SyntaxError, "COPY FROM does not take a query")
@@ -152,7 +151,10 @@ func (c *Copy) In(ctx context.Context, r io.Reader) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	src := &copySource{r: bufio.NewReaderSize(r, 64<<10), c: c}
+	var src exec.Plan = &copySource{r: bufio.NewReaderSize(r, 64<<10), c: c}
+	if c.Binary {
+		src = &binaryCopySource{r: bufio.NewReaderSize(r, 64<<10), c: c}
+	}
 	p := &exec.Modify{Kind: exec.Insert, Table: c.table, Source: src, Targets: c.target, Defaults: defaults}
 	env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), Txn: a.tx}
 	rows, err := p.Open(env)
@@ -345,6 +347,88 @@ func hexVal(c byte) int {
 	return int(c - '0')
 }
 
+// binaryCopySource reads COPY BINARY data: a signature and header, then
+// per row a 16-bit field count and each field as a 32-bit length (-1 for
+// NULL) and its bytes in the type's binary format, ended by a count of -1.
+type binaryCopySource struct {
+	r       *bufio.Reader
+	c       *Copy
+	started bool
+	row     exec.Row
+	buf     []byte
+}
+
+var copySignature = []byte("PGCOPY\n\xff\r\n\x00")
+
+func (s *binaryCopySource) Columns() []exec.ResultColumn      { return nil }
+func (s *binaryCopySource) Open(*exec.Env) (exec.Rows, error) { return s, nil }
+func (s *binaryCopySource) Close() error                      { return nil }
+
+func (s *binaryCopySource) read(n int) ([]byte, error) {
+	if cap(s.buf) < n {
+		s.buf = make([]byte, n)
+	}
+	s.buf = s.buf[:n]
+	if _, err := io.ReadFull(s.r, s.buf); err != nil {
+		return nil, pgerr.New(pgerr.BadCopyFileFormat, "unexpected EOF in COPY data")
+	}
+	return s.buf, nil
+}
+
+func (s *binaryCopySource) Next() (exec.Row, error) {
+	if !s.started {
+		s.started = true
+		hdr, err := s.read(len(copySignature) + 8)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(hdr[:len(copySignature)], copySignature) {
+			return nil, pgerr.New(pgerr.BadCopyFileFormat, "COPY file signature not recognized")
+		}
+		ext := int(int32(binary.BigEndian.Uint32(hdr[len(copySignature)+4:])))
+		if _, err := s.read(ext); err != nil {
+			return nil, err
+		}
+	}
+	// The end of the data where a row would start ends the COPY, as in
+	// PostgreSQL: some clients (pgx) send no trailer.
+	if _, err := s.r.Peek(1); err == io.EOF {
+		return nil, nil
+	}
+	b, err := s.read(2)
+	if err != nil {
+		return nil, err
+	}
+	n := int(int16(binary.BigEndian.Uint16(b)))
+	if n == -1 {
+		return nil, nil
+	}
+	if n != s.c.Cols {
+		return nil, pgerr.New(pgerr.BadCopyFileFormat, "row field count is %d, expected %d", n, s.c.Cols)
+	}
+	s.row = s.row[:0]
+	for i := 0; i < n; i++ {
+		b, err := s.read(4)
+		if err != nil {
+			return nil, err
+		}
+		size := int(int32(binary.BigEndian.Uint32(b)))
+		if size < 0 {
+			s.row = append(s.row, exec.Null)
+			continue
+		}
+		if b, err = s.read(size); err != nil {
+			return nil, err
+		}
+		d, err := exec.DecodeBinary(s.c.table.Cols[s.c.target[i]].Type, b)
+		if err != nil {
+			return nil, err
+		}
+		s.row = append(s.row, d)
+	}
+	return s.row, nil
+}
+
 // Out runs the COPY's query and writes each row, formatted, through emit.
 func (c *Copy) Out(ctx context.Context, emit func(line []byte) error) (int64, error) {
 	env := &exec.Env{Ctx: ctx, Settings: c.a.s.settings(), Txn: c.a.tx}
@@ -357,6 +441,37 @@ func (c *Copy) Out(ctx context.Context, emit func(line []byte) error) (int64, er
 	var n int64
 	var buf, val []byte
 	o := &c.opts
+	if c.Binary {
+		if err := emit(append(append([]byte(nil), copySignature...), 0, 0, 0, 0, 0, 0, 0, 0)); err != nil {
+			return 0, err
+		}
+		for {
+			row, err := rows.Next()
+			if err != nil {
+				return n, err
+			}
+			if row == nil {
+				return n, emit([]byte{0xff, 0xff})
+			}
+			buf = binary.BigEndian.AppendUint16(buf[:0], uint16(len(cols)))
+			for i, col := range cols {
+				if row[i].IsNull() {
+					buf = binary.BigEndian.AppendUint32(buf, 0xffffffff)
+					continue
+				}
+				at := len(buf)
+				buf = append(buf, 0, 0, 0, 0)
+				if buf, err = exec.AppendBinary(buf, col.T, row[i]); err != nil {
+					return n, err
+				}
+				binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+			}
+			if err := emit(buf); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
 	if o.header {
 		buf = buf[:0]
 		for i, col := range cols {

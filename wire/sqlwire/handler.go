@@ -136,7 +136,7 @@ func (st *statement) Bind(ctx context.Context, params [][]byte, paramFormats, re
 		}
 		var err error
 		if wire.FormatCode(paramFormats, i) == wire.FormatBinary {
-			values[i], err = decodeBinary(st.params[i], p)
+			values[i], err = exec.DecodeBinary(st.params[i], p)
 		} else {
 			values[i], err = exec.ParseText(st.params[i], string(p))
 		}
@@ -204,7 +204,7 @@ func (p *portal) Execute(ctx context.Context, w *wire.RowWriter, maxRows int) (s
 			}
 			buf := w.BeginValue()
 			if wire.FormatCode(p.formats, i) == wire.FormatBinary {
-				if buf, err = appendBinary(buf, cols[i].T, d); err != nil {
+				if buf, err = exec.AppendBinary(buf, cols[i].T, d); err != nil {
 					return "", false, err
 				}
 			} else {
@@ -227,9 +227,16 @@ func (p *portal) Close() {
 
 // runCopy drives a COPY through the protocol's copy sub-protocol.
 func runCopy(ctx context.Context, w *wire.RowWriter, c *planner.Copy) (string, error) {
+	format := wire.FormatText
+	if c.Binary {
+		format = wire.FormatBinary
+	}
 	formats := make([]int16, c.Cols)
+	for i := range formats {
+		formats[i] = format
+	}
 	if c.From {
-		r, err := w.CopyIn(wire.FormatText, formats)
+		r, err := w.CopyIn(format, formats)
 		if err != nil {
 			return "", err
 		}
@@ -241,7 +248,7 @@ func runCopy(ctx context.Context, w *wire.RowWriter, c *planner.Copy) (string, e
 		}
 		return fmt.Sprintf("COPY %d", n), nil
 	}
-	cw, err := w.CopyOut(wire.FormatText, formats)
+	cw, err := w.CopyOut(format, formats)
 	if err != nil {
 		return "", err
 	}

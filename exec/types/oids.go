@@ -1,0 +1,66 @@
+package types
+
+// Oid is a PostgreSQL object identifier; here, the OID of a type in pg_type.
+type Oid uint32
+
+// OIDs of the built-in types this package knows, as in PostgreSQL's
+// pg_type.dat. They never change between PostgreSQL versions.
+const (
+	OidBool        Oid = 16
+	OidBytea       Oid = 17
+	OidChar        Oid = 18 // "char", the single-byte internal type
+	OidName        Oid = 19
+	OidInt8        Oid = 20
+	OidInt2        Oid = 21
+	OidInt4        Oid = 23
+	OidRegproc     Oid = 24
+	OidText        Oid = 25
+	OidOid         Oid = 26
+	OidJSON        Oid = 114
+	OidFloat4      Oid = 700
+	OidFloat8      Oid = 701
+	OidUnknown     Oid = 705
+	OidBpchar      Oid = 1042
+	OidVarchar     Oid = 1043
+	OidDate        Oid = 1082
+	OidTime        Oid = 1083
+	OidTimestamp   Oid = 1114
+	OidTimestampTZ Oid = 1184
+	OidInterval    Oid = 1186
+	OidTimeTZ      Oid = 1266
+	OidNumeric     Oid = 1700
+	OidRegclass    Oid = 2205
+	OidRegtype     Oid = 2206
+	OidRecord      Oid = 2249
+	OidVoid        Oid = 2278
+	OidUUID        Oid = 2950
+	OidJSONB       Oid = 3802
+
+	OidBoolArray        Oid = 1000
+	OidByteaArray       Oid = 1001
+	OidCharArray        Oid = 1002
+	OidNameArray        Oid = 1003
+	OidInt2Array        Oid = 1005
+	OidInt4Array        Oid = 1007
+	OidRegprocArray     Oid = 1008
+	OidTextArray        Oid = 1009
+	OidBpcharArray      Oid = 1014
+	OidVarcharArray     Oid = 1015
+	OidInt8Array        Oid = 1016
+	OidFloat4Array      Oid = 1021
+	OidFloat8Array      Oid = 1022
+	OidOidArray         Oid = 1028
+	OidTimestampArray   Oid = 1115
+	OidDateArray        Oid = 1182
+	OidTimeArray        Oid = 1183
+	OidTimestampTZArray Oid = 1185
+	OidIntervalArray    Oid = 1187
+	OidNumericArray     Oid = 1231
+	OidTimeTZArray      Oid = 1270
+	OidJSONArray        Oid = 199
+	OidRegclassArray    Oid = 2210
+	OidRegtypeArray     Oid = 2211
+	OidRecordArray      Oid = 2287
+	OidUUIDArray        Oid = 2951
+	OidJSONBArray       Oid = 3807
+)

@@ -1,0 +1,97 @@
+package types
+
+import (
+	"time"
+)
+
+// DateStyle is the output format half of the DateStyle setting.
+type DateStyle uint8
+
+// The DateStyle output formats.
+const (
+	DateStyleISO      DateStyle = iota // 1999-01-08 04:05:06-08
+	DateStylePostgres                  // Fri Jan 08 04:05:06 1999 PST
+	DateStyleSQL                       // 01/08/1999 04:05:06 PST
+	DateStyleGerman                    // 08.01.1999 04:05:06 PST
+)
+
+// DateOrder is the field-order half of the DateStyle setting: it decides
+// how ambiguous input such as 01/02/03 reads, and the output order of the
+// SQL and Postgres styles.
+type DateOrder uint8
+
+// The DateStyle field orders.
+const (
+	DateOrderMDY DateOrder = iota
+	DateOrderDMY
+	DateOrderYMD
+)
+
+// IntervalStyle is the IntervalStyle setting.
+type IntervalStyle uint8
+
+// The IntervalStyle values.
+const (
+	IntervalStylePostgres        IntervalStyle = iota // 1 year 2 mons 3 days 04:05:06
+	IntervalStylePostgresVerbose                      // @ 1 year 2 mons 3 days 4 hours 5 mins 6 secs
+	IntervalStyleSQLStandard                          // 1-2 3 4:05:06
+	IntervalStyleISO8601                              // P1Y2M3DT4H5M6S
+)
+
+// Settings are the session settings that text I/O depends on. The zero
+// value is PostgreSQL's default (DateStyle ISO, MDY; IntervalStyle
+// postgres; TimeZone UTC) except for ExtraFloatDigits, whose default is 1:
+// use DefaultSettings. A nil *Settings means DefaultSettings everywhere.
+//
+// Settings are read, never written, by this package; one value may be
+// shared by concurrent calls.
+type Settings struct {
+	DateStyle     DateStyle
+	DateOrder     DateOrder
+	IntervalStyle IntervalStyle
+	// TimeZone is the session time zone; nil means UTC.
+	TimeZone *time.Location
+	// Now is the transaction start time that 'now', 'today', 'tomorrow'
+	// and 'yesterday' read; nil means time.Now.
+	Now func() time.Time
+	// ExtraFloatDigits is extra_float_digits (default 1).
+	ExtraFloatDigits int
+}
+
+// DefaultSettings are PostgreSQL's defaults with TimeZone UTC.
+var DefaultSettings = Settings{ExtraFloatDigits: 1}
+
+func (s *Settings) loc() *time.Location {
+	if s == nil || s.TimeZone == nil {
+		return time.UTC
+	}
+	return s.TimeZone
+}
+
+func (s *Settings) now() time.Time {
+	if s == nil || s.Now == nil {
+		return time.Now()
+	}
+	return s.Now()
+}
+
+func (s *Settings) order() DateOrder {
+	if s == nil {
+		return DateOrderMDY
+	}
+	return s.DateOrder
+}
+
+func (s *Settings) style() DateStyle {
+	if s == nil {
+		return DateStyleISO
+	}
+	return s.DateStyle
+}
+
+func (s *Settings) intervalStyle() IntervalStyle {
+	if s == nil {
+		return IntervalStylePostgres
+	}
+	return s.IntervalStyle
+}

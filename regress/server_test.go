@@ -1,0 +1,236 @@
+package regress
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/lib/pq"
+
+	"github.com/prollypg/prollypg/regress/internal/testserver"
+)
+
+func connect(t *testing.T, ctx context.Context, dsn string) *pgx.Conn {
+	t.Helper()
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
+
+func exec(t *testing.T, ctx context.Context, c *pgx.Conn, sql string, args ...any) {
+	t.Helper()
+	if _, err := c.Exec(ctx, sql, args...); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+func sqlstate(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}
+
+// TestDurability checks that acknowledged commits survive kill -9.
+func TestDurability(t *testing.T) {
+	ctx := testserver.Context(t)
+	dir := t.TempDir()
+	srv := testserver.StartDir(t, dir)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE kv (k int PRIMARY KEY, v text)")
+	for i := 0; i < 50; i++ {
+		exec(t, ctx, c, "INSERT INTO kv VALUES ($1, $2)", i, fmt.Sprint("value ", i))
+	}
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "UPDATE kv SET v = 'updated' WHERE k < 10"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// An uncommitted change must not survive.
+	tx, _ = c.Begin(ctx)
+	if _, err := tx.Exec(ctx, "DELETE FROM kv"); err != nil {
+		t.Fatal(err)
+	}
+	srv.Kill()
+
+	srv = testserver.StartDir(t, dir)
+	c = connect(t, ctx, srv.DSN("postgres"))
+	var n, updated int
+	if err := c.QueryRow(ctx, "SELECT k FROM kv ORDER BY k DESC LIMIT 1").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := c.Query(ctx, "SELECT v FROM kv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := 0
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		count++
+		if v == "updated" {
+			updated++
+		}
+	}
+	if count != 50 || n != 49 || updated != 10 {
+		t.Fatalf("after kill -9: %d rows (max key %d, %d updated), want 50 (49, 10)", count, n, updated)
+	}
+}
+
+// TestTransactionsAcrossConnections checks snapshot isolation between two
+// sessions on one branch, and that a write-write conflict fails with 40001.
+func TestTransactionsAcrossConnections(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE acct (id int PRIMARY KEY, bal int NOT NULL)")
+	exec(t, ctx, a, "INSERT INTO acct VALUES (1, 100), (2, 100)")
+
+	txa, _ := a.Begin(ctx)
+	if _, err := txa.Exec(ctx, "UPDATE acct SET bal = bal - 10 WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	var bal int
+	if err := b.QueryRow(ctx, "SELECT bal FROM acct WHERE id = 1").Scan(&bal); err != nil || bal != 100 {
+		t.Fatalf("b sees %d (%v) before a commits, want 100", bal, err)
+	}
+	// b changes another row meanwhile: no conflict, both survive.
+	exec(t, ctx, b, "UPDATE acct SET bal = bal + 5 WHERE id = 2")
+	if err := txa.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[int]int{1: 90, 2: 105} {
+		if err := b.QueryRow(ctx, "SELECT bal FROM acct WHERE id = $1", id).Scan(&bal); err != nil || bal != want {
+			t.Fatalf("row %d: %d (%v), want %d", id, bal, err, want)
+		}
+	}
+
+	// Both change row 1: the second to commit gets a serialization failure.
+	txa, _ = a.Begin(ctx)
+	txb, _ := b.Begin(ctx)
+	if _, err := txa.Exec(ctx, "UPDATE acct SET bal = 1 WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := txb.Exec(ctx, "UPDATE acct SET bal = 2 WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := txa.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := txb.Commit(ctx); sqlstate(err) != "40001" {
+		t.Fatalf("conflicting commit: %v, want SQLSTATE 40001", err)
+	}
+	if err := b.QueryRow(ctx, "SELECT bal FROM acct WHERE id = 1").Scan(&bal); err != nil || bal != 1 {
+		t.Fatalf("after the conflict row 1 is %d (%v), want 1", bal, err)
+	}
+}
+
+// TestErrorsKeepConnection checks SQLSTATEs and that the connection stays
+// usable after errors, in and out of transaction blocks.
+func TestErrorsKeepConnection(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE u (id int PRIMARY KEY)")
+	for sql, code := range map[string]string{
+		"SELEKT 1":                             "42601",
+		"SELECT * FROM missing":                "42P01",
+		"SELECT nope FROM u":                   "42703",
+		"SELECT 1/0":                           "22012",
+		"INSERT INTO u VALUES ('x')":           "22P02",
+		"INSERT INTO u VALUES (NULL)":          "23502",
+		"SELECT 'a' + 1":                       "22P02",
+		"SELECT 9223372036854775807::int8 + 1": "22003",
+	} {
+		_, err := c.Exec(ctx, sql)
+		if sqlstate(err) != code {
+			t.Errorf("%s: %v, want SQLSTATE %s", sql, err, code)
+		}
+	}
+	exec(t, ctx, c, "INSERT INTO u VALUES (1)")
+	_, err := c.Exec(ctx, "INSERT INTO u VALUES (1)")
+	if sqlstate(err) != "23505" {
+		t.Fatalf("duplicate key: %v", err)
+	}
+	tx, _ := c.Begin(ctx)
+	if _, err := tx.Exec(ctx, "INSERT INTO u VALUES (2)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "SELECT 1/0"); sqlstate(err) != "22012" {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "SELECT 1"); sqlstate(err) != "25P02" {
+		t.Fatalf("statement in failed transaction: %v, want 25P02", err)
+	}
+	_ = tx.Rollback(ctx)
+	var n int
+	if err := c.QueryRow(ctx, "SELECT id FROM u WHERE id = 2").Scan(&n); !errors.Is(err, pgx.ErrNoRows) {
+		t.Fatalf("rolled-back insert visible: %v", err)
+	}
+}
+
+// TestDrivers runs the same statements through pgx's extended protocol
+// (binary results), its simple protocol, COPY, and lib/pq.
+func TestDrivers(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE items (id bigint PRIMARY KEY, name text, price float8, ok bool, qty smallint)")
+	n, err := c.CopyFrom(ctx, pgx.Identifier{"items"}, []string{"id", "name", "price", "ok", "qty"}, pgx.CopyFromRows([][]any{
+		{int64(1), "apple", 1.25, true, int16(3)},
+		{int64(2), "pear", 2.5, false, int16(-1)},
+		{int64(3), nil, nil, nil, nil},
+	}))
+	if err != nil || n != 3 {
+		t.Fatalf("CopyFrom: %d, %v", n, err)
+	}
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeDescribeExec} {
+		var (
+			name  *string
+			price *float64
+			ok    *bool
+			qty   *int16
+		)
+		err := c.QueryRow(ctx, "SELECT name, price, ok, qty FROM items WHERE id = $1", mode, int64(2)).Scan(&name, &price, &ok, &qty)
+		if err != nil || *name != "pear" || *price != 2.5 || *ok || *qty != -1 {
+			t.Fatalf("mode %v: %v %v %v %v, %v", mode, name, price, ok, qty, err)
+		}
+	}
+	db, err := sql.Open("postgres", srv.DSN("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var names []string
+	rows, err := db.QueryContext(ctx, "SELECT coalesce(name, '?') FROM items WHERE id >= $1 ORDER BY id", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, s)
+	}
+	if got := strings.Join(names, ","); got != "apple,pear,?" {
+		t.Fatalf("lib/pq read %q", got)
+	}
+}
