@@ -19,6 +19,7 @@ type Txn struct {
 	Repo     *versioning.Repo
 	Branch   string
 	ReadOnly bool
+	Queried  bool // a statement has run: the read-write mode can no longer change
 	Start    versioning.RootValue
 	Root     versioning.RootValue
 

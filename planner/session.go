@@ -64,6 +64,9 @@ type Session struct {
 	explicit bool
 	failed   bool
 	saves    []savepoint
+	readOnly bool // the session's revision cannot be written (a tag or commit)
+
+	prepared map[string]*preparedStmt // PREPARE'd statements by name
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)
@@ -181,7 +184,7 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 		}
 		return nil, err
 	}
-	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, vars: map[string]string{}}
+	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, vars: map[string]string{}, prepared: map[string]*preparedStmt{}}
 	for k, v := range defaultVars {
 		s.vars[k] = v
 	}
@@ -242,7 +245,8 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.txn = exec.NewTxn(s.repo, s.branch, false, root)
+	ro := s.readOnly || s.vars["default_transaction_read_only"] == "on"
+	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
 	return s.txn, nil
 }
 

@@ -52,8 +52,18 @@ func (st *Statement) IsEmpty() bool { return st.raw.Stmt == nil }
 // Describe analyzes the statement and returns its parameter types (given
 // ones kept, the others inferred) and result columns.
 func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []exec.ResultColumn, error) {
-	if isTxnControl(st.raw.Stmt) || st.raw.Stmt.GetVariableSetStmt() != nil {
+	switch n := st.raw.Stmt; {
+	case isTxnControl(n) || n.GetVariableSetStmt() != nil || n.GetPrepareStmt() != nil || n.GetDeallocateStmt() != nil:
 		return paramTypes(given), nil, nil
+	case n.GetVariableShowStmt() != nil:
+		name := strings.ToLower(n.GetVariableShowStmt().Name)
+		return paramTypes(given), []exec.ResultColumn{{Name: name, T: exec.TText}}, nil
+	case n.GetExecuteStmt() != nil:
+		ps, ok := st.s.prepared[n.GetExecuteStmt().Name]
+		if !ok {
+			return nil, nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", n.GetExecuteStmt().Name)
+		}
+		return ps.st.Describe(ctx, ps.types)
 	}
 	if err := st.s.checkNotFailed(st.raw.Stmt); err != nil {
 		return nil, nil, err
@@ -156,11 +166,27 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 		tag, err := s.set(vs)
 		return &Result{tag: tag}, err
 	}
+	switch n := st.raw.Stmt; {
+	case n.GetCreatedbStmt() != nil:
+		return s.createDatabase(ctx, n.GetCreatedbStmt())
+	case n.GetDropdbStmt() != nil:
+		return s.dropDatabase(ctx, n.GetDropdbStmt())
+	case n.GetPrepareStmt() != nil:
+		return s.prepare(ctx, st, n.GetPrepareStmt())
+	case n.GetExecuteStmt() != nil:
+		return s.executePrepared(ctx, n.GetExecuteStmt())
+	case n.GetDeallocateStmt() != nil:
+		return s.deallocate(n.GetDeallocateStmt())
+	}
 	tx, err := s.begin(ctx)
 	if err != nil {
 		return nil, err
 	}
+	if tx.ReadOnly && writes(st.raw.Stmt) {
+		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(st.raw.Stmt))
+	}
 	before := tx.Root
+	tx.Queried = true
 	res, err := st.execute(ctx, tx, given, params)
 	if err != nil {
 		tx.SetRoot(before)
@@ -253,17 +279,21 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 	switch ts.Kind {
 	case pg.TransactionStmtKind_TRANS_STMT_BEGIN, pg.TransactionStmtKind_TRANS_STMT_START:
 		if s.explicit {
-			s.notice(pgerr.New(pgerr.ActiveSQLTransaction, "there is already a transaction in progress"))
+			s.notice(pgerr.NewWarning(pgerr.ActiveSQLTransaction, "there is already a transaction in progress"))
 			return "BEGIN", nil
 		}
-		if _, err := s.begin(ctx); err != nil {
+		tx, err := s.begin(ctx)
+		if err != nil {
 			return "", err
 		}
 		s.explicit = true
+		if ro, ok := readOnlyOption(ts.Options); ok {
+			tx.ReadOnly = ro || s.readOnly
+		}
 		return "BEGIN", nil
 	case pg.TransactionStmtKind_TRANS_STMT_COMMIT:
 		if !s.explicit {
-			s.notice(pgerr.New(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
+			s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
 			return "COMMIT", nil
 		}
 		if s.failed {
@@ -273,7 +303,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 		return "COMMIT", s.commit(ctx)
 	case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK:
 		if !s.explicit {
-			s.notice(pgerr.New(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
+			s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
 		}
 		s.rollback()
 		return "ROLLBACK", nil
@@ -313,7 +343,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 func (s *Session) set(vs *pg.VariableSetStmt) (string, error) {
 	name := strings.ToLower(vs.Name)
 	if vs.Kind == pg.VariableSetKind_VAR_SET_MULTI {
-		return "SET", nil // SET TRANSACTION ...: one isolation level is all we have
+		return s.setTransaction(vs)
 	}
 	value := defaultVars[name]
 	if vs.Kind == pg.VariableSetKind_VAR_SET_VALUE {
@@ -350,10 +380,43 @@ func (s *Session) set(vs *pg.VariableSetStmt) (string, error) {
 	return "SET", nil
 }
 
+// setTransaction runs SET TRANSACTION and SET SESSION CHARACTERISTICS AS
+// TRANSACTION. Isolation levels are accepted: every transaction has
+// snapshot isolation (see the versioning package).
+func (s *Session) setTransaction(vs *pg.VariableSetStmt) (string, error) {
+	ro, given := readOnlyOption(vs.Args)
+	if !given {
+		return "SET", nil
+	}
+	if vs.Name == "SESSION CHARACTERISTICS" {
+		s.vars["default_transaction_read_only"] = map[bool]string{true: "on", false: "off"}[ro]
+		return "SET", nil
+	}
+	if !s.explicit || s.txn == nil {
+		s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET TRANSACTION can only be used in transaction blocks"))
+		return "SET", nil
+	}
+	if !ro && s.txn.ReadOnly {
+		switch {
+		case s.readOnly:
+			return "", pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot set transaction read-write mode on a read-only revision")
+		case len(s.saves) > 0:
+			return "", pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot set transaction read-write mode inside a read-only transaction")
+		case s.txn.Queried:
+			return "", pgerr.New(pgerr.ActiveSQLTransaction, "transaction read-write mode must be set before any query")
+		}
+	}
+	s.txn.ReadOnly = ro || s.readOnly
+	return "SET", nil
+}
+
 // show runs SHOW.
 func (s *Session) show(vs *pg.VariableShowStmt) (*Result, error) {
 	name := strings.ToLower(vs.Name)
 	v, ok := s.vars[name]
+	if name == "transaction_read_only" && s.txn != nil {
+		v = map[bool]string{true: "on", false: "off"}[s.txn.ReadOnly]
+	}
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", vs.Name)
 	}

@@ -132,3 +132,30 @@ func CodeOf(err error) Code {
 	}
 	return InternalError
 }
+
+// ErrorFields reports the error's fields by their protocol codes, for the
+// wire layer's ErrorResponse and NoticeResponse.
+func (e *Error) ErrorFields(add func(field byte, value string)) {
+	if e.Severity != "" {
+		add('S', e.Severity)
+		add('V', e.Severity)
+	}
+	add('C', string(e.Code))
+	add('M', e.Message)
+	if e.Detail != "" {
+		add('D', e.Detail)
+	}
+	if e.Hint != "" {
+		add('H', e.Hint)
+	}
+	if e.Position > 0 {
+		add('P', fmt.Sprint(e.Position))
+	}
+}
+
+// NewWarning returns a notice of severity WARNING.
+func NewWarning(code Code, format string, args ...any) *Error {
+	e := New(code, format, args...)
+	e.Severity = "WARNING"
+	return e
+}

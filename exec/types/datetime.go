@@ -1558,4 +1558,3 @@ func dateTimeParseError(dterr int, str, typ string, fields []field) error {
 	}
 	return newError(CodeInvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", typ, str)
 }
-
