@@ -53,7 +53,8 @@ func (st *Statement) IsEmpty() bool { return st.raw.Stmt == nil }
 // ones kept, the others inferred) and result columns.
 func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []exec.ResultColumn, error) {
 	switch n := st.raw.Stmt; {
-	case isTxnControl(n) || n.GetVariableSetStmt() != nil || n.GetPrepareStmt() != nil || n.GetDeallocateStmt() != nil:
+	case isTxnControl(n) || n.GetVariableSetStmt() != nil || n.GetPrepareStmt() != nil || n.GetDeallocateStmt() != nil ||
+		n.GetCreatedbStmt() != nil || n.GetDropdbStmt() != nil:
 		return paramTypes(given), nil, nil
 	case n.GetVariableShowStmt() != nil:
 		name := strings.ToLower(n.GetVariableShowStmt().Name)

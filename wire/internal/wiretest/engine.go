@@ -243,6 +243,7 @@ var (
 	reSelect  = regexp.MustCompile(`(?is)^select\s+(.+)$`)
 	reParam   = regexp.MustCompile(`(?is)^\$(\d+)(?:\s*::\s*(\w+))?$`)
 	reInt     = regexp.MustCompile(`^-?\d+$`)
+	reCast    = regexp.MustCompile(`(?s)^(.*?)\s*::\s*(\w+)$`)
 )
 
 // stmt implements wire.Statement.
@@ -374,6 +375,17 @@ func (st *stmt) parseExprs(list string, paramTypes []uint32) error {
 	for _, item := range splitList(list) {
 		item = strings.TrimSpace(item)
 		e := expr{name: "?column?"}
+		var cast *typeInfo
+		if m := reCast.FindStringSubmatch(item); m != nil && !strings.HasPrefix(item, "$") {
+			t, ok := typesByName[strings.ToLower(m[2])]
+			if !ok {
+				return &engineError{code: "42704", msg: fmt.Sprintf("type %q does not exist", m[2]), pos: st.pos}
+			}
+			item, cast = strings.TrimSpace(m[1]), &t
+			if len(item) >= 2 && item[0] == '(' && item[len(item)-1] == ')' {
+				item = strings.TrimSpace(item[1 : len(item)-1])
+			}
+		}
 		lower := strings.ToLower(item)
 		switch m := reParam.FindStringSubmatch(item); {
 		case m != nil:
@@ -410,6 +422,14 @@ func (st *stmt) parseExprs(list string, paramTypes []uint32) error {
 		default:
 			return &engineError{code: "42601", msg: fmt.Sprintf("syntax error at or near %q", item),
 				pos: st.pos + strings.Index(st.sql, item)}
+		}
+		if cast != nil {
+			if e.lit != nil {
+				if _, err := decode([]byte(*e.lit), wire.FormatText, *cast); err != nil {
+					return err
+				}
+			}
+			e.typ, e.name = *cast, cast.name
 		}
 		st.exprs = append(st.exprs, e)
 	}
@@ -930,6 +950,9 @@ func readBinaryCopy(r io.Reader, t *table, idx []int) ([][]field, error) {
 	var b4 [4]byte
 	for {
 		if _, err := io.ReadFull(br, b4[:2]); err != nil {
+			if err == io.EOF {
+				return rows, nil // no trailer: PostgreSQL accepts that too
+			}
 			return nil, passErr(err, bad("tuple"))
 		}
 		n := int16(binary.BigEndian.Uint16(b4[:2]))
