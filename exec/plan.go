@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"slices"
 	"sort"
 
@@ -64,17 +65,29 @@ func (p *Scan) Open(env *Env) (Rows, error) {
 		return nil, err
 	}
 	it := m.NewIter(env.Ctx, prolly.IterOptions{LowerBound: p.Lower, UpperBound: p.Upper})
-	return &scanRows{t: t, it: it}, nil
+	return &scanRows{ctx: env.Ctx, t: t, it: it}, nil
 }
 
 type scanRows struct {
+	ctx     context.Context
 	t       *Table
 	it      *prolly.Iter
 	started bool
 	row     Row
+	n       int
 }
 
+// cancelCheckRows is how many rows a scan reads between looks at its
+// context: often enough to stop a cancelled statement at once, rarely
+// enough to cost nothing.
+const cancelCheckRows = 1024
+
 func (r *scanRows) Next() (Row, error) {
+	if r.n++; r.n%cancelCheckRows == 0 {
+		if err := r.ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
 	var ok bool
 	if !r.started {
 		r.started = true
