@@ -15,6 +15,10 @@ type Env struct {
 	Settings *Settings
 	TxnStart time.Time
 	Txn      *Txn
+
+	// args is a stack for the arguments of function calls being
+	// evaluated, reused so that a call allocates nothing.
+	args []Datum
 }
 
 // Expr is a typed scalar expression, built by the planner and evaluated
@@ -71,11 +75,8 @@ type Call struct {
 }
 
 func (e *Call) Eval(env *Env, row Row) (Datum, error) {
-	var buf [4]Datum
-	args := buf[:0]
-	if len(e.Args) > len(buf) {
-		args = make([]Datum, 0, len(e.Args))
-	}
+	base := len(env.args)
+	defer func() { env.args = env.args[:base] }()
 	for _, a := range e.Args {
 		d, err := a.Eval(env, row)
 		if err != nil {
@@ -84,9 +85,11 @@ func (e *Call) Eval(env *Env, row Row) (Datum, error) {
 		if e.Strict && d.IsNull() {
 			return Null, nil
 		}
-		args = append(args, d)
+		env.args = append(env.args, d)
 	}
-	return e.Fn(env, args)
+	// The slice stays valid for the call even if a nested evaluation grows
+	// the stack: growth copies, and the old array lives while referenced.
+	return e.Fn(env, env.args[base:len(env.args):len(env.args)])
 }
 func (e *Call) Type() T { return e.T }
 

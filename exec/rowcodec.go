@@ -86,7 +86,11 @@ func decodeField(t T, f []byte) (Datum, error) {
 		iv.Months, iv.Days, iv.Micros, err = tuple.DecodeInterval(f)
 		d.X = iv
 	default:
-		d.S = string(f)
+		// Stored bytes are immutable (chunks never change once written), so
+		// the string can share them instead of copying.
+		if len(f) > 0 {
+			d.S = unsafe.String(&f[0], len(f))
+		}
 	}
 	if err != nil {
 		return Null, pgerr.Wrap(err, pgerr.DataCorrupted, "corrupt stored value of type %s", TypeName(t.OID))

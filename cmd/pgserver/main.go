@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -24,7 +25,19 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:5432", "address to listen on, HOST:PORT")
 	dataDir := flag.String("data-dir", "./pgserver-data", "data directory")
 	logLevel := zap.LevelFlag("log-level", zapcore.InfoLevel, "log level: debug, info, warn, error")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for profiling)")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "pgserver:", err)
+			os.Exit(2)
+		}
+		defer pprof.StopCPUProfile()
+	}
 
 	cfg := zap.NewProductionConfig()
 	cfg.Level = zap.NewAtomicLevelAt(*logLevel)
@@ -35,12 +48,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pgserver:", err)
 		os.Exit(2)
 	}
-	if err := run(log, *listen, *dataDir); err != nil {
+	err = run(log, *listen, *dataDir)
+	if err != nil {
 		log.Error("pgserver stopped", zap.Error(err))
-		_ = log.Sync()
-		os.Exit(1)
 	}
 	_ = log.Sync()
+	if err != nil {
+		pprof.StopCPUProfile()
+		os.Exit(1)
+	}
 }
 
 func run(log *zap.Logger, listen, dataDir string) error {

@@ -233,6 +233,9 @@ func ParseArray[T any](s string, c *ElemCodec[T]) (Array[T], error) {
 
 // arrayNItems is ArrayGetNItems plus ArrayCheckBounds.
 func arrayNItems(dims, lbound []int) (int, error) {
+	if len(dims) == 0 {
+		return 0, nil
+	}
 	n := int64(1)
 	for i := range dims {
 		if dims[i] < 0 || n*int64(dims[i]) > maxArraySize {

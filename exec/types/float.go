@@ -45,7 +45,7 @@ func cStrtod(s string, start int, bits int) (v float64, end int, erange bool) {
 				n = j + 1
 			}
 		}
-		return math.NaN(), i + n, false
+		return cNaN, i + n, false
 	}
 	if len(rest) >= 2 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X') {
 		if v, n, ok := scanHexFloat(rest, bits); ok {
@@ -149,6 +149,10 @@ func scanHexFloat(s string, bits int) (float64, int, bool) {
 func isHex(c byte) bool {
 	return isDigit(c) || (c|0x20) >= 'a' && (c|0x20) <= 'f'
 }
+
+// cNaN is C's NAN, the NaN that PostgreSQL's input functions store
+// (math.NaN has a different payload, which binary output would show).
+var cNaN = math.Float64frombits(0x7FF8000000000000)
 
 // parseFloat is float8in_internal / float4in.
 func parseFloat(s string, bits int, typ string) (float64, error) {

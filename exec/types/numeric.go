@@ -320,10 +320,12 @@ func AppendNumericBinary(dst []byte, d *apd.Decimal) []byte {
 	case apd.NaN, apd.NaNSignaling:
 		return appendNumericHeader(dst, 0, 0, numericNaN, 0)
 	case apd.Infinite:
+		// PostgreSQL 15 sends dscale 32 for infinities: the bits of its
+		// short-header sign field that NUMERIC_DSCALE reads.
 		if d.Negative {
-			return appendNumericHeader(dst, 0, 0, numericNInf, 0)
+			return appendNumericHeader(dst, 0, 0, numericNInf, 32)
 		}
-		return appendNumericHeader(dst, 0, 0, numericPInf, 0)
+		return appendNumericHeader(dst, 0, 0, numericPInf, 32)
 	}
 	dscale := 0
 	if d.Exponent < 0 {

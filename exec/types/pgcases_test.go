@@ -22,6 +22,7 @@ type pgCase struct {
 	msg    string // expected primary message
 	detail string
 	hint   string
+	where  string // CONTEXT line (trailing blanks trimmed)
 }
 
 // caseSettings builds Settings from a case's set string, the way the
@@ -192,9 +193,10 @@ func TestPostgresCases(t *testing.T) {
 			t.Errorf("%s %q [%s]: got %q, %v; want error %s %q", c.typ, c.in, c.set, got, err, c.code, c.msg)
 			continue
 		}
-		if e.Code != c.code || e.Message != c.msg || e.Detail != c.detail || e.Hint != c.hint {
-			t.Errorf("%s %q [%s]: got error %s %q (detail %q hint %q); want %s %q (detail %q hint %q)",
-				c.typ, c.in, c.set, e.Code, e.Message, e.Detail, e.Hint, c.code, c.msg, c.detail, c.hint)
+		if e.Code != c.code || e.Message != c.msg || e.Detail != c.detail || e.Hint != c.hint ||
+			strings.TrimRight(e.Where, " ") != c.where {
+			t.Errorf("%s %q [%s]: got error %s %q (detail %q hint %q where %q); want %s %q (detail %q hint %q where %q)",
+				c.typ, c.in, c.set, e.Code, e.Message, e.Detail, e.Hint, e.Where, c.code, c.msg, c.detail, c.hint, c.where)
 		}
 	}
 }
