@@ -19,10 +19,13 @@ type Statement struct {
 	raw *pg.RawStmt
 	sql string
 
-	// an is the last analysis and anRoot the root value it was made
-	// against; Execute reuses it while the root has not changed.
+	// an is the last analysis, anRoot the root value and anTxn the
+	// transaction it was made in. Execute reuses a plan while the root has
+	// not changed (plans read the transaction from their Env), and a
+	// utility or COPY only in the same transaction, since they hold it.
 	an     *analysis
 	anRoot store.Address
+	anTxn  *exec.Txn
 }
 
 // analysis is a statement analyzed against the current catalog: a plan, or
@@ -77,7 +80,7 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	if err != nil {
 		return nil, nil, err
 	}
-	st.an, st.anRoot = an, tx.Root.Addr()
+	st.an, st.anRoot, st.anTxn = an, tx.Root.Addr(), tx
 	return an.params, an.cols, nil
 }
 
@@ -204,7 +207,7 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 		return s.show(show)
 	}
 	an := st.an
-	if an == nil || st.anRoot != tx.Root.Addr() {
+	if an == nil || st.anRoot != tx.Root.Addr() || (an.plan == nil && st.anTxn != tx) {
 		var err error
 		if an, err = s.analyze(ctx, tx, st.raw.Stmt, given); err != nil {
 			return nil, err

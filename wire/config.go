@@ -91,6 +91,7 @@ const (
 	DefaultMaxMessageSize = 1<<30 - 1
 	DefaultAuthTimeout    = time.Minute
 	smallMessageLimit     = 10000
+	maxAuthTokenLen       = 65535
 	maxStartupPacketLen   = 10000
 )
 

@@ -90,6 +90,7 @@ func newConn(s *Server, ctx context.Context, nc net.Conn) *conn {
 // addrString prints a possibly nil address.
 type addrString struct{ a net.Addr }
 
+// String returns the address, or "" for none.
 func (a addrString) String() string {
 	if a.a == nil {
 		return ""
@@ -148,7 +149,6 @@ func (c *conn) dispatch(typ byte, body []byte) bool {
 	case 'C':
 		c.closeMessage(body)
 	case 'H':
-		c.inBatch = true
 		c.wr.flush()
 	case 'S':
 		c.sync(body)

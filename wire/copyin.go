@@ -3,6 +3,7 @@ package wire
 import (
 	"errors"
 	"io"
+	"os"
 )
 
 // CopyReader reads the data of COPY FROM STDIN from the client: the
@@ -82,18 +83,15 @@ func (r *CopyReader) nextData() []byte {
 // framing is lost, so nothing more can be read.
 func (r *CopyReader) fatal(err error) {
 	var werr *Error
-	if !errors.As(err, &werr) {
+	switch {
+	case errors.As(err, &werr):
+	case errors.Is(err, os.ErrDeadlineExceeded) && r.c.isStopping():
+		werr = adminShutdownError()
+	default:
 		werr = &Error{Code: CodeConnectionException, Message: "unexpected EOF on client connection with an open transaction", Err: err}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			werr.Err = io.ErrUnexpectedEOF
-		}
 	}
 	werr.Severity = SeverityFatal
 	r.err = werr
 	r.c.closing = true
 	r.c = nil
 }
-
-// done reports whether the client ended the COPY (CopyDone or CopyFail) or
-// the session is ending.
-func (r *CopyReader) finished() bool { return r.c == nil }

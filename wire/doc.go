@@ -1,4 +1,102 @@
-// Package wire speaks the PostgreSQL frontend/backend protocol (version 3)
-// with github.com/jackc/pgproto3/v2: startup, authentication, simple and
-// extended query, COPY, cancellation and errors with SQLSTATE codes.
+// Package wire speaks the PostgreSQL frontend/backend protocol, version 3.0,
+// as PostgreSQL 15 does: startup (SSLRequest with TLS when configured,
+// GSSENCRequest refused, NegotiateProtocolVersion for 3.x and unknown
+// protocol options), authentication (trust, cleartext password,
+// SCRAM-SHA-256), simple and extended query, COPY FROM STDIN / TO STDOUT,
+// CancelRequest, ParameterStatus, NoticeResponse, and ErrorResponse with
+// every field PostgreSQL sends. The SQL engine plugs in through Handler.
+//
+// # Layers
+//
+// Server accepts connections and runs one goroutine per connection (conn).
+// The conn frames frontend messages itself (msgReader: lengths are checked
+// before anything is allocated, bodies grow only as bytes arrive, and the
+// decoders never panic on hostile input) and appends backend messages into
+// one output buffer (msgWriter), encoding the hot ones (DataRow,
+// RowDescription, CommandComplete, ReadyForQuery, ...) by hand and the rest
+// with pgproto3. The engine sees Handler → Session → Statement → Portal
+// (handler.go) and writes results through RowWriter.
+//
+// # Plugging in an engine
+//
+//	srv, err := wire.NewServer(wire.Config{
+//		Addr:     "127.0.0.1:5432",
+//		Logger:   logger,
+//		Auth:     wire.AuthSCRAM,
+//		Password: lookup, // user → password or SCRAM verifier (SCRAMVerifier)
+//		Handler:  engine, // implements wire.Handler
+//	})
+//	go srv.Serve(ctx)
+//	...
+//	srv.Shutdown(ctxWithDeadline)
+//
+// The engine does not import wire to report errors: any error with a
+// SQLState() string method (SQLStateError), or with an
+// ErrorFields(add func(field byte, value string)) method (FieldsError) for
+// the other fields, is reported with its code; other errors are XX000.
+//
+// # Invariants
+//
+//  1. One goroutine per connection runs every protocol step and every call
+//     into the Session, its Statements and Portals; those calls never run
+//     concurrently for one session. Other goroutines touch a session only
+//     to cancel it (cancel request, Shutdown, Close), and only through the
+//     context of the engine call in progress.
+//  2. A cancel request cancels only the statement running when it arrives
+//     (a request arriving between statements is dropped, so it cannot hit
+//     the next one); the statement then fails with 57014 "canceling
+//     statement due to user request" unless the engine reported an error
+//     with its own SQLSTATE.
+//  3. Simple query: the string is parsed whole; statements run in order,
+//     each bound, executed and closed before the next is bound; the first
+//     error stops the rest; then Session.Sync and ReadyForQuery. An empty
+//     string answers EmptyQueryResponse.
+//  4. Extended query: after an ErrorResponse every message is discarded
+//     until Sync (Terminate still ends the session), as PostgreSQL does;
+//     Sync calls Session.Sync(failed) and answers ReadyForQuery. The unnamed
+//     statement and portal are replaced by the next Parse / Bind (the
+//     unnamed statement is dropped even if the new Parse fails); a named
+//     one must be closed first (42P05, 42P03). An unknown statement gives
+//     26000, an unknown portal 34000; closing an unknown name is not an
+//     error.
+//  5. Portals are dropped whenever ReadyForQuery reports TxIdle (the end of
+//     the transaction that created them), and a simple Query drops the
+//     unnamed portal.
+//  6. Output is flushed at ReadyForQuery, at Flush, before the server waits
+//     for client data (authentication, COPY FROM STDIN), and when the
+//     buffer passes 32 KiB — never per row. ParameterStatus changes reported
+//     by the engine are sent just before the next ReadyForQuery, once per
+//     name.
+//  7. Framing errors (unknown message type, bad or oversized length,
+//     malformed body, unexpected message during COPY) are FATAL 08P01 and
+//     close the connection; other sessions are unaffected. Message bodies
+//     are limited by Config.MaxMessageSize (1 GiB − 1 by default) and
+//     control messages by 10000 bytes, checked before allocation.
+//  8. A panic anywhere in a session (the wire's or the engine's) is
+//     recovered, logged with its stack, answered FATAL XX000, and ends that
+//     session only; Session.Close is still called.
+//  9. Shutdown stops accepting, ends idle sessions at once with FATAL 57P01,
+//     lets running statements finish (their session then ends the same
+//     way), and at its context's deadline cancels the statements still
+//     running. Session.Close is called exactly once per session, last.
+//
+// # Ownership of buffers
+//
+// The bytes the wire hands the engine point into the connection's read
+// buffer and are valid only during the call: the sql string of Parse is a
+// copy, but Bind's params and format slices, and the slices returned by
+// CopyReader.Next, are views that the next message overwrites. RowWriter
+// copies what it is given (Value) or lets the engine append in place
+// (BeginValue/EndValue); a RowWriter, CopyReader or CopyWriter is valid
+// only during the Execute it was given to. The wire only reads the slices
+// the engine returns (ParamTypes, Columns) and keeps them as long as the
+// statement or portal lives.
+//
+// # Not supported
+//
+// SCRAM-SHA-256-PLUS (channel binding), GSSAPI and SSPI, MD5 passwords,
+// the function-call sub-protocol (answered 0A000), replication
+// connections, COPY BOTH, asynchronous NotificationResponse (LISTEN/NOTIFY),
+// client encodings other than UTF8 and SQL_ASCII, and SASLprep of
+// passwords (non-ASCII passwords must be in normalized form).
 package wire

@@ -62,7 +62,10 @@ func (c *conn) parse(body []byte) {
 	}
 	ps := &prepared{}
 	if len(stmts) == 1 {
-		ps.st = stmts[0]
+		if ps.st = stmts[0]; ps.st == nil {
+			c.fail(errNoStatement, nil)
+			return
+		}
 	}
 	c.stmts[string(name)] = ps
 	c.wr.empty('1') // ParseComplete
@@ -108,12 +111,6 @@ func (c *conn) bind(body []byte) {
 		c.fail(unknownStatement(stmtName), nil)
 		return
 	}
-	if len(portalName) == 0 {
-		c.closePortal("")
-	} else if _, ok := c.portals[string(portalName)]; ok {
-		c.fail(Errorf(CodeDuplicateCursor, "cursor \"%s\" already exists", portalName), nil)
-		return
-	}
 	if len(c.bindPFmts) > 1 && len(c.bindPFmts) != nargs {
 		c.fail(protocolErrorf("bind message has %d parameter formats but %d parameters", len(c.bindPFmts), nargs), nil)
 		return
@@ -130,11 +127,22 @@ func (c *conn) bind(body []byte) {
 		c.fail(err, nil)
 		return
 	}
+	// As in PostgreSQL, the portal is made (dropping the unnamed one) only
+	// once the message has been checked.
+	if len(portalName) == 0 {
+		c.closePortal("")
+	} else if _, ok := c.portals[string(portalName)]; ok {
+		c.fail(Errorf(CodeDuplicateCursor, "cursor \"%s\" already exists", portalName), nil)
+		return
+	}
 	bp := c.newPortal()
 	if ps.st != nil {
 		ctx := c.beginStmt()
 		p, err := ps.st.Bind(ctx, c.bindArgs, c.bindPFmts, c.bindRFmts)
 		c.endStmt()
+		if err == nil && p == nil {
+			err = errNoPortal
+		}
 		if err != nil {
 			c.freePortal(bp)
 			c.fail(err, stmtCause(ctx))
@@ -310,6 +318,12 @@ func (c *conn) freePortal(bp *boundPortal) {
 		c.freePortals = append(c.freePortals, bp)
 	}
 }
+
+// Errors for an engine that breaks the Handler contract.
+var (
+	errNoPortal    = &Error{Code: CodeInternalError, Message: "internal error: the engine returned no portal"}
+	errNoStatement = &Error{Code: CodeInternalError, Message: "internal error: the engine returned a nil statement"}
+)
 
 // checkFormats checks that every format code is text or binary.
 func checkFormats(f []int16) error {

@@ -91,8 +91,12 @@ func unexpectedEOF(err error) error {
 // and whether the type exists, following PostgreSQL's SocketBackend.
 func messageLimit(typ byte, large int) (int, bool) {
 	switch typ {
-	case 'Q', 'P', 'B', 'd', 'F', 'p':
+	case 'Q', 'P', 'B', 'd', 'F':
 		return large, true
+	case 'p':
+		// Password and SASL messages arrive before authentication:
+		// PostgreSQL's PG_MAX_AUTH_TOKEN_LENGTH.
+		return min(large, maxAuthTokenLen), true
 	case 'S', 'H', 'E', 'D', 'C', 'X', 'c', 'f':
 		return smallMessageLimit, true
 	}

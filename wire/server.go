@@ -84,8 +84,10 @@ func (s *Server) Serve(ctx context.Context) error {
 			if s.isClosed() {
 				return ErrServerClosed
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			// Like net/http: back off on temporary errors (EMFILE,
+			// ECONNABORTED, ...) instead of giving up.
+			var te interface{ Temporary() bool }
+			if errors.As(err, &te) && te.Temporary() {
 				backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
 				s.cfg.Logger.Warn("accept failed; retrying", zap.Error(err), zap.Duration("in", backoff))
 				time.Sleep(backoff)

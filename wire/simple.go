@@ -1,6 +1,9 @@
 package wire
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // simpleQuery handles a Query message: parse the string, then bind,
 // describe, execute and close each statement in turn. An error stops the
@@ -27,6 +30,9 @@ func (c *conn) simpleQuery(body []byte) {
 		failed = true
 	case len(stmts) == 0:
 		c.wr.empty('I') // EmptyQueryResponse
+	case slices.Contains(stmts, nil):
+		c.sendError(errNoStatement, nil)
+		failed = true
 	default:
 		for i, st := range stmts {
 			ok := c.runSimple(ctx, st)
@@ -47,6 +53,9 @@ func (c *conn) simpleQuery(body []byte) {
 // failed (the error has been sent).
 func (c *conn) runSimple(ctx context.Context, st Statement) bool {
 	p, err := st.Bind(ctx, nil, nil, nil)
+	if err == nil && p == nil {
+		err = errNoPortal
+	}
 	if err != nil {
 		c.sendError(err, stmtCause(ctx))
 		return false

@@ -38,7 +38,8 @@ func (d Date) YMD() (year, month, day int) {
 
 // ParseDate is date_in.
 func ParseDate(s string, st *Settings) (Date, error) {
-	fields, dterr := parseDateTime(s, maxDateLen+1)
+	var fbuf [maxDateFields]field
+	fields, dterr := parseDateTime(s, maxDateLen+1, &fbuf)
 	var tm pgTm
 	var res dtResult
 	if dterr == 0 {

@@ -4,7 +4,9 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	_ "time/tzdata" // zone names work without a system zoneinfo
 )
 
 // This file holds the date/time machinery shared by date, time, timestamp,
@@ -289,18 +291,24 @@ type field struct {
 // parseDateTime is PostgreSQL's ParseDateTime: it splits s into fields.
 // buflen is the size of the caller's work buffer in PostgreSQL, which makes
 // over-long input a syntax error exactly where PostgreSQL's is.
-func parseDateTime(s string, buflen int) ([]field, int) {
-	fields := make([]field, 0, 8)
+//
+// The fields are returned in fbuf's array; their lower-cased text shares one
+// allocation, and their original text is a substring of s (the original
+// text of a signed field may include the blanks after the sign, which
+// PostgreSQL drops; it is only read for zone names, which are never signed).
+func parseDateTime(s string, buflen int, fbuf *[maxDateFields]field) ([]field, int) {
+	fields := fbuf[:0]
+	var ends [maxDateFields]int // end of each field in buf
+	var starts [maxDateFields]int
 	used := 0
-	var buf []byte
-	var orig []byte
+	var wb [256]byte
+	buf := wb[:0]
 	i := 0
 	appendc := func(c byte) bool {
 		if used+1 >= buflen {
 			return false
 		}
 		used++
-		orig = append(orig, c)
 		buf = append(buf, toLower(c))
 		return true
 	}
@@ -313,8 +321,8 @@ func parseDateTime(s string, buflen int) ([]field, int) {
 		if len(fields) >= maxDateFields {
 			return nil, dterrBadFormat
 		}
-		buf = buf[:0]
-		orig = orig[:0]
+		fstart := i
+		bstart := len(buf)
 		var ftype int
 		switch {
 		case isDigit(c):
@@ -414,7 +422,7 @@ func parseDateTime(s string, buflen int) ([]field, int) {
 				case s[i] == '-' || s[i] == '/' || s[i] == '.':
 					isDate = true
 				case s[i] == '+' || isDigit(s[i]):
-					if _, ok := dateTokens[tokenKey(string(buf))]; !ok {
+					if _, ok := dateTokens[tokenKey(string(buf[bstart:]))]; !ok {
 						isDate = true
 					}
 				}
@@ -475,7 +483,25 @@ func parseDateTime(s string, buflen int) ([]field, int) {
 			return nil, dterrBadFormat
 		}
 		used++ // the field's terminating NUL in PostgreSQL's buffer
-		fields = append(fields, field{s: string(buf), orig: string(orig), typ: ftype})
+		starts[len(fields)] = fstart
+		ends[len(fields)] = len(buf)
+		fields = append(fields, field{typ: ftype})
+	}
+	low := string(buf)
+	prev := 0
+	for k := range fields {
+		fields[k].s = low[prev:ends[k]]
+		prev = ends[k]
+	}
+	// original text: from the field's start in s, as long as its lower-cased text
+	for k := range fields {
+		st := starts[k]
+		n := len(fields[k].s)
+		if st+n <= len(s) && strings.EqualFold(s[st:st+n], fields[k].s) {
+			fields[k].orig = s[st : st+n]
+		} else {
+			fields[k].orig = fields[k].s
+		}
 	}
 	return fields, 0
 }
@@ -953,8 +979,15 @@ func validateDate(fmask int, isjulian, is2digits, bc bool, tm *pgTm) int {
 	return 0
 }
 
-// zoneCache caches time.LoadLocation results by the name tried.
-var zoneCache sync.Map // string → *time.Location (nil if unknown)
+// zoneCache caches time.LoadLocation results (misses too) by the name
+// tried, up to zoneCacheMax names, so that a client sending endless
+// distinct zone names cannot grow it without bound.
+var (
+	zoneCache     sync.Map // string → *time.Location (nil if unknown)
+	zoneCacheSize atomic.Int32
+)
+
+const zoneCacheMax = 4096
 
 // loadZone finds a time zone by name the way pg_tzset does: case does not
 // matter. It tries the name as written, then common capitalisations.
@@ -979,7 +1012,11 @@ func loadZone(orig string) *time.Location {
 			break
 		}
 	}
-	zoneCache.Store(orig, loc)
+	if zoneCacheSize.Load() < zoneCacheMax {
+		if _, dup := zoneCache.LoadOrStore(orig, loc); !dup {
+			zoneCacheSize.Add(1)
+		}
+	}
 	return loc
 }
 

@@ -564,7 +564,8 @@ func decodeISO8601Interval(str string, it *itmIn) int {
 // sql_standard.
 func ParseInterval(s string, typmod int32, st *Settings) (Interval, error) {
 	rangeMask := int(intervalTypmodRange(typmod))
-	fields, dterr := parseDateTime(s, 256)
+	var fbuf [maxDateFields]field
+	fields, dterr := parseDateTime(s, 256, &fbuf)
 	var it itmIn
 	if dterr == 0 {
 		dterr = decodeInterval(fields, rangeMask, st.intervalStyle(), &it)

@@ -3,7 +3,6 @@ package types
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
@@ -90,6 +89,8 @@ type jsonLexer struct {
 	strval     []byte // the de-escaped string of the last string token
 }
 
+var punctTokens = [256]uint8{'{': jtObjectStart, '}': jtObjectEnd, '[': jtArrayStart, ']': jtArrayEnd, ',': jtComma, ':': jtColon}
+
 func jsonAlnum(c byte) bool {
 	return isAlnum(c) || c == '_' || c >= 0x80
 }
@@ -114,7 +115,7 @@ func (l *jsonLexer) lex() int {
 	switch c := l.in[s]; c {
 	case '{', '}', '[', ']', ',', ':':
 		l.tokEnd = s + 1
-		l.tokType = map[byte]int{'{': jtObjectStart, '}': jtObjectEnd, '[': jtArrayStart, ']': jtArrayEnd, ',': jtComma, ':': jtColon}[c]
+		l.tokType = int(punctTokens[c])
 	case '"':
 		if r := l.lexString(); r != jeSuccess {
 			return r
@@ -486,7 +487,15 @@ func uniqueSortPairs(pairs []JSONBPair) []JSONBPair {
 	if pairs == nil {
 		return []JSONBPair{}
 	}
-	sort.SliceStable(pairs, func(i, j int) bool { return jsonKeyLess(pairs[i].Key, pairs[j].Key) })
+	if len(pairs) <= 16 {
+		for i := 1; i < len(pairs); i++ {
+			for j := i; j > 0 && jsonKeyLess(pairs[j].Key, pairs[j-1].Key); j-- {
+				pairs[j], pairs[j-1] = pairs[j-1], pairs[j]
+			}
+		}
+	} else {
+		sort.SliceStable(pairs, func(i, j int) bool { return jsonKeyLess(pairs[i].Key, pairs[j].Key) })
+	}
 	out := pairs[:0]
 	for i := 0; i < len(pairs); i++ {
 		if i+1 < len(pairs) && pairs[i+1].Key == pairs[i].Key {
@@ -717,5 +726,3 @@ func ParseJSONBinary(b []byte) (string, error) {
 	}
 	return s, nil
 }
-
-var _ = strconv.Itoa

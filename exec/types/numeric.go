@@ -165,7 +165,13 @@ func ParseNumeric(d *apd.Decimal, s string) error {
 		}
 		shift = 0
 	}
-	if _, ok := d.Coeff.SetString(string(digs), 10); !ok {
+	if len(digs) <= 19 {
+		var u uint64
+		for _, c := range digs {
+			u = u*10 + uint64(c-'0')
+		}
+		d.Coeff.SetUint64(u)
+	} else if _, ok := d.Coeff.SetString(string(digs), 10); !ok {
 		return errSyntax("numeric", s)
 	}
 	if shift > 0 {

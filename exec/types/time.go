@@ -13,7 +13,8 @@ type Time int64
 // ParseTime is time_in with a typmod (-1 for none). A date or a time zone in
 // the input is read and ignored, as PostgreSQL does.
 func ParseTime(s string, typmod int32, st *Settings) (Time, error) {
-	fields, dterr := parseDateTime(s, maxDateLen+1)
+	var fbuf [maxDateFields]field
+	fields, dterr := parseDateTime(s, maxDateLen+1, &fbuf)
 	var tm pgTm
 	if dterr == 0 {
 		dterr = decodeTimeOnly(fields, st, &tm)

@@ -60,7 +60,8 @@ func ParseTimestampTZ(s string, typmod int32, st *Settings) (TimestampTZ, error)
 }
 
 func parseTimestamp(s string, st *Settings, withTZ bool, typ string) (int64, error) {
-	fields, dterr := parseDateTime(s, maxDateLen+maxDateFields)
+	var fbuf [maxDateFields]field
+	fields, dterr := parseDateTime(s, maxDateLen+maxDateFields, &fbuf)
 	var tm pgTm
 	var res dtResult
 	if dterr == 0 {

@@ -43,9 +43,9 @@ import (
 
 // Engine implements wire.Handler.
 type Engine struct {
-	AllowPanic bool          // SELECT panic() panics
-	NoSleep    bool          // SELECT pg_sleep returns at once (fuzzing)
-	MaxSeries  int           // cap on generate_series rows, 0 = none
+	AllowPanic bool // SELECT panic() panics
+	NoSleep    bool // SELECT pg_sleep returns at once (fuzzing)
+	MaxSeries  int  // cap on generate_series rows, 0 = none
 	OnConnect  func(*wire.Startup)
 
 	Sessions atomic.Int64 // live sessions
