@@ -213,6 +213,16 @@ func TestDrivers(t *testing.T) {
 			t.Fatalf("mode %v: %v %v %v %v, %v", mode, name, price, ok, qty, err)
 		}
 	}
+	// DDL through the extended protocol: prepared in one transaction
+	// (Parse, Describe, Sync), executed in the next.
+	if _, err := c.Exec(ctx, "CREATE TABLE prepared_ddl (a int)", pgx.QueryExecModeCacheStatement); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, ctx, c, "INSERT INTO prepared_ddl VALUES (7)")
+	var seven int
+	if err := c.QueryRow(ctx, "SELECT a FROM prepared_ddl").Scan(&seven); err != nil || seven != 7 {
+		t.Fatalf("table made by a prepared CREATE TABLE: %d, %v", seven, err)
+	}
 	db, err := sql.Open("postgres", srv.DSN("postgres"))
 	if err != nil {
 		t.Fatal(err)
