@@ -1,0 +1,122 @@
+package wire_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/lib/pq"
+
+	"github.com/prollypg/prollypg/wire"
+	"github.com/prollypg/prollypg/wire/internal/wiretest"
+)
+
+// passwords: alice's is stored in clear, vera's as a SCRAM verifier.
+func passwords(t *testing.T) wire.PasswordFunc {
+	verifier, err := wire.SCRAMVerifier("v3ra-pw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(ctx context.Context, user string) (string, error) {
+		switch user {
+		case "alice":
+			return "s3cret", nil
+		case "vera":
+			return verifier, nil
+		}
+		return "", wire.ErrUnknownUser
+	}
+}
+
+// pgxTry connects with pgx and returns the connection error.
+func pgxTry(t *testing.T, srv *wiretest.Server, user, password, sslmode string) error {
+	t.Helper()
+	cfg, err := pgx.ParseConfig("postgres://" + srv.HostPort() + "/db?sslmode=" + sslmode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.User, cfg.Password = user, password
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	var v int
+	return conn.QueryRow(ctx, "SELECT 1").Scan(&v)
+}
+
+// pqTry connects with lib/pq and returns the error of a first query.
+func pqTry(t *testing.T, srv *wiretest.Server, user, password, sslmode string) error {
+	t.Helper()
+	c, err := pq.NewConnector("host=127.0.0.1 port=" + strconv.Itoa(srv.Port) + " dbname=db sslmode=" + sslmode +
+		" user=" + user + " password='" + password + "' connect_timeout=10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(c)
+	defer db.Close()
+	var v int
+	return db.QueryRow("SELECT 1").Scan(&v)
+}
+
+// isAuthFailure reports a FATAL 28P01 from either driver.
+func isAuthFailure(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "28P01" && pgErr.Severity == "FATAL"
+	}
+	var pqErr *pq.Error
+	if errors.As(err, &pqErr) {
+		return pqErr.Code == "28P01" && pqErr.Severity == "FATAL"
+	}
+	return false
+}
+
+func TestPasswordAuthentication(t *testing.T) {
+	for _, method := range []wire.AuthMethod{wire.AuthSCRAM, wire.AuthCleartext} {
+		for _, tlsOn := range []bool{false, true} {
+			cfg := wire.Config{Auth: method, Password: passwords(t)}
+			sslmode := "disable"
+			if tlsOn {
+				cfg.TLS, sslmode = wiretest.TLSConfig(t), "require"
+			}
+			srv := wiretest.Start(t, cfg)
+			name := method.String() + "/" + sslmode
+			try := map[string]func(*testing.T, *wiretest.Server, string, string, string) error{"pgx": pgxTry, "pq": pqTry}
+			for driver, f := range try {
+				if err := f(t, srv, "alice", "s3cret", sslmode); err != nil {
+					t.Errorf("%s %s: right password: %v", name, driver, err)
+				}
+				if err := f(t, srv, "vera", "v3ra-pw", sslmode); err != nil {
+					t.Errorf("%s %s: right password, stored verifier: %v", name, driver, err)
+				}
+				if err := f(t, srv, "alice", "wrong", sslmode); !isAuthFailure(err) {
+					t.Errorf("%s %s: wrong password: %v", name, driver, err)
+				}
+				if err := f(t, srv, "mallory", "s3cret", sslmode); !isAuthFailure(err) {
+					t.Errorf("%s %s: unknown user: %v", name, driver, err)
+				}
+			}
+		}
+	}
+}
+
+func TestPsqlPassword(t *testing.T) {
+	srv := wiretest.Start(t, wire.Config{Auth: wire.AuthSCRAM, Password: passwords(t)})
+	_, errOut, code := psql(t, srv, []string{"PGPASSWORD=wrong", "PGUSER=alice"}, "", "-U", "alice", "-c", "SELECT 1")
+	if code == 0 || !strings.Contains(errOut, `password authentication failed for user "alice"`) {
+		t.Fatalf("wrong password: %d %q", code, errOut)
+	}
+	out, errOut, code := psql(t, srv, []string{"PGPASSWORD=s3cret"}, "", "-U", "alice", "-At", "-c", "SELECT 1")
+	if code != 0 || out != "1\n" {
+		t.Fatalf("right password: %d %q %q", code, out, errOut)
+	}
+}
