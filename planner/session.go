@@ -20,6 +20,10 @@ import (
 type Engine struct {
 	st  versioning.Store
 	log *zap.Logger
+
+	// HashPassword turns a password into the verifier kept for its role
+	// (the wire layer's SCRAM-SHA-256 verifier); nil refuses passwords.
+	HashPassword func(password string) (string, error)
 }
 
 // NewEngine returns an engine over st.
@@ -30,8 +34,12 @@ func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 	return &Engine{st: st, log: log}
 }
 
-// Bootstrap creates the database postgres if the store has no database.
+// Bootstrap creates the role and the database postgres if the store has
+// no roles or no database.
 func (e *Engine) Bootstrap(ctx context.Context) error {
+	if err := e.bootstrapRoles(ctx); err != nil {
+		return err
+	}
 	names, err := versioning.ListDatabases(ctx, e.st)
 	if err != nil || len(names) > 0 {
 		return err

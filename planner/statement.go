@@ -57,7 +57,8 @@ func (st *Statement) IsEmpty() bool { return st.raw.Stmt == nil }
 func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []exec.ResultColumn, error) {
 	switch n := st.raw.Stmt; {
 	case isTxnControl(n) || n.GetVariableSetStmt() != nil || n.GetPrepareStmt() != nil || n.GetDeallocateStmt() != nil ||
-		n.GetCreatedbStmt() != nil || n.GetDropdbStmt() != nil:
+		n.GetCreatedbStmt() != nil || n.GetDropdbStmt() != nil || n.GetCreateRoleStmt() != nil || n.GetAlterRoleStmt() != nil ||
+		n.GetDropRoleStmt() != nil || n.GetGrantStmt() != nil || n.GetGrantRoleStmt() != nil:
 		return paramTypes(given), nil, nil
 	case n.GetVariableShowStmt() != nil:
 		name := strings.ToLower(n.GetVariableShowStmt().Name)
@@ -181,6 +182,16 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 		return s.executePrepared(ctx, n.GetExecuteStmt())
 	case n.GetDeallocateStmt() != nil:
 		return s.deallocate(n.GetDeallocateStmt())
+	case n.GetCreateRoleStmt() != nil:
+		return s.createRole(ctx, n.GetCreateRoleStmt())
+	case n.GetAlterRoleStmt() != nil:
+		return s.alterRole(ctx, n.GetAlterRoleStmt())
+	case n.GetDropRoleStmt() != nil:
+		return s.dropRole(ctx, n.GetDropRoleStmt())
+	case n.GetGrantStmt() != nil:
+		return &Result{tag: map[bool]string{true: "GRANT", false: "REVOKE"}[n.GetGrantStmt().IsGrant]}, nil
+	case n.GetGrantRoleStmt() != nil:
+		return &Result{tag: map[bool]string{true: "GRANT ROLE", false: "REVOKE ROLE"}[n.GetGrantRoleStmt().IsGrant]}, nil
 	}
 	tx, err := s.begin(ctx)
 	if err != nil {

@@ -244,3 +244,33 @@ func TestDrivers(t *testing.T) {
 		t.Fatalf("lib/pq read %q", got)
 	}
 }
+
+// TestPasswords checks SCRAM-SHA-256 authentication with roles made in SQL.
+func TestPasswords(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.StartOpts(t, testserver.Options{Args: []string{"--auth", "scram"}, Env: []string{"PGSERVER_SUPERUSER_PASSWORD=s3cret"}})
+	dsn := func(user, pw string) string {
+		return fmt.Sprintf("postgres://%s:%s@%s/postgres?sslmode=disable", user, pw, srv.Addr())
+	}
+	if _, err := pgx.Connect(ctx, dsn("postgres", "wrong")); sqlstate(err) != "28P01" {
+		t.Fatalf("wrong password: %v, want 28P01", err)
+	}
+	c := connect(t, ctx, dsn("postgres", "s3cret"))
+	exec(t, ctx, c, "CREATE USER alice PASSWORD 'wonder'")
+	exec(t, ctx, c, "CREATE ROLE bob")
+	if _, err := c.Exec(ctx, "CREATE ROLE bob"); sqlstate(err) != "42710" {
+		t.Fatalf("duplicate role: %v", err)
+	}
+	connect(t, ctx, dsn("alice", "wonder"))
+	if _, err := pgx.Connect(ctx, dsn("bob", "")); sqlstate(err) != "28P01" {
+		t.Fatalf("role without login: %v, want 28P01", err)
+	}
+	exec(t, ctx, c, "ALTER ROLE alice PASSWORD 'land'")
+	if _, err := pgx.Connect(ctx, dsn("alice", "wonder")); sqlstate(err) != "28P01" {
+		t.Fatalf("old password after ALTER ROLE: %v", err)
+	}
+	exec(t, ctx, c, "DROP ROLE alice, bob")
+	if _, err := c.Exec(ctx, "DROP ROLE alice"); sqlstate(err) != "42704" {
+		t.Fatalf("dropping a missing role: %v", err)
+	}
+}

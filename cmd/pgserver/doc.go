@@ -3,5 +3,8 @@
 // protocol until SIGTERM or SIGINT, then shuts down gracefully.
 //
 // Flags: --listen HOST:PORT (default 127.0.0.1:5432), --data-dir DIR
-// (default ./pgserver-data), --log-level (debug, info, warn, error).
+// (default ./pgserver-data), --log-level (debug, info, warn, error),
+// --auth trust|scram (default: trust on loopback addresses, SCRAM-SHA-256
+// anywhere else). PGSERVER_SUPERUSER_PASSWORD in the environment sets the
+// password of the role postgres at startup.
 package main

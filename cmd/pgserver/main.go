@@ -25,6 +25,7 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:5432", "address to listen on, HOST:PORT")
 	dataDir := flag.String("data-dir", "./pgserver-data", "data directory")
 	logLevel := zap.LevelFlag("log-level", zapcore.InfoLevel, "log level: debug, info, warn, error")
+	auth := flag.String("auth", "", "client authentication: trust or scram (default: trust on loopback addresses, scram otherwise)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for profiling)")
 	flag.Parse()
 	if *cpuProfile != "" {
@@ -48,7 +49,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pgserver:", err)
 		os.Exit(2)
 	}
-	err = run(log, *listen, *dataDir)
+	err = run(log, *listen, *dataDir, *auth)
 	if err != nil {
 		log.Error("pgserver stopped", zap.Error(err))
 	}
@@ -59,7 +60,12 @@ func main() {
 	}
 }
 
-func run(log *zap.Logger, listen, dataDir string) error {
+// superuserPasswordEnv names the environment variable that sets the
+// password of the role postgres at startup (an environment variable rather
+// than a flag, so that it does not show in the process list).
+const superuserPasswordEnv = "PGSERVER_SUPERUSER_PASSWORD"
+
+func run(log *zap.Logger, listen, dataDir, auth string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
@@ -67,10 +73,18 @@ func run(log *zap.Logger, listen, dataDir string) error {
 	if err != nil {
 		return fmt.Errorf("--listen %q: %w", listen, err)
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		// Off loopback, trust would let anyone in: refuse until password
-		// authentication is configured.
-		return fmt.Errorf("--listen %q: only loopback addresses are served until password authentication is configured", listen)
+	method := wire.AuthTrust
+	switch auth {
+	case "":
+		// Off loopback, trust would let anyone in: passwords are required.
+		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			method = wire.AuthSCRAM
+		}
+	case "trust":
+	case "scram":
+		method = wire.AuthSCRAM
+	default:
+		return fmt.Errorf("--auth %q: want trust or scram", auth)
 	}
 
 	db, err := store.Open(dataDir, store.Options{Logger: log.Named("store")})
@@ -79,18 +93,38 @@ func run(log *zap.Logger, listen, dataDir string) error {
 	}
 	defer db.Close()
 	engine := planner.NewEngine(db, log.Named("sql"))
+	engine.HashPassword = wire.SCRAMVerifier
 	if err := engine.Bootstrap(ctx); err != nil {
 		return fmt.Errorf("initialising %s: %w", dataDir, err)
 	}
-	srv, err := wire.NewServer(wire.Config{
+	if pw := os.Getenv(superuserPasswordEnv); pw != "" {
+		if err := engine.SetPassword(ctx, "postgres", pw); err != nil {
+			return fmt.Errorf("setting the password of postgres: %w", err)
+		}
+	}
+	cfg := wire.Config{
 		Addr:    listen,
 		Logger:  log.Named("wire"),
 		Handler: &sqlwire.Handler{Engine: engine},
-	})
+		Auth:    method,
+	}
+	if method != wire.AuthTrust {
+		cfg.Password = func(ctx context.Context, user string) (string, error) {
+			v, ok, err := engine.Password(ctx, user)
+			switch {
+			case err != nil:
+				return "", err
+			case !ok || v == "":
+				return "", wire.ErrUnknownUser
+			}
+			return v, nil
+		}
+	}
+	srv, err := wire.NewServer(cfg)
 	if err != nil {
 		return err
 	}
-	log.Info("listening", zap.String("addr", srv.Addr().String()), zap.String("data_dir", dataDir))
+	log.Info("listening", zap.String("addr", srv.Addr().String()), zap.String("data_dir", dataDir), zap.String("auth", method.String()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ctx) }()
 	select {

@@ -62,11 +62,28 @@ func Start(t testing.TB) *Server {
 // StartDir runs a server on dataDir, which may hold an earlier server's
 // data.
 func StartDir(t testing.TB, dataDir string) *Server {
+	return StartOpts(t, Options{DataDir: dataDir})
+}
+
+// Options are the less common ways to start a server.
+type Options struct {
+	DataDir string   // default: a new t.TempDir()
+	Args    []string // extra flags
+	Env     []string // extra environment, KEY=VALUE
+}
+
+// StartOpts runs a server as o says.
+func StartOpts(t testing.TB, o Options) *Server {
 	t.Helper()
 	bin := binary(t)
 	port := freePort(t)
-	s := &Server{Host: "127.0.0.1", Port: port, DataDir: dataDir, t: t}
-	s.cmd = exec.Command(bin, "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--data-dir", dataDir, "--log-level", "warn")
+	if o.DataDir == "" {
+		o.DataDir = t.TempDir()
+	}
+	s := &Server{Host: "127.0.0.1", Port: port, DataDir: o.DataDir, t: t}
+	args := append([]string{"--listen", fmt.Sprintf("127.0.0.1:%d", port), "--data-dir", o.DataDir, "--log-level", "warn"}, o.Args...)
+	s.cmd = exec.Command(bin, args...)
+	s.cmd.Env = append(os.Environ(), o.Env...)
 	s.cmd.Stdout, s.cmd.Stderr = os.Stderr, os.Stderr
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)

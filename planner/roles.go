@@ -1,0 +1,171 @@
+package planner
+
+import (
+	"context"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Roles: CREATE/ALTER/DROP ROLE (and USER), with passwords kept as SCRAM
+// verifiers. There is no privilege system yet: every role may do
+// everything, GRANT and REVOKE are accepted and change nothing.
+
+// Password returns the SCRAM verifier of user's password, for the wire's
+// authentication; "" when the role has none.
+func (e *Engine) Password(ctx context.Context, user string) (string, bool, error) {
+	roles, _, err := versioning.LoadRoles(ctx, e.st)
+	if err != nil {
+		return "", false, err
+	}
+	r, ok := roles[user]
+	if !ok || !r.Login {
+		return "", false, nil
+	}
+	return r.Verifier, true, nil
+}
+
+// SetPassword sets a role's password, creating the role as a login
+// superuser if it does not exist (the first user of a new server).
+func (e *Engine) SetPassword(ctx context.Context, user, password string) error {
+	v, err := e.hashPassword(password)
+	if err != nil {
+		return err
+	}
+	return versioning.UpdateRoles(ctx, e.st, func(roles map[string]*versioning.Role) error {
+		r, ok := roles[user]
+		if !ok {
+			r = &versioning.Role{Name: user, Superuser: true, Login: true}
+			roles[user] = r
+		}
+		r.Verifier = v
+		return nil
+	})
+}
+
+func (e *Engine) hashPassword(p string) (string, error) {
+	if e.HashPassword == nil {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "passwords are not supported by this server")
+	}
+	return e.HashPassword(p)
+}
+
+// bootstrapRoles makes the superuser postgres on a server without roles.
+func (e *Engine) bootstrapRoles(ctx context.Context) error {
+	return versioning.UpdateRoles(ctx, e.st, func(roles map[string]*versioning.Role) error {
+		if len(roles) == 0 {
+			roles["postgres"] = &versioning.Role{Name: "postgres", Superuser: true, Login: true, CreateDB: true}
+		}
+		return nil
+	})
+}
+
+// roleOptions applies CREATE/ALTER ROLE options to r.
+func (s *Session) roleOptions(r *versioning.Role, opts []*pg.Node) error {
+	for _, o := range opts {
+		d := o.GetDefElem()
+		on := true
+		if d.Arg != nil {
+			switch {
+			case d.Arg.GetBoolean() != nil:
+				on = d.Arg.GetBoolean().Boolval
+			case d.Arg.GetInteger() != nil:
+				on = d.Arg.GetInteger().Ival != 0
+			}
+		}
+		switch d.Defname {
+		case "superuser":
+			r.Superuser = on
+		case "canlogin":
+			r.Login = on
+		case "createdb":
+			r.CreateDB = on
+		case "password":
+			if d.Arg == nil || d.Arg.GetString_() == nil {
+				r.Verifier = "" // PASSWORD NULL
+				continue
+			}
+			v, err := s.e.hashPassword(d.Arg.GetString_().Sval)
+			if err != nil {
+				return err
+			}
+			r.Verifier = v
+		}
+	}
+	return nil
+}
+
+func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result, error) {
+	r := &versioning.Role{Name: c.Role, Login: c.StmtType == pg.RoleStmtType_ROLESTMT_USER}
+	if err := s.roleOptions(r, c.Options); err != nil {
+		return nil, err
+	}
+	err := versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
+		if _, ok := roles[c.Role]; ok {
+			return pgerr.New(pgerr.DuplicateObject, "role %q already exists", c.Role)
+		}
+		roles[c.Role] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Result{tag: "CREATE ROLE"}, nil
+}
+
+func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, error) {
+	name := roleName(a.Role)
+	err := versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
+		r, ok := roles[name]
+		if !ok {
+			return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+		}
+		return s.roleOptions(r, a.Options)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Result{tag: "ALTER ROLE"}, nil
+}
+
+func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, error) {
+	var skipped []string
+	err := versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
+		skipped = skipped[:0]
+		for _, n := range d.Roles {
+			name := roleName(n.GetRoleSpec())
+			if _, ok := roles[name]; !ok {
+				if d.MissingOk {
+					skipped = append(skipped, name)
+					continue
+				}
+				return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+			}
+			if name == s.user {
+				return pgerr.New(pgerr.ObjectInUse, "current user cannot be dropped")
+			}
+			delete(roles, name)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range skipped {
+		s.notice(pgerr.New(pgerr.SuccessfulCompletion, "role %q does not exist, skipping", name))
+	}
+	return &Result{tag: "DROP ROLE"}, nil
+}
+
+func roleName(r *pg.RoleSpec) string {
+	if r == nil {
+		return ""
+	}
+	switch r.Roletype {
+	case pg.RoleSpecType_ROLESPEC_CURRENT_USER, pg.RoleSpecType_ROLESPEC_SESSION_USER, pg.RoleSpecType_ROLESPEC_CURRENT_ROLE:
+		return "postgres"
+	}
+	return r.Rolename
+}
