@@ -1,30 +1,48 @@
 package exec
 
 import (
-	"encoding/binary"
-	"math"
+	"github.com/cockroachdb/apd/v3"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // AppendBinary appends d in PostgreSQL's binary (send) format for type t.
-//
-// TODO(types): use the exec/types binary codecs, which cover every type.
 func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 	switch t.OID {
 	case OIDBool:
-		return append(dst, byte(d.I)), nil
+		return types.AppendBoolBinary(dst, d.I != 0), nil
 	case OIDInt2:
-		return binary.BigEndian.AppendUint16(dst, uint16(d.I)), nil
-	case OIDInt4, OIDOid, OIDDate, OIDRegclass:
-		return binary.BigEndian.AppendUint32(dst, uint32(d.I)), nil
-	case OIDInt8, OIDTime, OIDTimestamp, OIDTimestampTZ:
-		return binary.BigEndian.AppendUint64(dst, uint64(d.I)), nil
+		return types.AppendInt2Binary(dst, int16(d.I)), nil
+	case OIDInt4:
+		return types.AppendInt4Binary(dst, int32(d.I)), nil
+	case OIDOid, OIDRegclass:
+		return types.AppendOidBinary(dst, types.Oid(d.I)), nil
+	case OIDInt8:
+		return types.AppendInt8Binary(dst, d.I), nil
 	case OIDFloat4:
-		return binary.BigEndian.AppendUint32(dst, math.Float32bits(float32(d.F))), nil
+		return types.AppendFloat4Binary(dst, float32(d.F)), nil
 	case OIDFloat8:
-		return binary.BigEndian.AppendUint64(dst, math.Float64bits(d.F)), nil
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDUUID, OIDJSON, OIDUnknown:
+		return types.AppendFloat8Binary(dst, d.F), nil
+	case OIDNumeric:
+		return types.AppendNumericBinary(dst, d.Numeric()), nil
+	case OIDDate:
+		return types.AppendDateBinary(dst, types.Date(d.I)), nil
+	case OIDTime:
+		return types.AppendTimeBinary(dst, types.Time(d.I)), nil
+	case OIDTimestamp, OIDTimestampTZ:
+		return types.AppendTimestampBinary(dst, d.I), nil
+	case OIDInterval:
+		return types.AppendIntervalBinary(dst, d.Interval()), nil
+	case OIDUUID:
+		return types.AppendUUIDBinary(dst, types.UUID([]byte(d.S))), nil
+	case OIDJSONB:
+		v, err := types.ParseJSONB(d.S)
+		if err != nil {
+			return nil, err
+		}
+		return types.AppendJSONBBinary(dst, &v), nil
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDJSON, OIDUnknown, OIDChar:
 		return append(dst, d.S...), nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "binary output of type %s is not supported yet", TypeName(t.OID))
@@ -33,59 +51,81 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 // DecodeBinary decodes a value in PostgreSQL's binary (recv) format for
 // type t: a bound parameter or a field of COPY BINARY.
 func DecodeBinary(t T, b []byte) (Datum, error) {
-	bad := func() (Datum, error) {
-		return Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "incorrect binary data format")
-	}
+	var d Datum
+	var err error
 	switch t.OID {
 	case OIDBool:
-		if len(b) != 1 {
-			return bad()
-		}
-		return DBool(b[0] != 0), nil
+		var v bool
+		v, err = types.ParseBoolBinary(b)
+		d = DBool(v)
 	case OIDInt2:
-		if len(b) != 2 {
-			return bad()
-		}
-		return DInt(int64(int16(binary.BigEndian.Uint16(b)))), nil
-	case OIDInt4, OIDOid:
-		if len(b) != 4 {
-			return bad()
-		}
-		return DInt(int64(int32(binary.BigEndian.Uint32(b)))), nil
-	case OIDDate:
-		if len(b) != 4 {
-			return bad()
-		}
-		return DDate(int64(int32(binary.BigEndian.Uint32(b)))), nil
+		var v int16
+		v, err = types.ParseInt2Binary(b)
+		d = DInt(int64(v))
+	case OIDInt4:
+		var v int32
+		v, err = types.ParseInt4Binary(b)
+		d = DInt(int64(v))
+	case OIDOid, OIDRegclass:
+		var v types.Oid
+		v, err = types.ParseOidBinary(b)
+		d = DInt(int64(v))
 	case OIDInt8:
-		if len(b) != 8 {
-			return bad()
-		}
-		return DInt(int64(binary.BigEndian.Uint64(b))), nil
-	case OIDTime, OIDTimestamp, OIDTimestampTZ:
-		if len(b) != 8 {
-			return bad()
-		}
-		return Datum{Kind: KindOf(t.OID), I: int64(binary.BigEndian.Uint64(b))}, nil
+		var v int64
+		v, err = types.ParseInt8Binary(b)
+		d = DInt(v)
 	case OIDFloat4:
-		if len(b) != 4 {
-			return bad()
-		}
-		return DFloat(float64(math.Float32frombits(binary.BigEndian.Uint32(b)))), nil
+		var v float32
+		v, err = types.ParseFloat4Binary(b)
+		d = DFloat(float64(v))
 	case OIDFloat8:
-		if len(b) != 8 {
-			return bad()
-		}
-		return DFloat(math.Float64frombits(binary.BigEndian.Uint64(b))), nil
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDJSON:
-		return DText(string(b)), nil
-	case OIDBytea:
-		return DBytes(string(b)), nil
+		var v float64
+		v, err = types.ParseFloat8Binary(b)
+		d = DFloat(v)
+	case OIDNumeric:
+		n := new(apd.Decimal)
+		err = types.ParseNumericBinary(n, b, t.Typmod)
+		d = DNumeric(n)
+	case OIDDate:
+		var v types.Date
+		v, err = types.ParseDateBinary(b)
+		d = DDate(int64(v))
+	case OIDTime:
+		var v types.Time
+		v, err = types.ParseTimeBinary(b, t.Typmod)
+		d = DTime(int64(v))
+	case OIDTimestamp, OIDTimestampTZ:
+		var v int64
+		v, err = types.ParseTimestampBinary(b, t.Typmod)
+		d = DTimestamp(v)
+	case OIDInterval:
+		var v types.Interval
+		v, err = types.ParseIntervalBinary(b, t.Typmod)
+		d = DInterval(v)
 	case OIDUUID:
-		if len(b) != 16 {
-			return bad()
+		var v types.UUID
+		v, err = types.ParseUUIDBinary(b)
+		d = DUUID(v)
+	case OIDJSONB:
+		var v types.JSONB
+		if v, err = types.ParseJSONBBinary(b); err == nil {
+			d = DJSON(string(types.AppendJSONB(nil, &v)))
 		}
-		return Datum{Kind: KindUUID, S: string(b)}, nil
+	case OIDJSON:
+		var s string
+		s, err = types.ParseJSONBinary(b)
+		d = DJSON(s)
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDUnknown, OIDChar:
+		var s string
+		s, err = types.ParseTextBinary(b)
+		d = DText(s)
+	case OIDBytea:
+		d = DBytes(string(b))
+	default:
+		return Null, pgerr.New(pgerr.FeatureNotSupported, "binary input of type %s is not supported yet", TypeName(t.OID))
 	}
-	return Null, pgerr.New(pgerr.FeatureNotSupported, "binary input of type %s is not supported yet", TypeName(t.OID))
+	if err != nil {
+		return Null, err
+	}
+	return d, nil
 }

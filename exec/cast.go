@@ -2,87 +2,165 @@ package exec
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // ParseText converts s, in PostgreSQL's text input format, to a Datum of
-// type t, with PostgreSQL's errors for bad input.
-//
-// TODO(types): switch to the exec/types codecs for every type.
-func ParseText(t T, s string) (Datum, error) {
-	switch KindOf(t.OID) {
-	case KindBool:
-		switch strings.ToLower(strings.TrimSpace(s)) {
-		case "t", "tr", "tru", "true", "y", "ye", "yes", "on", "1":
-			return DBool(true), nil
-		case "f", "fa", "fal", "fals", "false", "n", "no", "of", "off", "0":
-			return DBool(false), nil
-		}
-		return Null, invalidInput("boolean", s)
-	case KindInt:
-		v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-		lo, hi, name := intRange(t.OID)
-		if err != nil {
-			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-				return Null, pgerr.New(pgerr.NumericValueOutOfRange, "value %q is out of range for type %s", s, name)
-			}
-			return Null, invalidInput(name, s)
-		}
-		if v < lo || v > hi {
-			return Null, pgerr.New(pgerr.NumericValueOutOfRange, "value %q is out of range for type %s", s, name)
-		}
-		return DInt(v), nil
-	case KindFloat:
-		name := "double precision"
-		if t.OID == OIDFloat4 {
-			name = "real"
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
-			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-				return Null, pgerr.New(pgerr.NumericValueOutOfRange, "%q is out of range for type %s", s, name)
-			}
-			return Null, invalidInput(name, s)
-		}
-		return DFloat(v), nil
-	case KindNumeric:
-		d, _, err := apd.NewFromString(strings.TrimSpace(s))
-		if err != nil {
-			return Null, invalidInput("numeric", s)
+// type t (its modifier applied), with PostgreSQL's errors for bad input.
+func ParseText(t T, s string, st *Settings) (Datum, error) {
+	switch t.OID {
+	case OIDBool:
+		v, err := types.ParseBool(s)
+		return DBool(v), err
+	case OIDInt2:
+		v, err := types.ParseInt2(s)
+		return DInt(int64(v)), err
+	case OIDInt4:
+		v, err := types.ParseInt4(s)
+		return DInt(int64(v)), err
+	case OIDInt8:
+		v, err := types.ParseInt8(s)
+		return DInt(v), err
+	case OIDOid:
+		v, err := types.ParseOid(s)
+		return DInt(int64(v)), err
+	case OIDFloat4:
+		v, err := types.ParseFloat4(s)
+		return DFloat(float64(v)), err
+	case OIDFloat8:
+		v, err := types.ParseFloat8(s)
+		return DFloat(v), err
+	case OIDNumeric:
+		d := new(apd.Decimal)
+		if err := types.ParseNumericTypmod(d, s, t.Typmod); err != nil {
+			return Null, err
 		}
 		return DNumeric(d), nil
-	case KindText:
+	case OIDText, OIDUnknown, OIDRegclass:
 		return DText(s), nil
-	case KindBytes:
-		return DBytes(s), nil
-	case KindJSON:
+	case OIDVarchar:
+		v, err := types.ApplyVarcharTypmod(s, t.Typmod, false)
+		return DText(v), err
+	case OIDBpchar:
+		v, err := types.ApplyBpcharTypmod(s, t.Typmod, false)
+		return DText(v), err
+	case OIDName:
+		return DText(types.ParseName(s)), nil
+	case OIDChar:
+		return DText(string([]byte{types.ParseChar(s)})), nil
+	case OIDBytea:
+		b, err := types.ParseBytea(nil, s)
+		return DBytes(string(b)), err
+	case OIDDate:
+		v, err := types.ParseDate(s, st)
+		return DDate(int64(v)), err
+	case OIDTime:
+		v, err := types.ParseTime(s, t.Typmod, st)
+		return DTime(int64(v)), err
+	case OIDTimestamp:
+		v, err := types.ParseTimestamp(s, t.Typmod, st)
+		return DTimestamp(int64(v)), err
+	case OIDTimestampTZ:
+		v, err := types.ParseTimestampTZ(s, t.Typmod, st)
+		return DTimestamp(int64(v)), err
+	case OIDInterval:
+		v, err := types.ParseInterval(s, t.Typmod, st)
+		return DInterval(v), err
+	case OIDUUID:
+		v, err := types.ParseUUID(s)
+		return DUUID(v), err
+	case OIDJSON:
+		if err := types.ValidateJSON(s); err != nil {
+			return Null, err
+		}
 		return DJSON(s), nil
+	case OIDJSONB:
+		v, err := types.ParseJSONB(s)
+		if err != nil {
+			return Null, err
+		}
+		return DJSON(string(types.AppendJSONB(nil, &v))), nil
 	}
 	return Null, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported yet", TypeName(t.OID))
 }
 
-func invalidInput(typ, s string) error {
-	return pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: %q", typ, s)
+// applyTypmod fits a value to a type modifier, as an assignment (implicit)
+// or an explicit cast does: varchar(n) and char(n) lengths, numeric(p,s)
+// rounding, timestamp and time precision.
+func applyTypmod(t T, d Datum, explicit bool) (Datum, error) {
+	if t.Typmod < 0 || d.IsNull() {
+		return d, nil
+	}
+	var err error
+	switch t.OID {
+	case OIDVarchar:
+		d.S, err = types.ApplyVarcharTypmod(d.S, t.Typmod, explicit)
+	case OIDBpchar:
+		d.S, err = types.ApplyBpcharTypmod(d.S, t.Typmod, explicit)
+	case OIDNumeric:
+		n := new(apd.Decimal).Set(d.Numeric())
+		if err = types.ApplyNumericTypmod(n, t.Typmod); err == nil {
+			d = DNumeric(n)
+		}
+	case OIDTimestamp, OIDTimestampTZ:
+		var v int64
+		v, err = types.AdjustTimestampTypmod(d.I, t.Typmod)
+		d.I = v
+	case OIDTime:
+		d.I = int64(types.AdjustTimeTypmod(types.Time(d.I), t.Typmod))
+	case OIDInterval:
+		var iv types.Interval
+		iv, err = types.AdjustIntervalTypmod(d.Interval(), t.Typmod)
+		d = DInterval(iv)
+	}
+	return d, err
 }
 
 // CastFn returns the function converting values of type from to type to,
-// or nil if there is no such cast.
-func CastFn(from, to T) Fn {
+// or nil if there is no such cast. explicit selects the rules of an
+// explicit cast (x::varchar(3) truncates; an assignment errors).
+func CastFn(from, to T, explicit bool) Fn {
+	conv := castKind(from, to)
+	if conv == nil {
+		return nil
+	}
+	if to.Typmod < 0 {
+		return conv
+	}
+	return func(env *Env, a []Datum) (Datum, error) {
+		d, err := conv(env, a)
+		if err != nil {
+			return Null, err
+		}
+		return applyTypmod(to, d, explicit)
+	}
+}
+
+// castKind converts between types, ignoring the target's modifier.
+func castKind(from, to T) Fn {
 	fk, tk := KindOf(from.OID), KindOf(to.OID)
 	switch {
-	case from == to || (fk == tk && fk != KindInt && fk != KindFloat && to.Typmod < 0):
+	case from.OID == to.OID || (fk == tk && fk != KindInt && fk != KindFloat && fk != KindText && fk != KindTimestamp && fk != KindJSON):
 		return func(_ *Env, a []Datum) (Datum, error) { return a[0], nil }
+	case tk == KindText && fk == KindText:
+		if to.OID == OIDBpchar || from.OID != OIDBpchar {
+			return func(_ *Env, a []Datum) (Datum, error) { return a[0], nil }
+		}
+		// char(n) to text drops the padding.
+		return func(_ *Env, a []Datum) (Datum, error) { return DText(strings.TrimRight(a[0].S, " ")), nil }
 	case tk == KindText:
 		return func(env *Env, a []Datum) (Datum, error) {
 			return DText(string(AppendText(nil, from, a[0], env.Settings))), nil
 		}
-	case fk == KindText:
-		return func(_ *Env, a []Datum) (Datum, error) { return ParseText(to, a[0].S) }
+	case fk == KindText || from.OID == OIDJSON && to.OID == OIDJSONB:
+		return func(env *Env, a []Datum) (Datum, error) { return ParseText(to, a[0].S, env.Settings) }
+	case from.OID == OIDJSONB && to.OID == OIDJSON:
+		return func(_ *Env, a []Datum) (Datum, error) { return a[0], nil }
 	case fk == KindInt && tk == KindInt:
 		lo, hi, name := intRange(to.OID)
 		return func(_ *Env, a []Datum) (Datum, error) {
@@ -102,6 +180,9 @@ func CastFn(from, to T) Fn {
 				if math.IsInf(float64(f), 0) && !math.IsInf(a[0].F, 0) {
 					return Null, pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow")
 				}
+				if f == 0 && a[0].F != 0 {
+					return Null, pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: underflow")
+				}
 				return DFloat(float64(f)), nil
 			}
 			return a[0], nil
@@ -110,32 +191,62 @@ func CastFn(from, to T) Fn {
 		lo, hi, name := intRange(to.OID)
 		return func(_ *Env, a []Datum) (Datum, error) {
 			f := math.RoundToEven(a[0].F)
-			if math.IsNaN(f) || f < float64(lo) || f > float64(hi) {
+			if math.IsNaN(f) || f < float64(lo) || f >= -float64(lo) || f > float64(hi) {
 				return Null, errIntRange(name)
 			}
 			return DInt(int64(f)), nil
 		}
 	case fk == KindFloat && tk == KindNumeric:
 		return func(_ *Env, a []Datum) (Datum, error) {
+			// Through text, as PostgreSQL does: the shortest digits that
+			// read back as the float, not its exact binary value.
 			d := new(apd.Decimal)
-			if _, err := d.SetFloat64(a[0].F); err != nil {
-				return Null, err
+			f := a[0].F
+			switch {
+			case math.IsNaN(f):
+				d.Form = apd.NaN
+			case math.IsInf(f, 0):
+				d.Form, d.Negative = apd.Infinite, f < 0
+			default:
+				s := string(types.AppendFloat8(nil, f, 0))
+				if from.OID == OIDFloat4 {
+					s = string(types.AppendFloat4(nil, float32(f), 0))
+				}
+				if _, _, err := d.SetString(s); err != nil {
+					return Null, err
+				}
 			}
 			return DNumeric(d), nil
 		}
 	case fk == KindNumeric && tk == KindFloat:
 		return func(_ *Env, a []Datum) (Datum, error) {
-			f, err := a[0].Numeric().Float64()
-			if err != nil {
-				return Null, err
+			n := a[0].Numeric()
+			switch n.Form {
+			case apd.NaN:
+				return DFloat(math.NaN()), nil
+			case apd.Infinite:
+				return DFloat(math.Inf(map[bool]int{true: -1, false: 1}[n.Negative])), nil
+			}
+			f, err := n.Float64()
+			if err != nil || math.IsInf(f, 0) {
+				return Null, pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow")
 			}
 			return DFloat(f), nil
 		}
 	case fk == KindNumeric && tk == KindInt:
 		lo, hi, name := intRange(to.OID)
 		return func(_ *Env, a []Datum) (Datum, error) {
+			n := a[0].Numeric()
+			if n.Form == apd.NaN {
+				return Null, pgerr.New(pgerr.FeatureNotSupported, "cannot convert NaN to %s", name)
+			}
+			if n.Form == apd.Infinite {
+				return Null, pgerr.New(pgerr.FeatureNotSupported, "cannot convert infinity to %s", name)
+			}
 			d := new(apd.Decimal)
-			if _, err := numericCtx.RoundToIntegralValue(d, a[0].Numeric()); err != nil {
+			rc := apd.BaseContext.WithPrecision(1000)
+			rc.Rounding = apd.RoundHalfUp
+			if _, err := rc.RoundToIntegralValue(d, n); err != nil {
 				return Null, err
 			}
 			v, err := d.Int64()
@@ -144,12 +255,28 @@ func CastFn(from, to T) Fn {
 			}
 			return DInt(v), nil
 		}
-	case fk == KindNumeric && tk == KindNumeric:
-		return func(_ *Env, a []Datum) (Datum, error) { return a[0], nil }
-	case fk == KindBool && tk == KindInt:
+	case fk == KindBool && tk == KindInt && to.OID == OIDInt4:
 		return func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I), nil }
-	case fk == KindInt && tk == KindBool:
+	case fk == KindInt && from.OID == OIDInt4 && tk == KindBool:
 		return func(_ *Env, a []Datum) (Datum, error) { return DBool(a[0].I != 0), nil }
+	case from.OID == OIDDate && to.OID == OIDTimestamp:
+		return func(_ *Env, a []Datum) (Datum, error) { return DTimestamp(dateToMicros(a[0].I)), nil }
+	case from.OID == OIDTimestamp && to.OID == OIDDate, from.OID == OIDTimestampTZ && to.OID == OIDDate:
+		return func(env *Env, a []Datum) (Datum, error) {
+			us := a[0].I
+			if from.OID == OIDTimestampTZ {
+				us = localMicros(us, env.Settings)
+			}
+			return DDate(microsToDate(us)), nil
+		}
+	case from.OID == OIDTimestamp && to.OID == OIDTimestampTZ:
+		return func(env *Env, a []Datum) (Datum, error) { return DTimestamp(utcMicros(a[0].I, env.Settings)), nil }
+	case from.OID == OIDTimestampTZ && to.OID == OIDTimestamp:
+		return func(env *Env, a []Datum) (Datum, error) { return DTimestamp(localMicros(a[0].I, env.Settings)), nil }
+	case from.OID == OIDDate && to.OID == OIDTimestampTZ:
+		return func(env *Env, a []Datum) (Datum, error) {
+			return DTimestamp(utcMicros(dateToMicros(a[0].I), env.Settings)), nil
+		}
 	}
 	return nil
 }

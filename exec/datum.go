@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/cockroachdb/apd/v3"
+
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // Kind is how a Datum holds its value. Several SQL types share a kind (int2,
@@ -43,11 +45,7 @@ type Datum struct {
 
 // Interval is PostgreSQL's interval: months, days and microseconds kept
 // apart, as they do not convert into one another exactly.
-type Interval struct {
-	Months int32
-	Days   int32
-	Micros int64
-}
+type Interval = types.Interval
 
 // Array is a possibly multi-dimensional array; Elems are in row-major order.
 type Array struct {

@@ -1,59 +1,65 @@
 package exec
 
 import (
-	"encoding/hex"
-	"math"
-	"strconv"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
-// AppendText appends d, of type t, in PostgreSQL's text output format. s
-// carries the session settings that change the format (DateStyle, ...);
-// nil means PostgreSQL's defaults.
-//
-// TODO(types): switch to the exec/types codecs for every type.
+// Settings are the session settings that text I/O and evaluation depend on
+// (DateStyle, IntervalStyle, TimeZone, extra_float_digits, the transaction
+// time). nil means PostgreSQL's defaults.
+type Settings = types.Settings
+
+// AppendText appends d, of type t, in PostgreSQL's text output format under
+// the session settings s.
 func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
-	switch d.Kind {
-	case KindNull:
+	if d.Kind == KindNull {
 		return dst
-	case KindBool:
-		if d.I != 0 {
-			return append(dst, 't')
+	}
+	switch t.OID {
+	case OIDBool:
+		return types.AppendBool(dst, d.I != 0)
+	case OIDInt2, OIDInt4, OIDInt8:
+		return types.AppendInt(dst, d.I)
+	case OIDOid, OIDRegclass:
+		if d.Kind == KindText {
+			return append(dst, d.S...)
 		}
-		return append(dst, 'f')
+		return types.AppendOid(dst, types.Oid(d.I))
+	case OIDFloat4:
+		return types.AppendFloat4(dst, float32(d.F), extraFloatDigits(s))
+	case OIDFloat8:
+		return types.AppendFloat8(dst, d.F, extraFloatDigits(s))
+	case OIDNumeric:
+		return types.AppendNumeric(dst, d.Numeric())
+	case OIDBytea:
+		return types.AppendBytea(dst, []byte(d.S))
+	case OIDDate:
+		return types.AppendDate(dst, types.Date(d.I), s)
+	case OIDTime:
+		return types.AppendTime(dst, types.Time(d.I))
+	case OIDTimestamp:
+		return types.AppendTimestamp(dst, types.Timestamp(d.I), s)
+	case OIDTimestampTZ:
+		return types.AppendTimestampTZ(dst, types.TimestampTZ(d.I), s)
+	case OIDInterval:
+		return types.AppendInterval(dst, d.Interval(), s)
+	case OIDUUID:
+		return types.AppendUUID(dst, types.UUID([]byte(d.S)))
+	}
+	switch d.Kind {
 	case KindInt:
-		return strconv.AppendInt(dst, d.I, 10)
+		return types.AppendInt(dst, d.I)
 	case KindFloat:
-		return appendFloat(dst, d.F, t.OID == OIDFloat4)
-	case KindNumeric:
-		return append(dst, d.Numeric().Text('f')...)
-	case KindBytes:
-		dst = append(dst, `\x`...)
-		return hex.AppendEncode(dst, []byte(d.S))
+		return types.AppendFloat8(dst, d.F, extraFloatDigits(s))
+	case KindBool:
+		return types.AppendBool(dst, d.I != 0)
 	}
 	return append(dst, d.S...)
 }
 
-func appendFloat(dst []byte, f float64, float4 bool) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(dst, "NaN"...)
-	case math.IsInf(f, 1):
-		return append(dst, "Infinity"...)
-	case math.IsInf(f, -1):
-		return append(dst, "-Infinity"...)
+func extraFloatDigits(s *Settings) int {
+	if s == nil {
+		return 1
 	}
-	bits := 64
-	if float4 {
-		bits = 32
-	}
-	return strconv.AppendFloat(dst, f, 'g', -1, bits)
-}
-
-// Settings are the session settings that expression evaluation and output
-// depend on.
-type Settings struct {
-	DateStyle     string
-	IntervalStyle string
-	TimeZone      string
-	ExtraFloat    int
+	return s.ExtraFloatDigits
 }

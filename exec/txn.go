@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"time"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
@@ -22,13 +23,16 @@ type Txn struct {
 	Queried  bool // a statement has run: the read-write mode can no longer change
 	Start    versioning.RootValue
 	Root     versioning.RootValue
+	// StartTime is when the transaction began: now() and
+	// CURRENT_TIMESTAMP for all of its statements.
+	StartTime time.Time
 
 	tables map[string]*Table // decoded records of Root, by schema + "." + name
 }
 
 // NewTxn begins a transaction from root.
 func NewTxn(repo *versioning.Repo, branch string, readOnly bool, root versioning.RootValue) *Txn {
-	return &Txn{Repo: repo, Branch: branch, ReadOnly: readOnly, Start: root, Root: root}
+	return &Txn{Repo: repo, Branch: branch, ReadOnly: readOnly, Start: root, Root: root, StartTime: time.Now()}
 }
 
 // Table returns the table schema.name as of Root.

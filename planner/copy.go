@@ -215,7 +215,7 @@ func (s *copySource) Next() (exec.Row, error) {
 				continue
 			}
 			t := s.c.table.Cols[s.c.target[i]].Type
-			d, err := exec.ParseText(t, f)
+			d, err := exec.ParseText(t, f, s.c.a.s.settings())
 			if err != nil {
 				if pe, ok := err.(*pgerr.Error); ok {
 					pe.Message += fmt.Sprintf("\nCONTEXT:  COPY %s, line %d, column %s: %q", s.c.table.Def.Name, s.line, s.c.table.Cols[s.c.target[i]].Name, f)

@@ -373,7 +373,7 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 		a.params[p.Idx] = t
 		return &exec.Param{Idx: p.Idx, T: t}, nil
 	}
-	fn := exec.CastFn(e.Type(), t)
+	fn := exec.CastFn(e.Type(), t, explicit)
 	if fn == nil {
 		return nil, withPos(pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", exec.TypeName(e.Type().OID), exec.TypeName(t.OID)), loc)
 	}

@@ -75,6 +75,7 @@ type Session struct {
 	readOnly bool // the session's revision cannot be written (a tag or commit)
 
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
+	cached   *exec.Settings           // settings(), until a SET or a new transaction
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)
@@ -217,10 +218,6 @@ func (s *Session) ReportedVars() map[string]string {
 	return out
 }
 
-func (s *Session) settings() *exec.Settings {
-	return &exec.Settings{DateStyle: s.vars["datestyle"], IntervalStyle: s.vars["intervalstyle"], TimeZone: s.vars["timezone"]}
-}
-
 func (s *Session) notice(err error) {
 	if s.OnNotice != nil {
 		s.OnNotice(err)
@@ -255,6 +252,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	}
 	ro := s.readOnly || s.vars["default_transaction_read_only"] == "on"
 	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
+	s.cached = nil // Now moves to the new transaction's start
 	return s.txn, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -233,7 +232,7 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 		tag, err := an.run(ctx)
 		return &Result{tag: tag}, err
 	}
-	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: time.Now(), Txn: tx}
+	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx}
 	rows, err := an.plan.Open(env)
 	if err != nil {
 		return nil, err
@@ -385,7 +384,12 @@ func (s *Session) set(vs *pg.VariableSetStmt) (string, error) {
 			return "", pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", vs.Name)
 		}
 	}
+	value, err := s.checkSetting(name, value)
+	if err != nil {
+		return "", err
+	}
 	s.vars[name] = value
+	s.cached = nil
 	if rn, ok := reported[name]; ok && s.OnParameter != nil {
 		s.OnParameter(rn, value)
 	}
@@ -439,3 +443,7 @@ func (s *Session) show(vs *pg.VariableShowStmt) (*Result, error) {
 	rows, _ := p.Open(nil)
 	return &Result{Cols: p.Cols, rows: rows, tag: "SHOW"}, nil
 }
+
+// Settings returns the session settings that text I/O of this statement's
+// parameters and results follows.
+func (st *Statement) Settings() *exec.Settings { return st.s.settings() }

@@ -267,6 +267,7 @@ const (
 // arrayCount is PostgreSQL 15's ArrayCount: it checks the brace structure of
 // s[p:] and finds the dimensions; 0 dimensions means an empty array.
 func arrayCount(s string, p int, dim *[MaxDim]int, delim byte) (int, error) {
+	str := s[p:] // PostgreSQL's ArrayCount reports the literal from its "{"
 	nestLevel := 0
 	ndim := 1
 	var temp, nelemsLast [MaxDim]int
@@ -286,7 +287,7 @@ func arrayCount(s string, p int, dim *[MaxDim]int, delim byte) (int, error) {
 		return 0
 	}
 	unexpected := func(c byte) error {
-		return errMalformedArray(s, fmt.Sprintf("Unexpected \"%c\" character.", c))
+		return errMalformedArray(str, fmt.Sprintf("Unexpected \"%c\" character.", c))
 	}
 	for !eoArray {
 		itemDone := false
@@ -297,7 +298,7 @@ func arrayCount(s string, p int, dim *[MaxDim]int, delim byte) (int, error) {
 			c := at(p)
 			switch {
 			case p >= len(s):
-				return 0, errMalformedArray(s, "Unexpected end of input.")
+				return 0, errMalformedArray(str, "Unexpected end of input.")
 			case c == '\\':
 				if state != apsLevelStarted && state != apsElemStarted && state != apsQuotedElemStarted && state != apsElemDelimited {
 					return 0, unexpected('\\')
@@ -308,11 +309,11 @@ func arrayCount(s string, p int, dim *[MaxDim]int, delim byte) (int, error) {
 				if p+1 < len(s) {
 					p++
 				} else {
-					return 0, errMalformedArray(s, "Unexpected end of input.")
+					return 0, errMalformedArray(str, "Unexpected end of input.")
 				}
 			case c == '"':
 				if state != apsLevelStarted && state != apsQuotedElemStarted && state != apsElemDelimited {
-					return 0, errMalformedArray(s, "Unexpected array element.")
+					return 0, errMalformedArray(str, "Unexpected array element.")
 				}
 				inQuotes = !inQuotes
 				if inQuotes {
@@ -340,11 +341,11 @@ func arrayCount(s string, p int, dim *[MaxDim]int, delim byte) (int, error) {
 				}
 				state = apsLevelCompleted
 				if nestLevel == 0 {
-					return 0, errMalformedArray(s, "Unmatched \"}\" character.")
+					return 0, errMalformedArray(str, "Unmatched \"}\" character.")
 				}
 				nestLevel--
 				if nelemsLast[nestLevel] != 0 && nelems[nestLevel] != nelemsLast[nestLevel] {
-					return 0, errMalformedArray(s, "Multidimensional arrays must have sub-arrays with matching dimensions.")
+					return 0, errMalformedArray(str, "Multidimensional arrays must have sub-arrays with matching dimensions.")
 				}
 				nelemsLast[nestLevel] = nelems[nestLevel]
 				nelems[nestLevel] = 1
@@ -370,7 +371,7 @@ func arrayCount(s string, p int, dim *[MaxDim]int, delim byte) (int, error) {
 				nelems[nestLevel-1]++
 			case !inQuotes && !arrayIsSpace(c) && c != '{' && c != '}':
 				if state != apsLevelStarted && state != apsElemStarted && state != apsElemDelimited {
-					return 0, errMalformedArray(s, "Unexpected array element.")
+					return 0, errMalformedArray(str, "Unexpected array element.")
 				}
 				state = apsElemStarted
 			}
@@ -383,7 +384,7 @@ func arrayCount(s string, p int, dim *[MaxDim]int, delim byte) (int, error) {
 	}
 	for ; p < len(s); p++ {
 		if !arrayIsSpace(s[p]) {
-			return 0, errMalformedArray(s, "Junk after closing right brace.")
+			return 0, errMalformedArray(str, "Junk after closing right brace.")
 		}
 	}
 	if empty {

@@ -931,7 +931,7 @@ func decodeTimezone(str string) (int, int) {
 // validateDate is ValidateDate: BC and two-digit years, day of year, and the
 // ranges of month and day.
 func validateDate(fmask int, isjulian, is2digits, bc bool, tm *pgTm) int {
-	if fmask&dtkDateM != 0 {
+	if fmask&dtkM(tkYear) != 0 {
 		switch {
 		case isjulian:
 		case bc:
@@ -1020,52 +1020,104 @@ func loadZone(orig string) *time.Location {
 	return loc
 }
 
-// posixFixedZone reads a POSIX TZ string without daylight-saving rules,
-// such as "GMT+8" or "MST+7:00": a name of three or more letters and an
-// offset west of Greenwich (POSIX's sign is the opposite of ISO's).
-func posixFixedZone(s string) *time.Location {
+// posixName scans a POSIX TZ zone name at the start of s: <...>, or any
+// characters but digits, ',', '-' and '+'.
+func posixName(s string) (name, rest string) {
+	if s != "" && s[0] == '<' {
+		j := strings.IndexByte(s, '>')
+		if j < 2 {
+			return "", s
+		}
+		return s[1:j], s[j+1:]
+	}
 	i := 0
-	for i < len(s) && isAlpha(s[i]) {
+	for i < len(s) && !isDigit(s[i]) && s[i] != ',' && s[i] != '-' && s[i] != '+' {
 		i++
 	}
-	if i < 3 || i == len(s) {
-		return nil
-	}
-	name := s[:i]
-	rest := s[i:]
+	return s[:i], s[i:]
+}
+
+// posixOffset scans [+-]hh[:mm[:ss]] (hours up to 167) and returns seconds
+// west of Greenwich.
+func posixOffset(s string) (west int, rest string, ok bool) {
 	sign := 1
-	if rest[0] == '+' || rest[0] == '-' {
-		if rest[0] == '-' {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		if s[0] == '-' {
 			sign = -1
 		}
-		rest = rest[1:]
+		s = s[1:]
 	}
 	var parts [3]int
-	n := 0
-	for n < 3 {
+	for n := 0; n < 3; n++ {
 		j := 0
-		for j < len(rest) && isDigit(rest[j]) && j < 3 {
+		for j < len(s) && isDigit(s[j]) && j < 3 {
 			j++
 		}
 		if j == 0 {
-			return nil
+			return 0, s, false
 		}
-		parts[n] = atoi(rest[:j])
-		n++
-		rest = rest[j:]
-		if rest == "" {
+		parts[n] = atoi(s[:j])
+		s = s[j:]
+		if s == "" || s[0] != ':' || n == 2 {
 			break
 		}
-		if rest[0] != ':' {
-			return nil
-		}
-		rest = rest[1:]
+		s = s[1:]
 	}
-	if rest != "" || parts[0] > 167 || parts[1] > 59 || parts[2] > 59 {
+	if parts[0] > 167 || parts[1] > 59 || parts[2] > 60 {
+		return 0, s, false
+	}
+	return sign * (parts[0]*3600 + parts[1]*60 + parts[2]), s, true
+}
+
+// posixFixedZone reads a POSIX TZ string as PostgreSQL's tzparse does: a
+// name, an offset west of Greenwich (POSIX's sign is the opposite of
+// ISO's), and optionally a daylight-saving name, offset and rules: "GMT+8",
+// "MST+7:00", "e3", "foo3bar". Zones with a daylight-saving part are
+// recognised with their standard offset only, and marked in posixDSTZones.
+func posixFixedZone(s string) *time.Location {
+	if s == "" || s[0] == ':' {
 		return nil
 	}
-	west := sign * (parts[0]*3600 + parts[1]*60 + parts[2])
-	return time.FixedZone(strings.ToUpper(name), -west)
+	name, rest := posixName(s)
+	if name == "" || rest == "" {
+		return nil
+	}
+	west, rest, ok := posixOffset(rest)
+	if !ok {
+		return nil
+	}
+	loc := time.FixedZone(strings.ToUpper(name), -west)
+	if rest == "" {
+		return loc
+	}
+	dst, rest := posixName(rest)
+	if dst == "" {
+		return nil
+	}
+	if rest != "" && rest[0] != ',' {
+		if _, rest, ok = posixOffset(rest); !ok {
+			return nil
+		}
+	}
+	if rest != "" && rest[0] != ',' {
+		return nil
+	}
+	posixDSTZones.Store(loc, true)
+	return loc
+}
+
+// posixDSTZones holds the zones made from POSIX strings with a
+// daylight-saving part (keyed by *time.Location).
+var posixDSTZones sync.Map
+
+// zoneHasDST reports whether loc has daylight-saving or other offset
+// changes, so that a time of day alone cannot give its offset.
+func zoneHasDST(loc *time.Location) bool {
+	if _, ok := posixDSTZones.Load(loc); ok {
+		return true
+	}
+	start, end := time.Unix(0, 0).In(loc).ZoneBounds()
+	return !start.IsZero() || !end.IsZero()
 }
 
 func zoneCandidates(s string) []string {
@@ -1355,38 +1407,10 @@ func decodeDateTime(fields []field, st *Settings, tm *pgTm) (dtResult, int) {
 			tmask = dtkM(tkTZ)
 		case dtkNumber:
 			if ptype != 0 {
-				value, rest, e := strtoint(f.s)
-				if e {
-					return res, dterrFieldOverflow
-				}
-				if rest != "" && rest[0] != '.' {
-					return res, dterrBadFormat
-				}
-				switch ptype {
-				case dtkJulian:
-					if value < 0 {
-						return res, dterrFieldOverflow
-					}
-					tmask = dtkDateM
-					tm.year, tm.mon, tm.mday = j2date(value)
-					isjulian = true
-					if rest != "" && rest[0] == '.' {
-						frac, err := parseFraction(rest)
-						if err != 0 {
-							return res, err
-						}
-						dt2time(int64(frac*usecsPerDay), tm)
-						tmask |= dtkTimeM
-					}
-				case dtkTime:
-					if r := decodeNumberField(f.s, fmask|dtkDateM, &tmask, tm, &is2digits); r < 0 {
-						return res, r
-					}
-					if tmask != dtkTimeM {
-						return res, dterrBadFormat
-					}
-				default:
-					return res, dterrBadFormat
+				var r int
+				tmask, r = decodePrefixedNumber(f.s, ptype, fmask, tm, &res.tz, &isjulian, &is2digits)
+				if r != 0 {
+					return res, r
 				}
 				ptype = 0
 				res.dtype = dtkDate
@@ -1594,4 +1618,91 @@ func dateTimeParseError(dterr int, str, typ string, fields []field) error {
 		return newError(CodeInvalidParameterValue, "time zone \"%s\" not recognized", name)
 	}
 	return newError(CodeInvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", typ, str)
+}
+
+// decodePrefixedNumber is the DTK_NUMBER case of DecodeDateTime and
+// DecodeTimeOnly for a number that follows a unit label (ptype): the ISO
+// "y2001m02d04" and "h04mm05s06" forms, Julian days ("J2451187") and the
+// time after "T". It returns the field mask and a decoder error code.
+func decodePrefixedNumber(s string, ptype, fmask int, tm *pgTm, tz *int, isjulian, is2digits *bool) (int, int) {
+	value, rest, e := strtoint(s)
+	if e {
+		return 0, dterrFieldOverflow
+	}
+	if rest != "" && rest[0] == '.' {
+		switch ptype {
+		case dtkJulian, dtkTime, dtkSecond:
+		default:
+			return 0, dterrBadFormat
+		}
+	} else if rest != "" {
+		return 0, dterrBadFormat
+	}
+	tmask := 0
+	switch ptype {
+	case dtkYear:
+		tm.year = value
+		tmask = dtkM(tkYear)
+	case dtkMonth:
+		if fmask&dtkM(tkMonth) != 0 && fmask&dtkM(tkHour) != 0 {
+			tm.min = value
+			tmask = dtkM(tkMinute)
+		} else {
+			tm.mon = value
+			tmask = dtkM(tkMonth)
+		}
+	case dtkDay:
+		tm.mday = value
+		tmask = dtkM(tkDay)
+	case dtkHour:
+		tm.hour = value
+		tmask = dtkM(tkHour)
+	case dtkMinute:
+		tm.min = value
+		tmask = dtkM(tkMinute)
+	case dtkSecond:
+		tm.sec = value
+		tmask = dtkM(tkSecond)
+		if rest != "" {
+			fs, r := parseFractionalSecond(rest)
+			if r != 0 {
+				return 0, r
+			}
+			tm.fsec = fs
+			tmask = dtkAllSecsM
+		}
+	case dtkTZ:
+		tmask = dtkM(tkTZ)
+		v, r := decodeTimezone(s)
+		if r != 0 {
+			return 0, r
+		}
+		*tz = v
+	case dtkJulian:
+		if value < 0 {
+			return 0, dterrFieldOverflow
+		}
+		tmask = dtkDateM
+		tm.year, tm.mon, tm.mday = j2date(value)
+		*isjulian = true
+		if rest != "" {
+			frac, r := parseFraction(rest)
+			if r != 0 {
+				return 0, r
+			}
+			dt2time(int64(frac*usecsPerDay), tm)
+			tmask |= dtkTimeM
+		}
+	case dtkTime:
+		r := decodeNumberField(s, fmask|dtkDateM, &tmask, tm, is2digits)
+		if r < 0 {
+			return 0, r
+		}
+		if tmask != dtkTimeM {
+			return 0, dterrBadFormat
+		}
+	default:
+		return 0, dterrBadFormat
+	}
+	return tmask, 0
 }

@@ -3,6 +3,7 @@ package types
 import (
 	"encoding/binary"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -168,8 +169,13 @@ func parseFloat(s string, bits int, typ string) (float64, error) {
 		return 0, errSyntax(typ, s)
 	}
 	if erange {
+		// float8in reports the number it read, float4in the whole input
+		num := s[i:end]
+		if bits == 32 {
+			num = s
+		}
 		return 0, &Error{Code: CodeNumericValueOutOfRange,
-			Message: "\"" + s[i:end] + "\" is out of range for type " + typ}
+			Message: "\"" + num + "\" is out of range for type " + typ}
 	}
 	for end < len(s) && isSpace(s[end]) {
 		end++
@@ -248,9 +254,6 @@ func appendFloat(dst []byte, v float64, efd int, bits int) []byte {
 	if bits == 32 {
 		limit = 6
 	}
-	if exp < -4 || exp >= limit {
-		return append(dst, e...)
-	}
 	var digs [24]byte
 	nd := 0
 	for _, c := range e[k:ePos] {
@@ -258,6 +261,27 @@ func appendFloat(dst []byte, v float64, efd int, bits int) []byte {
 			digs[nd] = c
 			nd++
 		}
+	}
+	for prec := nd; prec < 20 && onMidpoint(v, bits, digs[:nd], exp); prec++ {
+		// PostgreSQL's Ryu never prints a decimal that lies exactly halfway
+		// to a neighbouring float (it rejects the interval's bounds); Go's
+		// shortest form may. Take more digits, correctly rounded, until the
+		// decimal is strictly inside.
+		e = strconv.AppendFloat(buf[:0], v, 'e', prec, bits)
+		ePos = len(e) - 1
+		for e[ePos] != 'e' {
+			ePos--
+		}
+		nd = 0
+		for _, c := range e[k:ePos] {
+			if c != '.' {
+				digs[nd] = c
+				nd++
+			}
+		}
+	}
+	if exp < -4 || exp >= limit {
+		return append(dst, e...)
 	}
 	if neg {
 		dst = append(dst, '-')
@@ -280,6 +304,85 @@ func appendFloat(dst []byte, v float64, efd int, bits int) []byte {
 	dst = append(dst, digs[:exp+1]...)
 	dst = append(dst, '.')
 	return append(dst, digs[exp+1:nd]...)
+}
+
+// onMidpoint reports whether the decimal digs × 10^(exp-len(digs)+1)
+// equals, exactly, the midpoint between v and one of its neighbouring
+// floats of the given size. Cheap 2-adic and 5-adic tests rule out almost
+// every value before exact arithmetic is needed.
+func onMidpoint(v float64, bits int, digs []byte, exp int) bool {
+	var m uint64
+	var e2 int
+	var pow2 bool
+	if bits == 32 {
+		b := math.Float32bits(float32(v))
+		mant, ex := uint64(b&(1<<23-1)), int(b>>23&0xff)
+		if ex == 0 {
+			m, e2 = mant, -149
+		} else {
+			m, e2 = mant|1<<23, ex-150
+		}
+		pow2 = mant == 0 && ex > 1
+	} else {
+		b := math.Float64bits(v)
+		mant, ex := b&(1<<52-1), int(b>>52&0x7ff)
+		if ex == 0 {
+			m, e2 = mant, -1074
+		} else {
+			m, e2 = mant|1<<52, ex-1075
+		}
+		pow2 = mant == 0 && ex > 1
+	}
+	if m == 0 {
+		return false
+	}
+	var d uint64
+	for _, c := range digs {
+		d = d*10 + uint64(c-'0')
+	}
+	q := exp - len(digs) + 1 // value = d × 10^q
+	v2, v5 := 0, 0
+	for t := d; t%2 == 0; t /= 2 {
+		v2++
+	}
+	for t := d; t%5 == 0; t /= 5 {
+		v5++
+	}
+	if v5+q < 0 {
+		return false // a midpoint M·2^p has no factor 5 in its denominator
+	}
+	// the upper midpoint (2m+1)·2^(e2-1) and the lower one (2m-1)·2^(e2-1),
+	// or (4m-1)·2^(e2-2) below a power of two
+	type mid struct {
+		odd uint64
+		p   int
+	}
+	mids := [2]mid{{2*m + 1, e2 - 1}, {2*m - 1, e2 - 1}}
+	if pow2 {
+		mids[1] = mid{4*m - 1, e2 - 2}
+	}
+	for _, md := range mids {
+		if v2+q != md.p {
+			continue
+		}
+		// exact: d·10^q == odd·2^p
+		lhs := new(big.Int).SetUint64(d)
+		rhs := new(big.Int).SetUint64(md.odd)
+		if q >= 0 {
+			lhs.Mul(lhs, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(q)), nil))
+		} else {
+			rhs.Mul(rhs, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-q)), nil))
+		}
+		if md.p >= 0 {
+			rhs.Lsh(rhs, uint(md.p))
+		} else {
+			lhs.Lsh(lhs, uint(-md.p))
+		}
+		if lhs.Cmp(rhs) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // AppendFloat8Binary appends float8send's eight big-endian IEEE bytes.

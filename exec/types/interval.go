@@ -143,7 +143,6 @@ func decodeTimeForInterval(str string, rangeMask int, it *itmIn) (int, int) {
 func decodeInterval(fields []field, rangeMask int, style IntervalStyle, it *itmIn) int {
 	forceNegative := false
 	isBefore := false
-	parsingUnitVal := false
 	fmask, tmask := 0, 0
 	typ := tkIgnore
 	*it = itmIn{}
@@ -175,7 +174,6 @@ func decodeInterval(fields []field, rangeMask int, style IntervalStyle, it *itmI
 						it.usec = -it.usec
 					}
 					typ = dtkDay
-					parsingUnitVal = false
 					if tmask&fmask != 0 {
 						return dterrBadFormat
 					}
@@ -197,7 +195,6 @@ func decodeInterval(fields []field, rangeMask int, style IntervalStyle, it *itmI
 				it.usec = -it.usec
 			}
 			typ = dtkDay
-			parsingUnitVal = false
 		case dtkDate, dtkNumber:
 			if typ == tkIgnore {
 				switch rangeMask {
@@ -308,11 +305,7 @@ func decodeInterval(fields []field, rangeMask int, style IntervalStyle, it *itmI
 			if !ok {
 				return dterrFieldOverflow
 			}
-			parsingUnitVal = false
 		case dtkString, dtkSpecial:
-			if parsingUnitVal {
-				return dterrBadFormat
-			}
 			t, uval := decodeUnits(f.s)
 			if t == tkIgnore {
 				continue
@@ -321,7 +314,6 @@ func decodeInterval(fields []field, rangeMask int, style IntervalStyle, it *itmI
 			switch t {
 			case tkUnits:
 				typ = uval
-				parsingUnitVal = true
 			case tkAgo:
 				isBefore = true
 				typ = uval
@@ -337,9 +329,6 @@ func decodeInterval(fields []field, rangeMask int, style IntervalStyle, it *itmI
 		fmask |= tmask
 	}
 	if fmask == 0 {
-		return dterrBadFormat
-	}
-	if parsingUnitVal {
 		return dterrBadFormat
 	}
 	if isBefore {

@@ -45,6 +45,7 @@ func decodeTimeOnly(fields []field, st *Settings, tm *pgTm) int {
 	order := st.order()
 	*tm = pgTm{isdst: -1}
 	nf := len(fields)
+	var scratchTZ int // zones are read and dropped
 	for i := range fields {
 		f := &fields[i]
 		switch f.typ {
@@ -90,73 +91,10 @@ func decodeTimeOnly(fields []field, st *Settings, tm *pgTm) int {
 			tmask = dtkM(tkTZ)
 		case dtkNumber:
 			if ptype != 0 {
-				value, rest, e := strtoint(f.s)
-				if e {
-					return dterrFieldOverflow
-				}
-				switch ptype {
-				case dtkYear:
-					tm.year = value
-					tmask = dtkM(tkYear)
-				case dtkMonth:
-					if fmask&dtkM(tkMonth) != 0 && fmask&dtkM(tkHour) != 0 {
-						tm.min = value
-						tmask = dtkM(tkMinute)
-					} else {
-						tm.mon = value
-						tmask = dtkM(tkMonth)
-					}
-				case dtkDay:
-					tm.mday = value
-					tmask = dtkM(tkDay)
-				case dtkHour:
-					tm.hour = value
-					tmask = dtkM(tkHour)
-				case dtkMinute:
-					tm.min = value
-					tmask = dtkM(tkMinute)
-				case dtkSecond:
-					tm.sec = value
-					tmask = dtkM(tkSecond)
-					if rest != "" && rest[0] == '.' {
-						fs, r := parseFractionalSecond(rest)
-						if r != 0 {
-							return r
-						}
-						tm.fsec = fs
-						tmask = dtkAllSecsM
-					}
-				case dtkTZ:
-					tmask = dtkM(tkTZ)
-					if _, r := decodeTimezone(f.s); r != 0 {
-						return r
-					}
-				case dtkJulian:
-					if value < 0 {
-						return dterrFieldOverflow
-					}
-					tmask = dtkDateM
-					tm.year, tm.mon, tm.mday = j2date(value)
-					isjulian = true
-					if rest != "" && rest[0] == '.' {
-						frac, r := parseFraction(rest)
-						if r != 0 {
-							return r
-						}
-						dt2time(int64(frac*usecsPerDay), tm)
-						tmask |= dtkTimeM
-					}
-				case dtkTime:
-					r := decodeNumberField(f.s, fmask|dtkDateM, &tmask, tm, &is2digits)
-					if r < 0 {
-						return r
-					}
-					f.typ = r
-					if tmask != dtkTimeM {
-						return dterrBadFormat
-					}
-				default:
-					return dterrBadFormat
+				var r int
+				tmask, r = decodePrefixedNumber(f.s, ptype, fmask, tm, &scratchTZ, &isjulian, &is2digits)
+				if r != 0 {
+					return r
 				}
 				ptype = 0
 			} else {
@@ -276,8 +214,7 @@ func decodeTimeOnly(fields []field, st *Settings, tm *pgTm) int {
 			return dterrBadFormat
 		}
 		// a zone with daylight-saving rules needs a date to give an offset
-		start, end := time.Unix(0, 0).In(namedTz).ZoneBounds()
-		if (!start.IsZero() || !end.IsZero()) && fmask&dtkDateM != dtkDateM {
+		if zoneHasDST(namedTz) && fmask&dtkDateM != dtkDateM {
 			return dterrBadFormat
 		}
 	}

@@ -138,7 +138,7 @@ func (st *statement) Bind(ctx context.Context, params [][]byte, paramFormats, re
 		if wire.FormatCode(paramFormats, i) == wire.FormatBinary {
 			values[i], err = exec.DecodeBinary(st.params[i], p)
 		} else {
-			values[i], err = exec.ParseText(st.params[i], string(p))
+			values[i], err = exec.ParseText(st.params[i], string(p), st.st.Settings())
 		}
 		if err != nil {
 			return nil, err
@@ -185,6 +185,7 @@ func (p *portal) Execute(ctx context.Context, w *wire.RowWriter, maxRows int) (s
 		}
 	}
 	cols := p.res.Cols
+	settings := p.st.st.Settings()
 	for n := 0; maxRows <= 0 || n < maxRows; n++ {
 		if err := ctx.Err(); err != nil {
 			return "", false, err
@@ -208,7 +209,7 @@ func (p *portal) Execute(ctx context.Context, w *wire.RowWriter, maxRows int) (s
 					return "", false, err
 				}
 			} else {
-				buf = exec.AppendText(buf, cols[i].T, d, nil)
+				buf = exec.AppendText(buf, cols[i].T, d, settings)
 			}
 			w.EndValue(buf)
 		}

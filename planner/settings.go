@@ -1,0 +1,135 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // time zone names on machines without zoneinfo
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+)
+
+// settings returns the session settings that evaluation and text I/O read,
+// computed once per change of the variables they come from.
+func (s *Session) settings() *exec.Settings {
+	if s.cached != nil {
+		return s.cached
+	}
+	st := types.DefaultSettings
+	st.DateStyle, st.DateOrder, _ = parseDateStyle(s.vars["datestyle"], types.DateStyleISO, types.DateOrderMDY)
+	st.IntervalStyle, _ = parseIntervalStyle(s.vars["intervalstyle"])
+	st.TimeZone, _ = parseTimeZone(s.vars["timezone"])
+	if n, err := strconv.Atoi(s.vars["extra_float_digits"]); err == nil {
+		st.ExtraFloatDigits = n
+	}
+	if tx := s.txn; tx != nil {
+		start := tx.StartTime
+		st.Now = func() time.Time { return start }
+	}
+	s.cached = &st
+	return s.cached
+}
+
+var dateStyleNames = map[types.DateStyle]string{
+	types.DateStyleISO: "ISO", types.DateStylePostgres: "Postgres", types.DateStyleSQL: "SQL", types.DateStyleGerman: "German",
+}
+var dateOrderNames = map[types.DateOrder]string{types.DateOrderMDY: "MDY", types.DateOrderDMY: "DMY", types.DateOrderYMD: "YMD"}
+
+// parseDateStyle reads a DateStyle value, changing only the halves it
+// names, as PostgreSQL does.
+func parseDateStyle(v string, style types.DateStyle, order types.DateOrder) (types.DateStyle, types.DateOrder, bool) {
+	haveOrder := false
+	for _, tok := range strings.Split(v, ",") {
+		switch strings.ToLower(strings.TrimSpace(tok)) {
+		case "iso":
+			style = types.DateStyleISO
+		case "sql":
+			style = types.DateStyleSQL
+		case "postgres":
+			style = types.DateStylePostgres
+		case "german":
+			style = types.DateStyleGerman
+			if !haveOrder {
+				order = types.DateOrderDMY
+			}
+		case "mdy", "us", "noneuropean", "non-european":
+			order, haveOrder = types.DateOrderMDY, true
+		case "dmy", "euro", "european":
+			order, haveOrder = types.DateOrderDMY, true
+		case "ymd":
+			order, haveOrder = types.DateOrderYMD, true
+		case "default":
+			style, order = types.DateStyleISO, types.DateOrderMDY
+		default:
+			return style, order, false
+		}
+	}
+	return style, order, true
+}
+
+func parseIntervalStyle(v string) (types.IntervalStyle, bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "postgres":
+		return types.IntervalStylePostgres, true
+	case "postgres_verbose":
+		return types.IntervalStylePostgresVerbose, true
+	case "sql_standard":
+		return types.IntervalStyleSQLStandard, true
+	case "iso_8601":
+		return types.IntervalStyleISO8601, true
+	}
+	return types.IntervalStylePostgres, false
+}
+
+// parseTimeZone reads a TimeZone value: a zone name, or a number of hours
+// east of UTC (SET TIME ZONE -8).
+func parseTimeZone(v string) (*time.Location, bool) {
+	v = strings.TrimSpace(v)
+	if strings.EqualFold(v, "utc") || strings.EqualFold(v, "gmt") || v == "" {
+		return time.UTC, true
+	}
+	if h, err := strconv.ParseFloat(v, 64); err == nil {
+		return time.FixedZone("", int(h*3600)), true
+	}
+	loc, err := time.LoadLocation(v)
+	if err != nil {
+		return time.UTC, false
+	}
+	return loc, true
+}
+
+// checkSetting validates and normalizes a new value of a setting.
+func (s *Session) checkSetting(name, value string) (string, error) {
+	bad := func(param string) error {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", param, value)
+	}
+	switch name {
+	case "datestyle":
+		cur, order, _ := parseDateStyle(s.vars["datestyle"], types.DateStyleISO, types.DateOrderMDY)
+		style, order, ok := parseDateStyle(value, cur, order)
+		if !ok {
+			return "", bad("DateStyle")
+		}
+		return dateStyleNames[style] + ", " + dateOrderNames[order], nil
+	case "intervalstyle":
+		if _, ok := parseIntervalStyle(value); !ok {
+			return "", bad("IntervalStyle")
+		}
+		return strings.ToLower(value), nil
+	case "timezone":
+		if _, ok := parseTimeZone(value); !ok {
+			return "", bad("TimeZone")
+		}
+	case "extra_float_digits":
+		n, err := strconv.Atoi(strings.TrimSpace(value))
+		if err != nil {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value)
+		}
+		if n < -15 || n > 3 {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "%d is outside the valid range for parameter %q (-15 .. 3)", n, name)
+		}
+	}
+	return value, nil
+}
