@@ -74,7 +74,7 @@ func KindOf(oid uint32) Kind {
 		return KindFloat
 	case OIDNumeric:
 		return KindNumeric
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDUnknown, OIDRegclass:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDUnknown, OIDRegclass, OIDRegtype:
 		return KindText
 	case OIDBytea:
 		return KindBytes

@@ -1,0 +1,192 @@
+package planner
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// This file analyzes the expression forms that PostgreSQL's grammar turns
+// into function and operator calls: the SQL value functions (CURRENT_DATE,
+// CURRENT_USER, ...), LIKE, ILIKE and SIMILAR TO, IS [NOT] DISTINCT FROM,
+// NULLIF, COLLATE, named arguments, and a type name called as a function.
+
+// exprMore analyzes the node kinds expr does not; ok is false for a kind
+// that is not supported at all.
+func (a *analyzer) exprMore(n *pg.Node, sc *scope) (e exec.Expr, ok bool, err error) {
+	switch {
+	case n.GetSqlvalueFunction() != nil:
+		e, err = a.sqlValueFunction(n.GetSqlvalueFunction())
+		return e, true, err
+	case n.GetCollateClause() != nil:
+		// Every collation here is C: COLLATE "C" (or "POSIX", "default")
+		// changes nothing.
+		cc := n.GetCollateClause()
+		name := opName(cc.Collname)
+		if name != "C" && name != "POSIX" && name != "default" && name != "ucs_basic" {
+			return nil, true, withPos(pgerr.New(pgerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name), cc.Location)
+		}
+		e, err = a.expr(cc.Arg, sc)
+		return e, true, err
+	}
+	return nil, false, nil
+}
+
+// sqlValueFunction is CURRENT_DATE, CURRENT_TIMESTAMP(p), CURRENT_USER and
+// the others that the grammar gives no parentheses.
+func (a *analyzer) sqlValueFunction(f *pg.SQLValueFunction) (exec.Expr, error) {
+	call := func(name string, fn exec.Fn, t exec.T) exec.Expr {
+		return &exec.Call{Name: name, Fn: fn, T: t}
+	}
+	p := f.Typmod
+	text := func(s string) exec.Expr { return &exec.Const{D: exec.DText(s), T: exec.TName} }
+	switch f.Op {
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+		return call("current_date", exec.CurrentDate, exec.TDate), nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N,
+		pg.SQLValueFunctionOp_SVFOP_LOCALTIME, pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+		return call("localtime", exec.LocalTime(p), exec.TTime), nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
+		return call("current_timestamp", exec.CurrentTimestamp(p), exec.TTimestampTZ), nil
+	case pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		return call("localtimestamp", exec.LocalTimestamp(p), exec.TTimestamp), nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE, pg.SQLValueFunctionOp_SVFOP_CURRENT_USER,
+		pg.SQLValueFunctionOp_SVFOP_USER, pg.SQLValueFunctionOp_SVFOP_SESSION_USER:
+		return text(a.s.user), nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
+		return text(a.s.database), nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
+		return text("public"), nil
+	}
+	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported yet", f.Op), f.Location)
+}
+
+// aexprMore analyzes the A_Expr kinds aexpr does not: LIKE, ILIKE and
+// SIMILAR TO are operators over the pattern (the grammar wraps an ESCAPE
+// clause in like_escape or similar_to_escape), IS [NOT] DISTINCT FROM and
+// NULLIF compare with =.
+func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
+	switch x.Kind {
+	case pg.A_Expr_Kind_AEXPR_LIKE, pg.A_Expr_Kind_AEXPR_ILIKE, pg.A_Expr_Kind_AEXPR_SIMILAR:
+		l, err := a.expr(x.Lexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		r, err := a.expr(x.Rexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		e, err := a.binary(opName(x.Name), l, r, x.Location)
+		return e, true, err
+	case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		l, err := a.expr(x.Lexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		r, err := a.expr(x.Rexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		eq, err := a.binary("=", l, r, x.Location)
+		if err != nil {
+			return nil, true, err
+		}
+		c, ok := eq.(*exec.Call)
+		if !ok || len(c.Args) != 2 {
+			return nil, true, withPos(pgerr.New(pgerr.FeatureNotSupported, "IS DISTINCT FROM is not supported for these types"), x.Location)
+		}
+		return &exec.IsDistinct{Eq: c.Fn, L: c.Args[0], R: c.Args[1], Not: x.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT}, true, nil
+	case pg.A_Expr_Kind_AEXPR_NULLIF:
+		l, err := a.expr(x.Lexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		r, err := a.expr(x.Rexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		eq, err := a.binary("=", l, r, x.Location)
+		if err != nil {
+			return nil, true, err
+		}
+		t := l.Type()
+		if c, ok := eq.(*exec.Call); ok && len(c.Args) == 2 {
+			l, t = c.Args[0], c.Args[0].Type()
+		}
+		if t.OID == exec.OIDUnknown {
+			if l, err = a.coerce(l, exec.TText, "", x.Location); err != nil {
+				return nil, true, err
+			}
+			t = exec.TText
+		}
+		return &exec.Case{Whens: []exec.Expr{eq}, Thens: []exec.Expr{&exec.Const{D: exec.Null, T: t}}, Else: l, T: t}, true, nil
+	}
+	return nil, false, nil
+}
+
+// funcCallMore resolves what funcCall does not find: named arguments
+// (make_interval(days => 1)), and a type name called as a function with
+// one argument, which is a cast (float8(x), text(1)).
+func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
+	name := opName(f.Funcname)
+	if len(f.Args) == 1 && !exec.HasFunc(name) {
+		if oid, ok := typeByName[name]; ok {
+			e, err := a.expr(f.Args[0], sc)
+			if err != nil {
+				return nil, true, err
+			}
+			e, err = a.cast(e, exec.T{OID: oid, Typmod: -1}, true, f.Location)
+			return e, true, err
+		}
+	}
+	names := exec.ArgNames(name)
+	if names == nil {
+		return nil, false, nil
+	}
+	named := false
+	for _, n := range f.Args {
+		if n.GetNamedArgExpr() != nil {
+			named = true
+		}
+	}
+	if !named {
+		return nil, false, nil
+	}
+	slots := make([]*pg.Node, len(names))
+	for i, n := range f.Args {
+		na := n.GetNamedArgExpr()
+		if na == nil {
+			if i >= len(slots) {
+				return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), f.Location)
+			}
+			slots[i] = n
+			continue
+		}
+		found := false
+		for j, an := range names {
+			if an == na.Name {
+				slots[j], found = na.Arg, true
+			}
+		}
+		if !found {
+			return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s => ...) does not exist", name, na.Name).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
+		}
+	}
+	var args []exec.Expr
+	for i, n := range slots {
+		if n == nil {
+			d, t := exec.ArgDefault(name, i)
+			args = append(args, &exec.Const{D: d, T: t})
+			continue
+		}
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		args = append(args, e)
+	}
+	e, err := a.call(name, args, f.Location, false)
+	return e, true, err
+}
