@@ -11,6 +11,9 @@ import (
 // then s (the value's text), I (quote_ident) or L (quote_literal); %% is a
 // percent sign. width may be * or *n$, taking the width from an argument.
 
+// formatHint is the HINT of format()'s syntax errors.
+const formatHint = "For a single \"%\" use \"%%\"."
+
 func errFormat(msg string) *pgerr.Error {
 	return pgerr.New(pgerr.InvalidParameterValue, "%s", msg)
 }
@@ -25,7 +28,7 @@ func formatText(env *Env, f string, types []T, args []Datum) (string, error) {
 		}
 		i++
 		if i >= len(f) {
-			return "", errFormat("unterminated format() type specifier").WithHint("For a single \"%\" use \"%%\".")
+			return "", errFormat("unterminated format() type specifier").WithHint("%s", formatHint)
 		}
 		if f[i] == '%' {
 			b.WriteByte('%')
@@ -77,7 +80,7 @@ func formatText(env *Env, f string, types []T, args []Datum) (string, error) {
 			}
 			if ok {
 				if i >= len(f) || f[i] != '$' {
-					return "", errFormat("unterminated format() type specifier").WithHint("For a single \"%\" use \"%%\".")
+					return "", errFormat("unterminated format() type specifier").WithHint("%s", formatHint)
 				}
 				if n == 0 {
 					return "", errFormat("format specifies argument 0, but arguments are numbered from 1")
@@ -94,7 +97,7 @@ func formatText(env *Env, f string, types []T, args []Datum) (string, error) {
 		}
 	typ:
 		if i >= len(f) {
-			return "", errFormat("unterminated format() type specifier").WithHint("For a single \"%\" use \"%%\".")
+			return "", errFormat("unterminated format() type specifier").WithHint("%s", formatHint)
 		}
 		if widthArg != -2 {
 			wi := widthArg
@@ -120,7 +123,7 @@ func formatText(env *Env, f string, types []T, args []Datum) (string, error) {
 		c := f[i]
 		if c != 's' && c != 'I' && c != 'L' {
 			r, _ := utf8.DecodeRuneInString(f[i:])
-			return "", errFormat("unrecognized format() type specifier \"" + string(r) + "\"").WithHint("For a single \"%\" use \"%%\".")
+			return "", errFormat("unrecognized format() type specifier \"" + string(r) + "\"").WithHint("%s", formatHint)
 		}
 		ai := argPos
 		if ai < 0 {
