@@ -270,6 +270,9 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 func (f *Func) params(n int) []uint32 {
 	switch {
 	case !f.Variadic && n == len(f.Args):
+		if f.Args == nil {
+			return []uint32{} // no arguments, not "does not apply"
+		}
 		return f.Args
 	case f.Variadic && n >= len(f.Args):
 		out := append([]uint32(nil), f.Args...)
