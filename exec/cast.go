@@ -86,6 +86,9 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 		}
 		return DJSON(string(types.AppendJSONB(nil, &v))), nil
 	}
+	if d, ok, err := parseArrayText(t, s); ok {
+		return d, err
+	}
 	return Null, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported yet", TypeName(t.OID))
 }
 
@@ -278,5 +281,5 @@ func castKind(from, to T) Fn {
 			return DTimestamp(utcMicros(dateToMicros(a[0].I), env.Settings)), nil
 		}
 	}
-	return nil
+	return castMore(from, to)
 }

@@ -53,6 +53,8 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendFloat8(dst, d.F, extraFloatDigits(s))
 	case KindBool:
 		return types.AppendBool(dst, d.I != 0)
+	case KindArray:
+		return appendArrayText(dst, d)
 	}
 	return append(dst, d.S...)
 }
