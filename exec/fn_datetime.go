@@ -911,6 +911,54 @@ func zoneArg(name string) (*time.Location, error) {
 	return nil, pgerr.New(pgerr.InvalidParameterValue, "time zone \"%s\" not recognized", name)
 }
 
+// saneZoneArg is parse_sane_timezone, make_timestamptz's reading of its
+// zone: an ISO offset (+hh[:mm[:ss]], +hhmm; east of Greenwich) first,
+// then an abbreviation or zone name.
+func saneZoneArg(name string) (*time.Location, error) {
+	if name != "" && name[0] >= '0' && name[0] <= '9' {
+		return nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", "numeric time zone", name).
+			WithHint("Numeric time zones must have \"-\" or \"+\" as first character.")
+	}
+	if name != "" && (name[0] == '+' || name[0] == '-') {
+		sign := 1
+		if name[0] == '-' {
+			sign = -1
+		}
+		var parts []int
+		for _, p := range strings.Split(name[1:], ":") {
+			n := 0
+			if p == "" {
+				parts = nil
+				break
+			}
+			for _, c := range p {
+				if c < '0' || c > '9' {
+					return zoneArg(name)
+				}
+				n = n*10 + int(c-'0')
+			}
+			parts = append(parts, n)
+		}
+		if len(parts) == 1 && len(name) > 3 {
+			parts = []int{parts[0] / 100, parts[0] % 100}
+		}
+		if len(parts) > 0 {
+			secs := parts[0] * 3600
+			if len(parts) > 1 {
+				secs += parts[1] * 60
+			}
+			if len(parts) > 2 {
+				secs += parts[2]
+			}
+			if parts[0] > 15 || (len(parts) > 1 && parts[1] > 59) {
+				return nil, pgerr.New(pgerr.InvalidTimeZoneDisplacement, "time zone displacement out of range: \"%s\"", name)
+			}
+			return time.FixedZone("", sign*secs), nil
+		}
+	}
+	return zoneArg(name)
+}
+
 func intervalZone(iv Interval) (*time.Location, error) {
 	if iv.Months != 0 || iv.Days != 0 {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "interval time zone \"%s\" must not include months or days",
@@ -1311,7 +1359,7 @@ func init() {
 		if err != nil {
 			return Null, err
 		}
-		loc, err := zoneArg(a[6].S)
+		loc, err := saneZoneArg(a[6].S)
 		if err != nil {
 			return Null, err
 		}

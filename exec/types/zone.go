@@ -1,6 +1,9 @@
 package types
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // LookupTimeZone resolves a time zone the way timezone(zone, ts) and
 // make_timestamptz do: a zone abbreviation (EST, PDT: a fixed offset, or
@@ -8,7 +11,7 @@ import "time"
 // offset ("America/New_York", "UTC+3", "PST8PDT"). ok is false for an
 // unknown zone.
 func LookupTimeZone(name string) (loc *time.Location, ok bool) {
-	typ, val, dyn := decodeTimezoneAbbrev(name)
+	typ, val, dyn := decodeTimezoneAbbrev(strings.ToLower(name))
 	switch typ {
 	case tkTZ, tkDTZ:
 		return time.FixedZone(name, val), true
