@@ -36,3 +36,28 @@ func (e *IsDistinct) Eval(env *Env, row Row) (Datum, error) {
 	return DBool(same == e.Not), nil
 }
 func (e *IsDistinct) Type() T { return TBool }
+
+// BoolTest is IS [NOT] TRUE, IS [NOT] FALSE and IS [NOT] UNKNOWN: never
+// NULL.
+type BoolTest struct {
+	E Expr
+	// Want is the value tested for: 1 true, 0 false, -1 unknown (NULL).
+	Want int8
+	Not  bool
+}
+
+func (e *BoolTest) Eval(env *Env, row Row) (Datum, error) {
+	d, err := e.E.Eval(env, row)
+	if err != nil {
+		return Null, err
+	}
+	var is bool
+	switch {
+	case d.IsNull():
+		is = e.Want < 0
+	case e.Want >= 0:
+		is = d.Bool() == (e.Want == 1)
+	}
+	return DBool(is != e.Not), nil
+}
+func (e *BoolTest) Type() T { return TBool }

@@ -10,7 +10,7 @@ import (
 // This file analyzes the expression forms that PostgreSQL's grammar turns
 // into function and operator calls: the SQL value functions (CURRENT_DATE,
 // CURRENT_USER, ...), LIKE, ILIKE and SIMILAR TO, IS [NOT] DISTINCT FROM,
-// NULLIF, COLLATE, named arguments, and a type name called as a function.
+// IS [NOT] TRUE/FALSE/UNKNOWN, NULLIF, COLLATE, named arguments, and a type name called as a function.
 
 // exprMore analyzes the node kinds expr does not; ok is false for a kind
 // that is not supported at all.
@@ -19,6 +19,26 @@ func (a *analyzer) exprMore(n *pg.Node, sc *scope) (e exec.Expr, ok bool, err er
 	case n.GetSqlvalueFunction() != nil:
 		e, err = a.sqlValueFunction(n.GetSqlvalueFunction())
 		return e, true, err
+	case n.GetBooleanTest() != nil:
+		bt := n.GetBooleanTest()
+		arg, err := a.expr(bt.Arg, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		what := map[pg.BoolTestType]string{
+			pg.BoolTestType_IS_TRUE: "IS TRUE", pg.BoolTestType_IS_NOT_TRUE: "IS NOT TRUE",
+			pg.BoolTestType_IS_FALSE: "IS FALSE", pg.BoolTestType_IS_NOT_FALSE: "IS NOT FALSE",
+			pg.BoolTestType_IS_UNKNOWN: "IS UNKNOWN", pg.BoolTestType_IS_NOT_UNKNOWN: "IS NOT UNKNOWN",
+		}[bt.Booltesttype]
+		if arg, err = a.coerce(arg, exec.TBool, "argument of "+what, bt.Location); err != nil {
+			return nil, true, err
+		}
+		want := map[pg.BoolTestType]int8{
+			pg.BoolTestType_IS_TRUE: 1, pg.BoolTestType_IS_NOT_TRUE: 1, pg.BoolTestType_IS_FALSE: 0,
+			pg.BoolTestType_IS_NOT_FALSE: 0, pg.BoolTestType_IS_UNKNOWN: -1, pg.BoolTestType_IS_NOT_UNKNOWN: -1,
+		}[bt.Booltesttype]
+		not := bt.Booltesttype == pg.BoolTestType_IS_NOT_TRUE || bt.Booltesttype == pg.BoolTestType_IS_NOT_FALSE || bt.Booltesttype == pg.BoolTestType_IS_NOT_UNKNOWN
+		return &exec.BoolTest{E: arg, Want: want, Not: not}, true, nil
 	case n.GetCollateClause() != nil:
 		// Every collation here is C: COLLATE "C" (or "POSIX", "default")
 		// changes nothing.
