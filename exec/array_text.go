@@ -72,3 +72,18 @@ func textArrayOf(d Datum) []Datum {
 	}
 	return d.Array().Elems
 }
+
+// textArray makes a one-dimensional text[] of elems (NULL elements as
+// Null).
+func textArray(elems []Datum) Datum {
+	a := &Array{Elem: OIDText, Elems: elems}
+	if len(elems) > 0 {
+		a.Dims, a.Lower = []int32{int32(len(elems))}, []int32{1}
+	}
+	for _, e := range elems {
+		if e.IsNull() {
+			a.HasNul = true
+		}
+	}
+	return DArray(a)
+}

@@ -293,44 +293,27 @@ func runeOffset(s string, n int64) int {
 
 func regexReplace(re *regexp.Regexp, src, repl string, start int64, n int64, global bool) string {
 	off := runeOffset(src, start)
+	matches := re.FindAllStringSubmatchIndex(src[off:], -1)
 	var out []byte
 	out = append(out, src[:off]...)
 	pos := off
-	count := int64(0)
-	for pos <= len(src) {
-		m := re.FindStringSubmatchIndex(src[pos:])
-		if m == nil {
-			break
+	for k, m := range matches {
+		if n > 0 && int64(k+1) != n {
+			continue
 		}
 		for i := range m {
 			if m[i] >= 0 {
-				m[i] += pos
+				m[i] += off
 			}
 		}
-		count++
-		if n == 0 || count == n {
-			out = append(out, src[pos:m[0]]...)
-			out = regexExpand(out, repl, src, m)
-		} else {
-			out = append(out, src[pos:m[1]]...)
-		}
-		if m[1] == m[0] {
-			if m[1] < len(src) {
-				out = append(out, src[m[1]:m[1]+charLen(src[m[1]:])]...)
-				pos = m[1] + charLen(src[m[1]:])
-			} else {
-				pos = m[1] + 1
-			}
-		} else {
-			pos = m[1]
-		}
-		if (!global && n == 0) || (n > 0 && count == n) {
+		out = append(out, src[pos:m[0]]...)
+		out = regexExpand(out, repl, src, m)
+		pos = m[1]
+		if !global {
 			break
 		}
 	}
-	if pos < len(src) {
-		out = append(out, src[pos:]...)
-	}
+	out = append(out, src[pos:]...)
 	return string(out)
 }
 
@@ -353,6 +336,14 @@ func similarEscape(p, esc string, hasEsc bool) (string, error) {
 	var b strings.Builder
 	b.WriteString("^(?:")
 	nquotes, afterEscape, inClass := 0, false, false
+	// PostgreSQL's regex engine matches the part before the first
+	// separator as short as it can (its greediness follows the {1,1}?);
+	// RE2 needs its quantifiers made lazy to agree.
+	lazy := func(b *strings.Builder) {
+		if nquotes == 0 && strings.Contains(p, string(e)+`"`) {
+			b.WriteByte('?')
+		}
+	}
 	for _, c := range p {
 		switch {
 		case afterEscape:
@@ -386,6 +377,13 @@ func similarEscape(p, esc string, hasEsc bool) (string, error) {
 			inClass = true
 		case c == '%':
 			b.WriteString(".*")
+			lazy(&b)
+		case c == '*' || c == '+' || c == '?':
+			b.WriteRune(c)
+			lazy(&b)
+		case c == '}':
+			b.WriteRune(c)
+			lazy(&b)
 		case c == '_':
 			b.WriteByte('.')
 		case c == '(':
@@ -479,7 +477,7 @@ func init() {
 	// regexp_replace(source, pattern, replacement [, start [, n]] [, flags])
 	replace := func(c *regexCache) Fn {
 		return func(_ *Env, a []Datum) (Datum, error) {
-			start, n, flags := int64(1), int64(-1), ""
+			start, n, flags, hasN := int64(1), int64(0), "", false
 			switch len(a) {
 			case 4:
 				if a[3].Kind == KindText {
@@ -488,33 +486,32 @@ func init() {
 					start = a[3].I
 				}
 			case 5:
-				start, n = a[3].I, a[4].I
+				start, n, hasN = a[3].I, a[4].I, true
 			case 6:
-				start, n, flags = a[3].I, a[4].I, a[5].S
+				start, n, flags, hasN = a[3].I, a[4].I, a[5].S, true
 			}
 			if start <= 0 {
 				return Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "start", start)
 			}
-			if n < -1 {
+			if n < 0 {
 				return Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "n", n)
 			}
 			f, err := parseReFlags(flags, "regexp_replace", true)
 			if err != nil {
 				return Null, err
 			}
-			if n == -1 {
-				n = 0
-				if !f.global && len(a) >= 5 {
-					n = 1
-				}
+			// With n given, 0 replaces every match and n the n-th only;
+			// without, the g flag decides.
+			global := f.global || (hasN && n == 0)
+			if !hasN && !f.global {
+				n = 1
 			}
-			global := f.global
 			f.global = false
 			re, err := c.get(a[1].S, f)
 			if err != nil {
 				return Null, err
 			}
-			return DText(regexReplace(re, a[0].S, a[2].S, start, n, global || (n == 0 && len(a) >= 5))), nil
+			return DText(regexReplace(re, a[0].S, a[2].S, start, n, global || n > 0)), nil
 		}
 	}
 	for _, args := range [][]uint32{
