@@ -419,7 +419,11 @@ func dchToChar(nodes []fmtNode, t *dchTm) string {
 					s = strconv.Itoa(y)
 				}
 			} else {
-				full := pad0(int64(y), width, n.fm)
+				mod := map[int]int{3: 1000, 2: 100, 1: 10}[width]
+				full := pad0(int64(y%mod), width, n.fm)
+				if y < 0 && !n.fm {
+					full = pad0(int64(y%mod), width, n.fm)
+				}
 				if len(full) > width {
 					full = full[len(full)-width:]
 				}
@@ -661,6 +665,7 @@ type numProc struct {
 	number            string
 	p                 int // index into number
 	lastRelevant      int // index, -1 for none
+	cut               int // where a NUL was written, -1 for none
 	out               strings.Builder
 }
 
@@ -744,6 +749,10 @@ func (np *numProc) numpart(id string) {
 				default:
 					if c := np.cur(); c != 0 {
 						np.out.WriteByte(c)
+					} else if np.cut < 0 {
+						// PostgreSQL writes the number's terminating NUL
+						// here, which ends its output.
+						np.cut = np.out.Len()
 					}
 					np.numIn = true
 				}
@@ -791,7 +800,7 @@ func numToChar(nodes []fmtNode, d *numDesc, number string, outPreSpaces int, sig
 	if d.eeee {
 		return number
 	}
-	np := &numProc{d: d, number: number, lastRelevant: -1}
+	np := &numProc{d: d, number: number, lastRelevant: -1, cut: -1}
 	if d.roman {
 		fill := d.fill
 		*d = numDesc{roman: true, fill: fill}
@@ -884,6 +893,9 @@ func numToChar(nodes []fmtNode, d *numDesc, number string, outPreSpaces int, sig
 			np.out.WriteByte(np.sign)
 		}
 	}
+	if np.cut >= 0 {
+		return np.out.String()[:np.cut]
+	}
 	return np.out.String()
 }
 
@@ -899,6 +911,12 @@ func numericToChar(v *apd.Decimal, f string) (Datum, error) {
 	sign := byte('+')
 	switch {
 	case d.roman:
+		if v.Form == apd.NaN {
+			return Null, pgerr.New(pgerr.FeatureNotSupported, "cannot convert NaN to integer")
+		}
+		if v.Form == apd.Infinite {
+			return Null, pgerr.New(pgerr.FeatureNotSupported, "cannot convert infinity to integer")
+		}
 		r := numRound(v, 0, false)
 		i, err := r.Int64()
 		if err != nil || i > math.MaxInt32 || i < math.MinInt32 {
@@ -1029,7 +1047,19 @@ func floatToChar(v float64, f string, digits int) (Datum, error) {
 			val = v * math.Pow(10, float64(d.multi))
 			d.pre += d.multi
 		}
-		pre := len(fmt.Sprintf("%.0f", math.Abs(val)))
+		// Non-finite values print as float8out does.
+		var s string
+		abs := fmt.Sprintf("%.0f", math.Abs(val))
+		switch {
+		case math.IsNaN(val):
+			abs, s = "NaN", "NaN"
+		case math.IsInf(val, 0):
+			abs, s = "Infinity", "Infinity"
+			if val < 0 {
+				s = "-Infinity"
+			}
+		}
+		pre := len(abs)
 		post := d.post
 		if pre >= digits {
 			post = 0
@@ -1037,7 +1067,9 @@ func floatToChar(v float64, f string, digits int) (Datum, error) {
 			post = digits - pre
 		}
 		d.post = post
-		s := fmt.Sprintf("%.*f", post, val)
+		if s == "" {
+			s = fmt.Sprintf("%.*f", post, val)
+		}
 		if s[0] == '-' {
 			sign, s = '-', s[1:]
 		}
@@ -1166,16 +1198,12 @@ func toNumber(s, f string) (Datum, error) {
 	if err != nil {
 		return Null, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type numeric: \" \"")
 	}
-	precision := d.pre + d.multi + d.post
+	// The scale is that of the digits read, as NUM_processor leaves it.
+	precision := d.pre + d.multi + post
 	if precision == 0 {
 		precision = 1
 	}
-	r, err := applyTypmod(T{OID: OIDNumeric, Typmod: int32(precision<<16|d.post) + 4}, DNumeric(x), true)
-	if err != nil {
-		return Null, err
-	}
-	_ = post
-	return r, nil
+	return applyTypmod(T{OID: OIDNumeric, Typmod: int32(precision<<16|post) + 4}, DNumeric(x), true)
 }
 
 // parseDate is to_date/to_timestamp over the common numeric fields and
