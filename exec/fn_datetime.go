@@ -194,11 +194,23 @@ func utcMicrosIn(us int64, loc *time.Location) int64 {
 	return (t.Unix()-unixEpochShift)*1_000_000 + int64(t.Nanosecond()/1000)
 }
 
+// add32 adds to an int32 field, reporting overflow.
+func add32(v *int32, d int64) bool {
+	r := int64(*v) + d
+	if r != int64(int32(r)) {
+		return false
+	}
+	*v = int32(r)
+	return true
+}
+
 // justifyHours is interval_justify_hours.
-func justifyHours(iv Interval) Interval {
+func justifyHours(iv Interval) (Interval, error) {
 	wd := iv.Micros / usPerDay
 	iv.Micros -= wd * usPerDay
-	iv.Days += int32(wd)
+	if !add32(&iv.Days, wd) {
+		return iv, errIntervalRange
+	}
 	if iv.Days > 0 && iv.Micros < 0 {
 		iv.Micros += usPerDay
 		iv.Days--
@@ -206,13 +218,15 @@ func justifyHours(iv Interval) Interval {
 		iv.Micros -= usPerDay
 		iv.Days++
 	}
-	return iv
+	return iv, nil
 }
 
-func justifyDays(iv Interval) Interval {
+func justifyDays(iv Interval) (Interval, error) {
 	wm := iv.Days / daysPerMonth
 	iv.Days -= wm * daysPerMonth
-	iv.Months += wm
+	if !add32(&iv.Months, int64(wm)) {
+		return iv, errIntervalRange
+	}
 	if iv.Months > 0 && iv.Days < 0 {
 		iv.Days += daysPerMonth
 		iv.Months--
@@ -220,21 +234,27 @@ func justifyDays(iv Interval) Interval {
 		iv.Days -= daysPerMonth
 		iv.Months++
 	}
-	return iv
+	return iv, nil
 }
 
-func justifyInterval(iv Interval) Interval {
+func justifyInterval(iv Interval) (Interval, error) {
 	if (iv.Days > 0 && iv.Micros > 0) || (iv.Days < 0 && iv.Micros < 0) {
 		wm := iv.Days / daysPerMonth
 		iv.Days -= wm * daysPerMonth
-		iv.Months += wm
+		if !add32(&iv.Months, int64(wm)) {
+			return iv, errIntervalRange
+		}
 	}
 	wd := iv.Micros / usPerDay
 	iv.Micros -= wd * usPerDay
-	iv.Days += int32(wd)
+	if !add32(&iv.Days, wd) {
+		return iv, errIntervalRange
+	}
 	wm := iv.Days / daysPerMonth
 	iv.Days -= wm * daysPerMonth
-	iv.Months += wm
+	if !add32(&iv.Months, int64(wm)) {
+		return iv, errIntervalRange
+	}
 	if iv.Months > 0 && (iv.Days < 0 || (iv.Days == 0 && iv.Micros < 0)) {
 		iv.Days += daysPerMonth
 		iv.Months--
@@ -249,7 +269,7 @@ func justifyInterval(iv Interval) Interval {
 		iv.Micros -= usPerDay
 		iv.Days++
 	}
-	return iv
+	return iv, nil
 }
 
 // stampDiff is timestamp − timestamp: the microseconds, justified into
@@ -262,7 +282,8 @@ func stampDiff(a, b int64) (Datum, error) {
 	if (b < 0 && d < a) || (b > 0 && d > a) {
 		return Null, errIntervalRange
 	}
-	return DInterval(justifyHours(Interval{Micros: d})), nil
+	iv, err := justifyHours(Interval{Micros: d})
+	return DInterval(iv), err
 }
 
 func addIntervals(a, b Interval, sign int64) (Interval, error) {
@@ -1378,11 +1399,15 @@ func init() {
 			return makeInterval(full)
 		})
 	}
-	dtFn("justify_days", []uint32{IV}, IV, func(_ *Env, a []Datum) (Datum, error) { return DInterval(justifyDays(a[0].Interval())), nil })
-	dtFn("justify_hours", []uint32{IV}, IV, func(_ *Env, a []Datum) (Datum, error) { return DInterval(justifyHours(a[0].Interval())), nil })
-	dtFn("justify_interval", []uint32{IV}, IV, func(_ *Env, a []Datum) (Datum, error) {
-		return DInterval(justifyInterval(a[0].Interval())), nil
-	})
+	for name, fn := range map[string]func(Interval) (Interval, error){
+		"justify_days": justifyDays, "justify_hours": justifyHours, "justify_interval": justifyInterval,
+	} {
+		fn := fn
+		dtFn(name, []uint32{IV}, IV, func(_ *Env, a []Datum) (Datum, error) {
+			r, err := fn(a[0].Interval())
+			return DInterval(r), err
+		})
+	}
 	dtFn("isfinite", []uint32{D}, OIDBool, func(_ *Env, a []Datum) (Datum, error) {
 		return DBool(a[0].I != dateInfinity && a[0].I != dateNegInf), nil
 	})
