@@ -210,3 +210,27 @@ func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 	e, err := a.call(name, args, f.Location, false)
 	return e, true, err
 }
+
+// columnNameMore names the output columns of the forms this file
+// analyzes, as PostgreSQL's FigureColname does: CURRENT_DATE is
+// "current_date", NULLIF(...) "nullif".
+func columnNameMore(n *pg.Node) string {
+	switch {
+	case n.GetSqlvalueFunction() != nil:
+		return map[pg.SQLValueFunctionOp]string{
+			pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE: "current_date", pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME: "current_time",
+			pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N: "current_time", pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP: "current_timestamp",
+			pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N: "current_timestamp", pg.SQLValueFunctionOp_SVFOP_LOCALTIME: "localtime",
+			pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N: "localtime", pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP: "localtimestamp",
+			pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N: "localtimestamp", pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE: "current_role",
+			pg.SQLValueFunctionOp_SVFOP_CURRENT_USER: "current_user", pg.SQLValueFunctionOp_SVFOP_USER: "user",
+			pg.SQLValueFunctionOp_SVFOP_SESSION_USER: "session_user", pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG: "current_catalog",
+			pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA: "current_schema",
+		}[n.GetSqlvalueFunction().Op]
+	case n.GetAExpr() != nil && n.GetAExpr().Kind == pg.A_Expr_Kind_AEXPR_NULLIF:
+		return "nullif"
+	case n.GetCollateClause() != nil:
+		return columnName(n.GetCollateClause().Arg)
+	}
+	return "?column?"
+}

@@ -253,7 +253,7 @@ func columnName(n *pg.Node) string {
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce"
 	}
-	return "?column?"
+	return columnNameMore(n)
 }
 
 // values plans a VALUES list; types, when given, are the target columns'
