@@ -597,7 +597,10 @@ func extractTimestamp(unitText string, us int64, withTZ bool, env *Env) (*apd.De
 		numericCtx.Add(d, j, frac)
 		return d, nil
 	case uEpoch:
-		return numDiv(us+unixEpochShift*usPerSec, 6), nil
+		// In decimal: far timestamps overflow int64 microseconds.
+		d := new(apd.Decimal)
+		numericCtx.Add(d, numDiv(us, 6), apd.New(unixEpochShift, 0))
+		return d, nil
 	case uTimezone, uTimezoneHour, uTimezoneMinute:
 		if !withTZ {
 			return nil, errUnitNotSupported(low, typ)
@@ -1478,4 +1481,61 @@ func negInterval(iv Interval) (Interval, error) {
 		return Interval{}, errIntervalRange
 	}
 	return Interval{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}, nil
+}
+
+// dateBin is date_bin(stride, source, origin): source moved down to the
+// start of its stride-long bin counted from origin.
+func dateBin(stride Interval, src, origin int64) (Datum, error) {
+	if isInfinite(src) {
+		return DTimestamp(src), nil
+	}
+	if isInfinite(origin) {
+		return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "origin out of range")
+	}
+	if stride.Months != 0 {
+		return Null, pgerr.New(pgerr.FeatureNotSupported, "timestamps cannot be binned into intervals containing months or years")
+	}
+	s := int64(stride.Days)*usPerDay + stride.Micros
+	if s <= 0 {
+		return Null, pgerr.New(pgerr.InvalidParameterValue, "stride must be greater than zero")
+	}
+	diff := src - origin
+	if (origin < 0 && diff < src) || (origin > 0 && diff > src) {
+		return Null, errIntervalRange
+	}
+	mod := diff % s
+	r := origin + (diff - mod)
+	if mod < 0 {
+		r -= s
+		if r < minTimestampUs {
+			return Null, errTimestampRange
+		}
+	}
+	return DTimestamp(r), nil
+}
+
+func init() {
+	for _, t := range []uint32{OIDTimestamp, OIDTimestampTZ} {
+		dtFn("date_bin", []uint32{OIDInterval, t, t}, t, func(_ *Env, a []Datum) (Datum, error) {
+			return dateBin(a[0].Interval(), a[1].I, a[2].I)
+		})
+	}
+	register(&Func{Name: "pg_sleep", Args: []uint32{OIDFloat8}, Ret: OIDVoid, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
+		d := time.Duration(a[0].F * float64(time.Second))
+		if d <= 0 {
+			return Null, nil
+		}
+		t := time.NewTimer(d)
+		defer t.Stop()
+		if env.Ctx == nil {
+			<-t.C
+			return Null, nil
+		}
+		select {
+		case <-t.C:
+		case <-env.Ctx.Done():
+			return Null, pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
+		}
+		return Null, nil
+	}})
 }
