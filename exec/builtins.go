@@ -124,7 +124,7 @@ func FloatArith(op string, t T) Fn {
 		return func(_ *Env, a []Datum) (Datum, error) { return check(a[0].F*a[1].F, a[0].F, a[1].F) }
 	case "/":
 		return func(_ *Env, a []Datum) (Datum, error) {
-			if a[1].F == 0 {
+			if a[1].F == 0 && !math.IsNaN(a[0].F) {
 				return Null, errDivByZero
 			}
 			return check(a[0].F/a[1].F, a[0].F, a[1].F)

@@ -164,6 +164,13 @@ func castKind(from, to T) Fn {
 		return func(env *Env, a []Datum) (Datum, error) { return ParseText(to, a[0].S, env.Settings) }
 	case from.OID == OIDJSONB && to.OID == OIDJSON:
 		return func(_ *Env, a []Datum) (Datum, error) { return a[0], nil }
+	case from.OID == OIDInt8 && to.OID == OIDOid:
+		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].I < 0 || a[0].I > math.MaxUint32 {
+				return Null, pgerr.New(pgerr.NumericValueOutOfRange, "OID out of range")
+			}
+			return a[0], nil
+		}
 	case fk == KindInt && tk == KindInt:
 		lo, hi, name := intRange(to.OID)
 		return func(_ *Env, a []Datum) (Datum, error) {
