@@ -643,3 +643,70 @@ func init() {
 	})
 	strFn("text", []uint32{OIDBpchar}, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(bpcharTrim(a[0].S)), nil })
 }
+
+func errByteIndex(n, max int64) error {
+	return pgerr.New(pgerr.ArraySubscriptError, "index %d out of valid range, 0..%d", n, max)
+}
+
+func init() {
+	B, I4, I8 := OIDBytea, OIDInt4, OIDInt8
+	strFn("get_byte", []uint32{B, I4}, I4, func(_ *Env, a []Datum) (Datum, error) {
+		n := a[1].I
+		if n < 0 || n >= int64(len(a[0].S)) {
+			return Null, errByteIndex(n, int64(len(a[0].S))-1)
+		}
+		return DInt(int64(a[0].S[n])), nil
+	})
+	strFn("set_byte", []uint32{B, I4, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+		n := a[1].I
+		if n < 0 || n >= int64(len(a[0].S)) {
+			return Null, errByteIndex(n, int64(len(a[0].S))-1)
+		}
+		b := []byte(a[0].S)
+		b[n] = byte(a[2].I)
+		return DBytes(string(b)), nil
+	})
+	strFn("get_bit", []uint32{B, I8}, I4, func(_ *Env, a []Datum) (Datum, error) {
+		n := a[1].I
+		if n < 0 || n >= 8*int64(len(a[0].S)) {
+			return Null, errByteIndex(n, 8*int64(len(a[0].S))-1)
+		}
+		return DInt(int64(a[0].S[n/8]>>(n%8)) & 1), nil
+	})
+	strFn("set_bit", []uint32{B, I8, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+		n := a[1].I
+		if n < 0 || n >= 8*int64(len(a[0].S)) {
+			return Null, errByteIndex(n, 8*int64(len(a[0].S))-1)
+		}
+		if a[2].I != 0 && a[2].I != 1 {
+			return Null, pgerr.New(pgerr.InvalidParameterValue, "new bit must be 0 or 1")
+		}
+		b := []byte(a[0].S)
+		b[n/8] = b[n/8]&^(1<<(n%8)) | byte(a[2].I)<<(n%8)
+		return DBytes(string(b)), nil
+	})
+	strFn("overlay", []uint32{B, B, I4, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+		return byteOverlay(a[0].S, a[1].S, a[2].I, a[3].I)
+	})
+	strFn("overlay", []uint32{B, B, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+		return byteOverlay(a[0].S, a[1].S, a[2].I, int64(len(a[1].S)))
+	})
+	strFn("bit_count", []uint32{B}, I8, func(_ *Env, a []Datum) (Datum, error) {
+		n := 0
+		for i := 0; i < len(a[0].S); i++ {
+			for c := a[0].S[i]; c != 0; c &= c - 1 {
+				n++
+			}
+		}
+		return DInt(int64(n)), nil
+	})
+}
+
+func byteOverlay(s, repl string, from, count int64) (Datum, error) {
+	head, err := byteSubstr(s, 1, from-1, true)
+	if err != nil {
+		return Null, err
+	}
+	tail, _ := byteSubstr(s, from+count, 0, false)
+	return DBytes(head + repl + tail), nil
+}

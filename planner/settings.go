@@ -24,6 +24,7 @@ func (s *Session) settings() *exec.Settings {
 	if n, err := strconv.Atoi(s.vars["extra_float_digits"]); err == nil {
 		st.ExtraFloatDigits = n
 	}
+	st.ByteaEscape = strings.EqualFold(s.vars["bytea_output"], "escape")
 	if tx := s.txn; tx != nil {
 		start := tx.StartTime
 		st.Now = func() time.Time { return start }

@@ -56,6 +56,8 @@ type Settings struct {
 	Now func() time.Time
 	// ExtraFloatDigits is extra_float_digits (default 1).
 	ExtraFloatDigits int
+	// ByteaEscape is bytea_output = 'escape' (default hex).
+	ByteaEscape bool
 }
 
 // DefaultSettings are PostgreSQL's defaults with TimeZone UTC.
