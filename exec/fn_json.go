@@ -840,67 +840,14 @@ func init() {
 	}
 	jsonFn("-", []uint32{JB, I4}, JB, delIdx)
 	jsonFn("jsonb_delete", []uint32{JB, I4}, JB, delIdx)
-	delPath := func(_ *Env, a []Datum) (Datum, error) {
-		v, err := parseJB(a[0])
-		if err != nil {
-			return Null, err
-		}
-		path := textArrayOf(a[1])
-		if len(path) == 0 {
-			return a[0], nil
-		}
-		if v.Kind != types.JSONObject && v.Kind != types.JSONArray {
-			return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot delete path in scalar")
-		}
-		r, err := setPath(&v, path, 0, nil, pathDelete, false)
-		if err != nil {
-			return Null, err
-		}
-		return outJB(&r), nil
-	}
-	jsonFn("#-", []uint32{JB, TA}, JB, delPath)
-	jsonFn("jsonb_delete_path", []uint32{JB, TA}, JB, delPath)
+	jsonFn("#-", []uint32{JB, TA}, JB, jsonbDeletePath)
+	jsonFn("jsonb_delete_path", []uint32{JB, TA}, JB, jsonbDeletePath)
 
 	// jsonb_set and jsonb_insert.
-	set := func(insert bool) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
-			v, err := parseJB(a[0])
-			if err != nil {
-				return Null, err
-			}
-			nv, err := parseJB(a[2])
-			if err != nil {
-				return Null, err
-			}
-			flag := !insert
-			if len(a) > 3 {
-				flag = a[3].Bool()
-			}
-			path := textArrayOf(a[1])
-			if v.Kind != types.JSONObject && v.Kind != types.JSONArray {
-				return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot set path in scalar")
-			}
-			if len(path) == 0 {
-				return a[0], nil
-			}
-			mode := pathSet
-			if insert {
-				mode = pathInsertBefore
-				if flag {
-					mode = pathInsertAfter
-				}
-			}
-			r, err := setPath(&v, path, 0, &nv, mode, flag)
-			if err != nil {
-				return Null, err
-			}
-			return outJB(&r), nil
-		}
-	}
-	jsonFn("jsonb_set", []uint32{JB, TA, JB}, JB, set(false))
-	jsonFn("jsonb_set", []uint32{JB, TA, JB, OIDBool}, JB, set(false))
-	jsonFn("jsonb_insert", []uint32{JB, TA, JB}, JB, set(true))
-	jsonFn("jsonb_insert", []uint32{JB, TA, JB, OIDBool}, JB, set(true))
+	jsonFn("jsonb_set", []uint32{JB, TA, JB}, JB, jsonbSet(false))
+	jsonFn("jsonb_set", []uint32{JB, TA, JB, OIDBool}, JB, jsonbSet(false))
+	jsonFn("jsonb_insert", []uint32{JB, TA, JB}, JB, jsonbSet(true))
+	jsonFn("jsonb_insert", []uint32{JB, TA, JB, OIDBool}, JB, jsonbSet(true))
 
 	// Inspection.
 	jsonFn("jsonb_typeof", []uint32{JB}, TX, func(_ *Env, a []Datum) (Datum, error) {
@@ -1019,6 +966,9 @@ func init() {
 					if a[i].IsNull() {
 						return Null, pgerr.New(pgerr.NullValueNotAllowed, "argument %d: key must not be null", i+1)
 					}
+					if k := ts[i].OID; k == OIDJSON || k == OIDJSONB || KindOf(k) == KindNull {
+						return Null, pgerr.New(pgerr.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
+					}
 					key := textOf(env, ts[i], a[i])
 					if jsonb {
 						v := types.JSONB{}
@@ -1058,5 +1008,190 @@ func init() {
 			&Func{Name: prefix + "_build_array", Args: []uint32{OIDAny}, Variadic: true, Ret: ret, Build: buildArray(jsonb)},
 			&Func{Name: prefix + "_build_object", Ret: ret, Build: buildObject(jsonb, prefix+"_build_object")},
 			&Func{Name: prefix + "_build_object", Args: []uint32{OIDAny}, Variadic: true, Ret: ret, Build: buildObject(jsonb, prefix+"_build_object")})
+	}
+}
+
+// jsonObjectPairs reads json_object's arguments: one text[] of
+// alternating keys and values (or of two-element rows), or two text[]s of
+// keys and values.
+func jsonObjectPairs(a []Datum) ([]Datum, []Datum, error) {
+	dims := func(d Datum) int { return len(d.Array().Dims) }
+	if len(a) == 1 {
+		arr := a[0].Array()
+		switch dims(a[0]) {
+		case 0:
+			return nil, nil, nil
+		case 1:
+			if len(arr.Elems)%2 != 0 {
+				return nil, nil, pgerr.New(pgerr.ArraySubscriptError, "array must have even number of elements")
+			}
+		case 2:
+			if arr.Dims[1] != 2 {
+				return nil, nil, pgerr.New(pgerr.ArraySubscriptError, "array must have two columns")
+			}
+		default:
+			return nil, nil, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts")
+		}
+		var keys, vals []Datum
+		for i := 0; i+1 < len(arr.Elems); i += 2 {
+			keys = append(keys, arr.Elems[i])
+			vals = append(vals, arr.Elems[i+1])
+		}
+		return keys, vals, nil
+	}
+	if dims(a[0]) > 1 || dims(a[1]) > 1 {
+		return nil, nil, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts")
+	}
+	keys, vals := a[0].Array().Elems, a[1].Array().Elems
+	if len(keys) != len(vals) {
+		return nil, nil, pgerr.New(pgerr.ArraySubscriptError, "mismatched array dimensions")
+	}
+	return keys, vals, nil
+}
+
+func init() {
+	object := func(jsonb bool) Fn {
+		return func(_ *Env, a []Datum) (Datum, error) {
+			keys, vals, err := jsonObjectPairs(a)
+			if err != nil {
+				return Null, err
+			}
+			var pairs []types.JSONBPair
+			b := []byte{'{'}
+			for i, k := range keys {
+				if k.IsNull() {
+					return Null, pgerr.New(pgerr.NullValueNotAllowed, "null value not allowed for object key")
+				}
+				v := types.JSONB{}
+				if !vals[i].IsNull() {
+					v = types.JSONB{Kind: types.JSONString, Str: vals[i].S}
+				}
+				if jsonb {
+					pairs = append(pairs, types.JSONBPair{Key: k.S, Value: v})
+					continue
+				}
+				if i > 0 {
+					b = append(b, ", "...)
+				}
+				b = types.AppendJSONString(b, k.S)
+				b = append(b, " : "...)
+				b = types.AppendJSONB(b, &v)
+			}
+			if jsonb {
+				v := types.JSONB{Kind: types.JSONObject}
+				if len(pairs) > 0 {
+					v = jbObject(pairs)
+				}
+				return outJB(&v), nil
+			}
+			return DJSON(string(append(b, '}'))), nil
+		}
+	}
+	TA := OIDTextArray
+	for _, jsonb := range []bool{false, true} {
+		name, ret := "json_object", OIDJSON
+		if jsonb {
+			name, ret = "jsonb_object", OIDJSONB
+		}
+		jsonFn(name, []uint32{TA}, ret, object(jsonb))
+		jsonFn(name, []uint32{TA, TA}, ret, object(jsonb))
+	}
+	// jsonb_set_lax: jsonb_set that says what an SQL NULL new value means.
+	setLax := func(_ *Env, a []Datum) (Datum, error) {
+		if a[0].IsNull() || a[1].IsNull() {
+			return Null, nil
+		}
+		create, treatment := true, "use_json_null"
+		if len(a) > 3 {
+			if a[3].IsNull() {
+				return Null, nil
+			}
+			create = a[3].Bool()
+		}
+		if len(a) > 4 {
+			if a[4].IsNull() {
+				return Null, pgerr.New(pgerr.InvalidParameterValue, "null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or \"raise_exception\"")
+			}
+			treatment = a[4].S
+		}
+		nv := a[2]
+		if nv.IsNull() {
+			switch treatment {
+			case "raise_exception":
+				return Null, pgerr.New(pgerr.NullValueNotAllowed, "JSON value must not be null").
+					WithDetail("Exception was raised because null_value_treatment is \"raise_exception\".").
+					WithHint("To avoid, either change the null_value_treatment argument or ensure that an SQL NULL is not passed.")
+			case "use_json_null":
+				nv = DJSON("null")
+			case "delete_key":
+				return jsonbDeletePath(nil, a[:2])
+			case "return_target":
+				return a[0], nil
+			default:
+				return Null, pgerr.New(pgerr.InvalidParameterValue, "null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or \"raise_exception\"")
+			}
+		}
+		return jsonbSet(false)(nil, []Datum{a[0], a[1], nv, DBool(create)})
+	}
+	JB := OIDJSONB
+	for _, args := range [][]uint32{{JB, TA, JB}, {JB, TA, JB, OIDBool}, {JB, TA, JB, OIDBool, OIDText}} {
+		register(&Func{Name: "jsonb_set_lax", Args: args, Ret: JB, Fn: setLax})
+	}
+}
+
+// jsonbDeletePath is jsonb #- text[].
+func jsonbDeletePath(_ *Env, a []Datum) (Datum, error) {
+	v, err := parseJB(a[0])
+	if err != nil {
+		return Null, err
+	}
+	path := textArrayOf(a[1])
+	if v.Kind != types.JSONObject && v.Kind != types.JSONArray {
+		return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot delete path in scalar")
+	}
+	if len(path) == 0 || len(v.Pairs)+len(v.Elems) == 0 {
+		return a[0], nil
+	}
+	r, err := setPath(&v, path, 0, nil, pathDelete, false)
+	if err != nil {
+		return Null, err
+	}
+	return outJB(&r), nil
+}
+
+// jsonbSet is jsonb_set, or jsonb_insert with insert.
+func jsonbSet(insert bool) Fn {
+	return func(_ *Env, a []Datum) (Datum, error) {
+		v, err := parseJB(a[0])
+		if err != nil {
+			return Null, err
+		}
+		nv, err := parseJB(a[2])
+		if err != nil {
+			return Null, err
+		}
+		flag := !insert
+		if len(a) > 3 {
+			flag = a[3].Bool()
+		}
+		path := textArrayOf(a[1])
+		if v.Kind != types.JSONObject && v.Kind != types.JSONArray {
+			return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot set path in scalar")
+		}
+		if len(path) == 0 {
+			return a[0], nil
+		}
+		mode := pathSet
+		if insert {
+			mode = pathInsertBefore
+			if flag {
+				mode = pathInsertAfter
+			}
+		}
+		r, err := setPath(&v, path, 0, &nv, mode, flag)
+		if err != nil {
+			return Null, err
+		}
+		return outJB(&r), nil
 	}
 }
