@@ -123,7 +123,7 @@ func formatText(env *Env, f string, types []T, args []Datum) (string, error) {
 		c := f[i]
 		if c != 's' && c != 'I' && c != 'L' {
 			r, _ := utf8.DecodeRuneInString(f[i:])
-			return "", errFormat("unrecognized format() type specifier \"" + string(r) + "\"").WithHint("%s", formatHint)
+			return "", errFormat("unrecognized format() type specifier \""+string(r)+"\"").WithHint("%s", formatHint)
 		}
 		ai := argPos
 		if ai < 0 {

@@ -908,7 +908,9 @@ func init() {
 
 	// Construction.
 	register(&Func{Name: "to_json", Args: []uint32{OIDAny}, Ret: J, Strict: true, Build: func(ts []T) (Fn, T, error) {
-		return func(env *Env, a []Datum) (Datum, error) { return DJSON(string(appendToJSON(nil, env, ts[0], a[0]))), nil }, TJSON, nil
+		return func(env *Env, a []Datum) (Datum, error) {
+			return DJSON(string(appendToJSON(nil, env, ts[0], a[0]))), nil
+		}, TJSON, nil
 	}})
 	register(&Func{Name: "to_jsonb", Args: []uint32{OIDAny}, Ret: JB, Strict: true, Build: func(ts []T) (Fn, T, error) {
 		return func(env *Env, a []Datum) (Datum, error) {
