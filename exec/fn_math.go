@@ -945,8 +945,8 @@ func init() {
 	fl("sqrt", fsqrt)
 	fl("|/", fsqrt)
 	num("sqrt", numSqrt)
-	fl("cbrt", pure(math.Cbrt))
-	fl("||/", pure(math.Cbrt))
+	fl("cbrt", pure(cbrt))
+	fl("||/", pure(cbrt))
 	fl("exp", func(x float64) (float64, error) {
 		r := math.Exp(x)
 		if math.IsInf(r, 0) && !math.IsInf(x, 0) {
@@ -1122,4 +1122,25 @@ func intShift(t T, left bool) Fn {
 		}
 		return DInt(r), nil
 	}
+}
+
+// cbrt is glibc's cbrt, which PostgreSQL calls: it is not correctly
+// rounded (cbrt(27) is 3.0000000000000004), and users see its digits.
+func cbrt(x float64) float64 {
+	const (
+		cbrt2    = 1.2599210498948731648
+		sqrCbrt2 = 1.5874010519681994748
+	)
+	factor := [5]float64{1.0 / sqrCbrt2, 1.0 / cbrt2, 1.0, cbrt2, sqrCbrt2}
+	xm, xe := math.Frexp(math.Abs(x))
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x + x
+	}
+	u := 0.354895765043919860 + (1.50819193781584896+(-2.11499494167371287+(2.44693122563534430+(-1.83469277483613086+(0.784932344976639262-0.145263899385486377*xm)*xm)*xm)*xm)*xm)*xm
+	t2 := u * u * u
+	ym := u * (t2 + 2.0*xm) / (2.0*t2 + xm) * factor[2+xe%3]
+	if x < 0 {
+		ym = -ym
+	}
+	return math.Ldexp(ym, xe/3)
 }

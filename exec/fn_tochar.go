@@ -1238,10 +1238,12 @@ func parseDateFormat(s, f string) (y, mon, day, hour, min, sec int, usec int64, 
 	bad := func(what string) error {
 		return pgerr.New(pgerr.InvalidDatetimeFormat, "invalid value \"%s\" for \"%s\"", strings.TrimSpace(s[min0(i, len(s)):]), what)
 	}
-	for _, n := range nodes {
+	for k, n := range nodes {
 		if i > len(s) {
 			break
 		}
+		// A field followed by another field reads its width exactly.
+		nextIsField := k+1 < len(nodes) && nodes[k+1].key != ""
 		if n.key == "" {
 			if i < len(s) && !n.space {
 				i += charLen(s[i:])
@@ -1256,8 +1258,8 @@ func parseDateFormat(s, f string) (y, mon, day, hour, min, sec int, usec int64, 
 		switch n.key {
 		case "YYYY", "IYYY":
 			y, ok = readInt(4)
-			if n.fm || true {
-				// greedy for more digits when the input has them
+			if !nextIsField {
+				// Otherwise greedy for more digits when the input has them.
 				for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 					y = y*10 + int(s[i]-'0')
 					i++

@@ -73,6 +73,11 @@ func constant(c *pg.A_Const) (exec.Expr, error) {
 	case c.GetFval() != nil:
 		s := c.GetFval().Fval
 		if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+			// -2147483648 arrives here (the grammar negates the too
+			// large 2147483648) and is an int4, as make_const decides.
+			if v == int64(int32(v)) {
+				return &exec.Const{D: exec.DInt(v), T: exec.TInt4}, nil
+			}
 			return &exec.Const{D: exec.DInt(v), T: exec.TInt8}, nil
 		}
 		d, _, err := apd.NewFromString(s)
@@ -241,6 +246,9 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 	}
 	f, want, err := exec.LookupFunc(name, types)
 	if err != nil {
+		if operator && err.(*pgerr.Error).Code == pgerr.AmbiguousFunction {
+			return nil, errAmbiguousOperator(name, types, loc)
+		}
 		if operator {
 			return nil, errNoOperatorTypes(name, types, loc)
 		}

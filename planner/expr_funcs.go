@@ -150,15 +150,17 @@ func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
 // one argument, which is a cast (float8(x), text(1)).
 func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
 	name := opName(f.Funcname)
-	if len(f.Args) == 1 && !exec.HasFunc(name) {
-		if oid, ok := typeByName[name]; ok {
-			e, err := a.expr(f.Args[0], sc)
-			if err != nil {
-				return nil, true, err
-			}
-			e, err = a.cast(e, exec.T{OID: oid, Typmod: -1}, true, f.Location)
+	if oid, ok := typeByName[name]; ok && len(f.Args) == 1 && f.Args[0].GetNamedArgExpr() == nil {
+		e, err := a.expr(f.Args[0], sc)
+		if err != nil {
+			return nil, true, err
+		}
+		if _, _, err := exec.LookupFunc(name, []exec.T{e.Type()}); err == nil {
+			e, err = a.call(name, []exec.Expr{e}, f.Location, false)
 			return e, true, err
 		}
+		e, err = a.cast(e, exec.T{OID: oid, Typmod: -1}, true, f.Location)
+		return e, true, err
 	}
 	names := exec.ArgNames(name)
 	if names == nil {
@@ -233,4 +235,14 @@ func columnNameMore(n *pg.Node) string {
 		return columnName(n.GetCollateClause().Arg)
 	}
 	return "?column?"
+}
+
+func errAmbiguousOperator(op string, ts []exec.T, loc int32) error {
+	var e *pgerr.Error
+	if len(ts) == 1 {
+		e = pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s %s", op, exec.TypeName(ts[0].OID))
+	} else {
+		e = pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s %s %s", exec.TypeName(ts[0].OID), op, exec.TypeName(ts[1].OID))
+	}
+	return withPos(e.WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."), loc)
 }

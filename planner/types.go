@@ -58,6 +58,9 @@ func resolveType(tn *pg.TypeName) (exec.T, bool, error) {
 		return exec.T{}, false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.Join(parts, "."))
 	}
 	if len(tn.ArrayBounds) > 0 {
+		if name == "text" && len(parts) <= 2 {
+			return exec.TTextArray, false, nil
+		}
 		return exec.T{}, false, pgerr.New(pgerr.FeatureNotSupported, "array types are not supported yet")
 	}
 	t := exec.T{Typmod: -1}
