@@ -146,6 +146,9 @@ func NumericArith(op string) Fn {
 	case "/":
 		return func(_ *Env, a []Datum) (Datum, error) {
 			x, y := a[0].Numeric(), a[1].Numeric()
+			if x.Form == apd.NaN || y.Form == apd.NaN {
+				return DNumeric(&apd.Decimal{Form: apd.NaN}), nil
+			}
 			if y.IsZero() {
 				return Null, errDivByZero
 			}
@@ -161,6 +164,9 @@ func NumericArith(op string) Fn {
 		}
 	case "%":
 		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].Numeric().Form == apd.NaN || a[1].Numeric().Form == apd.NaN {
+				return DNumeric(&apd.Decimal{Form: apd.NaN}), nil
+			}
 			if a[1].Numeric().IsZero() {
 				return Null, errDivByZero
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // The mathematical functions and operators of PostgreSQL's int.c, int8.c,
@@ -889,11 +890,11 @@ func init() {
 	register(&Func{Name: "mod", Args: nn, Ret: OIDNumeric, Strict: true, Fn: NumericArith("%")})
 	register(&Func{Name: "div", Args: nn, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
-		if y.Form == apd.Finite && y.IsZero() {
-			return Null, errDivByZero
-		}
 		if x.Form == apd.NaN || y.Form == apd.NaN {
 			return DNumeric(nanNumeric()), nil
+		}
+		if y.Form == apd.Finite && y.IsZero() {
+			return Null, errDivByZero
 		}
 		d := new(apd.Decimal)
 		if _, err := numCtx(decWeight(x)-decWeight(y)+2, 0).QuoInteger(d, x, y); err != nil {
@@ -1093,6 +1094,11 @@ func init() {
 	}})
 	register(&Func{Name: "factorial", Args: []uint32{OIDInt8}, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return factorial(a[0].I)
+	}})
+	register(&Func{Name: "float8send", Args: f1, Ret: OIDBytea, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		return DBytes(string(types.AppendFloat8Binary(nil, a[0].F))), nil
+	}}, &Func{Name: "float4send", Args: []uint32{OIDFloat4}, Ret: OIDBytea, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		return DBytes(string(types.AppendFloat4Binary(nil, float32(a[0].F)))), nil
 	}})
 	register(&Func{Name: "random", Ret: OIDFloat8, Fn: func(*Env, []Datum) (Datum, error) { return DFloat(rand.Float64()), nil }})
 }

@@ -162,6 +162,10 @@ func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 		e, err = a.cast(e, exec.T{OID: oid, Typmod: -1}, true, f.Location)
 		return e, true, err
 	}
+	if f.FuncVariadic {
+		e, err := a.variadicCall(name, f, sc)
+		return e, true, err
+	}
 	names := exec.ArgNames(name)
 	if names == nil {
 		return nil, false, nil
@@ -245,4 +249,51 @@ func errAmbiguousOperator(op string, ts []exec.T, loc int32) error {
 		e = pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s %s %s", exec.TypeName(ts[0].OID), op, exec.TypeName(ts[1].OID))
 	}
 	return withPos(e.WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."), loc)
+}
+
+// variadicCall is f(a, VARIADIC arr): the array's elements become the
+// variadic arguments. Only constant text[] arrays are spread; a NULL array
+// makes the call NULL, as PostgreSQL's variadic functions return.
+func (a *analyzer) variadicCall(name string, f *pg.FuncCall, sc *scope) (exec.Expr, error) {
+	var args []exec.Expr
+	for _, n := range f.Args {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+	}
+	last := args[len(args)-1]
+	if last.Type().OID == exec.OIDUnknown {
+		var err error
+		if last, err = a.cast(last, exec.TTextArray, false, f.Location); err != nil {
+			return nil, err
+		}
+	}
+	c, ok := last.(*exec.Const)
+	if !ok || last.Type().OID != exec.OIDTextArray {
+		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "VARIADIC argument must be an array"), f.Location)
+	}
+	fixed := args[:len(args)-1]
+	if c.D.IsNull() {
+		// The call's type, from the overload taking zero, one or two
+		// variadic arguments (json_build_object wants pairs).
+		var err error
+		for k := 0; k <= 2; k++ {
+			try := append([]exec.Expr{}, fixed...)
+			for i := 0; i < k; i++ {
+				try = append(try, &exec.Const{D: exec.Null, T: exec.TText})
+			}
+			var call exec.Expr
+			if call, err = a.call(name, try, f.Location, false); err == nil {
+				return &exec.Const{D: exec.Null, T: call.Type()}, nil
+			}
+		}
+		return nil, err
+	}
+	spread := append([]exec.Expr{}, fixed...)
+	for _, e := range c.D.Array().Elems {
+		spread = append(spread, &exec.Const{D: e, T: exec.TText})
+	}
+	return a.call(name, spread, f.Location, false)
 }
