@@ -180,13 +180,43 @@ func NumericArith(op string) Fn {
 	if apply == nil {
 		return nil
 	}
+	mul := op == "*"
 	return func(_ *Env, a []Datum) (Datum, error) {
+		x, y := a[0].Numeric(), a[1].Numeric()
 		d := new(apd.Decimal)
-		if _, err := apply(d, a[0].Numeric(), a[1].Numeric()); err != nil {
+		ctx := numericCtx
+		// PostgreSQL's + - * are exact: give the context every digit the
+		// result can have.
+		if p := exactDigits(x, y, mul); p > ctx.Precision {
+			ctx = apd.BaseContext.WithPrecision(p)
+		}
+		var err error
+		switch op {
+		case "+":
+			_, err = ctx.Add(d, x, y)
+		case "-":
+			_, err = ctx.Sub(d, x, y)
+		default:
+			_, err = ctx.Mul(d, x, y)
+		}
+		if err != nil {
 			return Null, pgerr.Wrap(err, pgerr.NumericValueOutOfRange, "value overflows numeric format")
 		}
 		return DNumeric(d), nil
 	}
+}
+
+// exactDigits is the precision at which x op y (+, - or *) is exact.
+func exactDigits(x, y *apd.Decimal, mul bool) uint32 {
+	if x.Form != apd.Finite || y.Form != apd.Finite {
+		return 0
+	}
+	if mul {
+		return uint32(x.NumDigits()+y.NumDigits()) + 1
+	}
+	hi := max(int64(x.NumDigits())+int64(x.Exponent), int64(y.NumDigits())+int64(y.Exponent))
+	lo := min(int64(x.Exponent), int64(y.Exponent))
+	return uint32(hi-lo) + 2
 }
 
 // divScale is the scale PostgreSQL gives x / y (select_div_scale): enough

@@ -79,9 +79,11 @@ func numRound(d *apd.Decimal, scale int32, trunc bool) *apd.Decimal {
 // numCtx is a context of enough precision for a result of about 10^weight
 // with scale digits after the point.
 func numCtx(weight, scale int32) *apd.Context {
-	p := weight + scale + 12
-	if p < 24 {
-		p = 24
+	// Guard digits keep the final rounding to scale from rounding twice
+	// (sqrt(1.000000000000003) is 1.0000000000000014999..., not ...15).
+	p := weight + scale + 40
+	if p < 50 {
+		p = 50
 	}
 	c := apd.BaseContext.WithPrecision(uint32(p))
 	c.MaxExponent, c.MinExponent = 1_000_000, -1_000_000
@@ -279,7 +281,19 @@ func numPower(b, e *apd.Decimal) (*apd.Decimal, error) {
 	if b.IsZero() {
 		return numRound(apd.New(0, 0), numMinSigDigits, false), nil
 	}
-	val := math.Log(math.Abs(numFloat(b))) * numFloat(e)
+	// val ≈ e·ln(b), with ln(b) computed in numeric to the digits its
+	// weight needs, as power_var does: a base next to 1 has a logarithm
+	// far below float8's reach.
+	lnb := new(apd.Decimal)
+	lw := estimateLnWeight(b)
+	lc := numCtx(lw, max(8-lw, 0))
+	lc.Precision = max(lc.Precision, uint32(b.NumDigits())+20) // every digit of b counts
+	if _, err := lc.Ln(lnb, new(apd.Decimal).Abs(b)); err != nil {
+		return nil, errNumOverflow
+	}
+	prod := new(apd.Decimal)
+	numCtx(lw+decWeight(e), 8).Mul(prod, lnb, e)
+	val := numFloat(prod)
 	if math.Abs(val) > numMaxResultScale*3.01 {
 		if val > 0 {
 			return nil, errNumOverflow
@@ -289,7 +303,9 @@ func numPower(b, e *apd.Decimal) (*apd.Decimal, error) {
 	val *= 0.434294481903252
 	rscale := clampScale(numMinSigDigits-int32(val), b, e)
 	d := new(apd.Decimal)
-	if _, err := numCtx(int32(max(val, 0)), rscale).Pow(d, b, e); err != nil {
+	pc := numCtx(int32(max(val, 0)), rscale)
+	pc.Precision = max(pc.Precision, uint32(b.NumDigits()+e.NumDigits())+20)
+	if _, err := pc.Pow(d, b, e); err != nil {
 		return nil, errNumOverflow
 	}
 	return numRound(d, rscale, false), nil
@@ -345,10 +361,10 @@ func infPower(b, e *apd.Decimal, eInt bool) (*apd.Decimal, error) {
 		if b.Form == apd.Infinite {
 			c = 1
 		}
-		if (c > 0) != e.Negative {
-			if c == 0 {
-				return apd.New(1, 0), nil
-			}
+		switch {
+		case c == 0:
+			return apd.New(1, 0), nil
+		case (c > 0) != e.Negative:
 			return inf, nil
 		}
 		return zero, nil
