@@ -8,7 +8,8 @@ import (
 
 // The functions of the clock and the session that need no catalog: now()
 // and its kin, the SQL value functions (CURRENT_DATE, LOCALTIMESTAMP, ...),
-// pg_typeof.
+// pg_typeof. current_schema and the user names need the session: the
+// planner answers them.
 
 // txnTime is the transaction's start: what now(), CURRENT_TIMESTAMP and
 // 'now' read, the same all through a transaction.
@@ -81,9 +82,6 @@ func init() {
 		// PostgreSQL's format: "%a %b %d %H:%M:%S.uuuuuu %Y %Z".
 		t := time.Now().In(location(env.Settings))
 		return DText(t.Format("Mon Jan 02 15:04:05.000000 2006 MST")), nil
-	}})
-	register(&Func{Name: "current_schema", Ret: OIDName, Fn: func(*Env, []Datum) (Datum, error) {
-		return DText("public"), nil
 	}})
 	register(&Func{Name: "pg_typeof", Args: []uint32{OIDAny}, Ret: OIDRegtype, Build: func(args []T) (Fn, T, error) {
 		name := DText(types.FormatType(types.Oid(args[0].OID), -1))

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
@@ -77,7 +79,7 @@ func (a *analyzer) sqlValueFunction(f *pg.SQLValueFunction) (exec.Expr, error) {
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
 		return text(a.s.database), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
-		return text("public"), nil
+		return a.currentSchema(), nil
 	}
 	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported yet", f.Op), f.Location)
 }
@@ -150,6 +152,9 @@ func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
 // one argument, which is a cast (float8(x), text(1)).
 func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
 	name := opName(f.Funcname)
+	if name == "current_schema" && len(f.Args) == 0 {
+		return a.currentSchema(), true, nil
+	}
 	if oid, ok := typeByName[name]; ok && len(f.Args) == 1 && f.Args[0].GetNamedArgExpr() == nil {
 		e, err := a.expr(f.Args[0], sc)
 		if err != nil {
@@ -296,4 +301,22 @@ func (a *analyzer) variadicCall(name string, f *pg.FuncCall, sc *scope) (exec.Ex
 		spread = append(spread, &exec.Const{D: e, T: exec.TText})
 	}
 	return a.call(name, spread, f.Location, false)
+}
+
+// currentSchema is current_schema: the first schema of search_path that
+// exists, or NULL.
+func (a *analyzer) currentSchema() exec.Expr {
+	for _, part := range strings.Split(a.s.vars["search_path"], ",") {
+		name := strings.TrimSpace(part)
+		if strings.HasPrefix(name, `"`) && strings.HasSuffix(name, `"`) && len(name) >= 2 {
+			name = strings.ReplaceAll(name[1:len(name)-1], `""`, `"`)
+		} else {
+			name = strings.ToLower(name)
+		}
+		switch name {
+		case "public", "pg_catalog", "information_schema":
+			return &exec.Const{D: exec.DText(name), T: exec.TName}
+		}
+	}
+	return &exec.Const{D: exec.Null, T: exec.TName}
 }
