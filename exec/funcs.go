@@ -1,5 +1,29 @@
 package exec
 
+// The built-in functions and operators. Each family lives in its own file
+// and registers its overloads from an init function:
+//
+//	builtins.go     arithmetic per type, text comparisons
+//	fn_string.go    text and bytea functions, ||, concat, quote_*
+//	fn_format.go    format()
+//	like.go         LIKE and ILIKE (PostgreSQL's MatchText), like_escape
+//	regex.go        ~ and friends, SIMILAR TO, regexp_* (on RE2)
+//	fn_textarray.go regexp_match, regexp_split_to_array, string_to_array
+//	fn_math.go      numeric and float functions with PostgreSQL's scales
+//	fn_datetime.go  date/time arithmetic, extract, date_trunc, age, make_*
+//	fn_tochar.go    to_char, to_number, to_date, to_timestamp
+//	fn_json.go      json and jsonb operators and functions
+//	fn_system.go    now() and the SQL value functions, pg_typeof
+//
+// Invariants:
+//  1. The registry is written only by init functions; afterwards it is
+//     read-only and safe for concurrent lookups.
+//  2. Resolution follows PostgreSQL's func_select_candidate, so the same
+//     call picks the same overload (and the same result type) as there.
+//  3. A Func's Fn must not keep state between calls; state per call site
+//     (a compiled regular expression) is made by Build, once per plan.
+//  4. Errors are *pgerr.Error with PostgreSQL's SQLSTATE and wording.
+
 import (
 	"strings"
 
