@@ -3,7 +3,6 @@ package exec
 import (
 	"math"
 	"math/bits"
-	"math/rand/v2"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -1116,7 +1115,6 @@ func init() {
 	}}, &Func{Name: "float4send", Args: []uint32{OIDFloat4}, Ret: OIDBytea, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return DBytes(string(types.AppendFloat4Binary(nil, float32(a[0].F)))), nil
 	}})
-	register(&Func{Name: "random", Ret: OIDFloat8, Fn: func(*Env, []Datum) (Datum, error) { return DFloat(rand.Float64()), nil }})
 }
 
 // intShift is << or >> on an int type: the shift count taken modulo the

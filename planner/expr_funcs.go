@@ -155,6 +155,9 @@ func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 	if name == "current_schema" && len(f.Args) == 0 {
 		return a.currentSchema(), true, nil
 	}
+	if e, ok, err := a.prngCall(name, f, sc); ok {
+		return e, true, err
+	}
 	if oid, ok := typeByName[name]; ok && len(f.Args) == 1 && f.Args[0].GetNamedArgExpr() == nil {
 		e, err := a.expr(f.Args[0], sc)
 		if err != nil {
@@ -319,4 +322,27 @@ func (a *analyzer) currentSchema() exec.Expr {
 		}
 	}
 	return &exec.Const{D: exec.Null, T: exec.TName}
+}
+
+// prngCall plans random() and setseed(x) over the session's generator.
+func (a *analyzer) prngCall(name string, f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
+	p := &a.s.prng
+	switch {
+	case name == "random" && len(f.Args) == 0:
+		return &exec.Call{Name: name, T: exec.TFloat8, Fn: func(*exec.Env, []exec.Datum) (exec.Datum, error) {
+			return exec.DFloat(p.Float64()), nil
+		}}, true, nil
+	case name == "setseed" && len(f.Args) == 1:
+		arg, err := a.expr(f.Args[0], sc)
+		if err != nil {
+			return nil, true, err
+		}
+		if arg, err = a.coerce(arg, exec.TFloat8, "", f.Location); err != nil {
+			return nil, true, err
+		}
+		return &exec.Call{Name: name, T: exec.TVoid, Strict: true, Args: []exec.Expr{arg}, Fn: func(_ *exec.Env, args []exec.Datum) (exec.Datum, error) {
+			return exec.Null, p.SetSeed(args[0].F)
+		}}, true, nil
+	}
+	return nil, false, nil
 }
