@@ -1523,19 +1523,19 @@ func init() {
 	register(&Func{Name: "pg_sleep", Args: []uint32{OIDFloat8}, Ret: OIDVoid, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
 		d := time.Duration(a[0].F * float64(time.Second))
 		if d <= 0 {
-			return Null, nil
+			return DText(""), nil
 		}
 		t := time.NewTimer(d)
 		defer t.Stop()
 		if env.Ctx == nil {
 			<-t.C
-			return Null, nil
+			return DText(""), nil
 		}
 		select {
 		case <-t.C:
 		case <-env.Ctx.Done():
 			return Null, pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
 		}
-		return Null, nil
+		return DText(""), nil
 	}})
 }

@@ -341,7 +341,7 @@ func (a *analyzer) prngCall(name string, f *pg.FuncCall, sc *scope) (exec.Expr, 
 			return nil, true, err
 		}
 		return &exec.Call{Name: name, T: exec.TVoid, Strict: true, Args: []exec.Expr{arg}, Fn: func(_ *exec.Env, args []exec.Datum) (exec.Datum, error) {
-			return exec.Null, p.SetSeed(args[0].F)
+			return exec.DText(""), p.SetSeed(args[0].F) // void prints as an empty string
 		}}, true, nil
 	}
 	return nil, false, nil
