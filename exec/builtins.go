@@ -273,6 +273,9 @@ func Negate(t T) Fn {
 		return func(_ *Env, a []Datum) (Datum, error) {
 			d := new(apd.Decimal)
 			d.Neg(a[0].Numeric())
+			if d.Form == apd.Finite && d.IsZero() {
+				d.Negative = false // numeric has no negative zero
+			}
 			return DNumeric(d), nil
 		}
 	}

@@ -147,6 +147,9 @@ func CastFn(from, to T, explicit bool) Fn {
 // castKind converts between types, ignoring the target's modifier.
 func castKind(from, to T) Fn {
 	fk, tk := KindOf(from.OID), KindOf(to.OID)
+	if fn := castSpecial(from, to); fn != nil {
+		return fn
+	}
 	switch {
 	case from.OID == to.OID || (fk == tk && fk != KindInt && fk != KindFloat && fk != KindText && fk != KindTimestamp && fk != KindJSON):
 		return func(_ *Env, a []Datum) (Datum, error) { return a[0], nil }

@@ -57,6 +57,38 @@ func castMore(from, to T) Fn {
 	return nil
 }
 
+// castSpecial has the casts that castKind's generic rules would get
+// wrong: bool to text is booltext ("true"), int4 and "char" convert by
+// code, not by text.
+func castSpecial(from, to T) Fn {
+	tk := KindOf(to.OID)
+	switch {
+	case from.OID == OIDBool && tk == KindText:
+		// bool's cast to text is booltext: "true", not the output "t".
+		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].Bool() {
+				return DText("true"), nil
+			}
+			return DText("false"), nil
+		}
+	case from.OID == OIDInt4 && to.OID == OIDChar:
+		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].I < -128 || a[0].I > 127 {
+				return Null, pgerr.New(pgerr.NumericValueOutOfRange, "\"char\" out of range")
+			}
+			return DText(string([]byte{byte(a[0].I)})), nil
+		}
+	case from.OID == OIDChar && to.OID == OIDInt4:
+		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].S == "" {
+				return DInt(0), nil
+			}
+			return DInt(int64(int8(a[0].S[0]))), nil
+		}
+	}
+	return nil
+}
+
 // jsonbTypeName is the name jsonb's errors and jsonb_typeof give a value.
 func jsonbTypeName(v *types.JSONB) string {
 	switch v.Kind {

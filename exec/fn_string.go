@@ -391,13 +391,22 @@ func init() {
 			args = []uint32{OIDAny, OIDText}
 		}
 		other := 1 - i
+		// anytextcat and textanycat cast the other side to text (so
+		// true || 'x' is "truex"), unlike concat, which prints it.
 		register(&Func{Name: "||", Args: args, Ret: OIDText, Strict: true, Build: func(ts []T) (Fn, T, error) {
-			t := ts[other]
+			cast := CastFn(ts[other], TText, true)
+			if cast == nil {
+				return nil, T{}, errNoFunc("||", ts)
+			}
 			return func(env *Env, a []Datum) (Datum, error) {
-				if other == 1 {
-					return DText(a[0].S + textOf(env, t, a[1])), nil
+				o, err := cast(env, a[other:other+1])
+				if err != nil {
+					return Null, err
 				}
-				return DText(textOf(env, t, a[0]) + a[1].S), nil
+				if other == 1 {
+					return DText(a[0].S + o.S), nil
+				}
+				return DText(o.S + a[1].S), nil
 			}, TText, nil
 		}})
 	}

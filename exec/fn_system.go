@@ -84,7 +84,12 @@ func init() {
 		return DText(t.Format("Mon Jan 02 15:04:05.000000 2006 MST")), nil
 	}})
 	register(&Func{Name: "pg_typeof", Args: []uint32{OIDAny}, Ret: OIDRegtype, Build: func(args []T) (Fn, T, error) {
+		// regtypeout prints format_type_be's name, where bpchar without a
+		// typmod is "character".
 		name := DText(types.FormatType(types.Oid(args[0].OID), -1))
+		if args[0].OID == OIDBpchar {
+			name = DText("character")
+		}
 		return func(*Env, []Datum) (Datum, error) { return name, nil }, TRegtype, nil
 	}})
 }

@@ -84,6 +84,9 @@ func constant(c *pg.A_Const) (exec.Expr, error) {
 		if err != nil {
 			return nil, withPos(pgerr.New(pgerr.InvalidTextRepresentation, "invalid numeric literal %q", s), c.Location)
 		}
+		if d.IsZero() {
+			d.Negative = false // -0.0 is 0.0: numeric has no negative zero
+		}
 		return &exec.Const{D: exec.DNumeric(d), T: exec.TNumeric}, nil
 	case c.GetSval() != nil:
 		return &exec.Const{D: exec.DText(c.GetSval().Sval), T: exec.TUnknown}, nil

@@ -31,7 +31,7 @@ var typeByName = map[string]uint32{
 	"float8": exec.OIDFloat8, "double precision": exec.OIDFloat8,
 	"numeric": exec.OIDNumeric, "decimal": exec.OIDNumeric,
 	"text": exec.OIDText, "varchar": exec.OIDVarchar, "character varying": exec.OIDVarchar,
-	"bpchar": exec.OIDBpchar, "char": exec.OIDBpchar, "character": exec.OIDBpchar,
+	"bpchar": exec.OIDBpchar, "char": exec.OIDChar, "character": exec.OIDBpchar,
 	"name": exec.OIDName, "bytea": exec.OIDBytea,
 	"date": exec.OIDDate, "time": exec.OIDTime, "timestamp": exec.OIDTimestamp,
 	"timestamptz": exec.OIDTimestampTZ, "interval": exec.OIDInterval,
