@@ -384,6 +384,9 @@ func (a *analyzer) assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Ex
 	if exec.NumericRank(et.OID) > 0 && exec.NumericRank(t.OID) > 0 || exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText {
 		return a.cast(e, t, false, loc)
 	}
+	if assignable(et.OID, t.OID) {
+		return a.cast(e, t, false, loc)
+	}
 	return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, exec.TypeName(t.OID), exec.TypeName(et.OID)).
 		WithHint("You will need to rewrite or cast the expression."), loc)
 }

@@ -346,3 +346,22 @@ func (a *analyzer) prngCall(name string, f *pg.FuncCall, sc *scope) (exec.Expr, 
 	}
 	return nil, false, nil
 }
+
+// assignable reports the assignment casts beyond numbers and strings:
+// the implicit ones, PostgreSQL's assignment-level casts between date and
+// time types, and its I/O conversion of any type to a string type.
+func assignable(from, to uint32) bool {
+	switch {
+	case exec.CanCoerce(from, to):
+		return true
+	case exec.TypeCategory(to) == 'S' && from != exec.OIDUnknown:
+		return true
+	case (from == exec.OIDTimestamp || from == exec.OIDTimestampTZ) && (to == exec.OIDDate || to == exec.OIDTime || to == exec.OIDTimestamp):
+		return true
+	case from == exec.OIDInterval && to == exec.OIDTime:
+		return true
+	case from == exec.OIDJSON && to == exec.OIDJSONB, from == exec.OIDJSONB && to == exec.OIDJSON:
+		return true
+	}
+	return false
+}
