@@ -719,3 +719,94 @@ func byteOverlay(s, repl string, from, count int64) (Datum, error) {
 	tail, _ := byteSubstr(s, from+count, 0, false)
 	return DBytes(head + repl + tail), nil
 }
+
+// unistr decodes \XXXX, \+XXXXXX, \uXXXX and \UXXXXXXXX escapes (and \\),
+// joining UTF-16 surrogate pairs, as PostgreSQL's unistr does.
+func unistr(s string) (string, error) {
+	errEscape := func() error {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid Unicode escape").
+			WithHint("Unicode escapes must be \\XXXX, \\+XXXXXX, \\uXXXX, or \\UXXXXXXXX.")
+	}
+	errPair := pgerr.New(pgerr.InvalidParameterValue, "invalid Unicode surrogate pair")
+	hexAt := func(i, n int) (rune, bool) {
+		if i+n > len(s) {
+			return 0, false
+		}
+		var v rune
+		for _, c := range s[i : i+n] {
+			h := unhex(byte(c))
+			if c > 0x7f || h < 0 {
+				return 0, false
+			}
+			v = v<<4 | rune(h)
+		}
+		return v, true
+	}
+	var b strings.Builder
+	var high rune
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			if high != 0 {
+				return "", errPair
+			}
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '\\' {
+			if high != 0 {
+				return "", errPair
+			}
+			b.WriteByte('\\')
+			i += 2
+			continue
+		}
+		var cp rune
+		var ok bool
+		switch {
+		case i+1 < len(s) && s[i+1] == '+':
+			cp, ok = hexAt(i+2, 6)
+			i += 8
+		case i+1 < len(s) && s[i+1] == 'u':
+			cp, ok = hexAt(i+2, 4)
+			i += 6
+		case i+1 < len(s) && s[i+1] == 'U':
+			cp, ok = hexAt(i+2, 8)
+			i += 10
+		default:
+			cp, ok = hexAt(i+1, 4)
+			i += 5
+		}
+		if !ok {
+			return "", errEscape()
+		}
+		if cp > 0x10FFFF {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid Unicode code point: %04X", cp)
+		}
+		switch {
+		case high != 0:
+			if cp < 0xDC00 || cp > 0xDFFF {
+				return "", errPair
+			}
+			cp = 0x10000 + (high-0xD800)<<10 + (cp - 0xDC00)
+			high = 0
+		case cp >= 0xD800 && cp <= 0xDBFF:
+			high = cp
+			continue
+		case cp >= 0xDC00 && cp <= 0xDFFF:
+			return "", errPair
+		}
+		b.WriteRune(cp)
+	}
+	if high != 0 {
+		return "", errPair
+	}
+	return b.String(), nil
+}
+
+func init() {
+	strFn("unistr", []uint32{OIDText}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		s, err := unistr(a[0].S)
+		return DText(s), err
+	})
+}
