@@ -71,6 +71,19 @@ func castSpecial(from, to T) Fn {
 			}
 			return DText("false"), nil
 		}
+	case from.OID == OIDUnknown && to.OID == OIDChar:
+		// charin: the first byte, or an escaped octal code.
+		return func(_ *Env, a []Datum) (Datum, error) {
+			return DText(string([]byte{types.ParseChar(a[0].S)})), nil
+		}
+	case from.OID == OIDChar && tk == KindText:
+		// charout: a NUL is empty, high bytes print as \ooo.
+		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].S == "" {
+				return DText(""), nil
+			}
+			return DText(string(types.AppendChar(nil, a[0].S[0]))), nil
+		}
 	case from.OID == OIDInt4 && to.OID == OIDChar:
 		return func(_ *Env, a []Datum) (Datum, error) {
 			if a[0].I < -128 || a[0].I > 127 {

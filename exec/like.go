@@ -250,3 +250,19 @@ func init() {
 	register(&Func{Name: "like", Args: []uint32{OIDText, OIDText}, Ret: OIDBool, Strict: true, Fn: likeFn(false, false)})
 	register(&Func{Name: "notlike", Args: []uint32{OIDText, OIDText}, Ret: OIDBool, Strict: true, Fn: likeFn(true, false)})
 }
+
+// BpcharCompareOp is a comparison between two char(n) values, which
+// PostgreSQL makes without their trailing spaces (bpchareq, bpcharlt).
+func BpcharCompareOp(op string) Fn {
+	inner := CompareOp(op)
+	if inner == nil {
+		return nil
+	}
+	return func(env *Env, a []Datum) (Datum, error) {
+		x, y := a[0], a[1]
+		x.S, y.S = bpcharTrim(x.S), bpcharTrim(y.S)
+		var args [2]Datum
+		args[0], args[1] = x, y
+		return inner(env, args[:])
+	}
+}

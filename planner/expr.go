@@ -333,6 +333,20 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 			}
 		case exec.KindOf(lt.OID) != exec.KindOf(rt.OID) || exec.KindOf(lt.OID) == exec.KindNull:
 			return nil, errNoOperator(op, lt, rt, loc)
+		case lt.OID == exec.OIDBpchar && rt.OID == exec.OIDBpchar,
+			lt.OID == exec.OIDBpchar && rt.OID == exec.OIDVarchar,
+			lt.OID == exec.OIDVarchar && rt.OID == exec.OIDBpchar:
+			// char(n) compares without its padding; against varchar the
+			// resolution picks bpchar = bpchar (one exact match).
+			cmpFn = exec.BpcharCompareOp(op)
+		case lt.OID == exec.OIDBpchar && exec.TypeCategory(rt.OID) == 'S':
+			if l, err = a.cast(l, exec.TText, false, loc); err != nil {
+				return nil, err
+			}
+		case rt.OID == exec.OIDBpchar && exec.TypeCategory(lt.OID) == 'S':
+			if r, err = a.cast(r, exec.TText, false, loc); err != nil {
+				return nil, err
+			}
 		}
 		return &exec.Call{Name: op, Fn: cmpFn, Args: []exec.Expr{l, r}, Strict: true, T: exec.TBool}, nil
 	}
