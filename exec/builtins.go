@@ -202,9 +202,17 @@ func NumericArith(op string) Fn {
 		if err != nil {
 			return Null, pgerr.Wrap(err, pgerr.NumericValueOutOfRange, "value overflows numeric format")
 		}
+		if mul && d.Form == apd.Finite && d.Exponent < -numericDscaleMax {
+			// A product keeps at most NUMERIC_DSCALE_MAX digits after
+			// the point, rounded from the exact one.
+			d = numRound(d, numericDscaleMax, false)
+		}
 		return DNumeric(d), nil
 	}
 }
+
+// numericDscaleMax is NUMERIC_DSCALE_MAX.
+const numericDscaleMax = 0x3FFF
 
 // exactDigits is the precision at which x op y (+, - or *) is exact.
 func exactDigits(x, y *apd.Decimal, mul bool) uint32 {
