@@ -187,6 +187,15 @@ func pad0(v int64, width int, fm bool) string {
 	return fmt.Sprintf("%0*d", width, v)
 }
 
+// padFixed is sprintf("%0*d", fm ? 0 : width, v): the fields whose width
+// does not grow for a sign (DD, DDD, WW, IW).
+func padFixed(v int64, width int, fm bool) string {
+	if fm {
+		return strconv.FormatInt(v, 10)
+	}
+	return fmt.Sprintf("%0*d", width, v)
+}
+
 // caseAs shapes a name as the keyword's case asks: NAME, Name or name.
 func caseAs(key, name string) string {
 	switch {
@@ -350,9 +359,9 @@ func dchToChar(nodes []fmtNode, t *dchTm) string {
 		case "MM":
 			s = pad0(int64(t.mon), 2, n.fm)
 		case "DD":
-			s = pad0(int64(t.mday), 2, n.fm)
+			s = padFixed(int64(t.mday), 2, n.fm)
 		case "DDD":
-			s = pad0(int64(t.yday), 3, n.fm)
+			s = padFixed(int64(t.yday), 3, n.fm)
 		case "D":
 			s = strconv.Itoa(t.wday + 1)
 		case "ID":
@@ -364,16 +373,16 @@ func dchToChar(nodes []fmtNode, t *dchTm) string {
 		case "IDDD":
 			day4 := julian(isoYear(t.year, t.mon, t.mday), 1, 4)
 			day0 := j2day(day4 - 1)
-			s = pad0(t.julian-(day4-day0)+1, 3, n.fm)
+			s = padFixed(t.julian-(day4-day0)+1, 3, n.fm)
 			if t.interval {
-				s = pad0(int64(t.yday), 3, n.fm)
+				s = padFixed(int64(t.yday), 3, n.fm)
 			}
 		case "WW":
-			s = pad0(int64((t.yday-1)/7+1), 2, n.fm)
+			s = padFixed(int64((t.yday-1)/7+1), 2, n.fm)
 		case "W":
 			s = strconv.Itoa((t.mday-1)/7 + 1)
 		case "IW":
-			s = pad0(int64(isoWeek(t.year, t.mon, t.mday)), 2, n.fm)
+			s = padFixed(int64(isoWeek(t.year, t.mon, t.mday)), 2, n.fm)
 		case "Q":
 			if t.mon == 0 {
 				continue

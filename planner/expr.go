@@ -333,6 +333,11 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 			}
 		case exec.KindOf(lt.OID) != exec.KindOf(rt.OID) || exec.KindOf(lt.OID) == exec.KindNull:
 			return nil, errNoOperator(op, lt, rt, loc)
+		case lt.OID == exec.OIDJSONB && rt.OID == exec.OIDJSONB:
+			cmpFn = exec.JSONBCompareOp(op)
+		case lt.OID == exec.OIDJSON || rt.OID == exec.OIDJSON:
+			// json has no comparison operators.
+			return nil, errNoOperator(op, lt, rt, loc)
 		case lt.OID == exec.OIDBpchar && rt.OID == exec.OIDBpchar,
 			lt.OID == exec.OIDBpchar && rt.OID == exec.OIDVarchar,
 			lt.OID == exec.OIDVarchar && rt.OID == exec.OIDBpchar:
