@@ -679,9 +679,17 @@ func (c *jpCtx) method(name string, v *types.JSONB) ([]types.JSONB, error) {
 	case "abs":
 		return num(func(d *apd.Decimal) *apd.Decimal { return new(apd.Decimal).Abs(d) })
 	case "floor":
-		return num(func(d *apd.Decimal) *apd.Decimal { r := new(apd.Decimal); numericCtx.Floor(r, d); return numRound(r, 0, false) })
+		return num(func(d *apd.Decimal) *apd.Decimal {
+			r := new(apd.Decimal)
+			numericCtx.Floor(r, d)
+			return numRound(r, 0, false)
+		})
 	case "ceiling":
-		return num(func(d *apd.Decimal) *apd.Decimal { r := new(apd.Decimal); numericCtx.Ceil(r, d); return numRound(r, 0, false) })
+		return num(func(d *apd.Decimal) *apd.Decimal {
+			r := new(apd.Decimal)
+			numericCtx.Ceil(r, d)
+			return numRound(r, 0, false)
+		})
 	case "double":
 		if v.Kind == types.JSONString {
 			f, err := strconv.ParseFloat(strings.TrimSpace(v.Str), 64)
