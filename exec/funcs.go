@@ -48,7 +48,12 @@ type Func struct {
 	RetArg int
 	// Strict functions return NULL for any NULL argument without running.
 	Strict bool
-	Fn     Fn
+	// Immutable functions depend on their arguments alone (not on the
+	// session's settings, the clock or the database): the planner
+	// evaluates a call of constants once, as PostgreSQL's constant
+	// folding does.
+	Immutable bool
+	Fn        Fn
 	// Build, when set, makes the implementation for the argument types of
 	// a call, after resolution: functions over OIDAny (concat, format,
 	// to_json, pg_typeof) need them, as a Datum's Kind does not tell a

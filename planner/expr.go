@@ -269,7 +269,11 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 		}
 		return nil, err
 	}
-	return &exec.Call{Name: name, Fn: fn, Args: args, Strict: f.Strict, T: t}, nil
+	call := &exec.Call{Name: name, Fn: fn, Args: args, Strict: f.Strict, T: t}
+	if f.Immutable {
+		return a.fold(call)
+	}
+	return call, nil
 }
 
 func errNoOperatorTypes(op string, types []exec.T, loc int32) error {
