@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -412,15 +411,7 @@ func dchToChar(nodes []fmtNode, t *dchTm) string {
 				y = isoYear(t.year, t.mon, t.mday)
 			}
 			y = adjustYear(y, t.interval)
-			width := len(n.key)
-			if n.key[0] == 'I' {
-				width = max(len(n.key)-0, 1)
-				if n.key == "IYYY" {
-					width = 4
-				} else {
-					width = len(n.key) // IYY 3, IY 2, I 1
-				}
-			}
+			width := len(n.key) // YYYY 4, YYY 3, ... and IYYY 4, IYY 3, IY 2, I 1
 			if width == 4 {
 				if t.year <= 9999 && t.year >= -9998 {
 					s = pad0(int64(y), 4, n.fm)
@@ -430,9 +421,6 @@ func dchToChar(nodes []fmtNode, t *dchTm) string {
 			} else {
 				mod := map[int]int{3: 1000, 2: 100, 1: 10}[width]
 				full := pad0(int64(y%mod), width, n.fm)
-				if y < 0 && !n.fm {
-					full = pad0(int64(y%mod), width, n.fm)
-				}
 				if len(full) > width {
 					full = full[len(full)-width:]
 				}
@@ -1523,5 +1511,4 @@ func init() {
 		}
 		return DDate(civilJulian(y, mo, d) - postgresEpochJD), nil
 	}})
-	_ = time.UTC
 }
