@@ -61,3 +61,46 @@ func (e *BoolTest) Eval(env *Env, row Row) (Datum, error) {
 	return DBool(is != e.Not), nil
 }
 func (e *BoolTest) Type() T { return TBool }
+
+// AnyAll is x op ANY (array) or x op ALL (array) over an array value
+// known only at run time: op holds for some (ANY) or every (ALL) element,
+// with SQL's NULL rules (no match but a NULL comparison gives NULL).
+type AnyAll struct {
+	Cmp Fn // op over the operand and one element
+	L   Expr
+	R   Expr
+	All bool
+}
+
+func (e *AnyAll) Eval(env *Env, row Row) (Datum, error) {
+	l, err := e.L.Eval(env, row)
+	if err != nil {
+		return Null, err
+	}
+	r, err := e.R.Eval(env, row)
+	if err != nil || r.IsNull() {
+		return Null, err
+	}
+	sawNull := false
+	for _, el := range r.Array().Elems {
+		if l.IsNull() || el.IsNull() {
+			sawNull = true
+			continue
+		}
+		base := len(env.args)
+		env.args = append(env.args, l, el)
+		d, err := e.Cmp(env, env.args[base:base+2:base+2])
+		env.args = env.args[:base]
+		if err != nil {
+			return Null, err
+		}
+		if d.Bool() != e.All {
+			return DBool(!e.All), nil
+		}
+	}
+	if sawNull {
+		return Null, nil
+	}
+	return DBool(e.All), nil
+}
+func (e *AnyAll) Type() T { return TBool }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // This file analyzes the expression forms that PostgreSQL's grammar turns
@@ -119,6 +120,9 @@ func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
 			return nil, true, withPos(pgerr.New(pgerr.FeatureNotSupported, "IS DISTINCT FROM is not supported for these types"), x.Location)
 		}
 		return &exec.IsDistinct{Eq: c.Fn, L: c.Args[0], R: c.Args[1], Not: x.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT}, true, nil
+	case pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
+		e, err := a.anyAll(x, sc)
+		return e, true, err
 	case pg.A_Expr_Kind_AEXPR_NULLIF:
 		l, err := a.expr(x.Lexpr, sc)
 		if err != nil {
@@ -381,4 +385,73 @@ func (a *analyzer) fold(call *exec.Call) (exec.Expr, error) {
 		return call, nil
 	}
 	return &exec.Const{D: d, T: call.T}, nil
+}
+
+// anyAll is x op ANY/ALL (array). An ARRAY[...] constructor or an array
+// literal becomes the comparisons with each element, ORed (ANY) or ANDed
+// (ALL), which keeps SQL's NULL rules; a text[] value is compared at run
+// time.
+func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
+	op := opName(x.Name)
+	isAny := x.Kind == pg.A_Expr_Kind_AEXPR_OP_ANY
+	l, err := a.expr(x.Lexpr, sc)
+	if err != nil {
+		return nil, err
+	}
+	var elems []exec.Expr
+	if arr := x.Rexpr.GetAArrayExpr(); arr != nil {
+		for _, n := range arr.Elements {
+			e, err := a.expr(n, sc)
+			if err != nil {
+				return nil, err
+			}
+			elems = append(elems, e)
+		}
+	} else {
+		r, err := a.expr(x.Rexpr, sc)
+		if err != nil {
+			return nil, err
+		}
+		c, isConst := r.(*exec.Const)
+		switch {
+		case isConst && r.Type().OID == exec.OIDUnknown && !c.D.IsNull():
+			arr, err := types.ParseArray(c.D.S, types.TextCodec(types.OidText, -1))
+			if err != nil {
+				if pe, ok := err.(*types.Error); ok {
+					return nil, withPos(pgerr.New(pgerr.Code(pe.Code), "%s", pe.Message).WithDetail("%s", pe.Detail), x.Location)
+				}
+				return nil, err
+			}
+			for i, s := range arr.Elems {
+				d := exec.DText(s)
+				if arr.IsNull(i) {
+					d = exec.Null
+				}
+				elems = append(elems, &exec.Const{D: d, T: exec.TUnknown})
+			}
+		case r.Type().OID == exec.OIDTextArray:
+			if l, err = a.coerce(l, exec.TText, "", x.Location); err != nil {
+				return nil, err
+			}
+			cmp := exec.CompareOp(op)
+			if cmp == nil {
+				return nil, errNoOperator(op, l.Type(), exec.TText, x.Location)
+			}
+			return &exec.AnyAll{Cmp: cmp, L: l, R: r, All: !isAny}, nil
+		default:
+			return nil, withPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires array on right side"), x.Location)
+		}
+	}
+	var cmps []exec.Expr
+	for _, e := range elems {
+		c, err := a.binary(op, l, e, x.Location)
+		if err != nil {
+			return nil, err
+		}
+		if c.Type().OID != exec.OIDBool {
+			return nil, withPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean"), x.Location)
+		}
+		cmps = append(cmps, c)
+	}
+	return &exec.BoolOp{Or: isAny, Args: cmps}, nil
 }
