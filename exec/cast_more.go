@@ -84,6 +84,19 @@ func castSpecial(from, to T) Fn {
 			}
 			return DText(string(types.AppendChar(nil, a[0].S[0]))), nil
 		}
+	case from.OID == OIDDate && to.OID == OIDTimestamp:
+		return func(_ *Env, a []Datum) (Datum, error) {
+			us, err := dateToTimestamp(a[0].I)
+			return DTimestamp(us), err
+		}
+	case from.OID == OIDDate && to.OID == OIDTimestampTZ:
+		return func(env *Env, a []Datum) (Datum, error) {
+			us, err := dateToTimestamp(a[0].I)
+			if err != nil {
+				return Null, err
+			}
+			return DTimestamp(utcMicros(us, env.Settings)), nil
+		}
 	case from.OID == OIDInt4 && to.OID == OIDChar:
 		return func(_ *Env, a []Datum) (Datum, error) {
 			if a[0].I < -128 || a[0].I > 127 {

@@ -1213,7 +1213,11 @@ func init() {
 					return Null, err
 				}
 			}
-			r, err := addInterval(dateToMicros(d.I), i)
+			us, err := dateToTimestamp(d.I)
+			if err != nil {
+				return Null, err
+			}
+			r, err := addInterval(us, i)
 			return DTimestamp(r), err
 		}
 	}
@@ -1538,4 +1542,13 @@ func init() {
 		}
 		return DText(""), nil
 	}})
+}
+
+// dateToTimestamp is date2timestamp: a date's midnight, with the range
+// check timestamps need (dates reach much further).
+func dateToTimestamp(days int64) (int64, error) {
+	if days != dateInfinity && days >= 109203528-postgresEpochJD {
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range for timestamp")
+	}
+	return dateToMicros(days), nil
 }

@@ -1041,7 +1041,10 @@ func jsonObjectPairs(a []Datum) ([]Datum, []Datum, error) {
 		}
 		return keys, vals, nil
 	}
-	if dims(a[0]) > 1 || dims(a[1]) > 1 {
+	if dims(a[0]) == 0 && dims(a[1]) == 0 {
+		return nil, nil, nil
+	}
+	if dims(a[0]) != 1 || dims(a[1]) != 1 {
 		return nil, nil, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts")
 	}
 	keys, vals := a[0].Array().Elems, a[1].Array().Elems

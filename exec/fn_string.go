@@ -204,6 +204,8 @@ func translate(s, from, to string) string {
 
 func chr(c int64) (string, error) {
 	switch {
+	case c < 0:
+		return "", pgerr.New(pgerr.InvalidParameterValue, "character number must be positive")
 	case c == 0:
 		return "", pgerr.New(pgerr.ProgramLimitExceeded, "null character not permitted")
 	case c < 0 || c > 0x10FFFF:
@@ -573,7 +575,7 @@ func init() {
 		if err != nil {
 			return "", err
 		}
-		if from+count < from {
+		if from+count != int64(int32(from+count)) {
 			return "", pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
 		}
 		tail, _ := substr(s, from+count, 0, false)

@@ -224,13 +224,24 @@ func adjustYear(y int, interval bool) int {
 	return -(y - 1)
 }
 
+// intervalInvalid are the keywords that an interval cannot fill.
+var intervalInvalid = map[string]bool{
+	"A.D.": true, "B.C.": true, "a.d.": true, "b.c.": true, "AD": true, "BC": true, "ad": true, "bc": true,
+	"MONTH": true, "Month": true, "month": true, "MON": true, "Mon": true, "mon": true,
+	"DAY": true, "Day": true, "day": true, "DY": true, "Dy": true, "dy": true, "D": true, "ID": true,
+}
+
 // dchToChar is DCH_to_char.
-func dchToChar(nodes []fmtNode, t *dchTm) string {
+func dchToChar(nodes []fmtNode, t *dchTm) (string, error) {
 	var b strings.Builder
 	for _, n := range nodes {
 		if n.key == "" {
 			b.WriteString(n.char)
 			continue
+		}
+		if t.interval && intervalInvalid[n.key] {
+			return "", pgerr.New(pgerr.InvalidDatetimeFormat, "invalid format specification for an interval value").
+				WithHint("Intervals are not tied to specific calendar dates.")
 		}
 		var s string
 		numeric := true
@@ -461,7 +472,7 @@ func dchToChar(nodes []fmtNode, t *dchTm) string {
 			b.WriteString(ordinal(s, n.upper))
 		}
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 func absInt(v int) int {
@@ -1089,6 +1100,9 @@ func floatToChar(v float64, f string, digits int) (Datum, error) {
 // D positions read, the sign from -, <...>, S, MI or PL, as a numeric of
 // the format's precision and scale.
 func toNumber(s, f string) (Datum, error) {
+	if f == "" {
+		return Null, nil
+	}
 	nodes := parseFormat(f, false)
 	d, err := prepareNum(nodes)
 	if err != nil {
@@ -1186,7 +1200,7 @@ func toNumber(s, f string) (Datum, error) {
 	}
 	num := digits.String()
 	if num == "" || num == "." {
-		num = "0"
+		return Null, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type numeric: \" \"")
 	}
 	if neg {
 		num = "-" + num
@@ -1214,7 +1228,7 @@ func parseDateFormat(s, f string) (y, mon, day, hour, min, sec int, usec int64, 
 // offset (seconds east) when the format has one.
 func parseDateFormatTZ(s, f string) (y, mon, day, hour, min, sec int, usec int64, tz *int, err error) {
 	nodes := parseFormat(f, true)
-	y, mon, day = 1, 1, 1
+	y, mon, day = 0, 1, 1 // no year field: year 0, that is 1 BC, as PostgreSQL leaves it
 	doy := 0
 	tzh, tzm, tzSign := 0, 0, 1
 	pm, hasAMPM, bc := false, false, false
@@ -1444,19 +1458,22 @@ func init() {
 			return Null, nil
 		}
 		t := dchOf(a[0].I, false, env)
-		return DText(dchToChar(parseFormat(a[1].S, true), &t)), nil
+		out, err := dchToChar(parseFormat(a[1].S, true), &t)
+		return DText(out), err
 	}}, &Func{Name: "to_char", Args: []uint32{OIDTimestampTZ, TX}, Ret: TX, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
 		if nullIfEmpty(a[1].S) || isInfinite(a[0].I) {
 			return Null, nil
 		}
 		t := dchOf(a[0].I, true, env)
-		return DText(dchToChar(parseFormat(a[1].S, true), &t)), nil
+		out, err := dchToChar(parseFormat(a[1].S, true), &t)
+		return DText(out), err
 	}}, &Func{Name: "to_char", Args: []uint32{OIDInterval, TX}, Ret: TX, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		if nullIfEmpty(a[1].S) {
 			return Null, nil
 		}
 		t := dchOfInterval(a[0].Interval())
-		return DText(dchToChar(parseFormat(a[1].S, true), &t)), nil
+		out, err := dchToChar(parseFormat(a[1].S, true), &t)
+		return DText(out), err
 	}}, &Func{Name: "to_char", Args: []uint32{OIDNumeric, TX}, Ret: TX, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return numericToChar(a[0].Numeric(), a[1].S)
 	}}, &Func{Name: "to_char", Args: []uint32{OIDInt4, TX}, Ret: TX, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {

@@ -49,7 +49,7 @@ func TestTimestampToChar(t *testing.T) {
 		{`"HH:MI is" HH:MI`, "HH:MI is 05:32"},
 	}
 	for _, c := range cases {
-		if got := dchToChar(parseFormat(c.f, true), &tm); got != c.want {
+		if got, _ := dchToChar(parseFormat(c.f, true), &tm); got != c.want {
 			t.Errorf("to_char(1997-02-10 17:32:01.5, %q) = %q; want %q", c.f, got, c.want)
 		}
 	}

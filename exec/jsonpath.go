@@ -110,6 +110,9 @@ func (l *jpLexer) str() (string, error) {
 }
 
 func parseJSONPath(s string) (*jpPath, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type jsonpath: \"%s\"", s)
+	}
 	l := &jpLexer{s: s}
 	p := &jpPath{}
 	if l.peekWord("strict") {
@@ -399,6 +402,9 @@ func (l *jpLexer) accessorExpr() (*jpNode, error) {
 			}
 			name = l.word()
 			if name == "" {
+				if l.pos >= len(l.s) {
+					return nil, errJSONPathSyntax("syntax error at end of jsonpath input")
+				}
 				return nil, errJSONPathSyntax("syntax error in jsonpath")
 			}
 			if l.eat("(") {
@@ -705,7 +711,7 @@ func (c *jpCtx) method(name string, v *types.JSONB) ([]types.JSONB, error) {
 }
 
 func (c *jpCtx) arith(n *jpNode, cur *types.JSONB) ([]types.JSONB, error) {
-	operand := func(e *jpNode) (*apd.Decimal, error) {
+	operand := func(e *jpNode, side string) (*apd.Decimal, error) {
 		r, err := c.eval(e, cur, nil)
 		if err != nil {
 			return nil, err
@@ -714,7 +720,7 @@ func (c *jpCtx) arith(n *jpNode, cur *types.JSONB) ([]types.JSONB, error) {
 			r = r[0].Elems
 		}
 		if len(r) != 1 || r[0].Kind != types.JSONNumber {
-			return nil, pgerr.New(pgerr.SingletonSQLJSONItemRequired, "operand of binary jsonpath operator %s is not a single numeric value", n.key)
+			return nil, pgerr.New(pgerr.SingletonSQLJSONItemRequired, "%s operand of jsonpath operator %s is not a single numeric value", side, n.key)
 		}
 		return r[0].Num, nil
 	}
@@ -735,11 +741,11 @@ func (c *jpCtx) arith(n *jpNode, cur *types.JSONB) ([]types.JSONB, error) {
 		}
 		return out, nil
 	}
-	x, err := operand(n.args[0])
+	x, err := operand(n.args[0], "left")
 	if err != nil {
 		return nil, err
 	}
-	y, err := operand(n.args[1])
+	y, err := operand(n.args[1], "right")
 	if err != nil {
 		return nil, err
 	}

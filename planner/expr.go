@@ -9,6 +9,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // expr analyzes a scalar expression over the columns of sc (nil: none).
@@ -80,9 +81,12 @@ func constant(c *pg.A_Const) (exec.Expr, error) {
 			}
 			return &exec.Const{D: exec.DInt(v), T: exec.TInt8}, nil
 		}
-		d, _, err := apd.NewFromString(s)
-		if err != nil {
-			return nil, withPos(pgerr.New(pgerr.InvalidTextRepresentation, "invalid numeric literal %q", s), c.Location)
+		d := new(apd.Decimal)
+		if err := types.ParseNumeric(d, s); err != nil {
+			if te, ok := err.(*types.Error); ok {
+				return nil, withPos(pgerr.New(pgerr.Code(te.Code), "%s", te.Message), c.Location)
+			}
+			return nil, err
 		}
 		if d.IsZero() {
 			d.Negative = false // -0.0 is 0.0: numeric has no negative zero
