@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -908,8 +909,7 @@ func numToChar(nodes []fmtNode, d *numDesc, number string, outPreSpaces int, sig
 }
 
 // numericToChar is to_char(numeric, format).
-func numericToChar(v *apd.Decimal, f string) (Datum, error) {
-	nodes := parseFormat(f, false)
+func numericToChar(v *apd.Decimal, nodes []fmtNode) (Datum, error) {
 	d, err := prepareNum(nodes)
 	if err != nil {
 		return Null, err
@@ -984,8 +984,7 @@ func numericSci(v *apd.Decimal, post int) string {
 }
 
 // intToChar is to_char over int2, int4 and int8.
-func intToChar(v int64, f string) (Datum, error) {
-	nodes := parseFormat(f, false)
+func intToChar(v int64, nodes []fmtNode) (Datum, error) {
 	d, err := prepareNum(nodes)
 	if err != nil {
 		return Null, err
@@ -1026,8 +1025,7 @@ func intToChar(v int64, f string) (Datum, error) {
 }
 
 // floatToChar is to_char over float8 (digits 15) and float4 (digits 6).
-func floatToChar(v float64, f string, digits int) (Datum, error) {
-	nodes := parseFormat(f, false)
+func floatToChar(v float64, nodes []fmtNode, digits int) (Datum, error) {
 	d, err := prepareNum(nodes)
 	if err != nil {
 		return Null, err
@@ -1450,41 +1448,74 @@ func min0(a, b int) int {
 	return b
 }
 
+// formatCache keeps the last format parsed at one call site, so that
+// to_char over many rows parses its constant format once. It is safe for
+// concurrent use; parsed nodes are never modified.
+type formatCache struct {
+	last atomic.Pointer[cachedFormat]
+}
+
+type cachedFormat struct {
+	f     string
+	nodes []fmtNode
+}
+
+func (c *formatCache) get(f string, dch bool) []fmtNode {
+	if e := c.last.Load(); e != nil && e.f == f {
+		return e.nodes
+	}
+	nodes := parseFormat(f, dch)
+	c.last.Store(&cachedFormat{f: f, nodes: nodes})
+	return nodes
+}
+
+// toCharBuild makes a to_char implementation with its own format cache.
+func toCharBuild(dch bool, run func(env *Env, d Datum, nodes []fmtNode) (Datum, error)) func([]T) (Fn, T, error) {
+	return func([]T) (Fn, T, error) {
+		c := &formatCache{}
+		return func(env *Env, a []Datum) (Datum, error) {
+			return run(env, a[0], c.get(a[1].S, dch))
+		}, TText, nil
+	}
+}
+
 func init() {
 	TX := OIDText
-	nullIfEmpty := func(f string) bool { return f == "" }
-	register(&Func{Name: "to_char", Args: []uint32{OIDTimestamp, TX}, Ret: TX, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
-		if nullIfEmpty(a[1].S) || isInfinite(a[0].I) {
-			return Null, nil
+	dch := func(withTZ bool) func(env *Env, d Datum, nodes []fmtNode) (Datum, error) {
+		return func(env *Env, d Datum, nodes []fmtNode) (Datum, error) {
+			if len(nodes) == 0 || isInfinite(d.I) {
+				return Null, nil
+			}
+			t := dchOf(d.I, withTZ, env)
+			out, err := dchToChar(nodes, &t)
+			return DText(out), err
 		}
-		t := dchOf(a[0].I, false, env)
-		out, err := dchToChar(parseFormat(a[1].S, true), &t)
-		return DText(out), err
-	}}, &Func{Name: "to_char", Args: []uint32{OIDTimestampTZ, TX}, Ret: TX, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
-		if nullIfEmpty(a[1].S) || isInfinite(a[0].I) {
-			return Null, nil
-		}
-		t := dchOf(a[0].I, true, env)
-		out, err := dchToChar(parseFormat(a[1].S, true), &t)
-		return DText(out), err
-	}}, &Func{Name: "to_char", Args: []uint32{OIDInterval, TX}, Ret: TX, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
-		if nullIfEmpty(a[1].S) {
-			return Null, nil
-		}
-		t := dchOfInterval(a[0].Interval())
-		out, err := dchToChar(parseFormat(a[1].S, true), &t)
-		return DText(out), err
-	}}, &Func{Name: "to_char", Args: []uint32{OIDNumeric, TX}, Ret: TX, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
-		return numericToChar(a[0].Numeric(), a[1].S)
-	}}, &Func{Name: "to_char", Args: []uint32{OIDInt4, TX}, Ret: TX, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
-		return intToChar(a[0].I, a[1].S)
-	}}, &Func{Name: "to_char", Args: []uint32{OIDInt8, TX}, Ret: TX, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
-		return intToChar(a[0].I, a[1].S)
-	}}, &Func{Name: "to_char", Args: []uint32{OIDFloat8, TX}, Ret: TX, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
-		return floatToChar(a[0].F, a[1].S, 15)
-	}}, &Func{Name: "to_char", Args: []uint32{OIDFloat4, TX}, Ret: TX, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
-		return floatToChar(float64(float32(a[0].F)), a[1].S, 6)
-	}})
+	}
+	register(&Func{Name: "to_char", Args: []uint32{OIDTimestamp, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, dch(false))},
+		&Func{Name: "to_char", Args: []uint32{OIDTimestampTZ, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, dch(true))},
+		&Func{Name: "to_char", Args: []uint32{OIDInterval, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+			if len(nodes) == 0 {
+				return Null, nil
+			}
+			t := dchOfInterval(d.Interval())
+			out, err := dchToChar(nodes, &t)
+			return DText(out), err
+		})},
+		&Func{Name: "to_char", Args: []uint32{OIDNumeric, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+			return numericToChar(d.Numeric(), nodes)
+		})},
+		&Func{Name: "to_char", Args: []uint32{OIDInt4, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+			return intToChar(d.I, nodes)
+		})},
+		&Func{Name: "to_char", Args: []uint32{OIDInt8, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+			return intToChar(d.I, nodes)
+		})},
+		&Func{Name: "to_char", Args: []uint32{OIDFloat8, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+			return floatToChar(d.F, nodes, 15)
+		})},
+		&Func{Name: "to_char", Args: []uint32{OIDFloat4, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+			return floatToChar(float64(float32(d.F)), nodes, 6)
+		})})
 	register(&Func{Name: "to_number", Args: []uint32{TX, TX}, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return toNumber(a[0].S, a[1].S)
 	}})

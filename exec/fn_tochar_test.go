@@ -27,7 +27,7 @@ func TestNumericToChar(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := numericToChar(d, c.f)
+		got, err := numericToChar(d, parseFormat(c.f, false))
 		if err != nil || got.S != c.want {
 			t.Errorf("to_char(%s, %q) = %q, %v; want %q", c.v, c.f, got.S, err, c.want)
 		}
