@@ -145,9 +145,8 @@ func (a *analyzer) returning(list []*pg.Node, t *exec.Table, alias string) ([]ex
 
 // filteredScan plans the rows of a table an UPDATE or DELETE touches.
 func (a *analyzer) filteredScan(t *exec.Table, sc *scope, where *pg.Node) (exec.Plan, error) {
-	var p exec.Plan = &exec.Scan{Table: t}
 	if where == nil {
-		return p, nil
+		return &exec.Scan{Table: t}, nil
 	}
 	pred, err := a.expr(where, sc)
 	if err != nil {
@@ -156,7 +155,7 @@ func (a *analyzer) filteredScan(t *exec.Table, sc *scope, where *pg.Node) (exec.
 	if pred, err = a.coerce(pred, exec.TBool, "argument of WHERE", -1); err != nil {
 		return nil, err
 	}
-	return &exec.Filter{In: p, Pred: pred}, nil
+	return a.scanWhere(t, pred), nil
 }
 
 func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {

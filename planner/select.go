@@ -86,7 +86,11 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt) (exec.Plan, error) {
 		if pred, err = a.coerce(pred, exec.TBool, "argument of WHERE", -1); err != nil {
 			return nil, err
 		}
-		in = &exec.Filter{In: in, Pred: pred}
+		if scan, ok := in.(*exec.Scan); ok {
+			in = a.scanWhere(scan.Table, pred) // index selection
+		} else {
+			in = &exec.Filter{In: in, Pred: pred}
+		}
 	}
 	exprs, cols, err := a.targets(s.TargetList, sc)
 	if err != nil {

@@ -1,0 +1,200 @@
+package planner
+
+import (
+	"github.com/prollypg/prollypg/exec"
+)
+
+// Index selection. A single-table predicate is split into its AND-ed
+// conjuncts; those of the form `column op value` (op one of = < <= > >=,
+// value a constant or parameter, or casts of them) and `column IN (values)`
+// are key conditions. For the primary key and each secondary index, the
+// usable conditions are equalities on a prefix of its columns, then range
+// bounds on the next column; the index with the longest usable prefix wins
+// (ties go to the primary key, which needs no second lookup). The values
+// are evaluated at Open (exec.IndexScan), so one plan serves every
+// execution of a prepared statement. The whole predicate stays as a filter
+// above the scan: the scan narrows what is read, the filter decides.
+
+// scanWhere returns the plan reading the rows of t for which pred (nil:
+// none) holds. pred's column references are t's column positions.
+func (a *analyzer) scanWhere(t *exec.Table, pred exec.Expr) exec.Plan {
+	if pred == nil {
+		return &exec.Scan{Table: t}
+	}
+	var in exec.Plan = &exec.Scan{Table: t}
+	if p := chooseIndex(t, conjuncts(pred, nil)); p != nil {
+		in = p
+	}
+	return &exec.Filter{In: in, Pred: pred}
+}
+
+// conjuncts appends the AND-ed parts of e to out.
+func conjuncts(e exec.Expr, out []exec.Expr) []exec.Expr {
+	if b, ok := e.(*exec.BoolOp); ok && !b.Or {
+		for _, arg := range b.Args {
+			out = conjuncts(arg, out)
+		}
+		return out
+	}
+	return append(out, e)
+}
+
+// keyCond is a condition on one column usable as a key bound: col = v,
+// col IN (vs), or a range side.
+type keyCond struct {
+	col  int
+	op   string // "=", "in", "<", "<=", ">", ">="
+	vals []exec.Expr
+}
+
+// flipped gives the operator with its operands swapped: 1 < x is x > 1.
+var flipped = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+// keyCondOf recognizes a key condition over t's columns.
+func keyCondOf(t *exec.Table, e exec.Expr) (keyCond, bool) {
+	switch e := e.(type) {
+	case *exec.Call:
+		if _, ok := flipped[e.Name]; !ok || len(e.Args) != 2 {
+			return keyCond{}, false
+		}
+		if col, ok := keyColumn(t, e.Args[0]); ok && rowFree(e.Args[1]) && compatible(t, col, e.Args[1]) {
+			return keyCond{col: col, op: e.Name, vals: []exec.Expr{e.Args[1]}}, true
+		}
+		if col, ok := keyColumn(t, e.Args[1]); ok && rowFree(e.Args[0]) && compatible(t, col, e.Args[0]) {
+			return keyCond{col: col, op: flipped[e.Name], vals: []exec.Expr{e.Args[0]}}, true
+		}
+	case *exec.BoolOp:
+		// x IN (a, b) is planned as x = a OR x = b.
+		if !e.Or || len(e.Args) == 0 {
+			return keyCond{}, false
+		}
+		in := keyCond{col: -1, op: "in"}
+		for _, arg := range e.Args {
+			c, ok := keyCondOf(t, arg)
+			if !ok || c.op != "=" || (in.col >= 0 && c.col != in.col) {
+				return keyCond{}, false
+			}
+			in.col = c.col
+			in.vals = append(in.vals, c.vals...)
+		}
+		return in, true
+	}
+	return keyCond{}, false
+}
+
+// keyColumn returns the column position e reads, looking through casts
+// that keep the order of values (int widening, text to text).
+func keyColumn(t *exec.Table, e exec.Expr) (int, bool) {
+	for {
+		switch x := e.(type) {
+		case *exec.ColRef:
+			return x.Idx, x.Idx < len(t.Cols)
+		case *exec.Call:
+			if x.Name != "cast" || len(x.Args) != 1 || !exec.KeyCompatible(x.Args[0].Type(), x.T) ||
+				exec.NumericRank(x.Args[0].Type().OID) > exec.NumericRank(x.T.OID) {
+				return 0, false // not a cast, or a narrowing one (which may fail)
+			}
+			e = x.Args[0]
+		default:
+			return 0, false
+		}
+	}
+}
+
+// compatible reports whether v can bound column col in key bytes.
+func compatible(t *exec.Table, col int, v exec.Expr) bool {
+	return exec.KeyCompatible(t.Cols[col].Type, v.Type())
+}
+
+// rowFree reports whether e is the same for every row: a constant, a
+// parameter, or a cast of one. Functions are left out, volatile ones would
+// be evaluated once instead of per row.
+func rowFree(e exec.Expr) bool {
+	switch x := e.(type) {
+	case *exec.Const, *exec.Param:
+		return true
+	case *exec.Call:
+		return x.Name == "cast" && len(x.Args) == 1 && rowFree(x.Args[0])
+	}
+	return false
+}
+
+// chooseIndex returns an IndexScan of t for the key conditions among
+// preds, nil when none helps.
+func chooseIndex(t *exec.Table, preds []exec.Expr) *exec.IndexScan {
+	var conds []keyCond
+	for _, p := range preds {
+		if c, ok := keyCondOf(t, p); ok {
+			conds = append(conds, c)
+		}
+	}
+	if len(conds) == 0 {
+		return nil
+	}
+	var best *exec.IndexScan
+	bestScore := 0
+	consider := func(name string, cols []int, unique bool) {
+		scan, score := buildScan(t, name, cols, conds)
+		if scan == nil {
+			return
+		}
+		if unique && len(scan.Eq) == len(cols) {
+			score++ // a single row at most
+		}
+		if score > bestScore {
+			best, bestScore = scan, score
+		}
+	}
+	if t.HasPrimaryKey() {
+		consider("", t.Def.PrimaryKey, true)
+	}
+	for _, ix := range t.Def.Indexes {
+		cols := make([]int, len(ix.Columns))
+		for i, c := range ix.Columns {
+			cols[i] = c.Column
+		}
+		consider(ix.Name, cols, ix.Unique)
+	}
+	return best
+}
+
+// buildScan builds the scan of one index (its key columns cols) from the
+// conditions, with a score: two per equality column, one for a range.
+func buildScan(t *exec.Table, index string, cols []int, conds []keyCond) (*exec.IndexScan, int) {
+	scan := &exec.IndexScan{Table: t, Index: index}
+	score := 0
+	for _, col := range cols {
+		eq := -1
+		for i, c := range conds {
+			if c.col == col && (c.op == "=" || (c.op == "in" && eq < 0)) {
+				if eq < 0 || conds[eq].op == "in" {
+					eq = i
+				}
+			}
+		}
+		if eq >= 0 {
+			scan.Eq = append(scan.Eq, conds[eq].vals)
+			score += 2
+			continue
+		}
+		for _, c := range conds {
+			if c.col != col {
+				continue
+			}
+			switch c.op {
+			case ">", ">=":
+				scan.Lower = append(scan.Lower, exec.Bound{E: c.vals[0], Incl: c.op == ">="})
+			case "<", "<=":
+				scan.Upper = append(scan.Upper, exec.Bound{E: c.vals[0], Incl: c.op == "<="})
+			}
+		}
+		if len(scan.Lower)+len(scan.Upper) > 0 {
+			score++
+		}
+		break
+	}
+	if score == 0 {
+		return nil, 0
+	}
+	return scan, score
+}
