@@ -24,6 +24,8 @@ type Modify struct {
 	// DELETE).
 	Returning []Expr
 	Cols      []ResultColumn
+	// Checks are the table's CHECK constraints, tested on every new row.
+	Checks []CheckConstraint
 }
 
 // ModifyKind says which statement a Modify runs.
@@ -87,6 +89,9 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := checkNotNull(t, row); err != nil {
 				return nil, err
 			}
+			if err := checkConstraints(env, t, p.Checks, row); err != nil {
+				return nil, err
+			}
 			if err := w.Insert(env.Ctx, row); err != nil {
 				return nil, err
 			}
@@ -102,6 +107,9 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 				}
 			}
 			if err := checkNotNull(t, row); err != nil {
+				return nil, err
+			}
+			if err := checkConstraints(env, t, p.Checks, row); err != nil {
 				return nil, err
 			}
 			key := slices.Clone(src.(keyedRows).Key())

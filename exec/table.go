@@ -25,6 +25,12 @@ type Column struct {
 	Dropped bool
 	Default string // SQL text; "" for none
 	Pos     int
+	// Identity is 'a' (GENERATED ALWAYS AS IDENTITY), 'd' (BY DEFAULT) or
+	// 0; an identity column's Default is the nextval of its sequence.
+	Identity byte
+	// Missing is what rows stored before the column was added read for it
+	// (NULL unless it was added with a default).
+	Missing Datum
 }
 
 // FirstUserOID is where PostgreSQL starts numbering user objects.
@@ -42,9 +48,43 @@ func ObjectOID(kind byte, schema, name string) uint32 {
 func NewTable(def *versioning.Table) *Table {
 	t := &Table{Def: def, OID: ObjectOID('r', def.Schema, def.Name), Cols: make([]Column, len(def.Columns))}
 	for i, c := range def.Columns {
-		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i}
+		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i, Identity: c.Identity}
+		if c.Identity != 0 && c.Sequence != "" {
+			t.Cols[i].Default = "nextval(" + QuoteLiteral(c.Sequence) + "::regclass)"
+		}
+		if c.Missing != nil && !c.Dropped {
+			if f, null := tuple.Tuple(c.Missing).Field(0); !null {
+				// A record that fails to decode reads as NULL rather than
+				// making the table unreadable; tuple.Validate guards it.
+				if tuple.Validate(c.Missing) == nil {
+					t.Cols[i].Missing, _ = decodeField(t.Cols[i].Type, f)
+				}
+			}
+		}
 	}
 	return t
+}
+
+// EncodeMissing returns d, of type t, as a Column.Missing value.
+func EncodeMissing(t T, d Datum) []byte {
+	if d.IsNull() {
+		return nil
+	}
+	var b tuple.Builder
+	appendField(&b, t, d)
+	return b.Build()
+}
+
+// QuoteLiteral quotes s as a SQL string literal.
+func QuoteLiteral(s string) string {
+	b := []byte{'\''}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\'' {
+			b = append(b, '\'')
+		}
+		b = append(b, s[i])
+	}
+	return string(append(b, '\''))
 }
 
 // HasPrimaryKey reports whether rows are keyed by a primary key (rather
@@ -109,7 +149,12 @@ func (t *Table) decodeRow(v []byte, dst Row) (Row, error) {
 	}
 	dst = dst[:len(t.Cols)]
 	tu := tuple.Tuple(v)
+	n := tu.Count()
 	for i, c := range t.Cols {
+		if i >= n {
+			dst[i] = c.Missing // a row from before the column was added
+			continue
+		}
 		f, null := tu.Field(i)
 		if null || c.Dropped {
 			dst[i] = Null

@@ -236,10 +236,8 @@ func (w *TableWriter) removeIndexEntries(key []byte, old Row) error {
 // (NULLs are distinct, as in PostgreSQL by default).
 func (w *TableWriter) checkUnique(ctx context.Context, i int, row Row, prefixLen int) error {
 	ix := &w.t.Def.Indexes[i]
-	for _, c := range ix.Columns {
-		if row[c.Column].IsNull() {
-			return nil
-		}
+	if !ix.NullsNotDistinct && hasNullColumn(ix, row) {
+		return nil
 	}
 	prefix := w.ixBuf[:prefixLen]
 	taken := false

@@ -197,3 +197,25 @@ func splitObjectKey(k []byte) (kind byte, schema, name string, err error) {
 	}
 	return k[0], string(k[1:i]), string(k[i+1:]), nil
 }
+
+// TablesIn returns the tables of schema, ordered by name.
+func (r RootValue) TablesIn(ctx context.Context, schema string) ([]*Table, error) {
+	lo := objectKey(kindTable, schema, "")
+	hi := append(objectKey(kindTable, schema, "")[:len(lo)-1], 1)
+	var out []*Table
+	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.Value()
+		if err != nil {
+			it.Close()
+			return nil, err
+		}
+		t := new(Table)
+		if err := decodeRecord(v, t); err != nil {
+			it.Close()
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, it.Close()
+}

@@ -44,6 +44,11 @@ type Column struct {
 	Identity byte   `json:"identity,omitempty"`
 	Sequence string `json:"sequence,omitempty"` // owned sequence, schema-qualified
 	Dropped  bool   `json:"dropped,omitempty"`
+	// Missing is the value rows stored before the column was added read
+	// for it (PostgreSQL's attmissingval): a one-field prolly/tuple, nil
+	// for NULL. ALTER TABLE ADD COLUMN ... DEFAULT sets it, so adding a
+	// column with a constant default rewrites no row.
+	Missing []byte `json:"missing,omitempty"`
 }
 
 // Index is a secondary index: a Prolly map from the index columns followed
@@ -54,8 +59,13 @@ type Index struct {
 	Unique  bool          `json:"unique,omitempty"`
 	// Constraint is set when the index backs a UNIQUE constraint of that
 	// name (and so is dropped with it).
-	Constraint bool          `json:"constraint,omitempty"`
-	Rows       store.Address `json:"rows"`
+	Constraint bool `json:"constraint,omitempty"`
+	// NullsNotDistinct makes NULLs equal for uniqueness (PostgreSQL 15's
+	// UNIQUE NULLS NOT DISTINCT).
+	NullsNotDistinct bool `json:"nulls_not_distinct,omitempty"`
+	// Include lists INCLUDE columns: kept for the catalog, not in the key.
+	Include []int         `json:"include,omitempty"`
+	Rows    store.Address `json:"rows"`
 }
 
 // IndexColumn is one key column of an index.
@@ -69,6 +79,10 @@ type IndexColumn struct {
 type Check struct {
 	Name string `json:"name"`
 	Expr string `json:"expr"`
+	// NotValid marks a constraint added with NOT VALID: existing rows were
+	// not checked, new ones are.
+	NotValid  bool `json:"not_valid,omitempty"`
+	NoInherit bool `json:"no_inherit,omitempty"`
 }
 
 // ForeignKey is a FOREIGN KEY constraint.
