@@ -99,6 +99,13 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			}
 			for i, e := range row {
 				c := t.Cols[targets[i]]
+				if e != nil {
+					if skip, err := identityValue(c, s.Override); err != nil {
+						return nil, err
+					} else if skip {
+						e, row[i] = nil, nil // OVERRIDING USER VALUE: the default
+					}
+				}
 				if e == nil {
 					if row[i] = defaults[c.Pos]; row[i] == nil {
 						row[i] = &exec.Const{D: exec.Null, T: c.Type}
@@ -123,6 +130,11 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 		conv := make([]exec.Expr, len(cols))
 		for i, col := range cols {
 			c := t.Cols[targets[i]]
+			if skip, err := identityValue(c, s.Override); err != nil {
+				return nil, err
+			} else if skip {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "OVERRIDING USER VALUE with INSERT ... SELECT is not supported yet")
+			}
 			if conv[i], err = a.assign(&exec.ColRef{Idx: i, T: col.T}, c.Type, c.Name, -1); err != nil {
 				return nil, err
 			}
@@ -133,7 +145,11 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols}, nil
+	checks, err := a.checks(t)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks}, nil
 }
 
 func (a *analyzer) returning(list []*pg.Node, t *exec.Table, alias string) ([]exec.Expr, []exec.ResultColumn, error) {
@@ -194,6 +210,10 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			}
 			continue
 		}
+		if c.Identity == 'a' {
+			return nil, withPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", c.Name).
+				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", c.Name), rt.Location)
+		}
 		e, err := a.expr(rt.Val, sc)
 		if err != nil {
 			return nil, err
@@ -206,7 +226,11 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols}, nil
+	checks, err := a.checks(t)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks}, nil
 }
 
 func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {

@@ -9,9 +9,9 @@ import (
 // value a constant or parameter, or casts of them) and `column IN (values)`
 // are key conditions. For the primary key and each secondary index, the
 // usable conditions are equalities on a prefix of its columns, then range
-// bounds on the next column; the index with the longest usable prefix wins
-// (ties go to the primary key, which needs no second lookup). The values
-// are evaluated at Open (exec.IndexScan), so one plan serves every
+// bounds on the next column; the index whose scan reads the fewest rows by
+// estimate (scanCost) wins. The values are evaluated at Open
+// (exec.IndexScan), so one plan serves every
 // execution of a prepared statement. The whole predicate stays as a filter
 // above the scan: the scan narrows what is read, the filter decides.
 
@@ -132,37 +132,71 @@ func chooseIndex(t *exec.Table, preds []exec.Expr) *exec.IndexScan {
 		return nil
 	}
 	var best *exec.IndexScan
-	bestScore := 0
-	consider := func(name string, cols []int, unique bool) {
-		scan, score := buildScan(t, name, cols, conds)
+	bestCost := 0.0
+	consider := func(name string, cols []int, unique, secondary bool) {
+		scan := buildScan(t, name, cols, conds)
 		if scan == nil {
 			return
 		}
-		if unique && len(scan.Eq) == len(cols) {
-			score++ // a single row at most
-		}
-		if score > bestScore {
-			best, bestScore = scan, score
+		cost := scanCost(scan, len(cols), unique, secondary)
+		if best == nil || cost < bestCost {
+			best, bestCost = scan, cost
 		}
 	}
 	if t.HasPrimaryKey() {
-		consider("", t.Def.PrimaryKey, true)
+		consider("", t.Def.PrimaryKey, true, false)
 	}
 	for _, ix := range t.Def.Indexes {
 		cols := make([]int, len(ix.Columns))
 		for i, c := range ix.Columns {
 			cols[i] = c.Column
 		}
-		consider(ix.Name, cols, ix.Unique)
+		consider(ix.Name, cols, ix.Unique, true)
 	}
 	return best
 }
 
+// Without statistics, scans are compared with PostgreSQL's default
+// selectivities: an equality keeps 0.5% of the rows, a range closed on both
+// sides 0.5%, an open one a third; an IN list one equality per value. A
+// unique key fully bound yields one row. A secondary index costs a
+// primary-key lookup per row, counted as two rows' worth of reading.
+const (
+	eqSel        = 0.005
+	closedSel    = 0.005
+	openSel      = 1.0 / 3
+	tableRows    = 1e6 // the size the fractions are taken of
+	lookupFactor = 2
+)
+
+// scanCost estimates the rows a scan reads, weighted by their cost.
+func scanCost(s *exec.IndexScan, nCols int, unique, secondary bool) float64 {
+	rows := tableRows
+	for _, alts := range s.Eq {
+		rows *= eqSel * float64(len(alts))
+	}
+	switch {
+	case len(s.Lower) > 0 && len(s.Upper) > 0:
+		rows *= closedSel
+	case len(s.Lower)+len(s.Upper) > 0:
+		rows *= openSel
+	}
+	if unique && len(s.Eq) == nCols {
+		rows = 0
+		for _, alts := range s.Eq {
+			rows = max(rows, 1) * float64(len(alts))
+		}
+	}
+	if secondary {
+		rows *= lookupFactor
+	}
+	return rows
+}
+
 // buildScan builds the scan of one index (its key columns cols) from the
-// conditions, with a score: two per equality column, one for a range.
-func buildScan(t *exec.Table, index string, cols []int, conds []keyCond) (*exec.IndexScan, int) {
+// conditions, nil if they bound none of its leading columns.
+func buildScan(t *exec.Table, index string, cols []int, conds []keyCond) *exec.IndexScan {
 	scan := &exec.IndexScan{Table: t, Index: index}
-	score := 0
 	for _, col := range cols {
 		eq := -1
 		for i, c := range conds {
@@ -174,7 +208,6 @@ func buildScan(t *exec.Table, index string, cols []int, conds []keyCond) (*exec.
 		}
 		if eq >= 0 {
 			scan.Eq = append(scan.Eq, conds[eq].vals)
-			score += 2
 			continue
 		}
 		for _, c := range conds {
@@ -188,13 +221,10 @@ func buildScan(t *exec.Table, index string, cols []int, conds []keyCond) (*exec.
 				scan.Upper = append(scan.Upper, exec.Bound{E: c.vals[0], Incl: c.op == "<="})
 			}
 		}
-		if len(scan.Lower)+len(scan.Upper) > 0 {
-			score++
-		}
 		break
 	}
-	if score == 0 {
-		return nil, 0
+	if len(scan.Eq)+len(scan.Lower)+len(scan.Upper) == 0 {
+		return nil
 	}
-	return scan, score
+	return scan
 }

@@ -21,11 +21,7 @@ type analyzer struct {
 
 // table looks up a table named by a RangeVar.
 func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
-	schema := rv.Schemaname
-	if schema == "" {
-		schema = "public"
-	}
-	t, ok, err := a.tx.Table(a.ctx, schema, rv.Relname)
+	t, ok, err := a.lookupTable(a.ctx, rv.Schemaname, rv.Relname)
 	if err != nil {
 		return nil, err
 	}

@@ -76,6 +76,7 @@ type Session struct {
 
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
 	cached   *exec.Settings           // settings(), until a SET or a new transaction
+	seqs     seqState                 // currval and lastval
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)
@@ -260,6 +261,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 func (s *Session) commit(ctx context.Context) error {
 	tx := s.txn
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
+	s.seqs.advanced = nil // committed with the rest
 	if tx == nil {
 		return nil
 	}
@@ -285,6 +287,7 @@ func (s *Session) Sync(ctx context.Context, failed bool) error {
 	}
 	if failed {
 		s.rollback()
+		s.keepAdvances(ctx)
 		return nil
 	}
 	return s.commit(ctx)
@@ -331,52 +334,6 @@ func (s *Session) sessionFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
 			return exec.DText("PostgreSQL 15.0 (prollypg) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"), nil
 		}, exec.TText, true
-	case name == "nextval" && len(args) == 1:
-		return nextval, exec.TInt8, true
 	}
-	return nil, exec.T{}, false
-}
-
-// nextval advances a sequence in the transaction's root.
-func nextval(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
-	if args[0].IsNull() {
-		return exec.Null, nil
-	}
-	if err := env.Txn.CheckWritable(); err != nil {
-		return exec.Null, err
-	}
-	name := args[0].S
-	schema := "public"
-	if i := strings.IndexByte(name, '.'); i >= 0 {
-		schema, name = name[:i], name[i+1:]
-	}
-	seq, ok, err := env.Txn.Root.Sequence(env.Ctx, schema, name)
-	if err != nil {
-		return exec.Null, err
-	}
-	if !ok {
-		return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", args[0].S)
-	}
-	next := seq.Last
-	if seq.Called {
-		next = seq.Last + seq.Increment
-		if (seq.Increment > 0 && (next > seq.Max || next < seq.Last)) || (seq.Increment < 0 && (next < seq.Min || next > seq.Last)) {
-			if !seq.Cycle {
-				return exec.Null, pgerr.New(pgerr.ObjectNotInPrerequisite, "nextval: reached maximum value of sequence %q (%d)", name, seq.Max)
-			}
-			next = seq.Min
-			if seq.Increment < 0 {
-				next = seq.Max
-			}
-		}
-	}
-	seq.Last, seq.Called = next, true
-	root, err := env.Txn.Root.PutSequence(env.Ctx, seq)
-	if err != nil {
-		return exec.Null, err
-	}
-	// Not SetRoot: the tables decoded for this root are still current, and
-	// forgetting them on every nextval would cost a decode per row.
-	env.Txn.Root = root
-	return exec.DInt(next), nil
+	return s.sequenceFunc(name, args)
 }

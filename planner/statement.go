@@ -204,6 +204,9 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 	res, err := st.execute(ctx, tx, given, params)
 	if err != nil {
 		tx.SetRoot(before)
+		if err := s.reapplyAdvances(ctx, tx, s.seqs.advanced); err != nil {
+			return nil, err
+		}
 		if s.explicit {
 			s.failed = true
 		}
@@ -271,7 +274,10 @@ func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given [
 	case n.GetDropStmt() != nil:
 		an.run, err = a.drop(n.GetDropStmt())
 	default:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement not supported yet: %s", nodeName(n))
+		var ok bool
+		if an.run, ok, err = a.ddlStmt(n); !ok {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "statement not supported yet: %s", nodeName(n))
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -312,6 +318,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 		}
 		if s.failed {
 			s.rollback()
+			s.keepAdvances(ctx)
 			return "ROLLBACK", nil
 		}
 		return "COMMIT", s.commit(ctx)
@@ -320,6 +327,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 			s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
 		}
 		s.rollback()
+		s.keepAdvances(ctx)
 		return "ROLLBACK", nil
 	case pg.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
 		if !s.explicit {
@@ -344,6 +352,9 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 				return "RELEASE", nil
 			}
 			s.txn.SetRoot(s.saves[i].root)
+			if err := s.reapplyAdvances(ctx, s.txn, s.seqs.advanced); err != nil {
+				return "", err
+			}
 			s.saves = s.saves[:i+1]
 			s.failed = false
 			return "ROLLBACK", nil
