@@ -46,6 +46,9 @@ type CountedRows interface {
 }
 
 func (p *Modify) Open(env *Env) (Rows, error) {
+	if p.Table.Virtual != nil {
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied: %q is a system catalog", p.Table.Def.Name)
+	}
 	t, ok, err := env.Txn.Table(env.Ctx, p.Table.Def.Schema, p.Table.Def.Name)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,9 @@ type Table struct {
 	Def  *versioning.Table
 	OID  uint32
 	Cols []Column // by position; dropped columns included
+	// Virtual, when set, computes the rows of a table that is not stored: a
+	// catalog view (virtual.go). Def then holds only names and columns.
+	Virtual VirtualRows
 }
 
 // Column is one column of a Table.

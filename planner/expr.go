@@ -369,6 +369,11 @@ func (a *analyzer) assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Ex
 // is converted now, so that bad literals fail at planning, as in
 // PostgreSQL.
 func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
+	if exec.IsRegType(t.OID) || exec.IsRegType(e.Type().OID) {
+		if r, ok, err := a.regCast(e, t, loc); ok {
+			return r, err // OID aliases need the catalog (regclass.go)
+		}
+	}
 	if p, ok := e.(*exec.Param); ok && p.T.OID == exec.OIDUnknown {
 		a.params[p.Idx] = t
 		return &exec.Param{Idx: p.Idx, T: t}, nil

@@ -9,6 +9,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -93,39 +94,7 @@ func parseQualifiedName(s string) ([]string, error) {
 }
 
 // quoteIdent quotes a name where SQL needs it, as quote_identifier does.
-func quoteIdent(s string) string {
-	safe := s != ""
-	for i := 0; i < len(s) && safe; i++ {
-		c := s[i]
-		safe = c >= 'a' && c <= 'z' || c == '_' || i > 0 && (c >= '0' && c <= '9' || c == '$')
-	}
-	if safe && !reservedWords[s] {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
-
-// reservedWords are the keywords quote_identifier quotes (those not
-// usable as column names: reserved, type-function and column-name ones).
-var reservedWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`all analyse analyze and any array as asc asymmetric authorization
-		between bigint binary bit boolean both case cast char character check coalesce collate collation
-		column concurrently constraint create cross current_catalog current_date current_role
-		current_schema current_time current_timestamp current_user dec decimal default deferrable desc
-		distinct do else end except exists extract false fetch float for foreign freeze from full grant
-		greatest group grouping having ilike in initially inner inout int integer intersect interval into
-		is isnull join json lateral leading least left like limit localtime localtimestamp national natural
-		nchar none normalize not notnull null nullif numeric offset on only or order out outer overlaps
-		overlay placing position precision primary real references returning right row select
-		session_user setof similar smallint some substring symmetric system_user table tablesample then
-		time timestamp to trailing treat trim true union unique user using values varchar variadic
-		verbose when where window with xmlattributes xmlconcat xmlelement xmlexists xmlforest
-		xmlnamespaces xmlparse xmlpi xmlroot xmlserialize xmltable`) {
-		m[w] = true
-	}
-	return m
-}()
+func quoteIdent(s string) string { return catalog.QuoteIdent(s) }
 
 // qualifiedName returns the parts of a RangeVar-like name list (DROP's
 // objects, sequence names).

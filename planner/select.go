@@ -21,7 +21,15 @@ type analyzer struct {
 
 // table looks up a table named by a RangeVar.
 func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
+	if t, ok, err := a.virtualTable(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
+		return t, err // a catalog relation
+	}
 	t, ok, err := a.lookupTable(a.ctx, rv.Schemaname, rv.Relname)
+	if !ok && err == nil {
+		if t, ok, err = a.sequenceTable(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
+			return t, err // a sequence read as a relation
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -520,7 +520,7 @@ func (s *Session) sequenceFunc(name string, args []exec.Expr) (exec.Fn, exec.T, 
 	case name == "lastval" && len(args) == 0:
 		return s.lastval, exec.TInt8, true
 	}
-	return nil, exec.T{}, false
+	return s.catalogFunc(name, args)
 }
 
 // findSequence resolves a sequence named by a function's argument: a

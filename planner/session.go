@@ -77,6 +77,7 @@ type Session struct {
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
 	cached   *exec.Settings           // settings(), until a SET or a new transaction
 	seqs     seqState                 // currval and lastval
+	catCache catalogCache             // the catalog functions' last snapshot
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)
