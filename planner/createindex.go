@@ -63,7 +63,7 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
 			ix.Include = append(ix.Include, pos)
 		}
 		if len(ix.Columns) > 32 {
-			return "", pgerr.New(pgerr.ProgramLimitExceeded, "cannot use more than 32 columns in an index")
+			return "", pgerr.New(codeProgramLimit, "cannot use more than 32 columns in an index")
 		}
 		ns, err := takenNames(ctx, a.tx.Root, def.Schema)
 		if err != nil {

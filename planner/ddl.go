@@ -90,7 +90,7 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 		return withPos(pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", cd.Colname, def.Name), cd.Location)
 	}
 	if len(def.Columns) >= 1600 {
-		return pgerr.New(pgerr.ProgramLimitExceeded, "tables can have at most 1600 columns")
+		return pgerr.New(codeProgramLimit, "tables can have at most 1600 columns")
 	}
 	t, serial, err := resolveType(cd.TypeName)
 	if err != nil {

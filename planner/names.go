@@ -371,3 +371,6 @@ func indexNameAddition(cols []string) string {
 	}
 	return b.String()
 }
+
+// codeProgramLimit is 54000 (program_limit_exceeded): too many columns.
+const codeProgramLimit = pgerr.Code("54000")

@@ -9,5 +9,4 @@ const (
 	GeneratedAlways                Code = "428C9"
 	SequenceGeneratorLimitExceeded Code = "2200H"
 	InvalidForeignKey              Code = "42830"
-	ProgramLimitExceeded           Code = "54000"
 )
