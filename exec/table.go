@@ -53,7 +53,7 @@ func NewTable(def *versioning.Table) *Table {
 	for i, c := range def.Columns {
 		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i, Identity: c.Identity}
 		if c.Identity != 0 && c.Sequence != "" {
-			t.Cols[i].Default = "nextval(" + QuoteLiteral(c.Sequence) + "::regclass)"
+			t.Cols[i].Default = "nextval(" + sqlLiteral(c.Sequence) + "::regclass)"
 		}
 		if c.Missing != nil && !c.Dropped {
 			if f, null := tuple.Tuple(c.Missing).Field(0); !null {
@@ -78,8 +78,8 @@ func EncodeMissing(t T, d Datum) []byte {
 	return b.Build()
 }
 
-// QuoteLiteral quotes s as a SQL string literal.
-func QuoteLiteral(s string) string {
+// sqlLiteral quotes s as a SQL string literal.
+func sqlLiteral(s string) string {
 	b := []byte{'\''}
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\'' {

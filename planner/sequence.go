@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -783,5 +784,5 @@ func nextvalDefault(schema, name string) string {
 	if schema != "public" {
 		ref = quoteIdent(schema) + "." + ref
 	}
-	return fmt.Sprintf("nextval(%s::regclass)", exec.QuoteLiteral(ref))
+	return fmt.Sprintf("nextval(%s::regclass)", "'"+strings.ReplaceAll(ref, "'", "''")+"'")
 }
