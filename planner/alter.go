@@ -367,7 +367,7 @@ func volatileDefault(text string) bool {
 		return true
 	}
 	volatile := false
-	walkNodes(n, func(x *pg.Node) {
+	visitNodes(n, func(x *pg.Node) {
 		if fc := x.GetFuncCall(); fc != nil {
 			switch opName(fc.Funcname) {
 			case "nextval", "random", "gen_random_uuid", "uuid_generate_v4", "clock_timestamp", "timeofday", "setval", "random_normal":
@@ -508,7 +508,7 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 			return err
 		}
 		uses := false
-		walkNodes(n, func(x *pg.Node) {
+		visitNodes(n, func(x *pg.Node) {
 			if cr := x.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == c.Name {
 				uses = true
 			}
@@ -882,7 +882,7 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		if err != nil {
 			return err
 		}
-		walkNodes(n, func(x *pg.Node) {
+		visitNodes(n, func(x *pg.Node) {
 			if cr := x.GetColumnRef(); cr != nil {
 				if f := cr.Fields[len(cr.Fields)-1].GetString_(); f != nil && f.Sval == old {
 					f.Sval = name

@@ -88,7 +88,7 @@ func (a *analyzer) checkExpr(def *versioning.Table, n *pg.Node) (exec.Expr, []st
 		return nil, nil, err
 	}
 	var cols []string
-	walkNodes(n, func(x *pg.Node) {
+	visitNodes(n, func(x *pg.Node) {
 		cr := x.GetColumnRef()
 		if cr == nil {
 			return

@@ -388,7 +388,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 // returns it as stored SQL text.
 func (a *analyzer) columnDefault(n *pg.Node, t exec.T, col string) (string, error) {
 	var refs bool
-	walkNodes(n, func(x *pg.Node) { refs = refs || x.GetColumnRef() != nil })
+	visitNodes(n, func(x *pg.Node) { refs = refs || x.GetColumnRef() != nil })
 	if refs {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "cannot use column reference in DEFAULT expression")
 	}

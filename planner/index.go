@@ -22,17 +22,17 @@ func (a *analyzer) scanWhere(t *exec.Table, pred exec.Expr) exec.Plan {
 		return &exec.Scan{Table: t}
 	}
 	var in exec.Plan = &exec.Scan{Table: t}
-	if p := chooseIndex(t, conjuncts(pred, nil)); p != nil {
+	if p := chooseIndex(t, andParts(pred, nil)); p != nil {
 		in = p
 	}
 	return &exec.Filter{In: in, Pred: pred}
 }
 
-// conjuncts appends the AND-ed parts of e to out.
-func conjuncts(e exec.Expr, out []exec.Expr) []exec.Expr {
+// andParts appends the AND-ed parts of e to out.
+func andParts(e exec.Expr, out []exec.Expr) []exec.Expr {
 	if b, ok := e.(*exec.BoolOp); ok && !b.Or {
 		for _, arg := range b.Args {
-			out = conjuncts(arg, out)
+			out = andParts(arg, out)
 		}
 		return out
 	}

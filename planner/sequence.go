@@ -477,7 +477,7 @@ func nextvalRefs(expr string, fn func(schema, name string) (string, bool)) (stri
 		return expr, false
 	}
 	changed := false
-	walkNodes(n, func(x *pg.Node) {
+	visitNodes(n, func(x *pg.Node) {
 		fc := x.GetFuncCall()
 		if fc == nil || opName(fc.Funcname) != "nextval" || len(fc.Args) != 1 {
 			return

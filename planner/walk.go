@@ -5,10 +5,10 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// walkNodes calls fn for n and every node below it in the parse tree,
+// visitNodes calls fn for n and every node below it in the parse tree,
 // parents first. fn may change the node it is given (renaming a column
 // reference), not the shape of the tree above it.
-func walkNodes(n *pg.Node, fn func(*pg.Node)) {
+func visitNodes(n *pg.Node, fn func(*pg.Node)) {
 	if n == nil {
 		return
 	}
@@ -34,7 +34,7 @@ func walkMessage(m protoreflect.Message, fn func(*pg.Node)) {
 
 func walkValue(m protoreflect.Message, fn func(*pg.Node)) {
 	if n, ok := m.Interface().(*pg.Node); ok {
-		walkNodes(n, fn)
+		visitNodes(n, fn)
 		return
 	}
 	walkMessage(m, fn)
