@@ -27,6 +27,9 @@ type Txn struct {
 	// CURRENT_TIMESTAMP for all of its statements.
 	StartTime time.Time
 
+	// Tables, when set, shares decoded tables with other transactions.
+	Tables *TableCache
+
 	tables map[string]*Table // decoded records of Root, by schema + "." + name
 }
 
@@ -41,11 +44,24 @@ func (tx *Txn) Table(ctx context.Context, schema, name string) (*Table, bool, er
 	if t, ok := tx.tables[key]; ok {
 		return t, true, nil
 	}
-	def, ok, err := tx.Root.Table(ctx, schema, name)
+	rec, ok, err := tx.Root.TableRecord(ctx, schema, name)
 	if !ok || err != nil {
 		return nil, false, err
 	}
-	t := NewTable(def)
+	var t *Table
+	if tx.Tables != nil {
+		t = tx.Tables.get(rec)
+	}
+	if t == nil {
+		def, err := versioning.DecodeTable(rec)
+		if err != nil {
+			return nil, false, err
+		}
+		t = NewTable(def)
+		if tx.Tables != nil {
+			tx.Tables.put(rec, t)
+		}
+	}
 	if tx.tables == nil {
 		tx.tables = map[string]*Table{}
 	}

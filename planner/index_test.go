@@ -101,3 +101,30 @@ func TestSecondaryIndexScan(t *testing.T) {
 	}
 	t.Logf("full scan %d reads, index %d", fullGets, gets)
 }
+
+// BenchmarkPointSelect runs a prepared point lookup through the session,
+// without the wire protocol: planning is reused, the key is bound at Open.
+func BenchmarkPointSelect(b *testing.B) {
+	db := enginetest.Open(b)
+	db.Exec("CREATE TABLE kv (k int PRIMARY KEY, v text NOT NULL)")
+	for start := 0; start < 10000; start += 1000 {
+		var sb strings.Builder
+		sb.WriteString("INSERT INTO kv VALUES ")
+		for i := start; i < start+1000; i++ {
+			if i > start {
+				sb.WriteString(", ")
+			}
+			fmt.Fprintf(&sb, "(%d, 'value %d')", i, i)
+		}
+		db.Exec(sb.String())
+	}
+	st := db.Prepare("SELECT v FROM kv WHERE k = $1")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rows := db.Run(st, exec.DInt(int64(i%10000)))
+		if len(rows) != 1 {
+			b.Fatal(rows)
+		}
+	}
+}

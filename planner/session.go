@@ -18,8 +18,9 @@ import (
 // Engine is the SQL engine over one store: it opens sessions on its
 // databases. It is safe for concurrent use.
 type Engine struct {
-	st  versioning.Store
-	log *zap.Logger
+	st     versioning.Store
+	log    *zap.Logger
+	tables *exec.TableCache // decoded table records, shared by the sessions
 
 	// HashPassword turns a password into the verifier kept for its role
 	// (the wire layer's SCRAM-SHA-256 verifier); nil refuses passwords.
@@ -31,7 +32,7 @@ func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Engine{st: st, log: log}
+	return &Engine{st: st, log: log, tables: exec.NewTableCache()}
 }
 
 // Bootstrap creates the role and the database postgres if the store has
@@ -254,6 +255,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	}
 	ro := s.readOnly || s.vars["default_transaction_read_only"] == "on"
 	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
+	s.txn.Tables = s.e.tables
 	s.cached = nil // Now moves to the new transaction's start
 	return s.txn, nil
 }

@@ -219,3 +219,19 @@ func (r RootValue) TablesIn(ctx context.Context, schema string) ([]*Table, error
 	}
 	return out, it.Close()
 }
+
+// TableRecord returns the encoded record of table schema.name, a view
+// valid while the caller holds it: callers that cache decoded tables key
+// them by it (equal bytes, equal table), and DecodeTable decodes it.
+func (r RootValue) TableRecord(ctx context.Context, schema, name string) ([]byte, bool, error) {
+	return r.m.Get(ctx, objectKey(kindTable, schema, name))
+}
+
+// DecodeTable decodes a table record from TableRecord.
+func DecodeTable(b []byte) (*Table, error) {
+	t := new(Table)
+	if err := decodeRecord(b, t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}

@@ -101,3 +101,45 @@ func (db *DB) Gets(sql string, params ...exec.Datum) ([]string, uint64) {
 	rows := db.Exec(sql, params...)
 	return rows, db.Store.Stats().Gets - before
 }
+
+// Prepare parses and analyzes one statement for repeated Run calls.
+func (db *DB) Prepare(sql string) *planner.Statement {
+	db.t.Helper()
+	stmts, err := db.S.Parse(sql)
+	if err != nil || len(stmts) != 1 {
+		db.t.Fatalf("%s: %v", sql, err)
+	}
+	// As the wire protocol's Parse does: analyze now, reuse the plan.
+	if _, _, err := stmts[0].Describe(db.ctx, nil); err != nil {
+		db.t.Fatalf("%s: %v", sql, err)
+	}
+	return stmts[0]
+}
+
+// Run executes a prepared statement in its own transaction and returns
+// its rows' first column as text.
+func (db *DB) Run(st *planner.Statement, params ...exec.Datum) []string {
+	db.t.Helper()
+	res, err := st.Execute(db.ctx, nil, params)
+	if err != nil {
+		db.t.Fatal(err)
+	}
+	var out []string
+	for {
+		row, err := res.Next()
+		if err != nil {
+			db.t.Fatal(err)
+		}
+		if row == nil {
+			break
+		}
+		out = append(out, string(exec.AppendText(nil, res.Cols[0].T, row[0], nil)))
+	}
+	if err := res.Close(); err != nil {
+		db.t.Fatal(err)
+	}
+	if err := db.S.Sync(db.ctx, false); err != nil {
+		db.t.Fatal(err)
+	}
+	return out
+}
