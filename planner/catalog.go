@@ -44,9 +44,9 @@ func (a *analyzer) virtualTable(ctx context.Context, schema, name string) (*exec
 // (last_value, log_cnt, is_called), if schema.name (or name along the
 // search path) is a sequence.
 func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
-	schemas := []string{schema}
+	schemas := []string{a.s.resolveSchemaName(schema)}
 	if schema == "" {
-		schemas = a.s.searchPath()
+		schemas = a.s.relationPath()
 	}
 	for _, sc := range schemas {
 		if _, ok, err := a.tx.Root.Sequence(ctx, sc, name); err != nil || !ok {
@@ -99,11 +99,34 @@ func (s *Session) catalogSource(env *exec.Env) (*catalog.Source, error) {
 	sort.Slice(settings, func(i, j int) bool { return settings[i].Name < settings[j].Name })
 	return &catalog.Source{
 		Ctx: env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Roles: roles,
-		SearchPath: s.searchPath(), Settings: settings, Funcs: exec.FuncNames(),
+		SearchPath: s.lookupPath(), Settings: settings, Funcs: exec.FuncNames(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {
 			return s.renderExpr(env, t, expr, pretty)
 		},
 	}, nil
+}
+
+// lookupPath is the order unqualified relation names are looked up in:
+// the temporary schema, pg_catalog (unless the search path places it),
+// then the search path.
+func (s *Session) lookupPath() []string {
+	path := s.searchPath()
+	for _, p := range path {
+		if p == "pg_catalog" {
+			return s.relationPath()
+		}
+	}
+	out := []string{}
+	if s.tempSchema != "" {
+		out = append(out, s.tempSchema)
+	}
+	out = append(out, "pg_catalog")
+	for _, p := range path {
+		if p != s.tempSchema {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // catalogCache keeps the last catalog snapshot the catalog functions used:
@@ -386,9 +409,10 @@ func (s *Session) serialSequence(env *exec.Env, a []exec.Datum) (exec.Datum, err
 	}
 	schemas := []string{schema}
 	if schema == "" {
-		schemas = s.searchPath()
+		schemas = s.relationPath()
 	}
 	for _, sc := range schemas {
+		sc = s.resolveSchemaName(sc)
 		r, ok := snap.RelationByName(sc, table)
 		if !ok {
 			continue

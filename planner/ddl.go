@@ -33,6 +33,12 @@ func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
 		run, err = a.createSequence(n.GetCreateSeqStmt())
 	case n.GetAlterSeqStmt() != nil:
 		run, err = a.alterSequence(n.GetAlterSeqStmt())
+	case n.GetCreateTableAsStmt() != nil:
+		c := n.GetCreateTableAsStmt()
+		if c.Query.GetSelectStmt() == nil || c.Objtype != pg.ObjectType_OBJECT_TABLE {
+			return nil, true, pgerr.New(pgerr.FeatureNotSupported, "CREATE %s AS of this query is not supported yet", c.Objtype)
+		}
+		run, err = a.createTableAs(c.Query.GetSelectStmt(), c.Into, c.IfNotExists)
 	default:
 		return nil, false, nil
 	}
@@ -321,7 +327,13 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		schema, err := a.creationSchema(ctx, s.Relation.Schemaname, s.Relation.Location)
+		var schema string
+		var err error
+		if s.Relation.Relpersistence == "t" {
+			schema, err = a.tempCreationSchema(ctx, s.Relation.Schemaname)
+		} else {
+			schema, err = a.creationSchema(ctx, s.Relation.Schemaname, s.Relation.Location)
+		}
 		if err != nil {
 			return "", err
 		}

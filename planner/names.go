@@ -123,6 +123,9 @@ func isSystemSchema(s string) bool {
 // creationSchema returns the schema a new object named in schema (""
 // when unqualified) goes in.
 func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32) (string, error) {
+	if schema == "pg_temp" || schema != "" && schema == a.s.tempSchema {
+		return a.ensureTempSchema(ctx)
+	}
 	if schema != "" {
 		ok, err := a.existingSchema(ctx, schema)
 		if err != nil {
@@ -152,9 +155,9 @@ func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32)
 // when schema is "".
 func (a *analyzer) lookupTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
 	if schema != "" {
-		return a.tx.Table(ctx, schema, name)
+		return a.tx.Table(ctx, a.s.resolveSchemaName(schema), name)
 	}
-	for _, s := range a.s.searchPath() {
+	for _, s := range a.s.relationPath() {
 		t, ok, err := a.tx.Table(ctx, s, name)
 		if ok || err != nil {
 			return t, ok, err
@@ -222,10 +225,11 @@ func findRelation(ctx context.Context, root versioning.RootValue, schema, name s
 // lookupRelation finds a relation by possibly-qualified name.
 func (a *analyzer) lookupRelation(ctx context.Context, schema, name string) (relation, string, error) {
 	if schema != "" {
+		schema = a.s.resolveSchemaName(schema)
 		r, err := findRelation(ctx, a.tx.Root, schema, name)
 		return r, schema, err
 	}
-	for _, s := range a.s.searchPath() {
+	for _, s := range a.s.relationPath() {
 		r, err := findRelation(ctx, a.tx.Root, s, name)
 		if err != nil || r.kind != relNone {
 			return r, s, err

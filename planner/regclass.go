@@ -206,9 +206,9 @@ func (s *Session) resolveRegclass(env *exec.Env, text string) (uint32, string, b
 	if err != nil {
 		return 0, "", false, err
 	}
-	schemas := []string{schema}
+	schemas := []string{s.resolveSchemaName(schema)}
 	if schema == "" {
-		schemas = append([]string{"pg_catalog"}, s.searchPath()...)
+		schemas = s.lookupPath()
 	}
 	for _, sc := range schemas {
 		if r, ok := snap.RelationByName(sc, name); ok {

@@ -300,7 +300,13 @@ func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (utility, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		schema, err := a.creationSchema(ctx, s.Sequence.Schemaname, s.Sequence.Location)
+		var schema string
+		var err error
+		if s.Sequence.Relpersistence == "t" {
+			schema, err = a.tempCreationSchema(ctx, s.Sequence.Schemaname)
+		} else {
+			schema, err = a.creationSchema(ctx, s.Sequence.Schemaname, s.Sequence.Location)
+		}
 		if err != nil {
 			return "", err
 		}
@@ -545,9 +551,9 @@ func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*versioning.Sequenc
 		return nil, err
 	}
 	schema, name := splitName(parts)
-	schemas := []string{schema}
+	schemas := []string{s.resolveSchemaName(schema)}
 	if schema == "" {
-		schemas = s.searchPath()
+		schemas = s.relationPath()
 	}
 	for _, sc := range schemas {
 		rel, err := findRelation(ctx, root, sc, name)

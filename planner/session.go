@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -21,6 +22,8 @@ type Engine struct {
 	st     versioning.Store
 	log    *zap.Logger
 	tables *exec.TableCache // decoded table records, shared by the sessions
+	// tempSeq numbers the sessions' temporary schemas (pg_temp_N).
+	tempSeq atomic.Int64
 
 	// HashPassword turns a password into the verifier kept for its role
 	// (the wire layer's SCRAM-SHA-256 verifier); nil refuses passwords.
@@ -79,6 +82,10 @@ type Session struct {
 	cached   *exec.Settings           // settings(), until a SET or a new transaction
 	seqs     seqState                 // currval and lastval
 	catCache catalogCache             // the catalog functions' last snapshot
+	// tempSchema is the session's pg_temp_N, "" until it needs one;
+	// tempReady once the schema is known to be this session's own.
+	tempSchema string
+	tempReady  bool
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)
@@ -297,7 +304,10 @@ func (s *Session) Sync(ctx context.Context, failed bool) error {
 }
 
 // Close ends the session, abandoning any open transaction.
-func (s *Session) Close() { s.rollback() }
+func (s *Session) Close() {
+	s.rollback()
+	s.dropTempSchema(context.Background())
+}
 
 // Parse parses sql into its statements.
 func (s *Session) Parse(sql string) ([]*Statement, error) {

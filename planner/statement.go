@@ -249,6 +249,9 @@ func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given [
 	an := &analysis{}
 	var err error
 	switch {
+	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
+		// SELECT ... INTO is CREATE TABLE AS (tableas.go).
+		an.run, err = a.createTableAs(n.GetSelectStmt(), n.GetSelectStmt().IntoClause, false)
 	case n.GetSelectStmt() != nil:
 		an.plan, err = a.selectStmt(n.GetSelectStmt())
 		an.tag = "SELECT"

@@ -161,13 +161,21 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 		out = append(out, exec.Row{
 			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(0), dOID(0), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
-			dBool(hasIndex), dBool(false), dChar('p'), dChar(r.Kind), dInt(int64(natts)), dInt(int64(checks)),
+			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(r.Kind), dInt(int64(natts)), dInt(int64(checks)),
 			dBool(false), dBool(false), dBool(false), dBool(false),
 			dBool(false), dBool(true), dChar(replIdent(r.Kind)), dBool(false), dOID(0),
 			dText("0"), dText("0"), exec.Null, exec.Null, exec.Null,
 		})
 	}
 	return out, nil
+}
+
+// persistence is relpersistence: 't' in a session's temporary schema.
+func persistence(schema string) byte {
+	if strings.HasPrefix(schema, "pg_temp_") {
+		return 't'
+	}
+	return 'p'
 }
 
 // replIdent is relreplident: 'd' (default) for tables, 'n' otherwise.

@@ -19,6 +19,7 @@ type DB struct {
 	t     testing.TB
 	ctx   context.Context
 	Store *store.Memory
+	E     *planner.Engine
 	S     *planner.Session
 }
 
@@ -36,7 +37,18 @@ func Open(t testing.TB) *DB {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	return &DB{t: t, ctx: ctx, Store: st, S: s}
+	return &DB{t: t, ctx: ctx, Store: st, E: e, S: s}
+}
+
+// Another opens a second session on the same engine.
+func (db *DB) Another() *DB {
+	db.t.Helper()
+	s, err := db.E.Connect(db.ctx, "postgres", "postgres", nil)
+	if err != nil {
+		db.t.Fatal(err)
+	}
+	db.t.Cleanup(s.Close)
+	return &DB{t: db.t, ctx: db.ctx, Store: db.Store, E: db.E, S: s}
 }
 
 // Query runs sql (one or more statements, as a simple query) and returns
