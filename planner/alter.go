@@ -433,6 +433,7 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 	switch {
 	case len(def.PrimaryKey) > 0 && def.PrimaryKeyName == name:
 		def.PrimaryKey, def.PrimaryKeyName = nil, ""
+		def.PrimaryKeyComment, def.PrimaryKeyIndexComment = "", ""
 		def, err := a.tx.Rewrite(ctx, t, def, nil)
 		if err != nil {
 			return err
@@ -496,6 +497,7 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 	rekey := slices.Contains(def.PrimaryKey, pos)
 	if rekey {
 		def.PrimaryKey, def.PrimaryKeyName = nil, ""
+		def.PrimaryKeyComment, def.PrimaryKeyIndexComment = "", ""
 	}
 	def.Indexes = slices.DeleteFunc(def.Indexes, func(ix versioning.Index) bool {
 		return slices.ContainsFunc(ix.Columns, func(ic versioning.IndexColumn) bool { return ic.Column == pos }) ||

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	pg "github.com/pganalyze/pg_query_go/v5"
+
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -304,8 +306,54 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			}
 			return exec.DText(def), nil
 		}, exec.TText, true
-	case (name == "obj_description" && (n == 1 || n == 2)) || (name == "col_description" && n == 2) ||
-		(name == "shobj_description" && n == 2) || (name == "pg_get_viewdef" && (n == 1 || n == 2)) ||
+	case name == "obj_description" && (n == 1 || n == 2), name == "col_description" && n == 2:
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if isNull(a) {
+				return exec.Null, nil
+			}
+			oid, _ := argOID(a[0])
+			class, sub := uint32(0), 0
+			switch {
+			case name == "col_description":
+				class, sub = catalog.OIDPgClass, int(argInt(a[1]))
+			case n == 2:
+				parts, err := parseQualifiedName(a[1].S)
+				if err != nil {
+					return exec.Null, err
+				}
+				_, catalogName := splitName(parts)
+				if v, ok := catalog.Lookup("pg_catalog", catalogName); ok {
+					class = v.OID
+				}
+			}
+			snap, err := s.snapshot(env)
+			if err != nil {
+				return exec.Null, err
+			}
+			for _, d := range snap.Descriptions() {
+				if d.ObjOID == oid && d.SubID == sub && (class == 0 || d.ClassOID == class) {
+					return exec.DText(d.Text), nil
+				}
+			}
+			return exec.Null, nil
+		}, exec.TText, true
+	case name == "set_config" && n == 3:
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if a[0].IsNull() {
+				return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "SET requires parameter name")
+			}
+			vs := &pg.VariableSetStmt{Kind: pg.VariableSetKind_VAR_SET_VALUE, Name: a[0].S, IsLocal: argBool(a[2])}
+			if a[1].IsNull() {
+				vs.Kind = pg.VariableSetKind_VAR_RESET
+			} else {
+				vs.Args = []*pg.Node{pg.MakeAConstStrNode(a[1].S, -1)}
+			}
+			if _, err := s.set(vs); err != nil {
+				return exec.Null, err
+			}
+			return exec.DText(s.vars[strings.ToLower(a[0].S)]), nil
+		}, exec.TText, true
+	case (name == "shobj_description" && n == 2) || (name == "pg_get_viewdef" && (n == 1 || n == 2)) ||
 		(name == "pg_get_statisticsobjdef_columns" && n == 1) || (name == "pg_get_partkeydef" && n == 1) ||
 		(name == "pg_get_triggerdef" && (n == 1 || n == 2)) || (name == "pg_get_ruledef" && (n == 1 || n == 2)):
 		// Comments, views, statistics objects, partitions, triggers and

@@ -33,6 +33,10 @@ func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
 		run, err = a.createSequence(n.GetCreateSeqStmt())
 	case n.GetAlterSeqStmt() != nil:
 		run, err = a.alterSequence(n.GetAlterSeqStmt())
+	case n.GetCommentStmt() != nil:
+		run, err = a.comment(n.GetCommentStmt())
+	case n.GetDiscardStmt() != nil:
+		run, err = a.discard(n.GetDiscardStmt())
 	case n.GetCreateTableAsStmt() != nil:
 		c := n.GetCreateTableAsStmt()
 		if c.Query.GetSelectStmt() == nil || c.Objtype != pg.ObjectType_OBJECT_TABLE {

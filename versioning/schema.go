@@ -29,6 +29,12 @@ type Table struct {
 	ForeignKeys    []ForeignKey  `json:"fks,omitempty"`
 	NextRowID      int64         `json:"next_rowid,omitempty"`
 	Rows           store.Address `json:"rows"` // primary map: key -> row tuple
+	// Comment is the table's COMMENT ON TABLE text; PrimaryKeyComment
+	// and PrimaryKeyIndexComment those of its primary key constraint and
+	// of the constraint's index.
+	Comment                string `json:"comment,omitempty"`
+	PrimaryKeyComment      string `json:"pk_comment,omitempty"`
+	PrimaryKeyIndexComment string `json:"pk_index_comment,omitempty"`
 }
 
 // Column is one column of a Table.
@@ -49,6 +55,7 @@ type Column struct {
 	// for NULL. ALTER TABLE ADD COLUMN ... DEFAULT sets it, so adding a
 	// column with a constant default rewrites no row.
 	Missing []byte `json:"missing,omitempty"`
+	Comment string `json:"comment,omitempty"`
 }
 
 // Index is a secondary index: a Prolly map from the index columns followed
@@ -66,6 +73,10 @@ type Index struct {
 	// Include lists INCLUDE columns: kept for the catalog, not in the key.
 	Include []int         `json:"include,omitempty"`
 	Rows    store.Address `json:"rows"`
+	// Comment is the index's comment; ConstraintComment that of the
+	// constraint it backs.
+	Comment           string `json:"comment,omitempty"`
+	ConstraintComment string `json:"constraint_comment,omitempty"`
 }
 
 // IndexColumn is one key column of an index.
@@ -81,8 +92,9 @@ type Check struct {
 	Expr string `json:"expr"`
 	// NotValid marks a constraint added with NOT VALID: existing rows were
 	// not checked, new ones are.
-	NotValid  bool `json:"not_valid,omitempty"`
-	NoInherit bool `json:"no_inherit,omitempty"`
+	NotValid  bool   `json:"not_valid,omitempty"`
+	NoInherit bool   `json:"no_inherit,omitempty"`
+	Comment   string `json:"comment,omitempty"`
 }
 
 // ForeignKey is a FOREIGN KEY constraint.
@@ -112,12 +124,14 @@ type Sequence struct {
 	Last      int64  `json:"last"`
 	Called    bool   `json:"called,omitempty"` // Last has been returned by nextval
 	OwnedBy   string `json:"owned_by,omitempty"`
+	Comment   string `json:"comment,omitempty"`
 }
 
 // Schema is a namespace.
 type Schema struct {
-	Name  string `json:"name"`
-	Owner string `json:"owner,omitempty"`
+	Name    string `json:"name"`
+	Owner   string `json:"owner,omitempty"`
+	Comment string `json:"comment,omitempty"`
 }
 
 // Record encodings are JSON: catalog records are small and rarely written,

@@ -66,7 +66,7 @@ func init() {
 		proargmodes:char[] proargnames:text[] proargdefaults:pg_node_tree protrftypes:oid[] prosrc:text
 		probin:text prosqlbody:pg_node_tree proconfig:text[] proacl:aclitem[]`, pgProc)
 	define(pc, "pg_am", 2601, 'r', "oid:oid amname:name amhandler:regproc amtype:char", pgAm)
-	define(pc, "pg_description", 2609, 'r', "objoid:oid classoid:oid objsubid:integer description:text", none)
+	define(pc, "pg_description", 2609, 'r', "objoid:oid classoid:oid objsubid:integer description:text", pgDescription)
 	define(pc, "pg_shdescription", 2396, 'r', "objoid:oid classoid:oid description:text", none)
 	define(pc, "pg_sequence", 2224, 'r', `seqrelid:oid seqtypid:oid seqstart:bigint seqincrement:bigint
 		seqmax:bigint seqmin:bigint seqcache:bigint seqcycle:boolean`, pgSequence)
@@ -843,4 +843,56 @@ func QuoteIdent(s string) string {
 		return s
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// Description is one comment, as pg_description lists it.
+type Description struct {
+	ObjOID, ClassOID uint32
+	SubID            int
+	Text             string
+}
+
+// Descriptions returns the comments of the database's objects.
+func (s *Snapshot) Descriptions() []Description {
+	var out []Description
+	add := func(obj, class uint32, sub int, text string) {
+		if text != "" {
+			out = append(out, Description{obj, class, sub, text})
+		}
+	}
+	for _, sc := range s.Schemas {
+		add(NamespaceOID(sc.Name), OIDPgNamespace, 0, sc.Comment)
+	}
+	for _, t := range s.Tables {
+		toid := TableOID(t.Schema, t.Name)
+		add(toid, OIDPgClass, 0, t.Comment)
+		for i, c := range t.Columns {
+			add(toid, OIDPgClass, i+1, c.Comment)
+		}
+		if len(t.PrimaryKey) > 0 {
+			add(IndexOID(t.Schema, t.PrimaryKeyName), OIDPgClass, 0, t.PrimaryKeyIndexComment)
+			add(ConstraintOID(t.Schema, t.Name, t.PrimaryKeyName), OIDPgConstraint, 0, t.PrimaryKeyComment)
+		}
+		for _, ix := range t.Indexes {
+			add(IndexOID(t.Schema, ix.Name), OIDPgClass, 0, ix.Comment)
+			if ix.Constraint {
+				add(ConstraintOID(t.Schema, t.Name, ix.Name), OIDPgConstraint, 0, ix.ConstraintComment)
+			}
+		}
+		for _, c := range t.Checks {
+			add(ConstraintOID(t.Schema, t.Name, c.Name), OIDPgConstraint, 0, c.Comment)
+		}
+	}
+	for _, q := range s.Seqs {
+		add(SequenceOID(q.Schema, q.Name), OIDPgClass, 0, q.Comment)
+	}
+	return out
+}
+
+func pgDescription(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, d := range s.Descriptions() {
+		out = append(out, exec.Row{dOID(d.ObjOID), dOID(d.ClassOID), dInt(int64(d.SubID)), dText(d.Text)})
+	}
+	return out, nil
 }
