@@ -60,6 +60,10 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
+	fks, err := newFKState(env, t, p.Kind) // nil when no foreign key is involved
+	if err != nil {
+		return nil, err
+	}
 	src, err := p.Source.Open(env)
 	if err != nil {
 		return nil, err
@@ -98,6 +102,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := w.Insert(env.Ctx, row); err != nil {
 				return nil, err
 			}
+			fks.changed(t, nil, row)
 			ret = row
 		case Update:
 			old := slices.Clone(in)
@@ -119,12 +124,14 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := w.Update(env.Ctx, key, old, row); err != nil {
 				return nil, err
 			}
+			fks.changed(t, old, row)
 			ret = row
 		case Delete:
 			key := slices.Clone(src.(keyedRows).Key())
 			if err := w.Delete(env.Ctx, key, in); err != nil {
 				return nil, err
 			}
+			fks.changed(t, in, nil)
 			ret = in
 		}
 		out.n++
@@ -139,6 +146,9 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 		}
 	}
 	if err := w.Flush(env.Ctx); err != nil {
+		return nil, err
+	}
+	if err := fks.run(); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -29,6 +29,10 @@ type Txn struct {
 
 	// Tables, when set, shares decoded tables with other transactions.
 	Tables *TableCache
+	// Defaults, when set, analyzes the column defaults of a table (nil
+	// where a column has none): a foreign key's ON ... SET DEFAULT needs
+	// them, and only the planner can analyze SQL.
+	Defaults func(ctx context.Context, t *Table) ([]Expr, error)
 
 	tables map[string]*Table // decoded records of Root, by schema + "." + name
 }

@@ -152,6 +152,15 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 				return nil
 			}
 		}
+		for i, fk := range def.ForeignKeys {
+			if fk.Name == cmd.Name && fk.NotValid {
+				if err := a.validateForeignKey(ctx, def, fk); err != nil {
+					return err
+				}
+				def.ForeignKeys[i].NotValid = false
+				return a.putTable(ctx, def)
+			}
+		}
 		if constraintExists(def, cmd.Name) {
 			return nil
 		}
@@ -277,7 +286,7 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 	if err := d.addColumn(ctx, cd); err != nil {
 		return err
 	}
-	if err := d.finish(); err != nil {
+	if err := d.finish(ctx); err != nil {
 		return err
 	}
 	root := a.tx.Root
@@ -339,7 +348,23 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 			return err
 		}
 	}
-	return a.putTable(ctx, def)
+	if err := a.putTable(ctx, def); err != nil {
+		return err
+	}
+	return a.validateNewForeignKeys(ctx, def, d.newFKs)
+}
+
+// validateNewForeignKeys checks the rows of def's table against the
+// foreign keys a statement added (not those added NOT VALID).
+func (a *analyzer) validateNewForeignKeys(ctx context.Context, def *versioning.Table, fks []int) error {
+	for _, i := range fks {
+		if fk := def.ForeignKeys[i]; !fk.NotValid {
+			if err := a.validateForeignKey(ctx, def, fk); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // buildNewIndexes builds the maps of the indexes at positions ixs of def
@@ -403,7 +428,7 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 			}
 		}
 	}
-	if err := d.finish(); err != nil {
+	if err := d.finish(ctx); err != nil {
 		return err
 	}
 	if d.newPK {
@@ -424,7 +449,10 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 			return err
 		}
 	}
-	return a.putTable(ctx, def)
+	if err := a.putTable(ctx, def); err != nil {
+		return err
+	}
+	return a.validateNewForeignKeys(ctx, def, d.newFKs)
 }
 
 // dropConstraint runs DROP CONSTRAINT [IF EXISTS] name.
@@ -432,6 +460,10 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 	name := cmd.Name
 	switch {
 	case len(def.PrimaryKey) > 0 && def.PrimaryKeyName == name:
+		what := fmt.Sprintf("constraint %s on table %s", name, def.Name)
+		if err := a.dependentKeys(ctx, t.Def, what, cmd.Behavior == pg.DropBehavior_DROP_CASCADE, def.PrimaryKey); err != nil {
+			return err
+		}
 		def.PrimaryKey, def.PrimaryKeyName = nil, ""
 		def.PrimaryKeyComment, def.PrimaryKeyIndexComment = "", ""
 		def, err := a.tx.Rewrite(ctx, t, def, nil)
@@ -442,6 +474,19 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 	}
 	for i, ix := range def.Indexes {
 		if ix.Constraint && ix.Name == name {
+			var cols []int
+			for _, c := range ix.Columns {
+				cols = append(cols, c.Column)
+			}
+			what := fmt.Sprintf("constraint %s on table %s", name, def.Name)
+			if err := a.dependentKeys(ctx, t.Def, what, cmd.Behavior == pg.DropBehavior_DROP_CASCADE, cols); err != nil {
+				return err
+			}
+			cur, _, err := a.tx.Root.Table(ctx, def.Schema, def.Name) // as the cascade left it
+			if err != nil {
+				return err
+			}
+			def := cloneTable(cur)
 			def.Indexes = slices.Delete(def.Indexes, i, i+1)
 			return a.putTable(ctx, def)
 		}
@@ -449,6 +494,12 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 	for i, c := range def.Checks {
 		if c.Name == name {
 			def.Checks = slices.Delete(def.Checks, i, i+1)
+			return a.putTable(ctx, def)
+		}
+	}
+	for i, fk := range def.ForeignKeys {
+		if fk.Name == name {
+			def.ForeignKeys = slices.Delete(def.ForeignKeys, i, i+1)
 			return a.putTable(ctx, def)
 		}
 	}
@@ -477,6 +528,14 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, def.Name)
 	}
 	c := def.Columns[pos]
+	// Foreign keys of other tables on the column go only with CASCADE;
+	// the table's own foreign keys on it go with it.
+	if err := a.dependentKeys(ctx, t.Def, fmt.Sprintf("column %s of table %s", c.Name, def.Name), cmd.Behavior == pg.DropBehavior_DROP_CASCADE, []int{pos}); err != nil {
+		return err
+	}
+	def.ForeignKeys = slices.DeleteFunc(def.ForeignKeys, func(fk versioning.ForeignKey) bool {
+		return slices.Contains(fk.Columns, pos) || fk.RefSchema == def.Schema && fk.RefTable == def.Name && slices.Contains(fk.RefColumns, pos)
+	})
 	// Sequences owned by the column go with it.
 	seqs, err := ownedSequences(ctx, a.tx.Root, def)
 	if err != nil {
@@ -808,12 +867,46 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 				return err
 			}
 		}
+		// Foreign keys that reference the table follow its new name.
+		refs, err := referencingOthers(ctx, root, rel.table)
+		if err != nil {
+			return err
+		}
 		if root, err = root.DropTable(ctx, schema, old); err != nil {
 			return err
 		}
+		if root, err = syncFKRefs(ctx, root, rel.table, nil); err != nil {
+			return err
+		}
 		def.Name = name
+		for i := range def.ForeignKeys {
+			if fk := &def.ForeignKeys[i]; fk.RefSchema == schema && fk.RefTable == old {
+				fk.RefTable = name
+			}
+		}
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return err
+		}
+		if root, err = syncFKRefs(ctx, root, nil, def); err != nil {
+			return err
+		}
+		for _, r := range refs {
+			child, ok, err := root.Table(ctx, r.Schema, r.Table)
+			if err != nil || !ok {
+				return err
+			}
+			nc := cloneTable(child)
+			for i := range nc.ForeignKeys {
+				if fk := &nc.ForeignKeys[i]; fk.RefSchema == schema && fk.RefTable == old {
+					fk.RefTable = name
+				}
+			}
+			if root, err = root.PutTable(ctx, nc); err != nil {
+				return err
+			}
+			if root, err = syncFKRefs(ctx, root, child, nc); err != nil {
+				return err
+			}
 		}
 	case relIndex:
 		def := cloneTable(rel.table)
@@ -944,6 +1037,12 @@ func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, 
 	for i, c := range def.Checks {
 		if c.Name == old {
 			def.Checks[i].Name = name
+			return a.putTable(ctx, def)
+		}
+	}
+	for i, fk := range def.ForeignKeys {
+		if fk.Name == old {
+			def.ForeignKeys[i].Name = name
 			return a.putTable(ctx, def)
 		}
 	}

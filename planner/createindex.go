@@ -115,8 +115,15 @@ func indexColumnOrder(pos int, el *pg.IndexElem) versioning.IndexColumn {
 
 // putTable stores a changed table record in the transaction's root.
 func (a *analyzer) putTable(ctx context.Context, def *versioning.Table) error {
+	old, _, err := a.tx.Root.Table(ctx, def.Schema, def.Name)
+	if err != nil {
+		return err
+	}
 	root, err := a.tx.Root.PutTable(ctx, def)
 	if err != nil {
+		return err
+	}
+	if root, err = syncFKRefs(ctx, root, old, def); err != nil {
 		return err
 	}
 	a.tx.SetRoot(root)
@@ -136,6 +143,10 @@ func cloneTable(t *versioning.Table) *versioning.Table {
 	}
 	c.Checks = append([]versioning.Check(nil), t.Checks...)
 	c.ForeignKeys = append([]versioning.ForeignKey(nil), t.ForeignKeys...)
+	for i := range c.ForeignKeys {
+		c.ForeignKeys[i].Columns = append([]int(nil), c.ForeignKeys[i].Columns...)
+		c.ForeignKeys[i].RefColumns = append([]int(nil), c.ForeignKeys[i].RefColumns...)
+	}
 	if len(c.PrimaryKey) == 0 {
 		c.PrimaryKey = nil
 	}

@@ -63,9 +63,12 @@ type tableDDL struct {
 	checks  []*pg.Constraint
 	indexes []*pg.Constraint
 	ixCols  [][]int
+	fks     []*pg.Constraint
+	fkCols  [][]int
 	// newIndexes lists the positions in def.Indexes added by this
 	// statement, whose maps ALTER TABLE must build.
 	newIndexes []int
+	newFKs     []int // positions in def.ForeignKeys added by this statement
 	newPK      bool
 	altering   bool            // ALTER TABLE, not CREATE TABLE
 	generated  map[string]bool // CHECK names this statement made up
@@ -150,7 +153,8 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 		case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
 			pg.ConstrType_CONSTR_ATTR_DEFERRED, pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
 		case pg.ConstrType_CONSTR_FOREIGN:
-			return withPos(pgerr.New(pgerr.FeatureNotSupported, "foreign keys are not supported yet"), con.Location)
+			d.fks = append(d.fks, con)
+			d.fkCols = append(d.fkCols, []int{pos})
 		case pg.ConstrType_CONSTR_GENERATED:
 			return withPos(pgerr.New(pgerr.FeatureNotSupported, "generated columns are not supported yet"), con.Location)
 		default:
@@ -219,7 +223,17 @@ func (d *tableDDL) tableConstraint(con *pg.Constraint) error {
 	case pg.ConstrType_CONSTR_CHECK:
 		d.checks = append(d.checks, con)
 	case pg.ConstrType_CONSTR_FOREIGN:
-		return withPos(pgerr.New(pgerr.FeatureNotSupported, "foreign keys are not supported yet"), con.Location)
+		var cols []int
+		for _, k := range con.FkAttrs {
+			name := k.GetString_().Sval
+			pos := d.column(name)
+			if pos < 0 {
+				return withPos(pgerr.New(pgerr.UndefinedColumn, "column %q referenced in foreign key constraint does not exist", name), con.Location)
+			}
+			cols = append(cols, pos)
+		}
+		d.fks = append(d.fks, con)
+		d.fkCols = append(d.fkCols, cols)
 	case pg.ConstrType_CONSTR_EXCLUSION:
 		return withPos(pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints are not supported yet"), con.Location)
 	default:
@@ -231,7 +245,7 @@ func (d *tableDDL) tableConstraint(con *pg.Constraint) error {
 // finish adds the recorded constraints to the definition: CHECKs
 // (analyzed against the columns), then the primary key, then unique
 // constraints other than duplicates of earlier ones.
-func (d *tableDDL) finish() error {
+func (d *tableDDL) finish(ctx context.Context) error {
 	def := d.def
 	for _, con := range d.checks {
 		if err := d.addCheck(con); err != nil {
@@ -309,7 +323,12 @@ func (d *tableDDL) finish() error {
 		d.newIndexes = append(d.newIndexes, len(def.Indexes))
 		def.Indexes = append(def.Indexes, ix)
 	}
-	d.checks, d.indexes, d.ixCols = nil, nil, nil
+	for i, con := range d.fks {
+		if err := d.addForeignKey(ctx, con, d.fkCols[i]); err != nil {
+			return err
+		}
+	}
+	d.checks, d.indexes, d.ixCols, d.fks, d.fkCols = nil, nil, nil, nil, nil
 	return nil
 }
 
@@ -374,7 +393,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 				}
 			}
 		}
-		if err := d.finish(); err != nil {
+		if err := d.finish(ctx); err != nil {
 			return "", err
 		}
 		def := d.def
@@ -393,6 +412,9 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 			}
 		}
 		if root, err = root.PutTable(ctx, def); err != nil {
+			return "", err
+		}
+		if root, err = syncFKRefs(ctx, root, nil, def); err != nil {
 			return "", err
 		}
 		a.tx.SetRoot(root)
@@ -459,6 +481,9 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		case rel.kind != relTable:
 			return "", wrongObjectType(name, rel.kind, relTable)
 		}
+		if err := a.dependentKeys(ctx, rel.table, "table "+rel.table.Name, s.Behavior == pg.DropBehavior_DROP_CASCADE, nil); err != nil {
+			return "", err
+		}
 		if err := a.dropTable(ctx, relSchema, rel.table); err != nil {
 			return "", err
 		}
@@ -470,6 +495,9 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 func (a *analyzer) dropTable(ctx context.Context, schema string, t *versioning.Table) error {
 	root, err := a.tx.Root.DropTable(ctx, schema, t.Name)
 	if err != nil {
+		return err
+	}
+	if root, err = syncFKRefs(ctx, root, t, nil); err != nil {
 		return err
 	}
 	seqs, err := root.Sequences(ctx)
@@ -537,6 +565,32 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (utility, error) {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", rv.Relname)
 			}
 			tables = append(tables, rel.table)
+		}
+		// Tables whose foreign keys reference a truncated table must be
+		// truncated too: with CASCADE they are, else it is an error.
+		for i := 0; i < len(tables); i++ {
+			refs, err := referencingOthers(ctx, a.tx.Root, tables[i])
+			if err != nil {
+				return "", err
+			}
+			for _, r := range refs {
+				if slices.ContainsFunc(tables, func(t *versioning.Table) bool { return t.Schema == r.Schema && t.Name == r.Table }) {
+					continue
+				}
+				if s.Behavior != pg.DropBehavior_DROP_CASCADE {
+					return "", pgerr.New(pgerr.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
+						WithDetail("Table %q references %q.", r.Table, tables[i].Name).
+						WithHint("Truncate table %q at the same time, or use TRUNCATE ... CASCADE.", r.Table)
+				}
+				child, ok, err := a.tx.Root.Table(ctx, r.Schema, r.Table)
+				if err != nil {
+					return "", err
+				}
+				if ok {
+					a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "truncate cascades to table %q", r.Table))
+					tables = append(tables, child)
+				}
+			}
 		}
 		empty, err := a.tx.EmptyMap(ctx)
 		if err != nil {

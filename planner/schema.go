@@ -142,7 +142,24 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 			}
 		}
 		for _, t := range tables {
+			// Foreign keys of other schemas' tables on the schema's go.
+			refs, err := root.ReferencingKeys(ctx, name, t.Name)
+			if err != nil {
+				return "", err
+			}
+			for _, r := range refs {
+				if r.Schema != name {
+					a.tx.SetRoot(root)
+					if err := a.dropForeignKeys(ctx, []versioning.ForeignKeyRef{r}); err != nil {
+						return "", err
+					}
+					root = a.tx.Root
+				}
+			}
 			if root, err = root.DropTable(ctx, name, t.Name); err != nil {
+				return "", err
+			}
+			if root, err = syncFKRefs(ctx, root, t, nil); err != nil {
 				return "", err
 			}
 		}
@@ -181,7 +198,7 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 	if err != nil {
 		return err
 	}
-	tables, err := root.TablesIn(ctx, old)
+	tables, err := root.Tables(ctx)
 	if err != nil {
 		return err
 	}
@@ -191,21 +208,41 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 	}
 	oldPrefix, newPrefix := quoteIdent(old)+".", quoteIdent(name)+"."
 	for _, t := range tables {
-		if root, err = root.DropTable(ctx, old, t.Name); err != nil {
+		// The schema's tables move; foreign keys (anywhere) that
+		// reference them follow.
+		nt := cloneTable(t)
+		changed := t.Schema == old
+		if changed {
+			nt.Schema = name
+			for i, c := range nt.Columns {
+				if strings.HasPrefix(c.Sequence, oldPrefix) {
+					nt.Columns[i].Sequence = newPrefix + strings.TrimPrefix(c.Sequence, oldPrefix)
+				}
+				if c.Default != "" {
+					nt.Columns[i].Default, _ = nextvalRefs(c.Default, func(s, n string) (string, bool) {
+						return quoteIdent(name) + "." + quoteIdent(n), s == old
+					})
+				}
+			}
+		}
+		for i := range nt.ForeignKeys {
+			if nt.ForeignKeys[i].RefSchema == old {
+				nt.ForeignKeys[i].RefSchema, changed = name, true
+			}
+		}
+		if !changed {
+			continue
+		}
+		if root, err = root.DropTable(ctx, t.Schema, t.Name); err != nil {
 			return err
 		}
-		t.Schema = name
-		for i, c := range t.Columns {
-			if strings.HasPrefix(c.Sequence, oldPrefix) {
-				t.Columns[i].Sequence = newPrefix + strings.TrimPrefix(c.Sequence, oldPrefix)
-			}
-			if c.Default != "" {
-				t.Columns[i].Default, _ = nextvalRefs(c.Default, func(s, n string) (string, bool) {
-					return quoteIdent(name) + "." + quoteIdent(n), s == old
-				})
-			}
+		if root, err = syncFKRefs(ctx, root, t, nil); err != nil {
+			return err
 		}
-		if root, err = root.PutTable(ctx, t); err != nil {
+		if root, err = root.PutTable(ctx, nt); err != nil {
+			return err
+		}
+		if root, err = syncFKRefs(ctx, root, nil, nt); err != nil {
 			return err
 		}
 	}

@@ -263,6 +263,10 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	ro := s.readOnly || s.vars["default_transaction_read_only"] == "on"
 	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
 	s.txn.Tables = s.e.tables
+	tx := s.txn
+	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
+		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t) // for ON ... SET DEFAULT
+	}
 	s.cached = nil // Now moves to the new transaction's start
 	return s.txn, nil
 }

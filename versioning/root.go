@@ -12,6 +12,7 @@ import (
 // Keys of a root value's map: a kind byte, the schema name, a zero byte, the
 // object name. Kinds sort schemas first, then tables, then sequences.
 const (
+	kindFKRef    = 'f' // ForeignKeyRef: schema = referenced schema, name = refTable\0schema\0table\0name
 	kindSchema   = 's'
 	kindTable    = 't'
 	kindSequence = 'u'
@@ -234,4 +235,37 @@ func DecodeTable(b []byte) (*Table, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+func fkRefKey(r ForeignKeyRef) []byte {
+	return objectKey(kindFKRef, r.RefSchema, r.RefTable+"\x00"+r.Schema+"\x00"+r.Table+"\x00"+r.Name)
+}
+
+// PutForeignKeyRef records a foreign key reference.
+func (r RootValue) PutForeignKeyRef(ctx context.Context, ref ForeignKeyRef) (RootValue, error) {
+	m, err := r.m.Apply(ctx, []prolly.Edit{{Key: fkRefKey(ref), Value: []byte{recordVersion}}})
+	return RootValue{m}, err
+}
+
+// DropForeignKeyRef forgets a foreign key reference.
+func (r RootValue) DropForeignKeyRef(ctx context.Context, ref ForeignKeyRef) (RootValue, error) {
+	return r.drop(ctx, fkRefKey(ref))
+}
+
+// ReferencingKeys returns the foreign keys that reference table
+// schema.table, ordered by referencing schema, table and name.
+func (r RootValue) ReferencingKeys(ctx context.Context, schema, table string) ([]ForeignKeyRef, error) {
+	lo := objectKey(kindFKRef, schema, table+"\x00")
+	hi := append(bytes.Clone(lo[:len(lo)-1]), 1)
+	var out []ForeignKeyRef
+	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	for ok := it.First(); ok; ok = it.Next() {
+		parts := bytes.Split(it.Key()[len(lo):], []byte{0})
+		if len(parts) != 3 {
+			it.Close()
+			return nil, fmt.Errorf("%w: foreign key reference %q", ErrCorrupt, it.Key())
+		}
+		out = append(out, ForeignKeyRef{RefSchema: schema, RefTable: table, Schema: string(parts[0]), Table: string(parts[1]), Name: string(parts[2])})
+	}
+	return out, it.Close()
 }

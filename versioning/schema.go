@@ -106,6 +106,20 @@ type ForeignKey struct {
 	RefColumns []int  `json:"ref_columns"`
 	OnDelete   byte   `json:"on_delete,omitempty"` // PostgreSQL's confdeltype letter
 	OnUpdate   byte   `json:"on_update,omitempty"`
+	// Match is 'f' for MATCH FULL, 0 for MATCH SIMPLE.
+	Match    byte   `json:"match,omitempty"`
+	NotValid bool   `json:"not_valid,omitempty"`
+	Comment  string `json:"comment,omitempty"`
+}
+
+// ForeignKeyRef records that a foreign key of table Schema.Table, named
+// Name, references table RefSchema.RefTable. The root value keeps one per
+// foreign key, keyed by the referenced table, so that a DELETE or UPDATE
+// finds the keys that reference its table with one seek. It is derived
+// from the tables' ForeignKeys: the DDL that changes those keeps it.
+type ForeignKeyRef struct {
+	RefSchema, RefTable string
+	Schema, Table, Name string
 }
 
 // Sequence is a sequence's definition and state. Its state is versioned like

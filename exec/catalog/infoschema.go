@@ -232,7 +232,7 @@ func isKeyColumnUsage(s *Snapshot) ([]exec.Row, error) {
 			for i, k := range c.Cols {
 				pos := exec.Null
 				if c.FK != nil {
-					pos = dInt(int64(i + 1))
+					pos = s.uniquePosition(c.FK.RefSchema, c.FK.RefTable, c.FK.RefColumns, c.FK.RefColumns[i])
 				}
 				out = append(out, exec.Row{db, dText(t.Schema), dText(c.Name), db, dText(t.Schema), dText(t.Name),
 					dText(t.Columns[k].Name), dInt(int64(i + 1)), pos})
@@ -305,4 +305,46 @@ func (s *Snapshot) identitySequence(q *versioning.Sequence) bool {
 		}
 	}
 	return false
+}
+
+// uniquePosition is the 1-based position of column col in the primary key
+// or unique constraint of schema.table on exactly the columns cols.
+func (s *Snapshot) uniquePosition(schema, table string, cols []int, col int) exec.Datum {
+	r, ok := s.RelationByName(schema, table)
+	if !ok || r.Table == nil {
+		return exec.Null
+	}
+	sameSet := func(a []int) bool {
+		if len(a) != len(cols) {
+			return false
+		}
+		for _, c := range a {
+			found := false
+			for _, d := range cols {
+				found = found || c == d
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	}
+	candidates := [][]int{r.Table.PrimaryKey}
+	for _, ix := range r.Table.Indexes {
+		var ic []int
+		for _, c := range ix.Columns {
+			ic = append(ic, c.Column)
+		}
+		candidates = append(candidates, ic)
+	}
+	for _, cand := range candidates {
+		if sameSet(cand) {
+			for i, c := range cand {
+				if c == col {
+					return dInt(int64(i + 1))
+				}
+			}
+		}
+	}
+	return exec.Null
 }

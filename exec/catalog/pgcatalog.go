@@ -807,6 +807,9 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 			}
 		}
 		def := fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s(%s)", names(c.Cols), ref, strings.Join(refCols, ", "))
+		if c.FK.Match == 'f' {
+			def += " MATCH FULL"
+		}
 		if a := fkActionSQL(c.FK.OnUpdate); a != "" {
 			def += " ON UPDATE " + a
 		}
