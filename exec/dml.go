@@ -47,7 +47,7 @@ type CountedRows interface {
 
 func (p *Modify) Open(env *Env) (Rows, error) {
 	if p.Table.Virtual != nil {
-		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied: %q is a system catalog", p.Table.Def.Name)
+		return nil, virtualWriteError(p.Kind, p.Table)
 	}
 	t, ok, err := env.Txn.Table(env.Ctx, p.Table.Def.Schema, p.Table.Def.Name)
 	if err != nil {

@@ -18,6 +18,9 @@ type Table struct {
 	// Virtual, when set, computes the rows of a table that is not stored: a
 	// catalog view (virtual.go). Def then holds only names and columns.
 	Virtual VirtualRows
+	// VirtualKind says what a virtual table is: 'c' a catalog relation,
+	// 'v' a view, 'S' a sequence.
+	VirtualKind byte
 }
 
 // Column is one column of a Table.

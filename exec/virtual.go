@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -36,4 +37,18 @@ func openVirtual(env *Env, t *Table) (Rows, error) {
 		return nil, err
 	}
 	return &bufferedRows{rows: rows}, nil
+}
+
+// virtualWriteError is the error of a statement that would change a
+// virtual table, worded as PostgreSQL words it.
+func virtualWriteError(kind ModifyKind, t *Table) error {
+	verb := map[ModifyKind]string{Insert: "insert into", Update: "update", Delete: "delete from"}[kind]
+	switch t.VirtualKind {
+	case 'v':
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot %s view %q", verb, t.Def.Name).
+			WithDetail("Views are read-only here.")
+	case 'S':
+		return pgerr.New(pgerr.WrongObjectType, "cannot change sequence %q", t.Def.Name)
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied: %q is a system catalog", t.Def.Name)
 }

@@ -814,6 +814,8 @@ func (a *analyzer) rename(s *pg.RenameStmt) (utility, error) {
 			tag = "ALTER INDEX"
 		case pg.ObjectType_OBJECT_SEQUENCE:
 			tag = "ALTER SEQUENCE"
+		case pg.ObjectType_OBJECT_VIEW:
+			tag = "ALTER VIEW"
 		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_COLUMN, pg.ObjectType_OBJECT_TABCONSTRAINT:
 		default:
 			return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s RENAME is not supported yet", s.RenameType)
@@ -852,9 +854,21 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 	} else if other.kind != relNone {
 		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
+	if err := a.renameInViews(ctx, schema, old, name); err != nil {
+		return err
+	}
 	root := a.tx.Root
 	var err error
 	switch rel.kind {
+	case relView:
+		v := *rel.view
+		if root, err = root.DropView(ctx, schema, old); err != nil {
+			return err
+		}
+		v.Name = name
+		if root, err = root.PutView(ctx, &v); err != nil {
+			return err
+		}
 	case relTable:
 		def := cloneTable(rel.table)
 		seqs, err := ownedSequences(ctx, root, def)

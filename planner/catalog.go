@@ -36,7 +36,9 @@ func (a *analyzer) virtualTable(ctx context.Context, schema, name string) (*exec
 			cs = "pg_catalog"
 		}
 		if v, ok := catalog.Lookup(cs, name); ok {
-			return v.Table(a.s.catalogSource), true, nil
+			t := v.Table(a.s.catalogSource)
+			t.VirtualKind = 'c'
+			return t, true, nil
 		}
 	}
 	return nil, false, nil
@@ -59,7 +61,7 @@ func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exe
 		}
 		sc := sc
 		cols := []exec.VirtualColumn{{Name: "last_value", Type: exec.TInt8}, {Name: "log_cnt", Type: exec.TInt8}, {Name: "is_called", Type: exec.TBool}}
-		return exec.NewVirtualTable(sc, name, catalog.SequenceOID(sc, name), cols, func(env *exec.Env) ([]exec.Row, error) {
+		t := exec.NewVirtualTable(sc, name, catalog.SequenceOID(sc, name), cols, func(env *exec.Env) ([]exec.Row, error) {
 			seq, ok, err := env.Txn.Root.Sequence(env.Ctx, sc, name)
 			if err != nil {
 				return nil, err
@@ -74,7 +76,9 @@ func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exe
 				logCnt = 32
 			}
 			return []exec.Row{{exec.DInt(seq.Last), exec.DInt(logCnt), exec.DBool(seq.Called)}}, nil
-		}), true, nil
+		})
+		t.VirtualKind = 'S'
+		return t, true, nil
 	}
 	return nil, false, nil
 }
@@ -353,7 +357,28 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			}
 			return exec.DText(s.vars[strings.ToLower(a[0].S)]), nil
 		}, exec.TText, true
-	case (name == "shobj_description" && n == 2) || (name == "pg_get_viewdef" && (n == 1 || n == 2)) ||
+	case name == "pg_get_viewdef" && (n == 1 || n == 2):
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if a[0].IsNull() {
+				return exec.Null, nil
+			}
+			snap, err := s.snapshot(env)
+			if err != nil {
+				return exec.Null, err
+			}
+			oid, ok := argOID(a[0])
+			if !ok && a[0].Kind == exec.KindText {
+				oid, _, ok, err = s.resolveRegclass(env, a[0].S)
+				if err != nil {
+					return exec.Null, err
+				}
+			}
+			if r, found := snap.RelationByOID(oid); ok && found && r.Query != nil {
+				return exec.DText(" " + r.Query.Query + ";"), nil
+			}
+			return exec.Null, nil
+		}, exec.TText, true
+	case (name == "shobj_description" && n == 2) ||
 		(name == "pg_get_statisticsobjdef_columns" && n == 1) || (name == "pg_get_partkeydef" && n == 1) ||
 		(name == "pg_get_triggerdef" && (n == 1 || n == 2)) || (name == "pg_get_ruledef" && (n == 1 || n == 2)):
 		// Comments, views, statistics objects, partitions, triggers and

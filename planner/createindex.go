@@ -208,6 +208,8 @@ func article(k relKind) string {
 	switch k {
 	case relIndex:
 		return "an index"
+	case relView:
+		return "a view"
 	}
 	return "a " + k.String()
 }

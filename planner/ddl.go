@@ -33,6 +33,8 @@ func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
 		run, err = a.createSequence(n.GetCreateSeqStmt())
 	case n.GetAlterSeqStmt() != nil:
 		run, err = a.alterSequence(n.GetAlterSeqStmt())
+	case n.GetViewStmt() != nil:
+		run, err = a.createView(n.GetViewStmt())
 	case n.GetCommentStmt() != nil:
 		run, err = a.comment(n.GetCommentStmt())
 	case n.GetDiscardStmt() != nil:
@@ -452,6 +454,8 @@ func (a *analyzer) drop(s *pg.DropStmt) (utility, error) {
 		run = a.dropSequences
 	case pg.ObjectType_OBJECT_SCHEMA:
 		run = a.dropSchemas
+	case pg.ObjectType_OBJECT_VIEW:
+		run = a.dropViews
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
 	}
@@ -482,6 +486,9 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 			return "", wrongObjectType(name, rel.kind, relTable)
 		}
 		if err := a.dependentKeys(ctx, rel.table, "table "+rel.table.Name, s.Behavior == pg.DropBehavior_DROP_CASCADE, nil); err != nil {
+			return "", err
+		}
+		if err := a.dropDependentViews(ctx, relSchema, name, "table "+name, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 			return "", err
 		}
 		if err := a.dropTable(ctx, relSchema, rel.table); err != nil {

@@ -174,6 +174,7 @@ const (
 	relTable    relKind = 'r'
 	relIndex    relKind = 'i'
 	relSequence relKind = 'S'
+	relView     relKind = 'v'
 )
 
 func (k relKind) String() string {
@@ -184,6 +185,8 @@ func (k relKind) String() string {
 		return "index"
 	case relSequence:
 		return "sequence"
+	case relView:
+		return "view"
 	}
 	return "relation"
 }
@@ -195,6 +198,7 @@ type relation struct {
 	table *versioning.Table
 	index int // position in table.Indexes, for an index
 	seq   *versioning.Sequence
+	view  *versioning.View
 }
 
 // findRelation looks name up in schema's relation namespace.
@@ -204,6 +208,9 @@ func findRelation(ctx context.Context, root versioning.RootValue, schema, name s
 	}
 	if s, ok, err := root.Sequence(ctx, schema, name); err != nil || ok {
 		return relation{kind: relSequence, seq: s}, err
+	}
+	if v, ok, err := root.View(ctx, schema, name); err != nil || ok {
+		return relation{kind: relView, view: v}, err
 	}
 	tables, err := root.TablesIn(ctx, schema)
 	if err != nil {
@@ -278,6 +285,15 @@ func takenNames(ctx context.Context, root versioning.RootValue, schema string) (
 	for _, s := range seqs {
 		if s.Schema == schema {
 			ns.rels[s.Name] = true
+		}
+	}
+	views, err := root.Views(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range views {
+		if v.Schema == schema {
+			ns.rels[v.Name] = true
 		}
 	}
 	return ns, nil

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -115,9 +116,17 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 		if err != nil {
 			return "", err
 		}
+		views, err := root.Views(ctx)
+		if err != nil {
+			return "", err
+		}
+		views = slices.DeleteFunc(views, func(v *versioning.View) bool { return v.Schema != name })
 		var deps []string
 		for _, t := range tables {
 			deps = append(deps, fmt.Sprintf("table %s.%s", name, t.Name))
+		}
+		for _, v := range views {
+			deps = append(deps, fmt.Sprintf("view %s.%s", name, v.Name))
 		}
 		var schemaSeqs []*versioning.Sequence
 		for _, seq := range seqs {
@@ -165,6 +174,11 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 		}
 		for _, seq := range schemaSeqs {
 			if root, err = root.DropSequence(ctx, name, seq.Name); err != nil {
+				return "", err
+			}
+		}
+		for _, v := range views {
+			if root, err = root.DropView(ctx, name, v.Name); err != nil {
 				return "", err
 			}
 		}
@@ -243,6 +257,43 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 			return err
 		}
 		if root, err = syncFKRefs(ctx, root, nil, nt); err != nil {
+			return err
+		}
+	}
+	views, err := root.Views(ctx)
+	if err != nil {
+		return err
+	}
+	for _, v := range views {
+		moved := v.Schema == old
+		nv := *v
+		nv.Depends = slices.Clone(v.Depends)
+		changed := moved
+		for i, d := range nv.Depends {
+			if strings.HasPrefix(d, old+".") {
+				nv.Depends[i], changed = name+d[len(old):], true
+			}
+		}
+		if !changed {
+			continue
+		}
+		if sel, err := parseSelect(nv.Query); err == nil {
+			visitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+				if rv := x.GetRangeVar(); rv != nil && rv.Schemaname == old {
+					rv.Schemaname = name
+				}
+			})
+			if nv.Query, err = deparseSelect(sel); err != nil {
+				return err
+			}
+		}
+		if moved {
+			if root, err = root.DropView(ctx, old, v.Name); err != nil {
+				return err
+			}
+			nv.Schema = name
+		}
+		if root, err = root.PutView(ctx, &nv); err != nil {
 			return err
 		}
 	}

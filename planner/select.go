@@ -29,6 +29,9 @@ func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
 		if t, ok, err = a.sequenceTable(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
 			return t, err // a sequence read as a relation
 		}
+		if t, ok, err = a.viewTable(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
+			return t, err // a view (view.go)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -86,6 +86,7 @@ type Session struct {
 	// tempReady once the schema is known to be this session's own.
 	tempSchema string
 	tempReady  bool
+	viewDepth  int // views being expanded in the statement being planned
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)

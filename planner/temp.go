@@ -106,6 +106,17 @@ func (a *analyzer) dropSchemaContents(ctx context.Context, schema string) error 
 			}
 		}
 	}
+	views, err := root.Views(ctx)
+	if err != nil {
+		return err
+	}
+	for _, v := range views {
+		if v.Schema == schema {
+			if root, err = root.DropView(ctx, schema, v.Name); err != nil {
+				return err
+			}
+		}
+	}
 	a.tx.SetRoot(root)
 	return nil
 }

@@ -16,6 +16,7 @@ const (
 	kindSchema   = 's'
 	kindTable    = 't'
 	kindSequence = 'u'
+	kindView     = 'v'
 )
 
 func objectKey(kind byte, schema, name string) []byte {
@@ -268,4 +269,35 @@ func (r RootValue) ReferencingKeys(ctx context.Context, schema, table string) ([
 		out = append(out, ForeignKeyRef{RefSchema: schema, RefTable: table, Schema: string(parts[0]), Table: string(parts[1]), Name: string(parts[2])})
 	}
 	return out, it.Close()
+}
+
+// View returns the view schema.name.
+func (r RootValue) View(ctx context.Context, schema, name string) (*View, bool, error) {
+	v := new(View)
+	ok, err := r.get(ctx, objectKey(kindView, schema, name), v)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	return v, true, nil
+}
+
+// Views returns every view, ordered by schema and name.
+func (r RootValue) Views(ctx context.Context) ([]*View, error) {
+	var out []*View
+	err := r.each(ctx, kindView, func(b []byte) error {
+		v := new(View)
+		out = append(out, v)
+		return decodeRecord(b, v)
+	})
+	return out, err
+}
+
+// PutView returns the root value with v stored.
+func (r RootValue) PutView(ctx context.Context, v *View) (RootValue, error) {
+	return r.put(ctx, objectKey(kindView, v.Schema, v.Name), v)
+}
+
+// DropView returns the root value without view schema.name.
+func (r RootValue) DropView(ctx context.Context, schema, name string) (RootValue, error) {
+	return r.drop(ctx, objectKey(kindView, schema, name))
 }

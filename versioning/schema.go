@@ -171,3 +171,24 @@ func decodeRecord(b []byte, v any) error {
 	}
 	return nil
 }
+
+// View is a view: a named query, stored as SQL text, and the columns it
+// had when it was created (a view's columns do not follow its tables).
+// Depends lists the relations the query reads, as schema.name, so that
+// dropping one finds the views that need it.
+type View struct {
+	Schema  string       `json:"schema"`
+	Name    string       `json:"name"`
+	Query   string       `json:"query"`
+	Columns []ViewColumn `json:"columns"`
+	Depends []string     `json:"depends,omitempty"`
+	Check   byte         `json:"check,omitempty"` // 'l' LOCAL or 'c' CASCADED CHECK OPTION
+	Comment string       `json:"comment,omitempty"`
+}
+
+// ViewColumn is one output column of a View.
+type ViewColumn struct {
+	Name   string `json:"name"`
+	Type   uint32 `json:"type"`
+	Typmod int32  `json:"typmod"`
+}

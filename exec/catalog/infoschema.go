@@ -63,7 +63,7 @@ func init() {
 	define(is, "views", 13485, 'v', `table_catalog:sql_identifier table_schema:sql_identifier
 		table_name:sql_identifier view_definition:character_data check_option:character_data
 		is_updatable:yes_or_no is_insertable_into:yes_or_no is_trigger_updatable:yes_or_no
-		is_trigger_deletable:yes_or_no is_trigger_insertable_into:yes_or_no`, none)
+		is_trigger_deletable:yes_or_no is_trigger_insertable_into:yes_or_no`, isViews)
 }
 
 func isSchemata(s *Snapshot) ([]exec.Row, error) {
@@ -347,4 +347,21 @@ func (s *Snapshot) uniquePosition(schema, table string, cols []int, col int) exe
 		}
 	}
 	return exec.Null
+}
+
+func isViews(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	db := dText(s.Src.Database)
+	for _, v := range s.Views {
+		check := "NONE"
+		switch v.Check {
+		case 'l':
+			check = "LOCAL"
+		case 'c':
+			check = "CASCADED"
+		}
+		out = append(out, exec.Row{db, dText(v.Schema), dText(v.Name), dText(" " + v.Query + ";"), dText(check),
+			yesNo(false), yesNo(false), yesNo(false), yesNo(false), yesNo(false)})
+	}
+	return out, nil
 }

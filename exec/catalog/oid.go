@@ -61,6 +61,9 @@ func TableOID(schema, name string) uint32 { return exec.ObjectOID(kindTable, sch
 // IndexOID returns the OID of an index, a primary key's included.
 func IndexOID(schema, name string) uint32 { return exec.ObjectOID(kindIndex, schema, name) }
 
+// ViewOID returns a view's OID.
+func ViewOID(schema, name string) uint32 { return exec.ObjectOID('v', schema, name) }
+
 // SequenceOID returns a sequence's OID.
 func SequenceOID(schema, name string) uint32 { return exec.ObjectOID(kindSequence, schema, name) }
 

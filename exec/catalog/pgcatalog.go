@@ -76,7 +76,7 @@ func init() {
 	define(pc, "pg_tables", 12033, 'v', `schemaname:name tablename:name tableowner:name tablespace:name
 		hasindexes:boolean hasrules:boolean hastriggers:boolean rowsecurity:boolean`, pgTables)
 	define(pc, "pg_indexes", 12043, 'v', "schemaname:name tablename:name indexname:name tablespace:name indexdef:text", pgIndexes)
-	define(pc, "pg_views", 12028, 'v', "schemaname:name viewname:name viewowner:name definition:text", none)
+	define(pc, "pg_views", 12028, 'v', "schemaname:name viewname:name viewowner:name definition:text", pgViews)
 	define(pc, "pg_matviews", 12038, 'v', `schemaname:name matviewname:name matviewowner:name tablespace:name
 		hasindexes:boolean ispopulated:boolean definition:text`, none)
 	define(pc, "pg_inherits", 2611, 'r', "inhrelid:oid inhparent:oid inhseqno:integer inhdetachpending:boolean", none)
@@ -136,7 +136,12 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 				natts = len(r.View.Cols)
 			}
 		case 'v':
-			natts = len(r.View.Cols)
+			if r.Query != nil {
+				owner = RoleOID(s.tableOwner(r.Schema))
+				natts = len(r.Query.Columns)
+			} else {
+				natts = len(r.View.Cols)
+			}
 		case 'i':
 			am = OIDBtreeAM
 			owner = RoleOID(s.tableOwner(r.Schema))
@@ -204,6 +209,10 @@ func attributes(r Relation) []attribute {
 	case r.View != nil:
 		for _, c := range r.View.Cols {
 			out = append(out, attribute{name: c.Name, t: c.Type})
+		}
+	case r.Query != nil:
+		for _, c := range r.Query.Columns {
+			out = append(out, attribute{name: c.Name, t: exec.T{OID: c.Type, Typmod: c.Typmod}})
 		}
 	case r.Kind == 'r':
 		for _, c := range r.Table.Columns {
@@ -896,6 +905,14 @@ func pgDescription(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, d := range s.Descriptions() {
 		out = append(out, exec.Row{dOID(d.ObjOID), dOID(d.ClassOID), dInt(int64(d.SubID)), dText(d.Text)})
+	}
+	return out, nil
+}
+
+func pgViews(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, v := range s.Views {
+		out = append(out, exec.Row{dText(v.Schema), dText(v.Name), dText(s.tableOwner(v.Schema)), dText(" " + v.Query + ";")})
 	}
 	return out, nil
 }

@@ -36,6 +36,7 @@ type Snapshot struct {
 	Schemas []*versioning.Schema // the root value's, by name
 	Tables  []*versioning.Table  // by schema and name
 	Seqs    []*versioning.Sequence
+	Views   []*versioning.View
 	rels    []Relation
 	byOID   map[uint32]int
 }
@@ -51,6 +52,9 @@ func NewSnapshot(src *Source) (*Snapshot, error) {
 		return nil, err
 	}
 	if s.Seqs, err = src.Root.Sequences(src.Ctx); err != nil {
+		return nil, err
+	}
+	if s.Views, err = src.Root.Views(src.Ctx); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -96,7 +100,8 @@ type Relation struct {
 	// Index is a secondary index; nil with Kind 'i' means the primary key.
 	Index *versioning.Index
 	Seq   *versioning.Sequence
-	View  *View
+	View  *View            // a catalog relation
+	Query *versioning.View // a view of the database
 }
 
 // Relations returns every relation, catalog ones included.
@@ -119,6 +124,9 @@ func (s *Snapshot) Relations() []Relation {
 	}
 	for _, q := range s.Seqs {
 		s.rels = append(s.rels, Relation{OID: SequenceOID(q.Schema, q.Name), Schema: q.Schema, Name: q.Name, Kind: 'S', Seq: q})
+	}
+	for _, v := range s.Views {
+		s.rels = append(s.rels, Relation{OID: ViewOID(v.Schema, v.Name), Schema: v.Schema, Name: v.Name, Kind: 'v', Query: v})
 	}
 	s.byOID = make(map[uint32]int, len(s.rels))
 	for i, r := range s.rels {
