@@ -258,6 +258,8 @@ func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given [
 	case n.GetDeleteStmt() != nil:
 		an.plan, err = a.delete(n.GetDeleteStmt())
 		an.tag = "DELETE"
+	case n.GetExplainStmt() != nil:
+		return s.explain(ctx, a, n.GetExplainStmt())
 	case n.GetCopyStmt() != nil:
 		an.copy, err = a.copyStmt(n.GetCopyStmt())
 	case n.GetVacuumStmt() != nil:
@@ -286,6 +288,66 @@ func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given [
 		an.cols = an.plan.Columns()
 	}
 	return an, nil
+}
+
+// explain plans EXPLAIN: the inner statement's plan as text lines, after
+// running it for EXPLAIN ANALYZE. The lines name our operators; costs and
+// row estimates are not computed.
+func (s *Session) explain(ctx context.Context, a *analyzer, e *pg.ExplainStmt) (*analysis, error) {
+	inner, err := s.analyze(ctx, a.tx, e.Query, nil)
+	if err != nil {
+		return nil, err
+	}
+	analyze := false
+	for _, o := range e.Options {
+		if d := o.GetDefElem(); d != nil && d.Defname == "analyze" {
+			analyze = d.Arg == nil || d.Arg.GetBoolean() == nil || d.Arg.GetBoolean().Boolval
+		}
+	}
+	col := []exec.ResultColumn{{Name: "QUERY PLAN", T: exec.TText}}
+	an := &analysis{tag: "EXPLAIN", cols: col, params: inner.params}
+	if inner.plan == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of this statement is not supported")
+	}
+	an.plan = &explainPlan{inner: inner.plan, analyze: analyze, cols: col}
+	return an, nil
+}
+
+// explainPlan returns EXPLAIN's lines; with analyze it first runs the
+// explained plan to the end.
+type explainPlan struct {
+	inner   exec.Plan
+	analyze bool
+	cols    []exec.ResultColumn
+}
+
+func (p *explainPlan) Columns() []exec.ResultColumn { return p.cols }
+
+func (p *explainPlan) Open(env *exec.Env) (exec.Rows, error) {
+	if p.analyze {
+		rows, err := p.inner.Open(env)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			row, err := rows.Next()
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if row == nil {
+				break
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	var lines [][]exec.Expr
+	for _, l := range exec.ExplainLines(p.inner) {
+		lines = append(lines, []exec.Expr{&exec.Const{D: exec.DText(l), T: exec.TText}})
+	}
+	return (&exec.Values{Rows: lines, Cols: p.cols}).Open(env)
 }
 
 // transaction runs BEGIN, COMMIT, ROLLBACK and the savepoint statements.

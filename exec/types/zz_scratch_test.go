@@ -1,9 +1,12 @@
 package types
 
 import (
+	"encoding/hex"
+
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/cockroachdb/apd/v3"
 	"os"
 	"strings"
 	"testing"
@@ -38,7 +41,19 @@ func TestScratch(t *testing.T) {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		in := sc.Text()
-		out, err := evalText(typ, in, st, typmod)
+		var out string
+		var err error
+		switch typ {
+		case "numsend":
+			c := NumericCodec(typmod)
+			var v = new(apdDecimal)
+			v, err = c.ParseText(in)
+			if err == nil {
+				out = hex.EncodeToString(c.AppendBinary(nil, v))
+			}
+		default:
+			out, err = evalText(typ, in, st, typmod)
+		}
 		if err != nil {
 			var e *Error
 			if errors.As(err, &e) {
@@ -49,3 +64,5 @@ func TestScratch(t *testing.T) {
 		fmt.Printf("%s\t%s\n", in, out)
 	}
 }
+
+type apdDecimal = apd.Decimal
