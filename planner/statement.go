@@ -62,12 +62,20 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	case n.GetVariableShowStmt() != nil:
 		name := strings.ToLower(n.GetVariableShowStmt().Name)
 		return paramTypes(given), []exec.ResultColumn{{Name: name, T: exec.TText}}, nil
+	case n.GetDeclareCursorStmt() != nil || n.GetClosePortalStmt() != nil:
+		return paramTypes(given), nil, nil
+	case n.GetFetchStmt() != nil:
+		if c, ok := st.s.cursors[n.GetFetchStmt().Portalname]; ok && !n.GetFetchStmt().Ismove {
+			return paramTypes(given), c.cols, nil
+		}
+		return paramTypes(given), nil, nil
 	case n.GetExecuteStmt() != nil:
 		ps, ok := st.s.prepared[n.GetExecuteStmt().Name]
 		if !ok {
 			return nil, nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", n.GetExecuteStmt().Name)
 		}
-		return ps.st.Describe(ctx, ps.types)
+		_, cols, err := ps.st.Describe(ctx, ps.types)
+		return paramTypes(given), cols, err
 	}
 	if err := st.s.checkNotFailed(st.raw.Stmt); err != nil {
 		return nil, nil, err
@@ -181,6 +189,12 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 		return s.executePrepared(ctx, n.GetExecuteStmt())
 	case n.GetDeallocateStmt() != nil:
 		return s.deallocate(n.GetDeallocateStmt())
+	case n.GetDeclareCursorStmt() != nil:
+		return s.declareCursor(ctx, n.GetDeclareCursorStmt())
+	case n.GetFetchStmt() != nil:
+		return s.fetch(n.GetFetchStmt())
+	case n.GetClosePortalStmt() != nil:
+		return s.closeCursor(n.GetClosePortalStmt())
 	case n.GetCreateRoleStmt() != nil:
 		return s.createRole(ctx, n.GetCreateRoleStmt())
 	case n.GetAlterRoleStmt() != nil:
