@@ -8,6 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // analyzer turns one statement's parse tree into a plan, against the
@@ -17,6 +18,9 @@ type analyzer struct {
 	s      *Session
 	tx     *exec.Txn
 	params []exec.T // parameter types, inferred as they are met
+	// deps are the definitions of the tables the statement uses: its plan
+	// stays valid while they are unchanged (Statement.reusable).
+	deps []*versioning.Table
 }
 
 // table looks up a table named by a RangeVar.
@@ -32,6 +36,7 @@ func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
 	if !ok {
 		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
 	}
+	a.deps = append(a.deps, t.Def)
 	return t, nil
 }
 

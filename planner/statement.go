@@ -10,6 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // Statement is one parsed statement of a session.
@@ -36,6 +37,7 @@ type analysis struct {
 	tag    string // command tag without the row count
 	cols   []exec.ResultColumn
 	copy   *Copy
+	deps   []*versioning.Table
 }
 
 // Text returns the statement's SQL text.
@@ -231,7 +233,7 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 		return s.show(show)
 	}
 	an := st.an
-	if an == nil || st.anRoot != tx.Root.Addr() || (an.plan == nil && st.anTxn != tx) {
+	if !st.reusable(ctx, tx) {
 		var err error
 		if an, err = s.analyze(ctx, tx, st.raw.Stmt, given); err != nil {
 			return nil, err
@@ -252,6 +254,29 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 		return nil, err
 	}
 	return &Result{Cols: an.cols, rows: rows, tag: an.tag}, nil
+}
+
+// reusable reports whether the last analysis can run in tx: a plan while
+// the tables it uses keep their definitions (their data may change: plans
+// read it through the transaction), a utility or COPY only in the
+// transaction and root it was made for, since it holds them.
+func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
+	an := st.an
+	switch {
+	case an == nil:
+		return false
+	case st.anRoot == tx.Root.Addr() && st.anTxn == tx:
+		return true
+	case an.plan == nil || len(an.deps) == 0:
+		return false
+	}
+	for _, def := range an.deps {
+		t, ok, err := tx.Table(ctx, def.Schema, def.Name)
+		if err != nil || !ok || !versioning.SameDefinition(t.Def, def) {
+			return false
+		}
+	}
+	return true
 }
 
 // analyze plans a statement.
@@ -298,6 +323,7 @@ func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given [
 		}
 	}
 	an.params = a.params
+	an.deps = a.deps
 	if an.plan != nil {
 		an.cols = an.plan.Columns()
 	}
