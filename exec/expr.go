@@ -15,6 +15,13 @@ type Env struct {
 	Settings *Settings
 	TxnStart time.Time
 	Txn      *Txn
+
+	// Outer holds, inside a correlated subquery, the values of the
+	// enclosing query's columns that it reads (OuterRef); see SubPlan.
+	Outer []Datum
+	// frame is the state of one invocation of a (sub)query: caches of
+	// uncorrelated subqueries, the buffers of its CTEs; see frame.go.
+	frame *frame
 }
 
 // Expr is a typed scalar expression, built by the planner and evaluated
