@@ -40,9 +40,12 @@ func (p *Series) Open(env *Env) (Rows, error) {
 		if args[2].Kind == KindInt {
 			args[2] = DNumeric(apd.New(args[2].I, 0))
 		}
-		for i, what := range []string{"start", "stop", "step size"} {
-			if args[i].Numeric().Form == apd.NaN {
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "%s value cannot be NaN", what)
+		for i, what := range []string{"start value", "stop value", "step size"} {
+			switch args[i].Numeric().Form {
+			case apd.NaN:
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "%s cannot be NaN", what)
+			case apd.Infinite:
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "%s cannot be infinity", what)
 			}
 		}
 		if args[2].Numeric().IsZero() {

@@ -201,6 +201,17 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if !f.AggStar && len(f.Args) == 0 && name == "count" {
 		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function"), f.Location)
 	}
+	// An aggregate whose arguments read only columns of an enclosing
+	// query belongs to that query (PostgreSQL's agglevelsup); see below.
+	local := false
+	savedTrack := g.input.track
+	g.input.track = func(it *nsItem) {
+		local = true
+		if savedTrack != nil {
+			savedTrack(it)
+		}
+	}
+	defer func() { g.input.track = savedTrack }()
 	var args []exec.Expr
 	var types []exec.T
 	for _, n := range f.Args {
@@ -252,6 +263,12 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		}
 		call.OrderKeys = append(call.OrderKeys, sortKey(by, len(call.Order)))
 		call.Order = append(call.Order, e)
+	}
+	if !local && anyReadsOuter(args) {
+		if sc.corr != nil && sc.corr.inAgg {
+			return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+		}
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregates over columns of an enclosing query are not supported yet"), f.Location)
 	}
 	for i, c := range g.aggs {
 		if sameAgg(c, call) {

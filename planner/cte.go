@@ -47,7 +47,11 @@ func (a *analyzer) with(s *pg.SelectStmt, corr *correlation) (exec.Plan, error) 
 	base := len(a.ctes)
 	defer func() { a.ctes = a.ctes[:base] }()
 	var ctes []*exec.CTE
-	for _, n := range w.Ctes {
+	order, err := cteOrder(w)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range order {
 		ce := n.GetCommonTableExpr()
 		for _, d := range a.ctes[base:] {
 			if d.name == ce.Ctename {
@@ -113,11 +117,23 @@ func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.Sel
 	if len(sel.SortClause) > 0 {
 		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in a recursive query is not implemented"), ce.Location)
 	}
-	if sel.LimitCount != nil || sel.LimitOffset != nil {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "OFFSET/LIMIT in a recursive query is not implemented"), ce.Location)
+	if sel.LimitOffset != nil {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "OFFSET in a recursive query is not implemented"), ce.Location)
+	}
+	if sel.LimitCount != nil {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "LIMIT in a recursive query is not implemented"), ce.Location)
+	}
+	if len(sel.LockingClause) > 0 || len(sel.Rarg.LockingClause) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE/SHARE in a recursive query is not implemented")
 	}
 	if refersTo(sel.Larg, name) {
 		return nil, withPos(pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear within its non-recursive term", name), ce.Location)
+	}
+	if err := checkRecursion(sel.Rarg, name); err != nil {
+		return nil, err
+	}
+	if r := sel.Rarg; r.Op == pg.SetOperation_SETOP_NONE && (len(r.GroupClause) > 0 || r.HavingClause != nil || containsAgg(r.TargetList...)) {
+		return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in a recursive query's recursive term")
 	}
 	nonrec, err := a.subquery(sel.Larg, corr)
 	if err != nil {
@@ -168,4 +184,134 @@ func refersTo(s *pg.SelectStmt, name string) bool {
 		return !found
 	})
 	return found
+}
+
+// checkRecursion checks where the recursive term of WITH RECURSIVE name
+// refers to name, as PostgreSQL's checkWellFormedRecursion: once, not in
+// a subquery expression, not on the nullable side of an outer join, not
+// under INTERSECT or EXCEPT.
+func checkRecursion(rec *pg.SelectStmt, name string) error {
+	count := 0
+	var err error
+	var walk func(m protoreflect.Message, ctx string)
+	walk = func(m protoreflect.Message, ctx string) {
+		if err != nil {
+			return
+		}
+		switch x := m.Interface().(type) {
+		case *pg.RangeVar:
+			if x.Schemaname == "" && x.Relname == name {
+				count++
+				switch {
+				case count > 1:
+					err = pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear more than once", name)
+				case ctx != "":
+					err = pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear within %s", name, ctx)
+				}
+			}
+			return
+		case *pg.SubLink:
+			walk(x.Subselect.ProtoReflect(), "a subquery")
+			return
+		case *pg.JoinExpr:
+			lctx, rctx := ctx, ctx
+			switch x.Jointype {
+			case pg.JoinType_JOIN_LEFT:
+				rctx = "an outer join"
+			case pg.JoinType_JOIN_RIGHT:
+				lctx = "an outer join"
+			case pg.JoinType_JOIN_FULL:
+				lctx, rctx = "an outer join", "an outer join"
+			}
+			walk(x.Larg.ProtoReflect(), lctx)
+			walk(x.Rarg.ProtoReflect(), rctx)
+			if x.Quals != nil {
+				walk(x.Quals.ProtoReflect(), ctx)
+			}
+			return
+		case *pg.SelectStmt:
+			switch x.Op {
+			case pg.SetOperation_SETOP_INTERSECT:
+				if x.All {
+					ctx = "INTERSECT"
+				}
+				walk(x.Larg.ProtoReflect(), ctx)
+				walk(x.Rarg.ProtoReflect(), ctx)
+				return
+			case pg.SetOperation_SETOP_EXCEPT:
+				lctx := ctx
+				if x.All {
+					lctx = "EXCEPT"
+				}
+				walk(x.Larg.ProtoReflect(), lctx)
+				walk(x.Rarg.ProtoReflect(), "EXCEPT")
+				return
+			}
+		}
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			switch {
+			case fd.IsMap():
+			case fd.IsList() && fd.Message() != nil:
+				l := v.List()
+				for i := 0; i < l.Len(); i++ {
+					walk(l.Get(i).Message(), ctx)
+				}
+			case fd.Message() != nil:
+				walk(v.Message(), ctx)
+			}
+			return true
+		})
+	}
+	walk(rec.ProtoReflect(), "")
+	return err
+}
+
+// cteOrder returns the CTEs of a WITH clause in the order to analyze
+// them: as written, except that in WITH RECURSIVE a query that reads a
+// later one comes after it. Queries reading each other are an error, as
+// in PostgreSQL.
+func cteOrder(w *pg.WithClause) ([]*pg.Node, error) {
+	if !w.Recursive {
+		return w.Ctes, nil
+	}
+	n := len(w.Ctes)
+	deps := make([][]int, n)
+	for i, a := range w.Ctes {
+		ca := a.GetCommonTableExpr()
+		sel := ca.Ctequery.GetSelectStmt()
+		if sel == nil {
+			continue
+		}
+		for j, b := range w.Ctes {
+			if i != j && refersTo(sel, b.GetCommonTableExpr().Ctename) {
+				deps[i] = append(deps[i], j)
+			}
+		}
+	}
+	var order []*pg.Node
+	state := make([]int, n) // 0 new, 1 visiting, 2 done
+	var visit func(i int) error
+	visit = func(i int) error {
+		switch state[i] {
+		case 1:
+			return withPos(pgerr.New(pgerr.FeatureNotSupported, "mutual recursion between WITH items is not implemented"), w.Ctes[i].GetCommonTableExpr().Location)
+		case 2:
+			return nil
+		}
+		state[i] = 1
+		for _, j := range deps[i] {
+			if err := visit(j); err != nil {
+				return err
+			}
+		}
+		state[i] = 2
+		order = append(order, w.Ctes[i])
+		return nil
+	}
+	for i := range w.Ctes {
+		if err := visit(i); err != nil {
+			return nil, err
+		}
+	}
+	return order, nil
 }

@@ -637,15 +637,118 @@ func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation) (
 		return p, nil
 	}
 	sc := &scope{items: it.items, corr: corr}
-	var preds []exec.Expr
+	var keys, probes, inner, outer []exec.Expr
+	_, isScan := p.(*exec.Scan)
 	for _, n := range conds {
+		if isScan && corr.outer != nil {
+			k, pr, ok, err := a.outerKey(n, sc)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				keys, probes = append(keys, k), append(probes, pr)
+				continue
+			}
+		}
 		e, err := a.condition(n, sc, "WHERE", "argument of WHERE")
 		if err != nil {
 			return nil, err
 		}
-		preds = append(preds, e)
+		if readsOuter(e) {
+			outer = append(outer, e)
+		} else {
+			inner = append(inner, e)
+		}
 	}
-	return &exec.Filter{In: p, Pred: and(preds)}, nil
+	if len(inner) > 0 {
+		p = &exec.Filter{In: p, Pred: and(inner)}
+	}
+	if len(keys) > 0 {
+		p = &exec.HashLookup{In: p, Keys: keys, Probe: probes}
+	}
+	if len(outer) > 0 {
+		p = &exec.Filter{In: p, Pred: and(outer)}
+	}
+	return p, nil
+}
+
+// outerKey reports whether condition n, on one table of a correlated
+// subquery, is an equality between an expression of the table and one of
+// the enclosing query only (b.x = outer.y), and returns the two sides in
+// their common type: a HashLookup then finds the rows without a scan per
+// outer row.
+func (a *analyzer) outerKey(n *pg.Node, sc *scope) (exec.Expr, exec.Expr, bool, error) {
+	x := n.GetAExpr()
+	if x == nil || x.Kind != pg.A_Expr_Kind_AEXPR_OP || opName(x.Name) != "=" || x.Lexpr == nil {
+		return nil, nil, false, nil
+	}
+	local := func(m *pg.Node) (bool, error) {
+		found := false
+		sc.track = func(*nsItem) { found = true }
+		defer func() { sc.track = nil }()
+		_, err := a.expr(m, sc)
+		return found, err
+	}
+	l, err := local(x.Lexpr)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	r, err := local(x.Rexpr)
+	if err != nil || l == r {
+		return nil, nil, false, err
+	}
+	e, err := a.condition(n, sc, "WHERE", "argument of WHERE")
+	if err != nil {
+		return nil, nil, false, err
+	}
+	call, ok := e.(*exec.Call)
+	if !ok || call.Name != "=" || len(call.Args) != 2 || call.Args[0].Type().OID != call.Args[1].Type().OID || !hashableType(call.Args[0].Type()) {
+		return nil, nil, false, nil
+	}
+	k, pr := call.Args[0], call.Args[1]
+	if r {
+		k, pr = pr, k
+	}
+	if readsOuter(k) || !readsOuter(pr) {
+		return nil, nil, false, nil
+	}
+	return k, pr, true, nil
+}
+
+// readsOuter reports whether an expression may read values of an
+// enclosing query (OuterRefs, correlated subqueries); true for kinds of
+// expression it does not know.
+func readsOuter(e exec.Expr) bool {
+	switch x := e.(type) {
+	case *exec.Const, *exec.ColRef, *exec.Param:
+		return false
+	case *exec.OuterRef:
+		return true
+	case *exec.Call:
+		return anyReadsOuter(x.Args)
+	case *exec.BoolOp:
+		return anyReadsOuter(x.Args)
+	case *exec.Not:
+		return readsOuter(x.E)
+	case *exec.IsNull:
+		return readsOuter(x.E)
+	case *exec.Coalesce:
+		return anyReadsOuter(x.Args)
+	case *exec.Case:
+		return anyReadsOuter(x.Whens) || anyReadsOuter(x.Thens) || x.Else != nil && readsOuter(x.Else)
+	case *exec.SubPlan:
+		return len(x.Args) > 0 || anyReadsOuter(x.Left)
+	}
+	return true
+}
+
+func anyReadsOuter(es []exec.Expr) bool {
+	for _, e := range es {
+		if readsOuter(e) {
+			return true
+		}
+	}
+	return false
 }
 
 // planJoin plans a join that is not flattened into its enclosing set:

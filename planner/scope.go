@@ -62,8 +62,10 @@ type correlation struct {
 	outer *scope
 	args  []exec.Expr
 	// fromSub is set when the nested query is a subquery expression, for
-	// the wording of grouping errors.
+	// the wording of grouping errors; inAgg when that expression is in the
+	// arguments of an aggregate of the enclosing query.
 	fromSub bool
+	inAgg   bool
 }
 
 // ref returns the OuterRef of outer expression e, adding it to args.

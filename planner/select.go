@@ -591,13 +591,18 @@ func (a *analyzer) valuesIn(lists []*pg.Node, types []exec.T, sc *scope) (*exec.
 		} else {
 			var ts []exec.T
 			for _, r := range rows {
-				ts = append(ts, r[c].Type())
+				if r[c] != nil {
+					ts = append(ts, r[c].Type())
+				}
 			}
 			var err error
 			if t, err = commonType(ts, "VALUES", exprLocation(lists[0].GetList().Items[c])); err != nil {
 				return nil, err
 			}
 			for _, r := range rows {
+				if r[c] == nil {
+					continue
+				}
 				if r[c], err = a.coerce(r[c], t, "", -1); err != nil {
 					return nil, err
 				}

@@ -15,7 +15,7 @@ func (a *analyzer) subLink(sl *pg.SubLink, sc *scope) (exec.Expr, error) {
 	if sel == nil {
 		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "this subquery is not supported yet"), sl.Location)
 	}
-	corr := &correlation{outer: sc, fromSub: true}
+	corr := &correlation{outer: sc, fromSub: true, inAgg: a.inAgg}
 	saved := a.nested()
 	plan, err := a.query(sel, corr)
 	a.restore(saved)
