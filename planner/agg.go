@@ -161,10 +161,10 @@ func (a *analyzer) groupedExpr(n *pg.Node, sc *scope) (exec.Expr, bool) {
 		return nil, false
 	}
 	g := sc.group
-	saved := a.clause
-	a.clause = "GROUP BY"
+	saved, srfs := a.clause, a.srfs
+	a.clause, a.srfs = "GROUP BY", nil
 	e, err := a.expr(n, g.input)
-	a.clause = saved
+	a.clause, a.srfs = saved, srfs
 	if err != nil {
 		return nil, false
 	}

@@ -477,6 +477,9 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if exec.IsAgg(name) {
 		return a.aggCall(f, sc)
 	}
+	if isSeries(f) {
+		return a.srfCall(f, sc)
+	}
 	var args []exec.Expr
 	for _, n := range f.Args {
 		e, err := a.expr(n, sc)

@@ -31,39 +31,10 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 		alias, colName, colnames = rf.Alias.Aliasname, rf.Alias.Aliasname, rf.Alias.Colnames
 	}
 	var p exec.Plan
-	if name == "generate_series" && (len(fc.Args) == 2 || len(fc.Args) == 3) && len(fc.Funcname) == 1 {
-		var args []exec.Expr
-		rank := 0
-		for _, n := range fc.Args {
-			e, err := a.expr(n, sc)
-			if err != nil {
-				return nil, err
-			}
-			args = append(args, e)
-			if e.Type().OID != exec.OIDUnknown {
-				rank = max(rank, exec.NumericRank(e.Type().OID))
-				if exec.NumericRank(e.Type().OID) == 0 || rank > 4 {
-					rank = -1
-				}
-			}
-			if rank < 0 {
-				break
-			}
-		}
-		t := map[int]exec.T{0: exec.TInt4, 1: exec.TInt4, 2: exec.TInt4, 3: exec.TInt8, 4: exec.TNumeric}[rank]
-		if rank < 0 {
-			types := make([]exec.T, len(args))
-			for i, e := range args {
-				types[i] = e.Type()
-			}
-			return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf(name, types)).
-				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
-		}
-		for i, e := range args {
-			var err error
-			if args[i], err = a.coerce(e, t, "", fc.Location); err != nil {
-				return nil, err
-			}
+	if isSeries(fc) {
+		args, t, err := a.seriesArgs(fc, sc)
+		if err != nil {
+			return nil, err
 		}
 		s := &exec.Series{Start: args[0], Stop: args[1], Ordinality: rf.Ordinality, Cols: []exec.ResultColumn{{Name: colName, T: t}}}
 		if len(args) == 3 {
@@ -105,4 +76,98 @@ func sigOf(name string, types []exec.T) string {
 		s += exec.TypeName(t.OID)
 	}
 	return s + ")"
+}
+
+// isSeries reports whether a call is generate_series over numbers.
+func isSeries(fc *pg.FuncCall) bool {
+	return len(fc.Funcname) == 1 && opName(fc.Funcname) == "generate_series" && (len(fc.Args) == 2 || len(fc.Args) == 3)
+}
+
+// seriesArgs analyzes the arguments of generate_series and converts them
+// to the type of the series: int4, int8 or numeric.
+func (a *analyzer) seriesArgs(fc *pg.FuncCall, sc *scope) ([]exec.Expr, exec.T, error) {
+	var args []exec.Expr
+	rank := 0
+	for _, n := range fc.Args {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, exec.T{}, err
+		}
+		args = append(args, e)
+		if oid := e.Type().OID; oid != exec.OIDUnknown {
+			r := exec.NumericRank(oid)
+			if r == 0 || r > 4 {
+				rank = -1
+			} else if rank >= 0 {
+				rank = max(rank, r)
+			}
+		}
+	}
+	if rank < 0 {
+		types := make([]exec.T, len(args))
+		for i, e := range args {
+			types[i] = e.Type()
+		}
+		return nil, exec.T{}, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf("generate_series", types)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	t := map[int]exec.T{0: exec.TInt4, 1: exec.TInt4, 2: exec.TInt4, 3: exec.TInt8, 4: exec.TNumeric}[rank]
+	for i, e := range args {
+		var err error
+		if args[i], err = a.coerce(e, t, "", fc.Location); err != nil {
+			return nil, exec.T{}, err
+		}
+	}
+	return args, t, nil
+}
+
+// srfSet collects the set-returning functions of a select list, which an
+// exec.ProjectSet evaluates; the select list reads their values as
+// columns after the input's.
+type srfSet struct {
+	funcs []exec.Plan
+	args  [][]exec.Expr
+	refs  []*exec.ColRef
+}
+
+// srfCall analyzes a set-returning function call of a select list.
+func (a *analyzer) srfCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
+	if a.inAgg {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
+			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."), fc.Location)
+	}
+	if a.srfs == nil {
+		clause := a.clause
+		if clause == "" {
+			clause = "this context"
+		}
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
+	}
+	args, t, err := a.seriesArgs(fc, sc)
+	if err != nil {
+		return nil, err
+	}
+	s := &exec.Series{Start: &exec.OuterRef{Idx: 0, T: t}, Stop: &exec.OuterRef{Idx: 1, T: t}, Cols: []exec.ResultColumn{{Name: "generate_series", T: t}}}
+	if len(args) == 3 {
+		s.Step = &exec.OuterRef{Idx: 2, T: t}
+	}
+	ref := &exec.ColRef{Idx: -1, T: t}
+	a.srfs.funcs = append(a.srfs.funcs, s)
+	a.srfs.args = append(a.srfs.args, args)
+	a.srfs.refs = append(a.srfs.refs, ref)
+	return ref, nil
+}
+
+// plan returns in with the functions' values added to its rows.
+func (s *srfSet) plan(in exec.Plan) exec.Plan {
+	if len(s.funcs) == 0 {
+		return in
+	}
+	cols := in.Columns()
+	base := len(cols)
+	for i, f := range s.funcs {
+		s.refs[i].Idx = base + i
+		cols = append(cols, f.Columns()[0])
+	}
+	return &exec.ProjectSet{In: in, Funcs: s.funcs, Args: s.args, Cols: cols}
 }

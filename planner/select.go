@@ -20,9 +20,10 @@ type analyzer struct {
 
 	// State of the query being analyzed; a nested query saves and clears
 	// it (nested, restore).
-	clause      string // the clause being analyzed, for "not allowed in" errors
-	inAgg       bool   // analyzing an aggregate's arguments
-	keepUnknown bool   // a set operation's leaf: leave unknown output columns to the set operation
+	clause      string  // the clause being analyzed, for "not allowed in" errors
+	inAgg       bool    // analyzing an aggregate's arguments
+	keepUnknown bool    // a set operation's leaf: leave unknown output columns to the set operation
+	srfs        *srfSet // set-returning functions of the select list being analyzed
 	// ctes are the WITH queries in scope, innermost last.
 	ctes []*cteDef
 }
@@ -32,17 +33,18 @@ type analyzerState struct {
 	clause      string
 	inAgg       bool
 	keepUnknown bool
+	srfs        *srfSet
 }
 
 // nested clears the per-query state for a nested query and returns it.
 func (a *analyzer) nested() analyzerState {
-	s := analyzerState{a.clause, a.inAgg, a.keepUnknown}
-	a.clause, a.inAgg, a.keepUnknown = "", false, false
+	s := analyzerState{a.clause, a.inAgg, a.keepUnknown, a.srfs}
+	a.clause, a.inAgg, a.keepUnknown, a.srfs = "", false, false, nil
 	return s
 }
 
 func (a *analyzer) restore(s analyzerState) {
-	a.clause, a.inAgg, a.keepUnknown = s.clause, s.inAgg, s.keepUnknown
+	a.clause, a.inAgg, a.keepUnknown, a.srfs = s.clause, s.inAgg, s.keepUnknown, s.srfs
 }
 
 // table looks up a table named by a RangeVar.
@@ -143,7 +145,10 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 		}
 		tsc = &scope{items: sc.items, corr: corr, group: g}
 	}
+	srfs := &srfSet{}
+	a.srfs = srfs
 	exprs, cols, err := a.targets(s.TargetList, tsc)
+	a.srfs = nil
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +159,9 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 		}
 	}
 	visible := len(exprs)
+	a.srfs = srfs
 	keys, err := a.sortKeys(s.SortClause, tsc, &exprs, cols)
+	a.srfs = nil
 	if err != nil {
 		return nil, err
 	}
@@ -177,6 +184,7 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 			in = &exec.Filter{In: in, Pred: having}
 		}
 	}
+	in = srfs.plan(in)
 	allCols := cols
 	for len(allCols) < len(exprs) {
 		allCols = append(allCols, exec.ResultColumn{Name: "?sort?", T: exprs[len(allCols)].Type()})
@@ -254,7 +262,15 @@ func (a *analyzer) sortKeys(list []*pg.Node, sc *scope, exprs *[]exec.Expr, cols
 	for _, sb := range list {
 		by := sb.GetSortBy()
 		if by.SortbyDir == pg.SortByDir_SORTBY_USING {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING is not supported yet")
+			// USING < and USING > are ASC and DESC for the built-in types.
+			switch opName(by.UseOp) {
+			case "<", "<=":
+				by = &pg.SortBy{Node: by.Node, SortbyDir: pg.SortByDir_SORTBY_ASC, SortbyNulls: by.SortbyNulls}
+			case ">", ">=":
+				by = &pg.SortBy{Node: by.Node, SortbyDir: pg.SortByDir_SORTBY_DESC, SortbyNulls: by.SortbyNulls}
+			default:
+				return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING %s is not supported", opName(by.UseOp)), by.Location)
+			}
 		}
 		idx, err := a.sortTarget(by.Node, sc, exprs, cols)
 		if err != nil {
