@@ -112,18 +112,19 @@ func hasNull(ds []Datum) bool {
 
 // keyTable is a hash table of fixed-width keys, each stored once in a flat
 // slice: entry i's key is keys[i*w : (i+1)*w]. Entries with equal hashes
-// are chained, so a key may be present several times (a hash join's build
-// side) or kept unique by the caller (grouping). Adding an entry allocates
-// only when a slice grows.
+// are chained in the order they were added, so a key may be present
+// several times (a hash join's build side, returned in input order) or
+// kept unique by the caller (grouping). Adding an entry allocates only
+// when a slice or the map grows.
 type keyTable struct {
 	w     int
-	heads map[uint64]int32 // hash → last entry with that hash, +1
-	next  []int32          // entry → previous entry with the same hash, +1
+	heads map[uint64]uint64 // hash → first and last entry with that hash, +1, packed
+	next  []int32           // entry → next entry with the same hash, +1
 	keys  []Datum
 }
 
 func newKeyTable(w int) *keyTable {
-	return &keyTable{w: w, heads: map[uint64]int32{}}
+	return &keyTable{w: w, heads: map[uint64]uint64{}}
 }
 
 // len returns the number of entries.
@@ -136,18 +137,23 @@ func (t *keyTable) key(i int) []Datum { return t.keys[i*t.w : (i+1)*t.w] }
 func (t *keyTable) add(h uint64, key []Datum) int {
 	i := len(t.next)
 	t.keys = append(t.keys, key...)
-	t.next = append(t.next, t.heads[h])
-	t.heads[h] = int32(i + 1)
+	t.next = append(t.next, 0)
+	if fl, ok := t.heads[h]; ok {
+		t.next[uint32(fl)-1] = int32(i + 1)
+		t.heads[h] = fl&^0xffffffff | uint64(i+1)
+	} else {
+		t.heads[h] = uint64(i+1)<<32 | uint64(i+1)
+	}
 	return i
 }
 
-// first returns the most recent entry with hash h and a key not distinct
-// from key, or -1.
+// first returns the first entry with hash h and a key not distinct from
+// key, or -1.
 func (t *keyTable) first(h uint64, key []Datum) int {
-	return t.from(int(t.heads[h])-1, key)
+	return t.from(int(t.heads[h]>>32)-1, key)
 }
 
-// nextMatch returns the entry before entry i with a key not distinct from
+// nextMatch returns the entry after entry i with a key not distinct from
 // key, or -1.
 func (t *keyTable) nextMatch(i int, key []Datum) int {
 	return t.from(int(t.next[i])-1, key)

@@ -203,10 +203,10 @@ func checkRecursion(rec *pg.SelectStmt, name string) error {
 			if x.Schemaname == "" && x.Relname == name {
 				count++
 				switch {
-				case count > 1:
-					err = pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear more than once", name)
 				case ctx != "":
 					err = pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear within %s", name, ctx)
+				case count > 1:
+					err = pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear more than once", name)
 				}
 			}
 			return
