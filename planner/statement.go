@@ -285,6 +285,11 @@ func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given [
 	an := &analysis{}
 	var err error
 	switch {
+	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
+		an.run, err = a.createTableAs(n.GetSelectStmt().IntoClause, n.GetSelectStmt(), false)
+	case n.GetCreateTableAsStmt() != nil:
+		ct := n.GetCreateTableAsStmt()
+		an.run, err = a.createTableAs(ct.Into, ct.Query.GetSelectStmt(), ct.IfNotExists)
 	case n.GetSelectStmt() != nil:
 		an.plan, err = a.selectStmt(n.GetSelectStmt())
 		an.tag = "SELECT"
