@@ -32,6 +32,9 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 	case OIDNumeric:
 		return types.AppendNumeric(dst, d.Numeric())
 	case OIDBytea:
+		if s != nil && s.ByteaEscape {
+			return types.AppendByteaEscape(dst, []byte(d.S))
+		}
 		return types.AppendBytea(dst, []byte(d.S))
 	case OIDDate:
 		return types.AppendDate(dst, types.Date(d.I), s)

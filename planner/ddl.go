@@ -39,12 +39,6 @@ func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
 		run, err = a.comment(n.GetCommentStmt())
 	case n.GetDiscardStmt() != nil:
 		run, err = a.discard(n.GetDiscardStmt())
-	case n.GetCreateTableAsStmt() != nil:
-		c := n.GetCreateTableAsStmt()
-		if c.Query.GetSelectStmt() == nil || c.Objtype != pg.ObjectType_OBJECT_TABLE {
-			return nil, true, pgerr.New(pgerr.FeatureNotSupported, "CREATE %s AS of this query is not supported yet", c.Objtype)
-		}
-		run, err = a.createTableAs(c.Query.GetSelectStmt(), c.Into, c.IfNotExists)
 	default:
 		return nil, false, nil
 	}

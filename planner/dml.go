@@ -171,7 +171,7 @@ func (a *analyzer) filteredScan(t *exec.Table, sc *scope, where *pg.Node) (exec.
 	if pred, err = a.coerce(pred, exec.TBool, "argument of WHERE", -1); err != nil {
 		return nil, err
 	}
-	return a.scanWhere(t, pred), nil
+	return a.scanWhere(&exec.Scan{Table: t}, pred), nil
 }
 
 func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {

@@ -13,7 +13,14 @@ import (
 
 // expr analyzes a scalar expression over the columns of sc (nil: none).
 func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
+	if sc != nil && sc.group != nil && sc.group.exprKeys {
+		if e, ok := a.groupedExpr(n, sc); ok {
+			return e, nil
+		}
+	}
 	switch {
+	case n.GetSubLink() != nil:
+		return a.subLink(n.GetSubLink(), sc)
 	case n.GetAConst() != nil:
 		return constant(n.GetAConst())
 	case n.GetColumnRef() != nil:
@@ -93,18 +100,11 @@ func (a *analyzer) columnRef(cr *pg.ColumnRef, sc *scope) (exec.Expr, error) {
 		}
 		parts = append(parts, f.GetString_().Sval)
 	}
-	if sc == nil {
-		return nil, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", parts[len(parts)-1]), cr.Location)
-	}
 	table := ""
 	if len(parts) > 1 {
 		table = parts[len(parts)-2]
 	}
-	c, err := sc.resolve(table, parts[len(parts)-1], cr.Location)
-	if err != nil {
-		return nil, err
-	}
-	return &exec.ColRef{Idx: c.idx, T: c.t}, nil
+	return a.resolveColumn(sc, table, parts[len(parts)-1], cr.Location)
 }
 
 // param returns parameter $i+1, typed if known.
@@ -479,6 +479,12 @@ func (a *analyzer) caseExpr(c *pg.CaseExpr, sc *scope) (exec.Expr, error) {
 
 func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	name := opName(f.Funcname)
+	if exec.IsAgg(name) {
+		return a.aggCall(f, sc)
+	}
+	if isSeries(f) {
+		return a.srfCall(f, sc)
+	}
 	var args []exec.Expr
 	for _, n := range f.Args {
 		e, err := a.expr(n, sc)

@@ -15,15 +15,16 @@ import (
 // execution of a prepared statement. The whole predicate stays as a filter
 // above the scan: the scan narrows what is read, the filter decides.
 
-// scanWhere returns the plan reading the rows of t for which pred (nil:
-// none) holds. pred's column references are t's column positions.
-func (a *analyzer) scanWhere(t *exec.Table, pred exec.Expr) exec.Plan {
-	if pred == nil {
-		return &exec.Scan{Table: t}
-	}
-	var in exec.Plan = &exec.Scan{Table: t}
-	if p := chooseIndex(t, andParts(pred, nil)); p != nil {
-		in = p
+// scanWhere returns the plan reading the rows of scan for which pred
+// holds: an index scan under the filter when key conditions allow one.
+// pred's column references are the table's column positions.
+func (a *analyzer) scanWhere(scan *exec.Scan, pred exec.Expr) exec.Plan {
+	var in exec.Plan = scan
+	if t := scan.Table; t.Virtual == nil && scan.Lower == nil && scan.Upper == nil {
+		if p := chooseIndex(t, andParts(pred, nil)); p != nil {
+			p.Cols = scan.Cols
+			in = p
+		}
 	}
 	return &exec.Filter{In: in, Pred: pred}
 }

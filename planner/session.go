@@ -79,6 +79,7 @@ type Session struct {
 	readOnly bool // the session's revision cannot be written (a tag or commit)
 
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
+	cursors  map[string]*cursor       // DECLAREd cursors by name
 	cached   *exec.Settings           // settings(), until a SET or a new transaction
 	seqs     seqState                 // currval and lastval
 	catCache catalogCache             // the catalog functions' last snapshot
@@ -204,7 +205,7 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 		}
 		return nil, err
 	}
-	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, vars: map[string]string{}, prepared: map[string]*preparedStmt{}}
+	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, vars: map[string]string{}, prepared: map[string]*preparedStmt{}, cursors: map[string]*cursor{}}
 	for k, v := range defaultVars {
 		s.vars[k] = v
 	}
@@ -274,6 +275,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 
 // commit ends the open transaction, making its changes durable.
 func (s *Session) commit(ctx context.Context) error {
+	s.endCursors(true)
 	tx := s.txn
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 	s.seqs.advanced = nil // committed with the rest
@@ -288,6 +290,7 @@ func (s *Session) commit(ctx context.Context) error {
 }
 
 func (s *Session) rollback() {
+	s.endCursors(false)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 }
 

@@ -197,6 +197,11 @@ func (a *analyzer) viewTable(ctx context.Context, schema, name string) (*exec.Ta
 		if err != nil {
 			return nil, false, err
 		}
+		// The plan stays valid while the view's tables keep their
+		// definitions and the view its own: a view is no table, so the
+		// entry for it never matches one and a changed root replans.
+		a.deps = append(a.deps, sub.deps...)
+		a.deps = append(a.deps, &versioning.Table{Schema: sc, Name: name})
 		cols := make([]exec.VirtualColumn, len(v.Columns))
 		conv := make([]exec.Expr, len(v.Columns))
 		pcols := plan.Columns()

@@ -105,7 +105,7 @@ func describeType(t exec.T) sqlType {
 		precision: exec.Null, radix: exec.Null, scale: exec.Null, datetimePrecision: exec.Null, udtName: exec.Null}
 	if ty := types.Lookup(types.Oid(t.OID)); ty != nil {
 		st.udtName = dText(ty.Name)
-		if ty.ArrayOfElem {
+		if ty.IsArray {
 			st.dataType = "ARRAY"
 		}
 	}

@@ -296,14 +296,14 @@ func pgType(s *Snapshot) ([]exec.Row, error) {
 }
 
 func subscript(t types.Type) string {
-	if t.ArrayOfElem {
+	if t.IsArray {
 		return "array_subscript_handler"
 	}
 	return "-"
 }
 
 func analyze(t types.Type) string {
-	if t.ArrayOfElem {
+	if t.IsArray {
 		return "array_typanalyze"
 	}
 	return "-"
