@@ -544,7 +544,9 @@ func columnName(n *pg.Node) string {
 		return opName(n.GetFuncCall().Funcname)
 	case n.GetTypeCast() != nil:
 		tc := n.GetTypeCast()
-		if name := columnName(tc.Arg); name != "?column?" {
+		// A cast names its column unless its argument gives a stronger
+		// name (a column or function); an inner cast's name is weaker.
+		if name := columnName(tc.Arg); name != "?column?" && tc.Arg.GetTypeCast() == nil {
 			return name
 		}
 		names := tc.TypeName.Names
@@ -571,7 +573,7 @@ func columnName(n *pg.Node) string {
 			}
 		}
 	}
-	return "?column?"
+	return columnNameMore(n)
 }
 
 // values plans a VALUES list; types, when given, are the target columns'
