@@ -496,9 +496,36 @@ func (a *analyzer) star(cr *pg.ColumnRef, sc *scope) ([]exec.Expr, []exec.Result
 		}
 	}
 	if table != "" && !found {
-		return nil, nil, withPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), cr.Location)
+		// name.* of an enclosing query's item: its columns as outer
+		// references.
+		it := sc.outerItem(table)
+		if it == nil {
+			return nil, nil, withPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), cr.Location)
+		}
+		for _, c := range it.cols {
+			e, err := a.resolveColumn(sc, table, c.name, cr.Location)
+			if err != nil {
+				return nil, nil, err
+			}
+			exprs = append(exprs, e)
+			cols = append(cols, exec.ResultColumn{Name: c.name, T: c.t, TableOID: c.tableOID, AttNum: c.attnum})
+		}
 	}
 	return exprs, cols, nil
+}
+
+// outerItem returns the item named table of the innermost enclosing query
+// that has one.
+func (sc *scope) outerItem(table string) *nsItem {
+	for s := sc; s != nil && s.corr != nil; {
+		s = s.corr.outer
+		for _, it := range s.itemsOrNil() {
+			if it.relVisible && it.name == table {
+				return it
+			}
+		}
+	}
+	return nil
 }
 
 func (sc *scope) itemsOrNil() []*nsItem {
