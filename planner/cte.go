@@ -178,8 +178,20 @@ func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.Sel
 func refersTo(s *pg.SelectStmt, name string) bool {
 	found := false
 	walkNodes(s.ProtoReflect(), func(m protoreflect.Message) bool {
-		if rv, ok := m.Interface().(*pg.RangeVar); ok && rv.Schemaname == "" && rv.Relname == name {
-			found = true
+		switch x := m.Interface().(type) {
+		case *pg.RangeVar:
+			if x.Schemaname == "" && x.Relname == name {
+				found = true
+			}
+		case *pg.SelectStmt:
+			// A nested WITH query of the same name hides this one.
+			if x != s && x.WithClause != nil {
+				for _, c := range x.WithClause.Ctes {
+					if c.GetCommonTableExpr().Ctename == name {
+						return false
+					}
+				}
+			}
 		}
 		return !found
 	})

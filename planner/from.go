@@ -123,7 +123,7 @@ func (a *analyzer) fromItem(n *pg.Node, corr *correlation, prefix *scope) (*from
 func leafItem(p exec.Plan, alias string, colnames []*pg.Node, t *exec.Table) (*fromItem, error) {
 	cols := p.Columns()
 	it := &fromItem{plan: p, width: len(cols)}
-	ns := &nsItem{name: alias, relVisible: true, colsVisible: true, table: t}
+	ns := &nsItem{name: alias, relVisible: true, colsVisible: true, table: t, kind: itemSubquery}
 	if t != nil {
 		ns = tableItem(t, alias)
 	} else {
@@ -149,7 +149,11 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	}
 	if rv.Schemaname == "" {
 		if c := a.findCTE(rv.Relname); c != nil {
-			return leafItem(c.scan(), aliasOf(rv), colnames, nil)
+			it, err := leafItem(c.scan(), aliasOf(rv), colnames, nil)
+			if err == nil {
+				it.items[0].kind = itemCTE
+			}
+			return it, err
 		}
 	}
 	t, err := a.table(rv)
@@ -174,7 +178,11 @@ func (a *analyzer) rangeSubselect(rs *pg.RangeSubselect, corr *correlation, pref
 		if err != nil {
 			return nil, err
 		}
-		return leafItem(p, rs.Alias.Aliasname, rs.Alias.Colnames, nil)
+		it, err := leafItem(p, rs.Alias.Aliasname, rs.Alias.Colnames, nil)
+		if err == nil && len(sel.ValuesLists) > 0 {
+			it.items[0].kind = itemValues
+		}
+		return it, err
 	}
 	lc := &correlation{outer: prefix}
 	p, err := a.subquery(sel, lc)
@@ -380,7 +388,7 @@ func (a *analyzer) joinExpr(j *pg.JoinExpr, corr *correlation, prefix *scope) (*
 			}
 			cols[i] = &cc
 		}
-		it.items = []*nsItem{{name: j.Alias.Aliasname, relVisible: true, colsVisible: true, cols: cols}}
+		it.items = []*nsItem{{name: j.Alias.Aliasname, relVisible: true, colsVisible: true, cols: cols, kind: itemJoin}}
 		it.cols = cols
 	default:
 		for _, x := range append(slices.Clone(left.items), shifted(right.items, lw)...) {
@@ -388,10 +396,10 @@ func (a *analyzer) joinExpr(j *pg.JoinExpr, corr *correlation, prefix *scope) (*
 			c.colsVisible = false
 			it.items = append(it.items, &c)
 		}
-		it.items = append(it.items, &nsItem{colsVisible: true, cols: it.cols})
+		it.items = append(it.items, &nsItem{colsVisible: true, cols: it.cols, kind: itemJoin})
 	}
 	if j.JoinUsingAlias != nil && j.Alias == nil { // an alias of the join hides it
-		ua := &nsItem{name: j.JoinUsingAlias.Aliasname, relVisible: true, cols: merged}
+		ua := &nsItem{name: j.JoinUsingAlias.Aliasname, relVisible: true, cols: merged, kind: itemJoin}
 		if err := checkDuplicates(it.items, []*nsItem{ua}); err != nil {
 			return nil, err
 		}

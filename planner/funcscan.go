@@ -61,6 +61,7 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 	if err != nil {
 		return nil, err
 	}
+	it.items[0].kind = itemFunction
 	lateralItem(it, lc)
 	return it, nil
 }

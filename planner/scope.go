@@ -32,7 +32,20 @@ type nsItem struct {
 	colsVisible bool
 	cols        []*scopeCol
 	table       *exec.Table // a base table's: for columns its primary key determines
+	kind        itemKind
 }
+
+// itemKind is what a namespace item names.
+type itemKind uint8
+
+const (
+	itemTable itemKind = iota
+	itemSubquery
+	itemJoin
+	itemFunction
+	itemValues
+	itemCTE
+)
 
 type scopeCol struct {
 	name     string

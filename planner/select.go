@@ -93,6 +93,9 @@ func (a *analyzer) query(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 	}
 	switch {
 	case s.Op != pg.SetOperation_SETOP_NONE:
+		if err := checkLocking(s, nil, false, false); err != nil {
+			return nil, err
+		}
 		return a.setOp(s, corr)
 	case len(s.ValuesLists) > 0:
 		v, err := a.valuesIn(s.ValuesLists, nil, &scope{corr: corr})
@@ -177,6 +180,9 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 				onCols = append(onCols, idx)
 			}
 		}
+	}
+	if err := checkLocking(s, sc, g != nil, len(srfs.funcs) > 0); err != nil {
+		return nil, err
 	}
 	if g != nil {
 		in = g.plan(in)
@@ -577,7 +583,14 @@ func columnName(n *pg.Node) string {
 		case pg.SubLinkType_ARRAY_SUBLINK:
 			return "array"
 		case pg.SubLinkType_EXPR_SUBLINK:
-			if sel := sl.Subselect.GetSelectStmt(); sel != nil && len(sel.TargetList) > 0 {
+			sel := sl.Subselect.GetSelectStmt()
+			for sel != nil && sel.Op != pg.SetOperation_SETOP_NONE {
+				sel = sel.Larg
+			}
+			if sel != nil && len(sel.ValuesLists) > 0 {
+				return "column1"
+			}
+			if sel != nil && len(sel.TargetList) > 0 {
 				rt := sel.TargetList[0].GetResTarget()
 				if rt.Name != "" {
 					return rt.Name
