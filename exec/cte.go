@@ -35,6 +35,9 @@ func (p *With) Open(env *Env) (Rows, error) {
 		closeBuffers(bufs)
 		return nil, err
 	}
+	if c, ok := body.(CountedRows); ok {
+		return &countedWithRows{withRows{body: body, bufs: bufs}, c}, nil
+	}
 	return &withRows{body: body, bufs: bufs}, nil
 }
 
@@ -42,6 +45,15 @@ type withRows struct {
 	body Rows
 	bufs []*cteBuffer
 }
+
+// countedWithRows is withRows over an INSERT, UPDATE or DELETE, whose
+// count it reports.
+type countedWithRows struct {
+	withRows
+	c CountedRows
+}
+
+func (r *countedWithRows) Affected() int64 { return r.c.Affected() }
 
 func (r *withRows) Next() (Row, error) { return r.body.Next() }
 

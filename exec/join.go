@@ -168,6 +168,10 @@ func (r *nestedLoopRows) openLateral() error {
 	return nil
 }
 
+// Key returns the key of the stored row the current left row is, when
+// the left input reads a table (UPDATE ... FROM, DELETE ... USING).
+func (r *nestedLoopRows) Key() []byte { return r.left.(keyedRows).Key() }
+
 func (r *nestedLoopRows) Close() error {
 	err := r.left.Close()
 	if r.lat != nil {
@@ -511,6 +515,11 @@ func (r *hashJoinRows) nextProbe() error {
 	}
 	return nil
 }
+
+// Key returns the key of the stored row the current probe row is, when
+// the probe input is the left one and reads a table (UPDATE ... FROM,
+// DELETE ... USING, which build the right input).
+func (r *hashJoinRows) Key() []byte { return r.inputs[0].(keyedRows).Key() }
 
 func (r *hashJoinRows) Close() error {
 	var err error

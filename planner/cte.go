@@ -44,44 +44,11 @@ func (a *analyzer) findCTE(name string) *cteDef {
 // earlier ones in scope, then the query with all of them.
 func (a *analyzer) with(s *pg.SelectStmt, corr *correlation) (exec.Plan, error) {
 	w := s.WithClause
-	base := len(a.ctes)
-	defer func() { a.ctes = a.ctes[:base] }()
-	var ctes []*exec.CTE
-	order, err := cteOrder(w)
+	ctes, pop, err := a.withCTEs(w, corr)
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range order {
-		ce := n.GetCommonTableExpr()
-		for _, d := range a.ctes[base:] {
-			if d.name == ce.Ctename {
-				return nil, withPos(pgerr.New(codeDuplicateAlias, "WITH query name %q specified more than once", ce.Ctename), ce.Location)
-			}
-		}
-		sel := ce.Ctequery.GetSelectStmt()
-		if sel == nil {
-			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported yet"), ce.Location)
-		}
-		if ce.SearchClause != nil || ce.CycleClause != nil {
-			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "SEARCH and CYCLE are not supported yet"), ce.Location)
-		}
-		def := &cteDef{name: ce.Ctename}
-		var p exec.Plan
-		var err error
-		if w.Recursive && refersTo(sel, ce.Ctename) {
-			p, err = a.recursiveCTE(def, ce, sel, corr)
-		} else {
-			if p, err = a.subquery(sel, corr); err == nil {
-				def.cols, err = aliasCols(p.Columns(), ce)
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		def.cte = &exec.CTE{Name: ce.Ctename, Plan: p}
-		a.ctes = append(a.ctes, def)
-		ctes = append(ctes, def.cte)
-	}
+	defer pop()
 	s.WithClause = nil
 	body, err := a.query(s, corr)
 	s.WithClause = w
@@ -89,6 +56,67 @@ func (a *analyzer) with(s *pg.SelectStmt, corr *correlation) (exec.Plan, error) 
 		return nil, err
 	}
 	return &exec.With{CTEs: ctes, Body: body}, nil
+}
+
+// withCTEs plans the CTEs of a WITH clause and brings them into scope
+// until pop is called.
+// A nil clause has no CTEs; a nil corr is a top-level statement's.
+func (a *analyzer) withCTEs(w *pg.WithClause, corr *correlation) (ctes []*exec.CTE, pop func(), err error) {
+	base := len(a.ctes)
+	restore := func() { a.ctes = a.ctes[:base] }
+	if w == nil {
+		return nil, restore, nil
+	}
+	if corr == nil {
+		corr = &correlation{}
+	}
+	defer func() {
+		if err != nil {
+			restore()
+		}
+	}()
+	order, err := cteOrder(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range order {
+		ce := n.GetCommonTableExpr()
+		for _, d := range a.ctes[base:] {
+			if d.name == ce.Ctename {
+				return nil, nil, withPos(pgerr.New(codeDuplicateAlias, "WITH query name %q specified more than once", ce.Ctename), ce.Location)
+			}
+		}
+		sel := ce.Ctequery.GetSelectStmt()
+		if sel == nil {
+			return nil, nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported yet"), ce.Location)
+		}
+		if ce.SearchClause != nil || ce.CycleClause != nil {
+			return nil, nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "SEARCH and CYCLE are not supported yet"), ce.Location)
+		}
+		def := &cteDef{name: ce.Ctename}
+		var p exec.Plan
+		if w.Recursive && refersTo(sel, ce.Ctename) {
+			p, err = a.recursiveCTE(def, ce, sel, corr)
+		} else if p, err = a.subquery(sel, corr); err == nil {
+			def.cols, err = aliasCols(p.Columns(), ce)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		def.cte = &exec.CTE{Name: ce.Ctename, Plan: p}
+		a.ctes = append(a.ctes, def)
+		ctes = append(ctes, def.cte)
+	}
+	return ctes, restore, nil
+}
+
+// withDML wraps the plan of an INSERT, UPDATE or DELETE in its WITH
+// clause's CTEs, whose analysis (withCTEs) came first.
+func withDML(ctes []*exec.CTE, p exec.Plan) exec.Plan {
+	if len(ctes) == 0 {
+		return p
+	}
+	return &exec.With{CTEs: ctes, Body: p}
 }
 
 // aliasCols renames a CTE's columns by its column list.
