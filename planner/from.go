@@ -149,6 +149,9 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	}
 	if rv.Schemaname == "" {
 		if c := a.findCTE(rv.Relname); c != nil {
+			if c.noReturning {
+				return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "WITH query %q does not have a RETURNING clause", c.name), rv.Location)
+			}
 			it, err := leafItem(c.scan(), aliasOf(rv), colnames, nil)
 			if err == nil {
 				it.items[0].kind = itemCTE

@@ -24,6 +24,7 @@ type analyzer struct {
 	inAgg       bool    // analyzing an aggregate's arguments
 	keepUnknown bool    // a set operation's leaf: leave unknown output columns to the set operation
 	srfs        *srfSet // set-returning functions of the select list being analyzed
+	nestedQuery bool    // analyzing a subquery, not the statement's own query
 	// ctes are the WITH queries in scope, innermost last.
 	ctes []*cteDef
 }
@@ -34,17 +35,18 @@ type analyzerState struct {
 	inAgg       bool
 	keepUnknown bool
 	srfs        *srfSet
+	nestedQuery bool
 }
 
 // nested clears the per-query state for a nested query and returns it.
 func (a *analyzer) nested() analyzerState {
-	s := analyzerState{a.clause, a.inAgg, a.keepUnknown, a.srfs}
-	a.clause, a.inAgg, a.keepUnknown, a.srfs = "", false, false, nil
+	s := analyzerState{a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery}
+	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery = "", false, false, nil, true
 	return s
 }
 
 func (a *analyzer) restore(s analyzerState) {
-	a.clause, a.inAgg, a.keepUnknown, a.srfs = s.clause, s.inAgg, s.keepUnknown, s.srfs
+	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery = s.clause, s.inAgg, s.keepUnknown, s.srfs, s.nestedQuery
 }
 
 // table looks up a table named by a RangeVar.
