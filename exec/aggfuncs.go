@@ -23,12 +23,21 @@ type AggFunc struct {
 	// NULL; the others skip them, as PostgreSQL's strict transition
 	// functions do.
 	KeepNulls bool
+	// StrictAll aggregates skip rows where any argument is NULL (the
+	// two-argument statistics).
+	StrictAll bool
 	// New returns the empty state of one group, for arguments of types
 	// args.
 	New func(args []T) accumulator
 }
 
-func (f *AggFunc) skipNulls() bool { return !f.KeepNulls }
+// skips reports whether a row with these arguments is left out.
+func (f *AggFunc) skips(args []Datum) bool {
+	if f.StrictAll {
+		return hasNull(args)
+	}
+	return len(args) > 0 && args[0].IsNull() && !f.KeepNulls
+}
 
 func (f *AggFunc) resultType(args []T) T {
 	if f.Ret == 0 {
@@ -271,10 +280,9 @@ func (a *sumNumericAcc) add(_ *Env, args []Datum) error {
 	if a.n == 0 {
 		a.sum.Set(x)
 	} else if x.Form == apd.NaN || a.sum.Form == apd.NaN {
-		a.sum.Set(x)
-		a.sum.Form = apd.NaN
+		a.sum = apd.Decimal{Form: apd.NaN}
 	} else if x.Form == apd.Infinite && a.sum.Form == apd.Infinite && x.Negative != a.sum.Negative {
-		a.sum.Form = apd.NaN
+		a.sum = apd.Decimal{Form: apd.NaN}
 	} else if _, err := numericCtx.Add(&a.sum, &a.sum, x); err != nil {
 		return pgerr.Wrap(err, pgerr.NumericValueOutOfRange, "value overflows numeric format")
 	}
