@@ -26,6 +26,8 @@ type Modify struct {
 	Cols      []ResultColumn
 	// Checks are the table's CHECK constraints, tested on every new row.
 	Checks []CheckConstraint
+	// Conflict is an INSERT's ON CONFLICT clause (upsert.go), nil for none.
+	Conflict *OnConflict
 }
 
 // ModifyKind says which statement a Modify runs.
@@ -74,6 +76,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	// UPDATE ... FROM and DELETE ... USING read the target's rows joined
 	// with other tables: a row matching several times is changed once.
 	var lastKey []byte
+	var touched map[string]bool // ON CONFLICT: the rows this statement wrote
 	for {
 		in, err := src.Next()
 		if err != nil {
@@ -101,6 +104,20 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			}
 			if err := checkConstraints(env, t, p.Checks, row); err != nil {
 				return nil, err
+			}
+			if p.Conflict != nil {
+				upd, skip, err := upsert(env, p, w, t, row, &touched)
+				if err != nil {
+					return nil, err
+				}
+				if skip {
+					continue
+				}
+				if upd != nil {
+					fks.changed(t, upd[0], upd[1])
+					ret = upd[1]
+					break
+				}
 			}
 			if err := w.Insert(env.Ctx, row); err != nil {
 				return nil, err

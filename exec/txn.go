@@ -29,6 +29,10 @@ type Txn struct {
 
 	// Tables, when set, shares decoded tables with other transactions.
 	Tables *TableCache
+	// deferred are the unique checks SET CONSTRAINTS or INITIALLY
+	// DEFERRED put off until commit; modes the SET CONSTRAINTS settings.
+	deferred []uniqueCheck
+	modes    constraintModes
 	// Defaults, when set, analyzes the column defaults of a table (nil
 	// where a column has none): a foreign key's ON ... SET DEFAULT needs
 	// them, and only the planner can analyze SQL.
@@ -109,6 +113,9 @@ type TableWriter struct {
 	tb      tuple.Builder
 	keyBuf  []byte
 	ixBuf   []byte
+	// uniques are the keys written to deferrable unique indexes, checked
+	// when the statement's changes are flushed, or at commit.
+	uniques []uniqueCheck
 }
 
 // Writer returns a writer for table t.
@@ -228,7 +235,9 @@ func (w *TableWriter) write(ctx context.Context, key []byte, old, row Row) error
 			return err
 		}
 		w.ixBuf = k
-		if ix.Unique {
+		if ix.Unique && ix.Deferrable {
+			w.deferUnique(i, row, k[:len(k)-len(key)]) // deferred.go
+		} else if ix.Unique {
 			if err := w.checkUnique(ctx, i, row, len(k)-len(key)); err != nil {
 				return err
 			}
@@ -350,7 +359,7 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 		return err
 	}
 	w.tx.SetRoot(root)
-	return nil
+	return w.checkDeferrable(ctx)
 }
 
 func sortedEdits(pending map[string]rowEdit) []prolly.Edit {

@@ -33,6 +33,8 @@ func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
 		run, err = a.createSequence(n.GetCreateSeqStmt())
 	case n.GetAlterSeqStmt() != nil:
 		run, err = a.alterSequence(n.GetAlterSeqStmt())
+	case n.GetConstraintsSetStmt() != nil:
+		run, err = a.setConstraints(n.GetConstraintsSetStmt())
 	case n.GetViewStmt() != nil:
 		run, err = a.createView(n.GetViewStmt())
 	case n.GetCommentStmt() != nil:
@@ -118,8 +120,15 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 		c.NotNull = true
 	}
 	hasDefault, hasIdentity := serial, false
+	var last *pg.Constraint // the constraint DEFERRABLE and its kin apply to
 	for _, cn := range cd.Constraints {
 		con := cn.GetConstraint()
+		switch con.Contype {
+		case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
+			pg.ConstrType_CONSTR_ATTR_DEFERRED, pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
+		default:
+			last = con
+		}
 		switch con.Contype {
 		case pg.ConstrType_CONSTR_NOTNULL:
 			c.NotNull = true
@@ -148,6 +157,19 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 			d.checks = append(d.checks, con)
 		case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
 			pg.ConstrType_CONSTR_ATTR_DEFERRED, pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
+			if last == nil || (last.Contype != pg.ConstrType_CONSTR_UNIQUE && last.Contype != pg.ConstrType_CONSTR_PRIMARY && last.Contype != pg.ConstrType_CONSTR_FOREIGN) {
+				return withPos(pgerr.New(pgerr.SyntaxError, "misplaced %s clause", constraintAttrName(con.Contype)), con.Location)
+			}
+			switch con.Contype {
+			case pg.ConstrType_CONSTR_ATTR_DEFERRABLE:
+				last.Deferrable = true
+			case pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+				last.Deferrable = false
+			case pg.ConstrType_CONSTR_ATTR_DEFERRED:
+				last.Initdeferred = true
+			case pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
+				last.Initdeferred = false
+			}
 		case pg.ConstrType_CONSTR_FOREIGN:
 			d.fks = append(d.fks, con)
 			d.fkCols = append(d.fkCols, []int{pos})
@@ -284,6 +306,11 @@ func (d *tableDDL) finish(ctx context.Context) error {
 			kept = append(kept, u)
 		}
 	}
+	if pk != nil && (pk.con.Deferrable || pk.con.Initdeferred) {
+		// Rows are stored under their primary key, which cannot hold a
+		// key twice even for a moment.
+		return withPos(pgerr.New(pgerr.FeatureNotSupported, "deferrable primary keys are not supported"), pk.con.Location)
+	}
 	if pk != nil {
 		name := pk.name
 		if name == "" {
@@ -298,7 +325,8 @@ func (d *tableDDL) finish(ctx context.Context) error {
 		d.newPK = true
 	}
 	for _, u := range kept {
-		ix := versioning.Index{Name: u.name, Unique: true, Constraint: true, NullsNotDistinct: u.con.NullsNotDistinct}
+		ix := versioning.Index{Name: u.name, Unique: true, Constraint: true, NullsNotDistinct: u.con.NullsNotDistinct,
+			Deferrable: u.con.Deferrable || u.con.Initdeferred, InitiallyDeferred: u.con.Initdeferred}
 		var names []string
 		for _, c := range u.cols {
 			ix.Columns = append(ix.Columns, versioning.IndexColumn{Column: c})
@@ -623,5 +651,66 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (utility, error) {
 		}
 		a.tx.SetRoot(root)
 		return "TRUNCATE TABLE", nil
+	}, nil
+}
+
+// constraintAttrName names a constraint attribute for errors.
+func constraintAttrName(t pg.ConstrType) string {
+	switch t {
+	case pg.ConstrType_CONSTR_ATTR_DEFERRABLE:
+		return "DEFERRABLE"
+	case pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+		return "NOT DEFERRABLE"
+	case pg.ConstrType_CONSTR_ATTR_DEFERRED:
+		return "INITIALLY DEFERRED"
+	}
+	return "INITIALLY IMMEDIATE"
+}
+
+// setConstraints runs SET CONSTRAINTS {ALL | name, ...} {DEFERRED |
+// IMMEDIATE}, for the rest of the transaction block.
+func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if !a.s.explicit {
+			a.s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET CONSTRAINTS can only be used in transaction blocks"))
+			return "SET CONSTRAINTS", nil
+		}
+		var names []string
+		for _, n := range s.Constraints {
+			rv := n.GetRangeVar()
+			found, deferrable := false, false
+			schemas := []string{a.s.resolveSchemaName(rv.Schemaname)}
+			if rv.Schemaname == "" {
+				schemas = a.s.relationPath()
+			}
+			for _, sc := range schemas {
+				tables, err := a.tx.Root.TablesIn(ctx, sc)
+				if err != nil {
+					return "", err
+				}
+				for _, t := range tables {
+					if constraintExists(t, rv.Relname) {
+						found = true
+						for _, ix := range t.Indexes {
+							deferrable = deferrable || ix.Constraint && ix.Name == rv.Relname && ix.Deferrable
+						}
+					}
+				}
+				if found {
+					break
+				}
+			}
+			if !found {
+				return "", pgerr.New(pgerr.UndefinedObject, "constraint %q does not exist", rv.Relname)
+			}
+			if !deferrable {
+				return "", pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", rv.Relname)
+			}
+			names = append(names, rv.Relname)
+		}
+		if len(s.Constraints) == 0 {
+			names = nil
+		}
+		return "SET CONSTRAINTS", a.tx.SetConstraints(ctx, names, s.Deferred)
 	}, nil
 }

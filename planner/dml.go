@@ -40,9 +40,6 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 }
 
 func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
-	if s.OnConflictClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "this INSERT is not supported yet")
-	}
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err
@@ -154,7 +151,13 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withDML(ctes, &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks}), nil
+	var conflict *exec.OnConflict
+	if s.OnConflictClause != nil {
+		if conflict, err = a.onConflict(s.OnConflictClause, t, aliasOf(s.Relation)); err != nil { // upsert.go
+			return nil, err
+		}
+	}
+	return withDML(ctes, &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict}), nil
 }
 
 func (a *analyzer) returning(list []*pg.Node, t *exec.Table, alias string) ([]exec.Expr, []exec.ResultColumn, error) {

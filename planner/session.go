@@ -283,6 +283,9 @@ func (s *Session) commit(ctx context.Context) error {
 	if tx == nil {
 		return nil
 	}
+	if err := tx.CheckDeferred(ctx); err != nil {
+		return err // a deferred unique constraint fails: nothing is committed
+	}
 	_, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root)
 	if errors.Is(err, versioning.ErrConflict) {
 		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update")

@@ -101,7 +101,10 @@ func (a *analyzer) multiAssign(mar *pg.MultiAssignRef, sc *scope) (exec.Expr, *p
 			return nil, nil, pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values")
 		}
 		return nil, args[col-1], nil
-	case src.GetSubLink() != nil && src.GetSubLink().SubLinkType == pg.SubLinkType_MULTIEXPR_SUBLINK:
+	case src.GetSubLink() != nil && (src.GetSubLink().SubLinkType == pg.SubLinkType_MULTIEXPR_SUBLINK ||
+		src.GetSubLink().SubLinkType == pg.SubLinkType_EXPR_SUBLINK):
+		// The raw parse tree has an EXPR sublink here; PostgreSQL's
+		// analysis makes it MULTIEXPR.
 		sl := src.GetSubLink()
 		corr := &correlation{outer: sc, fromSub: true, inAgg: a.inAgg}
 		saved := a.nested()

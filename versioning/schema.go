@@ -70,6 +70,11 @@ type Index struct {
 	// NullsNotDistinct makes NULLs equal for uniqueness (PostgreSQL 15's
 	// UNIQUE NULLS NOT DISTINCT).
 	NullsNotDistinct bool `json:"nulls_not_distinct,omitempty"`
+	// Deferrable unique constraints are checked at the end of the
+	// statement, or at commit when deferred (InitiallyDeferred, or SET
+	// CONSTRAINTS ... DEFERRED).
+	Deferrable        bool `json:"deferrable,omitempty"`
+	InitiallyDeferred bool `json:"initially_deferred,omitempty"`
 	// Include lists INCLUDE columns: kept for the catalog, not in the key.
 	Include []int         `json:"include,omitempty"`
 	Rows    store.Address `json:"rows"`

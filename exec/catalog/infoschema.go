@@ -205,8 +205,10 @@ func isTableConstraints(s *Snapshot) ([]exec.Row, error) {
 			if c.Type == 'p' || c.Type == 'u' {
 				nd = yesNo(c.Index == nil || !c.Index.NullsNotDistinct)
 			}
+			deferrable := c.Index != nil && c.Index.Deferrable
+			deferred := c.Index != nil && c.Index.InitiallyDeferred
 			out = append(out, exec.Row{db, dText(t.Schema), dText(c.Name), db, dText(t.Schema), dText(t.Name),
-				dText(constraintTypes[c.Type]), yesNo(false), yesNo(false), yesNo(true), nd})
+				dText(constraintTypes[c.Type]), yesNo(deferrable), yesNo(deferred), yesNo(true), nd})
 		}
 		// NOT NULL constraints appear as CHECK constraints named
 		// namespaceoid_tableoid_attnum_not_null.

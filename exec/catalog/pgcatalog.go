@@ -311,14 +311,15 @@ func analyze(t types.Type) string {
 
 // indexInfo describes one index of a table for pg_index and pg_indexes.
 type indexInfo struct {
-	oid     uint32
-	name    string
-	table   *versioning.Table
-	cols    []versioning.IndexColumn
-	include []int
-	primary bool
-	unique  bool
-	nnd     bool
+	oid        uint32
+	name       string
+	table      *versioning.Table
+	cols       []versioning.IndexColumn
+	include    []int
+	primary    bool
+	unique     bool
+	nnd        bool
+	deferrable bool
 }
 
 // Indexes returns the indexes of a table, its primary key's first.
@@ -333,7 +334,7 @@ func tableIndexes(t *versioning.Table) []indexInfo {
 	}
 	for _, x := range t.Indexes {
 		out = append(out, indexInfo{oid: IndexOID(t.Schema, x.Name), name: x.Name, table: t, cols: x.Columns,
-			include: x.Include, unique: x.Unique, nnd: x.NullsNotDistinct})
+			include: x.Include, unique: x.Unique, nnd: x.NullsNotDistinct, deferrable: x.Deferrable})
 	}
 	return out
 }
@@ -362,7 +363,7 @@ func pgIndex(s *Snapshot) ([]exec.Row, error) {
 			out = append(out, exec.Row{
 				dOID(ix.oid), dOID(TableOID(t.Schema, t.Name)), dInt(int64(len(ix.cols) + len(ix.include))), dInt(int64(len(ix.cols))),
 				dBool(ix.unique), dBool(ix.nnd), dBool(ix.primary), dBool(false),
-				dBool(true), dBool(false), dBool(true), dBool(false), dBool(true),
+				dBool(!ix.deferrable), dBool(false), dBool(true), dBool(false), dBool(true),
 				dBool(true), dBool(false), dText(strings.Join(key, " ")), dText(strings.Join(coll, " ")), dText(strings.Join(class, " ")),
 				dText(strings.Join(opt, " ")), exec.Null, exec.Null,
 			})
@@ -425,6 +426,10 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 			indid = IndexOID(t.Schema, c.Name)
 		}
 		validated, noInherit := true, false
+		deferrable, deferred := false, false
+		if c.Index != nil {
+			deferrable, deferred = c.Index.Deferrable, c.Index.InitiallyDeferred
+		}
 		bin := exec.Null
 		if c.Check != nil {
 			validated, noInherit = !c.Check.NotValid, c.Check.NoInherit
@@ -442,7 +447,7 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 		}
 		out = append(out, exec.Row{
 			dOID(c.OID), dText(c.Name), dOID(NamespaceOID(t.Schema)), dChar(c.Type),
-			dBool(false), dBool(false), dBool(validated), dOID(TableOID(t.Schema, t.Name)), dOID(0), dOID(indid),
+			dBool(deferrable), dBool(deferred), dBool(validated), dOID(TableOID(t.Schema, t.Name)), dOID(0), dOID(indid),
 			dOID(0), dOID(confrel), dChar(upd), dChar(del), dChar(match), dBool(true),
 			dInt(0), dBool(noInherit), conkey, confkey, exec.Null,
 			exec.Null, exec.Null, exec.Null, exec.Null, bin,
@@ -792,6 +797,12 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 		def += "(" + names(c.Cols) + ")"
 		if len(c.Index.Include) > 0 {
 			def += " INCLUDE (" + names(c.Index.Include) + ")"
+		}
+		if c.Index.Deferrable {
+			def += " DEFERRABLE"
+			if c.Index.InitiallyDeferred {
+				def += " INITIALLY DEFERRED"
+			}
 		}
 		return def, true
 	case 'c':
