@@ -202,9 +202,17 @@ func NumericArith(op string) Fn {
 		if err != nil {
 			return Null, pgerr.Wrap(err, pgerr.NumericValueOutOfRange, "value overflows numeric format")
 		}
+		if mul && d.Form == apd.Finite && d.Exponent < -numericDscaleMax {
+			// A product keeps at most NUMERIC_DSCALE_MAX digits after
+			// the point, rounded from the exact one.
+			d = numRound(d, numericDscaleMax, false)
+		}
 		return DNumeric(d), nil
 	}
 }
+
+// numericDscaleMax is NUMERIC_DSCALE_MAX.
+const numericDscaleMax = 0x3FFF
 
 // exactDigits is the precision at which x op y (+, - or *) is exact.
 func exactDigits(x, y *apd.Decimal, mul bool) uint32 {
@@ -285,26 +293,26 @@ func Negate(t T) Fn {
 func init() {
 	for _, t := range []T{TInt2, TInt4, TInt8} {
 		for _, op := range []string{"+", "-", "*", "/", "%"} {
-			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Fn: IntArith(op, t)})
+			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: IntArith(op, t)})
 		}
-		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Fn: Negate(t)})
+		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: Negate(t)})
 	}
 	for _, t := range []T{TFloat4, TFloat8} {
 		for _, op := range []string{"+", "-", "*", "/"} {
-			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Fn: FloatArith(op, t)})
+			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: FloatArith(op, t)})
 		}
-		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Fn: Negate(t)})
+		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: Negate(t)})
 	}
 	for _, op := range []string{"+", "-", "*", "/", "%"} {
-		register(&Func{Name: op, Args: []uint32{OIDNumeric, OIDNumeric}, Ret: OIDNumeric, Strict: true, Fn: NumericArith(op)})
+		register(&Func{Name: op, Args: []uint32{OIDNumeric, OIDNumeric}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: NumericArith(op)})
 	}
-	register(&Func{Name: "-", Args: []uint32{OIDNumeric}, Ret: OIDNumeric, Strict: true, Fn: Negate(TNumeric)})
+	register(&Func{Name: "-", Args: []uint32{OIDNumeric}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: Negate(TNumeric)})
 	for name, fn := range textFuncs {
 		ret := OIDText
 		if name == "length" {
 			ret = OIDInt4
 		}
-		register(&Func{Name: name, Args: []uint32{OIDText}, Ret: ret, Strict: true, Fn: fn})
+		register(&Func{Name: name, Args: []uint32{OIDText}, Ret: ret, Strict: true, Immutable: true, Fn: fn})
 	}
 }
 

@@ -798,21 +798,21 @@ func init() {
 			}
 			return DInt(absI(a[0].I)), nil
 		}
-		register(&Func{Name: "abs", Args: []uint32{t.OID}, Ret: ret, Strict: true, Fn: abs},
-			&Func{Name: "@", Args: []uint32{t.OID}, Ret: ret, Strict: true, Fn: abs},
-			&Func{Name: "&", Args: tt, Ret: ret, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I & a[1].I), nil }},
-			&Func{Name: "|", Args: tt, Ret: ret, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I | a[1].I), nil }},
-			&Func{Name: "#", Args: tt, Ret: ret, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I ^ a[1].I), nil }},
-			&Func{Name: "~", Args: []uint32{t.OID}, Ret: ret, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(^a[0].I), nil }},
-			&Func{Name: "mod", Args: tt, Ret: ret, Strict: true, Fn: IntArith("%", t)},
-			&Func{Name: "<<", Args: []uint32{t.OID, OIDInt4}, Ret: ret, Strict: true, Fn: intShift(t, true)},
-			&Func{Name: ">>", Args: []uint32{t.OID, OIDInt4}, Ret: ret, Strict: true, Fn: intShift(t, false)},
+		register(&Func{Name: "abs", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: abs},
+			&Func{Name: "@", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: abs},
+			&Func{Name: "&", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I & a[1].I), nil }},
+			&Func{Name: "|", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I | a[1].I), nil }},
+			&Func{Name: "#", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I ^ a[1].I), nil }},
+			&Func{Name: "~", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(^a[0].I), nil }},
+			&Func{Name: "mod", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: IntArith("%", t)},
+			&Func{Name: "<<", Args: []uint32{t.OID, OIDInt4}, Ret: ret, Strict: true, Immutable: true, Fn: intShift(t, true)},
+			&Func{Name: ">>", Args: []uint32{t.OID, OIDInt4}, Ret: ret, Strict: true, Immutable: true, Fn: intShift(t, false)},
 		)
 		if t.OID != OIDInt2 {
-			register(&Func{Name: "gcd", Args: tt, Ret: ret, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+			register(&Func{Name: "gcd", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 				g, err := intGcd(a[0].I, a[1].I, lo, name)
 				return DInt(g), err
-			}}, &Func{Name: "lcm", Args: tt, Ret: ret, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+			}}, &Func{Name: "lcm", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 				l, err := intLcm(a[0].I, a[1].I, lo, hi, name)
 				return DInt(l), err
 			}})
@@ -822,13 +822,13 @@ func init() {
 	n1 := []uint32{OIDNumeric}
 	nn := []uint32{OIDNumeric, OIDNumeric}
 	fl := func(name string, fn func(float64) (float64, error)) {
-		register(&Func{Name: name, Args: f1, Ret: OIDFloat8, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		register(&Func{Name: name, Args: f1, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 			r, err := fn(a[0].F)
 			return DFloat(r), err
 		}})
 	}
 	num := func(name string, fn func(*apd.Decimal) (*apd.Decimal, error)) {
-		register(&Func{Name: name, Args: n1, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		register(&Func{Name: name, Args: n1, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 			r, err := fn(a[0].Numeric())
 			if err != nil {
 				return Null, err
@@ -841,8 +841,8 @@ func init() {
 	}
 	for _, t := range []uint32{OIDFloat4, OIDFloat8} {
 		abs := func(_ *Env, a []Datum) (Datum, error) { return DFloat(math.Abs(a[0].F)), nil }
-		register(&Func{Name: "abs", Args: []uint32{t}, Ret: t, Strict: true, Fn: abs},
-			&Func{Name: "@", Args: []uint32{t}, Ret: t, Strict: true, Fn: abs})
+		register(&Func{Name: "abs", Args: []uint32{t}, Ret: t, Strict: true, Immutable: true, Fn: abs},
+			&Func{Name: "@", Args: []uint32{t}, Ret: t, Strict: true, Immutable: true, Fn: abs})
 	}
 	numAbs := func(x *apd.Decimal) (*apd.Decimal, error) { return new(apd.Decimal).Abs(x), nil }
 	num("abs", numAbs)
@@ -897,13 +897,13 @@ func init() {
 		if trunc {
 			name = "trunc"
 		}
-		register(&Func{Name: name, Args: []uint32{OIDNumeric, OIDInt4}, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		register(&Func{Name: name, Args: []uint32{OIDNumeric, OIDInt4}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 			s := max(min(a[1].I, numMaxDisplay), -numMaxDisplay-1000)
 			return DNumeric(numRound(a[0].Numeric(), int32(s), trunc)), nil
 		}})
 	}
-	register(&Func{Name: "mod", Args: nn, Ret: OIDNumeric, Strict: true, Fn: NumericArith("%")})
-	register(&Func{Name: "div", Args: nn, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	register(&Func{Name: "mod", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: NumericArith("%")})
+	register(&Func{Name: "div", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
 		if x.Form == apd.NaN || y.Form == apd.NaN {
 			return DNumeric(nanNumeric()), nil
@@ -917,13 +917,13 @@ func init() {
 		}
 		return DNumeric(numRound(d, 0, true)), nil
 	}})
-	register(&Func{Name: "scale", Args: n1, Ret: OIDInt4, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	register(&Func{Name: "scale", Args: n1, Ret: OIDInt4, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		if a[0].Numeric().Form != apd.Finite {
 			return Null, nil
 		}
 		return DInt(int64(numScale(a[0].Numeric()))), nil
 	}})
-	register(&Func{Name: "min_scale", Args: n1, Ret: OIDInt4, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	register(&Func{Name: "min_scale", Args: n1, Ret: OIDInt4, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		if a[0].Numeric().Form != apd.Finite {
 			return Null, nil
 		}
@@ -949,8 +949,8 @@ func init() {
 		return DNumeric(r), nil
 	}
 	for _, name := range []string{"^", "power", "pow"} {
-		register(&Func{Name: name, Args: ff, Ret: OIDFloat8, Strict: true, Fn: fpow},
-			&Func{Name: name, Args: nn, Ret: OIDNumeric, Strict: true, Fn: npow})
+		register(&Func{Name: name, Args: ff, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: fpow},
+			&Func{Name: name, Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: npow})
 	}
 	fsqrt := func(x float64) (float64, error) {
 		if x < 0 {
@@ -1003,7 +1003,7 @@ func init() {
 	ten := apd.New(10, 0)
 	num("log", func(x *apd.Decimal) (*apd.Decimal, error) { return numLog(ten, x) })
 	num("log10", func(x *apd.Decimal) (*apd.Decimal, error) { return numLog(ten, x) })
-	register(&Func{Name: "log", Args: nn, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	register(&Func{Name: "log", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		r, err := numLog(a[0].Numeric(), a[1].Numeric())
 		if err != nil {
 			return Null, err
@@ -1062,9 +1062,9 @@ func init() {
 	fl("asind", asindeg)
 	fl("acosd", acosdeg)
 	fl("atand", pure(atandeg))
-	register(&Func{Name: "atan2", Args: ff, Ret: OIDFloat8, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	register(&Func{Name: "atan2", Args: ff, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return DFloat(math.Atan2(a[0].F, a[1].F)), nil
-	}}, &Func{Name: "atan2d", Args: ff, Ret: OIDFloat8, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	}}, &Func{Name: "atan2d", Args: ff, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		y, x := a[0].F, a[1].F
 		switch {
 		case x > 0 && y == x:
@@ -1084,13 +1084,13 @@ func init() {
 			Fn: func(_ *Env, a []Datum) (Datum, error) {
 				return numWidthBucket(a[0].Numeric(), a[1].Numeric(), a[2].Numeric(), a[3].I)
 			}})
-	register(&Func{Name: "gcd", Args: nn, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	register(&Func{Name: "gcd", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
 		if x.Form != apd.Finite || y.Form != apd.Finite {
 			return DNumeric(nanNumeric()), nil
 		}
 		return DNumeric(numGcd(x, y)), nil
-	}}, &Func{Name: "lcm", Args: nn, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	}}, &Func{Name: "lcm", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
 		if x.Form != apd.Finite || y.Form != apd.Finite {
 			return DNumeric(nanNumeric()), nil
@@ -1107,12 +1107,12 @@ func init() {
 		d.Abs(d)
 		return DNumeric(numRound(d, scale, false)), nil
 	}})
-	register(&Func{Name: "factorial", Args: []uint32{OIDInt8}, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	register(&Func{Name: "factorial", Args: []uint32{OIDInt8}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return factorial(a[0].I)
 	}})
-	register(&Func{Name: "float8send", Args: f1, Ret: OIDBytea, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	register(&Func{Name: "float8send", Args: f1, Ret: OIDBytea, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return DBytes(string(types.AppendFloat8Binary(nil, a[0].F))), nil
-	}}, &Func{Name: "float4send", Args: []uint32{OIDFloat4}, Ret: OIDBytea, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	}}, &Func{Name: "float4send", Args: []uint32{OIDFloat4}, Ret: OIDBytea, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return DBytes(string(types.AppendFloat4Binary(nil, float32(a[0].F)))), nil
 	}})
 }

@@ -371,9 +371,9 @@ func unhex(c byte) int {
 	return -1
 }
 
-// strFn registers a strict function of text arguments.
+// strFn registers a strict, immutable function.
 func strFn(name string, args []uint32, ret uint32, fn Fn) {
-	register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Fn: fn})
+	register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Immutable: true, Fn: fn})
 }
 
 func init() {

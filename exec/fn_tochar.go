@@ -187,6 +187,15 @@ func pad0(v int64, width int, fm bool) string {
 	return fmt.Sprintf("%0*d", width, v)
 }
 
+// padFixed is sprintf("%0*d", fm ? 0 : width, v): the fields whose width
+// does not grow for a sign (DD, DDD, WW, IW).
+func padFixed(v int64, width int, fm bool) string {
+	if fm {
+		return strconv.FormatInt(v, 10)
+	}
+	return fmt.Sprintf("%0*d", width, v)
+}
+
 // caseAs shapes a name as the keyword's case asks: NAME, Name or name.
 func caseAs(key, name string) string {
 	switch {
@@ -350,9 +359,9 @@ func dchToChar(nodes []fmtNode, t *dchTm) string {
 		case "MM":
 			s = pad0(int64(t.mon), 2, n.fm)
 		case "DD":
-			s = pad0(int64(t.mday), 2, n.fm)
+			s = padFixed(int64(t.mday), 2, n.fm)
 		case "DDD":
-			s = pad0(int64(t.yday), 3, n.fm)
+			s = padFixed(int64(t.yday), 3, n.fm)
 		case "D":
 			s = strconv.Itoa(t.wday + 1)
 		case "ID":
@@ -364,16 +373,16 @@ func dchToChar(nodes []fmtNode, t *dchTm) string {
 		case "IDDD":
 			day4 := julian(isoYear(t.year, t.mon, t.mday), 1, 4)
 			day0 := j2day(day4 - 1)
-			s = pad0(t.julian-(day4-day0)+1, 3, n.fm)
+			s = padFixed(t.julian-(day4-day0)+1, 3, n.fm)
 			if t.interval {
-				s = pad0(int64(t.yday), 3, n.fm)
+				s = padFixed(int64(t.yday), 3, n.fm)
 			}
 		case "WW":
-			s = pad0(int64((t.yday-1)/7+1), 2, n.fm)
+			s = padFixed(int64((t.yday-1)/7+1), 2, n.fm)
 		case "W":
 			s = strconv.Itoa((t.mday-1)/7 + 1)
 		case "IW":
-			s = pad0(int64(isoWeek(t.year, t.mon, t.mday)), 2, n.fm)
+			s = padFixed(int64(isoWeek(t.year, t.mon, t.mday)), 2, n.fm)
 		case "Q":
 			if t.mon == 0 {
 				continue
@@ -1209,8 +1218,17 @@ func toNumber(s, f string) (Datum, error) {
 // parseDate is to_date/to_timestamp over the common numeric fields and
 // month and day names: enough for the everyday formats.
 func parseDateFormat(s, f string) (y, mon, day, hour, min, sec int, usec int64, err error) {
+	y, mon, day, hour, min, sec, usec, _, err = parseDateFormatTZ(s, f)
+	return
+}
+
+// parseDateFormatTZ is parseDateFormat that also reports a TZH/TZM
+// offset (seconds east) when the format has one.
+func parseDateFormatTZ(s, f string) (y, mon, day, hour, min, sec int, usec int64, tz *int, err error) {
 	nodes := parseFormat(f, true)
 	y, mon, day = 1, 1, 1
+	doy := 0
+	tzh, tzm, tzSign := 0, 0, 1
 	pm, hasAMPM, bc := false, false, false
 	i := 0
 	readInt := func(maxDigits int) (int, bool) {
@@ -1294,7 +1312,22 @@ func parseDateFormat(s, f string) (y, mon, day, hour, min, sec int, usec int64, 
 		case "DD":
 			day, ok = readInt(2)
 		case "DDD":
-			day, ok = readInt(3)
+			doy, ok = readInt(3)
+		case "TZH":
+			for i < len(s) && s[i] == ' ' {
+				i++
+			}
+			if i < len(s) && (s[i] == '+' || s[i] == '-') {
+				if s[i] == '-' {
+					tzSign = -1
+				}
+				i++
+			}
+			tzh, ok = readInt(2)
+			t := 0
+			tz = &t
+		case "TZM":
+			tzm, ok = readInt(2)
 		case "HH", "HH12":
 			hour, ok = readInt(2)
 		case "HH24":
@@ -1377,12 +1410,12 @@ func parseDateFormat(s, f string) (y, mon, day, hour, min, sec int, usec int64, 
 			ok = true
 		}
 		if !ok {
-			return 0, 0, 0, 0, 0, 0, 0, bad(n.key)
+			return 0, 0, 0, 0, 0, 0, 0, nil, bad(n.key)
 		}
 	}
 	if hasAMPM {
 		if hour < 1 || hour > 12 {
-			return 0, 0, 0, 0, 0, 0, 0, pgerr.New(pgerr.InvalidDatetimeFormat, "hour \"%d\" is invalid for the 12-hour clock", hour).
+			return 0, 0, 0, 0, 0, 0, 0, nil, pgerr.New(pgerr.InvalidDatetimeFormat, "hour \"%d\" is invalid for the 12-hour clock", hour).
 				WithHint("Use the 24-hour clock, or give an hour between 1 and 12.")
 		}
 		if pm && hour < 12 {
@@ -1394,7 +1427,18 @@ func parseDateFormat(s, f string) (y, mon, day, hour, min, sec int, usec int64, 
 	if bc {
 		y = -(y - 1)
 	}
-	return y, mon, day, hour, min, sec, usec, nil
+	if doy > 0 {
+		t := breakDown((civilJulian(y, 1, 1) - postgresEpochJD + int64(doy) - 1) * usPerDay)
+		y, mon, day = t.year, t.mon, t.mday
+	}
+	if tz != nil {
+		*tz = tzSign * (tzh*3600 + tzm*60)
+	}
+	if mon < 1 || mon > 12 || day < 1 || day > daysIn[leapIdx(y)][mon] || hour > 24 || min > 59 || sec > 60 ||
+		(hour == 24 && (min > 0 || sec > 0 || usec > 0)) {
+		return 0, 0, 0, 0, 0, 0, 0, nil, pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
+	}
+	return y, mon, day, hour, min, sec, usec, tz, nil
 }
 
 func min0(a, b int) int {
@@ -1456,13 +1500,16 @@ func init() {
 		return DTimestamp(int64(us)), nil
 	}})
 	register(&Func{Name: "to_timestamp", Args: []uint32{TX, TX}, Ret: OIDTimestampTZ, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
-		y, mo, d, h, mi, s, us, err := parseDateFormat(a[0].S, a[1].S)
+		y, mo, d, h, mi, s, us, tz, err := parseDateFormatTZ(a[0].S, a[1].S)
 		if err != nil {
 			return Null, err
 		}
 		r, ok := fromFields(y, mo, d, h, mi, s, us)
 		if !ok {
 			return Null, errTimestampRange
+		}
+		if tz != nil {
+			return DTimestamp(r - int64(*tz)*usPerSec), nil
 		}
 		return DTimestamp(utcMicrosIn(r, location(env.Settings))), nil
 	}})

@@ -12,8 +12,12 @@ package exec
 //	fn_math.go      numeric and float functions with PostgreSQL's scales
 //	fn_datetime.go  date/time arithmetic, extract, date_trunc, age, make_*
 //	fn_tochar.go    to_char, to_number, to_date, to_timestamp
-//	fn_json.go      json and jsonb operators and functions
+//	fn_json.go      json and jsonb operators and functions (json_raw.go
+//	                walks json text, jsonb_cmp.go orders jsonb)
+//	jsonpath.go     SQL/JSON path: @?, @@, jsonb_path_*
 //	fn_system.go    now() and the SQL value functions, pg_typeof
+//	prng.go         pg_prng, behind the session's random() and setseed()
+//	cast_more.go    the casts castKind's generic rules do not cover
 //
 // Invariants:
 //  1. The registry is written only by init functions; afterwards it is
@@ -44,7 +48,12 @@ type Func struct {
 	RetArg int
 	// Strict functions return NULL for any NULL argument without running.
 	Strict bool
-	Fn     Fn
+	// Immutable functions depend on their arguments alone (not on the
+	// session's settings, the clock or the database): the planner
+	// evaluates a call of constants once, as PostgreSQL's constant
+	// folding does.
+	Immutable bool
+	Fn        Fn
 	// Build, when set, makes the implementation for the argument types of
 	// a call, after resolution: functions over OIDAny (concat, format,
 	// to_json, pg_typeof) need them, as a Datum's Kind does not tell a

@@ -269,7 +269,11 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 		}
 		return nil, err
 	}
-	return &exec.Call{Name: name, Fn: fn, Args: args, Strict: f.Strict, T: t}, nil
+	call := &exec.Call{Name: name, Fn: fn, Args: args, Strict: f.Strict, T: t}
+	if f.Immutable {
+		return a.fold(call)
+	}
+	return call, nil
 }
 
 func errNoOperatorTypes(op string, types []exec.T, loc int32) error {
@@ -332,6 +336,11 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 				return nil, err
 			}
 		case exec.KindOf(lt.OID) != exec.KindOf(rt.OID) || exec.KindOf(lt.OID) == exec.KindNull:
+			return nil, errNoOperator(op, lt, rt, loc)
+		case lt.OID == exec.OIDJSONB && rt.OID == exec.OIDJSONB:
+			cmpFn = exec.JSONBCompareOp(op)
+		case lt.OID == exec.OIDJSON || rt.OID == exec.OIDJSON:
+			// json has no comparison operators.
 			return nil, errNoOperator(op, lt, rt, loc)
 		case lt.OID == exec.OIDBpchar && rt.OID == exec.OIDBpchar,
 			lt.OID == exec.OIDBpchar && rt.OID == exec.OIDVarchar,

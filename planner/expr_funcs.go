@@ -365,3 +365,20 @@ func assignable(from, to uint32) bool {
 	}
 	return false
 }
+
+// fold evaluates a call of an immutable function over constants now, as
+// PostgreSQL's eval_const_expressions does. A call that fails stays a
+// call: PostgreSQL folds when it plans, at execution, and skips the arms
+// of a CASE that constants rule out, so its error belongs to the run.
+func (a *analyzer) fold(call *exec.Call) (exec.Expr, error) {
+	for _, e := range call.Args {
+		if _, ok := e.(*exec.Const); !ok {
+			return call, nil
+		}
+	}
+	d, err := call.Eval(&exec.Env{Settings: a.s.settings()}, nil)
+	if err != nil {
+		return call, nil
+	}
+	return &exec.Const{D: d, T: call.T}, nil
+}

@@ -26,4 +26,9 @@ const (
 	ZeroLengthCharacterString    Code = "2200F"
 	InvalidCharacterValueForCast Code = "22018"
 	DatetimeValueOutOfRange      Code = "22008"
+	InvalidSQLJSONSubscript      Code = "22033"
+	NonNumericSQLJSONItem        Code = "22036"
+	SingletonSQLJSONItemRequired Code = "22038"
+	SQLJSONArrayNotFound         Code = "22039"
+	SQLJSONMemberNotFound        Code = "2203A"
 )
