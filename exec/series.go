@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -35,7 +36,7 @@ func (p *Series) Open(env *Env) (Rows, error) {
 		}
 		args[i] = d
 	}
-	r := &seriesRows{p: p, out: make(Row, len(p.Cols))}
+	r := &seriesRows{ctx: env.Ctx, p: p, out: make(Row, len(p.Cols))}
 	if args[0].Kind == KindNumeric {
 		if args[2].Kind == KindInt {
 			args[2] = DNumeric(apd.New(args[2].I, 0))
@@ -66,6 +67,7 @@ func (p *Series) Open(env *Env) (Rows, error) {
 var errZeroStep = pgerr.New(pgerr.InvalidParameterValue, "step size cannot equal zero")
 
 type seriesRows struct {
+	ctx             context.Context
 	p               *Series
 	out             Row
 	n               int64
@@ -104,6 +106,11 @@ func (r *seriesRows) Next() (Row, error) {
 		r.cur = next
 	}
 	r.n++
+	if r.n%cancelCheckRows == 0 {
+		if err := r.ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
 	if r.p.Ordinality {
 		r.out[1] = DInt(r.n)
 	}
