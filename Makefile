@@ -20,9 +20,12 @@ vet:
 test: vet
 	$(GO) test -count=1 ./...
 
-# Engine benchmarks (Go): see README.md for the figures and the machine.
+# Engine benchmarks (Go), then pgbench (and sysbench when installed)
+# against a PostgreSQL 15 started on this machine, with ours/PostgreSQL
+# ratios. See README.md for the figures and the machine.
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime $(BENCHTIME) ./prolly/... ./store/...
+	./scripts/bench.sh
 
 # A short pass of every fuzz target; FUZZTIME=5m for a longer one.
 FUZZTIME ?= 10s

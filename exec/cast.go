@@ -41,8 +41,16 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 			return Null, err
 		}
 		return DNumeric(d), nil
-	case OIDText, OIDUnknown, OIDRegclass:
+	case OIDText, OIDUnknown:
 		return DText(s), nil
+	case OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole:
+		// A number is the OID itself; a name needs the catalog, which the
+		// planner's casts consult (planner/regclass.go).
+		v, err := types.ParseOid(s)
+		if err != nil {
+			return Null, pgerr.New(pgerr.FeatureNotSupported, "%s input of a name needs the catalog: use a cast", TypeName(t.OID))
+		}
+		return DInt(int64(v)), nil
 	case OIDVarchar:
 		v, err := types.ApplyVarcharTypmod(s, t.Typmod, false)
 		return DText(v), err

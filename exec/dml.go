@@ -24,6 +24,10 @@ type Modify struct {
 	// DELETE).
 	Returning []Expr
 	Cols      []ResultColumn
+	// Checks are the table's CHECK constraints, tested on every new row.
+	Checks []CheckConstraint
+	// Conflict is an INSERT's ON CONFLICT clause (upsert.go), nil for none.
+	Conflict *OnConflict
 }
 
 // ModifyKind says which statement a Modify runs.
@@ -44,6 +48,9 @@ type CountedRows interface {
 }
 
 func (p *Modify) Open(env *Env) (Rows, error) {
+	if p.Table.Virtual != nil {
+		return nil, virtualWriteError(p.Kind, p.Table)
+	}
 	t, ok, err := env.Txn.Table(env.Ctx, p.Table.Def.Schema, p.Table.Def.Name)
 	if err != nil {
 		return nil, err
@@ -55,6 +62,10 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
+	fks, err := newFKState(env, t, p.Kind) // nil when no foreign key is involved
+	if err != nil {
+		return nil, err
+	}
 	src, err := p.Source.Open(env)
 	if err != nil {
 		return nil, err
@@ -62,6 +73,10 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	defer src.Close()
 	out := &modifiedRows{}
 	row := make(Row, len(t.Cols))
+	// UPDATE ... FROM and DELETE ... USING read the target's rows joined
+	// with other tables: a row matching several times is changed once.
+	var lastKey []byte
+	var touched map[string]bool // ON CONFLICT: the rows this statement wrote
 	for {
 		in, err := src.Next()
 		if err != nil {
@@ -87,11 +102,32 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := checkNotNull(t, row); err != nil {
 				return nil, err
 			}
+			if err := checkConstraints(env, t, p.Checks, row); err != nil {
+				return nil, err
+			}
+			if p.Conflict != nil {
+				upd, skip, err := upsert(env, p, w, t, row, &touched)
+				if err != nil {
+					return nil, err
+				}
+				if skip {
+					continue
+				}
+				if upd != nil {
+					fks.changed(t, upd[0], upd[1])
+					ret = upd[1]
+					break
+				}
+			}
 			if err := w.Insert(env.Ctx, row); err != nil {
 				return nil, err
 			}
+			fks.changed(t, nil, row)
 			ret = row
 		case Update:
+			if p.repeated(src, &lastKey) {
+				continue
+			}
 			old := slices.Clone(in)
 			copy(row, in)
 			for pos, e := range p.Sets {
@@ -104,16 +140,27 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := checkNotNull(t, row); err != nil {
 				return nil, err
 			}
+			if err := checkConstraints(env, t, p.Checks, row); err != nil {
+				return nil, err
+			}
 			key := slices.Clone(src.(keyedRows).Key())
 			if err := w.Update(env.Ctx, key, old, row); err != nil {
 				return nil, err
 			}
+			fks.changed(t, old, row)
 			ret = row
+			if len(in) > len(row) {
+				ret = append(slices.Clone(row), in[len(row):]...) // RETURNING may read the FROM items
+			}
 		case Delete:
+			if p.repeated(src, &lastKey) {
+				continue
+			}
 			key := slices.Clone(src.(keyedRows).Key())
 			if err := w.Delete(env.Ctx, key, in); err != nil {
 				return nil, err
 			}
+			fks.changed(t, in, nil)
 			ret = in
 		}
 		out.n++
@@ -130,7 +177,21 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	if err := w.Flush(env.Ctx); err != nil {
 		return nil, err
 	}
+	if err := fks.run(); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// repeated reports whether the source's current row has the key of the
+// row before it, and remembers the key.
+func (p *Modify) repeated(src Rows, last *[]byte) bool {
+	key := src.(keyedRows).Key()
+	if *last != nil && string(key) == string(*last) {
+		return true
+	}
+	*last = append((*last)[:0], key...)
+	return false
 }
 
 func checkNotNull(t *Table, row Row) error {

@@ -19,6 +19,12 @@ type Env struct {
 	// args is a stack for the arguments of function calls being
 	// evaluated, reused so that a call allocates nothing.
 	args []Datum
+	// Outer holds, inside a correlated subquery, the values of the
+	// enclosing query's columns that it reads (OuterRef); see SubPlan.
+	Outer []Datum
+	// frame is the state of one invocation of a (sub)query: caches of
+	// uncorrelated subqueries, the buffers of its CTEs; see frame.go.
+	frame *frame
 }
 
 // Expr is a typed scalar expression, built by the planner and evaluated

@@ -86,10 +86,11 @@ func init() {
 	register(&Func{Name: "pg_typeof", Args: []uint32{OIDAny}, Ret: OIDRegtype, Build: func(args []T) (Fn, T, error) {
 		// regtypeout prints format_type_be's name, where bpchar without a
 		// typmod is "character".
-		name := DText(types.FormatType(types.Oid(args[0].OID), -1))
+		text := types.FormatType(types.Oid(args[0].OID), -1)
 		if args[0].OID == OIDBpchar {
-			name = DText("character")
+			text = "character"
 		}
+		name := DRegOID(args[0].OID, text)
 		return func(*Env, []Datum) (Datum, error) { return name, nil }, TRegtype, nil
 	}})
 }

@@ -68,13 +68,13 @@ func KindOf(oid uint32) Kind {
 	switch oid {
 	case OIDBool:
 		return KindBool
-	case OIDInt2, OIDInt4, OIDInt8, OIDOid:
+	case OIDInt2, OIDInt4, OIDInt8, OIDOid, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole:
 		return KindInt
 	case OIDFloat4, OIDFloat8:
 		return KindFloat
 	case OIDNumeric:
 		return KindNumeric
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDUnknown, OIDRegclass, OIDRegtype:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDUnknown:
 		return KindText
 	case OIDBytea:
 		return KindBytes
@@ -103,6 +103,7 @@ var typeNames = map[uint32]string{
 	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",
 	OIDUUID: "uuid", OIDJSONB: "jsonb", OIDVoid: "void", OIDRecord: "record", OIDRegclass: "regclass",
+	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",
 }
 
 // TypeName returns the name PostgreSQL prints for type oid.

@@ -5,16 +5,14 @@ package exec
 const (
 	OIDAny        uint32 = 2276 // "any": a parameter that takes any type as is
 	OIDAnyElement uint32 = 2283
-	OIDRegtype    uint32 = 2206
 	OIDTimeTZ     uint32 = 1266
 )
 
-// TRegtype is regtype, whose values are kept as the type's printed name.
+// TRegtype is regtype (see regtypes.go for its values).
 var TRegtype = T{OIDRegtype, -1}
 
 func init() {
 	typeNames[OIDAny] = `"any"`
 	typeNames[OIDAnyElement] = "anyelement"
-	typeNames[OIDRegtype] = "regtype"
 	typeNames[OIDTimeTZ] = "time with time zone"
 }

@@ -51,6 +51,9 @@ type Scan struct {
 func (p *Scan) Columns() []ResultColumn { return p.Cols }
 
 func (p *Scan) Open(env *Env) (Rows, error) {
+	if p.Table.Virtual != nil {
+		return openVirtual(env, p.Table)
+	}
 	// The transaction's current version of the table: a statement sees the
 	// statements before it.
 	t, ok, err := env.Txn.Table(env.Ctx, p.Table.Def.Schema, p.Table.Def.Name)

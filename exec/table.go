@@ -15,6 +15,12 @@ type Table struct {
 	Def  *versioning.Table
 	OID  uint32
 	Cols []Column // by position; dropped columns included
+	// Virtual, when set, computes the rows of a table that is not stored: a
+	// catalog view (virtual.go). Def then holds only names and columns.
+	Virtual VirtualRows
+	// VirtualKind says what a virtual table is: 'c' a catalog relation,
+	// 'v' a view, 'S' a sequence.
+	VirtualKind byte
 }
 
 // Column is one column of a Table.
@@ -25,6 +31,12 @@ type Column struct {
 	Dropped bool
 	Default string // SQL text; "" for none
 	Pos     int
+	// Identity is 'a' (GENERATED ALWAYS AS IDENTITY), 'd' (BY DEFAULT) or
+	// 0; an identity column's Default is the nextval of its sequence.
+	Identity byte
+	// Missing is what rows stored before the column was added read for it
+	// (NULL unless it was added with a default).
+	Missing Datum
 }
 
 // FirstUserOID is where PostgreSQL starts numbering user objects.
@@ -42,9 +54,43 @@ func ObjectOID(kind byte, schema, name string) uint32 {
 func NewTable(def *versioning.Table) *Table {
 	t := &Table{Def: def, OID: ObjectOID('r', def.Schema, def.Name), Cols: make([]Column, len(def.Columns))}
 	for i, c := range def.Columns {
-		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i}
+		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i, Identity: c.Identity}
+		if c.Identity != 0 && c.Sequence != "" {
+			t.Cols[i].Default = "nextval(" + sqlLiteral(c.Sequence) + "::regclass)"
+		}
+		if c.Missing != nil && !c.Dropped {
+			if f, null := tuple.Tuple(c.Missing).Field(0); !null {
+				// A record that fails to decode reads as NULL rather than
+				// making the table unreadable; tuple.Validate guards it.
+				if tuple.Validate(c.Missing) == nil {
+					t.Cols[i].Missing, _ = decodeField(t.Cols[i].Type, f)
+				}
+			}
+		}
 	}
 	return t
+}
+
+// EncodeMissing returns d, of type t, as a Column.Missing value.
+func EncodeMissing(t T, d Datum) []byte {
+	if d.IsNull() {
+		return nil
+	}
+	var b tuple.Builder
+	appendField(&b, t, d)
+	return b.Build()
+}
+
+// sqlLiteral quotes s as a SQL string literal.
+func sqlLiteral(s string) string {
+	b := []byte{'\''}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\'' {
+			b = append(b, '\'')
+		}
+		b = append(b, s[i])
+	}
+	return string(append(b, '\''))
 }
 
 // HasPrimaryKey reports whether rows are keyed by a primary key (rather
@@ -104,12 +150,17 @@ func (t *Table) encodeRow(b *tuple.Builder, row Row) []byte {
 
 // decodeRow decodes a stored tuple into dst (grown to the table's width).
 func (t *Table) decodeRow(v []byte, dst Row) (Row, error) {
-	if cap(dst) < len(t.Cols) {
+	if dst == nil || cap(dst) < len(t.Cols) { // never nil: nil ends the rows
 		dst = make(Row, len(t.Cols))
 	}
 	dst = dst[:len(t.Cols)]
 	tu := tuple.Tuple(v)
+	n := tu.Count()
 	for i, c := range t.Cols {
+		if i >= n {
+			dst[i] = c.Missing // a row from before the column was added
+			continue
+		}
 		f, null := tu.Field(i)
 		if null || c.Dropped {
 			dst[i] = Null

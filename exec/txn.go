@@ -27,6 +27,17 @@ type Txn struct {
 	// CURRENT_TIMESTAMP for all of its statements.
 	StartTime time.Time
 
+	// Tables, when set, shares decoded tables with other transactions.
+	Tables *TableCache
+	// deferred are the unique checks SET CONSTRAINTS or INITIALLY
+	// DEFERRED put off until commit; modes the SET CONSTRAINTS settings.
+	deferred []uniqueCheck
+	modes    constraintModes
+	// Defaults, when set, analyzes the column defaults of a table (nil
+	// where a column has none): a foreign key's ON ... SET DEFAULT needs
+	// them, and only the planner can analyze SQL.
+	Defaults func(ctx context.Context, t *Table) ([]Expr, error)
+
 	tables map[string]*Table // decoded records of Root, by schema + "." + name
 }
 
@@ -41,11 +52,24 @@ func (tx *Txn) Table(ctx context.Context, schema, name string) (*Table, bool, er
 	if t, ok := tx.tables[key]; ok {
 		return t, true, nil
 	}
-	def, ok, err := tx.Root.Table(ctx, schema, name)
+	rec, ok, err := tx.Root.TableRecord(ctx, schema, name)
 	if !ok || err != nil {
 		return nil, false, err
 	}
-	t := NewTable(def)
+	var t *Table
+	if tx.Tables != nil {
+		t = tx.Tables.get(rec)
+	}
+	if t == nil {
+		def, err := versioning.DecodeTable(rec)
+		if err != nil {
+			return nil, false, err
+		}
+		t = NewTable(def)
+		if tx.Tables != nil {
+			tx.Tables.put(rec, t)
+		}
+	}
 	if tx.tables == nil {
 		tx.tables = map[string]*Table{}
 	}
@@ -89,6 +113,9 @@ type TableWriter struct {
 	tb      tuple.Builder
 	keyBuf  []byte
 	ixBuf   []byte
+	// uniques are the keys written to deferrable unique indexes, checked
+	// when the statement's changes are flushed, or at commit.
+	uniques []uniqueCheck
 }
 
 // Writer returns a writer for table t.
@@ -208,7 +235,9 @@ func (w *TableWriter) write(ctx context.Context, key []byte, old, row Row) error
 			return err
 		}
 		w.ixBuf = k
-		if ix.Unique {
+		if ix.Unique && ix.Deferrable {
+			w.deferUnique(i, row, k[:len(k)-len(key)]) // deferred.go
+		} else if ix.Unique {
 			if err := w.checkUnique(ctx, i, row, len(k)-len(key)); err != nil {
 				return err
 			}
@@ -236,10 +265,8 @@ func (w *TableWriter) removeIndexEntries(key []byte, old Row) error {
 // (NULLs are distinct, as in PostgreSQL by default).
 func (w *TableWriter) checkUnique(ctx context.Context, i int, row Row, prefixLen int) error {
 	ix := &w.t.Def.Indexes[i]
-	for _, c := range ix.Columns {
-		if row[c.Column].IsNull() {
-			return nil
-		}
+	if !ix.NullsNotDistinct && hasNullColumn(ix, row) {
+		return nil
 	}
 	prefix := w.ixBuf[:prefixLen]
 	taken := false
@@ -332,7 +359,7 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 		return err
 	}
 	w.tx.SetRoot(root)
-	return nil
+	return w.checkDeferrable(ctx)
 }
 
 func sortedEdits(pending map[string]rowEdit) []prolly.Edit {

@@ -155,7 +155,11 @@ func (c *Copy) In(ctx context.Context, r io.Reader) (int64, error) {
 	if c.Binary {
 		src = &binaryCopySource{r: bufio.NewReaderSize(r, 64<<10), c: c}
 	}
-	p := &exec.Modify{Kind: exec.Insert, Table: c.table, Source: src, Targets: c.target, Defaults: defaults}
+	checks, err := a.checks(c.table)
+	if err != nil {
+		return 0, err
+	}
+	p := &exec.Modify{Kind: exec.Insert, Table: c.table, Source: src, Targets: c.target, Defaults: defaults, Checks: checks}
 	env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), Txn: a.tx}
 	rows, err := p.Open(env)
 	if err != nil {

@@ -2,15 +2,12 @@ package planner
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"slices"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -18,162 +15,422 @@ import (
 // SET): it runs once and returns its command tag.
 type utility func(ctx context.Context) (string, error)
 
-func schemaOf(rv *pg.RangeVar) string {
-	if rv.Schemaname != "" {
-		return rv.Schemaname
+// ddlStmt analyzes the DDL statements other than CREATE TABLE and DROP;
+// ok is false for a statement it does not know.
+func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
+	switch {
+	case n.GetIndexStmt() != nil:
+		run, err = a.createIndex(n.GetIndexStmt())
+	case n.GetAlterTableStmt() != nil:
+		run, err = a.alterTable(n.GetAlterTableStmt())
+	case n.GetRenameStmt() != nil:
+		run, err = a.rename(n.GetRenameStmt())
+	case n.GetTruncateStmt() != nil:
+		run, err = a.truncate(n.GetTruncateStmt())
+	case n.GetCreateSchemaStmt() != nil:
+		run, err = a.createSchema(n.GetCreateSchemaStmt())
+	case n.GetCreateSeqStmt() != nil:
+		run, err = a.createSequence(n.GetCreateSeqStmt())
+	case n.GetAlterSeqStmt() != nil:
+		run, err = a.alterSequence(n.GetAlterSeqStmt())
+	case n.GetConstraintsSetStmt() != nil:
+		run, err = a.setConstraints(n.GetConstraintsSetStmt())
+	case n.GetViewStmt() != nil:
+		run, err = a.createView(n.GetViewStmt())
+	case n.GetCommentStmt() != nil:
+		run, err = a.comment(n.GetCommentStmt())
+	case n.GetDiscardStmt() != nil:
+		run, err = a.discard(n.GetDiscardStmt())
+	default:
+		return nil, false, nil
 	}
-	return "public"
+	return run, true, err
 }
 
-func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
-	if len(s.InhRelations) > 0 || s.Partspec != nil || s.OfTypename != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "inheritance, partitioning and typed tables are not supported")
+// tableDDL is one statement's work on a table's definition: CREATE TABLE,
+// or ALTER TABLE adding columns and constraints. It chooses names as
+// PostgreSQL does: serial and identity sequences as columns come, CHECK
+// constraints once the columns are known, then the primary key's index,
+// then the other unique ones.
+type tableDDL struct {
+	a    *analyzer
+	def  *versioning.Table
+	ns   *nameSet
+	seqs []*versioning.Sequence
+	// Constraints seen but not yet added.
+	checks  []*pg.Constraint
+	indexes []*pg.Constraint
+	ixCols  [][]int
+	fks     []*pg.Constraint
+	fkCols  [][]int
+	// newIndexes lists the positions in def.Indexes added by this
+	// statement, whose maps ALTER TABLE must build.
+	newIndexes []int
+	newFKs     []int // positions in def.ForeignKeys added by this statement
+	newPK      bool
+	altering   bool            // ALTER TABLE, not CREATE TABLE
+	generated  map[string]bool // CHECK names this statement made up
+}
+
+func (a *analyzer) newTableDDL(ctx context.Context, def *versioning.Table) (*tableDDL, error) {
+	ns, err := takenNames(ctx, a.tx.Root, def.Schema)
+	if err != nil {
+		return nil, err
 	}
-	schema, name := schemaOf(s.Relation), s.Relation.Relname
-	def := &versioning.Table{Schema: schema, Name: name}
-	var seqs []*versioning.Sequence
-	addUnique := func(con *pg.Constraint, cols []int) error {
+	ns.rels[def.Name] = true
+	return &tableDDL{a: a, def: def, ns: ns}, nil
+}
+
+// column returns the position of a live column of the table being built.
+func (d *tableDDL) column(name string) int {
+	for i, c := range d.def.Columns {
+		if !c.Dropped && c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// addColumn adds a column and records its constraints.
+func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
+	def := d.def
+	if d.column(cd.Colname) >= 0 {
+		if !d.altering {
+			return withPos(pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname), cd.Location)
+		}
+		return withPos(pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", cd.Colname, def.Name), cd.Location)
+	}
+	if len(def.Columns) >= 1600 {
+		return pgerr.New(codeProgramLimit, "tables can have at most 1600 columns")
+	}
+	t, serial, err := resolveType(cd.TypeName)
+	if err != nil {
+		return withPos(err.(*pgerr.Error), cd.TypeName.Location)
+	}
+	col := versioning.Column{Name: cd.Colname, Type: t.OID, Typmod: t.Typmod, NotNull: cd.IsNotNull}
+	pos := len(def.Columns)
+	def.Columns = append(def.Columns, col)
+	c := &def.Columns[pos]
+	if serial {
+		name := d.ns.chooseRelationName(def.Name, cd.Colname, "seq", false)
+		seq := newSequence(def.Schema, name, t.OID)
+		seq.OwnedBy = def.Name + "." + cd.Colname
+		d.seqs = append(d.seqs, seq)
+		c.Default = nextvalDefault(def.Schema, name)
+		c.NotNull = true
+	}
+	hasDefault, hasIdentity := serial, false
+	var last *pg.Constraint // the constraint DEFERRABLE and its kin apply to
+	for _, cn := range cd.Constraints {
+		con := cn.GetConstraint()
+		switch con.Contype {
+		case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
+			pg.ConstrType_CONSTR_ATTR_DEFERRED, pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
+		default:
+			last = con
+		}
+		switch con.Contype {
+		case pg.ConstrType_CONSTR_NOTNULL:
+			c.NotNull = true
+		case pg.ConstrType_CONSTR_NULL:
+			c.NotNull = false
+		case pg.ConstrType_CONSTR_DEFAULT:
+			if hasDefault {
+				return withPos(pgerr.New(pgerr.SyntaxError, "multiple default values specified for column %q of table %q", cd.Colname, def.Name), con.Location)
+			}
+			hasDefault = true
+			if c.Default, err = d.a.columnDefault(con.RawExpr, exec.T{OID: c.Type, Typmod: c.Typmod}, c.Name); err != nil {
+				return err
+			}
+		case pg.ConstrType_CONSTR_IDENTITY:
+			if hasIdentity {
+				return withPos(pgerr.New(pgerr.SyntaxError, "multiple identity specifications for column %q of table %q", cd.Colname, def.Name), con.Location)
+			}
+			hasIdentity = true
+			if err := d.identity(ctx, pos, con); err != nil {
+				return err
+			}
+		case pg.ConstrType_CONSTR_PRIMARY, pg.ConstrType_CONSTR_UNIQUE:
+			d.indexes = append(d.indexes, con)
+			d.ixCols = append(d.ixCols, []int{pos})
+		case pg.ConstrType_CONSTR_CHECK:
+			d.checks = append(d.checks, con)
+		case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
+			pg.ConstrType_CONSTR_ATTR_DEFERRED, pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
+			if last == nil || (last.Contype != pg.ConstrType_CONSTR_UNIQUE && last.Contype != pg.ConstrType_CONSTR_PRIMARY && last.Contype != pg.ConstrType_CONSTR_FOREIGN) {
+				return withPos(pgerr.New(pgerr.SyntaxError, "misplaced %s clause", constraintAttrName(con.Contype)), con.Location)
+			}
+			switch con.Contype {
+			case pg.ConstrType_CONSTR_ATTR_DEFERRABLE:
+				last.Deferrable = true
+			case pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+				last.Deferrable = false
+			case pg.ConstrType_CONSTR_ATTR_DEFERRED:
+				last.Initdeferred = true
+			case pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
+				last.Initdeferred = false
+			}
+		case pg.ConstrType_CONSTR_FOREIGN:
+			d.fks = append(d.fks, con)
+			d.fkCols = append(d.fkCols, []int{pos})
+		case pg.ConstrType_CONSTR_GENERATED:
+			return withPos(pgerr.New(pgerr.FeatureNotSupported, "generated columns are not supported yet"), con.Location)
+		default:
+			return withPos(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported yet", con.Contype), con.Location)
+		}
+	}
+	if hasIdentity && hasDefault {
+		return withPos(pgerr.New(pgerr.SyntaxError, "both default and identity specified for column %q of table %q", cd.Colname, def.Name), cd.Location)
+	}
+	return nil
+}
+
+// identity makes column pos an identity column with its own sequence.
+func (d *tableDDL) identity(ctx context.Context, pos int, con *pg.Constraint) error {
+	c := &d.def.Columns[pos]
+	o, err := parseSeqOptions(con.Options, true)
+	if err != nil {
+		return err
+	}
+	if c.Type != exec.OIDInt2 && c.Type != exec.OIDInt4 && c.Type != exec.OIDInt8 {
+		return pgerr.New(pgerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+	}
+	name, schema := "", d.def.Schema
+	if o.seqName != nil {
+		var s string
+		s, name = splitName(nameList(o.seqName.Arg.GetList().Items))
+		if s != "" {
+			schema = s
+		}
+		d.ns.rels[name] = true
+	} else {
+		name = d.ns.chooseRelationName(d.def.Name, c.Name, "seq", false)
+	}
+	seq := &versioning.Sequence{Schema: schema, Name: name, Type: c.Type}
+	if o.as == nil {
+		o.as = &pg.DefElem{Defname: "as", Arg: &pg.Node{Node: &pg.Node_TypeName{TypeName: &pg.TypeName{
+			Names: []*pg.Node{pg.MakeStrNode(exec.TypeName(c.Type))}}}}}
+	}
+	if err := applySeqOptions(seq, o, true, true); err != nil {
+		return err
+	}
+	seq.OwnedBy = d.def.Name + "." + c.Name
+	d.seqs = append(d.seqs, seq)
+	c.Identity = con.GeneratedWhen[0]
+	c.Sequence = seqRef(schema, name)
+	c.NotNull = true
+	return nil
+}
+
+// tableConstraint records a table constraint of CREATE TABLE or ALTER
+// TABLE ADD.
+func (d *tableDDL) tableConstraint(con *pg.Constraint) error {
+	switch con.Contype {
+	case pg.ConstrType_CONSTR_PRIMARY, pg.ConstrType_CONSTR_UNIQUE:
+		var cols []int
+		for _, k := range con.Keys {
+			name := k.GetString_().Sval
+			pos := d.column(name)
+			if pos < 0 {
+				return withPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in key does not exist", name), con.Location)
+			}
+			cols = append(cols, pos)
+		}
+		d.indexes = append(d.indexes, con)
+		d.ixCols = append(d.ixCols, cols)
+	case pg.ConstrType_CONSTR_CHECK:
+		d.checks = append(d.checks, con)
+	case pg.ConstrType_CONSTR_FOREIGN:
+		var cols []int
+		for _, k := range con.FkAttrs {
+			name := k.GetString_().Sval
+			pos := d.column(name)
+			if pos < 0 {
+				return withPos(pgerr.New(pgerr.UndefinedColumn, "column %q referenced in foreign key constraint does not exist", name), con.Location)
+			}
+			cols = append(cols, pos)
+		}
+		d.fks = append(d.fks, con)
+		d.fkCols = append(d.fkCols, cols)
+	case pg.ConstrType_CONSTR_EXCLUSION:
+		return withPos(pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints are not supported yet"), con.Location)
+	default:
+		return withPos(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported yet", con.Contype), con.Location)
+	}
+	return nil
+}
+
+// finish adds the recorded constraints to the definition: CHECKs
+// (analyzed against the columns), then the primary key, then unique
+// constraints other than duplicates of earlier ones.
+func (d *tableDDL) finish(ctx context.Context) error {
+	def := d.def
+	for _, con := range d.checks {
+		if err := d.addCheck(con); err != nil {
+			return err
+		}
+	}
+	type uniq struct {
+		con  *pg.Constraint
+		cols []int
+		name string
+	}
+	var pk *uniq
+	var others []*uniq
+	for i, con := range d.indexes {
+		u := &uniq{con: con, cols: d.ixCols[i], name: con.Conname}
 		if con.Contype == pg.ConstrType_CONSTR_PRIMARY {
-			if def.PrimaryKey != nil {
-				return withPos(pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", name), con.Location)
+			if pk != nil || len(def.PrimaryKey) > 0 {
+				return withPos(pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", def.Name), con.Location)
 			}
-			def.PrimaryKey = cols
-			def.PrimaryKeyName = con.Conname
-			if def.PrimaryKeyName == "" {
-				def.PrimaryKeyName = name + "_pkey"
-			}
-			for _, c := range cols {
-				def.Columns[c].NotNull = true
-			}
-			return nil
-		}
-		ix := versioning.Index{Name: con.Conname, Unique: true, Constraint: true}
-		if ix.Name == "" {
-			ix.Name = name
-			for _, c := range cols {
-				ix.Name += "_" + def.Columns[c].Name
-			}
-			ix.Name += "_key"
-		}
-		for _, c := range cols {
-			ix.Columns = append(ix.Columns, versioning.IndexColumn{Column: c})
-		}
-		def.Indexes = append(def.Indexes, ix)
-		return nil
-	}
-	colIndex := func(n string, loc int32) (int, error) {
-		for i, c := range def.Columns {
-			if c.Name == n {
-				return i, nil
-			}
-		}
-		return 0, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in key does not exist", n), loc)
-	}
-	var tableCons []*pg.Constraint
-	for _, elt := range s.TableElts {
-		if con := elt.GetConstraint(); con != nil {
-			tableCons = append(tableCons, con)
+			pk = u
 			continue
 		}
-		cd := elt.GetColumnDef()
-		if cd == nil {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "LIKE in CREATE TABLE is not supported yet")
-		}
-		for _, c := range def.Columns {
-			if c.Name == cd.Colname {
-				return nil, withPos(pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname), cd.Location)
+		others = append(others, u)
+	}
+	// A unique constraint on the same columns as the primary key or an
+	// earlier one is the same index.
+	var kept []*uniq
+	for _, u := range others {
+		dup := false
+		for _, prior := range append([]*uniq{pk}, kept...) {
+			if prior != nil && slices.Equal(prior.cols, u.cols) && prior.con.NullsNotDistinct == u.con.NullsNotDistinct {
+				if prior.name == "" {
+					prior.name = u.name
+				}
+				dup = true
+				break
 			}
 		}
-		t, serial, err := resolveType(cd.TypeName)
-		if err != nil {
-			return nil, withPos(err.(*pgerr.Error), cd.TypeName.Location)
-		}
-		col := versioning.Column{Name: cd.Colname, Type: t.OID, Typmod: t.Typmod, NotNull: cd.IsNotNull}
-		pos := len(def.Columns)
-		if serial {
-			seq := newSequence(schema, fmt.Sprintf("%s_%s_seq", name, cd.Colname), t.OID)
-			seq.OwnedBy = name + "." + cd.Colname
-			seqs = append(seqs, seq)
-			col.Default = fmt.Sprintf("nextval('%s'::regclass)", seq.Name)
-			col.NotNull = true
-		}
-		def.Columns = append(def.Columns, col)
-		for _, cn := range cd.Constraints {
-			con := cn.GetConstraint()
-			switch con.Contype {
-			case pg.ConstrType_CONSTR_NOTNULL:
-				def.Columns[pos].NotNull = true
-			case pg.ConstrType_CONSTR_NULL:
-				def.Columns[pos].NotNull = false
-			case pg.ConstrType_CONSTR_DEFAULT:
-				text, err := deparseExpr(con.RawExpr)
-				if err != nil {
-					return nil, err
-				}
-				def.Columns[pos].Default = text
-			case pg.ConstrType_CONSTR_PRIMARY, pg.ConstrType_CONSTR_UNIQUE:
-				if err := addUnique(con, []int{pos}); err != nil {
-					return nil, err
-				}
-			case pg.ConstrType_CONSTR_CHECK:
-				if err := a.addCheck(def, con, cd.Colname); err != nil {
-					return nil, err
-				}
-			default:
-				return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported yet", con.Contype), con.Location)
-			}
+		if !dup {
+			kept = append(kept, u)
 		}
 	}
-	for _, con := range tableCons {
-		switch con.Contype {
-		case pg.ConstrType_CONSTR_PRIMARY, pg.ConstrType_CONSTR_UNIQUE:
-			var cols []int
-			for _, k := range con.Keys {
-				c, err := colIndex(k.GetString_().Sval, con.Location)
-				if err != nil {
-					return nil, err
-				}
-				cols = append(cols, c)
-			}
-			if err := addUnique(con, cols); err != nil {
-				return nil, err
-			}
-		case pg.ConstrType_CONSTR_CHECK:
-			if err := a.addCheck(def, con, ""); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported yet", con.Contype), con.Location)
+	if pk != nil && (pk.con.Deferrable || pk.con.Initdeferred) {
+		// Rows are stored under their primary key, which cannot hold a
+		// key twice even for a moment.
+		return withPos(pgerr.New(pgerr.FeatureNotSupported, "deferrable primary keys are not supported"), pk.con.Location)
+	}
+	if pk != nil {
+		name := pk.name
+		if name == "" {
+			name = d.ns.chooseRelationName(def.Name, "", "pkey", true)
+		} else if err := d.claimIndexName(name); err != nil {
+			return err
 		}
+		def.PrimaryKey, def.PrimaryKeyName = pk.cols, name
+		for _, c := range pk.cols {
+			def.Columns[c].NotNull = true
+		}
+		d.newPK = true
+	}
+	for _, u := range kept {
+		ix := versioning.Index{Name: u.name, Unique: true, Constraint: true, NullsNotDistinct: u.con.NullsNotDistinct,
+			Deferrable: u.con.Deferrable || u.con.Initdeferred, InitiallyDeferred: u.con.Initdeferred}
+		var names []string
+		for _, c := range u.cols {
+			ix.Columns = append(ix.Columns, versioning.IndexColumn{Column: c})
+			names = append(names, def.Columns[c].Name)
+		}
+		for _, n := range u.con.Including {
+			pos := d.column(n.GetString_().Sval)
+			if pos < 0 {
+				return pgerr.New(pgerr.UndefinedColumn, "column %q named in key does not exist", n.GetString_().Sval)
+			}
+			ix.Include = append(ix.Include, pos)
+		}
+		if ix.Name == "" {
+			ix.Name = d.ns.chooseRelationName(def.Name, indexNameAddition(names), "key", true)
+		} else if err := d.claimIndexName(ix.Name); err != nil {
+			return err
+		}
+		d.newIndexes = append(d.newIndexes, len(def.Indexes))
+		def.Indexes = append(def.Indexes, ix)
+	}
+	for i, con := range d.fks {
+		if err := d.addForeignKey(ctx, con, d.fkCols[i]); err != nil {
+			return err
+		}
+	}
+	d.checks, d.indexes, d.ixCols, d.fks, d.fkCols = nil, nil, nil, nil, nil
+	return nil
+}
+
+// claimIndexName takes an explicit name for a constraint's index.
+func (d *tableDDL) claimIndexName(name string) error {
+	if d.ns.rels[name] {
+		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+	}
+	d.ns.rels[name], d.ns.cons[name] = true, true
+	return nil
+}
+
+// createTable runs CREATE TABLE.
+func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
+	if len(s.InhRelations) > 0 || s.Partspec != nil || s.OfTypename != nil || s.Partbound != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "inheritance, partitioning and typed tables are not supported")
 	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		if _, ok, err := a.tx.Schema(ctx, schema); err != nil {
-			return "", err
-		} else if !ok {
-			return "", withPos(pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema), s.Relation.Location)
+		var schema string
+		var err error
+		if s.Relation.Relpersistence == "t" {
+			schema, err = a.tempCreationSchema(ctx, s.Relation.Schemaname)
+		} else {
+			schema, err = a.creationSchema(ctx, s.Relation.Schemaname, s.Relation.Location)
 		}
-		if _, exists, err := a.tx.Table(ctx, schema, name); err != nil {
+		if err != nil {
 			return "", err
-		} else if exists {
+		}
+		name := s.Relation.Relname
+		if rel, err := findRelation(ctx, a.tx.Root, schema, name); err != nil {
+			return "", err
+		} else if rel.kind != relNone {
 			if s.IfNotExists {
-				a.s.notice(pgerr.New("42P07", "relation %q already exists, skipping", name))
+				a.s.notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", name))
 				return "CREATE TABLE", nil
 			}
 			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 		}
-		empty, err := prolly.NewMap(ctx, a.tx.Root.Store())
+		d, err := a.newTableDDL(ctx, &versioning.Table{Schema: schema, Name: name})
 		if err != nil {
 			return "", err
 		}
-		def.Rows = empty.Root()
+		for _, elt := range s.TableElts {
+			switch {
+			case elt.GetColumnDef() != nil:
+				if err := d.addColumn(ctx, elt.GetColumnDef()); err != nil {
+					return "", err
+				}
+			case elt.GetConstraint() != nil:
+				// Below: table constraints may name columns defined later.
+			default:
+				return "", pgerr.New(pgerr.FeatureNotSupported, "LIKE in CREATE TABLE is not supported yet")
+			}
+		}
+		for _, elt := range s.TableElts {
+			if con := elt.GetConstraint(); con != nil {
+				if err := d.tableConstraint(con); err != nil {
+					return "", err
+				}
+			}
+		}
+		if err := d.finish(ctx); err != nil {
+			return "", err
+		}
+		def := d.def
+		empty, err := a.tx.EmptyMap(ctx)
+		if err != nil {
+			return "", err
+		}
+		def.Rows = empty
 		for i := range def.Indexes {
-			def.Indexes[i].Rows = empty.Root()
+			def.Indexes[i].Rows = empty
 		}
 		root := a.tx.Root
-		for _, seq := range seqs {
+		for _, seq := range d.seqs {
 			if root, err = root.PutSequence(ctx, seq); err != nil {
 				return "", err
 			}
@@ -181,97 +438,279 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return "", err
 		}
+		if root, err = syncFKRefs(ctx, root, nil, def); err != nil {
+			return "", err
+		}
 		a.tx.SetRoot(root)
 		return "CREATE TABLE", nil
 	}, nil
 }
 
-func (a *analyzer) addCheck(def *versioning.Table, con *pg.Constraint, col string) error {
-	text, err := deparseExpr(con.RawExpr)
+// columnDefault analyzes a DEFAULT expression for a column of type t and
+// returns it as stored SQL text.
+func (a *analyzer) columnDefault(n *pg.Node, t exec.T, col string) (string, error) {
+	var refs bool
+	visitNodes(n, func(x *pg.Node) { refs = refs || x.GetColumnRef() != nil })
+	if refs {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "cannot use column reference in DEFAULT expression")
+	}
+	e, err := a.expr(n, nil)
 	if err != nil {
-		return err
+		return "", err
 	}
-	name := con.Conname
-	if name == "" {
-		name = def.Name + "_check"
-		if col != "" {
-			name = def.Name + "_" + col + "_check"
-		}
-		for i := 1; slices.ContainsFunc(def.Checks, func(c versioning.Check) bool { return c.Name == name }); i++ {
-			name = fmt.Sprintf("%s_check%d", def.Name, i)
-		}
+	if _, err := a.assign(e, t, col, -1); err != nil {
+		return "", err
 	}
-	def.Checks = append(def.Checks, versioning.Check{Name: name, Expr: text})
-	return nil
+	return deparseExpr(n)
 }
 
-func newSequence(schema, name string, typ uint32) *versioning.Sequence {
-	max := int64(math.MaxInt64)
-	switch typ {
-	case exec.OIDInt4:
-		max = math.MaxInt32
-	case exec.OIDInt2:
-		max = math.MaxInt16
-	}
-	return &versioning.Sequence{Schema: schema, Name: name, Type: typ, Start: 1, Increment: 1, Min: 1, Max: max, Cache: 1, Last: 1}
-}
-
+// drop runs DROP TABLE, INDEX, SEQUENCE and SCHEMA.
 func (a *analyzer) drop(s *pg.DropStmt) (utility, error) {
-	if s.RemoveType != pg.ObjectType_OBJECT_TABLE {
+	var run func(context.Context, *pg.DropStmt) (string, error)
+	switch s.RemoveType {
+	case pg.ObjectType_OBJECT_TABLE:
+		run = a.dropTables
+	case pg.ObjectType_OBJECT_INDEX:
+		run = a.dropIndex
+	case pg.ObjectType_OBJECT_SEQUENCE:
+		run = a.dropSequences
+	case pg.ObjectType_OBJECT_SCHEMA:
+		run = a.dropSchemas
+	case pg.ObjectType_OBJECT_VIEW:
+		run = a.dropViews
+	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
-	}
-	type name struct{ schema, table string }
-	var names []name
-	for _, obj := range s.Objects {
-		var parts []string
-		for _, p := range obj.GetList().Items {
-			parts = append(parts, p.GetString_().Sval)
-		}
-		n := name{"public", parts[len(parts)-1]}
-		if len(parts) > 1 {
-			n.schema = parts[len(parts)-2]
-		}
-		names = append(names, n)
 	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		root := a.tx.Root
-		for _, n := range names {
-			t, ok, err := root.Table(ctx, n.schema, n.table)
+		return run(ctx, s)
+	}, nil
+}
+
+// dropTables runs DROP TABLE: each table goes with its indexes and the
+// sequences its columns own.
+func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, error) {
+	for _, obj := range s.Objects {
+		schema, name := splitName(nameList(obj.GetList().Items))
+		rel, relSchema, err := a.lookupRelation(ctx, schema, name)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case rel.kind == relNone && s.MissingOk:
+			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "table %q does not exist, skipping", name))
+			continue
+		case rel.kind == relNone:
+			return "", pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
+		case rel.kind != relTable:
+			return "", wrongObjectType(name, rel.kind, relTable)
+		}
+		if err := a.dependentKeys(ctx, rel.table, "table "+rel.table.Name, s.Behavior == pg.DropBehavior_DROP_CASCADE, nil); err != nil {
+			return "", err
+		}
+		if err := a.dropDependentViews(ctx, relSchema, name, "table "+name, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+			return "", err
+		}
+		if err := a.dropTable(ctx, relSchema, rel.table); err != nil {
+			return "", err
+		}
+	}
+	return "DROP TABLE", nil
+}
+
+// dropTable removes a table and the sequences it owns.
+func (a *analyzer) dropTable(ctx context.Context, schema string, t *versioning.Table) error {
+	root, err := a.tx.Root.DropTable(ctx, schema, t.Name)
+	if err != nil {
+		return err
+	}
+	if root, err = syncFKRefs(ctx, root, t, nil); err != nil {
+		return err
+	}
+	seqs, err := root.Sequences(ctx)
+	if err != nil {
+		return err
+	}
+	for _, seq := range seqs {
+		if seq.Schema != schema || seq.OwnedBy == "" {
+			continue
+		}
+		for _, c := range t.Columns {
+			if !c.Dropped && seq.OwnedBy == t.Name+"."+c.Name {
+				if root, err = root.DropSequence(ctx, seq.Schema, seq.Name); err != nil {
+					return err
+				}
+				break
+			}
+		}
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// ownedSequences returns the sequences owned by t's columns.
+func ownedSequences(ctx context.Context, root versioning.RootValue, t *versioning.Table) ([]*versioning.Sequence, error) {
+	seqs, err := root.Sequences(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []*versioning.Sequence
+	for _, seq := range seqs {
+		if seq.Schema != t.Schema || seq.OwnedBy == "" {
+			continue
+		}
+		for _, c := range t.Columns {
+			if !c.Dropped && seq.OwnedBy == t.Name+"."+c.Name {
+				out = append(out, seq)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// truncate runs TRUNCATE [TABLE] t, ... [RESTART IDENTITY]: each table's
+// maps are replaced by empty ones, which is also what a new table has, so
+// a truncated table equals a fresh one.
+func (a *analyzer) truncate(s *pg.TruncateStmt) (utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		var tables []*versioning.Table
+		for _, n := range s.Relations {
+			rv := n.GetRangeVar()
+			rel, _, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
 			if err != nil {
 				return "", err
 			}
-			if !ok {
-				if s.MissingOk {
-					a.s.notice(pgerr.New("00000", "table %q does not exist, skipping", n.table))
-					continue
-				}
-				return "", pgerr.New(pgerr.UndefinedTable, "table %q does not exist", n.table)
+			switch rel.kind {
+			case relNone:
+				return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
+			case relTable:
+			default:
+				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", rv.Relname)
 			}
-			if root, err = root.DropTable(ctx, n.schema, n.table); err != nil {
+			tables = append(tables, rel.table)
+		}
+		// Tables whose foreign keys reference a truncated table must be
+		// truncated too: with CASCADE they are, else it is an error.
+		for i := 0; i < len(tables); i++ {
+			refs, err := referencingOthers(ctx, a.tx.Root, tables[i])
+			if err != nil {
 				return "", err
 			}
-			for _, c := range t.Columns {
-				if c.Default == "" {
+			for _, r := range refs {
+				if slices.ContainsFunc(tables, func(t *versioning.Table) bool { return t.Schema == r.Schema && t.Name == r.Table }) {
 					continue
 				}
-				// Sequences owned by the table's columns go with it.
-				seqs, err := root.Sequences(ctx)
+				if s.Behavior != pg.DropBehavior_DROP_CASCADE {
+					return "", pgerr.New(pgerr.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
+						WithDetail("Table %q references %q.", r.Table, tables[i].Name).
+						WithHint("Truncate table %q at the same time, or use TRUNCATE ... CASCADE.", r.Table)
+				}
+				child, ok, err := a.tx.Root.Table(ctx, r.Schema, r.Table)
 				if err != nil {
 					return "", err
 				}
-				for _, seq := range seqs {
-					if seq.Schema == n.schema && seq.OwnedBy == n.table+"."+c.Name {
-						if root, err = root.DropSequence(ctx, seq.Schema, seq.Name); err != nil {
-							return "", err
-						}
-					}
+				if ok {
+					a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "truncate cascades to table %q", r.Table))
+					tables = append(tables, child)
+				}
+			}
+		}
+		empty, err := a.tx.EmptyMap(ctx)
+		if err != nil {
+			return "", err
+		}
+		root := a.tx.Root
+		for _, t := range tables {
+			def := cloneTable(t)
+			def.Rows, def.NextRowID = empty, 0
+			for i := range def.Indexes {
+				def.Indexes[i].Rows = empty
+			}
+			if root, err = root.PutTable(ctx, def); err != nil {
+				return "", err
+			}
+			if !s.RestartSeqs {
+				continue
+			}
+			seqs, err := ownedSequences(ctx, root, def)
+			if err != nil {
+				return "", err
+			}
+			for _, seq := range seqs {
+				seq.Last, seq.Called = seq.Start, false
+				if root, err = root.PutSequence(ctx, seq); err != nil {
+					return "", err
 				}
 			}
 		}
 		a.tx.SetRoot(root)
-		return "DROP TABLE", nil
+		return "TRUNCATE TABLE", nil
+	}, nil
+}
+
+// constraintAttrName names a constraint attribute for errors.
+func constraintAttrName(t pg.ConstrType) string {
+	switch t {
+	case pg.ConstrType_CONSTR_ATTR_DEFERRABLE:
+		return "DEFERRABLE"
+	case pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+		return "NOT DEFERRABLE"
+	case pg.ConstrType_CONSTR_ATTR_DEFERRED:
+		return "INITIALLY DEFERRED"
+	}
+	return "INITIALLY IMMEDIATE"
+}
+
+// setConstraints runs SET CONSTRAINTS {ALL | name, ...} {DEFERRED |
+// IMMEDIATE}, for the rest of the transaction block.
+func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if !a.s.explicit {
+			a.s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET CONSTRAINTS can only be used in transaction blocks"))
+			return "SET CONSTRAINTS", nil
+		}
+		var names []string
+		for _, n := range s.Constraints {
+			rv := n.GetRangeVar()
+			found, deferrable := false, false
+			schemas := []string{a.s.resolveSchemaName(rv.Schemaname)}
+			if rv.Schemaname == "" {
+				schemas = a.s.relationPath()
+			}
+			for _, sc := range schemas {
+				tables, err := a.tx.Root.TablesIn(ctx, sc)
+				if err != nil {
+					return "", err
+				}
+				for _, t := range tables {
+					if constraintExists(t, rv.Relname) {
+						found = true
+						for _, ix := range t.Indexes {
+							deferrable = deferrable || ix.Constraint && ix.Name == rv.Relname && ix.Deferrable
+						}
+					}
+				}
+				if found {
+					break
+				}
+			}
+			if !found {
+				return "", pgerr.New(pgerr.UndefinedObject, "constraint %q does not exist", rv.Relname)
+			}
+			if !deferrable {
+				return "", pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", rv.Relname)
+			}
+			names = append(names, rv.Relname)
+		}
+		if len(s.Constraints) == 0 {
+			names = nil
+		}
+		return "SET CONSTRAINTS", a.tx.SetConstraints(ctx, names, s.Deferred)
 	}, nil
 }

@@ -14,7 +14,14 @@ import (
 
 // expr analyzes a scalar expression over the columns of sc (nil: none).
 func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
+	if sc != nil && sc.group != nil && sc.group.exprKeys {
+		if e, ok := a.groupedExpr(n, sc); ok {
+			return e, nil
+		}
+	}
 	switch {
+	case n.GetSubLink() != nil:
+		return a.subLink(n.GetSubLink(), sc)
 	case n.GetAConst() != nil:
 		return constant(n.GetAConst())
 	case n.GetColumnRef() != nil:
@@ -108,18 +115,11 @@ func (a *analyzer) columnRef(cr *pg.ColumnRef, sc *scope) (exec.Expr, error) {
 		}
 		parts = append(parts, f.GetString_().Sval)
 	}
-	if sc == nil {
-		return nil, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", parts[len(parts)-1]), cr.Location)
-	}
 	table := ""
 	if len(parts) > 1 {
 		table = parts[len(parts)-2]
 	}
-	c, err := sc.resolve(table, parts[len(parts)-1], cr.Location)
-	if err != nil {
-		return nil, err
-	}
-	return &exec.ColRef{Idx: c.idx, T: c.t}, nil
+	return a.resolveColumn(sc, table, parts[len(parts)-1], cr.Location)
 }
 
 // param returns parameter $i+1, typed if known.
@@ -422,6 +422,11 @@ func (a *analyzer) assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Ex
 // is converted now, so that bad literals fail at planning, as in
 // PostgreSQL.
 func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
+	if exec.IsRegType(t.OID) || exec.IsRegType(e.Type().OID) {
+		if r, ok, err := a.regCast(e, t, loc); ok {
+			return r, err // OID aliases need the catalog (regclass.go)
+		}
+	}
 	if p, ok := e.(*exec.Param); ok && p.T.OID == exec.OIDUnknown {
 		a.params[p.Idx] = t
 		return &exec.Param{Idx: p.Idx, T: t}, nil
@@ -527,6 +532,12 @@ func (a *analyzer) caseExpr(c *pg.CaseExpr, sc *scope) (exec.Expr, error) {
 
 func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	name := opName(f.Funcname)
+	if exec.IsAgg(name) {
+		return a.aggCall(f, sc)
+	}
+	if isSeries(f) {
+		return a.srfCall(f, sc)
+	}
 	if e, ok, err := a.funcCallMore(f, sc); ok {
 		return e, err
 	}

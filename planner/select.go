@@ -8,6 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // analyzer turns one statement's parse tree into a plan, against the
@@ -17,21 +18,62 @@ type analyzer struct {
 	s      *Session
 	tx     *exec.Txn
 	params []exec.T // parameter types, inferred as they are met
+	// deps are the definitions of the tables the statement uses: its plan
+	// stays valid while they are unchanged (Statement.reusable).
+	deps []*versioning.Table
+
+	// State of the query being analyzed; a nested query saves and clears
+	// it (nested, restore).
+	clause      string  // the clause being analyzed, for "not allowed in" errors
+	inAgg       bool    // analyzing an aggregate's arguments
+	keepUnknown bool    // a set operation's leaf: leave unknown output columns to the set operation
+	srfs        *srfSet // set-returning functions of the select list being analyzed
+	nestedQuery bool    // analyzing a subquery, not the statement's own query
+	// ctes are the WITH queries in scope, innermost last.
+	ctes []*cteDef
+}
+
+// analyzerState is the part of the analyzer's state that is per query.
+type analyzerState struct {
+	clause      string
+	inAgg       bool
+	keepUnknown bool
+	srfs        *srfSet
+	nestedQuery bool
+}
+
+// nested clears the per-query state for a nested query and returns it.
+func (a *analyzer) nested() analyzerState {
+	s := analyzerState{a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery}
+	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery = "", false, false, nil, true
+	return s
+}
+
+func (a *analyzer) restore(s analyzerState) {
+	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery = s.clause, s.inAgg, s.keepUnknown, s.srfs, s.nestedQuery
 }
 
 // table looks up a table named by a RangeVar.
 func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
-	schema := rv.Schemaname
-	if schema == "" {
-		schema = "public"
+	if t, ok, err := a.virtualTable(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
+		return t, err // a catalog relation
 	}
-	t, ok, err := a.tx.Table(a.ctx, schema, rv.Relname)
+	t, ok, err := a.lookupTable(a.ctx, rv.Schemaname, rv.Relname)
+	if !ok && err == nil {
+		if t, ok, err = a.sequenceTable(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
+			return t, err // a sequence read as a relation
+		}
+		if t, ok, err = a.viewTable(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
+			return t, err // a view (view.go)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
 	}
+	a.deps = append(a.deps, t.Def)
 	return t, nil
 }
 
@@ -49,103 +91,261 @@ func aliasOf(rv *pg.RangeVar) string {
 	return rv.Relname
 }
 
-// selectStmt plans a SELECT (or a bare VALUES list).
+// selectStmt plans a top-level query: SELECT, VALUES, a set operation,
+// with WITH.
 func (a *analyzer) selectStmt(s *pg.SelectStmt) (exec.Plan, error) {
-	if s.Op != pg.SetOperation_SETOP_NONE {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "UNION, INTERSECT and EXCEPT are not supported yet")
+	if s.IntoClause != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "SELECT INTO is not allowed here")
 	}
-	if len(s.ValuesLists) > 0 {
-		return a.values(s.ValuesLists, nil)
+	return a.query(s, &correlation{})
+}
+
+// query plans a query in the context corr links it to.
+func (a *analyzer) query(s *pg.SelectStmt, corr *correlation) (exec.Plan, error) {
+	if s.WithClause != nil {
+		return a.with(s, corr)
 	}
-	if s.WithClause != nil || len(s.GroupClause) > 0 || s.HavingClause != nil || len(s.DistinctClause) > 0 || s.IntoClause != nil || len(s.LockingClause) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "this SELECT is not supported yet")
-	}
-	var in exec.Plan = &exec.Values{Rows: [][]exec.Expr{{}}}
-	var sc *scope
-	switch len(s.FromClause) {
-	case 0:
-	case 1:
-		rv := s.FromClause[0].GetRangeVar()
-		if rv == nil {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "joins and subqueries in FROM are not supported yet")
+	switch {
+	case s.Op != pg.SetOperation_SETOP_NONE:
+		if err := checkLocking(s, nil, false, false); err != nil {
+			return nil, err
 		}
-		t, err := a.table(rv)
+		return a.setOp(s, corr)
+	case len(s.ValuesLists) > 0:
+		v, err := a.valuesIn(s.ValuesLists, nil, &scope{corr: corr})
 		if err != nil {
 			return nil, err
 		}
-		sc = tableScope(t, aliasOf(rv))
-		in = &exec.Scan{Table: t}
-	default:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "joins are not supported yet")
+		return a.orderLimit(s, v, corr)
 	}
-	if s.WhereClause != nil {
-		pred, err := a.expr(s.WhereClause, sc)
-		if err != nil {
-			return nil, err
-		}
-		if pred, err = a.coerce(pred, exec.TBool, "argument of WHERE", -1); err != nil {
-			return nil, err
-		}
-		in = &exec.Filter{In: in, Pred: pred}
+	return a.block(s, corr)
+}
+
+// block plans one SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
+// ORDER BY ... LIMIT.
+func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error) {
+	if len(s.WindowClause) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet")
 	}
-	exprs, cols, err := a.targets(s.TargetList, sc)
+	items, err := a.fromClause(s.FromClause, corr)
 	if err != nil {
 		return nil, err
 	}
-	visible := len(exprs)
-	var keys []exec.SortKey
-	for _, sb := range s.SortClause {
-		by := sb.GetSortBy()
-		idx, err := a.sortTarget(by.Node, sc, &exprs, cols)
-		if err != nil {
+	var in exec.Plan
+	var sc *scope
+	if len(items) == 0 {
+		in = &exec.Values{Rows: [][]exec.Expr{{}}}
+		sc = &scope{corr: corr}
+		if s.WhereClause != nil {
+			pred, err := a.condition(s.WhereClause, sc, "WHERE", "argument of WHERE")
+			if err != nil {
+				return nil, err
+			}
+			in = &exec.Filter{In: in, Pred: pred}
+		}
+	} else if in, sc, err = a.planFrom(items, s.WhereClause, corr); err != nil {
+		return nil, err
+	}
+
+	// Grouping: the select list, HAVING and ORDER BY are then over the
+	// groups.
+	tsc := sc
+	var g *grouping
+	var sortNodes []*pg.Node
+	for _, n := range s.SortClause {
+		sortNodes = append(sortNodes, n.GetSortBy().Node)
+	}
+	if len(s.GroupClause) > 0 || s.HavingClause != nil || containsAgg(s.TargetList...) || containsAgg(sortNodes...) {
+		g = &grouping{input: sc}
+		if err := a.groupBy(g, s.GroupClause, s.TargetList); err != nil {
 			return nil, err
 		}
-		k := exec.SortKey{Col: idx, Desc: by.SortbyDir == pg.SortByDir_SORTBY_DESC}
-		k.NullsFirst = k.Desc
-		switch by.SortbyNulls {
-		case pg.SortByNulls_SORTBY_NULLS_FIRST:
-			k.NullsFirst = true
-		case pg.SortByNulls_SORTBY_NULLS_LAST:
-			k.NullsFirst = false
-		}
-		keys = append(keys, k)
+		tsc = &scope{items: sc.items, corr: corr, group: g}
 	}
+	srfs := &srfSet{}
+	a.srfs = srfs
+	exprs, cols, err := a.targets(s.TargetList, tsc)
+	a.srfs = nil
+	if err != nil {
+		return nil, err
+	}
+	var having exec.Expr
+	if s.HavingClause != nil {
+		if having, err = a.condition(s.HavingClause, tsc, "HAVING", "argument of HAVING"); err != nil {
+			return nil, err
+		}
+	}
+	visible := len(exprs)
+	a.srfs = srfs
+	keys, err := a.sortKeys(s.SortClause, tsc, &exprs, cols)
+	a.srfs = nil
+	if err != nil {
+		return nil, err
+	}
+	distinct := len(s.DistinctClause) > 0
+	var onCols []int
+	if distinct && s.DistinctClause[0].GetNode() != nil {
+		for _, n := range s.DistinctClause {
+			idx, err := a.sortTarget(n, tsc, &exprs, cols)
+			if err != nil {
+				return nil, err
+			}
+			if !containsInt(onCols, idx) {
+				onCols = append(onCols, idx)
+			}
+		}
+	}
+	if err := checkLocking(s, sc, g != nil, len(srfs.funcs) > 0); err != nil {
+		return nil, err
+	}
+	if g != nil {
+		in = g.plan(in)
+		if having != nil {
+			in = &exec.Filter{In: in, Pred: having}
+		}
+	}
+	in = srfs.plan(in)
 	allCols := cols
 	for len(allCols) < len(exprs) {
 		allCols = append(allCols, exec.ResultColumn{Name: "?sort?", T: exprs[len(allCols)].Type()})
 	}
 	var out exec.Plan = &exec.Project{In: in, Exprs: exprs, Cols: allCols}
+	switch {
+	case distinct && onCols == nil:
+		for _, k := range keys {
+			if k.Col >= visible {
+				return nil, pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+			}
+		}
+		out = &exec.Distinct{In: out}
+	case distinct:
+		// ORDER BY must start with the DISTINCT ON expressions, in any
+		// order; those it lacks sort last.
+		skipped := false
+		covered := map[int]bool{}
+		for _, k := range keys {
+			if !containsInt(onCols, k.Col) {
+				skipped = true
+				continue
+			}
+			if skipped {
+				return nil, pgerr.New(pgerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+			}
+			covered[k.Col] = true
+		}
+		for _, c := range onCols {
+			if covered[c] {
+				continue
+			}
+			if skipped {
+				return nil, pgerr.New(pgerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+			}
+			keys = append(keys, exec.SortKey{Col: c})
+		}
+		out = &exec.Unique{In: &exec.Sort{In: out, Keys: keys}, Cols: onCols}
+		keys = nil // already sorted
+	}
 	if len(keys) > 0 {
 		out = &exec.Sort{In: out, Keys: keys}
 	}
-	if s.LimitCount != nil || s.LimitOffset != nil {
-		lim := &exec.Limit{In: out}
-		if s.LimitCount != nil {
-			if lim.Count, err = a.limitExpr(s.LimitCount, "LIMIT"); err != nil {
-				return nil, err
-			}
-		}
-		if s.LimitOffset != nil {
-			if lim.Offset, err = a.limitExpr(s.LimitOffset, "OFFSET"); err != nil {
-				return nil, err
-			}
-		}
-		out = lim
+	if out, err = a.limit(s, out, keys); err != nil {
+		return nil, err
 	}
 	if len(exprs) > visible {
-		drop := make([]exec.Expr, visible)
-		for i := range drop {
-			drop[i] = &exec.ColRef{Idx: i, T: exprs[i].Type()}
-		}
-		out = &exec.Project{In: out, Exprs: drop, Cols: cols}
+		out = dropHidden(out, cols)
 	}
 	return out, nil
+}
+
+func containsInt(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// dropHidden projects the first len(cols) columns of p.
+func dropHidden(p exec.Plan, cols []exec.ResultColumn) exec.Plan {
+	drop := make([]exec.Expr, len(cols))
+	for i := range drop {
+		drop[i] = &exec.ColRef{Idx: i, T: cols[i].T}
+	}
+	return &exec.Project{In: p, Exprs: drop, Cols: cols}
+}
+
+// sortKeys analyzes an ORDER BY list, adding hidden columns to exprs for
+// expressions not in the select list.
+func (a *analyzer) sortKeys(list []*pg.Node, sc *scope, exprs *[]exec.Expr, cols []exec.ResultColumn) ([]exec.SortKey, error) {
+	var keys []exec.SortKey
+	for _, sb := range list {
+		by := sb.GetSortBy()
+		if by.SortbyDir == pg.SortByDir_SORTBY_USING {
+			// USING < and USING > are ASC and DESC for the built-in types.
+			switch opName(by.UseOp) {
+			case "<", "<=":
+				by = &pg.SortBy{Node: by.Node, SortbyDir: pg.SortByDir_SORTBY_ASC, SortbyNulls: by.SortbyNulls}
+			case ">", ">=":
+				by = &pg.SortBy{Node: by.Node, SortbyDir: pg.SortByDir_SORTBY_DESC, SortbyNulls: by.SortbyNulls}
+			default:
+				return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING %s is not supported", opName(by.UseOp)), by.Location)
+			}
+		}
+		idx, err := a.sortTarget(by.Node, sc, exprs, cols)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, sortKey(by, idx))
+	}
+	return keys, nil
+}
+
+func sortKey(by *pg.SortBy, idx int) exec.SortKey {
+	k := exec.SortKey{Col: idx, Desc: by.SortbyDir == pg.SortByDir_SORTBY_DESC}
+	k.NullsFirst = k.Desc
+	switch by.SortbyNulls {
+	case pg.SortByNulls_SORTBY_NULLS_FIRST:
+		k.NullsFirst = true
+	case pg.SortByNulls_SORTBY_NULLS_LAST:
+		k.NullsFirst = false
+	}
+	return k
+}
+
+// limit adds LIMIT/OFFSET (or FETCH FIRST) to p, sorted by keys.
+func (a *analyzer) limit(s *pg.SelectStmt, p exec.Plan, keys []exec.SortKey) (exec.Plan, error) {
+	if s.LimitCount == nil && s.LimitOffset == nil {
+		return p, nil
+	}
+	var count, offset exec.Expr
+	var err error
+	if s.LimitCount != nil {
+		if count, err = a.limitExpr(s.LimitCount, "LIMIT"); err != nil {
+			return nil, err
+		}
+	}
+	if s.LimitOffset != nil {
+		if offset, err = a.limitExpr(s.LimitOffset, "OFFSET"); err != nil {
+			return nil, err
+		}
+	}
+	if s.LimitOption == pg.LimitOption_LIMIT_OPTION_WITH_TIES {
+		if len(s.SortClause) == 0 {
+			return nil, pgerr.New(pgerr.SyntaxError, "WITH TIES cannot be specified without ORDER BY clause")
+		}
+		return &exec.LimitTies{In: p, Count: count, Offset: offset, Keys: keys}, nil
+	}
+	return &exec.Limit{In: p, Count: count, Offset: offset}, nil
 }
 
 func (a *analyzer) limitExpr(n *pg.Node, what string) (exec.Expr, error) {
 	if c := n.GetAConst(); c != nil && c.Isnull {
 		return nil, nil // LIMIT NULL / LIMIT ALL
 	}
+	saved := a.clause
+	a.clause = what
+	defer func() { a.clause = saved }()
 	e, err := a.expr(n, nil)
 	if err != nil {
 		return nil, err
@@ -153,8 +353,40 @@ func (a *analyzer) limitExpr(n *pg.Node, what string) (exec.Expr, error) {
 	return a.coerce(e, exec.TInt8, "argument of "+what, -1)
 }
 
+// orderLimit adds the ORDER BY and LIMIT of a VALUES list or a set
+// operation, which can only sort by output columns.
+func (a *analyzer) orderLimit(s *pg.SelectStmt, p exec.Plan, corr *correlation) (exec.Plan, error) {
+	cols := p.Columns()
+	var keys []exec.SortKey
+	if len(s.SortClause) > 0 {
+		ns := &nsItem{colsVisible: true}
+		for i, c := range cols {
+			ns.cols = append(ns.cols, &scopeCol{name: c.Name, t: c.T, idx: i})
+		}
+		sc := &scope{items: []*nsItem{ns}, corr: corr}
+		exprs := make([]exec.Expr, len(cols))
+		for i, c := range cols {
+			exprs[i] = &exec.ColRef{Idx: i, T: c.T}
+		}
+		var err error
+		if keys, err = a.sortKeys(s.SortClause, sc, &exprs, cols); err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			if k.Col >= len(cols) {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "invalid UNION/INTERSECT/EXCEPT ORDER BY clause").
+					WithDetail("Only result column names can be used, not expressions or functions.").
+					WithHint("Add the expression/function to every SELECT, or move the UNION into a FROM clause.")
+			}
+		}
+		p = &exec.Sort{In: p, Keys: keys}
+	}
+	return a.limit(s, p, keys)
+}
+
 // sortTarget returns the column of exprs an ORDER BY item sorts by: an
-// output column by position or name, or a new hidden column.
+// output column by position or name, an output column equal to the
+// expression, or a new hidden column.
 func (a *analyzer) sortTarget(n *pg.Node, sc *scope, exprs *[]exec.Expr, cols []exec.ResultColumn) (int, error) {
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
 		pos := int(c.GetIval().Ival)
@@ -165,10 +397,20 @@ func (a *analyzer) sortTarget(n *pg.Node, sc *scope, exprs *[]exec.Expr, cols []
 	}
 	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
 		name := cr.Fields[0].GetString_().Sval
+		found := -1
 		for i, c := range cols {
-			if c.Name == name {
-				return i, nil
+			if c.Name != name {
+				continue
 			}
+			if found >= 0 && !exprEqual((*exprs)[found], (*exprs)[i]) {
+				return 0, withPos(pgerr.New(pgerr.AmbiguousColumn, "ORDER BY %q is ambiguous", name), cr.Location)
+			}
+			if found < 0 {
+				found = i
+			}
+		}
+		if found >= 0 {
+			return found, nil
 		}
 	}
 	e, err := a.expr(n, sc)
@@ -178,6 +420,11 @@ func (a *analyzer) sortTarget(n *pg.Node, sc *scope, exprs *[]exec.Expr, cols []
 	if e.Type().OID == exec.OIDUnknown {
 		if e, err = a.coerce(e, exec.TText, "", -1); err != nil {
 			return 0, err
+		}
+	}
+	for i, x := range *exprs {
+		if exprEqual(x, e) {
+			return i, nil
 		}
 	}
 	*exprs = append(*exprs, e)
@@ -191,26 +438,18 @@ func (a *analyzer) targets(list []*pg.Node, sc *scope) ([]exec.Expr, []exec.Resu
 	for _, n := range list {
 		rt := n.GetResTarget()
 		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
-			if sc == nil {
-				return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "SELECT * with no tables specified is not valid"), cr.Location)
+			es, cs, err := a.star(cr, sc)
+			if err != nil {
+				return nil, nil, err
 			}
-			table := ""
-			if len(cr.Fields) > 1 {
-				table = cr.Fields[len(cr.Fields)-2].GetString_().Sval
-			}
-			for _, c := range sc.cols {
-				if table == "" || c.table == table {
-					exprs = append(exprs, &exec.ColRef{Idx: c.idx, T: c.t})
-					cols = append(cols, exec.ResultColumn{Name: c.name, T: c.t, TableOID: c.tableOID, AttNum: c.attnum})
-				}
-			}
+			exprs, cols = append(exprs, es...), append(cols, cs...)
 			continue
 		}
 		e, err := a.expr(rt.Val, sc)
 		if err != nil {
 			return nil, nil, err
 		}
-		if e.Type().OID == exec.OIDUnknown {
+		if e.Type().OID == exec.OIDUnknown && !a.keepUnknown {
 			if e, err = a.coerce(e, exec.TText, "", -1); err != nil {
 				return nil, nil, err
 			}
@@ -219,11 +458,9 @@ func (a *analyzer) targets(list []*pg.Node, sc *scope) ([]exec.Expr, []exec.Resu
 		if col.Name == "" {
 			col.Name = columnName(rt.Val)
 		}
-		if cr, ok := e.(*exec.ColRef); ok && rt.Val.GetColumnRef() != nil {
-			for _, c := range sc.cols {
-				if c.idx == cr.Idx {
-					col.TableOID, col.AttNum = c.tableOID, c.attnum
-				}
+		if cr := rt.Val.GetColumnRef(); cr != nil && sc != nil {
+			if c := sc.columnOf(cr); c != nil {
+				col.TableOID, col.AttNum = c.tableOID, c.attnum
 			}
 		}
 		exprs = append(exprs, e)
@@ -232,11 +469,111 @@ func (a *analyzer) targets(list []*pg.Node, sc *scope) ([]exec.Expr, []exec.Resu
 	return exprs, cols, nil
 }
 
+// columnOf returns the column a column reference names in sc's own
+// items, if any (for RowDescription's table and column numbers).
+func (sc *scope) columnOf(cr *pg.ColumnRef) *scopeCol {
+	var parts []string
+	for _, f := range cr.Fields {
+		if f.GetString_() == nil {
+			return nil
+		}
+		parts = append(parts, f.GetString_().Sval)
+	}
+	table := ""
+	if len(parts) > 1 {
+		table = parts[len(parts)-2]
+	}
+	_, c, _ := sc.lookup(table, parts[len(parts)-1], -1)
+	return c
+}
+
+// star expands * or name.* in a select list.
+func (a *analyzer) star(cr *pg.ColumnRef, sc *scope) ([]exec.Expr, []exec.ResultColumn, error) {
+	if sc == nil || len(sc.items) == 0 {
+		if len(cr.Fields) == 1 {
+			return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "SELECT * with no tables specified is not valid"), cr.Location)
+		}
+	}
+	table := ""
+	if len(cr.Fields) > 1 {
+		table = cr.Fields[len(cr.Fields)-2].GetString_().Sval
+	}
+	var exprs []exec.Expr
+	var cols []exec.ResultColumn
+	found := false
+	for _, it := range sc.itemsOrNil() {
+		if table == "" && !it.colsVisible || table != "" && (!it.relVisible || it.name != table) {
+			continue
+		}
+		found = true
+		for _, c := range it.cols {
+			e, err := a.itemColumn(sc, it, c, cr.Location)
+			if err != nil {
+				return nil, nil, err
+			}
+			exprs = append(exprs, e)
+			cols = append(cols, exec.ResultColumn{Name: c.name, T: c.t, TableOID: c.tableOID, AttNum: c.attnum})
+		}
+	}
+	if table != "" && !found {
+		// name.* of an enclosing query's item: its columns as outer
+		// references.
+		it := sc.outerItem(table)
+		if it == nil {
+			return nil, nil, withPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), cr.Location)
+		}
+		for _, c := range it.cols {
+			e, err := a.resolveColumn(sc, table, c.name, cr.Location)
+			if err != nil {
+				return nil, nil, err
+			}
+			exprs = append(exprs, e)
+			cols = append(cols, exec.ResultColumn{Name: c.name, T: c.t, TableOID: c.tableOID, AttNum: c.attnum})
+		}
+	}
+	return exprs, cols, nil
+}
+
+// outerItem returns the item named table of the innermost enclosing query
+// that has one.
+func (sc *scope) outerItem(table string) *nsItem {
+	for s := sc; s != nil && s.corr != nil; {
+		s = s.corr.outer
+		for _, it := range s.itemsOrNil() {
+			if it.relVisible && it.name == table {
+				return it
+			}
+		}
+	}
+	return nil
+}
+
+func (sc *scope) itemsOrNil() []*nsItem {
+	if sc == nil {
+		return nil
+	}
+	return sc.items
+}
+
+// itemColumn returns the expression of a column found in sc's own items.
+func (a *analyzer) itemColumn(sc *scope, it *nsItem, c *scopeCol, loc int32) (exec.Expr, error) {
+	if sc.track != nil {
+		sc.track(it)
+	}
+	if sc.group != nil {
+		return a.groupedColumn(sc, it, c, loc, false)
+	}
+	return c.colRef(), nil
+}
+
 // columnName is the name PostgreSQL gives an unnamed output column.
 func columnName(n *pg.Node) string {
 	switch {
 	case n.GetColumnRef() != nil:
 		f := n.GetColumnRef().Fields
+		if f[len(f)-1].GetString_() == nil {
+			return "?column?"
+		}
 		return f[len(f)-1].GetString_().Sval
 	case n.GetFuncCall() != nil:
 		return opName(n.GetFuncCall().Funcname)
@@ -254,6 +591,29 @@ func columnName(n *pg.Node) string {
 		return "case"
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce"
+	case n.GetSubLink() != nil:
+		sl := n.GetSubLink()
+		switch sl.SubLinkType {
+		case pg.SubLinkType_EXISTS_SUBLINK:
+			return "exists"
+		case pg.SubLinkType_ARRAY_SUBLINK:
+			return "array"
+		case pg.SubLinkType_EXPR_SUBLINK:
+			sel := sl.Subselect.GetSelectStmt()
+			for sel != nil && sel.Op != pg.SetOperation_SETOP_NONE {
+				sel = sel.Larg
+			}
+			if sel != nil && len(sel.ValuesLists) > 0 {
+				return "column1"
+			}
+			if sel != nil && len(sel.TargetList) > 0 {
+				rt := sel.TargetList[0].GetResTarget()
+				if rt.Name != "" {
+					return rt.Name
+				}
+				return columnName(rt.Val)
+			}
+		}
 	}
 	return columnNameMore(n)
 }
@@ -261,12 +621,21 @@ func columnName(n *pg.Node) string {
 // values plans a VALUES list; types, when given, are the target columns'
 // (INSERT), else each column takes the common type of its rows.
 func (a *analyzer) values(lists []*pg.Node, types []exec.T) (*exec.Values, error) {
+	return a.valuesIn(lists, types, nil)
+}
+
+// valuesIn is values with expressions over sc (a VALUES list in a
+// subquery may read the enclosing query's columns).
+func (a *analyzer) valuesIn(lists []*pg.Node, types []exec.T, sc *scope) (*exec.Values, error) {
+	saved := a.clause
+	a.clause = "VALUES"
+	defer func() { a.clause = saved }()
 	var rows [][]exec.Expr
 	width := -1
 	for _, l := range lists {
 		items := l.GetList().Items
 		if width >= 0 && len(items) != width {
-			return nil, pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length")
+			return nil, withPos(pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length"), exprLocation(items[0]))
 		}
 		width = len(items)
 		var row []exec.Expr
@@ -278,7 +647,7 @@ func (a *analyzer) values(lists []*pg.Node, types []exec.T) (*exec.Values, error
 				row = append(row, nil)
 				continue
 			}
-			e, err := a.expr(it, nil)
+			e, err := a.expr(it, sc)
 			if err != nil {
 				return nil, err
 			}
@@ -288,30 +657,27 @@ func (a *analyzer) values(lists []*pg.Node, types []exec.T) (*exec.Values, error
 	}
 	cols := make([]exec.ResultColumn, width)
 	for c := 0; c < width; c++ {
-		t := exec.TUnknown
+		var t exec.T
 		if types != nil && c < len(types) {
 			t = types[c]
 		} else {
+			var ts []exec.T
 			for _, r := range rows {
-				if r[c] != nil && r[c].Type().OID != exec.OIDUnknown {
-					t = baseType(r[c].Type())
-					break
+				if r[c] != nil {
+					ts = append(ts, r[c].Type())
 				}
 			}
-			if t.OID == exec.OIDUnknown {
-				t = exec.TText
-			}
-		}
-		for _, r := range rows {
-			if r[c] == nil {
-				continue
-			}
 			var err error
-			if types != nil {
-				continue // INSERT converts by assignment, per column
+			if t, err = commonType(ts, "VALUES", exprLocation(lists[0].GetList().Items[c])); err != nil {
+				return nil, err
 			}
-			if r[c], err = a.coerce(r[c], t, "", -1); err != nil {
-				return nil, pgerr.New(pgerr.DatatypeMismatch, "VALUES types %s and %s cannot be matched", exec.TypeName(t.OID), exec.TypeName(r[c].Type().OID))
+			for _, r := range rows {
+				if r[c] == nil {
+					continue
+				}
+				if r[c], err = a.coerce(r[c], t, "", -1); err != nil {
+					return nil, err
+				}
 			}
 		}
 		cols[c] = exec.ResultColumn{Name: "column" + strconv.Itoa(c+1), T: t}

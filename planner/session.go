@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -18,8 +19,11 @@ import (
 // Engine is the SQL engine over one store: it opens sessions on its
 // databases. It is safe for concurrent use.
 type Engine struct {
-	st  versioning.Store
-	log *zap.Logger
+	st     versioning.Store
+	log    *zap.Logger
+	tables *exec.TableCache // decoded table records, shared by the sessions
+	// tempSeq numbers the sessions' temporary schemas (pg_temp_N).
+	tempSeq atomic.Int64
 
 	// HashPassword turns a password into the verifier kept for its role
 	// (the wire layer's SCRAM-SHA-256 verifier); nil refuses passwords.
@@ -31,7 +35,7 @@ func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Engine{st: st, log: log}
+	return &Engine{st: st, log: log, tables: exec.NewTableCache()}
 }
 
 // Bootstrap creates the role and the database postgres if the store has
@@ -76,7 +80,15 @@ type Session struct {
 
 	prng     exec.PRNG                // random() and setseed()
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
+	cursors  map[string]*cursor       // DECLAREd cursors by name
 	cached   *exec.Settings           // settings(), until a SET or a new transaction
+	seqs     seqState                 // currval and lastval
+	catCache catalogCache             // the catalog functions' last snapshot
+	// tempSchema is the session's pg_temp_N, "" until it needs one;
+	// tempReady once the schema is known to be this session's own.
+	tempSchema string
+	tempReady  bool
+	viewDepth  int // views being expanded in the statement being planned
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)
@@ -194,7 +206,7 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 		}
 		return nil, err
 	}
-	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, vars: map[string]string{}, prepared: map[string]*preparedStmt{}}
+	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, vars: map[string]string{}, prepared: map[string]*preparedStmt{}, cursors: map[string]*cursor{}}
 	for k, v := range defaultVars {
 		s.vars[k] = v
 	}
@@ -253,16 +265,26 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	}
 	ro := s.readOnly || s.vars["default_transaction_read_only"] == "on"
 	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
+	s.txn.Tables = s.e.tables
+	tx := s.txn
+	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
+		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t) // for ON ... SET DEFAULT
+	}
 	s.cached = nil // Now moves to the new transaction's start
 	return s.txn, nil
 }
 
 // commit ends the open transaction, making its changes durable.
 func (s *Session) commit(ctx context.Context) error {
+	s.endCursors(true)
 	tx := s.txn
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
+	s.seqs.advanced = nil // committed with the rest
 	if tx == nil {
 		return nil
+	}
+	if err := tx.CheckDeferred(ctx); err != nil {
+		return err // a deferred unique constraint fails: nothing is committed
 	}
 	_, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root)
 	if errors.Is(err, versioning.ErrConflict) {
@@ -272,6 +294,7 @@ func (s *Session) commit(ctx context.Context) error {
 }
 
 func (s *Session) rollback() {
+	s.endCursors(false)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 }
 
@@ -286,13 +309,17 @@ func (s *Session) Sync(ctx context.Context, failed bool) error {
 	}
 	if failed {
 		s.rollback()
+		s.keepAdvances(ctx)
 		return nil
 	}
 	return s.commit(ctx)
 }
 
 // Close ends the session, abandoning any open transaction.
-func (s *Session) Close() { s.rollback() }
+func (s *Session) Close() {
+	s.rollback()
+	s.dropTempSchema(context.Background())
+}
 
 // Parse parses sql into its statements.
 func (s *Session) Parse(sql string) ([]*Statement, error) {
@@ -332,52 +359,6 @@ func (s *Session) sessionFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
 			return exec.DText("PostgreSQL 15.0 (prollypg) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"), nil
 		}, exec.TText, true
-	case name == "nextval" && len(args) == 1:
-		return nextval, exec.TInt8, true
 	}
-	return nil, exec.T{}, false
-}
-
-// nextval advances a sequence in the transaction's root.
-func nextval(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
-	if args[0].IsNull() {
-		return exec.Null, nil
-	}
-	if err := env.Txn.CheckWritable(); err != nil {
-		return exec.Null, err
-	}
-	name := args[0].S
-	schema := "public"
-	if i := strings.IndexByte(name, '.'); i >= 0 {
-		schema, name = name[:i], name[i+1:]
-	}
-	seq, ok, err := env.Txn.Root.Sequence(env.Ctx, schema, name)
-	if err != nil {
-		return exec.Null, err
-	}
-	if !ok {
-		return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", args[0].S)
-	}
-	next := seq.Last
-	if seq.Called {
-		next = seq.Last + seq.Increment
-		if (seq.Increment > 0 && (next > seq.Max || next < seq.Last)) || (seq.Increment < 0 && (next < seq.Min || next > seq.Last)) {
-			if !seq.Cycle {
-				return exec.Null, pgerr.New(pgerr.ObjectNotInPrerequisite, "nextval: reached maximum value of sequence %q (%d)", name, seq.Max)
-			}
-			next = seq.Min
-			if seq.Increment < 0 {
-				next = seq.Max
-			}
-		}
-	}
-	seq.Last, seq.Called = next, true
-	root, err := env.Txn.Root.PutSequence(env.Ctx, seq)
-	if err != nil {
-		return exec.Null, err
-	}
-	// Not SetRoot: the tables decoded for this root are still current, and
-	// forgetting them on every nextval would cost a decode per row.
-	env.Txn.Root = root
-	return exec.DInt(next), nil
+	return s.sequenceFunc(name, args)
 }

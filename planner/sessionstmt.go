@@ -137,7 +137,9 @@ func writes(n *pg.Node) bool {
 	switch {
 	case n.GetSelectStmt() != nil:
 		return n.GetSelectStmt().IntoClause != nil
-	case n.GetVariableShowStmt() != nil, n.GetExplainStmt() != nil, n.GetCopyStmt() != nil && !n.GetCopyStmt().IsFrom:
+	case n.GetExplainStmt() != nil:
+		return writes(n.GetExplainStmt().Query)
+	case n.GetVariableShowStmt() != nil, n.GetCopyStmt() != nil && !n.GetCopyStmt().IsFrom:
 		return false
 	}
 	return true

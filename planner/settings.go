@@ -21,6 +21,7 @@ func (s *Session) settings() *exec.Settings {
 	st.DateStyle, st.DateOrder, _ = parseDateStyle(s.vars["datestyle"], types.DateStyleISO, types.DateOrderMDY)
 	st.IntervalStyle, _ = parseIntervalStyle(s.vars["intervalstyle"])
 	st.TimeZone, _ = parseTimeZone(s.vars["timezone"])
+	st.ByteaEscape = s.vars["bytea_output"] == "escape"
 	if n, err := strconv.Atoi(s.vars["extra_float_digits"]); err == nil {
 		st.ExtraFloatDigits = n
 	}
@@ -153,6 +154,11 @@ func (s *Session) checkSetting(name, value string) (string, error) {
 		if _, ok := parseTimeZone(value); !ok {
 			return "", bad("TimeZone")
 		}
+	case "bytea_output":
+		if v := strings.ToLower(strings.TrimSpace(value)); v != "hex" && v != "escape" {
+			return "", bad("bytea_output")
+		}
+		return strings.ToLower(strings.TrimSpace(value)), nil
 	case "extra_float_digits":
 		n, err := strconv.Atoi(strings.TrimSpace(value))
 		if err != nil {

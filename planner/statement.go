@@ -10,6 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // Statement is one parsed statement of a session.
@@ -36,6 +37,7 @@ type analysis struct {
 	tag    string // command tag without the row count
 	cols   []exec.ResultColumn
 	copy   *Copy
+	deps   []*versioning.Table
 }
 
 // Text returns the statement's SQL text.
@@ -62,12 +64,20 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	case n.GetVariableShowStmt() != nil:
 		name := strings.ToLower(n.GetVariableShowStmt().Name)
 		return paramTypes(given), []exec.ResultColumn{{Name: name, T: exec.TText}}, nil
+	case n.GetDeclareCursorStmt() != nil || n.GetClosePortalStmt() != nil:
+		return paramTypes(given), nil, nil
+	case n.GetFetchStmt() != nil:
+		if c, ok := st.s.cursors[n.GetFetchStmt().Portalname]; ok && !n.GetFetchStmt().Ismove {
+			return paramTypes(given), c.cols, nil
+		}
+		return paramTypes(given), nil, nil
 	case n.GetExecuteStmt() != nil:
 		ps, ok := st.s.prepared[n.GetExecuteStmt().Name]
 		if !ok {
 			return nil, nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", n.GetExecuteStmt().Name)
 		}
-		return ps.st.Describe(ctx, ps.types)
+		_, cols, err := ps.st.Describe(ctx, ps.types)
+		return paramTypes(given), cols, err
 	}
 	if err := st.s.checkNotFailed(st.raw.Stmt); err != nil {
 		return nil, nil, err
@@ -181,6 +191,12 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 		return s.executePrepared(ctx, n.GetExecuteStmt())
 	case n.GetDeallocateStmt() != nil:
 		return s.deallocate(n.GetDeallocateStmt())
+	case n.GetDeclareCursorStmt() != nil:
+		return s.declareCursor(ctx, n.GetDeclareCursorStmt())
+	case n.GetFetchStmt() != nil:
+		return s.fetch(n.GetFetchStmt())
+	case n.GetClosePortalStmt() != nil:
+		return s.closeCursor(n.GetClosePortalStmt())
 	case n.GetCreateRoleStmt() != nil:
 		return s.createRole(ctx, n.GetCreateRoleStmt())
 	case n.GetAlterRoleStmt() != nil:
@@ -204,6 +220,9 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 	res, err := st.execute(ctx, tx, given, params)
 	if err != nil {
 		tx.SetRoot(before)
+		if err := s.reapplyAdvances(ctx, tx, s.seqs.advanced); err != nil {
+			return nil, err
+		}
 		if s.explicit {
 			s.failed = true
 		}
@@ -217,7 +236,7 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 		return s.show(show)
 	}
 	an := st.an
-	if an == nil || st.anRoot != tx.Root.Addr() || (an.plan == nil && st.anTxn != tx) {
+	if !st.reusable(ctx, tx) {
 		var err error
 		if an, err = s.analyze(ctx, tx, st.raw.Stmt, given); err != nil {
 			return nil, err
@@ -240,12 +259,40 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 	return &Result{Cols: an.cols, rows: rows, tag: an.tag}, nil
 }
 
+// reusable reports whether the last analysis can run in tx: a plan while
+// the tables it uses keep their definitions (their data may change: plans
+// read it through the transaction), a utility or COPY only in the
+// transaction and root it was made for, since it holds them.
+func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
+	an := st.an
+	switch {
+	case an == nil:
+		return false
+	case st.anRoot == tx.Root.Addr() && st.anTxn == tx:
+		return true
+	case an.plan == nil || len(an.deps) == 0:
+		return false
+	}
+	for _, def := range an.deps {
+		t, ok, err := tx.Table(ctx, def.Schema, def.Name)
+		if err != nil || !ok || !versioning.SameDefinition(t.Def, def) {
+			return false
+		}
+	}
+	return true
+}
+
 // analyze plans a statement.
 func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given []uint32) (*analysis, error) {
 	a := &analyzer{ctx: ctx, s: s, tx: tx, params: paramTypes(given)}
 	an := &analysis{}
 	var err error
 	switch {
+	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
+		an.run, err = a.createTableAs(n.GetSelectStmt().IntoClause, n.GetSelectStmt(), false)
+	case n.GetCreateTableAsStmt() != nil:
+		ct := n.GetCreateTableAsStmt()
+		an.run, err = a.createTableAs(ct.Into, ct.Query.GetSelectStmt(), ct.IfNotExists)
 	case n.GetSelectStmt() != nil:
 		an.plan, err = a.selectStmt(n.GetSelectStmt())
 		an.tag = "SELECT"
@@ -258,6 +305,8 @@ func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given [
 	case n.GetDeleteStmt() != nil:
 		an.plan, err = a.delete(n.GetDeleteStmt())
 		an.tag = "DELETE"
+	case n.GetExplainStmt() != nil:
+		return s.explain(ctx, a, n.GetExplainStmt())
 	case n.GetCopyStmt() != nil:
 		an.copy, err = a.copyStmt(n.GetCopyStmt())
 	case n.GetVacuumStmt() != nil:
@@ -271,7 +320,10 @@ func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given [
 	case n.GetDropStmt() != nil:
 		an.run, err = a.drop(n.GetDropStmt())
 	default:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement not supported yet: %s", nodeName(n))
+		var ok bool
+		if an.run, ok, err = a.ddlStmt(n); !ok {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "statement not supported yet: %s", nodeName(n))
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -282,10 +334,71 @@ func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given [
 		}
 	}
 	an.params = a.params
+	an.deps = a.deps
 	if an.plan != nil {
 		an.cols = an.plan.Columns()
 	}
 	return an, nil
+}
+
+// explain plans EXPLAIN: the inner statement's plan as text lines, after
+// running it for EXPLAIN ANALYZE. The lines name our operators; costs and
+// row estimates are not computed.
+func (s *Session) explain(ctx context.Context, a *analyzer, e *pg.ExplainStmt) (*analysis, error) {
+	inner, err := s.analyze(ctx, a.tx, e.Query, nil)
+	if err != nil {
+		return nil, err
+	}
+	analyze := false
+	for _, o := range e.Options {
+		if d := o.GetDefElem(); d != nil && d.Defname == "analyze" {
+			analyze = d.Arg == nil || d.Arg.GetBoolean() == nil || d.Arg.GetBoolean().Boolval
+		}
+	}
+	col := []exec.ResultColumn{{Name: "QUERY PLAN", T: exec.TText}}
+	an := &analysis{tag: "EXPLAIN", cols: col, params: inner.params}
+	if inner.plan == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of this statement is not supported")
+	}
+	an.plan = &explainPlan{inner: inner.plan, analyze: analyze, cols: col}
+	return an, nil
+}
+
+// explainPlan returns EXPLAIN's lines; with analyze it first runs the
+// explained plan to the end.
+type explainPlan struct {
+	inner   exec.Plan
+	analyze bool
+	cols    []exec.ResultColumn
+}
+
+func (p *explainPlan) Columns() []exec.ResultColumn { return p.cols }
+
+func (p *explainPlan) Open(env *exec.Env) (exec.Rows, error) {
+	if p.analyze {
+		rows, err := p.inner.Open(env)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			row, err := rows.Next()
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if row == nil {
+				break
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	var lines [][]exec.Expr
+	for _, l := range exec.ExplainLines(p.inner) {
+		lines = append(lines, []exec.Expr{&exec.Const{D: exec.DText(l), T: exec.TText}})
+	}
+	return (&exec.Values{Rows: lines, Cols: p.cols}).Open(env)
 }
 
 // transaction runs BEGIN, COMMIT, ROLLBACK and the savepoint statements.
@@ -312,6 +425,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 		}
 		if s.failed {
 			s.rollback()
+			s.keepAdvances(ctx)
 			return "ROLLBACK", nil
 		}
 		return "COMMIT", s.commit(ctx)
@@ -320,6 +434,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 			s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
 		}
 		s.rollback()
+		s.keepAdvances(ctx)
 		return "ROLLBACK", nil
 	case pg.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
 		if !s.explicit {
@@ -344,6 +459,9 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 				return "RELEASE", nil
 			}
 			s.txn.SetRoot(s.saves[i].root)
+			if err := s.reapplyAdvances(ctx, s.txn, s.seqs.advanced); err != nil {
+				return "", err
+			}
 			s.saves = s.saves[:i+1]
 			s.failed = false
 			return "ROLLBACK", nil

@@ -36,7 +36,8 @@ var typeByName = map[string]uint32{
 	"date": exec.OIDDate, "time": exec.OIDTime, "timestamp": exec.OIDTimestamp,
 	"timestamptz": exec.OIDTimestampTZ, "interval": exec.OIDInterval,
 	"uuid": exec.OIDUUID, "json": exec.OIDJSON, "jsonb": exec.OIDJSONB, "oid": exec.OIDOid,
-	"regclass": exec.OIDRegclass,
+	"regclass": exec.OIDRegclass, "regtype": exec.OIDRegtype, "regnamespace": exec.OIDRegnamespace,
+	"regrole": exec.OIDRegrole, "regproc": exec.OIDRegproc,
 }
 
 // serialTypes are the pseudo-types of CREATE TABLE that make a sequence.

@@ -144,6 +144,9 @@ func TestLogic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(files) == 0 {
+		t.Fatal("no testdata/*.test files")
+	}
 	for _, path := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".test"), func(t *testing.T) {
 			recs, err := parseLogic(path)

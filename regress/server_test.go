@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -272,5 +273,32 @@ func TestPasswords(t *testing.T) {
 	exec(t, ctx, c, "DROP ROLE alice, bob")
 	if _, err := c.Exec(ctx, "DROP ROLE alice"); sqlstate(err) != "42704" {
 		t.Fatalf("dropping a missing role: %v", err)
+	}
+}
+
+// TestCancel checks that cancelling a running statement stops it with
+// 57014 and leaves the connection usable.
+func TestCancel(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	// A CancelRequest on its own connection, as psql's ^C sends it.
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		_ = c.PgConn().CancelRequest(ctx)
+	}()
+	start := time.Now()
+	var n int64
+	err := c.QueryRow(ctx, "SELECT count(*) FROM generate_series(1, 1000000000) a").Scan(&n)
+	if sqlstate(err) != "57014" {
+		t.Fatalf("cancelled query: %v (n=%d), want SQLSTATE 57014", err, n)
+	}
+	t.Logf("cancelled after %v", time.Since(start))
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("the statement ran %v despite the cancel", d)
+	}
+	var one int
+	if err := c.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Fatalf("the connection after a cancel: %v", err)
 	}
 }

@@ -53,7 +53,7 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 			return prolly.Resolution{}, err
 		}
 	}
-	if !sameDefinition(&base, &ours) || !sameDefinition(&base, &theirs) {
+	if !SameDefinition(&base, &ours) || !SameDefinition(&base, &theirs) {
 		return prolly.Resolution{}, fmt.Errorf("%w: table %q.%q: definition changed concurrently", ErrConflict, ours.Schema, ours.Name)
 	}
 	merged := ours
@@ -76,7 +76,7 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 
 // sameDefinition reports whether two table records differ only in their
 // data: row and index roots and the row id counter.
-func sameDefinition(a, b *Table) bool {
+func SameDefinition(a, b *Table) bool {
 	strip := func(t *Table) Table {
 		s := *t
 		s.Rows, s.NextRowID = store.Address{}, 0

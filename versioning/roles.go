@@ -85,4 +85,3 @@ func UpdateRoles(ctx context.Context, st Store, fn func(map[string]*Role) error)
 		}
 	}
 }
-

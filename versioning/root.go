@@ -12,9 +12,11 @@ import (
 // Keys of a root value's map: a kind byte, the schema name, a zero byte, the
 // object name. Kinds sort schemas first, then tables, then sequences.
 const (
+	kindFKRef    = 'f' // ForeignKeyRef: schema = referenced schema, name = refTable\0schema\0table\0name
 	kindSchema   = 's'
 	kindTable    = 't'
 	kindSequence = 'u'
+	kindView     = 'v'
 )
 
 func objectKey(kind byte, schema, name string) []byte {
@@ -196,4 +198,106 @@ func splitObjectKey(k []byte) (kind byte, schema, name string, err error) {
 		return 0, "", "", fmt.Errorf("%w: root value key %q", ErrCorrupt, k)
 	}
 	return k[0], string(k[1:i]), string(k[i+1:]), nil
+}
+
+// TablesIn returns the tables of schema, ordered by name.
+func (r RootValue) TablesIn(ctx context.Context, schema string) ([]*Table, error) {
+	lo := objectKey(kindTable, schema, "")
+	hi := append(objectKey(kindTable, schema, "")[:len(lo)-1], 1)
+	var out []*Table
+	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.Value()
+		if err != nil {
+			it.Close()
+			return nil, err
+		}
+		t := new(Table)
+		if err := decodeRecord(v, t); err != nil {
+			it.Close()
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, it.Close()
+}
+
+// TableRecord returns the encoded record of table schema.name, a view
+// valid while the caller holds it: callers that cache decoded tables key
+// them by it (equal bytes, equal table), and DecodeTable decodes it.
+func (r RootValue) TableRecord(ctx context.Context, schema, name string) ([]byte, bool, error) {
+	return r.m.Get(ctx, objectKey(kindTable, schema, name))
+}
+
+// DecodeTable decodes a table record from TableRecord.
+func DecodeTable(b []byte) (*Table, error) {
+	t := new(Table)
+	if err := decodeRecord(b, t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func fkRefKey(r ForeignKeyRef) []byte {
+	return objectKey(kindFKRef, r.RefSchema, r.RefTable+"\x00"+r.Schema+"\x00"+r.Table+"\x00"+r.Name)
+}
+
+// PutForeignKeyRef records a foreign key reference.
+func (r RootValue) PutForeignKeyRef(ctx context.Context, ref ForeignKeyRef) (RootValue, error) {
+	m, err := r.m.Apply(ctx, []prolly.Edit{{Key: fkRefKey(ref), Value: []byte{recordVersion}}})
+	return RootValue{m}, err
+}
+
+// DropForeignKeyRef forgets a foreign key reference.
+func (r RootValue) DropForeignKeyRef(ctx context.Context, ref ForeignKeyRef) (RootValue, error) {
+	return r.drop(ctx, fkRefKey(ref))
+}
+
+// ReferencingKeys returns the foreign keys that reference table
+// schema.table, ordered by referencing schema, table and name.
+func (r RootValue) ReferencingKeys(ctx context.Context, schema, table string) ([]ForeignKeyRef, error) {
+	lo := objectKey(kindFKRef, schema, table+"\x00")
+	hi := append(bytes.Clone(lo[:len(lo)-1]), 1)
+	var out []ForeignKeyRef
+	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	for ok := it.First(); ok; ok = it.Next() {
+		parts := bytes.Split(it.Key()[len(lo):], []byte{0})
+		if len(parts) != 3 {
+			it.Close()
+			return nil, fmt.Errorf("%w: foreign key reference %q", ErrCorrupt, it.Key())
+		}
+		out = append(out, ForeignKeyRef{RefSchema: schema, RefTable: table, Schema: string(parts[0]), Table: string(parts[1]), Name: string(parts[2])})
+	}
+	return out, it.Close()
+}
+
+// View returns the view schema.name.
+func (r RootValue) View(ctx context.Context, schema, name string) (*View, bool, error) {
+	v := new(View)
+	ok, err := r.get(ctx, objectKey(kindView, schema, name), v)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	return v, true, nil
+}
+
+// Views returns every view, ordered by schema and name.
+func (r RootValue) Views(ctx context.Context) ([]*View, error) {
+	var out []*View
+	err := r.each(ctx, kindView, func(b []byte) error {
+		v := new(View)
+		out = append(out, v)
+		return decodeRecord(b, v)
+	})
+	return out, err
+}
+
+// PutView returns the root value with v stored.
+func (r RootValue) PutView(ctx context.Context, v *View) (RootValue, error) {
+	return r.put(ctx, objectKey(kindView, v.Schema, v.Name), v)
+}
+
+// DropView returns the root value without view schema.name.
+func (r RootValue) DropView(ctx context.Context, schema, name string) (RootValue, error) {
+	return r.drop(ctx, objectKey(kindView, schema, name))
 }

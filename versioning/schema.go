@@ -29,6 +29,12 @@ type Table struct {
 	ForeignKeys    []ForeignKey  `json:"fks,omitempty"`
 	NextRowID      int64         `json:"next_rowid,omitempty"`
 	Rows           store.Address `json:"rows"` // primary map: key -> row tuple
+	// Comment is the table's COMMENT ON TABLE text; PrimaryKeyComment
+	// and PrimaryKeyIndexComment those of its primary key constraint and
+	// of the constraint's index.
+	Comment                string `json:"comment,omitempty"`
+	PrimaryKeyComment      string `json:"pk_comment,omitempty"`
+	PrimaryKeyIndexComment string `json:"pk_index_comment,omitempty"`
 }
 
 // Column is one column of a Table.
@@ -44,6 +50,12 @@ type Column struct {
 	Identity byte   `json:"identity,omitempty"`
 	Sequence string `json:"sequence,omitempty"` // owned sequence, schema-qualified
 	Dropped  bool   `json:"dropped,omitempty"`
+	// Missing is the value rows stored before the column was added read
+	// for it (PostgreSQL's attmissingval): a one-field prolly/tuple, nil
+	// for NULL. ALTER TABLE ADD COLUMN ... DEFAULT sets it, so adding a
+	// column with a constant default rewrites no row.
+	Missing []byte `json:"missing,omitempty"`
+	Comment string `json:"comment,omitempty"`
 }
 
 // Index is a secondary index: a Prolly map from the index columns followed
@@ -54,8 +66,22 @@ type Index struct {
 	Unique  bool          `json:"unique,omitempty"`
 	// Constraint is set when the index backs a UNIQUE constraint of that
 	// name (and so is dropped with it).
-	Constraint bool          `json:"constraint,omitempty"`
-	Rows       store.Address `json:"rows"`
+	Constraint bool `json:"constraint,omitempty"`
+	// NullsNotDistinct makes NULLs equal for uniqueness (PostgreSQL 15's
+	// UNIQUE NULLS NOT DISTINCT).
+	NullsNotDistinct bool `json:"nulls_not_distinct,omitempty"`
+	// Deferrable unique constraints are checked at the end of the
+	// statement, or at commit when deferred (InitiallyDeferred, or SET
+	// CONSTRAINTS ... DEFERRED).
+	Deferrable        bool `json:"deferrable,omitempty"`
+	InitiallyDeferred bool `json:"initially_deferred,omitempty"`
+	// Include lists INCLUDE columns: kept for the catalog, not in the key.
+	Include []int         `json:"include,omitempty"`
+	Rows    store.Address `json:"rows"`
+	// Comment is the index's comment; ConstraintComment that of the
+	// constraint it backs.
+	Comment           string `json:"comment,omitempty"`
+	ConstraintComment string `json:"constraint_comment,omitempty"`
 }
 
 // IndexColumn is one key column of an index.
@@ -69,6 +95,11 @@ type IndexColumn struct {
 type Check struct {
 	Name string `json:"name"`
 	Expr string `json:"expr"`
+	// NotValid marks a constraint added with NOT VALID: existing rows were
+	// not checked, new ones are.
+	NotValid  bool   `json:"not_valid,omitempty"`
+	NoInherit bool   `json:"no_inherit,omitempty"`
+	Comment   string `json:"comment,omitempty"`
 }
 
 // ForeignKey is a FOREIGN KEY constraint.
@@ -80,6 +111,20 @@ type ForeignKey struct {
 	RefColumns []int  `json:"ref_columns"`
 	OnDelete   byte   `json:"on_delete,omitempty"` // PostgreSQL's confdeltype letter
 	OnUpdate   byte   `json:"on_update,omitempty"`
+	// Match is 'f' for MATCH FULL, 0 for MATCH SIMPLE.
+	Match    byte   `json:"match,omitempty"`
+	NotValid bool   `json:"not_valid,omitempty"`
+	Comment  string `json:"comment,omitempty"`
+}
+
+// ForeignKeyRef records that a foreign key of table Schema.Table, named
+// Name, references table RefSchema.RefTable. The root value keeps one per
+// foreign key, keyed by the referenced table, so that a DELETE or UPDATE
+// finds the keys that reference its table with one seek. It is derived
+// from the tables' ForeignKeys: the DDL that changes those keeps it.
+type ForeignKeyRef struct {
+	RefSchema, RefTable string
+	Schema, Table, Name string
 }
 
 // Sequence is a sequence's definition and state. Its state is versioned like
@@ -98,12 +143,14 @@ type Sequence struct {
 	Last      int64  `json:"last"`
 	Called    bool   `json:"called,omitempty"` // Last has been returned by nextval
 	OwnedBy   string `json:"owned_by,omitempty"`
+	Comment   string `json:"comment,omitempty"`
 }
 
 // Schema is a namespace.
 type Schema struct {
-	Name  string `json:"name"`
-	Owner string `json:"owner,omitempty"`
+	Name    string `json:"name"`
+	Owner   string `json:"owner,omitempty"`
+	Comment string `json:"comment,omitempty"`
 }
 
 // Record encodings are JSON: catalog records are small and rarely written,
@@ -128,4 +175,25 @@ func decodeRecord(b []byte, v any) error {
 		return fmt.Errorf("%w: catalog record: %v", ErrCorrupt, err)
 	}
 	return nil
+}
+
+// View is a view: a named query, stored as SQL text, and the columns it
+// had when it was created (a view's columns do not follow its tables).
+// Depends lists the relations the query reads, as schema.name, so that
+// dropping one finds the views that need it.
+type View struct {
+	Schema  string       `json:"schema"`
+	Name    string       `json:"name"`
+	Query   string       `json:"query"`
+	Columns []ViewColumn `json:"columns"`
+	Depends []string     `json:"depends,omitempty"`
+	Check   byte         `json:"check,omitempty"` // 'l' LOCAL or 'c' CASCADED CHECK OPTION
+	Comment string       `json:"comment,omitempty"`
+}
+
+// ViewColumn is one output column of a View.
+type ViewColumn struct {
+	Name   string `json:"name"`
+	Type   uint32 `json:"type"`
+	Typmod int32  `json:"typmod"`
 }

@@ -115,9 +115,14 @@ func CharCodec() *ElemCodec[byte] {
 		ParseBinary:  ParseCharBinary}
 }
 
-// ByteaCodec returns the codec of bytea elements (hex output).
-func ByteaCodec() *ElemCodec[[]byte] {
-	return &ElemCodec[[]byte]{Oid: OidBytea, Delim: ',', AppendText: AppendBytea,
+// ByteaCodec returns the codec of bytea elements; output is hex unless st
+// selects bytea_output = escape.
+func ByteaCodec(st *Settings) *ElemCodec[[]byte] {
+	out := AppendBytea
+	if st != nil && st.ByteaEscape {
+		out = AppendByteaEscape
+	}
+	return &ElemCodec[[]byte]{Oid: OidBytea, Delim: ',', AppendText: out,
 		ParseText:    func(s string) ([]byte, error) { return ParseBytea(nil, s) },
 		AppendBinary: func(dst []byte, v []byte) []byte { return append(dst, v...) },
 		ParseBinary:  func(b []byte) ([]byte, error) { return append([]byte{}, b...), nil }}

@@ -1374,7 +1374,8 @@ func decodeDateTime(fields []field, st *Settings, tm *pgTm) (dtResult, int) {
 				} else {
 					namedTz = loadZone(f.orig)
 					if namedTz == nil {
-						return res, errZoneNotRecognized(f.s)
+						f.typ = ftypeBadZone
+						return res, dterrZoneUnknown
 					}
 					tmask = dtkM(tkTZ)
 				}
@@ -1588,11 +1589,12 @@ func dt2time(jd int64, tm *pgTm) {
 	tm.fsec = jd - int64(tm.sec)*usecsPerSec
 }
 
-// dterrZoneUnknown reports `time zone "x" not recognized`; the caller finds
-// the name again in the fields.
-const dterrZoneUnknown = -100
-
-func errZoneNotRecognized(string) int { return dterrZoneUnknown }
+// dterrZoneUnknown reports `time zone "x" not recognized`; the decoder
+// marks the field with ftypeBadZone so that the error can name it.
+const (
+	dterrZoneUnknown = -100
+	ftypeBadZone     = -1
+)
 
 // dateTimeParseError is DateTimeParseError: the error for a decoder code.
 func dateTimeParseError(dterr int, str, typ string, fields []field) error {
@@ -1610,7 +1612,7 @@ func dateTimeParseError(dterr int, str, typ string, fields []field) error {
 	case dterrZoneUnknown:
 		name := ""
 		for _, f := range fields {
-			if f.typ == dtkDate && !isDigit(f.s[0]) && loadZone(f.orig) == nil {
+			if f.typ == ftypeBadZone {
 				name = f.s
 				break
 			}

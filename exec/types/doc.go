@@ -36,8 +36,9 @@
 // the text form (typoutput), ParseXBinary reads the binary send format
 // (typreceive) and AppendXBinary appends it (typsend). Typmods are passed
 // as PostgreSQL's int32 typmod, -1 for none. Session settings that change
-// text I/O (DateStyle, IntervalStyle, TimeZone, extra_float_digits, the
-// transaction clock for 'now') come in a *Settings; nil means the defaults.
+// text I/O (DateStyle, IntervalStyle, TimeZone, extra_float_digits,
+// bytea_output, and the transaction clock that 'now' reads) come in a
+// *Settings; nil means the defaults.
 // Arrays are generic over an ElemCodec[T], which bundles the four functions
 // of an element type; constructors exist for every built-in type.
 //

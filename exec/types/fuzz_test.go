@@ -236,7 +236,7 @@ func FuzzBinaryDecoders(f *testing.F) {
 			roundTripBinary(t, b, TextCodec(OidBpchar, CharTypmod(3)))
 			roundTripBinary(t, b, TextCodec(OidName, -1))
 		case 6:
-			roundTripBinary(t, b, ByteaCodec())
+			roundTripBinary(t, b, ByteaCodec(st))
 			roundTripBinary(t, b, CharCodec())
 		case 7:
 			roundTripBinary(t, b, UUIDCodec())
@@ -275,7 +275,7 @@ func FuzzBinaryDecoders(f *testing.F) {
 			iso := *st
 			iso.DateStyle = DateStyleISO
 			roundTripArrayBinary(t, b, TimestampTZCodec(-1, &iso))
-			roundTripArrayBinary(t, b, ByteaCodec())
+			roundTripArrayBinary(t, b, ByteaCodec(st))
 		}
 	})
 }

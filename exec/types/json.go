@@ -34,6 +34,35 @@ type JSONB struct {
 	Pairs []JSONBPair  // JSONObject
 }
 
+// Field returns the value of key in an object, found by binary search in
+// jsonb key order; ok is false if v is not an object or has no such key.
+func (v *JSONB) Field(key string) (val *JSONB, ok bool) {
+	if v.Kind != JSONObject {
+		return nil, false
+	}
+	i := sort.Search(len(v.Pairs), func(i int) bool { return !jsonKeyLess(v.Pairs[i].Key, key) })
+	if i < len(v.Pairs) && v.Pairs[i].Key == key {
+		return &v.Pairs[i].Value, true
+	}
+	return nil, false
+}
+
+// Index returns element i of an array, counting from the end when i is
+// negative as PostgreSQL's -> operator does; ok is false out of range or
+// if v is not an array.
+func (v *JSONB) Index(i int) (val *JSONB, ok bool) {
+	if v.Kind != JSONArray {
+		return nil, false
+	}
+	if i < 0 {
+		i += len(v.Elems)
+	}
+	if i < 0 || i >= len(v.Elems) {
+		return nil, false
+	}
+	return &v.Elems[i], true
+}
+
 // JSONBPair is one key/value pair of a JSONB object.
 type JSONBPair struct {
 	Key   string

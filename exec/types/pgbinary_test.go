@@ -94,7 +94,7 @@ func TestPostgresBinary(t *testing.T) {
 		case "char":
 			checkBinary(t, c, CharCodec())
 		case "bytea":
-			checkBinary(t, c, ByteaCodec())
+			checkBinary(t, c, ByteaCodec(st))
 		case "uuid":
 			checkBinary(t, c, UUIDCodec())
 		case "date":
@@ -134,7 +134,7 @@ func TestPostgresBinary(t *testing.T) {
 		case "jsonb[]":
 			checkArrayBinary(t, c, JSONBCodec())
 		case "bytea[]":
-			checkArrayBinary(t, c, ByteaCodec())
+			checkArrayBinary(t, c, ByteaCodec(st))
 		case "timestamptz[]":
 			checkArrayBinary(t, c, TimestampTZCodec(-1, st))
 		default:

@@ -154,7 +154,7 @@ func evalText(typ, in string, st *Settings, typmod int32) (string, error) {
 	case "bool[]":
 		return arrayText(in, BoolCodec())
 	case "bytea[]":
-		return arrayText(in, ByteaCodec())
+		return arrayText(in, ByteaCodec(st))
 	case "date[]":
 		return arrayText(in, DateCodec(st))
 	case "timestamptz[]":

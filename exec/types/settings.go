@@ -43,6 +43,10 @@ const (
 // postgres; TimeZone UTC) except for ExtraFloatDigits, whose default is 1:
 // use DefaultSettings. A nil *Settings means DefaultSettings everywhere.
 //
+// The session layer maps SET commands onto these fields as PostgreSQL
+// does: `SET DateStyle = German` without an order also selects DMY; the
+// other styles given alone keep the current order.
+//
 // Settings are read, never written, by this package; one value may be
 // shared by concurrent calls.
 type Settings struct {
@@ -56,7 +60,7 @@ type Settings struct {
 	Now func() time.Time
 	// ExtraFloatDigits is extra_float_digits (default 1).
 	ExtraFloatDigits int
-	// ByteaEscape is bytea_output = 'escape' (default hex).
+	// ByteaEscape selects bytea_output = escape instead of hex.
 	ByteaEscape bool
 }
 

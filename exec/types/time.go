@@ -73,7 +73,8 @@ func decodeTimeOnly(fields []field, st *Settings, tm *pgTm) int {
 				tmask |= dtkM(tkTZ)
 			} else {
 				if namedTz = loadZone(f.orig); namedTz == nil {
-					return errZoneNotRecognized(f.s)
+					f.typ = ftypeBadZone
+					return dterrZoneUnknown
 				}
 				f.typ = dtkTZ
 				tmask = dtkM(tkTZ)

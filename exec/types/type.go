@@ -7,25 +7,25 @@ import (
 // Type holds the pg_type facts of one built-in type, as PostgreSQL 15's
 // catalog has them. A future pg_type catalog view is built from Types.
 type Type struct {
-	Oid         Oid
-	Name        string // typname
-	Len         int16  // typlen: >0 fixed, -1 varlena, -2 C string
-	ByVal       bool   // typbyval
-	Category    byte   // typcategory
-	Preferred   bool   // typispreferred
-	Delim       byte   // typdelim
-	Elem        Oid    // typelem: element type of an array type, else 0 (name: 18)
-	Array       Oid    // typarray: the array type of this type, else 0
-	Input       string // typinput
-	Output      string // typoutput
-	Receive     string // typreceive
-	Send        string // typsend
-	Align       byte   // typalign
-	Storage     byte   // typstorage
-	Kind        byte   // typtype: 'b' base, 'p' pseudo
-	TypmodIn    string // typmodin, or "-"
-	TypmodOut   string // typmodout, or "-"
-	ArrayOfElem bool   // true for the array types (typcategory 'A' or _record)
+	Oid       Oid
+	Name      string // typname
+	Len       int16  // typlen: >0 fixed, -1 varlena, -2 C string
+	ByVal     bool   // typbyval
+	Category  byte   // typcategory
+	Preferred bool   // typispreferred
+	Delim     byte   // typdelim
+	Elem      Oid    // typelem: element type of an array type, else 0 (name: 18)
+	Array     Oid    // typarray: the array type of this type, else 0
+	Input     string // typinput
+	Output    string // typoutput
+	Receive   string // typreceive
+	Send      string // typsend
+	Align     byte   // typalign
+	Storage   byte   // typstorage
+	Kind      byte   // typtype: 'b' base, 'p' pseudo
+	TypmodIn  string // typmodin, or "-"
+	TypmodOut string // typmodout, or "-"
+	IsArray   bool   // true for the array types (typcategory 'A' or _record)
 }
 
 func base(oid Oid, name string, l int16, byval bool, cat byte, pref bool, elem, arr Oid, in, out, recv, send string, align, storage, kind byte) Type {
@@ -37,7 +37,7 @@ func base(oid Oid, name string, l int16, byval bool, cat byte, pref bool, elem, 
 func arrayType(oid Oid, name string, elem Oid, align byte, cat byte, kind byte) Type {
 	return Type{Oid: oid, Name: name, Len: -1, Category: cat, Delim: ',', Elem: elem,
 		Input: "array_in", Output: "array_out", Receive: "array_recv", Send: "array_send",
-		Align: align, Storage: 'x', Kind: kind, TypmodIn: "-", TypmodOut: "-", ArrayOfElem: true}
+		Align: align, Storage: 'x', Kind: kind, TypmodIn: "-", TypmodOut: "-", IsArray: true}
 }
 
 // Types lists the built-in types in OID order (pg_type rows from PostgreSQL 15).
@@ -108,7 +108,7 @@ var Types = func() []Type {
 	}
 	for i := range t {
 		m, ok := modio[t[i].Oid]
-		if !ok && t[i].ArrayOfElem {
+		if !ok && t[i].IsArray {
 			m, ok = modio[t[i].Elem]
 		}
 		if ok {
@@ -131,7 +131,7 @@ func Lookup(oid Oid) *Type { return typeByOid[oid] }
 
 // ArrayOf returns the array type of elem, or 0 if it has none.
 func ArrayOf(elem Oid) Oid {
-	if t := typeByOid[elem]; t != nil && !t.ArrayOfElem {
+	if t := typeByOid[elem]; t != nil && !t.IsArray {
 		return t.Array
 	}
 	return 0
@@ -139,7 +139,7 @@ func ArrayOf(elem Oid) Oid {
 
 // ElemOf returns the element type of an array type, or 0 if oid is not one.
 func ElemOf(arr Oid) Oid {
-	if t := typeByOid[arr]; t != nil && t.ArrayOfElem {
+	if t := typeByOid[arr]; t != nil && t.IsArray {
 		return t.Elem
 	}
 	return 0
@@ -228,7 +228,7 @@ func AppendFormatType(dst []byte, oid Oid, typmod int32) []byte {
 	if t == nil {
 		return append(dst, "???"...)
 	}
-	if t.ArrayOfElem && t.Len == -1 {
+	if t.IsArray && t.Len == -1 {
 		dst = AppendFormatType(dst, t.Elem, typmod)
 		return append(dst, "[]"...)
 	}

@@ -104,7 +104,7 @@ func TestTypeTable(t *testing.T) {
 	for _, ty := range Types {
 		if ty.Array != 0 {
 			a := Lookup(ty.Array)
-			if a == nil || a.Elem != ty.Oid || !a.ArrayOfElem || a.Name != "_"+ty.Name {
+			if a == nil || a.Elem != ty.Oid || !a.IsArray || a.Name != "_"+ty.Name {
 				t.Errorf("%s: array type %d does not point back", ty.Name, ty.Array)
 			}
 			if ArrayOf(ty.Oid) != ty.Array || ElemOf(ty.Array) != ty.Oid {
@@ -271,5 +271,43 @@ func TestValidateUTF8(t *testing.T) {
 	}
 	if _, err := ParseNameBinary([]byte(strings.Repeat("a", 64))); err == nil || err.Error() != "identifier too long" {
 		t.Errorf("name of 64 bytes: %v", err)
+	}
+}
+
+func TestTimeConversions(t *testing.T) {
+	tm := time.Date(1999, 1, 8, 4, 5, 6, 789000000, time.FixedZone("", -8*3600))
+	ts := TimestampTZFromTime(tm)
+	if got := string(AppendTimestampTZ(nil, ts, nil)); got != "1999-01-08 12:05:06.789+00" {
+		t.Errorf("TimestampTZFromTime: %s", got)
+	}
+	if !ts.Time().Equal(tm) {
+		t.Errorf("Time() = %v, want %v", ts.Time(), tm)
+	}
+	old := time.Date(-100, 3, 1, 0, 0, 0, 1000, time.UTC) // 101 BC, before 1970: floor division
+	if !TimestampTZFromTime(old).Time().Equal(old) {
+		t.Error("round trip before 1970")
+	}
+	if d, ok := DateFromYMD(2000, 2, 29); !ok || d != 59 {
+		t.Errorf("DateFromYMD = %d, %v", d, ok)
+	}
+	if y, m, d := Date(-1).YMD(); y != 1999 || m != 12 || d != 31 {
+		t.Errorf("YMD = %d-%d-%d", y, m, d)
+	}
+	var err error = &Error{Code: "22P02", Message: "x"}
+	if s, ok := err.(interface{ SQLState() string }); !ok || s.SQLState() != "22P02" {
+		t.Error("SQLState")
+	}
+}
+
+// TestByteaEscapeArray: SET bytea_output = escape;
+// SELECT '{"\\x0001ff",NULL,"abc\\\\"}'::bytea[] gives {"\\000\\001\\377",NULL,"abc\\\\"}.
+func TestByteaEscapeArray(t *testing.T) {
+	c := ByteaCodec(&Settings{ByteaEscape: true})
+	a, err := ParseArray(`{"\\x0001ff",NULL,"abc\\\\"}`, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(AppendArray(nil, &a, c)); got != `{"\\000\\001\\377",NULL,"abc\\\\"}` {
+		t.Errorf("got %s", got)
 	}
 }

@@ -40,6 +40,15 @@ SPECS = [  # (type as cast, settings, input file, typmod for the Go side)
     ('date[]', 'DS=SQL, DMY', 'datearray'), ('timestamptz[]', 'DS=ISO, MDY;TZ=Europe/Berlin', 'tstzarray'),
     ('interval[]', 'IS=iso_8601', 'intervalarray'), ('jsonb[]', '', 'jsonbarray'), ('uuid[]', '', 'uuidarray'),
     ('varchar(3)[]', 'TYPMOD=7', 'varchararray'),
+    # differential inputs: random token soups (see inputs/diff_*.txt)
+    ('date', 'DS=ISO, MDY', 'diff_rnd'), ('timestamp', 'DS=SQL, DMY', 'diff_rnd'), ('time', '', 'diff_rnd'),
+    ('timestamptz', 'DS=Postgres, MDY;TZ=America/Los_Angeles', 'diff_rnd'),
+    ('timestamp', 'DS=ISO, YMD', 'diff_rnd2'), ('timestamptz', 'DS=ISO, DMY;TZ=Australia/Adelaide', 'diff_rnd2'),
+    ('time', '', 'diff_rnd2'), ('date', 'DS=German', 'diff_rnd2'),
+    ('interval', 'IS=postgres', 'diff_rndiv'), ('interval', 'IS=sql_standard', 'diff_rndiv'),
+    ('numeric', '', 'diff_rndnum'), ('float8', '', 'diff_rndnum'), ('float4', '', 'diff_rndnum'), ('int8', '', 'diff_rndnum'),
+    ('jsonb', '', 'diff_rndjson'), ('json', '', 'diff_rndjson'), ('text[]', '', 'diff_rndarr'), ('int4[]', '', 'diff_rndarr'),
+    ('float8', '', 'diff_bigint'), ('float8', '', 'diff_rndf8'), ('float4', '', 'diff_rndf4'), ('float4', '', 'diff_bigint'),
 ]
 
 def setup(settings):

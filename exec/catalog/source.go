@@ -1,0 +1,287 @@
+package catalog
+
+import (
+	"context"
+	"sort"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Source is what the catalog is computed from: one database's root value
+// and the facts of the server and the session around it.
+type Source struct {
+	Ctx        context.Context
+	Root       versioning.RootValue
+	Database   string   // the current database, as current_database() names it
+	Databases  []string // every database of the server
+	User       string
+	Roles      []*versioning.Role
+	SearchPath []string // schemas of search_path, "$user" resolved
+	Settings   []Setting
+	Funcs      []string // names of the built-in functions
+	// Expr renders a stored expression of table t (a default or a CHECK)
+	// as pg_get_expr does, pretty or not; nil leaves the stored text.
+	Expr func(t *versioning.Table, expr string, pretty bool) string
+}
+
+// Setting is one row of pg_settings.
+type Setting struct {
+	Name, Value, Category, Desc, Context, Vartype string
+}
+
+// Snapshot is the catalog of one Source, read once for one scan.
+type Snapshot struct {
+	Src     *Source
+	Schemas []*versioning.Schema // the root value's, by name
+	Tables  []*versioning.Table  // by schema and name
+	Seqs    []*versioning.Sequence
+	Views   []*versioning.View
+	rels    []Relation
+	byOID   map[uint32]int
+}
+
+// NewSnapshot reads src's root value.
+func NewSnapshot(src *Source) (*Snapshot, error) {
+	s := &Snapshot{Src: src}
+	var err error
+	if s.Schemas, err = src.Root.Schemas(src.Ctx); err != nil {
+		return nil, err
+	}
+	if s.Tables, err = src.Root.Tables(src.Ctx); err != nil {
+		return nil, err
+	}
+	if s.Seqs, err = src.Root.Sequences(src.Ctx); err != nil {
+		return nil, err
+	}
+	if s.Views, err = src.Root.Views(src.Ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Namespace is a schema as pg_namespace lists it.
+type Namespace struct {
+	OID   uint32
+	Name  string
+	Owner string
+}
+
+// Namespaces returns the system schemas and the database's, by name.
+func (s *Snapshot) Namespaces() []Namespace {
+	out := []Namespace{
+		{OIDPgToast, "pg_toast", "postgres"},
+		{OIDPgCatalog, "pg_catalog", "postgres"},
+		{OIDInformationSchema, "information_schema", "postgres"},
+	}
+	for _, sc := range s.Schemas {
+		owner := sc.Owner
+		if owner == "" {
+			owner = "postgres"
+		}
+		if sc.Name == "public" {
+			owner = "pg_database_owner" // as PostgreSQL 15 makes it
+		}
+		out = append(out, Namespace{NamespaceOID(sc.Name), sc.Name, owner})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Relation is one row of pg_class: a stored table, an index (a primary
+// key's or a secondary one), a sequence, or a catalog table or view.
+type Relation struct {
+	OID    uint32
+	Schema string
+	Name   string
+	Kind   byte // relkind: 'r' table, 'i' index, 'S' sequence, 'v' view
+	// Table is the stored table, or the one an index belongs to.
+	Table *versioning.Table
+	// Index is a secondary index; nil with Kind 'i' means the primary key.
+	Index *versioning.Index
+	Seq   *versioning.Sequence
+	View  *View            // a catalog relation
+	Query *versioning.View // a view of the database
+}
+
+// Relations returns every relation, catalog ones included.
+func (s *Snapshot) Relations() []Relation {
+	if s.rels != nil {
+		return s.rels
+	}
+	for _, v := range views {
+		s.rels = append(s.rels, Relation{OID: v.OID, Schema: v.Schema, Name: v.Name, Kind: v.Kind, View: v})
+	}
+	for _, t := range s.Tables {
+		s.rels = append(s.rels, Relation{OID: TableOID(t.Schema, t.Name), Schema: t.Schema, Name: t.Name, Kind: 'r', Table: t})
+		if len(t.PrimaryKey) > 0 {
+			s.rels = append(s.rels, Relation{OID: IndexOID(t.Schema, t.PrimaryKeyName), Schema: t.Schema, Name: t.PrimaryKeyName, Kind: 'i', Table: t})
+		}
+		for i := range t.Indexes {
+			ix := &t.Indexes[i]
+			s.rels = append(s.rels, Relation{OID: IndexOID(t.Schema, ix.Name), Schema: t.Schema, Name: ix.Name, Kind: 'i', Table: t, Index: ix})
+		}
+	}
+	for _, q := range s.Seqs {
+		s.rels = append(s.rels, Relation{OID: SequenceOID(q.Schema, q.Name), Schema: q.Schema, Name: q.Name, Kind: 'S', Seq: q})
+	}
+	for _, v := range s.Views {
+		s.rels = append(s.rels, Relation{OID: ViewOID(v.Schema, v.Name), Schema: v.Schema, Name: v.Name, Kind: 'v', Query: v})
+	}
+	s.byOID = make(map[uint32]int, len(s.rels))
+	for i, r := range s.rels {
+		s.byOID[r.OID] = i
+	}
+	return s.rels
+}
+
+// RelationByOID finds a relation by OID.
+func (s *Snapshot) RelationByOID(oid uint32) (Relation, bool) {
+	s.Relations()
+	i, ok := s.byOID[oid]
+	if !ok {
+		return Relation{}, false
+	}
+	return s.rels[i], true
+}
+
+// RelationByName finds schema.name in the relation namespace.
+func (s *Snapshot) RelationByName(schema, name string) (Relation, bool) {
+	for _, r := range s.Relations() {
+		if r.Schema == schema && r.Name == name {
+			return r, true
+		}
+	}
+	return Relation{}, false
+}
+
+// Visible reports whether a relation is found by its unqualified name:
+// its schema is the first of pg_catalog and the search path to hold the
+// name.
+func (s *Snapshot) Visible(r Relation) bool {
+	for _, sc := range s.path() {
+		if o, ok := s.RelationByName(sc, r.Name); ok {
+			return o.OID == r.OID
+		}
+	}
+	return false
+}
+
+// path is the search path as name lookup walks it: pg_catalog first
+// unless the path places it.
+func (s *Snapshot) path() []string {
+	for _, sc := range s.Src.SearchPath {
+		if sc == "pg_catalog" {
+			return s.Src.SearchPath
+		}
+	}
+	return append([]string{"pg_catalog"}, s.Src.SearchPath...)
+}
+
+// tableOwner is the owner a table reports: its schema's, as tables here
+// have no owner of their own.
+func (s *Snapshot) tableOwner(schema string) string {
+	for _, sc := range s.Schemas {
+		if sc.Name == schema && sc.Owner != "" && sc.Name != "public" {
+			return sc.Owner
+		}
+	}
+	return "postgres"
+}
+
+// Constraint is one row of pg_constraint.
+type Constraint struct {
+	OID   uint32
+	Name  string
+	Type  byte // contype: 'p', 'u', 'c', 'f'
+	Table *versioning.Table
+	Index *versioning.Index // the unique constraint's index
+	Check *versioning.Check
+	FK    *versioning.ForeignKey
+	Cols  []int // conkey: column positions
+}
+
+// Constraints returns every constraint of the database's tables.
+func (s *Snapshot) Constraints() []Constraint {
+	var out []Constraint
+	for _, t := range s.Tables {
+		out = append(out, TableConstraints(t)...)
+	}
+	return out
+}
+
+// TableConstraints returns a table's constraints: CHECKs, the primary
+// key, unique and foreign keys.
+func TableConstraints(t *versioning.Table) []Constraint {
+	var out []Constraint
+	for i := range t.Checks {
+		c := &t.Checks[i]
+		var cols []int
+		for j, col := range t.Columns {
+			if !col.Dropped && exprMentions(c.Expr, col.Name) {
+				cols = append(cols, j)
+			}
+		}
+		out = append(out, Constraint{OID: ConstraintOID(t.Schema, t.Name, c.Name), Name: c.Name, Type: 'c', Table: t, Check: c, Cols: cols})
+	}
+	if len(t.PrimaryKey) > 0 {
+		out = append(out, Constraint{OID: ConstraintOID(t.Schema, t.Name, t.PrimaryKeyName), Name: t.PrimaryKeyName, Type: 'p', Table: t, Cols: t.PrimaryKey})
+	}
+	for i := range t.Indexes {
+		ix := &t.Indexes[i]
+		if !ix.Constraint {
+			continue
+		}
+		cols := make([]int, len(ix.Columns))
+		for j, c := range ix.Columns {
+			cols[j] = c.Column
+		}
+		out = append(out, Constraint{OID: ConstraintOID(t.Schema, t.Name, ix.Name), Name: ix.Name, Type: 'u', Table: t, Index: ix, Cols: cols})
+	}
+	for i := range t.ForeignKeys {
+		fk := &t.ForeignKeys[i]
+		out = append(out, Constraint{OID: ConstraintOID(t.Schema, t.Name, fk.Name), Name: fk.Name, Type: 'f', Table: t, FK: fk, Cols: fk.Columns})
+	}
+	return out
+}
+
+// ConstraintByOID finds a constraint by OID.
+func (s *Snapshot) ConstraintByOID(oid uint32) (Constraint, bool) {
+	for _, c := range s.Constraints() {
+		if c.OID == oid {
+			return c, true
+		}
+	}
+	return Constraint{}, false
+}
+
+// exprMentions reports whether a stored expression names a column: a
+// conservative textual test, as conkey only informs tools.
+func exprMentions(expr, col string) bool {
+	for i := 0; i+len(col) <= len(expr); i++ {
+		if expr[i:i+len(col)] != col {
+			continue
+		}
+		before := i == 0 || !identByte(expr[i-1])
+		after := i+len(col) == len(expr) || !identByte(expr[i+len(col)])
+		if before && after {
+			return true
+		}
+	}
+	return false
+}
+
+func identByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// Expr renders a stored expression as pg_get_expr does.
+func (s *Snapshot) Expr(t *versioning.Table, expr string, pretty bool) string {
+	if s.Src.Expr == nil {
+		return expr
+	}
+	return s.Src.Expr(t, expr, pretty)
+}
+
+// columnType returns a column's type.
+func columnType(c versioning.Column) exec.T { return exec.T{OID: c.Type, Typmod: c.Typmod} }

@@ -1,0 +1,336 @@
+package exec
+
+import (
+	"github.com/cockroachdb/apd/v3"
+
+	"bytes"
+	"context"
+	"slices"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/prolly/sortkey"
+	"github.com/prollypg/prollypg/prolly/tuple"
+	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Bulk builds of a table's maps, for DDL: CREATE INDEX, ALTER TABLE
+// commands that change keys or stored values, TRUNCATE. Each reads the
+// rows once, sorts the new entries in memory and writes the map bottom-up
+// with a prolly.Builder, which writes every node once (an Apply per entry
+// would rewrite the path to each).
+//
+// TODO(spill): sort runs to disk past a memory budget, as Sort should.
+
+// entry is one key/value pair of a map being built; n is the length of the
+// key's prefix that must be unique (0: no uniqueness check).
+type entry struct {
+	key, val []byte
+	n        int
+}
+
+// EmptyMap returns the root of an empty map in the transaction's store.
+func (tx *Txn) EmptyMap(ctx context.Context) (store.Address, error) {
+	m, err := prolly.NewMap(ctx, tx.Root.Store())
+	if err != nil {
+		return store.Address{}, err
+	}
+	return m.Root(), nil
+}
+
+// eachRow calls fn with every row of t and its primary-map key (both valid
+// during the call only).
+func eachRow(ctx context.Context, cs prolly.ChunkStore, t *Table, fn func(key []byte, row Row) error) error {
+	m, err := prolly.Load(ctx, cs, t.Def.Rows)
+	if err != nil {
+		return err
+	}
+	it := m.NewIter(ctx, prolly.IterOptions{})
+	var row Row
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.Value()
+		if err != nil {
+			it.Close()
+			return err
+		}
+		if row, err = t.decodeRow(v, row); err != nil {
+			it.Close()
+			return err
+		}
+		if err := fn(it.Key(), row); err != nil {
+			it.Close()
+			return err
+		}
+	}
+	return it.Close()
+}
+
+// BuildIndex returns the root of index ix of table t (whose Def may not
+// list ix yet) built from t's rows. A unique index fails with 23505 if two
+// rows have equal keys with no NULL among them (or NULLs too, with
+// NullsNotDistinct).
+func (tx *Txn) BuildIndex(ctx context.Context, t *Table, ix *versioning.Index) (store.Address, error) {
+	cs := tx.Root.Store()
+	var entries []entry
+	err := eachRow(ctx, cs, t, func(key []byte, row Row) error {
+		k, err := t.indexKey(nil, ix, row, key)
+		if err != nil {
+			return err
+		}
+		e := entry{key: k, val: []byte{}}
+		if ix.Unique && (ix.NullsNotDistinct || !hasNullColumn(ix, row)) {
+			e.n = len(k) - len(key)
+		}
+		entries = append(entries, e)
+		return nil
+	})
+	if err != nil {
+		return store.Address{}, err
+	}
+	return build(ctx, cs, entries, func(dup []byte) error {
+		return duplicateInIndex(t, ix, dup)
+	})
+}
+
+func hasNullColumn(ix *versioning.Index, row Row) bool {
+	for _, c := range ix.Columns {
+		if row[c.Column].IsNull() {
+			return true
+		}
+	}
+	return false
+}
+
+// build sorts entries and writes them as a map. Two adjacent entries whose
+// unique prefixes are equal make it call dupErr with the first one's key.
+func build(ctx context.Context, cs prolly.ChunkStore, entries []entry, dupErr func(key []byte) error) (store.Address, error) {
+	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.key, b.key) })
+	b := prolly.NewBuilder(cs)
+	for i, e := range entries {
+		if i > 0 {
+			p := entries[i-1]
+			if e.n > 0 && p.n == e.n && bytes.Equal(p.key[:p.n], e.key[:e.n]) || bytes.Equal(p.key, e.key) {
+				return store.Address{}, dupErr(p.key)
+			}
+		}
+		if err := b.Add(ctx, e.key, e.val); err != nil {
+			return store.Address{}, err
+		}
+	}
+	m, err := b.Finish(ctx)
+	if err != nil {
+		return store.Address{}, err
+	}
+	return m.Root(), nil
+}
+
+// duplicateInIndex is the error of a unique index build that met two equal
+// keys; key is one of them, in index ix of t.
+func duplicateInIndex(t *Table, ix *versioning.Index, key []byte) error {
+	cols := make([]int, len(ix.Columns))
+	for i, c := range ix.Columns {
+		cols[i] = c.Column
+	}
+	vals, err := t.decodeKey(key, cols, ix)
+	if err != nil {
+		return err
+	}
+	return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", ix.Name).
+		WithDetail("Key (%s)=(%s) is duplicated.", colNames(t, cols), formatValues(t, cols, vals))
+}
+
+// decodeKey decodes the leading columns of a key of index ix (nil: the
+// primary key) into a row indexed by column position.
+func (t *Table) decodeKey(key []byte, cols []int, ix *versioning.Index) (Row, error) {
+	row := make(Row, len(t.Cols))
+	for i, pos := range cols {
+		o := primaryOrder
+		if ix != nil {
+			o = IndexOrder(ix.Columns[i])
+		}
+		var err error
+		if row[pos], key, err = decodeKeyColumn(key, t.Cols[pos].Type, o); err != nil {
+			return nil, err
+		}
+	}
+	return row, nil
+}
+
+func colNames(t *Table, cols []int) string {
+	var b []byte
+	for i, c := range cols {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, t.Cols[c].Name...)
+	}
+	return string(b)
+}
+
+func formatValues(t *Table, cols []int, row Row) string {
+	var b []byte
+	for i, c := range cols {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		if row[c].IsNull() {
+			b = append(b, "null"...)
+			continue
+		}
+		b = AppendText(b, t.Cols[c].Type, row[c], nil)
+	}
+	return string(b)
+}
+
+// Rewrite stores every row of old again under the layout of def (new
+// columns, types or primary key): fn maps each old row to the new one (nil
+// fn: the same values). The primary map and every index of def are built
+// afresh; a duplicate primary key fails with 23505. It returns def with its
+// map roots set, ready to be put in the root value.
+func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *versioning.Table, fn func(Row) (Row, error)) (*versioning.Table, error) {
+	cs := tx.Root.Store()
+	def.NextRowID = 0
+	nt := NewTable(def)
+	var rows []entry
+	var ixEntries = make([][]entry, len(def.Indexes))
+	var tb tuple.Builder
+	err := eachRow(ctx, cs, old, func(_ []byte, row Row) error {
+		if fn != nil {
+			var err error
+			if row, err = fn(row); err != nil {
+				return err
+			}
+		}
+		if len(row) < len(nt.Cols) {
+			row = append(slices.Clone(row), make(Row, len(nt.Cols)-len(row))...)
+		}
+		id := int64(0)
+		if !nt.HasPrimaryKey() {
+			def.NextRowID++
+			id = def.NextRowID
+		}
+		key, err := nt.rowKey(nil, row, id)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, entry{key: key, val: slices.Clone(nt.encodeRow(&tb, row)), n: len(key)})
+		for i := range def.Indexes {
+			ix := &def.Indexes[i]
+			k, err := nt.indexKey(nil, ix, row, key)
+			if err != nil {
+				return err
+			}
+			e := entry{key: k, val: []byte{}}
+			if ix.Unique && (ix.NullsNotDistinct || !hasNullColumn(ix, row)) {
+				e.n = len(k) - len(key)
+			}
+			ixEntries[i] = append(ixEntries[i], e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if def.Rows, err = build(ctx, cs, rows, func(key []byte) error {
+		vals, err := nt.decodeKey(key, def.PrimaryKey, nil)
+		if err != nil {
+			return err
+		}
+		return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", def.PrimaryKeyName).
+			WithDetail("Key (%s)=(%s) is duplicated.", colNames(nt, def.PrimaryKey), formatValues(nt, def.PrimaryKey, vals))
+	}); err != nil {
+		return nil, err
+	}
+	for i := range def.Indexes {
+		ix := &def.Indexes[i]
+		if ix.Rows, err = build(ctx, cs, ixEntries[i], func(key []byte) error {
+			return duplicateInIndex(nt, ix, key)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return def, nil
+}
+
+// EachRow calls fn with every row of t as of the transaction's root (the
+// row is valid during the call only): validation of a new constraint.
+func (tx *Txn) EachRow(ctx context.Context, t *Table, fn func(Row) error) error {
+	return eachRow(ctx, tx.Root.Store(), t, func(_ []byte, row Row) error { return fn(row) })
+}
+
+// primaryOrder is the order of every primary key column.
+const primaryOrder = sortkey.Asc
+
+// decodeKeyColumn decodes the first column of key, of type t in order o,
+// the inverse of appendKey (up to sortkey's normalizations), and returns
+// the rest of the key.
+func decodeKeyColumn(key []byte, t T, o sortkey.Order) (Datum, []byte, error) {
+	var (
+		d    = Datum{Kind: KindOf(t.OID)}
+		rest []byte
+		null bool
+		err  error
+	)
+	switch t.OID {
+	case OIDBool:
+		var v bool
+		rest, v, null, err = sortkey.DecodeBool(key, o)
+		d = DBool(v)
+	case OIDInt2:
+		var v int16
+		rest, v, null, err = sortkey.DecodeInt16(key, o)
+		d.I = int64(v)
+	case OIDInt4, OIDOid:
+		var v int32
+		rest, v, null, err = sortkey.DecodeInt32(key, o)
+		d.I = int64(v)
+	case OIDInt8:
+		rest, d.I, null, err = sortkey.DecodeInt64(key, o)
+	case OIDFloat4:
+		var v float32
+		rest, v, null, err = sortkey.DecodeFloat32(key, o)
+		d.F = float64(v)
+	case OIDFloat8:
+		rest, d.F, null, err = sortkey.DecodeFloat64(key, o)
+	case OIDNumeric:
+		n := new(apd.Decimal)
+		rest, null, err = sortkey.DecodeNumeric(key, o, n)
+		d.X = n
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar:
+		var v []byte
+		rest, v, null, err = sortkey.DecodeText(key, o, nil)
+		d.S = string(v)
+	case OIDBytea:
+		var v []byte
+		rest, v, null, err = sortkey.DecodeBytea(key, o, nil)
+		d.S = string(v)
+	case OIDDate:
+		var v int32
+		rest, v, null, err = sortkey.DecodeDate(key, o)
+		d.I = int64(v)
+	case OIDTime:
+		rest, d.I, null, err = sortkey.DecodeTime(key, o)
+	case OIDTimestamp:
+		rest, d.I, null, err = sortkey.DecodeTimestamp(key, o)
+	case OIDTimestampTZ:
+		rest, d.I, null, err = sortkey.DecodeTimestampTZ(key, o)
+	case OIDInterval:
+		var iv sortkey.Interval
+		rest, iv, null, err = sortkey.DecodeInterval(key, o)
+		d.X = Interval{Months: iv.Months, Days: iv.Days, Micros: iv.Micros}
+	case OIDUUID:
+		var u [16]byte
+		rest, u, null, err = sortkey.DecodeUUID(key, o)
+		d.S = string(u[:])
+	default:
+		return Null, nil, pgerr.New(pgerr.FeatureNotSupported, "key of type %s", TypeName(t.OID))
+	}
+	if err != nil {
+		return Null, nil, errCorruptRow(err)
+	}
+	if null {
+		return Null, rest, nil
+	}
+	return d, rest, nil
+}

@@ -1,0 +1,534 @@
+package exec
+
+import "slices"
+
+// JoinKind says which rows of a join survive without a match.
+type JoinKind uint8
+
+const (
+	InnerJoin JoinKind = iota
+	LeftJoin           // unmatched left rows, padded with NULLs
+	RightJoin          // unmatched right rows, padded with NULLs
+	FullJoin           // both
+)
+
+// KeepsLeft reports whether unmatched left rows survive the join.
+func (k JoinKind) KeepsLeft() bool { return k == LeftJoin || k == FullJoin }
+
+// KeepsRight reports whether unmatched right rows survive the join.
+func (k JoinKind) KeepsRight() bool { return k == RightJoin || k == FullJoin }
+
+// joinCols is the output layout of every join: the left input's columns,
+// then the right's.
+func joinCols(l, r Plan) []ResultColumn {
+	return append(slices.Clip(l.Columns()), r.Columns()...)
+}
+
+// NestedLoop joins every left row with every right row for which On (over
+// the joined row: left columns, then right) is true. The right input is
+// read once and kept in memory, unless Lateral is set: then the right
+// input depends on the left row, and is opened again for each one, with
+// Outer set to Args evaluated over the left row (a LATERAL subquery).
+type NestedLoop struct {
+	Left, Right Plan
+	Kind        JoinKind
+	On          Expr // nil: true
+	Lateral     bool
+	Args        []Expr
+}
+
+func (p *NestedLoop) Columns() []ResultColumn { return joinCols(p.Left, p.Right) }
+
+func (p *NestedLoop) Open(env *Env) (Rows, error) {
+	left, err := p.Left.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	r := &nestedLoopRows{p: p, env: env, left: left, lw: len(p.Left.Columns()), rw: len(p.Right.Columns())}
+	r.out = make(Row, r.lw+r.rw)
+	if !p.Lateral {
+		if r.inner, err = drain(env, p.Right); err != nil {
+			left.Close()
+			return nil, err
+		}
+		if p.Kind.KeepsRight() {
+			r.matched = make([]bool, len(r.inner))
+		}
+	}
+	return r, nil
+}
+
+type nestedLoopRows struct {
+	p      *NestedLoop
+	env    *Env
+	left   Rows
+	lw, rw int
+	out    Row
+
+	inner   []Row  // the right rows (not Lateral)
+	matched []bool // right rows that found a match (RIGHT and FULL)
+
+	lrow     Row  // the current left row, nil before the first
+	lmatched bool // whether lrow found a match
+	i        int  // next right row of inner
+	lat      Rows // Lateral: the right rows of lrow
+	tail     int  // after the left rows: next unmatched right row to check
+	leftDone bool
+}
+
+func (r *nestedLoopRows) Next() (Row, error) {
+	for !r.leftDone {
+		if r.lrow == nil {
+			row, err := r.left.Next()
+			if err != nil {
+				return nil, err
+			}
+			if row == nil {
+				r.leftDone = true
+				break
+			}
+			r.lrow, r.lmatched, r.i = row, false, 0
+			copy(r.out, row)
+			if r.p.Lateral {
+				if err := r.openLateral(); err != nil {
+					return nil, err
+				}
+			}
+		}
+		for {
+			var right Row
+			if r.p.Lateral {
+				row, err := r.lat.Next()
+				if err != nil {
+					return nil, err
+				}
+				right = row
+			} else if r.i < len(r.inner) {
+				right = r.inner[r.i]
+				r.i++
+			}
+			if right == nil {
+				break
+			}
+			copy(r.out[r.lw:], right)
+			ok := true
+			if r.p.On != nil {
+				var err error
+				if ok, err = isTrue(r.env, r.p.On, r.out); err != nil {
+					return nil, err
+				}
+			}
+			if ok {
+				r.lmatched = true
+				if r.matched != nil {
+					r.matched[r.i-1] = true
+				}
+				return r.out, nil
+			}
+		}
+		if r.lat != nil {
+			if err := r.lat.Close(); err != nil {
+				return nil, err
+			}
+			r.lat = nil
+		}
+		unmatched := !r.lmatched && r.p.Kind.KeepsLeft()
+		r.lrow = nil
+		if unmatched {
+			clear(r.out[r.lw:])
+			return r.out, nil
+		}
+	}
+	for r.matched != nil && r.tail < len(r.inner) {
+		i := r.tail
+		r.tail++
+		if !r.matched[i] {
+			clear(r.out[:r.lw])
+			copy(r.out[r.lw:], r.inner[i])
+			return r.out, nil
+		}
+	}
+	return nil, nil
+}
+
+// openLateral opens the right input for the current left row.
+func (r *nestedLoopRows) openLateral() error {
+	outer := make([]Datum, len(r.p.Args))
+	for i, a := range r.p.Args {
+		var err error
+		if outer[i], err = a.Eval(r.env, r.lrow); err != nil {
+			return err
+		}
+	}
+	lat, err := r.p.Right.Open(r.env.child(outer))
+	if err != nil {
+		return err
+	}
+	r.lat = lat
+	return nil
+}
+
+// Key returns the key of the stored row the current left row is, when
+// the left input reads a table (UPDATE ... FROM, DELETE ... USING).
+func (r *nestedLoopRows) Key() []byte { return r.left.(keyedRows).Key() }
+
+func (r *nestedLoopRows) Close() error {
+	err := r.left.Close()
+	if r.lat != nil {
+		if e := r.lat.Close(); err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// drain runs a plan to its end and returns its rows, each its own copy.
+func drain(env *Env, p Plan) ([]Row, error) {
+	in, err := p.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	var rows []Row
+	for {
+		row, err := in.Next()
+		if err != nil {
+			return nil, err
+		}
+		if row == nil {
+			return rows, nil
+		}
+		rows = append(rows, slices.Clone(row))
+	}
+}
+
+// HashJoin joins on equal keys: a left row and a right row match when
+// each LeftKeys[i] equals RightKeys[i] (NULL equals nothing) and Residual
+// holds. All expressions are over the joined row (left columns, then
+// right); LeftKeys read only left columns and RightKeys only right ones,
+// and each pair has one type, so that equality is Compare's.
+//
+// Which side to build the hash table from is decided while running: the
+// two inputs are read in turn until one ends, and that one, the smaller,
+// is built; the rows read from the other are probed first, then the rest
+// of it. Memory is thus bounded by about twice the smaller input, however
+// the planner ordered the inputs.
+//
+// With Shared set, one input (SharedLeft or SharedRight) reads no outer
+// values although the join runs again and again (inside a correlated
+// subquery or a LATERAL item): its table is built from that input once
+// per execution of the statement and kept in the outermost frame.
+type HashJoin struct {
+	Left, Right         Plan
+	Kind                JoinKind
+	LeftKeys, RightKeys []Expr
+	Residual            Expr // nil: true
+	Shared              Shared
+}
+
+// Shared names the input of a HashJoin whose table lasts the statement.
+type Shared uint8
+
+const (
+	NotShared Shared = iota
+	SharedLeft
+	SharedRight
+)
+
+// hashBuild is the built side of a hash join.
+type hashBuild struct {
+	table     *keyTable
+	built     []Row
+	nullKeyed []Row
+}
+
+func (p *HashJoin) Columns() []ResultColumn { return joinCols(p.Left, p.Right) }
+
+func (p *HashJoin) Open(env *Env) (Rows, error) {
+	lw, rw := len(p.Left.Columns()), len(p.Right.Columns())
+	r := &hashJoinRows{p: p, env: env, lw: lw, out: make(Row, lw+rw), scratch: make(Row, lw+rw)}
+	if p.Shared != NotShared {
+		if err := r.buildShared(); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	left, err := p.Left.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	right, err := p.Right.Open(env)
+	if err != nil {
+		left.Close()
+		return nil, err
+	}
+	r.inputs = [2]Rows{left, right}
+	if err := r.build(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+type hashJoinRows struct {
+	p       *HashJoin
+	env     *Env
+	lw      int
+	out     Row
+	scratch Row
+	inputs  [2]Rows // left, right
+
+	buildLeft bool // which side the table holds
+	table     *keyTable
+	built     []Row  // the build side's rows, by entry
+	nullKeyed []Row  // build rows with a NULL key: in no entry, but kept for outer joins
+	matched   []bool // entries that found a match, when the build side is preserved
+
+	pending []Row // probe rows read while choosing the build side
+	probe   Rows  // the rest of the probe side
+	done    bool  // the probe side is exhausted
+
+	prow     Row     // current probe row
+	pkey     []Datum // its key
+	phash    uint64
+	pmatched bool
+	cur      int // next candidate entry for prow, -1 when none
+	tail     int // after the probe side: next build row to check for being unmatched
+	buf      []byte
+}
+
+// build reads both inputs in turn until one ends, and builds the table
+// from that one.
+func (r *hashJoinRows) build() error {
+	var bufs [2][]Row
+	for side := 0; ; side ^= 1 {
+		row, err := r.inputs[side].Next()
+		if err != nil {
+			return err
+		}
+		if row == nil {
+			r.buildLeft = side == 0
+			r.pending = bufs[side^1]
+			r.probe = r.inputs[side^1]
+			return r.buildFrom(bufs[side])
+		}
+		bufs[side] = append(bufs[side], slices.Clone(row))
+	}
+}
+
+// buildShared builds the table of a Shared join from its shared input, or
+// takes the one built earlier in the statement, and opens the other.
+func (r *hashJoinRows) buildShared() error {
+	r.buildLeft = r.p.Shared == SharedLeft
+	build, probe := r.p.Right, r.p.Left
+	if r.buildLeft {
+		build, probe = probe, build
+	}
+	if v, ok := r.env.shared(r.p); ok {
+		b := v.(*hashBuild)
+		r.table, r.built, r.nullKeyed = b.table, b.built, b.nullKeyed
+		r.afterBuild()
+	} else {
+		rows, err := drain(r.env, build)
+		if err != nil {
+			return err
+		}
+		if err := r.buildFrom(rows); err != nil {
+			return err
+		}
+		r.env.share(r.p, &hashBuild{table: r.table, built: r.built, nullKeyed: r.nullKeyed})
+	}
+	in, err := probe.Open(r.env)
+	if err != nil {
+		return err
+	}
+	r.probe = in
+	if r.buildLeft {
+		r.inputs[1] = in
+	} else {
+		r.inputs[0] = in
+	}
+	return nil
+}
+
+func (r *hashJoinRows) buildFrom(rows []Row) error {
+	keys := r.p.RightKeys
+	if r.buildLeft {
+		keys = r.p.LeftKeys
+	}
+	r.table = newKeyTable(len(keys))
+	key := make([]Datum, len(keys))
+	for _, row := range rows {
+		if err := r.evalKeys(keys, row, !r.buildLeft, key); err != nil {
+			return err
+		}
+		if hasNull(key) {
+			r.nullKeyed = append(r.nullKeyed, row)
+			continue
+		}
+		var h uint64
+		h, r.buf = hashDatums(r.buf, key)
+		r.table.add(h, key)
+		r.built = append(r.built, row)
+	}
+	r.afterBuild()
+	return nil
+}
+
+// afterBuild readies the probing state once the table is there.
+func (r *hashJoinRows) afterBuild() {
+	if r.buildKept() {
+		r.matched = make([]bool, len(r.built))
+	}
+	r.pkey = make([]Datum, len(r.p.LeftKeys))
+	r.cur = -1
+}
+
+// evalKeys evaluates keys over row, which is a left row or (right set) a
+// right row, placed in the joined layout.
+func (r *hashJoinRows) evalKeys(keys []Expr, row Row, right bool, dst []Datum) error {
+	in := row
+	if right {
+		copy(r.scratch[r.lw:], row)
+		in = r.scratch
+	}
+	for i, k := range keys {
+		var err error
+		if dst[i], err = k.Eval(r.env, in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *hashJoinRows) buildKept() bool {
+	if r.buildLeft {
+		return r.p.Kind.KeepsLeft()
+	}
+	return r.p.Kind.KeepsRight()
+}
+
+func (r *hashJoinRows) probeKept() bool {
+	if r.buildLeft {
+		return r.p.Kind.KeepsRight()
+	}
+	return r.p.Kind.KeepsLeft()
+}
+
+// fill puts a build row and a probe row (either may be nil: NULLs) into
+// the output row in left-right order.
+func (r *hashJoinRows) fill(build, probe Row) Row {
+	l, rt := probe, build
+	if r.buildLeft {
+		l, rt = build, probe
+	}
+	if l == nil {
+		clear(r.out[:r.lw])
+	} else {
+		copy(r.out, l)
+	}
+	if rt == nil {
+		clear(r.out[r.lw:])
+	} else {
+		copy(r.out[r.lw:], rt)
+	}
+	return r.out
+}
+
+func (r *hashJoinRows) Next() (Row, error) {
+	for !r.done {
+		if r.prow == nil {
+			if err := r.nextProbe(); err != nil {
+				return nil, err
+			}
+			if r.prow == nil {
+				r.done = true
+				break
+			}
+		}
+		for r.cur >= 0 {
+			i := r.cur
+			r.cur = r.table.nextMatch(i, r.pkey)
+			out := r.fill(r.built[i], r.prow)
+			if r.p.Residual != nil {
+				ok, err := isTrue(r.env, r.p.Residual, out)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					continue
+				}
+			}
+			r.pmatched = true
+			if r.matched != nil {
+				r.matched[i] = true
+			}
+			return out, nil
+		}
+		prow := r.prow
+		r.prow = nil
+		if !r.pmatched && r.probeKept() {
+			return r.fill(nil, prow), nil
+		}
+	}
+	if r.buildKept() {
+		for r.tail < len(r.built)+len(r.nullKeyed) {
+			i := r.tail
+			r.tail++
+			if i < len(r.built) {
+				if !r.matched[i] {
+					return r.fill(r.built[i], nil), nil
+				}
+				continue
+			}
+			return r.fill(r.nullKeyed[i-len(r.built)], nil), nil
+		}
+	}
+	return nil, nil
+}
+
+// nextProbe moves to the next probe row and its first candidate match.
+func (r *hashJoinRows) nextProbe() error {
+	var row Row
+	if len(r.pending) > 0 {
+		row, r.pending = r.pending[0], r.pending[1:]
+	} else {
+		if r.table.len() == 0 && !r.probeKept() {
+			return nil // nothing can match: skip the rest of the probe side
+		}
+		var err error
+		if row, err = r.probe.Next(); err != nil || row == nil {
+			return err
+		}
+	}
+	keys := r.p.LeftKeys
+	if r.buildLeft {
+		keys = r.p.RightKeys
+	}
+	if err := r.evalKeys(keys, row, r.buildLeft, r.pkey); err != nil {
+		return err
+	}
+	r.prow, r.pmatched, r.cur = row, false, -1
+	if !hasNull(r.pkey) {
+		r.phash, r.buf = hashDatums(r.buf, r.pkey)
+		r.cur = r.table.first(r.phash, r.pkey)
+	}
+	return nil
+}
+
+// Key returns the key of the stored row the current probe row is, when
+// the probe input is the left one and reads a table (UPDATE ... FROM,
+// DELETE ... USING, which build the right input).
+func (r *hashJoinRows) Key() []byte { return r.inputs[0].(keyedRows).Key() }
+
+func (r *hashJoinRows) Close() error {
+	var err error
+	for _, in := range r.inputs {
+		if in != nil {
+			if e := in.Close(); err == nil {
+				err = e
+			}
+		}
+	}
+	return err
+}

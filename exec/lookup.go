@@ -1,0 +1,100 @@
+package exec
+
+import "slices"
+
+// HashLookup returns the rows of In whose Keys equal the values of Probe:
+// inside a correlated subquery, the rows of a table that match the outer
+// row (WHERE b.x = outer.y), without reading the table for every outer
+// row. In must not read outer values (no OuterRef, no correlated
+// SubPlan): its rows are read once per execution of the statement into a
+// hash table kept in the outermost frame, and each Open only probes it.
+// Probe is evaluated without a row (outer references, constants,
+// parameters); a NULL probe value matches nothing.
+type HashLookup struct {
+	In    Plan
+	Keys  []Expr // over In's rows
+	Probe []Expr
+}
+
+func (p *HashLookup) Columns() []ResultColumn { return p.In.Columns() }
+
+// lookupTable is the hash table of a HashLookup's input.
+type lookupTable struct {
+	table *keyTable
+	rows  []Row
+}
+
+func (p *HashLookup) Open(env *Env) (Rows, error) {
+	probe := make([]Datum, len(p.Probe))
+	for i, e := range p.Probe {
+		var err error
+		if probe[i], err = e.Eval(env, nil); err != nil {
+			return nil, err
+		}
+	}
+	t, err := p.table(env)
+	if err != nil {
+		return nil, err
+	}
+	r := &lookupRows{t: t, key: probe, cur: -1}
+	if !hasNull(probe) {
+		h, _ := hashDatums(nil, probe)
+		r.cur = t.table.first(h, probe)
+	}
+	return r, nil
+}
+
+// table returns the hash table of In, building it on first use.
+func (p *HashLookup) table(env *Env) (*lookupTable, error) {
+	if v, ok := env.shared(p); ok {
+		return v.(*lookupTable), nil
+	}
+	in, err := p.In.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	t := &lookupTable{table: newKeyTable(len(p.Keys))}
+	key := make([]Datum, len(p.Keys))
+	var buf []byte
+	for {
+		row, err := in.Next()
+		if err != nil {
+			return nil, err
+		}
+		if row == nil {
+			break
+		}
+		for i, k := range p.Keys {
+			if key[i], err = k.Eval(env, row); err != nil {
+				return nil, err
+			}
+		}
+		if hasNull(key) {
+			continue
+		}
+		var h uint64
+		h, buf = hashDatums(buf, key)
+		t.table.add(h, key)
+		t.rows = append(t.rows, slices.Clone(row))
+	}
+	env.share(p, t)
+	return t, nil
+}
+
+type lookupRows struct {
+	t   *lookupTable
+	key []Datum
+	cur int
+}
+
+func (r *lookupRows) Next() (Row, error) {
+	if r.cur < 0 {
+		return nil, nil
+	}
+	i := r.cur
+	r.cur = r.t.table.nextMatch(i, r.key)
+	return r.t.rows[i], nil
+}
+
+func (r *lookupRows) Close() error { return nil }

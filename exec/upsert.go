@@ -1,0 +1,169 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"slices"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly"
+)
+
+// OnConflict is an INSERT's ON CONFLICT clause. Before a row is inserted,
+// the arbiters (unique constraints) are searched for a row with the same
+// key, the statement's earlier rows included; with one, the row is not
+// inserted: DO NOTHING drops it, DO UPDATE updates the existing row
+// instead (if Where holds), and the statement counts and returns that.
+type OnConflict struct {
+	// Arbiters name the unique constraints searched: "" the primary key,
+	// else a unique index. Any means all of the table's (DO NOTHING with
+	// no conflict target).
+	Arbiters []string
+	Any      bool
+	Update   bool
+	// Sets compute, by column position, the updated row's values from the
+	// existing row followed by the proposed one (EXCLUDED); nil keeps a
+	// column. Where filters the updates the same way.
+	Sets  []Expr
+	Where Expr
+}
+
+// conflict looks for a row conflicting with row through the arbiters of
+// c; it returns its primary-map key and values.
+func (w *TableWriter) conflict(ctx context.Context, c *OnConflict, row Row) ([]byte, Row, error) {
+	t := w.t
+	check := func(arbiter string) bool {
+		if c.Any {
+			return true
+		}
+		for _, a := range c.Arbiters {
+			if a == arbiter {
+				return true
+			}
+		}
+		return false
+	}
+	if t.HasPrimaryKey() && check("") {
+		key, err := t.rowKey(nil, row, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		if v, ok, err := w.lookup(ctx, key); err != nil {
+			return nil, nil, err
+		} else if ok {
+			old, err := t.decodeRow(v, nil)
+			return key, old, err
+		}
+	}
+	for i := range t.Def.Indexes {
+		ix := &t.Def.Indexes[i]
+		if !ix.Unique || !check(ix.Name) || !ix.NullsNotDistinct && hasNullColumn(ix, row) {
+			continue
+		}
+		prefix, err := t.indexKey(nil, ix, row, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		pk, err := w.indexEntry(ctx, i, prefix)
+		if err != nil || pk == nil {
+			if err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
+		v, ok, err := w.lookup(ctx, pk)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return nil, nil, pgerr.New(pgerr.DataCorrupted, "index entry of relation %q points at a missing row", t.Def.Name)
+		}
+		old, err := t.decodeRow(v, nil)
+		return pk, old, err
+	}
+	return nil, nil, nil
+}
+
+// indexEntry returns the primary key of a present entry of index i that
+// starts with prefix (the index columns' key), pending edits included;
+// nil if there is none.
+func (w *TableWriter) indexEntry(ctx context.Context, i int, prefix []byte) ([]byte, error) {
+	for k, present := range w.ixEdits[i] {
+		if present && bytes.HasPrefix([]byte(k), prefix) {
+			return []byte(k[len(prefix):]), nil
+		}
+	}
+	it := w.indexes[i].NewIter(ctx, prolly.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		if present, edited := w.ixEdits[i][string(it.Key())]; !edited || present {
+			return bytes.Clone(it.Key()[len(prefix):]), it.Err()
+		}
+	}
+	return nil, it.Err()
+}
+
+// upsert handles a proposed row of an INSERT with ON CONFLICT: skip is
+// true when nothing is to be written (DO NOTHING, or DO UPDATE whose WHERE
+// fails); upd holds the old and new rows when the existing row was updated
+// instead; both empty mean insert the row. touched collects the keys the
+// statement wrote, which DO UPDATE may not reach twice.
+func upsert(env *Env, p *Modify, w *TableWriter, t *Table, row Row, touched *map[string]bool) (upd []Row, skip bool, err error) {
+	c := p.Conflict
+	if *touched == nil {
+		*touched = map[string]bool{}
+	}
+	key, old, err := w.conflict(env.Ctx, c, row)
+	if err != nil {
+		return nil, false, err
+	}
+	if key == nil {
+		if t.HasPrimaryKey() {
+			k, err := t.rowKey(nil, row, 0)
+			if err != nil {
+				return nil, false, err
+			}
+			(*touched)[string(k)] = true
+		}
+		return nil, false, nil
+	}
+	if !c.Update {
+		return nil, true, nil
+	}
+	if (*touched)[string(key)] {
+		return nil, false, pgerr.New(pgerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+	}
+	both := append(slices.Clone(old), row...)
+	if c.Where != nil {
+		ok, err := isTrue(env, c.Where, both)
+		if err != nil || !ok {
+			return nil, true, err
+		}
+	}
+	nrow := slices.Clone(old)
+	for pos, e := range c.Sets {
+		if e == nil {
+			continue
+		}
+		if nrow[pos], err = e.Eval(env, both); err != nil {
+			return nil, false, err
+		}
+	}
+	if err := checkNotNull(t, nrow); err != nil {
+		return nil, false, err
+	}
+	if err := checkConstraints(env, t, p.Checks, nrow); err != nil {
+		return nil, false, err
+	}
+	if err := w.Update(env.Ctx, key, old, nrow); err != nil {
+		return nil, false, err
+	}
+	(*touched)[string(key)] = true
+	if t.HasPrimaryKey() {
+		if k, err := t.rowKey(nil, nrow, 0); err == nil {
+			(*touched)[string(k)] = true
+		}
+	}
+	return []Row{old, nrow}, false, nil
+}

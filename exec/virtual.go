@@ -1,0 +1,54 @@
+package exec
+
+import (
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// VirtualRows computes the rows of a virtual table for one scan. The rows
+// belong to the scan; the function may be called by several scans at once
+// and must not keep state between calls.
+type VirtualRows func(env *Env) ([]Row, error)
+
+// VirtualColumn is a column of a virtual table.
+type VirtualColumn struct {
+	Name string
+	Type T
+}
+
+// NewVirtualTable returns a read-only table whose rows are computed by
+// rows at each scan: the catalog views (pg_catalog, information_schema)
+// and a sequence read as a relation. It has no primary key, no indexes and
+// no stored maps; DML on it fails.
+func NewVirtualTable(schema, name string, oid uint32, cols []VirtualColumn, rows VirtualRows) *Table {
+	def := &versioning.Table{Schema: schema, Name: name, Columns: make([]versioning.Column, len(cols))}
+	t := &Table{Def: def, OID: oid, Cols: make([]Column, len(cols)), Virtual: rows}
+	for i, c := range cols {
+		def.Columns[i] = versioning.Column{Name: c.Name, Type: c.Type.OID, Typmod: c.Type.Typmod}
+		t.Cols[i] = Column{Name: c.Name, Type: c.Type, Pos: i}
+	}
+	return t
+}
+
+// openVirtual starts a scan of a virtual table.
+func openVirtual(env *Env, t *Table) (Rows, error) {
+	rows, err := t.Virtual(env)
+	if err != nil {
+		return nil, err
+	}
+	return &bufferedRows{rows: rows}, nil
+}
+
+// virtualWriteError is the error of a statement that would change a
+// virtual table, worded as PostgreSQL words it.
+func virtualWriteError(kind ModifyKind, t *Table) error {
+	verb := map[ModifyKind]string{Insert: "insert into", Update: "update", Delete: "delete from"}[kind]
+	switch t.VirtualKind {
+	case 'v':
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot %s view %q", verb, t.Def.Name).
+			WithDetail("Views are read-only here.")
+	case 'S':
+		return pgerr.New(pgerr.WrongObjectType, "cannot change sequence %q", t.Def.Name)
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied: %q is a system catalog", t.Def.Name)
+}

@@ -1,0 +1,376 @@
+package planner
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// grouping is the state of a query with GROUP BY, HAVING or aggregates.
+// Its select list, HAVING and ORDER BY are analyzed over the rows of an
+// exec.Aggregate, which hold the group keys and then the aggregate
+// results: a column is valid there only as a group key (or determined by
+// one, through a primary key), an expression only if it is a key or is
+// built from keys, aggregates and constants.
+type grouping struct {
+	input    *scope      // the FROM clause's scope; keys and aggregate arguments are over its rows
+	keys     []exec.Expr // over the input rows
+	keyRefs  []*exec.ColRef
+	exprKeys bool // some key is more than a column
+	aggs     []*exec.AggCall
+	aggRefs  []*exec.ColRef // their Idx is set by plan, when the keys are final
+}
+
+// keyRef returns the reference to key i of the aggregate's rows.
+func (g *grouping) keyRef(i int) exec.Expr { return g.keyRefs[i] }
+
+// addKey adds a group key, unless an equal one is there, and returns its
+// number.
+func (g *grouping) addKey(e exec.Expr) int {
+	for i, k := range g.keys {
+		if exprEqual(k, e) {
+			return i
+		}
+	}
+	g.keys = append(g.keys, e)
+	g.keyRefs = append(g.keyRefs, &exec.ColRef{Idx: len(g.keys) - 1, T: e.Type()})
+	if _, ok := e.(*exec.ColRef); !ok {
+		g.exprKeys = true
+	}
+	return len(g.keys) - 1
+}
+
+// plan returns the aggregation of in.
+func (g *grouping) plan(in exec.Plan) exec.Plan {
+	cols := make([]exec.ResultColumn, 0, len(g.keys)+len(g.aggs))
+	for _, k := range g.keys {
+		cols = append(cols, exec.ResultColumn{Name: "?key?", T: k.Type()})
+	}
+	for i, c := range g.aggs {
+		g.aggRefs[i].Idx = len(g.keys) + i
+		cols = append(cols, exec.ResultColumn{Name: c.Func.Name, T: c.T()})
+	}
+	return &exec.Aggregate{In: in, Keys: g.keys, Aggs: g.aggs, Cols: cols}
+}
+
+// groupBy analyzes a GROUP BY list into g's keys. An item is an output
+// column position, a name (an input column first, else an output
+// column's name), or an expression over the input.
+func (a *analyzer) groupBy(g *grouping, list, targets []*pg.Node) error {
+	saved := a.clause
+	a.clause = "GROUP BY"
+	defer func() { a.clause = saved }()
+	for _, n := range list {
+		if gs := n.GetGroupingSet(); gs != nil {
+			if gs.Kind == pg.GroupingSetKind_GROUPING_SET_EMPTY {
+				continue
+			}
+			return withPos(pgerr.New(pgerr.FeatureNotSupported, "ROLLUP, CUBE and GROUPING SETS are not supported yet"), gs.Location)
+		}
+		e, err := a.groupKey(n, targets, g.input)
+		if err != nil {
+			return err
+		}
+		if e.Type().OID == exec.OIDUnknown {
+			if e, err = a.coerce(e, exec.TText, "", -1); err != nil {
+				return err
+			}
+		}
+		g.addKey(e)
+	}
+	return nil
+}
+
+func (a *analyzer) groupKey(n *pg.Node, targets []*pg.Node, sc *scope) (exec.Expr, error) {
+	target := func(i int) (exec.Expr, error) {
+		rt := targets[i].GetResTarget()
+		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "GROUP BY a position of * is not supported")
+		}
+		return a.expr(rt.Val, sc)
+	}
+	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+		pos := int(c.GetIval().Ival)
+		if pos < 1 || pos > len(targets) {
+			return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos), c.Location)
+		}
+		return target(pos - 1)
+	}
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+		name := cr.Fields[0].GetString_().Sval
+		e, err := a.resolveIn(sc, "", name, cr.Location, false)
+		if err != nil || e != nil {
+			return e, err
+		}
+		for i, t := range targets {
+			if t.GetResTarget().Name == name {
+				return target(i)
+			}
+		}
+	}
+	return a.expr(n, sc)
+}
+
+// groupedColumn returns a column of the input as the grouped query sees
+// it: a group key, or a column of a table whose primary key is grouped
+// (added as a key, which does not change the groups).
+func (a *analyzer) groupedColumn(sc *scope, it *nsItem, c *scopeCol, loc int32, fromSub bool) (exec.Expr, error) {
+	g := sc.group
+	ref := c.colRef()
+	for i, k := range g.keys {
+		if exprEqual(k, ref) {
+			return g.keyRef(i), nil
+		}
+	}
+	if t := it.table; t != nil && t.HasPrimaryKey() {
+		all := true
+		for _, pos := range t.Def.PrimaryKey {
+			found := false
+			for _, pc := range it.cols {
+				if pc.pos == pos {
+					for _, k := range g.keys {
+						found = found || exprEqual(k, pc.colRef())
+					}
+				}
+			}
+			all = all && found
+		}
+		if all {
+			return g.keyRef(g.addKey(ref)), nil
+		}
+	}
+	name := c.name
+	if it.name != "" {
+		name = it.name + "." + c.name
+	}
+	if fromSub {
+		return nil, withPos(pgerr.New(pgerr.GroupingError, "subquery uses ungrouped column %q from outer query", name), loc)
+	}
+	return nil, withPos(pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name), loc)
+}
+
+// groupedExpr returns, for an expression of a grouped query that equals a
+// group key that is more than a column, the reference to that key.
+func (a *analyzer) groupedExpr(n *pg.Node, sc *scope) (exec.Expr, bool) {
+	switch {
+	case n.GetColumnRef() != nil, n.GetAConst() != nil, n.GetParamRef() != nil, n.GetSubLink() != nil:
+		return nil, false
+	case n.GetFuncCall() != nil && exec.IsAgg(opName(n.GetFuncCall().Funcname)):
+		return nil, false
+	}
+	g := sc.group
+	saved, srfs := a.clause, a.srfs
+	a.clause, a.srfs = "GROUP BY", nil
+	e, err := a.expr(n, g.input)
+	a.clause, a.srfs = saved, srfs
+	if err != nil {
+		return nil, false
+	}
+	for i, k := range g.keys {
+		if exprEqual(k, e) {
+			return g.keyRef(i), true
+		}
+	}
+	return nil, false
+}
+
+// outerAgg reports whether the arguments of an aggregate call in sc read
+// columns of the enclosing query and none of sc's own.
+func (a *analyzer) outerAgg(f *pg.FuncCall, sc *scope) bool {
+	local := false
+	// Probe against the enclosing query's rows before grouping, through a
+	// correlation of its own, so that nothing is recorded.
+	probe := &scope{items: sc.items, corr: &correlation{outer: sc.corr.outer.group.input}}
+	probe.track = func(*nsItem) { local = true }
+	outer := false
+	for _, n := range f.Args {
+		e, err := a.expr(n, probe)
+		if err != nil {
+			return false
+		}
+		outer = outer || readsOuter(e)
+	}
+	return outer && !local
+}
+
+// aggCall analyzes a call of an aggregate function.
+func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
+	name := opName(f.Funcname)
+	if f.Over != nil {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet"), f.Location)
+	}
+	if a.inAgg {
+		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+	}
+	if (sc == nil || sc.group == nil) && sc != nil && sc.corr != nil && sc.corr.outer != nil && sc.corr.outer.group != nil && a.outerAgg(f, sc) {
+		// An aggregate over the columns of the enclosing, grouped query
+		// (HAVING EXISTS (... WHERE sum(outer.x) = ...)) is computed by
+		// that query and read here as an outer value.
+		saved := a.nested()
+		e, err := a.aggCall(f, sc.corr.outer)
+		a.restore(saved)
+		if err != nil {
+			return nil, err
+		}
+		return sc.corr.ref(e), nil
+	}
+	if sc == nil || sc.group == nil {
+		clause := a.clause
+		if clause == "" {
+			clause = "this context"
+		}
+		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", clause), f.Location)
+	}
+	if f.AggWithinGroup {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported yet"), f.Location)
+	}
+	g := sc.group
+	a.inAgg = true
+	defer func() { a.inAgg = false }()
+	if !f.AggStar && len(f.Args) == 0 && name == "count" {
+		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function"), f.Location)
+	}
+	// An aggregate whose arguments read only columns of an enclosing
+	// query belongs to that query (PostgreSQL's agglevelsup); see below.
+	local := false
+	savedTrack := g.input.track
+	g.input.track = func(it *nsItem) {
+		local = true
+		if savedTrack != nil {
+			savedTrack(it)
+		}
+	}
+	defer func() { g.input.track = savedTrack }()
+	var args, raw []exec.Expr
+	var types []exec.T
+	for _, n := range f.Args {
+		e, err := a.expr(n, g.input)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+		raw = append(raw, e)
+		types = append(types, e.Type())
+	}
+	fn, want, err := exec.LookupAgg(name, types)
+	if err != nil {
+		return nil, withPos(err.(*pgerr.Error), f.Location)
+	}
+	for i, e := range args {
+		if args[i], err = a.coerce(e, want[i], "", f.Location); err != nil {
+			return nil, err
+		}
+	}
+	call := &exec.AggCall{Func: fn, ArgTypes: want, Args: args, Distinct: f.AggDistinct}
+	if f.AggFilter != nil {
+		saved := a.clause
+		a.clause = "FILTER"
+		call.Filter, err = a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")
+		a.clause = saved
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, sb := range f.AggOrder {
+		by := sb.GetSortBy()
+		e, err := a.expr(by.Node, g.input)
+		if err != nil {
+			return nil, err
+		}
+		if e.Type().OID == exec.OIDUnknown {
+			if e, err = a.coerce(e, exec.TText, "", -1); err != nil {
+				return nil, err
+			}
+		}
+		if f.AggDistinct {
+			found := false
+			for i, x := range args {
+				found = found || exprEqual(x, e) || exprEqual(raw[i], e)
+			}
+			if !found {
+				return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), f.Location)
+			}
+		}
+		call.OrderKeys = append(call.OrderKeys, sortKey(by, len(call.Order)))
+		call.Order = append(call.Order, e)
+	}
+	if !local && anyReadsOuter(args) {
+		if sc.corr != nil && sc.corr.inAgg {
+			return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+		}
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregates over columns of an enclosing query are not supported yet"), f.Location)
+	}
+	for i, c := range g.aggs {
+		if sameAgg(c, call) {
+			return g.aggRefs[i], nil
+		}
+	}
+	ref := &exec.ColRef{Idx: -1, T: call.T()}
+	g.aggs = append(g.aggs, call)
+	g.aggRefs = append(g.aggRefs, ref)
+	return ref, nil
+}
+
+func sameAgg(a, b *exec.AggCall) bool {
+	if a.Func != b.Func || a.Distinct != b.Distinct || len(a.Args) != len(b.Args) || len(a.Order) != len(b.Order) ||
+		(a.Filter == nil) != (b.Filter == nil) || (a.Filter != nil && !exprEqual(a.Filter, b.Filter)) {
+		return false
+	}
+	for i := range a.Args {
+		if !exprEqual(a.Args[i], b.Args[i]) {
+			return false
+		}
+	}
+	for i := range a.Order {
+		if !exprEqual(a.Order[i], b.Order[i]) || a.OrderKeys[i] != b.OrderKeys[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// containsAgg reports whether the expressions call an aggregate function
+// of their own query (not one of a subquery's).
+func containsAgg(nodes ...*pg.Node) bool {
+	found := false
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		walkNodes(n.ProtoReflect(), func(m protoreflect.Message) bool {
+			switch x := m.Interface().(type) {
+			case *pg.SubLink, *pg.RangeSubselect:
+				return false
+			case *pg.FuncCall:
+				if x.Over == nil && exec.IsAgg(opName(x.Funcname)) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// walkNodes calls fn for m and, while fn returns true, for the messages
+// inside it.
+func walkNodes(m protoreflect.Message, fn func(protoreflect.Message) bool) {
+	if !fn(m) {
+		return
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap():
+		case fd.IsList() && fd.Message() != nil:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				walkNodes(l.Get(i).Message(), fn)
+			}
+		case fd.Message() != nil:
+			walkNodes(v.Message(), fn)
+		}
+		return true
+	})
+}

@@ -1,0 +1,1064 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// ALTER TABLE. Commands run one after the other, each against the table
+// as the previous one left it; a command that changes stored rows (a new
+// primary key, a column type, a volatile default) rewrites the table's
+// maps in one pass (exec.Txn.Rewrite), the others only change the record.
+// Adding a column with a constant default rewrites nothing: old rows read
+// the value stored in the column's record (Missing), as PostgreSQL's
+// attmissingval does.
+
+// env returns an evaluation environment for DDL that computes values
+// (defaults of new columns, rewritten rows, constraint validation).
+func (a *analyzer) env(ctx context.Context) *exec.Env {
+	return &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: time.Now(), Txn: a.tx}
+}
+
+// alterTable runs ALTER TABLE [IF EXISTS] t command, ...
+func (a *analyzer) alterTable(s *pg.AlterTableStmt) (utility, error) {
+	tag := "ALTER TABLE"
+	switch s.Objtype {
+	case pg.ObjectType_OBJECT_INDEX:
+		tag = "ALTER INDEX"
+	case pg.ObjectType_OBJECT_SEQUENCE:
+		tag = "ALTER SEQUENCE"
+	case pg.ObjectType_OBJECT_VIEW, pg.ObjectType_OBJECT_MATVIEW:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "views are not supported yet")
+	}
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		rel, schema, err := a.lookupRelation(ctx, s.Relation.Schemaname, s.Relation.Relname)
+		if err != nil {
+			return "", err
+		}
+		if rel.kind == relNone {
+			if s.MissingOk {
+				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
+				return tag, nil
+			}
+			return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(s.Relation)), s.Relation.Location)
+		}
+		if rel.kind != relTable {
+			// Owner, statistics and storage settings of indexes and
+			// sequences have nothing to change here.
+			for _, n := range s.Cmds {
+				switch n.GetAlterTableCmd().Subtype {
+				case pg.AlterTableType_AT_ChangeOwner, pg.AlterTableType_AT_SetStatistics,
+					pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions,
+					pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_SetLogged, pg.AlterTableType_AT_SetUnLogged:
+				default:
+					return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
+				}
+			}
+			return tag, nil
+		}
+		for _, n := range s.Cmds {
+			t, ok, err := a.tx.Table(ctx, schema, rel.table.Name)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel.table.Name)
+			}
+			if err := a.alterCmd(ctx, t, n.GetAlterTableCmd()); err != nil {
+				return "", err
+			}
+		}
+		return tag, nil
+	}, nil
+}
+
+// alterCmd runs one ALTER TABLE command on t.
+func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd) error {
+	def := cloneTable(t.Def)
+	switch cmd.Subtype {
+	case pg.AlterTableType_AT_AddColumn:
+		return a.addColumn(ctx, t, def, cmd)
+	case pg.AlterTableType_AT_DropColumn:
+		return a.dropColumn(ctx, t, def, cmd)
+	case pg.AlterTableType_AT_ColumnDefault:
+		pos, err := alterColumn(def, cmd.Name)
+		if err != nil {
+			return err
+		}
+		c := &def.Columns[pos]
+		if c.Identity != 0 {
+			return pgerr.New(pgerr.SyntaxError, "column %q of relation %q is an identity column", c.Name, def.Name).
+				WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
+		}
+		c.Default = ""
+		if cmd.Def != nil {
+			if c.Default, err = a.columnDefault(cmd.Def, exec.T{OID: c.Type, Typmod: c.Typmod}, c.Name); err != nil {
+				return err
+			}
+		}
+		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_DropNotNull:
+		pos, err := alterColumn(def, cmd.Name)
+		if err != nil {
+			return err
+		}
+		c := &def.Columns[pos]
+		if slices.Contains(def.PrimaryKey, pos) {
+			return pgerr.New(pgerr.InvalidTableDefinition, "column %q is in a primary key", c.Name)
+		}
+		if c.Identity != 0 {
+			return pgerr.New(pgerr.SyntaxError, "column %q of relation %q is an identity column", c.Name, def.Name)
+		}
+		c.NotNull = false
+		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_SetNotNull:
+		pos, err := alterColumn(def, cmd.Name)
+		if err != nil {
+			return err
+		}
+		if def.Columns[pos].NotNull {
+			return nil
+		}
+		if err := a.checkNoNulls(ctx, t, []int{pos}); err != nil {
+			return err
+		}
+		def.Columns[pos].NotNull = true
+		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_AddConstraint:
+		return a.addConstraint(ctx, t, def, cmd.Def.GetConstraint())
+	case pg.AlterTableType_AT_DropConstraint:
+		return a.dropConstraint(ctx, t, def, cmd)
+	case pg.AlterTableType_AT_ValidateConstraint:
+		for i, c := range def.Checks {
+			if c.Name == cmd.Name {
+				if c.NotValid {
+					if err := a.validateChecks(ctx, t, def, []versioning.Check{c}); err != nil {
+						return err
+					}
+					def.Checks[i].NotValid = false
+					return a.putTable(ctx, def)
+				}
+				return nil
+			}
+		}
+		for i, fk := range def.ForeignKeys {
+			if fk.Name == cmd.Name && fk.NotValid {
+				if err := a.validateForeignKey(ctx, def, fk); err != nil {
+					return err
+				}
+				def.ForeignKeys[i].NotValid = false
+				return a.putTable(ctx, def)
+			}
+		}
+		if constraintExists(def, cmd.Name) {
+			return nil
+		}
+		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
+	case pg.AlterTableType_AT_AlterColumnType:
+		return a.alterColumnType(ctx, t, def, cmd)
+	case pg.AlterTableType_AT_AddIdentity:
+		return a.addIdentity(ctx, def, cmd)
+	case pg.AlterTableType_AT_SetIdentity:
+		return a.setIdentity(ctx, def, cmd)
+	case pg.AlterTableType_AT_DropIdentity:
+		return a.dropIdentity(ctx, def, cmd)
+	case pg.AlterTableType_AT_ChangeOwner, pg.AlterTableType_AT_SetStatistics, pg.AlterTableType_AT_SetStorage,
+		pg.AlterTableType_AT_SetCompression, pg.AlterTableType_AT_SetOptions, pg.AlterTableType_AT_ResetOptions,
+		pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions, pg.AlterTableType_AT_ReplaceRelOptions,
+		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster, pg.AlterTableType_AT_SetLogged,
+		pg.AlterTableType_AT_SetUnLogged, pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity,
+		pg.AlterTableType_AT_EnableRowSecurity, pg.AlterTableType_AT_DisableRowSecurity,
+		pg.AlterTableType_AT_ForceRowSecurity, pg.AlterTableType_AT_NoForceRowSecurity,
+		pg.AlterTableType_AT_EnableTrig, pg.AlterTableType_AT_DisableTrig, pg.AlterTableType_AT_EnableTrigAll,
+		pg.AlterTableType_AT_DisableTrigAll, pg.AlterTableType_AT_EnableTrigUser, pg.AlterTableType_AT_DisableTrigUser:
+		// Physical and ownership settings: nothing to store.
+		return nil
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s is not supported yet", cmd.Subtype)
+}
+
+// alterColumn finds the column an ALTER COLUMN names.
+func alterColumn(def *versioning.Table, name string) (int, error) {
+	for i, c := range def.Columns {
+		if !c.Dropped && c.Name == name {
+			return i, nil
+		}
+	}
+	return 0, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, def.Name)
+}
+
+// checkNoNulls fails with 23502 if a row has NULL in one of cols.
+func (a *analyzer) checkNoNulls(ctx context.Context, t *exec.Table, cols []int) error {
+	var bad = -1
+	err := a.tx.EachRow(ctx, t, func(row exec.Row) error {
+		for _, c := range cols {
+			if row[c].IsNull() {
+				bad = c
+				return errStop
+			}
+		}
+		return nil
+	})
+	if err != nil && err != errStop {
+		return err
+	}
+	if bad >= 0 {
+		return pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", t.Cols[bad].Name, t.Def.Name)
+	}
+	return nil
+}
+
+// errStop ends a walk over rows early.
+var errStop = pgerr.New(pgerr.SuccessfulCompletion, "stop")
+
+// validateChecks fails with 23514 if a row of t violates one of checks.
+func (a *analyzer) validateChecks(ctx context.Context, t *exec.Table, def *versioning.Table, checks []versioning.Check) error {
+	var cs []exec.CheckConstraint
+	for _, c := range checks {
+		n, err := parseExpr(c.Expr)
+		if err != nil {
+			return err
+		}
+		e, _, err := a.checkExpr(def, n)
+		if err != nil {
+			return err
+		}
+		cs = append(cs, exec.CheckConstraint{Name: c.Name, Expr: e})
+	}
+	env := a.env(ctx)
+	violated := ""
+	err := a.tx.EachRow(ctx, t, func(row exec.Row) error {
+		name, ok, err := exec.CheckRow(env, cs, row)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			violated = name
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && err != errStop {
+		return err
+	}
+	if violated != "" {
+		return pgerr.New(pgerr.CheckViolation, "check constraint %q of relation %q is violated by some row", violated, def.Name)
+	}
+	return nil
+}
+
+// isEmpty reports whether t has no rows.
+func (a *analyzer) isEmpty(ctx context.Context, t *exec.Table) (bool, error) {
+	empty := true
+	err := a.tx.EachRow(ctx, t, func(exec.Row) error { empty = false; return errStop })
+	if err != nil && err != errStop {
+		return false, err
+	}
+	return empty, nil
+}
+
+// addColumn runs ADD COLUMN [IF NOT EXISTS].
+func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	cd := cmd.Def.GetColumnDef()
+	for _, c := range def.Columns {
+		if !c.Dropped && c.Name == cd.Colname && cmd.MissingOk {
+			a.s.notice(pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists, skipping", cd.Colname, def.Name))
+			return nil
+		}
+	}
+	d, err := a.newTableDDL(ctx, def)
+	if err != nil {
+		return err
+	}
+	d.altering = true
+	pos := len(def.Columns)
+	if err := d.addColumn(ctx, cd); err != nil {
+		return err
+	}
+	if err := d.finish(ctx); err != nil {
+		return err
+	}
+	root := a.tx.Root
+	for _, seq := range d.seqs {
+		if root, err = root.PutSequence(ctx, seq); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	col := &def.Columns[pos]
+	nt := exec.NewTable(def)
+	empty, err := a.isEmpty(ctx, t)
+	if err != nil {
+		return err
+	}
+	var fill exec.Expr // the default, evaluated per row when volatile
+	if nt.Cols[pos].Default != "" && !empty {
+		defs, err := a.defaults(nt)
+		if err != nil {
+			return err
+		}
+		if volatileDefault(nt.Cols[pos].Default) {
+			fill = defs[pos]
+		} else {
+			v, err := defs[pos].Eval(a.env(ctx), nil)
+			if err != nil {
+				return err
+			}
+			col.Missing = exec.EncodeMissing(nt.Cols[pos].Type, v)
+		}
+	}
+	if col.NotNull && !empty && fill == nil && col.Missing == nil {
+		return pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", col.Name, def.Name)
+	}
+	if fill != nil || d.newPK {
+		env := a.env(ctx)
+		if def, err = a.tx.Rewrite(ctx, t, def, func(row exec.Row) (exec.Row, error) {
+			row = append(slices.Clone(row), exec.Null)
+			if fill != nil {
+				v, err := fill.Eval(env, nil)
+				if err != nil {
+					return nil, err
+				}
+				row[pos] = v
+			}
+			if col.NotNull && row[pos].IsNull() {
+				return nil, pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", col.Name, def.Name)
+			}
+			return row, nil
+		}); err != nil {
+			return err
+		}
+	} else if err := a.buildNewIndexes(ctx, def, d.newIndexes); err != nil {
+		return err
+	}
+	if len(def.Checks) > len(t.Def.Checks) && !empty {
+		after := exec.NewTable(def)
+		if err := a.validateChecks(ctx, after, def, def.Checks[len(t.Def.Checks):]); err != nil {
+			return err
+		}
+	}
+	if err := a.putTable(ctx, def); err != nil {
+		return err
+	}
+	return a.validateNewForeignKeys(ctx, def, d.newFKs)
+}
+
+// validateNewForeignKeys checks the rows of def's table against the
+// foreign keys a statement added (not those added NOT VALID).
+func (a *analyzer) validateNewForeignKeys(ctx context.Context, def *versioning.Table, fks []int) error {
+	for _, i := range fks {
+		if fk := def.ForeignKeys[i]; !fk.NotValid {
+			if err := a.validateForeignKey(ctx, def, fk); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// buildNewIndexes builds the maps of the indexes at positions ixs of def
+// from the rows of def's primary map.
+func (a *analyzer) buildNewIndexes(ctx context.Context, def *versioning.Table, ixs []int) error {
+	if len(ixs) == 0 {
+		return nil
+	}
+	t := exec.NewTable(def)
+	for _, i := range ixs {
+		root, err := a.tx.BuildIndex(ctx, t, &def.Indexes[i])
+		if err != nil {
+			return err
+		}
+		def.Indexes[i].Rows = root
+	}
+	return nil
+}
+
+// volatileDefault reports whether a default must be evaluated for each
+// row (nextval, random) rather than once.
+func volatileDefault(text string) bool {
+	n, err := parseExpr(text)
+	if err != nil {
+		return true
+	}
+	volatile := false
+	visitNodes(n, func(x *pg.Node) {
+		if fc := x.GetFuncCall(); fc != nil {
+			switch opName(fc.Funcname) {
+			case "nextval", "random", "gen_random_uuid", "uuid_generate_v4", "clock_timestamp", "timeofday", "setval", "random_normal":
+				volatile = true
+			}
+		}
+	})
+	return volatile
+}
+
+// addConstraint runs ADD CONSTRAINT (PRIMARY KEY, UNIQUE, CHECK),
+// validating the rows already there.
+func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versioning.Table, con *pg.Constraint) error {
+	if con.Indexname != "" {
+		return pgerr.New(pgerr.FeatureNotSupported, "constraints USING INDEX are not supported yet")
+	}
+	if con.Conname != "" && constraintExists(def, con.Conname) {
+		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", con.Conname, def.Name)
+	}
+	d, err := a.newTableDDL(ctx, def)
+	if err != nil {
+		return err
+	}
+	d.altering = true
+	nChecks := len(def.Checks)
+	if err := d.tableConstraint(con); err != nil {
+		return err
+	}
+	if con.Contype == pg.ConstrType_CONSTR_PRIMARY {
+		for _, c := range d.ixCols[0] {
+			if err := a.checkNoNulls(ctx, t, []int{c}); err != nil {
+				return err
+			}
+		}
+	}
+	if err := d.finish(ctx); err != nil {
+		return err
+	}
+	if d.newPK {
+		if def, err = a.tx.Rewrite(ctx, t, def, nil); err != nil {
+			return err
+		}
+	} else if err := a.buildNewIndexes(ctx, def, d.newIndexes); err != nil {
+		return err
+	}
+	var toCheck []versioning.Check
+	for _, c := range def.Checks[nChecks:] {
+		if !c.NotValid {
+			toCheck = append(toCheck, c)
+		}
+	}
+	if len(toCheck) > 0 {
+		if err := a.validateChecks(ctx, t, def, toCheck); err != nil {
+			return err
+		}
+	}
+	if err := a.putTable(ctx, def); err != nil {
+		return err
+	}
+	return a.validateNewForeignKeys(ctx, def, d.newFKs)
+}
+
+// dropConstraint runs DROP CONSTRAINT [IF EXISTS] name.
+func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	name := cmd.Name
+	switch {
+	case len(def.PrimaryKey) > 0 && def.PrimaryKeyName == name:
+		what := fmt.Sprintf("constraint %s on table %s", name, def.Name)
+		if err := a.dependentKeys(ctx, t.Def, what, cmd.Behavior == pg.DropBehavior_DROP_CASCADE, def.PrimaryKey); err != nil {
+			return err
+		}
+		def.PrimaryKey, def.PrimaryKeyName = nil, ""
+		def.PrimaryKeyComment, def.PrimaryKeyIndexComment = "", ""
+		def, err := a.tx.Rewrite(ctx, t, def, nil)
+		if err != nil {
+			return err
+		}
+		return a.putTable(ctx, def)
+	}
+	for i, ix := range def.Indexes {
+		if ix.Constraint && ix.Name == name {
+			var cols []int
+			for _, c := range ix.Columns {
+				cols = append(cols, c.Column)
+			}
+			what := fmt.Sprintf("constraint %s on table %s", name, def.Name)
+			if err := a.dependentKeys(ctx, t.Def, what, cmd.Behavior == pg.DropBehavior_DROP_CASCADE, cols); err != nil {
+				return err
+			}
+			cur, _, err := a.tx.Root.Table(ctx, def.Schema, def.Name) // as the cascade left it
+			if err != nil {
+				return err
+			}
+			def := cloneTable(cur)
+			def.Indexes = slices.Delete(def.Indexes, i, i+1)
+			return a.putTable(ctx, def)
+		}
+	}
+	for i, c := range def.Checks {
+		if c.Name == name {
+			def.Checks = slices.Delete(def.Checks, i, i+1)
+			return a.putTable(ctx, def)
+		}
+	}
+	for i, fk := range def.ForeignKeys {
+		if fk.Name == name {
+			def.ForeignKeys = slices.Delete(def.ForeignKeys, i, i+1)
+			return a.putTable(ctx, def)
+		}
+	}
+	if cmd.MissingOk {
+		a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "constraint %q of relation %q does not exist, skipping", name, def.Name))
+		return nil
+	}
+	return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", name, def.Name)
+}
+
+// dropColumn runs DROP COLUMN [IF EXISTS] name. The column keeps its
+// position, marked dropped; indexes and constraints on it go with it, and
+// a primary key on it leaves the table keyed by row id.
+func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	pos := -1
+	for i, c := range def.Columns {
+		if !c.Dropped && c.Name == cmd.Name {
+			pos = i
+		}
+	}
+	if pos < 0 {
+		if cmd.MissingOk {
+			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q does not exist, skipping", cmd.Name, def.Name))
+			return nil
+		}
+		return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, def.Name)
+	}
+	c := def.Columns[pos]
+	// Foreign keys of other tables on the column go only with CASCADE;
+	// the table's own foreign keys on it go with it.
+	if err := a.dependentKeys(ctx, t.Def, fmt.Sprintf("column %s of table %s", c.Name, def.Name), cmd.Behavior == pg.DropBehavior_DROP_CASCADE, []int{pos}); err != nil {
+		return err
+	}
+	def.ForeignKeys = slices.DeleteFunc(def.ForeignKeys, func(fk versioning.ForeignKey) bool {
+		return slices.Contains(fk.Columns, pos) || fk.RefSchema == def.Schema && fk.RefTable == def.Name && slices.Contains(fk.RefColumns, pos)
+	})
+	// Sequences owned by the column go with it.
+	seqs, err := ownedSequences(ctx, a.tx.Root, def)
+	if err != nil {
+		return err
+	}
+	for _, seq := range seqs {
+		if seq.OwnedBy == def.Name+"."+c.Name {
+			root, err := a.tx.Root.DropSequence(ctx, seq.Schema, seq.Name)
+			if err != nil {
+				return err
+			}
+			a.tx.SetRoot(root)
+		}
+	}
+	def.Columns[pos] = versioning.Column{
+		Name: fmt.Sprintf("........pg.dropped.%d........", pos+1), Type: c.Type, Typmod: c.Typmod, Dropped: true,
+	}
+	rekey := slices.Contains(def.PrimaryKey, pos)
+	if rekey {
+		def.PrimaryKey, def.PrimaryKeyName = nil, ""
+		def.PrimaryKeyComment, def.PrimaryKeyIndexComment = "", ""
+	}
+	def.Indexes = slices.DeleteFunc(def.Indexes, func(ix versioning.Index) bool {
+		return slices.ContainsFunc(ix.Columns, func(ic versioning.IndexColumn) bool { return ic.Column == pos }) ||
+			slices.Contains(ix.Include, pos)
+	})
+	var keep []versioning.Check
+	for _, ch := range def.Checks {
+		n, err := parseExpr(ch.Expr)
+		if err != nil {
+			return err
+		}
+		uses := false
+		visitNodes(n, func(x *pg.Node) {
+			if cr := x.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == c.Name {
+				uses = true
+			}
+		})
+		if !uses {
+			keep = append(keep, ch)
+		}
+	}
+	def.Checks = keep
+	if rekey {
+		if def, err = a.tx.Rewrite(ctx, t, def, nil); err != nil {
+			return err
+		}
+	}
+	return a.putTable(ctx, def)
+}
+
+// alterColumnType runs ALTER COLUMN c [SET DATA] TYPE t [USING expr]: every
+// row is rewritten with the converted value, and the indexes rebuilt.
+func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	pos, err := alterColumn(def, cmd.Name)
+	if err != nil {
+		return err
+	}
+	cd := cmd.Def.GetColumnDef()
+	nt, _, err := resolveType(cd.TypeName)
+	if err != nil {
+		return err
+	}
+	old := t.Cols[pos]
+	var conv exec.Expr
+	src := exec.Expr(&exec.ColRef{Idx: pos, T: old.Type})
+	if cd.RawDefault != nil {
+		e, err := a.expr(cd.RawDefault, tableScope(t, def.Name))
+		if err != nil {
+			return err
+		}
+		if conv, err = a.assignOrIO(e, nt, old.Name); err != nil {
+			return pgerr.New(pgerr.DatatypeMismatch, "result of USING clause for column %q cannot be cast automatically to type %s", old.Name, exec.TypeName(nt.OID)).
+				WithHint("You might need to add an explicit cast.")
+		}
+	} else if conv, err = a.assignOrIO(src, nt, old.Name); err != nil {
+		return pgerr.New(pgerr.DatatypeMismatch, "column %q cannot be cast automatically to type %s", old.Name, exec.TypeName(nt.OID)).
+			WithHint("You might need to specify \"USING %s::%s\".", quoteIdent(old.Name), typeSQLName(nt))
+	}
+	c := &def.Columns[pos]
+	if c.Default != "" {
+		n, err := parseExpr(c.Default)
+		if err != nil {
+			return err
+		}
+		e, err := a.expr(n, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := a.assign(e, nt, c.Name, -1); err != nil {
+			return pgerr.New(pgerr.DatatypeMismatch, "default for column %q cannot be cast automatically to type %s", c.Name, exec.TypeName(nt.OID))
+		}
+	}
+	c.Type, c.Typmod = nt.OID, nt.Typmod
+	if c.Missing != nil {
+		v, err := conv.Eval(a.env(ctx), exec.Row(append(make([]exec.Datum, pos), old.Missing)))
+		if err != nil {
+			return err
+		}
+		c.Missing = exec.EncodeMissing(nt, v)
+	}
+	env := a.env(ctx)
+	if def, err = a.tx.Rewrite(ctx, t, def, func(row exec.Row) (exec.Row, error) {
+		v, err := conv.Eval(env, row)
+		if err != nil {
+			return nil, err
+		}
+		row = slices.Clone(row)
+		row[pos] = v
+		return row, nil
+	}); err != nil {
+		return err
+	}
+	if len(def.Checks) > 0 {
+		if err := a.validateChecks(ctx, exec.NewTable(def), def, def.Checks); err != nil {
+			return err
+		}
+	}
+	return a.putTable(ctx, def)
+}
+
+// assignOrIO converts e to t as an assignment does, where PostgreSQL also
+// allows any type to become a string type by its text output (an I/O
+// conversion cast).
+func (a *analyzer) assignOrIO(e exec.Expr, t exec.T, col string) (exec.Expr, error) {
+	conv, err := a.assign(e, t, col, -1)
+	if err != nil && exec.KindOf(t.OID) == exec.KindText {
+		return a.cast(e, t, true, -1)
+	}
+	return conv, err
+}
+
+// typeSQLName is how a type is written in a hint (integer, text, ...).
+func typeSQLName(t exec.T) string { return exec.TypeName(t.OID) }
+
+// addIdentity runs ALTER COLUMN c ADD GENERATED ... AS IDENTITY.
+func (a *analyzer) addIdentity(ctx context.Context, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	pos, err := alterColumn(def, cmd.Name)
+	if err != nil {
+		return err
+	}
+	c := &def.Columns[pos]
+	switch {
+	case !c.NotNull:
+		return pgerr.New(pgerr.ObjectNotInPrerequisite, "column %q of relation %q must be declared NOT NULL before identity can be added", c.Name, def.Name)
+	case c.Identity != 0:
+		return pgerr.New(pgerr.ObjectNotInPrerequisite, "column %q of relation %q is already an identity column", c.Name, def.Name)
+	case c.Default != "":
+		return pgerr.New(pgerr.ObjectNotInPrerequisite, "column %q of relation %q already has a default value", c.Name, def.Name)
+	}
+	d, err := a.newTableDDL(ctx, def)
+	if err != nil {
+		return err
+	}
+	if err := d.identity(ctx, pos, cmd.Def.GetConstraint()); err != nil {
+		return err
+	}
+	root := a.tx.Root
+	for _, seq := range d.seqs {
+		if root, err = root.PutSequence(ctx, seq); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return a.putTable(ctx, def)
+}
+
+// identityColumn finds an identity column for SET and DROP IDENTITY.
+func identityColumn(def *versioning.Table, name string) (int, error) {
+	pos, err := alterColumn(def, name)
+	if err != nil {
+		return 0, err
+	}
+	if def.Columns[pos].Identity == 0 {
+		return pos, pgerr.New(pgerr.ObjectNotInPrerequisite, "column %q of relation %q is not an identity column", name, def.Name)
+	}
+	return pos, nil
+}
+
+// identitySequence returns an identity column's sequence.
+func (a *analyzer) identitySequence(ctx context.Context, c versioning.Column) (*versioning.Sequence, error) {
+	parts, err := parseQualifiedName(c.Sequence)
+	if err != nil {
+		return nil, err
+	}
+	schema, name := splitName(parts)
+	seq, ok, err := a.tx.Root.Sequence(ctx, schema, name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", c.Sequence)
+	}
+	return seq, nil
+}
+
+// setIdentity runs ALTER COLUMN c SET GENERATED ... / SET sequence option
+// / RESTART.
+func (a *analyzer) setIdentity(ctx context.Context, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	pos, err := identityColumn(def, cmd.Name)
+	if err != nil {
+		return err
+	}
+	c := &def.Columns[pos]
+	var seqOpts []*pg.Node
+	for _, n := range cmd.Def.GetList().GetItems() {
+		d := n.GetDefElem()
+		if d.Defname == "generated" {
+			if d.Arg.GetInteger().GetIval() == 'a' {
+				c.Identity = 'a'
+			} else {
+				c.Identity = 'd'
+			}
+			continue
+		}
+		seqOpts = append(seqOpts, n)
+	}
+	if len(seqOpts) > 0 {
+		seq, err := a.identitySequence(ctx, *c)
+		if err != nil {
+			return err
+		}
+		o, err := parseSeqOptions(seqOpts, true)
+		if err != nil {
+			return err
+		}
+		if err := applySeqOptions(seq, o, false, true); err != nil {
+			return err
+		}
+		root, err := a.tx.Root.PutSequence(ctx, seq)
+		if err != nil {
+			return err
+		}
+		a.tx.SetRoot(root)
+	}
+	return a.putTable(ctx, def)
+}
+
+// dropIdentity runs ALTER COLUMN c DROP IDENTITY [IF EXISTS]; the
+// sequence goes too.
+func (a *analyzer) dropIdentity(ctx context.Context, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	pos, err := identityColumn(def, cmd.Name)
+	if err != nil {
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.ObjectNotInPrerequisite && cmd.MissingOk {
+			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q is not an identity column, skipping", cmd.Name, def.Name))
+			return nil
+		}
+		return err
+	}
+	c := &def.Columns[pos]
+	seq, err := a.identitySequence(ctx, *c)
+	if err != nil {
+		return err
+	}
+	root, err := a.tx.Root.DropSequence(ctx, seq.Schema, seq.Name)
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	c.Identity, c.Sequence = 0, ""
+	return a.putTable(ctx, def)
+}
+
+// rename runs ALTER ... RENAME: of a table, index, sequence, column,
+// constraint or schema.
+func (a *analyzer) rename(s *pg.RenameStmt) (utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		tag := "ALTER TABLE"
+		switch s.RenameType {
+		case pg.ObjectType_OBJECT_SCHEMA:
+			return "ALTER SCHEMA", a.renameSchema(ctx, s.Subname, s.Newname)
+		case pg.ObjectType_OBJECT_INDEX:
+			tag = "ALTER INDEX"
+		case pg.ObjectType_OBJECT_SEQUENCE:
+			tag = "ALTER SEQUENCE"
+		case pg.ObjectType_OBJECT_VIEW:
+			tag = "ALTER VIEW"
+		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_COLUMN, pg.ObjectType_OBJECT_TABCONSTRAINT:
+		default:
+			return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s RENAME is not supported yet", s.RenameType)
+		}
+		rel, schema, err := a.lookupRelation(ctx, s.Relation.Schemaname, s.Relation.Relname)
+		if err != nil {
+			return "", err
+		}
+		if rel.kind == relNone {
+			if s.MissingOk {
+				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
+				return tag, nil
+			}
+			return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(s.Relation)), s.Relation.Location)
+		}
+		switch s.RenameType {
+		case pg.ObjectType_OBJECT_COLUMN:
+			if rel.kind != relTable {
+				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
+			}
+			return tag, a.renameColumn(ctx, cloneTable(rel.table), s.Subname, s.Newname)
+		case pg.ObjectType_OBJECT_TABCONSTRAINT:
+			if rel.kind != relTable {
+				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
+			}
+			return tag, a.renameConstraint(ctx, cloneTable(rel.table), s.Subname, s.Newname)
+		}
+		return tag, a.renameRelation(ctx, rel, schema, s.Relation.Relname, s.Newname)
+	}, nil
+}
+
+// renameRelation renames a table, index or sequence.
+func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old, name string) error {
+	if other, err := findRelation(ctx, a.tx.Root, schema, name); err != nil {
+		return err
+	} else if other.kind != relNone {
+		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+	}
+	if err := a.renameInViews(ctx, schema, old, name); err != nil {
+		return err
+	}
+	root := a.tx.Root
+	var err error
+	switch rel.kind {
+	case relView:
+		v := *rel.view
+		if root, err = root.DropView(ctx, schema, old); err != nil {
+			return err
+		}
+		v.Name = name
+		if root, err = root.PutView(ctx, &v); err != nil {
+			return err
+		}
+	case relTable:
+		def := cloneTable(rel.table)
+		seqs, err := ownedSequences(ctx, root, def)
+		if err != nil {
+			return err
+		}
+		for _, seq := range seqs {
+			seq.OwnedBy = name + seq.OwnedBy[len(old):]
+			if root, err = root.PutSequence(ctx, seq); err != nil {
+				return err
+			}
+		}
+		// Foreign keys that reference the table follow its new name.
+		refs, err := referencingOthers(ctx, root, rel.table)
+		if err != nil {
+			return err
+		}
+		if root, err = root.DropTable(ctx, schema, old); err != nil {
+			return err
+		}
+		if root, err = syncFKRefs(ctx, root, rel.table, nil); err != nil {
+			return err
+		}
+		def.Name = name
+		for i := range def.ForeignKeys {
+			if fk := &def.ForeignKeys[i]; fk.RefSchema == schema && fk.RefTable == old {
+				fk.RefTable = name
+			}
+		}
+		if root, err = root.PutTable(ctx, def); err != nil {
+			return err
+		}
+		if root, err = syncFKRefs(ctx, root, nil, def); err != nil {
+			return err
+		}
+		for _, r := range refs {
+			child, ok, err := root.Table(ctx, r.Schema, r.Table)
+			if err != nil || !ok {
+				return err
+			}
+			nc := cloneTable(child)
+			for i := range nc.ForeignKeys {
+				if fk := &nc.ForeignKeys[i]; fk.RefSchema == schema && fk.RefTable == old {
+					fk.RefTable = name
+				}
+			}
+			if root, err = root.PutTable(ctx, nc); err != nil {
+				return err
+			}
+			if root, err = syncFKRefs(ctx, root, child, nc); err != nil {
+				return err
+			}
+		}
+	case relIndex:
+		def := cloneTable(rel.table)
+		if rel.index < 0 {
+			def.PrimaryKeyName = name
+		} else {
+			def.Indexes[rel.index].Name = name
+		}
+		if root, err = root.PutTable(ctx, def); err != nil {
+			return err
+		}
+	case relSequence:
+		seq := rel.seq
+		if root, err = root.DropSequence(ctx, schema, old); err != nil {
+			return err
+		}
+		seq.Name = name
+		if root, err = root.PutSequence(ctx, seq); err != nil {
+			return err
+		}
+		// Identity columns name their sequence; serial defaults keep the
+		// old text, as PostgreSQL's stored regclass would print the new
+		// name.
+		tables, err := root.TablesIn(ctx, schema)
+		if err != nil {
+			return err
+		}
+		for _, t := range tables {
+			changed := false
+			for i, c := range t.Columns {
+				if c.Sequence == seqRef(schema, old) {
+					t.Columns[i].Sequence, changed = seqRef(schema, name), true
+				}
+				if c.Default != "" && defaultUsesSequence(c.Default, schema, old) {
+					t.Columns[i].Default, changed = nextvalDefault(schema, name), true
+				}
+			}
+			if changed {
+				if root, err = root.PutTable(ctx, t); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// renameColumn renames a column, and its uses in CHECK constraints.
+func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old, name string) error {
+	pos := -1
+	for i, c := range def.Columns {
+		if !c.Dropped && c.Name == old {
+			pos = i
+		}
+	}
+	if pos < 0 {
+		return pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", old)
+	}
+	for _, c := range def.Columns {
+		if !c.Dropped && c.Name == name {
+			return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", name, def.Name)
+		}
+	}
+	def.Columns[pos].Name = name
+	for i, ch := range def.Checks {
+		n, err := parseExpr(ch.Expr)
+		if err != nil {
+			return err
+		}
+		visitNodes(n, func(x *pg.Node) {
+			if cr := x.GetColumnRef(); cr != nil {
+				if f := cr.Fields[len(cr.Fields)-1].GetString_(); f != nil && f.Sval == old {
+					f.Sval = name
+				}
+			}
+		})
+		if def.Checks[i].Expr, err = deparseExpr(n); err != nil {
+			return err
+		}
+	}
+	seqs, err := ownedSequences(ctx, a.tx.Root, &versioning.Table{Schema: def.Schema, Name: def.Name, Columns: []versioning.Column{{Name: old}}})
+	if err != nil {
+		return err
+	}
+	root := a.tx.Root
+	for _, seq := range seqs {
+		seq.OwnedBy = def.Name + "." + name
+		if root, err = root.PutSequence(ctx, seq); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return a.putTable(ctx, def)
+}
+
+// renameConstraint renames a constraint (and the index of a primary key
+// or unique constraint).
+func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, old, name string) error {
+	if constraintExists(def, name) {
+		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
+	}
+	renameIndex := func() error {
+		if other, err := findRelation(ctx, a.tx.Root, def.Schema, name); err != nil {
+			return err
+		} else if other.kind != relNone {
+			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+		}
+		return nil
+	}
+	switch {
+	case len(def.PrimaryKey) > 0 && def.PrimaryKeyName == old:
+		if err := renameIndex(); err != nil {
+			return err
+		}
+		def.PrimaryKeyName = name
+		return a.putTable(ctx, def)
+	}
+	for i, ix := range def.Indexes {
+		if ix.Constraint && ix.Name == old {
+			if err := renameIndex(); err != nil {
+				return err
+			}
+			def.Indexes[i].Name = name
+			return a.putTable(ctx, def)
+		}
+	}
+	for i, c := range def.Checks {
+		if c.Name == old {
+			def.Checks[i].Name = name
+			return a.putTable(ctx, def)
+		}
+	}
+	for i, fk := range def.ForeignKeys {
+		if fk.Name == old {
+			def.ForeignKeys[i].Name = name
+			return a.putTable(ctx, def)
+		}
+	}
+	return pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", old, def.Name)
+}

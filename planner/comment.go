@@ -1,0 +1,163 @@
+package planner
+
+import (
+	"context"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// comment runs COMMENT ON {TABLE | COLUMN | INDEX | SEQUENCE | SCHEMA |
+// CONSTRAINT ... ON} object IS 'text' | NULL. Comments are kept in the
+// catalog records, so they are versioned with the objects; pg_description
+// lists them, obj_description and col_description read them.
+func (a *analyzer) comment(s *pg.CommentStmt) (utility, error) {
+	text := s.Comment // "" (IS NULL or IS '') removes the comment
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		switch s.Objtype {
+		case pg.ObjectType_OBJECT_SCHEMA:
+			name := s.Object.GetString_().GetSval()
+			sc, ok, err := a.tx.Schema(ctx, name)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
+			}
+			sc.Comment = text
+			root, err := a.tx.Root.PutSchema(ctx, *sc)
+			if err != nil {
+				return "", err
+			}
+			a.tx.SetRoot(root)
+			return "COMMENT", nil
+		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_INDEX, pg.ObjectType_OBJECT_SEQUENCE:
+			schema, name := splitName(nameList(s.Object.GetList().GetItems()))
+			return "COMMENT", a.commentRelation(ctx, s.Objtype, schema, name, text)
+		case pg.ObjectType_OBJECT_COLUMN:
+			parts := nameList(s.Object.GetList().GetItems())
+			if len(parts) < 2 {
+				return "", pgerr.New(pgerr.SyntaxError, "column name must be qualified")
+			}
+			schema, table := splitName(parts[:len(parts)-1])
+			t, err := a.commentTable(ctx, schema, table)
+			if err != nil {
+				return "", err
+			}
+			col := parts[len(parts)-1]
+			pos, err := alterColumn(t, col)
+			if err != nil {
+				return "", err
+			}
+			t.Columns[pos].Comment = text
+			return "COMMENT", a.putTable(ctx, t)
+		case pg.ObjectType_OBJECT_TABCONSTRAINT:
+			parts := nameList(s.Object.GetList().GetItems())
+			schema, table := splitName(parts[:len(parts)-1])
+			t, err := a.commentTable(ctx, schema, table)
+			if err != nil {
+				return "", err
+			}
+			name := parts[len(parts)-1]
+			switch {
+			case len(t.PrimaryKey) > 0 && t.PrimaryKeyName == name:
+				t.PrimaryKeyComment = text
+				return "COMMENT", a.putTable(ctx, t)
+			}
+			for i := range t.Indexes {
+				if t.Indexes[i].Constraint && t.Indexes[i].Name == name {
+					t.Indexes[i].ConstraintComment = text
+					return "COMMENT", a.putTable(ctx, t)
+				}
+			}
+			for i := range t.Checks {
+				if t.Checks[i].Name == name {
+					t.Checks[i].Comment = text
+					return "COMMENT", a.putTable(ctx, t)
+				}
+			}
+			return "", pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", name, table)
+		}
+		return "", pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported yet", s.Objtype)
+	}, nil
+}
+
+// commentTable finds the table a COMMENT names, as a record to change.
+func (a *analyzer) commentTable(ctx context.Context, schema, name string) (*versioning.Table, error) {
+	rel, _, err := a.lookupRelation(ctx, schema, name)
+	if err != nil {
+		return nil, err
+	}
+	switch rel.kind {
+	case relNone:
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	case relTable:
+		return cloneTable(rel.table), nil
+	}
+	return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", name)
+}
+
+// commentRelation comments a table, an index or a sequence.
+func (a *analyzer) commentRelation(ctx context.Context, kind pg.ObjectType, schema, name, text string) error {
+	rel, _, err := a.lookupRelation(ctx, schema, name)
+	if err != nil {
+		return err
+	}
+	want := map[pg.ObjectType]relKind{pg.ObjectType_OBJECT_TABLE: relTable, pg.ObjectType_OBJECT_INDEX: relIndex, pg.ObjectType_OBJECT_SEQUENCE: relSequence}[kind]
+	switch {
+	case rel.kind == relNone:
+		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	case rel.kind != want:
+		return pgerr.New(pgerr.WrongObjectType, "%q is not %s", name, article(want))
+	}
+	switch rel.kind {
+	case relTable:
+		t := cloneTable(rel.table)
+		t.Comment = text
+		return a.putTable(ctx, t)
+	case relIndex:
+		t := cloneTable(rel.table)
+		if rel.index < 0 {
+			t.PrimaryKeyIndexComment = text
+		} else {
+			t.Indexes[rel.index].Comment = text
+		}
+		return a.putTable(ctx, t)
+	}
+	seq := *rel.seq
+	seq.Comment = text
+	root, err := a.tx.Root.PutSequence(ctx, &seq)
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// discard runs DISCARD {ALL | PLANS | SEQUENCES | TEMP}.
+func (a *analyzer) discard(s *pg.DiscardStmt) (utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if s.Target == pg.DiscardMode_DISCARD_ALL && a.s.explicit {
+			return "", pgerr.New(pgerr.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
+		}
+		if s.Target == pg.DiscardMode_DISCARD_SEQUENCES || s.Target == pg.DiscardMode_DISCARD_ALL {
+			a.s.seqs.curr, a.s.seqs.last = nil, ""
+		}
+		if (s.Target == pg.DiscardMode_DISCARD_TEMP || s.Target == pg.DiscardMode_DISCARD_ALL) && a.s.tempReady {
+			if _, ok, err := a.tx.Schema(ctx, a.s.tempSchema); err != nil {
+				return "", err
+			} else if ok {
+				if err := a.dropSchemaContents(ctx, a.s.tempSchema); err != nil {
+					return "", err
+				}
+			}
+		}
+		return "DISCARD " + map[pg.DiscardMode]string{pg.DiscardMode_DISCARD_ALL: "ALL", pg.DiscardMode_DISCARD_PLANS: "PLANS",
+			pg.DiscardMode_DISCARD_SEQUENCES: "SEQUENCES", pg.DiscardMode_DISCARD_TEMP: "TEMP"}[s.Target], nil
+	}, nil
+}

@@ -1,0 +1,112 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// createTableAs plans CREATE TABLE ... AS query and SELECT ... INTO: a
+// table with the query's column names (or those given) and types, filled
+// with its rows. The command tag is SELECT n, as PostgreSQL's.
+func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotExists bool) (utility, error) {
+	if sel == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE TABLE AS EXECUTE is not supported yet")
+	}
+	if into.ViewQuery != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "materialized views are not supported yet")
+	}
+	saved := sel.IntoClause
+	sel.IntoClause = nil
+	plan, err := a.query(sel, &correlation{})
+	sel.IntoClause = saved
+	if err != nil {
+		return nil, err
+	}
+	cols := plan.Columns()
+	if len(into.ColNames) > len(cols) {
+		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
+	}
+	name := into.Rel.Relname
+	def := &versioning.Table{Name: name}
+	for i, c := range cols {
+		cn := c.Name
+		if i < len(into.ColNames) {
+			cn = into.ColNames[i].GetString_().Sval
+		}
+		for _, d := range def.Columns {
+			if d.Name == cn {
+				return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cn)
+			}
+		}
+		t := c.T
+		if t.OID == exec.OIDUnknown {
+			t = exec.TText
+		}
+		def.Columns = append(def.Columns, versioning.Column{Name: cn, Type: t.OID, Typmod: t.Typmod})
+	}
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		var schema string
+		var err error
+		if into.Rel.Relpersistence == "t" {
+			schema, err = a.tempCreationSchema(ctx, into.Rel.Schemaname)
+		} else {
+			schema, err = a.creationSchema(ctx, into.Rel.Schemaname, into.Rel.Location)
+		}
+		if err != nil {
+			return "", err
+		}
+		def.Schema = schema
+		if rel, err := findRelation(ctx, a.tx.Root, schema, name); err != nil {
+			return "", err
+		} else if rel.kind != relNone {
+			if ifNotExists {
+				a.s.notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", name))
+				return "CREATE TABLE AS", nil
+			}
+			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+		}
+		empty, err := prolly.NewMap(ctx, a.tx.Root.Store())
+		if err != nil {
+			return "", err
+		}
+		def.Rows = empty.Root()
+		root, err := a.tx.Root.PutTable(ctx, def)
+		if err != nil {
+			return "", err
+		}
+		a.tx.SetRoot(root)
+		if into.SkipData {
+			return "CREATE TABLE AS", nil
+		}
+		t, _, err := a.tx.Table(ctx, schema, name)
+		if err != nil {
+			return "", err
+		}
+		targets := make([]int, len(cols))
+		for i := range targets {
+			targets[i] = i
+		}
+		m := &exec.Modify{Kind: exec.Insert, Table: t, Source: plan, Targets: targets, Defaults: make([]exec.Expr, len(cols))}
+		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: time.Now(), Txn: a.tx}
+		rows, err := m.Open(env)
+		if err != nil {
+			return "", err
+		}
+		n := rows.(exec.CountedRows).Affected()
+		if err := rows.Close(); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("SELECT %d", n), nil
+	}, nil
+}

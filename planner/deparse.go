@@ -1,0 +1,471 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// renderExpr renders a stored expression of table t (a column default or
+// a CHECK constraint) as PostgreSQL's pg_get_expr and pg_get_constraintdef
+// print it, so that psql's \d and information_schema show what PostgreSQL
+// shows. PostgreSQL prints its analyzed node tree (ruleutils.c); we print
+// the parse tree, with the types analysis gives its parts, following the
+// same rules:
+//
+//   - an untyped literal is printed with the type it resolves to,
+//     'abc'::text; an integer literal bare, a negative one as '-1'::integer;
+//     a numeric one bare when it has a point or exponent;
+//   - at an operator or function argument, the implicit casts PostgreSQL
+//     inserts are shown (an integer compared with a numeric column is
+//     10::numeric, a varchar column compared with text is c::text); at the
+//     top of a default they are not;
+//   - without pretty, every operator, boolean and IS [NOT] NULL expression
+//     is parenthesized; with it, only where PostgreSQL's precedence rules
+//     need (isSimpleNode);
+//   - IN lists become = ANY (ARRAY[...]), BETWEEN two comparisons, LIKE ~~.
+//
+// Anything else falls back to pg_query's deparser.
+func (s *Session) renderExpr(env *exec.Env, t *versioning.Table, text string, pretty bool) string {
+	n, err := parseExpr(text)
+	if err != nil {
+		return text
+	}
+	tbl := exec.NewTable(t)
+	a := &analyzer{ctx: env.Ctx, s: s, tx: env.Txn}
+	d := &deparser{a: a, sc: tableScope(tbl, t.Name), t: tbl, pretty: pretty, settings: s.settings(), env: env}
+	// A default is assigned to its column: literals take the column's
+	// type and the assignment cast is not shown. Which column it is, the
+	// stored text tells (pg_get_expr has only the relation).
+	top := exec.TBool
+	for _, c := range tbl.Cols {
+		if !c.Dropped && t.Columns[c.Pos].Default == text {
+			top = c.Type
+			break
+		}
+	}
+	return d.expr(n, nil, top, false)
+}
+
+type deparser struct {
+	a        *analyzer
+	sc       *scope
+	t        *exec.Table
+	pretty   bool
+	settings *exec.Settings
+	env      *exec.Env
+}
+
+// typeOf returns the type analysis gives n (unknown when it fails).
+func (d *deparser) typeOf(n *pg.Node) exec.T {
+	if c := n.GetAConst(); c != nil && c.GetSval() != nil {
+		return exec.TUnknown
+	}
+	e, err := d.a.expr(n, d.sc)
+	if err != nil {
+		return exec.TUnknown
+	}
+	return e.Type()
+}
+
+// nodeKind classifies nodes for the parenthesization rules.
+type nodeKind int
+
+const (
+	kindOther nodeKind = iota
+	kindOp             // an operator expression
+	kindBool           // AND, OR, NOT
+	kindNullTest
+	kindFunc
+	kindConst
+)
+
+// expr prints n. parent is the enclosing node (nil at the top), want the
+// type an untyped literal takes here, and implicit whether PostgreSQL
+// would show an implicit cast to want here.
+func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool) string {
+	switch {
+	case n.GetAConst() != nil:
+		return d.constant(n.GetAConst(), want, implicit)
+	case n.GetColumnRef() != nil:
+		f := n.GetColumnRef().Fields
+		return d.withCast(quoteIdent(f[len(f)-1].GetString_().GetSval()), n, d.typeOf(n), want, implicit)
+	case n.GetTypeCast() != nil:
+		return d.typeCast(n.GetTypeCast(), n)
+	case n.GetAExpr() != nil:
+		return d.aexpr(n.GetAExpr(), n)
+	case n.GetBoolExpr() != nil:
+		return d.boolExpr(n.GetBoolExpr(), n)
+	case n.GetNullTest() != nil:
+		nt := n.GetNullTest()
+		op := " IS NULL"
+		if nt.Nulltesttype == pg.NullTestType_IS_NOT_NULL {
+			op = " IS NOT NULL"
+		}
+		return d.paren(d.child(nt.Arg, n, d.typeOf(nt.Arg), false)+op, kindNullTest)
+	case n.GetFuncCall() != nil:
+		return d.funcCall(n.GetFuncCall(), n, want, implicit)
+	case n.GetSqlvalueFunction() != nil:
+		return sqlValueFunction(n.GetSqlvalueFunction())
+	case n.GetCoalesceExpr() != nil:
+		var args []string
+		for _, x := range n.GetCoalesceExpr().Args {
+			args = append(args, d.expr(x, n, want, false))
+		}
+		return "COALESCE(" + strings.Join(args, ", ") + ")"
+	}
+	s, err := deparseExpr(n)
+	if err != nil {
+		return "?"
+	}
+	return s
+}
+
+// paren wraps s in parentheses when not pretty: PostgreSQL's operator,
+// boolean and null-test expressions parenthesize themselves then.
+func (d *deparser) paren(s string, k nodeKind) string {
+	if d.pretty {
+		return s
+	}
+	return "(" + s + ")"
+}
+
+// child prints an operand n of parent, adding the parentheses pretty mode
+// needs around it (get_rule_expr_paren).
+func (d *deparser) child(n, parent *pg.Node, want exec.T, implicit bool) string {
+	s := d.expr(n, parent, want, implicit)
+	if d.pretty && !d.simple(n, parent) {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+// simple is PostgreSQL's isSimpleNode for pretty printing: whether n needs
+// no parentheses as an operand of parent.
+func (d *deparser) simple(n, parent *pg.Node) bool {
+	switch kindOf(n) {
+	case kindOp:
+		if pa := parent.GetAExpr(); pa != nil && kindOf(parent) == kindOp {
+			op, pop := opName(n.GetAExpr().Name), opName(pa.Name)
+			lo, hi := strings.Contains("+-", op), strings.Contains("*/%", op)
+			plo, phi := strings.Contains("+-", pop), strings.Contains("*/%", pop)
+			if len(op) != 1 || len(pop) != 1 || !(lo || hi) || !(plo || phi) {
+				return false
+			}
+			if hi && plo {
+				return true
+			}
+			if lo && phi {
+				return false
+			}
+			return pa.Lexpr == n // (a - b) - c, not a - (b - c)
+		}
+		return parent.GetBoolExpr() != nil || parent.GetCoalesceExpr() != nil || parent.GetCaseExpr() != nil
+	case kindNullTest:
+		return parent.GetBoolExpr() != nil || parent.GetCoalesceExpr() != nil || parent.GetCaseExpr() != nil
+	case kindBool:
+		pb := parent.GetBoolExpr()
+		if pb == nil {
+			return parent.GetCoalesceExpr() != nil || parent.GetCaseExpr() != nil
+		}
+		switch n.GetBoolExpr().Boolop {
+		case pg.BoolExprType_NOT_EXPR, pg.BoolExprType_AND_EXPR:
+			return pb.Boolop == pg.BoolExprType_AND_EXPR || pb.Boolop == pg.BoolExprType_OR_EXPR
+		case pg.BoolExprType_OR_EXPR:
+			return pb.Boolop == pg.BoolExprType_OR_EXPR
+		}
+		return false
+	}
+	return true
+}
+
+func kindOf(n *pg.Node) nodeKind {
+	switch {
+	case n.GetAExpr() != nil:
+		return kindOp
+	case n.GetBoolExpr() != nil:
+		return kindBool
+	case n.GetNullTest() != nil:
+		return kindNullTest
+	case n.GetFuncCall() != nil:
+		return kindFunc
+	case n.GetAConst() != nil:
+		return kindConst
+	}
+	return kindOther
+}
+
+// typeLabel is a type as a cast prints it.
+func typeLabel(t exec.T) string { return types.FormatType(types.Oid(t.OID), t.Typmod) }
+
+// constant prints a literal as get_const_expr does; an untyped one takes
+// want (text when unknown).
+func (d *deparser) constant(c *pg.A_Const, want exec.T, implicit bool) string {
+	switch {
+	case c.Isnull:
+		return "NULL"
+	case c.GetBoolval() != nil:
+		if c.GetBoolval().Boolval {
+			return "true"
+		}
+		return "false"
+	case c.GetIval() != nil:
+		v := c.GetIval().Ival
+		s := strconv.Itoa(int(v))
+		if v < 0 {
+			s = "'" + s + "'::integer"
+		}
+		return d.castShown(s, exec.TInt4, want, implicit, v >= 0)
+	case c.GetFval() != nil:
+		f := c.GetFval().Fval
+		if _, err := strconv.ParseInt(f, 10, 64); err == nil {
+			return d.castShown("'"+f+"'::bigint", exec.TInt8, want, implicit, false)
+		}
+		if f != "" && f[0] >= '0' && f[0] <= '9' && strings.ContainsAny(f, ".eE") {
+			return d.castShown(f, exec.TNumeric, want, implicit, true)
+		}
+		return d.castShown("'"+f+"'::numeric", exec.TNumeric, want, implicit, false)
+	case c.GetSval() != nil:
+		t := want
+		if t.OID == exec.OIDUnknown {
+			t = exec.TText
+		}
+		v := c.GetSval().Sval
+		if t.OID == exec.OIDRegclass {
+			if _, name, ok, err := d.a.s.resolveRegclass(d.env, v); err == nil && ok {
+				v = name
+			}
+		} else if dt, err := exec.ParseText(t, v, d.settings); err == nil {
+			v = string(exec.AppendText(nil, t, dt, d.settings))
+		}
+		return "'" + strings.ReplaceAll(v, "'", "''") + "'::" + typeLabel(exec.T{OID: t.OID, Typmod: -1})
+	}
+	return "?"
+}
+
+// castShown adds to a printed constant of type have the implicit cast
+// PostgreSQL shows when it must become want (at an operator or function
+// argument). bare says the constant was printed without a type label, so
+// a cast needs parentheses without pretty.
+func (d *deparser) castShown(s string, have, want exec.T, implicit, bare bool) string {
+	if !implicit || !needsCast(have, want) {
+		return s
+	}
+	if d.pretty {
+		return s + "::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
+	}
+	return "(" + s + ")::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
+}
+
+// withCast adds the implicit cast of a column (or other operand) of type
+// have to want, where PostgreSQL shows one.
+func (d *deparser) withCast(s string, n *pg.Node, have, want exec.T, implicit bool) string {
+	if !implicit || !needsCast(have, want) {
+		return s
+	}
+	if d.pretty && kindOf(n) != kindOp {
+		return s + "::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
+	}
+	return "(" + s + ")::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
+}
+
+// needsCast reports whether a value of type have is converted to want by
+// an implicit cast PostgreSQL shows, rather than by a cross-type operator
+// (the integer types among themselves, float4 with float8) or not at all.
+func needsCast(have, want exec.T) bool {
+	switch {
+	case want.OID == exec.OIDUnknown || have.OID == exec.OIDUnknown || have.OID == want.OID:
+		return false
+	case isIntType(have.OID) && isIntType(want.OID):
+		return false
+	case isFloatType(have.OID) && isFloatType(want.OID):
+		return false
+	}
+	return true
+}
+
+func isIntType(oid uint32) bool {
+	return oid == exec.OIDInt2 || oid == exec.OIDInt4 || oid == exec.OIDInt8
+}
+func isFloatType(oid uint32) bool { return oid == exec.OIDFloat4 || oid == exec.OIDFloat8 }
+
+// operandTypes returns the types PostgreSQL resolves the operands of a
+// binary operator to.
+func operandTypes(lt, rt exec.T) (exec.T, exec.T) {
+	base := func(t exec.T) exec.T { return exec.T{OID: t.OID, Typmod: -1} }
+	switch {
+	case lt.OID == exec.OIDUnknown && rt.OID == exec.OIDUnknown:
+		return exec.TText, exec.TText
+	case lt.OID == exec.OIDUnknown:
+		if rt.OID == exec.OIDVarchar {
+			return exec.TText, exec.TText
+		}
+		return base(rt), base(rt)
+	case rt.OID == exec.OIDUnknown:
+		if lt.OID == exec.OIDVarchar {
+			return exec.TText, exec.TText
+		}
+		return base(lt), base(lt)
+	}
+	lr, rr := exec.NumericRank(lt.OID), exec.NumericRank(rt.OID)
+	switch {
+	case lr > 0 && rr > 0:
+		if isIntType(lt.OID) && isIntType(rt.OID) || isFloatType(lt.OID) && isFloatType(rt.OID) {
+			return base(lt), base(rt)
+		}
+		common := exec.TNumeric
+		if isFloatType(lt.OID) || isFloatType(rt.OID) {
+			common = exec.TFloat8
+		}
+		return common, common
+	case exec.KindOf(lt.OID) == exec.KindText && exec.KindOf(rt.OID) == exec.KindText && lt.OID != rt.OID:
+		if lt.OID == exec.OIDName || rt.OID == exec.OIDName {
+			return base(lt), base(rt) // name has cross-type operators with text
+		}
+		return exec.TText, exec.TText
+	}
+	return base(lt), base(rt)
+}
+
+func (d *deparser) aexpr(x *pg.A_Expr, n *pg.Node) string {
+	op := opName(x.Name)
+	switch x.Kind {
+	case pg.A_Expr_Kind_AEXPR_OP, pg.A_Expr_Kind_AEXPR_LIKE, pg.A_Expr_Kind_AEXPR_ILIKE:
+		switch {
+		case x.Kind == pg.A_Expr_Kind_AEXPR_LIKE && op == "~~", x.Kind == pg.A_Expr_Kind_AEXPR_ILIKE && op == "~~*":
+		case x.Kind == pg.A_Expr_Kind_AEXPR_LIKE:
+			op = map[string]string{"!~~": "!~~"}[op]
+			if op == "" {
+				op = "~~"
+			}
+		}
+		if x.Lexpr == nil {
+			rt := d.typeOf(x.Rexpr)
+			return d.paren(op+" "+d.child(x.Rexpr, n, rt, false), kindOp)
+		}
+		lt, rt := operandTypes(d.typeOf(x.Lexpr), d.typeOf(x.Rexpr))
+		return d.paren(d.child(x.Lexpr, n, lt, true)+" "+op+" "+d.child(x.Rexpr, n, rt, true), kindOp)
+	case pg.A_Expr_Kind_AEXPR_IN:
+		items := x.Rexpr.GetList().GetItems()
+		lt := d.typeOf(x.Lexpr)
+		elem := lt
+		for _, it := range items {
+			if t := d.typeOf(it); t.OID != exec.OIDUnknown && elem.OID == exec.OIDUnknown {
+				elem = t
+			}
+		}
+		lt, elem = operandTypes(lt, elem)
+		var vals []string
+		for _, it := range items {
+			vals = append(vals, d.expr(it, n, elem, true))
+		}
+		quant := " = ANY "
+		if op == "<>" {
+			quant = " <> ALL "
+		}
+		return d.paren(d.child(x.Lexpr, n, lt, true)+quant+"(ARRAY["+strings.Join(vals, ", ")+"])", kindOp)
+	case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+		b := x.Rexpr.GetList().GetItems()
+		ge := &pg.Node{Node: &pg.Node_AExpr{AExpr: &pg.A_Expr{Kind: pg.A_Expr_Kind_AEXPR_OP, Name: []*pg.Node{pg.MakeStrNode(">=")}, Lexpr: x.Lexpr, Rexpr: b[0]}}}
+		le := &pg.Node{Node: &pg.Node_AExpr{AExpr: &pg.A_Expr{Kind: pg.A_Expr_Kind_AEXPR_OP, Name: []*pg.Node{pg.MakeStrNode("<=")}, Lexpr: x.Lexpr, Rexpr: b[1]}}}
+		and := &pg.Node{Node: &pg.Node_BoolExpr{BoolExpr: &pg.BoolExpr{Boolop: pg.BoolExprType_AND_EXPR, Args: []*pg.Node{ge, le}}}}
+		if x.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN {
+			lt := &pg.Node{Node: &pg.Node_AExpr{AExpr: &pg.A_Expr{Kind: pg.A_Expr_Kind_AEXPR_OP, Name: []*pg.Node{pg.MakeStrNode("<")}, Lexpr: x.Lexpr, Rexpr: b[0]}}}
+			gt := &pg.Node{Node: &pg.Node_AExpr{AExpr: &pg.A_Expr{Kind: pg.A_Expr_Kind_AEXPR_OP, Name: []*pg.Node{pg.MakeStrNode(">")}, Lexpr: x.Lexpr, Rexpr: b[1]}}}
+			and = &pg.Node{Node: &pg.Node_BoolExpr{BoolExpr: &pg.BoolExpr{Boolop: pg.BoolExprType_OR_EXPR, Args: []*pg.Node{lt, gt}}}}
+		}
+		return d.expr(and, n, exec.TUnknown, false)
+	}
+	s, err := deparseExpr(n)
+	if err != nil {
+		return "?"
+	}
+	return s
+}
+
+func (d *deparser) boolExpr(b *pg.BoolExpr, n *pg.Node) string {
+	if b.Boolop == pg.BoolExprType_NOT_EXPR {
+		return d.paren("NOT "+d.child(b.Args[0], n, exec.TBool, false), kindBool)
+	}
+	sep := " AND "
+	if b.Boolop == pg.BoolExprType_OR_EXPR {
+		sep = " OR "
+	}
+	var parts []string
+	for _, x := range b.Args {
+		parts = append(parts, d.child(x, n, exec.TBool, false))
+	}
+	return d.paren(strings.Join(parts, sep), kindBool)
+}
+
+// typeCast prints an explicit cast: a literal becomes a constant of the
+// type, anything else arg::type.
+func (d *deparser) typeCast(tc *pg.TypeCast, n *pg.Node) string {
+	t, _, err := resolveType(tc.TypeName)
+	if err != nil {
+		s, _ := deparseExpr(n)
+		return s
+	}
+	if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil {
+		return d.constant(c, t, false)
+	}
+	if d.typeOf(tc.Arg) == t {
+		return d.expr(tc.Arg, n, t, false)
+	}
+	inner := d.expr(tc.Arg, n, exec.TUnknown, false)
+	if !d.pretty || kindOf(tc.Arg) == kindOp || kindOf(tc.Arg) == kindBool || kindOf(tc.Arg) == kindNullTest {
+		if !(d.pretty && kindOf(tc.Arg) == kindConst) {
+			inner = "(" + inner + ")"
+		}
+	}
+	if d.pretty && kindOf(tc.Arg) == kindConst && strings.HasPrefix(inner, "(") {
+		inner = strings.TrimSuffix(strings.TrimPrefix(inner, "("), ")")
+	}
+	return inner + "::" + typeLabel(t)
+}
+
+func (d *deparser) funcCall(f *pg.FuncCall, n *pg.Node, want exec.T, implicit bool) string {
+	name := opName(f.Funcname)
+	if f.AggStar {
+		return name + "(*)"
+	}
+	var args []string
+	for _, x := range f.Args {
+		args = append(args, d.expr(x, n, d.typeOf(x), false))
+	}
+	s := name + "(" + strings.Join(args, ", ") + ")"
+	return d.withCast(s, n, d.typeOf(n), want, implicit)
+}
+
+func sqlValueFunction(f *pg.SQLValueFunction) string {
+	switch f.Op {
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+		return "CURRENT_DATE"
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
+		return "CURRENT_TIME"
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
+		return "CURRENT_TIMESTAMP"
+	case pg.SQLValueFunctionOp_SVFOP_LOCALTIME, pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+		return "LOCALTIME"
+	case pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		return "LOCALTIMESTAMP"
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
+		return "CURRENT_ROLE"
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_USER:
+		return "CURRENT_USER"
+	case pg.SQLValueFunctionOp_SVFOP_USER:
+		return "USER"
+	case pg.SQLValueFunctionOp_SVFOP_SESSION_USER:
+		return "SESSION_USER"
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
+		return "CURRENT_CATALOG"
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
+		return "CURRENT_SCHEMA"
+	}
+	return "?"
+}

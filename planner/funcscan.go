@@ -1,0 +1,172 @@
+package planner
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// rangeFunction plans a function call in FROM: generate_series, or a
+// scalar function, which gives one row. Functions in FROM may read the
+// items to their left (they are implicitly LATERAL).
+func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix *scope) (*fromItem, error) {
+	if rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ROWS FROM and column definition lists are not supported yet")
+	}
+	list := rf.Functions[0].GetList().GetItems()
+	if len(list) == 0 || list[0].GetFuncCall() == nil || (len(list) > 1 && list[1].GetList() != nil) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "this function in FROM is not supported yet")
+	}
+	fc := list[0].GetFuncCall()
+	name := opName(fc.Funcname)
+	lc := &correlation{outer: prefix}
+	sc := &scope{corr: lc}
+	saved := a.clause
+	a.clause = "functions in FROM"
+	defer func() { a.clause = saved }()
+	alias, colName := name, name
+	var colnames []*pg.Node
+	if rf.Alias != nil {
+		alias, colName, colnames = rf.Alias.Aliasname, rf.Alias.Aliasname, rf.Alias.Colnames
+	}
+	var p exec.Plan
+	if isSeries(fc) {
+		args, t, err := a.seriesArgs(fc, sc)
+		if err != nil {
+			return nil, err
+		}
+		s := &exec.Series{Start: args[0], Stop: args[1], Ordinality: rf.Ordinality, Cols: []exec.ResultColumn{{Name: colName, T: t}}}
+		if len(args) == 3 {
+			s.Step = args[2]
+		}
+		if rf.Ordinality {
+			s.Cols = append(s.Cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
+		}
+		p = s
+	} else {
+		e, err := a.funcCall(fc, sc)
+		if err != nil {
+			return nil, err
+		}
+		row := []exec.Expr{e}
+		cols := []exec.ResultColumn{{Name: colName, T: e.Type()}}
+		if rf.Ordinality {
+			row = append(row, &exec.Const{D: exec.DInt(1), T: exec.TInt8})
+			cols = append(cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
+		}
+		p = &exec.Values{Rows: [][]exec.Expr{row}, Cols: cols}
+	}
+	it, err := leafItem(p, alias, colnames, nil)
+	if err != nil {
+		return nil, err
+	}
+	it.items[0].kind = itemFunction
+	lateralItem(it, lc)
+	return it, nil
+}
+
+func sigOf(name string, types []exec.T) string {
+	s := name + "("
+	for i, t := range types {
+		if i > 0 {
+			s += ", "
+		}
+		s += exec.TypeName(t.OID)
+	}
+	return s + ")"
+}
+
+// isSeries reports whether a call is generate_series over numbers.
+func isSeries(fc *pg.FuncCall) bool {
+	return len(fc.Funcname) == 1 && opName(fc.Funcname) == "generate_series" && (len(fc.Args) == 2 || len(fc.Args) == 3)
+}
+
+// seriesArgs analyzes the arguments of generate_series and converts them
+// to the type of the series: int4, int8 or numeric.
+func (a *analyzer) seriesArgs(fc *pg.FuncCall, sc *scope) ([]exec.Expr, exec.T, error) {
+	var args []exec.Expr
+	rank := 0
+	for _, n := range fc.Args {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, exec.T{}, err
+		}
+		args = append(args, e)
+		if oid := e.Type().OID; oid != exec.OIDUnknown {
+			r := exec.NumericRank(oid)
+			if r == 0 || r > 4 {
+				rank = -1
+			} else if rank >= 0 {
+				rank = max(rank, r)
+			}
+		}
+	}
+	if rank < 0 {
+		types := make([]exec.T, len(args))
+		for i, e := range args {
+			types[i] = e.Type()
+		}
+		return nil, exec.T{}, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf("generate_series", types)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	t := map[int]exec.T{0: exec.TInt4, 1: exec.TInt4, 2: exec.TInt4, 3: exec.TInt8, 4: exec.TNumeric}[rank]
+	for i, e := range args {
+		var err error
+		if args[i], err = a.coerce(e, t, "", fc.Location); err != nil {
+			return nil, exec.T{}, err
+		}
+	}
+	return args, t, nil
+}
+
+// srfSet collects the set-returning functions of a select list, which an
+// exec.ProjectSet evaluates; the select list reads their values as
+// columns after the input's.
+type srfSet struct {
+	funcs []exec.Plan
+	args  [][]exec.Expr
+	refs  []*exec.ColRef
+}
+
+// srfCall analyzes a set-returning function call of a select list.
+func (a *analyzer) srfCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
+	if a.inAgg {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
+			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."), fc.Location)
+	}
+	if a.srfs == nil {
+		clause := a.clause
+		if clause == "" {
+			clause = "this context"
+		}
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
+	}
+	args, t, err := a.seriesArgs(fc, sc)
+	if err != nil {
+		return nil, err
+	}
+	s := &exec.Series{Start: &exec.OuterRef{Idx: 0, T: t}, Stop: &exec.OuterRef{Idx: 1, T: t}, Cols: []exec.ResultColumn{{Name: "generate_series", T: t}}}
+	if len(args) == 3 {
+		s.Step = &exec.OuterRef{Idx: 2, T: t}
+	}
+	ref := &exec.ColRef{Idx: -1, T: t}
+	a.srfs.funcs = append(a.srfs.funcs, s)
+	a.srfs.args = append(a.srfs.args, args)
+	a.srfs.refs = append(a.srfs.refs, ref)
+	return ref, nil
+}
+
+// plan returns in with the functions' values added to its rows.
+func (s *srfSet) plan(in exec.Plan) exec.Plan {
+	if len(s.funcs) == 0 {
+		return in
+	}
+	cols := in.Columns()
+	base := len(cols)
+	for i, f := range s.funcs {
+		s.refs[i].Idx = base + i
+		cols = append(cols, f.Columns()[0])
+	}
+	return &exec.ProjectSet{In: in, Funcs: s.funcs, Args: s.args, Cols: cols}
+}

@@ -1,0 +1,231 @@
+package planner
+
+import (
+	"github.com/prollypg/prollypg/exec"
+)
+
+// Index selection. A single-table predicate is split into its AND-ed
+// conjuncts; those of the form `column op value` (op one of = < <= > >=,
+// value a constant or parameter, or casts of them) and `column IN (values)`
+// are key conditions. For the primary key and each secondary index, the
+// usable conditions are equalities on a prefix of its columns, then range
+// bounds on the next column; the index whose scan reads the fewest rows by
+// estimate (scanCost) wins. The values are evaluated at Open
+// (exec.IndexScan), so one plan serves every
+// execution of a prepared statement. The whole predicate stays as a filter
+// above the scan: the scan narrows what is read, the filter decides.
+
+// scanWhere returns the plan reading the rows of scan for which pred
+// holds: an index scan under the filter when key conditions allow one.
+// pred's column references are the table's column positions.
+func (a *analyzer) scanWhere(scan *exec.Scan, pred exec.Expr) exec.Plan {
+	var in exec.Plan = scan
+	if t := scan.Table; t.Virtual == nil && scan.Lower == nil && scan.Upper == nil {
+		if p := chooseIndex(t, andParts(pred, nil)); p != nil {
+			p.Cols = scan.Cols
+			in = p
+		}
+	}
+	return &exec.Filter{In: in, Pred: pred}
+}
+
+// andParts appends the AND-ed parts of e to out.
+func andParts(e exec.Expr, out []exec.Expr) []exec.Expr {
+	if b, ok := e.(*exec.BoolOp); ok && !b.Or {
+		for _, arg := range b.Args {
+			out = andParts(arg, out)
+		}
+		return out
+	}
+	return append(out, e)
+}
+
+// keyCond is a condition on one column usable as a key bound: col = v,
+// col IN (vs), or a range side.
+type keyCond struct {
+	col  int
+	op   string // "=", "in", "<", "<=", ">", ">="
+	vals []exec.Expr
+}
+
+// flipped gives the operator with its operands swapped: 1 < x is x > 1.
+var flipped = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+// keyCondOf recognizes a key condition over t's columns.
+func keyCondOf(t *exec.Table, e exec.Expr) (keyCond, bool) {
+	switch e := e.(type) {
+	case *exec.Call:
+		if _, ok := flipped[e.Name]; !ok || len(e.Args) != 2 {
+			return keyCond{}, false
+		}
+		if col, ok := keyColumn(t, e.Args[0]); ok && rowFree(e.Args[1]) && compatible(t, col, e.Args[1]) {
+			return keyCond{col: col, op: e.Name, vals: []exec.Expr{e.Args[1]}}, true
+		}
+		if col, ok := keyColumn(t, e.Args[1]); ok && rowFree(e.Args[0]) && compatible(t, col, e.Args[0]) {
+			return keyCond{col: col, op: flipped[e.Name], vals: []exec.Expr{e.Args[0]}}, true
+		}
+	case *exec.BoolOp:
+		// x IN (a, b) is planned as x = a OR x = b.
+		if !e.Or || len(e.Args) == 0 {
+			return keyCond{}, false
+		}
+		in := keyCond{col: -1, op: "in"}
+		for _, arg := range e.Args {
+			c, ok := keyCondOf(t, arg)
+			if !ok || c.op != "=" || (in.col >= 0 && c.col != in.col) {
+				return keyCond{}, false
+			}
+			in.col = c.col
+			in.vals = append(in.vals, c.vals...)
+		}
+		return in, true
+	}
+	return keyCond{}, false
+}
+
+// keyColumn returns the column position e reads, looking through casts
+// that keep the order of values (int widening, text to text).
+func keyColumn(t *exec.Table, e exec.Expr) (int, bool) {
+	for {
+		switch x := e.(type) {
+		case *exec.ColRef:
+			return x.Idx, x.Idx < len(t.Cols)
+		case *exec.Call:
+			if x.Name != "cast" || len(x.Args) != 1 || !exec.KeyCompatible(x.Args[0].Type(), x.T) ||
+				exec.NumericRank(x.Args[0].Type().OID) > exec.NumericRank(x.T.OID) {
+				return 0, false // not a cast, or a narrowing one (which may fail)
+			}
+			e = x.Args[0]
+		default:
+			return 0, false
+		}
+	}
+}
+
+// compatible reports whether v can bound column col in key bytes.
+func compatible(t *exec.Table, col int, v exec.Expr) bool {
+	return exec.KeyCompatible(t.Cols[col].Type, v.Type())
+}
+
+// rowFree reports whether e is the same for every row: a constant, a
+// parameter, or a cast of one. Functions are left out, volatile ones would
+// be evaluated once instead of per row.
+func rowFree(e exec.Expr) bool {
+	switch x := e.(type) {
+	case *exec.Const, *exec.Param:
+		return true
+	case *exec.Call:
+		return x.Name == "cast" && len(x.Args) == 1 && rowFree(x.Args[0])
+	}
+	return false
+}
+
+// chooseIndex returns an IndexScan of t for the key conditions among
+// preds, nil when none helps.
+func chooseIndex(t *exec.Table, preds []exec.Expr) *exec.IndexScan {
+	var conds []keyCond
+	for _, p := range preds {
+		if c, ok := keyCondOf(t, p); ok {
+			conds = append(conds, c)
+		}
+	}
+	if len(conds) == 0 {
+		return nil
+	}
+	var best *exec.IndexScan
+	bestCost := 0.0
+	consider := func(name string, cols []int, unique, secondary bool) {
+		scan := buildScan(t, name, cols, conds)
+		if scan == nil {
+			return
+		}
+		cost := scanCost(scan, len(cols), unique, secondary)
+		if best == nil || cost < bestCost {
+			best, bestCost = scan, cost
+		}
+	}
+	if t.HasPrimaryKey() {
+		consider("", t.Def.PrimaryKey, true, false)
+	}
+	for _, ix := range t.Def.Indexes {
+		cols := make([]int, len(ix.Columns))
+		for i, c := range ix.Columns {
+			cols[i] = c.Column
+		}
+		consider(ix.Name, cols, ix.Unique, true)
+	}
+	return best
+}
+
+// Without statistics, scans are compared with PostgreSQL's default
+// selectivities: an equality keeps 0.5% of the rows, a range closed on both
+// sides 0.5%, an open one a third; an IN list one equality per value. A
+// unique key fully bound yields one row. A secondary index costs a
+// primary-key lookup per row, counted as two rows' worth of reading.
+const (
+	eqSel        = 0.005
+	closedSel    = 0.005
+	openSel      = 1.0 / 3
+	tableRows    = 1e6 // the size the fractions are taken of
+	lookupFactor = 2
+)
+
+// scanCost estimates the rows a scan reads, weighted by their cost.
+func scanCost(s *exec.IndexScan, nCols int, unique, secondary bool) float64 {
+	rows := tableRows
+	for _, alts := range s.Eq {
+		rows *= eqSel * float64(len(alts))
+	}
+	switch {
+	case len(s.Lower) > 0 && len(s.Upper) > 0:
+		rows *= closedSel
+	case len(s.Lower)+len(s.Upper) > 0:
+		rows *= openSel
+	}
+	if unique && len(s.Eq) == nCols {
+		rows = 0
+		for _, alts := range s.Eq {
+			rows = max(rows, 1) * float64(len(alts))
+		}
+	}
+	if secondary {
+		rows *= lookupFactor
+	}
+	return rows
+}
+
+// buildScan builds the scan of one index (its key columns cols) from the
+// conditions, nil if they bound none of its leading columns.
+func buildScan(t *exec.Table, index string, cols []int, conds []keyCond) *exec.IndexScan {
+	scan := &exec.IndexScan{Table: t, Index: index}
+	for _, col := range cols {
+		eq := -1
+		for i, c := range conds {
+			if c.col == col && (c.op == "=" || (c.op == "in" && eq < 0)) {
+				if eq < 0 || conds[eq].op == "in" {
+					eq = i
+				}
+			}
+		}
+		if eq >= 0 {
+			scan.Eq = append(scan.Eq, conds[eq].vals)
+			continue
+		}
+		for _, c := range conds {
+			if c.col != col {
+				continue
+			}
+			switch c.op {
+			case ">", ">=":
+				scan.Lower = append(scan.Lower, exec.Bound{E: c.vals[0], Incl: c.op == ">="})
+			case "<", "<=":
+				scan.Upper = append(scan.Upper, exec.Bound{E: c.vals[0], Incl: c.op == "<="})
+			}
+		}
+		break
+	}
+	if len(scan.Eq)+len(scan.Lower)+len(scan.Upper) == 0 {
+		return nil
+	}
+	return scan
+}

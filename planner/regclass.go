@@ -1,0 +1,219 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+)
+
+// The OID alias types (regclass, regtype, regnamespace, regrole, regproc).
+// Their values are OIDs; casting a name to one looks the object up in the
+// catalog (a literal at planning, as PostgreSQL does, anything else at
+// execution), and the value keeps the name for its text output: a relation
+// prints as its name, schema-qualified when the search path would not
+// find it. Casting an OID to one finds the name the same way.
+
+// regCast builds a cast to or from an OID alias type; ok is false when
+// neither side is one.
+func (a *analyzer) regCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool, error) {
+	from := e.Type()
+	s := a.s
+	switch {
+	case from.OID == t.OID:
+		return e, true, nil
+	case exec.IsRegType(t.OID) && (exec.KindOf(from.OID) == exec.KindText || from.OID == exec.OIDUnknown):
+		if c, ok := e.(*exec.Const); ok {
+			if c.D.IsNull() {
+				return &exec.Const{D: exec.Null, T: t}, true, nil
+			}
+			d, err := s.regIn(&exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: s.settings()}, t.OID, c.D.S)
+			if err != nil {
+				if pe, ok := err.(*pgerr.Error); ok {
+					return nil, true, withPos(pe, loc)
+				}
+				return nil, true, err
+			}
+			return &exec.Const{D: d, T: t}, true, nil
+		}
+		return &exec.Call{Name: "cast", Args: []exec.Expr{e}, Strict: true, T: t, Fn: func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
+			return s.regIn(env, t.OID, args[0].S)
+		}}, true, nil
+	case exec.IsRegType(t.OID) && exec.KindOf(from.OID) == exec.KindInt:
+		return &exec.Call{Name: "cast", Args: []exec.Expr{e}, Strict: true, T: t, Fn: func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
+			oid := uint32(args[0].I)
+			name, err := s.regOut(env, t.OID, oid)
+			return exec.DRegOID(oid, name), err
+		}}, true, nil
+	case exec.IsRegType(from.OID) && exec.KindOf(t.OID) == exec.KindText:
+		return &exec.Call{Name: "cast", Args: []exec.Expr{e}, Strict: true, T: t, Fn: func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
+			if args[0].S != "" {
+				return exec.DText(args[0].S), nil
+			}
+			name, err := s.regOut(env, from.OID, uint32(args[0].I))
+			if name == "" {
+				name = strconv.FormatInt(args[0].I, 10)
+			}
+			return exec.DText(name), err
+		}}, true, nil
+	case exec.IsRegType(from.OID) && exec.KindOf(t.OID) == exec.KindInt:
+		return &exec.Call{Name: "cast", Args: []exec.Expr{e}, Strict: true, T: t, Fn: func(_ *exec.Env, args []exec.Datum) (exec.Datum, error) {
+			return exec.DInt(args[0].I), nil
+		}}, true, nil
+	}
+	return nil, false, nil
+}
+
+// regIn converts text to a value of OID alias type typ, as its input
+// function does: a number is the OID itself, anything else a name.
+func (s *Session) regIn(env *exec.Env, typ uint32, text string) (exec.Datum, error) {
+	text = strings.TrimSpace(text)
+	if v, err := strconv.ParseUint(text, 10, 32); err == nil {
+		name, err := s.regOut(env, typ, uint32(v))
+		return exec.DRegOID(uint32(v), name), err
+	}
+	switch typ {
+	case exec.OIDRegclass:
+		oid, name, ok, err := s.resolveRegclass(env, text)
+		if err != nil {
+			return exec.Null, err
+		}
+		if !ok {
+			return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", text)
+		}
+		return exec.DRegOID(oid, name), nil
+	case exec.OIDRegtype:
+		r, err := pg.Parse("SELECT NULL::" + text)
+		if err == nil && len(r.Stmts) == 1 {
+			if tc := r.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal().GetTypeCast(); tc != nil {
+				if t, _, err := resolveType(tc.TypeName); err == nil {
+					return exec.DRegOID(t.OID, types.FormatType(types.Oid(t.OID), -1)), nil
+				}
+			}
+		}
+		return exec.Null, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", text)
+	case exec.OIDRegnamespace:
+		parts, err := parseQualifiedName(text)
+		if err != nil || len(parts) != 1 {
+			return exec.Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+		}
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return exec.Null, err
+		}
+		for _, n := range snap.Namespaces() {
+			if n.Name == parts[0] {
+				return exec.DRegOID(n.OID, quoteIdent(n.Name)), nil
+			}
+		}
+		return exec.Null, pgerr.New(pgerr.UndefinedObject, "schema %q does not exist", parts[0])
+	case exec.OIDRegrole:
+		parts, err := parseQualifiedName(text)
+		if err != nil || len(parts) != 1 {
+			return exec.Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+		}
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return exec.Null, err
+		}
+		oid := catalog.RoleOID(parts[0])
+		if roleByOID(snap, oid) == parts[0] {
+			return exec.DRegOID(oid, quoteIdent(parts[0])), nil
+		}
+		return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", parts[0])
+	case exec.OIDRegproc:
+		parts, err := parseQualifiedName(text)
+		if err != nil {
+			return exec.Null, err
+		}
+		_, name := splitName(parts)
+		if !exec.HasFunc(name) {
+			return exec.Null, pgerr.New(pgerr.UndefinedFunction, "function %q does not exist", text)
+		}
+		return exec.DRegOID(catalog.ProcOID(name), name), nil
+	}
+	return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported", exec.TypeName(typ))
+}
+
+// regOut returns the name an OID alias value prints as, "" when no object
+// has the OID (the value then prints as the number).
+func (s *Session) regOut(env *exec.Env, typ, oid uint32) (string, error) {
+	if oid == 0 {
+		return "-", nil
+	}
+	switch typ {
+	case exec.OIDRegtype:
+		if types.Lookup(types.Oid(oid)) != nil {
+			return types.FormatType(types.Oid(oid), -1), nil
+		}
+		return "", nil
+	case exec.OIDRegproc:
+		for _, name := range exec.FuncNames() {
+			if catalog.ProcOID(name) == oid {
+				return name, nil
+			}
+		}
+		return "", nil
+	}
+	snap, err := s.snapshot(env)
+	if err != nil {
+		return "", err
+	}
+	switch typ {
+	case exec.OIDRegclass:
+		r, ok := snap.RelationByOID(oid)
+		if !ok {
+			return "", nil
+		}
+		return relationDisplayName(snap, r), nil
+	case exec.OIDRegnamespace:
+		for _, n := range snap.Namespaces() {
+			if n.OID == oid {
+				return quoteIdent(n.Name), nil
+			}
+		}
+	case exec.OIDRegrole:
+		if name := roleByOID(snap, oid); !strings.HasPrefix(name, "unknown") {
+			return quoteIdent(name), nil
+		}
+	}
+	return "", nil
+}
+
+// relationDisplayName is how regclass prints a relation: its name, with
+// its schema when the search path would not find it by name alone.
+func relationDisplayName(snap *catalog.Snapshot, r catalog.Relation) string {
+	if snap.Visible(r) {
+		return quoteIdent(r.Name)
+	}
+	return quoteIdent(r.Schema) + "." + quoteIdent(r.Name)
+}
+
+// resolveRegclass looks a relation name, as regclass input takes it, up
+// along the search path (pg_catalog first).
+func (s *Session) resolveRegclass(env *exec.Env, text string) (uint32, string, bool, error) {
+	parts, err := parseQualifiedName(text)
+	if err != nil {
+		return 0, "", false, err
+	}
+	schema, name := splitName(parts)
+	snap, err := s.snapshot(env)
+	if err != nil {
+		return 0, "", false, err
+	}
+	schemas := []string{s.resolveSchemaName(schema)}
+	if schema == "" {
+		schemas = s.lookupPath()
+	}
+	for _, sc := range schemas {
+		if r, ok := snap.RelationByName(sc, name); ok {
+			return r.OID, relationDisplayName(snap, r), true, nil
+		}
+	}
+	return 0, "", false, nil
+}

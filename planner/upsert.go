@@ -1,0 +1,130 @@
+package planner
+
+import (
+	"slices"
+	"sort"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// onConflict analyzes INSERT's ON CONFLICT [target] DO NOTHING | DO UPDATE
+// SET ... [WHERE ...]. The target names the unique constraints a conflict
+// is looked for in: by columns (every primary key or unique index on
+// exactly those columns is an arbiter, as PostgreSQL infers them) or ON
+// CONSTRAINT name. SET and WHERE read the existing row by the table's name
+// or alias and the proposed one as EXCLUDED.
+func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias string) (*exec.OnConflict, error) {
+	c := &exec.OnConflict{Update: oc.Action == pg.OnConflictAction_ONCONFLICT_UPDATE}
+	switch {
+	case oc.Infer == nil && c.Update:
+		return nil, withPos(pgerr.New(pgerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
+			WithHint("For example, ON CONFLICT (column_name)."), oc.Location)
+	case oc.Infer == nil:
+		c.Any = true
+	case oc.Infer.Conname != "":
+		name := oc.Infer.Conname
+		switch {
+		case t.HasPrimaryKey() && t.Def.PrimaryKeyName == name:
+			c.Arbiters = []string{""}
+		default:
+			for _, ix := range t.Def.Indexes {
+				if ix.Constraint && ix.Name == name {
+					c.Arbiters = []string{name}
+				}
+			}
+		}
+		if c.Arbiters == nil {
+			return nil, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", name, t.Def.Name)
+		}
+	default:
+		if oc.Infer.WhereClause != nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT with a partial index predicate is not supported yet")
+		}
+		var cols []int
+		for _, n := range oc.Infer.IndexElems {
+			el := n.GetIndexElem()
+			if el.Expr != nil {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT on expressions is not supported yet")
+			}
+			pos, err := columnByName(t, el.Name, oc.Infer.Location)
+			if err != nil {
+				return nil, err
+			}
+			cols = append(cols, pos)
+		}
+		sort.Ints(cols)
+		cols = slices.Compact(cols)
+		same := func(k []int) bool {
+			k = slices.Clone(k)
+			sort.Ints(k)
+			return slices.Equal(slices.Compact(k), cols)
+		}
+		if t.HasPrimaryKey() && same(t.Def.PrimaryKey) {
+			c.Arbiters = append(c.Arbiters, "")
+		}
+		for _, ix := range t.Def.Indexes {
+			var k []int
+			for _, ic := range ix.Columns {
+				k = append(k, ic.Column)
+			}
+			if ix.Unique && same(k) {
+				c.Arbiters = append(c.Arbiters, ix.Name)
+			}
+		}
+		if c.Arbiters == nil {
+			return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification"), oc.Infer.Location)
+		}
+	}
+	if !c.Update {
+		return c, nil
+	}
+	sc := &scope{items: append(tableScope(t, alias).items, shifted(tableScope(t, "excluded").items, len(t.Cols))...)}
+	c.Sets = make([]exec.Expr, len(t.Cols))
+	var defaults []exec.Expr
+	for _, n := range oc.TargetList {
+		rt := n.GetResTarget()
+		pos, err := columnByName(t, rt.Name, rt.Location)
+		if err != nil {
+			return nil, err
+		}
+		if c.Sets[pos] != nil {
+			return nil, withPos(pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name), rt.Location)
+		}
+		col := t.Cols[pos]
+		if rt.Val.GetSetToDefault() != nil {
+			if defaults == nil {
+				if defaults, err = a.defaults(t); err != nil {
+					return nil, err
+				}
+			}
+			if c.Sets[pos] = defaults[pos]; c.Sets[pos] == nil {
+				c.Sets[pos] = &exec.Const{D: exec.Null, T: col.Type}
+			}
+			continue
+		}
+		if col.Identity == 'a' {
+			return nil, withPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", col.Name).
+				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", col.Name), rt.Location)
+		}
+		e, err := a.expr(rt.Val, sc)
+		if err != nil {
+			return nil, err
+		}
+		if c.Sets[pos], err = a.assign(e, col.Type, col.Name, rt.Location); err != nil {
+			return nil, err
+		}
+	}
+	if oc.WhereClause != nil {
+		w, err := a.expr(oc.WhereClause, sc)
+		if err != nil {
+			return nil, err
+		}
+		if c.Where, err = a.coerce(w, exec.TBool, "argument of WHERE", -1); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}

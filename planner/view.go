@@ -1,0 +1,354 @@
+package planner
+
+import (
+	"context"
+	"slices"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Views. A view is its query's SQL text and the columns it had when it was
+// made, a record of the root value. A query that names a view plans the
+// view's query in its place and reads its rows as a relation (computed at
+// each scan). Views are read-only here. Because the query is kept as text,
+// renaming a relation it reads rewrites the text, and dropping one needs
+// CASCADE, which drops the view (Depends lists what each view reads).
+
+// maxViewDepth bounds views of views, which a loop could otherwise make
+// endless.
+const maxViewDepth = 32
+
+// createView runs CREATE [OR REPLACE] [TEMP] VIEW name [(columns)] AS query.
+func (a *analyzer) createView(s *pg.ViewStmt) (utility, error) {
+	sel := s.Query.GetSelectStmt()
+	if sel == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "this view query is not supported")
+	}
+	if len(s.Options) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "view options are not supported yet")
+	}
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		deps, temp, err := a.viewDependencies(ctx, s.Query)
+		if err != nil {
+			return "", err
+		}
+		rv := s.View
+		var schema string
+		switch {
+		case rv.Relpersistence == "t":
+			schema, err = a.tempCreationSchema(ctx, rv.Schemaname)
+		case temp && rv.Schemaname == "":
+			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "view %q will be a temporary view", rv.Relname))
+			schema, err = a.ensureTempSchema(ctx)
+		default:
+			schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location)
+		}
+		if err != nil {
+			return "", err
+		}
+		plan, err := a.selectStmt(sel)
+		if err != nil {
+			return "", err
+		}
+		cols := plan.Columns()
+		names := nameList(s.Aliases)
+		if len(names) > len(cols) {
+			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
+		}
+		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps}
+		seen := map[string]bool{}
+		for i, c := range cols {
+			name := c.Name
+			if i < len(names) {
+				name = names[i]
+			}
+			if seen[name] {
+				return "", pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
+			}
+			seen[name] = true
+			t := c.T
+			if t.OID == exec.OIDUnknown {
+				t = exec.TText
+			}
+			v.Columns = append(v.Columns, versioning.ViewColumn{Name: name, Type: t.OID, Typmod: t.Typmod})
+		}
+		switch s.WithCheckOption {
+		case pg.ViewCheckOption_LOCAL_CHECK_OPTION:
+			v.Check = 'l'
+		case pg.ViewCheckOption_CASCADED_CHECK_OPTION:
+			v.Check = 'c'
+		}
+		if v.Query, err = deparseSelect(sel); err != nil {
+			return "", err
+		}
+		rel, err := findRelation(ctx, a.tx.Root, schema, v.Name)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case rel.kind == relView && s.Replace:
+			if err := replaceableView(rel.view, v); err != nil {
+				return "", err
+			}
+			v.Comment = rel.view.Comment
+		case rel.kind != relNone:
+			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
+		}
+		root, err := a.tx.Root.PutView(ctx, v)
+		if err != nil {
+			return "", err
+		}
+		a.tx.SetRoot(root)
+		return "CREATE VIEW", nil
+	}, nil
+}
+
+// replaceableView checks CREATE OR REPLACE VIEW's rule: the new view keeps
+// the old one's columns, names and types, and may add more after them.
+func replaceableView(old, v *versioning.View) error {
+	if len(v.Columns) < len(old.Columns) {
+		return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop columns from view")
+	}
+	for i, c := range old.Columns {
+		n := v.Columns[i]
+		if n.Name != c.Name {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot change name of view column %q to %q", c.Name, n.Name).
+				WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
+		}
+		if n.Type != c.Type || n.Typmod != c.Typmod {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot change data type of view column %q from %s to %s", c.Name,
+				exec.TypeName(c.Type), exec.TypeName(n.Type))
+		}
+	}
+	return nil
+}
+
+// deparseSelect returns a query as SQL text.
+func deparseSelect(sel *pg.SelectStmt) (string, error) {
+	tree := &pg.ParseResult{Stmts: []*pg.RawStmt{{Stmt: &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}}}}
+	s, err := pg.Deparse(tree)
+	if err != nil {
+		return "", pgerr.Wrap(err, pgerr.InternalError, "cannot deparse view query: %v", err)
+	}
+	return s, nil
+}
+
+// viewDependencies returns the relations a view's query names (by schema
+// and name) and whether one of them is temporary.
+func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, bool, error) {
+	var deps []string
+	temp := false
+	var err error
+	visitNodes(n, func(x *pg.Node) {
+		rv := x.GetRangeVar()
+		if rv == nil || err != nil {
+			return
+		}
+		var rel relation
+		var schema string
+		if rel, schema, err = a.lookupRelation(ctx, rv.Schemaname, rv.Relname); err != nil || rel.kind == relNone {
+			return
+		}
+		dep := schema + "." + rv.Relname
+		if !slices.Contains(deps, dep) {
+			deps = append(deps, dep)
+		}
+		temp = temp || isTempSchema(schema)
+	})
+	slices.Sort(deps)
+	return deps, temp, err
+}
+
+// viewTable returns the relation a view reads as, if schema.name (or name
+// along the search path) is a view: its query is planned now, its rows
+// computed at each scan.
+func (a *analyzer) viewTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
+	schemas := []string{a.s.resolveSchemaName(schema)}
+	if schema == "" {
+		schemas = a.s.relationPath()
+	}
+	for _, sc := range schemas {
+		v, ok, err := a.tx.Root.View(ctx, sc, name)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			continue
+		}
+		if a.s.viewDepth >= maxViewDepth {
+			return nil, false, pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation %q", name)
+		}
+		r, err := parseSelect(v.Query)
+		if err != nil {
+			return nil, false, err
+		}
+		sub := &analyzer{ctx: ctx, s: a.s, tx: a.tx}
+		a.s.viewDepth++
+		plan, err := sub.selectStmt(r)
+		a.s.viewDepth--
+		if err != nil {
+			return nil, false, err
+		}
+		// The plan stays valid while the view's tables keep their
+		// definitions and the view its own: a view is no table, so the
+		// entry for it never matches one and a changed root replans.
+		a.deps = append(a.deps, sub.deps...)
+		a.deps = append(a.deps, &versioning.Table{Schema: sc, Name: name})
+		cols := make([]exec.VirtualColumn, len(v.Columns))
+		conv := make([]exec.Expr, len(v.Columns))
+		pcols := plan.Columns()
+		if len(pcols) < len(v.Columns) {
+			return nil, false, pgerr.New(pgerr.InvalidObjectDefinition, "view %q no longer matches its query", name)
+		}
+		for i, c := range v.Columns {
+			t := exec.T{OID: c.Type, Typmod: c.Typmod}
+			cols[i] = exec.VirtualColumn{Name: c.Name, Type: t}
+			if conv[i], err = sub.assignOrIO(&exec.ColRef{Idx: i, T: pcols[i].T}, t, c.Name); err != nil {
+				return nil, false, err
+			}
+		}
+		t := exec.NewVirtualTable(sc, name, catalog.ViewOID(sc, name), cols, func(env *exec.Env) ([]exec.Row, error) {
+			rows, err := plan.Open(env)
+			if err != nil {
+				return nil, err
+			}
+			defer rows.Close()
+			var out []exec.Row
+			for {
+				row, err := rows.Next()
+				if err != nil {
+					return nil, err
+				}
+				if row == nil {
+					return out, rows.Close()
+				}
+				o := make(exec.Row, len(conv))
+				for i, e := range conv {
+					if o[i], err = e.Eval(env, row); err != nil {
+						return nil, err
+					}
+				}
+				out = append(out, o)
+			}
+		})
+		t.VirtualKind = 'v'
+		return t, true, nil
+	}
+	return nil, false, nil
+}
+
+// parseSelect parses a stored view query.
+func parseSelect(sql string) (*pg.SelectStmt, error) {
+	r, err := pg.Parse(sql)
+	if err != nil || len(r.Stmts) != 1 || r.Stmts[0].Stmt.GetSelectStmt() == nil {
+		return nil, pgerr.New(pgerr.InternalError, "stored view query %q does not parse", sql)
+	}
+	return r.Stmts[0].Stmt.GetSelectStmt(), nil
+}
+
+// dropViews runs DROP VIEW [IF EXISTS] name, ... [CASCADE].
+func (a *analyzer) dropViews(ctx context.Context, s *pg.DropStmt) (string, error) {
+	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
+	for _, obj := range s.Objects {
+		schema, name := splitName(nameList(obj.GetList().Items))
+		rel, relSchema, err := a.lookupRelation(ctx, schema, name)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case rel.kind == relNone && s.MissingOk:
+			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "view %q does not exist, skipping", name))
+			continue
+		case rel.kind == relNone:
+			return "", pgerr.New(pgerr.UndefinedTable, "view %q does not exist", name)
+		case rel.kind != relView:
+			return "", wrongObjectType(name, rel.kind, relView)
+		}
+		if err := a.dropDependentViews(ctx, relSchema, name, "view "+name, cascade); err != nil {
+			return "", err
+		}
+		root, err := a.tx.Root.DropView(ctx, relSchema, name)
+		if err != nil {
+			return "", err
+		}
+		a.tx.SetRoot(root)
+	}
+	return "DROP VIEW", nil
+}
+
+// dropDependentViews fails with 2BP01 if views read schema.name, unless
+// cascade, which drops them (and the views that read those).
+func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what string, cascade bool) error {
+	views, err := a.tx.Root.Views(ctx)
+	if err != nil {
+		return err
+	}
+	target := schema + "." + name
+	for _, v := range views {
+		if !slices.Contains(v.Depends, target) || v.Schema == schema && v.Name == name {
+			continue
+		}
+		if !cascade {
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
+				WithDetail("view %s depends on %s", v.Name, what).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to view %s", v.Name))
+		if err := a.dropDependentViews(ctx, v.Schema, v.Name, "view "+v.Name, true); err != nil {
+			return err
+		}
+		root, err := a.tx.Root.DropView(ctx, v.Schema, v.Name)
+		if err != nil {
+			return err
+		}
+		a.tx.SetRoot(root)
+	}
+	return nil
+}
+
+// renameInViews rewrites the views that read schema.old to read
+// schema.name instead.
+func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) error {
+	views, err := a.tx.Root.Views(ctx)
+	if err != nil {
+		return err
+	}
+	target := schema + "." + old
+	root := a.tx.Root
+	for _, v := range views {
+		if !slices.Contains(v.Depends, target) {
+			continue
+		}
+		sel, err := parseSelect(v.Query)
+		if err != nil {
+			return err
+		}
+		visitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+			if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
+				rv.Relname = name
+			}
+		})
+		if v.Query, err = deparseSelect(sel); err != nil {
+			return err
+		}
+		for i, d := range v.Depends {
+			if d == target {
+				v.Depends[i] = schema + "." + name
+			}
+		}
+		slices.Sort(v.Depends)
+		if root, err = root.PutView(ctx, v); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
