@@ -15,6 +15,8 @@ package exec
 //	fn_json.go      json and jsonb operators and functions (json_raw.go
 //	                walks json text, jsonb_cmp.go orders jsonb)
 //	jsonpath.go     SQL/JSON path: @?, @@, jsonb_path_*
+//	srf.go          set-returning functions (json_each, regexp_matches,
+//	                unnest, ...) and the FuncScan that runs them
 //	fn_system.go    now() and the SQL value functions, pg_typeof
 //	prng.go         pg_prng, behind the session's random() and setseed()
 //	cast_more.go    the casts castKind's generic rules do not cover
@@ -126,8 +128,13 @@ func HasExact(name string, args ...uint32) bool {
 // agree. It returns the overload and the types the arguments must be
 // converted to (an OIDAny parameter keeps the argument's type).
 func LookupFunc(name string, args []T) (*Func, []T, error) {
+	return lookupIn(funcs, name, args)
+}
+
+// lookupIn is LookupFunc over the overloads of one registry.
+func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error) {
 	var cands []*Func
-	for _, f := range funcs[name] {
+	for _, f := range reg[name] {
 		params := f.params(len(args))
 		if params == nil {
 			continue

@@ -538,6 +538,9 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if isSeries(f) {
 		return a.srfCall(f, sc)
 	}
+	if exec.IsSRF(name) && !exec.HasFunc(name) {
+		return a.srfListCall(f, sc)
+	}
 	if e, ok, err := a.funcCallMore(f, sc); ok {
 		return e, err
 	}

@@ -455,3 +455,69 @@ func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 	}
 	return &exec.BoolOp{Or: isAny, Args: cmps}, nil
 }
+
+// srfScan analyzes a call of a set-returning function of the registry
+// (json_each, regexp_matches, unnest, ...) into a FuncScan. With outer
+// set, the arguments are read from the enclosing row (a select list's
+// ProjectSet passes them) and the analyzed ones are returned there.
+func (a *analyzer) srfScan(fc *pg.FuncCall, sc *scope, outer *[]exec.Expr) (*exec.FuncScan, error) {
+	name := opName(fc.Funcname)
+	var args []exec.Expr
+	var ts []exec.T
+	for _, n := range fc.Args {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+		ts = append(ts, e.Type())
+	}
+	fn, want, err := exec.LookupSRF(name, ts)
+	if err != nil {
+		return nil, withPos(err.(*pgerr.Error), fc.Location)
+	}
+	for i, e := range args {
+		if args[i], err = a.coerce(e, want[i], "", fc.Location); err != nil {
+			return nil, err
+		}
+	}
+	fs := &exec.FuncScan{Fn: fn, Args: args, Cols: append([]exec.ResultColumn(nil), fn.Cols...)}
+	if outer != nil {
+		*outer = args
+		fs.Args = make([]exec.Expr, len(args))
+		for i, e := range args {
+			fs.Args[i] = &exec.OuterRef{Idx: i, T: e.Type()}
+		}
+	}
+	return fs, nil
+}
+
+// srfListCall is a one-column set-returning function in a select list,
+// evaluated by the query's ProjectSet like generate_series.
+func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
+	if a.inAgg {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
+			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."), fc.Location)
+	}
+	if a.srfs == nil {
+		clause := a.clause
+		if clause == "" {
+			clause = "this context"
+		}
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
+	}
+	var args []exec.Expr
+	fs, err := a.srfScan(fc, sc, &args)
+	if err != nil {
+		return nil, err
+	}
+	if len(fs.Cols) != 1 {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "%s returning a record is not supported in a select list yet; call it in FROM", opName(fc.Funcname)), fc.Location)
+	}
+	fs.Cols[0].Name = opName(fc.Funcname)
+	ref := &exec.ColRef{Idx: -1, T: fs.Cols[0].T}
+	a.srfs.funcs = append(a.srfs.funcs, fs)
+	a.srfs.args = append(a.srfs.args, args)
+	a.srfs.refs = append(a.srfs.refs, ref)
+	return ref, nil
+}

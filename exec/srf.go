@@ -1,0 +1,344 @@
+package exec
+
+import (
+	"strings"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+)
+
+// Set-returning functions other than generate_series: json(b)_each,
+// _each_text, _object_keys, _array_elements(_text), jsonb_path_query,
+// regexp_matches, regexp_split_to_table, string_to_table, unnest(text[]).
+// Each is an overload in the registry (resolved like any function) whose
+// Build returns the rows for its arguments; a FuncScan runs it, in FROM or,
+// for one column, under a ProjectSet in a select list.
+
+// SRF is the implementation of a set-returning function: its result
+// columns and the rows for one set of arguments.
+type SRF struct {
+	Cols []ResultColumn
+	Rows func(env *Env, args []Datum) ([]Row, error)
+}
+
+// srfs holds the set-returning overloads by name, registered from init.
+var srfs = map[string][]*Func{}
+
+// srfBuilds keeps each set-returning overload's row function beside it.
+var srfBuilds = map[*Func]func(types []T) *SRF{}
+
+func registerSRF(f *Func, build func(types []T) *SRF) {
+	srfs[f.Name] = append(srfs[f.Name], f)
+	srfBuilds[f] = build
+}
+
+// IsSRF reports whether name is a set-returning function here.
+func IsSRF(name string) bool { return len(srfs[name]) > 0 }
+
+// LookupSRF resolves a set-returning call as LookupFunc does.
+func LookupSRF(name string, args []T) (*SRF, []T, error) {
+	best, want, err := lookupIn(srfs, name, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	return srfBuilds[best](want), want, nil
+}
+
+// FuncScan runs a set-returning function: its Args are evaluated once
+// per Open (a LATERAL call is opened again for each row to its left).
+type FuncScan struct {
+	Fn         *SRF
+	Args       []Expr
+	Ordinality bool
+	Cols       []ResultColumn
+}
+
+func (p *FuncScan) Columns() []ResultColumn { return p.Cols }
+
+func (p *FuncScan) Open(env *Env) (Rows, error) {
+	args := make([]Datum, len(p.Args))
+	for i, e := range p.Args {
+		d, err := e.Eval(env, nil)
+		if err != nil {
+			return nil, err
+		}
+		if d.IsNull() {
+			return &bufferedRows{}, nil // every function here is strict
+		}
+		args[i] = d
+	}
+	rows, err := p.Fn.Rows(env, args)
+	if err != nil {
+		return nil, err
+	}
+	if p.Ordinality {
+		for i := range rows {
+			rows[i] = append(rows[i], DInt(int64(i+1)))
+		}
+	}
+	return &bufferedRows{rows: rows}, nil
+}
+
+func jsonEachErr(fn, kind string) error {
+	return pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on %s", fn, kind)
+}
+
+func init() {
+	J, JB, TX := OIDJSON, OIDJSONB, OIDText
+	for _, jsonb := range []bool{false, true} {
+		jsonb := jsonb
+		prefix, jt, jT := "json", J, TJSON
+		if jsonb {
+			prefix, jt, jT = "jsonb", JB, TJSONB
+		}
+		for _, text := range []bool{false, true} {
+			text := text
+			each := prefix + "_each"
+			valT := jT
+			if text {
+				each += "_text"
+				valT = TText
+			}
+			registerSRF(&Func{Name: each, Args: []uint32{jt}, Ret: OIDRecord}, func([]T) *SRF {
+				return &SRF{Cols: []ResultColumn{{Name: "key", T: TText}, {Name: "value", T: valT}},
+					Rows: func(_ *Env, a []Datum) ([]Row, error) {
+						return jsonEachRows(a[0], jsonb, text, each)
+					}}
+			})
+			elements := prefix + "_array_elements"
+			if text {
+				elements += "_text"
+			}
+			registerSRF(&Func{Name: elements, Args: []uint32{jt}, Ret: OIDRecord}, func([]T) *SRF {
+				return &SRF{Cols: []ResultColumn{{Name: "value", T: valT}},
+					Rows: func(_ *Env, a []Datum) ([]Row, error) {
+						return jsonElementRows(a[0], jsonb, text)
+					}}
+			})
+		}
+		name := prefix + "_object_keys"
+		registerSRF(&Func{Name: name, Args: []uint32{jt}, Ret: TX}, func([]T) *SRF {
+			return &SRF{Cols: []ResultColumn{{Name: name, T: TText}},
+				Rows: func(_ *Env, a []Datum) ([]Row, error) {
+					rows, err := jsonEachRows(a[0], jsonb, true, name)
+					for i := range rows {
+						rows[i] = rows[i][:1] // the key alone
+					}
+					return rows, err
+				}}
+		})
+	}
+	registerSRF(&Func{Name: "jsonb_path_query", Args: []uint32{JB, TX}, Ret: JB}, func([]T) *SRF {
+		cache := &jsonPathCache{}
+		return &SRF{Cols: []ResultColumn{{Name: "jsonb_path_query", T: TJSONB}},
+			Rows: func(_ *Env, a []Datum) ([]Row, error) {
+				p, err := cache.get(a[1].S)
+				if err != nil {
+					return nil, err
+				}
+				items, err := runJSONPath(p, a[0], Null)
+				if err != nil {
+					return nil, err
+				}
+				rows := make([]Row, len(items))
+				for i := range items {
+					rows[i] = Row{outJB(&items[i])}
+				}
+				return rows, nil
+			}}
+	})
+	for _, args := range [][]uint32{{TX, TX}, {TX, TX, TX}} {
+		registerSRF(&Func{Name: "regexp_matches", Args: args, Ret: OIDTextArray}, func([]T) *SRF {
+			c := &regexCache{}
+			return &SRF{Cols: []ResultColumn{{Name: "regexp_matches", T: TTextArray}},
+				Rows: func(_ *Env, a []Datum) ([]Row, error) {
+					flags := ""
+					if len(a) > 2 {
+						flags = a[2].S
+					}
+					f, err := parseReFlags(flags, "regexp_matches", true)
+					if err != nil {
+						return nil, err
+					}
+					global := f.global
+					f.global = false
+					re, err := c.get(a[1].S, f)
+					if err != nil {
+						return nil, err
+					}
+					n := 1
+					if global {
+						n = -1
+					}
+					var rows []Row
+					s := a[0].S
+					for _, m := range re.FindAllStringSubmatchIndex(s, n) {
+						var elems []Datum
+						if len(m) == 2 {
+							elems = []Datum{DText(s[m[0]:m[1]])}
+						}
+						for i := 2; i < len(m); i += 2 {
+							if m[i] < 0 {
+								elems = append(elems, Null)
+							} else {
+								elems = append(elems, DText(s[m[i]:m[i+1]]))
+							}
+						}
+						rows = append(rows, Row{textArray(elems)})
+					}
+					return rows, nil
+				}}
+		})
+		registerSRF(&Func{Name: "regexp_split_to_table", Args: args, Ret: TX}, func([]T) *SRF {
+			c := &regexCache{}
+			return &SRF{Cols: []ResultColumn{{Name: "regexp_split_to_table", T: TText}},
+				Rows: func(_ *Env, a []Datum) ([]Row, error) {
+					flags := ""
+					if len(a) > 2 {
+						flags = a[2].S
+					}
+					f, err := parseReFlags(flags, "regexp_split_to_table", false)
+					if err != nil {
+						return nil, err
+					}
+					re, err := c.get(a[1].S, f)
+					if err != nil {
+						return nil, err
+					}
+					var rows []Row
+					for _, d := range regexSplit(a[0].S, re.FindAllStringIndex(a[0].S, -1)) {
+						rows = append(rows, Row{d})
+					}
+					return rows, nil
+				}}
+		})
+	}
+	registerSRF(&Func{Name: "unnest", Args: []uint32{OIDTextArray}, Ret: TX}, func([]T) *SRF {
+		return &SRF{Cols: []ResultColumn{{Name: "unnest", T: TText}},
+			Rows: func(_ *Env, a []Datum) ([]Row, error) {
+				var rows []Row
+				for _, e := range a[0].Array().Elems {
+					rows = append(rows, Row{e})
+				}
+				return rows, nil
+			}}
+	})
+	for _, args := range [][]uint32{{TX, TX}, {TX, TX, TX}} {
+		registerSRF(&Func{Name: "string_to_table", Args: args, Ret: TX}, func([]T) *SRF {
+			return &SRF{Cols: []ResultColumn{{Name: "string_to_table", T: TText}},
+				Rows: func(_ *Env, a []Datum) ([]Row, error) {
+					var parts []string
+					switch {
+					case a[0].S == "":
+					case a[1].S == "":
+						parts = []string{a[0].S}
+					default:
+						parts = strings.Split(a[0].S, a[1].S)
+					}
+					var rows []Row
+					for _, p := range parts {
+						d := DText(p)
+						if len(a) > 2 && p == a[2].S {
+							d = Null
+						}
+						rows = append(rows, Row{d})
+					}
+					return rows, nil
+				}}
+		})
+	}
+}
+
+// jsonEachRows is json(b)_each(_text): one row per member of an object.
+func jsonEachRows(d Datum, jsonb, text bool, fn string) ([]Row, error) {
+	if jsonb {
+		v, err := parseJB(d)
+		if err != nil {
+			return nil, err
+		}
+		if v.Kind != types.JSONObject {
+			kind := "a non-object"
+			if strings.HasSuffix(fn, "_keys") {
+				kind = "a scalar"
+				if v.Kind == types.JSONArray {
+					kind = "an array"
+				}
+			}
+			return nil, jsonEachErr(fn, kind)
+		}
+		rows := make([]Row, len(v.Pairs))
+		for i := range v.Pairs {
+			val := outJB(&v.Pairs[i].Value)
+			if text {
+				val = jbText(&v.Pairs[i].Value)
+			}
+			rows[i] = Row{DText(v.Pairs[i].Key), val}
+		}
+		return rows, nil
+	}
+	s := d.S
+	lo, _ := jsonRoot(s)
+	if jsonKind(s, lo) != types.JSONObject {
+		kind := "a non-object"
+		if strings.HasSuffix(fn, "_keys") {
+			kind = "a scalar"
+			if jsonKind(s, lo) == types.JSONArray {
+				kind = "an array"
+			}
+		}
+		return nil, jsonEachErr(fn, kind)
+	}
+	var rows []Row
+	jsonElems(s, lo, func(key string, l, h int) bool {
+		val := DJSON(s[l:h])
+		if text {
+			val = jsonText(s, l, h)
+		}
+		rows = append(rows, Row{DText(key), val})
+		return true
+	})
+	return rows, nil
+}
+
+// jsonElementRows is json(b)_array_elements(_text).
+func jsonElementRows(d Datum, jsonb, text bool) ([]Row, error) {
+	notArray := func(k types.JSONKind) error {
+		if k == types.JSONObject {
+			return pgerr.New(pgerr.InvalidParameterValue, "cannot extract elements from an object")
+		}
+		return pgerr.New(pgerr.InvalidParameterValue, "cannot extract elements from a scalar")
+	}
+	if jsonb {
+		v, err := parseJB(d)
+		if err != nil {
+			return nil, err
+		}
+		if v.Kind != types.JSONArray {
+			return nil, notArray(v.Kind)
+		}
+		rows := make([]Row, len(v.Elems))
+		for i := range v.Elems {
+			if text {
+				rows[i] = Row{jbText(&v.Elems[i])}
+			} else {
+				rows[i] = Row{outJB(&v.Elems[i])}
+			}
+		}
+		return rows, nil
+	}
+	s := d.S
+	lo, _ := jsonRoot(s)
+	if k := jsonKind(s, lo); k != types.JSONArray {
+		return nil, notArray(k)
+	}
+	var rows []Row
+	jsonElems(s, lo, func(_ string, l, h int) bool {
+		if text {
+			rows = append(rows, Row{jsonText(s, l, h)})
+		} else {
+			rows = append(rows, Row{DJSON(s[l:h])})
+		}
+		return true
+	})
+	return rows, nil
+}
