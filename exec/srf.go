@@ -342,3 +342,74 @@ func jsonElementRows(d Datum, jsonb, text bool) ([]Row, error) {
 	})
 	return rows, nil
 }
+
+// JSONToRecord is json(b)_to_record(set) with the columns a definition
+// list gives: each row takes, per column, the member of that name, as the
+// column's type reads it (json and jsonb columns take the JSON value
+// itself, other types its text: a string unquoted, anything else as
+// written); a missing member or a JSON null is NULL.
+func JSONToRecord(name string, cols []ResultColumn) *SRF {
+	set := strings.HasSuffix(name, "set")
+	return &SRF{Cols: cols, Rows: func(env *Env, a []Datum) ([]Row, error) {
+		v, err := types.ParseJSONB(a[0].S)
+		if err != nil {
+			return nil, err
+		}
+		var objs []*types.JSONB
+		switch {
+		case set && v.Kind != types.JSONArray:
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a non-array", name)
+		case set:
+			for i := range v.Elems {
+				if v.Elems[i].Kind != types.JSONObject {
+					return nil, pgerr.New(pgerr.InvalidParameterValue, "argument of %s must be an array of objects", name)
+				}
+				objs = append(objs, &v.Elems[i])
+			}
+		case v.Kind != types.JSONObject:
+			if v.Kind == types.JSONArray {
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on an array", name)
+			}
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a scalar", name)
+		default:
+			objs = []*types.JSONB{&v}
+		}
+		rows := make([]Row, len(objs))
+		for i, o := range objs {
+			row := make(Row, len(cols))
+			for j, c := range cols {
+				f, ok := jbField(o, c.Name)
+				if !ok || f.Kind == types.JSONNull {
+					row[j] = Null
+					continue
+				}
+				var text string
+				switch {
+				case c.T.OID == OIDJSON || c.T.OID == OIDJSONB:
+					text = string(types.AppendJSONB(nil, f))
+				case f.Kind == types.JSONString:
+					text = f.Str
+				default:
+					text = string(types.AppendJSONB(nil, f))
+				}
+				d, err := ParseText(c.T, text, env.Settings)
+				if err != nil {
+					return nil, err
+				}
+				row[j] = d
+			}
+			rows[i] = row
+		}
+		return rows, nil
+	}}
+}
+
+// IsJSONToRecord reports the functions that take a column definition
+// list.
+func IsJSONToRecord(name string) bool {
+	switch name {
+	case "json_to_record", "jsonb_to_record", "json_to_recordset", "jsonb_to_recordset":
+		return true
+	}
+	return false
+}

@@ -521,3 +521,66 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	a.srfs.refs = append(a.srfs.refs, ref)
 	return ref, nil
 }
+
+// recordFunction plans json(b)_to_record(set)(...) AS x(a int, b text):
+// the functions whose columns a definition list gives.
+func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefix *scope) (*fromItem, bool, error) {
+	if rf.IsRowsfrom || len(rf.Functions) != 1 {
+		return nil, false, nil
+	}
+	list := rf.Functions[0].GetList().GetItems()
+	if len(list) == 0 || list[0].GetFuncCall() == nil {
+		return nil, false, nil
+	}
+	fc := list[0].GetFuncCall()
+	name := opName(fc.Funcname)
+	if !exec.IsJSONToRecord(name) {
+		return nil, false, nil
+	}
+	if len(rf.Coldeflist) == 0 {
+		return nil, true, withPos(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), fc.Location)
+	}
+	if len(fc.Args) != 1 {
+		return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), fc.Location)
+	}
+	var cols []exec.ResultColumn
+	for _, n := range rf.Coldeflist {
+		cd := n.GetColumnDef()
+		if cd == nil {
+			return nil, true, pgerr.New(pgerr.SyntaxError, "syntax error in column definition list")
+		}
+		t, _, err := resolveType(cd.TypeName)
+		if err != nil {
+			return nil, true, withPos(err.(*pgerr.Error), cd.TypeName.Location)
+		}
+		cols = append(cols, exec.ResultColumn{Name: cd.Colname, T: t})
+	}
+	lc := &correlation{outer: prefix}
+	sc := &scope{corr: lc}
+	arg, err := a.expr(fc.Args[0], sc)
+	if err != nil {
+		return nil, true, err
+	}
+	want := exec.TJSON
+	if strings.HasPrefix(name, "jsonb") {
+		want = exec.TJSONB
+	}
+	if arg, err = a.coerce(arg, want, "", fc.Location); err != nil {
+		return nil, true, err
+	}
+	fs := &exec.FuncScan{Fn: exec.JSONToRecord(name, cols), Args: []exec.Expr{arg}, Cols: cols, Ordinality: rf.Ordinality}
+	if rf.Ordinality {
+		fs.Cols = append(append([]exec.ResultColumn(nil), cols...), exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
+	}
+	alias := name
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+	}
+	it, err := leafItem(fs, alias, nil, nil)
+	if err != nil {
+		return nil, true, err
+	}
+	it.items[0].kind = itemFunction
+	lateralItem(it, lc)
+	return it, true, nil
+}

@@ -11,6 +11,9 @@ import (
 // scalar function, which gives one row. Functions in FROM may read the
 // items to their left (they are implicitly LATERAL).
 func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix *scope) (*fromItem, error) {
+	if it, ok, err := a.recordFunction(rf, corr, prefix); ok {
+		return it, err
+	}
 	if rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ROWS FROM and column definition lists are not supported yet")
 	}
