@@ -25,3 +25,16 @@ func ArgDefault(name string, i int) (Datum, T) {
 	p := named[name]
 	return p.defaults[i], p.types[i]
 }
+
+func init() {
+	registerNamed("jsonb_set", []string{"jsonb_in", "path", "replacement", "create_if_missing"},
+		[]T{TJSONB, TTextArray, TJSONB, TBool}, []Datum{Null, Null, Null, DBool(true)})
+	registerNamed("jsonb_insert", []string{"jsonb_in", "path", "replacement", "insert_after"},
+		[]T{TJSONB, TTextArray, TJSONB, TBool}, []Datum{Null, Null, Null, DBool(false)})
+	registerNamed("jsonb_set_lax", []string{"jsonb_in", "path", "replacement", "create_if_missing", "null_value_treatment"},
+		[]T{TJSONB, TTextArray, TJSONB, TBool, TText}, []Datum{Null, Null, Null, DBool(true), DText("use_json_null")})
+	for _, name := range []string{"jsonb_path_exists", "jsonb_path_match", "jsonb_path_query_first", "jsonb_path_query_array"} {
+		registerNamed(name, []string{"target", "path", "vars", "silent"},
+			[]T{TJSONB, TText, TJSONB, TBool}, []Datum{Null, Null, DJSON("{}"), DBool(false)})
+	}
+}
