@@ -413,3 +413,76 @@ func IsJSONToRecord(name string) bool {
 	}
 	return false
 }
+
+// RecordScan turns the rows of a multi-column set-returning function into
+// one record column, as a select list shows them: "(a,1)".
+type RecordScan struct {
+	In   Plan
+	Name string
+}
+
+func (p *RecordScan) Columns() []ResultColumn {
+	return []ResultColumn{{Name: p.Name, T: T{OID: OIDRecord, Typmod: -1}}}
+}
+
+func (p *RecordScan) Open(env *Env) (Rows, error) {
+	in, err := p.In.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	return &recordRows{in: in, cols: p.In.Columns(), env: env, out: make(Row, 1)}, nil
+}
+
+type recordRows struct {
+	in   Rows
+	cols []ResultColumn
+	env  *Env
+	out  Row
+}
+
+func (r *recordRows) Next() (Row, error) {
+	row, err := r.in.Next()
+	if row == nil || err != nil {
+		return nil, err
+	}
+	r.out[0] = DText(string(AppendRecord(nil, r.cols, row, r.env.Settings)))
+	return r.out, nil
+}
+
+func (r *recordRows) Close() error { return r.in.Close() }
+
+// AppendRecord appends record_out's text of a row: fields in parentheses,
+// NULL as nothing, quoted when empty or holding quotes, backslashes,
+// parentheses, commas or white space.
+func AppendRecord(dst []byte, cols []ResultColumn, row Row, s *Settings) []byte {
+	dst = append(dst, '(')
+	for i, d := range row {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if d.IsNull() {
+			continue
+		}
+		v := AppendText(nil, cols[i].T, d, s)
+		quote := len(v) == 0
+		for _, c := range v {
+			switch c {
+			case '"', '\\', '(', ')', ',', ' ', '\t', '\n', '\r', '\v', '\f':
+				quote = true
+			}
+		}
+		if !quote {
+			dst = append(dst, v...)
+			continue
+		}
+		dst = append(dst, '"')
+		for _, c := range v {
+			if c == '"' || c == '\\' {
+				dst = append(dst, c)
+			}
+			dst = append(dst, c)
+		}
+		dst = append(dst, '"')
+	}
+	return append(dst, ')')
+}

@@ -511,12 +511,15 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	var p exec.Plan = fs
 	if len(fs.Cols) != 1 {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "%s returning a record is not supported in a select list yet; call it in FROM", opName(fc.Funcname)), fc.Location)
+		// A record per row, shown as "(key,value)".
+		p = &exec.RecordScan{In: fs, Name: opName(fc.Funcname)}
+	} else {
+		fs.Cols[0].Name = opName(fc.Funcname)
 	}
-	fs.Cols[0].Name = opName(fc.Funcname)
-	ref := &exec.ColRef{Idx: -1, T: fs.Cols[0].T}
-	a.srfs.funcs = append(a.srfs.funcs, fs)
+	ref := &exec.ColRef{Idx: -1, T: p.Columns()[0].T}
+	a.srfs.funcs = append(a.srfs.funcs, p)
 	a.srfs.args = append(a.srfs.args, args)
 	a.srfs.refs = append(a.srfs.refs, ref)
 	return ref, nil
