@@ -146,8 +146,11 @@ func NumericArith(op string) Fn {
 	case "/":
 		return func(_ *Env, a []Datum) (Datum, error) {
 			x, y := a[0].Numeric(), a[1].Numeric()
-			if x.Form == apd.NaN || y.Form == apd.NaN {
-				return DNumeric(&apd.Decimal{Form: apd.NaN}), nil
+			if r, ok, err := numericSpecial("/", x, y); ok {
+				if err != nil {
+					return Null, err
+				}
+				return DNumeric(r), nil
 			}
 			if y.IsZero() {
 				return Null, errDivByZero
@@ -164,8 +167,11 @@ func NumericArith(op string) Fn {
 		}
 	case "%":
 		return func(_ *Env, a []Datum) (Datum, error) {
-			if a[0].Numeric().Form == apd.NaN || a[1].Numeric().Form == apd.NaN {
-				return DNumeric(&apd.Decimal{Form: apd.NaN}), nil
+			if r, ok, err := numericSpecial("%", a[0].Numeric(), a[1].Numeric()); ok {
+				if err != nil {
+					return Null, err
+				}
+				return DNumeric(r), nil
 			}
 			if a[1].Numeric().IsZero() {
 				return Null, errDivByZero
@@ -183,6 +189,12 @@ func NumericArith(op string) Fn {
 	mul := op == "*"
 	return func(_ *Env, a []Datum) (Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
+		if r, ok, err := numericSpecial(op, x, y); ok {
+			if err != nil {
+				return Null, err
+			}
+			return DNumeric(r), nil
+		}
 		d := new(apd.Decimal)
 		ctx := numericCtx
 		// PostgreSQL's + - * are exact: give the context every digit the

@@ -1552,3 +1552,19 @@ func dateToTimestamp(days int64) (int64, error) {
 	}
 	return dateToMicros(days), nil
 }
+
+func init() {
+	// interval_hash hashes an interval's span, so that intervals equal
+	// under = ('30 days' and '1 month') hash alike, as PostgreSQL's does.
+	dtFn("interval_hash", []uint32{OIDInterval}, OIDInt4, func(_ *Env, a []Datum) (Datum, error) {
+		iv := a[0].Interval()
+		days := int64(iv.Months)*daysPerMonth + int64(iv.Days) + iv.Micros/usPerDay
+		rem := iv.Micros % usPerDay
+		if rem < 0 {
+			days, rem = days-1, rem+usPerDay
+		}
+		h := uint64(days)*0x9E3779B97F4A7C15 ^ uint64(rem)*0xC2B2AE3D27D4EB4F
+		h ^= h >> 29
+		return DInt(int64(int32(uint32(h)))), nil
+	})
+}

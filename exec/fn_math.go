@@ -905,10 +905,13 @@ func init() {
 	register(&Func{Name: "mod", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: NumericArith("%")})
 	register(&Func{Name: "div", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
-		if x.Form == apd.NaN || y.Form == apd.NaN {
-			return DNumeric(nanNumeric()), nil
+		if r, ok, err := numericSpecial("div", x, y); ok {
+			if err != nil {
+				return Null, err
+			}
+			return DNumeric(r), nil
 		}
-		if y.Form == apd.Finite && y.IsZero() {
+		if y.IsZero() {
 			return Null, errDivByZero
 		}
 		d := new(apd.Decimal)
@@ -916,6 +919,9 @@ func init() {
 			return Null, errNumOverflow
 		}
 		return DNumeric(numRound(d, 0, true)), nil
+	}})
+	register(&Func{Name: "numeric_inc", Args: n1, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		return NumericArith("+")(nil, []Datum{a[0], DNumeric(apd.New(1, 0))})
 	}})
 	register(&Func{Name: "scale", Args: n1, Ret: OIDInt4, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		if a[0].Numeric().Form != apd.Finite {
@@ -1163,4 +1169,71 @@ func cbrt(x float64) float64 {
 		ym = -ym
 	}
 	return math.Ldexp(ym, xe/3)
+}
+
+// numericSpecial is PostgreSQL's arithmetic on NaN and ±Infinity (op one
+// of + - * / % and "div"); handled is false when both operands are finite.
+func numericSpecial(op string, x, y *apd.Decimal) (r *apd.Decimal, handled bool, err error) {
+	if x.Form == apd.Finite && y.Form == apd.Finite {
+		return nil, false, nil
+	}
+	nan := nanNumeric()
+	if x.Form == apd.NaN || y.Form == apd.NaN {
+		return nan, true, nil
+	}
+	inf := func(neg bool) *apd.Decimal { return infNumeric(neg) }
+	sign := func(d *apd.Decimal) int {
+		switch {
+		case d.Form == apd.Finite && d.IsZero():
+			return 0
+		case d.Negative:
+			return -1
+		}
+		return 1
+	}
+	xi, yi := x.Form == apd.Infinite, y.Form == apd.Infinite
+	switch op {
+	case "+":
+		switch {
+		case xi && yi && x.Negative != y.Negative:
+			return nan, true, nil
+		case xi:
+			return x, true, nil
+		}
+		return y, true, nil
+	case "-":
+		switch {
+		case xi && yi && x.Negative == y.Negative:
+			return nan, true, nil
+		case xi:
+			return x, true, nil
+		}
+		return inf(!y.Negative), true, nil
+	case "*":
+		if sign(x) == 0 || sign(y) == 0 {
+			return nan, true, nil
+		}
+		return inf(sign(x)*sign(y) < 0), true, nil
+	case "/", "div":
+		switch {
+		case xi && yi:
+			return nan, true, nil
+		case xi:
+			if sign(y) == 0 {
+				return nil, true, errDivByZero
+			}
+			return inf(sign(x)*sign(y) < 0), true, nil
+		}
+		return apd.New(0, 0), true, nil
+	case "%":
+		switch {
+		case xi:
+			if sign(y) == 0 {
+				return nil, true, errDivByZero
+			}
+			return nan, true, nil
+		}
+		return x, true, nil
+	}
+	return nil, false, nil
 }
