@@ -949,9 +949,9 @@ func saneZoneArg(name string) (*time.Location, error) {
 			sign = -1
 		}
 		var parts []int
-		for _, p := range strings.Split(name[1:], ":") {
+		for k, p := range strings.Split(name[1:], ":") {
 			n := 0
-			if p == "" {
+			if p == "" && k == 0 {
 				parts = nil
 				break
 			}
@@ -1444,7 +1444,16 @@ func init() {
 	}
 	byName := func(d Datum) (*time.Location, error) { return zoneArg(d.S) }
 	byInterval := func(d Datum) (*time.Location, error) { return intervalZone(d.Interval()) }
-	dtFn("timezone", []uint32{TX, TS}, TZ, atZone(byName, true))
+	toTZ := atZone(byName, true)
+	dtFn("timezone", []uint32{TX, TS}, TZ, func(env *Env, a []Datum) (Datum, error) {
+		// A dynamic abbreviation (MSK) means what it meant then.
+		if !isInfinite(a[1].I) {
+			if us, ok := types.LocalToUTCAbbrev(a[1].I, strings.TrimSpace(a[0].S)); ok {
+				return DTimestamp(us), nil
+			}
+		}
+		return toTZ(env, a)
+	})
 	dtFn("timezone", []uint32{TX, TZ}, TS, atZone(byName, false))
 	dtFn("timezone", []uint32{IV, TS}, TZ, atZone(byInterval, true))
 	dtFn("timezone", []uint32{IV, TZ}, TS, atZone(byInterval, false))

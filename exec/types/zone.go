@@ -23,3 +23,20 @@ func LookupTimeZone(name string) (loc *time.Location, ok bool) {
 	}
 	return nil, false
 }
+
+// LocalToUTCAbbrev converts a wall-clock timestamp (µs since 2000-01-01)
+// read in a dynamic zone abbreviation (MSK, ...) to UTC, with the offset
+// the abbreviation had in its zone around that time, as timezone('MSK',
+// ts) does. ok is false when name is not a dynamic abbreviation.
+func LocalToUTCAbbrev(us int64, name string) (int64, bool) {
+	typ, _, loc := decodeTimezoneAbbrev(strings.ToLower(name))
+	if typ != tkDynTZ || loc == nil {
+		return 0, false
+	}
+	var tm pgTm
+	if !timestampToTm(us, &tm) {
+		return 0, false
+	}
+	west := determineTimeZoneAbbrevOffset(&tm, strings.ToUpper(name), loc)
+	return us + int64(west)*usecsPerSec, true
+}
