@@ -19,6 +19,9 @@ import (
 type SRF struct {
 	Cols []ResultColumn
 	Rows func(env *Env, args []Datum) ([]Row, error)
+	// Iter, instead of Rows, yields the rows one at a time (nil at the
+	// end), for series that may not end (generate_series to infinity).
+	Iter func(env *Env, args []Datum) (func() (Row, error), error)
 }
 
 // srfs holds the set-returning overloads by name, registered from init.
@@ -66,6 +69,13 @@ func (p *FuncScan) Open(env *Env) (Rows, error) {
 			return &bufferedRows{}, nil // every function here is strict
 		}
 		args[i] = d
+	}
+	if p.Fn.Iter != nil {
+		next, err := p.Fn.Iter(env, args)
+		if err != nil {
+			return nil, err
+		}
+		return &iterRows{next: next, env: env, ordinality: p.Ordinality}, nil
 	}
 	rows, err := p.Fn.Rows(env, args)
 	if err != nil {
@@ -485,4 +495,70 @@ func AppendRecord(dst []byte, cols []ResultColumn, row Row, s *Settings) []byte 
 		dst = append(dst, '"')
 	}
 	return append(dst, ')')
+}
+
+// iterRows runs an SRF's Iter, looking at the statement's context now and
+// then, as scans do.
+type iterRows struct {
+	next       func() (Row, error)
+	env        *Env
+	ordinality bool
+	n          int64
+}
+
+func (r *iterRows) Next() (Row, error) {
+	row, err := r.next()
+	if row == nil || err != nil {
+		return nil, err
+	}
+	r.n++
+	if r.n%cancelCheckRows == 0 && r.env.Ctx != nil {
+		if err := r.env.Ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	if r.ordinality {
+		row = append(row, DInt(r.n))
+	}
+	return row, nil
+}
+
+func (r *iterRows) Close() error { return nil }
+
+func init() {
+	// generate_series over timestamps, by an interval: lazily, as its end
+	// may be infinity.
+	for _, t := range []uint32{OIDTimestamp, OIDTimestampTZ} {
+		t := t
+		registerSRF(&Func{Name: "generate_series", Args: []uint32{t, t, OIDInterval}, Ret: t}, func([]T) *SRF {
+			return &SRF{Cols: []ResultColumn{{Name: "generate_series", T: T{OID: t, Typmod: -1}}},
+				Iter: func(env *Env, a []Datum) (func() (Row, error), error) {
+					step := a[2].Interval()
+					if compareInterval(step, Interval{}) == 0 {
+						return nil, pgerr.New(pgerr.InvalidParameterValue, "step size cannot equal zero")
+					}
+					up := compareInterval(step, Interval{}) > 0
+					cur, stop := a[0].I, a[1].I
+					done := false
+					return func() (Row, error) {
+						if done || (up && cur > stop) || (!up && cur < stop) {
+							return nil, nil
+						}
+						row := Row{DTimestamp(cur)}
+						var next int64
+						var err error
+						if t == OIDTimestampTZ {
+							next, err = addIntervalTZ(cur, step, location(env.Settings))
+						} else {
+							next, err = addInterval(cur, step)
+						}
+						if err != nil {
+							done = true // past the range: this was the last
+						}
+						cur = next
+						return row, nil
+					}, nil
+				}}
+		})
+	}
 }

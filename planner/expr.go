@@ -535,7 +535,7 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if exec.IsAgg(name) {
 		return a.aggCall(f, sc)
 	}
-	if isSeries(f) {
+	if isSeries(f) && !a.timeSeries(f, sc) {
 		return a.srfCall(f, sc)
 	}
 	if exec.IsSRF(name) && !exec.HasFunc(name) {

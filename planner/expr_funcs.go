@@ -587,3 +587,59 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 	lateralItem(it, lc)
 	return it, true, nil
 }
+
+// timeSeries reports a generate_series over timestamps, which the
+// registry's set-returning functions run (the numeric series has its own
+// plan).
+func (a *analyzer) timeSeries(fc *pg.FuncCall, sc *scope) bool {
+	if len(fc.Args) != 3 {
+		return false
+	}
+	saved := append([]exec.T(nil), a.params...)
+	defer func() { a.params = saved }()
+	for _, n := range fc.Args[:2] {
+		// Only arguments without columns or subqueries are looked at
+		// here, as analyzing those twice would record them twice.
+		if refersOut(n) {
+			continue
+		}
+		e, err := a.expr(n, nil)
+		if err != nil {
+			return false
+		}
+		if oid := e.Type().OID; oid == exec.OIDTimestamp || oid == exec.OIDTimestampTZ || oid == exec.OIDDate {
+			return true
+		}
+	}
+	return false
+}
+
+// refersOut reports whether an expression names a column, a parameter or
+// a subquery (whose analysis has effects beyond its value).
+func refersOut(n *pg.Node) bool {
+	found := false
+	var walk func(*pg.Node)
+	walk = func(n *pg.Node) {
+		if n == nil || found {
+			return
+		}
+		switch {
+		case n.GetColumnRef() != nil, n.GetParamRef() != nil, n.GetSubLink() != nil:
+			found = true
+		case n.GetTypeCast() != nil:
+			walk(n.GetTypeCast().Arg)
+		case n.GetAExpr() != nil:
+			walk(n.GetAExpr().Lexpr)
+			walk(n.GetAExpr().Rexpr)
+		case n.GetFuncCall() != nil:
+			for _, a := range n.GetFuncCall().Args {
+				walk(a)
+			}
+		case n.GetAConst() != nil, n.GetSqlvalueFunction() != nil:
+		default:
+			found = true // anything else: be careful
+		}
+	}
+	walk(n)
+	return found
+}

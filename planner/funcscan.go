@@ -34,7 +34,7 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 		alias, colName, colnames = rf.Alias.Aliasname, rf.Alias.Aliasname, rf.Alias.Colnames
 	}
 	var p exec.Plan
-	if isSeries(fc) {
+	if isSeries(fc) && !a.timeSeries(fc, sc) {
 		args, t, err := a.seriesArgs(fc, sc)
 		if err != nil {
 			return nil, err
