@@ -269,6 +269,9 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t) // for ON ... SET DEFAULT
 	}
+	tx.IndexEval = func(ctx context.Context, t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
+		return (&analyzer{ctx: ctx, s: s, tx: tx}).indexEval(t, ix) // expression and partial indexes
+	}
 	s.cached = nil // Now moves to the new transaction's start
 	return s.txn, nil
 }
