@@ -93,7 +93,7 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 				}
 				args = append(args, d)
 			}
-			if len(args) > 0 && args[0].IsNull() && c.Func.skipNulls() {
+			if c.Func.skips(args) {
 				continue
 			}
 			if !c.Distinct && len(c.Order) == 0 {

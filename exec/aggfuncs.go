@@ -23,12 +23,21 @@ type AggFunc struct {
 	// NULL; the others skip them, as PostgreSQL's strict transition
 	// functions do.
 	KeepNulls bool
+	// StrictAll aggregates skip rows where any argument is NULL (the
+	// two-argument statistics).
+	StrictAll bool
 	// New returns the empty state of one group, for arguments of types
 	// args.
 	New func(args []T) accumulator
 }
 
-func (f *AggFunc) skipNulls() bool { return !f.KeepNulls }
+// skips reports whether a row with these arguments is left out.
+func (f *AggFunc) skips(args []Datum) bool {
+	if f.StrictAll {
+		return hasNull(args)
+	}
+	return len(args) > 0 && args[0].IsNull() && !f.KeepNulls
+}
 
 func (f *AggFunc) resultType(args []T) T {
 	if f.Ret == 0 {
@@ -58,6 +67,21 @@ func registerAgg(fs ...*AggFunc) {
 // IsAgg reports whether name is an aggregate function.
 func IsAgg(name string) bool { return len(aggFuncs[name]) > 0 }
 
+// aggConvCost is the cost of an implicit conversion for aggregate
+// resolution: none for the same type, more for wider numeric steps, -1
+// when there is no implicit conversion.
+func aggConvCost(from, to uint32) int {
+	switch {
+	case from == to:
+		return 0
+	case !CanCoerce(from, to):
+		return -1
+	case numericRank(from) > 0 && numericRank(to) > 0:
+		return numericRank(to) - numericRank(from)
+	}
+	return 1
+}
+
 // LookupAgg resolves an aggregate call as LookupFunc resolves a function
 // call, returning the overload and the types to convert the arguments to.
 func LookupAgg(name string, args []T) (*AggFunc, []T, error) {
@@ -71,7 +95,7 @@ func LookupAgg(name string, args []T) (*AggFunc, []T, error) {
 		for i, a := range args {
 			c := 0
 			if f.Args[i] != oidAny {
-				c = convCost(a.OID, f.Args[i])
+				c = aggConvCost(a.OID, f.Args[i])
 			}
 			if c < 0 {
 				cost = -1
@@ -256,10 +280,9 @@ func (a *sumNumericAcc) add(_ *Env, args []Datum) error {
 	if a.n == 0 {
 		a.sum.Set(x)
 	} else if x.Form == apd.NaN || a.sum.Form == apd.NaN {
-		a.sum.Set(x)
-		a.sum.Form = apd.NaN
+		a.sum = apd.Decimal{Form: apd.NaN}
 	} else if x.Form == apd.Infinite && a.sum.Form == apd.Infinite && x.Negative != a.sum.Negative {
-		a.sum.Form = apd.NaN
+		a.sum = apd.Decimal{Form: apd.NaN}
 	} else if _, err := numericCtx.Add(&a.sum, &a.sum, x); err != nil {
 		return pgerr.Wrap(err, pgerr.NumericValueOutOfRange, "value overflows numeric format")
 	}
@@ -338,25 +361,11 @@ func (a *sumIntervalAcc) result(*Env) (Datum, error) {
 	if !a.avg {
 		return DInterval(a.sum), nil
 	}
-	return DInterval(intervalDiv(a.sum, float64(a.n))), nil
-}
-
-// intervalDiv is PostgreSQL's interval_div: fractions of months become
-// days (30 a month), fractions of days become time, each rounded to
-// microseconds.
-func intervalDiv(iv Interval, f float64) Interval {
-	tsround := func(x float64) float64 { return math.RoundToEven(x*1e6) / 1e6 }
-	months := int32(float64(iv.Months) / f)
-	days := int32(float64(iv.Days) / f)
-	monthRemDays := tsround((float64(iv.Months)/f - float64(months)) * 30)
-	secRem := tsround((float64(iv.Days)/f - float64(days) + monthRemDays - float64(int32(monthRemDays))) * 86400)
-	if math.Abs(secRem) >= 86400 {
-		days += int32(secRem / 86400)
-		secRem -= float64(int32(secRem/86400)) * 86400
+	iv, err := intervalDiv(a.sum, float64(a.n))
+	if err != nil {
+		return Null, err
 	}
-	days += int32(monthRemDays)
-	us := math.RoundToEven(float64(iv.Micros)/f + secRem*1e6)
-	return Interval{Months: months, Days: days, Micros: int64(us)}
+	return DInterval(iv), nil
 }
 
 // minMaxAcc is min (sign -1) or max (sign 1).

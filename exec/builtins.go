@@ -124,7 +124,7 @@ func FloatArith(op string, t T) Fn {
 		return func(_ *Env, a []Datum) (Datum, error) { return check(a[0].F*a[1].F, a[0].F, a[1].F) }
 	case "/":
 		return func(_ *Env, a []Datum) (Datum, error) {
-			if a[1].F == 0 {
+			if a[1].F == 0 && !math.IsNaN(a[0].F) {
 				return Null, errDivByZero
 			}
 			return check(a[0].F/a[1].F, a[0].F, a[1].F)
@@ -146,6 +146,9 @@ func NumericArith(op string) Fn {
 	case "/":
 		return func(_ *Env, a []Datum) (Datum, error) {
 			x, y := a[0].Numeric(), a[1].Numeric()
+			if x.Form == apd.NaN || y.Form == apd.NaN {
+				return DNumeric(&apd.Decimal{Form: apd.NaN}), nil
+			}
 			if y.IsZero() {
 				return Null, errDivByZero
 			}
@@ -161,6 +164,9 @@ func NumericArith(op string) Fn {
 		}
 	case "%":
 		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].Numeric().Form == apd.NaN || a[1].Numeric().Form == apd.NaN {
+				return DNumeric(&apd.Decimal{Form: apd.NaN}), nil
+			}
 			if a[1].Numeric().IsZero() {
 				return Null, errDivByZero
 			}
@@ -174,13 +180,51 @@ func NumericArith(op string) Fn {
 	if apply == nil {
 		return nil
 	}
+	mul := op == "*"
 	return func(_ *Env, a []Datum) (Datum, error) {
+		x, y := a[0].Numeric(), a[1].Numeric()
 		d := new(apd.Decimal)
-		if _, err := apply(d, a[0].Numeric(), a[1].Numeric()); err != nil {
+		ctx := numericCtx
+		// PostgreSQL's + - * are exact: give the context every digit the
+		// result can have.
+		if p := exactDigits(x, y, mul); p > ctx.Precision {
+			ctx = apd.BaseContext.WithPrecision(p)
+		}
+		var err error
+		switch op {
+		case "+":
+			_, err = ctx.Add(d, x, y)
+		case "-":
+			_, err = ctx.Sub(d, x, y)
+		default:
+			_, err = ctx.Mul(d, x, y)
+		}
+		if err != nil {
 			return Null, pgerr.Wrap(err, pgerr.NumericValueOutOfRange, "value overflows numeric format")
+		}
+		if mul && d.Form == apd.Finite && d.Exponent < -numericDscaleMax {
+			// A product keeps at most NUMERIC_DSCALE_MAX digits after
+			// the point, rounded from the exact one.
+			d = numRound(d, numericDscaleMax, false)
 		}
 		return DNumeric(d), nil
 	}
+}
+
+// numericDscaleMax is NUMERIC_DSCALE_MAX.
+const numericDscaleMax = 0x3FFF
+
+// exactDigits is the precision at which x op y (+, - or *) is exact.
+func exactDigits(x, y *apd.Decimal, mul bool) uint32 {
+	if x.Form != apd.Finite || y.Form != apd.Finite {
+		return 0
+	}
+	if mul {
+		return uint32(x.NumDigits()+y.NumDigits()) + 1
+	}
+	hi := max(int64(x.NumDigits())+int64(x.Exponent), int64(y.NumDigits())+int64(y.Exponent))
+	lo := min(int64(x.Exponent), int64(y.Exponent))
+	return uint32(hi-lo) + 2
 }
 
 // divScale is the scale PostgreSQL gives x / y (select_div_scale): enough
@@ -237,6 +281,9 @@ func Negate(t T) Fn {
 		return func(_ *Env, a []Datum) (Datum, error) {
 			d := new(apd.Decimal)
 			d.Neg(a[0].Numeric())
+			if d.Form == apd.Finite && d.IsZero() {
+				d.Negative = false // numeric has no negative zero
+			}
 			return DNumeric(d), nil
 		}
 	}
@@ -246,26 +293,26 @@ func Negate(t T) Fn {
 func init() {
 	for _, t := range []T{TInt2, TInt4, TInt8} {
 		for _, op := range []string{"+", "-", "*", "/", "%"} {
-			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Fn: IntArith(op, t)})
+			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: IntArith(op, t)})
 		}
-		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Fn: Negate(t)})
+		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: Negate(t)})
 	}
 	for _, t := range []T{TFloat4, TFloat8} {
 		for _, op := range []string{"+", "-", "*", "/"} {
-			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Fn: FloatArith(op, t)})
+			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: FloatArith(op, t)})
 		}
-		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Fn: Negate(t)})
+		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: Negate(t)})
 	}
 	for _, op := range []string{"+", "-", "*", "/", "%"} {
-		register(&Func{Name: op, Args: []uint32{OIDNumeric, OIDNumeric}, Ret: OIDNumeric, Strict: true, Fn: NumericArith(op)})
+		register(&Func{Name: op, Args: []uint32{OIDNumeric, OIDNumeric}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: NumericArith(op)})
 	}
-	register(&Func{Name: "-", Args: []uint32{OIDNumeric}, Ret: OIDNumeric, Strict: true, Fn: Negate(TNumeric)})
+	register(&Func{Name: "-", Args: []uint32{OIDNumeric}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: Negate(TNumeric)})
 	for name, fn := range textFuncs {
 		ret := OIDText
 		if name == "length" {
 			ret = OIDInt4
 		}
-		register(&Func{Name: name, Args: []uint32{OIDText}, Ret: ret, Strict: true, Fn: fn})
+		register(&Func{Name: name, Args: []uint32{OIDText}, Ret: ret, Strict: true, Immutable: true, Fn: fn})
 	}
 }
 

@@ -94,6 +94,9 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 		}
 		return DJSON(string(types.AppendJSONB(nil, &v))), nil
 	}
+	if d, ok, err := parseArrayText(t, s); ok {
+		return d, err
+	}
 	return Null, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported yet", TypeName(t.OID))
 }
 
@@ -152,6 +155,9 @@ func CastFn(from, to T, explicit bool) Fn {
 // castKind converts between types, ignoring the target's modifier.
 func castKind(from, to T) Fn {
 	fk, tk := KindOf(from.OID), KindOf(to.OID)
+	if fn := castSpecial(from, to); fn != nil {
+		return fn
+	}
 	switch {
 	case from.OID == to.OID || (fk == tk && fk != KindInt && fk != KindFloat && fk != KindText && fk != KindTimestamp && fk != KindJSON):
 		return func(_ *Env, a []Datum) (Datum, error) { return a[0], nil }
@@ -169,6 +175,13 @@ func castKind(from, to T) Fn {
 		return func(env *Env, a []Datum) (Datum, error) { return ParseText(to, a[0].S, env.Settings) }
 	case from.OID == OIDJSONB && to.OID == OIDJSON:
 		return func(_ *Env, a []Datum) (Datum, error) { return a[0], nil }
+	case from.OID == OIDInt8 && to.OID == OIDOid:
+		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].I < 0 || a[0].I > math.MaxUint32 {
+				return Null, pgerr.New(pgerr.NumericValueOutOfRange, "OID out of range")
+			}
+			return a[0], nil
+		}
 	case fk == KindInt && tk == KindInt:
 		lo, hi, name := intRange(to.OID)
 		return func(_ *Env, a []Datum) (Datum, error) {
@@ -286,5 +299,5 @@ func castKind(from, to T) Fn {
 			return DTimestamp(utcMicros(dateToMicros(a[0].I), env.Settings)), nil
 		}
 	}
-	return nil
+	return castMore(from, to)
 }

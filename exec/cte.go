@@ -9,9 +9,14 @@ import (
 // most once per execution of the With that binds it, however many
 // CTEScans read it, and only as far as they read (so that a recursive CTE
 // under a LIMIT stops).
+//
+// A Modifying CTE (INSERT, UPDATE or DELETE in WITH) runs to its end when
+// the With opens, before the body, so that it runs once whatever the body
+// reads; its rows are its RETURNING rows.
 type CTE struct {
-	Name string
-	Plan Plan
+	Name      string
+	Plan      Plan
+	Modifying bool
 }
 
 // With binds CTEs, then runs Body, whose CTEScans (and those of the
@@ -30,10 +35,28 @@ func (p *With) Open(env *Env) (Rows, error) {
 		bufs[i] = &cteBuffer{env: cenv, plan: c.Plan}
 		cenv.bind(c, bufs[i])
 	}
+	for i, c := range p.CTEs {
+		if !c.Modifying {
+			continue
+		}
+		for n := 0; ; n++ {
+			row, err := bufs[i].row(n)
+			if err != nil {
+				closeBuffers(bufs)
+				return nil, err
+			}
+			if row == nil {
+				break
+			}
+		}
+	}
 	body, err := p.Body.Open(cenv)
 	if err != nil {
 		closeBuffers(bufs)
 		return nil, err
+	}
+	if c, ok := body.(CountedRows); ok {
+		return &countedWithRows{withRows{body: body, bufs: bufs}, c}, nil
 	}
 	return &withRows{body: body, bufs: bufs}, nil
 }
@@ -42,6 +65,15 @@ type withRows struct {
 	body Rows
 	bufs []*cteBuffer
 }
+
+// countedWithRows is withRows over an INSERT, UPDATE or DELETE, whose
+// count it reports.
+type countedWithRows struct {
+	withRows
+	c CountedRows
+}
+
+func (r *countedWithRows) Affected() int64 { return r.c.Affected() }
 
 func (r *withRows) Next() (Row, error) { return r.body.Next() }
 

@@ -73,6 +73,9 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	defer src.Close()
 	out := &modifiedRows{}
 	row := make(Row, len(t.Cols))
+	// UPDATE ... FROM and DELETE ... USING read the target's rows joined
+	// with other tables: a row matching several times is changed once.
+	var lastKey []byte
 	var touched map[string]bool // ON CONFLICT: the rows this statement wrote
 	for {
 		in, err := src.Next()
@@ -122,6 +125,9 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			fks.changed(t, nil, row)
 			ret = row
 		case Update:
+			if p.repeated(src, &lastKey) {
+				continue
+			}
 			old := slices.Clone(in)
 			copy(row, in)
 			for pos, e := range p.Sets {
@@ -143,7 +149,13 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			}
 			fks.changed(t, old, row)
 			ret = row
+			if len(in) > len(row) {
+				ret = append(slices.Clone(row), in[len(row):]...) // RETURNING may read the FROM items
+			}
 		case Delete:
+			if p.repeated(src, &lastKey) {
+				continue
+			}
 			key := slices.Clone(src.(keyedRows).Key())
 			if err := w.Delete(env.Ctx, key, in); err != nil {
 				return nil, err
@@ -169,6 +181,17 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// repeated reports whether the source's current row has the key of the
+// row before it, and remembers the key.
+func (p *Modify) repeated(src Rows, last *[]byte) bool {
+	key := src.(keyedRows).Key()
+	if *last != nil && string(key) == string(*last) {
+		return true
+	}
+	*last = append((*last)[:0], key...)
+	return false
 }
 
 func checkNotNull(t *Table, row Row) error {

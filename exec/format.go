@@ -48,6 +48,11 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendInterval(dst, d.Interval(), s)
 	case OIDUUID:
 		return types.AppendUUID(dst, types.UUID([]byte(d.S)))
+	case OIDChar:
+		if d.S == "" {
+			return dst
+		}
+		return types.AppendChar(dst, d.S[0])
 	}
 	switch d.Kind {
 	case KindInt:
@@ -56,6 +61,8 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendFloat8(dst, d.F, extraFloatDigits(s))
 	case KindBool:
 		return types.AppendBool(dst, d.I != 0)
+	case KindArray:
+		return appendArrayText(dst, d)
 	}
 	return append(dst, d.S...)
 }

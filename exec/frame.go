@@ -59,3 +59,32 @@ func (env *Env) child(outer []Datum) *Env {
 	c.frame = &frame{parent: env.frame}
 	return &c
 }
+
+// shared finds the value bound to key in the outermost frame: state that
+// lasts the whole execution of the statement, such as a hash table of a
+// table that does not depend on any outer value.
+func (env *Env) shared(key any) (any, bool) {
+	f := env.rootFrame()
+	v, ok := f.vals[key]
+	return v, ok
+}
+
+// share binds key to val in the outermost frame.
+func (env *Env) share(key, val any) {
+	f := env.rootFrame()
+	if f.vals == nil {
+		f.vals = map[any]any{}
+	}
+	f.vals[key] = val
+}
+
+func (env *Env) rootFrame() *frame {
+	if env.frame == nil {
+		env.frame = &frame{}
+	}
+	f := env.frame
+	for f.parent != nil {
+		f = f.parent
+	}
+	return f
+}

@@ -1,5 +1,33 @@
 package exec
 
+// The built-in functions and operators. Each family lives in its own file
+// and registers its overloads from an init function:
+//
+//	builtins.go     arithmetic per type, text comparisons
+//	fn_string.go    text and bytea functions, ||, concat, quote_*
+//	fn_format.go    format()
+//	like.go         LIKE and ILIKE (PostgreSQL's MatchText), like_escape
+//	regex.go        ~ and friends, SIMILAR TO, regexp_* (on RE2)
+//	fn_textarray.go regexp_match, regexp_split_to_array, string_to_array
+//	fn_math.go      numeric and float functions with PostgreSQL's scales
+//	fn_datetime.go  date/time arithmetic, extract, date_trunc, age, make_*
+//	fn_tochar.go    to_char, to_number, to_date, to_timestamp
+//	fn_json.go      json and jsonb operators and functions (json_raw.go
+//	                walks json text, jsonb_cmp.go orders jsonb)
+//	jsonpath.go     SQL/JSON path: @?, @@, jsonb_path_*
+//	fn_system.go    now() and the SQL value functions, pg_typeof
+//	prng.go         pg_prng, behind the session's random() and setseed()
+//	cast_more.go    the casts castKind's generic rules do not cover
+//
+// Invariants:
+//  1. The registry is written only by init functions; afterwards it is
+//     read-only and safe for concurrent lookups.
+//  2. Resolution follows PostgreSQL's func_select_candidate, so the same
+//     call picks the same overload (and the same result type) as there.
+//  3. A Func's Fn must not keep state between calls; state per call site
+//     (a compiled regular expression) is made by Build, once per plan.
+//  4. Errors are *pgerr.Error with PostgreSQL's SQLSTATE and wording.
+
 import (
 	"strings"
 
@@ -10,7 +38,8 @@ import (
 type Func struct {
 	Name string
 	// Args are the parameter types (OIDs); with Variadic, the last one
-	// repeats any number of times (at least once).
+	// repeats any number of times (at least once). OIDAny accepts an
+	// argument of any type, which keeps its own type.
 	Args     []uint32
 	Variadic bool
 	// Ret is the result type; when RetArg >= 0 (set RetArg to 1+index, 0
@@ -19,7 +48,18 @@ type Func struct {
 	RetArg int
 	// Strict functions return NULL for any NULL argument without running.
 	Strict bool
-	Fn     Fn
+	// Immutable functions depend on their arguments alone (not on the
+	// session's settings, the clock or the database): the planner
+	// evaluates a call of constants once, as PostgreSQL's constant
+	// folding does.
+	Immutable bool
+	Fn        Fn
+	// Build, when set, makes the implementation for the argument types of
+	// a call, after resolution: functions over OIDAny (concat, format,
+	// to_json, pg_typeof) need them, as a Datum's Kind does not tell a
+	// date from a timestamp's output style or jsonb from text. It returns
+	// the implementation and the result type.
+	Build func(args []T) (Fn, T, error)
 }
 
 // ResultType returns the type f returns for arguments of types args.
@@ -28,6 +68,15 @@ func (f *Func) ResultType(args []T) T {
 		return T{OID: args[f.RetArg-1].OID, Typmod: -1}
 	}
 	return T{OID: f.Ret, Typmod: -1}
+}
+
+// Bind returns the implementation and result type of f for a call whose
+// arguments have (after conversion) the types args.
+func (f *Func) Bind(args []T) (Fn, T, error) {
+	if f.Build != nil {
+		return f.Build(args)
+	}
+	return f.Fn, f.ResultType(args), nil
 }
 
 // funcs holds every built-in overload by name. Files register theirs from
@@ -44,58 +93,209 @@ func register(fs ...*Func) {
 // HasFunc reports whether any overload of name exists.
 func HasFunc(name string) bool { return len(funcs[name]) > 0 }
 
-// LookupFunc resolves a call of name with arguments of types args to one
-// overload, as PostgreSQL resolves function and operator calls: an exact
-// match wins; otherwise the overload needing the fewest and cheapest
-// implicit conversions (unknown literals match any type; numbers widen
-// int2 → int4 → int8 → numeric → float4 → float8; the string types convert
-// to text), with a preference for text and float8 among equals. It returns
-// the overload and the types the arguments must be converted to.
-func LookupFunc(name string, args []T) (*Func, []T, error) {
-	var best *Func
-	bestCost, ties := -1, 0
+// HasExact reports whether name has an overload taking exactly the types
+// args, as PostgreSQL's binary_oper_exact asks before it resolves an
+// operator with one unknown operand as if both had the other's type.
+func HasExact(name string, args ...uint32) bool {
 	for _, f := range funcs[name] {
 		params := f.params(len(args))
 		if params == nil {
 			continue
 		}
-		cost := 0
+		exact := true
 		for i, a := range args {
-			c := convCost(a.OID, params[i])
-			if c < 0 {
-				cost = -1
+			if params[i] != a {
+				exact = false
 				break
 			}
-			cost += c
 		}
-		switch {
-		case cost < 0:
-		case bestCost < 0 || cost < bestCost:
-			best, bestCost, ties = f, cost, 0
-		case cost == bestCost:
-			if preferred(f, len(args)) && !preferred(best, len(args)) {
-				best = f
-			} else if preferred(f, len(args)) == preferred(best, len(args)) {
-				ties++
+		if exact {
+			return true
+		}
+	}
+	return false
+}
+
+// LookupFunc resolves a call of name with arguments of types args to one
+// overload, by PostgreSQL's rules (func_select_candidate in parse_func.c):
+// an exact match wins; otherwise among the overloads that every argument
+// converts to implicitly, keep those with the most exact matches, then
+// those taking the preferred type of an argument's category where it must
+// be converted, then resolve unknown literals by category (string wins),
+// then assume unknowns have the type of the known arguments when these
+// agree. It returns the overload and the types the arguments must be
+// converted to (an OIDAny parameter keeps the argument's type).
+func LookupFunc(name string, args []T) (*Func, []T, error) {
+	var cands []*Func
+	for _, f := range funcs[name] {
+		params := f.params(len(args))
+		if params == nil {
+			continue
+		}
+		exact, ok := true, true
+		for i, a := range args {
+			if params[i] != a.OID {
+				exact = false
+			}
+			if !CanCoerce(a.OID, params[i]) {
+				ok = false
 			}
 		}
+		if exact {
+			return f, resolvedTypes(f, args), nil
+		}
+		if ok {
+			cands = append(cands, f)
+		}
 	}
-	if best == nil {
-		return nil, nil, errNoFunc(name, args)
-	}
-	if ties > 0 {
+	best := selectCandidate(cands, args)
+	switch {
+	case len(best) == 1:
+		return best[0], resolvedTypes(best[0], args), nil
+	case len(best) > 1:
 		return nil, nil, pgerr.New(pgerr.AmbiguousFunction, "function %s is not unique", signature(name, args)).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
-	params := best.params(len(args))
+	return nil, nil, errNoFunc(name, args)
+}
+
+// resolvedTypes returns the types the arguments of a call of f convert to.
+func resolvedTypes(f *Func, args []T) []T {
+	params := f.params(len(args))
 	out := make([]T, len(args))
 	for i, p := range params {
 		out[i] = T{OID: p, Typmod: -1}
-		if args[i].OID == p {
+		if args[i].OID == p || p == OIDAny {
 			out[i] = args[i]
 		}
 	}
-	return best, out, nil
+	return out
+}
+
+// selectCandidate narrows cands, all applicable to args, as PostgreSQL's
+// func_select_candidate does; more than one result is an ambiguity.
+func selectCandidate(cands []*Func, args []T) []*Func {
+	if len(cands) <= 1 {
+		return cands
+	}
+	n := len(args)
+	keep := func(score func(params []uint32) int) {
+		best, out := -1, cands[:0:0]
+		for _, f := range cands {
+			s := score(f.params(n))
+			switch {
+			case s > best:
+				best, out = s, append(out[:0], f)
+			case s == best:
+				out = append(out, f)
+			}
+		}
+		cands = out
+	}
+	// The most exact matches, then the most exact or preferred matches.
+	keep(func(params []uint32) int {
+		m := 0
+		for i, a := range args {
+			if a.OID != OIDUnknown && params[i] == a.OID {
+				m++
+			}
+		}
+		return m
+	})
+	if len(cands) == 1 {
+		return cands
+	}
+	keep(func(params []uint32) int {
+		m := 0
+		for i, a := range args {
+			if a.OID != OIDUnknown && (params[i] == a.OID || (IsPreferredType(params[i]) && TypeCategory(params[i]) == TypeCategory(a.OID))) {
+				m++
+			}
+		}
+		return m
+	})
+	if len(cands) == 1 {
+		return cands
+	}
+	// Unknown literals: the category every candidate agrees on, or the
+	// string category if any candidate takes it there.
+	unknowns := 0
+	resolved := true
+	cat := make([]byte, n)
+	pref := make([]bool, n)
+	for i, a := range args {
+		if a.OID != OIDUnknown {
+			continue
+		}
+		unknowns++
+		for j, f := range cands {
+			p := f.params(n)[i]
+			c, isPref := TypeCategory(p), IsPreferredType(p)
+			switch {
+			case j == 0:
+				cat[i], pref[i] = c, isPref
+			case c == cat[i]:
+				pref[i] = pref[i] || isPref
+			case c == 'S':
+				cat[i], pref[i] = c, isPref
+			case cat[i] != 'S':
+				resolved = false
+			}
+		}
+	}
+	if unknowns > 0 && resolved {
+		var out []*Func
+		for _, f := range cands {
+			params := f.params(n)
+			ok := true
+			for i, a := range args {
+				if a.OID == OIDUnknown && (TypeCategory(params[i]) != cat[i] || (pref[i] && !IsPreferredType(params[i]))) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				out = append(out, f)
+			}
+		}
+		if len(out) > 0 {
+			cands = out
+		}
+		if len(cands) == 1 {
+			return cands
+		}
+	}
+	// Unknowns beside known arguments of one type: assume that type.
+	if unknowns > 0 && unknowns < n {
+		known := uint32(0)
+		for _, a := range args {
+			if a.OID == OIDUnknown {
+				continue
+			}
+			if known != 0 && a.OID != known {
+				return cands
+			}
+			known = a.OID
+		}
+		var out []*Func
+		for _, f := range cands {
+			params := f.params(n)
+			ok := true
+			for i := range args {
+				if !CanCoerce(known, params[i]) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				out = append(out, f)
+			}
+		}
+		if len(out) == 1 {
+			return out
+		}
+	}
+	return cands
 }
 
 // params returns f's parameter types for n arguments, or nil if f does not
@@ -103,6 +303,9 @@ func LookupFunc(name string, args []T) (*Func, []T, error) {
 func (f *Func) params(n int) []uint32 {
 	switch {
 	case !f.Variadic && n == len(f.Args):
+		if f.Args == nil {
+			return []uint32{} // no arguments, not "does not apply"
+		}
 		return f.Args
 	case f.Variadic && n >= len(f.Args):
 		out := append([]uint32(nil), f.Args...)
@@ -112,15 +315,6 @@ func (f *Func) params(n int) []uint32 {
 		return out
 	}
 	return nil
-}
-
-func preferred(f *Func, n int) bool {
-	for _, p := range f.params(n) {
-		if p == OIDText || p == OIDFloat8 {
-			return true
-		}
-	}
-	return false
 }
 
 // numericRank orders the numeric types by implicit widening.
@@ -145,24 +339,65 @@ func numericRank(oid uint32) int {
 // NumericRank is numericRank for the planner: 0 for a non-numeric type.
 func NumericRank(oid uint32) int { return numericRank(oid) }
 
-// convCost is the cost of converting an argument of type from to a
-// parameter of type to implicitly, -1 when it cannot be.
-func convCost(from, to uint32) int {
-	switch {
-	case from == to:
-		return 0
-	case from == OIDUnknown:
-		return 1
-	case numericRank(from) > 0 && numericRank(to) > numericRank(from):
-		return numericRank(to) - numericRank(from)
-	case to == OIDText && KindOf(from) == KindText:
-		return 1
-	case from == OIDDate && (to == OIDTimestamp || to == OIDTimestampTZ):
-		return 1
-	case from == OIDTimestamp && to == OIDTimestampTZ:
-		return 1
+// TypeCategory is pg_type.typcategory: N numeric, S string, D date/time,
+// T timespan, B boolean, U user (json, jsonb, uuid, bytea), A array, P
+// pseudo, X unknown.
+func TypeCategory(oid uint32) byte {
+	switch oid {
+	case OIDInt2, OIDInt4, OIDInt8, OIDFloat4, OIDFloat8, OIDNumeric, OIDOid, OIDRegclass, OIDRegtype:
+		return 'N'
+	case OIDText, OIDVarchar, OIDBpchar, OIDName:
+		return 'S'
+	case OIDChar:
+		return 'Z'
+	case OIDDate, OIDTime, OIDTimestamp, OIDTimestampTZ, OIDTimeTZ:
+		return 'D'
+	case OIDInterval:
+		return 'T'
+	case OIDBool:
+		return 'B'
+	case OIDUnknown:
+		return 'X'
+	case OIDAny, OIDAnyElement, OIDVoid, OIDRecord:
+		return 'P'
 	}
-	return -1
+	return 'U'
+}
+
+// IsPreferredType is pg_type.typispreferred.
+func IsPreferredType(oid uint32) bool {
+	switch oid {
+	case OIDFloat8, OIDOid, OIDText, OIDTimestampTZ, OIDInterval, OIDBool:
+		return true
+	}
+	return false
+}
+
+// CanCoerce reports whether a value of type from converts implicitly to a
+// parameter of type to: the implicit casts of PostgreSQL's pg_cast, an
+// unknown literal to anything, anything to OIDAny.
+func CanCoerce(from, to uint32) bool {
+	if from == to || from == OIDUnknown || to == OIDAny || to == OIDAnyElement {
+		return true
+	}
+	fr, tr := numericRank(from), numericRank(to)
+	switch {
+	case fr > 0 && tr > fr:
+		return true
+	case (from == OIDInt2 || from == OIDInt4 || from == OIDInt8) && (to == OIDOid || to == OIDRegclass || to == OIDRegtype):
+		return true
+	case TypeCategory(from) == 'S' && TypeCategory(to) == 'S':
+		return true
+	case from == OIDChar && to == OIDText:
+		return true
+	case from == OIDDate && (to == OIDTimestamp || to == OIDTimestampTZ):
+		return true
+	case from == OIDTimestamp && to == OIDTimestampTZ:
+		return true
+	case from == OIDTime && to == OIDInterval:
+		return true
+	}
+	return false
 }
 
 func signature(name string, args []T) string {

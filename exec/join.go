@@ -168,6 +168,10 @@ func (r *nestedLoopRows) openLateral() error {
 	return nil
 }
 
+// Key returns the key of the stored row the current left row is, when
+// the left input reads a table (UPDATE ... FROM, DELETE ... USING).
+func (r *nestedLoopRows) Key() []byte { return r.left.(keyedRows).Key() }
+
 func (r *nestedLoopRows) Close() error {
 	err := r.left.Close()
 	if r.lat != nil {
@@ -209,11 +213,33 @@ func drain(env *Env, p Plan) ([]Row, error) {
 // is built; the rows read from the other are probed first, then the rest
 // of it. Memory is thus bounded by about twice the smaller input, however
 // the planner ordered the inputs.
+//
+// With Shared set, one input (SharedLeft or SharedRight) reads no outer
+// values although the join runs again and again (inside a correlated
+// subquery or a LATERAL item): its table is built from that input once
+// per execution of the statement and kept in the outermost frame.
 type HashJoin struct {
 	Left, Right         Plan
 	Kind                JoinKind
 	LeftKeys, RightKeys []Expr
 	Residual            Expr // nil: true
+	Shared              Shared
+}
+
+// Shared names the input of a HashJoin whose table lasts the statement.
+type Shared uint8
+
+const (
+	NotShared Shared = iota
+	SharedLeft
+	SharedRight
+)
+
+// hashBuild is the built side of a hash join.
+type hashBuild struct {
+	table     *keyTable
+	built     []Row
+	nullKeyed []Row
 }
 
 func (p *HashJoin) Columns() []ResultColumn { return joinCols(p.Left, p.Right) }
@@ -221,6 +247,12 @@ func (p *HashJoin) Columns() []ResultColumn { return joinCols(p.Left, p.Right) }
 func (p *HashJoin) Open(env *Env) (Rows, error) {
 	lw, rw := len(p.Left.Columns()), len(p.Right.Columns())
 	r := &hashJoinRows{p: p, env: env, lw: lw, out: make(Row, lw+rw), scratch: make(Row, lw+rw)}
+	if p.Shared != NotShared {
+		if err := r.buildShared(); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
 	left, err := p.Left.Open(env)
 	if err != nil {
 		return nil, err
@@ -284,6 +316,41 @@ func (r *hashJoinRows) build() error {
 	}
 }
 
+// buildShared builds the table of a Shared join from its shared input, or
+// takes the one built earlier in the statement, and opens the other.
+func (r *hashJoinRows) buildShared() error {
+	r.buildLeft = r.p.Shared == SharedLeft
+	build, probe := r.p.Right, r.p.Left
+	if r.buildLeft {
+		build, probe = probe, build
+	}
+	if v, ok := r.env.shared(r.p); ok {
+		b := v.(*hashBuild)
+		r.table, r.built, r.nullKeyed = b.table, b.built, b.nullKeyed
+		r.afterBuild()
+	} else {
+		rows, err := drain(r.env, build)
+		if err != nil {
+			return err
+		}
+		if err := r.buildFrom(rows); err != nil {
+			return err
+		}
+		r.env.share(r.p, &hashBuild{table: r.table, built: r.built, nullKeyed: r.nullKeyed})
+	}
+	in, err := probe.Open(r.env)
+	if err != nil {
+		return err
+	}
+	r.probe = in
+	if r.buildLeft {
+		r.inputs[1] = in
+	} else {
+		r.inputs[0] = in
+	}
+	return nil
+}
+
 func (r *hashJoinRows) buildFrom(rows []Row) error {
 	keys := r.p.RightKeys
 	if r.buildLeft {
@@ -304,12 +371,17 @@ func (r *hashJoinRows) buildFrom(rows []Row) error {
 		r.table.add(h, key)
 		r.built = append(r.built, row)
 	}
+	r.afterBuild()
+	return nil
+}
+
+// afterBuild readies the probing state once the table is there.
+func (r *hashJoinRows) afterBuild() {
 	if r.buildKept() {
 		r.matched = make([]bool, len(r.built))
 	}
-	r.pkey = make([]Datum, len(keys))
+	r.pkey = make([]Datum, len(r.p.LeftKeys))
 	r.cur = -1
-	return nil
 }
 
 // evalKeys evaluates keys over row, which is a left row or (right set) a
@@ -443,6 +515,11 @@ func (r *hashJoinRows) nextProbe() error {
 	}
 	return nil
 }
+
+// Key returns the key of the stored row the current probe row is, when
+// the probe input is the left one and reads a table (UPDATE ... FROM,
+// DELETE ... USING, which build the right input).
+func (r *hashJoinRows) Key() []byte { return r.inputs[0].(keyedRows).Key() }
 
 func (r *hashJoinRows) Close() error {
 	var err error

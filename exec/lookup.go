@@ -46,15 +46,7 @@ func (p *HashLookup) Open(env *Env) (Rows, error) {
 
 // table returns the hash table of In, building it on first use.
 func (p *HashLookup) table(env *Env) (*lookupTable, error) {
-	root := env
-	if env.frame != nil {
-		f := env.frame
-		for f.parent != nil {
-			f = f.parent
-		}
-		root = &Env{frame: f}
-	}
-	if v, ok := root.local(p); ok {
+	if v, ok := env.shared(p); ok {
 		return v.(*lookupTable), nil
 	}
 	in, err := p.In.Open(env)
@@ -86,10 +78,7 @@ func (p *HashLookup) table(env *Env) (*lookupTable, error) {
 		t.table.add(h, key)
 		t.rows = append(t.rows, slices.Clone(row))
 	}
-	root.bind(p, t)
-	if env.frame == nil {
-		env.frame = root.frame
-	}
+	env.share(p, t)
 	return t, nil
 }
 

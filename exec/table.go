@@ -150,7 +150,7 @@ func (t *Table) encodeRow(b *tuple.Builder, row Row) []byte {
 
 // decodeRow decodes a stored tuple into dst (grown to the table's width).
 func (t *Table) decodeRow(v []byte, dst Row) (Row, error) {
-	if cap(dst) < len(t.Cols) {
+	if dst == nil || cap(dst) < len(t.Cols) { // never nil: nil ends the rows
 		dst = make(Row, len(t.Cols))
 	}
 	dst = dst[:len(t.Cols)]

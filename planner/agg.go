@@ -176,6 +176,25 @@ func (a *analyzer) groupedExpr(n *pg.Node, sc *scope) (exec.Expr, bool) {
 	return nil, false
 }
 
+// outerAgg reports whether the arguments of an aggregate call in sc read
+// columns of the enclosing query and none of sc's own.
+func (a *analyzer) outerAgg(f *pg.FuncCall, sc *scope) bool {
+	local := false
+	// Probe against the enclosing query's rows before grouping, through a
+	// correlation of its own, so that nothing is recorded.
+	probe := &scope{items: sc.items, corr: &correlation{outer: sc.corr.outer.group.input}}
+	probe.track = func(*nsItem) { local = true }
+	outer := false
+	for _, n := range f.Args {
+		e, err := a.expr(n, probe)
+		if err != nil {
+			return false
+		}
+		outer = outer || readsOuter(e)
+	}
+	return outer && !local
+}
+
 // aggCall analyzes a call of an aggregate function.
 func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	name := opName(f.Funcname)
@@ -184,6 +203,18 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	}
 	if a.inAgg {
 		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+	}
+	if (sc == nil || sc.group == nil) && sc != nil && sc.corr != nil && sc.corr.outer != nil && sc.corr.outer.group != nil && a.outerAgg(f, sc) {
+		// An aggregate over the columns of the enclosing, grouped query
+		// (HAVING EXISTS (... WHERE sum(outer.x) = ...)) is computed by
+		// that query and read here as an outer value.
+		saved := a.nested()
+		e, err := a.aggCall(f, sc.corr.outer)
+		a.restore(saved)
+		if err != nil {
+			return nil, err
+		}
+		return sc.corr.ref(e), nil
 	}
 	if sc == nil || sc.group == nil {
 		clause := a.clause
@@ -212,7 +243,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		}
 	}
 	defer func() { g.input.track = savedTrack }()
-	var args []exec.Expr
+	var args, raw []exec.Expr
 	var types []exec.T
 	for _, n := range f.Args {
 		e, err := a.expr(n, g.input)
@@ -220,6 +251,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 			return nil, err
 		}
 		args = append(args, e)
+		raw = append(raw, e)
 		types = append(types, e.Type())
 	}
 	fn, want, err := exec.LookupAgg(name, types)
@@ -254,8 +286,8 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		}
 		if f.AggDistinct {
 			found := false
-			for _, x := range args {
-				found = found || exprEqual(x, e)
+			for i, x := range args {
+				found = found || exprEqual(x, e) || exprEqual(raw[i], e)
 			}
 			if !found {
 				return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), f.Location)

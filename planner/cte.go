@@ -16,6 +16,9 @@ type cteDef struct {
 	// ru is set while the recursive term of a WITH RECURSIVE query is
 	// analyzed: references to the query then read the work table.
 	ru *exec.RecursiveUnion
+	// noReturning marks a data-modifying query without RETURNING, which
+	// cannot be read.
+	noReturning bool
 }
 
 // scan returns the plan that reads the CTE.
@@ -44,44 +47,11 @@ func (a *analyzer) findCTE(name string) *cteDef {
 // earlier ones in scope, then the query with all of them.
 func (a *analyzer) with(s *pg.SelectStmt, corr *correlation) (exec.Plan, error) {
 	w := s.WithClause
-	base := len(a.ctes)
-	defer func() { a.ctes = a.ctes[:base] }()
-	var ctes []*exec.CTE
-	order, err := cteOrder(w)
+	ctes, pop, err := a.withCTEs(w, corr)
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range order {
-		ce := n.GetCommonTableExpr()
-		for _, d := range a.ctes[base:] {
-			if d.name == ce.Ctename {
-				return nil, withPos(pgerr.New(codeDuplicateAlias, "WITH query name %q specified more than once", ce.Ctename), ce.Location)
-			}
-		}
-		sel := ce.Ctequery.GetSelectStmt()
-		if sel == nil {
-			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "data-modifying statements in WITH are not supported yet"), ce.Location)
-		}
-		if ce.SearchClause != nil || ce.CycleClause != nil {
-			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "SEARCH and CYCLE are not supported yet"), ce.Location)
-		}
-		def := &cteDef{name: ce.Ctename}
-		var p exec.Plan
-		var err error
-		if w.Recursive && refersTo(sel, ce.Ctename) {
-			p, err = a.recursiveCTE(def, ce, sel, corr)
-		} else {
-			if p, err = a.subquery(sel, corr); err == nil {
-				def.cols, err = aliasCols(p.Columns(), ce)
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		def.cte = &exec.CTE{Name: ce.Ctename, Plan: p}
-		a.ctes = append(a.ctes, def)
-		ctes = append(ctes, def.cte)
-	}
+	defer pop()
 	s.WithClause = nil
 	body, err := a.query(s, corr)
 	s.WithClause = w
@@ -89,6 +59,110 @@ func (a *analyzer) with(s *pg.SelectStmt, corr *correlation) (exec.Plan, error) 
 		return nil, err
 	}
 	return &exec.With{CTEs: ctes, Body: body}, nil
+}
+
+// withCTEs plans the CTEs of a WITH clause and brings them into scope
+// until pop is called.
+// A nil clause has no CTEs; a nil corr is a top-level statement's.
+func (a *analyzer) withCTEs(w *pg.WithClause, corr *correlation) (ctes []*exec.CTE, pop func(), err error) {
+	base := len(a.ctes)
+	restore := func() { a.ctes = a.ctes[:base] }
+	if w == nil {
+		return nil, restore, nil
+	}
+	if corr == nil {
+		corr = &correlation{}
+	}
+	defer func() {
+		if err != nil {
+			restore()
+		}
+	}()
+	order, err := cteOrder(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range order {
+		ce := n.GetCommonTableExpr()
+		for _, d := range a.ctes[base:] {
+			if d.name == ce.Ctename {
+				return nil, nil, withPos(pgerr.New(codeDuplicateAlias, "WITH query name %q specified more than once", ce.Ctename), ce.Location)
+			}
+		}
+		sel := ce.Ctequery.GetSelectStmt()
+		if sel == nil {
+			def, err := a.modifyingCTE(ce, w, corr)
+			if err != nil {
+				return nil, nil, err
+			}
+			a.ctes = append(a.ctes, def)
+			ctes = append(ctes, def.cte)
+			continue
+		}
+		if ce.SearchClause != nil || ce.CycleClause != nil {
+			return nil, nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "SEARCH and CYCLE are not supported yet"), ce.Location)
+		}
+		def := &cteDef{name: ce.Ctename}
+		var p exec.Plan
+		if w.Recursive && refersTo(sel, ce.Ctename) {
+			p, err = a.recursiveCTE(def, ce, sel, corr)
+		} else if p, err = a.subquery(sel, corr); err == nil {
+			def.cols, err = aliasCols(p.Columns(), ce)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		def.cte = &exec.CTE{Name: ce.Ctename, Plan: p}
+		a.ctes = append(a.ctes, def)
+		ctes = append(ctes, def.cte)
+	}
+	return ctes, restore, nil
+}
+
+// modifyingCTE plans a WITH query that is an INSERT, UPDATE or DELETE:
+// it runs once, to its end, whether or not the query reads it, and its
+// rows are those of its RETURNING clause.
+func (a *analyzer) modifyingCTE(ce *pg.CommonTableExpr, w *pg.WithClause, corr *correlation) (*cteDef, error) {
+	if w.Recursive && nodeRefersTo(ce.Ctequery.ProtoReflect(), ce.Ctename) {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "recursive query %q must not contain data-modifying statements", ce.Ctename), ce.Location)
+	}
+	if corr.outer != nil || a.nestedQuery {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level"), ce.Location)
+	}
+	var p exec.Plan
+	var err error
+	hasReturning := false
+	switch q := ce.Ctequery; {
+	case q.GetInsertStmt() != nil:
+		p, err = a.insert(q.GetInsertStmt())
+		hasReturning = len(q.GetInsertStmt().ReturningList) > 0
+	case q.GetUpdateStmt() != nil:
+		p, err = a.update(q.GetUpdateStmt())
+		hasReturning = len(q.GetUpdateStmt().ReturningList) > 0
+	case q.GetDeleteStmt() != nil:
+		p, err = a.delete(q.GetDeleteStmt())
+		hasReturning = len(q.GetDeleteStmt().ReturningList) > 0
+	default:
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "this statement in WITH is not supported"), ce.Location)
+	}
+	if err != nil {
+		return nil, err
+	}
+	def := &cteDef{name: ce.Ctename, noReturning: !hasReturning}
+	if def.cols, err = aliasCols(p.Columns(), ce); err != nil {
+		return nil, err
+	}
+	def.cte = &exec.CTE{Name: ce.Ctename, Plan: p, Modifying: true}
+	return def, nil
+}
+
+// withDML wraps the plan of an INSERT, UPDATE or DELETE in its WITH
+// clause's CTEs, whose analysis (withCTEs) came first.
+func withDML(ctes []*exec.CTE, p exec.Plan) exec.Plan {
+	if len(ctes) == 0 {
+		return p
+	}
+	return &exec.With{CTEs: ctes, Body: p}
 }
 
 // aliasCols renames a CTE's columns by its column list.
@@ -176,10 +250,27 @@ func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.Sel
 
 // refersTo reports whether a query names a table name without a schema.
 func refersTo(s *pg.SelectStmt, name string) bool {
+	return nodeRefersTo(s.ProtoReflect(), name)
+}
+
+// nodeRefersTo is refersTo for any statement.
+func nodeRefersTo(m protoreflect.Message, name string) bool {
 	found := false
-	walkNodes(s.ProtoReflect(), func(m protoreflect.Message) bool {
-		if rv, ok := m.Interface().(*pg.RangeVar); ok && rv.Schemaname == "" && rv.Relname == name {
-			found = true
+	walkNodes(m, func(m protoreflect.Message) bool {
+		switch x := m.Interface().(type) {
+		case *pg.RangeVar:
+			if x.Schemaname == "" && x.Relname == name {
+				found = true
+			}
+		case *pg.SelectStmt:
+			// A nested WITH query of the same name hides this one.
+			if x.WithClause != nil {
+				for _, c := range x.WithClause.Ctes {
+					if c.GetCommonTableExpr().Ctename == name {
+						return false
+					}
+				}
+			}
 		}
 		return !found
 	})
@@ -277,13 +368,9 @@ func cteOrder(w *pg.WithClause) ([]*pg.Node, error) {
 	n := len(w.Ctes)
 	deps := make([][]int, n)
 	for i, a := range w.Ctes {
-		ca := a.GetCommonTableExpr()
-		sel := ca.Ctequery.GetSelectStmt()
-		if sel == nil {
-			continue
-		}
+		q := a.GetCommonTableExpr().Ctequery.ProtoReflect()
 		for j, b := range w.Ctes {
-			if i != j && refersTo(sel, b.GetCommonTableExpr().Ctename) {
+			if i != j && nodeRefersTo(q, b.GetCommonTableExpr().Ctename) {
 				deps[i] = append(deps[i], j)
 			}
 		}

@@ -40,9 +40,11 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 }
 
 func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
-	if s.WithClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "this INSERT is not supported yet")
+	ctes, pop, err := a.withCTEs(s.WithClause, nil)
+	if err != nil {
+		return nil, err
 	}
+	defer pop()
 	t, err := a.table(s.Relation)
 	if err != nil {
 		return nil, err
@@ -155,14 +157,20 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			return nil, err
 		}
 	}
-	return &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict}, nil
+	return withDML(ctes, &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict}), nil
 }
 
 func (a *analyzer) returning(list []*pg.Node, t *exec.Table, alias string) ([]exec.Expr, []exec.ResultColumn, error) {
+	return a.returningIn(list, tableScope(t, alias))
+}
+
+// returningIn analyzes a RETURNING list over the rows of sc (the target
+// table's columns, then those of any FROM or USING items).
+func (a *analyzer) returningIn(list []*pg.Node, sc *scope) ([]exec.Expr, []exec.ResultColumn, error) {
 	if len(list) == 0 {
 		return nil, nil, nil
 	}
-	return a.targets(list, tableScope(t, alias))
+	return a.targets(list, sc)
 }
 
 // filteredScan plans the rows of a table an UPDATE or DELETE touches.
@@ -181,15 +189,22 @@ func (a *analyzer) filteredScan(t *exec.Table, sc *scope, where *pg.Node) (exec.
 }
 
 func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
-	if s.WithClause != nil || len(s.FromClause) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "this UPDATE is not supported yet")
+	ctes, pop, err := a.withCTEs(s.WithClause, nil)
+	if err != nil {
+		return nil, err
 	}
+	defer pop()
 	t, err := a.table(s.Relation)
 	if err != nil {
 		return nil, err
 	}
 	sc := tableScope(t, aliasOf(s.Relation))
-	src, err := a.filteredScan(t, sc, s.WhereClause)
+	var src exec.Plan
+	if len(s.FromClause) > 0 {
+		src, sc, err = a.joinedTarget(t, aliasOf(s.Relation), s.FromClause, s.WhereClause)
+	} else {
+		src, err = a.filteredScan(t, sc, s.WhereClause)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +220,21 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			return nil, withPos(pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name), rt.Location)
 		}
 		c := t.Cols[pos]
-		if rt.Val.GetSetToDefault() != nil {
+		val := rt.Val
+		if mar := val.GetMultiAssignRef(); mar != nil {
+			e, n, err := a.multiAssign(mar, sc)
+			if err != nil {
+				return nil, err
+			}
+			if e != nil {
+				if sets[pos], err = a.assign(e, c.Type, c.Name, rt.Location); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			val = n
+		}
+		if val.GetSetToDefault() != nil {
 			if defaults == nil {
 				if defaults, err = a.defaults(t); err != nil {
 					return nil, err
@@ -220,7 +249,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			return nil, withPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", c.Name).
 				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", c.Name), rt.Location)
 		}
-		e, err := a.expr(rt.Val, sc)
+		e, err := a.expr(val, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -228,7 +257,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			return nil, err
 		}
 	}
-	ret, cols, err := a.returning(s.ReturningList, t, aliasOf(s.Relation))
+	ret, cols, err := a.returningIn(s.ReturningList, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -236,26 +265,34 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks}, nil
+	return withDML(ctes, &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks}), nil
 }
 
 func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
-	if s.WithClause != nil || len(s.UsingClause) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "this DELETE is not supported yet")
+	ctes, pop, err := a.withCTEs(s.WithClause, nil)
+	if err != nil {
+		return nil, err
 	}
+	defer pop()
 	t, err := a.table(s.Relation)
 	if err != nil {
 		return nil, err
 	}
-	src, err := a.filteredScan(t, tableScope(t, aliasOf(s.Relation)), s.WhereClause)
+	sc := tableScope(t, aliasOf(s.Relation))
+	var src exec.Plan
+	if len(s.UsingClause) > 0 {
+		src, sc, err = a.joinedTarget(t, aliasOf(s.Relation), s.UsingClause, s.WhereClause)
+	} else {
+		src, err = a.filteredScan(t, sc, s.WhereClause)
+	}
 	if err != nil {
 		return nil, err
 	}
-	ret, cols, err := a.returning(s.ReturningList, t, aliasOf(s.Relation))
+	ret, cols, err := a.returningIn(s.ReturningList, sc)
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Modify{Kind: exec.Delete, Table: t, Source: src, Returning: ret, Cols: cols}, nil
+	return withDML(ctes, &exec.Modify{Kind: exec.Delete, Table: t, Source: src, Returning: ret, Cols: cols}), nil
 }
 
 // parseExpr parses an expression stored as SQL text (a column default).

@@ -21,8 +21,10 @@ func exprEqual(a, b exec.Expr) bool {
 		return ok && x.T == y.T && x.D.Kind == y.D.Kind && x.D.I == y.D.I && x.D.S == y.D.S &&
 			(x.D.F == y.D.F || x.D.F != x.D.F && y.D.F != y.D.F) && reflect.DeepEqual(x.D.X, y.D.X)
 	case *exec.ColRef:
+		// Idx -1 is a reference not placed yet (an aggregate's result):
+		// equal only to itself.
 		y, ok := b.(*exec.ColRef)
-		return ok && x.Idx == y.Idx && x.T == y.T
+		return ok && x.Idx >= 0 && x.Idx == y.Idx && x.T == y.T
 	case *exec.OuterRef:
 		y, ok := b.(*exec.OuterRef)
 		return ok && x.Idx == y.Idx && x.T == y.T

@@ -56,6 +56,9 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 	case n.GetFuncCall() != nil:
 		return a.funcCall(n.GetFuncCall(), sc)
 	}
+	if e, ok, err := a.exprMore(n, sc); ok {
+		return e, err
+	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "expression not supported yet: %s", nodeName(n))
 }
 
@@ -77,11 +80,19 @@ func constant(c *pg.A_Const) (exec.Expr, error) {
 	case c.GetFval() != nil:
 		s := c.GetFval().Fval
 		if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+			// -2147483648 arrives here (the grammar negates the too
+			// large 2147483648) and is an int4, as make_const decides.
+			if v == int64(int32(v)) {
+				return &exec.Const{D: exec.DInt(v), T: exec.TInt4}, nil
+			}
 			return &exec.Const{D: exec.DInt(v), T: exec.TInt8}, nil
 		}
 		d, _, err := apd.NewFromString(s)
 		if err != nil {
 			return nil, withPos(pgerr.New(pgerr.InvalidTextRepresentation, "invalid numeric literal %q", s), c.Location)
+		}
+		if d.IsZero() {
+			d.Negative = false // -0.0 is 0.0: numeric has no negative zero
 		}
 		return &exec.Const{D: exec.DNumeric(d), T: exec.TNumeric}, nil
 	case c.GetSval() != nil:
@@ -213,6 +224,9 @@ func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 		}
 		return e, nil
 	}
+	if e, ok, err := a.aexprMore(x, sc); ok {
+		return e, err
+	}
 	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "operator kind %s is not supported yet", x.Kind), x.Location)
 }
 
@@ -235,6 +249,9 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 	}
 	f, want, err := exec.LookupFunc(name, types)
 	if err != nil {
+		if operator && err.(*pgerr.Error).Code == pgerr.AmbiguousFunction {
+			return nil, errAmbiguousOperator(name, types, loc)
+		}
 		if operator {
 			return nil, errNoOperatorTypes(name, types, loc)
 		}
@@ -245,7 +262,18 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 			return nil, err
 		}
 	}
-	return &exec.Call{Name: name, Fn: f.Fn, Args: args, Strict: f.Strict, T: f.ResultType(want)}, nil
+	fn, t, err := f.Bind(want)
+	if err != nil {
+		if pe, ok := err.(*pgerr.Error); ok {
+			return nil, withPos(pe, loc)
+		}
+		return nil, err
+	}
+	call := &exec.Call{Name: name, Fn: fn, Args: args, Strict: f.Strict, T: t}
+	if f.Immutable {
+		return a.fold(call)
+	}
+	return call, nil
 }
 
 func errNoOperatorTypes(op string, types []exec.T, loc int32) error {
@@ -262,30 +290,32 @@ var rankType = map[int]exec.T{1: exec.TInt2, 2: exec.TInt4, 3: exec.TInt8, 4: ex
 func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	var err error
-	// An unknown side takes the other side's type, as PostgreSQL resolves
-	// 'literal' against a typed operand; two unknowns are text.
+	cmpFn := exec.CompareOp(op)
+	// An unknown side takes the other side's type when an operator over
+	// two of that type exists (PostgreSQL's binary_oper_exact); two
+	// unknowns compare as text. Otherwise the registry resolves them.
 	switch {
 	case lt.OID == exec.OIDUnknown && rt.OID == exec.OIDUnknown:
+		if cmpFn == nil {
+			break
+		}
 		if l, err = a.coerce(l, exec.TText, "", loc); err != nil {
 			return nil, err
 		}
 		if r, err = a.coerce(r, exec.TText, "", loc); err != nil {
 			return nil, err
 		}
-	case lt.OID == exec.OIDUnknown:
+	case lt.OID == exec.OIDUnknown && (cmpFn != nil || exec.HasExact(op, rt.OID, rt.OID)):
 		if l, err = a.coerce(l, baseType(rt), "", loc); err != nil {
 			return nil, err
 		}
-	case rt.OID == exec.OIDUnknown:
+	case rt.OID == exec.OIDUnknown && (cmpFn != nil || exec.HasExact(op, lt.OID, lt.OID)):
 		if r, err = a.coerce(r, baseType(lt), "", loc); err != nil {
 			return nil, err
 		}
 	}
 	lt, rt = l.Type(), r.Type()
-	if op == "||" {
-		return a.concat(l, r, loc)
-	}
-	if fn := exec.CompareOp(op); fn != nil {
+	if cmpFn != nil {
 		lr, rr := exec.NumericRank(lt.OID), exec.NumericRank(rt.OID)
 		switch {
 		case lr > 0 && rr > 0 && lr != rr:
@@ -296,10 +326,38 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 			if r, err = a.coerce(r, common, "", loc); err != nil {
 				return nil, err
 			}
+		case lt.OID != rt.OID && exec.TypeCategory(lt.OID) == 'D' && exec.CanCoerce(lt.OID, rt.OID):
+			// date < timestamp < timestamptz: the narrower side widens.
+			if l, err = a.coerce(l, baseType(rt), "", loc); err != nil {
+				return nil, err
+			}
+		case lt.OID != rt.OID && exec.TypeCategory(rt.OID) == 'D' && exec.CanCoerce(rt.OID, lt.OID):
+			if r, err = a.coerce(r, baseType(lt), "", loc); err != nil {
+				return nil, err
+			}
 		case exec.KindOf(lt.OID) != exec.KindOf(rt.OID) || exec.KindOf(lt.OID) == exec.KindNull:
 			return nil, errNoOperator(op, lt, rt, loc)
+		case lt.OID == exec.OIDJSONB && rt.OID == exec.OIDJSONB:
+			cmpFn = exec.JSONBCompareOp(op)
+		case lt.OID == exec.OIDJSON || rt.OID == exec.OIDJSON:
+			// json has no comparison operators.
+			return nil, errNoOperator(op, lt, rt, loc)
+		case lt.OID == exec.OIDBpchar && rt.OID == exec.OIDBpchar,
+			lt.OID == exec.OIDBpchar && rt.OID == exec.OIDVarchar,
+			lt.OID == exec.OIDVarchar && rt.OID == exec.OIDBpchar:
+			// char(n) compares without its padding; against varchar the
+			// resolution picks bpchar = bpchar (one exact match).
+			cmpFn = exec.BpcharCompareOp(op)
+		case lt.OID == exec.OIDBpchar && exec.TypeCategory(rt.OID) == 'S':
+			if l, err = a.cast(l, exec.TText, false, loc); err != nil {
+				return nil, err
+			}
+		case rt.OID == exec.OIDBpchar && exec.TypeCategory(lt.OID) == 'S':
+			if r, err = a.cast(r, exec.TText, false, loc); err != nil {
+				return nil, err
+			}
 		}
-		return &exec.Call{Name: op, Fn: fn, Args: []exec.Expr{l, r}, Strict: true, T: exec.TBool}, nil
+		return &exec.Call{Name: op, Fn: cmpFn, Args: []exec.Expr{l, r}, Strict: true, T: exec.TBool}, nil
 	}
 	return a.call(op, []exec.Expr{l, r}, loc, true)
 }
@@ -311,21 +369,6 @@ func errNoOperator(op string, lt, rt exec.T, loc int32) error {
 
 // baseType drops a type's modifier: varchar(3) compares as varchar.
 func baseType(t exec.T) exec.T { return exec.T{OID: t.OID, Typmod: -1} }
-
-func (a *analyzer) concat(l, r exec.Expr, loc int32) (exec.Expr, error) {
-	var err error
-	if exec.KindOf(l.Type().OID) != exec.KindText {
-		if l, err = a.cast(l, exec.TText, true, loc); err != nil {
-			return nil, err
-		}
-	}
-	if exec.KindOf(r.Type().OID) != exec.KindText {
-		if r, err = a.cast(r, exec.TText, true, loc); err != nil {
-			return nil, err
-		}
-	}
-	return &exec.Call{Name: "||", Fn: exec.Concat, Args: []exec.Expr{l, r}, Strict: true, T: exec.TText}, nil
-}
 
 // coerce converts e to type t implicitly (or by assignment): unknown
 // literals and parameters take t, numeric types widen. what names the
@@ -345,6 +388,9 @@ func (a *analyzer) coerce(e exec.Expr, t exec.T, what string, loc int32) (exec.E
 	if exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText {
 		return a.cast(e, t, false, loc)
 	}
+	if exec.CanCoerce(et.OID, t.OID) && exec.CastFn(et, t, false) != nil {
+		return a.cast(e, t, false, loc)
+	}
 	if what != "" {
 		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "%s must be type %s, not type %s", what, exec.TypeName(t.OID), exec.TypeName(et.OID)), loc)
 	}
@@ -359,6 +405,9 @@ func (a *analyzer) assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Ex
 		return a.cast(e, t, false, loc)
 	}
 	if exec.NumericRank(et.OID) > 0 && exec.NumericRank(t.OID) > 0 || exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText {
+		return a.cast(e, t, false, loc)
+	}
+	if assignable(et.OID, t.OID) {
 		return a.cast(e, t, false, loc)
 	}
 	return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, exec.TypeName(t.OID), exec.TypeName(et.OID)).
@@ -484,6 +533,9 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	}
 	if isSeries(f) {
 		return a.srfCall(f, sc)
+	}
+	if e, ok, err := a.funcCallMore(f, sc); ok {
+		return e, err
 	}
 	var args []exec.Expr
 	for _, n := range f.Args {

@@ -17,10 +17,17 @@ type fromItem struct {
 	width int
 	items []*nsItem
 	cols  []*scopeCol // the item's columns as a whole, in the order * shows them
-	// lateralArgs are, for a LATERAL leaf, the values it reads from the
-	// items to its left (see exec.NestedLoop.Lateral), over their row.
+	// lateral is set for an item that reads the items to its left: a
+	// LATERAL subquery, a function in FROM, a join with such an item.
+	// The args of lateralCorr are then the values it reads, over the
+	// row to its left (see exec.NestedLoop.Lateral).
 	lateral     bool
-	lateralArgs []exec.Expr
+	lateralCorr *correlation
+	// corr is the correlation a join's conditions are analyzed in; a
+	// join that reads only values of the enclosing query through it runs
+	// rebound to rebind's args (see exec.Rebind).
+	corr   *correlation
+	rebind *correlation
 
 	// Joins.
 	left, right *fromItem
@@ -46,9 +53,29 @@ func (a *analyzer) fromClause(list []*pg.Node, corr *correlation) ([]*fromItem, 
 	var ns []*nsItem // the namespace so far, for LATERAL items
 	width := 0
 	for _, n := range list {
-		it, err := a.fromItem(n, corr, &scope{items: ns, corr: corr})
+		prefix := &scope{items: ns, corr: corr}
+		icorr := corr
+		var lc *correlation
+		if n.GetJoinExpr() != nil {
+			// A join may hold LATERAL items that read the items before it
+			// in the list: they are reached through lc, which makes the
+			// whole join LATERAL.
+			lc = &correlation{outer: prefix}
+			icorr = lc
+		}
+		it, err := a.fromItem(n, icorr, prefix)
 		if err != nil {
 			return nil, err
+		}
+		if lc != nil && len(lc.args) > 0 {
+			it.flat = false
+			it.rebind = lc
+			for _, e := range lc.args {
+				if _, ok := e.(*exec.OuterRef); !ok {
+					it.lateral, it.lateralCorr, it.rebind = true, lc, nil
+					break
+				}
+			}
 		}
 		if err := checkDuplicates(ns, it.items); err != nil {
 			return nil, err
@@ -96,7 +123,7 @@ func (a *analyzer) fromItem(n *pg.Node, corr *correlation, prefix *scope) (*from
 func leafItem(p exec.Plan, alias string, colnames []*pg.Node, t *exec.Table) (*fromItem, error) {
 	cols := p.Columns()
 	it := &fromItem{plan: p, width: len(cols)}
-	ns := &nsItem{name: alias, relVisible: true, colsVisible: true, table: t}
+	ns := &nsItem{name: alias, relVisible: true, colsVisible: true, table: t, kind: itemSubquery}
 	if t != nil {
 		ns = tableItem(t, alias)
 	} else {
@@ -122,7 +149,14 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	}
 	if rv.Schemaname == "" {
 		if c := a.findCTE(rv.Relname); c != nil {
-			return leafItem(c.scan(), aliasOf(rv), colnames, nil)
+			if c.noReturning {
+				return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "WITH query %q does not have a RETURNING clause", c.name), rv.Location)
+			}
+			it, err := leafItem(c.scan(), aliasOf(rv), colnames, nil)
+			if err == nil {
+				it.items[0].kind = itemCTE
+			}
+			return it, err
 		}
 	}
 	t, err := a.table(rv)
@@ -147,7 +181,11 @@ func (a *analyzer) rangeSubselect(rs *pg.RangeSubselect, corr *correlation, pref
 		if err != nil {
 			return nil, err
 		}
-		return leafItem(p, rs.Alias.Aliasname, rs.Alias.Colnames, nil)
+		it, err := leafItem(p, rs.Alias.Aliasname, rs.Alias.Colnames, nil)
+		if err == nil && len(sel.ValuesLists) > 0 {
+			it.items[0].kind = itemValues
+		}
+		return it, err
 	}
 	lc := &correlation{outer: prefix}
 	p, err := a.subquery(sel, lc)
@@ -158,10 +196,63 @@ func (a *analyzer) rangeSubselect(rs *pg.RangeSubselect, corr *correlation, pref
 	if err != nil {
 		return nil, err
 	}
-	if len(lc.args) > 0 {
-		it.lateral, it.lateralArgs = true, lc.args
-	}
+	lateralItem(it, lc)
 	return it, nil
+}
+
+// lateralItem marks an item analyzed with correlation lc as LATERAL if it
+// reads the row to its left. One that reads only values of the enclosing
+// query (or nothing) runs once per execution of the query, rebound.
+func lateralItem(it *fromItem, lc *correlation) {
+	if len(lc.args) == 0 {
+		return
+	}
+	setVirtual(it, it.plan, lc)
+	for _, e := range lc.args {
+		switch e.(type) {
+		case *exec.OuterRef, *exec.Const:
+		default:
+			it.lateral, it.lateralCorr = true, lc
+			return
+		}
+	}
+	it.plan = &exec.Rebind{In: it.plan, Args: lc.args}
+}
+
+// setVirtual gives the columns of a one-row LATERAL item without FROM
+// ((VALUES (outer.x)) AS ss (y), (SELECT outer.x AS y) ss) that are
+// outer values or constants their expression, for conditions analyzed
+// in the context the item's outer values come from: b.k = ss.y is then
+// b.k = outer.x, which a hash lookup can serve, instead of a condition
+// between b and ss.
+func setVirtual(it *fromItem, p exec.Plan, lc *correlation) {
+	var exprs []exec.Expr
+	switch x := p.(type) {
+	case *exec.Values:
+		if len(x.Rows) == 1 {
+			exprs = x.Rows[0]
+		}
+	case *exec.Project:
+		if v, ok := x.In.(*exec.Values); ok && len(v.Rows) == 1 && len(v.Rows[0]) == 0 {
+			exprs = x.Exprs
+		}
+	}
+	if len(exprs) != len(it.cols) {
+		return
+	}
+	for i, e := range exprs {
+		switch x := e.(type) {
+		case *exec.Const:
+			it.cols[i].virtual = x
+		case *exec.OuterRef:
+			if o, ok := lc.args[x.Idx].(*exec.OuterRef); ok {
+				it.cols[i].virtual = o
+			}
+		default:
+			continue
+		}
+		it.cols[i].virtualCorr = lc.outer.corr
+	}
 }
 
 // subquery analyzes a query nested in another, with its own state.
@@ -183,7 +274,7 @@ func (a *analyzer) joinExpr(j *pg.JoinExpr, corr *correlation, prefix *scope) (*
 	if err := checkDuplicates(left.items, right.items); err != nil {
 		return nil, err
 	}
-	it := &fromItem{left: left, right: right, on: j.Quals}
+	it := &fromItem{left: left, right: right, on: j.Quals, corr: corr}
 	switch j.Jointype {
 	case pg.JoinType_JOIN_INNER:
 		it.kind = exec.InnerJoin
@@ -300,7 +391,7 @@ func (a *analyzer) joinExpr(j *pg.JoinExpr, corr *correlation, prefix *scope) (*
 			}
 			cols[i] = &cc
 		}
-		it.items = []*nsItem{{name: j.Alias.Aliasname, relVisible: true, colsVisible: true, cols: cols}}
+		it.items = []*nsItem{{name: j.Alias.Aliasname, relVisible: true, colsVisible: true, cols: cols, kind: itemJoin}}
 		it.cols = cols
 	default:
 		for _, x := range append(slices.Clone(left.items), shifted(right.items, lw)...) {
@@ -308,10 +399,10 @@ func (a *analyzer) joinExpr(j *pg.JoinExpr, corr *correlation, prefix *scope) (*
 			c.colsVisible = false
 			it.items = append(it.items, &c)
 		}
-		it.items = append(it.items, &nsItem{colsVisible: true, cols: it.cols})
+		it.items = append(it.items, &nsItem{colsVisible: true, cols: it.cols, kind: itemJoin})
 	}
-	if j.JoinUsingAlias != nil {
-		ua := &nsItem{name: j.JoinUsingAlias.Aliasname, relVisible: true, cols: merged}
+	if j.JoinUsingAlias != nil && j.Alias == nil { // an alias of the join hides it
+		ua := &nsItem{name: j.JoinUsingAlias.Aliasname, relVisible: true, cols: merged, kind: itemJoin}
 		if err := checkDuplicates(it.items, []*nsItem{ua}); err != nil {
 			return nil, err
 		}
@@ -400,6 +491,9 @@ type joinUnit struct {
 	item *fromItem
 	off  int // its place in the row of the whole set, in FROM order
 	plan exec.Plan
+	// invariant: the plan reads no outer values (a table, filtered), so a
+	// hash join run again and again may keep its table (exec.Shared).
+	invariant bool
 }
 
 // flatten expands plain inner joins into their sides and returns the
@@ -428,7 +522,8 @@ func flatten(items []*fromItem) ([]*joinUnit, []*pg.Node) {
 // and the scope that names them.
 func (a *analyzer) planFrom(items []*fromItem, where *pg.Node, corr *correlation) (exec.Plan, *scope, error) {
 	units, conds := flatten(items)
-	return a.planSet(units, conjuncts(where), conds, corr)
+	p, sc, _, err := a.planSet(units, conjuncts(where), conds, corr, nil)
+	return p, sc, err
 }
 
 // conj is a condition of a set of inner joins and the units it reads.
@@ -447,7 +542,7 @@ type conj struct {
 // first unit in FROM order that a condition connects to those already
 // joined (to avoid cross products), or else the next one; LATERAL units
 // keep FROM order.
-func (a *analyzer) planSet(units []*joinUnit, where, on []*pg.Node, corr *correlation) (exec.Plan, *scope, error) {
+func (a *analyzer) planSet(units []*joinUnit, where, on []*pg.Node, corr *correlation, virtual []*nsItem) (exec.Plan, *scope, bool, error) {
 	off := 0
 	var all []*nsItem
 	owner := map[*nsItem]int{}
@@ -461,12 +556,16 @@ func (a *analyzer) planSet(units []*joinUnit, where, on []*pg.Node, corr *correl
 		off += u.item.width
 		lateral = lateral || u.item.lateral
 	}
-	full := &scope{items: all, corr: corr}
+	full := &scope{items: append(all, virtual...), corr: corr}
 	// Find which units each condition reads.
 	var conds []*conj
 	for i, n := range append(slices.Clone(where), on...) {
 		seen := map[int]bool{}
-		full.track = func(it *nsItem) { seen[owner[it]] = true }
+		full.track = func(it *nsItem) {
+			if u, ok := owner[it]; ok {
+				seen[u] = true
+			}
+		}
 		clause, what := "WHERE", "argument of WHERE"
 		if i >= len(where) {
 			clause, what = "JOIN conditions", "argument of JOIN/ON"
@@ -474,7 +573,7 @@ func (a *analyzer) planSet(units []*joinUnit, where, on []*pg.Node, corr *correl
 		_, err := a.condition(n, full, clause, what)
 		full.track = nil
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 		c := &conj{n: n}
 		for u := range seen {
@@ -495,14 +594,15 @@ func (a *analyzer) planSet(units []*joinUnit, where, on []*pg.Node, corr *correl
 			}
 		}
 		var err error
-		if u.plan, err = a.planUnit(u.item, local, corr); err != nil {
-			return nil, nil, err
+		if u.plan, u.invariant, err = a.planUnit(u.item, local, corr, virtual); err != nil {
+			return nil, nil, false, err
 		}
 	}
 	// Join them.
 	var order []int
 	joined := map[int]bool{}
 	var plan exec.Plan
+	invariant := false  // plan is one unit's, which reads no outer values
 	var items []*nsItem // the namespace of plan's rows
 	width := 0
 	for len(order) < len(units) {
@@ -531,7 +631,7 @@ func (a *analyzer) planSet(units []*joinUnit, where, on []*pg.Node, corr *correl
 			plan = &exec.Values{Rows: [][]exec.Expr{{}}}
 		}
 		if plan == nil {
-			plan, items = u.plan, uitems
+			plan, items, invariant = u.plan, uitems, u.invariant
 		} else {
 			sc := &scope{items: append(slices.Clone(items), uitems...), corr: corr}
 			var here []*pg.Node
@@ -542,10 +642,11 @@ func (a *analyzer) planSet(units []*joinUnit, where, on []*pg.Node, corr *correl
 				}
 			}
 			var err error
-			if plan, err = a.joinStep(plan, u, exec.InnerJoin, here, sc, owned(uitems), nil); err != nil {
-				return nil, nil, err
+			if plan, err = a.joinStep(plan, invariant, u, exec.InnerJoin, here, sc, owned(uitems), nil); err != nil {
+				return nil, nil, false, err
 			}
 			items = sc.items
+			invariant = false
 		}
 		order = append(order, next)
 		joined[next] = true
@@ -577,15 +678,16 @@ func (a *analyzer) planSet(units []*joinUnit, where, on []*pg.Node, corr *correl
 		if !c.used {
 			e, err := a.condition(c.n, full, "WHERE", "argument of WHERE")
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, false, err
 			}
 			rest = append(rest, e)
 		}
 	}
 	if len(rest) > 0 {
 		plan = &exec.Filter{In: plan, Pred: and(rest)}
+		invariant = false
 	}
-	return plan, full, nil
+	return plan, full, invariant, nil
 }
 
 func and(es []exec.Expr) exec.Expr {
@@ -623,27 +725,30 @@ func subsetOf(units []int, joined map[int]bool, extra int) bool {
 }
 
 // planUnit plans one unit of a join set, filtered by conditions on it.
-func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation) (exec.Plan, error) {
+func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation, virtual []*nsItem) (exec.Plan, bool, error) {
 	var p exec.Plan
 	if it.left == nil {
 		p = it.plan
 	} else {
 		var err error
-		if p, err = a.planJoin(it, corr); err != nil {
-			return nil, err
+		if p, err = a.planJoin(it); err != nil {
+			return nil, false, err
+		}
+		if it.rebind != nil {
+			p = &exec.Rebind{In: p, Args: it.rebind.args}
 		}
 	}
-	if len(conds) == 0 {
-		return p, nil
-	}
-	sc := &scope{items: it.items, corr: corr}
-	var keys, probes, inner, outer []exec.Expr
 	_, isScan := p.(*exec.Scan)
+	if len(conds) == 0 {
+		return p, isScan, nil
+	}
+	sc := &scope{items: append(slices.Clone(it.items), virtual...), corr: corr}
+	var keys, probes, inner, outer []exec.Expr
 	for _, n := range conds {
 		if isScan && corr.outer != nil {
 			k, pr, ok, err := a.outerKey(n, sc)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if ok {
 				keys, probes = append(keys, k), append(probes, pr)
@@ -652,7 +757,7 @@ func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation) (
 		}
 		e, err := a.condition(n, sc, "WHERE", "argument of WHERE")
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if readsOuter(e) {
 			outer = append(outer, e)
@@ -673,7 +778,7 @@ func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation) (
 	if len(outer) > 0 {
 		p = &exec.Filter{In: p, Pred: and(outer)}
 	}
-	return p, nil
+	return p, isScan && len(keys) == 0 && len(outer) == 0, nil
 }
 
 // outerKey reports whether condition n, on one table of a correlated
@@ -758,7 +863,8 @@ func anyReadsOuter(es []exec.Expr) bool {
 // planJoin plans a join that is not flattened into its enclosing set:
 // an outer join, a join with USING or NATURAL, an aliased join, a join
 // with a LATERAL right side.
-func (a *analyzer) planJoin(it *fromItem, corr *correlation) (exec.Plan, error) {
+func (a *analyzer) planJoin(it *fromItem) (exec.Plan, error) {
+	corr := it.corr
 	lunits, lconds := flatten([]*fromItem{it.left})
 	runits, rconds := flatten([]*fromItem{it.right})
 	lw := it.left.width
@@ -781,7 +887,7 @@ func (a *analyzer) planJoin(it *fromItem, corr *correlation) (exec.Plan, error) 
 			return nil, err
 		}
 		switch {
-		case onL && !onR && !it.kind.KeepsLeft() && !it.right.lateral:
+		case onL && !onR && !it.kind.KeepsLeft():
 			lpush = append(lpush, n)
 		case onR && !onL && !it.kind.KeepsRight() && !it.right.lateral:
 			rpush = append(rpush, n)
@@ -789,19 +895,20 @@ func (a *analyzer) planJoin(it *fromItem, corr *correlation) (exec.Plan, error) 
 			here = append(here, n)
 		}
 	}
-	lp, _, err := a.planSet(lunits, lpush, lconds, corr)
+	lp, _, linv, err := a.planSet(lunits, lpush, lconds, corr, virtualItems(ritems, corr))
 	if err != nil {
 		return nil, err
 	}
 	var rp exec.Plan
+	rinv := false
 	if it.right.lateral {
 		if len(runits) != 1 || len(rconds) > 0 {
 			return nil, pgerr.New(pgerr.InternalError, "unexpected LATERAL join shape")
 		}
-		if rp, err = a.planUnit(it.right, nil, corr); err != nil {
+		if rp, _, err = a.planUnit(it.right, nil, corr, nil); err != nil {
 			return nil, err
 		}
-	} else if rp, _, err = a.planSet(runits, rpush, rconds, corr); err != nil {
+	} else if rp, _, rinv, err = a.planSet(runits, rpush, rconds, corr, virtualItems(litems, corr)); err != nil {
 		return nil, err
 	}
 	var keys [][2]exec.Expr
@@ -816,8 +923,8 @@ func (a *analyzer) planJoin(it *fromItem, corr *correlation) (exec.Plan, error) 
 		}
 		keys = append(keys, [2]exec.Expr{l, r})
 	}
-	right := &joinUnit{item: it.right, plan: rp}
-	p, err := a.joinStep(lp, right, it.kind, here, sc, rset, keys)
+	right := &joinUnit{item: it.right, plan: rp, invariant: rinv}
+	p, err := a.joinStep(lp, linv, right, it.kind, here, sc, rset, keys)
 	if err != nil {
 		return nil, err
 	}
@@ -841,7 +948,7 @@ func (a *analyzer) planJoin(it *fromItem, corr *correlation) (exec.Plan, error) 
 // nodes over sc) and equality keys (over the joined row). Equalities
 // between the two sides become hash join keys; the rest is checked on
 // the joined row.
-func (a *analyzer) joinStep(plan exec.Plan, u *joinUnit, kind exec.JoinKind, conds []*pg.Node, sc *scope, rightItems map[*nsItem]bool, keys [][2]exec.Expr) (exec.Plan, error) {
+func (a *analyzer) joinStep(plan exec.Plan, leftInv bool, u *joinUnit, kind exec.JoinKind, conds []*pg.Node, sc *scope, rightItems map[*nsItem]bool, keys [][2]exec.Expr) (exec.Plan, error) {
 	var residual []exec.Expr
 	for _, n := range conds {
 		if l, r, ok, err := a.equiKey(n, sc, rightItems); err != nil {
@@ -862,6 +969,16 @@ func (a *analyzer) joinStep(plan exec.Plan, u *joinUnit, kind exec.JoinKind, con
 	}
 	if len(keys) > 0 && !u.item.lateral {
 		hj := &exec.HashJoin{Left: plan, Right: u.plan, Kind: kind, Residual: on}
+		if sc.corr != nil && sc.corr.outer != nil {
+			// The join runs once per outer row: keep the table of an
+			// input that does not change.
+			switch {
+			case u.invariant:
+				hj.Shared = exec.SharedRight
+			case leftInv:
+				hj.Shared = exec.SharedLeft
+			}
+		}
 		for _, k := range keys {
 			hj.LeftKeys = append(hj.LeftKeys, k[0])
 			hj.RightKeys = append(hj.RightKeys, k[1])
@@ -879,7 +996,11 @@ func (a *analyzer) joinStep(plan exec.Plan, u *joinUnit, kind exec.JoinKind, con
 			on = and([]exec.Expr{eq, on})
 		}
 	}
-	return &exec.NestedLoop{Left: plan, Right: u.plan, Kind: kind, On: on, Lateral: u.item.lateral, Args: u.item.lateralArgs}, nil
+	nl := &exec.NestedLoop{Left: plan, Right: u.plan, Kind: kind, On: on, Lateral: u.item.lateral}
+	if u.item.lateral {
+		nl.Args = u.item.lateralCorr.args
+	}
+	return nl, nil
 }
 
 // equiKey reports whether condition n is an equality between an
@@ -942,4 +1063,23 @@ func hashableType(t exec.T) bool {
 		return false
 	}
 	return t.OID != exec.OIDBpchar
+}
+
+// virtualItems returns the items' virtual columns that are valid in
+// corr's context (see setVirtual), as items that own no row positions: a
+// condition pushed into one side of a join may still name them.
+func virtualItems(items []*nsItem, corr *correlation) []*nsItem {
+	var out []*nsItem
+	for _, it := range items {
+		v := &nsItem{name: it.name, relVisible: it.relVisible, colsVisible: it.colsVisible}
+		for _, c := range it.cols {
+			if c.virtual != nil && c.virtualCorr == corr {
+				v.cols = append(v.cols, c)
+			}
+		}
+		if len(v.cols) > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
 }

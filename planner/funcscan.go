@@ -61,9 +61,8 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 	if err != nil {
 		return nil, err
 	}
-	if len(lc.args) > 0 {
-		it.lateral, it.lateralArgs = true, lc.args
-	}
+	it.items[0].kind = itemFunction
+	lateralItem(it, lc)
 	return it, nil
 }
 

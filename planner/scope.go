@@ -32,7 +32,20 @@ type nsItem struct {
 	colsVisible bool
 	cols        []*scopeCol
 	table       *exec.Table // a base table's: for columns its primary key determines
+	kind        itemKind
 }
+
+// itemKind is what a namespace item names.
+type itemKind uint8
+
+const (
+	itemTable itemKind = iota
+	itemSubquery
+	itemJoin
+	itemFunction
+	itemValues
+	itemCTE
+)
 
 type scopeCol struct {
 	name     string
@@ -42,6 +55,11 @@ type scopeCol struct {
 	attnum   int16
 	pos      int // the table column's position (base tables)
 	ref      *exec.ColRef
+	// virtual, when set, is the column's value as an expression that
+	// does not read the row (an outer value, a constant), valid in the
+	// context of correlation virtualCorr (see setVirtual).
+	virtual     exec.Expr
+	virtualCorr *correlation
 }
 
 // colRef returns the column's reference, one per column so that equal
@@ -71,7 +89,7 @@ type correlation struct {
 // ref returns the OuterRef of outer expression e, adding it to args.
 func (c *correlation) ref(e exec.Expr) exec.Expr {
 	for i, a := range c.args {
-		if a == e {
+		if sameOuterValue(a, e) {
 			return &exec.OuterRef{Idx: i, T: e.Type()}
 		}
 	}
@@ -227,6 +245,9 @@ func (a *analyzer) resolveIn(sc *scope, table, name string, loc int32, fromSub b
 		return nil, err
 	}
 	if col != nil {
+		if col.virtual != nil && sc.corr == col.virtualCorr && sc.group == nil {
+			return col.virtual, nil
+		}
 		if sc.track != nil {
 			sc.track(item)
 		}
@@ -243,4 +264,23 @@ func (a *analyzer) resolveIn(sc *scope, table, name string, loc int32, fromSub b
 		return nil, err
 	}
 	return sc.corr.ref(e), nil
+}
+
+// sameOuterValue reports whether two expressions of one enclosing scope
+// read the same value: the same pointer, or references to the same
+// column. (References whose place is not settled yet, Idx -1, are equal
+// only to themselves.)
+func sameOuterValue(a, b exec.Expr) bool {
+	if a == b {
+		return true
+	}
+	switch x := a.(type) {
+	case *exec.ColRef:
+		y, ok := b.(*exec.ColRef)
+		return ok && x.Idx >= 0 && x.Idx == y.Idx && x.T == y.T
+	case *exec.OuterRef:
+		y, ok := b.(*exec.OuterRef)
+		return ok && x.Idx == y.Idx && x.T == y.T
+	}
+	return false
 }

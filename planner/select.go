@@ -28,6 +28,7 @@ type analyzer struct {
 	inAgg       bool    // analyzing an aggregate's arguments
 	keepUnknown bool    // a set operation's leaf: leave unknown output columns to the set operation
 	srfs        *srfSet // set-returning functions of the select list being analyzed
+	nestedQuery bool    // analyzing a subquery, not the statement's own query
 	// ctes are the WITH queries in scope, innermost last.
 	ctes []*cteDef
 }
@@ -38,17 +39,18 @@ type analyzerState struct {
 	inAgg       bool
 	keepUnknown bool
 	srfs        *srfSet
+	nestedQuery bool
 }
 
 // nested clears the per-query state for a nested query and returns it.
 func (a *analyzer) nested() analyzerState {
-	s := analyzerState{a.clause, a.inAgg, a.keepUnknown, a.srfs}
-	a.clause, a.inAgg, a.keepUnknown, a.srfs = "", false, false, nil
+	s := analyzerState{a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery}
+	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery = "", false, false, nil, true
 	return s
 }
 
 func (a *analyzer) restore(s analyzerState) {
-	a.clause, a.inAgg, a.keepUnknown, a.srfs = s.clause, s.inAgg, s.keepUnknown, s.srfs
+	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery = s.clause, s.inAgg, s.keepUnknown, s.srfs, s.nestedQuery
 }
 
 // table looks up a table named by a RangeVar.
@@ -105,6 +107,9 @@ func (a *analyzer) query(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 	}
 	switch {
 	case s.Op != pg.SetOperation_SETOP_NONE:
+		if err := checkLocking(s, nil, false, false); err != nil {
+			return nil, err
+		}
 		return a.setOp(s, corr)
 	case len(s.ValuesLists) > 0:
 		v, err := a.valuesIn(s.ValuesLists, nil, &scope{corr: corr})
@@ -189,6 +194,9 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 				onCols = append(onCols, idx)
 			}
 		}
+	}
+	if err := checkLocking(s, sc, g != nil, len(srfs.funcs) > 0); err != nil {
+		return nil, err
 	}
 	if g != nil {
 		in = g.plan(in)
@@ -508,9 +516,36 @@ func (a *analyzer) star(cr *pg.ColumnRef, sc *scope) ([]exec.Expr, []exec.Result
 		}
 	}
 	if table != "" && !found {
-		return nil, nil, withPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), cr.Location)
+		// name.* of an enclosing query's item: its columns as outer
+		// references.
+		it := sc.outerItem(table)
+		if it == nil {
+			return nil, nil, withPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), cr.Location)
+		}
+		for _, c := range it.cols {
+			e, err := a.resolveColumn(sc, table, c.name, cr.Location)
+			if err != nil {
+				return nil, nil, err
+			}
+			exprs = append(exprs, e)
+			cols = append(cols, exec.ResultColumn{Name: c.name, T: c.t, TableOID: c.tableOID, AttNum: c.attnum})
+		}
 	}
 	return exprs, cols, nil
+}
+
+// outerItem returns the item named table of the innermost enclosing query
+// that has one.
+func (sc *scope) outerItem(table string) *nsItem {
+	for s := sc; s != nil && s.corr != nil; {
+		s = s.corr.outer
+		for _, it := range s.itemsOrNil() {
+			if it.relVisible && it.name == table {
+				return it
+			}
+		}
+	}
+	return nil
 }
 
 func (sc *scope) itemsOrNil() []*nsItem {
@@ -544,7 +579,9 @@ func columnName(n *pg.Node) string {
 		return opName(n.GetFuncCall().Funcname)
 	case n.GetTypeCast() != nil:
 		tc := n.GetTypeCast()
-		if name := columnName(tc.Arg); name != "?column?" {
+		// A cast names its column unless its argument gives a stronger
+		// name (a column or function); an inner cast's name is weaker.
+		if name := columnName(tc.Arg); name != "?column?" && tc.Arg.GetTypeCast() == nil {
 			return name
 		}
 		names := tc.TypeName.Names
@@ -562,7 +599,14 @@ func columnName(n *pg.Node) string {
 		case pg.SubLinkType_ARRAY_SUBLINK:
 			return "array"
 		case pg.SubLinkType_EXPR_SUBLINK:
-			if sel := sl.Subselect.GetSelectStmt(); sel != nil && len(sel.TargetList) > 0 {
+			sel := sl.Subselect.GetSelectStmt()
+			for sel != nil && sel.Op != pg.SetOperation_SETOP_NONE {
+				sel = sel.Larg
+			}
+			if sel != nil && len(sel.ValuesLists) > 0 {
+				return "column1"
+			}
+			if sel != nil && len(sel.TargetList) > 0 {
 				rt := sel.TargetList[0].GetResTarget()
 				if rt.Name != "" {
 					return rt.Name
@@ -571,7 +615,7 @@ func columnName(n *pg.Node) string {
 			}
 		}
 	}
-	return "?column?"
+	return columnNameMore(n)
 }
 
 // values plans a VALUES list; types, when given, are the target columns'

@@ -78,6 +78,7 @@ type Session struct {
 	saves    []savepoint
 	readOnly bool // the session's revision cannot be written (a tag or commit)
 
+	prng     exec.PRNG                // random() and setseed()
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
 	cursors  map[string]*cursor       // DECLAREd cursors by name
 	cached   *exec.Settings           // settings(), until a SET or a new transaction

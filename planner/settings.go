@@ -25,6 +25,7 @@ func (s *Session) settings() *exec.Settings {
 	if n, err := strconv.Atoi(s.vars["extra_float_digits"]); err == nil {
 		st.ExtraFloatDigits = n
 	}
+	st.ByteaEscape = strings.EqualFold(s.vars["bytea_output"], "escape")
 	if tx := s.txn; tx != nil {
 		start := tx.StartTime
 		st.Now = func() time.Time { return start }
@@ -95,10 +96,40 @@ func parseTimeZone(v string) (*time.Location, bool) {
 		return time.FixedZone("", int(h*3600)), true
 	}
 	loc, err := time.LoadLocation(v)
-	if err != nil {
+	if err == nil {
+		return loc, true
+	}
+	if loc, ok := types.LookupTimeZone(v); ok {
+		return loc, true
+	}
+	return posixOffsetZone(v)
+}
+
+// posixOffsetZone reads a bare POSIX offset ("04:30", "-04:15", "+02:00"),
+// which pg_tzset accepts as a zone: hours west of Greenwich, so "04:30" is
+// UTC-04:30.
+func posixOffsetZone(v string) (*time.Location, bool) {
+	sign := 1
+	s := v
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		if s[0] == '-' {
+			sign = -1
+		}
+		s = s[1:]
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) > 3 {
 		return time.UTC, false
 	}
-	return loc, true
+	secs := 0
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || p == "" || (i > 0 && n > 59) || (i == 0 && n > 167) {
+			return time.UTC, false
+		}
+		secs += n * []int{3600, 60, 1}[i]
+	}
+	return time.FixedZone("", -sign*secs), true
 }
 
 // checkSetting validates and normalizes a new value of a setting.

@@ -7,7 +7,19 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
+
+// timeTypeName is the SQL name of a time type in precision errors.
+func timeTypeName(oid uint32) string {
+	switch oid {
+	case exec.OIDTimestamp:
+		return "TIMESTAMP"
+	case exec.OIDTimestampTZ:
+		return "TIMESTAMP WITH TIME ZONE"
+	}
+	return "TIME"
+}
 
 // typeByName maps the names a TypeName may use (after pg_catalog.) to OIDs.
 var typeByName = map[string]uint32{
@@ -19,7 +31,7 @@ var typeByName = map[string]uint32{
 	"float8": exec.OIDFloat8, "double precision": exec.OIDFloat8,
 	"numeric": exec.OIDNumeric, "decimal": exec.OIDNumeric,
 	"text": exec.OIDText, "varchar": exec.OIDVarchar, "character varying": exec.OIDVarchar,
-	"bpchar": exec.OIDBpchar, "char": exec.OIDBpchar, "character": exec.OIDBpchar,
+	"bpchar": exec.OIDBpchar, "char": exec.OIDChar, "character": exec.OIDBpchar,
 	"name": exec.OIDName, "bytea": exec.OIDBytea,
 	"date": exec.OIDDate, "time": exec.OIDTime, "timestamp": exec.OIDTimestamp,
 	"timestamptz": exec.OIDTimestampTZ, "interval": exec.OIDInterval,
@@ -47,6 +59,9 @@ func resolveType(tn *pg.TypeName) (exec.T, bool, error) {
 		return exec.T{}, false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.Join(parts, "."))
 	}
 	if len(tn.ArrayBounds) > 0 {
+		if name == "text" && len(parts) <= 2 {
+			return exec.TTextArray, false, nil
+		}
 		return exec.T{}, false, pgerr.New(pgerr.FeatureNotSupported, "array types are not supported yet")
 	}
 	t := exec.T{Typmod: -1}
@@ -86,6 +101,24 @@ func resolveType(tn *pg.TypeName) (exec.T, bool, error) {
 	case exec.OIDFloat4:
 		if len(mods) == 1 && mods[0] > 24 {
 			t.OID = exec.OIDFloat8
+		}
+	case exec.OIDTimestamp, exec.OIDTimestampTZ, exec.OIDTime:
+		if len(mods) == 1 {
+			if mods[0] < 0 {
+				return exec.T{}, false, pgerr.New(pgerr.InvalidParameterValue, "%s(%d) precision must not be negative", timeTypeName(t.OID), mods[0])
+			}
+			t.Typmod = min(mods[0], 6)
+		}
+	case exec.OIDInterval:
+		// The grammar gives INTERVAL_MASK(fields) and then the precision.
+		switch len(mods) {
+		case 1:
+			t.Typmod = types.IntervalTypmod(mods[0], types.IntervalFullPrecision)
+		case 2:
+			if mods[1] < 0 {
+				return exec.T{}, false, pgerr.New(pgerr.InvalidParameterValue, "INTERVAL(%d) precision must not be negative", mods[1])
+			}
+			t.Typmod = types.IntervalTypmod(mods[0], min(mods[1], 6))
 		}
 	}
 	return t, serial, nil

@@ -5,6 +5,7 @@
 // Flags: --listen HOST:PORT (default 127.0.0.1:5432), --data-dir DIR
 // (default ./pgserver-data), --log-level (debug, info, warn, error),
 // --auth trust|scram (default: trust on loopback addresses, SCRAM-SHA-256
-// anywhere else). PGSERVER_SUPERUSER_PASSWORD in the environment sets the
+// anywhere else), --tls-cert and --tls-key (PEM files: TLS for clients that
+// ask for it). PGSERVER_SUPERUSER_PASSWORD in the environment sets the
 // password of the role postgres at startup.
 package main

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,6 +26,8 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:5432", "address to listen on, HOST:PORT")
 	dataDir := flag.String("data-dir", "./pgserver-data", "data directory")
 	logLevel := zap.LevelFlag("log-level", zapcore.InfoLevel, "log level: debug, info, warn, error")
+	tlsCert := flag.String("tls-cert", "", "PEM certificate file: with --tls-key, clients may connect with TLS")
+	tlsKey := flag.String("tls-key", "", "PEM private key file of --tls-cert")
 	auth := flag.String("auth", "", "client authentication: trust or scram (default: trust on loopback addresses, scram otherwise)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for profiling)")
 	flag.Parse()
@@ -49,7 +52,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pgserver:", err)
 		os.Exit(2)
 	}
-	err = run(log, *listen, *dataDir, *auth)
+	var tlsCfg *tls.Config
+	if *tlsCert != "" || *tlsKey != "" {
+		cert, err := tls.LoadX509KeyPair(*tlsCert, *tlsKey)
+		if err != nil {
+			log.Error("loading the TLS certificate", zap.Error(err))
+			os.Exit(2)
+		}
+		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	err = run(log, *listen, *dataDir, *auth, tlsCfg)
 	if err != nil {
 		log.Error("pgserver stopped", zap.Error(err))
 	}
@@ -65,7 +77,7 @@ func main() {
 // than a flag, so that it does not show in the process list).
 const superuserPasswordEnv = "PGSERVER_SUPERUSER_PASSWORD"
 
-func run(log *zap.Logger, listen, dataDir, auth string) error {
+func run(log *zap.Logger, listen, dataDir, auth string, tlsCfg *tls.Config) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
@@ -107,6 +119,7 @@ func run(log *zap.Logger, listen, dataDir, auth string) error {
 		Logger:  log.Named("wire"),
 		Handler: &sqlwire.Handler{Engine: engine},
 		Auth:    method,
+		TLS:     tlsCfg,
 	}
 	if method != wire.AuthTrust {
 		cfg.Password = func(ctx context.Context, user string) (string, error) {

@@ -1,0 +1,124 @@
+package exec
+
+import (
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+)
+
+// castMore has the casts castKind leaves out: jsonb scalars to numbers and
+// bool, and the casts between time, timestamps and interval.
+func castMore(from, to T) Fn {
+	tk := KindOf(to.OID)
+	switch {
+	case from.OID == OIDJSONB && (tk == KindInt || tk == KindFloat || tk == KindNumeric || tk == KindBool):
+		conv := castKind(TNumeric, to)
+		name := TypeName(to.OID)
+		return func(env *Env, a []Datum) (Datum, error) {
+			v, err := types.ParseJSONB(a[0].S)
+			if err != nil {
+				return Null, err
+			}
+			if tk == KindBool {
+				if v.Kind != types.JSONBool {
+					return Null, errJSONBCast(&v, name)
+				}
+				return DBool(v.Bool), nil
+			}
+			if v.Kind != types.JSONNumber {
+				return Null, errJSONBCast(&v, name)
+			}
+			return conv(env, []Datum{DNumeric(v.Num)})
+		}
+	case from.OID == OIDTime && to.OID == OIDInterval:
+		return func(_ *Env, a []Datum) (Datum, error) { return DInterval(Interval{Micros: a[0].I}), nil }
+	case from.OID == OIDInterval && to.OID == OIDTime:
+		return func(_ *Env, a []Datum) (Datum, error) {
+			t := a[0].Interval().Micros % usPerDay
+			if t < 0 {
+				t += usPerDay
+			}
+			return DTime(t), nil
+		}
+	case from.OID == OIDTimestamp && to.OID == OIDTime:
+		return func(_ *Env, a []Datum) (Datum, error) {
+			if isInfinite(a[0].I) {
+				return Null, errTimestampRange
+			}
+			return DTime(breakDown(a[0].I).timeOfDay), nil
+		}
+	case from.OID == OIDTimestampTZ && to.OID == OIDTime:
+		return func(env *Env, a []Datum) (Datum, error) {
+			if isInfinite(a[0].I) {
+				return Null, errTimestampRange
+			}
+			return DTime(breakDownTZ(a[0].I, location(env.Settings)).timeOfDay), nil
+		}
+	}
+	return nil
+}
+
+// castSpecial has the casts that castKind's generic rules would get
+// wrong: bool to text is booltext ("true"), int4 and "char" convert by
+// code, not by text.
+func castSpecial(from, to T) Fn {
+	tk := KindOf(to.OID)
+	switch {
+	case from.OID == OIDBool && tk == KindText:
+		// bool's cast to text is booltext: "true", not the output "t".
+		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].Bool() {
+				return DText("true"), nil
+			}
+			return DText("false"), nil
+		}
+	case from.OID == OIDUnknown && to.OID == OIDChar:
+		// charin: the first byte, or an escaped octal code.
+		return func(_ *Env, a []Datum) (Datum, error) {
+			return DText(string([]byte{types.ParseChar(a[0].S)})), nil
+		}
+	case from.OID == OIDChar && tk == KindText:
+		// charout: a NUL is empty, high bytes print as \ooo.
+		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].S == "" {
+				return DText(""), nil
+			}
+			return DText(string(types.AppendChar(nil, a[0].S[0]))), nil
+		}
+	case from.OID == OIDInt4 && to.OID == OIDChar:
+		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].I < -128 || a[0].I > 127 {
+				return Null, pgerr.New(pgerr.NumericValueOutOfRange, "\"char\" out of range")
+			}
+			return DText(string([]byte{byte(a[0].I)})), nil
+		}
+	case from.OID == OIDChar && to.OID == OIDInt4:
+		return func(_ *Env, a []Datum) (Datum, error) {
+			if a[0].S == "" {
+				return DInt(0), nil
+			}
+			return DInt(int64(int8(a[0].S[0]))), nil
+		}
+	}
+	return nil
+}
+
+// jsonbTypeName is the name jsonb's errors and jsonb_typeof give a value.
+func jsonbTypeName(v *types.JSONB) string {
+	switch v.Kind {
+	case types.JSONObject:
+		return "object"
+	case types.JSONArray:
+		return "array"
+	case types.JSONString:
+		return "string"
+	case types.JSONNumber:
+		return "number"
+	case types.JSONBool:
+		return "boolean"
+	}
+	return "null"
+}
+
+func errJSONBCast(v *types.JSONB, typ string) error {
+	return pgerr.New(pgerr.InvalidParameterValue, "cannot cast jsonb %s to type %s", jsonbTypeName(v), typ)
+}

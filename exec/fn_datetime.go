@@ -1,0 +1,1541 @@
+package exec
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+)
+
+// Date and time arithmetic and functions as PostgreSQL's date.c,
+// timestamp.c and datetime.c compute them: dates ± days, timestamps ±
+// intervals (months and days on the calendar, in the session zone for
+// timestamptz), differences, extract/date_part, date_trunc, age, the
+// make_* constructors, justify_*, AT TIME ZONE and OVERLAPS.
+
+const (
+	postgresEpochJD = 2451545 // Julian day of 2000-01-01
+	usPerHour       = 3_600_000_000
+	usPerMinute     = 60_000_000
+	usPerSec        = 1_000_000
+	daysPerMonth    = 30
+	minTimestampUs  = -211813488000000000 // 4714-11-24 00:00:00 BC
+	endTimestampUs  = 9223371331200000000 // 294277-01-01 00:00:00
+)
+
+var (
+	errTimestampRange = pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range")
+	errDateRange      = pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range")
+	errIntervalRange  = pgerr.New(pgerr.DatetimeFieldOverflow, "interval out of range")
+)
+
+// tm is a broken-down timestamp: year is astronomical (0 is 1 BC).
+type tm struct {
+	year, mon, mday int
+	hour, min, sec  int
+	usec            int64
+	days            int64 // days since 2000-01-01
+	timeOfDay       int64 // microseconds since midnight
+	offset          int   // seconds east of UTC, for timestamptz
+	zone            string
+}
+
+func isInfinite(us int64) bool { return us == stampInfinity || us == stampNegInf }
+
+// breakDown splits a timestamp (wall clock) into fields.
+func breakDown(us int64) tm {
+	var t tm
+	t.days = us / usPerDay
+	t.timeOfDay = us % usPerDay
+	if t.timeOfDay < 0 {
+		t.timeOfDay += usPerDay
+		t.days--
+	}
+	t.year, t.mon, t.mday = types.Date(t.days).YMD()
+	rest := t.timeOfDay
+	t.hour = int(rest / usPerHour)
+	rest -= int64(t.hour) * usPerHour
+	t.min = int(rest / usPerMinute)
+	rest -= int64(t.min) * usPerMinute
+	t.sec = int(rest / usPerSec)
+	t.usec = rest - int64(t.sec)*usPerSec
+	return t
+}
+
+// breakDownTZ splits a timestamptz in zone loc.
+func breakDownTZ(us int64, loc *time.Location) tm {
+	name, off := stampTime(us).In(loc).Zone()
+	t := breakDown(us + int64(off)*usPerSec)
+	t.offset, t.zone = off, name
+	return t
+}
+
+// julian returns the Julian day of y-m-d.
+func julian(y, m, d int) int64 {
+	dt, ok := types.DateFromYMD(y, m, d)
+	if !ok {
+		// Outside the range; the arithmetic still holds.
+		return civilJulian(y, m, d)
+	}
+	return int64(dt) + postgresEpochJD
+}
+
+// civilJulian is date2j for any date.
+func civilJulian(y, m, d int) int64 {
+	if m > 2 {
+		m++
+		y += 4800
+	} else {
+		m += 13
+		y += 4799
+	}
+	century := y / 100
+	j := y*365 - 32167
+	j += y/4 - century + century/4
+	j += 7834*m/256 + d
+	return int64(j)
+}
+
+// fromFields assembles a wall-clock timestamp; ok is false out of range.
+func fromFields(y, m, d, hour, min, sec int, usec int64) (int64, bool) {
+	days := civilJulian(y, m, d) - postgresEpochJD
+	t := ((int64(hour)*60+int64(min))*60+int64(sec))*usPerSec + usec
+	if days > math.MaxInt64/usPerDay || days < math.MinInt64/usPerDay {
+		return 0, false
+	}
+	r := days*usPerDay + t
+	if r < minTimestampUs || r >= endTimestampUs {
+		return 0, false
+	}
+	return r, true
+}
+
+var daysIn = [2][13]int{{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}, {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}}
+
+func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+func leapIdx(y int) int {
+	if isLeap(y) {
+		return 1
+	}
+	return 0
+}
+
+// addInterval is timestamp_pl_interval on a wall-clock timestamp: months
+// and days move on the calendar (a month end clamps), the rest adds.
+func addInterval(us int64, iv Interval) (int64, error) {
+	if isInfinite(us) {
+		return us, nil
+	}
+	if iv.Months != 0 || iv.Days != 0 {
+		t := breakDown(us)
+		if iv.Months != 0 {
+			m := int64(t.mon) - 1 + int64(iv.Months)
+			y := int64(t.year) + m/12
+			m %= 12
+			if m < 0 {
+				m += 12
+				y--
+			}
+			t.year, t.mon = int(y), int(m)+1
+			if md := daysIn[leapIdx(t.year)][t.mon]; t.mday > md {
+				t.mday = md
+			}
+		}
+		days := civilJulian(t.year, t.mon, t.mday) - postgresEpochJD + int64(iv.Days)
+		r, ok := fromFields(2000, 1, 1, t.hour, t.min, t.sec, t.usec)
+		if !ok || days > 106751991 || days < -106751991 {
+			return 0, errTimestampRange
+		}
+		us = days*usPerDay + r
+		if us < minTimestampUs || us >= endTimestampUs {
+			return 0, errTimestampRange
+		}
+	}
+	r := us + iv.Micros
+	if (iv.Micros > 0 && r < us) || (iv.Micros < 0 && r > us) || r < minTimestampUs || r >= endTimestampUs {
+		return 0, errTimestampRange
+	}
+	return r, nil
+}
+
+// addIntervalTZ is timestamptz_pl_interval: the calendar part moves in the
+// session zone, keeping the wall-clock time.
+func addIntervalTZ(us int64, iv Interval, loc *time.Location) (int64, error) {
+	if isInfinite(us) {
+		return us, nil
+	}
+	if iv.Months != 0 || iv.Days != 0 {
+		_, off := stampTime(us).In(loc).Zone()
+		local, err := addInterval(us+int64(off)*usPerSec, Interval{Months: iv.Months, Days: iv.Days})
+		if err != nil {
+			return 0, err
+		}
+		us = utcMicrosIn(local, loc)
+	}
+	r := us + iv.Micros
+	if (iv.Micros > 0 && r < us) || (iv.Micros < 0 && r > us) || r < minTimestampUs || r >= endTimestampUs {
+		return 0, errTimestampRange
+	}
+	return r, nil
+}
+
+// utcMicrosIn is utcMicros for a given zone.
+func utcMicrosIn(us int64, loc *time.Location) int64 {
+	if isInfinite(us) {
+		return us
+	}
+	wall := stampTime(us)
+	t := time.Date(wall.Year(), wall.Month(), wall.Day(), wall.Hour(), wall.Minute(), wall.Second(), wall.Nanosecond(), loc)
+	return (t.Unix()-unixEpochShift)*1_000_000 + int64(t.Nanosecond()/1000)
+}
+
+// add32 adds to an int32 field, reporting overflow.
+func add32(v *int32, d int64) bool {
+	r := int64(*v) + d
+	if r != int64(int32(r)) {
+		return false
+	}
+	*v = int32(r)
+	return true
+}
+
+// justifyHours is interval_justify_hours.
+func justifyHours(iv Interval) (Interval, error) {
+	wd := iv.Micros / usPerDay
+	iv.Micros -= wd * usPerDay
+	if !add32(&iv.Days, wd) {
+		return iv, errIntervalRange
+	}
+	if iv.Days > 0 && iv.Micros < 0 {
+		iv.Micros += usPerDay
+		iv.Days--
+	} else if iv.Days < 0 && iv.Micros > 0 {
+		iv.Micros -= usPerDay
+		iv.Days++
+	}
+	return iv, nil
+}
+
+func justifyDays(iv Interval) (Interval, error) {
+	wm := iv.Days / daysPerMonth
+	iv.Days -= wm * daysPerMonth
+	if !add32(&iv.Months, int64(wm)) {
+		return iv, errIntervalRange
+	}
+	if iv.Months > 0 && iv.Days < 0 {
+		iv.Days += daysPerMonth
+		iv.Months--
+	} else if iv.Months < 0 && iv.Days > 0 {
+		iv.Days -= daysPerMonth
+		iv.Months++
+	}
+	return iv, nil
+}
+
+func justifyInterval(iv Interval) (Interval, error) {
+	if (iv.Days > 0 && iv.Micros > 0) || (iv.Days < 0 && iv.Micros < 0) {
+		wm := iv.Days / daysPerMonth
+		iv.Days -= wm * daysPerMonth
+		if !add32(&iv.Months, int64(wm)) {
+			return iv, errIntervalRange
+		}
+	}
+	wd := iv.Micros / usPerDay
+	iv.Micros -= wd * usPerDay
+	if !add32(&iv.Days, wd) {
+		return iv, errIntervalRange
+	}
+	wm := iv.Days / daysPerMonth
+	iv.Days -= wm * daysPerMonth
+	if !add32(&iv.Months, int64(wm)) {
+		return iv, errIntervalRange
+	}
+	if iv.Months > 0 && (iv.Days < 0 || (iv.Days == 0 && iv.Micros < 0)) {
+		iv.Days += daysPerMonth
+		iv.Months--
+	} else if iv.Months < 0 && (iv.Days > 0 || (iv.Days == 0 && iv.Micros > 0)) {
+		iv.Days -= daysPerMonth
+		iv.Months++
+	}
+	if iv.Days > 0 && iv.Micros < 0 {
+		iv.Micros += usPerDay
+		iv.Days--
+	} else if iv.Days < 0 && iv.Micros > 0 {
+		iv.Micros -= usPerDay
+		iv.Days++
+	}
+	return iv, nil
+}
+
+// stampDiff is timestamp − timestamp: the microseconds, justified into
+// days and hours.
+func stampDiff(a, b int64) (Datum, error) {
+	if isInfinite(a) || isInfinite(b) {
+		return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "cannot subtract infinite timestamps")
+	}
+	d := a - b
+	if (b < 0 && d < a) || (b > 0 && d > a) {
+		return Null, errIntervalRange
+	}
+	iv, err := justifyHours(Interval{Micros: d})
+	return DInterval(iv), err
+}
+
+func addIntervals(a, b Interval, sign int64) (Interval, error) {
+	m := int64(a.Months) + sign*int64(b.Months)
+	d := int64(a.Days) + sign*int64(b.Days)
+	us := a.Micros + sign*b.Micros
+	if m != int64(int32(m)) || d != int64(int32(d)) || (sign > 0 && (b.Micros > 0) != (us > a.Micros) && b.Micros != 0) || (sign < 0 && (b.Micros > 0) != (us < a.Micros) && b.Micros != 0) {
+		return Interval{}, errIntervalRange
+	}
+	return Interval{Months: int32(m), Days: int32(d), Micros: us}, nil
+}
+
+// tsRound is TSROUND: rounding to microsecond precision.
+func tsRound(v float64) float64 { return math.RoundToEven(v*1e6) / 1e6 }
+
+// intervalMul is interval_mul, fractions of months and days cascading down.
+func intervalMul(iv Interval, f float64) (Interval, error) {
+	md := float64(iv.Months) * f
+	if math.IsNaN(md) || md > math.MaxInt32 || md < math.MinInt32 {
+		return Interval{}, errIntervalRange
+	}
+	dd := float64(iv.Days) * f
+	if math.IsNaN(dd) || dd > math.MaxInt32 || dd < math.MinInt32 {
+		return Interval{}, errIntervalRange
+	}
+	var r Interval
+	r.Months, r.Days = int32(md), int32(dd)
+	monthRem := tsRound((float64(iv.Months)*f - float64(r.Months)) * daysPerMonth)
+	secRem := tsRound((float64(iv.Days)*f - float64(r.Days) + monthRem - float64(int32(monthRem))) * 86400)
+	if math.Abs(secRem) >= 86400 {
+		r.Days += int32(secRem / 86400)
+		secRem -= float64(int32(secRem/86400)) * 86400
+	}
+	r.Days += int32(monthRem)
+	t := math.RoundToEven(float64(iv.Micros)*f + secRem*usPerSec)
+	if math.IsNaN(t) || t < -9.2233720368547758e18 || t >= 9.2233720368547758e18 {
+		return Interval{}, errIntervalRange
+	}
+	r.Micros = int64(t)
+	return r, nil
+}
+
+func intervalDiv(iv Interval, f float64) (Interval, error) {
+	if f == 0 {
+		return Interval{}, errDivByZero
+	}
+	if math.IsNaN(f) {
+		return Interval{}, errIntervalRange
+	}
+	var r Interval
+	mq, dq := float64(iv.Months)/f, float64(iv.Days)/f
+	if mq > math.MaxInt32 || mq < math.MinInt32 || dq > math.MaxInt32 || dq < math.MinInt32 {
+		return Interval{}, errIntervalRange
+	}
+	r.Months, r.Days = int32(mq), int32(dq)
+	monthRem := tsRound((mq - float64(r.Months)) * daysPerMonth)
+	secRem := tsRound((dq - float64(r.Days) + monthRem - float64(int32(monthRem))) * 86400)
+	if math.Abs(secRem) >= 86400 {
+		r.Days += int32(secRem / 86400)
+		secRem -= float64(int32(secRem/86400)) * 86400
+	}
+	r.Days += int32(monthRem)
+	r.Micros = int64(math.RoundToEven(float64(iv.Micros)/f + secRem*usPerSec))
+	return r, nil
+}
+
+// Units of extract, date_part and date_trunc, as PostgreSQL's DecodeUnits
+// and DecodeSpecial name them.
+const (
+	uNone = iota
+	uMicrosec
+	uMillisec
+	uSecond
+	uMinute
+	uHour
+	uDay
+	uWeek
+	uMonth
+	uQuarter
+	uYear
+	uDecade
+	uCentury
+	uMillennium
+	uEpoch
+	uDow
+	uIsodow
+	uDoy
+	uIsoyear
+	uJulian
+	uTimezone
+	uTimezoneHour
+	uTimezoneMinute
+)
+
+var unitNames = map[string]int{
+	"microsecond": uMicrosec, "microseconds": uMicrosec, "us": uMicrosec, "usec": uMicrosec, "usecs": uMicrosec, "useconds": uMicrosec, "usecond": uMicrosec,
+	"millisecond": uMillisec, "milliseconds": uMillisec, "ms": uMillisec, "msec": uMillisec, "msecs": uMillisec, "mseconds": uMillisec, "msecond": uMillisec,
+	"second": uSecond, "seconds": uSecond, "s": uSecond, "sec": uSecond, "secs": uSecond,
+	"minute": uMinute, "minutes": uMinute, "m": uMinute, "min": uMinute, "mins": uMinute,
+	"hour": uHour, "hours": uHour, "h": uHour, "hr": uHour, "hrs": uHour,
+	"day": uDay, "days": uDay, "d": uDay,
+	"week": uWeek, "weeks": uWeek, "w": uWeek,
+	"month": uMonth, "months": uMonth, "mon": uMonth, "mons": uMonth,
+	"quarter": uQuarter, "qtr": uQuarter,
+	"year": uYear, "years": uYear, "y": uYear, "yr": uYear, "yrs": uYear,
+	"decade": uDecade, "decades": uDecade, "dec": uDecade, "decs": uDecade,
+	"century": uCentury, "centuries": uCentury, "c": uCentury, "cent": uCentury,
+	"millennium": uMillennium, "millennia": uMillennium, "mil": uMillennium, "mils": uMillennium, "millenniums": uMillennium,
+	"epoch": uEpoch, "dow": uDow, "isodow": uIsodow, "doy": uDoy, "isoyear": uIsoyear,
+	"julian": uJulian, "j": uJulian, "jd": uJulian,
+	"timezone": uTimezone, "timezone_hour": uTimezoneHour, "timezone_h": uTimezoneHour,
+	"timezone_minute": uTimezoneMinute, "timezone_m": uTimezoneMinute,
+}
+
+// unitOf reads a unit name, lower-cased and trimmed as PostgreSQL does.
+func unitOf(s string) (int, string) {
+	low := strings.ToLower(strings.TrimSpace(s))
+	return unitNames[low], low
+}
+
+func errUnitNotRecognized(unit, typ string) error {
+	return pgerr.New(pgerr.InvalidParameterValue, "unit \"%s\" not recognized for type %s", unit, typ)
+}
+
+func errUnitNotSupported(unit, typ string) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "unit \"%s\" not supported for type %s", unit, typ)
+}
+
+// isoWeek is date2isoweek over Julian days.
+func isoWeek(y, m, d int) int {
+	dayn := julian(y, m, d)
+	day4 := julian(y, 1, 4)
+	day0 := j2day(day4 - 1)
+	if dayn < day4-day0 {
+		day4 = julian(y-1, 1, 4)
+		day0 = j2day(day4 - 1)
+	}
+	r := (dayn-(day4-day0))/7 + 1
+	if r >= 52 {
+		day4 = julian(y+1, 1, 4)
+		day0 = j2day(day4 - 1)
+		if dayn >= day4-day0 {
+			r = (dayn-(day4-day0))/7 + 1
+		}
+	}
+	return int(r)
+}
+
+// isoYear is date2isoyear.
+func isoYear(y, m, d int) int {
+	dayn := julian(y, m, d)
+	day4 := julian(y, 1, 4)
+	day0 := j2day(day4 - 1)
+	if dayn < day4-day0 {
+		y--
+		day4 = julian(y, 1, 4)
+		day0 = j2day(day4 - 1)
+	}
+	r := (dayn-(day4-day0))/7 + 1
+	if r >= 52 {
+		day4 = julian(y+1, 1, 4)
+		day0 = j2day(day4 - 1)
+		if dayn >= day4-day0 {
+			y++
+		}
+	}
+	return y
+}
+
+func j2day(jd int64) int64 {
+	d := (jd + 1) % 7
+	if d < 0 {
+		d += 7
+	}
+	return d
+}
+
+func yearField(y int) int64 {
+	if y > 0 {
+		return int64(y)
+	}
+	return int64(y) - 1
+}
+
+func decadeField(y int) int64 {
+	if y > 0 {
+		return int64(y / 10)
+	}
+	return -int64((8 - (y - 1)) / 10)
+}
+
+func centuryField(y int) int64 {
+	if y > 0 {
+		return int64((y + 99) / 100)
+	}
+	return -int64((99 - (y - 1)) / 100)
+}
+
+func millenniumField(y int) int64 {
+	if y > 0 {
+		return int64((y + 999) / 1000)
+	}
+	return -int64((999 - (y - 1)) / 1000)
+}
+
+// numDiv returns v / 10^scale as a numeric of that scale.
+func numDiv(v int64, scale int32) *apd.Decimal { return apd.New(v, -scale) }
+
+// dateFields are the calendar fields shared by dates and timestamps.
+func dateFields(unit int, t *tm) (int64, bool) {
+	switch unit {
+	case uDay:
+		return int64(t.mday), true
+	case uMonth:
+		return int64(t.mon), true
+	case uQuarter:
+		return int64((t.mon-1)/3 + 1), true
+	case uWeek:
+		return int64(isoWeek(t.year, t.mon, t.mday)), true
+	case uYear:
+		return yearField(t.year), true
+	case uDecade:
+		return decadeField(t.year), true
+	case uCentury:
+		return centuryField(t.year), true
+	case uMillennium:
+		return millenniumField(t.year), true
+	case uDow:
+		return j2day(julian(t.year, t.mon, t.mday)), true
+	case uIsodow:
+		d := j2day(julian(t.year, t.mon, t.mday))
+		if d == 0 {
+			d = 7
+		}
+		return d, true
+	case uDoy:
+		return julian(t.year, t.mon, t.mday) - julian(t.year, 1, 1) + 1, true
+	case uIsoyear:
+		y := isoYear(t.year, t.mon, t.mday)
+		if y <= 0 {
+			y--
+		}
+		return int64(y), true
+	}
+	return 0, false
+}
+
+// monotonicUnit reports the units whose value at ±infinity is ±infinity.
+func monotonicUnit(u int) bool {
+	switch u {
+	case uYear, uDecade, uCentury, uMillennium, uJulian, uIsoyear, uEpoch:
+		return true
+	}
+	return false
+}
+
+func infNumeric(neg bool) *apd.Decimal { return &apd.Decimal{Form: apd.Infinite, Negative: neg} }
+
+// extractTimestamp is extract(unit from timestamp[tz]) as a numeric.
+func extractTimestamp(unitText string, us int64, withTZ bool, env *Env) (*apd.Decimal, error) {
+	typ := "timestamp without time zone"
+	if withTZ {
+		typ = "timestamp with time zone"
+	}
+	unit, low := unitOf(unitText)
+	if unit == uNone {
+		return nil, errUnitNotRecognized(low, typ)
+	}
+	if isInfinite(us) {
+		switch {
+		case monotonicUnit(unit):
+			return infNumeric(us == stampNegInf), nil
+		case unit == uTimezone || unit == uTimezoneHour || unit == uTimezoneMinute:
+			if !withTZ {
+				return nil, errUnitNotSupported(low, typ)
+			}
+		}
+		return nil, nil
+	}
+	var t tm
+	if withTZ {
+		t = breakDownTZ(us, location(env.Settings))
+	} else {
+		t = breakDown(us)
+	}
+	if v, ok := dateFields(unit, &t); ok {
+		return apd.New(v, 0), nil
+	}
+	secUs := int64(t.sec)*usPerSec + t.usec
+	switch unit {
+	case uMicrosec:
+		return apd.New(secUs, 0), nil
+	case uMillisec:
+		return numDiv(secUs, 3), nil
+	case uSecond:
+		return numDiv(secUs, 6), nil
+	case uMinute:
+		return apd.New(int64(t.min), 0), nil
+	case uHour:
+		return apd.New(int64(t.hour), 0), nil
+	case uJulian:
+		d := new(apd.Decimal)
+		frac := new(apd.Decimal)
+		j := apd.New(julian(t.year, t.mon, t.mday), 0)
+		fn := NumericArith("/")
+		q, err := fn(nil, []Datum{DNumeric(apd.New(t.timeOfDay, 0)), DNumeric(apd.New(usPerDay, 0))})
+		if err != nil {
+			return nil, err
+		}
+		frac.Set(q.Numeric())
+		numericCtx.Add(d, j, frac)
+		return d, nil
+	case uEpoch:
+		// In decimal: far timestamps overflow int64 microseconds.
+		d := new(apd.Decimal)
+		numericCtx.Add(d, numDiv(us, 6), apd.New(unixEpochShift, 0))
+		return d, nil
+	case uTimezone, uTimezoneHour, uTimezoneMinute:
+		if !withTZ {
+			return nil, errUnitNotSupported(low, typ)
+		}
+		switch unit {
+		case uTimezone:
+			return apd.New(int64(t.offset), 0), nil
+		case uTimezoneHour:
+			return apd.New(int64(t.offset/3600), 0), nil
+		}
+		return apd.New(int64((t.offset/60)%60), 0), nil
+	}
+	return nil, errUnitNotSupported(low, typ)
+}
+
+// extractDate is extract(unit from date).
+func extractDate(unitText string, days int64) (*apd.Decimal, error) {
+	unit, low := unitOf(unitText)
+	if unit == uNone {
+		return nil, errUnitNotRecognized(low, "date")
+	}
+	if days == dateInfinity || days == dateNegInf {
+		if monotonicUnit(unit) {
+			return infNumeric(days == dateNegInf), nil
+		}
+		switch unit {
+		case uDay, uMonth, uQuarter, uWeek, uDow, uIsodow, uDoy:
+			return nil, nil
+		}
+		return nil, errUnitNotSupported(low, "date")
+	}
+	t := breakDown(days * usPerDay)
+	if v, ok := dateFields(unit, &t); ok {
+		return apd.New(v, 0), nil
+	}
+	switch unit {
+	case uJulian:
+		return apd.New(days+postgresEpochJD, 0), nil
+	case uEpoch:
+		return apd.New((days*86400 + unixEpochShift), 0), nil
+	}
+	return nil, errUnitNotSupported(low, "date")
+}
+
+// extractTime is extract(unit from time).
+func extractTime(unitText string, us int64) (*apd.Decimal, error) {
+	unit, low := unitOf(unitText)
+	if unit == uNone {
+		return nil, errUnitNotRecognized(low, "time without time zone")
+	}
+	t := breakDown(us)
+	secUs := int64(t.sec)*usPerSec + t.usec
+	switch unit {
+	case uMicrosec:
+		return apd.New(secUs, 0), nil
+	case uMillisec:
+		return numDiv(secUs, 3), nil
+	case uSecond:
+		return numDiv(secUs, 6), nil
+	case uMinute:
+		return apd.New(int64(t.min), 0), nil
+	case uHour:
+		return apd.New(int64(t.hour), 0), nil
+	case uEpoch:
+		return numDiv(us, 6), nil
+	}
+	return nil, errUnitNotSupported(low, "time without time zone")
+}
+
+// extractInterval is extract(unit from interval).
+func extractInterval(unitText string, iv Interval) (*apd.Decimal, error) {
+	unit, low := unitOf(unitText)
+	if unit == uNone {
+		return nil, errUnitNotRecognized(low, "interval")
+	}
+	year, mon := int64(iv.Months/12), int64(iv.Months%12)
+	hours := iv.Micros / usPerHour
+	rest := iv.Micros - hours*usPerHour
+	mins := rest / usPerMinute
+	secUs := rest - mins*usPerMinute
+	switch unit {
+	case uMicrosec:
+		return apd.New(secUs, 0), nil
+	case uMillisec:
+		return numDiv(secUs, 3), nil
+	case uSecond:
+		return numDiv(secUs, 6), nil
+	case uMinute:
+		return apd.New(mins, 0), nil
+	case uHour:
+		return apd.New(hours, 0), nil
+	case uDay:
+		return apd.New(int64(iv.Days), 0), nil
+	case uMonth:
+		return apd.New(mon, 0), nil
+	case uQuarter:
+		return apd.New(mon/3+1, 0), nil
+	case uYear:
+		return apd.New(year, 0), nil
+	case uDecade:
+		return apd.New(year/10, 0), nil
+	case uCentury:
+		return apd.New(year/100, 0), nil
+	case uMillennium:
+		return apd.New(year/1000, 0), nil
+	case uEpoch:
+		secs := int64(31557600)*(int64(iv.Months)/12) + int64(daysPerMonth*86400)*(int64(iv.Months)%12) + 86400*int64(iv.Days)
+		d := new(apd.Decimal)
+		numericCtx.Add(d, numDiv(iv.Micros, 6), apd.New(secs, 0))
+		return d, nil
+	}
+	return nil, errUnitNotSupported(low, "interval")
+}
+
+// truncFields is date_trunc on broken-down fields; redo reports whether
+// the zone offset must be found again (units of a day and more).
+func truncFields(unit int, t *tm) (redo bool, ok bool) {
+	switch unit {
+	case uWeek:
+		// The Monday of the ISO week.
+		j := julian(t.year, t.mon, t.mday)
+		j -= (j2day(j) + 6) % 7
+		t.year, t.mon, t.mday = types.Date(j - postgresEpochJD).YMD()
+		t.hour, t.min, t.sec, t.usec = 0, 0, 0, 0
+		return true, true
+	case uMillennium, uCentury, uDecade, uYear, uQuarter, uMonth, uDay, uHour, uMinute, uSecond, uMillisec, uMicrosec:
+	default:
+		return false, false
+	}
+	switch unit {
+	case uMillennium:
+		if t.year > 0 {
+			t.year = ((t.year+999)/1000)*1000 - 999
+		} else {
+			t.year = -((999-(t.year-1))/1000)*1000 + 1
+		}
+	case uCentury:
+		if t.year > 0 {
+			t.year = ((t.year+99)/100)*100 - 99
+		} else {
+			t.year = -((99-(t.year-1))/100)*100 + 1
+		}
+	case uDecade:
+		if t.year > 0 {
+			t.year = (t.year / 10) * 10
+		} else {
+			t.year = -((8 - (t.year - 1)) / 10) * 10
+		}
+	}
+	if unit >= uYear {
+		t.mon = 1
+	}
+	if unit >= uQuarter {
+		t.mon = 3*((t.mon-1)/3) + 1
+	}
+	if unit >= uMonth {
+		t.mday = 1
+	}
+	if unit >= uDay {
+		t.hour = 0
+		redo = true
+	}
+	if unit >= uHour {
+		t.min = 0
+	}
+	if unit >= uMinute {
+		t.sec = 0
+	}
+	if unit >= uSecond {
+		t.usec = 0
+	}
+	if unit == uMillisec {
+		t.usec = (t.usec / 1000) * 1000
+	}
+	return redo, true
+}
+
+func truncTimestamp(unitText string, us int64) (Datum, error) {
+	unit, low := unitOf(unitText)
+	if isInfinite(us) {
+		if unit == uNone {
+			return Null, errUnitNotRecognized(low, "timestamp without time zone")
+		}
+		return DTimestamp(us), nil
+	}
+	t := breakDown(us)
+	if _, ok := truncFields(unit, &t); !ok {
+		if unit == uNone {
+			return Null, errUnitNotRecognized(low, "timestamp without time zone")
+		}
+		return Null, errUnitNotSupported(low, "timestamp without time zone")
+	}
+	r, ok := fromFields(t.year, t.mon, t.mday, t.hour, t.min, t.sec, t.usec)
+	if !ok {
+		return Null, errTimestampRange
+	}
+	return DTimestamp(r), nil
+}
+
+func truncTimestampTZ(unitText string, us int64, loc *time.Location) (Datum, error) {
+	unit, low := unitOf(unitText)
+	if isInfinite(us) {
+		if unit == uNone {
+			return Null, errUnitNotRecognized(low, "timestamp with time zone")
+		}
+		return DTimestamp(us), nil
+	}
+	t := breakDownTZ(us, loc)
+	redo, ok := truncFields(unit, &t)
+	if !ok {
+		if unit == uNone {
+			return Null, errUnitNotRecognized(low, "timestamp with time zone")
+		}
+		return Null, errUnitNotSupported(low, "timestamp with time zone")
+	}
+	local, ok := fromFields(t.year, t.mon, t.mday, t.hour, t.min, t.sec, t.usec)
+	if !ok {
+		return Null, errTimestampRange
+	}
+	if redo {
+		return DTimestamp(utcMicrosIn(local, loc)), nil
+	}
+	return DTimestamp(local - int64(t.offset)*usPerSec), nil
+}
+
+func truncInterval(unitText string, iv Interval) (Datum, error) {
+	unit, low := unitOf(unitText)
+	if unit == uWeek {
+		return Null, pgerr.New(pgerr.FeatureNotSupported, "unit \"%s\" not supported for type interval", low).
+			WithDetail("Months usually have fractional weeks.")
+	}
+	year, mon, day := iv.Months/12, iv.Months%12, iv.Days
+	hours := iv.Micros / usPerHour
+	rest := iv.Micros - hours*usPerHour
+	mins := rest / usPerMinute
+	rest -= mins * usPerMinute
+	secs := rest / usPerSec
+	usec := rest - secs*usPerSec
+	switch unit {
+	case uMillennium:
+		year = (year / 1000) * 1000
+		mon, day, hours, mins, secs, usec = 0, 0, 0, 0, 0, 0
+	case uCentury:
+		year = (year / 100) * 100
+		mon, day, hours, mins, secs, usec = 0, 0, 0, 0, 0, 0
+	case uDecade:
+		year = (year / 10) * 10
+		mon, day, hours, mins, secs, usec = 0, 0, 0, 0, 0, 0
+	case uYear:
+		mon, day, hours, mins, secs, usec = 0, 0, 0, 0, 0, 0
+	case uQuarter:
+		mon = 3 * (mon / 3)
+		day, hours, mins, secs, usec = 0, 0, 0, 0, 0
+	case uMonth:
+		day, hours, mins, secs, usec = 0, 0, 0, 0, 0
+	case uDay:
+		hours, mins, secs, usec = 0, 0, 0, 0
+	case uHour:
+		mins, secs, usec = 0, 0, 0
+	case uMinute:
+		secs, usec = 0, 0
+	case uSecond:
+		usec = 0
+	case uMillisec:
+		usec = (usec / 1000) * 1000
+	case uMicrosec:
+	case uNone:
+		return Null, errUnitNotRecognized(low, "interval")
+	default:
+		return Null, errUnitNotSupported(low, "interval")
+	}
+	return DInterval(Interval{Months: year*12 + mon, Days: day, Micros: ((hours*60+mins)*60+secs)*usPerSec + usec}), nil
+}
+
+// age is age(a, b): the symbolic difference in years, months, days and
+// time, borrowing days from the month before a (or b when negative).
+func age(t1, t2 tm, a, b int64) (Interval, error) {
+	neg := a < b
+	usec := t1.usec - t2.usec
+	sec := t1.sec - t2.sec
+	min := t1.min - t2.min
+	hour := t1.hour - t2.hour
+	mday := t1.mday - t2.mday
+	mon := t1.mon - t2.mon
+	year := t1.year - t2.year
+	if neg {
+		usec, sec, min, hour, mday, mon, year = -usec, -sec, -min, -hour, -mday, -mon, -year
+	}
+	for usec < 0 {
+		usec += usPerSec
+		sec--
+	}
+	for sec < 0 {
+		sec += 60
+		min--
+	}
+	for min < 0 {
+		min += 60
+		hour--
+	}
+	for hour < 0 {
+		hour += 24
+		mday--
+	}
+	for mday < 0 {
+		if neg {
+			mday += daysIn[leapIdx(t1.year)][t1.mon]
+		} else {
+			mday += daysIn[leapIdx(t2.year)][t2.mon]
+		}
+		mon--
+	}
+	for mon < 0 {
+		mon += 12
+		year--
+	}
+	if neg {
+		usec, sec, min, hour, mday, mon, year = -usec, -sec, -min, -hour, -mday, -mon, -year
+	}
+	months := int64(year)*12 + int64(mon)
+	if months != int64(int32(months)) {
+		return Interval{}, errIntervalRange
+	}
+	return Interval{Months: int32(months), Days: int32(mday), Micros: ((int64(hour)*60+int64(min))*60+int64(sec))*usPerSec + usec}, nil
+}
+
+// zoneArg resolves the zone argument of timezone() and its kin.
+func zoneArg(name string) (*time.Location, error) {
+	if loc, ok := types.LookupTimeZone(strings.TrimSpace(name)); ok {
+		return loc, nil
+	}
+	return nil, pgerr.New(pgerr.InvalidParameterValue, "time zone \"%s\" not recognized", name)
+}
+
+// saneZoneArg is parse_sane_timezone, make_timestamptz's reading of its
+// zone: an ISO offset (+hh[:mm[:ss]], +hhmm; east of Greenwich) first,
+// then an abbreviation or zone name.
+func saneZoneArg(name string) (*time.Location, error) {
+	if name != "" && name[0] >= '0' && name[0] <= '9' {
+		return nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", "numeric time zone", name).
+			WithHint("Numeric time zones must have \"-\" or \"+\" as first character.")
+	}
+	if name != "" && (name[0] == '+' || name[0] == '-') {
+		sign := 1
+		if name[0] == '-' {
+			sign = -1
+		}
+		var parts []int
+		for _, p := range strings.Split(name[1:], ":") {
+			n := 0
+			if p == "" {
+				parts = nil
+				break
+			}
+			for _, c := range p {
+				if c < '0' || c > '9' {
+					return zoneArg(name)
+				}
+				n = n*10 + int(c-'0')
+			}
+			parts = append(parts, n)
+		}
+		if len(parts) == 1 && len(name) > 3 {
+			parts = []int{parts[0] / 100, parts[0] % 100}
+		}
+		if len(parts) > 0 {
+			secs := parts[0] * 3600
+			if len(parts) > 1 {
+				secs += parts[1] * 60
+			}
+			if len(parts) > 2 {
+				secs += parts[2]
+			}
+			if parts[0] > 15 || (len(parts) > 1 && parts[1] > 59) {
+				return nil, pgerr.New(pgerr.InvalidTimeZoneDisplacement, "time zone displacement out of range: \"%s\"", name)
+			}
+			return time.FixedZone("", sign*secs), nil
+		}
+	}
+	return zoneArg(name)
+}
+
+func intervalZone(iv Interval) (*time.Location, error) {
+	if iv.Months != 0 || iv.Days != 0 {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "interval time zone \"%s\" must not include months or days",
+			string(types.AppendInterval(nil, iv, nil)))
+	}
+	return time.FixedZone("", int(iv.Micros/usPerSec)), nil
+}
+
+// overlaps is OVERLAPS over four instants, with PostgreSQL's NULL rules.
+func overlaps(a []Datum) Datum {
+	s1, e1, s2, e2 := a[0], a[1], a[2], a[3]
+	if s1.IsNull() {
+		if e1.IsNull() {
+			return Null
+		}
+		s1 = e1
+	} else if !e1.IsNull() && Compare(s1, e1) > 0 {
+		s1, e1 = e1, s1
+	}
+	if s2.IsNull() {
+		if e2.IsNull() {
+			return Null
+		}
+		s2 = e2
+	} else if !e2.IsNull() && Compare(s2, e2) > 0 {
+		s2, e2 = e2, s2
+	}
+	switch c := Compare(s1, s2); {
+	case c > 0:
+		if e2.IsNull() {
+			return Null
+		}
+		if Compare(s1, e2) < 0 {
+			return DBool(true)
+		}
+		if e1.IsNull() {
+			return Null
+		}
+		return DBool(false)
+	case c < 0:
+		if e1.IsNull() {
+			return Null
+		}
+		if Compare(s2, e1) < 0 {
+			return DBool(true)
+		}
+		if e2.IsNull() {
+			return Null
+		}
+		return DBool(false)
+	}
+	if e1.IsNull() || e2.IsNull() {
+		return Null
+	}
+	return DBool(true)
+}
+
+func errFieldRange(format string, args ...any) error {
+	return pgerr.New(pgerr.DatetimeFieldOverflow, format, args...)
+}
+
+func makeDate(y, m, d int64) (int64, error) {
+	bad := errFieldRange("date field value out of range: %d-%02d-%02d", y, m, d)
+	if y == 0 {
+		return 0, bad
+	}
+	ay := y
+	if y < 0 {
+		ay = y + 1
+	}
+	if m < 1 || m > 12 || d < 1 || ay > 5874897 || ay < -4713 || d > int64(daysIn[leapIdx(int(ay))][m]) {
+		return 0, bad
+	}
+	dt, ok := types.DateFromYMD(int(ay), int(m), int(d))
+	if !ok {
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range: %d-%02d-%02d", y, m, d)
+	}
+	return int64(dt), nil
+}
+
+func makeTime(h, m int64, sec float64) (int64, error) {
+	if h < 0 || m < 0 || m > 59 || sec < 0 || sec > 60 || h > 24 || (h == 24 && (m > 0 || sec > 0)) || math.IsNaN(sec) {
+		return 0, errFieldRange("time field value out of range: %d:%02d:%02s", h, m, formatSeconds(sec))
+	}
+	return (h*60+m)*60*usPerSec + int64(math.RoundToEven(sec*usPerSec)), nil
+}
+
+func formatSeconds(s float64) string {
+	return string(types.AppendFloat8(nil, s, 0))
+}
+
+func makeTimestamp(a []Datum) (int64, error) {
+	d, err := makeDate(a[0].I, a[1].I, a[2].I)
+	if err != nil {
+		return 0, err
+	}
+	t, err := makeTime(a[3].I, a[4].I, a[5].F)
+	if err != nil {
+		return 0, err
+	}
+	r := d*usPerDay + t
+	if r < minTimestampUs || r >= endTimestampUs {
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: %d-%02d-%02d %d:%02d:%s", a[0].I, a[1].I, a[2].I, a[3].I, a[4].I, formatSeconds(a[5].F))
+	}
+	return r, nil
+}
+
+func makeInterval(a []Datum) (Datum, error) {
+	secs := a[6].F
+	if math.IsInf(secs, 0) || math.IsNaN(secs) {
+		return Null, errIntervalRange
+	}
+	months := a[0].I*12 + a[1].I
+	days := a[2].I*7 + a[3].I
+	if months != int64(int32(months)) || days != int64(int32(days)) {
+		return Null, errIntervalRange
+	}
+	us := math.RoundToEven(secs * usPerSec)
+	t := float64(a[4].I)*usPerHour + float64(a[5].I)*usPerMinute + us
+	if t >= 9.2233720368547758e18 || t < -9.2233720368547758e18 {
+		return Null, errIntervalRange
+	}
+	return DInterval(Interval{Months: int32(months), Days: int32(days), Micros: a[4].I*usPerHour + a[5].I*usPerMinute + int64(us)}), nil
+}
+
+func numericOrNull(d *apd.Decimal, err error) (Datum, error) {
+	if err != nil || d == nil {
+		return Null, err
+	}
+	return DNumeric(d), nil
+}
+
+func floatOrNull(d *apd.Decimal, err error) (Datum, error) {
+	if err != nil || d == nil {
+		return Null, err
+	}
+	f, _ := d.Float64()
+	if d.Form == apd.Infinite {
+		f = math.Inf(1)
+		if d.Negative {
+			f = math.Inf(-1)
+		}
+	}
+	return DFloat(f), nil
+}
+
+func dtFn(name string, args []uint32, ret uint32, fn Fn) {
+	register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Fn: fn})
+}
+
+func init() {
+	D, TS, TZ, IV, TM := OIDDate, OIDTimestamp, OIDTimestampTZ, OIDInterval, OIDTime
+	I4, F8, TX := OIDInt4, OIDFloat8, OIDText
+	datePlus := func(_ *Env, a []Datum) (Datum, error) {
+		d, n := a[0].I, a[1].I
+		if a[0].Kind != KindDate {
+			d, n = a[1].I, a[0].I
+		}
+		if d == dateInfinity || d == dateNegInf {
+			return DDate(d), nil
+		}
+		r := d + n
+		if r < -2451545 || r >= 2147483494-2451545 {
+			return Null, errDateRange
+		}
+		return DDate(r), nil
+	}
+	dtFn("+", []uint32{D, I4}, D, datePlus)
+	dtFn("+", []uint32{I4, D}, D, datePlus)
+	dtFn("-", []uint32{D, I4}, D, func(env *Env, a []Datum) (Datum, error) {
+		return datePlus(env, []Datum{a[0], DInt(-a[1].I)})
+	})
+	dtFn("-", []uint32{D, D}, I4, func(_ *Env, a []Datum) (Datum, error) {
+		if a[0].I == dateInfinity || a[0].I == dateNegInf || a[1].I == dateInfinity || a[1].I == dateNegInf {
+			return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "cannot subtract infinite dates")
+		}
+		return DInt(a[0].I - a[1].I), nil
+	})
+	stampPlus := func(_ *Env, a []Datum) (Datum, error) {
+		us, iv := a[0], a[1]
+		if us.Kind == KindInterval {
+			us, iv = iv, us
+		}
+		r, err := addInterval(us.I, iv.Interval())
+		return DTimestamp(r), err
+	}
+	stampMinus := func(_ *Env, a []Datum) (Datum, error) {
+		iv := a[1].Interval()
+		neg, err := negInterval(iv)
+		if err != nil {
+			return Null, err
+		}
+		r, err := addInterval(a[0].I, neg)
+		return DTimestamp(r), err
+	}
+	tzPlus := func(env *Env, a []Datum) (Datum, error) {
+		us, iv := a[0], a[1]
+		if us.Kind == KindInterval {
+			us, iv = iv, us
+		}
+		r, err := addIntervalTZ(us.I, iv.Interval(), location(env.Settings))
+		return DTimestamp(r), err
+	}
+	tzMinus := func(env *Env, a []Datum) (Datum, error) {
+		neg, err := negInterval(a[1].Interval())
+		if err != nil {
+			return Null, err
+		}
+		r, err := addIntervalTZ(a[0].I, neg, location(env.Settings))
+		return DTimestamp(r), err
+	}
+	dtFn("+", []uint32{TS, IV}, TS, stampPlus)
+	dtFn("+", []uint32{IV, TS}, TS, stampPlus)
+	dtFn("-", []uint32{TS, IV}, TS, stampMinus)
+	dtFn("+", []uint32{TZ, IV}, TZ, tzPlus)
+	dtFn("+", []uint32{IV, TZ}, TZ, tzPlus)
+	dtFn("-", []uint32{TZ, IV}, TZ, tzMinus)
+	dateIv := func(sign int) Fn {
+		return func(_ *Env, a []Datum) (Datum, error) {
+			d, iv := a[0], a[1]
+			if d.Kind == KindInterval {
+				d, iv = iv, d
+			}
+			i := iv.Interval()
+			if sign < 0 {
+				var err error
+				if i, err = negInterval(i); err != nil {
+					return Null, err
+				}
+			}
+			r, err := addInterval(dateToMicros(d.I), i)
+			return DTimestamp(r), err
+		}
+	}
+	dtFn("+", []uint32{D, IV}, TS, dateIv(1))
+	dtFn("+", []uint32{IV, D}, TS, dateIv(1))
+	dtFn("-", []uint32{D, IV}, TS, dateIv(-1))
+	dateTime := func(_ *Env, a []Datum) (Datum, error) {
+		d, t := a[0], a[1]
+		if d.Kind == KindTime {
+			d, t = t, d
+		}
+		if d.I == dateInfinity || d.I == dateNegInf {
+			return DTimestamp(dateToMicros(d.I)), nil
+		}
+		r := d.I*usPerDay + t.I
+		if r < minTimestampUs || r >= endTimestampUs {
+			return Null, errTimestampRange
+		}
+		return DTimestamp(r), nil
+	}
+	dtFn("+", []uint32{D, TM}, TS, dateTime)
+	dtFn("+", []uint32{TM, D}, TS, dateTime)
+	timePlus := func(sign int64) Fn {
+		return func(_ *Env, a []Datum) (Datum, error) {
+			t, iv := a[0], a[1]
+			if t.Kind == KindInterval {
+				t, iv = iv, t
+			}
+			r := (t.I + sign*(iv.Interval().Micros%usPerDay)) % usPerDay
+			if r < 0 {
+				r += usPerDay
+			}
+			return DTime(r), nil
+		}
+	}
+	dtFn("+", []uint32{TM, IV}, TM, timePlus(1))
+	dtFn("+", []uint32{IV, TM}, TM, timePlus(1))
+	dtFn("-", []uint32{TM, IV}, TM, timePlus(-1))
+	dtFn("-", []uint32{TM, TM}, IV, func(_ *Env, a []Datum) (Datum, error) {
+		return DInterval(Interval{Micros: a[0].I - a[1].I}), nil
+	})
+	diff := func(_ *Env, a []Datum) (Datum, error) { return stampDiff(a[0].I, a[1].I) }
+	dtFn("-", []uint32{TS, TS}, IV, diff)
+	dtFn("-", []uint32{TZ, TZ}, IV, diff)
+	dtFn("+", []uint32{IV, IV}, IV, func(_ *Env, a []Datum) (Datum, error) {
+		r, err := addIntervals(a[0].Interval(), a[1].Interval(), 1)
+		return DInterval(r), err
+	})
+	dtFn("-", []uint32{IV, IV}, IV, func(_ *Env, a []Datum) (Datum, error) {
+		r, err := addIntervals(a[0].Interval(), a[1].Interval(), -1)
+		return DInterval(r), err
+	})
+	dtFn("-", []uint32{IV}, IV, func(_ *Env, a []Datum) (Datum, error) {
+		r, err := negInterval(a[0].Interval())
+		return DInterval(r), err
+	})
+	mul := func(_ *Env, a []Datum) (Datum, error) {
+		iv, f := a[0], a[1]
+		if iv.Kind != KindInterval {
+			iv, f = f, iv
+		}
+		r, err := intervalMul(iv.Interval(), f.F)
+		return DInterval(r), err
+	}
+	dtFn("*", []uint32{IV, F8}, IV, mul)
+	dtFn("*", []uint32{F8, IV}, IV, mul)
+	dtFn("/", []uint32{IV, F8}, IV, func(_ *Env, a []Datum) (Datum, error) {
+		r, err := intervalDiv(a[0].Interval(), a[1].F)
+		return DInterval(r), err
+	})
+
+	// extract returns numeric, date_part float8.
+	dtFn("extract", []uint32{TX, TS}, OIDNumeric, func(env *Env, a []Datum) (Datum, error) {
+		return numericOrNull(extractTimestamp(a[0].S, a[1].I, false, env))
+	})
+	dtFn("extract", []uint32{TX, TZ}, OIDNumeric, func(env *Env, a []Datum) (Datum, error) {
+		return numericOrNull(extractTimestamp(a[0].S, a[1].I, true, env))
+	})
+	dtFn("extract", []uint32{TX, D}, OIDNumeric, func(_ *Env, a []Datum) (Datum, error) {
+		return numericOrNull(extractDate(a[0].S, a[1].I))
+	})
+	dtFn("extract", []uint32{TX, TM}, OIDNumeric, func(_ *Env, a []Datum) (Datum, error) {
+		return numericOrNull(extractTime(a[0].S, a[1].I))
+	})
+	dtFn("extract", []uint32{TX, IV}, OIDNumeric, func(_ *Env, a []Datum) (Datum, error) {
+		return numericOrNull(extractInterval(a[0].S, a[1].Interval()))
+	})
+	dtFn("date_part", []uint32{TX, TS}, F8, func(env *Env, a []Datum) (Datum, error) {
+		return floatOrNull(extractTimestamp(a[0].S, a[1].I, false, env))
+	})
+	dtFn("date_part", []uint32{TX, TZ}, F8, func(env *Env, a []Datum) (Datum, error) {
+		return floatOrNull(extractTimestamp(a[0].S, a[1].I, true, env))
+	})
+	dtFn("date_part", []uint32{TX, D}, F8, func(env *Env, a []Datum) (Datum, error) {
+		// date_part(text, date) is date_part over the timestamp.
+		return floatOrNull(extractTimestamp(a[0].S, dateToMicros(a[1].I), false, env))
+	})
+	dtFn("date_part", []uint32{TX, TM}, F8, func(_ *Env, a []Datum) (Datum, error) {
+		return floatOrNull(extractTime(a[0].S, a[1].I))
+	})
+	dtFn("date_part", []uint32{TX, IV}, F8, func(_ *Env, a []Datum) (Datum, error) {
+		return floatOrNull(extractInterval(a[0].S, a[1].Interval()))
+	})
+	dtFn("date_trunc", []uint32{TX, TS}, TS, func(_ *Env, a []Datum) (Datum, error) { return truncTimestamp(a[0].S, a[1].I) })
+	dtFn("date_trunc", []uint32{TX, TZ}, TZ, func(env *Env, a []Datum) (Datum, error) {
+		return truncTimestampTZ(a[0].S, a[1].I, location(env.Settings))
+	})
+	dtFn("date_trunc", []uint32{TX, TZ, TX}, TZ, func(_ *Env, a []Datum) (Datum, error) {
+		loc, err := zoneArg(a[2].S)
+		if err != nil {
+			return Null, err
+		}
+		return truncTimestampTZ(a[0].S, a[1].I, loc)
+	})
+	dtFn("date_trunc", []uint32{TX, IV}, IV, func(_ *Env, a []Datum) (Datum, error) { return truncInterval(a[0].S, a[1].Interval()) })
+
+	ageFn := func(tz bool) Fn {
+		return func(env *Env, a []Datum) (Datum, error) {
+			x, y := a[0].I, a[1].I
+			if isInfinite(x) || isInfinite(y) {
+				return Null, errTimestampRange
+			}
+			var t1, t2 tm
+			if tz {
+				loc := location(env.Settings)
+				t1, t2 = breakDownTZ(x, loc), breakDownTZ(y, loc)
+			} else {
+				t1, t2 = breakDown(x), breakDown(y)
+			}
+			r, err := age(t1, t2, x, y)
+			return DInterval(r), err
+		}
+	}
+	dtFn("age", []uint32{TS, TS}, IV, ageFn(false))
+	dtFn("age", []uint32{TZ, TZ}, IV, ageFn(true))
+	dtFn("age", []uint32{TS}, IV, func(env *Env, a []Datum) (Datum, error) {
+		today := microsToDate(localMicros(TimestampTZ(txnTime(env)), env.Settings)) * usPerDay
+		return ageFn(false)(env, []Datum{DTimestamp(today), a[0]})
+	})
+	dtFn("age", []uint32{TZ}, IV, func(env *Env, a []Datum) (Datum, error) {
+		today := utcMicros(microsToDate(localMicros(TimestampTZ(txnTime(env)), env.Settings))*usPerDay, env.Settings)
+		return ageFn(true)(env, []Datum{DTimestamp(today), a[0]})
+	})
+
+	dtFn("make_date", []uint32{I4, I4, I4}, D, func(_ *Env, a []Datum) (Datum, error) {
+		d, err := makeDate(a[0].I, a[1].I, a[2].I)
+		return DDate(d), err
+	})
+	dtFn("make_time", []uint32{I4, I4, F8}, TM, func(_ *Env, a []Datum) (Datum, error) {
+		t, err := makeTime(a[0].I, a[1].I, a[2].F)
+		return DTime(t), err
+	})
+	six := []uint32{I4, I4, I4, I4, I4, F8}
+	dtFn("make_timestamp", six, TS, func(_ *Env, a []Datum) (Datum, error) {
+		r, err := makeTimestamp(a)
+		return DTimestamp(r), err
+	})
+	dtFn("make_timestamptz", six, TZ, func(env *Env, a []Datum) (Datum, error) {
+		r, err := makeTimestamp(a)
+		if err != nil {
+			return Null, err
+		}
+		return DTimestamp(utcMicros(r, env.Settings)), nil
+	})
+	dtFn("make_timestamptz", append(six, TX), TZ, func(_ *Env, a []Datum) (Datum, error) {
+		r, err := makeTimestamp(a)
+		if err != nil {
+			return Null, err
+		}
+		loc, err := saneZoneArg(a[6].S)
+		if err != nil {
+			return Null, err
+		}
+		return DTimestamp(utcMicrosIn(r, loc)), nil
+	})
+	ivNames := []string{"years", "months", "weeks", "days", "hours", "mins", "secs"}
+	ivTypes := []T{TInt4, TInt4, TInt4, TInt4, TInt4, TInt4, TFloat8}
+	ivDefaults := []Datum{DInt(0), DInt(0), DInt(0), DInt(0), DInt(0), DInt(0), DFloat(0)}
+	registerNamed("make_interval", ivNames, ivTypes, ivDefaults)
+	for n := 0; n <= 7; n++ {
+		args := []uint32{I4, I4, I4, I4, I4, I4, F8}[:n]
+		dtFn("make_interval", args, IV, func(_ *Env, a []Datum) (Datum, error) {
+			full := make([]Datum, 7)
+			copy(full, ivDefaults)
+			copy(full, a)
+			return makeInterval(full)
+		})
+	}
+	for name, fn := range map[string]func(Interval) (Interval, error){
+		"justify_days": justifyDays, "justify_hours": justifyHours, "justify_interval": justifyInterval,
+	} {
+		fn := fn
+		dtFn(name, []uint32{IV}, IV, func(_ *Env, a []Datum) (Datum, error) {
+			r, err := fn(a[0].Interval())
+			return DInterval(r), err
+		})
+	}
+	dtFn("isfinite", []uint32{D}, OIDBool, func(_ *Env, a []Datum) (Datum, error) {
+		return DBool(a[0].I != dateInfinity && a[0].I != dateNegInf), nil
+	})
+	for _, t := range []uint32{TS, TZ} {
+		dtFn("isfinite", []uint32{t}, OIDBool, func(_ *Env, a []Datum) (Datum, error) { return DBool(!isInfinite(a[0].I)), nil })
+	}
+	dtFn("isfinite", []uint32{IV}, OIDBool, func(_ *Env, a []Datum) (Datum, error) { return DBool(true), nil })
+
+	// AT TIME ZONE: timezone(zone, timestamp) reads the wall clock in the
+	// zone; timezone(zone, timestamptz) shows the instant on its clock.
+	atZone := func(zoneOf func(Datum) (*time.Location, error), toTZ bool) Fn {
+		return func(_ *Env, a []Datum) (Datum, error) {
+			loc, err := zoneOf(a[0])
+			if err != nil {
+				return Null, err
+			}
+			us := a[1].I
+			if isInfinite(us) {
+				return DTimestamp(us), nil
+			}
+			if toTZ {
+				return DTimestamp(utcMicrosIn(us, loc)), nil
+			}
+			_, off := stampTime(us).In(loc).Zone()
+			return DTimestamp(us + int64(off)*usPerSec), nil
+		}
+	}
+	byName := func(d Datum) (*time.Location, error) { return zoneArg(d.S) }
+	byInterval := func(d Datum) (*time.Location, error) { return intervalZone(d.Interval()) }
+	dtFn("timezone", []uint32{TX, TS}, TZ, atZone(byName, true))
+	dtFn("timezone", []uint32{TX, TZ}, TS, atZone(byName, false))
+	dtFn("timezone", []uint32{IV, TS}, TZ, atZone(byInterval, true))
+	dtFn("timezone", []uint32{IV, TZ}, TS, atZone(byInterval, false))
+
+	for _, t := range []uint32{TS, TZ, TM} {
+		t := t
+		register(&Func{Name: "overlaps", Args: []uint32{t, t, t, t}, Ret: OIDBool, Fn: func(_ *Env, a []Datum) (Datum, error) { return overlaps(a), nil }})
+		register(&Func{Name: "overlaps", Args: []uint32{t, IV, t, IV}, Ret: OIDBool, Fn: func(env *Env, a []Datum) (Datum, error) {
+			end := func(s, iv Datum) (Datum, error) {
+				if s.IsNull() || iv.IsNull() {
+					return Null, nil
+				}
+				switch t {
+				case TZ:
+					r, err := addIntervalTZ(s.I, iv.Interval(), location(env.Settings))
+					return DTimestamp(r), err
+				case TM:
+					return timePlus(1)(env, []Datum{s, iv})
+				}
+				r, err := addInterval(s.I, iv.Interval())
+				return DTimestamp(r), err
+			}
+			e1, err := end(a[0], a[1])
+			if err != nil {
+				return Null, err
+			}
+			e2, err := end(a[2], a[3])
+			if err != nil {
+				return Null, err
+			}
+			return overlaps([]Datum{a[0], e1, a[2], e2}), nil
+		}})
+	}
+}
+
+func negInterval(iv Interval) (Interval, error) {
+	if iv.Months == math.MinInt32 || iv.Days == math.MinInt32 || iv.Micros == math.MinInt64 {
+		return Interval{}, errIntervalRange
+	}
+	return Interval{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}, nil
+}
+
+// dateBin is date_bin(stride, source, origin): source moved down to the
+// start of its stride-long bin counted from origin.
+func dateBin(stride Interval, src, origin int64) (Datum, error) {
+	if isInfinite(src) {
+		return DTimestamp(src), nil
+	}
+	if isInfinite(origin) {
+		return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "origin out of range")
+	}
+	if stride.Months != 0 {
+		return Null, pgerr.New(pgerr.FeatureNotSupported, "timestamps cannot be binned into intervals containing months or years")
+	}
+	s := int64(stride.Days)*usPerDay + stride.Micros
+	if s <= 0 {
+		return Null, pgerr.New(pgerr.InvalidParameterValue, "stride must be greater than zero")
+	}
+	diff := src - origin
+	if (origin < 0 && diff < src) || (origin > 0 && diff > src) {
+		return Null, errIntervalRange
+	}
+	mod := diff % s
+	r := origin + (diff - mod)
+	if mod < 0 {
+		r -= s
+		if r < minTimestampUs {
+			return Null, errTimestampRange
+		}
+	}
+	return DTimestamp(r), nil
+}
+
+func init() {
+	for _, t := range []uint32{OIDTimestamp, OIDTimestampTZ} {
+		dtFn("date_bin", []uint32{OIDInterval, t, t}, t, func(_ *Env, a []Datum) (Datum, error) {
+			return dateBin(a[0].Interval(), a[1].I, a[2].I)
+		})
+	}
+	register(&Func{Name: "pg_sleep", Args: []uint32{OIDFloat8}, Ret: OIDVoid, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
+		d := time.Duration(a[0].F * float64(time.Second))
+		if d <= 0 {
+			return DText(""), nil
+		}
+		t := time.NewTimer(d)
+		defer t.Stop()
+		if env.Ctx == nil {
+			<-t.C
+			return DText(""), nil
+		}
+		select {
+		case <-t.C:
+		case <-env.Ctx.Done():
+			return Null, pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
+		}
+		return DText(""), nil
+	}})
+}

@@ -1,0 +1,812 @@
+package exec
+
+import (
+	"crypto/md5"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// The string functions of PostgreSQL's varlena.c and oracle_compat.c,
+// counting characters (not bytes) in UTF-8 as PostgreSQL does.
+
+// textOf returns the text output of an argument of type t, for the
+// functions over "any" (concat, format, anytextcat).
+func textOf(env *Env, t T, d Datum) string {
+	switch t.OID {
+	case OIDText, OIDVarchar, OIDName, OIDUnknown, OIDBpchar:
+		return d.S
+	}
+	return string(AppendText(nil, t, d, env.Settings))
+}
+
+// bpcharTrim drops char(n)'s padding, which char_length and the like do
+// not count.
+func bpcharTrim(s string) string { return strings.TrimRight(s, " ") }
+
+func errNegativeSubstring() error {
+	return pgerr.New(pgerr.SubstringError, "negative substring length not allowed")
+}
+
+// substr is substring(s from start for count) over characters; count < 0
+// with hasCount is an error, as PostgreSQL's text_substring has it.
+func substr(s string, start, count int64, hasCount bool) (string, error) {
+	if hasCount && count < 0 {
+		return "", errNegativeSubstring()
+	}
+	end := int64(1 << 62)
+	if hasCount {
+		end = start + count
+		if count > 0 && end < start { // overflow
+			end = 1 << 62
+		}
+	}
+	if start < 1 {
+		start = 1
+	}
+	if end <= start {
+		return "", nil
+	}
+	lo := runeOffset(s, start)
+	if end-start >= int64(len(s)) {
+		return s[lo:], nil
+	}
+	hi := lo + runeOffset(s[lo:], end-start+1)
+	return s[lo:hi], nil
+}
+
+// byteSubstr is substring over bytes, for bytea.
+func byteSubstr(s string, start, count int64, hasCount bool) (string, error) {
+	if hasCount && count < 0 {
+		return "", errNegativeSubstring()
+	}
+	end := int64(len(s)) + 1
+	if hasCount && start+count < end {
+		end = start + count
+	}
+	if start < 1 {
+		start = 1
+	}
+	if end <= start || start > int64(len(s)) {
+		return "", nil
+	}
+	return s[start-1 : end-1], nil
+}
+
+// trimChars trims characters of set from the ends of s.
+func trimChars(s, set string, left, right bool) string {
+	in := func(r rune) bool { return strings.ContainsRune(set, r) }
+	if left {
+		s = strings.TrimLeftFunc(s, in)
+	}
+	if right {
+		s = strings.TrimRightFunc(s, in)
+	}
+	return s
+}
+
+func trimBytes(s, set string, left, right bool) string {
+	if left {
+		for len(s) > 0 && strings.IndexByte(set, s[0]) >= 0 {
+			s = s[1:]
+		}
+	}
+	if right {
+		for len(s) > 0 && strings.IndexByte(set, s[len(s)-1]) >= 0 {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
+}
+
+// pad is lpad/rpad: s cut or filled with fill to n characters.
+func pad(s string, n int64, fill string, left bool) (string, error) {
+	if n <= 0 {
+		return "", nil
+	}
+	cur := int64(utf8.RuneCountInString(s))
+	if cur >= n {
+		return s[:runeOffset(s, n+1)], nil
+	}
+	if fill == "" {
+		return s, nil
+	}
+	if n > 1<<28 {
+		return "", pgerr.New(pgerr.ProgramLimitExceeded, "requested length too large")
+	}
+	var b strings.Builder
+	need := n - cur
+	fr := []rune(fill)
+	var padding strings.Builder
+	for i := int64(0); i < need; i++ {
+		padding.WriteRune(fr[i%int64(len(fr))])
+	}
+	if left {
+		b.WriteString(padding.String())
+		b.WriteString(s)
+	} else {
+		b.WriteString(s)
+		b.WriteString(padding.String())
+	}
+	return b.String(), nil
+}
+
+// initcap upper-cases the first letter of each run of letters and digits
+// and lower-cases the rest.
+func initcap(s string) string {
+	var b strings.Builder
+	inWord := false
+	for _, r := range s {
+		if inWord {
+			b.WriteRune(unicode.ToLower(r))
+		} else {
+			b.WriteRune(unicode.ToUpper(r))
+		}
+		inWord = unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	return b.String()
+}
+
+// splitPart is split_part(s, delim, n); n < 0 counts from the end.
+func splitPart(s, delim string, n int64) (string, error) {
+	if n == 0 {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "field position must not be zero")
+	}
+	if s == "" {
+		return "", nil
+	}
+	if delim == "" {
+		if n == 1 || n == -1 {
+			return s, nil
+		}
+		return "", nil
+	}
+	parts := strings.Split(s, delim)
+	if n < 0 {
+		n += int64(len(parts)) + 1
+		if n < 1 {
+			return "", nil
+		}
+	}
+	if n > int64(len(parts)) {
+		return "", nil
+	}
+	return parts[n-1], nil
+}
+
+func translate(s, from, to string) string {
+	fr, tr := []rune(from), []rune(to)
+	var b strings.Builder
+	for _, r := range s {
+		i := -1
+		for j, f := range fr {
+			if f == r {
+				i = j
+				break
+			}
+		}
+		switch {
+		case i < 0:
+			b.WriteRune(r)
+		case i < len(tr):
+			b.WriteRune(tr[i])
+		}
+	}
+	return b.String()
+}
+
+func chr(c int64) (string, error) {
+	switch {
+	case c == 0:
+		return "", pgerr.New(pgerr.ProgramLimitExceeded, "null character not permitted")
+	case c < 0 || c > 0x10FFFF:
+		return "", pgerr.New(pgerr.ProgramLimitExceeded, "requested character too large for encoding: %d", c)
+	case c >= 0xD800 && c <= 0xDFFF:
+		return "", pgerr.New(pgerr.ProgramLimitExceeded, "requested character not valid for encoding: %d", c)
+	}
+	return string(rune(c)), nil
+}
+
+// keywords are PostgreSQL 15's keywords that are not unreserved, which
+// quote_ident quotes (pg_get_keywords() where catcode <> 'U').
+var keywords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("all analyse analyze and any array as asc asymmetric authorization between bigint binary bit boolean both case cast char character check coalesce collate collation column concurrently constraint create cross current_catalog current_date current_role current_schema current_time current_timestamp current_user dec decimal default deferrable desc distinct do else end except exists extract false fetch float for foreign freeze from full grant greatest group grouping having ilike in initially inner inout int integer intersect interval into is isnull join lateral leading least left like limit localtime localtimestamp national natural nchar none normalize not notnull null nullif numeric offset on only or order out outer overlaps overlay placing position precision primary real references returning right row select session_user setof similar smallint some substring symmetric table tablesample then time timestamp to trailing treat trim true union unique user using values varchar variadic verbose when where window with xmlattributes xmlconcat xmlelement xmlexists xmlforest xmlnamespaces xmlparse xmlpi xmlroot xmlserialize xmltable") {
+		m[w] = true
+	}
+	return m
+}()
+
+// QuoteIdent is quote_ident: s as an SQL identifier, quoted when it must be.
+func QuoteIdent(s string) string {
+	safe := s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] == '_')
+	for i := 0; i < len(s) && safe; i++ {
+		c := s[i]
+		safe = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+	}
+	if safe && !keywords[s] {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// QuoteLiteral is quote_literal: s as a string literal, with an E prefix when it holds
+// a backslash.
+func QuoteLiteral(s string) string {
+	var b strings.Builder
+	if strings.IndexByte(s, '\\') >= 0 {
+		b.WriteByte('E')
+	}
+	b.WriteByte('\'')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\'' || c == '\\' {
+			b.WriteByte(c)
+		}
+		b.WriteByte(c)
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+func toHex(v int64, bits int) string {
+	if bits == 32 {
+		return strconv.FormatUint(uint64(uint32(v)), 16)
+	}
+	return strconv.FormatUint(uint64(v), 16)
+}
+
+// encode is encode(bytea, format).
+func encode(b, format string) (string, error) {
+	switch strings.ToLower(format) {
+	case "hex":
+		return hex.EncodeToString([]byte(b)), nil
+	case "base64":
+		s := base64.StdEncoding.EncodeToString([]byte(b))
+		var out strings.Builder
+		for len(s) > 76 {
+			out.WriteString(s[:76])
+			out.WriteByte('\n')
+			s = s[76:]
+		}
+		out.WriteString(s)
+		return out.String(), nil
+	case "escape":
+		var out strings.Builder
+		for i := 0; i < len(b); i++ {
+			c := b[i]
+			switch {
+			case c == '\\':
+				out.WriteString(`\\`)
+			case c == 0 || c >= 0x80:
+				out.WriteString(`\` + strconv.FormatInt(int64(c)+01000, 8)[1:])
+			default:
+				out.WriteByte(c)
+			}
+		}
+		return out.String(), nil
+	}
+	return "", pgerr.New(pgerr.InvalidParameterValue, "unrecognized encoding: \"%s\"", format)
+}
+
+// decode is decode(text, format).
+func decode(s, format string) (string, error) {
+	switch strings.ToLower(format) {
+	case "hex":
+		var out []byte
+		for i := 0; i < len(s); {
+			c := s[i]
+			if c == ' ' || c == '\n' || c == '\t' || c == '\r' {
+				i++
+				continue
+			}
+			hi := unhex(c)
+			if hi < 0 {
+				return "", pgerr.New(pgerr.InvalidParameterValue, "invalid hexadecimal digit: \"%c\"", c)
+			}
+			if i+1 >= len(s) {
+				return "", pgerr.New(pgerr.InvalidParameterValue, "invalid hexadecimal data: odd number of digits")
+			}
+			lo := unhex(s[i+1])
+			if lo < 0 {
+				return "", pgerr.New(pgerr.InvalidParameterValue, "invalid hexadecimal digit: \"%c\"", s[i+1])
+			}
+			out = append(out, byte(hi<<4|lo))
+			i += 2
+		}
+		return string(out), nil
+	case "base64":
+		clean := strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\n' || r == '\t' || r == '\r' {
+				return -1
+			}
+			return r
+		}, s)
+		out, err := base64.StdEncoding.DecodeString(clean)
+		if err != nil {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid base64 end sequence").
+				WithHint("Input data is missing padding, is truncated, or is otherwise corrupted.")
+		}
+		return string(out), nil
+	case "escape":
+		var out []byte
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c != '\\' {
+				out = append(out, c)
+				continue
+			}
+			switch {
+			case i+1 < len(s) && s[i+1] == '\\':
+				out = append(out, '\\')
+				i++
+			case i+3 < len(s) && s[i+1] >= '0' && s[i+1] <= '3' && s[i+2] >= '0' && s[i+2] <= '7' && s[i+3] >= '0' && s[i+3] <= '7':
+				out = append(out, (s[i+1]-'0')<<6|(s[i+2]-'0')<<3|(s[i+3]-'0'))
+				i += 3
+			default:
+				return "", pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s", "bytea")
+			}
+		}
+		return string(out), nil
+	}
+	return "", pgerr.New(pgerr.InvalidParameterValue, "unrecognized encoding: \"%s\"", format)
+}
+
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// strFn registers a strict, immutable function.
+func strFn(name string, args []uint32, ret uint32, fn Fn) {
+	register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Immutable: true, Fn: fn})
+}
+
+func init() {
+	t1 := []uint32{OIDText}
+	t2 := []uint32{OIDText, OIDText}
+	t3 := []uint32{OIDText, OIDText, OIDText}
+	ti := []uint32{OIDText, OIDInt4}
+
+	// Concatenation: text || text, and text || any non-array value.
+	strFn("||", t2, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(a[0].S + a[1].S), nil })
+	strFn("||", []uint32{OIDBytea, OIDBytea}, OIDBytea, func(_ *Env, a []Datum) (Datum, error) { return DBytes(a[0].S + a[1].S), nil })
+	for i := 0; i < 2; i++ {
+		args := []uint32{OIDText, OIDAny}
+		if i == 1 {
+			args = []uint32{OIDAny, OIDText}
+		}
+		other := 1 - i
+		// anytextcat and textanycat cast the other side to text (so
+		// true || 'x' is "truex"), unlike concat, which prints it.
+		register(&Func{Name: "||", Args: args, Ret: OIDText, Strict: true, Build: func(ts []T) (Fn, T, error) {
+			cast := CastFn(ts[other], TText, true)
+			if cast == nil {
+				return nil, T{}, errNoFunc("||", ts)
+			}
+			return func(env *Env, a []Datum) (Datum, error) {
+				o, err := cast(env, a[other:other+1])
+				if err != nil {
+					return Null, err
+				}
+				if other == 1 {
+					return DText(a[0].S + o.S), nil
+				}
+				return DText(o.S + a[1].S), nil
+			}, TText, nil
+		}})
+	}
+	register(&Func{Name: "concat", Args: []uint32{OIDAny}, Variadic: true, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
+		return func(env *Env, a []Datum) (Datum, error) {
+			var b strings.Builder
+			for i, d := range a {
+				if !d.IsNull() {
+					b.WriteString(textOf(env, ts[i], d))
+				}
+			}
+			return DText(b.String()), nil
+		}, TText, nil
+	}})
+	register(&Func{Name: "concat_ws", Args: []uint32{OIDText, OIDAny}, Variadic: true, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
+		return func(env *Env, a []Datum) (Datum, error) {
+			if a[0].IsNull() {
+				return Null, nil
+			}
+			var b strings.Builder
+			first := true
+			for i, d := range a[1:] {
+				if d.IsNull() {
+					continue
+				}
+				if !first {
+					b.WriteString(a[0].S)
+				}
+				first = false
+				b.WriteString(textOf(env, ts[i+1], d))
+			}
+			return DText(b.String()), nil
+		}, TText, nil
+	}})
+
+	charLength := func(_ *Env, a []Datum) (Datum, error) { return DInt(int64(utf8.RuneCountInString(a[0].S))), nil }
+	bpLength := func(_ *Env, a []Datum) (Datum, error) {
+		return DInt(int64(utf8.RuneCountInString(bpcharTrim(a[0].S)))), nil
+	}
+	byteLength := func(_ *Env, a []Datum) (Datum, error) { return DInt(int64(len(a[0].S))), nil }
+	for _, name := range []string{"char_length", "character_length"} {
+		strFn(name, t1, OIDInt4, charLength)
+		strFn(name, []uint32{OIDBpchar}, OIDInt4, bpLength)
+	}
+	strFn("length", []uint32{OIDBpchar}, OIDInt4, bpLength)
+	strFn("length", []uint32{OIDBytea}, OIDInt4, byteLength)
+	strFn("octet_length", t1, OIDInt4, byteLength)
+	strFn("octet_length", []uint32{OIDBpchar}, OIDInt4, byteLength)
+	strFn("octet_length", []uint32{OIDBytea}, OIDInt4, byteLength)
+	strFn("bit_length", t1, OIDInt4, func(_ *Env, a []Datum) (Datum, error) { return DInt(8 * int64(len(a[0].S))), nil })
+	strFn("bit_length", []uint32{OIDBytea}, OIDInt4, func(_ *Env, a []Datum) (Datum, error) { return DInt(8 * int64(len(a[0].S))), nil })
+	strFn("initcap", t1, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(initcap(a[0].S)), nil })
+
+	for _, tr := range []struct {
+		name        string
+		left, right bool
+	}{{"btrim", true, true}, {"ltrim", true, false}, {"rtrim", false, true}} {
+		tr := tr
+		strFn(tr.name, t1, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+			return DText(trimChars(a[0].S, " ", tr.left, tr.right)), nil
+		})
+		strFn(tr.name, t2, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+			return DText(trimChars(a[0].S, a[1].S, tr.left, tr.right)), nil
+		})
+		strFn(tr.name, []uint32{OIDBytea, OIDBytea}, OIDBytea, func(_ *Env, a []Datum) (Datum, error) {
+			return DBytes(trimBytes(a[0].S, a[1].S, tr.left, tr.right)), nil
+		})
+	}
+	for _, left := range []bool{true, false} {
+		left := left
+		name := "rpad"
+		if left {
+			name = "lpad"
+		}
+		strFn(name, ti, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+			s, err := pad(a[0].S, a[1].I, " ", left)
+			return DText(s), err
+		})
+		strFn(name, []uint32{OIDText, OIDInt4, OIDText}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+			s, err := pad(a[0].S, a[1].I, a[2].S, left)
+			return DText(s), err
+		})
+	}
+	strFn("left", ti, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		s, n := a[0].S, a[1].I
+		if n < 0 {
+			n += int64(utf8.RuneCountInString(s))
+			if n < 0 {
+				n = 0
+			}
+		}
+		return DText(s[:runeOffset(s, n+1)]), nil
+	})
+	strFn("right", ti, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		s, n := a[0].S, a[1].I
+		total := int64(utf8.RuneCountInString(s))
+		if n < 0 {
+			n = -n
+			if n > total {
+				n = total
+			}
+			return DText(s[runeOffset(s, n+1):]), nil
+		}
+		if n > total {
+			n = total
+		}
+		return DText(s[runeOffset(s, total-n+1):]), nil
+	})
+	strFn("repeat", ti, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		n := a[1].I
+		if n <= 0 {
+			return DText(""), nil
+		}
+		if int64(len(a[0].S))*n > 1<<30 {
+			return Null, pgerr.New(pgerr.ProgramLimitExceeded, "requested length too large")
+		}
+		return DText(strings.Repeat(a[0].S, int(n))), nil
+	})
+	strFn("replace", t3, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		if a[1].S == "" {
+			return a[0], nil
+		}
+		return DText(strings.ReplaceAll(a[0].S, a[1].S, a[2].S)), nil
+	})
+	strFn("reverse", t1, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		r := []rune(a[0].S)
+		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+			r[i], r[j] = r[j], r[i]
+		}
+		return DText(string(r)), nil
+	})
+	strpos := func(_ *Env, a []Datum) (Datum, error) {
+		i := strings.Index(a[0].S, a[1].S)
+		if i < 0 {
+			return DInt(0), nil
+		}
+		return DInt(int64(utf8.RuneCountInString(a[0].S[:i])) + 1), nil
+	}
+	strFn("strpos", t2, OIDInt4, strpos)
+	strFn("position", t2, OIDInt4, strpos)
+	strFn("position", []uint32{OIDBytea, OIDBytea}, OIDInt4, func(_ *Env, a []Datum) (Datum, error) {
+		return DInt(int64(strings.Index(a[0].S, a[1].S)) + 1), nil
+	})
+	for _, name := range []string{"substr", "substring"} {
+		strFn(name, ti, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+			s, err := substr(a[0].S, a[1].I, 0, false)
+			return DText(s), err
+		})
+		strFn(name, []uint32{OIDText, OIDInt4, OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+			s, err := substr(a[0].S, a[1].I, a[2].I, true)
+			return DText(s), err
+		})
+		strFn(name, []uint32{OIDBytea, OIDInt4}, OIDBytea, func(_ *Env, a []Datum) (Datum, error) {
+			s, err := byteSubstr(a[0].S, a[1].I, 0, false)
+			return DBytes(s), err
+		})
+		strFn(name, []uint32{OIDBytea, OIDInt4, OIDInt4}, OIDBytea, func(_ *Env, a []Datum) (Datum, error) {
+			s, err := byteSubstr(a[0].S, a[1].I, a[2].I, true)
+			return DBytes(s), err
+		})
+	}
+	overlay := func(s, repl string, from, count int64) (string, error) {
+		head, err := substr(s, 1, from-1, true)
+		if err != nil {
+			return "", err
+		}
+		if from+count < from {
+			return "", pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
+		}
+		tail, _ := substr(s, from+count, 0, false)
+		return head + repl + tail, nil
+	}
+	strFn("overlay", []uint32{OIDText, OIDText, OIDInt4, OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		s, err := overlay(a[0].S, a[1].S, a[2].I, a[3].I)
+		return DText(s), err
+	})
+	strFn("overlay", []uint32{OIDText, OIDText, OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		s, err := overlay(a[0].S, a[1].S, a[2].I, int64(utf8.RuneCountInString(a[1].S)))
+		return DText(s), err
+	})
+	strFn("split_part", []uint32{OIDText, OIDText, OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		s, err := splitPart(a[0].S, a[1].S, a[2].I)
+		return DText(s), err
+	})
+	strFn("translate", t3, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(translate(a[0].S, a[1].S, a[2].S)), nil })
+	strFn("ascii", t1, OIDInt4, func(_ *Env, a []Datum) (Datum, error) {
+		if a[0].S == "" {
+			return DInt(0), nil
+		}
+		r, _ := utf8.DecodeRuneInString(a[0].S)
+		return DInt(int64(r)), nil
+	})
+	strFn("chr", []uint32{OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		s, err := chr(a[0].I)
+		return DText(s), err
+	})
+	md5Fn := func(_ *Env, a []Datum) (Datum, error) {
+		sum := md5.Sum([]byte(a[0].S))
+		return DText(hex.EncodeToString(sum[:])), nil
+	}
+	strFn("md5", t1, OIDText, md5Fn)
+	strFn("md5", []uint32{OIDBytea}, OIDText, md5Fn)
+	for name, h := range map[string]func([]byte) []byte{
+		"sha224": func(b []byte) []byte { s := sha256.Sum224(b); return s[:] },
+		"sha256": func(b []byte) []byte { s := sha256.Sum256(b); return s[:] },
+		"sha384": func(b []byte) []byte { s := sha512.Sum384(b); return s[:] },
+		"sha512": func(b []byte) []byte { s := sha512.Sum512(b); return s[:] },
+	} {
+		h := h
+		strFn(name, []uint32{OIDBytea}, OIDBytea, func(_ *Env, a []Datum) (Datum, error) { return DBytes(string(h([]byte(a[0].S)))), nil })
+	}
+	strFn("to_hex", []uint32{OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(toHex(a[0].I, 32)), nil })
+	strFn("to_hex", []uint32{OIDInt8}, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(toHex(a[0].I, 64)), nil })
+	strFn("quote_ident", t1, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(QuoteIdent(a[0].S)), nil })
+	strFn("quote_literal", t1, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(QuoteLiteral(a[0].S)), nil })
+	register(&Func{Name: "quote_literal", Args: []uint32{OIDAny}, Ret: OIDText, Strict: true, Build: func(ts []T) (Fn, T, error) {
+		return func(env *Env, a []Datum) (Datum, error) { return DText(QuoteLiteral(textOf(env, ts[0], a[0]))), nil }, TText, nil
+	}})
+	register(&Func{Name: "quote_nullable", Args: t1, Ret: OIDText, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		if a[0].IsNull() {
+			return DText("NULL"), nil
+		}
+		return DText(QuoteLiteral(a[0].S)), nil
+	}})
+	register(&Func{Name: "quote_nullable", Args: []uint32{OIDAny}, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
+		return func(env *Env, a []Datum) (Datum, error) {
+			if a[0].IsNull() {
+				return DText("NULL"), nil
+			}
+			return DText(QuoteLiteral(textOf(env, ts[0], a[0]))), nil
+		}, TText, nil
+	}})
+	startsWith := func(_ *Env, a []Datum) (Datum, error) { return DBool(strings.HasPrefix(a[0].S, a[1].S)), nil }
+	strFn("starts_with", t2, OIDBool, startsWith)
+	strFn("^@", t2, OIDBool, startsWith)
+	strFn("encode", []uint32{OIDBytea, OIDText}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		s, err := encode(a[0].S, a[1].S)
+		return DText(s), err
+	})
+	strFn("decode", t2, OIDBytea, func(_ *Env, a []Datum) (Datum, error) {
+		s, err := decode(a[0].S, a[1].S)
+		return DBytes(s), err
+	})
+	strFn("text", []uint32{OIDBpchar}, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(bpcharTrim(a[0].S)), nil })
+}
+
+func errByteIndex(n, max int64) error {
+	return pgerr.New(pgerr.ArraySubscriptError, "index %d out of valid range, 0..%d", n, max)
+}
+
+func init() {
+	B, I4, I8 := OIDBytea, OIDInt4, OIDInt8
+	strFn("get_byte", []uint32{B, I4}, I4, func(_ *Env, a []Datum) (Datum, error) {
+		n := a[1].I
+		if n < 0 || n >= int64(len(a[0].S)) {
+			return Null, errByteIndex(n, int64(len(a[0].S))-1)
+		}
+		return DInt(int64(a[0].S[n])), nil
+	})
+	strFn("set_byte", []uint32{B, I4, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+		n := a[1].I
+		if n < 0 || n >= int64(len(a[0].S)) {
+			return Null, errByteIndex(n, int64(len(a[0].S))-1)
+		}
+		b := []byte(a[0].S)
+		b[n] = byte(a[2].I)
+		return DBytes(string(b)), nil
+	})
+	strFn("get_bit", []uint32{B, I8}, I4, func(_ *Env, a []Datum) (Datum, error) {
+		n := a[1].I
+		if n < 0 || n >= 8*int64(len(a[0].S)) {
+			return Null, errByteIndex(n, 8*int64(len(a[0].S))-1)
+		}
+		return DInt(int64(a[0].S[n/8]>>(n%8)) & 1), nil
+	})
+	strFn("set_bit", []uint32{B, I8, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+		n := a[1].I
+		if n < 0 || n >= 8*int64(len(a[0].S)) {
+			return Null, errByteIndex(n, 8*int64(len(a[0].S))-1)
+		}
+		if a[2].I != 0 && a[2].I != 1 {
+			return Null, pgerr.New(pgerr.InvalidParameterValue, "new bit must be 0 or 1")
+		}
+		b := []byte(a[0].S)
+		b[n/8] = b[n/8]&^(1<<(n%8)) | byte(a[2].I)<<(n%8)
+		return DBytes(string(b)), nil
+	})
+	strFn("overlay", []uint32{B, B, I4, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+		return byteOverlay(a[0].S, a[1].S, a[2].I, a[3].I)
+	})
+	strFn("overlay", []uint32{B, B, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+		return byteOverlay(a[0].S, a[1].S, a[2].I, int64(len(a[1].S)))
+	})
+	strFn("bit_count", []uint32{B}, I8, func(_ *Env, a []Datum) (Datum, error) {
+		n := 0
+		for i := 0; i < len(a[0].S); i++ {
+			for c := a[0].S[i]; c != 0; c &= c - 1 {
+				n++
+			}
+		}
+		return DInt(int64(n)), nil
+	})
+}
+
+func byteOverlay(s, repl string, from, count int64) (Datum, error) {
+	head, err := byteSubstr(s, 1, from-1, true)
+	if err != nil {
+		return Null, err
+	}
+	tail, _ := byteSubstr(s, from+count, 0, false)
+	return DBytes(head + repl + tail), nil
+}
+
+// unistr decodes \XXXX, \+XXXXXX, \uXXXX and \UXXXXXXXX escapes (and \\),
+// joining UTF-16 surrogate pairs, as PostgreSQL's unistr does.
+func unistr(s string) (string, error) {
+	errEscape := func() error {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid Unicode escape").
+			WithHint("Unicode escapes must be \\XXXX, \\+XXXXXX, \\uXXXX, or \\UXXXXXXXX.")
+	}
+	errPair := pgerr.New(pgerr.InvalidParameterValue, "invalid Unicode surrogate pair")
+	hexAt := func(i, n int) (rune, bool) {
+		if i+n > len(s) {
+			return 0, false
+		}
+		var v rune
+		for _, c := range s[i : i+n] {
+			h := unhex(byte(c))
+			if c > 0x7f || h < 0 {
+				return 0, false
+			}
+			v = v<<4 | rune(h)
+		}
+		return v, true
+	}
+	var b strings.Builder
+	var high rune
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			if high != 0 {
+				return "", errPair
+			}
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '\\' {
+			if high != 0 {
+				return "", errPair
+			}
+			b.WriteByte('\\')
+			i += 2
+			continue
+		}
+		var cp rune
+		var ok bool
+		switch {
+		case i+1 < len(s) && s[i+1] == '+':
+			cp, ok = hexAt(i+2, 6)
+			i += 8
+		case i+1 < len(s) && s[i+1] == 'u':
+			cp, ok = hexAt(i+2, 4)
+			i += 6
+		case i+1 < len(s) && s[i+1] == 'U':
+			cp, ok = hexAt(i+2, 8)
+			i += 10
+		default:
+			cp, ok = hexAt(i+1, 4)
+			i += 5
+		}
+		if !ok {
+			return "", errEscape()
+		}
+		if cp > 0x10FFFF {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid Unicode code point: %04X", cp)
+		}
+		switch {
+		case high != 0:
+			if cp < 0xDC00 || cp > 0xDFFF {
+				return "", errPair
+			}
+			cp = 0x10000 + (high-0xD800)<<10 + (cp - 0xDC00)
+			high = 0
+		case cp >= 0xD800 && cp <= 0xDBFF:
+			high = cp
+			continue
+		case cp >= 0xDC00 && cp <= 0xDFFF:
+			return "", errPair
+		}
+		b.WriteRune(cp)
+	}
+	if high != 0 {
+		return "", errPair
+	}
+	return b.String(), nil
+}
+
+func init() {
+	strFn("unistr", []uint32{OIDText}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		s, err := unistr(a[0].S)
+		return DText(s), err
+	})
+}

@@ -1,0 +1,661 @@
+package exec
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// PostgreSQL's regular expressions (Spencer's ARE) run here on Go's RE2,
+// which shares their everyday syntax. The differences this file bridges:
+// "." matches a newline unless the n flag says otherwise; \m \M \y \Y
+// are word boundaries; \Z ends the string; flags come as a string (i, g,
+// n, x, q, ...). Back-references and lookaround, which RE2 cannot run,
+// fail with feature_not_supported rather than matching differently.
+
+// reFlags are the parsed flags of a regexp function call.
+type reFlags struct {
+	fold, global, newline, partial, weird, expanded, quote bool
+}
+
+// parseReFlags reads a flags string as PostgreSQL's parse_re_flags does.
+func parseReFlags(s string, fn string, allowGlobal bool) (reFlags, error) {
+	var f reFlags
+	for _, c := range s {
+		switch c {
+		case 'g':
+			if !allowGlobal {
+				return f, pgerr.New(pgerr.InvalidParameterValue, "%s() does not support the \"global\" option", fn).
+					WithHint("Use the regexp_matches function instead.")
+			}
+			f.global = true
+		case 'b', 'e':
+		case 'c':
+			f.fold = false
+		case 'i':
+			f.fold = true
+		case 'm', 'n':
+			f.newline, f.partial, f.weird = true, false, false
+		case 'p':
+			f.partial, f.newline, f.weird = true, false, false
+		case 'q':
+			f.quote = true
+		case 's':
+			f.newline, f.partial, f.weird = false, false, false
+		case 't':
+			f.expanded = false
+		case 'w':
+			f.weird, f.newline, f.partial = true, false, false
+		case 'x':
+			f.expanded = true
+		default:
+			return f, pgerr.New(pgerr.InvalidParameterValue, "invalid regular expression option: \"%c\"", c)
+		}
+	}
+	return f, nil
+}
+
+// translateRegex rewrites a PostgreSQL ARE as an RE2 expression.
+func translateRegex(p string, f reFlags) (string, error) {
+	var b strings.Builder
+	// Flags: s lets . match \n (PostgreSQL's default); m makes ^ and $
+	// match at lines.
+	prefix := "(?s"
+	switch {
+	case f.newline:
+		prefix = "(?m"
+	case f.partial:
+		prefix = "(?"
+	case f.weird:
+		prefix = "(?sm"
+	}
+	if f.fold {
+		prefix += "i"
+	}
+	if prefix == "(?" {
+		prefix = ""
+	} else {
+		prefix += ")"
+	}
+	b.WriteString(prefix)
+	switch {
+	case strings.HasPrefix(p, "***="):
+		f.quote, p = true, p[4:]
+	case strings.HasPrefix(p, "***:"):
+		p = p[4:]
+	}
+	if f.quote {
+		b.WriteString(regexp.QuoteMeta(p))
+		return b.String(), nil
+	}
+	// Embedded options (?xyz) at the start.
+	if strings.HasPrefix(p, "(?") {
+		if end := strings.IndexByte(p, ')'); end > 2 {
+			opts := p[2:end]
+			if strings.Trim(opts, "bceimnpqstwx") == "" {
+				ef, _ := parseReFlags(opts, "regexp", true)
+				if ef.fold || ef.newline || ef.expanded || ef.quote {
+					f2 := f
+					f2.fold = f.fold || ef.fold
+					f2.newline = f.newline || ef.newline
+					f2.expanded = f.expanded || ef.expanded
+					f2.quote = ef.quote
+					return translateRegex(p[end+1:], f2)
+				}
+				p = p[end+1:]
+			}
+		}
+	}
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if f.expanded && !inClass {
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
+				continue
+			}
+			if c == '#' {
+				for i < len(p) && p[i] != '\n' {
+					i++
+				}
+				continue
+			}
+		}
+		switch {
+		case c == '\\' && i+1 < len(p):
+			i++
+			e := p[i]
+			switch {
+			case e == 'm' || e == 'M' || e == 'y':
+				b.WriteString(`\b`)
+			case e == 'Y':
+				b.WriteString(`\B`)
+			case e == 'Z':
+				b.WriteString(`\z`)
+			case e >= '1' && e <= '9' && !inClass:
+				return "", pgerr.New(pgerr.FeatureNotSupported, "back-references in regular expressions are not supported")
+			case e == 'u' && i+4 < len(p):
+				b.WriteString(`\x{` + p[i+1:i+5] + `}`)
+				i += 4
+			case e == 'U' && i+8 < len(p):
+				b.WriteString(`\x{` + p[i+1:i+9] + `}`)
+				i += 8
+			case e == 'e':
+				b.WriteString(`\x1b`)
+			default:
+				b.WriteByte('\\')
+				b.WriteByte(e)
+			}
+		case inClass:
+			if c == '[' && i+1 < len(p) && (p[i+1] == ':' || p[i+1] == '.' || p[i+1] == '=') {
+				end := strings.Index(p[i+2:], string(p[i+1])+"]")
+				if end >= 0 {
+					b.WriteString(p[i : i+2+end+2])
+					i += 2 + end + 1
+					continue
+				}
+			}
+			if c == ']' {
+				inClass = false
+			}
+			b.WriteByte(c)
+		case c == '[':
+			inClass = true
+			b.WriteByte(c)
+			if i+1 < len(p) && p[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				b.WriteString(`\]`)
+				i++
+			}
+		case c == '(' && strings.HasPrefix(p[i:], "(?=") || strings.HasPrefix(p[i:], "(?!") || strings.HasPrefix(p[i:], "(?<"):
+			return "", pgerr.New(pgerr.FeatureNotSupported, "lookahead and lookbehind constraints in regular expressions are not supported")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+// compileRegex compiles a PostgreSQL regular expression with flags.
+func compileRegex(p string, f reFlags) (*regexp.Regexp, error) {
+	s, err := translateRegex(p, f)
+	if err != nil {
+		return nil, err
+	}
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return nil, regexError(err)
+	}
+	return re, nil
+}
+
+// regexError words an RE2 syntax error the way PostgreSQL's regcomp
+// reports the same mistake.
+func regexError(err error) error {
+	msg := "invalid regular expression: " + err.Error()
+	if se, ok := err.(*syntax.Error); ok {
+		switch se.Code {
+		case syntax.ErrMissingParen, syntax.ErrUnexpectedParen:
+			msg = "invalid regular expression: parentheses () not balanced"
+		case syntax.ErrMissingBracket:
+			msg = "invalid regular expression: brackets [] not balanced"
+		case syntax.ErrTrailingBackslash:
+			msg = "invalid regular expression: invalid escape \\ sequence"
+		case syntax.ErrMissingRepeatArgument:
+			msg = "invalid regular expression: quantifier operand invalid"
+		case syntax.ErrInvalidRepeatSize, syntax.ErrInvalidRepeatOp:
+			msg = "invalid regular expression: invalid repetition count(s)"
+		case syntax.ErrInvalidCharRange:
+			msg = "invalid regular expression: invalid character range"
+		case syntax.ErrInvalidEscape:
+			msg = "invalid regular expression: invalid escape \\ sequence"
+		}
+	}
+	return pgerr.Wrap(err, pgerr.InvalidRegularExpression, "%s", msg)
+}
+
+// regexCache remembers the last expression compiled at one call site, so
+// that a constant pattern compiles once per statement, not once per row.
+// It is safe for concurrent use: a racing store only costs a compile.
+type regexCache struct {
+	last atomic.Pointer[cachedRegex]
+}
+
+type cachedRegex struct {
+	pattern string
+	flags   reFlags
+	re      *regexp.Regexp
+}
+
+func (c *regexCache) get(p string, f reFlags) (*regexp.Regexp, error) {
+	if e := c.last.Load(); e != nil && e.pattern == p && e.flags == f {
+		return e.re, nil
+	}
+	re, err := compileRegex(p, f)
+	if err != nil {
+		return nil, err
+	}
+	c.last.Store(&cachedRegex{pattern: p, flags: f, re: re})
+	return re, nil
+}
+
+// regexBuild wraps a regexp function so that each call site gets its own
+// cache.
+func regexBuild(ret uint32, mk func(c *regexCache) Fn) func([]T) (Fn, T, error) {
+	return func([]T) (Fn, T, error) {
+		return mk(&regexCache{}), T{OID: ret, Typmod: -1}, nil
+	}
+}
+
+// regexReplace is regexp_replace's substitution: \1..\9 the groups, \& the
+// whole match, \\ a backslash.
+func regexExpand(dst []byte, repl, src string, m []int) []byte {
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		if c != '\\' || i+1 >= len(repl) {
+			dst = append(dst, c)
+			continue
+		}
+		i++
+		e := repl[i]
+		switch {
+		case e >= '1' && e <= '9':
+			g := int(e - '0')
+			if 2*g+1 < len(m) && m[2*g] >= 0 {
+				dst = append(dst, src[m[2*g]:m[2*g+1]]...)
+			}
+		case e == '&':
+			dst = append(dst, src[m[0]:m[1]]...)
+		case e == '\\':
+			dst = append(dst, '\\')
+		default:
+			dst = append(dst, '\\', e)
+		}
+	}
+	return dst
+}
+
+// runeOffset returns the byte offset of the n-th (1-based) character of s,
+// len(s) if s is shorter.
+func runeOffset(s string, n int64) int {
+	i := 0
+	for k := int64(1); k < n && i < len(s); k++ {
+		i += charLen(s[i:])
+	}
+	return i
+}
+
+func regexReplace(re *regexp.Regexp, src, repl string, start int64, n int64, global bool) string {
+	off := runeOffset(src, start)
+	matches := re.FindAllStringSubmatchIndex(src[off:], -1)
+	var out []byte
+	out = append(out, src[:off]...)
+	pos := off
+	for k, m := range matches {
+		if n > 0 && int64(k+1) != n {
+			continue
+		}
+		for i := range m {
+			if m[i] >= 0 {
+				m[i] += off
+			}
+		}
+		out = append(out, src[pos:m[0]]...)
+		out = regexExpand(out, repl, src, m)
+		pos = m[1]
+		if !global {
+			break
+		}
+	}
+	out = append(out, src[pos:]...)
+	return string(out)
+}
+
+// similarEscape is similar_to_escape(pattern, escape): a SIMILAR TO
+// pattern as the POSIX expression PostgreSQL matches it with.
+func similarEscape(p, esc string, hasEsc bool) (string, error) {
+	var e rune = '\\'
+	useEsc := true
+	if hasEsc {
+		switch utf8.RuneCountInString(esc) {
+		case 0:
+			useEsc = false
+		case 1:
+			e, _ = utf8.DecodeRuneInString(esc)
+		default:
+			return "", pgerr.New(pgerr.InvalidEscapeSequence, "invalid escape string").
+				WithHint("Escape string must be empty or one character.")
+		}
+	}
+	var b strings.Builder
+	b.WriteString("^(?:")
+	nquotes, afterEscape, inClass := 0, false, false
+	// PostgreSQL's regex engine matches the part before the first
+	// separator as short as it can (its greediness follows the {1,1}?);
+	// RE2 needs its quantifiers made lazy to agree.
+	lazy := func(b *strings.Builder) {
+		if nquotes == 0 && strings.Contains(p, string(e)+`"`) {
+			b.WriteByte('?')
+		}
+	}
+	for _, c := range p {
+		switch {
+		case afterEscape:
+			if c == '"' && !inClass {
+				switch nquotes {
+				case 0:
+					b.WriteString("){1,1}?(")
+				case 1:
+					b.WriteString("){1,1}(?:")
+				default:
+					return "", pgerr.New(pgerr.InvalidRegularExpression, "SQL regular expression may not contain more than two escape-double-quote separators")
+				}
+				nquotes++
+			} else {
+				b.WriteByte('\\')
+				b.WriteRune(c)
+			}
+			afterEscape = false
+		case useEsc && c == e:
+			afterEscape = true
+		case inClass:
+			if c == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(c)
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			b.WriteByte('[')
+			inClass = true
+		case c == '%':
+			b.WriteString(".*")
+			lazy(&b)
+		case c == '*' || c == '+' || c == '?':
+			b.WriteRune(c)
+			lazy(&b)
+		case c == '}':
+			b.WriteRune(c)
+			lazy(&b)
+		case c == '_':
+			b.WriteByte('.')
+		case c == '(':
+			b.WriteString("(?:")
+		case c == '\\' || c == '.' || c == '^' || c == '$':
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteString(")$")
+	return b.String(), nil
+}
+
+// substringRegex is substring(text, pattern): the first parenthesized
+// group's match, or the whole match without groups; NULL without a match.
+func substringRegex(re *regexp.Regexp, s string) Datum {
+	m := re.FindStringSubmatchIndex(s)
+	if m == nil {
+		return Null
+	}
+	if len(m) > 2 {
+		if m[2] < 0 {
+			return Null
+		}
+		return DText(s[m[2]:m[3]])
+	}
+	return DText(s[m[0]:m[1]])
+}
+
+func init() {
+	for _, op := range []struct {
+		name      string
+		not, fold bool
+	}{{"~", false, false}, {"!~", true, false}, {"~*", false, true}, {"!~*", true, true}} {
+		op := op
+		for _, t := range []uint32{OIDText, OIDBpchar, OIDName} {
+			register(&Func{Name: op.name, Args: []uint32{t, OIDText}, Ret: OIDBool, Strict: true,
+				Build: regexBuild(OIDBool, func(c *regexCache) Fn {
+					return func(_ *Env, a []Datum) (Datum, error) {
+						re, err := c.get(a[1].S, reFlags{fold: op.fold})
+						if err != nil {
+							return Null, err
+						}
+						return DBool(re.MatchString(a[0].S) != op.not), nil
+					}
+				})})
+		}
+	}
+	tt := []uint32{OIDText, OIDText}
+	register(&Func{Name: "similar_to_escape", Args: tt, Ret: OIDText, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		s, err := similarEscape(a[0].S, a[1].S, true)
+		return DText(s), err
+	}})
+	register(&Func{Name: "similar_to_escape", Args: []uint32{OIDText}, Ret: OIDText, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		s, err := similarEscape(a[0].S, "", false)
+		return DText(s), err
+	}})
+	register(&Func{Name: "similar_escape", Args: tt, Ret: OIDText, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		if a[0].IsNull() {
+			return Null, nil
+		}
+		s, err := similarEscape(a[0].S, a[1].S, !a[1].IsNull())
+		return DText(s), err
+	}})
+	register(&Func{Name: "substring", Args: tt, Ret: OIDText, Strict: true,
+		Build: regexBuild(OIDText, func(c *regexCache) Fn {
+			return func(_ *Env, a []Datum) (Datum, error) {
+				re, err := c.get(a[1].S, reFlags{})
+				if err != nil {
+					return Null, err
+				}
+				return substringRegex(re, a[0].S), nil
+			}
+		})})
+	register(&Func{Name: "substring", Args: []uint32{OIDText, OIDText, OIDText}, Ret: OIDText, Strict: true,
+		Build: regexBuild(OIDText, func(c *regexCache) Fn {
+			return func(_ *Env, a []Datum) (Datum, error) {
+				p, err := similarEscape(a[1].S, a[2].S, true)
+				if err != nil {
+					return Null, err
+				}
+				re, err := c.get(p, reFlags{})
+				if err != nil {
+					return Null, err
+				}
+				return substringRegex(re, a[0].S), nil
+			}
+		})})
+	// regexp_replace(source, pattern, replacement [, start [, n]] [, flags])
+	replace := func(c *regexCache) Fn {
+		return func(_ *Env, a []Datum) (Datum, error) {
+			start, n, flags, hasN := int64(1), int64(0), "", false
+			switch len(a) {
+			case 4:
+				if a[3].Kind == KindText {
+					flags = a[3].S
+				} else {
+					start = a[3].I
+				}
+			case 5:
+				start, n, hasN = a[3].I, a[4].I, true
+			case 6:
+				start, n, flags, hasN = a[3].I, a[4].I, a[5].S, true
+			}
+			if start <= 0 {
+				return Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "start", start)
+			}
+			if n < 0 {
+				return Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "n", n)
+			}
+			f, err := parseReFlags(flags, "regexp_replace", true)
+			if err != nil {
+				return Null, err
+			}
+			// With n given, 0 replaces every match and n the n-th only;
+			// without, the g flag decides.
+			global := f.global || (hasN && n == 0)
+			if !hasN && !f.global {
+				n = 1
+			}
+			f.global = false
+			re, err := c.get(a[1].S, f)
+			if err != nil {
+				return Null, err
+			}
+			return DText(regexReplace(re, a[0].S, a[2].S, start, n, global || n > 0)), nil
+		}
+	}
+	for _, args := range [][]uint32{
+		{OIDText, OIDText, OIDText}, {OIDText, OIDText, OIDText, OIDText},
+		{OIDText, OIDText, OIDText, OIDInt4}, {OIDText, OIDText, OIDText, OIDInt4, OIDInt4},
+		{OIDText, OIDText, OIDText, OIDInt4, OIDInt4, OIDText},
+	} {
+		register(&Func{Name: "regexp_replace", Args: args, Ret: OIDText, Strict: true, Build: regexBuild(OIDText, replace)})
+	}
+	// regexp_like(string, pattern [, flags])
+	like := func(c *regexCache) Fn {
+		return func(_ *Env, a []Datum) (Datum, error) {
+			flags := ""
+			if len(a) > 2 {
+				flags = a[2].S
+			}
+			f, err := parseReFlags(flags, "regexp_like", false)
+			if err != nil {
+				return Null, err
+			}
+			re, err := c.get(a[1].S, f)
+			if err != nil {
+				return Null, err
+			}
+			return DBool(re.MatchString(a[0].S)), nil
+		}
+	}
+	register(&Func{Name: "regexp_like", Args: tt, Ret: OIDBool, Strict: true, Build: regexBuild(OIDBool, like)},
+		&Func{Name: "regexp_like", Args: []uint32{OIDText, OIDText, OIDText}, Ret: OIDBool, Strict: true, Build: regexBuild(OIDBool, like)})
+	// regexp_count(string, pattern [, start [, flags]])
+	count := func(c *regexCache) Fn {
+		return func(_ *Env, a []Datum) (Datum, error) {
+			start, flags := int64(1), ""
+			if len(a) > 2 {
+				start = a[2].I
+			}
+			if len(a) > 3 {
+				flags = a[3].S
+			}
+			if start <= 0 {
+				return Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "start", start)
+			}
+			f, err := parseReFlags(flags, "regexp_count", false)
+			if err != nil {
+				return Null, err
+			}
+			re, err := c.get(a[1].S, f)
+			if err != nil {
+				return Null, err
+			}
+			s := a[0].S[runeOffset(a[0].S, start):]
+			return DInt(int64(len(re.FindAllStringIndex(s, -1)))), nil
+		}
+	}
+	for _, args := range [][]uint32{tt, {OIDText, OIDText, OIDInt4}, {OIDText, OIDText, OIDInt4, OIDText}} {
+		register(&Func{Name: "regexp_count", Args: args, Ret: OIDInt4, Strict: true, Build: regexBuild(OIDInt4, count)})
+	}
+	// regexp_instr(string, pattern [, start [, N [, endoption [, flags [, subexpr]]]]])
+	// and regexp_substr(string, pattern [, start [, N [, flags [, subexpr]]]])
+	nth := func(substr bool) func(c *regexCache) Fn {
+		return func(c *regexCache) Fn {
+			return func(_ *Env, a []Datum) (Datum, error) {
+				start, n, endopt, flags, sub := int64(1), int64(1), int64(0), "", int64(0)
+				i := 2
+				next := func() (Datum, bool) {
+					if i < len(a) {
+						i++
+						return a[i-1], true
+					}
+					return Null, false
+				}
+				if d, ok := next(); ok {
+					start = d.I
+				}
+				if d, ok := next(); ok {
+					n = d.I
+				}
+				if !substr {
+					if d, ok := next(); ok {
+						endopt = d.I
+					}
+				}
+				if d, ok := next(); ok {
+					flags = d.S
+				}
+				if d, ok := next(); ok {
+					sub = d.I
+				}
+				name := "regexp_instr"
+				if substr {
+					name = "regexp_substr"
+				}
+				for _, chk := range []struct {
+					what string
+					v    int64
+					bad  bool
+				}{{"start", start, start <= 0}, {"n", n, n <= 0}, {"endoption", endopt, endopt != 0 && endopt != 1}, {"subexpr", sub, sub < 0}} {
+					if chk.bad {
+						return Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", chk.what, chk.v)
+					}
+				}
+				f, err := parseReFlags(flags, name, false)
+				if err != nil {
+					return Null, err
+				}
+				re, err := c.get(a[1].S, f)
+				if err != nil {
+					return Null, err
+				}
+				src := a[0].S
+				off := runeOffset(src, start)
+				all := re.FindAllStringSubmatchIndex(src[off:], int(n))
+				none := DInt(0)
+				if substr {
+					none = Null
+				}
+				if int64(len(all)) < n {
+					return none, nil
+				}
+				m := all[n-1]
+				if int(sub) >= len(m)/2 {
+					return none, nil
+				}
+				lo, hi := m[2*sub], m[2*sub+1]
+				if lo < 0 {
+					return none, nil
+				}
+				if substr {
+					return DText(src[off+lo : off+hi]), nil
+				}
+				pos := off + lo
+				if endopt == 1 {
+					pos = off + hi
+				}
+				return DInt(int64(utf8.RuneCountInString(src[:pos])) + 1), nil
+			}
+		}
+	}
+	for k := 2; k <= 7; k++ {
+		args := []uint32{OIDText, OIDText, OIDInt4, OIDInt4, OIDInt4, OIDText, OIDInt4}[:k]
+		register(&Func{Name: "regexp_instr", Args: args, Ret: OIDInt4, Strict: true, Build: regexBuild(OIDInt4, nth(false))})
+		if k <= 6 {
+			args := []uint32{OIDText, OIDText, OIDInt4, OIDInt4, OIDText, OIDInt4}[:k]
+			register(&Func{Name: "regexp_substr", Args: args, Ret: OIDText, Strict: true, Build: regexBuild(OIDText, nth(true))})
+		}
+	}
+}

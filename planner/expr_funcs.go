@@ -1,0 +1,384 @@
+package planner
+
+import (
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// This file analyzes the expression forms that PostgreSQL's grammar turns
+// into function and operator calls: the SQL value functions (CURRENT_DATE,
+// CURRENT_USER, ...), LIKE, ILIKE and SIMILAR TO, IS [NOT] DISTINCT FROM,
+// IS [NOT] TRUE/FALSE/UNKNOWN, NULLIF, COLLATE, named arguments, and a type name called as a function.
+
+// exprMore analyzes the node kinds expr does not; ok is false for a kind
+// that is not supported at all.
+func (a *analyzer) exprMore(n *pg.Node, sc *scope) (e exec.Expr, ok bool, err error) {
+	switch {
+	case n.GetSqlvalueFunction() != nil:
+		e, err = a.sqlValueFunction(n.GetSqlvalueFunction())
+		return e, true, err
+	case n.GetBooleanTest() != nil:
+		bt := n.GetBooleanTest()
+		arg, err := a.expr(bt.Arg, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		what := map[pg.BoolTestType]string{
+			pg.BoolTestType_IS_TRUE: "IS TRUE", pg.BoolTestType_IS_NOT_TRUE: "IS NOT TRUE",
+			pg.BoolTestType_IS_FALSE: "IS FALSE", pg.BoolTestType_IS_NOT_FALSE: "IS NOT FALSE",
+			pg.BoolTestType_IS_UNKNOWN: "IS UNKNOWN", pg.BoolTestType_IS_NOT_UNKNOWN: "IS NOT UNKNOWN",
+		}[bt.Booltesttype]
+		if arg, err = a.coerce(arg, exec.TBool, "argument of "+what, bt.Location); err != nil {
+			return nil, true, err
+		}
+		want := map[pg.BoolTestType]int8{
+			pg.BoolTestType_IS_TRUE: 1, pg.BoolTestType_IS_NOT_TRUE: 1, pg.BoolTestType_IS_FALSE: 0,
+			pg.BoolTestType_IS_NOT_FALSE: 0, pg.BoolTestType_IS_UNKNOWN: -1, pg.BoolTestType_IS_NOT_UNKNOWN: -1,
+		}[bt.Booltesttype]
+		not := bt.Booltesttype == pg.BoolTestType_IS_NOT_TRUE || bt.Booltesttype == pg.BoolTestType_IS_NOT_FALSE || bt.Booltesttype == pg.BoolTestType_IS_NOT_UNKNOWN
+		return &exec.BoolTest{E: arg, Want: want, Not: not}, true, nil
+	case n.GetCollateClause() != nil:
+		// Every collation here is C: COLLATE "C" (or "POSIX", "default")
+		// changes nothing.
+		cc := n.GetCollateClause()
+		name := opName(cc.Collname)
+		if name != "C" && name != "POSIX" && name != "default" && name != "ucs_basic" {
+			return nil, true, withPos(pgerr.New(pgerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name), cc.Location)
+		}
+		e, err = a.expr(cc.Arg, sc)
+		return e, true, err
+	}
+	return nil, false, nil
+}
+
+// sqlValueFunction is CURRENT_DATE, CURRENT_TIMESTAMP(p), CURRENT_USER and
+// the others that the grammar gives no parentheses.
+func (a *analyzer) sqlValueFunction(f *pg.SQLValueFunction) (exec.Expr, error) {
+	call := func(name string, fn exec.Fn, t exec.T) exec.Expr {
+		return &exec.Call{Name: name, Fn: fn, T: t}
+	}
+	p := f.Typmod
+	text := func(s string) exec.Expr { return &exec.Const{D: exec.DText(s), T: exec.TName} }
+	switch f.Op {
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+		return call("current_date", exec.CurrentDate, exec.TDate), nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N,
+		pg.SQLValueFunctionOp_SVFOP_LOCALTIME, pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+		return call("localtime", exec.LocalTime(p), exec.TTime), nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
+		return call("current_timestamp", exec.CurrentTimestamp(p), exec.TTimestampTZ), nil
+	case pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		return call("localtimestamp", exec.LocalTimestamp(p), exec.TTimestamp), nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE, pg.SQLValueFunctionOp_SVFOP_CURRENT_USER,
+		pg.SQLValueFunctionOp_SVFOP_USER, pg.SQLValueFunctionOp_SVFOP_SESSION_USER:
+		return text(a.s.user), nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
+		return text(a.s.database), nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
+		return a.currentSchema(), nil
+	}
+	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported yet", f.Op), f.Location)
+}
+
+// aexprMore analyzes the A_Expr kinds aexpr does not: LIKE, ILIKE and
+// SIMILAR TO are operators over the pattern (the grammar wraps an ESCAPE
+// clause in like_escape or similar_to_escape), IS [NOT] DISTINCT FROM and
+// NULLIF compare with =.
+func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
+	switch x.Kind {
+	case pg.A_Expr_Kind_AEXPR_LIKE, pg.A_Expr_Kind_AEXPR_ILIKE, pg.A_Expr_Kind_AEXPR_SIMILAR:
+		l, err := a.expr(x.Lexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		r, err := a.expr(x.Rexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		e, err := a.binary(opName(x.Name), l, r, x.Location)
+		return e, true, err
+	case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		l, err := a.expr(x.Lexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		r, err := a.expr(x.Rexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		eq, err := a.binary("=", l, r, x.Location)
+		if err != nil {
+			return nil, true, err
+		}
+		c, ok := eq.(*exec.Call)
+		if !ok || len(c.Args) != 2 {
+			return nil, true, withPos(pgerr.New(pgerr.FeatureNotSupported, "IS DISTINCT FROM is not supported for these types"), x.Location)
+		}
+		return &exec.IsDistinct{Eq: c.Fn, L: c.Args[0], R: c.Args[1], Not: x.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT}, true, nil
+	case pg.A_Expr_Kind_AEXPR_NULLIF:
+		l, err := a.expr(x.Lexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		r, err := a.expr(x.Rexpr, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		eq, err := a.binary("=", l, r, x.Location)
+		if err != nil {
+			return nil, true, err
+		}
+		t := l.Type()
+		if c, ok := eq.(*exec.Call); ok && len(c.Args) == 2 {
+			l, t = c.Args[0], c.Args[0].Type()
+		}
+		if t.OID == exec.OIDUnknown {
+			if l, err = a.coerce(l, exec.TText, "", x.Location); err != nil {
+				return nil, true, err
+			}
+			t = exec.TText
+		}
+		return &exec.Case{Whens: []exec.Expr{eq}, Thens: []exec.Expr{&exec.Const{D: exec.Null, T: t}}, Else: l, T: t}, true, nil
+	}
+	return nil, false, nil
+}
+
+// funcCallMore resolves what funcCall does not find: named arguments
+// (make_interval(days => 1)), and a type name called as a function with
+// one argument, which is a cast (float8(x), text(1)).
+func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
+	name := opName(f.Funcname)
+	if name == "current_schema" && len(f.Args) == 0 {
+		return a.currentSchema(), true, nil
+	}
+	if e, ok, err := a.prngCall(name, f, sc); ok {
+		return e, true, err
+	}
+	if oid, ok := typeByName[name]; ok && len(f.Args) == 1 && f.Args[0].GetNamedArgExpr() == nil {
+		e, err := a.expr(f.Args[0], sc)
+		if err != nil {
+			return nil, true, err
+		}
+		if _, _, err := exec.LookupFunc(name, []exec.T{e.Type()}); err == nil {
+			e, err = a.call(name, []exec.Expr{e}, f.Location, false)
+			return e, true, err
+		}
+		e, err = a.cast(e, exec.T{OID: oid, Typmod: -1}, true, f.Location)
+		return e, true, err
+	}
+	if f.FuncVariadic {
+		e, err := a.variadicCall(name, f, sc)
+		return e, true, err
+	}
+	names := exec.ArgNames(name)
+	if names == nil {
+		return nil, false, nil
+	}
+	named := false
+	for _, n := range f.Args {
+		if n.GetNamedArgExpr() != nil {
+			named = true
+		}
+	}
+	if !named {
+		return nil, false, nil
+	}
+	slots := make([]*pg.Node, len(names))
+	for i, n := range f.Args {
+		na := n.GetNamedArgExpr()
+		if na == nil {
+			if i >= len(slots) {
+				return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), f.Location)
+			}
+			slots[i] = n
+			continue
+		}
+		found := false
+		for j, an := range names {
+			if an == na.Name {
+				slots[j], found = na.Arg, true
+			}
+		}
+		if !found {
+			return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s => ...) does not exist", name, na.Name).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
+		}
+	}
+	var args []exec.Expr
+	for i, n := range slots {
+		if n == nil {
+			d, t := exec.ArgDefault(name, i)
+			args = append(args, &exec.Const{D: d, T: t})
+			continue
+		}
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		args = append(args, e)
+	}
+	e, err := a.call(name, args, f.Location, false)
+	return e, true, err
+}
+
+// columnNameMore names the output columns of the forms this file
+// analyzes, as PostgreSQL's FigureColname does: CURRENT_DATE is
+// "current_date", NULLIF(...) "nullif".
+func columnNameMore(n *pg.Node) string {
+	switch {
+	case n.GetSqlvalueFunction() != nil:
+		return map[pg.SQLValueFunctionOp]string{
+			pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE: "current_date", pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME: "current_time",
+			pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N: "current_time", pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP: "current_timestamp",
+			pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N: "current_timestamp", pg.SQLValueFunctionOp_SVFOP_LOCALTIME: "localtime",
+			pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N: "localtime", pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP: "localtimestamp",
+			pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N: "localtimestamp", pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE: "current_role",
+			pg.SQLValueFunctionOp_SVFOP_CURRENT_USER: "current_user", pg.SQLValueFunctionOp_SVFOP_USER: "user",
+			pg.SQLValueFunctionOp_SVFOP_SESSION_USER: "session_user", pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG: "current_catalog",
+			pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA: "current_schema",
+		}[n.GetSqlvalueFunction().Op]
+	case n.GetAExpr() != nil && n.GetAExpr().Kind == pg.A_Expr_Kind_AEXPR_NULLIF:
+		return "nullif"
+	case n.GetCollateClause() != nil:
+		return columnName(n.GetCollateClause().Arg)
+	}
+	return "?column?"
+}
+
+func errAmbiguousOperator(op string, ts []exec.T, loc int32) error {
+	var e *pgerr.Error
+	if len(ts) == 1 {
+		e = pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s %s", op, exec.TypeName(ts[0].OID))
+	} else {
+		e = pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s %s %s", exec.TypeName(ts[0].OID), op, exec.TypeName(ts[1].OID))
+	}
+	return withPos(e.WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."), loc)
+}
+
+// variadicCall is f(a, VARIADIC arr): the array's elements become the
+// variadic arguments. Only constant text[] arrays are spread; a NULL array
+// makes the call NULL, as PostgreSQL's variadic functions return.
+func (a *analyzer) variadicCall(name string, f *pg.FuncCall, sc *scope) (exec.Expr, error) {
+	var args []exec.Expr
+	for _, n := range f.Args {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+	}
+	last := args[len(args)-1]
+	if last.Type().OID == exec.OIDUnknown {
+		var err error
+		if last, err = a.cast(last, exec.TTextArray, false, f.Location); err != nil {
+			return nil, err
+		}
+	}
+	c, ok := last.(*exec.Const)
+	if !ok || last.Type().OID != exec.OIDTextArray {
+		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "VARIADIC argument must be an array"), f.Location)
+	}
+	fixed := args[:len(args)-1]
+	if c.D.IsNull() {
+		// The call's type, from the overload taking zero, one or two
+		// variadic arguments (json_build_object wants pairs).
+		var err error
+		for k := 0; k <= 2; k++ {
+			try := append([]exec.Expr{}, fixed...)
+			for i := 0; i < k; i++ {
+				try = append(try, &exec.Const{D: exec.Null, T: exec.TText})
+			}
+			var call exec.Expr
+			if call, err = a.call(name, try, f.Location, false); err == nil {
+				return &exec.Const{D: exec.Null, T: call.Type()}, nil
+			}
+		}
+		return nil, err
+	}
+	spread := append([]exec.Expr{}, fixed...)
+	for _, e := range c.D.Array().Elems {
+		spread = append(spread, &exec.Const{D: e, T: exec.TText})
+	}
+	return a.call(name, spread, f.Location, false)
+}
+
+// currentSchema is current_schema: the first schema of search_path that
+// exists, or NULL.
+func (a *analyzer) currentSchema() exec.Expr {
+	for _, part := range strings.Split(a.s.vars["search_path"], ",") {
+		name := strings.TrimSpace(part)
+		if strings.HasPrefix(name, `"`) && strings.HasSuffix(name, `"`) && len(name) >= 2 {
+			name = strings.ReplaceAll(name[1:len(name)-1], `""`, `"`)
+		} else {
+			name = strings.ToLower(name)
+		}
+		switch name {
+		case "public", "pg_catalog", "information_schema":
+			return &exec.Const{D: exec.DText(name), T: exec.TName}
+		}
+	}
+	return &exec.Const{D: exec.Null, T: exec.TName}
+}
+
+// prngCall plans random() and setseed(x) over the session's generator.
+func (a *analyzer) prngCall(name string, f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
+	p := &a.s.prng
+	switch {
+	case name == "random" && len(f.Args) == 0:
+		return &exec.Call{Name: name, T: exec.TFloat8, Fn: func(*exec.Env, []exec.Datum) (exec.Datum, error) {
+			return exec.DFloat(p.Float64()), nil
+		}}, true, nil
+	case name == "setseed" && len(f.Args) == 1:
+		arg, err := a.expr(f.Args[0], sc)
+		if err != nil {
+			return nil, true, err
+		}
+		if arg, err = a.coerce(arg, exec.TFloat8, "", f.Location); err != nil {
+			return nil, true, err
+		}
+		return &exec.Call{Name: name, T: exec.TVoid, Strict: true, Args: []exec.Expr{arg}, Fn: func(_ *exec.Env, args []exec.Datum) (exec.Datum, error) {
+			return exec.DText(""), p.SetSeed(args[0].F) // void prints as an empty string
+		}}, true, nil
+	}
+	return nil, false, nil
+}
+
+// assignable reports the assignment casts beyond numbers and strings:
+// the implicit ones, PostgreSQL's assignment-level casts between date and
+// time types, and its I/O conversion of any type to a string type.
+func assignable(from, to uint32) bool {
+	switch {
+	case exec.CanCoerce(from, to):
+		return true
+	case exec.TypeCategory(to) == 'S' && from != exec.OIDUnknown:
+		return true
+	case (from == exec.OIDTimestamp || from == exec.OIDTimestampTZ) && (to == exec.OIDDate || to == exec.OIDTime || to == exec.OIDTimestamp):
+		return true
+	case from == exec.OIDInterval && to == exec.OIDTime:
+		return true
+	case from == exec.OIDJSON && to == exec.OIDJSONB, from == exec.OIDJSONB && to == exec.OIDJSON:
+		return true
+	}
+	return false
+}
+
+// fold evaluates a call of an immutable function over constants now, as
+// PostgreSQL's eval_const_expressions does. A call that fails stays a
+// call: PostgreSQL folds when it plans, at execution, and skips the arms
+// of a CASE that constants rule out, so its error belongs to the run.
+func (a *analyzer) fold(call *exec.Call) (exec.Expr, error) {
+	for _, e := range call.Args {
+		if _, ok := e.(*exec.Const); !ok {
+			return call, nil
+		}
+	}
+	d, err := call.Eval(&exec.Env{Settings: a.s.settings()}, nil)
+	if err != nil {
+		return call, nil
+	}
+	return &exec.Const{D: d, T: call.T}, nil
+}
