@@ -89,6 +89,10 @@ type Session struct {
 	tempSchema string
 	tempReady  bool
 	viewDepth  int // views being expanded in the statement being planned
+	// planGen counts the changes to name resolution that table
+	// definitions do not show (search_path, temporary relations): plans
+	// analyzed under an older one are not reused.
+	planGen uint64
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)
