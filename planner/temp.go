@@ -61,6 +61,9 @@ func (s *Session) resolveSchemaName(schema string) string {
 // ensureTempSchema creates the session's temporary schema in the
 // transaction's root if it is not there, emptying a stale one.
 func (a *analyzer) ensureTempSchema(ctx context.Context) (string, error) {
+	// A temporary relation is about to be made: it may shadow the
+	// relation a plan's unqualified name found.
+	a.s.planGen++
 	name := a.s.tempSchemaName()
 	if _, ok, err := a.tx.Schema(ctx, name); err != nil || ok {
 		if ok && !a.s.tempReady {
