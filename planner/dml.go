@@ -202,7 +202,21 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			return nil, withPos(pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name), rt.Location)
 		}
 		c := t.Cols[pos]
-		if rt.Val.GetSetToDefault() != nil {
+		val := rt.Val
+		if mar := val.GetMultiAssignRef(); mar != nil {
+			e, n, err := a.multiAssign(mar, sc)
+			if err != nil {
+				return nil, err
+			}
+			if e != nil {
+				if sets[pos], err = a.assign(e, c.Type, c.Name, rt.Location); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			val = n
+		}
+		if val.GetSetToDefault() != nil {
 			if defaults == nil {
 				if defaults, err = a.defaults(t); err != nil {
 					return nil, err
@@ -213,7 +227,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			}
 			continue
 		}
-		e, err := a.expr(rt.Val, sc)
+		e, err := a.expr(val, sc)
 		if err != nil {
 			return nil, err
 		}

@@ -87,3 +87,37 @@ func (a *analyzer) subLink(sl *pg.SubLink, sc *scope) (exec.Expr, error) {
 	}
 	return sp, nil
 }
+
+// multiAssign analyzes one column of UPDATE ... SET (a, b) = source: it
+// returns the source's expression for the column as a parse node (a ROW
+// or parenthesized list, whose items may be DEFAULT), or, for a
+// sub-SELECT, a scalar subplan reading the column.
+func (a *analyzer) multiAssign(mar *pg.MultiAssignRef, sc *scope) (exec.Expr, *pg.Node, error) {
+	col, n := int(mar.Colno), int(mar.Ncolumns)
+	switch src := mar.Source; {
+	case src.GetRowExpr() != nil:
+		args := src.GetRowExpr().Args
+		if len(args) != n {
+			return nil, nil, pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values")
+		}
+		return nil, args[col-1], nil
+	case src.GetSubLink() != nil && (src.GetSubLink().SubLinkType == pg.SubLinkType_EXPR_SUBLINK || src.GetSubLink().SubLinkType == pg.SubLinkType_MULTIEXPR_SUBLINK):
+		sl := src.GetSubLink()
+		corr := &correlation{outer: sc, fromSub: true, inAgg: a.inAgg}
+		saved := a.nested()
+		plan, err := a.query(sl.Subselect.GetSelectStmt(), corr)
+		a.restore(saved)
+		if err != nil {
+			return nil, nil, err
+		}
+		cols := plan.Columns()
+		if len(cols) != n {
+			return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values"), sl.Location)
+		}
+		// Each column runs the subquery again; a subquery is expected to
+		// give the same row each time.
+		one := &exec.Project{In: plan, Exprs: []exec.Expr{&exec.ColRef{Idx: col - 1, T: cols[col-1].T}}, Cols: cols[col-1 : col]}
+		return &exec.SubPlan{Kind: exec.ScalarSub, Plan: one, Args: corr.args, T: cols[col-1].T}, nil, nil
+	}
+	return nil, nil, pgerr.New(pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression")
+}
