@@ -243,9 +243,26 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		}
 	}
 	defer func() { g.input.track = savedTrack }()
+	// count(x.*) counts the rows where x's whole row is not NULL: in
+	// PostgreSQL only the rows an outer join pads have a NULL whole row;
+	// here, rows where some column of x is not NULL.
+	var present exec.Expr
+	argNodes := f.Args
+	if cr := starArg(f); cr != nil && name == "count" {
+		cols, _, err := a.star(cr, g.input)
+		if err != nil {
+			return nil, err
+		}
+		var any []exec.Expr
+		for _, c := range cols {
+			any = append(any, &exec.IsNull{E: c, Not: true})
+		}
+		present = &exec.BoolOp{Or: true, Args: any}
+		argNodes = nil
+	}
 	var args, raw []exec.Expr
 	var types []exec.T
-	for _, n := range f.Args {
+	for _, n := range argNodes {
 		e, err := a.expr(n, g.input)
 		if err != nil {
 			return nil, err
@@ -263,15 +280,19 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 			return nil, err
 		}
 	}
-	call := &exec.AggCall{Func: fn, ArgTypes: want, Args: args, Distinct: f.AggDistinct}
+	call := &exec.AggCall{Func: fn, ArgTypes: want, Args: args, Distinct: f.AggDistinct, Filter: present}
 	if f.AggFilter != nil {
 		saved := a.clause
 		a.clause = "FILTER"
-		call.Filter, err = a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")
+		filter, err := a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")
 		a.clause = saved
 		if err != nil {
 			return nil, err
 		}
+		if present != nil {
+			filter = and([]exec.Expr{filter, present})
+		}
+		call.Filter = filter
 	}
 	for _, sb := range f.AggOrder {
 		by := sb.GetSortBy()
@@ -373,4 +394,16 @@ func walkNodes(m protoreflect.Message, fn func(protoreflect.Message) bool) {
 		}
 		return true
 	})
+}
+
+// starArg returns the name.* argument of a call of one argument.
+func starArg(f *pg.FuncCall) *pg.ColumnRef {
+	if len(f.Args) != 1 || f.AggStar {
+		return nil
+	}
+	cr := f.Args[0].GetColumnRef()
+	if cr == nil || len(cr.Fields) < 2 || cr.Fields[len(cr.Fields)-1].GetAStar() == nil {
+		return nil
+	}
+	return cr
 }
