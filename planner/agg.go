@@ -161,10 +161,10 @@ func (a *analyzer) groupedExpr(n *pg.Node, sc *scope) (exec.Expr, bool) {
 		return nil, false
 	}
 	g := sc.group
-	saved, srfs := a.clause, a.srfs
-	a.clause, a.srfs = "GROUP BY", nil
+	saved, srfs, wins := a.clause, a.srfs, a.windows
+	a.clause, a.srfs, a.windows = "GROUP BY", nil, nil
 	e, err := a.expr(n, g.input)
-	a.clause, a.srfs = saved, srfs
+	a.clause, a.srfs, a.windows = saved, srfs, wins
 	if err != nil {
 		return nil, false
 	}
