@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"strconv"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -135,7 +136,21 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 	} else if in, sc, err = a.planFrom(items, s.WhereClause, corr); err != nil {
 		return nil, err
 	}
+	p, err := a.blockOutput(s, corr, in, sc, false)
+	var rg *regroupError
+	if errors.As(err, &rg) && rg.scope == sc {
+		// A subquery of the select list aggregates this query's rows.
+		return a.blockOutput(s, corr, in, sc, true)
+	}
+	return p, err
+}
 
+// blockOutput plans the rest of a SELECT over the rows of its FROM and
+// WHERE (in, named by sc): grouping, the select list, DISTINCT, ORDER BY,
+// LIMIT. grouped makes it an aggregating query without a GROUP BY or an
+// aggregate of its own.
+func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan, sc *scope, grouped bool) (exec.Plan, error) {
+	var err error
 	// Grouping: the select list, HAVING and ORDER BY are then over the
 	// groups.
 	tsc := sc
@@ -144,7 +159,7 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 	for _, n := range s.SortClause {
 		sortNodes = append(sortNodes, n.GetSortBy().Node)
 	}
-	if len(s.GroupClause) > 0 || s.HavingClause != nil || containsAgg(s.TargetList...) || containsAgg(sortNodes...) {
+	if grouped || len(s.GroupClause) > 0 || s.HavingClause != nil || containsAgg(s.TargetList...) || containsAgg(sortNodes...) {
 		g = &grouping{input: sc}
 		if err := a.groupBy(g, s.GroupClause, s.TargetList); err != nil {
 			return nil, err
