@@ -260,7 +260,11 @@ func (w *TableWriter) write(ctx context.Context, key []byte, old, row Row) error
 		}
 		w.ixEdits[i][string(k)] = true
 	}
-	w.pending[string(key)] = rowEdit{val: slices.Clone(w.t.encodeRow(&w.tb, row))}
+	val := slices.Clone(w.t.encodeRow(&w.tb, row))
+	if val == nil {
+		val = []byte{} // a row of no columns; nil would delete it
+	}
+	w.pending[string(key)] = rowEdit{val: val}
 	return nil
 }
 
