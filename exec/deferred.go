@@ -34,16 +34,10 @@ type constraintModes struct {
 // deferUnique records a key written to deferrable unique index i.
 func (w *TableWriter) deferUnique(i int, row Row, prefix []byte) {
 	ix := &w.t.Def.Indexes[i]
-	if !ix.NullsNotDistinct && hasNullColumn(ix, row) {
-		return
-	}
-	cols := make([]int, len(ix.Columns))
-	for j, c := range ix.Columns {
-		cols[j] = c.Column
-	}
+	names, values := w.t.keyValues(w.env, ix, w.evals[i], row)
 	w.uniques = append(w.uniques, uniqueCheck{
 		schema: w.t.Def.Schema, table: w.t.Def.Name, index: ix.Name, prefix: slices.Clone(prefix),
-		detail:            "Key (" + w.colNames(cols) + ")=(" + w.formatValues(cols, row) + ") already exists.",
+		detail:            "Key (" + names + ")=(" + values + ") already exists.",
 		initiallyDeferred: ix.InitiallyDeferred,
 	})
 }

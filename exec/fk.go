@@ -377,7 +377,7 @@ func findReferencing(ctx context.Context, tx *Txn, t *Table, cols []int, vals []
 	// A secondary index led by them.
 	for i := range t.Def.Indexes {
 		ix := &t.Def.Indexes[i]
-		if len(ix.Columns) < len(cols) {
+		if len(ix.Columns) < len(cols) || !ix.Plain() {
 			continue
 		}
 		lead := true
@@ -507,7 +507,7 @@ func lookupKey(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Datum)
 			ic = append(ic, c.Column)
 		}
 		order := sameSet(ic)
-		if !ix.Unique || order == nil {
+		if !ix.Unique || order == nil || !ix.Plain() {
 			continue
 		}
 		prefix, err := keyPrefix(t, ix, ic, reorder(vals, order))

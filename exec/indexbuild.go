@@ -72,14 +72,19 @@ func eachRow(ctx context.Context, cs prolly.ChunkStore, t *Table, fn func(key []
 // NullsNotDistinct).
 func (tx *Txn) BuildIndex(ctx context.Context, t *Table, ix *versioning.Index) (store.Address, error) {
 	cs := tx.Root.Store()
+	ie, err := tx.indexEval(ctx, t, ix)
+	if err != nil {
+		return store.Address{}, err
+	}
+	env := &Env{Ctx: ctx, Txn: tx}
 	var entries []entry
-	err := eachRow(ctx, cs, t, func(key []byte, row Row) error {
-		k, err := t.indexKey(nil, ix, row, key)
-		if err != nil {
+	err = eachRow(ctx, cs, t, func(key []byte, row Row) error {
+		k, in, nulls, err := t.indexKeyOf(env, nil, ix, ie, row, key)
+		if err != nil || !in {
 			return err
 		}
 		e := entry{key: k, val: []byte{}}
-		if ix.Unique && (ix.NullsNotDistinct || !hasNullColumn(ix, row)) {
+		if ix.Unique && (ix.NullsNotDistinct || !nulls) {
 			e.n = len(k) - len(key)
 		}
 		entries = append(entries, e)
@@ -91,15 +96,6 @@ func (tx *Txn) BuildIndex(ctx context.Context, t *Table, ix *versioning.Index) (
 	return build(ctx, cs, entries, func(dup []byte) error {
 		return duplicateInIndex(t, ix, dup)
 	})
-}
-
-func hasNullColumn(ix *versioning.Index, row Row) bool {
-	for _, c := range ix.Columns {
-		if row[c.Column].IsNull() {
-			return true
-		}
-	}
-	return false
 }
 
 // build sorts entries and writes them as a map. Two adjacent entries whose
@@ -128,16 +124,29 @@ func build(ctx context.Context, cs prolly.ChunkStore, entries []entry, dupErr fu
 // duplicateInIndex is the error of a unique index build that met two equal
 // keys; key is one of them, in index ix of t.
 func duplicateInIndex(t *Table, ix *versioning.Index, key []byte) error {
-	cols := make([]int, len(ix.Columns))
+	var names, values []byte
 	for i, c := range ix.Columns {
-		cols[i] = c.Column
-	}
-	vals, err := t.decodeKey(key, cols, ix)
-	if err != nil {
-		return err
+		ct, name := T{OID: c.ExprType, Typmod: c.ExprTypmod}, c.Expr
+		if c.Expr == "" {
+			ct, name = t.Cols[c.Column].Type, t.Cols[c.Column].Name
+		}
+		d, rest, err := decodeKeyColumn(key, ct, IndexOrder(c))
+		if err != nil {
+			return err
+		}
+		key = rest
+		if i > 0 {
+			names, values = append(names, ", "...), append(values, ", "...)
+		}
+		names = append(names, name...)
+		if d.IsNull() {
+			values = append(values, "null"...)
+		} else {
+			values = AppendText(values, ct, d, nil)
+		}
 	}
 	return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", ix.Name).
-		WithDetail("Key (%s)=(%s) is duplicated.", colNames(t, cols), formatValues(t, cols, vals))
+		WithDetail("Key (%s)=(%s) is duplicated.", names, values)
 }
 
 // decodeKey decodes the leading columns of a key of index ix (nil: the
@@ -195,6 +204,14 @@ func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *versioning.Table, f
 	var rows []entry
 	var ixEntries = make([][]entry, len(def.Indexes))
 	var tb tuple.Builder
+	evals := make([]*IndexEval, len(def.Indexes))
+	for i := range def.Indexes {
+		var err error
+		if evals[i], err = tx.indexEval(ctx, nt, &def.Indexes[i]); err != nil {
+			return nil, err
+		}
+	}
+	env := &Env{Ctx: ctx, Txn: tx}
 	err := eachRow(ctx, cs, old, func(_ []byte, row Row) error {
 		if fn != nil {
 			var err error
@@ -217,12 +234,15 @@ func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *versioning.Table, f
 		rows = append(rows, entry{key: key, val: slices.Clone(nt.encodeRow(&tb, row)), n: len(key)})
 		for i := range def.Indexes {
 			ix := &def.Indexes[i]
-			k, err := nt.indexKey(nil, ix, row, key)
+			k, in, nulls, err := nt.indexKeyOf(env, nil, ix, evals[i], row, key)
 			if err != nil {
 				return err
 			}
+			if !in {
+				continue
+			}
 			e := entry{key: k, val: []byte{}}
-			if ix.Unique && (ix.NullsNotDistinct || !hasNullColumn(ix, row)) {
+			if ix.Unique && (ix.NullsNotDistinct || !nulls) {
 				e.n = len(k) - len(key)
 			}
 			ixEntries[i] = append(ixEntries[i], e)

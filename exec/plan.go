@@ -331,10 +331,11 @@ func (p *Limit) Columns() []ResultColumn { return p.In.Columns() }
 func (p *Limit) Open(env *Env) (Rows, error) {
 	count, offset := int64(-1), int64(0)
 	for _, x := range []struct {
-		e   Expr
-		dst *int64
-		nm  string
-	}{{p.Count, &count, "LIMIT"}, {p.Offset, &offset, "OFFSET"}} {
+		e    Expr
+		dst  *int64
+		nm   string
+		code pgerr.Code
+	}{{p.Count, &count, "LIMIT", "2201W"}, {p.Offset, &offset, "OFFSET", "2201X"}} {
 		if x.e == nil {
 			continue
 		}
@@ -346,7 +347,8 @@ func (p *Limit) Open(env *Env) (Rows, error) {
 			continue
 		}
 		if d.I < 0 {
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "%s must not be negative", x.nm)
+			// invalid_row_count_in_limit_clause, ..._in_result_offset_clause
+			return nil, pgerr.New(x.code, "%s must not be negative", x.nm)
 		}
 		*x.dst = d.I
 	}

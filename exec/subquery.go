@@ -56,6 +56,11 @@ type subResult struct {
 	table     *keyTable
 	nullRows  []Row
 	keyedRows []Row
+	// Scratch space of compareAll, reused from row to row (a subplan is
+	// not evaluated again while its own comparison runs).
+	test []Datum
+	key  []Datum
+	buf  []byte
 }
 
 func (e *SubPlan) Eval(env *Env, row Row) (Datum, error) {
@@ -205,20 +210,29 @@ func (e *SubPlan) compareAll(env *Env, row Row, res *subResult) (Datum, error) {
 	if len(res.rows) == 0 {
 		return DBool(e.Kind == AllSub), nil
 	}
-	left, err := e.left(env, row)
-	if err != nil {
-		return Null, err
+	if res.test == nil {
+		res.test = make(Row, len(e.Left)+len(e.Plan.Columns()))
+		res.key = make([]Datum, len(e.LeftKeys))
+	}
+	left := res.test
+	for i, l := range e.Left {
+		var err error
+		if left[i], err = l.Eval(env, row); err != nil {
+			return Null, err
+		}
 	}
 	candidates := res.rows
 	if res.table != nil {
-		key := make([]Datum, len(e.LeftKeys))
+		key := res.key
 		for i, k := range e.LeftKeys {
+			var err error
 			if key[i], err = k.Eval(env, left); err != nil {
 				return Null, err
 			}
 		}
 		if !hasNull(key) {
-			h, _ := hashDatums(nil, key)
+			var h uint64
+			h, res.buf = hashDatums(res.buf, key)
 			if res.table.first(h, key) >= 0 {
 				return DBool(true), nil
 			}

@@ -33,6 +33,9 @@ type Txn struct {
 	// DEFERRED put off until commit; modes the SET CONSTRAINTS settings.
 	deferred []uniqueCheck
 	modes    constraintModes
+	// IndexEval, when set, analyzes the expressions and predicate of an
+	// index that has them (indexeval.go); the planner provides it.
+	IndexEval func(ctx context.Context, t *Table, ix *versioning.Index) (*IndexEval, error)
 	// Defaults, when set, analyzes the column defaults of a table (nil
 	// where a column has none): a foreign key's ON ... SET DEFAULT needs
 	// them, and only the planner can analyze SQL.
@@ -116,6 +119,10 @@ type TableWriter struct {
 	// uniques are the keys written to deferrable unique indexes, checked
 	// when the statement's changes are flushed, or at commit.
 	uniques []uniqueCheck
+	// evals compute the entries of indexes with expressions or a
+	// predicate (nil for plain ones); env evaluates them.
+	evals []*IndexEval
+	env   *Env
 }
 
 // Writer returns a writer for table t.
@@ -128,7 +135,7 @@ func (tx *Txn) Writer(ctx context.Context, t *Table) (*TableWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &TableWriter{tx: tx, t: t, rows: rows, pending: map[string]rowEdit{}, nextID: t.Def.NextRowID}
+	w := &TableWriter{tx: tx, t: t, rows: rows, pending: map[string]rowEdit{}, nextID: t.Def.NextRowID, env: &Env{Ctx: ctx, Txn: tx}}
 	for i := range t.Def.Indexes {
 		m, err := prolly.Load(ctx, cs, t.Def.Indexes[i].Rows)
 		if err != nil {
@@ -136,6 +143,11 @@ func (tx *Txn) Writer(ctx context.Context, t *Table) (*TableWriter, error) {
 		}
 		w.indexes = append(w.indexes, m)
 		w.ixEdits = append(w.ixEdits, map[string]bool{})
+		ie, err := tx.indexEval(ctx, t, &t.Def.Indexes[i])
+		if err != nil {
+			return nil, err
+		}
+		w.evals = append(w.evals, ie)
 	}
 	return w, nil
 }
@@ -230,29 +242,40 @@ func (w *TableWriter) write(ctx context.Context, key []byte, old, row Row) error
 	}
 	for i := range w.t.Def.Indexes {
 		ix := &w.t.Def.Indexes[i]
-		k, err := w.t.indexKey(w.ixBuf[:0], ix, row, key)
+		k, in, nulls, err := w.t.indexKeyOf(w.env, w.ixBuf[:0], ix, w.evals[i], row, key)
 		if err != nil {
 			return err
 		}
+		if !in {
+			continue // a partial index the row is not in
+		}
 		w.ixBuf = k
-		if ix.Unique && ix.Deferrable {
+		distinct := ix.Unique && (ix.NullsNotDistinct || !nulls)
+		if distinct && ix.Deferrable {
 			w.deferUnique(i, row, k[:len(k)-len(key)]) // deferred.go
-		} else if ix.Unique {
+		} else if distinct {
 			if err := w.checkUnique(ctx, i, row, len(k)-len(key)); err != nil {
 				return err
 			}
 		}
 		w.ixEdits[i][string(k)] = true
 	}
-	w.pending[string(key)] = rowEdit{val: slices.Clone(w.t.encodeRow(&w.tb, row))}
+	val := slices.Clone(w.t.encodeRow(&w.tb, row))
+	if val == nil {
+		val = []byte{} // a row of no columns; nil would delete it
+	}
+	w.pending[string(key)] = rowEdit{val: val}
 	return nil
 }
 
 func (w *TableWriter) removeIndexEntries(key []byte, old Row) error {
 	for i := range w.t.Def.Indexes {
-		k, err := w.t.indexKey(w.ixBuf[:0], &w.t.Def.Indexes[i], old, key)
+		k, in, _, err := w.t.indexKeyOf(w.env, w.ixBuf[:0], &w.t.Def.Indexes[i], w.evals[i], old, key)
 		if err != nil {
 			return err
+		}
+		if !in {
+			continue
 		}
 		w.ixBuf = k
 		w.ixEdits[i][string(k)] = false
@@ -265,9 +288,6 @@ func (w *TableWriter) removeIndexEntries(key []byte, old Row) error {
 // (NULLs are distinct, as in PostgreSQL by default).
 func (w *TableWriter) checkUnique(ctx context.Context, i int, row Row, prefixLen int) error {
 	ix := &w.t.Def.Indexes[i]
-	if !ix.NullsNotDistinct && hasNullColumn(ix, row) {
-		return nil
-	}
 	prefix := w.ixBuf[:prefixLen]
 	taken := false
 	for k, present := range w.ixEdits[i] {
@@ -291,11 +311,9 @@ func (w *TableWriter) checkUnique(ctx context.Context, i int, row Row, prefixLen
 	if !taken {
 		return nil
 	}
-	cols := make([]int, len(ix.Columns))
-	for j, c := range ix.Columns {
-		cols[j] = c.Column
-	}
-	return w.uniqueViolation(ix.Name, cols, row)
+	names, values := w.t.keyValues(w.env, ix, w.evals[i], row)
+	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", ix.Name).
+		WithDetail("Key (%s)=(%s) already exists.", names, values)
 }
 
 func (w *TableWriter) uniqueViolation(name string, cols []int, row Row) error {

@@ -57,12 +57,15 @@ func (w *TableWriter) conflict(ctx context.Context, c *OnConflict, row Row) ([]b
 	}
 	for i := range t.Def.Indexes {
 		ix := &t.Def.Indexes[i]
-		if !ix.Unique || !check(ix.Name) || !ix.NullsNotDistinct && hasNullColumn(ix, row) {
+		if !ix.Unique || !check(ix.Name) {
 			continue
 		}
-		prefix, err := t.indexKey(nil, ix, row, nil)
+		prefix, in, nulls, err := t.indexKeyOf(w.env, nil, ix, w.evals[i], row, nil)
 		if err != nil {
 			return nil, nil, err
+		}
+		if !in || nulls && !ix.NullsNotDistinct {
+			continue
 		}
 		pk, err := w.indexEntry(ctx, i, prefix)
 		if err != nil || pk == nil {

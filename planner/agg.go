@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"slices"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -161,10 +163,10 @@ func (a *analyzer) groupedExpr(n *pg.Node, sc *scope) (exec.Expr, bool) {
 		return nil, false
 	}
 	g := sc.group
-	saved, srfs := a.clause, a.srfs
-	a.clause, a.srfs = "GROUP BY", nil
+	saved, srfs, wins := a.clause, a.srfs, a.windows
+	a.clause, a.srfs, a.windows = "GROUP BY", nil, nil
 	e, err := a.expr(n, g.input)
-	a.clause, a.srfs = saved, srfs
+	a.clause, a.srfs, a.windows = saved, srfs, wins
 	if err != nil {
 		return nil, false
 	}
@@ -181,11 +183,22 @@ func (a *analyzer) groupedExpr(n *pg.Node, sc *scope) (exec.Expr, bool) {
 func (a *analyzer) outerAgg(f *pg.FuncCall, sc *scope) bool {
 	local := false
 	// Probe against the enclosing query's rows before grouping, through a
-	// correlation of its own, so that nothing is recorded.
-	probe := &scope{items: sc.items, corr: &correlation{outer: sc.corr.outer.group.input}}
+	// correlation of its own, so that nothing is recorded. The FILTER
+	// counts as PostgreSQL counts it (count(*) FILTER (WHERE outer.x)).
+	outerInput := sc.corr.outer
+	if outerInput.group != nil {
+		outerInput = outerInput.group.input
+	}
+	probe := &scope{items: sc.items, corr: &correlation{outer: outerInput}}
 	probe.track = func(*nsItem) { local = true }
+	saved := a.nested()
+	defer a.restore(saved)
 	outer := false
-	for _, n := range f.Args {
+	nodes := slices.Clone(f.Args)
+	if f.AggFilter != nil {
+		nodes = append(nodes, f.AggFilter)
+	}
+	for _, n := range nodes {
 		e, err := a.expr(n, probe)
 		if err != nil {
 			return false
@@ -194,6 +207,20 @@ func (a *analyzer) outerAgg(f *pg.FuncCall, sc *scope) bool {
 	}
 	return outer && !local
 }
+
+// regroupError asks the enclosing query named by scope to analyze its
+// select list again as a grouped query: a subquery in it holds an
+// aggregate of its columns (SELECT (SELECT max(t.x)) FROM t), which makes
+// it an aggregating query, as in PostgreSQL. Should it reach the client
+// (the subquery was somewhere aggregates are not allowed), it is pe.
+type regroupError struct {
+	pe    *pgerr.Error
+	scope *scope
+}
+
+func (e *regroupError) Error() string    { return e.pe.Message }
+func (e *regroupError) Unwrap() error    { return e.pe }
+func (e *regroupError) SQLState() string { return string(e.pe.Code) }
 
 // aggCall analyzes a call of an aggregate function.
 func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
@@ -204,7 +231,13 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if a.inAgg {
 		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 	}
-	if (sc == nil || sc.group == nil) && sc != nil && sc.corr != nil && sc.corr.outer != nil && sc.corr.outer.group != nil && a.outerAgg(f, sc) {
+	if sc != nil && sc.corr != nil && sc.corr.outer != nil && a.outerAgg(f, sc) {
+		if sc.corr.inAgg {
+			return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+		}
+		if sc.corr.outer.group == nil {
+			return nil, &regroupError{pe: withPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here"), f.Location), scope: sc.corr.outer}
+		}
 		// An aggregate over the columns of the enclosing, grouped query
 		// (HAVING EXISTS (... WHERE sum(outer.x) = ...)) is computed by
 		// that query and read here as an outer value.
@@ -243,9 +276,26 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		}
 	}
 	defer func() { g.input.track = savedTrack }()
+	// count(x.*) counts the rows where x's whole row is not NULL: in
+	// PostgreSQL only the rows an outer join pads have a NULL whole row;
+	// here, rows where some column of x is not NULL.
+	var present exec.Expr
+	argNodes := f.Args
+	if cr := starArg(f); cr != nil && name == "count" {
+		cols, _, err := a.star(cr, g.input)
+		if err != nil {
+			return nil, err
+		}
+		var any []exec.Expr
+		for _, c := range cols {
+			any = append(any, &exec.IsNull{E: c, Not: true})
+		}
+		present = &exec.BoolOp{Or: true, Args: any}
+		argNodes = nil
+	}
 	var args, raw []exec.Expr
 	var types []exec.T
-	for _, n := range f.Args {
+	for _, n := range argNodes {
 		e, err := a.expr(n, g.input)
 		if err != nil {
 			return nil, err
@@ -263,15 +313,19 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 			return nil, err
 		}
 	}
-	call := &exec.AggCall{Func: fn, ArgTypes: want, Args: args, Distinct: f.AggDistinct}
+	call := &exec.AggCall{Func: fn, ArgTypes: want, Args: args, Distinct: f.AggDistinct, Filter: present}
 	if f.AggFilter != nil {
 		saved := a.clause
 		a.clause = "FILTER"
-		call.Filter, err = a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")
+		filter, err := a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")
 		a.clause = saved
 		if err != nil {
 			return nil, err
 		}
+		if present != nil {
+			filter = and([]exec.Expr{filter, present})
+		}
+		call.Filter = filter
 	}
 	for _, sb := range f.AggOrder {
 		by := sb.GetSortBy()
@@ -373,4 +427,16 @@ func walkNodes(m protoreflect.Message, fn func(protoreflect.Message) bool) {
 		}
 		return true
 	})
+}
+
+// starArg returns the name.* argument of a call of one argument.
+func starArg(f *pg.FuncCall) *pg.ColumnRef {
+	if len(f.Args) != 1 || f.AggStar {
+		return nil
+	}
+	cr := f.Args[0].GetColumnRef()
+	if cr == nil || len(cr.Fields) < 2 || cr.Fields[len(cr.Fields)-1].GetAStar() == nil {
+		return nil
+	}
+	return cr
 }

@@ -559,8 +559,9 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		def.PrimaryKeyComment, def.PrimaryKeyIndexComment = "", ""
 	}
 	def.Indexes = slices.DeleteFunc(def.Indexes, func(ix versioning.Index) bool {
-		return slices.ContainsFunc(ix.Columns, func(ic versioning.IndexColumn) bool { return ic.Column == pos }) ||
-			slices.Contains(ix.Include, pos)
+		return slices.ContainsFunc(ix.Columns, func(ic versioning.IndexColumn) bool {
+			return ic.Column == pos || ic.Expr != "" && exprReads(ic.Expr, c.Name)
+		}) || slices.Contains(ix.Include, pos) || ix.Where != "" && exprReads(ix.Where, c.Name)
 	})
 	var keep []versioning.Check
 	for _, ch := range def.Checks {
@@ -986,6 +987,23 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		}
 	}
 	def.Columns[pos].Name = name
+	for i := range def.Indexes {
+		ix := &def.Indexes[i]
+		for j := range ix.Columns {
+			if e := ix.Columns[j].Expr; e != "" {
+				var err error
+				if ix.Columns[j].Expr, err = renameColumnIn(e, old, name); err != nil {
+					return err
+				}
+			}
+		}
+		if ix.Where != "" {
+			var err error
+			if ix.Where, err = renameColumnIn(ix.Where, old, name); err != nil {
+				return err
+			}
+		}
+	}
 	for i, ch := range def.Checks {
 		n, err := parseExpr(ch.Expr)
 		if err != nil {
@@ -1061,4 +1079,35 @@ func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, 
 		}
 	}
 	return pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", old, def.Name)
+}
+
+// exprReads reports whether a stored expression names column col.
+func exprReads(expr, col string) bool {
+	n, err := parseExpr(expr)
+	if err != nil {
+		return false
+	}
+	reads := false
+	visitNodes(n, func(x *pg.Node) {
+		if cr := x.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == col {
+			reads = true
+		}
+	})
+	return reads
+}
+
+// renameColumnIn rewrites a stored expression's references to column old.
+func renameColumnIn(expr, old, name string) (string, error) {
+	n, err := parseExpr(expr)
+	if err != nil {
+		return "", err
+	}
+	visitNodes(n, func(x *pg.Node) {
+		if cr := x.GetColumnRef(); cr != nil {
+			if f := cr.Fields[len(cr.Fields)-1].GetString_(); f != nil && f.Sval == old {
+				f.Sval = name
+			}
+		}
+	})
+	return deparseExpr(n)
 }

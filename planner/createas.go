@@ -56,26 +56,11 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		var schema string
-		var err error
-		if into.Rel.Relpersistence == "t" {
-			schema, err = a.tempCreationSchema(ctx, into.Rel.Schemaname)
-		} else {
-			schema, err = a.creationSchema(ctx, into.Rel.Schemaname, into.Rel.Location)
-		}
-		if err != nil {
-			return "", err
+		schema, skip, err := a.newRelationName(ctx, into.Rel, ifNotExists)
+		if err != nil || skip {
+			return "CREATE TABLE AS", err
 		}
 		def.Schema = schema
-		if rel, err := findRelation(ctx, a.tx.Root, schema, name); err != nil {
-			return "", err
-		} else if rel.kind != relNone {
-			if ifNotExists {
-				a.s.notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", name))
-				return "CREATE TABLE AS", nil
-			}
-			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
-		}
 		empty, err := prolly.NewMap(ctx, a.tx.Root.Store())
 		if err != nil {
 			return "", err

@@ -22,9 +22,6 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
 	}
-	if s.WhereClause != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "partial indexes are not supported yet")
-	}
 	if len(s.ExcludeOpNames) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints are not supported yet")
 	}
@@ -41,8 +38,17 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
 		var names []string
 		for _, p := range s.IndexParams {
 			el := p.GetIndexElem()
+			if cr := el.Expr.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+				el.Name, el.Expr = cr.Fields[0].GetString_().Sval, nil // (col) is the column
+			}
 			if el.Expr != nil {
-				return "", pgerr.New(pgerr.FeatureNotSupported, "indexes on expressions are not supported yet")
+				c, name, err := a.indexExpression(t, el)
+				if err != nil {
+					return "", err
+				}
+				ix.Columns = append(ix.Columns, c)
+				names = append(names, name)
+				continue
 			}
 			pos, err := indexColumn(t, el.Name)
 			if err != nil {
@@ -50,6 +56,11 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
 			}
 			ix.Columns = append(ix.Columns, indexColumnOrder(pos, el))
 			names = append(names, el.Name)
+		}
+		if s.WhereClause != nil {
+			if ix.Where, err = a.indexPredicate(t, s.WhereClause); err != nil {
+				return "", err
+			}
 		}
 		for _, p := range s.IndexIncludingParams {
 			el := p.GetIndexElem()
@@ -212,4 +223,109 @@ func article(k relKind) string {
 		return "a view"
 	}
 	return "a " + k.String()
+}
+
+// indexExpression analyzes an expression key column of CREATE INDEX: its
+// type, its text, and the name PostgreSQL's index naming gives it (the
+// function's name, else "expr").
+func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.IndexColumn, string, error) {
+	if err := immutableOnly(el.Expr); err != nil {
+		return versioning.IndexColumn{}, "", err
+	}
+	e, err := a.expr(el.Expr, tableScope(t, t.Def.Name))
+	if err != nil {
+		return versioning.IndexColumn{}, "", err
+	}
+	text, err := deparseExpr(el.Expr)
+	if err != nil {
+		return versioning.IndexColumn{}, "", err
+	}
+	c := indexColumnOrder(-1, el)
+	et := e.Type()
+	if et.OID == exec.OIDUnknown {
+		et = exec.TText
+	}
+	c.Expr, c.ExprType, c.ExprTypmod = text, et.OID, et.Typmod
+	name := "expr"
+	if fc := el.Expr.GetFuncCall(); fc != nil {
+		name = opName(fc.Funcname)
+	}
+	return c, name, nil
+}
+
+// indexPredicate analyzes a partial index's WHERE clause.
+func (a *analyzer) indexPredicate(t *exec.Table, n *pg.Node) (string, error) {
+	e, err := a.expr(n, tableScope(t, t.Def.Name))
+	if err != nil {
+		return "", err
+	}
+	if _, err := a.coerce(e, exec.TBool, "argument of WHERE", -1); err != nil {
+		return "", err
+	}
+	if err := immutableOnly(n); err != nil {
+		return "", err
+	}
+	return deparseExpr(n)
+}
+
+// immutableOnly refuses the functions whose value changes from call to
+// call, which an index cannot hold (PostgreSQL requires IMMUTABLE ones).
+func immutableOnly(n *pg.Node) error {
+	var bad string
+	visitNodes(n, func(x *pg.Node) {
+		if fc := x.GetFuncCall(); fc != nil {
+			switch name := opName(fc.Funcname); name {
+			case "now", "random", "nextval", "currval", "clock_timestamp", "statement_timestamp", "timeofday", "gen_random_uuid", "current_timestamp":
+				bad = name
+			}
+		}
+		if x.GetSqlvalueFunction() != nil {
+			bad = "CURRENT_TIMESTAMP"
+		}
+	})
+	if bad != "" {
+		return pgerr.New(pgerr.InvalidObjectDefinition, "functions in index expression must be marked IMMUTABLE")
+	}
+	return nil
+}
+
+// indexEval analyzes the expressions and predicate of an index for the
+// executor (exec.Txn.IndexEval).
+func (a *analyzer) indexEval(t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
+	sc := tableScope(t, t.Def.Name)
+	ie := &exec.IndexEval{Exprs: make([]exec.Expr, len(ix.Columns))}
+	for i, c := range ix.Columns {
+		if c.Expr == "" {
+			continue
+		}
+		n, err := parseExpr(c.Expr)
+		if err != nil {
+			return nil, err
+		}
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		want := exec.T{OID: c.ExprType, Typmod: c.ExprTypmod}
+		if e.Type() != want {
+			if e, err = a.assignOrIO(e, want, "expr"); err != nil {
+				return nil, err
+			}
+		}
+		ie.Exprs[i] = e
+	}
+	if ix.Where != "" {
+		n, err := parseExpr(ix.Where)
+		if err != nil {
+			return nil, err
+		}
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		if ie.Where, err = a.coerce(e, exec.TBool, "argument of WHERE", -1); err != nil {
+			return nil, err
+		}
+	}
+	return ie, nil
 }

@@ -374,26 +374,11 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		var schema string
-		var err error
-		if s.Relation.Relpersistence == "t" {
-			schema, err = a.tempCreationSchema(ctx, s.Relation.Schemaname)
-		} else {
-			schema, err = a.creationSchema(ctx, s.Relation.Schemaname, s.Relation.Location)
-		}
-		if err != nil {
-			return "", err
+		schema, skip, err := a.newRelationName(ctx, s.Relation, s.IfNotExists)
+		if err != nil || skip {
+			return "CREATE TABLE", err
 		}
 		name := s.Relation.Relname
-		if rel, err := findRelation(ctx, a.tx.Root, schema, name); err != nil {
-			return "", err
-		} else if rel.kind != relNone {
-			if s.IfNotExists {
-				a.s.notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", name))
-				return "CREATE TABLE", nil
-			}
-			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
-		}
 		d, err := a.newTableDDL(ctx, &versioning.Table{Schema: schema, Name: name})
 		if err != nil {
 			return "", err

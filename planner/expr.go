@@ -532,6 +532,9 @@ func (a *analyzer) caseExpr(c *pg.CaseExpr, sc *scope) (exec.Expr, error) {
 
 func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	name := opName(f.Funcname)
+	if f.Over != nil {
+		return a.windowCall(f, sc)
+	}
 	if exec.IsAgg(name) {
 		return a.aggCall(f, sc)
 	}

@@ -135,7 +135,7 @@ func uniqueOn(t *versioning.Table, cols []int) bool {
 		return true
 	}
 	for _, ix := range t.Indexes {
-		if !ix.Unique {
+		if !ix.Unique || !ix.Plain() {
 			continue
 		}
 		var ic []int

@@ -148,6 +148,9 @@ func chooseIndex(t *exec.Table, preds []exec.Expr) *exec.IndexScan {
 		consider("", t.Def.PrimaryKey, true, false)
 	}
 	for _, ix := range t.Def.Indexes {
+		if !ix.Plain() {
+			continue // expressions and predicates are not matched yet
+		}
 		cols := make([]int, len(ix.Columns))
 		for i, c := range ix.Columns {
 			cols[i] = c.Column

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"strconv"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -29,6 +30,8 @@ type analyzer struct {
 	keepUnknown bool    // a set operation's leaf: leave unknown output columns to the set operation
 	srfs        *srfSet // set-returning functions of the select list being analyzed
 	nestedQuery bool    // analyzing a subquery, not the statement's own query
+	windows     *winSet // window functions of the select list being analyzed
+	inWindow    bool    // analyzing a window function's arguments
 	// ctes are the WITH queries in scope, innermost last.
 	ctes []*cteDef
 }
@@ -40,17 +43,19 @@ type analyzerState struct {
 	keepUnknown bool
 	srfs        *srfSet
 	nestedQuery bool
+	windows     *winSet
+	inWindow    bool
 }
 
 // nested clears the per-query state for a nested query and returns it.
 func (a *analyzer) nested() analyzerState {
-	s := analyzerState{a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery}
-	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery = "", false, false, nil, true
+	s := analyzerState{a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery, a.windows, a.inWindow}
+	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery, a.windows, a.inWindow = "", false, false, nil, true, nil, false
 	return s
 }
 
 func (a *analyzer) restore(s analyzerState) {
-	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery = s.clause, s.inAgg, s.keepUnknown, s.srfs, s.nestedQuery
+	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery, a.windows, a.inWindow = s.clause, s.inAgg, s.keepUnknown, s.srfs, s.nestedQuery, s.windows, s.inWindow
 }
 
 // table looks up a table named by a RangeVar.
@@ -124,9 +129,6 @@ func (a *analyzer) query(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 // block plans one SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
 // ORDER BY ... LIMIT.
 func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error) {
-	if len(s.WindowClause) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet")
-	}
 	items, err := a.fromClause(s.FromClause, corr)
 	if err != nil {
 		return nil, err
@@ -146,7 +148,21 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 	} else if in, sc, err = a.planFrom(items, s.WhereClause, corr); err != nil {
 		return nil, err
 	}
+	p, err := a.blockOutput(s, corr, in, sc, false)
+	var rg *regroupError
+	if errors.As(err, &rg) && rg.scope == sc {
+		// A subquery of the select list aggregates this query's rows.
+		return a.blockOutput(s, corr, in, sc, true)
+	}
+	return p, err
+}
 
+// blockOutput plans the rest of a SELECT over the rows of its FROM and
+// WHERE (in, named by sc): grouping, the select list, DISTINCT, ORDER BY,
+// LIMIT. grouped makes it an aggregating query without a GROUP BY or an
+// aggregate of its own.
+func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan, sc *scope, grouped bool) (exec.Plan, error) {
+	var err error
 	// Grouping: the select list, HAVING and ORDER BY are then over the
 	// groups.
 	tsc := sc
@@ -155,7 +171,7 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 	for _, n := range s.SortClause {
 		sortNodes = append(sortNodes, n.GetSortBy().Node)
 	}
-	if len(s.GroupClause) > 0 || s.HavingClause != nil || containsAgg(s.TargetList...) || containsAgg(sortNodes...) {
+	if grouped || len(s.GroupClause) > 0 || s.HavingClause != nil || containsAgg(s.TargetList...) || containsAgg(sortNodes...) {
 		g = &grouping{input: sc}
 		if err := a.groupBy(g, s.GroupClause, s.TargetList); err != nil {
 			return nil, err
@@ -163,9 +179,17 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 		tsc = &scope{items: sc.items, corr: corr, group: g}
 	}
 	srfs := &srfSet{}
-	a.srfs = srfs
+	wins := &winSet{named: map[string]*pg.WindowDef{}}
+	for _, n := range s.WindowClause {
+		wd := n.GetWindowDef()
+		if _, dup := wins.named[wd.Name]; dup {
+			return nil, withPos(pgerr.New(codeWindowingError, "window %q is already defined", wd.Name), wd.Location)
+		}
+		wins.named[wd.Name] = wd
+	}
+	a.srfs, a.windows = srfs, wins
 	exprs, cols, err := a.targets(s.TargetList, tsc)
-	a.srfs = nil
+	a.srfs, a.windows = nil, nil
 	if err != nil {
 		return nil, err
 	}
@@ -176,9 +200,9 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 		}
 	}
 	visible := len(exprs)
-	a.srfs = srfs
+	a.srfs, a.windows = srfs, wins
 	keys, err := a.sortKeys(s.SortClause, tsc, &exprs, cols)
-	a.srfs = nil
+	a.srfs, a.windows = nil, nil
 	if err != nil {
 		return nil, err
 	}
@@ -204,6 +228,7 @@ func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 			in = &exec.Filter{In: in, Pred: having}
 		}
 	}
+	in = wins.plan(in)
 	in = srfs.plan(in)
 	allCols := cols
 	for len(allCols) < len(exprs) {

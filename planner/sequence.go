@@ -300,26 +300,11 @@ func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (utility, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		var schema string
-		var err error
-		if s.Sequence.Relpersistence == "t" {
-			schema, err = a.tempCreationSchema(ctx, s.Sequence.Schemaname)
-		} else {
-			schema, err = a.creationSchema(ctx, s.Sequence.Schemaname, s.Sequence.Location)
-		}
-		if err != nil {
-			return "", err
+		schema, skip, err := a.newRelationName(ctx, s.Sequence, s.IfNotExists)
+		if err != nil || skip {
+			return "CREATE SEQUENCE", err
 		}
 		name := s.Sequence.Relname
-		if rel, err := findRelation(ctx, a.tx.Root, schema, name); err != nil {
-			return "", err
-		} else if rel.kind != relNone {
-			if s.IfNotExists {
-				a.s.notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", name))
-				return "CREATE SEQUENCE", nil
-			}
-			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
-		}
 		seq := &versioning.Sequence{Schema: schema, Name: name}
 		if err := applySeqOptions(seq, o, true, false); err != nil {
 			return "", err

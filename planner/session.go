@@ -89,6 +89,10 @@ type Session struct {
 	tempSchema string
 	tempReady  bool
 	viewDepth  int // views being expanded in the statement being planned
+	// planGen counts the changes to name resolution that table
+	// definitions do not show (search_path, temporary relations): plans
+	// analyzed under an older one are not reused.
+	planGen uint64
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)
@@ -269,6 +273,9 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	tx := s.txn
 	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t) // for ON ... SET DEFAULT
+	}
+	tx.IndexEval = func(ctx context.Context, t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
+		return (&analyzer{ctx: ctx, s: s, tx: tx}).indexEval(t, ix) // expression and partial indexes
 	}
 	s.cached = nil // Now moves to the new transaction's start
 	return s.txn, nil

@@ -31,6 +31,10 @@ type Statement struct {
 // analysis is a statement analyzed against the current catalog: a plan, or
 // a utility to run.
 type analysis struct {
+	// gen is the session's name-resolution generation the analysis was
+	// made in: a new temporary relation or search path resolves names
+	// differently, so plans of an older one are made again.
+	gen    uint64
 	plan   exec.Plan
 	run    utility
 	params []exec.T
@@ -268,6 +272,8 @@ func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
 	switch {
 	case an == nil:
 		return false
+	case an.gen != st.s.planGen:
+		return false
 	case st.anRoot == tx.Root.Addr() && st.anTxn == tx:
 		return true
 	case an.plan == nil || len(an.deps) == 0:
@@ -285,7 +291,7 @@ func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
 // analyze plans a statement.
 func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given []uint32) (*analysis, error) {
 	a := &analyzer{ctx: ctx, s: s, tx: tx, params: paramTypes(given)}
-	an := &analysis{}
+	an := &analysis{gen: s.planGen}
 	var err error
 	switch {
 	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
@@ -507,6 +513,9 @@ func (s *Session) set(vs *pg.VariableSetStmt) (string, error) {
 		return "", err
 	}
 	s.vars[name] = value
+	if name == "search_path" {
+		s.planGen++ // names may resolve differently now
+	}
 	s.cached = nil
 	if rn, ok := reported[name]; ok && s.OnParameter != nil {
 		s.OnParameter(rn, value)

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	pg "github.com/pganalyze/pg_query_go/v5"
 	"strconv"
 	"strings"
 
@@ -61,6 +62,9 @@ func (s *Session) resolveSchemaName(schema string) string {
 // ensureTempSchema creates the session's temporary schema in the
 // transaction's root if it is not there, emptying a stale one.
 func (a *analyzer) ensureTempSchema(ctx context.Context) (string, error) {
+	// A temporary relation is about to be made: it may shadow the
+	// relation a plan's unqualified name found.
+	a.s.planGen++
 	name := a.s.tempSchemaName()
 	if _, ok, err := a.tx.Schema(ctx, name); err != nil || ok {
 		if ok && !a.s.tempReady {
@@ -119,6 +123,32 @@ func (a *analyzer) dropSchemaContents(ctx context.Context, schema string) error 
 	}
 	a.tx.SetRoot(root)
 	return nil
+}
+
+// newRelationName resolves where CREATE TABLE, CREATE TABLE AS and CREATE
+// SEQUENCE put rv: its schema (the temporary one for TEMP relations), and
+// skip when the name is taken and IF NOT EXISTS was given (after
+// PostgreSQL's notice); a taken name is 42P07 otherwise.
+func (a *analyzer) newRelationName(ctx context.Context, rv *pg.RangeVar, ifNotExists bool) (schema string, skip bool, err error) {
+	if rv.Relpersistence == "t" {
+		schema, err = a.tempCreationSchema(ctx, rv.Schemaname)
+	} else {
+		schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location)
+	}
+	if err != nil {
+		return "", false, err
+	}
+	rel, err := findRelation(ctx, a.tx.Root, schema, rv.Relname)
+	switch {
+	case err != nil:
+		return "", false, err
+	case rel.kind == relNone:
+		return schema, false, nil
+	case ifNotExists:
+		a.s.notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", rv.Relname))
+		return schema, true, nil
+	}
+	return "", false, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", rv.Relname)
 }
 
 // tempCreationSchema returns the schema a CREATE TEMP relation goes in:

@@ -43,3 +43,28 @@ func TestTempTablesBelongToTheirSession(t *testing.T) {
 		t.Errorf("permanent table reads %v", got)
 	}
 }
+
+// TestPreparedPlanSeesNewTempTable checks that a prepared statement whose
+// plan found a permanent table is planned again once a temporary table of
+// the same name shadows it, and after SET search_path.
+func TestPreparedPlanSeesNewTempTable(t *testing.T) {
+	db := enginetest.Open(t)
+	db.Exec("CREATE TABLE t (x int)")
+	db.Exec("INSERT INTO t VALUES (1)")
+	db.Exec("CREATE SCHEMA s")
+	db.Exec("CREATE TABLE s.t (x int)")
+	db.Exec("INSERT INTO s.t VALUES (3)")
+	st := db.Prepare("SELECT x FROM t")
+	if got := db.Run(st); !slices.Equal(got, []string{"1"}) {
+		t.Fatalf("before: %v", got)
+	}
+	db.Exec("SET search_path = s, public")
+	if got := db.Run(st); !slices.Equal(got, []string{"3"}) {
+		t.Errorf("after SET search_path: %v, want s.t's 3", got)
+	}
+	db.Exec("CREATE TEMP TABLE t (x int)")
+	db.Exec("INSERT INTO t VALUES (2)")
+	if got := db.Run(st); !slices.Equal(got, []string{"2"}) {
+		t.Errorf("after CREATE TEMP TABLE: %v, want the temporary table's 2", got)
+	}
+}

@@ -70,7 +70,7 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 			for _, ic := range ix.Columns {
 				k = append(k, ic.Column)
 			}
-			if ix.Unique && same(k) {
+			if ix.Unique && ix.Plain() && same(k) {
 				c.Arbiters = append(c.Arbiters, ix.Name)
 			}
 		}

@@ -76,8 +76,11 @@ type Index struct {
 	Deferrable        bool `json:"deferrable,omitempty"`
 	InitiallyDeferred bool `json:"initially_deferred,omitempty"`
 	// Include lists INCLUDE columns: kept for the catalog, not in the key.
-	Include []int         `json:"include,omitempty"`
-	Rows    store.Address `json:"rows"`
+	Include []int `json:"include,omitempty"`
+	// Where, when set, makes the index partial: it holds only the rows
+	// for which this predicate (SQL text) is true.
+	Where string        `json:"where,omitempty"`
+	Rows  store.Address `json:"rows"`
 	// Comment is the index's comment; ConstraintComment that of the
 	// constraint it backs.
 	Comment           string `json:"comment,omitempty"`
@@ -86,9 +89,14 @@ type Index struct {
 
 // IndexColumn is one key column of an index.
 type IndexColumn struct {
-	Column     int  `json:"col"`
+	Column     int  `json:"col"` // -1 for an expression
 	Desc       bool `json:"desc,omitempty"`
 	NullsFirst bool `json:"nulls_first,omitempty"`
+	// Expr, when set, makes the key column an expression over the row's
+	// columns (SQL text) of type ExprType and ExprTypmod.
+	Expr       string `json:"expr,omitempty"`
+	ExprType   uint32 `json:"expr_type,omitempty"`
+	ExprTypmod int32  `json:"expr_typmod,omitempty"`
 }
 
 // Check is a CHECK constraint; Expr is SQL text.
@@ -196,4 +204,19 @@ type ViewColumn struct {
 	Name   string `json:"name"`
 	Type   uint32 `json:"type"`
 	Typmod int32  `json:"typmod"`
+}
+
+// Plain reports whether ix indexes columns only, of every row: no
+// expression key column and no predicate. Only plain indexes can answer
+// for every row of their table (foreign keys, index scans).
+func (ix *Index) Plain() bool {
+	if ix.Where != "" {
+		return false
+	}
+	for _, c := range ix.Columns {
+		if c.Expr != "" {
+			return false
+		}
+	}
+	return true
 }

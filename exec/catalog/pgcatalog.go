@@ -224,6 +224,21 @@ func attributes(r Relation) []attribute {
 			out = append(out, a)
 		}
 	case r.Kind == 'i':
+		if r.Index != nil {
+			for _, c := range r.Index.Columns {
+				if c.Expr != "" {
+					out = append(out, attribute{name: exprColumnName(c.Expr), t: exec.T{OID: c.ExprType, Typmod: c.ExprTypmod}})
+				} else {
+					col := r.Table.Columns[c.Column]
+					out = append(out, attribute{name: col.Name, t: columnType(col)})
+				}
+			}
+			for _, pos := range r.Index.Include {
+				col := r.Table.Columns[pos]
+				out = append(out, attribute{name: col.Name, t: columnType(col)})
+			}
+			break
+		}
 		for _, pos := range indexColumns(r) {
 			c := r.Table.Columns[pos]
 			out = append(out, attribute{name: c.Name, t: columnType(c)})
@@ -232,6 +247,21 @@ func attributes(r Relation) []attribute {
 		out = []attribute{{name: "last_value", t: exec.TInt8, notNull: true}, {name: "log_cnt", t: exec.TInt8, notNull: true}, {name: "is_called", t: exec.TBool, notNull: true}}
 	}
 	return out
+}
+
+// exprColumnName is the name an index's expression column has in
+// pg_attribute: the function's name for a call, else expr.
+func exprColumnName(expr string) string {
+	for i := 0; i < len(expr); i++ {
+		c := expr[i]
+		if c == '(' && i > 0 {
+			return expr[:i]
+		}
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			break
+		}
+	}
+	return "expr"
 }
 
 // indexColumns returns the column positions of an index relation: its
@@ -320,6 +350,7 @@ type indexInfo struct {
 	unique     bool
 	nnd        bool
 	deferrable bool
+	where      string
 }
 
 // Indexes returns the indexes of a table, its primary key's first.
@@ -334,7 +365,7 @@ func tableIndexes(t *versioning.Table) []indexInfo {
 	}
 	for _, x := range t.Indexes {
 		out = append(out, indexInfo{oid: IndexOID(t.Schema, x.Name), name: x.Name, table: t, cols: x.Columns,
-			include: x.Include, unique: x.Unique, nnd: x.NullsNotDistinct, deferrable: x.Deferrable})
+			include: x.Include, unique: x.Unique, nnd: x.NullsNotDistinct, deferrable: x.Deferrable, where: x.Where})
 	}
 	return out
 }
@@ -344,10 +375,18 @@ func pgIndex(s *Snapshot) ([]exec.Row, error) {
 	for _, t := range s.Tables {
 		for _, ix := range tableIndexes(t) {
 			var key, coll, class, opt []string
+			var exprs []string
 			for _, c := range ix.cols {
-				key = append(key, strconv.Itoa(c.Column+1))
-				coll = append(coll, strconv.Itoa(int(collationOf(t.Columns[c.Column].Type))))
-				class = append(class, strconv.Itoa(int(opclassOf(t.Columns[c.Column].Type))))
+				ct := c.ExprType
+				if c.Expr != "" {
+					key = append(key, "0")
+					exprs = append(exprs, c.Expr)
+				} else {
+					key = append(key, strconv.Itoa(c.Column+1))
+					ct = t.Columns[c.Column].Type
+				}
+				coll = append(coll, strconv.Itoa(int(collationOf(ct))))
+				class = append(class, strconv.Itoa(int(opclassOf(ct))))
 				o := 0
 				if c.Desc {
 					o |= 1
@@ -365,7 +404,7 @@ func pgIndex(s *Snapshot) ([]exec.Row, error) {
 				dBool(ix.unique), dBool(ix.nnd), dBool(ix.primary), dBool(false),
 				dBool(!ix.deferrable), dBool(false), dBool(true), dBool(false), dBool(true),
 				dBool(true), dBool(false), dText(strings.Join(key, " ")), dText(strings.Join(coll, " ")), dText(strings.Join(class, " ")),
-				dText(strings.Join(opt, " ")), exec.Null, exec.Null,
+				dText(strings.Join(opt, " ")), dTextOrNull(strings.Join(exprs, ", ")), dTextOrNull(ix.where),
 			})
 		}
 	}
@@ -734,7 +773,15 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 	t := r.Table
 	var cols []string
 	for _, c := range ix.cols {
-		col := QuoteIdent(t.Columns[c.Column].Name)
+		var col string
+		if c.Expr != "" {
+			col = s.Expr(t, c.Expr, pretty)
+			if !looksLikeFunction(c.Expr) {
+				col = "(" + col + ")"
+			}
+		} else {
+			col = QuoteIdent(t.Columns[c.Column].Name)
+		}
 		if c.Desc {
 			col += " DESC"
 			if !c.NullsFirst {
@@ -747,6 +794,9 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 	}
 	if column > 0 {
 		if column <= len(ix.cols) {
+			if c := ix.cols[column-1]; c.Expr != "" {
+				return s.Expr(t, c.Expr, pretty)
+			}
 			return QuoteIdent(t.Columns[ix.cols[column-1].Column].Name)
 		}
 		if k := column - len(ix.cols); k <= len(ix.include) {
@@ -769,7 +819,16 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 	if ix.nnd {
 		def += " NULLS NOT DISTINCT"
 	}
+	if ix.where != "" {
+		def += " WHERE " + s.Expr(t, ix.where, false)
+	}
 	return def
+}
+
+// looksLikeFunction reports whether an index expression is a function
+// call, which pg_get_indexdef prints without parentheses of its own.
+func looksLikeFunction(expr string) bool {
+	return exprColumnName(expr) != "expr"
 }
 
 // ConstraintDef renders a constraint as pg_get_constraintdef does.

@@ -1,0 +1,400 @@
+package planner
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// PostgreSQL's frame option bits (nodes/parsenodes.h).
+const (
+	frameNonDefault            = 0x00001
+	frameRange                 = 0x00002
+	frameRows                  = 0x00004
+	frameGroups                = 0x00008
+	frameStartUnboundedPrec    = 0x00020
+	frameEndUnboundedFollowing = 0x00100
+	frameStartCurrentRow       = 0x00200
+	frameEndCurrentRow         = 0x00400
+	frameStartOffsetPreceding  = 0x00800
+	frameEndOffsetPreceding    = 0x01000
+	frameStartOffsetFollowing  = 0x02000
+	frameEndOffsetFollowing    = 0x04000
+	frameExclusion             = 0x08000 | 0x10000 | 0x20000
+)
+
+// winSet collects the window functions of a select list and ORDER BY,
+// grouped by window: each window becomes an exec.Window over rows sorted
+// by its PARTITION BY and ORDER BY, which adds the functions' values as
+// columns after the input's.
+type winSet struct {
+	named map[string]*pg.WindowDef // the WINDOW clause
+	specs []*winSpec
+}
+
+type winSpec struct {
+	partition []exec.Expr
+	order     []exec.Expr
+	keys      []exec.SortKey // over order
+	frame     exec.Frame
+	funcs     []*exec.WinFunc
+	refs      []*exec.ColRef
+}
+
+// window resolves an OVER clause against the WINDOW clause.
+func (w *winSet) window(def *pg.WindowDef) (*pg.WindowDef, error) {
+	if def.Name != "" && def.Refname == "" && len(def.PartitionClause) == 0 && len(def.OrderClause) == 0 && def.FrameOptions&frameNonDefault == 0 {
+		named, ok := w.named[def.Name]
+		if !ok {
+			return nil, withPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Name), def.Location)
+		}
+		return named, nil
+	}
+	if def.Refname == "" {
+		return def, nil
+	}
+	base, ok := w.named[def.Refname]
+	if !ok {
+		return nil, withPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Refname), def.Location)
+	}
+	if len(def.PartitionClause) > 0 {
+		return nil, withPos(pgerr.New(codeWindowingError, "cannot override PARTITION BY clause of window %q", def.Refname), def.Location)
+	}
+	if len(base.OrderClause) > 0 && len(def.OrderClause) > 0 {
+		return nil, withPos(pgerr.New(codeWindowingError, "cannot override ORDER BY clause of window %q", def.Refname), def.Location)
+	}
+	if base.FrameOptions&frameNonDefault != 0 {
+		return nil, withPos(pgerr.New(codeWindowingError, "cannot copy window %q because it has a frame clause", def.Refname), def.Location)
+	}
+	out := &pg.WindowDef{PartitionClause: base.PartitionClause, OrderClause: base.OrderClause,
+		FrameOptions: def.FrameOptions, StartOffset: def.StartOffset, EndOffset: def.EndOffset, Location: def.Location}
+	if len(def.OrderClause) > 0 {
+		out.OrderClause = def.OrderClause
+	}
+	return out, nil
+}
+
+// windowCall analyzes a call with OVER.
+func (a *analyzer) windowCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
+	name := opName(f.Funcname)
+	if a.inAgg {
+		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot contain window function calls"), f.Location)
+	}
+	if a.inWindow {
+		return nil, withPos(pgerr.New(codeWindowingError, "window function calls cannot be nested"), f.Location)
+	}
+	if a.windows == nil {
+		clause := a.clause
+		if clause == "" {
+			clause = "this context"
+		}
+		return nil, withPos(pgerr.New(codeWindowingError, "window functions are not allowed in %s", clause), f.Location)
+	}
+	def, err := a.windows.window(f.Over)
+	if err != nil {
+		return nil, err
+	}
+	a.inWindow = true
+	defer func() { a.inWindow = false }()
+	spec, err := a.windowSpec(def, sc)
+	if err != nil {
+		return nil, err
+	}
+	fn, err := a.windowFunc(name, f, sc)
+	if err != nil {
+		return nil, err
+	}
+	found := false
+	for _, s := range a.windows.specs {
+		if exprsEqual(s.partition, spec.partition) && exprsEqual(s.order, spec.order) && sameKeys(s.keys, spec.keys) && sameFrame(s.frame, spec.frame) {
+			spec, found = s, true
+			break
+		}
+	}
+	if !found {
+		a.windows.specs = append(a.windows.specs, spec)
+	}
+	ref := &exec.ColRef{Idx: -1, T: fn.T}
+	spec.funcs = append(spec.funcs, fn)
+	spec.refs = append(spec.refs, ref)
+	return ref, nil
+}
+
+func sameKeys(a, b []exec.SortKey) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameFrame(a, b exec.Frame) bool {
+	return a.Rows == b.Rows && a.Start.Kind == b.Start.Kind && a.End.Kind == b.End.Kind &&
+		a.Start.Offset == nil && b.Start.Offset == nil && a.End.Offset == nil && b.End.Offset == nil
+}
+
+// windowSpec analyzes a window's PARTITION BY, ORDER BY and frame.
+func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
+	spec := &winSpec{}
+	for _, n := range def.PartitionClause {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		if e.Type().OID == exec.OIDUnknown {
+			if e, err = a.coerce(e, exec.TText, "", -1); err != nil {
+				return nil, err
+			}
+		}
+		spec.partition = append(spec.partition, e)
+	}
+	for _, n := range def.OrderClause {
+		by := n.GetSortBy()
+		e, err := a.expr(by.Node, sc)
+		if err != nil {
+			return nil, err
+		}
+		if e.Type().OID == exec.OIDUnknown {
+			if e, err = a.coerce(e, exec.TText, "", -1); err != nil {
+				return nil, err
+			}
+		}
+		spec.keys = append(spec.keys, sortKey(by, len(spec.order)))
+		spec.order = append(spec.order, e)
+	}
+	opts := def.FrameOptions
+	if opts&frameNonDefault == 0 {
+		spec.frame = exec.Frame{Start: exec.FrameBound{Kind: exec.UnboundedPreceding}, End: exec.FrameBound{Kind: exec.CurrentRow}}
+		return spec, nil
+	}
+	if opts&frameGroups != 0 || opts&frameExclusion != 0 {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "GROUPS frames and frame exclusion are not supported yet"), def.Location)
+	}
+	spec.frame.Rows = opts&frameRows != 0
+	if !spec.frame.Rows && opts&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0 {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported yet"), def.Location)
+	}
+	offset := func(n *pg.Node) (exec.Expr, error) {
+		saved := a.clause
+		a.clause = "window definition"
+		defer func() { a.clause = saved }()
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		return a.coerce(e, exec.TInt8, "argument of ROWS", -1)
+	}
+	var err error
+	switch {
+	case opts&frameStartUnboundedPrec != 0:
+		spec.frame.Start.Kind = exec.UnboundedPreceding
+	case opts&frameStartCurrentRow != 0:
+		spec.frame.Start.Kind = exec.CurrentRow
+	case opts&frameStartOffsetPreceding != 0:
+		spec.frame.Start.Kind = exec.OffsetPreceding
+		spec.frame.Start.Offset, err = offset(def.StartOffset)
+	case opts&frameStartOffsetFollowing != 0:
+		spec.frame.Start.Kind = exec.OffsetFollowing
+		spec.frame.Start.Offset, err = offset(def.StartOffset)
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case opts&frameEndUnboundedFollowing != 0:
+		spec.frame.End.Kind = exec.UnboundedFollowing
+	case opts&frameEndCurrentRow != 0:
+		spec.frame.End.Kind = exec.CurrentRow
+	case opts&frameEndOffsetPreceding != 0:
+		spec.frame.End.Kind = exec.OffsetPreceding
+		spec.frame.End.Offset, err = offset(def.EndOffset)
+	case opts&frameEndOffsetFollowing != 0:
+		spec.frame.End.Kind = exec.OffsetFollowing
+		spec.frame.End.Offset, err = offset(def.EndOffset)
+	default:
+		spec.frame.End.Kind = exec.CurrentRow // ROWS n PRECEDING: up to the current row
+	}
+	return spec, err
+}
+
+// windowFunc analyzes the function of a call with OVER: a window function
+// or an aggregate.
+func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.WinFunc, error) {
+	if f.AggDistinct {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"), f.Location)
+	}
+	if len(f.AggOrder) > 0 {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"), f.Location)
+	}
+	var args []exec.Expr
+	var types []exec.T
+	for _, n := range f.Args {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+		types = append(types, e.Type())
+	}
+	noFunc := func() error {
+		return withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf(name, types)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
+	}
+	fixed := map[string]struct {
+		kind exec.WinKind
+		t    exec.T
+	}{
+		"row_number": {exec.WinRowNumber, exec.TInt8}, "rank": {exec.WinRank, exec.TInt8},
+		"dense_rank": {exec.WinDenseRank, exec.TInt8}, "percent_rank": {exec.WinPercentRank, exec.TFloat8},
+		"cume_dist": {exec.WinCumeDist, exec.TFloat8},
+	}
+	if fx, ok := fixed[name]; ok {
+		if len(args) != 0 {
+			return nil, noFunc()
+		}
+		return &exec.WinFunc{Kind: fx.kind, T: fx.t}, nil
+	}
+	valueType := func() exec.T {
+		t := baseType(types[0])
+		if t.OID == exec.OIDUnknown {
+			t = exec.TText
+		}
+		return t
+	}
+	var err error
+	switch name {
+	case "ntile":
+		if len(args) != 1 {
+			return nil, noFunc()
+		}
+		if args[0], err = a.coerce(args[0], exec.TInt4, "", f.Location); err != nil {
+			return nil, err
+		}
+		return &exec.WinFunc{Kind: exec.WinNtile, Args: args, T: exec.TInt4}, nil
+	case "lag", "lead":
+		if len(args) < 1 || len(args) > 3 {
+			return nil, noFunc()
+		}
+		t := valueType()
+		if len(args) == 3 {
+			ct, err := commonType([]exec.T{types[0], types[2]}, "lag/lead", f.Location)
+			if err != nil {
+				return nil, noFunc()
+			}
+			t = ct
+			if args[2], err = a.coerce(args[2], t, "", f.Location); err != nil {
+				return nil, err
+			}
+		}
+		if args[0], err = a.coerce(args[0], t, "", f.Location); err != nil {
+			return nil, err
+		}
+		if len(args) > 1 {
+			if args[1], err = a.coerce(args[1], exec.TInt4, "", f.Location); err != nil {
+				return nil, err
+			}
+		}
+		kind := exec.WinLag
+		if name == "lead" {
+			kind = exec.WinLead
+		}
+		return &exec.WinFunc{Kind: kind, Args: args, T: t}, nil
+	case "first_value", "last_value", "nth_value":
+		want := 1
+		if name == "nth_value" {
+			want = 2
+		}
+		if len(args) != want {
+			return nil, noFunc()
+		}
+		t := valueType()
+		if args[0], err = a.coerce(args[0], t, "", f.Location); err != nil {
+			return nil, err
+		}
+		kind := map[string]exec.WinKind{"first_value": exec.WinFirstValue, "last_value": exec.WinLastValue, "nth_value": exec.WinNthValue}[name]
+		if want == 2 {
+			if args[1], err = a.coerce(args[1], exec.TInt4, "", f.Location); err != nil {
+				return nil, err
+			}
+		}
+		return &exec.WinFunc{Kind: kind, Args: args, T: t}, nil
+	}
+	if !exec.IsAgg(name) {
+		if exec.HasFunc(name) {
+			return nil, withPos(pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name), f.Location)
+		}
+		return nil, noFunc()
+	}
+	if f.AggStar {
+		args, types = nil, nil
+	}
+	agg, want, err := exec.LookupAgg(name, types)
+	if err != nil {
+		return nil, withPos(err.(*pgerr.Error), f.Location)
+	}
+	for i, e := range args {
+		if args[i], err = a.coerce(e, want[i], "", f.Location); err != nil {
+			return nil, err
+		}
+	}
+	wf := &exec.WinFunc{Kind: exec.WinAgg, Agg: agg, ArgTypes: want, Args: args}
+	wf.T = (&exec.AggCall{Func: agg, ArgTypes: want}).T()
+	if f.AggFilter != nil {
+		if wf.Filter, err = a.condition(f.AggFilter, sc, "FILTER", "argument of FILTER"); err != nil {
+			return nil, err
+		}
+	}
+	return wf, nil
+}
+
+// plan returns in with the window functions' values added to its rows,
+// one exec.Window per window.
+func (w *winSet) plan(in exec.Plan) exec.Plan {
+	for _, s := range w.specs {
+		cols := in.Columns()
+		base := len(cols)
+		exprs := make([]exec.Expr, 0, base+len(s.partition)+len(s.order))
+		for i, c := range cols {
+			exprs = append(exprs, &exec.ColRef{Idx: i, T: c.T})
+		}
+		var partCols []int
+		var keys []exec.SortKey
+		for _, e := range s.partition {
+			partCols = append(partCols, len(exprs))
+			keys = append(keys, exec.SortKey{Col: len(exprs)})
+			exprs = append(exprs, e)
+		}
+		orderStart := len(exprs)
+		var orderKeys []exec.SortKey
+		for i, e := range s.order {
+			k := s.keys[i]
+			k.Col = orderStart + i
+			orderKeys = append(orderKeys, k)
+			exprs = append(exprs, e)
+		}
+		keys = append(keys, orderKeys...)
+		pcols := append([]exec.ResultColumn(nil), cols...)
+		for _, e := range exprs[base:] {
+			pcols = append(pcols, exec.ResultColumn{Name: "?window?", T: e.Type()})
+		}
+		var p exec.Plan = in
+		if len(exprs) > base {
+			p = &exec.Project{In: in, Exprs: exprs, Cols: pcols}
+		}
+		if len(keys) > 0 {
+			p = &exec.Sort{In: p, Keys: keys}
+		}
+		wcols := append([]exec.ResultColumn(nil), pcols...)
+		for i, f := range s.funcs {
+			s.refs[i].Idx = len(wcols)
+			wcols = append(wcols, exec.ResultColumn{Name: "?window?", T: f.T})
+		}
+		in = &exec.Window{In: p, PartitionCols: partCols, OrderKeys: orderKeys, Frame: s.frame, Funcs: s.funcs, Cols: wcols}
+	}
+	return in
+}
