@@ -609,49 +609,31 @@ func jsonFn(name string, args []uint32, ret uint32, fn Fn) {
 	register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Fn: fn})
 }
 
+// jbGet makes a jsonb accessor operator: pick finds the element the right
+// operand names, out turns it into the result (jsonb or text); a missing
+// element is NULL.
+func jbGet(pick func(*types.JSONB, Datum) (*types.JSONB, bool), out func(*types.JSONB) Datum) Fn {
+	return func(_ *Env, a []Datum) (Datum, error) {
+		v, err := parseJB(a[0])
+		if err != nil {
+			return Null, err
+		}
+		if e, ok := pick(&v, a[1]); ok {
+			return out(e), nil
+		}
+		return Null, nil
+	}
+}
+
 func init() {
 	J, JB, TX, I4, TA := OIDJSON, OIDJSONB, OIDText, OIDInt4, OIDTextArray
 	// -> and ->> by key and by index, on jsonb and json.
-	jsonFn("->", []uint32{JB, TX}, JB, func(_ *Env, a []Datum) (Datum, error) {
-		v, err := parseJB(a[0])
-		if err != nil {
-			return Null, err
-		}
-		if f, ok := jbField(&v, a[1].S); ok {
-			return outJB(f), nil
-		}
-		return Null, nil
-	})
-	jsonFn("->", []uint32{JB, I4}, JB, func(_ *Env, a []Datum) (Datum, error) {
-		v, err := parseJB(a[0])
-		if err != nil {
-			return Null, err
-		}
-		if e, ok := jbIndex(&v, a[1].I); ok {
-			return outJB(e), nil
-		}
-		return Null, nil
-	})
-	jsonFn("->>", []uint32{JB, TX}, TX, func(_ *Env, a []Datum) (Datum, error) {
-		v, err := parseJB(a[0])
-		if err != nil {
-			return Null, err
-		}
-		if f, ok := jbField(&v, a[1].S); ok {
-			return jbText(f), nil
-		}
-		return Null, nil
-	})
-	jsonFn("->>", []uint32{JB, I4}, TX, func(_ *Env, a []Datum) (Datum, error) {
-		v, err := parseJB(a[0])
-		if err != nil {
-			return Null, err
-		}
-		if e, ok := jbIndex(&v, a[1].I); ok {
-			return jbText(e), nil
-		}
-		return Null, nil
-	})
+	byKey := func(v *types.JSONB, arg Datum) (*types.JSONB, bool) { return jbField(v, arg.S) }
+	byIndex := func(v *types.JSONB, arg Datum) (*types.JSONB, bool) { return jbIndex(v, arg.I) }
+	jsonFn("->", []uint32{JB, TX}, JB, jbGet(byKey, outJB))
+	jsonFn("->", []uint32{JB, I4}, JB, jbGet(byIndex, outJB))
+	jsonFn("->>", []uint32{JB, TX}, TX, jbGet(byKey, jbText))
+	jsonFn("->>", []uint32{JB, I4}, TX, jbGet(byIndex, jbText))
 	jsonFn("->", []uint32{J, TX}, J, func(_ *Env, a []Datum) (Datum, error) {
 		s := a[0].S
 		lo, _ := jsonRoot(s)
