@@ -188,23 +188,32 @@ func (a *analyzer) filteredScan(t *exec.Table, sc *scope, where *pg.Node) (exec.
 	return a.scanWhere(&exec.Scan{Table: t}, pred), nil
 }
 
+// modifyTarget resolves the table of an UPDATE or DELETE and plans the rows
+// it changes: the table's rows that pass WHERE, joined with the FROM (or
+// USING) items when there are any. sc is the scope that SET and RETURNING
+// see.
+func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Node) (*exec.Table, exec.Plan, *scope, error) {
+	t, err := a.table(rel)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sc := tableScope(t, aliasOf(rel))
+	var src exec.Plan
+	if len(from) > 0 {
+		src, sc, err = a.joinedTarget(t, aliasOf(rel), from, where)
+	} else {
+		src, err = a.filteredScan(t, sc, where)
+	}
+	return t, src, sc, err
+}
+
 func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer pop()
-	t, err := a.table(s.Relation)
-	if err != nil {
-		return nil, err
-	}
-	sc := tableScope(t, aliasOf(s.Relation))
-	var src exec.Plan
-	if len(s.FromClause) > 0 {
-		src, sc, err = a.joinedTarget(t, aliasOf(s.Relation), s.FromClause, s.WhereClause)
-	} else {
-		src, err = a.filteredScan(t, sc, s.WhereClause)
-	}
+	t, src, sc, err := a.modifyTarget(s.Relation, s.FromClause, s.WhereClause)
 	if err != nil {
 		return nil, err
 	}
@@ -274,17 +283,7 @@ func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
 		return nil, err
 	}
 	defer pop()
-	t, err := a.table(s.Relation)
-	if err != nil {
-		return nil, err
-	}
-	sc := tableScope(t, aliasOf(s.Relation))
-	var src exec.Plan
-	if len(s.UsingClause) > 0 {
-		src, sc, err = a.joinedTarget(t, aliasOf(s.Relation), s.UsingClause, s.WhereClause)
-	} else {
-		src, err = a.filteredScan(t, sc, s.WhereClause)
-	}
+	t, src, sc, err := a.modifyTarget(s.Relation, s.UsingClause, s.WhereClause)
 	if err != nil {
 		return nil, err
 	}
