@@ -658,6 +658,27 @@ func intToRoman(v int64) string {
 
 // hashes is the '#' filler of an overflowing number: pre digits, a point,
 // post digits.
+// fitDigits takes a number printed in plain decimal, splits off its minus
+// sign, and fits it to the format's integer digits: the spaces to pad it
+// with, or the format's '#'s when it has more digits than the format.
+func fitDigits(s string, d *numDesc) (numstr string, outPre int, sign byte) {
+	sign = '+'
+	if strings.HasPrefix(s, "-") {
+		sign, s = '-', s[1:]
+	}
+	preLen := len(s)
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		preLen = i
+	}
+	switch {
+	case preLen < d.pre:
+		return s, d.pre - preLen, sign
+	case preLen > d.pre:
+		return hashes(d), 0, sign
+	}
+	return s, 0, sign
+}
+
 func hashes(d *numDesc) string {
 	b := []byte(strings.Repeat("#", d.pre+d.post+1))
 	b[d.pre] = '.'
@@ -952,20 +973,7 @@ func numericToChar(v *apd.Decimal, nodes []fmtNode) (Datum, error) {
 		}
 		x := numRound(val, int32(d.post), false)
 		s := string(AppendText(nil, TNumeric, DNumeric(x), nil))
-		if strings.HasPrefix(s, "-") {
-			sign, s = '-', s[1:]
-		}
-		preLen := len(s)
-		if i := strings.IndexByte(s, '.'); i >= 0 {
-			preLen = i
-		}
-		numstr = s
-		switch {
-		case preLen < d.pre:
-			outPre = d.pre - preLen
-		case preLen > d.pre:
-			numstr = hashes(d)
-		}
+		numstr, outPre, sign = fitDigits(s, d)
 	}
 	return DText(numToChar(nodes, d, numstr, outPre, sign)), nil
 }
@@ -1006,20 +1014,10 @@ func intToChar(v int64, nodes []fmtNode) (Datum, error) {
 			d.pre += d.multi
 		}
 		s := strconv.FormatInt(v, 10)
-		if s[0] == '-' {
-			sign, s = '-', s[1:]
-		}
-		preLen := len(s)
 		if d.post > 0 {
 			s += "." + strings.Repeat("0", d.post)
 		}
-		numstr = s
-		switch {
-		case preLen < d.pre:
-			outPre = d.pre - preLen
-		case preLen > d.pre:
-			numstr = hashes(d)
-		}
+		numstr, outPre, sign = fitDigits(s, d)
 	}
 	return DText(numToChar(nodes, d, numstr, outPre, sign)), nil
 }
@@ -1076,20 +1074,7 @@ func floatToChar(v float64, nodes []fmtNode, digits int) (Datum, error) {
 		if s == "" {
 			s = fmt.Sprintf("%.*f", post, val)
 		}
-		if s[0] == '-' {
-			sign, s = '-', s[1:]
-		}
-		preLen := len(s)
-		if i := strings.IndexByte(s, '.'); i >= 0 {
-			preLen = i
-		}
-		numstr = s
-		switch {
-		case preLen < d.pre:
-			outPre = d.pre - preLen
-		case preLen > d.pre:
-			numstr = hashes(d)
-		}
+		numstr, outPre, sign = fitDigits(s, d)
 	}
 	return DText(numToChar(nodes, d, numstr, outPre, sign)), nil
 }
