@@ -306,21 +306,27 @@ func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (utility, error) {
 		}
 		name := s.Sequence.Relname
 		seq := &versioning.Sequence{Schema: schema, Name: name}
-		if err := applySeqOptions(seq, o, true, false); err != nil {
-			return "", err
-		}
-		if o.ownedBy != nil {
-			if err := a.ownedBy(ctx, seq, o.ownedBy); err != nil {
-				return "", err
-			}
-		}
-		root, err := a.tx.Root.PutSequence(ctx, seq)
-		if err != nil {
-			return "", err
-		}
-		a.tx.SetRoot(root)
-		return "CREATE SEQUENCE", nil
+		return "CREATE SEQUENCE", a.putSequence(ctx, seq, o, true)
 	}, nil
+}
+
+// putSequence applies CREATE or ALTER SEQUENCE options to seq and stores it
+// in the transaction's root.
+func (a *analyzer) putSequence(ctx context.Context, seq *versioning.Sequence, o *seqOptions, create bool) error {
+	if err := applySeqOptions(seq, o, create, false); err != nil {
+		return err
+	}
+	if o.ownedBy != nil {
+		if err := a.ownedBy(ctx, seq, o.ownedBy); err != nil {
+			return err
+		}
+	}
+	root, err := a.tx.Root.PutSequence(ctx, seq)
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	return nil
 }
 
 // alterSequence runs ALTER SEQUENCE [IF EXISTS] name options.
@@ -337,20 +343,7 @@ func (a *analyzer) alterSequence(s *pg.AlterSeqStmt) (utility, error) {
 		if err != nil || seq == nil {
 			return "ALTER SEQUENCE", err
 		}
-		if err := applySeqOptions(seq, o, false, false); err != nil {
-			return "", err
-		}
-		if o.ownedBy != nil {
-			if err := a.ownedBy(ctx, seq, o.ownedBy); err != nil {
-				return "", err
-			}
-		}
-		root, err := a.tx.Root.PutSequence(ctx, seq)
-		if err != nil {
-			return "", err
-		}
-		a.tx.SetRoot(root)
-		return "ALTER SEQUENCE", nil
+		return "ALTER SEQUENCE", a.putSequence(ctx, seq, o, false)
 	}, nil
 }
 
