@@ -87,3 +87,7 @@ func textArray(elems []Datum) Datum {
 	}
 	return DArray(a)
 }
+
+// TextArray makes a one-dimensional text[] of elems, for the planner's
+// functions that return one.
+func TextArray(elems []Datum) Datum { return textArray(elems) }

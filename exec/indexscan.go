@@ -58,12 +58,9 @@ type keyCol struct {
 }
 
 func (p *IndexScan) Open(env *Env) (Rows, error) {
-	t, ok, err := env.Txn.Table(env.Ctx, p.Table.Def.Schema, p.Table.Def.Name)
+	t, err := env.Txn.current(env.Ctx, p.Table)
 	if err != nil {
 		return nil, err
-	}
-	if !ok {
-		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", p.Table.Def.Name)
 	}
 	cs := env.Txn.Root.Store()
 	rows, err := prolly.Load(env.Ctx, cs, t.Def.Rows)

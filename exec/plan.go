@@ -54,14 +54,9 @@ func (p *Scan) Open(env *Env) (Rows, error) {
 	if p.Table.Virtual != nil {
 		return openVirtual(env, p.Table)
 	}
-	// The transaction's current version of the table: a statement sees the
-	// statements before it.
-	t, ok, err := env.Txn.Table(env.Ctx, p.Table.Def.Schema, p.Table.Def.Name)
+	t, err := env.Txn.current(env.Ctx, p.Table)
 	if err != nil {
 		return nil, err
-	}
-	if !ok {
-		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", p.Table.Def.Name)
 	}
 	m, err := prolly.Load(env.Ctx, env.Txn.Root.Store(), t.Def.Rows)
 	if err != nil {

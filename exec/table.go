@@ -21,6 +21,10 @@ type Table struct {
 	// VirtualKind says what a virtual table is: 'c' a catalog relation,
 	// 'v' a view, 'S' a sequence.
 	VirtualKind byte
+	// Pinned marks a table of another revision (a time-travel read):
+	// scans read Def as it is, not the transaction's version of the table,
+	// and it cannot be written.
+	Pinned bool
 }
 
 // Column is one column of a Table.

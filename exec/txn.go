@@ -80,6 +80,23 @@ func (tx *Txn) Table(ctx context.Context, schema, name string) (*Table, bool, er
 	return t, true, nil
 }
 
+// current returns the version of t a scan reads: the transaction's, so
+// that a statement sees the statements before it, or t itself when it is
+// pinned to another revision.
+func (tx *Txn) current(ctx context.Context, t *Table) (*Table, error) {
+	if t.Pinned {
+		return t, nil
+	}
+	cur, ok, err := tx.Table(ctx, t.Def.Schema, t.Def.Name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", t.Def.Name)
+	}
+	return cur, nil
+}
+
 // SetRoot replaces Root, forgetting decoded tables of the old one.
 func (tx *Txn) SetRoot(r versioning.RootValue) {
 	if r.Addr() != tx.Root.Addr() {

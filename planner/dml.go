@@ -46,6 +46,9 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	}
 	defer pop()
 	t, err := a.table(s.Relation)
+	if err == nil {
+		err = checkWritableTable(t)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +197,9 @@ func (a *analyzer) filteredScan(t *exec.Table, sc *scope, where *pg.Node) (exec.
 // see.
 func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Node) (*exec.Table, exec.Plan, *scope, error) {
 	t, err := a.table(rel)
+	if err == nil {
+		err = checkWritableTable(t)
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -23,6 +23,21 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 	}
 	fc := list[0].GetFuncCall()
 	name := opName(fc.Funcname)
+	if t, ok, err := a.systemFunction(fc); ok {
+		if err != nil {
+			return nil, err
+		}
+		alias := name
+		var colnames []*pg.Node
+		if rf.Alias != nil {
+			alias, colnames = rf.Alias.Aliasname, rf.Alias.Colnames
+		}
+		cols := make([]exec.ResultColumn, len(t.Cols))
+		for i, c := range t.Cols {
+			cols[i] = exec.ResultColumn{Name: c.Name, T: c.Type}
+		}
+		return leafItem(&exec.Scan{Table: t, Cols: cols}, alias, colnames, t)
+	}
 	lc := &correlation{outer: prefix}
 	sc := &scope{corr: lc}
 	saved := a.clause

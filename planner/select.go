@@ -60,6 +60,11 @@ func (a *analyzer) restore(s analyzerState) {
 
 // table looks up a table named by a RangeVar.
 func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
+	if rv.Catalogname != "" {
+		if t, err := a.revisionTable(rv); t != nil || err != nil {
+			return t, err // "db@rev".schema.table
+		}
+	}
 	if t, ok, err := a.virtualTable(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
 		return t, err // a catalog relation
 	}
@@ -70,6 +75,9 @@ func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
 		}
 		if t, ok, err = a.viewTable(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
 			return t, err // a view (view.go)
+		}
+		if t, ok, err = a.systemTableFor(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
+			return t, err // a version-control system table (dolt_tables.go)
 		}
 	}
 	if err != nil {

@@ -77,6 +77,9 @@ type Session struct {
 	failed   bool
 	saves    []savepoint
 	readOnly bool // the session's revision cannot be written (a tag or commit)
+	// detached is the commit a read-only session reads, when it was opened
+	// on a tag or a commit rather than a branch (branch is then "").
+	detached *detachedRev
 
 	prng     exec.PRNG                // random() and setseed()
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
@@ -189,12 +192,13 @@ var reported = map[string]string{
 	"standard_conforming_strings": "standard_conforming_strings", "is_superuser": "is_superuser",
 }
 
-// Connect opens a session on database, which may name a branch as
-// db/branch or db@branch.
+// Connect opens a session on database, which may name a revision as
+// db/rev or db@rev: a branch (read-write), or a tag, a commit hash or any
+// other revision spec (read-only, SQLSTATE 25006 on writes).
 func (e *Engine) Connect(ctx context.Context, user, database string, params map[string]string) (*Session, error) {
-	name, branch := database, versioning.DefaultBranch
+	name, rev := database, versioning.DefaultBranch
 	if i := strings.IndexAny(database, "@/"); i >= 0 {
-		name, branch = database[:i], database[i+1:]
+		name, rev = database[:i], database[i+1:]
 	}
 	repo, err := versioning.OpenDatabase(ctx, e.st, name)
 	if errors.Is(err, versioning.ErrNoDatabase) {
@@ -203,14 +207,11 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 	if err != nil {
 		return nil, err
 	}
-	if _, err := repo.BranchHead(ctx, branch); err != nil {
-		if errors.Is(err, versioning.ErrNoBranch) {
-			return nil, pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", database).
-				WithDetail("Branch %q of database %q does not exist.", branch, name)
-		}
+	branch, detached, err := resolveSessionRev(ctx, repo, rev)
+	if err != nil {
 		return nil, err
 	}
-	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, vars: map[string]string{}, prepared: map[string]*preparedStmt{}, cursors: map[string]*cursor{}}
+	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, detached: detached, readOnly: detached != nil, vars: map[string]string{}, prepared: map[string]*preparedStmt{}, cursors: map[string]*cursor{}}
 	for k, v := range defaultVars {
 		s.vars[k] = v
 	}
@@ -259,11 +260,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	if s.txn != nil {
 		return s.txn, nil
 	}
-	_, ws, err := s.repo.WorkingSet(ctx, s.branch)
-	if err != nil {
-		return nil, err
-	}
-	root, err := versioning.LoadRootValue(ctx, s.e.st, ws.Working)
+	root, err := s.workingRoot(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -366,6 +363,9 @@ func (s *Session) sessionFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
 			return exec.DText("PostgreSQL 15.0 (prollypg) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"), nil
 		}, exec.TText, true
+	}
+	if fn, t, ok := s.doltFunc(name, args); ok {
+		return fn, t, true
 	}
 	return s.sequenceFunc(name, args)
 }

@@ -12,11 +12,12 @@ import (
 // Keys of a root value's map: a kind byte, the schema name, a zero byte, the
 // object name. Kinds sort schemas first, then tables, then sequences.
 const (
-	kindFKRef    = 'f' // ForeignKeyRef: schema = referenced schema, name = refTable\0schema\0table\0name
-	kindSchema   = 's'
-	kindTable    = 't'
-	kindSequence = 'u'
-	kindView     = 'v'
+	kindConflicts = 'c' // merge conflicts of table schema.name awaiting resolution
+	kindFKRef     = 'f' // ForeignKeyRef: schema = referenced schema, name = refTable\0schema\0table\0name
+	kindSchema    = 's'
+	kindTable     = 't'
+	kindSequence  = 'u'
+	kindView      = 'v'
 )
 
 func objectKey(kind byte, schema, name string) []byte {

@@ -1,0 +1,402 @@
+package planner
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// The version-control system tables, as Doltgres names them: dolt.log or
+// dolt_log (in any schema), dolt.branches or dolt_branches, ...; per-table
+// ones such as dolt_diff_<table> in the table's schema; and table
+// functions such as dolt_diff(from, to, table) in FROM. Their rows are
+// computed at each scan from the repository and the transaction's root,
+// so they show the transaction's own uncommitted changes.
+//
+// Time travel: a revision-qualified name, "db@rev".schema.table, reads
+// the table as of that revision (pinned, read-only).
+
+// SystemSchema is the schema that holds the system tables under their
+// short names (dolt.log is dolt_log).
+const SystemSchema = "dolt"
+
+// systemTable is a system table with fixed columns.
+type systemTable struct {
+	cols []exec.VirtualColumn
+	rows func(s *Session, env *exec.Env) ([]exec.Row, error)
+}
+
+// systemTables are the fixed-column system tables by their short names.
+// perTableSystem are the per-table ones by prefix (diff_ for
+// dolt_diff_<table>): given the table, they build the virtual table.
+// systemFuncs are the table functions. All three are filled by init
+// functions of the files that define them and never change afterwards.
+var (
+	systemTables   = map[string]systemTable{}
+	perTableSystem = map[string]func(a *analyzer, t *versioning.Table) (*exec.Table, error){}
+	systemFuncs    = map[string]func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error){}
+)
+
+// systemTableFor returns the system table a FROM name refers to, if any:
+// dolt.NAME, dolt_NAME, or dolt_PREFIX_TABLE for a table of schema (or
+// of the search path, when schema is "").
+func (a *analyzer) systemTableFor(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
+	short, ok := strings.CutPrefix(name, "dolt_")
+	if schema == SystemSchema {
+		short, ok = name, true
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	if st, found := systemTables[short]; found {
+		s := a.s
+		t := exec.NewVirtualTable(SystemSchema, "dolt_"+short, exec.ObjectOID('r', SystemSchema, short), st.cols, func(env *exec.Env) ([]exec.Row, error) {
+			return st.rows(s, env)
+		})
+		t.VirtualKind = 'c'
+		return t, true, nil
+	}
+	if schema == SystemSchema {
+		return nil, false, nil
+	}
+	for prefix, build := range perTableSystem {
+		rel, ok := strings.CutPrefix(short, prefix)
+		if !ok || rel == "" {
+			continue
+		}
+		def, ok, err := a.lookupTableDef(ctx, schema, rel)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		t, err := build(a, def)
+		if t != nil {
+			t.VirtualKind = 'c'
+		}
+		return t, err == nil, err
+	}
+	return nil, false, nil
+}
+
+// lookupTableDef finds a stored table by schema and name, or by name along
+// the search path.
+func (a *analyzer) lookupTableDef(ctx context.Context, schema, name string) (*versioning.Table, bool, error) {
+	t, ok, err := a.lookupTable(ctx, schema, name)
+	if err != nil || !ok || t.Virtual != nil {
+		return nil, false, err
+	}
+	return t.Def, true, nil
+}
+
+// revisionTable resolves a revision-qualified table name,
+// "db@rev".schema.table: the table as of rev, pinned and read-only.
+func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
+	db, rev, ok := strings.Cut(rv.Catalogname, "@")
+	if !ok {
+		db, rev, ok = strings.Cut(rv.Catalogname, "/")
+	}
+	if db != a.s.repo.Name() {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
+	}
+	if !ok {
+		return nil, nil // the session's own database
+	}
+	env := &exec.Env{Ctx: a.ctx, Txn: a.tx}
+	root, err := a.s.resolveRoot(env, rev)
+	if err != nil {
+		return nil, err
+	}
+	schema := rv.Schemaname
+	if schema == "" {
+		schema = "public"
+	}
+	def, ok, err := root.Table(a.ctx, a.s.resolveSchemaName(schema), rv.Relname)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist at revision %q", schema, rv.Relname, rev), rv.Location)
+	}
+	t := exec.NewTable(def)
+	t.Pinned = true
+	return t, nil
+}
+
+// checkWritableTable refuses to write a table pinned to a revision.
+func checkWritableTable(t *exec.Table) error {
+	if t.Pinned {
+		return pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot write table %q of a past revision", t.Def.Name)
+	}
+	return nil
+}
+
+// systemFunction plans a version-control table function in FROM, if name
+// is one: its arguments must be constants, known at planning.
+func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
+	build, ok := systemFuncs[opName(fc.Funcname)]
+	if !ok {
+		return nil, false, nil
+	}
+	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: a.s.settings()}
+	var args []exec.Datum
+	for _, n := range fc.Args {
+		e, err := a.expr(n, &scope{})
+		if err != nil {
+			return nil, true, err
+		}
+		d, err := e.Eval(env, nil)
+		if err != nil {
+			return nil, true, err
+		}
+		if !d.IsNull() && d.Kind != exec.KindText {
+			d = exec.DText(string(exec.AppendText(nil, e.Type(), d, env.Settings)))
+		}
+		args = append(args, d)
+	}
+	t, err := build(a, env, args)
+	if t != nil {
+		t.VirtualKind = 'c'
+	}
+	return t, true, err
+}
+
+// timestampDatum is a commit time as a timestamp (UTC).
+func timestampDatum(t time.Time) exec.Datum {
+	return exec.DTimestamp(int64(types.TimestampTZFromTime(t)))
+}
+
+// textOrNull is s as text, NULL when empty.
+func textOrNull(s string) exec.Datum {
+	if s == "" {
+		return exec.Null
+	}
+	return exec.DText(s)
+}
+
+func init() {
+	logCols := []exec.VirtualColumn{
+		{Name: "commit_hash", Type: exec.TText}, {Name: "committer", Type: exec.TText},
+		{Name: "email", Type: exec.TText}, {Name: "date", Type: exec.TTimestamp},
+		{Name: "message", Type: exec.TText}, {Name: "commit_order", Type: exec.TInt8},
+	}
+	systemTables["log"] = systemTable{cols: logCols, rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
+		head, err := s.headCommit(env.Ctx)
+		if err != nil {
+			return nil, err
+		}
+		return s.logRows(env.Ctx, []store.Address{head}, nil)
+	}}
+	systemFuncs["dolt_log"] = func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
+		s := a.s
+		var include, exclude []string
+		for i := 0; i < len(args); i++ {
+			arg := args[i].S
+			switch {
+			case arg == "--not" || arg == "-n":
+				if i+1 < len(args) && arg == "-n" {
+					i++ // a count: applied by LIMIT in SQL; accepted for compatibility
+					continue
+				}
+				for i++; i < len(args); i++ {
+					exclude = append(exclude, args[i].S)
+				}
+			case strings.Contains(arg, ".."):
+				from, to, _ := strings.Cut(arg, "..")
+				to = strings.TrimPrefix(to, ".")
+				exclude, include = append(exclude, from), append(include, to)
+			case strings.HasPrefix(arg, "^"):
+				exclude = append(exclude, arg[1:])
+			default:
+				include = append(include, arg)
+			}
+		}
+		if len(include) == 0 {
+			include = []string{"HEAD"}
+		}
+		resolve := func(specs []string) ([]store.Address, error) {
+			var out []store.Address
+			for _, sp := range specs {
+				c, err := s.resolveCommit(env.Ctx, sp)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, c)
+			}
+			return out, nil
+		}
+		inc, err := resolve(include)
+		if err != nil {
+			return nil, err
+		}
+		exc, err := resolve(exclude)
+		if err != nil {
+			return nil, err
+		}
+		return exec.NewVirtualTable("", "dolt_log", 0, logCols, func(env *exec.Env) ([]exec.Row, error) {
+			return s.logRows(env.Ctx, inc, exc)
+		}), nil
+	}
+	systemTables["commits"] = systemTable{cols: logCols[:5], rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
+		tips, err := s.repo.Tips(env.Ctx)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := s.logRows(env.Ctx, tips, nil)
+		for i := range rows {
+			rows[i] = rows[i][:5]
+		}
+		return rows, err
+	}}
+	systemTables["commit_ancestors"] = systemTable{
+		cols: []exec.VirtualColumn{{Name: "commit_hash", Type: exec.TText}, {Name: "parent_hash", Type: exec.TText}, {Name: "parent_index", Type: exec.TInt4}},
+		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
+			tips, err := s.repo.Tips(env.Ctx)
+			if err != nil {
+				return nil, err
+			}
+			log, err := s.repo.Log(env.Ctx, tips, nil)
+			if err != nil {
+				return nil, err
+			}
+			var rows []exec.Row
+			for _, e := range log {
+				if len(e.Commit.Parents) == 0 {
+					rows = append(rows, exec.Row{exec.DText(e.Addr.String()), exec.Null, exec.DInt(0)})
+				}
+				for i, p := range e.Commit.Parents {
+					rows = append(rows, exec.Row{exec.DText(e.Addr.String()), exec.DText(p.String()), exec.DInt(int64(i))})
+				}
+			}
+			return rows, nil
+		}}
+	systemTables["branches"] = systemTable{
+		cols: []exec.VirtualColumn{
+			{Name: "name", Type: exec.TText}, {Name: "hash", Type: exec.TText},
+			{Name: "latest_committer", Type: exec.TText}, {Name: "latest_committer_email", Type: exec.TText},
+			{Name: "latest_commit_date", Type: exec.TTimestamp}, {Name: "latest_commit_message", Type: exec.TText},
+			{Name: "remote", Type: exec.TText}, {Name: "branch", Type: exec.TText}, {Name: "dirty", Type: exec.TBool},
+		},
+		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
+			names, err := s.repo.Branches(env.Ctx)
+			if err != nil {
+				return nil, err
+			}
+			var rows []exec.Row
+			for _, b := range names {
+				head, headRoot, staged, working, _, err := s.repo.Roots(env.Ctx, b)
+				if err != nil {
+					return nil, err
+				}
+				_, c, err := s.repo.CommitRoot(env.Ctx, head)
+				if err != nil {
+					return nil, err
+				}
+				dirty := staged.Addr() != headRoot.Addr() || working.Addr() != headRoot.Addr()
+				rows = append(rows, exec.Row{exec.DText(b), exec.DText(head.String()),
+					exec.DText(c.Committer.Name), exec.DText(c.Committer.Email), timestampDatum(c.Committer.When),
+					exec.DText(c.Message), exec.DText(""), exec.DText(""), exec.DBool(dirty)})
+			}
+			return rows, nil
+		}}
+	systemTables["tags"] = systemTable{
+		cols: []exec.VirtualColumn{
+			{Name: "tag_name", Type: exec.TText}, {Name: "tag_hash", Type: exec.TText},
+			{Name: "tagger", Type: exec.TText}, {Name: "email", Type: exec.TText},
+			{Name: "date", Type: exec.TTimestamp}, {Name: "message", Type: exec.TText},
+		},
+		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
+			tags, err := s.repo.Tags(env.Ctx)
+			if err != nil {
+				return nil, err
+			}
+			var rows []exec.Row
+			for _, t := range tags {
+				rows = append(rows, exec.Row{exec.DText(t.Name), exec.DText(t.Tag.Commit.String()),
+					exec.DText(t.Tag.Tagger.Name), exec.DText(t.Tag.Tagger.Email), timestampDatum(t.Tag.Tagger.When),
+					exec.DText(t.Tag.Message)})
+			}
+			return rows, nil
+		}}
+	systemTables["status"] = systemTable{
+		cols: []exec.VirtualColumn{{Name: "table_name", Type: exec.TText}, {Name: "staged", Type: exec.TBool}, {Name: "status", Type: exec.TText}},
+		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
+			if s.detached != nil {
+				return nil, nil
+			}
+			_, headRoot, staged, _, _, err := s.repo.Roots(env.Ctx, s.branch)
+			if err != nil {
+				return nil, err
+			}
+			stagedRows, err := statusRows(env.Ctx, headRoot, staged, true)
+			if err != nil {
+				return nil, err
+			}
+			workingRows, err := statusRows(env.Ctx, staged, env.Txn.Root, false)
+			return append(stagedRows, workingRows...), err
+		}}
+}
+
+// statusRows are dolt_status's rows for the changes from one root to the
+// next: tables and schemas added, deleted or modified, and tables with
+// merge conflicts.
+func statusRows(ctx context.Context, from, to versioning.RootValue, staged bool) ([]exec.Row, error) {
+	changes, err := versioning.Changes(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
+	var rows []exec.Row
+	for _, c := range changes {
+		var name, status string
+		switch c.Kind {
+		case versioning.KindTable:
+			name = c.Schema + "." + c.Name
+			status = changeWord(c, "table")
+		case versioning.KindSchema:
+			name = c.Schema
+			status = changeWord(c, "schema")
+		case versioning.KindConflicts:
+			if c.To == nil {
+				continue
+			}
+			name, status = c.Schema+"."+c.Name, "conflict"
+		default:
+			continue
+		}
+		rows = append(rows, exec.Row{exec.DText(name), exec.DBool(staged), exec.DText(status)})
+	}
+	return rows, nil
+}
+
+// changeWord words an object's change as dolt_status does.
+func changeWord(c versioning.ObjectChange, what string) string {
+	switch {
+	case c.From == nil:
+		return "new " + what
+	case c.To == nil:
+		return "deleted"
+	}
+	return "modified"
+}
+
+// logRows are dolt_log's rows for the commits reachable from include and
+// not from exclude.
+func (s *Session) logRows(ctx context.Context, include, exclude []store.Address) ([]exec.Row, error) {
+	log, err := s.repo.Log(ctx, include, exclude)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]exec.Row, len(log))
+	for i, e := range log {
+		c := e.Commit
+		rows[i] = exec.Row{exec.DText(e.Addr.String()), exec.DText(c.Committer.Name), exec.DText(c.Committer.Email),
+			timestampDatum(c.Committer.When), exec.DText(c.Message), exec.DInt(int64(len(log) - i))}
+	}
+	return rows, nil
+}

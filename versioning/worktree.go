@@ -1,0 +1,351 @@
+package versioning
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/store"
+)
+
+// Working-set operations: staging, status, commit, reset. They are pure
+// functions of root values and commits; the branch moves through
+// UpdateBranch.
+
+// ObjectChange is one object that differs between two root values.
+type ObjectChange struct {
+	Kind         byte // 's' schema, 't' table, 'u' sequence, 'v' view, 'f' foreign key reference, 'c' conflicts
+	Schema, Name string
+	From, To     []byte // the records; nil where the object is absent
+}
+
+// Object kinds, as ObjectChange.Kind reports them.
+const (
+	KindSchema    = kindSchema
+	KindTable     = kindTable
+	KindSequence  = kindSequence
+	KindView      = kindView
+	KindFKRef     = kindFKRef
+	KindConflicts = kindConflicts
+)
+
+// IsTable reports whether the change is of a table.
+func (c ObjectChange) IsTable() bool { return c.Kind == kindTable }
+
+// Tables decodes the two versions of a changed table; nil where absent.
+func (c ObjectChange) Tables() (from, to *Table, err error) {
+	if c.From != nil {
+		if from, err = DecodeTable(c.From); err != nil {
+			return nil, nil, err
+		}
+	}
+	if c.To != nil {
+		if to, err = DecodeTable(c.To); err != nil {
+			return nil, nil, err
+		}
+	}
+	return from, to, nil
+}
+
+// Changes returns the objects that differ between from and to, ordered by
+// kind, schema and name. Its cost grows with the number of changed
+// objects, not the size of the database.
+func Changes(ctx context.Context, from, to RootValue) ([]ObjectChange, error) {
+	var out []ObjectChange
+	err := prolly.DiffMaps(ctx, from.m, to.m, func(d prolly.Diff) error {
+		kind, schema, name, err := splitObjectKey(d.Key)
+		if err != nil {
+			return err
+		}
+		out = append(out, ObjectChange{Kind: kind, Schema: schema, Name: name,
+			From: bytes.Clone(d.From), To: bytes.Clone(d.To)})
+		return nil
+	})
+	return out, err
+}
+
+// TableName is a schema-qualified table name.
+type TableName struct{ Schema, Name string }
+
+func (t TableName) String() string { return t.Schema + "." + t.Name }
+
+// StageTables returns staged with the named tables as they are in working:
+// their records (or their absence), the foreign key references they make,
+// the sequences their columns own and their schemas.
+func StageTables(ctx context.Context, staged, working RootValue, tables []TableName) (RootValue, error) {
+	want := map[TableName]bool{}
+	for _, t := range tables {
+		want[t] = true
+	}
+	owned := map[TableName]bool{}
+	schemas := map[string]bool{}
+	for _, t := range tables {
+		schemas[t.Schema] = true
+		for _, side := range []RootValue{staged, working} {
+			def, ok, err := side.Table(ctx, t.Schema, t.Name)
+			if err != nil {
+				return RootValue{}, err
+			}
+			if !ok {
+				continue
+			}
+			for _, c := range def.Columns {
+				if c.Sequence != "" {
+					if s, n, ok := splitQualified(c.Sequence); ok {
+						owned[TableName{s, n}] = true
+					}
+				}
+			}
+		}
+	}
+	return stageWhere(ctx, staged, working, func(kind byte, schema, name string) bool {
+		switch kind {
+		case kindTable:
+			return want[TableName{schema, name}]
+		case kindSequence:
+			return owned[TableName{schema, name}]
+		case kindSchema:
+			return schemas[schema]
+		case kindFKRef:
+			// name is refTable \0 schema \0 table \0 constraint: the
+			// referencing table is the second and third parts.
+			parts := bytes.Split([]byte(name), []byte{0})
+			return len(parts) >= 3 && want[TableName{string(parts[1]), string(parts[2])}]
+		case kindConflicts:
+			return want[TableName{schema, name}]
+		}
+		return false
+	})
+}
+
+// stageWhere returns staged with every object that pick accepts as it is
+// in working.
+func stageWhere(ctx context.Context, staged, working RootValue, pick func(kind byte, schema, name string) bool) (RootValue, error) {
+	var edits []prolly.Edit
+	err := prolly.DiffMaps(ctx, staged.m, working.m, func(d prolly.Diff) error {
+		kind, schema, name, err := splitObjectKey(d.Key)
+		if err != nil {
+			return err
+		}
+		if !pick(kind, schema, name) {
+			return nil
+		}
+		if d.Kind == prolly.Removed {
+			edits = append(edits, prolly.Edit{Key: bytes.Clone(d.Key), Delete: true})
+		} else {
+			edits = append(edits, prolly.Edit{Key: bytes.Clone(d.Key), Value: bytes.Clone(d.To)})
+		}
+		return nil
+	})
+	if err != nil || len(edits) == 0 {
+		return staged, err
+	}
+	m, err := staged.m.Apply(ctx, edits)
+	return RootValue{m}, err
+}
+
+// StageTracked returns staged with every change of working staged except
+// tables that neither head nor staged has (dolt_commit -a).
+func StageTracked(ctx context.Context, head, staged, working RootValue) (RootValue, error) {
+	changes, err := Changes(ctx, staged, working)
+	if err != nil {
+		return RootValue{}, err
+	}
+	var tables []TableName
+	for _, c := range changes {
+		if c.Kind != kindTable {
+			continue
+		}
+		if c.From == nil {
+			if _, ok, err := head.Table(ctx, c.Schema, c.Name); err != nil {
+				return RootValue{}, err
+			} else if !ok {
+				continue // a new table: -a leaves it
+			}
+		}
+		tables = append(tables, TableName{c.Schema, c.Name})
+	}
+	return StageTables(ctx, staged, working, tables)
+}
+
+func splitQualified(s string) (schema, name string, ok bool) {
+	i := bytes.IndexByte([]byte(s), '.')
+	if i < 0 {
+		return "", "", false
+	}
+	return s[:i], s[i+1:], true
+}
+
+// HasConflicts reports whether the root value holds merge conflicts
+// awaiting resolution.
+func (r RootValue) HasConflicts(ctx context.Context) (bool, error) {
+	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: []byte{kindConflicts}, UpperBound: []byte{kindConflicts + 1}})
+	ok := it.First()
+	return ok, it.Close()
+}
+
+// CommitOptions describe a commit.
+type CommitOptions struct {
+	Message    string
+	Author     Signature
+	Committer  Signature
+	AllowEmpty bool
+	Amend      bool // replace the head commit instead of adding to it
+	// Stage, when set, updates the staged root before the commit (the -a
+	// and -A flags).
+	Stage func(ctx context.Context, head, staged, working RootValue) (RootValue, error)
+}
+
+// Commit turns branch's staged root into a commit on top of its head (or
+// in place of it, with Amend) and returns the commit's address. A merge in
+// progress gives the commit the merged commit as its second parent.
+func (r *Repo) Commit(ctx context.Context, branch string, opts CommitOptions) (store.Address, error) {
+	var made store.Address
+	err := r.UpdateBranch(ctx, branch, func(head store.Address, ws *WorkingSet) (store.Address, *WorkingSet, error) {
+		hc, err := LoadCommit(ctx, r.st, head)
+		if err != nil {
+			return store.Address{}, nil, err
+		}
+		staged, err := LoadRootValue(ctx, r.st, ws.Staged)
+		if err != nil {
+			return store.Address{}, nil, err
+		}
+		if opts.Stage != nil {
+			headRoot, err := LoadRootValue(ctx, r.st, hc.Root)
+			if err != nil {
+				return store.Address{}, nil, err
+			}
+			working, err := LoadRootValue(ctx, r.st, ws.Working)
+			if err != nil {
+				return store.Address{}, nil, err
+			}
+			if staged, err = opts.Stage(ctx, headRoot, staged, working); err != nil {
+				return store.Address{}, nil, err
+			}
+		}
+		if c, err := staged.HasConflicts(ctx); err != nil {
+			return store.Address{}, nil, err
+		} else if c {
+			return store.Address{}, nil, ErrUnresolvedConflicts
+		}
+		parents := []store.Address{head}
+		parentRoot := hc.Root
+		if opts.Amend {
+			parents = hc.Parents
+			parentRoot = store.Address{}
+			if len(parents) > 0 {
+				pc, err := LoadCommit(ctx, r.st, parents[0])
+				if err != nil {
+					return store.Address{}, nil, err
+				}
+				parentRoot = pc.Root
+			}
+		}
+		if !ws.MergeCommit.IsZero() {
+			parents = append(parents, ws.MergeCommit)
+		} else if staged.Addr() == parentRoot && !opts.AllowEmpty && !opts.Amend {
+			return store.Address{}, nil, ErrNothingToCommit
+		}
+		msg := opts.Message
+		if opts.Amend && msg == "" {
+			msg = hc.Message
+		}
+		c := &Commit{Root: staged.Addr(), Parents: parents, Author: opts.Author, Committer: opts.Committer, Message: msg}
+		if made, err = WriteCommit(ctx, r.st, c); err != nil {
+			return store.Address{}, nil, err
+		}
+		nws := &WorkingSet{Working: ws.Working, Staged: staged.Addr()}
+		return made, nws, nil
+	})
+	return made, err
+}
+
+// ResetMode says what a reset to a commit keeps.
+type ResetMode int
+
+const (
+	// ResetSoft moves the head and keeps the staged and working roots.
+	ResetSoft ResetMode = iota
+	// ResetMixed moves the head and sets the staged root to it, keeping
+	// the working root.
+	ResetMixed
+	// ResetHard moves the head and sets both roots to it, ending any merge.
+	ResetHard
+)
+
+// Reset moves branch's head to commit and sets its roots as mode says.
+func (r *Repo) Reset(ctx context.Context, branch string, commit store.Address, mode ResetMode) error {
+	c, err := LoadCommit(ctx, r.st, commit)
+	if err != nil {
+		return err
+	}
+	return r.UpdateBranch(ctx, branch, func(_ store.Address, ws *WorkingSet) (store.Address, *WorkingSet, error) {
+		nws := *ws
+		switch mode {
+		case ResetMixed:
+			nws.Staged = c.Root
+		case ResetHard:
+			nws = WorkingSet{Working: c.Root, Staged: c.Root}
+		}
+		return commit, &nws, nil
+	})
+}
+
+// UpdateWorkingRoots changes branch's staged and working roots, leaving the
+// head: fn gets the head's root and the current roots.
+func (r *Repo) UpdateWorkingRoots(ctx context.Context, branch string, fn func(head, staged, working RootValue, ws *WorkingSet) (*WorkingSet, error)) error {
+	return r.UpdateBranch(ctx, branch, func(h store.Address, ws *WorkingSet) (store.Address, *WorkingSet, error) {
+		hc, err := LoadCommit(ctx, r.st, h)
+		if err != nil {
+			return store.Address{}, nil, err
+		}
+		roots := make([]RootValue, 3)
+		for i, a := range []store.Address{hc.Root, ws.Staged, ws.Working} {
+			if roots[i], err = LoadRootValue(ctx, r.st, a); err != nil {
+				return store.Address{}, nil, err
+			}
+		}
+		nws, err := fn(roots[0], roots[1], roots[2], ws)
+		if err != nil {
+			return store.Address{}, nil, err
+		}
+		return h, nws, nil
+	})
+}
+
+// Roots returns a branch's head commit and its head, staged and working
+// roots, for reading.
+func (r *Repo) Roots(ctx context.Context, branch string) (head store.Address, headRoot, staged, working RootValue, ws *WorkingSet, err error) {
+	if head, err = r.BranchHead(ctx, branch); err != nil {
+		return
+	}
+	if _, ws, err = r.WorkingSet(ctx, branch); err != nil {
+		return
+	}
+	hc, err := LoadCommit(ctx, r.st, head)
+	if err != nil {
+		return
+	}
+	if headRoot, err = LoadRootValue(ctx, r.st, hc.Root); err != nil {
+		return
+	}
+	if staged, err = LoadRootValue(ctx, r.st, ws.Staged); err != nil {
+		return
+	}
+	working, err = LoadRootValue(ctx, r.st, ws.Working)
+	if err != nil {
+		err = fmt.Errorf("versioning: branch %q: %w", branch, err)
+	}
+	return
+}
+
+// CommitRoot returns the root value of a commit.
+func (r *Repo) CommitRoot(ctx context.Context, commit store.Address) (RootValue, *Commit, error) {
+	c, err := LoadCommit(ctx, r.st, commit)
+	if err != nil {
+		return RootValue{}, nil, err
+	}
+	root, err := LoadRootValue(ctx, r.st, c.Root)
+	return root, c, err
+}
