@@ -478,7 +478,9 @@ func (s *Session) doltCommit(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 	}
 	switch {
 	case f.has("ALL"):
-		opts.Stage = func(_ context.Context, _, _, working versioning.RootValue) (versioning.RootValue, error) { return working, nil }
+		opts.Stage = func(_ context.Context, _, _, working versioning.RootValue) (versioning.RootValue, error) {
+			return working, nil
+		}
 	case f.has("all"):
 		opts.Stage = versioning.StageTracked
 	}
