@@ -113,16 +113,20 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	schema := rv.Schemaname
-	if schema == "" {
-		schema = "public"
+	schemas := []string{a.s.resolveSchemaName(rv.Schemaname)}
+	if rv.Schemaname == anySchema {
+		schemas = a.s.relationPath() // AS OF on an unqualified name (asof.go)
 	}
-	def, ok, err := root.Table(a.ctx, a.s.resolveSchemaName(schema), rv.Relname)
-	if err != nil {
-		return nil, err
+	var def *versioning.Table
+	for _, sc := range schemas {
+		if def, ok, err = root.Table(a.ctx, sc, rv.Relname); err != nil {
+			return nil, err
+		} else if ok {
+			break
+		}
 	}
-	if !ok {
-		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist at revision %q", schema, rv.Relname, rev), rv.Location)
+	if def == nil {
+		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist at revision %q", rv.Relname, rev), rv.Location)
 	}
 	t := exec.NewTable(def)
 	t.Pinned = true

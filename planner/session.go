@@ -329,7 +329,13 @@ func (s *Session) Close() {
 func (s *Session) Parse(sql string) ([]*Statement, error) {
 	tree, err := pg.Parse(sql)
 	if err != nil {
-		return nil, syntaxError(err)
+		rewritten, ok := rewriteAsOf(sql, s.repo.Name())
+		if !ok {
+			return nil, syntaxError(err)
+		}
+		if tree, err = pg.Parse(rewritten); err != nil {
+			return nil, syntaxError(err)
+		}
 	}
 	out := make([]*Statement, 0, len(tree.Stmts))
 	for _, raw := range tree.Stmts {

@@ -1,0 +1,136 @@
+package planner
+
+import (
+	"strings"
+)
+
+// AS OF: Doltgres accepts `FROM table AS OF 'rev'`, which PostgreSQL's
+// grammar does not. When a statement fails to parse and has AS OF after a
+// table name, the name and its clause are rewritten to the
+// revision-qualified name "db@rev".schema.table that the grammar does
+// accept, and the statement is parsed again. An unqualified name gets the
+// schema anySchema, which revisionTable resolves along the search path.
+
+// anySchema stands for "the search path" in a rewritten AS OF name.
+const anySchema = "*"
+
+// sqlToken is one lexical token of the AS OF scan: its kind and where it
+// is in the statement.
+type sqlToken struct {
+	kind       byte // 'i' identifier or keyword, 'q' quoted identifier, 's' string, '.', or 'o' other
+	start, end int
+}
+
+// scanTokens splits sql into tokens, skipping whitespace and comments. It
+// is just enough of PostgreSQL's lexer to find names, dots and string
+// literals.
+func scanTokens(sql string) []sqlToken {
+	var out []sqlToken
+	for i := 0; i < len(sql); {
+		c := sql[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			i++
+		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
+			for i < len(sql) && sql[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
+			depth := 0
+			for i+1 < len(sql) {
+				if sql[i] == '/' && sql[i+1] == '*' {
+					depth++
+					i += 2
+				} else if sql[i] == '*' && sql[i+1] == '/' {
+					depth--
+					i += 2
+					if depth == 0 {
+						break
+					}
+				} else {
+					i++
+				}
+			}
+			if depth > 0 {
+				i = len(sql)
+			}
+		case c == '\'' || c == '"':
+			start := i
+			for i++; i < len(sql); i++ {
+				if sql[i] == c {
+					if i+1 < len(sql) && sql[i+1] == c {
+						i++
+						continue
+					}
+					break
+				}
+			}
+			i++
+			kind := byte('s')
+			if c == '"' {
+				kind = 'q'
+			}
+			out = append(out, sqlToken{kind, start, min(i, len(sql))})
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
+			start := i
+			for i < len(sql) && (sql[i] == '_' || sql[i] == '$' || sql[i] >= 'a' && sql[i] <= 'z' || sql[i] >= 'A' && sql[i] <= 'Z' || sql[i] >= '0' && sql[i] <= '9' || sql[i] >= 0x80) {
+				i++
+			}
+			out = append(out, sqlToken{'i', start, i})
+		case c == '.':
+			out = append(out, sqlToken{'.', i, i + 1})
+			i++
+		default:
+			out = append(out, sqlToken{'o', i, i + 1})
+			i++
+		}
+	}
+	return out
+}
+
+// rewriteAsOf rewrites every `name AS OF 'rev'` of sql into a
+// revision-qualified name of database db. ok is false when there is none.
+func rewriteAsOf(sql, db string) (string, bool) {
+	toks := scanTokens(sql)
+	word := func(t sqlToken, w string) bool {
+		return t.kind == 'i' && strings.EqualFold(sql[t.start:t.end], w)
+	}
+	var b strings.Builder
+	last, found := 0, false
+	for i := 0; i+2 < len(toks); i++ {
+		if !word(toks[i], "as") || !word(toks[i+1], "of") || toks[i+2].kind != 's' || i == 0 {
+			continue
+		}
+		name := toks[i-1]
+		if name.kind != 'i' && name.kind != 'q' {
+			continue
+		}
+		first, schema := i-1, anySchema
+		if i >= 3 && toks[i-2].kind == '.' && (toks[i-3].kind == 'i' || toks[i-3].kind == 'q') {
+			first, schema = i-3, identText(sql, toks[i-3])
+		}
+		lit := sql[toks[i+2].start+1 : toks[i+2].end-1]
+		rev := strings.ReplaceAll(lit, "''", "'")
+		b.WriteString(sql[last:toks[first].start])
+		b.WriteString(quoteIdent(db + "@" + rev))
+		b.WriteByte('.')
+		b.WriteString(quoteIdent(schema))
+		b.WriteByte('.')
+		b.WriteString(sql[name.start:name.end])
+		last, found = toks[i+2].end, true
+		i += 2
+	}
+	if !found {
+		return sql, false
+	}
+	b.WriteString(sql[last:])
+	return b.String(), true
+}
+
+// identText is an identifier token's name: case-folded when unquoted.
+func identText(sql string, t sqlToken) string {
+	if t.kind == 'q' {
+		return strings.ReplaceAll(sql[t.start+1:t.end-1], `""`, `"`)
+	}
+	return strings.ToLower(sql[t.start:t.end])
+}
