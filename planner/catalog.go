@@ -438,7 +438,7 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			return exec.DRegOID(oid, name), nil
 		}, exec.T{OID: exec.OIDRegclass, Typmod: -1}, true
 	}
-	return nil, exec.T{}, false
+	return s.systemInfoFunc(name, args)
 }
 
 // roleByOID is pg_get_userbyid.

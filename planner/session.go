@@ -19,9 +19,10 @@ import (
 // Engine is the SQL engine over one store: it opens sessions on its
 // databases. It is safe for concurrent use.
 type Engine struct {
-	st     versioning.Store
-	log    *zap.Logger
-	tables *exec.TableCache // decoded table records, shared by the sessions
+	st      versioning.Store
+	log     *zap.Logger
+	started time.Time        // pg_postmaster_start_time
+	tables  *exec.TableCache // decoded table records, shared by the sessions
 	// tempSeq numbers the sessions' temporary schemas (pg_temp_N).
 	tempSeq atomic.Int64
 
@@ -35,7 +36,7 @@ func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Engine{st: st, log: log, tables: exec.NewTableCache()}
+	return &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache()}
 }
 
 // Bootstrap creates the role and the database postgres if the store has
@@ -96,6 +97,10 @@ type Session struct {
 	// definitions do not show (search_path, temporary relations): plans
 	// analyzed under an older one are not reused.
 	planGen uint64
+
+	// ProcessID is the session's number in BackendKeyData, which
+	// pg_backend_pid reports; the wire layer sets it.
+	ProcessID uint32
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)

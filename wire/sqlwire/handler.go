@@ -24,6 +24,7 @@ func (h *Handler) Connect(ctx context.Context, s *wire.Startup, n wire.Notifier)
 	if err != nil {
 		return nil, err
 	}
+	sess.ProcessID = s.ProcessID
 	sess.OnParameter = n.ParameterStatus
 	sess.OnNotice = n.Notice
 	for name, v := range sess.ReportedVars() {

@@ -1,0 +1,43 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// systemInfoFunc resolves the functions that report on the session and
+// the server: current_setting, pg_backend_pid, pg_is_in_recovery,
+// pg_postmaster_start_time. Drivers and tools (pg_dump among them) call
+// them first thing.
+func (s *Session) systemInfoFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
+	n := len(args)
+	switch {
+	case name == "current_setting" && (n == 1 || n == 2):
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if a[0].IsNull() {
+				return exec.Null, nil
+			}
+			v, ok := s.vars[strings.ToLower(a[0].S)]
+			if !ok {
+				if n == 2 && !a[1].IsNull() && a[1].Bool() {
+					return exec.Null, nil // missing_ok
+				}
+				return exec.Null, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", a[0].S)
+			}
+			return exec.DText(v), nil
+		}, exec.TText, true
+	case name == "pg_backend_pid" && n == 0:
+		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
+			return exec.DInt(int64(s.ProcessID)), nil
+		}, exec.TInt4, true
+	case name == "pg_is_in_recovery" && n == 0:
+		return func(*exec.Env, []exec.Datum) (exec.Datum, error) { return exec.DBool(false), nil }, exec.TBool, true
+	case name == "pg_postmaster_start_time" && n == 0:
+		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
+			return timestampDatum(s.e.started), nil
+		}, exec.TTimestampTZ, true
+	}
+	return nil, exec.T{}, false
+}
