@@ -1,4 +1,27 @@
 // Package planner turns statements parsed by pg_query_go into plans: names
 // resolved against the catalog, types checked and coerced the PostgreSQL way,
-// indexes chosen.
+// indexes chosen. It also owns the session: its database and revision,
+// settings, transactions, savepoints, prepared statements and cursors.
+//
+// # Where things are
+//
+// session.go and statement.go run statements; select.go, from.go, expr.go
+// and their neighbours analyze queries; dml.go and ddl.go the changes;
+// catalog.go the system catalogs' names and functions. Version control:
+// dolt.go (the session's revision and the dolt_* functions that change
+// the repository), dolt_tables.go (system tables such as dolt_log and
+// table functions such as dolt_log(...), and time travel through
+// "db@rev".schema.table), asof.go (AS OF 'rev', rewritten to that form).
+//
+// # Invariants
+//
+//  1. A statement reads its transaction's root value: the working root of
+//     the session's branch when the transaction began, plus its own
+//     changes. A session opened on a tag or a commit reads that commit's
+//     root and cannot write (SQLSTATE 25006).
+//  2. A dolt_* function that changes the repository first commits the open
+//     SQL transaction, then moves refs by compare-and-set; the session's
+//     next statement starts a transaction from what it left.
+//  3. Plans are reused only while the table definitions they read are
+//     unchanged (and the session's name resolution too, planGen).
 package planner

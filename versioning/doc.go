@@ -13,6 +13,15 @@
 // its staged root and any merge in progress. Refs, per database, point at
 // branch heads, tags and working sets (repo.go).
 //
+// # Operations
+//
+// Revision specs (revision.go) name commits as Git's do: HEAD, branches,
+// tags, whole or abbreviated hashes, ~n and ^n. Every change of a branch
+// goes through UpdateBranch (branch.go), which moves its head and working
+// set together by compare-and-set, durably; commit, reset and staging
+// (worktree.go) are functions of root values handed to it. Log and
+// MergeBase (log.go) walk the commit graph.
+//
 // # Invariants
 //
 //  1. Equal databases have equal root values: objects are keyed by name and
@@ -22,7 +31,12 @@
 //     other's work: the loser of a race re-reads and merges.
 //  3. A committed SQL transaction is durable: CommitTransaction returns after
 //     the working set ref is synced to disk.
-//  4. Transactions on one branch are isolated by snapshot: each starts from
+//  4. A branch's head and working set move together, in one
+//     compare-and-set: neither a crash nor a race leaves one moved without
+//     the other.
+//  5. Creating a branch or a tag writes no table data: a branch is a ref
+//     and a working set naming existing roots.
+//  6. Transactions on one branch are isolated by snapshot: each starts from
 //     the working root of its BEGIN and, at commit, merges into whatever
 //     was committed meanwhile; a collision fails it with ErrConflict
 //     (SQLSTATE 40001) and changes nothing.
