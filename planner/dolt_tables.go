@@ -140,7 +140,11 @@ func checkWritableTable(t *exec.Table) error {
 // systemFunction plans a version-control table function in FROM, if name
 // is one: its arguments must be constants, known at planning.
 func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
-	build, ok := systemFuncs[opName(fc.Funcname)]
+	name := opName(fc.Funcname)
+	build, ok := systemFuncs[name]
+	if !ok {
+		build, ok = perTableFunction(name) // dolt_diff_<table>(from, to)
+	}
 	if !ok {
 		return nil, false, nil
 	}
