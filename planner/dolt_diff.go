@@ -382,27 +382,42 @@ func systemTableOf(def *versioning.Table, prefix string, cols []exec.VirtualColu
 
 // historyDiffRows are dolt_diff_<table>'s rows: the working root's
 // changes against HEAD, then each commit's of the log against its first
-// parent.
-func (s *Session) historyDiffRows(env *exec.Env, sh *diffShape) ([]exec.Row, error) {
+// parent. A WHERE to_commit = X (f) limits the diffs computed to that
+// one, so that asking for one commit's changes reads only those.
+func (s *Session) historyDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFilter) ([]exec.Row, error) {
 	ctx := env.Ctx
+	only, filtered := "", f.to != nil
+	if filtered {
+		d, err := f.to.Eval(env, nil)
+		if err != nil || d.IsNull() {
+			return nil, err
+		}
+		only = d.S
+	}
+	want := func(commit string) bool { return !filtered || commit == only }
 	head, err := s.headCommit(ctx)
 	if err != nil {
 		return nil, err
 	}
 	w := newRowDiffs(sh)
-	headRev, err := s.commitRevision(ctx, head)
-	if err != nil {
-		return nil, err
-	}
-	working := revision{root: env.Txn.Root, commit: exec.DText("WORKING"), date: exec.Null}
-	if err := w.add(ctx, headRev, working); err != nil {
-		return nil, err
+	if want("WORKING") {
+		headRev, err := s.commitRevision(ctx, head)
+		if err != nil {
+			return nil, err
+		}
+		working := revision{root: env.Txn.Root, commit: exec.DText("WORKING"), date: exec.Null}
+		if err := w.add(ctx, headRev, working); err != nil {
+			return nil, err
+		}
 	}
 	log, err := s.repo.Log(ctx, []store.Address{head}, nil)
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range log {
+		if !want(e.Addr.String()) {
+			continue
+		}
 		root, err := versioning.LoadRootValue(ctx, s.e.st, e.Commit.Root)
 		if err != nil {
 			return nil, err
@@ -431,6 +446,19 @@ func (s *Session) historyDiffRows(env *exec.Env, sh *diffShape) ([]exec.Row, err
 type commitDiffFilter struct {
 	fromCol, toCol int
 	from, to       exec.Expr
+}
+
+func newCommitDiffFilter(cols []exec.VirtualColumn) *commitDiffFilter {
+	f := &commitDiffFilter{}
+	for i, c := range cols {
+		switch c.Name {
+		case "from_commit":
+			f.fromCol = i
+		case "to_commit":
+			f.toCol = i
+		}
+	}
+	return f
 }
 
 // take keeps the equalities on from_commit and to_commit among conds.
@@ -657,22 +685,18 @@ func init() {
 	}
 	perTableSystem["diff_"] = func(a *analyzer, def *versioning.Table) (*exec.Table, error) {
 		s, sh := a.s, historyShape(def)
-		return systemTableOf(def, "dolt_diff_", sh.columns(), func(env *exec.Env) ([]exec.Row, error) {
-			return s.historyDiffRows(env, sh)
-		}), nil
+		cols := sh.columns()
+		f := newCommitDiffFilter(cols)
+		t := systemTableOf(def, "dolt_diff_", cols, func(env *exec.Env) ([]exec.Row, error) {
+			return s.historyDiffRows(env, sh, f)
+		})
+		t.Filters = func(conds []exec.Expr) { f.take(t, conds) }
+		return t, nil
 	}
 	perTableSystem["commit_diff_"] = func(a *analyzer, def *versioning.Table) (*exec.Table, error) {
 		s, sh := a.s, historyShape(def)
 		cols := sh.columns()
-		f := &commitDiffFilter{}
-		for i, c := range cols {
-			switch c.Name {
-			case "from_commit":
-				f.fromCol = i
-			case "to_commit":
-				f.toCol = i
-			}
-		}
+		f := newCommitDiffFilter(cols)
 		t := systemTableOf(def, "dolt_commit_diff_", cols, func(env *exec.Env) ([]exec.Row, error) {
 			return s.commitDiffRows(env, sh, f)
 		})
