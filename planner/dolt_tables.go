@@ -19,7 +19,9 @@ import (
 // ones such as dolt_diff_<table> in the table's schema; and table
 // functions such as dolt_diff(from, to, table) in FROM. Their rows are
 // computed at each scan from the repository and the transaction's root,
-// so they show the transaction's own uncommitted changes.
+// so they show the transaction's own uncommitted changes. The diff and
+// history family is in dolt_diff.go (row diffs, history, dolt.diff),
+// dolt_diff_stat.go and dolt_patch.go.
 //
 // Time travel: a revision-qualified name, "db@rev".schema.table, reads
 // the table as of that revision (pinned, read-only).
