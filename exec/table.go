@@ -25,6 +25,12 @@ type Table struct {
 	// scans read Def as it is, not the transaction's version of the table,
 	// and it cannot be written.
 	Pinned bool
+	// Filters, when set, is given at planning the AND-ed conditions of the
+	// WHERE clause over a virtual table, with column references by
+	// position: a table whose rows depend on them (dolt_commit_diff_<t>
+	// needs its from_commit and to_commit) takes what it needs. The
+	// conditions still filter the rows it makes.
+	Filters func(conds []Expr)
 }
 
 // Column is one column of a Table.
@@ -151,6 +157,11 @@ func (t *Table) encodeRow(b *tuple.Builder, row Row) []byte {
 	}
 	return b.Build()
 }
+
+// DecodeRow decodes a stored row tuple of t into dst, as a scan does, for
+// readers of row maps outside scans (the version-control diffs). Text
+// values share v's bytes, which chunks never change.
+func (t *Table) DecodeRow(v []byte, dst Row) (Row, error) { return t.decodeRow(v, dst) }
 
 // decodeRow decodes a stored tuple into dst (grown to the table's width).
 func (t *Table) decodeRow(v []byte, dst Row) (Row, error) {

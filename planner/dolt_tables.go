@@ -19,7 +19,9 @@ import (
 // ones such as dolt_diff_<table> in the table's schema; and table
 // functions such as dolt_diff(from, to, table) in FROM. Their rows are
 // computed at each scan from the repository and the transaction's root,
-// so they show the transaction's own uncommitted changes.
+// so they show the transaction's own uncommitted changes. The diff and
+// history family is in dolt_diff.go (row diffs, history, dolt.diff),
+// dolt_diff_stat.go and dolt_patch.go.
 //
 // Time travel: a revision-qualified name, "db@rev".schema.table, reads
 // the table as of that revision (pinned, read-only).
@@ -144,7 +146,11 @@ func checkWritableTable(t *exec.Table) error {
 // systemFunction plans a version-control table function in FROM, if name
 // is one: its arguments must be constants, known at planning.
 func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
-	build, ok := systemFuncs[opName(fc.Funcname)]
+	name := opName(fc.Funcname)
+	build, ok := systemFuncs[name]
+	if !ok {
+		build, ok = perTableFunction(name) // dolt_diff_<table>(from, to)
+	}
 	if !ok {
 		return nil, false, nil
 	}

@@ -20,6 +20,9 @@ import (
 // pred's column references are the table's column positions.
 func (a *analyzer) scanWhere(scan *exec.Scan, pred exec.Expr) exec.Plan {
 	var in exec.Plan = scan
+	if scan.Table.Filters != nil {
+		scan.Table.Filters(andParts(pred, nil))
+	}
 	if t := scan.Table; t.Virtual == nil && scan.Lower == nil && scan.Upper == nil {
 		if p := chooseIndex(t, andParts(pred, nil)); p != nil {
 			p.Cols = scan.Cols

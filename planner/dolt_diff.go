@@ -1,0 +1,724 @@
+package planner
+
+import (
+	"context"
+	"strings"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Row diffs, as Doltgres has them: the dolt_diff(from, to, table) and
+// dolt_diff_<table>(from, to) table functions, and the dolt_diff_<table>
+// and dolt_commit_diff_<table> system tables. A row of a row diff is one
+// changed row: the columns of its new version (to_<col>...), to_commit
+// and to_commit_date, those of its old version (from_<col>...),
+// from_commit and from_commit_date, and diff_type: added, modified or
+// removed. Rows come from versioning.DiffRows, which walks the two row
+// maps with prolly's Differ and skips what they share, so a diff reads in
+// proportion to the change.
+//
+// A table's versions may differ in their columns. Each side shows the
+// columns of a schema fixed at planning (the table functions: each
+// revision's; the system tables: the table's current one); a stored
+// version's values are matched to them by name, and read NULL where the
+// version had no column of that name and type (projection).
+
+// revision is one side of a diff, resolved.
+type revision struct {
+	root   versioning.RootValue
+	empty  bool       // before the first commit: no tables at all
+	commit exec.Datum // the commit's hash, WORKING or STAGED
+	date   exec.Datum // the commit's date; NULL for WORKING and STAGED
+}
+
+// table returns the table name as of the revision, nil when absent.
+func (r revision) table(ctx context.Context, name versioning.TableName) (*versioning.Table, error) {
+	if r.empty {
+		return nil, nil
+	}
+	t, _, err := r.root.Table(ctx, name.Schema, name.Name)
+	return t, err
+}
+
+// commitRevision is the revision of commit c at addr.
+func commitRevision(addr store.Address, c *versioning.Commit, root versioning.RootValue) revision {
+	return revision{root: root, commit: exec.DText(addr.String()), date: timestampDatum(c.Committer.When)}
+}
+
+// resolveRevision resolves a revision spec: WORKING, STAGED or one that
+// names a commit.
+func (s *Session) resolveRevision(env *exec.Env, spec string) (revision, error) {
+	if u := strings.ToUpper(spec); u == "WORKING" || u == "STAGED" {
+		root, err := s.resolveRoot(env, spec)
+		return revision{root: root, commit: exec.DText(u), date: exec.Null}, err
+	}
+	addr, err := s.resolveCommit(env.Ctx, spec)
+	if err != nil {
+		return revision{}, err
+	}
+	return s.commitRevision(env.Ctx, addr)
+}
+
+func (s *Session) commitRevision(ctx context.Context, addr store.Address) (revision, error) {
+	root, c, err := s.repo.CommitRoot(ctx, addr)
+	if err != nil {
+		return revision{}, err
+	}
+	return commitRevision(addr, c, root), nil
+}
+
+// parentRevision is the revision c's changes are measured against: its
+// first parent, or nothing for a first commit.
+func (s *Session) parentRevision(ctx context.Context, c *versioning.Commit) (revision, error) {
+	if len(c.Parents) == 0 {
+		return revision{empty: true, commit: exec.Null, date: exec.Null}, nil
+	}
+	return s.commitRevision(ctx, c.Parents[0])
+}
+
+// diffRange is the from and to revisions of a diff as given: two specs,
+// or one argument from..to (the same) or from...to (from the two's merge
+// base, as git diff has it).
+type diffRange struct {
+	from, to string
+	base     bool // from...to: diff from the merge base of from and to
+}
+
+// diffArgs reads the revisions of a diff function's arguments, in either
+// form, and returns the arguments after them.
+func diffArgs(fn string, args []exec.Datum) (diffRange, []string, error) {
+	var texts []string
+	for _, d := range args {
+		if d.IsNull() {
+			return diffRange{}, nil, pgerr.New(pgerr.InvalidParameterValue, "%s: arguments must not be NULL", fn)
+		}
+		texts = append(texts, d.S)
+	}
+	if len(texts) > 0 {
+		if from, to, ok := strings.Cut(texts[0], ".."); ok {
+			r := diffRange{from: from, to: to}
+			if rest, ok := strings.CutPrefix(to, "."); ok {
+				r.to, r.base = rest, true
+			}
+			return r, texts[1:], nil
+		}
+	}
+	if len(texts) < 2 {
+		return diffRange{}, nil, pgerr.New(pgerr.InvalidParameterValue, "%s: a from and a to revision are required", fn)
+	}
+	return diffRange{from: texts[0], to: texts[1]}, texts[2:], nil
+}
+
+// resolveRange resolves a diff's revisions.
+func (s *Session) resolveRange(env *exec.Env, r diffRange) (from, to revision, err error) {
+	if to, err = s.resolveRevision(env, r.to); err != nil {
+		return
+	}
+	if !r.base {
+		from, err = s.resolveRevision(env, r.from)
+		return
+	}
+	a, err := s.resolveCommit(env.Ctx, r.from)
+	if err != nil {
+		return
+	}
+	b, err := s.resolveCommit(env.Ctx, r.to)
+	if err != nil {
+		return
+	}
+	base, ok, err := s.repo.MergeBase(env.Ctx, a, b)
+	if err == nil && !ok {
+		err = pgerr.New(pgerr.InvalidParameterValue, "%q and %q have no common ancestor", r.from, r.to)
+	}
+	if err != nil {
+		return
+	}
+	from, err = s.commitRevision(env.Ctx, base)
+	return
+}
+
+// findTableEither resolves a table name given as text against the to
+// revision, then the from one (a table may be on one side only).
+func (s *Session) findTableEither(ctx context.Context, from, to revision, name string) (versioning.TableName, error) {
+	var firstErr error
+	for _, r := range []revision{to, from} {
+		if r.empty {
+			continue
+		}
+		t, err := s.findTableIn(ctx, r.root, name)
+		if err == nil {
+			return versioning.TableName{Schema: t.Schema, Name: t.Name}, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if firstErr == nil {
+		firstErr = pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	}
+	return versioning.TableName{}, firstErr
+}
+
+// shownColumns are the columns a version of a table shows: its live ones.
+func shownColumns(t *versioning.Table) []exec.VirtualColumn {
+	var out []exec.VirtualColumn
+	for _, c := range t.Columns {
+		if !c.Dropped {
+			out = append(out, exec.VirtualColumn{Name: c.Name, Type: exec.T{OID: c.Type, Typmod: c.Typmod}})
+		}
+	}
+	return out
+}
+
+// projection maps the rows of one stored version of a table onto the
+// columns a diff shows: for each shown column, the position of the
+// version's live column of the same name and type, or -1.
+type projection struct {
+	t   *exec.Table
+	pos []int
+}
+
+func newProjection(def *versioning.Table, cols []exec.VirtualColumn) *projection {
+	p := &projection{t: exec.NewTable(def), pos: make([]int, len(cols))}
+	for i, c := range cols {
+		p.pos[i] = -1
+		for j, dc := range def.Columns {
+			if !dc.Dropped && dc.Name == c.Name && dc.Type == c.Type.OID {
+				p.pos[i] = j
+				break
+			}
+		}
+	}
+	return p
+}
+
+// project decodes the stored row v into dst, one value per shown column;
+// scratch holds the decoded row between calls.
+func (p *projection) project(v []byte, dst exec.Row, scratch *exec.Row) error {
+	row, err := p.t.DecodeRow(v, *scratch)
+	if err != nil {
+		return err
+	}
+	*scratch = row
+	for i, j := range p.pos {
+		if j >= 0 {
+			dst[i] = row[j]
+		} else {
+			dst[i] = exec.Null
+		}
+	}
+	return nil
+}
+
+// rowAlloc hands out rows of one width from shared slabs, so that a
+// table of many rows makes few allocations.
+type rowAlloc struct {
+	width int
+	slab  []exec.Datum
+}
+
+const rowsPerSlab = 256
+
+func (a *rowAlloc) row() exec.Row {
+	if len(a.slab) < a.width {
+		a.slab = make([]exec.Datum, a.width*rowsPerSlab)
+	}
+	r := a.slab[:a.width:a.width]
+	a.slab = a.slab[a.width:]
+	return r
+}
+
+// diffShape is a planned row diff of one table: its name and the columns
+// each side shows.
+type diffShape struct {
+	name             versioning.TableName
+	fromCols, toCols []exec.VirtualColumn
+}
+
+// columns are the row diff's columns.
+func (sh *diffShape) columns() []exec.VirtualColumn {
+	out := make([]exec.VirtualColumn, 0, len(sh.toCols)+len(sh.fromCols)+5)
+	for _, c := range sh.toCols {
+		out = append(out, exec.VirtualColumn{Name: "to_" + c.Name, Type: c.Type})
+	}
+	out = append(out, exec.VirtualColumn{Name: "to_commit", Type: exec.TText}, exec.VirtualColumn{Name: "to_commit_date", Type: exec.TTimestamp})
+	for _, c := range sh.fromCols {
+		out = append(out, exec.VirtualColumn{Name: "from_" + c.Name, Type: c.Type})
+	}
+	return append(out, exec.VirtualColumn{Name: "from_commit", Type: exec.TText}, exec.VirtualColumn{Name: "from_commit_date", Type: exec.TTimestamp},
+		exec.VirtualColumn{Name: "diff_type", Type: exec.TText})
+}
+
+// rowDiffs collects the rows of a row diff.
+type rowDiffs struct {
+	sh      *diffShape
+	rows    []exec.Row
+	alloc   rowAlloc
+	scratch exec.Row
+}
+
+func newRowDiffs(sh *diffShape) *rowDiffs {
+	return &rowDiffs{sh: sh, alloc: rowAlloc{width: len(sh.toCols) + len(sh.fromCols) + 5}}
+}
+
+// add appends the changes of the table from one revision to another.
+func (w *rowDiffs) add(ctx context.Context, from, to revision) error {
+	ft, err := from.table(ctx, w.sh.name)
+	if err != nil {
+		return err
+	}
+	tt, err := to.table(ctx, w.sh.name)
+	if err != nil || ft == nil && tt == nil {
+		return err
+	}
+	var fp, tp *projection
+	if ft != nil {
+		fp = newProjection(ft, w.sh.fromCols)
+	}
+	if tt != nil {
+		tp = newProjection(tt, w.sh.toCols)
+	}
+	nTo, nFrom := len(w.sh.toCols), len(w.sh.fromCols)
+	kinds := [...]exec.Datum{prolly.Added: exec.DText("added"), prolly.Removed: exec.DText("removed"), prolly.Modified: exec.DText("modified")}
+	return versioning.DiffRows(ctx, to.root.Store(), ft, tt, func(d prolly.Diff) error {
+		row := w.alloc.row()
+		if d.To != nil {
+			if err := tp.project(d.To, row[:nTo], &w.scratch); err != nil {
+				return err
+			}
+		}
+		row[nTo], row[nTo+1] = to.commit, to.date
+		fromAt := nTo + 2
+		if d.From != nil {
+			if err := fp.project(d.From, row[fromAt:fromAt+nFrom], &w.scratch); err != nil {
+				return err
+			}
+		}
+		row[fromAt+nFrom], row[fromAt+nFrom+1] = from.commit, from.date
+		row[fromAt+nFrom+2] = kinds[d.Kind]
+		w.rows = append(w.rows, row)
+		return nil
+	})
+}
+
+// planRowDiff plans the row diff of table between the revisions of r: the
+// dolt_diff table function and its dolt_diff_<table> form. Revisions are
+// resolved at planning for the columns, and again at each scan, so that
+// WORKING and branch names read what they are then.
+func (s *Session) planRowDiff(env *exec.Env, fn string, r diffRange, table string) (*exec.Table, error) {
+	from, to, err := s.resolveRange(env, r)
+	if err != nil {
+		return nil, err
+	}
+	name, err := s.findTableEither(env.Ctx, from, to, table)
+	if err != nil {
+		return nil, err
+	}
+	ft, err := from.table(env.Ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	tt, err := to.table(env.Ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if ft == nil {
+		ft = tt
+	}
+	if tt == nil {
+		tt = ft
+	}
+	sh := &diffShape{name: name, fromCols: shownColumns(ft), toCols: shownColumns(tt)}
+	return exec.NewVirtualTable("", fn, 0, sh.columns(), func(env *exec.Env) ([]exec.Row, error) {
+		from, to, err := s.resolveRange(env, r)
+		if err != nil {
+			return nil, err
+		}
+		w := newRowDiffs(sh)
+		err = w.add(env.Ctx, from, to)
+		return w.rows, err
+	}), nil
+}
+
+// diffTablePrefix is the prefix of the dolt_diff_<table>(from, to) table
+// functions.
+const diffTablePrefix = "dolt_diff_"
+
+// perTableFunction plans dolt_diff_<table>(from, to): Doltgres's older
+// form of dolt_diff(from, to, table).
+func perTableFunction(name string) (func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error), bool) {
+	table, ok := strings.CutPrefix(name, diffTablePrefix)
+	if !ok || table == "" {
+		return nil, false
+	}
+	return func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
+		r, rest, err := diffArgs(name, args)
+		if err != nil {
+			return nil, err
+		}
+		if len(rest) != 0 {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "%s takes a from and a to revision", name)
+		}
+		return a.s.planRowDiff(env, name, r, table)
+	}, true
+}
+
+// historyShape is the shape of the per-table system tables: both sides
+// show the table's current columns.
+func historyShape(def *versioning.Table) *diffShape {
+	cols := shownColumns(def)
+	return &diffShape{name: versioning.TableName{Schema: def.Schema, Name: def.Name}, fromCols: cols, toCols: cols}
+}
+
+// systemTableOf is a per-table system table over def's schema.
+func systemTableOf(def *versioning.Table, prefix string, cols []exec.VirtualColumn, rows exec.VirtualRows) *exec.Table {
+	name := prefix + def.Name
+	return exec.NewVirtualTable(def.Schema, name, exec.ObjectOID('r', def.Schema, name), cols, rows)
+}
+
+// historyDiffRows are dolt_diff_<table>'s rows: the working root's
+// changes against HEAD, then each commit's of the log against its first
+// parent. A WHERE to_commit = X (f) limits the diffs computed to that
+// one, so that asking for one commit's changes reads only those.
+func (s *Session) historyDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFilter) ([]exec.Row, error) {
+	ctx := env.Ctx
+	only, filtered := "", f.to != nil
+	if filtered {
+		d, err := f.to.Eval(env, nil)
+		if err != nil || d.IsNull() {
+			return nil, err
+		}
+		only = d.S
+	}
+	want := func(commit string) bool { return !filtered || commit == only }
+	head, err := s.headCommit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w := newRowDiffs(sh)
+	if want("WORKING") {
+		headRev, err := s.commitRevision(ctx, head)
+		if err != nil {
+			return nil, err
+		}
+		working := revision{root: env.Txn.Root, commit: exec.DText("WORKING"), date: exec.Null}
+		if err := w.add(ctx, headRev, working); err != nil {
+			return nil, err
+		}
+	}
+	log, err := s.repo.Log(ctx, []store.Address{head}, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range log {
+		if !want(e.Addr.String()) {
+			continue
+		}
+		root, err := versioning.LoadRootValue(ctx, s.e.st, e.Commit.Root)
+		if err != nil {
+			return nil, err
+		}
+		parent, err := s.parentRevision(ctx, e.Commit)
+		if err != nil {
+			return nil, err
+		}
+		if err := w.add(ctx, parent, commitRevision(e.Addr, e.Commit, root)); err != nil {
+			return nil, err
+		}
+	}
+	return w.rows, nil
+}
+
+// commitDiffFilter holds what dolt_commit_diff_<table> takes from its
+// WHERE clause: the expressions from_commit and to_commit must equal.
+//
+// Doltgres computes this table only for one pair of commits, named by
+// the query's WHERE from_commit = X AND to_commit = Y. Rather than
+// teach the planner about this one table, the virtual table asks for the
+// WHERE clause's conjuncts (exec.Table.Filters, called by scanWhere) and
+// keeps the two equalities; it evaluates their values at each scan, so
+// parameters of a prepared statement work. The conditions still filter
+// the rows, which they all pass.
+type commitDiffFilter struct {
+	fromCol, toCol int
+	from, to       exec.Expr
+}
+
+func newCommitDiffFilter(cols []exec.VirtualColumn) *commitDiffFilter {
+	f := &commitDiffFilter{}
+	for i, c := range cols {
+		switch c.Name {
+		case "from_commit":
+			f.fromCol = i
+		case "to_commit":
+			f.toCol = i
+		}
+	}
+	return f
+}
+
+// take keeps the equalities on from_commit and to_commit among conds.
+func (f *commitDiffFilter) take(t *exec.Table, conds []exec.Expr) {
+	f.from, f.to = nil, nil
+	for _, c := range conds {
+		call, ok := c.(*exec.Call)
+		if !ok || call.Name != "=" || len(call.Args) != 2 {
+			continue
+		}
+		for i := 0; i < 2; i++ {
+			col, ok := keyColumn(t, call.Args[i])
+			if !ok || !rowIndependent(call.Args[1-i]) {
+				continue
+			}
+			switch col {
+			case f.fromCol:
+				f.from = call.Args[1-i]
+			case f.toCol:
+				f.to = call.Args[1-i]
+			}
+		}
+	}
+}
+
+// rowIndependent reports whether e reads no column: constants,
+// parameters and function calls of them.
+func rowIndependent(e exec.Expr) bool {
+	switch x := e.(type) {
+	case *exec.Const, *exec.Param:
+		return true
+	case *exec.Call:
+		for _, a := range x.Args {
+			if !rowIndependent(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// spec evaluates one side's revision.
+func (f *commitDiffFilter) spec(env *exec.Env, e exec.Expr, col string) (string, error) {
+	d, err := e.Eval(env, nil)
+	if err != nil {
+		return "", err
+	}
+	if d.IsNull() {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "%s must not be NULL", col)
+	}
+	return d.S, nil
+}
+
+// commitDiffRows are dolt_commit_diff_<table>'s rows.
+func (s *Session) commitDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFilter) ([]exec.Row, error) {
+	if f.from == nil || f.to == nil {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "dolt_commit_diff_%s needs the commits to compare: filter it with WHERE from_commit = ... AND to_commit = ...", sh.name.Name)
+	}
+	fromSpec, err := f.spec(env, f.from, "from_commit")
+	if err != nil {
+		return nil, err
+	}
+	toSpec, err := f.spec(env, f.to, "to_commit")
+	if err != nil {
+		return nil, err
+	}
+	from, to, err := s.resolveRange(env, diffRange{from: fromSpec, to: toSpec})
+	if err != nil {
+		return nil, err
+	}
+	w := newRowDiffs(sh)
+	err = w.add(env.Ctx, from, to)
+	return w.rows, err
+}
+
+// historyRows are dolt_history_<table>'s rows: every row of the table at
+// every commit of the log, with the commit's hash, committer and date.
+// Consecutive commits that share the table's version share its decoding.
+func (s *Session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.VirtualColumn) ([]exec.Row, error) {
+	ctx := env.Ctx
+	head, err := s.headCommit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	log, err := s.repo.Log(ctx, []store.Address{head}, nil)
+	if err != nil {
+		return nil, err
+	}
+	n := len(cols)
+	alloc := rowAlloc{width: n + 3}
+	var (
+		rows      []exec.Row
+		lastRec   []byte
+		version   []exec.Row // the projected rows of the table version lastRec
+		scratch   exec.Row
+		dataAlloc = rowAlloc{width: n}
+	)
+	for _, e := range log {
+		root, err := versioning.LoadRootValue(ctx, s.e.st, e.Commit.Root)
+		if err != nil {
+			return nil, err
+		}
+		rec, ok, err := root.TableRecord(ctx, def.Schema, def.Name)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if lastRec == nil || string(rec) != string(lastRec) {
+			lastRec, version = append(lastRec[:0], rec...), version[:0]
+			t, err := versioning.DecodeTable(rec)
+			if err != nil {
+				return nil, err
+			}
+			p := newProjection(t, cols)
+			m, err := prolly.Load(ctx, s.e.st, t.Rows)
+			if err != nil {
+				return nil, err
+			}
+			err = versioning.EachRow(ctx, m, func(_, v []byte) error {
+				row := dataAlloc.row()
+				version = append(version, row)
+				return p.project(v, row, &scratch)
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		hash, who, when := exec.DText(e.Addr.String()), exec.DText(e.Commit.Committer.Name), timestampDatum(e.Commit.Committer.When)
+		for _, v := range version {
+			row := alloc.row()
+			copy(row, v)
+			row[n], row[n+1], row[n+2] = hash, who, when
+			rows = append(rows, row)
+		}
+	}
+	return rows, nil
+}
+
+// diffSummaryRows are the rows of the dolt_diff system table for the
+// changes from one root to the next: one per changed table, with the
+// commit's hash, committer, email, date and message (c nil for WORKING
+// and STAGED, which have none).
+func diffSummaryRows(ctx context.Context, cs prolly.ChunkStore, hash string, c *versioning.Commit, deltas []versioning.TableDelta) ([]exec.Row, error) {
+	var rows []exec.Row
+	for _, d := range deltas {
+		data, err := d.DataChange(ctx, cs)
+		if err != nil {
+			return nil, err
+		}
+		row := exec.Row{exec.DText(hash), exec.DText(d.Name().String()), exec.Null, exec.Null, exec.Null, exec.Null,
+			exec.DBool(data), exec.DBool(d.SchemaChange())}
+		if c != nil {
+			row[2], row[3], row[4], row[5] = exec.DText(c.Committer.Name), exec.DText(c.Committer.Email),
+				timestampDatum(c.Committer.When), exec.DText(c.Message)
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// doltDiffRows are the dolt_diff system table's rows: the working root's
+// changes against the staged root (WORKING), the staged root's against
+// HEAD (STAGED), then each commit's of the log against its first parent.
+func (s *Session) doltDiffRows(env *exec.Env) ([]exec.Row, error) {
+	ctx := env.Ctx
+	head, err := s.headCommit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	headRoot, _, err := s.repo.CommitRoot(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	staged, err := s.resolveRoot(env, "STAGED")
+	if err != nil {
+		return nil, err
+	}
+	var rows []exec.Row
+	for _, step := range []struct {
+		name     string
+		from, to versioning.RootValue
+	}{{"WORKING", staged, env.Txn.Root}, {"STAGED", headRoot, staged}} {
+		deltas, err := versioning.TableDeltas(ctx, step.from, step.to)
+		if err != nil {
+			return nil, err
+		}
+		r, err := diffSummaryRows(ctx, s.e.st, step.name, nil, deltas)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	log, err := s.repo.Log(ctx, []store.Address{head}, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range log {
+		deltas, err := s.repo.CommitDeltas(ctx, e.Commit)
+		if err != nil {
+			return nil, err
+		}
+		r, err := diffSummaryRows(ctx, s.e.st, e.Addr.String(), e.Commit, deltas)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	return rows, nil
+}
+
+func init() {
+	systemFuncs["dolt_diff"] = func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
+		r, rest, err := diffArgs("dolt_diff", args)
+		if err != nil {
+			return nil, err
+		}
+		if len(rest) != 1 {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "dolt_diff takes a from revision, a to revision and a table")
+		}
+		return a.s.planRowDiff(env, "dolt_diff", r, rest[0])
+	}
+	perTableSystem["diff_"] = func(a *analyzer, def *versioning.Table) (*exec.Table, error) {
+		s, sh := a.s, historyShape(def)
+		cols := sh.columns()
+		f := newCommitDiffFilter(cols)
+		t := systemTableOf(def, "dolt_diff_", cols, func(env *exec.Env) ([]exec.Row, error) {
+			return s.historyDiffRows(env, sh, f)
+		})
+		t.Filters = func(conds []exec.Expr) { f.take(t, conds) }
+		return t, nil
+	}
+	perTableSystem["commit_diff_"] = func(a *analyzer, def *versioning.Table) (*exec.Table, error) {
+		s, sh := a.s, historyShape(def)
+		cols := sh.columns()
+		f := newCommitDiffFilter(cols)
+		t := systemTableOf(def, "dolt_commit_diff_", cols, func(env *exec.Env) ([]exec.Row, error) {
+			return s.commitDiffRows(env, sh, f)
+		})
+		t.Filters = func(conds []exec.Expr) { f.take(t, conds) }
+		return t, nil
+	}
+	perTableSystem["history_"] = func(a *analyzer, def *versioning.Table) (*exec.Table, error) {
+		s, cols := a.s, shownColumns(def)
+		all := append(cols[:len(cols):len(cols)],
+			exec.VirtualColumn{Name: "commit_hash", Type: exec.TText}, exec.VirtualColumn{Name: "committer", Type: exec.TText},
+			exec.VirtualColumn{Name: "commit_date", Type: exec.TTimestamp})
+		return systemTableOf(def, "dolt_history_", all, func(env *exec.Env) ([]exec.Row, error) {
+			return s.historyRows(env, def, cols)
+		}), nil
+	}
+	systemTables["diff"] = systemTable{
+		cols: []exec.VirtualColumn{
+			{Name: "commit_hash", Type: exec.TText}, {Name: "table_name", Type: exec.TText},
+			{Name: "committer", Type: exec.TText}, {Name: "email", Type: exec.TText},
+			{Name: "date", Type: exec.TTimestamp}, {Name: "message", Type: exec.TText},
+			{Name: "data_change", Type: exec.TBool}, {Name: "schema_change", Type: exec.TBool},
+		},
+		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) { return s.doltDiffRows(env) },
+	}
+}

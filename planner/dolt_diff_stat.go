@@ -1,0 +1,232 @@
+package planner
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/prolly/tuple"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// The table functions that describe the tables changed between two
+// revisions, fn(from, to[, table]) or fn('from..to'[, table]):
+// dolt_diff_stat (counts of rows and cells), dolt_diff_summary (what
+// changed), dolt_schema_diff (the CREATE statements of both sides) and
+// dolt_patch (the SQL that turns from into to; dolt_patch.go).
+
+// deltaRows computes a delta function's rows for one scan.
+type deltaRows func(s *Session, env *exec.Env, from, to revision, deltas []versioning.TableDelta) ([]exec.Row, error)
+
+// registerDeltaFunc registers the table function name over the tables
+// changed between two revisions. The revisions and the table are
+// resolved at planning, so that errors show then, and again at each scan.
+func registerDeltaFunc(name string, cols []exec.VirtualColumn, rows deltaRows) {
+	systemFuncs[name] = func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
+		s := a.s
+		r, rest, err := diffArgs(name, args)
+		if err != nil {
+			return nil, err
+		}
+		if len(rest) > 1 {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "%s takes a from revision, a to revision and an optional table", name)
+		}
+		from, to, err := s.resolveRange(env, r)
+		if err != nil {
+			return nil, err
+		}
+		var only *versioning.TableName
+		if len(rest) == 1 {
+			n, err := s.findTableEither(env.Ctx, from, to, rest[0])
+			if err != nil {
+				return nil, err
+			}
+			only = &n
+		}
+		return exec.NewVirtualTable("", name, 0, cols, func(env *exec.Env) ([]exec.Row, error) {
+			from, to, err := s.resolveRange(env, r)
+			if err != nil {
+				return nil, err
+			}
+			deltas, err := versioning.TableDeltas(env.Ctx, from.root, to.root)
+			if err != nil {
+				return nil, err
+			}
+			if only != nil {
+				kept := deltas[:0]
+				for _, d := range deltas {
+					if d.Name() == *only {
+						kept = append(kept, d)
+					}
+				}
+				deltas = kept
+			}
+			return rows(s, env, from, to, deltas)
+		}), nil
+	}
+}
+
+// liveColumns are the positions of a table's live columns, by name.
+func liveColumns(t *versioning.Table) map[string]int {
+	m := map[string]int{}
+	if t == nil {
+		return m
+	}
+	for i, c := range t.Columns {
+		if !c.Dropped {
+			m[c.Name] = i
+		}
+	}
+	return m
+}
+
+// storedField returns field i of a stored row of t: the column's Missing
+// value for a row stored before the column was added.
+func storedField(t *versioning.Table, row tuple.Tuple, i int) (field []byte, null bool) {
+	if i >= row.Count() {
+		if m := t.Columns[i].Missing; m != nil {
+			return tuple.Tuple(m).Field(0)
+		}
+		return nil, true
+	}
+	return row.Field(i)
+}
+
+// diffStat counts one table's changes as dolt_diff_stat does.
+type diffStat struct {
+	rowsAdded, rowsDeleted, rowsModified    int64
+	cellsAdded, cellsDeleted, cellsModified int64
+}
+
+// cellChanges counts the cells a modified row changed, matching columns
+// by name: a cell of a column only the new version has counts as added
+// unless NULL, one only the old version had as deleted unless NULL.
+func (st *diffStat) cellChanges(from, to *versioning.Table, fromCols, toCols map[string]int, fv, tv tuple.Tuple) {
+	for name, ti := range toCols {
+		tf, tnull := storedField(to, tv, ti)
+		fi, ok := fromCols[name]
+		if !ok {
+			if !tnull {
+				st.cellsAdded++
+			}
+			continue
+		}
+		ff, fnull := storedField(from, fv, fi)
+		if fnull != tnull || !bytes.Equal(ff, tf) {
+			st.cellsModified++
+		}
+	}
+	for name, fi := range fromCols {
+		if _, ok := toCols[name]; ok {
+			continue
+		}
+		if _, fnull := storedField(from, fv, fi); !fnull {
+			st.cellsDeleted++
+		}
+	}
+}
+
+// statRow is dolt_diff_stat's row for one changed table.
+func statRow(ctx context.Context, cs prolly.ChunkStore, d versioning.TableDelta) (exec.Row, error) {
+	var st diffStat
+	fromCols, toCols := liveColumns(d.From), liveColumns(d.To)
+	err := versioning.DiffRows(ctx, cs, d.From, d.To, func(df prolly.Diff) error {
+		switch df.Kind {
+		case prolly.Added:
+			st.rowsAdded++
+			st.cellsAdded += int64(len(toCols))
+		case prolly.Removed:
+			st.rowsDeleted++
+			st.cellsDeleted += int64(len(fromCols))
+		case prolly.Modified:
+			st.rowsModified++
+			st.cellChanges(d.From, d.To, fromCols, toCols, df.From, df.To)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	oldRows, err := versioning.RowCount(ctx, cs, d.From)
+	if err != nil {
+		return nil, err
+	}
+	newRows, err := versioning.RowCount(ctx, cs, d.To)
+	if err != nil {
+		return nil, err
+	}
+	old, nw := int64(oldRows), int64(newRows)
+	return exec.Row{exec.DText(d.Name().String()), exec.DInt(old - st.rowsDeleted - st.rowsModified),
+		exec.DInt(st.rowsAdded), exec.DInt(st.rowsDeleted), exec.DInt(st.rowsModified),
+		exec.DInt(st.cellsAdded), exec.DInt(st.cellsDeleted), exec.DInt(st.cellsModified),
+		exec.DInt(old), exec.DInt(nw), exec.DInt(old * int64(len(fromCols))), exec.DInt(nw * int64(len(toCols)))}, nil
+}
+
+// nameOrEmpty is a side's table name in a summary: "" where absent.
+func nameOrEmpty(t *versioning.Table) exec.Datum {
+	if t == nil {
+		return exec.DText("")
+	}
+	return exec.DText(versioning.TableName{Schema: t.Schema, Name: t.Name}.String())
+}
+
+// deltaKind words a table's change as dolt_diff_summary does.
+func deltaKind(d versioning.TableDelta) string {
+	switch {
+	case d.From == nil:
+		return "added"
+	case d.To == nil:
+		return "dropped"
+	}
+	return "modified"
+}
+
+func textCols(names ...string) []exec.VirtualColumn {
+	cols := make([]exec.VirtualColumn, len(names))
+	for i, n := range names {
+		cols[i] = exec.VirtualColumn{Name: n, Type: exec.TText}
+	}
+	return cols
+}
+
+func int8Cols(names ...string) []exec.VirtualColumn {
+	cols := textCols(names...)
+	for i := range cols {
+		cols[i].Type = exec.TInt8
+	}
+	return cols
+}
+
+func init() {
+	registerDeltaFunc("dolt_diff_stat",
+		append(textCols("table_name"), int8Cols("rows_unmodified", "rows_added", "rows_deleted", "rows_modified",
+			"cells_added", "cells_deleted", "cells_modified", "old_row_count", "new_row_count", "old_cell_count", "new_cell_count")...),
+		func(s *Session, env *exec.Env, _, to revision, deltas []versioning.TableDelta) ([]exec.Row, error) {
+			rows := make([]exec.Row, 0, len(deltas))
+			for _, d := range deltas {
+				row, err := statRow(env.Ctx, to.root.Store(), d)
+				if err != nil {
+					return nil, err
+				}
+				rows = append(rows, row)
+			}
+			return rows, nil
+		})
+	registerDeltaFunc("dolt_diff_summary",
+		append(textCols("from_table_name", "to_table_name", "diff_type"),
+			exec.VirtualColumn{Name: "data_change", Type: exec.TBool}, exec.VirtualColumn{Name: "schema_change", Type: exec.TBool}),
+		func(s *Session, env *exec.Env, _, to revision, deltas []versioning.TableDelta) ([]exec.Row, error) {
+			rows := make([]exec.Row, 0, len(deltas))
+			for _, d := range deltas {
+				data, err := d.DataChange(env.Ctx, to.root.Store())
+				if err != nil {
+					return nil, err
+				}
+				rows = append(rows, exec.Row{nameOrEmpty(d.From), nameOrEmpty(d.To), exec.DText(deltaKind(d)),
+					exec.DBool(data), exec.DBool(d.SchemaChange())})
+			}
+			return rows, nil
+		})
+}
