@@ -186,9 +186,9 @@ type tableMerge struct {
 	theirsPos          []int
 
 	baseRows, oursRows, theirsRows prolly.Map
-	conflicts                      []prolly.Edit   // row key → EncodeConflictRow, in key order
-	fixes                          []rowFix        // rows whose index entries must be recomputed
-	extra                          []prolly.Edit   // rows added besides prolly.Merge's result
+	conflicts                      []prolly.Edit     // row key → EncodeConflictRow, in key order
+	fixes                          []rowFix          // rows whose index entries must be recomputed
+	extra                          []prolly.Edit     // rows added besides prolly.Merge's result
 	violations                     map[string][]byte // violation key → encoded violation
 	tb                             tuple.Builder
 }
