@@ -1,0 +1,258 @@
+package regress
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/prollypg/prollypg/regress/internal/testserver"
+)
+
+// Merging branches over the wire: dolt_merge and its conflicts, as
+// Doltgres has them.
+
+// status runs a dolt_* function and returns its text[] result, read in
+// text format.
+func status(t *testing.T, ctx context.Context, c *pgx.Conn, sql string, args ...any) []string {
+	t.Helper()
+	var out []string
+	args = append([]any{pgx.QueryResultFormats{pgx.TextFormatCode}}, args...)
+	if err := c.QueryRow(ctx, sql, args...).Scan(&out); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return out
+}
+
+// rowsText returns a query's rows, each as its columns' text joined by |.
+func rowsText(t *testing.T, ctx context.Context, c *pgx.Conn, sql string) string {
+	t.Helper()
+	rows, err := c.Query(ctx, sql)
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cols []string
+		for _, v := range vals {
+			cols = append(cols, fmt.Sprint(v))
+		}
+		out = append(out, strings.Join(cols, "|"))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return strings.Join(out, "\n")
+}
+
+func expectRows(t *testing.T, ctx context.Context, c *pgx.Conn, sql, want string) {
+	t.Helper()
+	if got := rowsText(t, ctx, c, sql); got != want {
+		t.Fatalf("%s:\ngot\n%s\nwant\n%s", sql, got, want)
+	}
+}
+
+// mergeSetup creates table t (id, a, b) with an index on b, commits it on
+// main and makes branch feat.
+func mergeSetup(t *testing.T) (context.Context, *pgx.Conn) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE t (id int PRIMARY KEY, a int, b text)")
+	exec(t, ctx, c, "CREATE INDEX t_b ON t (b)")
+	exec(t, ctx, c, "INSERT INTO t VALUES (1, 1, 'x'), (2, 2, 'y'), (3, 3, 'z')")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'init')")
+	status(t, ctx, c, "SELECT dolt_branch('feat')")
+	return ctx, c
+}
+
+// onBranch runs statements on branch and commits them there, returning
+// to main.
+func onBranch(t *testing.T, ctx context.Context, c *pgx.Conn, branch, msg string, stmts ...string) {
+	t.Helper()
+	status(t, ctx, c, "SELECT dolt_checkout($1)", branch)
+	for _, s := range stmts {
+		exec(t, ctx, c, s)
+	}
+	status(t, ctx, c, "SELECT dolt_commit('-am', $1)", msg)
+	status(t, ctx, c, "SELECT dolt_checkout('main')")
+}
+
+func TestDoltMergeFastForward(t *testing.T) {
+	ctx, c := mergeSetup(t)
+	onBranch(t, ctx, c, "feat", "feat", "INSERT INTO t VALUES (4, 4, 'w')")
+	var featHead string
+	c.QueryRow(ctx, "SELECT hashof('feat')").Scan(&featHead)
+	got := status(t, ctx, c, "SELECT dolt_merge('feat')")
+	if got[0] != featHead || got[1] != "1" || got[2] != "0" {
+		t.Fatalf("fast-forward merge returned %v, want head %s", got, featHead)
+	}
+	expectRows(t, ctx, c, "SELECT id FROM t ORDER BY id", "1\n2\n3\n4")
+	if got := status(t, ctx, c, "SELECT dolt_merge('feat')"); got[3] != "Everything up-to-date" {
+		t.Fatalf("merging again: %v", got)
+	}
+}
+
+func TestDoltMergeNoFF(t *testing.T) {
+	ctx, c := mergeSetup(t)
+	onBranch(t, ctx, c, "feat", "feat", "INSERT INTO t VALUES (4, 4, 'w')")
+	got := status(t, ctx, c, "SELECT dolt_merge('feat', '--no-ff', '-m', 'no ff merge')")
+	if got[1] != "0" || got[2] != "0" || got[0] == "" {
+		t.Fatalf("--no-ff merge returned %v", got)
+	}
+	expectRows(t, ctx, c, "SELECT message FROM dolt_log LIMIT 1", "no ff merge")
+	expectRows(t, ctx, c, "SELECT count(*) FROM dolt_commit_ancestors WHERE commit_hash = hashof('HEAD')", "2")
+}
+
+func TestDoltMergeThreeWay(t *testing.T) {
+	ctx, c := mergeSetup(t)
+	onBranch(t, ctx, c, "feat", "feat change",
+		"UPDATE t SET b = 'xx' WHERE id = 1", // the same row as main, another column
+		"INSERT INTO t VALUES (4, 4, 'w')")
+	exec(t, ctx, c, "UPDATE t SET a = 10 WHERE id = 1")
+	exec(t, ctx, c, "INSERT INTO t VALUES (5, 5, 'v')")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'main change')")
+	var mainHead, featHead string
+	c.QueryRow(ctx, "SELECT hashof('main'), hashof('feat')").Scan(&mainHead, &featHead)
+	got := status(t, ctx, c, "SELECT dolt_merge('feat')")
+	if got[0] == "" || got[1] != "0" || got[2] != "0" {
+		t.Fatalf("three-way merge returned %v", got)
+	}
+	expectRows(t, ctx, c, "SELECT * FROM t ORDER BY id", "1|10|xx\n2|2|y\n3|3|z\n4|4|w\n5|5|v")
+	expectRows(t, ctx, c, "SELECT message FROM dolt_log LIMIT 1", "Merge branch 'feat' into main")
+	expectRows(t, ctx, c, "SELECT parent_hash, parent_index FROM dolt_commit_ancestors WHERE commit_hash = hashof('HEAD') ORDER BY parent_index",
+		mainHead+"|0\n"+featHead+"|1")
+	// The index answers for the merged row, not for either side's.
+	exec(t, ctx, c, "SET enable_seqscan = off")
+	if plan := rowsText(t, ctx, c, "EXPLAIN SELECT * FROM t WHERE b = 'xx'"); !strings.Contains(plan, "Index") {
+		t.Fatalf("the query does not use the index:\n%s", plan)
+	}
+	expectRows(t, ctx, c, "SELECT * FROM t WHERE b = 'xx'", "1|10|xx")
+	expectRows(t, ctx, c, "SELECT * FROM t WHERE b = 'x'", "")
+	expectRows(t, ctx, c, "SELECT * FROM dolt_status", "")
+}
+
+// conflictSetup makes row 2 change differently on main and feat and
+// merges feat, leaving a conflict.
+func conflictSetup(t *testing.T) (context.Context, *pgx.Conn) {
+	ctx, c := mergeSetup(t)
+	onBranch(t, ctx, c, "feat", "feat change", "UPDATE t SET a = 21 WHERE id = 2", "UPDATE t SET b = 'xx' WHERE id = 1")
+	exec(t, ctx, c, "UPDATE t SET a = 20 WHERE id = 2")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'main change')")
+	got := status(t, ctx, c, "SELECT dolt_merge('feat')")
+	if got[0] != "" || got[2] != "1" {
+		t.Fatalf("conflicted merge returned %v", got)
+	}
+	return ctx, c
+}
+
+func TestDoltMergeConflicts(t *testing.T) {
+	ctx, c := conflictSetup(t)
+	expectRows(t, ctx, c, "SELECT * FROM dolt_conflicts", "t|1")
+	expectRows(t, ctx, c, "SELECT base_a, our_a, our_diff_type, their_a, their_diff_type FROM dolt_conflicts_t", "2|20|modified|21|modified")
+	expectRows(t, ctx, c, "SELECT status FROM dolt_status WHERE status = 'conflict'", "conflict")
+	expectRows(t, ctx, c, "SELECT is_merging, target, unmerged_tables FROM dolt_merge_status", "true|main|t")
+	expectRows(t, ctx, c, "SELECT * FROM t ORDER BY id", "1|1|xx\n2|20|y\n3|3|z")
+	if _, err := c.Exec(ctx, "SELECT dolt_commit('-am', 'too early')"); sqlstate(err) != "55000" {
+		t.Fatalf("commit with conflicts: %v", err)
+	}
+	status(t, ctx, c, "SELECT dolt_conflicts_resolve('--theirs', 't')")
+	expectRows(t, ctx, c, "SELECT * FROM dolt_conflicts", "")
+	expectRows(t, ctx, c, "SELECT a FROM t WHERE id = 2", "21")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'merged')")
+	expectRows(t, ctx, c, "SELECT count(*) FROM dolt_commit_ancestors WHERE commit_hash = hashof('HEAD')", "2")
+	expectRows(t, ctx, c, "SELECT is_merging FROM dolt_merge_status", "false")
+}
+
+func TestDoltMergeResolveBySQL(t *testing.T) {
+	ctx, c := conflictSetup(t)
+	exec(t, ctx, c, "UPDATE dolt_conflicts_t SET our_a = their_a + 100")
+	expectRows(t, ctx, c, "SELECT a FROM t WHERE id = 2", "121")
+	exec(t, ctx, c, "DELETE FROM dolt_conflicts_t WHERE base_id = 2")
+	expectRows(t, ctx, c, "SELECT * FROM dolt_conflicts", "")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'merged by hand')")
+	expectRows(t, ctx, c, "SELECT * FROM t ORDER BY id", "1|1|xx\n2|121|y\n3|3|z")
+}
+
+func TestDoltMergeResolveOurs(t *testing.T) {
+	ctx, c := conflictSetup(t)
+	status(t, ctx, c, "SELECT dolt_conflicts_resolve('--ours', '.')")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'ours')")
+	expectRows(t, ctx, c, "SELECT * FROM t ORDER BY id", "1|1|xx\n2|20|y\n3|3|z")
+}
+
+func TestDoltMergeAbort(t *testing.T) {
+	ctx, c := conflictSetup(t)
+	status(t, ctx, c, "SELECT dolt_merge('--abort')")
+	expectRows(t, ctx, c, "SELECT * FROM dolt_conflicts", "")
+	expectRows(t, ctx, c, "SELECT * FROM t ORDER BY id", "1|1|x\n2|20|y\n3|3|z")
+	expectRows(t, ctx, c, "SELECT is_merging FROM dolt_merge_status", "false")
+	expectRows(t, ctx, c, "SELECT * FROM dolt_status", "")
+}
+
+func TestDoltMergeDirty(t *testing.T) {
+	ctx, c := mergeSetup(t)
+	exec(t, ctx, c, "CREATE TABLE other (k int PRIMARY KEY)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'other')")
+	onBranch(t, ctx, c, "feat", "feat", "INSERT INTO t VALUES (4, 4, 'w')")
+	exec(t, ctx, c, "INSERT INTO t VALUES (9, 9, 'dirty')")
+	_, err := c.Exec(ctx, "SELECT dolt_merge('feat')")
+	if sqlstate(err) != "55000" || !strings.Contains(err.Error(), "local changes would be stomped by merge") {
+		t.Fatalf("merge over uncommitted changes to its table: %v", err)
+	}
+	// Changes to another table are carried over.
+	exec(t, ctx, c, "DELETE FROM t WHERE id = 9")
+	exec(t, ctx, c, "INSERT INTO other VALUES (1)")
+	status(t, ctx, c, "SELECT dolt_merge('feat', '--no-ff')")
+	expectRows(t, ctx, c, "SELECT id FROM t ORDER BY id", "1\n2\n3\n4")
+	expectRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status", "public.other|false|modified")
+}
+
+func TestDoltMergeUniqueViolation(t *testing.T) {
+	ctx, c := mergeSetup(t)
+	exec(t, ctx, c, "CREATE UNIQUE INDEX t_a ON t (a)")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'unique a')")
+	status(t, ctx, c, "SELECT dolt_branch('-f', 'feat', 'main')")
+	onBranch(t, ctx, c, "feat", "feat", "INSERT INTO t VALUES (4, 7, 'f')")
+	exec(t, ctx, c, "INSERT INTO t VALUES (5, 7, 'm')")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'main')")
+	got := status(t, ctx, c, "SELECT dolt_merge('feat')")
+	if got[2] != "2" {
+		t.Fatalf("merge with a unique violation returned %v", got)
+	}
+	expectRows(t, ctx, c, "SELECT * FROM dolt_constraint_violations", "t|2")
+	expectRows(t, ctx, c, "SELECT violation_type, id, a FROM dolt_constraint_violations_t ORDER BY id", "unique index|4|7\nunique index|5|7")
+	if _, err := c.Exec(ctx, "SELECT dolt_commit('-am', 'too early')"); sqlstate(err) != "55000" {
+		t.Fatalf("commit with violations: %v", err)
+	}
+	exec(t, ctx, c, "DELETE FROM t WHERE id = 4")
+	exec(t, ctx, c, "DELETE FROM dolt_constraint_violations_t")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'fixed')")
+	expectRows(t, ctx, c, "SELECT id, a FROM t WHERE a = 7", "5|7")
+}
+
+func TestDoltCherryPickAndRevert(t *testing.T) {
+	ctx, c := mergeSetup(t)
+	onBranch(t, ctx, c, "feat", "add four", "INSERT INTO t VALUES (4, 4, 'w')")
+	onBranch(t, ctx, c, "feat", "change one", "UPDATE t SET b = 'one' WHERE id = 1")
+	got := status(t, ctx, c, "SELECT dolt_cherry_pick('feat')")
+	if got[0] == "" || got[1] != "0" || got[2] != "0" || got[3] != "0" {
+		t.Fatalf("cherry-pick returned %v", got)
+	}
+	expectRows(t, ctx, c, "SELECT * FROM t ORDER BY id", "1|1|one\n2|2|y\n3|3|z")
+	expectRows(t, ctx, c, "SELECT message FROM dolt_log LIMIT 1", "change one")
+	exec(t, ctx, c, "UPDATE t SET a = 30 WHERE id = 3")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'three')")
+	status(t, ctx, c, "SELECT dolt_revert('HEAD~1')")
+	expectRows(t, ctx, c, "SELECT * FROM t ORDER BY id", "1|1|x\n2|2|y\n3|30|z")
+	expectRows(t, ctx, c, "SELECT message FROM dolt_log LIMIT 1", `Revert "change one"`)
+	exec(t, ctx, c, "SET enable_seqscan = off")
+	expectRows(t, ctx, c, "SELECT id FROM t WHERE b = 'x'", "1")
+}
