@@ -21,7 +21,8 @@ type VirtualColumn struct {
 // NewVirtualTable returns a read-only table whose rows are computed by
 // rows at each scan: the catalog views (pg_catalog, information_schema)
 // and a sequence read as a relation. It has no primary key, no indexes and
-// no stored maps; DML on it fails.
+// no stored maps; DML on it fails unless VirtualWriter is set (UPDATE and
+// DELETE of dolt_conflicts_<table>).
 func NewVirtualTable(schema, name string, oid uint32, cols []VirtualColumn, rows VirtualRows) *Table {
 	def := &versioning.Table{Schema: schema, Name: name, Columns: make([]versioning.Column, len(cols))}
 	t := &Table{Def: def, OID: oid, Cols: make([]Column, len(cols)), Virtual: rows}
