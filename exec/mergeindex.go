@@ -2,8 +2,10 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"slices"
 
+	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -110,4 +112,26 @@ func (tx *Txn) WriteRowAt(ctx context.Context, t *Table, key []byte, row Row) er
 		return err
 	}
 	return w.Flush(ctx)
+}
+
+// MissingReferences implements versioning.ReferenceChecker: the foreign
+// keys of def through which row finds no parent in root.
+func (m *MergeIndexer) MissingReferences(ctx context.Context, root versioning.RootValue, def *versioning.Table, row []byte) ([]string, error) {
+	t := NewTable(def)
+	r, err := t.decodeRow(row, nil)
+	if err != nil {
+		return nil, err
+	}
+	tx := NewTxn(m.tx.Repo, m.tx.Branch, true, root)
+	var missing []string
+	for i := range def.ForeignKeys {
+		err := checkReference(ctx, tx, t, &def.ForeignKeys[i], r)
+		var pe *pgerr.Error
+		if errors.As(err, &pe) && pe.Code == pgerr.ForeignKeyViolation {
+			missing = append(missing, def.ForeignKeys[i].Name)
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	return missing, nil
 }

@@ -256,3 +256,23 @@ func TestDoltCherryPickAndRevert(t *testing.T) {
 	exec(t, ctx, c, "SET enable_seqscan = off")
 	expectRows(t, ctx, c, "SELECT id FROM t WHERE b = 'x'", "1")
 }
+
+func TestDoltMergeForeignKeyViolation(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE parent (id int PRIMARY KEY)")
+	exec(t, ctx, c, "CREATE TABLE child (id int PRIMARY KEY, pid int REFERENCES parent (id))")
+	exec(t, ctx, c, "INSERT INTO parent VALUES (1), (2)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'init')")
+	status(t, ctx, c, "SELECT dolt_branch('feat')")
+	onBranch(t, ctx, c, "feat", "drop parent 2", "DELETE FROM parent WHERE id = 2")
+	exec(t, ctx, c, "INSERT INTO child VALUES (10, 2)")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'child of 2')")
+	got := status(t, ctx, c, "SELECT dolt_merge('feat')")
+	if got[2] != "1" {
+		t.Fatalf("merge breaking a foreign key returned %v", got)
+	}
+	expectRows(t, ctx, c, "SELECT * FROM dolt_constraint_violations", "child|1")
+	expectRows(t, ctx, c, "SELECT violation_type, id, pid FROM dolt_constraint_violations_child", "foreign key|10|2")
+}

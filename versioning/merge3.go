@@ -42,6 +42,15 @@ type IndexEntry struct {
 	Unique int
 }
 
+// ReferenceChecker, when the IndexEncoder implements it, lets Merge find
+// the rows whose foreign keys the merged root breaks: a child row added
+// on one side whose parent the other side deleted.
+type ReferenceChecker interface {
+	// MissingReferences returns the names of t's foreign keys through
+	// which row, in root, references no row.
+	MissingReferences(ctx context.Context, root RootValue, t *Table, row []byte) ([]string, error)
+}
+
 // ErrUnmergeable is returned for objects that changed on both sides of a
 // merge in ways that cannot be recorded as conflicts (views, schemas).
 var ErrUnmergeable = errors.New("versioning: cannot merge")
@@ -100,6 +109,11 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 		return MergeResult{}, err
 	}
 	res := MergeResult{Root: RootValue{m}}
+	if rc, ok := opts.Indexes.(ReferenceChecker); ok {
+		if recorded, err = checkReferences(ctx, base, res.Root, rc, recorded, opts); err != nil {
+			return MergeResult{}, err
+		}
+	}
 	for _, tc := range recorded {
 		if tc.SchemaConflict != "" {
 			res.SchemaConflicts++
@@ -696,4 +710,89 @@ func buildMap(ctx context.Context, cs prolly.ChunkStore, entries []prolly.Edit) 
 		return store.Address{}, err
 	}
 	return m.Root(), nil
+}
+
+// checkReferences records, in the conflicts of their tables, the rows
+// changed by either side whose foreign keys find no parent in merged.
+// Only the rows either side changed are checked, in the tables with
+// foreign keys: a parent row can only go missing under a child that a
+// side added or changed (the other constraint checks ran on each side).
+func checkReferences(ctx context.Context, base, merged RootValue, rc ReferenceChecker, recorded []*TableConflicts, opts MergeOptions) ([]*TableConflicts, error) {
+	changes, err := Changes(ctx, base, merged)
+	if err != nil {
+		return nil, err
+	}
+	cs := merged.Store()
+	for _, c := range changes {
+		if c.Kind != kindTable || c.To == nil {
+			continue
+		}
+		from, to, err := c.Tables()
+		if err != nil {
+			return nil, err
+		}
+		if len(to.ForeignKeys) == 0 {
+			continue
+		}
+		oldRows, err := loadOrEmpty(ctx, cs, store.Address{})
+		if err != nil {
+			return nil, err
+		}
+		if from != nil {
+			if oldRows, err = prolly.Load(ctx, cs, from.Rows); err != nil {
+				return nil, err
+			}
+		}
+		newRows, err := prolly.Load(ctx, cs, to.Rows)
+		if err != nil {
+			return nil, err
+		}
+		violations := map[string][]byte{}
+		err = prolly.DiffMaps(ctx, oldRows, newRows, func(d prolly.Diff) error {
+			if d.Kind == prolly.Removed {
+				return nil
+			}
+			names, err := rc.MissingReferences(ctx, merged, to, d.To)
+			if err != nil || len(names) == 0 {
+				return err
+			}
+			info := fmt.Sprintf(`{"ForeignKey": %q, "Table": %q}`, strings.Join(names, ", "), to.Name)
+			violations[string(violationKey(ViolationForeignKey, d.Key))] = encodeViolation(Violation{Row: bytes.Clone(d.To), Info: info})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(violations) == 0 {
+			continue
+		}
+		tc := findConflicts(recorded, to.Schema, to.Name)
+		if tc == nil {
+			tc = &TableConflicts{Schema: to.Schema, Name: to.Name, FromRoot: opts.FromRoot}
+			recorded = append(recorded, tc)
+		}
+		vm, err := loadOrEmpty(ctx, cs, tc.Violations)
+		if err != nil {
+			return nil, err
+		}
+		edits := make([]prolly.Edit, 0, len(violations))
+		for k, v := range violations {
+			edits = append(edits, prolly.Edit{Key: []byte(k), Value: v})
+		}
+		slices.SortFunc(edits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
+		if vm, err = vm.Apply(ctx, edits); err != nil {
+			return nil, err
+		}
+		tc.Violations = vm.Root()
+	}
+	return recorded, nil
+}
+
+func findConflicts(list []*TableConflicts, schema, name string) *TableConflicts {
+	for _, tc := range list {
+		if tc.Schema == schema && tc.Name == name {
+			return tc
+		}
+	}
+	return nil
 }
