@@ -49,6 +49,9 @@ type CountedRows interface {
 
 func (p *Modify) Open(env *Env) (Rows, error) {
 	if p.Table.Virtual != nil {
+		if p.Table.VirtualWriter != nil && p.Kind != Insert {
+			return p.openVirtualWrite(env)
+		}
 		return nil, virtualWriteError(p.Kind, p.Table)
 	}
 	t, ok, err := env.Txn.Table(env.Ctx, p.Table.Def.Schema, p.Table.Def.Name)

@@ -21,6 +21,9 @@ type Table struct {
 	// VirtualKind says what a virtual table is: 'c' a catalog relation,
 	// 'v' a view, 'S' a sequence.
 	VirtualKind byte
+	// VirtualWriter, when set, makes a virtual table writable by UPDATE
+	// and DELETE (dolt_conflicts_<table>): it gets each changed row.
+	VirtualWriter VirtualWriter
 	// Pinned marks a table of another revision (a time-travel read):
 	// scans read Def as it is, not the transaction's version of the table,
 	// and it cannot be written.

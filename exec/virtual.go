@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"slices"
+
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -19,7 +21,8 @@ type VirtualColumn struct {
 // NewVirtualTable returns a read-only table whose rows are computed by
 // rows at each scan: the catalog views (pg_catalog, information_schema)
 // and a sequence read as a relation. It has no primary key, no indexes and
-// no stored maps; DML on it fails.
+// no stored maps; DML on it fails unless VirtualWriter is set (UPDATE and
+// DELETE of dolt_conflicts_<table>).
 func NewVirtualTable(schema, name string, oid uint32, cols []VirtualColumn, rows VirtualRows) *Table {
 	def := &versioning.Table{Schema: schema, Name: name, Columns: make([]versioning.Column, len(cols))}
 	t := &Table{Def: def, OID: oid, Cols: make([]Column, len(cols)), Virtual: rows}
@@ -51,4 +54,67 @@ func virtualWriteError(kind ModifyKind, t *Table) error {
 		return pgerr.New(pgerr.WrongObjectType, "cannot change sequence %q", t.Def.Name)
 	}
 	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied: %q is a system catalog", t.Def.Name)
+}
+
+// VirtualWriter receives the rows an UPDATE or DELETE changes in a
+// virtual table, whole rows of its columns. It writes through env.Txn.
+type VirtualWriter interface {
+	UpdateRow(env *Env, old, row Row) error
+	DeleteRow(env *Env, old Row) error
+}
+
+// openVirtualWrite runs an UPDATE or DELETE of a writable virtual table:
+// the rows the source selects go to the table's VirtualWriter.
+func (p *Modify) openVirtualWrite(env *Env) (Rows, error) {
+	if err := env.Txn.CheckWritable(); err != nil {
+		return nil, err
+	}
+	src, err := p.Source.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	var changed []Row
+	for {
+		in, err := src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if in == nil {
+			break
+		}
+		changed = append(changed, slices.Clone(in[:len(p.Table.Cols)]))
+	}
+	// The source is read to the end first: writes change what it reads.
+	out := &modifiedRows{}
+	for _, old := range changed {
+		ret := old
+		if p.Kind == Update {
+			row := slices.Clone(old)
+			for pos, e := range p.Sets {
+				if e != nil {
+					if row[pos], err = e.Eval(env, old); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if err := p.Table.VirtualWriter.UpdateRow(env, old, row); err != nil {
+				return nil, err
+			}
+			ret = row
+		} else if err := p.Table.VirtualWriter.DeleteRow(env, old); err != nil {
+			return nil, err
+		}
+		out.n++
+		if len(p.Returning) > 0 {
+			r := make(Row, len(p.Returning))
+			for i, e := range p.Returning {
+				if r[i], err = e.Eval(env, ret); err != nil {
+					return nil, err
+				}
+			}
+			out.rows = append(out.rows, r)
+		}
+	}
+	return out, nil
 }

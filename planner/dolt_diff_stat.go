@@ -68,8 +68,8 @@ func registerDeltaFunc(name string, cols []exec.VirtualColumn, rows deltaRows) {
 	}
 }
 
-// liveColumns are the positions of a table's live columns, by name.
-func liveColumns(t *versioning.Table) map[string]int {
+// liveColumnsByName are the positions of a table's live columns, by name.
+func liveColumnsByName(t *versioning.Table) map[string]int {
 	m := map[string]int{}
 	if t == nil {
 		return m
@@ -131,7 +131,7 @@ func (st *diffStat) cellChanges(from, to *versioning.Table, fromCols, toCols map
 // statRow is dolt_diff_stat's row for one changed table.
 func statRow(ctx context.Context, cs prolly.ChunkStore, d versioning.TableDelta) (exec.Row, error) {
 	var st diffStat
-	fromCols, toCols := liveColumns(d.From), liveColumns(d.To)
+	fromCols, toCols := liveColumnsByName(d.From), liveColumnsByName(d.To)
 	err := versioning.DiffRows(ctx, cs, d.From, d.To, func(df prolly.Diff) error {
 		switch df.Kind {
 		case prolly.Added:

@@ -1,9 +1,282 @@
 package planner
 
-import "github.com/prollypg/prollypg/exec"
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// The functions that merge commits into the session's branch, as
+// Doltgres has them: dolt_merge, dolt_cherry_pick, dolt_revert and
+// dolt_conflicts_resolve. The merge itself is versioning.Merge; the
+// index entries of merged rows are computed by exec.MergeIndexer.
 
 // doltMergeFunc resolves the functions that merge commits: dolt_merge,
 // dolt_cherry_pick, dolt_revert and dolt_conflicts_resolve.
 func (s *Session) doltMergeFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	return nil, exec.T{}, false
+	var f func(env *exec.Env, a []exec.Datum) (exec.Datum, error)
+	switch name {
+	case "dolt_merge":
+		f = s.doltMerge
+	case "dolt_cherry_pick":
+		f = s.doltCherryPick
+	case "dolt_revert":
+		f = s.doltRevert
+	case "dolt_conflicts_resolve":
+		f = s.doltConflictsResolve
+	default:
+		return nil, exec.T{}, false
+	}
+	return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		if err := s.flushForVersionOp(env.Ctx); err != nil {
+			return exec.Null, err
+		}
+		d, err := f(env, a)
+		return d, mergeError(err)
+	}, exec.TTextArray, true
+}
+
+// mergeError gives the merge's errors their SQLSTATEs.
+func mergeError(err error) error {
+	if errors.Is(err, versioning.ErrUnmergeable) {
+		return pgerr.Wrap(err, pgerr.ObjectNotInPrerequisite, "%s", strings.TrimPrefix(err.Error(), "versioning: "))
+	}
+	if errors.Is(err, versioning.ErrUnresolvedConflicts) {
+		return pgerr.Wrap(err, pgerr.ObjectNotInPrerequisite, "%s", strings.TrimPrefix(err.Error(), "versioning: ")).
+			WithHint("Resolve them with dolt_conflicts_resolve or the dolt_conflicts_<table> tables.")
+	}
+	return vcsError(err)
+}
+
+// who returns the signatures of a commit the session makes: the
+// session's user, or --author.
+func (s *Session) who(f *flagSet) (author, committer versioning.Signature, err error) {
+	committer = s.signature()
+	author = committer
+	if v, ok := f.flags["author"]; ok {
+		author, err = parseAuthor(v, committer.When)
+	}
+	return author, committer, err
+}
+
+// doltMerge is dolt_merge(rev, ['--no-ff'], ['--squash'], ['--no-commit'],
+// ['-m', msg], ['--author', who]) or dolt_merge('--abort'). It returns
+// {hash, fast_forward, conflicts, message}: conflicts counts the rows in
+// conflict, the tables whose schemas did not merge and the constraint
+// violations.
+func (s *Session) doltMerge(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	f, err := parseFlags("dolt_merge", a, flagSpec{
+		short:  map[byte]string{'m': "message"},
+		values: map[string]bool{"message": true, "author": true, "no-ff": false, "squash": false, "abort": false, "no-commit": false},
+	})
+	if err != nil {
+		return exec.Null, err
+	}
+	ctx := env.Ctx
+	if f.has("abort") {
+		if err := s.repo.AbortMerge(ctx, s.branch); err != nil {
+			return exec.Null, err
+		}
+		return statusArray("", "0", "0", "merge aborted"), nil
+	}
+	if len(f.args) != 1 {
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_merge: give one branch or revision to merge")
+	}
+	theirs, err := s.resolveCommit(ctx, f.args[0])
+	if err != nil {
+		return exec.Null, err
+	}
+	author, committer, err := s.who(f)
+	if err != nil {
+		return exec.Null, err
+	}
+	out, err := s.repo.MergeBranch(ctx, s.branch, versioning.MergeSpec{
+		Theirs: theirs, TheirsName: f.args[0], NoFF: f.has("no-ff"), Squash: f.has("squash"), NoCommit: f.has("no-commit"),
+		Message: f.flags["message"], Author: author, Committer: committer, Indexes: exec.NewMergeIndexer(env.Txn),
+	})
+	if err != nil {
+		return exec.Null, err
+	}
+	res := out.Result
+	conflicts := strconv.Itoa(res.Conflicts + res.SchemaConflicts + res.Violations)
+	switch {
+	case out.UpToDate:
+		head, err := s.headCommit(ctx)
+		return statusArray(head.String(), "0", "0", "Everything up-to-date"), err
+	case out.FastForward:
+		return statusArray(out.Commit.String(), "1", "0", "merge successful"), nil
+	case !res.Clean():
+		return statusArray("", "0", conflicts, "conflicts found"), nil
+	case out.Commit.IsZero():
+		return statusArray("", "0", "0", "merge successful"), nil // --squash, --no-commit
+	}
+	return statusArray(out.Commit.String(), "0", "0", "merge successful"), nil
+}
+
+// commitAndParent returns a commit named by spec, its root and its
+// (only) parent's root.
+func (s *Session) commitAndParent(ctx context.Context, fn, spec string) (store.Address, *versioning.Commit, versioning.RootValue, versioning.RootValue, error) {
+	none := versioning.RootValue{}
+	c, err := s.resolveCommit(ctx, spec)
+	if err != nil {
+		return store.Address{}, nil, none, none, err
+	}
+	root, commit, err := s.repo.CommitRoot(ctx, c)
+	if err != nil {
+		return store.Address{}, nil, none, none, err
+	}
+	switch len(commit.Parents) {
+	case 0:
+		return store.Address{}, nil, none, none, pgerr.New(pgerr.InvalidParameterValue, "%s: commit %s has no parent", fn, c)
+	case 1:
+	default:
+		return store.Address{}, nil, none, none, pgerr.New(pgerr.FeatureNotSupported, "%s: commit %s is a merge commit", fn, c)
+	}
+	parent, _, err := s.repo.CommitRoot(ctx, commit.Parents[0])
+	return c, commit, root, parent, err
+}
+
+// doltCherryPick is dolt_cherry_pick(rev): the change rev made to its
+// parent, applied onto HEAD and committed with rev's message and author.
+// It returns {hash, data_conflicts, schema_conflicts,
+// constraint_violations}; with conflicts nothing is committed and they
+// wait in the working set.
+func (s *Session) doltCherryPick(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	f, err := parseFlags("dolt_cherry_pick", a, flagSpec{values: map[string]bool{"abort": false, "allow-empty": false}})
+	if err != nil {
+		return exec.Null, err
+	}
+	ctx := env.Ctx
+	if f.has("abort") {
+		return statusArray("", "0", "0", "0"), s.repo.AbortMerge(ctx, s.branch)
+	}
+	if len(f.args) != 1 {
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_cherry_pick: give one commit to cherry-pick")
+	}
+	c, commit, root, parent, err := s.commitAndParent(ctx, "dolt_cherry_pick", f.args[0])
+	if err != nil {
+		return exec.Null, err
+	}
+	made, res, err := s.repo.ApplyChange(ctx, s.branch, versioning.ApplySpec{
+		Base: parent, Theirs: root, FromRoot: c.String(), Message: commit.Message,
+		Author: commit.Author, Committer: s.signature(), Indexes: exec.NewMergeIndexer(env.Txn),
+	})
+	if err != nil {
+		return exec.Null, err
+	}
+	hash := ""
+	if !made.IsZero() {
+		hash = made.String()
+	}
+	return statusArray(hash, strconv.Itoa(res.Conflicts), strconv.Itoa(res.SchemaConflicts), strconv.Itoa(res.Violations)), nil
+}
+
+// doltRevert is dolt_revert(rev...): for each rev, the inverse of the
+// change it made to its parent, applied onto HEAD and committed as
+// Revert "message". A revert that conflicts fails and changes nothing.
+func (s *Session) doltRevert(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	f, err := parseFlags("dolt_revert", a, flagSpec{values: map[string]bool{"author": true}})
+	if err != nil {
+		return exec.Null, err
+	}
+	if len(f.args) == 0 {
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_revert: give the commits to revert")
+	}
+	ctx := env.Ctx
+	author, committer, err := s.who(f)
+	if err != nil {
+		return exec.Null, err
+	}
+	var last store.Address
+	for _, rev := range f.args {
+		c, commit, root, parent, err := s.commitAndParent(ctx, "dolt_revert", rev)
+		if err != nil {
+			return exec.Null, err
+		}
+		last, _, err = s.repo.ApplyChange(ctx, s.branch, versioning.ApplySpec{
+			Base: root, Theirs: parent, FromRoot: c.String(), Message: "Revert \"" + commit.Message + "\"",
+			Author: author, Committer: committer, Indexes: exec.NewMergeIndexer(env.Txn), FailOnConflicts: true,
+		})
+		if err != nil {
+			return exec.Null, err
+		}
+	}
+	return statusArray(last.String()), nil
+}
+
+// doltConflictsResolve is dolt_conflicts_resolve('--ours'|'--theirs',
+// table... | '.'): the conflicts of the tables resolved by keeping the
+// working rows or taking the merged-in ones.
+func (s *Session) doltConflictsResolve(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	f, err := parseFlags("dolt_conflicts_resolve", a, flagSpec{values: map[string]bool{"ours": false, "theirs": false}})
+	if err != nil {
+		return exec.Null, err
+	}
+	if f.has("ours") == f.has("theirs") {
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_conflicts_resolve: give one of --ours and --theirs")
+	}
+	if len(f.args) == 0 {
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_conflicts_resolve: give the tables, or '.' for all")
+	}
+	ctx := env.Ctx
+	enc := exec.NewMergeIndexer(env.Txn)
+	err = s.repo.UpdateWorkingRoots(ctx, s.branch, func(_, _, working versioning.RootValue, ws *versioning.WorkingSet) (*versioning.WorkingSet, error) {
+		tables, err := s.conflictedTables(ctx, working, f.args)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tables {
+			if working, err = versioning.ResolveConflicts(ctx, working, t.Schema, t.Name, f.has("theirs"), enc); err != nil {
+				return nil, err
+			}
+		}
+		nws := *ws
+		nws.Working = working.Addr()
+		return &nws, nil
+	})
+	if err != nil {
+		return exec.Null, err
+	}
+	return statusArray("0"), nil
+}
+
+// conflictedTables resolves table names given to dolt_conflicts_resolve
+// against the tables with conflicts in root ('.' for all of them).
+func (s *Session) conflictedTables(ctx context.Context, root versioning.RootValue, names []string) ([]versioning.TableName, error) {
+	all, err := root.AllConflicts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []versioning.TableName
+	for _, n := range names {
+		if n == "." {
+			for _, tc := range all {
+				out = append(out, versioning.TableName{Schema: tc.Schema, Name: tc.Name})
+			}
+			continue
+		}
+		parts, err := parseQualifiedName(n)
+		if err != nil {
+			return nil, err
+		}
+		schema, rel := splitName(parts)
+		found := false
+		for _, tc := range all {
+			if tc.Name == rel && (schema == "" || s.resolveSchemaName(schema) == tc.Schema) {
+				out = append(out, versioning.TableName{Schema: tc.Schema, Name: tc.Name})
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "table %q has no conflicts", n)
+		}
+	}
+	return out, nil
 }

@@ -237,7 +237,7 @@ func (p *patch) schema(d versioning.TableDelta) {
 			p.add(to, "schema", "DROP INDEX "+qualifiedName(from.Schema, ix.Name)+";")
 		}
 	}
-	fromCols, toCols := liveColumns(from), liveColumns(to)
+	fromCols, toCols := liveColumnsByName(from), liveColumnsByName(to)
 	for _, c := range from.Columns {
 		if _, ok := toCols[c.Name]; !c.Dropped && !ok {
 			alter("DROP COLUMN " + exec.QuoteIdent(c.Name))
@@ -341,7 +341,7 @@ func (p *patch) data(ctx context.Context, d versioning.TableDelta) error {
 	if d.From != nil {
 		ft = exec.NewTable(d.From)
 	}
-	fromCols := liveColumns(d.From)
+	fromCols := liveColumnsByName(d.From)
 	name := tableSQLName(to)
 	var fromRow, toRow exec.Row
 	var buf []byte

@@ -1,12 +1,8 @@
 package regress
 
 import (
-	"context"
 	"slices"
-	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/prollypg/prollypg/regress/internal/testserver"
 )
@@ -15,79 +11,6 @@ import (
 // dolt_diff, dolt_diff_<table>, dolt_commit_diff_<table>,
 // dolt_history_<table>, dolt.diff, dolt_diff_stat, dolt_diff_summary,
 // dolt_schema_diff and dolt_patch.
-
-// textRows runs sql with the simple protocol and returns its rows as
-// text, values separated by " | ", NULL as NULL.
-func textRows(t *testing.T, ctx context.Context, c *pgx.Conn, sql string) []string {
-	t.Helper()
-	rows, err := c.Query(ctx, sql, pgx.QueryExecModeSimpleProtocol)
-	if err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var vals []string
-		for _, v := range rows.RawValues() {
-			if v == nil {
-				vals = append(vals, "NULL")
-			} else {
-				vals = append(vals, string(v))
-			}
-		}
-		out = append(out, strings.Join(vals, " | "))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	return out
-}
-
-// one returns the single value sql gives.
-func one(t *testing.T, ctx context.Context, c *pgx.Conn, sql string) string {
-	t.Helper()
-	rows := textRows(t, ctx, c, sql)
-	if len(rows) != 1 {
-		t.Fatalf("%s: %d rows, want 1", sql, len(rows))
-	}
-	return rows[0]
-}
-
-func wantRows(t *testing.T, ctx context.Context, c *pgx.Conn, sql string, want ...string) {
-	t.Helper()
-	if got := textRows(t, ctx, c, sql); !slices.Equal(got, want) {
-		t.Errorf("%s:\n got %q\nwant %q", sql, got, want)
-	}
-}
-
-func wantError(t *testing.T, ctx context.Context, c *pgx.Conn, code, sql string) {
-	t.Helper()
-	rows, err := c.Query(ctx, sql)
-	if err == nil {
-		for rows.Next() {
-		}
-		rows.Close()
-		err = rows.Err()
-	}
-	if got := sqlstate(err); got != code {
-		t.Errorf("%s: error %v (SQLSTATE %q), want SQLSTATE %s", sql, err, got, code)
-	}
-}
-
-// columnNames returns the names of the columns sql gives.
-func columnNames(t *testing.T, ctx context.Context, c *pgx.Conn, sql string) []string {
-	t.Helper()
-	rows, err := c.Query(ctx, sql)
-	if err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	defer rows.Close()
-	var names []string
-	for _, f := range rows.FieldDescriptions() {
-		names = append(names, f.Name)
-	}
-	return names
-}
 
 // TestDoltDiffGettingStarted is Doltgres's getting-started example: new
 // rows show in dolt_diff_<table> against WORKING, and in dolt.diff.

@@ -1,13 +1,10 @@
 package regress
 
 import (
-	"context"
-	"fmt"
 	"math/rand"
 	"net/url"
 	"os"
 	osexec "os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,56 +17,6 @@ import (
 // The version-control SQL surface over the wire: the dolt_* functions,
 // the system tables, branch databases and revisions.
 
-func queryStrings(t *testing.T, ctx context.Context, c *pgx.Conn, sql string, args ...any) []string {
-	t.Helper()
-	rows, err := c.Query(ctx, sql, args...)
-	if err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		vals, err := rows.Values()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var parts []string
-		for _, v := range vals {
-			parts = append(parts, fmt.Sprint(v))
-		}
-		out = append(out, strings.Join(parts, "|"))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	return out
-}
-
-func queryString(t *testing.T, ctx context.Context, c *pgx.Conn, sql string, args ...any) string {
-	t.Helper()
-	var s string
-	if err := c.QueryRow(ctx, sql, args...).Scan(&s); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	return s
-}
-
-func wantState(t *testing.T, ctx context.Context, c *pgx.Conn, state, sql string, args ...any) {
-	t.Helper()
-	_, err := c.Exec(ctx, sql, args...)
-	if got := sqlstate(err); got != state {
-		t.Fatalf("%s: got %v (SQLSTATE %q), want SQLSTATE %s", sql, err, got, state)
-	}
-}
-
-func wantRows(t *testing.T, ctx context.Context, c *pgx.Conn, want []string, sql string, args ...any) {
-	t.Helper()
-	got := queryStrings(t, ctx, c, sql, args...)
-	if !slices.Equal(got, want) {
-		t.Fatalf("%s:\n got %q\nwant %q", sql, got, want)
-	}
-}
-
 func TestDoltWorkflow(t *testing.T) {
 	ctx := testserver.Context(t)
 	srv := testserver.Start(t)
@@ -77,88 +24,88 @@ func TestDoltWorkflow(t *testing.T) {
 
 	exec(t, ctx, c, "CREATE TABLE users (id int PRIMARY KEY, name text)")
 	exec(t, ctx, c, "INSERT INTO users VALUES (1, 'Joe')")
-	wantRows(t, ctx, c, []string{"public.users|false|new table"}, "SELECT * FROM dolt_status")
-	wantRows(t, ctx, c, []string{"{0}"}, "SELECT dolt_add('users')::text")
-	wantRows(t, ctx, c, []string{"public.users|true|new table"}, "SELECT * FROM dolt.status")
-	hash := queryString(t, ctx, c, "SELECT dolt_commit('-m', 'Add Joe to users')::text")
+	wantRows(t, ctx, c, "SELECT * FROM dolt_status", "public.users | f | new table")
+	wantRows(t, ctx, c, "SELECT dolt_add('users')::text", "{0}")
+	wantRows(t, ctx, c, "SELECT * FROM dolt.status", "public.users | t | new table")
+	hash := one(t, ctx, c, "SELECT dolt_commit('-m', 'Add Joe to users')::text")
 	if len(hash) != 34 || hash[0] != '{' || hash[33] != '}' {
 		t.Fatalf("dolt_commit returned %q", hash)
 	}
-	wantRows(t, ctx, c, []string{hash[1:33]}, "SELECT dolt_hashof('HEAD')")
-	wantRows(t, ctx, c, nil, "SELECT * FROM dolt_status")
-	wantRows(t, ctx, c, []string{"Add Joe to users|2", "Initialize data repository|1"}, "SELECT message, commit_order FROM dolt_log")
-	wantState(t, ctx, c, "55000", "SELECT dolt_commit('-m', 'nothing')")
-	wantState(t, ctx, c, "22023", "SELECT dolt_commit()")
+	wantRows(t, ctx, c, "SELECT dolt_hashof('HEAD')", hash[1:33])
+	wantRows(t, ctx, c, "SELECT * FROM dolt_status")
+	wantRows(t, ctx, c, "SELECT message, commit_order FROM dolt_log", "Add Joe to users | 2", "Initialize data repository | 1")
+	wantError(t, ctx, c, "55000", "SELECT dolt_commit('-m', 'nothing')")
+	wantError(t, ctx, c, "22023", "SELECT dolt_commit()")
 	exec(t, ctx, c, "SELECT dolt_commit('--allow-empty', '-m', 'empty')")
 
 	// -a stages changed tables, not new ones; -A stages everything.
 	exec(t, ctx, c, "UPDATE users SET name = 'Joseph' WHERE id = 1")
 	exec(t, ctx, c, "CREATE TABLE notes (id int PRIMARY KEY)")
 	exec(t, ctx, c, "SELECT dolt_commit('-am', 'rename Joe')")
-	wantRows(t, ctx, c, []string{"public.notes|false|new table"}, "SELECT * FROM dolt_status")
+	wantRows(t, ctx, c, "SELECT * FROM dolt_status", "public.notes | f | new table")
 	exec(t, ctx, c, "SELECT dolt_commit('-Am', 'notes')")
-	wantRows(t, ctx, c, nil, "SELECT * FROM dolt_status")
+	wantRows(t, ctx, c, "SELECT * FROM dolt_status")
 
 	// Branches.
 	exec(t, ctx, c, "SELECT dolt_branch('feature')")
-	wantState(t, ctx, c, "42710", "SELECT dolt_branch('feature')")
-	wantState(t, ctx, c, "42602", "SELECT dolt_branch('bad..name')")
-	wantState(t, ctx, c, "22023", "SELECT dolt_checkout('nope')")
-	wantState(t, ctx, c, "55000", "SELECT dolt_branch('-d', 'main')")
-	wantRows(t, ctx, c, []string{`{0,"Switched to branch 'feature'"}`}, "SELECT dolt_checkout('feature')::text")
-	wantRows(t, ctx, c, []string{"feature"}, "SELECT active_branch()")
+	wantError(t, ctx, c, "42710", "SELECT dolt_branch('feature')")
+	wantError(t, ctx, c, "42602", "SELECT dolt_branch('bad..name')")
+	wantError(t, ctx, c, "22023", "SELECT dolt_checkout('nope')")
+	wantError(t, ctx, c, "55000", "SELECT dolt_branch('-d', 'main')")
+	wantRows(t, ctx, c, "SELECT dolt_checkout('feature')::text", `{0,"Switched to branch 'feature'"}`)
+	wantRows(t, ctx, c, "SELECT active_branch()", "feature")
 	exec(t, ctx, c, "INSERT INTO users VALUES (2, 'Ann')")
 	exec(t, ctx, c, "SELECT dolt_commit('-am', 'Ann')")
-	wantRows(t, ctx, c, []string{"feature|Ann|false", "main|notes|false"}, "SELECT name, latest_commit_message, dirty FROM dolt_branches ORDER BY name")
+	wantRows(t, ctx, c, "SELECT name, latest_commit_message, dirty FROM dolt_branches ORDER BY name", "feature | Ann | f", "main | notes | f")
 	exec(t, ctx, c, "SELECT dolt_checkout('main')")
-	wantRows(t, ctx, c, []string{"1|Joseph"}, "SELECT * FROM users")
-	wantRows(t, ctx, c, []string{"Ann"}, "SELECT message FROM dolt_log('main..feature')")
-	wantRows(t, ctx, c, []string{"1|Joseph", "2|Ann"}, `SELECT * FROM "postgres@feature".public.users ORDER BY id`)
-	wantRows(t, ctx, c, []string{"1|Joe"}, `SELECT * FROM "postgres@HEAD~3".public.users`)
-	wantState(t, ctx, c, "25006", `INSERT INTO "postgres@feature".public.users VALUES (3, 'x')`)
-	wantRows(t, ctx, c, []string{"1|Joe|Joseph"}, `SELECT * FROM users AS OF 'HEAD~3' o JOIN public.users AS OF 'main' AS n USING (id)`)
-	wantRows(t, ctx, c, []string{"2"}, `SELECT count(*) FROM users as of 'feature' -- AS OF 'x'`)
-	wantState(t, ctx, c, "22023", `SELECT * FROM users AS OF 'nope'`)
-	wantRows(t, ctx, c, []string{"1"}, "SELECT count(*) FROM dolt_branches WHERE name = 'feature' AND hash = dolt_hashof('feature')")
-	mb := queryString(t, ctx, c, "SELECT dolt_merge_base('main', 'feature')")
-	wantRows(t, ctx, c, []string{mb}, "SELECT dolt_hashof('main')")
+	wantRows(t, ctx, c, "SELECT * FROM users", "1 | Joseph")
+	wantRows(t, ctx, c, "SELECT message FROM dolt_log('main..feature')", "Ann")
+	wantRows(t, ctx, c, `SELECT * FROM "postgres@feature".public.users ORDER BY id`, "1 | Joseph", "2 | Ann")
+	wantRows(t, ctx, c, `SELECT * FROM "postgres@HEAD~3".public.users`, "1 | Joe")
+	wantError(t, ctx, c, "25006", `INSERT INTO "postgres@feature".public.users VALUES (3, 'x')`)
+	wantRows(t, ctx, c, `SELECT * FROM users AS OF 'HEAD~3' o JOIN public.users AS OF 'main' AS n USING (id)`, "1 | Joe | Joseph")
+	wantRows(t, ctx, c, `SELECT count(*) FROM users as of 'feature' -- AS OF 'x'`, "2")
+	wantError(t, ctx, c, "22023", `SELECT * FROM users AS OF 'nope'`)
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_branches WHERE name = 'feature' AND hash = dolt_hashof('feature')", "1")
+	mb := one(t, ctx, c, "SELECT dolt_merge_base('main', 'feature')")
+	wantRows(t, ctx, c, "SELECT dolt_hashof('main')", mb)
 
 	// Tags, a copy and a rename.
 	exec(t, ctx, c, "SELECT dolt_tag('v1', 'feature', '-m', 'first release')")
-	wantState(t, ctx, c, "42710", "SELECT dolt_tag('v1')")
-	wantRows(t, ctx, c, []string{"v1|first release"}, "SELECT tag_name, message FROM dolt_tags")
-	wantRows(t, ctx, c, []string{"true"}, "SELECT tag_hash = dolt_hashof('feature') FROM dolt_tags")
+	wantError(t, ctx, c, "42710", "SELECT dolt_tag('v1')")
+	wantRows(t, ctx, c, "SELECT tag_name, message FROM dolt_tags", "v1 | first release")
+	wantRows(t, ctx, c, "SELECT tag_hash = dolt_hashof('feature') FROM dolt_tags", "t")
 	exec(t, ctx, c, "SELECT dolt_branch('-c', 'feature', 'feature2')")
 	exec(t, ctx, c, "SELECT dolt_branch('-m', 'feature2', 'feature3')")
-	wantRows(t, ctx, c, []string{"feature", "feature3", "main"}, "SELECT name FROM dolt_branches ORDER BY name")
+	wantRows(t, ctx, c, "SELECT name FROM dolt_branches ORDER BY name", "feature", "feature3", "main")
 	exec(t, ctx, c, "SELECT dolt_branch('-d', 'feature3')")
 	exec(t, ctx, c, "SELECT dolt_tag('-d', 'v1')")
-	wantRows(t, ctx, c, nil, "SELECT * FROM dolt_tags")
+	wantRows(t, ctx, c, "SELECT * FROM dolt_tags")
 
 	// Staging and unstaging, restoring and cleaning.
 	exec(t, ctx, c, "INSERT INTO users VALUES (9, 'tmp')")
 	exec(t, ctx, c, "SELECT dolt_add('.')")
 	exec(t, ctx, c, "SELECT dolt_reset('users')")
-	wantRows(t, ctx, c, []string{"public.users|false|modified"}, "SELECT * FROM dolt_status")
+	wantRows(t, ctx, c, "SELECT * FROM dolt_status", "public.users | f | modified")
 	exec(t, ctx, c, "SELECT dolt_checkout('users')")
-	wantRows(t, ctx, c, nil, "SELECT * FROM dolt_status")
+	wantRows(t, ctx, c, "SELECT * FROM dolt_status")
 	exec(t, ctx, c, "CREATE TABLE scratch (x int)")
 	exec(t, ctx, c, "SELECT dolt_clean()")
-	wantState(t, ctx, c, "42P01", "SELECT * FROM scratch")
+	wantError(t, ctx, c, "42P01", "SELECT * FROM scratch")
 	exec(t, ctx, c, "DELETE FROM users")
 	exec(t, ctx, c, "SELECT dolt_reset('--hard')")
-	wantRows(t, ctx, c, []string{"1|Joseph"}, "SELECT * FROM users")
+	wantRows(t, ctx, c, "SELECT * FROM users", "1 | Joseph")
 	exec(t, ctx, c, "SELECT dolt_reset('--hard', 'HEAD~1')")
-	wantRows(t, ctx, c, []string{"rename Joe"}, "SELECT message FROM dolt_log LIMIT 1")
+	wantRows(t, ctx, c, "SELECT message FROM dolt_log LIMIT 1", "rename Joe")
 
 	// dolt_commit inside a transaction block commits the transaction too.
 	exec(t, ctx, c, "BEGIN")
 	exec(t, ctx, c, "INSERT INTO users VALUES (5, 'Eve')")
 	exec(t, ctx, c, "SELECT dolt_commit('-am', 'Eve')")
 	exec(t, ctx, c, "ROLLBACK")
-	wantRows(t, ctx, c, []string{"1|Joseph", "5|Eve"}, "SELECT * FROM users ORDER BY id")
-	wantRows(t, ctx, c, []string{"Eve"}, "SELECT message FROM dolt_log LIMIT 1")
-	wantRows(t, ctx, c, []string{"7"}, "SELECT count(*) FROM dolt_commits")
+	wantRows(t, ctx, c, "SELECT * FROM users ORDER BY id", "1 | Joseph", "5 | Eve")
+	wantRows(t, ctx, c, "SELECT message FROM dolt_log LIMIT 1", "Eve")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_commits", "7")
 }
 
 // TestBranchDatabases connects to branches and revisions by database name.
@@ -171,32 +118,32 @@ func TestBranchDatabases(t *testing.T) {
 	exec(t, ctx, c, "SELECT dolt_commit('-Am', 'one')")
 	exec(t, ctx, c, "SELECT dolt_tag('v1')")
 	exec(t, ctx, c, "SELECT dolt_branch('feature')")
-	first := queryString(t, ctx, c, "SELECT dolt_hashof('HEAD')")
+	first := one(t, ctx, c, "SELECT dolt_hashof('HEAD')")
 	exec(t, ctx, c, "INSERT INTO t VALUES (2, 'main')")
 	exec(t, ctx, c, "SELECT dolt_commit('-am', 'two')")
 
 	for _, db := range []string{"postgres@feature", "postgres/feature"} {
 		f := connect(t, ctx, srv.DSN(url.PathEscape(db)))
-		wantRows(t, ctx, f, []string{db}, "SELECT current_database()")
-		wantRows(t, ctx, f, []string{"feature"}, "SELECT active_branch()")
-		wantRows(t, ctx, f, []string{"1"}, "SELECT count(*) FROM t")
+		wantRows(t, ctx, f, "SELECT current_database()", db)
+		wantRows(t, ctx, f, "SELECT active_branch()", "feature")
+		wantRows(t, ctx, f, "SELECT count(*) FROM t", "1")
 	}
 	f := connect(t, ctx, srv.DSN("postgres@feature"))
 	exec(t, ctx, f, "INSERT INTO t VALUES (3, 'feature')")
-	wantRows(t, ctx, c, []string{"1|main", "2|main"}, "SELECT * FROM t ORDER BY k")
-	wantRows(t, ctx, f, []string{"1|main", "3|feature"}, "SELECT * FROM t ORDER BY k")
+	wantRows(t, ctx, c, "SELECT * FROM t ORDER BY k", "1 | main", "2 | main")
+	wantRows(t, ctx, f, "SELECT * FROM t ORDER BY k", "1 | main", "3 | feature")
 
 	// Sessions on one branch share its working set.
 	f2 := connect(t, ctx, srv.DSN("postgres@feature"))
-	wantRows(t, ctx, f2, []string{"1|main", "3|feature"}, "SELECT * FROM t ORDER BY k")
+	wantRows(t, ctx, f2, "SELECT * FROM t ORDER BY k", "1 | main", "3 | feature")
 
 	for _, rev := range []string{"v1", first, first[:10], "main~1"} {
 		r := connect(t, ctx, srv.DSN(url.PathEscape("postgres@"+rev)))
-		wantRows(t, ctx, r, []string{"1|main"}, "SELECT * FROM t")
-		wantRows(t, ctx, r, []string{"postgres@" + rev}, "SELECT current_database()")
-		wantState(t, ctx, r, "25006", "INSERT INTO t VALUES (9, 'x')")
-		wantState(t, ctx, r, "25006", "SELECT dolt_commit('--allow-empty', '-m', 'x')")
-		wantState(t, ctx, r, "25006", "CREATE TABLE u (x int)")
+		wantRows(t, ctx, r, "SELECT * FROM t", "1 | main")
+		wantRows(t, ctx, r, "SELECT current_database()", "postgres@"+rev)
+		wantError(t, ctx, r, "25006", "INSERT INTO t VALUES (9, 'x')")
+		wantError(t, ctx, r, "25006", "SELECT dolt_commit('--allow-empty', '-m', 'x')")
+		wantError(t, ctx, r, "25006", "CREATE TABLE u (x int)")
 	}
 	_, err := pgx.Connect(ctx, srv.DSN("postgres@nope"))
 	if got := sqlstate(err); got != "3D000" {
@@ -240,16 +187,16 @@ func TestHistoryIndependenceThroughSQL(t *testing.T) {
 	exec(t, ctx, b, "INSERT INTO t VALUES (-1, 'gone', 0)")
 	exec(t, ctx, b, "DELETE FROM t WHERE k < 0")
 
-	ha := queryString(t, ctx, a, "SELECT dolt_hashof_table('t')")
-	hb := queryString(t, ctx, b, "SELECT dolt_hashof_table('t')")
+	ha := one(t, ctx, a, "SELECT dolt_hashof_table('t')")
+	hb := one(t, ctx, b, "SELECT dolt_hashof_table('t')")
 	if ha != hb {
 		t.Fatalf("equal tables hash differently: %s vs %s", ha, hb)
 	}
 	exec(t, ctx, a, "SELECT dolt_commit('-am', 'a')")
 	exec(t, ctx, b, "SELECT dolt_commit('-am', 'b')")
-	wantRows(t, ctx, c, []string{"true"}, "SELECT dolt_hashof_table('t', 'a') = dolt_hashof_table('t', 'b')")
-	wantRows(t, ctx, c, []string{"true"}, "SELECT dolt_hashof_db('a') = dolt_hashof_db('b')")
-	wantRows(t, ctx, c, []string{"false"}, "SELECT dolt_hashof('a') = dolt_hashof('b')")
+	wantRows(t, ctx, c, "SELECT dolt_hashof_table('t', 'a') = dolt_hashof_table('t', 'b')", "t")
+	wantRows(t, ctx, c, "SELECT dolt_hashof_db('a') = dolt_hashof_db('b')", "t")
+	wantRows(t, ctx, c, "SELECT dolt_hashof('a') = dolt_hashof('b')", "f")
 }
 
 // TestVersionsSurviveRestart checks that branches, tags, commits and the
@@ -267,17 +214,17 @@ func TestVersionsSurviveRestart(t *testing.T) {
 	exec(t, ctx, c, "INSERT INTO t VALUES (2)")
 	exec(t, ctx, c, "SELECT dolt_add('t')")
 	exec(t, ctx, c, "INSERT INTO t VALUES (3)")
-	head := queryString(t, ctx, c, "SELECT dolt_hashof('HEAD')")
+	head := one(t, ctx, c, "SELECT dolt_hashof('HEAD')")
 	srv.Kill()
 
 	srv = testserver.StartDir(t, dir)
 	c = connect(t, ctx, srv.DSN("postgres"))
-	wantRows(t, ctx, c, []string{head}, "SELECT dolt_hashof('HEAD')")
-	wantRows(t, ctx, c, []string{"feature", "main"}, "SELECT name FROM dolt_branches ORDER BY name")
-	wantRows(t, ctx, c, []string{"v1"}, "SELECT tag_name FROM dolt_tags")
-	wantRows(t, ctx, c, []string{"public.t|true|modified", "public.t|false|modified"}, "SELECT * FROM dolt_status")
-	wantRows(t, ctx, c, []string{"1", "2", "3"}, "SELECT k FROM t ORDER BY k")
-	wantRows(t, ctx, c, []string{"1", "2"}, `SELECT k FROM "postgres@STAGED".public.t ORDER BY k`)
+	wantRows(t, ctx, c, "SELECT dolt_hashof('HEAD')", head)
+	wantRows(t, ctx, c, "SELECT name FROM dolt_branches ORDER BY name", "feature", "main")
+	wantRows(t, ctx, c, "SELECT tag_name FROM dolt_tags", "v1")
+	wantRows(t, ctx, c, "SELECT * FROM dolt_status", "public.t | t | modified", "public.t | f | modified")
+	wantRows(t, ctx, c, "SELECT k FROM t ORDER BY k", "1", "2", "3")
+	wantRows(t, ctx, c, `SELECT k FROM "postgres@STAGED".public.t ORDER BY k`, "1", "2")
 }
 
 // TestPsqlBranchSwitch uses psql's \c to move between branch databases.

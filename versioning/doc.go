@@ -22,6 +22,20 @@
 // (worktree.go) are functions of root values handed to it. Log and
 // MergeBase (log.go) walk the commit graph.
 //
+// # Merges
+//
+// Two merges share prolly.Merge. MergeRoots (merge.go) combines
+// concurrent SQL transactions on one branch and fails on any collision.
+// Merge (merge3.go) combines branches: tables changed on both sides merge
+// their definitions (schemamerge.go) and rows, a row changed on both
+// sides cell by cell; what cannot be merged is recorded in the merged
+// root as TableConflicts (conflicts.go) under kindConflicts, keeping
+// ours, and blocks commits until resolved (resolve.go). Index keys are
+// typed encodings, so the SQL layer passes an IndexEncoder that gives the
+// entries of the rows a merge rewrites. MergeBranch and ApplyChange
+// (mergebranch.go) move a branch: fast-forward, merge commit, or a
+// working set left with the conflicts and the merged commit.
+//
 // # Invariants
 //
 //  1. Equal databases have equal root values: objects are keyed by name and

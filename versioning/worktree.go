@@ -154,6 +154,11 @@ func StageTracked(ctx context.Context, head, staged, working RootValue) (RootVal
 	}
 	var tables []TableName
 	for _, c := range changes {
+		if c.Kind == kindConflicts {
+			// Conflicts resolved (or left) in the working root.
+			tables = append(tables, TableName{c.Schema, c.Name})
+			continue
+		}
 		if c.Kind != kindTable {
 			continue
 		}
@@ -224,10 +229,18 @@ func (r *Repo) Commit(ctx context.Context, branch string, opts CommitOptions) (s
 				return store.Address{}, nil, err
 			}
 		}
-		if c, err := staged.HasConflicts(ctx); err != nil {
-			return store.Address{}, nil, err
-		} else if c {
-			return store.Address{}, nil, ErrUnresolvedConflicts
+		// Conflicts left in the working root block the commit too: what
+		// is staged of a merge is not all of it.
+		for _, a := range []store.Address{staged.Addr(), ws.Working} {
+			root, err := LoadRootValue(ctx, r.st, a)
+			if err != nil {
+				return store.Address{}, nil, err
+			}
+			if c, err := root.HasConflicts(ctx); err != nil {
+				return store.Address{}, nil, err
+			} else if c {
+				return store.Address{}, nil, ErrUnresolvedConflicts
+			}
 		}
 		parents := []store.Address{head}
 		parentRoot := hc.Root

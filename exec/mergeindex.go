@@ -1,0 +1,137 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly/tuple"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// MergeIndexer computes index entries of stored rows for the merges of
+// package versioning (versioning.IndexEncoder): merged rows need the
+// entries of the rows they became, and index keys are typed encodings.
+// It evaluates expression and partial indexes through the transaction's
+// IndexEval. A MergeIndexer is used by one merge at a time.
+type MergeIndexer struct {
+	tx     *Txn
+	tables map[*versioning.Table]*indexerTable
+}
+
+// indexerTable is a table's decoded form and index evaluators.
+type indexerTable struct {
+	t     *Table
+	evals []*IndexEval
+}
+
+// NewMergeIndexer returns a MergeIndexer evaluating through tx.
+func NewMergeIndexer(tx *Txn) *MergeIndexer {
+	return &MergeIndexer{tx: tx, tables: map[*versioning.Table]*indexerTable{}}
+}
+
+// IndexEntries implements versioning.IndexEncoder.
+func (m *MergeIndexer) IndexEntries(ctx context.Context, def *versioning.Table, key, row []byte) ([]versioning.IndexEntry, error) {
+	it, err := m.table(ctx, def)
+	if err != nil {
+		return nil, err
+	}
+	r, err := it.t.decodeRow(row, nil)
+	if err != nil {
+		return nil, err
+	}
+	env := &Env{Ctx: ctx, Txn: m.tx}
+	out := make([]versioning.IndexEntry, len(def.Indexes))
+	for i := range def.Indexes {
+		ix := &def.Indexes[i]
+		k, in, nulls, err := it.t.indexKeyOf(env, nil, ix, it.evals[i], r, key)
+		if err != nil {
+			return nil, err
+		}
+		if !in {
+			continue
+		}
+		out[i].Key = slices.Clip(k)
+		if ix.Unique && (ix.NullsNotDistinct || !nulls) {
+			out[i].Unique = len(k) - len(key)
+		}
+	}
+	return out, nil
+}
+
+func (m *MergeIndexer) table(ctx context.Context, def *versioning.Table) (*indexerTable, error) {
+	if it, ok := m.tables[def]; ok {
+		return it, nil
+	}
+	it := &indexerTable{t: NewTable(def)}
+	for i := range def.Indexes {
+		ie, err := m.tx.indexEval(ctx, it.t, &def.Indexes[i])
+		if err != nil {
+			return nil, err
+		}
+		it.evals = append(it.evals, ie)
+	}
+	m.tables[def] = it
+	return it, nil
+}
+
+// DecodeStoredRow decodes a row tuple of t as stored in its map.
+func (t *Table) DecodeStoredRow(v []byte) (Row, error) {
+	return t.decodeRow(v, nil)
+}
+
+// EncodeStoredRow encodes row as t stores it.
+func (t *Table) EncodeStoredRow(row Row) []byte {
+	var b tuple.Builder
+	return slices.Clone(t.encodeRow(&b, row))
+}
+
+// WriteRowAt stores row under key in t, replacing the row there, with
+// its indexes and unique constraints kept as an UPDATE keeps them: a
+// merge conflict resolved by hand.
+func (tx *Txn) WriteRowAt(ctx context.Context, t *Table, key []byte, row Row) error {
+	w, err := tx.Writer(ctx, t)
+	if err != nil {
+		return err
+	}
+	v, ok, err := w.lookup(ctx, key)
+	if err != nil {
+		return err
+	}
+	var old Row
+	if ok {
+		if old, err = t.decodeRow(v, nil); err != nil {
+			return err
+		}
+	}
+	if err := checkNotNull(t, row); err != nil {
+		return err
+	}
+	if err := w.write(ctx, key, old, row); err != nil {
+		return err
+	}
+	return w.Flush(ctx)
+}
+
+// MissingReferences implements versioning.ReferenceChecker: the foreign
+// keys of def through which row finds no parent in root.
+func (m *MergeIndexer) MissingReferences(ctx context.Context, root versioning.RootValue, def *versioning.Table, row []byte) ([]string, error) {
+	t := NewTable(def)
+	r, err := t.decodeRow(row, nil)
+	if err != nil {
+		return nil, err
+	}
+	tx := NewTxn(m.tx.Repo, m.tx.Branch, true, root)
+	var missing []string
+	for i := range def.ForeignKeys {
+		err := checkReference(ctx, tx, t, &def.ForeignKeys[i], r)
+		var pe *pgerr.Error
+		if errors.As(err, &pe) && pe.Code == pgerr.ForeignKeyViolation {
+			missing = append(missing, def.ForeignKeys[i].Name)
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	return missing, nil
+}

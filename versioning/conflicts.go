@@ -1,0 +1,186 @@
+package versioning
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/prolly/tuple"
+	"github.com/prollypg/prollypg/store"
+)
+
+// TableConflicts is what a merge left unresolved in one table: rows both
+// sides changed irreconcilably, a schema the merge could not combine, and
+// constraints the merged rows break. The root value keeps one per table,
+// under kindConflicts and the table's name, until every item is resolved;
+// while one is there the root cannot be committed.
+type TableConflicts struct {
+	Schema string `json:"schema"`
+	Name   string `json:"name"`
+	// FromRoot is the commit merged in (the from_root_ish of the
+	// dolt_conflicts_<table> and dolt_constraint_violations_<table>
+	// tables).
+	FromRoot string `json:"from_root"`
+	// Base, Ours and Theirs are the table's definitions on each side; nil
+	// where the table is absent. Their row roots are those sides' rows.
+	Base   *Table `json:"base,omitempty"`
+	Ours   *Table `json:"ours,omitempty"`
+	Theirs *Table `json:"theirs,omitempty"`
+	// SchemaConflict, when set, says why the definitions could not be
+	// merged; the table is left as ours until resolved.
+	SchemaConflict string `json:"schema_conflict,omitempty"`
+	// Rows maps a row key to its three versions (EncodeConflictRow), all
+	// in the layout of the merged table.
+	Rows store.Address `json:"rows"`
+	// Violations maps a violation kind byte followed by a row key to the
+	// row and what it violates (EncodeViolation).
+	Violations store.Address `json:"violations"`
+}
+
+func conflictsKey(schema, name string) []byte { return objectKey(kindConflicts, schema, name) }
+
+// Conflicts returns the unresolved conflicts of table schema.name.
+func (r RootValue) Conflicts(ctx context.Context, schema, name string) (*TableConflicts, bool, error) {
+	c := new(TableConflicts)
+	ok, err := r.get(ctx, conflictsKey(schema, name), c)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	return c, true, nil
+}
+
+// AllConflicts returns the conflicts of every table that has some, ordered
+// by schema and name.
+func (r RootValue) AllConflicts(ctx context.Context) ([]*TableConflicts, error) {
+	var out []*TableConflicts
+	err := r.each(ctx, kindConflicts, func(b []byte) error {
+		c := new(TableConflicts)
+		out = append(out, c)
+		return decodeRecord(b, c)
+	})
+	return out, err
+}
+
+// PutConflicts returns the root value with c stored, or with the table's
+// record removed when nothing in c is left to resolve.
+func (r RootValue) PutConflicts(ctx context.Context, c *TableConflicts) (RootValue, error) {
+	empty, err := c.Resolved(ctx, r.Store())
+	if err != nil {
+		return RootValue{}, err
+	}
+	if empty {
+		return r.drop(ctx, conflictsKey(c.Schema, c.Name))
+	}
+	return r.put(ctx, conflictsKey(c.Schema, c.Name), c)
+}
+
+// Resolved reports whether nothing in c awaits resolution.
+func (c *TableConflicts) Resolved(ctx context.Context, cs prolly.ChunkStore) (bool, error) {
+	if c.SchemaConflict != "" {
+		return false, nil
+	}
+	for _, a := range []store.Address{c.Rows, c.Violations} {
+		if a.IsZero() {
+			continue
+		}
+		m, err := prolly.Load(ctx, cs, a)
+		if err != nil {
+			return false, err
+		}
+		if m.Count() > 0 {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// RowConflicts returns the map of c's row conflicts (empty when none).
+func (c *TableConflicts) RowConflicts(ctx context.Context, cs prolly.ChunkStore) (prolly.Map, error) {
+	return loadOrEmpty(ctx, cs, c.Rows)
+}
+
+// ViolationMap returns the map of c's constraint violations.
+func (c *TableConflicts) ViolationMap(ctx context.Context, cs prolly.ChunkStore) (prolly.Map, error) {
+	return loadOrEmpty(ctx, cs, c.Violations)
+}
+
+func loadOrEmpty(ctx context.Context, cs prolly.ChunkStore, a store.Address) (prolly.Map, error) {
+	if a.IsZero() {
+		return prolly.NewMap(ctx, cs)
+	}
+	return prolly.Load(ctx, cs, a)
+}
+
+// ConflictRow is one row both sides of a merge changed irreconcilably:
+// its stored tuple on each side, nil where the row is absent.
+type ConflictRow struct {
+	Base, Ours, Theirs []byte
+}
+
+// EncodeConflictRow encodes a conflict's three rows as a tuple of three
+// fields, NULL for an absent row.
+func EncodeConflictRow(c ConflictRow) []byte {
+	var b tuple.Builder
+	for _, v := range [][]byte{c.Base, c.Ours, c.Theirs} {
+		if v == nil {
+			b.AppendNull()
+		} else {
+			b.Append(v)
+		}
+	}
+	return bytes.Clone(b.Build())
+}
+
+// DecodeConflictRow decodes what EncodeConflictRow encoded.
+func DecodeConflictRow(v []byte) (ConflictRow, error) {
+	if err := tuple.Validate(v); err != nil || tuple.Tuple(v).Count() != 3 {
+		return ConflictRow{}, fmt.Errorf("%w: conflict row", ErrCorrupt)
+	}
+	t := tuple.Tuple(v)
+	field := func(i int) []byte {
+		f, null := t.Field(i)
+		if null {
+			return nil
+		}
+		return f
+	}
+	return ConflictRow{Base: field(0), Ours: field(1), Theirs: field(2)}, nil
+}
+
+// Kinds of constraint violation, the first byte of a violation's key.
+const (
+	ViolationUnique     = 'u'
+	ViolationForeignKey = 'f'
+)
+
+// Violation is a row of the merged table that breaks a constraint.
+type Violation struct {
+	Kind   byte
+	RowKey []byte
+	Row    []byte // the row's stored tuple
+	// Info describes the constraint as JSON text, as Dolt's
+	// violation_info has it: {"Name": ..., "Columns": [...]}.
+	Info string
+}
+
+func violationKey(kind byte, rowKey []byte) []byte {
+	return append([]byte{kind}, rowKey...)
+}
+
+func encodeViolation(v Violation) []byte {
+	var b tuple.Builder
+	b.Append(v.Row)
+	b.AppendString(v.Info)
+	return bytes.Clone(b.Build())
+}
+
+// DecodeViolation decodes an entry of a violations map.
+func DecodeViolation(key, val []byte) (Violation, error) {
+	if len(key) < 1 || tuple.Validate(val) != nil || tuple.Tuple(val).Count() != 2 {
+		return Violation{}, fmt.Errorf("%w: constraint violation", ErrCorrupt)
+	}
+	row, _ := tuple.Tuple(val).Field(0)
+	info, _ := tuple.Tuple(val).Field(1)
+	return Violation{Kind: key[0], RowKey: key[1:], Row: row, Info: string(info)}, nil
+}
