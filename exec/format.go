@@ -62,7 +62,7 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 	case KindBool:
 		return types.AppendBool(dst, d.I != 0)
 	case KindArray:
-		return appendArrayText(dst, d)
+		return appendArray(dst, ElemType(t), d, s)
 	}
 	return append(dst, d.S...)
 }

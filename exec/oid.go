@@ -1,5 +1,7 @@
 package exec
 
+import "github.com/prollypg/prollypg/exec/types"
+
 // Type OIDs of the built-in types the executor handles, as in PostgreSQL's
 // pg_type.
 const (
@@ -91,6 +93,9 @@ func KindOf(oid uint32) Kind {
 	case OIDJSON, OIDJSONB:
 		return KindJSON
 	}
+	if IsArrayType(oid) {
+		return KindArray
+	}
 	return KindNull
 }
 
@@ -110,6 +115,9 @@ var typeNames = map[uint32]string{
 func TypeName(oid uint32) string {
 	if n, ok := typeNames[oid]; ok {
 		return n
+	}
+	if e := types.ElemOf(types.Oid(oid)); e != 0 {
+		return TypeName(uint32(e)) + "[]"
 	}
 	return "???"
 }
