@@ -2,6 +2,7 @@ package exec
 
 import (
 	"encoding/binary"
+	"strings"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
@@ -310,4 +311,41 @@ func arrayCast(from, to T) Fn {
 			return conv(env, arg[:])
 		})
 	}
+}
+
+// The vector types of the catalogs (pg_index.indkey, indclass): arrays of
+// int2 or oid with lower bound 0, whose text form is the elements
+// separated by spaces.
+const (
+	OIDInt2Vector = uint32(types.OidInt2Vector)
+	OIDOidVector  = uint32(types.OidOidVector)
+)
+
+// parseVector is int2vectorin and oidvectorin.
+func parseVector(t T, s string) (Datum, error) {
+	elem := ElemType(t)
+	var elems []Datum
+	for _, f := range strings.Fields(s) {
+		d, err := ParseText(elem, f, nil)
+		if err != nil {
+			return Null, err
+		}
+		elems = append(elems, d)
+	}
+	d := NewArray(elem.OID, elems)
+	if len(elems) > 0 {
+		d.Array().Lower[0] = 0
+	}
+	return d, nil
+}
+
+// appendVector is int2vectorout and oidvectorout.
+func appendVector(dst []byte, d Datum) []byte {
+	for i, e := range d.Array().Elems {
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		dst = types.AppendInt(dst, e.I)
+	}
+	return dst
 }

@@ -94,6 +94,9 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 		}
 		return DJSON(string(types.AppendJSONB(nil, &v))), nil
 	}
+	if t.OID == OIDInt2Vector || t.OID == OIDOidVector {
+		return parseVector(t, s)
+	}
 	if IsArrayType(t.OID) {
 		return parseArray(t, s, st)
 	}

@@ -62,6 +62,9 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 	case KindBool:
 		return types.AppendBool(dst, d.I != 0)
 	case KindArray:
+		if t.OID == OIDInt2Vector || t.OID == OIDOidVector {
+			return appendVector(dst, d)
+		}
 		return appendArray(dst, ElemType(t), d, s)
 	}
 	return append(dst, d.S...)

@@ -9,6 +9,9 @@ package exec
 //	like.go         LIKE and ILIKE (PostgreSQL's MatchText), like_escape
 //	regex.go        ~ and friends, SIMILAR TO, regexp_* (on RE2)
 //	fn_textarray.go regexp_match, regexp_split_to_array, string_to_array
+//	fn_array.go     array functions and operators, unnest, array_agg
+//	                (array.go: representation and I/O; array_expr.go:
+//	                ARRAY[...], subscripts; polymorphic.go: anyarray)
 //	fn_math.go      numeric and float functions with PostgreSQL's scales
 //	fn_datetime.go  date/time arithmetic, extract, date_trunc, age, make_*
 //	fn_tochar.go    to_char, to_number, to_date, to_timestamp
@@ -250,6 +253,7 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 			continue
 		}
 		unknowns++
+		conflict := false
 		for j, f := range cands {
 			p := f.params(n)[i]
 			c, isPref := TypeCategory(p), IsPreferredType(p)
@@ -260,9 +264,12 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 				pref[i] = pref[i] || isPref
 			case c == 'S':
 				cat[i], pref[i] = c, isPref
-			case cat[i] != 'S':
-				resolved = false
+			default:
+				conflict = true // unless a string candidate wins
 			}
+		}
+		if conflict && cat[i] != 'S' {
+			resolved = false
 		}
 	}
 	if unknowns > 0 && resolved {
@@ -300,6 +307,10 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 			known = a.OID
 		}
 		var out []*Func
+		assumed := make([]T, n)
+		for i := range assumed {
+			assumed[i] = T{OID: known, Typmod: -1}
+		}
 		for _, f := range cands {
 			params := f.params(n)
 			ok := true
@@ -308,6 +319,10 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 					ok = false
 					break
 				}
+			}
+			if ok && hasPoly(params) {
+				_, err := resolvePoly(params, assumed)
+				ok = err != errPolyMismatch
 			}
 			if ok {
 				out = append(out, f)

@@ -108,6 +108,7 @@ var typeNames = map[uint32]string{
 	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",
 	OIDUUID: "uuid", OIDJSONB: "jsonb", OIDVoid: "void", OIDRecord: "record", OIDRegclass: "regclass",
+	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector",
 	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",
 }
 

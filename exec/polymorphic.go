@@ -15,11 +15,11 @@ import "github.com/prollypg/prollypg/exec/pgerr"
 //
 // A polymorphic result type is the family's element type, or its array.
 const (
-	OIDAnyArray                 uint32 = 2277
-	OIDAnyNonArray              uint32 = 2776
-	OIDAnyCompatible            uint32 = 5077
-	OIDAnyCompatibleArray       uint32 = 5078
-	OIDAnyCompatibleNonArray    uint32 = 5079
+	OIDAnyArray              uint32 = 2277
+	OIDAnyNonArray           uint32 = 2776
+	OIDAnyCompatible         uint32 = 5077
+	OIDAnyCompatibleArray    uint32 = 5078
+	OIDAnyCompatibleNonArray uint32 = 5079
 )
 
 func init() {

@@ -38,6 +38,7 @@ var typeByName = map[string]uint32{
 	"uuid": exec.OIDUUID, "json": exec.OIDJSON, "jsonb": exec.OIDJSONB, "oid": exec.OIDOid,
 	"regclass": exec.OIDRegclass, "regtype": exec.OIDRegtype, "regnamespace": exec.OIDRegnamespace,
 	"regrole": exec.OIDRegrole, "regproc": exec.OIDRegproc,
+	"int2vector": exec.OIDInt2Vector, "oidvector": exec.OIDOidVector,
 }
 
 // serialTypes are the pseudo-types of CREATE TABLE that make a sequence.
