@@ -432,8 +432,12 @@ func trimArray(_ *Env, a []Datum) (Datum, error) {
 	if n == first {
 		return DArray(&Array{Elem: arr.Elem}), nil
 	}
+	// A slice of the array (array_get_slice): lower bounds become 1.
 	per := len(arr.Elems) / int(first)
-	out := &Array{Elem: arr.Elem, Dims: append([]int32{int32(first - n)}, arr.Dims[1:]...), Lower: append([]int32(nil), arr.Lower...)}
+	out := &Array{Elem: arr.Elem, Dims: append([]int32{int32(first - n)}, arr.Dims[1:]...), Lower: make([]int32, len(arr.Dims))}
+	for i := range out.Lower {
+		out.Lower[i] = 1
+	}
 	out.Elems = arr.Elems[:int(first-n)*per]
 	for _, e := range out.Elems {
 		if e.IsNull() {

@@ -103,7 +103,7 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		}
 	}
 	if hasElem && elem == 0 {
-		return nil, pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+		return nil, pgerr.New(pgerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
 	}
 	var common uint32
 	if hasCompat {

@@ -256,3 +256,29 @@ func (a *analyzer) anyAllArray(op string, l, r exec.Expr, all bool, loc int32) (
 	}
 	return &exec.AnyAll{Test: test, L: l, R: r, All: all}, nil
 }
+
+// setElement is the new value of column c for UPDATE ... SET c[i] = e:
+// one subscript, no slice (array_set_element of a one-dimensional
+// array). table is the name the target is known by in sc.
+func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e exec.Expr, sc *scope) (exec.Expr, error) {
+	if !exec.IsArrayType(c.Type.OID) {
+		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(c.Type.OID)), rt.Location)
+	}
+	ix := rt.Indirection[0].GetAIndices()
+	if len(rt.Indirection) != 1 || ix == nil || ix.IsSlice {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "assignment to array slices or to more than one subscript is not supported yet"), rt.Location)
+	}
+	cur, err := a.resolveColumn(sc, table, c.Name, rt.Location)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := a.subscripts(cur, rt.Indirection, sc, rt.Location)
+	if err != nil {
+		return nil, err
+	}
+	val, err := a.assign(e, exec.ElemType(c.Type), c.Name, rt.Location)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.SetElement{Arr: cur, Index: sub.(*exec.Subscript).Upper[0], Val: val, T: c.Type}, nil
+}
