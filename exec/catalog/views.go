@@ -133,8 +133,8 @@ func dAttnums(cols []int) exec.Datum {
 	}
 	return exec.NewArray(exec.OIDInt2, elems)
 }
-func dInt(v int64) exec.Datum   { return exec.DInt(v) }
-func dBool(b bool) exec.Datum   { return exec.DBool(b) }
+func dInt(v int64) exec.Datum { return exec.DInt(v) }
+func dBool(b bool) exec.Datum { return exec.DBool(b) }
 
 // dChar is a "char" value; 0 is the empty "char" PostgreSQL prints as ”.
 func dChar(c byte) exec.Datum {
