@@ -43,6 +43,12 @@ func (f *AggFunc) resultType(args []T) T {
 	if f.Ret == 0 {
 		return baseT(args[0])
 	}
+	if f.Ret == OIDAnyArray {
+		if IsArrayType(args[0].OID) {
+			return baseT(args[0])
+		}
+		return ArrayType(baseT(args[0]))
+	}
 	return T{OID: f.Ret, Typmod: -1}
 }
 

@@ -45,6 +45,9 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDJSON, OIDUnknown, OIDChar:
 		return append(dst, d.S...), nil
 	}
+	if IsArrayType(t.OID) && d.Kind == KindArray {
+		return appendArrayBinary(dst, t, d), nil
+	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "binary output of type %s is not supported yet", TypeName(t.OID))
 }
 
@@ -122,6 +125,9 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 	case OIDBytea:
 		d = DBytes(string(b))
 	default:
+		if IsArrayType(t.OID) {
+			return decodeArrayBinary(t, b)
+		}
 		return Null, pgerr.New(pgerr.FeatureNotSupported, "binary input of type %s is not supported yet", TypeName(t.OID))
 	}
 	if err != nil {

@@ -94,8 +94,11 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 		}
 		return DJSON(string(types.AppendJSONB(nil, &v))), nil
 	}
-	if d, ok, err := parseArrayText(t, s); ok {
-		return d, err
+	if t.OID == OIDInt2Vector || t.OID == OIDOidVector {
+		return parseVector(t, s)
+	}
+	if IsArrayType(t.OID) {
+		return parseArray(t, s, st)
 	}
 	return Null, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported yet", TypeName(t.OID))
 }
@@ -128,6 +131,10 @@ func applyTypmod(t T, d Datum, explicit bool) (Datum, error) {
 		var iv types.Interval
 		iv, err = types.AdjustIntervalTypmod(d.Interval(), t.Typmod)
 		d = DInterval(iv)
+	default:
+		if d.Kind == KindArray {
+			return mapArray(d, ElemType(t).OID, func(e Datum) (Datum, error) { return applyTypmod(ElemType(t), e, explicit) })
+		}
 	}
 	return d, err
 }

@@ -63,6 +63,8 @@ func castMore(from, to T) Fn {
 func castSpecial(from, to T) Fn {
 	tk := KindOf(to.OID)
 	switch {
+	case from.OID != to.OID && IsArrayType(from.OID) && IsArrayType(to.OID):
+		return arrayCast(from, to)
 	case from.OID == OIDBool && tk == KindText:
 		// bool's cast to text is booltext: "true", not the output "t".
 		return func(_ *Env, a []Datum) (Datum, error) {

@@ -388,9 +388,9 @@ func init() {
 	strFn("||", t2, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(a[0].S + a[1].S), nil })
 	strFn("||", []uint32{OIDBytea, OIDBytea}, OIDBytea, func(_ *Env, a []Datum) (Datum, error) { return DBytes(a[0].S + a[1].S), nil })
 	for i := 0; i < 2; i++ {
-		args := []uint32{OIDText, OIDAny}
+		args := []uint32{OIDText, OIDAnyNonArray}
 		if i == 1 {
-			args = []uint32{OIDAny, OIDText}
+			args = []uint32{OIDAnyNonArray, OIDText}
 		}
 		other := 1 - i
 		// anytextcat and textanycat cast the other side to text (so

@@ -2,12 +2,11 @@ package exec
 
 import (
 	"strings"
-
-	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
 // The functions between text and text[]: regexp_match,
-// regexp_split_to_array, string_to_array, array_to_string.
+// regexp_split_to_array, string_to_array (array_to_string, over any
+// array, is in fn_array.go).
 
 // regexSplit is regexp_split_to_array's splitting: empty matches split
 // between characters, and a match at the very start or end still makes
@@ -119,30 +118,4 @@ func init() {
 	}
 	register(&Func{Name: "string_to_array", Args: tt, Ret: OIDTextArray, Fn: toArray},
 		&Func{Name: "string_to_array", Args: ttt, Ret: OIDTextArray, Fn: toArray})
-	toString := func(_ *Env, a []Datum) (Datum, error) {
-		if a[0].IsNull() || a[1].IsNull() {
-			return Null, nil
-		}
-		if a[0].Kind != KindArray {
-			return Null, pgerr.New(pgerr.DatatypeMismatch, "argument must be an array")
-		}
-		var b strings.Builder
-		first := true
-		for _, e := range a[0].Array().Elems {
-			if e.IsNull() {
-				if len(a) < 3 || a[2].IsNull() {
-					continue
-				}
-				e = a[2]
-			}
-			if !first {
-				b.WriteString(a[1].S)
-			}
-			first = false
-			b.WriteString(e.S)
-		}
-		return DText(b.String()), nil
-	}
-	register(&Func{Name: "array_to_string", Args: []uint32{OIDTextArray, OIDText}, Ret: OIDText, Fn: toString},
-		&Func{Name: "array_to_string", Args: []uint32{OIDTextArray, OIDText, OIDText}, Ret: OIDText, Fn: toString})
 }

@@ -62,7 +62,10 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 	case KindBool:
 		return types.AppendBool(dst, d.I != 0)
 	case KindArray:
-		return appendArrayText(dst, d)
+		if t.OID == OIDInt2Vector || t.OID == OIDOidVector {
+			return appendVector(dst, d)
+		}
+		return appendArray(dst, ElemType(t), d, s)
 	}
 	return append(dst, d.S...)
 }

@@ -9,6 +9,9 @@ package exec
 //	like.go         LIKE and ILIKE (PostgreSQL's MatchText), like_escape
 //	regex.go        ~ and friends, SIMILAR TO, regexp_* (on RE2)
 //	fn_textarray.go regexp_match, regexp_split_to_array, string_to_array
+//	fn_array.go     array functions and operators, unnest, array_agg
+//	                (array.go: representation and I/O; array_expr.go:
+//	                ARRAY[...], subscripts; polymorphic.go: anyarray)
 //	fn_math.go      numeric and float functions with PostgreSQL's scales
 //	fn_datetime.go  date/time arithmetic, extract, date_trunc, age, make_*
 //	fn_tochar.go    to_char, to_number, to_date, to_timestamp
@@ -66,6 +69,9 @@ type Func struct {
 
 // ResultType returns the type f returns for arguments of types args.
 func (f *Func) ResultType(args []T) T {
+	if IsPolymorphic(f.Ret) {
+		return polyResult(f.Ret, f.params(len(args)), args)
+	}
 	if f.RetArg > 0 {
 		return T{OID: args[f.RetArg-1].OID, Typmod: -1}
 	}
@@ -148,8 +154,13 @@ func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error)
 				ok = false
 			}
 		}
+		if ok && hasPoly(params) {
+			if _, err := resolvePoly(params, args); err == errPolyMismatch {
+				ok = false
+			}
+		}
 		if exact {
-			return f, resolvedTypes(f, args), nil
+			return resolved(f, args)
 		}
 		if ok {
 			cands = append(cands, f)
@@ -158,7 +169,7 @@ func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error)
 	best := selectCandidate(cands, args)
 	switch {
 	case len(best) == 1:
-		return best[0], resolvedTypes(best[0], args), nil
+		return resolved(best[0], args)
 	case len(best) > 1:
 		return nil, nil, pgerr.New(pgerr.AmbiguousFunction, "function %s is not unique", signature(name, args)).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
@@ -166,9 +177,16 @@ func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error)
 	return nil, nil, errNoFunc(name, args)
 }
 
-// resolvedTypes returns the types the arguments of a call of f convert to.
-func resolvedTypes(f *Func, args []T) []T {
+// resolved returns f and the types the arguments of a call of f convert
+// to, its polymorphic parameters bound to actual types.
+func resolved(f *Func, args []T) (*Func, []T, error) {
 	params := f.params(len(args))
+	if hasPoly(params) {
+		var err error
+		if params, err = resolvePoly(params, args); err != nil {
+			return nil, nil, err
+		}
+	}
 	out := make([]T, len(args))
 	for i, p := range params {
 		out[i] = T{OID: p, Typmod: -1}
@@ -176,7 +194,7 @@ func resolvedTypes(f *Func, args []T) []T {
 			out[i] = args[i]
 		}
 	}
-	return out
+	return f, out, nil
 }
 
 // selectCandidate narrows cands, all applicable to args, as PostgreSQL's
@@ -235,6 +253,7 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 			continue
 		}
 		unknowns++
+		conflict := false
 		for j, f := range cands {
 			p := f.params(n)[i]
 			c, isPref := TypeCategory(p), IsPreferredType(p)
@@ -245,9 +264,12 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 				pref[i] = pref[i] || isPref
 			case c == 'S':
 				cat[i], pref[i] = c, isPref
-			case cat[i] != 'S':
-				resolved = false
+			default:
+				conflict = true // unless a string candidate wins
 			}
+		}
+		if conflict && cat[i] != 'S' {
+			resolved = false
 		}
 	}
 	if unknowns > 0 && resolved {
@@ -285,6 +307,10 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 			known = a.OID
 		}
 		var out []*Func
+		assumed := make([]T, n)
+		for i := range assumed {
+			assumed[i] = T{OID: known, Typmod: -1}
+		}
 		for _, f := range cands {
 			params := f.params(n)
 			ok := true
@@ -293,6 +319,10 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 					ok = false
 					break
 				}
+			}
+			if ok && hasPoly(params) {
+				_, err := resolvePoly(params, assumed)
+				ok = err != errPolyMismatch
 			}
 			if ok {
 				out = append(out, f)
@@ -368,6 +398,12 @@ func TypeCategory(oid uint32) byte {
 	case OIDAny, OIDAnyElement, OIDVoid, OIDRecord:
 		return 'P'
 	}
+	if IsPolymorphic(oid) {
+		return 'P'
+	}
+	if IsArrayType(oid) {
+		return 'A'
+	}
 	return 'U'
 }
 
@@ -386,6 +422,12 @@ func IsPreferredType(oid uint32) bool {
 func CanCoerce(from, to uint32) bool {
 	if from == to || from == OIDUnknown || to == OIDAny || to == OIDAnyElement {
 		return true
+	}
+	if IsPolymorphic(to) {
+		return polyAccepts(from, to)
+	}
+	if fe, te := ElemType(T{OID: from}), ElemType(T{OID: to}); fe.OID != 0 && te.OID != 0 {
+		return CanCoerce(fe.OID, te.OID) // array_coerce over an implicit element cast
 	}
 	fr, tr := numericRank(from), numericRank(to)
 	switch {

@@ -67,9 +67,12 @@ func (e *BoolTest) Type() T { return TBool }
 // with SQL's NULL rules (no match but a NULL comparison gives NULL).
 type AnyAll struct {
 	Cmp Fn // op over the operand and one element
-	L   Expr
-	R   Expr
-	All bool
+	// Test, when the operator needs its operands converted, replaces Cmp:
+	// it is evaluated over a row holding the operand and one element.
+	Test Expr
+	L    Expr
+	R    Expr
+	All  bool
 }
 
 func (e *AnyAll) Eval(env *Env, row Row) (Datum, error) {
@@ -82,17 +85,29 @@ func (e *AnyAll) Eval(env *Env, row Row) (Datum, error) {
 		return Null, err
 	}
 	sawNull := false
+	var pair Row
+	if e.Test != nil {
+		pair = Row{l, Null}
+	}
 	for _, el := range r.Array().Elems {
-		if l.IsNull() || el.IsNull() {
+		var d Datum
+		if e.Test != nil {
+			pair[1] = el
+			if d, err = e.Test.Eval(env, pair); err != nil {
+				return Null, err
+			}
+		} else if !l.IsNull() && !el.IsNull() {
+			base := len(env.args)
+			env.args = append(env.args, l, el)
+			d, err = e.Cmp(env, env.args[base:base+2:base+2])
+			env.args = env.args[:base]
+			if err != nil {
+				return Null, err
+			}
+		}
+		if d.IsNull() {
 			sawNull = true
 			continue
-		}
-		base := len(env.args)
-		env.args = append(env.args, l, el)
-		d, err := e.Cmp(env, env.args[base:base+2:base+2])
-		env.args = env.args[:base]
-		if err != nil {
-			return Null, err
 		}
 		if d.Bool() != e.All {
 			return DBool(!e.All), nil

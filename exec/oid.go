@@ -1,5 +1,7 @@
 package exec
 
+import "github.com/prollypg/prollypg/exec/types"
+
 // Type OIDs of the built-in types the executor handles, as in PostgreSQL's
 // pg_type.
 const (
@@ -91,6 +93,9 @@ func KindOf(oid uint32) Kind {
 	case OIDJSON, OIDJSONB:
 		return KindJSON
 	}
+	if IsArrayType(oid) {
+		return KindArray
+	}
 	return KindNull
 }
 
@@ -103,6 +108,7 @@ var typeNames = map[uint32]string{
 	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",
 	OIDUUID: "uuid", OIDJSONB: "jsonb", OIDVoid: "void", OIDRecord: "record", OIDRegclass: "regclass",
+	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector",
 	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",
 }
 
@@ -110,6 +116,9 @@ var typeNames = map[uint32]string{
 func TypeName(oid uint32) string {
 	if n, ok := typeNames[oid]; ok {
 		return n
+	}
+	if e := types.ElemOf(types.Oid(oid)); e != 0 {
+		return TypeName(uint32(e)) + "[]"
 	}
 	return "???"
 }

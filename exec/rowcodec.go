@@ -48,6 +48,10 @@ func appendField(b *tuple.Builder, t T, d Datum) {
 		iv := d.Interval()
 		b.AppendInterval(iv.Months, iv.Days, iv.Micros)
 	default:
+		if d.Kind == KindArray {
+			b.Append(appendArrayField(nil, t, d))
+			return
+		}
 		b.AppendString(d.S)
 	}
 }
@@ -86,6 +90,9 @@ func decodeField(t T, f []byte) (Datum, error) {
 		iv.Months, iv.Days, iv.Micros, err = tuple.DecodeInterval(f)
 		d.X = iv
 	default:
+		if d.Kind == KindArray {
+			return decodeArrayField(t, f)
+		}
 		// Stored bytes are immutable (chunks never change once written), so
 		// the string can share them instead of copying.
 		if len(f) > 0 {

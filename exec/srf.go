@@ -22,6 +22,9 @@ type SRF struct {
 	// Iter, instead of Rows, yields the rows one at a time (nil at the
 	// end), for series that may not end (generate_series to infinity).
 	Iter func(env *Env, args []Datum) (func() (Row, error), error)
+	// NullArgs functions are called with NULL arguments; the others are
+	// strict and give no rows.
+	NullArgs bool
 }
 
 // srfs holds the set-returning overloads by name, registered from init.
@@ -65,8 +68,8 @@ func (p *FuncScan) Open(env *Env) (Rows, error) {
 		if err != nil {
 			return nil, err
 		}
-		if d.IsNull() {
-			return &bufferedRows{}, nil // every function here is strict
+		if d.IsNull() && !p.Fn.NullArgs {
+			return &bufferedRows{}, nil
 		}
 		args[i] = d
 	}
@@ -223,16 +226,6 @@ func init() {
 				}}
 		})
 	}
-	registerSRF(&Func{Name: "unnest", Args: []uint32{OIDTextArray}, Ret: TX}, func([]T) *SRF {
-		return &SRF{Cols: []ResultColumn{{Name: "unnest", T: TText}},
-			Rows: func(_ *Env, a []Datum) ([]Row, error) {
-				var rows []Row
-				for _, e := range a[0].Array().Elems {
-					rows = append(rows, Row{e})
-				}
-				return rows, nil
-			}}
-	})
 	for _, args := range [][]uint32{{TX, TX}, {TX, TX, TX}} {
 		registerSRF(&Func{Name: "string_to_table", Args: args, Ret: TX}, func([]T) *SRF {
 			return &SRF{Cols: []ResultColumn{{Name: "string_to_table", T: TText}},

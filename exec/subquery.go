@@ -20,6 +20,7 @@ const (
 	ScalarSub                // (q): its one value, NULL without rows
 	AnySub                   // x op ANY (q), x IN (q)
 	AllSub                   // x op ALL (q)
+	ArraySub                 // ARRAY(q): its one column's values as an array
 )
 
 // SubPlan is a subquery used as an expression. A correlated subquery reads
@@ -70,7 +71,7 @@ func (e *SubPlan) Eval(env *Env, row Row) (Datum, error) {
 			return Null, err
 		}
 		switch e.Kind {
-		case ExistsSub, ScalarSub:
+		case ExistsSub, ScalarSub, ArraySub:
 			return res.d, res.err
 		}
 		return e.compareAll(env, row, res)
@@ -84,7 +85,7 @@ func (e *SubPlan) Eval(env *Env, row Row) (Datum, error) {
 	}
 	cenv := env.child(outer)
 	switch e.Kind {
-	case ExistsSub, ScalarSub:
+	case ExistsSub, ScalarSub, ArraySub:
 		return e.value(cenv)
 	}
 	left, err := e.left(env, row)
@@ -111,13 +112,16 @@ func (e *SubPlan) Eval(env *Env, row Row) (Datum, error) {
 	}
 }
 
-// value runs an EXISTS or scalar subquery.
+// value runs an EXISTS, scalar or ARRAY subquery.
 func (e *SubPlan) value(env *Env) (Datum, error) {
 	rows, err := e.Plan.Open(env)
 	if err != nil {
 		return Null, err
 	}
 	defer rows.Close()
+	if e.Kind == ArraySub {
+		return collectArray(rows, e.Plan.Columns()[0].T)
+	}
 	first, err := rows.Next()
 	if err != nil {
 		return Null, err
@@ -147,7 +151,7 @@ func (e *SubPlan) cached(env *Env) (*subResult, error) {
 	}
 	res := &subResult{}
 	switch e.Kind {
-	case ExistsSub, ScalarSub:
+	case ExistsSub, ScalarSub, ArraySub:
 		res.d, res.err = e.value(env)
 	default:
 		rows, err := drain(env, e.Plan)

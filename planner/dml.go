@@ -268,6 +268,16 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(rt.Indirection) > 0 {
+			target := s.Relation.Relname
+			if s.Relation.Alias != nil {
+				target = s.Relation.Alias.Aliasname
+			}
+			if sets[pos], err = a.setElement(target, c, rt, e, sc); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if sets[pos], err = a.assign(e, c.Type, c.Name, rt.Location); err != nil {
 			return nil, err
 		}

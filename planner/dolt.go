@@ -260,7 +260,7 @@ func statusArray(elems ...string) exec.Datum {
 	for i, e := range elems {
 		ds[i] = exec.DText(e)
 	}
-	return exec.TextArray(ds)
+	return exec.NewArray(exec.OIDText, ds)
 }
 
 // doltFunc resolves the version-control functions.

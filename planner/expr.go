@@ -41,13 +41,18 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		return &exec.IsNull{E: e, Not: nt.Nulltesttype == pg.NullTestType_IS_NOT_NULL}, nil
 	case n.GetTypeCast() != nil:
 		tc := n.GetTypeCast()
-		e, err := a.expr(tc.Arg, sc)
-		if err != nil {
-			return nil, err
-		}
 		t, _, err := resolveType(tc.TypeName)
 		if err != nil {
 			return nil, withPos(err.(*pgerr.Error), tc.TypeName.Location)
+		}
+		var e exec.Expr
+		if arr := tc.Arg.GetAArrayExpr(); arr != nil && exec.IsArrayType(t.OID) {
+			e, err = a.arrayExpr(arr, sc, t) // the elements are cast to t's element type
+		} else {
+			e, err = a.expr(tc.Arg, sc)
+		}
+		if err != nil {
+			return nil, err
 		}
 		return a.cast(e, t, true, tc.Location)
 	case n.GetCoalesceExpr() != nil:
@@ -340,6 +345,9 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 				return nil, err
 			}
 		case exec.KindOf(lt.OID) != exec.KindOf(rt.OID) || exec.KindOf(lt.OID) == exec.KindNull:
+			return nil, errNoOperator(op, lt, rt, loc)
+		case exec.IsArrayType(lt.OID) && lt.OID != rt.OID:
+			// anyarray op anyarray: both sides of one array type.
 			return nil, errNoOperator(op, lt, rt, loc)
 		case lt.OID == exec.OIDJSONB && rt.OID == exec.OIDJSONB:
 			cmpFn = exec.JSONBCompareOp(op)

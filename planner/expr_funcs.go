@@ -22,6 +22,12 @@ func (a *analyzer) exprMore(n *pg.Node, sc *scope) (e exec.Expr, ok bool, err er
 	case n.GetSqlvalueFunction() != nil:
 		e, err = a.sqlValueFunction(n.GetSqlvalueFunction())
 		return e, true, err
+	case n.GetAArrayExpr() != nil:
+		e, err = a.arrayExpr(n.GetAArrayExpr(), sc, exec.T{})
+		return e, true, err
+	case n.GetAIndirection() != nil:
+		e, err = a.indirection(n.GetAIndirection(), sc)
+		return e, true, err
 	case n.GetBooleanTest() != nil:
 		bt := n.GetBooleanTest()
 		arg, err := a.expr(bt.Arg, sc)
@@ -247,6 +253,10 @@ func columnNameMore(n *pg.Node) string {
 		}[n.GetSqlvalueFunction().Op]
 	case n.GetAExpr() != nil && n.GetAExpr().Kind == pg.A_Expr_Kind_AEXPR_NULLIF:
 		return "nullif"
+	case n.GetAArrayExpr() != nil:
+		return "array"
+	case n.GetAIndirection() != nil:
+		return columnName(n.GetAIndirection().Arg)
 	case n.GetCollateClause() != nil:
 		return columnName(n.GetCollateClause().Arg)
 	}
@@ -429,17 +439,8 @@ func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 				}
 				elems = append(elems, &exec.Const{D: d, T: exec.TUnknown})
 			}
-		case r.Type().OID == exec.OIDTextArray:
-			if l, err = a.coerce(l, exec.TText, "", x.Location); err != nil {
-				return nil, err
-			}
-			cmp := exec.CompareOp(op)
-			if cmp == nil {
-				return nil, errNoOperator(op, l.Type(), exec.TText, x.Location)
-			}
-			return &exec.AnyAll{Cmp: cmp, L: l, R: r, All: !isAny}, nil
 		default:
-			return nil, withPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires array on right side"), x.Location)
+			return a.anyAllArray(op, l, r, !isAny, x.Location)
 		}
 	}
 	var cmps []exec.Expr

@@ -63,7 +63,13 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 		}
 		p = s
 	} else if exec.IsSRF(name) {
-		fs, err := a.srfScan(fc, sc, nil)
+		var fs *exec.FuncScan
+		var err error
+		if name == "unnest" && len(fc.Args) > 1 {
+			fs, err = a.unnestMulti(fc, sc)
+		} else {
+			fs, err = a.srfScan(fc, sc, nil)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +116,8 @@ func sigOf(name string, types []exec.T) string {
 
 // isSeries reports whether a call is generate_series over numbers.
 func isSeries(fc *pg.FuncCall) bool {
-	return len(fc.Funcname) == 1 && opName(fc.Funcname) == "generate_series" && (len(fc.Args) == 2 || len(fc.Args) == 3)
+	catalog := len(fc.Funcname) == 1 || len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() == "pg_catalog"
+	return catalog && opName(fc.Funcname) == "generate_series" && (len(fc.Args) == 2 || len(fc.Args) == 3)
 }
 
 // seriesArgs analyzes the arguments of generate_series and converts them

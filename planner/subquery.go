@@ -34,6 +34,8 @@ func (a *analyzer) subLink(sl *pg.SubLink, sc *scope) (exec.Expr, error) {
 		}
 		sp.Kind, sp.T = exec.ScalarSub, cols[0].T
 		return sp, nil
+	case pg.SubLinkType_ARRAY_SUBLINK:
+		return arraySubLink(sp, cols, sl.Location)
 	case pg.SubLinkType_ANY_SUBLINK, pg.SubLinkType_ALL_SUBLINK:
 	default:
 		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "%s subqueries are not supported yet", sl.SubLinkType), sl.Location)

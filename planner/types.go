@@ -38,6 +38,7 @@ var typeByName = map[string]uint32{
 	"uuid": exec.OIDUUID, "json": exec.OIDJSON, "jsonb": exec.OIDJSONB, "oid": exec.OIDOid,
 	"regclass": exec.OIDRegclass, "regtype": exec.OIDRegtype, "regnamespace": exec.OIDRegnamespace,
 	"regrole": exec.OIDRegrole, "regproc": exec.OIDRegproc,
+	"int2vector": exec.OIDInt2Vector, "oidvector": exec.OIDOidVector,
 }
 
 // serialTypes are the pseudo-types of CREATE TABLE that make a sequence.
@@ -58,26 +59,40 @@ func resolveType(tn *pg.TypeName) (exec.T, bool, error) {
 	if len(parts) == 2 && parts[0] != "pg_catalog" {
 		return exec.T{}, false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.Join(parts, "."))
 	}
-	if len(tn.ArrayBounds) > 0 {
-		if name == "text" && len(parts) <= 2 {
-			return exec.TTextArray, false, nil
-		}
-		return exec.T{}, false, pgerr.New(pgerr.FeatureNotSupported, "array types are not supported yet")
-	}
 	t := exec.T{Typmod: -1}
 	serial := false
+	arrayName := false // _int4: the array type by its pg_type name
 	if oid, ok := serialTypes[name]; ok {
 		t.OID, serial = oid, true
 	} else if oid, ok := typeByName[name]; ok {
 		t.OID = oid
+	} else if oid, ok := typeByName[strings.TrimPrefix(name, "_")]; ok && name[0] == '_' && exec.ArrayType(exec.T{OID: oid}).OID != 0 {
+		t.OID, arrayName = oid, true
 	} else {
 		return exec.T{}, false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
 	}
+	if serial && len(tn.ArrayBounds) > 0 {
+		return exec.T{}, false, pgerr.New(pgerr.FeatureNotSupported, "array of serial is not implemented")
+	}
+	t, err := applyTypmods(t, strings.TrimPrefix(name, "_"), tn.Typmods)
+	if err != nil {
+		return exec.T{}, false, err
+	}
+	if len(tn.ArrayBounds) > 0 || arrayName {
+		// int[3][4] is int[]: PostgreSQL ignores the declared bounds.
+		t = exec.ArrayType(t)
+	}
+	return t, serial, nil
+}
+
+// applyTypmods applies the modifiers written after a type name (varchar(10),
+// numeric(10,2), timestamp(3)) to t, named name.
+func applyTypmods(t exec.T, name string, typmods []*pg.Node) (exec.T, error) {
 	var mods []int32
-	for _, m := range tn.Typmods {
+	for _, m := range typmods {
 		c := m.GetAConst()
 		if c == nil || c.GetIval() == nil {
-			return exec.T{}, false, pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers")
+			return exec.T{}, pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers")
 		}
 		mods = append(mods, c.GetIval().Ival)
 	}
@@ -85,7 +100,7 @@ func resolveType(tn *pg.TypeName) (exec.T, bool, error) {
 	case exec.OIDVarchar, exec.OIDBpchar:
 		if len(mods) > 0 {
 			if mods[0] < 1 {
-				return exec.T{}, false, pgerr.New(pgerr.InvalidParameterValue, "length for type %s must be at least 1", name)
+				return exec.T{}, pgerr.New(pgerr.InvalidParameterValue, "length for type %s must be at least 1", name)
 			}
 			t.Typmod = mods[0] + 4
 		} else if t.OID == exec.OIDBpchar && name != "bpchar" {
@@ -105,7 +120,7 @@ func resolveType(tn *pg.TypeName) (exec.T, bool, error) {
 	case exec.OIDTimestamp, exec.OIDTimestampTZ, exec.OIDTime:
 		if len(mods) == 1 {
 			if mods[0] < 0 {
-				return exec.T{}, false, pgerr.New(pgerr.InvalidParameterValue, "%s(%d) precision must not be negative", timeTypeName(t.OID), mods[0])
+				return exec.T{}, pgerr.New(pgerr.InvalidParameterValue, "%s(%d) precision must not be negative", timeTypeName(t.OID), mods[0])
 			}
 			t.Typmod = min(mods[0], 6)
 		}
@@ -116,10 +131,10 @@ func resolveType(tn *pg.TypeName) (exec.T, bool, error) {
 			t.Typmod = types.IntervalTypmod(mods[0], types.IntervalFullPrecision)
 		case 2:
 			if mods[1] < 0 {
-				return exec.T{}, false, pgerr.New(pgerr.InvalidParameterValue, "INTERVAL(%d) precision must not be negative", mods[1])
+				return exec.T{}, pgerr.New(pgerr.InvalidParameterValue, "INTERVAL(%d) precision must not be negative", mods[1])
 			}
 			t.Typmod = types.IntervalTypmod(mods[0], min(mods[1], 6))
 		}
 	}
-	return t, serial, nil
+	return t, nil
 }

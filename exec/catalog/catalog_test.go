@@ -2,7 +2,6 @@ package catalog_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/prollypg/prollypg/exec"
@@ -28,7 +27,13 @@ func render(t *testing.T, root versioning.RootValue) string {
 			if len(r) != len(v.Cols) {
 				t.Fatalf("%s.%s: row of %d values for %d columns", v.Schema, v.Name, len(r), len(v.Cols))
 			}
-			out += fmt.Sprintf("%s %v\n", v.Name, r)
+			// Values in their text form: arrays are pointers, which %v
+			// would print as addresses.
+			out += v.Name
+			for i, d := range r {
+				out += " " + string(exec.AppendText(nil, v.Cols[i].Type, d, nil))
+			}
+			out += "\n"
 		}
 	}
 	return out

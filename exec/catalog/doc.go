@@ -15,11 +15,13 @@
 //     bootstrap superuser 10), so the literal OIDs tools use still work.
 //  2. Read-only: the tables are exec tables with a Virtual row source; DML
 //     on them fails.
-//  3. Columns are PostgreSQL 15's, in its order, with its names. Types this
-//     executor does not have (aclitem[], int2vector, oidvector,
-//     pg_node_tree, xid, anyarray and the other arrays) are text holding
-//     PostgreSQL's text form, or NULL; information_schema's domains are
-//     their base types, which is what PostgreSQL sends in RowDescription.
+//  3. Columns are PostgreSQL 15's, in its order, with its names. Array
+//     columns are real arrays (conkey is a smallint[]); aclitem[] is a
+//     text[] of aclitem's text form. Types this executor does not have
+//     (int2vector, oidvector, pg_node_tree, xid, anyarray) are text
+//     holding PostgreSQL's text form, or NULL; information_schema's
+//     domains are their base types, which is what PostgreSQL sends in
+//     RowDescription.
 //  4. Stored expressions (defaults, CHECK constraints) are SQL text in this
 //     server's records; the columns that hold PostgreSQL's node trees
 //     (adbin, conbin) hold that text, and rendering them as pg_get_expr

@@ -403,8 +403,8 @@ func pgIndex(s *Snapshot) ([]exec.Row, error) {
 				dOID(ix.oid), dOID(TableOID(t.Schema, t.Name)), dInt(int64(len(ix.cols) + len(ix.include))), dInt(int64(len(ix.cols))),
 				dBool(ix.unique), dBool(ix.nnd), dBool(ix.primary), dBool(false),
 				dBool(!ix.deferrable), dBool(false), dBool(true), dBool(false), dBool(true),
-				dBool(true), dBool(false), dText(strings.Join(key, " ")), dText(strings.Join(coll, " ")), dText(strings.Join(class, " ")),
-				dText(strings.Join(opt, " ")), dTextOrNull(strings.Join(exprs, ", ")), dTextOrNull(ix.where),
+				dBool(true), dBool(false), dVector(exec.OIDInt2Vector, key), dVector(exec.OIDOidVector, coll), dVector(exec.OIDOidVector, class),
+				dVector(exec.OIDInt2Vector, opt), dTextOrNull(strings.Join(exprs, ", ")), dTextOrNull(ix.where),
 			})
 		}
 	}
@@ -451,14 +451,7 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, c := range s.Constraints() {
 		t := c.Table
-		var key []string
-		for _, k := range c.Cols {
-			key = append(key, strconv.Itoa(k+1))
-		}
-		conkey := exec.Null
-		if len(key) > 0 {
-			conkey = dText("{" + strings.Join(key, ",") + "}")
-		}
+		conkey := dAttnums(c.Cols)
 		indid := uint32(0)
 		switch c.Type {
 		case 'p', 'u':
@@ -478,11 +471,7 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 		if c.FK != nil {
 			confrel = TableOID(c.FK.RefSchema, c.FK.RefTable)
 			upd, del, match = fkAction(c.FK.OnUpdate), fkAction(c.FK.OnDelete), 's'
-			var ks []string
-			for _, k := range c.FK.RefColumns {
-				ks = append(ks, strconv.Itoa(k+1))
-			}
-			confkey = dText("{" + strings.Join(ks, ",") + "}")
+			confkey = dAttnums(c.FK.RefColumns)
 		}
 		out = append(out, exec.Row{
 			dOID(c.OID), dText(c.Name), dOID(NamespaceOID(t.Schema)), dChar(c.Type),
@@ -524,8 +513,8 @@ func pgDatabase(s *Snapshot) ([]exec.Row, error) {
 		acl      exec.Datum
 	}
 	dbs := []db{
-		{"template0", true, false, dText("{=c/postgres,postgres=CTc/postgres}")},
-		{"template1", true, true, dText("{=c/postgres,postgres=CTc/postgres}")},
+		{"template0", true, false, exec.NewArray(exec.OIDText, []exec.Datum{dText("=c/postgres"), dText("postgres=CTc/postgres")})},
+		{"template1", true, true, exec.NewArray(exec.OIDText, []exec.Datum{dText("=c/postgres"), dText("postgres=CTc/postgres")})},
 	}
 	for _, name := range s.Src.Databases {
 		dbs = append(dbs, db{name, false, true, exec.Null})

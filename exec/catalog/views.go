@@ -38,7 +38,20 @@ func define(schema, name string, oid uint32, kind byte, spec string, rows func(*
 // colType maps the types of catalog columns to the executor's (see the
 // package doc for the types it lacks).
 func colType(name string) exec.T {
+	if elem, ok := strings.CutSuffix(name, "[]"); ok {
+		if elem == "aclitem" {
+			return exec.TTextArray // aclitem's text form, in a text[]
+		}
+		if t := exec.ArrayType(colType(elem)); t.OID != 0 {
+			return t
+		}
+		return exec.TText
+	}
 	switch name {
+	case "int2vector":
+		return exec.T{OID: exec.OIDInt2Vector, Typmod: -1}
+	case "oidvector":
+		return exec.T{OID: exec.OIDOidVector, Typmod: -1}
 	case "oid":
 		return exec.TOid
 	case "name", "sql_identifier":
@@ -98,8 +111,30 @@ func (v *View) Rows(s *Snapshot) ([]exec.Row, error) { return v.rows(s) }
 // Values for rows.
 func dOID(v uint32) exec.Datum  { return exec.DInt(int64(v)) }
 func dText(s string) exec.Datum { return exec.DText(s) }
-func dInt(v int64) exec.Datum   { return exec.DInt(v) }
-func dBool(b bool) exec.Datum   { return exec.DBool(b) }
+
+// dVector is an int2vector or oidvector of the numbers in fields.
+func dVector(oid uint32, fields []string) exec.Datum {
+	d, err := exec.ParseText(exec.T{OID: oid, Typmod: -1}, strings.Join(fields, " "), nil)
+	if err != nil {
+		panic("catalog: bad vector " + strings.Join(fields, " ")) // the catalog's own numbers
+	}
+	return d
+}
+
+// dAttnums is a smallint[] of the 1-based attribute numbers of the 0-based
+// columns cols (conkey, confkey), NULL for none.
+func dAttnums(cols []int) exec.Datum {
+	if len(cols) == 0 {
+		return exec.Null
+	}
+	elems := make([]exec.Datum, len(cols))
+	for i, c := range cols {
+		elems[i] = exec.DInt(int64(c + 1))
+	}
+	return exec.NewArray(exec.OIDInt2, elems)
+}
+func dInt(v int64) exec.Datum { return exec.DInt(v) }
+func dBool(b bool) exec.Datum { return exec.DBool(b) }
 
 // dChar is a "char" value; 0 is the empty "char" PostgreSQL prints as ”.
 func dChar(c byte) exec.Datum {

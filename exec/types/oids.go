@@ -12,6 +12,8 @@ const (
 	OidName        Oid = 19
 	OidInt8        Oid = 20
 	OidInt2        Oid = 21
+	OidInt2Vector  Oid = 22 // int2vector: an int2 array of lower bound 0, printed "1 2"
+	OidOidVector   Oid = 30 // oidvector: the same of oid
 	OidInt4        Oid = 23
 	OidRegproc     Oid = 24
 	OidText        Oid = 25

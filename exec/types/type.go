@@ -40,6 +40,15 @@ func arrayType(oid Oid, name string, elem Oid, align byte, cat byte, kind byte) 
 		Align: align, Storage: 'x', Kind: kind, TypmodIn: "-", TypmodOut: "-", IsArray: true}
 }
 
+// vectorType is int2vector or oidvector: subscriptable like an array
+// (typelem set, category A) but of plain storage, which keeps format_type
+// from calling it an array. Their array types are left out (typarray 0).
+func vectorType(oid Oid, name string, elem Oid) Type {
+	return Type{Oid: oid, Name: name, Len: -1, Category: 'A', Delim: ',', Elem: elem,
+		Input: name + "in", Output: name + "out", Receive: name + "recv", Send: name + "send",
+		Align: 'i', Storage: 'p', Kind: 'b', TypmodIn: "-", TypmodOut: "-", IsArray: true}
+}
+
 // Types lists the built-in types in OID order (pg_type rows from PostgreSQL 15).
 var Types = func() []Type {
 	t := []Type{
@@ -51,6 +60,8 @@ var Types = func() []Type {
 		base(OidInt2, "int2", 2, true, 'N', false, 0, OidInt2Array, "int2in", "int2out", "int2recv", "int2send", 's', 'p', 'b'),
 		base(OidInt4, "int4", 4, true, 'N', false, 0, OidInt4Array, "int4in", "int4out", "int4recv", "int4send", 'i', 'p', 'b'),
 		base(OidRegproc, "regproc", 4, true, 'N', false, 0, OidRegprocArray, "regprocin", "regprocout", "regprocrecv", "regprocsend", 'i', 'p', 'b'),
+		vectorType(OidInt2Vector, "int2vector", OidInt2),
+		vectorType(OidOidVector, "oidvector", OidOid),
 		base(OidText, "text", -1, false, 'S', true, 0, OidTextArray, "textin", "textout", "textrecv", "textsend", 'i', 'x', 'b'),
 		base(OidOid, "oid", 4, true, 'N', true, 0, OidOidArray, "oidin", "oidout", "oidrecv", "oidsend", 'i', 'p', 'b'),
 		base(OidJSON, "json", -1, false, 'U', false, 0, OidJSONArray, "json_in", "json_out", "json_recv", "json_send", 'i', 'x', 'b'),
@@ -228,7 +239,7 @@ func AppendFormatType(dst []byte, oid Oid, typmod int32) []byte {
 	if t == nil {
 		return append(dst, "???"...)
 	}
-	if t.IsArray && t.Len == -1 {
+	if t.IsArray && t.Len == -1 && t.Storage != 'p' {
 		dst = AppendFormatType(dst, t.Elem, typmod)
 		return append(dst, "[]"...)
 	}

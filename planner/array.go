@@ -1,0 +1,284 @@
+package planner
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+)
+
+// Array expressions: ARRAY[...] (transformArrayExpr), subscripts and
+// slices (transformContainerSubscripts), ARRAY(subquery), and
+// unnest(a, b, ...) in FROM.
+
+// arrayExpr analyzes ARRAY[e1, ...]. target is the array type of an
+// enclosing cast (ARRAY[]::int[]), whose element type the elements are
+// explicitly cast to, or the zero T; otherwise the elements take their
+// common type. Elements that are arrays (nested ARRAY[...] among them)
+// make a multidimensional array.
+func (a *analyzer) arrayExpr(x *pg.A_ArrayExpr, sc *scope, target exec.T) (exec.Expr, error) {
+	var elems []exec.Expr
+	multi := false
+	for _, n := range x.Elements {
+		var e exec.Expr
+		var err error
+		if sub := n.GetAArrayExpr(); sub != nil {
+			e, err = a.arrayExpr(sub, sc, target)
+			multi = true
+		} else if e, err = a.expr(n, sc); err == nil && exec.IsArrayType(e.Type().OID) {
+			multi = true
+		}
+		if err != nil {
+			return nil, err
+		}
+		elems = append(elems, e)
+	}
+	var arrT, coerceT exec.T
+	if target.OID != 0 {
+		arrT, coerceT = target, exec.ElemType(target)
+		if multi {
+			coerceT = target
+		}
+		for i, e := range elems {
+			var err error
+			if elems[i], err = a.cast(e, coerceT, true, x.Location); err != nil {
+				return nil, err
+			}
+		}
+		return &exec.ArrayExpr{Elems: elems, T: arrT, Multi: multi}, nil
+	}
+	if len(elems) == 0 {
+		return nil, withPos(pgerr.New(pgerr.IndeterminateDatatype, "cannot determine type of empty array").
+			WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[]."), x.Location)
+	}
+	common := exec.TUnknown
+	for i, e := range elems {
+		t := e.Type()
+		if t.OID == exec.OIDUnknown {
+			continue
+		}
+		if common.OID == exec.OIDUnknown {
+			common = baseType(t)
+			continue
+		}
+		c, ok := exec.CommonType([]exec.T{common, t})
+		if !ok {
+			return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "ARRAY types %s and %s cannot be matched",
+				exec.TypeName(common.OID), exec.TypeName(t.OID)), exprLocation(x.Elements[i]))
+		}
+		common = c
+	}
+	if common.OID == exec.OIDUnknown {
+		common = exec.TText
+	}
+	arrT = exec.ArrayType(common)
+	if multi {
+		arrT = common
+		if !exec.IsArrayType(common.OID) {
+			return nil, withPos(pgerr.New(pgerr.UndefinedObject, "could not find element type for data type %s", exec.TypeName(common.OID)), x.Location)
+		}
+	} else if arrT.OID == 0 {
+		return nil, withPos(pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", exec.TypeName(common.OID)), x.Location)
+	}
+	for i, e := range elems {
+		c, err := a.coerce(e, common, "", exprLocation(x.Elements[i]))
+		if err != nil {
+			if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.DatatypeMismatch {
+				return nil, withPos(pgerr.New(pgerr.CannotCoerce, "ARRAY could not convert type %s to %s",
+					exec.TypeName(e.Type().OID), exec.TypeName(common.OID)), exprLocation(x.Elements[i]))
+			}
+			return nil, err
+		}
+		elems[i] = c
+	}
+	return a.foldArray(&exec.ArrayExpr{Elems: elems, T: arrT, Multi: multi})
+}
+
+// foldArray evaluates an ARRAY[...] of constants now, so that an array
+// literal costs nothing per row and its errors come at planning.
+func (a *analyzer) foldArray(e *exec.ArrayExpr) (exec.Expr, error) {
+	for _, x := range e.Elems {
+		if _, ok := x.(*exec.Const); !ok {
+			return e, nil
+		}
+	}
+	d, err := e.Eval(&exec.Env{Settings: a.s.settings()}, nil)
+	if err != nil {
+		return e, nil // raised when evaluated, as PostgreSQL does
+	}
+	return &exec.Const{D: d, T: e.T}, nil
+}
+
+// indirection analyzes arr[i], arr[i][j] and the slices arr[i:j], arr[:j],
+// arr[i:].
+func (a *analyzer) indirection(ind *pg.A_Indirection, sc *scope) (exec.Expr, error) {
+	arr, err := a.expr(ind.Arg, sc)
+	if err != nil {
+		return nil, err
+	}
+	loc := exprLocation(ind.Arg)
+	for _, n := range ind.Indirection {
+		if n.GetAIndices() == nil {
+			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "field selection is not supported yet"), loc)
+		}
+	}
+	return a.subscripts(arr, ind.Indirection, sc, loc)
+}
+
+// subscripts applies the A_Indices of list to arr.
+func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int32) (exec.Expr, error) {
+	at := arr.Type()
+	if at.OID == exec.OIDUnknown {
+		return nil, withPos(pgerr.New(pgerr.IndeterminateDatatype, "cannot subscript type unknown because it does not support subscripting"), loc)
+	}
+	if !exec.IsArrayType(at.OID) {
+		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(at.OID)), loc)
+	}
+	if len(list) > types.MaxDim {
+		return nil, withPos(pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", len(list), types.MaxDim), loc)
+	}
+	s := &exec.Subscript{Arr: arr, T: exec.ElemType(at)}
+	for _, n := range list {
+		if n.GetAIndices().IsSlice {
+			s.Slice, s.T = true, at
+		}
+	}
+	index := func(n *pg.Node) (exec.Expr, error) {
+		if n == nil {
+			return nil, nil
+		}
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		c, err := a.coerce(e, exec.TInt4, "", exprLocation(n))
+		if err != nil {
+			return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer"), exprLocation(n))
+		}
+		return c, nil
+	}
+	for _, n := range list {
+		ix := n.GetAIndices()
+		lo, err := index(ix.Lidx)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := index(ix.Uidx)
+		if err != nil {
+			return nil, err
+		}
+		if s.Slice && !ix.IsSlice {
+			// In a slice, a single subscript i means 1:i.
+			lo = &exec.Const{D: exec.DInt(1), T: exec.TInt4}
+		}
+		s.Lower = append(s.Lower, lo)
+		s.Upper = append(s.Upper, hi)
+	}
+	return s, nil
+}
+
+// arraySubLink finishes ARRAY(subquery): its one column's values as an
+// array, or, for a column of arrays, those stacked.
+func arraySubLink(sp *exec.SubPlan, cols []exec.ResultColumn, loc int32) (exec.Expr, error) {
+	if len(cols) != 1 {
+		return nil, withPos(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), loc)
+	}
+	t := baseType(cols[0].T)
+	if !exec.IsArrayType(t.OID) {
+		if t.OID == exec.OIDUnknown {
+			t = exec.TText
+		}
+		t = exec.ArrayType(t)
+		if t.OID == 0 {
+			return nil, withPos(pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", exec.TypeName(cols[0].T.OID)), loc)
+		}
+	}
+	sp.Kind, sp.T = exec.ArraySub, t
+	return sp, nil
+}
+
+// unnestMulti is unnest(a, b, ...) in FROM, which PostgreSQL expands to
+// ROWS FROM (unnest(a), unnest(b), ...).
+func (a *analyzer) unnestMulti(fc *pg.FuncCall, sc *scope) (*exec.FuncScan, error) {
+	var args []exec.Expr
+	var ts []exec.T
+	for _, n := range fc.Args {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		if !exec.IsArrayType(e.Type().OID) {
+			var names []exec.T
+			for _, n := range fc.Args {
+				e, _ := a.expr(n, sc)
+				names = append(names, e.Type())
+			}
+			_, _, err := exec.LookupSRF("unnest", names)
+			return nil, withPos(err.(*pgerr.Error), fc.Location)
+		}
+		args = append(args, e)
+		ts = append(ts, e.Type())
+	}
+	fn := exec.UnnestMulti(ts)
+	return &exec.FuncScan{Fn: fn, Args: args, Cols: append([]exec.ResultColumn(nil), fn.Cols...)}, nil
+}
+
+// anyAllArray is l op ANY/ALL (r) over an array value r known at run time
+// (make_scalar_array_op): op is resolved between l and r's element type;
+// an untyped r (a literal or parameter) is an array of l's type.
+func (a *analyzer) anyAllArray(op string, l, r exec.Expr, all bool, loc int32) (exec.Expr, error) {
+	if r.Type().OID == exec.OIDUnknown {
+		lt := baseType(l.Type())
+		if lt.OID == exec.OIDUnknown {
+			lt = exec.TText
+		}
+		var err error
+		if r, err = a.coerce(r, exec.ArrayType(lt), "", loc); err != nil {
+			return nil, err
+		}
+	}
+	rt := r.Type()
+	if !exec.IsArrayType(rt.OID) {
+		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires array on right side"), loc)
+	}
+	left := &exec.ColRef{Idx: 0, T: l.Type()}
+	elem := &exec.ColRef{Idx: 1, T: baseType(exec.ElemType(rt))}
+	test, err := a.binary(op, left, elem, loc)
+	if err != nil {
+		return nil, err
+	}
+	if test.Type().OID != exec.OIDBool {
+		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean"), loc)
+	}
+	if c, ok := test.(*exec.Call); ok && c.Strict && len(c.Args) == 2 && c.Args[0] == exec.Expr(left) && c.Args[1] == exec.Expr(elem) {
+		return &exec.AnyAll{Cmp: c.Fn, L: l, R: r, All: all}, nil
+	}
+	return &exec.AnyAll{Test: test, L: l, R: r, All: all}, nil
+}
+
+// setElement is the new value of column c for UPDATE ... SET c[i] = e:
+// one subscript, no slice (array_set_element of a one-dimensional
+// array). table is the name the target is known by in sc.
+func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e exec.Expr, sc *scope) (exec.Expr, error) {
+	if !exec.IsArrayType(c.Type.OID) {
+		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(c.Type.OID)), rt.Location)
+	}
+	ix := rt.Indirection[0].GetAIndices()
+	if len(rt.Indirection) != 1 || ix == nil || ix.IsSlice {
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "assignment to array slices or to more than one subscript is not supported yet"), rt.Location)
+	}
+	cur, err := a.resolveColumn(sc, table, c.Name, rt.Location)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := a.subscripts(cur, rt.Indirection, sc, rt.Location)
+	if err != nil {
+		return nil, err
+	}
+	val, err := a.assign(e, exec.ElemType(c.Type), c.Name, rt.Location)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.SetElement{Arr: cur, Index: sub.(*exec.Subscript).Upper[0], Val: val, T: c.Type}, nil
+}
