@@ -151,7 +151,7 @@ func (s *Session) flushForVersionOp(ctx context.Context) error {
 	if err := tx.CheckDeferred(ctx); err != nil {
 		return err
 	}
-	if _, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root); err != nil {
+	if _, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx)); err != nil {
 		return vcsError(err)
 	}
 	// The running statement keeps tx; nothing it does later is committed

@@ -626,7 +626,7 @@ func (s *Session) keepAdvances(ctx context.Context) {
 		if err := s.reapplyAdvances(ctx, tx, adv); err != nil || tx.Root.Addr() == start.Addr() {
 			return
 		}
-		if _, err := s.repo.CommitTransaction(ctx, s.branch, start, tx.Root); err == nil {
+		if _, err := s.repo.CommitTransaction(ctx, s.branch, start, tx.Root, exec.NewMergeIndexer(tx)); err == nil {
 			return
 		}
 	}

@@ -295,7 +295,7 @@ func (s *Session) commit(ctx context.Context) error {
 	if err := tx.CheckDeferred(ctx); err != nil {
 		return err // a deferred unique constraint fails: nothing is committed
 	}
-	_, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root)
+	_, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx))
 	if errors.Is(err, versioning.ErrConflict) {
 		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update")
 	}

@@ -141,6 +141,29 @@ func TestTransactionsAcrossConnections(t *testing.T) {
 	if err := b.QueryRow(ctx, "SELECT bal FROM acct WHERE id = 1").Scan(&bal); err != nil || bal != 1 {
 		t.Fatalf("after the conflict row 1 is %d (%v), want 1", bal, err)
 	}
+
+	// Both insert the same unique key under different primary keys: each
+	// is unique on its own snapshot, so the merge at the second COMMIT
+	// must find the duplicate.
+	exec(t, ctx, a, "CREATE TABLE users (id int PRIMARY KEY, email text UNIQUE)")
+	txa, _ = a.Begin(ctx)
+	txb, _ = b.Begin(ctx)
+	if _, err := txa.Exec(ctx, "INSERT INTO users VALUES (1, 'x@example.com')"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := txb.Exec(ctx, "INSERT INTO users VALUES (2, 'x@example.com')"); err != nil {
+		t.Fatal(err)
+	}
+	if err := txa.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := txb.Commit(ctx); sqlstate(err) != "40001" {
+		t.Fatalf("duplicate unique key from two transactions: %v, want SQLSTATE 40001", err)
+	}
+	var n int
+	if err := b.QueryRow(ctx, "SELECT count(*) FROM users").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d users (%v), want 1", n, err)
+	}
 }
 
 // TestErrorsKeepConnection checks SQLSTATEs and that the connection stays

@@ -1,6 +1,7 @@
 package versioning
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,9 +16,12 @@ import (
 // changed on one side take that side. A table changed on both sides keeps
 // its definition if both left it alone, and its rows and indexes are merged
 // row by row; a row changed differently on both sides, or a definition
-// changed on both, is a conflict (ErrConflict). Sequences advanced on both
+// changed on both, is a conflict (ErrConflict), and so is a row of theirs
+// that shares a unique index key with another row of the merged table
+// (both transactions inserted the key): enc, nil when no table has a
+// unique index, gives the rows' index entries. Sequences advanced on both
 // sides keep the further one.
-func MergeRoots(ctx context.Context, base, ours, theirs RootValue) (RootValue, error) {
+func MergeRoots(ctx context.Context, base, ours, theirs RootValue, enc IndexEncoder) (RootValue, error) {
 	m, _, err := prolly.Merge(ctx, base.m, ours.m, theirs.m, func(c prolly.Collision) (prolly.Resolution, error) {
 		kind, schema, name, err := splitObjectKey(c.Key)
 		if err != nil {
@@ -28,7 +32,7 @@ func MergeRoots(ctx context.Context, base, ours, theirs RootValue) (RootValue, e
 		}
 		switch kind {
 		case kindTable:
-			return mergeTableRecords(ctx, base.Store(), c)
+			return mergeTableRecords(ctx, base.Store(), c, enc)
 		case kindSequence:
 			return mergeSequenceRecords(c)
 		}
@@ -40,7 +44,7 @@ func MergeRoots(ctx context.Context, base, ours, theirs RootValue) (RootValue, e
 	return RootValue{m}, nil
 }
 
-func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Collision) (prolly.Resolution, error) {
+func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Collision, enc IndexEncoder) (prolly.Resolution, error) {
 	var base, ours, theirs Table
 	if !c.InBase {
 		return prolly.Resolution{}, fmt.Errorf("%w: table created on both sides", ErrConflict)
@@ -67,8 +71,9 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 			return prolly.Resolution{}, fmt.Errorf("index %q: %w", merged.Indexes[i].Name, err)
 		}
 	}
-	// TODO(unique): rows inserted on both sides may together break a unique
-	// index; the merged index must be checked for duplicate prefixes.
+	if err := checkUniqueAfterMerge(ctx, cs, &merged, base.Rows, theirs.Rows, enc); err != nil {
+		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
+	}
 	merged.NextRowID = max(ours.NextRowID, theirs.NextRowID)
 	b, err := encodeRecord(&merged)
 	return prolly.Resolution{Value: b}, err
@@ -134,4 +139,64 @@ func mergeSequenceRecords(c prolly.Collision) (prolly.Resolution, error) {
 	}
 	b, err := encodeRecord(&further)
 	return prolly.Resolution{Value: b}, err
+}
+
+// checkUniqueAfterMerge fails with ErrConflict if a row theirs added or
+// changed shares the key of a unique index of merged with another row:
+// each side was unique on its own, so any duplicate pair has one row
+// from theirs. The work is the size of theirs' change.
+func checkUniqueAfterMerge(ctx context.Context, cs prolly.ChunkStore, merged *Table, base, theirs store.Address, enc IndexEncoder) error {
+	var unique []int
+	for i, ix := range merged.Indexes {
+		if ix.Unique {
+			unique = append(unique, i)
+		}
+	}
+	if len(unique) == 0 || enc == nil {
+		return nil
+	}
+	maps := make([]prolly.Map, len(merged.Indexes))
+	for _, i := range unique {
+		m, err := prolly.Load(ctx, cs, merged.Indexes[i].Rows)
+		if err != nil {
+			return err
+		}
+		maps[i] = m
+	}
+	b, err := prolly.Load(ctx, cs, base)
+	if err != nil {
+		return err
+	}
+	t, err := prolly.Load(ctx, cs, theirs)
+	if err != nil {
+		return err
+	}
+	return prolly.DiffMaps(ctx, b, t, func(d prolly.Diff) error {
+		if d.Kind == prolly.Removed {
+			return nil
+		}
+		entries, err := enc.IndexEntries(ctx, merged, d.Key, d.To)
+		if err != nil {
+			return err
+		}
+		for _, i := range unique {
+			e := entries[i]
+			if e.Key == nil || e.Unique == 0 {
+				continue
+			}
+			prefix := e.Key[:e.Unique]
+			holders := 0
+			it := maps[i].NewIter(ctx, prolly.IterOptions{LowerBound: prefix})
+			for ok := it.First(); ok && bytes.HasPrefix(it.Key(), prefix); ok = it.Next() {
+				holders++
+			}
+			if err := it.Close(); err != nil {
+				return err
+			}
+			if holders > 1 {
+				return fmt.Errorf("%w: duplicate key in unique index %q", ErrConflict, merged.Indexes[i].Name)
+			}
+		}
+		return nil
+	})
 }

@@ -200,9 +200,10 @@ const maxCommitAttempts = 100
 // working root, durably. start is the working root the transaction began
 // from and current the root it ended with. If the branch's working root
 // moved meanwhile, the three are merged (MergeRoots); changes that collide
-// fail with ErrConflict and nothing is written. It returns the new working
-// root.
-func (r *Repo) CommitTransaction(ctx context.Context, branch string, start, current RootValue) (RootValue, error) {
+// fail with ErrConflict and nothing is written; enc gives index entries
+// for the merge's unique checks (see MergeRoots). It returns the new
+// working root.
+func (r *Repo) CommitTransaction(ctx context.Context, branch string, start, current RootValue, enc IndexEncoder) (RootValue, error) {
 	if current.Addr() == start.Addr() {
 		return start, nil
 	}
@@ -217,7 +218,7 @@ func (r *Repo) CommitTransaction(ctx context.Context, branch string, start, curr
 			if err != nil {
 				return RootValue{}, err
 			}
-			if next, err = MergeRoots(ctx, start, current, theirs); err != nil {
+			if next, err = MergeRoots(ctx, start, current, theirs, enc); err != nil {
 				return RootValue{}, err
 			}
 		}

@@ -170,7 +170,7 @@ func TestCommitTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	start = putRows(t, start, map[int]string{1: "a", 2: "b", 3: "c"})
-	if start, err = r.CommitTransaction(ctx, DefaultBranch, mustRoot(t, r), start); err != nil {
+	if start, err = r.CommitTransaction(ctx, DefaultBranch, mustRoot(t, r), start, nil); err != nil {
 		t.Fatal(err)
 	}
 
@@ -178,10 +178,10 @@ func TestCommitTransaction(t *testing.T) {
 	// commit, and the branch ends with both changes.
 	t1 := putRows(t, start, map[int]string{1: "a1", 10: "new"})
 	t2 := putRows(t, start, map[int]string{2: "", 20: "other"})
-	if _, err := r.CommitTransaction(ctx, DefaultBranch, start, t1); err != nil {
+	if _, err := r.CommitTransaction(ctx, DefaultBranch, start, t1, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.CommitTransaction(ctx, DefaultBranch, start, t2); err != nil {
+	if _, err := r.CommitTransaction(ctx, DefaultBranch, start, t2, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := putRows(t, start, map[int]string{1: "a1", 10: "new", 2: "", 20: "other"})
@@ -192,7 +192,7 @@ func TestCommitTransaction(t *testing.T) {
 	// A third from the old start that changes row 1 differently conflicts
 	// and leaves the branch alone.
 	t3 := putRows(t, start, map[int]string{1: "a3"})
-	if _, err := r.CommitTransaction(ctx, DefaultBranch, start, t3); !errors.Is(err, ErrConflict) {
+	if _, err := r.CommitTransaction(ctx, DefaultBranch, start, t3, nil); !errors.Is(err, ErrConflict) {
 		t.Fatalf("conflicting commit: %v", err)
 	}
 	if got := mustRoot(t, r); got.Addr() != want.Addr() {
@@ -210,7 +210,7 @@ func TestConcurrentCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := putRows(t, mustRoot(t, r), map[int]string{0: "seed"})
-	if start, err = r.CommitTransaction(ctx, DefaultBranch, mustRoot(t, r), start); err != nil {
+	if start, err = r.CommitTransaction(ctx, DefaultBranch, mustRoot(t, r), start, nil); err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
@@ -220,7 +220,7 @@ func TestConcurrentCommits(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := r.CommitTransaction(ctx, DefaultBranch, start, mine)
+			_, err := r.CommitTransaction(ctx, DefaultBranch, start, mine, nil)
 			errs <- err
 		}()
 	}
