@@ -164,6 +164,23 @@ func TestTransactionsAcrossConnections(t *testing.T) {
 	if err := b.QueryRow(ctx, "SELECT count(*) FROM users").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("%d users (%v), want 1", n, err)
 	}
+
+	// One deletes a parent while the other gives it a child.
+	exec(t, ctx, a, "CREATE TABLE orders (id int PRIMARY KEY, user_id int REFERENCES users)")
+	txa, _ = a.Begin(ctx)
+	txb, _ = b.Begin(ctx)
+	if _, err := txa.Exec(ctx, "DELETE FROM users WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := txb.Exec(ctx, "INSERT INTO orders VALUES (10, 1)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := txa.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := txb.Commit(ctx); sqlstate(err) != "40001" {
+		t.Fatalf("child of a concurrently deleted parent: %v, want SQLSTATE 40001", err)
+	}
 }
 
 // TestErrorsKeepConnection checks SQLSTATEs and that the connection stays

@@ -18,9 +18,11 @@ import (
 // row by row; a row changed differently on both sides, or a definition
 // changed on both, is a conflict (ErrConflict), and so is a row of theirs
 // that shares a unique index key with another row of the merged table
-// (both transactions inserted the key): enc, nil when no table has a
-// unique index, gives the rows' index entries. Sequences advanced on both
-// sides keep the further one.
+// (both transactions inserted the key), or a row whose foreign key finds
+// its parent deleted by the other side: enc (nil when no table has a
+// unique index or a foreign key) gives the rows' index entries and, as a
+// ReferenceChecker, looks up parents. Sequences advanced on both sides
+// keep the further one.
 func MergeRoots(ctx context.Context, base, ours, theirs RootValue, enc IndexEncoder) (RootValue, error) {
 	m, _, err := prolly.Merge(ctx, base.m, ours.m, theirs.m, func(c prolly.Collision) (prolly.Resolution, error) {
 		kind, schema, name, err := splitObjectKey(c.Key)
@@ -41,7 +43,18 @@ func MergeRoots(ctx context.Context, base, ours, theirs RootValue, enc IndexEnco
 	if err != nil {
 		return RootValue{}, err
 	}
-	return RootValue{m}, nil
+	merged := RootValue{m}
+	if rc, ok := enc.(ReferenceChecker); ok {
+		// One side may have deleted a parent the other gave a new child.
+		recorded, err := checkReferences(ctx, base, merged, rc, nil, MergeOptions{})
+		if err != nil {
+			return RootValue{}, err
+		}
+		if len(recorded) > 0 {
+			return RootValue{}, fmt.Errorf("%w: a row of %q.%q references a row deleted concurrently", ErrConflict, recorded[0].Schema, recorded[0].Name)
+		}
+	}
+	return merged, nil
 }
 
 func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Collision, enc IndexEncoder) (prolly.Resolution, error) {
