@@ -132,7 +132,7 @@ func (s *Session) regIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 			return exec.Null, err
 		}
 		_, name := splitName(parts)
-		if !exec.HasFunc(name) {
+		if !exec.HasFunc(name) && !types.IsIOFunction(name) {
 			return exec.Null, pgerr.New(pgerr.UndefinedFunction, "function %q does not exist", text)
 		}
 		return exec.DRegOID(catalog.ProcOID(name), name), nil
@@ -158,7 +158,13 @@ func (s *Session) regOut(env *exec.Env, typ, oid uint32) (string, error) {
 				return name, nil
 			}
 		}
-		return "", nil
+		found := ""
+		types.IOFunctions(func(name string) {
+			if catalog.ProcOID(name) == oid {
+				found = name
+			}
+		})
+		return found, nil
 	}
 	snap, err := s.snapshot(env)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // systemInfoFunc resolves the functions that report on the session and
-// the server: current_setting, pg_backend_pid, pg_is_in_recovery,
+// the server: current_setting, current_schemas, pg_backend_pid, pg_is_in_recovery,
 // pg_postmaster_start_time. Drivers and tools (pg_dump among them) call
 // them first thing.
 func (s *Session) systemInfoFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
@@ -28,6 +28,25 @@ func (s *Session) systemInfoFunc(name string, args []exec.Expr) (exec.Fn, exec.T
 			}
 			return exec.DText(v), nil
 		}, exec.TText, true
+	case name == "current_schemas" && n == 1:
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if a[0].IsNull() {
+				return exec.Null, nil
+			}
+			path := s.searchPath()
+			if a[0].Bool() {
+				path = s.lookupPath() // with the implicit schemas
+			}
+			var names []exec.Datum
+			for _, sc := range path {
+				if _, ok, err := env.Txn.Root.Schema(env.Ctx, sc); err != nil {
+					return exec.Null, err
+				} else if ok || isSystemSchema(sc) || sc == s.tempSchema && sc != "" {
+					names = append(names, exec.DText(sc))
+				}
+			}
+			return exec.NewArray(exec.OIDName, names), nil
+		}, exec.ArrayType(exec.TName), true
 	case name == "pg_backend_pid" && n == 0:
 		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
 			return exec.DInt(int64(s.ProcessID)), nil

@@ -316,8 +316,8 @@ func pgType(s *Snapshot) ([]exec.Row, error) {
 		out = append(out, exec.Row{
 			dOID(uint32(t.Oid)), dText(t.Name), dOID(OIDPgCatalog), dOID(OIDBootstrapRole), dInt(int64(t.Len)),
 			dBool(t.ByVal), dChar(t.Kind), dChar(t.Category), dBool(t.Preferred), dBool(true), dChar(t.Delim),
-			dOID(0), dText(subscript(t)), dOID(uint32(t.Elem)), dOID(uint32(t.Array)), dText(t.Input), dText(t.Output),
-			dText(t.Receive), dText(t.Send), dText(t.TypmodIn), dText(t.TypmodOut), dText(analyze(t)), dChar(t.Align),
+			dOID(0), dProc(subscript(t)), dOID(uint32(t.Elem)), dOID(uint32(t.Array)), dProc(t.Input), dProc(t.Output),
+			dProc(t.Receive), dProc(t.Send), dProc(t.TypmodIn), dProc(t.TypmodOut), dProc(analyze(t)), dChar(t.Align),
 			dChar(t.Storage), dBool(false), dOID(0), dInt(-1), dInt(0), dOID(collation),
 			exec.Null, exec.Null, exec.Null,
 		})

@@ -112,6 +112,15 @@ func (v *View) Rows(s *Snapshot) ([]exec.Row, error) { return v.rows(s) }
 func dOID(v uint32) exec.Datum  { return exec.DInt(int64(v)) }
 func dText(s string) exec.Datum { return exec.DText(s) }
 
+// dProc is a regproc naming a function: its OID, printed as its name;
+// OID 0, printed "-", for none.
+func dProc(name string) exec.Datum {
+	if name == "" || name == "-" {
+		return exec.DRegOID(0, "-")
+	}
+	return exec.DRegOID(ProcOID(name), name)
+}
+
 // dVector is an int2vector or oidvector of the numbers in fields.
 func dVector(oid uint32, fields []string) exec.Datum {
 	d, err := exec.ParseText(exec.T{OID: oid, Typmod: -1}, strings.Join(fields, " "), nil)

@@ -137,6 +137,31 @@ var typeByOid = func() map[Oid]*Type {
 	return m
 }()
 
+// ioFunctions are the names of the built-in types' I/O functions.
+var ioFunctions = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range Types {
+		for _, f := range []string{t.Input, t.Output, t.Receive, t.Send, t.TypmodIn, t.TypmodOut} {
+			if f != "" && f != "-" {
+				m[f] = true
+			}
+		}
+	}
+	m["array_subscript_handler"], m["array_typanalyze"] = true, true
+	return m
+}()
+
+// IsIOFunction reports whether name is the input, output, receive, send
+// or typmod function of a built-in type (array_in, int4recv, ...).
+func IsIOFunction(name string) bool { return ioFunctions[name] }
+
+// IOFunctions calls fn with the name of every built-in type I/O function.
+func IOFunctions(fn func(name string)) {
+	for name := range ioFunctions {
+		fn(name)
+	}
+}
+
 // Lookup returns the pg_type facts of a built-in type, or nil.
 func Lookup(oid Oid) *Type { return typeByOid[oid] }
 
