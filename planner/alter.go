@@ -890,7 +890,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 		if root, err = root.DropTable(ctx, schema, old); err != nil {
 			return err
 		}
-		if root, err = syncFKRefs(ctx, root, rel.table, nil); err != nil {
+		if root, err = syncRefs(ctx, root, rel.table, nil); err != nil {
 			return err
 		}
 		def.Name = name
@@ -902,7 +902,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return err
 		}
-		if root, err = syncFKRefs(ctx, root, nil, def); err != nil {
+		if root, err = syncRefs(ctx, root, nil, def); err != nil {
 			return err
 		}
 		for _, r := range refs {
@@ -919,7 +919,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 			if root, err = root.PutTable(ctx, nc); err != nil {
 				return err
 			}
-			if root, err = syncFKRefs(ctx, root, child, nc); err != nil {
+			if root, err = syncRefs(ctx, root, child, nc); err != nil {
 				return err
 			}
 		}
