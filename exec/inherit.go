@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // Append reads the rows of several plans, one after the other, as
@@ -364,4 +365,42 @@ func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte
 	}
 	s.fks.changed(t, old, updated)
 	return nil
+}
+
+func init() {
+	// pg_partition_ancestors(regclass): a partition or partitioned table
+	// and the tables above it, psql's \d asks it for foreign keys.
+	registerSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDRegclass}, Ret: OIDRegclass}, func([]T) *SRF {
+		return &SRF{Cols: []ResultColumn{{Name: "relid", T: T{OID: OIDRegclass, Typmod: -1}}},
+			Rows: func(env *Env, a []Datum) ([]Row, error) {
+				tables, err := env.Txn.Root.Tables(env.Ctx)
+				if err != nil {
+					return nil, err
+				}
+				var cur *versioning.Table
+				for _, t := range tables {
+					if ObjectOID('r', t.Schema, t.Name) == uint32(a[0].I) {
+						cur = t
+					}
+				}
+				if cur == nil || !cur.Partitioned() && !cur.IsPartition() {
+					return nil, nil
+				}
+				var rows []Row
+				for cur != nil {
+					rows = append(rows, Row{DInt(int64(ObjectOID('r', cur.Schema, cur.Name)))})
+					if !cur.IsPartition() {
+						break
+					}
+					parent := cur.Inherits[0]
+					cur = nil
+					for _, t := range tables {
+						if t.Schema == parent.Schema && t.Name == parent.Name {
+							cur = t
+						}
+					}
+				}
+				return rows, nil
+			}}
+	})
 }

@@ -445,19 +445,37 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 	if err != nil {
 		return err
 	}
-	for _, s := range siblings {
+	bounds := make([]exec.PartBound, len(siblings))
+	for i, s := range siblings {
 		if s.Name == name {
 			continue
 		}
 		if b.Default && s.PartitionBound.Default {
 			return pgerr.New(pgerr.InvalidObjectDefinition, "partition %q conflicts with existing default partition %q", name, s.Name)
 		}
-		sb, err := exec.DecodeBound(s.PartitionBound, ktypes)
-		if err != nil {
+		if bounds[i], err = exec.DecodeBound(s.PartitionBound, ktypes); err != nil {
 			return err
 		}
-		if boundsOverlap(parent.PartitionKey.Strategy, &nb, &sb) {
-			return pgerr.New(pgerr.InvalidObjectDefinition, "partition %q would overlap partition %q", name, s.Name)
+	}
+	// Report the partition PostgreSQL does: for a list, the holder of
+	// the first value that is taken; for a range, the lowest overlapping.
+	strategy := parent.PartitionKey.Strategy
+	probes := []exec.PartBound{nb}
+	if strategy == versioning.PartitionList {
+		probes = nil
+		for _, d := range nb.In {
+			probes = append(probes, exec.PartBound{In: []exec.Datum{d}})
+		}
+		if nb.InNull {
+			probes = append(probes, exec.PartBound{InNull: true})
+		}
+	}
+	order := boundOrder(strategy, bounds)
+	for _, probe := range probes {
+		for _, i := range order {
+			if siblings[i].Name != name && boundsOverlap(strategy, &probe, &bounds[i]) {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "partition %q would overlap partition %q", name, siblings[i].Name)
+			}
 		}
 	}
 	return nil
