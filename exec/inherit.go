@@ -371,7 +371,7 @@ func init() {
 	// pg_partition_ancestors(regclass): a partition or partitioned table
 	// and the tables above it, psql's \d asks it for foreign keys.
 	registerSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDRegclass}, Ret: OIDRegclass}, func([]T) *SRF {
-		return &SRF{Cols: []ResultColumn{{Name: "relid", T: T{OID: OIDRegclass, Typmod: -1}}},
+		return &SRF{Cols: []ResultColumn{{Name: "relid", T: T{OID: OIDRegclass, Typmod: -1}}}, Named: true,
 			Rows: func(env *Env, a []Datum) ([]Row, error) {
 				tables, err := env.Txn.Root.Tables(env.Ctx)
 				if err != nil {

@@ -22,6 +22,9 @@ type SRF struct {
 	// Iter, instead of Rows, yields the rows one at a time (nil at the
 	// end), for series that may not end (generate_series to infinity).
 	Iter func(env *Env, args []Datum) (func() (Row, error), error)
+	// Named marks a one-column function whose column is an OUT
+	// parameter: in FROM it keeps its name rather than the function's.
+	Named bool
 }
 
 // srfs holds the set-returning overloads by name, registered from init.
