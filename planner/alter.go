@@ -882,8 +882,13 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 				return err
 			}
 		}
-		// Foreign keys that reference the table follow its new name.
+		// Foreign keys that reference the table follow its new name, and
+		// so do the tables that inherit from it.
 		refs, err := referencingOthers(ctx, root, rel.table)
+		if err != nil {
+			return err
+		}
+		kids, err := root.Children(ctx, schema, old)
 		if err != nil {
 			return err
 		}
@@ -920,6 +925,11 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 				return err
 			}
 			if root, err = syncRefs(ctx, root, child, nc); err != nil {
+				return err
+			}
+		}
+		for _, k := range kids {
+			if root, err = renameParent(ctx, root, k, versioning.TableName{Schema: schema, Name: old}, name); err != nil {
 				return err
 			}
 		}

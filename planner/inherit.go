@@ -1024,3 +1024,23 @@ func (a *analyzer) dropDescendants(ctx context.Context, t *versioning.Table, cas
 	}
 	return nil
 }
+
+// renameParent makes child, which inherits from parent, name the parent
+// by its new name.
+func renameParent(ctx context.Context, root versioning.RootValue, child, parent versioning.TableName, name string) (versioning.RootValue, error) {
+	t, ok, err := root.Table(ctx, child.Schema, child.Name)
+	if err != nil || !ok {
+		return root, err
+	}
+	nt := cloneTable(t)
+	nt.Inherits = slices.Clone(nt.Inherits)
+	for i, p := range nt.Inherits {
+		if p == parent {
+			nt.Inherits[i].Name = name
+		}
+	}
+	if root, err = root.PutTable(ctx, nt); err != nil {
+		return root, err
+	}
+	return syncRefs(ctx, root, t, nt)
+}
