@@ -28,6 +28,16 @@ type Modify struct {
 	Checks []CheckConstraint
 	// Conflict is an INSERT's ON CONFLICT clause (upsert.go), nil for none.
 	Conflict *OnConflict
+	// Members, when set, are the tables the statement writes in Table's
+	// stead (inherit.go): the leaf partitions an INSERT into a
+	// partitioned table routes to, or the tables an UPDATE or DELETE
+	// reads through Source, an Append, in its order of parts.
+	Members []Member
+	// Route routes new rows of a partitioned Table to Members.
+	Route *Router
+	// Partition is the partition constraint of a partition written
+	// directly; nil for other tables.
+	Partition *PartitionCheck
 }
 
 // ModifyKind says which statement a Modify runs.
@@ -53,6 +63,9 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			return p.openVirtualWrite(env)
 		}
 		return nil, virtualWriteError(p.Kind, p.Table)
+	}
+	if p.Members != nil {
+		return p.openMembers(env)
 	}
 	t, ok, err := env.Txn.Table(env.Ctx, p.Table.Def.Schema, p.Table.Def.Name)
 	if err != nil {
@@ -91,21 +104,16 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 		var ret Row
 		switch p.Kind {
 		case Insert:
-			for pos := range row {
-				row[pos] = Null
-				if d := p.Defaults[pos]; d != nil && !slices.Contains(p.Targets, pos) {
-					if row[pos], err = d.Eval(env, nil); err != nil {
-						return nil, err
-					}
-				}
-			}
-			for i, pos := range p.Targets {
-				row[pos] = in[i]
+			if err := p.newRow(env, in, row); err != nil {
+				return nil, err
 			}
 			if err := checkNotNull(t, row); err != nil {
 				return nil, err
 			}
 			if err := checkConstraints(env, t, p.Checks, row); err != nil {
+				return nil, err
+			}
+			if err := p.checkPartition(t, row); err != nil {
 				return nil, err
 			}
 			if p.Conflict != nil {
@@ -146,6 +154,9 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := checkConstraints(env, t, p.Checks, row); err != nil {
 				return nil, err
 			}
+			if err := p.checkPartition(t, row); err != nil {
+				return nil, err
+			}
 			key := slices.Clone(src.(keyedRows).Key())
 			if err := w.Update(env.Ctx, key, old, row); err != nil {
 				return nil, err
@@ -184,6 +195,32 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// checkPartition fails if row is outside the partition written to.
+func (p *Modify) checkPartition(t *Table, row Row) error {
+	if p.Partition == nil {
+		return nil
+	}
+	return p.Partition.check(t, row)
+}
+
+// newRow fills row, in Table's layout, with an INSERT's values: the
+// source row's for the target columns, the defaults for the others.
+func (p *Modify) newRow(env *Env, in, row Row) error {
+	for pos := range row {
+		row[pos] = Null
+		if d := p.Defaults[pos]; d != nil && !slices.Contains(p.Targets, pos) {
+			var err error
+			if row[pos], err = d.Eval(env, nil); err != nil {
+				return err
+			}
+		}
+	}
+	for i, pos := range p.Targets {
+		row[pos] = in[i]
+	}
+	return nil
 }
 
 // repeated reports whether the source's current row has the key of the

@@ -46,6 +46,10 @@ type Scan struct {
 	Table        *Table
 	Lower, Upper []byte
 	Cols         []ResultColumn
+	// Layout, when set, reads the rows of a table that inherits from
+	// another in its ancestor's column layout (see Append): column i of a
+	// row is the table's column Layout[i], NULL where that is -1.
+	Layout []int
 }
 
 func (p *Scan) Columns() []ResultColumn { return p.Cols }
@@ -63,7 +67,11 @@ func (p *Scan) Open(env *Env) (Rows, error) {
 		return nil, err
 	}
 	it := m.NewIter(env.Ctx, prolly.IterOptions{LowerBound: p.Lower, UpperBound: p.Upper})
-	return &scanRows{ctx: env.Ctx, t: t, it: it}, nil
+	r := &scanRows{ctx: env.Ctx, t: t, it: it}
+	if p.Layout != nil {
+		return &layoutRows{scanRows: r, layout: p.Layout, out: make(Row, len(p.Layout))}, nil
+	}
+	return r, nil
 }
 
 type scanRows struct {

@@ -25,6 +25,9 @@ type SRF struct {
 	// NullArgs functions are called with NULL arguments; the others are
 	// strict and give no rows.
 	NullArgs bool
+	// Named marks a one-column function whose column is an OUT
+	// parameter: in FROM it keeps its name rather than the function's.
+	Named bool
 }
 
 // srfs holds the set-returning overloads by name, registered from init.

@@ -882,15 +882,20 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 				return err
 			}
 		}
-		// Foreign keys that reference the table follow its new name.
+		// Foreign keys that reference the table follow its new name, and
+		// so do the tables that inherit from it.
 		refs, err := referencingOthers(ctx, root, rel.table)
+		if err != nil {
+			return err
+		}
+		kids, err := root.Children(ctx, schema, old)
 		if err != nil {
 			return err
 		}
 		if root, err = root.DropTable(ctx, schema, old); err != nil {
 			return err
 		}
-		if root, err = syncFKRefs(ctx, root, rel.table, nil); err != nil {
+		if root, err = syncRefs(ctx, root, rel.table, nil); err != nil {
 			return err
 		}
 		def.Name = name
@@ -902,7 +907,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return err
 		}
-		if root, err = syncFKRefs(ctx, root, nil, def); err != nil {
+		if root, err = syncRefs(ctx, root, nil, def); err != nil {
 			return err
 		}
 		for _, r := range refs {
@@ -919,7 +924,12 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 			if root, err = root.PutTable(ctx, nc); err != nil {
 				return err
 			}
-			if root, err = syncFKRefs(ctx, root, child, nc); err != nil {
+			if root, err = syncRefs(ctx, root, child, nc); err != nil {
+				return err
+			}
+		}
+		for _, k := range kids {
+			if root, err = renameParent(ctx, root, k, versioning.TableName{Schema: schema, Name: old}, name); err != nil {
 				return err
 			}
 		}

@@ -257,6 +257,22 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			}
 			return exec.DBool(types.Lookup(types.Oid(oid)) != nil), nil
 		}, exec.TBool, true
+	case name == "pg_get_partkeydef" && n == 1:
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			oid, ok := argOID(a[0])
+			if !ok {
+				return exec.Null, nil
+			}
+			snap, err := s.snapshot(env)
+			if err != nil {
+				return exec.Null, err
+			}
+			r, ok := snap.RelationByOID(oid)
+			if !ok || r.Table == nil || !r.Table.Partitioned() {
+				return exec.Null, nil
+			}
+			return exec.DText(catalog.PartitionKeyDef(r.Table)), nil
+		}, exec.TText, true
 	case name == "pg_get_expr" && (n == 2 || n == 3):
 		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			if isNull(a[:2]) {
@@ -269,8 +285,8 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 				return exec.Null, err
 			}
 			r, ok := snap.RelationByOID(oid)
-			if !ok || r.Table == nil {
-				return exec.DText(a[0].S), nil
+			if !ok || r.Table == nil || r.Table.IsPartition() && a[0].S == snap.PartitionBound(r.Table) {
+				return exec.DText(a[0].S), nil // relpartbound is stored as its text
 			}
 			return exec.DText(s.renderExpr(env, r.Table, a[0].S, pretty)), nil
 		}, exec.TText, true
@@ -379,7 +395,7 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			return exec.Null, nil
 		}, exec.TText, true
 	case (name == "shobj_description" && n == 2) ||
-		(name == "pg_get_statisticsobjdef_columns" && n == 1) || (name == "pg_get_partkeydef" && n == 1) ||
+		(name == "pg_get_statisticsobjdef_columns" && n == 1) || (name == "pg_get_partition_constraintdef" && n == 1) ||
 		(name == "pg_get_triggerdef" && (n == 1 || n == 2)) || (name == "pg_get_ruledef" && (n == 1 || n == 2)):
 		// Comments, views, statistics objects, partitions, triggers and
 		// rules do not exist here.

@@ -160,6 +160,9 @@ func (c *Copy) In(ctx context.Context, r io.Reader) (int64, error) {
 		return 0, err
 	}
 	p := &exec.Modify{Kind: exec.Insert, Table: c.table, Source: src, Targets: c.target, Defaults: defaults, Checks: checks}
+	if err := a.modifyFamily(p, true); err != nil {
+		return 0, err // a partitioned table's rows are routed
+	}
 	env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), Txn: a.tx}
 	rows, err := p.Open(env)
 	if err != nil {

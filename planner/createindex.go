@@ -134,7 +134,7 @@ func (a *analyzer) putTable(ctx context.Context, def *versioning.Table) error {
 	if err != nil {
 		return err
 	}
-	if root, err = syncFKRefs(ctx, root, old, def); err != nil {
+	if root, err = syncRefs(ctx, root, old, def); err != nil {
 		return err
 	}
 	a.tx.SetRoot(root)

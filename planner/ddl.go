@@ -119,7 +119,17 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 		c.Default = nextvalDefault(def.Schema, name)
 		c.NotNull = true
 	}
-	hasDefault, hasIdentity := serial, false
+	return d.columnConstraints(ctx, pos, cd, serial)
+}
+
+// columnConstraints applies the constraints of column definition cd to
+// column pos; hasDefault says whether the definition gave it a default
+// already (serial).
+func (d *tableDDL) columnConstraints(ctx context.Context, pos int, cd *pg.ColumnDef, hasDefault bool) error {
+	def := d.def
+	c := &def.Columns[pos]
+	var err error
+	hasIdentity := false
 	var last *pg.Constraint // the constraint DEFERRABLE and its kin apply to
 	for _, cn := range cd.Constraints {
 		con := cn.GetConstraint()
@@ -367,8 +377,8 @@ func (d *tableDDL) claimIndexName(name string) error {
 
 // createTable runs CREATE TABLE.
 func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
-	if len(s.InhRelations) > 0 || s.Partspec != nil || s.OfTypename != nil || s.Partbound != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "inheritance, partitioning and typed tables are not supported")
+	if s.OfTypename != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "typed tables are not supported")
 	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
@@ -383,10 +393,14 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 		if err != nil {
 			return "", err
 		}
+		parents, err := d.inherit(ctx, s)
+		if err != nil {
+			return "", err
+		}
 		for _, elt := range s.TableElts {
 			switch {
 			case elt.GetColumnDef() != nil:
-				if err := d.addColumn(ctx, elt.GetColumnDef()); err != nil {
+				if err := d.columnDef(ctx, elt.GetColumnDef(), s.Partbound != nil); err != nil {
 					return "", err
 				}
 			case elt.GetConstraint() != nil:
@@ -403,6 +417,9 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 			}
 		}
 		if err := d.finish(ctx); err != nil {
+			return "", err
+		}
+		if err := d.partitioning(ctx, s, parents); err != nil {
 			return "", err
 		}
 		def := d.def
@@ -423,7 +440,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return "", err
 		}
-		if root, err = syncFKRefs(ctx, root, nil, def); err != nil {
+		if root, err = syncRefs(ctx, root, nil, def); err != nil {
 			return "", err
 		}
 		a.tx.SetRoot(root)
@@ -492,6 +509,9 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		case rel.kind != relTable:
 			return "", wrongObjectType(name, rel.kind, relTable)
 		}
+		if err := a.dropDescendants(ctx, rel.table, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+			return "", err
+		}
 		if err := a.dependentKeys(ctx, rel.table, "table "+rel.table.Name, s.Behavior == pg.DropBehavior_DROP_CASCADE, nil); err != nil {
 			return "", err
 		}
@@ -511,7 +531,7 @@ func (a *analyzer) dropTable(ctx context.Context, schema string, t *versioning.T
 	if err != nil {
 		return err
 	}
-	if root, err = syncFKRefs(ctx, root, t, nil); err != nil {
+	if root, err = syncRefs(ctx, root, t, nil); err != nil {
 		return err
 	}
 	seqs, err := root.Sequences(ctx)

@@ -160,7 +160,11 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			return nil, err
 		}
 	}
-	return withDML(ctes, &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict}), nil
+	m := &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict}
+	if err := a.modifyFamily(m, true); err != nil {
+		return nil, err
+	}
+	return withDML(ctes, m), nil
 }
 
 func (a *analyzer) returning(list []*pg.Node, t *exec.Table, alias string) ([]exec.Expr, []exec.ResultColumn, error) {
@@ -177,9 +181,10 @@ func (a *analyzer) returningIn(list []*pg.Node, sc *scope) ([]exec.Expr, []exec.
 }
 
 // filteredScan plans the rows of a table an UPDATE or DELETE touches.
-func (a *analyzer) filteredScan(t *exec.Table, sc *scope, where *pg.Node) (exec.Plan, error) {
-	if where == nil {
-		return &exec.Scan{Table: t}, nil
+func (a *analyzer) filteredScan(t *exec.Table, inh bool, sc *scope, where *pg.Node) (exec.Plan, error) {
+	scan, err := a.relationScan(t, inh, nil)
+	if err != nil || where == nil {
+		return scan, err
 	}
 	pred, err := a.expr(where, sc)
 	if err != nil {
@@ -188,7 +193,10 @@ func (a *analyzer) filteredScan(t *exec.Table, sc *scope, where *pg.Node) (exec.
 	if pred, err = a.coerce(pred, exec.TBool, "argument of WHERE", -1); err != nil {
 		return nil, err
 	}
-	return a.scanWhere(&exec.Scan{Table: t}, pred), nil
+	if app, ok := scan.(*exec.Append); ok {
+		return a.appendWhere(app, pred), nil
+	}
+	return a.scanWhere(scan.(*exec.Scan), pred), nil
 }
 
 // modifyTarget resolves the table of an UPDATE or DELETE and plans the rows
@@ -206,9 +214,9 @@ func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Nod
 	sc := tableScope(t, aliasOf(rel))
 	var src exec.Plan
 	if len(from) > 0 {
-		src, sc, err = a.joinedTarget(t, aliasOf(rel), from, where)
+		src, sc, err = a.joinedTarget(t, rel.Inh, aliasOf(rel), from, where)
 	} else {
-		src, err = a.filteredScan(t, sc, where)
+		src, err = a.filteredScan(t, rel.Inh, sc, where)
 	}
 	return t, src, sc, err
 }
@@ -290,7 +298,11 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withDML(ctes, &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks}), nil
+	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks}
+	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
+		return nil, err
+	}
+	return withDML(ctes, m), nil
 }
 
 func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
@@ -307,7 +319,11 @@ func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withDML(ctes, &exec.Modify{Kind: exec.Delete, Table: t, Source: src, Returning: ret, Cols: cols}), nil
+	m := &exec.Modify{Kind: exec.Delete, Table: t, Source: src, Returning: ret, Cols: cols}
+	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
+		return nil, err
+	}
+	return withDML(ctes, m), nil
 }
 
 // parseExpr parses an expression stored as SQL text (a column default).

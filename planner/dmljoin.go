@@ -15,7 +15,7 @@ import (
 // items filter them, equalities between the two become hash join keys
 // (the other items being built, once). It returns the plan and the scope
 // of its rows: the target's columns, then the other items'.
-func (a *analyzer) joinedTarget(t *exec.Table, alias string, from []*pg.Node, where *pg.Node) (exec.Plan, *scope, error) {
+func (a *analyzer) joinedTarget(t *exec.Table, inh bool, alias string, from []*pg.Node, where *pg.Node) (exec.Plan, *scope, error) {
 	corr := &correlation{}
 	target := tableItem(t, alias)
 	items, err := a.fromClause(from, corr)
@@ -56,9 +56,13 @@ func (a *analyzer) joinedTarget(t *exec.Table, alias string, from []*pg.Node, wh
 			both = append(both, n)
 		}
 	}
-	var scan exec.Plan = &exec.Scan{Table: t, Cols: make([]exec.ResultColumn, lw)}
+	cols := make([]exec.ResultColumn, lw)
 	for i, c := range t.Cols {
-		scan.(*exec.Scan).Cols[i] = exec.ResultColumn{Name: c.Name, T: c.Type}
+		cols[i] = exec.ResultColumn{Name: c.Name, T: c.Type}
+	}
+	scan, err := a.relationScan(t, inh, cols)
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(own) > 0 {
 		tsc := &scope{items: []*nsItem{target}, corr: corr}

@@ -16,7 +16,7 @@ import (
 // table's record (ForeignKeys); the root value also keeps a
 // ForeignKeyRef per key, keyed by the referenced table, which DELETE and
 // UPDATE of that table read to find what references it (exec/fk.go
-// enforces both sides). syncFKRefs keeps those refs equal to the tables'
+// enforces both sides). syncRefs keeps those refs equal to the tables'
 // keys: every DDL that writes or drops a table record goes through it.
 
 // addForeignKey resolves a FOREIGN KEY or REFERENCES constraint of the
@@ -171,11 +171,15 @@ func fkRefs(t *versioning.Table) []versioning.ForeignKeyRef {
 	return out
 }
 
-// syncFKRefs updates root's foreign key references for a table record
-// replaced from old to new (either may be nil: created, dropped).
-func syncFKRefs(ctx context.Context, root versioning.RootValue, old, new *versioning.Table) (versioning.RootValue, error) {
+// syncRefs updates the records root derives from table records — foreign
+// key references and inheritance — for a table record replaced from old to
+// new (either may be nil: created, dropped).
+func syncRefs(ctx context.Context, root versioning.RootValue, old, new *versioning.Table) (versioning.RootValue, error) {
+	root, err := syncInheritance(ctx, root, old, new)
+	if err != nil {
+		return root, err
+	}
 	before, after := fkRefs(old), fkRefs(new)
-	var err error
 	for _, r := range before {
 		if !slices.Contains(after, r) {
 			if root, err = root.DropForeignKeyRef(ctx, r); err != nil {

@@ -167,7 +167,11 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	for i, c := range t.Cols {
 		cols[i] = exec.ResultColumn{Name: c.Name, T: c.Type, TableOID: t.OID, AttNum: int16(i + 1)}
 	}
-	return leafItem(&exec.Scan{Table: t, Cols: cols}, aliasOf(rv), colnames, t)
+	scan, err := a.relationScan(t, rv.Inh, cols)
+	if err != nil {
+		return nil, err
+	}
+	return leafItem(scan, aliasOf(rv), colnames, t)
 }
 
 func (a *analyzer) rangeSubselect(rs *pg.RangeSubselect, corr *correlation, prefix *scope) (*fromItem, error) {
@@ -739,6 +743,8 @@ func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation, v
 		}
 	}
 	_, isScan := p.(*exec.Scan)
+	app, isAppend := p.(*exec.Append)
+	isScan = isScan || isAppend
 	if len(conds) == 0 {
 		return p, isScan, nil
 	}
@@ -768,6 +774,8 @@ func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation, v
 	if len(inner) > 0 {
 		if scan, ok := p.(*exec.Scan); ok {
 			p = a.scanWhere(scan, and(inner)) // index selection (index.go)
+		} else if isAppend {
+			p = a.appendWhere(app, and(inner)) // partition pruning (inherit.go)
 		} else {
 			p = &exec.Filter{In: p, Pred: and(inner)}
 		}

@@ -74,7 +74,7 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 			return nil, err
 		}
 		fs.Ordinality = rf.Ordinality
-		if len(fs.Cols) == 1 {
+		if len(fs.Cols) == 1 && !fs.Fn.Named {
 			fs.Cols[0].Name = colName
 		}
 		if rf.Ordinality {

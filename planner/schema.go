@@ -168,7 +168,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 			if root, err = root.DropTable(ctx, name, t.Name); err != nil {
 				return "", err
 			}
-			if root, err = syncFKRefs(ctx, root, t, nil); err != nil {
+			if root, err = syncRefs(ctx, root, t, nil); err != nil {
 				return "", err
 			}
 		}
@@ -250,13 +250,13 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 		if root, err = root.DropTable(ctx, t.Schema, t.Name); err != nil {
 			return err
 		}
-		if root, err = syncFKRefs(ctx, root, t, nil); err != nil {
+		if root, err = syncRefs(ctx, root, t, nil); err != nil {
 			return err
 		}
 		if root, err = root.PutTable(ctx, nt); err != nil {
 			return err
 		}
-		if root, err = syncFKRefs(ctx, root, nil, nt); err != nil {
+		if root, err = syncRefs(ctx, root, nil, nt); err != nil {
 			return err
 		}
 	}

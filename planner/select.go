@@ -22,6 +22,9 @@ type analyzer struct {
 	// deps are the definitions of the tables the statement uses: its plan
 	// stays valid while they are unchanged (Statement.reusable).
 	deps []*versioning.Table
+	kin  []kinDep // the children of the tables read (inherit.go)
+	// families are the members of the Appends planned, for pruning.
+	families map[*exec.Append][]familyMember
 
 	// State of the query being analyzed; a nested query saves and clears
 	// it (nested, restore).

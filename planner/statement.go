@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -42,6 +43,9 @@ type analysis struct {
 	cols   []exec.ResultColumn
 	copy   *Copy
 	deps   []*versioning.Table
+	// kin are the children the tables read had: a new child (or one
+	// fewer) changes what a scan of its parent reads.
+	kin []kinDep
 }
 
 // Text returns the statement's SQL text.
@@ -285,6 +289,12 @@ func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
 			return false
 		}
 	}
+	for _, k := range an.kin {
+		children, err := tx.Root.Children(ctx, k.parent.Schema, k.parent.Name)
+		if err != nil || !slices.Equal(children, k.children) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -341,6 +351,7 @@ func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given [
 	}
 	an.params = a.params
 	an.deps = a.deps
+	an.kin = a.kin
 	if an.plan != nil {
 		an.cols = an.plan.Columns()
 	}

@@ -95,7 +95,7 @@ func (a *analyzer) dropSchemaContents(ctx context.Context, schema string) error 
 		if root, err = root.DropTable(ctx, schema, t.Name); err != nil {
 			return err
 		}
-		if root, err = syncFKRefs(ctx, root, t, nil); err != nil {
+		if root, err = syncRefs(ctx, root, t, nil); err != nil {
 			return err
 		}
 	}

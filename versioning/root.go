@@ -14,6 +14,7 @@ import (
 const (
 	kindConflicts = 'c' // merge conflicts of table schema.name awaiting resolution
 	kindFKRef     = 'f' // ForeignKeyRef: schema = referenced schema, name = refTable\0schema\0table\0name
+	kindInherits  = 'i' // a child table: schema = parent's schema, name = parent\0schema\0child
 	kindSchema    = 's'
 	kindTable     = 't'
 	kindSequence  = 'u'
@@ -268,6 +269,42 @@ func (r RootValue) ReferencingKeys(ctx context.Context, schema, table string) ([
 			return nil, fmt.Errorf("%w: foreign key reference %q", ErrCorrupt, it.Key())
 		}
 		out = append(out, ForeignKeyRef{RefSchema: schema, RefTable: table, Schema: string(parts[0]), Table: string(parts[1]), Name: string(parts[2])})
+	}
+	return out, it.Close()
+}
+
+func inheritsKey(parent, child TableName) []byte {
+	return objectKey(kindInherits, parent.Schema, parent.Name+"\x00"+child.Schema+"\x00"+child.Name)
+}
+
+// PutInheritance records that child inherits from parent. Like foreign
+// key references, these records are derived from the tables' Inherits,
+// kept by the DDL that changes those, so that a scan finds a table's
+// children with one seek.
+func (r RootValue) PutInheritance(ctx context.Context, parent, child TableName) (RootValue, error) {
+	m, err := r.m.Apply(ctx, []prolly.Edit{{Key: inheritsKey(parent, child), Value: []byte{recordVersion}}})
+	return RootValue{m}, err
+}
+
+// DropInheritance forgets that child inherits from parent.
+func (r RootValue) DropInheritance(ctx context.Context, parent, child TableName) (RootValue, error) {
+	return r.drop(ctx, inheritsKey(parent, child))
+}
+
+// Children returns the tables that inherit directly from schema.name,
+// ordered by schema and name.
+func (r RootValue) Children(ctx context.Context, schema, name string) ([]TableName, error) {
+	lo := objectKey(kindInherits, schema, name+"\x00")
+	hi := append(bytes.Clone(lo[:len(lo)-1]), 1)
+	var out []TableName
+	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	for ok := it.First(); ok; ok = it.Next() {
+		parts := bytes.Split(it.Key()[len(lo):], []byte{0})
+		if len(parts) != 2 {
+			it.Close()
+			return nil, fmt.Errorf("%w: inheritance record %q", ErrCorrupt, it.Key())
+		}
+		out = append(out, TableName{Schema: string(parts[0]), Name: string(parts[1])})
 	}
 	return out, it.Close()
 }

@@ -35,7 +35,63 @@ type Table struct {
 	Comment                string `json:"comment,omitempty"`
 	PrimaryKeyComment      string `json:"pk_comment,omitempty"`
 	PrimaryKeyIndexComment string `json:"pk_index_comment,omitempty"`
+	// Inherits lists the tables this one inherits from, in order: their
+	// columns are among its columns, and scans of them read its rows. A
+	// partition's one parent is its partitioned table.
+	Inherits []TableName `json:"inherits,omitempty"`
+	// PartitionKey, when set, makes the table partitioned: it stores no
+	// rows itself, its partitions do.
+	PartitionKey *PartitionKey `json:"partkey,omitempty"`
+	// PartitionBound, when set, makes the table a partition of
+	// Inherits[0]: the rows it may hold.
+	PartitionBound *PartitionBound `json:"partbound,omitempty"`
 }
+
+// Partitioning strategies, as pg_partitioned_table.partstrat spells them.
+const (
+	PartitionRange = 'r'
+	PartitionList  = 'l'
+	PartitionHash  = 'h'
+)
+
+// PartitionKey is how a partitioned table divides its rows.
+type PartitionKey struct {
+	Strategy byte  `json:"strategy"`
+	Columns  []int `json:"columns"` // positions of the key columns
+}
+
+// PartitionBound is the set of key values a partition holds: the default
+// partition's (whatever no sibling holds), a list of values, a range of
+// keys from From (inclusive) to To (exclusive), or a hash remainder.
+type PartitionBound struct {
+	Default   bool         `json:"default,omitempty"`
+	In        []BoundValue `json:"in,omitempty"`
+	From      []BoundValue `json:"from,omitempty"`
+	To        []BoundValue `json:"to,omitempty"`
+	Modulus   int          `json:"modulus,omitempty"`
+	Remainder int          `json:"remainder,omitempty"`
+}
+
+// BoundValue is one value of a partition bound: Text is the value in the
+// key column's text form, unless Kind says it is NULL ('n'), MINVALUE
+// ('-') or MAXVALUE ('+').
+type BoundValue struct {
+	Text string `json:"v,omitempty"`
+	Kind byte   `json:"k,omitempty"`
+}
+
+// Bound value kinds other than a value.
+const (
+	BoundNull     = 'n'
+	BoundMinValue = '-'
+	BoundMaxValue = '+'
+)
+
+// Partitioned reports whether t is a partitioned table.
+func (t *Table) Partitioned() bool { return t.PartitionKey != nil }
+
+// IsPartition reports whether t is a partition of a partitioned table.
+func (t *Table) IsPartition() bool { return t.PartitionBound != nil }
 
 // Column is one column of a Table.
 type Column struct {

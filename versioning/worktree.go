@@ -15,7 +15,7 @@ import (
 
 // ObjectChange is one object that differs between two root values.
 type ObjectChange struct {
-	Kind         byte // 's' schema, 't' table, 'u' sequence, 'v' view, 'f' foreign key reference, 'c' conflicts
+	Kind         byte // 's' schema, 't' table, 'u' sequence, 'v' view, 'f' foreign key reference, 'i' inheritance, 'c' conflicts
 	Schema, Name string
 	From, To     []byte // the records; nil where the object is absent
 }
@@ -27,6 +27,7 @@ const (
 	KindSequence  = kindSequence
 	KindView      = kindView
 	KindFKRef     = kindFKRef
+	KindInherits  = kindInherits
 	KindConflicts = kindConflicts
 )
 
@@ -66,7 +67,10 @@ func Changes(ctx context.Context, from, to RootValue) ([]ObjectChange, error) {
 }
 
 // TableName is a schema-qualified table name.
-type TableName struct{ Schema, Name string }
+type TableName struct {
+	Schema string `json:"schema"`
+	Name   string `json:"name"`
+}
 
 func (t TableName) String() string { return t.Schema + "." + t.Name }
 
@@ -112,6 +116,10 @@ func StageTables(ctx context.Context, staged, working RootValue, tables []TableN
 			// referencing table is the second and third parts.
 			parts := bytes.Split([]byte(name), []byte{0})
 			return len(parts) >= 3 && want[TableName{string(parts[1]), string(parts[2])}]
+		case kindInherits:
+			// name is parent \0 schema \0 child: staged with the child.
+			parts := bytes.Split([]byte(name), []byte{0})
+			return len(parts) == 3 && want[TableName{string(parts[1]), string(parts[2])}]
 		case kindConflicts:
 			return want[TableName{schema, name}]
 		}

@@ -79,7 +79,7 @@ func init() {
 	define(pc, "pg_views", 12028, 'v', "schemaname:name viewname:name viewowner:name definition:text", pgViews)
 	define(pc, "pg_matviews", 12038, 'v', `schemaname:name matviewname:name matviewowner:name tablespace:name
 		hasindexes:boolean ispopulated:boolean definition:text`, none)
-	define(pc, "pg_inherits", 2611, 'r', "inhrelid:oid inhparent:oid inhseqno:integer inhdetachpending:boolean", none)
+	define(pc, "pg_inherits", 2611, 'r', "inhrelid:oid inhparent:oid inhseqno:integer inhdetachpending:boolean", pgInherits)
 	define(pc, "pg_collation", 3456, 'r', `oid:oid collname:name collnamespace:oid collowner:oid collprovider:char
 		collisdeterministic:boolean collencoding:integer collcollate:text collctype:text colliculocale:text
 		collversion:text`, pgCollation)
@@ -101,7 +101,7 @@ func init() {
 		refobjsubid:integer deptype:char`, pgDepend)
 	define(pc, "pg_foreign_table", 3118, 'r', "ftrelid:oid ftserver:oid ftoptions:text[]", none)
 	define(pc, "pg_partitioned_table", 3350, 'r', `partrelid:oid partstrat:char partnatts:smallint partdefid:oid
-		partattrs:int2vector partclass:oidvector partcollation:oidvector partexprs:pg_node_tree`, none)
+		partattrs:int2vector partclass:oidvector partcollation:oidvector partexprs:pg_node_tree`, pgPartitionedTable)
 	define(pc, "pg_publication", 6104, 'r', `oid:oid pubname:name pubowner:oid puballtables:boolean
 		pubinsert:boolean pubupdate:boolean pubdelete:boolean pubtruncate:boolean pubviaroot:boolean`, none)
 	define(pc, "pg_publication_namespace", 6237, 'r', "oid:oid pnpubid:oid pnnspid:oid", none)
@@ -163,13 +163,21 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 		if r.Kind == 'v' {
 			filenode = 0
 		}
+		kind := r.RelKind()
+		if kind == 'p' {
+			am, filenode = 0, 0
+		}
+		isPartition, bound := false, exec.Null
+		if r.Kind == 'r' && r.Table != nil && r.Table.IsPartition() {
+			isPartition, bound = true, dText(s.PartitionBound(r.Table))
+		}
 		out = append(out, exec.Row{
 			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(0), dOID(0), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
-			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(r.Kind), dInt(int64(natts)), dInt(int64(checks)),
-			dBool(false), dBool(false), dBool(false), dBool(false),
-			dBool(false), dBool(true), dChar(replIdent(r.Kind)), dBool(false), dOID(0),
-			dText("0"), dText("0"), exec.Null, exec.Null, exec.Null,
+			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
+			dBool(false), dBool(false), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)), dBool(false),
+			dBool(false), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
+			dText("0"), dText("0"), exec.Null, exec.Null, bound,
 		})
 	}
 	return out, nil

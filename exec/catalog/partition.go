@@ -1,0 +1,171 @@
+package catalog
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// BoundText prints a range bound as PostgreSQL's messages do: (1, MAXVALUE).
+func BoundText(vals []versioning.BoundValue, ktypes []exec.T) string {
+	b := []byte{'('}
+	for i, v := range vals {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendBoundValue(b, v, ktypes[i])
+	}
+	return string(append(b, ')'))
+}
+
+// appendBoundValue appends a bound value as pg_get_expr prints it:
+// numbers and booleans bare, other values quoted.
+func appendBoundValue(b []byte, v versioning.BoundValue, t exec.T) []byte {
+	switch v.Kind {
+	case versioning.BoundNull:
+		return append(b, "NULL"...)
+	case versioning.BoundMinValue:
+		return append(b, "MINVALUE"...)
+	case versioning.BoundMaxValue:
+		return append(b, "MAXVALUE"...)
+	}
+	// get_const_expr's rules: what reads back as the same constant.
+	switch {
+	case t.OID == exec.OIDInt4 && !strings.HasPrefix(v.Text, "-"):
+		return append(b, v.Text...)
+	case t.OID == exec.OIDNumeric && v.Text != "" && v.Text[0] >= '0' && v.Text[0] <= '9' && strings.ContainsAny(v.Text, "eE."):
+		return append(b, v.Text...)
+	case t.OID == exec.OIDBool && v.Text == "t":
+		return append(b, "true"...)
+	case t.OID == exec.OIDBool:
+		return append(b, "false"...)
+	}
+	return append(b, exec.QuoteLiteral(v.Text)...)
+}
+
+// PartitionBoundDef prints a partition's bound as pg_get_expr does
+// relpartbound: FOR VALUES IN (...), FROM (...) TO (...), WITH (...), or
+// DEFAULT.
+func PartitionBoundDef(b *versioning.PartitionBound, ktypes []exec.T) string {
+	switch {
+	case b.Default:
+		return "DEFAULT"
+	case b.Modulus > 0:
+		return "FOR VALUES WITH (modulus " + strconv.Itoa(b.Modulus) + ", remainder " + strconv.Itoa(b.Remainder) + ")"
+	case b.From != nil:
+		return "FOR VALUES FROM " + BoundText(b.From, ktypes) + " TO " + BoundText(b.To, ktypes)
+	}
+	out := []byte("FOR VALUES IN (")
+	for i, v := range b.In {
+		if i > 0 {
+			out = append(out, ", "...)
+		}
+		out = appendBoundValue(out, v, ktypes[0])
+	}
+	return string(append(out, ')'))
+}
+
+// RelKind is the relation's pg_class.relkind: Kind, but 'p' for a
+// partitioned table.
+func (r Relation) RelKind() byte {
+	if r.Kind == 'r' && r.Table != nil && r.Table.Partitioned() {
+		return 'p'
+	}
+	return r.Kind
+}
+
+// HasChildren reports whether a table has tables inheriting from it
+// (relhassubclass).
+func (s *Snapshot) HasChildren(schema, name string) bool {
+	for _, t := range s.Tables {
+		for _, p := range t.Inherits {
+			if p.Schema == schema && p.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// parentTable returns the table a partition's bound belongs to.
+func (s *Snapshot) parentTable(t *versioning.Table) *versioning.Table {
+	if len(t.Inherits) == 0 {
+		return nil
+	}
+	p := t.Inherits[0]
+	for _, c := range s.Tables {
+		if c.Schema == p.Schema && c.Name == p.Name {
+			return c
+		}
+	}
+	return nil
+}
+
+// keyTypes returns the types of a partitioned table's key columns.
+func keyTypes(t *versioning.Table) []exec.T {
+	out := make([]exec.T, len(t.PartitionKey.Columns))
+	for i, pos := range t.PartitionKey.Columns {
+		out[i] = columnType(t.Columns[pos])
+	}
+	return out
+}
+
+// PartitionBound is a partition's relpartbound as pg_get_expr prints it.
+func (s *Snapshot) PartitionBound(t *versioning.Table) string {
+	parent := s.parentTable(t)
+	if parent == nil || parent.PartitionKey == nil {
+		return ""
+	}
+	return PartitionBoundDef(t.PartitionBound, keyTypes(parent))
+}
+
+// PartitionKeyDef is pg_get_partkeydef's text: RANGE (a, b).
+func PartitionKeyDef(t *versioning.Table) string {
+	k := t.PartitionKey
+	b := []byte(map[byte]string{versioning.PartitionRange: "RANGE", versioning.PartitionList: "LIST", versioning.PartitionHash: "HASH"}[k.Strategy])
+	b = append(b, " ("...)
+	for i, pos := range k.Columns {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, QuoteIdent(t.Columns[pos].Name)...)
+	}
+	return string(append(b, ')'))
+}
+
+func pgInherits(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, t := range s.Tables {
+		for i, p := range t.Inherits {
+			out = append(out, exec.Row{dOID(TableOID(t.Schema, t.Name)), dOID(TableOID(p.Schema, p.Name)), dInt(int64(i + 1)), dBool(false)})
+		}
+	}
+	return out, nil
+}
+
+func pgPartitionedTable(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, t := range s.Tables {
+		k := t.PartitionKey
+		if k == nil {
+			continue
+		}
+		def := uint32(0)
+		for _, c := range s.Tables {
+			if c.IsPartition() && c.PartitionBound.Default && c.Inherits[0] == (versioning.TableName{Schema: t.Schema, Name: t.Name}) {
+				def = TableOID(c.Schema, c.Name)
+			}
+		}
+		var attrs, classes, colls []string
+		for _, pos := range k.Columns {
+			attrs = append(attrs, strconv.Itoa(pos+1))
+			classes = append(classes, "0")
+			colls = append(colls, "0")
+		}
+		out = append(out, exec.Row{dOID(TableOID(t.Schema, t.Name)), dChar(k.Strategy), dInt(int64(len(k.Columns))), dOID(def),
+			dText(strings.Join(attrs, " ")), dText(strings.Join(classes, " ")), dText(strings.Join(colls, " ")), exec.Null})
+	}
+	return out, nil
+}

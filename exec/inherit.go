@@ -1,0 +1,406 @@
+package exec
+
+import (
+	"encoding/binary"
+	"slices"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Append reads the rows of several plans, one after the other, as
+// PostgreSQL's Append does for a table and the tables that inherit from
+// it, or a partitioned table's partitions. Every part gives rows in the
+// layout of Cols (Scan.Layout maps a descendant's columns).
+//
+// For UPDATE and DELETE, the rows are keyed: Key is the part's key
+// prefixed by the part's index (a uvarint), so that equal keys of two
+// tables stay distinct; SplitMemberKey takes them apart.
+type Append struct {
+	Parts []Plan
+	Cols  []ResultColumn
+	// Members, when set, numbers the parts in keys instead of their
+	// positions: the members of Modify they are, some pruned.
+	Members []int
+}
+
+func (p *Append) Columns() []ResultColumn { return p.Cols }
+
+func (p *Append) Explain() (string, []Plan) { return "Append", p.Parts }
+
+func (p *Append) Open(env *Env) (Rows, error) {
+	return &appendRows{env: env, parts: p.Parts, members: p.Members, cur: -1}, nil
+}
+
+type appendRows struct {
+	env     *Env
+	parts   []Plan
+	members []int
+	cur     int
+	in      Rows
+	key     []byte
+}
+
+func (r *appendRows) Next() (Row, error) {
+	for {
+		if r.in != nil {
+			row, err := r.in.Next()
+			if row != nil || err != nil {
+				return row, err
+			}
+			if err := r.in.Close(); err != nil {
+				return nil, err
+			}
+			r.in = nil
+		}
+		if r.cur+1 >= len(r.parts) {
+			return nil, nil
+		}
+		r.cur++
+		in, err := r.parts[r.cur].Open(r.env)
+		if err != nil {
+			return nil, err
+		}
+		r.in = in
+	}
+}
+
+func (r *appendRows) Key() []byte {
+	m := r.cur
+	if r.members != nil {
+		m = r.members[r.cur]
+	}
+	r.key = binary.AppendUvarint(r.key[:0], uint64(m))
+	return append(r.key, r.in.(keyedRows).Key()...)
+}
+
+func (r *appendRows) Close() error {
+	if r.in != nil {
+		return r.in.Close()
+	}
+	return nil
+}
+
+// SplitMemberKey takes apart a key of Append's rows: the index of the
+// part the row came from and the row's key in its table.
+func SplitMemberKey(k []byte) (int, []byte) {
+	i, n := binary.Uvarint(k)
+	return int(i), k[n:]
+}
+
+// layoutRows reads a descendant table's rows in an ancestor's layout.
+type layoutRows struct {
+	*scanRows
+	layout []int
+	out    Row
+}
+
+func (r *layoutRows) Next() (Row, error) {
+	row, err := r.scanRows.Next()
+	if row == nil || err != nil {
+		return nil, err
+	}
+	mapRow(r.out, row, r.layout)
+	return r.out, nil
+}
+
+// mapRow fills dst, a row of an ancestor's layout, from src, a row of a
+// descendant whose columns layout maps.
+func mapRow(dst, src Row, layout []int) {
+	for i, pos := range layout {
+		if pos < 0 {
+			dst[i] = Null
+		} else {
+			dst[i] = src[pos]
+		}
+	}
+}
+
+// unmapRow writes the columns of src, a row of an ancestor's layout, into
+// dst, a row of the descendant whose columns layout maps.
+func unmapRow(dst, src Row, layout []int) {
+	for i, pos := range layout {
+		if pos >= 0 {
+			dst[pos] = src[i]
+		}
+	}
+}
+
+// Member is a table a Modify writes in its Table's stead: a partition, or
+// a table that inherits from Table (or Table itself).
+type Member struct {
+	Table *Table
+	// Layout maps Table's column positions to this table's (-1 where it
+	// has no such column); nil when the two have the same columns.
+	Layout []int
+	Checks []CheckConstraint
+}
+
+// memberState is what openMembers keeps per member, opened when the
+// statement first writes it.
+type memberState struct {
+	w   *TableWriter
+	fks *fkState
+	row Row // a buffer for rows in the member's layout
+}
+
+// member returns the state of member i, opening its writer.
+func (p *Modify) member(env *Env, states []*memberState, i int) (*memberState, error) {
+	if s := states[i]; s != nil {
+		return s, nil
+	}
+	t, err := env.Txn.current(env.Ctx, p.Members[i].Table)
+	if err != nil {
+		return nil, err
+	}
+	s := &memberState{row: make(Row, len(t.Cols))}
+	if s.w, err = env.Txn.Writer(env.Ctx, t); err != nil {
+		return nil, err
+	}
+	if s.fks, err = newFKState(env, t, p.Kind); err != nil {
+		return nil, err
+	}
+	states[i] = s
+	return s, nil
+}
+
+// memberRow returns row, in Table's layout, as a new row of member m:
+// its own columns NULL, the others row's. It is built in s.row.
+func (p *Modify) memberRow(m *Member, s *memberState, row Row) Row {
+	if m.Layout == nil {
+		return row
+	}
+	for i := range s.row {
+		s.row[i] = Null
+	}
+	unmapRow(s.row, row, m.Layout)
+	return s.row
+}
+
+// storedRow returns the row stored under key in member m, whose columns
+// in Table's layout are in.
+func (p *Modify) storedRow(env *Env, m *Member, s *memberState, key []byte, in Row) (Row, error) {
+	if m.Layout == nil {
+		return slices.Clone(in[:len(p.Table.Cols)]), nil
+	}
+	v, ok, err := s.w.lookup(env.Ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.InternalError, "row of %q vanished during the statement", s.w.t.Def.Name)
+	}
+	return s.w.t.decodeRow(v, nil)
+}
+
+// insertMember checks row, in member i's layout, against the member's
+// constraints and inserts it.
+func (p *Modify) insertMember(env *Env, s *memberState, i int, row Row) error {
+	t := s.w.t
+	if err := checkNotNull(t, row); err != nil {
+		return err
+	}
+	if err := checkConstraints(env, t, p.Members[i].Checks, row); err != nil {
+		return err
+	}
+	if err := s.w.Insert(env.Ctx, row); err != nil {
+		return err
+	}
+	s.fks.changed(t, nil, row)
+	return nil
+}
+
+// openMembers runs a Modify over Members: INSERT routes each row to a
+// partition; UPDATE and DELETE change each row in the table it came from,
+// an UPDATE moving a row whose new key belongs to another partition.
+func (p *Modify) openMembers(env *Env) (Rows, error) {
+	states := make([]*memberState, len(p.Members))
+	src, err := p.Source.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	out := &modifiedRows{}
+	row := make(Row, len(p.Table.Cols))
+	var keyBuf []Datum
+	var lastKey []byte
+	for {
+		in, err := src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if in == nil {
+			break
+		}
+		ret := row
+		switch p.Kind {
+		case Insert:
+			if err := p.newRow(env, in, row); err != nil {
+				return nil, err
+			}
+			if err := checkNotNull(p.Table, row); err != nil {
+				return nil, err
+			}
+			i, err := p.Route.Route(row, keyBuf)
+			if err != nil {
+				return nil, err
+			}
+			s, err := p.member(env, states, i)
+			if err != nil {
+				return nil, err
+			}
+			if err := p.insertMember(env, s, i, p.memberRow(&p.Members[i], s, row)); err != nil {
+				return nil, err
+			}
+		case Update, Delete:
+			if p.repeated(src, &lastKey) {
+				continue
+			}
+			i, key := SplitMemberKey(src.(keyedRows).Key())
+			key = slices.Clone(key)
+			m := &p.Members[i]
+			s, err := p.member(env, states, i)
+			if err != nil {
+				return nil, err
+			}
+			old, err := p.storedRow(env, m, s, key, in)
+			if err != nil {
+				return nil, err
+			}
+			if p.Kind == Delete {
+				if err := s.w.Delete(env.Ctx, key, old); err != nil {
+					return nil, err
+				}
+				s.fks.changed(s.w.t, old, nil)
+				ret = in
+				break
+			}
+			if err := p.updateMember(env, states, i, key, in, old, row); err != nil {
+				return nil, err
+			}
+			if len(in) > len(row) {
+				ret = append(slices.Clone(row), in[len(row):]...) // RETURNING may read the FROM items
+			}
+		}
+		out.n++
+		if len(p.Returning) > 0 {
+			r := make(Row, len(p.Returning))
+			for j, e := range p.Returning {
+				if r[j], err = e.Eval(env, ret); err != nil {
+					return nil, err
+				}
+			}
+			out.rows = append(out.rows, r)
+		}
+	}
+	for _, s := range states {
+		if s == nil {
+			continue
+		}
+		if err := s.w.Flush(env.Ctx); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range states {
+		if s != nil {
+			if err := s.fks.run(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// updateMember updates the row stored under key in member i, whose
+// columns in Table's layout are in and whose stored values are old: row
+// gets the new values in Table's layout. A row whose new key belongs to
+// another partition moves there.
+func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte, in, old, row Row) error {
+	copy(row, in)
+	for pos, e := range p.Sets {
+		if e != nil {
+			var err error
+			if row[pos], err = e.Eval(env, in); err != nil {
+				return err
+			}
+		}
+	}
+	if err := checkNotNull(p.Table, row); err != nil {
+		return err
+	}
+	to := i
+	if p.Route != nil {
+		var err error
+		if to, err = p.Route.Route(row, nil); err != nil {
+			return err
+		}
+	}
+	s := states[i]
+	if to != i {
+		if err := s.w.Delete(env.Ctx, key, old); err != nil {
+			return err
+		}
+		s.fks.changed(s.w.t, old, nil)
+		ts, err := p.member(env, states, to)
+		if err != nil {
+			return err
+		}
+		return p.insertMember(env, ts, to, p.memberRow(&p.Members[to], ts, row))
+	}
+	m := &p.Members[i]
+	updated := row
+	if m.Layout != nil {
+		updated = slices.Clone(old)
+		unmapRow(updated, row, m.Layout)
+	}
+	t := s.w.t
+	if err := checkNotNull(t, updated); err != nil {
+		return err
+	}
+	if err := checkConstraints(env, t, m.Checks, updated); err != nil {
+		return err
+	}
+	if err := s.w.Update(env.Ctx, key, old, updated); err != nil {
+		return err
+	}
+	s.fks.changed(t, old, updated)
+	return nil
+}
+
+func init() {
+	// pg_partition_ancestors(regclass): a partition or partitioned table
+	// and the tables above it, psql's \d asks it for foreign keys.
+	registerSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDRegclass}, Ret: OIDRegclass}, func([]T) *SRF {
+		return &SRF{Cols: []ResultColumn{{Name: "relid", T: T{OID: OIDRegclass, Typmod: -1}}}, Named: true,
+			Rows: func(env *Env, a []Datum) ([]Row, error) {
+				tables, err := env.Txn.Root.Tables(env.Ctx)
+				if err != nil {
+					return nil, err
+				}
+				var cur *versioning.Table
+				for _, t := range tables {
+					if ObjectOID('r', t.Schema, t.Name) == uint32(a[0].I) {
+						cur = t
+					}
+				}
+				if cur == nil || !cur.Partitioned() && !cur.IsPartition() {
+					return nil, nil
+				}
+				var rows []Row
+				for cur != nil {
+					rows = append(rows, Row{DInt(int64(ObjectOID('r', cur.Schema, cur.Name)))})
+					if !cur.IsPartition() {
+						break
+					}
+					parent := cur.Inherits[0]
+					cur = nil
+					for _, t := range tables {
+						if t.Schema == parent.Schema && t.Name == parent.Name {
+							cur = t
+						}
+					}
+				}
+				return rows, nil
+			}}
+	})
+}
