@@ -157,3 +157,31 @@ func BenchmarkGetBadger(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkApplyOne measures the edit of a live table's statement: one
+// row of a million replaced, by a value of the same size (the in-place
+// path, inplace.go) and by a longer one (a re-cut).
+func BenchmarkApplyOne(b *testing.B) {
+	_, m := millionRowMap(b)
+	ctx := context.Background()
+	for _, grow := range []bool{false, true} {
+		name := "same-size"
+		if grow {
+			name = "longer"
+		}
+		b.Run(name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(3, 3))
+			b.ReportAllocs()
+			for n := 0; n < b.N; n++ {
+				i := rng.IntN(scaleRows)
+				v := scaleValue(i, n+1)
+				if grow {
+					v = append(v, 'x')
+				}
+				if _, err := m.Apply(ctx, []Edit{{Key: scaleKey(i), Value: v}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

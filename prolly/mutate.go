@@ -63,6 +63,9 @@ func (m Map) Apply(ctx context.Context, edits []Edit) (Map, error) {
 		level0[i] = le
 	}
 
+	if next, ok, err := m.applyInPlace(ctx, level0); ok || err != nil {
+		return next, err // inplace.go
+	}
 	root := m.root
 	levelEdits := level0
 	for level := 0; ; level++ {

@@ -133,12 +133,18 @@ func (nd node) key(i int) []byte {
 // value returns value i, a view into the chunk, and whether it is a blob
 // reference rather than the value itself.
 func (nd node) value(i int) (v []byte, blob bool) {
-	start := 0
+	start, end, blob := nd.valueSpan(i)
+	return nd.data[start:end], blob
+}
+
+// valueSpan returns where value i lies in the chunk, and whether it is a
+// blob reference.
+func (nd node) valueSpan(i int) (start, end int, blob bool) {
 	if i > 0 {
 		start = int(nd.valEnd(i-1) & valueOffsMask)
 	}
-	end := nd.valEnd(i)
-	return nd.data[nd.vals+start : nd.vals+int(end&valueOffsMask)], end&blobFlag != 0
+	e := nd.valEnd(i)
+	return nd.vals + start, nd.vals + int(e&valueOffsMask), e&blobFlag != 0
 }
 
 // child returns the address of child i of an internal node and the number of
