@@ -220,3 +220,32 @@ func (ix *Index) Plain() bool {
 	}
 	return true
 }
+
+// Type is a user-defined type: an enum (Kind 'e'), a composite ('c') or a
+// domain ('d'), with PostgreSQL's typtype letters.
+type Type struct {
+	Schema string `json:"schema"`
+	Name   string `json:"name"`
+	Kind   byte   `json:"kind"`
+	// Labels are an enum's values, ordered by Sort. ALTER TYPE ... ADD
+	// VALUE BEFORE/AFTER gives a new label a sort order between its
+	// neighbours' (as PostgreSQL's enumsortorder does), so no stored value
+	// or index key, which carry the sort order, has to change.
+	Labels []EnumLabel `json:"labels,omitempty"`
+	// Fields are a composite type's attributes.
+	Fields []ViewColumn `json:"fields,omitempty"`
+	// Base, BaseTypmod, NotNull, Default and Checks define a domain:
+	// values of Base that pass the checks (SQL text over VALUE).
+	Base       uint32  `json:"base,omitempty"`
+	BaseTypmod int32   `json:"base_typmod,omitempty"`
+	NotNull    bool    `json:"not_null,omitempty"`
+	Default    string  `json:"default,omitempty"`
+	Checks     []Check `json:"checks,omitempty"`
+	Comment    string  `json:"comment,omitempty"`
+}
+
+// EnumLabel is one value of an enum type.
+type EnumLabel struct {
+	Label string  `json:"label"`
+	Sort  float64 `json:"sort"`
+}
