@@ -29,6 +29,8 @@ const (
 	KindUUID           // S: 16 bytes
 	KindJSON           // S: the JSON text (json keeps it as given; jsonb normalised)
 	KindArray          // X: *Array
+	KindEnum           // S: the label, F: its sort order (enumsortorder), which orders it
+	KindRecord         // X: *Record
 )
 
 // Datum is one SQL value. It is a small struct passed by value: ints,
@@ -78,6 +80,9 @@ func DTimestamp(us int64) Datum       { return Datum{Kind: KindTimestamp, I: us}
 func DUUID(b [16]byte) Datum          { return Datum{Kind: KindUUID, S: string(b[:])} }
 func DJSON(text string) Datum         { return Datum{Kind: KindJSON, S: text} }
 func DArray(a *Array) Datum           { return Datum{Kind: KindArray, X: a} }
+func DEnum(label string, sort float64) Datum { return Datum{Kind: KindEnum, S: label, F: sort} }
+func DRecord(r *Record) Datum         { return Datum{Kind: KindRecord, X: r} }
+func (d Datum) Record() *Record       { return d.X.(*Record) }
 func (d Datum) IsNull() bool          { return d.Kind == KindNull }
 func (d Datum) Bool() bool            { return d.I != 0 }
 func (d Datum) Numeric() *apd.Decimal { return d.X.(*apd.Decimal) }
@@ -110,6 +115,10 @@ func Compare(a, b Datum) int {
 		return compareInterval(a.Interval(), b.Interval())
 	case KindArray:
 		return compareArray(a.Array(), b.Array())
+	case KindEnum:
+		return cmp.Compare(a.F, b.F)
+	case KindRecord:
+		return compareRecord(a.Record(), b.Record())
 	}
 	return 0
 }

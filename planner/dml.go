@@ -32,7 +32,7 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if out[i], err = a.assign(e, c.Type, c.Name, -1); err != nil {
+		if out[i], err = a.assignColumn(e, c, -1); err != nil {
 			return nil, err
 		}
 	}
@@ -113,11 +113,13 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 				}
 				if e == nil {
 					if row[i] = defaults[c.Pos]; row[i] == nil {
-						row[i] = &exec.Const{D: exec.Null, T: c.Type}
+						if row[i], err = a.assignColumn(&exec.Const{D: exec.Null, T: c.Type}, c, -1); err != nil {
+							return nil, err
+						}
 					}
 					continue
 				}
-				if row[i], err = a.assign(e, c.Type, c.Name, -1); err != nil {
+				if row[i], err = a.assignColumn(e, c, -1); err != nil {
 					return nil, err
 				}
 			}
@@ -140,7 +142,7 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			} else if skip {
 				return nil, pgerr.New(pgerr.FeatureNotSupported, "OVERRIDING USER VALUE with INSERT ... SELECT is not supported yet")
 			}
-			if conv[i], err = a.assign(&exec.ColRef{Idx: i, T: col.T}, c.Type, c.Name, -1); err != nil {
+			if conv[i], err = a.assignColumn(&exec.ColRef{Idx: i, T: col.T}, c, -1); err != nil {
 				return nil, err
 			}
 		}
@@ -242,7 +244,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 				return nil, err
 			}
 			if e != nil {
-				if sets[pos], err = a.assign(e, c.Type, c.Name, rt.Location); err != nil {
+				if sets[pos], err = a.assignColumn(e, c, rt.Location); err != nil {
 					return nil, err
 				}
 				continue
@@ -278,7 +280,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			}
 			continue
 		}
-		if sets[pos], err = a.assign(e, c.Type, c.Name, rt.Location); err != nil {
+		if sets[pos], err = a.assignColumn(e, c, rt.Location); err != nil {
 			return nil, err
 		}
 	}

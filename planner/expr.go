@@ -41,9 +41,12 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		return &exec.IsNull{E: e, Not: nt.Nulltesttype == pg.NullTestType_IS_NOT_NULL}, nil
 	case n.GetTypeCast() != nil:
 		tc := n.GetTypeCast()
-		t, _, err := resolveType(tc.TypeName)
+		t, dom, _, err := a.resolveTypeDomain(tc.TypeName)
 		if err != nil {
-			return nil, withPos(err.(*pgerr.Error), tc.TypeName.Location)
+			if pe, ok := err.(*pgerr.Error); ok {
+				return nil, withPos(pe, tc.TypeName.Location)
+			}
+			return nil, err
 		}
 		var e exec.Expr
 		if arr := tc.Arg.GetAArrayExpr(); arr != nil && exec.IsArrayType(t.OID) {
@@ -54,7 +57,10 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return a.cast(e, t, true, tc.Location)
+		if e, err = a.cast(e, t, true, tc.Location); err != nil || dom == nil {
+			return e, err
+		}
+		return a.domainCheck(e, dom)
 	case n.GetCoalesceExpr() != nil:
 		return a.coalesce(n.GetCoalesceExpr(), sc)
 	case n.GetCaseExpr() != nil:

@@ -553,7 +553,7 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 		if cd == nil {
 			return nil, true, pgerr.New(pgerr.SyntaxError, "syntax error in column definition list")
 		}
-		t, _, err := resolveType(cd.TypeName)
+		t, _, err := a.resolveType(cd.TypeName)
 		if err != nil {
 			return nil, true, withPos(err.(*pgerr.Error), cd.TypeName.Location)
 		}

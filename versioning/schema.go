@@ -56,6 +56,10 @@ type Column struct {
 	// column with a constant default rewrites no row.
 	Missing []byte `json:"missing,omitempty"`
 	Comment string `json:"comment,omitempty"`
+	// Domain, when set, is the schema-qualified domain the column was
+	// declared with; Type and Typmod are its base type's, and the
+	// domain's constraints apply to the column's values.
+	Domain string `json:"domain,omitempty"`
 }
 
 // Index is a secondary index: a Prolly map from the index columns followed
