@@ -245,3 +245,71 @@ func userType(t T, st *Settings) (*types.UserType, error) {
 	}
 	return nil, pgerr.New(pgerr.UndefinedObject, "cache lookup failed for type %d", t.OID)
 }
+
+// RowExpr is ROW(...) or (a, b, ...): a record of its arguments' values,
+// of composite type Typ (OIDRecord when anonymous).
+type RowExpr struct {
+	Args []Expr
+	Typ  T
+}
+
+func (e *RowExpr) Type() T { return e.Typ }
+
+func (e *RowExpr) Eval(env *Env, row Row) (Datum, error) {
+	r := &Record{Type: e.Typ.OID, Fields: make([]Datum, len(e.Args)), Types: make([]T, len(e.Args))}
+	for i, a := range e.Args {
+		d, err := a.Eval(env, row)
+		if err != nil {
+			return Null, err
+		}
+		r.Fields[i], r.Types[i] = d, a.Type()
+	}
+	return DRecord(r), nil
+}
+
+// FieldSelect is (e).field: field Idx of record E, of type T.
+type FieldSelect struct {
+	E   Expr
+	Idx int
+	T   T
+}
+
+func (e *FieldSelect) Type() T { return e.T }
+
+func (e *FieldSelect) Eval(env *Env, row Row) (Datum, error) {
+	d, err := e.E.Eval(env, row)
+	if err != nil || d.IsNull() {
+		return Null, err
+	}
+	r := d.Record()
+	if e.Idx >= len(r.Fields) {
+		return Null, nil
+	}
+	return r.Fields[e.Idx], nil
+}
+
+// RowCompare is ROW(l...) op ROW(r...) for <, <=, > and >=, as PostgreSQL
+// compares rows: the first pair of fields that are not equal decides,
+// by Less (the strict form of the operator); a NULL on the way makes the
+// result NULL; when all earlier pairs are equal, Last (op on the last
+// pair) decides.
+type RowCompare struct {
+	Eq   []Expr // l[i] = r[i], for every pair but the last
+	Less []Expr // l[i] < r[i] (or >), for every pair but the last
+	Last Expr
+}
+
+func (e *RowCompare) Type() T { return TBool }
+
+func (e *RowCompare) Eval(env *Env, row Row) (Datum, error) {
+	for i, eq := range e.Eq {
+		d, err := eq.Eval(env, row)
+		if err != nil || d.IsNull() {
+			return Null, err
+		}
+		if !d.Bool() {
+			return e.Less[i].Eval(env, row)
+		}
+	}
+	return e.Last.Eval(env, row)
+}

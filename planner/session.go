@@ -89,8 +89,8 @@ type Session struct {
 	// userTypes are the user types of the transaction's root, decoded
 	// for text input (sessionTypes).
 	userTypes *userTypes
-	seqs     seqState                 // currval and lastval
-	catCache catalogCache             // the catalog functions' last snapshot
+	seqs      seqState     // currval and lastval
+	catCache  catalogCache // the catalog functions' last snapshot
 	// tempSchema is the session's pg_temp_N, "" until it needs one;
 	// tempReady once the schema is known to be this session's own.
 	tempSchema string

@@ -36,8 +36,8 @@ func typeOIDOf(t *versioning.Type) uint32 {
 
 // userTypes is the catalog of user types of one root value, by OID.
 type userTypes struct {
-	root store.Address
-	byOID map[types.Oid]*types.UserType
+	root       store.Address
+	byOID      map[types.Oid]*types.UserType
 	tablesRead bool
 }
 

@@ -30,7 +30,7 @@ func UserCategoryOf(oid Oid) (category Oid, array bool) {
 // hashes to h.
 func UserTypeOID(cat Oid, h uint32) Oid {
 	const span = 1<<31 - uint32(FirstUserTypeOID)
-	return (FirstUserTypeOID + Oid(h%span)) &^ (userCategory | ArrayBit) | cat
+	return (FirstUserTypeOID+Oid(h%span))&^(userCategory|ArrayBit) | cat
 }
 
 // UserType is what text I/O needs to know of a user type: an enum's labels
