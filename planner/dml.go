@@ -22,6 +22,16 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 	out := make([]exec.Expr, len(t.Cols))
 	for i, c := range t.Cols {
 		if c.Default == "" || c.Dropped {
+			if c.Domain != "" && !c.Dropped {
+				// No default: NULL, which a NOT NULL domain rejects.
+				var err error
+				if out[i], err = a.assignColumn(&exec.Const{D: exec.Null, T: c.Type}, c, -1); err != nil {
+					return nil, err
+				}
+				if _, plain := out[i].(*exec.Const); plain {
+					out[i] = nil
+				}
+			}
 			continue
 		}
 		n, err := parseExpr(c.Default)
