@@ -100,6 +100,15 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 	if IsArrayType(t.OID) {
 		return parseArray(t, s, st)
 	}
+	switch KindOf(t.OID) {
+	case KindEnum:
+		return parseEnumText(t, s, st)
+	case KindRecord:
+		if t.OID == OIDRecord {
+			return Null, pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
+		}
+		return parseRecordText(t, s, st)
+	}
 	return Null, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported yet", TypeName(t.OID))
 }
 

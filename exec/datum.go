@@ -29,6 +29,8 @@ const (
 	KindUUID           // S: 16 bytes
 	KindJSON           // S: the JSON text (json keeps it as given; jsonb normalised)
 	KindArray          // X: *Array
+	KindEnum           // S: the label, F: its sort order (enumsortorder), which orders it
+	KindRecord         // X: *Record
 )
 
 // Datum is one SQL value. It is a small struct passed by value: ints,
@@ -66,23 +68,26 @@ func DBool(b bool) Datum {
 	}
 	return Datum{Kind: KindBool}
 }
-func DInt(i int64) Datum              { return Datum{Kind: KindInt, I: i} }
-func DFloat(f float64) Datum          { return Datum{Kind: KindFloat, F: f} }
-func DText(s string) Datum            { return Datum{Kind: KindText, S: s} }
-func DBytes(s string) Datum           { return Datum{Kind: KindBytes, S: s} }
-func DNumeric(d *apd.Decimal) Datum   { return Datum{Kind: KindNumeric, X: d} }
-func DInterval(iv Interval) Datum     { return Datum{Kind: KindInterval, X: iv} }
-func DDate(days int64) Datum          { return Datum{Kind: KindDate, I: days} }
-func DTime(us int64) Datum            { return Datum{Kind: KindTime, I: us} }
-func DTimestamp(us int64) Datum       { return Datum{Kind: KindTimestamp, I: us} }
-func DUUID(b [16]byte) Datum          { return Datum{Kind: KindUUID, S: string(b[:])} }
-func DJSON(text string) Datum         { return Datum{Kind: KindJSON, S: text} }
-func DArray(a *Array) Datum           { return Datum{Kind: KindArray, X: a} }
-func (d Datum) IsNull() bool          { return d.Kind == KindNull }
-func (d Datum) Bool() bool            { return d.I != 0 }
-func (d Datum) Numeric() *apd.Decimal { return d.X.(*apd.Decimal) }
-func (d Datum) Interval() Interval    { return d.X.(Interval) }
-func (d Datum) Array() *Array         { return d.X.(*Array) }
+func DInt(i int64) Datum                     { return Datum{Kind: KindInt, I: i} }
+func DFloat(f float64) Datum                 { return Datum{Kind: KindFloat, F: f} }
+func DText(s string) Datum                   { return Datum{Kind: KindText, S: s} }
+func DBytes(s string) Datum                  { return Datum{Kind: KindBytes, S: s} }
+func DNumeric(d *apd.Decimal) Datum          { return Datum{Kind: KindNumeric, X: d} }
+func DInterval(iv Interval) Datum            { return Datum{Kind: KindInterval, X: iv} }
+func DDate(days int64) Datum                 { return Datum{Kind: KindDate, I: days} }
+func DTime(us int64) Datum                   { return Datum{Kind: KindTime, I: us} }
+func DTimestamp(us int64) Datum              { return Datum{Kind: KindTimestamp, I: us} }
+func DUUID(b [16]byte) Datum                 { return Datum{Kind: KindUUID, S: string(b[:])} }
+func DJSON(text string) Datum                { return Datum{Kind: KindJSON, S: text} }
+func DArray(a *Array) Datum                  { return Datum{Kind: KindArray, X: a} }
+func DEnum(label string, sort float64) Datum { return Datum{Kind: KindEnum, S: label, F: sort} }
+func DRecord(r *Record) Datum                { return Datum{Kind: KindRecord, X: r} }
+func (d Datum) Record() *Record              { return d.X.(*Record) }
+func (d Datum) IsNull() bool                 { return d.Kind == KindNull }
+func (d Datum) Bool() bool                   { return d.I != 0 }
+func (d Datum) Numeric() *apd.Decimal        { return d.X.(*apd.Decimal) }
+func (d Datum) Interval() Interval           { return d.X.(Interval) }
+func (d Datum) Array() *Array                { return d.X.(*Array) }
 
 // Compare orders two non-NULL Datums of the same kind as PostgreSQL's
 // default btree operator class does (C collation for text; NaN above every
@@ -110,6 +115,10 @@ func Compare(a, b Datum) int {
 		return compareInterval(a.Interval(), b.Interval())
 	case KindArray:
 		return compareArray(a.Array(), b.Array())
+	case KindEnum:
+		return cmp.Compare(a.F, b.F)
+	case KindRecord:
+		return compareRecord(a.Record(), b.Record())
 	}
 	return 0
 }

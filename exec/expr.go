@@ -150,6 +150,15 @@ func (e *IsNull) Eval(env *Env, row Row) (Datum, error) {
 	if err != nil {
 		return Null, err
 	}
+	if d.Kind == KindRecord {
+		// A row IS NULL when every field is, IS NOT NULL when none is.
+		for _, f := range d.Record().Fields {
+			if f.IsNull() == e.Not {
+				return DBool(false), nil
+			}
+		}
+		return DBool(true), nil
+	}
 	return DBool(d.IsNull() != e.Not), nil
 }
 func (e *IsNull) Type() T { return TBool }

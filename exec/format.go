@@ -61,6 +61,10 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendFloat8(dst, d.F, extraFloatDigits(s))
 	case KindBool:
 		return types.AppendBool(dst, d.I != 0)
+	case KindEnum:
+		return append(dst, d.S...)
+	case KindRecord:
+		return appendRecordText(dst, d.Record(), s)
 	case KindArray:
 		if t.OID == OIDInt2Vector || t.OID == OIDOidVector {
 			return appendVector(dst, d)

@@ -63,6 +63,14 @@ func appendHashKey(dst []byte, d Datum) []byte {
 		for _, e := range a.Elems {
 			dst = appendHashKey(dst, e)
 		}
+	case KindEnum:
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(d.F))
+	case KindRecord:
+		r := d.Record()
+		dst = binary.AppendUvarint(dst, uint64(len(r.Fields)))
+		for _, f := range r.Fields {
+			dst = appendHashKey(dst, f)
+		}
 	default: // text, bytea, uuid, json
 		dst = binary.AppendUvarint(dst, uint64(len(d.S)))
 		dst = append(dst, d.S...)

@@ -292,6 +292,9 @@ func decodeKeyColumn(key []byte, t T, o sortkey.Order) (Datum, []byte, error) {
 		null bool
 		err  error
 	)
+	if d.Kind == KindEnum {
+		return decodeEnumKeyColumn(key, o)
+	}
 	switch t.OID {
 	case OIDBool:
 		var v bool

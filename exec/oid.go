@@ -96,6 +96,15 @@ func KindOf(oid uint32) Kind {
 	if IsArrayType(oid) {
 		return KindArray
 	}
+	switch cat, _ := types.UserCategoryOf(types.Oid(oid)); cat {
+	case types.UserEnum:
+		return KindEnum
+	case types.UserComposite:
+		return KindRecord
+	}
+	if oid == OIDRecord {
+		return KindRecord
+	}
 	return KindNull
 }
 

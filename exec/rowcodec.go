@@ -48,8 +48,15 @@ func appendField(b *tuple.Builder, t T, d Datum) {
 		iv := d.Interval()
 		b.AppendInterval(iv.Months, iv.Days, iv.Micros)
 	default:
-		if d.Kind == KindArray {
+		switch d.Kind {
+		case KindArray:
 			b.Append(appendArrayField(nil, t, d))
+			return
+		case KindEnum:
+			appendEnumField(b, d)
+			return
+		case KindRecord:
+			b.Append(appendRecordField(nil, d))
 			return
 		}
 		b.AppendString(d.S)
@@ -90,8 +97,13 @@ func decodeField(t T, f []byte) (Datum, error) {
 		iv.Months, iv.Days, iv.Micros, err = tuple.DecodeInterval(f)
 		d.X = iv
 	default:
-		if d.Kind == KindArray {
+		switch d.Kind {
+		case KindArray:
 			return decodeArrayField(t, f)
+		case KindEnum:
+			return decodeEnumField(f)
+		case KindRecord:
+			return decodeRecordField(f)
 		}
 		// Stored bytes are immutable (chunks never change once written), so
 		// the string can share them instead of copying.
@@ -142,6 +154,9 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 		return sortkey.AppendInterval(dst, sortkey.Interval{Months: iv.Months, Days: iv.Days, Micros: iv.Micros}, o), nil
 	case OIDUUID:
 		return sortkey.AppendUUID(dst, [16]byte([]byte(d.S)), o), nil
+	}
+	if d.Kind == KindEnum {
+		return appendEnumKey(dst, d, o), nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "data type %s has no default operator class for access method \"btree\"", TypeName(t.OID))
 }

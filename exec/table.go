@@ -3,6 +3,7 @@ package exec
 import (
 	"github.com/zeebo/xxh3"
 
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/prolly/sortkey"
 	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/versioning"
@@ -50,6 +51,9 @@ type Column struct {
 	// Missing is what rows stored before the column was added read for it
 	// (NULL unless it was added with a default).
 	Missing Datum
+	// Domain is the schema-qualified domain the column was declared
+	// with, "" for none; Type is its base type.
+	Domain string
 }
 
 // FirstUserOID is where PostgreSQL starts numbering user objects.
@@ -63,11 +67,18 @@ func ObjectOID(kind byte, schema, name string) uint32 {
 	return FirstUserOID + uint32(h%(1<<31-FirstUserOID))
 }
 
+// TypeOID derives the OID of the user type schema.name of category cat
+// (types.UserEnum, UserComposite, UserDomain); a table's row type is the
+// composite type of the table's name.
+func TypeOID(cat types.Oid, schema, name string) uint32 {
+	return uint32(types.UserTypeOID(cat, uint32(xxh3.HashString("y"+schema+"\x00"+name))))
+}
+
 // NewTable wraps a catalog record.
 func NewTable(def *versioning.Table) *Table {
 	t := &Table{Def: def, OID: ObjectOID('r', def.Schema, def.Name), Cols: make([]Column, len(def.Columns))}
 	for i, c := range def.Columns {
-		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i, Identity: c.Identity}
+		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i, Identity: c.Identity, Domain: c.Domain}
 		if c.Identity != 0 && c.Sequence != "" {
 			t.Cols[i].Default = "nextval(" + sqlLiteral(c.Sequence) + "::regclass)"
 		}

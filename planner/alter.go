@@ -596,7 +596,7 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 		return err
 	}
 	cd := cmd.Def.GetColumnDef()
-	nt, _, err := resolveType(cd.TypeName)
+	nt, _, err := a.resolveType(cd.TypeName)
 	if err != nil {
 		return err
 	}
@@ -811,6 +811,10 @@ func (a *analyzer) rename(s *pg.RenameStmt) (utility, error) {
 		switch s.RenameType {
 		case pg.ObjectType_OBJECT_SCHEMA:
 			return "ALTER SCHEMA", a.renameSchema(ctx, s.Subname, s.Newname)
+		case pg.ObjectType_OBJECT_TYPE:
+			return "ALTER TYPE", a.renameType(ctx, nameList(s.Object.GetList().GetItems()), s.Newname)
+		case pg.ObjectType_OBJECT_DOMAIN:
+			return "ALTER DOMAIN", a.renameType(ctx, nameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_INDEX:
 			tag = "ALTER INDEX"
 		case pg.ObjectType_OBJECT_SEQUENCE:

@@ -118,12 +118,22 @@ func (a *analyzer) indirection(ind *pg.A_Indirection, sc *scope) (exec.Expr, err
 		return nil, err
 	}
 	loc := exprLocation(ind.Arg)
-	for _, n := range ind.Indirection {
+	list := ind.Indirection
+	for len(list) > 0 && list[0].GetString_() != nil {
+		if arr, err = a.fieldSelect(arr, list[0].GetString_().Sval, loc); err != nil {
+			return nil, err
+		}
+		list = list[1:]
+	}
+	for _, n := range list {
 		if n.GetAIndices() == nil {
-			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "field selection is not supported yet"), loc)
+			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "field selection after a subscript is not supported yet"), loc)
 		}
 	}
-	return a.subscripts(arr, ind.Indirection, sc, loc)
+	if len(list) == 0 {
+		return arr, nil
+	}
+	return a.subscripts(arr, list, sc, loc)
 }
 
 // subscripts applies the A_Indices of list to arr.

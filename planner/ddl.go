@@ -41,6 +41,16 @@ func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
 		run, err = a.comment(n.GetCommentStmt())
 	case n.GetDiscardStmt() != nil:
 		run, err = a.discard(n.GetDiscardStmt())
+	case n.GetCreateEnumStmt() != nil:
+		run, err = a.createEnum(n.GetCreateEnumStmt())
+	case n.GetCompositeTypeStmt() != nil:
+		run, err = a.createComposite(n.GetCompositeTypeStmt())
+	case n.GetCreateDomainStmt() != nil:
+		run, err = a.createDomain(n.GetCreateDomainStmt())
+	case n.GetAlterEnumStmt() != nil:
+		run, err = a.alterEnum(n.GetAlterEnumStmt())
+	case n.GetAlterDomainStmt() != nil:
+		run, err = a.alterDomain(n.GetAlterDomainStmt())
 	default:
 		return nil, false, nil
 	}
@@ -103,11 +113,18 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 	if len(def.Columns) >= 1600 {
 		return pgerr.New(codeProgramLimit, "tables can have at most 1600 columns")
 	}
-	t, serial, err := resolveType(cd.TypeName)
+	t, dom, serial, err := d.a.resolveTypeDomain(cd.TypeName)
 	if err != nil {
-		return withPos(err.(*pgerr.Error), cd.TypeName.Location)
+		if pe, ok := err.(*pgerr.Error); ok {
+			return withPos(pe, cd.TypeName.Location)
+		}
+		return err
 	}
 	col := versioning.Column{Name: cd.Colname, Type: t.OID, Typmod: t.Typmod, NotNull: cd.IsNotNull}
+	if dom != nil {
+		col.Domain = dom.Schema + "." + dom.Name
+		col.Default = dom.Default
+	}
 	pos := len(def.Columns)
 	def.Columns = append(def.Columns, col)
 	c := &def.Columns[pos]
@@ -480,6 +497,8 @@ func (a *analyzer) drop(s *pg.DropStmt) (utility, error) {
 		run = a.dropSchemas
 	case pg.ObjectType_OBJECT_VIEW:
 		run = a.dropViews
+	case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
+		run = a.dropTypes
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
 	}

@@ -22,6 +22,16 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 	out := make([]exec.Expr, len(t.Cols))
 	for i, c := range t.Cols {
 		if c.Default == "" || c.Dropped {
+			if c.Domain != "" && !c.Dropped {
+				// No default: NULL, which a NOT NULL domain rejects.
+				var err error
+				if out[i], err = a.assignColumn(&exec.Const{D: exec.Null, T: c.Type}, c, -1); err != nil {
+					return nil, err
+				}
+				if _, plain := out[i].(*exec.Const); plain {
+					out[i] = nil
+				}
+			}
 			continue
 		}
 		n, err := parseExpr(c.Default)
@@ -32,7 +42,7 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if out[i], err = a.assign(e, c.Type, c.Name, -1); err != nil {
+		if out[i], err = a.assignColumn(e, c, -1); err != nil {
 			return nil, err
 		}
 	}
@@ -113,11 +123,13 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 				}
 				if e == nil {
 					if row[i] = defaults[c.Pos]; row[i] == nil {
-						row[i] = &exec.Const{D: exec.Null, T: c.Type}
+						if row[i], err = a.assignColumn(&exec.Const{D: exec.Null, T: c.Type}, c, -1); err != nil {
+							return nil, err
+						}
 					}
 					continue
 				}
-				if row[i], err = a.assign(e, c.Type, c.Name, -1); err != nil {
+				if row[i], err = a.assignColumn(e, c, -1); err != nil {
 					return nil, err
 				}
 			}
@@ -140,7 +152,7 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			} else if skip {
 				return nil, pgerr.New(pgerr.FeatureNotSupported, "OVERRIDING USER VALUE with INSERT ... SELECT is not supported yet")
 			}
-			if conv[i], err = a.assign(&exec.ColRef{Idx: i, T: col.T}, c.Type, c.Name, -1); err != nil {
+			if conv[i], err = a.assignColumn(&exec.ColRef{Idx: i, T: col.T}, c, -1); err != nil {
 				return nil, err
 			}
 		}
@@ -250,7 +262,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 				return nil, err
 			}
 			if e != nil {
-				if sets[pos], err = a.assign(e, c.Type, c.Name, rt.Location); err != nil {
+				if sets[pos], err = a.assignColumn(e, c, rt.Location); err != nil {
 					return nil, err
 				}
 				continue
@@ -286,7 +298,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			}
 			continue
 		}
-		if sets[pos], err = a.assign(e, c.Type, c.Name, rt.Location); err != nil {
+		if sets[pos], err = a.assignColumn(e, c, rt.Location); err != nil {
 			return nil, err
 		}
 	}

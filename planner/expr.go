@@ -41,9 +41,12 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		return &exec.IsNull{E: e, Not: nt.Nulltesttype == pg.NullTestType_IS_NOT_NULL}, nil
 	case n.GetTypeCast() != nil:
 		tc := n.GetTypeCast()
-		t, _, err := resolveType(tc.TypeName)
+		t, dom, _, err := a.resolveTypeDomain(tc.TypeName)
 		if err != nil {
-			return nil, withPos(err.(*pgerr.Error), tc.TypeName.Location)
+			if pe, ok := err.(*pgerr.Error); ok {
+				return nil, withPos(pe, tc.TypeName.Location)
+			}
+			return nil, err
 		}
 		var e exec.Expr
 		if arr := tc.Arg.GetAArrayExpr(); arr != nil && exec.IsArrayType(t.OID) {
@@ -54,7 +57,10 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return a.cast(e, t, true, tc.Location)
+		if e, err = a.cast(e, t, true, tc.Location); err != nil || dom == nil {
+			return e, err
+		}
+		return a.domainCheck(e, dom)
 	case n.GetCoalesceExpr() != nil:
 		return a.coalesce(n.GetCoalesceExpr(), sc)
 	case n.GetCaseExpr() != nil:
@@ -181,6 +187,11 @@ func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 		r, err := a.expr(x.Rexpr, sc)
 		if err != nil {
 			return nil, err
+		}
+		if lr, ok := l.(*exec.RowExpr); ok {
+			if rr, ok := r.(*exec.RowExpr); ok {
+				return a.rowComparison(op, lr, rr, x.Location)
+			}
 		}
 		return a.binary(op, l, r, x.Location)
 	case pg.A_Expr_Kind_AEXPR_IN:
@@ -412,6 +423,9 @@ func (a *analyzer) coerce(e exec.Expr, t exec.T, what string, loc int32) (exec.E
 // assign converts e to a column's type for INSERT or UPDATE: PostgreSQL's
 // assignment casts, which also narrow numbers and cut or check lengths.
 func (a *analyzer) assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Expr, error) {
+	if row, ok := e.(*exec.RowExpr); ok && exec.KindOf(t.OID) == exec.KindRecord && t.OID != exec.OIDRecord {
+		return a.rowToComposite(row, t, false, loc)
+	}
 	et := e.Type()
 	if et.OID == exec.OIDUnknown || et == t {
 		return a.cast(e, t, false, loc)
@@ -430,6 +444,9 @@ func (a *analyzer) assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Ex
 // is converted now, so that bad literals fail at planning, as in
 // PostgreSQL.
 func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
+	if row, ok := e.(*exec.RowExpr); ok && exec.KindOf(t.OID) == exec.KindRecord && t.OID != exec.OIDRecord {
+		return a.rowToComposite(row, t, explicit, loc)
+	}
 	if exec.IsRegType(t.OID) || exec.IsRegType(e.Type().OID) {
 		if r, ok, err := a.regCast(e, t, loc); ok {
 			return r, err // OID aliases need the catalog (regclass.go)

@@ -25,6 +25,9 @@ func (a *analyzer) exprMore(n *pg.Node, sc *scope) (e exec.Expr, ok bool, err er
 	case n.GetAArrayExpr() != nil:
 		e, err = a.arrayExpr(n.GetAArrayExpr(), sc, exec.T{})
 		return e, true, err
+	case n.GetRowExpr() != nil:
+		e, err = a.rowExpr(n.GetRowExpr(), sc)
+		return e, true, err
 	case n.GetAIndirection() != nil:
 		e, err = a.indirection(n.GetAIndirection(), sc)
 		return e, true, err
@@ -256,7 +259,13 @@ func columnNameMore(n *pg.Node) string {
 	case n.GetAArrayExpr() != nil:
 		return "array"
 	case n.GetAIndirection() != nil:
+		ind := n.GetAIndirection().Indirection
+		if f := ind[len(ind)-1].GetString_(); f != nil {
+			return f.Sval
+		}
 		return columnName(n.GetAIndirection().Arg)
+	case n.GetRowExpr() != nil:
+		return "row"
 	case n.GetCollateClause() != nil:
 		return columnName(n.GetCollateClause().Arg)
 	}
@@ -553,7 +562,7 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 		if cd == nil {
 			return nil, true, pgerr.New(pgerr.SyntaxError, "syntax error in column definition list")
 		}
-		t, _, err := resolveType(cd.TypeName)
+		t, _, err := a.resolveType(cd.TypeName)
 		if err != nil {
 			return nil, true, withPos(err.(*pgerr.Error), cd.TypeName.Location)
 		}

@@ -86,8 +86,11 @@ type Session struct {
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
 	cursors  map[string]*cursor       // DECLAREd cursors by name
 	cached   *exec.Settings           // settings(), until a SET or a new transaction
-	seqs     seqState                 // currval and lastval
-	catCache catalogCache             // the catalog functions' last snapshot
+	// userTypes are the user types of the transaction's root, decoded
+	// for text input (sessionTypes).
+	userTypes *userTypes
+	seqs      seqState     // currval and lastval
+	catCache  catalogCache // the catalog functions' last snapshot
 	// tempSchema is the session's pg_temp_N, "" until it needs one;
 	// tempReady once the schema is known to be this session's own.
 	tempSchema string

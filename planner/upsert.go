@@ -113,7 +113,7 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 		if err != nil {
 			return nil, err
 		}
-		if c.Sets[pos], err = a.assign(e, col.Type, col.Name, rt.Location); err != nil {
+		if c.Sets[pos], err = a.assignColumn(e, col, rt.Location); err != nil {
 			return nil, err
 		}
 	}

@@ -19,6 +19,7 @@ const (
 	kindTable     = 't'
 	kindSequence  = 'u'
 	kindView      = 'v'
+	kindType      = 'y' // enum, composite and domain types (CREATE TYPE, CREATE DOMAIN)
 )
 
 func objectKey(kind byte, schema, name string) []byte {
@@ -338,4 +339,35 @@ func (r RootValue) PutView(ctx context.Context, v *View) (RootValue, error) {
 // DropView returns the root value without view schema.name.
 func (r RootValue) DropView(ctx context.Context, schema, name string) (RootValue, error) {
 	return r.drop(ctx, objectKey(kindView, schema, name))
+}
+
+// Type returns the type schema.name (an enum, composite or domain).
+func (r RootValue) Type(ctx context.Context, schema, name string) (*Type, bool, error) {
+	t := new(Type)
+	ok, err := r.get(ctx, objectKey(kindType, schema, name), t)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	return t, true, nil
+}
+
+// Types returns every type, ordered by schema and name.
+func (r RootValue) Types(ctx context.Context) ([]*Type, error) {
+	var out []*Type
+	err := r.each(ctx, kindType, func(b []byte) error {
+		t := new(Type)
+		out = append(out, t)
+		return decodeRecord(b, t)
+	})
+	return out, err
+}
+
+// PutType returns the root value with t stored.
+func (r RootValue) PutType(ctx context.Context, t *Type) (RootValue, error) {
+	return r.put(ctx, objectKey(kindType, t.Schema, t.Name), t)
+}
+
+// DropType returns the root value without type schema.name.
+func (r RootValue) DropType(ctx context.Context, schema, name string) (RootValue, error) {
+	return r.drop(ctx, objectKey(kindType, schema, name))
 }

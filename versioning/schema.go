@@ -112,6 +112,10 @@ type Column struct {
 	// column with a constant default rewrites no row.
 	Missing []byte `json:"missing,omitempty"`
 	Comment string `json:"comment,omitempty"`
+	// Domain, when set, is the schema-qualified domain the column was
+	// declared with; Type and Typmod are its base type's, and the
+	// domain's constraints apply to the column's values.
+	Domain string `json:"domain,omitempty"`
 }
 
 // Index is a secondary index: a Prolly map from the index columns followed
@@ -275,4 +279,33 @@ func (ix *Index) Plain() bool {
 		}
 	}
 	return true
+}
+
+// Type is a user-defined type: an enum (Kind 'e'), a composite ('c') or a
+// domain ('d'), with PostgreSQL's typtype letters.
+type Type struct {
+	Schema string `json:"schema"`
+	Name   string `json:"name"`
+	Kind   byte   `json:"kind"`
+	// Labels are an enum's values, ordered by Sort. ALTER TYPE ... ADD
+	// VALUE BEFORE/AFTER gives a new label a sort order between its
+	// neighbours' (as PostgreSQL's enumsortorder does), so no stored value
+	// or index key, which carry the sort order, has to change.
+	Labels []EnumLabel `json:"labels,omitempty"`
+	// Fields are a composite type's attributes.
+	Fields []ViewColumn `json:"fields,omitempty"`
+	// Base, BaseTypmod, NotNull, Default and Checks define a domain:
+	// values of Base that pass the checks (SQL text over VALUE).
+	Base       uint32  `json:"base,omitempty"`
+	BaseTypmod int32   `json:"base_typmod,omitempty"`
+	NotNull    bool    `json:"not_null,omitempty"`
+	Default    string  `json:"default,omitempty"`
+	Checks     []Check `json:"checks,omitempty"`
+	Comment    string  `json:"comment,omitempty"`
+}
+
+// EnumLabel is one value of an enum type.
+type EnumLabel struct {
+	Label string  `json:"label"`
+	Sort  float64 `json:"sort"`
 }

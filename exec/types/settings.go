@@ -62,6 +62,9 @@ type Settings struct {
 	ExtraFloatDigits int
 	// ByteaEscape selects bytea_output = escape instead of hex.
 	ByteaEscape bool
+	// Types finds the user-defined types whose input needs their
+	// definitions (enum labels, composite fields); nil means none exist.
+	Types Catalog
 }
 
 // DefaultSettings are PostgreSQL's defaults with TimeZone UTC.

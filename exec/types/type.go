@@ -167,6 +167,12 @@ func Lookup(oid Oid) *Type { return typeByOid[oid] }
 
 // ArrayOf returns the array type of elem, or 0 if it has none.
 func ArrayOf(elem Oid) Oid {
+	if cat, array := UserCategoryOf(elem); cat != 0 {
+		if array || cat == UserDomain {
+			return 0
+		}
+		return elem | ArrayBit
+	}
 	if t := typeByOid[elem]; t != nil && !t.IsArray {
 		return t.Array
 	}
@@ -175,6 +181,9 @@ func ArrayOf(elem Oid) Oid {
 
 // ElemOf returns the element type of an array type, or 0 if oid is not one.
 func ElemOf(arr Oid) Oid {
+	if _, array := UserCategoryOf(arr); array {
+		return arr &^ ArrayBit
+	}
 	if t := typeByOid[arr]; t != nil && t.IsArray {
 		return t.Elem
 	}

@@ -1,0 +1,315 @@
+package exec
+
+import (
+	"encoding/binary"
+	"math"
+	"strings"
+	"unsafe"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/prolly/sortkey"
+	"github.com/prollypg/prollypg/prolly/tuple"
+)
+
+// Record is a composite value: a value of a composite type, a table's row
+// as a value, or an anonymous ROW(...) (Type OIDRecord). It carries its
+// fields' types, so that output, storage and comparison need no catalog.
+// A Record in a Datum is never modified.
+type Record struct {
+	Type   uint32
+	Fields []Datum
+	Types  []T
+}
+
+// compareRecord orders records field by field, as PostgreSQL's btree
+// record comparison does (a NULL field sorts after every value).
+func compareRecord(a, b *Record) int {
+	for i := 0; i < len(a.Fields) && i < len(b.Fields); i++ {
+		if c := Compare(a.Fields[i], b.Fields[i]); c != 0 {
+			return c
+		}
+	}
+	return len(a.Fields) - len(b.Fields)
+}
+
+// TRecord is the anonymous record type.
+var TRecord = T{OIDRecord, -1}
+
+// Stored enums and records. An enum field is its sort order (8 bytes,
+// little-endian float64) followed by its label; index keys order it by the
+// sort order alone, then the label, which the key carries for decoding. A
+// record field is a tuple of two fields per record field: its type
+// (uint32 OID, int32 typmod) and its value, so a stored record reads back
+// without the catalog.
+
+func appendEnumField(b *tuple.Builder, d Datum) {
+	buf := make([]byte, 0, 8+len(d.S))
+	buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(d.F))
+	b.Append(append(buf, d.S...))
+}
+
+func decodeEnumField(f []byte) (Datum, error) {
+	if len(f) < 8 {
+		return Null, pgerr.New(pgerr.DataCorrupted, "corrupt stored enum value")
+	}
+	d := Datum{Kind: KindEnum, F: math.Float64frombits(binary.LittleEndian.Uint64(f))}
+	if len(f) > 8 {
+		d.S = unsafe.String(&f[8], len(f)-8)
+	}
+	return d, nil
+}
+
+func appendEnumKey(dst []byte, d Datum, o sortkey.Order) []byte {
+	dst = sortkey.AppendFloat64(dst, d.F, o)
+	return sortkey.AppendTextString(dst, d.S, o)
+}
+
+// decodeEnumKeyColumn is decodeKeyColumn for an enum.
+func decodeEnumKeyColumn(key []byte, o sortkey.Order) (Datum, []byte, error) {
+	rest, f, null, err := sortkey.DecodeFloat64(key, o)
+	if err != nil {
+		return Null, nil, errCorruptRow(err)
+	}
+	if null {
+		return Null, rest, nil
+	}
+	rest, label, _, err := sortkey.DecodeText(rest, o, nil)
+	if err != nil {
+		return Null, nil, errCorruptRow(err)
+	}
+	return DEnum(string(label), f), rest, nil
+}
+
+func appendRecordField(dst []byte, d Datum) []byte {
+	r := d.Record()
+	var b tuple.Builder
+	for i, f := range r.Fields {
+		b.AppendInt64(int64(r.Types[i].OID)<<32 | int64(uint32(r.Types[i].Typmod)))
+		appendField(&b, r.Types[i], f)
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, r.Type)
+	return b.AppendTo(dst)
+}
+
+func decodeRecordField(f []byte) (Datum, error) {
+	bad := func() (Datum, error) { return Null, pgerr.New(pgerr.DataCorrupted, "corrupt stored record") }
+	if len(f) < 4 || tuple.Validate(f[4:]) != nil {
+		return bad()
+	}
+	tup := tuple.Tuple(f[4:])
+	n := tup.Count() / 2
+	r := &Record{Type: binary.LittleEndian.Uint32(f), Fields: make([]Datum, n), Types: make([]T, n)}
+	for i := 0; i < n; i++ {
+		tf, _ := tup.Field(2 * i)
+		tm, err := tuple.DecodeInt64(tf)
+		if err != nil {
+			return bad()
+		}
+		r.Types[i] = T{OID: uint32(tm >> 32), Typmod: int32(uint32(tm))}
+		if vf, null := tup.Field(2*i + 1); !null {
+			if r.Fields[i], err = decodeField(r.Types[i], vf); err != nil {
+				return Null, err
+			}
+		}
+	}
+	return DRecord(r), nil
+}
+
+// appendRecordText appends r as PostgreSQL's record_out does: fields
+// between parentheses, NULL as nothing, a field quoted when it is empty or
+// holds a quote, backslash, parenthesis, comma or space, with quotes and
+// backslashes doubled inside.
+func appendRecordText(dst []byte, r *Record, s *Settings) []byte {
+	dst = append(dst, '(')
+	var scratch []byte
+	for i, f := range r.Fields {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if f.IsNull() {
+			continue
+		}
+		scratch = AppendText(scratch[:0], r.Types[i], f, s)
+		quote := len(scratch) == 0
+		for _, c := range scratch {
+			if c == '"' || c == '\\' || c == '(' || c == ')' || c == ',' || isSpace(c) {
+				quote = true
+				break
+			}
+		}
+		if !quote {
+			dst = append(dst, scratch...)
+			continue
+		}
+		dst = append(dst, '"')
+		for _, c := range scratch {
+			if c == '"' || c == '\\' {
+				dst = append(dst, c)
+			}
+			dst = append(dst, c)
+		}
+		dst = append(dst, '"')
+	}
+	return append(dst, ')')
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// parseRecordText reads s as a value of composite type t, as record_in
+// does; the fields' types come from the session's catalog.
+func parseRecordText(t T, s string, st *Settings) (Datum, error) {
+	ut, err := userType(t, st)
+	if err != nil {
+		return Null, err
+	}
+	malformed := func(detail string) (Datum, error) {
+		return Null, pgerr.New(pgerr.InvalidTextRepresentation, "malformed record literal: \"%s\"", s).WithDetail("%s", detail)
+	}
+	p := strings.TrimLeft(s, " \t\n\r\v\f")
+	if p == "" || p[0] != '(' {
+		return malformed("Missing left parenthesis.")
+	}
+	p = p[1:]
+	r := &Record{Type: t.OID, Fields: make([]Datum, len(ut.FieldTypes)), Types: make([]T, len(ut.FieldTypes))}
+	var buf []byte
+	for i := range ut.FieldTypes {
+		r.Types[i] = T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}
+		if i > 0 {
+			if p == "" || p[0] != ',' {
+				return malformed("Too few columns.")
+			}
+			p = p[1:]
+		}
+		if p != "" && (p[0] == ',' || p[0] == ')') {
+			continue // NULL
+		}
+		buf = buf[:0]
+		inQuote := false
+		for inQuote || p == "" || (p[0] != ',' && p[0] != ')') {
+			if p == "" {
+				return malformed("Unexpected end of input.")
+			}
+			c := p[0]
+			p = p[1:]
+			switch {
+			case c == '\\':
+				if p == "" {
+					return malformed("Unexpected end of input.")
+				}
+				buf, p = append(buf, p[0]), p[1:]
+			case c == '"' && !inQuote:
+				inQuote = true
+			case c == '"' && p != "" && p[0] == '"':
+				buf, p = append(buf, '"'), p[1:]
+			case c == '"':
+				inQuote = false
+			default:
+				buf = append(buf, c)
+			}
+		}
+		if r.Fields[i], err = ParseText(r.Types[i], string(buf), st); err != nil {
+			return Null, err
+		}
+	}
+	if p == "" || p[0] != ')' {
+		return malformed("Too many columns.")
+	}
+	if strings.TrimLeft(p[1:], " \t\n\r\v\f") != "" {
+		return malformed("Junk after right parenthesis.")
+	}
+	return DRecord(r), nil
+}
+
+// parseEnumText reads label s as a value of enum type t.
+func parseEnumText(t T, s string, st *Settings) (Datum, error) {
+	ut, err := userType(t, st)
+	if err != nil {
+		return Null, err
+	}
+	f, ok := ut.Sort(s)
+	if !ok {
+		return Null, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input value for enum %s: \"%s\"", ut.Name, s)
+	}
+	return DEnum(s, f), nil
+}
+
+// userType finds the definition of user type t in the session's catalog.
+func userType(t T, st *Settings) (*types.UserType, error) {
+	if st != nil && st.Types != nil {
+		if ut, ok := st.Types.UserType(types.Oid(t.OID)); ok {
+			return ut, nil
+		}
+	}
+	return nil, pgerr.New(pgerr.UndefinedObject, "cache lookup failed for type %d", t.OID)
+}
+
+// RowExpr is ROW(...) or (a, b, ...): a record of its arguments' values,
+// of composite type Typ (OIDRecord when anonymous).
+type RowExpr struct {
+	Args []Expr
+	Typ  T
+}
+
+func (e *RowExpr) Type() T { return e.Typ }
+
+func (e *RowExpr) Eval(env *Env, row Row) (Datum, error) {
+	r := &Record{Type: e.Typ.OID, Fields: make([]Datum, len(e.Args)), Types: make([]T, len(e.Args))}
+	for i, a := range e.Args {
+		d, err := a.Eval(env, row)
+		if err != nil {
+			return Null, err
+		}
+		r.Fields[i], r.Types[i] = d, a.Type()
+	}
+	return DRecord(r), nil
+}
+
+// FieldSelect is (e).field: field Idx of record E, of type T.
+type FieldSelect struct {
+	E   Expr
+	Idx int
+	T   T
+}
+
+func (e *FieldSelect) Type() T { return e.T }
+
+func (e *FieldSelect) Eval(env *Env, row Row) (Datum, error) {
+	d, err := e.E.Eval(env, row)
+	if err != nil || d.IsNull() {
+		return Null, err
+	}
+	r := d.Record()
+	if e.Idx >= len(r.Fields) {
+		return Null, nil
+	}
+	return r.Fields[e.Idx], nil
+}
+
+// RowCompare is ROW(l...) op ROW(r...) for <, <=, > and >=, as PostgreSQL
+// compares rows: the first pair of fields that are not equal decides,
+// by Less (the strict form of the operator); a NULL on the way makes the
+// result NULL; when all earlier pairs are equal, Last (op on the last
+// pair) decides.
+type RowCompare struct {
+	Eq   []Expr // l[i] = r[i], for every pair but the last
+	Less []Expr // l[i] < r[i] (or >), for every pair but the last
+	Last Expr
+}
+
+func (e *RowCompare) Type() T { return TBool }
+
+func (e *RowCompare) Eval(env *Env, row Row) (Datum, error) {
+	for i, eq := range e.Eq {
+		d, err := eq.Eval(env, row)
+		if err != nil || d.IsNull() {
+			return Null, err
+		}
+		if !d.Bool() {
+			return e.Less[i].Eval(env, row)
+		}
+	}
+	return e.Last.Eval(env, row)
+}

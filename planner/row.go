@@ -1,0 +1,142 @@
+package planner
+
+import (
+	"strconv"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+)
+
+// Row values: ROW(...) and (a, b) constructors, field selection, and the
+// comparison of rows.
+
+// rowExpr analyzes ROW(...) or (a, b, ...) as an anonymous record.
+func (a *analyzer) rowExpr(r *pg.RowExpr, sc *scope) (*exec.RowExpr, error) {
+	row := &exec.RowExpr{Typ: exec.TRecord}
+	for _, n := range r.Args {
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		row.Args = append(row.Args, e)
+	}
+	return row, nil
+}
+
+// fieldSelect analyzes (e).name on a value of a composite type.
+func (a *analyzer) fieldSelect(e exec.Expr, name string, loc int32) (exec.Expr, error) {
+	t := e.Type()
+	if row, ok := e.(*exec.RowExpr); ok && t.OID == exec.OIDRecord {
+		// Anonymous rows name their fields f1, f2, ...
+		for i, arg := range row.Args {
+			if name == "f"+strconv.Itoa(i+1) {
+				return &exec.FieldSelect{E: e, Idx: i, T: arg.Type()}, nil
+			}
+		}
+	}
+	if cat, array := types.UserCategoryOf(types.Oid(t.OID)); cat == types.UserComposite && !array {
+		if ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID)); ok {
+			for i, f := range ut.FieldNames {
+				if f == name {
+					return &exec.FieldSelect{E: e, Idx: i, T: exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}}, nil
+				}
+			}
+			return nil, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q not found in data type %s", name, ut.Name), loc)
+		}
+	}
+	return nil, withPos(pgerr.New(pgerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", name, a.typeName(t)), loc)
+}
+
+// rowComparison analyzes l op r for two row constructors, as PostgreSQL
+// expands it: = is every pair equal, <> some pair unequal, and the order
+// operators compare the first unequal pair.
+func (a *analyzer) rowComparison(op string, l, r *exec.RowExpr, loc int32) (exec.Expr, error) {
+	if len(l.Args) != len(r.Args) {
+		return nil, withPos(pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions"), loc)
+	}
+	pair := func(op string, i int) (exec.Expr, error) { return a.binary(op, l.Args[i], r.Args[i], loc) }
+	switch op {
+	case "=", "<>":
+		var args []exec.Expr
+		for i := range l.Args {
+			e, err := pair(op, i)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, e)
+		}
+		return &exec.BoolOp{Or: op == "<>", Args: args}, nil
+	case "<", "<=", ">", ">=":
+		strict := op[:1]
+		rc := &exec.RowCompare{}
+		n := len(l.Args)
+		for i := 0; i < n-1; i++ {
+			eq, err := pair("=", i)
+			if err != nil {
+				return nil, err
+			}
+			less, err := pair(strict, i)
+			if err != nil {
+				return nil, err
+			}
+			rc.Eq, rc.Less = append(rc.Eq, eq), append(rc.Less, less)
+		}
+		last, err := pair(op, n-1)
+		if err != nil {
+			return nil, err
+		}
+		rc.Last = last
+		return rc, nil
+	}
+	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported for row expressions", op), loc)
+}
+
+// typeName is format_type's name for t, user types included.
+func (a *analyzer) typeName(t exec.T) string {
+	oid := types.Oid(t.OID)
+	cat, array := types.UserCategoryOf(oid)
+	if cat == 0 {
+		return exec.TypeName(t.OID)
+	}
+	ut, ok := (sessionTypes{a.s}).UserType(oid &^ types.ArrayBit)
+	if !ok {
+		return "???"
+	}
+	if array {
+		return ut.Name + "[]"
+	}
+	return ut.Name
+}
+
+// rowToComposite converts a row constructor to composite type t, each
+// field to its field's type.
+func (a *analyzer) rowToComposite(row *exec.RowExpr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
+	ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID))
+	if !ok {
+		return nil, withPos(pgerr.New(pgerr.UndefinedObject, "type %d does not exist", t.OID), loc)
+	}
+	if len(row.Args) != len(ut.FieldTypes) {
+		detail := "Input has too few columns."
+		if len(row.Args) > len(ut.FieldTypes) {
+			detail = "Input has too many columns."
+		}
+		return nil, withPos(pgerr.New(pgerr.CannotCoerce, "cannot cast type record to %s", ut.Name).WithDetail("%s", detail), loc)
+	}
+	out := &exec.RowExpr{Typ: t, Args: make([]exec.Expr, len(row.Args))}
+	for i, arg := range row.Args {
+		ft := exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}
+		var err error
+		if explicit {
+			out.Args[i], err = a.cast(arg, ft, true, loc)
+		} else {
+			out.Args[i], err = a.assign(arg, ft, ut.FieldNames[i], loc)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
