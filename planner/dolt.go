@@ -547,6 +547,11 @@ func (s *Session) doltBranch(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 				return exec.Null, pgerr.New(pgerr.ObjectNotInPrerequisite, "cannot delete the checked out branch %q", b).
 					WithHint("Check out another branch first.")
 			}
+			if !force {
+				if err = s.checkMerged(ctx, b); err != nil {
+					break
+				}
+			}
 			if err = s.repo.DeleteBranch(ctx, b); err != nil {
 				break
 			}
@@ -568,6 +573,25 @@ func (s *Session) doltBranch(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 		return exec.Null, err
 	}
 	return statusArray("0"), nil
+}
+
+// checkMerged refuses, as git branch -d does, to delete a branch whose
+// commits HEAD does not have.
+func (s *Session) checkMerged(ctx context.Context, branch string) error {
+	tip, err := s.repo.BranchHead(ctx, branch)
+	if err != nil {
+		return err
+	}
+	head, err := s.headCommit(ctx)
+	if err != nil {
+		return err
+	}
+	merged, err := s.repo.IsAncestor(ctx, tip, head)
+	if err != nil || merged {
+		return err
+	}
+	return pgerr.New(pgerr.ObjectNotInPrerequisite, "branch %q is not fully merged", branch).
+		WithHint("To delete it anyway, use dolt_branch('-D', '%s').", branch)
 }
 
 // doltCheckout is dolt_checkout: a branch to switch the session to, -b

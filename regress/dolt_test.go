@@ -78,7 +78,8 @@ func TestDoltWorkflow(t *testing.T) {
 	exec(t, ctx, c, "SELECT dolt_branch('-c', 'feature', 'feature2')")
 	exec(t, ctx, c, "SELECT dolt_branch('-m', 'feature2', 'feature3')")
 	wantRows(t, ctx, c, "SELECT name FROM dolt_branches ORDER BY name", "feature", "feature3", "main")
-	exec(t, ctx, c, "SELECT dolt_branch('-d', 'feature3')")
+	wantError(t, ctx, c, "55000", "SELECT dolt_branch('-d', 'feature3')") // not merged into main
+	exec(t, ctx, c, "SELECT dolt_branch('-D', 'feature3')")
 	exec(t, ctx, c, "SELECT dolt_tag('-d', 'v1')")
 	wantRows(t, ctx, c, "SELECT * FROM dolt_tags")
 
