@@ -681,10 +681,15 @@ func (s *Session) doltReset(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	rev := "HEAD"
 	var tables []string
 	if len(f.args) > 0 {
-		if c, err := s.resolveCommit(ctx, f.args[0]); err == nil && c != (store.Address{}) {
+		// A first argument that names a revision is one; otherwise all
+		// are tables.
+		switch _, err := s.resolveCommit(ctx, f.args[0]); {
+		case err == nil:
 			rev, tables = f.args[0], f.args[1:]
-		} else {
+		case errors.Is(err, versioning.ErrNoRevision):
 			tables = f.args
+		default:
+			return exec.Null, err
 		}
 	}
 	if len(tables) > 0 {
