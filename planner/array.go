@@ -142,6 +142,9 @@ func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int
 	if at.OID == exec.OIDUnknown {
 		return nil, withPos(pgerr.New(pgerr.IndeterminateDatatype, "cannot subscript type unknown because it does not support subscripting"), loc)
 	}
+	if baseType(at).OID == exec.OIDJSONB {
+		return a.jsonbSubscripts(arr, list, sc, loc)
+	}
 	if !exec.IsArrayType(at.OID) {
 		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(at.OID)), loc)
 	}
@@ -186,6 +189,39 @@ func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int
 		s.Upper = append(s.Upper, hi)
 	}
 	return s, nil
+}
+
+// jsonbSubscripts is j[a][b]...: jsonb's subscripting reads the path as
+// #> does, each subscript, integer or text, as a path element.
+func (a *analyzer) jsonbSubscripts(j exec.Expr, list []*pg.Node, sc *scope, loc int32) (exec.Expr, error) {
+	path := &exec.ArrayExpr{T: exec.ArrayType(exec.TText)}
+	for _, n := range list {
+		ix := n.GetAIndices()
+		if ix.IsSlice {
+			at := loc
+			if ix.Uidx != nil {
+				at = exprLocation(ix.Uidx)
+			}
+			return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "jsonb subscript does not support slices"), at)
+		}
+		e, err := a.expr(ix.Uidx, sc)
+		if err != nil {
+			return nil, err
+		}
+		switch baseType(e.Type()).OID {
+		case exec.OIDUnknown, exec.OIDText, exec.OIDVarchar, exec.OIDBpchar, exec.OIDName, exec.OIDInt2, exec.OIDInt4, exec.OIDInt8:
+		default:
+			if !exec.CanCoerce(e.Type().OID, exec.OIDInt4) && !exec.CanCoerce(e.Type().OID, exec.OIDText) {
+				return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "subscript type %s is not supported", exec.TypeName(e.Type().OID)).
+					WithHint("jsonb subscript must be coercible to either integer or text."), exprLocation(ix.Uidx))
+			}
+		}
+		if e, err = a.cast(e, exec.TText, true, exprLocation(ix.Uidx)); err != nil {
+			return nil, err
+		}
+		path.Elems = append(path.Elems, e)
+	}
+	return a.call("#>", []exec.Expr{j, path}, loc, true)
 }
 
 // arraySubLink finishes ARRAY(subquery): its one column's values as an
