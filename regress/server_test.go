@@ -342,3 +342,28 @@ func TestCancel(t *testing.T) {
 		t.Fatalf("the connection after a cancel: %v", err)
 	}
 }
+
+// TestSeveralStatementsInOneQuery sends a simple Query holding several
+// statements, as psql -c does: each result set has its RowDescription,
+// and later statements see what earlier ones created.
+func TestSeveralStatementsInOneQuery(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	results, err := c.PgConn().Exec(ctx, "SELECT 1 AS a; CREATE TABLE m (k int); INSERT INTO m VALUES (7); SELECT k, 'x' AS b FROM m").ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range results {
+		var names []string
+		for _, f := range r.FieldDescriptions {
+			names = append(names, f.Name)
+		}
+		got = append(got, fmt.Sprintf("%s %v %d", r.CommandTag, names, len(r.Rows)))
+	}
+	want := []string{"SELECT 1 [a] 1", "CREATE TABLE [] 0", "INSERT 0 1 [] 0", "SELECT 1 [k b] 1"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("results %q, want %q", got, want)
+	}
+}

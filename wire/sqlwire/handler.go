@@ -66,10 +66,11 @@ func (s *session) TxStatus() wire.TxStatus                     { return wire.TxS
 func (s *session) Close()                                      { s.s.Close() }
 
 type statement struct {
-	st     *planner.Statement
-	given  []uint32
-	params []exec.T
-	cols   []exec.ResultColumn
+	st        *planner.Statement
+	given     []uint32
+	params    []exec.T
+	cols      []exec.ResultColumn
+	described bool
 }
 
 func (st *statement) describe(ctx context.Context) error {
@@ -77,7 +78,7 @@ func (st *statement) describe(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	st.params, st.cols = params, cols
+	st.params, st.cols, st.described = params, cols, true
 	return nil
 }
 
@@ -122,7 +123,10 @@ func typeSize(oid uint32) int16 {
 }
 
 func (st *statement) Bind(ctx context.Context, params [][]byte, paramFormats, resultFormats []int16) (wire.Portal, error) {
-	if st.params == nil && len(params) > 0 {
+	// A statement of a simple query with several is described only now,
+	// when those before it have run: its RowDescription goes out before
+	// its rows.
+	if !st.described {
 		if err := st.describe(ctx); err != nil {
 			return nil, err
 		}
