@@ -192,36 +192,66 @@ func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int
 }
 
 // jsonbSubscripts is j[a][b]...: jsonb's subscripting reads the path as
-// #> does, each subscript, integer or text, as a path element.
+// #> does.
 func (a *analyzer) jsonbSubscripts(j exec.Expr, list []*pg.Node, sc *scope, loc int32) (exec.Expr, error) {
-	path := &exec.ArrayExpr{T: exec.ArrayType(exec.TText)}
-	for _, n := range list {
+	path, _, err := a.jsonbPath(list, sc, loc)
+	if err != nil {
+		return nil, err
+	}
+	return a.call("#>", []exec.Expr{j, path}, loc, true)
+}
+
+// jsonbPath turns jsonb subscripts into a text[] path, each subscript,
+// integer or text, a path element; firstInt tells whether the first is an
+// integer.
+func (a *analyzer) jsonbPath(list []*pg.Node, sc *scope, loc int32) (path *exec.ArrayExpr, firstInt bool, err error) {
+	path = &exec.ArrayExpr{T: exec.ArrayType(exec.TText)}
+	for i, n := range list {
 		ix := n.GetAIndices()
 		if ix.IsSlice {
 			at := loc
 			if ix.Uidx != nil {
 				at = exprLocation(ix.Uidx)
 			}
-			return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "jsonb subscript does not support slices"), at)
+			return nil, false, withPos(pgerr.New(pgerr.DatatypeMismatch, "jsonb subscript does not support slices"), at)
 		}
 		e, err := a.expr(ix.Uidx, sc)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		switch baseType(e.Type()).OID {
-		case exec.OIDUnknown, exec.OIDText, exec.OIDVarchar, exec.OIDBpchar, exec.OIDName, exec.OIDInt2, exec.OIDInt4, exec.OIDInt8:
+		case exec.OIDInt2, exec.OIDInt4, exec.OIDInt8:
+			firstInt = firstInt || i == 0
+		case exec.OIDUnknown, exec.OIDText, exec.OIDVarchar, exec.OIDBpchar, exec.OIDName:
 		default:
 			if !exec.CanCoerce(e.Type().OID, exec.OIDInt4) && !exec.CanCoerce(e.Type().OID, exec.OIDText) {
-				return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "subscript type %s is not supported", exec.TypeName(e.Type().OID)).
+				return nil, false, withPos(pgerr.New(pgerr.DatatypeMismatch, "subscript type %s is not supported", exec.TypeName(e.Type().OID)).
 					WithHint("jsonb subscript must be coercible to either integer or text."), exprLocation(ix.Uidx))
 			}
 		}
 		if e, err = a.cast(e, exec.TText, true, exprLocation(ix.Uidx)); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		path.Elems = append(path.Elems, e)
 	}
-	return a.call("#>", []exec.Expr{j, path}, loc, true)
+	return path, firstInt, nil
+}
+
+// setJSONBElement is UPDATE ... SET j[a][b] = e for a jsonb column.
+func (a *analyzer) setJSONBElement(table string, c exec.Column, rt *pg.ResTarget, e exec.Expr, sc *scope) (exec.Expr, error) {
+	cur, err := a.resolveColumn(sc, table, c.Name, rt.Location)
+	if err != nil {
+		return nil, err
+	}
+	path, firstInt, err := a.jsonbPath(rt.Indirection, sc, rt.Location)
+	if err != nil {
+		return nil, err
+	}
+	val, err := a.assign(e, exec.TJSONB, c.Name, rt.Location)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Call{Name: "jsonb_set_element", Fn: exec.JSONBSetElement(firstInt), Args: []exec.Expr{cur, path, val}, T: c.Type}, nil
 }
 
 // arraySubLink finishes ARRAY(subquery): its one column's values as an
@@ -307,6 +337,9 @@ func (a *analyzer) anyAllArray(op string, l, r exec.Expr, all bool, loc int32) (
 // one subscript, no slice (array_set_element of a one-dimensional
 // array). table is the name the target is known by in sc.
 func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e exec.Expr, sc *scope) (exec.Expr, error) {
+	if baseType(c.Type).OID == exec.OIDJSONB {
+		return a.setJSONBElement(table, c, rt, e, sc)
+	}
 	if !exec.IsArrayType(c.Type.OID) {
 		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(c.Type.OID)), rt.Location)
 	}
