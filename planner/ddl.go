@@ -41,6 +41,14 @@ func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
 		run, err = a.comment(n.GetCommentStmt())
 	case n.GetDiscardStmt() != nil:
 		run, err = a.discard(n.GetDiscardStmt())
+	case n.GetCreateFunctionStmt() != nil:
+		run, err = a.createFunction(n.GetCreateFunctionStmt())
+	case n.GetCallStmt() != nil:
+		run, err = a.callStmt(n.GetCallStmt())
+	case n.GetDoStmt() != nil:
+		run, err = a.doStmt(n.GetDoStmt())
+	case n.GetCreateTrigStmt() != nil:
+		run, err = a.createTrigger(n.GetCreateTrigStmt())
 	default:
 		return nil, false, nil
 	}
@@ -463,6 +471,10 @@ func (a *analyzer) drop(s *pg.DropStmt) (utility, error) {
 		run = a.dropSchemas
 	case pg.ObjectType_OBJECT_VIEW:
 		run = a.dropViews
+	case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
+		run = a.dropFunctions
+	case pg.ObjectType_OBJECT_TRIGGER:
+		run = a.dropTriggers
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
 	}

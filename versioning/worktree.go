@@ -15,7 +15,7 @@ import (
 
 // ObjectChange is one object that differs between two root values.
 type ObjectChange struct {
-	Kind         byte // 's' schema, 't' table, 'u' sequence, 'v' view, 'f' foreign key reference, 'c' conflicts
+	Kind         byte // 's' schema, 't' table, 'u' sequence, 'v' view, 'p' function, 'f' foreign key reference, 'c' conflicts
 	Schema, Name string
 	From, To     []byte // the records; nil where the object is absent
 }
@@ -26,6 +26,7 @@ const (
 	KindTable     = kindTable
 	KindSequence  = kindSequence
 	KindView      = kindView
+	KindFunction  = kindFunction
 	KindFKRef     = kindFKRef
 	KindConflicts = kindConflicts
 )
