@@ -417,6 +417,10 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 	if procedure {
 		what = "procedure"
 	}
+	if len(overloads) == 0 && !procedure && len(cands) == 0 {
+		return nil, true, withPos(pgerr.New(pgerr.WrongObjectType, "%s is a procedure", sigOf(name, callTypes)).
+			WithHint("To call a procedure, use CALL."), f.Location)
+	}
 	if len(overloads) == 0 {
 		return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
 			WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), f.Location)

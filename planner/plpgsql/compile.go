@@ -3,6 +3,7 @@ package plpgsql
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -76,7 +77,7 @@ type datum struct {
 // Compile parses a function's body. Syntax errors fail with 42601, as
 // PostgreSQL's check_function_bodies does at CREATE FUNCTION.
 func Compile(sig *Signature) (*Function, error) {
-	js, err := pg.ParsePlPgSqlToJSON(createText(sig))
+	js, err := pg.ParsePlPgSqlToJSON(createText(sig, bareReturnNext))
 	if err != nil {
 		return nil, pgerr.Wrap(err, pgerr.SyntaxError, "%s", strings.TrimSpace(err.Error()))
 	}
@@ -139,7 +140,11 @@ func Compile(sig *Signature) (*Function, error) {
 
 // createText is the CREATE FUNCTION statement pg_query's PL/pgSQL parser
 // reads: RETURNS TABLE columns become OUT arguments, which it knows.
-func createText(sig *Signature) string {
+//
+// pg_query's parser does not know the OUT arguments of a set-returning
+// function, and refuses their bare RETURN NEXT; it is given a NULL to
+// return, which a function with OUT arguments reads as none.
+func createText(sig *Signature, fix *regexp.Regexp) string {
 	var b strings.Builder
 	b.WriteString("CREATE FUNCTION f(")
 	for i, a := range sig.Args {
@@ -175,8 +180,23 @@ func createText(sig *Signature) string {
 	for strings.Contains(sig.Body, tag) {
 		tag = "$" + tag[1:len(tag)-1] + "x$"
 	}
-	b.WriteString(" LANGUAGE plpgsql AS " + tag + sig.Body + tag)
+	body := sig.Body
+	if sig.ReturnsSet && sig.hasOutputs() {
+		body = fix.ReplaceAllString(body, "${1} NULL;")
+	}
+	b.WriteString(" LANGUAGE plpgsql AS " + tag + body + tag)
 	return b.String()
+}
+
+var bareReturnNext = regexp.MustCompile(`(?i)\b(return\s+next)\s*;`)
+
+func (s *Signature) hasOutputs() bool {
+	for _, a := range s.Args {
+		if a.isOutput() {
+			return true
+		}
+	}
+	return false
 }
 
 func typeText(t exec.T) string {
@@ -558,7 +578,11 @@ func (c *compiler) stmt(n rawNode, prevLine int) (stmt, error) {
 	case "PLpgSQL_stmt_return":
 		return &returnStmt{line: line, value: f.Expr.compile(line)}, nil
 	case "PLpgSQL_stmt_return_next":
-		return &returnNextStmt{line: line, value: f.Expr.compile(line)}, nil
+		value := f.Expr.compile(line)
+		if value != nil && c.f.sig.hasOutputs() && strings.EqualFold(value.text, "NULL") {
+			value = nil // see createText
+		}
+		return &returnNextStmt{line: line, value: value}, nil
 	case "PLpgSQL_stmt_return_query":
 		q := f.Query.compile(line)
 		dyn := q == nil
