@@ -188,6 +188,21 @@ func createText(sig *Signature, fix *regexp.Regexp) string {
 	return b.String()
 }
 
+// returnNextValue finds the expression of the RETURN NEXT on line of body.
+func returnNextValue(body string, line int) *expr {
+	lines := strings.SplitAfter(body, "\n")
+	if line < 1 || line > len(lines) {
+		return nil
+	}
+	m := returnNextExpr.FindStringSubmatch(strings.Join(lines[line-1:], ""))
+	if m == nil {
+		return nil
+	}
+	return &expr{text: strings.TrimSpace(m[1]), line: line}
+}
+
+var returnNextExpr = regexp.MustCompile(`(?is)\breturn\s+next\s+([^;]+);`)
+
 var bareReturnNext = regexp.MustCompile(`(?i)\b(return\s+next)\s*;`)
 
 func (s *Signature) hasOutputs() bool {
@@ -579,8 +594,11 @@ func (c *compiler) stmt(n rawNode, prevLine int) (stmt, error) {
 		return &returnStmt{line: line, value: f.Expr.compile(line)}, nil
 	case "PLpgSQL_stmt_return_next":
 		value := f.Expr.compile(line)
-		if value != nil && c.f.sig.hasOutputs() && strings.EqualFold(value.text, "NULL") {
+		switch {
+		case value != nil && c.f.sig.hasOutputs() && strings.EqualFold(value.text, "NULL"):
 			value = nil // see createText
+		case value == nil && !c.f.sig.hasOutputs():
+			value = returnNextValue(c.f.sig.Body, line) // pg_query drops a lone variable
 		}
 		return &returnNextStmt{line: line, value: value}, nil
 	case "PLpgSQL_stmt_return_query":
