@@ -82,6 +82,10 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
+	trg := newTriggerState(env, t, [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind], p.Sets)
+	if err := trg.statement(TriggerBefore); err != nil {
+		return nil, err
+	}
 	src, err := p.Source.Open(env)
 	if err != nil {
 		return nil, err
@@ -107,6 +111,16 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := p.newRow(env, in, row); err != nil {
 				return nil, err
 			}
+			if trg != nil {
+				r, err := trg.beforeRow("INSERT", nil, row)
+				if err != nil {
+					return nil, err
+				}
+				if r == nil {
+					continue // a BEFORE trigger returned NULL
+				}
+				copy(row, r)
+			}
 			if err := checkNotNull(t, row); err != nil {
 				return nil, err
 			}
@@ -117,7 +131,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 				return nil, err
 			}
 			if p.Conflict != nil {
-				upd, skip, err := upsert(env, p, w, t, row, &touched)
+				upd, skip, err := upsert(env, p, w, t, row, &touched, trg)
 				if err != nil {
 					return nil, err
 				}
@@ -125,6 +139,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 					continue
 				}
 				if upd != nil {
+					trg.afterRow("UPDATE", upd[0], upd[1])
 					fks.changed(t, upd[0], upd[1])
 					ret = upd[1]
 					break
@@ -133,6 +148,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := w.Insert(env.Ctx, row); err != nil {
 				return nil, err
 			}
+			trg.afterRow("INSERT", nil, slices.Clone(row))
 			fks.changed(t, nil, row)
 			ret = row
 		case Update:
@@ -148,6 +164,16 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 					}
 				}
 			}
+			if trg != nil {
+				r, err := trg.beforeRow("UPDATE", old, row)
+				if err != nil {
+					return nil, err
+				}
+				if r == nil {
+					continue // a BEFORE trigger returned NULL
+				}
+				copy(row, r)
+			}
 			if err := checkNotNull(t, row); err != nil {
 				return nil, err
 			}
@@ -161,6 +187,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := w.Update(env.Ctx, key, old, row); err != nil {
 				return nil, err
 			}
+			trg.afterRow("UPDATE", old, slices.Clone(row))
 			fks.changed(t, old, row)
 			ret = row
 			if len(in) > len(row) {
@@ -171,9 +198,18 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 				continue
 			}
 			key := slices.Clone(src.(keyedRows).Key())
+			if trg != nil {
+				if r, err := trg.beforeRow("DELETE", in, nil); err != nil || r == nil {
+					if err != nil {
+						return nil, err
+					}
+					continue // a BEFORE trigger returned NULL
+				}
+			}
 			if err := w.Delete(env.Ctx, key, in); err != nil {
 				return nil, err
 			}
+			trg.afterRow("DELETE", slices.Clone(in), nil)
 			fks.changed(t, in, nil)
 			ret = in
 		}
@@ -192,6 +228,9 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 		return nil, err
 	}
 	if err := fks.run(); err != nil {
+		return nil, err
+	}
+	if err := trg.flushAfter(); err != nil {
 		return nil, err
 	}
 	return out, nil

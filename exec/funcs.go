@@ -137,6 +137,12 @@ func LookupFunc(name string, args []T) (*Func, []T, error) {
 	return lookupIn(funcs, name, args)
 }
 
+// LookupIn resolves a call of name among the given overloads (a user
+// function's) by the rules of LookupFunc.
+func LookupIn(overloads []*Func, name string, args []T) (*Func, []T, error) {
+	return lookupIn(map[string][]*Func{name: overloads}, name, args)
+}
+
 // lookupIn is LookupFunc over the overloads of one registry.
 func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error) {
 	var cands []*Func

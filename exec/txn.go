@@ -40,6 +40,9 @@ type Txn struct {
 	// where a column has none): a foreign key's ON ... SET DEFAULT needs
 	// them, and only the planner can analyze SQL.
 	Defaults func(ctx context.Context, t *Table) ([]Expr, error)
+	// FireTrigger, when set, runs a trigger's function (trigger.go); the
+	// planner provides it.
+	FireTrigger FireTriggerFunc
 
 	tables map[string]*Table // decoded records of Root, by schema + "." + name
 }

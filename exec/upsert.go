@@ -111,7 +111,7 @@ func (w *TableWriter) indexEntry(ctx context.Context, i int, prefix []byte) ([]b
 // fails); upd holds the old and new rows when the existing row was updated
 // instead; both empty mean insert the row. touched collects the keys the
 // statement wrote, which DO UPDATE may not reach twice.
-func upsert(env *Env, p *Modify, w *TableWriter, t *Table, row Row, touched *map[string]bool) (upd []Row, skip bool, err error) {
+func upsert(env *Env, p *Modify, w *TableWriter, t *Table, row Row, touched *map[string]bool, trg *triggerState) (upd []Row, skip bool, err error) {
 	c := p.Conflict
 	if *touched == nil {
 		*touched = map[string]bool{}
@@ -152,6 +152,13 @@ func upsert(env *Env, p *Modify, w *TableWriter, t *Table, row Row, touched *map
 		if nrow[pos], err = e.Eval(env, both); err != nil {
 			return nil, false, err
 		}
+	}
+	if trg != nil {
+		r, err := trg.beforeRow("UPDATE", old, nrow)
+		if err != nil || r == nil {
+			return nil, r == nil, err
+		}
+		nrow = slices.Clone(r)
 	}
 	if err := checkNotNull(t, nrow); err != nil {
 		return nil, false, err

@@ -173,15 +173,19 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		return a.setIdentity(ctx, def, cmd)
 	case pg.AlterTableType_AT_DropIdentity:
 		return a.dropIdentity(ctx, def, cmd)
+	case pg.AlterTableType_AT_EnableTrig, pg.AlterTableType_AT_DisableTrig, pg.AlterTableType_AT_EnableTrigAll,
+		pg.AlterTableType_AT_DisableTrigAll, pg.AlterTableType_AT_EnableTrigUser, pg.AlterTableType_AT_DisableTrigUser:
+		if err := enableTrigger(def, cmd); err != nil {
+			return err
+		}
+		return a.putTable(ctx, def)
 	case pg.AlterTableType_AT_ChangeOwner, pg.AlterTableType_AT_SetStatistics, pg.AlterTableType_AT_SetStorage,
 		pg.AlterTableType_AT_SetCompression, pg.AlterTableType_AT_SetOptions, pg.AlterTableType_AT_ResetOptions,
 		pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions, pg.AlterTableType_AT_ReplaceRelOptions,
 		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster, pg.AlterTableType_AT_SetLogged,
 		pg.AlterTableType_AT_SetUnLogged, pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity,
 		pg.AlterTableType_AT_EnableRowSecurity, pg.AlterTableType_AT_DisableRowSecurity,
-		pg.AlterTableType_AT_ForceRowSecurity, pg.AlterTableType_AT_NoForceRowSecurity,
-		pg.AlterTableType_AT_EnableTrig, pg.AlterTableType_AT_DisableTrig, pg.AlterTableType_AT_EnableTrigAll,
-		pg.AlterTableType_AT_DisableTrigAll, pg.AlterTableType_AT_EnableTrigUser, pg.AlterTableType_AT_DisableTrigUser:
+		pg.AlterTableType_AT_ForceRowSecurity, pg.AlterTableType_AT_NoForceRowSecurity:
 		// Physical and ownership settings: nothing to store.
 		return nil
 	}

@@ -51,6 +51,14 @@ func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
 		run, err = a.alterEnum(n.GetAlterEnumStmt())
 	case n.GetAlterDomainStmt() != nil:
 		run, err = a.alterDomain(n.GetAlterDomainStmt())
+	case n.GetCreateFunctionStmt() != nil:
+		run, err = a.createFunction(n.GetCreateFunctionStmt())
+	case n.GetCallStmt() != nil:
+		run, err = a.callStmt(n.GetCallStmt())
+	case n.GetDoStmt() != nil:
+		run, err = a.doStmt(n.GetDoStmt())
+	case n.GetCreateTrigStmt() != nil:
+		run, err = a.createTrigger(n.GetCreateTrigStmt())
 	default:
 		return nil, false, nil
 	}
@@ -499,6 +507,10 @@ func (a *analyzer) drop(s *pg.DropStmt) (utility, error) {
 		run = a.dropViews
 	case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
 		run = a.dropTypes
+	case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
+		run = a.dropFunctions
+	case pg.ObjectType_OBJECT_TRIGGER:
+		run = a.dropTriggers
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
 	}

@@ -7,7 +7,10 @@
 //
 // session.go and statement.go run statements; select.go, from.go, expr.go
 // and their neighbours analyze queries; dml.go and ddl.go the changes;
-// catalog.go the system catalogs' names and functions. Version control:
+// catalog.go the system catalogs' names and functions. User-defined
+// functions: function.go (CREATE FUNCTION, CALL, DO, resolving calls),
+// routine.go (running them; the PL/pgSQL interpreter is package
+// plpgsql), trigger.go (triggers, which exec.Modify fires). Version control:
 // dolt.go (the session's revision and the dolt_* functions that change
 // the repository), dolt_tables.go (system tables such as dolt_log and
 // table functions such as dolt_log(...), and time travel through

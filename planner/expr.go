@@ -572,6 +572,11 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if e, ok, err := a.funcCallMore(f, sc); ok {
 		return e, err
 	}
+	if !exec.HasFunc(name) || len(f.Funcname) > 1 {
+		if e, ok, err := a.userFuncCall(f, sc); ok {
+			return e, err
+		}
+	}
 	var args []exec.Expr
 	for _, n := range f.Args {
 		e, err := a.expr(n, sc)

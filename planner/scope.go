@@ -225,6 +225,11 @@ func (a *analyzer) resolveColumn(sc *scope, table, name string, loc int32) (exec
 	if err != nil || e != nil {
 		return e, err
 	}
+	if a.vars != nil {
+		if e, ok := a.vars.param(a, table, name); ok {
+			return e, nil
+		}
+	}
 	if table != "" && !sc.hasItem(table) {
 		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), loc)
 	}

@@ -37,6 +37,9 @@ type analyzer struct {
 	inWindow    bool    // analyzing a window function's arguments
 	// ctes are the WITH queries in scope, innermost last.
 	ctes []*cteDef
+	// vars, in a function body's statement, resolves the names no column
+	// has to the function's variables and arguments (routine.go).
+	vars *varScope
 }
 
 // analyzerState is the part of the analyzer's state that is per query.

@@ -96,6 +96,10 @@ type Session struct {
 	tempSchema string
 	tempReady  bool
 	viewDepth  int // views being expanded in the statement being planned
+	// routines are the user functions compiled, by their records
+	// (routine.go); callDepth counts the calls running.
+	routines  map[string]*routine
+	callDepth int
 	// planGen counts the changes to name resolution that table
 	// definitions do not show (search_path, temporary relations): plans
 	// analyzed under an older one are not reused.
@@ -279,6 +283,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t) // for ON ... SET DEFAULT
 	}
+	tx.FireTrigger = s.fireTrigger
 	tx.IndexEval = func(ctx context.Context, t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).indexEval(t, ix) // expression and partial indexes
 	}

@@ -300,7 +300,13 @@ func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
 
 // analyze plans a statement.
 func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given []uint32) (*analysis, error) {
-	a := &analyzer{ctx: ctx, s: s, tx: tx, params: paramTypes(given)}
+	return s.analyzeWith(&analyzer{ctx: ctx, s: s, tx: tx, params: paramTypes(given)}, n)
+}
+
+// analyzeWith plans a statement with an analyzer prepared by the caller
+// (a function body's, whose names may be variables).
+func (s *Session) analyzeWith(a *analyzer, n *pg.Node) (*analysis, error) {
+	ctx := a.ctx
 	an := &analysis{gen: s.planGen}
 	var err error
 	switch {

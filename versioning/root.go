@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
@@ -15,6 +16,7 @@ const (
 	kindConflicts = 'c' // merge conflicts of table schema.name awaiting resolution
 	kindFKRef     = 'f' // ForeignKeyRef: schema = referenced schema, name = refTable\0schema\0table\0name
 	kindInherits  = 'i' // a child table: schema = parent's schema, name = parent\0schema\0child
+	kindFunction  = 'p' // Function: name = name(argtype OIDs), see functionName
 	kindSchema    = 's'
 	kindTable     = 't'
 	kindSequence  = 'u'
@@ -362,6 +364,42 @@ func (r RootValue) Types(ctx context.Context) ([]*Type, error) {
 	return out, err
 }
 
+// functionName is the name part of a function's key: its name and the OIDs
+// of its input argument types, so that overloads are distinct objects.
+func functionName(name string, inputs []uint32) string {
+	b := []byte(name)
+	b = append(b, '(')
+	for i, t := range inputs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendUint(b, uint64(t), 10)
+	}
+	return string(append(b, ')'))
+}
+
+// Function returns the function schema.name taking inputs.
+func (r RootValue) Function(ctx context.Context, schema, name string, inputs []uint32) (*Function, bool, error) {
+	f := new(Function)
+	ok, err := r.get(ctx, objectKey(kindFunction, schema, functionName(name, inputs)), f)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	return f, true, nil
+}
+
+// Functions returns every function and procedure, ordered by schema,
+// name and argument types.
+func (r RootValue) Functions(ctx context.Context) ([]*Function, error) {
+	var out []*Function
+	err := r.each(ctx, kindFunction, func(b []byte) error {
+		f := new(Function)
+		out = append(out, f)
+		return decodeRecord(b, f)
+	})
+	return out, err
+}
+
 // PutType returns the root value with t stored.
 func (r RootValue) PutType(ctx context.Context, t *Type) (RootValue, error) {
 	return r.put(ctx, objectKey(kindType, t.Schema, t.Name), t)
@@ -370,4 +408,36 @@ func (r RootValue) PutType(ctx context.Context, t *Type) (RootValue, error) {
 // DropType returns the root value without type schema.name.
 func (r RootValue) DropType(ctx context.Context, schema, name string) (RootValue, error) {
 	return r.drop(ctx, objectKey(kindType, schema, name))
+}
+
+// FunctionsNamed returns the overloads of schema.name.
+func (r RootValue) FunctionsNamed(ctx context.Context, schema, name string) ([]*Function, error) {
+	lo := objectKey(kindFunction, schema, name+"(")
+	hi := objectKey(kindFunction, schema, name+")")
+	var out []*Function
+	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.Value()
+		if err != nil {
+			it.Close()
+			return nil, err
+		}
+		f := new(Function)
+		if err := decodeRecord(v, f); err != nil {
+			it.Close()
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, it.Close()
+}
+
+// PutFunction returns the root value with f stored.
+func (r RootValue) PutFunction(ctx context.Context, f *Function) (RootValue, error) {
+	return r.put(ctx, objectKey(kindFunction, f.Schema, functionName(f.Name, f.InputTypes())), f)
+}
+
+// DropFunction returns the root value without f.
+func (r RootValue) DropFunction(ctx context.Context, f *Function) (RootValue, error) {
+	return r.drop(ctx, objectKey(kindFunction, f.Schema, functionName(f.Name, f.InputTypes())))
 }

@@ -45,6 +45,9 @@ type Table struct {
 	// PartitionBound, when set, makes the table a partition of
 	// Inherits[0]: the rows it may hold.
 	PartitionBound *PartitionBound `json:"partbound,omitempty"`
+	// Triggers are the table's triggers, ordered by name (the order they
+	// fire in).
+	Triggers []Trigger `json:"triggers,omitempty"`
 }
 
 // Partitioning strategies, as pg_partitioned_table.partstrat spells them.
@@ -308,4 +311,87 @@ type Type struct {
 type EnumLabel struct {
 	Label string  `json:"label"`
 	Sort  float64 `json:"sort"`
+}
+
+// Function is a user-defined function or procedure (PostgreSQL's pg_proc
+// row): its signature, result and body, kept as the SQL text it was
+// created with. Overloads share a name and differ in their input argument
+// types, which are part of the record's key (FunctionKey).
+type Function struct {
+	Schema string `json:"schema"`
+	Name   string `json:"name"`
+	// Kind is 'f' for a function, 'p' for a procedure (prokind).
+	Kind byte      `json:"kind"`
+	Args []FuncArg `json:"args,omitempty"`
+	// Returns is the result type OID (void, trigger and record included);
+	// ReturnsSet marks SETOF and RETURNS TABLE.
+	Returns    uint32 `json:"returns"`
+	ReturnsSet bool   `json:"returns_set,omitempty"`
+	Language   string `json:"language"` // "sql" or "plpgsql"
+	Body       string `json:"body"`
+	// Volatility is provolatile: 'i' immutable, 's' stable, 'v' volatile.
+	Volatility byte   `json:"volatility"`
+	Strict     bool   `json:"strict,omitempty"`
+	Comment    string `json:"comment,omitempty"`
+}
+
+// FuncArg is one argument of a Function.
+type FuncArg struct {
+	Name   string `json:"name,omitempty"`
+	Type   uint32 `json:"type"`
+	Typmod int32  `json:"typmod,omitempty"`
+	// Mode is proargmodes' letter: 'i' IN, 'o' OUT, 'b' INOUT, 'v'
+	// VARIADIC, 't' a RETURNS TABLE column.
+	Mode byte `json:"mode"`
+	// Default is the default expression as SQL text, "" for none.
+	Default string `json:"default,omitempty"`
+}
+
+// InputTypes returns the types of the arguments a call passes: IN,
+// INOUT and VARIADIC ones.
+func (f *Function) InputTypes() []uint32 {
+	var out []uint32
+	for _, a := range f.Args {
+		if a.IsInput() {
+			out = append(out, a.Type)
+		}
+	}
+	return out
+}
+
+// IsInput reports whether a call passes the argument.
+func (a FuncArg) IsInput() bool { return a.Mode == 'i' || a.Mode == 'b' || a.Mode == 'v' }
+
+// IsOutput reports whether the argument is a column of the result.
+func (a FuncArg) IsOutput() bool { return a.Mode == 'o' || a.Mode == 'b' || a.Mode == 't' }
+
+// Trigger is a trigger on a table: the function to run, when, and for
+// which rows. It is part of the table's record, so a trigger change is a
+// change of the table's definition.
+type Trigger struct {
+	Name string `json:"name"`
+	// Timing is 'b' BEFORE, 'a' AFTER or 'i' INSTEAD OF.
+	Timing byte `json:"timing"`
+	// Events are the events the trigger fires on: any of "INSERT",
+	// "UPDATE", "DELETE" and "TRUNCATE", in that order.
+	Events []string `json:"events"`
+	// Columns are UPDATE OF's columns, by name.
+	Columns    []string `json:"columns,omitempty"`
+	ForEachRow bool     `json:"row,omitempty"`
+	When       string   `json:"when,omitempty"` // the WHEN condition as SQL text
+	FuncSchema string   `json:"func_schema"`
+	FuncName   string   `json:"func_name"`
+	Args       []string `json:"args,omitempty"`
+	Disabled   bool     `json:"disabled,omitempty"`
+	Comment    string   `json:"comment,omitempty"`
+}
+
+// FiresOn reports whether the trigger fires on event.
+func (t *Trigger) FiresOn(event string) bool {
+	for _, e := range t.Events {
+		if e == event {
+			return true
+		}
+	}
+	return false
 }

@@ -99,6 +99,9 @@ func mergeDefinitions(base, ours, theirs *Table) mergedDefinition {
 	if def.ForeignKeys, what = mergeNamed(base.ForeignKeys, ours.ForeignKeys, theirsDef.ForeignKeys, func(f *ForeignKey) string { return f.Name }); what != "" {
 		return mergedDefinition{conflict: fmt.Sprintf("foreign key %q changed differently on both sides", what)}
 	}
+	if def.Triggers, what = mergeNamed(base.Triggers, ours.Triggers, theirs.Triggers, func(t *Trigger) string { return t.Name }); what != "" {
+		return mergedDefinition{conflict: fmt.Sprintf("trigger %q changed differently on both sides", what)}
+	}
 	// Comments changed on both sides keep ours: not worth a conflict.
 	def.Comment, _ = pick3(base.Comment, ours.Comment, theirs.Comment)
 	def.PrimaryKeyComment, _ = pick3(base.PrimaryKeyComment, ours.PrimaryKeyComment, theirs.PrimaryKeyComment)

@@ -15,7 +15,7 @@ import (
 
 // ObjectChange is one object that differs between two root values.
 type ObjectChange struct {
-	Kind         byte // 's' schema, 't' table, 'u' sequence, 'v' view, 'y' type, 'f' foreign key reference, 'i' inheritance, 'c' conflicts
+	Kind         byte // 's' schema, 't' table, 'u' sequence, 'v' view, 'y' type, 'p' function, 'f' foreign key reference, 'i' inheritance, 'c' conflicts
 	Schema, Name string
 	From, To     []byte // the records; nil where the object is absent
 }
@@ -27,6 +27,7 @@ const (
 	KindSequence  = kindSequence
 	KindView      = kindView
 	KindType      = kindType
+	KindFunction  = kindFunction
 	KindFKRef     = kindFKRef
 	KindInherits  = kindInherits
 	KindConflicts = kindConflicts

@@ -89,6 +89,9 @@ type Error struct {
 	Detail   string
 	Hint     string
 	Position int // 1-based character position in the query, 0 for none
+	// Context is the CONTEXT field: where in a routine the error arose,
+	// innermost first, a line each.
+	Context  string
 	Severity string
 	Err      error // the cause, if any, for errors.Is/As
 }
@@ -150,6 +153,9 @@ func (e *Error) ErrorFields(add func(field byte, value string)) {
 	}
 	if e.Position > 0 {
 		add('P', fmt.Sprint(e.Position))
+	}
+	if e.Context != "" {
+		add('W', e.Context)
 	}
 }
 

@@ -1,0 +1,158 @@
+package exec
+
+import (
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Triggers. A table's triggers are part of its definition
+// (versioning.Trigger); Modify fires them around its rows: BEFORE ROW
+// triggers as each row is made, before its constraints are checked (they
+// may change the row, or skip it by returning NULL); AFTER ROW triggers
+// once the statement's rows are written, in the order the rows came;
+// statement triggers before and after everything. Running a trigger's
+// function is the planner's (Txn.FireTrigger): exec knows only when.
+
+// TriggerCall is one firing of a trigger.
+type TriggerCall struct {
+	Trigger *versioning.Trigger
+	Table   *Table
+	Event   string // "INSERT", "UPDATE", "DELETE"
+	// New and Old are the row's new and old values; nil where the event
+	// has none, and for statement triggers.
+	New, Old Row
+}
+
+// Timing says when a trigger fires: TriggerBefore or TriggerAfter.
+const (
+	TriggerBefore = 'b'
+	TriggerAfter  = 'a'
+)
+
+// FireTriggerFunc runs a trigger's function. For a BEFORE ROW trigger it
+// returns the row the function returned (nil: skip the row); otherwise
+// the result is ignored. A trigger whose WHEN condition fails returns
+// the row unchanged without running.
+type FireTriggerFunc func(env *Env, c *TriggerCall) (Row, error)
+
+// triggers returns t's enabled triggers of timing and level that fire on
+// event, ordered by name; sets, for UPDATE, tells the columns the
+// statement assigns (UPDATE OF fires only when one of its is).
+func triggers(t *Table, event string, timing byte, row bool, sets []Expr) []*versioning.Trigger {
+	var out []*versioning.Trigger
+	for i := range t.Def.Triggers {
+		tr := &t.Def.Triggers[i]
+		if tr.Disabled || tr.Timing != timing || tr.ForEachRow != row || !tr.FiresOn(event) {
+			continue
+		}
+		if event == "UPDATE" && len(tr.Columns) > 0 && sets != nil && !setsAny(t, sets, tr.Columns) {
+			continue
+		}
+		out = append(out, tr)
+	}
+	return out
+}
+
+func setsAny(t *Table, sets []Expr, cols []string) bool {
+	for pos, e := range sets {
+		if e == nil {
+			continue
+		}
+		for _, c := range cols {
+			if t.Cols[pos].Name == c {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// triggerState is one statement's triggers of one table.
+type triggerState struct {
+	env   *Env
+	t     *Table
+	event string
+	sets  []Expr
+	// before and after are the ROW triggers; queued the AFTER ROW
+	// firings waiting for the statement's rows to be written.
+	before, after []*versioning.Trigger
+	queued        []TriggerCall
+}
+
+// newTriggerState returns the trigger state of a statement on t, nil
+// when t has no triggers or nothing runs them.
+func newTriggerState(env *Env, t *Table, event string, sets []Expr) *triggerState {
+	if len(t.Def.Triggers) == 0 || env.Txn == nil || env.Txn.FireTrigger == nil {
+		return nil
+	}
+	return &triggerState{env: env, t: t, event: event, sets: sets,
+		before: triggers(t, event, TriggerBefore, true, sets),
+		after:  triggers(t, event, TriggerAfter, true, sets)}
+}
+
+// statement fires the statement triggers of timing.
+func (ts *triggerState) statement(timing byte) error {
+	if ts == nil {
+		return nil
+	}
+	for _, tr := range triggers(ts.t, ts.event, timing, false, ts.sets) {
+		if _, err := ts.env.Txn.FireTrigger(ts.env, &TriggerCall{Trigger: tr, Table: ts.t, Event: ts.event}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// beforeRow fires the BEFORE ROW triggers of event on a row: it returns
+// the row to write, nil to skip it.
+func (ts *triggerState) beforeRow(event string, old, row Row) (Row, error) {
+	if ts == nil {
+		return row, nil
+	}
+	list := ts.before
+	if event != ts.event {
+		list = triggers(ts.t, event, TriggerBefore, true, ts.sets)
+	}
+	for _, tr := range list {
+		c := &TriggerCall{Trigger: tr, Table: ts.t, Event: event, Old: old, New: row}
+		out, err := ts.env.Txn.FireTrigger(ts.env, c)
+		if err != nil || out == nil {
+			return nil, err
+		}
+		if event != "DELETE" {
+			row = out
+		}
+	}
+	if event == "DELETE" {
+		return old, nil
+	}
+	return row, nil
+}
+
+// afterRow queues the AFTER ROW triggers of event on a written row.
+func (ts *triggerState) afterRow(event string, old, row Row) {
+	if ts == nil {
+		return
+	}
+	list := ts.after
+	if event != ts.event {
+		list = triggers(ts.t, event, TriggerAfter, true, ts.sets)
+	}
+	for _, tr := range list {
+		ts.queued = append(ts.queued, TriggerCall{Trigger: tr, Table: ts.t, Event: event, Old: old, New: row})
+	}
+}
+
+// flushAfter fires the queued AFTER ROW triggers, then the AFTER
+// statement ones.
+func (ts *triggerState) flushAfter() error {
+	if ts == nil {
+		return nil
+	}
+	for i := range ts.queued {
+		if _, err := ts.env.Txn.FireTrigger(ts.env, &ts.queued[i]); err != nil {
+			return err
+		}
+	}
+	ts.queued = nil
+	return ts.statement(TriggerAfter)
+}

@@ -1,0 +1,684 @@
+package planner
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner/plpgsql"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// User-defined functions and procedures: CREATE FUNCTION, CREATE
+// PROCEDURE, DROP FUNCTION, CALL and DO, and the resolution of calls of
+// them. A function is a versioning.Function record of the root value,
+// keyed by name and input types, so overloads coexist; a call picks
+// among a name's overloads by PostgreSQL's rules (exec.LookupIn), filling
+// in defaults and named arguments.
+
+// createFunction runs CREATE [OR REPLACE] FUNCTION and CREATE PROCEDURE.
+func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		schema, name := splitName(nameList(s.Funcname))
+		schema, err := a.creationSchema(ctx, schema, -1)
+		if err != nil {
+			return "", err
+		}
+		def, err := a.functionDef(s, schema, name)
+		if err != nil {
+			return "", err
+		}
+		old, exists, err := a.tx.Root.Function(ctx, schema, name, def.InputTypes())
+		if err != nil {
+			return "", err
+		}
+		tag := "CREATE FUNCTION"
+		if def.Kind == 'p' {
+			tag = "CREATE PROCEDURE"
+		}
+		if exists {
+			if !s.Replace {
+				what := "function"
+				if old.Kind == 'p' {
+					what = "procedure"
+				}
+				return "", pgerr.New(pgerr.DuplicateFunction, "%s %s already exists with same argument types", what, functionSignature(old))
+			}
+			if old.Kind != def.Kind {
+				return "", pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
+					WithDetail("%q is a %s.", name, map[byte]string{'f': "function", 'p': "procedure"}[old.Kind])
+			}
+			if old.Returns != def.Returns || old.ReturnsSet != def.ReturnsSet {
+				return "", pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").
+					WithHint("Use DROP FUNCTION %s first.", functionSignature(old))
+			}
+			def.Comment = old.Comment
+		}
+		if check := a.s.vars["check_function_bodies"]; check != "off" {
+			if _, err := compileRoutine(a.s, def); err != nil {
+				return "", err
+			}
+		}
+		root, err := a.tx.Root.PutFunction(ctx, def)
+		if err != nil {
+			return "", err
+		}
+		a.tx.SetRoot(root)
+		a.s.planGen++ // plans calling the old definition are made again
+		return tag, nil
+	}, nil
+}
+
+// functionDef builds the record CREATE FUNCTION describes.
+func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*versioning.Function, error) {
+	def := &versioning.Function{Schema: schema, Name: name, Kind: 'f', Volatility: 'v', Returns: exec.OIDVoid}
+	if s.IsProcedure {
+		def.Kind = 'p'
+	}
+	seenDefault := false
+	for _, n := range s.Parameters {
+		p := n.GetFunctionParameter()
+		t, err := routineType(p.ArgType)
+		if err != nil {
+			return nil, err
+		}
+		arg := versioning.FuncArg{Name: p.Name, Type: t.OID, Mode: 'i'}
+		switch p.Mode {
+		case pg.FunctionParameterMode_FUNC_PARAM_OUT:
+			arg.Mode = 'o'
+		case pg.FunctionParameterMode_FUNC_PARAM_INOUT:
+			arg.Mode = 'b'
+		case pg.FunctionParameterMode_FUNC_PARAM_VARIADIC:
+			arg.Mode = 'v'
+		case pg.FunctionParameterMode_FUNC_PARAM_TABLE:
+			arg.Mode = 't'
+		}
+		if p.Defexpr != nil {
+			if arg.Default, err = deparseExpr(p.Defexpr); err != nil {
+				return nil, err
+			}
+			seenDefault = true
+		} else if seenDefault && arg.IsInput() {
+			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "input parameters after one with a default value must also have defaults")
+		}
+		def.Args = append(def.Args, arg)
+	}
+	if s.ReturnType != nil {
+		t, err := routineType(s.ReturnType)
+		if err != nil {
+			return nil, err
+		}
+		def.Returns, def.ReturnsSet = t.OID, s.ReturnType.Setof
+	}
+	var outs []versioning.FuncArg
+	for _, arg := range def.Args {
+		if arg.IsOutput() {
+			outs = append(outs, arg)
+		}
+		if arg.Mode == 't' {
+			def.ReturnsSet = true
+		}
+	}
+	switch {
+	case len(outs) == 1 && s.ReturnType == nil && def.Kind == 'f':
+		def.Returns = outs[0].Type
+	case len(outs) > 1 && def.Kind == 'f':
+		def.Returns = exec.OIDRecord
+	case s.ReturnType == nil && def.Kind == 'f':
+		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "function result type must be specified")
+	}
+	for _, o := range s.Options {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		switch d.Defname {
+		case "language":
+			def.Language = strings.ToLower(d.Arg.GetString_().GetSval())
+		case "as":
+			items := d.Arg.GetList().GetItems()
+			if len(items) > 0 {
+				def.Body = items[0].GetString_().GetSval()
+			}
+		case "volatility":
+			def.Volatility = d.Arg.GetString_().GetSval()[0]
+		case "strict":
+			def.Strict = d.Arg.GetBoolean().GetBoolval()
+		}
+	}
+	if s.SqlBody != nil {
+		body, err := atomicBody(s.SqlBody)
+		if err != nil {
+			return nil, err
+		}
+		def.Body = body
+		if def.Language == "" {
+			def.Language = "sql"
+		}
+	}
+	switch def.Language {
+	case "sql", "plpgsql":
+	case "":
+		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "no language specified")
+	case "c", "internal":
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "functions in language %q are not supported", def.Language)
+	default:
+		return nil, pgerr.New(pgerr.UndefinedObject, "language %q does not exist", def.Language)
+	}
+	if def.Returns == plpgsql.OIDTrigger && def.Language == "sql" {
+		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "SQL functions cannot return type trigger")
+	}
+	return def, nil
+}
+
+// atomicBody turns a SQL-standard body (BEGIN ATOMIC ... END, or RETURN
+// expr) into the statements it runs, as text.
+func atomicBody(n *pg.Node) (string, error) {
+	var stmts []*pg.Node
+	if l := n.GetList(); l != nil {
+		for _, item := range l.Items {
+			if inner := item.GetList(); inner != nil {
+				stmts = append(stmts, inner.Items...)
+			} else if item != nil {
+				stmts = append(stmts, item)
+			}
+		}
+	} else {
+		stmts = append(stmts, n)
+	}
+	var parts []string
+	for _, st := range stmts {
+		if r := st.GetReturnStmt(); r != nil {
+			e, err := deparseExpr(r.Returnval)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, "SELECT "+e)
+			continue
+		}
+		s, err := pg.Deparse(&pg.ParseResult{Stmts: []*pg.RawStmt{{Stmt: st}}})
+		if err != nil {
+			return "", pgerr.Wrap(err, pgerr.InternalError, "cannot deparse function body: %v", err)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; "), nil
+}
+
+// routineType resolves an argument or result type, pseudo-types included.
+func routineType(tn *pg.TypeName) (exec.T, error) {
+	switch strings.ToLower(opName(tn.Names)) {
+	case "void":
+		return exec.TVoid, nil
+	case "trigger":
+		return exec.T{OID: plpgsql.OIDTrigger, Typmod: -1}, nil
+	case "record":
+		return exec.T{OID: exec.OIDRecord, Typmod: -1}, nil
+	}
+	if tn.PctType {
+		return exec.T{}, pgerr.New(pgerr.FeatureNotSupported, "%%TYPE in function signatures is not supported yet")
+	}
+	t, _, err := resolveType(tn)
+	return t, err
+}
+
+// functionSignature is name(argtypes) as PostgreSQL's messages show it.
+func functionSignature(f *versioning.Function) string {
+	var ts []string
+	for _, a := range f.Args {
+		if a.IsInput() {
+			ts = append(ts, exec.TypeName(a.Type))
+		}
+	}
+	return f.Name + "(" + strings.Join(ts, ", ") + ")"
+}
+
+// dropFunctions runs DROP FUNCTION and DROP PROCEDURE.
+func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, error) {
+	what, tag := "function", "DROP FUNCTION"
+	if s.RemoveType == pg.ObjectType_OBJECT_PROCEDURE {
+		what, tag = "procedure", "DROP PROCEDURE"
+	}
+	if s.RemoveType == pg.ObjectType_OBJECT_ROUTINE {
+		what, tag = "routine", "DROP ROUTINE"
+	}
+	for _, obj := range s.Objects {
+		ow := obj.GetObjectWithArgs()
+		schema, name := splitName(nameList(ow.Objname))
+		cands, err := a.userFuncs(schema, name)
+		if err != nil {
+			return "", err
+		}
+		var match []*versioning.Function
+		for _, f := range cands {
+			if ow.ArgsUnspecified || a.sameInputs(f, ow.Objargs) {
+				match = append(match, f)
+			}
+		}
+		switch {
+		case len(match) == 0 && s.MissingOk:
+			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %s(%s) does not exist, skipping", what, name, a.typeList(ow)))
+			continue
+		case len(match) == 0 && ow.ArgsUnspecified:
+			return "", pgerr.New(pgerr.UndefinedFunction, "could not find a %s named %q", what, name)
+		case len(match) == 0:
+			return "", pgerr.New(pgerr.UndefinedFunction, "%s %s(%s) does not exist", what, name, a.typeList(ow))
+		case len(match) > 1:
+			return "", pgerr.New(pgerr.AmbiguousFunction, "%s name %q is not unique", what, name).
+				WithHint("Specify the argument list to select the %s unambiguously.", what)
+		}
+		f := match[0]
+		if err := a.dropTriggersOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+			return "", err
+		}
+		root, err := a.tx.Root.DropFunction(ctx, f)
+		if err != nil {
+			return "", err
+		}
+		a.tx.SetRoot(root)
+	}
+	a.s.planGen++
+	return tag, nil
+}
+
+func (a *analyzer) typeList(ow *pg.ObjectWithArgs) string {
+	var ts []string
+	for _, n := range ow.Objargs {
+		t, err := routineType(n.GetTypeName())
+		if err != nil {
+			ts = append(ts, opName(n.GetTypeName().Names))
+			continue
+		}
+		ts = append(ts, exec.TypeName(t.OID))
+	}
+	return strings.Join(ts, ", ")
+}
+
+// sameInputs reports whether f's input types are those listed.
+func (a *analyzer) sameInputs(f *versioning.Function, args []*pg.Node) bool {
+	in := f.InputTypes()
+	if len(in) != len(args) {
+		return false
+	}
+	for i, n := range args {
+		t, err := routineType(n.GetTypeName())
+		if err != nil || t.OID != in[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// userFuncs returns the overloads of a function name: in schema, or in
+// the first schema of the search path that has any.
+func (a *analyzer) userFuncs(schema, name string) ([]*versioning.Function, error) {
+	if schema != "" {
+		return a.tx.Root.FunctionsNamed(a.ctx, a.s.resolveSchemaName(schema), name)
+	}
+	var out []*versioning.Function
+	for _, sch := range a.s.relationPath() {
+		fs, err := a.tx.Root.FunctionsNamed(a.ctx, sch, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
+	}
+	return out, nil
+}
+
+// resolvedCall is a call of a user function, its arguments analyzed and
+// converted, defaults filled in.
+type resolvedCall struct {
+	def  *versioning.Function
+	r    *routine
+	args []exec.Expr
+}
+
+// resolveUserCall resolves a call among the overloads of its name. ok is
+// false when the name has no user function at all.
+func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*resolvedCall, bool, error) {
+	names := nameList(f.Funcname)
+	schema, name := splitName(names)
+	if schema == "pg_catalog" {
+		return nil, false, nil
+	}
+	all, err := a.userFuncs(schema, name)
+	if err != nil || len(all) == 0 {
+		return nil, false, err
+	}
+	var cands []*versioning.Function
+	for _, fn := range all {
+		if (fn.Kind == 'p') == procedure {
+			cands = append(cands, fn)
+		}
+	}
+	// Positional arguments first, then named ones.
+	var positional []exec.Expr
+	named := map[string]*pg.Node{}
+	var namedOrder []string
+	for _, n := range f.Args {
+		if na := n.GetNamedArgExpr(); na != nil {
+			named[na.Name] = na.Arg
+			namedOrder = append(namedOrder, na.Name)
+			continue
+		}
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, true, err
+		}
+		positional = append(positional, e)
+	}
+	namedExprs := map[string]exec.Expr{}
+	for _, nm := range namedOrder {
+		e, err := a.expr(named[nm], sc)
+		if err != nil {
+			return nil, true, err
+		}
+		namedExprs[nm] = e
+	}
+	// Each candidate the call fits becomes an overload over the full
+	// argument list, defaults as constants of their types.
+	var overloads []*exec.Func
+	slots := map[*exec.Func][]exec.Expr{}
+	defs := map[*exec.Func]*versioning.Function{}
+	for _, fn := range cands {
+		full, ok, err := a.fitCall(fn, positional, namedExprs)
+		if err != nil {
+			return nil, true, err
+		}
+		if !ok {
+			continue
+		}
+		var argTypes []uint32
+		for _, arg := range fn.Args {
+			if arg.IsInput() {
+				argTypes = append(argTypes, arg.Type)
+			}
+		}
+		ef := &exec.Func{Name: name, Args: argTypes, Ret: fn.Returns}
+		overloads = append(overloads, ef)
+		slots[ef], defs[ef] = full, fn
+	}
+	var callTypes []exec.T
+	for _, e := range positional {
+		callTypes = append(callTypes, e.Type())
+	}
+	for _, nm := range namedOrder {
+		callTypes = append(callTypes, namedExprs[nm].Type())
+	}
+	what := "function"
+	if procedure {
+		what = "procedure"
+	}
+	if len(overloads) == 0 && !procedure && len(cands) == 0 {
+		return nil, true, withPos(pgerr.New(pgerr.WrongObjectType, "%s is a procedure", sigOf(name, callTypes)).
+			WithHint("To call a procedure, use CALL."), f.Location)
+	}
+	if len(overloads) == 0 {
+		return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
+			WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), f.Location)
+	}
+	// Resolve over the full argument types of each fitting overload.
+	var best *exec.Func
+	var want []exec.T
+	if len(overloads) == 1 {
+		best = overloads[0]
+		for _, t := range best.Args {
+			want = append(want, exec.T{OID: t, Typmod: -1})
+		}
+		for i, e := range slots[best] {
+			if !exec.CanCoerce(e.Type().OID, best.Args[i]) && e.Type().OID != best.Args[i] {
+				return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
+					WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), f.Location)
+			}
+		}
+	} else {
+		types := make([]exec.T, len(slots[overloads[0]]))
+		for i, e := range slots[overloads[0]] {
+			types[i] = e.Type()
+		}
+		var same []*exec.Func
+		for _, o := range overloads {
+			if len(o.Args) == len(types) {
+				same = append(same, o)
+			}
+		}
+		best, want, err = exec.LookupIn(same, name, types)
+		if err != nil {
+			pe := err.(*pgerr.Error)
+			pe.Message = strings.Replace(pe.Message, "function", what, 1)
+			return nil, true, withPos(pe, f.Location)
+		}
+	}
+	args := slots[best]
+	for i, e := range args {
+		if args[i], err = a.coerce(e, want[i], "", f.Location); err != nil {
+			return nil, true, err
+		}
+	}
+	def := defs[best]
+	r, err := a.s.routine(def)
+	if err != nil {
+		return nil, true, err
+	}
+	return &resolvedCall{def: def, r: r, args: args}, true, nil
+}
+
+// fitCall places a call's arguments in fn's input slots: positional ones
+// first, named ones by name, defaults for the rest. ok is false when the
+// call does not fit.
+func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, named map[string]exec.Expr) ([]exec.Expr, bool, error) {
+	var inputs []versioning.FuncArg
+	for _, arg := range fn.Args {
+		if arg.IsInput() {
+			inputs = append(inputs, arg)
+		}
+	}
+	if len(positional)+len(named) > len(inputs) {
+		return nil, false, nil
+	}
+	full := make([]exec.Expr, len(inputs))
+	copy(full, positional)
+	for nm, e := range named {
+		i := slices.IndexFunc(inputs, func(arg versioning.FuncArg) bool { return arg.Name == nm })
+		if i < 0 || full[i] != nil {
+			return nil, false, nil
+		}
+		full[i] = e
+	}
+	for i := range full {
+		if full[i] != nil {
+			continue
+		}
+		if inputs[i].Default == "" {
+			return nil, false, nil
+		}
+		n, err := parseExpr(inputs[i].Default)
+		if err != nil {
+			return nil, false, err
+		}
+		e, err := a.expr(n, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		if full[i], err = a.coerce(e, exec.T{OID: inputs[i].Type, Typmod: -1}, "", -1); err != nil {
+			return nil, false, err
+		}
+	}
+	return full, true, nil
+}
+
+// userFuncCall analyzes a call of a user function in an expression: a
+// scalar call, or, for a set-returning one in a select list, a function
+// of the query's ProjectSet.
+func (a *analyzer) userFuncCall(f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
+	rc, ok, err := a.resolveUserCall(f, sc, false)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	if rc.def.ReturnsSet {
+		e, err := a.userSRFListCall(f, rc)
+		return e, true, err
+	}
+	return a.userScalarCall(rc), true, nil
+}
+
+func (a *analyzer) userScalarCall(rc *resolvedCall) exec.Expr {
+	s, r := a.s, rc.r
+	t := exec.T{OID: rc.def.Returns, Typmod: -1}
+	fn := func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
+		out, err := s.call(env, r, args, nil)
+		if err != nil {
+			return exec.Null, err
+		}
+		if t.OID == exec.OIDRecord && out.Row != nil {
+			return exec.DText(recordText(env, r.cols, out.Row)), nil
+		}
+		return out.Value, nil
+	}
+	if t.OID == exec.OIDRecord {
+		t = exec.TText // a composite shows as its text, (a,b)
+	}
+	return &exec.Call{Name: rc.def.Name, Fn: fn, Args: rc.args, Strict: rc.def.Strict, T: t}
+}
+
+// recordText is a row's text as a record's output function writes it.
+func recordText(env *exec.Env, cols []exec.ResultColumn, row exec.Row) string {
+	b := []byte{'('}
+	for i, d := range row {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if d.IsNull() {
+			continue
+		}
+		s := string(exec.AppendText(nil, cols[i].T, d, env.Settings))
+		if s == "" || strings.ContainsAny(s, `(),"\ `) {
+			s = `"` + strings.NewReplacer(`"`, `""`, `\`, `\\`).Replace(s) + `"`
+		}
+		b = append(b, s...)
+	}
+	return string(append(b, ')'))
+}
+
+// userSRF returns the rows function of a set-returning (or composite)
+// user function.
+func (a *analyzer) userSRF(rc *resolvedCall) *exec.SRF {
+	s, r := a.s, rc.r
+	return &exec.SRF{Cols: slices.Clone(r.cols), NullArgs: !rc.def.Strict, Rows: func(env *exec.Env, args []exec.Datum) ([]exec.Row, error) {
+		out, err := s.call(env, r, args, nil)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case rc.def.ReturnsSet:
+			return out.Rows, nil
+		case out.Row != nil && len(r.cols) > 1:
+			return []exec.Row{out.Row}, nil
+		}
+		return []exec.Row{{out.Value}}, nil
+	}}
+}
+
+// userSRFListCall is a set-returning user function in a select list.
+func (a *analyzer) userSRFListCall(f *pg.FuncCall, rc *resolvedCall) (exec.Expr, error) {
+	if a.srfs == nil {
+		clause := a.clause
+		if clause == "" {
+			clause = "this context"
+		}
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), f.Location)
+	}
+	fn := a.userSRF(rc)
+	fs := &exec.FuncScan{Fn: fn, Cols: fn.Cols}
+	fs.Args = make([]exec.Expr, len(rc.args))
+	for i, e := range rc.args {
+		fs.Args[i] = &exec.OuterRef{Idx: i, T: e.Type()}
+	}
+	var p exec.Plan = fs
+	if len(fs.Cols) != 1 {
+		p = &exec.RecordScan{In: fs, Name: rc.def.Name}
+	} else {
+		fs.Cols = []exec.ResultColumn{{Name: rc.def.Name, T: fs.Cols[0].T}}
+	}
+	ref := &exec.ColRef{Idx: -1, T: p.Columns()[0].T}
+	a.srfs.funcs = append(a.srfs.funcs, p)
+	a.srfs.args = append(a.srfs.args, rc.args)
+	a.srfs.refs = append(a.srfs.refs, ref)
+	return ref, nil
+}
+
+// userFuncScan plans a user function in FROM: its rows, or its one row
+// of OUT arguments, or its one value.
+func (a *analyzer) userFuncScan(fc *pg.FuncCall, sc *scope) (*exec.FuncScan, bool, error) {
+	rc, ok, err := a.resolveUserCall(fc, sc, false)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	fn := a.userSRF(rc)
+	return &exec.FuncScan{Fn: fn, Args: rc.args, Cols: slices.Clone(fn.Cols)}, true, nil
+}
+
+// callStmt runs CALL procedure(args).
+func (a *analyzer) callStmt(s *pg.CallStmt) (utility, error) {
+	return func(ctx context.Context) (string, error) {
+		rc, ok, err := a.resolveUserCall(s.Funccall, nil, true)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			var ts []exec.T
+			for range s.Funccall.Args {
+				ts = append(ts, exec.TUnknown)
+			}
+			return "", withPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(opName(s.Funccall.Funcname), ts)).
+				WithHint("No procedure matches the given name and argument types. You might need to add explicit type casts."), s.Funccall.Location)
+		}
+		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: a.tx.StartTime, Txn: a.tx}
+		args := make([]exec.Datum, len(rc.args))
+		for i, e := range rc.args {
+			if args[i], err = e.Eval(env, nil); err != nil {
+				return "", err
+			}
+		}
+		if _, err := a.s.call(env, rc.r, args, nil); err != nil {
+			return "", err
+		}
+		return "CALL", nil
+	}, nil
+}
+
+// doStmt runs DO $$ ... $$: an anonymous PL/pgSQL block.
+func (a *analyzer) doStmt(s *pg.DoStmt) (utility, error) {
+	def := &versioning.Function{Name: "inline_code_block", Kind: 'p', Language: "plpgsql", Returns: exec.OIDVoid, Volatility: 'v'}
+	for _, o := range s.Args {
+		d := o.GetDefElem()
+		switch d.GetDefname() {
+		case "as":
+			def.Body = d.Arg.GetString_().GetSval()
+		case "language":
+			def.Language = strings.ToLower(d.Arg.GetString_().GetSval())
+		}
+	}
+	if def.Language != "plpgsql" {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "DO blocks in language %q are not supported", def.Language)
+	}
+	return func(ctx context.Context) (string, error) {
+		r, err := a.s.routine(def)
+		if err != nil {
+			return "", err
+		}
+		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: a.tx.StartTime, Txn: a.tx}
+		if _, err := a.s.call(env, r, nil, nil); err != nil {
+			return "", err
+		}
+		return "DO", nil
+	}, nil
+}

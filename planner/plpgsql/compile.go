@@ -1,0 +1,680 @@
+package plpgsql
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// Signature is what the interpreter needs of a function's declaration.
+type Signature struct {
+	Name string
+	Args []Arg
+	// Returns is the result type (void, trigger, record included);
+	// ReturnsSet marks SETOF and RETURNS TABLE.
+	Returns    exec.T
+	ReturnsSet bool
+	Procedure  bool
+	Body       string
+}
+
+// Arg is one argument of a Signature. Mode is 'i', 'o', 'b', 'v' or 't'
+// as in pg_proc.proargmodes.
+type Arg struct {
+	Name string
+	T    exec.T
+	Mode byte
+}
+
+func (a Arg) isInput() bool  { return a.Mode == 'i' || a.Mode == 'b' || a.Mode == 'v' }
+func (a Arg) isOutput() bool { return a.Mode == 'o' || a.Mode == 'b' || a.Mode == 't' }
+
+// IsTrigger reports whether the function is a trigger function.
+func (s *Signature) IsTrigger() bool { return s.Returns.OID == OIDTrigger }
+
+// OIDTrigger is the pseudo-type trigger.
+const OIDTrigger uint32 = 2279
+
+// Function is a compiled PL/pgSQL function. It is shared by all calls.
+type Function struct {
+	sig    *Signature
+	datums []*datum
+	body   *block
+	newDno int // trigger functions: NEW and OLD, -1 otherwise
+	oldDno int
+	found  int // the FOUND variable
+	// args maps the function's arguments to their variables (-1 for an
+	// unnamed one, read as $n).
+	args []int
+	// outs are the variables of the OUT arguments, in order.
+	outs []int
+}
+
+// datum is a variable of the function.
+type datum struct {
+	name    string
+	line    int
+	typName string // as declared; "" when the type comes from elsewhere
+	t       exec.T
+	record  bool // a record: NEW, OLD, record or %ROWTYPE variables
+	isConst bool
+	notNull bool
+	def     *expr
+	// field, for a field of a record variable (NEW.x := ...), names it;
+	// parent is the record's datum.
+	field  string
+	parent int
+	// row, for an INTO or FOR target list, lists its variables.
+	row []int
+}
+
+// Compile parses a function's body. Syntax errors fail with 42601, as
+// PostgreSQL's check_function_bodies does at CREATE FUNCTION.
+func Compile(sig *Signature) (*Function, error) {
+	js, err := pg.ParsePlPgSqlToJSON(createText(sig, bareReturnNext))
+	if err != nil {
+		return nil, pgerr.Wrap(err, pgerr.SyntaxError, "%s", strings.TrimSpace(err.Error()))
+	}
+	var top []struct {
+		F struct {
+			NewVarno int       `json:"new_varno"`
+			OldVarno int       `json:"old_varno"`
+			Datums   []rawNode `json:"datums"`
+			Action   rawNode   `json:"action"`
+		} `json:"PLpgSQL_function"`
+	}
+	if err := json.Unmarshal([]byte(js), &top); err != nil || len(top) != 1 {
+		return nil, pgerr.New(pgerr.InternalError, "cannot read the PL/pgSQL parse tree of %s: %v", sig.Name, err)
+	}
+	tf := top[0].F
+	f := &Function{sig: sig, newDno: -1, oldDno: -1, found: -1}
+	for _, d := range tf.Datums {
+		dt, err := decodeDatum(d)
+		if err != nil {
+			return nil, err
+		}
+		f.datums = append(f.datums, dt)
+	}
+	if sig.IsTrigger() {
+		f.newDno, f.oldDno = tf.NewVarno, tf.OldVarno
+	}
+	for i, d := range f.datums {
+		if d.name == "found" && d.line == 0 {
+			f.found = i
+			d.t = exec.TBool
+		}
+	}
+	used := map[int]bool{}
+	for _, a := range sig.Args {
+		dno := -1
+		for i, d := range f.datums {
+			if a.Name != "" && !used[i] && d.line == 0 && d.name == a.Name && d.field == "" && d.row == nil {
+				dno = i
+				break
+			}
+		}
+		if dno >= 0 {
+			used[dno] = true
+			f.datums[dno].t = a.T
+			f.datums[dno].record = a.T.OID == exec.OIDRecord
+		}
+		if a.isInput() {
+			f.args = append(f.args, dno)
+		}
+		if a.isOutput() {
+			f.outs = append(f.outs, dno)
+		}
+	}
+	c := &compiler{f: f}
+	if f.body, err = c.block(tf.Action, 0); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// createText is the CREATE FUNCTION statement pg_query's PL/pgSQL parser
+// reads: RETURNS TABLE columns become OUT arguments, which it knows.
+//
+// pg_query's parser does not know the OUT arguments of a set-returning
+// function, and refuses their bare RETURN NEXT; it is given a NULL to
+// return, which a function with OUT arguments reads as none.
+func createText(sig *Signature, fix *regexp.Regexp) string {
+	var b strings.Builder
+	b.WriteString("CREATE FUNCTION f(")
+	for i, a := range sig.Args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch a.Mode {
+		case 'o', 't':
+			b.WriteString("OUT ")
+		case 'b':
+			b.WriteString("INOUT ")
+		case 'v':
+			b.WriteString("VARIADIC ")
+		}
+		if a.Name != "" {
+			b.WriteString(quoteIdent(a.Name) + " ")
+		}
+		b.WriteString(typeText(a.T))
+	}
+	b.WriteString(") RETURNS ")
+	if sig.ReturnsSet {
+		b.WriteString("SETOF ")
+	}
+	switch {
+	case sig.Procedure:
+		b.WriteString("void")
+	case sig.IsTrigger():
+		b.WriteString("trigger")
+	default:
+		b.WriteString(typeText(sig.Returns))
+	}
+	tag := "$plpgsql$"
+	for strings.Contains(sig.Body, tag) {
+		tag = "$" + tag[1:len(tag)-1] + "x$"
+	}
+	body := sig.Body
+	if sig.ReturnsSet && sig.hasOutputs() {
+		body = fix.ReplaceAllString(body, "${1} NULL;")
+	}
+	b.WriteString(" LANGUAGE plpgsql AS " + tag + body + tag)
+	return b.String()
+}
+
+// returnNextValue finds the expression of the RETURN NEXT on line of body.
+func returnNextValue(body string, line int) *expr {
+	lines := strings.SplitAfter(body, "\n")
+	if line < 1 || line > len(lines) {
+		return nil
+	}
+	m := returnNextExpr.FindStringSubmatch(strings.Join(lines[line-1:], ""))
+	if m == nil {
+		return nil
+	}
+	return &expr{text: strings.TrimSpace(m[1]), line: line}
+}
+
+var returnNextExpr = regexp.MustCompile(`(?is)\breturn\s+next\s+([^;]+);`)
+
+var bareReturnNext = regexp.MustCompile(`(?i)\b(return\s+next)\s*;`)
+
+func (s *Signature) hasOutputs() bool {
+	for _, a := range s.Args {
+		if a.isOutput() {
+			return true
+		}
+	}
+	return false
+}
+
+func typeText(t exec.T) string {
+	switch t.OID {
+	case OIDTrigger:
+		return "trigger"
+	case exec.OIDRecord:
+		return "record"
+	case exec.OIDVoid:
+		return "void"
+	}
+	return exec.TypeName(t.OID)
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// rawNode is a parse tree node: one key, the node type, and its fields.
+type rawNode map[string]json.RawMessage
+
+func (n rawNode) kind() (string, json.RawMessage) {
+	for k, v := range n {
+		return k, v
+	}
+	return "", nil
+}
+
+type jsonExpr struct {
+	E *struct {
+		Query string `json:"query"`
+	} `json:"PLpgSQL_expr"`
+}
+
+func (j *jsonExpr) compile(line int) *expr {
+	if j == nil || j.E == nil {
+		return nil
+	}
+	return &expr{text: j.E.Query, line: line}
+}
+
+func decodeDatum(n rawNode) (*datum, error) {
+	k, v := n.kind()
+	switch k {
+	case "PLpgSQL_var":
+		var d struct {
+			Refname  string `json:"refname"`
+			Lineno   int    `json:"lineno"`
+			Datatype struct {
+				T struct {
+					Typname string `json:"typname"`
+				} `json:"PLpgSQL_type"`
+			} `json:"datatype"`
+			Isconst bool      `json:"isconst"`
+			Notnull bool      `json:"notnull"`
+			Default *jsonExpr `json:"default_val"`
+		}
+		if err := json.Unmarshal(v, &d); err != nil {
+			return nil, err
+		}
+		dt := &datum{name: d.Refname, line: d.Lineno, isConst: d.Isconst, notNull: d.Notnull, def: d.Default.compile(d.Lineno), parent: -1}
+		if tn := strings.TrimSpace(d.Datatype.T.Typname); tn != "UNKNOWN" {
+			dt.typName = tn
+			if strings.EqualFold(tn, "record") || strings.HasSuffix(strings.ToLower(tn), "%rowtype") {
+				dt.record = true
+			}
+		}
+		return dt, nil
+	case "PLpgSQL_rec":
+		var d struct {
+			Refname string `json:"refname"`
+			Lineno  int    `json:"lineno"`
+		}
+		if err := json.Unmarshal(v, &d); err != nil {
+			return nil, err
+		}
+		return &datum{name: d.Refname, line: d.Lineno, record: true, parent: -1}, nil
+	case "PLpgSQL_recfield":
+		var d struct {
+			Fieldname   string `json:"fieldname"`
+			Recparentno int    `json:"recparentno"`
+		}
+		if err := json.Unmarshal(v, &d); err != nil {
+			return nil, err
+		}
+		return &datum{field: d.Fieldname, parent: d.Recparentno}, nil
+	case "PLpgSQL_row":
+		d, err := decodeRow(v)
+		if err != nil {
+			return nil, err
+		}
+		return &datum{name: "(row)", row: d, parent: -1}, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL variables of kind %s are not supported yet", k)
+}
+
+func decodeRow(v json.RawMessage) ([]int, error) {
+	var d struct {
+		Fields []struct {
+			Varno int `json:"varno"`
+		} `json:"fields"`
+	}
+	if err := json.Unmarshal(v, &d); err != nil {
+		return nil, err
+	}
+	out := make([]int, len(d.Fields))
+	for i, f := range d.Fields {
+		out[i] = f.Varno
+	}
+	return out, nil
+}
+
+// compiler turns the parse tree's statements into stmts.
+type compiler struct {
+	f *Function
+}
+
+// target resolves an INTO or FOR target: a PLpgSQL_row's variables, or
+// one record's.
+func (c *compiler) target(n rawNode, line int) ([]int, error) {
+	k, v := n.kind()
+	switch k {
+	case "PLpgSQL_row":
+		return decodeRow(v)
+	case "PLpgSQL_rec":
+		var d struct {
+			Dno int `json:"dno"`
+		}
+		if err := json.Unmarshal(v, &d); err != nil {
+			return nil, err
+		}
+		return []int{d.Dno}, nil
+	case "PLpgSQL_var":
+		var d struct {
+			Refname string `json:"refname"`
+			Lineno  int    `json:"lineno"`
+		}
+		if err := json.Unmarshal(v, &d); err != nil {
+			return nil, err
+		}
+		for i := len(c.f.datums) - 1; i >= 0; i-- {
+			if dt := c.f.datums[i]; dt.name == d.Refname && dt.line == d.Lineno {
+				return []int{i}, nil
+			}
+		}
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL target %s is not supported yet (line %d)", k, line)
+}
+
+func (c *compiler) stmts(list []rawNode, prevLine int) ([]stmt, error) {
+	var out []stmt
+	for _, n := range list {
+		s, err := c.stmt(n, prevLine)
+		if err != nil {
+			return nil, err
+		}
+		prevLine = s.lineNo()
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// block compiles a BEGIN ... END block; prevLine is the line of the
+// statement before it, so that the variables declared between the two
+// are the block's own.
+func (c *compiler) block(n rawNode, prevLine int) (*block, error) {
+	_, v := n.kind()
+	var b struct {
+		Lineno     int       `json:"lineno"`
+		Label      string    `json:"label"`
+		Body       []rawNode `json:"body"`
+		Exceptions *struct {
+			B struct {
+				List []struct {
+					E struct {
+						Conditions []struct {
+							C struct {
+								Condname string `json:"condname"`
+							} `json:"PLpgSQL_condition"`
+						} `json:"conditions"`
+						Action []rawNode `json:"action"`
+					} `json:"PLpgSQL_exception"`
+				} `json:"exc_list"`
+			} `json:"PLpgSQL_exception_block"`
+		} `json:"exceptions"`
+	}
+	if err := json.Unmarshal(v, &b); err != nil {
+		return nil, err
+	}
+	out := &block{line: b.Lineno, label: b.Label}
+	for i, d := range c.f.datums {
+		if d.line > prevLine && d.line <= b.Lineno && d.field == "" && d.row == nil && d.typName != "" {
+			out.declared = append(out.declared, i)
+		}
+	}
+	var err error
+	if out.body, err = c.stmts(b.Body, b.Lineno); err != nil {
+		return nil, err
+	}
+	if b.Exceptions != nil {
+		for _, h := range b.Exceptions.B.List {
+			var hd handler
+			for _, cond := range h.E.Conditions {
+				hd.conditions = append(hd.conditions, strings.ToLower(cond.C.Condname))
+			}
+			if hd.body, err = c.stmts(h.E.Action, b.Lineno); err != nil {
+				return nil, err
+			}
+			out.handlers = append(out.handlers, hd)
+		}
+		for i, d := range c.f.datums {
+			if (d.name == "sqlstate" || d.name == "sqlerrm") && d.isConst && d.line >= b.Lineno {
+				if d.name == "sqlstate" && out.sqlstate == 0 {
+					out.sqlstate = i
+				} else if d.name == "sqlerrm" && out.sqlerrm == 0 {
+					out.sqlerrm = i
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+type jsonCaseWhen struct {
+	W struct {
+		Lineno int       `json:"lineno"`
+		Expr   *jsonExpr `json:"expr"`
+		Stmts  []rawNode `json:"stmts"`
+	} `json:"PLpgSQL_case_when"`
+}
+
+// stmtFields holds the fields of every statement kind the interpreter
+// runs; each kind reads its own.
+type stmtFields struct {
+	Lineno    int       `json:"lineno"`
+	Label     string    `json:"label"`
+	Varno     int       `json:"varno"`
+	Expr      *jsonExpr `json:"expr"`
+	Cond      *jsonExpr `json:"cond"`
+	ThenBody  []rawNode `json:"then_body"`
+	ElseBody  []rawNode `json:"else_body"`
+	ElsifList []struct {
+		E struct {
+			Lineno int       `json:"lineno"`
+			Cond   *jsonExpr `json:"cond"`
+			Stmts  []rawNode `json:"stmts"`
+		} `json:"PLpgSQL_if_elsif"`
+	} `json:"elsif_list"`
+	Body      []rawNode      `json:"body"`
+	Var       rawNode        `json:"var"`
+	Lower     *jsonExpr      `json:"lower"`
+	Upper     *jsonExpr      `json:"upper"`
+	Step      *jsonExpr      `json:"step"`
+	Reverse   bool           `json:"reverse"`
+	Query     *jsonExpr      `json:"query"`
+	Dynquery  *jsonExpr      `json:"dynquery"`
+	IsExit    bool           `json:"is_exit"`
+	Slice     int            `json:"slice"`
+	TExpr     *jsonExpr      `json:"t_expr"`
+	TVarno    int            `json:"t_varno"`
+	WhenList  []jsonCaseWhen `json:"case_when_list"`
+	HaveElse  bool           `json:"have_else"`
+	ElseStmts []rawNode      `json:"else_stmts"`
+	ElogLevel int            `json:"elog_level"`
+	Condname  string         `json:"condname"`
+	Message   string         `json:"message"`
+	Params    []*jsonExpr    `json:"params"`
+	Options   []struct {
+		O struct {
+			OptType int       `json:"opt_type"`
+			Expr    *jsonExpr `json:"expr"`
+		} `json:"PLpgSQL_raise_option"`
+	} `json:"options"`
+	Sqlstmt   *jsonExpr `json:"sqlstmt"`
+	Into      bool      `json:"into"`
+	Strict    bool      `json:"strict"`
+	Target    rawNode   `json:"target"`
+	DiagItems []struct {
+		D struct {
+			Kind   string `json:"kind"`
+			Target int    `json:"target"`
+		} `json:"PLpgSQL_diag_item"`
+	} `json:"diag_items"`
+	IsStacked bool `json:"is_stacked"`
+}
+
+func (c *compiler) exprs(list []*jsonExpr, line int) []*expr {
+	out := make([]*expr, len(list))
+	for i, e := range list {
+		out[i] = e.compile(line)
+	}
+	return out
+}
+
+func (c *compiler) stmt(n rawNode, prevLine int) (stmt, error) {
+	k, v := n.kind()
+	switch k {
+	case "PLpgSQL_stmt_block":
+		return c.block(n, prevLine)
+	case "PLpgSQL_stmt_assert":
+		var a struct {
+			Lineno  int       `json:"lineno"`
+			Cond    *jsonExpr `json:"cond"`
+			Message *jsonExpr `json:"message"`
+		}
+		if err := json.Unmarshal(v, &a); err != nil {
+			return nil, err
+		}
+		return &assertStmt{line: a.Lineno, cond: a.Cond.compile(a.Lineno), message: a.Message.compile(a.Lineno)}, nil
+	}
+	var f stmtFields
+	if err := json.Unmarshal(v, &f); err != nil {
+		return nil, err
+	}
+	line := f.Lineno
+	var err error
+	switch k {
+	case "PLpgSQL_stmt_assign":
+		return &assignStmt{line: line, dno: f.Varno, value: assignValue(f.Expr.compile(line))}, nil
+	case "PLpgSQL_stmt_if":
+		s := &ifStmt{line: line}
+		s.conds = append(s.conds, f.Cond.compile(line))
+		body, err := c.stmts(f.ThenBody, line)
+		if err != nil {
+			return nil, err
+		}
+		s.bodies = append(s.bodies, body)
+		for _, e := range f.ElsifList {
+			s.conds = append(s.conds, e.E.Cond.compile(e.E.Lineno))
+			body, err := c.stmts(e.E.Stmts, e.E.Lineno)
+			if err != nil {
+				return nil, err
+			}
+			s.bodies = append(s.bodies, body)
+		}
+		if s.elseBody, err = c.stmts(f.ElseBody, line); err != nil {
+			return nil, err
+		}
+		return s, nil
+	case "PLpgSQL_stmt_case":
+		s := &caseStmt{line: line, value: f.TExpr.compile(line), dno: f.TVarno, hasElse: f.HaveElse}
+		for _, w := range f.WhenList {
+			body, err := c.stmts(w.W.Stmts, w.W.Lineno)
+			if err != nil {
+				return nil, err
+			}
+			s.whens = append(s.whens, w.W.Expr.compile(w.W.Lineno))
+			s.bodies = append(s.bodies, body)
+		}
+		if s.elseBody, err = c.stmts(f.ElseStmts, line); err != nil {
+			return nil, err
+		}
+		return s, nil
+	case "PLpgSQL_stmt_loop", "PLpgSQL_stmt_while":
+		s := &loopStmt{line: line, label: f.Label, cond: f.Cond.compile(line)}
+		s.body, err = c.stmts(f.Body, line)
+		return s, err
+	case "PLpgSQL_stmt_fori":
+		target, err := c.target(f.Var, line)
+		if err != nil {
+			return nil, err
+		}
+		s := &forIntStmt{line: line, label: f.Label, dno: target[0], lower: f.Lower.compile(line), upper: f.Upper.compile(line), step: f.Step.compile(line), reverse: f.Reverse}
+		c.f.datums[s.dno].t = exec.TInt4
+		s.body, err = c.stmts(f.Body, line)
+		return s, err
+	case "PLpgSQL_stmt_fors", "PLpgSQL_stmt_dynfors":
+		target, err := c.target(f.Var, line)
+		if err != nil {
+			return nil, err
+		}
+		s := &forQueryStmt{line: line, label: f.Label, target: target, query: f.Query.compile(line), dynamic: k == "PLpgSQL_stmt_dynfors", params: c.exprs(f.Params, line)}
+		s.body, err = c.stmts(f.Body, line)
+		return s, err
+	case "PLpgSQL_stmt_foreach_a":
+		s := &foreachStmt{line: line, label: f.Label, dno: f.Varno, array: f.Expr.compile(line), slice: f.Slice}
+		s.body, err = c.stmts(f.Body, line)
+		return s, err
+	case "PLpgSQL_stmt_exit":
+		return &exitStmt{line: line, exit: f.IsExit, label: f.Label, cond: f.Cond.compile(line)}, nil
+	case "PLpgSQL_stmt_return":
+		return &returnStmt{line: line, value: f.Expr.compile(line)}, nil
+	case "PLpgSQL_stmt_return_next":
+		value := f.Expr.compile(line)
+		switch {
+		case value != nil && c.f.sig.hasOutputs() && strings.EqualFold(value.text, "NULL"):
+			value = nil // see createText
+		case value == nil && !c.f.sig.hasOutputs():
+			value = returnNextValue(c.f.sig.Body, line) // pg_query drops a lone variable
+		}
+		return &returnNextStmt{line: line, value: value}, nil
+	case "PLpgSQL_stmt_return_query":
+		q := f.Query.compile(line)
+		dyn := q == nil
+		if dyn {
+			q = f.Dynquery.compile(line)
+		}
+		return &returnQueryStmt{line: line, query: q, dynamic: dyn, params: c.exprs(f.Params, line)}, nil
+	case "PLpgSQL_stmt_raise":
+		s := &raiseStmt{line: line, level: f.ElogLevel, condname: f.Condname, message: f.Message, params: c.exprs(f.Params, line)}
+		for _, o := range f.Options {
+			s.options = append(s.options, raiseOption{kind: o.O.OptType, value: o.O.Expr.compile(line)})
+		}
+		return s, nil
+	case "PLpgSQL_stmt_execsql":
+		s := &execStmt{line: line, query: f.Sqlstmt.compile(line), strict: f.Strict}
+		if f.Into {
+			if s.into, err = c.target(f.Target, line); err != nil {
+				return nil, err
+			}
+		}
+		return s, nil
+	case "PLpgSQL_stmt_dynexecute":
+		s := &dynExecStmt{line: line, query: f.Query.compile(line), strict: f.Strict, params: c.exprs(f.Params, line)}
+		if f.Into {
+			if s.into, err = c.target(f.Target, line); err != nil {
+				return nil, err
+			}
+		}
+		return s, nil
+	case "PLpgSQL_stmt_perform":
+		return &performStmt{line: line, query: f.Expr.compile(line)}, nil
+	case "PLpgSQL_stmt_call":
+		return &execStmt{line: line, query: f.Expr.compile(line)}, nil
+	case "PLpgSQL_stmt_getdiag":
+		s := &getDiagStmt{line: line, stacked: f.IsStacked}
+		for _, d := range f.DiagItems {
+			s.items = append(s.items, diagItem{kind: d.D.Kind, dno: d.D.Target})
+		}
+		return s, nil
+	case "PLpgSQL_stmt_commit", "PLpgSQL_stmt_rollback":
+		return &unsupportedStmt{line: line, what: strings.ToUpper(strings.TrimPrefix(k, "PLpgSQL_stmt_"))}, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL statement %s is not supported yet", strings.TrimPrefix(k, "PLpgSQL_"))
+}
+
+// assignValue strips the target of an assignment's text ("x := a + 1"
+// arrives whole): what follows the first := or = outside quotes.
+func assignValue(e *expr) *expr {
+	if e == nil {
+		return nil
+	}
+	s := e.text
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			if j := strings.IndexByte(s[i+1:], '"'); j >= 0 {
+				i += j + 1
+			}
+		case '[', '(':
+			depth++
+		case ']', ')':
+			depth--
+		case ':':
+			if depth == 0 && i+1 < len(s) && s[i+1] == '=' {
+				return &expr{text: strings.TrimSpace(s[i+2:]), line: e.line}
+			}
+		case '=':
+			if depth == 0 {
+				return &expr{text: strings.TrimSpace(s[i+1:]), line: e.line}
+			}
+		}
+	}
+	return e
+}
+
+func (f *Function) String() string { return fmt.Sprintf("PL/pgSQL function %s", f.sig.Name) }

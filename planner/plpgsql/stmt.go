@@ -1,0 +1,723 @@
+package plpgsql
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// expr is an expression or SQL statement of the body, with its plan once
+// prepared.
+type expr struct {
+	text string
+	line int
+	prep Prepared
+}
+
+// stmt is a statement of the body.
+type stmt interface {
+	lineNo() int
+	exec(fr *frame) (ctl, error)
+}
+
+func (fr *frame) runList(list []stmt) (ctl, error) {
+	for _, s := range list {
+		fr.line = s.lineNo()
+		c, err := s.exec(fr)
+		if err != nil || c != ctlNext {
+			return c, err
+		}
+	}
+	return ctlNext, nil
+}
+
+type block struct {
+	line     int
+	label    string
+	declared []int
+	body     []stmt
+	handlers []handler
+	// sqlstate and sqlerrm are the handlers' variables (0: none).
+	sqlstate, sqlerrm int
+}
+
+type handler struct {
+	conditions []string
+	body       []stmt
+}
+
+func (b *block) lineNo() int                 { return b.line }
+func (b *block) exec(fr *frame) (ctl, error) { return fr.runBlock(b) }
+
+func (fr *frame) runBlock(b *block) (ctl, error) {
+	for _, dno := range b.declared {
+		if err := fr.initVar(dno); err != nil {
+			return ctlNext, err
+		}
+	}
+	if len(b.handlers) == 0 {
+		c, err := fr.runList(b.body)
+		return fr.blockResult(b, c, err)
+	}
+	rollback := fr.h.Savepoint()
+	c, err := fr.runList(b.body)
+	if err == nil {
+		return fr.blockResult(b, c, nil)
+	}
+	var pe *pgerr.Error
+	if !errors.As(err, &pe) {
+		return ctlNext, err
+	}
+	for _, h := range b.handlers {
+		if !matches(h.conditions, pe.Code) {
+			continue
+		}
+		if err := rollback(); err != nil {
+			return ctlNext, err
+		}
+		if b.sqlstate > 0 {
+			fr.vals[b.sqlstate] = value{d: exec.DText(string(pe.Code)), t: exec.TText}
+		}
+		if b.sqlerrm > 0 {
+			fr.vals[b.sqlerrm] = value{d: exec.DText(pe.Message), t: exec.TText}
+		}
+		fr.caught = append(fr.caught, pe)
+		c, err := fr.runList(h.body)
+		fr.caught = fr.caught[:len(fr.caught)-1]
+		return fr.blockResult(b, c, err)
+	}
+	return ctlNext, err
+}
+
+// blockResult ends a block: an EXIT naming its label leaves it.
+func (fr *frame) blockResult(b *block, c ctl, err error) (ctl, error) {
+	if c == ctlExit && b.label != "" && fr.exitLabel == b.label {
+		fr.exitLabel = ""
+		return ctlNext, err
+	}
+	return c, err
+}
+
+// initVar gives a declared variable its default, or NULL.
+func (fr *frame) initVar(dno int) error {
+	d := fr.f.datums[dno]
+	if d.record {
+		fr.vals[dno] = value{}
+		return nil
+	}
+	t, err := fr.typeOf(dno)
+	if err != nil {
+		return err
+	}
+	v := exec.Null
+	if d.def != nil {
+		if v, err = fr.evalAs(d.def, t); err != nil {
+			return err
+		}
+	}
+	if d.notNull && v.IsNull() {
+		return pgerr.New(pgerr.NullValueNotAllowed, "null value cannot be assigned to variable %q declared NOT NULL", d.name)
+	}
+	fr.vals[dno] = value{d: v, t: t}
+	return nil
+}
+
+// matches reports whether an exception handler's conditions catch code.
+func matches(conds []string, code pgerr.Code) bool {
+	for _, c := range conds {
+		switch {
+		case c == "others":
+			if code != "57014" && code != pgerr.AssertFailure {
+				return true
+			}
+		case len(c) == 5 && strings.ToUpper(c) == strings.ToUpper(string(c)) && isSQLState(c):
+			if strings.EqualFold(c, string(code)) {
+				return true
+			}
+		default:
+			want, ok := conditionCodes[c]
+			if !ok {
+				continue
+			}
+			if want == code || strings.HasSuffix(string(want), "000") && strings.HasPrefix(string(code), string(want[:2])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isSQLState(s string) bool {
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z') {
+			return false
+		}
+	}
+	_, named := conditionCodes[s]
+	return !named
+}
+
+type assignStmt struct {
+	line  int
+	dno   int
+	value *expr
+}
+
+func (s *assignStmt) lineNo() int { return s.line }
+func (s *assignStmt) exec(fr *frame) (ctl, error) {
+	d, t, err := fr.eval(s.value)
+	if err != nil {
+		return ctlNext, err
+	}
+	return ctlNext, fr.assign(s.dno, d, t)
+}
+
+type ifStmt struct {
+	line     int
+	conds    []*expr
+	bodies   [][]stmt
+	elseBody []stmt
+}
+
+func (s *ifStmt) lineNo() int { return s.line }
+func (s *ifStmt) exec(fr *frame) (ctl, error) {
+	for i, c := range s.conds {
+		ok, err := fr.cond(c)
+		if err != nil {
+			return ctlNext, err
+		}
+		if ok {
+			return fr.runList(s.bodies[i])
+		}
+	}
+	return fr.runList(s.elseBody)
+}
+
+type caseStmt struct {
+	line     int
+	value    *expr
+	dno      int
+	whens    []*expr
+	bodies   [][]stmt
+	hasElse  bool
+	elseBody []stmt
+}
+
+func (s *caseStmt) lineNo() int { return s.line }
+func (s *caseStmt) exec(fr *frame) (ctl, error) {
+	if s.value != nil {
+		d, t, err := fr.eval(s.value)
+		if err != nil {
+			return ctlNext, err
+		}
+		fr.vals[s.dno] = value{d: d, t: t}
+	}
+	for i, w := range s.whens {
+		ok, err := fr.cond(w)
+		if err != nil {
+			return ctlNext, err
+		}
+		if ok {
+			return fr.runList(s.bodies[i])
+		}
+	}
+	if !s.hasElse {
+		return ctlNext, pgerr.New(pgerr.CaseNotFound, "case not found").WithHint("CASE statement is missing ELSE part.")
+	}
+	return fr.runList(s.elseBody)
+}
+
+// loopResult interprets how one iteration of a loop labelled label
+// ended: stop reports whether the loop ends, with what the loop returns.
+func (fr *frame) loopResult(label string, c ctl) (stop bool, out ctl) {
+	switch c {
+	case ctlExit:
+		if fr.exitLabel == "" || fr.exitLabel == label {
+			fr.exitLabel = ""
+			return true, ctlNext
+		}
+		return true, ctlExit
+	case ctlContinue:
+		if fr.exitLabel == "" || fr.exitLabel == label {
+			fr.exitLabel = ""
+			return false, ctlNext
+		}
+		return true, ctlContinue
+	case ctlReturn:
+		return true, ctlReturn
+	}
+	return false, ctlNext
+}
+
+type loopStmt struct {
+	line  int
+	label string
+	cond  *expr // WHILE's, nil for LOOP
+	body  []stmt
+}
+
+func (s *loopStmt) lineNo() int { return s.line }
+func (s *loopStmt) exec(fr *frame) (ctl, error) {
+	for {
+		if err := fr.call.Env.Ctx.Err(); err != nil {
+			return ctlNext, pgerr.Wrap(err, "57014", "canceling statement due to user request")
+		}
+		if s.cond != nil {
+			ok, err := fr.cond(s.cond)
+			if err != nil || !ok {
+				return ctlNext, err
+			}
+		}
+		c, err := fr.runList(s.body)
+		if err != nil {
+			return ctlNext, err
+		}
+		if stop, out := fr.loopResult(s.label, c); stop {
+			return out, nil
+		}
+	}
+}
+
+type forIntStmt struct {
+	line               int
+	label              string
+	dno                int
+	lower, upper, step *expr
+	reverse            bool
+	body               []stmt
+}
+
+func (s *forIntStmt) lineNo() int { return s.line }
+func (s *forIntStmt) exec(fr *frame) (ctl, error) {
+	bound := func(e *expr, what string) (int64, error) {
+		d, err := fr.evalAs(e, exec.TInt4)
+		if err != nil {
+			return 0, err
+		}
+		if d.IsNull() {
+			return 0, pgerr.New(pgerr.NullValueNotAllowed, "%s bound of FOR loop cannot be null", what)
+		}
+		return d.I, nil
+	}
+	lo, err := bound(s.lower, "lower")
+	if err != nil {
+		return ctlNext, err
+	}
+	hi, err := bound(s.upper, "upper")
+	if err != nil {
+		return ctlNext, err
+	}
+	step := int64(1)
+	if s.step != nil {
+		if step, err = bound(s.step, "BY value"); err != nil {
+			return ctlNext, err
+		}
+		if step <= 0 {
+			return ctlNext, pgerr.New(pgerr.InvalidParameterValue, "BY value of FOR loop must be greater than zero")
+		}
+	}
+	found := false
+	for i := lo; s.reverse && i >= hi || !s.reverse && i <= hi; {
+		found = true
+		fr.vals[s.dno] = value{d: exec.DInt(i), t: exec.TInt4}
+		c, err := fr.runList(s.body)
+		if err != nil {
+			return ctlNext, err
+		}
+		if stop, out := fr.loopResult(s.label, c); stop {
+			fr.setFound(true)
+			return out, nil
+		}
+		if s.reverse {
+			i -= step
+		} else {
+			i += step
+		}
+	}
+	fr.setFound(found)
+	return ctlNext, nil
+}
+
+type forQueryStmt struct {
+	line    int
+	label   string
+	target  []int
+	query   *expr
+	dynamic bool
+	params  []*expr
+	body    []stmt
+}
+
+func (s *forQueryStmt) lineNo() int { return s.line }
+func (s *forQueryStmt) exec(fr *frame) (ctl, error) {
+	var res *Result
+	var err error
+	if s.dynamic {
+		res, err = fr.dynamic(s.query, s.params)
+	} else {
+		res, err = fr.run(s.query, s.query.text)
+	}
+	if err != nil {
+		return ctlNext, err
+	}
+	for _, row := range res.Rows {
+		if err := fr.assignRow(s.target, res.Cols, row); err != nil {
+			return ctlNext, err
+		}
+		c, err := fr.runList(s.body)
+		if err != nil {
+			return ctlNext, err
+		}
+		if stop, out := fr.loopResult(s.label, c); stop {
+			fr.setFound(true)
+			return out, nil
+		}
+	}
+	fr.setFound(len(res.Rows) > 0)
+	return ctlNext, nil
+}
+
+type foreachStmt struct {
+	line  int
+	label string
+	dno   int
+	array *expr
+	slice int
+	body  []stmt
+}
+
+func (s *foreachStmt) lineNo() int { return s.line }
+func (s *foreachStmt) exec(fr *frame) (ctl, error) {
+	if s.slice != 0 {
+		return ctlNext, pgerr.New(pgerr.FeatureNotSupported, "FOREACH ... SLICE is not supported yet")
+	}
+	d, t, err := fr.eval(s.array)
+	if err != nil {
+		return ctlNext, err
+	}
+	if d.IsNull() {
+		return ctlNext, pgerr.New(pgerr.NullValueNotAllowed, "FOREACH expression must not be null")
+	}
+	a, ok := d.X.(*exec.Array)
+	if !ok {
+		return ctlNext, pgerr.New(pgerr.DatatypeMismatch, "FOREACH expression must yield an array, not type %s", exec.TypeName(t.OID))
+	}
+	elem := exec.ElemType(t)
+	for _, e := range a.Elems {
+		if err := fr.assign(s.dno, e, elem); err != nil {
+			return ctlNext, err
+		}
+		c, err := fr.runList(s.body)
+		if err != nil {
+			return ctlNext, err
+		}
+		if stop, out := fr.loopResult(s.label, c); stop {
+			return out, nil
+		}
+	}
+	return ctlNext, nil
+}
+
+type exitStmt struct {
+	line  int
+	exit  bool
+	label string
+	cond  *expr
+}
+
+func (s *exitStmt) lineNo() int { return s.line }
+func (s *exitStmt) exec(fr *frame) (ctl, error) {
+	if s.cond != nil {
+		ok, err := fr.cond(s.cond)
+		if err != nil || !ok {
+			return ctlNext, err
+		}
+	}
+	fr.exitLabel = s.label
+	if s.exit {
+		return ctlExit, nil
+	}
+	return ctlContinue, nil
+}
+
+type returnStmt struct {
+	line  int
+	value *expr
+}
+
+func (s *returnStmt) lineNo() int { return s.line }
+func (s *returnStmt) exec(fr *frame) (ctl, error) {
+	sig := fr.f.sig
+	if s.value == nil || sig.ReturnsSet || sig.Procedure {
+		return ctlReturn, nil
+	}
+	if sig.IsTrigger() || sig.Returns.OID == exec.OIDRecord {
+		name := strings.ToLower(strings.TrimSpace(s.value.text))
+		if name == "null" {
+			fr.retRow = nil
+			return ctlReturn, nil
+		}
+		if dno := fr.find(name, true); dno >= 0 {
+			v := fr.vals[dno]
+			fr.retRow = v.row
+			if fr.call.Trigger != nil && v.row == nil && v.cols == nil {
+				fr.retRow = nil
+			}
+			return ctlReturn, nil
+		}
+		if sig.IsTrigger() {
+			return ctlReturn, pgerr.New(pgerr.DatatypeMismatch, "cannot return non-composite value from function returning composite type")
+		}
+	}
+	d, err := fr.evalAs(s.value, sig.Returns)
+	if err != nil {
+		return ctlNext, err
+	}
+	fr.retVal = d
+	return ctlReturn, nil
+}
+
+type returnNextStmt struct {
+	line  int
+	value *expr
+}
+
+func (s *returnNextStmt) lineNo() int { return s.line }
+func (s *returnNextStmt) exec(fr *frame) (ctl, error) {
+	if s.value == nil {
+		fr.results = append(fr.results, fr.outRow())
+		return ctlNext, nil
+	}
+	if dno := fr.find(strings.ToLower(strings.TrimSpace(s.value.text)), true); dno >= 0 {
+		fr.results = append(fr.results, fr.vals[dno].row)
+		return ctlNext, nil
+	}
+	d, err := fr.evalAs(s.value, fr.f.sig.Returns)
+	if err != nil {
+		return ctlNext, err
+	}
+	fr.results = append(fr.results, exec.Row{d})
+	return ctlNext, nil
+}
+
+type returnQueryStmt struct {
+	line    int
+	query   *expr
+	dynamic bool
+	params  []*expr
+}
+
+func (s *returnQueryStmt) lineNo() int { return s.line }
+func (s *returnQueryStmt) exec(fr *frame) (ctl, error) {
+	var res *Result
+	var err error
+	if s.dynamic {
+		res, err = fr.dynamic(s.query, s.params)
+	} else {
+		res, err = fr.run(s.query, s.query.text)
+	}
+	if err != nil {
+		return ctlNext, err
+	}
+	fr.results = append(fr.results, res.Rows...)
+	fr.rowCount = int64(len(res.Rows))
+	fr.setFound(len(res.Rows) > 0)
+	return ctlNext, nil
+}
+
+type assertStmt struct {
+	line    int
+	cond    *expr
+	message *expr
+}
+
+func (s *assertStmt) lineNo() int { return s.line }
+func (s *assertStmt) exec(fr *frame) (ctl, error) {
+	d, _, err := fr.eval(s.cond)
+	if err != nil {
+		return ctlNext, err
+	}
+	if !d.IsNull() && d.I != 0 {
+		return ctlNext, nil
+	}
+	msg := "assertion failed"
+	if s.message != nil {
+		m, err := fr.evalAs(s.message, exec.TText)
+		if err != nil {
+			return ctlNext, err
+		}
+		if !m.IsNull() {
+			msg = m.S
+		}
+	}
+	return ctlNext, pgerr.New(pgerr.AssertFailure, "%s", msg)
+}
+
+type execStmt struct {
+	line   int
+	query  *expr
+	into   []int
+	strict bool
+}
+
+func (s *execStmt) lineNo() int { return s.line }
+func (s *execStmt) exec(fr *frame) (ctl, error) {
+	res, err := fr.run(s.query, s.query.text)
+	if err != nil {
+		return ctlNext, err
+	}
+	return ctlNext, fr.finish(res, s.into, s.strict, s.query.text)
+}
+
+// finish records a statement's row count and FOUND and stores its INTO
+// row.
+func (fr *frame) finish(res *Result, into []int, strict bool, sql string) error {
+	fr.rowCount = res.Affected
+	fr.setFound(res.Affected > 0)
+	if into == nil {
+		if res.Tag == "SELECT" {
+			return pgerr.New(pgerr.SyntaxError, "query has no destination for result data").
+				WithHint("If you want to discard the results of a SELECT, use PERFORM instead.")
+		}
+		return nil
+	}
+	switch {
+	case strict && len(res.Rows) == 0:
+		return pgerr.New(pgerr.NoDataFound, "query returned no rows")
+	case strict && len(res.Rows) > 1:
+		return pgerr.New(pgerr.TooManyRows, "query returned more than one row").
+			WithHint("Make sure the query returns a single row, or use LIMIT 1.")
+	}
+	var row exec.Row
+	if len(res.Rows) > 0 {
+		row = res.Rows[0]
+	}
+	fr.setFound(len(res.Rows) > 0)
+	return fr.assignRow(into, res.Cols, row)
+}
+
+type dynExecStmt struct {
+	line   int
+	query  *expr
+	into   []int
+	strict bool
+	params []*expr
+}
+
+func (s *dynExecStmt) lineNo() int { return s.line }
+func (s *dynExecStmt) exec(fr *frame) (ctl, error) {
+	res, err := fr.dynamic(s.query, s.params)
+	if err != nil {
+		return ctlNext, err
+	}
+	if s.into == nil {
+		fr.rowCount = res.Affected
+		return ctlNext, nil
+	}
+	return ctlNext, fr.finish(res, s.into, s.strict, "")
+}
+
+// dynamic runs EXECUTE's query string with USING's values as $1...
+func (fr *frame) dynamic(q *expr, params []*expr) (*Result, error) {
+	d, err := fr.evalAs(q, exec.TText)
+	if err != nil {
+		return nil, err
+	}
+	if d.IsNull() {
+		return nil, pgerr.New(pgerr.NullValueNotAllowed, "query string argument of EXECUTE is null")
+	}
+	var types []exec.T
+	var vals []exec.Datum
+	for _, p := range params {
+		v, t, err := fr.eval(p)
+		if err != nil {
+			return nil, err
+		}
+		if t.OID == exec.OIDUnknown {
+			t = exec.TText
+		}
+		types, vals = append(types, t), append(vals, v)
+	}
+	p, err := fr.h.Prepare(d.S, types, nil)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(fr.call.Env, vals, nil)
+}
+
+type performStmt struct {
+	line  int
+	query *expr
+}
+
+func (s *performStmt) lineNo() int { return s.line }
+func (s *performStmt) exec(fr *frame) (ctl, error) {
+	res, err := fr.run(s.query, s.query.text)
+	if err != nil {
+		return ctlNext, err
+	}
+	fr.rowCount = res.Affected
+	fr.setFound(len(res.Rows) > 0)
+	return ctlNext, nil
+}
+
+type diagItem struct {
+	kind string
+	dno  int
+}
+
+type getDiagStmt struct {
+	line    int
+	stacked bool
+	items   []diagItem
+}
+
+func (s *getDiagStmt) lineNo() int { return s.line }
+func (s *getDiagStmt) exec(fr *frame) (ctl, error) {
+	var caught *pgerr.Error
+	if s.stacked {
+		if len(fr.caught) == 0 {
+			return ctlNext, pgerr.New("0Z002", "GET STACKED DIAGNOSTICS cannot be used outside an exception handler")
+		}
+		caught = fr.caught[len(fr.caught)-1]
+	}
+	for _, it := range s.items {
+		var d exec.Datum
+		t := exec.TText
+		switch strings.ToUpper(it.kind) {
+		case "ROW_COUNT":
+			d, t = exec.DInt(fr.rowCount), exec.TInt8
+		case "PG_CONTEXT":
+			d = exec.DText("PL/pgSQL function " + fr.signature() + " line " + strconv.Itoa(fr.line) + " at GET DIAGNOSTICS")
+		case "RETURNED_SQLSTATE":
+			d = exec.DText(string(caught.Code))
+		case "MESSAGE_TEXT":
+			d = exec.DText(caught.Message)
+		case "PG_EXCEPTION_DETAIL":
+			d = exec.DText(caught.Detail)
+		case "PG_EXCEPTION_HINT":
+			d = exec.DText(caught.Hint)
+		case "PG_EXCEPTION_CONTEXT":
+			d = exec.DText(caught.Context)
+		default:
+			d = exec.DText("")
+		}
+		if err := fr.assign(it.dno, d, t); err != nil {
+			return ctlNext, err
+		}
+	}
+	return ctlNext, nil
+}
+
+type unsupportedStmt struct {
+	line int
+	what string
+}
+
+func (s *unsupportedStmt) lineNo() int { return s.line }
+func (s *unsupportedStmt) exec(fr *frame) (ctl, error) {
+	return ctlNext, pgerr.New(pgerr.InvalidTransactionTermination, "invalid transaction termination")
+}

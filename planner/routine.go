@@ -1,0 +1,428 @@
+package planner
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner/plpgsql"
+	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Running user-defined functions. A routine is a function's record
+// compiled: a LANGUAGE sql body's statements, or a PL/pgSQL function
+// (package plpgsql). The session keeps routines by their record, so every
+// plan calling a function, and every level of a recursive call, shares
+// one, and with it the plans of its statements (bodyStmt), made when a
+// statement first runs and remade only when the tables they read change.
+
+// maxCallDepth bounds nested calls of user functions: PostgreSQL's
+// max_stack_depth, counted in calls, so that endless recursion fails
+// with 54001 instead of exhausting memory.
+const maxCallDepth = 400
+
+type routine struct {
+	def *versioning.Function
+	sig *plpgsql.Signature
+	pl  *plpgsql.Function // LANGUAGE plpgsql
+	sql []*bodyStmt       // LANGUAGE sql
+	// cols are the result's columns: a set's, or the OUT arguments'.
+	cols []exec.ResultColumn
+}
+
+// routine returns the compiled form of def, compiling it the first time.
+func (s *Session) routine(def *versioning.Function) (*routine, error) {
+	key, err := json.Marshal(def)
+	if err != nil {
+		return nil, err
+	}
+	if r, ok := s.routines[string(key)]; ok {
+		return r, nil
+	}
+	r, err := compileRoutine(s, def)
+	if err != nil {
+		return nil, err
+	}
+	if s.routines == nil {
+		s.routines = map[string]*routine{}
+	}
+	s.routines[string(key)] = r
+	return r, nil
+}
+
+func compileRoutine(s *Session, def *versioning.Function) (*routine, error) {
+	r := &routine{def: def, sig: signatureOf(def)}
+	r.cols = resultColumns(def)
+	switch def.Language {
+	case "plpgsql":
+		pl, err := plpgsql.Compile(r.sig)
+		if err != nil {
+			return nil, err
+		}
+		r.pl = pl
+	case "sql":
+		tree, err := pg.Parse(def.Body)
+		if err != nil {
+			return nil, syntaxError(err)
+		}
+		for _, raw := range tree.Stmts {
+			r.sql = append(r.sql, &bodyStmt{s: s, node: raw.Stmt})
+		}
+	default:
+		return nil, pgerr.New(pgerr.UndefinedObject, "language %q does not exist", def.Language)
+	}
+	return r, nil
+}
+
+func signatureOf(def *versioning.Function) *plpgsql.Signature {
+	sig := &plpgsql.Signature{Name: def.Name, Returns: exec.T{OID: def.Returns, Typmod: -1}, ReturnsSet: def.ReturnsSet, Procedure: def.Kind == 'p', Body: def.Body}
+	for _, a := range def.Args {
+		sig.Args = append(sig.Args, plpgsql.Arg{Name: a.Name, T: exec.T{OID: a.Type, Typmod: -1}, Mode: a.Mode})
+	}
+	return sig
+}
+
+// resultColumns are the columns of a function's rows: its OUT arguments,
+// or one column named after the function.
+func resultColumns(def *versioning.Function) []exec.ResultColumn {
+	var cols []exec.ResultColumn
+	for i, a := range def.Args {
+		if a.IsOutput() {
+			name := a.Name
+			if name == "" {
+				name = "column" + strconv.Itoa(i+1)
+			}
+			cols = append(cols, exec.ResultColumn{Name: name, T: exec.T{OID: a.Type, Typmod: -1}})
+		}
+	}
+	if len(cols) == 0 {
+		cols = []exec.ResultColumn{{Name: def.Name, T: exec.T{OID: def.Returns, Typmod: -1}}}
+	}
+	return cols
+}
+
+// call runs a routine: its outcome, a scalar, a row or rows.
+func (s *Session) call(env *exec.Env, r *routine, args []exec.Datum, td *plpgsql.TriggerData) (*plpgsql.Outcome, error) {
+	if s.callDepth >= maxCallDepth {
+		return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
+			WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
+	}
+	s.callDepth++
+	defer func() { s.callDepth-- }()
+	args = slices.Clone(args) // the caller's argument buffer is reused
+	if r.pl != nil {
+		return r.pl.Run(&plpgsql.Call{Env: env, Host: &host{s: s, env: env}, Args: args, Trigger: td})
+	}
+	return s.callSQL(env, r, args)
+}
+
+// callSQL runs a LANGUAGE sql body: every statement, the last one's rows
+// are the result.
+func (s *Session) callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsql.Outcome, error) {
+	vars := &sqlArgs{r: r, args: args}
+	given := vars.types()
+	var last *plpgsql.Result
+	for _, st := range r.sql {
+		st.given = given
+		res, err := st.Run(env, args, vars)
+		if err != nil {
+			return nil, withFunctionContext(err, r.def)
+		}
+		last = res
+	}
+	out := &plpgsql.Outcome{Value: exec.Null}
+	if last == nil || r.def.Returns == exec.OIDVoid {
+		return out, nil
+	}
+	if r.def.ReturnsSet {
+		out.Rows = last.Rows
+		return out, nil
+	}
+	if len(last.Rows) == 0 {
+		return out, nil
+	}
+	out.Row = last.Rows[0]
+	if len(last.Rows[0]) > 0 {
+		d, err := convert(env, last.Rows[0][0], last.Cols[0].T, exec.T{OID: r.def.Returns, Typmod: -1})
+		if err != nil {
+			return nil, err
+		}
+		out.Value = d
+	}
+	return out, nil
+}
+
+func withFunctionContext(err error, def *versioning.Function) error {
+	if pe, ok := err.(*pgerr.Error); ok {
+		line := "SQL function \"" + def.Name + "\" statement 1"
+		if pe.Context == "" {
+			pe.Context = line
+		}
+	}
+	return err
+}
+
+// convert casts d to t as an assignment does.
+func convert(env *exec.Env, d exec.Datum, from, to exec.T) (exec.Datum, error) {
+	if d.IsNull() || from.OID == to.OID || to.OID == exec.OIDRecord || to.OID == exec.OIDVoid {
+		return d, nil
+	}
+	fn := exec.CastFn(from, to, false)
+	if fn == nil {
+		return exec.Null, pgerr.New(pgerr.DatatypeMismatch, "return type mismatch in function declared to return %s", exec.TypeName(to.OID))
+	}
+	return fn(env, []exec.Datum{d})
+}
+
+// sqlArgs are a LANGUAGE sql function's named arguments, as variables.
+type sqlArgs struct {
+	r    *routine
+	args []exec.Datum
+}
+
+func (v *sqlArgs) types() []exec.T {
+	var out []exec.T
+	for _, a := range v.r.def.Args {
+		if a.IsInput() {
+			out = append(out, exec.T{OID: a.Type, Typmod: -1})
+		}
+	}
+	return out
+}
+
+func (v *sqlArgs) Lookup(qualifier, name string) (int, exec.T, bool) {
+	if qualifier != "" && qualifier != v.r.def.Name {
+		return 0, exec.T{}, false
+	}
+	i := 0
+	for _, a := range v.r.def.Args {
+		if !a.IsInput() {
+			continue
+		}
+		if a.Name == name {
+			return i, exec.T{OID: a.Type, Typmod: -1}, true
+		}
+		i++
+	}
+	return 0, exec.T{}, false
+}
+
+func (v *sqlArgs) Value(ref int) (exec.Datum, exec.T) {
+	return v.args[ref], v.types()[ref]
+}
+
+// host is the planner as the PL/pgSQL interpreter's Host, for one call.
+type host struct {
+	s   *Session
+	env *exec.Env
+}
+
+func (h *host) Prepare(sql string, given []exec.T, vars plpgsql.Vars) (plpgsql.Prepared, error) {
+	tree, err := pg.Parse(sql)
+	if err != nil {
+		return nil, syntaxError(err)
+	}
+	if len(tree.Stmts) != 1 {
+		return nil, pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
+	}
+	return &bodyStmt{s: h.s, node: tree.Stmts[0].Stmt, given: given}, nil
+}
+
+func (h *host) Type(name string) (exec.T, error) {
+	lower := strings.ToLower(name)
+	if strings.HasSuffix(lower, "%type") {
+		return h.columnType(strings.TrimSuffix(lower, "%type"))
+	}
+	tree, err := pg.Parse("SELECT NULL::" + name)
+	if err != nil {
+		return exec.T{}, syntaxError(err)
+	}
+	tc := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val.GetTypeCast()
+	t, _, err := resolveType(tc.TypeName)
+	return t, err
+}
+
+// columnType resolves table.column%TYPE.
+func (h *host) columnType(ref string) (exec.T, error) {
+	parts := strings.Split(strings.TrimSpace(ref), ".")
+	if len(parts) < 2 {
+		return exec.T{}, pgerr.New(pgerr.SyntaxError, "invalid type name %q", ref+"%TYPE")
+	}
+	schema, table, col := "", parts[len(parts)-2], parts[len(parts)-1]
+	if len(parts) == 3 {
+		schema = parts[0]
+	}
+	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.s.txn}
+	t, ok, err := a.lookupTable(h.env.Ctx, schema, table)
+	if err != nil {
+		return exec.T{}, err
+	}
+	if ok {
+		for _, c := range t.Cols {
+			if !c.Dropped && c.Name == col {
+				return c.Type, nil
+			}
+		}
+	}
+	return exec.T{}, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", ref+"%TYPE")
+}
+
+func (h *host) Notice(err *pgerr.Error) { h.s.notice(err) }
+
+func (h *host) Savepoint() func() error {
+	tx := h.s.txn
+	root := tx.Root
+	return func() error {
+		tx.SetRoot(root)
+		return h.s.reapplyAdvances(h.env.Ctx, tx, h.s.seqs.advanced)
+	}
+}
+
+// bodyStmt is a statement of a function's body, analyzed when it first
+// runs and again only when the tables it read or the types of the
+// variables it reads changed.
+type bodyStmt struct {
+	s     *Session
+	node  *pg.Node
+	given []exec.T
+	an    *analysis
+	root  store.Address
+	txn   *exec.Txn
+	vars  *varScope
+}
+
+func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*plpgsql.Result, error) {
+	tx := b.s.txn
+	if tx == nil {
+		return nil, pgerr.New(pgerr.InternalError, "function body run outside a transaction")
+	}
+	if !b.reusable(env.Ctx, tx, vars) {
+		if err := b.analyze(env.Ctx, tx, vars); err != nil {
+			return nil, err
+		}
+	}
+	an := b.an
+	if an.copy != nil {
+		b.an = nil
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY is not supported in functions")
+	}
+	if an.run != nil {
+		b.an = nil // a utility's closure is good for one run
+		tag, err := an.run(env.Ctx)
+		return &plpgsql.Result{Tag: tag}, err
+	}
+	params := slices.Clone(given)
+	if b.vars != nil {
+		for _, ref := range b.vars.refs {
+			d, _ := vars.Value(ref)
+			params = append(params, d)
+		}
+	}
+	inner := &exec.Env{Ctx: env.Ctx, Params: params, Settings: b.s.settings(), TxnStart: tx.StartTime, Txn: tx}
+	rows, err := an.plan.Open(inner)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	res := &plpgsql.Result{Cols: an.cols, Tag: an.tag}
+	for {
+		row, err := rows.Next()
+		if err != nil {
+			return nil, err
+		}
+		if row == nil {
+			break
+		}
+		res.Rows = append(res.Rows, slices.Clone(row))
+	}
+	res.Affected = int64(len(res.Rows))
+	if c, ok := rows.(exec.CountedRows); ok {
+		res.Affected = c.Affected()
+	}
+	return res, rows.Close()
+}
+
+// reusable reports whether the last analysis still holds: the same
+// tables' definitions and the same variable types.
+func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars) bool {
+	an := b.an
+	if an == nil || an.gen != b.s.planGen {
+		return false
+	}
+	if b.vars != nil {
+		for i, ref := range b.vars.refs {
+			if _, t := vars.Value(ref); t != b.vars.types[i] {
+				return false
+			}
+		}
+	}
+	switch {
+	case b.root == tx.Root.Addr() && b.txn == tx:
+		return true
+	case an.plan == nil || len(an.deps) == 0:
+		return an.plan != nil && an.run == nil
+	}
+	for _, def := range an.deps {
+		t, ok, err := tx.Table(ctx, def.Schema, def.Name)
+		if err != nil || !ok || !versioning.SameDefinition(t.Def, def) {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *bodyStmt) analyze(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars) error {
+	a := &analyzer{ctx: ctx, s: b.s, tx: tx, params: slices.Clone(b.given)}
+	b.vars = nil
+	if vars != nil {
+		b.vars = &varScope{vars: vars, base: len(b.given), index: map[int]int{}}
+		a.vars = b.vars
+	}
+	an, err := b.s.analyzeWith(a, b.node)
+	if err != nil {
+		return err
+	}
+	b.an, b.root, b.txn = an, tx.Root.Addr(), tx
+	return nil
+}
+
+// varScope resolves the names of a function body's statement that are
+// no column to the routine's variables, each a parameter after the
+// statement's own $1..$n.
+type varScope struct {
+	vars  plpgsql.Vars
+	base  int
+	refs  []int
+	types []exec.T
+	index map[int]int
+}
+
+func (v *varScope) param(a *analyzer, qualifier, name string) (exec.Expr, bool) {
+	ref, t, ok := v.vars.Lookup(qualifier, name)
+	if !ok {
+		return nil, false
+	}
+	idx, seen := v.index[ref]
+	if !seen {
+		idx = v.base + len(v.refs)
+		v.refs = append(v.refs, ref)
+		v.types = append(v.types, t)
+		v.index[ref] = idx
+	}
+	pt := t
+	if pt.OID == 0 {
+		pt = exec.TText
+	}
+	for len(a.params) <= idx {
+		a.params = append(a.params, exec.TUnknown)
+	}
+	a.params[idx] = pt
+	return &exec.Param{Idx: idx, T: pt}, true
+}

@@ -1,0 +1,124 @@
+package regress
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/prollypg/prollypg/regress/internal/testserver"
+)
+
+// TestFunctionsOverWire checks, through pgx, the patterns applications
+// use: a trigger keeping updated_at, RAISE NOTICE reaching the client as
+// a NoticeResponse, an exception block undoing its own changes only, and
+// a trigger firing for COPY.
+func TestFunctionsOverWire(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	cfg, err := pgx.ParseConfig(srv.DSN("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var notices []*pgconn.Notice
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		mu.Lock()
+		notices = append(notices, n)
+		mu.Unlock()
+	}
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+
+	exec(t, ctx, c, `CREATE TABLE post (id int PRIMARY KEY, title text, updated_at timestamptz NOT NULL DEFAULT '2000-01-01')`)
+	exec(t, ctx, c, `CREATE FUNCTION set_updated_at() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.updated_at = now();
+  RETURN NEW;
+END $$`)
+	exec(t, ctx, c, `CREATE TRIGGER post_updated BEFORE UPDATE ON post FOR EACH ROW EXECUTE FUNCTION set_updated_at()`)
+	exec(t, ctx, c, `INSERT INTO post VALUES (1, 'hello')`)
+	before := time.Now().Add(-time.Minute)
+	exec(t, ctx, c, `UPDATE post SET title = 'hello, world' WHERE id = 1`)
+	var updated time.Time
+	if err := c.QueryRow(ctx, `SELECT updated_at FROM post WHERE id = 1`).Scan(&updated); err != nil {
+		t.Fatal(err)
+	}
+	if updated.Before(before) {
+		t.Errorf("updated_at = %v, want about now", updated)
+	}
+
+	exec(t, ctx, c, `DO $$ BEGIN RAISE NOTICE 'rows: %', (SELECT count(*) FROM post); END $$`)
+	mu.Lock()
+	if len(notices) != 1 || notices[0].Message != "rows: 1" || notices[0].Severity != "NOTICE" {
+		t.Errorf("notices = %+v, want one NOTICE \"rows: 1\"", notices)
+	}
+	mu.Unlock()
+
+	// The inner block's insert is undone when it fails; the outer one's
+	// stays.
+	exec(t, ctx, c, `CREATE TABLE ledger (id int PRIMARY KEY, note text)`)
+	exec(t, ctx, c, `CREATE FUNCTION book() RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ledger VALUES (1, 'outer');
+  BEGIN
+    INSERT INTO ledger VALUES (2, 'inner');
+    INSERT INTO ledger VALUES (1, 'duplicate');
+  EXCEPTION WHEN unique_violation THEN
+    RETURN 'rolled back: ' || SQLERRM;
+  END;
+  RETURN 'unreachable';
+END $$`)
+	var msg string
+	if err := c.QueryRow(ctx, `SELECT book()`).Scan(&msg); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(msg, "rolled back: duplicate key value") {
+		t.Errorf("book() = %q", msg)
+	}
+	var notes []string
+	rows, err := c.Query(ctx, `SELECT note FROM ledger ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		notes = append(notes, n)
+	}
+	if rows.Err() != nil || strings.Join(notes, ",") != "outer" {
+		t.Errorf("ledger = %v (%v), want [outer]", notes, rows.Err())
+	}
+
+	// An error the function does not catch reaches the client with its
+	// CONTEXT.
+	_, err = c.Exec(ctx, `DO $$ BEGIN RAISE EXCEPTION 'boom' USING ERRCODE = '22023', HINT = 'h'; END $$`)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "22023" || pe.Message != "boom" || pe.Hint != "h" || !strings.Contains(pe.Where, "PL/pgSQL function") {
+		t.Errorf("RAISE EXCEPTION: %v (%+v)", err, pe)
+	}
+
+	// COPY fires the table's triggers.
+	exec(t, ctx, c, `CREATE TABLE tag (name text PRIMARY KEY)`)
+	exec(t, ctx, c, `CREATE FUNCTION lower_tag() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.name := lower(NEW.name); RETURN NEW; END $$`)
+	exec(t, ctx, c, `CREATE TRIGGER tag_lower BEFORE INSERT ON tag FOR EACH ROW EXECUTE FUNCTION lower_tag()`)
+	if _, err := c.PgConn().CopyFrom(ctx, strings.NewReader("GO\nRust\n"), "COPY tag FROM STDIN"); err != nil {
+		t.Fatal(err)
+	}
+	var tags string
+	if err := c.QueryRow(ctx, `SELECT string_agg(name, ',' ORDER BY name) FROM tag`).Scan(&tags); err != nil {
+		t.Fatal(err)
+	}
+	if tags != "go,rust" {
+		t.Errorf("tags = %q, want go,rust", tags)
+	}
+}

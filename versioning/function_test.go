@@ -1,0 +1,90 @@
+package versioning
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/prollypg/prollypg/store"
+)
+
+// TestFunctionRecords checks that overloads are distinct objects, that a
+// database's root does not depend on the order functions were created
+// in, and that both merges refuse a function changed differently on
+// both sides while taking one side's change.
+func TestFunctionRecords(t *testing.T) {
+	ctx := context.Background()
+	base, err := NewRootValue(ctx, store.NewMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := func(body string, args ...uint32) *Function {
+		fn := &Function{Schema: "public", Name: "f", Kind: 'f', Returns: 23, Language: "sql", Body: body, Volatility: 'v'}
+		for _, a := range args {
+			fn.Args = append(fn.Args, FuncArg{Type: a, Mode: 'i'})
+		}
+		return fn
+	}
+	put := func(r RootValue, fns ...*Function) RootValue {
+		for _, fn := range fns {
+			var err error
+			if r, err = r.PutFunction(ctx, fn); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return r
+	}
+	a := put(base, f("SELECT 1", 23), f("SELECT 2", 25))
+	b := put(base, f("SELECT 2", 25), f("SELECT 1", 23))
+	if a.Addr() != b.Addr() {
+		t.Error("the order functions were created in changed the root")
+	}
+	named, err := a.FunctionsNamed(ctx, "public", "f")
+	if err != nil || len(named) != 2 {
+		t.Fatalf("FunctionsNamed = %d functions, %v; want 2", len(named), err)
+	}
+	if got, ok, _ := a.Function(ctx, "public", "f", []uint32{25}); !ok || got.Body != "SELECT 2" {
+		t.Errorf("Function(f(text)) = %+v, %v", got, ok)
+	}
+
+	ours := put(a, f("SELECT 10", 23))
+	theirs := put(a, f("SELECT 20", 23))
+	if _, err := MergeRoots(ctx, a, ours, theirs, nil); !errors.Is(err, ErrConflict) {
+		t.Errorf("MergeRoots of a function changed on both sides: %v, want ErrConflict", err)
+	}
+	if _, err := Merge(ctx, a, ours, theirs, MergeOptions{}); !errors.Is(err, ErrUnmergeable) {
+		t.Errorf("Merge of a function changed on both sides: %v, want ErrUnmergeable", err)
+	}
+	oneSide := put(a, f("SELECT 3", 25))
+	merged, err := MergeRoots(ctx, a, ours, oneSide, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _ := merged.Function(ctx, "public", "f", []uint32{25}); got == nil || got.Body != "SELECT 3" {
+		t.Errorf("merged f(text) = %+v, want theirs", got)
+	}
+	if got, _, _ := merged.Function(ctx, "public", "f", []uint32{23}); got == nil || got.Body != "SELECT 10" {
+		t.Errorf("merged f(int) = %+v, want ours", got)
+	}
+}
+
+// TestTriggersMerge checks that triggers are part of a table's
+// definition: added on both sides they merge by name, and changed
+// differently on both they conflict.
+func TestTriggersMerge(t *testing.T) {
+	base := &Table{Schema: "public", Name: "t", Columns: []Column{{Name: "id", Type: 23, Typmod: -1}}}
+	ours, theirs := *base, *base
+	ours.Triggers = []Trigger{{Name: "a", Timing: 'b', Events: []string{"INSERT"}, FuncSchema: "public", FuncName: "fa"}}
+	theirs.Triggers = []Trigger{{Name: "b", Timing: 'a', Events: []string{"UPDATE"}, FuncSchema: "public", FuncName: "fb"}}
+	if SameDefinition(base, &ours) {
+		t.Error("a new trigger is not a definition change")
+	}
+	md := mergeDefinitions(base, &ours, &theirs)
+	if md.conflict != "" || len(md.def.Triggers) != 2 {
+		t.Fatalf("merged triggers: %+v, conflict %q", md.def, md.conflict)
+	}
+	theirs.Triggers = []Trigger{{Name: "a", Timing: 'a', Events: []string{"INSERT"}, FuncSchema: "public", FuncName: "fa"}}
+	if md := mergeDefinitions(base, &ours, &theirs); md.conflict == "" {
+		t.Error("a trigger created differently on both sides merged")
+	}
+}
