@@ -68,32 +68,39 @@ func (r RootValue) Store() prolly.ChunkStore { return r.m.Store() }
 
 // Table returns the table schema.name.
 func (r RootValue) Table(ctx context.Context, schema, name string) (*Table, bool, error) {
-	t := new(Table)
-	ok, err := r.get(ctx, objectKey(kindTable, schema, name), t)
-	if !ok || err != nil {
-		return nil, false, err
-	}
-	return t, true, nil
+	return getObject[Table](ctx, r, objectKey(kindTable, schema, name))
 }
 
 // Sequence returns the sequence schema.name.
 func (r RootValue) Sequence(ctx context.Context, schema, name string) (*Sequence, bool, error) {
-	s := new(Sequence)
-	ok, err := r.get(ctx, objectKey(kindSequence, schema, name), s)
-	if !ok || err != nil {
-		return nil, false, err
-	}
-	return s, true, nil
+	return getObject[Sequence](ctx, r, objectKey(kindSequence, schema, name))
 }
 
 // Schema returns the schema name.
 func (r RootValue) Schema(ctx context.Context, name string) (*Schema, bool, error) {
-	s := new(Schema)
-	ok, err := r.get(ctx, objectKey(kindSchema, name, ""), s)
+	return getObject[Schema](ctx, r, objectKey(kindSchema, name, ""))
+}
+
+// getObject returns the record stored under key, decoded.
+func getObject[T any](ctx context.Context, r RootValue, key []byte) (*T, bool, error) {
+	v := new(T)
+	ok, err := r.get(ctx, key, v)
 	if !ok || err != nil {
 		return nil, false, err
 	}
-	return s, true, nil
+	return v, true, nil
+}
+
+// listObjects returns every record of kind, decoded, ordered by schema
+// and name.
+func listObjects[T any](ctx context.Context, r RootValue, kind byte) ([]*T, error) {
+	var out []*T
+	err := r.each(ctx, kind, func(b []byte) error {
+		v := new(T)
+		out = append(out, v)
+		return decodeRecord(b, v)
+	})
+	return out, err
 }
 
 func (r RootValue) get(ctx context.Context, key []byte, v any) (bool, error) {
@@ -106,35 +113,17 @@ func (r RootValue) get(ctx context.Context, key []byte, v any) (bool, error) {
 
 // Tables returns every table, ordered by schema and name.
 func (r RootValue) Tables(ctx context.Context) ([]*Table, error) {
-	var out []*Table
-	err := r.each(ctx, kindTable, func(b []byte) error {
-		t := new(Table)
-		out = append(out, t)
-		return decodeRecord(b, t)
-	})
-	return out, err
+	return listObjects[Table](ctx, r, kindTable)
 }
 
 // Sequences returns every sequence, ordered by schema and name.
 func (r RootValue) Sequences(ctx context.Context) ([]*Sequence, error) {
-	var out []*Sequence
-	err := r.each(ctx, kindSequence, func(b []byte) error {
-		s := new(Sequence)
-		out = append(out, s)
-		return decodeRecord(b, s)
-	})
-	return out, err
+	return listObjects[Sequence](ctx, r, kindSequence)
 }
 
 // Schemas returns every schema, ordered by name.
 func (r RootValue) Schemas(ctx context.Context) ([]*Schema, error) {
-	var out []*Schema
-	err := r.each(ctx, kindSchema, func(b []byte) error {
-		s := new(Schema)
-		out = append(out, s)
-		return decodeRecord(b, s)
-	})
-	return out, err
+	return listObjects[Schema](ctx, r, kindSchema)
 }
 
 func (r RootValue) each(ctx context.Context, kind byte, fn func([]byte) error) error {
@@ -314,23 +303,12 @@ func (r RootValue) Children(ctx context.Context, schema, name string) ([]TableNa
 
 // View returns the view schema.name.
 func (r RootValue) View(ctx context.Context, schema, name string) (*View, bool, error) {
-	v := new(View)
-	ok, err := r.get(ctx, objectKey(kindView, schema, name), v)
-	if !ok || err != nil {
-		return nil, false, err
-	}
-	return v, true, nil
+	return getObject[View](ctx, r, objectKey(kindView, schema, name))
 }
 
 // Views returns every view, ordered by schema and name.
 func (r RootValue) Views(ctx context.Context) ([]*View, error) {
-	var out []*View
-	err := r.each(ctx, kindView, func(b []byte) error {
-		v := new(View)
-		out = append(out, v)
-		return decodeRecord(b, v)
-	})
-	return out, err
+	return listObjects[View](ctx, r, kindView)
 }
 
 // PutView returns the root value with v stored.
@@ -345,23 +323,12 @@ func (r RootValue) DropView(ctx context.Context, schema, name string) (RootValue
 
 // Type returns the type schema.name (an enum, composite or domain).
 func (r RootValue) Type(ctx context.Context, schema, name string) (*Type, bool, error) {
-	t := new(Type)
-	ok, err := r.get(ctx, objectKey(kindType, schema, name), t)
-	if !ok || err != nil {
-		return nil, false, err
-	}
-	return t, true, nil
+	return getObject[Type](ctx, r, objectKey(kindType, schema, name))
 }
 
 // Types returns every type, ordered by schema and name.
 func (r RootValue) Types(ctx context.Context) ([]*Type, error) {
-	var out []*Type
-	err := r.each(ctx, kindType, func(b []byte) error {
-		t := new(Type)
-		out = append(out, t)
-		return decodeRecord(b, t)
-	})
-	return out, err
+	return listObjects[Type](ctx, r, kindType)
 }
 
 // functionName is the name part of a function's key: its name and the OIDs
@@ -380,24 +347,13 @@ func functionName(name string, inputs []uint32) string {
 
 // Function returns the function schema.name taking inputs.
 func (r RootValue) Function(ctx context.Context, schema, name string, inputs []uint32) (*Function, bool, error) {
-	f := new(Function)
-	ok, err := r.get(ctx, objectKey(kindFunction, schema, functionName(name, inputs)), f)
-	if !ok || err != nil {
-		return nil, false, err
-	}
-	return f, true, nil
+	return getObject[Function](ctx, r, objectKey(kindFunction, schema, functionName(name, inputs)))
 }
 
 // Functions returns every function and procedure, ordered by schema,
 // name and argument types.
 func (r RootValue) Functions(ctx context.Context) ([]*Function, error) {
-	var out []*Function
-	err := r.each(ctx, kindFunction, func(b []byte) error {
-		f := new(Function)
-		out = append(out, f)
-		return decodeRecord(b, f)
-	})
-	return out, err
+	return listObjects[Function](ctx, r, kindFunction)
 }
 
 // PutType returns the root value with t stored.
