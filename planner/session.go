@@ -25,6 +25,9 @@ type Engine struct {
 	tables  *exec.TableCache // decoded table records, shared by the sessions
 	// tempSeq numbers the sessions' temporary schemas (pg_temp_N).
 	tempSeq atomic.Int64
+	// branches counts the sessions working on each branch: a branch in
+	// use is not deleted or renamed from under them without --force.
+	branches branchUse
 
 	// HashPassword turns a password into the verifier kept for its role
 	// (the wire layer's SCRAM-SHA-256 verifier); nil refuses passwords.
@@ -251,6 +254,9 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 			s.vars[k] = v
 		}
 	}
+	if detached == nil {
+		e.branches.enter(repo.Name(), branch)
+	}
 	return s, nil
 }
 
@@ -352,6 +358,9 @@ func (s *Session) Sync(ctx context.Context, failed bool) error {
 
 // Close ends the session, abandoning any open transaction.
 func (s *Session) Close() {
+	if s.detached == nil {
+		s.e.branches.leave(s.repo.Name(), s.branch)
+	}
 	s.rollback()
 	s.dropTempSchema(context.Background())
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -138,6 +139,26 @@ func TestBranchDatabases(t *testing.T) {
 	f2 := connect(t, ctx, srv.DSN("postgres@feature"))
 	wantRows(t, ctx, f2, "SELECT * FROM t ORDER BY k", "1 | main", "3 | feature")
 
+	// A branch other sessions work on is not deleted or renamed from
+	// under them, unless forced.
+	wantError(t, ctx, c, "55006", "SELECT dolt_branch('-d', 'feature')")
+	wantError(t, ctx, c, "55006", "SELECT dolt_branch('-m', 'feature', 'feature2')")
+	exec(t, ctx, c, "SELECT dolt_branch('scratch')")
+	sc := connect(t, ctx, srv.DSN("postgres@scratch"))
+	wantError(t, ctx, c, "55006", "SELECT dolt_branch('-d', 'scratch')")
+	sc.Close(ctx)
+	// The server ends the session once it reads the Terminate: wait for it.
+	var err error
+	for i := 0; i < 100; i++ {
+		if _, err = c.Exec(ctx, "SELECT dolt_branch('-d', 'scratch')"); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("deleting a branch no session uses: %v", err)
+	}
+
 	for _, rev := range []string{"v1", first, first[:10], "main~1"} {
 		r := connect(t, ctx, srv.DSN(url.PathEscape("postgres@"+rev)))
 		wantRows(t, ctx, r, "SELECT * FROM t", "1 | main")
@@ -146,7 +167,7 @@ func TestBranchDatabases(t *testing.T) {
 		wantError(t, ctx, r, "25006", "SELECT dolt_commit('--allow-empty', '-m', 'x')")
 		wantError(t, ctx, r, "25006", "CREATE TABLE u (x int)")
 	}
-	_, err := pgx.Connect(ctx, srv.DSN("postgres@nope"))
+	_, err = pgx.Connect(ctx, srv.DSN("postgres@nope"))
 	if got := sqlstate(err); got != "3D000" {
 		t.Fatalf("unknown branch: %v (%s), want 3D000", err, got)
 	}
