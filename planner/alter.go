@@ -167,6 +167,12 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
 	case pg.AlterTableType_AT_AlterColumnType:
 		return a.alterColumnType(ctx, t, def, cmd)
+	case pg.AlterTableType_AT_AttachPartition:
+		return a.attachPartition(ctx, t, cmd.Def.GetPartitionCmd())
+	case pg.AlterTableType_AT_DetachPartition:
+		return a.detachPartition(ctx, t, cmd.Def.GetPartitionCmd(), false)
+	case pg.AlterTableType_AT_DetachPartitionFinalize:
+		return a.detachPartition(ctx, t, cmd.Def.GetPartitionCmd(), true)
 	case pg.AlterTableType_AT_AddIdentity:
 		return a.addIdentity(ctx, def, cmd)
 	case pg.AlterTableType_AT_SetIdentity:
@@ -431,6 +437,9 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 	if err := d.finish(ctx); err != nil {
 		return err
 	}
+	if err := checkUniqueCoversKey(def); err != nil {
+		return err
+	}
 	if d.newPK {
 		if def, err = a.tx.Rewrite(ctx, t, def, nil); err != nil {
 			return err
@@ -451,6 +460,11 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 	}
 	if err := a.putTable(ctx, def); err != nil {
 		return err
+	}
+	if def.Partitioned() && (d.newPK || len(d.newIndexes) > 0) {
+		if err := a.cascadeIndexes(ctx, def); err != nil {
+			return err
+		}
 	}
 	return a.validateNewForeignKeys(ctx, def, d.newFKs)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -106,16 +107,21 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 				}
 				d.a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging multiple inherited definitions of column %q", c.Name))
 				have.NotNull = have.NotNull || c.NotNull
+				have.InhCount++
 				continue
 			}
 			d.def.Columns = append(d.def.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod,
-				NotNull: c.NotNull, Default: c.Default})
+				NotNull: c.NotNull, Default: c.Default, InhCount: 1, NotLocal: true})
 		}
 		for _, ck := range p.Checks {
-			if ck.NoInherit || slices.ContainsFunc(d.def.Checks, func(h versioning.Check) bool { return h.Name == ck.Name }) {
+			if ck.NoInherit {
 				continue
 			}
-			d.def.Checks = append(d.def.Checks, versioning.Check{Name: ck.Name, Expr: ck.Expr, NotValid: ck.NotValid})
+			if i := slices.IndexFunc(d.def.Checks, func(h versioning.Check) bool { return h.Name == ck.Name }); i >= 0 {
+				d.def.Checks[i].InhCount++
+				continue
+			}
+			d.def.Checks = append(d.def.Checks, versioning.Check{Name: ck.Name, Expr: ck.Expr, NotValid: ck.NotValid, InhCount: 1, NotLocal: true})
 			d.ns.cons[ck.Name] = true
 		}
 	}
@@ -147,6 +153,9 @@ func (d *tableDDL) columnDef(ctx context.Context, cd *pg.ColumnDef, partition bo
 				WithDetail("%s versus %s", types.FormatType(types.Oid(c.Type), c.Typmod), types.FormatType(types.Oid(t.OID), t.Typmod)), cd.Location)
 		}
 		d.a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", cd.Colname))
+	}
+	if !partition {
+		c.NotLocal = false // defined here too (a partition's columns never are)
 	}
 	c.NotNull = c.NotNull || cd.IsNotNull
 	return d.columnConstraints(ctx, pos, cd, false)
@@ -245,38 +254,131 @@ func checkUniqueCoversKey(def *versioning.Table) error {
 // partitioned parent, named as PostgreSQL names them.
 func (d *tableDDL) inheritIndexes(parent *versioning.Table) error {
 	def := d.def
-	remap := func(pos int) int { return d.column(parent.Columns[pos].Name) }
 	if len(parent.PrimaryKey) > 0 && len(def.PrimaryKey) == 0 {
-		for _, c := range parent.PrimaryKey {
-			def.PrimaryKey = append(def.PrimaryKey, remap(c))
-			def.Columns[remap(c)].NotNull = true
-		}
-		def.PrimaryKeyName = d.ns.chooseRelationName(def.Name, "", "pkey", true)
+		partitionPrimaryKey(parent, def, d.ns)
 	}
 	for _, pix := range parent.Indexes {
-		ix := pix
-		ix.Columns = slices.Clone(pix.Columns)
-		ix.Include = nil
-		var names []string
-		for i, c := range ix.Columns {
-			if c.Column >= 0 {
-				ix.Columns[i].Column = remap(c.Column)
-				names = append(names, def.Columns[ix.Columns[i].Column].Name)
-			} else {
-				names = append(names, "expr")
+		d.newIndexes = append(d.newIndexes, len(def.Indexes))
+		def.Indexes = append(def.Indexes, partitionIndex(parent, def, pix, d.ns))
+	}
+	return nil
+}
+
+// partitionPrimaryKey gives partition def the primary key of its parent.
+func partitionPrimaryKey(parent, def *versioning.Table, ns *nameSet) {
+	def.PrimaryKey = nil
+	for _, c := range parent.PrimaryKey {
+		pos := columnIndex(def, parent.Columns[c].Name)
+		def.PrimaryKey = append(def.PrimaryKey, pos)
+		def.Columns[pos].NotNull = true
+	}
+	def.PrimaryKeyName = ns.chooseRelationName(def.Name, "", "pkey", true)
+}
+
+// partitionIndex returns the index of partition def that stands for index
+// pix of its parent: the same key, by column name, named as PostgreSQL
+// names a partition's index.
+func partitionIndex(parent, def *versioning.Table, pix versioning.Index, ns *nameSet) versioning.Index {
+	remap := func(pos int) int { return columnIndex(def, parent.Columns[pos].Name) }
+	ix := pix
+	ix.Columns = slices.Clone(pix.Columns)
+	ix.Include = nil
+	var names []string
+	for i, c := range ix.Columns {
+		if c.Column >= 0 {
+			ix.Columns[i].Column = remap(c.Column)
+			names = append(names, def.Columns[ix.Columns[i].Column].Name)
+		} else {
+			names = append(names, "expr")
+		}
+	}
+	for _, c := range pix.Include {
+		ix.Include = append(ix.Include, remap(c))
+	}
+	suffix := "idx"
+	if ix.Constraint {
+		suffix = "key"
+	}
+	ix.Name = ns.chooseRelationName(def.Name, indexNameAddition(names), suffix, ix.Constraint)
+	ix.Comment, ix.ConstraintComment = "", ""
+	ix.Rows = store.Address{}
+	return ix
+}
+
+// sameIndex reports whether index ix of def can stand for index pix of
+// its parent: the same key columns, by name, order and uniqueness.
+func sameIndex(parent, def *versioning.Table, pix, ix versioning.Index) bool {
+	if ix.Unique != pix.Unique || ix.Where != pix.Where || len(ix.Columns) != len(pix.Columns) {
+		return false
+	}
+	for i, pc := range pix.Columns {
+		c := ix.Columns[i]
+		if (pc.Column < 0) != (c.Column < 0) || pc.Expr != c.Expr || pc.Desc != c.Desc || pc.NullsFirst != c.NullsFirst {
+			return false
+		}
+		if pc.Column >= 0 && parent.Columns[pc.Column].Name != def.Columns[c.Column].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// addPartitionIndexes gives def, a partition of parent with rows, the
+// parent's primary key and the indexes it lacks, built from its rows; an
+// equivalent index it has already stands for the parent's.
+func (a *analyzer) addPartitionIndexes(ctx context.Context, parent, def *versioning.Table) error {
+	ns, err := takenNames(ctx, a.tx.Root, def.Schema)
+	if err != nil {
+		return err
+	}
+	newPK := false
+	if len(parent.PrimaryKey) > 0 && len(def.PrimaryKey) == 0 {
+		partitionPrimaryKey(parent, def, ns)
+		newPK = true
+	}
+	var built []int
+	for _, pix := range parent.Indexes {
+		if slices.ContainsFunc(def.Indexes, func(ix versioning.Index) bool { return sameIndex(parent, def, pix, ix) }) {
+			continue
+		}
+		built = append(built, len(def.Indexes))
+		def.Indexes = append(def.Indexes, partitionIndex(parent, def, pix, ns))
+	}
+	t, ok, err := a.tx.Table(ctx, def.Schema, def.Name)
+	if err != nil || !ok {
+		return err
+	}
+	if def.Partitioned() {
+		return nil // no rows; its partitions get the indexes (cascadeIndexes)
+	}
+	if newPK {
+		_, err := a.tx.Rewrite(ctx, t, def, nil)
+		return err
+	}
+	return a.buildNewIndexes(ctx, def, built)
+}
+
+// cascadeIndexes gives the partitions of parent, and theirs, the indexes
+// of parent they lack: CREATE INDEX and ADD PRIMARY KEY or UNIQUE on a
+// partitioned table index its partitions.
+func (a *analyzer) cascadeIndexes(ctx context.Context, parent *versioning.Table) error {
+	parts, err := a.partitions(ctx, parent)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		def := cloneTable(p)
+		if err := a.addPartitionIndexes(ctx, parent, def); err != nil {
+			return err
+		}
+		if err := a.putTable(ctx, def); err != nil {
+			return err
+		}
+		if def.Partitioned() {
+			if err := a.cascadeIndexes(ctx, def); err != nil {
+				return err
 			}
 		}
-		for _, c := range pix.Include {
-			ix.Include = append(ix.Include, remap(c))
-		}
-		suffix := "idx"
-		if ix.Constraint {
-			suffix = "key"
-		}
-		ix.Name = d.ns.chooseRelationName(def.Name, indexNameAddition(names), suffix, true)
-		ix.Comment, ix.ConstraintComment = "", ""
-		d.newIndexes = append(d.newIndexes, len(def.Indexes))
-		def.Indexes = append(def.Indexes, ix)
 	}
 	return nil
 }

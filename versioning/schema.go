@@ -112,6 +112,12 @@ type Column struct {
 	// column with a constant default rewrites no row.
 	Missing []byte `json:"missing,omitempty"`
 	Comment string `json:"comment,omitempty"`
+	// InhCount is how many parents the column is inherited from
+	// (attinhcount); NotLocal, that it was not also defined by the table
+	// itself (attislocal false). A column that is neither inherited nor
+	// local would not exist: dropping it from its last parent drops it.
+	InhCount int  `json:"inhcount,omitempty"`
+	NotLocal bool `json:"notlocal,omitempty"`
 }
 
 // Index is a secondary index: a Prolly map from the index columns followed
@@ -164,6 +170,10 @@ type Check struct {
 	NotValid  bool   `json:"not_valid,omitempty"`
 	NoInherit bool   `json:"no_inherit,omitempty"`
 	Comment   string `json:"comment,omitempty"`
+	// InhCount and NotLocal are as a Column's: coninhcount, and
+	// conislocal false.
+	InhCount int  `json:"inhcount,omitempty"`
+	NotLocal bool `json:"notlocal,omitempty"`
 }
 
 // ForeignKey is a FOREIGN KEY constraint.
