@@ -75,7 +75,7 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (utility, error) {
 			if !ok {
 				return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel.table.Name)
 			}
-			if err := a.alterCmd(ctx, t, n.GetAlterTableCmd()); err != nil {
+			if err := a.alterInherited(ctx, t, n.GetAlterTableCmd(), s.Relation.Inh, false); err != nil {
 				return "", err
 			}
 		}
@@ -851,7 +851,7 @@ func (a *analyzer) rename(s *pg.RenameStmt) (utility, error) {
 			if rel.kind != relTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
-			return tag, a.renameColumn(ctx, cloneTable(rel.table), s.Subname, s.Newname)
+			return tag, a.renameColumnInherited(ctx, rel.table, s.Subname, s.Newname, s.Relation.Inh, false)
 		case pg.ObjectType_OBJECT_TABCONSTRAINT:
 			if rel.kind != relTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
