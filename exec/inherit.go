@@ -22,6 +22,9 @@ type Append struct {
 	// Members, when set, numbers the parts in keys instead of their
 	// positions: the members of Modify they are, some pruned.
 	Members []int
+	// OIDs, when set, are the parts' table OIDs: each row gets its
+	// part's after its columns, the system column tableoid.
+	OIDs []uint32
 }
 
 func (p *Append) Columns() []ResultColumn { return p.Cols }
@@ -29,7 +32,27 @@ func (p *Append) Columns() []ResultColumn { return p.Cols }
 func (p *Append) Explain() (string, []Plan) { return "Append", p.Parts }
 
 func (p *Append) Open(env *Env) (Rows, error) {
-	return &appendRows{env: env, parts: p.Parts, members: p.Members, cur: -1}, nil
+	r := &appendRows{env: env, parts: p.Parts, members: p.Members, cur: -1}
+	if p.OIDs != nil {
+		return &oidRows{appendRows: r, oids: p.OIDs}, nil
+	}
+	return r, nil
+}
+
+// oidRows are an Append's rows with their table's OID added.
+type oidRows struct {
+	*appendRows
+	oids []uint32
+	out  Row
+}
+
+func (r *oidRows) Next() (Row, error) {
+	row, err := r.appendRows.Next()
+	if row == nil || err != nil {
+		return row, err
+	}
+	r.out = append(append(r.out[:0], row...), DInt(int64(r.oids[r.cur])))
+	return r.out, nil
 }
 
 type appendRows struct {

@@ -818,7 +818,23 @@ func (a *analyzer) relationScan(t *exec.Table, inh bool, cols []exec.ResultColum
 func (a *analyzer) appendWhere(app *exec.Append, pred exec.Expr) exec.Plan {
 	members := a.families[app]
 	conds := andParts(pred, nil)
+	var above []exec.Expr // conditions on tableoid, which the parts lack
+	if app.OIDs != nil {
+		var below []exec.Expr
+		for _, c := range conds {
+			if readsColumn(c, len(app.Cols)-1) {
+				above = append(above, c)
+			} else {
+				below = append(below, c)
+			}
+		}
+		if len(below) == 0 {
+			return &exec.Filter{In: app, Pred: pred}
+		}
+		conds, pred = below, and(below)
+	}
 	out := &exec.Append{Cols: app.Cols}
+	defer func() { a.families[out] = members }()
 	for i, part := range app.Parts {
 		m := members[app.Members[i]]
 		if pruned(m.levels, conds) {
@@ -831,9 +847,42 @@ func (a *analyzer) appendWhere(app *exec.Append, pred exec.Expr) exec.Plan {
 		}
 		out.Parts = append(out.Parts, p)
 		out.Members = append(out.Members, app.Members[i])
+		if app.OIDs != nil {
+			out.OIDs = append(out.OIDs, app.OIDs[i])
+		}
 	}
-	a.families[out] = members
+	if app.OIDs != nil && out.OIDs == nil {
+		out.OIDs = []uint32{} // every part pruned: still a column wide
+	}
+	if len(above) > 0 {
+		return &exec.Filter{In: out, Pred: and(above)}
+	}
 	return out
+}
+
+// readsColumn reports whether e may read column idx of its row; true
+// for kinds of expression it does not know.
+func readsColumn(e exec.Expr, idx int) bool {
+	any := func(es []exec.Expr) bool {
+		return slices.ContainsFunc(es, func(x exec.Expr) bool { return readsColumn(x, idx) })
+	}
+	switch x := e.(type) {
+	case *exec.Const, *exec.Param, *exec.OuterRef:
+		return false
+	case *exec.ColRef:
+		return x.Idx == idx
+	case *exec.Call:
+		return any(x.Args)
+	case *exec.BoolOp:
+		return any(x.Args)
+	case *exec.Not:
+		return readsColumn(x.E, idx)
+	case *exec.IsNull:
+		return readsColumn(x.E, idx)
+	case *exec.Coalesce:
+		return any(x.Args)
+	}
+	return true
 }
 
 // keyValue is what a condition says of a key column: col op value.
