@@ -562,6 +562,11 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 	// Report the partition PostgreSQL does: for a list, the holder of
 	// the first value that is taken; for a range, the lowest overlapping.
 	strategy := parent.PartitionKey.Strategy
+	if strategy == versioning.PartitionHash && !b.Default {
+		if err := checkModulus(siblings, bounds, name, nb); err != nil {
+			return err
+		}
+	}
 	probes := []exec.PartBound{nb}
 	if strategy == versioning.PartitionList {
 		probes = nil
@@ -578,6 +583,42 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 			if siblings[i].Name != name && boundsOverlap(strategy, &probe, &bounds[i]) {
 				return pgerr.New(pgerr.InvalidObjectDefinition, "partition %q would overlap partition %q", name, siblings[i].Name)
 			}
+		}
+	}
+	return nil
+}
+
+// checkModulus fails unless the modulus of a new hash partition name
+// (bound nb) and its siblings' each divide the next larger one, as
+// PostgreSQL requires so that every key has one partition. The siblings
+// are compared in the order of (modulus, remainder), as PostgreSQL does.
+func checkModulus(siblings []*versioning.Table, bounds []exec.PartBound, name string, nb exec.PartBound) error {
+	order := boundOrder(versioning.PartitionHash, bounds)
+	order = slices.DeleteFunc(order, func(i int) bool { return siblings[i].Name == name || bounds[i].Default })
+	if len(order) == 0 {
+		return nil
+	}
+	// prev is the last sibling at or below the new bound, -1 if none.
+	prev := -1
+	for k, i := range order {
+		if b := bounds[i]; b.Modulus < nb.Modulus || b.Modulus == nb.Modulus && b.Remainder <= nb.Remainder {
+			prev = k
+		}
+	}
+	fail := func(format string, args ...any) error {
+		return pgerr.New(pgerr.InvalidObjectDefinition, "every hash partition modulus must be a factor of the next larger modulus").
+			WithDetail(format, args...)
+	}
+	if prev >= 0 {
+		i := order[prev]
+		if nb.Modulus%bounds[i].Modulus != 0 {
+			return fail("The new modulus %d is not divisible by %d, the modulus of existing partition %q.", nb.Modulus, bounds[i].Modulus, siblings[i].Name)
+		}
+	}
+	if prev+1 < len(order) {
+		i := order[prev+1]
+		if bounds[i].Modulus%nb.Modulus != 0 {
+			return fail("The new modulus %d is not a factor of %d, the modulus of existing partition %q.", nb.Modulus, bounds[i].Modulus, siblings[i].Name)
 		}
 	}
 	return nil
