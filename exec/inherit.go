@@ -157,6 +157,9 @@ type Member struct {
 	// has no such column); nil when the two have the same columns.
 	Layout []int
 	Checks []CheckConstraint
+	// Conflict is an INSERT's ON CONFLICT clause for this table: its
+	// arbiters are the member's indexes that stand for Table's.
+	Conflict *OnConflict
 }
 
 // memberState is what openMembers keeps per member, opened when the
@@ -165,6 +168,8 @@ type memberState struct {
 	w   *TableWriter
 	fks *fkState
 	row Row // a buffer for rows in the member's layout
+	// touched are the keys an INSERT ... ON CONFLICT wrote (see upsert).
+	touched map[string]bool
 }
 
 // member returns the state of member i, opening its writer.
@@ -233,6 +238,29 @@ func (p *Modify) insertMember(env *Env, s *memberState, i int, row Row) error {
 	return nil
 }
 
+// upsertMember handles ON CONFLICT for row, in member i's layout: as
+// upsert does, on the member's table. upd is the updated row, when the
+// existing row was updated instead.
+func (p *Modify) upsertMember(env *Env, s *memberState, i int, row Row) (upd Row, skip bool, err error) {
+	m := &p.Members[i]
+	t := s.w.t
+	if err := checkConstraints(env, t, m.Checks, row); err != nil {
+		return nil, false, err
+	}
+	rows, skip, err := upsert(env, m.Conflict, m.Checks, s.w, t, row, &s.touched)
+	if rows == nil || err != nil {
+		return nil, skip, err
+	}
+	if p.Route != nil {
+		if j, err := p.Route.Route(rows[1], nil); err != nil || j != i {
+			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "invalid ON UPDATE specification").
+				WithDetail("The result tuple would appear in a different partition than the original tuple.")
+		}
+	}
+	s.fks.changed(t, rows[0], rows[1])
+	return rows[1], false, nil
+}
+
 // openMembers runs a Modify over Members: INSERT routes each row to a
 // partition; UPDATE and DELETE change each row in the table it came from,
 // an UPDATE moving a row whose new key belongs to another partition.
@@ -272,7 +300,21 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := p.insertMember(env, s, i, p.memberRow(&p.Members[i], s, row)); err != nil {
+			mrow := p.memberRow(&p.Members[i], s, row)
+			if c := p.Members[i].Conflict; c != nil {
+				upd, skip, err := p.upsertMember(env, s, i, mrow)
+				if err != nil {
+					return nil, err
+				}
+				if skip {
+					continue
+				}
+				if upd != nil {
+					ret = upd
+					break
+				}
+			}
+			if err := p.insertMember(env, s, i, mrow); err != nil {
 				return nil, err
 			}
 		case Update, Delete:

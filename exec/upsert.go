@@ -111,8 +111,7 @@ func (w *TableWriter) indexEntry(ctx context.Context, i int, prefix []byte) ([]b
 // fails); upd holds the old and new rows when the existing row was updated
 // instead; both empty mean insert the row. touched collects the keys the
 // statement wrote, which DO UPDATE may not reach twice.
-func upsert(env *Env, p *Modify, w *TableWriter, t *Table, row Row, touched *map[string]bool) (upd []Row, skip bool, err error) {
-	c := p.Conflict
+func upsert(env *Env, c *OnConflict, checks []CheckConstraint, w *TableWriter, t *Table, row Row, touched *map[string]bool) (upd []Row, skip bool, err error) {
 	if *touched == nil {
 		*touched = map[string]bool{}
 	}
@@ -156,7 +155,7 @@ func upsert(env *Env, p *Modify, w *TableWriter, t *Table, row Row, touched *map
 	if err := checkNotNull(t, nrow); err != nil {
 		return nil, false, err
 	}
-	if err := checkConstraints(env, t, p.Checks, nrow); err != nil {
+	if err := checkConstraints(env, t, checks, nrow); err != nil {
 		return nil, false, err
 	}
 	if err := w.Update(env.Ctx, key, old, nrow); err != nil {

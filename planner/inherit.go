@@ -1093,18 +1093,48 @@ func (a *analyzer) modifyFamily(m *exec.Modify, inh bool) error {
 	if len(members) == 1 && members[0].t == t {
 		return nil
 	}
-	if m.Conflict != nil {
-		return pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT on partitioned tables is not supported yet")
-	}
 	for _, mb := range members {
 		checks, err := a.checks(mb.t)
 		if err != nil {
 			return err
 		}
-		m.Members = append(m.Members, exec.Member{Table: mb.t, Layout: mb.layout, Checks: checks})
+		member := exec.Member{Table: mb.t, Layout: mb.layout, Checks: checks}
+		if m.Conflict != nil {
+			if member.Conflict, err = memberConflict(t.Def, mb, m.Conflict); err != nil {
+				return err
+			}
+		}
+		m.Members = append(m.Members, member)
 	}
 	m.Route = router
 	return nil
+}
+
+// memberConflict returns the ON CONFLICT clause c of an INSERT into t
+// for member mb: its arbiters are mb's indexes that stand for t's.
+func memberConflict(t *versioning.Table, mb familyMember, c *exec.OnConflict) (*exec.OnConflict, error) {
+	if mb.layout != nil && c.Update {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE on partition %q, whose columns are not in its parent's order, is not supported yet", mb.t.Def.Name)
+	}
+	out := *c
+	out.Arbiters = nil
+	for _, name := range c.Arbiters {
+		if name == "" {
+			out.Arbiters = append(out.Arbiters, "")
+			continue
+		}
+		i := slices.IndexFunc(t.Indexes, func(ix versioning.Index) bool { return ix.Name == name })
+		if i < 0 {
+			continue
+		}
+		for _, ix := range mb.t.Def.Indexes {
+			if sameIndex(t, mb.t.Def, t.Indexes[i], ix) {
+				out.Arbiters = append(out.Arbiters, ix.Name)
+				break
+			}
+		}
+	}
+	return &out, nil
 }
 
 // partitionCheck builds the partition constraint of partition t: its
