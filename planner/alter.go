@@ -466,6 +466,11 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 			return err
 		}
 	}
+	if def.Partitioned() && len(d.newFKs) > 0 {
+		if err := a.cascadeForeignKeys(ctx, def); err != nil {
+			return err
+		}
+	}
 	return a.validateNewForeignKeys(ctx, def, d.newFKs)
 }
 

@@ -72,6 +72,9 @@ func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd 
 	} else if bad != "" {
 		return pgerr.New(pgerr.CheckViolation, "partition constraint of relation %q is violated by some row", bad)
 	}
+	if err := a.cascadeForeignKeys(ctx, parent.Def); err != nil {
+		return err
+	}
 	dflt, err := a.defaultPartition(ctx, parent.Def)
 	if err != nil || dflt == nil || b.Default {
 		return err

@@ -261,6 +261,61 @@ func (d *tableDDL) inheritIndexes(parent *versioning.Table) error {
 		d.newIndexes = append(d.newIndexes, len(def.Indexes))
 		def.Indexes = append(def.Indexes, partitionIndex(parent, def, pix, d.ns))
 	}
+	for _, fk := range parent.ForeignKeys {
+		def.ForeignKeys = append(def.ForeignKeys, partitionForeignKey(parent, def, fk))
+	}
+	return nil
+}
+
+// partitionForeignKey returns partition def's copy of foreign key fk of
+// its parent: a partition's rows are its parent's, and must reference
+// what the parent's do.
+func partitionForeignKey(parent, def *versioning.Table, fk versioning.ForeignKey) versioning.ForeignKey {
+	out := fk
+	out.Columns = make([]int, len(fk.Columns))
+	for i, c := range fk.Columns {
+		out.Columns[i] = columnIndex(def, parent.Columns[c].Name)
+	}
+	out.RefColumns = slices.Clone(fk.RefColumns)
+	out.Comment, out.Inherited = "", true
+	return out
+}
+
+// cascadeForeignKeys gives the partitions of parent, and theirs, the
+// foreign keys of parent they lack, validating their rows.
+func (a *analyzer) cascadeForeignKeys(ctx context.Context, parent *versioning.Table) error {
+	parts, err := a.partitions(ctx, parent)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		def := cloneTable(p)
+		var added []versioning.ForeignKey
+		for _, fk := range parent.ForeignKeys {
+			if !slices.ContainsFunc(def.ForeignKeys, func(have versioning.ForeignKey) bool { return have.Name == fk.Name }) {
+				added = append(added, partitionForeignKey(parent, def, fk))
+			}
+		}
+		if len(added) == 0 {
+			continue
+		}
+		def.ForeignKeys = append(def.ForeignKeys, added...)
+		if err := a.putTable(ctx, def); err != nil {
+			return err
+		}
+		for _, fk := range added {
+			if !fk.NotValid && !def.Partitioned() {
+				if err := a.validateForeignKey(ctx, def, fk); err != nil {
+					return err
+				}
+			}
+		}
+		if def.Partitioned() {
+			if err := a.cascadeForeignKeys(ctx, def); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 

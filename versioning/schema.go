@@ -189,6 +189,9 @@ type ForeignKey struct {
 	Match    byte   `json:"match,omitempty"`
 	NotValid bool   `json:"not_valid,omitempty"`
 	Comment  string `json:"comment,omitempty"`
+	// Inherited marks a partition's copy of its parent's foreign key
+	// (conislocal false, coninhcount 1).
+	Inherited bool `json:"inherited,omitempty"`
 }
 
 // ForeignKeyRef records that a foreign key of table Schema.Table, named

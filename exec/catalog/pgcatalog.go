@@ -483,6 +483,9 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 			confrel = TableOID(c.FK.RefSchema, c.FK.RefTable)
 			upd, del, match = fkAction(c.FK.OnUpdate), fkAction(c.FK.OnDelete), 's'
 			confkey = dAttnums(c.FK.RefColumns)
+			if c.FK.Inherited {
+				local, inhCount = false, 1
+			}
 		}
 		out = append(out, exec.Row{
 			dOID(c.OID), dText(c.Name), dOID(NamespaceOID(t.Schema)), dChar(c.Type),
