@@ -25,6 +25,9 @@ type Append struct {
 	// OIDs, when set, are the parts' table OIDs: each row gets its
 	// part's after its columns, the system column tableoid.
 	OIDs []uint32
+	// Skip, when set, leaves out the parts it reports, at each
+	// execution: pruning by the values of the statement's parameters.
+	Skip func(env *Env, part int) bool
 }
 
 func (p *Append) Columns() []ResultColumn { return p.Cols }
@@ -32,9 +35,25 @@ func (p *Append) Columns() []ResultColumn { return p.Cols }
 func (p *Append) Explain() (string, []Plan) { return "Append", p.Parts }
 
 func (p *Append) Open(env *Env) (Rows, error) {
-	r := &appendRows{env: env, parts: p.Parts, members: p.Members, cur: -1}
+	parts, members, oids := p.Parts, p.Members, p.OIDs
+	if p.Skip != nil {
+		parts, members, oids = nil, nil, nil
+		for i, part := range p.Parts {
+			if p.Skip(env, i) {
+				continue
+			}
+			parts = append(parts, part)
+			if p.Members != nil {
+				members = append(members, p.Members[i])
+			}
+			if p.OIDs != nil {
+				oids = append(oids, p.OIDs[i])
+			}
+		}
+	}
+	r := &appendRows{env: env, parts: parts, members: members, cur: -1}
 	if p.OIDs != nil {
-		return &oidRows{appendRows: r, oids: p.OIDs}, nil
+		return &oidRows{appendRows: r, oids: oids}, nil
 	}
 	return r, nil
 }

@@ -950,10 +950,89 @@ func (a *analyzer) appendWhere(app *exec.Append, pred exec.Expr) exec.Plan {
 	if app.OIDs != nil && out.OIDs == nil {
 		out.OIDs = []uint32{} // every part pruned: still a column wide
 	}
+	if hasParamConds(conds) {
+		out.Skip = paramPruner(members, out.Members, conds)
+	}
 	if len(above) > 0 {
 		return &exec.Filter{In: out, Pred: and(above)}
 	}
 	return out
+}
+
+// hasParamConds reports whether some of conds compare a column with a
+// parameter, which may prune partitions once its value is known.
+func hasParamConds(conds []exec.Expr) bool {
+	return slices.ContainsFunc(conds, func(c exec.Expr) bool {
+		_, ok := bindParams(nil, c)
+		return ok
+	})
+}
+
+// paramPruner returns the Append's Skip for conditions with parameters:
+// at each execution, with the parameters' values, the parts (of
+// members) whose bounds the conditions rule out.
+func paramPruner(members []familyMember, parts []int, conds []exec.Expr) func(*exec.Env, int) bool {
+	return func(env *exec.Env, i int) bool {
+		bound := make([]exec.Expr, 0, len(conds))
+		for _, c := range conds {
+			if b, ok := bindParams(env, c); ok && b != nil {
+				bound = append(bound, b)
+			}
+		}
+		return pruned(members[parts[i]].levels, bound)
+	}
+}
+
+// bindParams returns condition c, a comparison of a column with a
+// parameter or an OR of such, with the parameters replaced by their
+// values in env; ok is false when c has no such form. With env nil it
+// only recognizes the form (b nil).
+func bindParams(env *exec.Env, c exec.Expr) (b exec.Expr, ok bool) {
+	switch e := c.(type) {
+	case *exec.Call:
+		if _, isCmp := flipped[e.Name]; !isCmp || len(e.Args) != 2 {
+			return nil, false
+		}
+		args := slices.Clone(e.Args)
+		found := false
+		for i, arg := range args {
+			p, isParam := arg.(*exec.Param)
+			if !isParam {
+				continue
+			}
+			found = true
+			if env != nil {
+				d, err := p.Eval(env, nil)
+				if err != nil {
+					return nil, false
+				}
+				args[i] = &exec.Const{D: d, T: p.T}
+			}
+		}
+		if !found || env == nil {
+			return nil, found
+		}
+		out := *e
+		out.Args = args
+		return &out, true
+	case *exec.BoolOp:
+		if !e.Or {
+			return nil, false
+		}
+		args := make([]exec.Expr, len(e.Args))
+		for i, arg := range e.Args {
+			if args[i], ok = bindParams(env, arg); !ok {
+				return nil, false
+			}
+		}
+		if env == nil {
+			return nil, true
+		}
+		out := *e
+		out.Args = args
+		return &out, true
+	}
+	return nil, false
 }
 
 // readsColumn reports whether e may read column idx of its row; true
