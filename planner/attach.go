@@ -20,7 +20,7 @@ import (
 // attachPartition runs ATTACH PARTITION name FOR VALUES ... on parent.
 func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd *pg.PartitionCmd) error {
 	if !parent.Def.Partitioned() {
-		return pgerr.New(pgerr.WrongObjectType, "table %q is not partitioned", parent.Def.Name)
+		return pgerr.New(pgerr.InvalidObjectDefinition, "table %q is not partitioned", parent.Def.Name)
 	}
 	child, err := a.partitionCmdTable(ctx, cmd.Name)
 	if err != nil {
@@ -207,7 +207,7 @@ func (a *analyzer) partitionViolator(ctx context.Context, t *exec.Table) (string
 // waits on another's use of the partition, so there is nothing to finalize.
 func (a *analyzer) detachPartition(ctx context.Context, parent *exec.Table, cmd *pg.PartitionCmd, finalize bool) error {
 	if !parent.Def.Partitioned() {
-		return pgerr.New(pgerr.WrongObjectType, "table %q is not partitioned", parent.Def.Name)
+		return pgerr.New(pgerr.InvalidObjectDefinition, "table %q is not partitioned", parent.Def.Name)
 	}
 	child, err := a.partitionCmdTable(ctx, cmd.Name)
 	if err != nil {
