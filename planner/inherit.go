@@ -736,6 +736,9 @@ type partLevel struct {
 // children returns the tables that inherit directly from t, partitions
 // in the order of their bounds, and records them for plan reuse.
 func (a *analyzer) children(t *exec.Table) ([]*exec.Table, error) {
+	if root, ok := a.pinnedRoots[t]; ok {
+		return a.pinnedChildren(t, root)
+	}
 	names, err := a.tx.Root.Children(a.ctx, t.Def.Schema, t.Def.Name)
 	if err != nil {
 		return nil, err
@@ -750,6 +753,26 @@ func (a *analyzer) children(t *exec.Table) ([]*exec.Table, error) {
 		if ok {
 			a.deps = append(a.deps, c.Def)
 			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// pinnedChildren returns the children of a table pinned to a past
+// revision, whose root value is root: pinned to it too.
+func (a *analyzer) pinnedChildren(t *exec.Table, root versioning.RootValue) ([]*exec.Table, error) {
+	names, err := root.Children(a.ctx, t.Def.Schema, t.Def.Name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*exec.Table, 0, len(names))
+	for _, n := range names {
+		def, ok, err := root.Table(a.ctx, n.Schema, n.Name)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, a.pinTable(def, root))
 		}
 	}
 	return out, nil
@@ -886,7 +909,7 @@ func layoutOf(ancestor, t *exec.Table) []int {
 // t has descendants or is partitioned, an Append of theirs in t's layout.
 func (a *analyzer) relationScan(t *exec.Table, inh bool, cols []exec.ResultColumn) (exec.Plan, error) {
 	scan := &exec.Scan{Table: t, Cols: cols}
-	if !inh || t.Virtual != nil || t.Pinned {
+	if _, pinned := a.pinnedRoots[t]; !inh || t.Virtual != nil || t.Pinned && !pinned {
 		return scan, nil
 	}
 	members, _, err := a.family(t)
