@@ -58,6 +58,13 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (utility, error) {
 			// sequences have nothing to change here.
 			for _, n := range s.Cmds {
 				switch n.GetAlterTableCmd().Subtype {
+				case pg.AlterTableType_AT_AttachPartition:
+					if rel.kind != relIndex {
+						return "", pgerr.New(pgerr.WrongObjectType, "%q is not an index", s.Relation.Relname)
+					}
+					if err := a.attachIndex(ctx, rel, schema, n.GetAlterTableCmd().Def.GetPartitionCmd()); err != nil {
+						return "", err
+					}
 				case pg.AlterTableType_AT_ChangeOwner, pg.AlterTableType_AT_SetStatistics,
 					pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions,
 					pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_SetLogged, pg.AlterTableType_AT_SetUnLogged:

@@ -254,3 +254,45 @@ func disinherit(parent, def *versioning.Table) {
 		c.NotLocal = false
 	}
 }
+
+// attachIndex runs ALTER INDEX parent ATTACH PARTITION name. A
+// partitioned table's index and its partitions' are not linked here: a
+// partition's index stands for its parent's when their definitions
+// match (sameIndex), so attaching only checks that they do.
+func (a *analyzer) attachIndex(ctx context.Context, parent relation, schema string, cmd *pg.PartitionCmd) error {
+	rv := cmd.Name
+	child, _, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
+	if err != nil {
+		return err
+	}
+	if child.kind == relNone {
+		return withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
+	}
+	if child.kind != relIndex {
+		return pgerr.New(pgerr.InvalidObjectDefinition, "%q is not an index", rv.Relname)
+	}
+	pt, ct := parent.table, child.table
+	pname := pt.PrimaryKeyName
+	if parent.index >= 0 {
+		pname = pt.Indexes[parent.index].Name
+	}
+	cannot := pgerr.New(pgerr.InvalidObjectDefinition, "cannot attach index %q as a partition of index %q", rv.Relname, pname)
+	if !ct.IsPartition() || ct.Inherits[0] != (versioning.TableName{Schema: schema, Name: pt.Name}) {
+		cannot.Code = pgerr.ObjectNotInPrerequisite
+		return cannot.WithDetail("Index %q is not an index on any partition of table %q.", rv.Relname, pt.Name)
+	}
+	var match bool
+	switch {
+	case parent.index < 0 && child.index < 0:
+		match = len(pt.PrimaryKey) == len(ct.PrimaryKey)
+		for i := 0; match && i < len(pt.PrimaryKey); i++ {
+			match = pt.Columns[pt.PrimaryKey[i]].Name == ct.Columns[ct.PrimaryKey[i]].Name
+		}
+	case parent.index >= 0 && child.index >= 0:
+		match = sameIndex(pt, ct, pt.Indexes[parent.index], ct.Indexes[child.index])
+	}
+	if !match {
+		return cannot.WithDetail("The index definitions do not match.")
+	}
+	return nil
+}
