@@ -117,7 +117,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 				return nil, err
 			}
 			if p.Conflict != nil {
-				upd, skip, err := upsert(env, p.Conflict, p.Checks, w, t, row, &touched)
+				upd, skip, err := upsert(env, p.Conflict, p.Checks, w, t, row, nil, nil, &touched)
 				if err != nil {
 					return nil, err
 				}

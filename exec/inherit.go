@@ -257,27 +257,33 @@ func (p *Modify) insertMember(env *Env, s *memberState, i int, row Row) error {
 	return nil
 }
 
-// upsertMember handles ON CONFLICT for row, in member i's layout: as
-// upsert does, on the member's table. upd is the updated row, when the
-// existing row was updated instead.
-func (p *Modify) upsertMember(env *Env, s *memberState, i int, row Row) (upd Row, skip bool, err error) {
+// upsertMember handles ON CONFLICT for row, in member i's layout
+// (proposed in the statement table's): as upsert does, on the member's
+// table. upd is the updated row in the statement table's layout, when
+// the existing row was updated instead.
+func (p *Modify) upsertMember(env *Env, s *memberState, i int, row, proposed Row) (upd Row, skip bool, err error) {
 	m := &p.Members[i]
 	t := s.w.t
 	if err := checkConstraints(env, t, m.Checks, row); err != nil {
 		return nil, false, err
 	}
-	rows, skip, err := upsert(env, m.Conflict, m.Checks, s.w, t, row, &s.touched)
+	rows, skip, err := upsert(env, m.Conflict, m.Checks, s.w, t, row, m.Layout, proposed, &s.touched)
 	if rows == nil || err != nil {
 		return nil, skip, err
 	}
+	upd = rows[1]
+	if m.Layout != nil {
+		upd = make(Row, len(m.Layout))
+		mapRow(upd, rows[1], m.Layout)
+	}
 	if p.Route != nil {
-		if j, err := p.Route.Route(rows[1], nil); err != nil || j != i {
+		if j, err := p.Route.Route(upd, nil); err != nil || j != i {
 			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "invalid ON UPDATE specification").
 				WithDetail("The result tuple would appear in a different partition than the original tuple.")
 		}
 	}
 	s.fks.changed(t, rows[0], rows[1])
-	return rows[1], false, nil
+	return upd, false, nil
 }
 
 // openMembers runs a Modify over Members: INSERT routes each row to a
@@ -321,7 +327,7 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 			}
 			mrow := p.memberRow(&p.Members[i], s, row)
 			if c := p.Members[i].Conflict; c != nil {
-				upd, skip, err := p.upsertMember(env, s, i, mrow)
+				upd, skip, err := p.upsertMember(env, s, i, mrow, row)
 				if err != nil {
 					return nil, err
 				}

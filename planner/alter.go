@@ -578,6 +578,7 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 	}
 	def.Columns[pos] = versioning.Column{
 		Name: fmt.Sprintf("........pg.dropped.%d........", pos+1), Type: c.Type, Typmod: c.Typmod, Dropped: true,
+		InhCount: c.InhCount, NotLocal: c.NotLocal, // as PostgreSQL keeps them
 	}
 	rekey := slices.Contains(def.PrimaryKey, pos)
 	if rekey {

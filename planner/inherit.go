@@ -1257,9 +1257,7 @@ func (a *analyzer) modifyFamily(m *exec.Modify, inh bool) error {
 		}
 		member := exec.Member{Table: mb.t, Layout: mb.layout, Checks: checks}
 		if m.Conflict != nil {
-			if member.Conflict, err = memberConflict(t.Def, mb, m.Conflict); err != nil {
-				return err
-			}
+			member.Conflict = memberConflict(t.Def, mb, m.Conflict)
 		}
 		m.Members = append(m.Members, member)
 	}
@@ -1269,10 +1267,7 @@ func (a *analyzer) modifyFamily(m *exec.Modify, inh bool) error {
 
 // memberConflict returns the ON CONFLICT clause c of an INSERT into t
 // for member mb: its arbiters are mb's indexes that stand for t's.
-func memberConflict(t *versioning.Table, mb familyMember, c *exec.OnConflict) (*exec.OnConflict, error) {
-	if mb.layout != nil && c.Update {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE on partition %q, whose columns are not in its parent's order, is not supported yet", mb.t.Def.Name)
-	}
+func memberConflict(t *versioning.Table, mb familyMember, c *exec.OnConflict) *exec.OnConflict {
 	out := *c
 	out.Arbiters = nil
 	for _, name := range c.Arbiters {
@@ -1291,7 +1286,7 @@ func memberConflict(t *versioning.Table, mb familyMember, c *exec.OnConflict) (*
 			}
 		}
 	}
-	return &out, nil
+	return &out
 }
 
 // partitionCheck builds the partition constraint of partition t: its
