@@ -131,7 +131,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 				return nil, err
 			}
 			if p.Conflict != nil {
-				upd, skip, err := upsert(env, p, w, t, row, &touched, trg)
+				upd, skip, err := upsert(env, p.Conflict, p.Checks, w, t, row, nil, nil, &touched, trg)
 				if err != nil {
 					return nil, err
 				}

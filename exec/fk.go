@@ -61,11 +61,16 @@ const maxCascadeRows = 10_000_000
 func newFKState(env *Env, t *Table, kind ModifyKind) (*fkState, error) {
 	s := &fkState{env: env, childFKs: kind != Delete && len(t.Def.ForeignKeys) > 0}
 	if kind != Insert {
-		refs, err := env.Txn.Root.ReferencingKeys(env.Ctx, t.Def.Schema, t.Def.Name)
-		if err != nil {
-			return nil, err
+		for cur := t; cur != nil && !s.parents; {
+			refs, err := env.Txn.Root.ReferencingKeys(env.Ctx, cur.Def.Schema, cur.Def.Name)
+			if err != nil {
+				return nil, err
+			}
+			s.parents = len(refs) > 0
+			if cur, err = partitionParent(env.Ctx, env.Txn, cur); err != nil {
+				return nil, err
+			}
 		}
-		s.parents = len(refs) > 0
 	}
 	if !s.childFKs && !s.parents {
 		return nil, nil
@@ -129,21 +134,28 @@ func (s *fkState) run() error {
 		byChild := map[string][]childChange{}
 		var order []string
 		for _, ev := range events {
-			refs, err := tx.Root.ReferencingKeys(ctx, ev.t.Def.Schema, ev.t.Def.Name)
-			if err != nil {
-				return err
-			}
-			for _, ref := range refs {
-				changes, err := s.referencing(ev, ref)
+			// Keys that reference a partitioned table reference its
+			// partitions' rows: the event is one of each ancestor's too.
+			for ev.t != nil {
+				refs, err := tx.Root.ReferencingKeys(ctx, ev.t.Def.Schema, ev.t.Def.Name)
 				if err != nil {
 					return err
 				}
-				k := ref.Schema + "." + ref.Table
-				if len(changes) > 0 && byChild[k] == nil {
-					order = append(order, k)
+				for _, ref := range refs {
+					changes, err := s.referencing(ev, ref)
+					if err != nil {
+						return err
+					}
+					k := ref.Schema + "." + ref.Table
+					if len(changes) > 0 && byChild[k] == nil {
+						order = append(order, k)
+					}
+					byChild[k] = append(byChild[k], changes...)
+					touched += len(changes)
 				}
-				byChild[k] = append(byChild[k], changes...)
-				touched += len(changes)
+				if ev, err = ev.inParent(ctx, tx); err != nil {
+					return err
+				}
 			}
 		}
 		if touched > maxCascadeRows {
@@ -161,6 +173,72 @@ func (s *fkState) run() error {
 		}
 	}
 	return nil
+}
+
+// keyOwner returns the name of the table that declared foreign key fk
+// of t: t, or the partitioned ancestor a partition's copy comes from.
+func keyOwner(ctx context.Context, tx *Txn, t *Table, fk *versioning.ForeignKey) (string, error) {
+	for inherited := fk.Inherited; inherited; {
+		parent, err := partitionParent(ctx, tx, t)
+		if parent == nil || err != nil {
+			return t.Def.Name, err
+		}
+		i := slices.IndexFunc(parent.Def.ForeignKeys, func(k versioning.ForeignKey) bool { return k.Name == fk.Name })
+		if i < 0 {
+			break
+		}
+		t, inherited = parent, parent.Def.ForeignKeys[i].Inherited
+	}
+	return t.Def.Name, nil
+}
+
+// partitionParent returns the partitioned table t is a partition of,
+// nil if none.
+func partitionParent(ctx context.Context, tx *Txn, t *Table) (*Table, error) {
+	if !t.Def.IsPartition() || len(t.Def.Inherits) == 0 {
+		return nil, nil
+	}
+	p := t.Def.Inherits[0]
+	parent, ok, err := tx.Table(ctx, p.Schema, p.Name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return parent, nil
+}
+
+// inParent returns the event as one of the partitioned table ev.t is a
+// partition of, its rows in that table's layout; t nil if none.
+func (ev fkEvent) inParent(ctx context.Context, tx *Txn) (fkEvent, error) {
+	parent, err := partitionParent(ctx, tx, ev.t)
+	if parent == nil || err != nil {
+		return fkEvent{}, err
+	}
+	layout := columnsByName(parent, ev.t)
+	out := fkEvent{t: parent, old: make(Row, len(parent.Cols))}
+	mapRow(out.old, ev.old, layout)
+	if ev.new != nil {
+		out.new = make(Row, len(parent.Cols))
+		mapRow(out.new, ev.new, layout)
+	}
+	return out, nil
+}
+
+// columnsByName maps the columns of from to those of to with the same
+// names (-1 where to has none), as Scan.Layout does.
+func columnsByName(from, to *Table) []int {
+	layout := make([]int, len(from.Cols))
+	for i, c := range from.Cols {
+		layout[i] = -1
+		if c.Dropped {
+			continue
+		}
+		for _, d := range to.Cols {
+			if !d.Dropped && d.Name == c.Name {
+				layout[i] = d.Pos
+			}
+		}
+	}
+	return layout
 }
 
 // childChange is an action on a referencing row: delete it (row nil) or
@@ -221,8 +299,12 @@ func (s *fkState) referencing(ev fkEvent, ref versioning.ForeignKeyRef) ([]child
 				return nil, err
 			}
 		}
-		return nil, pgerr.New(pgerr.ForeignKeyViolation, "update or delete on table %q violates foreign key constraint %q on table %q", ev.t.Def.Name, fk.Name, child.Def.Name).
-			WithDetail("Key (%s)=(%s) is still referenced from table %q.", colNames(ev.t, fk.RefColumns), formatValues(ev.t, fk.RefColumns, ev.old), child.Def.Name)
+		owner, err := keyOwner(ctx, tx, child, fk)
+		if err != nil {
+			return nil, err
+		}
+		return nil, pgerr.New(pgerr.ForeignKeyViolation, "update or delete on table %q violates foreign key constraint %q on table %q", ev.t.Def.Name, fk.Name, owner).
+			WithDetail("Key (%s)=(%s) is still referenced from table %q.", colNames(ev.t, fk.RefColumns), formatValues(ev.t, fk.RefColumns, ev.old), owner)
 	}
 	var defaults []Datum
 	if action == 'd' {
@@ -471,8 +553,35 @@ func hasKey(ctx context.Context, tx *Txn, t *Table, cols []int, row Row) (bool, 
 
 // lookupKey reports whether t has a row whose columns cols equal vals
 // (values of those columns' types), through its primary key or a unique
-// index on exactly those columns.
+// index on exactly those columns; a partitioned table's rows are its
+// partitions'.
 func lookupKey(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Datum) (bool, error) {
+	if !t.Def.Partitioned() {
+		return lookupOwnKey(ctx, tx, t, cols, vals)
+	}
+	names, err := tx.Root.Children(ctx, t.Def.Schema, t.Def.Name)
+	if err != nil {
+		return false, err
+	}
+	for _, n := range names {
+		part, ok, err := tx.Table(ctx, n.Schema, n.Name)
+		if err != nil || !ok {
+			return false, err
+		}
+		layout := columnsByName(t, part)
+		pcols := make([]int, len(cols))
+		for i, c := range cols {
+			pcols[i] = layout[c]
+		}
+		if found, err := lookupKey(ctx, tx, part, pcols, vals); err != nil || found {
+			return found, err
+		}
+	}
+	return false, nil
+}
+
+// lookupOwnKey is lookupKey on the rows t stores itself.
+func lookupOwnKey(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Datum) (bool, error) {
 	cs := tx.Root.Store()
 	sameSet := func(a []int) []int {
 		// The positions in vals of a's columns, if a is cols reordered.

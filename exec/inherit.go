@@ -22,6 +22,12 @@ type Append struct {
 	// Members, when set, numbers the parts in keys instead of their
 	// positions: the members of Modify they are, some pruned.
 	Members []int
+	// OIDs, when set, are the parts' table OIDs: each row gets its
+	// part's after its columns, the system column tableoid.
+	OIDs []uint32
+	// Skip, when set, leaves out the parts it reports, at each
+	// execution: pruning by the values of the statement's parameters.
+	Skip func(env *Env, part int) bool
 }
 
 func (p *Append) Columns() []ResultColumn { return p.Cols }
@@ -29,7 +35,43 @@ func (p *Append) Columns() []ResultColumn { return p.Cols }
 func (p *Append) Explain() (string, []Plan) { return "Append", p.Parts }
 
 func (p *Append) Open(env *Env) (Rows, error) {
-	return &appendRows{env: env, parts: p.Parts, members: p.Members, cur: -1}, nil
+	parts, members, oids := p.Parts, p.Members, p.OIDs
+	if p.Skip != nil {
+		parts, members, oids = nil, nil, nil
+		for i, part := range p.Parts {
+			if p.Skip(env, i) {
+				continue
+			}
+			parts = append(parts, part)
+			if p.Members != nil {
+				members = append(members, p.Members[i])
+			}
+			if p.OIDs != nil {
+				oids = append(oids, p.OIDs[i])
+			}
+		}
+	}
+	r := &appendRows{env: env, parts: parts, members: members, cur: -1}
+	if p.OIDs != nil {
+		return &oidRows{appendRows: r, oids: oids}, nil
+	}
+	return r, nil
+}
+
+// oidRows are an Append's rows with their table's OID added.
+type oidRows struct {
+	*appendRows
+	oids []uint32
+	out  Row
+}
+
+func (r *oidRows) Next() (Row, error) {
+	row, err := r.appendRows.Next()
+	if row == nil || err != nil {
+		return row, err
+	}
+	r.out = append(append(r.out[:0], row...), DInt(int64(r.oids[r.cur])))
+	return r.out, nil
 }
 
 type appendRows struct {
@@ -134,6 +176,9 @@ type Member struct {
 	// has no such column); nil when the two have the same columns.
 	Layout []int
 	Checks []CheckConstraint
+	// Conflict is an INSERT's ON CONFLICT clause for this table: its
+	// arbiters are the member's indexes that stand for Table's.
+	Conflict *OnConflict
 }
 
 // memberState is what openMembers keeps per member, opened when the
@@ -142,6 +187,8 @@ type memberState struct {
 	w   *TableWriter
 	fks *fkState
 	row Row // a buffer for rows in the member's layout
+	// touched are the keys an INSERT ... ON CONFLICT wrote (see upsert).
+	touched map[string]bool
 }
 
 // member returns the state of member i, opening its writer.
@@ -210,6 +257,35 @@ func (p *Modify) insertMember(env *Env, s *memberState, i int, row Row) error {
 	return nil
 }
 
+// upsertMember handles ON CONFLICT for row, in member i's layout
+// (proposed in the statement table's): as upsert does, on the member's
+// table. upd is the updated row in the statement table's layout, when
+// the existing row was updated instead.
+func (p *Modify) upsertMember(env *Env, s *memberState, i int, row, proposed Row) (upd Row, skip bool, err error) {
+	m := &p.Members[i]
+	t := s.w.t
+	if err := checkConstraints(env, t, m.Checks, row); err != nil {
+		return nil, false, err
+	}
+	rows, skip, err := upsert(env, m.Conflict, m.Checks, s.w, t, row, m.Layout, proposed, &s.touched, nil)
+	if rows == nil || err != nil {
+		return nil, skip, err
+	}
+	upd = rows[1]
+	if m.Layout != nil {
+		upd = make(Row, len(m.Layout))
+		mapRow(upd, rows[1], m.Layout)
+	}
+	if p.Route != nil {
+		if j, err := p.Route.Route(upd, nil); err != nil || j != i {
+			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "invalid ON UPDATE specification").
+				WithDetail("The result tuple would appear in a different partition than the original tuple.")
+		}
+	}
+	s.fks.changed(t, rows[0], rows[1])
+	return upd, false, nil
+}
+
 // openMembers runs a Modify over Members: INSERT routes each row to a
 // partition; UPDATE and DELETE change each row in the table it came from,
 // an UPDATE moving a row whose new key belongs to another partition.
@@ -249,7 +325,21 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := p.insertMember(env, s, i, p.memberRow(&p.Members[i], s, row)); err != nil {
+			mrow := p.memberRow(&p.Members[i], s, row)
+			if c := p.Members[i].Conflict; c != nil {
+				upd, skip, err := p.upsertMember(env, s, i, mrow, row)
+				if err != nil {
+					return nil, err
+				}
+				if skip {
+					continue
+				}
+				if upd != nil {
+					ret = upd
+					break
+				}
+			}
+			if err := p.insertMember(env, s, i, mrow); err != nil {
 				return nil, err
 			}
 		case Update, Delete:

@@ -216,28 +216,40 @@ type CheckLevel struct {
 
 // check fails with 23514 if row is outside the partition.
 func (c *PartitionCheck) check(t *Table, row Row) error {
+	if !c.Holds(row) {
+		return pgerr.New(pgerr.CheckViolation, "new row for relation %q violates partition constraint", t.Def.Name).
+			WithDetail("Failing row contains %s.", formatRow(t, row))
+	}
+	return nil
+}
+
+// Holds reports whether row, in the partition's layout, lies within it.
+func (c *PartitionCheck) Holds(row Row) bool {
 	var buf [8]Datum
 	for _, l := range c.Levels {
 		key := buf[:0]
 		for _, pos := range l.Key {
 			key = append(key, row[pos])
 		}
-		ok := l.Bound.Holds(l.Strategy, key, l.Types)
-		if l.Bound.Default {
-			ok = true
-			for i := range l.Siblings {
-				if l.Siblings[i].Holds(l.Strategy, key, l.Types) {
-					ok = false
-					break
-				}
-			}
-		}
-		if !ok {
-			return pgerr.New(pgerr.CheckViolation, "new row for relation %q violates partition constraint", t.Def.Name).
-				WithDetail("Failing row contains %s.", formatRow(t, row))
+		if !l.holds(key) {
+			return false
 		}
 	}
-	return nil
+	return true
+}
+
+// holds reports whether key lies within the level's bound: for a default
+// partition, outside every sibling's.
+func (l *CheckLevel) holds(key []Datum) bool {
+	if !l.Bound.Default {
+		return l.Bound.Holds(l.Strategy, key, l.Types)
+	}
+	for i := range l.Siblings {
+		if l.Siblings[i].Holds(l.Strategy, key, l.Types) {
+			return false
+		}
+	}
+	return true
 }
 
 // PartitionHash is PostgreSQL's hash of a partition key

@@ -111,8 +111,12 @@ func (w *TableWriter) indexEntry(ctx context.Context, i int, prefix []byte) ([]b
 // fails); upd holds the old and new rows when the existing row was updated
 // instead; both empty mean insert the row. touched collects the keys the
 // statement wrote, which DO UPDATE may not reach twice.
-func upsert(env *Env, p *Modify, w *TableWriter, t *Table, row Row, touched *map[string]bool, trg *triggerState) (upd []Row, skip bool, err error) {
-	c := p.Conflict
+//
+// When t is a member of a Modify with another layout, layout maps the
+// statement table's columns to t's and proposed is row in the statement
+// table's layout, which c's expressions read. trg, when set, fires the table's BEFORE UPDATE
+// row triggers on the new row.
+func upsert(env *Env, c *OnConflict, checks []CheckConstraint, w *TableWriter, t *Table, row Row, layout []int, proposed Row, touched *map[string]bool, trg *triggerState) (upd []Row, skip bool, err error) {
 	if *touched == nil {
 		*touched = map[string]bool{}
 	}
@@ -137,14 +141,21 @@ func upsert(env *Env, p *Modify, w *TableWriter, t *Table, row Row, touched *map
 		return nil, false, pgerr.New(pgerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 	}
-	both := append(slices.Clone(old), row...)
+	seen := old // the existing row as c's expressions see it
+	if layout != nil {
+		seen = make(Row, len(layout))
+		mapRow(seen, old, layout)
+	} else {
+		proposed = row
+	}
+	both := append(slices.Clone(seen), proposed...)
 	if c.Where != nil {
 		ok, err := isTrue(env, c.Where, both)
 		if err != nil || !ok {
 			return nil, true, err
 		}
 	}
-	nrow := slices.Clone(old)
+	nrow := slices.Clone(seen)
 	for pos, e := range c.Sets {
 		if e == nil {
 			continue
@@ -152,6 +163,9 @@ func upsert(env *Env, p *Modify, w *TableWriter, t *Table, row Row, touched *map
 		if nrow[pos], err = e.Eval(env, both); err != nil {
 			return nil, false, err
 		}
+	}
+	if layout != nil {
+		nrow = unmappedRow(old, nrow, layout)
 	}
 	if trg != nil {
 		r, err := trg.beforeRow("UPDATE", old, nrow)
@@ -163,7 +177,7 @@ func upsert(env *Env, p *Modify, w *TableWriter, t *Table, row Row, touched *map
 	if err := checkNotNull(t, nrow); err != nil {
 		return nil, false, err
 	}
-	if err := checkConstraints(env, t, p.Checks, nrow); err != nil {
+	if err := checkConstraints(env, t, checks, nrow); err != nil {
 		return nil, false, err
 	}
 	if err := w.Update(env.Ctx, key, old, nrow); err != nil {
@@ -176,4 +190,12 @@ func upsert(env *Env, p *Modify, w *TableWriter, t *Table, row Row, touched *map
 		}
 	}
 	return []Row{old, nrow}, false, nil
+}
+
+// unmappedRow returns base with the columns of src, a row in the layout
+// layout maps from, written over it.
+func unmappedRow(base, src Row, layout []int) Row {
+	out := slices.Clone(base)
+	unmapRow(out, src, layout)
+	return out
 }

@@ -58,6 +58,13 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (utility, error) {
 			// sequences have nothing to change here.
 			for _, n := range s.Cmds {
 				switch n.GetAlterTableCmd().Subtype {
+				case pg.AlterTableType_AT_AttachPartition:
+					if rel.kind != relIndex {
+						return "", pgerr.New(pgerr.WrongObjectType, "%q is not an index", s.Relation.Relname)
+					}
+					if err := a.attachIndex(ctx, rel, schema, n.GetAlterTableCmd().Def.GetPartitionCmd()); err != nil {
+						return "", err
+					}
 				case pg.AlterTableType_AT_ChangeOwner, pg.AlterTableType_AT_SetStatistics,
 					pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions,
 					pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_SetLogged, pg.AlterTableType_AT_SetUnLogged:
@@ -75,7 +82,7 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (utility, error) {
 			if !ok {
 				return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel.table.Name)
 			}
-			if err := a.alterCmd(ctx, t, n.GetAlterTableCmd()); err != nil {
+			if err := a.alterInherited(ctx, t, n.GetAlterTableCmd(), s.Relation.Inh, false); err != nil {
 				return "", err
 			}
 		}
@@ -167,6 +174,12 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
 	case pg.AlterTableType_AT_AlterColumnType:
 		return a.alterColumnType(ctx, t, def, cmd)
+	case pg.AlterTableType_AT_AttachPartition:
+		return a.attachPartition(ctx, t, cmd.Def.GetPartitionCmd())
+	case pg.AlterTableType_AT_DetachPartition:
+		return a.detachPartition(ctx, t, cmd.Def.GetPartitionCmd(), false)
+	case pg.AlterTableType_AT_DetachPartitionFinalize:
+		return a.detachPartition(ctx, t, cmd.Def.GetPartitionCmd(), true)
 	case pg.AlterTableType_AT_AddIdentity:
 		return a.addIdentity(ctx, def, cmd)
 	case pg.AlterTableType_AT_SetIdentity:
@@ -435,6 +448,9 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 	if err := d.finish(ctx); err != nil {
 		return err
 	}
+	if err := checkUniqueCoversKey(def); err != nil {
+		return err
+	}
 	if d.newPK {
 		if def, err = a.tx.Rewrite(ctx, t, def, nil); err != nil {
 			return err
@@ -455,6 +471,16 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 	}
 	if err := a.putTable(ctx, def); err != nil {
 		return err
+	}
+	if def.Partitioned() && (d.newPK || len(d.newIndexes) > 0) {
+		if err := a.cascadeIndexes(ctx, def); err != nil {
+			return err
+		}
+	}
+	if def.Partitioned() && len(d.newFKs) > 0 {
+		if err := a.cascadeForeignKeys(ctx, def); err != nil {
+			return err
+		}
 	}
 	return a.validateNewForeignKeys(ctx, def, d.newFKs)
 }
@@ -556,6 +582,7 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 	}
 	def.Columns[pos] = versioning.Column{
 		Name: fmt.Sprintf("........pg.dropped.%d........", pos+1), Type: c.Type, Typmod: c.Typmod, Dropped: true,
+		InhCount: c.InhCount, NotLocal: c.NotLocal, // as PostgreSQL keeps them
 	}
 	rekey := slices.Contains(def.PrimaryKey, pos)
 	if rekey {
@@ -845,7 +872,7 @@ func (a *analyzer) rename(s *pg.RenameStmt) (utility, error) {
 			if rel.kind != relTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
-			return tag, a.renameColumn(ctx, cloneTable(rel.table), s.Subname, s.Newname)
+			return tag, a.renameColumnInherited(ctx, rel.table, s.Subname, s.Newname, s.Relation.Inh, false)
 		case pg.ObjectType_OBJECT_TABCONSTRAINT:
 			if rel.kind != relTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)

@@ -273,6 +273,26 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			}
 			return exec.DText(catalog.PartitionKeyDef(r.Table)), nil
 		}, exec.TText, true
+	case name == "pg_get_partition_constraintdef" && n == 1:
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			oid, ok := argOID(a[0])
+			if !ok {
+				return exec.Null, nil
+			}
+			snap, err := s.snapshot(env)
+			if err != nil {
+				return exec.Null, err
+			}
+			r, ok := snap.RelationByOID(oid)
+			if !ok || r.Table == nil || r.Kind != 'r' {
+				return exec.Null, nil
+			}
+			def, err := partitionConstraintDef(env.Ctx, env.Txn.Root, r.Table)
+			if err != nil || def == "" {
+				return exec.Null, err
+			}
+			return exec.DText(def), nil
+		}, exec.TText, true
 	case name == "pg_get_expr" && (n == 2 || n == 3):
 		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			if isNull(a[:2]) {
@@ -395,7 +415,7 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			return exec.Null, nil
 		}, exec.TText, true
 	case (name == "shobj_description" && n == 2) ||
-		(name == "pg_get_statisticsobjdef_columns" && n == 1) || (name == "pg_get_partition_constraintdef" && n == 1) ||
+		(name == "pg_get_statisticsobjdef_columns" && n == 1) ||
 		(name == "pg_get_triggerdef" && (n == 1 || n == 2)) || (name == "pg_get_ruledef" && (n == 1 || n == 2)):
 		// Comments, views, statistics objects, partitions, triggers and
 		// rules do not exist here.

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -93,8 +94,16 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
 			return "", err
 		}
 		def.Indexes = append(def.Indexes, ix)
+		if err := checkUniqueCoversKey(def); err != nil {
+			return "", err
+		}
 		if err := a.putTable(ctx, def); err != nil {
 			return "", err
+		}
+		if def.Partitioned() && s.Relation.Inh {
+			if err := a.cascadeIndexes(ctx, def); err != nil {
+				return "", err
+			}
 		}
 		return "CREATE INDEX", nil
 	}, nil
@@ -153,6 +162,7 @@ func cloneTable(t *versioning.Table) *versioning.Table {
 		c.Indexes[i].Include = append([]int(nil), c.Indexes[i].Include...)
 	}
 	c.Checks = append([]versioning.Check(nil), t.Checks...)
+	c.Inherits = slices.Clone(t.Inherits)
 	c.ForeignKeys = append([]versioning.ForeignKey(nil), t.ForeignKeys...)
 	for i := range c.ForeignKeys {
 		c.ForeignKeys[i].Columns = append([]int(nil), c.ForeignKeys[i].Columns...)

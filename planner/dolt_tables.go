@@ -130,9 +130,18 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 	if def == nil {
 		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist at revision %q", rv.Relname, rev), rv.Location)
 	}
+	return a.pinTable(def, root), nil
+}
+
+// pinTable returns the table of def read from a past revision's root.
+func (a *analyzer) pinTable(def *versioning.Table, root versioning.RootValue) *exec.Table {
 	t := exec.NewTable(def)
 	t.Pinned = true
-	return t, nil
+	if a.pinnedRoots == nil {
+		a.pinnedRoots = map[*exec.Table]versioning.RootValue{}
+	}
+	a.pinnedRoots[t] = root
+	return t
 }
 
 // checkWritableTable refuses to write a table pinned to a revision.

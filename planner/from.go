@@ -171,7 +171,22 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return leafItem(scan, aliasOf(rv), colnames, t)
+	app, ok := scan.(*exec.Append)
+	if !ok {
+		return leafItem(scan, aliasOf(rv), colnames, t)
+	}
+	// The rows of several tables: each says which in a column after the
+	// table's, the system column tableoid.
+	app.OIDs = make([]uint32, len(app.Parts))
+	for i, part := range app.Parts {
+		app.OIDs[i] = part.(*exec.Scan).Table.OID
+	}
+	app.Cols = append(slices.Clip(app.Cols), exec.ResultColumn{Name: "tableoid", T: exec.T{OID: exec.OIDOid, Typmod: -1}})
+	it, err := leafItem(scan, aliasOf(rv), colnames, t)
+	if err == nil {
+		it.items[0].tableOID = &scopeCol{name: "tableoid", t: exec.T{OID: exec.OIDOid, Typmod: -1}, idx: len(cols), tableOID: t.OID, attnum: -6}
+	}
+	return it, err
 }
 
 func (a *analyzer) rangeSubselect(rs *pg.RangeSubselect, corr *correlation, prefix *scope) (*fromItem, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -106,16 +107,21 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 				}
 				d.a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging multiple inherited definitions of column %q", c.Name))
 				have.NotNull = have.NotNull || c.NotNull
+				have.InhCount++
 				continue
 			}
 			d.def.Columns = append(d.def.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod,
-				NotNull: c.NotNull, Default: c.Default})
+				NotNull: c.NotNull, Default: c.Default, InhCount: 1, NotLocal: true})
 		}
 		for _, ck := range p.Checks {
-			if ck.NoInherit || slices.ContainsFunc(d.def.Checks, func(h versioning.Check) bool { return h.Name == ck.Name }) {
+			if ck.NoInherit {
 				continue
 			}
-			d.def.Checks = append(d.def.Checks, versioning.Check{Name: ck.Name, Expr: ck.Expr, NotValid: ck.NotValid})
+			if i := slices.IndexFunc(d.def.Checks, func(h versioning.Check) bool { return h.Name == ck.Name }); i >= 0 {
+				d.def.Checks[i].InhCount++
+				continue
+			}
+			d.def.Checks = append(d.def.Checks, versioning.Check{Name: ck.Name, Expr: ck.Expr, NotValid: ck.NotValid, InhCount: 1, NotLocal: true})
 			d.ns.cons[ck.Name] = true
 		}
 	}
@@ -147,6 +153,9 @@ func (d *tableDDL) columnDef(ctx context.Context, cd *pg.ColumnDef, partition bo
 				WithDetail("%s versus %s", types.FormatType(types.Oid(c.Type), c.Typmod), types.FormatType(types.Oid(t.OID), t.Typmod)), cd.Location)
 		}
 		d.a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", cd.Colname))
+	}
+	if !partition {
+		c.NotLocal = false // defined here too (a partition's columns never are)
 	}
 	c.NotNull = c.NotNull || cd.IsNotNull
 	return d.columnConstraints(ctx, pos, cd, false)
@@ -245,38 +254,186 @@ func checkUniqueCoversKey(def *versioning.Table) error {
 // partitioned parent, named as PostgreSQL names them.
 func (d *tableDDL) inheritIndexes(parent *versioning.Table) error {
 	def := d.def
-	remap := func(pos int) int { return d.column(parent.Columns[pos].Name) }
 	if len(parent.PrimaryKey) > 0 && len(def.PrimaryKey) == 0 {
-		for _, c := range parent.PrimaryKey {
-			def.PrimaryKey = append(def.PrimaryKey, remap(c))
-			def.Columns[remap(c)].NotNull = true
-		}
-		def.PrimaryKeyName = d.ns.chooseRelationName(def.Name, "", "pkey", true)
+		partitionPrimaryKey(parent, def, d.ns)
 	}
 	for _, pix := range parent.Indexes {
-		ix := pix
-		ix.Columns = slices.Clone(pix.Columns)
-		ix.Include = nil
-		var names []string
-		for i, c := range ix.Columns {
-			if c.Column >= 0 {
-				ix.Columns[i].Column = remap(c.Column)
-				names = append(names, def.Columns[ix.Columns[i].Column].Name)
-			} else {
-				names = append(names, "expr")
+		d.newIndexes = append(d.newIndexes, len(def.Indexes))
+		def.Indexes = append(def.Indexes, partitionIndex(parent, def, pix, d.ns))
+	}
+	for _, fk := range parent.ForeignKeys {
+		def.ForeignKeys = append(def.ForeignKeys, partitionForeignKey(parent, def, fk))
+	}
+	return nil
+}
+
+// partitionForeignKey returns partition def's copy of foreign key fk of
+// its parent: a partition's rows are its parent's, and must reference
+// what the parent's do.
+func partitionForeignKey(parent, def *versioning.Table, fk versioning.ForeignKey) versioning.ForeignKey {
+	out := fk
+	out.Columns = make([]int, len(fk.Columns))
+	for i, c := range fk.Columns {
+		out.Columns[i] = columnIndex(def, parent.Columns[c].Name)
+	}
+	out.RefColumns = slices.Clone(fk.RefColumns)
+	out.Comment, out.Inherited = "", true
+	return out
+}
+
+// cascadeForeignKeys gives the partitions of parent, and theirs, the
+// foreign keys of parent they lack, validating their rows.
+func (a *analyzer) cascadeForeignKeys(ctx context.Context, parent *versioning.Table) error {
+	parts, err := a.partitions(ctx, parent)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		def := cloneTable(p)
+		var added []versioning.ForeignKey
+		for _, fk := range parent.ForeignKeys {
+			if !slices.ContainsFunc(def.ForeignKeys, func(have versioning.ForeignKey) bool { return have.Name == fk.Name }) {
+				added = append(added, partitionForeignKey(parent, def, fk))
 			}
 		}
-		for _, c := range pix.Include {
-			ix.Include = append(ix.Include, remap(c))
+		if len(added) == 0 {
+			continue
 		}
-		suffix := "idx"
-		if ix.Constraint {
-			suffix = "key"
+		def.ForeignKeys = append(def.ForeignKeys, added...)
+		if err := a.putTable(ctx, def); err != nil {
+			return err
 		}
-		ix.Name = d.ns.chooseRelationName(def.Name, indexNameAddition(names), suffix, true)
-		ix.Comment, ix.ConstraintComment = "", ""
-		d.newIndexes = append(d.newIndexes, len(def.Indexes))
-		def.Indexes = append(def.Indexes, ix)
+		for _, fk := range added {
+			if !fk.NotValid && !def.Partitioned() {
+				if err := a.validateForeignKey(ctx, def, fk); err != nil {
+					return err
+				}
+			}
+		}
+		if def.Partitioned() {
+			if err := a.cascadeForeignKeys(ctx, def); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// partitionPrimaryKey gives partition def the primary key of its parent.
+func partitionPrimaryKey(parent, def *versioning.Table, ns *nameSet) {
+	def.PrimaryKey = nil
+	for _, c := range parent.PrimaryKey {
+		pos := columnIndex(def, parent.Columns[c].Name)
+		def.PrimaryKey = append(def.PrimaryKey, pos)
+		def.Columns[pos].NotNull = true
+	}
+	def.PrimaryKeyName = ns.chooseRelationName(def.Name, "", "pkey", true)
+}
+
+// partitionIndex returns the index of partition def that stands for index
+// pix of its parent: the same key, by column name, named as PostgreSQL
+// names a partition's index.
+func partitionIndex(parent, def *versioning.Table, pix versioning.Index, ns *nameSet) versioning.Index {
+	remap := func(pos int) int { return columnIndex(def, parent.Columns[pos].Name) }
+	ix := pix
+	ix.Columns = slices.Clone(pix.Columns)
+	ix.Include = nil
+	var names []string
+	for i, c := range ix.Columns {
+		if c.Column >= 0 {
+			ix.Columns[i].Column = remap(c.Column)
+			names = append(names, def.Columns[ix.Columns[i].Column].Name)
+		} else {
+			names = append(names, "expr")
+		}
+	}
+	for _, c := range pix.Include {
+		ix.Include = append(ix.Include, remap(c))
+	}
+	suffix := "idx"
+	if ix.Constraint {
+		suffix = "key"
+	}
+	ix.Name = ns.chooseRelationName(def.Name, indexNameAddition(names), suffix, ix.Constraint)
+	ix.Comment, ix.ConstraintComment = "", ""
+	ix.Rows = store.Address{}
+	return ix
+}
+
+// sameIndex reports whether index ix of def can stand for index pix of
+// its parent: the same key columns, by name, order and uniqueness.
+func sameIndex(parent, def *versioning.Table, pix, ix versioning.Index) bool {
+	if ix.Unique != pix.Unique || ix.Where != pix.Where || len(ix.Columns) != len(pix.Columns) {
+		return false
+	}
+	for i, pc := range pix.Columns {
+		c := ix.Columns[i]
+		if (pc.Column < 0) != (c.Column < 0) || pc.Expr != c.Expr || pc.Desc != c.Desc || pc.NullsFirst != c.NullsFirst {
+			return false
+		}
+		if pc.Column >= 0 && parent.Columns[pc.Column].Name != def.Columns[c.Column].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// addPartitionIndexes gives def, a partition of parent with rows, the
+// parent's primary key and the indexes it lacks, built from its rows; an
+// equivalent index it has already stands for the parent's.
+func (a *analyzer) addPartitionIndexes(ctx context.Context, parent, def *versioning.Table) error {
+	ns, err := takenNames(ctx, a.tx.Root, def.Schema)
+	if err != nil {
+		return err
+	}
+	newPK := false
+	if len(parent.PrimaryKey) > 0 && len(def.PrimaryKey) == 0 {
+		partitionPrimaryKey(parent, def, ns)
+		newPK = true
+	}
+	var built []int
+	for _, pix := range parent.Indexes {
+		if slices.ContainsFunc(def.Indexes, func(ix versioning.Index) bool { return sameIndex(parent, def, pix, ix) }) {
+			continue
+		}
+		built = append(built, len(def.Indexes))
+		def.Indexes = append(def.Indexes, partitionIndex(parent, def, pix, ns))
+	}
+	t, ok, err := a.tx.Table(ctx, def.Schema, def.Name)
+	if err != nil || !ok {
+		return err
+	}
+	if def.Partitioned() {
+		return nil // no rows; its partitions get the indexes (cascadeIndexes)
+	}
+	if newPK {
+		_, err := a.tx.Rewrite(ctx, t, def, nil)
+		return err
+	}
+	return a.buildNewIndexes(ctx, def, built)
+}
+
+// cascadeIndexes gives the partitions of parent, and theirs, the indexes
+// of parent they lack: CREATE INDEX and ADD PRIMARY KEY or UNIQUE on a
+// partitioned table index its partitions.
+func (a *analyzer) cascadeIndexes(ctx context.Context, parent *versioning.Table) error {
+	parts, err := a.partitions(ctx, parent)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		def := cloneTable(p)
+		if err := a.addPartitionIndexes(ctx, parent, def); err != nil {
+			return err
+		}
+		if err := a.putTable(ctx, def); err != nil {
+			return err
+		}
+		if def.Partitioned() {
+			if err := a.cascadeIndexes(ctx, def); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -460,6 +617,11 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 	// Report the partition PostgreSQL does: for a list, the holder of
 	// the first value that is taken; for a range, the lowest overlapping.
 	strategy := parent.PartitionKey.Strategy
+	if strategy == versioning.PartitionHash && !b.Default {
+		if err := checkModulus(siblings, bounds, name, nb); err != nil {
+			return err
+		}
+	}
 	probes := []exec.PartBound{nb}
 	if strategy == versioning.PartitionList {
 		probes = nil
@@ -476,6 +638,42 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 			if siblings[i].Name != name && boundsOverlap(strategy, &probe, &bounds[i]) {
 				return pgerr.New(pgerr.InvalidObjectDefinition, "partition %q would overlap partition %q", name, siblings[i].Name)
 			}
+		}
+	}
+	return nil
+}
+
+// checkModulus fails unless the modulus of a new hash partition name
+// (bound nb) and its siblings' each divide the next larger one, as
+// PostgreSQL requires so that every key has one partition. The siblings
+// are compared in the order of (modulus, remainder), as PostgreSQL does.
+func checkModulus(siblings []*versioning.Table, bounds []exec.PartBound, name string, nb exec.PartBound) error {
+	order := boundOrder(versioning.PartitionHash, bounds)
+	order = slices.DeleteFunc(order, func(i int) bool { return siblings[i].Name == name || bounds[i].Default })
+	if len(order) == 0 {
+		return nil
+	}
+	// prev is the last sibling at or below the new bound, -1 if none.
+	prev := -1
+	for k, i := range order {
+		if b := bounds[i]; b.Modulus < nb.Modulus || b.Modulus == nb.Modulus && b.Remainder <= nb.Remainder {
+			prev = k
+		}
+	}
+	fail := func(format string, args ...any) error {
+		return pgerr.New(pgerr.InvalidObjectDefinition, "every hash partition modulus must be a factor of the next larger modulus").
+			WithDetail(format, args...)
+	}
+	if prev >= 0 {
+		i := order[prev]
+		if nb.Modulus%bounds[i].Modulus != 0 {
+			return fail("The new modulus %d is not divisible by %d, the modulus of existing partition %q.", nb.Modulus, bounds[i].Modulus, siblings[i].Name)
+		}
+	}
+	if prev+1 < len(order) {
+		i := order[prev+1]
+		if bounds[i].Modulus%nb.Modulus != 0 {
+			return fail("The new modulus %d is not a factor of %d, the modulus of existing partition %q.", nb.Modulus, bounds[i].Modulus, siblings[i].Name)
 		}
 	}
 	return nil
@@ -538,6 +736,9 @@ type partLevel struct {
 // children returns the tables that inherit directly from t, partitions
 // in the order of their bounds, and records them for plan reuse.
 func (a *analyzer) children(t *exec.Table) ([]*exec.Table, error) {
+	if root, ok := a.pinnedRoots[t]; ok {
+		return a.pinnedChildren(t, root)
+	}
 	names, err := a.tx.Root.Children(a.ctx, t.Def.Schema, t.Def.Name)
 	if err != nil {
 		return nil, err
@@ -552,6 +753,26 @@ func (a *analyzer) children(t *exec.Table) ([]*exec.Table, error) {
 		if ok {
 			a.deps = append(a.deps, c.Def)
 			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// pinnedChildren returns the children of a table pinned to a past
+// revision, whose root value is root: pinned to it too.
+func (a *analyzer) pinnedChildren(t *exec.Table, root versioning.RootValue) ([]*exec.Table, error) {
+	names, err := root.Children(a.ctx, t.Def.Schema, t.Def.Name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*exec.Table, 0, len(names))
+	for _, n := range names {
+		def, ok, err := root.Table(a.ctx, n.Schema, n.Name)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, a.pinTable(def, root))
 		}
 	}
 	return out, nil
@@ -688,7 +909,7 @@ func layoutOf(ancestor, t *exec.Table) []int {
 // t has descendants or is partitioned, an Append of theirs in t's layout.
 func (a *analyzer) relationScan(t *exec.Table, inh bool, cols []exec.ResultColumn) (exec.Plan, error) {
 	scan := &exec.Scan{Table: t, Cols: cols}
-	if !inh || t.Virtual != nil || t.Pinned {
+	if _, pinned := a.pinnedRoots[t]; !inh || t.Virtual != nil || t.Pinned && !pinned {
 		return scan, nil
 	}
 	members, _, err := a.family(t)
@@ -716,7 +937,23 @@ func (a *analyzer) relationScan(t *exec.Table, inh bool, cols []exec.ResultColum
 func (a *analyzer) appendWhere(app *exec.Append, pred exec.Expr) exec.Plan {
 	members := a.families[app]
 	conds := andParts(pred, nil)
+	var above []exec.Expr // conditions on tableoid, which the parts lack
+	if app.OIDs != nil {
+		var below []exec.Expr
+		for _, c := range conds {
+			if readsColumn(c, len(app.Cols)-1) {
+				above = append(above, c)
+			} else {
+				below = append(below, c)
+			}
+		}
+		if len(below) == 0 {
+			return &exec.Filter{In: app, Pred: pred}
+		}
+		conds, pred = below, and(below)
+	}
 	out := &exec.Append{Cols: app.Cols}
+	defer func() { a.families[out] = members }()
 	for i, part := range app.Parts {
 		m := members[app.Members[i]]
 		if pruned(m.levels, conds) {
@@ -729,9 +966,121 @@ func (a *analyzer) appendWhere(app *exec.Append, pred exec.Expr) exec.Plan {
 		}
 		out.Parts = append(out.Parts, p)
 		out.Members = append(out.Members, app.Members[i])
+		if app.OIDs != nil {
+			out.OIDs = append(out.OIDs, app.OIDs[i])
+		}
 	}
-	a.families[out] = members
+	if app.OIDs != nil && out.OIDs == nil {
+		out.OIDs = []uint32{} // every part pruned: still a column wide
+	}
+	if hasParamConds(conds) {
+		out.Skip = paramPruner(members, out.Members, conds)
+	}
+	if len(above) > 0 {
+		return &exec.Filter{In: out, Pred: and(above)}
+	}
 	return out
+}
+
+// hasParamConds reports whether some of conds compare a column with a
+// parameter, which may prune partitions once its value is known.
+func hasParamConds(conds []exec.Expr) bool {
+	return slices.ContainsFunc(conds, func(c exec.Expr) bool {
+		_, ok := bindParams(nil, c)
+		return ok
+	})
+}
+
+// paramPruner returns the Append's Skip for conditions with parameters:
+// at each execution, with the parameters' values, the parts (of
+// members) whose bounds the conditions rule out.
+func paramPruner(members []familyMember, parts []int, conds []exec.Expr) func(*exec.Env, int) bool {
+	return func(env *exec.Env, i int) bool {
+		bound := make([]exec.Expr, 0, len(conds))
+		for _, c := range conds {
+			if b, ok := bindParams(env, c); ok && b != nil {
+				bound = append(bound, b)
+			}
+		}
+		return pruned(members[parts[i]].levels, bound)
+	}
+}
+
+// bindParams returns condition c, a comparison of a column with a
+// parameter or an OR of such, with the parameters replaced by their
+// values in env; ok is false when c has no such form. With env nil it
+// only recognizes the form (b nil).
+func bindParams(env *exec.Env, c exec.Expr) (b exec.Expr, ok bool) {
+	switch e := c.(type) {
+	case *exec.Call:
+		if _, isCmp := flipped[e.Name]; !isCmp || len(e.Args) != 2 {
+			return nil, false
+		}
+		args := slices.Clone(e.Args)
+		found := false
+		for i, arg := range args {
+			p, isParam := arg.(*exec.Param)
+			if !isParam {
+				continue
+			}
+			found = true
+			if env != nil {
+				d, err := p.Eval(env, nil)
+				if err != nil {
+					return nil, false
+				}
+				args[i] = &exec.Const{D: d, T: p.T}
+			}
+		}
+		if !found || env == nil {
+			return nil, found
+		}
+		out := *e
+		out.Args = args
+		return &out, true
+	case *exec.BoolOp:
+		if !e.Or {
+			return nil, false
+		}
+		args := make([]exec.Expr, len(e.Args))
+		for i, arg := range e.Args {
+			if args[i], ok = bindParams(env, arg); !ok {
+				return nil, false
+			}
+		}
+		if env == nil {
+			return nil, true
+		}
+		out := *e
+		out.Args = args
+		return &out, true
+	}
+	return nil, false
+}
+
+// readsColumn reports whether e may read column idx of its row; true
+// for kinds of expression it does not know.
+func readsColumn(e exec.Expr, idx int) bool {
+	any := func(es []exec.Expr) bool {
+		return slices.ContainsFunc(es, func(x exec.Expr) bool { return readsColumn(x, idx) })
+	}
+	switch x := e.(type) {
+	case *exec.Const, *exec.Param, *exec.OuterRef:
+		return false
+	case *exec.ColRef:
+		return x.Idx == idx
+	case *exec.Call:
+		return any(x.Args)
+	case *exec.BoolOp:
+		return any(x.Args)
+	case *exec.Not:
+		return readsColumn(x.E, idx)
+	case *exec.IsNull:
+		return readsColumn(x.E, idx)
+	case *exec.Coalesce:
+		return any(x.Args)
+	}
+	return true
 }
 
 // keyValue is what a condition says of a key column: col op value.
@@ -901,18 +1250,43 @@ func (a *analyzer) modifyFamily(m *exec.Modify, inh bool) error {
 	if len(members) == 1 && members[0].t == t {
 		return nil
 	}
-	if m.Conflict != nil {
-		return pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT on partitioned tables is not supported yet")
-	}
 	for _, mb := range members {
 		checks, err := a.checks(mb.t)
 		if err != nil {
 			return err
 		}
-		m.Members = append(m.Members, exec.Member{Table: mb.t, Layout: mb.layout, Checks: checks})
+		member := exec.Member{Table: mb.t, Layout: mb.layout, Checks: checks}
+		if m.Conflict != nil {
+			member.Conflict = memberConflict(t.Def, mb, m.Conflict)
+		}
+		m.Members = append(m.Members, member)
 	}
 	m.Route = router
 	return nil
+}
+
+// memberConflict returns the ON CONFLICT clause c of an INSERT into t
+// for member mb: its arbiters are mb's indexes that stand for t's.
+func memberConflict(t *versioning.Table, mb familyMember, c *exec.OnConflict) *exec.OnConflict {
+	out := *c
+	out.Arbiters = nil
+	for _, name := range c.Arbiters {
+		if name == "" {
+			out.Arbiters = append(out.Arbiters, "")
+			continue
+		}
+		i := slices.IndexFunc(t.Indexes, func(ix versioning.Index) bool { return ix.Name == name })
+		if i < 0 {
+			continue
+		}
+		for _, ix := range mb.t.Def.Indexes {
+			if sameIndex(t, mb.t.Def, t.Indexes[i], ix) {
+				out.Arbiters = append(out.Arbiters, ix.Name)
+				break
+			}
+		}
+	}
+	return &out
 }
 
 // partitionCheck builds the partition constraint of partition t: its

@@ -33,6 +33,10 @@ type nsItem struct {
 	cols        []*scopeCol
 	table       *exec.Table // a base table's: for columns its primary key determines
 	kind        itemKind
+	// tableOID is a table's system column tableoid when its rows come
+	// from several tables (an Append of its descendants): the row's
+	// column after the table's. Otherwise tableoid is the table's OID.
+	tableOID *scopeCol
 }
 
 // itemKind is what a namespace item names.
@@ -126,6 +130,12 @@ func shifted(items []*nsItem, off int) []*nsItem {
 			cc.idx += off
 			cc.ref = nil
 			c.cols[j] = &cc
+		}
+		if it.tableOID != nil {
+			cc := *it.tableOID
+			cc.idx += off
+			cc.ref = nil
+			c.tableOID = &cc
 		}
 		out[i] = &c
 	}
@@ -246,7 +256,15 @@ func (a *analyzer) resolveIn(sc *scope, table, name string, loc int32, fromSub b
 		return nil, nil
 	}
 	item, col, err := sc.lookup(table, name, loc)
-	if err != nil {
+	if err != nil && !isUndefinedColumn(err) {
+		return nil, err
+	}
+	if col == nil && name == "tableoid" {
+		var sys exec.Expr
+		if item, col, sys, err = sc.systemColumn(table, loc); sys != nil || err != nil {
+			return sys, err
+		}
+	} else if err != nil {
 		return nil, err
 	}
 	if col != nil {
@@ -288,4 +306,36 @@ func sameOuterValue(a, b exec.Expr) bool {
 		return ok && x.Idx == y.Idx && x.T == y.T
 	}
 	return false
+}
+
+// isUndefinedColumn reports whether err is a missing column's error.
+func isUndefinedColumn(err error) bool {
+	e, ok := err.(*pgerr.Error)
+	return ok && e.Code == pgerr.UndefinedColumn
+}
+
+// systemColumn resolves the system column tableoid of the table item
+// named table (any table item when table is empty): the OID of the
+// table a row was read from. That is a constant unless the item reads
+// several tables, when it is the column the Append adds (col).
+func (sc *scope) systemColumn(table string, loc int32) (*nsItem, *scopeCol, exec.Expr, error) {
+	var found *nsItem
+	for _, it := range sc.items {
+		if it.table == nil || it.kind != itemTable || (table == "" && !it.colsVisible) || (table != "" && (!it.relVisible || it.name != table)) {
+			continue
+		}
+		if found != nil {
+			return nil, nil, nil, withPos(pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", "tableoid"), loc)
+		}
+		found = it
+	}
+	switch {
+	case found == nil && table != "" && sc.hasItem(table):
+		return nil, nil, nil, withPos(pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", table, "tableoid"), loc)
+	case found == nil:
+		return nil, nil, nil, nil
+	case found.tableOID != nil:
+		return found, found.tableOID, nil, nil
+	}
+	return nil, nil, &exec.Const{D: exec.DInt(int64(found.table.OID)), T: exec.T{OID: exec.OIDOid, Typmod: -1}}, nil
 }

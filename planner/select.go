@@ -25,6 +25,9 @@ type analyzer struct {
 	kin  []kinDep // the children of the tables read (inherit.go)
 	// families are the members of the Appends planned, for pruning.
 	families map[*exec.Append][]familyMember
+	// pinnedRoots are the root values of the revisions tables pinned by
+	// time travel come from, where their children are found.
+	pinnedRoots map[*exec.Table]versioning.RootValue
 
 	// State of the query being analyzed; a nested query saves and clears
 	// it (nested, restore).

@@ -169,10 +169,15 @@ func TestLogic(t *testing.T) {
 				got, err := runRecord(ctx, conn, r)
 				where := fmt.Sprintf("%s:%d", path, r.line)
 				if *rewrite {
-					if r.kind == "query" && err == nil {
+					var pe *pgconn.PgError
+					switch {
+					case r.kind == "query" && err == nil:
 						r.want = got
-					} else if (err != nil) != r.wantErr {
+					case (err != nil) != r.wantErr:
 						t.Errorf("%s: PostgreSQL says %v for %q", where, err, r.sql)
+					case r.wantErr && r.errCode == "" && r.errRe == "" && errors.As(err, &pe):
+						// A bare "statement error" learns PostgreSQL's.
+						r.header = "statement error pgcode " + pe.Code + " " + regexp.QuoteMeta(pe.Message)
 					}
 					continue
 				}

@@ -119,6 +119,12 @@ type Column struct {
 	// declared with; Type and Typmod are its base type's, and the
 	// domain's constraints apply to the column's values.
 	Domain string `json:"domain,omitempty"`
+	// InhCount is how many parents the column is inherited from
+	// (attinhcount); NotLocal, that it was not also defined by the table
+	// itself (attislocal false). A column that is neither inherited nor
+	// local would not exist: dropping it from its last parent drops it.
+	InhCount int  `json:"inhcount,omitempty"`
+	NotLocal bool `json:"notlocal,omitempty"`
 }
 
 // Index is a secondary index: a Prolly map from the index columns followed
@@ -171,6 +177,10 @@ type Check struct {
 	NotValid  bool   `json:"not_valid,omitempty"`
 	NoInherit bool   `json:"no_inherit,omitempty"`
 	Comment   string `json:"comment,omitempty"`
+	// InhCount and NotLocal are as a Column's: coninhcount, and
+	// conislocal false.
+	InhCount int  `json:"inhcount,omitempty"`
+	NotLocal bool `json:"notlocal,omitempty"`
 }
 
 // ForeignKey is a FOREIGN KEY constraint.
@@ -186,6 +196,9 @@ type ForeignKey struct {
 	Match    byte   `json:"match,omitempty"`
 	NotValid bool   `json:"not_valid,omitempty"`
 	Comment  string `json:"comment,omitempty"`
+	// Inherited marks a partition's copy of its parent's foreign key
+	// (conislocal false, coninhcount 1).
+	Inherited bool `json:"inherited,omitempty"`
 }
 
 // ForeignKeyRef records that a foreign key of table Schema.Table, named

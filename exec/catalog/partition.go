@@ -68,10 +68,15 @@ func PartitionBoundDef(b *versioning.PartitionBound, ktypes []exec.T) string {
 }
 
 // RelKind is the relation's pg_class.relkind: Kind, but 'p' for a
-// partitioned table.
+// partitioned table and 'I' for its indexes.
 func (r Relation) RelKind() byte {
-	if r.Kind == 'r' && r.Table != nil && r.Table.Partitioned() {
-		return 'p'
+	if r.Table != nil && r.Table.Partitioned() {
+		switch r.Kind {
+		case 'r':
+			return 'p'
+		case 'i':
+			return 'I'
+		}
 	}
 	return r.Kind
 }

@@ -208,6 +208,8 @@ type attribute struct {
 	missing  bool
 	identity byte
 	dropped  bool
+	nonLocal bool // attislocal false
+	inhCount int
 }
 
 // attributes returns a relation's columns.
@@ -225,7 +227,7 @@ func attributes(r Relation) []attribute {
 	case r.Kind == 'r':
 		for _, c := range r.Table.Columns {
 			a := attribute{name: c.Name, t: columnType(c), notNull: c.NotNull, hasDef: c.Default != "" && c.Identity == 0,
-				missing: c.Missing != nil, identity: c.Identity, dropped: c.Dropped}
+				missing: c.Missing != nil, identity: c.Identity, dropped: c.Dropped, nonLocal: c.NotLocal, inhCount: c.InhCount}
 			if c.Dropped {
 				a.t = exec.T{OID: 0, Typmod: -1}
 			}
@@ -297,7 +299,7 @@ func pgAttribute(s *Snapshot) ([]exec.Row, error) {
 				dOID(r.OID), dText(a.name), dOID(a.t.OID), dInt(-1), dInt(length),
 				dInt(int64(i + 1)), dInt(0), dInt(-1), dInt(int64(a.t.Typmod)), dBool(byval), dChar(align),
 				dChar(storage), dChar(0), dBool(a.notNull), dBool(a.hasDef), dBool(a.missing),
-				dChar(a.identity), dChar(0), dBool(a.dropped), dBool(true), dInt(0),
+				dChar(a.identity), dChar(0), dBool(a.dropped), dBool(!a.nonLocal), dInt(int64(a.inhCount)),
 				dOID(collationOf(a.t.OID)), exec.Null, exec.Null, exec.Null, exec.Null,
 			})
 		}
@@ -465,7 +467,7 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 		case 'p', 'u':
 			indid = IndexOID(t.Schema, c.Name)
 		}
-		validated, noInherit := true, false
+		validated, noInherit, local, inhCount := true, false, true, 0
 		deferrable, deferred := false, false
 		if c.Index != nil {
 			deferrable, deferred = c.Index.Deferrable, c.Index.InitiallyDeferred
@@ -473,6 +475,7 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 		bin := exec.Null
 		if c.Check != nil {
 			validated, noInherit = !c.Check.NotValid, c.Check.NoInherit
+			local, inhCount = !c.Check.NotLocal, c.Check.InhCount
 			bin = dText(c.Check.Expr)
 		}
 		confrel, upd, del, match, confkey := uint32(0), byte(' '), byte(' '), byte(' '), exec.Null
@@ -480,12 +483,15 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 			confrel = TableOID(c.FK.RefSchema, c.FK.RefTable)
 			upd, del, match = fkAction(c.FK.OnUpdate), fkAction(c.FK.OnDelete), 's'
 			confkey = dAttnums(c.FK.RefColumns)
+			if c.FK.Inherited {
+				local, inhCount = false, 1
+			}
 		}
 		out = append(out, exec.Row{
 			dOID(c.OID), dText(c.Name), dOID(NamespaceOID(t.Schema)), dChar(c.Type),
 			dBool(deferrable), dBool(deferred), dBool(validated), dOID(TableOID(t.Schema, t.Name)), dOID(0), dOID(indid),
-			dOID(0), dOID(confrel), dChar(upd), dChar(del), dChar(match), dBool(true),
-			dInt(0), dBool(noInherit), conkey, confkey, exec.Null,
+			dOID(0), dOID(confrel), dChar(upd), dChar(del), dChar(match), dBool(local),
+			dInt(int64(inhCount)), dBool(noInherit), conkey, confkey, exec.Null,
 			exec.Null, exec.Null, exec.Null, exec.Null, bin,
 		})
 	}
