@@ -741,6 +741,8 @@ func (s *Session) doltReset(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		switch _, err := s.resolveCommit(ctx, f.args[0]); {
 		case err == nil:
 			rev, tables = f.args[0], f.args[1:]
+		case errors.Is(err, versioning.ErrNoRevision) && mode == versioning.ResetHard:
+			return exec.Null, err // --hard takes a revision, not tables
 		case errors.Is(err, versioning.ErrNoRevision):
 			tables = f.args
 		default:
