@@ -851,7 +851,7 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 		return "", false
 	}
 	if c.Domain != nil {
-		return domainConstraintDef(c), true
+		return s.domainConstraintDef(c, pretty), true
 	}
 	t := c.Table
 	names := func(cols []int) string {

@@ -197,9 +197,13 @@ func domainConstraintRow(c Constraint) exec.Row {
 	}
 }
 
-// domainConstraintDef is pg_get_constraintdef of a domain's CHECK.
-func domainConstraintDef(c Constraint) string {
-	def := "CHECK (" + domainValueUpper(c.Check.Expr) + ")"
+// domainConstraintDef is pg_get_constraintdef of a domain's CHECK: the
+// expression rendered as over a table whose one column is the value.
+func (s *Snapshot) domainConstraintDef(c Constraint, pretty bool) string {
+	d := c.Domain
+	value := &versioning.Table{Schema: d.Schema, Name: d.Name,
+		Columns: []versioning.Column{{Name: "value", Type: d.Base, Typmod: d.BaseTypmod}}}
+	def := "CHECK (" + domainValueUpper(s.Expr(value, c.Check.Expr, pretty)) + ")"
 	if c.Check.NotValid {
 		def += " NOT VALID"
 	}
