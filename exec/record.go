@@ -20,6 +20,10 @@ type Record struct {
 	Type   uint32
 	Fields []Datum
 	Types  []T
+	// Names, when set, name the fields of an anonymous record (a whole
+	// row of a subquery), for row_to_json; nil means a composite type's
+	// field names, or f1, f2 ... as PostgreSQL names ROW(...)'s.
+	Names []string
 }
 
 // compareRecord orders records field by field, as PostgreSQL's btree
@@ -268,14 +272,15 @@ func userType(t T, st *Settings) (*types.UserType, error) {
 // RowExpr is ROW(...) or (a, b, ...): a record of its arguments' values,
 // of composite type Typ (OIDRecord when anonymous).
 type RowExpr struct {
-	Args []Expr
-	Typ  T
+	Args  []Expr
+	Typ   T
+	Names []string // the fields' names, for an anonymous record (see Record)
 }
 
 func (e *RowExpr) Type() T { return e.Typ }
 
 func (e *RowExpr) Eval(env *Env, row Row) (Datum, error) {
-	r := &Record{Type: e.Typ.OID, Fields: make([]Datum, len(e.Args)), Types: make([]T, len(e.Args))}
+	r := &Record{Type: e.Typ.OID, Fields: make([]Datum, len(e.Args)), Types: make([]T, len(e.Args)), Names: e.Names}
 	for i, a := range e.Args {
 		d, err := a.Eval(env, row)
 		if err != nil {
