@@ -138,7 +138,7 @@ func LookupAgg(name string, args []T) (*AggFunc, []T, error) {
 		switch {
 		case p == oidAny && args[i].OID == OIDUnknown:
 			out[i] = TText
-		case p == oidAny || args[i].OID == p:
+		case p == oidAny || args[i].OID == p || IsPolymorphic(p):
 			out[i] = args[i]
 		default:
 			out[i] = T{OID: p, Typmod: -1}
@@ -169,7 +169,7 @@ func init() {
 		&AggFunc{Name: "avg", Args: []uint32{OIDInterval}, Ret: OIDInterval, New: func([]T) accumulator { return &sumIntervalAcc{avg: true} }},
 	)
 	for _, oid := range []uint32{OIDInt2, OIDInt4, OIDInt8, OIDFloat4, OIDFloat8, OIDNumeric, OIDText, OIDBpchar,
-		OIDDate, OIDTime, OIDTimestamp, OIDTimestampTZ, OIDInterval, OIDOid} {
+		OIDDate, OIDTime, OIDTimestamp, OIDTimestampTZ, OIDInterval, OIDOid, OIDAnyEnum} {
 		registerAgg(
 			&AggFunc{Name: "min", Args: []uint32{oid}, New: func([]T) accumulator { return &minMaxAcc{sign: -1} }},
 			&AggFunc{Name: "max", Args: []uint32{oid}, New: func([]T) accumulator { return &minMaxAcc{sign: 1} }},

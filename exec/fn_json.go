@@ -570,6 +570,12 @@ func appendToJSON(dst []byte, env *Env, t T, d Datum) []byte {
 		return append(dst, s...)
 	case KindJSON:
 		return append(dst, d.S...)
+	case KindArray:
+		if t.OID != OIDInt2Vector && t.OID != OIDOidVector {
+			return appendArrayJSON(dst, env, ElemType(t), d.Array(), 0, 0, false)
+		}
+	case KindRecord:
+		return appendRecordJSON(dst, env, d.Record(), false)
 	case KindDate, KindTimestamp:
 		st := jsonSettings(env)
 		s := string(AppendText(nil, t, d, st))
@@ -1181,4 +1187,70 @@ func jsonbSet(insert bool) Fn {
 		}
 		return outJB(&r), nil
 	}
+}
+
+// appendArrayJSON appends the elements of dimension dim of a from
+// element off on as a JSON array, as array_to_json does; pretty puts a
+// line break between the elements of the outermost dimension.
+func appendArrayJSON(dst []byte, env *Env, elem T, a *Array, dim, off int, pretty bool) []byte {
+	dst = append(dst, '[')
+	if len(a.Dims) == 0 {
+		return append(dst, ']')
+	}
+	stride := 1
+	for _, n := range a.Dims[dim+1:] {
+		stride *= int(n)
+	}
+	for i := 0; i < int(a.Dims[dim]); i++ {
+		if i > 0 {
+			dst = append(dst, ',')
+			if pretty && dim == 0 {
+				dst = append(dst, "\n "...)
+			}
+		}
+		if dim+1 < len(a.Dims) {
+			dst = appendArrayJSON(dst, env, elem, a, dim+1, off+i*stride, false)
+			continue
+		}
+		dst = appendToJSON(dst, env, elem, a.Elems[off+i])
+	}
+	return append(dst, ']')
+}
+
+// appendRecordJSON appends r as a JSON object, as row_to_json does: its
+// fields by name, in order; pretty puts each field after the first on a
+// line of its own.
+func appendRecordJSON(dst []byte, env *Env, r *Record, pretty bool) []byte {
+	names := r.Names
+	if names == nil && r.Type != OIDRecord && env.Settings != nil && env.Settings.Types != nil {
+		if ut, ok := env.Settings.Types.UserType(types.Oid(r.Type)); ok {
+			names = ut.FieldNames
+		}
+	}
+	dst = append(dst, '{')
+	for i, f := range r.Fields {
+		if i > 0 {
+			dst = append(dst, ',')
+			if pretty {
+				dst = append(dst, "\n "...)
+			}
+		}
+		name := "f" + strconv.Itoa(i+1)
+		if i < len(names) {
+			name = names[i]
+		}
+		dst = types.AppendJSONString(dst, name)
+		dst = append(dst, ':')
+		dst = appendToJSON(dst, env, r.Types[i], f)
+	}
+	return append(dst, '}')
+}
+
+func init() {
+	rowToJSON := func(env *Env, a []Datum) (Datum, error) {
+		pretty := len(a) > 1 && a[1].Bool()
+		return DJSON(string(appendRecordJSON(nil, env, a[0].Record(), pretty))), nil
+	}
+	register(&Func{Name: "row_to_json", Args: []uint32{OIDRecord}, Ret: OIDJSON, Strict: true, Fn: rowToJSON})
+	register(&Func{Name: "row_to_json", Args: []uint32{OIDRecord, OIDBool}, Ret: OIDJSON, Strict: true, Fn: rowToJSON})
 }

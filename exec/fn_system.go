@@ -86,11 +86,17 @@ func init() {
 	register(&Func{Name: "pg_typeof", Args: []uint32{OIDAny}, Ret: OIDRegtype, Build: func(args []T) (Fn, T, error) {
 		// regtypeout prints format_type_be's name, where bpchar without a
 		// typmod is "character".
-		text := types.FormatType(types.Oid(args[0].OID), -1)
-		if args[0].OID == OIDBpchar {
+		oid := args[0].OID
+		if cat, _ := types.UserCategoryOf(types.Oid(oid)); cat != 0 {
+			return func(env *Env, _ []Datum) (Datum, error) {
+				return DRegOID(oid, FormatTypeIn(env.Settings, oid, -1)), nil
+			}, TRegtype, nil
+		}
+		text := types.FormatType(types.Oid(oid), -1)
+		if oid == OIDBpchar {
 			text = "character"
 		}
-		name := DRegOID(args[0].OID, text)
+		name := DRegOID(oid, text)
 		return func(*Env, []Datum) (Datum, error) { return name, nil }, TRegtype, nil
 	}})
 }

@@ -196,7 +196,7 @@ func resolved(f *Func, args []T) (*Func, []T, error) {
 	out := make([]T, len(args))
 	for i, p := range params {
 		out[i] = T{OID: p, Typmod: -1}
-		if args[i].OID == p || p == OIDAny {
+		if args[i].OID == p || p == OIDAny || p == OIDRecord && KindOf(args[i].OID) == KindRecord {
 			out[i] = args[i]
 		}
 	}
@@ -428,6 +428,9 @@ func IsPreferredType(oid uint32) bool {
 func CanCoerce(from, to uint32) bool {
 	if from == to || from == OIDUnknown || to == OIDAny || to == OIDAnyElement {
 		return true
+	}
+	if to == OIDRecord && KindOf(from) == KindRecord {
+		return true // a composite is a record
 	}
 	if IsPolymorphic(to) {
 		return polyAccepts(from, to)

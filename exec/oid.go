@@ -131,3 +131,27 @@ func TypeName(oid uint32) string {
 	}
 	return "???"
 }
+
+// TypeNameIn is TypeName that also names the user-defined types of the
+// session whose settings st are, which only its catalog knows.
+func TypeNameIn(st *Settings, oid uint32) string {
+	if name, ok := userTypeName(st, oid); ok {
+		return name
+	}
+	return TypeName(oid)
+}
+
+// FormatTypeIn is types.FormatType that also names user-defined types.
+func FormatTypeIn(st *Settings, oid uint32, typmod int32) string {
+	if name, ok := userTypeName(st, oid); ok {
+		return name
+	}
+	return types.FormatType(types.Oid(oid), typmod)
+}
+
+func userTypeName(st *Settings, oid uint32) (string, bool) {
+	if cat, _ := types.UserCategoryOf(types.Oid(oid)); cat == 0 || st == nil || st.Types == nil {
+		return "", false
+	}
+	return st.Types.TypeName(types.Oid(oid))
+}

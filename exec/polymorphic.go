@@ -20,6 +20,7 @@ const (
 	OIDAnyCompatible         uint32 = 5077
 	OIDAnyCompatibleArray    uint32 = 5078
 	OIDAnyCompatibleNonArray uint32 = 5079
+	OIDAnyEnum               uint32 = 3500 // anyelement that must be an enum
 )
 
 func init() {
@@ -28,6 +29,7 @@ func init() {
 	typeNames[OIDAnyCompatible] = "anycompatible"
 	typeNames[OIDAnyCompatibleArray] = "anycompatiblearray"
 	typeNames[OIDAnyCompatibleNonArray] = "anycompatiblenonarray"
+	typeNames[OIDAnyEnum] = "anyenum"
 }
 
 // polyFamily tells whether oid is a polymorphic pseudo-type: the family
@@ -35,7 +37,7 @@ func init() {
 // an array.
 func polyFamily(oid uint32) (family byte, array bool) {
 	switch oid {
-	case OIDAnyElement, OIDAnyNonArray:
+	case OIDAnyElement, OIDAnyNonArray, OIDAnyEnum:
 		return 'e', false
 	case OIDAnyArray:
 		return 'e', true
@@ -64,6 +66,8 @@ func polyAccepts(arg, param uint32) bool {
 		return IsArrayType(arg)
 	case OIDAnyNonArray, OIDAnyCompatibleNonArray:
 		return !IsArrayType(arg)
+	case OIDAnyEnum:
+		return KindOf(arg) == KindEnum
 	}
 	return true
 }

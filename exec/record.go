@@ -20,6 +20,10 @@ type Record struct {
 	Type   uint32
 	Fields []Datum
 	Types  []T
+	// Names, when set, name the fields of an anonymous record (a whole
+	// row of a subquery), for row_to_json; nil means a composite type's
+	// field names, or f1, f2 ... as PostgreSQL names ROW(...)'s.
+	Names []string
 }
 
 // compareRecord orders records field by field, as PostgreSQL's btree
@@ -60,25 +64,44 @@ func decodeEnumField(f []byte) (Datum, error) {
 	return d, nil
 }
 
+// appendEnumKey encodes an enum as one key column (code that walks keys
+// splits them into one component per column): a byte string of its sort
+// order as 8 order-preserving bytes, then its label. Labels of one type
+// have distinct sort orders, so the label never decides the order.
 func appendEnumKey(dst []byte, d Datum, o sortkey.Order) []byte {
-	dst = sortkey.AppendFloat64(dst, d.F, o)
-	return sortkey.AppendTextString(dst, d.S, o)
+	var buf [64]byte
+	b := binary.BigEndian.AppendUint64(buf[:0], orderedFloatBits(d.F))
+	return sortkey.AppendBytea(dst, append(b, d.S...), o)
+}
+
+// orderedFloatBits maps f to a uint64 whose unsigned order is f's.
+func orderedFloatBits(f float64) uint64 {
+	u := math.Float64bits(f)
+	if u>>63 != 0 {
+		return ^u
+	}
+	return u | 1<<63
 }
 
 // decodeEnumKeyColumn is decodeKeyColumn for an enum.
 func decodeEnumKeyColumn(key []byte, o sortkey.Order) (Datum, []byte, error) {
-	rest, f, null, err := sortkey.DecodeFloat64(key, o)
+	rest, v, null, err := sortkey.DecodeBytea(key, o, nil)
 	if err != nil {
 		return Null, nil, errCorruptRow(err)
 	}
 	if null {
 		return Null, rest, nil
 	}
-	rest, label, _, err := sortkey.DecodeText(rest, o, nil)
-	if err != nil {
-		return Null, nil, errCorruptRow(err)
+	if len(v) < 8 {
+		return Null, nil, pgerr.New(pgerr.DataCorrupted, "corrupt enum key")
 	}
-	return DEnum(string(label), f), rest, nil
+	u := binary.BigEndian.Uint64(v)
+	if u>>63 != 0 {
+		u &^= 1 << 63
+	} else {
+		u = ^u
+	}
+	return DEnum(string(v[8:]), math.Float64frombits(u)), rest, nil
 }
 
 func appendRecordField(dst []byte, d Datum) []byte {
@@ -249,14 +272,15 @@ func userType(t T, st *Settings) (*types.UserType, error) {
 // RowExpr is ROW(...) or (a, b, ...): a record of its arguments' values,
 // of composite type Typ (OIDRecord when anonymous).
 type RowExpr struct {
-	Args []Expr
-	Typ  T
+	Args  []Expr
+	Typ   T
+	Names []string // the fields' names, for an anonymous record (see Record)
 }
 
 func (e *RowExpr) Type() T { return e.Typ }
 
 func (e *RowExpr) Eval(env *Env, row Row) (Datum, error) {
-	r := &Record{Type: e.Typ.OID, Fields: make([]Datum, len(e.Args)), Types: make([]T, len(e.Args))}
+	r := &Record{Type: e.Typ.OID, Fields: make([]Datum, len(e.Args)), Types: make([]T, len(e.Args)), Names: e.Names}
 	for i, a := range e.Args {
 		d, err := a.Eval(env, row)
 		if err != nil {

@@ -357,52 +357,18 @@ func jsonElementRows(d Datum, jsonb, text bool) ([]Row, error) {
 func JSONToRecord(name string, cols []ResultColumn) *SRF {
 	set := strings.HasSuffix(name, "set")
 	return &SRF{Cols: cols, Rows: func(env *Env, a []Datum) ([]Row, error) {
-		v, err := types.ParseJSONB(a[0].S)
+		objs, err := populateObjects(name, set, a[0])
 		if err != nil {
 			return nil, err
-		}
-		var objs []*types.JSONB
-		switch {
-		case set && v.Kind != types.JSONArray:
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a non-array", name)
-		case set:
-			for i := range v.Elems {
-				if v.Elems[i].Kind != types.JSONObject {
-					return nil, pgerr.New(pgerr.InvalidParameterValue, "argument of %s must be an array of objects", name)
-				}
-				objs = append(objs, &v.Elems[i])
-			}
-		case v.Kind != types.JSONObject:
-			if v.Kind == types.JSONArray {
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on an array", name)
-			}
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a scalar", name)
-		default:
-			objs = []*types.JSONB{&v}
 		}
 		rows := make([]Row, len(objs))
 		for i, o := range objs {
 			row := make(Row, len(cols))
 			for j, c := range cols {
-				f, ok := jbField(o, c.Name)
-				if !ok || f.Kind == types.JSONNull {
-					row[j] = Null
-					continue
-				}
-				var text string
-				switch {
-				case c.T.OID == OIDJSON || c.T.OID == OIDJSONB:
-					text = string(types.AppendJSONB(nil, f))
-				case f.Kind == types.JSONString:
-					text = f.Str
-				default:
-					text = string(types.AppendJSONB(nil, f))
-				}
-				d, err := ParseText(c.T, text, env.Settings)
-				if err != nil {
+				f, _ := o.Field(c.Name)
+				if row[j], err = jsonToDatum(env, c.T, f); err != nil {
 					return nil, err
 				}
-				row[j] = d
 			}
 			rows[i] = row
 		}

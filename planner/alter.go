@@ -320,12 +320,18 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 		return err
 	}
 	var fill exec.Expr // the default, evaluated per row when volatile
-	if nt.Cols[pos].Default != "" && !empty {
+	defText := nt.Cols[pos].Default
+	if dom, err := a.columnDomain(ctx, nt.Cols[pos]); err != nil {
+		return err
+	} else if dom != nil && defText == "" {
+		defText = dom.Default
+	}
+	if defText != "" && !empty {
 		defs, err := a.defaults(nt)
 		if err != nil {
 			return err
 		}
-		if volatileDefault(nt.Cols[pos].Default) {
+		if volatileDefault(defText) {
 			fill = defs[pos]
 		} else {
 			v, err := defs[pos].Eval(a.env(ctx), nil)

@@ -219,7 +219,7 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			return exec.DText(roleByOID(snap, oid)), nil
 		}, exec.TName, true
 	case name == "format_type" && n == 2:
-		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			oid, ok := argOID(a[0])
 			if !ok {
 				return exec.Null, nil
@@ -231,7 +231,7 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			if oid == 0 {
 				return exec.DText("-"), nil
 			}
-			return exec.DText(types.FormatType(types.Oid(oid), typmod)), nil
+			return exec.DText(exec.FormatTypeIn(env.Settings, oid, typmod)), nil
 		}, exec.TText, true
 	case name == "pg_table_is_visible" && n == 1:
 		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
@@ -255,7 +255,13 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			if !ok {
 				return exec.Null, nil
 			}
-			return exec.DBool(types.Lookup(types.Oid(oid)) != nil), nil
+			if types.Lookup(types.Oid(oid)) != nil {
+				return exec.DBool(true), nil
+			}
+			if u, ok := (sessionTypes{s}).UserType(types.Oid(oid) &^ types.ArrayBit); ok {
+				return exec.DBool(s.typeVisible(u.Schema, u.Name)), nil
+			}
+			return exec.Null, nil
 		}, exec.TBool, true
 	case name == "pg_get_partkeydef" && n == 1:
 		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {

@@ -130,8 +130,9 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 	}
 	col := versioning.Column{Name: cd.Colname, Type: t.OID, Typmod: t.Typmod, NotNull: cd.IsNotNull}
 	if dom != nil {
+		// The domain's default applies where the column has none of
+		// its own (dml.go's defaults), as in PostgreSQL.
 		col.Domain = dom.Schema + "." + dom.Name
-		col.Default = dom.Default
 	}
 	pos := len(def.Columns)
 	def.Columns = append(def.Columns, col)

@@ -21,6 +21,15 @@ func columnByName(t *exec.Table, name string, loc int32) (int, error) {
 func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 	out := make([]exec.Expr, len(t.Cols))
 	for i, c := range t.Cols {
+		if c.Default == "" && c.Domain != "" && !c.Dropped {
+			dom, err := a.columnDomain(a.ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			if dom != nil {
+				c.Default = dom.Default
+			}
+		}
 		if c.Default == "" || c.Dropped {
 			if c.Domain != "" && !c.Dropped {
 				// No default: NULL, which a NOT NULL domain rejects.

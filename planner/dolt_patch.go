@@ -92,7 +92,7 @@ func (w *sqlWriter) columnSQL(t *versioning.Table, c versioning.Column) string {
 		b.WriteString(st)
 		return b.String()
 	}
-	b.WriteString(types.FormatType(types.Oid(c.Type), c.Typmod))
+	b.WriteString(w.columnTypeSQL(c))
 	switch {
 	case c.Identity == 'a':
 		b.WriteString(" GENERATED ALWAYS AS IDENTITY")
@@ -275,7 +275,7 @@ func (p *patch) schema(d versioning.TableDelta) {
 func (p *patch) alterColumn(t *versioning.Table, was, is versioning.Column, alter func(string)) {
 	col := "ALTER COLUMN " + exec.QuoteIdent(is.Name)
 	if was.Type != is.Type || was.Typmod != is.Typmod {
-		alter(col + " TYPE " + types.FormatType(types.Oid(is.Type), is.Typmod))
+		alter(col + " TYPE " + p.tw.columnTypeSQL(is))
 	}
 	if was.Default != is.Default && is.Identity == 0 {
 		if is.Default == "" {
@@ -523,4 +523,28 @@ func init() {
 	registerDeltaFunc("dolt_patch",
 		append(int8Cols("statement_order"), textCols("from_commit_hash", "to_commit_hash", "table_name", "diff_type", "statement")...),
 		(*Session).patchRows)
+}
+
+// columnTypeSQL is the type of column c as SQL: its domain's or user
+// type's qualified name (the search path of the rendered SQL is empty),
+// else the built-in type's.
+func (w *sqlWriter) columnTypeSQL(c versioning.Column) string {
+	if c.Domain != "" {
+		schema, name, _ := strings.Cut(c.Domain, ".")
+		return qualifiedName(schema, name)
+	}
+	elem, array := types.Oid(c.Type), false
+	if cat, arr := types.UserCategoryOf(elem); cat != 0 && arr {
+		elem, array = elem&^types.ArrayBit, true
+	}
+	if w != nil && w.snap != nil {
+		if t, ok := w.snap.TypeByOID(uint32(elem)); ok {
+			name := qualifiedName(t.Schema, t.Name)
+			if array {
+				name += "[]"
+			}
+			return name
+		}
+	}
+	return types.FormatType(types.Oid(c.Type), c.Typmod)
 }

@@ -120,8 +120,14 @@ func constant(c *pg.A_Const) (exec.Expr, error) {
 
 func (a *analyzer) columnRef(cr *pg.ColumnRef, sc *scope) (exec.Expr, error) {
 	var parts []string
-	for _, f := range cr.Fields {
+	for i, f := range cr.Fields {
 		if f.GetAStar() != nil {
+			if i == 1 && len(cr.Fields) == 2 {
+				// t.* as a value: the whole row.
+				if e, err := a.wholeRow(sc, parts[0], cr.Location); e != nil || err != nil {
+					return e, err
+				}
+			}
 			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "* is not allowed here"), cr.Location)
 		}
 		parts = append(parts, f.GetString_().Sval)
@@ -130,7 +136,52 @@ func (a *analyzer) columnRef(cr *pg.ColumnRef, sc *scope) (exec.Expr, error) {
 	if len(parts) > 1 {
 		table = parts[len(parts)-2]
 	}
+	if table == "" {
+		e, err := a.resolveIn(sc, "", parts[0], cr.Location, false)
+		if e != nil || err != nil {
+			return e, err
+		}
+		if e, err := a.wholeRow(sc, parts[0], cr.Location); e != nil || err != nil {
+			return e, err
+		}
+	}
 	return a.resolveColumn(sc, table, parts[len(parts)-1], cr.Location)
+}
+
+// wholeRow returns the row of FROM item name (in sc or an enclosing
+// scope) as one value: a value of the table's row type for a table, an
+// anonymous record with its columns' names otherwise. nil if no item has
+// the name.
+func (a *analyzer) wholeRow(sc *scope, name string, loc int32) (exec.Expr, error) {
+	var item *nsItem
+	for s := sc; s != nil && item == nil; {
+		for _, it := range s.items {
+			if it.relVisible && it.name == name {
+				item = it
+				break
+			}
+		}
+		if s.corr == nil {
+			break
+		}
+		s = s.corr.outer
+	}
+	if item == nil {
+		return nil, nil
+	}
+	row := &exec.RowExpr{Typ: exec.TRecord}
+	for _, c := range item.cols {
+		e, err := a.resolveIn(sc, name, c.name, loc, false)
+		if err != nil {
+			return nil, err
+		}
+		row.Args = append(row.Args, e)
+		row.Names = append(row.Names, c.name)
+	}
+	if t := item.table; t != nil && item.kind == itemTable {
+		row.Typ = exec.T{OID: exec.TypeOID(types.UserComposite, t.Def.Schema, t.Def.Name), Typmod: -1}
+	}
+	return row, nil
 }
 
 // param returns parameter $i+1, typed if known.

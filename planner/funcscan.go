@@ -5,6 +5,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // rangeFunction plans a function call in FROM: generate_series, or a
@@ -14,8 +15,8 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 	if it, ok, err := a.recordFunction(rf, corr, prefix); ok {
 		return it, err
 	}
-	if rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ROWS FROM and column definition lists are not supported yet")
+	if rf.IsRowsfrom || len(rf.Functions) != 1 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ROWS FROM is not supported yet")
 	}
 	list := rf.Functions[0].GetList().GetItems()
 	if len(list) == 0 || list[0].GetFuncCall() == nil || (len(list) > 1 && list[1].GetList() != nil) {
@@ -105,6 +106,14 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 			cols = append(cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
 		}
 		p = &exec.Values{Rows: [][]exec.Expr{row}, Cols: cols}
+	}
+	if len(rf.Coldeflist) > 0 {
+		var err error
+		if p, err = a.recordColumns(p, rf.Coldeflist); err != nil {
+			return nil, err
+		}
+	} else {
+		p = a.expandComposite(p)
 	}
 	it, err := leafItem(p, alias, colnames, nil)
 	if err != nil {
@@ -219,4 +228,63 @@ func (s *srfSet) plan(in exec.Plan) exec.Plan {
 		cols = append(cols, f.Columns()[0])
 	}
 	return &exec.ProjectSet{In: in, Funcs: s.funcs, Args: s.args, Cols: cols}
+}
+
+// expandComposite gives a function in FROM whose result is of a composite
+// type one column per field, as PostgreSQL does; an ordinality column
+// stays last.
+func (a *analyzer) expandComposite(p exec.Plan) exec.Plan {
+	cols := p.Columns()
+	if len(cols) == 0 || len(cols) > 2 || len(cols) == 2 && cols[1].Name != "ordinality" {
+		return p
+	}
+	t := cols[0].T
+	if exec.KindOf(t.OID) != exec.KindRecord || t.OID == exec.OIDRecord {
+		return p
+	}
+	ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID))
+	if !ok {
+		return p
+	}
+	pr := &exec.Project{In: p}
+	whole := &exec.ColRef{Idx: 0, T: t}
+	for i, name := range ut.FieldNames {
+		ft := exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}
+		pr.Exprs = append(pr.Exprs, &exec.FieldSelect{E: whole, Idx: i, T: ft})
+		pr.Cols = append(pr.Cols, exec.ResultColumn{Name: name, T: ft})
+	}
+	if len(cols) == 2 {
+		pr.Exprs = append(pr.Exprs, &exec.ColRef{Idx: 1, T: cols[1].T})
+		pr.Cols = append(pr.Cols, cols[1])
+	}
+	return pr
+}
+
+// recordColumns gives a function returning records, in FROM with a column
+// definition list (AS x(a int, b text)), the columns the list defines:
+// the fields of each record in order.
+func (a *analyzer) recordColumns(p exec.Plan, defs []*pg.Node) (exec.Plan, error) {
+	cols := p.Columns()
+	if len(cols) == 0 || cols[0].T.OID != exec.OIDRecord {
+		return nil, pgerr.New(pgerr.SyntaxError, "a column definition list is only allowed for functions returning \"record\"")
+	}
+	pr := &exec.Project{In: p}
+	whole := &exec.ColRef{Idx: 0, T: cols[0].T}
+	for i, n := range defs {
+		cd := n.GetColumnDef()
+		if cd == nil {
+			return nil, pgerr.New(pgerr.SyntaxError, "syntax error in column definition list")
+		}
+		t, _, err := a.resolveType(cd.TypeName)
+		if err != nil {
+			return nil, err
+		}
+		pr.Exprs = append(pr.Exprs, &exec.FieldSelect{E: whole, Idx: i, T: t})
+		pr.Cols = append(pr.Cols, exec.ResultColumn{Name: cd.Colname, T: t})
+	}
+	for i := 1; i < len(cols); i++ {
+		pr.Exprs = append(pr.Exprs, &exec.ColRef{Idx: i, T: cols[i].T})
+		pr.Cols = append(pr.Cols, cols[i])
+	}
+	return pr, nil
 }

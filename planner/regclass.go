@@ -94,6 +94,9 @@ func (s *Session) regIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 				if t, _, err := resolveType(tc.TypeName); err == nil {
 					return exec.DRegOID(t.OID, types.FormatType(types.Oid(t.OID), -1)), nil
 				}
+				if oid, ok, err := s.userTypeOID(env, tc.TypeName); err != nil || ok {
+					return exec.DRegOID(oid, exec.FormatTypeIn(env.Settings, oid, -1)), err
+				}
 			}
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", text)
@@ -150,6 +153,9 @@ func (s *Session) regOut(env *exec.Env, typ, oid uint32) (string, error) {
 	case exec.OIDRegtype:
 		if types.Lookup(types.Oid(oid)) != nil {
 			return types.FormatType(types.Oid(oid), -1), nil
+		}
+		if name, ok := (sessionTypes{s}).TypeName(types.Oid(oid)); ok {
+			return name, nil
 		}
 		return "", nil
 	case exec.OIDRegproc:
@@ -222,4 +228,42 @@ func (s *Session) resolveRegclass(env *exec.Env, text string) (uint32, string, b
 		}
 	}
 	return 0, "", false, nil
+}
+
+// userTypeOID finds the user type (or table row type) a type name names
+// along the search path, and its array type when the name has bounds.
+func (s *Session) userTypeOID(env *exec.Env, tn *pg.TypeName) (uint32, bool, error) {
+	names := make([]string, len(tn.Names))
+	for i, n := range tn.Names {
+		names[i] = n.GetString_().GetSval()
+	}
+	if len(names) > 2 {
+		return 0, false, nil
+	}
+	schema, name := splitName(names)
+	schemas := []string{schema}
+	if schema == "" {
+		schemas = s.searchPath()
+	}
+	root := env.Txn.Root
+	for _, sch := range schemas {
+		var oid uint32
+		if t, ok, err := root.Type(env.Ctx, sch, name); err != nil {
+			return 0, false, err
+		} else if ok {
+			oid = typeOIDOf(t)
+		} else if _, ok, err := root.Table(env.Ctx, sch, name); err != nil {
+			return 0, false, err
+		} else if ok {
+			oid = exec.TypeOID(types.UserComposite, sch, name)
+		}
+		if oid == 0 {
+			continue
+		}
+		if len(tn.ArrayBounds) > 0 {
+			oid = uint32(types.ArrayOf(types.Oid(oid)))
+		}
+		return oid, oid != 0, nil
+	}
+	return 0, false, nil
 }

@@ -216,7 +216,7 @@ func (a *analyzer) alterEnum(s *pg.AlterEnumStmt) (utility, error) {
 			return pgerr.New(pgerr.WrongObjectType, "%q is not an enum", t.Name)
 		}
 		if s.OldVal != "" {
-			return pgerr.New(pgerr.FeatureNotSupported, "ALTER TYPE ... RENAME VALUE is not supported yet")
+			return a.renameEnumValue(ctx, t, s.OldVal, s.NewVal)
 		}
 		if err := checkLabel(s.NewVal); err != nil {
 			return err
@@ -454,4 +454,87 @@ func (a *analyzer) renameType(ctx context.Context, names []string, newName strin
 	}
 	a.tx.SetRoot(root)
 	return nil
+}
+
+// renameEnumValue runs ALTER TYPE ... RENAME VALUE. Stored values and
+// index keys carry their label next to their sort order (so that they
+// decode without the catalog), so the rows of every table with a column
+// that may hold the enum are rewritten with the new label; the ordering,
+// which is by sort order, does not change.
+func (a *analyzer) renameEnumValue(ctx context.Context, t *versioning.Type, from, to string) error {
+	i := slices.IndexFunc(t.Labels, func(l versioning.EnumLabel) bool { return l.Label == from })
+	if i < 0 {
+		return pgerr.New(pgerr.InvalidParameterValue, "%q is not an existing enum label", from)
+	}
+	if slices.ContainsFunc(t.Labels, func(l versioning.EnumLabel) bool { return l.Label == to }) {
+		return pgerr.New(pgerr.DuplicateObject, "enum label %q already exists", to)
+	}
+	if err := checkLabel(to); err != nil {
+		return err
+	}
+	sort := t.Labels[i].Sort
+	t.Labels[i].Label = to
+	if err := a.putType(ctx, t); err != nil {
+		return err
+	}
+	enum := typeOIDOf(t)
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	for _, def := range tables {
+		if err := a.relabelTable(ctx, def, enum, sort, to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relabelTable rewrites the rows of table def whose values of enum type
+// enum have sort order sort with label to; a table without a column that
+// may hold the enum is left alone.
+func (a *analyzer) relabelTable(ctx context.Context, def *versioning.Table, enum uint32, sort float64, to string) error {
+	var cols []int
+	for i, c := range def.Columns {
+		if !c.Dropped && exec.MayHoldEnum(exec.T{OID: c.Type, Typmod: c.Typmod}, enum) {
+			cols = append(cols, i)
+		}
+	}
+	if len(cols) == 0 || def.Partitioned() {
+		return nil
+	}
+	t, _, err := a.tx.Table(ctx, def.Schema, def.Name)
+	if err != nil {
+		return err
+	}
+	nd := *def
+	nd.Columns = slices.Clone(def.Columns)
+	for _, i := range cols {
+		c := &nd.Columns[i]
+		if c.Missing != nil {
+			ct := exec.T{OID: c.Type, Typmod: c.Typmod}
+			if v, ok := exec.RelabelEnum(t.Cols[i].Missing, ct, enum, sort, to); ok {
+				c.Missing = exec.EncodeMissing(ct, v)
+			}
+		}
+	}
+	ndef, err := a.tx.Rewrite(ctx, t, &nd, func(row exec.Row) (exec.Row, error) {
+		out := row
+		for _, i := range cols {
+			if i >= len(row) {
+				continue
+			}
+			if v, ok := exec.RelabelEnum(row[i], t.Cols[i].Type, enum, sort, to); ok {
+				if &out[0] == &row[0] {
+					out = slices.Clone(row)
+				}
+				out[i] = v
+			}
+		}
+		return out, nil
+	})
+	if err != nil {
+		return err
+	}
+	return a.putTable(ctx, ndef)
 }

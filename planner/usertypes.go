@@ -7,6 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/store"
@@ -18,21 +19,8 @@ import (
 // type to the executor, and its constraints are checked where values are
 // assigned or cast to it (domain.go).
 
-// userTypeCategory is the exec category of a stored type's kind.
-func userTypeCategory(kind byte) types.Oid {
-	switch kind {
-	case 'e':
-		return types.UserEnum
-	case 'c':
-		return types.UserComposite
-	}
-	return types.UserDomain
-}
-
 // typeOIDOf returns the OID of stored type t.
-func typeOIDOf(t *versioning.Type) uint32 {
-	return exec.TypeOID(userTypeCategory(t.Kind), t.Schema, t.Name)
-}
+func typeOIDOf(t *versioning.Type) uint32 { return catalog.TypeOID(t) }
 
 // userTypes is the catalog of user types of one root value, by OID.
 type userTypes struct {
@@ -91,6 +79,44 @@ func (c sessionTypes) UserType(oid types.Oid) (*types.UserType, bool) {
 		return u, ok
 	}
 	return nil, false
+}
+
+// TypeName names user type oid, or its array type, as format_type does:
+// qualified by its schema when the search path does not find it.
+func (c sessionTypes) TypeName(oid types.Oid) (string, bool) {
+	_, array := types.UserCategoryOf(oid)
+	u, ok := c.UserType(oid &^ types.ArrayBit)
+	if !ok {
+		return "", false
+	}
+	name := quoteIdent(u.Name)
+	if !c.s.typeVisible(u.Schema, u.Name) {
+		name = quoteIdent(u.Schema) + "." + name
+	}
+	if array {
+		name += "[]"
+	}
+	return name, true
+}
+
+// typeVisible reports whether the unqualified name finds the type of
+// schema.name: schema is the first on the search path with a type (or
+// table) of that name.
+func (s *Session) typeVisible(schema, name string) bool {
+	tx := s.txn
+	ctx := context.Background()
+	for _, sch := range s.searchPath() {
+		if sch == schema {
+			return true
+		}
+		if _, ok, _ := tx.Root.Type(ctx, sch, name); ok {
+			return false
+		}
+		if _, ok, _ := tx.Root.Table(ctx, sch, name); ok {
+			return false
+		}
+	}
+	return false
 }
 
 // describeType is what text I/O needs of stored type d.

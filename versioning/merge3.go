@@ -83,6 +83,7 @@ func (r *MergeResult) Clean() bool {
 func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions) (MergeResult, error) {
 	var recorded []*TableConflicts
 	cs := ours.Store()
+	var unmergeable error // reported as is, without prolly's key
 	m, _, err := prolly.Merge(ctx, base.m, ours.m, theirs.m, func(c prolly.Collision) (prolly.Resolution, error) {
 		kind, schema, name, err := splitObjectKey(c.Key)
 		if err != nil {
@@ -103,8 +104,12 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 		case kindConflicts:
 			return prolly.Resolution{}, ErrMergeInProgress
 		}
-		return prolly.Resolution{}, fmt.Errorf("%w: %q.%q changed differently on both sides", ErrUnmergeable, schema, name)
+		unmergeable = fmt.Errorf("%w: %s %q.%q changed differently on both sides", ErrUnmergeable, objectKindName(kind), schema, name)
+		return prolly.Resolution{}, unmergeable
 	})
+	if unmergeable != nil && errors.Is(err, unmergeable) {
+		return MergeResult{}, unmergeable
+	}
 	if err != nil {
 		return MergeResult{}, err
 	}
@@ -795,4 +800,17 @@ func findConflicts(list []*TableConflicts, schema, name string) *TableConflicts 
 		}
 	}
 	return nil
+}
+
+// objectKindName names a kind of catalog record in merge errors.
+func objectKindName(kind byte) string {
+	switch kind {
+	case kindView:
+		return "view"
+	case kindType:
+		return "type"
+	case kindSchema:
+		return "schema"
+	}
+	return "object"
 }

@@ -124,6 +124,11 @@ func StageTables(ctx context.Context, staged, working RootValue, tables []TableN
 			return len(parts) == 3 && want[TableName{string(parts[1]), string(parts[2])}]
 		case kindConflicts:
 			return want[TableName{schema, name}]
+		case kindType:
+			// A table's columns name types by OID, which this package
+			// cannot map to names; staging every changed type with any
+			// table keeps a staged table from naming a type left behind.
+			return len(want) > 0
 		}
 		return false
 	})
@@ -163,11 +168,15 @@ func StageTracked(ctx context.Context, head, staged, working RootValue) (RootVal
 		return RootValue{}, err
 	}
 	var tables []TableName
+	trackedTypes := false
 	for _, c := range changes {
 		if c.Kind == kindConflicts {
 			// Conflicts resolved (or left) in the working root.
 			tables = append(tables, TableName{c.Schema, c.Name})
 			continue
+		}
+		if c.Kind == kindType && c.From != nil {
+			trackedTypes = true // a type the head has, changed or dropped
 		}
 		if c.Kind != kindTable {
 			continue
@@ -180,6 +189,12 @@ func StageTracked(ctx context.Context, head, staged, working RootValue) (RootVal
 			}
 		}
 		tables = append(tables, TableName{c.Schema, c.Name})
+	}
+	if trackedTypes {
+		var err error
+		if staged, err = stageWhere(ctx, staged, working, func(kind byte, _, _ string) bool { return kind == kindType }); err != nil {
+			return RootValue{}, err
+		}
 	}
 	return StageTables(ctx, staged, working, tables)
 }

@@ -38,6 +38,7 @@ const (
 	kindRole       = 'a'
 	kindDatabase   = 'd'
 	kindProc       = 'f'
+	kindEnumLabel  = 'E'
 )
 
 // NamespaceOID returns a schema's OID.

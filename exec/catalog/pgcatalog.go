@@ -94,7 +94,7 @@ func init() {
 	define(pc, "pg_rewrite", 2618, 'r', `oid:oid rulename:name ev_class:oid ev_type:char ev_enabled:char
 		is_instead:boolean ev_qual:pg_node_tree ev_action:pg_node_tree`, none)
 	define(pc, "pg_tablespace", 1213, 'r', "oid:oid spcname:name spcowner:oid spcacl:aclitem[] spcoptions:text[]", pgTablespace)
-	define(pc, "pg_enum", 3501, 'r', "oid:oid enumtypid:oid enumsortorder:real enumlabel:name", none)
+	define(pc, "pg_enum", 3501, 'r', "oid:oid enumtypid:oid enumsortorder:real enumlabel:name", pgEnum)
 	define(pc, "pg_extension", 3079, 'r', `oid:oid extname:name extowner:oid extnamespace:oid
 		extrelocatable:boolean extversion:text extconfig:oid[] extcondition:text[]`, none)
 	define(pc, "pg_depend", 2608, 'r', `classid:oid objid:oid objsubid:integer refclassid:oid refobjid:oid
@@ -152,6 +152,15 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 		case 'S':
 			owner = RoleOID(s.tableOwner(r.Schema))
 			natts = 3
+		case 'c':
+			natts = len(r.Type.Fields)
+		}
+		reltype := uint32(0)
+		switch {
+		case r.Kind == 'c':
+			reltype = TypeOID(r.Type)
+		case r.Table != nil && r.Kind == 'r', r.Query != nil:
+			reltype = RowTypeOID(r.Schema, r.Name)
 		}
 		tuples := exec.DFloat(-1)
 		if r.Kind == 'S' {
@@ -160,7 +169,7 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			tuples = exec.DFloat(0)
 		}
 		filenode := r.OID
-		if r.Kind == 'v' {
+		if r.Kind == 'v' || r.Kind == 'c' {
 			filenode = 0
 		}
 		kind := r.RelKind()
@@ -172,7 +181,7 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			isPartition, bound = true, dText(s.PartitionBound(r.Table))
 		}
 		out = append(out, exec.Row{
-			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(0), dOID(0), dOID(owner), dOID(am),
+			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(reltype), dOID(0), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
 			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
 			dBool(false), dBool(false), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)), dBool(false),
@@ -223,6 +232,10 @@ func attributes(r Relation) []attribute {
 	case r.Query != nil:
 		for _, c := range r.Query.Columns {
 			out = append(out, attribute{name: c.Name, t: exec.T{OID: c.Type, Typmod: c.Typmod}})
+		}
+	case r.Kind == 'c':
+		for _, f := range r.Type.Fields {
+			out = append(out, attribute{name: f.Name, t: exec.T{OID: f.Type, Typmod: f.Typmod}})
 		}
 	case r.Kind == 'r':
 		for _, c := range r.Table.Columns {
@@ -332,7 +345,7 @@ func pgType(s *Snapshot) ([]exec.Row, error) {
 			exec.Null, exec.Null, exec.Null,
 		})
 	}
-	return out, nil
+	return append(out, userTypeRows(s)...), nil
 }
 
 func subscript(t types.Type) string {
@@ -494,6 +507,9 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 			dInt(int64(inhCount)), dBool(noInherit), conkey, confkey, exec.Null,
 			exec.Null, exec.Null, exec.Null, exec.Null, bin,
 		})
+	}
+	for _, c := range s.DomainConstraints() {
+		out = append(out, domainConstraintRow(c))
 	}
 	return out, nil
 }
@@ -839,6 +855,9 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 	c, ok := s.ConstraintByOID(oid)
 	if !ok {
 		return "", false
+	}
+	if c.Domain != nil {
+		return s.domainConstraintDef(c, pretty), true
 	}
 	t := c.Table
 	names := func(cols []int) string {

@@ -37,6 +37,7 @@ type Snapshot struct {
 	Tables  []*versioning.Table  // by schema and name
 	Seqs    []*versioning.Sequence
 	Views   []*versioning.View
+	Types   []*versioning.Type // enums, composites and domains
 	rels    []Relation
 	byOID   map[uint32]int
 }
@@ -55,6 +56,9 @@ func NewSnapshot(src *Source) (*Snapshot, error) {
 		return nil, err
 	}
 	if s.Views, err = src.Root.Views(src.Ctx); err != nil {
+		return nil, err
+	}
+	if s.Types, err = src.Root.Types(src.Ctx); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -102,6 +106,7 @@ type Relation struct {
 	Seq   *versioning.Sequence
 	View  *View            // a catalog relation
 	Query *versioning.View // a view of the database
+	Type  *versioning.Type // a composite type (Kind 'c')
 }
 
 // Relations returns every relation, catalog ones included.
@@ -128,6 +133,7 @@ func (s *Snapshot) Relations() []Relation {
 	for _, v := range s.Views {
 		s.rels = append(s.rels, Relation{OID: ViewOID(v.Schema, v.Name), Schema: v.Schema, Name: v.Name, Kind: 'v', Query: v})
 	}
+	s.rels = append(s.rels, s.compositeRelations()...)
 	s.byOID = make(map[uint32]int, len(s.rels))
 	for i, r := range s.rels {
 		s.byOID[r.OID] = i
@@ -194,7 +200,9 @@ type Constraint struct {
 	OID   uint32
 	Name  string
 	Type  byte // contype: 'p', 'u', 'c', 'f'
-	Table *versioning.Table
+	Table *versioning.Table // nil for a domain's constraint
+	// Domain is the domain of a domain's CHECK constraint.
+	Domain *versioning.Type
 	Index *versioning.Index // the unique constraint's index
 	Check *versioning.Check
 	FK    *versioning.ForeignKey
@@ -252,6 +260,11 @@ func (s *Snapshot) ConstraintByOID(oid uint32) (Constraint, bool) {
 			return c, true
 		}
 	}
+	for _, c := range s.DomainConstraints() {
+		if c.OID == oid {
+			return c, true
+		}
+	}
 	return Constraint{}, false
 }
 
@@ -284,4 +297,4 @@ func (s *Snapshot) Expr(t *versioning.Table, expr string, pretty bool) string {
 }
 
 // columnType returns a column's type.
-func columnType(c versioning.Column) exec.T { return exec.T{OID: c.Type, Typmod: c.Typmod} }
+func columnType(c versioning.Column) exec.T { return exec.T{OID: columnTypeOID(c), Typmod: c.Typmod} }

@@ -73,4 +73,8 @@ func (u *UserType) Sort(l string) (float64, bool) {
 // transaction's root value.
 type Catalog interface {
 	UserType(oid Oid) (*UserType, bool)
+	// TypeName returns the name format_type prints for user type oid
+	// (or its array type): schema-qualified when the search path does
+	// not find it, quoted where needed.
+	TypeName(oid Oid) (string, bool)
 }

@@ -11,6 +11,10 @@ CREATE TABLE events_2 PARTITION OF events FOR VALUES FROM (10) TO (MAXVALUE);
 CREATE TABLE animals (name text);
 CREATE TABLE dogs (breed text) INHERITS (animals);
 CREATE TABLE cats () INHERITS (animals);
+CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+CREATE TYPE pair AS (a int, b text);
+CREATE DOMAIN posint AS int NOT NULL DEFAULT 1 CHECK (VALUE > 0);
+CREATE TABLE pets (id int PRIMARY KEY, m mood, p pair, n posint, ms mood[]);
 \echo '== dt'
 \dt
 \echo '== dt sales.*'
@@ -45,3 +49,11 @@ CREATE TABLE cats () INHERITS (animals);
 \d animals
 \echo '== d dogs'
 \d dogs
+\echo '== dT'
+\dT
+\echo '== dT+ mood'
+\dT+ mood
+\echo '== dD'
+\dD
+\echo '== d pets'
+\d pets

@@ -1,0 +1,258 @@
+package catalog
+
+import (
+	"strings"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// User-defined types in pg_type: enums ('e'), composites ('c', with a
+// pg_class row of relkind 'c' for their attributes), domains ('d'), the
+// row types of tables and views, and the array types of enums and
+// composites ('_name'). Their OIDs are exec.TypeOID's, whose low bits say
+// the category, so the executor knows a value's type without this
+// catalog.
+
+// TypeOID returns the OID of stored type t.
+func TypeOID(t *versioning.Type) uint32 {
+	return exec.TypeOID(TypeCategory(t.Kind), t.Schema, t.Name)
+}
+
+// TypeCategory is the exec category of a stored type's kind (typtype).
+func TypeCategory(kind byte) types.Oid {
+	switch kind {
+	case 'e':
+		return types.UserEnum
+	case 'c':
+		return types.UserComposite
+	}
+	return types.UserDomain
+}
+
+// RowTypeOID returns the OID of the row type of table or view
+// schema.name.
+func RowTypeOID(schema, name string) uint32 {
+	return exec.TypeOID(types.UserComposite, schema, name)
+}
+
+// TypeByOID finds a stored user type by OID.
+func (s *Snapshot) TypeByOID(oid uint32) (*versioning.Type, bool) {
+	for _, t := range s.Types {
+		if TypeOID(t) == oid {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// userTypeRows returns the pg_type rows of the database's types and of
+// its tables' and views' row types.
+func userTypeRows(s *Snapshot) []exec.Row {
+	var out []exec.Row
+	for _, t := range s.Types {
+		oid := TypeOID(t)
+		switch t.Kind {
+		case 'e':
+			out = append(out, typeRow(oid, t.Schema, t.Name, enumShape(), 0, exec.T{}, false, ""))
+			out = append(out, arrayTypeRow(oid, t.Schema, t.Name, 'i'))
+		case 'c':
+			out = append(out, typeRow(oid, t.Schema, t.Name, compositeShape(), TableOID(t.Schema, t.Name), exec.T{}, false, ""))
+			out = append(out, arrayTypeRow(oid, t.Schema, t.Name, 'd'))
+		case 'd':
+			base := exec.T{OID: t.Base, Typmod: t.BaseTypmod}
+			out = append(out, typeRow(oid, t.Schema, t.Name, domainShape(t.Base), 0, base, t.NotNull, t.Default))
+		}
+	}
+	rowType := func(schema, name string) {
+		oid := RowTypeOID(schema, name)
+		out = append(out, typeRow(oid, schema, name, compositeShape(), TableOID(schema, name), exec.T{}, false, ""))
+		out = append(out, arrayTypeRow(oid, schema, name, 'd'))
+	}
+	for _, t := range s.Tables {
+		rowType(t.Schema, t.Name)
+	}
+	for _, v := range s.Views {
+		rowType(v.Schema, v.Name)
+	}
+	return out
+}
+
+// typeShape is what pg_type says of a type's values.
+type typeShape struct {
+	len                          int16
+	byVal                        bool
+	kind, category, align, store byte
+	in, out, recv, send          string
+	collation                    uint32
+}
+
+func enumShape() typeShape {
+	return typeShape{4, true, 'e', 'E', 'i', 'p', "enum_in", "enum_out", "enum_recv", "enum_send", 0}
+}
+
+func compositeShape() typeShape {
+	return typeShape{-1, false, 'c', 'C', 'd', 'x', "record_in", "record_out", "record_recv", "record_send", 0}
+}
+
+// domainShape is the base type's shape with typtype 'd'.
+func domainShape(base uint32) typeShape {
+	sh := typeShape{len: -1, kind: 'd', category: 'U', align: 'i', store: 'x', collation: collationOf(base)}
+	if bt := types.Lookup(types.Oid(base)); bt != nil {
+		sh.len, sh.byVal, sh.category, sh.align, sh.store = bt.Len, bt.ByVal, bt.Category, bt.Align, bt.Storage
+		sh.in, sh.out, sh.recv, sh.send = bt.Input, bt.Output, bt.Receive, bt.Send
+	}
+	return sh
+}
+
+// typeRow is one pg_type row of a user type; base is a domain's base
+// type (OID 0 otherwise).
+func typeRow(oid uint32, schema, name string, sh typeShape, relid uint32, base exec.T, notNull bool, def string) exec.Row {
+	array := uint32(types.ArrayOf(types.Oid(oid)))
+	typmod, dflt := int64(-1), exec.Null
+	if base.OID != 0 {
+		typmod = int64(base.Typmod)
+	}
+	if def != "" {
+		dflt = dText(def)
+	}
+	return exec.Row{
+		dOID(oid), dText(name), dOID(NamespaceOID(schema)), dOID(OIDBootstrapRole), dInt(int64(sh.len)),
+		dBool(sh.byVal), dChar(sh.kind), dChar(sh.category), dBool(false), dBool(true), dChar(','),
+		dOID(relid), dProc("-"), dOID(0), dOID(array), dProc(sh.in), dProc(sh.out),
+		dProc(sh.recv), dProc(sh.send), dProc("-"), dProc("-"), dProc("-"), dChar(sh.align),
+		dChar(sh.store), dBool(notNull), dOID(base.OID), dInt(typmod), dInt(0), dOID(sh.collation),
+		dflt, dflt, exec.Null,
+	}
+}
+
+// arrayTypeRow is the pg_type row of the array type of user type elem.
+func arrayTypeRow(elem uint32, schema, name string, align byte) exec.Row {
+	return exec.Row{
+		dOID(uint32(types.ArrayOf(types.Oid(elem)))), dText(arrayTypeName(name)), dOID(NamespaceOID(schema)), dOID(OIDBootstrapRole), dInt(-1),
+		dBool(false), dChar('b'), dChar('A'), dBool(false), dBool(true), dChar(','),
+		dOID(0), dProc("array_subscript_handler"), dOID(elem), dOID(0), dProc("array_in"), dProc("array_out"),
+		dProc("array_recv"), dProc("array_send"), dProc("-"), dProc("-"), dProc("array_typanalyze"), dChar(align),
+		dChar('x'), dBool(false), dOID(0), dInt(-1), dInt(0), dOID(0),
+		exec.Null, exec.Null, exec.Null,
+	}
+}
+
+// arrayTypeName is PostgreSQL's name for the array type of a type: an
+// underscore before it, cut to NAMEDATALEN-1 bytes.
+func arrayTypeName(name string) string {
+	n := "_" + name
+	if len(n) > 63 {
+		n = n[:63]
+	}
+	return n
+}
+
+func pgEnum(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, t := range s.Types {
+		if t.Kind != 'e' {
+			continue
+		}
+		oid := TypeOID(t)
+		for _, l := range t.Labels {
+			out = append(out, exec.Row{dOID(EnumLabelOID(t, l.Label)), dOID(oid), exec.DFloat(l.Sort), dText(l.Label)})
+		}
+	}
+	return out, nil
+}
+
+// EnumLabelOID returns the OID of one label of enum t (pg_enum.oid).
+func EnumLabelOID(t *versioning.Type, label string) uint32 {
+	return exec.ObjectOID(kindEnumLabel, t.Schema, t.Name+"\x00"+label)
+}
+
+// DomainConstraints returns the CHECK constraints of the database's
+// domains, as pg_constraint lists them (contypid set, no table).
+func (s *Snapshot) DomainConstraints() []Constraint {
+	var out []Constraint
+	for _, t := range s.Types {
+		for i := range t.Checks {
+			c := &t.Checks[i]
+			out = append(out, Constraint{OID: DomainConstraintOID(t, c.Name), Name: c.Name, Type: 'c', Domain: t, Check: c})
+		}
+	}
+	return out
+}
+
+// DomainConstraintOID returns the OID of constraint name of domain t.
+func DomainConstraintOID(t *versioning.Type, name string) uint32 {
+	return exec.ObjectOID(kindConstraint, t.Schema, "\x00"+t.Name+"\x00"+name)
+}
+
+// domainConstraintRow is the pg_constraint row of a domain's CHECK.
+func domainConstraintRow(c Constraint) exec.Row {
+	return exec.Row{
+		dOID(c.OID), dText(c.Name), dOID(NamespaceOID(c.Domain.Schema)), dChar('c'),
+		dBool(false), dBool(false), dBool(!c.Check.NotValid), dOID(0), dOID(TypeOID(c.Domain)), dOID(0),
+		dOID(0), dOID(0), dChar(' '), dChar(' '), dChar(' '), dBool(true),
+		dInt(0), dBool(false), exec.Null, exec.Null, exec.Null,
+		exec.Null, exec.Null, exec.Null, exec.Null, dText(c.Check.Expr),
+	}
+}
+
+// domainConstraintDef is pg_get_constraintdef of a domain's CHECK: the
+// expression rendered as over a table whose one column is the value.
+func (s *Snapshot) domainConstraintDef(c Constraint, pretty bool) string {
+	d := c.Domain
+	value := &versioning.Table{Schema: d.Schema, Name: d.Name,
+		Columns: []versioning.Column{{Name: "value", Type: d.Base, Typmod: d.BaseTypmod}}}
+	def := "CHECK (" + domainValueUpper(s.Expr(value, c.Check.Expr, pretty)) + ")"
+	if c.Check.NotValid {
+		def += " NOT VALID"
+	}
+	return def
+}
+
+// compositeRelations are the pg_class rows (relkind 'c') of composite
+// types, which hold their attributes.
+func (s *Snapshot) compositeRelations() []Relation {
+	var out []Relation
+	for _, t := range s.Types {
+		if t.Kind == 'c' {
+			out = append(out, Relation{OID: TableOID(t.Schema, t.Name), Schema: t.Schema, Name: t.Name, Kind: 'c', Type: t})
+		}
+	}
+	return out
+}
+
+// columnTypeOID is a table column's atttypid: its domain's OID when it
+// was declared with one.
+func columnTypeOID(c versioning.Column) uint32 {
+	if c.Domain == "" {
+		return c.Type
+	}
+	schema, name, _ := strings.Cut(c.Domain, ".")
+	return exec.TypeOID(types.UserDomain, schema, name)
+}
+
+// domainValueUpper spells the VALUE of a stored domain CHECK (kept as the
+// column reference "value") as PostgreSQL's deparser does: in capitals.
+func domainValueUpper(expr string) string {
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(expr); i++ {
+		c := expr[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case strings.HasPrefix(expr[i:], "value") && (i == 0 || !identByte(expr[i-1])) &&
+			(i+5 == len(expr) || !identByte(expr[i+5])):
+			b.WriteString("VALUE")
+			i += 4
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
