@@ -103,6 +103,29 @@ func init() {
 			}, TText, nil
 		}})
 	}
+	// information_schema._pg_expandarray, which JDBC's metadata queries
+	// call: each element of the first dimension with its position.
+	registerSRF(&Func{Name: "_pg_expandarray", Args: []uint32{AA}, Ret: OIDRecord}, func(ts []T) *SRF {
+		return &SRF{Cols: []ResultColumn{{Name: "x", T: baseT(ElemType(ts[0]))}, {Name: "n", T: TInt4}},
+			Rows: func(_ *Env, a []Datum) ([]Row, error) {
+				arr := a[0].Array()
+				if len(arr.Dims) == 0 {
+					return nil, nil
+				}
+				stride := 1
+				for _, d := range arr.Dims[1:] {
+					stride *= int(d)
+				}
+				rows := make([]Row, arr.Dims[0])
+				for i := range rows {
+					rows[i] = Row{arr.Elems[i*stride], DInt(int64(i + 1))}
+					if len(arr.Dims) > 1 {
+						rows[i][0] = Null // a whole sub-array: not an element
+					}
+				}
+				return rows, nil
+			}}
+	})
 	registerSRF(&Func{Name: "unnest", Args: []uint32{AA}, Ret: AE}, func(ts []T) *SRF {
 		return &SRF{Cols: []ResultColumn{{Name: "unnest", T: baseT(ElemType(ts[0]))}},
 			Rows: func(_ *Env, a []Datum) ([]Row, error) {

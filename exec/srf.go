@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -391,10 +392,14 @@ func IsJSONToRecord(name string) bool {
 type RecordScan struct {
 	In   Plan
 	Name string
+	// Typmod names the record's row type for the planner (an anonymous
+	// record type of the session, as PostgreSQL's blessed record types),
+	// so that (f(...)).col can be resolved at planning; -1 for none.
+	Typmod int32
 }
 
 func (p *RecordScan) Columns() []ResultColumn {
-	return []ResultColumn{{Name: p.Name, T: T{OID: OIDRecord, Typmod: -1}}}
+	return []ResultColumn{{Name: p.Name, T: T{OID: OIDRecord, Typmod: p.Typmod}}}
 }
 
 func (p *RecordScan) Open(env *Env) (Rows, error) {
@@ -402,14 +407,19 @@ func (p *RecordScan) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &recordRows{in: in, cols: p.In.Columns(), env: env, out: make(Row, 1)}, nil
+	cols := p.In.Columns()
+	r := &recordRows{in: in, out: make(Row, 1), types: make([]T, len(cols)), names: make([]string, len(cols))}
+	for i, c := range cols {
+		r.types[i], r.names[i] = c.T, c.Name
+	}
+	return r, nil
 }
 
 type recordRows struct {
-	in   Rows
-	cols []ResultColumn
-	env  *Env
-	out  Row
+	in    Rows
+	types []T
+	names []string
+	out   Row
 }
 
 func (r *recordRows) Next() (Row, error) {
@@ -417,7 +427,7 @@ func (r *recordRows) Next() (Row, error) {
 	if row == nil || err != nil {
 		return nil, err
 	}
-	r.out[0] = DText(string(AppendRecord(nil, r.cols, row, r.env.Settings)))
+	r.out[0] = DRecord(&Record{Type: OIDRecord, Fields: slices.Clone(row), Types: r.types, Names: r.names})
 	return r.out, nil
 }
 

@@ -113,6 +113,11 @@ func (a *analyzer) foldArray(e *exec.ArrayExpr) (exec.Expr, error) {
 // indirection analyzes arr[i], arr[i][j] and the slices arr[i:j], arr[:j],
 // arr[i:].
 func (a *analyzer) indirection(ind *pg.A_Indirection, sc *scope) (exec.Expr, error) {
+	if fc := ind.Arg.GetFuncCall(); fc != nil && len(ind.Indirection) == 1 && ind.Indirection[0].GetString_() != nil {
+		if e, ok, err := a.srfField(fc, ind.Indirection[0].GetString_().Sval, sc); ok {
+			return e, err // (f(...)).col of a set-returning f
+		}
+	}
 	arr, err := a.expr(ind.Arg, sc)
 	if err != nil {
 		return nil, err

@@ -524,7 +524,7 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	var p exec.Plan = fs
 	if len(fs.Cols) != 1 {
 		// A record per row, shown as "(key,value)".
-		p = &exec.RecordScan{In: fs, Name: opName(fc.Funcname)}
+		p = &exec.RecordScan{In: fs, Name: opName(fc.Funcname), Typmod: a.s.records.of(fs.Cols)}
 	} else {
 		fs.Cols[0].Name = opName(fc.Funcname)
 	}
@@ -533,6 +533,37 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	a.srfs.args = append(a.srfs.args, args)
 	a.srfs.refs = append(a.srfs.refs, ref)
 	return ref, nil
+}
+
+// srfField is (f(...)).col for a set-returning f of several columns in a
+// select list: the column of f's rows, itself a set-returning call (as
+// PostgreSQL expands it, each such reference runs f anew, in step). ok is
+// false when f is not such a function.
+func (a *analyzer) srfField(fc *pg.FuncCall, col string, sc *scope) (exec.Expr, bool, error) {
+	name := opName(fc.Funcname)
+	if fc.Over != nil || !exec.IsSRF(name) || exec.HasFunc(name) || isSeries(fc) || a.srfs == nil || a.inAgg {
+		return nil, false, nil
+	}
+	var args []exec.Expr
+	fs, err := a.srfScan(fc, sc, &args)
+	if err != nil {
+		return nil, true, err
+	}
+	if len(fs.Cols) < 2 {
+		return nil, false, nil
+	}
+	for i, c := range fs.Cols {
+		if c.Name != col {
+			continue
+		}
+		p := &exec.Project{In: fs, Exprs: []exec.Expr{&exec.ColRef{Idx: i, T: c.T}}, Cols: []exec.ResultColumn{{Name: col, T: c.T}}}
+		ref := &exec.ColRef{Idx: -1, T: c.T}
+		a.srfs.funcs = append(a.srfs.funcs, p)
+		a.srfs.args = append(a.srfs.args, args)
+		a.srfs.refs = append(a.srfs.refs, ref)
+		return ref, true, nil
+	}
+	return nil, true, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q not found in data type record", col), fc.Location)
 }
 
 // recordFunction plans json(b)_to_record(set)(...) AS x(a int, b text):

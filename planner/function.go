@@ -604,7 +604,7 @@ func (a *analyzer) userSRFListCall(f *pg.FuncCall, rc *resolvedCall) (exec.Expr,
 	}
 	var p exec.Plan = fs
 	if len(fs.Cols) != 1 {
-		p = &exec.RecordScan{In: fs, Name: rc.def.Name}
+		p = &exec.RecordScan{In: fs, Name: rc.def.Name, Typmod: a.s.records.of(fs.Cols)}
 	} else {
 		fs.Cols = []exec.ResultColumn{{Name: rc.def.Name, T: fs.Cols[0].T}}
 	}

@@ -1,7 +1,10 @@
 package planner
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -35,6 +38,16 @@ func (a *analyzer) fieldSelect(e exec.Expr, name string, loc int32) (exec.Expr, 
 			if name == "f"+strconv.Itoa(i+1) {
 				return &exec.FieldSelect{E: e, Idx: i, T: arg.Type()}, nil
 			}
+		}
+	}
+	if t.OID == exec.OIDRecord {
+		if cols, ok := a.s.records.cols(t.Typmod); ok {
+			for i, c := range cols {
+				if c.Name == name {
+					return &exec.FieldSelect{E: e, Idx: i, T: c.T}, nil
+				}
+			}
+			return nil, withPos(pgerr.New(pgerr.UndefinedColumn, "could not identify column %q in record data type", name), loc)
 		}
 	}
 	if cat, array := types.UserCategoryOf(types.Oid(t.OID)); cat == types.UserComposite && !array {
@@ -139,4 +152,43 @@ func (a *analyzer) rowToComposite(row *exec.RowExpr, t exec.T, explicit bool, lo
 		}
 	}
 	return out, nil
+}
+
+// recordTypes are a session's anonymous record types, as PostgreSQL
+// "blesses" them: the row shape of a set-returning call that yields
+// records, numbered by the typmod of its record column, so that a
+// field selection on the column — (f(...)).x, or (sub.col).x from a
+// subquery — can be resolved at planning. Equal shapes share a number;
+// the list only grows, and plans hold its numbers.
+type recordTypes struct {
+	shapes []recordShape
+	index  map[string]int32
+}
+
+type recordShape struct{ cols []exec.ResultColumn }
+
+// of returns the typmod of the record type with cols' names and types.
+func (r *recordTypes) of(cols []exec.ResultColumn) int32 {
+	var key strings.Builder
+	for _, c := range cols {
+		fmt.Fprintf(&key, "%s\x00%d\x00%d\x00", c.Name, c.T.OID, c.T.Typmod)
+	}
+	if n, ok := r.index[key.String()]; ok {
+		return n
+	}
+	if r.index == nil {
+		r.index = map[string]int32{}
+	}
+	n := int32(len(r.shapes))
+	r.shapes = append(r.shapes, recordShape{cols: slices.Clone(cols)})
+	r.index[key.String()] = n
+	return n
+}
+
+// cols returns the columns of the record type typmod names.
+func (r *recordTypes) cols(typmod int32) ([]exec.ResultColumn, bool) {
+	if typmod < 0 || int(typmod) >= len(r.shapes) {
+		return nil, false
+	}
+	return r.shapes[typmod].cols, true
 }

@@ -94,6 +94,7 @@ type Session struct {
 	userTypes *userTypes
 	seqs      seqState     // currval and lastval
 	catCache  catalogCache // the catalog functions' last snapshot
+	records   recordTypes  // the anonymous record types of set-returning calls (row.go)
 	// tempSchema is the session's pg_temp_N, "" until it needs one;
 	// tempReady once the schema is known to be this session's own.
 	tempSchema string
@@ -164,6 +165,11 @@ var defaultVars = map[string]string{
 	"jit_above_cost":                      "100000",
 	"row_security":                        "on",
 	"synchronize_seqscans":                "on",
+	"max_index_keys":                      "32",
+	"max_function_args":                   "100",
+	"block_size":                          "8192",
+	"wal_block_size":                      "8192",
+	"data_checksums":                      "off",
 	"quote_all_identifiers":               "off",
 	"xmloption":                           "content",
 	"default_tablespace":                  "",

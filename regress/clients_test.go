@@ -76,10 +76,15 @@ func TestJDBC(t *testing.T) {
 	}
 	runClient(t, strings.Join([]string{
 		"product PostgreSQL",
+		"table jchild",
 		"table jt",
 		"column id int4 4 NO",
 		"column name text 12 NO",
 		"column tags _text 2003 YES",
+		"pk id 1 jt_pkey",
+		"index jt_pkey id unique=true",
+		"index jt_name name unique=false",
+		"fk jt_id -> jt.id",
 		"schema information_schema",
 		"schema pg_catalog",
 		"schema public",

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -496,6 +497,7 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 			confrel = TableOID(c.FK.RefSchema, c.FK.RefTable)
 			upd, del, match = fkAction(c.FK.OnUpdate), fkAction(c.FK.OnDelete), 's'
 			confkey = dAttnums(c.FK.RefColumns)
+			indid = fkIndexOID(s, c.FK)
 			if c.FK.Inherited {
 				local, inhCount = false, 1
 			}
@@ -512,6 +514,48 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 		out = append(out, domainConstraintRow(c))
 	}
 	return out, nil
+}
+
+// fkIndexOID is a foreign key's conindid: the unique index of the
+// referenced table over exactly its referenced columns (JDBC's
+// getImportedKeys joins through it); 0 when there is none.
+func fkIndexOID(s *Snapshot, fk *versioning.ForeignKey) uint32 {
+	r, ok := s.RelationByName(fk.RefSchema, fk.RefTable)
+	if !ok || r.Table == nil {
+		return 0
+	}
+	t := r.Table
+	if sameColumns(t.PrimaryKey, fk.RefColumns) {
+		return IndexOID(t.Schema, t.PrimaryKeyName)
+	}
+	for i := range t.Indexes {
+		ix := &t.Indexes[i]
+		if !ix.Unique || ix.Where != "" {
+			continue
+		}
+		cols := make([]int, len(ix.Columns))
+		for j, c := range ix.Columns {
+			cols[j] = c.Column
+		}
+		if sameColumns(cols, fk.RefColumns) {
+			return IndexOID(t.Schema, ix.Name)
+		}
+	}
+	return 0
+}
+
+// sameColumns reports whether a and b hold the same column positions, in
+// any order.
+func sameColumns(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // fkAction is a foreign key action letter, 'a' (NO ACTION) by default.

@@ -10,6 +10,7 @@ public class Meta {
         s.execute("CREATE TABLE jt (id int PRIMARY KEY, name text NOT NULL, tags text[])");
         s.execute("CREATE INDEX jt_name ON jt (name)");
         s.execute("INSERT INTO jt VALUES (1, 'one', '{a,b}')");
+        s.execute("CREATE TABLE jchild (id int PRIMARY KEY, jt_id int REFERENCES jt (id))");
       }
       DatabaseMetaData m = c.getMetaData();
       System.out.println("product " + m.getDatabaseProductName());
@@ -19,6 +20,15 @@ public class Meta {
       try (ResultSet rs = m.getColumns(null, "public", "jt", "%")) {
         while (rs.next())
           System.out.println("column " + rs.getString("COLUMN_NAME") + " " + rs.getString("TYPE_NAME") + " " + rs.getInt("DATA_TYPE") + " " + rs.getString("IS_NULLABLE"));
+      }
+      try (ResultSet rs = m.getPrimaryKeys(null, "public", "jt")) {
+        while (rs.next()) System.out.println("pk " + rs.getString("COLUMN_NAME") + " " + rs.getInt("KEY_SEQ") + " " + rs.getString("PK_NAME"));
+      }
+      try (ResultSet rs = m.getIndexInfo(null, "public", "jt", false, false)) {
+        while (rs.next()) System.out.println("index " + rs.getString("INDEX_NAME") + " " + rs.getString("COLUMN_NAME") + " unique=" + !rs.getBoolean("NON_UNIQUE"));
+      }
+      try (ResultSet rs = m.getImportedKeys(null, "public", "jchild")) {
+        while (rs.next()) System.out.println("fk " + rs.getString("FKCOLUMN_NAME") + " -> " + rs.getString("PKTABLE_NAME") + "." + rs.getString("PKCOLUMN_NAME"));
       }
       try (ResultSet rs = m.getSchemas()) {
         while (rs.next()) System.out.println("schema " + rs.getString(1));
