@@ -366,16 +366,10 @@ func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars
 	switch {
 	case b.root == tx.Root.Addr() && b.txn == tx:
 		return true
-	case an.plan == nil || len(an.deps) == 0:
-		return an.plan != nil && an.run == nil
+	case an.plan == nil:
+		return false
 	}
-	for _, def := range an.deps {
-		t, ok, err := tx.Table(ctx, def.Schema, def.Name)
-		if err != nil || !ok || !versioning.SameDefinition(t.Def, def) {
-			return false
-		}
-	}
-	return true
+	return an.depsHold(ctx, tx)
 }
 
 func (b *bodyStmt) analyze(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars) error {
