@@ -39,6 +39,9 @@ type Snapshot struct {
 	Views   []*versioning.View
 	rels    []Relation
 	byOID   map[uint32]int
+	// funcs are the user functions, read on first use (Functions).
+	funcs     []*versioning.Function
+	funcsRead bool
 }
 
 // NewSnapshot reads src's root value.
