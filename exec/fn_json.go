@@ -580,8 +580,26 @@ func appendToJSON(dst []byte, env *Env, t T, d Datum) []byte {
 			}
 		}
 		return types.AppendJSONString(dst, s)
+	case KindRecord:
+		return appendRecordJSON(dst, env, d.Record())
 	}
 	return types.AppendJSONString(dst, textOf(env, t, d))
+}
+
+// appendRecordJSON appends a record as a JSON object of its fields, as
+// row_to_json and to_json write it.
+func appendRecordJSON(dst []byte, env *Env, r *Record) []byte {
+	names := r.FieldNames(env.Settings)
+	dst = append(dst, '{')
+	for i, f := range r.Fields {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = types.AppendJSONString(dst, names[i])
+		dst = append(dst, ':')
+		dst = appendToJSON(dst, env, r.Types[i], f)
+	}
+	return append(dst, '}')
 }
 
 // xsdOffset writes a timestamptz's zone offset as +hh:mm, as XML Schema
@@ -894,6 +912,11 @@ func init() {
 			return DJSON(string(appendToJSON(nil, env, ts[0], a[0]))), nil
 		}, TJSON, nil
 	}})
+	rowToJSON := func(env *Env, a []Datum) (Datum, error) {
+		return DJSON(string(appendRecordJSON(nil, env, a[0].Record()))), nil
+	}
+	jsonFn("row_to_json", []uint32{OIDRecord}, J, rowToJSON)
+	jsonFn("row_to_json", []uint32{OIDRecord, OIDBool}, J, rowToJSON)
 	register(&Func{Name: "to_jsonb", Args: []uint32{OIDAny}, Ret: JB, Strict: true, Build: func(ts []T) (Fn, T, error) {
 		return func(env *Env, a []Datum) (Datum, error) {
 			v, err := toJSONB(env, ts[0], a[0])

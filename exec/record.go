@@ -3,6 +3,7 @@ package exec
 import (
 	"encoding/binary"
 	"math"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -20,6 +21,25 @@ type Record struct {
 	Type   uint32
 	Fields []Datum
 	Types  []T
+	// Names, when set, name the fields of an anonymous record that has
+	// them (a table's row, a PL/pgSQL record variable); a composite
+	// type's come from its definition, ROW(...)'s are f1, f2, ...
+	Names []string
+}
+
+// FieldNames returns the names of r's fields.
+func (r *Record) FieldNames(st *Settings) []string {
+	if len(r.Names) == len(r.Fields) {
+		return r.Names
+	}
+	if ut, err := userType(T{OID: r.Type, Typmod: -1}, st); err == nil && len(ut.FieldNames) == len(r.Fields) {
+		return ut.FieldNames
+	}
+	names := make([]string, len(r.Fields))
+	for i := range names {
+		names[i] = "f" + strconv.Itoa(i+1)
+	}
+	return names
 }
 
 // compareRecord orders records field by field, as PostgreSQL's btree
