@@ -74,16 +74,21 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", p.Table.Def.Name)
 	}
+	trg := newTriggerState(env, t, [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind], p.Sets)
+	if err := trg.statement(TriggerBefore); err != nil {
+		return nil, err
+	}
+	if trg != nil { // a BEFORE statement trigger may have written the table
+		if t, err = env.Txn.current(env.Ctx, t); err != nil {
+			return nil, err
+		}
+	}
 	w, err := env.Txn.Writer(env.Ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	fks, err := newFKState(env, t, p.Kind) // nil when no foreign key is involved
 	if err != nil {
-		return nil, err
-	}
-	trg := newTriggerState(env, t, [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind], p.Sets)
-	if err := trg.statement(TriggerBefore); err != nil {
 		return nil, err
 	}
 	src, err := p.Source.Open(env)

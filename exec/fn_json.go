@@ -1221,12 +1221,7 @@ func appendArrayJSON(dst []byte, env *Env, elem T, a *Array, dim, off int, prett
 // fields by name, in order; pretty puts each field after the first on a
 // line of its own.
 func appendRecordJSON(dst []byte, env *Env, r *Record, pretty bool) []byte {
-	names := r.Names
-	if names == nil && r.Type != OIDRecord && env.Settings != nil && env.Settings.Types != nil {
-		if ut, ok := env.Settings.Types.UserType(types.Oid(r.Type)); ok {
-			names = ut.FieldNames
-		}
-	}
+	names := r.FieldNames(env.Settings)
 	dst = append(dst, '{')
 	for i, f := range r.Fields {
 		if i > 0 {
@@ -1235,11 +1230,7 @@ func appendRecordJSON(dst []byte, env *Env, r *Record, pretty bool) []byte {
 				dst = append(dst, "\n "...)
 			}
 		}
-		name := "f" + strconv.Itoa(i+1)
-		if i < len(names) {
-			name = names[i]
-		}
-		dst = types.AppendJSONString(dst, name)
+		dst = types.AppendJSONString(dst, names[i])
 		dst = append(dst, ':')
 		dst = appendToJSON(dst, env, r.Types[i], f)
 	}

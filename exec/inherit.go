@@ -460,7 +460,15 @@ func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte
 func init() {
 	// pg_partition_ancestors(regclass): a partition or partitioned table
 	// and the tables above it, psql's \d asks it for foreign keys.
-	registerSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDRegclass}, Ret: OIDRegclass}, func([]T) *SRF {
+	// PostgreSQL casts oid to regclass implicitly; the oid form is
+	// psql's, for a trigger's table (t.tgrelid).
+	registerSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDOid}, Ret: OIDRegclass}, partitionAncestors)
+	registerSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDRegclass}, Ret: OIDRegclass}, partitionAncestors)
+}
+
+// partitionAncestors is pg_partition_ancestors.
+func partitionAncestors([]T) *SRF {
+	{
 		return &SRF{Cols: []ResultColumn{{Name: "relid", T: T{OID: OIDRegclass, Typmod: -1}}}, Named: true,
 			Rows: func(env *Env, a []Datum) ([]Row, error) {
 				tables, err := env.Txn.Root.Tables(env.Ctx)
@@ -492,5 +500,5 @@ func init() {
 				}
 				return rows, nil
 			}}
-	})
+	}
 }

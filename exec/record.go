@@ -3,6 +3,7 @@ package exec
 import (
 	"encoding/binary"
 	"math"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -20,10 +21,26 @@ type Record struct {
 	Type   uint32
 	Fields []Datum
 	Types  []T
-	// Names, when set, name the fields of an anonymous record (a whole
-	// row of a subquery), for row_to_json; nil means a composite type's
-	// field names, or f1, f2 ... as PostgreSQL names ROW(...)'s.
+	// Names, when set, name the fields of an anonymous record that has
+	// them (a table's or a subquery's row, a PL/pgSQL record variable, a
+	// set-returning function's record); a composite type's come from its
+	// definition, ROW(...)'s are f1, f2, ...
 	Names []string
+}
+
+// FieldNames returns the names of r's fields.
+func (r *Record) FieldNames(st *Settings) []string {
+	if len(r.Names) == len(r.Fields) {
+		return r.Names
+	}
+	if ut, err := userType(T{OID: r.Type, Typmod: -1}, st); err == nil && len(ut.FieldNames) == len(r.Fields) {
+		return ut.FieldNames
+	}
+	names := make([]string, len(r.Fields))
+	for i := range names {
+		names[i] = "f" + strconv.Itoa(i+1)
+	}
+	return names
 }
 
 // compareRecord orders records field by field, as PostgreSQL's btree

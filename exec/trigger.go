@@ -11,6 +11,12 @@ import (
 // once the statement's rows are written, in the order the rows came;
 // statement triggers before and after everything. Running a trigger's
 // function is the planner's (Txn.FireTrigger): exec knows only when.
+//
+// A trigger may write the table its statement is writing. AFTER triggers
+// run once the statement's writes are flushed, and the writer is made
+// after the BEFORE statement triggers; a BEFORE ROW trigger's writes land
+// while the statement's are pending, and TableWriter.Flush applies those
+// on top of them (rebase), failing with 27000 where both changed one row.
 
 // TriggerCall is one firing of a trigger.
 type TriggerCall struct {

@@ -3,12 +3,14 @@ package exec
 import (
 	"bytes"
 	"context"
+	"io"
 	"slices"
 	"time"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/prolly/tuple"
+	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -45,6 +47,10 @@ type Txn struct {
 	FireTrigger FireTriggerFunc
 
 	tables map[string]*Table // decoded records of Root, by schema + "." + name
+	// rowIDs are the highest row ids drawn, by schema + "." + name: a
+	// trigger inserting into the table its statement is writing, and
+	// that statement, draw ids after each other's, not the same ones.
+	rowIDs map[string]int64
 }
 
 // NewTxn begins a transaction from root.
@@ -54,7 +60,7 @@ func NewTxn(repo *versioning.Repo, branch string, readOnly bool, root versioning
 
 // Table returns the table schema.name as of Root.
 func (tx *Txn) Table(ctx context.Context, schema, name string) (*Table, bool, error) {
-	key := schema + "." + name
+	key := schema + "." + name // tableKey
 	if t, ok := tx.tables[key]; ok {
 		return t, true, nil
 	}
@@ -82,6 +88,9 @@ func (tx *Txn) Table(ctx context.Context, schema, name string) (*Table, bool, er
 	tx.tables[key] = t
 	return t, true, nil
 }
+
+// tableKey is how the transaction's maps name a table.
+func tableKey(def *versioning.Table) string { return def.Schema + "." + def.Name }
 
 // current returns the version of t a scan reads: the transaction's, so
 // that a statement sees the statements before it, or t itself when it is
@@ -205,8 +214,13 @@ func (w *TableWriter) Insert(ctx context.Context, row Row) error {
 func (w *TableWriter) key(row Row) ([]byte, error) {
 	id := int64(0)
 	if !w.t.HasPrimaryKey() {
-		w.nextID++
+		if w.tx.rowIDs == nil {
+			w.tx.rowIDs = map[string]int64{}
+		}
+		k := tableKey(w.t.Def)
+		w.nextID = max(w.nextID, w.tx.rowIDs[k]) + 1
 		id = w.nextID
+		w.tx.rowIDs[k] = id
 	}
 	k, err := w.t.rowKey(w.keyBuf[:0], row, id)
 	if err != nil {
@@ -366,8 +380,11 @@ func (w *TableWriter) formatValues(cols []int, row Row) string {
 // Flush applies the statement's changes and stores the table's new record
 // in the transaction's root.
 func (w *TableWriter) Flush(ctx context.Context) error {
-	if len(w.pending) == 0 && w.nextID == w.t.Def.NextRowID {
+	if len(w.pending) == 0 {
 		return nil
+	}
+	if err := w.rebase(ctx); err != nil {
+		return err
 	}
 	def := *w.t.Def
 	rows, err := w.rows.Apply(ctx, sortedEdits(w.pending))
@@ -398,6 +415,74 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 	}
 	w.tx.SetRoot(root)
 	return w.checkDeferrable(ctx)
+}
+
+// rebase makes the writer's edits apply to the table as it is now. The
+// statement's own triggers may have written the table since the writer
+// began (a BEFORE ROW trigger inserting into it, say): their changes are
+// kept, and the statement's go on top, unless both changed the same row
+// or index entry, which fails as PostgreSQL fails a row changed by a
+// trigger of the statement that changes it.
+func (w *TableWriter) rebase(ctx context.Context) error {
+	cur, ok, err := w.tx.Table(ctx, w.t.Def.Schema, w.t.Def.Name)
+	if err != nil || !ok || cur.Def.Rows == w.t.Def.Rows && cur.Def.NextRowID == w.t.Def.NextRowID {
+		return err
+	}
+	if len(cur.Def.Indexes) != len(w.t.Def.Indexes) {
+		return pgerr.New(pgerr.ObjectInUse, "cannot ALTER TABLE %q because it is being used by active queries in this session", w.t.Def.Name)
+	}
+	cs := w.tx.Root.Store()
+	rows, err := rebaseMap(ctx, cs, w.t.Def.Rows, cur.Def.Rows, func(k []byte) (string, bool) {
+		e, ok := w.pending[string(k)]
+		if e.val == nil {
+			return "deleted", ok
+		}
+		return "updated", ok
+	})
+	if err != nil {
+		return err
+	}
+	indexes := make([]prolly.Map, len(w.indexes))
+	for i := range w.indexes {
+		edits := w.ixEdits[i]
+		if indexes[i], err = rebaseMap(ctx, cs, w.t.Def.Indexes[i].Rows, cur.Def.Indexes[i].Rows, func(k []byte) (string, bool) {
+			_, ok := edits[string(k)]
+			return "updated", ok
+		}); err != nil {
+			return err
+		}
+	}
+	w.t, w.rows, w.indexes = cur, rows, indexes
+	w.nextID = max(w.nextID, cur.Def.NextRowID)
+	return nil
+}
+
+// rebaseMap loads the map at to, failing if an entry changed from from
+// to to is one the writer edits too; edited says whether it does, and
+// how ("updated", "deleted").
+func rebaseMap(ctx context.Context, cs prolly.ChunkStore, from, to store.Address, edited func([]byte) (string, bool)) (prolly.Map, error) {
+	fm, err := prolly.Load(ctx, cs, from)
+	if err != nil {
+		return prolly.Map{}, err
+	}
+	tm, err := prolly.Load(ctx, cs, to)
+	if err != nil {
+		return prolly.Map{}, err
+	}
+	d := prolly.NewDiffer(ctx, fm, tm)
+	for {
+		diff, err := d.Next()
+		if err == io.EOF {
+			return tm, nil
+		}
+		if err != nil {
+			return prolly.Map{}, err
+		}
+		if how, ok := edited(diff.Key); ok {
+			return prolly.Map{}, pgerr.New(pgerr.TriggeredDataChangeViolation, "tuple to be %s was already modified by an operation triggered by the current command", how).
+				WithHint("Consider using an AFTER trigger instead of a BEFORE trigger to propagate changes to other rows.")
+		}
+	}
 }
 
 func sortedEdits(pending map[string]rowEdit) []prolly.Edit {

@@ -422,9 +422,9 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 		}, exec.TText, true
 	case (name == "shobj_description" && n == 2) ||
 		(name == "pg_get_statisticsobjdef_columns" && n == 1) ||
-		(name == "pg_get_triggerdef" && (n == 1 || n == 2)) || (name == "pg_get_ruledef" && (n == 1 || n == 2)):
-		// Comments, views, statistics objects, partitions, triggers and
-		// rules do not exist here.
+		(name == "pg_get_ruledef" && (n == 1 || n == 2)) || (name == "pg_get_function_sqlbody" && n == 1):
+		// Comments, statistics objects, rules and SQL-standard bodies
+		// kept as trees do not exist here.
 		return always(exec.Null, exec.TText)
 	case strings.HasPrefix(name, "has_") && strings.HasSuffix(name, "_privilege") && n >= 2 && n <= 4,
 		name == "pg_has_role" && (n == 2 || n == 3):
@@ -466,6 +466,56 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			}
 			return exec.Null, nil
 		}, exec.TName, true
+	case name == "pg_get_triggerdef" && (n == 1 || n == 2):
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			oid, ok := argOID(a[0])
+			if !ok {
+				return exec.Null, nil
+			}
+			snap, err := s.snapshot(env)
+			if err != nil {
+				return exec.Null, err
+			}
+			t, tr, ok := snap.TriggerByOID(oid)
+			if !ok {
+				return exec.Null, nil
+			}
+			return exec.DText(snap.TriggerDef(t, tr, n == 2 && !a[1].IsNull() && argBool(a[1]))), nil
+		}, exec.TText, true
+	case n == 1 && (name == "pg_get_functiondef" || name == "pg_get_function_arguments" || name == "pg_get_function_identity_arguments" ||
+		name == "pg_get_function_result" || name == "pg_function_is_visible"):
+		t := exec.TText
+		if name == "pg_function_is_visible" {
+			t = exec.TBool
+		}
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			oid, ok := argOID(a[0])
+			if !ok {
+				return exec.Null, nil
+			}
+			snap, err := s.snapshot(env)
+			if err != nil {
+				return exec.Null, err
+			}
+			f, ok := snap.FunctionByOID(oid)
+			if !ok {
+				return builtinProcInfo(name, oid), nil
+			}
+			switch name {
+			case "pg_get_functiondef":
+				return exec.DText(catalog.FunctionDef(f)), nil
+			case "pg_get_function_arguments":
+				return exec.DText(catalog.FunctionArguments(f, true)), nil
+			case "pg_get_function_identity_arguments":
+				return exec.DText(catalog.FunctionArguments(f, false)), nil
+			case "pg_get_function_result":
+				if f.Kind == 'p' {
+					return exec.Null, nil
+				}
+				return exec.DText(catalog.FunctionResult(f)), nil
+			}
+			return exec.DBool(snap.FunctionVisible(f)), nil
+		}, t, true
 	case name == "pg_get_serial_sequence" && n == 2:
 		return s.serialSequence, exec.TText, true
 	case name == "to_regclass" && n == 1:
@@ -481,6 +531,25 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 		}, exec.T{OID: exec.OIDRegclass, Typmod: -1}, true
 	}
 	return s.systemInfoFunc(name, args)
+}
+
+// builtinProcInfo answers the function-describing functions for an OID
+// that is no user function: a built-in is visible and described by
+// nothing more than pg_proc says; an unknown OID gives NULL.
+func builtinProcInfo(name string, oid uint32) exec.Datum {
+	for _, fn := range exec.FuncNames() {
+		if catalog.ProcOID(fn) != oid {
+			continue
+		}
+		switch name {
+		case "pg_function_is_visible":
+			return exec.DBool(true)
+		case "pg_get_function_arguments", "pg_get_function_identity_arguments", "pg_get_function_result":
+			return exec.DText("")
+		}
+		break
+	}
+	return exec.Null
 }
 
 // roleByOID is pg_get_userbyid.

@@ -25,6 +25,8 @@
 //  2. A dolt_* function that changes the repository first commits the open
 //     SQL transaction, then moves refs by compare-and-set; the session's
 //     next statement starts a transaction from what it left.
-//  3. Plans are reused only while the table definitions they read are
-//     unchanged (and the session's name resolution too, planGen).
+//  3. Plans are reused only while the table definitions they read
+//     (triggers included) and the user functions their calls were
+//     resolved among are unchanged, whichever session changed them (and
+//     the session's name resolution too, planGen).
 package planner

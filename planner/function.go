@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -317,20 +318,49 @@ func (a *analyzer) sameInputs(f *versioning.Function, args []*pg.Node) bool {
 }
 
 // userFuncs returns the overloads of a function name: in schema, or in
-// the first schema of the search path that has any.
+// the schemas of the search path. The statement depends on them: a plan
+// holds the bodies of the functions it calls (funcDep).
 func (a *analyzer) userFuncs(schema, name string) ([]*versioning.Function, error) {
+	dep := funcDep{schemas: a.s.relationPath(), name: name}
 	if schema != "" {
-		return a.tx.Root.FunctionsNamed(a.ctx, a.s.resolveSchemaName(schema), name)
+		dep.schemas = []string{a.s.resolveSchemaName(schema)}
 	}
+	fs, err := overloads(a.ctx, a.tx.Root, dep.schemas, name)
+	if err != nil {
+		return nil, err
+	}
+	dep.found = fs
+	a.funcs = append(a.funcs, dep)
+	return fs, nil
+}
+
+// overloads returns the functions named name in schemas, in their order.
+func overloads(ctx context.Context, root versioning.RootValue, schemas []string, name string) ([]*versioning.Function, error) {
 	var out []*versioning.Function
-	for _, sch := range a.s.relationPath() {
-		fs, err := a.tx.Root.FunctionsNamed(a.ctx, sch, name)
+	for _, sch := range schemas {
+		fs, err := root.FunctionsNamed(ctx, sch, name)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, fs...)
 	}
 	return out, nil
+}
+
+// funcDep is a function name a statement resolved a call of, and the
+// overloads it found. Another session's CREATE OR REPLACE or DROP changes
+// them without touching any table the plan reads, so reusing a plan
+// checks them too.
+type funcDep struct {
+	schemas []string
+	name    string
+	found   []*versioning.Function
+}
+
+// holds reports whether root has the overloads the dependency found.
+func (d funcDep) holds(ctx context.Context, root versioning.RootValue) bool {
+	fs, err := overloads(ctx, root, d.schemas, d.name)
+	return err == nil && slices.EqualFunc(fs, d.found, func(x, y *versioning.Function) bool { return reflect.DeepEqual(x, y) })
 }
 
 // resolvedCall is a call of a user function, its arguments analyzed and

@@ -134,7 +134,10 @@ func (s *Session) regIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		if err != nil {
 			return exec.Null, err
 		}
-		_, name := splitName(parts)
+		schema, name := splitName(parts)
+		if d, ok, err := s.userRegproc(env, schema, name, text); ok || err != nil {
+			return d, err
+		}
 		if !exec.HasFunc(name) && !types.IsIOFunction(name) {
 			return exec.Null, pgerr.New(pgerr.UndefinedFunction, "function %q does not exist", text)
 		}
@@ -159,6 +162,16 @@ func (s *Session) regOut(env *exec.Env, typ, oid uint32) (string, error) {
 		}
 		return "", nil
 	case exec.OIDRegproc:
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return "", err
+		}
+		if f, ok := snap.FunctionByOID(oid); ok {
+			if snap.FunctionVisible(f) {
+				return quoteIdent(f.Name), nil
+			}
+			return quoteIdent(f.Schema) + "." + quoteIdent(f.Name), nil
+		}
 		for _, name := range exec.FuncNames() {
 			if catalog.ProcOID(name) == oid {
 				return name, nil
@@ -266,4 +279,27 @@ func (s *Session) userTypeOID(env *exec.Env, tn *pg.TypeName) (uint32, bool, err
 		return oid, oid != 0, nil
 	}
 	return 0, false, nil
+}
+
+// userRegproc reads a regproc naming a user function: the one function
+// of that name in schema, or in the first schema of the search path that
+// has one. ok is false when no user function has the name.
+func (s *Session) userRegproc(env *exec.Env, schema, name, text string) (exec.Datum, bool, error) {
+	schemas := s.relationPath()
+	if schema != "" {
+		schemas = []string{s.resolveSchemaName(schema)}
+	}
+	for _, sc := range schemas {
+		fs, err := env.Txn.Root.FunctionsNamed(env.Ctx, sc, name)
+		if err != nil {
+			return exec.Null, false, err
+		}
+		switch {
+		case len(fs) > 1:
+			return exec.Null, true, pgerr.New(pgerr.AmbiguousFunction, "more than one function named %q", text)
+		case len(fs) == 1:
+			return exec.DRegOID(catalog.FunctionOID(fs[0]), name), true, nil
+		}
+	}
+	return exec.Null, false, nil
 }

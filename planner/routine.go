@@ -249,6 +249,28 @@ func (h *host) Type(name string) (exec.T, error) {
 	return t, err
 }
 
+func (h *host) RowType(name string) ([]exec.ResultColumn, error) {
+	schema, table := "", name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		schema, table = name[:i], name[i+1:]
+	}
+	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.s.txn}
+	t, ok, err := a.lookupTable(h.env.Ctx, strings.ToLower(schema), strings.ToLower(table))
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedObject, "relation %q does not exist", name)
+	}
+	var cols []exec.ResultColumn
+	for _, c := range t.Cols {
+		if !c.Dropped {
+			cols = append(cols, exec.ResultColumn{Name: c.Name, T: c.Type})
+		}
+	}
+	return cols, nil
+}
+
 // columnType resolves table.column%TYPE.
 func (h *host) columnType(ref string) (exec.T, error) {
 	parts := strings.Split(strings.TrimSpace(ref), ".")
@@ -366,16 +388,10 @@ func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars
 	switch {
 	case b.root == tx.Root.Addr() && b.txn == tx:
 		return true
-	case an.plan == nil || len(an.deps) == 0:
-		return an.plan != nil && an.run == nil
+	case an.plan == nil:
+		return false
 	}
-	for _, def := range an.deps {
-		t, ok, err := tx.Table(ctx, def.Schema, def.Name)
-		if err != nil || !ok || !versioning.SameDefinition(t.Def, def) {
-			return false
-		}
-	}
-	return true
+	return an.depsHold(ctx, tx)
 }
 
 func (b *bodyStmt) analyze(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars) error {

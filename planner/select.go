@@ -23,6 +23,9 @@ type analyzer struct {
 	// stays valid while they are unchanged (Statement.reusable).
 	deps []*versioning.Table
 	kin  []kinDep // the children of the tables read (inherit.go)
+	// funcs are the user functions the statement's calls were resolved
+	// among: a plan stays valid while they are unchanged (function.go).
+	funcs []funcDep
 	// families are the members of the Appends planned, for pruning.
 	families map[*exec.Append][]familyMember
 	// pinnedRoots are the root values of the revisions tables pinned by

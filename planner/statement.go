@@ -46,6 +46,9 @@ type analysis struct {
 	// kin are the children the tables read had: a new child (or one
 	// fewer) changes what a scan of its parent reads.
 	kin []kinDep
+	// funcs are the user functions the calls were resolved among: a
+	// plan holds the bodies it calls, so a changed one is planned again.
+	funcs []funcDep
 }
 
 // Text returns the statement's SQL text.
@@ -283,6 +286,13 @@ func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
 	case an.plan == nil || len(an.deps) == 0:
 		return false
 	}
+	return an.depsHold(ctx, tx)
+}
+
+// depsHold reports whether what the analysis depended on is unchanged in
+// tx: the definitions of the tables it uses (triggers included), their
+// children, and the user functions its calls were resolved among.
+func (an *analysis) depsHold(ctx context.Context, tx *exec.Txn) bool {
 	for _, def := range an.deps {
 		t, ok, err := tx.Table(ctx, def.Schema, def.Name)
 		if err != nil || !ok || !versioning.SameDefinition(t.Def, def) {
@@ -292,6 +302,11 @@ func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
 	for _, k := range an.kin {
 		children, err := tx.Root.Children(ctx, k.parent.Schema, k.parent.Name)
 		if err != nil || !slices.Equal(children, k.children) {
+			return false
+		}
+	}
+	for _, f := range an.funcs {
+		if !f.holds(ctx, tx.Root) {
 			return false
 		}
 	}
@@ -358,6 +373,7 @@ func (s *Session) analyzeWith(a *analyzer, n *pg.Node) (*analysis, error) {
 	an.params = a.params
 	an.deps = a.deps
 	an.kin = a.kin
+	an.funcs = a.funcs
 	if an.plan != nil {
 		an.cols = an.plan.Columns()
 	}

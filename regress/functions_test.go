@@ -1,6 +1,7 @@
 package regress
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync"
@@ -120,5 +121,65 @@ END $$`)
 	}
 	if tags != "go,rust" {
 		t.Errorf("tags = %q, want go,rust", tags)
+	}
+}
+
+// TestFunctionChangeSeenByOtherSessions checks that a function replaced
+// or dropped by one connection is what another connection's next
+// statement runs, though that connection's cached plans (pgx prepares
+// and caches every query) read tables nobody changed.
+func TestFunctionChangeSeenByOtherSessions(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a, err := pgx.Connect(ctx, srv.DSN("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(ctx)
+	b, err := pgx.Connect(ctx, srv.DSN("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+
+	exec(t, ctx, a, `CREATE TABLE item (id int PRIMARY KEY, n int)`)
+	exec(t, ctx, a, `INSERT INTO item VALUES (1, 10)`)
+	exec(t, ctx, a, `CREATE FUNCTION price(n int) RETURNS int LANGUAGE sql AS 'SELECT n * 2'`)
+	exec(t, ctx, a, `CREATE FUNCTION total() RETURNS int LANGUAGE plpgsql AS $$
+BEGIN RETURN (SELECT sum(price(n)) FROM item); END $$`)
+	const direct = `SELECT price(n) FROM item WHERE id = 1`
+	const nested = `SELECT total() FROM item WHERE id = 1`
+	for range 2 { // the second run reuses the plans
+		wantCached(t, ctx, a, 20, direct)
+		wantCached(t, ctx, a, 20, nested)
+	}
+
+	exec(t, ctx, b, `CREATE OR REPLACE FUNCTION price(n int) RETURNS int LANGUAGE sql AS 'SELECT n * 3'`)
+	wantCached(t, ctx, a, 30, direct)
+	wantCached(t, ctx, a, 30, nested)
+	exec(t, ctx, b, `DROP FUNCTION price(int)`)
+	wantError(t, ctx, a, "42883", direct)
+	wantError(t, ctx, a, "42883", nested)
+
+	// A new trigger function body fires at once too.
+	exec(t, ctx, a, `CREATE FUNCTION stamp() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.n := 1; RETURN NEW; END $$`)
+	exec(t, ctx, a, `CREATE TRIGGER item_stamp BEFORE INSERT ON item FOR EACH ROW EXECUTE FUNCTION stamp()`)
+	const insert = `INSERT INTO item VALUES ($1, 0) RETURNING n`
+	wantCached(t, ctx, a, 1, insert, 2)
+	exec(t, ctx, b, `CREATE OR REPLACE FUNCTION stamp() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.n := 2; RETURN NEW; END $$`)
+	wantCached(t, ctx, a, 2, insert, 3)
+
+}
+
+// wantCached checks the one int sql gives, run as a prepared statement
+// pgx caches: the second run of a query reuses the server's plan.
+func wantCached(t *testing.T, ctx context.Context, c *pgx.Conn, want int, sql string, args ...any) {
+	t.Helper()
+	var got int
+	if err := c.QueryRow(ctx, sql, args...).Scan(&got); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	if got != want {
+		t.Errorf("%s: got %d, want %d", sql, got, want)
 	}
 }

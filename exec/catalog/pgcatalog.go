@@ -91,7 +91,7 @@ func init() {
 	define(pc, "pg_trigger", 2620, 'r', `oid:oid tgrelid:oid tgparentid:oid tgname:name tgfoid:oid tgtype:smallint
 		tgenabled:char tgisinternal:boolean tgconstrrelid:oid tgconstrindid:oid tgconstraint:oid
 		tgdeferrable:boolean tginitdeferred:boolean tgnargs:smallint tgattr:int2vector tgargs:bytea
-		tgqual:pg_node_tree tgoldtable:name tgnewtable:name`, none)
+		tgqual:pg_node_tree tgoldtable:name tgnewtable:name`, pgTrigger)
 	define(pc, "pg_rewrite", 2618, 'r', `oid:oid rulename:name ev_class:oid ev_type:char ev_enabled:char
 		is_instead:boolean ev_qual:pg_node_tree ev_action:pg_node_tree`, none)
 	define(pc, "pg_tablespace", 1213, 'r', "oid:oid spcname:name spcowner:oid spcacl:aclitem[] spcoptions:text[]", pgTablespace)
@@ -185,7 +185,7 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(reltype), dOID(0), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
 			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
-			dBool(false), dBool(false), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)), dBool(false),
+			dBool(false), dBool(r.Table != nil && len(r.Table.Triggers) > 0), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)), dBool(false),
 			dBool(false), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
 			dText("0"), dText("0"), exec.Null, exec.Null, bound,
 		})
@@ -686,21 +686,6 @@ func pgSettings(s *Snapshot) ([]exec.Row, error) {
 	return out, nil
 }
 
-func pgProc(s *Snapshot) ([]exec.Row, error) {
-	var out []exec.Row
-	for _, name := range s.Src.Funcs {
-		out = append(out, exec.Row{
-			dOID(ProcOID(name)), dText(name), dOID(OIDPgCatalog), dOID(OIDBootstrapRole), dOID(12),
-			exec.DFloat(1), exec.DFloat(0), dOID(0), dText("-"), dChar('f'), dBool(false),
-			dBool(false), dBool(true), dBool(false), dChar('i'), dChar('s'),
-			dInt(0), dInt(0), dOID(0), dText(""), exec.Null,
-			exec.Null, exec.Null, exec.Null, exec.Null, dText(name),
-			exec.Null, exec.Null, exec.Null, exec.Null,
-		})
-	}
-	return out, nil
-}
-
 func pgAm(*Snapshot) ([]exec.Row, error) {
 	ams := []struct {
 		oid     uint32
@@ -780,14 +765,6 @@ func pgTablespace(*Snapshot) ([]exec.Row, error) {
 	return []exec.Row{
 		{dOID(1663), dText("pg_default"), dOID(OIDBootstrapRole), exec.Null, exec.Null},
 		{dOID(1664), dText("pg_global"), dOID(OIDBootstrapRole), exec.Null, exec.Null},
-	}, nil
-}
-
-func pgLanguage(*Snapshot) ([]exec.Row, error) {
-	return []exec.Row{
-		{dOID(12), dText("internal"), dOID(OIDBootstrapRole), dBool(false), dBool(false), dOID(0), dOID(0), dOID(2246), exec.Null},
-		{dOID(13), dText("c"), dOID(OIDBootstrapRole), dBool(false), dBool(false), dOID(0), dOID(0), dOID(2247), exec.Null},
-		{dOID(14), dText("sql"), dOID(OIDBootstrapRole), dBool(false), dBool(true), dOID(0), dOID(0), dOID(2248), exec.Null},
 	}, nil
 }
 

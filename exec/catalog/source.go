@@ -40,6 +40,9 @@ type Snapshot struct {
 	Types   []*versioning.Type // enums, composites and domains
 	rels    []Relation
 	byOID   map[uint32]int
+	// funcs are the user functions, read on first use (Functions).
+	funcs     []*versioning.Function
+	funcsRead bool
 }
 
 // NewSnapshot reads src's root value.
@@ -199,14 +202,14 @@ func (s *Snapshot) tableOwner(schema string) string {
 type Constraint struct {
 	OID   uint32
 	Name  string
-	Type  byte // contype: 'p', 'u', 'c', 'f'
+	Type  byte              // contype: 'p', 'u', 'c', 'f'
 	Table *versioning.Table // nil for a domain's constraint
 	// Domain is the domain of a domain's CHECK constraint.
 	Domain *versioning.Type
-	Index *versioning.Index // the unique constraint's index
-	Check *versioning.Check
-	FK    *versioning.ForeignKey
-	Cols  []int // conkey: column positions
+	Index  *versioning.Index // the unique constraint's index
+	Check  *versioning.Check
+	FK     *versioning.ForeignKey
+	Cols   []int // conkey: column positions
 }
 
 // Constraints returns every constraint of the database's tables.

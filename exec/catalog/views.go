@@ -74,6 +74,8 @@ func colType(name string) exec.T {
 		return exec.T{OID: exec.OIDRegtype, Typmod: -1}
 	case "timestamptz":
 		return exec.TTimestampTZ
+	case "bytea":
+		return exec.TBytea
 	case "character_data", "yes_or_no":
 		return exec.T{OID: exec.OIDVarchar, Typmod: -1}
 	}

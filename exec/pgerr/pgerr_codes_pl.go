@@ -12,6 +12,7 @@ const (
 	ObjectNotInPrerequisiteState  Code = "55000"
 	InvalidTransactionTermination Code = "2D000"
 	TriggerProtocolViolated       Code = "39P01"
+	TriggeredDataChangeViolation  Code = "27000"
 )
 
 // DuplicateFunction is 42723.

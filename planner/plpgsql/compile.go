@@ -63,6 +63,8 @@ type datum struct {
 	typName string // as declared; "" when the type comes from elsewhere
 	t       exec.T
 	record  bool // a record: NEW, OLD, record or %ROWTYPE variables
+	// rowType is the table of a table%ROWTYPE variable.
+	rowType string
 	isConst bool
 	notNull bool
 	def     *expr
@@ -77,7 +79,8 @@ type datum struct {
 // Compile parses a function's body. Syntax errors fail with 42601, as
 // PostgreSQL's check_function_bodies does at CREATE FUNCTION.
 func Compile(sig *Signature) (*Function, error) {
-	js, err := pg.ParsePlPgSqlToJSON(createText(sig, bareReturnNext))
+	body, rowTypes := declareRowTypes(sig.Body)
+	js, err := pg.ParsePlPgSqlToJSON(createText(sig, body, bareReturnNext))
 	if err != nil {
 		return nil, pgerr.Wrap(err, pgerr.SyntaxError, "%s", strings.TrimSpace(err.Error()))
 	}
@@ -98,6 +101,10 @@ func Compile(sig *Signature) (*Function, error) {
 		dt, err := decodeDatum(d)
 		if err != nil {
 			return nil, err
+		}
+		if len(rowTypes) > 0 && dt.record && dt.field == "" && dt.row == nil && dt.name == rowTypes[0].name {
+			dt.rowType, dt.typName = rowTypes[0].table, rowTypes[0].table+"%ROWTYPE"
+			rowTypes = rowTypes[1:]
 		}
 		f.datums = append(f.datums, dt)
 	}
@@ -138,13 +145,55 @@ func Compile(sig *Signature) (*Function, error) {
 	return f, nil
 }
 
+// rowTypeDecl is a table%ROWTYPE declaration: pg_query's parser, which
+// has no catalog, makes such a variable a scalar and then refuses the
+// assignment of its fields (r.x := 1). It is given a record instead,
+// and the variable gets the table's columns when a call begins.
+var rowTypeDecl = regexp.MustCompile(`(?i)(^|[;\s])([a-z_][a-z0-9_$]*)(\s+)((?:[a-z_][a-z0-9_$]*\.)?[a-z_][a-z0-9_$]*)\s*%\s*rowtype\b`)
+
+type rowTypeVar struct{ name, table string }
+
+// fieldAssign is the assignment of a record's field, r.x := ...: the
+// parser refuses it for a record variable (it knows only NEW's and
+// OLD's fields), so it is given r/*.x*/ := ..., an assignment of r
+// whose text (which keeps the comment) names the field (assignField).
+var (
+	fieldAssign = regexp.MustCompile(`(?i)(^|;|\bthen|\belse|\bloop|\bbegin)(\s*)([a-z_][a-z0-9_$]*)\.([a-z_][a-z0-9_$]*)(\s*):=`)
+	fieldMarker = regexp.MustCompile(`^\s*[a-zA-Z_][a-zA-Z0-9_$]*/\*\.([a-zA-Z_][a-zA-Z0-9_$]*)\*/\s*:=`)
+)
+
+// declareRowTypes rewrites body's %ROWTYPE declarations as records and
+// returns them, in order, and marks the assignments of records' fields.
+func declareRowTypes(body string) (string, []rowTypeVar) {
+	var vars []rowTypeVar
+	out := rowTypeDecl.ReplaceAllStringFunc(body, func(m string) string {
+		sm := rowTypeDecl.FindStringSubmatch(m)
+		vars = append(vars, rowTypeVar{name: strings.ToLower(sm[2]), table: sm[4]})
+		return sm[1] + sm[2] + sm[3] + "record"
+	})
+	out = fieldAssign.ReplaceAllString(out, "${1}${2}${3}/*.${4}*/${5}:=")
+	return out, vars
+}
+
+// assignField returns the field an assignment's text marks (see
+// fieldAssign), "" for none.
+func assignField(e *expr) string {
+	if e == nil {
+		return ""
+	}
+	if m := fieldMarker.FindStringSubmatch(e.text); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
+
 // createText is the CREATE FUNCTION statement pg_query's PL/pgSQL parser
 // reads: RETURNS TABLE columns become OUT arguments, which it knows.
 //
 // pg_query's parser does not know the OUT arguments of a set-returning
 // function, and refuses their bare RETURN NEXT; it is given a NULL to
 // return, which a function with OUT arguments reads as none.
-func createText(sig *Signature, fix *regexp.Regexp) string {
+func createText(sig *Signature, body string, fix *regexp.Regexp) string {
 	var b strings.Builder
 	b.WriteString("CREATE FUNCTION f(")
 	for i, a := range sig.Args {
@@ -177,10 +226,9 @@ func createText(sig *Signature, fix *regexp.Regexp) string {
 		b.WriteString(typeText(sig.Returns))
 	}
 	tag := "$plpgsql$"
-	for strings.Contains(sig.Body, tag) {
+	for strings.Contains(body, tag) {
 		tag = "$" + tag[1:len(tag)-1] + "x$"
 	}
-	body := sig.Body
 	if sig.ReturnsSet && sig.hasOutputs() {
 		body = fix.ReplaceAllString(body, "${1} NULL;")
 	}
@@ -528,7 +576,8 @@ func (c *compiler) stmt(n rawNode, prevLine int) (stmt, error) {
 	var err error
 	switch k {
 	case "PLpgSQL_stmt_assign":
-		return &assignStmt{line: line, dno: f.Varno, value: assignValue(f.Expr.compile(line))}, nil
+		e := f.Expr.compile(line)
+		return &assignStmt{line: line, dno: f.Varno, field: assignField(e), value: assignValue(e)}, nil
 	case "PLpgSQL_stmt_if":
 		s := &ifStmt{line: line}
 		s.conds = append(s.conds, f.Cond.compile(line))

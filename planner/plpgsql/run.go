@@ -18,6 +18,9 @@ type Host interface {
 	Prepare(sql string, given []exec.T, vars Vars) (Prepared, error)
 	// Type resolves a type as a declaration writes it.
 	Type(name string) (exec.T, error)
+	// RowType returns the columns of table name, the fields of a
+	// name%ROWTYPE variable.
+	RowType(name string) ([]exec.ResultColumn, error)
 	// Notice sends a notice to the client.
 	Notice(err *pgerr.Error)
 	// Savepoint marks the transaction's state; the function it returns
@@ -124,6 +127,7 @@ func (f *Function) Run(c *Call) (*Outcome, error) {
 	if f.found >= 0 {
 		fr.vals[f.found].d = exec.DBool(false)
 	}
+
 	if td := c.Trigger; td != nil {
 		if f.newDno >= 0 {
 			fr.vals[f.newDno] = value{cols: td.Cols, row: slices.Clone(td.New)}
@@ -201,6 +205,9 @@ func (fr *frame) Lookup(qualifier, name string) (int, exec.T, bool) {
 	if dno := fr.find(name, false); dno >= 0 {
 		return dno << 16, fr.vals[dno].t, true
 	}
+	if dno := fr.find(name, true); dno >= 0 {
+		return dno << 16, exec.TRecord, true // a record as a whole: NEW, r
+	}
 	if fr.call.Trigger != nil {
 		for i, tv := range triggerVars {
 			if tv.name == name {
@@ -239,7 +246,23 @@ func (fr *frame) Value(ref int) (exec.Datum, exec.T) {
 		}
 		return v.row[field-1], c.T
 	}
+	if fr.f.datums[ref>>16].record {
+		return v.record(), exec.TRecord
+	}
 	return v.d, v.t
+}
+
+// record returns a record variable's value as a record datum whose
+// fields carry their names (row_to_json(NEW)); NULL when unassigned.
+func (v *value) record() exec.Datum {
+	if v.row == nil {
+		return exec.Null
+	}
+	r := &exec.Record{Type: exec.OIDRecord, Fields: slices.Clone(v.row), Types: make([]exec.T, len(v.cols)), Names: make([]string, len(v.cols))}
+	for i, c := range v.cols {
+		r.Types[i], r.Names[i] = c.T, c.Name
+	}
+	return exec.DRecord(r)
 }
 
 var triggerVars = []struct {
@@ -375,25 +398,7 @@ func (fr *frame) typeOf(dno int) (exec.T, error) {
 func (fr *frame) assign(dno int, d exec.Datum, from exec.T) error {
 	dt := fr.f.datums[dno]
 	if dt.field != "" {
-		v := &fr.vals[dt.parent]
-		if v.cols == nil {
-			return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "record %q is not assigned yet", fr.f.datums[dt.parent].name).
-				WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
-		}
-		for i, c := range v.cols {
-			if c.Name == dt.field {
-				conv, err := fr.convert(d, from, c.T)
-				if err != nil {
-					return err
-				}
-				if v.row == nil {
-					v.row = make(exec.Row, len(v.cols))
-				}
-				v.row[i] = conv
-				return nil
-			}
-		}
-		return pgerr.New(pgerr.UndefinedColumn, "record %q has no field %q", fr.f.datums[dt.parent].name, dt.field)
+		return fr.assignField(dt.parent, dt.field, d, from)
 	}
 	if dt.isConst {
 		return pgerr.New(pgerr.ErrorInAssignment, "variable %q is declared CONSTANT", dt.name)
@@ -414,6 +419,29 @@ func (fr *frame) assign(dno int, d exec.Datum, from exec.T) error {
 	}
 	fr.vals[dno] = value{d: conv, t: t}
 	return nil
+}
+
+// assignField stores a value in field of record variable dno.
+func (fr *frame) assignField(dno int, field string, d exec.Datum, from exec.T) error {
+	v := &fr.vals[dno]
+	if v.cols == nil {
+		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "record %q is not assigned yet", fr.f.datums[dno].name).
+			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
+	}
+	for i, c := range v.cols {
+		if c.Name == field {
+			conv, err := fr.convert(d, from, c.T)
+			if err != nil {
+				return err
+			}
+			if v.row == nil {
+				v.row = make(exec.Row, len(v.cols))
+			}
+			v.row[i] = conv
+			return nil
+		}
+	}
+	return pgerr.New(pgerr.UndefinedColumn, "record %q has no field %q", fr.f.datums[dno].name, field)
 }
 
 // assignRow stores a result row in targets: one record variable takes it

@@ -104,6 +104,13 @@ func (fr *frame) blockResult(b *block, c ctl, err error) (ctl, error) {
 // initVar gives a declared variable its default, or NULL.
 func (fr *frame) initVar(dno int) error {
 	d := fr.f.datums[dno]
+	if d.rowType != "" {
+		// A %ROWTYPE variable starts as a row of NULLs, its fields
+		// assignable one by one.
+		cols, err := fr.h.RowType(d.rowType)
+		fr.vals[dno] = value{cols: cols}
+		return err
+	}
 	if d.record {
 		fr.vals[dno] = value{}
 		return nil
@@ -163,6 +170,7 @@ func isSQLState(s string) bool {
 type assignStmt struct {
 	line  int
 	dno   int
+	field string // set when assigning a field of record dno
 	value *expr
 }
 
@@ -171,6 +179,9 @@ func (s *assignStmt) exec(fr *frame) (ctl, error) {
 	d, t, err := fr.eval(s.value)
 	if err != nil {
 		return ctlNext, err
+	}
+	if s.field != "" {
+		return ctlNext, fr.assignField(s.dno, s.field, d, t)
 	}
 	return ctlNext, fr.assign(s.dno, d, t)
 }

@@ -15,6 +15,15 @@ CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
 CREATE TYPE pair AS (a int, b text);
 CREATE DOMAIN posint AS int NOT NULL DEFAULT 1 CHECK (VALUE > 0);
 CREATE TABLE pets (id int PRIMARY KEY, m mood, p pair, n posint, ms mood[]);
+CREATE FUNCTION add_tax(amount numeric, rate numeric DEFAULT 0.2, OUT total numeric) LANGUAGE sql IMMUTABLE AS 'SELECT amount * (1 + rate)';
+CREATE FUNCTION label_of(n int, tag text DEFAULT 'item') RETURNS text LANGUAGE plpgsql STABLE STRICT AS $$ BEGIN RETURN tag || n; END $$;
+CREATE FUNCTION item_rows(lo int) RETURNS TABLE(n bigint, label text) LANGUAGE sql AS 'SELECT n, label FROM items WHERE n >= lo';
+CREATE FUNCTION evens(lim int) RETURNS SETOF int LANGUAGE sql AS 'SELECT generate_series(0, lim, 2)';
+CREATE PROCEDURE restock(INOUT qty int, note text DEFAULT NULL) LANGUAGE plpgsql AS $$ BEGIN qty := qty + 1; END $$;
+CREATE FUNCTION sales.touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+CREATE TRIGGER items_touch BEFORE INSERT OR UPDATE OF label ON items FOR EACH ROW WHEN (NEW.qty > 0) EXECUTE FUNCTION sales.touch('a', 'b''c');
+CREATE TRIGGER items_audit AFTER DELETE ON items FOR EACH STATEMENT EXECUTE FUNCTION sales.touch();
+ALTER TABLE items DISABLE TRIGGER items_audit;
 \echo '== dt'
 \dt
 \echo '== dt sales.*'
@@ -57,3 +66,17 @@ CREATE TABLE pets (id int PRIMARY KEY, m mood, p pair, n posint, ms mood[]);
 \dD
 \echo '== d pets'
 \d pets
+\echo '== df'
+\df
+\echo '== df+ label_of'
+\df+ label_of
+\echo '== df sales.*'
+\df sales.*
+\echo '== sf add_tax'
+\sf add_tax
+\echo '== sf restock'
+\sf restock
+\echo '== sf item_rows'
+\sf item_rows
+\echo '== sf+ label_of'
+\sf+ label_of

@@ -1,0 +1,458 @@
+package catalog
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// User-defined functions, procedures and triggers as pg_proc, pg_trigger
+// and pg_language show them, and their text as pg_get_functiondef,
+// pg_get_function_arguments, pg_get_function_result and
+// pg_get_triggerdef write it.
+
+// Object kinds of the derived OIDs of functions and triggers.
+const (
+	kindUserProc = 'F'
+	kindTrigger  = 'T'
+)
+
+// OIDPlpgsql is the OID initdb gives the plpgsql language in PostgreSQL
+// 15 (after the initdb-made objects, not a fixed one; tools look it up
+// by name).
+const OIDPlpgsql = 13563
+
+// oidTrigger and oidVoid are the pseudo-types trigger and void.
+const (
+	oidTrigger = 2279
+	oidVoid    = 2278
+)
+
+// FunctionOID returns a user function's OID, derived from its schema,
+// name and input types, so that overloads differ.
+func FunctionOID(f *versioning.Function) uint32 {
+	var b strings.Builder
+	b.WriteString(f.Name + "(")
+	for i, t := range f.InputTypes() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatUint(uint64(t), 10))
+	}
+	b.WriteByte(')')
+	return exec.ObjectOID(kindUserProc, f.Schema, b.String())
+}
+
+// TriggerOID returns the OID of trigger name on table schema.table.
+func TriggerOID(schema, table, name string) uint32 {
+	return exec.ObjectOID(kindTrigger, schema, table+"\x00"+name)
+}
+
+// LanguageOID returns the OID of a procedural language.
+func LanguageOID(lang string) uint32 {
+	switch lang {
+	case "internal":
+		return 12
+	case "c":
+		return 13
+	case "sql":
+		return 14
+	}
+	return OIDPlpgsql
+}
+
+// Functions returns the root value's functions and procedures, read on
+// first use.
+func (s *Snapshot) Functions() ([]*versioning.Function, error) {
+	if !s.funcsRead {
+		fs, err := s.Src.Root.Functions(s.Src.Ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.funcs, s.funcsRead = fs, true
+	}
+	return s.funcs, nil
+}
+
+// FunctionByOID returns the user function with OID oid.
+func (s *Snapshot) FunctionByOID(oid uint32) (*versioning.Function, bool) {
+	fs, err := s.Functions()
+	if err != nil {
+		return nil, false
+	}
+	for _, f := range fs {
+		if FunctionOID(f) == oid {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// FunctionVisible reports whether f is found by its name and argument
+// types alone: its schema is the first of the search path with a
+// function of that signature (pg_function_is_visible).
+func (s *Snapshot) FunctionVisible(f *versioning.Function) bool {
+	fs, _ := s.Functions()
+	for _, sc := range s.path() {
+		for _, g := range fs {
+			if g.Schema == sc && g.Name == f.Name && FunctionOID(g) != 0 && sameInputs(g, f) {
+				return g == f
+			}
+		}
+	}
+	return false
+}
+
+func sameInputs(a, b *versioning.Function) bool {
+	x, y := a.InputTypes(), b.InputTypes()
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// triggerFunction finds the function a trigger runs.
+func (s *Snapshot) triggerFunction(tr *versioning.Trigger) (*versioning.Function, bool) {
+	fs, _ := s.Functions()
+	for _, f := range fs {
+		if f.Schema == tr.FuncSchema && f.Name == tr.FuncName && len(f.InputTypes()) == 0 {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// TriggerByOID returns the trigger with OID oid and its table.
+func (s *Snapshot) TriggerByOID(oid uint32) (*versioning.Table, *versioning.Trigger, bool) {
+	for _, t := range s.Tables {
+		for i := range t.Triggers {
+			if TriggerOID(t.Schema, t.Name, t.Triggers[i].Name) == oid {
+				return t, &t.Triggers[i], true
+			}
+		}
+	}
+	return nil, nil, false
+}
+
+// routineTypeName is format_type's name for an argument or result type,
+// the pseudo-types included.
+func routineTypeName(oid uint32) string {
+	switch oid {
+	case oidTrigger:
+		return "trigger"
+	case oidVoid:
+		return "void"
+	case exec.OIDRecord:
+		return "record"
+	}
+	return types.FormatType(types.Oid(oid), -1)
+}
+
+// FunctionArguments is pg_get_function_arguments (defaults true) and
+// pg_get_function_identity_arguments (defaults false).
+func FunctionArguments(f *versioning.Function, defaults bool) string {
+	var parts []string
+	for _, a := range f.Args {
+		var b strings.Builder
+		switch a.Mode {
+		case 't':
+			continue // RETURNS TABLE's columns are the result's
+		case 'o':
+			b.WriteString("OUT ")
+		case 'b':
+			b.WriteString("INOUT ")
+		case 'v':
+			b.WriteString("VARIADIC ")
+		case 'i':
+			if f.Kind == 'p' {
+				b.WriteString("IN ") // as PostgreSQL marks procedures' arguments
+			}
+		}
+		if a.Name != "" {
+			b.WriteString(QuoteIdent(a.Name) + " ")
+		}
+		b.WriteString(routineTypeName(a.Type))
+		if defaults && a.Default != "" {
+			b.WriteString(" DEFAULT " + defaultText(a))
+		}
+		parts = append(parts, b.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// defaultText is an argument's default as PostgreSQL deparses it: an
+// untyped literal or NULL gets the argument's type.
+func defaultText(a versioning.FuncArg) string {
+	d := a.Default
+	if strings.EqualFold(d, "null") || strings.HasPrefix(d, "'") && strings.HasSuffix(d, "'") && len(d) >= 2 {
+		if strings.EqualFold(d, "null") {
+			d = "NULL"
+		}
+		return d + "::" + routineTypeName(a.Type)
+	}
+	return d
+}
+
+// FunctionResult is pg_get_function_result: "" for a procedure.
+func FunctionResult(f *versioning.Function) string {
+	if f.Kind == 'p' {
+		return ""
+	}
+	var table []string
+	for _, a := range f.Args {
+		if a.Mode == 't' {
+			table = append(table, QuoteIdent(a.Name)+" "+routineTypeName(a.Type))
+		}
+	}
+	if len(table) > 0 {
+		return "TABLE(" + strings.Join(table, ", ") + ")"
+	}
+	if f.ReturnsSet {
+		return "SETOF " + routineTypeName(f.Returns)
+	}
+	return routineTypeName(f.Returns)
+}
+
+// FunctionDef is pg_get_functiondef: the CREATE OR REPLACE statement
+// that makes f.
+func FunctionDef(f *versioning.Function) string {
+	kind, tag := "FUNCTION", "$function$"
+	if f.Kind == 'p' {
+		kind, tag = "PROCEDURE", "$procedure$"
+	}
+	for strings.Contains(f.Body, tag) {
+		tag = tag[:len(tag)-1] + "x$"
+	}
+	var b strings.Builder
+	b.WriteString("CREATE OR REPLACE " + kind + " " + QuoteIdent(f.Schema) + "." + QuoteIdent(f.Name) + "(" + FunctionArguments(f, true) + ")\n")
+	if f.Kind != 'p' {
+		b.WriteString(" RETURNS " + FunctionResult(f) + "\n")
+	}
+	b.WriteString(" LANGUAGE " + f.Language + "\n")
+	var opts string
+	switch f.Volatility {
+	case 'i':
+		opts += " IMMUTABLE"
+	case 's':
+		opts += " STABLE"
+	}
+	if f.Strict {
+		opts += " STRICT"
+	}
+	if opts != "" {
+		b.WriteString(opts + "\n")
+	}
+	b.WriteString("AS " + tag + f.Body + tag + "\n")
+	return b.String()
+}
+
+// triggerEvents are the events of tgtype in the order pg_get_triggerdef
+// writes them, with their bits.
+var triggerEvents = []struct {
+	name string
+	bit  int
+}{{"INSERT", 1 << 2}, {"DELETE", 1 << 3}, {"UPDATE", 1 << 4}, {"TRUNCATE", 1 << 5}}
+
+// TriggerType is pg_trigger.tgtype: PostgreSQL's bits for the level,
+// timing and events.
+func TriggerType(tr *versioning.Trigger) int {
+	t := 0
+	if tr.ForEachRow {
+		t |= 1
+	}
+	switch tr.Timing {
+	case 'b':
+		t |= 1 << 1
+	case 'i':
+		t |= 1 << 6
+	}
+	for _, ev := range triggerEvents {
+		if tr.FiresOn(ev.name) {
+			t |= ev.bit
+		}
+	}
+	return t
+}
+
+// TriggerDef is pg_get_triggerdef: the CREATE TRIGGER statement that
+// makes tr on t. pretty writes the table unqualified when the search
+// path finds it, and the WHEN condition with one pair of parentheses.
+func (s *Snapshot) TriggerDef(t *versioning.Table, tr *versioning.Trigger, pretty bool) string {
+	var b strings.Builder
+	b.WriteString("CREATE TRIGGER " + QuoteIdent(tr.Name) + " ")
+	b.WriteString(map[byte]string{'b': "BEFORE", 'a': "AFTER", 'i': "INSTEAD OF"}[tr.Timing])
+	n := 0
+	for _, ev := range triggerEvents {
+		if !tr.FiresOn(ev.name) {
+			continue
+		}
+		if n > 0 {
+			b.WriteString(" OR")
+		}
+		n++
+		b.WriteString(" " + ev.name)
+		if ev.name == "UPDATE" && len(tr.Columns) > 0 {
+			cols := make([]string, len(tr.Columns))
+			for i, c := range tr.Columns {
+				cols[i] = QuoteIdent(c)
+			}
+			b.WriteString(" OF " + strings.Join(cols, ", "))
+		}
+	}
+	table := QuoteIdent(t.Schema) + "." + QuoteIdent(t.Name)
+	if r, ok := s.RelationByName(t.Schema, t.Name); pretty && ok && s.Visible(r) {
+		table = QuoteIdent(t.Name)
+	}
+	b.WriteString(" ON " + table + " FOR EACH ")
+	if tr.ForEachRow {
+		b.WriteString("ROW")
+	} else {
+		b.WriteString("STATEMENT")
+	}
+	if tr.When != "" {
+		if pretty {
+			b.WriteString(" WHEN (" + tr.When + ")")
+		} else {
+			b.WriteString(" WHEN ((" + tr.When + "))")
+		}
+	}
+	fn := QuoteIdent(tr.FuncName)
+	if f, ok := s.triggerFunction(tr); !ok || !s.FunctionVisible(f) {
+		fn = QuoteIdent(tr.FuncSchema) + "." + fn
+	}
+	args := make([]string, len(tr.Args))
+	for i, a := range tr.Args {
+		args[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
+	}
+	b.WriteString(" EXECUTE FUNCTION " + fn + "(" + strings.Join(args, ", ") + ")")
+	return b.String()
+}
+
+func pgProc(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, name := range s.Src.Funcs {
+		out = append(out, exec.Row{
+			dOID(ProcOID(name)), dText(name), dOID(OIDPgCatalog), dOID(OIDBootstrapRole), dOID(12),
+			exec.DFloat(1), exec.DFloat(0), dOID(0), dText("-"), dChar('f'), dBool(false),
+			dBool(false), dBool(true), dBool(false), dChar('i'), dChar('s'),
+			dInt(0), dInt(0), dOID(0), dText(""), exec.Null,
+			exec.Null, exec.Null, exec.Null, exec.Null, dText(name),
+			exec.Null, exec.Null, exec.Null, exec.Null,
+		})
+	}
+	fs, err := s.Functions()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range fs {
+		out = append(out, userProcRow(s, f))
+	}
+	return out, nil
+}
+
+// userProcRow is a user function's pg_proc row.
+func userProcRow(s *Snapshot, f *versioning.Function) exec.Row {
+	var inputs []string
+	var all, modes, names []exec.Datum
+	onlyIn, named := true, false
+	nargs, ndefaults := 0, 0
+	variadic := uint32(0)
+	for _, a := range f.Args {
+		all = append(all, dOID(a.Type))
+		modes = append(modes, dChar(a.Mode))
+		names = append(names, dText(a.Name))
+		named = named || a.Name != ""
+		onlyIn = onlyIn && a.Mode == 'i'
+		if a.IsInput() {
+			inputs = append(inputs, strconv.FormatUint(uint64(a.Type), 10))
+			nargs++
+			if a.Default != "" {
+				ndefaults++
+			}
+		}
+		if a.Mode == 'v' {
+			variadic = uint32(types.Lookup(types.Oid(a.Type)).Elem)
+		}
+	}
+	allTypes, argModes, argNames := exec.Null, exec.Null, exec.Null
+	if !onlyIn {
+		allTypes = exec.NewArray(exec.OIDOid, all)
+		argModes = exec.NewArray(exec.OIDChar, modes)
+	}
+	if named {
+		argNames = exec.NewArray(exec.OIDText, names)
+	}
+	rows := 0.0
+	if f.ReturnsSet {
+		rows = 1000
+	}
+	ret := f.Returns
+	if f.Kind == 'p' && !onlyIn && ret == oidVoid {
+		for _, a := range f.Args {
+			if a.IsOutput() {
+				ret = exec.OIDRecord // a procedure's INOUT arguments are a record
+			}
+		}
+	}
+	return exec.Row{
+		dOID(FunctionOID(f)), dText(f.Name), dOID(NamespaceOID(f.Schema)), dOID(RoleOID(s.tableOwner(f.Schema))), dOID(LanguageOID(f.Language)),
+		exec.DFloat(100), exec.DFloat(rows), dOID(variadic), dProc("-"), dChar(f.Kind), dBool(false),
+		dBool(false), dBool(f.Strict), dBool(f.ReturnsSet), dChar(f.Volatility), dChar('u'),
+		dInt(int64(nargs)), dInt(int64(ndefaults)), dOID(ret), dVector(exec.OIDOidVector, inputs), allTypes,
+		argModes, argNames, exec.Null, exec.Null, dText(f.Body),
+		exec.Null, exec.Null, exec.Null, exec.Null,
+	}
+}
+
+func pgTrigger(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, t := range s.Tables {
+		for i := range t.Triggers {
+			tr := &t.Triggers[i]
+			foid := uint32(0)
+			if f, ok := s.triggerFunction(tr); ok {
+				foid = FunctionOID(f)
+			}
+			enabled := byte('O')
+			if tr.Disabled {
+				enabled = 'D'
+			}
+			var attnums []string
+			for _, c := range tr.Columns {
+				for pos, col := range t.Columns {
+					if col.Name == c && !col.Dropped {
+						attnums = append(attnums, strconv.Itoa(pos+1))
+					}
+				}
+			}
+			var args []byte
+			for _, a := range tr.Args {
+				args = append(append(args, a...), 0)
+			}
+			out = append(out, exec.Row{
+				dOID(TriggerOID(t.Schema, t.Name, tr.Name)), dOID(TableOID(t.Schema, t.Name)), dOID(0), dText(tr.Name), dOID(foid), dInt(int64(TriggerType(tr))),
+				dChar(enabled), dBool(false), dOID(0), dOID(0), dOID(0),
+				dBool(false), dBool(false), dInt(int64(len(tr.Args))), dVector(exec.OIDInt2Vector, attnums), exec.DBytes(string(args)),
+				dTextOrNull(tr.When), exec.Null, exec.Null,
+			})
+		}
+	}
+	return out, nil
+}
+
+func pgLanguage(*Snapshot) ([]exec.Row, error) {
+	return []exec.Row{
+		{dOID(12), dText("internal"), dOID(OIDBootstrapRole), dBool(false), dBool(false), dOID(0), dOID(0), dOID(2246), exec.Null},
+		{dOID(13), dText("c"), dOID(OIDBootstrapRole), dBool(false), dBool(false), dOID(0), dOID(0), dOID(2247), exec.Null},
+		{dOID(14), dText("sql"), dOID(OIDBootstrapRole), dBool(false), dBool(true), dOID(0), dOID(0), dOID(2248), exec.Null},
+		{dOID(OIDPlpgsql), dText("plpgsql"), dOID(OIDBootstrapRole), dBool(true), dBool(true), dOID(13560), dOID(13561), dOID(13562), exec.Null},
+	}, nil
+}
