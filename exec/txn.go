@@ -109,6 +109,18 @@ func (tx *Txn) current(ctx context.Context, t *Table) (*Table, error) {
 	return cur, nil
 }
 
+// cacheTable records t, whose stored record is rec, as the transaction's
+// version of its table.
+func (tx *Txn) cacheTable(rec []byte, t *Table) {
+	if tx.Tables != nil {
+		tx.Tables.put(rec, t)
+	}
+	if tx.tables == nil {
+		tx.tables = map[string]*Table{}
+	}
+	tx.tables[t.Def.Schema+"."+t.Def.Name] = t
+}
+
 // SetRoot replaces Root, forgetting decoded tables of the old one.
 func (tx *Txn) SetRoot(r versioning.RootValue) {
 	if r.Addr() != tx.Root.Addr() {
@@ -409,11 +421,18 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 		}
 		def.Indexes[i].Rows = m.Root()
 	}
-	root, err := w.tx.Root.PutTable(ctx, &def)
+	root, rec, err := w.tx.Root.PutTableRecord(ctx, &def)
 	if err != nil {
 		return err
 	}
-	w.tx.SetRoot(root)
+	// Only this table's record changed, and only in the roots of its maps:
+	// the decoded tables of the root stay valid, and this one's new version
+	// is the old one with the new record (no decode of it, in this
+	// transaction or, through the shared cache, the next).
+	nt := *w.t
+	nt.Def = &def
+	w.tx.Root = root
+	w.tx.cacheTable(rec, &nt)
 	return w.checkDeferrable(ctx)
 }
 

@@ -142,7 +142,19 @@ func (r RootValue) each(ctx context.Context, kind byte, fn func([]byte) error) e
 
 // PutTable returns the root value with t stored under its schema and name.
 func (r RootValue) PutTable(ctx context.Context, t *Table) (RootValue, error) {
-	return r.put(ctx, objectKey(kindTable, t.Schema, t.Name), t)
+	root, _, err := r.PutTableRecord(ctx, t)
+	return root, err
+}
+
+// PutTableRecord is PutTable, also returning the record as stored: the
+// key under which callers cache the decoded table (see TableRecord).
+func (r RootValue) PutTableRecord(ctx context.Context, t *Table) (RootValue, []byte, error) {
+	b, err := encodeRecord(t)
+	if err != nil {
+		return RootValue{}, nil, err
+	}
+	m, err := r.m.Apply(ctx, []prolly.Edit{{Key: objectKey(kindTable, t.Schema, t.Name), Value: b}})
+	return RootValue{m}, b, err
 }
 
 // PutSequence returns the root value with s stored.
