@@ -32,7 +32,7 @@ import (
 //
 // Anything else falls back to pg_query's deparser.
 func (s *Session) renderExpr(env *exec.Env, t *versioning.Table, text string, pretty bool) string {
-	n, err := parseExpr(text)
+	n, err := parseExpr(qualifySequences(env, t, text))
 	if err != nil {
 		return text
 	}

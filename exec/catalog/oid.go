@@ -24,6 +24,7 @@ const (
 	OIDPgAttrdef    = 2604
 	OIDPgDatabase   = 1262
 	OIDPgAuthid     = 1260
+	OIDPgRewrite    = 2618
 )
 
 // Object kinds mixed into derived OIDs, so that a table and an index of the
@@ -38,6 +39,7 @@ const (
 	kindRole       = 'a'
 	kindDatabase   = 'd'
 	kindProc       = 'f'
+	kindRule       = 'R'
 )
 
 // NamespaceOID returns a schema's OID.
@@ -63,6 +65,10 @@ func IndexOID(schema, name string) uint32 { return exec.ObjectOID(kindIndex, sch
 
 // ViewOID returns a view's OID.
 func ViewOID(schema, name string) uint32 { return exec.ObjectOID('v', schema, name) }
+
+// RuleOID returns the OID of the _RETURN rule of view schema.name, the
+// rule PostgreSQL implements a view with.
+func RuleOID(schema, view string) uint32 { return exec.ObjectOID(kindRule, schema, view) }
 
 // SequenceOID returns a sequence's OID.
 func SequenceOID(schema, name string) uint32 { return exec.ObjectOID(kindSequence, schema, name) }
