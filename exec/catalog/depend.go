@@ -8,7 +8,7 @@ import (
 )
 
 // The dependencies pg_dump orders its output by, beyond sequence
-// ownership: a column default on the sequences it calls nextval on (so
+// ownership: a table on the tables it inherits from, a column default on the sequences it calls nextval on (so
 // that a serial's sequence is created before the default that uses it),
 // and a view, through its _RETURN rule, on the relations its query reads.
 
@@ -36,6 +36,22 @@ func (s *Snapshot) defaultDepends() []exec.Row {
 			for _, q := range s.Src.Sequences(t, c.Default) {
 				out = append(out, dependRow(OIDPgAttrdef, def, 0, OIDPgClass, SequenceOID(q.Schema, q.Name), 0, 'n'))
 			}
+		}
+	}
+	return out
+}
+
+// inheritDepends lists each table as depending on the tables it
+// inherits from: normally ('n'), or automatically ('a') for a partition.
+func (s *Snapshot) inheritDepends() []exec.Row {
+	var out []exec.Row
+	for _, t := range s.Tables {
+		dep := byte('n')
+		if t.IsPartition() {
+			dep = 'a'
+		}
+		for _, p := range t.Inherits {
+			out = append(out, dependRow(OIDPgClass, TableOID(t.Schema, t.Name), 0, OIDPgClass, TableOID(p.Schema, p.Name), 0, dep))
 		}
 	}
 	return out

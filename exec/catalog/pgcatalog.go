@@ -483,7 +483,7 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 			local, inhCount = !c.Check.NotLocal, c.Check.InhCount
 			bin = dText(c.Check.Expr)
 		}
-		confrel, upd, del, match, confkey := uint32(0), byte(' '), byte(' '), byte(' '), exec.Null
+		confrel, upd, del, match, confkey, parent := uint32(0), byte(' '), byte(' '), byte(' '), exec.Null, uint32(0)
 		if c.FK != nil {
 			confrel = TableOID(c.FK.RefSchema, c.FK.RefTable)
 			upd, del, match = fkAction(c.FK.OnUpdate), fkAction(c.FK.OnDelete), 's'
@@ -491,12 +491,15 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 			validated = !c.FK.NotValid
 			if c.FK.Inherited {
 				local, inhCount = false, 1
+				if len(t.Inherits) > 0 {
+					parent = ConstraintOID(t.Inherits[0].Schema, t.Inherits[0].Name, c.Name)
+				}
 			}
 		}
 		out = append(out, exec.Row{
 			dOID(c.OID), dText(c.Name), dOID(NamespaceOID(t.Schema)), dChar(c.Type),
 			dBool(deferrable), dBool(deferred), dBool(validated), dOID(TableOID(t.Schema, t.Name)), dOID(0), dOID(indid),
-			dOID(0), dOID(confrel), dChar(upd), dChar(del), dChar(match), dBool(local),
+			dOID(parent), dOID(confrel), dChar(upd), dChar(del), dChar(match), dBool(local),
 			dInt(int64(inhCount)), dBool(noInherit), conkey, confkey, exec.Null,
 			exec.Null, exec.Null, exec.Null, exec.Null, bin,
 		})
@@ -763,6 +766,7 @@ func pgDepend(s *Snapshot) ([]exec.Row, error) {
 				dOID(r.OID), dInt(int64(pos + 1)), dChar(dep)})
 		}
 	}
+	out = append(out, s.inheritDepends()...)
 	out = append(out, s.defaultDepends()...)
 	out = append(out, s.viewDepends()...)
 	return out, nil
@@ -819,7 +823,11 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 	if ix.unique {
 		unique = "UNIQUE "
 	}
-	def := fmt.Sprintf("CREATE %sINDEX %s ON %s.%s USING btree (%s)", unique, QuoteIdent(ix.name), QuoteIdent(t.Schema), QuoteIdent(t.Name), strings.Join(cols, ", "))
+	only := ""
+	if t.Partitioned() {
+		only = "ONLY " // the partitions' indexes are attached on their own
+	}
+	def := fmt.Sprintf("CREATE %sINDEX %s ON %s%s.%s USING btree (%s)", unique, QuoteIdent(ix.name), only, QuoteIdent(t.Schema), QuoteIdent(t.Name), strings.Join(cols, ", "))
 	if len(ix.include) > 0 {
 		var inc []string
 		for _, c := range ix.include {
