@@ -17,7 +17,8 @@ import (
 
 // dumpSchema is a database as users dump it: two schemas, serial and
 // identity columns, a composite primary key, foreign keys, unique and
-// check constraints, partial and expression indexes, views, comments,
+// check constraints, partial and expression indexes, a partitioned
+// table, views, comments,
 // a stand-alone sequence, names that need quoting, and values that COPY
 // must escape.
 const dumpSchema = `
@@ -55,6 +56,11 @@ CREATE TABLE "Weird Schema" ("select" int PRIMARY KEY, "Mixed Case" text DEFAULT
   seq int DEFAULT nextval('standalone'), at timestamptz, ratio numeric(10,3),
   CONSTRAINT positive CHECK ("select" > 0));
 COMMENT ON CONSTRAINT positive ON "Weird Schema" IS 'no zero';
+CREATE TABLE inv.moves (id int, item text, at date, PRIMARY KEY (id, at)) PARTITION BY RANGE (at);
+CREATE TABLE inv.moves_2020 PARTITION OF inv.moves FOR VALUES FROM ('2020-01-01') TO ('2021-01-01');
+CREATE TABLE inv.moves_2021 PARTITION OF inv.moves FOR VALUES FROM ('2021-01-01') TO ('2022-01-01');
+CREATE INDEX moves_item ON inv.moves (item);
+INSERT INTO inv.moves VALUES (1, 's1', '2020-02-02'), (2, NULL, '2021-02-02');
 INSERT INTO customers (email, name, balance, tags, data, photo) VALUES
   ('a@x', 'Ann', 10.5, '{a,b}', '{"k": [1, 2]}', '\x00ff'),
   ('b@x', NULL, 0, '{}', NULL, NULL),
@@ -72,6 +78,8 @@ var dumpTables = map[string]string{
 	"inv.items":               "sku, warehouse",
 	"inv.orders":              "id",
 	`public."Weird Schema"`:   `"select"`,
+	"inv.moves_2020":          "id",
+	"inv.moves_2021":          "id",
 	"public.customers_id_seq": "1",
 	"inv.orders_id_seq":       "1",
 	"public.standalone":       "1",
@@ -115,6 +123,10 @@ func TestPgDump(t *testing.T) {
 		`COMMENT ON CONSTRAINT positive ON public."Weird Schema" IS 'no zero';`,
 		"COPY public.customers (id, email, name, balance, created, tags, data, photo) FROM stdin;",
 		"COPY inv.items (sku, warehouse, qty, price) FROM stdin;",
+		"ALTER TABLE ONLY inv.moves ATTACH PARTITION inv.moves_2020 FOR VALUES FROM ('2020-01-01') TO ('2021-01-01');",
+		"CREATE INDEX moves_item ON ONLY inv.moves USING btree (item);",
+		"ALTER INDEX inv.moves_item ATTACH PARTITION inv.moves_2020_item_idx;",
+		"ALTER INDEX inv.moves_pkey ATTACH PARTITION inv.moves_2021_pkey;",
 		"SELECT pg_catalog.setval('public.customers_id_seq', 3, true);",
 		"SELECT pg_catalog.setval('public.standalone', 110, true);",
 	} {
