@@ -444,6 +444,8 @@ func CanCoerce(from, to uint32) bool {
 		return true
 	case (from == OIDInt2 || from == OIDInt4 || from == OIDInt8) && (to == OIDOid || to == OIDRegclass || to == OIDRegtype):
 		return true
+	case from == OIDOid && IsRegType(to), IsRegType(from) && to == OIDOid:
+		return true // binary-coercible, implicitly
 	case TypeCategory(from) == 'S' && TypeCategory(to) == 'S':
 		return true
 	case from == OIDChar && to == OIDText:

@@ -150,6 +150,9 @@ func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int
 	if baseType(at).OID == exec.OIDJSONB {
 		return a.jsonbSubscripts(arr, list, sc, loc)
 	}
+	if at.OID == exec.OIDName && len(list) == 1 && !list[0].GetAIndices().IsSlice {
+		return a.nameSubscript(arr, list[0].GetAIndices().Uidx, sc)
+	}
 	if !exec.IsArrayType(at.OID) {
 		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(at.OID)), loc)
 	}
@@ -194,6 +197,32 @@ func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int
 		s.Upper = append(s.Upper, hi)
 	}
 	return s, nil
+}
+
+// nameSubscript is name[i]: name is a fixed-length array of "char" in
+// PostgreSQL, subscripted from 0 (pg_dump tests typname[0] = '_'). It
+// reads as substr(name::text, i + 1, 1)::"char".
+func (a *analyzer) nameSubscript(name exec.Expr, index *pg.Node, sc *scope) (exec.Expr, error) {
+	i, err := a.expr(index, sc)
+	if err != nil {
+		return nil, err
+	}
+	if i, err = a.coerce(i, exec.TInt4, "", exprLocation(index)); err != nil {
+		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer"), exprLocation(index))
+	}
+	text, err := a.cast(name, exec.TText, true, -1)
+	if err != nil {
+		return nil, err
+	}
+	from, err := a.call("+", []exec.Expr{i, &exec.Const{D: exec.DInt(1), T: exec.TInt4}}, -1, true)
+	if err != nil {
+		return nil, err
+	}
+	char, err := a.call("substr", []exec.Expr{text, from, &exec.Const{D: exec.DInt(1), T: exec.TInt4}}, -1, false)
+	if err != nil {
+		return nil, err
+	}
+	return a.cast(char, exec.T{OID: exec.OIDChar, Typmod: -1}, true, -1)
 }
 
 // jsonbSubscripts is j[a][b]...: jsonb's subscripting reads the path as

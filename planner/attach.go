@@ -289,7 +289,7 @@ func (a *analyzer) attachIndex(ctx context.Context, parent relation, schema stri
 			match = pt.Columns[pt.PrimaryKey[i]].Name == ct.Columns[ct.PrimaryKey[i]].Name
 		}
 	case parent.index >= 0 && child.index >= 0:
-		match = sameIndex(pt, ct, pt.Indexes[parent.index], ct.Indexes[child.index])
+		match = versioning.SameIndex(pt, ct, pt.Indexes[parent.index], ct.Indexes[child.index])
 	}
 	if !match {
 		return cannot.WithDetail("The index definitions do not match.")

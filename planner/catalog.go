@@ -109,6 +109,9 @@ func (s *Session) catalogSource(env *exec.Env) (*catalog.Source, error) {
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {
 			return s.renderExpr(env, t, expr, pretty)
 		},
+		Sequences: func(t *versioning.Table, expr string) []*versioning.Sequence {
+			return s.defaultSequences(env, t, expr)
+		},
 	}, nil
 }
 
@@ -416,7 +419,7 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 				}
 			}
 			if r, found := snap.RelationByOID(oid); ok && found && r.Query != nil {
-				return exec.DText(" " + r.Query.Query + ";"), nil
+				return exec.DText(" " + viewDefinition(snap, r.Query) + ";"), nil
 			}
 			return exec.Null, nil
 		}, exec.TText, true

@@ -39,6 +39,9 @@ func (a *analyzer) comment(s *pg.CommentStmt) (utility, error) {
 		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_INDEX, pg.ObjectType_OBJECT_SEQUENCE:
 			schema, name := splitName(nameList(s.Object.GetList().GetItems()))
 			return "COMMENT", a.commentRelation(ctx, s.Objtype, schema, name, text)
+		case pg.ObjectType_OBJECT_VIEW:
+			schema, name := splitName(nameList(s.Object.GetList().GetItems()))
+			return "COMMENT", a.commentView(ctx, schema, name, text)
 		case pg.ObjectType_OBJECT_COLUMN:
 			parts := nameList(s.Object.GetList().GetItems())
 			if len(parts) < 2 {
@@ -78,6 +81,12 @@ func (a *analyzer) comment(s *pg.CommentStmt) (utility, error) {
 			for i := range t.Checks {
 				if t.Checks[i].Name == name {
 					t.Checks[i].Comment = text
+					return "COMMENT", a.putTable(ctx, t)
+				}
+			}
+			for i := range t.ForeignKeys {
+				if t.ForeignKeys[i].Name == name {
+					t.ForeignKeys[i].Comment = text
 					return "COMMENT", a.putTable(ctx, t)
 				}
 			}
@@ -160,4 +169,27 @@ func (a *analyzer) discard(s *pg.DiscardStmt) (utility, error) {
 		return "DISCARD " + map[pg.DiscardMode]string{pg.DiscardMode_DISCARD_ALL: "ALL", pg.DiscardMode_DISCARD_PLANS: "PLANS",
 			pg.DiscardMode_DISCARD_SEQUENCES: "SEQUENCES", pg.DiscardMode_DISCARD_TEMP: "TEMP"}[s.Target], nil
 	}, nil
+}
+
+// commentView comments a view.
+func (a *analyzer) commentView(ctx context.Context, schema, name, text string) error {
+	rel, _, err := a.lookupRelation(ctx, schema, name)
+	if err != nil {
+		return err
+	}
+	switch rel.kind {
+	case relNone:
+		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	case relView:
+	default:
+		return pgerr.New(pgerr.WrongObjectType, "%q is not a view", name)
+	}
+	v := *rel.view
+	v.Comment = text
+	root, err := a.tx.Root.PutView(ctx, &v)
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	return nil
 }

@@ -59,6 +59,10 @@ func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
 		run, err = a.doStmt(n.GetDoStmt())
 	case n.GetCreateTrigStmt() != nil:
 		run, err = a.createTrigger(n.GetCreateTrigStmt())
+	case n.GetLockStmt() != nil:
+		run, err = a.lockTable(n.GetLockStmt())
+	case n.GetAlterOwnerStmt() != nil:
+		run, err = a.alterOwner(n.GetAlterOwnerStmt())
 	default:
 		return nil, false, nil
 	}

@@ -32,7 +32,7 @@ import (
 //
 // Anything else falls back to pg_query's deparser.
 func (s *Session) renderExpr(env *exec.Env, t *versioning.Table, text string, pretty bool) string {
-	n, err := parseExpr(text)
+	n, err := parseExpr(qualifySequences(env, t, text))
 	if err != nil {
 		return text
 	}
@@ -436,7 +436,11 @@ func (d *deparser) funcCall(f *pg.FuncCall, n *pg.Node, want exec.T, implicit bo
 	}
 	var args []string
 	for _, x := range f.Args {
-		args = append(args, d.expr(x, n, d.typeOf(x), false))
+		t := d.typeOf(x)
+		if name == "nextval" && len(f.Args) == 1 && x.GetAConst() != nil {
+			t = exec.T{OID: exec.OIDRegclass, Typmod: -1} // nextval(regclass)
+		}
+		args = append(args, d.expr(x, n, t, false))
 	}
 	s := name + "(" + strings.Join(args, ", ") + ")"
 	return d.withCast(s, n, d.typeOf(n), want, implicit)

@@ -465,6 +465,9 @@ func (a *analyzer) coerce(e exec.Expr, t exec.T, what string, loc int32) (exec.E
 	if exec.CanCoerce(et.OID, t.OID) && exec.CastFn(et, t, false) != nil {
 		return a.cast(e, t, false, loc)
 	}
+	if exec.IsRegType(et.OID) && t.OID == exec.OIDOid || et.OID == exec.OIDOid && exec.IsRegType(t.OID) {
+		return a.cast(e, t, false, loc) // binary-coercible both ways, implicitly
+	}
 	if what != "" {
 		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "%s must be type %s, not type %s", what, exec.TypeName(t.OID), exec.TypeName(et.OID)), loc)
 	}

@@ -360,24 +360,6 @@ func partitionIndex(parent, def *versioning.Table, pix versioning.Index, ns *nam
 	return ix
 }
 
-// sameIndex reports whether index ix of def can stand for index pix of
-// its parent: the same key columns, by name, order and uniqueness.
-func sameIndex(parent, def *versioning.Table, pix, ix versioning.Index) bool {
-	if ix.Unique != pix.Unique || ix.Where != pix.Where || len(ix.Columns) != len(pix.Columns) {
-		return false
-	}
-	for i, pc := range pix.Columns {
-		c := ix.Columns[i]
-		if (pc.Column < 0) != (c.Column < 0) || pc.Expr != c.Expr || pc.Desc != c.Desc || pc.NullsFirst != c.NullsFirst {
-			return false
-		}
-		if pc.Column >= 0 && parent.Columns[pc.Column].Name != def.Columns[c.Column].Name {
-			return false
-		}
-	}
-	return true
-}
-
 // addPartitionIndexes gives def, a partition of parent with rows, the
 // parent's primary key and the indexes it lacks, built from its rows; an
 // equivalent index it has already stands for the parent's.
@@ -393,7 +375,7 @@ func (a *analyzer) addPartitionIndexes(ctx context.Context, parent, def *version
 	}
 	var built []int
 	for _, pix := range parent.Indexes {
-		if slices.ContainsFunc(def.Indexes, func(ix versioning.Index) bool { return sameIndex(parent, def, pix, ix) }) {
+		if slices.ContainsFunc(def.Indexes, func(ix versioning.Index) bool { return versioning.SameIndex(parent, def, pix, ix) }) {
 			continue
 		}
 		built = append(built, len(def.Indexes))
@@ -1280,7 +1262,7 @@ func memberConflict(t *versioning.Table, mb familyMember, c *exec.OnConflict) *e
 			continue
 		}
 		for _, ix := range mb.t.Def.Indexes {
-			if sameIndex(t, mb.t.Def, t.Indexes[i], ix) {
+			if versioning.SameIndex(t, mb.t.Def, t.Indexes[i], ix) {
 				out.Arbiters = append(out.Arbiters, ix.Name)
 				break
 			}

@@ -1,8 +1,12 @@
 package planner
 
 import (
+	"cmp"
+	"context"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
@@ -69,4 +73,42 @@ func checkLocking(s *pg.SelectStmt, sc *scope, grouped, srfs bool) error {
 		}
 	}
 	return nil
+}
+
+// rowExclusiveLock is the LockStmt mode ROW EXCLUSIVE, the strongest a
+// read-only transaction may take.
+const rowExclusiveLock = 3
+
+// lockTable is LOCK TABLE. A transaction here never waits on another's
+// table locks: it reads its snapshot and its writes are checked against
+// concurrent ones at COMMIT, which is what the locks pg_dump takes (ACCESS
+// SHARE, to keep tables from being dropped under it) protect. So the
+// statement only checks what PostgreSQL checks: that it runs in a
+// transaction block and names existing tables or views.
+func (a *analyzer) lockTable(st *pg.LockStmt) (utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if !a.s.explicit {
+			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "LOCK TABLE can only be used in transaction blocks")
+		}
+		for _, n := range st.Relations {
+			rv := n.GetRangeVar()
+			if rv.Schemaname == "" || rv.Schemaname == "pg_catalog" || rv.Schemaname == "information_schema" {
+				if _, ok := catalog.Lookup(cmp.Or(rv.Schemaname, "pg_catalog"), rv.Relname); ok {
+					continue
+				}
+			}
+			rel, _, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
+			if err != nil {
+				return "", err
+			}
+			switch rel.kind {
+			case relNone:
+				return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
+			case relTable, relView:
+			default:
+				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table or view", rv.Relname)
+			}
+		}
+		return "LOCK TABLE", nil
+	}, nil
 }

@@ -141,6 +141,10 @@ func writes(n *pg.Node) bool {
 		return writes(n.GetExplainStmt().Query)
 	case n.GetVariableShowStmt() != nil, n.GetCopyStmt() != nil && !n.GetCopyStmt().IsFrom:
 		return false
+	case n.GetLockStmt() != nil:
+		// Modes up to ROW EXCLUSIVE (lock modes 1 to 3) are allowed in a
+		// read-only transaction, as in PostgreSQL.
+		return n.GetLockStmt().Mode > rowExclusiveLock
 	}
 	return true
 }

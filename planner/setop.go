@@ -92,7 +92,8 @@ func typeCategory(oid uint32) (byte, bool) {
 	switch oid {
 	case exec.OIDBool:
 		return 'B', true
-	case exec.OIDInt2, exec.OIDInt4, exec.OIDInt8, exec.OIDFloat4, exec.OIDNumeric:
+	case exec.OIDInt2, exec.OIDInt4, exec.OIDInt8, exec.OIDFloat4, exec.OIDNumeric,
+		exec.OIDRegclass, exec.OIDRegproc, exec.OIDRegtype, exec.OIDRegnamespace, exec.OIDRegrole:
 		return 'N', false
 	case exec.OIDFloat8, exec.OIDOid:
 		return 'N', true

@@ -58,5 +58,5 @@ func (s *Session) systemInfoFunc(name string, args []exec.Expr) (exec.Fn, exec.T
 			return timestampDatum(s.e.started), nil
 		}, exec.TTimestampTZ, true
 	}
-	return nil, exec.T{}, false
+	return s.dumpFunc(name, args)
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"slices"
+	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -142,14 +143,18 @@ func deparseSelect(sel *pg.SelectStmt) (string, error) {
 }
 
 // viewDependencies returns the relations a view's query names (by schema
-// and name) and whether one of them is temporary.
+// and name) and whether one of them is temporary. It qualifies each name
+// in the query with the schema it was found in: a view reads the
+// relations it was made with, whatever the search path of the sessions
+// that read (or dump) it later.
 func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, bool, error) {
 	var deps []string
 	temp := false
 	var err error
+	ctes := cteNames(n)
 	visitNodes(n, func(x *pg.Node) {
 		rv := x.GetRangeVar()
-		if rv == nil || err != nil {
+		if rv == nil || err != nil || rv.Schemaname == "" && ctes[rv.Relname] {
 			return
 		}
 		var rel relation
@@ -157,6 +162,7 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 		if rel, schema, err = a.lookupRelation(ctx, rv.Schemaname, rv.Relname); err != nil || rel.kind == relNone {
 			return
 		}
+		rv.Schemaname = schema
 		dep := schema + "." + rv.Relname
 		if !slices.Contains(deps, dep) {
 			deps = append(deps, dep)
@@ -165,6 +171,59 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 	})
 	slices.Sort(deps)
 	return deps, temp, err
+}
+
+// cteNames returns the names of the WITH queries of a query and its
+// subqueries, which its relation names may refer to.
+func cteNames(n *pg.Node) map[string]bool {
+	names := map[string]bool{}
+	visitNodes(n, func(x *pg.Node) {
+		if c := x.GetCommonTableExpr(); c != nil {
+			names[c.Ctename] = true
+		}
+	})
+	return names
+}
+
+// viewDefinition is a view's query as pg_get_viewdef prints it: the
+// relations it reads named as the search path finds them, bare where
+// their name alone finds them, schema-qualified elsewhere (as pg_dump,
+// which empties the search path, needs). Views made before their queries
+// were stored qualified name a relation bare; Depends tells its schema.
+func viewDefinition(snap *catalog.Snapshot, v *versioning.View) string {
+	sel, err := parseSelect(v.Query)
+	if err != nil {
+		return v.Query
+	}
+	n := &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}
+	ctes := cteNames(n)
+	visitNodes(n, func(x *pg.Node) {
+		rv := x.GetRangeVar()
+		if rv == nil || ctes[rv.Relname] {
+			return
+		}
+		schema := rv.Schemaname
+		if schema == "" {
+			for _, d := range v.Depends {
+				if sc, name, _ := strings.Cut(d, "."); name == rv.Relname {
+					schema = sc
+				}
+			}
+		}
+		r, ok := snap.RelationByName(schema, rv.Relname)
+		if !ok {
+			return
+		}
+		rv.Schemaname = schema
+		if snap.Visible(r) {
+			rv.Schemaname = ""
+		}
+	})
+	text, err := deparseSelect(sel)
+	if err != nil {
+		return v.Query
+	}
+	return text
 }
 
 // viewTable returns the relation a view reads as, if schema.name (or name

@@ -282,6 +282,26 @@ type ViewColumn struct {
 	Typmod int32  `json:"typmod"`
 }
 
+// SameIndex reports whether index ix of def, a partition or child of
+// parent, can stand for parent's index pix: the same key columns, by
+// name, order and uniqueness. Partitions' indexes are matched to their
+// parent's this way, not linked.
+func SameIndex(parent, def *Table, pix, ix Index) bool {
+	if ix.Unique != pix.Unique || ix.Where != pix.Where || len(ix.Columns) != len(pix.Columns) {
+		return false
+	}
+	for i, pc := range pix.Columns {
+		c := ix.Columns[i]
+		if (pc.Column < 0) != (c.Column < 0) || pc.Expr != c.Expr || pc.Desc != c.Desc || pc.NullsFirst != c.NullsFirst {
+			return false
+		}
+		if pc.Column >= 0 && parent.Columns[pc.Column].Name != def.Columns[c.Column].Name {
+			return false
+		}
+	}
+	return true
+}
+
 // Plain reports whether ix indexes columns only, of every row: no
 // expression key column and no predicate. Only plain indexes can answer
 // for every row of their table (foreign keys, index scans).

@@ -24,6 +24,7 @@ const (
 	OIDPgAttrdef    = 2604
 	OIDPgDatabase   = 1262
 	OIDPgAuthid     = 1260
+	OIDPgRewrite    = 2618
 )
 
 // Object kinds mixed into derived OIDs, so that a table and an index of the
@@ -39,6 +40,7 @@ const (
 	kindDatabase   = 'd'
 	kindProc       = 'f'
 	kindEnumLabel  = 'E'
+	kindRule       = 'R'
 )
 
 // NamespaceOID returns a schema's OID.
@@ -64,6 +66,10 @@ func IndexOID(schema, name string) uint32 { return exec.ObjectOID(kindIndex, sch
 
 // ViewOID returns a view's OID.
 func ViewOID(schema, name string) uint32 { return exec.ObjectOID('v', schema, name) }
+
+// RuleOID returns the OID of the _RETURN rule of view schema.name, the
+// rule PostgreSQL implements a view with.
+func RuleOID(schema, view string) uint32 { return exec.ObjectOID(kindRule, schema, view) }
 
 // SequenceOID returns a sequence's OID.
 func SequenceOID(schema, name string) uint32 { return exec.ObjectOID(kindSequence, schema, name) }

@@ -146,8 +146,34 @@ func pgInherits(s *Snapshot) ([]exec.Row, error) {
 		for i, p := range t.Inherits {
 			out = append(out, exec.Row{dOID(TableOID(t.Schema, t.Name)), dOID(TableOID(p.Schema, p.Name)), dInt(int64(i + 1)), dBool(false)})
 		}
+		for _, link := range s.partitionIndexes(t) {
+			out = append(out, exec.Row{dOID(link[0]), dOID(link[1]), dInt(1), dBool(false)})
+		}
 	}
 	return out, nil
+}
+
+// partitionIndexes pairs the indexes of partition t with those of its
+// parent they stand for (the OIDs of each, the partition's first), as
+// pg_inherits links them in PostgreSQL: pg_dump attaches them so.
+func (s *Snapshot) partitionIndexes(t *versioning.Table) [][2]uint32 {
+	p := s.parentTable(t)
+	if !t.IsPartition() || p == nil {
+		return nil
+	}
+	var out [][2]uint32
+	if len(t.PrimaryKey) > 0 && len(p.PrimaryKey) > 0 {
+		out = append(out, [2]uint32{IndexOID(t.Schema, t.PrimaryKeyName), IndexOID(p.Schema, p.PrimaryKeyName)})
+	}
+	for _, pix := range p.Indexes {
+		for _, ix := range t.Indexes {
+			if versioning.SameIndex(p, t, pix, ix) {
+				out = append(out, [2]uint32{IndexOID(t.Schema, ix.Name), IndexOID(p.Schema, pix.Name)})
+				break
+			}
+		}
+	}
+	return out
 }
 
 func pgPartitionedTable(s *Snapshot) ([]exec.Row, error) {
@@ -165,12 +191,13 @@ func pgPartitionedTable(s *Snapshot) ([]exec.Row, error) {
 		}
 		var attrs, classes, colls []string
 		for _, pos := range k.Columns {
+			typ := t.Columns[pos].Type
 			attrs = append(attrs, strconv.Itoa(pos+1))
-			classes = append(classes, "0")
-			colls = append(colls, "0")
+			classes = append(classes, strconv.Itoa(int(opclassOf(typ))))
+			colls = append(colls, strconv.Itoa(int(collationOf(typ))))
 		}
 		out = append(out, exec.Row{dOID(TableOID(t.Schema, t.Name)), dChar(k.Strategy), dInt(int64(len(k.Columns))), dOID(def),
-			dText(strings.Join(attrs, " ")), dText(strings.Join(classes, " ")), dText(strings.Join(colls, " ")), exec.Null})
+			dVector(exec.OIDInt2Vector, attrs), dVector(exec.OIDOidVector, classes), dVector(exec.OIDOidVector, colls), exec.Null})
 	}
 	return out, nil
 }

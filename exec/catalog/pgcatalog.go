@@ -93,7 +93,7 @@ func init() {
 		tgdeferrable:boolean tginitdeferred:boolean tgnargs:smallint tgattr:int2vector tgargs:bytea
 		tgqual:pg_node_tree tgoldtable:name tgnewtable:name`, pgTrigger)
 	define(pc, "pg_rewrite", 2618, 'r', `oid:oid rulename:name ev_class:oid ev_type:char ev_enabled:char
-		is_instead:boolean ev_qual:pg_node_tree ev_action:pg_node_tree`, none)
+		is_instead:boolean ev_qual:pg_node_tree ev_action:pg_node_tree`, pgRewrite)
 	define(pc, "pg_tablespace", 1213, 'r', "oid:oid spcname:name spcowner:oid spcacl:aclitem[] spcoptions:text[]", pgTablespace)
 	define(pc, "pg_enum", 3501, 'r', "oid:oid enumtypid:oid enumsortorder:real enumlabel:name", pgEnum)
 	define(pc, "pg_extension", 3079, 'r', `oid:oid extname:name extowner:oid extnamespace:oid
@@ -114,7 +114,12 @@ func init() {
 func pgNamespace(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, n := range s.Namespaces() {
-		out = append(out, exec.Row{dOID(n.OID), dText(n.Name), dOID(RoleOID(n.Owner)), exec.Null})
+		acl := exec.Null
+		if n.Name == "public" {
+			// PostgreSQL 15's: the database owner may create, everyone use.
+			acl = exec.NewArray(exec.OIDText, []exec.Datum{dText("pg_database_owner=UC/pg_database_owner"), dText("=U/pg_database_owner")})
+		}
+		out = append(out, exec.Row{dOID(n.OID), dText(n.Name), dOID(RoleOID(n.Owner)), acl})
 	}
 	return out, nil
 }
@@ -185,7 +190,7 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(reltype), dOID(0), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
 			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
-			dBool(false), dBool(r.Table != nil && len(r.Table.Triggers) > 0), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)), dBool(false),
+			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table))), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)), dBool(false),
 			dBool(false), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
 			dText("0"), dText("0"), exec.Null, exec.Null, bound,
 		})
@@ -492,20 +497,24 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 			local, inhCount = !c.Check.NotLocal, c.Check.InhCount
 			bin = dText(c.Check.Expr)
 		}
-		confrel, upd, del, match, confkey := uint32(0), byte(' '), byte(' '), byte(' '), exec.Null
+		confrel, upd, del, match, confkey, parent := uint32(0), byte(' '), byte(' '), byte(' '), exec.Null, uint32(0)
 		if c.FK != nil {
 			confrel = TableOID(c.FK.RefSchema, c.FK.RefTable)
 			upd, del, match = fkAction(c.FK.OnUpdate), fkAction(c.FK.OnDelete), 's'
 			confkey = dAttnums(c.FK.RefColumns)
 			indid = fkIndexOID(s, c.FK)
+			validated = !c.FK.NotValid
 			if c.FK.Inherited {
 				local, inhCount = false, 1
+				if len(t.Inherits) > 0 {
+					parent = ConstraintOID(t.Inherits[0].Schema, t.Inherits[0].Name, c.Name)
+				}
 			}
 		}
 		out = append(out, exec.Row{
 			dOID(c.OID), dText(c.Name), dOID(NamespaceOID(t.Schema)), dChar(c.Type),
 			dBool(deferrable), dBool(deferred), dBool(validated), dOID(TableOID(t.Schema, t.Name)), dOID(0), dOID(indid),
-			dOID(0), dOID(confrel), dChar(upd), dChar(del), dChar(match), dBool(local),
+			dOID(parent), dOID(confrel), dChar(upd), dChar(del), dChar(match), dBool(local),
 			dInt(int64(inhCount)), dBool(noInherit), conkey, confkey, exec.Null,
 			exec.Null, exec.Null, exec.Null, exec.Null, bin,
 		})
@@ -794,6 +803,9 @@ func pgDepend(s *Snapshot) ([]exec.Row, error) {
 				dOID(r.OID), dInt(int64(pos + 1)), dChar(dep)})
 		}
 	}
+	out = append(out, s.inheritDepends()...)
+	out = append(out, s.defaultDepends()...)
+	out = append(out, s.viewDepends()...)
 	return out, nil
 }
 
@@ -848,7 +860,11 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 	if ix.unique {
 		unique = "UNIQUE "
 	}
-	def := fmt.Sprintf("CREATE %sINDEX %s ON %s.%s USING btree (%s)", unique, QuoteIdent(ix.name), QuoteIdent(t.Schema), QuoteIdent(t.Name), strings.Join(cols, ", "))
+	only := ""
+	if t.Partitioned() {
+		only = "ONLY " // the partitions' indexes are attached on their own
+	}
+	def := fmt.Sprintf("CREATE %sINDEX %s ON %s%s.%s USING btree (%s)", unique, QuoteIdent(ix.name), only, QuoteIdent(t.Schema), QuoteIdent(t.Name), strings.Join(cols, ", "))
 	if len(ix.include) > 0 {
 		var inc []string
 		for _, c := range ix.include {
@@ -938,6 +954,9 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 		if a := fkActionSQL(c.FK.OnDelete); a != "" {
 			def += " ON DELETE " + a
 		}
+		if c.FK.NotValid {
+			def += " NOT VALID"
+		}
 		return def, true
 	}
 	return "", false
@@ -986,7 +1005,11 @@ func (s *Snapshot) Descriptions() []Description {
 		}
 	}
 	for _, sc := range s.Schemas {
-		add(NamespaceOID(sc.Name), OIDPgNamespace, 0, sc.Comment)
+		comment := sc.Comment
+		if sc.Name == "public" && comment == "" {
+			comment = "standard public schema" // initdb's
+		}
+		add(NamespaceOID(sc.Name), OIDPgNamespace, 0, comment)
 	}
 	for _, t := range s.Tables {
 		toid := TableOID(t.Schema, t.Name)
@@ -1007,9 +1030,15 @@ func (s *Snapshot) Descriptions() []Description {
 		for _, c := range t.Checks {
 			add(ConstraintOID(t.Schema, t.Name, c.Name), OIDPgConstraint, 0, c.Comment)
 		}
+		for _, fk := range t.ForeignKeys {
+			add(ConstraintOID(t.Schema, t.Name, fk.Name), OIDPgConstraint, 0, fk.Comment)
+		}
 	}
 	for _, q := range s.Seqs {
 		add(SequenceOID(q.Schema, q.Name), OIDPgClass, 0, q.Comment)
+	}
+	for _, v := range s.Views {
+		add(ViewOID(v.Schema, v.Name), OIDPgClass, 0, v.Comment)
 	}
 	return out
 }

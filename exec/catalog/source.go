@@ -23,6 +23,9 @@ type Source struct {
 	// Expr renders a stored expression of table t (a default or a CHECK)
 	// as pg_get_expr does, pretty or not; nil leaves the stored text.
 	Expr func(t *versioning.Table, expr string, pretty bool) string
+	// Sequences returns the sequences a stored expression of table t
+	// calls nextval on (pg_depend's entries for defaults); nil finds none.
+	Sequences func(t *versioning.Table, expr string) []*versioning.Sequence
 }
 
 // Setting is one row of pg_settings.
@@ -43,6 +46,9 @@ type Snapshot struct {
 	// funcs are the user functions, read on first use (Functions).
 	funcs     []*versioning.Function
 	funcsRead bool
+	// referenced holds the tables foreign keys reference, by
+	// "schema\x00name", once hasForeignKeyTriggers has asked.
+	referenced map[string]bool
 }
 
 // NewSnapshot reads src's root value.

@@ -1,0 +1,109 @@
+package planner
+
+import (
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// The catalog functions pg_dump calls that psql does not: acldefault, ...
+// Privileges are not modelled here, so the ACLs these return are the
+// defaults PostgreSQL would show for an object nobody granted anything on.
+
+// dumpFunc resolves them.
+func (s *Session) dumpFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
+	n := len(args)
+	switch {
+	case name == "acldefault" && n == 2:
+		return s.aclDefault, exec.TTextArray, true
+	}
+	return nil, exec.T{}, false
+}
+
+// aclDefault is acldefault(objtype, owner): the privileges an object of
+// that kind has before any GRANT, as aclitem[] (text[] here).
+func (s *Session) aclDefault(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	if a[0].IsNull() || a[1].IsNull() {
+		return exec.Null, nil
+	}
+	oid, ok := argOID(a[1])
+	if !ok {
+		return exec.Null, nil
+	}
+	snap, err := s.snapshot(env)
+	if err != nil {
+		return exec.Null, err
+	}
+	owner := quoteIdent(roleByOID(snap, oid))
+	var items []string
+	switch a[0].S {
+	case "c", "p": // columns and parameters: none
+	case "r":
+		items = []string{owner + "=arwdDxt/" + owner}
+	case "s":
+		items = []string{owner + "=rwU/" + owner}
+	case "d":
+		items = []string{"=Tc/" + owner, owner + "=CTc/" + owner}
+	case "f":
+		items = []string{"=X/" + owner, owner + "=X/" + owner}
+	case "l", "T":
+		items = []string{"=U/" + owner, owner + "=U/" + owner}
+	case "n":
+		items = []string{owner + "=UC/" + owner}
+	case "t":
+		items = []string{owner + "=C/" + owner}
+	case "F", "S":
+		items = []string{owner + "=U/" + owner}
+	case "L":
+		items = []string{owner + "=rw/" + owner}
+	default:
+		return exec.Null, pgerr.New(pgerr.InternalError, "unrecognized objtype abbreviation: %s", a[0].S)
+	}
+	elems := make([]exec.Datum, len(items))
+	for i, it := range items {
+		elems[i] = exec.DText(it)
+	}
+	return exec.NewArray(exec.OIDText, elems), nil
+}
+
+// qualifySequences rewrites the nextval('seq') calls of a stored
+// expression of table t that name, unqualified, a sequence of t's schema
+// (a serial column's default does) to name it with its schema. Stored
+// expressions keep the text they were given where PostgreSQL keeps the
+// sequence's OID; printed as a regclass, the name then loses its schema
+// again only where the search path finds it, as in PostgreSQL, so that
+// pg_dump, which empties the search path, gets names it can load.
+func qualifySequences(env *exec.Env, t *versioning.Table, expr string) string {
+	out, _ := nextvalRefs(expr, func(schema, name string) (string, bool) {
+		if schema != "" {
+			return "", false
+		}
+		_, ok, err := env.Txn.Root.Sequence(env.Ctx, t.Schema, name)
+		if err != nil || !ok {
+			return "", false
+		}
+		return seqRef(t.Schema, name), true
+	})
+	return out
+}
+
+// defaultSequences returns the sequences a stored expression of table t
+// calls nextval on: an unqualified name is looked up in t's schema, then
+// along the search path.
+func (s *Session) defaultSequences(env *exec.Env, t *versioning.Table, expr string) []*versioning.Sequence {
+	var seqs []*versioning.Sequence
+	nextvalRefs(expr, func(schema, name string) (string, bool) {
+		schemas := []string{s.resolveSchemaName(schema)}
+		if schema == "" {
+			schemas = append([]string{t.Schema}, s.lookupPath()...)
+		}
+		for _, sc := range schemas {
+			if q, ok, err := env.Txn.Root.Sequence(env.Ctx, sc, name); err == nil && ok {
+				seqs = append(seqs, q)
+				break
+			}
+		}
+		return "", false
+	})
+	return seqs
+}
