@@ -207,6 +207,28 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (utility, error) {
 			return "ALTER SCHEMA", nil
 		case pg.ObjectType_OBJECT_DATABASE:
 			return "ALTER DATABASE", nil
+		case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
+			tag := map[bool]string{true: "ALTER DOMAIN", false: "ALTER TYPE"}[s.ObjectType == pg.ObjectType_OBJECT_DOMAIN]
+			var parts []string
+			for _, n := range s.Object.GetList().GetItems() {
+				parts = append(parts, n.GetString_().GetSval())
+			}
+			if len(parts) == 0 {
+				return tag, nil
+			}
+			schema, name := splitName(parts)
+			schemas := []string{a.s.resolveSchemaName(schema)}
+			if schema == "" {
+				schemas = a.s.searchPath()
+			}
+			for _, sc := range schemas {
+				if _, ok, err := a.tx.Root.Type(ctx, sc, name); err != nil || ok {
+					return tag, err
+				}
+			}
+			return "", pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.Join(parts, "."))
+		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
+			return "ALTER " + strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"), nil
 		}
 		return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s ... OWNER TO is not supported yet",
 			strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"))

@@ -61,6 +61,13 @@ CREATE TABLE inv.moves_2020 PARTITION OF inv.moves FOR VALUES FROM ('2020-01-01'
 CREATE TABLE inv.moves_2021 PARTITION OF inv.moves FOR VALUES FROM ('2021-01-01') TO ('2022-01-01');
 CREATE INDEX moves_item ON inv.moves (item);
 INSERT INTO inv.moves VALUES (1, 's1', '2020-02-02'), (2, NULL, '2021-02-02');
+CREATE TYPE inv.mood AS ENUM ('sad', 'ok', 'happy');
+CREATE DOMAIN inv.posint AS int CHECK (VALUE > 0);
+CREATE TABLE inv.feelings (id int PRIMARY KEY, m inv.mood, n inv.posint, touched timestamptz);
+CREATE FUNCTION inv.touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.touched := '2000-01-01'; RETURN NEW; END $$;
+CREATE TRIGGER feelings_touch BEFORE UPDATE ON inv.feelings FOR EACH ROW EXECUTE FUNCTION inv.touch();
+CREATE FUNCTION inv.add1(x int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT x + 1';
+INSERT INTO inv.feelings VALUES (1, 'ok', 3, NULL), (2, 'happy', inv.add1(4), NULL);
 INSERT INTO customers (email, name, balance, tags, data, photo) VALUES
   ('a@x', 'Ann', 10.5, '{a,b}', '{"k": [1, 2]}', '\x00ff'),
   ('b@x', NULL, 0, '{}', NULL, NULL),
@@ -80,6 +87,7 @@ var dumpTables = map[string]string{
 	`public."Weird Schema"`:   `"select"`,
 	"inv.moves_2020":          "id",
 	"inv.moves_2021":          "id",
+	"inv.feelings":            "id",
 	"public.customers_id_seq": "1",
 	"inv.orders_id_seq":       "1",
 	"public.standalone":       "1",
@@ -125,6 +133,10 @@ func TestPgDump(t *testing.T) {
 		"COPY inv.items (sku, warehouse, qty, price) FROM stdin;",
 		"ALTER TABLE ONLY inv.moves ATTACH PARTITION inv.moves_2020 FOR VALUES FROM ('2020-01-01') TO ('2021-01-01');",
 		"CREATE INDEX moves_item ON ONLY inv.moves USING btree (item);",
+		"CREATE TYPE inv.mood AS ENUM (",
+		"CREATE DOMAIN inv.posint AS integer",
+		"CREATE FUNCTION inv.touch() RETURNS trigger",
+		"CREATE TRIGGER feelings_touch BEFORE UPDATE ON inv.feelings FOR EACH ROW EXECUTE FUNCTION inv.touch();",
 		"ALTER INDEX inv.moves_item ATTACH PARTITION inv.moves_2020_item_idx;",
 		"ALTER INDEX inv.moves_pkey ATTACH PARTITION inv.moves_2021_pkey;",
 		"SELECT pg_catalog.setval('public.customers_id_seq', 3, true);",

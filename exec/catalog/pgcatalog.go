@@ -313,6 +313,10 @@ func pgAttribute(s *Snapshot) ([]exec.Row, error) {
 			length, byval, align, storage := int64(-1), false, byte('i'), byte('x')
 			if ty := types.Lookup(types.Oid(a.t.OID)); ty != nil {
 				length, byval, align, storage = int64(ty.Len), ty.ByVal, ty.Align, ty.Storage
+			} else if sh, ok := s.userTypeShape(a.t.OID); ok {
+				// attstorage must be the type's typstorage: pg_dump writes
+				// SET STORAGE for any column where they differ.
+				length, byval, align, storage = int64(sh.len), sh.byVal, sh.align, sh.store
 			}
 			out = append(out, exec.Row{
 				dOID(r.OID), dText(a.name), dOID(a.t.OID), dInt(-1), dInt(length),

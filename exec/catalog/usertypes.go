@@ -79,6 +79,22 @@ func userTypeRows(s *Snapshot) []exec.Row {
 	return out
 }
 
+// userTypeShape is the shape of the user type (not an array of one) with
+// OID oid, as its pg_type row gives it.
+func (s *Snapshot) userTypeShape(oid uint32) (typeShape, bool) {
+	t, ok := s.TypeByOID(oid)
+	if !ok {
+		return typeShape{}, false
+	}
+	switch t.Kind {
+	case 'e':
+		return enumShape(), true
+	case 'd':
+		return domainShape(t.Base), true
+	}
+	return compositeShape(), true
+}
+
 // typeShape is what pg_type says of a type's values.
 type typeShape struct {
 	len                          int16
