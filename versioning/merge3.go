@@ -52,7 +52,8 @@ type ReferenceChecker interface {
 }
 
 // ErrUnmergeable is returned for objects that changed on both sides of a
-// merge in ways that cannot be recorded as conflicts (views, schemas).
+// merge in ways that cannot be recorded as conflicts: a schema's owner
+// or comment, a sequence's definition.
 var ErrUnmergeable = errors.New("versioning: cannot merge")
 
 // MergeOptions configure Merge.
@@ -101,6 +102,9 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 				return keepOurs(c), nil // its table's conflict says why
 			}
 			return mergeSequenceRecords(c)
+		case kindView, kindType, kindFunction:
+			recorded = append(recorded, objectConflict(kind, schema, name, c, opts))
+			return keepOurs(c), nil
 		case kindConflicts:
 			return prolly.Resolution{}, ErrMergeInProgress
 		}
@@ -143,6 +147,24 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 
 func keepOurs(c prolly.Collision) prolly.Resolution {
 	return prolly.Resolution{Value: c.Ours, Delete: !c.InOurs}
+}
+
+// objectConflict records an object other than a table that both sides
+// changed differently (changes alike do not collide): the merge keeps
+// ours until dolt_conflicts_resolve picks a side.
+func objectConflict(kind byte, schema, name string, c prolly.Collision, opts MergeOptions) *TableConflicts {
+	tc := &TableConflicts{Schema: schema, Name: name, Kind: kind, FromRoot: opts.FromRoot,
+		BaseRecord: cloneIf(c.Base, c.InBase), OursRecord: cloneIf(c.Ours, c.InOurs), TheirsRecord: cloneIf(c.Theirs, c.InTheirs)}
+	what := objectKindName(kind)
+	switch {
+	case !c.InOurs || !c.InTheirs:
+		tc.SchemaConflict = what + " dropped on one side and changed on the other"
+	case !c.InBase:
+		tc.SchemaConflict = what + " created on both sides with different definitions"
+	default:
+		tc.SchemaConflict = what + " changed differently on both sides"
+	}
+	return tc
 }
 
 // mergeTable merges a table both sides changed. It returns the merged
@@ -811,6 +833,10 @@ func objectKindName(kind byte) string {
 		return "type"
 	case kindSchema:
 		return "schema"
+	case kindFunction:
+		return "function"
+	case kindSequence:
+		return "sequence"
 	}
 	return "object"
 }
