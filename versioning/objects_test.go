@@ -39,7 +39,10 @@ func TestObjectMergeRules(t *testing.T) {
 	want := put(base, view("a", "SELECT 2 AS x"), view("b", "SELECT 3 AS x"))
 	for _, merge := range []func() (RootValue, error){
 		func() (RootValue, error) { return MergeRoots(ctx, base, ours, theirs, nil) },
-		func() (RootValue, error) { res, err := Merge(ctx, base, ours, theirs, MergeOptions{}); return res.Root, err },
+		func() (RootValue, error) {
+			res, err := Merge(ctx, base, ours, theirs, MergeOptions{})
+			return res.Root, err
+		},
 	} {
 		if got, err := merge(); err != nil || got.Addr() != want.Addr() {
 			t.Errorf("merge of views added on both sides: %v; root differs from applying both: %v", err, got.Addr() != want.Addr())
