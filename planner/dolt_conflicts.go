@@ -46,6 +46,12 @@ func init() {
 				if tc.SchemaConflict == "" {
 					continue
 				}
+				if tc.Kind != 0 {
+					rows = append(rows, exec.Row{exec.DText(conflictShortLabel(tc)), objectSchemaText(s, env, tc.Kind, tc.BaseRecord),
+						objectSchemaText(s, env, tc.Kind, tc.OursRecord), objectSchemaText(s, env, tc.Kind, tc.TheirsRecord),
+						exec.DText(tc.SchemaConflict)})
+					continue
+				}
 				rows = append(rows, exec.Row{exec.DText(tc.Name), tableSchemaText(tc.Base), tableSchemaText(tc.Ours),
 					tableSchemaText(tc.Theirs), exec.DText(tc.SchemaConflict)})
 			}
@@ -74,7 +80,7 @@ func init() {
 			}
 			var names []string
 			for _, tc := range all {
-				names = append(names, tc.Name)
+				names = append(names, conflictShortLabel(tc))
 			}
 			src := ws.MergeCommit.String()
 			return []exec.Row{{exec.DBool(true), exec.DText(src), exec.DText(src), exec.DText(s.branch), textOrNull(strings.Join(names, ", "))}}, nil
@@ -105,7 +111,7 @@ func conflictCounts(env *exec.Env, violations bool) ([]exec.Row, error) {
 		if m.Count() == 0 && (violations || tc.SchemaConflict == "") {
 			continue
 		}
-		rows = append(rows, exec.Row{exec.DText(tc.Name), exec.DInt(int64(m.Count()))})
+		rows = append(rows, exec.Row{exec.DText(conflictShortLabel(tc)), exec.DInt(int64(m.Count()))})
 	}
 	return rows, nil
 }
