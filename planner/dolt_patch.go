@@ -23,11 +23,15 @@ import (
 // table, its schema statements (CREATE or DROP TABLE; or ALTER TABLE for
 // columns, defaults, NOT NULL, constraints, and CREATE or DROP INDEX),
 // then its data statements (INSERT, UPDATE of the changed columns,
-// DELETE, by primary key); foreign keys that are new come last, once
-// every table and row they refer to is there. Tables without a primary
-// key are matched on all their columns, and their rows get new hidden
-// row ids, so for them the patch gives equal contents but not equal
-// dolt_hashof_table.
+// DELETE, by primary key), during which the triggers it keeps are
+// disabled (their effects are in the data), then its new triggers;
+// foreign keys that are new come last, once every table and row they
+// refer to is there. Views, types, sequences and functions come around
+// the tables in dependency order (dolt_patch_objects.go). Tables without
+// a primary key are matched on all their columns, and their rows get new
+// hidden row ids, so for them the patch gives equal contents but not
+// equal dolt_hashof_table; otherwise applying the patch to from gives
+// to's dolt_hashof_db, but for what the objects' notes there say.
 
 // sqlWriter renders the SQL of one revision's tables.
 type sqlWriter struct {

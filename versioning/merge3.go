@@ -52,8 +52,8 @@ type ReferenceChecker interface {
 }
 
 // ErrUnmergeable is returned for objects that changed on both sides of a
-// merge in ways that cannot be recorded as conflicts: a schema's owner
-// or comment, a sequence's definition.
+// merge in ways that are not recorded as conflicts: a schema's owner or
+// comment (the SQL layer reports it as SQLSTATE 55000).
 var ErrUnmergeable = errors.New("versioning: cannot merge")
 
 // MergeOptions configure Merge.
@@ -99,9 +99,18 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 			return res, err
 		case kindSequence:
 			if !c.InOurs || !c.InTheirs {
-				return keepOurs(c), nil // its table's conflict says why
+				if ownedSequence(c) {
+					return keepOurs(c), nil // its table's conflict says why
+				}
+				recorded = append(recorded, objectConflict(kind, schema, name, c, opts))
+				return keepOurs(c), nil
 			}
-			return mergeSequenceRecords(c)
+			res, err := mergeSequenceRecords(c)
+			if errors.Is(err, ErrConflict) {
+				recorded = append(recorded, objectConflict(kind, schema, name, c, opts))
+				return keepOurs(c), nil
+			}
+			return res, err
 		case kindView, kindType, kindFunction:
 			recorded = append(recorded, objectConflict(kind, schema, name, c, opts))
 			return keepOurs(c), nil
@@ -147,6 +156,12 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 
 func keepOurs(c prolly.Collision) prolly.Resolution {
 	return prolly.Resolution{Value: c.Ours, Delete: !c.InOurs}
+}
+
+// ownedSequence reports whether a sequence that collided is owned by a
+// column on a side that has it.
+func ownedSequence(c prolly.Collision) bool {
+	return ObjectChange{Kind: kindSequence, From: cloneIf(c.Ours, c.InOurs), To: cloneIf(c.Theirs, c.InTheirs)}.ownedSequence()
 }
 
 // objectConflict records an object other than a table that both sides

@@ -143,3 +143,34 @@ func TestStageObjects(t *testing.T) {
 		t.Error("dolt_commit -a's staging differs from staging the changed function alone")
 	}
 }
+
+// TestSequenceMergeRules checks that a sequence no column owns,
+// redefined differently on both sides, is a conflict of the merge of
+// branches, while its position advanced on both sides keeps the further.
+func TestSequenceMergeRules(t *testing.T) {
+	ctx := context.Background()
+	base, err := NewRootValue(ctx, store.NewMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := func(inc, last int64) *Sequence {
+		return &Sequence{Schema: "public", Name: "s", Type: 20, Start: 1, Increment: inc, Min: 1, Max: 1 << 40, Cache: 1, Last: last, Called: last > 1}
+	}
+	base, _ = base.PutSequence(ctx, seq(1, 1))
+	ours, _ := base.PutSequence(ctx, seq(1, 5))
+	theirs, _ := base.PutSequence(ctx, seq(1, 9))
+	if res, err := Merge(ctx, base, ours, theirs, MergeOptions{}); err != nil || !res.Clean() {
+		t.Fatalf("Merge of a sequence advanced on both sides: %+v, %v", res, err)
+	} else if s, _, _ := res.Root.Sequence(ctx, "public", "s"); s == nil || s.Last != 9 {
+		t.Errorf("merged sequence = %+v, want the further position", s)
+	}
+	theirs, _ = base.PutSequence(ctx, seq(2, 1))
+	ours, _ = base.PutSequence(ctx, seq(3, 1))
+	res, err := Merge(ctx, base, ours, theirs, MergeOptions{})
+	if err != nil || res.SchemaConflicts != 1 {
+		t.Fatalf("Merge of a sequence redefined on both sides: %+v, %v", res, err)
+	}
+	if tc, ok, _ := res.Root.Conflicts(ctx, "public", "s"); !ok || tc.Kind != KindSequence {
+		t.Errorf("conflict record = %+v", tc)
+	}
+}
