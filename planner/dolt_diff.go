@@ -624,7 +624,7 @@ func diffSummaryRows(ctx context.Context, cs prolly.ChunkStore, hash string, c *
 	}
 	for _, o := range changes.objects {
 		data := o.SequenceDataOnly()
-		add(changeLabel(o), data, !data)
+		add(changeLabel(o, changes.names), data, !data)
 	}
 	return rows, nil
 }
@@ -654,7 +654,11 @@ func changesBetween(ctx context.Context, from, to versioning.RootValue) (changeS
 		return changeSet{}, err
 	}
 	objects, err := objectChanges(ctx, from, to)
-	return changeSet{tables: tables, objects: objects}, err
+	if err != nil {
+		return changeSet{}, err
+	}
+	names, err := labelTypes(ctx, from, to)
+	return changeSet{tables: tables, objects: objects, names: names}, err
 }
 
 // doltDiffRows are the dolt_diff system table's rows: the working root's

@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/prolly/tuple"
@@ -26,6 +27,7 @@ type deltaRows func(s *Session, env *exec.Env, from, to revision, cs changeSet) 
 type changeSet struct {
 	tables  []versioning.TableDelta
 	objects []versioning.ObjectChange
+	names   catalog.TypeNamer // the user types in the objects' labels
 }
 
 // registerDeltaFunc registers the table function name over the tables
@@ -71,13 +73,14 @@ func registerDeltaFunc(name string, cols []exec.VirtualColumn, rows deltaRows) {
 				}
 				return rows(s, env, from, to, changeSet{tables: kept})
 			}
-			var objects []versioning.ObjectChange
-			if !from.empty {
-				if objects, err = objectChanges(env.Ctx, from.root, to.root); err != nil {
-					return nil, err
-				}
+			if from.empty {
+				return rows(s, env, from, to, changeSet{tables: deltas})
 			}
-			return rows(s, env, from, to, changeSet{tables: deltas, objects: objects})
+			cs, err := changesBetween(env.Ctx, from.root, to.root)
+			if err != nil {
+				return nil, err
+			}
+			return rows(s, env, from, to, cs)
 		}), nil
 	}
 }
@@ -242,7 +245,7 @@ func init() {
 					exec.DBool(data), exec.DBool(d.SchemaChange())})
 			}
 			for _, c := range cs.objects {
-				from, to, kind := exec.DText(changeLabel(c)), exec.DText(changeLabel(c)), "modified"
+				from, to, kind := exec.DText(changeLabel(c, cs.names)), exec.DText(changeLabel(c, cs.names)), "modified"
 				switch {
 				case c.From == nil:
 					from, kind = exec.DText(""), "added"

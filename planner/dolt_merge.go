@@ -255,6 +255,10 @@ func (s *Session) conflictedTables(ctx context.Context, root versioning.RootValu
 	if err != nil {
 		return nil, err
 	}
+	types, err := labelTypes(ctx, root)
+	if err != nil {
+		return nil, err
+	}
 	var out []versioning.TableName
 	for _, n := range names {
 		if n == "." {
@@ -270,7 +274,7 @@ func (s *Session) conflictedTables(ctx context.Context, root versioning.RootValu
 		schema, rel := splitName(parts)
 		found := false
 		for _, tc := range all {
-			named := tc.Object().BaseName() == rel || conflictShortLabel(tc) == rel
+			named := tc.Object().BaseName() == rel || conflictShortLabel(tc, types) == rel
 			if named && (schema == "" || s.resolveSchemaName(schema) == tc.Schema) {
 				out = append(out, versioning.TableName{Schema: tc.Schema, Name: tc.Name})
 				found = true

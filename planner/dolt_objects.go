@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
@@ -18,12 +19,13 @@ import (
 // names, a function's without its arguments meaning every overload.
 
 // objectLabel is how the version-control tables name an object; rec is
-// one of its records, which a function's label needs.
-func objectLabel(kind byte, schema, name string, rec []byte) string {
+// one of its records, which a function's label needs, with its
+// argument types named by names (labelTypes).
+func objectLabel(kind byte, schema, name string, rec []byte, names catalog.TypeNamer) string {
 	if kind == versioning.KindFunction {
 		var f versioning.Function
 		if rec != nil && versioning.DecodeObject(rec, &f) == nil {
-			return schema + "." + f.Name + "(" + catalog.FunctionArguments(&f, false) + ")"
+			return schema + "." + f.Name + "(" + catalog.FunctionArguments(&f, false, names) + ")"
 		}
 		name = versioning.ObjectName{Kind: kind, Name: name}.BaseName()
 	}
@@ -31,12 +33,12 @@ func objectLabel(kind byte, schema, name string, rec []byte) string {
 }
 
 // changeLabel is objectLabel of a changed object.
-func changeLabel(c versioning.ObjectChange) string {
+func changeLabel(c versioning.ObjectChange, names catalog.TypeNamer) string {
 	rec := c.To
 	if rec == nil {
 		rec = c.From
 	}
-	return objectLabel(c.Kind, c.Schema, c.Name, rec)
+	return objectLabel(c.Kind, c.Schema, c.Name, rec, names)
 }
 
 // objectWord is what dolt_status calls a new object of c's kind.
@@ -169,12 +171,16 @@ func (s *Session) functionArgsMatch(ctx context.Context, root versioning.RootVal
 	if versioning.DecodeObject(rec, &f) != nil {
 		return false
 	}
-	return strings.ReplaceAll(catalog.FunctionArguments(&f, false), " ", "") == strings.ReplaceAll(args, " ", "")
+	names, err := labelTypes(ctx, root)
+	if err != nil {
+		return false
+	}
+	return strings.ReplaceAll(catalog.FunctionArguments(&f, false, names), " ", "") == strings.ReplaceAll(args, " ", "")
 }
 
 // conflictLabel names what a conflict record is about: a table, or an
 // object as objectLabel does.
-func conflictLabel(tc *versioning.TableConflicts) string {
+func conflictLabel(tc *versioning.TableConflicts, names catalog.TypeNamer) string {
 	if tc.Kind == 0 {
 		return tc.Schema + "." + tc.Name
 	}
@@ -182,11 +188,40 @@ func conflictLabel(tc *versioning.TableConflicts) string {
 	if rec == nil {
 		rec = tc.TheirsRecord
 	}
-	return objectLabel(tc.Kind, tc.Schema, tc.Name, rec)
+	return objectLabel(tc.Kind, tc.Schema, tc.Name, rec, names)
 }
 
 // conflictShortLabel is conflictLabel without the schema, as the merge
 // tables name tables.
-func conflictShortLabel(tc *versioning.TableConflicts) string {
-	return strings.TrimPrefix(conflictLabel(tc), tc.Schema+".")
+func conflictShortLabel(tc *versioning.TableConflicts, names catalog.TypeNamer) string {
+	return strings.TrimPrefix(conflictLabel(tc, names), tc.Schema+".")
+}
+
+// labelTypes names the user types of roots in labels: by name, with
+// their schema unless it is public, so that a label does not depend on
+// the search path.
+func labelTypes(ctx context.Context, roots ...versioning.RootValue) (catalog.TypeNamer, error) {
+	byOID := map[uint32]string{}
+	for _, r := range roots {
+		if r.Addr().IsZero() {
+			continue
+		}
+		ts, err := r.Types(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			name := quoteIdent(t.Name)
+			if t.Schema != "public" {
+				name = qualifiedName(t.Schema, t.Name)
+			}
+			byOID[catalog.TypeOID(t)] = name
+		}
+	}
+	return func(oid uint32) string { return byOID[oid] }, nil
+}
+
+// settingsTypeNamer names types as format_type does for the session.
+func settingsTypeNamer(st *exec.Settings) catalog.TypeNamer {
+	return func(oid uint32) string { return exec.FormatTypeIn(st, oid, -1) }
 }

@@ -162,7 +162,8 @@ func (w *sqlWriter) createSQL(t *versioning.Table, fks bool) []string {
 // patch collects dolt_patch's statements.
 type patch struct {
 	from, to revision
-	fw, tw   *sqlWriter // the two sides' SQL
+	fw, tw   *sqlWriter        // the two sides' SQL
+	names    catalog.TypeNamer // the user types in objects' labels
 	rows     []exec.Row
 	deferred []exec.Row // new foreign keys, added last
 }
@@ -469,7 +470,7 @@ func (s *Session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]e
 	if err != nil {
 		return nil, err
 	}
-	p := &patch{from: from, to: to, fw: fw, tw: tw}
+	p := &patch{from: from, to: to, fw: fw, tw: tw, names: cs.names}
 	added, dropped, err := patchSchemas(env.Ctx, from, to, cs.tables, cs.objects)
 	if err != nil {
 		return nil, err
@@ -529,7 +530,7 @@ func (s *Session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet)
 		if c.SequenceDataOnly() {
 			continue
 		}
-		fromName, toName := exec.DText(changeLabel(c)), exec.DText(changeLabel(c))
+		fromName, toName := exec.DText(changeLabel(c, cs.names)), exec.DText(changeLabel(c, cs.names))
 		if c.From == nil {
 			fromName = exec.DText("")
 		}

@@ -32,7 +32,7 @@ import (
 
 // objectRow is a statement of dolt_patch about an object.
 func (p *patch) objectRow(c versioning.ObjectChange, kind, stmt string) exec.Row {
-	return exec.Row{exec.Null, p.from.commit, p.to.commit, exec.DText(changeLabel(c)), exec.DText(kind), exec.DText(stmt)}
+	return exec.Row{exec.Null, p.from.commit, p.to.commit, exec.DText(changeLabel(c, p.names)), exec.DText(kind), exec.DText(stmt)}
 }
 
 // decodeChange decodes both versions of an object change into new
@@ -232,17 +232,25 @@ func setvalSQL(q *versioning.Sequence) string {
 }
 
 // functionSQL is the CREATE OR REPLACE statement of f.
-func functionSQL(f *versioning.Function) string {
-	return strings.TrimSuffix(catalog.FunctionDef(f), "\n") + ";"
+func (w *sqlWriter) functionSQL(f *versioning.Function) string {
+	return strings.TrimSuffix(catalog.FunctionDef(f, w.userTypes), "\n") + ";"
+}
+
+// userTypes names the user types of the writer's revision, qualified.
+func (w *sqlWriter) userTypes(oid uint32) string {
+	if cat, _ := types.UserCategoryOf(types.Oid(oid)); cat == 0 {
+		return ""
+	}
+	return w.typeName(oid, -1)
 }
 
 // dropFunctionSQL drops f.
-func dropFunctionSQL(f *versioning.Function) string {
+func (w *sqlWriter) dropFunctionSQL(f *versioning.Function) string {
 	what := "FUNCTION "
 	if f.Kind == 'p' {
 		what = "PROCEDURE "
 	}
-	return "DROP " + what + qualifiedName(f.Schema, f.Name) + "(" + catalog.FunctionArguments(f, false) + ");"
+	return "DROP " + what + qualifiedName(f.Schema, f.Name) + "(" + catalog.FunctionArguments(f, false, w.userTypes) + ");"
 }
 
 // viewSQL is the statement that creates v (or replaces it, with
@@ -438,13 +446,13 @@ func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 		from, to := decodeChange[versioning.Function](c)
 		switch {
 		case to == nil:
-			dropFuncs = append(dropFuncs, p.objectRow(c, "schema", dropFunctionSQL(from)))
+			dropFuncs = append(dropFuncs, p.objectRow(c, "schema", p.fw.dropFunctionSQL(from)))
 			continue
-		case from != nil && (from.Kind != to.Kind || catalog.FunctionResult(from) != catalog.FunctionResult(to) ||
-			catalog.FunctionArguments(from, false) != catalog.FunctionArguments(to, false)):
-			op.before = append(op.before, p.objectRow(c, "schema", dropFunctionSQL(from)))
+		case from != nil && (from.Kind != to.Kind || catalog.FunctionResult(from, p.fw.userTypes) != catalog.FunctionResult(to, p.tw.userTypes) ||
+			catalog.FunctionArguments(from, false, p.fw.userTypes) != catalog.FunctionArguments(to, false, p.tw.userTypes)):
+			op.before = append(op.before, p.objectRow(c, "schema", p.fw.dropFunctionSQL(from)))
 		}
-		op.before = append(op.before, p.objectRow(c, "schema", functionSQL(to)))
+		op.before = append(op.before, p.objectRow(c, "schema", p.tw.functionSQL(to)))
 	}
 	for _, c := range orderViews(views, false) {
 		from, to := decodeChange[versioning.View](c)
@@ -522,7 +530,7 @@ func (w *sqlWriter) objectCreateSQL(kind byte, rec []byte) string {
 	case versioning.KindFunction:
 		var f versioning.Function
 		if versioning.DecodeObject(rec, &f) == nil {
-			return functionSQL(&f)
+			return w.functionSQL(&f)
 		}
 	case versioning.KindView:
 		var v versioning.View

@@ -394,6 +394,10 @@ func statusRows(ctx context.Context, from, to versioning.RootValue, staged bool)
 	if err != nil {
 		return nil, err
 	}
+	names, err := labelTypes(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
 	var rows []exec.Row
 	for _, c := range changes {
 		var name, status string
@@ -412,12 +416,12 @@ func statusRows(ctx context.Context, from, to versioning.RootValue, staged bool)
 			if err := versioning.DecodeObject(c.To, &tc); err != nil {
 				return nil, err
 			}
-			name, status = conflictLabel(&tc), "conflict"
+			name, status = conflictLabel(&tc, names), "conflict"
 		default:
 			if !c.IsObject() {
 				continue
 			}
-			name, status = changeLabel(c), changeWord(c, objectWord(c))
+			name, status = changeLabel(c, names), changeWord(c, objectWord(c))
 		}
 		rows = append(rows, exec.Row{exec.DText(name), exec.DBool(staged), exec.DText(status)})
 	}
