@@ -506,16 +506,16 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			}
 			switch name {
 			case "pg_get_functiondef":
-				return exec.DText(catalog.FunctionDef(f)), nil
+				return exec.DText(catalog.FunctionDef(f, settingsTypeNamer(env.Settings))), nil
 			case "pg_get_function_arguments":
-				return exec.DText(catalog.FunctionArguments(f, true)), nil
+				return exec.DText(catalog.FunctionArguments(f, true, settingsTypeNamer(env.Settings))), nil
 			case "pg_get_function_identity_arguments":
-				return exec.DText(catalog.FunctionArguments(f, false)), nil
+				return exec.DText(catalog.FunctionArguments(f, false, settingsTypeNamer(env.Settings))), nil
 			case "pg_get_function_result":
 				if f.Kind == 'p' {
 					return exec.Null, nil
 				}
-				return exec.DText(catalog.FunctionResult(f)), nil
+				return exec.DText(catalog.FunctionResult(f, settingsTypeNamer(env.Settings))), nil
 			}
 			return exec.DBool(snap.FunctionVisible(f)), nil
 		}, t, true

@@ -14,7 +14,12 @@
 // dolt.go (the session's revision and the dolt_* functions that change
 // the repository), dolt_tables.go (system tables such as dolt_log and
 // table functions such as dolt_log(...), and time travel through
-// "db@rev".schema.table), asof.go (AS OF 'rev', rewritten to that form).
+// "db@rev".schema.table, views included), asof.go (AS OF 'rev',
+// rewritten to that form), dolt_objects.go (how views, types, functions
+// and sequences are named and staged), dolt_patch.go and
+// dolt_patch_objects.go (their SQL, in dependency order). A query at a
+// past revision calls today's functions: a function is resolved in the
+// session's catalog, as PostgreSQL resolves it when planning.
 //
 // # Invariants
 //

@@ -417,7 +417,8 @@ func (s *Session) tableNames(ctx context.Context, roots []versioning.RootValue, 
 	return out, nil
 }
 
-// doltAdd stages tables: dolt_add('t1', 't2'), dolt_add('.') or
+// doltAdd stages tables and other objects (dolt_objects.go):
+// dolt_add('t1', 'v1'), dolt_add('.') or
 // dolt_add('-A') for every change.
 func (s *Session) doltAdd(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_add", a, flagSpec{short: map[byte]string{'A': "all"}})
@@ -438,11 +439,11 @@ func (s *Session) doltAdd(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			nws.Staged = working.Addr()
 			return &nws, nil
 		}
-		names, err := s.tableNames(env.Ctx, []versioning.RootValue{working, staged}, f.args)
+		names, err := s.objectNames(env.Ctx, []versioning.RootValue{working, staged}, f.args)
 		if err != nil {
 			return nil, err
 		}
-		st, err := versioning.StageTables(env.Ctx, staged, working, names)
+		st, err := versioning.StageObjects(env.Ctx, staged, working, names)
 		nws.Staged = st.Addr()
 		return &nws, err
 	})
@@ -604,8 +605,8 @@ func (s *Session) checkMerged(ctx context.Context, branch string) error {
 }
 
 // doltCheckout is dolt_checkout: a branch to switch the session to, -b
-// name [start] to create one and switch, or tables to restore from the
-// staged root.
+// name [start] to create one and switch, or tables and other objects to
+// restore from the staged root.
 func (s *Session) doltCheckout(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_checkout", a, flagSpec{short: map[byte]string{'b': "branch", 'B': "force-branch"}, values: map[string]bool{"branch": true, "force-branch": true}})
 	if err != nil {
@@ -647,14 +648,14 @@ func (s *Session) doltCheckout(env *exec.Env, a []exec.Datum) (exec.Datum, error
 	}
 	// Tables: their working versions are replaced by the staged ones.
 	err = s.repo.UpdateWorkingRoots(ctx, s.branch, func(_, staged, working versioning.RootValue, ws *versioning.WorkingSet) (*versioning.WorkingSet, error) {
-		names, err := s.tableNames(ctx, []versioning.RootValue{working, staged}, f.args)
+		names, err := s.objectNames(ctx, []versioning.RootValue{working, staged}, f.args)
 		if err != nil {
 			if len(f.args) == 1 {
 				return nil, pgerr.New(pgerr.InvalidParameterValue, "%q is neither a branch nor a table", f.args[0])
 			}
 			return nil, err
 		}
-		w, err := versioning.StageTables(ctx, working, staged, names)
+		w, err := versioning.StageObjects(ctx, working, staged, names)
 		nws := *ws
 		nws.Working = w.Addr()
 		return &nws, err
@@ -719,7 +720,7 @@ func (s *Session) switchBranch(branch string) {
 }
 
 // doltReset is dolt_reset: --hard or --soft with an optional revision, a
-// revision alone (mixed), or tables to unstage.
+// revision alone (mixed), or tables and other objects to unstage.
 func (s *Session) doltReset(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_reset", a, flagSpec{values: map[string]bool{"hard": false, "soft": false, "mixed": false}})
 	if err != nil {
@@ -754,11 +755,11 @@ func (s *Session) doltReset(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_reset: --hard does not take tables")
 		}
 		err = s.repo.UpdateWorkingRoots(ctx, s.branch, func(head, staged, working versioning.RootValue, ws *versioning.WorkingSet) (*versioning.WorkingSet, error) {
-			names, err := s.tableNames(ctx, []versioning.RootValue{staged, head, working}, tables)
+			names, err := s.objectNames(ctx, []versioning.RootValue{staged, head, working}, tables)
 			if err != nil {
 				return nil, err
 			}
-			st, err := versioning.StageTables(ctx, staged, head, names)
+			st, err := versioning.StageObjects(ctx, staged, head, names)
 			nws := *ws
 			nws.Staged = st.Addr()
 			return &nws, err

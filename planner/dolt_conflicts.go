@@ -41,9 +41,19 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			names, err := labelTypes(env.Ctx, env.Txn.Root)
+			if err != nil {
+				return nil, err
+			}
 			var rows []exec.Row
 			for _, tc := range all {
 				if tc.SchemaConflict == "" {
+					continue
+				}
+				if tc.Kind != 0 {
+					rows = append(rows, exec.Row{exec.DText(conflictShortLabel(tc, names)), objectSchemaText(s, env, tc.Kind, tc.BaseRecord),
+						objectSchemaText(s, env, tc.Kind, tc.OursRecord), objectSchemaText(s, env, tc.Kind, tc.TheirsRecord),
+						exec.DText(tc.SchemaConflict)})
 					continue
 				}
 				rows = append(rows, exec.Row{exec.DText(tc.Name), tableSchemaText(tc.Base), tableSchemaText(tc.Ours),
@@ -72,9 +82,13 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			types, err := labelTypes(env.Ctx, env.Txn.Root)
+			if err != nil {
+				return nil, err
+			}
 			var names []string
 			for _, tc := range all {
-				names = append(names, tc.Name)
+				names = append(names, conflictShortLabel(tc, types))
 			}
 			src := ws.MergeCommit.String()
 			return []exec.Row{{exec.DBool(true), exec.DText(src), exec.DText(src), exec.DText(s.branch), textOrNull(strings.Join(names, ", "))}}, nil
@@ -88,6 +102,10 @@ func init() {
 func conflictCounts(env *exec.Env, violations bool) ([]exec.Row, error) {
 	root := env.Txn.Root
 	all, err := root.AllConflicts(env.Ctx)
+	if err != nil {
+		return nil, err
+	}
+	names, err := labelTypes(env.Ctx, root)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +123,7 @@ func conflictCounts(env *exec.Env, violations bool) ([]exec.Row, error) {
 		if m.Count() == 0 && (violations || tc.SchemaConflict == "") {
 			continue
 		}
-		rows = append(rows, exec.Row{exec.DText(tc.Name), exec.DInt(int64(m.Count()))})
+		rows = append(rows, exec.Row{exec.DText(conflictShortLabel(tc, names)), exec.DInt(int64(m.Count()))})
 	}
 	return rows, nil
 }

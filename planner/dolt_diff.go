@@ -604,22 +604,61 @@ func (s *Session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.
 // changes from one root to the next: one per changed table, with the
 // commit's hash, committer, email, date and message (c nil for WORKING
 // and STAGED, which have none).
-func diffSummaryRows(ctx context.Context, cs prolly.ChunkStore, hash string, c *versioning.Commit, deltas []versioning.TableDelta) ([]exec.Row, error) {
+func diffSummaryRows(ctx context.Context, cs prolly.ChunkStore, hash string, c *versioning.Commit, changes changeSet) ([]exec.Row, error) {
 	var rows []exec.Row
-	for _, d := range deltas {
-		data, err := d.DataChange(ctx, cs)
-		if err != nil {
-			return nil, err
-		}
-		row := exec.Row{exec.DText(hash), exec.DText(d.Name().String()), exec.Null, exec.Null, exec.Null, exec.Null,
-			exec.DBool(data), exec.DBool(d.SchemaChange())}
+	add := func(name string, data, schema bool) {
+		row := exec.Row{exec.DText(hash), exec.DText(name), exec.Null, exec.Null, exec.Null, exec.Null,
+			exec.DBool(data), exec.DBool(schema)}
 		if c != nil {
 			row[2], row[3], row[4], row[5] = exec.DText(c.Committer.Name), exec.DText(c.Committer.Email),
 				timestampDatum(c.Committer.When), exec.DText(c.Message)
 		}
 		rows = append(rows, row)
 	}
+	for _, d := range changes.tables {
+		data, err := d.DataChange(ctx, cs)
+		if err != nil {
+			return nil, err
+		}
+		add(d.Name().String(), data, d.SchemaChange())
+	}
+	for _, o := range changes.objects {
+		data := o.SequenceDataOnly()
+		add(changeLabel(o, changes.names), data, !data)
+	}
 	return rows, nil
+}
+
+// commitChanges is what commit c changed against its first parent; a
+// first commit adds every table it has (and holds no other objects).
+func (s *Session) commitChanges(ctx context.Context, c *versioning.Commit) (changeSet, error) {
+	parent, ok, err := s.repo.ParentRoot(ctx, c)
+	if err != nil {
+		return changeSet{}, err
+	}
+	if !ok {
+		tables, err := s.repo.CommitDeltas(ctx, c)
+		return changeSet{tables: tables}, err
+	}
+	to, err := versioning.LoadRootValue(ctx, s.e.st, c.Root)
+	if err != nil {
+		return changeSet{}, err
+	}
+	return changesBetween(ctx, parent, to)
+}
+
+// changesBetween is the changeSet from one root to another.
+func changesBetween(ctx context.Context, from, to versioning.RootValue) (changeSet, error) {
+	tables, err := versioning.TableDeltas(ctx, from, to)
+	if err != nil {
+		return changeSet{}, err
+	}
+	objects, err := objectChanges(ctx, from, to)
+	if err != nil {
+		return changeSet{}, err
+	}
+	names, err := labelTypes(ctx, from, to)
+	return changeSet{tables: tables, objects: objects, names: names}, err
 }
 
 // doltDiffRows are the dolt_diff system table's rows: the working root's
@@ -644,11 +683,11 @@ func (s *Session) doltDiffRows(env *exec.Env) ([]exec.Row, error) {
 		name     string
 		from, to versioning.RootValue
 	}{{"WORKING", staged, env.Txn.Root}, {"STAGED", headRoot, staged}} {
-		deltas, err := versioning.TableDeltas(ctx, step.from, step.to)
+		changes, err := changesBetween(ctx, step.from, step.to)
 		if err != nil {
 			return nil, err
 		}
-		r, err := diffSummaryRows(ctx, s.e.st, step.name, nil, deltas)
+		r, err := diffSummaryRows(ctx, s.e.st, step.name, nil, changes)
 		if err != nil {
 			return nil, err
 		}
@@ -659,11 +698,11 @@ func (s *Session) doltDiffRows(env *exec.Env) ([]exec.Row, error) {
 		return nil, err
 	}
 	for _, e := range log {
-		deltas, err := s.repo.CommitDeltas(ctx, e.Commit)
+		changes, err := s.commitChanges(ctx, e.Commit)
 		if err != nil {
 			return nil, err
 		}
-		r, err := diffSummaryRows(ctx, s.e.st, e.Addr.String(), e.Commit, deltas)
+		r, err := diffSummaryRows(ctx, s.e.st, e.Addr.String(), e.Commit, changes)
 		if err != nil {
 			return nil, err
 		}

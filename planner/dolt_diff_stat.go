@@ -5,20 +5,30 @@ import (
 	"context"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/versioning"
 )
 
-// The table functions that describe the tables changed between two
-// revisions, fn(from, to[, table]) or fn('from..to'[, table]):
+// The table functions that describe the tables (and, but for
+// dolt_diff_stat, the other objects) changed between two revisions, fn(from, to[, table]) or fn('from..to'[, table]):
 // dolt_diff_stat (counts of rows and cells), dolt_diff_summary (what
 // changed), dolt_schema_diff (the CREATE statements of both sides) and
 // dolt_patch (the SQL that turns from into to; dolt_patch.go).
 
 // deltaRows computes a delta function's rows for one scan.
-type deltaRows func(s *Session, env *exec.Env, from, to revision, deltas []versioning.TableDelta) ([]exec.Row, error)
+type deltaRows func(s *Session, env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error)
+
+// changeSet is what differs between two revisions: the tables, and the
+// other objects (dolt_objects.go), which a function asked about one
+// table leaves out.
+type changeSet struct {
+	tables  []versioning.TableDelta
+	objects []versioning.ObjectChange
+	names   catalog.TypeNamer // the user types in the objects' labels
+}
 
 // registerDeltaFunc registers the table function name over the tables
 // changed between two revisions. The revisions and the table are
@@ -61,9 +71,16 @@ func registerDeltaFunc(name string, cols []exec.VirtualColumn, rows deltaRows) {
 						kept = append(kept, d)
 					}
 				}
-				deltas = kept
+				return rows(s, env, from, to, changeSet{tables: kept})
 			}
-			return rows(s, env, from, to, deltas)
+			if from.empty {
+				return rows(s, env, from, to, changeSet{tables: deltas})
+			}
+			cs, err := changesBetween(env.Ctx, from.root, to.root)
+			if err != nil {
+				return nil, err
+			}
+			return rows(s, env, from, to, cs)
 		}), nil
 	}
 }
@@ -203,9 +220,9 @@ func init() {
 	registerDeltaFunc("dolt_diff_stat",
 		append(textCols("table_name"), int8Cols("rows_unmodified", "rows_added", "rows_deleted", "rows_modified",
 			"cells_added", "cells_deleted", "cells_modified", "old_row_count", "new_row_count", "old_cell_count", "new_cell_count")...),
-		func(s *Session, env *exec.Env, _, to revision, deltas []versioning.TableDelta) ([]exec.Row, error) {
-			rows := make([]exec.Row, 0, len(deltas))
-			for _, d := range deltas {
+		func(s *Session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
+			rows := make([]exec.Row, 0, len(cs.tables))
+			for _, d := range cs.tables {
 				row, err := statRow(env.Ctx, to.root.Store(), d)
 				if err != nil {
 					return nil, err
@@ -217,15 +234,26 @@ func init() {
 	registerDeltaFunc("dolt_diff_summary",
 		append(textCols("from_table_name", "to_table_name", "diff_type"),
 			exec.VirtualColumn{Name: "data_change", Type: exec.TBool}, exec.VirtualColumn{Name: "schema_change", Type: exec.TBool}),
-		func(s *Session, env *exec.Env, _, to revision, deltas []versioning.TableDelta) ([]exec.Row, error) {
-			rows := make([]exec.Row, 0, len(deltas))
-			for _, d := range deltas {
+		func(s *Session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
+			rows := make([]exec.Row, 0, len(cs.tables)+len(cs.objects))
+			for _, d := range cs.tables {
 				data, err := d.DataChange(env.Ctx, to.root.Store())
 				if err != nil {
 					return nil, err
 				}
 				rows = append(rows, exec.Row{nameOrEmpty(d.From), nameOrEmpty(d.To), exec.DText(deltaKind(d)),
 					exec.DBool(data), exec.DBool(d.SchemaChange())})
+			}
+			for _, c := range cs.objects {
+				from, to, kind := exec.DText(changeLabel(c, cs.names)), exec.DText(changeLabel(c, cs.names)), "modified"
+				switch {
+				case c.From == nil:
+					from, kind = exec.DText(""), "added"
+				case c.To == nil:
+					to, kind = exec.DText(""), "dropped"
+				}
+				data := c.SequenceDataOnly()
+				rows = append(rows, exec.Row{from, to, exec.DText(kind), exec.DBool(data), exec.DBool(!data)})
 			}
 			return rows, nil
 		})

@@ -212,7 +212,9 @@ func (s *Session) doltRevert(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 
 // doltConflictsResolve is dolt_conflicts_resolve('--ours'|'--theirs',
 // table... | '.'): the conflicts of the tables resolved by keeping the
-// working rows or taking the merged-in ones.
+// working rows or taking the merged-in ones. Objects other than tables
+// (views, types, functions) in conflict are named the same way: a
+// function by its name, or with its arguments as dolt_status shows it.
 func (s *Session) doltConflictsResolve(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_conflicts_resolve", a, flagSpec{values: map[string]bool{"ours": false, "theirs": false}})
 	if err != nil {
@@ -253,6 +255,10 @@ func (s *Session) conflictedTables(ctx context.Context, root versioning.RootValu
 	if err != nil {
 		return nil, err
 	}
+	types, err := labelTypes(ctx, root)
+	if err != nil {
+		return nil, err
+	}
 	var out []versioning.TableName
 	for _, n := range names {
 		if n == "." {
@@ -268,7 +274,8 @@ func (s *Session) conflictedTables(ctx context.Context, root versioning.RootValu
 		schema, rel := splitName(parts)
 		found := false
 		for _, tc := range all {
-			if tc.Name == rel && (schema == "" || s.resolveSchemaName(schema) == tc.Schema) {
+			named := tc.Object().BaseName() == rel || conflictShortLabel(tc, types) == rel
+			if named && (schema == "" || s.resolveSchemaName(schema) == tc.Schema) {
 				out = append(out, versioning.TableName{Schema: tc.Schema, Name: tc.Name})
 				found = true
 				break

@@ -23,11 +23,15 @@ import (
 // table, its schema statements (CREATE or DROP TABLE; or ALTER TABLE for
 // columns, defaults, NOT NULL, constraints, and CREATE or DROP INDEX),
 // then its data statements (INSERT, UPDATE of the changed columns,
-// DELETE, by primary key); foreign keys that are new come last, once
-// every table and row they refer to is there. Tables without a primary
-// key are matched on all their columns, and their rows get new hidden
-// row ids, so for them the patch gives equal contents but not equal
-// dolt_hashof_table.
+// DELETE, by primary key), during which the triggers it keeps are
+// disabled (their effects are in the data), then its new triggers;
+// foreign keys that are new come last, once every table and row they
+// refer to is there. Views, types, sequences and functions come around
+// the tables in dependency order (dolt_patch_objects.go). Tables without
+// a primary key are matched on all their columns, and their rows get new
+// hidden row ids, so for them the patch gives equal contents but not
+// equal dolt_hashof_table; otherwise applying the patch to from gives
+// to's dolt_hashof_db, but for what the objects' notes there say.
 
 // sqlWriter renders the SQL of one revision's tables.
 type sqlWriter struct {
@@ -158,7 +162,8 @@ func (w *sqlWriter) createSQL(t *versioning.Table, fks bool) []string {
 // patch collects dolt_patch's statements.
 type patch struct {
 	from, to revision
-	fw, tw   *sqlWriter // the two sides' SQL
+	fw, tw   *sqlWriter        // the two sides' SQL
+	names    catalog.TypeNamer // the user types in objects' labels
 	rows     []exec.Row
 	deferred []exec.Row // new foreign keys, added last
 }
@@ -177,16 +182,12 @@ func (p *patch) schemaRow(schema, stmt string) exec.Row {
 	return exec.Row{exec.Null, p.from.commit, p.to.commit, exec.DText(schema), exec.DText("schema"), exec.DText(stmt)}
 }
 
-// schemaChanges returns the schemas from and to differ in that hold the
-// tables of deltas: those to adds, and those it drops.
-func schemaChanges(ctx context.Context, from, to revision, deltas []versioning.TableDelta) (added, dropped []string, err error) {
+// schemaChanges returns the schemas in used that to adds, and those it
+// drops.
+func schemaChanges(ctx context.Context, from, to revision, used map[string]bool) (added, dropped []string, err error) {
 	changes, err := versioning.Changes(ctx, from.root, to.root)
 	if err != nil {
 		return nil, nil, err
-	}
-	used := map[string]bool{}
-	for _, d := range deltas {
-		used[d.Name().Schema] = true
 	}
 	for _, c := range changes {
 		switch {
@@ -456,8 +457,11 @@ func whereSQL(buf []byte, t *exec.Table, row exec.Row) []byte {
 	return buf
 }
 
-// patchRows are dolt_patch's rows.
-func (s *Session) patchRows(env *exec.Env, from, to revision, deltas []versioning.TableDelta) ([]exec.Row, error) {
+// patchRows are dolt_patch's rows: new schemas; views that go; types,
+// sequences and functions (dolt_patch_objects.go); each table's schema
+// and data; views; new foreign keys; and last what goes that tables
+// used.
+func (s *Session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error) {
 	fw, err := s.newSQLWriter(env, from)
 	if err != nil {
 		return nil, err
@@ -466,20 +470,24 @@ func (s *Session) patchRows(env *exec.Env, from, to revision, deltas []versionin
 	if err != nil {
 		return nil, err
 	}
-	p := &patch{from: from, to: to, fw: fw, tw: tw}
-	added, dropped, err := schemaChanges(env.Ctx, from, to, deltas)
+	p := &patch{from: from, to: to, fw: fw, tw: tw, names: cs.names}
+	added, dropped, err := patchSchemas(env.Ctx, from, to, cs.tables, cs.objects)
 	if err != nil {
 		return nil, err
 	}
 	for _, sc := range added {
 		p.rows = append(p.rows, p.schemaRow(sc, "CREATE SCHEMA "+exec.QuoteIdent(sc)+";"))
 	}
-	for _, d := range deltas {
-		p.schema(d)
-		if err := p.data(env.Ctx, d); err != nil {
+	op := p.objects(cs.objects)
+	p.rows = append(p.rows, op.dropViews...)
+	p.rows = append(p.rows, op.before...)
+	for _, d := range cs.tables {
+		if err := p.tableChanges(env.Ctx, d); err != nil {
 			return nil, err
 		}
 	}
+	p.rows = append(p.rows, op.views...)
+	p.deferred = append(p.deferred, op.after...)
 	for _, sc := range dropped {
 		p.deferred = append(p.deferred, p.schemaRow(sc, "DROP SCHEMA "+exec.QuoteIdent(sc)+";"))
 	}
@@ -491,8 +499,9 @@ func (s *Session) patchRows(env *exec.Env, from, to revision, deltas []versionin
 }
 
 // schemaDiffRows are dolt_schema_diff's rows: the tables whose
-// definitions changed, with the CREATE statements of both sides.
-func (s *Session) schemaDiffRows(env *exec.Env, from, to revision, deltas []versioning.TableDelta) ([]exec.Row, error) {
+// definitions changed, and the other objects that changed, with the
+// CREATE statements of both sides.
+func (s *Session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error) {
 	fw, err := s.newSQLWriter(env, from)
 	if err != nil {
 		return nil, err
@@ -505,13 +514,30 @@ func (s *Session) schemaDiffRows(env *exec.Env, from, to revision, deltas []vers
 		if t == nil {
 			return exec.DText("")
 		}
-		return exec.DText(strings.Join(w.createSQL(t, true), "\n"))
+		stmts := w.createSQL(t, true)
+		for i := range t.Triggers {
+			stmts = append(stmts, w.triggerSQL(t, &t.Triggers[i])...)
+		}
+		return exec.DText(strings.Join(stmts, "\n"))
 	}
 	var rows []exec.Row
-	for _, d := range deltas {
+	for _, d := range cs.tables {
 		if d.SchemaChange() {
 			rows = append(rows, exec.Row{nameOrEmpty(d.From), nameOrEmpty(d.To), create(fw, d.From), create(tw, d.To)})
 		}
+	}
+	for _, c := range cs.objects {
+		if c.SequenceDataOnly() {
+			continue
+		}
+		fromName, toName := exec.DText(changeLabel(c, cs.names)), exec.DText(changeLabel(c, cs.names))
+		if c.From == nil {
+			fromName = exec.DText("")
+		}
+		if c.To == nil {
+			toName = exec.DText("")
+		}
+		rows = append(rows, exec.Row{fromName, toName, exec.DText(fw.objectCreateSQL(c.Kind, c.From)), exec.DText(tw.objectCreateSQL(c.Kind, c.To))})
 	}
 	return rows, nil
 }

@@ -24,7 +24,8 @@ import (
 // dolt_diff_stat.go and dolt_patch.go.
 //
 // Time travel: a revision-qualified name, "db@rev".schema.table, reads
-// the table as of that revision (pinned, read-only).
+// the table as of that revision (pinned, read-only); a view's so named is
+// its definition then, over the relations as of that revision.
 
 // SystemSchema is the schema that holds the system tables under their
 // short names (dolt.log is dolt_log).
@@ -127,10 +128,33 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 			break
 		}
 	}
-	if def == nil {
-		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist at revision %q", rv.Relname, rev), rv.Location)
+	if def != nil {
+		return a.pinTable(def, root), nil
 	}
-	return a.pinTable(def, root), nil
+	for _, sc := range schemas {
+		v, ok, err := root.View(a.ctx, sc, rv.Relname)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return a.revisionView(v, rv.Catalogname)
+		}
+	}
+	return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist at revision %q", rv.Relname, rev), rv.Location)
+}
+
+// revisionView plans view v as of a revision: its definition then, and
+// the relations it reads as of the same revision. The functions its
+// query calls are today's: a revision's functions cannot be called (as
+// in PostgreSQL, a function is looked up in the catalog when planned,
+// and the session has one catalog).
+func (a *analyzer) revisionView(v *versioning.View, catalog string) (*exec.Table, error) {
+	sel, err := parseSelect(v.Query)
+	if err != nil {
+		return nil, err
+	}
+	pinViewQuery(sel, v, catalog)
+	return a.viewRelation(a.ctx, v, sel)
 }
 
 // pinTable returns the table of def read from a past revision's root.
@@ -363,10 +387,14 @@ func init() {
 }
 
 // statusRows are dolt_status's rows for the changes from one root to the
-// next: tables and schemas added, deleted or modified, and tables with
-// merge conflicts.
+// next: tables, schemas and other objects (dolt_objects.go) added,
+// deleted or modified, and tables and objects with merge conflicts.
 func statusRows(ctx context.Context, from, to versioning.RootValue, staged bool) ([]exec.Row, error) {
 	changes, err := versioning.Changes(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
+	names, err := labelTypes(ctx, from, to)
 	if err != nil {
 		return nil, err
 	}
@@ -384,9 +412,16 @@ func statusRows(ctx context.Context, from, to versioning.RootValue, staged bool)
 			if c.To == nil {
 				continue
 			}
-			name, status = c.Schema+"."+c.Name, "conflict"
+			var tc versioning.TableConflicts
+			if err := versioning.DecodeObject(c.To, &tc); err != nil {
+				return nil, err
+			}
+			name, status = conflictLabel(&tc, names), "conflict"
 		default:
-			continue
+			if !c.IsObject() {
+				continue
+			}
+			name, status = changeLabel(c, names), changeWord(c, objectWord(c))
 		}
 		rows = append(rows, exec.Row{exec.DText(name), exec.DBool(staged), exec.DText(status)})
 	}

@@ -242,66 +242,98 @@ func (a *analyzer) viewTable(ctx context.Context, schema, name string) (*exec.Ta
 		if !ok {
 			continue
 		}
-		if a.s.viewDepth >= maxViewDepth {
-			return nil, false, pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation %q", name)
-		}
 		r, err := parseSelect(v.Query)
 		if err != nil {
 			return nil, false, err
 		}
-		sub := &analyzer{ctx: ctx, s: a.s, tx: a.tx}
-		a.s.viewDepth++
-		plan, err := sub.selectStmt(r)
-		a.s.viewDepth--
+		t, err := a.viewRelation(ctx, v, r)
+		return t, err == nil, err
+	}
+	return nil, false, nil
+}
+
+// viewRelation plans view v, whose query is sel, as a relation.
+func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.SelectStmt) (*exec.Table, error) {
+	sc, name := v.Schema, v.Name
+	if a.s.viewDepth >= maxViewDepth {
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation %q", name)
+	}
+	sub := &analyzer{ctx: ctx, s: a.s, tx: a.tx}
+	a.s.viewDepth++
+	plan, err := sub.selectStmt(r)
+	a.s.viewDepth--
+	if err != nil {
+		return nil, err
+	}
+	// The plan stays valid while the view's tables keep their
+	// definitions and the view its own: a view is no table, so the
+	// entry for it never matches one and a changed root replans.
+	a.deps = append(a.deps, sub.deps...)
+	a.deps = append(a.deps, &versioning.Table{Schema: sc, Name: name})
+	cols := make([]exec.VirtualColumn, len(v.Columns))
+	conv := make([]exec.Expr, len(v.Columns))
+	pcols := plan.Columns()
+	if len(pcols) < len(v.Columns) {
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "view %q no longer matches its query", name)
+	}
+	for i, c := range v.Columns {
+		t := exec.T{OID: c.Type, Typmod: c.Typmod}
+		cols[i] = exec.VirtualColumn{Name: c.Name, Type: t}
+		if conv[i], err = sub.assignOrIO(&exec.ColRef{Idx: i, T: pcols[i].T}, t, c.Name); err != nil {
+			return nil, err
+		}
+	}
+	t := exec.NewVirtualTable(sc, name, catalog.ViewOID(sc, name), cols, func(env *exec.Env) ([]exec.Row, error) {
+		rows, err := plan.Open(env)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		// The plan stays valid while the view's tables keep their
-		// definitions and the view its own: a view is no table, so the
-		// entry for it never matches one and a changed root replans.
-		a.deps = append(a.deps, sub.deps...)
-		a.deps = append(a.deps, &versioning.Table{Schema: sc, Name: name})
-		cols := make([]exec.VirtualColumn, len(v.Columns))
-		conv := make([]exec.Expr, len(v.Columns))
-		pcols := plan.Columns()
-		if len(pcols) < len(v.Columns) {
-			return nil, false, pgerr.New(pgerr.InvalidObjectDefinition, "view %q no longer matches its query", name)
-		}
-		for i, c := range v.Columns {
-			t := exec.T{OID: c.Type, Typmod: c.Typmod}
-			cols[i] = exec.VirtualColumn{Name: c.Name, Type: t}
-			if conv[i], err = sub.assignOrIO(&exec.ColRef{Idx: i, T: pcols[i].T}, t, c.Name); err != nil {
-				return nil, false, err
-			}
-		}
-		t := exec.NewVirtualTable(sc, name, catalog.ViewOID(sc, name), cols, func(env *exec.Env) ([]exec.Row, error) {
-			rows, err := plan.Open(env)
+		defer rows.Close()
+		var out []exec.Row
+		for {
+			row, err := rows.Next()
 			if err != nil {
 				return nil, err
 			}
-			defer rows.Close()
-			var out []exec.Row
-			for {
-				row, err := rows.Next()
-				if err != nil {
+			if row == nil {
+				return out, rows.Close()
+			}
+			o := make(exec.Row, len(conv))
+			for i, e := range conv {
+				if o[i], err = e.Eval(env, row); err != nil {
 					return nil, err
 				}
-				if row == nil {
-					return out, rows.Close()
-				}
-				o := make(exec.Row, len(conv))
-				for i, e := range conv {
-					if o[i], err = e.Eval(env, row); err != nil {
-						return nil, err
-					}
-				}
-				out = append(out, o)
 			}
-		})
-		t.VirtualKind = 'v'
-		return t, true, nil
-	}
-	return nil, false, nil
+			out = append(out, o)
+		}
+	})
+	t.VirtualKind = 'v'
+	return t, nil
+}
+
+// pinViewQuery qualifies every relation view v's query sel reads with
+// catalog, "db@rev", so that the view as of a revision reads its tables
+// (and the views it reads) as of that revision too. Relations named bare
+// take their schema from the view's dependencies, else the search path.
+func pinViewQuery(sel *pg.SelectStmt, v *versioning.View, catalog string) {
+	n := &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}
+	ctes := cteNames(n)
+	visitNodes(n, func(x *pg.Node) {
+		rv := x.GetRangeVar()
+		if rv == nil || rv.Catalogname != "" || rv.Schemaname == "" && ctes[rv.Relname] {
+			return
+		}
+		rv.Catalogname = catalog
+		if rv.Schemaname != "" {
+			return
+		}
+		rv.Schemaname = anySchema
+		for _, d := range v.Depends {
+			if sc, name, _ := strings.Cut(d, "."); name == rv.Relname {
+				rv.Schemaname = sc
+			}
+		}
+	})
 }
 
 // parseSelect parses a stored view query.

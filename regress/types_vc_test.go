@@ -1,7 +1,6 @@
 package regress
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/prollypg/prollypg/regress/internal/testserver"
@@ -36,15 +35,17 @@ func TestUserTypesBranchAndMerge(t *testing.T) {
 	wantError(t, ctx, c, "23514", "INSERT INTO t VALUES (3, 'ok', -1)")
 
 	// dolt_commit -a stages changes of types the head has.
-	// The same enum changed differently on both sides is a clean error
-	// that leaves main as it was.
+	// The same enum changed differently on both sides is a schema
+	// conflict that keeps ours until resolved.
 	onBranch(t, ctx, c, "clash", "clash", "ALTER TYPE mood ADD VALUE 'happy'")
 	exec(t, ctx, c, "ALTER TYPE mood ADD VALUE 'meh'")
 	status(t, ctx, c, "SELECT dolt_commit('-am', 'meh')")
-	_, err := c.Exec(ctx, "SELECT dolt_merge('clash')")
-	if sqlstate(err) != "55000" || !strings.Contains(err.Error(), `type "public"."mood" changed differently on both sides`) {
-		t.Fatalf("merging a conflicting enum: %v", err)
-	}
+	status(t, ctx, c, "SELECT dolt_merge('clash')")
+	wantRows(t, ctx, c, "SELECT table_name, description FROM dolt_schema_conflicts",
+		"mood | type changed differently on both sides")
+	wantRows(t, ctx, c, "SELECT enum_range(NULL::mood)::text", "{sad,ok,meh}")
+	status(t, ctx, c, "SELECT dolt_conflicts_resolve('--ours', 'mood')")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'merged clash')")
 	wantRows(t, ctx, c, "SELECT enum_range(NULL::mood)::text", "{sad,ok,meh}")
 }
 

@@ -15,9 +15,16 @@ import (
 // constraints the merged rows break. The root value keeps one per table,
 // under kindConflicts and the table's name, until every item is resolved;
 // while one is there the root cannot be committed.
+//
+// An object other than a table (a view, type or function) changed
+// differently on both sides is recorded the same way, as a schema
+// conflict: Kind is its kind, Name its key's name part, and the Records
+// hold its three versions.
 type TableConflicts struct {
 	Schema string `json:"schema"`
 	Name   string `json:"name"`
+	// Kind is the kind of the object in conflict; 0 for a table.
+	Kind byte `json:"kind,omitempty"`
 	// FromRoot is the commit merged in (the from_root_ish of the
 	// dolt_conflicts_<table> and dolt_constraint_violations_<table>
 	// tables).
@@ -30,12 +37,25 @@ type TableConflicts struct {
 	// SchemaConflict, when set, says why the definitions could not be
 	// merged; the table is left as ours until resolved.
 	SchemaConflict string `json:"schema_conflict,omitempty"`
+	// BaseRecord, OursRecord and TheirsRecord are an object's records on
+	// each side (not a table's); nil where it is absent.
+	BaseRecord   []byte `json:"base_record,omitempty"`
+	OursRecord   []byte `json:"ours_record,omitempty"`
+	TheirsRecord []byte `json:"theirs_record,omitempty"`
 	// Rows maps a row key to its three versions (EncodeConflictRow), all
 	// in the layout of the merged table.
 	Rows store.Address `json:"rows"`
 	// Violations maps a violation kind byte followed by a row key to the
 	// row and what it violates (EncodeViolation).
 	Violations store.Address `json:"violations"`
+}
+
+// Object names the object in conflict.
+func (c *TableConflicts) Object() ObjectName {
+	if c.Kind == 0 {
+		return ObjectName{kindTable, c.Schema, c.Name}
+	}
+	return ObjectName{c.Kind, c.Schema, c.Name}
 }
 
 func conflictsKey(schema, name string) []byte { return objectKey(kindConflicts, schema, name) }

@@ -6,8 +6,12 @@
 // # Objects
 //
 // A RootValue is a whole database at one point: a Prolly map from object
-// names (schema, table, sequence) to catalog records, each table record
-// holding the roots of the Prolly maps of its rows and indexes. A Commit
+// names (schemas, tables, sequences, views, types, functions, and the
+// derived foreign-key and inheritance links) to catalog records, each
+// table record holding the roots of the Prolly maps of its rows and
+// indexes and its triggers. Version control lists, stages and merges
+// views, types, functions and the sequences no column owns one by one,
+// as it does tables (objects.go); an owned sequence goes with its table. A Commit
 // names a root value, its parents, author, committer and message. A
 // WorkingSet holds a branch's working root (what SQL transactions change),
 // its staged root and any merge in progress. Refs, per database, point at
@@ -30,7 +34,11 @@
 // their definitions (schemamerge.go) and rows, a row changed on both
 // sides cell by cell; what cannot be merged is recorded in the merged
 // root as TableConflicts (conflicts.go) under kindConflicts, keeping
-// ours, and blocks commits until resolved (resolve.go). Index keys are
+// ours, and blocks commits until resolved (resolve.go). A view, type,
+// function or sequence changed differently on both sides is recorded
+// the same way, as a schema conflict holding its three records; changed
+// alike on both sides it merges. Only a schema's own record (owner,
+// comment) changed differently fails a merge, with ErrUnmergeable. Index keys are
 // typed encodings, so the SQL layer passes an IndexEncoder that gives the
 // entries of the rows a merge rewrites. MergeBranch and ApplyChange
 // (mergebranch.go) move a branch: fast-forward, merge commit, or a

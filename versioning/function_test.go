@@ -10,8 +10,9 @@ import (
 
 // TestFunctionRecords checks that overloads are distinct objects, that a
 // database's root does not depend on the order functions were created
-// in, and that both merges refuse a function changed differently on
-// both sides while taking one side's change.
+// in, and that a function changed differently on both sides fails the
+// merge of transactions and is a conflict of the merge of branches,
+// while one side's change is taken.
 func TestFunctionRecords(t *testing.T) {
 	ctx := context.Background()
 	base, err := NewRootValue(ctx, store.NewMemory())
@@ -52,8 +53,8 @@ func TestFunctionRecords(t *testing.T) {
 	if _, err := MergeRoots(ctx, a, ours, theirs, nil); !errors.Is(err, ErrConflict) {
 		t.Errorf("MergeRoots of a function changed on both sides: %v, want ErrConflict", err)
 	}
-	if _, err := Merge(ctx, a, ours, theirs, MergeOptions{}); !errors.Is(err, ErrUnmergeable) {
-		t.Errorf("Merge of a function changed on both sides: %v, want ErrUnmergeable", err)
+	if res, err := Merge(ctx, a, ours, theirs, MergeOptions{}); err != nil || res.SchemaConflicts != 1 {
+		t.Errorf("Merge of a function changed on both sides: %d schema conflicts, %v; want 1", res.SchemaConflicts, err)
 	}
 	oneSide := put(a, f("SELECT 3", 25))
 	merged, err := MergeRoots(ctx, a, ours, oneSide, nil)

@@ -52,7 +52,8 @@ type ReferenceChecker interface {
 }
 
 // ErrUnmergeable is returned for objects that changed on both sides of a
-// merge in ways that cannot be recorded as conflicts (views, schemas).
+// merge in ways that are not recorded as conflicts: a schema's owner or
+// comment (the SQL layer reports it as SQLSTATE 55000).
 var ErrUnmergeable = errors.New("versioning: cannot merge")
 
 // MergeOptions configure Merge.
@@ -98,9 +99,21 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 			return res, err
 		case kindSequence:
 			if !c.InOurs || !c.InTheirs {
-				return keepOurs(c), nil // its table's conflict says why
+				if ownedSequence(c) {
+					return keepOurs(c), nil // its table's conflict says why
+				}
+				recorded = append(recorded, objectConflict(kind, schema, name, c, opts))
+				return keepOurs(c), nil
 			}
-			return mergeSequenceRecords(c)
+			res, err := mergeSequenceRecords(c)
+			if errors.Is(err, ErrConflict) {
+				recorded = append(recorded, objectConflict(kind, schema, name, c, opts))
+				return keepOurs(c), nil
+			}
+			return res, err
+		case kindView, kindType, kindFunction:
+			recorded = append(recorded, objectConflict(kind, schema, name, c, opts))
+			return keepOurs(c), nil
 		case kindConflicts:
 			return prolly.Resolution{}, ErrMergeInProgress
 		}
@@ -143,6 +156,30 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 
 func keepOurs(c prolly.Collision) prolly.Resolution {
 	return prolly.Resolution{Value: c.Ours, Delete: !c.InOurs}
+}
+
+// ownedSequence reports whether a sequence that collided is owned by a
+// column on a side that has it.
+func ownedSequence(c prolly.Collision) bool {
+	return ObjectChange{Kind: kindSequence, From: cloneIf(c.Ours, c.InOurs), To: cloneIf(c.Theirs, c.InTheirs)}.ownedSequence()
+}
+
+// objectConflict records an object other than a table that both sides
+// changed differently (changes alike do not collide): the merge keeps
+// ours until dolt_conflicts_resolve picks a side.
+func objectConflict(kind byte, schema, name string, c prolly.Collision, opts MergeOptions) *TableConflicts {
+	tc := &TableConflicts{Schema: schema, Name: name, Kind: kind, FromRoot: opts.FromRoot,
+		BaseRecord: cloneIf(c.Base, c.InBase), OursRecord: cloneIf(c.Ours, c.InOurs), TheirsRecord: cloneIf(c.Theirs, c.InTheirs)}
+	what := objectKindName(kind)
+	switch {
+	case !c.InOurs || !c.InTheirs:
+		tc.SchemaConflict = what + " dropped on one side and changed on the other"
+	case !c.InBase:
+		tc.SchemaConflict = what + " created on both sides with different definitions"
+	default:
+		tc.SchemaConflict = what + " changed differently on both sides"
+	}
+	return tc
 }
 
 // mergeTable merges a table both sides changed. It returns the merged
@@ -811,6 +848,10 @@ func objectKindName(kind byte) string {
 		return "type"
 	case kindSchema:
 		return "schema"
+	case kindFunction:
+		return "function"
+	case kindSequence:
+		return "sequence"
 	}
 	return "object"
 }

@@ -16,14 +16,26 @@ import (
 
 // ResolveConflicts resolves the conflicts of table schema.name in root:
 // with ours the table stays as it is; with theirs every conflicting row
-// takes theirs' version (a schema conflict: theirs' whole table).
+// takes theirs' version (a schema conflict: theirs' whole table; an
+// object's conflict: theirs' object).
 // Constraint violations are left for the user.
 func ResolveConflicts(ctx context.Context, root RootValue, schema, name string, theirs bool, enc IndexEncoder) (RootValue, error) {
 	tc, ok, err := root.Conflicts(ctx, schema, name)
 	if err != nil || !ok {
 		return root, err
 	}
-	if theirs && tc.SchemaConflict != "" {
+	if theirs && tc.Kind != 0 {
+		key := objectKey(tc.Kind, tc.Schema, tc.Name)
+		if tc.TheirsRecord == nil {
+			root, err = root.drop(ctx, key)
+		} else {
+			m, e := root.m.Apply(ctx, []prolly.Edit{{Key: key, Value: tc.TheirsRecord}})
+			root, err = RootValue{m}, e
+		}
+		if err != nil {
+			return RootValue{}, err
+		}
+	} else if theirs && tc.SchemaConflict != "" {
 		if tc.Theirs == nil {
 			root, err = root.DropTable(ctx, schema, name)
 		} else {

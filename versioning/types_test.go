@@ -60,8 +60,8 @@ func TestTypesMerge(t *testing.T) {
 	if _, err := MergeRoots(ctx, base, ours, theirs, nil); !errors.Is(err, ErrConflict) {
 		t.Fatalf("MergeRoots of a type changed on both sides: %v, want ErrConflict", err)
 	}
-	if _, err := Merge(ctx, base, ours, theirs, MergeOptions{}); !errors.Is(err, ErrUnmergeable) {
-		t.Fatalf("Merge of a type changed on both sides: %v, want ErrUnmergeable", err)
+	if res, err := Merge(ctx, base, ours, theirs, MergeOptions{}); err != nil || res.SchemaConflicts != 1 {
+		t.Fatalf("Merge of a type changed on both sides: %d schema conflicts, %v; want 1", res.SchemaConflicts, err)
 	}
 	other, _ := base.PutType(ctx, &Type{Schema: "public", Name: "other", Kind: 'e'})
 	merged, err := MergeRoots(ctx, base, ours, other, nil)

@@ -80,16 +80,35 @@ func (t TableName) String() string { return t.Schema + "." + t.Name }
 // their records (or their absence), the foreign key references they make,
 // the sequences their columns own and their schemas.
 func StageTables(ctx context.Context, staged, working RootValue, tables []TableName) (RootValue, error) {
-	want := map[TableName]bool{}
-	for _, t := range tables {
-		want[t] = true
+	names := make([]ObjectName, len(tables))
+	for i, t := range tables {
+		names[i] = ObjectName{Kind: kindTable, Schema: t.Schema, Name: t.Name}
+	}
+	return StageObjects(ctx, staged, working, names)
+}
+
+// StageObjects returns staged with the named objects as they are in
+// working. A table brings the foreign key references it makes, the
+// sequences its columns own, its inheritance links and the changed types
+// (see below); any object brings its schema and its merge conflicts.
+func StageObjects(ctx context.Context, staged, working RootValue, objects []ObjectName) (RootValue, error) {
+	want := map[ObjectName]bool{}
+	tables := map[TableName]bool{}
+	for _, o := range objects {
+		want[o] = true
+		if o.Kind == kindTable {
+			tables[TableName{o.Schema, o.Name}] = true
+		}
 	}
 	owned := map[TableName]bool{}
 	schemas := map[string]bool{}
-	for _, t := range tables {
-		schemas[t.Schema] = true
+	for _, o := range objects {
+		schemas[o.Schema] = true
+		if o.Kind != kindTable {
+			continue
+		}
 		for _, side := range []RootValue{staged, working} {
-			def, ok, err := side.Table(ctx, t.Schema, t.Name)
+			def, ok, err := side.Table(ctx, o.Schema, o.Name)
 			if err != nil {
 				return RootValue{}, err
 			}
@@ -107,30 +126,38 @@ func StageTables(ctx context.Context, staged, working RootValue, tables []TableN
 	}
 	return stageWhere(ctx, staged, working, func(kind byte, schema, name string) bool {
 		switch kind {
-		case kindTable:
-			return want[TableName{schema, name}]
 		case kindSequence:
-			return owned[TableName{schema, name}]
+			return owned[TableName{schema, name}] || want[ObjectName{kind, schema, name}]
 		case kindSchema:
 			return schemas[schema]
 		case kindFKRef:
 			// name is refTable \0 schema \0 table \0 constraint: the
 			// referencing table is the second and third parts.
 			parts := bytes.Split([]byte(name), []byte{0})
-			return len(parts) >= 3 && want[TableName{string(parts[1]), string(parts[2])}]
+			return len(parts) >= 3 && tables[TableName{string(parts[1]), string(parts[2])}]
 		case kindInherits:
 			// name is parent \0 schema \0 child: staged with the child.
 			parts := bytes.Split([]byte(name), []byte{0})
-			return len(parts) == 3 && want[TableName{string(parts[1]), string(parts[2])}]
+			return len(parts) == 3 && tables[TableName{string(parts[1]), string(parts[2])}]
 		case kindConflicts:
-			return want[TableName{schema, name}]
+			// A table's conflicts are keyed by its name, an object's by
+			// its key's name part: either matches.
+			if tables[TableName{schema, name}] {
+				return true
+			}
+			for o := range want {
+				if o.Schema == schema && o.Name == name {
+					return true
+				}
+			}
+			return false
 		case kindType:
 			// A table's columns name types by OID, which this package
 			// cannot map to names; staging every changed type with any
 			// table keeps a staged table from naming a type left behind.
-			return len(want) > 0
+			return len(tables) > 0 || want[ObjectName{kind, schema, name}]
 		}
-		return false
+		return want[ObjectName{kind, schema, name}]
 	})
 }
 
@@ -161,42 +188,33 @@ func stageWhere(ctx context.Context, staged, working RootValue, pick func(kind b
 }
 
 // StageTracked returns staged with every change of working staged except
-// tables that neither head nor staged has (dolt_commit -a).
+// tables and other objects that neither head nor staged has (dolt_commit
+// -a).
 func StageTracked(ctx context.Context, head, staged, working RootValue) (RootValue, error) {
 	changes, err := Changes(ctx, staged, working)
 	if err != nil {
 		return RootValue{}, err
 	}
-	var tables []TableName
-	trackedTypes := false
+	var names []ObjectName
 	for _, c := range changes {
 		if c.Kind == kindConflicts {
 			// Conflicts resolved (or left) in the working root.
-			tables = append(tables, TableName{c.Schema, c.Name})
+			names = append(names, ObjectName{kindTable, c.Schema, c.Name}, ObjectName{kindConflicts, c.Schema, c.Name})
 			continue
 		}
-		if c.Kind == kindType && c.From != nil {
-			trackedTypes = true // a type the head has, changed or dropped
-		}
-		if c.Kind != kindTable {
+		if c.Kind != kindTable && !c.IsObject() {
 			continue
 		}
 		if c.From == nil {
-			if _, ok, err := head.Table(ctx, c.Schema, c.Name); err != nil {
+			if _, ok, err := head.m.Get(ctx, objectKey(c.Kind, c.Schema, c.Name)); err != nil {
 				return RootValue{}, err
 			} else if !ok {
-				continue // a new table: -a leaves it
+				continue // a new object: -a leaves it
 			}
 		}
-		tables = append(tables, TableName{c.Schema, c.Name})
+		names = append(names, ObjectName{c.Kind, c.Schema, c.Name})
 	}
-	if trackedTypes {
-		var err error
-		if staged, err = stageWhere(ctx, staged, working, func(kind byte, _, _ string) bool { return kind == kindType }); err != nil {
-			return RootValue{}, err
-		}
-	}
-	return StageTables(ctx, staged, working, tables)
+	return StageObjects(ctx, staged, working, names)
 }
 
 func splitQualified(s string) (schema, name string, ok bool) {

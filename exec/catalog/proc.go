@@ -142,9 +142,13 @@ func (s *Snapshot) TriggerByOID(oid uint32) (*versioning.Table, *versioning.Trig
 	return nil, nil, false
 }
 
+// TypeNamer names a type in SQL text, user types included; "" leaves
+// the type to format_type's built-in names.
+type TypeNamer func(oid uint32) string
+
 // routineTypeName is format_type's name for an argument or result type,
-// the pseudo-types included.
-func routineTypeName(oid uint32) string {
+// the pseudo-types included; name, when set, names the others.
+func routineTypeName(oid uint32, name TypeNamer) string {
 	switch oid {
 	case oidTrigger:
 		return "trigger"
@@ -153,12 +157,18 @@ func routineTypeName(oid uint32) string {
 	case exec.OIDRecord:
 		return "record"
 	}
+	if name != nil {
+		if n := name(oid); n != "" {
+			return n
+		}
+	}
 	return types.FormatType(types.Oid(oid), -1)
 }
 
 // FunctionArguments is pg_get_function_arguments (defaults true) and
-// pg_get_function_identity_arguments (defaults false).
-func FunctionArguments(f *versioning.Function, defaults bool) string {
+// pg_get_function_identity_arguments (defaults false); name names the
+// argument types.
+func FunctionArguments(f *versioning.Function, defaults bool, name TypeNamer) string {
 	var parts []string
 	for _, a := range f.Args {
 		var b strings.Builder
@@ -179,9 +189,9 @@ func FunctionArguments(f *versioning.Function, defaults bool) string {
 		if a.Name != "" {
 			b.WriteString(QuoteIdent(a.Name) + " ")
 		}
-		b.WriteString(routineTypeName(a.Type))
+		b.WriteString(routineTypeName(a.Type, name))
 		if defaults && a.Default != "" {
-			b.WriteString(" DEFAULT " + defaultText(a))
+			b.WriteString(" DEFAULT " + defaultText(a, name))
 		}
 		parts = append(parts, b.String())
 	}
@@ -190,40 +200,40 @@ func FunctionArguments(f *versioning.Function, defaults bool) string {
 
 // defaultText is an argument's default as PostgreSQL deparses it: an
 // untyped literal or NULL gets the argument's type.
-func defaultText(a versioning.FuncArg) string {
+func defaultText(a versioning.FuncArg, name TypeNamer) string {
 	d := a.Default
 	if strings.EqualFold(d, "null") || strings.HasPrefix(d, "'") && strings.HasSuffix(d, "'") && len(d) >= 2 {
 		if strings.EqualFold(d, "null") {
 			d = "NULL"
 		}
-		return d + "::" + routineTypeName(a.Type)
+		return d + "::" + routineTypeName(a.Type, name)
 	}
 	return d
 }
 
 // FunctionResult is pg_get_function_result: "" for a procedure.
-func FunctionResult(f *versioning.Function) string {
+func FunctionResult(f *versioning.Function, name TypeNamer) string {
 	if f.Kind == 'p' {
 		return ""
 	}
 	var table []string
 	for _, a := range f.Args {
 		if a.Mode == 't' {
-			table = append(table, QuoteIdent(a.Name)+" "+routineTypeName(a.Type))
+			table = append(table, QuoteIdent(a.Name)+" "+routineTypeName(a.Type, name))
 		}
 	}
 	if len(table) > 0 {
 		return "TABLE(" + strings.Join(table, ", ") + ")"
 	}
 	if f.ReturnsSet {
-		return "SETOF " + routineTypeName(f.Returns)
+		return "SETOF " + routineTypeName(f.Returns, name)
 	}
-	return routineTypeName(f.Returns)
+	return routineTypeName(f.Returns, name)
 }
 
 // FunctionDef is pg_get_functiondef: the CREATE OR REPLACE statement
 // that makes f.
-func FunctionDef(f *versioning.Function) string {
+func FunctionDef(f *versioning.Function, name TypeNamer) string {
 	kind, tag := "FUNCTION", "$function$"
 	if f.Kind == 'p' {
 		kind, tag = "PROCEDURE", "$procedure$"
@@ -232,9 +242,9 @@ func FunctionDef(f *versioning.Function) string {
 		tag = tag[:len(tag)-1] + "x$"
 	}
 	var b strings.Builder
-	b.WriteString("CREATE OR REPLACE " + kind + " " + QuoteIdent(f.Schema) + "." + QuoteIdent(f.Name) + "(" + FunctionArguments(f, true) + ")\n")
+	b.WriteString("CREATE OR REPLACE " + kind + " " + QuoteIdent(f.Schema) + "." + QuoteIdent(f.Name) + "(" + FunctionArguments(f, true, name) + ")\n")
 	if f.Kind != 'p' {
-		b.WriteString(" RETURNS " + FunctionResult(f) + "\n")
+		b.WriteString(" RETURNS " + FunctionResult(f, name) + "\n")
 	}
 	b.WriteString(" LANGUAGE " + f.Language + "\n")
 	var opts string

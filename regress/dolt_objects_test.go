@@ -1,0 +1,202 @@
+package regress
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/prollypg/prollypg/regress/internal/testserver"
+)
+
+// Objects other than tables under version control: views, types,
+// functions and sequences no column owns are listed, staged, restored,
+// diffed, patched, merged and read at past revisions like tables.
+
+func TestDoltObjectsStatusAndStaging(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE t (id int PRIMARY KEY)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'table')")
+
+	exec(t, ctx, c, "CREATE VIEW v AS SELECT id FROM t")
+	exec(t, ctx, c, "CREATE TYPE mood AS ENUM ('sad', 'ok')")
+	exec(t, ctx, c, "CREATE FUNCTION f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 1'")
+	exec(t, ctx, c, "CREATE SEQUENCE s")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY table_name",
+		"public.f(x integer) | f | new function", "public.mood | f | new type",
+		"public.s | f | new sequence", "public.v | f | new view")
+
+	// dolt_add stages by name: a function without its arguments means
+	// every overload.
+	status(t, ctx, c, "SELECT dolt_add('v', 'public.f')")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY staged DESC, table_name",
+		"public.f(x integer) | t | new function", "public.v | t | new view",
+		"public.mood | f | new type", "public.s | f | new sequence")
+	status(t, ctx, c, "SELECT dolt_reset('v')")
+	wantRows(t, ctx, c, "SELECT table_name FROM dolt_status WHERE staged", "public.f(x integer)")
+	status(t, ctx, c, "SELECT dolt_add('.')")
+	status(t, ctx, c, "SELECT dolt_commit('-m', 'objects')")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status", "0")
+	wantRows(t, ctx, c, "SELECT table_name, schema_change FROM dolt.diff WHERE commit_hash = hashof('HEAD') ORDER BY 1",
+		"public.f(x integer) | t", "public.mood | t", "public.s | t", "public.v | t")
+	wantRows(t, ctx, c, "SELECT to_table_name, diff_type FROM dolt_diff_summary('HEAD~', 'HEAD') ORDER BY 1",
+		"public.f(x integer) | added", "public.mood | added", "public.s | added", "public.v | added")
+
+	// dolt_checkout restores changed objects from the staged root.
+	exec(t, ctx, c, "CREATE OR REPLACE FUNCTION f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 2'")
+	exec(t, ctx, c, "DROP VIEW v")
+	wantRows(t, ctx, c, "SELECT table_name, status FROM dolt_status ORDER BY 1",
+		"public.f(x integer) | modified", "public.v | deleted")
+	status(t, ctx, c, "SELECT dolt_checkout('v', 'f(x integer)')")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status", "0")
+	wantRows(t, ctx, c, "SELECT f(1), (SELECT count(*) FROM v)", "2 | 0")
+
+	// A sequence's position is data; dolt_commit -a stages changed
+	// objects the head has and leaves new ones.
+	exec(t, ctx, c, "SELECT nextval('s')")
+	exec(t, ctx, c, "ALTER TYPE mood ADD VALUE 'happy'")
+	exec(t, ctx, c, "CREATE VIEW w AS SELECT 1 AS one")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'tracked')")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status", "public.w | f | new view")
+	wantRows(t, ctx, c, "SELECT to_table_name, data_change, schema_change FROM dolt_diff_summary('HEAD~', 'HEAD') ORDER BY 1",
+		"public.mood | f | t", "public.s | t | f")
+}
+
+// applyPatch runs dolt_patch(from, to)'s statements on branch, made at
+// from, and commits them.
+func applyPatch(t *testing.T, ctx context.Context, c *pgx.Conn, branch, from, to string) {
+	t.Helper()
+	stmts := textRows(t, ctx, c, "SELECT statement FROM dolt_patch($1, $2) ORDER BY statement_order", from, to)
+	status(t, ctx, c, "SELECT dolt_checkout('-b', $1, $2)", branch, from)
+	for _, s := range stmts {
+		exec(t, ctx, c, s)
+	}
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'patched')")
+}
+
+func TestDoltObjectsPatch(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE t (id int PRIMARY KEY, n int)")
+	exec(t, ctx, c, "INSERT INTO t VALUES (1, 1)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'base')")
+
+	exec(t, ctx, c, "CREATE TYPE mood AS ENUM ('sad', 'ok')")
+	exec(t, ctx, c, "CREATE DOMAIN pos AS int CHECK (VALUE > 0)")
+	exec(t, ctx, c, "CREATE SEQUENCE s START 10")
+	exec(t, ctx, c, "SELECT nextval('s')")
+	exec(t, ctx, c, `CREATE FUNCTION bump() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN NEW.n := NEW.n + 1; RETURN NEW; END $$`)
+	exec(t, ctx, c, "CREATE FUNCTION twice(x int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 2 * x'")
+	exec(t, ctx, c, "CREATE TABLE u (id int PRIMARY KEY, m mood, p pos)")
+	exec(t, ctx, c, "CREATE TRIGGER tb BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION bump()")
+	exec(t, ctx, c, "CREATE VIEW v AS SELECT id, n FROM t WHERE n > 0")
+	exec(t, ctx, c, "CREATE VIEW vv AS SELECT id FROM v")
+	exec(t, ctx, c, "INSERT INTO t VALUES (2, 2)")
+	exec(t, ctx, c, "INSERT INTO u VALUES (1, 'ok', 3)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'objects')")
+	applyPatch(t, ctx, c, "p1", "main~1", "main")
+	if a, b := one(t, ctx, c, "SELECT dolt_hashof_db('p1')"), one(t, ctx, c, "SELECT dolt_hashof_db('main')"); a != b {
+		t.Errorf("patch adding objects: database %s, want %s\n%v", a, b,
+			textRows(t, ctx, c, "SELECT from_table_name || ' ' || to_table_name || ' ' || diff_type FROM dolt_diff_summary('main', 'p1')"))
+	}
+
+	status(t, ctx, c, "SELECT dolt_checkout('main')")
+	exec(t, ctx, c, "ALTER TYPE mood ADD VALUE 'happy'")
+	exec(t, ctx, c, "ALTER TYPE mood ADD VALUE 'meh' BEFORE 'ok'")
+	exec(t, ctx, c, "ALTER DOMAIN pos ADD CONSTRAINT small CHECK (VALUE < 100)")
+	exec(t, ctx, c, "CREATE OR REPLACE FUNCTION twice(x int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT x + x'")
+	exec(t, ctx, c, "DROP TRIGGER tb ON t")
+	exec(t, ctx, c, "CREATE TRIGGER ta BEFORE UPDATE ON t FOR EACH ROW EXECUTE FUNCTION bump()")
+	exec(t, ctx, c, "DROP VIEW vv")
+	exec(t, ctx, c, "CREATE OR REPLACE VIEW v AS SELECT id, n, twice(n) AS n2 FROM t WHERE n > 0")
+	exec(t, ctx, c, "DROP SEQUENCE s")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'changes')")
+	applyPatch(t, ctx, c, "p2", "main~1", "main")
+	if a, b := one(t, ctx, c, "SELECT dolt_hashof_db('p2')"), one(t, ctx, c, "SELECT dolt_hashof_db('main')"); a != b {
+		t.Errorf("patch changing objects: database %s, want %s\n%v", a, b,
+			textRows(t, ctx, c, "SELECT from_table_name || ' ' || to_table_name || ' ' || diff_type FROM dolt_diff_summary('main', 'p2')"))
+	}
+
+	status(t, ctx, c, "SELECT dolt_checkout('main')")
+	exec(t, ctx, c, "DROP VIEW v")
+	exec(t, ctx, c, "DROP TRIGGER ta ON t")
+	exec(t, ctx, c, "DROP FUNCTION bump()")
+	exec(t, ctx, c, "DROP TABLE u")
+	exec(t, ctx, c, "DROP TYPE mood")
+	exec(t, ctx, c, "DROP DOMAIN pos")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'drops')")
+	wantRows(t, ctx, c, "SELECT table_name, statement FROM dolt_patch('HEAD~', 'HEAD') ORDER BY statement_order",
+		"public.v | DROP VIEW public.v;", "public.t | DROP TRIGGER ta ON public.t;", "public.u | DROP TABLE public.u;",
+		"public.bump() | DROP FUNCTION public.bump();", "public.mood | DROP TYPE public.mood;", "public.pos | DROP DOMAIN public.pos;")
+	applyPatch(t, ctx, c, "p3", "main~1", "main")
+	if a, b := one(t, ctx, c, "SELECT dolt_hashof_db('p3')"), one(t, ctx, c, "SELECT dolt_hashof_db('main')"); a != b {
+		t.Errorf("patch dropping objects: database %s, want %s", a, b)
+	}
+	wantRows(t, ctx, c, "SELECT to_table_name FROM dolt_schema_diff('HEAD~2', 'HEAD~1') WHERE to_table_name LIKE 'public.tw%'",
+		"public.twice(x integer)")
+}
+
+func TestDoltObjectsMerge(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, c, "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1'")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'base')")
+	status(t, ctx, c, "SELECT dolt_branch('a')")
+	status(t, ctx, c, "SELECT dolt_branch('b')")
+	status(t, ctx, c, "SELECT dolt_branch('same')")
+
+	// Different functions added on two branches merge.
+	status(t, ctx, c, "SELECT dolt_checkout('a')")
+	exec(t, ctx, c, "CREATE FUNCTION ga() RETURNS int LANGUAGE sql AS 'SELECT 10'")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'ga')")
+	status(t, ctx, c, "SELECT dolt_checkout('main')")
+	exec(t, ctx, c, "CREATE FUNCTION gm() RETURNS int LANGUAGE sql AS 'SELECT 20'")
+	exec(t, ctx, c, "CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 2'")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'gm')")
+	status(t, ctx, c, "SELECT dolt_merge('a')")
+	wantRows(t, ctx, c, "SELECT ga() + gm()", "30")
+
+	// The same change on both sides merges.
+	onBranch(t, ctx, c, "same", "same", "CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 2'")
+	status(t, ctx, c, "SELECT dolt_merge('same')")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_schema_conflicts", "0")
+
+	// Redefined differently on both sides: a schema conflict, ours kept
+	// until resolved, commits refused meanwhile.
+	onBranch(t, ctx, c, "b", "b", "CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 3'")
+	status(t, ctx, c, "SELECT dolt_merge('b')")
+	wantRows(t, ctx, c, "SELECT table_name, description FROM dolt_schema_conflicts",
+		"f() | function changed differently on both sides")
+	wantRows(t, ctx, c, "SELECT table_name, status FROM dolt_status WHERE status = 'conflict'", "public.f() | conflict")
+	wantRows(t, ctx, c, "SELECT f()", "2")
+	wantError(t, ctx, c, "55000", "SELECT dolt_commit('-am', 'too early')")
+	status(t, ctx, c, "SELECT dolt_conflicts_resolve('--theirs', 'f')")
+	wantRows(t, ctx, c, "SELECT f()", "3")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'merged b')")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status", "0")
+}
+
+func TestDoltObjectsTimeTravel(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE t (id int PRIMARY KEY, n int)")
+	exec(t, ctx, c, "INSERT INTO t VALUES (1, 10)")
+	exec(t, ctx, c, "CREATE FUNCTION k() RETURNS int LANGUAGE sql AS 'SELECT 1'")
+	exec(t, ctx, c, "CREATE VIEW v AS SELECT id, n * k() AS x FROM t")
+	exec(t, ctx, c, "CREATE VIEW vv AS SELECT x FROM v")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'one')")
+	exec(t, ctx, c, "INSERT INTO t VALUES (2, 20)")
+	exec(t, ctx, c, "CREATE OR REPLACE FUNCTION k() RETURNS int LANGUAGE sql AS 'SELECT 2'")
+	exec(t, ctx, c, "CREATE OR REPLACE VIEW v AS SELECT id, n + k() AS x FROM t")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'two')")
+
+	// The view as of a revision is its definition then over its tables
+	// then; the function it calls is today's.
+	wantRows(t, ctx, c, `SELECT * FROM "postgres@HEAD~1".public.v`, "1 | 20")
+	wantRows(t, ctx, c, "SELECT * FROM v AS OF 'HEAD~1'", "1 | 20")
+	wantRows(t, ctx, c, "SELECT * FROM vv AS OF 'HEAD~1'", "20")
+	wantRows(t, ctx, c, "SELECT * FROM v ORDER BY id", "1 | 12", "2 | 22")
+	wantError(t, ctx, c, "25006", `INSERT INTO "postgres@HEAD~1".public.t VALUES (3, 3)`)
+}
