@@ -271,7 +271,13 @@ func typeText(t exec.T) string {
 	case exec.OIDVoid:
 		return "void"
 	}
-	return exec.TypeName(t.OID)
+	if name := exec.TypeName(t.OID); !strings.Contains(name, "???") {
+		return name
+	}
+	// A user type, which only the session's catalog names: the text is
+	// parsed for the body's shape alone (the signature's types are
+	// sig's), so any scalar type stands in for it.
+	return "text"
 }
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
