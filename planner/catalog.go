@@ -277,7 +277,7 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			if !ok || r.Table == nil || !r.Table.Partitioned() {
 				return exec.Null, nil
 			}
-			return exec.DText(catalog.PartitionKeyDef(r.Table)), nil
+			return exec.DText(snap.PartitionKeyDef(r.Table)), nil
 		}, exec.TText, true
 	case name == "pg_get_partition_constraintdef" && n == 1:
 		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {

@@ -59,8 +59,38 @@ const (
 
 // PartitionKey is how a partitioned table divides its rows.
 type PartitionKey struct {
-	Strategy byte  `json:"strategy"`
-	Columns  []int `json:"columns"` // positions of the key columns
+	Strategy byte `json:"strategy"`
+	// Columns are the positions of the key columns, -1 for an
+	// expression (partattrs' 0).
+	Columns []int `json:"columns"`
+	// Exprs, when the key has an expression, has an entry for each key
+	// column: the expression's, set where Columns has -1.
+	Exprs []PartitionExpr `json:"exprs,omitempty"`
+}
+
+// PartitionExpr is an expression key column: SQL text over the table's
+// columns, of type Type and Typmod.
+type PartitionExpr struct {
+	Expr   string `json:"expr,omitempty"`
+	Type   uint32 `json:"type,omitempty"`
+	Typmod int32  `json:"typmod,omitempty"`
+}
+
+// Expr returns the expression of key column i, "" for a column.
+func (k *PartitionKey) Expr(i int) string {
+	if k.Columns[i] >= 0 || i >= len(k.Exprs) {
+		return ""
+	}
+	return k.Exprs[i].Expr
+}
+
+// KeyType returns the type of key column i of partitioned table t.
+func (t *Table) KeyType(i int) (oid uint32, typmod int32) {
+	k := t.PartitionKey
+	if pos := k.Columns[i]; pos >= 0 {
+		return t.Columns[pos].Type, t.Columns[pos].Typmod
+	}
+	return k.Exprs[i].Type, k.Exprs[i].Typmod
 }
 
 // PartitionBound is the set of key values a partition holds: the default
