@@ -419,7 +419,7 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 	slots := map[*exec.Func][]exec.Expr{}
 	defs := map[*exec.Func]*versioning.Function{}
 	for _, fn := range cands {
-		full, ok, err := a.fitCall(fn, positional, namedExprs)
+		full, ok, err := a.fitCall(fn, positional, namedExprs, f.FuncVariadic)
 		if err != nil {
 			return nil, true, err
 		}
@@ -502,14 +502,30 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 }
 
 // fitCall places a call's arguments in fn's input slots: positional ones
-// first, named ones by name, defaults for the rest. ok is false when the
-// call does not fit.
-func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, named map[string]exec.Expr) ([]exec.Expr, bool, error) {
+// first, named ones by name, defaults for the rest; the positional ones
+// from that of a VARIADIC parameter on are gathered into its array,
+// unless the call passes the array itself (spread, f(VARIADIC arr)). ok
+// is false when the call does not fit.
+func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, named map[string]exec.Expr, spread bool) ([]exec.Expr, bool, error) {
 	var inputs []versioning.FuncArg
 	for _, arg := range fn.Args {
 		if arg.IsInput() {
 			inputs = append(inputs, arg)
 		}
+	}
+	if n := len(inputs); n > 0 && inputs[n-1].Mode == 'v' {
+		if spread && len(positional)+len(named) != n {
+			return nil, false, nil // VARIADIC arr fills the last slot
+		}
+		if !spread && len(named) == 0 && len(positional) >= n {
+			arr, ok := a.packVariadic(inputs[n-1], positional[n-1:])
+			if !ok {
+				return nil, false, nil
+			}
+			positional = append(slices.Clip(positional[:n-1]), arr)
+		}
+	} else if spread {
+		return nil, false, nil
 	}
 	if len(positional)+len(named) > len(inputs) {
 		return nil, false, nil
@@ -543,6 +559,29 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 		}
 	}
 	return full, true, nil
+}
+
+// packVariadic gathers the arguments a call gives a VARIADIC parameter
+// into an array of its element type. ok is false when they do not
+// convert to it.
+func (a *analyzer) packVariadic(param versioning.FuncArg, args []exec.Expr) (exec.Expr, bool) {
+	elem := exec.ElemType(exec.T{OID: param.Type, Typmod: -1})
+	arrT := exec.ArrayType(elem)
+	if elem.OID == 0 || arrT.OID == 0 {
+		return nil, false
+	}
+	elems := make([]exec.Expr, len(args))
+	for i, e := range args {
+		if !exec.CanCoerce(e.Type().OID, elem.OID) && e.Type().OID != elem.OID {
+			return nil, false
+		}
+		c, err := a.coerce(e, elem, "", -1)
+		if err != nil {
+			return nil, false
+		}
+		elems[i] = c
+	}
+	return &exec.ArrayExpr{Elems: elems, T: arrT}, true
 }
 
 // userFuncCall analyzes a call of a user function in an expression: a
