@@ -91,7 +91,7 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 			return nil, err
 		}
 		if c.Sets[pos] != nil {
-			return nil, withPos(pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name), rt.Location)
+			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name) // found by PostgreSQL's rewriter: no position
 		}
 		col := t.Cols[pos]
 		if rt.Val.GetSetToDefault() != nil {
