@@ -159,7 +159,7 @@ func (a *analyzer) groupedExpr(n *pg.Node, sc *scope) (exec.Expr, bool) {
 	switch {
 	case n.GetColumnRef() != nil, n.GetAConst() != nil, n.GetParamRef() != nil, n.GetSubLink() != nil:
 		return nil, false
-	case n.GetFuncCall() != nil && exec.IsAgg(opName(n.GetFuncCall().Funcname)):
+	case n.GetFuncCall() != nil && a.isAggregate(n.GetFuncCall()):
 		return nil, false
 	}
 	g := sc.group
@@ -304,9 +304,12 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		raw = append(raw, e)
 		types = append(types, e.Type())
 	}
-	fn, want, err := exec.LookupAgg(name, types)
+	fn, want, err := a.lookupAggregate(f, name, types)
 	if err != nil {
-		return nil, withPos(err.(*pgerr.Error), f.Location)
+		if pe, ok := err.(*pgerr.Error); ok {
+			return nil, withPos(pe, f.Location)
+		}
+		return nil, err
 	}
 	for i, e := range args {
 		if args[i], err = a.coerce(e, want[i], "", f.Location); err != nil {
@@ -387,7 +390,7 @@ func sameAgg(a, b *exec.AggCall) bool {
 
 // containsAgg reports whether the expressions call an aggregate function
 // of their own query (not one of a subquery's).
-func containsAgg(nodes ...*pg.Node) bool {
+func (a *analyzer) containsAgg(nodes ...*pg.Node) bool {
 	found := false
 	for _, n := range nodes {
 		if n == nil {
@@ -398,7 +401,7 @@ func containsAgg(nodes ...*pg.Node) bool {
 			case *pg.SubLink, *pg.RangeSubselect:
 				return false
 			case *pg.FuncCall:
-				if x.Over == nil && exec.IsAgg(opName(x.Funcname)) {
+				if x.Over == nil && a.isAggregate(x) {
 					found = true
 				}
 			}

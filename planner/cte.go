@@ -213,7 +213,7 @@ func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.Sel
 	if err := checkRecursion(sel.Rarg, name); err != nil {
 		return nil, err
 	}
-	if r := sel.Rarg; r.Op == pg.SetOperation_SETOP_NONE && (len(r.GroupClause) > 0 || r.HavingClause != nil || containsAgg(r.TargetList...)) {
+	if r := sel.Rarg; r.Op == pg.SetOperation_SETOP_NONE && (len(r.GroupClause) > 0 || r.HavingClause != nil || a.containsAgg(r.TargetList...)) {
 		return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in a recursive query's recursive term")
 	}
 	var sc *searchCycle

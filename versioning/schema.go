@@ -363,7 +363,8 @@ type EnumLabel struct {
 type Function struct {
 	Schema string `json:"schema"`
 	Name   string `json:"name"`
-	// Kind is 'f' for a function, 'p' for a procedure (prokind).
+	// Kind is 'f' for a function, 'p' for a procedure, 'a' for an
+	// aggregate (prokind).
 	Kind byte      `json:"kind"`
 	Args []FuncArg `json:"args,omitempty"`
 	// Returns is the result type OID (void, trigger and record included);
@@ -376,6 +377,24 @@ type Function struct {
 	Volatility byte   `json:"volatility"`
 	Strict     bool   `json:"strict,omitempty"`
 	Comment    string `json:"comment,omitempty"`
+	// Aggregate is an aggregate's definition (Kind 'a'), which has no
+	// body.
+	Aggregate *Aggregate `json:"aggregate,omitempty"`
+}
+
+// Aggregate is how a user-defined aggregate computes, as pg_aggregate
+// records it: SFunc folds each row's arguments into a state of type
+// SType, which starts as InitCond (in SType's text form; NULL unless
+// HasInit); FinalFunc, when set, makes the result of the last state.
+// Functions are named as CREATE AGGREGATE named them (possibly
+// schema-qualified) and found again by their arguments' types.
+type Aggregate struct {
+	SFunc       string `json:"sfunc"`
+	SType       uint32 `json:"stype"`
+	FinalFunc   string `json:"finalfunc,omitempty"`
+	CombineFunc string `json:"combinefunc,omitempty"`
+	InitCond    string `json:"initcond,omitempty"`
+	HasInit     bool   `json:"has_init,omitempty"`
 }
 
 // FuncArg is one argument of a Function.
