@@ -100,7 +100,10 @@ func LookupAgg(name string, args []T) (*AggFunc, []T, error) {
 		cost := 0
 		for i, a := range args {
 			c := 0
-			if f.Args[i] != oidAny {
+			switch {
+			case f.Args[i] == OIDAnyArray && !IsArrayType(a.OID):
+				c = -1
+			case f.Args[i] != oidAny && f.Args[i] != OIDAnyArray:
 				c = aggConvCost(a.OID, f.Args[i])
 			}
 			if c < 0 {
@@ -169,7 +172,7 @@ func init() {
 		&AggFunc{Name: "avg", Args: []uint32{OIDInterval}, Ret: OIDInterval, New: func([]T) accumulator { return &sumIntervalAcc{avg: true} }},
 	)
 	for _, oid := range []uint32{OIDInt2, OIDInt4, OIDInt8, OIDFloat4, OIDFloat8, OIDNumeric, OIDText, OIDBpchar,
-		OIDDate, OIDTime, OIDTimestamp, OIDTimestampTZ, OIDInterval, OIDOid, OIDAnyEnum} {
+		OIDDate, OIDTime, OIDTimestamp, OIDTimestampTZ, OIDInterval, OIDOid, OIDAnyEnum, OIDAnyArray} {
 		registerAgg(
 			&AggFunc{Name: "min", Args: []uint32{oid}, New: func([]T) accumulator { return &minMaxAcc{sign: -1} }},
 			&AggFunc{Name: "max", Args: []uint32{oid}, New: func([]T) accumulator { return &minMaxAcc{sign: 1} }},
