@@ -284,4 +284,3 @@ func collectArray(rows Rows, col T) (Datum, error) {
 	}
 	return NewArray(col.OID, vals), nil
 }
-

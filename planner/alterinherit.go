@@ -382,4 +382,3 @@ func (a *analyzer) renameColumnInherited(ctx context.Context, def *versioning.Ta
 	}
 	return nil
 }
-
