@@ -87,7 +87,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "aggregate input type must be specified")
 		}
 		if !strings.EqualFold(opName(d.basetype.Names), "any") { // basetype 'ANY': no argument, as count(*)
-			t, err := routineType(d.basetype)
+			t, err := a.routineType(d.basetype)
 			if err != nil {
 				return nil, err
 			}
@@ -97,14 +97,14 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 		if d.basetype != nil {
 			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "basetype is redundant with aggregate input type specification")
 		}
-		if def.Args, err = aggregateArgs(s.Args); err != nil {
+		if def.Args, err = a.aggregateArgs(s.Args); err != nil {
 			return nil, err
 		}
 	}
 	if strings.EqualFold(opName(d.stype.Names), "internal") {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "aggregates with transition type internal are not supported yet")
 	}
-	stype, err := routineType(d.stype)
+	stype, err := a.routineType(d.stype)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func defString(n *pg.Node) string {
 
 // aggregateArgs reads CREATE AGGREGATE name(args): the argument list,
 // and none for (*). Ordered-set aggregates are not supported.
-func aggregateArgs(args []*pg.Node) ([]versioning.FuncArg, error) {
+func (a *analyzer) aggregateArgs(args []*pg.Node) ([]versioning.FuncArg, error) {
 	if len(args) == 0 {
 		return nil, nil
 	}
@@ -221,7 +221,7 @@ func aggregateArgs(args []*pg.Node) ([]versioning.FuncArg, error) {
 		t := exec.T{OID: exec.OIDAny}
 		if !strings.EqualFold(opName(p.ArgType.Names), "any") {
 			var err error
-			if t, err = routineType(p.ArgType); err != nil {
+			if t, err = a.routineType(p.ArgType); err != nil {
 				return nil, err
 			}
 		}

@@ -86,7 +86,7 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 	seenDefault := false
 	for _, n := range s.Parameters {
 		p := n.GetFunctionParameter()
-		t, err := routineType(p.ArgType)
+		t, err := a.routineType(p.ArgType)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +112,7 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 		def.Args = append(def.Args, arg)
 	}
 	if s.ReturnType != nil {
-		t, err := routineType(s.ReturnType)
+		t, err := a.routineType(s.ReturnType)
 		if err != nil {
 			return nil, err
 		}
@@ -214,7 +214,7 @@ func atomicBody(n *pg.Node) (string, error) {
 }
 
 // routineType resolves an argument or result type, pseudo-types included.
-func routineType(tn *pg.TypeName) (exec.T, error) {
+func (a *analyzer) routineType(tn *pg.TypeName) (exec.T, error) {
 	switch strings.ToLower(opName(tn.Names)) {
 	case "void":
 		return exec.TVoid, nil
@@ -226,7 +226,7 @@ func routineType(tn *pg.TypeName) (exec.T, error) {
 	if tn.PctType {
 		return exec.T{}, pgerr.New(pgerr.FeatureNotSupported, "%%TYPE in function signatures is not supported yet")
 	}
-	t, _, err := resolveType(tn)
+	t, _, err := a.resolveType(tn) // built-in or user-defined
 	return t, err
 }
 
@@ -302,7 +302,7 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 func (a *analyzer) typeList(ow *pg.ObjectWithArgs) string {
 	var ts []string
 	for _, n := range ow.Objargs {
-		t, err := routineType(n.GetTypeName())
+		t, err := a.routineType(n.GetTypeName())
 		if err != nil {
 			ts = append(ts, opName(n.GetTypeName().Names))
 			continue
@@ -319,7 +319,7 @@ func (a *analyzer) sameInputs(f *versioning.Function, args []*pg.Node) bool {
 		return false
 	}
 	for i, n := range args {
-		t, err := routineType(n.GetTypeName())
+		t, err := a.routineType(n.GetTypeName())
 		if err != nil || t.OID != in[i] {
 			return false
 		}

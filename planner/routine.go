@@ -245,7 +245,8 @@ func (h *host) Type(name string) (exec.T, error) {
 		return exec.T{}, syntaxError(err)
 	}
 	tc := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val.GetTypeCast()
-	t, _, err := resolveType(tc.TypeName)
+	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.s.txn}
+	t, _, err := a.resolveType(tc.TypeName) // built-in or user-defined
 	return t, err
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // Signature is what the interpreter needs of a function's declaration.
@@ -270,6 +271,14 @@ func typeText(t exec.T) string {
 		return "record"
 	case exec.OIDVoid:
 		return "void"
+	}
+	switch cat, array := types.UserCategoryOf(types.Oid(t.OID)); {
+	case cat == types.UserComposite && !array:
+		// The parser reads the text only: it would not know a user
+		// type's name, and a composite is a record to it.
+		return "record"
+	case cat != 0:
+		return "text"
 	}
 	return exec.TypeName(t.OID)
 }
