@@ -347,7 +347,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 				found = found || exprEqual(x, e) || exprEqual(raw[i], e)
 			}
 			if !found {
-				return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), f.Location)
+				return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), exprLocation(by.Node))
 			}
 		}
 		call.OrderKeys = append(call.OrderKeys, sortKey(by, len(call.Order)))
