@@ -29,6 +29,12 @@ type AggFunc struct {
 	// New returns the empty state of one group, for arguments of types
 	// args.
 	New func(args []T) accumulator
+	// Transition, when set, names the aggregate's transition (function,
+	// state type and initial state): calls of aggregates with the same
+	// one over the same input can share a state, which Share makes an
+	// accumulator finishing the state another one, from, computes.
+	Transition string
+	Share      func(from accumulator) accumulator
 }
 
 // skips reports whether a row with these arguments is left out.

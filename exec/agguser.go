@@ -15,18 +15,38 @@ type UserAgg struct {
 	// NULL; a strict Final makes a NULL state a NULL result.
 	Step, Final             Fn
 	StepStrict, FinalStrict bool
+	// Transition identifies Step, the state type and Init: aggregates
+	// with the same one share the state of calls over the same input.
+	Transition string
 }
 
 // AggFunc returns the aggregate as an overload the Aggregate plan runs.
 func (u *UserAgg) AggFunc() *AggFunc {
 	return &AggFunc{
-		Name:      u.Name,
-		Args:      u.Args,
-		Ret:       u.Ret.OID,
-		KeepNulls: !u.StepStrict,
-		StrictAll: u.StepStrict,
-		New:       func([]T) accumulator { return &userAggAcc{u: u, state: u.Init, noState: u.Init.IsNull()} },
+		Name:       u.Name,
+		Args:       u.Args,
+		Ret:        u.Ret.OID,
+		KeepNulls:  !u.StepStrict,
+		StrictAll:  u.StepStrict,
+		New:        func([]T) accumulator { return &userAggAcc{u: u, state: u.Init, noState: u.Init.IsNull()} },
+		Transition: u.Transition,
+		Share: func(from accumulator) accumulator {
+			return &sharedAggAcc{u: u, from: from.(*userAggAcc)}
+		},
 	}
+}
+
+// sharedAggAcc finishes, with its own final function, the state of
+// another call's accumulator.
+type sharedAggAcc struct {
+	u    *UserAgg
+	from *userAggAcc
+}
+
+func (a *sharedAggAcc) add(*Env, []Datum) error { return nil }
+
+func (a *sharedAggAcc) result(env *Env) (Datum, error) {
+	return (&userAggAcc{u: a.u, state: a.from.state}).result(env)
 }
 
 type userAggAcc struct {

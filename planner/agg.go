@@ -364,6 +364,17 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 			return g.aggRefs[i], nil
 		}
 	}
+	// Calls whose transitions are the same over the same input share
+	// one state, each finishing it with its own final function, as in
+	// PostgreSQL (a transition function with side effects runs once).
+	if key := call.Func.Transition; key != "" {
+		for i, c := range g.aggs {
+			if c.Func.Transition == key && c.StateFrom == 0 && sameAggInput(c, call) {
+				call.StateFrom = i + 1
+				break
+			}
+		}
+	}
 	ref := &exec.ColRef{Idx: -1, T: call.T()}
 	g.aggs = append(g.aggs, call)
 	g.aggRefs = append(g.aggRefs, ref)
@@ -371,7 +382,13 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 }
 
 func sameAgg(a, b *exec.AggCall) bool {
-	if a.Func != b.Func || a.Distinct != b.Distinct || len(a.Args) != len(b.Args) || len(a.Order) != len(b.Order) ||
+	return a.Func == b.Func && sameAggInput(a, b)
+}
+
+// sameAggInput reports whether two aggregate calls see the same values:
+// the same arguments of the same rows, in the same order.
+func sameAggInput(a, b *exec.AggCall) bool {
+	if a.Distinct != b.Distinct || len(a.Args) != len(b.Args) || len(a.Order) != len(b.Order) ||
 		(a.Filter == nil) != (b.Filter == nil) || (a.Filter != nil && !exprEqual(a.Filter, b.Filter)) {
 		return false
 	}

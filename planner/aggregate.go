@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -252,6 +253,7 @@ func (a *analyzer) bindAggregate(def *versioning.Function, args []exec.T) (*exec
 		return nil, err
 	}
 	ua.Step, ua.StepStrict = exprFn(step), isStrictCall(step)
+	ua.Transition = transitionKey(def, args)
 	if agg.FinalFunc != "" {
 		final, err := a.aggSupport(agg.FinalFunc, "final", []exec.T{stype}, exec.T{})
 		if err != nil {
@@ -403,4 +405,17 @@ func (a *analyzer) lookupAggregate(f *pg.FuncCall, name string, args []exec.T) (
 		return nil, nil, err
 	}
 	return ua.AggFunc(), want, nil
+}
+
+// transitionKey identifies an aggregate's transition for arguments of
+// types args: its function as resolved (by name in the aggregate's
+// schema's context), state type and initial state.
+func transitionKey(def *versioning.Function, args []exec.T) string {
+	agg := def.Aggregate
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s.%s|%d|%t|%s", def.Schema, agg.SFunc, agg.SType, agg.HasInit, agg.InitCond)
+	for _, t := range args {
+		fmt.Fprintf(&b, "|%d", t.OID)
+	}
+	return b.String()
 }
