@@ -117,7 +117,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 		agg.CombineFunc = strings.Join(nameList(d.combinefunc), ".")
 	}
 	if d.initcond != nil {
-		if _, err := exec.ParseText(stype, *d.initcond, nil); err != nil {
+		if _, err := exec.ParseText(stype, *d.initcond, a.s.settings()); err != nil {
 			return nil, err
 		}
 		agg.InitCond, agg.HasInit = *d.initcond, true
@@ -242,7 +242,7 @@ func (a *analyzer) bindAggregate(def *versioning.Function, args []exec.T) (*exec
 	stype := exec.T{OID: agg.SType, Typmod: -1}
 	ua := &exec.UserAgg{Name: def.Name, Args: def.InputTypes(), Ret: stype}
 	if agg.HasInit {
-		d, err := exec.ParseText(stype, agg.InitCond, nil)
+		d, err := exec.ParseText(stype, agg.InitCond, a.s.settings())
 		if err != nil {
 			return nil, err
 		}
