@@ -14,6 +14,10 @@ type AggCall struct {
 	// OrderKeys index Order.
 	Order     []Expr
 	OrderKeys []SortKey
+	// StateFrom, when set, is 1 + the index of the earlier call of the
+	// same Aggregate whose transition state this one shares (the same
+	// Func.Transition over the same input): this call only finishes it.
+	StateFrom int
 }
 
 // T returns the call's result type.
@@ -76,6 +80,9 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 		}
 		g := groups[gi]
 		for ai, c := range p.Aggs {
+			if c.StateFrom > 0 {
+				continue // the call it shares the state of is fed
+			}
 			if c.Filter != nil {
 				ok, err := isTrue(env, c.Filter, row)
 				if err != nil {
@@ -138,6 +145,10 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 func (p *Aggregate) newGroup() *aggGroup {
 	g := &aggGroup{accs: make([]accumulator, len(p.Aggs)), bufs: make([][]Row, len(p.Aggs))}
 	for i, c := range p.Aggs {
+		if c.StateFrom > 0 {
+			g.accs[i] = c.Func.Share(g.accs[c.StateFrom-1])
+			continue
+		}
 		g.accs[i] = c.Func.New(c.ArgTypes)
 	}
 	return g

@@ -29,6 +29,12 @@ type AggFunc struct {
 	// New returns the empty state of one group, for arguments of types
 	// args.
 	New func(args []T) accumulator
+	// Transition, when set, names the aggregate's transition (function,
+	// state type and initial state): calls of aggregates with the same
+	// one over the same input can share a state, which Share makes an
+	// accumulator finishing the state another one, from, computes.
+	Transition string
+	Share      func(from accumulator) accumulator
 }
 
 // skips reports whether a row with these arguments is left out.
@@ -100,7 +106,10 @@ func LookupAgg(name string, args []T) (*AggFunc, []T, error) {
 		cost := 0
 		for i, a := range args {
 			c := 0
-			if f.Args[i] != oidAny {
+			switch {
+			case f.Args[i] == OIDAnyArray && !IsArrayType(a.OID):
+				c = -1
+			case f.Args[i] != oidAny && f.Args[i] != OIDAnyArray:
 				c = aggConvCost(a.OID, f.Args[i])
 			}
 			if c < 0 {
@@ -169,7 +178,7 @@ func init() {
 		&AggFunc{Name: "avg", Args: []uint32{OIDInterval}, Ret: OIDInterval, New: func([]T) accumulator { return &sumIntervalAcc{avg: true} }},
 	)
 	for _, oid := range []uint32{OIDInt2, OIDInt4, OIDInt8, OIDFloat4, OIDFloat8, OIDNumeric, OIDText, OIDBpchar,
-		OIDDate, OIDTime, OIDTimestamp, OIDTimestampTZ, OIDInterval, OIDOid, OIDAnyEnum} {
+		OIDDate, OIDTime, OIDTimestamp, OIDTimestampTZ, OIDInterval, OIDOid, OIDAnyEnum, OIDAnyArray} {
 		registerAgg(
 			&AggFunc{Name: "min", Args: []uint32{oid}, New: func([]T) accumulator { return &minMaxAcc{sign: -1} }},
 			&AggFunc{Name: "max", Args: []uint32{oid}, New: func([]T) accumulator { return &minMaxAcc{sign: 1} }},

@@ -284,31 +284,3 @@ func collectArray(rows Rows, col T) (Datum, error) {
 	}
 	return NewArray(col.OID, vals), nil
 }
-
-// SetElement is the new value of an array column assigned one element
-// (UPDATE t SET a[i] = v): Arr is the column's current value.
-type SetElement struct {
-	Arr, Index, Val Expr
-	T               T
-}
-
-func (e *SetElement) Type() T { return e.T }
-
-func (e *SetElement) Eval(env *Env, row Row) (Datum, error) {
-	arr, err := e.Arr.Eval(env, row)
-	if err != nil {
-		return Null, err
-	}
-	idx, err := e.Index.Eval(env, row)
-	if err != nil {
-		return Null, err
-	}
-	if idx.IsNull() {
-		return Null, pgerr.New(pgerr.NullValueNotAllowed, "array subscript in assignment must not be null")
-	}
-	v, err := e.Val.Eval(env, row)
-	if err != nil {
-		return Null, err
-	}
-	return AssignElement(arr, ElemType(e.T).OID, idx.I, v)
-}

@@ -132,7 +132,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := checkConstraints(env, t, p.Checks, row); err != nil {
 				return nil, err
 			}
-			if err := p.checkPartition(t, row); err != nil {
+			if err := p.checkPartition(env, t, row); err != nil {
 				return nil, err
 			}
 			if p.Conflict != nil {
@@ -185,7 +185,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := checkConstraints(env, t, p.Checks, row); err != nil {
 				return nil, err
 			}
-			if err := p.checkPartition(t, row); err != nil {
+			if err := p.checkPartition(env, t, row); err != nil {
 				return nil, err
 			}
 			key := slices.Clone(src.(keyedRows).Key())
@@ -242,11 +242,11 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 }
 
 // checkPartition fails if row is outside the partition written to.
-func (p *Modify) checkPartition(t *Table, row Row) error {
+func (p *Modify) checkPartition(env *Env, t *Table, row Row) error {
 	if p.Partition == nil {
 		return nil
 	}
-	return p.Partition.check(t, row)
+	return p.Partition.check(env, t, row)
 }
 
 // newRow fills row, in Table's layout, with an INSERT's values: the

@@ -953,6 +953,9 @@ func init() {
 				var pairs []types.JSONBPair
 				b := []byte{'{'}
 				for i := 0; i < len(a); i += 2 {
+					if a[i].IsNull() && !jsonb {
+						return Null, pgerr.New(pgerr.InvalidParameterValue, "argument %d cannot be null", i+1).WithHint("Object keys should be text.")
+					}
 					if a[i].IsNull() {
 						return Null, pgerr.New(pgerr.NullValueNotAllowed, "argument %d: key must not be null", i+1)
 					}

@@ -277,7 +277,7 @@ func (p *Modify) upsertMember(env *Env, s *memberState, i int, row, proposed Row
 		mapRow(upd, rows[1], m.Layout)
 	}
 	if p.Route != nil {
-		if j, err := p.Route.Route(upd, nil); err != nil || j != i {
+		if j, err := p.Route.Route(env, upd, nil); err != nil || j != i {
 			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "invalid ON UPDATE specification").
 				WithDetail("The result tuple would appear in a different partition than the original tuple.")
 		}
@@ -317,7 +317,7 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 			if err := checkNotNull(p.Table, row); err != nil {
 				return nil, err
 			}
-			i, err := p.Route.Route(row, keyBuf)
+			i, err := p.Route.Route(env, row, keyBuf)
 			if err != nil {
 				return nil, err
 			}
@@ -421,7 +421,7 @@ func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte
 	to := i
 	if p.Route != nil {
 		var err error
-		if to, err = p.Route.Route(row, nil); err != nil {
+		if to, err = p.Route.Route(env, row, nil); err != nil {
 			return err
 		}
 	}

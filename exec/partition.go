@@ -13,10 +13,14 @@ type Router struct {
 	Strategy byte   // versioning.PartitionRange, List or Hash
 	// Key are the key columns' positions in the rows routed (the layout
 	// of the statement's table, not necessarily of Table) and Types
-	// their types.
+	// their types. Exprs, when the key has expressions, computes those
+	// (where it has an entry, Key's is unused) over the rows routed.
 	Key   []int
+	Exprs []Expr
 	Types []T
 	Parts []RoutePart
+	// KeyNames is the key as errors print it: a, lower(b).
+	KeyNames string
 }
 
 // RoutePart is one partition of a Router: its bound and where rows in it
@@ -131,19 +135,31 @@ func (b *PartBound) Holds(strategy byte, key []Datum, types []T) bool {
 	return CompareRangeBound(b.From, key) <= 0 && CompareRangeBound(b.To, key) > 0
 }
 
-// keyOf gathers the key values of row into buf.
-func (r *Router) keyOf(row Row, buf []Datum) []Datum {
+// partitionKey gathers the key values of row into buf: the columns at
+// positions key, or where exprs has an expression, its value.
+func partitionKey(env *Env, key []int, exprs []Expr, row Row, buf []Datum) ([]Datum, error) {
 	buf = buf[:0]
-	for _, pos := range r.Key {
+	for i, pos := range key {
+		if i < len(exprs) && exprs[i] != nil {
+			d, err := exprs[i].Eval(env, row)
+			if err != nil {
+				return nil, err
+			}
+			buf = append(buf, d)
+			continue
+		}
 		buf = append(buf, row[pos])
 	}
-	return buf
+	return buf, nil
 }
 
 // Route returns the Members index of the leaf partition row goes to, or
 // fails with 23514 when no partition holds it.
-func (r *Router) Route(row Row, buf []Datum) (int, error) {
-	key := r.keyOf(row, buf)
+func (r *Router) Route(env *Env, row Row, buf []Datum) (int, error) {
+	key, err := partitionKey(env, r.Key, r.Exprs, row, buf)
+	if err != nil {
+		return -1, err
+	}
 	def := -1
 	for i := range r.Parts {
 		p := &r.Parts[i]
@@ -152,33 +168,21 @@ func (r *Router) Route(row Row, buf []Datum) (int, error) {
 			continue
 		}
 		if p.Bound.Holds(r.Strategy, key, r.Types) {
-			return r.leaf(p, row, buf)
+			return r.leaf(env, p, row, buf)
 		}
 	}
 	if def >= 0 {
-		return r.leaf(&r.Parts[def], row, buf)
+		return r.leaf(env, &r.Parts[def], row, buf)
 	}
 	return -1, pgerr.New(pgerr.CheckViolation, "no partition of relation %q found for row", r.Table.Def.Name).
-		WithDetail("Partition key of the failing row contains (%s) = (%s).", r.keyNames(), r.keyText(key))
+		WithDetail("Partition key of the failing row contains (%s) = (%s).", r.KeyNames, r.keyText(key))
 }
 
-func (r *Router) leaf(p *RoutePart, row Row, buf []Datum) (int, error) {
+func (r *Router) leaf(env *Env, p *RoutePart, row Row, buf []Datum) (int, error) {
 	if p.Sub != nil {
-		return p.Sub.Route(row, buf)
+		return p.Sub.Route(env, row, buf)
 	}
 	return p.Leaf, nil
-}
-
-// keyNames lists the key columns of the partitioned table.
-func (r *Router) keyNames() string {
-	var b []byte
-	for i, pos := range r.Table.Def.PartitionKey.Columns {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = append(b, r.Table.Cols[pos].Name...)
-	}
-	return string(b)
 }
 
 func (r *Router) keyText(key []Datum) string {
@@ -209,14 +213,19 @@ type PartitionCheck struct {
 type CheckLevel struct {
 	Strategy byte
 	Key      []int
+	Exprs    []Expr // as a Router's
 	Types    []T
 	Bound    PartBound
 	Siblings []PartBound
 }
 
 // check fails with 23514 if row is outside the partition.
-func (c *PartitionCheck) check(t *Table, row Row) error {
-	if !c.Holds(row) {
+func (c *PartitionCheck) check(env *Env, t *Table, row Row) error {
+	in, err := c.Holds(env, row)
+	if err != nil {
+		return err
+	}
+	if !in {
 		return pgerr.New(pgerr.CheckViolation, "new row for relation %q violates partition constraint", t.Def.Name).
 			WithDetail("Failing row contains %s.", formatRow(t, row))
 	}
@@ -224,18 +233,18 @@ func (c *PartitionCheck) check(t *Table, row Row) error {
 }
 
 // Holds reports whether row, in the partition's layout, lies within it.
-func (c *PartitionCheck) Holds(row Row) bool {
+func (c *PartitionCheck) Holds(env *Env, row Row) (bool, error) {
 	var buf [8]Datum
 	for _, l := range c.Levels {
-		key := buf[:0]
-		for _, pos := range l.Key {
-			key = append(key, row[pos])
+		key, err := partitionKey(env, l.Key, l.Exprs, row, buf[:0])
+		if err != nil {
+			return false, err
 		}
 		if !l.holds(key) {
-			return false
+			return false, nil
 		}
 	}
-	return true
+	return true, nil
 }
 
 // holds reports whether key lies within the level's bound: for a default

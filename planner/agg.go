@@ -159,7 +159,7 @@ func (a *analyzer) groupedExpr(n *pg.Node, sc *scope) (exec.Expr, bool) {
 	switch {
 	case n.GetColumnRef() != nil, n.GetAConst() != nil, n.GetParamRef() != nil, n.GetSubLink() != nil:
 		return nil, false
-	case n.GetFuncCall() != nil && exec.IsAgg(opName(n.GetFuncCall().Funcname)):
+	case n.GetFuncCall() != nil && a.isAggregate(n.GetFuncCall()):
 		return nil, false
 	}
 	g := sc.group
@@ -304,9 +304,12 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		raw = append(raw, e)
 		types = append(types, e.Type())
 	}
-	fn, want, err := exec.LookupAgg(name, types)
+	fn, want, err := a.lookupAggregate(f, name, types)
 	if err != nil {
-		return nil, withPos(err.(*pgerr.Error), f.Location)
+		if pe, ok := err.(*pgerr.Error); ok {
+			return nil, withPos(pe, f.Location)
+		}
+		return nil, err
 	}
 	for i, e := range args {
 		if args[i], err = a.coerce(e, want[i], "", f.Location); err != nil {
@@ -344,7 +347,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 				found = found || exprEqual(x, e) || exprEqual(raw[i], e)
 			}
 			if !found {
-				return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), f.Location)
+				return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), exprLocation(by.Node))
 			}
 		}
 		call.OrderKeys = append(call.OrderKeys, sortKey(by, len(call.Order)))
@@ -361,6 +364,17 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 			return g.aggRefs[i], nil
 		}
 	}
+	// Calls whose transitions are the same over the same input share
+	// one state, each finishing it with its own final function, as in
+	// PostgreSQL (a transition function with side effects runs once).
+	if key := call.Func.Transition; key != "" {
+		for i, c := range g.aggs {
+			if c.Func.Transition == key && c.StateFrom == 0 && sameAggInput(c, call) {
+				call.StateFrom = i + 1
+				break
+			}
+		}
+	}
 	ref := &exec.ColRef{Idx: -1, T: call.T()}
 	g.aggs = append(g.aggs, call)
 	g.aggRefs = append(g.aggRefs, ref)
@@ -368,7 +382,13 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 }
 
 func sameAgg(a, b *exec.AggCall) bool {
-	if a.Func != b.Func || a.Distinct != b.Distinct || len(a.Args) != len(b.Args) || len(a.Order) != len(b.Order) ||
+	return a.Func == b.Func && sameAggInput(a, b)
+}
+
+// sameAggInput reports whether two aggregate calls see the same values:
+// the same arguments of the same rows, in the same order.
+func sameAggInput(a, b *exec.AggCall) bool {
+	if a.Distinct != b.Distinct || len(a.Args) != len(b.Args) || len(a.Order) != len(b.Order) ||
 		(a.Filter == nil) != (b.Filter == nil) || (a.Filter != nil && !exprEqual(a.Filter, b.Filter)) {
 		return false
 	}
@@ -387,7 +407,7 @@ func sameAgg(a, b *exec.AggCall) bool {
 
 // containsAgg reports whether the expressions call an aggregate function
 // of their own query (not one of a subquery's).
-func containsAgg(nodes ...*pg.Node) bool {
+func (a *analyzer) containsAgg(nodes ...*pg.Node) bool {
 	found := false
 	for _, n := range nodes {
 		if n == nil {
@@ -398,7 +418,7 @@ func containsAgg(nodes ...*pg.Node) bool {
 			case *pg.SubLink, *pg.RangeSubselect:
 				return false
 			case *pg.FuncCall:
-				if x.Over == nil && exec.IsAgg(opName(x.Funcname)) {
+				if x.Over == nil && a.isAggregate(x) {
 					found = true
 				}
 			}

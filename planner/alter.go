@@ -1038,6 +1038,19 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		}
 	}
 	def.Columns[pos].Name = name
+	if k := def.PartitionKey; k != nil && k.Exprs != nil {
+		nk := *k // def's key may be shared with the table it was cloned from
+		nk.Exprs = slices.Clone(k.Exprs)
+		for i := range nk.Exprs {
+			if e := nk.Exprs[i].Expr; e != "" {
+				var err error
+				if nk.Exprs[i].Expr, err = renameColumnIn(e, old, name); err != nil {
+					return err
+				}
+			}
+		}
+		def.PartitionKey = &nk
+	}
 	for i := range def.Indexes {
 		ix := &def.Indexes[i]
 		for j := range ix.Columns {

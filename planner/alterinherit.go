@@ -133,8 +133,8 @@ func checkNotPartitionKey(def *versioning.Table, name, what string) error {
 	if !def.Partitioned() {
 		return nil
 	}
-	for _, pos := range def.PartitionKey.Columns {
-		if def.Columns[pos].Name == name {
+	for i, pos := range def.PartitionKey.Columns {
+		if pos >= 0 && def.Columns[pos].Name == name || pos < 0 && exprReads(def.PartitionKey.Expr(i), name) {
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot %s column %q because it is part of the partition key of relation %q", what, name, def.Name)
 		}
 	}

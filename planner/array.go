@@ -272,10 +272,13 @@ func (a *analyzer) jsonbPath(list []*pg.Node, sc *scope, loc int32) (path *exec.
 }
 
 // setJSONBElement is UPDATE ... SET j[a][b] = e for a jsonb column.
-func (a *analyzer) setJSONBElement(table string, c exec.Column, rt *pg.ResTarget, e exec.Expr, sc *scope) (exec.Expr, error) {
-	cur, err := a.resolveColumn(sc, table, c.Name, rt.Location)
-	if err != nil {
-		return nil, err
+func (a *analyzer) setJSONBElement(table string, c exec.Column, rt *pg.ResTarget, e, prev exec.Expr, sc *scope) (exec.Expr, error) {
+	cur := prev
+	if cur == nil {
+		var err error
+		if cur, err = a.resolveColumn(sc, table, c.Name, rt.Location); err != nil {
+			return nil, err
+		}
 	}
 	path, firstInt, err := a.jsonbPath(rt.Indirection, sc, rt.Location)
 	if err != nil {
@@ -367,31 +370,42 @@ func (a *analyzer) anyAllArray(op string, l, r exec.Expr, all bool, loc int32) (
 	return &exec.AnyAll{Test: test, L: l, R: r, All: all}, nil
 }
 
-// setElement is the new value of column c for UPDATE ... SET c[i] = e:
-// one subscript, no slice (array_set_element of a one-dimensional
-// array). table is the name the target is known by in sc.
-func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e exec.Expr, sc *scope) (exec.Expr, error) {
+// setElement is the new value of column c for UPDATE ... SET c[i] = e,
+// c[i][j] = e or c[lo:hi] = arr (an array of c's type). prev, when set,
+// is the value an earlier assignment to c in the same statement gave it,
+// which this one assigns into. table is the name the target is known by
+// in sc.
+func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e, prev exec.Expr, sc *scope) (exec.Expr, error) {
 	if baseType(c.Type).OID == exec.OIDJSONB {
-		return a.setJSONBElement(table, c, rt, e, sc)
+		return a.setJSONBElement(table, c, rt, e, prev, sc)
 	}
 	if !exec.IsArrayType(c.Type.OID) {
 		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(c.Type.OID)), rt.Location)
 	}
-	ix := rt.Indirection[0].GetAIndices()
-	if len(rt.Indirection) != 1 || ix == nil || ix.IsSlice {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "assignment to array slices or to more than one subscript is not supported yet"), rt.Location)
+	for _, n := range rt.Indirection {
+		if n.GetAIndices() == nil {
+			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "assignment to a field of an array element is not supported yet"), rt.Location)
+		}
 	}
-	cur, err := a.resolveColumn(sc, table, c.Name, rt.Location)
+	cur := prev
+	if cur == nil {
+		var err error
+		if cur, err = a.resolveColumn(sc, table, c.Name, rt.Location); err != nil {
+			return nil, err
+		}
+	}
+	x, err := a.subscripts(cur, rt.Indirection, sc, rt.Location)
 	if err != nil {
 		return nil, err
 	}
-	sub, err := a.subscripts(cur, rt.Indirection, sc, rt.Location)
+	sub := x.(*exec.Subscript)
+	want := exec.ElemType(c.Type)
+	if sub.Slice {
+		want = c.Type
+	}
+	val, err := a.assign(e, want, c.Name, rt.Location)
 	if err != nil {
 		return nil, err
 	}
-	val, err := a.assign(e, exec.ElemType(c.Type), c.Name, rt.Location)
-	if err != nil {
-		return nil, err
-	}
-	return &exec.SetElement{Arr: cur, Index: sub.(*exec.Subscript).Upper[0], Val: val, T: c.Type}, nil
+	return &exec.SetElement{Arr: cur, Lower: sub.Lower, Upper: sub.Upper, Slice: sub.Slice, Val: val, T: c.Type}, nil
 }

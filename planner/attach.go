@@ -185,8 +185,13 @@ func (a *analyzer) partitionViolator(ctx context.Context, t *exec.Table) (string
 			return "", err
 		}
 		bad := false
+		env := a.env(ctx)
 		err = a.tx.EachRow(ctx, m.t, func(row exec.Row) error {
-			if !pc.Holds(row) {
+			in, err := pc.Holds(env, row)
+			if err != nil {
+				return err
+			}
+			if !in {
 				bad = true
 				return errStop
 			}

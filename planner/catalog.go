@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,6 +107,7 @@ func (s *Session) catalogSource(env *exec.Env) (*catalog.Source, error) {
 	return &catalog.Source{
 		Ctx: env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Roles: roles,
 		SearchPath: s.lookupPath(), Settings: settings, Funcs: exec.FuncNames(),
+		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {
 			return s.renderExpr(env, t, expr, pretty)
 		},
@@ -280,7 +282,7 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			if !ok || r.Table == nil || !r.Table.Partitioned() {
 				return exec.Null, nil
 			}
-			return exec.DText(catalog.PartitionKeyDef(r.Table)), nil
+			return exec.DText(snap.PartitionKeyDef(r.Table)), nil
 		}, exec.TText, true
 	case name == "pg_get_partition_constraintdef" && n == 1:
 		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
@@ -622,4 +624,25 @@ func (s *Session) serialSequence(env *exec.Env, a []exec.Datum) (exec.Datum, err
 		return exec.Null, nil
 	}
 	return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+}
+
+// catalogCursors lists the session's cursors for pg_cursors, by name.
+func (s *Session) catalogCursors() []catalog.Cursor {
+	out := make([]catalog.Cursor, 0, len(s.cursors))
+	for name, c := range s.cursors {
+		out = append(out, catalog.Cursor{Name: name, Statement: c.text, Holdable: c.hold, Binary: c.binary, Scrollable: c.scroll, Created: c.created})
+	}
+	slices.SortFunc(out, func(x, y catalog.Cursor) int { return strings.Compare(x.Name, y.Name) })
+	return out
+}
+
+// catalogPrepared lists the session's PREPAREd statements for
+// pg_prepared_statements, by name.
+func (s *Session) catalogPrepared() []catalog.Prepared {
+	out := make([]catalog.Prepared, 0, len(s.prepared))
+	for name, p := range s.prepared {
+		out = append(out, catalog.Prepared{Name: name, Statement: p.text, Prepared: p.created, ParamTypes: p.paramTypes})
+	}
+	slices.SortFunc(out, func(x, y catalog.Prepared) int { return strings.Compare(x.Name, y.Name) })
+	return out
 }

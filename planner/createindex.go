@@ -239,7 +239,7 @@ func article(k relKind) string {
 // type, its text, and the name PostgreSQL's index naming gives it (the
 // function's name, else "expr").
 func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.IndexColumn, string, error) {
-	if err := immutableOnly(el.Expr); err != nil {
+	if err := immutableOnly(el.Expr, "index expression"); err != nil {
 		return versioning.IndexColumn{}, "", err
 	}
 	e, err := a.expr(el.Expr, tableScope(t, t.Def.Name))
@@ -272,15 +272,16 @@ func (a *analyzer) indexPredicate(t *exec.Table, n *pg.Node) (string, error) {
 	if _, err := a.coerce(e, exec.TBool, "argument of WHERE", -1); err != nil {
 		return "", err
 	}
-	if err := immutableOnly(n); err != nil {
+	if err := immutableOnly(n, "index predicate"); err != nil {
 		return "", err
 	}
 	return deparseExpr(n)
 }
 
 // immutableOnly refuses the functions whose value changes from call to
-// call, which an index cannot hold (PostgreSQL requires IMMUTABLE ones).
-func immutableOnly(n *pg.Node) error {
+// call, which an index or a partition key cannot hold (PostgreSQL
+// requires IMMUTABLE ones); where says which ("index expression").
+func immutableOnly(n *pg.Node, where string) error {
 	var bad string
 	visitNodes(n, func(x *pg.Node) {
 		if fc := x.GetFuncCall(); fc != nil {
@@ -294,7 +295,7 @@ func immutableOnly(n *pg.Node) error {
 		}
 	})
 	if bad != "" {
-		return pgerr.New(pgerr.InvalidObjectDefinition, "functions in index expression must be marked IMMUTABLE")
+		return pgerr.New(pgerr.InvalidObjectDefinition, "functions in %s must be marked IMMUTABLE", where)
 	}
 	return nil
 }

@@ -99,12 +99,19 @@ func (a *analyzer) withCTEs(w *pg.WithClause, corr *correlation) (ctes []*exec.C
 			ctes = append(ctes, def.cte)
 			continue
 		}
-		if ce.SearchClause != nil || ce.CycleClause != nil {
-			return nil, nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "SEARCH and CYCLE are not supported yet"), ce.Location)
+		recursive := w.Recursive && refersTo(sel, ce.Ctename)
+		if (ce.SearchClause != nil || ce.CycleClause != nil) && !recursive {
+			loc := ce.Location
+			if ce.SearchClause != nil {
+				loc = ce.SearchClause.Location
+			} else if ce.CycleClause != nil {
+				loc = ce.CycleClause.Location
+			}
+			return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "WITH query is not recursive"), loc)
 		}
 		def := &cteDef{name: ce.Ctename}
 		var p exec.Plan
-		if w.Recursive && refersTo(sel, ce.Ctename) {
+		if recursive {
 			p, err = a.recursiveCTE(def, ce, sel, corr)
 		} else if p, err = a.subquery(sel, corr); err == nil {
 			def.cols, err = aliasCols(p.Columns(), ce)
@@ -206,8 +213,15 @@ func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.Sel
 	if err := checkRecursion(sel.Rarg, name); err != nil {
 		return nil, err
 	}
-	if r := sel.Rarg; r.Op == pg.SetOperation_SETOP_NONE && (len(r.GroupClause) > 0 || r.HavingClause != nil || containsAgg(r.TargetList...)) {
+	if r := sel.Rarg; r.Op == pg.SetOperation_SETOP_NONE && (len(r.GroupClause) > 0 || r.HavingClause != nil || a.containsAgg(r.TargetList...)) {
 		return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in a recursive query's recursive term")
+	}
+	var sc *searchCycle
+	recTerm := sel.Rarg
+	if ce.SearchClause != nil || ce.CycleClause != nil {
+		if err := checkSearchCycleShape(sel); err != nil {
+			return nil, err
+		}
 	}
 	nonrec, err := a.subquery(sel.Larg, corr)
 	if err != nil {
@@ -216,16 +230,28 @@ func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.Sel
 	if def.cols, err = aliasCols(nonrec.Columns(), ce); err != nil {
 		return nil, err
 	}
+	if ce.SearchClause != nil || ce.CycleClause != nil {
+		if sc, err = a.newSearchCycle(ce, def.cols); err != nil {
+			return nil, err
+		}
+		if recTerm, err = sc.rewriteRecursive(recTerm, name, def.cols); err != nil {
+			return nil, err
+		}
+		def.cols = append(def.cols, sc.columns()...)
+	}
 	ru := &exec.RecursiveUnion{All: sel.All, Cols: def.cols}
 	def.ru = ru
 	a.ctes = append(a.ctes, def)
-	rec, err := a.subquery(sel.Rarg, corr)
+	rec, err := a.subquery(recTerm, corr)
 	a.ctes = a.ctes[:len(a.ctes)-1]
 	def.ru = nil
 	if err != nil {
 		return nil, err
 	}
 	nc, rc := nonrec.Columns(), rec.Columns()
+	if added := len(def.cols) - len(nc); sc != nil && len(rc) >= added {
+		rc = rc[:len(rc)-added] // the previous round's added columns follow
+	}
 	if len(nc) != len(rc) {
 		return nil, pgerr.New(pgerr.SyntaxError, "each UNION query must have the same number of columns")
 	}
@@ -240,6 +266,13 @@ func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.Sel
 				WithHint("Cast the output of the non-recursive term to the correct type."), ce.Location)
 		}
 		types[i] = nc[i].T
+	}
+	if sc != nil {
+		if ru.Rec, err = sc.recursive(a, rec, types); err != nil {
+			return nil, err
+		}
+		ru.NonRec = sc.nonRecursive(nonrec)
+		return ru, nil
 	}
 	if ru.Rec, err = a.convert(rec, types); err != nil {
 		return nil, err

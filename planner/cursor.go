@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -20,15 +21,20 @@ type cursor struct {
 	pos    int
 	scroll bool // NO SCROLL clears it: then it only moves forward
 	hold   bool // WITH HOLD: survives the end of its transaction
+	binary bool
+	// text is the query string that declared the cursor, at created.
+	text    string
+	created time.Time
 }
 
 // Cursor options, as PostgreSQL's parser sets them.
 const (
+	cursorOptBinary   = 0x0001
 	cursorOptNoScroll = 0x0004
 	cursorOptHold     = 0x0020
 )
 
-func (s *Session) declareCursor(ctx context.Context, d *pg.DeclareCursorStmt) (*Result, error) {
+func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.DeclareCursorStmt) (*Result, error) {
 	hold := d.Options&cursorOptHold != 0
 	if !s.explicit && !hold {
 		return nil, pgerr.New(pgerr.NoActiveSQLTransaction, "DECLARE CURSOR can only be used in transaction blocks")
@@ -53,7 +59,8 @@ func (s *Session) declareCursor(ctx context.Context, d *pg.DeclareCursorStmt) (*
 		return nil, err
 	}
 	defer rows.Close()
-	c := &cursor{cols: an.cols, scroll: d.Options&cursorOptNoScroll == 0, hold: hold}
+	c := &cursor{cols: an.cols, scroll: d.Options&cursorOptNoScroll == 0, hold: hold, binary: d.Options&cursorOptBinary != 0,
+		text: st.sql, created: time.Now()}
 	for {
 		row, err := rows.Next()
 		if err != nil {

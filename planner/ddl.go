@@ -63,6 +63,8 @@ func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
 		run, err = a.lockTable(n.GetLockStmt())
 	case n.GetAlterOwnerStmt() != nil:
 		run, err = a.alterOwner(n.GetAlterOwnerStmt())
+	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_AGGREGATE:
+		run, err = a.createAggregate(n.GetDefineStmt())
 	default:
 		return nil, false, nil
 	}
@@ -512,7 +514,7 @@ func (a *analyzer) drop(s *pg.DropStmt) (utility, error) {
 		run = a.dropViews
 	case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
 		run = a.dropTypes
-	case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
+	case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE:
 		run = a.dropFunctions
 	case pg.ObjectType_OBJECT_TRIGGER:
 		run = a.dropTriggers

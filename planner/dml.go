@@ -253,6 +253,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 		return nil, err
 	}
 	sets := make([]exec.Expr, len(t.Cols))
+	subscripted := make([]bool, len(t.Cols)) // sets[i] assigns through subscripts
 	var defaults []exec.Expr
 	for _, n := range s.TargetList {
 		rt := n.GetResTarget()
@@ -260,8 +261,10 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if sets[pos] != nil {
-			return nil, withPos(pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name), rt.Location)
+		// Assignments through subscripts may repeat, each into the
+		// value the one before it made.
+		if sets[pos] != nil && (len(rt.Indirection) == 0 || !subscripted[pos]) {
+			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name) // found by PostgreSQL's rewriter: no position
 		}
 		c := t.Cols[pos]
 		val := rt.Val
@@ -302,9 +305,10 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			if s.Relation.Alias != nil {
 				target = s.Relation.Alias.Aliasname
 			}
-			if sets[pos], err = a.setElement(target, c, rt, e, sc); err != nil {
+			if sets[pos], err = a.setElement(target, c, rt, e, sets[pos], sc); err != nil {
 				return nil, err
 			}
+			subscripted[pos] = true
 			continue
 		}
 		if sets[pos], err = a.assignColumn(e, c, rt.Location); err != nil {

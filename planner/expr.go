@@ -614,7 +614,7 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if f.Over != nil {
 		return a.windowCall(f, sc)
 	}
-	if exec.IsAgg(name) {
+	if a.isAggregate(f) {
 		return a.aggCall(f, sc)
 	}
 	if isSeries(f) && !a.timeSeries(f, sc) {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -184,8 +185,7 @@ func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 		return e, true, err
 	}
 	if f.FuncVariadic {
-		e, err := a.variadicCall(name, f, sc)
-		return e, true, err
+		return a.variadicCall(name, f, sc)
 	}
 	names := exec.ArgNames(name)
 	if names == nil {
@@ -282,51 +282,86 @@ func errAmbiguousOperator(op string, ts []exec.T, loc int32) error {
 	return withPos(e.WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."), loc)
 }
 
-// variadicCall is f(a, VARIADIC arr): the array's elements become the
-// variadic arguments. Only constant text[] arrays are spread; a NULL array
-// makes the call NULL, as PostgreSQL's variadic functions return.
-func (a *analyzer) variadicCall(name string, f *pg.FuncCall, sc *scope) (exec.Expr, error) {
+// variadicCall is f(a, VARIADIC arr) of a built-in variadic function:
+// the array's elements become the variadic arguments when the call runs
+// (exec.SpreadCall). A user function's VARIADIC parameter takes the array
+// as it is, so its calls are left to userFuncCall (ok false).
+func (a *analyzer) variadicCall(name string, f *pg.FuncCall, sc *scope) (e exec.Expr, ok bool, err error) {
+	if !exec.HasFunc(name) || len(f.Funcname) > 1 {
+		return nil, false, nil
+	}
 	var args []exec.Expr
 	for _, n := range f.Args {
 		e, err := a.expr(n, sc)
 		if err != nil {
-			return nil, err
+			return nil, true, err
 		}
 		args = append(args, e)
 	}
 	last := args[len(args)-1]
 	if last.Type().OID == exec.OIDUnknown {
-		var err error
 		if last, err = a.cast(last, exec.TTextArray, false, f.Location); err != nil {
-			return nil, err
+			return nil, true, err
 		}
 	}
-	c, ok := last.(*exec.Const)
-	if !ok || last.Type().OID != exec.OIDTextArray {
-		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "VARIADIC argument must be an array"), f.Location)
+	elem := exec.ElemType(last.Type())
+	if elem.OID == 0 {
+		return nil, true, withPos(pgerr.New(pgerr.DatatypeMismatch, "VARIADIC argument must be an array"), exprLocation(f.Args[len(f.Args)-1]))
 	}
 	fixed := args[:len(args)-1]
-	if c.D.IsNull() {
-		// The call's type, from the overload taking zero, one or two
-		// variadic arguments (json_build_object wants pairs).
-		var err error
-		for k := 0; k <= 2; k++ {
-			try := append([]exec.Expr{}, fixed...)
-			for i := 0; i < k; i++ {
-				try = append(try, &exec.Const{D: exec.Null, T: exec.TText})
-			}
-			var call exec.Expr
-			if call, err = a.call(name, try, f.Location, false); err == nil {
-				return &exec.Const{D: exec.Null, T: call.Type()}, nil
-			}
+	types := make([]exec.T, 0, len(args))
+	for _, x := range fixed {
+		types = append(types, x.Type())
+	}
+	fn, want, err := exec.LookupFunc(name, append(types, elem))
+	if err == nil && !fn.Variadic {
+		err = pgerr.New(pgerr.UndefinedFunction, "function %s(%s%s) does not exist", name, typeListPrefix(types), exec.TypeName(last.Type().OID)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if err != nil {
+		if pe, ok := err.(*pgerr.Error); ok {
+			return nil, true, withPos(pe, f.Location)
 		}
-		return nil, err
+		return nil, true, err
 	}
-	spread := append([]exec.Expr{}, fixed...)
-	for _, e := range c.D.Array().Elems {
-		spread = append(spread, &exec.Const{D: e, T: exec.TText})
+	for i, x := range fixed {
+		if fixed[i], err = a.coerce(x, want[i], "", f.Location); err != nil {
+			return nil, true, err
+		}
 	}
-	return a.call(name, spread, f.Location, false)
+	if w := want[len(want)-1]; w.OID != elem.OID && !exec.IsPolymorphic(w.OID) && w.OID != exec.OIDAny {
+		if last, err = a.cast(last, exec.ArrayType(w), false, f.Location); err != nil {
+			return nil, true, err
+		}
+		elem = w
+	}
+	return &exec.SpreadCall{Name: name, F: fn, Fixed: fixed, Array: last, Elem: elem,
+		NullEmpty: name == "format", T: spreadType(fn, want[:len(fixed)], elem)}, true, nil
+}
+
+// spreadType is the result type of a variadic built-in whose variadic
+// arguments are of type elem: that of the call with none, one or two of
+// them (json_build_object wants pairs).
+func spreadType(fn *exec.Func, fixed []exec.T, elem exec.T) exec.T {
+	try := slices.Clone(fixed)
+	for k := 0; k <= 2; k++ {
+		if _, t, err := fn.Bind(try); err == nil {
+			return t
+		}
+		try = append(try, elem)
+	}
+	return fn.ResultType(append(fixed, elem))
+}
+
+// typeListPrefix lists types as an error's signature does, followed by a
+// comma when there are any.
+func typeListPrefix(ts []exec.T) string {
+	var b strings.Builder
+	for _, t := range ts {
+		b.WriteString(exec.TypeName(t.OID))
+		b.WriteString(", ")
+	}
+	return b.String()
 }
 
 // currentSchema is current_schema: the first schema of search_path that

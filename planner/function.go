@@ -250,6 +250,9 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 	if s.RemoveType == pg.ObjectType_OBJECT_ROUTINE {
 		what, tag = "routine", "DROP ROUTINE"
 	}
+	if s.RemoveType == pg.ObjectType_OBJECT_AGGREGATE {
+		what, tag = "aggregate", "DROP AGGREGATE"
+	}
 	for _, obj := range s.Objects {
 		ow := obj.GetObjectWithArgs()
 		schema, name := splitName(nameList(ow.Objname))
@@ -262,6 +265,13 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 			if ow.ArgsUnspecified || a.sameInputs(f, ow.Objargs) {
 				match = append(match, f)
 			}
+		}
+		if len(match) == 1 && (match[0].Kind == 'a') != (s.RemoveType == pg.ObjectType_OBJECT_AGGREGATE) {
+			if match[0].Kind == 'a' {
+				return "", pgerr.New(pgerr.WrongObjectType, "%q is an aggregate function", name).
+					WithHint("Use DROP AGGREGATE to drop aggregate functions.")
+			}
+			return "", pgerr.New(pgerr.WrongObjectType, "function %s is not an aggregate", functionSignature(match[0]))
 		}
 		switch {
 		case len(match) == 0 && s.MissingOk:
@@ -385,9 +395,12 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 	}
 	var cands []*versioning.Function
 	for _, fn := range all {
-		if (fn.Kind == 'p') == procedure {
+		if fn.Kind != 'a' && (fn.Kind == 'p') == procedure {
 			cands = append(cands, fn)
 		}
+	}
+	if len(cands) == 0 && !procedure && slices.ContainsFunc(all, func(fn *versioning.Function) bool { return fn.Kind == 'a' }) {
+		return nil, false, nil // an aggregate's name: aggCall's
 	}
 	// Positional arguments first, then named ones.
 	var positional []exec.Expr
@@ -413,15 +426,23 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 		}
 		namedExprs[nm] = e
 	}
+	rc, err := a.resolveAmong(cands, name, positional, namedOrder, namedExprs, f.FuncVariadic, f.Location, procedure)
+	return rc, true, err
+}
+
+// resolveAmong resolves a call of name, its arguments analyzed, among
+// the user functions cands.
+func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, positional []exec.Expr, namedOrder []string, namedExprs map[string]exec.Expr, variadic bool, loc int32, procedure bool) (*resolvedCall, error) {
+	var err error
 	// Each candidate the call fits becomes an overload over the full
 	// argument list, defaults as constants of their types.
 	var overloads []*exec.Func
 	slots := map[*exec.Func][]exec.Expr{}
 	defs := map[*exec.Func]*versioning.Function{}
 	for _, fn := range cands {
-		full, ok, err := a.fitCall(fn, positional, namedExprs)
+		full, ok, err := a.fitCall(fn, positional, namedExprs, variadic)
 		if err != nil {
-			return nil, true, err
+			return nil, err
 		}
 		if !ok {
 			continue
@@ -448,12 +469,12 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 		what = "procedure"
 	}
 	if len(overloads) == 0 && !procedure && len(cands) == 0 {
-		return nil, true, withPos(pgerr.New(pgerr.WrongObjectType, "%s is a procedure", sigOf(name, callTypes)).
-			WithHint("To call a procedure, use CALL."), f.Location)
+		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "%s is a procedure", sigOf(name, callTypes)).
+			WithHint("To call a procedure, use CALL."), loc)
 	}
 	if len(overloads) == 0 {
-		return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
-			WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), f.Location)
+		return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
+			WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
 	}
 	// Resolve over the full argument types of each fitting overload.
 	var best *exec.Func
@@ -465,8 +486,8 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 		}
 		for i, e := range slots[best] {
 			if !exec.CanCoerce(e.Type().OID, best.Args[i]) && e.Type().OID != best.Args[i] {
-				return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
-					WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), f.Location)
+				return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
+					WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
 			}
 		}
 	} else {
@@ -484,32 +505,48 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 		if err != nil {
 			pe := err.(*pgerr.Error)
 			pe.Message = strings.Replace(pe.Message, "function", what, 1)
-			return nil, true, withPos(pe, f.Location)
+			return nil, withPos(pe, loc)
 		}
 	}
 	args := slots[best]
 	for i, e := range args {
-		if args[i], err = a.coerce(e, want[i], "", f.Location); err != nil {
-			return nil, true, err
+		if args[i], err = a.coerce(e, want[i], "", loc); err != nil {
+			return nil, err
 		}
 	}
 	def := defs[best]
 	r, err := a.s.routine(def)
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
-	return &resolvedCall{def: def, r: r, args: args}, true, nil
+	return &resolvedCall{def: def, r: r, args: args}, nil
 }
 
 // fitCall places a call's arguments in fn's input slots: positional ones
-// first, named ones by name, defaults for the rest. ok is false when the
-// call does not fit.
-func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, named map[string]exec.Expr) ([]exec.Expr, bool, error) {
+// first, named ones by name, defaults for the rest; the positional ones
+// from that of a VARIADIC parameter on are gathered into its array,
+// unless the call passes the array itself (spread, f(VARIADIC arr)). ok
+// is false when the call does not fit.
+func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, named map[string]exec.Expr, spread bool) ([]exec.Expr, bool, error) {
 	var inputs []versioning.FuncArg
 	for _, arg := range fn.Args {
 		if arg.IsInput() {
 			inputs = append(inputs, arg)
 		}
+	}
+	if n := len(inputs); n > 0 && inputs[n-1].Mode == 'v' {
+		if spread && len(positional)+len(named) != n {
+			return nil, false, nil // VARIADIC arr fills the last slot
+		}
+		if !spread && len(named) == 0 && len(positional) >= n {
+			arr, ok := a.packVariadic(inputs[n-1], positional[n-1:])
+			if !ok {
+				return nil, false, nil
+			}
+			positional = append(slices.Clip(positional[:n-1]), arr)
+		}
+	} else if spread {
+		return nil, false, nil
 	}
 	if len(positional)+len(named) > len(inputs) {
 		return nil, false, nil
@@ -543,6 +580,29 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 		}
 	}
 	return full, true, nil
+}
+
+// packVariadic gathers the arguments a call gives a VARIADIC parameter
+// into an array of its element type. ok is false when they do not
+// convert to it.
+func (a *analyzer) packVariadic(param versioning.FuncArg, args []exec.Expr) (exec.Expr, bool) {
+	elem := exec.ElemType(exec.T{OID: param.Type, Typmod: -1})
+	arrT := exec.ArrayType(elem)
+	if elem.OID == 0 || arrT.OID == 0 {
+		return nil, false
+	}
+	elems := make([]exec.Expr, len(args))
+	for i, e := range args {
+		if !exec.CanCoerce(e.Type().OID, elem.OID) && e.Type().OID != elem.OID {
+			return nil, false
+		}
+		c, err := a.coerce(e, elem, "", -1)
+		if err != nil {
+			return nil, false
+		}
+		elems[i] = c
+	}
+	return &exec.ArrayExpr{Elems: elems, T: arrT}, true
 }
 
 // userFuncCall analyzes a call of a user function in an expression: a

@@ -199,10 +199,22 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 	if key.Strategy == versioning.PartitionList && len(spec.PartParams) > 1 {
 		return withPos(pgerr.New(pgerr.InvalidTableDefinition, "cannot use \"list\" partition strategy with more than one column"), spec.Location)
 	}
-	for _, n := range spec.PartParams {
+	for i, n := range spec.PartParams {
 		el := n.GetPartitionElem()
-		if el.Name == "" {
-			return withPos(pgerr.New(pgerr.FeatureNotSupported, "partition keys of expressions are not supported yet"), el.Location)
+		if cr := el.Expr.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			el.Name, el.Expr = cr.Fields[0].GetString_().Sval, nil // (col) is the column
+		}
+		if el.Expr != nil {
+			x, err := d.partitionKeyExpr(el)
+			if err != nil {
+				return err
+			}
+			if key.Exprs == nil {
+				key.Exprs = make([]versioning.PartitionExpr, len(spec.PartParams))
+			}
+			key.Exprs[i] = x
+			key.Columns = append(key.Columns, -1)
+			continue
 		}
 		pos := d.column(el.Name)
 		if pos < 0 {
@@ -214,6 +226,27 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 	return checkUniqueCoversKey(d.def)
 }
 
+// partitionKeyExpr analyzes an expression key column of PARTITION BY:
+// its text and type.
+func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem) (versioning.PartitionExpr, error) {
+	if err := immutableOnly(el.Expr, "partition key expression"); err != nil {
+		return versioning.PartitionExpr{}, err
+	}
+	e, err := d.a.expr(el.Expr, tableScope(exec.NewTable(d.def), d.def.Name))
+	if err != nil {
+		return versioning.PartitionExpr{}, err
+	}
+	text, err := deparseExpr(el.Expr)
+	if err != nil {
+		return versioning.PartitionExpr{}, err
+	}
+	t := e.Type()
+	if t.OID == exec.OIDUnknown {
+		t = exec.TText
+	}
+	return versioning.PartitionExpr{Expr: text, Type: t.OID, Typmod: t.Typmod}, nil
+}
+
 // checkUniqueCoversKey fails unless the primary key and unique
 // constraints of a partitioned table include every key column: each
 // partition enforces them only among its own rows.
@@ -223,6 +256,10 @@ func checkUniqueCoversKey(def *versioning.Table) error {
 	}
 	check := func(kind, name string, cols []int) error {
 		for _, k := range def.PartitionKey.Columns {
+			if k < 0 {
+				return pgerr.New(pgerr.FeatureNotSupported, "unsupported %s constraint with partition key definition", kind).
+					WithDetail("%s constraints cannot be used when partition keys include expressions.", kind)
+			}
 			if !slices.Contains(cols, k) {
 				return pgerr.New(pgerr.FeatureNotSupported, "unique constraint on partitioned table must include all partitioning columns").
 					WithDetail("%s constraint on table %q lacks column %q which is part of the partition key.", kind, def.Name, def.Columns[k].Name)
@@ -423,10 +460,72 @@ func (a *analyzer) cascadeIndexes(ctx context.Context, parent *versioning.Table)
 // keyTypes returns the types of a partitioned table's key columns.
 func keyTypes(t *versioning.Table) []exec.T {
 	out := make([]exec.T, len(t.PartitionKey.Columns))
-	for i, pos := range t.PartitionKey.Columns {
-		out[i] = exec.T{OID: t.Columns[pos].Type, Typmod: t.Columns[pos].Typmod}
+	for i := range out {
+		oid, typmod := t.KeyType(i)
+		out[i] = exec.T{OID: oid, Typmod: typmod}
 	}
 	return out
+}
+
+// partitionKeyOf returns the key of partitioned table p as a Router or a
+// CheckLevel computes it over rows of t (p or a descendant): the key
+// columns' positions in t, and the key expressions analyzed over t's
+// columns.
+func (a *analyzer) partitionKeyOf(t, p *exec.Table) (pos []int, exprs []exec.Expr, err error) {
+	key := p.Def.PartitionKey
+	for i, c := range key.Columns {
+		if c >= 0 {
+			pos = append(pos, columnPos(t, p.Cols[c].Name))
+			continue
+		}
+		pos = append(pos, -1)
+		if exprs == nil {
+			exprs = make([]exec.Expr, len(key.Columns))
+		}
+		x := key.Exprs[i]
+		n, err := parseExpr(x.Expr)
+		if err != nil {
+			return nil, nil, err
+		}
+		e, err := a.expr(n, tableScope(t, t.Def.Name))
+		if err != nil {
+			return nil, nil, err
+		}
+		if want := (exec.T{OID: x.Type, Typmod: x.Typmod}); e.Type() != want {
+			if e, err = a.assignOrIO(e, want, "expr"); err != nil {
+				return nil, nil, err
+			}
+		}
+		exprs[i] = e
+	}
+	return pos, exprs, nil
+}
+
+// partitionKeyNames returns the key of partitioned table t as errors
+// print it: a, lower(b), ((a + 1)).
+func partitionKeyNames(t *versioning.Table) string {
+	names := make([]string, len(t.PartitionKey.Columns))
+	for i := range names {
+		names[i] = keyColumnName(t, i)
+	}
+	return strings.Join(names, ", ")
+}
+
+// keyColumnName names key column i of partitioned table t in messages.
+func keyColumnName(t *versioning.Table, i int) string {
+	if c := t.PartitionKey.Columns[i]; c >= 0 {
+		return t.Columns[c].Name
+	}
+	return exprKeyText(t.PartitionKey.Expr(i))
+}
+
+// exprKeyText parenthesizes an expression key column unless it is a
+// function call, as pg_get_partkeydef does.
+func exprKeyText(expr string) string {
+	if n, err := parseExpr(expr); err == nil && n.GetFuncCall() != nil {
+		return expr
+	}
+	return "(" + expr + ")"
 }
 
 // partitionBound analyzes FOR VALUES of a partition of parent.
@@ -456,7 +555,7 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 		b.Modulus, b.Remainder = int(spec.Modulus), int(spec.Remainder)
 	case versioning.PartitionList:
 		for _, n := range spec.Listdatums {
-			v, err := a.boundValue(ctx, n, ktypes[0], parent.Columns[key.Columns[0]].Name, false)
+			v, err := a.boundValue(ctx, n, ktypes[0], keyColumnName(parent, 0), false)
 			if err != nil {
 				return nil, err
 			}
@@ -474,7 +573,7 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 				return nil, withPos(pgerr.New(pgerr.InvalidTableDefinition, "%s must specify exactly one value per partitioning column", side.name), spec.Location)
 			}
 			for i, n := range side.nodes {
-				v, err := a.boundValue(ctx, n, ktypes[i], parent.Columns[key.Columns[i]].Name, true)
+				v, err := a.boundValue(ctx, n, ktypes[i], keyColumnName(parent, i), true)
 				if err != nil {
 					return nil, err
 				}
@@ -779,9 +878,9 @@ func (a *analyzer) family(t *exec.Table) (members []familyMember, router *exec.R
 			return nil, err
 		}
 		key := cur.Def.PartitionKey
-		r := &exec.Router{Table: cur, Strategy: key.Strategy, Types: keyTypes(cur.Def)}
-		for _, pos := range key.Columns {
-			r.Key = append(r.Key, columnPos(t, cur.Cols[pos].Name))
+		r := &exec.Router{Table: cur, Strategy: key.Strategy, Types: keyTypes(cur.Def), KeyNames: partitionKeyNames(cur.Def)}
+		if r.Key, r.Exprs, err = a.partitionKeyOf(t, cur); err != nil {
+			return nil, err
 		}
 		bounds := make([]exec.PartBound, len(kids))
 		for i, k := range kids {
@@ -1284,8 +1383,8 @@ func (a *analyzer) partitionCheck(t *exec.Table) (*exec.PartitionCheck, error) {
 		}
 		a.deps = append(a.deps, parent.Def)
 		lv := exec.CheckLevel{Strategy: parent.Def.PartitionKey.Strategy, Types: keyTypes(parent.Def)}
-		for _, pos := range parent.Def.PartitionKey.Columns {
-			lv.Key = append(lv.Key, columnPos(t, parent.Cols[pos].Name))
+		if lv.Key, lv.Exprs, err = a.partitionKeyOf(t, parent); err != nil {
+			return nil, err
 		}
 		if lv.Bound, err = exec.DecodeBound(cur.PartitionBound, lv.Types); err != nil {
 			return nil, err

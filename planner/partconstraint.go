@@ -66,6 +66,10 @@ func boundConjuncts(ctx context.Context, root versioning.RootValue, parent, t *v
 	cols := make([]string, len(key.Columns))
 	ktypes := keyTypes(parent)
 	for i, pos := range key.Columns {
+		if pos < 0 {
+			cols[i] = exprKeyText(key.Expr(i))
+			continue
+		}
 		cols[i] = catalog.QuoteIdent(parent.Columns[pos].Name)
 	}
 	b := t.PartitionBound

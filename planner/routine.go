@@ -59,6 +59,7 @@ func (s *Session) routine(def *versioning.Function) (*routine, error) {
 
 func compileRoutine(s *Session, def *versioning.Function) (*routine, error) {
 	r := &routine{def: def, sig: signatureOf(def)}
+	r.sig.Composite = func(name string) bool { return s.isCompositeType(name) }
 	r.cols = resultColumns(def)
 	switch def.Language {
 	case "plpgsql":
@@ -261,6 +262,16 @@ func (h *host) RowType(name string) ([]exec.ResultColumn, error) {
 		return nil, err
 	}
 	if !ok {
+		// A composite type's fields.
+		if ut, err := a.lookupType(h.env.Ctx, strings.ToLower(schema), strings.ToLower(table)); err != nil || ut != nil && ut.Kind == 'c' {
+			var cols []exec.ResultColumn
+			if ut != nil {
+				for _, f := range ut.Fields {
+					cols = append(cols, exec.ResultColumn{Name: f.Name, T: exec.T{OID: f.Type, Typmod: f.Typmod}})
+				}
+			}
+			return cols, err
+		}
 		return nil, pgerr.New(pgerr.UndefinedObject, "relation %q does not exist", name)
 	}
 	var cols []exec.ResultColumn
@@ -298,6 +309,21 @@ func (h *host) columnType(ref string) (exec.T, error) {
 }
 
 func (h *host) Notice(err *pgerr.Error) { h.s.notice(err) }
+
+func (h *host) Fields(oid uint32) ([]exec.ResultColumn, bool) {
+	if h.s.txn == nil {
+		return nil, false
+	}
+	ut, err := typeByOID(h.env.Ctx, h.s.txn.Root, oid)
+	if err != nil || ut == nil || ut.Kind != 'c' {
+		return nil, false
+	}
+	cols := make([]exec.ResultColumn, len(ut.Fields))
+	for i, f := range ut.Fields {
+		cols[i] = exec.ResultColumn{Name: f.Name, T: exec.T{OID: f.Type, Typmod: f.Typmod}}
+	}
+	return cols, true
+}
 
 func (h *host) Savepoint() func() error {
 	tx := h.s.txn
@@ -442,4 +468,19 @@ func (v *varScope) param(a *analyzer, qualifier, name string) (exec.Expr, bool) 
 	}
 	a.params[idx] = pt
 	return &exec.Param{Idx: idx, T: pt}, true
+}
+
+// isCompositeType reports whether name (possibly schema-qualified) is a
+// composite type of the session's transaction.
+func (s *Session) isCompositeType(name string) bool {
+	if s.txn == nil {
+		return false
+	}
+	schema, typ := "", name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		schema, typ = name[:i], name[i+1:]
+	}
+	a := &analyzer{ctx: context.Background(), s: s, tx: s.txn}
+	ut, err := a.lookupType(a.ctx, strings.ToLower(schema), strings.ToLower(typ))
+	return err == nil && ut != nil && ut.Kind == 'c'
 }

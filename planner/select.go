@@ -191,7 +191,7 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 	for _, n := range s.SortClause {
 		sortNodes = append(sortNodes, n.GetSortBy().Node)
 	}
-	if grouped || len(s.GroupClause) > 0 || s.HavingClause != nil || containsAgg(s.TargetList...) || containsAgg(sortNodes...) {
+	if grouped || len(s.GroupClause) > 0 || s.HavingClause != nil || a.containsAgg(s.TargetList...) || a.containsAgg(sortNodes...) {
 		g = &grouping{input: sc}
 		if err := a.groupBy(g, s.GroupClause, s.TargetList); err != nil {
 			return nil, err

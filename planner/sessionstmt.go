@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -19,6 +20,11 @@ import (
 type preparedStmt struct {
 	st    *Statement
 	types []uint32
+	// text is the query string that prepared the statement, at created;
+	// paramTypes the types of its parameters, given or inferred.
+	text       string
+	created    time.Time
+	paramTypes []uint32
 }
 
 func (s *Session) prepare(ctx context.Context, outer *Statement, p *pg.PrepareStmt) (*Result, error) {
@@ -34,10 +40,15 @@ func (s *Session) prepare(ctx context.Context, outer *Statement, p *pg.PrepareSt
 		types = append(types, t.OID)
 	}
 	inner := &Statement{s: s, raw: &pg.RawStmt{Stmt: p.Query}, sql: outer.sql}
-	if _, _, err := inner.Describe(ctx, types); err != nil {
+	params, _, err := inner.Describe(ctx, types)
+	if err != nil {
 		return nil, err
 	}
-	s.prepared[p.Name] = &preparedStmt{st: inner, types: types}
+	ps := &preparedStmt{st: inner, types: types, text: outer.sql, created: time.Now()}
+	for _, t := range params {
+		ps.paramTypes = append(ps.paramTypes, t.OID)
+	}
+	s.prepared[p.Name] = ps
 	return &Result{tag: "PREPARE"}, nil
 }
 

@@ -203,7 +203,7 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 	case n.GetDeallocateStmt() != nil:
 		return s.deallocate(n.GetDeallocateStmt())
 	case n.GetDeclareCursorStmt() != nil:
-		return s.declareCursor(ctx, n.GetDeclareCursorStmt())
+		return s.declareCursor(ctx, st, n.GetDeclareCursorStmt())
 	case n.GetFetchStmt() != nil:
 		return s.fetch(n.GetFetchStmt())
 	case n.GetClosePortalStmt() != nil:

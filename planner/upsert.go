@@ -91,10 +91,24 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 			return nil, err
 		}
 		if c.Sets[pos] != nil {
-			return nil, withPos(pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name), rt.Location)
+			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name) // found by PostgreSQL's rewriter: no position
 		}
 		col := t.Cols[pos]
-		if rt.Val.GetSetToDefault() != nil {
+		val := rt.Val
+		if mar := val.GetMultiAssignRef(); mar != nil {
+			e, n, err := a.multiAssign(mar, sc)
+			if err != nil {
+				return nil, err
+			}
+			if e != nil {
+				if c.Sets[pos], err = a.assignColumn(e, col, rt.Location); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			val = n
+		}
+		if val.GetSetToDefault() != nil {
 			if defaults == nil {
 				if defaults, err = a.defaults(t); err != nil {
 					return nil, err
@@ -109,7 +123,7 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 			return nil, withPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", col.Name).
 				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", col.Name), rt.Location)
 		}
-		e, err := a.expr(rt.Val, sc)
+		e, err := a.expr(val, sc)
 		if err != nil {
 			return nil, err
 		}

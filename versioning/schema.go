@@ -59,8 +59,38 @@ const (
 
 // PartitionKey is how a partitioned table divides its rows.
 type PartitionKey struct {
-	Strategy byte  `json:"strategy"`
-	Columns  []int `json:"columns"` // positions of the key columns
+	Strategy byte `json:"strategy"`
+	// Columns are the positions of the key columns, -1 for an
+	// expression (partattrs' 0).
+	Columns []int `json:"columns"`
+	// Exprs, when the key has an expression, has an entry for each key
+	// column: the expression's, set where Columns has -1.
+	Exprs []PartitionExpr `json:"exprs,omitempty"`
+}
+
+// PartitionExpr is an expression key column: SQL text over the table's
+// columns, of type Type and Typmod.
+type PartitionExpr struct {
+	Expr   string `json:"expr,omitempty"`
+	Type   uint32 `json:"type,omitempty"`
+	Typmod int32  `json:"typmod,omitempty"`
+}
+
+// Expr returns the expression of key column i, "" for a column.
+func (k *PartitionKey) Expr(i int) string {
+	if k.Columns[i] >= 0 || i >= len(k.Exprs) {
+		return ""
+	}
+	return k.Exprs[i].Expr
+}
+
+// KeyType returns the type of key column i of partitioned table t.
+func (t *Table) KeyType(i int) (oid uint32, typmod int32) {
+	k := t.PartitionKey
+	if pos := k.Columns[i]; pos >= 0 {
+		return t.Columns[pos].Type, t.Columns[pos].Typmod
+	}
+	return k.Exprs[i].Type, k.Exprs[i].Typmod
 }
 
 // PartitionBound is the set of key values a partition holds: the default
@@ -353,7 +383,8 @@ type EnumLabel struct {
 type Function struct {
 	Schema string `json:"schema"`
 	Name   string `json:"name"`
-	// Kind is 'f' for a function, 'p' for a procedure (prokind).
+	// Kind is 'f' for a function, 'p' for a procedure, 'a' for an
+	// aggregate (prokind).
 	Kind byte      `json:"kind"`
 	Args []FuncArg `json:"args,omitempty"`
 	// Returns is the result type OID (void, trigger and record included);
@@ -366,6 +397,24 @@ type Function struct {
 	Volatility byte   `json:"volatility"`
 	Strict     bool   `json:"strict,omitempty"`
 	Comment    string `json:"comment,omitempty"`
+	// Aggregate is an aggregate's definition (Kind 'a'), which has no
+	// body.
+	Aggregate *Aggregate `json:"aggregate,omitempty"`
+}
+
+// Aggregate is how a user-defined aggregate computes, as pg_aggregate
+// records it: SFunc folds each row's arguments into a state of type
+// SType, which starts as InitCond (in SType's text form; NULL unless
+// HasInit); FinalFunc, when set, makes the result of the last state.
+// Functions are named as CREATE AGGREGATE named them (possibly
+// schema-qualified) and found again by their arguments' types.
+type Aggregate struct {
+	SFunc       string `json:"sfunc"`
+	SType       uint32 `json:"stype"`
+	FinalFunc   string `json:"finalfunc,omitempty"`
+	CombineFunc string `json:"combinefunc,omitempty"`
+	InitCond    string `json:"initcond,omitempty"`
+	HasInit     bool   `json:"has_init,omitempty"`
 }
 
 // FuncArg is one argument of a Function.

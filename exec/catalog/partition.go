@@ -112,6 +112,11 @@ func (s *Snapshot) parentTable(t *versioning.Table) *versioning.Table {
 func keyTypes(t *versioning.Table) []exec.T {
 	out := make([]exec.T, len(t.PartitionKey.Columns))
 	for i, pos := range t.PartitionKey.Columns {
+		if pos < 0 {
+			oid, typmod := t.KeyType(i)
+			out[i] = exec.T{OID: oid, Typmod: typmod}
+			continue
+		}
 		out[i] = columnType(t.Columns[pos])
 	}
 	return out
@@ -126,18 +131,35 @@ func (s *Snapshot) PartitionBound(t *versioning.Table) string {
 	return PartitionBoundDef(t.PartitionBound, keyTypes(parent))
 }
 
-// PartitionKeyDef is pg_get_partkeydef's text: RANGE (a, b).
-func PartitionKeyDef(t *versioning.Table) string {
+// PartitionKeyDef is pg_get_partkeydef's text: RANGE (a, b), LIST
+// (lower(a)), RANGE ((a + 1)).
+func (s *Snapshot) PartitionKeyDef(t *versioning.Table) string {
 	k := t.PartitionKey
 	b := []byte(map[byte]string{versioning.PartitionRange: "RANGE", versioning.PartitionList: "LIST", versioning.PartitionHash: "HASH"}[k.Strategy])
 	b = append(b, " ("...)
-	for i, pos := range k.Columns {
+	for i := range k.Columns {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = append(b, QuoteIdent(t.Columns[pos].Name)...)
+		b = append(b, s.PartitionKeyColumn(t, i)...)
 	}
 	return string(append(b, ')'))
+}
+
+// PartitionKeyColumn prints key column i of t as pg_get_partkeydef does:
+// a column's name, an expression parenthesized unless it is a function
+// call.
+func (s *Snapshot) PartitionKeyColumn(t *versioning.Table, i int) string {
+	k := t.PartitionKey
+	expr := k.Expr(i)
+	if expr == "" {
+		return QuoteIdent(t.Columns[k.Columns[i]].Name)
+	}
+	text := s.Expr(t, expr, false)
+	if !looksLikeFunction(expr) {
+		text = "(" + text + ")"
+	}
+	return text
 }
 
 func pgInherits(s *Snapshot) ([]exec.Row, error) {

@@ -60,6 +60,10 @@ func init() {
 	define(pc, "pg_settings", 12104, 'v', `name:text setting:text unit:text category:text short_desc:text
 		extra_desc:text context:text vartype:text source:text min_val:text max_val:text enumvals:text[]
 		boot_val:text reset_val:text sourcefile:text sourceline:integer pending_restart:boolean`, pgSettings)
+	define(pc, "pg_cursors", 12136, 'v', `name:text statement:text is_holdable:boolean is_binary:boolean
+		is_scrollable:boolean creation_time:timestamptz`, pgCursors)
+	define(pc, "pg_prepared_statements", 12140, 'v', `name:text statement:text prepare_time:timestamptz
+		parameter_types:regtype[] from_sql:boolean generic_plans:bigint custom_plans:bigint`, pgPreparedStatements)
 	define(pc, "pg_proc", OIDPgProc, 'r', `oid:oid proname:name pronamespace:oid proowner:oid prolang:oid
 		procost:real prorows:real provariadic:oid prosupport:regproc prokind:char prosecdef:boolean
 		proleakproof:boolean proisstrict:boolean proretset:boolean provolatile:char proparallel:char
@@ -695,6 +699,28 @@ func pgSettings(s *Snapshot) ([]exec.Row, error) {
 		out = append(out, exec.Row{dText(st.Name), dText(st.Value), exec.Null, dTextOrNull(st.Category), dTextOrNull(st.Desc),
 			exec.Null, dText(context), dText(vartype), dText("session"), exec.Null, exec.Null, exec.Null,
 			dText(st.Value), dText(st.Value), exec.Null, exec.Null, dBool(false)})
+	}
+	return out, nil
+}
+
+func pgCursors(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, c := range s.Src.Cursors {
+		out = append(out, exec.Row{dText(c.Name), dText(c.Statement), dBool(c.Holdable), dBool(c.Binary), dBool(c.Scrollable),
+			exec.DTimestamp(exec.TimestampTZ(c.Created))})
+	}
+	return out, nil
+}
+
+func pgPreparedStatements(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, p := range s.Src.Prepared {
+		params := make([]exec.Datum, len(p.ParamTypes))
+		for i, t := range p.ParamTypes {
+			params[i] = exec.DRegOID(t, types.FormatType(types.Oid(t), -1))
+		}
+		out = append(out, exec.Row{dText(p.Name), dText(p.Statement), exec.DTimestamp(exec.TimestampTZ(p.Prepared)),
+			exec.NewArray(exec.OIDRegtype, params), dBool(true), exec.DInt(0), exec.DInt(0)})
 	}
 	return out, nil
 }

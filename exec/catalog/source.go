@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"sort"
+	"time"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/versioning"
@@ -20,12 +21,31 @@ type Source struct {
 	SearchPath []string // schemas of search_path, "$user" resolved
 	Settings   []Setting
 	Funcs      []string // names of the built-in functions
+	// Cursors and Prepared are the session's open cursors and PREPAREd
+	// statements, by name (pg_cursors, pg_prepared_statements).
+	Cursors  []Cursor
+	Prepared []Prepared
 	// Expr renders a stored expression of table t (a default or a CHECK)
 	// as pg_get_expr does, pretty or not; nil leaves the stored text.
 	Expr func(t *versioning.Table, expr string, pretty bool) string
 	// Sequences returns the sequences a stored expression of table t
 	// calls nextval on (pg_depend's entries for defaults); nil finds none.
 	Sequences func(t *versioning.Table, expr string) []*versioning.Sequence
+}
+
+// Cursor is one row of pg_cursors: Statement is the text of the query
+// that declared it.
+type Cursor struct {
+	Name, Statement              string
+	Holdable, Binary, Scrollable bool
+	Created                      time.Time
+}
+
+// Prepared is one row of pg_prepared_statements.
+type Prepared struct {
+	Name, Statement string
+	Prepared        time.Time
+	ParamTypes      []uint32
 }
 
 // Setting is one row of pg_settings.

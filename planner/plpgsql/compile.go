@@ -10,6 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // Signature is what the interpreter needs of a function's declaration.
@@ -22,6 +23,9 @@ type Signature struct {
 	ReturnsSet bool
 	Procedure  bool
 	Body       string
+	// Composite, when set, reports whether a type name names a composite
+	// type: a variable declared of one is a record of its fields.
+	Composite func(typeName string) bool
 }
 
 // Arg is one argument of a Signature. Mode is 'i', 'o', 'b', 'v' or 't'
@@ -32,7 +36,24 @@ type Arg struct {
 	Mode byte
 }
 
-func (a Arg) isInput() bool  { return a.Mode == 'i' || a.Mode == 'b' || a.Mode == 'v' }
+func (a Arg) isInput() bool { return a.Mode == 'i' || a.Mode == 'b' || a.Mode == 'v' }
+
+// inputs returns the arguments a call passes, in order.
+func (sig *Signature) inputs() []Arg {
+	var out []Arg
+	for _, a := range sig.Args {
+		if a.isInput() {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// isComposite reports whether t is a user-defined composite type.
+func isComposite(t exec.T) bool {
+	cat, array := types.UserCategoryOf(types.Oid(t.OID))
+	return cat == types.UserComposite && !array
+}
 func (a Arg) isOutput() bool { return a.Mode == 'o' || a.Mode == 'b' || a.Mode == 't' }
 
 // IsTrigger reports whether the function is a trigger function.
@@ -79,7 +100,7 @@ type datum struct {
 // Compile parses a function's body. Syntax errors fail with 42601, as
 // PostgreSQL's check_function_bodies does at CREATE FUNCTION.
 func Compile(sig *Signature) (*Function, error) {
-	body, rowTypes := declareRowTypes(sig.Body)
+	body, rowTypes := declareRowTypes(sig.Body, sig.Composite)
 	js, err := pg.ParsePlPgSqlToJSON(createText(sig, body, bareReturnNext))
 	if err != nil {
 		return nil, pgerr.Wrap(err, pgerr.SyntaxError, "%s", strings.TrimSpace(err.Error()))
@@ -129,7 +150,7 @@ func Compile(sig *Signature) (*Function, error) {
 		if dno >= 0 {
 			used[dno] = true
 			f.datums[dno].t = a.T
-			f.datums[dno].record = a.T.OID == exec.OIDRecord
+			f.datums[dno].record = a.T.OID == exec.OIDRecord || isComposite(a.T)
 		}
 		if a.isInput() {
 			f.args = append(f.args, dno)
@@ -162,9 +183,17 @@ var (
 	fieldMarker = regexp.MustCompile(`^\s*[a-zA-Z_][a-zA-Z0-9_$]*/\*\.([a-zA-Z_][a-zA-Z0-9_$]*)\*/\s*:=`)
 )
 
-// declareRowTypes rewrites body's %ROWTYPE declarations as records and
-// returns them, in order, and marks the assignments of records' fields.
-func declareRowTypes(body string) (string, []rowTypeVar) {
+// compositeDecl is a declaration of a variable of a named type, which
+// for a composite type the parser treats as %ROWTYPE's (see rowTypeDecl).
+var compositeDecl = regexp.MustCompile(`(?i)(^|[;\s])([a-z_][a-z0-9_$]*)(\s+)((?:[a-z_][a-z0-9_$]*\.)?[a-z_][a-z0-9_$]*)(\s*;)`)
+
+// declareRowTypes rewrites body's %ROWTYPE declarations, and those of
+// composite types (as composite tells them), as records and returns them,
+// in order, and marks the assignments of records' fields.
+func declareRowTypes(body string, composite func(string) bool) (string, []rowTypeVar) {
+	if composite != nil {
+		body = declareComposites(body, composite)
+	}
 	var vars []rowTypeVar
 	out := rowTypeDecl.ReplaceAllStringFunc(body, func(m string) string {
 		sm := rowTypeDecl.FindStringSubmatch(m)
@@ -173,6 +202,26 @@ func declareRowTypes(body string) (string, []rowTypeVar) {
 	})
 	out = fieldAssign.ReplaceAllString(out, "${1}${2}${3}/*.${4}*/${5}:=")
 	return out, vars
+}
+
+// declareComposites spells the declarations of composite-typed variables
+// in body's first DECLARE section as %ROWTYPE ones, which
+// declareRowTypes reads.
+func declareComposites(body string, composite func(string) bool) string {
+	lower := strings.ToLower(body)
+	start := strings.Index(lower, "declare")
+	end := strings.Index(lower, "begin")
+	if start < 0 || end < start {
+		return body
+	}
+	section := compositeDecl.ReplaceAllStringFunc(body[start:end], func(m string) string {
+		sm := compositeDecl.FindStringSubmatch(m)
+		if !composite(sm[4]) {
+			return m
+		}
+		return sm[1] + sm[2] + sm[3] + sm[4] + "%rowtype" + sm[5]
+	})
+	return body[:start] + section + body[end:]
 }
 
 // assignField returns the field an assignment's text marks (see
@@ -271,13 +320,15 @@ func typeText(t exec.T) string {
 	case exec.OIDVoid:
 		return "void"
 	}
-	if name := exec.TypeName(t.OID); !strings.Contains(name, "???") {
-		return name
+	switch cat, _ := types.UserCategoryOf(types.Oid(t.OID)); {
+	case isComposite(t):
+		// The parser reads the text only: it would not know a user
+		// type's name, and a composite is a record to it.
+		return "record"
+	case cat != 0:
+		return "text"
 	}
-	// A user type, which only the session's catalog names: the text is
-	// parsed for the body's shape alone (the signature's types are
-	// sig's), so any scalar type stands in for it.
-	return "text"
+	return exec.TypeName(t.OID)
 }
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -19,8 +19,11 @@ type Host interface {
 	// Type resolves a type as a declaration writes it.
 	Type(name string) (exec.T, error)
 	// RowType returns the columns of table name, the fields of a
-	// name%ROWTYPE variable.
+	// name%ROWTYPE variable (or those of composite type name).
 	RowType(name string) ([]exec.ResultColumn, error)
+	// Fields returns the fields of composite type oid, ok false when it
+	// is none.
+	Fields(oid uint32) (cols []exec.ResultColumn, ok bool)
 	// Notice sends a notice to the client.
 	Notice(err *pgerr.Error)
 	// Savepoint marks the transaction's state; the function it returns
@@ -121,7 +124,7 @@ func (f *Function) Run(c *Call) (*Outcome, error) {
 	}
 	for i, dno := range f.args {
 		if dno >= 0 && i < len(c.Args) {
-			fr.vals[dno].d = c.Args[i]
+			fr.bindArg(dno, f.sig.inputs()[i].T, c.Args[i])
 		}
 	}
 	if f.found >= 0 {
@@ -470,4 +473,23 @@ func (fr *frame) setFound(b bool) {
 	if fr.f.found >= 0 {
 		fr.vals[fr.f.found].d = exec.DBool(b)
 	}
+}
+
+// bindArg gives argument variable dno its value d, of type t: a record
+// variable (a composite argument) its fields.
+func (fr *frame) bindArg(dno int, t exec.T, d exec.Datum) {
+	if !fr.f.datums[dno].record {
+		fr.vals[dno].d = d
+		return
+	}
+	cols, ok := fr.h.Fields(t.OID)
+	if !ok {
+		fr.vals[dno].d = d
+		return
+	}
+	v := value{cols: cols}
+	if !d.IsNull() {
+		v.row = slices.Clone(d.Record().Fields)
+	}
+	fr.vals[dno] = v
 }

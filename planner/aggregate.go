@@ -1,0 +1,421 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// User-defined aggregates: CREATE AGGREGATE stores a versioning.Function
+// of kind 'a' whose Aggregate names its transition and final functions
+// (built-in or user functions); a call resolves them for its argument
+// types into an exec.UserAgg.
+
+// aggDef is what CREATE AGGREGATE's definition list says.
+type aggDef struct {
+	sfunc, finalfunc, combinefunc []*pg.Node // function names
+	stype                         *pg.TypeName
+	initcond                      *string
+	basetype                      *pg.TypeName // old syntax's input type
+}
+
+// createAggregate is CREATE [OR REPLACE] AGGREGATE.
+func (a *analyzer) createAggregate(s *pg.DefineStmt) (utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		schema, name := splitName(nameList(s.Defnames))
+		schema, err := a.creationSchema(ctx, schema, -1)
+		if err != nil {
+			return "", err
+		}
+		def, err := a.aggregateDef(s, schema, name)
+		if err != nil {
+			return "", err
+		}
+		old, exists, err := a.tx.Root.Function(ctx, schema, name, def.InputTypes())
+		if err != nil {
+			return "", err
+		}
+		if exists {
+			switch {
+			case !s.Replace:
+				return "", pgerr.New(pgerr.DuplicateFunction, "function %q already exists with same argument types", name)
+			case old.Kind != 'a':
+				return "", pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
+					WithDetail("%q is a %s.", name, map[byte]string{'f': "function", 'p': "procedure"}[old.Kind])
+			case old.Returns != def.Returns:
+				return "", pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").
+					WithHint("Use DROP AGGREGATE %s first.", functionSignature(old))
+			}
+			def.Comment = old.Comment
+		}
+		root, err := a.tx.Root.PutFunction(ctx, def)
+		if err != nil {
+			return "", err
+		}
+		a.tx.SetRoot(root)
+		a.s.planGen++
+		return "CREATE AGGREGATE", nil
+	}, nil
+}
+
+// aggregateDef checks CREATE AGGREGATE's definition, as PostgreSQL's
+// DefineAggregate does, and builds its record.
+func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*versioning.Function, error) {
+	d, err := a.aggDefinition(s.Definition, s.Oldstyle)
+	if err != nil {
+		return nil, err
+	}
+	if d.stype == nil {
+		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "aggregate stype must be specified")
+	}
+	if d.sfunc == nil {
+		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "aggregate sfunc must be specified")
+	}
+	def := &versioning.Function{Schema: schema, Name: name, Kind: 'a', Language: "internal", Volatility: 'i'}
+	if s.Oldstyle {
+		if d.basetype == nil {
+			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "aggregate input type must be specified")
+		}
+		if !strings.EqualFold(opName(d.basetype.Names), "any") { // basetype 'ANY': no argument, as count(*)
+			t, err := a.routineType(d.basetype)
+			if err != nil {
+				return nil, err
+			}
+			def.Args = []versioning.FuncArg{{Type: t.OID, Mode: 'i'}}
+		}
+	} else {
+		if d.basetype != nil {
+			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "basetype is redundant with aggregate input type specification")
+		}
+		if def.Args, err = a.aggregateArgs(s.Args); err != nil {
+			return nil, err
+		}
+	}
+	if strings.EqualFold(opName(d.stype.Names), "internal") {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "aggregates with transition type internal are not supported yet")
+	}
+	stype, err := a.routineType(d.stype)
+	if err != nil {
+		return nil, err
+	}
+	agg := &versioning.Aggregate{SFunc: strings.Join(nameList(d.sfunc), "."), SType: stype.OID}
+	if d.finalfunc != nil {
+		agg.FinalFunc = strings.Join(nameList(d.finalfunc), ".")
+	}
+	if d.combinefunc != nil {
+		agg.CombineFunc = strings.Join(nameList(d.combinefunc), ".")
+	}
+	if d.initcond != nil {
+		if _, err := exec.ParseText(stype, *d.initcond, a.s.settings()); err != nil {
+			return nil, err
+		}
+		agg.InitCond, agg.HasInit = *d.initcond, true
+	}
+	def.Aggregate = agg
+	// The functions must exist for the declared types, and the result
+	// is the final function's, else the state.
+	var inputs []exec.T
+	for _, t := range def.InputTypes() {
+		inputs = append(inputs, exec.T{OID: t, Typmod: -1})
+	}
+	ua, err := a.bindAggregate(def, inputs)
+	if err != nil {
+		return nil, err
+	}
+	def.Returns = ua.Ret.OID
+	if agg.CombineFunc != "" {
+		if _, err := a.aggSupport(agg.CombineFunc, "combine", []exec.T{stype, stype}, stype); err != nil {
+			return nil, err
+		}
+	}
+	return def, nil
+}
+
+// aggDefinition reads CREATE AGGREGATE's attributes: unknown ones draw a
+// warning, as in PostgreSQL; the moving-aggregate and parallel ones are
+// accepted and not used.
+func (a *analyzer) aggDefinition(list []*pg.Node, oldStyle bool) (*aggDef, error) {
+	d := &aggDef{}
+	for _, n := range list {
+		de := n.GetDefElem()
+		name := func() []*pg.Node {
+			if tn := de.Arg.GetTypeName(); tn != nil {
+				return tn.Names
+			}
+			return []*pg.Node{pg.MakeStrNode(defString(de.Arg))}
+		}
+		switch de.Defname {
+		case "sfunc", "sfunc1":
+			d.sfunc = name()
+		case "finalfunc":
+			d.finalfunc = name()
+		case "combinefunc":
+			d.combinefunc = name()
+		case "stype", "stype1":
+			d.stype = de.Arg.GetTypeName()
+			if d.stype == nil {
+				d.stype = &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode(defString(de.Arg))}, Typemod: -1}
+			}
+		case "basetype":
+			d.basetype = de.Arg.GetTypeName()
+			if d.basetype == nil {
+				d.basetype = &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode(defString(de.Arg))}, Typemod: -1}
+			}
+		case "initcond", "initcond1":
+			v := defString(de.Arg)
+			d.initcond = &v
+		case "parallel":
+			switch strings.ToLower(defString(de.Arg)) {
+			case "safe", "restricted", "unsafe":
+			default:
+				return nil, pgerr.New(pgerr.SyntaxError, "parameter \"parallel\" must be SAFE, RESTRICTED, or UNSAFE")
+			}
+		case "msfunc", "minvfunc", "mfinalfunc", "mstype", "minitcond", "msspace", "sspace", "finalfunc_extra", "mfinalfunc_extra",
+			"finalfunc_modify", "mfinalfunc_modify", "sortop", "hypothetical", "serialfunc", "deserialfunc":
+		default:
+			a.s.notice(pgerr.NewWarning(pgerr.SyntaxError, "aggregate attribute %q not recognized", de.Defname))
+		}
+	}
+	return d, nil
+}
+
+// defString is a definition value's text: a name, string or number.
+func defString(n *pg.Node) string {
+	switch {
+	case n == nil:
+		return ""
+	case n.GetTypeName() != nil:
+		return strings.Join(nameList(n.GetTypeName().Names), ".")
+	case n.GetString_() != nil:
+		return n.GetString_().Sval
+	case n.GetInteger() != nil:
+		return strconv.Itoa(int(n.GetInteger().Ival))
+	case n.GetFloat() != nil:
+		return n.GetFloat().Fval
+	}
+	return ""
+}
+
+// aggregateArgs reads CREATE AGGREGATE name(args): the argument list,
+// and none for (*). Ordered-set aggregates are not supported.
+func (a *analyzer) aggregateArgs(args []*pg.Node) ([]versioning.FuncArg, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	if len(args) > 1 && args[1].GetInteger() != nil && args[1].GetInteger().Ival > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ordered-set aggregates are not supported yet")
+	}
+	var out []versioning.FuncArg
+	for _, n := range args[0].GetList().GetItems() {
+		p := n.GetFunctionParameter()
+		t := exec.T{OID: exec.OIDAny}
+		if !strings.EqualFold(opName(p.ArgType.Names), "any") {
+			var err error
+			if t, err = a.routineType(p.ArgType); err != nil {
+				return nil, err
+			}
+		}
+		arg := versioning.FuncArg{Name: p.Name, Type: t.OID, Mode: 'i'}
+		if p.Mode == pg.FunctionParameterMode_FUNC_PARAM_VARIADIC {
+			arg.Mode = 'v'
+		}
+		out = append(out, arg)
+	}
+	return out, nil
+}
+
+// bindAggregate makes the aggregate def computable for arguments of
+// types args: its functions resolved, its initial state parsed.
+func (a *analyzer) bindAggregate(def *versioning.Function, args []exec.T) (*exec.UserAgg, error) {
+	agg := def.Aggregate
+	stype := exec.T{OID: agg.SType, Typmod: -1}
+	ua := &exec.UserAgg{Name: def.Name, Args: def.InputTypes(), Ret: stype}
+	if agg.HasInit {
+		d, err := exec.ParseText(stype, agg.InitCond, a.s.settings())
+		if err != nil {
+			return nil, err
+		}
+		ua.Init = d
+	}
+	step, err := a.aggSupport(agg.SFunc, "transition", append([]exec.T{stype}, args...), stype)
+	if err != nil {
+		return nil, err
+	}
+	ua.Step, ua.StepStrict = exprFn(step), isStrictCall(step)
+	ua.Transition = transitionKey(def, args)
+	if agg.FinalFunc != "" {
+		final, err := a.aggSupport(agg.FinalFunc, "final", []exec.T{stype}, exec.T{})
+		if err != nil {
+			return nil, err
+		}
+		ua.Final, ua.FinalStrict, ua.Ret = exprFn(final), isStrictCall(final), final.Type()
+	}
+	return ua, nil
+}
+
+// aggSupport resolves a call of function name (an aggregate's transition,
+// final or combine function: what) over arguments of types args, which
+// it must take as they are, returning want unless that is the zero T.
+// The call reads its arguments from the row.
+func (a *analyzer) aggSupport(name, what string, args []exec.T, want exec.T) (exec.Expr, error) {
+	in := make([]exec.Expr, len(args))
+	for i, t := range args {
+		in[i] = &exec.ColRef{Idx: i, T: t}
+	}
+	schema, fname := splitName(strings.Split(name, "."))
+	missing := func() error {
+		names := make([]string, len(args))
+		for i, t := range args {
+			names[i] = exec.TypeName(t.OID)
+		}
+		return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", fname, strings.Join(names, ", "))
+	}
+	var call exec.Expr
+	cands, err := a.userFuncs(schema, fname)
+	if err != nil {
+		return nil, err
+	}
+	cands = slices.DeleteFunc(cands, func(f *versioning.Function) bool { return f.Kind != 'f' })
+	if len(cands) > 0 || schema != "" {
+		rc, err := a.resolveAmong(cands, fname, in, nil, nil, false, -1, false)
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedFunction {
+			return nil, missing()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := runtimeCoercion(fname, rc.def.InputTypes(), args); err != nil {
+			return nil, err
+		}
+		call = a.userScalarCall(rc)
+	} else {
+		f, params, err := exec.LookupFunc(fname, args)
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedFunction {
+			return nil, missing()
+		}
+		if err != nil {
+			return nil, err
+		}
+		var declared []uint32
+		for _, p := range params {
+			declared = append(declared, p.OID)
+		}
+		if !f.Variadic && !slices.Contains(f.Args, exec.OIDAny) {
+			if err := runtimeCoercion(fname, declared, args); err != nil {
+				return nil, err
+			}
+		}
+		if call, err = a.call(fname, in, -1, false); err != nil {
+			return nil, err
+		}
+	}
+	if want.OID != 0 && call.Type().OID != want.OID {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "return type of %s function %s is not %s", what, fname, exec.TypeName(want.OID))
+	}
+	return call, nil
+}
+
+// runtimeCoercion fails unless a function declared with parameters
+// params takes arguments of types args as they are (PostgreSQL's
+// lookup_agg_function: binary-coercible only).
+func runtimeCoercion(name string, params []uint32, args []exec.T) error {
+	for i, p := range params {
+		if i < len(args) && p != args[i].OID && !binaryCoercible(args[i].OID, p) {
+			names := make([]string, len(params))
+			for j, q := range params {
+				names[j] = exec.TypeName(q)
+			}
+			return pgerr.New(pgerr.DatatypeMismatch, "function %s(%s) requires run-time type coercion", name, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// binaryCoercible reports whether a value of type from is one of type to
+// without conversion.
+func binaryCoercible(from, to uint32) bool {
+	text := func(o uint32) bool { return o == exec.OIDText || o == exec.OIDVarchar }
+	return to == exec.OIDAny || text(from) && text(to)
+}
+
+// exprFn evaluates e over its arguments as the row.
+func exprFn(e exec.Expr) exec.Fn {
+	return func(env *exec.Env, args []exec.Datum) (exec.Datum, error) { return e.Eval(env, exec.Row(args)) }
+}
+
+func isStrictCall(e exec.Expr) bool {
+	c, ok := e.(*exec.Call)
+	return ok && c.Strict
+}
+
+// userAggregates returns the user aggregates a call of names may mean.
+func (a *analyzer) userAggregates(names []*pg.Node) ([]*versioning.Function, error) {
+	schema, name := splitName(nameList(names))
+	if schema == "pg_catalog" {
+		return nil, nil
+	}
+	fs, err := a.userFuncs(schema, name)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(fs, func(f *versioning.Function) bool { return f.Kind != 'a' }), nil
+}
+
+// isAggregate reports whether a call names an aggregate, built-in or
+// user-defined.
+func (a *analyzer) isAggregate(f *pg.FuncCall) bool {
+	if exec.IsAgg(opName(f.Funcname)) {
+		return true
+	}
+	aggs, err := a.userAggregates(f.Funcname)
+	return err == nil && len(aggs) > 0
+}
+
+// lookupAggregate resolves an aggregate call over arguments of types
+// args: a built-in aggregate, else a user-defined one.
+func (a *analyzer) lookupAggregate(f *pg.FuncCall, name string, args []exec.T) (*exec.AggFunc, []exec.T, error) {
+	if exec.IsAgg(name) {
+		return exec.LookupAgg(name, args)
+	}
+	defs, err := a.userAggregates(f.Funcname)
+	if err != nil {
+		return nil, nil, err
+	}
+	var overloads []*exec.Func
+	for _, d := range defs {
+		overloads = append(overloads, &exec.Func{Name: d.Name, Args: d.InputTypes(), Ret: d.Returns, Variadic: slices.ContainsFunc(d.Args, func(x versioning.FuncArg) bool { return x.Mode == 'v' })})
+	}
+	best, want, err := exec.LookupIn(overloads, name, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	ua, err := a.bindAggregate(defs[slices.Index(overloads, best)], want)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ua.AggFunc(), want, nil
+}
+
+// transitionKey identifies an aggregate's transition for arguments of
+// types args: its function as resolved (by name in the aggregate's
+// schema's context), state type and initial state.
+func transitionKey(def *versioning.Function, args []exec.T) string {
+	agg := def.Aggregate
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s.%s|%d|%t|%s", def.Schema, agg.SFunc, agg.SType, agg.HasInit, agg.InitCond)
+	for _, t := range args {
+		fmt.Fprintf(&b, "|%d", t.OID)
+	}
+	return b.String()
+}
