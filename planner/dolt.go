@@ -10,6 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -79,6 +80,12 @@ func (s *Session) resolveCommit(ctx context.Context, spec string) (store.Address
 		return store.Address{}, err
 	}
 	c, err := s.repo.ResolveCommit(ctx, spec, head)
+	if errors.Is(err, versioning.ErrNoRevision) {
+		// A timestamp names the commit HEAD had then (AS OF '2026-12-01').
+		if d, perr := exec.ParseText(exec.TTimestampTZ, spec, s.settings()); perr == nil && d.Kind == exec.KindTimestamp {
+			c, err = s.repo.CommitAt(ctx, head, types.TimestampTZ(d.I).Time())
+		}
+	}
 	return c, vcsError(err)
 }
 

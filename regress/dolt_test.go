@@ -281,3 +281,19 @@ SELECT current_database(), active_branch(), count(*) FROM t;
 		t.Fatalf("psql printed:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+// TestAsOfTimestamp reads tables as of a time: the commit HEAD had then.
+func TestAsOfTimestamp(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE ts_t (k int PRIMARY KEY)")
+	exec(t, ctx, c, "INSERT INTO ts_t VALUES (1)")
+	exec(t, ctx, c, "SELECT dolt_commit('-Am', 'one', '--date', '2030-01-01T00:00:00Z')")
+	exec(t, ctx, c, "INSERT INTO ts_t VALUES (2)")
+	exec(t, ctx, c, "SELECT dolt_commit('-am', 'two', '--date', '2031-01-01T00:00:00Z')")
+	wantRows(t, ctx, c, "SELECT count(*) FROM ts_t AS OF '2030-06-01'", "1")
+	wantRows(t, ctx, c, "SELECT count(*) FROM ts_t AS OF '2031-06-01 00:00:00+00'", "2")
+	wantRows(t, ctx, c, `SELECT count(*) FROM "postgres@2030-12-31".public.ts_t`, "1")
+	wantError(t, ctx, c, "22023", "SELECT count(*) FROM ts_t AS OF '2000-01-01'")
+}

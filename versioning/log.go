@@ -3,6 +3,8 @@ package versioning
 import (
 	"container/heap"
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/prollypg/prollypg/store"
 )
@@ -156,4 +158,19 @@ func (r *Repo) IsAncestor(ctx context.Context, a, b store.Address) (bool, error)
 		err = nil
 	}
 	return found, err
+}
+
+// CommitAt returns the latest commit reachable from head that was made at
+// or before t (by its committer's time): what AS OF a timestamp reads.
+func (r *Repo) CommitAt(ctx context.Context, head store.Address, t time.Time) (store.Address, error) {
+	log, err := r.Log(ctx, []store.Address{head}, nil)
+	if err != nil {
+		return store.Address{}, err
+	}
+	for _, e := range log {
+		if !e.Commit.Committer.When.After(t) {
+			return e.Addr, nil
+		}
+	}
+	return store.Address{}, fmt.Errorf("%w: no commit at or before %s", ErrNoRevision, t.UTC().Format(time.RFC3339))
 }
