@@ -825,7 +825,8 @@ func (s *Session) doltTag(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 }
 
 // doltClean is dolt_clean: drops the working tables that are not staged
-// nor in HEAD (all, or the named ones).
+// nor in HEAD (all, or the named ones) and, with no names, such views,
+// functions and sequences too.
 func (s *Session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_clean", a, flagSpec{values: map[string]bool{"dry-run": false}})
 	if err != nil {
@@ -852,17 +853,31 @@ func (s *Session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			return nil, err
 		}
 		var drop []versioning.TableName
+		var dropObjects []versioning.ObjectName
 		for _, c := range changes {
 			n := versioning.TableName{Schema: c.Schema, Name: c.Name}
-			if c.IsTable() && c.From == nil && (want == nil || want[n]) {
+			switch {
+			case c.IsTable() && c.From == nil && (want == nil || want[n]):
 				if _, inHead, err := head.Table(ctx, c.Schema, c.Name); err != nil {
 					return nil, err
 				} else if !inHead {
 					drop = append(drop, n)
 				}
+			case want == nil && c.From == nil && c.IsObject() && c.Kind != versioning.KindType:
+				// New views, functions and sequences go too when cleaning
+				// everything; types stay, as a kept table may use them.
+				o := versioning.ObjectName{Kind: c.Kind, Schema: c.Schema, Name: c.Name}
+				if _, inHead, err := head.ObjectRecord(ctx, o); err != nil {
+					return nil, err
+				} else if !inHead {
+					dropObjects = append(dropObjects, o)
+				}
 			}
 		}
 		w, err := versioning.StageTables(ctx, working, staged, drop)
+		if err == nil && len(dropObjects) > 0 {
+			w, err = versioning.StageObjects(ctx, w, staged, dropObjects)
+		}
 		nws := *ws
 		nws.Working = w.Addr()
 		return &nws, err
