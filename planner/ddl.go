@@ -429,17 +429,24 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 		if err != nil {
 			return "", err
 		}
+		var likes []*likeClause
 		for _, elt := range s.TableElts {
 			switch {
 			case elt.GetColumnDef() != nil:
 				if err := d.columnDef(ctx, elt.GetColumnDef(), s.Partbound != nil); err != nil {
 					return "", err
 				}
-			case elt.GetConstraint() != nil:
-				// Below: table constraints may name columns defined later.
-			default:
-				return "", pgerr.New(pgerr.FeatureNotSupported, "LIKE in CREATE TABLE is not supported yet")
+			case elt.GetTableLikeClause() != nil:
+				l, err := d.likeColumns(ctx, elt.GetTableLikeClause())
+				if err != nil {
+					return "", err
+				}
+				if l != nil {
+					likes = append(likes, l)
+				}
 			}
+			// Table constraints come below: they may name columns
+			// defined later.
 		}
 		for _, elt := range s.TableElts {
 			if con := elt.GetConstraint(); con != nil {
@@ -450,6 +457,11 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 		}
 		if err := d.finish(ctx); err != nil {
 			return "", err
+		}
+		for _, l := range likes {
+			if err := l.copy(d); err != nil {
+				return "", err
+			}
 		}
 		if err := d.partitioning(ctx, s, parents); err != nil {
 			return "", err

@@ -371,6 +371,19 @@ func partitionPrimaryKey(parent, def *versioning.Table, ns *nameSet) {
 // pix of its parent: the same key, by column name, named as PostgreSQL
 // names a partition's index.
 func partitionIndex(parent, def *versioning.Table, pix versioning.Index, ns *nameSet) versioning.Index {
+	ix, names := remapIndex(parent, def, pix)
+	suffix := "idx"
+	if ix.Constraint {
+		suffix = "key"
+	}
+	ix.Name = ns.chooseRelationName(def.Name, indexNameAddition(names), suffix, ix.Constraint)
+	return ix
+}
+
+// remapIndex returns a copy of index pix of table parent for table def,
+// which has parent's columns by name, without name, comments or rows,
+// and the names of its key columns ("expr" for an expression).
+func remapIndex(parent, def *versioning.Table, pix versioning.Index) (versioning.Index, []string) {
 	remap := func(pos int) int { return columnIndex(def, parent.Columns[pos].Name) }
 	ix := pix
 	ix.Columns = slices.Clone(pix.Columns)
@@ -387,14 +400,9 @@ func partitionIndex(parent, def *versioning.Table, pix versioning.Index, ns *nam
 	for _, c := range pix.Include {
 		ix.Include = append(ix.Include, remap(c))
 	}
-	suffix := "idx"
-	if ix.Constraint {
-		suffix = "key"
-	}
-	ix.Name = ns.chooseRelationName(def.Name, indexNameAddition(names), suffix, ix.Constraint)
-	ix.Comment, ix.ConstraintComment = "", ""
+	ix.Name, ix.Comment, ix.ConstraintComment = "", "", ""
 	ix.Rows = store.Address{}
-	return ix
+	return ix, names
 }
 
 // addPartitionIndexes gives def, a partition of parent with rows, the
