@@ -212,17 +212,9 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 	}
 	switch {
 	case name == "pg_get_userbyid" && n == 1:
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			oid, ok := argOID(a[0])
-			if !ok {
-				return exec.Null, nil
-			}
-			snap, err := s.snapshot(env)
-			if err != nil {
-				return exec.Null, err
-			}
+		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			return exec.DText(roleByOID(snap, oid)), nil
-		}, exec.TName, true
+		}), exec.TName, true
 	case name == "format_type" && n == 2:
 		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			oid, ok := argOID(a[0])
@@ -239,21 +231,13 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			return exec.DText(exec.FormatTypeIn(env.Settings, oid, typmod)), nil
 		}, exec.TText, true
 	case name == "pg_table_is_visible" && n == 1:
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			oid, ok := argOID(a[0])
-			if !ok {
-				return exec.Null, nil
-			}
-			snap, err := s.snapshot(env)
-			if err != nil {
-				return exec.Null, err
-			}
+		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			r, ok := snap.RelationByOID(oid)
 			if !ok {
 				return exec.Null, nil
 			}
 			return exec.DBool(snap.Visible(r)), nil
-		}, exec.TBool, true
+		}), exec.TBool, true
 	case name == "pg_type_is_visible" && n == 1:
 		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			oid, ok := argOID(a[0])
@@ -269,31 +253,15 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			return exec.Null, nil
 		}, exec.TBool, true
 	case name == "pg_get_partkeydef" && n == 1:
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			oid, ok := argOID(a[0])
-			if !ok {
-				return exec.Null, nil
-			}
-			snap, err := s.snapshot(env)
-			if err != nil {
-				return exec.Null, err
-			}
+		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			r, ok := snap.RelationByOID(oid)
 			if !ok || r.Table == nil || !r.Table.Partitioned() {
 				return exec.Null, nil
 			}
 			return exec.DText(snap.PartitionKeyDef(r.Table)), nil
-		}, exec.TText, true
+		}), exec.TText, true
 	case name == "pg_get_partition_constraintdef" && n == 1:
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			oid, ok := argOID(a[0])
-			if !ok {
-				return exec.Null, nil
-			}
-			snap, err := s.snapshot(env)
-			if err != nil {
-				return exec.Null, err
-			}
+		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			r, ok := snap.RelationByOID(oid)
 			if !ok || r.Table == nil || r.Kind != 'r' {
 				return exec.Null, nil
@@ -303,7 +271,7 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 				return exec.Null, err
 			}
 			return exec.DText(def), nil
-		}, exec.TText, true
+		}), exec.TText, true
 	case name == "pg_get_expr" && (n == 2 || n == 3):
 		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			if isNull(a[:2]) {
@@ -472,36 +440,20 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 			return exec.Null, nil
 		}, exec.TName, true
 	case name == "pg_get_triggerdef" && (n == 1 || n == 2):
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			oid, ok := argOID(a[0])
-			if !ok {
-				return exec.Null, nil
-			}
-			snap, err := s.snapshot(env)
-			if err != nil {
-				return exec.Null, err
-			}
+		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			t, tr, ok := snap.TriggerByOID(oid)
 			if !ok {
 				return exec.Null, nil
 			}
 			return exec.DText(snap.TriggerDef(t, tr, n == 2 && !a[1].IsNull() && argBool(a[1]))), nil
-		}, exec.TText, true
+		}), exec.TText, true
 	case n == 1 && (name == "pg_get_functiondef" || name == "pg_get_function_arguments" || name == "pg_get_function_identity_arguments" ||
 		name == "pg_get_function_result" || name == "pg_function_is_visible"):
 		t := exec.TText
 		if name == "pg_function_is_visible" {
 			t = exec.TBool
 		}
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			oid, ok := argOID(a[0])
-			if !ok {
-				return exec.Null, nil
-			}
-			snap, err := s.snapshot(env)
-			if err != nil {
-				return exec.Null, err
-			}
+		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			f, ok := snap.FunctionByOID(oid)
 			if !ok {
 				return builtinProcInfo(name, oid), nil
@@ -520,7 +472,7 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 				return exec.DText(catalog.FunctionResult(f, settingsTypeNamer(env.Settings))), nil
 			}
 			return exec.DBool(snap.FunctionVisible(f)), nil
-		}, t, true
+		}), t, true
 	case name == "pg_get_serial_sequence" && n == 2:
 		return s.serialSequence, exec.TText, true
 	case name == "to_regclass" && n == 1:
@@ -555,6 +507,22 @@ func builtinProcInfo(name string, oid uint32) exec.Datum {
 		break
 	}
 	return exec.Null
+}
+
+// oidFunc makes a catalog function whose first argument is an OID: NULL
+// when it is NULL or not an OID, else fn over the session's catalog.
+func (s *Session) oidFunc(fn func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error)) exec.Fn {
+	return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		oid, ok := argOID(a[0])
+		if !ok {
+			return exec.Null, nil
+		}
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return exec.Null, err
+		}
+		return fn(env, a, snap, oid)
+	}
 }
 
 // roleByOID is pg_get_userbyid.
