@@ -105,7 +105,8 @@ func (s *Session) catalogSource(env *exec.Env) (*catalog.Source, error) {
 	}
 	sort.Slice(settings, func(i, j int) bool { return settings[i].Name < settings[j].Name })
 	return &catalog.Source{
-		Ctx: env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Roles: roles,
+		Backends: s.e.live.backends(),
+		Ctx:      env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Roles: roles,
 		SearchPath: s.lookupPath(), Settings: settings, Funcs: exec.FuncNames(),
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {

@@ -28,6 +28,8 @@ type Engine struct {
 	// branches counts the sessions working on each branch: a branch in
 	// use is not deleted or renamed from under them without --force.
 	branches branchUse
+	// live are the open sessions, for pg_stat_activity (activity.go).
+	live liveSessions
 
 	// HashPassword turns a password into the verifier kept for its role
 	// (the wire layer's SCRAM-SHA-256 verifier); nil refuses passwords.
@@ -112,6 +114,8 @@ type Session struct {
 	// ProcessID is the session's number in BackendKeyData, which
 	// pg_backend_pid reports; the wire layer sets it.
 	ProcessID uint32
+	started   time.Time       // backend_start
+	activity  sessionActivity // what pg_stat_activity shows of it
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)
@@ -263,6 +267,9 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 	if detached == nil {
 		e.branches.enter(repo.Name(), branch)
 	}
+	s.started = time.Now()
+	s.publish("idle", "")
+	e.live.add(s)
 	return s, nil
 }
 
@@ -348,6 +355,7 @@ func (s *Session) rollback() {
 // Sync ends a batch of statements: the implicit transaction commits, or
 // rolls back if the batch failed; an explicit one is marked failed.
 func (s *Session) Sync(ctx context.Context, failed bool) error {
+	defer s.publishIdle()
 	if s.explicit {
 		if failed {
 			s.failed = true
@@ -362,8 +370,21 @@ func (s *Session) Sync(ctx context.Context, failed bool) error {
 	return s.commit(ctx)
 }
 
+// publishIdle records the session as waiting for its client.
+func (s *Session) publishIdle() {
+	switch {
+	case s.explicit && s.failed:
+		s.publish("idle in transaction (aborted)", "")
+	case s.explicit:
+		s.publish("idle in transaction", "")
+	default:
+		s.publish("idle", "")
+	}
+}
+
 // Close ends the session, abandoning any open transaction.
 func (s *Session) Close() {
+	s.e.live.remove(s)
 	if s.detached == nil {
 		s.e.branches.leave(s.repo.Name(), s.branch)
 	}

@@ -180,6 +180,7 @@ func (r *Result) Close() error {
 // explicit transaction block, the block is then failed.
 func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.Datum) (*Result, error) {
 	s := st.s
+	s.publish("active", st.Text())
 	if err := s.checkNotFailed(st.raw.Stmt); err != nil {
 		return nil, err
 	}

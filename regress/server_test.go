@@ -367,3 +367,38 @@ func TestSeveralStatementsInOneQuery(t *testing.T) {
 		t.Fatalf("results %q, want %q", got, want)
 	}
 }
+
+// TestStatActivity checks pg_stat_activity: every session, with its
+// pid, state and query, as monitoring tools read it.
+func TestStatActivity(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	var pid int
+	if err := b.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, ctx, b, "BEGIN")
+	exec(t, ctx, b, "SELECT 42")
+	var state, query, db string
+	err := a.QueryRow(ctx, "SELECT state, query, datname FROM pg_stat_activity WHERE pid = $1", pid).Scan(&state, &query, &db)
+	if err != nil || state != "idle in transaction" || query != "SELECT 42" || db != "postgres" {
+		t.Fatalf("pg_stat_activity of the other session: %q %q %q (%v)", state, query, db, err)
+	}
+	var n int
+	if err := a.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND pid = pg_backend_pid()").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("own session active: %d (%v)", n, err)
+	}
+	b.Close(ctx)
+	for i := 0; i < 100; i++ {
+		if err := a.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1", pid).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("a closed session stays in pg_stat_activity")
+}

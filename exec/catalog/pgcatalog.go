@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/types"
@@ -57,6 +58,10 @@ func init() {
 	define(pc, "pg_user", 12014, 'v', `usename:name usesysid:oid usecreatedb:boolean usesuper:boolean
 		userepl:boolean usebypassrls:boolean passwd:text valuntil:timestamptz useconfig:text[]`, pgUser)
 	define(pc, "pg_auth_members", 1261, 'r', "roleid:oid member:oid grantor:oid admin_option:boolean", none)
+	define(pc, "pg_stat_activity", 12222, 'v', `datid:oid datname:name pid:integer leader_pid:integer usesysid:oid usename:name
+		application_name:text client_addr:text client_hostname:text client_port:integer backend_start:timestamptz
+		xact_start:timestamptz query_start:timestamptz state_change:timestamptz wait_event_type:text wait_event:text
+		state:text backend_xid:text backend_xmin:text query_id:bigint query:text backend_type:text`, pgStatActivity)
 	define(pc, "pg_settings", 12104, 'v', `name:text setting:text unit:text category:text short_desc:text
 		extra_desc:text context:text vartype:text source:text min_val:text max_val:text enumvals:text[]
 		boot_val:text reset_val:text sourcefile:text sourceline:integer pending_restart:boolean`, pgSettings)
@@ -681,6 +686,29 @@ func pgUser(s *Snapshot) ([]exec.Row, error) {
 		}
 		out = append(out, exec.Row{dText(r.name), dOID(r.oid), dBool(r.createDB), dBool(r.super), dBool(r.replication),
 			dBool(r.bypassRLS), dText("********"), exec.Null, exec.Null})
+	}
+	return out, nil
+}
+
+func pgStatActivity(s *Snapshot) ([]exec.Row, error) {
+	ts := func(t time.Time) exec.Datum {
+		if t.IsZero() {
+			return exec.Null
+		}
+		return exec.DTimestamp(int64(types.TimestampTZFromTime(t)))
+	}
+	var out []exec.Row
+	for _, b := range s.Src.Backends {
+		port := exec.Null
+		if b.ClientPort != 0 {
+			port = dInt(int64(b.ClientPort))
+		}
+		out = append(out, exec.Row{
+			dOID(DatabaseOID(b.Database)), dText(b.Database), dInt(int64(b.PID)), exec.Null, dOID(RoleOID(b.User)), dText(b.User),
+			dText(b.Application), dTextOrNull(b.ClientAddr), exec.Null, port, ts(b.BackendStart),
+			ts(b.XactStart), ts(b.QueryStart), ts(b.Since), exec.Null, exec.Null,
+			dText(b.State), exec.Null, exec.Null, exec.Null, dText(b.Query), dText("client backend"),
+		})
 	}
 	return out, nil
 }

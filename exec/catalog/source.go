@@ -25,12 +25,24 @@ type Source struct {
 	// statements, by name (pg_cursors, pg_prepared_statements).
 	Cursors  []Cursor
 	Prepared []Prepared
+	// Backends are the server's sessions, for pg_stat_activity.
+	Backends []Backend
 	// Expr renders a stored expression of table t (a default or a CHECK)
 	// as pg_get_expr does, pretty or not; nil leaves the stored text.
 	Expr func(t *versioning.Table, expr string, pretty bool) string
 	// Sequences returns the sequences a stored expression of table t
 	// calls nextval on (pg_depend's entries for defaults); nil finds none.
 	Sequences func(t *versioning.Table, expr string) []*versioning.Sequence
+}
+
+// Backend is one session of the server as pg_stat_activity shows it;
+// zero times read as NULL.
+type Backend struct {
+	PID                                        uint32
+	Database, User, Application, ClientAddr    string
+	ClientPort                                 int
+	BackendStart, XactStart, QueryStart, Since time.Time
+	State, Query                               string
 }
 
 // Cursor is one row of pg_cursors: Statement is the text of the query

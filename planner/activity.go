@@ -1,0 +1,84 @@
+package planner
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prollypg/prollypg/exec/catalog"
+)
+
+// What pg_stat_activity shows: the engine keeps its live sessions, and each
+// session publishes what it is doing as an immutable snapshot, read by
+// other sessions' scans without locking the session.
+
+// liveSessions is the engine's set of open sessions.
+type liveSessions struct {
+	mu sync.Mutex
+	m  map[*Session]struct{}
+}
+
+func (l *liveSessions) add(s *Session) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.m == nil {
+		l.m = map[*Session]struct{}{}
+	}
+	l.m[s] = struct{}{}
+}
+
+func (l *liveSessions) remove(s *Session) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.m, s)
+}
+
+// backends returns every session as pg_stat_activity shows it.
+func (l *liveSessions) backends() []catalog.Backend {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]catalog.Backend, 0, len(l.m))
+	for s := range l.m {
+		a := s.activity.Load()
+		if a == nil {
+			continue
+		}
+		out = append(out, catalog.Backend{
+			PID: a.pid, Database: s.database, User: s.user, Application: a.app,
+			BackendStart: s.started, XactStart: a.xactStart, QueryStart: a.queryStart, Since: a.since,
+			State: a.state, Query: a.query,
+		})
+	}
+	return out
+}
+
+// activity is a session's state at one moment; a new one replaces it.
+type activity struct {
+	pid                          uint32 // read by the session, as the wire layer sets it after Connect
+	state, query, app            string
+	queryStart, since, xactStart time.Time
+}
+
+// sessionActivity holds a session's current activity.
+type sessionActivity = atomic.Pointer[activity]
+
+// publish records what the session does now: state is pg_stat_activity's
+// (active, idle, idle in transaction, ...), query the statement running
+// or, when idle, the last one ("" keeps the previous).
+func (s *Session) publish(state, query string) {
+	now := time.Now()
+	a := &activity{pid: s.ProcessID, state: state, query: query, app: s.vars["application_name"], since: now}
+	if prev := s.activity.Load(); prev != nil {
+		a.queryStart = prev.queryStart
+		if query == "" {
+			a.query = prev.query
+		}
+	}
+	if state == "active" {
+		a.queryStart = now
+	}
+	if s.txn != nil {
+		a.xactStart = s.txn.StartTime
+	}
+	s.activity.Store(a)
+}
