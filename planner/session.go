@@ -31,6 +31,11 @@ type Engine struct {
 	// live are the open sessions, for pg_stat_activity (activity.go).
 	live liveSessions
 
+	// CancelBackend and TerminateBackend, set by the server, cancel the
+	// statement of the session with a pid or end the session
+	// (pg_cancel_backend, pg_terminate_backend); nil: no session is found.
+	CancelBackend, TerminateBackend func(pid uint32) bool
+
 	// HashPassword turns a password into the verifier kept for its role
 	// (the wire layer's SCRAM-SHA-256 verifier); nil refuses passwords.
 	HashPassword func(password string) (string, error)

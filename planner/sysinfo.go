@@ -51,6 +51,21 @@ func (s *Session) systemInfoFunc(name string, args []exec.Expr) (exec.Fn, exec.T
 		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
 			return exec.DInt(int64(s.ProcessID)), nil
 		}, exec.TInt4, true
+	case (name == "pg_cancel_backend" || name == "pg_terminate_backend") && (n == 1 || n == 2 && name == "pg_terminate_backend"):
+		signal := s.e.CancelBackend
+		if name == "pg_terminate_backend" {
+			signal = s.e.TerminateBackend
+		}
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if a[0].IsNull() {
+				return exec.Null, nil
+			}
+			if signal == nil || a[0].I <= 0 || a[0].I > 1<<32-1 || !signal(uint32(a[0].I)) {
+				s.notice(pgerr.NewWarning(pgerr.Code("01000"), "PID %d is not a PostgreSQL backend process", a[0].I))
+				return exec.DBool(false), nil
+			}
+			return exec.DBool(true), nil
+		}, exec.TBool, true
 	case name == "pg_is_in_recovery" && n == 0:
 		return func(*exec.Env, []exec.Datum) (exec.Datum, error) { return exec.DBool(false), nil }, exec.TBool, true
 	case name == "pg_postmaster_start_time" && n == 0:

@@ -402,3 +402,44 @@ func TestStatActivity(t *testing.T) {
 	}
 	t.Fatalf("a closed session stays in pg_stat_activity")
 }
+
+// TestCancelAndTerminateBackend checks pg_cancel_backend and
+// pg_terminate_backend on another session.
+func TestCancelAndTerminateBackend(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	var pid int
+	if err := b.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := b.Exec(ctx, "SELECT pg_sleep(10)"); done <- err }()
+	var ok bool
+	for i := 0; i < 200 && !ok; i++ {
+		time.Sleep(10 * time.Millisecond)
+		var n int
+		if err := a.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND state = 'active'", pid).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 1 {
+			if err := a.QueryRow(ctx, "SELECT pg_cancel_backend($1::int)", pid).Scan(&ok); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := <-done; sqlstate(err) != "57014" {
+		t.Fatalf("cancelled statement: %v, want 57014", err)
+	}
+	exec(t, ctx, b, "SELECT 1") // the session goes on
+	if err := a.QueryRow(ctx, "SELECT pg_terminate_backend($1::int)", pid).Scan(&ok); err != nil || !ok {
+		t.Fatalf("pg_terminate_backend: %v %v", ok, err)
+	}
+	if _, err := b.Exec(ctx, "SELECT 1"); err == nil {
+		t.Fatal("a terminated session still answers")
+	}
+	if err := a.QueryRow(ctx, "SELECT pg_cancel_backend(999999)").Scan(&ok); err != nil || ok {
+		t.Fatalf("pg_cancel_backend of no session: %v %v", ok, err)
+	}
+}

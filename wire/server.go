@@ -250,6 +250,35 @@ func (s *Server) cancelRequest(pid, secret uint32) {
 	c.cancelStmt(errCancelRequested)
 }
 
+// CancelBackend cancels the running statement of the session with pid,
+// as pg_cancel_backend does (the caller has checked the privilege); false
+// when no session has the pid.
+func (s *Server) CancelBackend(pid uint32) bool {
+	s.mu.Lock()
+	c := s.pids[pid]
+	s.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	c.cancelStmt(errCancelRequested)
+	return true
+}
+
+// TerminateBackend ends the session with pid, as pg_terminate_backend
+// does: its statement is cancelled and its connection closed; false when
+// no session has the pid.
+func (s *Server) TerminateBackend(pid uint32) bool {
+	s.mu.Lock()
+	c := s.pids[pid]
+	s.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	c.cancelStmt(errConnLost)
+	c.nc.Close()
+	return true
+}
+
 // mockVerifier returns a SCRAM verifier for an unknown user: its salt is
 // stable per user (so that probing cannot tell unknown users apart) and it
 // matches no password.

@@ -137,6 +137,7 @@ func run(log *zap.Logger, listen, dataDir, auth string, tlsCfg *tls.Config) erro
 	if err != nil {
 		return err
 	}
+	engine.CancelBackend, engine.TerminateBackend = srv.CancelBackend, srv.TerminateBackend
 	log.Info("listening", zap.String("addr", srv.Addr().String()), zap.String("data_dir", dataDir), zap.String("auth", method.String()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ctx) }()
