@@ -4,7 +4,10 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/store"
 )
 
 // systemInfoFunc resolves the functions that report on the session and
@@ -66,6 +69,62 @@ func (s *Session) systemInfoFunc(name string, args []exec.Expr) (exec.Fn, exec.T
 			}
 			return exec.DBool(true), nil
 		}, exec.TBool, true
+	case n == 1 && (name == "pg_relation_size" || name == "pg_table_size" || name == "pg_indexes_size" || name == "pg_total_relation_size"):
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if a[0].IsNull() {
+				return exec.Null, nil
+			}
+			oid, ok := argOID(a[0])
+			if a[0].Kind == exec.KindText { // a name, as its regclass argument
+				o, _, found, err := s.resolveRegclass(env, a[0].S)
+				if err != nil {
+					return exec.Null, err
+				}
+				if !found {
+					return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+				}
+				oid, ok = o, true
+			}
+			if !ok {
+				return exec.Null, nil
+			}
+			snap, err := s.snapshot(env)
+			if err != nil {
+				return exec.Null, err
+			}
+			r, ok := snap.RelationByOID(oid)
+			if !ok {
+				return exec.Null, nil
+			}
+			size, err := relationSize(env, r, name)
+			return exec.DInt(int64(size)), err
+		}, exec.TInt8, true
+	case name == "pg_database_size" && n == 1:
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if a[0].IsNull() {
+				return exec.Null, nil
+			}
+			if a[0].Kind == exec.KindText && a[0].S != s.repo.Name() && a[0].S != s.database ||
+				a[0].Kind == exec.KindInt && uint32(a[0].I) != catalog.DatabaseOID(s.database) {
+				return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "the size of another database than the session's is not known here")
+			}
+			snap, err := s.snapshot(env)
+			if err != nil {
+				return exec.Null, err
+			}
+			var total uint64
+			for _, r := range snap.Relations() {
+				if r.Kind != 'r' || r.Table == nil {
+					continue
+				}
+				size, err := relationSize(env, r, "pg_total_relation_size")
+				if err != nil {
+					return exec.Null, err
+				}
+				total += size
+			}
+			return exec.DInt(int64(total)), nil
+		}, exec.TInt8, true
 	case name == "pg_is_in_recovery" && n == 0:
 		return func(*exec.Env, []exec.Datum) (exec.Datum, error) { return exec.DBool(false), nil }, exec.TBool, true
 	case name == "pg_postmaster_start_time" && n == 0:
@@ -74,4 +133,49 @@ func (s *Session) systemInfoFunc(name string, args []exec.Expr) (exec.Fn, exec.T
 		}, exec.TTimestampTZ, true
 	}
 	return s.dumpFunc(name, args)
+}
+
+// relationSize is what the size function fn reports of relation r: the
+// bytes of its row map (pg_relation_size, pg_table_size), of its
+// secondary indexes (pg_indexes_size) or of both (pg_total_relation_size);
+// an index's own map for an index. Virtual relations take no space.
+func relationSize(env *exec.Env, r catalog.Relation, fn string) (uint64, error) {
+	t := r.Table
+	if t == nil {
+		return 0, nil
+	}
+	size := func(a store.Address) (uint64, error) {
+		if a.IsZero() {
+			return 0, nil
+		}
+		m, err := prolly.Load(env.Ctx, env.Txn.Root.Store(), a)
+		if err != nil {
+			return 0, err
+		}
+		return m.Size(env.Ctx)
+	}
+	if r.Kind == 'i' || r.Kind == 'I' {
+		if r.Index == nil || fn == "pg_indexes_size" {
+			return 0, nil // a primary key is the row map itself
+		}
+		return size(r.Index.Rows)
+	}
+	var total uint64
+	if fn != "pg_indexes_size" {
+		n, err := size(t.Rows)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	if fn == "pg_indexes_size" || fn == "pg_total_relation_size" {
+		for _, ix := range t.Indexes {
+			n, err := size(ix.Rows)
+			if err != nil {
+				return 0, err
+			}
+			total += n
+		}
+	}
+	return total, nil
 }

@@ -262,3 +262,15 @@ func TestRandomEdits(t *testing.T) {
 		})
 	}
 }
+
+func TestSize(t *testing.T) {
+	st := store.NewMemory()
+	m := build(t, st, randomModel(rand.New(rand.NewPCG(9, 9)), 5000))
+	size, err := m.Size(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if written := st.Stats().BytesWritten; size == 0 || size > written {
+		t.Fatalf("Size() = %d, store holds %d bytes", size, written)
+	}
+}
