@@ -390,6 +390,14 @@ func TestStatActivity(t *testing.T) {
 	if err := a.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND pid = pg_backend_pid()").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("own session active: %d (%v)", n, err)
 	}
+	if err := a.QueryRow(ctx, "SELECT numbackends FROM pg_stat_database WHERE datname = 'postgres'").Scan(&n); err != nil || n != 2 {
+		t.Fatalf("pg_stat_database numbackends %d (%v), want 2", n, err)
+	}
+	exec(t, ctx, a, "CREATE TABLE counted (k int PRIMARY KEY)")
+	exec(t, ctx, a, "INSERT INTO counted SELECT generate_series(1, 1234)")
+	if err := a.QueryRow(ctx, "SELECT n_live_tup FROM pg_stat_user_tables WHERE relname = 'counted'").Scan(&n); err != nil || n != 1234 {
+		t.Fatalf("n_live_tup %d (%v), want 1234", n, err)
+	}
 	b.Close(ctx)
 	for i := 0; i < 100; i++ {
 		if err := a.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1", pid).Scan(&n); err != nil {

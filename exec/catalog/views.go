@@ -68,6 +68,8 @@ func colType(name string) exec.T {
 		return exec.T{OID: exec.OIDChar, Typmod: -1}
 	case "real":
 		return exec.TFloat4
+	case "float8":
+		return exec.TFloat8
 	case "regproc":
 		return exec.T{OID: exec.OIDRegproc, Typmod: -1}
 	case "regtype":

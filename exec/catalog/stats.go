@@ -1,0 +1,96 @@
+package catalog
+
+import (
+	"strings"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/prolly"
+)
+
+// The statistics views admin tools read (pgAdmin's dashboard, DBeaver's
+// table list). This server keeps no activity counters, so the counters
+// are zero; what it does know is shown: each table's live row count
+// (n_live_tup, from the row map's subtree counts, without a scan), the
+// sessions of each database, and no locks (transactions take none:
+// concurrent ones merge at COMMIT).
+func init() {
+	const pc = "pg_catalog"
+	const tableStats = `relid:oid schemaname:name relname:name seq_scan:bigint seq_tup_read:bigint
+		idx_scan:bigint idx_tup_fetch:bigint n_tup_ins:bigint n_tup_upd:bigint n_tup_del:bigint
+		n_tup_hot_upd:bigint n_live_tup:bigint n_dead_tup:bigint n_mod_since_analyze:bigint
+		n_ins_since_vacuum:bigint last_vacuum:timestamptz last_autovacuum:timestamptz
+		last_analyze:timestamptz last_autoanalyze:timestamptz vacuum_count:bigint
+		autovacuum_count:bigint analyze_count:bigint autoanalyze_count:bigint`
+	define(pc, "pg_stat_user_tables", 12161, 'v', tableStats, pgStatTables)
+	define(pc, "pg_stat_all_tables", 12143, 'v', tableStats, pgStatTables)
+	define(pc, "pg_statio_user_tables", 12179, 'v', `relid:oid schemaname:name relname:name heap_blks_read:bigint
+		heap_blks_hit:bigint idx_blks_read:bigint idx_blks_hit:bigint toast_blks_read:bigint toast_blks_hit:bigint
+		tidx_blks_read:bigint tidx_blks_hit:bigint`, pgStatioTables)
+	define(pc, "pg_stat_database", 12266, 'v', `datid:oid datname:name numbackends:integer xact_commit:bigint
+		xact_rollback:bigint blks_read:bigint blks_hit:bigint tup_returned:bigint tup_fetched:bigint
+		tup_inserted:bigint tup_updated:bigint tup_deleted:bigint conflicts:bigint temp_files:bigint
+		temp_bytes:bigint deadlocks:bigint checksum_failures:bigint checksum_last_failure:timestamptz
+		blk_read_time:float8 blk_write_time:float8 session_time:float8
+		active_time:float8 idle_in_transaction_time:float8 sessions:bigint
+		sessions_abandoned:bigint sessions_fatal:bigint sessions_killed:bigint stats_reset:timestamptz`, pgStatDatabase)
+	define(pc, "pg_locks", 12073, 'v', `locktype:text database:oid relation:oid page:integer tuple:smallint
+		virtualxid:text transactionid:text classid:oid objid:oid objsubid:smallint virtualtransaction:text
+		pid:integer mode:text granted:boolean fastpath:boolean waitstart:timestamptz`, none)
+}
+
+// userTables are the stored tables of the snapshot (not partitioned
+// parents, which hold no rows).
+func userTables(s *Snapshot) []Relation {
+	var out []Relation
+	for _, r := range s.Relations() {
+		if r.Kind == 'r' && r.Table != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func pgStatTables(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	zero := dInt(0)
+	for _, r := range userTables(s) {
+		live := dInt(0)
+		if !r.Table.Rows.IsZero() {
+			m, err := prolly.Load(s.Src.Ctx, s.Src.Root.Store(), r.Table.Rows)
+			if err != nil {
+				return nil, err
+			}
+			live = dInt(int64(m.Count()))
+		}
+		out = append(out, exec.Row{dOID(r.OID), dText(r.Schema), dText(r.Name), zero, zero, zero, zero, zero, zero, zero,
+			zero, live, zero, zero, zero, exec.Null, exec.Null, exec.Null, exec.Null, zero, zero, zero, zero})
+	}
+	return out, nil
+}
+
+func pgStatioTables(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	zero := dInt(0)
+	for _, r := range userTables(s) {
+		out = append(out, exec.Row{dOID(r.OID), dText(r.Schema), dText(r.Name), zero, zero, zero, zero, zero, zero, zero, zero})
+	}
+	return out, nil
+}
+
+func pgStatDatabase(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	zero, zf := dInt(0), exec.DFloat(0)
+	for _, db := range s.Src.Databases {
+		backends := 0
+		for _, b := range s.Src.Backends {
+			// A session names its database as given: db, db@rev or db/rev.
+			if name, _, _ := strings.Cut(strings.Replace(b.Database, "/", "@", 1), "@"); name == db {
+				backends++
+			}
+		}
+		out = append(out, exec.Row{dOID(DatabaseOID(db)), dText(db), dInt(int64(backends)), zero, zero, zero, zero,
+			zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, exec.Null, zf, zf, zf, zf, zf,
+			zero, zero, zero, zero, exec.Null})
+	}
+	return out, nil
+}
