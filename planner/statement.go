@@ -74,6 +74,9 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 		return paramTypes(given), nil, nil
 	case n.GetVariableShowStmt() != nil:
 		name := strings.ToLower(n.GetVariableShowStmt().Name)
+		if name == "all" {
+			return paramTypes(given), showAllCols, nil
+		}
 		return paramTypes(given), []exec.ResultColumn{{Name: name, T: exec.TText}}, nil
 	case n.GetDeclareCursorStmt() != nil || n.GetClosePortalStmt() != nil:
 		return paramTypes(given), nil, nil
@@ -591,8 +594,26 @@ func (s *Session) setTransaction(vs *pg.VariableSetStmt) (string, error) {
 }
 
 // show runs SHOW.
+// showAllCols are SHOW ALL's columns.
+var showAllCols = []exec.ResultColumn{{Name: "name", T: exec.TText}, {Name: "setting", T: exec.TText}, {Name: "description", T: exec.TText}}
+
 func (s *Session) show(vs *pg.VariableShowStmt) (*Result, error) {
 	name := strings.ToLower(vs.Name)
+	if name == "all" {
+		names := make([]string, 0, len(s.vars))
+		for k := range s.vars {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		rows := make([][]exec.Expr, len(names))
+		for i, k := range names {
+			rows[i] = []exec.Expr{&exec.Const{D: exec.DText(k), T: exec.TText}, &exec.Const{D: exec.DText(s.vars[k]), T: exec.TText},
+				&exec.Const{D: exec.DText(""), T: exec.TText}}
+		}
+		p := &exec.Values{Rows: rows, Cols: showAllCols}
+		out, _ := p.Open(nil)
+		return &Result{Cols: p.Cols, rows: out, tag: "SHOW"}, nil
+	}
 	v, ok := s.vars[name]
 	if name == "transaction_read_only" && s.txn != nil {
 		v = map[bool]string{true: "on", false: "off"}[s.txn.ReadOnly]

@@ -451,3 +451,30 @@ func TestCancelAndTerminateBackend(t *testing.T) {
 		t.Fatalf("pg_cancel_backend of no session: %v %v", ok, err)
 	}
 }
+
+// TestShowAll checks SHOW ALL's shape: name, setting, description.
+func TestShowAll(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	rows, err := c.Query(ctx, "SHOW ALL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var names []string
+	for _, f := range rows.FieldDescriptions() {
+		names = append(names, f.Name)
+	}
+	found := false
+	for rows.Next() {
+		var name, setting, desc string
+		if err := rows.Scan(&name, &setting, &desc); err != nil {
+			t.Fatal(err)
+		}
+		found = found || name == "search_path" && setting == `"$user", public`
+	}
+	if fmt.Sprint(names) != "[name setting description]" || !found {
+		t.Fatalf("SHOW ALL columns %v, search_path found %v", names, found)
+	}
+}
