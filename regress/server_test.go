@@ -124,18 +124,7 @@ func TestTransactionsAcrossConnections(t *testing.T) {
 	}
 
 	// Both change row 1: the second to commit gets a serialization failure.
-	txa, _ = a.Begin(ctx)
-	txb, _ := b.Begin(ctx)
-	if _, err := txa.Exec(ctx, "UPDATE acct SET bal = 1 WHERE id = 1"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := txb.Exec(ctx, "UPDATE acct SET bal = 2 WHERE id = 1"); err != nil {
-		t.Fatal(err)
-	}
-	if err := txa.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := txb.Commit(ctx); sqlstate(err) != "40001" {
+	if err := concurrentCommits(t, ctx, a, b, "UPDATE acct SET bal = 1 WHERE id = 1", "UPDATE acct SET bal = 2 WHERE id = 1"); sqlstate(err) != "40001" {
 		t.Fatalf("conflicting commit: %v, want SQLSTATE 40001", err)
 	}
 	if err := b.QueryRow(ctx, "SELECT bal FROM acct WHERE id = 1").Scan(&bal); err != nil || bal != 1 {
@@ -146,18 +135,7 @@ func TestTransactionsAcrossConnections(t *testing.T) {
 	// is unique on its own snapshot, so the merge at the second COMMIT
 	// must find the duplicate.
 	exec(t, ctx, a, "CREATE TABLE users (id int PRIMARY KEY, email text UNIQUE)")
-	txa, _ = a.Begin(ctx)
-	txb, _ = b.Begin(ctx)
-	if _, err := txa.Exec(ctx, "INSERT INTO users VALUES (1, 'x@example.com')"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := txb.Exec(ctx, "INSERT INTO users VALUES (2, 'x@example.com')"); err != nil {
-		t.Fatal(err)
-	}
-	if err := txa.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := txb.Commit(ctx); sqlstate(err) != "40001" {
+	if err := concurrentCommits(t, ctx, a, b, "INSERT INTO users VALUES (1, 'x@example.com')", "INSERT INTO users VALUES (2, 'x@example.com')"); sqlstate(err) != "40001" {
 		t.Fatalf("duplicate unique key from two transactions: %v, want SQLSTATE 40001", err)
 	}
 	var n int
@@ -167,20 +145,34 @@ func TestTransactionsAcrossConnections(t *testing.T) {
 
 	// One deletes a parent while the other gives it a child.
 	exec(t, ctx, a, "CREATE TABLE orders (id int PRIMARY KEY, user_id int REFERENCES users)")
-	txa, _ = a.Begin(ctx)
-	txb, _ = b.Begin(ctx)
-	if _, err := txa.Exec(ctx, "DELETE FROM users WHERE id = 1"); err != nil {
+	if err := concurrentCommits(t, ctx, a, b, "DELETE FROM users WHERE id = 1", "INSERT INTO orders VALUES (10, 1)"); sqlstate(err) != "40001" {
+		t.Fatalf("child of a concurrently deleted parent: %v, want SQLSTATE 40001", err)
+	}
+}
+
+// concurrentCommits runs sqlA in a transaction of a and sqlB in one of b,
+// both begun before either commits, commits a's and returns the error of
+// committing b's.
+func concurrentCommits(t *testing.T, ctx context.Context, a, b *pgx.Conn, sqlA, sqlB string) error {
+	t.Helper()
+	txa, err := a.Begin(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := txb.Exec(ctx, "INSERT INTO orders VALUES (10, 1)"); err != nil {
+	txb, err := b.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := txa.Exec(ctx, sqlA); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := txb.Exec(ctx, sqlB); err != nil {
 		t.Fatal(err)
 	}
 	if err := txa.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := txb.Commit(ctx); sqlstate(err) != "40001" {
-		t.Fatalf("child of a concurrently deleted parent: %v, want SQLSTATE 40001", err)
-	}
+	return txb.Commit(ctx)
 }
 
 // TestErrorsKeepConnection checks SQLSTATEs and that the connection stays
