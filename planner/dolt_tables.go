@@ -190,18 +190,18 @@ func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
 	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: a.s.settings()}
 	var args []exec.Datum
 	for _, n := range fc.Args {
-		if n.GetParamRef() != nil {
-			// The function's columns depend on its arguments (the table a
-			// diff is of), and a statement's columns are fixed when it is
-			// planned, before its parameters are bound.
-			return nil, true, withPos(pgerr.New(pgerr.FeatureNotSupported, "the arguments of %s must be constants, not parameters", name).
-				WithHint("Write the revisions and table name into the query text."), n.GetParamRef().Location)
-		}
 		e, err := a.expr(n, &scope{})
 		if err != nil {
 			return nil, true, err
 		}
 		d, err := e.Eval(env, nil)
+		if pgerr.CodeOf(err) == pgerr.UndefinedParameter {
+			// The function's columns depend on its arguments (the table a
+			// diff is of), and a statement's columns are fixed when it is
+			// planned, before its parameters are bound.
+			return nil, true, withPos(pgerr.New(pgerr.FeatureNotSupported, "the arguments of %s must be constants, not parameters", name).
+				WithHint("Write the revisions and table name into the query text."), exprLocation(n))
+		}
 		if err != nil {
 			return nil, true, err
 		}

@@ -62,6 +62,7 @@ func TestDoltWorkflow(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT * FROM users", "1 | Joseph")
 	wantRows(t, ctx, c, "SELECT message FROM dolt_log('main..feature')", "Ann")
 	wantError(t, ctx, c, "0A000", "SELECT * FROM dolt_log($1)", "main") // columns are fixed at planning
+	wantError(t, ctx, c, "0A000", "SELECT * FROM dolt_log($1::text)", "main")
 	wantRows(t, ctx, c, `SELECT * FROM "postgres@feature".public.users ORDER BY id`, "1 | Joseph", "2 | Ann")
 	wantRows(t, ctx, c, `SELECT * FROM "postgres@HEAD~3".public.users`, "1 | Joe")
 	wantError(t, ctx, c, "25006", `INSERT INTO "postgres@feature".public.users VALUES (3, 'x')`)
