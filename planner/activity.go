@@ -52,9 +52,24 @@ func (l *liveSessions) backends() []catalog.Backend {
 	return out
 }
 
+// onBranch counts the sessions other than except working on branch of
+// database db.
+func (l *liveSessions) onBranch(db, branch string, except *Session) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for s := range l.m {
+		if a := s.activity.Load(); s != except && a != nil && a.branch == branch && s.repo.Name() == db {
+			n++
+		}
+	}
+	return n
+}
+
 // activity is a session's state at one moment; a new one replaces it.
 type activity struct {
 	pid                          uint32 // read by the session, as the wire layer sets it after Connect
+	branch                       string // the branch it works on; "" on a read-only revision
 	state, query, app            string
 	queryStart, since, xactStart time.Time
 }
@@ -68,6 +83,9 @@ type sessionActivity = atomic.Pointer[activity]
 func (s *Session) publish(state, query string) {
 	now := time.Now()
 	a := &activity{pid: s.ProcessID, state: state, query: query, app: s.vars["application_name"], since: now}
+	if s.detached == nil {
+		a.branch = s.branch
+	}
 	if prev := s.activity.Load(); prev != nil {
 		a.queryStart = prev.queryStart
 		if query == "" {

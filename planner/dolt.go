@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prollypg/prollypg/exec"
@@ -673,44 +672,10 @@ func (s *Session) doltCheckout(env *exec.Env, a []exec.Datum) (exec.Datum, error
 	return statusArray("0"), nil
 }
 
-// branchUse counts the sessions on each branch of each database.
-type branchUse struct {
-	mu sync.Mutex
-	n  map[[2]string]int
-}
-
-func (u *branchUse) enter(db, branch string) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.n == nil {
-		u.n = map[[2]string]int{}
-	}
-	u.n[[2]string{db, branch}]++
-}
-
-func (u *branchUse) leave(db, branch string) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	k := [2]string{db, branch}
-	if u.n[k]--; u.n[k] <= 0 {
-		delete(u.n, k)
-	}
-}
-
-func (u *branchUse) sessions(db, branch string) int {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	return u.n[[2]string{db, branch}]
-}
-
 // checkUnused refuses to delete or rename a branch other sessions work
 // on (Dolt's rule); --force overrides it.
 func (s *Session) checkUnused(branch string) error {
-	n := s.e.branches.sessions(s.repo.Name(), branch)
-	if branch == s.branch && s.detached == nil {
-		n-- // this session
-	}
-	if n > 0 {
+	if s.e.live.onBranch(s.repo.Name(), branch, s) > 0 {
 		return pgerr.New(pgerr.ObjectInUse, "branch %q is checked out by another session", branch).
 			WithHint("Use --force to delete or rename it anyway; those sessions will fail until they switch branches.")
 	}
@@ -719,9 +684,10 @@ func (s *Session) checkUnused(branch string) error {
 
 // switchBranch makes the session work on branch from its next statement.
 func (s *Session) switchBranch(branch string) {
-	s.e.branches.leave(s.repo.Name(), s.branch)
-	s.e.branches.enter(s.repo.Name(), branch)
 	s.branch = branch
+	if a := s.activity.Load(); a != nil {
+		s.publish(a.state, "") // other sessions see the branch it is on
+	}
 	s.planGen++ // plans name tables of the old branch's root
 	s.catCache = catalogCache{}
 }

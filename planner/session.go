@@ -25,10 +25,9 @@ type Engine struct {
 	tables  *exec.TableCache // decoded table records, shared by the sessions
 	// tempSeq numbers the sessions' temporary schemas (pg_temp_N).
 	tempSeq atomic.Int64
-	// branches counts the sessions working on each branch: a branch in
-	// use is not deleted or renamed from under them without --force.
-	branches branchUse
-	// live are the open sessions, for pg_stat_activity (activity.go).
+	// live are the open sessions, for pg_stat_activity and for the branches
+	// in use, which are not deleted or renamed from under them without
+	// --force (activity.go).
 	live liveSessions
 
 	// CancelBackend and TerminateBackend, set by the server, cancel the
@@ -269,9 +268,6 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 			s.vars[k] = v
 		}
 	}
-	if detached == nil {
-		e.branches.enter(repo.Name(), branch)
-	}
 	s.started = time.Now()
 	s.publish("idle", "")
 	e.live.add(s)
@@ -390,9 +386,6 @@ func (s *Session) publishIdle() {
 // Close ends the session, abandoning any open transaction.
 func (s *Session) Close() {
 	s.e.live.remove(s)
-	if s.detached == nil {
-		s.e.branches.leave(s.repo.Name(), s.branch)
-	}
 	s.rollback()
 	s.dropTempSchema(context.Background())
 }
