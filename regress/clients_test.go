@@ -58,6 +58,8 @@ func TestNodePostgres(t *testing.T) {
 [{"name":"main"}]
 [{"diff_type":"added","to_k":1},{"diff_type":"added","to_k":2}]
 error 42P01
+error 42P01
+[{"id":1}] [{"n":1}]
 `, node, filepath.Join("testdata", "clients", "pg_check.js"))
 }
 

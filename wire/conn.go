@@ -159,7 +159,7 @@ func (c *conn) dispatch(typ byte, body []byte) bool {
 		// client is still sending. PostgreSQL accepts and ignores them.
 	case 'F':
 		c.fail(Errorf(CodeFeatureNotSupported, "fastpath function calls are not supported"), nil)
-		c.endBatch(true)
+		c.endBatch()
 	default:
 		// 'p' (a password message) outside authentication.
 		c.sendFatal(protocolError("invalid frontend message type %d", typ))
@@ -191,14 +191,23 @@ func (c *conn) readFailed(err error) {
 	}
 }
 
-// endBatch ends a simple query (or a function call): the engine's Sync, and
-// ReadyForQuery.
-func (c *conn) endBatch(failed bool) {
+// endBatch ends a batch — a simple Query, a function call, or the
+// extended messages up to Sync — the one way every path does: the batch's
+// state is reset, the engine's Sync learns whether any ErrorResponse was
+// sent since the batch began (commit or roll back an implicit transaction,
+// mark an explicit one failed), and ReadyForQuery follows. Resetting the
+// state here, and only here, is what keeps an error of one batch from
+// leaking into the next one (which once rolled back an acknowledged
+// extended-protocol INSERT that followed a failed simple query).
+func (c *conn) endBatch() {
+	failed := c.batchFailed
+	c.ignoreTillSync, c.inBatch, c.batchFailed = false, false, false
 	if c.closing {
 		return
 	}
 	if err := c.callSync(failed); err != nil {
 		c.sendError(err, nil)
+		c.batchFailed = false // reported with this batch; the next starts clean
 	}
 	c.readyForQuery()
 }

@@ -258,13 +258,7 @@ func (c *conn) sync(body []byte) {
 		c.sendFatal(errInvalidFormat())
 		return
 	}
-	failed := c.batchFailed
-	c.ignoreTillSync, c.inBatch, c.batchFailed = false, false, false
-	if err := c.callSync(failed); err != nil {
-		c.sendError(err, nil)
-		c.batchFailed = false
-	}
-	c.readyForQuery()
+	c.endBatch()
 }
 
 // closeStatement drops a prepared statement if it exists.

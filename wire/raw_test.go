@@ -273,6 +273,25 @@ func TestExtendedTransactionFailure(t *testing.T) {
 	expect(t, r.Results(), `Error ERROR 34000 portal "nope" does not exist`, "Ready E")
 	r.Send(&pgproto3.Query{String: "ROLLBACK"})
 	expect(t, r.Results(), "CommandComplete ROLLBACK", "Ready I")
+
+	// An error of one batch never leaks into the next: after a failed
+	// simple query, an extended batch in a new block stays healthy. (Sync
+	// was once told "failed" for it, rolling back acknowledged work.)
+	r.Send(&pgproto3.Query{String: "SELECT raise('42P01', 'no table')"})
+	expect(t, r.Results(), "RowDescription raise:25:0", "Error ERROR 42P01 no table", "Ready I")
+	r.Send(&pgproto3.Query{String: "BEGIN"})
+	expect(t, r.Results(), "CommandComplete BEGIN", "Ready T")
+	r.Send(&pgproto3.Parse{Query: "SELECT 1"}, &pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Sync{})
+	expect(t, r.Results(), "ParseComplete", "BindComplete", "DataRow 1", "CommandComplete SELECT 1", "Ready T")
+	// Nor does an extended error leak into the next simple query's block.
+	r.Send(&pgproto3.Query{String: "ROLLBACK"})
+	expect(t, r.Results(), "CommandComplete ROLLBACK", "Ready I")
+	r.Send(&pgproto3.Parse{Query: "SELECT raise('XX001', 'bad')"}, &pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Sync{})
+	expect(t, r.Results(), "ParseComplete", "BindComplete", "Error ERROR XX001 bad", "Ready I")
+	r.Send(&pgproto3.Query{String: "BEGIN"})
+	expect(t, r.Results(), "CommandComplete BEGIN", "Ready T")
+	r.Send(&pgproto3.Query{String: "SELECT 1"})
+	expect(t, r.Results(), "RowDescription ?column?:23:0", "DataRow 1", "CommandComplete SELECT 1", "Ready T")
 }
 
 func TestCopyRaw(t *testing.T) {

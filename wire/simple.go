@@ -22,23 +22,19 @@ func (c *conn) simpleQuery(body []byte) {
 
 	ctx := c.beginStmt()
 	defer c.endStmt()
-	failed := false
 	stmts, err := c.sess.Parse(ctx, string(q), nil)
 	switch {
 	case err != nil:
 		c.sendError(err, stmtCause(ctx))
-		failed = true
 	case len(stmts) == 0:
 		c.wr.empty('I') // EmptyQueryResponse
 	case slices.Contains(stmts, nil):
 		c.sendError(errNoStatement, nil)
-		failed = true
 	default:
 		for i, st := range stmts {
 			ok := c.runSimple(ctx, st)
 			st.Close()
 			if !ok {
-				failed = true
 				for _, rest := range stmts[i+1:] {
 					rest.Close()
 				}
@@ -46,7 +42,7 @@ func (c *conn) simpleQuery(body []byte) {
 			}
 		}
 	}
-	c.endBatch(failed)
+	c.endBatch()
 }
 
 // runSimple binds and runs one statement of a simple query; false when it

@@ -15,5 +15,12 @@ const { Client } = require('pg');
   const d = await c.query("SELECT diff_type, to_k FROM dolt_diff('HEAD~', 'HEAD', 'js') ORDER BY to_k");
   console.log(JSON.stringify(d.rows));
   try { await c.query('SELECT * FROM nope'); } catch (e) { console.log('error', e.code); }
+  // After a failed simple query, an insert with parameters (extended
+  // protocol) is acknowledged and must stay: it once vanished.
+  await c.query('CREATE TABLE lossy (id int PRIMARY KEY)');
+  try { await c.query('SELECT * FROM no_such_table'); } catch (e) { console.log('error', e.code); }
+  const ins = await c.query('INSERT INTO lossy VALUES ($1) RETURNING id', [1]);
+  const cnt = await c.query('SELECT count(*)::int AS n FROM lossy');
+  console.log(JSON.stringify(ins.rows), JSON.stringify(cnt.rows));
   await c.end();
 })().catch(e => { console.error(e); process.exit(1); });
