@@ -19,7 +19,7 @@ func checkConstraints(env *Env, t *Table, checks []CheckConstraint, row Row) err
 		}
 		if !d.IsNull() && !d.Bool() {
 			return pgerr.New(pgerr.CheckViolation, "new row for relation %q violates check constraint %q", t.Def.Name, c.Name).
-				WithDetail("Failing row contains %s.", formatRow(t, row))
+				WithDetail("Failing row contains %s.", formatRow(t, row)).WithTable(t.Def.Schema, t.Def.Name).WithConstraint(c.Name)
 		}
 	}
 	return nil

@@ -97,7 +97,8 @@ func (tx *Txn) checkUniqueKey(ctx context.Context, c uniqueCheck) error {
 			return err
 		}
 		if n > 1 {
-			return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", c.index).WithDetail("%s", c.detail)
+			return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", c.index).WithDetail("%s", c.detail).
+				WithTable(c.schema, c.table).WithConstraint(c.index)
 		}
 	}
 	return nil

@@ -282,7 +282,7 @@ func checkNotNull(t *Table, row Row) error {
 	for i, c := range t.Cols {
 		if c.NotNull && !c.Dropped && row[i].IsNull() {
 			return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, t.Def.Name).
-				WithDetail("Failing row contains %s.", formatRow(t, row))
+				WithDetail("Failing row contains %s.", formatRow(t, row)).WithTable(t.Def.Schema, t.Def.Name).WithColumn(c.Name)
 		}
 	}
 	return nil

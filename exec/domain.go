@@ -37,7 +37,7 @@ func CheckDomainValue(env *Env, domain string, checks []CheckConstraint, v Datum
 			return err
 		}
 		if !r.IsNull() && !r.Bool() {
-			return pgerr.New(pgerr.CheckViolation, "value for domain %s violates check constraint %q", domain, c.Name)
+			return pgerr.New(pgerr.CheckViolation, "value for domain %s violates check constraint %q", domain, c.Name).WithConstraint(c.Name)
 		}
 	}
 	return nil

@@ -206,6 +206,37 @@ func (e *Coalesce) Eval(env *Env, row Row) (Datum, error) {
 }
 func (e *Coalesce) Type() T { return e.T }
 
+// MinMax is GREATEST (Greatest) or LEAST of its arguments, which the
+// planner has converted to one type T. NULLs are ignored; the result is
+// NULL only when every argument is.
+type MinMax struct {
+	Args     []Expr
+	T        T
+	Greatest bool
+}
+
+func (e *MinMax) Eval(env *Env, row Row) (Datum, error) {
+	best := Null
+	for _, a := range e.Args {
+		d, err := a.Eval(env, row)
+		if err != nil {
+			return Null, err
+		}
+		if d.IsNull() {
+			continue
+		}
+		if best.IsNull() {
+			best = d
+			continue
+		}
+		if c := Compare(d, best); c > 0 && e.Greatest || c < 0 && !e.Greatest {
+			best = d
+		}
+	}
+	return best, nil
+}
+func (e *MinMax) Type() T { return e.T }
+
 // isTrue evaluates a predicate; NULL counts as false, as in WHERE.
 func isTrue(env *Env, e Expr, row Row) (bool, error) {
 	d, err := e.Eval(env, row)

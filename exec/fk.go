@@ -304,7 +304,8 @@ func (s *fkState) referencing(ev fkEvent, ref versioning.ForeignKeyRef) ([]child
 			return nil, err
 		}
 		return nil, pgerr.New(pgerr.ForeignKeyViolation, "update or delete on table %q violates foreign key constraint %q on table %q", ev.t.Def.Name, fk.Name, owner).
-			WithDetail("Key (%s)=(%s) is still referenced from table %q.", colNames(ev.t, fk.RefColumns), formatValues(ev.t, fk.RefColumns, ev.old), owner)
+			WithDetail("Key (%s)=(%s) is still referenced from table %q.", colNames(ev.t, fk.RefColumns), formatValues(ev.t, fk.RefColumns, ev.old), owner).
+			WithTable(child.Def.Schema, owner).WithConstraint(fk.Name)
 	}
 	var defaults []Datum
 	if action == 'd' {
@@ -672,7 +673,7 @@ func checkReference(ctx context.Context, tx *Txn, t *Table, fk *versioning.Forei
 		return nil
 	case nulls > 0 && fk.Match == 'f':
 		return pgerr.New(pgerr.ForeignKeyViolation, "insert or update on table %q violates foreign key constraint %q", t.Def.Name, fk.Name).
-			WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.")
+			WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.").WithTable(t.Def.Schema, t.Def.Name).WithConstraint(fk.Name)
 	case nulls > 0:
 		return nil
 	}
@@ -700,7 +701,8 @@ func checkReference(ctx context.Context, tx *Txn, t *Table, fk *versioning.Forei
 	}
 	if !found {
 		return pgerr.New(pgerr.ForeignKeyViolation, "insert or update on table %q violates foreign key constraint %q", t.Def.Name, fk.Name).
-			WithDetail("Key (%s)=(%s) is not present in table %q.", colNames(t, fk.Columns), formatValues(t, fk.Columns, row), fk.RefTable)
+			WithDetail("Key (%s)=(%s) is not present in table %q.", colNames(t, fk.Columns), formatValues(t, fk.Columns, row), fk.RefTable).
+			WithTable(t.Def.Schema, t.Def.Name).WithConstraint(fk.Name)
 	}
 	return nil
 }

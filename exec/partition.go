@@ -227,7 +227,7 @@ func (c *PartitionCheck) check(env *Env, t *Table, row Row) error {
 	}
 	if !in {
 		return pgerr.New(pgerr.CheckViolation, "new row for relation %q violates partition constraint", t.Def.Name).
-			WithDetail("Failing row contains %s.", formatRow(t, row))
+			WithDetail("Failing row contains %s.", formatRow(t, row)).WithTable(t.Def.Schema, t.Def.Name)
 	}
 	return nil
 }

@@ -359,12 +359,12 @@ func (w *TableWriter) checkUnique(ctx context.Context, i int, row Row, prefixLen
 	}
 	names, values := w.t.keyValues(w.env, ix, w.evals[i], row)
 	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", ix.Name).
-		WithDetail("Key (%s)=(%s) already exists.", names, values)
+		WithDetail("Key (%s)=(%s) already exists.", names, values).WithTable(w.t.Def.Schema, w.t.Def.Name).WithConstraint(ix.Name)
 }
 
 func (w *TableWriter) uniqueViolation(name string, cols []int, row Row) error {
 	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", name).
-		WithDetail("Key (%s)=(%s) already exists.", w.colNames(cols), w.formatValues(cols, row))
+		WithDetail("Key (%s)=(%s) already exists.", w.colNames(cols), w.formatValues(cols, row)).WithTable(w.t.Def.Schema, w.t.Def.Name).WithConstraint(name)
 }
 
 func (w *TableWriter) colNames(cols []int) string {

@@ -449,18 +449,19 @@ func (c *Copy) Out(ctx context.Context, emit func(line []byte) error) (int64, er
 	var buf, val []byte
 	o := &c.opts
 	if c.Binary {
-		if err := emit(append(append([]byte(nil), copySignature...), 0, 0, 0, 0, 0, 0, 0, 0)); err != nil {
-			return 0, err
-		}
+		// The header travels with the first row (or with the trailer of an
+		// empty result), and the trailer alone: PostgreSQL's framing, which
+		// clients such as psycopg 3 parse one CopyData message at a time.
+		buf = append(append(buf[:0], copySignature...), 0, 0, 0, 0, 0, 0, 0, 0)
 		for {
 			row, err := rows.Next()
 			if err != nil {
 				return n, err
 			}
 			if row == nil {
-				return n, emit([]byte{0xff, 0xff})
+				return n, emit(append(buf, 0xff, 0xff))
 			}
-			buf = binary.BigEndian.AppendUint16(buf[:0], uint16(len(cols)))
+			buf = binary.BigEndian.AppendUint16(buf, uint16(len(cols)))
 			for i, col := range cols {
 				if row[i].IsNull() {
 					buf = binary.BigEndian.AppendUint32(buf, 0xffffffff)
@@ -476,6 +477,7 @@ func (c *Copy) Out(ctx context.Context, emit func(line []byte) error) (int64, er
 			if err := emit(buf); err != nil {
 				return n, err
 			}
+			buf = buf[:0]
 			n++
 		}
 	}

@@ -27,6 +27,16 @@ type cursor struct {
 	created time.Time
 }
 
+// CursorColumns describes the rows of cursor name, for a protocol-level
+// Describe of it; binary reports a BINARY cursor.
+func (s *Session) CursorColumns(name string) (cols []exec.ResultColumn, binary, ok bool) {
+	c, ok := s.cursors[name]
+	if !ok {
+		return nil, false, false
+	}
+	return c.cols, c.binary, true
+}
+
 // Cursor options, as PostgreSQL's parser sets them.
 const (
 	cursorOptBinary   = 0x0001
@@ -34,7 +44,7 @@ const (
 	cursorOptHold     = 0x0020
 )
 
-func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.DeclareCursorStmt) (*Result, error) {
+func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.DeclareCursorStmt, given []uint32, params []exec.Datum) (*Result, error) {
 	hold := d.Options&cursorOptHold != 0
 	if !s.explicit && !hold {
 		return nil, pgerr.New(pgerr.NoActiveSQLTransaction, "DECLARE CURSOR can only be used in transaction blocks")
@@ -46,14 +56,14 @@ func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.Declar
 	if err != nil {
 		return nil, err
 	}
-	an, err := s.analyze(ctx, tx, d.Query, nil)
+	an, err := s.analyze(ctx, tx, d.Query, given)
 	if err != nil {
 		return nil, err
 	}
 	if an.plan == nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "DECLARE CURSOR must be a SELECT")
 	}
-	env := &exec.Env{Ctx: ctx, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx}
+	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx}
 	rows, err := an.plan.Open(env)
 	if err != nil {
 		return nil, err

@@ -58,6 +58,33 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 	return out, nil
 }
 
+// insertSource plans the query of INSERT ... SELECT. As in PostgreSQL, an
+// untyped literal or parameter in its select list takes the type of its
+// target column rather than text.
+func (a *analyzer) insertSource(sel *pg.SelectStmt) (exec.Plan, error) {
+	saved := a.keepUnknown
+	a.keepUnknown = true
+	defer func() { a.keepUnknown = saved }()
+	return a.selectStmt(sel)
+}
+
+// typeUnknownParam gives output column i of p the type t when it is a
+// bare parameter of unknown type ($1 in INSERT ... SELECT $1), so the
+// parameter is described and decoded as t, as PostgreSQL infers it. It
+// returns the column's type after that.
+func (a *analyzer) typeUnknownParam(p exec.Plan, i int, t exec.T) exec.T {
+	pr, ok := p.(*exec.Project)
+	if !ok {
+		return p.Columns()[i].T
+	}
+	if prm, ok := pr.Exprs[i].(*exec.Param); ok && prm.T.OID == exec.OIDUnknown && a.params[prm.Idx].OID == exec.OIDUnknown {
+		a.params[prm.Idx] = t
+		pr.Exprs[i] = &exec.Param{Idx: prm.Idx, T: t}
+		pr.Cols[i].T = t
+	}
+	return pr.Cols[i].T
+}
+
 func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
@@ -145,7 +172,7 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 		}
 		src = v
 	default:
-		p, err := a.selectStmt(sel)
+		p, err := a.insertSource(sel)
 		if err != nil {
 			return nil, err
 		}
@@ -160,6 +187,9 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 				return nil, err
 			} else if skip {
 				return nil, pgerr.New(pgerr.FeatureNotSupported, "OVERRIDING USER VALUE with INSERT ... SELECT is not supported yet")
+			}
+			if col.T.OID == exec.OIDUnknown {
+				col.T = a.typeUnknownParam(p, i, exec.T{OID: c.Type.OID, Typmod: -1})
 			}
 			if conv[i], err = a.assignColumn(&exec.ColRef{Idx: i, T: col.T}, c, -1); err != nil {
 				return nil, err

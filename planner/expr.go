@@ -63,6 +63,8 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		return a.domainCheck(e, dom)
 	case n.GetCoalesceExpr() != nil:
 		return a.coalesce(n.GetCoalesceExpr(), sc)
+	case n.GetMinMaxExpr() != nil:
+		return a.minMax(n.GetMinMaxExpr(), sc)
 	case n.GetCaseExpr() != nil:
 		return a.caseExpr(n.GetCaseExpr(), sc)
 	case n.GetFuncCall() != nil:
@@ -537,6 +539,18 @@ func (a *analyzer) coalesce(c *pg.CoalesceExpr, sc *scope) (exec.Expr, error) {
 	return &exec.Coalesce{Args: args, T: t}, nil
 }
 
+// minMax plans GREATEST and LEAST: the arguments take one common type,
+// as COALESCE's do.
+func (a *analyzer) minMax(m *pg.MinMaxExpr, sc *scope) (exec.Expr, error) {
+	greatest := m.Op == pg.MinMaxOp_IS_GREATEST
+	what := map[bool]string{true: "GREATEST", false: "LEAST"}[greatest]
+	args, t, err := a.commonArgs(m.Args, sc, what, m.Location)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.MinMax{Args: args, T: t, Greatest: greatest}, nil
+}
+
 // commonArgs analyzes expressions that must share one type (COALESCE, CASE
 // results): unknowns take the first known type.
 func (a *analyzer) commonArgs(nodes []*pg.Node, sc *scope, what string, loc int32) ([]exec.Expr, exec.T, error) {
@@ -563,6 +577,9 @@ func (a *analyzer) commonArgs(nodes []*pg.Node, sc *scope, what string, loc int3
 	for i, e := range args {
 		var err error
 		if args[i], err = a.coerce(e, t, "", loc); err != nil {
+			if e.Type().OID == exec.OIDUnknown {
+				return nil, t, err // a literal that is not a t: its input error
+			}
 			return nil, t, withPos(pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", what, exec.TypeName(t.OID), exec.TypeName(e.Type().OID)), loc)
 		}
 	}

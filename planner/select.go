@@ -636,6 +636,8 @@ func columnName(n *pg.Node) string {
 		return "case"
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce"
+	case n.GetMinMaxExpr() != nil:
+		return map[bool]string{true: "greatest", false: "least"}[n.GetMinMaxExpr().Op == pg.MinMaxOp_IS_GREATEST]
 	case n.GetSubLink() != nil:
 		sl := n.GetSubLink()
 		switch sl.SubLinkType {

@@ -315,6 +315,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 		return nil, err
 	}
 	ro := s.readOnly || s.vars["default_transaction_read_only"] == "on"
+	s.vars["transaction_isolation"] = s.vars["default_transaction_isolation"] // BEGIN or SET TRANSACTION may change it
 	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
 	s.txn.Tables = s.e.tables
 	tx := s.txn

@@ -198,6 +198,20 @@ func commandTag(n *pg.Node) string {
 
 // readOnlyOption returns the READ ONLY / READ WRITE option of a BEGIN or
 // SET TRANSACTION, if given.
+// isolationOption finds the ISOLATION LEVEL of BEGIN or SET TRANSACTION,
+// as the name transaction_isolation shows it; "" when not given.
+func isolationOption(opts []*pg.Node) string {
+	for _, o := range opts {
+		d := o.GetDefElem()
+		if d != nil && d.Defname == "transaction_isolation" {
+			if c := d.Arg.GetAConst(); c != nil && c.GetSval() != nil {
+				return c.GetSval().Sval
+			}
+		}
+	}
+	return ""
+}
+
 func readOnlyOption(opts []*pg.Node) (readOnly, given bool) {
 	for _, o := range opts {
 		d := o.GetDefElem()

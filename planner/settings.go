@@ -155,6 +155,13 @@ func (s *Session) checkSetting(name, value string) (string, error) {
 		if _, ok := parseTimeZone(value); !ok {
 			return "", bad("TimeZone")
 		}
+	case "transaction_isolation", "default_transaction_isolation":
+		v := strings.ToLower(strings.TrimSpace(value))
+		switch v {
+		case "serializable", "repeatable read", "read committed", "read uncommitted":
+			return v, nil
+		}
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).WithHint("Available values: serializable, repeatable read, read committed, read uncommitted.")
 	case "bytea_output":
 		if v := strings.ToLower(strings.TrimSpace(value)); v != "hex" && v != "escape" {
 			return "", bad("bytea_output")

@@ -78,8 +78,22 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 			return paramTypes(given), showAllCols, nil
 		}
 		return paramTypes(given), []exec.ResultColumn{{Name: name, T: exec.TText}}, nil
-	case n.GetDeclareCursorStmt() != nil || n.GetClosePortalStmt() != nil:
+	case n.GetClosePortalStmt() != nil:
 		return paramTypes(given), nil, nil
+	case n.GetDeclareCursorStmt() != nil:
+		// The cursor's query may use the statement's parameters.
+		if err := st.s.checkNotFailed(n); err != nil {
+			return nil, nil, err
+		}
+		tx, err := st.s.begin(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		an, err := st.s.analyze(ctx, tx, n.GetDeclareCursorStmt().Query, given)
+		if err != nil {
+			return nil, nil, err
+		}
+		return an.params, nil, nil
 	case n.GetFetchStmt() != nil:
 		if c, ok := st.s.cursors[n.GetFetchStmt().Portalname]; ok && !n.GetFetchStmt().Ismove {
 			return paramTypes(given), c.cols, nil
@@ -108,9 +122,16 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	return an.params, an.cols, nil
 }
 
+// paramTypes turns the parameter type OIDs of a Parse message into the
+// analyzer's starting types. OID 0 (what psycopg 3 and others send for
+// text and NULL) and the unknown type both leave the parameter to be
+// inferred from its context, as PostgreSQL does.
 func paramTypes(given []uint32) []exec.T {
 	out := make([]exec.T, len(given))
 	for i, oid := range given {
+		if oid == 0 {
+			oid = exec.OIDUnknown
+		}
 		out[i] = exec.T{OID: oid, Typmod: -1}
 	}
 	return out
@@ -207,7 +228,7 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 	case n.GetDeallocateStmt() != nil:
 		return s.deallocate(n.GetDeallocateStmt())
 	case n.GetDeclareCursorStmt() != nil:
-		return s.declareCursor(ctx, st, n.GetDeclareCursorStmt())
+		return s.declareCursor(ctx, st, n.GetDeclareCursorStmt(), given, params)
 	case n.GetFetchStmt() != nil:
 		return s.fetch(n.GetFetchStmt())
 	case n.GetClosePortalStmt() != nil:
@@ -231,7 +252,9 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(st.raw.Stmt))
 	}
 	before := tx.Root
-	tx.Queried = true
+	if st.raw.Stmt.GetVariableShowStmt() == nil {
+		tx.Queried = true // SHOW takes no snapshot in PostgreSQL: SET TRANSACTION may follow it
+	}
 	res, err := st.execute(ctx, tx, given, params)
 	if err != nil {
 		tx.SetRoot(before)
@@ -460,6 +483,9 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 		if ro, ok := readOnlyOption(ts.Options); ok {
 			tx.ReadOnly = ro || s.readOnly
 		}
+		if iso := isolationOption(ts.Options); iso != "" {
+			s.vars["transaction_isolation"] = iso
+		}
 		return "BEGIN", nil
 	case pg.TransactionStmtKind_TRANS_STMT_COMMIT:
 		if !s.explicit {
@@ -549,6 +575,12 @@ func (s *Session) set(vs *pg.VariableSetStmt) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if name == "transaction_isolation" && vs.Kind == pg.VariableSetKind_VAR_SET_VALUE {
+		if !s.explicit || s.txn == nil {
+			return "SET", nil // lasts for the implicit transaction only
+		}
+		return "SET", s.setIsolation(value)
+	}
 	s.vars[name] = value
 	if name == "search_path" {
 		s.planGen++ // names may resolve differently now
@@ -568,15 +600,26 @@ func (s *Session) set(vs *pg.VariableSetStmt) (string, error) {
 // snapshot isolation (see the versioning package).
 func (s *Session) setTransaction(vs *pg.VariableSetStmt) (string, error) {
 	ro, given := readOnlyOption(vs.Args)
-	if !given {
-		return "SET", nil
-	}
+	iso := isolationOption(vs.Args)
 	if vs.Name == "SESSION CHARACTERISTICS" {
-		s.vars["default_transaction_read_only"] = map[bool]string{true: "on", false: "off"}[ro]
+		if given {
+			s.vars["default_transaction_read_only"] = map[bool]string{true: "on", false: "off"}[ro]
+		}
+		if iso != "" {
+			s.vars["default_transaction_isolation"] = iso
+		}
 		return "SET", nil
 	}
 	if !s.explicit || s.txn == nil {
 		s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET TRANSACTION can only be used in transaction blocks"))
+		return "SET", nil
+	}
+	if iso != "" {
+		if err := s.setIsolation(iso); err != nil {
+			return "", err
+		}
+	}
+	if !given {
 		return "SET", nil
 	}
 	if !ro && s.txn.ReadOnly {
@@ -591,6 +634,23 @@ func (s *Session) setTransaction(vs *pg.VariableSetStmt) (string, error) {
 	}
 	s.txn.ReadOnly = ro || s.readOnly
 	return "SET", nil
+}
+
+// setIsolation changes the isolation level of the open transaction block,
+// which PostgreSQL allows only before its first query and outside
+// savepoints.
+func (s *Session) setIsolation(iso string) error {
+	if s.vars["transaction_isolation"] == iso {
+		return nil
+	}
+	switch {
+	case len(s.saves) > 0:
+		return pgerr.New(pgerr.ActiveSQLTransaction, "SET TRANSACTION ISOLATION LEVEL must not be called in a subtransaction")
+	case s.txn.Queried:
+		return pgerr.New(pgerr.ActiveSQLTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+	}
+	s.vars["transaction_isolation"] = iso
+	return nil
 }
 
 // show runs SHOW.

@@ -14,7 +14,8 @@ import (
 // The drivers of other languages, each running a script of
 // testdata/clients against a fresh server. A test is skipped when its
 // runtime or driver is not installed; .ci/run installs them (Debian's
-// python3-psycopg2 and libpostgresql-jdbc-java, npm's pg).
+// python3-psycopg2, python3-psycopg and libpostgresql-jdbc-java, npm's
+// pg).
 
 // runClient runs a client program against a fresh server and checks its
 // output line by line.
@@ -43,6 +44,29 @@ log from psycopg2
 error 22012
 count 1
 `, python, filepath.Join("testdata", "clients", "psycopg2_check.py"))
+}
+
+// TestPsycopg3: its expected output is what the same script prints against
+// PostgreSQL 15.
+func TestPsycopg3(t *testing.T) {
+	python := "/usr/bin/python3"
+	if err := osexec.Command(python, "-c", "import psycopg").Run(); err != nil {
+		t.Skip("psycopg 3 not installed (apt-get install python3-psycopg)")
+	}
+	runClient(t, `concat ('ab', 42, None)
+where [(1, ['a', 'b c']), (2, None)]
+prepared (10, 'P')
+pipeline (1,)
+copy [(1, 'x', Decimal('1.5')), (2, None, None), (3, 'pipe', None), (10, 'bin', Decimal('2.25')), (11, None, None)]
+savepoint rolled back
+after savepoints ([20, 22],)
+server cursor ['id', 't'] [(2, None), (3, 'pipe')] [(10, 'bin'), (11, None), (20, None), (22, None)]
+isolation ('serializable',)
+isolation ('repeatable read',)
+diag 23505 public p3 None p3_pkey Key (id)=(1) already exists.
+diag 23502 public p3 id None Failing row contains (null, x, null, null).
+kept (1,)
+`, python, filepath.Join("testdata", "clients", "psycopg3_check.py"))
 }
 
 func TestNodePostgres(t *testing.T) {

@@ -1,9 +1,13 @@
 package regress
 
 import (
+	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/prollypg/prollypg/regress/internal/testserver"
 )
@@ -64,4 +68,113 @@ func TestErrorDoesNotLeakIntoNextBatch(t *testing.T) {
 	// A second connection sees every acknowledged row.
 	c2 := connect(t, ctx, srv.DSN("postgres"))
 	wantRows(t, ctx, c2, "SELECT id FROM lossy ORDER BY id", "1", "2", "3", "4", "11", "12", "13", "14")
+}
+
+// TestUnknownParamInference: parameters declared with type OID 0 (what
+// psycopg 3 sends for str and None, and node-postgres for everything) take
+// their type from the context, as in PostgreSQL. The expected types were
+// taken from PostgreSQL 15's ParameterDescription for the same statements.
+func TestUnknownParamInference(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE pd (id int PRIMARY KEY, t text, a text[], n numeric, ts timestamptz, b bool, j jsonb)")
+	cases := []struct {
+		sql  string
+		want []uint32
+	}{
+		{"select 'a'::text || $1", []uint32{25}},
+		{"select $1, $2::text", []uint32{25, 25}},
+		{"select $1::int", []uint32{23}},
+		{"insert into pd values ($1, $2, $3, $4, $5, $6, $7)", []uint32{23, 25, 1009, 1700, 1184, 16, 3802}},
+		{"select id from pd where t = $1 and id > $2", []uint32{25, 23}},
+		{"select upper($1), length($2)", []uint32{25, 25}},
+		{"select $1 + 1", []uint32{23}},
+		{"select coalesce($1, 5)", []uint32{23}},
+		{"update pd set n = $1 where ts < $2", []uint32{1700, 1184}},
+		{"select * from pd where id in ($1, $2)", []uint32{23, 23}},
+		{"select * from pd limit $1 offset $2", []uint32{20, 20}},
+		{"select j->>$1 from pd", []uint32{25}},
+		{"select now() - $1", []uint32{1184}},
+		{"delete from pd where $1", []uint32{16}},
+		{"insert into pd (id) select $1", []uint32{23}},
+		{"select nullif($1, 3)", []uint32{23}},
+		{"select greatest($1, 2)", []uint32{23}},
+	}
+	pc := c.PgConn()
+	for _, tc := range cases {
+		sd, err := pc.Prepare(ctx, "", tc.sql, make([]uint32, len(tc.want)))
+		if err != nil {
+			t.Errorf("%s: %v", tc.sql, err)
+			continue
+		}
+		if !slices.Equal(sd.ParamOIDs, tc.want) {
+			t.Errorf("%s: parameter types %v, want %v", tc.sql, sd.ParamOIDs, tc.want)
+		}
+	}
+
+	// Values sent as text with OID 0, NULL among them, are decoded as the
+	// inferred types.
+	unknown := func(sql string, args ...[]byte) []string {
+		t.Helper()
+		res := pc.ExecParams(ctx, sql, args, make([]uint32, len(args)), nil, nil).Read()
+		if res.Err != nil {
+			t.Fatalf("%s: %v", sql, res.Err)
+		}
+		var out []string
+		for _, row := range res.Rows {
+			var vals []string
+			for _, v := range row {
+				if v == nil {
+					vals = append(vals, "NULL")
+				} else {
+					vals = append(vals, string(v))
+				}
+			}
+			out = append(out, strings.Join(vals, " | "))
+		}
+		return out
+	}
+	unknown("insert into pd values ($1, $2, $3, $4, $5, $6, $7)",
+		[]byte("1"), []byte("x"), []byte(`{a,"b c"}`), []byte("1.50"), []byte("2026-01-02 03:04:05+00"), []byte("t"), []byte(`{"k": 1}`))
+	unknown("insert into pd values ($1, $2, $3, $4, $5, $6, $7)", []byte("2"), nil, nil, nil, nil, nil, nil)
+	if got := unknown("select 'a'::text || $1, $2::int + 1, $3::text", []byte("b"), []byte("41"), nil); !slices.Equal(got, []string{"ab | 42 | NULL"}) {
+		t.Errorf("casts: %q", got)
+	}
+	if got := unknown("select id, a[2], j->>$2 from pd where t = $1 or id = $3 order by id", []byte("x"), []byte("k"), []byte("2")); !slices.Equal(got, []string{"1 | b c | 1", "2 | NULL | NULL"}) {
+		t.Errorf("where: %q", got)
+	}
+}
+
+// TestErrorObjectFields: constraint violations name their schema, table,
+// column and constraint in the ErrorResponse, as PostgreSQL 15 does
+// (values checked against it).
+func TestErrorObjectFields(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE par (id int PRIMARY KEY)")
+	exec(t, ctx, c, "CREATE TABLE kid (id int PRIMARY KEY, p int REFERENCES par, n int NOT NULL, CONSTRAINT pos CHECK (n > 0))")
+	exec(t, ctx, c, "INSERT INTO par VALUES (1)")
+	exec(t, ctx, c, "INSERT INTO kid VALUES (1, 1, 1)")
+	cases := []struct {
+		sql, want string
+	}{
+		{"INSERT INTO kid VALUES (1, 1, 1)", "23505 public kid  kid_pkey"},
+		{"INSERT INTO kid VALUES (2, 1, NULL)", "23502 public kid n "},
+		{"INSERT INTO kid VALUES (2, 1, -1)", "23514 public kid  pos"},
+		{"INSERT INTO kid VALUES (2, 7, 1)", "23503 public kid  kid_p_fkey"},
+		{"DELETE FROM par", "23503 public kid  kid_p_fkey"},
+	}
+	for _, tc := range cases {
+		_, err := c.Exec(ctx, tc.sql)
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) {
+			t.Fatalf("%s: %v", tc.sql, err)
+		}
+		got := strings.Join([]string{pe.Code, pe.SchemaName, pe.TableName, pe.ColumnName, pe.ConstraintName}, " ")
+		if got != tc.want {
+			t.Errorf("%s: fields %q, want %q", tc.sql, got, tc.want)
+		}
+	}
 }

@@ -192,7 +192,7 @@ func (c *conn) describe(body []byte) {
 	case 'P':
 		bp, ok := c.portals[string(name)]
 		if !ok {
-			c.fail(unknownPortal(name), nil)
+			c.describeCursor(name)
 			return
 		}
 		if bp.cols == nil {
@@ -202,6 +202,27 @@ func (c *conn) describe(body []byte) {
 		}
 	default:
 		c.fail(protocolErrorf("invalid DESCRIBE message subtype %d", kind), nil)
+	}
+}
+
+// describeCursor answers Describe of a portal that only the engine knows:
+// a cursor made by DECLARE.
+func (c *conn) describeCursor(name []byte) {
+	cd, ok := c.sess.(CursorDescriber)
+	if !ok {
+		c.fail(unknownPortal(name), nil)
+		return
+	}
+	cols, binary, ok := cd.DescribeCursor(string(name))
+	switch {
+	case !ok:
+		c.fail(unknownPortal(name), nil)
+	case cols == nil:
+		c.wr.empty('n') // NoData
+	case binary:
+		c.wr.rowDescription(cols, []int16{FormatBinary})
+	default:
+		c.wr.rowDescription(cols, nil)
 	}
 }
 

@@ -62,6 +62,15 @@ type Session interface {
 	Close()
 }
 
+// CursorDescriber is implemented by a Session whose SQL cursors (DECLARE
+// name CURSOR FOR ...) are also portals of the protocol, as in PostgreSQL:
+// a Describe of a portal that no Bind made asks it. psycopg 3's server-side
+// cursors learn their columns this way. binary is true for a BINARY
+// cursor, whose rows are sent in binary format.
+type CursorDescriber interface {
+	DescribeCursor(name string) (cols []Column, binary, ok bool)
+}
+
 // Statement is a parsed statement: an extended-protocol prepared statement
 // (named or unnamed) or one statement of a simple query.
 type Statement interface {

@@ -88,9 +88,13 @@ type Error struct {
 	Position int // 1-based character position in the query, 0 for none
 	// Context is the CONTEXT field: where in a routine the error arose,
 	// innermost first, a line each.
-	Context  string
-	Severity string
-	Err      error // the cause, if any, for errors.Is/As
+	Context string
+	// The object the error is about, as PostgreSQL reports it for
+	// constraint violations and drivers expose it (psycopg's diag, pgx's
+	// PgError): schema, table, column, data type and constraint names.
+	Schema, Table, Column, DataType, Constraint string
+	Severity                                    string
+	Err                                         error // the cause, if any, for errors.Is/As
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -120,6 +124,31 @@ func (e *Error) WithDetail(format string, args ...any) *Error {
 // WithHint sets the error's HINT.
 func (e *Error) WithHint(format string, args ...any) *Error {
 	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
+// WithTable names the table the error is about.
+func (e *Error) WithTable(schema, table string) *Error {
+	e.Schema, e.Table = schema, table
+	return e
+}
+
+// WithColumn names the column the error is about.
+func (e *Error) WithColumn(column string) *Error {
+	e.Column = column
+	return e
+}
+
+// WithConstraint names the constraint the error is about.
+func (e *Error) WithConstraint(name string) *Error {
+	e.Constraint = name
+	return e
+}
+
+// WithDataType names the data type the error is about (a domain), with its
+// schema.
+func (e *Error) WithDataType(schema, name string) *Error {
+	e.Schema, e.DataType = schema, name
 	return e
 }
 
@@ -153,6 +182,14 @@ func (e *Error) ErrorFields(add func(field byte, value string)) {
 	}
 	if e.Context != "" {
 		add('W', e.Context)
+	}
+	for _, f := range [...]struct {
+		code byte
+		v    string
+	}{{'s', e.Schema}, {'t', e.Table}, {'c', e.Column}, {'d', e.DataType}, {'n', e.Constraint}} {
+		if f.v != "" {
+			add(f.code, f.v)
+		}
 	}
 }
 

@@ -37,6 +37,14 @@ type session struct {
 	s *planner.Session
 }
 
+var _ wire.CursorDescriber = (*session)(nil)
+
+// DescribeCursor implements wire.CursorDescriber.
+func (s *session) DescribeCursor(name string) ([]wire.Column, bool, bool) {
+	cols, binary, ok := s.s.CursorColumns(name)
+	return wireColumns(cols), binary, ok
+}
+
 func (s *session) Parse(ctx context.Context, sql string, paramTypes []uint32) ([]wire.Statement, error) {
 	stmts, err := s.s.Parse(sql)
 	if err != nil {
