@@ -46,6 +46,12 @@ type Txn struct {
 	// planner provides it.
 	FireTrigger FireTriggerFunc
 
+	// RowIDs, when set, draws the hidden row ids of keyless tables for
+	// every transaction of the engine (rowid.go); without it, ids are
+	// drawn from the transaction's own view, which only a lone writer may
+	// rely on.
+	RowIDs *RowIDs
+
 	tables map[string]*Table // decoded records of Root, by schema + "." + name
 	// rowIDs are the highest row ids drawn, by schema + "." + name: a
 	// trigger inserting into the table its statement is writing, and
@@ -230,8 +236,12 @@ func (w *TableWriter) key(row Row) ([]byte, error) {
 			w.tx.rowIDs = map[string]int64{}
 		}
 		k := tableKey(w.t.Def)
-		w.nextID = max(w.nextID, w.tx.rowIDs[k]) + 1
-		id = w.nextID
+		if w.tx.RowIDs != nil {
+			id = w.tx.RowIDs.Draw(w.tx.Repo.Name(), w.tx.Branch, k, max(w.nextID, w.tx.rowIDs[k]))
+		} else {
+			id = max(w.nextID, w.tx.rowIDs[k]) + 1
+		}
+		w.nextID = id
 		w.tx.rowIDs[k] = id
 	}
 	k, err := w.t.rowKey(w.keyBuf[:0], row, id)

@@ -509,6 +509,12 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 		}
 	}
 	if p, ok := e.(*exec.Param); ok && p.T.OID == exec.OIDUnknown {
+		// The parameter may have been typed by another of its uses since
+		// this one was analyzed: it cannot be both types.
+		if prev := a.params[p.Idx]; prev.OID != exec.OIDUnknown && prev.OID != t.OID {
+			return nil, withPos(pgerr.New(pgerr.AmbiguousParameter, "inconsistent types deduced for parameter $%d", p.Idx+1).
+				WithDetail("%s versus %s", exec.TypeName(prev.OID), exec.TypeName(t.OID)), loc)
+		}
 		a.params[p.Idx] = t
 		return &exec.Param{Idx: p.Idx, T: t}, nil
 	}

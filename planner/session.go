@@ -23,6 +23,7 @@ type Engine struct {
 	log     *zap.Logger
 	started time.Time        // pg_postmaster_start_time
 	tables  *exec.TableCache // decoded table records, shared by the sessions
+	rowIDs  *exec.RowIDs     // hidden row ids of keyless tables, for every transaction
 	// tempSeq numbers the sessions' temporary schemas (pg_temp_N).
 	tempSeq atomic.Int64
 	// live are the open sessions, for pg_stat_activity and for the branches
@@ -45,7 +46,7 @@ func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache()}
+	return &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache(), rowIDs: exec.NewRowIDs()}
 }
 
 // Bootstrap creates the role and the database postgres if the store has
@@ -318,6 +319,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	s.vars["transaction_isolation"] = s.vars["default_transaction_isolation"] // BEGIN or SET TRANSACTION may change it
 	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
 	s.txn.Tables = s.e.tables
+	s.txn.RowIDs = s.e.rowIDs
 	tx := s.txn
 	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t) // for ON ... SET DEFAULT

@@ -113,6 +113,12 @@ func TestUnknownParamInference(t *testing.T) {
 		}
 	}
 
+	// One parameter cannot take two types: PostgreSQL refuses it, and
+	// ours once decoded it as one type and read it as the other.
+	if _, err := pc.Prepare(ctx, "", "insert into pd (id, t) values ($1, 'v' || $1)", []uint32{0}); sqlstate(err) != "42P08" {
+		t.Errorf("a parameter of two types: %v, want 42P08", err)
+	}
+
 	// Values sent as text with OID 0, NULL among them, are decoded as the
 	// inferred types.
 	unknown := func(sql string, args ...[]byte) []string {

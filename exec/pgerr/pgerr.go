@@ -69,6 +69,7 @@ const (
 	InvalidTableDefinition      Code = "42P16"
 	UndefinedDatabase           Code = "3D000"
 	InvalidParameterType        Code = "42P18"
+	AmbiguousParameter          Code = "42P08"
 	CannotCoerce                Code = "42846"
 	ObjectInUse                 Code = "55006"
 	ObjectNotInPrerequisite     Code = "55000"
