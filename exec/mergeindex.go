@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -79,6 +80,18 @@ func (m *MergeIndexer) table(ctx context.Context, def *versioning.Table) (*index
 // DecodeStoredRow decodes a row tuple of t as stored in its map.
 func (t *Table) DecodeStoredRow(v []byte) (Row, error) {
 	return t.decodeRow(v, nil)
+}
+
+// DuplicateKeyDetail is the DETAIL of a duplicate key found when
+// concurrent transactions are merged: row is a stored tuple of def that
+// holds the key, cols the key's columns.
+func DuplicateKeyDetail(def *versioning.Table, row []byte, cols []int) string {
+	t := NewTable(def)
+	r, err := t.DecodeStoredRow(row)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("Key (%s)=(%s) already exists.", colNames(t, cols), formatValues(t, cols, r))
 }
 
 // EncodeStoredRow encodes row as t stores it.

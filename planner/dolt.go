@@ -159,7 +159,7 @@ func (s *Session) flushForVersionOp(ctx context.Context) error {
 		return err
 	}
 	if _, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx)); err != nil {
-		return vcsError(err)
+		return commitError(err)
 	}
 	// The running statement keeps tx; nothing it does later is committed
 	// twice, and the session's next statement starts afresh.

@@ -345,7 +345,22 @@ func (s *Session) commit(ctx context.Context) error {
 		return err // a deferred unique constraint fails: nothing is committed
 	}
 	_, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx))
-	if errors.Is(err, versioning.ErrConflict) {
+	return commitError(err)
+}
+
+// commitError turns a failed commit-time merge into PostgreSQL's error: a
+// key both transactions inserted is 23505, as for PostgreSQL's second
+// inserter; other concurrent changes to one row are 40001.
+func commitError(err error) error {
+	var dup *versioning.DuplicateKeyError
+	switch {
+	case errors.As(err, &dup):
+		e := pgerr.Wrap(err, pgerr.UniqueViolation, "%s", dup.Error()).WithTable(dup.Schema, dup.Table).WithConstraint(dup.Constraint)
+		if dup.Def != nil {
+			e.Detail = exec.DuplicateKeyDetail(dup.Def, dup.Row, dup.Cols)
+		}
+		return e
+	case errors.Is(err, versioning.ErrConflict):
 		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update")
 	}
 	return err

@@ -1,12 +1,14 @@
 package regress
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/prollypg/prollypg/regress/internal/testserver"
 )
@@ -82,4 +84,43 @@ func TestKeylessInsertsFromManyClients(t *testing.T) {
 	if got := one(t, ctx, setup, "SELECT count(*) FROM indexed WHERE b = 'v7'"); got != "1" {
 		t.Errorf("index lookup: %s rows; %q", got, textRows(t, ctx, setup, "SELECT a, b FROM indexed WHERE a < 10 ORDER BY a"))
 	}
+}
+
+// TestConcurrentDuplicateKey: two transactions insert the same primary or
+// unique key; the one that commits second fails with 23505 and PostgreSQL's
+// message and detail, whether or not its row equals the first one. (Equal
+// rows once merged into one, and both COMMITs were acknowledged.)
+func TestConcurrentDuplicateKey(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE dk (id int PRIMARY KEY, v text, u int UNIQUE)")
+	cases := []struct {
+		first, second string
+		want          string
+	}{
+		{"(1, 'x', 1)", "(1, 'x', 1)", `23505 duplicate key value violates unique constraint "dk_pkey" Key (id)=(1) already exists.`},
+		{"(2, 'x', 2)", "(2, 'y', 3)", `23505 duplicate key value violates unique constraint "dk_pkey" Key (id)=(2) already exists.`},
+		{"(4, 'a', 10)", "(5, 'b', 10)", `23505 duplicate key value violates unique constraint "dk_u_key" Key (u)=(10) already exists.`},
+	}
+	for _, c := range cases {
+		exec(t, ctx, a, "BEGIN")
+		exec(t, ctx, b, "BEGIN")
+		exec(t, ctx, a, "INSERT INTO dk VALUES "+c.first)
+		exec(t, ctx, a, "COMMIT")
+		_, err := b.Exec(ctx, "INSERT INTO dk VALUES "+c.second)
+		if err == nil {
+			_, err = b.Exec(ctx, "COMMIT")
+		}
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) {
+			t.Fatalf("%s after %s: %v, want 23505", c.second, c.first, err)
+		}
+		if got := pe.Code + " " + pe.Message + " " + pe.Detail; got != c.want {
+			t.Errorf("%s after %s:\n got %s\nwant %s", c.second, c.first, got, c.want)
+		}
+		b.Exec(ctx, "ROLLBACK")
+	}
+	wantRows(t, ctx, a, "SELECT id, v, u FROM dk ORDER BY id", "1 | x | 1", "2 | x | 2", "4 | a | 10")
 }

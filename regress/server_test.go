@@ -133,10 +133,11 @@ func TestTransactionsAcrossConnections(t *testing.T) {
 
 	// Both insert the same unique key under different primary keys: each
 	// is unique on its own snapshot, so the merge at the second COMMIT
-	// must find the duplicate.
+	// must find the duplicate and fail as PostgreSQL's second inserter
+	// does, with a unique violation.
 	exec(t, ctx, a, "CREATE TABLE users (id int PRIMARY KEY, email text UNIQUE)")
-	if err := concurrentCommits(t, ctx, a, b, "INSERT INTO users VALUES (1, 'x@example.com')", "INSERT INTO users VALUES (2, 'x@example.com')"); sqlstate(err) != "40001" {
-		t.Fatalf("duplicate unique key from two transactions: %v, want SQLSTATE 40001", err)
+	if err := concurrentCommits(t, ctx, a, b, "INSERT INTO users VALUES (1, 'x@example.com')", "INSERT INTO users VALUES (2, 'x@example.com')"); sqlstate(err) != "23505" {
+		t.Fatalf("duplicate unique key from two transactions: %v, want SQLSTATE 23505", err)
 	}
 	var n int
 	if err := b.QueryRow(ctx, "SELECT count(*) FROM users").Scan(&n); err != nil || n != 1 {

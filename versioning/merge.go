@@ -16,9 +16,9 @@ import (
 // changed on one side take that side. A table changed on both sides keeps
 // its definition if both left it alone, and its rows and indexes are merged
 // row by row; a row changed differently on both sides, or a definition
-// changed on both, is a conflict (ErrConflict), and so is a row of theirs
-// that shares a unique index key with another row of the merged table
-// (both transactions inserted the key), or a row whose foreign key finds
+// changed on both, is a conflict (ErrConflict); a key both sides inserted,
+// into the primary key or a unique index, is a DuplicateKeyError whatever
+// the rows hold; and a row whose foreign key finds
 // its parent deleted by the other side: enc (nil when no table has a
 // unique index or a foreign key) gives the rows' index entries and, as a
 // ReferenceChecker, looks up parents. Sequences advanced on both sides
@@ -41,6 +41,9 @@ func MergeRoots(ctx context.Context, base, ours, theirs RootValue, enc IndexEnco
 		return prolly.Resolution{}, fmt.Errorf("%w: %q changed on both sides", ErrConflict, schema)
 	})
 	if err != nil {
+		return RootValue{}, err
+	}
+	if err := checkSameInserts(ctx, base, ours, theirs); err != nil {
 		return RootValue{}, err
 	}
 	merged := RootValue{m}
@@ -75,6 +78,11 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 	}
 	merged := ours
 	var err error
+	if len(ours.PrimaryKey) > 0 {
+		if err := checkBothInserted(ctx, cs, &ours, base.Rows, ours.Rows, theirs.Rows); err != nil {
+			return prolly.Resolution{}, err
+		}
+	}
 	if merged.Rows, err = mergeRows(ctx, cs, base.Rows, ours.Rows, theirs.Rows); err != nil {
 		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
 	}
@@ -90,6 +98,99 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 	merged.NextRowID = max(ours.NextRowID, theirs.NextRowID)
 	b, err := encodeRecord(&merged)
 	return prolly.Resolution{Value: b}, err
+}
+
+// DuplicateKeyError is a commit-time merge's finding that both
+// transactions inserted a row under the same primary or unique key: the
+// committing transaction fails as PostgreSQL's second inserter does
+// (23505), whether or not the two rows are equal. (Equal rows merged
+// silently into one before, acknowledging both inserts.)
+type DuplicateKeyError struct {
+	Schema, Table string
+	Constraint    string // the primary key's or unique index's name
+	// Def, Row and Cols, when Def is set, are the table, a row holding
+	// the key and the key's columns, so the error can name its values.
+	Def  *Table
+	Row  []byte
+	Cols []int
+}
+
+func (e *DuplicateKeyError) Error() string {
+	return fmt.Sprintf("duplicate key value violates unique constraint %q", e.Constraint)
+}
+
+// plainColumns returns the table columns of an index without expressions.
+func plainColumns(ics []IndexColumn) ([]int, bool) {
+	cols := make([]int, len(ics))
+	for i, ic := range ics {
+		if ic.Column < 0 {
+			return nil, false
+		}
+		cols[i] = ic.Column
+	}
+	return cols, true
+}
+
+// checkSameInserts finds the tables that both sides changed in exactly the
+// same way, which the merge above takes without a collision: if the
+// change inserted keys, both transactions inserted them, and the second
+// to commit must fail as with different rows.
+func checkSameInserts(ctx context.Context, base, ours, theirs RootValue) error {
+	return prolly.DiffMaps(ctx, base.m, ours.m, func(d prolly.Diff) error {
+		if d.Kind != prolly.Modified {
+			return nil
+		}
+		if kind, _, _, err := splitObjectKey(d.Key); err != nil || kind != kindTable {
+			return err
+		}
+		tv, found, err := theirs.m.Get(ctx, d.Key)
+		if err != nil || !found || !bytes.Equal(tv, d.To) {
+			return err
+		}
+		var b, o Table
+		if err := decodeRecord(d.From, &b); err != nil {
+			return err
+		}
+		if err := decodeRecord(d.To, &o); err != nil {
+			return err
+		}
+		if len(o.PrimaryKey) == 0 || b.Rows == o.Rows {
+			return nil
+		}
+		return checkBothInserted(ctx, base.Store(), &o, b.Rows, o.Rows, o.Rows)
+	})
+}
+
+// checkBothInserted fails with a DuplicateKeyError when a key that base
+// lacks was added on both sides. It walks ours's changes, the committing
+// transaction's, and looks each added key up in theirs: its cost follows
+// the transaction's size, not the table's.
+func checkBothInserted(ctx context.Context, cs prolly.ChunkStore, t *Table, base, ours, theirs store.Address) error {
+	if base == theirs || base == ours {
+		return nil
+	}
+	b, err := prolly.Load(ctx, cs, base)
+	if err != nil {
+		return err
+	}
+	o, err := prolly.Load(ctx, cs, ours)
+	if err != nil {
+		return err
+	}
+	th, err := prolly.Load(ctx, cs, theirs)
+	if err != nil {
+		return err
+	}
+	return prolly.DiffMaps(ctx, b, o, func(d prolly.Diff) error {
+		if d.Kind != prolly.Added {
+			return nil
+		}
+		found, err := th.Has(ctx, d.Key)
+		if err != nil || !found {
+			return err
+		}
+		return &DuplicateKeyError{Schema: t.Schema, Table: t.Name, Constraint: t.PrimaryKeyName, Def: t, Row: bytes.Clone(d.To), Cols: t.PrimaryKey}
+	})
 }
 
 // sameDefinition reports whether two table records differ only in their
@@ -207,7 +308,11 @@ func checkUniqueAfterMerge(ctx context.Context, cs prolly.ChunkStore, merged *Ta
 				return err
 			}
 			if holders > 1 {
-				return fmt.Errorf("%w: duplicate key in unique index %q", ErrConflict, merged.Indexes[i].Name)
+				dup := &DuplicateKeyError{Schema: merged.Schema, Table: merged.Name, Constraint: merged.Indexes[i].Name}
+				if cols, ok := plainColumns(merged.Indexes[i].Columns); ok {
+					dup.Def, dup.Row, dup.Cols = merged, bytes.Clone(d.To), cols
+				}
+				return dup
 			}
 		}
 		return nil
