@@ -1,11 +1,13 @@
 package wire_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgproto3/v2"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/prollypg/prollypg/wire"
 	"github.com/prollypg/prollypg/wire/internal/wiretest"
@@ -126,4 +128,52 @@ func TestNotificationShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	expect(t, a.Results(), "Error FATAL 57P01 terminating connection due to administrator command", "EOF")
+}
+
+// TestNotificationTLS checks the idle wake over TLS, whose reads the
+// wake's deadline interrupts below the record layer: a pgx listener
+// blocked in WaitForNotification gets each notification, and its
+// queries between the wakes still work.
+func TestNotificationTLS(t *testing.T) {
+	srv := wiretest.Start(t, wire.Config{TLS: wiretest.TLSConfig(t)})
+	connect := func() *pgx.Conn {
+		cfg, err := pgx.ParseConfig("postgres://u@" + srv.HostPort() + "/db?sslmode=require")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := pgx.ConnectConfig(t.Context(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(context.Background()) })
+		return c
+	}
+	l, n := connect(), connect()
+	if _, err := l.Exec(t.Context(), "LISTEN ch"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		got := make(chan string, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			nt, err := l.WaitForNotification(ctx)
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			got <- nt.Payload
+		}()
+		time.Sleep(10 * time.Millisecond)
+		if _, err := n.Exec(t.Context(), fmt.Sprintf("NOTIFY ch, 'p%d'", i), pgx.QueryExecModeSimpleProtocol); err != nil {
+			t.Fatal(err)
+		}
+		if g := <-got; g != fmt.Sprintf("p%d", i) {
+			t.Fatalf("listener got %q", g)
+		}
+		var v int
+		if err := l.QueryRow(t.Context(), "SELECT 1").Scan(&v); err != nil || v != 1 {
+			t.Fatalf("SELECT 1 after a wake: %v %v", v, err)
+		}
+	}
 }
