@@ -304,6 +304,15 @@ func TestNotifyBranches(t *testing.T) {
 	noNote(t, featureSlash)
 	noNote(t, other)
 
+	// Sessions on a tag (read-only) share the tag's commit.
+	exec(t, ctx, admin, "SELECT dolt_tag('v1')")
+	tag := connect(t, ctx, srv.DSN("postgres@v1"))
+	tag2 := connect(t, ctx, srv.DSN("postgres@v1"))
+	exec(t, ctx, tag2, "LISTEN ch")
+	exec(t, ctx, tag, "NOTIFY ch, 'to v1'")
+	wantNotes(t, tag2, pid(tag), "ch to v1")
+	noNote(t, main)
+
 	// A session that checks out a branch hears that branch from then on.
 	exec(t, ctx, main, "SELECT dolt_checkout('feature')")
 	exec(t, ctx, feature, "NOTIFY ch, 'checked out'")

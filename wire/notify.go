@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"time"
+
+	"go.uber.org/zap"
 )
 
 // Asynchronous notifications (LISTEN/NOTIFY), as PostgreSQL 15 sends them:
@@ -44,7 +46,8 @@ func (c *conn) waitForClient() bool {
 		case woken && errors.Is(err, os.ErrDeadlineExceeded):
 			c.leaveIdle()
 			c.sendNotifications()
-			if c.wr.flush() != nil {
+			if err := c.wr.flush(); err != nil {
+				c.log.Debug("write failed", zap.Error(err))
 				return false
 			}
 		default:
