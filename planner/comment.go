@@ -157,6 +157,9 @@ func (a *analyzer) discard(s *pg.DiscardStmt) (utility, error) {
 		if s.Target == pg.DiscardMode_DISCARD_SEQUENCES || s.Target == pg.DiscardMode_DISCARD_ALL {
 			a.s.seqs.curr, a.s.seqs.last = nil, ""
 		}
+		if s.Target == pg.DiscardMode_DISCARD_ALL {
+			a.s.unlistenAll()
+		}
 		if (s.Target == pg.DiscardMode_DISCARD_TEMP || s.Target == pg.DiscardMode_DISCARD_ALL) && a.s.tempReady {
 			if _, ok, err := a.tx.Schema(ctx, a.s.tempSchema); err != nil {
 				return "", err

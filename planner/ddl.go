@@ -18,6 +18,9 @@ type utility func(ctx context.Context) (string, error)
 // ddlStmt analyzes the DDL statements other than CREATE TABLE and DROP;
 // ok is false for a statement it does not know.
 func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
+	if run, ok := a.notifyStmt(n); ok {
+		return run, true, nil
+	}
 	switch {
 	case n.GetIndexStmt() != nil:
 		run, err = a.createIndex(n.GetIndexStmt())

@@ -20,6 +20,8 @@
 // dolt_patch_objects.go (their SQL, in dependency order). A query at a
 // past revision calls today's functions: a function is resolved in the
 // session's catalog, as PostgreSQL resolves it when planning.
+// notify.go has LISTEN/NOTIFY: the Engine's hub that routes committed
+// notifications to the listening sessions of a database and branch.
 //
 // # Invariants
 //
@@ -34,4 +36,11 @@
 //     (triggers included) and the user functions their calls were
 //     resolved among are unchanged, whichever session changed them (and
 //     the session's name resolution too, planGen).
+//  4. A notification (NOTIFY, pg_notify) is delivered only when its
+//     transaction commits, to the sessions listening on its channel in
+//     the same database and on the same branch, in commit order; a
+//     rolled-back transaction or savepoint drops it. LISTEN and UNLISTEN
+//     take effect at commit too. The early commit of invariant 2 does not
+//     deliver: notifications wait for the end of the transaction block,
+//     as clients of PostgreSQL expect (notify.go).
 package planner

@@ -690,6 +690,7 @@ func (s *Session) switchBranch(branch string) {
 	}
 	s.planGen++ // plans name tables of the old branch's root
 	s.catCache = catalogCache{}
+	s.moveNotify() // LISTEN hears the new branch
 }
 
 // doltReset is dolt_reset: --hard or --soft with an optional revision, a

@@ -643,7 +643,7 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if isSeries(f) && !a.timeSeries(f, sc) {
 		return a.srfCall(f, sc)
 	}
-	if exec.IsSRF(name) && !exec.HasFunc(name) {
+	if exec.IsSRF(name) && !exec.HasFunc(name) || isSessionSRF(name) {
 		return a.srfListCall(f, sc)
 	}
 	if e, ok, err := a.funcCallMore(f, sc); ok {

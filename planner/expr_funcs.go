@@ -517,7 +517,7 @@ func (a *analyzer) srfScan(fc *pg.FuncCall, sc *scope, outer *[]exec.Expr) (*exe
 		args = append(args, e)
 		ts = append(ts, e.Type())
 	}
-	fn, want, err := exec.LookupSRF(name, ts)
+	fn, want, err := a.lookupSRF(name, ts)
 	if err != nil {
 		return nil, withPos(err.(*pgerr.Error), fc.Location)
 	}

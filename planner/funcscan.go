@@ -75,7 +75,7 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 			fs.Cols = append(fs.Cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
 		}
 		p = fs
-	} else if exec.IsSRF(name) {
+	} else if exec.IsSRF(name) || isSessionSRF(name) {
 		var fs *exec.FuncScan
 		var err error
 		if name == "unnest" && len(fc.Args) > 1 {

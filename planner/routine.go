@@ -328,8 +328,10 @@ func (h *host) Fields(oid uint32) ([]exec.ResultColumn, bool) {
 func (h *host) Savepoint() func() error {
 	tx := h.s.txn
 	root := tx.Root
+	mark := h.s.notify.mark()
 	return func() error {
 		tx.SetRoot(root)
+		h.s.notify.rollbackTo(mark)
 		return h.s.reapplyAdvances(h.env.Ctx, tx, h.s.seqs.advanced)
 	}
 }

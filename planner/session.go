@@ -30,6 +30,8 @@ type Engine struct {
 	// in use, which are not deleted or renamed from under them without
 	// --force (activity.go).
 	live liveSessions
+	// notify routes LISTEN/NOTIFY between the sessions (notify.go).
+	notify notifyHub
 
 	// CancelBackend and TerminateBackend, set by the server, cancel the
 	// statement of the session with a pid or end the session
@@ -125,11 +127,17 @@ type Session struct {
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)
 	OnNotice    func(error)
+	// OnNotification is called, from any goroutine, when notifications
+	// for the session are ready (see Notifications); set before the
+	// session's first LISTEN.
+	OnNotification func()
+	notify         notifyState // LISTEN/NOTIFY (notify.go)
 }
 
 type savepoint struct {
-	name string
-	root versioning.RootValue
+	name   string
+	root   versioning.RootValue
+	notify notifyMark
 }
 
 // defaultVars are the settings a session starts with, PostgreSQL's
@@ -332,8 +340,10 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	return s.txn, nil
 }
 
-// commit ends the open transaction, making its changes durable.
-func (s *Session) commit(ctx context.Context) error {
+// commit ends the open transaction, making its changes durable; its
+// notifications are delivered if it succeeds.
+func (s *Session) commit(ctx context.Context) (err error) {
+	defer func() { s.endNotify(err == nil) }()
 	s.endCursors(true)
 	tx := s.txn
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
@@ -344,7 +354,7 @@ func (s *Session) commit(ctx context.Context) error {
 	if err := tx.CheckDeferred(ctx); err != nil {
 		return err // a deferred unique constraint fails: nothing is committed
 	}
-	_, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx))
+	_, err = s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx))
 	return commitError(err)
 }
 
@@ -367,6 +377,7 @@ func commitError(err error) error {
 }
 
 func (s *Session) rollback() {
+	s.endNotify(false)
 	s.endCursors(false)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 }
@@ -404,6 +415,7 @@ func (s *Session) publishIdle() {
 // Close ends the session, abandoning any open transaction.
 func (s *Session) Close() {
 	s.e.live.remove(s)
+	s.closeNotify()
 	s.rollback()
 	s.dropTempSchema(context.Background())
 }
@@ -454,6 +466,9 @@ func (s *Session) sessionFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 		}, exec.TText, true
 	}
 	if fn, t, ok := s.doltFunc(name, args); ok {
+		return fn, t, true
+	}
+	if fn, t, ok := s.notifyFunc(name, args); ok {
 		return fn, t, true
 	}
 	return s.sequenceFunc(name, args)

@@ -150,7 +150,7 @@ func writes(n *pg.Node) bool {
 		return n.GetSelectStmt().IntoClause != nil
 	case n.GetExplainStmt() != nil:
 		return writes(n.GetExplainStmt().Query)
-	case n.GetVariableShowStmt() != nil, n.GetCopyStmt() != nil && !n.GetCopyStmt().IsFrom:
+	case n.GetVariableShowStmt() != nil, n.GetCopyStmt() != nil && !n.GetCopyStmt().IsFrom, isNotifyStmt(n):
 		return false
 	case n.GetLockStmt() != nil:
 		// Modes up to ROW EXCLUSIVE (lock modes 1 to 3) are allowed in a

@@ -509,7 +509,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 		if !s.explicit {
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
 		}
-		s.saves = append(s.saves, savepoint{name: ts.SavepointName, root: s.txn.Root})
+		s.saves = append(s.saves, savepoint{name: ts.SavepointName, root: s.txn.Root, notify: s.notify.mark()})
 		return "SAVEPOINT", nil
 	case pg.TransactionStmtKind_TRANS_STMT_RELEASE, pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
 		verb := "RELEASE"
@@ -528,6 +528,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 				return "RELEASE", nil
 			}
 			s.txn.SetRoot(s.saves[i].root)
+			s.notify.rollbackTo(s.saves[i].notify)
 			if err := s.reapplyAdvances(ctx, s.txn, s.seqs.advanced); err != nil {
 				return "", err
 			}

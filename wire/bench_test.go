@@ -34,6 +34,11 @@ type benchPortal struct {
 	done bool
 }
 
+// Notifications makes benchSession a NotificationSession, as the SQL
+// engine's sessions are, so that the benchmarks cover the idle wait that
+// notifications may interrupt.
+func (s *benchSession) Notifications(func(pid uint32, channel, payload string)) {}
+
 var benchCols = []wire.Column{{Name: "v", TypeOID: 23, TypeSize: 4, TypeMod: -1}}
 var benchParams = []uint32{23}
 

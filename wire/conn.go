@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgproto3/v2"
@@ -53,6 +54,16 @@ type conn struct {
 	bindPFmts []int16
 	bindRFmts []int16
 
+	// Asynchronous notifications (notify.go). notes is sess when it
+	// delivers them; sendNote is c.sendNotification, bound once so that
+	// handing it to the session allocates nothing; lastStatus is the
+	// status of the last ReadyForQuery. notePending is set by
+	// NotificationsPending from any goroutine.
+	notes       NotificationSession
+	sendNote    func(pid uint32, channel, payload string)
+	lastStatus  TxStatus
+	notePending atomic.Bool
+
 	mu         sync.Mutex
 	running    bool // a statement's context is live (cancel requests apply)
 	stmtCtx    context.Context
@@ -60,6 +71,8 @@ type conn struct {
 	idle       bool // waiting for a client's next command (or still in startup)
 	ready      bool // startup finished
 	stopping   bool // Shutdown asked the session to end
+	noteWait   bool // waiting idle outside a transaction block: notifications wake the read
+	woken      bool // the idle read's deadline was set to send notifications
 }
 
 // paramStatus is one pending ParameterStatus.
@@ -84,6 +97,7 @@ func newConn(s *Server, ctx context.Context, nc net.Conn) *conn {
 	c.wr = msgWriter{w: nc, buf: make([]byte, 0, flushThreshold+flushThreshold/2)}
 	c.wr.onFail = func() { c.cancelStmt(errConnLost) }
 	c.rw = RowWriter{c: c, w: &c.wr, row: -1}
+	c.sendNote = c.sendNotification
 	return c
 }
 
@@ -112,8 +126,7 @@ func (c *conn) serve() {
 func (c *conn) loop() {
 	for !c.closing {
 		idle := !c.inBatch && !c.ignoreTillSync
-		if idle && !c.enterIdle() {
-			c.sendFatal(adminShutdownError())
+		if idle && !c.waitForClient() {
 			return
 		}
 		typ, body, err := c.rd.next()
@@ -219,19 +232,24 @@ func (c *conn) callSync(failed bool) error {
 	return c.sess.Sync(c.baseCtx, failed)
 }
 
-// readyForQuery sends the pending ParameterStatus messages, ReadyForQuery,
-// and flushes. At the end of a transaction it drops every portal, as
-// PostgreSQL does.
+// readyForQuery sends the notifications ready for the client (outside a
+// transaction block), the pending ParameterStatus messages, ReadyForQuery,
+// in that order as PostgreSQL does, and flushes. At the end of a
+// transaction it drops every portal, as PostgreSQL does.
 func (c *conn) readyForQuery() {
+	st := c.txStatus()
+	if st == TxIdle {
+		c.sendNotifications()
+	}
 	for _, p := range c.params {
 		c.wr.send(&pgproto3.ParameterStatus{Name: p.name, Value: p.value})
 	}
 	clear(c.params)
 	c.params = c.params[:0]
-	st := c.txStatus()
 	if st == TxIdle && len(c.portals) > 0 {
 		c.closeAllPortals()
 	}
+	c.lastStatus = st
 	c.wr.readyForQuery(st)
 	c.wr.flush()
 }
@@ -342,14 +360,20 @@ func stmtCause(ctx context.Context) error {
 }
 
 // enterIdle marks the session as waiting for a command; false when
-// Shutdown has asked it to end.
-func (c *conn) enterIdle() bool {
+// Shutdown has asked it to end. noteWait says whether notifications may
+// interrupt the wait (see waitForClient); if some are pending already, the
+// wait is interrupted at once.
+func (c *conn) enterIdle(noteWait bool) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stopping {
 		return false
 	}
 	c.idle = true
+	c.noteWait = noteWait
+	if noteWait && c.notePending.Load() {
+		c.wakeLocked()
+	}
 	return true
 }
 

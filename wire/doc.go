@@ -3,8 +3,9 @@
 // GSSENCRequest refused, NegotiateProtocolVersion for 3.x and unknown
 // protocol options), authentication (trust, cleartext password,
 // SCRAM-SHA-256), simple and extended query, COPY FROM STDIN / TO STDOUT,
-// CancelRequest, ParameterStatus, NoticeResponse, and ErrorResponse with
-// every field PostgreSQL sends. The SQL engine plugs in through Handler.
+// CancelRequest, ParameterStatus, NoticeResponse, NotificationResponse
+// (LISTEN/NOTIFY), and ErrorResponse with every field PostgreSQL sends. The
+// SQL engine plugs in through Handler.
 //
 // # Layers
 //
@@ -41,7 +42,10 @@
 //     into the Session, its Statements and Portals; those calls never run
 //     concurrently for one session. Other goroutines touch a session only
 //     to cancel it (cancel request, Shutdown, Close), and only through the
-//     context of the engine call in progress.
+//     context of the engine call in progress; and the engine touches
+//     another session's connection only through
+//     Notifier.NotificationsPending, which sets a flag and may wake the
+//     idle read — the connection's goroutine stays its only writer.
 //  2. A cancel request cancels only the statement running when it arrives
 //     (a request arriving between statements is dropped, so it cannot hit
 //     the next one); the statement then fails with 57014 "canceling
@@ -79,6 +83,17 @@
 //     lets running statements finish (their session then ends the same
 //     way), and at its context's deadline cancels the statements still
 //     running. Session.Close is called exactly once per session, last.
+//  10. Notifications (NotificationSession) are sent as PostgreSQL sends
+//     them: only when the session is not in a transaction block, either
+//     just before the ReadyForQuery that ends a batch (after the batch's
+//     own messages, before its ParameterStatus reports), or at once while
+//     the session waits idle for its client. Never in the middle of an
+//     extended batch, and never in the middle of a client message: an idle
+//     wait is interrupted (by a read deadline, as Shutdown does) only while
+//     no byte of the next message has arrived, and the wait peeks rather
+//     than reads, so an interrupted wait loses nothing. A session that
+//     receives none pays an atomic load per batch and a Peek per idle
+//     wait, and allocates nothing for them.
 //
 // # Ownership of buffers
 //
@@ -96,7 +111,7 @@
 //
 // SCRAM-SHA-256-PLUS (channel binding), GSSAPI and SSPI, MD5 passwords,
 // the function-call sub-protocol (answered 0A000), replication
-// connections, COPY BOTH, asynchronous NotificationResponse (LISTEN/NOTIFY),
-// client encodings other than UTF8 and SQL_ASCII, and SASLprep of
+// connections, COPY BOTH, client encodings other than UTF8 and SQL_ASCII,
+// and SASLprep of
 // passwords (non-ASCII passwords must be in normalized form).
 package wire

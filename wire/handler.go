@@ -119,9 +119,10 @@ type Portal interface {
 	Close()
 }
 
-// Notifier sends asynchronous reports to the client. Call it only from
-// within a call that the wire made on the session (Connect, Parse, Bind,
-// Execute, Sync, ...), never from another goroutine.
+// Notifier sends asynchronous reports to the client. Call ParameterStatus
+// and Notice only from within a call that the wire made on the session
+// (Connect, Parse, Bind, Execute, Sync, ...), never from another goroutine;
+// NotificationsPending is the exception.
 type Notifier interface {
 	// ParameterStatus reports that a reported setting (TimeZone,
 	// application_name, DateStyle, ...) has the given value. The wire sends
@@ -134,6 +135,31 @@ type Notifier interface {
 	// are read as for errors (FieldsError, SQLStateError), with severity
 	// NOTICE and code 00000 by default.
 	Notice(n error)
+
+	// NotificationsPending tells the wire that the session has
+	// notifications for its client (see NotificationSession). It is safe
+	// from any goroutine at any time, and cheap: the engine calls it when
+	// another session's commit queues a notification for this one. A
+	// session waiting idle for its client outside a transaction block is
+	// woken to send them at once; otherwise they go out just before the
+	// next ReadyForQuery that reports TxIdle.
+	NotificationsPending()
+}
+
+// NotificationSession is a Session that delivers asynchronous
+// notifications (LISTEN/NOTIFY). The wire looks for it once, after
+// Connect.
+type NotificationSession interface {
+	Session
+
+	// Notifications calls send, in order, for each notification ready for
+	// the client, and forgets them: pid is the notifying session's
+	// ProcessID (as in BackendKeyData). The wire calls it only when the
+	// session is not in a transaction block — just before ReadyForQuery
+	// and while waiting idle for the client — and only after
+	// NotificationsPending was called since the last time. send appends
+	// NotificationResponse messages to the output; it must not be kept.
+	Notifications(send func(pid uint32, channel, payload string))
 }
 
 // Startup is what a client asked for at connection time.

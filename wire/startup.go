@@ -230,6 +230,7 @@ func (c *conn) startupMessage(ctx context.Context, code uint32, m msgBuf) bool {
 		return false
 	}
 	c.sess = sess
+	c.notes, _ = sess.(NotificationSession)
 	c.sendParameterReport(user, enc, params["application_name"])
 	c.wr.send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secret})
 

@@ -16,7 +16,10 @@ type Handler struct {
 	Engine *planner.Engine
 }
 
-var _ wire.Handler = (*Handler)(nil)
+var (
+	_ wire.Handler             = (*Handler)(nil)
+	_ wire.NotificationSession = (*session)(nil)
+)
 
 // Connect opens a planner session for the startup's user and database.
 func (h *Handler) Connect(ctx context.Context, s *wire.Startup, n wire.Notifier) (wire.Session, error) {
@@ -27,6 +30,7 @@ func (h *Handler) Connect(ctx context.Context, s *wire.Startup, n wire.Notifier)
 	sess.ProcessID = s.ProcessID
 	sess.OnParameter = n.ParameterStatus
 	sess.OnNotice = n.Notice
+	sess.OnNotification = n.NotificationsPending
 	for name, v := range sess.ReportedVars() {
 		n.ParameterStatus(name, v)
 	}
@@ -72,6 +76,11 @@ func (s *session) Parse(ctx context.Context, sql string, paramTypes []uint32) ([
 func (s *session) Sync(ctx context.Context, failed bool) error { return s.s.Sync(ctx, failed) }
 func (s *session) TxStatus() wire.TxStatus                     { return wire.TxStatus(s.s.TxStatus()) }
 func (s *session) Close()                                      { s.s.Close() }
+
+// Notifications hands the wire the session's LISTEN/NOTIFY notifications.
+func (s *session) Notifications(send func(pid uint32, channel, payload string)) {
+	s.s.Notifications(send)
+}
 
 type statement struct {
 	st        *planner.Statement

@@ -17,6 +17,8 @@
 //	SELECT a, b FROM t | SELECT * FROM t         the table's rows
 //	COPY t [(a, b)] FROM STDIN [BINARY | CSV | WITH (FORMAT csv)]
 //	COPY t [(a, b)] TO STDOUT [CSV | WITH (FORMAT csv)]
+//	LISTEN ch | UNLISTEN ch | UNLISTEN *         at once, for the session
+//	NOTIFY ch [, 'payload']                      delivered to the Engine's listeners at commit
 //
 // Tables are shared by all sessions of an Engine.
 package wiretest

@@ -32,6 +32,8 @@ type Engine struct {
 
 	mu     sync.Mutex
 	tables map[string]*table
+	// listening maps each listening session to its channels (notify.go).
+	listening map[*session]map[string]bool
 }
 
 var _ wire.Handler = (*Engine)(nil)
@@ -86,7 +88,7 @@ func (e *Engine) Connect(ctx context.Context, s *wire.Startup, n wire.Notifier) 
 	if s.Database == "nosuchdb" {
 		return nil, &engineError{code: "3D000", msg: fmt.Sprintf("database %q does not exist", s.Database)}
 	}
-	sess := &session{e: e, n: n, tx: wire.TxIdle, settings: map[string]string{
+	sess := &session{e: e, n: n, pid: s.ProcessID, tx: wire.TxIdle, settings: map[string]string{
 		"application_name": s.Params["application_name"],
 		"timezone":         "UTC",
 		"datestyle":        "ISO, MDY",
@@ -139,9 +141,12 @@ func (e *engineError) ErrorFields(add func(byte, string)) {
 type session struct {
 	e        *Engine
 	n        wire.Notifier
+	pid      uint32
 	tx       wire.TxStatus
 	settings map[string]string
 	closed   bool
+	queued   []note // NOTIFYs of the open transaction
+	inbox    []note // notifications for this session; guarded by e.mu
 }
 
 // reported maps lower-case names of reported settings to their spelling.
@@ -171,6 +176,9 @@ func (s *session) Sync(ctx context.Context, failed bool) error {
 	if failed && s.tx == wire.TxInBlock {
 		s.tx = wire.TxFailed
 	}
+	if s.tx == wire.TxIdle {
+		s.endTxn(!failed) // the implicit transaction
+	}
 	return nil
 }
 
@@ -179,6 +187,7 @@ func (s *session) Close() {
 		panic("wiretest: session closed twice")
 	}
 	s.closed = true
+	s.unlisten("*")
 	s.e.Sessions.Add(-1)
 	s.e.Closed.Add(1)
 }
@@ -202,6 +211,9 @@ const (
 	kSelectTable
 	kCopyIn
 	kCopyOut
+	kListen
+	kUnlisten
+	kNotify
 )
 
 var (
@@ -305,7 +317,8 @@ func (s *session) parseOne(sql string, pos int, paramTypes []uint32) (*stmt, err
 	switch {
 	case match(reSeries, kSeries), match(reSleep, kSleep), match(reRaise, kRaise), match(reNotice, kNotice),
 		match(rePanic, kPanic), match(reSetting, kShow), match(reShow, kShow), match(reSet, kSet),
-		match(reBegin, kBegin), match(reCommit, kCommit), match(reRollbk, kRollback):
+		match(reBegin, kBegin), match(reCommit, kCommit), match(reRollbk, kRollback),
+		match(reListen, kListen), match(reUnlisten, kUnlisten), match(reNotify, kNotify):
 		if st.k == kRaise {
 			st.args[0] = strconv.Itoa(pos + strings.Index(strings.ToLower(sql), "raise"))
 		}
@@ -691,11 +704,22 @@ func (p *portal) Execute(ctx context.Context, w *wire.RowWriter, maxRows int) (s
 		if s.tx == wire.TxFailed {
 			tag = "ROLLBACK"
 		}
+		s.endTxn(s.tx == wire.TxInBlock)
 		s.tx = wire.TxIdle
 		return p.finish(tag)
 	case kRollback:
+		s.endTxn(false)
 		s.tx = wire.TxIdle
 		return p.finish("ROLLBACK")
+	case kListen:
+		s.listen(st.args[0])
+		return p.finish("LISTEN")
+	case kUnlisten:
+		s.unlisten(st.args[0])
+		return p.finish("UNLISTEN")
+	case kNotify:
+		s.queued = append(s.queued, note{pid: s.pid, channel: st.args[0], payload: st.args[1]})
+		return p.finish("NOTIFY")
 	case kCreate:
 		cols, err := parseColumns(st.args[1])
 		if err != nil {

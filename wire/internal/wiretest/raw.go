@@ -92,6 +92,23 @@ func (r *Raw) Receive() string {
 	return Summary(m)
 }
 
+// Quiet waits up to d for a message: it returns "" if none came, else the
+// message's summary. The connection stays usable either way.
+func (r *Raw) Quiet(d time.Duration) string {
+	r.tb.Helper()
+	r.Conn.SetReadDeadline(time.Now().Add(d))
+	defer r.Conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	m, err := r.fe.Receive()
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return ""
+	}
+	if err != nil {
+		r.tb.Fatalf("receive: %v", err)
+	}
+	return Summary(m)
+}
+
 // UntilReady reads messages up to and including ReadyForQuery (or EOF).
 func (r *Raw) UntilReady() []string {
 	r.tb.Helper()
@@ -154,6 +171,8 @@ func Summary(m pgproto3.BackendMessage) string {
 		return fmt.Sprintf("CopyInResponse %d", m.OverallFormat)
 	case *pgproto3.CopyOutResponse:
 		return fmt.Sprintf("CopyOutResponse %d", m.OverallFormat)
+	case *pgproto3.NotificationResponse:
+		return fmt.Sprintf("Notification %d %s %s", m.PID, m.Channel, m.Payload)
 	}
 	name := fmt.Sprintf("%T", m)
 	return strings.TrimPrefix(name, "*pgproto3.")
