@@ -21,9 +21,10 @@ import (
 type Engine struct {
 	st      versioning.Store
 	log     *zap.Logger
-	started time.Time        // pg_postmaster_start_time
-	tables  *exec.TableCache // decoded table records, shared by the sessions
-	rowIDs  *exec.RowIDs     // hidden row ids of keyless tables, for every transaction
+	started time.Time            // pg_postmaster_start_time
+	tables  *exec.TableCache     // decoded table records, shared by the sessions
+	rowIDs  *exec.RowIDs         // hidden row ids of keyless tables, for every transaction
+	commits versioning.Committer // group commit of every session's transactions
 	// tempSeq numbers the sessions' temporary schemas (pg_temp_N).
 	tempSeq atomic.Int64
 	// live are the open sessions, for pg_stat_activity and for the branches
@@ -263,6 +264,7 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 	if err != nil {
 		return nil, err
 	}
+	repo.SetCommitter(&e.commits)
 	branch, detached, err := resolveSessionRev(ctx, repo, rev)
 	if err != nil {
 		return nil, err

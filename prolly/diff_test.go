@@ -143,7 +143,18 @@ func TestDiff(t *testing.T) {
 
 // TestMerge checks three-way merge: disjoint edits merge to the map with
 // both applied, and every collision is reported exactly once.
+// TestMerge checks Merge and MergeInto, which must agree on every input.
 func TestMerge(t *testing.T) {
+	for _, mf := range []struct {
+		name  string
+		merge func(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc) (Map, MergeStats, error)
+		into  bool // Applied counts ours's changes
+	}{{"Merge", Merge, false}, {"MergeInto", MergeInto, true}} {
+		t.Run(mf.name, func(t *testing.T) { testMerge(t, mf.merge, mf.into) })
+	}
+}
+
+func testMerge(t *testing.T, merge func(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc) (Map, MergeStats, error), into bool) {
 	ctx := context.Background()
 	for seed := uint64(1); seed <= 6; seed++ {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
@@ -164,7 +175,7 @@ func TestMerge(t *testing.T) {
 			}
 			ours, _ := mbase.Apply(ctx, oursE)
 			theirs, _ := mbase.Apply(ctx, theirsE)
-			merged, st, err := Merge(ctx, mbase, ours, theirs, func(c Collision) (Resolution, error) {
+			merged, st, err := merge(ctx, mbase, ours, theirs, func(c Collision) (Resolution, error) {
 				return Resolution{}, fmt.Errorf("unexpected collision on %x", c.Key)
 			})
 			if err != nil {
@@ -174,8 +185,8 @@ func TestMerge(t *testing.T) {
 			if merged.Root() != want.Root() {
 				t.Fatalf("disjoint merge gives %s, want %s", merged.Root(), want.Root())
 			}
-			if st.Applied != len(theirsE) {
-				t.Fatalf("applied %d of theirs, want %d", st.Applied, len(theirsE))
+			if applied := map[bool]int{false: len(theirsE), true: len(oursE)}[into]; st.Applied != applied {
+				t.Fatalf("applied %d changes, want %d", st.Applied, applied)
 			}
 
 			// Overlapping: both sides edit a shared set of keys, some the
@@ -208,7 +219,7 @@ func TestMerge(t *testing.T) {
 			ours, _ = mbase.Apply(ctx, oursE)
 			theirs, _ = mbase.Apply(ctx, theirsE)
 			seen := map[string]int{}
-			merged, st, err = Merge(ctx, mbase, ours, theirs, func(c Collision) (Resolution, error) {
+			merged, st, err = merge(ctx, mbase, ours, theirs, func(c Collision) (Resolution, error) {
 				seen[string(c.Key)]++
 				if !c.InTheirs {
 					return Resolution{Delete: true}, nil
@@ -235,7 +246,7 @@ func TestMerge(t *testing.T) {
 
 			// A resolver's error aborts the merge.
 			boom := errors.New("boom")
-			if _, _, err := Merge(ctx, mbase, ours, theirs, func(Collision) (Resolution, error) { return Resolution{}, boom }); !errors.Is(err, boom) {
+			if _, _, err := merge(ctx, mbase, ours, theirs, func(Collision) (Resolution, error) { return Resolution{}, boom }); !errors.Is(err, boom) {
 				t.Fatalf("resolver error: got %v", err)
 			}
 		})

@@ -108,3 +108,57 @@ func Merge(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc) (Ma
 func diffEdit(d Diff) Edit {
 	return Edit{Key: d.Key, Value: d.To, Delete: d.Kind == Removed}
 }
+
+// MergeInto is Merge for a small change onto a map that may have moved
+// far: it applies ours's changes since base to theirs, looking each
+// changed key up in theirs, so its work follows the size of ours's diff
+// alone, however many changes theirs holds. Merge walks both diffs, which
+// made a transaction committing onto a busy branch pay for every commit
+// since it began. Collisions, the ResolveFunc and the result's content are
+// Merge's; the result shares theirs's untouched nodes, and
+// MergeStats.Applied counts ours's changes applied to theirs.
+func MergeInto(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc) (Map, MergeStats, error) {
+	var st MergeStats
+	switch {
+	case ours.addr == base.addr || theirs.addr == ours.addr:
+		return theirs, st, nil
+	case theirs.addr == base.addr:
+		return ours, st, nil
+	}
+	var edits []Edit
+	err := DiffMaps(ctx, base, ours, func(o Diff) error {
+		tv, inTheirs, err := theirs.Get(ctx, o.Key)
+		if err != nil {
+			return err
+		}
+		inBase, inOurs := o.Kind != Added, o.Kind != Removed
+		switch {
+		case inTheirs == inBase && (!inBase || bytes.Equal(tv, o.From)):
+			// Theirs left the key as base had it: ours's change stands.
+			edits = append(edits, diffEdit(o))
+			st.Applied++
+		case inTheirs == inOurs && (!inOurs || bytes.Equal(tv, o.To)):
+			// Both sides made the same change.
+		default:
+			st.Collisions++
+			r, err := resolve(Collision{
+				Key:  o.Key,
+				Base: o.From, InBase: inBase,
+				Ours: o.To, InOurs: inOurs,
+				Theirs: tv, InTheirs: inTheirs,
+			})
+			if err != nil {
+				return fmt.Errorf("prolly: merge: resolving %x: %w", o.Key, err)
+			}
+			if r.Delete != !inTheirs || !r.Delete && !bytes.Equal(r.Value, tv) {
+				edits = append(edits, Edit{Key: o.Key, Value: r.Value, Delete: r.Delete})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Map{}, st, err
+	}
+	merged, err := theirs.Apply(ctx, edits)
+	return merged, st, err
+}

@@ -1,11 +1,13 @@
 package regress
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -123,4 +125,88 @@ func TestConcurrentDuplicateKey(t *testing.T) {
 		b.Exec(ctx, "ROLLBACK")
 	}
 	wantRows(t, ctx, a, "SELECT id, v, u FROM dk ORDER BY id", "1 | x | 1", "2 | x | 2", "4 | a | 10")
+}
+
+// TestDurabilityManyWriters kills the server (kill -9) while 16 clients
+// commit through group commit: every acknowledged COMMIT is there after
+// the restart, and every transaction is there whole or not at all (one
+// whose acknowledgement the kill cut off may be either).
+func TestDurabilityManyWriters(t *testing.T) {
+	ctx := testserver.Context(t)
+	dir := t.TempDir()
+	srv := testserver.StartDir(t, dir)
+	setup := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, setup, "CREATE TABLE acked (id int PRIMARY KEY, writer int)")
+	exec(t, ctx, setup, "CREATE TABLE log (writer int, n int)") // keyless
+	const writers = 16
+	var mu sync.Mutex
+	acked := map[int]bool{}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
+			if err != nil {
+				return
+			}
+			defer conn.Close(context.Background())
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				id := w*100000 + n
+				tx, err := conn.Begin(ctx)
+				if err != nil {
+					return
+				}
+				if _, err := tx.Exec(ctx, "INSERT INTO acked VALUES ($1, $2)", id, w); err != nil {
+					return
+				}
+				if _, err := tx.Exec(ctx, "INSERT INTO log VALUES ($1, $2)", w, n); err != nil {
+					return
+				}
+				if tx.Commit(ctx) != nil {
+					return // the server is gone: not acknowledged
+				}
+				mu.Lock()
+				acked[id] = true
+				mu.Unlock()
+			}
+		}(w)
+	}
+	// Let the writers commit for a while, then kill the server under them.
+	for {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n >= 300 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	srv.Kill()
+	close(stop)
+	wg.Wait()
+
+	srv = testserver.StartDir(t, dir)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	present := map[int]bool{}
+	for _, r := range textRows(t, ctx, c, "SELECT id FROM acked") {
+		id, _ := strconv.Atoi(r)
+		present[id] = true
+	}
+	for id := range acked {
+		if !present[id] {
+			t.Errorf("acknowledged insert %d lost after kill -9", id)
+		}
+	}
+	// Each transaction wrote both tables or neither.
+	if a, l := one(t, ctx, c, "SELECT count(*) FROM acked"), one(t, ctx, c, "SELECT count(*) FROM log"); a != l {
+		t.Errorf("after kill -9: %s rows in acked, %s in log: a transaction is half there", a, l)
+	}
+	t.Logf("%d acknowledged, %d present", len(acked), len(present))
 }

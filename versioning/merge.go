@@ -24,7 +24,10 @@ import (
 // ReferenceChecker, looks up parents. Sequences advanced on both sides
 // keep the further one.
 func MergeRoots(ctx context.Context, base, ours, theirs RootValue, enc IndexEncoder) (RootValue, error) {
-	m, _, err := prolly.Merge(ctx, base.m, ours.m, theirs.m, func(c prolly.Collision) (prolly.Resolution, error) {
+	// Ours is one transaction's change and theirs the branch, which may
+	// have moved far since the transaction began: MergeInto's work follows
+	// the transaction's size alone.
+	m, _, err := prolly.MergeInto(ctx, base.m, ours.m, theirs.m, func(c prolly.Collision) (prolly.Resolution, error) {
 		kind, schema, name, err := splitObjectKey(c.Key)
 		if err != nil {
 			return prolly.Resolution{}, err
@@ -92,7 +95,7 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 			return prolly.Resolution{}, fmt.Errorf("index %q: %w", merged.Indexes[i].Name, err)
 		}
 	}
-	if err := checkUniqueAfterMerge(ctx, cs, &merged, base.Rows, theirs.Rows, enc); err != nil {
+	if err := checkUniqueAfterMerge(ctx, cs, &merged, base.Rows, ours.Rows, enc); err != nil {
 		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
 	}
 	merged.NextRowID = max(ours.NextRowID, theirs.NextRowID)
@@ -225,7 +228,7 @@ func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs sto
 	if err != nil {
 		return store.Address{}, err
 	}
-	m, _, err := prolly.Merge(ctx, b, o, t, func(c prolly.Collision) (prolly.Resolution, error) {
+	m, _, err := prolly.MergeInto(ctx, b, o, t, func(c prolly.Collision) (prolly.Resolution, error) {
 		return prolly.Resolution{}, fmt.Errorf("%w: %w (key %x)", ErrConflict, errRowConflict, c.Key)
 	})
 	if err != nil {
@@ -255,11 +258,13 @@ func mergeSequenceRecords(c prolly.Collision) (prolly.Resolution, error) {
 	return prolly.Resolution{Value: b}, err
 }
 
-// checkUniqueAfterMerge fails with ErrConflict if a row theirs added or
-// changed shares the key of a unique index of merged with another row:
-// each side was unique on its own, so any duplicate pair has one row
-// from theirs. The work is the size of theirs' change.
-func checkUniqueAfterMerge(ctx context.Context, cs prolly.ChunkStore, merged *Table, base, theirs store.Address, enc IndexEncoder) error {
+// checkUniqueAfterMerge fails with a DuplicateKeyError if a row that side
+// (one of the merged sides) added or changed shares the key of a unique
+// index of merged with another row: each side was unique on its own, so
+// any duplicate pair has a row from either side, and checking the smaller
+// one (the committing transaction's) is enough. The work is the size of
+// that side's change.
+func checkUniqueAfterMerge(ctx context.Context, cs prolly.ChunkStore, merged *Table, base, side store.Address, enc IndexEncoder) error {
 	var unique []int
 	for i, ix := range merged.Indexes {
 		if ix.Unique {
@@ -281,7 +286,7 @@ func checkUniqueAfterMerge(ctx context.Context, cs prolly.ChunkStore, merged *Ta
 	if err != nil {
 		return err
 	}
-	t, err := prolly.Load(ctx, cs, theirs)
+	t, err := prolly.Load(ctx, cs, side)
 	if err != nil {
 		return err
 	}

@@ -36,8 +36,9 @@ const DefaultBranch = "main"
 // working set per branch. A Repo is a handle; all of its state is in the
 // store, so any number of sessions may use Repos of the same name at once.
 type Repo struct {
-	st   Store
-	name string
+	st      Store
+	name    string
+	commits *Committer // nil: no batching (CommitTransaction)
 }
 
 func dbPrefix(name string) string { return refPrefix + url.PathEscape(name) + "/" }
@@ -192,46 +193,24 @@ func (r *Repo) UpdateWorkingSet(ctx context.Context, branch string, old store.Ad
 	return a, nil
 }
 
-// maxCommitAttempts bounds how often CommitTransaction retries after losing
-// a race for the working set to another transaction.
-const maxCommitAttempts = 100
-
 // CommitTransaction makes a SQL transaction's changes part of branch's
 // working root, durably. start is the working root the transaction began
 // from and current the root it ended with. If the branch's working root
 // moved meanwhile, the three are merged (MergeRoots); changes that collide
-// fail with ErrConflict and nothing is written; enc gives index entries
-// for the merge's unique checks (see MergeRoots). It returns the new
-// working root.
+// fail with ErrConflict (or a DuplicateKeyError) and nothing of this
+// transaction is written; enc gives index entries for the merge's unique
+// checks (see MergeRoots). It returns the new working root.
+//
+// The repository's Committer (SetCommitter) batches concurrent calls on a
+// branch into one write; without one, each call is a batch of its own.
 func (r *Repo) CommitTransaction(ctx context.Context, branch string, start, current RootValue, enc IndexEncoder) (RootValue, error) {
-	if current.Addr() == start.Addr() {
-		return start, nil
+	c := r.commits
+	if c == nil {
+		c = &Committer{}
 	}
-	for attempt := 0; attempt < maxCommitAttempts; attempt++ {
-		wsAddr, ws, err := r.WorkingSet(ctx, branch)
-		if err != nil {
-			return RootValue{}, err
-		}
-		next := current
-		if ws.Working != start.Addr() {
-			theirs, err := LoadRootValue(ctx, r.st, ws.Working)
-			if err != nil {
-				return RootValue{}, err
-			}
-			if next, err = MergeRoots(ctx, start, current, theirs, enc); err != nil {
-				return RootValue{}, err
-			}
-		}
-		nws := *ws
-		nws.Working = next.Addr()
-		_, err = r.UpdateWorkingSet(ctx, branch, wsAddr, &nws, true)
-		if errors.Is(err, store.ErrRefConflict) {
-			continue
-		}
-		if err != nil {
-			return RootValue{}, err
-		}
-		return next, nil
-	}
-	return RootValue{}, fmt.Errorf("%w: gave up after %d attempts", ErrConflict, maxCommitAttempts)
+	return c.Commit(ctx, r, branch, start, current, enc)
 }
+
+// SetCommitter makes CommitTransaction batch with the other users of c:
+// every Repo of the same store and database should share one.
+func (r *Repo) SetCommitter(c *Committer) { r.commits = c }

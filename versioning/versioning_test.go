@@ -252,3 +252,55 @@ func mustRoot(t *testing.T, r *Repo) RootValue {
 	}
 	return root
 }
+
+// TestGroupCommit races transactions through one Committer: disjoint ones
+// all commit, and of two that change the same row differently exactly one
+// fails, without failing the others of its batch.
+func TestGroupCommit(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	r, err := CreateDatabase(ctx, st, "db", who)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Committer
+	r.SetCommitter(&c)
+	start := putRows(t, mustRoot(t, r), map[int]string{0: "seed"})
+	if start, err = r.CommitTransaction(ctx, DefaultBranch, mustRoot(t, r), start, nil); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	const writers = 32
+	errs := make([]error, writers+2)
+	for w := 0; w < writers+2; w++ {
+		rows := map[int]string{w + 1: fmt.Sprint("writer ", w)}
+		if w >= writers {
+			rows = map[int]string{0: fmt.Sprint("conflicting ", w)}
+		}
+		mine := putRows(t, start, rows)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[w] = r.CommitTransaction(ctx, DefaultBranch, start, mine, nil)
+		}()
+	}
+	wg.Wait()
+	for w, err := range errs[:writers] {
+		if err != nil {
+			t.Errorf("writer %d: %v", w, err)
+		}
+	}
+	if (errs[writers] == nil) == (errs[writers+1] == nil) {
+		t.Fatalf("conflicting writers: %v and %v, want exactly one ErrConflict", errs[writers], errs[writers+1])
+	}
+	for _, err := range errs[writers:] {
+		if err != nil && !errors.Is(err, ErrConflict) {
+			t.Fatalf("conflicting writer: %v, want ErrConflict", err)
+		}
+	}
+	tbl, _, _ := mustRoot(t, r).Table(ctx, "public", "t")
+	rows, _ := prolly.Load(ctx, st, tbl.Rows)
+	if rows.Count() != writers+1 {
+		t.Fatalf("%d rows after %d concurrent inserts, want %d", rows.Count(), writers, writers+1)
+	}
+}

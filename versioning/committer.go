@@ -1,0 +1,175 @@
+package versioning
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/prollypg/prollypg/store"
+)
+
+// Committer makes SQL transactions' changes part of their branches'
+// working roots, many at a time (group commit). Concurrent COMMITs on one
+// branch queue up; one of them, the leader, reads the working set once,
+// merges the queued transactions into it one after another in memory
+// (MergeRoots, each against the result of the ones before), writes the
+// working set once with one sync, and then acknowledges them all. A
+// transaction whose merge fails gets its error and leaves the others
+// untouched.
+//
+// Without it, every COMMIT merged against the working set it read and
+// then raced the others to compare-and-set it; with many clients most
+// lost the race and merged again, and throughput fell as clients were
+// added.
+//
+// Invariants:
+//  1. A transaction is acknowledged (Commit returns nil) only after the
+//     working set holding its changes is durable.
+//  2. The working set is still updated with compare-and-set, so writers
+//     that do not go through the Committer (version-control functions)
+//     stay safe: a batch that loses to one of them is merged again.
+//  3. Queues are per database and branch; batches of different branches
+//     run concurrently.
+//
+// One Committer serves every session of an engine; the zero value is
+// ready to use.
+type Committer struct {
+	mu     sync.Mutex
+	queues map[commitQueueKey]*commitQueue
+}
+
+type commitQueueKey struct{ database, branch string }
+
+// commitQueue holds the transactions waiting for a branch's leader.
+type commitQueue struct {
+	mu      sync.Mutex
+	pending []*commitRequest
+	leading bool // a leader is running a batch
+}
+
+// commitRequest is one transaction waiting to be committed.
+type commitRequest struct {
+	start, current RootValue
+	enc            IndexEncoder
+	done           chan struct{}
+	result         RootValue
+	err            error
+}
+
+// maxBatchAttempts bounds how often a batch is merged again after losing
+// the working set to a writer outside the Committer.
+const maxBatchAttempts = 100
+
+// Commit makes a transaction's changes part of branch's working root,
+// durably, as Repo.CommitTransaction documents, batched with the other
+// transactions committing on the branch at the same time.
+func (c *Committer) Commit(ctx context.Context, r *Repo, branch string, start, current RootValue, enc IndexEncoder) (RootValue, error) {
+	if current.Addr() == start.Addr() {
+		return start, nil
+	}
+	q := c.queue(r.name, branch)
+	req := &commitRequest{start: start, current: current, enc: enc, done: make(chan struct{})}
+	q.mu.Lock()
+	q.pending = append(q.pending, req)
+	lead := !q.leading
+	q.leading = true
+	q.mu.Unlock()
+	if lead {
+		// A commit is not a statement a cancel request may interrupt, and
+		// the batch serves other sessions too.
+		c.lead(context.WithoutCancel(ctx), r, branch, q)
+	}
+	<-req.done
+	return req.result, req.err
+}
+
+// queue returns the queue of a branch, making it on first use.
+func (c *Committer) queue(database, branch string) *commitQueue {
+	k := commitQueueKey{database, branch}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	q, ok := c.queues[k]
+	if !ok {
+		if c.queues == nil {
+			c.queues = map[commitQueueKey]*commitQueue{}
+		}
+		q = &commitQueue{}
+		c.queues[k] = q
+	}
+	return q
+}
+
+// lead runs batches until the queue is empty, then gives up the lead.
+func (c *Committer) lead(ctx context.Context, r *Repo, branch string, q *commitQueue) {
+	for {
+		q.mu.Lock()
+		batch := q.pending
+		q.pending = nil
+		if len(batch) == 0 {
+			q.leading = false
+			q.mu.Unlock()
+			return
+		}
+		q.mu.Unlock()
+		commitBatch(ctx, r, branch, batch)
+		for _, req := range batch {
+			close(req.done)
+		}
+	}
+}
+
+// commitBatch merges a batch into the working set and writes it once.
+func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitRequest) {
+	fail := func(err error) {
+		for _, req := range batch {
+			if req.err == nil {
+				req.err = err
+			}
+		}
+	}
+	for attempt := 0; attempt < maxBatchAttempts; attempt++ {
+		wsAddr, ws, err := r.WorkingSet(ctx, branch)
+		if err != nil {
+			fail(err)
+			return
+		}
+		acc, err := LoadRootValue(ctx, r.st, ws.Working)
+		if err != nil {
+			fail(err)
+			return
+		}
+		merged := 0
+		for _, req := range batch {
+			req.err = nil
+			next := req.current
+			if acc.Addr() != req.start.Addr() {
+				if next, err = MergeRoots(ctx, req.start, req.current, acc, req.enc); err != nil {
+					req.err = err
+					continue
+				}
+			}
+			acc, req.result = next, next
+			merged++
+		}
+		if merged == 0 {
+			return // every transaction failed on its own: nothing to write
+		}
+		nws := *ws
+		nws.Working = acc.Addr()
+		_, err = r.UpdateWorkingSet(ctx, branch, wsAddr, &nws, true)
+		if errors.Is(err, store.ErrRefConflict) {
+			continue // a version-control function moved the working set: merge again
+		}
+		if err != nil {
+			// Nothing of the batch is known to be durable.
+			for _, req := range batch {
+				req.err = err
+			}
+		}
+		return
+	}
+	for _, req := range batch {
+		req.err = fmt.Errorf("%w: gave up after %d attempts", ErrConflict, maxBatchAttempts)
+	}
+}
