@@ -38,6 +38,12 @@ type Modify struct {
 	// Partition is the partition constraint of a partition written
 	// directly; nil for other tables.
 	Partition *PartitionCheck
+	// Recheck, for UPDATE and DELETE, is the WHERE condition over a row of
+	// Table alone: READ COMMITTED tests it again on the newest committed
+	// version of a row that a concurrent transaction changed (rowlocking.go).
+	// Nil when the statement joins other tables: such a row fails with
+	// 40001 instead.
+	Recheck Expr
 }
 
 // ModifyKind says which statement a Modify runs.
@@ -160,6 +166,15 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if p.repeated(src, &lastKey) {
 				continue
 			}
+			key := slices.Clone(src.(keyedRows).Key())
+			stored := in // the version in this transaction's maps
+			in, skip, err := p.lockRow(env, t, key, in)
+			if err != nil {
+				return nil, err
+			}
+			if skip {
+				continue
+			}
 			old := slices.Clone(in)
 			copy(row, in)
 			for pos, e := range p.Sets {
@@ -188,8 +203,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			if err := p.checkPartition(env, t, row); err != nil {
 				return nil, err
 			}
-			key := slices.Clone(src.(keyedRows).Key())
-			if err := w.Update(env.Ctx, key, old, row); err != nil {
+			if err := w.Update(env.Ctx, key, stored, row); err != nil {
 				return nil, err
 			}
 			trg.afterRow("UPDATE", old, slices.Clone(row))
@@ -203,6 +217,14 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 				continue
 			}
 			key := slices.Clone(src.(keyedRows).Key())
+			stored := in
+			in, skip, err := p.lockRow(env, t, key, in)
+			if err != nil {
+				return nil, err
+			}
+			if skip {
+				continue
+			}
 			if trg != nil {
 				if r, err := trg.beforeRow("DELETE", in, nil); err != nil || r == nil {
 					if err != nil {
@@ -211,7 +233,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 					continue // a BEFORE trigger returned NULL
 				}
 			}
-			if err := w.Delete(env.Ctx, key, in); err != nil {
+			if err := w.Delete(env.Ctx, key, stored); err != nil {
 				return nil, err
 			}
 			trg.afterRow("DELETE", slices.Clone(in), nil)

@@ -52,6 +52,21 @@ type Txn struct {
 	// rely on.
 	RowIDs *RowIDs
 
+	// Locks, when set, are the engine's row locks: UPDATE and DELETE take
+	// the lock of each row they change, held by LockOwner until the
+	// transaction ends (rowlocking.go). Latest returns the branch's newest
+	// committed root, which a change of a row locked after another
+	// transaction committed it is based on; Isolation decides whether
+	// that is allowed (READ COMMITTED) or a serialization failure.
+	Locks     *RowLocks
+	LockOwner uint64
+	Latest    func(ctx context.Context) (versioning.RootValue, error)
+	Isolation Isolation
+	// rebased holds, by table and primary-map key, the committed version
+	// of each row this transaction changed on top of a version newer than
+	// its snapshot: the commit-time merge takes the change over it.
+	rebased map[string]map[string][]byte
+
 	tables map[string]*Table // decoded records of Root, by schema + "." + name
 	// rowIDs are the highest row ids drawn, by schema + "." + name: a
 	// trigger inserting into the table its statement is writing, and

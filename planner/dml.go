@@ -232,44 +232,50 @@ func (a *analyzer) returningIn(list []*pg.Node, sc *scope) ([]exec.Expr, []exec.
 }
 
 // filteredScan plans the rows of a table an UPDATE or DELETE touches.
-func (a *analyzer) filteredScan(t *exec.Table, inh bool, sc *scope, where *pg.Node) (exec.Plan, error) {
+// filteredScan plans the rows of t that pass where, and returns where's
+// predicate over t's rows (true without one) for a Modify's Recheck.
+func (a *analyzer) filteredScan(t *exec.Table, inh bool, sc *scope, where *pg.Node) (exec.Plan, exec.Expr, error) {
 	scan, err := a.relationScan(t, inh, nil)
-	if err != nil || where == nil {
-		return scan, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if where == nil {
+		return scan, &exec.Const{D: exec.DBool(true), T: exec.TBool}, nil
 	}
 	pred, err := a.expr(where, sc)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if pred, err = a.coerce(pred, exec.TBool, "argument of WHERE", -1); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if app, ok := scan.(*exec.Append); ok {
-		return a.appendWhere(app, pred), nil
+		return a.appendWhere(app, pred), pred, nil
 	}
-	return a.scanWhere(scan.(*exec.Scan), pred), nil
+	return a.scanWhere(scan.(*exec.Scan), pred), pred, nil
 }
 
 // modifyTarget resolves the table of an UPDATE or DELETE and plans the rows
 // it changes: the table's rows that pass WHERE, joined with the FROM (or
 // USING) items when there are any. sc is the scope that SET and RETURNING
-// see.
-func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Node) (*exec.Table, exec.Plan, *scope, error) {
-	t, err := a.table(rel)
+// see. recheck is WHERE over a row of the table alone, which READ
+// COMMITTED tests again on a row that a concurrent transaction changed
+// (exec.Modify.Recheck); nil with FROM items, whose rows it cannot redo.
+func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Node) (t *exec.Table, src exec.Plan, sc *scope, recheck exec.Expr, err error) {
+	t, err = a.table(rel)
 	if err == nil {
 		err = checkWritableTable(t)
 	}
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	sc := tableScope(t, aliasOf(rel))
-	var src exec.Plan
+	sc = tableScope(t, aliasOf(rel))
 	if len(from) > 0 {
 		src, sc, err = a.joinedTarget(t, rel.Inh, aliasOf(rel), from, where)
 	} else {
-		src, err = a.filteredScan(t, rel.Inh, sc, where)
+		src, recheck, err = a.filteredScan(t, rel.Inh, sc, where)
 	}
-	return t, src, sc, err
+	return t, src, sc, recheck, err
 }
 
 func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
@@ -278,7 +284,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 		return nil, err
 	}
 	defer pop()
-	t, src, sc, err := a.modifyTarget(s.Relation, s.FromClause, s.WhereClause)
+	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.FromClause, s.WhereClause)
 	if err != nil {
 		return nil, err
 	}
@@ -353,7 +359,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks}
+	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks, Recheck: recheck}
 	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
 		return nil, err
 	}
@@ -366,7 +372,7 @@ func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
 		return nil, err
 	}
 	defer pop()
-	t, src, sc, err := a.modifyTarget(s.Relation, s.UsingClause, s.WhereClause)
+	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.UsingClause, s.WhereClause)
 	if err != nil {
 		return nil, err
 	}
@@ -374,7 +380,7 @@ func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &exec.Modify{Kind: exec.Delete, Table: t, Source: src, Returning: ret, Cols: cols}
+	m := &exec.Modify{Kind: exec.Delete, Table: t, Source: src, Returning: ret, Cols: cols, Recheck: recheck}
 	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
 		return nil, err
 	}

@@ -158,7 +158,9 @@ func (s *Session) flushForVersionOp(ctx context.Context) error {
 	if err := tx.CheckDeferred(ctx); err != nil {
 		return err
 	}
-	if _, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx)); err != nil {
+	_, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx))
+	s.releaseLocks(tx)
+	if err != nil {
 		return commitError(err)
 	}
 	// The running statement keeps tx; nothing it does later is committed

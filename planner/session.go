@@ -25,6 +25,8 @@ type Engine struct {
 	tables  *exec.TableCache     // decoded table records, shared by the sessions
 	rowIDs  *exec.RowIDs         // hidden row ids of keyless tables, for every transaction
 	commits versioning.Committer // group commit of every session's transactions
+	locks   *exec.RowLocks       // row locks of every session's transactions
+	txnIDs  atomic.Uint64        // owners of row locks, one per transaction
 	// tempSeq numbers the sessions' temporary schemas (pg_temp_N).
 	tempSeq atomic.Int64
 	// live are the open sessions, for pg_stat_activity and for the branches
@@ -49,7 +51,7 @@ func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache(), rowIDs: exec.NewRowIDs()}
+	return &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache(), rowIDs: exec.NewRowIDs(), locks: exec.NewRowLocks()}
 }
 
 // Bootstrap creates the role and the database postgres if the store has
@@ -330,6 +332,10 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
 	s.txn.Tables = s.e.tables
 	s.txn.RowIDs = s.e.rowIDs
+	if s.detached == nil {
+		s.txn.Locks, s.txn.LockOwner, s.txn.Latest = s.e.locks, s.e.txnIDs.Add(1), s.workingRoot
+		s.txn.Isolation = exec.ParseIsolation(s.vars["transaction_isolation"])
+	}
 	tx := s.txn
 	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t) // for ON ... SET DEFAULT
@@ -354,10 +360,19 @@ func (s *Session) commit(ctx context.Context) (err error) {
 		return nil
 	}
 	if err := tx.CheckDeferred(ctx); err != nil {
+		s.releaseLocks(tx)
 		return err // a deferred unique constraint fails: nothing is committed
 	}
 	_, err = s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx))
+	s.releaseLocks(tx) // after the commit is durable: waiters then see the change
 	return commitError(err)
+}
+
+// releaseLocks ends tx's hold on its row locks.
+func (s *Session) releaseLocks(tx *exec.Txn) {
+	if tx != nil && tx.Locks != nil {
+		tx.Locks.ReleaseAll(tx.LockOwner)
+	}
 }
 
 // commitError turns a failed commit-time merge into PostgreSQL's error: a
@@ -381,6 +396,7 @@ func commitError(err error) error {
 func (s *Session) rollback() {
 	s.endNotify(false)
 	s.endCursors(false)
+	s.releaseLocks(s.txn)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 }
 

@@ -485,6 +485,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 		}
 		if iso := isolationOption(ts.Options); iso != "" {
 			s.vars["transaction_isolation"] = iso
+			tx.Isolation = exec.ParseIsolation(iso)
 		}
 		return "BEGIN", nil
 	case pg.TransactionStmtKind_TRANS_STMT_COMMIT:
@@ -651,6 +652,7 @@ func (s *Session) setIsolation(iso string) error {
 		return pgerr.New(pgerr.ActiveSQLTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query")
 	}
 	s.vars["transaction_isolation"] = iso
+	s.txn.Isolation = exec.ParseIsolation(iso)
 	return nil
 }
 

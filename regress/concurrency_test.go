@@ -210,3 +210,136 @@ func TestDurabilityManyWriters(t *testing.T) {
 	}
 	t.Logf("%d acknowledged, %d present", len(acked), len(present))
 }
+
+// TestCounterFromManyClients: clients incrementing shared counters in READ
+// COMMITTED never fail and never lose an increment; each UPDATE waits for
+// the row's lock, then adds to the newest committed value.
+func TestCounterFromManyClients(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	setup := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, setup, "CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL, bucket int)")
+	exec(t, ctx, setup, "CREATE INDEX ON counter (n)")
+	exec(t, ctx, setup, "INSERT INTO counter VALUES (1, 0, 0), (2, 0, 0)")
+	const clients, perClient = 8, 25
+	var wg sync.WaitGroup
+	errs := make(chan error, clients)
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer conn.Close(context.Background())
+			for i := 0; i < perClient; i++ {
+				// Autocommit, and a block changing both rows in one order.
+				if _, err := conn.Exec(ctx, "UPDATE counter SET n = n + 1, bucket = n % 3 WHERE id = 1"); err != nil {
+					errs <- err
+					return
+				}
+				err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+					if _, err := tx.Exec(ctx, "UPDATE counter SET n = n + 1 WHERE id = 1"); err != nil {
+						return err
+					}
+					_, err := tx.Exec(ctx, "UPDATE counter SET n = n + 1 WHERE id = 2")
+					return err
+				})
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	n := clients * perClient
+	wantRows(t, ctx, setup, "SELECT id, n FROM counter ORDER BY id", fmt.Sprintf("1 | %d", 2*n), fmt.Sprintf("2 | %d", n))
+	// The index holds exactly the rows' current values: no entry of a
+	// version an UPDATE replaced is left behind.
+	wantRows(t, ctx, setup, fmt.Sprintf("SELECT id FROM counter WHERE n < %d ORDER BY id", 2*n), "2")
+	wantRows(t, ctx, setup, "SELECT id FROM counter WHERE n >= 0 ORDER BY id", "1", "2")
+}
+
+// TestWaitingUpdateRechecks: an UPDATE that waited for a row's lock acts on
+// the committed version if it still matches its WHERE, and on nothing if
+// it no longer does; a DELETE of a row deleted meanwhile deletes nothing.
+func TestWaitingUpdateRechecks(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE job (id int PRIMARY KEY, state text)")
+	exec(t, ctx, a, "INSERT INTO job VALUES (1, 'new'), (2, 'new')")
+
+	// run starts sqlB in b while a holds the row, commits a after making
+	// sure b waits, and returns b's command tag.
+	run := func(sqlA, sqlB string) string {
+		t.Helper()
+		exec(t, ctx, a, "BEGIN")
+		exec(t, ctx, a, sqlA)
+		done := make(chan string, 1)
+		go func() {
+			tag, err := b.Exec(ctx, sqlB)
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			done <- tag.String()
+		}()
+		select {
+		case got := <-done:
+			t.Fatalf("%s did not wait for %s: %s", sqlB, sqlA, got)
+		case <-time.After(150 * time.Millisecond):
+		}
+		exec(t, ctx, a, "COMMIT")
+		return <-done
+	}
+	if tag := run("UPDATE job SET state = 'taken' WHERE id = 1", "UPDATE job SET state = 'mine' WHERE id = 1 AND state = 'new'"); tag != "UPDATE 0" {
+		t.Errorf("the row no longer matches: %s, want UPDATE 0", tag)
+	}
+	if tag := run("UPDATE job SET state = 'seen' WHERE id = 2", "UPDATE job SET state = state || '+b' WHERE id = 2"); tag != "UPDATE 1" {
+		t.Errorf("the row still matches: %s, want UPDATE 1", tag)
+	}
+	if tag := run("DELETE FROM job WHERE id = 1", "DELETE FROM job WHERE id = 1"); tag != "DELETE 0" {
+		t.Errorf("a row deleted meanwhile: %s, want DELETE 0", tag)
+	}
+	wantRows(t, ctx, a, "SELECT id, state FROM job ORDER BY id", "2 | seen+b")
+}
+
+// TestDeadlock: two transactions that lock two rows in opposite orders;
+// one gets 40P01 and its transaction fails, the other goes on and commits.
+func TestDeadlock(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE dl (id int PRIMARY KEY, n int)")
+	exec(t, ctx, a, "INSERT INTO dl VALUES (1, 0), (2, 0)")
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, b, "BEGIN")
+	exec(t, ctx, a, "UPDATE dl SET n = n + 1 WHERE id = 1")
+	exec(t, ctx, b, "UPDATE dl SET n = n + 10 WHERE id = 2")
+	aDone := make(chan error, 1)
+	go func() {
+		_, err := a.Exec(ctx, "UPDATE dl SET n = n + 1 WHERE id = 2") // waits for b
+		aDone <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	_, errB := b.Exec(ctx, "UPDATE dl SET n = n + 10 WHERE id = 1") // closes the cycle
+	if sqlstate(errB) != "40P01" {
+		t.Fatalf("the transaction closing the cycle: %v, want SQLSTATE 40P01", errB)
+	}
+	exec(t, ctx, b, "ROLLBACK") // releases b's lock: a goes on
+	if err := <-aDone; err != nil {
+		t.Fatalf("the other transaction: %v", err)
+	}
+	exec(t, ctx, a, "COMMIT")
+	wantRows(t, ctx, a, "SELECT id, n FROM dl ORDER BY id", "1 | 1", "2 | 1")
+}

@@ -123,10 +123,44 @@ func TestTransactionsAcrossConnections(t *testing.T) {
 		}
 	}
 
-	// Both change row 1: the second to commit gets a serialization failure.
-	if err := concurrentCommits(t, ctx, a, b, "UPDATE acct SET bal = 1 WHERE id = 1", "UPDATE acct SET bal = 2 WHERE id = 1"); sqlstate(err) != "40001" {
-		t.Fatalf("conflicting commit: %v, want SQLSTATE 40001", err)
+	// Both change row 1 (READ COMMITTED): the second waits for the
+	// first's lock, then changes the committed row; both commit.
+	txa, _ = a.Begin(ctx)
+	txb, _ := b.Begin(ctx)
+	if _, err := txa.Exec(ctx, "UPDATE acct SET bal = bal + 1 WHERE id = 1"); err != nil {
+		t.Fatal(err)
 	}
+	waited := make(chan error, 1)
+	go func() {
+		_, err := txb.Exec(ctx, "UPDATE acct SET bal = bal * 2 WHERE id = 1")
+		waited <- err
+	}()
+	select {
+	case err := <-waited:
+		t.Fatalf("the second UPDATE of a locked row returned (%v) before the first transaction ended", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	if err := txa.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-waited; err != nil {
+		t.Fatalf("the waiting UPDATE: %v", err)
+	}
+	if err := txb.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.QueryRow(ctx, "SELECT bal FROM acct WHERE id = 1").Scan(&bal); err != nil || bal != 182 {
+		t.Fatalf("row 1 is %d (%v), want (90 + 1) * 2 = 182", bal, err)
+	}
+
+	// In REPEATABLE READ the second gets a serialization failure instead.
+	exec(t, ctx, b, "BEGIN ISOLATION LEVEL REPEATABLE READ")
+	exec(t, ctx, b, "SELECT 1")
+	exec(t, ctx, a, "UPDATE acct SET bal = 1 WHERE id = 1")
+	if _, err := b.Exec(ctx, "UPDATE acct SET bal = 2 WHERE id = 1"); sqlstate(err) != "40001" {
+		t.Fatalf("REPEATABLE READ update of a row changed since the snapshot: %v, want SQLSTATE 40001", err)
+	}
+	exec(t, ctx, b, "ROLLBACK")
 	if err := b.QueryRow(ctx, "SELECT bal FROM acct WHERE id = 1").Scan(&bal); err != nil || bal != 1 {
 		t.Fatalf("after the conflict row 1 is %d (%v), want 1", bal, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
@@ -86,14 +87,21 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 			return prolly.Resolution{}, err
 		}
 	}
-	if merged.Rows, err = mergeRows(ctx, cs, base.Rows, ours.Rows, theirs.Rows); err != nil {
+	var rebased map[string][]byte
+	if rs, ok := enc.(RebaseSource); ok {
+		rebased = rs.Rebased(ours.Schema, ours.Name)
+	}
+	if merged.Rows, err = mergeRows(ctx, cs, base.Rows, ours.Rows, theirs.Rows, rebased); err != nil {
 		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
 	}
 	merged.Indexes = append([]Index(nil), ours.Indexes...)
 	for i := range merged.Indexes {
-		if merged.Indexes[i].Rows, err = mergeRows(ctx, cs, base.Indexes[i].Rows, ours.Indexes[i].Rows, theirs.Indexes[i].Rows); err != nil {
+		if merged.Indexes[i].Rows, err = mergeRows(ctx, cs, base.Indexes[i].Rows, ours.Indexes[i].Rows, theirs.Indexes[i].Rows, nil); err != nil {
 			return prolly.Resolution{}, fmt.Errorf("index %q: %w", merged.Indexes[i].Name, err)
 		}
+	}
+	if err := dropRebasedEntries(ctx, cs, &merged, ours.Rows, rebased, enc); err != nil {
+		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
 	}
 	if err := checkUniqueAfterMerge(ctx, cs, &merged, base.Rows, ours.Rows, enc); err != nil {
 		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
@@ -101,6 +109,66 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 	merged.NextRowID = max(ours.NextRowID, theirs.NextRowID)
 	b, err := encodeRecord(&merged)
 	return prolly.Resolution{Value: b}, err
+}
+
+// dropRebasedEntries removes from merged's indexes the entries of the
+// committed versions that rebased rows replaced (see RebaseSource), unless
+// the transaction's own version of the row has the same entry. A rebased
+// row that the merged map still holds as it was (a change rolled back to
+// a savepoint) keeps its entries.
+func dropRebasedEntries(ctx context.Context, cs prolly.ChunkStore, merged *Table, ours store.Address, rebased map[string][]byte, enc IndexEncoder) error {
+	if len(rebased) == 0 || len(merged.Indexes) == 0 {
+		return nil
+	}
+	o, err := prolly.Load(ctx, cs, ours)
+	if err != nil {
+		return err
+	}
+	mr, err := prolly.Load(ctx, cs, merged.Rows)
+	if err != nil {
+		return err
+	}
+	drops := make([][]prolly.Edit, len(merged.Indexes))
+	for k, was := range rebased {
+		key := []byte(k)
+		if cur, found, err := mr.Get(ctx, key); err != nil {
+			return err
+		} else if found && bytes.Equal(cur, was) {
+			continue
+		}
+		old, err := enc.IndexEntries(ctx, merged, key, was)
+		if err != nil {
+			return err
+		}
+		var now []IndexEntry
+		if row, found, err := o.Get(ctx, key); err != nil {
+			return err
+		} else if found {
+			if now, err = enc.IndexEntries(ctx, merged, key, row); err != nil {
+				return err
+			}
+		}
+		for i, e := range old {
+			if e.Key != nil && (now == nil || !bytes.Equal(now[i].Key, e.Key)) {
+				drops[i] = append(drops[i], prolly.Edit{Key: e.Key, Delete: true})
+			}
+		}
+	}
+	for i, edits := range drops {
+		if len(edits) == 0 {
+			continue
+		}
+		slices.SortFunc(edits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
+		m, err := prolly.Load(ctx, cs, merged.Indexes[i].Rows)
+		if err != nil {
+			return err
+		}
+		if m, err = m.Apply(ctx, edits); err != nil {
+			return err
+		}
+		merged.Indexes[i].Rows = m.Root()
+	}
+	return nil
 }
 
 // DuplicateKeyError is a commit-time merge's finding that both
@@ -214,7 +282,19 @@ func SameDefinition(a, b *Table) bool {
 // errRowConflict marks a row changed differently by both transactions.
 var errRowConflict = errors.New("row changed concurrently")
 
-func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs store.Address) (store.Address, error) {
+// RebaseSource, when the IndexEncoder implements it, names the rows that
+// the committing transaction changed on top of a committed version newer
+// than its snapshot, holding their row locks (READ COMMITTED): by key, the
+// version each change was based on. Where theirs still holds that version,
+// the merge takes the transaction's change, and drops that version's
+// index entries, which the transaction's own maps never had.
+type RebaseSource interface {
+	Rebased(schema, table string) map[string][]byte
+}
+
+// mergeRows merges a table's row map or an index map. rebased (see
+// RebaseSource) settles the collisions of a row map's rebased rows.
+func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs store.Address, rebased map[string][]byte) (store.Address, error) {
 	load := func(a store.Address) (prolly.Map, error) { return prolly.Load(ctx, cs, a) }
 	b, err := load(base)
 	if err != nil {
@@ -229,6 +309,9 @@ func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs sto
 		return store.Address{}, err
 	}
 	m, _, err := prolly.MergeInto(ctx, b, o, t, func(c prolly.Collision) (prolly.Resolution, error) {
+		if v, ok := rebased[string(c.Key)]; ok && c.InTheirs && bytes.Equal(c.Theirs, v) {
+			return prolly.Resolution{Value: c.Ours, Delete: !c.InOurs}, nil
+		}
 		return prolly.Resolution{}, fmt.Errorf("%w: %w (key %x)", ErrConflict, errRowConflict, c.Key)
 	})
 	if err != nil {

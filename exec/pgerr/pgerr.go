@@ -45,6 +45,7 @@ const (
 	InvalidCatalogName          Code = "3D000"
 	InvalidSchemaName           Code = "3F000"
 	SerializationFailure        Code = "40001"
+	DeadlockDetected            Code = "40P01"
 	SyntaxErrorOrAccessRule     Code = "42000"
 	SyntaxError                 Code = "42601"
 	InsufficientPrivilege       Code = "42501"
