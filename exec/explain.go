@@ -62,3 +62,5 @@ func (p *Modify) Explain() (string, []Plan) {
 	verb := map[ModifyKind]string{Insert: "Insert", Update: "Update", Delete: "Delete"}[p.Kind]
 	return verb + " on " + p.Table.Def.Name, []Plan{p.Source}
 }
+
+func (p *LockRows) Explain() (string, []Plan) { return "LockRows", []Plan{p.In} }

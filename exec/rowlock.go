@@ -88,6 +88,23 @@ func (l *RowLocks) Lock(ctx context.Context, owner uint64, k RowLockKey) (fresh,
 	}
 }
 
+// TryLock takes the lock on k for owner if no other owner holds it, without
+// waiting (NOWAIT, SKIP LOCKED). ok reports whether owner holds it now.
+func (l *RowLocks) TryLock(owner uint64, k RowLockKey) (fresh, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	rl := l.held[k]
+	switch {
+	case rl == nil:
+		l.held[k] = &rowLock{owner: owner, free: make(chan struct{})}
+		l.owned[owner] = append(l.owned[owner], k)
+		return true, true
+	case rl.owner == owner:
+		return false, true
+	}
+	return false, false
+}
+
 // Holder returns the owner holding the lock on k, 0 for none.
 func (l *RowLocks) Holder(k RowLockKey) uint64 {
 	l.mu.Lock()

@@ -29,56 +29,27 @@ func ParseIsolation(s string) Isolation {
 	return ReadCommitted
 }
 
+// LockWait is what taking a row lock does when another transaction holds
+// it: wait (the default), fail (NOWAIT) or pass the row by (SKIP LOCKED).
+type LockWait uint8
+
+const (
+	LockBlock LockWait = iota
+	LockNoWait
+	LockSkip
+)
+
 // lockRow takes the row lock of the row stored under key, before the
 // statement changes it, and returns the version the change must be based
-// on, as PostgreSQL does:
-//
-//   - The transaction already held the lock, or no transaction committed
-//     a change to the row since the snapshot: in, as the statement read it.
-//   - Another transaction changed it and committed (perhaps while this one
-//     waited for its lock): in READ COMMITTED, the newest committed
-//     version if it still passes Recheck, else skip (also when it was
-//     deleted); in REPEATABLE READ and SERIALIZABLE, 40001.
-//
-// A change based on a newer version is recorded (Txn.rebased) for the
-// commit-time merge, which takes it over that version.
+// on, as PostgreSQL does (see lockKey); skip means there is no row to
+// change. A change based on a newer version is recorded (Txn.rebased) for
+// the commit-time merge, which takes it over that version.
 func (p *Modify) lockRow(env *Env, t *Table, key []byte, in Row) (Row, bool, error) {
-	tx := env.Txn
-	if tx.Locks == nil || tx.Latest == nil || t.Pinned {
-		return in, false, nil
+	row, now, skip, err := env.Txn.lockKey(env, t, key, LockBlock, p.Recheck)
+	if err != nil || skip || row == nil {
+		return in, skip, err
 	}
-	tk := tableKey(t.Def)
-	fresh, _, err := tx.Locks.Lock(env.Ctx, tx.LockOwner, RowLockKey{Database: tx.Repo.Name(), Branch: tx.Branch, Table: tk, Key: string(key)})
-	if err != nil || !fresh {
-		return in, false, err
-	}
-	latest, err := tx.Latest(env.Ctx)
-	if err != nil || latest.Addr() == tx.Start.Addr() {
-		return in, false, err
-	}
-	base, inBase, _, err := tx.committedRow(env.Ctx, tx.Start, t, key)
-	if err != nil || !inBase {
-		return in, false, err // a row this transaction inserted: nobody else has it
-	}
-	now, found, sameDef, err := tx.committedRow(env.Ctx, latest, t, key)
-	switch {
-	case err != nil:
-		return nil, false, err
-	case found && bytes.Equal(now, base):
-		return in, false, nil
-	case !sameDef || tx.Isolation != ReadCommitted || p.Recheck == nil:
-		return nil, false, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
-	case !found:
-		return nil, true, nil // deleted and committed meanwhile: nothing to change
-	}
-	row, err := t.DecodeStoredRow(now)
-	if err != nil {
-		return nil, false, err
-	}
-	ok, err := isTrue(env, p.Recheck, row)
-	if err != nil || !ok {
-		return nil, !ok, err
-	}
+	tx, tk := env.Txn, tableKey(t.Def)
 	if tx.rebased == nil {
 		tx.rebased = map[string]map[string][]byte{}
 	}
@@ -87,6 +58,71 @@ func (p *Modify) lockRow(env *Env, t *Table, key []byte, in Row) (Row, bool, err
 	}
 	tx.rebased[tk][string(key)] = now
 	return row, false, nil
+}
+
+// lockKey takes the row lock of the row of t stored under key and finds
+// which version of it the statement must act on:
+//
+//   - The transaction already held the lock, or no transaction committed
+//     a change to the row since the snapshot: row is nil, the statement
+//     acts on what it read.
+//   - Another transaction changed it and committed (perhaps while this one
+//     waited for its lock): in READ COMMITTED, row is the newest committed
+//     version (now its tuple) if it still passes recheck, else skip (also
+//     when it was deleted); in REPEATABLE READ and SERIALIZABLE, and
+//     without recheck, 40001.
+//
+// With LockNoWait a lock held by another transaction is 55P03, with
+// LockSkip it is skip.
+func (tx *Txn) lockKey(env *Env, t *Table, key []byte, wait LockWait, recheck Expr) (row Row, now []byte, skip bool, err error) {
+	if tx.Locks == nil || tx.Latest == nil || t.Pinned {
+		return nil, nil, false, nil
+	}
+	k := RowLockKey{Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}
+	var fresh bool
+	if wait == LockBlock {
+		if fresh, _, err = tx.Locks.Lock(env.Ctx, tx.LockOwner, k); err != nil {
+			return nil, nil, false, err
+		}
+	} else {
+		var ok bool
+		if fresh, ok = tx.Locks.TryLock(tx.LockOwner, k); !ok {
+			if wait == LockSkip {
+				return nil, nil, true, nil
+			}
+			return nil, nil, false, pgerr.New(pgerr.LockNotAvailable, "could not obtain lock on row in relation %q", t.Def.Name)
+		}
+	}
+	if !fresh {
+		return nil, nil, false, nil
+	}
+	latest, err := tx.Latest(env.Ctx)
+	if err != nil || latest.Addr() == tx.Start.Addr() {
+		return nil, nil, false, err
+	}
+	base, inBase, _, err := tx.committedRow(env.Ctx, tx.Start, t, key)
+	if err != nil || !inBase {
+		return nil, nil, false, err // a row this transaction inserted: nobody else has it
+	}
+	now, found, sameDef, err := tx.committedRow(env.Ctx, latest, t, key)
+	switch {
+	case err != nil:
+		return nil, nil, false, err
+	case found && bytes.Equal(now, base):
+		return nil, nil, false, nil
+	case !sameDef || tx.Isolation != ReadCommitted || recheck == nil:
+		return nil, nil, false, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
+	case !found:
+		return nil, nil, true, nil // deleted and committed meanwhile
+	}
+	if row, err = t.DecodeStoredRow(now); err != nil {
+		return nil, nil, false, err
+	}
+	ok, err := isTrue(env, recheck, row)
+	if err != nil || !ok {
+		return nil, nil, !ok, err
+	}
+	return row, now, false, nil
 }
 
 // committedRow returns the tuple stored under key in t's table as of root,

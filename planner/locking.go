@@ -6,14 +6,56 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
-// Row locks (FOR UPDATE and friends) need no work under snapshot
-// isolation with a serializable commit check: a transaction's writes are
-// checked against concurrent ones at COMMIT. They are accepted, with
-// PostgreSQL's errors for queries they cannot apply to.
+// Row locks: FOR UPDATE and FOR NO KEY UPDATE of a query over one table
+// with a primary key take the rows' locks (exec.LockRows), with NOWAIT and
+// SKIP LOCKED, as UPDATE and DELETE do. FOR SHARE and FOR KEY SHARE, and
+// locking clauses over joins, are accepted without taking locks: the
+// commit-time merge still checks writes against concurrent ones.
+
+// rowLocking returns the LockRows node of a SELECT block with a locking
+// clause it can apply, its In and Exprs left for the caller; nil for
+// none. exprs are the block's output expressions so far: the table row's
+// columns go after them. grouped says the block's rows are not the
+// table's (grouping or window functions).
+func (a *analyzer) rowLocking(s *pg.SelectStmt, sc *scope, grouped bool, exprs []exec.Expr) (*exec.LockRows, error) {
+	if len(s.LockingClause) != 1 || grouped || sc == nil || len(sc.items) != 1 {
+		return nil, nil
+	}
+	lc := s.LockingClause[0].GetLockingClause()
+	it := sc.items[0]
+	if lc.Strength != pg.LockClauseStrength_LCS_FORUPDATE && lc.Strength != pg.LockClauseStrength_LCS_FORNOKEYUPDATE ||
+		it.kind != itemTable || it.table == nil || it.tableOID != nil || !it.table.HasPrimaryKey() || it.table.Virtual != nil {
+		return nil, nil
+	}
+	for i, c := range it.cols {
+		if c.idx != i {
+			return nil, nil // not a plain row of the table
+		}
+	}
+	if len(it.cols) != len(it.table.Cols) {
+		return nil, nil
+	}
+	var recheck exec.Expr = &exec.Const{D: exec.DBool(true), T: exec.TBool}
+	if s.WhereClause != nil {
+		var err error
+		if recheck, err = a.condition(s.WhereClause, sc, "WHERE", "argument of WHERE"); err != nil {
+			return nil, err
+		}
+	}
+	wait := exec.LockBlock
+	switch lc.WaitPolicy {
+	case pg.LockWaitPolicy_LockWaitSkip:
+		wait = exec.LockSkip
+	case pg.LockWaitPolicy_LockWaitError:
+		wait = exec.LockNoWait
+	}
+	return &exec.LockRows{Table: it.table, RowAt: len(exprs), Recheck: recheck, Wait: wait}, nil
+}
 
 // lockStrength returns the SQL of a locking clause's strength.
 func lockStrength(lc *pg.LockingClause) string {

@@ -242,6 +242,18 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 	if err := checkLocking(s, sc, g != nil, len(srfs.funcs) > 0); err != nil {
 		return nil, err
 	}
+	// FOR UPDATE: the rows carry their table row in hidden columns, for
+	// LockRows to find their keys and redo them from a newer version.
+	lock, err := a.rowLocking(s, sc, g != nil || len(wins.specs) > 0, exprs)
+	if err != nil {
+		return nil, err
+	}
+	if lock != nil {
+		for i, c := range lock.Table.Cols {
+			exprs = append(exprs, &exec.ColRef{Idx: i, T: c.Type})
+		}
+		lock.Exprs = exprs
+	}
 	if g != nil {
 		in = g.plan(in)
 		if having != nil {
@@ -292,6 +304,10 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 	}
 	if len(keys) > 0 {
 		out = &exec.Sort{In: out, Keys: keys}
+	}
+	if lock != nil {
+		lock.In = out
+		out = lock
 	}
 	if out, err = a.limit(s, out, keys); err != nil {
 		return nil, err

@@ -343,3 +343,92 @@ func TestDeadlock(t *testing.T) {
 	exec(t, ctx, a, "COMMIT")
 	wantRows(t, ctx, a, "SELECT id, n FROM dl ORDER BY id", "1 | 1", "2 | 1")
 }
+
+// TestSkipLockedQueue: workers taking jobs with FOR UPDATE SKIP LOCKED each
+// get a different job, none fails, and every job is done once; NOWAIT on a
+// locked row fails with 55P03; a plain FOR UPDATE waits for the holder.
+func TestSkipLockedQueue(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	setup := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, setup, "CREATE TABLE jobs (id int PRIMARY KEY, state text NOT NULL, worker int)")
+	exec(t, ctx, setup, "INSERT INTO jobs SELECT g, 'new', NULL FROM generate_series(1, 60) g")
+	const workers = 4
+	var mu sync.Mutex
+	taken := map[int]int{}
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := 1; w <= workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer conn.Close(context.Background())
+			for {
+				var id int
+				err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+					err := tx.QueryRow(ctx, "SELECT id FROM jobs WHERE state = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED").Scan(&id)
+					if err != nil {
+						return err
+					}
+					time.Sleep(time.Millisecond) // hold the lock a while, as a worker does
+					_, err = tx.Exec(ctx, "UPDATE jobs SET state = 'done', worker = $1 WHERE id = $2", w, id)
+					return err
+				})
+				if errors.Is(err, pgx.ErrNoRows) {
+					return
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+				mu.Lock()
+				taken[id]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for id := 1; id <= 60; id++ {
+		if taken[id] != 1 {
+			t.Errorf("job %d taken %d times", id, taken[id])
+		}
+	}
+	wantRows(t, ctx, setup, "SELECT count(*) FROM jobs WHERE state = 'done'", "60")
+
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "BEGIN")
+	wantRows(t, ctx, a, "SELECT id FROM jobs WHERE id = 1 FOR UPDATE", "1")
+	exec(t, ctx, b, "BEGIN")
+	if _, err := b.Exec(ctx, "SELECT id FROM jobs WHERE id = 1 FOR UPDATE NOWAIT"); sqlstate(err) != "55P03" {
+		t.Errorf("NOWAIT on a locked row: %v, want SQLSTATE 55P03", err)
+	}
+	exec(t, ctx, b, "ROLLBACK")
+	done := make(chan string, 1)
+	go func() {
+		var state string
+		if err := b.QueryRow(ctx, "SELECT state FROM jobs WHERE id = 1 FOR UPDATE").Scan(&state); err != nil {
+			state = err.Error()
+		}
+		done <- state
+	}()
+	select {
+	case got := <-done:
+		t.Fatalf("FOR UPDATE of a locked row returned %q before the holder ended", got)
+	case <-time.After(150 * time.Millisecond):
+	}
+	exec(t, ctx, a, "UPDATE jobs SET state = 'again' WHERE id = 1")
+	exec(t, ctx, a, "COMMIT")
+	if got := <-done; got != "again" {
+		t.Errorf("the waiting FOR UPDATE read %q, want the committed 'again'", got)
+	}
+}

@@ -74,6 +74,7 @@ const (
 	CannotCoerce                Code = "42846"
 	ObjectInUse                 Code = "55006"
 	ObjectNotInPrerequisite     Code = "55000"
+	LockNotAvailable            Code = "55P03"
 	QueryCanceled               Code = "57014"
 	AdminShutdown               Code = "57P01"
 	ProtocolViolation           Code = "08P01"
