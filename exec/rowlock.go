@@ -105,6 +105,14 @@ func (l *RowLocks) TryLock(owner uint64, k RowLockKey) (fresh, ok bool) {
 	return false, false
 }
 
+// WaitsFor returns the owner whose lock owner waits for, 0 when it waits
+// for none.
+func (l *RowLocks) WaitsFor(owner uint64) uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.waiting[owner]
+}
+
 // Holder returns the owner holding the lock on k, 0 for none.
 func (l *RowLocks) Holder(k RowLockKey) uint64 {
 	l.mu.Lock()

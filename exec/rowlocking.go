@@ -3,11 +3,16 @@ package exec
 import (
 	"bytes"
 	"context"
+	"errors"
+	"time"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/versioning"
 )
+
+// errLockTimeout is the cause of a lock wait's end at lock_timeout.
+var errLockTimeout = errors.New("exec: lock timeout")
 
 // Isolation is a transaction's isolation level.
 type Isolation uint8
@@ -81,7 +86,20 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, wait LockWait, recheck Ex
 	k := RowLockKey{Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}
 	var fresh bool
 	if wait == LockBlock {
-		if fresh, _, err = tx.Locks.Lock(env.Ctx, tx.LockOwner, k); err != nil {
+		ctx := env.Ctx
+		var d time.Duration
+		if tx.LockTimeout != nil {
+			d = tx.LockTimeout()
+		}
+		if d > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
+			defer cancel()
+		}
+		if fresh, _, err = tx.Locks.Lock(ctx, tx.LockOwner, k); err != nil {
+			if context.Cause(ctx) == errLockTimeout && env.Ctx.Err() == nil {
+				err = pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
+			}
 			return nil, nil, false, err
 		}
 	} else {

@@ -60,6 +60,9 @@ type Txn struct {
 	// that is allowed (READ COMMITTED) or a serialization failure.
 	Locks     *RowLocks
 	LockOwner uint64
+	// LockTimeout, when set, returns lock_timeout: how long a row lock
+	// is waited for before 55P03 (0: forever).
+	LockTimeout func() time.Duration
 	Latest    func(ctx context.Context) (versioning.RootValue, error)
 	Isolation Isolation
 	// rebased holds, by table and primary-map key, the committed version

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 )
 
@@ -50,6 +51,33 @@ func (l *liveSessions) backends() []catalog.Backend {
 		})
 	}
 	return out
+}
+
+// blockingPID returns the pid of the session whose transaction holds the
+// row lock that session pid waits for, 0 when it waits for none
+// (pg_blocking_pids).
+func (l *liveSessions) blockingPID(locks *exec.RowLocks, pid uint32) uint32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var owner uint64
+	for s := range l.m {
+		if s.ProcessID == pid {
+			owner = s.lockOwner.Load()
+		}
+	}
+	if owner == 0 {
+		return 0
+	}
+	holder := locks.WaitsFor(owner)
+	if holder == 0 {
+		return 0
+	}
+	for s := range l.m {
+		if s.lockOwner.Load() == holder {
+			return s.ProcessID
+		}
+	}
+	return 0
 }
 
 // onBranch counts the sessions other than except working on branch of

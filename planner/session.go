@@ -78,6 +78,10 @@ func (e *Engine) signature(user string) versioning.Signature {
 // Session is one client's state: its database and branch, settings and
 // transaction. A Session is used by one goroutine at a time.
 type Session struct {
+	// lockOwner is the owner id of the open transaction's row locks, 0
+	// without one: other sessions read it for pg_blocking_pids.
+	lockOwner atomic.Uint64
+
 	e        *Engine
 	user     string
 	database string // as the client gave it
@@ -334,6 +338,8 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	s.txn.RowIDs = s.e.rowIDs
 	if s.detached == nil {
 		s.txn.Locks, s.txn.LockOwner, s.txn.Latest = s.e.locks, s.e.txnIDs.Add(1), s.workingRoot
+		s.lockOwner.Store(s.txn.LockOwner)
+		s.txn.LockTimeout = func() time.Duration { return settingDuration(s.vars["lock_timeout"]) }
 		s.txn.Isolation = exec.ParseIsolation(s.vars["transaction_isolation"])
 	}
 	tx := s.txn
@@ -372,6 +378,7 @@ func (s *Session) commit(ctx context.Context) (err error) {
 func (s *Session) releaseLocks(tx *exec.Txn) {
 	if tx != nil && tx.Locks != nil {
 		tx.Locks.ReleaseAll(tx.LockOwner)
+		s.lockOwner.CompareAndSwap(tx.LockOwner, 0)
 	}
 }
 

@@ -178,3 +178,22 @@ func (s *Session) checkSetting(name, value string) (string, error) {
 	}
 	return value, nil
 }
+
+// settingDuration reads a time setting such as lock_timeout: a number of
+// milliseconds, or a number with a unit (us, ms, s, min, h, d); 0 for
+// none or a value it cannot read.
+func settingDuration(v string) time.Duration {
+	v = strings.TrimSpace(v)
+	i := strings.IndexFunc(v, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := v, "ms"
+	if i >= 0 {
+		num, unit = v[:i], strings.TrimSpace(v[i:])
+	}
+	n, err := strconv.ParseFloat(num, 64)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	scale := map[string]time.Duration{"us": time.Microsecond, "ms": time.Millisecond, "s": time.Second,
+		"min": time.Minute, "h": time.Hour, "d": 24 * time.Hour}[unit]
+	return time.Duration(n * float64(scale))
+}

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
@@ -50,6 +52,30 @@ func (s *Session) systemInfoFunc(name string, args []exec.Expr) (exec.Fn, exec.T
 			}
 			return exec.NewArray(exec.OIDName, names), nil
 		}, exec.ArrayType(exec.TName), true
+	case name == "pg_blocking_pids" && n == 1:
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if a[0].IsNull() {
+				return exec.Null, nil
+			}
+			var pids []exec.Datum
+			if p := s.e.live.blockingPID(s.e.locks, uint32(a[0].I)); p != 0 {
+				pids = append(pids, exec.DInt(int64(p)))
+			}
+			return exec.NewArray(exec.OIDInt4, pids), nil
+		}, exec.ArrayType(exec.TInt4), true
+	case name == "pg_isolation_test_session_is_blocked" && n == 2:
+		// Whether the session waits for a lock held by one of the
+		// interesting sessions: what PostgreSQL's isolation tester asks.
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if a[0].IsNull() || a[1].IsNull() {
+				return exec.Null, nil
+			}
+			p := s.e.live.blockingPID(s.e.locks, uint32(a[0].I))
+			if p == 0 {
+				return exec.DBool(false), nil
+			}
+			return exec.DBool(slices.Contains(int4List(a[1]), int64(p))), nil
+		}, exec.TBool, true
 	case name == "pg_backend_pid" && n == 0:
 		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
 			return exec.DInt(int64(s.ProcessID)), nil
@@ -178,4 +204,24 @@ func relationSize(env *exec.Env, r catalog.Relation, fn string) (uint64, error) 
 		}
 	}
 	return total, nil
+}
+
+// int4List reads an int4[] argument, given as an array or as the text of
+// one (an untyped literal such as '{1,2}').
+func int4List(d exec.Datum) []int64 {
+	var out []int64
+	if d.Kind == exec.KindArray {
+		for _, e := range d.Array().Elems {
+			if !e.IsNull() {
+				out = append(out, e.I)
+			}
+		}
+		return out
+	}
+	for _, f := range strings.Split(strings.Trim(d.S, "{} "), ",") {
+		if n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -431,4 +432,28 @@ func TestSkipLockedQueue(t *testing.T) {
 	if got := <-done; got != "again" {
 		t.Errorf("the waiting FOR UPDATE read %q, want the committed 'again'", got)
 	}
+}
+
+// TestLockTimeout: a lock wait longer than lock_timeout fails with 55P03,
+// and the holder is unaffected.
+func TestLockTimeout(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE lt (id int PRIMARY KEY, n int)")
+	exec(t, ctx, a, "INSERT INTO lt VALUES (1, 0)")
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "UPDATE lt SET n = 1 WHERE id = 1")
+	exec(t, ctx, b, "SET lock_timeout = '100ms'")
+	start := time.Now()
+	_, err := b.Exec(ctx, "UPDATE lt SET n = 2 WHERE id = 1")
+	if sqlstate(err) != "55P03" || !strings.Contains(err.Error(), "canceling statement due to lock timeout") {
+		t.Fatalf("UPDATE past lock_timeout: %v, want 55P03 canceling statement due to lock timeout", err)
+	}
+	if d := time.Since(start); d < 100*time.Millisecond || d > 5*time.Second {
+		t.Errorf("the wait lasted %v, want about lock_timeout", d)
+	}
+	exec(t, ctx, a, "COMMIT")
+	wantRows(t, ctx, b, "SELECT n FROM lt", "1")
 }
