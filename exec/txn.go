@@ -63,8 +63,8 @@ type Txn struct {
 	// LockTimeout, when set, returns lock_timeout: how long a row lock
 	// is waited for before 55P03 (0: forever).
 	LockTimeout func() time.Duration
-	Latest    func(ctx context.Context) (versioning.RootValue, error)
-	Isolation Isolation
+	Latest      func(ctx context.Context) (versioning.RootValue, error)
+	Isolation   Isolation
 	// rebased holds, by table and primary-map key, the committed version
 	// of each row this transaction changed on top of a version newer than
 	// its snapshot: the commit-time merge takes the change over it.
