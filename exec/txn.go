@@ -153,6 +153,16 @@ func (tx *Txn) SetRoot(r versioning.RootValue) {
 	}
 }
 
+// Rebase moves the transaction onto a newer committed root: start becomes
+// its snapshot, and root — start with the transaction's own changes merged
+// in — its state. Rows it had changed on top of newer versions than its
+// old snapshot are ordinary changes of the new one.
+func (tx *Txn) Rebase(start, root versioning.RootValue) {
+	tx.Start = start
+	tx.SetRoot(root)
+	tx.rebased = nil
+}
+
 // CheckWritable fails with 25006 in a read-only transaction.
 func (tx *Txn) CheckWritable() error {
 	if tx.ReadOnly {

@@ -354,6 +354,31 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	return s.txn, nil
 }
 
+// refreshSnapshot gives the statement about to run the snapshot PostgreSQL
+// gives it: a transaction block's first statement takes its snapshot then,
+// not at BEGIN; in READ COMMITTED every statement takes a new one, with
+// the transaction's own changes carried onto it (merged as COMMIT merges
+// them, so a concurrent insert of one of its keys fails here with 23505).
+// A READ COMMITTED block with savepoints keeps its snapshot: their roots
+// were taken on it.
+func (s *Session) refreshSnapshot(ctx context.Context, tx *exec.Txn) error {
+	if !s.explicit || tx.Latest == nil || tx.Queried && (tx.Isolation != exec.ReadCommitted || len(s.saves) > 0) {
+		return nil // an implicit transaction began with its statement
+	}
+	latest, err := tx.Latest(ctx)
+	if err != nil || latest.Addr() == tx.Start.Addr() {
+		return err
+	}
+	root := latest
+	if tx.Root.Addr() != tx.Start.Addr() {
+		if root, err = versioning.MergeRoots(ctx, tx.Start, tx.Root, latest, exec.NewMergeIndexer(tx)); err != nil {
+			return commitError(err)
+		}
+	}
+	tx.Rebase(latest, root)
+	return nil
+}
+
 // commit ends the open transaction, making its changes durable; its
 // notifications are delivered if it succeeds.
 func (s *Session) commit(ctx context.Context) (err error) {

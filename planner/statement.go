@@ -251,10 +251,13 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 	if tx.ReadOnly && writes(st.raw.Stmt) {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(st.raw.Stmt))
 	}
-	before := tx.Root
 	if st.raw.Stmt.GetVariableShowStmt() == nil {
+		if err := s.refreshSnapshot(ctx, tx); err != nil {
+			return nil, err
+		}
 		tx.Queried = true // SHOW takes no snapshot in PostgreSQL: SET TRANSACTION may follow it
 	}
+	before := tx.Root
 	res, err := st.execute(ctx, tx, given, params)
 	if err != nil {
 		tx.SetRoot(before)

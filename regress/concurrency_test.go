@@ -457,3 +457,34 @@ func TestLockTimeout(t *testing.T) {
 	exec(t, ctx, a, "COMMIT")
 	wantRows(t, ctx, b, "SELECT n FROM lt", "1")
 }
+
+// TestSnapshots: a transaction block takes its snapshot at its first
+// statement, not at BEGIN; in READ COMMITTED each statement sees what was
+// committed before it began, its own changes kept; in REPEATABLE READ the
+// first snapshot stays.
+func TestSnapshots(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE snap (id int PRIMARY KEY, v text)")
+	exec(t, ctx, a, "INSERT INTO snap VALUES (1, 'one')")
+
+	for _, iso := range []string{"READ COMMITTED", "REPEATABLE READ"} {
+		exec(t, ctx, a, "DELETE FROM snap WHERE id > 1")
+		exec(t, ctx, b, "BEGIN ISOLATION LEVEL "+iso)
+		exec(t, ctx, a, "INSERT INTO snap VALUES (2, 'before the first statement')")
+		wantRows(t, ctx, b, "SELECT count(*) FROM snap", "2")
+		exec(t, ctx, b, "INSERT INTO snap VALUES (10, 'mine')")
+		exec(t, ctx, a, "INSERT INTO snap VALUES (3, 'after')")
+		want := "4"
+		if iso == "REPEATABLE READ" {
+			want = "3"
+		}
+		if got := one(t, ctx, b, "SELECT count(*) FROM snap"); got != want {
+			t.Errorf("%s: the second statement counts %s rows, want %s", iso, got, want)
+		}
+		exec(t, ctx, b, "COMMIT")
+		wantRows(t, ctx, a, "SELECT id FROM snap ORDER BY id", "1", "2", "3", "10")
+	}
+}
