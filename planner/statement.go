@@ -147,7 +147,7 @@ func (s *Session) checkNotFailed(n *pg.Node) error {
 	if ts := n.GetTransactionStmt(); ts != nil {
 		switch ts.Kind {
 		case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK, pg.TransactionStmtKind_TRANS_STMT_COMMIT,
-			pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
+			pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO, pg.TransactionStmtKind_TRANS_STMT_PREPARE:
 			return nil
 		}
 	}
@@ -474,41 +474,49 @@ func (p *explainPlan) Open(env *exec.Env) (exec.Rows, error) {
 func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (string, error) {
 	switch ts.Kind {
 	case pg.TransactionStmtKind_TRANS_STMT_BEGIN, pg.TransactionStmtKind_TRANS_STMT_START:
-		if s.explicit {
-			s.notice(pgerr.NewWarning(pgerr.ActiveSQLTransaction, "there is already a transaction in progress"))
-			return "BEGIN", nil
+		tag := "BEGIN"
+		if ts.Kind == pg.TransactionStmtKind_TRANS_STMT_START {
+			tag = "START TRANSACTION"
 		}
-		tx, err := s.begin(ctx)
-		if err != nil {
+		if s.explicit {
+			// PostgreSQL still applies the modes given.
+			s.notice(pgerr.NewWarning(pgerr.ActiveSQLTransaction, "there is already a transaction in progress"))
+			return tag, s.applyTxnModes(ts.Options)
+		}
+		// Statements of the same query or batch before BEGIN (an implicit
+		// transaction) become part of the block, as in PostgreSQL.
+		if _, err := s.begin(ctx); err != nil {
 			return "", err
 		}
 		s.explicit = true
-		if ro, ok := readOnlyOption(ts.Options); ok {
-			tx.ReadOnly = ro || s.readOnly
+		if err := s.applyTxnModes(ts.Options); err != nil {
+			s.explicit = false // the block never began: the implicit transaction fails
+			return "", err
 		}
-		if iso := isolationOption(ts.Options); iso != "" {
-			s.vars["transaction_isolation"] = iso
-			tx.Isolation = exec.ParseIsolation(iso)
-		}
-		return "BEGIN", nil
-	case pg.TransactionStmtKind_TRANS_STMT_COMMIT:
+		return tag, nil
+	case pg.TransactionStmtKind_TRANS_STMT_COMMIT, pg.TransactionStmtKind_TRANS_STMT_ROLLBACK:
+		return s.endBlock(ctx, ts)
+	case pg.TransactionStmtKind_TRANS_STMT_PREPARE:
+		// max_prepared_transactions is 0, as PostgreSQL's default.
 		if !s.explicit {
 			s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
-			return "COMMIT", nil
-		}
-		if s.failed {
 			s.rollback()
-			s.keepAdvances(ctx)
 			return "ROLLBACK", nil
 		}
-		return "COMMIT", s.commit(ctx)
-	case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK:
-		if !s.explicit {
-			s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
-		}
+		failed := s.failed
 		s.rollback()
 		s.keepAdvances(ctx)
-		return "ROLLBACK", nil
+		if failed {
+			return "ROLLBACK", nil
+		}
+		return "", pgerr.New(pgerr.ObjectNotInPrerequisite, "prepared transactions are disabled").
+			WithHint("Set max_prepared_transactions to a nonzero value.")
+	case pg.TransactionStmtKind_TRANS_STMT_COMMIT_PREPARED, pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_PREPARED:
+		if s.explicit {
+			verb := map[bool]string{true: "COMMIT", false: "ROLLBACK"}[ts.Kind == pg.TransactionStmtKind_TRANS_STMT_COMMIT_PREPARED]
+			return "", pgerr.New(pgerr.ActiveSQLTransaction, "%s PREPARED cannot run inside a transaction block", verb)
+		}
+		return "", pgerr.New(pgerr.UndefinedObject, "prepared transaction with identifier %q does not exist", ts.Gid)
 	case pg.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
 		if !s.explicit {
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
@@ -543,6 +551,50 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 		return "", pgerr.New(pgerr.InvalidSavepointSpec, "savepoint %q does not exist", ts.SavepointName)
 	}
 	return "", pgerr.New(pgerr.FeatureNotSupported, "transaction statement %s is not supported yet", ts.Kind)
+}
+
+// endBlock runs COMMIT and ROLLBACK, with or without AND CHAIN. Outside a
+// transaction block they warn, and end the implicit transaction of the
+// statements before them in the same query or batch (COMMIT commits it),
+// as PostgreSQL does; AND CHAIN there is an error. In a block, AND CHAIN
+// starts the next block at once with the same modes.
+func (s *Session) endBlock(ctx context.Context, ts *pg.TransactionStmt) (string, error) {
+	commit := ts.Kind == pg.TransactionStmtKind_TRANS_STMT_COMMIT
+	verb := map[bool]string{true: "COMMIT", false: "ROLLBACK"}[commit]
+	if !s.explicit {
+		if ts.Chain {
+			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "%s AND CHAIN can only be used in transaction blocks", verb)
+		}
+		s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
+		if commit && s.txn != nil {
+			return "COMMIT", s.commit(ctx)
+		}
+		s.rollback()
+		s.keepAdvances(ctx)
+		return verb, nil
+	}
+	readOnly, iso := s.txn != nil && s.txn.ReadOnly, s.vars["transaction_isolation"]
+	tag := verb
+	var err error
+	if commit && !s.failed {
+		err = s.commit(ctx)
+	} else {
+		s.rollback()
+		s.keepAdvances(ctx)
+		tag = "ROLLBACK"
+	}
+	if err != nil || !ts.Chain {
+		return tag, err
+	}
+	tx, err := s.begin(ctx)
+	if err != nil {
+		return "", err
+	}
+	s.explicit = true
+	tx.ReadOnly = readOnly || s.readOnly
+	s.vars["transaction_isolation"] = iso
+	tx.Isolation = exec.ParseIsolation(iso)
+	return tag, nil
 }
 
 // set runs SET and RESET.
@@ -619,26 +671,33 @@ func (s *Session) setTransaction(vs *pg.VariableSetStmt) (string, error) {
 		s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET TRANSACTION can only be used in transaction blocks"))
 		return "SET", nil
 	}
-	if iso != "" {
+	return "SET", s.applyTxnModes(vs.Args)
+}
+
+// applyTxnModes applies the transaction modes of BEGIN or SET TRANSACTION
+// to the open transaction block, with PostgreSQL's checks.
+func (s *Session) applyTxnModes(opts []*pg.Node) error {
+	if iso := isolationOption(opts); iso != "" {
 		if err := s.setIsolation(iso); err != nil {
-			return "", err
+			return err
 		}
 	}
+	ro, given := readOnlyOption(opts)
 	if !given {
-		return "SET", nil
+		return nil
 	}
 	if !ro && s.txn.ReadOnly {
 		switch {
 		case s.readOnly:
-			return "", pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot set transaction read-write mode on a read-only revision")
+			return pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot set transaction read-write mode on a read-only revision")
 		case len(s.saves) > 0:
-			return "", pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot set transaction read-write mode inside a read-only transaction")
+			return pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot set transaction read-write mode inside a read-only transaction")
 		case s.txn.Queried:
-			return "", pgerr.New(pgerr.ActiveSQLTransaction, "transaction read-write mode must be set before any query")
+			return pgerr.New(pgerr.ActiveSQLTransaction, "transaction read-write mode must be set before any query")
 		}
 	}
 	s.txn.ReadOnly = ro || s.readOnly
-	return "SET", nil
+	return nil
 }
 
 // setIsolation changes the isolation level of the open transaction block,
