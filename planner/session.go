@@ -81,6 +81,10 @@ type Session struct {
 	// lockOwner is the owner id of the open transaction's row locks, 0
 	// without one: other sessions read it for pg_blocking_pids.
 	lockOwner atomic.Uint64
+	// varsUndo and varsLocal: the settings the open transaction changed
+	// (settings.go).
+	varsUndo  map[string]string
+	varsLocal map[string]bool
 
 	e        *Engine
 	user     string
@@ -145,6 +149,7 @@ type savepoint struct {
 	name   string
 	root   versioning.RootValue
 	notify notifyMark
+	vars   map[string]string // the settings SET changed in the transaction, as they were here
 }
 
 // defaultVars are the settings a session starts with, PostgreSQL's
@@ -382,7 +387,10 @@ func (s *Session) refreshSnapshot(ctx context.Context, tx *exec.Txn) error {
 // commit ends the open transaction, making its changes durable; its
 // notifications are delivered if it succeeds.
 func (s *Session) commit(ctx context.Context) (err error) {
-	defer func() { s.endNotify(err == nil) }()
+	defer func() {
+		s.endNotify(err == nil)
+		s.endVars(err == nil)
+	}()
 	s.endCursors(true)
 	tx := s.txn
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
@@ -427,6 +435,7 @@ func commitError(err error) error {
 
 func (s *Session) rollback() {
 	s.endNotify(false)
+	s.endVars(false)
 	s.endCursors(false)
 	s.releaseLocks(s.txn)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil

@@ -197,3 +197,75 @@ func settingDuration(v string) time.Duration {
 		"min": time.Minute, "h": time.Hour, "d": 24 * time.Hour}[unit]
 	return time.Duration(n * float64(scale))
 }
+
+// Settings and transactions. As in PostgreSQL, a SET belongs to the
+// transaction it runs in, explicit or implicit: it is undone if that
+// transaction rolls back (or rolls back to a savepoint taken before it),
+// and SET LOCAL is undone when it ends either way. varsUndo holds, for
+// each setting SET changed in the open transaction, its value before.
+
+// setVar gives a setting a new value for the open transaction.
+func (s *Session) setVar(name, value string, local bool) {
+	if s.varsUndo == nil {
+		s.varsUndo = map[string]string{}
+	}
+	if _, ok := s.varsUndo[name]; !ok {
+		s.varsUndo[name] = s.vars[name]
+	}
+	if local {
+		if s.varsLocal == nil {
+			s.varsLocal = map[string]bool{}
+		}
+		s.varsLocal[name] = true
+	} else {
+		delete(s.varsLocal, name)
+	}
+	s.putVar(name, value)
+}
+
+// putVar stores a setting's value and reports it when clients follow it.
+func (s *Session) putVar(name, value string) {
+	if s.vars[name] == value {
+		return
+	}
+	s.vars[name] = value
+	if name == "search_path" {
+		s.planGen++ // names may resolve differently now
+	}
+	s.cached = nil
+	if rn, ok := reported[name]; ok && s.OnParameter != nil {
+		s.OnParameter(rn, value)
+	}
+}
+
+// endVars settles the settings at the end of a transaction: kept if it
+// committed, but for SET LOCAL; undone if it rolled back.
+func (s *Session) endVars(committed bool) {
+	for name, old := range s.varsUndo {
+		if !committed || s.varsLocal[name] {
+			s.putVar(name, old)
+		}
+	}
+	clear(s.varsUndo)
+	clear(s.varsLocal)
+}
+
+// varsMark records the settings SET changed so far, for a savepoint.
+func (s *Session) varsMark() map[string]string {
+	m := make(map[string]string, len(s.varsUndo))
+	for name := range s.varsUndo {
+		m[name] = s.vars[name]
+	}
+	return m
+}
+
+// varsRollbackTo puts the settings back as they were at a savepoint.
+func (s *Session) varsRollbackTo(mark map[string]string) {
+	for name, old := range s.varsUndo {
+		if v, ok := mark[name]; ok {
+			s.putVar(name, v)
+		} else {
+			s.putVar(name, old)
+		}
+	}
+}

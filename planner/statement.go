@@ -77,7 +77,7 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 		if name == "all" {
 			return paramTypes(given), showAllCols, nil
 		}
-		return paramTypes(given), []exec.ResultColumn{{Name: name, T: exec.TText}}, nil
+		return paramTypes(given), []exec.ResultColumn{{Name: showColumn(name), T: exec.TText}}, nil
 	case n.GetClosePortalStmt() != nil:
 		return paramTypes(given), nil, nil
 	case n.GetDeclareCursorStmt() != nil:
@@ -521,7 +521,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 		if !s.explicit {
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
 		}
-		s.saves = append(s.saves, savepoint{name: ts.SavepointName, root: s.txn.Root, notify: s.notify.mark()})
+		s.saves = append(s.saves, savepoint{name: ts.SavepointName, root: s.txn.Root, notify: s.notify.mark(), vars: s.varsMark()})
 		return "SAVEPOINT", nil
 	case pg.TransactionStmtKind_TRANS_STMT_RELEASE, pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
 		verb := "RELEASE"
@@ -541,6 +541,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 			}
 			s.txn.SetRoot(s.saves[i].root)
 			s.notify.rollbackTo(s.saves[i].notify)
+			s.varsRollbackTo(s.saves[i].vars)
 			if err := s.reapplyAdvances(ctx, s.txn, s.seqs.advanced); err != nil {
 				return "", err
 			}
@@ -638,14 +639,11 @@ func (s *Session) set(vs *pg.VariableSetStmt) (string, error) {
 		}
 		return "SET", s.setIsolation(value)
 	}
-	s.vars[name] = value
-	if name == "search_path" {
-		s.planGen++ // names may resolve differently now
+	if vs.IsLocal && !s.explicit {
+		s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET LOCAL can only be used in transaction blocks"))
+		return "SET", nil
 	}
-	s.cached = nil
-	if rn, ok := reported[name]; ok && s.OnParameter != nil {
-		s.OnParameter(rn, value)
-	}
+	s.setVar(name, value, vs.IsLocal)
 	if vs.Kind == pg.VariableSetKind_VAR_RESET {
 		return "RESET", nil
 	}
@@ -660,10 +658,10 @@ func (s *Session) setTransaction(vs *pg.VariableSetStmt) (string, error) {
 	iso := isolationOption(vs.Args)
 	if vs.Name == "SESSION CHARACTERISTICS" {
 		if given {
-			s.vars["default_transaction_read_only"] = map[bool]string{true: "on", false: "off"}[ro]
+			s.setVar("default_transaction_read_only", map[bool]string{true: "on", false: "off"}[ro], false)
 		}
 		if iso != "" {
-			s.vars["default_transaction_isolation"] = iso
+			s.setVar("default_transaction_isolation", iso, false)
 		}
 		return "SET", nil
 	}
@@ -746,9 +744,18 @@ func (s *Session) show(vs *pg.VariableShowStmt) (*Result, error) {
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", vs.Name)
 	}
-	p := &exec.Values{Rows: [][]exec.Expr{{&exec.Const{D: exec.DText(v), T: exec.TText}}}, Cols: []exec.ResultColumn{{Name: name, T: exec.TText}}}
+	p := &exec.Values{Rows: [][]exec.Expr{{&exec.Const{D: exec.DText(v), T: exec.TText}}}, Cols: []exec.ResultColumn{{Name: showColumn(name), T: exec.TText}}}
 	rows, _ := p.Open(nil)
 	return &Result{Cols: p.Cols, rows: rows, tag: "SHOW"}, nil
+}
+
+// showColumn is the column name of SHOW name: the setting's own spelling
+// (DateStyle, TimeZone, ...), as PostgreSQL names it.
+func showColumn(name string) string {
+	if rn, ok := reported[name]; ok {
+		return rn
+	}
+	return name
 }
 
 // Settings returns the session settings that text I/O of this statement's

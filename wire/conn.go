@@ -45,8 +45,9 @@ type conn struct {
 	batchFailed    bool           // an ErrorResponse was sent since the last Sync
 	closing        bool           // a FATAL was sent: end the session
 
-	params    []paramStatus // ParameterStatus to send before the next ReadyForQuery
-	notices   []byte        // NoticeResponses raised while a row was being built
+	params    []paramStatus     // ParameterStatus to send before the next ReadyForQuery
+	sentParam map[string]string // the value the client last got for each reported name
+	notices   []byte            // NoticeResponses raised while a row was being built
 	rw        RowWriter
 	errResp   pgproto3.ErrorResponse
 	oids      []uint32 // Parse scratch
@@ -242,6 +243,10 @@ func (c *conn) readyForQuery() {
 		c.sendNotifications()
 	}
 	for _, p := range c.params {
+		if v, ok := c.sentParam[p.name]; ok && v == p.value {
+			continue // changed and changed back (a SET rolled back): nothing to tell
+		}
+		c.sentParam[p.name] = p.value
 		c.wr.send(&pgproto3.ParameterStatus{Name: p.name, Value: p.value})
 	}
 	clear(c.params)

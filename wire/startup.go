@@ -305,7 +305,9 @@ func (c *conn) sendParameterReport(user, enc, appName string) {
 		}
 	}
 	slices.Sort(extra)
+	c.sentParam = make(map[string]string, len(values))
 	for _, k := range append(names, extra...) {
+		c.sentParam[k] = values[k]
 		c.wr.send(&pgproto3.ParameterStatus{Name: k, Value: values[k]})
 	}
 }
