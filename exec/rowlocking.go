@@ -96,7 +96,12 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, wait LockWait, recheck Ex
 			ctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
 			defer cancel()
 		}
-		if fresh, _, err = tx.Locks.Lock(ctx, tx.LockOwner, k); err != nil {
+		var waited bool
+		fresh, waited, err = tx.Locks.Lock(ctx, tx.LockOwner, k)
+		if waited {
+			tx.latest = nil // the holder's commit is newer than what was read
+		}
+		if err != nil {
 			if context.Cause(ctx) == errLockTimeout && env.Ctx.Err() == nil {
 				err = pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
 			}
@@ -114,9 +119,16 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, wait LockWait, recheck Ex
 	if !fresh {
 		return nil, nil, false, nil
 	}
-	latest, err := tx.Latest(env.Ctx)
-	if err != nil || latest.Addr() == tx.Start.Addr() {
-		return nil, nil, false, err
+	if tx.latest == nil {
+		l, err := tx.Latest(env.Ctx)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		tx.latest = &l
+	}
+	latest := *tx.latest
+	if latest.Addr() == tx.Start.Addr() {
+		return nil, nil, false, nil
 	}
 	base, inBase, _, err := tx.committedRow(env.Ctx, tx.Start, t, key)
 	if err != nil || !inBase {

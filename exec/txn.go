@@ -69,6 +69,10 @@ type Txn struct {
 	// of each row this transaction changed on top of a version newer than
 	// its snapshot: the commit-time merge takes the change over it.
 	rebased map[string]map[string][]byte
+	// latest caches Latest for the running statement (BeginStatement
+	// clears it): one read of the branch per statement rather than per
+	// row locked. A lock waited for reads it again.
+	latest *versioning.RootValue
 
 	tables map[string]*Table // decoded records of Root, by schema + "." + name
 	// rowIDs are the highest row ids drawn, by schema + "." + name: a
@@ -152,6 +156,9 @@ func (tx *Txn) SetRoot(r versioning.RootValue) {
 		tx.tables = nil
 	}
 }
+
+// BeginStatement marks the start of a statement.
+func (tx *Txn) BeginStatement() { tx.latest = nil }
 
 // Rebase moves the transaction onto a newer committed root: start becomes
 // its snapshot, and root — start with the transaction's own changes merged

@@ -251,6 +251,7 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 	if tx.ReadOnly && writes(st.raw.Stmt) {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(st.raw.Stmt))
 	}
+	tx.BeginStatement()
 	if st.raw.Stmt.GetVariableShowStmt() == nil {
 		if err := s.refreshSnapshot(ctx, tx); err != nil {
 			return nil, err
