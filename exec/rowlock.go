@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -121,6 +122,24 @@ func (l *RowLocks) Holder(k RowLockKey) uint64 {
 		return rl.owner
 	}
 	return 0
+}
+
+// Release releases one lock owner holds, waking its waiters; false when
+// owner does not hold it.
+func (l *RowLocks) Release(owner uint64, k RowLockKey) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	rl := l.held[k]
+	if rl == nil || rl.owner != owner {
+		return false
+	}
+	close(rl.free)
+	delete(l.held, k)
+	keys := l.owned[owner]
+	if i := slices.Index(keys, k); i >= 0 {
+		l.owned[owner] = slices.Delete(keys, i, i+1)
+	}
+	return true
 }
 
 // ReleaseAll releases every lock owner holds, waking their waiters.

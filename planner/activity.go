@@ -59,21 +59,22 @@ func (l *liveSessions) backends() []catalog.Backend {
 func (l *liveSessions) blockingPID(locks *exec.RowLocks, pid uint32) uint32 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var owner uint64
+	var holder uint64
 	for s := range l.m {
-		if s.ProcessID == pid {
-			owner = s.lockOwner.Load()
+		if s.ProcessID != pid {
+			continue
+		}
+		for _, o := range [...]uint64{s.lockOwner.Load(), s.advOwner.Load()} {
+			if h := locks.WaitsFor(o); o != 0 && h != 0 {
+				holder = h
+			}
 		}
 	}
-	if owner == 0 {
-		return 0
-	}
-	holder := locks.WaitsFor(owner)
 	if holder == 0 {
 		return 0
 	}
 	for s := range l.m {
-		if s.lockOwner.Load() == holder {
+		if s.lockOwner.Load() == holder || s.advOwner.Load() == holder {
 			return s.ProcessID
 		}
 	}

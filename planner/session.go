@@ -81,6 +81,10 @@ type Session struct {
 	// lockOwner is the owner id of the open transaction's row locks, 0
 	// without one: other sessions read it for pg_blocking_pids.
 	lockOwner atomic.Uint64
+	// advOwner owns the session-level advisory locks (advisory.go), taken
+	// advisory[key] times each.
+	advOwner atomic.Uint64
+	advisory map[exec.RowLockKey]int
 	// varsUndo and varsLocal: the settings the open transaction changed
 	// (settings.go).
 	varsUndo  map[string]string
@@ -476,6 +480,7 @@ func (s *Session) Close() {
 	s.e.live.remove(s)
 	s.closeNotify()
 	s.rollback()
+	s.unlockAdvisoryAll()
 	s.dropTempSchema(context.Background())
 }
 
@@ -528,6 +533,9 @@ func (s *Session) sessionFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 		return fn, t, true
 	}
 	if fn, t, ok := s.notifyFunc(name, args); ok {
+		return fn, t, true
+	}
+	if fn, t, ok := s.advisoryFunc(name, args); ok {
 		return fn, t, true
 	}
 	return s.sequenceFunc(name, args)

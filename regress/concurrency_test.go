@@ -488,3 +488,41 @@ func TestSnapshots(t *testing.T) {
 		wantRows(t, ctx, a, "SELECT id FROM snap ORDER BY id", "1", "2", "3", "10")
 	}
 }
+
+// TestAdvisoryLocks: a session-level advisory lock blocks another session
+// until it is released as many times as it was taken; pg_blocking_pids
+// names the holder; a transaction-level one ends with its transaction.
+func TestAdvisoryLocks(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	c := connect(t, ctx, srv.DSN("postgres"))
+	aPID, bPID := one(t, ctx, a, "SELECT pg_backend_pid()"), one(t, ctx, b, "SELECT pg_backend_pid()")
+	exec(t, ctx, a, "SELECT pg_advisory_lock(7)")
+	exec(t, ctx, a, "SELECT pg_advisory_lock(7)")
+	wantRows(t, ctx, b, "SELECT pg_try_advisory_lock(7)", "f")
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Exec(ctx, "SELECT pg_advisory_lock(7)")
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	wantRows(t, ctx, c, "SELECT pg_blocking_pids("+bPID+")", "{"+aPID+"}")
+	wantRows(t, ctx, c, "SELECT pg_isolation_test_session_is_blocked("+bPID+", '{"+aPID+"}')", "t")
+	exec(t, ctx, a, "SELECT pg_advisory_unlock(7)")
+	select {
+	case err := <-done:
+		t.Fatalf("the lock was taken twice and released once, yet the waiter went on (%v)", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	exec(t, ctx, a, "SELECT pg_advisory_unlock(7)")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "SELECT pg_advisory_xact_lock(8)")
+	wantRows(t, ctx, c, "SELECT pg_try_advisory_xact_lock(8)", "f")
+	exec(t, ctx, a, "COMMIT")
+	wantRows(t, ctx, c, "SELECT pg_try_advisory_xact_lock(8)", "t")
+}

@@ -1,0 +1,151 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// Advisory locks (pg_advisory_lock and friends), as PostgreSQL's: locks
+// on keys the application chooses, one bigint or two ints, per database,
+// kept in the engine's lock table with the row locks (exec.RowLocks), so
+// that waits, deadlock detection, lock_timeout-free cancellation and
+// pg_blocking_pids work alike. A session-level lock is held by the session
+// until it is unlocked as many times as it was taken, or the session ends;
+// a transaction-level one (_xact_) until the transaction ends. The _shared
+// variants are taken as exclusive locks.
+
+// advisoryFunc returns the advisory lock function name(args), if it is one.
+func (s *Session) advisoryFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
+	if !strings.HasPrefix(name, "pg_") || !strings.Contains(name, "advisory") {
+		return nil, exec.T{}, false
+	}
+	base := strings.TrimSuffix(name, "_shared")
+	n := len(args)
+	for _, a := range args {
+		if k := exec.NumericRank(a.Type().OID); k == 0 || k > 3 {
+			return nil, exec.T{}, false // integer keys only
+		}
+	}
+	switch {
+	case base == "pg_advisory_unlock_all" && n == 0:
+		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
+			s.unlockAdvisoryAll()
+			return exec.DText(""), nil
+		}, exec.TVoid, true
+	case n != 1 && n != 2:
+		return nil, exec.T{}, false
+	}
+	void, boolean := exec.TVoid, exec.TBool
+	switch base {
+	case "pg_advisory_lock", "pg_advisory_xact_lock", "pg_try_advisory_lock", "pg_try_advisory_xact_lock":
+		xact, try := strings.Contains(base, "xact"), strings.HasPrefix(base, "pg_try")
+		t := void
+		if try {
+			t = boolean
+		}
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			k, ok := s.advisoryKey(a)
+			if !ok {
+				return exec.Null, nil
+			}
+			got, err := s.lockAdvisory(env, k, xact, try)
+			if err != nil || !try {
+				return exec.DText(""), err
+			}
+			return exec.DBool(got), nil
+		}, t, true
+	case "pg_advisory_unlock":
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			k, ok := s.advisoryKey(a)
+			if !ok {
+				return exec.Null, nil
+			}
+			if !s.unlockAdvisory(k) {
+				s.notice(pgerr.NewWarning(pgerr.Warning, "you don't own a lock of type ExclusiveLock"))
+				return exec.DBool(false), nil
+			}
+			return exec.DBool(true), nil
+		}, boolean, true
+	}
+	return nil, exec.T{}, false
+}
+
+// advisoryKey names the lock of an advisory function's key arguments;
+// false when one is NULL.
+func (s *Session) advisoryKey(a []exec.Datum) (exec.RowLockKey, bool) {
+	parts := make([]string, len(a))
+	for i, d := range a {
+		if d.IsNull() {
+			return exec.RowLockKey{}, false
+		}
+		parts[i] = fmt.Sprint(d.I)
+	}
+	return exec.RowLockKey{Database: s.repo.Name(), Table: "advisory", Key: strings.Join(parts, ":")}, true
+}
+
+// lockAdvisory takes an advisory lock for the session or its transaction;
+// with try, it does not wait and reports whether it got it.
+func (s *Session) lockAdvisory(env *exec.Env, k exec.RowLockKey, xact, try bool) (bool, error) {
+	owner := s.advisoryOwner()
+	if xact {
+		if s.txn == nil || s.txn.Locks == nil {
+			return false, pgerr.New(pgerr.FeatureNotSupported, "transaction-level advisory locks are not available on a read-only revision")
+		}
+		owner = s.txn.LockOwner
+	}
+	var fresh, got bool
+	if try {
+		fresh, got = s.e.locks.TryLock(owner, k)
+	} else {
+		var err error
+		if fresh, _, err = s.e.locks.Lock(env.Ctx, owner, k); err != nil {
+			return false, err
+		}
+		got = true
+	}
+	if got && !xact {
+		if s.advisory == nil {
+			s.advisory = map[exec.RowLockKey]int{}
+		}
+		if fresh {
+			s.advisory[k] = 0
+		}
+		s.advisory[k]++
+	}
+	return got, nil
+}
+
+// unlockAdvisory releases one hold of a session-level advisory lock.
+func (s *Session) unlockAdvisory(k exec.RowLockKey) bool {
+	n, ok := s.advisory[k]
+	if !ok {
+		return false
+	}
+	if n > 1 {
+		s.advisory[k] = n - 1
+		return true
+	}
+	delete(s.advisory, k)
+	return s.e.locks.Release(s.advisoryOwner(), k)
+}
+
+// unlockAdvisoryAll releases the session-level advisory locks.
+func (s *Session) unlockAdvisoryAll() {
+	if o := s.advOwner.Load(); o != 0 {
+		s.e.locks.ReleaseAll(o)
+	}
+	clear(s.advisory)
+}
+
+// advisoryOwner is the owner id of the session's session-level locks.
+func (s *Session) advisoryOwner() uint64 {
+	if o := s.advOwner.Load(); o != 0 {
+		return o
+	}
+	o := s.e.txnIDs.Add(1)
+	s.advOwner.Store(o)
+	return o
+}
