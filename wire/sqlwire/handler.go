@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 
+	pg "github.com/pganalyze/pg_query_go/v5"
+
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/wire"
 )
@@ -47,18 +50,70 @@ func (s *session) Parse(ctx context.Context, sql string, paramTypes []uint32) ([
 		if st.IsEmpty() {
 			continue
 		}
-		out = append(out, &statement{st: st, given: append([]uint32(nil), paramTypes...)})
+		out = append(out, &statement{sess: s.s, st: st, given: givenTypes(paramTypes)})
 	}
 	// A single statement is analyzed now, as PostgreSQL does at Parse, so
 	// that Describe can answer and errors surface at Parse. Several (a
 	// simple query) are analyzed one by one as they run, since later ones
 	// may use what earlier ones create.
 	if len(out) == 1 {
-		if err := out[0].(*statement).describe(ctx); err != nil {
+		st := out[0].(*statement)
+		// In a failed block PostgreSQL refuses, before analyzing it,
+		// a statement that does not end the block.
+		if err := st.CheckState(); err != nil {
+			return nil, err
+		}
+		if err := st.describe(ctx); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// givenTypes copies the parameter types of a Parse message for the
+// planner. A type 0 means "infer it", as a type left out does; the
+// planner's analysis infers the type of a parameter that is unknown
+// (705), which is what PostgreSQL makes of 0 too.
+func givenTypes(oids []uint32) []uint32 {
+	if oids == nil {
+		return nil
+	}
+	out := make([]uint32, len(oids))
+	for i, oid := range oids {
+		if oid == 0 {
+			oid = exec.OIDUnknown
+		}
+		out[i] = oid
+	}
+	return out
+}
+
+var _ wire.ParamDecoder = (*session)(nil)
+
+// DecodeParams implements wire.ParamDecoder: the parameters of an empty
+// statement are decoded as those of any other and then dropped. An unknown
+// type (0) takes any text, as PostgreSQL's unknown does.
+func (s *session) DecodeParams(ctx context.Context, oids []uint32, params [][]byte, formats []int16) error {
+	settings := types.DefaultSettings
+	for i, p := range params {
+		if p == nil || i >= len(oids) {
+			continue
+		}
+		t := exec.T{OID: oids[i], Typmod: -1}
+		if t.OID == 0 {
+			t = exec.TUnknown
+		}
+		var err error
+		if wire.FormatCode(formats, i) == wire.FormatBinary {
+			_, err = exec.DecodeBinary(t, p)
+		} else {
+			_, err = exec.ParseText(t, string(p), &settings)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *session) Sync(ctx context.Context, failed bool) error { return s.s.Sync(ctx, failed) }
@@ -66,11 +121,47 @@ func (s *session) TxStatus() wire.TxStatus                     { return wire.TxS
 func (s *session) Close()                                      { s.s.Close() }
 
 type statement struct {
+	sess      *planner.Session
 	st        *planner.Statement
 	given     []uint32
 	params    []exec.T
 	cols      []exec.ResultColumn
 	described bool
+	exit      int8 // whether it ends a transaction block: 0 not known yet, 1 yes, -1 no
+}
+
+var (
+	_ wire.StateChecker = (*statement)(nil)
+	_ wire.StateChecker = (*portal)(nil)
+)
+
+// CheckState implements wire.StateChecker: in a failed transaction block
+// only COMMIT, ROLLBACK, ROLLBACK TO SAVEPOINT and PREPARE TRANSACTION may
+// run (PostgreSQL's IsTransactionExitStmt).
+func (st *statement) CheckState() error {
+	if st.sess.TxStatus() != byte(wire.TxFailed) || st.endsBlock() {
+		return nil
+	}
+	return pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+}
+
+// endsBlock reports whether the statement is one that may end a failed
+// transaction block. The planner does not say, so the statement's text is
+// parsed again; that happens only in a failed block, once per statement.
+func (st *statement) endsBlock() bool {
+	if st.exit == 0 {
+		st.exit = -1
+		if tree, err := pg.Parse(st.st.Text()); err == nil && len(tree.Stmts) == 1 {
+			if ts := tree.Stmts[0].Stmt.GetTransactionStmt(); ts != nil {
+				switch ts.Kind {
+				case pg.TransactionStmtKind_TRANS_STMT_COMMIT, pg.TransactionStmtKind_TRANS_STMT_ROLLBACK,
+					pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO, pg.TransactionStmtKind_TRANS_STMT_PREPARE:
+					st.exit = 1
+				}
+			}
+		}
+	}
+	return st.exit > 0
 }
 
 func (st *statement) describe(ctx context.Context) error {
@@ -163,6 +254,9 @@ type portal struct {
 	tag     string
 }
 
+// CheckState implements wire.StateChecker.
+func (p *portal) CheckState() error { return p.st.CheckState() }
+
 func (p *portal) Columns() []wire.Column {
 	if p.res != nil {
 		return wireColumns(p.res.Cols)
@@ -180,6 +274,9 @@ func (p *portal) Execute(ctx context.Context, w *wire.RowWriter, maxRows int) (s
 			return "", false, err
 		}
 		p.res = res
+		// The statement has started (a data-modifying one has run): the
+		// simple protocol's RowDescription goes before its rows now.
+		w.StartRows()
 		if res.Copy != nil {
 			tag, err := runCopy(ctx, w, res.Copy)
 			if err != nil {
@@ -248,8 +345,16 @@ func runCopy(ctx context.Context, w *wire.RowWriter, c *planner.Copy) (string, e
 		}
 		n, err := c.In(ctx, r)
 		if err != nil {
-			// Drain the rest of the data so the connection stays in step.
-			_, _ = io.Copy(io.Discard, r)
+			// Not drained: as in PostgreSQL, the COPY ends with its
+			// error, and the client's messages that follow are read as
+			// any others (CopyData, CopyDone and CopyFail ignored, a Sync
+			// answered).
+			return "", err
+		}
+		// The data may end before CopyDone (at the end marker \.):
+		// PostgreSQL reads on to CopyDone, ignoring the rest, and fails
+		// the COPY on a CopyFail or another message in between.
+		if _, err := io.Copy(io.Discard, r); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("COPY %d", n), nil
@@ -258,10 +363,25 @@ func runCopy(ctx context.Context, w *wire.RowWriter, c *planner.Copy) (string, e
 	if err != nil {
 		return "", err
 	}
+	// In binary, PostgreSQL sends the file header in the CopyData of the
+	// first row (or of the trailer when there is none): the engine's
+	// first line, the header, is held back and sent with the next.
+	var header []byte
 	n, err := c.Out(ctx, func(line []byte) error {
+		if c.Binary && header == nil {
+			header = append([]byte{}, line...)
+			return nil
+		}
+		if len(header) > 0 {
+			line = append(header, line...)
+			header = header[:0]
+		}
 		_, err := cw.Write(line)
 		return err
 	})
+	if err == nil && len(header) > 0 {
+		_, err = cw.Write(header)
+	}
 	if err != nil {
 		return "", err
 	}
