@@ -2,6 +2,7 @@ package sqlwire
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -194,21 +195,12 @@ func wireColumns(cols []exec.ResultColumn) []wire.Column {
 	return out
 }
 
-// typeSize is pg_type.typlen.
+// typeSize is pg_type.typlen, as the catalog has it (void is 4, unknown
+// -2, timetz 12, ...); -1, a varlena, for a type it does not list (a
+// user's).
 func typeSize(oid uint32) int16 {
-	switch oid {
-	case exec.OIDBool, exec.OIDChar:
-		return 1
-	case exec.OIDInt2:
-		return 2
-	case exec.OIDInt4, exec.OIDFloat4, exec.OIDDate, exec.OIDOid, exec.OIDRegclass:
-		return 4
-	case exec.OIDInt8, exec.OIDFloat8, exec.OIDTime, exec.OIDTimestamp, exec.OIDTimestampTZ:
-		return 8
-	case exec.OIDInterval, exec.OIDUUID:
-		return 16
-	case exec.OIDName:
-		return 64
+	if t := types.Lookup(types.Oid(oid)); t != nil {
+		return t.Len
 	}
 	return -1
 }
@@ -237,10 +229,22 @@ func (st *statement) Bind(ctx context.Context, params [][]byte, paramFormats, re
 			values[i], err = exec.ParseText(st.params[i], string(p), st.st.Settings())
 		}
 		if err != nil {
-			return nil, err
+			return nil, paramError(err, i)
 		}
 	}
 	return &portal{st: st, params: values, formats: append([]int16(nil), resultFormats...)}, nil
+}
+
+// paramError words the error of parameter i as PostgreSQL's Bind does:
+// binary data left over by the type's decoder is "incorrect binary data
+// format in bind parameter N" (the decoder itself says only the first
+// half).
+func paramError(err error, i int) error {
+	var te *types.Error
+	if errors.As(err, &te) && te.Code == "22P03" && te.Message == "incorrect binary data format" {
+		return &types.Error{Code: te.Code, Message: fmt.Sprintf("%s in bind parameter %d", te.Message, i+1)}
+	}
+	return err
 }
 
 func (st *statement) Close() {}
