@@ -2,6 +2,7 @@ package regress
 
 import (
 	"flag"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,9 @@ func TestProtodiff(t *testing.T) {
 				include[k.Name] = true
 			}
 		default:
+			if !slices.ContainsFunc(protodiff.KnownDiffs, func(k protodiff.KnownDiff) bool { return k.Name == name }) {
+				t.Fatalf("-protodiff.known: no known difference is named %q", name)
+			}
 			include[name] = true
 		}
 	}

@@ -16,6 +16,9 @@ import (
 // messages of a step and reads back exactly the responses they provoke. A
 // Conn is used by one goroutine at a time.
 type Conn struct {
+	addr    string
+	pid     uint32 // BackendKeyData, for CancelRequest
+	secret  uint32
 	nc      net.Conn
 	fe      *pgproto3.Frontend
 	timeout time.Duration
@@ -60,7 +63,7 @@ func dial(addr, db string, timeout time.Duration) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dialing %s: %w", addr, err)
 	}
-	c := &Conn{nc: nc, fe: pgproto3.NewFrontend(pgproto3.NewChunkReader(nc), nc), timeout: timeout}
+	c := &Conn{addr: addr, nc: nc, fe: pgproto3.NewFrontend(pgproto3.NewChunkReader(nc), nc), timeout: timeout}
 	start := &pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber,
 		Parameters: map[string]string{"user": "postgres", "database": db, "application_name": "protodiff"}}
 	if err := c.write([]pgproto3.FrontendMessage{start}); err != nil {
@@ -77,6 +80,8 @@ func dial(addr, db string, timeout time.Duration) (*Conn, error) {
 		case *pgproto3.ErrorResponse:
 			nc.Close()
 			return nil, fmt.Errorf("startup on %s: %w", addr, &startupError{m.Code, m.Message})
+		case *pgproto3.BackendKeyData:
+			c.pid, c.secret = m.ProcessID, m.SecretKey
 		case *pgproto3.ReadyForQuery:
 			return c, nil
 		}
@@ -115,6 +120,38 @@ func (c *Conn) Exec(sql string) ([]Response, error) {
 		}
 	}
 	return rs, nil
+}
+
+// Run is Exchange of a step's messages, with its CancelRequest if it has
+// one.
+func (c *Conn) Run(st Step) []Response {
+	if st.Cancel > 0 && !c.dead {
+		done := make(chan struct{})
+		defer func() { <-done }()
+		go func() {
+			defer close(done)
+			time.Sleep(st.Cancel)
+			c.cancel()
+		}()
+	}
+	return c.Exchange(st.Msgs)
+}
+
+// cancel sends a CancelRequest for the session. Errors are ignored: the
+// answers to the step tell whether the cancel worked.
+func (c *Conn) cancel() {
+	nc, err := net.DialTimeout("tcp", c.addr, c.timeout)
+	if err != nil {
+		return
+	}
+	defer nc.Close()
+	buf, err := (&pgproto3.CancelRequest{ProcessID: c.pid, SecretKey: c.secret}).Encode(nil)
+	if err == nil {
+		nc.SetDeadline(time.Now().Add(c.timeout))
+		nc.Write(buf)
+		// The server closes the connection once it has the request.
+		nc.Read(make([]byte, 1))
+	}
 }
 
 // Exchange sends msgs in one write and returns every response they

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgproto3/v2"
 )
@@ -94,10 +95,41 @@ func (g *generator) anyStep() Step {
 		return g.txnStep()
 	case w < 90:
 		return g.copyInStep()
-	default:
+	case w < 99 || !g.chance(30):
 		return g.copyOutStep()
+	default:
+		return g.cancelStep()
 	}
 }
+
+// cancelStep cancels a statement that sleeps: the cancel is sent well
+// after the statement starts and long before it ends, so that both
+// servers are sure to be running it (and if one is not cancelled, both
+// still answer within the timeout). In either protocol; the statement
+// may also be refused first (in a failed block), and then the cancel
+// arrives between statements, where it is ignored.
+func (g *generator) cancelStep() Step {
+	const sleep = "SELECT pg_sleep(2)"
+	st := Step{Cancel: 200 * time.Millisecond}
+	if g.chance(50) {
+		st.Msgs = []pgproto3.FrontendMessage{&pgproto3.Query{String: sleep}}
+		delete(g.stmts, "")
+		return st
+	}
+	// A statement of its own, closed after the Sync (see copyInStep).
+	st.Msgs = []pgproto3.FrontendMessage{
+		&pgproto3.Parse{Name: sleepStmt, Query: sleep},
+		&pgproto3.Bind{PreparedStatement: sleepStmt},
+		&pgproto3.Execute{},
+		&pgproto3.Sync{},
+		&pgproto3.Close{ObjectType: 'S', Name: sleepStmt},
+		&pgproto3.Sync{},
+	}
+	return st
+}
+
+// sleepStmt names the statement of cancelStep, which no other step uses.
+const sleepStmt = "sleep"
 
 // allowed reports whether t may be generated.
 func (g *generator) allowed(t *template) bool {

@@ -78,13 +78,3 @@ but leaves the block read-write; PostgreSQL makes it read-only.
 PostgreSQL refuses it with 25001 "SET TRANSACTION ISOLATION LEVEL must be called before any query".
 	Query "UPDATE t SET v = v || '+' WHERE id = 2; BEGIN ISOLATION LEVEL REPEATABLE READ"`},
 }
-
-// isKnown reports whether name is a KnownDiff.
-func isKnown(name string) bool {
-	for _, k := range KnownDiffs {
-		if k.Name == name {
-			return true
-		}
-	}
-	return false
-}

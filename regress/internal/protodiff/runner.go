@@ -121,7 +121,7 @@ func (r *Runner) Run(seq Sequence) (Result, error) {
 	}
 	for i, st := range seq.Steps {
 		var rr, or []Response
-		both(func() { rr = ref.Exchange(st.Msgs) }, func() { or = ours.Exchange(st.Msgs) })
+		both(func() { rr = ref.Run(st) }, func() { or = ours.Run(st) })
 		res.Sent += len(st.Msgs)
 		res.count(rr)
 		cat, idx, textIdx := compare(rr, or)

@@ -3,6 +3,7 @@ package protodiff
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgproto3/v2"
 )
@@ -15,6 +16,9 @@ import (
 // and reading them would wait forever.
 type Step struct {
 	Msgs []pgproto3.FrontendMessage
+	// Cancel, when set, sends a CancelRequest for the session this long
+	// after the messages, over a connection of its own.
+	Cancel time.Duration
 }
 
 // A Sequence is what one seed generates: the steps sent over one fresh
@@ -32,17 +36,11 @@ func (s Sequence) String() string {
 		for _, m := range st.Msgs {
 			fmt.Fprintf(&b, "\t%s\n", FormatFrontend(m))
 		}
+		if st.Cancel > 0 {
+			fmt.Fprintf(&b, "\tCancelRequest after %v\n", st.Cancel)
+		}
 	}
 	return b.String()
-}
-
-// messages counts the frontend messages of the sequence.
-func (s Sequence) messages() int {
-	n := 0
-	for _, st := range s.Steps {
-		n += len(st.Msgs)
-	}
-	return n
 }
 
 // encode appends the wire form of msgs to buf.
