@@ -14,29 +14,33 @@ type KnownDiff struct {
 
 // Names of the known differences, used by the templates that avoid them.
 const (
-	knownPrepareTransaction         = "prepare-transaction"
-	knownCommitAndChainOutsideBlock = "commit-and-chain-outside-block"
-	knownStartTransactionTag        = "start-transaction-tag"
-	knownSimpleQueryParameter       = "simple-query-parameter"
-	knownConstantFolding            = "constant-folding"
-	knownCopyUniqueDeferred         = "copy-unique-check-deferred"
-	knownUtilityAnalyzedAtParse     = "utility-analyzed-at-parse"
-	knownSetNotTransactional        = "set-not-transactional"
-	knownIsolationAfterQuery        = "isolation-level-after-query"
-	knownNestedBeginReadOnly        = "nested-begin-read-only"
-	knownCommitInImplicitBlock      = "commit-in-implicit-transaction"
+	knownPrepareTransaction     = "prepare-transaction"
+	knownCommitAndChain         = "commit-and-chain"
+	knownStartTransactionTag    = "start-transaction-tag"
+	knownSimpleQueryParameter   = "simple-query-parameter"
+	knownConstantFolding        = "constant-folding"
+	knownCopyUniqueDeferred     = "copy-unique-check-deferred"
+	knownUtilityAnalyzedAtParse = "utility-analyzed-at-parse"
+	knownSetNotTransactional    = "set-not-transactional"
+	knownIsolationAfterQuery    = "isolation-level-after-query"
+	knownNestedBeginReadOnly    = "nested-begin-read-only"
+	knownCommitInImplicitBlock  = "commit-in-implicit-transaction"
 )
 
 // KnownDiffs lists every known engine difference.
 var KnownDiffs = []KnownDiff{
 	{knownPrepareTransaction, `PREPARE TRANSACTION is refused with 0A000 "transaction statement TRANS_STMT_PREPARE is not
 supported yet"; PostgreSQL (max_prepared_transactions = 0) answers WARNING 25P01 and ROLLBACK outside a
-block, and ERROR 55000 "prepared transactions are disabled" inside one.
+block, ERROR 55000 "prepared transactions are disabled" inside one, and ROLLBACK (rolling it back)
+in a failed one, where ours refuses it with 25P02.
 	Query "BEGIN"
 	Query "PREPARE TRANSACTION 'px'"`},
-	{knownCommitAndChainOutsideBlock, `COMMIT AND CHAIN outside a transaction block answers WARNING 25P01 and
-COMMIT; PostgreSQL fails with ERROR 25P01 "COMMIT AND CHAIN can only be used in transaction blocks".
-	Query "COMMIT AND CHAIN"`},
+	{knownCommitAndChain, `COMMIT AND CHAIN does not chain: in a block it commits and leaves the session
+idle (PostgreSQL starts the next transaction at once: ReadyForQuery T); outside a block it answers
+WARNING 25P01 and COMMIT where PostgreSQL fails with ERROR 25P01 "COMMIT AND CHAIN can only be used in
+transaction blocks".
+	Query "BEGIN"; Query "COMMIT AND CHAIN"      (PostgreSQL ReadyForQuery T, ours I)
+	Query "COMMIT AND CHAIN"                     (PostgreSQL ERROR 25P01, ours WARNING 25P01)`},
 	{knownStartTransactionTag, `START TRANSACTION answers the command tag BEGIN; PostgreSQL answers START TRANSACTION.
 	Query "START TRANSACTION ISOLATION LEVEL REPEATABLE READ"`},
 	{knownSimpleQueryParameter, `A parameter in a simple query is analyzed as if it were bound, and fails at

@@ -91,7 +91,7 @@ var (
 		{sql: "ROLLBACK TO b"},
 		{sql: "RELEASE SAVEPOINT a"},
 		{sql: "RELEASE b"},
-		{sql: "COMMIT AND CHAIN", ends: true, known: knownCommitAndChainOutsideBlock},
+		{sql: "COMMIT AND CHAIN", ends: true, known: knownCommitAndChain},
 		{sql: "PREPARE TRANSACTION 'px'", ends: true, known: knownPrepareTransaction},
 	}
 	misc = []template{
