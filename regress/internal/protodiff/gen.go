@@ -40,6 +40,9 @@ type generator struct {
 	// freshKey is the next key of t that nothing has written (see
 	// copyData).
 	freshKey int
+	// returning holds the portals bound to a data-modifying statement
+	// with RETURNING (see rowLimit).
+	returning map[string]bool
 }
 
 // parsed is what the generator believes a prepared statement is.
@@ -55,10 +58,11 @@ func Generate(seed uint64, opts GenOptions) Sequence {
 		opts.MaxSteps = 12
 	}
 	g := &generator{
-		r:        rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		opts:     opts,
-		stmts:    make(map[string]*parsed),
-		freshKey: 100,
+		r:         rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		opts:      opts,
+		stmts:     make(map[string]*parsed),
+		freshKey:  100,
+		returning: make(map[string]bool),
 	}
 	seq := Sequence{Seed: seed}
 	n := 1 + g.r.IntN(opts.MaxSteps)
@@ -74,7 +78,7 @@ func (g *generator) chance(p int) bool { return g.r.IntN(100) < p }
 // oneOf returns one of the strings.
 func (g *generator) oneOf(s ...string) string { return s[g.r.IntN(len(s))] }
 
-// step makes one step of a kind drawn by weight.
+// step makes the next step and keeps track of the batch it leaves open.
 func (g *generator) step() Step {
 	if !g.open {
 		g.bound = g.bound[:0]
@@ -349,10 +353,10 @@ func (g *generator) cycle(msgs []pgproto3.FrontendMessage) []pgproto3.FrontendMe
 		msgs = append(msgs, &pgproto3.Describe{ObjectType: 'P', Name: portal})
 	}
 	if g.chance(25) {
-		max := uint32(1 + g.r.IntN(2))
+		max := g.rowLimit(portal, 1+g.r.IntN(2))
 		msgs = append(msgs, &pgproto3.Execute{Portal: portal, MaxRows: max})
 		if g.chance(60) {
-			msgs = append(msgs, &pgproto3.Execute{Portal: portal, MaxRows: uint32(g.r.IntN(3))})
+			msgs = append(msgs, &pgproto3.Execute{Portal: portal, MaxRows: g.rowLimit(portal, g.r.IntN(3))})
 		}
 	} else {
 		msgs = append(msgs, &pgproto3.Execute{Portal: portal})
@@ -377,7 +381,8 @@ func (g *generator) randomMessage() pgproto3.FrontendMessage {
 		}
 		return &pgproto3.Describe{ObjectType: 'P', Name: g.portalName()}
 	case w < 75:
-		return &pgproto3.Execute{Portal: g.executeTarget(), MaxRows: uint32(g.r.IntN(3))}
+		portal := g.executeTarget()
+		return &pgproto3.Execute{Portal: portal, MaxRows: g.rowLimit(portal, g.r.IntN(3))}
 	case w < 85:
 		if g.chance(50) {
 			name := g.stmtName()
@@ -421,6 +426,16 @@ func (g *generator) portalName() string {
 		return g.bound[g.r.IntN(len(g.bound))]
 	}
 	return g.oneOf("", "p1", "p2", "nosuch")
+}
+
+// rowLimit returns the row limit n for an Execute of portal; 0 for a
+// data-modifying statement with RETURNING unless suspendedWriteVisible is
+// included.
+func (g *generator) rowLimit(portal string, n int) uint32 {
+	if g.returning[portal] && !g.include(knownSuspendedWriteVisible) {
+		return 0
+	}
+	return uint32(n)
 }
 
 // executeTarget returns a portal to execute: one bound in this batch, or
@@ -511,6 +526,7 @@ func (g *generator) bind(portal, name string) *pgproto3.Bind {
 	if !slices.Contains(g.bound, portal) {
 		g.bound = append(g.bound, portal)
 	}
+	g.returning[portal] = g.stmts[name] != nil && g.stmts[name].t.returning
 	b := &pgproto3.Bind{DestinationPortal: portal, PreparedStatement: name}
 	var types, natural []uint32
 	cols := 1

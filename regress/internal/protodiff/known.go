@@ -25,6 +25,7 @@ const (
 	knownIsolationAfterQuery    = "isolation-level-after-query"
 	knownNestedBeginReadOnly    = "nested-begin-read-only"
 	knownCommitInImplicitBlock  = "commit-in-implicit-transaction"
+	knownSuspendedWriteVisible  = "suspended-write-visible"
 )
 
 // KnownDiffs lists every known engine difference.
@@ -78,6 +79,12 @@ transaction.
 but leaves the block read-write; PostgreSQL makes it read-only.
 	Query "BEGIN; BEGIN READ ONLY"
 	Parse "" "INSERT INTO t VALUES ($1, $2)"; Bind params=["6" ""]; Execute; Sync   (PostgreSQL 25006)`},
+	{knownSuspendedWriteVisible, `The rows that an INSERT or DELETE ... RETURNING wrote are seen by the next
+statement of the transaction while its portal is suspended (Execute with a row limit); PostgreSQL
+advances its command counter only when the portal completes, so the next statement does not see them
+yet.
+	Parse "" "INSERT INTO t VALUES (7, 'r') RETURNING *"; Bind; Execute max=1; Flush
+	Query "SELECT id::int8 AS big, v, id > 2 AS gt FROM t ORDER BY id"   (PostgreSQL 3 rows, ours 4)`},
 	{knownIsolationAfterQuery, `BEGIN ISOLATION LEVEL after a query of the same transaction is accepted;
 PostgreSQL refuses it with 25001 "SET TRANSACTION ISOLATION LEVEL must be called before any query".
 	Query "UPDATE t SET v = v || '+' WHERE id = 2; BEGIN ISOLATION LEVEL REPEATABLE READ"`},

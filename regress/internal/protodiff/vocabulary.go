@@ -21,8 +21,11 @@ type template struct {
 	// this statement; "" for none.
 	known string
 	// begins and ends mark the statements that open a transaction block
-	// and those that end one (see generator.ending).
+	// and those that end one (see generator.query).
 	begins, ends bool
+	// returning marks a data-modifying statement with RETURNING (see
+	// generator.rowLimit).
+	returning bool
 }
 
 // keyRange bounds the keys the vocabulary writes: small, so that
@@ -52,12 +55,12 @@ var (
 	writes = []template{
 		{sql: "INSERT INTO t VALUES (%d, 'w')"},
 		{sql: "INSERT INTO t VALUES ($1, $2)", params: []uint32{oidInt4, oidText}},
-		{sql: "INSERT INTO t VALUES ($1, $2) RETURNING id, v", params: []uint32{oidInt4, oidText}, cols: 2},
-		{sql: "INSERT INTO t VALUES (%d, 'r') RETURNING *", cols: 2},
+		{sql: "INSERT INTO t VALUES ($1, $2) RETURNING id, v", params: []uint32{oidInt4, oidText}, cols: 2, returning: true},
+		{sql: "INSERT INTO t VALUES (%d, 'r') RETURNING *", cols: 2, returning: true},
 		{sql: "UPDATE t SET v = $2 WHERE id = $1", params: []uint32{oidInt4, oidText}},
 		{sql: "UPDATE t SET v = v || '+' WHERE id = %d"},
 		{sql: "DELETE FROM t WHERE id = %d"},
-		{sql: "DELETE FROM t WHERE id = $1 RETURNING v", params: []uint32{oidInt4}, cols: 1},
+		{sql: "DELETE FROM t WHERE id = $1 RETURNING v", params: []uint32{oidInt4}, cols: 1, returning: true},
 		{sql: "INSERT INTO u VALUES (%d, ARRAY['x', NULL])"},
 		{sql: "INSERT INTO u VALUES ($1, $2)", params: []uint32{oidInt4, oidTextArray}},
 		{sql: "DELETE FROM u WHERE a = %d"},
