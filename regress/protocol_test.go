@@ -140,6 +140,9 @@ func TestProtocolAnswersAsPostgres(t *testing.T) {
 			{m(&P{Query: "SELECT $1::int4 AS n", ParameterOIDs: []uint32{23}},
 				&B{ParameterFormatCodes: []int16{1}, Parameters: [][]byte{{0, 0, 0, 0, 0, 0, 0, 1}}}, &S{}),
 				[]string{"ParseComplete", "ErrorResponse ERROR 22P03 | incorrect binary data format in bind parameter 1", "ReadyForQuery I"}},
+			{m(&P{Query: ";", ParameterOIDs: []uint32{23}},
+				&B{ParameterFormatCodes: []int16{1}, Parameters: [][]byte{{0, 0, 0, 0, 0, 0, 0, 4}}}, &S{}),
+				[]string{"ParseComplete", "ErrorResponse ERROR 22P03 | incorrect binary data format in bind parameter 1", "ReadyForQuery I"}},
 		}},
 		{"a failed block refuses all but its end at Parse and Bind", []step{
 			{m(&P{Name: "s", Query: "SELECT 1"}, &S{}), []string{"ParseComplete", "ReadyForQuery I"}},

@@ -111,7 +111,7 @@ func (s *session) DecodeParams(ctx context.Context, oids []uint32, params [][]by
 			_, err = exec.ParseText(t, string(p), &settings)
 		}
 		if err != nil {
-			return err
+			return paramError(err, i)
 		}
 	}
 	return nil
