@@ -5,7 +5,7 @@ LISTEN   ?= 127.0.0.1:5432
 BENCH    ?= .
 BENCHTIME ?= 1s
 
-.PHONY: build run test bench fuzz vet pg-regress
+.PHONY: build run test bench fuzz vet pg-regress protodiff
 
 build:
 	$(GO) build -o bin/pgserver ./cmd/pgserver
@@ -40,3 +40,17 @@ fuzz:
 # ARGS=--diff shows each failing statement.
 pg-regress:
 	./scripts/pg-regress.sh $(ARGS)
+
+# The protocol differential tester (regress/internal/protodiff) against a
+# PostgreSQL 15 started on this machine: N sequences from SEED (0: from the
+# clock), or until TIME (e.g. 10m); KNOWN=all also generates the known
+# engine differences. `make protodiff N=1 SEED=s` replays one sequence.
+N       ?= 100000
+SEED    ?= 0
+TIME    ?= 0
+WORKERS ?= 2
+KNOWN   ?=
+protodiff:
+	$(GO) test -count=1 -timeout 0 -v -run '^TestProtodiff$$' ./regress/ -args \
+	  -protodiff.n=$(N) -protodiff.seed=$(SEED) -protodiff.time=$(TIME) \
+	  -protodiff.workers=$(WORKERS) -protodiff.known=$(KNOWN)

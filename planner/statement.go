@@ -139,17 +139,27 @@ func paramTypes(given []uint32) []exec.T {
 
 func isTxnControl(n *pg.Node) bool { return n.GetTransactionStmt() != nil }
 
-// checkNotFailed rejects statements in a failed transaction block.
-func (s *Session) checkNotFailed(n *pg.Node) error {
-	if !s.failed {
-		return nil
-	}
+// EndsFailedBlock reports whether the statement may run in a failed
+// transaction block (COMMIT, ROLLBACK, ROLLBACK TO SAVEPOINT, PREPARE
+// TRANSACTION: PostgreSQL's IsTransactionExitStmt).
+func (st *Statement) EndsFailedBlock() bool { return exitsFailedBlock(st.raw.Stmt) }
+
+// exitsFailedBlock reports whether n may run in a failed block.
+func exitsFailedBlock(n *pg.Node) bool {
 	if ts := n.GetTransactionStmt(); ts != nil {
 		switch ts.Kind {
 		case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK, pg.TransactionStmtKind_TRANS_STMT_COMMIT,
 			pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO, pg.TransactionStmtKind_TRANS_STMT_PREPARE:
-			return nil
+			return true
 		}
+	}
+	return false
+}
+
+// checkNotFailed rejects statements in a failed transaction block.
+func (s *Session) checkNotFailed(n *pg.Node) error {
+	if !s.failed || exitsFailedBlock(n) {
+		return nil
 	}
 	return pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 }

@@ -24,6 +24,7 @@ const (
 	CodeDuplicateCursor              = "42P03"
 	CodeDuplicatePreparedStatement   = "42P05"
 	CodeProgramLimitExceeded         = "54000"
+	CodeObjectNotInPrerequisiteState = "55000"
 	CodeTooManyConnections           = "53300"
 	CodeQueryCanceled                = "57014"
 	CodeAdminShutdown                = "57P01"

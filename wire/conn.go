@@ -290,6 +290,10 @@ func (c *conn) sendError(err error, cause error) {
 		c.log.Warn("internal error", zap.Error(err))
 	}
 	c.wr.send(&c.errResp)
+	// Sent at once, as PostgreSQL does: after an error in the extended
+	// protocol the messages up to Sync are discarded, Flush included, and
+	// a client that sent Flush and waits would otherwise wait forever.
+	c.wr.flush()
 }
 
 // sendFatal sends a FATAL error and marks the session for closing. The

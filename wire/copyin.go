@@ -74,7 +74,12 @@ func (r *CopyReader) nextData() []byte {
 	case 'H', 'S':
 		// Ignored during COPY FROM STDIN, per the protocol.
 	default:
-		r.fatal(protocolError("unexpected message type 0x%02X during COPY from stdin", typ))
+		// An ERROR, as in PostgreSQL, then the session ends (see
+		// conn.runPortal): the message is consumed, and with it the
+		// framing of what follows.
+		r.err = protocolErrorf("unexpected message type 0x%02X during COPY from stdin", typ)
+		r.c.closing = true
+		r.c = nil
 	}
 	return nil
 }

@@ -36,6 +36,10 @@
 // ErrorFields(add func(field byte, value string)) method (FieldsError) for
 // the other fields, is reported with its code; other errors are XX000.
 //
+// The answers of this package are PostgreSQL 15's, message for message:
+// regress/internal/protodiff drives random sequences of messages against a
+// real PostgreSQL and our server and compares them.
+//
 // # Invariants
 //
 //  1. One goroutine per connection runs every protocol step and every call
@@ -51,39 +55,58 @@
 //     the next one); the statement then fails with 57014 "canceling
 //     statement due to user request" unless the engine reported an error
 //     with its own SQLSTATE.
-//  3. Simple query: the string is parsed whole; statements run in order,
-//     each bound, executed and closed before the next is bound; the first
-//     error stops the rest; then Session.Sync and ReadyForQuery. An empty
-//     string answers EmptyQueryResponse.
+//  3. Simple query: the string is parsed whole (dropping the unnamed
+//     statement); statements run in order, each bound, executed and closed
+//     before the next is bound, in the place of the unnamed portal; the
+//     first error stops the rest; then Session.Sync and ReadyForQuery. An
+//     empty string answers EmptyQueryResponse. A statement's RowDescription
+//     goes out when its result starts (RowWriter.StartRows), so that one
+//     failing before, such as INSERT ... RETURNING, answers the error alone.
 //  4. Extended query: after an ErrorResponse every message is discarded
 //     until Sync (Terminate still ends the session), as PostgreSQL does;
 //     Sync calls Session.Sync(failed) and answers ReadyForQuery. The unnamed
 //     statement and portal are replaced by the next Parse / Bind (the
 //     unnamed statement is dropped even if the new Parse fails); a named
-//     one must be closed first (42P05, 42P03). An unknown statement gives
-//     26000, an unknown portal 34000; closing an unknown name is not an
-//     error.
-//  5. Portals are dropped whenever ReadyForQuery reports TxIdle (the end of
-//     the transaction that created them), and a simple Query drops the
-//     unnamed portal.
-//  6. Output is flushed at ReadyForQuery, at Flush, before the server waits
-//     for client data (authentication, COPY FROM STDIN), and when the
-//     buffer passes 32 KiB — never per row. ParameterStatus changes reported
-//     by the engine are sent just before the next ReadyForQuery, once per
+//     one must be closed first (42P05 once the statement is parsed, 42P03).
+//     An unknown statement gives 26000, an unknown portal 34000; closing an
+//     unknown name is not an error. The checks of a Bind come in
+//     PostgreSQL's order: statement, counts, failed block, portal name,
+//     parameter format codes (only those of parameters sent), parameters,
+//     result format count (only for a statement returning rows); result
+//     format codes are checked when the first row is sent (22023).
+//  5. Portals live as in PostgreSQL. They are dropped when their
+//     transaction ends: at a COMMIT or ROLLBACK that ends it (not at the
+//     next Sync), and at a ReadyForQuery with TxIdle; a ROLLBACK TO
+//     SAVEPOINT drops the portal that ran it. A portal whose Bind failed
+//     once it was made, or the unnamed portal of a simple query's statement
+//     that failed, stays, failed, until then. A portal run to completion
+//     answers "SELECT 0" and the like if it returns rows, and 55000 if not;
+//     the count of a tag of an Execute is that of the rows it sent.
+//  6. In a failed transaction block, Parse, Bind and Execute refuse with
+//     25P02 any statement but one that ends the block (asking the
+//     engine's StateChecker), and Describe refuses to describe rows.
+//  7. Output is flushed at ReadyForQuery, at Flush, after an ErrorResponse
+//     (the Flush after it would be discarded), before the server waits for
+//     client data (authentication, COPY FROM STDIN), and when the buffer
+//     passes 32 KiB — never per row. ParameterStatus changes reported by
+//     the engine are sent just before the next ReadyForQuery, once per
 //     name.
-//  7. Framing errors (unknown message type, bad or oversized length,
-//     malformed body, unexpected message during COPY) are FATAL 08P01 and
-//     close the connection; other sessions are unaffected. Message bodies
-//     are limited by Config.MaxMessageSize (1 GiB − 1 by default) and
-//     control messages by 10000 bytes, checked before allocation.
-//  8. A panic anywhere in a session (the wire's or the engine's) is
+//  8. Framing errors (unknown message type, bad or oversized length,
+//     malformed body) are FATAL 08P01 and close the connection; other
+//     sessions are unaffected; an unexpected message during COPY FROM
+//     STDIN is an ERROR 08P01 followed by that FATAL, as in PostgreSQL.
+//     Message bodies are limited by Config.MaxMessageSize (1 GiB − 1 by
+//     default) and control messages by 10000 bytes, checked before
+//     allocation.
+//  9. A panic anywhere in a session (the wire's or the engine's) is
 //     recovered, logged with its stack, answered FATAL XX000, and ends that
 //     session only; Session.Close is still called.
-//  9. Shutdown stops accepting, ends idle sessions at once with FATAL 57P01,
-//     lets running statements finish (their session then ends the same
-//     way), and at its context's deadline cancels the statements still
-//     running. Session.Close is called exactly once per session, last.
-//  10. Notifications (NotificationSession) are sent as PostgreSQL sends
+//  10. Shutdown stops accepting, ends idle sessions at once with FATAL
+//     57P01, lets running statements finish (their session then ends the
+//     same way), and at its context's deadline cancels the statements
+//     still running. Session.Close is called exactly once per session,
+//     last.
+//  11. Notifications (NotificationSession) are sent as PostgreSQL sends
 //     them: only when the session is not in a transaction block, either
 //     just before the ReadyForQuery that ends a batch (after the batch's
 //     own messages, before its ParameterStatus reports), or at once while

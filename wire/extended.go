@@ -23,6 +23,9 @@ type boundPortal struct {
 	p       Portal  // nil for an empty query
 	formats []int16 // result format codes as sent (0, 1 or one per column)
 	cols    []Column
+	done    bool // an Execute ran it to completion
+	started bool // an Execute ran it, successfully or not
+	failed  bool // its Bind, or a statement of a simple query run in it, failed (see runSimple)
 }
 
 // parse handles Parse: make a named or the unnamed prepared statement.
@@ -42,9 +45,6 @@ func (c *conn) parse(body []byte) {
 	c.inBatch = true
 	if len(name) == 0 {
 		c.closeStatement("") // dropped even if the new Parse fails
-	} else if _, ok := c.stmts[string(name)]; ok {
-		c.fail(Errorf(CodeDuplicatePreparedStatement, "prepared statement \"%s\" already exists", name), nil)
-		return
 	}
 	ctx := c.beginStmt()
 	stmts, err := c.sess.Parse(ctx, string(query), c.oids)
@@ -53,14 +53,25 @@ func (c *conn) parse(body []byte) {
 		c.fail(err, stmtCause(ctx))
 		return
 	}
-	if len(stmts) > 1 {
+	closeAll := func() {
 		for _, st := range stmts {
 			st.Close()
 		}
+	}
+	if len(stmts) > 1 {
+		closeAll()
 		c.fail(Errorf(CodeSyntaxError, "cannot insert multiple commands into a prepared statement"), nil)
 		return
 	}
-	ps := &prepared{}
+	// As in PostgreSQL, a name in use is refused once the statement has
+	// been parsed and analyzed: their errors come first.
+	if _, ok := c.stmts[string(name)]; ok && len(name) > 0 {
+		closeAll()
+		c.fail(Errorf(CodeDuplicatePreparedStatement, "prepared statement \"%s\" already exists", name), nil)
+		return
+	}
+	// An empty statement has the parameters declared, as in PostgreSQL.
+	ps := &prepared{paramTypes: append([]uint32(nil), c.oids...), haveTypes: len(stmts) == 0}
 	if len(stmts) == 1 {
 		if ps.st = stmts[0]; ps.st == nil {
 			c.fail(errNoStatement, nil)
@@ -119,23 +130,45 @@ func (c *conn) bind(body []byte) {
 		c.fail(protocolErrorf("bind message supplies %d parameters, but prepared statement \"%s\" requires %d", nargs, stmtName, want), nil)
 		return
 	}
-	if err := checkFormats(c.bindPFmts); err != nil {
-		c.fail(err, nil)
+	// In a failed transaction block only a statement that ends it may be
+	// bound, and without parameters (PostgreSQL will not run a type's
+	// input function then); an empty statement may not.
+	if c.txStatus() == TxFailed && (ps.st == nil || nargs > 0 || c.checkState(ps.st) != nil) {
+		c.fail(errInFailedTransaction(), nil)
 		return
 	}
-	if err := checkFormats(c.bindRFmts); err != nil {
-		c.fail(err, nil)
-		return
-	}
-	// As in PostgreSQL, the portal is made (dropping the unnamed one) only
-	// once the message has been checked.
+	// As in PostgreSQL, the portal is made (dropping the unnamed one) once
+	// the counts have been checked, before the parameters are decoded.
 	if len(portalName) == 0 {
 		c.closePortal("")
 	} else if _, ok := c.portals[string(portalName)]; ok {
 		c.fail(Errorf(CodeDuplicateCursor, "cursor \"%s\" already exists", portalName), nil)
 		return
 	}
+	// From here on the portal exists, as in PostgreSQL: if the rest of
+	// the Bind fails, it stays, failed, until the transaction ends (it can
+	// be described and closed, and its name is taken).
 	bp := c.newPortal()
+	bp.failed = true
+	c.portals[string(portalName)] = bp
+	// Only the format codes of the parameters sent are checked (a code
+	// for a statement without parameters is ignored); result format codes
+	// are checked when the first row is sent (see execute).
+	for i := range nargs {
+		if f := FormatCode(c.bindPFmts, i); f != FormatText && f != FormatBinary {
+			c.fail(unsupportedFormat(f), nil)
+			return
+		}
+	}
+	if d, ok := c.sess.(ParamDecoder); ok && ps.st == nil && nargs > 0 {
+		ctx := c.beginStmt()
+		err := d.DecodeParams(ctx, ps.params(), c.bindArgs, c.bindPFmts)
+		c.endStmt()
+		if err != nil {
+			c.fail(err, stmtCause(ctx))
+			return
+		}
+	}
 	if ps.st != nil {
 		ctx := c.beginStmt()
 		p, err := ps.st.Bind(ctx, c.bindArgs, c.bindPFmts, c.bindRFmts)
@@ -144,21 +177,21 @@ func (c *conn) bind(body []byte) {
 			err = errNoPortal
 		}
 		if err != nil {
-			c.freePortal(bp)
 			c.fail(err, stmtCause(ctx))
 			return
 		}
-		bp.p = p
-		bp.cols = p.Columns()
-		if n := len(bp.cols); len(c.bindRFmts) > 1 && len(c.bindRFmts) != n {
+		cols := p.Columns()
+		// A statement that returns no rows takes any result formats.
+		if n := len(cols); len(c.bindRFmts) > 1 && cols != nil && len(c.bindRFmts) != n {
 			p.Close()
-			c.freePortal(bp)
+			bp.cols = cols // described by now in PostgreSQL
 			c.fail(protocolErrorf("bind message has %d result formats but query has %d columns", len(c.bindRFmts), n), nil)
 			return
 		}
+		bp.p, bp.cols = p, cols
 	}
+	bp.failed = false
 	bp.formats = append(bp.formats[:0], c.bindRFmts...)
-	c.portals[string(portalName)] = bp
 	c.wr.empty('2') // BindComplete
 }
 
@@ -179,11 +212,19 @@ func (c *conn) describe(body []byte) {
 			c.fail(unknownStatement(name), nil)
 			return
 		}
-		c.wr.parameterDescription(ps.params())
 		var cols []Column
 		if ps.st != nil {
 			cols = ps.st.Columns()
 		}
+		// PostgreSQL refuses to describe rows in a failed transaction
+		// block (it would need the catalog), but describes the rest, so
+		// that a client describing everything it sends can still send
+		// ROLLBACK.
+		if cols != nil && c.txStatus() == TxFailed {
+			c.fail(errInFailedTransaction(), nil)
+			return
+		}
+		c.wr.parameterDescription(ps.params())
 		if cols == nil {
 			c.wr.empty('n') // NoData
 		} else {
@@ -193,6 +234,10 @@ func (c *conn) describe(body []byte) {
 		bp, ok := c.portals[string(name)]
 		if !ok {
 			c.describeCursor(name)
+			return
+		}
+		if bp.cols != nil && c.txStatus() == TxFailed {
+			c.fail(errInFailedTransaction(), nil)
 			return
 		}
 		if bp.cols == nil {
@@ -237,17 +282,78 @@ func (c *conn) execute(body []byte) {
 	}
 	c.inBatch = true
 	bp, ok := c.portals[string(name)]
+	if ok && bp.failed && c.txStatus() != TxFailed {
+		// The block that the portal's statement failed is no more (a
+		// ROLLBACK TO SAVEPOINT undid it): PostgreSQL has dropped the
+		// portal with the subtransaction that made it.
+		c.closePortal(string(name))
+		ok = false
+	}
 	if !ok {
 		c.fail(unknownPortal(name), nil)
+		return
+	}
+	if bp.failed && bp.p == nil {
+		// A Bind that failed (the transaction block is failed since).
+		c.fail(errInFailedTransaction(), nil)
 		return
 	}
 	if bp.p == nil {
 		c.wr.empty('I') // EmptyQueryResponse
 		return
 	}
+	if c.txStatus() == TxFailed {
+		// Only a statement that ends the block may run, and it runs
+		// once: one that ran already (or failed) cannot be run again.
+		if err := c.checkState(bp.p); err != nil {
+			c.fail(err, nil)
+			return
+		}
+		if bp.done || bp.started {
+			c.fail(errCannotRun(name), nil)
+			return
+		}
+	}
+	if bp.done && bp.cols == nil {
+		// PostgreSQL runs a statement that returns no rows (DML without
+		// RETURNING, utility statements, COPY) once; a portal that
+		// returns rows answers "SELECT 0" and the like once it is done.
+		c.fail(errCannotRun(name), nil)
+		return
+	}
+	// PostgreSQL checks the result formats when the first row is sent: a
+	// portal with a bad one may be described, and run if it returns no
+	// row.
+	c.rw.fmtErr = badResultFormat(bp.formats)
 	ctx := c.beginStmt()
-	c.runPortal(ctx, bp.p, int(max(maxRows, 0)))
+	tag, done, _ := c.runPortal(ctx, bp.p, int(max(maxRows, 0)), bp.cols != nil)
 	c.endStmt()
+	c.rw.fmtErr = nil
+	bp.done = bp.done || done
+	bp.started = true
+	if done && c.endedTransaction(tag) {
+		// The portal was made in the subtransaction that a ROLLBACK TO
+		// SAVEPOINT rolled back: PostgreSQL drops it with it. (The wire
+		// does not know which others were.)
+		c.closePortal(string(name))
+	}
+}
+
+// endedTransaction is called after a statement completed with tag. A
+// COMMIT or ROLLBACK (of every spelling, tags COMMIT and ROLLBACK) that
+// ended the transaction drops every portal, as PostgreSQL does at the end
+// of a transaction, not at the next Sync or ReadyForQuery. It reports
+// whether the statement was a ROLLBACK TO SAVEPOINT (tag ROLLBACK, the
+// block still open).
+func (c *conn) endedTransaction(tag string) (rolledBackTo bool) {
+	switch {
+	case tag != "COMMIT" && tag != "ROLLBACK":
+	case c.txStatus() == TxIdle:
+		c.closeAllPortals()
+	case tag == "ROLLBACK":
+		return true
+	}
+	return false
 }
 
 // closeMessage handles Close of a statement or a portal. Closing a name
@@ -327,7 +433,7 @@ func (c *conn) newPortal() *boundPortal {
 
 // freePortal returns a boundPortal for reuse.
 func (c *conn) freePortal(bp *boundPortal) {
-	bp.p, bp.cols = nil, nil
+	bp.p, bp.cols, bp.done, bp.started, bp.failed = nil, nil, false, false, false
 	bp.formats = bp.formats[:0]
 	if len(c.freePortals) < 8 {
 		c.freePortals = append(c.freePortals, bp)
@@ -340,18 +446,45 @@ var (
 	errNoStatement = &Error{Code: CodeInternalError, Message: "internal error: the engine returned a nil statement"}
 )
 
-// checkFormats checks that every format code is text or binary.
-func checkFormats(f []int16) error {
+// badResultFormat returns the error for the first result format code
+// that is neither text nor binary, nil if there is none.
+func badResultFormat(f []int16) error {
 	if i := slices.IndexFunc(f, func(v int16) bool { return v != FormatText && v != FormatBinary }); i >= 0 {
-		return Errorf(CodeInvalidParameterValue, "unsupported format code: %d", f[i])
+		return unsupportedFormat(f[i])
 	}
 	return nil
+}
+
+// unsupportedFormat is PostgreSQL's error for a format code other than
+// text or binary.
+func unsupportedFormat(f int16) *Error {
+	return Errorf(CodeInvalidParameterValue, "unsupported format code: %d", f)
 }
 
 // protocolErrorf is a non-fatal protocol violation (ERROR 08P01), for
 // messages that are well framed but do not make sense.
 func protocolErrorf(format string, args ...any) *Error {
 	return Errorf(CodeProtocolViolation, format, args...)
+}
+
+// checkState asks a statement or portal whether it may run in the
+// session's present state (see StateChecker); nil when it does not say.
+func (c *conn) checkState(v any) error {
+	if sc, ok := v.(StateChecker); ok {
+		return sc.CheckState()
+	}
+	return nil
+}
+
+// errCannotRun is PostgreSQL's refusal to run a portal again.
+func errCannotRun(name []byte) *Error {
+	return Errorf(CodeObjectNotInPrerequisiteState, "portal \"%s\" cannot be run", name)
+}
+
+// errInFailedTransaction is PostgreSQL's refusal of a statement in a
+// failed transaction block.
+func errInFailedTransaction() *Error {
+	return Errorf(CodeInFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 }
 
 // unknownStatement is PostgreSQL's error for a missing prepared statement.

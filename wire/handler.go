@@ -85,7 +85,10 @@ type Statement interface {
 	// Bind makes a portal. params[i] is nil for NULL; paramFormats and
 	// resultFormats are as the client sent them: empty (all text), one
 	// entry (for all) or one per parameter/column (see FormatCode). The wire
-	// has checked the counts and that every code is 0 or 1. The slices and
+	// has checked the counts (that of result formats only when the
+	// statement returns rows) and that the code of every parameter sent
+	// is 0 or 1; a result code other than 1 is to be read as text (the
+	// wire fails the first row then, as PostgreSQL does). The slices and
 	// the bytes of params point into the connection's read buffer: they are
 	// valid only during the call, so copy what the portal keeps.
 	Bind(ctx context.Context, params [][]byte, paramFormats, resultFormats []int16) (Portal, error)
@@ -107,7 +110,15 @@ type Portal interface {
 	// "INSERT 0 1", "COPY 10", ...); otherwise done = false and the wire
 	// answers PortalSuspended, and a later Execute resumes where this one
 	// stopped. An Execute after completion should write nothing and return
-	// done with a tag.
+	// done with a tag (the wire runs again only portals that return rows,
+	// and puts in the tag the count of the rows of each Execute).
+	//
+	// In the simple protocol the wire owes the statement's RowDescription
+	// and sends it before the first row or at completion; an engine calls
+	// w.StartRows to send it earlier, before an error that PostgreSQL
+	// reports after describing (an error of a query's first row), and does
+	// not for one that PostgreSQL reports before (a data-modifying
+	// statement with RETURNING runs to its end first).
 	//
 	// When ctx is cancelled (cancel request, shutdown, lost connection)
 	// Execute should return soon; returning ctx.Err() is enough for the wire
@@ -117,6 +128,28 @@ type Portal interface {
 	// Close releases the portal (Close message, replacement of the unnamed
 	// portal, end of transaction, end of session).
 	Close()
+}
+
+// StateChecker is an optional interface of a Statement or Portal. In a
+// failed transaction block PostgreSQL lets only a statement that ends the
+// block (COMMIT, ROLLBACK, ROLLBACK TO SAVEPOINT, PREPARE TRANSACTION) be
+// bound or executed, and refuses the others with 25P02 before it looks at
+// anything else; the wire asks CheckState, in a failed block only, at
+// those points. Without it the engine's own Bind and Execute refuse what
+// they must, later in the order of checks.
+type StateChecker interface {
+	// CheckState returns an error (25P02) if the statement may not run
+	// in the session's present state.
+	CheckState() error
+}
+
+// ParamDecoder is an optional interface of a Session. A Bind of an empty
+// statement (one that only declared parameter types at Parse) reaches no
+// Statement, yet PostgreSQL decodes its parameters and refuses bad ones;
+// the wire asks DecodeParams to do that. params and formats are as for
+// Statement.Bind, types are the declared OIDs (0: unknown).
+type ParamDecoder interface {
+	DecodeParams(ctx context.Context, types []uint32, params [][]byte, formats []int16) error
 }
 
 // Notifier sends asynchronous reports to the client. Call ParameterStatus

@@ -38,6 +38,12 @@ type RowWriter struct {
 	mode  rwMode
 	cin   CopyReader
 	cout  CopyWriter
+	// fmtErr, when set, fails the first row (an unsupported result
+	// format code, which PostgreSQL reports only when a row is sent).
+	fmtErr error
+	// desc is the RowDescription that the simple protocol owes before
+	// the first row, sent by StartRows; nil when none is owed.
+	desc []Column
 }
 
 // rwMode says what the RowWriter is sending.
@@ -52,9 +58,27 @@ const (
 // errRowTooLarge is returned when a row or value cannot be framed.
 var errRowTooLarge = &Error{Code: CodeProgramLimitExceeded, Message: "row is too big for the protocol"}
 
+// StartRows tells the wire that the portal's result begins. In the
+// simple protocol it sends the RowDescription of the statement now, if it
+// has not gone out yet; otherwise it does nothing. The wire calls it
+// itself before the first row and when Execute completes, so an engine
+// needs it only to place the RowDescription before an error: PostgreSQL
+// describes the result of a query when its executor starts, before any
+// row is computed (an error of the first row follows the RowDescription),
+// but runs a data-modifying statement with RETURNING to its end before
+// describing it (its errors come alone). Call it once the work that
+// PostgreSQL does before describing has succeeded.
+func (w *RowWriter) StartRows() {
+	if w.desc != nil {
+		w.w.rowDescription(w.desc, nil)
+		w.desc = nil
+	}
+}
+
 // startRow opens a DataRow if none is open.
 func (w *RowWriter) startRow() {
 	if w.row < 0 {
+		w.StartRows()
 		w.row = w.w.begin('D')
 		w.w.int16(0) // column count, set by EndRow
 		w.nvals = 0
@@ -113,6 +137,10 @@ func (w *RowWriter) EndValue(buf []byte) {
 func (w *RowWriter) EndRow() error {
 	if w.mode != modeRows {
 		return errors.New("wire: EndRow during COPY")
+	}
+	if w.fmtErr != nil {
+		w.abandonRow()
+		return w.fmtErr
 	}
 	w.startRow()
 	if w.nvals > math.MaxInt16 {

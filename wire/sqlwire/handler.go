@@ -2,11 +2,13 @@ package sqlwire
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/wire"
 )
@@ -59,18 +61,61 @@ func (s *session) Parse(ctx context.Context, sql string, paramTypes []uint32) ([
 		if st.IsEmpty() {
 			continue
 		}
-		out = append(out, &statement{st: st, given: append([]uint32(nil), paramTypes...)})
+		out = append(out, &statement{sess: s.s, st: st, given: givenTypes(paramTypes)})
 	}
 	// A single statement is analyzed now, as PostgreSQL does at Parse, so
 	// that Describe can answer and errors surface at Parse. Several (a
 	// simple query) are analyzed one by one as they run, since later ones
 	// may use what earlier ones create.
 	if len(out) == 1 {
-		if err := out[0].(*statement).describe(ctx); err != nil {
+		st := out[0].(*statement)
+		// In a failed block PostgreSQL refuses, before analyzing it,
+		// a statement that does not end the block.
+		if err := st.CheckState(); err != nil {
+			return nil, err
+		}
+		if err := st.describe(ctx); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// givenTypes copies the parameter types of a Parse message for the
+// planner, which infers those given as 0, as PostgreSQL does.
+func givenTypes(oids []uint32) []uint32 {
+	if oids == nil {
+		return nil
+	}
+	return append([]uint32(nil), oids...)
+}
+
+var _ wire.ParamDecoder = (*session)(nil)
+
+// DecodeParams implements wire.ParamDecoder: the parameters of an empty
+// statement are decoded as those of any other and then dropped. An unknown
+// type (0) takes any text, as PostgreSQL's unknown does.
+func (s *session) DecodeParams(ctx context.Context, oids []uint32, params [][]byte, formats []int16) error {
+	settings := types.DefaultSettings
+	for i, p := range params {
+		if p == nil || i >= len(oids) {
+			continue
+		}
+		t := exec.T{OID: oids[i], Typmod: -1}
+		if t.OID == 0 {
+			t = exec.TUnknown
+		}
+		var err error
+		if wire.FormatCode(formats, i) == wire.FormatBinary {
+			_, err = exec.DecodeBinary(t, p)
+		} else {
+			_, err = exec.ParseText(t, string(p), &settings)
+		}
+		if err != nil {
+			return paramError(err, i)
+		}
+	}
+	return nil
 }
 
 func (s *session) Sync(ctx context.Context, failed bool) error { return s.s.Sync(ctx, failed) }
@@ -83,12 +128,32 @@ func (s *session) Notifications(send func(pid uint32, channel, payload string)) 
 }
 
 type statement struct {
+	sess      *planner.Session
 	st        *planner.Statement
 	given     []uint32
 	params    []exec.T
 	cols      []exec.ResultColumn
 	described bool
 }
+
+var (
+	_ wire.StateChecker = (*statement)(nil)
+	_ wire.StateChecker = (*portal)(nil)
+)
+
+// CheckState implements wire.StateChecker: in a failed transaction block
+// only COMMIT, ROLLBACK, ROLLBACK TO SAVEPOINT and PREPARE TRANSACTION may
+// run (PostgreSQL's IsTransactionExitStmt).
+func (st *statement) CheckState() error {
+	if st.sess.TxStatus() != byte(wire.TxFailed) || st.endsBlock() {
+		return nil
+	}
+	return pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+}
+
+// endsBlock reports whether the statement is one that may end a failed
+// transaction block.
+func (st *statement) endsBlock() bool { return st.st.EndsFailedBlock() }
 
 func (st *statement) describe(ctx context.Context) error {
 	params, cols, err := st.st.Describe(ctx, st.given)
@@ -120,21 +185,12 @@ func wireColumns(cols []exec.ResultColumn) []wire.Column {
 	return out
 }
 
-// typeSize is pg_type.typlen.
+// typeSize is pg_type.typlen, as the catalog has it (void is 4, unknown
+// -2, timetz 12, ...); -1, a varlena, for a type it does not list (a
+// user's).
 func typeSize(oid uint32) int16 {
-	switch oid {
-	case exec.OIDBool, exec.OIDChar:
-		return 1
-	case exec.OIDInt2:
-		return 2
-	case exec.OIDInt4, exec.OIDFloat4, exec.OIDDate, exec.OIDOid, exec.OIDRegclass:
-		return 4
-	case exec.OIDInt8, exec.OIDFloat8, exec.OIDTime, exec.OIDTimestamp, exec.OIDTimestampTZ:
-		return 8
-	case exec.OIDInterval, exec.OIDUUID:
-		return 16
-	case exec.OIDName:
-		return 64
+	if t := types.Lookup(types.Oid(oid)); t != nil {
+		return t.Len
 	}
 	return -1
 }
@@ -163,10 +219,22 @@ func (st *statement) Bind(ctx context.Context, params [][]byte, paramFormats, re
 			values[i], err = exec.ParseText(st.params[i], string(p), st.st.Settings())
 		}
 		if err != nil {
-			return nil, err
+			return nil, paramError(err, i)
 		}
 	}
 	return &portal{st: st, params: values, formats: append([]int16(nil), resultFormats...)}, nil
+}
+
+// paramError words the error of parameter i as PostgreSQL's Bind does:
+// binary data left over by the type's decoder is "incorrect binary data
+// format in bind parameter N" (the decoder itself says only the first
+// half).
+func paramError(err error, i int) error {
+	var te *types.Error
+	if errors.As(err, &te) && te.Code == "22P03" && te.Message == "incorrect binary data format" {
+		return &types.Error{Code: te.Code, Message: fmt.Sprintf("%s in bind parameter %d", te.Message, i+1)}
+	}
+	return err
 }
 
 func (st *statement) Close() {}
@@ -179,6 +247,9 @@ type portal struct {
 	done    bool
 	tag     string
 }
+
+// CheckState implements wire.StateChecker.
+func (p *portal) CheckState() error { return p.st.CheckState() }
 
 func (p *portal) Columns() []wire.Column {
 	if p.res != nil {
@@ -197,6 +268,9 @@ func (p *portal) Execute(ctx context.Context, w *wire.RowWriter, maxRows int) (s
 			return "", false, err
 		}
 		p.res = res
+		// The statement has started (a data-modifying one has run): the
+		// simple protocol's RowDescription goes before its rows now.
+		w.StartRows()
 		if res.Copy != nil {
 			tag, err := runCopy(ctx, w, res.Copy)
 			if err != nil {
@@ -265,8 +339,16 @@ func runCopy(ctx context.Context, w *wire.RowWriter, c *planner.Copy) (string, e
 		}
 		n, err := c.In(ctx, r)
 		if err != nil {
-			// Drain the rest of the data so the connection stays in step.
-			_, _ = io.Copy(io.Discard, r)
+			// Not drained: as in PostgreSQL, the COPY ends with its
+			// error, and the client's messages that follow are read as
+			// any others (CopyData, CopyDone and CopyFail ignored, a Sync
+			// answered).
+			return "", err
+		}
+		// The data may end before CopyDone (at the end marker \.):
+		// PostgreSQL reads on to CopyDone, ignoring the rest, and fails
+		// the COPY on a CopyFail or another message in between.
+		if _, err := io.Copy(io.Discard, r); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("COPY %d", n), nil
@@ -275,6 +357,9 @@ func runCopy(ctx context.Context, w *wire.RowWriter, c *planner.Copy) (string, e
 	if err != nil {
 		return "", err
 	}
+	// One CopyData per line the engine gives; in binary the first carries
+	// the file header with the first row, as PostgreSQL frames it
+	// (planner.Copy.Out).
 	n, err := c.Out(ctx, func(line []byte) error {
 		_, err := cw.Write(line)
 		return err

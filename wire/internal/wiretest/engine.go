@@ -549,9 +549,21 @@ func contains(list []string, s string) bool {
 func (st *stmt) Close() {}
 
 // Bind implements wire.Statement.
-func (st *stmt) Bind(ctx context.Context, params [][]byte, paramFormats, resultFormats []int16) (wire.Portal, error) {
+// CheckState implements wire.StateChecker: in a failed block only COMMIT
+// and ROLLBACK may run.
+func (st *stmt) CheckState() error {
 	if st.s.tx == wire.TxFailed && st.k != kCommit && st.k != kRollback {
-		return nil, &engineError{code: "25P02", msg: "current transaction is aborted, commands ignored until end of transaction block"}
+		return &engineError{code: "25P02", msg: "current transaction is aborted, commands ignored until end of transaction block"}
+	}
+	return nil
+}
+
+// CheckState implements wire.StateChecker.
+func (p *portal) CheckState() error { return p.st.CheckState() }
+
+func (st *stmt) Bind(ctx context.Context, params [][]byte, paramFormats, resultFormats []int16) (wire.Portal, error) {
+	if err := st.CheckState(); err != nil {
+		return nil, err
 	}
 	p := &portal{st: st, formats: append([]int16(nil), resultFormats...)}
 	switch st.k {
@@ -628,6 +640,9 @@ func (p *portal) Execute(ctx context.Context, w *wire.RowWriter, maxRows int) (s
 	if p.done {
 		return p.tag(0), true, nil
 	}
+	// Every statement here is a query: as PostgreSQL's executor does, it
+	// is described when it starts, before an error of its first row.
+	w.StartRows()
 	switch st.k {
 	case kExprs:
 		for i, v := range p.values {
