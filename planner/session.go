@@ -451,7 +451,7 @@ func (s *Session) Sync(ctx context.Context, failed bool) error {
 	defer s.publishIdle()
 	if s.explicit {
 		if failed {
-			s.failed = true
+			s.failBlock()
 		}
 		return nil
 	}

@@ -269,3 +269,22 @@ func (s *Session) varsRollbackTo(mark map[string]string) {
 		}
 	}
 }
+
+// failBlock marks the transaction block failed. As PostgreSQL aborts the
+// transaction (or the innermost savepoint's subtransaction) at the error,
+// its settings go back then, not at the ROLLBACK that ends the block.
+func (s *Session) failBlock() {
+	if s.failed {
+		return
+	}
+	s.failed = true
+	if n := len(s.saves); n > 0 {
+		s.varsRollbackTo(s.saves[n-1].vars)
+		return
+	}
+	for name, old := range s.varsUndo {
+		s.putVar(name, old)
+	}
+	clear(s.varsUndo)
+	clear(s.varsLocal)
+}

@@ -276,7 +276,7 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 			return nil, err
 		}
 		if s.explicit {
-			s.failed = true
+			s.failBlock()
 		}
 	}
 	return res, err
@@ -578,8 +578,8 @@ func (s *Session) endBlock(ctx context.Context, ts *pg.TransactionStmt) (string,
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "%s AND CHAIN can only be used in transaction blocks", verb)
 		}
 		s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "there is no transaction in progress"))
-		if commit && s.txn != nil {
-			return "COMMIT", s.commit(ctx)
+		if commit {
+			return "COMMIT", s.commit(ctx) // also with no transaction yet: its SETs stay
 		}
 		s.rollback()
 		s.keepAdvances(ctx)

@@ -168,16 +168,9 @@ func (g *generator) simplePick(role []template) *template {
 	}
 }
 
-// parseTemplate returns a template that may go in a Parse message: not
-// one that ends a transaction, unless commitInImplicitBlock is included
-// (see txnStep).
+// parseTemplate returns a template that may go in a Parse message.
 func (g *generator) parseTemplate() *template {
-	for {
-		t := g.anyTemplate()
-		if !t.ends || g.include(knownCommitInImplicitBlock) {
-			return t
-		}
-	}
+	return g.anyTemplate()
 }
 
 // pick returns a random allowed template of role.
@@ -225,33 +218,8 @@ func (g *generator) simpleStep() Step {
 	return g.query(ts...)
 }
 
-// query returns a step of one Query of the statements ts. Unless
-// commitInImplicitBlock is included, a statement that ends a transaction
-// comes only first (and not after an extended batch left open by Flush,
-// whose messages the Query's transaction continues), or after a BEGIN of
-// the same query: elsewhere it would end an implicit transaction, which
-// we do not.
+// query returns a step of one Query of the statements ts.
 func (g *generator) query(ts ...*template) Step {
-	if !g.include(knownCommitInImplicitBlock) && len(ts) > 1 {
-		var out []*template
-		for _, t := range ts {
-			begun := slices.ContainsFunc(out, func(t *template) bool { return t.begins })
-			switch {
-			case !t.ends || begun:
-				out = append(out, t)
-			case g.open:
-				// dropped
-			case len(out) == 0:
-				out = append(out, t)
-			case !out[0].ends:
-				out = slices.Insert(out, 0, t)
-			}
-		}
-		if len(out) == 0 {
-			out = ts[:1]
-		}
-		ts = out
-	}
 	sqls := make([]string, len(ts))
 	for i, t := range ts {
 		sqls[i] = g.fill(t)
@@ -275,18 +243,6 @@ func (g *generator) txnStep() Step {
 			return g.query(other, t)
 		}
 		return g.query(t, other)
-	case t.ends && !g.include(knownCommitInImplicitBlock):
-		// In a statement of its own, alone before Sync, and closed after
-		// it: an Execute of it later in a batch that goes on would end
-		// the batch's implicit transaction, which we do not.
-		return Step{Msgs: []pgproto3.FrontendMessage{
-			&pgproto3.Parse{Name: txStmt, Query: t.sql},
-			&pgproto3.Bind{PreparedStatement: txStmt},
-			&pgproto3.Execute{},
-			&pgproto3.Sync{},
-			&pgproto3.Close{ObjectType: 'S', Name: txStmt},
-			&pgproto3.Sync{},
-		}}
 	default:
 		name := g.oneOf("", "", "s1")
 		msgs := []pgproto3.FrontendMessage{

@@ -81,9 +81,9 @@ var (
 	}
 	txns = []template{
 		{sql: "BEGIN", begins: true},
-		{sql: "START TRANSACTION ISOLATION LEVEL REPEATABLE READ", begins: true, known: knownStartTransactionTag},
+		{sql: "START TRANSACTION ISOLATION LEVEL REPEATABLE READ", begins: true, known: knownIsolationAfterQuery},
 		{sql: "BEGIN ISOLATION LEVEL REPEATABLE READ", begins: true, known: knownIsolationAfterQuery},
-		{sql: "BEGIN READ ONLY", begins: true, known: knownNestedBeginReadOnly},
+		{sql: "BEGIN READ ONLY", begins: true},
 		{sql: "COMMIT", ends: true},
 		{sql: "END", ends: true},
 		{sql: "ROLLBACK", ends: true},
@@ -100,7 +100,7 @@ var (
 	misc = []template{
 		{sql: ""},
 		{sql: ";"},
-		{sql: "SET application_name = 'pd'", known: knownSetNotTransactional},
+		{sql: "SET application_name = 'pd'"},
 		{sql: "SHOW application_name", cols: 1},
 	}
 )
