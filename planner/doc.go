@@ -26,7 +26,8 @@
 // # Invariants
 //
 //  1. A statement reads its transaction's root value: the working root of
-//     the session's branch when the transaction began, plus its own
+//     the session's branch when the transaction took its snapshot (its
+//     first statement; in READ COMMITTED, this statement), plus its own
 //     changes. A session opened on a tag or a commit reads that commit's
 //     root and cannot write (SQLSTATE 25006).
 //  2. A dolt_* function that changes the repository first commits the open
@@ -43,4 +44,10 @@
 //     take effect at commit too. The early commit of invariant 2 does not
 //     deliver: notifications wait for the end of the transaction block,
 //     as clients of PostgreSQL expect (notify.go).
-package planner
+//  5. A transaction's row locks (exec.RowLocks, shared by the engine's
+//     sessions) are released only after its commit is durable or it has
+//     rolled back, so a waiter that then reads the branch sees the
+//     holder's outcome. Session-level advisory locks end with the session.
+//  6. A SET belongs to the transaction it runs in: undone when that
+//     transaction (or the savepoint it ran after) fails or rolls back,
+//     SET LOCAL at its end either way (settings.go).

@@ -59,9 +59,13 @@
 //  5. Creating a branch or a tag writes no table data: a branch is a ref
 //     and a working set naming existing roots.
 //  6. Transactions on one branch are isolated by snapshot: each starts from
-//     the working root of its BEGIN and, at commit, merges into whatever
-//     was committed meanwhile; a collision fails it with ErrConflict
-//     (SQLSTATE 40001) and changes nothing.
+//     a working root of the branch and, at commit, merges into whatever
+//     was committed meanwhile (Committer: concurrent commits of a branch
+//     are merged in turn and written once); a collision fails it with
+//     ErrConflict (SQLSTATE 40001), a key both inserted with a
+//     DuplicateKeyError (23505), and changes nothing. A row the
+//     transaction changed on top of a newer committed version, holding its
+//     lock (RebaseSource), is not a collision.
 //
 // # Concurrency
 //
