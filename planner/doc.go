@@ -51,3 +51,4 @@
 //  6. A SET belongs to the transaction it runs in: undone when that
 //     transaction (or the savepoint it ran after) fails or rolls back,
 //     SET LOCAL at its end either way (settings.go).
+package planner
