@@ -288,3 +288,9 @@ func (s *Session) failBlock() {
 	clear(s.varsUndo)
 	clear(s.varsLocal)
 }
+
+// StatementTimeout is statement_timeout: how long a statement may run
+// before 57014 (0: forever). The protocol layer applies it.
+func (s *Session) StatementTimeout() time.Duration {
+	return settingDuration(s.vars["statement_timeout"])
+}

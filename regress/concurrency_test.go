@@ -526,3 +526,29 @@ func TestAdvisoryLocks(t *testing.T) {
 	exec(t, ctx, a, "COMMIT")
 	wantRows(t, ctx, c, "SELECT pg_try_advisory_xact_lock(8)", "t")
 }
+
+// TestStatementTimeout: a statement running, or waiting for a row lock,
+// past statement_timeout fails with 57014 "canceling statement due to
+// statement timeout", in both protocols; the session goes on.
+func TestStatementTimeout(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, b, "SET statement_timeout = '100ms'")
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeExec} {
+		_, err := b.Exec(ctx, "SELECT pg_sleep(2)", mode)
+		if sqlstate(err) != "57014" || !strings.Contains(err.Error(), "statement timeout") {
+			t.Errorf("pg_sleep past statement_timeout (%v): %v", mode, err)
+		}
+	}
+	exec(t, ctx, a, "CREATE TABLE stt (id int PRIMARY KEY, n int)")
+	exec(t, ctx, a, "INSERT INTO stt VALUES (1, 0)")
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "UPDATE stt SET n = 1 WHERE id = 1")
+	if _, err := b.Exec(ctx, "UPDATE stt SET n = 2 WHERE id = 1"); sqlstate(err) != "57014" {
+		t.Errorf("a lock wait past statement_timeout: %v, want 57014", err)
+	}
+	exec(t, ctx, a, "COMMIT")
+	wantRows(t, ctx, b, "SELECT n FROM stt", "1")
+}

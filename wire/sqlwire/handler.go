@@ -258,7 +258,28 @@ func (p *portal) Columns() []wire.Column {
 	return p.st.Columns()
 }
 
+// errStatementTimeout is the cause of a statement's end at statement_timeout.
+var errStatementTimeout = errors.New("sqlwire: statement timeout")
+
+// Execute runs the portal. An Execute that runs it to completion is
+// bounded by statement_timeout (57014 "canceling statement due to
+// statement timeout"); one with a row limit is not, since its result
+// outlives the call.
 func (p *portal) Execute(ctx context.Context, w *wire.RowWriter, maxRows int) (string, bool, error) {
+	d := p.st.sess.StatementTimeout()
+	if d <= 0 || maxRows > 0 || p.done {
+		return p.execute(ctx, w, maxRows)
+	}
+	tctx, cancel := context.WithTimeoutCause(ctx, d, errStatementTimeout)
+	defer cancel()
+	tag, done, err := p.execute(tctx, w, maxRows)
+	if err != nil && context.Cause(tctx) == errStatementTimeout && ctx.Err() == nil {
+		err = pgerr.New(pgerr.QueryCanceled, "canceling statement due to statement timeout")
+	}
+	return tag, done, err
+}
+
+func (p *portal) execute(ctx context.Context, w *wire.RowWriter, maxRows int) (string, bool, error) {
 	if p.done {
 		return p.tag, true, nil
 	}
