@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -180,6 +181,16 @@ func (tx *Txn) committedRow(ctx context.Context, root versioning.RootValue, t *T
 	}
 	tuple, found, err = rows.Get(ctx, key)
 	return tuple, found, versioning.SameDefinition(def, t.Def), err
+}
+
+// RebasedTables implements versioning.RebaseSource.
+func (m *MergeIndexer) RebasedTables() [][2]string {
+	var out [][2]string
+	for tk := range m.tx.rebased {
+		schema, name, _ := strings.Cut(tk, ".")
+		out = append(out, [2]string{schema, name})
+	}
+	return out
 }
 
 // Rebased implements versioning.RebaseSource: the rows of a table this

@@ -157,6 +157,10 @@ func (tx *Txn) SetRoot(r versioning.RootValue) {
 	}
 }
 
+// HasRebased reports whether the transaction changed a row on top of a
+// newer committed version than its snapshot's (see lockKey).
+func (tx *Txn) HasRebased() bool { return len(tx.rebased) > 0 }
+
 // BeginStatement marks the start of a statement.
 func (tx *Txn) BeginStatement() { tx.latest = nil }
 

@@ -379,7 +379,7 @@ func (s *Session) refreshSnapshot(ctx context.Context, tx *exec.Txn) error {
 		return err
 	}
 	root := latest
-	if tx.Root.Addr() != tx.Start.Addr() {
+	if tx.Root.Addr() != tx.Start.Addr() || tx.HasRebased() {
 		if root, err = versioning.MergeRoots(ctx, tx.Start, tx.Root, latest, exec.NewMergeIndexer(tx)); err != nil {
 			return commitError(err)
 		}

@@ -65,7 +65,7 @@ const maxBatchAttempts = 100
 // durably, as Repo.CommitTransaction documents, batched with the other
 // transactions committing on the branch at the same time.
 func (c *Committer) Commit(ctx context.Context, r *Repo, branch string, start, current RootValue, enc IndexEncoder) (RootValue, error) {
-	if current.Addr() == start.Addr() {
+	if current.Addr() == start.Addr() && !hasRebased(enc) {
 		return start, nil
 	}
 	q := c.queue(r.name, branch)
@@ -82,6 +82,14 @@ func (c *Committer) Commit(ctx context.Context, r *Repo, branch string, start, c
 	}
 	<-req.done
 	return req.result, req.err
+}
+
+// hasRebased reports whether the transaction changed rows on top of newer
+// versions than its snapshot's: then even a root equal to its start (the
+// changes gave back the snapshot's values) has something to commit.
+func hasRebased(enc IndexEncoder) bool {
+	rs, ok := enc.(RebaseSource)
+	return ok && len(rs.RebasedTables()) > 0
 }
 
 // queue returns the queue of a branch, making it on first use.

@@ -51,6 +51,11 @@ func MergeRoots(ctx context.Context, base, ours, theirs RootValue, enc IndexEnco
 		return RootValue{}, err
 	}
 	merged := RootValue{m}
+	if rs, ok := enc.(RebaseSource); ok {
+		if merged, err = applyRebased(ctx, ours, theirs, merged, rs, enc); err != nil {
+			return RootValue{}, err
+		}
+	}
 	if rc, ok := enc.(ReferenceChecker); ok {
 		// One side may have deleted a parent the other gave a new child.
 		recorded, err := checkReferences(ctx, base, merged, rc, nil, MergeOptions{})
@@ -109,6 +114,131 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 	merged.NextRowID = max(ours.NextRowID, theirs.NextRowID)
 	b, err := encodeRecord(&merged)
 	return prolly.Resolution{Value: b}, err
+}
+
+// applyRebased makes sure every rebased row (see RebaseSource) holds the
+// transaction's version in merged, with its index entries. The three-way
+// merge cannot see a rebased change whose result equals the row's value in
+// the transaction's snapshot (an update by +26 of a row another
+// transaction had changed by -26): the diff from the snapshot shows
+// nothing, so the other side's version stayed, and an acknowledged update
+// was lost. Theirs must still hold the version the change was based on,
+// which the row lock guarantees; otherwise it is a conflict.
+func applyRebased(ctx context.Context, ours, theirs, merged RootValue, rs RebaseSource, enc IndexEncoder) (RootValue, error) {
+	cs := merged.Store()
+	for _, name := range rs.RebasedTables() {
+		rebased := rs.Rebased(name[0], name[1])
+		if len(rebased) == 0 {
+			continue
+		}
+		mt, ok, err := merged.Table(ctx, name[0], name[1])
+		if err != nil || !ok {
+			return RootValue{}, err
+		}
+		ot, ok, err := ours.Table(ctx, name[0], name[1])
+		if err != nil || !ok {
+			return RootValue{}, err
+		}
+		tt, ok, err := theirs.Table(ctx, name[0], name[1])
+		if err != nil || !ok {
+			return RootValue{}, err
+		}
+		om, err := prolly.Load(ctx, cs, ot.Rows)
+		if err != nil {
+			return RootValue{}, err
+		}
+		tm, err := prolly.Load(ctx, cs, tt.Rows)
+		if err != nil {
+			return RootValue{}, err
+		}
+		mm, err := prolly.Load(ctx, cs, mt.Rows)
+		if err != nil {
+			return RootValue{}, err
+		}
+		var rowEdits []prolly.Edit
+		ixEdits := make([][]prolly.Edit, len(mt.Indexes))
+		for k, was := range rebased {
+			key := []byte(k)
+			tv, tFound, err := tm.Get(ctx, key)
+			if err != nil {
+				return RootValue{}, err
+			}
+			ov, oFound, err := om.Get(ctx, key)
+			if err != nil {
+				return RootValue{}, err
+			}
+			mv, mFound, err := mm.Get(ctx, key)
+			if err != nil {
+				return RootValue{}, err
+			}
+			if mFound == oFound && (!oFound || bytes.Equal(mv, ov)) {
+				continue // merged already holds ours
+			}
+			if !tFound || !bytes.Equal(tv, was) {
+				return RootValue{}, fmt.Errorf("%w: %w (key %x)", ErrConflict, errRowConflict, key)
+			}
+			// merged holds theirs (was): replace it by ours, entries too.
+			old, err := enc.IndexEntries(ctx, mt, key, was)
+			if err != nil {
+				return RootValue{}, err
+			}
+			var now []IndexEntry
+			if oFound {
+				rowEdits = append(rowEdits, prolly.Edit{Key: key, Value: bytes.Clone(ov)})
+				if now, err = enc.IndexEntries(ctx, mt, key, ov); err != nil {
+					return RootValue{}, err
+				}
+			} else {
+				rowEdits = append(rowEdits, prolly.Edit{Key: key, Delete: true})
+			}
+			for i := range mt.Indexes {
+				var o, n []byte
+				if i < len(old) {
+					o = old[i].Key
+				}
+				if i < len(now) {
+					n = now[i].Key
+				}
+				if bytes.Equal(o, n) {
+					continue
+				}
+				if o != nil {
+					ixEdits[i] = append(ixEdits[i], prolly.Edit{Key: o, Delete: true})
+				}
+				if n != nil {
+					ixEdits[i] = append(ixEdits[i], prolly.Edit{Key: n, Value: []byte{}})
+				}
+			}
+		}
+		if len(rowEdits) == 0 {
+			continue
+		}
+		def := *mt
+		slices.SortFunc(rowEdits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
+		if mm, err = mm.Apply(ctx, rowEdits); err != nil {
+			return RootValue{}, err
+		}
+		def.Rows = mm.Root()
+		def.Indexes = slices.Clone(mt.Indexes)
+		for i, edits := range ixEdits {
+			if len(edits) == 0 {
+				continue
+			}
+			slices.SortFunc(edits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
+			m, err := prolly.Load(ctx, cs, def.Indexes[i].Rows)
+			if err != nil {
+				return RootValue{}, err
+			}
+			if m, err = m.Apply(ctx, edits); err != nil {
+				return RootValue{}, err
+			}
+			def.Indexes[i].Rows = m.Root()
+		}
+		if merged, _, err = merged.PutTableRecord(ctx, &def); err != nil {
+			return RootValue{}, err
+		}
+	}
+	return merged, nil
 }
 
 // dropRebasedEntries removes from merged's indexes the entries of the
@@ -290,6 +420,8 @@ var errRowConflict = errors.New("row changed concurrently")
 // index entries, which the transaction's own maps never had.
 type RebaseSource interface {
 	Rebased(schema, table string) map[string][]byte
+	// RebasedTables names the tables with rebased rows, schema and name.
+	RebasedTables() [][2]string
 }
 
 // mergeRows merges a table's row map or an index map. rebased (see
