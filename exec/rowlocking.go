@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
@@ -88,11 +87,7 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, wait LockWait, recheck Ex
 	var fresh bool
 	if wait == LockBlock {
 		ctx := env.Ctx
-		var d time.Duration
-		if tx.LockTimeout != nil {
-			d = tx.LockTimeout()
-		}
-		if d > 0 {
+		if d := tx.lockWait; d > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
 			defer cancel()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"maps"
 	"slices"
 	"time"
 
@@ -61,8 +62,10 @@ type Txn struct {
 	Locks     *RowLocks
 	LockOwner uint64
 	// LockTimeout, when set, returns lock_timeout: how long a row lock
-	// is waited for before 55P03 (0: forever).
+	// is waited for before 55P03 (0: forever). It is read once per
+	// statement (BeginStatement), not per row.
 	LockTimeout func() time.Duration
+	lockWait    time.Duration
 	Latest      func(ctx context.Context) (versioning.RootValue, error)
 	Isolation   Isolation
 	// rebased holds, by table and primary-map key, the committed version
@@ -157,12 +160,40 @@ func (tx *Txn) SetRoot(r versioning.RootValue) {
 	}
 }
 
+// RebasedMark records the rows rebased so far, for a savepoint;
+// RollbackRebased forgets those rebased after it, whose changes a ROLLBACK
+// TO undid: the merge must not take them over the committed versions.
+func (tx *Txn) RebasedMark() map[string]map[string][]byte {
+	m := make(map[string]map[string][]byte, len(tx.rebased))
+	for tk, rows := range tx.rebased {
+		m[tk] = maps.Clone(rows)
+	}
+	return m
+}
+
+// RollbackRebased puts the rebased rows back as RebasedMark recorded them.
+// The mark stays as it was, for a later ROLLBACK TO the same savepoint.
+func (tx *Txn) RollbackRebased(mark map[string]map[string][]byte) {
+	tx.rebased = nil
+	for tk, rows := range mark {
+		if tx.rebased == nil {
+			tx.rebased = map[string]map[string][]byte{}
+		}
+		tx.rebased[tk] = maps.Clone(rows)
+	}
+}
+
 // HasRebased reports whether the transaction changed a row on top of a
 // newer committed version than its snapshot's (see lockKey).
 func (tx *Txn) HasRebased() bool { return len(tx.rebased) > 0 }
 
 // BeginStatement marks the start of a statement.
-func (tx *Txn) BeginStatement() { tx.latest = nil }
+func (tx *Txn) BeginStatement() {
+	tx.latest, tx.lockWait = nil, 0
+	if tx.LockTimeout != nil {
+		tx.lockWait = tx.LockTimeout()
+	}
+}
 
 // Rebase moves the transaction onto a newer committed root: start becomes
 // its snapshot, and root — start with the transaction's own changes merged

@@ -154,6 +154,8 @@ type savepoint struct {
 	root   versioning.RootValue
 	notify notifyMark
 	vars   map[string]string // the settings SET changed in the transaction, as they were here
+	// rebased: the transaction's rebased rows here (exec.Txn.RebasedMark).
+	rebased map[string]map[string][]byte
 }
 
 // defaultVars are the settings a session starts with, PostgreSQL's

@@ -282,11 +282,7 @@ func (s *Session) failBlock() {
 		s.varsRollbackTo(s.saves[n-1].vars)
 		return
 	}
-	for name, old := range s.varsUndo {
-		s.putVar(name, old)
-	}
-	clear(s.varsUndo)
-	clear(s.varsLocal)
+	s.endVars(false)
 }
 
 // StatementTimeout is statement_timeout: how long a statement may run

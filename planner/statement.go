@@ -532,7 +532,8 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 		if !s.explicit {
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
 		}
-		s.saves = append(s.saves, savepoint{name: ts.SavepointName, root: s.txn.Root, notify: s.notify.mark(), vars: s.varsMark()})
+		s.saves = append(s.saves, savepoint{name: ts.SavepointName, root: s.txn.Root, notify: s.notify.mark(), vars: s.varsMark(),
+			rebased: s.txn.RebasedMark()})
 		return "SAVEPOINT", nil
 	case pg.TransactionStmtKind_TRANS_STMT_RELEASE, pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
 		verb := "RELEASE"
@@ -551,6 +552,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 				return "RELEASE", nil
 			}
 			s.txn.SetRoot(s.saves[i].root)
+			s.txn.RollbackRebased(s.saves[i].rebased)
 			s.notify.rollbackTo(s.saves[i].notify)
 			s.varsRollbackTo(s.saves[i].vars)
 			if err := s.reapplyAdvances(ctx, s.txn, s.seqs.advanced); err != nil {

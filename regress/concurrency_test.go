@@ -593,3 +593,35 @@ func TestRebasedUpdateBackToSnapshotValue(t *testing.T) {
 		wantRows(t, ctx, a, "SELECT count(*) FROM nz WHERE n = -26", "0")
 	}
 }
+
+// TestRebasedUpdateRolledBackToSavepoint: a change made on top of a newer
+// committed version, then undone by ROLLBACK TO SAVEPOINT, leaves the
+// committed version alone at COMMIT (index included).
+func TestRebasedUpdateRolledBackToSavepoint(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE sp (id int PRIMARY KEY, n int NOT NULL)")
+	exec(t, ctx, a, "CREATE INDEX ON sp (n)")
+	exec(t, ctx, a, "INSERT INTO sp VALUES (1, 0)")
+	exec(t, ctx, b, "BEGIN")
+	exec(t, ctx, b, "SAVEPOINT s")
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "UPDATE sp SET n = n - 26 WHERE id = 1")
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Exec(ctx, "UPDATE sp SET n = n + 1 WHERE id = 1")
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	exec(t, ctx, a, "COMMIT")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	exec(t, ctx, b, "ROLLBACK TO s")
+	exec(t, ctx, b, "COMMIT")
+	wantRows(t, ctx, a, "SELECT n FROM sp", "-26")
+	wantRows(t, ctx, a, "SELECT id FROM sp WHERE n = -26", "1")
+	wantRows(t, ctx, a, "SELECT count(*) FROM sp WHERE n <> -26", "0")
+}

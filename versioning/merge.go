@@ -105,9 +105,6 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 			return prolly.Resolution{}, fmt.Errorf("index %q: %w", merged.Indexes[i].Name, err)
 		}
 	}
-	if err := dropRebasedEntries(ctx, cs, &merged, ours.Rows, rebased, enc); err != nil {
-		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
-	}
 	if err := checkUniqueAfterMerge(ctx, cs, &merged, base.Rows, ours.Rows, enc); err != nil {
 		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
 	}
@@ -117,7 +114,8 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 }
 
 // applyRebased makes sure every rebased row (see RebaseSource) holds the
-// transaction's version in merged, with its index entries. The three-way
+// transaction's version in merged, with its index entries and without
+// those of the version it replaced. The three-way
 // merge cannot see a rebased change whose result equals the row's value in
 // the transaction's snapshot (an update by +26 of a row another
 // transaction had changed by -26): the diff from the snapshot shows
@@ -171,25 +169,29 @@ func applyRebased(ctx context.Context, ours, theirs, merged RootValue, rs Rebase
 			if err != nil {
 				return RootValue{}, err
 			}
-			if mFound == oFound && (!oFound || bytes.Equal(mv, ov)) {
-				continue // merged already holds ours
+			if mFound != oFound || oFound && !bytes.Equal(mv, ov) {
+				// merged holds theirs: it must be the version ours was
+				// based on, which ours replaces.
+				if !tFound || !bytes.Equal(tv, was) {
+					return RootValue{}, fmt.Errorf("%w: %w (key %x)", ErrConflict, errRowConflict, key)
+				}
+				if oFound {
+					rowEdits = append(rowEdits, prolly.Edit{Key: key, Value: bytes.Clone(ov)})
+				} else {
+					rowEdits = append(rowEdits, prolly.Edit{Key: key, Delete: true})
+				}
 			}
-			if !tFound || !bytes.Equal(tv, was) {
-				return RootValue{}, fmt.Errorf("%w: %w (key %x)", ErrConflict, errRowConflict, key)
-			}
-			// merged holds theirs (was): replace it by ours, entries too.
+			// Either way theirs's entries of was are there, which ours's
+			// own maps never had: they go, and ours's are made sure of.
 			old, err := enc.IndexEntries(ctx, mt, key, was)
 			if err != nil {
 				return RootValue{}, err
 			}
 			var now []IndexEntry
 			if oFound {
-				rowEdits = append(rowEdits, prolly.Edit{Key: key, Value: bytes.Clone(ov)})
 				if now, err = enc.IndexEntries(ctx, mt, key, ov); err != nil {
 					return RootValue{}, err
 				}
-			} else {
-				rowEdits = append(rowEdits, prolly.Edit{Key: key, Delete: true})
 			}
 			for i := range mt.Indexes {
 				var o, n []byte
@@ -210,15 +212,17 @@ func applyRebased(ctx context.Context, ours, theirs, merged RootValue, rs Rebase
 				}
 			}
 		}
-		if len(rowEdits) == 0 {
+		if len(rowEdits) == 0 && !slices.ContainsFunc(ixEdits, func(e []prolly.Edit) bool { return len(e) > 0 }) {
 			continue
 		}
 		def := *mt
-		slices.SortFunc(rowEdits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
-		if mm, err = mm.Apply(ctx, rowEdits); err != nil {
-			return RootValue{}, err
+		if len(rowEdits) > 0 {
+			slices.SortFunc(rowEdits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
+			if mm, err = mm.Apply(ctx, rowEdits); err != nil {
+				return RootValue{}, err
+			}
+			def.Rows = mm.Root()
 		}
-		def.Rows = mm.Root()
 		def.Indexes = slices.Clone(mt.Indexes)
 		for i, edits := range ixEdits {
 			if len(edits) == 0 {
@@ -239,66 +243,6 @@ func applyRebased(ctx context.Context, ours, theirs, merged RootValue, rs Rebase
 		}
 	}
 	return merged, nil
-}
-
-// dropRebasedEntries removes from merged's indexes the entries of the
-// committed versions that rebased rows replaced (see RebaseSource), unless
-// the transaction's own version of the row has the same entry. A rebased
-// row that the merged map still holds as it was (a change rolled back to
-// a savepoint) keeps its entries.
-func dropRebasedEntries(ctx context.Context, cs prolly.ChunkStore, merged *Table, ours store.Address, rebased map[string][]byte, enc IndexEncoder) error {
-	if len(rebased) == 0 || len(merged.Indexes) == 0 {
-		return nil
-	}
-	o, err := prolly.Load(ctx, cs, ours)
-	if err != nil {
-		return err
-	}
-	mr, err := prolly.Load(ctx, cs, merged.Rows)
-	if err != nil {
-		return err
-	}
-	drops := make([][]prolly.Edit, len(merged.Indexes))
-	for k, was := range rebased {
-		key := []byte(k)
-		if cur, found, err := mr.Get(ctx, key); err != nil {
-			return err
-		} else if found && bytes.Equal(cur, was) {
-			continue
-		}
-		old, err := enc.IndexEntries(ctx, merged, key, was)
-		if err != nil {
-			return err
-		}
-		var now []IndexEntry
-		if row, found, err := o.Get(ctx, key); err != nil {
-			return err
-		} else if found {
-			if now, err = enc.IndexEntries(ctx, merged, key, row); err != nil {
-				return err
-			}
-		}
-		for i, e := range old {
-			if e.Key != nil && (now == nil || !bytes.Equal(now[i].Key, e.Key)) {
-				drops[i] = append(drops[i], prolly.Edit{Key: e.Key, Delete: true})
-			}
-		}
-	}
-	for i, edits := range drops {
-		if len(edits) == 0 {
-			continue
-		}
-		slices.SortFunc(edits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
-		m, err := prolly.Load(ctx, cs, merged.Indexes[i].Rows)
-		if err != nil {
-			return err
-		}
-		if m, err = m.Apply(ctx, edits); err != nil {
-			return err
-		}
-		merged.Indexes[i].Rows = m.Root()
-	}
-	return nil
 }
 
 // DuplicateKeyError is a commit-time merge's finding that both
