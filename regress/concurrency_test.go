@@ -16,6 +16,33 @@ import (
 	"github.com/prollypg/prollypg/regress/internal/testserver"
 )
 
+// execResult is what a statement run in the background gave.
+type execResult struct {
+	tag string
+	err error
+}
+
+// execAsync runs sql on c in a goroutine, for a statement expected to
+// wait for another session; receive from the channel for its outcome.
+func execAsync(ctx context.Context, c *pgx.Conn, sql string) <-chan execResult {
+	done := make(chan execResult, 1)
+	go func() {
+		tag, err := c.Exec(ctx, sql)
+		done <- execResult{tag.String(), err}
+	}()
+	return done
+}
+
+// stillWaiting fails the test if the background statement ends within d.
+func stillWaiting(t *testing.T, done <-chan execResult, d time.Duration, what string) {
+	t.Helper()
+	select {
+	case r := <-done:
+		t.Fatalf("%s did not wait: %s %v", what, r.tag, r.err)
+	case <-time.After(d):
+	}
+}
+
 // TestKeylessInsertsFromManyClients: clients inserting into a table without
 // a primary key, each in its own transaction block, never conflict and
 // never lose a row, whether the rows are identical or not. The hidden row
@@ -285,22 +312,14 @@ func TestWaitingUpdateRechecks(t *testing.T) {
 		t.Helper()
 		exec(t, ctx, a, "BEGIN")
 		exec(t, ctx, a, sqlA)
-		done := make(chan string, 1)
-		go func() {
-			tag, err := b.Exec(ctx, sqlB)
-			if err != nil {
-				done <- err.Error()
-				return
-			}
-			done <- tag.String()
-		}()
-		select {
-		case got := <-done:
-			t.Fatalf("%s did not wait for %s: %s", sqlB, sqlA, got)
-		case <-time.After(150 * time.Millisecond):
-		}
+		done := execAsync(ctx, b, sqlB)
+		stillWaiting(t, done, 150*time.Millisecond, sqlB+" after "+sqlA)
 		exec(t, ctx, a, "COMMIT")
-		return <-done
+		r := <-done
+		if r.err != nil {
+			return r.err.Error()
+		}
+		return r.tag
 	}
 	if tag := run("UPDATE job SET state = 'taken' WHERE id = 1", "UPDATE job SET state = 'mine' WHERE id = 1 AND state = 'new'"); tag != "UPDATE 0" {
 		t.Errorf("the row no longer matches: %s, want UPDATE 0", tag)
@@ -327,19 +346,15 @@ func TestDeadlock(t *testing.T) {
 	exec(t, ctx, b, "BEGIN")
 	exec(t, ctx, a, "UPDATE dl SET n = n + 1 WHERE id = 1")
 	exec(t, ctx, b, "UPDATE dl SET n = n + 10 WHERE id = 2")
-	aDone := make(chan error, 1)
-	go func() {
-		_, err := a.Exec(ctx, "UPDATE dl SET n = n + 1 WHERE id = 2") // waits for b
-		aDone <- err
-	}()
+	aDone := execAsync(ctx, a, "UPDATE dl SET n = n + 1 WHERE id = 2") // waits for b
 	time.Sleep(100 * time.Millisecond)
 	_, errB := b.Exec(ctx, "UPDATE dl SET n = n + 10 WHERE id = 1") // closes the cycle
 	if sqlstate(errB) != "40P01" {
 		t.Fatalf("the transaction closing the cycle: %v, want SQLSTATE 40P01", errB)
 	}
 	exec(t, ctx, b, "ROLLBACK") // releases b's lock: a goes on
-	if err := <-aDone; err != nil {
-		t.Fatalf("the other transaction: %v", err)
+	if r := <-aDone; r.err != nil {
+		t.Fatalf("the other transaction: %v", r.err)
 	}
 	exec(t, ctx, a, "COMMIT")
 	wantRows(t, ctx, a, "SELECT id, n FROM dl ORDER BY id", "1 | 1", "2 | 1")
@@ -502,23 +517,15 @@ func TestAdvisoryLocks(t *testing.T) {
 	exec(t, ctx, a, "SELECT pg_advisory_lock(7)")
 	exec(t, ctx, a, "SELECT pg_advisory_lock(7)")
 	wantRows(t, ctx, b, "SELECT pg_try_advisory_lock(7)", "f")
-	done := make(chan error, 1)
-	go func() {
-		_, err := b.Exec(ctx, "SELECT pg_advisory_lock(7)")
-		done <- err
-	}()
+	done := execAsync(ctx, b, "SELECT pg_advisory_lock(7)")
 	time.Sleep(100 * time.Millisecond)
 	wantRows(t, ctx, c, "SELECT pg_blocking_pids("+bPID+")", "{"+aPID+"}")
 	wantRows(t, ctx, c, "SELECT pg_isolation_test_session_is_blocked("+bPID+", '{"+aPID+"}')", "t")
 	exec(t, ctx, a, "SELECT pg_advisory_unlock(7)")
-	select {
-	case err := <-done:
-		t.Fatalf("the lock was taken twice and released once, yet the waiter went on (%v)", err)
-	case <-time.After(100 * time.Millisecond):
-	}
+	stillWaiting(t, done, 100*time.Millisecond, "pg_advisory_lock of a lock taken twice and released once")
 	exec(t, ctx, a, "SELECT pg_advisory_unlock(7)")
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	if r := <-done; r.err != nil {
+		t.Fatal(r.err)
 	}
 	exec(t, ctx, a, "BEGIN")
 	exec(t, ctx, a, "SELECT pg_advisory_xact_lock(8)")
@@ -609,15 +616,11 @@ func TestRebasedUpdateRolledBackToSavepoint(t *testing.T) {
 	exec(t, ctx, b, "SAVEPOINT s")
 	exec(t, ctx, a, "BEGIN")
 	exec(t, ctx, a, "UPDATE sp SET n = n - 26 WHERE id = 1")
-	done := make(chan error, 1)
-	go func() {
-		_, err := b.Exec(ctx, "UPDATE sp SET n = n + 1 WHERE id = 1")
-		done <- err
-	}()
-	time.Sleep(100 * time.Millisecond)
+	done := execAsync(ctx, b, "UPDATE sp SET n = n + 1 WHERE id = 1")
+	stillWaiting(t, done, 100*time.Millisecond, "an UPDATE of a locked row")
 	exec(t, ctx, a, "COMMIT")
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	if r := <-done; r.err != nil {
+		t.Fatal(r.err)
 	}
 	exec(t, ctx, b, "ROLLBACK TO s")
 	exec(t, ctx, b, "COMMIT")
