@@ -107,6 +107,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	// UPDATE ... FROM and DELETE ... USING read the target's rows joined
 	// with other tables: a row matching several times is changed once.
 	var lastKey []byte
+	updateMode := updateLockMode(t, p.Sets)
 	var touched map[string]bool // ON CONFLICT: the rows this statement wrote
 	for {
 		in, err := src.Next()
@@ -168,7 +169,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			}
 			key := slices.Clone(src.(keyedRows).Key())
 			stored := in // the version in this transaction's maps
-			in, skip, err := p.lockRow(env, t, key, in)
+			in, skip, err := p.lockRow(env, t, key, in, updateMode)
 			if err != nil {
 				return nil, err
 			}
@@ -218,7 +219,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			}
 			key := slices.Clone(src.(keyedRows).Key())
 			stored := in
-			in, skip, err := p.lockRow(env, t, key, in)
+			in, skip, err := p.lockRow(env, t, key, in, ForUpdate)
 			if err != nil {
 				return nil, err
 			}

@@ -1,6 +1,6 @@
 package exec
 
-// LockRows is SELECT ... FOR UPDATE (or FOR NO KEY UPDATE) over one table:
+// LockRows is SELECT ... FOR UPDATE (NO KEY UPDATE, SHARE, KEY SHARE) over one table:
 // it takes the row lock of each row that reaches it, where PostgreSQL's
 // LockRows node sits, above the sort and below the LIMIT, so that a LIMIT
 // counts locked rows and SKIP LOCKED hands each row to one taker. A row
@@ -17,6 +17,7 @@ type LockRows struct {
 	// for a newer version of a row than the one read.
 	Exprs   []Expr
 	Recheck Expr
+	Mode    LockMode
 	Wait    LockWait
 }
 
@@ -49,7 +50,7 @@ func (r *lockedRows) Next() (Row, error) {
 			return nil, err
 		}
 		r.keyBuf = key
-		newer, _, skip, err := r.env.Txn.lockKey(r.env, p.Table, key, p.Wait, p.Recheck)
+		newer, _, skip, err := r.env.Txn.lockKey(r.env, p.Table, key, p.Mode, p.Wait, p.Recheck)
 		switch {
 		case err != nil:
 			return nil, err

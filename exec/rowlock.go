@@ -4,80 +4,197 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
-// RowLocks are the row locks of an engine's transactions, as PostgreSQL
-// takes them for UPDATE and DELETE: a transaction that changes a row holds
-// its lock until it ends, and another that wants to change the row waits
-// for it. One RowLocks serves every session of an engine; locks live in
-// memory only, since they matter only between running transactions.
+// RowLocks is the lock table of an engine's transactions: the row locks
+// PostgreSQL takes for UPDATE, DELETE and SELECT ... FOR UPDATE/NO KEY
+// UPDATE/SHARE/KEY SHARE, the table locks of LOCK TABLE and the advisory
+// locks, each in PostgreSQL's modes with PostgreSQL's conflicts. A
+// transaction holds its locks until it ends; another that asks for a
+// conflicting mode waits. One RowLocks serves every session of an engine;
+// locks live in memory only, since they matter only between running
+// transactions.
 //
 // Invariants:
-//  1. A lock has one holder, a transaction's owner id; a holder asking
-//     again gets it at once.
+//  1. An owner (a transaction's or a session's id) holds a set of modes on
+//     a key; two owners never hold conflicting modes on one key, and an
+//     owner's own modes never conflict with each other.
 //  2. Every lock an owner holds is released by ReleaseAll, which the
 //     session calls once the transaction's commit is durable (or it rolled
 //     back): a waiter that then reads the branch sees the holder's change.
-//  3. A waiter whose wait would close a cycle of waiters fails at once
-//     with 40P01; every cycle is closed by some wait, so none goes
-//     unnoticed. A waiter whose context ends stops waiting.
+//  3. A waiter that has waited deadlock_timeout looks for a cycle of
+//     waiters through itself and fails with 40P01 if there is one; every
+//     cycle has such a waiter, so none goes unnoticed, and the victim is
+//     the first whose timeout runs out, as in PostgreSQL. A waiter whose
+//     context ends stops waiting.
 type RowLocks struct {
 	mu      sync.Mutex
-	held    map[RowLockKey]*rowLock
+	held    map[RowLockKey]*lockEntry
 	owned   map[uint64][]RowLockKey
-	waiting map[uint64]uint64 // owner → the owner whose lock it waits for
+	waiting map[uint64]lockWant // owner → the lock it waits for
 }
 
-// RowLockKey names a row: its table (schema + "." + name) on a branch of a
-// database, and its primary-map key.
+// LockSpace says what a lock key names, which decides the modes' conflicts.
+type LockSpace uint8
+
+const (
+	SpaceRow      LockSpace = iota // a table's row: ForKeyShare ... ForUpdate
+	SpaceTable                     // a table (LOCK TABLE): AccessShare ... AccessExclusive
+	SpaceAdvisory                  // an advisory lock: ShareLock or ExclusiveLock
+)
+
+// RowLockKey names a lockable object: a row by its table (schema + "." +
+// name) on a branch of a database and its primary-map key; a table by its
+// name with Key empty; an advisory lock by its key.
 type RowLockKey struct {
+	Space                   LockSpace
 	Database, Branch, Table string
 	Key                     string
 }
 
-type rowLock struct {
-	owner uint64
-	free  chan struct{} // closed when released
+// LockMode is a lock's strength; its meaning depends on the key's space.
+type LockMode uint8
+
+// Row lock modes, weakest first.
+const (
+	ForKeyShare LockMode = iota + 1
+	ForShare
+	ForNoKeyUpdate
+	ForUpdate
+)
+
+// Table lock modes (also advisory: ShareLock and ExclusiveLock), weakest
+// first, numbered as PostgreSQL's lockdefs.h.
+const (
+	AccessShareLock LockMode = iota + 1
+	RowShareLock
+	RowExclusiveLock
+	ShareUpdateExclusiveLock
+	ShareLock
+	ShareRowExclusiveLock
+	ExclusiveLock
+	AccessExclusiveLock
+)
+
+// rowConflicts[m] is the set (bit i for mode i) of row modes m conflicts
+// with (PostgreSQL's tupleLockExtraInfo / MultiXactStatus table).
+var rowConflicts = [...]uint16{
+	ForKeyShare:    1 << ForUpdate,
+	ForShare:       1<<ForNoKeyUpdate | 1<<ForUpdate,
+	ForNoKeyUpdate: 1<<ForShare | 1<<ForNoKeyUpdate | 1<<ForUpdate,
+	ForUpdate:      1<<ForKeyShare | 1<<ForShare | 1<<ForNoKeyUpdate | 1<<ForUpdate,
+}
+
+// tableConflicts[m] is the set of table modes m conflicts with
+// (PostgreSQL's LockConflicts).
+var tableConflicts = [...]uint16{
+	AccessShareLock:          1 << AccessExclusiveLock,
+	RowShareLock:             1<<ExclusiveLock | 1<<AccessExclusiveLock,
+	RowExclusiveLock:         1<<ShareLock | 1<<ShareRowExclusiveLock | 1<<ExclusiveLock | 1<<AccessExclusiveLock,
+	ShareUpdateExclusiveLock: 1<<ShareUpdateExclusiveLock | 1<<ShareLock | 1<<ShareRowExclusiveLock | 1<<ExclusiveLock | 1<<AccessExclusiveLock,
+	ShareLock:                1<<RowExclusiveLock | 1<<ShareUpdateExclusiveLock | 1<<ShareRowExclusiveLock | 1<<ExclusiveLock | 1<<AccessExclusiveLock,
+	ShareRowExclusiveLock:    1<<RowExclusiveLock | 1<<ShareUpdateExclusiveLock | 1<<ShareLock | 1<<ShareRowExclusiveLock | 1<<ExclusiveLock | 1<<AccessExclusiveLock,
+	ExclusiveLock:            1<<RowShareLock | 1<<RowExclusiveLock | 1<<ShareUpdateExclusiveLock | 1<<ShareLock | 1<<ShareRowExclusiveLock | 1<<ExclusiveLock | 1<<AccessExclusiveLock,
+	AccessExclusiveLock:      0x1fe,
+}
+
+// conflicts returns the modes that mode conflicts with in space s.
+func conflicts(s LockSpace, mode LockMode) uint16 {
+	if s == SpaceRow {
+		return rowConflicts[mode]
+	}
+	return tableConflicts[mode]
+}
+
+type lockEntry struct {
+	holders map[uint64]uint16 // owner → the modes it holds (bit i for mode i)
+	changed chan struct{}     // closed, and replaced, when a holder releases
+}
+
+type lockWant struct {
+	key  RowLockKey
+	mode LockMode
 }
 
 // NewRowLocks returns a lock table with no locks.
 func NewRowLocks() *RowLocks {
-	return &RowLocks{held: map[RowLockKey]*rowLock{}, owned: map[uint64][]RowLockKey{}, waiting: map[uint64]uint64{}}
+	return &RowLocks{held: map[RowLockKey]*lockEntry{}, owned: map[uint64][]RowLockKey{}, waiting: map[uint64]lockWant{}}
 }
 
-// Lock takes the lock on k for owner, waiting while another owner holds
-// it. fresh reports that owner did not hold it before the call; waited,
-// that it had to wait for another owner's transaction to end.
-func (l *RowLocks) Lock(ctx context.Context, owner uint64, k RowLockKey) (fresh, waited bool, err error) {
+// blockers returns the owners other than owner holding modes on e that
+// conflict with mode.
+func (e *lockEntry) blockers(s LockSpace, owner uint64, mode LockMode, out []uint64) []uint64 {
+	c := conflicts(s, mode)
+	for o, held := range e.holders {
+		if o != owner && held&c != 0 {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// grant records that owner holds mode on k; the caller holds l.mu and
+// checked that nothing conflicts. fresh reports that owner did not already
+// hold mode or a stronger one.
+func (l *RowLocks) grant(owner uint64, k RowLockKey, e *lockEntry, mode LockMode) (fresh bool) {
+	if e == nil {
+		e = &lockEntry{holders: map[uint64]uint16{}, changed: make(chan struct{})}
+		l.held[k] = e
+	}
+	held, had := e.holders[owner]
+	if !had {
+		l.owned[owner] = append(l.owned[owner], k)
+	}
+	e.holders[owner] = held | 1<<mode
+	return held>>mode == 0
+}
+
+// Lock takes mode on k for owner, waiting while other owners hold
+// conflicting modes. fresh reports that owner did not hold mode or a
+// stronger one before the call; waited, that it had to wait for another
+// owner's transaction to end. After deadlockTimeout of waiting it checks
+// for a deadlock (40P01).
+func (l *RowLocks) Lock(ctx context.Context, owner uint64, k RowLockKey, mode LockMode, deadlockTimeout time.Duration) (fresh, waited bool, err error) {
+	var timer <-chan time.Time
+	var buf []uint64
 	for {
 		l.mu.Lock()
-		rl := l.held[k]
-		if rl == nil {
-			l.held[k] = &rowLock{owner: owner, free: make(chan struct{})}
-			l.owned[owner] = append(l.owned[owner], k)
+		e := l.held[k]
+		if e == nil || len(e.blockers(k.Space, owner, mode, buf[:0])) == 0 {
+			fresh = l.grant(owner, k, e, mode)
 			l.mu.Unlock()
-			return true, waited, nil
+			return fresh, waited, nil
 		}
-		if rl.owner == owner {
+		if timer == nil && l.simpleDeadlock(owner, k, e, mode) {
 			l.mu.Unlock()
-			return false, waited, nil
+			return false, waited, errDeadlock()
 		}
-		for o, ok := rl.owner, true; ok; o, ok = l.waiting[o] {
-			if o == owner {
-				l.mu.Unlock()
-				return false, waited, pgerr.New(pgerr.DeadlockDetected, "deadlock detected").
-					WithDetail("Two transactions wait for rows each other has locked.").
-					WithHint("See server log for query details.")
-			}
-		}
-		l.waiting[owner] = rl.owner
-		free := rl.free
+		l.waiting[owner] = lockWant{k, mode}
+		changed := e.changed
 		l.mu.Unlock()
+		if timer == nil {
+			t := time.NewTimer(max(deadlockTimeout, time.Millisecond))
+			defer t.Stop()
+			timer = t.C
+		}
 		select {
-		case <-free:
+		case <-changed:
 		case <-ctx.Done():
+		case <-timer:
+			l.mu.Lock()
+			cycle := l.inCycle(owner)
+			if cycle {
+				delete(l.waiting, owner)
+			}
+			l.mu.Unlock()
+			if cycle {
+				return false, waited, errDeadlock()
+			}
+			timer = make(chan time.Time) // checked once, as PostgreSQL does
+			continue
 		}
 		l.mu.Lock()
 		delete(l.waiting, owner)
@@ -89,52 +206,124 @@ func (l *RowLocks) Lock(ctx context.Context, owner uint64, k RowLockKey) (fresh,
 	}
 }
 
-// TryLock takes the lock on k for owner if no other owner holds it, without
-// waiting (NOWAIT, SKIP LOCKED). ok reports whether owner holds it now.
-func (l *RowLocks) TryLock(owner uint64, k RowLockKey) (fresh, ok bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	rl := l.held[k]
-	switch {
-	case rl == nil:
-		l.held[k] = &rowLock{owner: owner, free: make(chan struct{})}
-		l.owned[owner] = append(l.owned[owner], k)
-		return true, true
-	case rl.owner == owner:
-		return false, true
+func errDeadlock() error {
+	return pgerr.New(pgerr.DeadlockDetected, "deadlock detected").
+		WithDetail("Two transactions wait for locks each other holds.").
+		WithHint("See server log for query details.")
+}
+
+// simpleDeadlock reports whether owner, about to wait for mode on k,
+// holds a mode on k that another waiter for k waits for, while that
+// waiter holds one owner would wait for: two upgrades of one lock, which
+// PostgreSQL fails at once (ProcSleep's early deadlock) rather than after
+// deadlock_timeout. The caller holds l.mu.
+func (l *RowLocks) simpleDeadlock(owner uint64, k RowLockKey, e *lockEntry, mode LockMode) bool {
+	mine := e.holders[owner]
+	if mine == 0 {
+		return false
 	}
-	return false, false
-}
-
-// WaitsFor returns the owner whose lock owner waits for, 0 when it waits
-// for none.
-func (l *RowLocks) WaitsFor(owner uint64) uint64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.waiting[owner]
-}
-
-// Holder returns the owner holding the lock on k, 0 for none.
-func (l *RowLocks) Holder(k RowLockKey) uint64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if rl := l.held[k]; rl != nil {
-		return rl.owner
+	for o, w := range l.waiting {
+		if o != owner && w.key == k && conflicts(k.Space, w.mode)&mine != 0 && conflicts(k.Space, mode)&e.holders[o] != 0 {
+			return true
+		}
 	}
-	return 0
+	return false
 }
 
-// Release releases one lock owner holds, waking its waiters; false when
-// owner does not hold it.
+// inCycle reports whether owner's wait leads, through the owners it waits
+// for, back to owner. The caller holds l.mu.
+func (l *RowLocks) inCycle(owner uint64) bool {
+	seen := map[uint64]bool{}
+	var visit func(o uint64) bool
+	visit = func(o uint64) bool {
+		w, ok := l.waiting[o]
+		if !ok || seen[o] {
+			return false
+		}
+		seen[o] = true
+		e := l.held[w.key]
+		if e == nil {
+			return false
+		}
+		for _, b := range e.blockers(w.key.Space, o, w.mode, nil) {
+			if b == owner || visit(b) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(owner)
+}
+
+// TryLock takes mode on k for owner if no other owner holds a conflicting
+// mode, without waiting (NOWAIT, SKIP LOCKED). ok reports whether owner
+// holds it now.
+func (l *RowLocks) TryLock(owner uint64, k RowLockKey, mode LockMode) (fresh, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.held[k]
+	if e != nil && len(e.blockers(k.Space, owner, mode, nil)) > 0 {
+		return false, false
+	}
+	return l.grant(owner, k, e, mode), true
+}
+
+// WaitsFor returns the owners holding the lock owner waits for, in modes
+// that conflict with the one it wants; none when it waits for nothing.
+func (l *RowLocks) WaitsFor(owner uint64) []uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w, ok := l.waiting[owner]
+	if !ok {
+		return nil
+	}
+	if e := l.held[w.key]; e != nil {
+		return e.blockers(w.key.Space, owner, w.mode, nil)
+	}
+	return nil
+}
+
+// LockInfo is one granted or awaited lock, as pg_locks shows it.
+type LockInfo struct {
+	Key     RowLockKey
+	Owner   uint64
+	Mode    LockMode
+	Granted bool
+}
+
+// Snapshot returns every lock held or awaited now.
+func (l *RowLocks) Snapshot() []LockInfo {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []LockInfo
+	for k, e := range l.held {
+		for o, modes := range e.holders {
+			for m := LockMode(1); m <= AccessExclusiveLock; m++ {
+				if modes&(1<<m) != 0 {
+					out = append(out, LockInfo{Key: k, Owner: o, Mode: m, Granted: true})
+				}
+			}
+		}
+	}
+	for o, w := range l.waiting {
+		out = append(out, LockInfo{Key: w.key, Owner: o, Mode: w.mode})
+	}
+	return out
+}
+
+// Release releases the modes owner holds on k, waking its waiters; false
+// when owner holds none.
 func (l *RowLocks) Release(owner uint64, k RowLockKey) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	rl := l.held[k]
-	if rl == nil || rl.owner != owner {
+	e := l.held[k]
+	if e == nil {
 		return false
 	}
-	close(rl.free)
-	delete(l.held, k)
+	if _, ok := e.holders[owner]; !ok {
+		return false
+	}
+	l.drop(owner, k, e)
 	keys := l.owned[owner]
 	if i := slices.Index(keys, k); i >= 0 {
 		l.owned[owner] = slices.Delete(keys, i, i+1)
@@ -142,14 +331,27 @@ func (l *RowLocks) Release(owner uint64, k RowLockKey) bool {
 	return true
 }
 
+// drop removes owner from e's holders and wakes e's waiters; the caller
+// holds l.mu.
+func (l *RowLocks) drop(owner uint64, k RowLockKey, e *lockEntry) {
+	delete(e.holders, owner)
+	close(e.changed)
+	if len(e.holders) == 0 {
+		delete(l.held, k)
+		return
+	}
+	e.changed = make(chan struct{})
+}
+
 // ReleaseAll releases every lock owner holds, waking their waiters.
 func (l *RowLocks) ReleaseAll(owner uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, k := range l.owned[owner] {
-		if rl := l.held[k]; rl != nil && rl.owner == owner {
-			close(rl.free)
-			delete(l.held, k)
+		if e := l.held[k]; e != nil {
+			if _, ok := e.holders[owner]; ok {
+				l.drop(owner, k, e)
+			}
 		}
 	}
 	delete(l.owned, owner)

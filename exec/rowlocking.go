@@ -49,8 +49,8 @@ const (
 // on, as PostgreSQL does (see lockKey); skip means there is no row to
 // change. A change based on a newer version is recorded (Txn.rebased) for
 // the commit-time merge, which takes it over that version.
-func (p *Modify) lockRow(env *Env, t *Table, key []byte, in Row) (Row, bool, error) {
-	row, now, skip, err := env.Txn.lockKey(env, t, key, LockBlock, p.Recheck)
+func (p *Modify) lockRow(env *Env, t *Table, key []byte, in Row, mode LockMode) (Row, bool, error) {
+	row, now, skip, err := env.Txn.lockKey(env, t, key, mode, LockBlock, p.Recheck)
 	if err != nil || skip || row == nil {
 		return in, skip, err
 	}
@@ -63,6 +63,32 @@ func (p *Modify) lockRow(env *Env, t *Table, key []byte, in Row) (Row, bool, err
 	}
 	tx.rebased[tk][string(key)] = now
 	return row, false, nil
+}
+
+// updateLockMode is the row lock an UPDATE setting the columns sets (by
+// position, nil for unchanged) takes: FOR UPDATE when it changes a column
+// of a unique index without a predicate or expressions, which a foreign
+// key may reference, and FOR NO KEY UPDATE else, so that it does not wait
+// for (nor block) the FOR KEY SHARE locks of foreign-key checks, as in
+// PostgreSQL.
+func updateLockMode(t *Table, sets []Expr) LockMode {
+	key := func(pos int) bool { return pos < len(sets) && sets[pos] != nil }
+	for _, pos := range t.Def.PrimaryKey {
+		if key(pos) {
+			return ForUpdate
+		}
+	}
+	for _, ix := range t.Def.Indexes {
+		if !ix.Unique || ix.Where != "" {
+			continue
+		}
+		for _, c := range ix.Columns {
+			if c.Column >= 0 && key(c.Column) {
+				return ForUpdate
+			}
+		}
+	}
+	return ForNoKeyUpdate
 }
 
 // lockKey takes the row lock of the row of t stored under key and finds
@@ -79,11 +105,11 @@ func (p *Modify) lockRow(env *Env, t *Table, key []byte, in Row) (Row, bool, err
 //
 // With LockNoWait a lock held by another transaction is 55P03, with
 // LockSkip it is skip.
-func (tx *Txn) lockKey(env *Env, t *Table, key []byte, wait LockWait, recheck Expr) (row Row, now []byte, skip bool, err error) {
+func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockWait, recheck Expr) (row Row, now []byte, skip bool, err error) {
 	if tx.Locks == nil || tx.Latest == nil || t.Pinned {
 		return nil, nil, false, nil
 	}
-	k := RowLockKey{Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}
+	k := RowLockKey{Space: SpaceRow, Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}
 	var fresh bool
 	if wait == LockBlock {
 		ctx := env.Ctx
@@ -93,7 +119,7 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, wait LockWait, recheck Ex
 			defer cancel()
 		}
 		var waited bool
-		fresh, waited, err = tx.Locks.Lock(ctx, tx.LockOwner, k)
+		fresh, waited, err = tx.Locks.Lock(ctx, tx.LockOwner, k, mode, tx.deadlockWait)
 		if waited {
 			tx.latest = nil // the holder's commit is newer than what was read
 		}
@@ -105,7 +131,7 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, wait LockWait, recheck Ex
 		}
 	} else {
 		var ok bool
-		if fresh, ok = tx.Locks.TryLock(tx.LockOwner, k); !ok {
+		if fresh, ok = tx.Locks.TryLock(tx.LockOwner, k, mode); !ok {
 			if wait == LockSkip {
 				return nil, nil, true, nil
 			}

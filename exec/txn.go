@@ -61,11 +61,12 @@ type Txn struct {
 	// that is allowed (READ COMMITTED) or a serialization failure.
 	Locks     *RowLocks
 	LockOwner uint64
-	// LockTimeout, when set, returns lock_timeout: how long a row lock
-	// is waited for before 55P03 (0: forever). It is read once per
+	// LockTimeouts, when set, returns lock_timeout, how long a lock is
+	// waited for before 55P03 (0: forever), and deadlock_timeout, how
+	// long before a waiter checks for a deadlock. It is read once per
 	// statement (BeginStatement), not per row.
-	LockTimeout func() time.Duration
-	lockWait    time.Duration
+	LockTimeouts           func() (lock, deadlock time.Duration)
+	lockWait, deadlockWait time.Duration
 	Latest      func(ctx context.Context) (versioning.RootValue, error)
 	Isolation   Isolation
 	// rebased holds, by table and primary-map key, the committed version
@@ -189,9 +190,9 @@ func (tx *Txn) HasRebased() bool { return len(tx.rebased) > 0 }
 
 // BeginStatement marks the start of a statement.
 func (tx *Txn) BeginStatement() {
-	tx.latest, tx.lockWait = nil, 0
-	if tx.LockTimeout != nil {
-		tx.lockWait = tx.LockTimeout()
+	tx.latest, tx.lockWait, tx.deadlockWait = nil, 0, time.Second
+	if tx.LockTimeouts != nil {
+		tx.lockWait, tx.deadlockWait = tx.LockTimeouts()
 	}
 }
 

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,32 +54,34 @@ func (l *liveSessions) backends() []catalog.Backend {
 	return out
 }
 
-// blockingPID returns the pid of the session whose transaction holds the
-// row lock that session pid waits for, 0 when it waits for none
+// blockingPIDs returns the pids of the sessions whose transactions (or
+// session-level advisory locks) hold the lock that session pid waits for,
+// in modes that conflict with its want; none when it waits for nothing
 // (pg_blocking_pids).
-func (l *liveSessions) blockingPID(locks *exec.RowLocks, pid uint32) uint32 {
+func (l *liveSessions) blockingPIDs(locks *exec.RowLocks, pid uint32) []uint32 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var holder uint64
+	var holders []uint64
 	for s := range l.m {
 		if s.ProcessID != pid {
 			continue
 		}
 		for _, o := range [...]uint64{s.lockOwner.Load(), s.advOwner.Load()} {
-			if h := locks.WaitsFor(o); o != 0 && h != 0 {
-				holder = h
+			if o != 0 {
+				holders = append(holders, locks.WaitsFor(o)...)
 			}
 		}
 	}
-	if holder == 0 {
-		return 0
-	}
+	var pids []uint32
 	for s := range l.m {
-		if s.lockOwner.Load() == holder || s.advOwner.Load() == holder {
-			return s.ProcessID
+		if o := s.lockOwner.Load(); o != 0 && slices.Contains(holders, o) {
+			pids = append(pids, s.ProcessID)
+		} else if o := s.advOwner.Load(); o != 0 && slices.Contains(holders, o) {
+			pids = append(pids, s.ProcessID)
 		}
 	}
-	return 0
+	slices.Sort(pids)
+	return pids
 }
 
 // onBranch counts the sessions other than except working on branch of

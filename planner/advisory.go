@@ -15,7 +15,7 @@ import (
 // pg_blocking_pids work alike. A session-level lock is held by the session
 // until it is unlocked as many times as it was taken, or the session ends;
 // a transaction-level one (_xact_) until the transaction ends. The _shared
-// variants are taken as exclusive locks.
+// variants take ShareLock, the others ExclusiveLock.
 
 // advisoryFunc returns the advisory lock function name(args), if it is one.
 func (s *Session) advisoryFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
@@ -42,6 +42,10 @@ func (s *Session) advisoryFunc(name string, args []exec.Expr) (exec.Fn, exec.T, 
 	switch base {
 	case "pg_advisory_lock", "pg_advisory_xact_lock", "pg_try_advisory_lock", "pg_try_advisory_xact_lock":
 		xact, try := strings.Contains(base, "xact"), strings.HasPrefix(base, "pg_try")
+		mode := exec.ExclusiveLock
+		if base != name {
+			mode = exec.ShareLock
+		}
 		t := void
 		if try {
 			t = boolean
@@ -51,7 +55,7 @@ func (s *Session) advisoryFunc(name string, args []exec.Expr) (exec.Fn, exec.T, 
 			if !ok {
 				return exec.Null, nil
 			}
-			got, err := s.lockAdvisory(env, k, xact, try)
+			got, err := s.lockAdvisory(env, k, mode, xact, try)
 			if err != nil || !try {
 				return exec.DText(""), err
 			}
@@ -83,12 +87,12 @@ func (s *Session) advisoryKey(a []exec.Datum) (exec.RowLockKey, bool) {
 		}
 		parts[i] = fmt.Sprint(d.I)
 	}
-	return exec.RowLockKey{Database: s.repo.Name(), Table: "advisory", Key: strings.Join(parts, ":")}, true
+	return exec.RowLockKey{Space: exec.SpaceAdvisory, Database: s.repo.Name(), Key: strings.Join(parts, ":")}, true
 }
 
 // lockAdvisory takes an advisory lock for the session or its transaction;
 // with try, it does not wait and reports whether it got it.
-func (s *Session) lockAdvisory(env *exec.Env, k exec.RowLockKey, xact, try bool) (bool, error) {
+func (s *Session) lockAdvisory(env *exec.Env, k exec.RowLockKey, mode exec.LockMode, xact, try bool) (bool, error) {
 	owner := s.advisoryOwner()
 	if xact {
 		if s.txn == nil || s.txn.Locks == nil {
@@ -98,10 +102,11 @@ func (s *Session) lockAdvisory(env *exec.Env, k exec.RowLockKey, xact, try bool)
 	}
 	var fresh, got bool
 	if try {
-		fresh, got = s.e.locks.TryLock(owner, k)
+		fresh, got = s.e.locks.TryLock(owner, k, mode)
 	} else {
 		var err error
-		if fresh, _, err = s.e.locks.Lock(env.Ctx, owner, k); err != nil {
+		_, deadlock := s.lockTimeouts()
+		if fresh, _, err = s.e.locks.Lock(env.Ctx, owner, k, mode, deadlock); err != nil {
 			return false, err
 		}
 		got = true

@@ -545,8 +545,13 @@ func (a *analyzer) drop(s *pg.DropStmt) (utility, error) {
 }
 
 // dropTables runs DROP TABLE: each table goes with its indexes and the
-// sequences its columns own.
+// sequences its columns own. The tables named are dropped as one set, as
+// in PostgreSQL: a foreign key or an inheritance link between two of them
+// does not hold the drop back.
 func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, error) {
+	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
+	type named struct{ schema, name string }
+	var set []named
 	for _, obj := range s.Objects {
 		schema, name := splitName(nameList(obj.GetList().Items))
 		rel, relSchema, err := a.lookupRelation(ctx, schema, name)
@@ -562,16 +567,55 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		case rel.kind != relTable:
 			return "", wrongObjectType(name, rel.kind, relTable)
 		}
-		if err := a.dropDescendants(ctx, rel.table, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+		set = append(set, named{relSchema, rel.table.Name})
+	}
+	inSet := func(schema, name string) bool { return slices.Contains(set, named{schema, name}) }
+	if len(set) > 1 {
+		// Keys between members of the set go silently; children go before
+		// their parents so that dropping a parent finds no heirs left.
+		for _, n := range set {
+			t, ok, err := a.tx.Root.Table(ctx, n.schema, n.name)
+			if err != nil || !ok {
+				return "", err
+			}
+			refs, err := referencingOthers(ctx, a.tx.Root, t)
+			if err != nil {
+				return "", err
+			}
+			refs = slices.DeleteFunc(refs, func(r versioning.ForeignKeyRef) bool { return !inSet(r.Schema, r.Table) })
+			if err := a.dropForeignKeys(ctx, refs); err != nil {
+				return "", err
+			}
+		}
+		depth := func(n named) int {
+			d := 0
+			for t, ok, _ := a.tx.Root.Table(ctx, n.schema, n.name); ok && len(t.Inherits) > 0 && d < 100; d++ {
+				t, ok, _ = a.tx.Root.Table(ctx, t.Inherits[0].Schema, t.Inherits[0].Name)
+			}
+			return d
+		}
+		slices.SortStableFunc(set, func(x, y named) int { return depth(y) - depth(x) })
+	}
+	for _, n := range set {
+		// Looked up again: an earlier member's drop may have changed or
+		// removed it (a partition goes with its parent).
+		t, ok, err := a.tx.Root.Table(ctx, n.schema, n.name)
+		if err != nil {
 			return "", err
 		}
-		if err := a.dependentKeys(ctx, rel.table, "table "+rel.table.Name, s.Behavior == pg.DropBehavior_DROP_CASCADE, nil); err != nil {
+		if !ok {
+			continue
+		}
+		if err := a.dropDescendants(ctx, t, cascade); err != nil {
 			return "", err
 		}
-		if err := a.dropDependentViews(ctx, relSchema, name, "table "+name, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+		if err := a.dependentKeys(ctx, t, "table "+t.Name, cascade, nil); err != nil {
 			return "", err
 		}
-		if err := a.dropTable(ctx, relSchema, rel.table); err != nil {
+		if err := a.dropDependentViews(ctx, n.schema, n.name, "table "+n.name, cascade); err != nil {
+			return "", err
+		}
+		if err := a.dropTable(ctx, n.schema, t); err != nil {
 			return "", err
 		}
 	}

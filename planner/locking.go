@@ -3,6 +3,7 @@ package planner
 import (
 	"cmp"
 	"context"
+	"errors"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -11,10 +12,10 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
-// Row locks: FOR UPDATE and FOR NO KEY UPDATE of a query over one table
-// with a primary key take the rows' locks (exec.LockRows), with NOWAIT and
-// SKIP LOCKED, as UPDATE and DELETE do. FOR SHARE and FOR KEY SHARE, and
-// locking clauses over joins, are accepted without taking locks: the
+// Row locks: FOR UPDATE, NO KEY UPDATE, SHARE and KEY SHARE of a query
+// over one table with a primary key take the rows' locks (exec.LockRows)
+// in that mode, with NOWAIT and SKIP LOCKED, as UPDATE and DELETE do.
+// Locking clauses over joins are accepted without taking locks: the
 // commit-time merge still checks writes against concurrent ones.
 
 // rowLocking returns the LockRows node of a SELECT block with a locking
@@ -28,8 +29,16 @@ func (a *analyzer) rowLocking(s *pg.SelectStmt, sc *scope, grouped bool, exprs [
 	}
 	lc := s.LockingClause[0].GetLockingClause()
 	it := sc.items[0]
-	if lc.Strength != pg.LockClauseStrength_LCS_FORUPDATE && lc.Strength != pg.LockClauseStrength_LCS_FORNOKEYUPDATE ||
-		it.kind != itemTable || it.table == nil || it.tableOID != nil || !it.table.HasPrimaryKey() || it.table.Virtual != nil {
+	mode := exec.ForUpdate
+	switch lc.Strength {
+	case pg.LockClauseStrength_LCS_FORNOKEYUPDATE:
+		mode = exec.ForNoKeyUpdate
+	case pg.LockClauseStrength_LCS_FORSHARE:
+		mode = exec.ForShare
+	case pg.LockClauseStrength_LCS_FORKEYSHARE:
+		mode = exec.ForKeyShare
+	}
+	if it.kind != itemTable || it.table == nil || it.tableOID != nil || !it.table.HasPrimaryKey() || it.table.Virtual != nil {
 		return nil, nil
 	}
 	for i, c := range it.cols {
@@ -54,7 +63,7 @@ func (a *analyzer) rowLocking(s *pg.SelectStmt, sc *scope, grouped bool, exprs [
 	case pg.LockWaitPolicy_LockWaitError:
 		wait = exec.LockNoWait
 	}
-	return &exec.LockRows{Table: it.table, RowAt: len(exprs), Recheck: recheck, Wait: wait}, nil
+	return &exec.LockRows{Table: it.table, RowAt: len(exprs), Recheck: recheck, Mode: mode, Wait: wait}, nil
 }
 
 // lockStrength returns the SQL of a locking clause's strength.
@@ -121,16 +130,21 @@ func checkLocking(s *pg.SelectStmt, sc *scope, grouped, srfs bool) error {
 // read-only transaction may take.
 const rowExclusiveLock = 3
 
-// lockTable is LOCK TABLE. A transaction here never waits on another's
-// table locks: it reads its snapshot and its writes are checked against
-// concurrent ones at COMMIT, which is what the locks pg_dump takes (ACCESS
-// SHARE, to keep tables from being dropped under it) protect. So the
-// statement only checks what PostgreSQL checks: that it runs in a
-// transaction block and names existing tables or views.
+// lockTable is LOCK TABLE: it takes the table lock of each table named,
+// in the mode given (ACCESS EXCLUSIVE by default), held until the
+// transaction ends, waiting for conflicting LOCK TABLE locks of other
+// transactions (or failing at once with NOWAIT). Other statements take no
+// table locks: a transaction reads its snapshot and its writes are checked
+// against concurrent ones at COMMIT, which is what the table locks of
+// reads and writes protect in PostgreSQL.
 func (a *analyzer) lockTable(st *pg.LockStmt) (utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if !a.s.explicit {
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "LOCK TABLE can only be used in transaction blocks")
+		}
+		mode := exec.LockMode(st.Mode)
+		if mode < exec.AccessShareLock || mode > exec.AccessExclusiveLock {
+			mode = exec.AccessExclusiveLock
 		}
 		for _, n := range st.Relations {
 			rv := n.GetRangeVar()
@@ -139,7 +153,7 @@ func (a *analyzer) lockTable(st *pg.LockStmt) (utility, error) {
 					continue
 				}
 			}
-			rel, _, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
+			rel, schema, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
 			if err != nil {
 				return "", err
 			}
@@ -150,7 +164,64 @@ func (a *analyzer) lockTable(st *pg.LockStmt) (utility, error) {
 			default:
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table or view", rv.Relname)
 			}
+			if err := a.s.lockRelation(ctx, a.tx, schema, rv.Relname, mode, st.Nowait); err != nil {
+				return "", err
+			}
 		}
 		return "LOCK TABLE", nil
 	}, nil
 }
+
+// lockRelation takes a table lock on relation schema.name for tx's
+// transaction, held until it ends, waiting for conflicting locks of other
+// transactions up to lock_timeout (or not at all with nowait).
+func (s *Session) lockRelation(ctx context.Context, tx *exec.Txn, schema, name string, mode exec.LockMode, nowait bool) error {
+	if tx.Locks == nil {
+		return nil // a read-only revision: nobody writes it
+	}
+	k := exec.RowLockKey{Space: exec.SpaceTable, Database: tx.Repo.Name(), Branch: tx.Branch, Table: schema + "." + name}
+	if nowait {
+		if _, ok := tx.Locks.TryLock(tx.LockOwner, k, mode); !ok {
+			return pgerr.New(pgerr.LockNotAvailable, "could not obtain lock on relation %q", name)
+		}
+		return nil
+	}
+	lock, deadlock := s.lockTimeouts()
+	lctx := ctx
+	if lock > 0 {
+		var cancel context.CancelFunc
+		lctx, cancel = context.WithTimeoutCause(ctx, lock, errLockTimeout)
+		defer cancel()
+	}
+	if _, _, err := tx.Locks.Lock(lctx, tx.LockOwner, k, mode, deadlock); err != nil {
+		if context.Cause(lctx) == errLockTimeout && ctx.Err() == nil {
+			return pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
+		}
+		return err
+	}
+	return nil
+}
+
+// lockPlanRelations takes the table locks a query holds in PostgreSQL on
+// the relations its plan reads: ROW EXCLUSIVE for INSERT, UPDATE, DELETE
+// and MERGE, ACCESS SHARE else. They conflict only with LOCK TABLE's
+// stronger modes, which so wait for the transactions using the table.
+func (s *Session) lockPlanRelations(ctx context.Context, tx *exec.Txn, an *analysis) error {
+	if tx.Locks == nil || len(an.deps) == 0 {
+		return nil
+	}
+	mode := exec.AccessShareLock
+	switch an.tag {
+	case "INSERT", "UPDATE", "DELETE", "MERGE":
+		mode = exec.RowExclusiveLock
+	}
+	for _, d := range an.deps {
+		if err := s.lockRelation(ctx, tx, d.Schema, d.Name, mode, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errLockTimeout is the cause of a lock wait's end at lock_timeout.
+var errLockTimeout = errors.New("planner: lock timeout")

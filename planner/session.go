@@ -190,6 +190,7 @@ var defaultVars = map[string]string{
 	"max_stack_depth":                     "2MB",
 	"statement_timeout":                   "0",
 	"lock_timeout":                        "0",
+	"deadlock_timeout":                    "1s",
 	"idle_in_transaction_session_timeout": "0",
 	"client_min_messages":                 "notice",
 	"default_transaction_read_only":       "off",
@@ -350,7 +351,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	if s.detached == nil {
 		s.txn.Locks, s.txn.LockOwner, s.txn.Latest = s.e.locks, s.e.txnIDs.Add(1), s.workingRoot
 		s.lockOwner.Store(s.txn.LockOwner)
-		s.txn.LockTimeout = func() time.Duration { return settingDuration(s.vars["lock_timeout"]) }
+		s.txn.LockTimeouts = s.lockTimeouts
 		s.txn.Isolation = exec.ParseIsolation(s.vars["transaction_isolation"])
 	}
 	tx := s.txn

@@ -272,7 +272,9 @@ func (s *Session) varsRollbackTo(mark map[string]string) {
 
 // failBlock marks the transaction block failed. As PostgreSQL aborts the
 // transaction (or the innermost savepoint's subtransaction) at the error,
-// its settings go back then, not at the ROLLBACK that ends the block.
+// its settings go back then, not at the ROLLBACK that ends the block, and
+// the transaction's locks are released then, so that a deadlock's victim
+// lets the others go on at once.
 func (s *Session) failBlock() {
 	if s.failed {
 		return
@@ -283,6 +285,12 @@ func (s *Session) failBlock() {
 		return
 	}
 	s.endVars(false)
+	s.releaseLocks(s.txn)
+}
+
+// lockTimeouts returns lock_timeout and deadlock_timeout (exec.Txn.LockTimeouts).
+func (s *Session) lockTimeouts() (lock, deadlock time.Duration) {
+	return settingDuration(s.vars["lock_timeout"]), settingDuration(s.vars["deadlock_timeout"])
 }
 
 // StatementTimeout is statement_timeout: how long a statement may run

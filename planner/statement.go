@@ -303,6 +303,9 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 		tag, err := an.run(ctx)
 		return &Result{tag: tag}, err
 	}
+	if err := s.lockPlanRelations(ctx, tx, an); err != nil {
+		return nil, err
+	}
 	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx}
 	rows, err := an.plan.Open(env)
 	if err != nil {

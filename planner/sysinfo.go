@@ -58,7 +58,7 @@ func (s *Session) systemInfoFunc(name string, args []exec.Expr) (exec.Fn, exec.T
 				return exec.Null, nil
 			}
 			var pids []exec.Datum
-			if p := s.e.live.blockingPID(s.e.locks, uint32(a[0].I)); p != 0 {
+			for _, p := range s.e.live.blockingPIDs(s.e.locks, uint32(a[0].I)) {
 				pids = append(pids, exec.DInt(int64(p)))
 			}
 			return exec.NewArray(exec.OIDInt4, pids), nil
@@ -70,11 +70,13 @@ func (s *Session) systemInfoFunc(name string, args []exec.Expr) (exec.Fn, exec.T
 			if a[0].IsNull() || a[1].IsNull() {
 				return exec.Null, nil
 			}
-			p := s.e.live.blockingPID(s.e.locks, uint32(a[0].I))
-			if p == 0 {
-				return exec.DBool(false), nil
+			interesting := int4List(a[1])
+			for _, p := range s.e.live.blockingPIDs(s.e.locks, uint32(a[0].I)) {
+				if slices.Contains(interesting, int64(p)) {
+					return exec.DBool(true), nil
+				}
 			}
-			return exec.DBool(slices.Contains(int4List(a[1]), int64(p))), nil
+			return exec.DBool(false), nil
 		}, exec.TBool, true
 	case name == "pg_backend_pid" && n == 0:
 		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {

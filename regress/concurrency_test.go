@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -335,6 +336,8 @@ func TestWaitingUpdateRechecks(t *testing.T) {
 
 // TestDeadlock: two transactions that lock two rows in opposite orders;
 // one gets 40P01 and its transaction fails, the other goes on and commits.
+// The victim is the waiter whose deadlock_timeout runs out first, as in
+// PostgreSQL: here the one that closes the cycle.
 func TestDeadlock(t *testing.T) {
 	ctx := testserver.Context(t)
 	srv := testserver.Start(t)
@@ -344,6 +347,8 @@ func TestDeadlock(t *testing.T) {
 	exec(t, ctx, a, "INSERT INTO dl VALUES (1, 0), (2, 0)")
 	exec(t, ctx, a, "BEGIN")
 	exec(t, ctx, b, "BEGIN")
+	exec(t, ctx, a, "SET deadlock_timeout = '10s'")
+	exec(t, ctx, b, "SET deadlock_timeout = '50ms'")
 	exec(t, ctx, a, "UPDATE dl SET n = n + 1 WHERE id = 1")
 	exec(t, ctx, b, "UPDATE dl SET n = n + 10 WHERE id = 2")
 	aDone := execAsync(ctx, a, "UPDATE dl SET n = n + 1 WHERE id = 2") // waits for b
@@ -352,10 +357,12 @@ func TestDeadlock(t *testing.T) {
 	if sqlstate(errB) != "40P01" {
 		t.Fatalf("the transaction closing the cycle: %v, want SQLSTATE 40P01", errB)
 	}
-	exec(t, ctx, b, "ROLLBACK") // releases b's lock: a goes on
+	// The failed transaction's locks are gone at the error, before its
+	// ROLLBACK: a goes on.
 	if r := <-aDone; r.err != nil {
 		t.Fatalf("the other transaction: %v", r.err)
 	}
+	exec(t, ctx, b, "ROLLBACK")
 	exec(t, ctx, a, "COMMIT")
 	wantRows(t, ctx, a, "SELECT id, n FROM dl ORDER BY id", "1 | 1", "2 | 1")
 }
@@ -627,4 +634,73 @@ func TestRebasedUpdateRolledBackToSavepoint(t *testing.T) {
 	wantRows(t, ctx, a, "SELECT n FROM sp", "-26")
 	wantRows(t, ctx, a, "SELECT id FROM sp WHERE n = -26", "1")
 	wantRows(t, ctx, a, "SELECT count(*) FROM sp WHERE n <> -26", "0")
+}
+
+// TestLockModes: row and table locks conflict as PostgreSQL's modes do.
+// FOR SHARE is shared between transactions and holds back an UPDATE; FOR
+// KEY SHARE (what a foreign-key check takes) does not hold back an UPDATE
+// of non-key columns, but does one of the key; LOCK TABLE waits for a
+// transaction that read the table, and pg_blocking_pids names every
+// holder in the way.
+func TestLockModes(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE lm (id int PRIMARY KEY, v int)")
+	exec(t, ctx, a, "INSERT INTO lm VALUES (1, 0)")
+	pid := func(conn *pgx.Conn) int32 { return int32(conn.PgConn().PID()) }
+
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, b, "BEGIN")
+	exec(t, ctx, a, "SELECT * FROM lm WHERE id = 1 FOR SHARE")
+	exec(t, ctx, b, "SELECT * FROM lm WHERE id = 1 FOR SHARE") // shared: no wait
+	done := execAsync(ctx, c, "UPDATE lm SET v = v + 1 WHERE id = 1")
+	stillWaiting(t, done, 150*time.Millisecond, "UPDATE of a row two transactions share-lock")
+	var blockers []int32
+	if err := a.QueryRow(ctx, "SELECT pg_blocking_pids($1::int)", pid(c)).Scan(&blockers); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int32{min(pid(a), pid(b)), max(pid(a), pid(b))}; !slices.Equal(blockers, want) {
+		t.Errorf("pg_blocking_pids = %v, want %v", blockers, want)
+	}
+	exec(t, ctx, a, "COMMIT")
+	stillWaiting(t, done, 100*time.Millisecond, "UPDATE while one share lock is left")
+	exec(t, ctx, b, "COMMIT")
+	if r := <-done; r.err != nil {
+		t.Fatal(r.err)
+	}
+
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "SELECT * FROM lm WHERE id = 1 FOR KEY SHARE")
+	exec(t, ctx, b, "UPDATE lm SET v = v + 1 WHERE id = 1") // no key changes: no wait
+	done = execAsync(ctx, b, "UPDATE lm SET id = 2 WHERE id = 1")
+	stillWaiting(t, done, 150*time.Millisecond, "UPDATE of the key of a key-share-locked row")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; r.err != nil || r.tag != "UPDATE 1" {
+		t.Fatalf("key update after the lock's end: %s %v", r.tag, r.err)
+	}
+
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "SELECT count(*) FROM lm")
+	exec(t, ctx, b, "BEGIN")
+	exec(t, ctx, b, "SET lock_timeout = '100ms'")
+	if _, err := b.Exec(ctx, "LOCK TABLE lm IN ACCESS EXCLUSIVE MODE"); sqlstate(err) != "55P03" {
+		t.Errorf("LOCK TABLE while another transaction reads the table: %v, want 55P03", err)
+	}
+	exec(t, ctx, b, "ROLLBACK")
+	exec(t, ctx, b, "BEGIN")
+	done = execAsync(ctx, b, "LOCK TABLE lm")
+	stillWaiting(t, done, 150*time.Millisecond, "LOCK TABLE while another transaction reads the table")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; r.err != nil {
+		t.Fatal(r.err)
+	}
+	done = execAsync(ctx, a, "SELECT count(*) FROM lm")
+	stillWaiting(t, done, 150*time.Millisecond, "SELECT of a table locked in ACCESS EXCLUSIVE mode")
+	exec(t, ctx, b, "COMMIT")
+	if r := <-done; r.err != nil {
+		t.Fatal(r.err)
+	}
 }
