@@ -93,6 +93,20 @@ func (p *IndexScan) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
+	var inSpan func([]byte) bool
+	if p.Index == "" {
+		inSpan = func(k []byte) bool {
+			for _, s := range spans {
+				if bytes.Compare(k, s.lo) >= 0 && (s.hi == nil || bytes.Compare(k, s.hi) < 0) || bytes.Equal(k, s.lo) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	if err := env.Txn.ssiReadIndex(t, inSpan); err != nil {
+		return nil, err
+	}
 	r := &indexRows{env: env, t: t, rows: rows, spans: spans, skip: -1}
 	if ix != nil {
 		if r.index, err = prolly.Load(env.Ctx, cs, ix.Rows); err != nil {
@@ -391,6 +405,9 @@ func (r *indexRows) current() (Row, error) {
 }
 
 func (r *indexRows) decode(v []byte) (Row, error) {
+	if r.env.Txn.serial != nil {
+		r.env.Txn.ssiReadRow(r.t, r.key)
+	}
 	var err error
 	r.row, err = r.t.decodeRow(v, r.row)
 	return r.row, err

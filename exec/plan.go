@@ -62,6 +62,9 @@ func (p *Scan) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := env.Txn.ssiReadTable(t); err != nil {
+		return nil, err
+	}
 	m, err := prolly.Load(env.Ctx, env.Txn.Root.Store(), t.Def.Rows)
 	if err != nil {
 		return nil, err

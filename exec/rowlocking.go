@@ -20,7 +20,7 @@ type Isolation uint8
 const (
 	ReadCommitted  Isolation = iota // also READ UNCOMMITTED, as in PostgreSQL
 	RepeatableRead                  // one snapshot; a concurrently changed row is 40001
-	Serializable                    // as RepeatableRead, for now
+	Serializable                    // as RepeatableRead, and SSI (ssi.go) fails dangerous read/write patterns
 )
 
 // ParseIsolation maps transaction_isolation's values to levels.
@@ -218,4 +218,62 @@ func (m *MergeIndexer) RebasedTables() [][2]string {
 // transaction changed on top of a newer committed version, by key.
 func (m *MergeIndexer) Rebased(schema, table string) map[string][]byte {
 	return m.tx.rebased[schema+"."+table]
+}
+
+// maxUniqueLocks bounds the value locks a transaction's inserts take.
+const maxUniqueLocks = 10000
+
+// uniqueLock is what an insert of a value a primary key or unique index
+// holds once does about other transactions, as PostgreSQL's does: it takes
+// the lock on the value (index "" names the primary key, whose lock is the
+// row's), waiting while another open transaction holds it — one that
+// inserted the same value, or deleted the row — and then reports whether
+// a transaction that committed after this one's snapshot took the value
+// (taken reads the branch's newest committed root; taken(start) says
+// whether the snapshot had it). The caller fails with 23505 then.
+//
+// A transaction takes at most maxUniqueLocks of these: past that (a bulk
+// load), the commit-time merge alone finds a value taken concurrently
+// (23505 at COMMIT), so that the lock table stays small.
+func (tx *Txn) uniqueLock(ctx context.Context, t *Table, index string, value []byte, taken func(root versioning.RootValue) (bool, error)) (bool, error) {
+	if tx.Locks == nil || tx.Latest == nil || t.Pinned || tx.uniqueLocks >= maxUniqueLocks {
+		return false, nil
+	}
+	tx.uniqueLocks++
+	k := RowLockKey{Space: SpaceRow, Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(value)}
+	if index != "" {
+		k.Table += "#" + index
+	}
+	lctx := ctx
+	if d := tx.lockWait; d > 0 {
+		var cancel context.CancelFunc
+		lctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
+		defer cancel()
+	}
+	_, waited, err := tx.Locks.Lock(lctx, tx.LockOwner, k, ForUpdate, tx.deadlockWait)
+	if err != nil {
+		if context.Cause(lctx) == errLockTimeout && ctx.Err() == nil {
+			err = pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
+		}
+		return false, err
+	}
+	if waited {
+		tx.latest = nil
+	}
+	if tx.latest == nil {
+		l, err := tx.Latest(ctx)
+		if err != nil {
+			return false, err
+		}
+		tx.latest = &l
+	}
+	if tx.latest.Addr() == tx.Start.Addr() {
+		return false, nil
+	}
+	now, err := taken(*tx.latest)
+	if err != nil || !now {
+		return false, err
+	}
+	before, err := taken(tx.Start)
+	return !before, err
 }

@@ -67,8 +67,15 @@ type Txn struct {
 	// statement (BeginStatement), not per row.
 	LockTimeouts           func() (lock, deadlock time.Duration)
 	lockWait, deadlockWait time.Duration
-	Latest      func(ctx context.Context) (versioning.RootValue, error)
-	Isolation   Isolation
+	Latest                 func(ctx context.Context) (versioning.RootValue, error)
+	Isolation              Isolation
+	// SSI, when set, tracks the engine's serializable transactions
+	// (ssi.go); serial is this one's state there, made at its first read
+	// or write when it is SERIALIZABLE.
+	SSI    *SSI
+	serial *SerialXact
+	// uniqueLocks counts the value locks its inserts took (uniqueLock).
+	uniqueLocks int
 	// rebased holds, by table and primary-map key, the committed version
 	// of each row this transaction changed on top of a version newer than
 	// its snapshot: the commit-time merge takes the change over it.
@@ -289,13 +296,42 @@ func (w *TableWriter) Insert(ctx context.Context, row Row) error {
 		return err
 	}
 	if w.t.HasPrimaryKey() {
-		if _, exists, err := w.lookup(ctx, key); err != nil {
-			return err
-		} else if exists {
-			return w.uniqueViolation(w.t.Def.PrimaryKeyName, w.t.Def.PrimaryKey, row)
+		err = w.checkKey(ctx, key, row)
+	}
+	if err == nil {
+		err = w.write(ctx, key, nil, row)
+	}
+	// SSI's check of the write comes after the uniqueness checks, and
+	// also when they fail, as PostgreSQL's index insertion does: a
+	// serialization failure masked by the unique violation is reported.
+	if err == nil || pgerr.CodeOf(err) == pgerr.UniqueViolation {
+		if e := w.tx.ssiWrite(w.t, key, ssiInsert); e != nil {
+			return e
 		}
 	}
-	return w.write(ctx, key, nil, row)
+	return err
+}
+
+// checkKey fails with 23505 if the primary key of a new row is taken: in
+// the transaction's view, or by a concurrent transaction, whose end it
+// waits for (uniqueLock).
+func (w *TableWriter) checkKey(ctx context.Context, key []byte, row Row) error {
+	if _, exists, err := w.lookup(ctx, key); err != nil {
+		return err
+	} else if exists {
+		return w.uniqueViolation(w.t.Def.PrimaryKeyName, w.t.Def.PrimaryKey, row)
+	}
+	taken, err := w.tx.uniqueLock(ctx, w.t, "", key, func(root versioning.RootValue) (bool, error) {
+		_, found, _, err := w.tx.committedRow(ctx, root, w.t, key)
+		return found, err
+	})
+	if err != nil {
+		return err
+	}
+	if taken {
+		return w.uniqueViolation(w.t.Def.PrimaryKeyName, w.t.Def.PrimaryKey, row)
+	}
+	return nil
 }
 
 // key returns the primary-map key of a new row, drawing a row id for
@@ -335,10 +371,14 @@ func (w *TableWriter) Update(ctx context.Context, key []byte, old, row Row) erro
 		w.keyBuf = k
 		if !bytes.Equal(k, key) {
 			newKey = slices.Clone(k)
-			if _, exists, err := w.lookup(ctx, newKey); err != nil {
+			if err := w.checkKey(ctx, newKey, row); err != nil {
 				return err
-			} else if exists {
-				return w.uniqueViolation(w.t.Def.PrimaryKeyName, w.t.Def.PrimaryKey, row)
+			}
+			if err := w.tx.ssiWrite(w.t, key, ssiIndexed); err != nil {
+				return err
+			}
+			if err := w.tx.ssiWrite(w.t, newKey, ssiInsert); err != nil {
+				return err
 			}
 			if err := w.removeIndexEntries(key, old); err != nil {
 				return err
@@ -347,11 +387,45 @@ func (w *TableWriter) Update(ctx context.Context, key []byte, old, row Row) erro
 			return w.write(ctx, newKey, nil, row)
 		}
 	}
+	if w.tx.serial != nil || w.tx.Isolation == Serializable {
+		kind := ssiUpdate
+		if w.indexedChange(old, row) {
+			kind = ssiIndexed
+		}
+		if err := w.tx.ssiWrite(w.t, key, kind); err != nil {
+			return err
+		}
+	}
 	return w.write(ctx, newKey, old, row)
+}
+
+// indexedChange reports whether an update of old to row changes a column
+// of an index, so that PostgreSQL would not update it in place (HOT) but
+// add entries to every index.
+func (w *TableWriter) indexedChange(old, row Row) bool {
+	changed := func(pos int) bool {
+		return pos < 0 || pos < len(old) && pos < len(row) && Compare(old[pos], row[pos]) != 0
+	}
+	for _, pos := range w.t.Def.PrimaryKey {
+		if changed(pos) {
+			return true
+		}
+	}
+	for _, ix := range w.t.Def.Indexes {
+		for _, c := range ix.Columns {
+			if changed(c.Column) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Delete removes the row stored under key, whose values are old.
 func (w *TableWriter) Delete(ctx context.Context, key []byte, old Row) error {
+	if err := w.tx.ssiWrite(w.t, key, ssiDelete); err != nil {
+		return err
+	}
 	if err := w.removeIndexEntries(key, old); err != nil {
 		return err
 	}
@@ -436,11 +510,39 @@ func (w *TableWriter) checkUnique(ctx context.Context, i int, row Row, prefixLen
 		}
 	}
 	if !taken {
-		return nil
+		var err error
+		taken, err = w.tx.uniqueLock(ctx, w.t, ix.Name, prefix, func(root versioning.RootValue) (bool, error) {
+			return indexHolds(ctx, root, w.t, ix.Name, prefix)
+		})
+		if err != nil || !taken {
+			return err
+		}
 	}
 	names, values := w.t.keyValues(w.env, ix, w.evals[i], row)
 	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", ix.Name).
 		WithDetail("Key (%s)=(%s) already exists.", names, values).WithTable(w.t.Def.Schema, w.t.Def.Name).WithConstraint(ix.Name)
+}
+
+// indexHolds reports whether index name of t's table in root has an
+// entry beginning with prefix.
+func indexHolds(ctx context.Context, root versioning.RootValue, t *Table, name string, prefix []byte) (bool, error) {
+	def, ok, err := root.Table(ctx, t.Def.Schema, t.Def.Name)
+	if err != nil || !ok {
+		return false, err
+	}
+	for i := range def.Indexes {
+		if def.Indexes[i].Name != name {
+			continue
+		}
+		m, err := prolly.Load(ctx, root.Store(), def.Indexes[i].Rows)
+		if err != nil {
+			return false, err
+		}
+		it := m.NewIter(ctx, prolly.IterOptions{LowerBound: prefix})
+		found := it.First() && bytes.HasPrefix(it.Key(), prefix)
+		return found, it.Close()
+	}
+	return false, nil
 }
 
 func (w *TableWriter) uniqueViolation(name string, cols []int, row Row) error {

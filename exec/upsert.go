@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"context"
+	"github.com/prollypg/prollypg/versioning"
 	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -53,6 +54,23 @@ func (w *TableWriter) conflict(ctx context.Context, c *OnConflict, row Row) ([]b
 		} else if ok {
 			old, err := t.decodeRow(v, nil)
 			return key, old, err
+		}
+		if !c.Update {
+			// DO NOTHING waits for a concurrent inserter of the key and
+			// does nothing if it commits, as in PostgreSQL; in REPEATABLE
+			// READ and SERIALIZABLE a row the snapshot cannot see is 40001.
+			taken, err := w.tx.uniqueLock(ctx, t, "", key, func(root versioning.RootValue) (bool, error) {
+				_, found, _, err := w.tx.committedRow(ctx, root, t, key)
+				return found, err
+			})
+			switch {
+			case err != nil:
+				return nil, nil, err
+			case taken && w.tx.Isolation != ReadCommitted:
+				return nil, nil, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
+			case taken:
+				return key, nil, nil
+			}
 		}
 	}
 	for i := range t.Def.Indexes {

@@ -158,8 +158,11 @@ func (s *Session) flushForVersionOp(ctx context.Context) error {
 	if err := tx.CheckDeferred(ctx); err != nil {
 		return err
 	}
+	if err := tx.SerialPreCommit(); err != nil {
+		return err
+	}
 	_, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx))
-	s.releaseLocks(tx)
+	s.releaseLocks(tx, err == nil)
 	if err != nil {
 		return commitError(err)
 	}

@@ -26,6 +26,7 @@ type Engine struct {
 	rowIDs  *exec.RowIDs         // hidden row ids of keyless tables, for every transaction
 	commits versioning.Committer // group commit of every session's transactions
 	locks   *exec.RowLocks       // row locks of every session's transactions
+	ssi     *exec.SSI            // serializable transactions' reads and writes
 	txnIDs  atomic.Uint64        // owners of row locks, one per transaction
 	// tempSeq numbers the sessions' temporary schemas (pg_temp_N).
 	tempSeq atomic.Int64
@@ -51,7 +52,7 @@ func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache(), rowIDs: exec.NewRowIDs(), locks: exec.NewRowLocks()}
+	return &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache(), rowIDs: exec.NewRowIDs(), locks: exec.NewRowLocks(), ssi: exec.NewSSI()}
 }
 
 // Bootstrap creates the role and the database postgres if the store has
@@ -352,6 +353,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 		s.txn.Locks, s.txn.LockOwner, s.txn.Latest = s.e.locks, s.e.txnIDs.Add(1), s.workingRoot
 		s.lockOwner.Store(s.txn.LockOwner)
 		s.txn.LockTimeouts = s.lockTimeouts
+		s.txn.SSI = s.e.ssi
 		s.txn.Isolation = exec.ParseIsolation(s.vars["transaction_isolation"])
 	}
 	tx := s.txn
@@ -406,16 +408,24 @@ func (s *Session) commit(ctx context.Context) (err error) {
 		return nil
 	}
 	if err := tx.CheckDeferred(ctx); err != nil {
-		s.releaseLocks(tx)
+		s.releaseLocks(tx, false)
 		return err // a deferred unique constraint fails: nothing is committed
 	}
+	if err := tx.SerialPreCommit(); err != nil {
+		s.releaseLocks(tx, false)
+		return err
+	}
 	_, err = s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx))
-	s.releaseLocks(tx) // after the commit is durable: waiters then see the change
+	s.releaseLocks(tx, err == nil) // after the commit is durable: waiters then see the change
 	return commitError(err)
 }
 
-// releaseLocks ends tx's hold on its row locks.
-func (s *Session) releaseLocks(tx *exec.Txn) {
+// releaseLocks ends tx's hold on its locks, and its part in serializable
+// snapshot isolation, committed or not.
+func (s *Session) releaseLocks(tx *exec.Txn, committed bool) {
+	if tx != nil {
+		tx.SerialEnd(committed)
+	}
 	if tx != nil && tx.Locks != nil {
 		tx.Locks.ReleaseAll(tx.LockOwner)
 		s.lockOwner.CompareAndSwap(tx.LockOwner, 0)
@@ -444,7 +454,7 @@ func (s *Session) rollback() {
 	s.endNotify(false)
 	s.endVars(false)
 	s.endCursors(false)
-	s.releaseLocks(s.txn)
+	s.releaseLocks(s.txn, false)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 }
 

@@ -285,7 +285,7 @@ func (s *Session) failBlock() {
 		return
 	}
 	s.endVars(false)
-	s.releaseLocks(s.txn)
+	s.releaseLocks(s.txn, false)
 }
 
 // lockTimeouts returns lock_timeout and deadlock_timeout (exec.Txn.LockTimeouts).

@@ -704,3 +704,81 @@ func TestLockModes(t *testing.T) {
 		t.Fatal(r.err)
 	}
 }
+
+// TestSerializableWriteSkew: two SERIALIZABLE transactions that each read
+// what the other writes (write skew) cannot both commit: the second
+// COMMIT fails with 40001, as in PostgreSQL; in REPEATABLE READ both
+// commit. Transactions that touch disjoint tables never fail.
+func TestSerializableWriteSkew(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE doctors (name text PRIMARY KEY, on_call bool)")
+	exec(t, ctx, a, "CREATE TABLE other (id int PRIMARY KEY)")
+	skew := func(level string) (errA, errB error) {
+		exec(t, ctx, a, "DELETE FROM doctors")
+		exec(t, ctx, a, "INSERT INTO doctors VALUES ('alice', true), ('bob', true)")
+		exec(t, ctx, a, "BEGIN ISOLATION LEVEL "+level)
+		exec(t, ctx, b, "BEGIN ISOLATION LEVEL "+level)
+		wantRows(t, ctx, a, "SELECT count(*) FROM doctors WHERE on_call", "2")
+		wantRows(t, ctx, b, "SELECT count(*) FROM doctors WHERE on_call", "2")
+		exec(t, ctx, a, "UPDATE doctors SET on_call = false WHERE name = 'alice'")
+		if _, err := b.Exec(ctx, "UPDATE doctors SET on_call = false WHERE name = 'bob'"); err != nil {
+			exec(t, ctx, b, "ROLLBACK")
+			_, errA = a.Exec(ctx, "COMMIT")
+			return errA, err
+		}
+		_, errA = a.Exec(ctx, "COMMIT")
+		_, errB = b.Exec(ctx, "COMMIT")
+		return errA, errB
+	}
+	if errA, errB := skew("REPEATABLE READ"); errA != nil || errB != nil {
+		t.Fatalf("REPEATABLE READ write skew: %v, %v; want both to commit", errA, errB)
+	}
+	errA, errB := skew("SERIALIZABLE")
+	if errA != nil || sqlstate(errB) != "40001" {
+		t.Fatalf("SERIALIZABLE write skew: %v, %v; want the second to fail with 40001", errA, errB)
+	}
+	wantRows(t, ctx, a, "SELECT count(*) FROM doctors WHERE on_call", "1")
+
+	exec(t, ctx, a, "BEGIN ISOLATION LEVEL SERIALIZABLE")
+	exec(t, ctx, b, "BEGIN ISOLATION LEVEL SERIALIZABLE")
+	wantRows(t, ctx, a, "SELECT count(*) FROM doctors", "2")
+	wantRows(t, ctx, b, "SELECT count(*) FROM other", "0")
+	exec(t, ctx, a, "INSERT INTO other VALUES (1)")
+	exec(t, ctx, b, "INSERT INTO other VALUES (2)")
+	exec(t, ctx, a, "COMMIT")
+	exec(t, ctx, b, "COMMIT")
+}
+
+// TestConcurrentInsertWaits: the second inserter of a primary key waits
+// for the first: 23505 when it commits, success when it rolls back; ON
+// CONFLICT DO NOTHING waits too and then does nothing.
+func TestConcurrentInsertWaits(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE k (id int PRIMARY KEY, v text)")
+	race := func(second, end string) execResult {
+		exec(t, ctx, a, "BEGIN")
+		exec(t, ctx, a, "INSERT INTO k VALUES (1, 'a')")
+		done := execAsync(ctx, b, second)
+		stillWaiting(t, done, 150*time.Millisecond, second+" while another transaction inserts the key")
+		exec(t, ctx, a, end)
+		return <-done
+	}
+	if r := race("INSERT INTO k VALUES (1, 'b')", "COMMIT"); sqlstate(r.err) != "23505" {
+		t.Errorf("second inserter after the first committed: %s %v, want 23505", r.tag, r.err)
+	}
+	exec(t, ctx, a, "DELETE FROM k")
+	if r := race("INSERT INTO k VALUES (1, 'b')", "ROLLBACK"); r.err != nil {
+		t.Errorf("second inserter after the first rolled back: %v", r.err)
+	}
+	exec(t, ctx, a, "DELETE FROM k")
+	if r := race("INSERT INTO k VALUES (1, 'b') ON CONFLICT DO NOTHING", "COMMIT"); r.err != nil || r.tag != "INSERT 0 0" {
+		t.Errorf("ON CONFLICT DO NOTHING after the first committed: %s %v, want INSERT 0 0", r.tag, r.err)
+	}
+	wantRows(t, ctx, a, "SELECT id, v FROM k", "1 | a")
+}
