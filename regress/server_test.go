@@ -165,14 +165,20 @@ func TestTransactionsAcrossConnections(t *testing.T) {
 		t.Fatalf("after the conflict row 1 is %d (%v), want 1", bal, err)
 	}
 
-	// Both insert the same unique key under different primary keys: each
-	// is unique on its own snapshot, so the merge at the second COMMIT
-	// must find the duplicate and fail as PostgreSQL's second inserter
-	// does, with a unique violation.
+	// Both insert the same unique key under different primary keys: the
+	// second inserter waits for the first, as in PostgreSQL, and fails
+	// with a unique violation once the first commits.
 	exec(t, ctx, a, "CREATE TABLE users (id int PRIMARY KEY, email text UNIQUE)")
-	if err := concurrentCommits(t, ctx, a, b, "INSERT INTO users VALUES (1, 'x@example.com')", "INSERT INTO users VALUES (2, 'x@example.com')"); sqlstate(err) != "23505" {
-		t.Fatalf("duplicate unique key from two transactions: %v, want SQLSTATE 23505", err)
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, b, "BEGIN")
+	exec(t, ctx, a, "INSERT INTO users VALUES (1, 'x@example.com')")
+	done := execAsync(ctx, b, "INSERT INTO users VALUES (2, 'x@example.com')")
+	stillWaiting(t, done, 150*time.Millisecond, "a second inserter of a unique value")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; sqlstate(r.err) != "23505" {
+		t.Fatalf("duplicate unique key from two transactions: %v, want SQLSTATE 23505", r.err)
 	}
+	exec(t, ctx, b, "ROLLBACK")
 	var n int
 	if err := b.QueryRow(ctx, "SELECT count(*) FROM users").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("%d users (%v), want 1", n, err)
