@@ -1,7 +1,10 @@
 package planner
 
 import (
+	"cmp"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -82,6 +85,57 @@ func (l *liveSessions) blockingPIDs(locks *exec.RowLocks, pid uint32) []uint32 {
 	}
 	slices.Sort(pids)
 	return pids
+}
+
+// tableModeNames are PostgreSQL's names of the table lock modes, by
+// exec.LockMode; rowModeNames those it gives the row lock strengths
+// (heapam's tupleLockExtraInfo).
+var (
+	tableModeNames = [...]string{"", "AccessShareLock", "RowShareLock", "RowExclusiveLock", "ShareUpdateExclusiveLock",
+		"ShareLock", "ShareRowExclusiveLock", "ExclusiveLock", "AccessExclusiveLock"}
+	rowModeNames = [...]string{"", "AccessShareLock", "RowShareLock", "ExclusiveLock", "AccessExclusiveLock"}
+)
+
+// locks returns the locks of the engine's lock table as pg_locks shows
+// them, each with the pid of the session holding or awaiting it.
+func (l *liveSessions) locks(rl *exec.RowLocks) []catalog.Lock {
+	all := rl.Snapshot()
+	pids := map[uint64]uint32{}
+	l.mu.Lock()
+	for s := range l.m {
+		for _, o := range [...]uint64{s.lockOwner.Load(), s.advOwner.Load()} {
+			if o != 0 {
+				pids[o] = s.ProcessID
+			}
+		}
+	}
+	l.mu.Unlock()
+	out := make([]catalog.Lock, 0, len(all))
+	for _, li := range all {
+		k := li.Key
+		c := catalog.Lock{Database: k.Database, PID: pids[li.Owner], Granted: li.Granted}
+		switch k.Space {
+		case exec.SpaceTable:
+			c.Type, c.Table, c.Mode = "relation", k.Table, tableModeNames[li.Mode]
+		case exec.SpaceAdvisory:
+			c.Type, c.Mode = "advisory", tableModeNames[li.Mode]
+			parts := strings.Split(k.Key, ":")
+			if len(parts) == 2 {
+				a, _ := strconv.ParseInt(parts[0], 10, 64)
+				b, _ := strconv.ParseInt(parts[1], 10, 64)
+				c.ClassID, c.ObjID, c.ObjSubID = uint32(a), uint32(b), 2
+			} else {
+				n, _ := strconv.ParseInt(k.Key, 10, 64)
+				c.ClassID, c.ObjID, c.ObjSubID = uint32(uint64(n)>>32), uint32(n), 1
+			}
+		default:
+			table, _, _ := strings.Cut(k.Table, "#") // a unique value's lock is its table's
+			c.Type, c.Table, c.Mode = "tuple", table, rowModeNames[li.Mode]
+		}
+		out = append(out, c)
+	}
+	slices.SortStableFunc(out, func(a, b catalog.Lock) int { return cmp.Compare(a.PID, b.PID) })
+	return out
 }
 
 // onBranch counts the sessions other than except working on branch of

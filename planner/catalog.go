@@ -106,6 +106,7 @@ func (s *Session) catalogSource(env *exec.Env) (*catalog.Source, error) {
 	sort.Slice(settings, func(i, j int) bool { return settings[i].Name < settings[j].Name })
 	return &catalog.Source{
 		Backends: s.e.live.backends(),
+		Locks:    func() []catalog.Lock { return s.e.live.locks(s.e.locks) },
 		Ctx:      env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Roles: roles,
 		SearchPath: s.lookupPath(), Settings: settings, Funcs: exec.FuncNames(),
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),

@@ -27,6 +27,8 @@ type Source struct {
 	Prepared []Prepared
 	// Backends are the server's sessions, for pg_stat_activity.
 	Backends []Backend
+	// Locks, when set, returns the locks held and awaited now (pg_locks).
+	Locks func() []Lock
 	// Expr renders a stored expression of table t (a default or a CHECK)
 	// as pg_get_expr does, pretty or not; nil leaves the stored text.
 	Expr func(t *versioning.Table, expr string, pretty bool) string
@@ -43,6 +45,17 @@ type Backend struct {
 	ClientPort                                 int
 	BackendStart, XactStart, QueryStart, Since time.Time
 	State, Query                               string
+}
+
+// Lock is one row of pg_locks: Type is its locktype, Table the locked
+// table (schema.name) of a relation or tuple lock, Mode PostgreSQL's name
+// of the mode.
+type Lock struct {
+	Type, Database, Table, Mode string
+	ClassID, ObjID              uint32
+	ObjSubID                    int
+	PID                         uint32
+	Granted                     bool
 }
 
 // Cursor is one row of pg_cursors: Statement is the text of the query

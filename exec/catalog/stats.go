@@ -35,7 +35,7 @@ func init() {
 		sessions_abandoned:bigint sessions_fatal:bigint sessions_killed:bigint stats_reset:timestamptz`, pgStatDatabase)
 	define(pc, "pg_locks", 12073, 'v', `locktype:text database:oid relation:oid page:integer tuple:smallint
 		virtualxid:text transactionid:text classid:oid objid:oid objsubid:smallint virtualtransaction:text
-		pid:integer mode:text granted:boolean fastpath:boolean waitstart:timestamptz`, none)
+		pid:integer mode:text granted:boolean fastpath:boolean waitstart:timestamptz`, pgLocks)
 }
 
 // userTables are the stored tables of the snapshot (not partitioned
@@ -91,6 +91,35 @@ func pgStatDatabase(s *Snapshot) ([]exec.Row, error) {
 		out = append(out, exec.Row{dOID(DatabaseOID(db)), dText(db), dInt(int64(backends)), zero, zero, zero, zero,
 			zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, exec.Null, zf, zf, zf, zf, zf,
 			zero, zero, zero, zero, exec.Null})
+	}
+	return out, nil
+}
+
+// pgLocks lists the locks the server's transactions and sessions hold or
+// wait for: table locks as "relation", row locks as "tuple" (with the
+// modes PostgreSQL's heap maps row lock strengths to; no page or tuple
+// number, since rows here have none), advisory locks as "advisory" with
+// their key in classid, objid and objsubid as PostgreSQL spells it.
+func pgLocks(s *Snapshot) ([]exec.Row, error) {
+	if s.Src.Locks == nil {
+		return nil, nil
+	}
+	var out []exec.Row
+	for _, l := range s.Src.Locks() {
+		row := exec.Row{dText(l.Type), dOID(DatabaseOID(l.Database)), exec.Null, exec.Null, exec.Null,
+			exec.Null, exec.Null, exec.Null, exec.Null, exec.Null, exec.Null,
+			exec.Null, dText(l.Mode), exec.DBool(l.Granted), exec.DBool(false), exec.Null}
+		if l.Table != "" {
+			schema, name, _ := strings.Cut(l.Table, ".")
+			row[2] = dOID(TableOID(schema, name))
+		}
+		if l.Type == "advisory" {
+			row[7], row[8], row[9] = dOID(l.ClassID), dOID(l.ObjID), exec.DInt(int64(l.ObjSubID))
+		}
+		if l.PID != 0 {
+			row[11] = dInt(int64(l.PID))
+		}
+		out = append(out, row)
 	}
 	return out, nil
 }
