@@ -176,6 +176,9 @@ type Member struct {
 	// has no such column); nil when the two have the same columns.
 	Layout []int
 	Checks []CheckConstraint
+	// Generated computes this table's generated columns, in its layout:
+	// a child may generate a column its parent stores as given.
+	Generated GeneratedCols
 	// Conflict is an INSERT's ON CONFLICT clause for this table: its
 	// arbiters are the member's indexes that stand for Table's.
 	Conflict *OnConflict
@@ -244,6 +247,9 @@ func (p *Modify) storedRow(env *Env, m *Member, s *memberState, key []byte, in R
 // constraints and inserts it.
 func (p *Modify) insertMember(env *Env, s *memberState, i int, row Row) error {
 	t := s.w.t
+	if err := p.Members[i].Generated.compute(env, row); err != nil {
+		return err
+	}
 	if err := checkNotNull(t, row); err != nil {
 		return err
 	}
@@ -264,10 +270,13 @@ func (p *Modify) insertMember(env *Env, s *memberState, i int, row Row) error {
 func (p *Modify) upsertMember(env *Env, s *memberState, i int, row, proposed Row) (upd Row, skip bool, err error) {
 	m := &p.Members[i]
 	t := s.w.t
+	if err := m.Generated.compute(env, row); err != nil {
+		return nil, false, err
+	}
 	if err := checkConstraints(env, t, m.Checks, row); err != nil {
 		return nil, false, err
 	}
-	rows, skip, err := upsert(env, m.Conflict, m.Checks, s.w, t, row, m.Layout, proposed, &s.touched, nil)
+	rows, skip, err := upsert(env, m.Conflict, m.Checks, m.Generated, s.w, t, row, m.Layout, proposed, &s.touched, nil)
 	if rows == nil || err != nil {
 		return nil, skip, err
 	}
@@ -312,6 +321,11 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 		switch p.Kind {
 		case Insert:
 			if err := p.newRow(env, in, row); err != nil {
+				return nil, err
+			}
+			// In the statement table's layout for its NOT NULL and
+			// RETURNING; the partition computes its own again.
+			if err := p.Generated.compute(env, row); err != nil {
 				return nil, err
 			}
 			if err := checkNotNull(p.Table, row); err != nil {
@@ -415,6 +429,9 @@ func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte
 			}
 		}
 	}
+	if err := p.Generated.compute(env, row); err != nil {
+		return err
+	}
 	if err := checkNotNull(p.Table, row); err != nil {
 		return err
 	}
@@ -444,6 +461,9 @@ func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte
 		unmapRow(updated, row, m.Layout)
 	}
 	t := s.w.t
+	if err := m.Generated.compute(env, updated); err != nil {
+		return err
+	}
 	if err := checkNotNull(t, updated); err != nil {
 		return err
 	}

@@ -116,9 +116,11 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 		return nil, err
 	}
 	c.table = t
+	// Generated columns are neither read nor written by COPY: FROM
+	// computes them.
 	if len(s.Attlist) == 0 {
 		for _, col := range t.Cols {
-			if !col.Dropped {
+			if !col.Dropped && col.Generated == "" {
 				c.target = append(c.target, col.Pos)
 			}
 		}
@@ -127,6 +129,9 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 			pos, err := columnByName(t, n.GetString_().Sval, -1)
 			if err != nil {
 				return nil, err
+			}
+			if t.Cols[pos].Generated != "" {
+				return nil, copyGenerated(t.Cols[pos].Name)
 			}
 			c.target = append(c.target, pos)
 		}

@@ -613,6 +613,7 @@ func (a *analyzer) userFuncCall(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 	if !ok || err != nil {
 		return nil, ok, err
 	}
+	a.called = append(a.called, rc.def)
 	if rc.def.ReturnsSet {
 		e, err := a.userSRFListCall(f, rc)
 		return e, true, err

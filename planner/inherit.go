@@ -1314,14 +1314,22 @@ func levelExcludes(l *partLevel, kvs [][]keyValue) bool {
 	return false
 }
 
-// modifyFamily sets what a Modify of t writes besides t: an UPDATE or
-// DELETE that reads t's descendants (inh) writes each row where it is;
-// an INSERT into a partitioned table routes rows to its partitions; a
-// partition written directly checks its partition constraint.
+// modifyFamily sets what a Modify of t computes from the definitions of
+// the tables it writes (their generated columns), and what it writes
+// besides t: an UPDATE or DELETE that reads t's descendants (inh) writes
+// each row where it is; an INSERT into a partitioned table routes rows to
+// its partitions; a partition written directly checks its partition
+// constraint.
 func (a *analyzer) modifyFamily(m *exec.Modify, inh bool) error {
 	t := m.Table
 	if t.Virtual != nil || t.Pinned {
 		return nil
+	}
+	if m.Kind != exec.Delete {
+		var err error
+		if m.Generated, err = a.generatedExprs(t); err != nil {
+			return err
+		}
 	}
 	if t.Def.IsPartition() {
 		var err error
@@ -1345,6 +1353,11 @@ func (a *analyzer) modifyFamily(m *exec.Modify, inh bool) error {
 			return err
 		}
 		member := exec.Member{Table: mb.t, Layout: mb.layout, Checks: checks}
+		if m.Kind != exec.Delete {
+			if member.Generated, err = a.generatedExprs(mb.t); err != nil {
+				return err
+			}
+		}
 		if m.Conflict != nil {
 			member.Conflict = memberConflict(t.Def, mb, m.Conflict)
 		}

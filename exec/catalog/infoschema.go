@@ -158,9 +158,13 @@ func isColumns(s *Snapshot) ([]exec.Row, error) {
 			st := describeType(a.t)
 			def := exec.Null
 			identity, gen, start, inc, max, min, cycle := yesNo(false), exec.Null, exec.Null, exec.Null, exec.Null, exec.Null, yesNo(false)
+			isGenerated, generation := dText("NEVER"), exec.Null
 			if r.Table != nil {
 				c := r.Table.Columns[i]
-				if c.Default != "" && c.Identity == 0 {
+				switch {
+				case c.Generated != 0:
+					isGenerated, generation = dText("ALWAYS"), dText(s.Expr(r.Table, c.Default, false))
+				case c.Default != "" && c.Identity == 0:
 					def = dText(s.Expr(r.Table, c.Default, false))
 				}
 				if c.Identity != 0 {
@@ -186,7 +190,7 @@ func isColumns(s *Snapshot) ([]exec.Row, error) {
 				exec.Null, exec.Null, exec.Null, exec.Null, collSchema, collName,
 				exec.Null, exec.Null, exec.Null, dText(s.Src.Database), dText("pg_catalog"), st.udtName,
 				exec.Null, exec.Null, exec.Null, exec.Null, dText(strconv.Itoa(i + 1)), yesNo(false),
-				identity, gen, start, inc, max, min, cycle, dText("NEVER"), exec.Null,
+				identity, gen, start, inc, max, min, cycle, isGenerated, generation,
 				yesNo(r.Kind == 'r'),
 			})
 		}
