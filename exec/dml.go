@@ -87,7 +87,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", p.Table.Def.Name)
 	}
-	trg := newTriggerState(env, t, [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind], p.assigned())
+	trg := newTriggerState(env, t, [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind], p.assigned(), p.Generated)
 	if err := trg.statement(TriggerBefore); err != nil {
 		return nil, err
 	}

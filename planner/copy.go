@@ -137,6 +137,11 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 		}
 	}
 	c.Cols = len(c.target)
+	if s.IsFrom && s.WhereClause != nil {
+		if err := checkCopyWhereGenerated(t.Def, s.WhereClause); err != nil {
+			return nil, err
+		}
+	}
 	if !s.IsFrom {
 		exprs := make([]exec.Expr, len(c.target))
 		cols := make([]exec.ResultColumn, len(c.target))

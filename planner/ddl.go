@@ -476,7 +476,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 				}
 			}
 		}
-		if err := d.finish(ctx); err != nil {
+		if err := d.finishWithSelf(ctx); err != nil {
 			return "", err
 		}
 		for _, l := range likes {

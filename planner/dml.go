@@ -21,6 +21,9 @@ func columnByName(t *exec.Table, name string, loc int32) (int, error) {
 func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 	out := make([]exec.Expr, len(t.Cols))
 	for i, c := range t.Cols {
+		if c.Generated != "" {
+			continue // NULL until Modify computes it, not its domain's default
+		}
 		if c.Default == "" && c.Domain != "" && !c.Dropped {
 			dom, err := a.columnDomain(a.ctx, c)
 			if err != nil {

@@ -51,6 +51,8 @@ func init() {
 	define(is, "constraint_column_usage", 13384, 'v', `table_catalog:sql_identifier table_schema:sql_identifier
 		table_name:sql_identifier column_name:sql_identifier constraint_catalog:sql_identifier
 		constraint_schema:sql_identifier constraint_name:sql_identifier`, isConstraintColumnUsage)
+	define(is, "column_column_usage", 13275, 'v', `table_catalog:sql_identifier table_schema:sql_identifier
+		table_name:sql_identifier column_name:sql_identifier dependent_column:sql_identifier`, isColumnColumnUsage)
 	define(is, "referential_constraints", 13434, 'v', `constraint_catalog:sql_identifier
 		constraint_schema:sql_identifier constraint_name:sql_identifier unique_constraint_catalog:sql_identifier
 		unique_constraint_schema:sql_identifier unique_constraint_name:sql_identifier match_option:character_data
@@ -276,6 +278,26 @@ func isConstraintColumnUsage(s *Snapshot) ([]exec.Row, error) {
 		for _, c := range TableConstraints(t) {
 			for _, k := range c.Cols {
 				out = append(out, exec.Row{db, dText(t.Schema), dText(t.Name), dText(t.Columns[k].Name), db, dText(t.Schema), dText(c.Name)})
+			}
+		}
+	}
+	return out, nil
+}
+
+// isColumnColumnUsage lists the columns each generated column's
+// expression reads.
+func isColumnColumnUsage(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	db := dText(s.Src.Database)
+	for _, t := range s.Tables {
+		for _, g := range t.Columns {
+			if g.Generated == 0 || g.Dropped {
+				continue
+			}
+			for _, c := range t.Columns {
+				if !c.Dropped && c.Name != g.Name && exprMentions(g.Default, c.Name) {
+					out = append(out, exec.Row{db, dText(t.Schema), dText(t.Name), dText(c.Name), dText(g.Name)})
+				}
 			}
 		}
 	}
