@@ -1,5 +1,11 @@
 package exec
 
+import (
+	"context"
+
+	"github.com/prollypg/prollypg/versioning"
+)
+
 // Stored generated columns (GENERATED ALWAYS AS (expr) STORED). Their
 // values are computed from the other columns of the row being written, in
 // the order PostgreSQL 15 does it (ExecComputeStoredGenerated):
@@ -47,4 +53,38 @@ func (g GeneratedCols) compute(env *Env, row Row) error {
 		row[pos] = v
 	}
 	return nil
+}
+
+// generated returns the generation expressions of t (nil when it has no
+// generated column, or nothing can analyze them).
+func (tx *Txn) generated(ctx context.Context, t *Table) (GeneratedCols, error) {
+	if tx.Generated == nil {
+		return nil, nil
+	}
+	return tx.Generated(ctx, t)
+}
+
+// Generate implements versioning.Generator.
+func (m *MergeIndexer) Generate(ctx context.Context, def *versioning.Table, row []byte) ([]byte, error) {
+	it, err := m.table(ctx, def)
+	if err != nil {
+		return nil, err
+	}
+	if !it.genLoaded {
+		if it.gen, err = m.tx.generated(ctx, it.t); err != nil {
+			return nil, err
+		}
+		it.genLoaded = true
+	}
+	if it.gen == nil {
+		return row, nil
+	}
+	r, err := it.t.decodeRow(row, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := it.gen.compute(&Env{Ctx: ctx, Txn: m.tx}, r); err != nil {
+		return nil, err
+	}
+	return it.t.EncodeStoredRow(r), nil
 }

@@ -51,6 +51,17 @@ type ReferenceChecker interface {
 	MissingReferences(ctx context.Context, root RootValue, t *Table, row []byte) ([]string, error)
 }
 
+// Generator, when the IndexEncoder implements it, computes the stored
+// generated columns (Column.Generated) of a row the merge combined cell
+// by cell: their values derive from the row's other cells, which may
+// come from different sides, so they are computed again rather than
+// merged (and never conflict).
+type Generator interface {
+	// Generate returns row, a tuple in t's layout, with its generated
+	// columns computed.
+	Generate(ctx context.Context, t *Table, row []byte) ([]byte, error)
+}
+
 // ErrUnmergeable is returned for objects that changed on both sides of a
 // merge in ways that are not recorded as conflicts: a schema's owner or
 // comment (the SQL layer reports it as SQLSTATE 55000).
@@ -374,7 +385,11 @@ func (tm *tableMerge) resolveRow(c prolly.Collision) (prolly.Resolution, error) 
 		return prolly.Resolution{Value: ours}, nil
 	}
 	if c.InOurs && c.InTheirs {
-		if merged, ok := tm.mergeCells(base, ours, theirs); ok {
+		merged, ok, err := tm.mergeCells(base, ours, theirs)
+		if err != nil {
+			return prolly.Resolution{}, err
+		}
+		if ok {
 			tm.fixes = append(tm.fixes, rowFix{key: key, olds: olds, final: merged})
 			return prolly.Resolution{Value: merged}, nil
 		}
@@ -398,10 +413,16 @@ func cloneIf(b []byte, present bool) []byte {
 // changed on one side takes that side, the same change on both is taken
 // once. ok is false when a cell changed differently on both sides. base
 // is nil for a row inserted on both sides: then every cell must agree.
-func (tm *tableMerge) mergeCells(base, ours, theirs []byte) ([]byte, bool) {
+// Generated columns are computed from the merged cells, where the
+// IndexEncoder can (Generator).
+func (tm *tableMerge) mergeCells(base, ours, theirs []byte) ([]byte, bool, error) {
+	gen, _ := tm.enc.(Generator)
+	if !hasGenerated(tm.def) {
+		gen = nil
+	}
 	tm.tb.Reset()
 	for i, col := range tm.def.Columns {
-		if col.Dropped {
+		if col.Dropped || col.Generated != 0 && gen != nil {
 			tm.tb.AppendNull()
 			continue
 		}
@@ -415,7 +436,7 @@ func (tm *tableMerge) mergeCells(base, ours, theirs []byte) ([]byte, bool) {
 			appendCell(&tm.tb, o, oNull)
 			continue
 		case base == nil:
-			return nil, false
+			return nil, false, nil
 		}
 		b, bNull := cellOf(tm.def, base, i)
 		switch {
@@ -424,14 +445,26 @@ func (tm *tableMerge) mergeCells(base, ours, theirs []byte) ([]byte, bool) {
 		case same(t, tNull, b, bNull):
 			appendCell(&tm.tb, o, oNull)
 		default:
-			return nil, false
+			return nil, false, nil
 		}
 	}
 	out := tm.tb.Build()
 	if out == nil {
-		return []byte{}, true
+		out = []byte{}
 	}
-	return bytes.Clone(out), true
+	out = bytes.Clone(out)
+	if gen != nil {
+		var err error
+		if out, err = gen.Generate(tm.ctx, tm.def, out); err != nil {
+			return nil, false, err
+		}
+	}
+	return out, true, nil
+}
+
+// hasGenerated reports whether t has a stored generated column.
+func hasGenerated(t *Table) bool {
+	return slices.ContainsFunc(t.Columns, func(c Column) bool { return c.Generated != 0 && !c.Dropped })
 }
 
 // mergeIndexes sets the roots of the merged table's indexes. An index
