@@ -183,6 +183,14 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			return nil, err
 		}
 		cols := p.Columns()
+		if len(s.Cols) == 0 && len(cols) < len(targets) {
+			// Without a column list, the query may fill only the
+			// leading columns, as VALUES may.
+			targets = targets[:len(cols)]
+		}
+		if len(cols) > len(targets) {
+			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+		}
 		if len(cols) != len(targets) {
 			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
 		}
