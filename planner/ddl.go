@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"slices"
+	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -526,9 +527,21 @@ func (a *analyzer) columnDefault(n *pg.Node, t exec.T, col string) (string, erro
 		return "", err
 	}
 	if _, err := a.assign(e, t, col, -1); err != nil {
-		return "", err
+		return "", defaultMismatch(err)
 	}
 	return deparseExpr(n)
+}
+
+// defaultMismatch words an assignment's type mismatch for a default or
+// generation expression as PostgreSQL does; other errors pass.
+func defaultMismatch(err error) error {
+	pe, ok := err.(*pgerr.Error)
+	if !ok || pe.Code != pgerr.DatatypeMismatch {
+		return err
+	}
+	out := *pe
+	out.Message = strings.Replace(pe.Message, " but expression is of type ", " but default expression is of type ", 1)
+	return &out
 }
 
 // drop runs DROP TABLE, INDEX, SEQUENCE and SCHEMA.
