@@ -129,14 +129,15 @@ func (ts *triggerState) beforeRow(event string, old, row Row) (Row, error) {
 			return nil, err
 		}
 		if event != "DELETE" {
-			// What the trigger wrote into generated columns is lost: the
-			// next trigger sees them NULL too, as in PostgreSQL.
-			// (A copy: out may be the OLD row, returned.)
 			row = out
-			if ts.gen != nil {
-				row = slices.Clone(out)
-				ts.gen.clear(row)
-			}
+		}
+		if event == "UPDATE" && ts.gen != nil {
+			// What the trigger wrote into generated columns is lost; in
+			// an UPDATE the next trigger sees them NULL again, as in
+			// PostgreSQL 15 (an INSERT's sees what the last one wrote).
+			// A copy: out may be the OLD row, returned.
+			row = slices.Clone(out)
+			ts.gen.clear(row)
 		}
 	}
 	if event == "DELETE" {

@@ -95,12 +95,13 @@ func (a *analyzer) generationExpr(def *versioning.Table, pos int, n *pg.Node) (e
 	}
 	immutable := mutableCall(n) == ""
 	for _, f := range a.called[calls:] {
-		immutable = immutable && f.Volatility == 'i'
+		immutable = immutable && (f.Volatility == 'i' || inlinedImmutable(f))
 	}
 	if !immutable {
 		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "generation expression is not immutable")
 	}
-	return a.assignColumn(e, t.Cols[pos], -1)
+	out, err := a.assignColumn(e, t.Cols[pos], -1)
+	return out, defaultMismatch(err)
 }
 
 // checkGenerationRef refuses a column reference that a generation
@@ -164,6 +165,33 @@ func mutableCall(n *pg.Node) string {
 		}
 	})
 	return bad
+}
+
+// inlinedImmutable reports whether a call of f is immutable once
+// inlined, as PostgreSQL's check of a generation expression sees it (it
+// looks at the expression after SQL functions are inlined): f is a SQL
+// function whose body is one SELECT of one expression, with no FROM or
+// other clause, calling no function that may change between calls. Its
+// declared volatility does not matter then. (The calls of user functions
+// in the body are not followed.)
+func inlinedImmutable(f *versioning.Function) bool {
+	if f.Language != "sql" || f.ReturnsSet {
+		return false
+	}
+	r, err := pg.Parse(f.Body)
+	if err != nil || len(r.Stmts) != 1 {
+		return false
+	}
+	sel := r.Stmts[0].Stmt.GetSelectStmt()
+	if sel == nil || len(sel.TargetList) != 1 || sel.FromClause != nil || sel.WhereClause != nil ||
+		sel.GroupClause != nil || sel.HavingClause != nil || sel.SortClause != nil || sel.LimitCount != nil ||
+		sel.LimitOffset != nil || sel.ValuesLists != nil || sel.Op != pg.SetOperation_SET_OPERATION_UNDEFINED && sel.Op != pg.SetOperation_SETOP_NONE {
+		return false
+	}
+	body := sel.TargetList[0].GetResTarget().GetVal()
+	sublink := false
+	visitNodes(body, func(x *pg.Node) { sublink = sublink || x.GetSubLink() != nil })
+	return !sublink && mutableCall(body) == ""
 }
 
 // generatedExprs analyzes the generation expressions of t's columns for
