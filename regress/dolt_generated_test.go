@@ -117,3 +117,39 @@ func TestCopyGenerated(t *testing.T) {
 		t.Errorf("COPY TO naming a generated column: %v, want 42P10", err)
 	}
 }
+
+// TestDoltMergeAddedGeneratedColumn: one branch adds a generated column
+// (computing it for the rows it has), the other inserts and changes rows
+// without it; the merge computes it for those rows too, on either side
+// of the merge.
+func TestDoltMergeAddedGeneratedColumn(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE u (pk int PRIMARY KEY, a int)")
+	exec(t, ctx, c, "INSERT INTO u VALUES (1, 1), (2, 2)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'init')")
+	status(t, ctx, c, "SELECT dolt_branch('feat')")
+	status(t, ctx, c, "SELECT dolt_branch('feat2')")
+	onBranch(t, ctx, c, "feat", "rows", "INSERT INTO u VALUES (3, 3)", "UPDATE u SET a = 20 WHERE pk = 2")
+	exec(t, ctx, c, "ALTER TABLE u ADD COLUMN g int GENERATED ALWAYS AS (a * 10) STORED")
+	exec(t, ctx, c, "CREATE INDEX ON u (g)")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'generated')")
+	if got := status(t, ctx, c, "SELECT dolt_merge('feat')"); got[2] != "0" {
+		t.Fatalf("merge: %v", got)
+	}
+	wantRows(t, ctx, c, "SELECT * FROM u ORDER BY pk", "1 | 1 | 10", "2 | 20 | 200", "3 | 3 | 30")
+	wantRows(t, ctx, c, "SELECT pk FROM u WHERE g = 30", "3")
+
+	// The other way round: the branch merged in adds the column.
+	onBranch(t, ctx, c, "feat2", "generated too", "ALTER TABLE u ADD COLUMN g int GENERATED ALWAYS AS (a * 10) STORED")
+	exec(t, ctx, c, "INSERT INTO u (pk, a) VALUES (4, 4)")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'row 4')")
+	status(t, ctx, c, "SELECT dolt_checkout('feat2')")
+	exec(t, ctx, c, "INSERT INTO u (pk, a) VALUES (5, 5)")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'row 5')")
+	if got := status(t, ctx, c, "SELECT dolt_merge('main')"); got[2] != "0" {
+		t.Fatalf("merge: %v", got)
+	}
+	wantRows(t, ctx, c, "SELECT * FROM u ORDER BY pk", "1 | 1 | 10", "2 | 20 | 200", "3 | 3 | 30", "4 | 4 | 40", "5 | 5 | 50")
+}

@@ -295,6 +295,9 @@ func (tm *tableMerge) run() error {
 	if rows, err = rows.Apply(tm.ctx, tm.extra); err != nil {
 		return err
 	}
+	if rows, err = tm.generateStale(rows); err != nil {
+		return err
+	}
 	tm.def.Rows = rows.Root()
 	return tm.mergeIndexes(rows)
 }
@@ -460,6 +463,77 @@ func (tm *tableMerge) mergeCells(base, ours, theirs []byte) ([]byte, bool, error
 		}
 	}
 	return out, true, nil
+}
+
+// generateStale computes the generated columns of the rows that a side
+// added or changed while its definition of them was not the merged one:
+// the other side added a generated column and computed it for its own
+// rows only, and prolly.Merge took this side's rows as they were. (Rows
+// changed on both sides were computed by mergeCells.)
+func (tm *tableMerge) generateStale(rows prolly.Map) (prolly.Map, error) {
+	gen, ok := tm.enc.(Generator)
+	if !ok || !hasGenerated(tm.def) {
+		return rows, nil
+	}
+	done := map[string]bool{}
+	for _, f := range tm.fixes {
+		done[string(f.key)] = true
+	}
+	var edits []prolly.Edit
+	for _, side := range []struct {
+		def  *Table
+		rows prolly.Map
+	}{{tm.ours, tm.oursRows}, {tm.theirs, tm.theirsRows}} {
+		if !staleGenerated(tm.def, side.def) {
+			continue
+		}
+		err := prolly.DiffMaps(tm.ctx, tm.baseRows, side.rows, func(d prolly.Diff) error {
+			if d.Kind == prolly.Removed || done[string(d.Key)] {
+				return nil
+			}
+			cur, found, err := rows.Get(tm.ctx, d.Key)
+			if err != nil || !found {
+				return err
+			}
+			cur = bytes.Clone(cur)
+			out, err := gen.Generate(tm.ctx, tm.def, cur)
+			if err != nil || bytes.Equal(out, cur) {
+				return err
+			}
+			key := bytes.Clone(d.Key)
+			done[string(key)] = true
+			edits = append(edits, prolly.Edit{Key: key, Value: out})
+			tm.fixes = append(tm.fixes, rowFix{key: key, olds: [][]byte{cur}, final: out})
+			return nil
+		})
+		if err != nil {
+			return prolly.Map{}, err
+		}
+	}
+	if len(edits) == 0 {
+		return rows, nil
+	}
+	slices.SortFunc(edits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
+	return rows.Apply(tm.ctx, edits)
+}
+
+// staleGenerated reports whether side, a side's definition of the table
+// merged into def, lacks one of def's generated columns (by name, with
+// its expression).
+func staleGenerated(def, side *Table) bool {
+	if side == nil {
+		return false
+	}
+	for _, c := range def.Columns {
+		if c.Generated == 0 || c.Dropped {
+			continue
+		}
+		i := slices.IndexFunc(side.Columns, func(s Column) bool { return !s.Dropped && s.Name == c.Name })
+		if i < 0 || side.Columns[i].Generated != c.Generated || side.Columns[i].Default != c.Default {
+			return true
+		}
+	}
+	return false
 }
 
 // hasGenerated reports whether t has a stored generated column.
