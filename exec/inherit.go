@@ -367,19 +367,26 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 			if err != nil {
 				return nil, err
 			}
-			old, err := p.storedRow(env, m, s, key, in)
+			stored, err := p.storedRow(env, m, s, key, in)
 			if err != nil {
 				return nil, err
 			}
+			old, skip, err := p.lockMemberRow(env, m, s.w.t, key, &in, stored)
+			if err != nil {
+				return nil, err
+			}
+			if skip {
+				continue
+			}
 			if p.Kind == Delete {
-				if err := s.w.Delete(env.Ctx, key, old); err != nil {
+				if err := s.w.Delete(env.Ctx, key, stored); err != nil {
 					return nil, err
 				}
 				s.fks.changed(s.w.t, old, nil)
 				ret = in
 				break
 			}
-			if err := p.updateMember(env, states, i, key, in, old, row); err != nil {
+			if err := p.updateMember(env, states, i, key, in, stored, old, row); err != nil {
 				return nil, err
 			}
 			if len(in) > len(row) {
@@ -416,10 +423,11 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 }
 
 // updateMember updates the row stored under key in member i, whose
-// columns in Table's layout are in and whose stored values are old: row
-// gets the new values in Table's layout. A row whose new key belongs to
-// another partition moves there.
-func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte, in, old, row Row) error {
+// columns in Table's layout are in and in the member's old (the version
+// the change is based on; stored is the transaction's, which the writer
+// replaces): row gets the new values in Table's layout. A row whose new
+// key belongs to another partition moves there.
+func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte, in, stored, old, row Row) error {
 	copy(row, in)
 	for pos, e := range p.Sets {
 		if e != nil {
@@ -444,7 +452,7 @@ func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte
 	}
 	s := states[i]
 	if to != i {
-		if err := s.w.Delete(env.Ctx, key, old); err != nil {
+		if err := s.w.Delete(env.Ctx, key, stored); err != nil {
 			return err
 		}
 		s.fks.changed(s.w.t, old, nil)
@@ -470,12 +478,60 @@ func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte
 	if err := checkConstraints(env, t, m.Checks, updated); err != nil {
 		return err
 	}
-	if err := s.w.Update(env.Ctx, key, old, updated); err != nil {
+	if err := s.w.Update(env.Ctx, key, stored, updated); err != nil {
 		return err
 	}
 	s.fks.changed(t, old, updated)
 	return nil
 }
+
+// lockMemberRow takes the row lock of the row of member m (table t)
+// stored under key, as lockRow does for a table written directly: it
+// returns the version of the row the change is based on, in m's layout
+// (stored, unless a concurrent transaction committed a newer one, which
+// replaces *in too), or skip when the row is gone or no longer passes
+// Recheck.
+func (p *Modify) lockMemberRow(env *Env, m *Member, t *Table, key []byte, in *Row, stored Row) (Row, bool, error) {
+	recheck := p.Recheck
+	if recheck != nil {
+		recheck = &memberRecheck{e: recheck, layout: m.Layout, width: len(p.Table.Cols), oid: t.OID}
+	}
+	row, now, skip, err := env.Txn.lockKey(env, t, key, LockBlock, recheck)
+	if err != nil || skip || row == nil {
+		return stored, skip, err
+	}
+	env.Txn.rebase(t, key, now)
+	mapped := row
+	if m.Layout != nil {
+		mapped = make(Row, len(m.Layout))
+		mapRow(mapped, row, m.Layout)
+	}
+	// Past Table's columns, in has what the scan added (tableoid).
+	*in = append(slices.Clip(mapped[:len(p.Table.Cols)]), (*in)[len(p.Table.Cols):]...)
+	return row, false, nil
+}
+
+// memberRecheck is a Modify's Recheck, over rows of its Table's layout
+// followed by tableoid, evaluated on a row of a member.
+type memberRecheck struct {
+	e      Expr
+	layout []int // nil: the member's layout is Table's
+	width  int   // Table's columns
+	oid    uint32
+}
+
+func (r *memberRecheck) Eval(env *Env, row Row) (Datum, error) {
+	in := make(Row, r.width+1)
+	if r.layout == nil {
+		copy(in, row[:r.width])
+	} else {
+		mapRow(in[:r.width], row, r.layout)
+	}
+	in[r.width] = DInt(int64(r.oid))
+	return r.e.Eval(env, in)
+}
+
+func (r *memberRecheck) Type() T { return r.e.Type() }
 
 func init() {
 	// pg_partition_ancestors(regclass): a partition or partitioned table

@@ -687,3 +687,38 @@ func TestWaitingUpdateRecomputesGenerated(t *testing.T) {
 	wantRows(t, ctx, a, "SELECT accountid, balance, balance2 FROM accounts ORDER BY accountid",
 		"checking | 100 | 200", "savings | 1001 | 2002")
 }
+
+// TestWaitingPartitionUpdate: an UPDATE through a partitioned table (or
+// a parent of inheritance) locks the rows it changes in their partitions
+// as a direct one does: it waits for a concurrent change, tests its WHERE
+// on the version that committed and bases its change, generated columns
+// included, on it.
+func TestWaitingPartitionUpdate(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE parttbl (a int, b int, c int, d int GENERATED ALWAYS AS (a + b) STORED) PARTITION BY LIST (a)")
+	exec(t, ctx, a, "CREATE TABLE parttbl1 PARTITION OF parttbl FOR VALUES IN (1)")
+	exec(t, ctx, a, "CREATE TABLE parttbl2 PARTITION OF parttbl FOR VALUES IN (2)")
+	exec(t, ctx, a, "INSERT INTO parttbl VALUES (1, 1, 1), (2, 2, 2)")
+
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "UPDATE parttbl SET b = b + 10")
+	done := execAsync(ctx, b, "UPDATE parttbl SET c = -c WHERE b < 10")
+	stillWaiting(t, done, 150*time.Millisecond, "an UPDATE of a locked partition row")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; r.err != nil || r.tag != "UPDATE 0" {
+		t.Fatalf("the rows no longer match: %s %v, want UPDATE 0", r.tag, r.err)
+	}
+
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "UPDATE parttbl SET b = b + 1 WHERE a = 1")
+	done = execAsync(ctx, b, "UPDATE parttbl SET b = b * 2 WHERE a = 1 AND b > 5")
+	stillWaiting(t, done, 150*time.Millisecond, "an UPDATE of a locked partition row")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; r.err != nil || r.tag != "UPDATE 1" {
+		t.Fatalf("the row still matches: %s %v, want UPDATE 1", r.tag, r.err)
+	}
+	wantRows(t, ctx, a, "SELECT * FROM parttbl ORDER BY a", "1 | 24 | 1 | 25", "2 | 12 | 2 | 14")
+}
