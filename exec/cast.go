@@ -60,7 +60,7 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 	case OIDName:
 		return DText(types.ParseName(s)), nil
 	case OIDChar:
-		return DText(string([]byte{types.ParseChar(s)})), nil
+		return charDatum(types.ParseChar(s)), nil
 	case OIDBytea:
 		b, err := types.ParseBytea(nil, s)
 		return DBytes(string(b)), err

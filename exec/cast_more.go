@@ -76,7 +76,7 @@ func castSpecial(from, to T) Fn {
 	case from.OID == OIDUnknown && to.OID == OIDChar:
 		// charin: the first byte, or an escaped octal code.
 		return func(_ *Env, a []Datum) (Datum, error) {
-			return DText(string([]byte{types.ParseChar(a[0].S)})), nil
+			return charDatum(types.ParseChar(a[0].S)), nil
 		}
 	case from.OID == OIDChar && tk == KindText:
 		// charout: a NUL is empty, high bytes print as \ooo.
@@ -136,4 +136,14 @@ func jsonbTypeName(v *types.JSONB) string {
 
 func errJSONBCast(v *types.JSONB, typ string) error {
 	return pgerr.New(pgerr.InvalidParameterValue, "cannot cast jsonb %s to type %s", jsonbTypeName(v), typ)
+}
+
+// charDatum is a "char" value: one byte, NUL being the empty string (as
+// the catalogs hold an unset attidentity or attgenerated), so that ”
+// and an unset flag compare equal, as in PostgreSQL.
+func charDatum(c byte) Datum {
+	if c == 0 {
+		return DText("")
+	}
+	return DText(string([]byte{c}))
 }

@@ -26,6 +26,13 @@ type Modify struct {
 	Cols      []ResultColumn
 	// Checks are the table's CHECK constraints, tested on every new row.
 	Checks []CheckConstraint
+	// Generated computes the table's stored generated columns on every
+	// new row (generated.go); nil when it has none.
+	Generated GeneratedCols
+	// UpdatedGenerated, for UPDATE, lists the generated columns whose
+	// expressions read a column Sets assigns: as in PostgreSQL, an UPDATE
+	// OF trigger on them fires as if they were assigned.
+	UpdatedGenerated []int
 	// Conflict is an INSERT's ON CONFLICT clause (upsert.go), nil for none.
 	Conflict *OnConflict
 	// Members, when set, are the tables the statement writes in Table's
@@ -80,7 +87,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", p.Table.Def.Name)
 	}
-	trg := newTriggerState(env, t, [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind], p.Sets)
+	trg := newTriggerState(env, t, [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind], p.assigned(), p.Generated)
 	if err := trg.statement(TriggerBefore); err != nil {
 		return nil, err
 	}
@@ -133,6 +140,9 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 				}
 				copy(row, r)
 			}
+			if err := p.Generated.compute(env, row); err != nil {
+				return nil, err
+			}
 			if err := checkNotNull(t, row); err != nil {
 				return nil, err
 			}
@@ -143,7 +153,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 				return nil, err
 			}
 			if p.Conflict != nil {
-				upd, skip, err := upsert(env, p.Conflict, p.Checks, w, t, row, nil, nil, &touched, trg)
+				upd, skip, err := upsert(env, p.Conflict, p.Checks, p.Generated, w, t, row, nil, nil, &touched, trg)
 				if err != nil {
 					return nil, err
 				}
@@ -185,6 +195,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 					}
 				}
 			}
+			p.Generated.clear(row)
 			if trg != nil {
 				r, err := trg.beforeRow("UPDATE", old, row)
 				if err != nil {
@@ -194,6 +205,11 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 					continue // a BEFORE trigger returned NULL
 				}
 				copy(row, r)
+			}
+			// Computed from the version of the row lockRow returned: a
+			// newer committed one when a concurrent update came first.
+			if err := p.Generated.compute(env, row); err != nil {
+				return nil, err
 			}
 			if err := checkNotNull(t, row); err != nil {
 				return nil, err
@@ -262,6 +278,20 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// assigned returns, for UPDATE, what computes each column the statement
+// assigns (nil for the others), which decides the UPDATE OF triggers that
+// fire: Sets, and the generation expressions of UpdatedGenerated.
+func (p *Modify) assigned() []Expr {
+	if len(p.UpdatedGenerated) == 0 {
+		return p.Sets
+	}
+	out := slices.Clone(p.Sets)
+	for _, pos := range p.UpdatedGenerated {
+		out[pos] = p.Generated[pos]
+	}
+	return out
 }
 
 // checkPartition fails if row is outside the partition written to.

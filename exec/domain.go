@@ -19,12 +19,11 @@ func (e *DomainCheck) Eval(env *Env, row Row) (Datum, error) {
 	if err != nil {
 		return Null, err
 	}
-	if v.IsNull() {
-		if e.NotNull {
-			return Null, pgerr.New(pgerr.NotNullViolation, "domain %s does not allow null values", e.Name)
-		}
-		return v, nil
+	if v.IsNull() && e.NotNull {
+		return Null, pgerr.New(pgerr.NotNullViolation, "domain %s does not allow null values", e.Name)
 	}
+	// A NULL is checked too, as in PostgreSQL: CHECK (VALUE IS NOT NULL)
+	// refuses it, CHECK (VALUE > 0) lets it pass (the check is NULL).
 	return v, CheckDomainValue(env, e.Name, e.Checks, v)
 }
 

@@ -358,6 +358,12 @@ func (s *fkState) apply(changes []childChange) error {
 	if err != nil {
 		return err
 	}
+	// A cascade's change is an UPDATE of the row: its generated columns
+	// follow.
+	gen, err := tx.generated(ctx, cur)
+	if err != nil {
+		return err
+	}
 	done := map[string]bool{}
 	for _, c := range changes {
 		if done[string(c.key)] {
@@ -369,6 +375,9 @@ func (s *fkState) apply(changes []childChange) error {
 				return err
 			}
 		} else {
+			if err := gen.compute(s.env, c.row); err != nil {
+				return err
+			}
 			if err := checkNotNull(cur, c.row); err != nil {
 				return err
 			}

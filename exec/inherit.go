@@ -176,6 +176,9 @@ type Member struct {
 	// has no such column); nil when the two have the same columns.
 	Layout []int
 	Checks []CheckConstraint
+	// Generated computes this table's generated columns, in its layout:
+	// a child may generate a column its parent stores as given.
+	Generated GeneratedCols
 	// Conflict is an INSERT's ON CONFLICT clause for this table: its
 	// arbiters are the member's indexes that stand for Table's.
 	Conflict *OnConflict
@@ -244,6 +247,9 @@ func (p *Modify) storedRow(env *Env, m *Member, s *memberState, key []byte, in R
 // constraints and inserts it.
 func (p *Modify) insertMember(env *Env, s *memberState, i int, row Row) error {
 	t := s.w.t
+	if err := p.Members[i].Generated.compute(env, row); err != nil {
+		return err
+	}
 	if err := checkNotNull(t, row); err != nil {
 		return err
 	}
@@ -264,10 +270,13 @@ func (p *Modify) insertMember(env *Env, s *memberState, i int, row Row) error {
 func (p *Modify) upsertMember(env *Env, s *memberState, i int, row, proposed Row) (upd Row, skip bool, err error) {
 	m := &p.Members[i]
 	t := s.w.t
+	if err := m.Generated.compute(env, row); err != nil {
+		return nil, false, err
+	}
 	if err := checkConstraints(env, t, m.Checks, row); err != nil {
 		return nil, false, err
 	}
-	rows, skip, err := upsert(env, m.Conflict, m.Checks, s.w, t, row, m.Layout, proposed, &s.touched, nil)
+	rows, skip, err := upsert(env, m.Conflict, m.Checks, m.Generated, s.w, t, row, m.Layout, proposed, &s.touched, nil)
 	if rows == nil || err != nil {
 		return nil, skip, err
 	}
@@ -314,6 +323,11 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 			if err := p.newRow(env, in, row); err != nil {
 				return nil, err
 			}
+			// In the statement table's layout for its NOT NULL and
+			// RETURNING; the partition computes its own again.
+			if err := p.Generated.compute(env, row); err != nil {
+				return nil, err
+			}
 			if err := checkNotNull(p.Table, row); err != nil {
 				return nil, err
 			}
@@ -353,19 +367,26 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 			if err != nil {
 				return nil, err
 			}
-			old, err := p.storedRow(env, m, s, key, in)
+			stored, err := p.storedRow(env, m, s, key, in)
 			if err != nil {
 				return nil, err
 			}
+			old, skip, err := p.lockMemberRow(env, m, s.w.t, key, &in, stored)
+			if err != nil {
+				return nil, err
+			}
+			if skip {
+				continue
+			}
 			if p.Kind == Delete {
-				if err := s.w.Delete(env.Ctx, key, old); err != nil {
+				if err := s.w.Delete(env.Ctx, key, stored); err != nil {
 					return nil, err
 				}
 				s.fks.changed(s.w.t, old, nil)
 				ret = in
 				break
 			}
-			if err := p.updateMember(env, states, i, key, in, old, row); err != nil {
+			if err := p.updateMember(env, states, i, key, in, stored, old, row); err != nil {
 				return nil, err
 			}
 			if len(in) > len(row) {
@@ -402,10 +423,11 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 }
 
 // updateMember updates the row stored under key in member i, whose
-// columns in Table's layout are in and whose stored values are old: row
-// gets the new values in Table's layout. A row whose new key belongs to
-// another partition moves there.
-func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte, in, old, row Row) error {
+// columns in Table's layout are in and in the member's old (the version
+// the change is based on; stored is the transaction's, which the writer
+// replaces): row gets the new values in Table's layout. A row whose new
+// key belongs to another partition moves there.
+func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte, in, stored, old, row Row) error {
 	copy(row, in)
 	for pos, e := range p.Sets {
 		if e != nil {
@@ -414,6 +436,9 @@ func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte
 				return err
 			}
 		}
+	}
+	if err := p.Generated.compute(env, row); err != nil {
+		return err
 	}
 	if err := checkNotNull(p.Table, row); err != nil {
 		return err
@@ -427,7 +452,7 @@ func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte
 	}
 	s := states[i]
 	if to != i {
-		if err := s.w.Delete(env.Ctx, key, old); err != nil {
+		if err := s.w.Delete(env.Ctx, key, stored); err != nil {
 			return err
 		}
 		s.fks.changed(s.w.t, old, nil)
@@ -444,18 +469,73 @@ func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte
 		unmapRow(updated, row, m.Layout)
 	}
 	t := s.w.t
+	if err := m.Generated.compute(env, updated); err != nil {
+		return err
+	}
 	if err := checkNotNull(t, updated); err != nil {
 		return err
 	}
 	if err := checkConstraints(env, t, m.Checks, updated); err != nil {
 		return err
 	}
-	if err := s.w.Update(env.Ctx, key, old, updated); err != nil {
+	if err := s.w.Update(env.Ctx, key, stored, updated); err != nil {
 		return err
 	}
 	s.fks.changed(t, old, updated)
 	return nil
 }
+
+// lockMemberRow takes the row lock of the row of member m (table t)
+// stored under key, as lockRow does for a table written directly: it
+// returns the version of the row the change is based on, in m's layout
+// (stored, unless a concurrent transaction committed a newer one, which
+// replaces *in too), or skip when the row is gone or no longer passes
+// Recheck.
+func (p *Modify) lockMemberRow(env *Env, m *Member, t *Table, key []byte, in *Row, stored Row) (Row, bool, error) {
+	recheck := p.Recheck
+	if recheck != nil {
+		recheck = &memberRecheck{e: recheck, layout: m.Layout, width: len(p.Table.Cols), oid: t.OID}
+	}
+	mode := ForUpdate
+	if p.Kind == Update {
+		mode = updateLockMode(p.Table, p.Sets) // Sets are in Table's layout
+	}
+	row, now, skip, err := env.Txn.lockKey(env, t, key, mode, LockBlock, recheck)
+	if err != nil || skip || row == nil {
+		return stored, skip, err
+	}
+	env.Txn.rebase(t, key, now)
+	mapped := row
+	if m.Layout != nil {
+		mapped = make(Row, len(m.Layout))
+		mapRow(mapped, row, m.Layout)
+	}
+	// Past Table's columns, in has what the scan added (tableoid).
+	*in = append(slices.Clip(mapped[:len(p.Table.Cols)]), (*in)[len(p.Table.Cols):]...)
+	return row, false, nil
+}
+
+// memberRecheck is a Modify's Recheck, over rows of its Table's layout
+// followed by tableoid, evaluated on a row of a member.
+type memberRecheck struct {
+	e      Expr
+	layout []int // nil: the member's layout is Table's
+	width  int   // Table's columns
+	oid    uint32
+}
+
+func (r *memberRecheck) Eval(env *Env, row Row) (Datum, error) {
+	in := make(Row, r.width+1)
+	if r.layout == nil {
+		copy(in, row[:r.width])
+	} else {
+		mapRow(in[:r.width], row, r.layout)
+	}
+	in[r.width] = DInt(int64(r.oid))
+	return r.e.Eval(env, in)
+}
+
+func (r *memberRecheck) Type() T { return r.e.Type() }
 
 func init() {
 	// pg_partition_ancestors(regclass): a partition or partitioned table

@@ -25,6 +25,9 @@ type MergeIndexer struct {
 type indexerTable struct {
 	t     *Table
 	evals []*IndexEval
+	// gen are the table's generation expressions, once genLoaded.
+	gen       GeneratedCols
+	genLoaded bool
 }
 
 // NewMergeIndexer returns a MergeIndexer evaluating through tx.

@@ -54,7 +54,15 @@ func (p *Modify) lockRow(env *Env, t *Table, key []byte, in Row, mode LockMode) 
 	if err != nil || skip || row == nil {
 		return in, skip, err
 	}
-	tx, tk := env.Txn, tableKey(t.Def)
+	env.Txn.rebase(t, key, now)
+	return row, false, nil
+}
+
+// rebase records that the transaction's change of the row of t stored
+// under key is based on now, a committed version newer than its
+// snapshot's (Txn.rebased).
+func (tx *Txn) rebase(t *Table, key, now []byte) {
+	tk := tableKey(t.Def)
 	if tx.rebased == nil {
 		tx.rebased = map[string]map[string][]byte{}
 	}
@@ -62,7 +70,6 @@ func (p *Modify) lockRow(env *Env, t *Table, key []byte, in Row, mode LockMode) 
 		tx.rebased[tk] = map[string][]byte{}
 	}
 	tx.rebased[tk][string(key)] = now
-	return row, false, nil
 }
 
 // updateLockMode is the row lock an UPDATE setting the columns sets (by

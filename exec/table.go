@@ -44,7 +44,12 @@ type Column struct {
 	NotNull bool
 	Dropped bool
 	Default string // SQL text; "" for none
-	Pos     int
+	// Generated is the generation expression (SQL text over the row's
+	// other columns) of a stored generated column, "" for other columns;
+	// such a column has no Default: DEFAULT gives it NULL until Modify
+	// computes it.
+	Generated string
+	Pos       int
 	// Identity is 'a' (GENERATED ALWAYS AS IDENTITY), 'd' (BY DEFAULT) or
 	// 0; an identity column's Default is the nextval of its sequence.
 	Identity byte
@@ -79,6 +84,9 @@ func NewTable(def *versioning.Table) *Table {
 	t := &Table{Def: def, OID: ObjectOID('r', def.Schema, def.Name), Cols: make([]Column, len(def.Columns))}
 	for i, c := range def.Columns {
 		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i, Identity: c.Identity, Domain: c.Domain}
+		if c.Generated != 0 {
+			t.Cols[i].Default, t.Cols[i].Generated = "", c.Default
+		}
 		if c.Identity != 0 && c.Sequence != "" {
 			t.Cols[i].Default = "nextval(" + sqlLiteral(c.Sequence) + "::regclass)"
 		}

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"slices"
+
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -78,6 +80,7 @@ type triggerState struct {
 	t     *Table
 	event string
 	sets  []Expr
+	gen   GeneratedCols // the table's generated columns
 	// before and after are the ROW triggers; queued the AFTER ROW
 	// firings waiting for the statement's rows to be written.
 	before, after []*versioning.Trigger
@@ -85,12 +88,13 @@ type triggerState struct {
 }
 
 // newTriggerState returns the trigger state of a statement on t, nil
-// when t has no triggers or nothing runs them.
-func newTriggerState(env *Env, t *Table, event string, sets []Expr) *triggerState {
+// when t has no triggers or nothing runs them; gen computes t's
+// generated columns.
+func newTriggerState(env *Env, t *Table, event string, sets []Expr, gen GeneratedCols) *triggerState {
 	if len(t.Def.Triggers) == 0 || env.Txn == nil || env.Txn.FireTrigger == nil {
 		return nil
 	}
-	return &triggerState{env: env, t: t, event: event, sets: sets,
+	return &triggerState{env: env, t: t, event: event, sets: sets, gen: gen,
 		before: triggers(t, event, TriggerBefore, true, sets),
 		after:  triggers(t, event, TriggerAfter, true, sets)}
 }
@@ -126,6 +130,14 @@ func (ts *triggerState) beforeRow(event string, old, row Row) (Row, error) {
 		}
 		if event != "DELETE" {
 			row = out
+		}
+		if event == "UPDATE" && ts.gen != nil {
+			// What the trigger wrote into generated columns is lost; in
+			// an UPDATE the next trigger sees them NULL again, as in
+			// PostgreSQL 15 (an INSERT's sees what the last one wrote).
+			// A copy: out may be the OLD row, returned.
+			row = slices.Clone(out)
+			ts.gen.clear(row)
 		}
 	}
 	if event == "DELETE" {

@@ -43,6 +43,11 @@ type Txn struct {
 	// where a column has none): a foreign key's ON ... SET DEFAULT needs
 	// them, and only the planner can analyze SQL.
 	Defaults func(ctx context.Context, t *Table) ([]Expr, error)
+	// Generated, when set, analyzes the generation expressions of a
+	// table's stored generated columns (nil when it has none), for the
+	// rows written other than by a statement's Modify: a foreign key's
+	// cascades, a merge's combined rows. The planner provides it.
+	Generated func(ctx context.Context, t *Table) (GeneratedCols, error)
 	// FireTrigger, when set, runs a trigger's function (trigger.go); the
 	// planner provides it.
 	FireTrigger FireTriggerFunc

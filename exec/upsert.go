@@ -133,8 +133,8 @@ func (w *TableWriter) indexEntry(ctx context.Context, i int, prefix []byte) ([]b
 // When t is a member of a Modify with another layout, layout maps the
 // statement table's columns to t's and proposed is row in the statement
 // table's layout, which c's expressions read. trg, when set, fires the table's BEFORE UPDATE
-// row triggers on the new row.
-func upsert(env *Env, c *OnConflict, checks []CheckConstraint, w *TableWriter, t *Table, row Row, layout []int, proposed Row, touched *map[string]bool, trg *triggerState) (upd []Row, skip bool, err error) {
+// row triggers on the new row. gen computes t's generated columns.
+func upsert(env *Env, c *OnConflict, checks []CheckConstraint, gen GeneratedCols, w *TableWriter, t *Table, row Row, layout []int, proposed Row, touched *map[string]bool, trg *triggerState) (upd []Row, skip bool, err error) {
 	if *touched == nil {
 		*touched = map[string]bool{}
 	}
@@ -185,12 +185,16 @@ func upsert(env *Env, c *OnConflict, checks []CheckConstraint, w *TableWriter, t
 	if layout != nil {
 		nrow = unmappedRow(old, nrow, layout)
 	}
+	gen.clear(nrow)
 	if trg != nil {
 		r, err := trg.beforeRow("UPDATE", old, nrow)
 		if err != nil || r == nil {
 			return nil, r == nil, err
 		}
 		nrow = slices.Clone(r)
+	}
+	if err := gen.compute(env, nrow); err != nil {
+		return nil, false, err
 	}
 	if err := checkNotNull(t, nrow); err != nil {
 		return nil, false, err

@@ -108,6 +108,9 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 			return pgerr.New(pgerr.SyntaxError, "column %q of relation %q is an identity column", c.Name, def.Name).
 				WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
 		}
+		if c.Generated != 0 {
+			return defaultOfGenerated(def, c, cmd.Def == nil)
+		}
 		c.Default = ""
 		if cmd.Def != nil {
 			if c.Default, err = a.columnDefault(cmd.Def, exec.T{OID: c.Type, Typmod: c.Typmod}, c.Name); err != nil {
@@ -180,6 +183,8 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		return a.detachPartition(ctx, t, cmd.Def.GetPartitionCmd(), false)
 	case pg.AlterTableType_AT_DetachPartitionFinalize:
 		return a.detachPartition(ctx, t, cmd.Def.GetPartitionCmd(), true)
+	case pg.AlterTableType_AT_DropExpression:
+		return a.dropExpression(ctx, def, cmd) // generated.go
 	case pg.AlterTableType_AT_AddIdentity:
 		return a.addIdentity(ctx, def, cmd)
 	case pg.AlterTableType_AT_SetIdentity:
@@ -319,12 +324,21 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 	if err != nil {
 		return err
 	}
-	var fill exec.Expr // the default, evaluated per row when volatile
+	// fill is the default, evaluated per row when volatile, or the
+	// generation expression of a generated column, over each row.
+	var fill exec.Expr
 	defText := nt.Cols[pos].Default
 	if dom, err := a.columnDomain(ctx, nt.Cols[pos]); err != nil {
 		return err
-	} else if dom != nil && defText == "" {
+	} else if dom != nil && defText == "" && col.Generated == 0 {
 		defText = dom.Default
+	}
+	if col.Generated != 0 && !empty {
+		gen, err := a.generatedExprs(nt)
+		if err != nil {
+			return err
+		}
+		fill = gen[pos]
 	}
 	if defText != "" && !empty {
 		defs, err := a.defaults(nt)
@@ -349,7 +363,7 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 		if def, err = a.tx.Rewrite(ctx, t, def, func(row exec.Row) (exec.Row, error) {
 			row = append(slices.Clone(row), exec.Null)
 			if fill != nil {
-				v, err := fill.Eval(env, nil)
+				v, err := fill.Eval(env, row)
 				if err != nil {
 					return nil, err
 				}
@@ -563,6 +577,14 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		}
 		return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, def.Name)
 	}
+	// Generated columns computed from it go first, or keep it.
+	if deps := generatedReaders(def, cmd.Name); len(deps) > 0 {
+		var err error
+		if t, err = a.dropGeneratedReaders(ctx, t, cmd.Name, cmd.Behavior); err != nil {
+			return err
+		}
+		def = cloneTable(t.Def)
+	}
 	c := def.Columns[pos]
 	// Foreign keys of other tables on the column go only with CASCADE;
 	// the table's own foreign keys on it go with it.
@@ -633,6 +655,9 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 		return err
 	}
 	cd := cmd.Def.GetColumnDef()
+	if err := checkAlterTypeGenerated(def, pos, cd.RawDefault != nil); err != nil {
+		return err
+	}
 	nt, _, err := a.resolveType(cd.TypeName)
 	if err != nil {
 		return err
@@ -640,7 +665,19 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 	old := t.Cols[pos]
 	var conv exec.Expr
 	src := exec.Expr(&exec.ColRef{Idx: pos, T: old.Type})
-	if cd.RawDefault != nil {
+	if old.Generated != "" {
+		// The expression computes the values of the new type: what
+		// the column would hold had it been declared so.
+		nd := cloneTable(def)
+		nd.Columns[pos].Type, nd.Columns[pos].Typmod = nt.OID, nt.Typmod
+		n, err := parseExpr(old.Generated)
+		if err != nil {
+			return err
+		}
+		if conv, err = a.generationExpr(nd, pos, n); err != nil {
+			return err
+		}
+	} else if cd.RawDefault != nil {
 		e, err := a.expr(cd.RawDefault, tableScope(t, def.Name))
 		if err != nil {
 			return err
@@ -654,7 +691,7 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 			WithHint("You might need to specify \"USING %s::%s\".", quoteIdent(old.Name), typeSQLName(nt))
 	}
 	c := &def.Columns[pos]
-	if c.Default != "" {
+	if c.Default != "" && c.Generated == 0 {
 		n, err := parseExpr(c.Default)
 		if err != nil {
 			return err
@@ -1082,6 +1119,14 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		})
 		if def.Checks[i].Expr, err = deparseExpr(n); err != nil {
 			return err
+		}
+	}
+	for i, c := range def.Columns {
+		if c.Generated != 0 && !c.Dropped {
+			var err error
+			if def.Columns[i].Default, err = renameColumnIn(c.Default, old, name); err != nil {
+				return err
+			}
 		}
 	}
 	seqs, err := ownedSequences(ctx, a.tx.Root, &versioning.Table{Schema: def.Schema, Name: def.Name, Columns: []versioning.Column{{Name: old}}})

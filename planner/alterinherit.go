@@ -64,6 +64,10 @@ func (a *analyzer) alterInherited(ctx context.Context, t *exec.Table, cmd *pg.Al
 	case pg.AlterTableType_AT_DropConstraint:
 		return a.dropCheckInherited(ctx, t, cmd, kids, inh, recursing)
 	case pg.AlterTableType_AT_ColumnDefault:
+	case pg.AlterTableType_AT_DropExpression:
+		if err := checkDropExpression(t.Def, kids, cmd.Name, inh, recursing); err != nil {
+			return err
+		}
 	default:
 		return a.alterCmd(ctx, t, cmd)
 	}

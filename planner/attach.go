@@ -126,6 +126,12 @@ func mergeColumnsForAttach(parent, def *versioning.Table) error {
 		if pc.NotNull && !c.NotNull {
 			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be marked NOT NULL", pc.Name)
 		}
+		if pc.Generated != 0 && c.Generated == 0 {
+			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be a generated column", pc.Name)
+		}
+		if pc.Generated != 0 && c.Default != pc.Default {
+			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table has a conflicting generation expression", pc.Name)
+		}
 		c.InhCount, c.NotLocal = 1, true
 	}
 	return nil

@@ -116,9 +116,11 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 		return nil, err
 	}
 	c.table = t
+	// Generated columns are neither read nor written by COPY: FROM
+	// computes them.
 	if len(s.Attlist) == 0 {
 		for _, col := range t.Cols {
-			if !col.Dropped {
+			if !col.Dropped && col.Generated == "" {
 				c.target = append(c.target, col.Pos)
 			}
 		}
@@ -128,10 +130,18 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 			if err != nil {
 				return nil, err
 			}
+			if t.Cols[pos].Generated != "" {
+				return nil, copyGenerated(t.Cols[pos].Name)
+			}
 			c.target = append(c.target, pos)
 		}
 	}
 	c.Cols = len(c.target)
+	if s.IsFrom && s.WhereClause != nil {
+		if err := checkCopyWhereGenerated(t.Def, s.WhereClause); err != nil {
+			return nil, err
+		}
+	}
 	if !s.IsFrom {
 		exprs := make([]exec.Expr, len(c.target))
 		cols := make([]exec.ResultColumn, len(c.target))

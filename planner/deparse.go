@@ -296,6 +296,21 @@ func isFloatType(oid uint32) bool { return oid == exec.OIDFloat4 || oid == exec.
 
 // operandTypes returns the types PostgreSQL resolves the operands of a
 // binary operator to.
+// concatsText reports whether || over operands of types lt and rt, one
+// of them an unknown literal, is PostgreSQL's text concatenation with a
+// value of a non-string type (textanycat, anytextcat) rather than an
+// array's or textcat.
+func concatsText(lt, rt exec.T) bool {
+	if (lt.OID == exec.OIDUnknown) == (rt.OID == exec.OIDUnknown) {
+		return false
+	}
+	other := lt
+	if other.OID == exec.OIDUnknown {
+		other = rt
+	}
+	return !exec.IsArrayType(other.OID) && exec.TypeCategory(other.OID) != 'S'
+}
+
 func operandTypes(lt, rt exec.T) (exec.T, exec.T) {
 	base := func(t exec.T) exec.T { return exec.T{OID: t.OID, Typmod: -1} }
 	switch {
@@ -348,7 +363,19 @@ func (d *deparser) aexpr(x *pg.A_Expr, n *pg.Node) string {
 			rt := d.typeOf(x.Rexpr)
 			return d.paren(op+" "+d.child(x.Rexpr, n, rt, false), kindOp)
 		}
-		lt, rt := operandTypes(d.typeOf(x.Lexpr), d.typeOf(x.Rexpr))
+		lt, rt := d.typeOf(x.Lexpr), d.typeOf(x.Rexpr)
+		if op == "||" && concatsText(lt, rt) {
+			// text || anynonarray (and the reverse): the unknown side
+			// is text, the other keeps its type.
+			if lt.OID == exec.OIDUnknown {
+				lt = exec.TText
+			}
+			if rt.OID == exec.OIDUnknown {
+				rt = exec.TText
+			}
+		} else {
+			lt, rt = operandTypes(lt, rt)
+		}
 		return d.paren(d.child(x.Lexpr, n, lt, true)+" "+op+" "+d.child(x.Rexpr, n, rt, true), kindOp)
 	case pg.A_Expr_Kind_AEXPR_IN:
 		items := x.Rexpr.GetList().GetItems()

@@ -21,6 +21,9 @@ func columnByName(t *exec.Table, name string, loc int32) (int, error) {
 func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 	out := make([]exec.Expr, len(t.Cols))
 	for i, c := range t.Cols {
+		if c.Generated != "" {
+			continue // NULL until Modify computes it, not its domain's default
+		}
 		if c.Default == "" && c.Domain != "" && !c.Dropped {
 			dom, err := a.columnDomain(a.ctx, c)
 			if err != nil {
@@ -150,6 +153,9 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			}
 			for i, e := range row {
 				c := t.Cols[targets[i]]
+				if e != nil && c.Generated != "" {
+					return nil, insertGenerated(c)
+				}
 				if e != nil {
 					if skip, err := identityValue(c, s.Override); err != nil {
 						return nil, err
@@ -177,12 +183,23 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			return nil, err
 		}
 		cols := p.Columns()
+		if len(s.Cols) == 0 && len(cols) < len(targets) {
+			// Without a column list, the query may fill only the
+			// leading columns, as VALUES may.
+			targets = targets[:len(cols)]
+		}
+		if len(cols) > len(targets) {
+			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+		}
 		if len(cols) != len(targets) {
 			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
 		}
 		conv := make([]exec.Expr, len(cols))
 		for i, col := range cols {
 			c := t.Cols[targets[i]]
+			if c.Generated != "" {
+				return nil, insertGenerated(c)
+			}
 			if skip, err := identityValue(c, s.Override); err != nil {
 				return nil, err
 			} else if skip {
@@ -310,6 +327,9 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 				return nil, err
 			}
 			if e != nil {
+				if c.Generated != "" {
+					return nil, updateGenerated(c)
+				}
 				if sets[pos], err = a.assignColumn(e, c, rt.Location); err != nil {
 					return nil, err
 				}
@@ -331,6 +351,9 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 		if c.Identity == 'a' {
 			return nil, withPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", c.Name).
 				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", c.Name), rt.Location)
+		}
+		if c.Generated != "" {
+			return nil, updateGenerated(c)
 		}
 		e, err := a.expr(val, sc)
 		if err != nil {
@@ -359,7 +382,8 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks, Recheck: recheck}
+	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks, Recheck: recheck,
+		UpdatedGenerated: updatedGenerated(t, sets)}
 	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
 		return nil, err
 	}

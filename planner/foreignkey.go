@@ -25,6 +25,9 @@ import (
 // key or of a unique constraint, in any order.
 func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols []int) error {
 	def := d.def
+	if err := checkForeignKeyGenerated(def, con, cols); err != nil {
+		return err
+	}
 	refSchema, refName := con.Pktable.Schemaname, con.Pktable.Relname
 	var ref *versioning.Table
 	switch {

@@ -289,6 +289,9 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 		if err := a.dropTriggersOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 			return "", err
 		}
+		if err := a.dropGenerationsOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+			return "", err
+		}
 		root, err := a.tx.Root.DropFunction(ctx, f)
 		if err != nil {
 			return "", err
@@ -613,6 +616,7 @@ func (a *analyzer) userFuncCall(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 	if !ok || err != nil {
 		return nil, ok, err
 	}
+	a.called = append(a.called, rc.def)
 	if rc.def.ReturnsSet {
 		e, err := a.userSRFListCall(f, rc)
 		return e, true, err

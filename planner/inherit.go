@@ -106,12 +106,15 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 						WithDetail("%s versus %s", types.FormatType(types.Oid(have.Type), have.Typmod), types.FormatType(types.Oid(c.Type), c.Typmod))
 				}
 				d.a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging multiple inherited definitions of column %q", c.Name))
+				if err := mergeInheritedGeneration(have, c); err != nil {
+					return nil, err
+				}
 				have.NotNull = have.NotNull || c.NotNull
 				have.InhCount++
 				continue
 			}
 			d.def.Columns = append(d.def.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod,
-				NotNull: c.NotNull, Default: c.Default, InhCount: 1, NotLocal: true})
+				NotNull: c.NotNull, Default: c.Default, Generated: c.Generated, InhCount: 1, NotLocal: true})
 		}
 		for _, ck := range p.Checks {
 			if ck.NoInherit {
@@ -153,6 +156,9 @@ func (d *tableDDL) columnDef(ctx context.Context, cd *pg.ColumnDef, partition bo
 				WithDetail("%s versus %s", types.FormatType(types.Oid(c.Type), c.Typmod), types.FormatType(types.Oid(t.OID), t.Typmod)), cd.Location)
 		}
 		d.a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", cd.Colname))
+	}
+	if err := inheritedColumnGeneration(c, cd, partition); err != nil {
+		return err
 	}
 	if !partition {
 		c.NotLocal = false // defined here too (a partition's columns never are)
@@ -203,6 +209,9 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 		el := n.GetPartitionElem()
 		if cr := el.Expr.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
 			el.Name, el.Expr = cr.Fields[0].GetString_().Sval, nil // (col) is the column
+		}
+		if err := checkPartitionKeyGenerated(d.def, el); err != nil {
+			return err
 		}
 		if el.Expr != nil {
 			x, err := d.partitionKeyExpr(el)
@@ -1314,14 +1323,22 @@ func levelExcludes(l *partLevel, kvs [][]keyValue) bool {
 	return false
 }
 
-// modifyFamily sets what a Modify of t writes besides t: an UPDATE or
-// DELETE that reads t's descendants (inh) writes each row where it is;
-// an INSERT into a partitioned table routes rows to its partitions; a
-// partition written directly checks its partition constraint.
+// modifyFamily sets what a Modify of t computes from the definitions of
+// the tables it writes (their generated columns), and what it writes
+// besides t: an UPDATE or DELETE that reads t's descendants (inh) writes
+// each row where it is; an INSERT into a partitioned table routes rows to
+// its partitions; a partition written directly checks its partition
+// constraint.
 func (a *analyzer) modifyFamily(m *exec.Modify, inh bool) error {
 	t := m.Table
 	if t.Virtual != nil || t.Pinned {
 		return nil
+	}
+	if m.Kind != exec.Delete {
+		var err error
+		if m.Generated, err = a.generatedExprs(t); err != nil {
+			return err
+		}
 	}
 	if t.Def.IsPartition() {
 		var err error
@@ -1345,6 +1362,11 @@ func (a *analyzer) modifyFamily(m *exec.Modify, inh bool) error {
 			return err
 		}
 		member := exec.Member{Table: mb.t, Layout: mb.layout, Checks: checks}
+		if m.Kind != exec.Delete {
+			if member.Generated, err = a.generatedExprs(mb.t); err != nil {
+				return err
+			}
+		}
 		if m.Conflict != nil {
 			member.Conflict = memberConflict(t.Def, mb, m.Conflict)
 		}

@@ -11,12 +11,13 @@ import (
 )
 
 // LIKE options, as TableLikeClause.Options holds them (PostgreSQL's
-// CREATE_TABLE_LIKE_* bits). COMPRESSION, GENERATED, STATISTICS and
-// STORAGE copy nothing here: there is nothing of theirs to copy.
+// CREATE_TABLE_LIKE_* bits). COMPRESSION, STATISTICS and STORAGE copy
+// nothing here: there is nothing of theirs to copy.
 const (
 	likeComments    = 1 << 0
 	likeConstraints = 1 << 2
 	likeDefaults    = 1 << 3
+	likeGenerated   = 1 << 4
 	likeIdentity    = 1 << 5
 	likeIndexes     = 1 << 6
 )
@@ -31,7 +32,8 @@ type likeClause struct {
 
 // likeColumns adds the columns of the source of a LIKE clause in CREATE
 // TABLE: their names, types and NOT NULL, and as l's options say their
-// defaults, identity (with a new sequence) and comments. The source is a
+// defaults, generation expressions, identity (with a new sequence) and
+// comments. The source is a
 // table, a view or a composite type; for a table, likeColumns returns
 // what is left to copy.
 func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*likeClause, error) {
@@ -83,7 +85,12 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uint32) error {
 	def := d.def
 	col := versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod, NotNull: c.NotNull, Domain: c.Domain}
-	if opts&likeDefaults != 0 {
+	// A generated column's expression is copied by INCLUDING GENERATED,
+	// not DEFAULTS; without it the column is an ordinary one.
+	switch {
+	case c.Generated != 0 && opts&likeGenerated != 0:
+		col.Default, col.Generated = c.Default, c.Generated
+	case c.Generated == 0 && opts&likeDefaults != 0:
 		col.Default = c.Default
 	}
 	if opts&likeComments != 0 {

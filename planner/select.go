@@ -26,6 +26,10 @@ type analyzer struct {
 	// funcs are the user functions the statement's calls were resolved
 	// among: a plan stays valid while they are unchanged (function.go).
 	funcs []funcDep
+	// called are the user functions the calls analyzed resolved to, in
+	// order: whether an expression is immutable depends on them
+	// (generated.go).
+	called []*versioning.Function
 	// families are the members of the Appends planned, for pruning.
 	families map[*exec.Append][]familyMember
 	// pinnedRoots are the root values of the revisions tables pinned by

@@ -361,6 +361,9 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t) // for ON ... SET DEFAULT
 	}
 	tx.FireTrigger = s.fireTrigger
+	tx.Generated = func(ctx context.Context, t *exec.Table) (exec.GeneratedCols, error) {
+		return (&analyzer{ctx: ctx, s: s, tx: tx}).generatedExprs(t) // cascades and merges
+	}
 	tx.IndexEval = func(ctx context.Context, t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).indexEval(t, ix) // expression and partial indexes
 	}

@@ -70,6 +70,11 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (utility, error) {
 			if !s.Row {
 				return "", pgerr.New(pgerr.FeatureNotSupported, "statement trigger's WHEN condition cannot reference column values")
 			}
+			if tr.Timing == 'b' {
+				if err := checkWhenGenerated(t.Def, s.WhenClause); err != nil {
+					return "", err
+				}
+			}
 			if tr.When, err = deparseExpr(s.WhenClause); err != nil {
 				return "", err
 			}

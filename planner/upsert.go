@@ -101,6 +101,9 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 				return nil, err
 			}
 			if e != nil {
+				if col.Generated != "" {
+					return nil, updateGenerated(col)
+				}
 				if c.Sets[pos], err = a.assignColumn(e, col, rt.Location); err != nil {
 					return nil, err
 				}
@@ -122,6 +125,9 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 		if col.Identity == 'a' {
 			return nil, withPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", col.Name).
 				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", col.Name), rt.Location)
+		}
+		if col.Generated != "" {
+			return nil, updateGenerated(col)
 		}
 		e, err := a.expr(val, sc)
 		if err != nil {

@@ -51,6 +51,17 @@ type ReferenceChecker interface {
 	MissingReferences(ctx context.Context, root RootValue, t *Table, row []byte) ([]string, error)
 }
 
+// Generator, when the IndexEncoder implements it, computes the stored
+// generated columns (Column.Generated) of a row the merge combined cell
+// by cell: their values derive from the row's other cells, which may
+// come from different sides, so they are computed again rather than
+// merged (and never conflict).
+type Generator interface {
+	// Generate returns row, a tuple in t's layout, with its generated
+	// columns computed.
+	Generate(ctx context.Context, t *Table, row []byte) ([]byte, error)
+}
+
 // ErrUnmergeable is returned for objects that changed on both sides of a
 // merge in ways that are not recorded as conflicts: a schema's owner or
 // comment (the SQL layer reports it as SQLSTATE 55000).
@@ -284,6 +295,9 @@ func (tm *tableMerge) run() error {
 	if rows, err = rows.Apply(tm.ctx, tm.extra); err != nil {
 		return err
 	}
+	if rows, err = tm.generateStale(rows); err != nil {
+		return err
+	}
 	tm.def.Rows = rows.Root()
 	return tm.mergeIndexes(rows)
 }
@@ -374,7 +388,11 @@ func (tm *tableMerge) resolveRow(c prolly.Collision) (prolly.Resolution, error) 
 		return prolly.Resolution{Value: ours}, nil
 	}
 	if c.InOurs && c.InTheirs {
-		if merged, ok := tm.mergeCells(base, ours, theirs); ok {
+		merged, ok, err := tm.mergeCells(base, ours, theirs)
+		if err != nil {
+			return prolly.Resolution{}, err
+		}
+		if ok {
 			tm.fixes = append(tm.fixes, rowFix{key: key, olds: olds, final: merged})
 			return prolly.Resolution{Value: merged}, nil
 		}
@@ -398,10 +416,16 @@ func cloneIf(b []byte, present bool) []byte {
 // changed on one side takes that side, the same change on both is taken
 // once. ok is false when a cell changed differently on both sides. base
 // is nil for a row inserted on both sides: then every cell must agree.
-func (tm *tableMerge) mergeCells(base, ours, theirs []byte) ([]byte, bool) {
+// Generated columns are computed from the merged cells, where the
+// IndexEncoder can (Generator).
+func (tm *tableMerge) mergeCells(base, ours, theirs []byte) ([]byte, bool, error) {
+	gen, _ := tm.enc.(Generator)
+	if !hasGenerated(tm.def) {
+		gen = nil
+	}
 	tm.tb.Reset()
 	for i, col := range tm.def.Columns {
-		if col.Dropped {
+		if col.Dropped || col.Generated != 0 && gen != nil {
 			tm.tb.AppendNull()
 			continue
 		}
@@ -415,7 +439,7 @@ func (tm *tableMerge) mergeCells(base, ours, theirs []byte) ([]byte, bool) {
 			appendCell(&tm.tb, o, oNull)
 			continue
 		case base == nil:
-			return nil, false
+			return nil, false, nil
 		}
 		b, bNull := cellOf(tm.def, base, i)
 		switch {
@@ -424,14 +448,97 @@ func (tm *tableMerge) mergeCells(base, ours, theirs []byte) ([]byte, bool) {
 		case same(t, tNull, b, bNull):
 			appendCell(&tm.tb, o, oNull)
 		default:
-			return nil, false
+			return nil, false, nil
 		}
 	}
 	out := tm.tb.Build()
 	if out == nil {
-		return []byte{}, true
+		out = []byte{}
 	}
-	return bytes.Clone(out), true
+	out = bytes.Clone(out)
+	if gen != nil {
+		var err error
+		if out, err = gen.Generate(tm.ctx, tm.def, out); err != nil {
+			return nil, false, err
+		}
+	}
+	return out, true, nil
+}
+
+// generateStale computes the generated columns of the rows that a side
+// added or changed while its definition of them was not the merged one:
+// the other side added a generated column and computed it for its own
+// rows only, and prolly.Merge took this side's rows as they were. (Rows
+// changed on both sides were computed by mergeCells.)
+func (tm *tableMerge) generateStale(rows prolly.Map) (prolly.Map, error) {
+	gen, ok := tm.enc.(Generator)
+	if !ok || !hasGenerated(tm.def) {
+		return rows, nil
+	}
+	done := map[string]bool{}
+	for _, f := range tm.fixes {
+		done[string(f.key)] = true
+	}
+	var edits []prolly.Edit
+	for _, side := range []struct {
+		def  *Table
+		rows prolly.Map
+	}{{tm.ours, tm.oursRows}, {tm.theirs, tm.theirsRows}} {
+		if !staleGenerated(tm.def, side.def) {
+			continue
+		}
+		err := prolly.DiffMaps(tm.ctx, tm.baseRows, side.rows, func(d prolly.Diff) error {
+			if d.Kind == prolly.Removed || done[string(d.Key)] {
+				return nil
+			}
+			cur, found, err := rows.Get(tm.ctx, d.Key)
+			if err != nil || !found {
+				return err
+			}
+			cur = bytes.Clone(cur)
+			out, err := gen.Generate(tm.ctx, tm.def, cur)
+			if err != nil || bytes.Equal(out, cur) {
+				return err
+			}
+			key := bytes.Clone(d.Key)
+			done[string(key)] = true
+			edits = append(edits, prolly.Edit{Key: key, Value: out})
+			tm.fixes = append(tm.fixes, rowFix{key: key, olds: [][]byte{cur}, final: out})
+			return nil
+		})
+		if err != nil {
+			return prolly.Map{}, err
+		}
+	}
+	if len(edits) == 0 {
+		return rows, nil
+	}
+	slices.SortFunc(edits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
+	return rows.Apply(tm.ctx, edits)
+}
+
+// staleGenerated reports whether side, a side's definition of the table
+// merged into def, lacks one of def's generated columns (by name, with
+// its expression).
+func staleGenerated(def, side *Table) bool {
+	if side == nil {
+		return false
+	}
+	for _, c := range def.Columns {
+		if c.Generated == 0 || c.Dropped {
+			continue
+		}
+		i := slices.IndexFunc(side.Columns, func(s Column) bool { return !s.Dropped && s.Name == c.Name })
+		if i < 0 || side.Columns[i].Generated != c.Generated || side.Columns[i].Default != c.Default {
+			return true
+		}
+	}
+	return false
+}
+
+// hasGenerated reports whether t has a stored generated column.
+func hasGenerated(t *Table) bool {
+	return slices.ContainsFunc(t.Columns, func(c Column) bool { return c.Generated != 0 && !c.Dropped })
 }
 
 // mergeIndexes sets the roots of the merged table's indexes. An index

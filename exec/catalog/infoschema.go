@@ -51,6 +51,8 @@ func init() {
 	define(is, "constraint_column_usage", 13384, 'v', `table_catalog:sql_identifier table_schema:sql_identifier
 		table_name:sql_identifier column_name:sql_identifier constraint_catalog:sql_identifier
 		constraint_schema:sql_identifier constraint_name:sql_identifier`, isConstraintColumnUsage)
+	define(is, "column_column_usage", 13275, 'v', `table_catalog:sql_identifier table_schema:sql_identifier
+		table_name:sql_identifier column_name:sql_identifier dependent_column:sql_identifier`, isColumnColumnUsage)
 	define(is, "referential_constraints", 13434, 'v', `constraint_catalog:sql_identifier
 		constraint_schema:sql_identifier constraint_name:sql_identifier unique_constraint_catalog:sql_identifier
 		unique_constraint_schema:sql_identifier unique_constraint_name:sql_identifier match_option:character_data
@@ -158,9 +160,13 @@ func isColumns(s *Snapshot) ([]exec.Row, error) {
 			st := describeType(a.t)
 			def := exec.Null
 			identity, gen, start, inc, max, min, cycle := yesNo(false), exec.Null, exec.Null, exec.Null, exec.Null, exec.Null, yesNo(false)
+			isGenerated, generation := dText("NEVER"), exec.Null
 			if r.Table != nil {
 				c := r.Table.Columns[i]
-				if c.Default != "" && c.Identity == 0 {
+				switch {
+				case c.Generated != 0:
+					isGenerated, generation = dText("ALWAYS"), dText(s.Expr(r.Table, c.Default, false))
+				case c.Default != "" && c.Identity == 0:
 					def = dText(s.Expr(r.Table, c.Default, false))
 				}
 				if c.Identity != 0 {
@@ -186,7 +192,7 @@ func isColumns(s *Snapshot) ([]exec.Row, error) {
 				exec.Null, exec.Null, exec.Null, exec.Null, collSchema, collName,
 				exec.Null, exec.Null, exec.Null, dText(s.Src.Database), dText("pg_catalog"), st.udtName,
 				exec.Null, exec.Null, exec.Null, exec.Null, dText(strconv.Itoa(i + 1)), yesNo(false),
-				identity, gen, start, inc, max, min, cycle, dText("NEVER"), exec.Null,
+				identity, gen, start, inc, max, min, cycle, isGenerated, generation,
 				yesNo(r.Kind == 'r'),
 			})
 		}
@@ -272,6 +278,26 @@ func isConstraintColumnUsage(s *Snapshot) ([]exec.Row, error) {
 		for _, c := range TableConstraints(t) {
 			for _, k := range c.Cols {
 				out = append(out, exec.Row{db, dText(t.Schema), dText(t.Name), dText(t.Columns[k].Name), db, dText(t.Schema), dText(c.Name)})
+			}
+		}
+	}
+	return out, nil
+}
+
+// isColumnColumnUsage lists the columns each generated column's
+// expression reads.
+func isColumnColumnUsage(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	db := dText(s.Src.Database)
+	for _, t := range s.Tables {
+		for _, g := range t.Columns {
+			if g.Generated == 0 || g.Dropped {
+				continue
+			}
+			for _, c := range t.Columns {
+				if !c.Dropped && c.Name != g.Name && exprMentions(g.Default, c.Name) {
+					out = append(out, exec.Row{db, dText(t.Schema), dText(t.Name), dText(c.Name), dText(g.Name)})
+				}
 			}
 		}
 	}

@@ -80,3 +80,6 @@ ALTER TABLE items DISABLE TRIGGER items_audit;
 \sf item_rows
 \echo '== sf+ label_of'
 \sf+ label_of
+CREATE TABLE gen (a int PRIMARY KEY, b int GENERATED ALWAYS AS (a * 2) STORED, c text GENERATED ALWAYS AS ('#' || a) STORED NOT NULL);
+\echo '== d gen'
+\d gen
