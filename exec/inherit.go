@@ -290,7 +290,7 @@ func (p *Modify) upsertMember(env *Env, s *memberState, i int, row, proposed Row
 // partition; UPDATE and DELETE change each row in the table it came from,
 // an UPDATE moving a row whose new key belongs to another partition.
 func (p *Modify) openMembers(env *Env) (Rows, error) {
-	states := make([]*memberState, len(p.Members))
+	mt := p.openFamily(env)
 	src, err := p.Source.Open(env)
 	if err != nil {
 		return nil, err
@@ -298,7 +298,6 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 	defer src.Close()
 	out := &modifiedRows{}
 	row := make(Row, len(p.Table.Cols))
-	var keyBuf []Datum
 	var lastKey []byte
 	for {
 		in, err := src.Next()
@@ -308,106 +307,196 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 		if in == nil {
 			break
 		}
-		ret := row
+		var ret Row
+		var done bool
 		switch p.Kind {
 		case Insert:
-			if err := p.newRow(env, in, row); err != nil {
+			if err := p.newRow(env, p.Targets, in, row); err != nil {
 				return nil, err
 			}
-			if err := checkNotNull(p.Table, row); err != nil {
-				return nil, err
-			}
-			i, err := p.Route.Route(env, row, keyBuf)
-			if err != nil {
-				return nil, err
-			}
-			s, err := p.member(env, states, i)
-			if err != nil {
-				return nil, err
-			}
-			mrow := p.memberRow(&p.Members[i], s, row)
-			if c := p.Members[i].Conflict; c != nil {
-				upd, skip, err := p.upsertMember(env, s, i, mrow, row)
-				if err != nil {
-					return nil, err
-				}
-				if skip {
-					continue
-				}
-				if upd != nil {
-					ret = upd
-					break
-				}
-			}
-			if err := p.insertMember(env, s, i, mrow); err != nil {
-				return nil, err
-			}
+			ret, done, err = mt.insert(row)
 		case Update, Delete:
 			if p.repeated(src, &lastKey) {
 				continue
 			}
-			i, key := SplitMemberKey(src.(keyedRows).Key())
-			key = slices.Clone(key)
-			m := &p.Members[i]
-			s, err := p.member(env, states, i)
-			if err != nil {
-				return nil, err
+			key := slices.Clone(src.(keyedRows).Key())
+			stored := in
+			newer, skip, lerr := mt.lock(key, p.Recheck)
+			if lerr != nil {
+				return nil, lerr
 			}
-			old, err := p.storedRow(env, m, s, key, in)
-			if err != nil {
-				return nil, err
+			if skip {
+				continue
 			}
-			if p.Kind == Delete {
-				if err := s.w.Delete(env.Ctx, key, old); err != nil {
-					return nil, err
-				}
-				s.fks.changed(s.w.t, old, nil)
-				ret = in
-				break
+			if newer != nil {
+				in = newer
 			}
-			if err := p.updateMember(env, states, i, key, in, old, row); err != nil {
-				return nil, err
-			}
-			if len(in) > len(row) {
-				ret = append(slices.Clone(row), in[len(row):]...) // RETURNING may read the FROM items
+			if p.Kind == Update {
+				ret, done, err = mt.update(key, stored, in, p.Sets)
+			} else {
+				ret, done, err = mt.delete(key, stored, in)
 			}
 		}
-		out.n++
-		if len(p.Returning) > 0 {
-			r := make(Row, len(p.Returning))
-			for j, e := range p.Returning {
-				if r[j], err = e.Eval(env, ret); err != nil {
-					return nil, err
-				}
-			}
-			out.rows = append(out.rows, r)
-		}
-	}
-	for _, s := range states {
-		if s == nil {
-			continue
-		}
-		if err := s.w.Flush(env.Ctx); err != nil {
+		if err != nil {
 			return nil, err
 		}
-	}
-	for _, s := range states {
-		if s != nil {
-			if err := s.fks.run(); err != nil {
+		if done {
+			if err := p.counted(env, out, ret); err != nil {
 				return nil, err
 			}
 		}
+	}
+	if err := mt.finish(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
+// membersTarget is a Modify's Members as its rowTarget: each member's
+// writer opened when the statement first writes it.
+type membersTarget struct {
+	p      *Modify
+	env    *Env
+	states []*memberState
+	row    Row // a buffer for rows in Table's layout
+	keyBuf []Datum
+}
+
+// openFamily readies p's Members for writing.
+func (p *Modify) openFamily(env *Env) *membersTarget {
+	return &membersTarget{p: p, env: env, states: make([]*memberState, len(p.Members)), row: make(Row, len(p.Table.Cols))}
+}
+
+func (mt *membersTarget) insert(row Row) (Row, bool, error) {
+	p, env := mt.p, mt.env
+	if err := checkNotNull(p.Table, row); err != nil {
+		return nil, false, err
+	}
+	i := 0 // a table with descendants that is not partitioned: itself, its family's first member
+	if p.Route != nil {
+		var err error
+		if i, err = p.Route.Route(env, row, mt.keyBuf); err != nil {
+			return nil, false, err
+		}
+	}
+	s, err := p.member(env, mt.states, i)
+	if err != nil {
+		return nil, false, err
+	}
+	mrow := p.memberRow(&p.Members[i], s, row)
+	if c := p.Members[i].Conflict; c != nil {
+		upd, skip, err := p.upsertMember(env, s, i, mrow, row)
+		if err != nil || skip {
+			return nil, false, err
+		}
+		if upd != nil {
+			return upd, true, nil
+		}
+	}
+	if err := p.insertMember(env, s, i, mrow); err != nil {
+		return nil, false, err
+	}
+	return row, true, nil
+}
+
+func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr) (Row, bool, error) {
+	p, env := mt.p, mt.env
+	i, k := SplitMemberKey(key)
+	m := &p.Members[i]
+	s, err := p.member(env, mt.states, i)
+	if err != nil {
+		return nil, false, err
+	}
+	old, err := p.storedRow(env, m, s, k, stored)
+	if err != nil {
+		return nil, false, err
+	}
+	row := mt.row
+	if err := p.updateMember(env, mt.states, i, k, in, old, row, sets); err != nil {
+		return nil, false, err
+	}
+	if len(in) > len(row) {
+		return append(slices.Clone(row), in[len(row):]...), true, nil // RETURNING may read the FROM items
+	}
+	return row, true, nil
+}
+
+func (mt *membersTarget) delete(key []byte, stored, in Row) (Row, bool, error) {
+	p, env := mt.p, mt.env
+	i, k := SplitMemberKey(key)
+	s, err := p.member(env, mt.states, i)
+	if err != nil {
+		return nil, false, err
+	}
+	old, err := p.storedRow(env, &p.Members[i], s, k, stored)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := s.w.Delete(env.Ctx, k, old); err != nil {
+		return nil, false, err
+	}
+	s.fks.changed(s.w.t, old, nil)
+	return in, true, nil
+}
+
+// lock takes the row lock in the member the key names. The recheck, over
+// Table's layout, is tested here rather than by lockKey, which decodes
+// the member's row in its own layout.
+func (mt *membersTarget) lock(key []byte, recheck Expr) (Row, bool, error) {
+	p, env := mt.p, mt.env
+	i, k := SplitMemberKey(key)
+	m := &p.Members[i]
+	t, err := env.Txn.current(env.Ctx, m.Table)
+	if err != nil {
+		return nil, false, err
+	}
+	check := recheck
+	if recheck != nil {
+		check = alwaysTrue
+	}
+	newer, skip, err := env.Txn.lockRow(env, t, k, check)
+	if err != nil || skip || newer == nil {
+		return nil, skip, err
+	}
+	if m.Layout != nil {
+		mapped := make(Row, len(m.Layout))
+		mapRow(mapped, newer, m.Layout)
+		newer = mapped
+	}
+	if recheck != nil {
+		if ok, err := isTrue(env, recheck, newer); err != nil || !ok {
+			return nil, !ok, err
+		}
+	}
+	return newer, false, nil
+}
+
+func (mt *membersTarget) finish() error {
+	for _, s := range mt.states {
+		if s == nil {
+			continue
+		}
+		if err := s.w.Flush(mt.env.Ctx); err != nil {
+			return err
+		}
+	}
+	for _, s := range mt.states {
+		if s != nil {
+			if err := s.fks.run(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // updateMember updates the row stored under key in member i, whose
 // columns in Table's layout are in and whose stored values are old: row
-// gets the new values in Table's layout. A row whose new key belongs to
-// another partition moves there.
-func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte, in, old, row Row) error {
+// gets the new values (sets, over in) in Table's layout. A row whose new
+// key belongs to another partition moves there.
+func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte, in, old, row Row, sets []Expr) error {
 	copy(row, in)
-	for pos, e := range p.Sets {
+	for pos, e := range sets {
 		if e != nil {
 			var err error
 			if row[pos], err = e.Eval(env, in); err != nil {

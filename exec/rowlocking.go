@@ -44,17 +44,22 @@ const (
 	LockSkip
 )
 
-// lockRow takes the row lock of the row stored under key, before the
+// alwaysTrue is a recheck that every row passes: for a caller that tests
+// the newer version of a row itself.
+var alwaysTrue Expr = &Const{D: DBool(true), T: TBool}
+
+// lockRow takes the row lock of the row of t stored under key, before the
 // statement changes it, and returns the version the change must be based
-// on, as PostgreSQL does (see lockKey); skip means there is no row to
-// change. A change based on a newer version is recorded (Txn.rebased) for
-// the commit-time merge, which takes it over that version.
-func (p *Modify) lockRow(env *Env, t *Table, key []byte, in Row) (Row, bool, error) {
-	row, now, skip, err := env.Txn.lockKey(env, t, key, LockBlock, p.Recheck)
+// on when it is not the one the statement read, as PostgreSQL does (see
+// lockKey); skip means there is no row to change. A change based on a
+// newer version is recorded (Txn.rebased) for the commit-time merge,
+// which takes it over that version.
+func (tx *Txn) lockRow(env *Env, t *Table, key []byte, recheck Expr) (Row, bool, error) {
+	row, now, skip, err := tx.lockKey(env, t, key, LockBlock, recheck)
 	if err != nil || skip || row == nil {
-		return in, skip, err
+		return nil, skip, err
 	}
-	tx, tk := env.Txn, tableKey(t.Def)
+	tk := tableKey(t.Def)
 	if tx.rebased == nil {
 		tx.rebased = map[string]map[string][]byte{}
 	}

@@ -74,25 +74,35 @@ func setsAny(t *Table, sets []Expr, cols []string) bool {
 
 // triggerState is one statement's triggers of one table.
 type triggerState struct {
-	env   *Env
-	t     *Table
-	event string
-	sets  []Expr
-	// before and after are the ROW triggers; queued the AFTER ROW
-	// firings waiting for the statement's rows to be written.
+	env *Env
+	t   *Table
+	// events are the statement's: one of INSERT, UPDATE and DELETE, or
+	// those of a MERGE's actions, in that order (PostgreSQL fires the
+	// BEFORE statement triggers of a MERGE in that order, the AFTER ones
+	// in the reverse). event is the row event of the statement when it
+	// has only one.
+	events []string
+	event  string
+	sets   []Expr
+	// before and after are the ROW triggers of event; queued the AFTER
+	// ROW firings waiting for the statement's rows to be written.
 	before, after []*versioning.Trigger
 	queued        []TriggerCall
 }
 
 // newTriggerState returns the trigger state of a statement on t, nil
 // when t has no triggers or nothing runs them.
-func newTriggerState(env *Env, t *Table, event string, sets []Expr) *triggerState {
+func newTriggerState(env *Env, t *Table, events []string, sets []Expr) *triggerState {
 	if len(t.Def.Triggers) == 0 || env.Txn == nil || env.Txn.FireTrigger == nil {
 		return nil
 	}
-	return &triggerState{env: env, t: t, event: event, sets: sets,
-		before: triggers(t, event, TriggerBefore, true, sets),
-		after:  triggers(t, event, TriggerAfter, true, sets)}
+	ts := &triggerState{env: env, t: t, events: events, sets: sets}
+	if len(events) == 1 {
+		ts.event = events[0]
+		ts.before = triggers(t, ts.event, TriggerBefore, true, sets)
+		ts.after = triggers(t, ts.event, TriggerAfter, true, sets)
+	}
+	return ts
 }
 
 // statement fires the statement triggers of timing.
@@ -100,9 +110,15 @@ func (ts *triggerState) statement(timing byte) error {
 	if ts == nil {
 		return nil
 	}
-	for _, tr := range triggers(ts.t, ts.event, timing, false, ts.sets) {
-		if _, err := ts.env.Txn.FireTrigger(ts.env, &TriggerCall{Trigger: tr, Table: ts.t, Event: ts.event}); err != nil {
-			return err
+	for i := range ts.events {
+		event := ts.events[i]
+		if timing == TriggerAfter {
+			event = ts.events[len(ts.events)-1-i]
+		}
+		for _, tr := range triggers(ts.t, event, timing, false, ts.sets) {
+			if _, err := ts.env.Txn.FireTrigger(ts.env, &TriggerCall{Trigger: tr, Table: ts.t, Event: event}); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
