@@ -6,9 +6,9 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
-// Modify is an INSERT, UPDATE or DELETE. Open runs the whole statement,
-// then returns the rows of its RETURNING clause (none without one); the
-// Rows it returns report how many rows were affected.
+// Modify is an INSERT, UPDATE, DELETE or MERGE. Open runs the whole
+// statement, then returns the rows of its RETURNING clause (none without
+// one); the Rows it returns report how many rows were affected.
 type Modify struct {
 	Kind   ModifyKind
 	Table  *Table
@@ -44,6 +44,8 @@ type Modify struct {
 	// Nil when the statement joins other tables: such a row fails with
 	// 40001 instead.
 	Recheck Expr
+	// Merge is a MERGE's join and WHEN clauses (merge.go).
+	Merge *MergeClause
 }
 
 // ModifyKind says which statement a Modify runs.
@@ -53,6 +55,7 @@ const (
 	Insert ModifyKind = iota
 	Update
 	Delete
+	Merge
 )
 
 func (p *Modify) Columns() []ResultColumn { return p.Cols }
@@ -65,10 +68,13 @@ type CountedRows interface {
 
 func (p *Modify) Open(env *Env) (Rows, error) {
 	if p.Table.Virtual != nil {
-		if p.Table.VirtualWriter != nil && p.Kind != Insert {
+		if p.Table.VirtualWriter != nil && p.Kind != Insert && p.Kind != Merge {
 			return p.openVirtualWrite(env)
 		}
 		return nil, virtualWriteError(p.Kind, p.Table)
+	}
+	if p.Kind == Merge {
+		return p.openMerge(env)
 	}
 	if p.Members != nil {
 		return p.openMembers(env)
@@ -108,7 +114,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			}
 			key := slices.Clone(src.(keyedRows).Key())
 			stored := in // the version in this transaction's maps
-			newer, skip, lerr := tt.lock(key, p.Recheck)
+			newer, based, skip, lerr := tt.lock(key, p.Recheck)
 			if lerr != nil {
 				return nil, lerr
 			}
@@ -119,9 +125,9 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 				in = newer
 			}
 			if p.Kind == Update {
-				ret, done, err = tt.update(key, stored, in, p.Sets)
+				ret, done, err = tt.update(key, stored, in, p.Sets, based)
 			} else {
-				ret, done, err = tt.delete(key, stored, in)
+				ret, done, err = tt.delete(key, stored, in, based)
 			}
 		}
 		if err != nil {
@@ -170,16 +176,21 @@ type rowTarget interface {
 	// update replaces the row stored under key: stored is the version
 	// in the transaction's maps, in the one the new values are computed
 	// from (sets, by column position, over in; in may be wider than the
-	// table's columns, the columns of FROM items after them).
-	update(key []byte, stored, in Row, sets []Expr) (ret Row, done bool, err error)
+	// table's columns, the columns of FROM items after them). based,
+	// when set, is the newer committed version lock found, which the
+	// change is made on top of (Txn.rebase).
+	update(key []byte, stored, in Row, sets []Expr, based []byte) (ret Row, done bool, err error)
 	// delete removes the row stored under key, as update.
-	delete(key []byte, stored, in Row) (ret Row, done bool, err error)
+	delete(key []byte, stored, in Row, based []byte) (ret Row, done bool, err error)
 	// lock takes the row lock of the row stored under key before it is
 	// changed, and returns its newest committed version (in Table's
-	// layout) when a concurrent transaction changed it since the
-	// snapshot and recheck holds on that version; skip when the row is
-	// gone or fails recheck (Txn.lockKey).
-	lock(key []byte, recheck Expr) (newer Row, skip bool, err error)
+	// layout, and as stored: based) when a concurrent transaction
+	// changed it since the snapshot and recheck holds on that version;
+	// skip when the row is gone or fails recheck (Txn.lockKey).
+	lock(key []byte, recheck Expr) (newer Row, based []byte, skip bool, err error)
+	// vanish drops the row stored under key, which lock found deleted by
+	// a concurrent transaction (Txn.vanished); stored as in update.
+	vanish(key []byte, stored Row) error
 	// finish flushes the writes and runs the foreign key work and the
 	// AFTER triggers.
 	finish() error
@@ -268,7 +279,7 @@ func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 	return row, true, nil
 }
 
-func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr) (Row, bool, error) {
+func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr, based []byte) (Row, bool, error) {
 	env, t, trg, row := tt.env, tt.t, tt.trg, tt.row
 	old := slices.Clone(in[:len(row)])
 	copy(row, in)
@@ -299,6 +310,9 @@ func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr) (Row, boo
 	if err := tt.w.Update(env.Ctx, key, stored, row); err != nil {
 		return nil, false, err
 	}
+	if based != nil {
+		env.Txn.rebase(t, key, based)
+	}
 	trg.afterRow("UPDATE", old, slices.Clone(row))
 	tt.fks.changed(t, old, row)
 	if len(in) > len(row) {
@@ -307,7 +321,7 @@ func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr) (Row, boo
 	return row, true, nil
 }
 
-func (tt *tableTarget) delete(key []byte, stored, in Row) (Row, bool, error) {
+func (tt *tableTarget) delete(key []byte, stored, in Row, based []byte) (Row, bool, error) {
 	old := in[:len(tt.t.Cols)]
 	if tt.trg != nil {
 		if r, err := tt.trg.beforeRow("DELETE", old, nil); err != nil || r == nil {
@@ -317,13 +331,21 @@ func (tt *tableTarget) delete(key []byte, stored, in Row) (Row, bool, error) {
 	if err := tt.w.Delete(tt.env.Ctx, key, stored); err != nil {
 		return nil, false, err
 	}
+	if based != nil {
+		tt.env.Txn.rebase(tt.t, key, based)
+	}
 	tt.trg.afterRow("DELETE", slices.Clone(old), nil)
 	tt.fks.changed(tt.t, old, nil)
 	return in, true, nil
 }
 
-func (tt *tableTarget) lock(key []byte, recheck Expr) (Row, bool, error) {
-	return tt.env.Txn.lockRow(tt.env, tt.t, key, recheck)
+func (tt *tableTarget) lock(key []byte, recheck Expr) (Row, []byte, bool, error) {
+	row, now, skip, err := tt.env.Txn.lockKey(tt.env, tt.t, key, LockBlock, recheck)
+	return row, now, skip, err
+}
+
+func (tt *tableTarget) vanish(key []byte, stored Row) error {
+	return tt.env.Txn.vanished(tt.env.Ctx, tt.w, key, stored)
 }
 
 func (tt *tableTarget) finish() error {

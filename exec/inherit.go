@@ -321,7 +321,7 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 			}
 			key := slices.Clone(src.(keyedRows).Key())
 			stored := in
-			newer, skip, lerr := mt.lock(key, p.Recheck)
+			newer, based, skip, lerr := mt.lock(key, p.Recheck)
 			if lerr != nil {
 				return nil, lerr
 			}
@@ -332,9 +332,9 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 				in = newer
 			}
 			if p.Kind == Update {
-				ret, done, err = mt.update(key, stored, in, p.Sets)
+				ret, done, err = mt.update(key, stored, in, p.Sets, based)
 			} else {
-				ret, done, err = mt.delete(key, stored, in)
+				ret, done, err = mt.delete(key, stored, in, based)
 			}
 		}
 		if err != nil {
@@ -399,7 +399,7 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 	return row, true, nil
 }
 
-func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr) (Row, bool, error) {
+func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based []byte) (Row, bool, error) {
 	p, env := mt.p, mt.env
 	i, k := SplitMemberKey(key)
 	m := &p.Members[i]
@@ -415,13 +415,16 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr) (Row, b
 	if err := p.updateMember(env, mt.states, i, k, in, old, row, sets); err != nil {
 		return nil, false, err
 	}
+	if based != nil {
+		env.Txn.rebase(s.w.t, k, based)
+	}
 	if len(in) > len(row) {
 		return append(slices.Clone(row), in[len(row):]...), true, nil // RETURNING may read the FROM items
 	}
 	return row, true, nil
 }
 
-func (mt *membersTarget) delete(key []byte, stored, in Row) (Row, bool, error) {
+func (mt *membersTarget) delete(key []byte, stored, in Row, based []byte) (Row, bool, error) {
 	p, env := mt.p, mt.env
 	i, k := SplitMemberKey(key)
 	s, err := p.member(env, mt.states, i)
@@ -435,6 +438,9 @@ func (mt *membersTarget) delete(key []byte, stored, in Row) (Row, bool, error) {
 	if err := s.w.Delete(env.Ctx, k, old); err != nil {
 		return nil, false, err
 	}
+	if based != nil {
+		env.Txn.rebase(s.w.t, k, based)
+	}
 	s.fks.changed(s.w.t, old, nil)
 	return in, true, nil
 }
@@ -442,21 +448,21 @@ func (mt *membersTarget) delete(key []byte, stored, in Row) (Row, bool, error) {
 // lock takes the row lock in the member the key names. The recheck, over
 // Table's layout, is tested here rather than by lockKey, which decodes
 // the member's row in its own layout.
-func (mt *membersTarget) lock(key []byte, recheck Expr) (Row, bool, error) {
+func (mt *membersTarget) lock(key []byte, recheck Expr) (Row, []byte, bool, error) {
 	p, env := mt.p, mt.env
 	i, k := SplitMemberKey(key)
 	m := &p.Members[i]
 	t, err := env.Txn.current(env.Ctx, m.Table)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	check := recheck
 	if recheck != nil {
 		check = alwaysTrue
 	}
-	newer, skip, err := env.Txn.lockRow(env, t, k, check)
+	newer, now, skip, err := env.Txn.lockKey(env, t, k, LockBlock, check)
 	if err != nil || skip || newer == nil {
-		return nil, skip, err
+		return nil, nil, skip, err
 	}
 	if m.Layout != nil {
 		mapped := make(Row, len(m.Layout))
@@ -465,10 +471,24 @@ func (mt *membersTarget) lock(key []byte, recheck Expr) (Row, bool, error) {
 	}
 	if recheck != nil {
 		if ok, err := isTrue(env, recheck, newer); err != nil || !ok {
-			return nil, !ok, err
+			return nil, nil, !ok, err
 		}
 	}
-	return newer, false, nil
+	return newer, now, false, nil
+}
+
+func (mt *membersTarget) vanish(key []byte, stored Row) error {
+	p, env := mt.p, mt.env
+	i, k := SplitMemberKey(key)
+	s, err := p.member(env, mt.states, i)
+	if err != nil {
+		return err
+	}
+	old, err := p.storedRow(env, &p.Members[i], s, k, stored)
+	if err != nil {
+		return err
+	}
+	return env.Txn.vanished(env.Ctx, s.w, k, old)
 }
 
 func (mt *membersTarget) finish() error {

@@ -48,17 +48,13 @@ const (
 // the newer version of a row itself.
 var alwaysTrue Expr = &Const{D: DBool(true), T: TBool}
 
-// lockRow takes the row lock of the row of t stored under key, before the
-// statement changes it, and returns the version the change must be based
-// on when it is not the one the statement read, as PostgreSQL does (see
-// lockKey); skip means there is no row to change. A change based on a
-// newer version is recorded (Txn.rebased) for the commit-time merge,
-// which takes it over that version.
-func (tx *Txn) lockRow(env *Env, t *Table, key []byte, recheck Expr) (Row, bool, error) {
-	row, now, skip, err := tx.lockKey(env, t, key, LockBlock, recheck)
-	if err != nil || skip || row == nil {
-		return nil, skip, err
-	}
+// rebase records that the statement changed the row of t stored under
+// key on top of its committed version now (nil: the row's absence),
+// newer than the transaction's snapshot: lockKey found it, and the
+// commit-time merge takes the change over it. A row locked but left
+// unchanged (a BEFORE trigger skipped it, a MERGE chose no action) is
+// not recorded, so the merge keeps the committed version.
+func (tx *Txn) rebase(t *Table, key, now []byte) {
 	tk := tableKey(t.Def)
 	if tx.rebased == nil {
 		tx.rebased = map[string]map[string][]byte{}
@@ -67,7 +63,20 @@ func (tx *Txn) lockRow(env *Env, t *Table, key []byte, recheck Expr) (Row, bool,
 		tx.rebased[tk] = map[string][]byte{}
 	}
 	tx.rebased[tk][string(key)] = now
-	return row, false, nil
+}
+
+// vanished removes through w the row stored under key, whose values are
+// stored, which a concurrent transaction deleted and committed after this
+// one's snapshot (its lock is held): the statement may then insert a row
+// under the same key, as PostgreSQL's MERGE does when the row it matched
+// is gone. The deletion is based on the row's absence, so the
+// commit-time merge takes what the transaction leaves there.
+func (tx *Txn) vanished(ctx context.Context, w *TableWriter, key []byte, stored Row) error {
+	if err := w.Delete(ctx, key, stored); err != nil {
+		return err
+	}
+	tx.rebase(w.t, key, nil)
+	return nil
 }
 
 // lockKey takes the row lock of the row of t stored under key and finds
