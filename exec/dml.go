@@ -222,7 +222,10 @@ func (p *Modify) openTable(env *Env, events []string, sets []Expr) (*tableTarget
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", p.Table.Def.Name)
 	}
-	trg := newTriggerState(env, t, events, sets)
+	trg, err := newTriggerState(env, t, events, sets)
+	if err != nil {
+		return nil, err
+	}
 	if err := trg.statement(TriggerBefore); err != nil {
 		return nil, err
 	}

@@ -181,116 +181,26 @@ type Member struct {
 	Conflict *OnConflict
 }
 
-// memberState is what openMembers keeps per member, opened when the
+// memberState is what a membersTarget keeps per member, opened when the
 // statement first writes it.
 type memberState struct {
+	m   *Member
 	w   *TableWriter
 	fks *fkState
-	row Row // a buffer for rows in the member's layout
+	trg *triggerState // the member's ROW triggers
+	row Row           // a buffer for rows in the member's layout
 	// touched are the keys an INSERT ... ON CONFLICT wrote (see upsert).
 	touched map[string]bool
-}
-
-// member returns the state of member i, opening its writer.
-func (p *Modify) member(env *Env, states []*memberState, i int) (*memberState, error) {
-	if s := states[i]; s != nil {
-		return s, nil
-	}
-	t, err := env.Txn.current(env.Ctx, p.Members[i].Table)
-	if err != nil {
-		return nil, err
-	}
-	s := &memberState{row: make(Row, len(t.Cols))}
-	if s.w, err = env.Txn.Writer(env.Ctx, t); err != nil {
-		return nil, err
-	}
-	if s.fks, err = newFKState(env, t, p.Kind); err != nil {
-		return nil, err
-	}
-	states[i] = s
-	return s, nil
-}
-
-// memberRow returns row, in Table's layout, as a new row of member m:
-// its own columns NULL, the others row's. It is built in s.row.
-func (p *Modify) memberRow(m *Member, s *memberState, row Row) Row {
-	if m.Layout == nil {
-		return row
-	}
-	for i := range s.row {
-		s.row[i] = Null
-	}
-	unmapRow(s.row, row, m.Layout)
-	return s.row
-}
-
-// storedRow returns the row stored under key in member m, whose columns
-// in Table's layout are in.
-func (p *Modify) storedRow(env *Env, m *Member, s *memberState, key []byte, in Row) (Row, error) {
-	if m.Layout == nil {
-		return slices.Clone(in[:len(p.Table.Cols)]), nil
-	}
-	v, ok, err := s.w.lookup(env.Ctx, key)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, pgerr.New(pgerr.InternalError, "row of %q vanished during the statement", s.w.t.Def.Name)
-	}
-	return s.w.t.decodeRow(v, nil)
-}
-
-// insertMember checks row, in member i's layout, against the member's
-// constraints and inserts it.
-func (p *Modify) insertMember(env *Env, s *memberState, i int, row Row) error {
-	t := s.w.t
-	if err := checkNotNull(t, row); err != nil {
-		return err
-	}
-	if err := checkConstraints(env, t, p.Members[i].Checks, row); err != nil {
-		return err
-	}
-	if err := s.w.Insert(env.Ctx, row); err != nil {
-		return err
-	}
-	s.fks.changed(t, nil, row)
-	return nil
-}
-
-// upsertMember handles ON CONFLICT for row, in member i's layout
-// (proposed in the statement table's): as upsert does, on the member's
-// table. upd is the updated row in the statement table's layout, when
-// the existing row was updated instead.
-func (p *Modify) upsertMember(env *Env, s *memberState, i int, row, proposed Row) (upd Row, skip bool, err error) {
-	m := &p.Members[i]
-	t := s.w.t
-	if err := checkConstraints(env, t, m.Checks, row); err != nil {
-		return nil, false, err
-	}
-	rows, skip, err := upsert(env, m.Conflict, m.Checks, s.w, t, row, m.Layout, proposed, &s.touched, nil)
-	if rows == nil || err != nil {
-		return nil, skip, err
-	}
-	upd = rows[1]
-	if m.Layout != nil {
-		upd = make(Row, len(m.Layout))
-		mapRow(upd, rows[1], m.Layout)
-	}
-	if p.Route != nil {
-		if j, err := p.Route.Route(env, upd, nil); err != nil || j != i {
-			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "invalid ON UPDATE specification").
-				WithDetail("The result tuple would appear in a different partition than the original tuple.")
-		}
-	}
-	s.fks.changed(t, rows[0], rows[1])
-	return upd, false, nil
 }
 
 // openMembers runs a Modify over Members: INSERT routes each row to a
 // partition; UPDATE and DELETE change each row in the table it came from,
 // an UPDATE moving a row whose new key belongs to another partition.
 func (p *Modify) openMembers(env *Env) (Rows, error) {
-	mt := p.openFamily(env)
+	mt, err := p.openFamily(env, []string{[...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]}, p.Sets)
+	if err != nil {
+		return nil, err
+	}
 	src, err := p.Source.Open(env)
 	if err != nil {
 		return nil, err
@@ -353,18 +263,194 @@ func (p *Modify) openMembers(env *Env) (Rows, error) {
 }
 
 // membersTarget is a Modify's Members as its rowTarget: each member's
-// writer opened when the statement first writes it.
+// writer opened when the statement first writes it. Statement triggers
+// are those of Table, the table the statement names; ROW triggers are
+// each member's (its own, and for a partition those of the partitioned
+// tables above it).
 type membersTarget struct {
 	p      *Modify
 	env    *Env
 	states []*memberState
-	row    Row // a buffer for rows in Table's layout
+	sets   []Expr        // the columns an UPDATE assigns, for UPDATE OF triggers
+	trg    *triggerState // Table's statement triggers
+	queue  []TriggerCall // the members' AFTER ROW firings, in the order of the rows
+	row    Row           // a buffer for rows in Table's layout
 	keyBuf []Datum
 }
 
-// openFamily readies p's Members for writing.
-func (p *Modify) openFamily(env *Env) *membersTarget {
-	return &membersTarget{p: p, env: env, states: make([]*memberState, len(p.Members)), row: make(Row, len(p.Table.Cols))}
+// openFamily readies p's Members for writing, firing Table's BEFORE
+// statement triggers of events (as openTable).
+func (p *Modify) openFamily(env *Env, events []string, sets []Expr) (*membersTarget, error) {
+	mt := &membersTarget{p: p, env: env, states: make([]*memberState, len(p.Members)), sets: sets, row: make(Row, len(p.Table.Cols))}
+	t, err := env.Txn.current(env.Ctx, p.Table)
+	if err != nil {
+		return nil, err
+	}
+	if mt.trg, err = newTriggerState(env, t, events, sets); err != nil {
+		return nil, err
+	}
+	if err := mt.trg.statement(TriggerBefore); err != nil {
+		return nil, err
+	}
+	return mt, nil
+}
+
+// member returns the state of member i, opening its writer.
+func (mt *membersTarget) member(i int) (*memberState, error) {
+	if s := mt.states[i]; s != nil {
+		return s, nil
+	}
+	p, env := mt.p, mt.env
+	m := &p.Members[i]
+	t, err := env.Txn.current(env.Ctx, m.Table)
+	if err != nil {
+		return nil, err
+	}
+	s := &memberState{m: m, row: make(Row, len(t.Cols))}
+	if s.w, err = env.Txn.Writer(env.Ctx, t); err != nil {
+		return nil, err
+	}
+	if s.fks, err = newFKState(env, t, p.Kind); err != nil {
+		return nil, err
+	}
+	var sets []Expr
+	if mt.sets != nil {
+		// The member's columns an UPDATE assigns, for its UPDATE OF
+		// triggers.
+		sets = make([]Expr, len(t.Cols))
+		unmapRowExprs(sets, mt.sets, m.Layout)
+	}
+	if s.trg, err = newRowTriggers(env, t, sets, t, &mt.queue); err != nil {
+		return nil, err
+	}
+	mt.states[i] = s
+	return s, nil
+}
+
+// unmapRowExprs is unmapRow for expressions by column position.
+func unmapRowExprs(dst, src []Expr, layout []int) {
+	if layout == nil {
+		copy(dst, src)
+		return
+	}
+	for i, pos := range layout {
+		if pos >= 0 {
+			dst[pos] = src[i]
+		}
+	}
+}
+
+// memberRow returns row, in Table's layout, as a new row of member s:
+// its own columns NULL, the others row's. It is built in s.row.
+func (s *memberState) memberRow(row Row) Row {
+	if s.m.Layout == nil {
+		return row
+	}
+	for i := range s.row {
+		s.row[i] = Null
+	}
+	unmapRow(s.row, row, s.m.Layout)
+	return s.row
+}
+
+// inTable returns row, of member s, in Table's layout (in dst when the
+// layouts differ).
+func (s *memberState) inTable(dst, row Row) Row {
+	if s.m.Layout == nil {
+		return row
+	}
+	mapRow(dst, row, s.m.Layout)
+	return dst
+}
+
+// storedRow returns the row stored under key in member s, whose columns
+// in Table's layout are in.
+func (s *memberState) storedRow(env *Env, key []byte, in Row) (Row, error) {
+	if s.m.Layout == nil {
+		return slices.Clone(in[:len(s.w.t.Cols)]), nil
+	}
+	v, ok, err := s.w.lookup(env.Ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.InternalError, "row of %q vanished during the statement", s.w.t.Def.Name)
+	}
+	return s.w.t.decodeRow(v, nil)
+}
+
+// insertMember fires the BEFORE INSERT triggers of member s on row, in
+// its layout, checks the row against the member's constraints and
+// inserts it; done is false when a trigger skipped it.
+func (s *memberState) insert(env *Env, row Row) (done bool, err error) {
+	t := s.w.t
+	if s.trg != nil {
+		r, err := s.trg.beforeRow("INSERT", nil, row)
+		if err != nil || r == nil {
+			return false, err
+		}
+		copy(row, r)
+	}
+	if err := checkNotNull(t, row); err != nil {
+		return false, err
+	}
+	if err := checkConstraints(env, t, s.m.Checks, row); err != nil {
+		return false, err
+	}
+	if err := s.w.Insert(env.Ctx, row); err != nil {
+		return false, err
+	}
+	s.trg.afterRow("INSERT", nil, slices.Clone(row))
+	s.fks.changed(t, nil, row)
+	return true, nil
+}
+
+// delete fires the BEFORE DELETE triggers of member s on old, the row
+// stored under key, and deletes it; done is false when a trigger
+// skipped it.
+func (s *memberState) delete(env *Env, key []byte, old Row) (done bool, err error) {
+	if s.trg != nil {
+		if r, err := s.trg.beforeRow("DELETE", old, nil); err != nil || r == nil {
+			return false, err
+		}
+	}
+	if err := s.w.Delete(env.Ctx, key, old); err != nil {
+		return false, err
+	}
+	s.trg.afterRow("DELETE", slices.Clone(old), nil)
+	s.fks.changed(s.w.t, old, nil)
+	return true, nil
+}
+
+// upsertMember handles ON CONFLICT for row, in member i's layout
+// (proposed in the statement table's): as upsert does, on the member's
+// table. upd is the updated row in the statement table's layout, when
+// the existing row was updated instead.
+func (mt *membersTarget) upsertMember(s *memberState, i int, row, proposed Row) (upd Row, skip bool, err error) {
+	p, env := mt.p, mt.env
+	m := s.m
+	t := s.w.t
+	if err := checkConstraints(env, t, m.Checks, row); err != nil {
+		return nil, false, err
+	}
+	rows, skip, err := upsert(env, m.Conflict, m.Checks, s.w, t, row, m.Layout, proposed, &s.touched, s.trg)
+	if rows == nil || err != nil {
+		return nil, skip, err
+	}
+	upd = rows[1]
+	if m.Layout != nil {
+		upd = make(Row, len(m.Layout))
+		mapRow(upd, rows[1], m.Layout)
+	}
+	if p.Route != nil {
+		if j, err := p.Route.Route(env, upd, nil); err != nil || j != i {
+			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "invalid ON UPDATE specification").
+				WithDetail("The result tuple would appear in a different partition than the original tuple.")
+		}
+	}
+	s.trg.afterRow("UPDATE", rows[0], rows[1])
+	s.fks.changed(t, rows[0], rows[1])
+	return upd, false, nil
 }
 
 func (mt *membersTarget) insert(row Row) (Row, bool, error) {
@@ -379,13 +465,13 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 			return nil, false, err
 		}
 	}
-	s, err := p.member(env, mt.states, i)
+	s, err := mt.member(i)
 	if err != nil {
 		return nil, false, err
 	}
-	mrow := p.memberRow(&p.Members[i], s, row)
-	if c := p.Members[i].Conflict; c != nil {
-		upd, skip, err := p.upsertMember(env, s, i, mrow, row)
+	mrow := s.memberRow(row)
+	if p.Members[i].Conflict != nil {
+		upd, skip, err := mt.upsertMember(s, i, mrow, row)
 		if err != nil || skip {
 			return nil, false, err
 		}
@@ -393,55 +479,121 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 			return upd, true, nil
 		}
 	}
-	if err := p.insertMember(env, s, i, mrow); err != nil {
+	if done, err := s.insert(env, mrow); err != nil || !done {
 		return nil, false, err
 	}
-	return row, true, nil
+	return s.inTable(row, mrow), true, nil
 }
 
+// update updates the row stored under key: in the member it is in, or,
+// when its new partition key belongs to another partition, by deleting
+// it there and inserting it into that one, as PostgreSQL does (the BEFORE
+// UPDATE triggers of the first, then its DELETE triggers and the other's
+// INSERT triggers).
 func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based []byte) (Row, bool, error) {
 	p, env := mt.p, mt.env
 	i, k := SplitMemberKey(key)
-	m := &p.Members[i]
-	s, err := p.member(env, mt.states, i)
+	s, err := mt.member(i)
 	if err != nil {
 		return nil, false, err
 	}
-	old, err := p.storedRow(env, m, s, k, stored)
+	old, err := s.storedRow(env, k, stored)
 	if err != nil {
 		return nil, false, err
 	}
 	row := mt.row
-	if err := p.updateMember(env, mt.states, i, k, in, old, row, sets); err != nil {
+	copy(row, in)
+	for pos, e := range sets {
+		if e != nil {
+			if row[pos], err = e.Eval(env, in); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	// The new row in the member's layout: its own columns kept.
+	updated := row
+	if s.m.Layout != nil {
+		updated = slices.Clone(old)
+		unmapRow(updated, row, s.m.Layout)
+	}
+	if s.trg != nil {
+		r, err := s.trg.beforeRow("UPDATE", old, updated)
+		if err != nil || r == nil {
+			return nil, false, err // nil: a BEFORE trigger returned NULL
+		}
+		copy(updated, r)
+		row = s.inTable(row, updated)
+	}
+	if err := checkNotNull(p.Table, row); err != nil {
+		return nil, false, err
+	}
+	to := i
+	if p.Route != nil {
+		if to, err = p.Route.Route(env, row, nil); err != nil {
+			return nil, false, err
+		}
+	}
+	if to != i {
+		if done, err := s.delete(env, k, old); err != nil || !done {
+			return nil, false, err
+		}
+		if based != nil {
+			env.Txn.rebase(s.w.t, k, based)
+		}
+		ts, err := mt.member(to)
+		if err != nil {
+			return nil, false, err
+		}
+		mrow := ts.memberRow(row)
+		if done, err := ts.insert(env, mrow); err != nil || !done {
+			return nil, false, err
+		}
+		return mt.returned(ts.inTable(row, mrow), in), true, nil
+	}
+	t := s.w.t
+	if err := checkNotNull(t, updated); err != nil {
+		return nil, false, err
+	}
+	if err := checkConstraints(env, t, s.m.Checks, updated); err != nil {
+		return nil, false, err
+	}
+	if err := s.w.Update(env.Ctx, k, old, updated); err != nil {
 		return nil, false, err
 	}
 	if based != nil {
-		env.Txn.rebase(s.w.t, k, based)
+		env.Txn.rebase(t, k, based)
 	}
+	s.trg.afterRow("UPDATE", old, slices.Clone(updated))
+	s.fks.changed(t, old, updated)
+	return mt.returned(row, in), true, nil
+}
+
+// returned is the row RETURNING reads for row, the new row in Table's
+// layout made from in: with in's FROM items after it.
+func (mt *membersTarget) returned(row, in Row) Row {
 	if len(in) > len(row) {
-		return append(slices.Clone(row), in[len(row):]...), true, nil // RETURNING may read the FROM items
+		return append(slices.Clone(row), in[len(row):]...)
 	}
-	return row, true, nil
+	return row
 }
 
 func (mt *membersTarget) delete(key []byte, stored, in Row, based []byte) (Row, bool, error) {
-	p, env := mt.p, mt.env
+	env := mt.env
 	i, k := SplitMemberKey(key)
-	s, err := p.member(env, mt.states, i)
+	s, err := mt.member(i)
 	if err != nil {
 		return nil, false, err
 	}
-	old, err := p.storedRow(env, &p.Members[i], s, k, stored)
+	old, err := s.storedRow(env, k, stored)
 	if err != nil {
 		return nil, false, err
 	}
-	if err := s.w.Delete(env.Ctx, k, old); err != nil {
+	if done, err := s.delete(env, k, old); err != nil || !done {
 		return nil, false, err
 	}
 	if based != nil {
 		env.Txn.rebase(s.w.t, k, based)
 	}
-	s.fks.changed(s.w.t, old, nil)
 	return in, true, nil
 }
 
@@ -478,13 +630,13 @@ func (mt *membersTarget) lock(key []byte, recheck Expr) (Row, []byte, bool, erro
 }
 
 func (mt *membersTarget) vanish(key []byte, stored Row) error {
-	p, env := mt.p, mt.env
+	env := mt.env
 	i, k := SplitMemberKey(key)
-	s, err := p.member(env, mt.states, i)
+	s, err := mt.member(i)
 	if err != nil {
 		return err
 	}
-	old, err := p.storedRow(env, &p.Members[i], s, k, stored)
+	old, err := s.storedRow(env, k, stored)
 	if err != nil {
 		return err
 	}
@@ -507,63 +659,13 @@ func (mt *membersTarget) finish() error {
 			}
 		}
 	}
-	return nil
-}
-
-// updateMember updates the row stored under key in member i, whose
-// columns in Table's layout are in and whose stored values are old: row
-// gets the new values (sets, over in) in Table's layout. A row whose new
-// key belongs to another partition moves there.
-func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte, in, old, row Row, sets []Expr) error {
-	copy(row, in)
-	for pos, e := range sets {
-		if e != nil {
-			var err error
-			if row[pos], err = e.Eval(env, in); err != nil {
-				return err
-			}
-		}
-	}
-	if err := checkNotNull(p.Table, row); err != nil {
-		return err
-	}
-	to := i
-	if p.Route != nil {
-		var err error
-		if to, err = p.Route.Route(env, row, nil); err != nil {
+	for i := range mt.queue {
+		if _, err := mt.env.Txn.FireTrigger(mt.env, &mt.queue[i]); err != nil {
 			return err
 		}
 	}
-	s := states[i]
-	if to != i {
-		if err := s.w.Delete(env.Ctx, key, old); err != nil {
-			return err
-		}
-		s.fks.changed(s.w.t, old, nil)
-		ts, err := p.member(env, states, to)
-		if err != nil {
-			return err
-		}
-		return p.insertMember(env, ts, to, p.memberRow(&p.Members[to], ts, row))
-	}
-	m := &p.Members[i]
-	updated := row
-	if m.Layout != nil {
-		updated = slices.Clone(old)
-		unmapRow(updated, row, m.Layout)
-	}
-	t := s.w.t
-	if err := checkNotNull(t, updated); err != nil {
-		return err
-	}
-	if err := checkConstraints(env, t, m.Checks, updated); err != nil {
-		return err
-	}
-	if err := s.w.Update(env.Ctx, key, old, updated); err != nil {
-		return err
-	}
-	s.fks.changed(t, old, updated)
-	return nil
+	mt.queue = nil
+	return mt.trg.flushAfter()
 }
 
 func init() {

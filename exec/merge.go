@@ -101,7 +101,11 @@ func (p *Modify) openMerge(env *Env) (Rows, error) {
 	events, sets := p.Merge.events(len(p.Table.Cols))
 	var target rowTarget
 	if p.Members != nil {
-		target = p.openFamily(env)
+		mt, err := p.openFamily(env, events, sets)
+		if err != nil {
+			return nil, err
+		}
+		target = mt
 	} else {
 		tt, err := p.openTable(env, events, sets)
 		if err != nil {
