@@ -274,6 +274,11 @@ func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 			return upd[1], true, nil
 		}
 	}
+	if p.Kind == Merge {
+		if err := env.Txn.claimNewKey(env, tt.w, row); err != nil {
+			return nil, false, err
+		}
+	}
 	if err := tt.w.Insert(env.Ctx, row); err != nil {
 		return nil, false, err
 	}

@@ -189,6 +189,9 @@ type memberState struct {
 	fks *fkState
 	trg *triggerState // the member's ROW triggers
 	row Row           // a buffer for rows in the member's layout
+	// claim makes an insert take the row lock of its key first (a
+	// MERGE's: Txn.claimNewKey).
+	claim bool
 	// touched are the keys an INSERT ... ON CONFLICT wrote (see upsert).
 	touched map[string]bool
 }
@@ -306,7 +309,7 @@ func (mt *membersTarget) member(i int) (*memberState, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &memberState{m: m, row: make(Row, len(t.Cols))}
+	s := &memberState{m: m, row: make(Row, len(t.Cols)), claim: p.Kind == Merge}
 	if s.w, err = env.Txn.Writer(env.Ctx, t); err != nil {
 		return nil, err
 	}
@@ -396,6 +399,11 @@ func (s *memberState) insert(env *Env, row Row) (done bool, err error) {
 	}
 	if err := checkConstraints(env, t, s.m.Checks, row); err != nil {
 		return false, err
+	}
+	if s.claim {
+		if err := env.Txn.claimNewKey(env, s.w, row); err != nil {
+			return false, err
+		}
 	}
 	if err := s.w.Insert(env.Ctx, row); err != nil {
 		return false, err

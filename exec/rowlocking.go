@@ -97,48 +97,13 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, wait LockWait, recheck Ex
 	if tx.Locks == nil || tx.Latest == nil || t.Pinned {
 		return nil, nil, false, nil
 	}
-	k := RowLockKey{Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}
-	var fresh bool
-	if wait == LockBlock {
-		ctx := env.Ctx
-		if d := tx.lockWait; d > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
-			defer cancel()
-		}
-		var waited bool
-		fresh, waited, err = tx.Locks.Lock(ctx, tx.LockOwner, k)
-		if waited {
-			tx.latest = nil // the holder's commit is newer than what was read
-		}
-		if err != nil {
-			if context.Cause(ctx) == errLockTimeout && env.Ctx.Err() == nil {
-				err = pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
-			}
-			return nil, nil, false, err
-		}
-	} else {
-		var ok bool
-		if fresh, ok = tx.Locks.TryLock(tx.LockOwner, k); !ok {
-			if wait == LockSkip {
-				return nil, nil, true, nil
-			}
-			return nil, nil, false, pgerr.New(pgerr.LockNotAvailable, "could not obtain lock on row in relation %q", t.Def.Name)
-		}
+	fresh, skip, err := tx.takeLock(env, t, key, wait)
+	if err != nil || skip || !fresh {
+		return nil, nil, skip, err
 	}
-	if !fresh {
-		return nil, nil, false, nil
-	}
-	if tx.latest == nil {
-		l, err := tx.Latest(env.Ctx)
-		if err != nil {
-			return nil, nil, false, err
-		}
-		tx.latest = &l
-	}
-	latest := *tx.latest
-	if latest.Addr() == tx.Start.Addr() {
-		return nil, nil, false, nil
+	latest, err := tx.latestRoot(env)
+	if err != nil || latest.Addr() == tx.Start.Addr() {
+		return nil, nil, false, err
 	}
 	base, inBase, _, err := tx.committedRow(env.Ctx, tx.Start, t, key)
 	if err != nil || !inBase {
@@ -163,6 +128,82 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, wait LockWait, recheck Ex
 		return nil, nil, !ok, err
 	}
 	return row, now, false, nil
+}
+
+// takeLock takes the row lock of the row of t stored under key, as
+// lockKey; fresh reports that the transaction did not hold it before.
+func (tx *Txn) takeLock(env *Env, t *Table, key []byte, wait LockWait) (fresh, skip bool, err error) {
+	k := RowLockKey{Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}
+	if wait != LockBlock {
+		var ok bool
+		if fresh, ok = tx.Locks.TryLock(tx.LockOwner, k); !ok {
+			if wait == LockSkip {
+				return false, true, nil
+			}
+			return false, false, pgerr.New(pgerr.LockNotAvailable, "could not obtain lock on row in relation %q", t.Def.Name)
+		}
+		return fresh, false, nil
+	}
+	ctx := env.Ctx
+	if d := tx.lockWait; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
+		defer cancel()
+	}
+	fresh, waited, err := tx.Locks.Lock(ctx, tx.LockOwner, k)
+	if waited {
+		tx.latest = nil // the holder's commit is newer than what was read
+	}
+	if err != nil && context.Cause(ctx) == errLockTimeout && env.Ctx.Err() == nil {
+		err = pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
+	}
+	return fresh, false, err
+}
+
+// latestRoot returns the branch's newest committed root, read once per
+// statement (and again after a lock was waited for).
+func (tx *Txn) latestRoot(env *Env) (versioning.RootValue, error) {
+	if tx.latest == nil {
+		l, err := tx.Latest(env.Ctx)
+		if err != nil {
+			return versioning.RootValue{}, err
+		}
+		tx.latest = &l
+	}
+	return *tx.latest, nil
+}
+
+// claimNewKey takes the row lock of the key under which a MERGE is
+// about to insert row into w's table, as PostgreSQL's MERGE waits on the
+// table's primary key for a transaction that inserted the same key: a
+// concurrent MERGE inserting it too waits for this transaction (and
+// inserts it if this one rolls back). Once the lock is held, a row
+// committed under the key since the snapshot is a unique violation now,
+// not at commit. A table without a primary key has no such key.
+func (tx *Txn) claimNewKey(env *Env, w *TableWriter, row Row) error {
+	t := w.t
+	if tx.Locks == nil || tx.Latest == nil || t.Pinned || !t.HasPrimaryKey() {
+		return nil
+	}
+	key, err := t.rowKey(nil, row, 0)
+	if err != nil {
+		return err
+	}
+	fresh, _, err := tx.takeLock(env, t, key, LockBlock)
+	if err != nil || !fresh {
+		return err
+	}
+	latest, err := tx.latestRoot(env)
+	if err != nil || latest.Addr() == tx.Start.Addr() {
+		return err
+	}
+	if _, inBase, _, err := tx.committedRow(env.Ctx, tx.Start, t, key); err != nil || inBase {
+		return err // the transaction's own maps have it: the insert finds it
+	}
+	if _, found, _, err := tx.committedRow(env.Ctx, latest, t, key); err != nil || !found {
+		return err
+	}
+	return w.uniqueViolation(t.Def.PrimaryKeyName, t.Def.PrimaryKey, row)
 }
 
 // committedRow returns the tuple stored under key in t's table as of root,

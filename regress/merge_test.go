@@ -141,3 +141,39 @@ func TestMergeDiff(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT id, name FROM item AS OF 'HEAD~1' ORDER BY id", "1 | one", "2 | two")
 	wantRows(t, ctx, c, "SELECT id, name FROM item ORDER BY id", "1 | uno", "3 | tres")
 }
+
+// TestMergeConcurrentInserts: two MERGEs that insert the same key — the
+// second waits for the first's transaction, then fails with 23505 if it
+// committed, or inserts if it rolled back, as on PostgreSQL's unique
+// index (rather than failing at COMMIT).
+func TestMergeConcurrentInserts(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE reg (k int PRIMARY KEY, who text)")
+	merge := func(who string) string {
+		return `MERGE INTO reg USING (SELECT 1 AS k) s ON reg.k = s.k
+			WHEN MATCHED THEN UPDATE SET who = reg.who || '+` + who + `'
+			WHEN NOT MATCHED THEN INSERT VALUES (s.k, '` + who + `')`
+	}
+	for _, end := range []string{"ROLLBACK", "COMMIT"} {
+		exec(t, ctx, a, "BEGIN")
+		exec(t, ctx, a, merge("a"))
+		done := execAsync(ctx, b, merge("b"))
+		stillWaiting(t, done, 150*time.Millisecond, "a MERGE inserting a key another inserted")
+		exec(t, ctx, a, end)
+		r := <-done
+		switch {
+		case end == "ROLLBACK" && (r.err != nil || r.tag != "MERGE 1"):
+			t.Fatalf("after the other rolled back: %s %v, want MERGE 1", r.tag, r.err)
+		case end == "COMMIT" && sqlstate(r.err) != "23505":
+			t.Fatalf("after the other committed: %s %v, want 23505", r.tag, r.err)
+		}
+		if end == "ROLLBACK" {
+			wantRows(t, ctx, a, "SELECT k, who FROM reg", "1 | b")
+			exec(t, ctx, a, "DELETE FROM reg")
+		}
+	}
+	wantRows(t, ctx, a, "SELECT k, who FROM reg", "1 | a")
+}
