@@ -382,35 +382,51 @@ func (s *memberState) storedRow(env *Env, key []byte, in Row) (Row, error) {
 	return s.w.t.decodeRow(v, nil)
 }
 
-// insertMember fires the BEFORE INSERT triggers of member s on row, in
-// its layout, checks the row against the member's constraints and
-// inserts it; done is false when a trigger skipped it.
+// insert fires the BEFORE INSERT triggers of member s on row, in its
+// layout, and writes it; done is false when a trigger skipped it.
 func (s *memberState) insert(env *Env, row Row) (done bool, err error) {
-	t := s.w.t
-	if s.trg != nil {
-		r, err := s.trg.beforeRow("INSERT", nil, row)
-		if err != nil || r == nil {
-			return false, err
-		}
-		copy(row, r)
-	}
-	if err := checkNotNull(t, row); err != nil {
+	if done, err := s.beforeInsert(row); err != nil || !done {
 		return false, err
+	}
+	return true, s.write(env, row)
+}
+
+// beforeInsert fires the BEFORE INSERT triggers of member s on row, in
+// its layout, which takes the row they return; false when one skipped
+// it.
+func (s *memberState) beforeInsert(row Row) (bool, error) {
+	if s.trg == nil {
+		return true, nil
+	}
+	r, err := s.trg.beforeRow("INSERT", nil, row)
+	if err != nil || r == nil {
+		return false, err
+	}
+	copy(row, r)
+	return true, nil
+}
+
+// write checks a new row of member s, in its layout, against the
+// member's constraints and inserts it.
+func (s *memberState) write(env *Env, row Row) error {
+	t := s.w.t
+	if err := checkNotNull(t, row); err != nil {
+		return err
 	}
 	if err := checkConstraints(env, t, s.m.Checks, row); err != nil {
-		return false, err
+		return err
 	}
 	if s.claim {
 		if err := env.Txn.claimNewKey(env, s.w, row); err != nil {
-			return false, err
+			return err
 		}
 	}
 	if err := s.w.Insert(env.Ctx, row); err != nil {
-		return false, err
+		return err
 	}
 	s.trg.afterRow("INSERT", nil, slices.Clone(row))
 	s.fks.changed(t, nil, row)
-	return true, nil
+	return nil
 }
 
 // delete fires the BEFORE DELETE triggers of member s on old, the row
@@ -478,8 +494,20 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 		return nil, false, err
 	}
 	mrow := s.memberRow(row)
+	if done, err := s.beforeInsert(mrow); err != nil || !done {
+		return nil, false, err
+	}
+	if s.trg != nil && p.Route != nil {
+		// The trigger may have changed the partition key.
+		if j, err := p.Route.Route(env, s.inTable(row, mrow), mt.keyBuf); err != nil || j != i {
+			if err == nil {
+				err = pgerr.New(pgerr.FeatureNotSupported, "moving row to another partition during a BEFORE FOR EACH ROW trigger is not supported")
+			}
+			return nil, false, err
+		}
+	}
 	if p.Members[i].Conflict != nil {
-		upd, skip, err := mt.upsertMember(s, i, mrow, row)
+		upd, skip, err := mt.upsertMember(s, i, mrow, s.inTable(row, mrow))
 		if err != nil || skip {
 			return nil, false, err
 		}
@@ -487,7 +515,7 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 			return upd, true, nil
 		}
 	}
-	if done, err := s.insert(env, mrow); err != nil || !done {
+	if err := s.write(env, mrow); err != nil {
 		return nil, false, err
 	}
 	return s.inTable(row, mrow), true, nil
