@@ -6,9 +6,9 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
-// Modify is an INSERT, UPDATE or DELETE. Open runs the whole statement,
-// then returns the rows of its RETURNING clause (none without one); the
-// Rows it returns report how many rows were affected.
+// Modify is an INSERT, UPDATE, DELETE or MERGE. Open runs the whole
+// statement, then returns the rows of its RETURNING clause (none without
+// one); the Rows it returns report how many rows were affected.
 type Modify struct {
 	Kind   ModifyKind
 	Table  *Table
@@ -51,6 +51,8 @@ type Modify struct {
 	// Nil when the statement joins other tables: such a row fails with
 	// 40001 instead.
 	Recheck Expr
+	// Merge is a MERGE's join and WHEN clauses (merge.go).
+	Merge *MergeClause
 }
 
 // ModifyKind says which statement a Modify runs.
@@ -60,6 +62,7 @@ const (
 	Insert ModifyKind = iota
 	Update
 	Delete
+	Merge
 )
 
 func (p *Modify) Columns() []ResultColumn { return p.Cols }
@@ -72,14 +75,153 @@ type CountedRows interface {
 
 func (p *Modify) Open(env *Env) (Rows, error) {
 	if p.Table.Virtual != nil {
-		if p.Table.VirtualWriter != nil && p.Kind != Insert {
+		if p.Table.VirtualWriter != nil && p.Kind != Insert && p.Kind != Merge {
 			return p.openVirtualWrite(env)
 		}
 		return nil, virtualWriteError(p.Kind, p.Table)
 	}
+	if p.Kind == Merge {
+		return p.openMerge(env)
+	}
 	if p.Members != nil {
 		return p.openMembers(env)
 	}
+	tt, err := p.openTable(env, []string{[...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]}, p.assigned())
+	if err != nil {
+		return nil, err
+	}
+	src, err := p.Source.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	out := &modifiedRows{}
+	// UPDATE ... FROM and DELETE ... USING read the target's rows joined
+	// with other tables: a row matching several times is changed once.
+	var lastKey []byte
+	for {
+		in, err := src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if in == nil {
+			break
+		}
+		var ret Row
+		var done bool
+		switch p.Kind {
+		case Insert:
+			if err := p.newRow(env, p.Targets, in, tt.row); err != nil {
+				return nil, err
+			}
+			ret, done, err = tt.insert(tt.row)
+		case Update, Delete:
+			if p.repeated(src, &lastKey) {
+				continue
+			}
+			key := slices.Clone(src.(keyedRows).Key())
+			stored := in // the version in this transaction's maps
+			newer, based, skip, lerr := tt.lock(key, p.lockMode(), p.Recheck)
+			if lerr != nil {
+				return nil, lerr
+			}
+			if skip {
+				continue
+			}
+			if newer != nil {
+				in = newer
+			}
+			if p.Kind == Update {
+				ret, done, err = tt.update(key, stored, in, p.Sets, based)
+			} else {
+				ret, done, err = tt.delete(key, stored, in, based)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !done {
+			continue
+		}
+		if err := p.counted(env, out, ret); err != nil {
+			return nil, err
+		}
+	}
+	if err := tt.finish(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// counted counts a written row in out, with its RETURNING row computed
+// from ret.
+func (p *Modify) counted(env *Env, out *modifiedRows, ret Row) error {
+	out.n++
+	if len(p.Returning) == 0 {
+		return nil
+	}
+	r := make(Row, len(p.Returning))
+	for i, e := range p.Returning {
+		var err error
+		if r[i], err = e.Eval(env, ret); err != nil {
+			return err
+		}
+	}
+	out.rows = append(out.rows, r)
+	return nil
+}
+
+// rowTarget is where a Modify writes its rows, one at a time: its Table
+// alone (tableTarget) or the tables of its Members (membersTarget). The
+// writes check constraints and fire triggers; each returns the row
+// RETURNING reads and whether a row was written (a BEFORE ROW trigger
+// may skip it). Keys are those of the Modify's source rows: for
+// members, prefixed by the member (SplitMemberKey).
+type rowTarget interface {
+	// insert writes a new row, in Table's layout.
+	insert(row Row) (ret Row, done bool, err error)
+	// update replaces the row stored under key: stored is the version
+	// in the transaction's maps, in the one the new values are computed
+	// from (sets, by column position, over in; in may be wider than the
+	// table's columns, the columns of FROM items after them). based,
+	// when set, is the newer committed version lock found, which the
+	// change is made on top of (Txn.rebase).
+	update(key []byte, stored, in Row, sets []Expr, based []byte) (ret Row, done bool, err error)
+	// delete removes the row stored under key, as update.
+	delete(key []byte, stored, in Row, based []byte) (ret Row, done bool, err error)
+	// lock takes the row lock (in mode) of the row stored under key before
+	// it is changed, and returns its newest committed version (in Table's
+	// layout, and as stored: based) when a concurrent transaction
+	// changed it since the snapshot and recheck holds on that version;
+	// skip when the row is gone or fails recheck (Txn.lockKey).
+	lock(key []byte, mode LockMode, recheck Expr) (newer Row, based []byte, skip bool, err error)
+	// vanish drops the row stored under key, which lock found deleted by
+	// a concurrent transaction (Txn.vanished); stored as in update.
+	vanish(key []byte, stored Row) error
+	// finish flushes the writes and runs the foreign key work and the
+	// AFTER triggers.
+	finish() error
+}
+
+// tableTarget is a Modify's Table as its rowTarget: the table's writer,
+// triggers and foreign key work for one execution.
+type tableTarget struct {
+	p   *Modify
+	env *Env
+	t   *Table
+	w   *TableWriter
+	trg *triggerState
+	fks *fkState
+	row Row // a buffer for a new row
+	// touched are the rows an INSERT ... ON CONFLICT wrote (see upsert).
+	touched map[string]bool
+}
+
+// openTable readies p's Table for writing, firing the BEFORE statement
+// triggers of events (the one of INSERT, UPDATE or DELETE; MERGE's of its
+// actions); sets are the columns an UPDATE assigns, for UPDATE OF
+// triggers.
+func (p *Modify) openTable(env *Env, events []string, sets []Expr) (*tableTarget, error) {
 	t, ok, err := env.Txn.Table(env.Ctx, p.Table.Def.Schema, p.Table.Def.Name)
 	if err != nil {
 		return nil, err
@@ -87,7 +229,10 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", p.Table.Def.Name)
 	}
-	trg := newTriggerState(env, t, [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind], p.assigned(), p.Generated)
+	trg, err := newTriggerState(env, t, events, sets, p.Generated)
+	if err != nil {
+		return nil, err
+	}
 	if err := trg.statement(TriggerBefore); err != nil {
 		return nil, err
 	}
@@ -104,180 +249,132 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := p.Source.Open(env)
-	if err != nil {
-		return nil, err
+	return &tableTarget{p: p, env: env, t: t, w: w, trg: trg, fks: fks, row: make(Row, len(t.Cols))}, nil
+}
+
+func (tt *tableTarget) insert(row Row) (Row, bool, error) {
+	p, env, t, trg := tt.p, tt.env, tt.t, tt.trg
+	if trg != nil {
+		r, err := trg.beforeRow("INSERT", nil, row)
+		if err != nil || r == nil {
+			return nil, false, err // nil: a BEFORE trigger returned NULL
+		}
+		copy(row, r)
 	}
-	defer src.Close()
-	out := &modifiedRows{}
-	row := make(Row, len(t.Cols))
-	// UPDATE ... FROM and DELETE ... USING read the target's rows joined
-	// with other tables: a row matching several times is changed once.
-	var lastKey []byte
-	updateMode := updateLockMode(t, p.Sets)
-	var touched map[string]bool // ON CONFLICT: the rows this statement wrote
-	for {
-		in, err := src.Next()
-		if err != nil {
-			return nil, err
+	if err := p.Generated.compute(env, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkNotNull(t, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkConstraints(env, t, p.Checks, row); err != nil {
+		return nil, false, err
+	}
+	if err := p.checkPartition(env, t, row); err != nil {
+		return nil, false, err
+	}
+	if p.Conflict != nil {
+		upd, skip, err := upsert(env, p.Conflict, p.Checks, p.Generated, tt.w, t, row, nil, nil, &tt.touched, trg)
+		if err != nil || skip {
+			return nil, false, err
 		}
-		if in == nil {
-			break
-		}
-		var ret Row
-		switch p.Kind {
-		case Insert:
-			if err := p.newRow(env, in, row); err != nil {
-				return nil, err
-			}
-			if trg != nil {
-				r, err := trg.beforeRow("INSERT", nil, row)
-				if err != nil {
-					return nil, err
-				}
-				if r == nil {
-					continue // a BEFORE trigger returned NULL
-				}
-				copy(row, r)
-			}
-			if err := p.Generated.compute(env, row); err != nil {
-				return nil, err
-			}
-			if err := checkNotNull(t, row); err != nil {
-				return nil, err
-			}
-			if err := checkConstraints(env, t, p.Checks, row); err != nil {
-				return nil, err
-			}
-			if err := p.checkPartition(env, t, row); err != nil {
-				return nil, err
-			}
-			if p.Conflict != nil {
-				upd, skip, err := upsert(env, p.Conflict, p.Checks, p.Generated, w, t, row, nil, nil, &touched, trg)
-				if err != nil {
-					return nil, err
-				}
-				if skip {
-					continue
-				}
-				if upd != nil {
-					trg.afterRow("UPDATE", upd[0], upd[1])
-					fks.changed(t, upd[0], upd[1])
-					ret = upd[1]
-					break
-				}
-			}
-			if err := w.Insert(env.Ctx, row); err != nil {
-				return nil, err
-			}
-			trg.afterRow("INSERT", nil, slices.Clone(row))
-			fks.changed(t, nil, row)
-			ret = row
-		case Update:
-			if p.repeated(src, &lastKey) {
-				continue
-			}
-			key := slices.Clone(src.(keyedRows).Key())
-			stored := in // the version in this transaction's maps
-			in, skip, err := p.lockRow(env, t, key, in, updateMode)
-			if err != nil {
-				return nil, err
-			}
-			if skip {
-				continue
-			}
-			old := slices.Clone(in)
-			copy(row, in)
-			for pos, e := range p.Sets {
-				if e != nil {
-					if row[pos], err = e.Eval(env, old); err != nil {
-						return nil, err
-					}
-				}
-			}
-			p.Generated.clear(row)
-			if trg != nil {
-				r, err := trg.beforeRow("UPDATE", old, row)
-				if err != nil {
-					return nil, err
-				}
-				if r == nil {
-					continue // a BEFORE trigger returned NULL
-				}
-				copy(row, r)
-			}
-			// Computed from the version of the row lockRow returned: a
-			// newer committed one when a concurrent update came first.
-			if err := p.Generated.compute(env, row); err != nil {
-				return nil, err
-			}
-			if err := checkNotNull(t, row); err != nil {
-				return nil, err
-			}
-			if err := checkConstraints(env, t, p.Checks, row); err != nil {
-				return nil, err
-			}
-			if err := p.checkPartition(env, t, row); err != nil {
-				return nil, err
-			}
-			if err := w.Update(env.Ctx, key, stored, row); err != nil {
-				return nil, err
-			}
-			trg.afterRow("UPDATE", old, slices.Clone(row))
-			fks.changed(t, old, row)
-			ret = row
-			if len(in) > len(row) {
-				ret = append(slices.Clone(row), in[len(row):]...) // RETURNING may read the FROM items
-			}
-		case Delete:
-			if p.repeated(src, &lastKey) {
-				continue
-			}
-			key := slices.Clone(src.(keyedRows).Key())
-			stored := in
-			in, skip, err := p.lockRow(env, t, key, in, ForUpdate)
-			if err != nil {
-				return nil, err
-			}
-			if skip {
-				continue
-			}
-			if trg != nil {
-				if r, err := trg.beforeRow("DELETE", in, nil); err != nil || r == nil {
-					if err != nil {
-						return nil, err
-					}
-					continue // a BEFORE trigger returned NULL
-				}
-			}
-			if err := w.Delete(env.Ctx, key, stored); err != nil {
-				return nil, err
-			}
-			trg.afterRow("DELETE", slices.Clone(in), nil)
-			fks.changed(t, in, nil)
-			ret = in
-		}
-		out.n++
-		if len(p.Returning) > 0 {
-			r := make(Row, len(p.Returning))
-			for i, e := range p.Returning {
-				if r[i], err = e.Eval(env, ret); err != nil {
-					return nil, err
-				}
-			}
-			out.rows = append(out.rows, r)
+		if upd != nil {
+			trg.afterRow("UPDATE", upd[0], upd[1])
+			tt.fks.changed(t, upd[0], upd[1])
+			return upd[1], true, nil
 		}
 	}
-	if err := w.Flush(env.Ctx); err != nil {
-		return nil, err
+	if err := tt.w.Insert(env.Ctx, row); err != nil {
+		return nil, false, err
 	}
-	if err := fks.run(); err != nil {
-		return nil, err
+	trg.afterRow("INSERT", nil, slices.Clone(row))
+	tt.fks.changed(t, nil, row)
+	return row, true, nil
+}
+
+func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr, based []byte) (Row, bool, error) {
+	env, t, trg, row := tt.env, tt.t, tt.trg, tt.row
+	old := slices.Clone(in[:len(row)])
+	copy(row, in)
+	for pos, e := range sets {
+		if e != nil {
+			var err error
+			if row[pos], err = e.Eval(env, in); err != nil {
+				return nil, false, err
+			}
+		}
 	}
-	if err := trg.flushAfter(); err != nil {
-		return nil, err
+	tt.p.Generated.clear(row)
+	if trg != nil {
+		r, err := trg.beforeRow("UPDATE", old, row)
+		if err != nil || r == nil {
+			return nil, false, err // nil: a BEFORE trigger returned NULL
+		}
+		copy(row, r)
 	}
-	return out, nil
+	// Computed from the version of the row lock returned: a newer
+	// committed one when a concurrent update came first.
+	if err := tt.p.Generated.compute(env, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkNotNull(t, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkConstraints(env, t, tt.p.Checks, row); err != nil {
+		return nil, false, err
+	}
+	if err := tt.p.checkPartition(env, t, row); err != nil {
+		return nil, false, err
+	}
+	if err := tt.w.Update(env.Ctx, key, stored, row); err != nil {
+		return nil, false, err
+	}
+	if based != nil {
+		env.Txn.rebase(t, key, based)
+	}
+	trg.afterRow("UPDATE", old, slices.Clone(row))
+	tt.fks.changed(t, old, row)
+	if len(in) > len(row) {
+		return append(slices.Clone(row), in[len(row):]...), true, nil // RETURNING may read the FROM items
+	}
+	return row, true, nil
+}
+
+func (tt *tableTarget) delete(key []byte, stored, in Row, based []byte) (Row, bool, error) {
+	old := in[:len(tt.t.Cols)]
+	if tt.trg != nil {
+		if r, err := tt.trg.beforeRow("DELETE", old, nil); err != nil || r == nil {
+			return nil, false, err // nil: a BEFORE trigger returned NULL
+		}
+	}
+	if err := tt.w.Delete(tt.env.Ctx, key, stored); err != nil {
+		return nil, false, err
+	}
+	if based != nil {
+		tt.env.Txn.rebase(tt.t, key, based)
+	}
+	tt.trg.afterRow("DELETE", slices.Clone(old), nil)
+	tt.fks.changed(tt.t, old, nil)
+	return in, true, nil
+}
+
+func (tt *tableTarget) lock(key []byte, mode LockMode, recheck Expr) (Row, []byte, bool, error) {
+	row, now, skip, err := tt.env.Txn.lockKey(tt.env, tt.t, key, mode, LockBlock, recheck)
+	return row, now, skip, err
+}
+
+func (tt *tableTarget) vanish(key []byte, stored Row) error {
+	return tt.env.Txn.vanished(tt.env.Ctx, tt.w, key, stored)
+}
+
+func (tt *tableTarget) finish() error {
+	if err := tt.w.Flush(tt.env.Ctx); err != nil {
+		return err
+	}
+	if err := tt.fks.run(); err != nil {
+		return err
+	}
+	return tt.trg.flushAfter()
 }
 
 // assigned returns, for UPDATE, what computes each column the statement
@@ -302,19 +399,19 @@ func (p *Modify) checkPartition(env *Env, t *Table, row Row) error {
 	return p.Partition.check(env, t, row)
 }
 
-// newRow fills row, in Table's layout, with an INSERT's values: the
-// source row's for the target columns, the defaults for the others.
-func (p *Modify) newRow(env *Env, in, row Row) error {
+// newRow fills row, in Table's layout, with an INSERT's values: in[i]
+// for column targets[i], the defaults for the others.
+func (p *Modify) newRow(env *Env, targets []int, in, row Row) error {
 	for pos := range row {
 		row[pos] = Null
-		if d := p.Defaults[pos]; d != nil && !slices.Contains(p.Targets, pos) {
+		if d := p.Defaults[pos]; d != nil && !slices.Contains(targets, pos) {
 			var err error
 			if row[pos], err = d.Eval(env, nil); err != nil {
 				return err
 			}
 		}
 	}
-	for i, pos := range p.Targets {
+	for i, pos := range targets {
 		row[pos] = in[i]
 	}
 	return nil
@@ -374,3 +471,12 @@ func (r *modifiedRows) Next() (Row, error) {
 }
 
 func (r *modifiedRows) Affected() int64 { return r.n }
+
+// lockMode is the row lock an UPDATE or DELETE takes on each row it
+// changes.
+func (p *Modify) lockMode() LockMode {
+	if p.Kind == Update {
+		return updateLockMode(p.Table, p.Sets)
+	}
+	return ForUpdate
+}

@@ -59,7 +59,7 @@ func (p *Sort) Explain() (string, []Plan)  { return "Sort", []Plan{p.In} }
 func (p *Limit) Explain() (string, []Plan) { return "Limit", []Plan{p.In} }
 
 func (p *Modify) Explain() (string, []Plan) {
-	verb := map[ModifyKind]string{Insert: "Insert", Update: "Update", Delete: "Delete"}[p.Kind]
+	verb := map[ModifyKind]string{Insert: "Insert", Update: "Update", Delete: "Delete", Merge: "Merge"}[p.Kind]
 	return verb + " on " + p.Table.Def.Name, []Plan{p.Source}
 }
 

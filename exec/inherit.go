@@ -184,54 +184,193 @@ type Member struct {
 	Conflict *OnConflict
 }
 
-// memberState is what openMembers keeps per member, opened when the
+// memberState is what a membersTarget keeps per member, opened when the
 // statement first writes it.
 type memberState struct {
+	m   *Member
 	w   *TableWriter
 	fks *fkState
-	row Row // a buffer for rows in the member's layout
+	trg *triggerState // the member's ROW triggers
+	row Row           // a buffer for rows in the member's layout
 	// touched are the keys an INSERT ... ON CONFLICT wrote (see upsert).
 	touched map[string]bool
 }
 
-// member returns the state of member i, opening its writer.
-func (p *Modify) member(env *Env, states []*memberState, i int) (*memberState, error) {
-	if s := states[i]; s != nil {
-		return s, nil
-	}
-	t, err := env.Txn.current(env.Ctx, p.Members[i].Table)
+// openMembers runs a Modify over Members: INSERT routes each row to a
+// partition; UPDATE and DELETE change each row in the table it came from,
+// an UPDATE moving a row whose new key belongs to another partition.
+func (p *Modify) openMembers(env *Env) (Rows, error) {
+	mt, err := p.openFamily(env, []string{[...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]}, p.Sets)
 	if err != nil {
 		return nil, err
 	}
-	s := &memberState{row: make(Row, len(t.Cols))}
+	src, err := p.Source.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	out := &modifiedRows{}
+	row := make(Row, len(p.Table.Cols))
+	var lastKey []byte
+	for {
+		in, err := src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if in == nil {
+			break
+		}
+		var ret Row
+		var done bool
+		switch p.Kind {
+		case Insert:
+			if err := p.newRow(env, p.Targets, in, row); err != nil {
+				return nil, err
+			}
+			ret, done, err = mt.insert(row)
+		case Update, Delete:
+			if p.repeated(src, &lastKey) {
+				continue
+			}
+			key := slices.Clone(src.(keyedRows).Key())
+			stored := in
+			newer, based, skip, lerr := mt.lock(key, p.lockMode(), p.Recheck)
+			if lerr != nil {
+				return nil, lerr
+			}
+			if skip {
+				continue
+			}
+			if newer != nil {
+				in = newer
+			}
+			if p.Kind == Update {
+				ret, done, err = mt.update(key, stored, in, p.Sets, based)
+			} else {
+				ret, done, err = mt.delete(key, stored, in, based)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			if err := p.counted(env, out, ret); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := mt.finish(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// membersTarget is a Modify's Members as its rowTarget: each member's
+// writer opened when the statement first writes it. Statement triggers
+// are those of Table, the table the statement names; ROW triggers are
+// each member's (its own, and for a partition those of the partitioned
+// tables above it).
+type membersTarget struct {
+	p      *Modify
+	env    *Env
+	states []*memberState
+	sets   []Expr        // the columns an UPDATE assigns, for UPDATE OF triggers
+	trg    *triggerState // Table's statement triggers
+	queue  []TriggerCall // the members' AFTER ROW firings, in the order of the rows
+	row    Row           // a buffer for rows in Table's layout
+	keyBuf []Datum
+}
+
+// openFamily readies p's Members for writing, firing Table's BEFORE
+// statement triggers of events (as openTable).
+func (p *Modify) openFamily(env *Env, events []string, sets []Expr) (*membersTarget, error) {
+	mt := &membersTarget{p: p, env: env, states: make([]*memberState, len(p.Members)), sets: sets, row: make(Row, len(p.Table.Cols))}
+	t, err := env.Txn.current(env.Ctx, p.Table)
+	if err != nil {
+		return nil, err
+	}
+	if mt.trg, err = newTriggerState(env, t, events, sets, p.Generated); err != nil {
+		return nil, err
+	}
+	if err := mt.trg.statement(TriggerBefore); err != nil {
+		return nil, err
+	}
+	return mt, nil
+}
+
+// member returns the state of member i, opening its writer.
+func (mt *membersTarget) member(i int) (*memberState, error) {
+	if s := mt.states[i]; s != nil {
+		return s, nil
+	}
+	p, env := mt.p, mt.env
+	m := &p.Members[i]
+	t, err := env.Txn.current(env.Ctx, m.Table)
+	if err != nil {
+		return nil, err
+	}
+	s := &memberState{m: m, row: make(Row, len(t.Cols)), }
 	if s.w, err = env.Txn.Writer(env.Ctx, t); err != nil {
 		return nil, err
 	}
 	if s.fks, err = newFKState(env, t, p.Kind); err != nil {
 		return nil, err
 	}
-	states[i] = s
+	var sets []Expr
+	if mt.sets != nil {
+		// The member's columns an UPDATE assigns, for its UPDATE OF
+		// triggers.
+		sets = make([]Expr, len(t.Cols))
+		unmapRowExprs(sets, mt.sets, m.Layout)
+	}
+	if s.trg, err = newRowTriggers(env, t, sets, t, &mt.queue, s.m.Generated); err != nil {
+		return nil, err
+	}
+	mt.states[i] = s
 	return s, nil
 }
 
-// memberRow returns row, in Table's layout, as a new row of member m:
+// unmapRowExprs is unmapRow for expressions by column position.
+func unmapRowExprs(dst, src []Expr, layout []int) {
+	if layout == nil {
+		copy(dst, src)
+		return
+	}
+	for i, pos := range layout {
+		if pos >= 0 {
+			dst[pos] = src[i]
+		}
+	}
+}
+
+// memberRow returns row, in Table's layout, as a new row of member s:
 // its own columns NULL, the others row's. It is built in s.row.
-func (p *Modify) memberRow(m *Member, s *memberState, row Row) Row {
-	if m.Layout == nil {
+func (s *memberState) memberRow(row Row) Row {
+	if s.m.Layout == nil {
 		return row
 	}
 	for i := range s.row {
 		s.row[i] = Null
 	}
-	unmapRow(s.row, row, m.Layout)
+	unmapRow(s.row, row, s.m.Layout)
 	return s.row
 }
 
-// storedRow returns the row stored under key in member m, whose columns
+// inTable returns row, of member s, in Table's layout (in dst when the
+// layouts differ).
+func (s *memberState) inTable(dst, row Row) Row {
+	if s.m.Layout == nil {
+		return row
+	}
+	mapRow(dst, row, s.m.Layout)
+	return dst
+}
+
+// storedRow returns the row stored under key in member s, whose columns
 // in Table's layout are in.
-func (p *Modify) storedRow(env *Env, m *Member, s *memberState, key []byte, in Row) (Row, error) {
-	if m.Layout == nil {
-		return slices.Clone(in[:len(p.Table.Cols)]), nil
+func (s *memberState) storedRow(env *Env, key []byte, in Row) (Row, error) {
+	if s.m.Layout == nil {
+		return slices.Clone(in[:len(s.w.t.Cols)]), nil
 	}
 	v, ok, err := s.w.lookup(env.Ctx, key)
 	if err != nil {
@@ -243,32 +382,75 @@ func (p *Modify) storedRow(env *Env, m *Member, s *memberState, key []byte, in R
 	return s.w.t.decodeRow(v, nil)
 }
 
-// insertMember checks row, in member i's layout, against the member's
-// constraints and inserts it.
-func (p *Modify) insertMember(env *Env, s *memberState, i int, row Row) error {
+// insert fires the BEFORE INSERT triggers of member s on row, in its
+// layout, and writes it; done is false when a trigger skipped it.
+func (s *memberState) insert(env *Env, row Row) (done bool, err error) {
+	if done, err := s.beforeInsert(row); err != nil || !done {
+		return false, err
+	}
+	return true, s.write(env, row)
+}
+
+// beforeInsert fires the BEFORE INSERT triggers of member s on row, in
+// its layout, which takes the row they return; false when one skipped
+// it.
+func (s *memberState) beforeInsert(row Row) (bool, error) {
+	if s.trg == nil {
+		return true, nil
+	}
+	r, err := s.trg.beforeRow("INSERT", nil, row)
+	if err != nil || r == nil {
+		return false, err
+	}
+	copy(row, r)
+	return true, nil
+}
+
+// write checks a new row of member s, in its layout, against the
+// member's constraints and inserts it.
+func (s *memberState) write(env *Env, row Row) error {
 	t := s.w.t
-	if err := p.Members[i].Generated.compute(env, row); err != nil {
+	if err := s.m.Generated.compute(env, row); err != nil {
 		return err
 	}
 	if err := checkNotNull(t, row); err != nil {
 		return err
 	}
-	if err := checkConstraints(env, t, p.Members[i].Checks, row); err != nil {
+	if err := checkConstraints(env, t, s.m.Checks, row); err != nil {
 		return err
 	}
 	if err := s.w.Insert(env.Ctx, row); err != nil {
 		return err
 	}
+	s.trg.afterRow("INSERT", nil, slices.Clone(row))
 	s.fks.changed(t, nil, row)
 	return nil
+}
+
+// delete fires the BEFORE DELETE triggers of member s on old, the row
+// stored under key, and deletes it; done is false when a trigger
+// skipped it.
+func (s *memberState) delete(env *Env, key []byte, old Row) (done bool, err error) {
+	if s.trg != nil {
+		if r, err := s.trg.beforeRow("DELETE", old, nil); err != nil || r == nil {
+			return false, err
+		}
+	}
+	if err := s.w.Delete(env.Ctx, key, old); err != nil {
+		return false, err
+	}
+	s.trg.afterRow("DELETE", slices.Clone(old), nil)
+	s.fks.changed(s.w.t, old, nil)
+	return true, nil
 }
 
 // upsertMember handles ON CONFLICT for row, in member i's layout
 // (proposed in the statement table's): as upsert does, on the member's
 // table. upd is the updated row in the statement table's layout, when
 // the existing row was updated instead.
-func (p *Modify) upsertMember(env *Env, s *memberState, i int, row, proposed Row) (upd Row, skip bool, err error) {
-	m := &p.Members[i]
+func (mt *membersTarget) upsertMember(s *memberState, i int, row, proposed Row) (upd Row, skip bool, err error) {
+	p, env := mt.p, mt.env
+	m := s.m
 	t := s.w.t
 	if err := m.Generated.compute(env, row); err != nil {
 		return nil, false, err
@@ -276,7 +458,7 @@ func (p *Modify) upsertMember(env *Env, s *memberState, i int, row, proposed Row
 	if err := checkConstraints(env, t, m.Checks, row); err != nil {
 		return nil, false, err
 	}
-	rows, skip, err := upsert(env, m.Conflict, m.Checks, m.Generated, s.w, t, row, m.Layout, proposed, &s.touched, nil)
+	rows, skip, err := upsert(env, m.Conflict, m.Checks, m.Generated, s.w, t, row, m.Layout, proposed, &s.touched, s.trg)
 	if rows == nil || err != nil {
 		return nil, skip, err
 	}
@@ -291,251 +473,248 @@ func (p *Modify) upsertMember(env *Env, s *memberState, i int, row, proposed Row
 				WithDetail("The result tuple would appear in a different partition than the original tuple.")
 		}
 	}
+	s.trg.afterRow("UPDATE", rows[0], rows[1])
 	s.fks.changed(t, rows[0], rows[1])
 	return upd, false, nil
 }
 
-// openMembers runs a Modify over Members: INSERT routes each row to a
-// partition; UPDATE and DELETE change each row in the table it came from,
-// an UPDATE moving a row whose new key belongs to another partition.
-func (p *Modify) openMembers(env *Env) (Rows, error) {
-	states := make([]*memberState, len(p.Members))
-	src, err := p.Source.Open(env)
+func (mt *membersTarget) insert(row Row) (Row, bool, error) {
+	p, env := mt.p, mt.env
+	// In the statement table's layout for its NOT NULL and RETURNING;
+	// the member computes its own again.
+	if err := p.Generated.compute(env, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkNotNull(p.Table, row); err != nil {
+		return nil, false, err
+	}
+	i := 0 // a table with descendants that is not partitioned: itself, its family's first member
+	if p.Route != nil {
+		var err error
+		if i, err = p.Route.Route(env, row, mt.keyBuf); err != nil {
+			return nil, false, err
+		}
+	}
+	s, err := mt.member(i)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	defer src.Close()
-	out := &modifiedRows{}
-	row := make(Row, len(p.Table.Cols))
-	var keyBuf []Datum
-	var lastKey []byte
-	for {
-		in, err := src.Next()
-		if err != nil {
-			return nil, err
-		}
-		if in == nil {
-			break
-		}
-		ret := row
-		switch p.Kind {
-		case Insert:
-			if err := p.newRow(env, in, row); err != nil {
-				return nil, err
+	mrow := s.memberRow(row)
+	if done, err := s.beforeInsert(mrow); err != nil || !done {
+		return nil, false, err
+	}
+	if s.trg != nil && p.Route != nil {
+		// The trigger may have changed the partition key.
+		if j, err := p.Route.Route(env, s.inTable(row, mrow), mt.keyBuf); err != nil || j != i {
+			if err == nil {
+				err = pgerr.New(pgerr.FeatureNotSupported, "moving row to another partition during a BEFORE FOR EACH ROW trigger is not supported")
 			}
-			// In the statement table's layout for its NOT NULL and
-			// RETURNING; the partition computes its own again.
-			if err := p.Generated.compute(env, row); err != nil {
-				return nil, err
-			}
-			if err := checkNotNull(p.Table, row); err != nil {
-				return nil, err
-			}
-			i, err := p.Route.Route(env, row, keyBuf)
-			if err != nil {
-				return nil, err
-			}
-			s, err := p.member(env, states, i)
-			if err != nil {
-				return nil, err
-			}
-			mrow := p.memberRow(&p.Members[i], s, row)
-			if c := p.Members[i].Conflict; c != nil {
-				upd, skip, err := p.upsertMember(env, s, i, mrow, row)
-				if err != nil {
-					return nil, err
-				}
-				if skip {
-					continue
-				}
-				if upd != nil {
-					ret = upd
-					break
-				}
-			}
-			if err := p.insertMember(env, s, i, mrow); err != nil {
-				return nil, err
-			}
-		case Update, Delete:
-			if p.repeated(src, &lastKey) {
-				continue
-			}
-			i, key := SplitMemberKey(src.(keyedRows).Key())
-			key = slices.Clone(key)
-			m := &p.Members[i]
-			s, err := p.member(env, states, i)
-			if err != nil {
-				return nil, err
-			}
-			stored, err := p.storedRow(env, m, s, key, in)
-			if err != nil {
-				return nil, err
-			}
-			old, skip, err := p.lockMemberRow(env, m, s.w.t, key, &in, stored)
-			if err != nil {
-				return nil, err
-			}
-			if skip {
-				continue
-			}
-			if p.Kind == Delete {
-				if err := s.w.Delete(env.Ctx, key, stored); err != nil {
-					return nil, err
-				}
-				s.fks.changed(s.w.t, old, nil)
-				ret = in
-				break
-			}
-			if err := p.updateMember(env, states, i, key, in, stored, old, row); err != nil {
-				return nil, err
-			}
-			if len(in) > len(row) {
-				ret = append(slices.Clone(row), in[len(row):]...) // RETURNING may read the FROM items
-			}
-		}
-		out.n++
-		if len(p.Returning) > 0 {
-			r := make(Row, len(p.Returning))
-			for j, e := range p.Returning {
-				if r[j], err = e.Eval(env, ret); err != nil {
-					return nil, err
-				}
-			}
-			out.rows = append(out.rows, r)
+			return nil, false, err
 		}
 	}
-	for _, s := range states {
-		if s == nil {
-			continue
+	if p.Members[i].Conflict != nil {
+		upd, skip, err := mt.upsertMember(s, i, mrow, s.inTable(row, mrow))
+		if err != nil || skip {
+			return nil, false, err
 		}
-		if err := s.w.Flush(env.Ctx); err != nil {
-			return nil, err
-		}
-	}
-	for _, s := range states {
-		if s != nil {
-			if err := s.fks.run(); err != nil {
-				return nil, err
-			}
+		if upd != nil {
+			return upd, true, nil
 		}
 	}
-	return out, nil
+	if err := s.write(env, mrow); err != nil {
+		return nil, false, err
+	}
+	return s.inTable(row, mrow), true, nil
 }
 
-// updateMember updates the row stored under key in member i, whose
-// columns in Table's layout are in and in the member's old (the version
-// the change is based on; stored is the transaction's, which the writer
-// replaces): row gets the new values in Table's layout. A row whose new
-// key belongs to another partition moves there.
-func (p *Modify) updateMember(env *Env, states []*memberState, i int, key []byte, in, stored, old, row Row) error {
+// update updates the row stored under key: in the member it is in, or,
+// when its new partition key belongs to another partition, by deleting
+// it there and inserting it into that one, as PostgreSQL does (the BEFORE
+// UPDATE triggers of the first, then its DELETE triggers and the other's
+// INSERT triggers).
+func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based []byte) (Row, bool, error) {
+	p, env := mt.p, mt.env
+	i, k := SplitMemberKey(key)
+	s, err := mt.member(i)
+	if err != nil {
+		return nil, false, err
+	}
+	old, err := s.storedRow(env, k, stored)
+	if err != nil {
+		return nil, false, err
+	}
+	row := mt.row
 	copy(row, in)
-	for pos, e := range p.Sets {
+	for pos, e := range sets {
 		if e != nil {
-			var err error
 			if row[pos], err = e.Eval(env, in); err != nil {
-				return err
+				return nil, false, err
 			}
 		}
 	}
 	if err := p.Generated.compute(env, row); err != nil {
-		return err
+		return nil, false, err
+	}
+	// The new row in the member's layout: its own columns kept.
+	updated := row
+	if s.m.Layout != nil {
+		updated = slices.Clone(old)
+		unmapRow(updated, row, s.m.Layout)
+	}
+	if s.trg != nil {
+		r, err := s.trg.beforeRow("UPDATE", old, updated)
+		if err != nil || r == nil {
+			return nil, false, err // nil: a BEFORE trigger returned NULL
+		}
+		copy(updated, r)
+		row = s.inTable(row, updated)
 	}
 	if err := checkNotNull(p.Table, row); err != nil {
-		return err
+		return nil, false, err
 	}
 	to := i
 	if p.Route != nil {
-		var err error
 		if to, err = p.Route.Route(env, row, nil); err != nil {
-			return err
+			return nil, false, err
 		}
 	}
-	s := states[i]
 	if to != i {
-		if err := s.w.Delete(env.Ctx, key, stored); err != nil {
-			return err
+		if done, err := s.delete(env, k, old); err != nil || !done {
+			return nil, false, err
 		}
-		s.fks.changed(s.w.t, old, nil)
-		ts, err := p.member(env, states, to)
+		if based != nil {
+			env.Txn.rebase(s.w.t, k, based)
+		}
+		ts, err := mt.member(to)
 		if err != nil {
-			return err
+			return nil, false, err
 		}
-		return p.insertMember(env, ts, to, p.memberRow(&p.Members[to], ts, row))
-	}
-	m := &p.Members[i]
-	updated := row
-	if m.Layout != nil {
-		updated = slices.Clone(old)
-		unmapRow(updated, row, m.Layout)
+		mrow := ts.memberRow(row)
+		if done, err := ts.insert(env, mrow); err != nil || !done {
+			return nil, false, err
+		}
+		return mt.returned(ts.inTable(row, mrow), in), true, nil
 	}
 	t := s.w.t
-	if err := m.Generated.compute(env, updated); err != nil {
-		return err
+	if err := s.m.Generated.compute(env, updated); err != nil {
+		return nil, false, err
 	}
 	if err := checkNotNull(t, updated); err != nil {
-		return err
+		return nil, false, err
 	}
-	if err := checkConstraints(env, t, m.Checks, updated); err != nil {
-		return err
+	if err := checkConstraints(env, t, s.m.Checks, updated); err != nil {
+		return nil, false, err
 	}
-	if err := s.w.Update(env.Ctx, key, stored, updated); err != nil {
-		return err
+	if err := s.w.Update(env.Ctx, k, old, updated); err != nil {
+		return nil, false, err
 	}
+	if based != nil {
+		env.Txn.rebase(t, k, based)
+	}
+	s.trg.afterRow("UPDATE", old, slices.Clone(updated))
 	s.fks.changed(t, old, updated)
-	return nil
+	return mt.returned(row, in), true, nil
 }
 
-// lockMemberRow takes the row lock of the row of member m (table t)
-// stored under key, as lockRow does for a table written directly: it
-// returns the version of the row the change is based on, in m's layout
-// (stored, unless a concurrent transaction committed a newer one, which
-// replaces *in too), or skip when the row is gone or no longer passes
-// Recheck.
-func (p *Modify) lockMemberRow(env *Env, m *Member, t *Table, key []byte, in *Row, stored Row) (Row, bool, error) {
-	recheck := p.Recheck
+// returned is the row RETURNING reads for row, the new row in Table's
+// layout made from in: with in's FROM items after it.
+func (mt *membersTarget) returned(row, in Row) Row {
+	if len(in) > len(row) {
+		return append(slices.Clone(row), in[len(row):]...)
+	}
+	return row
+}
+
+func (mt *membersTarget) delete(key []byte, stored, in Row, based []byte) (Row, bool, error) {
+	env := mt.env
+	i, k := SplitMemberKey(key)
+	s, err := mt.member(i)
+	if err != nil {
+		return nil, false, err
+	}
+	old, err := s.storedRow(env, k, stored)
+	if err != nil {
+		return nil, false, err
+	}
+	if done, err := s.delete(env, k, old); err != nil || !done {
+		return nil, false, err
+	}
+	if based != nil {
+		env.Txn.rebase(s.w.t, k, based)
+	}
+	return in, true, nil
+}
+
+// lock takes the row lock in the member the key names. The recheck, over
+// Table's layout, is tested here rather than by lockKey, which decodes
+// the member's row in its own layout.
+func (mt *membersTarget) lock(key []byte, mode LockMode, recheck Expr) (Row, []byte, bool, error) {
+	p, env := mt.p, mt.env
+	i, k := SplitMemberKey(key)
+	m := &p.Members[i]
+	t, err := env.Txn.current(env.Ctx, m.Table)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	check := recheck
 	if recheck != nil {
-		recheck = &memberRecheck{e: recheck, layout: m.Layout, width: len(p.Table.Cols), oid: t.OID}
+		check = alwaysTrue
 	}
-	mode := ForUpdate
-	if p.Kind == Update {
-		mode = updateLockMode(p.Table, p.Sets) // Sets are in Table's layout
+	newer, now, skip, err := env.Txn.lockKey(env, t, k, mode, LockBlock, check)
+	if err != nil || skip || newer == nil {
+		return nil, nil, skip, err
 	}
-	row, now, skip, err := env.Txn.lockKey(env, t, key, mode, LockBlock, recheck)
-	if err != nil || skip || row == nil {
-		return stored, skip, err
-	}
-	env.Txn.rebase(t, key, now)
-	mapped := row
 	if m.Layout != nil {
-		mapped = make(Row, len(m.Layout))
-		mapRow(mapped, row, m.Layout)
+		mapped := make(Row, len(m.Layout))
+		mapRow(mapped, newer, m.Layout)
+		newer = mapped
 	}
-	// Past Table's columns, in has what the scan added (tableoid).
-	*in = append(slices.Clip(mapped[:len(p.Table.Cols)]), (*in)[len(p.Table.Cols):]...)
-	return row, false, nil
-}
-
-// memberRecheck is a Modify's Recheck, over rows of its Table's layout
-// followed by tableoid, evaluated on a row of a member.
-type memberRecheck struct {
-	e      Expr
-	layout []int // nil: the member's layout is Table's
-	width  int   // Table's columns
-	oid    uint32
-}
-
-func (r *memberRecheck) Eval(env *Env, row Row) (Datum, error) {
-	in := make(Row, r.width+1)
-	if r.layout == nil {
-		copy(in, row[:r.width])
-	} else {
-		mapRow(in[:r.width], row, r.layout)
+	if recheck != nil {
+		if ok, err := isTrue(env, recheck, newer); err != nil || !ok {
+			return nil, nil, !ok, err
+		}
 	}
-	in[r.width] = DInt(int64(r.oid))
-	return r.e.Eval(env, in)
+	return newer, now, false, nil
 }
 
-func (r *memberRecheck) Type() T { return r.e.Type() }
+func (mt *membersTarget) vanish(key []byte, stored Row) error {
+	env := mt.env
+	i, k := SplitMemberKey(key)
+	s, err := mt.member(i)
+	if err != nil {
+		return err
+	}
+	old, err := s.storedRow(env, k, stored)
+	if err != nil {
+		return err
+	}
+	return env.Txn.vanished(env.Ctx, s.w, k, old)
+}
+
+func (mt *membersTarget) finish() error {
+	for _, s := range mt.states {
+		if s == nil {
+			continue
+		}
+		if err := s.w.Flush(mt.env.Ctx); err != nil {
+			return err
+		}
+	}
+	for _, s := range mt.states {
+		if s != nil {
+			if err := s.fks.run(); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range mt.queue {
+		if _, err := mt.env.Txn.FireTrigger(mt.env, &mt.queue[i]); err != nil {
+			return err
+		}
+	}
+	mt.queue = nil
+	return mt.trg.flushAfter()
+}
 
 func init() {
 	// pg_partition_ancestors(regclass): a partition or partitioned table

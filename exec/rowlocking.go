@@ -44,23 +44,16 @@ const (
 	LockSkip
 )
 
-// lockRow takes the row lock of the row stored under key, before the
-// statement changes it, and returns the version the change must be based
-// on, as PostgreSQL does (see lockKey); skip means there is no row to
-// change. A change based on a newer version is recorded (Txn.rebased) for
-// the commit-time merge, which takes it over that version.
-func (p *Modify) lockRow(env *Env, t *Table, key []byte, in Row, mode LockMode) (Row, bool, error) {
-	row, now, skip, err := env.Txn.lockKey(env, t, key, mode, LockBlock, p.Recheck)
-	if err != nil || skip || row == nil {
-		return in, skip, err
-	}
-	env.Txn.rebase(t, key, now)
-	return row, false, nil
-}
+// alwaysTrue is a recheck that every row passes: for a caller that tests
+// the newer version of a row itself.
+var alwaysTrue Expr = &Const{D: DBool(true), T: TBool}
 
-// rebase records that the transaction's change of the row of t stored
-// under key is based on now, a committed version newer than its
-// snapshot's (Txn.rebased).
+// rebase records that the statement changed the row of t stored under
+// key on top of its committed version now (nil: the row's absence),
+// newer than the transaction's snapshot: lockKey found it, and the
+// commit-time merge takes the change over it. A row locked but left
+// unchanged (a BEFORE trigger skipped it, a MERGE chose no action) is
+// not recorded, so the merge keeps the committed version.
 func (tx *Txn) rebase(t *Table, key, now []byte) {
 	tk := tableKey(t.Def)
 	if tx.rebased == nil {
@@ -70,6 +63,20 @@ func (tx *Txn) rebase(t *Table, key, now []byte) {
 		tx.rebased[tk] = map[string][]byte{}
 	}
 	tx.rebased[tk][string(key)] = now
+}
+
+// vanished removes through w the row stored under key, whose values are
+// stored, which a concurrent transaction deleted and committed after this
+// one's snapshot (its lock is held): the statement may then insert a row
+// under the same key, as PostgreSQL's MERGE does when the row it matched
+// is gone. The deletion is based on the row's absence, so the
+// commit-time merge takes what the transaction leaves there.
+func (tx *Txn) vanished(ctx context.Context, w *TableWriter, key []byte, stored Row) error {
+	if err := w.Delete(ctx, key, stored); err != nil {
+		return err
+	}
+	tx.rebase(w.t, key, nil)
+	return nil
 }
 
 // updateLockMode is the row lock an UPDATE setting the columns sets (by
@@ -116,48 +123,13 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 	if tx.Locks == nil || tx.Latest == nil || t.Pinned {
 		return nil, nil, false, nil
 	}
-	k := RowLockKey{Space: SpaceRow, Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}
-	var fresh bool
-	if wait == LockBlock {
-		ctx := env.Ctx
-		if d := tx.lockWait; d > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
-			defer cancel()
-		}
-		var waited bool
-		fresh, waited, err = tx.Locks.Lock(ctx, tx.LockOwner, k, mode, tx.deadlockWait)
-		if waited {
-			tx.latest = nil // the holder's commit is newer than what was read
-		}
-		if err != nil {
-			if context.Cause(ctx) == errLockTimeout && env.Ctx.Err() == nil {
-				err = pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
-			}
-			return nil, nil, false, err
-		}
-	} else {
-		var ok bool
-		if fresh, ok = tx.Locks.TryLock(tx.LockOwner, k, mode); !ok {
-			if wait == LockSkip {
-				return nil, nil, true, nil
-			}
-			return nil, nil, false, pgerr.New(pgerr.LockNotAvailable, "could not obtain lock on row in relation %q", t.Def.Name)
-		}
+	fresh, skip, err := tx.takeLock(env, t, key, mode, wait)
+	if err != nil || skip || !fresh {
+		return nil, nil, skip, err
 	}
-	if !fresh {
-		return nil, nil, false, nil
-	}
-	if tx.latest == nil {
-		l, err := tx.Latest(env.Ctx)
-		if err != nil {
-			return nil, nil, false, err
-		}
-		tx.latest = &l
-	}
-	latest := *tx.latest
-	if latest.Addr() == tx.Start.Addr() {
-		return nil, nil, false, nil
+	latest, err := tx.latestRoot(env)
+	if err != nil || latest.Addr() == tx.Start.Addr() {
+		return nil, nil, false, err
 	}
 	base, inBase, _, err := tx.committedRow(env.Ctx, tx.Start, t, key)
 	if err != nil || !inBase {
@@ -182,6 +154,50 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 		return nil, nil, !ok, err
 	}
 	return row, now, false, nil
+}
+
+// takeLock takes the row lock of the row of t stored under key in mode, as
+// lockKey; fresh reports that the transaction did not hold it (or a
+// stronger mode) before.
+func (tx *Txn) takeLock(env *Env, t *Table, key []byte, mode LockMode, wait LockWait) (fresh, skip bool, err error) {
+	k := RowLockKey{Space: SpaceRow, Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}
+	if wait != LockBlock {
+		var ok bool
+		if fresh, ok = tx.Locks.TryLock(tx.LockOwner, k, mode); !ok {
+			if wait == LockSkip {
+				return false, true, nil
+			}
+			return false, false, pgerr.New(pgerr.LockNotAvailable, "could not obtain lock on row in relation %q", t.Def.Name)
+		}
+		return fresh, false, nil
+	}
+	ctx := env.Ctx
+	if d := tx.lockWait; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
+		defer cancel()
+	}
+	fresh, waited, err := tx.Locks.Lock(ctx, tx.LockOwner, k, mode, tx.deadlockWait)
+	if waited {
+		tx.latest = nil // the holder's commit is newer than what was read
+	}
+	if err != nil && context.Cause(ctx) == errLockTimeout && env.Ctx.Err() == nil {
+		err = pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
+	}
+	return fresh, false, err
+}
+
+// latestRoot returns the branch's newest committed root, read once per
+// statement (and again after a lock was waited for).
+func (tx *Txn) latestRoot(env *Env) (versioning.RootValue, error) {
+	if tx.latest == nil {
+		l, err := tx.Latest(env.Ctx)
+		if err != nil {
+			return versioning.RootValue{}, err
+		}
+		tx.latest = &l
+	}
+	return *tx.latest, nil
 }
 
 // committedRow returns the tuple stored under key in t's table as of root,

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -42,17 +43,18 @@ const (
 // the row unchanged without running.
 type FireTriggerFunc func(env *Env, c *TriggerCall) (Row, error)
 
-// triggers returns t's enabled triggers of timing and level that fire on
-// event, ordered by name; sets, for UPDATE, tells the columns the
-// statement assigns (UPDATE OF fires only when one of its is).
-func triggers(t *Table, event string, timing byte, row bool, sets []Expr) []*versioning.Trigger {
+// triggers returns the enabled triggers of defs (t's, see
+// tableTriggers) of timing and level that fire on event, ordered by name;
+// sets, for UPDATE, tells the columns the statement assigns, by position
+// in setsOf (UPDATE OF fires only when one of its is).
+func triggers(defs []versioning.Trigger, event string, timing byte, row bool, sets []Expr, setsOf *Table) []*versioning.Trigger {
 	var out []*versioning.Trigger
-	for i := range t.Def.Triggers {
-		tr := &t.Def.Triggers[i]
+	for i := range defs {
+		tr := &defs[i]
 		if tr.Disabled || tr.Timing != timing || tr.ForEachRow != row || !tr.FiresOn(event) {
 			continue
 		}
-		if event == "UPDATE" && len(tr.Columns) > 0 && sets != nil && !setsAny(t, sets, tr.Columns) {
+		if event == "UPDATE" && len(tr.Columns) > 0 && sets != nil && !setsAny(setsOf, sets, tr.Columns) {
 			continue
 		}
 		out = append(out, tr)
@@ -74,29 +76,89 @@ func setsAny(t *Table, sets []Expr, cols []string) bool {
 	return false
 }
 
+// tableTriggers returns the triggers that fire for t: its own and, for
+// a partition, the ROW triggers of the partitioned tables above it,
+// which PostgreSQL clones onto their partitions. They are ordered by
+// name, as PostgreSQL fires them.
+func tableTriggers(env *Env, t *Table) ([]versioning.Trigger, error) {
+	defs := t.Def.Triggers
+	for cur := t; cur.Def.IsPartition(); {
+		parent, err := partitionParent(env.Ctx, env.Txn, cur)
+		if err != nil || parent == nil {
+			return defs, err
+		}
+		for _, tr := range parent.Def.Triggers {
+			if tr.ForEachRow {
+				defs = append(slices.Clip(defs), tr)
+			}
+		}
+		cur = parent
+	}
+	if len(defs) > len(t.Def.Triggers) {
+		slices.SortStableFunc(defs, func(x, y versioning.Trigger) int { return strings.Compare(x.Name, y.Name) })
+	}
+	return defs, nil
+}
+
 // triggerState is one statement's triggers of one table.
 type triggerState struct {
-	env   *Env
-	t     *Table
-	event string
-	sets  []Expr
-	gen   GeneratedCols // the table's generated columns
-	// before and after are the ROW triggers; queued the AFTER ROW
-	// firings waiting for the statement's rows to be written.
+	env  *Env
+	t    *Table
+	defs []versioning.Trigger // t's triggers (tableTriggers)
+	// events are the statement's: one of INSERT, UPDATE and DELETE, or
+	// those of a MERGE's actions, in that order (PostgreSQL fires the
+	// BEFORE statement triggers of a MERGE in that order, the AFTER ones
+	// in the reverse); none for a member of a family, whose statement
+	// triggers are its statement table's. event is the row event of the
+	// statement when it has only one.
+	events []string
+	event  string
+	// sets are the columns an UPDATE assigns, by position in setsOf.
+	sets   []Expr
+	setsOf *Table
+	gen    GeneratedCols // the table's generated columns
+	// before and after are the ROW triggers of event; queue the AFTER
+	// ROW firings waiting for the statement's rows to be written: queued,
+	// or, for a member of a family, its statement table's, so that they
+	// fire in the order of the rows.
 	before, after []*versioning.Trigger
 	queued        []TriggerCall
+	queue         *[]TriggerCall
 }
 
 // newTriggerState returns the trigger state of a statement on t, nil
 // when t has no triggers or nothing runs them; gen computes t's
 // generated columns.
-func newTriggerState(env *Env, t *Table, event string, sets []Expr, gen GeneratedCols) *triggerState {
-	if len(t.Def.Triggers) == 0 || env.Txn == nil || env.Txn.FireTrigger == nil {
-		return nil
+func newTriggerState(env *Env, t *Table, events []string, sets []Expr, gen GeneratedCols) (*triggerState, error) {
+	ts, err := newRowTriggers(env, t, sets, t, nil, gen)
+	if ts == nil || err != nil {
+		return nil, err
 	}
-	return &triggerState{env: env, t: t, event: event, sets: sets, gen: gen,
-		before: triggers(t, event, TriggerBefore, true, sets),
-		after:  triggers(t, event, TriggerAfter, true, sets)}
+	ts.events = events
+	if len(events) == 1 {
+		ts.event = events[0]
+		ts.before = triggers(ts.defs, ts.event, TriggerBefore, true, sets, t)
+		ts.after = triggers(ts.defs, ts.event, TriggerAfter, true, sets, t)
+	}
+	return ts, nil
+}
+
+// newRowTriggers returns the state of the ROW triggers of t, a member of
+// a family a statement writes (queue is the statement's AFTER ROW
+// queue, nil for t's own), nil when none can fire.
+func newRowTriggers(env *Env, t *Table, sets []Expr, setsOf *Table, queue *[]TriggerCall, gen GeneratedCols) (*triggerState, error) {
+	if env.Txn == nil || env.Txn.FireTrigger == nil || len(t.Def.Triggers) == 0 && !t.Def.IsPartition() {
+		return nil, nil
+	}
+	defs, err := tableTriggers(env, t)
+	if err != nil || len(defs) == 0 {
+		return nil, err
+	}
+	ts := &triggerState{env: env, t: t, defs: defs, sets: sets, setsOf: setsOf, queue: queue, gen: gen}
+	if ts.queue == nil {
+		ts.queue = &ts.queued
+	}
+	return ts, nil
 }
 
 // statement fires the statement triggers of timing.
@@ -104,9 +166,15 @@ func (ts *triggerState) statement(timing byte) error {
 	if ts == nil {
 		return nil
 	}
-	for _, tr := range triggers(ts.t, ts.event, timing, false, ts.sets) {
-		if _, err := ts.env.Txn.FireTrigger(ts.env, &TriggerCall{Trigger: tr, Table: ts.t, Event: ts.event}); err != nil {
-			return err
+	for i := range ts.events {
+		event := ts.events[i]
+		if timing == TriggerAfter {
+			event = ts.events[len(ts.events)-1-i]
+		}
+		for _, tr := range triggers(ts.defs, event, timing, false, ts.sets, ts.setsOf) {
+			if _, err := ts.env.Txn.FireTrigger(ts.env, &TriggerCall{Trigger: tr, Table: ts.t, Event: event}); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -120,7 +188,7 @@ func (ts *triggerState) beforeRow(event string, old, row Row) (Row, error) {
 	}
 	list := ts.before
 	if event != ts.event {
-		list = triggers(ts.t, event, TriggerBefore, true, ts.sets)
+		list = triggers(ts.defs, event, TriggerBefore, true, ts.sets, ts.setsOf)
 	}
 	for _, tr := range list {
 		c := &TriggerCall{Trigger: tr, Table: ts.t, Event: event, Old: old, New: row}
@@ -153,10 +221,10 @@ func (ts *triggerState) afterRow(event string, old, row Row) {
 	}
 	list := ts.after
 	if event != ts.event {
-		list = triggers(ts.t, event, TriggerAfter, true, ts.sets)
+		list = triggers(ts.defs, event, TriggerAfter, true, ts.sets, ts.setsOf)
 	}
 	for _, tr := range list {
-		ts.queued = append(ts.queued, TriggerCall{Trigger: tr, Table: ts.t, Event: event, Old: old, New: row})
+		*ts.queue = append(*ts.queue, TriggerCall{Trigger: tr, Table: ts.t, Event: event, Old: old, New: row})
 	}
 }
 

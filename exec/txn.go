@@ -83,7 +83,9 @@ type Txn struct {
 	uniqueLocks int
 	// rebased holds, by table and primary-map key, the committed version
 	// of each row this transaction changed on top of a version newer than
-	// its snapshot: the commit-time merge takes the change over it.
+	// its snapshot: the commit-time merge takes the change over it. A nil
+	// version is the row's absence: a concurrent transaction deleted it
+	// (see vanished).
 	rebased map[string]map[string][]byte
 	// latest caches Latest for the running statement (BeginStatement
 	// clears it): one read of the branch per statement rather than per

@@ -45,7 +45,7 @@ func openVirtual(env *Env, t *Table) (Rows, error) {
 // virtualWriteError is the error of a statement that would change a
 // virtual table, worded as PostgreSQL words it.
 func virtualWriteError(kind ModifyKind, t *Table) error {
-	verb := map[ModifyKind]string{Insert: "insert into", Update: "update", Delete: "delete from"}[kind]
+	verb := map[ModifyKind]string{Insert: "insert into", Update: "update", Delete: "delete from", Merge: "merge into"}[kind]
 	switch t.VirtualKind {
 	case 'v':
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot %s view %q", verb, t.Def.Name).

@@ -104,6 +104,9 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 		if s.IsFrom {
 			return nil, pgerr.New(pgerr.SyntaxError, "COPY FROM does not take a query")
 		}
+		if s.Query.GetMergeStmt() != nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "MERGE not supported in COPY")
+		}
 		p, err := a.selectStmt(s.Query.GetSelectStmt())
 		if err != nil {
 			return nil, err

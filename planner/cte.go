@@ -149,6 +149,8 @@ func (a *analyzer) modifyingCTE(ce *pg.CommonTableExpr, w *pg.WithClause, corr *
 	case q.GetDeleteStmt() != nil:
 		p, err = a.delete(q.GetDeleteStmt())
 		hasReturning = len(q.GetDeleteStmt().ReturningList) > 0
+	case q.GetMergeStmt() != nil:
+		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "MERGE not supported in WITH query"), ce.Location)
 	default:
 		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "this statement in WITH is not supported"), ce.Location)
 	}

@@ -726,7 +726,24 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (utility, error) {
 			default:
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", rv.Relname)
 			}
+			if !rv.Inh && rel.table.Partitioned() {
+				return "", pgerr.New(pgerr.WrongObjectType, "cannot truncate only a partitioned table").
+					WithHint("Do not specify the ONLY keyword, or use TRUNCATE ONLY on the partitions directly.")
+			}
 			tables = append(tables, rel.table)
+			if rv.Inh {
+				// Without ONLY, the tables that inherit from it too (a
+				// partitioned table's rows are its partitions').
+				kids, err := a.descendants(ctx, rel.table)
+				if err != nil {
+					return "", err
+				}
+				for _, k := range kids {
+					if !slices.ContainsFunc(tables, func(t *versioning.Table) bool { return t.Schema == k.Schema && t.Name == k.Name }) {
+						tables = append(tables, k)
+					}
+				}
+			}
 		}
 		// Tables whose foreign keys reference a truncated table must be
 		// truncated too: with CASCADE they are, else it is an error.

@@ -130,53 +130,9 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 		targets = nil
 		src = &exec.Values{Rows: [][]exec.Expr{{}}}
 	case len(sel.ValuesLists) > 0:
-		types := make([]exec.T, len(targets))
-		for i, pos := range targets {
-			types[i] = t.Cols[pos].Type
-		}
-		v, err := a.values(sel.ValuesLists, types)
-		if err != nil {
+		if src, targets, err = a.insertValues(t, sel.ValuesLists, targets, s.Cols, s.Override, defaults, nil); err != nil {
 			return nil, err
 		}
-		if len(s.Cols) == 0 && len(v.Rows) > 0 && len(v.Rows[0]) < len(targets) {
-			// Without a column list, VALUES may fill only the leading
-			// columns; the rest take their defaults.
-			targets = targets[:len(v.Rows[0])]
-			types = types[:len(targets)]
-		}
-		for _, row := range v.Rows {
-			if len(row) > len(targets) {
-				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
-			}
-			if len(row) < len(targets) {
-				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
-			}
-			for i, e := range row {
-				c := t.Cols[targets[i]]
-				if e != nil && c.Generated != "" {
-					return nil, insertGenerated(c)
-				}
-				if e != nil {
-					if skip, err := identityValue(c, s.Override); err != nil {
-						return nil, err
-					} else if skip {
-						e, row[i] = nil, nil // OVERRIDING USER VALUE: the default
-					}
-				}
-				if e == nil {
-					if row[i] = defaults[c.Pos]; row[i] == nil {
-						if row[i], err = a.assignColumn(&exec.Const{D: exec.Null, T: c.Type}, c, -1); err != nil {
-							return nil, err
-						}
-					}
-					continue
-				}
-				if row[i], err = a.assignColumn(e, c, -1); err != nil {
-					return nil, err
-				}
-			}
-		}
-		src = v
 	default:
 		p, err := a.insertSource(sel)
 		if err != nil {
@@ -233,6 +189,62 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 		return nil, err
 	}
 	return withDML(ctes, m), nil
+}
+
+// insertValues analyzes the VALUES lists of an INSERT (or the one list
+// of a MERGE's INSERT action, whose values read sc) giving the columns
+// at positions targets of t: each value converted to its column's type,
+// DEFAULT (and any value under OVERRIDING USER VALUE for an identity
+// column) made the column's default. cols is the column list (its
+// ResTargets, for error positions); without one, the lists may give
+// only the leading columns: it returns the targets they give.
+func (a *analyzer) insertValues(t *exec.Table, lists []*pg.Node, targets []int, cols []*pg.Node, override pg.OverridingKind, defaults []exec.Expr, sc *scope) (*exec.Values, []int, error) {
+	types := make([]exec.T, len(targets))
+	for i, pos := range targets {
+		types[i] = t.Cols[pos].Type
+	}
+	v, err := a.valuesIn(lists, types, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(cols) == 0 && len(v.Rows) > 0 && len(v.Rows[0]) < len(targets) {
+		targets = targets[:len(v.Rows[0])]
+	}
+	for r, row := range v.Rows {
+		if len(row) > len(targets) {
+			return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"),
+				exprLocation(lists[r].GetList().Items[len(targets)]))
+		}
+		if len(row) < len(targets) {
+			return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"),
+				cols[len(row)].GetResTarget().Location)
+		}
+		for i, e := range row {
+			c := t.Cols[targets[i]]
+			if e != nil && c.Generated != "" {
+				return nil, nil, insertGenerated(c)
+			}
+			if e != nil {
+				if skip, err := identityValue(c, override); err != nil {
+					return nil, nil, err
+				} else if skip {
+					e, row[i] = nil, nil // OVERRIDING USER VALUE: the default
+				}
+			}
+			if e == nil {
+				if row[i] = defaults[c.Pos]; row[i] == nil {
+					if row[i], err = a.assignColumn(&exec.Const{D: exec.Null, T: c.Type}, c, -1); err != nil {
+						return nil, nil, err
+					}
+				}
+				continue
+			}
+			if row[i], err = a.assignColumn(e, c, -1); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return v, targets, nil
 }
 
 func (a *analyzer) returning(list []*pg.Node, t *exec.Table, alias string) ([]exec.Expr, []exec.ResultColumn, error) {
@@ -305,10 +317,34 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	sets, err := a.setClause(t, aliasOf(s.Relation), s.TargetList, sc)
+	if err != nil {
+		return nil, err
+	}
+	ret, cols, err := a.returningIn(s.ReturningList, sc)
+	if err != nil {
+		return nil, err
+	}
+	checks, err := a.checks(t)
+	if err != nil {
+		return nil, err
+	}
+	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks, Recheck: recheck,
+		UpdatedGenerated: updatedGenerated(t, sets)}
+	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
+		return nil, err
+	}
+	return withDML(ctes, m), nil
+}
+
+// setClause analyzes the SET list of an UPDATE (or of a MERGE's UPDATE
+// action) of t, named target, over sc: the new value of each column
+// assigned, by position (nil: unchanged).
+func (a *analyzer) setClause(t *exec.Table, target string, list []*pg.Node, sc *scope) ([]exec.Expr, error) {
 	sets := make([]exec.Expr, len(t.Cols))
 	subscripted := make([]bool, len(t.Cols)) // sets[i] assigns through subscripts
 	var defaults []exec.Expr
-	for _, n := range s.TargetList {
+	for _, n := range list {
 		rt := n.GetResTarget()
 		pos, err := columnByName(t, rt.Name, rt.Location)
 		if err != nil {
@@ -360,10 +396,6 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			return nil, err
 		}
 		if len(rt.Indirection) > 0 {
-			target := s.Relation.Relname
-			if s.Relation.Alias != nil {
-				target = s.Relation.Alias.Aliasname
-			}
 			if sets[pos], err = a.setElement(target, c, rt, e, sets[pos], sc); err != nil {
 				return nil, err
 			}
@@ -374,20 +406,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			return nil, err
 		}
 	}
-	ret, cols, err := a.returningIn(s.ReturningList, sc)
-	if err != nil {
-		return nil, err
-	}
-	checks, err := a.checks(t)
-	if err != nil {
-		return nil, err
-	}
-	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks, Recheck: recheck,
-		UpdatedGenerated: updatedGenerated(t, sets)}
-	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
-		return nil, err
-	}
-	return withDML(ctes, m), nil
+	return sets, nil
 }
 
 func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {

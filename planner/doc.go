@@ -6,9 +6,10 @@
 // # Where things are
 //
 // session.go and statement.go run statements; select.go, from.go, expr.go
-// and their neighbours analyze queries; dml.go and ddl.go the changes
-// (generated.go: stored generated columns, whose expressions exec.Modify
-// computes); catalog.go the system catalogs' names and functions. User-defined
+// and their neighbours analyze queries; dml.go, merge.go and ddl.go the
+// changes (generated.go: stored generated columns, whose expressions
+// exec.Modify computes); catalog.go the system catalogs' names and
+// functions. User-defined
 // functions: function.go (CREATE FUNCTION, CALL, DO, resolving calls),
 // routine.go (running them; the PL/pgSQL interpreter is package
 // plpgsql), trigger.go (triggers, which exec.Modify fires). Version control:

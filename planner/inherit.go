@@ -1356,6 +1356,9 @@ func (a *analyzer) modifyFamily(m *exec.Modify, inh bool) error {
 	if len(members) == 1 && members[0].t == t {
 		return nil
 	}
+	// Non-nil even when empty: a partitioned table without partitions
+	// takes no rows (its Route finds none), it does not store them.
+	m.Members = make([]exec.Member, 0, len(members))
 	for _, mb := range members {
 		checks, err := a.checks(mb.t)
 		if err != nil {

@@ -408,8 +408,12 @@ func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars
 		return false
 	}
 	if b.vars != nil {
+		// A name may resolve differently in this call: a trigger
+		// function's NEW.col is another field of NEW for a table of
+		// another layout (partitions, or another table's trigger).
 		for i, ref := range b.vars.refs {
-			if _, t := vars.Value(ref); t != b.vars.types[i] {
+			n := b.vars.names[i]
+			if r, t, ok := vars.Lookup(n[0], n[1]); !ok || r != ref || t != b.vars.types[i] {
 				return false
 			}
 		}
@@ -446,6 +450,7 @@ type varScope struct {
 	base  int
 	refs  []int
 	types []exec.T
+	names [][2]string // the qualifier and name each ref was found by
 	index map[int]int
 }
 
@@ -459,6 +464,7 @@ func (v *varScope) param(a *analyzer, qualifier, name string) (exec.Expr, bool) 
 		idx = v.base + len(v.refs)
 		v.refs = append(v.refs, ref)
 		v.types = append(v.types, t)
+		v.names = append(v.names, [2]string{qualifier, name})
 		v.index[ref] = idx
 	}
 	pt := t

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"slices"
+
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
@@ -241,6 +243,10 @@ func (a *analyzer) resolveColumn(sc *scope, table, name string, loc int32) (exec
 		}
 	}
 	if table != "" && !sc.hasItem(table) {
+		if slices.Contains(a.hidden, table) {
+			return nil, withPos(pgerr.New(pgerr.UndefinedTable, "invalid reference to FROM-clause entry for table %q", table).
+				WithHint("There is an entry for table %q, but it cannot be referenced from this part of the query.", table), loc)
+		}
 		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), loc)
 	}
 	if table != "" {

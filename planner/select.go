@@ -35,6 +35,11 @@ type analyzer struct {
 	// pinnedRoots are the root values of the revisions tables pinned by
 	// time travel come from, where their children are found.
 	pinnedRoots map[*exec.Table]versioning.RootValue
+	// hidden are the names of relations of the statement that the part
+	// being analyzed cannot name (a MERGE's target, in its source and
+	// its WHEN NOT MATCHED clauses): naming one is PostgreSQL's "invalid
+	// reference", not a missing FROM-clause entry.
+	hidden []string
 
 	// State of the query being analyzed; a nested query saves and clears
 	// it (nested, restore).

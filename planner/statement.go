@@ -386,6 +386,9 @@ func (s *Session) analyzeWith(a *analyzer, n *pg.Node) (*analysis, error) {
 	case n.GetDeleteStmt() != nil:
 		an.plan, err = a.delete(n.GetDeleteStmt())
 		an.tag = "DELETE"
+	case n.GetMergeStmt() != nil:
+		an.plan, err = a.merge(n.GetMergeStmt())
+		an.tag = "MERGE"
 	case n.GetExplainStmt() != nil:
 		return s.explain(ctx, a, n.GetExplainStmt())
 	case n.GetCopyStmt() != nil:

@@ -172,7 +172,7 @@ func applyRebased(ctx context.Context, ours, theirs, merged RootValue, rs Rebase
 			if mFound != oFound || oFound && !bytes.Equal(mv, ov) {
 				// merged holds theirs: it must be the version ours was
 				// based on, which ours replaces.
-				if !tFound || !bytes.Equal(tv, was) {
+				if tFound != (was != nil) || !bytes.Equal(tv, was) {
 					return RootValue{}, fmt.Errorf("%w: %w (key %x)", ErrConflict, errRowConflict, key)
 				}
 				if oFound {
@@ -183,9 +183,11 @@ func applyRebased(ctx context.Context, ours, theirs, merged RootValue, rs Rebase
 			}
 			// Either way theirs's entries of was are there, which ours's
 			// own maps never had: they go, and ours's are made sure of.
-			old, err := enc.IndexEntries(ctx, mt, key, was)
-			if err != nil {
-				return RootValue{}, err
+			var old []IndexEntry
+			if was != nil {
+				if old, err = enc.IndexEntries(ctx, mt, key, was); err != nil {
+					return RootValue{}, err
+				}
 			}
 			var now []IndexEntry
 			if oFound {
@@ -359,7 +361,9 @@ var errRowConflict = errors.New("row changed concurrently")
 // RebaseSource, when the IndexEncoder implements it, names the rows that
 // the committing transaction changed on top of a committed version newer
 // than its snapshot, holding their row locks (READ COMMITTED): by key, the
-// version each change was based on. Where theirs still holds that version,
+// version each change was based on, nil for the row's absence (a row
+// deleted concurrently, which the transaction then deleted or wrote
+// again itself). Where theirs still holds that version,
 // the merge takes the transaction's change, and drops that version's
 // index entries, which the transaction's own maps never had.
 type RebaseSource interface {
@@ -385,7 +389,7 @@ func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs sto
 		return store.Address{}, err
 	}
 	m, _, err := prolly.MergeInto(ctx, b, o, t, func(c prolly.Collision) (prolly.Resolution, error) {
-		if v, ok := rebased[string(c.Key)]; ok && c.InTheirs && bytes.Equal(c.Theirs, v) {
+		if v, ok := rebased[string(c.Key)]; ok && c.InTheirs == (v != nil) && bytes.Equal(c.Theirs, v) {
 			return prolly.Resolution{Value: c.Ours, Delete: !c.InOurs}, nil
 		}
 		return prolly.Resolution{}, fmt.Errorf("%w: %w (key %x)", ErrConflict, errRowConflict, c.Key)

@@ -1,0 +1,245 @@
+package planner
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
+
+// merge plans MERGE as PostgreSQL 15 does (parse_merge.c): the source
+// joined to the target table under the ON condition, an outer join
+// keeping every source row when a WHEN NOT MATCHED clause inserts, and
+// the WHEN clauses as actions over the joined rows, which exec.Modify
+// runs through the writers of INSERT, UPDATE and DELETE (exec/merge.go).
+//
+// The joined row is the target's columns, the target row's key
+// (exec.RowKeys: NULL when the source row matched none), then the
+// source's columns. WHEN MATCHED clauses see the target and the source;
+// WHEN NOT MATCHED clauses the source only.
+func (a *analyzer) merge(s *pg.MergeStmt) (exec.Plan, error) {
+	if s.WithClause != nil && s.WithClause.Recursive {
+		return nil, pgerr.New(pgerr.SyntaxError, "WITH RECURSIVE is not supported for MERGE statement")
+	}
+	ctes, pop, err := a.withCTEs(s.WithClause, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer pop()
+	outer := false // a WHEN NOT MATCHED clause inserts: keep unmatched source rows
+	var terminal [2]bool
+	for _, n := range s.MergeWhenClauses {
+		w := n.GetMergeWhenClause()
+		kind := 0
+		if !w.Matched {
+			kind = 1
+		}
+		if terminal[kind] {
+			return nil, pgerr.New(pgerr.SyntaxError, "unreachable WHEN clause specified after unconditional WHEN clause")
+		}
+		terminal[kind] = w.Condition == nil
+		outer = outer || w.CommandType == pg.CmdType_CMD_INSERT
+	}
+	t, err := a.table(s.Relation)
+	if err != nil {
+		return nil, err
+	}
+	if t.Virtual != nil {
+		e := pgerr.New(pgerr.FeatureNotSupported, "cannot execute MERGE on relation %q", t.Def.Name)
+		switch t.VirtualKind {
+		case 'v':
+			e = e.WithDetail("This operation is not supported for views.")
+		case 'S':
+			e = e.WithDetail("This operation is not supported for sequences.")
+		}
+		return nil, e
+	}
+	if err := checkWritableTable(t); err != nil {
+		return nil, err
+	}
+	alias := aliasOf(s.Relation)
+
+	// The source, which cannot name the target.
+	corr := &correlation{}
+	a.hidden = append(a.hidden, alias)
+	items, err := a.fromClause([]*pg.Node{s.SourceRelation}, corr)
+	a.hidden = a.hidden[:len(a.hidden)-1]
+	if err != nil {
+		return nil, err
+	}
+	var ns []*nsItem
+	width := 0
+	for _, it := range items {
+		ns = append(ns, shifted(it.items, width)...)
+		width += it.width
+	}
+	for _, x := range ns {
+		if x.relVisible && x.name == alias {
+			return nil, pgerr.New(codeDuplicateAlias, "name %q specified more than once", alias).
+				WithDetail("The name is used both as MERGE target table and data source.")
+		}
+	}
+	keyAt := len(t.Cols)
+	target := tableItem(t, alias)
+	source := shifted(ns, keyAt+1)
+	sc := &scope{items: append([]*nsItem{target}, source...), corr: corr}
+	on, err := a.condition(s.JoinCondition, sc, "JOIN conditions", "argument of JOIN/ON")
+	if err != nil {
+		return nil, err
+	}
+
+	// The join. Conditions on the target alone filter its scan; those on
+	// the source alone filter the source when the join is inner (an
+	// outer join keeps a source row that fails them, unmatched); the
+	// rest are the join's, equalities becoming hash keys.
+	kind := exec.InnerJoin
+	if outer {
+		kind = exec.RightJoin
+	}
+	sourceSet := owned(source)
+	var own, theirs, both []*pg.Node
+	for _, n := range conjuncts(s.JoinCondition) {
+		var onT, onS bool
+		sc.track = func(it *nsItem) {
+			onS = onS || sourceSet[it]
+			onT = onT || it == target
+		}
+		_, err := a.condition(n, sc, "JOIN conditions", "argument of JOIN/ON")
+		sc.track = nil
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case onT && !onS:
+			own = append(own, n)
+		case onS && !onT && !outer:
+			theirs = append(theirs, n)
+		default:
+			both = append(both, n)
+		}
+	}
+	cols := make([]exec.ResultColumn, len(t.Cols))
+	for i, c := range t.Cols {
+		cols[i] = exec.ResultColumn{Name: c.Name, T: c.Type}
+	}
+	scan, err := a.relationScan(t, s.Relation.Inh, cols)
+	if err != nil {
+		return nil, err
+	}
+	if len(own) > 0 {
+		tsc := &scope{items: []*nsItem{target}, corr: corr}
+		var preds []exec.Expr
+		for _, n := range own {
+			e, err := a.condition(n, tsc, "JOIN conditions", "argument of JOIN/ON")
+			if err != nil {
+				return nil, err
+			}
+			preds = append(preds, e)
+		}
+		if app, ok := scan.(*exec.Append); ok {
+			scan = a.appendWhere(app, and(preds))
+		} else {
+			scan = a.scanWhere(scan.(*exec.Scan), and(preds))
+		}
+	}
+	units, onConds := flatten(items)
+	other, _, _, err := a.planSet(units, theirs, onConds, corr, nil)
+	if err != nil {
+		return nil, err
+	}
+	right := &joinUnit{item: &fromItem{width: width, items: ns}, plan: other}
+	joined, err := a.joinStep(&exec.RowKeys{In: scan}, false, right, kind, both, sc, sourceSet, nil)
+	if err != nil {
+		return nil, err
+	}
+
+	// The WHEN clauses.
+	m := &exec.MergeClause{KeyAt: keyAt, On: on}
+	unmatched := &scope{items: source, corr: corr}
+	var defaults []exec.Expr
+	if outer {
+		if defaults, err = a.defaults(t); err != nil {
+			return nil, err
+		}
+	}
+	for _, n := range s.MergeWhenClauses {
+		w := n.GetMergeWhenClause()
+		wsc := sc
+		if !w.Matched {
+			wsc = unmatched
+			a.hidden = append(a.hidden, alias)
+		}
+		act, err := a.mergeAction(t, alias, w, wsc, defaults)
+		if !w.Matched {
+			a.hidden = a.hidden[:len(a.hidden)-1]
+		}
+		if err != nil {
+			return nil, err
+		}
+		if w.Matched {
+			m.Matched = append(m.Matched, act)
+		} else {
+			m.NotMatched = append(m.NotMatched, act)
+		}
+	}
+	checks, err := a.checks(t)
+	if err != nil {
+		return nil, err
+	}
+	mod := &exec.Modify{Kind: exec.Merge, Table: t, Source: joined, Defaults: defaults, Checks: checks, Merge: m}
+	if err := a.modifyFamily(mod, s.Relation.Inh); err != nil {
+		return nil, err
+	}
+	return withDML(ctes, mod), nil
+}
+
+// mergeAction analyzes one WHEN clause of a MERGE into t (named alias)
+// over sc; defaults are t's column defaults, for INSERT.
+func (a *analyzer) mergeAction(t *exec.Table, alias string, w *pg.MergeWhenClause, sc *scope, defaults []exec.Expr) (exec.MergeAction, error) {
+	var act exec.MergeAction
+	var err error
+	if w.Condition != nil {
+		if act.Cond, err = a.condition(w.Condition, sc, "MERGE WHEN conditions", "argument of WHEN"); err != nil {
+			return act, err
+		}
+	}
+	switch w.CommandType {
+	case pg.CmdType_CMD_UPDATE:
+		act.Kind = exec.MergeUpdate
+		act.Sets, err = a.setClause(t, alias, w.TargetList, sc)
+	case pg.CmdType_CMD_DELETE:
+		act.Kind = exec.MergeDelete
+	case pg.CmdType_CMD_INSERT:
+		act.Kind = exec.MergeInsert
+		if len(w.Values) == 0 {
+			return act, nil // DEFAULT VALUES: every column its default
+		}
+		var targets []int
+		if len(w.TargetList) == 0 {
+			for _, c := range t.Cols {
+				if !c.Dropped {
+					targets = append(targets, c.Pos)
+				}
+			}
+		}
+		for _, n := range w.TargetList {
+			rt := n.GetResTarget()
+			pos, err := columnByName(t, rt.Name, rt.Location)
+			if err != nil {
+				return act, err
+			}
+			targets = append(targets, pos)
+		}
+		list := &pg.Node{Node: &pg.Node_List{List: &pg.List{Items: w.Values}}}
+		var v *exec.Values
+		if v, act.Targets, err = a.insertValues(t, []*pg.Node{list}, targets, w.TargetList, w.Override, defaults, sc); err != nil {
+			return act, err
+		}
+		act.Values = v.Rows[0]
+	case pg.CmdType_CMD_NOTHING:
+		act.Kind = exec.MergeDoNothing
+	default:
+		err = pgerr.New(pgerr.InternalError, "unknown action in MERGE WHEN clause")
+	}
+	return act, err
+}
