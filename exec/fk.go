@@ -284,12 +284,23 @@ func (s *fkState) referencing(ev fkEvent, ref versioning.ForeignKeyRef) ([]child
 		vals[i] = v
 	}
 	rows, err := findReferencing(ctx, tx, child, fk.Columns, vals)
-	if err != nil || len(rows) == 0 {
+	if err != nil {
 		return nil, err
 	}
 	action := fk.OnDelete
 	if ev.new != nil {
 		action = fk.OnUpdate
+	}
+	if len(rows) == 0 && (action == 0 || action == 'a' || action == 'r') {
+		// In READ COMMITTED PostgreSQL's check reads a fresh snapshot:
+		// a child a concurrent transaction committed (perhaps while this
+		// one waited for the parent row's lock) counts.
+		if rows, err = tx.committedReferencing(ctx, ref, fk.Columns, vals); err != nil {
+			return nil, err
+		}
+	}
+	if len(rows) == 0 {
+		return nil, nil
 	}
 	switch action {
 	case 0, 'a', 'r':
@@ -617,7 +628,10 @@ func lookupOwnKey(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Dat
 		if err != nil {
 			return false, err
 		}
-		return m.Has(ctx, key)
+		if found, err := m.Has(ctx, key); err != nil || !found {
+			return found, err
+		}
+		return tx.keyShareParent(ctx, t, key)
 	}
 	for i := range t.Def.Indexes {
 		ix := &t.Def.Indexes[i]

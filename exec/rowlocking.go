@@ -300,3 +300,59 @@ func (tx *Txn) uniqueLock(ctx context.Context, t *Table, index string, value []b
 	before, err := taken(tx.Start)
 	return !before, err
 }
+
+// keyShareParent takes FOR KEY SHARE on the row of t stored under key,
+// which a foreign key of a new or changed row references, as PostgreSQL's
+// RI check does: a concurrent delete (or key update) of it is waited for.
+// It reports whether the row is still there: after such a delete
+// committed, no (23503) in READ COMMITTED, and 40001 in REPEATABLE READ
+// and SERIALIZABLE. A concurrent change of other columns is no concern.
+func (tx *Txn) keyShareParent(ctx context.Context, t *Table, key []byte) (bool, error) {
+	if tx.Locks == nil || tx.Latest == nil || t.Pinned || tx.uniqueLocks >= maxUniqueLocks {
+		return true, nil
+	}
+	tx.uniqueLocks++ // bounded as the value locks are
+	env := &Env{Ctx: ctx, Txn: tx}
+	fresh, _, err := tx.takeLock(env, t, key, ForKeyShare, LockBlock)
+	if err != nil || !fresh {
+		return true, err
+	}
+	latest, err := tx.latestRoot(env)
+	if err != nil || latest.Addr() == tx.Start.Addr() {
+		return true, err
+	}
+	_, found, _, err := tx.committedRow(ctx, latest, t, key)
+	switch {
+	case err != nil:
+		return false, err
+	case !found && tx.Isolation != ReadCommitted:
+		return false, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
+	}
+	return found, nil
+}
+
+// committedReferencing returns, in READ COMMITTED, the rows of the child
+// table ref names in the branch's newest committed root whose columns
+// cols equal vals: what PostgreSQL's RI check of a parent's delete sees
+// besides the transaction's own view; in REPEATABLE READ and
+// SERIALIZABLE such a row is 40001, as PostgreSQL's crosscheck snapshot
+// makes it. None when nothing committed since the snapshot.
+func (tx *Txn) committedReferencing(ctx context.Context, ref versioning.ForeignKeyRef, cols []int, vals []Datum) ([]keyedRow, error) {
+	if tx.Locks == nil || tx.Latest == nil {
+		return nil, nil
+	}
+	latest, err := tx.latestRoot(&Env{Ctx: ctx, Txn: tx})
+	if err != nil || latest.Addr() == tx.Start.Addr() {
+		return nil, err
+	}
+	view := &Txn{Repo: tx.Repo, Branch: tx.Branch, ReadOnly: true, Start: latest, Root: latest, Tables: tx.Tables}
+	child, ok, err := view.Table(ctx, ref.Schema, ref.Table)
+	if err != nil || !ok {
+		return nil, err
+	}
+	rows, err := findReferencing(ctx, view, child, cols, vals)
+	if err == nil && len(rows) > 0 && tx.Isolation != ReadCommitted {
+		return nil, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
+	}
+	return rows, err
+}

@@ -600,7 +600,21 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		}
 		set = append(set, named{relSchema, rel.table.Name})
 	}
-	inSet := func(schema, name string) bool { return slices.Contains(set, named{schema, name}) }
+	// inSet reports whether a table goes with the set: named in it, or
+	// inheriting from (a partition of) a table that is.
+	inSet := func(schema, name string) bool {
+		for d := 0; d < 100; d++ {
+			if slices.Contains(set, named{schema, name}) {
+				return true
+			}
+			t, ok, _ := a.tx.Root.Table(ctx, schema, name)
+			if !ok || len(t.Inherits) == 0 {
+				return false
+			}
+			schema, name = t.Inherits[0].Schema, t.Inherits[0].Name
+		}
+		return false
+	}
 	if len(set) > 1 {
 		// Keys between members of the set go silently; children go before
 		// their parents so that dropping a parent finds no heirs left.
@@ -739,6 +753,9 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (utility, error) {
 					return "", err
 				}
 				for _, k := range kids {
+					if isTempSchema(k.Schema) && k.Schema != a.s.tempSchema {
+						continue // another session's temporary child, as PostgreSQL skips it
+					}
 					if !slices.ContainsFunc(tables, func(t *versioning.Table) bool { return t.Schema == k.Schema && t.Name == k.Name }) {
 						tables = append(tables, k)
 					}

@@ -844,6 +844,9 @@ func (a *analyzer) children(t *exec.Table) ([]*exec.Table, error) {
 	a.kin = append(a.kin, kinDep{parent: versioning.TableName{Schema: t.Def.Schema, Name: t.Def.Name}, children: names})
 	out := make([]*exec.Table, 0, len(names))
 	for _, n := range names {
+		if isTempSchema(n.Schema) && n.Schema != a.s.tempSchema {
+			continue // another session's temporary child: PostgreSQL's scans skip it too
+		}
 		c, ok, err := a.tx.Table(a.ctx, n.Schema, n.Name)
 		if err != nil {
 			return nil, err

@@ -876,3 +876,56 @@ func TestWaitingPartitionUpdate(t *testing.T) {
 	}
 	wantRows(t, ctx, a, "SELECT * FROM parttbl ORDER BY a", "1 | 24 | 1 | 25", "2 | 12 | 2 | 14")
 }
+
+// TestForeignKeyLocks: a foreign-key check takes FOR KEY SHARE on the
+// parent row, as PostgreSQL's does. A child inserted while another
+// transaction deletes its parent waits, then fails with 23503; a parent
+// deleted while another transaction inserts a child waits, then fails
+// with 23503; an update of the parent's other columns waits for nobody.
+func TestForeignKeyLocks(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE parent (id int PRIMARY KEY, note text)")
+	exec(t, ctx, a, "CREATE TABLE child (id int PRIMARY KEY, parent_id int REFERENCES parent)")
+	exec(t, ctx, a, "INSERT INTO parent VALUES (1, ''), (2, '')")
+
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "DELETE FROM parent WHERE id = 1")
+	done := execAsync(ctx, b, "INSERT INTO child VALUES (10, 1)")
+	stillWaiting(t, done, 150*time.Millisecond, "a child of a parent being deleted")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; sqlstate(r.err) != "23503" {
+		t.Errorf("child of a parent deleted meanwhile: %s %v, want 23503", r.tag, r.err)
+	}
+
+	exec(t, ctx, b, "BEGIN")
+	exec(t, ctx, b, "INSERT INTO child VALUES (20, 2)")
+	exec(t, ctx, a, "UPDATE parent SET note = 'x' WHERE id = 2") // no key change: no wait
+	done = execAsync(ctx, a, "DELETE FROM parent WHERE id = 2")
+	stillWaiting(t, done, 150*time.Millisecond, "a delete of a parent a running transaction gives a child")
+	exec(t, ctx, b, "COMMIT")
+	if r := <-done; sqlstate(r.err) != "23503" {
+		t.Errorf("delete of a parent given a child meanwhile: %s %v, want 23503", r.tag, r.err)
+	}
+	wantRows(t, ctx, a, "SELECT id, parent_id FROM child", "20 | 2")
+}
+
+// TestTemporaryChildrenOfOthers: a scan of a parent table reads the
+// session's own temporary children, never another session's.
+func TestTemporaryChildrenOfOthers(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE inh_parent (a int)")
+	exec(t, ctx, a, "CREATE TEMPORARY TABLE tc_a () INHERITS (inh_parent)")
+	exec(t, ctx, b, "CREATE TEMPORARY TABLE tc_b () INHERITS (inh_parent)")
+	exec(t, ctx, a, "INSERT INTO tc_a VALUES (1)")
+	exec(t, ctx, b, "INSERT INTO tc_b VALUES (2)")
+	wantRows(t, ctx, a, "SELECT a FROM inh_parent", "1")
+	wantRows(t, ctx, b, "SELECT a FROM inh_parent", "2")
+	exec(t, ctx, a, "TRUNCATE inh_parent")
+	wantRows(t, ctx, b, "SELECT a FROM inh_parent", "2")
+}
