@@ -30,8 +30,46 @@ type OnConflict struct {
 }
 
 // conflict looks for a row conflicting with row through the arbiters of
-// c; it returns its primary-map key and values.
-func (w *TableWriter) conflict(ctx context.Context, c *OnConflict, row Row) ([]byte, Row, error) {
+// c; it returns its primary-map key and values. A row a concurrent
+// transaction inserted under the primary key is waited for (uniqueLock);
+// once committed it conflicts too, and based is its stored tuple: a DO
+// UPDATE acts on it, as PostgreSQL's does in READ COMMITTED.
+func (w *TableWriter) conflict(ctx context.Context, c *OnConflict, row Row) (key []byte, old Row, based []byte, err error) {
+	key, old, err = w.conflictInView(ctx, c, row)
+	if err != nil || key != nil || !w.t.HasPrimaryKey() {
+		return key, old, nil, err
+	}
+	t := w.t
+	pk, err := t.rowKey(nil, row, 0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var now []byte
+	taken, err := w.tx.uniqueLock(ctx, t, "", pk, func(root versioning.RootValue) (bool, error) {
+		tuple, found, _, err := w.tx.committedRow(ctx, root, t, pk)
+		if found && root.Addr() != w.tx.Start.Addr() {
+			now = tuple
+		}
+		return found, err
+	})
+	switch {
+	case err != nil || !taken:
+		return nil, nil, nil, err
+	case w.tx.Isolation != ReadCommitted:
+		// A row the snapshot cannot see is 40001 in REPEATABLE READ and
+		// SERIALIZABLE.
+		return nil, nil, nil, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
+	case !c.Update:
+		return pk, nil, nil, nil
+	}
+	if old, err = t.DecodeStoredRow(now); err != nil {
+		return nil, nil, nil, err
+	}
+	return pk, old, now, nil
+}
+
+// conflictInView is conflict within the transaction's view.
+func (w *TableWriter) conflictInView(ctx context.Context, c *OnConflict, row Row) ([]byte, Row, error) {
 	t := w.t
 	check := func(arbiter string) bool {
 		if c.Any {
@@ -54,23 +92,6 @@ func (w *TableWriter) conflict(ctx context.Context, c *OnConflict, row Row) ([]b
 		} else if ok {
 			old, err := t.decodeRow(v, nil)
 			return key, old, err
-		}
-		if !c.Update {
-			// DO NOTHING waits for a concurrent inserter of the key and
-			// does nothing if it commits, as in PostgreSQL; in REPEATABLE
-			// READ and SERIALIZABLE a row the snapshot cannot see is 40001.
-			taken, err := w.tx.uniqueLock(ctx, t, "", key, func(root versioning.RootValue) (bool, error) {
-				_, found, _, err := w.tx.committedRow(ctx, root, t, key)
-				return found, err
-			})
-			switch {
-			case err != nil:
-				return nil, nil, err
-			case taken && w.tx.Isolation != ReadCommitted:
-				return nil, nil, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
-			case taken:
-				return key, nil, nil
-			}
 		}
 	}
 	for i := range t.Def.Indexes {
@@ -138,9 +159,28 @@ func upsert(env *Env, c *OnConflict, checks []CheckConstraint, gen GeneratedCols
 	if *touched == nil {
 		*touched = map[string]bool{}
 	}
-	key, old, err := w.conflict(env.Ctx, c, row)
+	key, old, based, err := w.conflict(env.Ctx, c, row)
 	if err != nil {
 		return nil, false, err
+	}
+	// stored is the row's version in the transaction's maps, which the
+	// writer replaces: none for a row a concurrent transaction inserted.
+	stored := old
+	if based != nil {
+		stored = nil
+	}
+	if key != nil && c.Update && based == nil {
+		// DO UPDATE locks the row first, and acts on its newest committed
+		// version if a concurrent transaction changed it (lockKey).
+		newer, now, gone, err := env.Txn.lockKey(env, t, key, ForUpdate, LockBlock, alwaysTrue)
+		switch {
+		case err != nil:
+			return nil, false, err
+		case gone:
+			key = nil // deleted meanwhile: the row goes in
+		case newer != nil:
+			old, based = newer, now
+		}
 	}
 	if key == nil {
 		if t.HasPrimaryKey() {
@@ -202,8 +242,16 @@ func upsert(env *Env, c *OnConflict, checks []CheckConstraint, gen GeneratedCols
 	if err := checkConstraints(env, t, checks, nrow); err != nil {
 		return nil, false, err
 	}
-	if err := w.Update(env.Ctx, key, old, nrow); err != nil {
+	if stored == nil {
+		err = w.write(env.Ctx, key, nil, nrow)
+	} else {
+		err = w.Update(env.Ctx, key, stored, nrow)
+	}
+	if err != nil {
 		return nil, false, err
+	}
+	if based != nil {
+		env.Txn.rebase(t, key, based)
 	}
 	(*touched)[string(key)] = true
 	if t.HasPrimaryKey() {

@@ -781,6 +781,22 @@ func TestConcurrentInsertWaits(t *testing.T) {
 		t.Errorf("ON CONFLICT DO NOTHING after the first committed: %s %v, want INSERT 0 0", r.tag, r.err)
 	}
 	wantRows(t, ctx, a, "SELECT id, v FROM k", "1 | a")
+	// DO UPDATE waits too, then updates the row the first committed.
+	exec(t, ctx, a, "DELETE FROM k")
+	if r := race("INSERT INTO k VALUES (1, 'b') ON CONFLICT (id) DO UPDATE SET v = k.v || '+b'", "COMMIT"); r.err != nil || r.tag != "INSERT 0 1" {
+		t.Errorf("ON CONFLICT DO UPDATE after the first committed: %s %v, want INSERT 0 1", r.tag, r.err)
+	}
+	wantRows(t, ctx, a, "SELECT id, v FROM k", "1 | a+b")
+	// And of a row both see, it acts on the newest committed version.
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "UPDATE k SET v = v || '+a'")
+	done := execAsync(ctx, b, "INSERT INTO k VALUES (1, 'c') ON CONFLICT (id) DO UPDATE SET v = k.v || '+c'")
+	stillWaiting(t, done, 150*time.Millisecond, "ON CONFLICT DO UPDATE of a row another transaction updates")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; r.err != nil {
+		t.Fatal(r.err)
+	}
+	wantRows(t, ctx, a, "SELECT id, v FROM k", "1 | a+b+a+c")
 }
 
 // TestWaitingUpdateRecomputesGenerated: an UPDATE in READ COMMITTED that

@@ -87,14 +87,14 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 	}
 	merged := ours
 	var err error
-	if len(ours.PrimaryKey) > 0 {
-		if err := checkBothInserted(ctx, cs, &ours, base.Rows, ours.Rows, theirs.Rows); err != nil {
-			return prolly.Resolution{}, err
-		}
-	}
 	var rebased map[string][]byte
 	if rs, ok := enc.(RebaseSource); ok {
 		rebased = rs.Rebased(ours.Schema, ours.Name)
+	}
+	if len(ours.PrimaryKey) > 0 {
+		if err := checkBothInserted(ctx, cs, &ours, base.Rows, ours.Rows, theirs.Rows, rebased); err != nil {
+			return prolly.Resolution{}, err
+		}
 	}
 	if merged.Rows, err = mergeRows(ctx, cs, base.Rows, ours.Rows, theirs.Rows, rebased); err != nil {
 		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
@@ -304,15 +304,17 @@ func checkSameInserts(ctx context.Context, base, ours, theirs RootValue) error {
 		if len(o.PrimaryKey) == 0 || b.Rows == o.Rows {
 			return nil
 		}
-		return checkBothInserted(ctx, base.Store(), &o, b.Rows, o.Rows, o.Rows)
+		return checkBothInserted(ctx, base.Store(), &o, b.Rows, o.Rows, o.Rows, nil)
 	})
 }
 
 // checkBothInserted fails with a DuplicateKeyError when a key that base
 // lacks was added on both sides. It walks ours's changes, the committing
 // transaction's, and looks each added key up in theirs: its cost follows
-// the transaction's size, not the table's.
-func checkBothInserted(ctx context.Context, cs prolly.ChunkStore, t *Table, base, ours, theirs store.Address) error {
+// the transaction's size, not the table's. A key ours rebased on theirs's
+// row (an ON CONFLICT DO UPDATE of a row inserted concurrently) is no
+// duplicate: ours changed that row.
+func checkBothInserted(ctx context.Context, cs prolly.ChunkStore, t *Table, base, ours, theirs store.Address, rebased map[string][]byte) error {
 	if base == theirs || base == ours {
 		return nil
 	}
@@ -332,9 +334,12 @@ func checkBothInserted(ctx context.Context, cs prolly.ChunkStore, t *Table, base
 		if d.Kind != prolly.Added {
 			return nil
 		}
-		found, err := th.Has(ctx, d.Key)
+		tv, found, err := th.Get(ctx, d.Key)
 		if err != nil || !found {
 			return err
+		}
+		if was, ok := rebased[string(d.Key)]; ok && bytes.Equal(was, tv) {
+			return nil
 		}
 		return &DuplicateKeyError{Schema: t.Schema, Table: t.Name, Constraint: t.PrimaryKeyName, Def: t, Row: bytes.Clone(d.To), Cols: t.PrimaryKey}
 	})
