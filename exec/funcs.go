@@ -160,7 +160,7 @@ func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error)
 				ok = false
 			}
 		}
-		if ok && hasPoly(params) {
+		if ok && HasPolymorphic(params) {
 			if _, err := resolvePoly(params, args); err == errPolyMismatch {
 				ok = false
 			}
@@ -187,7 +187,7 @@ func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error)
 // to, its polymorphic parameters bound to actual types.
 func resolved(f *Func, args []T) (*Func, []T, error) {
 	params := f.params(len(args))
-	if hasPoly(params) {
+	if HasPolymorphic(params) {
 		var err error
 		if params, err = resolvePoly(params, args); err != nil {
 			return nil, nil, err
@@ -326,7 +326,7 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 					break
 				}
 			}
-			if ok && hasPoly(params) {
+			if ok && HasPolymorphic(params) {
 				_, err := resolvePoly(params, assumed)
 				ok = err != errPolyMismatch
 			}

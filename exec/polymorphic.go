@@ -14,13 +14,22 @@ import "github.com/prollypg/prollypg/exec/pgerr"
 //	    CASE or UNION would; all-unknown arguments resolve as text.
 //
 // A polymorphic result type is the family's element type, or its array.
+//
+// The range members of the families (anyrange, anymultirange,
+// anycompatiblerange, anycompatiblemultirange) can be declared, so that
+// functions naming them are created, shown and dropped as in PostgreSQL,
+// but there are no range types yet: no argument binds to them.
 const (
-	OIDAnyArray              uint32 = 2277
-	OIDAnyNonArray           uint32 = 2776
-	OIDAnyCompatible         uint32 = 5077
-	OIDAnyCompatibleArray    uint32 = 5078
-	OIDAnyCompatibleNonArray uint32 = 5079
-	OIDAnyEnum               uint32 = 3500 // anyelement that must be an enum
+	OIDAnyArray                uint32 = 2277
+	OIDAnyNonArray             uint32 = 2776
+	OIDAnyCompatible           uint32 = 5077
+	OIDAnyCompatibleArray      uint32 = 5078
+	OIDAnyCompatibleNonArray   uint32 = 5079
+	OIDAnyEnum                 uint32 = 3500 // anyelement that must be an enum
+	OIDAnyRange                uint32 = 3831
+	OIDAnyMultiRange           uint32 = 4537
+	OIDAnyCompatibleRange      uint32 = 5080
+	OIDAnyCompatibleMultiRange uint32 = 4538
 )
 
 func init() {
@@ -30,6 +39,10 @@ func init() {
 	typeNames[OIDAnyCompatibleArray] = "anycompatiblearray"
 	typeNames[OIDAnyCompatibleNonArray] = "anycompatiblenonarray"
 	typeNames[OIDAnyEnum] = "anyenum"
+	typeNames[OIDAnyRange] = "anyrange"
+	typeNames[OIDAnyMultiRange] = "anymultirange"
+	typeNames[OIDAnyCompatibleRange] = "anycompatiblerange"
+	typeNames[OIDAnyCompatibleMultiRange] = "anycompatiblemultirange"
 }
 
 // polyFamily tells whether oid is a polymorphic pseudo-type: the family
@@ -37,11 +50,11 @@ func init() {
 // an array.
 func polyFamily(oid uint32) (family byte, array bool) {
 	switch oid {
-	case OIDAnyElement, OIDAnyNonArray, OIDAnyEnum:
+	case OIDAnyElement, OIDAnyNonArray, OIDAnyEnum, OIDAnyRange, OIDAnyMultiRange:
 		return 'e', false
 	case OIDAnyArray:
 		return 'e', true
-	case OIDAnyCompatible, OIDAnyCompatibleNonArray:
+	case OIDAnyCompatible, OIDAnyCompatibleNonArray, OIDAnyCompatibleRange, OIDAnyCompatibleMultiRange:
 		return 'c', false
 	case OIDAnyCompatibleArray:
 		return 'c', true
@@ -68,8 +81,19 @@ func polyAccepts(arg, param uint32) bool {
 		return !IsArrayType(arg)
 	case OIDAnyEnum:
 		return KindOf(arg) == KindEnum
+	case OIDAnyRange, OIDAnyMultiRange, OIDAnyCompatibleRange, OIDAnyCompatibleMultiRange:
+		return false // no range types yet
 	}
 	return true
+}
+
+// isRangePoly reports whether oid is a range member of a family.
+func isRangePoly(oid uint32) bool {
+	switch oid {
+	case OIDAnyRange, OIDAnyMultiRange, OIDAnyCompatibleRange, OIDAnyCompatibleMultiRange:
+		return true
+	}
+	return false
 }
 
 // resolvePoly binds the polymorphic parameters of params to the argument
@@ -107,7 +131,7 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		}
 	}
 	if hasElem && elem == 0 {
-		return nil, pgerr.New(pgerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 	}
 	var common uint32
 	if hasCompat {
@@ -132,6 +156,8 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		}
 		switch {
 		case fam == 0:
+		case isRangePoly(p):
+			return nil, errPolyMismatch // an unknown literal, but no range type to make of it
 		case isArr:
 			a := ArrayType(T{OID: e}).OID
 			if a == 0 {
@@ -181,8 +207,8 @@ func polyResult(ret uint32, params []uint32, args []T) T {
 	return T{OID: ret, Typmod: -1}
 }
 
-// hasPoly reports whether any of params is polymorphic.
-func hasPoly(params []uint32) bool {
+// HasPolymorphic reports whether any of params is polymorphic.
+func HasPolymorphic(params []uint32) bool {
 	for _, p := range params {
 		if IsPolymorphic(p) {
 			return true
@@ -222,4 +248,48 @@ func CommonType(ts []T) (T, bool) {
 		return TText, true
 	}
 	return cand, true
+}
+
+// PolyType returns the actual type of declared, a result or OUT
+// argument type of a user function whose input types params were bound
+// to args (as LookupIn resolved them): declared itself unless it is
+// polymorphic.
+func PolyType(declared uint32, params []uint32, args []T) T {
+	if !IsPolymorphic(declared) {
+		return T{OID: declared, Typmod: -1}
+	}
+	return polyResult(declared, params, args)
+}
+
+// PolySignatureDetail is PostgreSQL's check_valid_polymorphic_signature:
+// a polymorphic result (or OUT argument) type ret needs an input of its
+// family to be deduced from; a range one, a range input. It returns the
+// DETAIL of the "cannot determine result data type" error (42P13), ""
+// when ret can be determined from inputs.
+func PolySignatureDetail(ret uint32, inputs []uint32) string {
+	fam, _ := polyFamily(ret)
+	if fam == 0 {
+		return ""
+	}
+	var want string
+	ok := func(p uint32) bool { f, _ := polyFamily(p); return f == fam }
+	switch {
+	case ret == OIDAnyRange || ret == OIDAnyMultiRange:
+		// Several range types can share an element type.
+		want = "anyrange or anymultirange"
+		ok = func(p uint32) bool { return p == OIDAnyRange || p == OIDAnyMultiRange }
+	case ret == OIDAnyCompatibleRange || ret == OIDAnyCompatibleMultiRange:
+		want = "anycompatiblerange or anycompatiblemultirange"
+		ok = func(p uint32) bool { return p == OIDAnyCompatibleRange || p == OIDAnyCompatibleMultiRange }
+	case fam == 'e':
+		want = "anyelement, anyarray, anynonarray, anyenum, anyrange, or anymultirange"
+	default:
+		want = "anycompatible, anycompatiblearray, anycompatiblenonarray, anycompatiblerange, or anycompatiblemultirange"
+	}
+	for _, p := range inputs {
+		if ok(p) {
+			return ""
+		}
+	}
+	return "A result of type " + TypeName(ret) + " requires at least one input of type " + want + "."
 }
