@@ -46,11 +46,7 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
 		}
 		if exists {
 			if !s.Replace {
-				what := "function"
-				if old.Kind == 'p' {
-					what = "procedure"
-				}
-				return "", pgerr.New(pgerr.DuplicateFunction, "%s %s already exists with same argument types", what, functionSignature(old))
+				return "", pgerr.New(pgerr.DuplicateFunction, "function %q already exists with same argument types", name)
 			}
 			if old.Kind != def.Kind {
 				return "", pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
@@ -63,7 +59,11 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
 			def.Comment = old.Comment
 		}
 		if check := a.s.vars["check_function_bodies"]; check != "off" {
-			if _, err := compileRoutine(a.s, def); err != nil {
+			body := def
+			if exec.HasPolymorphic(def.InputTypes()) {
+				body = specialize(def, validationTypes(def))
+			}
+			if _, err := compileRoutine(a.s, body, def); err != nil {
 				return "", err
 			}
 		}
@@ -98,6 +98,9 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 			arg.Mode = 'b'
 		case pg.FunctionParameterMode_FUNC_PARAM_VARIADIC:
 			arg.Mode = 'v'
+			if t.OID != exec.OIDAnyArray && t.OID != exec.OIDAnyCompatibleArray && t.OID != exec.OIDAny && exec.ElemType(t).OID == 0 {
+				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "VARIADIC parameter must be an array")
+			}
 		case pg.FunctionParameterMode_FUNC_PARAM_TABLE:
 			arg.Mode = 't'
 		}
@@ -176,7 +179,52 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 	if def.Returns == plpgsql.OIDTrigger && def.Language == "sql" {
 		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "SQL functions cannot return type trigger")
 	}
-	return def, nil
+	if err := checkPolySignature(def); err != nil {
+		return nil, err
+	}
+	return def, checkPseudoTypes(def)
+}
+
+// checkPolySignature fails, as PostgreSQL's ProcedureCreate does, when a
+// polymorphic result or OUT argument type has no input of its family to
+// take its actual type from at a call.
+func checkPolySignature(def *versioning.Function) error {
+	inputs := def.InputTypes()
+	outs := []uint32{def.Returns}
+	for _, arg := range def.Args {
+		if arg.IsOutput() {
+			outs = append(outs, arg.Type)
+		}
+	}
+	for _, t := range outs {
+		if detail := exec.PolySignatureDetail(t, inputs); detail != "" {
+			return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot determine result data type").WithDetail("%s", detail)
+		}
+	}
+	return nil
+}
+
+// checkPseudoTypes refuses the pseudo-types a language's validator
+// refuses (fmgr_sql_validator, plpgsql_validator): "any", which only C
+// functions can read, as an argument or result.
+func checkPseudoTypes(def *versioning.Function) error {
+	lang, code := "SQL", pgerr.InvalidFunctionDefinition
+	if def.Language == "plpgsql" {
+		lang, code = "PL/pgSQL", pgerr.FeatureNotSupported
+	}
+	if def.Returns == exec.OIDAny {
+		return pgerr.New(code, "%s functions cannot return type %s", lang, exec.TypeName(exec.OIDAny))
+	}
+	for _, arg := range def.Args {
+		if arg.Type != exec.OIDAny {
+			continue
+		}
+		if lang == "SQL" {
+			return pgerr.New(code, "SQL functions cannot have arguments of type %s", exec.TypeName(exec.OIDAny))
+		}
+		return pgerr.New(code, "PL/pgSQL functions cannot accept type %s", exec.TypeName(exec.OIDAny))
+	}
+	return nil
 }
 
 // atomicBody turns a SQL-standard body (BEGIN ATOMIC ... END, or RETURN
@@ -213,15 +261,32 @@ func atomicBody(n *pg.Node) (string, error) {
 	return strings.Join(parts, "; "), nil
 }
 
+// pseudoTypes are the pseudo-types an argument or result may be
+// declared with, by name: besides void, trigger and record, the
+// polymorphic ones, and "any" (which only C functions accept, as
+// checkPseudoTypes says).
+var pseudoTypes = map[string]uint32{
+	"void":                    exec.OIDVoid,
+	"trigger":                 plpgsql.OIDTrigger,
+	"record":                  exec.OIDRecord,
+	"any":                     exec.OIDAny,
+	"anyelement":              exec.OIDAnyElement,
+	"anyarray":                exec.OIDAnyArray,
+	"anynonarray":             exec.OIDAnyNonArray,
+	"anyenum":                 exec.OIDAnyEnum,
+	"anyrange":                exec.OIDAnyRange,
+	"anymultirange":           exec.OIDAnyMultiRange,
+	"anycompatible":           exec.OIDAnyCompatible,
+	"anycompatiblearray":      exec.OIDAnyCompatibleArray,
+	"anycompatiblenonarray":   exec.OIDAnyCompatibleNonArray,
+	"anycompatiblerange":      exec.OIDAnyCompatibleRange,
+	"anycompatiblemultirange": exec.OIDAnyCompatibleMultiRange,
+}
+
 // routineType resolves an argument or result type, pseudo-types included.
 func (a *analyzer) routineType(tn *pg.TypeName) (exec.T, error) {
-	switch strings.ToLower(opName(tn.Names)) {
-	case "void":
-		return exec.TVoid, nil
-	case "trigger":
-		return exec.T{OID: plpgsql.OIDTrigger, Typmod: -1}, nil
-	case "record":
-		return exec.T{OID: exec.OIDRecord, Typmod: -1}, nil
+	if oid, ok := pseudoTypes[strings.ToLower(opName(tn.Names))]; ok {
+		return exec.T{OID: oid, Typmod: -1}, nil
 	}
 	if tn.PctType {
 		return exec.T{}, pgerr.New(pgerr.FeatureNotSupported, "%%TYPE in function signatures is not supported yet")
@@ -443,20 +508,21 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	slots := map[*exec.Func][]exec.Expr{}
 	defs := map[*exec.Func]*versioning.Function{}
 	for _, fn := range cands {
-		full, ok, err := a.fitCall(fn, positional, namedExprs, variadic)
+		full, unpacked, ok, err := a.fitCall(fn, positional, namedExprs, variadic)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			continue
 		}
-		var argTypes []uint32
-		for _, arg := range fn.Args {
-			if arg.IsInput() {
-				argTypes = append(argTypes, arg.Type)
-			}
+		ef := &exec.Func{Name: name, Args: fn.InputTypes(), Ret: fn.Returns}
+		if unpacked {
+			// VARIADIC anyarray: each argument it gathers is an
+			// anyelement of the call, resolved with the others.
+			ef.Args = slices.Clone(ef.Args)
+			ef.Args[len(ef.Args)-1] = variadicElem(ef.Args[len(ef.Args)-1])
+			ef.Variadic = true
 		}
-		ef := &exec.Func{Name: name, Args: argTypes, Ret: fn.Returns}
 		overloads = append(overloads, ef)
 		slots[ef], defs[ef] = full, fn
 	}
@@ -482,15 +548,33 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	// Resolve over the full argument types of each fitting overload.
 	var best *exec.Func
 	var want []exec.T
-	if len(overloads) == 1 {
+	notFound := func() error {
+		return withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
+			WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
+	}
+	if len(overloads) == 1 && exec.HasPolymorphic(overloads[0].Args) {
+		// The resolution binds the polymorphic parameters to the call's
+		// actual types (or fails with PostgreSQL's error when unknown
+		// literals leave them undetermined).
+		best = overloads[0]
+		types := make([]exec.T, len(slots[best]))
+		for i, e := range slots[best] {
+			types[i] = e.Type()
+		}
+		if _, want, err = exec.LookupIn(overloads, name, types); err != nil {
+			if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedFunction {
+				return nil, notFound()
+			}
+			return nil, err
+		}
+	} else if len(overloads) == 1 {
 		best = overloads[0]
 		for _, t := range best.Args {
 			want = append(want, exec.T{OID: t, Typmod: -1})
 		}
 		for i, e := range slots[best] {
 			if !exec.CanCoerce(e.Type().OID, best.Args[i]) && e.Type().OID != best.Args[i] {
-				return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
-					WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
+				return nil, notFound()
 			}
 		}
 	} else {
@@ -500,13 +584,16 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		}
 		var same []*exec.Func
 		for _, o := range overloads {
-			if len(o.Args) == len(types) {
+			if len(o.Args) == len(types) || o.Variadic && len(types) >= len(o.Args) {
 				same = append(same, o)
 			}
 		}
 		best, want, err = exec.LookupIn(same, name, types)
 		if err != nil {
 			pe := err.(*pgerr.Error)
+			if pe.Code != pgerr.UndefinedFunction && pe.Code != pgerr.AmbiguousFunction {
+				return nil, pe // polymorphic arguments left undetermined
+			}
 			pe.Message = strings.Replace(pe.Message, "function", what, 1)
 			return nil, withPos(pe, loc)
 		}
@@ -517,12 +604,32 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 			return nil, err
 		}
 	}
+	if best.Variadic {
+		// Gather VARIADIC anyarray's arguments into an array of the
+		// element type they resolved to.
+		k := len(best.Args) - 1
+		arrT := exec.ArrayType(want[k])
+		if arrT.OID == 0 {
+			return nil, pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", exec.TypeName(want[k].OID))
+		}
+		args = append(args[:k:k], &exec.ArrayExpr{Elems: slices.Clone(args[k:]), T: arrT})
+		want = append(want[:k:k], arrT)
+	}
 	def := defs[best]
-	r, err := a.s.routine(def)
+	r, err := a.s.routineFor(def, want)
 	if err != nil {
 		return nil, err
 	}
 	return &resolvedCall{def: def, r: r, args: args}, nil
+}
+
+// variadicElem is the parameter type each argument gathered by a
+// polymorphic VARIADIC parameter of type arr binds to.
+func variadicElem(arr uint32) uint32 {
+	if arr == exec.OIDAnyCompatibleArray {
+		return exec.OIDAnyCompatible
+	}
+	return exec.OIDAnyElement
 }
 
 // fitCall places a call's arguments in fn's input slots: positional ones
@@ -530,7 +637,11 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 // from that of a VARIADIC parameter on are gathered into its array,
 // unless the call passes the array itself (spread, f(VARIADIC arr)). ok
 // is false when the call does not fit.
-func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, named map[string]exec.Expr, spread bool) ([]exec.Expr, bool, error) {
+//
+// A polymorphic VARIADIC parameter's arguments are left unpacked (the
+// last slots, from that of the parameter on): their types decide the
+// array's, which the call's resolution tells.
+func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, named map[string]exec.Expr, spread bool) (full []exec.Expr, unpacked, ok bool, err error) {
 	var inputs []versioning.FuncArg
 	for _, arg := range fn.Args {
 		if arg.IsInput() {
@@ -539,27 +650,30 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 	}
 	if n := len(inputs); n > 0 && inputs[n-1].Mode == 'v' {
 		if spread && len(positional)+len(named) != n {
-			return nil, false, nil // VARIADIC arr fills the last slot
+			return nil, false, false, nil // VARIADIC arr fills the last slot
 		}
 		if !spread && len(named) == 0 && len(positional) >= n {
+			if exec.IsPolymorphic(inputs[n-1].Type) {
+				return positional, true, true, nil
+			}
 			arr, ok := a.packVariadic(inputs[n-1], positional[n-1:])
 			if !ok {
-				return nil, false, nil
+				return nil, false, false, nil
 			}
 			positional = append(slices.Clip(positional[:n-1]), arr)
 		}
 	} else if spread {
-		return nil, false, nil
+		return nil, false, false, nil
 	}
 	if len(positional)+len(named) > len(inputs) {
-		return nil, false, nil
+		return nil, false, false, nil
 	}
-	full := make([]exec.Expr, len(inputs))
+	full = make([]exec.Expr, len(inputs))
 	copy(full, positional)
 	for nm, e := range named {
 		i := slices.IndexFunc(inputs, func(arg versioning.FuncArg) bool { return arg.Name == nm })
 		if i < 0 || full[i] != nil {
-			return nil, false, nil
+			return nil, false, false, nil
 		}
 		full[i] = e
 	}
@@ -568,21 +682,28 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 			continue
 		}
 		if inputs[i].Default == "" {
-			return nil, false, nil
+			return nil, false, false, nil
 		}
 		n, err := parseExpr(inputs[i].Default)
 		if err != nil {
-			return nil, false, err
+			return nil, false, false, err
 		}
 		e, err := a.expr(n, nil)
 		if err != nil {
-			return nil, false, err
+			return nil, false, false, err
+		}
+		if exec.IsPolymorphic(inputs[i].Type) {
+			// A default of a polymorphic parameter keeps its own type
+			// and takes part in resolving the call's actual types, as
+			// PostgreSQL adds defaults before it does.
+			full[i] = e
+			continue
 		}
 		if full[i], err = a.coerce(e, exec.T{OID: inputs[i].Type, Typmod: -1}, "", -1); err != nil {
-			return nil, false, err
+			return nil, false, false, err
 		}
 	}
-	return full, true, nil
+	return full, false, true, nil
 }
 
 // packVariadic gathers the arguments a call gives a VARIADIC parameter
@@ -626,7 +747,7 @@ func (a *analyzer) userFuncCall(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 
 func (a *analyzer) userScalarCall(rc *resolvedCall) exec.Expr {
 	s, r := a.s, rc.r
-	t := exec.T{OID: rc.def.Returns, Typmod: -1}
+	t := exec.T{OID: r.def.Returns, Typmod: -1} // a polymorphic one's actual type
 	fn := func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
 		out, err := s.call(env, r, args, nil)
 		if err != nil {
