@@ -161,7 +161,7 @@ func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error)
 			}
 		}
 		if ok && HasPolymorphic(params) {
-			if _, err := resolvePoly(params, args); err == errPolyMismatch {
+			if _, err := resolvePoly(params, args); isPolyMismatch(err) {
 				ok = false
 			}
 		}
@@ -181,6 +181,19 @@ func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error)
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
 	return nil, nil, errNoFunc(name, args)
+}
+
+// Resolve returns the types the arguments of a call of f, of types args,
+// convert to: its polymorphic parameters bound to actual types. It is
+// how a user function's call binds them once chosen (LookupIn), with
+// the arguments its defaults add, which do not take part in the choice:
+// arguments that disagree fail with PostgreSQL's error.
+func (f *Func) Resolve(args []T) ([]T, error) {
+	_, out, err := resolved(f, args)
+	if m, ok := err.(*polyMismatch); ok {
+		return nil, m.err
+	}
+	return out, err
 }
 
 // resolved returns f and the types the arguments of a call of f convert
@@ -328,7 +341,7 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 			}
 			if ok && HasPolymorphic(params) {
 				_, err := resolvePoly(params, assumed)
-				ok = err != errPolyMismatch
+				ok = !isPolyMismatch(err)
 			}
 			if ok {
 				out = append(out, f)

@@ -98,10 +98,11 @@ func isRangePoly(oid uint32) bool {
 
 // resolvePoly binds the polymorphic parameters of params to the argument
 // types args: it returns the parameter types with every polymorphic one
-// replaced by its actual type, or an error if the arguments disagree or
-// leave a family undetermined.
+// replaced by its actual type, or an error if the arguments disagree
+// (a *polyMismatch) or leave a family undetermined.
 func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 	var elem uint32 // anyelement family's element type
+	elemFrom := -1  // the argument that gave it
 	var compat []T  // anycompatible family's known element types
 	hasElem, hasCompat := false, false
 	for i, p := range params {
@@ -122,9 +123,9 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		case 'e':
 			hasElem = true
 			if elem != 0 && elem != e {
-				return nil, errPolyMismatch
+				return nil, notAlike(params[elemFrom], args[elemFrom], p, args[i])
 			}
-			elem = e
+			elem, elemFrom = e, i
 		case 'c':
 			hasCompat = true
 			compat = append(compat, T{OID: e, Typmod: -1})
@@ -137,11 +138,16 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 	if hasCompat {
 		c, ok := CommonType(compat)
 		if !ok {
-			return nil, errPolyMismatch
+			for _, t := range compat {
+				if TypeCategory(t.OID) != TypeCategory(c.OID) {
+					return nil, mismatch("argument types %s and %s cannot be matched", TypeName(c.OID), TypeName(t.OID))
+				}
+			}
+			return nil, mismatch("arguments of anycompatible family cannot be cast to a common type")
 		}
 		for _, t := range compat {
 			if !CanCoerce(t.OID, c.OID) {
-				return nil, errPolyMismatch
+				return nil, mismatch("arguments of anycompatible family cannot be cast to a common type")
 			}
 		}
 		common = c.OID
@@ -157,16 +163,17 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		switch {
 		case fam == 0:
 		case isRangePoly(p):
-			return nil, errPolyMismatch // an unknown literal, but no range type to make of it
+			// An unknown literal, but no range type to make of it.
+			return nil, mismatch("could not find range type for data type %s", TypeName(e))
 		case isArr:
 			a := ArrayType(T{OID: e}).OID
 			if a == 0 {
-				return nil, errPolyMismatch
+				return nil, mismatch("could not find array type for data type %s", TypeName(e))
 			}
 			out[i] = a
 		case p == OIDAnyNonArray || p == OIDAnyCompatibleNonArray:
 			if IsArrayType(e) {
-				return nil, errPolyMismatch
+				return nil, mismatch("type matched to %s is an array type: %s", TypeName(p), TypeName(e))
 			}
 			out[i] = e
 		default:
@@ -176,15 +183,45 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 	return out, nil
 }
 
-// errPolyMismatch marks arguments that cannot bind to a candidate's
-// polymorphic parameters; the candidate is then not applicable. It never
-// leaves the resolution (lookupIn reports the missing function instead).
-var errPolyMismatch error = polyMismatch{}
+// polyMismatch is arguments that cannot bind to a candidate's
+// polymorphic parameters, with PostgreSQL's error for it: in the
+// resolution the candidate is then not applicable (lookupIn reports the
+// missing function instead); Func.Resolve reports it.
+type polyMismatch struct{ err *pgerr.Error }
 
-type polyMismatch struct{}
+func (m *polyMismatch) Error() string { return m.err.Error() }
 
-func (polyMismatch) Error() string { return "polymorphic arguments do not match" }
+func mismatch(format string, args ...any) *polyMismatch {
+	return &polyMismatch{pgerr.New(pgerr.DatatypeMismatch, format, args...)}
+}
 
+// withDetail names the two types that disagree.
+func (m *polyMismatch) withDetail(a, b T) error {
+	m.err = m.err.WithDetail("%s versus %s", TypeName(a.OID), TypeName(b.OID))
+	return m
+}
+
+func isPolyMismatch(err error) bool {
+	_, ok := err.(*polyMismatch)
+	return ok
+}
+
+// notAlike is the mismatch of two arguments of the anyelement family
+// whose element types differ, as enforce_generic_type_consistency words
+// it.
+func notAlike(p1 uint32, a1 T, p2 uint32, a2 T) error {
+	arr1, arr2 := p1 == OIDAnyArray, p2 == OIDAnyArray
+	switch {
+	case arr1 && arr2:
+		return mismatch(`arguments declared "anyarray" are not all alike`).withDetail(a1, a2)
+	case arr1 || arr2:
+		if arr2 {
+			a1, a2 = a2, a1
+		}
+		return mismatch("argument declared anyarray is not consistent with argument declared anyelement").withDetail(a1, a2)
+	}
+	return mismatch(`arguments declared "anyelement" are not all alike`).withDetail(a1, a2)
+}
 // polyResult returns the actual type of a polymorphic result ret, given
 // the declared params and the resolved argument types.
 func polyResult(ret uint32, params []uint32, args []T) T {

@@ -506,17 +506,18 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	// argument list, defaults as constants of their types.
 	var overloads []*exec.Func
 	slots := map[*exec.Func][]exec.Expr{}
+	defaulted := map[*exec.Func][]bool{}
 	defs := map[*exec.Func]*versioning.Function{}
 	for _, fn := range cands {
-		full, unpacked, ok, err := a.fitCall(fn, positional, namedExprs, variadic)
+		fit, err := a.fitCall(fn, positional, namedExprs, variadic)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if fit == nil {
 			continue
 		}
 		ef := &exec.Func{Name: name, Args: fn.InputTypes(), Ret: fn.Returns}
-		if unpacked {
+		if fit.unpacked {
 			// VARIADIC anyarray: each argument it gathers is an
 			// anyelement of the call, resolved with the others.
 			ef.Args = slices.Clone(ef.Args)
@@ -524,7 +525,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 			ef.Variadic = true
 		}
 		overloads = append(overloads, ef)
-		slots[ef], defs[ef] = full, fn
+		slots[ef], defaulted[ef], defs[ef] = fit.args, fit.defaulted, fn
 	}
 	var callTypes []exec.T
 	for _, e := range positional {
@@ -553,18 +554,30 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 			WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
 	}
 	if len(overloads) == 1 && exec.HasPolymorphic(overloads[0].Args) {
-		// The resolution binds the polymorphic parameters to the call's
-		// actual types (or fails with PostgreSQL's error when unknown
-		// literals leave them undetermined).
+		// The call's arguments choose the function (its defaults, as
+		// unknowns, do not), then all bind its polymorphic parameters
+		// to actual types, or fail with PostgreSQL's error.
 		best = overloads[0]
 		types := make([]exec.T, len(slots[best]))
+		given := make([]exec.T, len(slots[best]))
 		for i, e := range slots[best] {
-			types[i] = e.Type()
+			types[i], given[i] = e.Type(), e.Type()
+			if defaulted[best][i] {
+				given[i] = exec.TUnknown
+			}
 		}
-		if _, want, err = exec.LookupIn(overloads, name, types); err != nil {
-			if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedFunction {
+		if _, _, err = exec.LookupIn(overloads, name, given); err != nil {
+			pe, ok := err.(*pgerr.Error)
+			if ok && pe.Code == pgerr.UndefinedFunction {
 				return nil, notFound()
 			}
+			if !ok || pe.Code != pgerr.DatatypeMismatch {
+				return nil, err
+			}
+			// Types the call leaves undetermined: its defaults may
+			// tell them (Resolve).
+		}
+		if want, err = best.Resolve(types); err != nil {
 			return nil, err
 		}
 	} else if len(overloads) == 1 {
@@ -596,6 +609,16 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 			}
 			pe.Message = strings.Replace(pe.Message, "function", what, 1)
 			return nil, withPos(pe, loc)
+		}
+		if exec.HasPolymorphic(best.Args) {
+			// Bound by its own arguments, defaults included.
+			types := make([]exec.T, len(slots[best]))
+			for i, e := range slots[best] {
+				types[i] = e.Type()
+			}
+			if want, err = best.Resolve(types); err != nil {
+				return nil, err
+			}
 		}
 	}
 	args := slots[best]
@@ -632,16 +655,23 @@ func variadicElem(arr uint32) uint32 {
 	return exec.OIDAnyElement
 }
 
+// callFit is how a call's arguments fill a function's input slots.
+type callFit struct {
+	args []exec.Expr
+	// defaulted marks the slots a default filled.
+	defaulted []bool
+	// unpacked: the arguments of a polymorphic VARIADIC parameter are
+	// the last slots, from the parameter's on, not yet gathered: their
+	// types decide the array's, which the call's resolution tells.
+	unpacked bool
+}
+
 // fitCall places a call's arguments in fn's input slots: positional ones
 // first, named ones by name, defaults for the rest; the positional ones
 // from that of a VARIADIC parameter on are gathered into its array,
-// unless the call passes the array itself (spread, f(VARIADIC arr)). ok
-// is false when the call does not fit.
-//
-// A polymorphic VARIADIC parameter's arguments are left unpacked (the
-// last slots, from that of the parameter on): their types decide the
-// array's, which the call's resolution tells.
-func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, named map[string]exec.Expr, spread bool) (full []exec.Expr, unpacked, ok bool, err error) {
+// unless the call passes the array itself (spread, f(VARIADIC arr)). It
+// returns nil when the call does not fit.
+func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, named map[string]exec.Expr, spread bool) (*callFit, error) {
 	var inputs []versioning.FuncArg
 	for _, arg := range fn.Args {
 		if arg.IsInput() {
@@ -650,60 +680,61 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 	}
 	if n := len(inputs); n > 0 && inputs[n-1].Mode == 'v' {
 		if spread && len(positional)+len(named) != n {
-			return nil, false, false, nil // VARIADIC arr fills the last slot
+			return nil, nil // VARIADIC arr fills the last slot
 		}
 		if !spread && len(named) == 0 && len(positional) >= n {
 			if exec.IsPolymorphic(inputs[n-1].Type) {
-				return positional, true, true, nil
+				return &callFit{args: positional, defaulted: make([]bool, len(positional)), unpacked: true}, nil
 			}
 			arr, ok := a.packVariadic(inputs[n-1], positional[n-1:])
 			if !ok {
-				return nil, false, false, nil
+				return nil, nil
 			}
 			positional = append(slices.Clip(positional[:n-1]), arr)
 		}
 	} else if spread {
-		return nil, false, false, nil
+		return nil, nil
 	}
 	if len(positional)+len(named) > len(inputs) {
-		return nil, false, false, nil
+		return nil, nil
 	}
-	full = make([]exec.Expr, len(inputs))
-	copy(full, positional)
+	fit := &callFit{args: make([]exec.Expr, len(inputs)), defaulted: make([]bool, len(inputs))}
+	copy(fit.args, positional)
 	for nm, e := range named {
 		i := slices.IndexFunc(inputs, func(arg versioning.FuncArg) bool { return arg.Name == nm })
-		if i < 0 || full[i] != nil {
-			return nil, false, false, nil
+		if i < 0 || fit.args[i] != nil {
+			return nil, nil
 		}
-		full[i] = e
+		fit.args[i] = e
 	}
-	for i := range full {
-		if full[i] != nil {
+	for i := range fit.args {
+		if fit.args[i] != nil {
 			continue
 		}
 		if inputs[i].Default == "" {
-			return nil, false, false, nil
+			return nil, nil
 		}
 		n, err := parseExpr(inputs[i].Default)
 		if err != nil {
-			return nil, false, false, err
+			return nil, err
 		}
 		e, err := a.expr(n, nil)
 		if err != nil {
-			return nil, false, false, err
+			return nil, err
 		}
+		fit.defaulted[i] = true
 		if exec.IsPolymorphic(inputs[i].Type) {
 			// A default of a polymorphic parameter keeps its own type
-			// and takes part in resolving the call's actual types, as
-			// PostgreSQL adds defaults before it does.
-			full[i] = e
+			// and takes part in binding the call's actual types, as
+			// PostgreSQL adds defaults before it binds them.
+			fit.args[i] = e
 			continue
 		}
-		if full[i], err = a.coerce(e, exec.T{OID: inputs[i].Type, Typmod: -1}, "", -1); err != nil {
-			return nil, false, false, err
+		if fit.args[i], err = a.coerce(e, exec.T{OID: inputs[i].Type, Typmod: -1}, "", -1); err != nil {
+			return nil, err
 		}
 	}
-	return full, false, true, nil
+	return fit, nil
 }
 
 // packVariadic gathers the arguments a call gives a VARIADIC parameter
