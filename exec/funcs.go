@@ -143,10 +143,28 @@ func LookupIn(overloads []*Func, name string, args []T) (*Func, []T, error) {
 	return lookupIn(map[string][]*Func{name: overloads}, name, args)
 }
 
+// Choose picks the overload among overloads that a call of name with
+// arguments of types args resolves to, by the rules of LookupFunc, and
+// binds nothing: a user function's call then binds its parameters,
+// defaults included, with Func.Resolve, as PostgreSQL's func_get_detail
+// chooses and enforce_generic_type_consistency binds.
+func Choose(overloads []*Func, name string, args []T) (*Func, error) {
+	return choose(overloads, name, args)
+}
+
 // lookupIn is LookupFunc over the overloads of one registry.
 func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error) {
+	f, err := choose(reg[name], name, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	return resolved(f, args)
+}
+
+// choose is Choose.
+func choose(overloads []*Func, name string, args []T) (*Func, error) {
 	var cands []*Func
-	for _, f := range reg[name] {
+	for _, f := range overloads {
 		params := f.params(len(args))
 		if params == nil {
 			continue
@@ -166,7 +184,7 @@ func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error)
 			}
 		}
 		if exact {
-			return resolved(f, args)
+			return f, nil
 		}
 		if ok {
 			cands = append(cands, f)
@@ -175,12 +193,12 @@ func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error)
 	best := selectCandidate(cands, args)
 	switch {
 	case len(best) == 1:
-		return resolved(best[0], args)
+		return best[0], nil
 	case len(best) > 1:
-		return nil, nil, pgerr.New(pgerr.AmbiguousFunction, "function %s is not unique", signature(name, args)).
+		return nil, pgerr.New(pgerr.AmbiguousFunction, "function %s is not unique", signature(name, args)).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
-	return nil, nil, errNoFunc(name, args)
+	return nil, errNoFunc(name, args)
 }
 
 // Resolve returns the types the arguments of a call of f, of types args,
@@ -353,6 +371,10 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 	}
 	return cands
 }
+
+// ParamsFor returns f's parameter types for n arguments (a variadic
+// one's last repeated), nil if f does not take n. The slice may be f's.
+func (f *Func) ParamsFor(n int) []uint32 { return f.params(n) }
 
 // params returns f's parameter types for n arguments, or nil if f does not
 // take n.

@@ -100,13 +100,29 @@ func isRangePoly(oid uint32) bool {
 // types args: it returns the parameter types with every polymorphic one
 // replaced by its actual type, or an error if the arguments disagree
 // (a *polyMismatch) or leave a family undetermined.
+//
+// An argument type may itself be polymorphic where CREATE AGGREGATE
+// checks its functions over its declared types: it binds only to the
+// same pseudo-type, tells nothing of its family's type, and a family
+// left undetermined by it stays polymorphic (PostgreSQL's allow_poly).
+// As in check_generic_type_consistency, an element pseudo-type
+// (anyelement) does not agree with an actual element type beside it.
 func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 	var elem uint32 // anyelement family's element type
 	elemFrom := -1  // the argument that gave it
 	var compat []T  // anycompatible family's known element types
 	hasElem, hasCompat := false, false
+	polyIn := map[byte]bool{}     // families with a polymorphic argument
+	polyElemIn := map[byte]bool{} // ... of an element pseudo-type
 	for i, p := range params {
 		fam, isArr := polyFamily(p)
+		if fam != 0 && IsPolymorphic(args[i].OID) {
+			if args[i].OID != p {
+				return nil, mismatch("argument of type %s does not bind to %s", TypeName(args[i].OID), TypeName(p))
+			}
+			polyIn[fam], polyElemIn[fam] = true, polyElemIn[fam] || !isArr
+			continue
+		}
 		if fam == 0 || args[i].OID == OIDUnknown {
 			if fam == 'e' {
 				hasElem = true
@@ -131,11 +147,14 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 			compat = append(compat, T{OID: e, Typmod: -1})
 		}
 	}
-	if hasElem && elem == 0 {
+	if polyElemIn['e'] && elem != 0 || polyElemIn['c'] && len(compat) > 0 {
+		return nil, mismatch("a polymorphic argument does not agree with an actual one")
+	}
+	if hasElem && elem == 0 && !polyIn['e'] {
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 	}
 	var common uint32
-	if hasCompat {
+	if hasCompat && (len(compat) > 0 || !polyIn['c']) {
 		c, ok := CommonType(compat)
 		if !ok {
 			for _, t := range compat {
@@ -162,6 +181,8 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		}
 		switch {
 		case fam == 0:
+		case e == 0:
+			// Undetermined but for polymorphic arguments: it stays so.
 		case isRangePoly(p):
 			// An unknown literal, but no range type to make of it.
 			return nil, mismatch("could not find range type for data type %s", TypeName(e))
@@ -228,7 +249,7 @@ func polyResult(ret uint32, params []uint32, args []T) T {
 	rfam, rArr := polyFamily(ret)
 	for i, p := range params {
 		fam, isArr := polyFamily(p)
-		if fam != rfam || i >= len(args) {
+		if fam != rfam || i >= len(args) || IsPolymorphic(args[i].OID) {
 			continue
 		}
 		e := args[i]
