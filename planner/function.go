@@ -56,6 +56,9 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
 				return "", pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").
 					WithHint("Use DROP FUNCTION %s first.", functionSignature(old))
 			}
+			if err := checkReplacement(old, def); err != nil {
+				return "", err
+			}
 			def.Comment = old.Comment
 		}
 		if check := a.s.vars["check_function_bodies"]; check != "off" {
@@ -75,6 +78,45 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
 		a.s.planGen++ // plans calling the old definition are made again
 		return tag, nil
 	}, nil
+}
+
+// checkReplacement refuses, as PostgreSQL's ProcedureCreate does, a
+// CREATE OR REPLACE that would break calls of the function it replaces:
+// one that renames an input parameter or drops a default.
+func checkReplacement(old, def *versioning.Function) error {
+	drop := "DROP FUNCTION"
+	if old.Kind == 'p' {
+		drop = "DROP PROCEDURE"
+	}
+	var oldIn, newIn []versioning.FuncArg
+	for _, arg := range old.Args {
+		if arg.IsInput() {
+			oldIn = append(oldIn, arg)
+		}
+	}
+	for _, arg := range def.Args {
+		if arg.IsInput() {
+			newIn = append(newIn, arg)
+		}
+	}
+	oldDefaults, newDefaults := 0, 0
+	for i, arg := range oldIn {
+		if arg.Default != "" {
+			oldDefaults++
+		}
+		if newIn[i].Default != "" {
+			newDefaults++
+		}
+		if arg.Name != "" && newIn[i].Name != arg.Name {
+			return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change name of input parameter %q", arg.Name).
+				WithHint("Use %s %s first.", drop, functionSignature(old))
+		}
+	}
+	if newDefaults < oldDefaults {
+		return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot remove parameter defaults from existing function").
+			WithHint("Use %s %s first.", drop, functionSignature(old))
+	}
+	return nil
 }
 
 // functionDef builds the record CREATE FUNCTION describes.
@@ -104,7 +146,17 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 		case pg.FunctionParameterMode_FUNC_PARAM_TABLE:
 			arg.Mode = 't'
 		}
+		for _, prev := range def.Args {
+			// The same name for two inputs or two outputs; an input and
+			// an output may share one.
+			if arg.Name != "" && prev.Name == arg.Name && (prev.IsInput() && arg.IsInput() || prev.IsOutput() && arg.IsOutput()) {
+				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "parameter name %q used more than once", arg.Name)
+			}
+		}
 		if p.Defexpr != nil {
+			if !arg.IsInput() {
+				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "only input parameters can have default values")
+			}
 			if arg.Default, err = deparseExpr(p.Defexpr); err != nil {
 				return nil, err
 			}
@@ -499,34 +551,15 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 }
 
 // resolveAmong resolves a call of name, its arguments analyzed, among
-// the user functions cands.
+// the user functions cands, as PostgreSQL's func_get_detail does: each
+// candidate the call fits is compared over the call's own arguments
+// (positional, then named, in the call's order; a VARIADIC parameter's
+// element type repeated for the arguments it gathers), defaults aside;
+// candidates that compare alike are one, of the earlier schema of the
+// search path, else the one that is not variadic, else ambiguous. The
+// chosen function's parameters are then bound to the arguments,
+// defaults included (exec.Func.Resolve).
 func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, positional []exec.Expr, namedOrder []string, namedExprs map[string]exec.Expr, variadic bool, loc int32, procedure bool) (*resolvedCall, error) {
-	var err error
-	// Each candidate the call fits becomes an overload over the full
-	// argument list, defaults as constants of their types.
-	var overloads []*exec.Func
-	slots := map[*exec.Func][]exec.Expr{}
-	defaulted := map[*exec.Func][]bool{}
-	defs := map[*exec.Func]*versioning.Function{}
-	for _, fn := range cands {
-		fit, err := a.fitCall(fn, positional, namedExprs, variadic)
-		if err != nil {
-			return nil, err
-		}
-		if fit == nil {
-			continue
-		}
-		ef := &exec.Func{Name: name, Args: fn.InputTypes(), Ret: fn.Returns}
-		if fit.unpacked {
-			// VARIADIC anyarray: each argument it gathers is an
-			// anyelement of the call, resolved with the others.
-			ef.Args = slices.Clone(ef.Args)
-			ef.Args[len(ef.Args)-1] = variadicElem(ef.Args[len(ef.Args)-1])
-			ef.Variadic = true
-		}
-		overloads = append(overloads, ef)
-		slots[ef], defaulted[ef], defs[ef] = fit.args, fit.defaulted, fn
-	}
 	var callTypes []exec.T
 	for _, e := range positional {
 		callTypes = append(callTypes, e.Type())
@@ -538,99 +571,101 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	if procedure {
 		what = "procedure"
 	}
-	if len(overloads) == 0 && !procedure && len(cands) == 0 {
+	callSig := func() string {
+		parts := make([]string, len(callTypes))
+		for i, t := range callTypes {
+			parts[i] = exec.TypeName(t.OID)
+			if i >= len(positional) {
+				parts[i] = namedOrder[i-len(positional)] + " => " + parts[i]
+			}
+		}
+		return name + "(" + strings.Join(parts, ", ") + ")"
+	}
+	type candidate struct {
+		def       *versioning.Function
+		fit       *callFit
+		f         *exec.Func // over the call's arguments
+		ambiguous bool
+	}
+	var list []*candidate
+	for _, fn := range cands {
+		fit, err := a.fitCall(fn, positional, namedOrder, namedExprs, variadic)
+		if err != nil {
+			return nil, err
+		}
+		if fit == nil {
+			continue
+		}
+		c := &candidate{def: fn, fit: fit, f: &exec.Func{Name: name, Args: fit.params, Variadic: fit.unpacked, Ret: fn.Returns}}
+		i := slices.IndexFunc(list, func(p *candidate) bool {
+			return slices.Equal(p.f.ParamsFor(len(callTypes)), c.f.ParamsFor(len(callTypes)))
+		})
+		if i < 0 {
+			list = append(list, c)
+			continue
+		}
+		switch prev := list[i]; {
+		case prev.def.Schema != fn.Schema:
+			// cands come in search path order: the earlier one wins.
+		case prev.f.Variadic && !c.f.Variadic:
+			list[i] = c
+		case !prev.f.Variadic && c.f.Variadic:
+		default:
+			prev.ambiguous = true
+		}
+	}
+	if len(list) == 0 && !procedure && len(cands) == 0 {
 		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "%s is a procedure", sigOf(name, callTypes)).
 			WithHint("To call a procedure, use CALL."), loc)
 	}
-	if len(overloads) == 0 {
-		return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
-			WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
+	overloads := make([]*exec.Func, len(list))
+	for i, c := range list {
+		overloads[i] = c.f
 	}
-	// Resolve over the full argument types of each fitting overload.
-	var best *exec.Func
-	var want []exec.T
-	notFound := func() error {
-		return withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
-			WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
+	notUnique := func() error {
+		return withPos(pgerr.New(pgerr.AmbiguousFunction, "%s %s is not unique", what, callSig()).
+			WithHint("Could not choose a best candidate %s. You might need to add explicit type casts.", what), loc)
 	}
-	if len(overloads) == 1 && exec.HasPolymorphic(overloads[0].Args) {
-		// The call's arguments choose the function (its defaults, as
-		// unknowns, do not), then all bind its polymorphic parameters
-		// to actual types, or fail with PostgreSQL's error.
-		best = overloads[0]
-		types := make([]exec.T, len(slots[best]))
-		given := make([]exec.T, len(slots[best]))
-		for i, e := range slots[best] {
-			types[i], given[i] = e.Type(), e.Type()
-			if defaulted[best][i] {
-				given[i] = exec.TUnknown
-			}
+	best, err := exec.Choose(overloads, name, callTypes)
+	if err != nil {
+		switch pe, _ := err.(*pgerr.Error); {
+		case pe != nil && pe.Code == pgerr.UndefinedFunction:
+			return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, callSig()).
+				WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
+		case pe != nil && pe.Code == pgerr.AmbiguousFunction:
+			return nil, notUnique()
 		}
-		if _, _, err = exec.LookupIn(overloads, name, given); err != nil {
-			pe, ok := err.(*pgerr.Error)
-			if ok && pe.Code == pgerr.UndefinedFunction {
-				return nil, notFound()
-			}
-			if !ok || pe.Code != pgerr.DatatypeMismatch {
-				return nil, err
-			}
-			// Types the call leaves undetermined: its defaults may
-			// tell them (Resolve).
-		}
-		if want, err = best.Resolve(types); err != nil {
-			return nil, err
-		}
-	} else if len(overloads) == 1 {
-		best = overloads[0]
-		for _, t := range best.Args {
-			want = append(want, exec.T{OID: t, Typmod: -1})
-		}
-		for i, e := range slots[best] {
-			if !exec.CanCoerce(e.Type().OID, best.Args[i]) && e.Type().OID != best.Args[i] {
-				return nil, notFound()
-			}
-		}
-	} else {
-		types := make([]exec.T, len(slots[overloads[0]]))
-		for i, e := range slots[overloads[0]] {
-			types[i] = e.Type()
-		}
-		var same []*exec.Func
-		for _, o := range overloads {
-			if len(o.Args) == len(types) || o.Variadic && len(types) >= len(o.Args) {
-				same = append(same, o)
-			}
-		}
-		best, want, err = exec.LookupIn(same, name, types)
-		if err != nil {
-			pe := err.(*pgerr.Error)
-			if pe.Code != pgerr.UndefinedFunction && pe.Code != pgerr.AmbiguousFunction {
-				return nil, pe // polymorphic arguments left undetermined
-			}
-			pe.Message = strings.Replace(pe.Message, "function", what, 1)
-			return nil, withPos(pe, loc)
-		}
-		if exec.HasPolymorphic(best.Args) {
-			// Bound by its own arguments, defaults included.
-			types := make([]exec.T, len(slots[best]))
-			for i, e := range slots[best] {
-				types[i] = e.Type()
-			}
-			if want, err = best.Resolve(types); err != nil {
-				return nil, err
-			}
-		}
+		return nil, err
 	}
-	args := slots[best]
+	c := list[slices.Index(overloads, best)]
+	if c.ambiguous {
+		return nil, notUnique()
+	}
+	// Bind the parameters to all the arguments, defaults included.
+	inputs := c.def.InputTypes()
+	bind := &exec.Func{Name: name, Args: inputs, Variadic: c.fit.unpacked}
+	if c.fit.unpacked {
+		bind.Args = slices.Clone(inputs)
+		bind.Args[len(inputs)-1] = c.f.Args[len(inputs)-1]
+	}
+	args := c.fit.args
+	types := make([]exec.T, len(args))
+	for i, e := range args {
+		types[i] = e.Type()
+	}
+	want, err := bind.Resolve(types)
+	if err != nil {
+		return nil, err
+	}
 	for i, e := range args {
 		if args[i], err = a.coerce(e, want[i], "", loc); err != nil {
 			return nil, err
 		}
 	}
-	if best.Variadic {
-		// Gather VARIADIC anyarray's arguments into an array of the
-		// element type they resolved to.
-		k := len(best.Args) - 1
+	if c.fit.unpacked {
+		// Gather the VARIADIC parameter's arguments into an array of
+		// their (resolved) element type.
+		k := len(inputs) - 1
 		arrT := exec.ArrayType(want[k])
 		if arrT.OID == 0 {
 			return nil, pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", exec.TypeName(want[k].OID))
@@ -638,40 +673,45 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		args = append(args[:k:k], &exec.ArrayExpr{Elems: slices.Clone(args[k:]), T: arrT})
 		want = append(want[:k:k], arrT)
 	}
-	def := defs[best]
-	r, err := a.s.routineFor(def, want)
+	r, err := a.s.routineFor(c.def, want)
 	if err != nil {
 		return nil, err
 	}
-	return &resolvedCall{def: def, r: r, args: args}, nil
+	return &resolvedCall{def: c.def, r: r, args: args}, nil
 }
 
 // variadicElem is the parameter type each argument gathered by a
-// polymorphic VARIADIC parameter of type arr binds to.
+// VARIADIC parameter of type arr binds to: its element type, anyelement
+// for anyarray, anycompatible for anycompatiblearray.
 func variadicElem(arr uint32) uint32 {
-	if arr == exec.OIDAnyCompatibleArray {
+	switch arr {
+	case exec.OIDAnyArray:
+		return exec.OIDAnyElement
+	case exec.OIDAnyCompatibleArray:
 		return exec.OIDAnyCompatible
 	}
-	return exec.OIDAnyElement
+	return exec.ElemType(exec.T{OID: arr, Typmod: -1}).OID
 }
 
 // callFit is how a call's arguments fill a function's input slots.
 type callFit struct {
+	// args fill the input slots; a VARIADIC parameter's arguments, when
+	// unpacked, fill the last ones, from the parameter's on.
 	args []exec.Expr
-	// defaulted marks the slots a default filled.
-	defaulted []bool
-	// unpacked: the arguments of a polymorphic VARIADIC parameter are
-	// the last slots, from the parameter's on, not yet gathered: their
-	// types decide the array's, which the call's resolution tells.
 	unpacked bool
+	// params are the parameter types of the call's own arguments, in
+	// the call's order (positional, then named); when unpacked, the
+	// VARIADIC parameter's element type last, for each argument it
+	// gathers (as exec.Func.Variadic means).
+	params []uint32
 }
 
 // fitCall places a call's arguments in fn's input slots: positional ones
 // first, named ones by name, defaults for the rest; the positional ones
-// from that of a VARIADIC parameter on are gathered into its array,
-// unless the call passes the array itself (spread, f(VARIADIC arr)). It
-// returns nil when the call does not fit.
-func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, named map[string]exec.Expr, spread bool) (*callFit, error) {
+// from that of a VARIADIC parameter on are left to be gathered into its
+// array (unpacked), unless the call passes the array itself (spread,
+// f(VARIADIC arr)). It returns nil when the call does not fit.
+func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, namedOrder []string, named map[string]exec.Expr, spread bool) (*callFit, error) {
 	var inputs []versioning.FuncArg
 	for _, arg := range fn.Args {
 		if arg.IsInput() {
@@ -683,14 +723,16 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 			return nil, nil // VARIADIC arr fills the last slot
 		}
 		if !spread && len(named) == 0 && len(positional) >= n {
-			if exec.IsPolymorphic(inputs[n-1].Type) {
-				return &callFit{args: positional, defaulted: make([]bool, len(positional)), unpacked: true}, nil
-			}
-			arr, ok := a.packVariadic(inputs[n-1], positional[n-1:])
-			if !ok {
+			elem := variadicElem(inputs[n-1].Type)
+			if elem == 0 {
 				return nil, nil
 			}
-			positional = append(slices.Clip(positional[:n-1]), arr)
+			fit := &callFit{args: positional, unpacked: true}
+			for _, arg := range inputs[:n-1] {
+				fit.params = append(fit.params, arg.Type)
+			}
+			fit.params = append(fit.params, elem)
+			return fit, nil
 		}
 	} else if spread {
 		return nil, nil
@@ -698,14 +740,18 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 	if len(positional)+len(named) > len(inputs) {
 		return nil, nil
 	}
-	fit := &callFit{args: make([]exec.Expr, len(inputs)), defaulted: make([]bool, len(inputs))}
+	fit := &callFit{args: make([]exec.Expr, len(inputs))}
 	copy(fit.args, positional)
-	for nm, e := range named {
+	for i := range positional {
+		fit.params = append(fit.params, inputs[i].Type)
+	}
+	for _, nm := range namedOrder {
 		i := slices.IndexFunc(inputs, func(arg versioning.FuncArg) bool { return arg.Name == nm })
 		if i < 0 || fit.args[i] != nil {
 			return nil, nil
 		}
-		fit.args[i] = e
+		fit.args[i] = named[nm]
+		fit.params = append(fit.params, inputs[i].Type)
 	}
 	for i := range fit.args {
 		if fit.args[i] != nil {
@@ -722,7 +768,6 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 		if err != nil {
 			return nil, err
 		}
-		fit.defaulted[i] = true
 		if exec.IsPolymorphic(inputs[i].Type) {
 			// A default of a polymorphic parameter keeps its own type
 			// and takes part in binding the call's actual types, as
@@ -730,34 +775,21 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 			fit.args[i] = e
 			continue
 		}
-		if fit.args[i], err = a.coerce(e, exec.T{OID: inputs[i].Type, Typmod: -1}, "", -1); err != nil {
+		// PostgreSQL converts a default to its parameter's type at
+		// CREATE FUNCTION, as an assignment does.
+		t := exec.T{OID: inputs[i].Type, Typmod: -1}
+		conv, ok, err := a.assignCast(e, t, -1)
+		if err != nil {
 			return nil, err
 		}
+		if !ok {
+			if conv, err = a.coerce(e, t, "", -1); err != nil {
+				return nil, err
+			}
+		}
+		fit.args[i] = conv
 	}
 	return fit, nil
-}
-
-// packVariadic gathers the arguments a call gives a VARIADIC parameter
-// into an array of its element type. ok is false when they do not
-// convert to it.
-func (a *analyzer) packVariadic(param versioning.FuncArg, args []exec.Expr) (exec.Expr, bool) {
-	elem := exec.ElemType(exec.T{OID: param.Type, Typmod: -1})
-	arrT := exec.ArrayType(elem)
-	if elem.OID == 0 || arrT.OID == 0 {
-		return nil, false
-	}
-	elems := make([]exec.Expr, len(args))
-	for i, e := range args {
-		if !exec.CanCoerce(e.Type().OID, elem.OID) && e.Type().OID != elem.OID {
-			return nil, false
-		}
-		c, err := a.coerce(e, elem, "", -1)
-		if err != nil {
-			return nil, false
-		}
-		elems[i] = c
-	}
-	return &exec.ArrayExpr{Elems: elems, T: arrT}, true
 }
 
 // userFuncCall analyzes a call of a user function in an expression: a
@@ -862,14 +894,21 @@ func (a *analyzer) userSRFListCall(f *pg.FuncCall, rc *resolvedCall) (exec.Expr,
 }
 
 // userFuncScan plans a user function in FROM: its rows, or its one row
-// of OUT arguments, or its one value.
-func (a *analyzer) userFuncScan(fc *pg.FuncCall, sc *scope) (*exec.FuncScan, bool, error) {
+// of OUT arguments, or its one value. A function of one column names it
+// colName (its alias, or its name), unless it is a named OUT argument,
+// as PostgreSQL's chooseScalarFunctionAlias does.
+func (a *analyzer) userFuncScan(fc *pg.FuncCall, sc *scope, colName string) (*exec.FuncScan, bool, error) {
 	rc, ok, err := a.resolveUserCall(fc, sc, false)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
 	fn := a.userSRF(rc)
-	return &exec.FuncScan{Fn: fn, Args: rc.args, Cols: slices.Clone(fn.Cols)}, true, nil
+	fs := &exec.FuncScan{Fn: fn, Args: rc.args, Cols: slices.Clone(fn.Cols)}
+	named := slices.ContainsFunc(rc.def.Args, func(arg versioning.FuncArg) bool { return arg.IsOutput() && arg.Name != "" })
+	if len(fs.Cols) == 1 && !named {
+		fs.Cols[0].Name = colName
+	}
+	return fs, true, nil
 }
 
 // callStmt runs CALL procedure(args).
