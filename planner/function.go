@@ -811,39 +811,32 @@ func (a *analyzer) userFuncCall(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 func (a *analyzer) userScalarCall(rc *resolvedCall) exec.Expr {
 	s, r := a.s, rc.r
 	t := exec.T{OID: r.def.Returns, Typmod: -1} // a polymorphic one's actual type
+	record := t.OID == exec.OIDRecord && len(r.cols) > 1
+	var types []exec.T
+	var names []string
+	if record {
+		// The row of its OUT arguments: a record of the session's
+		// record type of their columns, so that (f(...)).col and
+		// (f(...)).* find them.
+		t.Typmod = a.s.records.of(r.cols)
+		for _, c := range r.cols {
+			types, names = append(types, c.T), append(names, c.Name)
+		}
+	}
 	fn := func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
 		out, err := s.call(env, r, args, nil)
 		if err != nil {
 			return exec.Null, err
 		}
-		if t.OID == exec.OIDRecord && out.Row != nil {
-			return exec.DText(recordText(env, r.cols, out.Row)), nil
+		if record {
+			if out.Row == nil {
+				return exec.Null, nil
+			}
+			return exec.DRecord(&exec.Record{Type: exec.OIDRecord, Fields: slices.Clone(out.Row), Types: types, Names: names}), nil
 		}
 		return out.Value, nil
 	}
-	if t.OID == exec.OIDRecord {
-		t = exec.TText // a composite shows as its text, (a,b)
-	}
 	return &exec.Call{Name: rc.def.Name, Fn: fn, Args: rc.args, Strict: rc.def.Strict, T: t}
-}
-
-// recordText is a row's text as a record's output function writes it.
-func recordText(env *exec.Env, cols []exec.ResultColumn, row exec.Row) string {
-	b := []byte{'('}
-	for i, d := range row {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if d.IsNull() {
-			continue
-		}
-		s := string(exec.AppendText(nil, cols[i].T, d, env.Settings))
-		if s == "" || strings.ContainsAny(s, `(),"\ `) {
-			s = `"` + strings.NewReplacer(`"`, `""`, `\`, `\\`).Replace(s) + `"`
-		}
-		b = append(b, s...)
-	}
-	return string(append(b, ')'))
 }
 
 // userSRF returns the rows function of a set-returning (or composite)
