@@ -216,7 +216,12 @@ func (fr *frame) Lookup(qualifier, name string) (int, exec.T, bool) {
 		return dno << 16, fr.vals[dno].t, true
 	}
 	if dno := fr.find(name, true); dno >= 0 {
-		return dno << 16, exec.TRecord, true // a record as a whole: NEW, r
+		// A record as a whole: NEW, r; an argument of a composite type
+		// is of that type.
+		if t := fr.f.datums[dno].t; isComposite(t) {
+			return dno << 16, t, true
+		}
+		return dno << 16, exec.TRecord, true
 	}
 	if fr.call.Trigger != nil {
 		for i, tv := range triggerVars {
@@ -285,8 +290,16 @@ func (fr *frame) Value(ref int) (exec.Datum, exec.T) {
 		}
 		return v.row[field-1], c.T
 	}
-	if fr.f.datums[ref>>16].record {
-		return v.record(), exec.TRecord
+	if d := fr.f.datums[ref>>16]; d.record {
+		r := v.record()
+		if isComposite(d.t) {
+			// An argument of a composite type is of that type.
+			if !r.IsNull() {
+				r.Record().Type = d.t.OID
+			}
+			return r, d.t
+		}
+		return r, exec.TRecord
 	}
 	return v.d, v.t
 }
