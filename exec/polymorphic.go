@@ -243,6 +243,7 @@ func notAlike(p1 uint32, a1 T, p2 uint32, a2 T) error {
 	}
 	return mismatch(`arguments declared "anyelement" are not all alike`).withDetail(a1, a2)
 }
+
 // polyResult returns the actual type of a polymorphic result ret, given
 // the declared params and the resolved argument types.
 func polyResult(ret uint32, params []uint32, args []T) T {

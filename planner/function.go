@@ -696,8 +696,9 @@ func variadicElem(arr uint32) uint32 {
 // callFit is how a call's arguments fill a function's input slots.
 type callFit struct {
 	// args fill the input slots; a VARIADIC parameter's arguments, when
-	// unpacked, fill the last ones, from the parameter's on.
-	args []exec.Expr
+	// unpacked (not yet gathered into its array), fill the last ones,
+	// from the parameter's on.
+	args     []exec.Expr
 	unpacked bool
 	// params are the parameter types of the call's own arguments, in
 	// the call's order (positional, then named); when unpacked, the

@@ -466,8 +466,12 @@ func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars
 		return false
 	}
 	if b.vars != nil {
+		// Each name must still find the same variable, of the same type:
+		// a record variable assigned a row of another shape has other
+		// fields.
 		for i, ref := range b.vars.refs {
-			if _, t := vars.Value(ref); t != b.vars.types[i] {
+			n := b.vars.names[i]
+			if r, t, ok := vars.Lookup(n[0], n[1]); !ok || r != ref || t != b.vars.types[i] {
 				return false
 			}
 		}
@@ -504,6 +508,7 @@ type varScope struct {
 	base  int
 	refs  []int
 	types []exec.T
+	names [][2]string // the qualifier and name each ref was found by
 	index map[int]int
 }
 
@@ -516,6 +521,7 @@ func (v *varScope) param(a *analyzer, qualifier, name string) (exec.Expr, bool) 
 	if !seen {
 		idx = v.base + len(v.refs)
 		v.refs = append(v.refs, ref)
+		v.names = append(v.names, [2]string{qualifier, name})
 		v.types = append(v.types, t)
 		v.index[ref] = idx
 	}
