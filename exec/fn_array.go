@@ -63,6 +63,20 @@ func init() {
 		fixed("array_positions", []uint32{CA, CE}, OIDInt4Array, false, arrayPositions),
 		fixed("array_remove", []uint32{CA, CE}, CA, false, arrayRemove),
 		fixed("array_replace", []uint32{CA, CE, CE}, CA, false, arrayReplace),
+		// array_larger and array_smaller, the support functions of
+		// max and min over arrays, return the second of equal arrays.
+		fixed("array_larger", []uint32{AA, AA}, AA, true, func(_ *Env, a []Datum) (Datum, error) {
+			if Compare(a[0], a[1]) > 0 {
+				return a[0], nil
+			}
+			return a[1], nil
+		}),
+		fixed("array_smaller", []uint32{AA, AA}, AA, true, func(_ *Env, a []Datum) (Datum, error) {
+			if Compare(a[0], a[1]) < 0 {
+				return a[0], nil
+			}
+			return a[1], nil
+		}),
 		fixed("@>", []uint32{AA, AA}, OIDBool, true, func(_ *Env, a []Datum) (Datum, error) {
 			return DBool(arrayContains(a[1].Array(), a[0].Array(), true)), nil
 		}),

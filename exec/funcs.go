@@ -143,10 +143,28 @@ func LookupIn(overloads []*Func, name string, args []T) (*Func, []T, error) {
 	return lookupIn(map[string][]*Func{name: overloads}, name, args)
 }
 
+// Choose picks the overload among overloads that a call of name with
+// arguments of types args resolves to, by the rules of LookupFunc, and
+// binds nothing: a user function's call then binds its parameters,
+// defaults included, with Func.Resolve, as PostgreSQL's func_get_detail
+// chooses and enforce_generic_type_consistency binds.
+func Choose(overloads []*Func, name string, args []T) (*Func, error) {
+	return choose(overloads, name, args)
+}
+
 // lookupIn is LookupFunc over the overloads of one registry.
 func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error) {
+	f, err := choose(reg[name], name, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	return resolved(f, args)
+}
+
+// choose is Choose.
+func choose(overloads []*Func, name string, args []T) (*Func, error) {
 	var cands []*Func
-	for _, f := range reg[name] {
+	for _, f := range overloads {
 		params := f.params(len(args))
 		if params == nil {
 			continue
@@ -160,13 +178,13 @@ func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error)
 				ok = false
 			}
 		}
-		if ok && hasPoly(params) {
-			if _, err := resolvePoly(params, args); err == errPolyMismatch {
+		if ok && HasPolymorphic(params) {
+			if _, err := resolvePoly(params, args); isPolyMismatch(err) {
 				ok = false
 			}
 		}
 		if exact {
-			return resolved(f, args)
+			return f, nil
 		}
 		if ok {
 			cands = append(cands, f)
@@ -175,19 +193,32 @@ func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error)
 	best := selectCandidate(cands, args)
 	switch {
 	case len(best) == 1:
-		return resolved(best[0], args)
+		return best[0], nil
 	case len(best) > 1:
-		return nil, nil, pgerr.New(pgerr.AmbiguousFunction, "function %s is not unique", signature(name, args)).
+		return nil, pgerr.New(pgerr.AmbiguousFunction, "function %s is not unique", signature(name, args)).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
-	return nil, nil, errNoFunc(name, args)
+	return nil, errNoFunc(name, args)
+}
+
+// Resolve returns the types the arguments of a call of f, of types args,
+// convert to: its polymorphic parameters bound to actual types. It is
+// how a user function's call binds them once chosen (LookupIn), with
+// the arguments its defaults add, which do not take part in the choice:
+// arguments that disagree fail with PostgreSQL's error.
+func (f *Func) Resolve(args []T) ([]T, error) {
+	_, out, err := resolved(f, args)
+	if m, ok := err.(*polyMismatch); ok {
+		return nil, m.err
+	}
+	return out, err
 }
 
 // resolved returns f and the types the arguments of a call of f convert
 // to, its polymorphic parameters bound to actual types.
 func resolved(f *Func, args []T) (*Func, []T, error) {
 	params := f.params(len(args))
-	if hasPoly(params) {
+	if HasPolymorphic(params) {
 		var err error
 		if params, err = resolvePoly(params, args); err != nil {
 			return nil, nil, err
@@ -326,9 +357,9 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 					break
 				}
 			}
-			if ok && hasPoly(params) {
+			if ok && HasPolymorphic(params) {
 				_, err := resolvePoly(params, assumed)
-				ok = err != errPolyMismatch
+				ok = !isPolyMismatch(err)
 			}
 			if ok {
 				out = append(out, f)
@@ -340,6 +371,10 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 	}
 	return cands
 }
+
+// ParamsFor returns f's parameter types for n arguments (a variadic
+// one's last repeated), nil if f does not take n. The slice may be f's.
+func (f *Func) ParamsFor(n int) []uint32 { return f.params(n) }
 
 // params returns f's parameter types for n arguments, or nil if f does not
 // take n.

@@ -146,7 +146,19 @@ func FormatTypeIn(st *Settings, oid uint32, typmod int32) string {
 	if name, ok := userTypeName(st, oid); ok {
 		return name
 	}
+	if name, ok := PseudoTypeName(oid); ok {
+		return name
+	}
 	return types.FormatType(types.Oid(oid), typmod)
+}
+
+// PseudoTypeName names "any" and the polymorphic pseudo-types, which
+// package types, a catalog of the types of values, does not have.
+func PseudoTypeName(oid uint32) (string, bool) {
+	if oid != OIDAny && !IsPolymorphic(oid) {
+		return "", false
+	}
+	return typeNames[oid], true
 }
 
 func userTypeName(st *Settings, oid uint32) (string, bool) {

@@ -14,13 +14,22 @@ import "github.com/prollypg/prollypg/exec/pgerr"
 //	    CASE or UNION would; all-unknown arguments resolve as text.
 //
 // A polymorphic result type is the family's element type, or its array.
+//
+// The range members of the families (anyrange, anymultirange,
+// anycompatiblerange, anycompatiblemultirange) can be declared, so that
+// functions naming them are created, shown and dropped as in PostgreSQL,
+// but there are no range types yet: no argument binds to them.
 const (
-	OIDAnyArray              uint32 = 2277
-	OIDAnyNonArray           uint32 = 2776
-	OIDAnyCompatible         uint32 = 5077
-	OIDAnyCompatibleArray    uint32 = 5078
-	OIDAnyCompatibleNonArray uint32 = 5079
-	OIDAnyEnum               uint32 = 3500 // anyelement that must be an enum
+	OIDAnyArray                uint32 = 2277
+	OIDAnyNonArray             uint32 = 2776
+	OIDAnyCompatible           uint32 = 5077
+	OIDAnyCompatibleArray      uint32 = 5078
+	OIDAnyCompatibleNonArray   uint32 = 5079
+	OIDAnyEnum                 uint32 = 3500 // anyelement that must be an enum
+	OIDAnyRange                uint32 = 3831
+	OIDAnyMultiRange           uint32 = 4537
+	OIDAnyCompatibleRange      uint32 = 5080
+	OIDAnyCompatibleMultiRange uint32 = 4538
 )
 
 func init() {
@@ -30,6 +39,10 @@ func init() {
 	typeNames[OIDAnyCompatibleArray] = "anycompatiblearray"
 	typeNames[OIDAnyCompatibleNonArray] = "anycompatiblenonarray"
 	typeNames[OIDAnyEnum] = "anyenum"
+	typeNames[OIDAnyRange] = "anyrange"
+	typeNames[OIDAnyMultiRange] = "anymultirange"
+	typeNames[OIDAnyCompatibleRange] = "anycompatiblerange"
+	typeNames[OIDAnyCompatibleMultiRange] = "anycompatiblemultirange"
 }
 
 // polyFamily tells whether oid is a polymorphic pseudo-type: the family
@@ -37,11 +50,11 @@ func init() {
 // an array.
 func polyFamily(oid uint32) (family byte, array bool) {
 	switch oid {
-	case OIDAnyElement, OIDAnyNonArray, OIDAnyEnum:
+	case OIDAnyElement, OIDAnyNonArray, OIDAnyEnum, OIDAnyRange, OIDAnyMultiRange:
 		return 'e', false
 	case OIDAnyArray:
 		return 'e', true
-	case OIDAnyCompatible, OIDAnyCompatibleNonArray:
+	case OIDAnyCompatible, OIDAnyCompatibleNonArray, OIDAnyCompatibleRange, OIDAnyCompatibleMultiRange:
 		return 'c', false
 	case OIDAnyCompatibleArray:
 		return 'c', true
@@ -68,20 +81,48 @@ func polyAccepts(arg, param uint32) bool {
 		return !IsArrayType(arg)
 	case OIDAnyEnum:
 		return KindOf(arg) == KindEnum
+	case OIDAnyRange, OIDAnyMultiRange, OIDAnyCompatibleRange, OIDAnyCompatibleMultiRange:
+		return false // no range types yet
 	}
 	return true
 }
 
+// isRangePoly reports whether oid is a range member of a family.
+func isRangePoly(oid uint32) bool {
+	switch oid {
+	case OIDAnyRange, OIDAnyMultiRange, OIDAnyCompatibleRange, OIDAnyCompatibleMultiRange:
+		return true
+	}
+	return false
+}
+
 // resolvePoly binds the polymorphic parameters of params to the argument
 // types args: it returns the parameter types with every polymorphic one
-// replaced by its actual type, or an error if the arguments disagree or
-// leave a family undetermined.
+// replaced by its actual type, or an error if the arguments disagree
+// (a *polyMismatch) or leave a family undetermined.
+//
+// An argument type may itself be polymorphic where CREATE AGGREGATE
+// checks its functions over its declared types: it binds only to the
+// same pseudo-type, tells nothing of its family's type, and a family
+// left undetermined by it stays polymorphic (PostgreSQL's allow_poly).
+// As in check_generic_type_consistency, an element pseudo-type
+// (anyelement) does not agree with an actual element type beside it.
 func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 	var elem uint32 // anyelement family's element type
+	elemFrom := -1  // the argument that gave it
 	var compat []T  // anycompatible family's known element types
 	hasElem, hasCompat := false, false
+	polyIn := map[byte]bool{}     // families with a polymorphic argument
+	polyElemIn := map[byte]bool{} // ... of an element pseudo-type
 	for i, p := range params {
 		fam, isArr := polyFamily(p)
+		if fam != 0 && IsPolymorphic(args[i].OID) {
+			if args[i].OID != p {
+				return nil, mismatch("argument of type %s does not bind to %s", TypeName(args[i].OID), TypeName(p))
+			}
+			polyIn[fam], polyElemIn[fam] = true, polyElemIn[fam] || !isArr
+			continue
+		}
 		if fam == 0 || args[i].OID == OIDUnknown {
 			if fam == 'e' {
 				hasElem = true
@@ -98,26 +139,34 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		case 'e':
 			hasElem = true
 			if elem != 0 && elem != e {
-				return nil, errPolyMismatch
+				return nil, notAlike(params[elemFrom], args[elemFrom], p, args[i])
 			}
-			elem = e
+			elem, elemFrom = e, i
 		case 'c':
 			hasCompat = true
 			compat = append(compat, T{OID: e, Typmod: -1})
 		}
 	}
-	if hasElem && elem == 0 {
-		return nil, pgerr.New(pgerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
+	if polyElemIn['e'] && elem != 0 || polyElemIn['c'] && len(compat) > 0 {
+		return nil, mismatch("a polymorphic argument does not agree with an actual one")
+	}
+	if hasElem && elem == 0 && !polyIn['e'] {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 	}
 	var common uint32
-	if hasCompat {
+	if hasCompat && (len(compat) > 0 || !polyIn['c']) {
 		c, ok := CommonType(compat)
 		if !ok {
-			return nil, errPolyMismatch
+			for _, t := range compat {
+				if TypeCategory(t.OID) != TypeCategory(c.OID) {
+					return nil, mismatch("argument types %s and %s cannot be matched", TypeName(c.OID), TypeName(t.OID))
+				}
+			}
+			return nil, mismatch("arguments of anycompatible family cannot be cast to a common type")
 		}
 		for _, t := range compat {
 			if !CanCoerce(t.OID, c.OID) {
-				return nil, errPolyMismatch
+				return nil, mismatch("arguments of anycompatible family cannot be cast to a common type")
 			}
 		}
 		common = c.OID
@@ -132,15 +181,20 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		}
 		switch {
 		case fam == 0:
+		case e == 0:
+			// Undetermined but for polymorphic arguments: it stays so.
+		case isRangePoly(p):
+			// An unknown literal, but no range type to make of it.
+			return nil, mismatch("could not find range type for data type %s", TypeName(e))
 		case isArr:
 			a := ArrayType(T{OID: e}).OID
 			if a == 0 {
-				return nil, errPolyMismatch
+				return nil, mismatch("could not find array type for data type %s", TypeName(e))
 			}
 			out[i] = a
 		case p == OIDAnyNonArray || p == OIDAnyCompatibleNonArray:
 			if IsArrayType(e) {
-				return nil, errPolyMismatch
+				return nil, mismatch("type matched to %s is an array type: %s", TypeName(p), TypeName(e))
 			}
 			out[i] = e
 		default:
@@ -150,14 +204,45 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 	return out, nil
 }
 
-// errPolyMismatch marks arguments that cannot bind to a candidate's
-// polymorphic parameters; the candidate is then not applicable. It never
-// leaves the resolution (lookupIn reports the missing function instead).
-var errPolyMismatch error = polyMismatch{}
+// polyMismatch is arguments that cannot bind to a candidate's
+// polymorphic parameters, with PostgreSQL's error for it: in the
+// resolution the candidate is then not applicable (lookupIn reports the
+// missing function instead); Func.Resolve reports it.
+type polyMismatch struct{ err *pgerr.Error }
 
-type polyMismatch struct{}
+func (m *polyMismatch) Error() string { return m.err.Error() }
 
-func (polyMismatch) Error() string { return "polymorphic arguments do not match" }
+func mismatch(format string, args ...any) *polyMismatch {
+	return &polyMismatch{pgerr.New(pgerr.DatatypeMismatch, format, args...)}
+}
+
+// withDetail names the two types that disagree.
+func (m *polyMismatch) withDetail(a, b T) error {
+	m.err = m.err.WithDetail("%s versus %s", TypeName(a.OID), TypeName(b.OID))
+	return m
+}
+
+func isPolyMismatch(err error) bool {
+	_, ok := err.(*polyMismatch)
+	return ok
+}
+
+// notAlike is the mismatch of two arguments of the anyelement family
+// whose element types differ, as enforce_generic_type_consistency words
+// it.
+func notAlike(p1 uint32, a1 T, p2 uint32, a2 T) error {
+	arr1, arr2 := p1 == OIDAnyArray, p2 == OIDAnyArray
+	switch {
+	case arr1 && arr2:
+		return mismatch(`arguments declared "anyarray" are not all alike`).withDetail(a1, a2)
+	case arr1 || arr2:
+		if arr2 {
+			a1, a2 = a2, a1
+		}
+		return mismatch("argument declared anyarray is not consistent with argument declared anyelement").withDetail(a1, a2)
+	}
+	return mismatch(`arguments declared "anyelement" are not all alike`).withDetail(a1, a2)
+}
 
 // polyResult returns the actual type of a polymorphic result ret, given
 // the declared params and the resolved argument types.
@@ -165,7 +250,7 @@ func polyResult(ret uint32, params []uint32, args []T) T {
 	rfam, rArr := polyFamily(ret)
 	for i, p := range params {
 		fam, isArr := polyFamily(p)
-		if fam != rfam || i >= len(args) {
+		if fam != rfam || i >= len(args) || IsPolymorphic(args[i].OID) {
 			continue
 		}
 		e := args[i]
@@ -181,8 +266,8 @@ func polyResult(ret uint32, params []uint32, args []T) T {
 	return T{OID: ret, Typmod: -1}
 }
 
-// hasPoly reports whether any of params is polymorphic.
-func hasPoly(params []uint32) bool {
+// HasPolymorphic reports whether any of params is polymorphic.
+func HasPolymorphic(params []uint32) bool {
 	for _, p := range params {
 		if IsPolymorphic(p) {
 			return true
@@ -222,4 +307,48 @@ func CommonType(ts []T) (T, bool) {
 		return TText, true
 	}
 	return cand, true
+}
+
+// PolyType returns the actual type of declared, a result or OUT
+// argument type of a user function whose input types params were bound
+// to args (as LookupIn resolved them): declared itself unless it is
+// polymorphic.
+func PolyType(declared uint32, params []uint32, args []T) T {
+	if !IsPolymorphic(declared) {
+		return T{OID: declared, Typmod: -1}
+	}
+	return polyResult(declared, params, args)
+}
+
+// PolySignatureDetail is PostgreSQL's check_valid_polymorphic_signature:
+// a polymorphic result (or OUT argument) type ret needs an input of its
+// family to be deduced from; a range one, a range input. It returns the
+// DETAIL of the "cannot determine result data type" error (42P13), ""
+// when ret can be determined from inputs.
+func PolySignatureDetail(ret uint32, inputs []uint32) string {
+	fam, _ := polyFamily(ret)
+	if fam == 0 {
+		return ""
+	}
+	var want string
+	ok := func(p uint32) bool { f, _ := polyFamily(p); return f == fam }
+	switch {
+	case ret == OIDAnyRange || ret == OIDAnyMultiRange:
+		// Several range types can share an element type.
+		want = "anyrange or anymultirange"
+		ok = func(p uint32) bool { return p == OIDAnyRange || p == OIDAnyMultiRange }
+	case ret == OIDAnyCompatibleRange || ret == OIDAnyCompatibleMultiRange:
+		want = "anycompatiblerange or anycompatiblemultirange"
+		ok = func(p uint32) bool { return p == OIDAnyCompatibleRange || p == OIDAnyCompatibleMultiRange }
+	case fam == 'e':
+		want = "anyelement, anyarray, anynonarray, anyenum, anyrange, or anymultirange"
+	default:
+		want = "anycompatible, anycompatiblearray, anycompatiblenonarray, anycompatiblerange, or anycompatiblemultirange"
+	}
+	for _, p := range inputs {
+		if ok(p) {
+			return ""
+		}
+	}
+	return "A result of type " + TypeName(ret) + " requires at least one input of type " + want + "."
 }

@@ -109,6 +109,10 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 	if err != nil {
 		return nil, err
 	}
+	if detail := exec.PolySignatureDetail(stype.OID, def.InputTypes()); detail != "" {
+		// A call could not tell the state's actual type.
+		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "cannot determine transition data type").WithDetail("%s", detail)
+	}
 	agg := &versioning.Aggregate{SFunc: strings.Join(nameList(d.sfunc), "."), SType: stype.OID}
 	if d.finalfunc != nil {
 		agg.FinalFunc = strings.Join(nameList(d.finalfunc), ".")
@@ -117,8 +121,12 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 		agg.CombineFunc = strings.Join(nameList(d.combinefunc), ".")
 	}
 	if d.initcond != nil {
-		if _, err := exec.ParseText(stype, *d.initcond, a.s.settings()); err != nil {
-			return nil, err
+		// A polymorphic state's initial value is read as its type at a
+		// call.
+		if !exec.IsPolymorphic(stype.OID) {
+			if _, err := exec.ParseText(stype, *d.initcond, a.s.settings()); err != nil {
+				return nil, err
+			}
 		}
 		agg.InitCond, agg.HasInit = *d.initcond, true
 	}
@@ -134,6 +142,9 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 		return nil, err
 	}
 	def.Returns = ua.Ret.OID
+	if detail := exec.PolySignatureDetail(def.Returns, def.InputTypes()); detail != "" {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot determine result data type").WithDetail("%s", detail)
+	}
 	if agg.CombineFunc != "" {
 		if _, err := a.aggSupport(agg.CombineFunc, "combine", []exec.T{stype, stype}, stype); err != nil {
 			return nil, err
@@ -236,12 +247,15 @@ func (a *analyzer) aggregateArgs(args []*pg.Node) ([]versioning.FuncArg, error) 
 }
 
 // bindAggregate makes the aggregate def computable for arguments of
-// types args: its functions resolved, its initial state parsed.
+// types args: its functions resolved, its initial state parsed. A
+// polymorphic state type takes its actual type from args; CREATE
+// AGGREGATE checks the functions with the declared types as args, which
+// leave it polymorphic.
 func (a *analyzer) bindAggregate(def *versioning.Function, args []exec.T) (*exec.UserAgg, error) {
 	agg := def.Aggregate
-	stype := exec.T{OID: agg.SType, Typmod: -1}
+	stype := exec.PolyType(agg.SType, def.InputTypes(), args)
 	ua := &exec.UserAgg{Name: def.Name, Args: def.InputTypes(), Ret: stype}
-	if agg.HasInit {
+	if agg.HasInit && !exec.IsPolymorphic(stype.OID) {
 		d, err := exec.ParseText(stype, agg.InitCond, a.s.settings())
 		if err != nil {
 			return nil, err
@@ -343,10 +357,11 @@ func runtimeCoercion(name string, params []uint32, args []exec.T) error {
 }
 
 // binaryCoercible reports whether a value of type from is one of type to
-// without conversion.
+// without conversion: a polymorphic parameter takes the types it
+// accepts as they are.
 func binaryCoercible(from, to uint32) bool {
 	text := func(o uint32) bool { return o == exec.OIDText || o == exec.OIDVarchar }
-	return to == exec.OIDAny || text(from) && text(to)
+	return from == to || to == exec.OIDAny || text(from) && text(to) || exec.IsPolymorphic(to) && exec.CanCoerce(from, to)
 }
 
 // exprFn evaluates e over its arguments as the row.

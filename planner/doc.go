@@ -9,10 +9,14 @@
 // and their neighbours analyze queries; dml.go, merge.go and ddl.go the
 // changes (generated.go: stored generated columns, whose expressions
 // exec.Modify computes); catalog.go the system catalogs' names and
-// functions. User-defined
-// functions: function.go (CREATE FUNCTION, CALL, DO, resolving calls),
-// routine.go (running them; the PL/pgSQL interpreter is package
-// plpgsql), trigger.go (triggers, which exec.Modify fires). Version control:
+// functions. User-defined functions: function.go (CREATE FUNCTION, CALL,
+// DO, resolving calls as PostgreSQL's func_get_detail does, with exec's
+// rules for choosing an overload and binding polymorphic parameters),
+// routine.go (running them; a polymorphic function is compiled once per
+// set of actual argument types, so the plans of its body are made for
+// them; the PL/pgSQL interpreter is package plpgsql), aggregate.go
+// (CREATE AGGREGATE, polymorphic state types bound per call), trigger.go
+// (triggers, which exec.Modify fires). Version control:
 // dolt.go (the session's revision and the dolt_* functions that change
 // the repository), dolt_tables.go (system tables such as dolt_log and
 // table functions such as dolt_log(...), and time travel through

@@ -479,21 +479,28 @@ func (a *analyzer) coerce(e exec.Expr, t exec.T, what string, loc int32) (exec.E
 // assign converts e to a column's type for INSERT or UPDATE: PostgreSQL's
 // assignment casts, which also narrow numbers and cut or check lengths.
 func (a *analyzer) assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Expr, error) {
+	if out, ok, err := a.assignCast(e, t, loc); ok || err != nil {
+		return out, err
+	}
+	return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, exec.TypeName(t.OID), exec.TypeName(e.Type().OID)).
+		WithHint("You will need to rewrite or cast the expression."), loc)
+}
+
+// assignCast converts e to t by an assignment cast; ok is false when
+// there is none.
+func (a *analyzer) assignCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool, error) {
 	if row, ok := e.(*exec.RowExpr); ok && exec.KindOf(t.OID) == exec.KindRecord && t.OID != exec.OIDRecord {
-		return a.rowToComposite(row, t, false, loc)
+		out, err := a.rowToComposite(row, t, false, loc)
+		return out, true, err
 	}
 	et := e.Type()
-	if et.OID == exec.OIDUnknown || et == t {
-		return a.cast(e, t, false, loc)
+	if et.OID == exec.OIDUnknown || et == t ||
+		exec.NumericRank(et.OID) > 0 && exec.NumericRank(t.OID) > 0 || exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText ||
+		assignable(et.OID, t.OID) {
+		out, err := a.cast(e, t, false, loc)
+		return out, true, err
 	}
-	if exec.NumericRank(et.OID) > 0 && exec.NumericRank(t.OID) > 0 || exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText {
-		return a.cast(e, t, false, loc)
-	}
-	if assignable(et.OID, t.OID) {
-		return a.cast(e, t, false, loc)
-	}
-	return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, exec.TypeName(t.OID), exec.TypeName(et.OID)).
-		WithHint("You will need to rewrite or cast the expression."), loc)
+	return nil, false, nil
 }
 
 // cast converts e to t; explicit casts allow more conversions. A constant

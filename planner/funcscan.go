@@ -63,14 +63,11 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 			s.Cols = append(s.Cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
 		}
 		p = s
-	} else if fs, ok, err := a.userFuncScan(fc, sc); ok {
+	} else if fs, ok, err := a.userFuncScan(fc, sc, colName); ok {
 		if err != nil {
 			return nil, err
 		}
 		fs.Ordinality = rf.Ordinality
-		if len(fs.Cols) == 1 {
-			fs.Cols[0].Name = colName
-		}
 		if rf.Ordinality {
 			fs.Cols = append(fs.Cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
 		}

@@ -46,11 +46,7 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
 		}
 		if exists {
 			if !s.Replace {
-				what := "function"
-				if old.Kind == 'p' {
-					what = "procedure"
-				}
-				return "", pgerr.New(pgerr.DuplicateFunction, "%s %s already exists with same argument types", what, functionSignature(old))
+				return "", pgerr.New(pgerr.DuplicateFunction, "function %q already exists with same argument types", name)
 			}
 			if old.Kind != def.Kind {
 				return "", pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
@@ -60,10 +56,17 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
 				return "", pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").
 					WithHint("Use DROP FUNCTION %s first.", functionSignature(old))
 			}
+			if err := checkReplacement(old, def); err != nil {
+				return "", err
+			}
 			def.Comment = old.Comment
 		}
 		if check := a.s.vars["check_function_bodies"]; check != "off" {
-			if _, err := compileRoutine(a.s, def); err != nil {
+			body := def
+			if exec.HasPolymorphic(def.InputTypes()) {
+				body = specialize(def, validationTypes(def))
+			}
+			if _, err := compileRoutine(a.s, body, def); err != nil {
 				return "", err
 			}
 		}
@@ -75,6 +78,45 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
 		a.s.planGen++ // plans calling the old definition are made again
 		return tag, nil
 	}, nil
+}
+
+// checkReplacement refuses, as PostgreSQL's ProcedureCreate does, a
+// CREATE OR REPLACE that would break calls of the function it replaces:
+// one that renames an input parameter or drops a default.
+func checkReplacement(old, def *versioning.Function) error {
+	drop := "DROP FUNCTION"
+	if old.Kind == 'p' {
+		drop = "DROP PROCEDURE"
+	}
+	var oldIn, newIn []versioning.FuncArg
+	for _, arg := range old.Args {
+		if arg.IsInput() {
+			oldIn = append(oldIn, arg)
+		}
+	}
+	for _, arg := range def.Args {
+		if arg.IsInput() {
+			newIn = append(newIn, arg)
+		}
+	}
+	oldDefaults, newDefaults := 0, 0
+	for i, arg := range oldIn {
+		if arg.Default != "" {
+			oldDefaults++
+		}
+		if newIn[i].Default != "" {
+			newDefaults++
+		}
+		if arg.Name != "" && newIn[i].Name != arg.Name {
+			return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change name of input parameter %q", arg.Name).
+				WithHint("Use %s %s first.", drop, functionSignature(old))
+		}
+	}
+	if newDefaults < oldDefaults {
+		return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot remove parameter defaults from existing function").
+			WithHint("Use %s %s first.", drop, functionSignature(old))
+	}
+	return nil
 }
 
 // functionDef builds the record CREATE FUNCTION describes.
@@ -98,10 +140,23 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 			arg.Mode = 'b'
 		case pg.FunctionParameterMode_FUNC_PARAM_VARIADIC:
 			arg.Mode = 'v'
+			if t.OID != exec.OIDAnyArray && t.OID != exec.OIDAnyCompatibleArray && t.OID != exec.OIDAny && exec.ElemType(t).OID == 0 {
+				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "VARIADIC parameter must be an array")
+			}
 		case pg.FunctionParameterMode_FUNC_PARAM_TABLE:
 			arg.Mode = 't'
 		}
+		for _, prev := range def.Args {
+			// The same name for two inputs or two outputs; an input and
+			// an output may share one.
+			if arg.Name != "" && prev.Name == arg.Name && (prev.IsInput() && arg.IsInput() || prev.IsOutput() && arg.IsOutput()) {
+				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "parameter name %q used more than once", arg.Name)
+			}
+		}
 		if p.Defexpr != nil {
+			if !arg.IsInput() {
+				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "only input parameters can have default values")
+			}
 			if arg.Default, err = deparseExpr(p.Defexpr); err != nil {
 				return nil, err
 			}
@@ -176,7 +231,52 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 	if def.Returns == plpgsql.OIDTrigger && def.Language == "sql" {
 		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "SQL functions cannot return type trigger")
 	}
-	return def, nil
+	if err := checkPolySignature(def); err != nil {
+		return nil, err
+	}
+	return def, checkPseudoTypes(def)
+}
+
+// checkPolySignature fails, as PostgreSQL's ProcedureCreate does, when a
+// polymorphic result or OUT argument type has no input of its family to
+// take its actual type from at a call.
+func checkPolySignature(def *versioning.Function) error {
+	inputs := def.InputTypes()
+	outs := []uint32{def.Returns}
+	for _, arg := range def.Args {
+		if arg.IsOutput() {
+			outs = append(outs, arg.Type)
+		}
+	}
+	for _, t := range outs {
+		if detail := exec.PolySignatureDetail(t, inputs); detail != "" {
+			return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot determine result data type").WithDetail("%s", detail)
+		}
+	}
+	return nil
+}
+
+// checkPseudoTypes refuses the pseudo-types a language's validator
+// refuses (fmgr_sql_validator, plpgsql_validator): "any", which only C
+// functions can read, as an argument or result.
+func checkPseudoTypes(def *versioning.Function) error {
+	lang, code := "SQL", pgerr.InvalidFunctionDefinition
+	if def.Language == "plpgsql" {
+		lang, code = "PL/pgSQL", pgerr.FeatureNotSupported
+	}
+	if def.Returns == exec.OIDAny {
+		return pgerr.New(code, "%s functions cannot return type %s", lang, exec.TypeName(exec.OIDAny))
+	}
+	for _, arg := range def.Args {
+		if arg.Type != exec.OIDAny {
+			continue
+		}
+		if lang == "SQL" {
+			return pgerr.New(code, "SQL functions cannot have arguments of type %s", exec.TypeName(exec.OIDAny))
+		}
+		return pgerr.New(code, "PL/pgSQL functions cannot accept type %s", exec.TypeName(exec.OIDAny))
+	}
+	return nil
 }
 
 // atomicBody turns a SQL-standard body (BEGIN ATOMIC ... END, or RETURN
@@ -213,15 +313,32 @@ func atomicBody(n *pg.Node) (string, error) {
 	return strings.Join(parts, "; "), nil
 }
 
+// pseudoTypes are the pseudo-types an argument or result may be
+// declared with, by name: besides void, trigger and record, the
+// polymorphic ones, and "any" (which only C functions accept, as
+// checkPseudoTypes says).
+var pseudoTypes = map[string]uint32{
+	"void":                    exec.OIDVoid,
+	"trigger":                 plpgsql.OIDTrigger,
+	"record":                  exec.OIDRecord,
+	"any":                     exec.OIDAny,
+	"anyelement":              exec.OIDAnyElement,
+	"anyarray":                exec.OIDAnyArray,
+	"anynonarray":             exec.OIDAnyNonArray,
+	"anyenum":                 exec.OIDAnyEnum,
+	"anyrange":                exec.OIDAnyRange,
+	"anymultirange":           exec.OIDAnyMultiRange,
+	"anycompatible":           exec.OIDAnyCompatible,
+	"anycompatiblearray":      exec.OIDAnyCompatibleArray,
+	"anycompatiblenonarray":   exec.OIDAnyCompatibleNonArray,
+	"anycompatiblerange":      exec.OIDAnyCompatibleRange,
+	"anycompatiblemultirange": exec.OIDAnyCompatibleMultiRange,
+}
+
 // routineType resolves an argument or result type, pseudo-types included.
 func (a *analyzer) routineType(tn *pg.TypeName) (exec.T, error) {
-	switch strings.ToLower(opName(tn.Names)) {
-	case "void":
-		return exec.TVoid, nil
-	case "trigger":
-		return exec.T{OID: plpgsql.OIDTrigger, Typmod: -1}, nil
-	case "record":
-		return exec.T{OID: exec.OIDRecord, Typmod: -1}, nil
+	if oid, ok := pseudoTypes[strings.ToLower(opName(tn.Names))]; ok {
+		return exec.T{OID: oid, Typmod: -1}, nil
 	}
 	if tn.PctType {
 		return exec.T{}, pgerr.New(pgerr.FeatureNotSupported, "%%TYPE in function signatures is not supported yet")
@@ -434,32 +551,15 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 }
 
 // resolveAmong resolves a call of name, its arguments analyzed, among
-// the user functions cands.
+// the user functions cands, as PostgreSQL's func_get_detail does: each
+// candidate the call fits is compared over the call's own arguments
+// (positional, then named, in the call's order; a VARIADIC parameter's
+// element type repeated for the arguments it gathers), defaults aside;
+// candidates that compare alike are one, of the earlier schema of the
+// search path, else the one that is not variadic, else ambiguous. The
+// chosen function's parameters are then bound to the arguments,
+// defaults included (exec.Func.Resolve).
 func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, positional []exec.Expr, namedOrder []string, namedExprs map[string]exec.Expr, variadic bool, loc int32, procedure bool) (*resolvedCall, error) {
-	var err error
-	// Each candidate the call fits becomes an overload over the full
-	// argument list, defaults as constants of their types.
-	var overloads []*exec.Func
-	slots := map[*exec.Func][]exec.Expr{}
-	defs := map[*exec.Func]*versioning.Function{}
-	for _, fn := range cands {
-		full, ok, err := a.fitCall(fn, positional, namedExprs, variadic)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		var argTypes []uint32
-		for _, arg := range fn.Args {
-			if arg.IsInput() {
-				argTypes = append(argTypes, arg.Type)
-			}
-		}
-		ef := &exec.Func{Name: name, Args: argTypes, Ret: fn.Returns}
-		overloads = append(overloads, ef)
-		slots[ef], defs[ef] = full, fn
-	}
 	var callTypes []exec.T
 	for _, e := range positional {
 		callTypes = append(callTypes, e.Type())
@@ -471,66 +571,148 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	if procedure {
 		what = "procedure"
 	}
-	if len(overloads) == 0 && !procedure && len(cands) == 0 {
+	callSig := func() string {
+		parts := make([]string, len(callTypes))
+		for i, t := range callTypes {
+			parts[i] = exec.TypeName(t.OID)
+			if i >= len(positional) {
+				parts[i] = namedOrder[i-len(positional)] + " => " + parts[i]
+			}
+		}
+		return name + "(" + strings.Join(parts, ", ") + ")"
+	}
+	type candidate struct {
+		def       *versioning.Function
+		fit       *callFit
+		f         *exec.Func // over the call's arguments
+		ambiguous bool
+	}
+	var list []*candidate
+	for _, fn := range cands {
+		fit, err := a.fitCall(fn, positional, namedOrder, namedExprs, variadic)
+		if err != nil {
+			return nil, err
+		}
+		if fit == nil {
+			continue
+		}
+		c := &candidate{def: fn, fit: fit, f: &exec.Func{Name: name, Args: fit.params, Variadic: fit.unpacked, Ret: fn.Returns}}
+		i := slices.IndexFunc(list, func(p *candidate) bool {
+			return slices.Equal(p.f.ParamsFor(len(callTypes)), c.f.ParamsFor(len(callTypes)))
+		})
+		if i < 0 {
+			list = append(list, c)
+			continue
+		}
+		switch prev := list[i]; {
+		case prev.def.Schema != fn.Schema:
+			// cands come in search path order: the earlier one wins.
+		case prev.f.Variadic && !c.f.Variadic:
+			list[i] = c
+		case !prev.f.Variadic && c.f.Variadic:
+		default:
+			prev.ambiguous = true
+		}
+	}
+	if len(list) == 0 && !procedure && len(cands) == 0 {
 		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "%s is a procedure", sigOf(name, callTypes)).
 			WithHint("To call a procedure, use CALL."), loc)
 	}
-	if len(overloads) == 0 {
-		return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
-			WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
+	overloads := make([]*exec.Func, len(list))
+	for i, c := range list {
+		overloads[i] = c.f
 	}
-	// Resolve over the full argument types of each fitting overload.
-	var best *exec.Func
-	var want []exec.T
-	if len(overloads) == 1 {
-		best = overloads[0]
-		for _, t := range best.Args {
-			want = append(want, exec.T{OID: t, Typmod: -1})
-		}
-		for i, e := range slots[best] {
-			if !exec.CanCoerce(e.Type().OID, best.Args[i]) && e.Type().OID != best.Args[i] {
-				return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, sigOf(name, callTypes)).
-					WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
-			}
-		}
-	} else {
-		types := make([]exec.T, len(slots[overloads[0]]))
-		for i, e := range slots[overloads[0]] {
-			types[i] = e.Type()
-		}
-		var same []*exec.Func
-		for _, o := range overloads {
-			if len(o.Args) == len(types) {
-				same = append(same, o)
-			}
-		}
-		best, want, err = exec.LookupIn(same, name, types)
-		if err != nil {
-			pe := err.(*pgerr.Error)
-			pe.Message = strings.Replace(pe.Message, "function", what, 1)
-			return nil, withPos(pe, loc)
-		}
+	notUnique := func() error {
+		return withPos(pgerr.New(pgerr.AmbiguousFunction, "%s %s is not unique", what, callSig()).
+			WithHint("Could not choose a best candidate %s. You might need to add explicit type casts.", what), loc)
 	}
-	args := slots[best]
+	best, err := exec.Choose(overloads, name, callTypes)
+	if err != nil {
+		switch pe, _ := err.(*pgerr.Error); {
+		case pe != nil && pe.Code == pgerr.UndefinedFunction:
+			return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, callSig()).
+				WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
+		case pe != nil && pe.Code == pgerr.AmbiguousFunction:
+			return nil, notUnique()
+		}
+		return nil, err
+	}
+	c := list[slices.Index(overloads, best)]
+	if c.ambiguous {
+		return nil, notUnique()
+	}
+	// Bind the parameters to all the arguments, defaults included.
+	inputs := c.def.InputTypes()
+	bind := &exec.Func{Name: name, Args: inputs, Variadic: c.fit.unpacked}
+	if c.fit.unpacked {
+		bind.Args = slices.Clone(inputs)
+		bind.Args[len(inputs)-1] = c.f.Args[len(inputs)-1]
+	}
+	args := c.fit.args
+	types := make([]exec.T, len(args))
+	for i, e := range args {
+		types[i] = e.Type()
+	}
+	want, err := bind.Resolve(types)
+	if err != nil {
+		return nil, err
+	}
 	for i, e := range args {
 		if args[i], err = a.coerce(e, want[i], "", loc); err != nil {
 			return nil, err
 		}
 	}
-	def := defs[best]
-	r, err := a.s.routine(def)
+	if c.fit.unpacked {
+		// Gather the VARIADIC parameter's arguments into an array of
+		// their (resolved) element type.
+		k := len(inputs) - 1
+		arrT := exec.ArrayType(want[k])
+		if arrT.OID == 0 {
+			return nil, pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", exec.TypeName(want[k].OID))
+		}
+		args = append(args[:k:k], &exec.ArrayExpr{Elems: slices.Clone(args[k:]), T: arrT})
+		want = append(want[:k:k], arrT)
+	}
+	r, err := a.s.routineFor(c.def, want)
 	if err != nil {
 		return nil, err
 	}
-	return &resolvedCall{def: def, r: r, args: args}, nil
+	return &resolvedCall{def: c.def, r: r, args: args}, nil
+}
+
+// variadicElem is the parameter type each argument gathered by a
+// VARIADIC parameter of type arr binds to: its element type, anyelement
+// for anyarray, anycompatible for anycompatiblearray.
+func variadicElem(arr uint32) uint32 {
+	switch arr {
+	case exec.OIDAnyArray:
+		return exec.OIDAnyElement
+	case exec.OIDAnyCompatibleArray:
+		return exec.OIDAnyCompatible
+	}
+	return exec.ElemType(exec.T{OID: arr, Typmod: -1}).OID
+}
+
+// callFit is how a call's arguments fill a function's input slots.
+type callFit struct {
+	// args fill the input slots; a VARIADIC parameter's arguments, when
+	// unpacked (not yet gathered into its array), fill the last ones,
+	// from the parameter's on.
+	args     []exec.Expr
+	unpacked bool
+	// params are the parameter types of the call's own arguments, in
+	// the call's order (positional, then named); when unpacked, the
+	// VARIADIC parameter's element type last, for each argument it
+	// gathers (as exec.Func.Variadic means).
+	params []uint32
 }
 
 // fitCall places a call's arguments in fn's input slots: positional ones
 // first, named ones by name, defaults for the rest; the positional ones
-// from that of a VARIADIC parameter on are gathered into its array,
-// unless the call passes the array itself (spread, f(VARIADIC arr)). ok
-// is false when the call does not fit.
-func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, named map[string]exec.Expr, spread bool) ([]exec.Expr, bool, error) {
+// from that of a VARIADIC parameter on are left to be gathered into its
+// array (unpacked), unless the call passes the array itself (spread,
+// f(VARIADIC arr)). It returns nil when the call does not fit.
+func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, namedOrder []string, named map[string]exec.Expr, spread bool) (*callFit, error) {
 	var inputs []versioning.FuncArg
 	for _, arg := range fn.Args {
 		if arg.IsInput() {
@@ -539,73 +721,76 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 	}
 	if n := len(inputs); n > 0 && inputs[n-1].Mode == 'v' {
 		if spread && len(positional)+len(named) != n {
-			return nil, false, nil // VARIADIC arr fills the last slot
+			return nil, nil // VARIADIC arr fills the last slot
 		}
 		if !spread && len(named) == 0 && len(positional) >= n {
-			arr, ok := a.packVariadic(inputs[n-1], positional[n-1:])
-			if !ok {
-				return nil, false, nil
+			elem := variadicElem(inputs[n-1].Type)
+			if elem == 0 {
+				return nil, nil
 			}
-			positional = append(slices.Clip(positional[:n-1]), arr)
+			fit := &callFit{args: positional, unpacked: true}
+			for _, arg := range inputs[:n-1] {
+				fit.params = append(fit.params, arg.Type)
+			}
+			fit.params = append(fit.params, elem)
+			return fit, nil
 		}
 	} else if spread {
-		return nil, false, nil
+		return nil, nil
 	}
 	if len(positional)+len(named) > len(inputs) {
-		return nil, false, nil
+		return nil, nil
 	}
-	full := make([]exec.Expr, len(inputs))
-	copy(full, positional)
-	for nm, e := range named {
+	fit := &callFit{args: make([]exec.Expr, len(inputs))}
+	copy(fit.args, positional)
+	for i := range positional {
+		fit.params = append(fit.params, inputs[i].Type)
+	}
+	for _, nm := range namedOrder {
 		i := slices.IndexFunc(inputs, func(arg versioning.FuncArg) bool { return arg.Name == nm })
-		if i < 0 || full[i] != nil {
-			return nil, false, nil
+		if i < 0 || fit.args[i] != nil {
+			return nil, nil
 		}
-		full[i] = e
+		fit.args[i] = named[nm]
+		fit.params = append(fit.params, inputs[i].Type)
 	}
-	for i := range full {
-		if full[i] != nil {
+	for i := range fit.args {
+		if fit.args[i] != nil {
 			continue
 		}
 		if inputs[i].Default == "" {
-			return nil, false, nil
+			return nil, nil
 		}
 		n, err := parseExpr(inputs[i].Default)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		e, err := a.expr(n, nil)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		if full[i], err = a.coerce(e, exec.T{OID: inputs[i].Type, Typmod: -1}, "", -1); err != nil {
-			return nil, false, err
+		if exec.IsPolymorphic(inputs[i].Type) {
+			// A default of a polymorphic parameter keeps its own type
+			// and takes part in binding the call's actual types, as
+			// PostgreSQL adds defaults before it binds them.
+			fit.args[i] = e
+			continue
 		}
-	}
-	return full, true, nil
-}
-
-// packVariadic gathers the arguments a call gives a VARIADIC parameter
-// into an array of its element type. ok is false when they do not
-// convert to it.
-func (a *analyzer) packVariadic(param versioning.FuncArg, args []exec.Expr) (exec.Expr, bool) {
-	elem := exec.ElemType(exec.T{OID: param.Type, Typmod: -1})
-	arrT := exec.ArrayType(elem)
-	if elem.OID == 0 || arrT.OID == 0 {
-		return nil, false
-	}
-	elems := make([]exec.Expr, len(args))
-	for i, e := range args {
-		if !exec.CanCoerce(e.Type().OID, elem.OID) && e.Type().OID != elem.OID {
-			return nil, false
-		}
-		c, err := a.coerce(e, elem, "", -1)
+		// PostgreSQL converts a default to its parameter's type at
+		// CREATE FUNCTION, as an assignment does.
+		t := exec.T{OID: inputs[i].Type, Typmod: -1}
+		conv, ok, err := a.assignCast(e, t, -1)
 		if err != nil {
-			return nil, false
+			return nil, err
 		}
-		elems[i] = c
+		if !ok {
+			if conv, err = a.coerce(e, t, "", -1); err != nil {
+				return nil, err
+			}
+		}
+		fit.args[i] = conv
 	}
-	return &exec.ArrayExpr{Elems: elems, T: arrT}, true
+	return fit, nil
 }
 
 // userFuncCall analyzes a call of a user function in an expression: a
@@ -626,40 +811,33 @@ func (a *analyzer) userFuncCall(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 
 func (a *analyzer) userScalarCall(rc *resolvedCall) exec.Expr {
 	s, r := a.s, rc.r
-	t := exec.T{OID: rc.def.Returns, Typmod: -1}
+	t := exec.T{OID: r.def.Returns, Typmod: -1} // a polymorphic one's actual type
+	record := t.OID == exec.OIDRecord && len(r.cols) > 1
+	var types []exec.T
+	var names []string
+	if record {
+		// The row of its OUT arguments: a record of the session's
+		// record type of their columns, so that (f(...)).col and
+		// (f(...)).* find them.
+		t.Typmod = a.s.records.of(r.cols)
+		for _, c := range r.cols {
+			types, names = append(types, c.T), append(names, c.Name)
+		}
+	}
 	fn := func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
 		out, err := s.call(env, r, args, nil)
 		if err != nil {
 			return exec.Null, err
 		}
-		if t.OID == exec.OIDRecord && out.Row != nil {
-			return exec.DText(recordText(env, r.cols, out.Row)), nil
+		if record {
+			if out.Row == nil {
+				return exec.Null, nil
+			}
+			return exec.DRecord(&exec.Record{Type: exec.OIDRecord, Fields: slices.Clone(out.Row), Types: types, Names: names}), nil
 		}
 		return out.Value, nil
 	}
-	if t.OID == exec.OIDRecord {
-		t = exec.TText // a composite shows as its text, (a,b)
-	}
 	return &exec.Call{Name: rc.def.Name, Fn: fn, Args: rc.args, Strict: rc.def.Strict, T: t}
-}
-
-// recordText is a row's text as a record's output function writes it.
-func recordText(env *exec.Env, cols []exec.ResultColumn, row exec.Row) string {
-	b := []byte{'('}
-	for i, d := range row {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if d.IsNull() {
-			continue
-		}
-		s := string(exec.AppendText(nil, cols[i].T, d, env.Settings))
-		if s == "" || strings.ContainsAny(s, `(),"\ `) {
-			s = `"` + strings.NewReplacer(`"`, `""`, `\`, `\\`).Replace(s) + `"`
-		}
-		b = append(b, s...)
-	}
-	return string(append(b, ')'))
 }
 
 // userSRF returns the rows function of a set-returning (or composite)
@@ -710,14 +888,21 @@ func (a *analyzer) userSRFListCall(f *pg.FuncCall, rc *resolvedCall) (exec.Expr,
 }
 
 // userFuncScan plans a user function in FROM: its rows, or its one row
-// of OUT arguments, or its one value.
-func (a *analyzer) userFuncScan(fc *pg.FuncCall, sc *scope) (*exec.FuncScan, bool, error) {
+// of OUT arguments, or its one value. A function of one column names it
+// colName (its alias, or its name), unless it is a named OUT argument,
+// as PostgreSQL's chooseScalarFunctionAlias does.
+func (a *analyzer) userFuncScan(fc *pg.FuncCall, sc *scope, colName string) (*exec.FuncScan, bool, error) {
 	rc, ok, err := a.resolveUserCall(fc, sc, false)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
 	fn := a.userSRF(rc)
-	return &exec.FuncScan{Fn: fn, Args: rc.args, Cols: slices.Clone(fn.Cols)}, true, nil
+	fs := &exec.FuncScan{Fn: fn, Args: rc.args, Cols: slices.Clone(fn.Cols)}
+	named := slices.ContainsFunc(rc.def.Args, func(arg versioning.FuncArg) bool { return arg.IsOutput() && arg.Name != "" })
+	if len(fs.Cols) == 1 && !named {
+		fs.Cols[0].Name = colName
+	}
+	return fs, true, nil
 }
 
 // callStmt runs CALL procedure(args).

@@ -97,6 +97,9 @@ func (s *Session) regIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 				if oid, ok, err := s.userTypeOID(env, tc.TypeName); err != nil || ok {
 					return exec.DRegOID(oid, exec.FormatTypeIn(env.Settings, oid, -1)), err
 				}
+				if oid, ok := pseudoTypes[strings.ToLower(opName(tc.TypeName.Names))]; ok && len(tc.TypeName.Names) == 1 {
+					return exec.DRegOID(oid, exec.TypeName(oid)), nil
+				}
 			}
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", text)
@@ -156,6 +159,9 @@ func (s *Session) regOut(env *exec.Env, typ, oid uint32) (string, error) {
 	case exec.OIDRegtype:
 		if types.Lookup(types.Oid(oid)) != nil {
 			return types.FormatType(types.Oid(oid), -1), nil
+		}
+		if name, ok := exec.PseudoTypeName(oid); ok {
+			return name, nil
 		}
 		if name, ok := (sessionTypes{s}).TypeName(types.Oid(oid)); ok {
 			return name, nil

@@ -39,6 +39,19 @@ type routine struct {
 
 // routine returns the compiled form of def, compiling it the first time.
 func (s *Session) routine(def *versioning.Function) (*routine, error) {
+	return s.routineFor(def, nil)
+}
+
+// routineFor returns the compiled form of def for a call whose inputs
+// have the types actual: a polymorphic function is compiled once per
+// set of actual types (its specialization), so that the plans of its
+// body are made for them, as PostgreSQL caches a function's plans by
+// its call's actual argument types.
+func (s *Session) routineFor(def *versioning.Function, actual []exec.T) (*routine, error) {
+	declared := def
+	if in := def.InputTypes(); exec.HasPolymorphic(in) && len(actual) == len(in) {
+		def = specialize(def, actual)
+	}
 	key, err := json.Marshal(def)
 	if err != nil {
 		return nil, err
@@ -46,7 +59,7 @@ func (s *Session) routine(def *versioning.Function) (*routine, error) {
 	if r, ok := s.routines[string(key)]; ok {
 		return r, nil
 	}
-	r, err := compileRoutine(s, def)
+	r, err := compileRoutine(s, def, declared)
 	if err != nil {
 		return nil, err
 	}
@@ -57,8 +70,53 @@ func (s *Session) routine(def *versioning.Function) (*routine, error) {
 	return r, nil
 }
 
-func compileRoutine(s *Session, def *versioning.Function) (*routine, error) {
+// specialize returns polymorphic function def with the types of a call:
+// its inputs of types actual, its polymorphic OUT arguments and result
+// of the types these make them.
+func specialize(def *versioning.Function, actual []exec.T) *versioning.Function {
+	params := def.InputTypes()
+	out := *def
+	out.Args = slices.Clone(def.Args)
+	k := 0
+	for i, arg := range def.Args {
+		if arg.IsInput() {
+			out.Args[i].Type = actual[k].OID
+			k++
+			continue
+		}
+		out.Args[i].Type = exec.PolyType(arg.Type, params, actual).OID
+	}
+	out.Returns = exec.PolyType(def.Returns, params, actual).OID
+	return &out
+}
+
+// validationTypes are the input types a polymorphic function's body is
+// checked with at CREATE FUNCTION: PostgreSQL's validators take integer
+// for an element and integer[] for an array.
+func validationTypes(def *versioning.Function) []exec.T {
+	var out []exec.T
+	for _, t := range def.InputTypes() {
+		switch {
+		case t == exec.OIDAnyArray || t == exec.OIDAnyCompatibleArray:
+			out = append(out, exec.ArrayType(exec.TInt4))
+		case exec.IsPolymorphic(t):
+			out = append(out, exec.TInt4)
+		default:
+			out = append(out, exec.T{OID: t, Typmod: -1})
+		}
+	}
+	return out
+}
+
+// compileRoutine compiles def, which is declared, or declared's
+// specialization for a call's types.
+func compileRoutine(s *Session, def, declared *versioning.Function) (*routine, error) {
 	r := &routine{def: def, sig: signatureOf(def)}
+	if def != declared {
+		for _, t := range declared.InputTypes() {
+			r.sig.Declared = append(r.sig.Declared, exec.T{OID: t, Typmod: -1})
+		}
+	}
 	r.sig.Composite = func(name string) bool { return s.isCompositeType(name) }
 	r.cols = resultColumns(def)
 	switch def.Language {
@@ -408,9 +466,11 @@ func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars
 		return false
 	}
 	if b.vars != nil {
-		// A name may resolve differently in this call: a trigger
-		// function's NEW.col is another field of NEW for a table of
-		// another layout (partitions, or another table's trigger).
+		// Each name must still find the same variable, of the same type:
+		// a trigger function's NEW.col is another field of NEW for a
+		// table of another layout (partitions, or another table's
+		// trigger), and a record variable assigned a row of another
+		// shape has other fields.
 		for i, ref := range b.vars.refs {
 			n := b.vars.names[i]
 			if r, t, ok := vars.Lookup(n[0], n[1]); !ok || r != ref || t != b.vars.types[i] {
@@ -463,6 +523,7 @@ func (v *varScope) param(a *analyzer, qualifier, name string) (exec.Expr, bool) 
 	if !seen {
 		idx = v.base + len(v.refs)
 		v.refs = append(v.refs, ref)
+		v.names = append(v.names, [2]string{qualifier, name})
 		v.types = append(v.types, t)
 		v.names = append(v.names, [2]string{qualifier, name})
 		v.index[ref] = idx

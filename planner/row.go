@@ -63,6 +63,56 @@ func (a *analyzer) fieldSelect(e exec.Expr, name string, loc int32) (exec.Expr, 
 	return nil, withPos(pgerr.New(pgerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", name, a.typeName(t)), loc)
 }
 
+// fieldStar expands (expr).* in a select list: a column for each field of
+// a composite value, or of a record whose fields are known (a row
+// constructor's, a function's OUT arguments'), each selecting it from
+// expr (which PostgreSQL, too, evaluates once per field).
+func (a *analyzer) fieldStar(ind *pg.A_Indirection, sc *scope) ([]exec.Expr, []exec.ResultColumn, error) {
+	var e exec.Expr
+	var err error
+	if prefix := ind.Indirection[:len(ind.Indirection)-1]; len(prefix) > 0 {
+		e, err = a.indirection(&pg.A_Indirection{Arg: ind.Arg, Indirection: prefix}, sc)
+	} else {
+		e, err = a.expr(ind.Arg, sc)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	t := e.Type()
+	var fields []exec.ResultColumn
+	known := false
+	switch row, isRow := e.(*exec.RowExpr); {
+	case isRow && t.OID == exec.OIDRecord:
+		for i, arg := range row.Args {
+			fields = append(fields, exec.ResultColumn{Name: "f" + strconv.Itoa(i+1), T: arg.Type()})
+		}
+		known = true
+	case t.OID == exec.OIDRecord:
+		fields, known = a.s.records.cols(t.Typmod)
+	default:
+		if cat, array := types.UserCategoryOf(types.Oid(t.OID)); cat == types.UserComposite && !array {
+			if ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID)); ok {
+				for i, f := range ut.FieldNames {
+					fields = append(fields, exec.ResultColumn{Name: f, T: exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}})
+				}
+				known = true
+			}
+		}
+	}
+	loc := exprLocation(ind.Arg)
+	switch {
+	case !known && t.OID == exec.OIDRecord:
+		return nil, nil, withPos(pgerr.New(pgerr.WrongObjectType, "record type has not been registered"), loc)
+	case !known:
+		return nil, nil, withPos(pgerr.New(pgerr.WrongObjectType, "type %s is not composite", a.typeName(t)), loc)
+	}
+	exprs := make([]exec.Expr, len(fields))
+	for i, f := range fields {
+		exprs[i] = &exec.FieldSelect{E: e, Idx: i, T: f.T}
+	}
+	return exprs, fields, nil
+}
+
 // rowComparison analyzes l op r for two row constructors, as PostgreSQL
 // expands it: = is every pair equal, <> some pair unequal, and the order
 // operators compare the first unequal pair.

@@ -515,6 +515,14 @@ func (a *analyzer) targets(list []*pg.Node, sc *scope) ([]exec.Expr, []exec.Resu
 			exprs, cols = append(exprs, es...), append(cols, cs...)
 			continue
 		}
+		if ind := rt.Val.GetAIndirection(); ind != nil && ind.Indirection[len(ind.Indirection)-1].GetAStar() != nil {
+			es, cs, err := a.fieldStar(ind, sc)
+			if err != nil {
+				return nil, nil, err
+			}
+			exprs, cols = append(exprs, es...), append(cols, cs...)
+			continue
+		}
 		e, err := a.expr(rt.Val, sc)
 		if err != nil {
 			return nil, nil, err

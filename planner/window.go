@@ -324,7 +324,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 		}
 		return &exec.WinFunc{Kind: kind, Args: args, T: t}, nil
 	}
-	if !exec.IsAgg(name) {
+	if !a.isAggregate(f) {
 		if exec.HasFunc(name) {
 			return nil, withPos(pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name), f.Location)
 		}
@@ -333,9 +333,12 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 	if f.AggStar {
 		args, types = nil, nil
 	}
-	agg, want, err := exec.LookupAgg(name, types)
+	agg, want, err := a.lookupAggregate(f, name, types) // built-in or user-defined
 	if err != nil {
-		return nil, withPos(err.(*pgerr.Error), f.Location)
+		if pe, ok := err.(*pgerr.Error); ok {
+			return nil, withPos(pe, f.Location)
+		}
+		return nil, err
 	}
 	for i, e := range args {
 		if args[i], err = a.coerce(e, want[i], "", f.Location); err != nil {

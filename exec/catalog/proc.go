@@ -157,6 +157,9 @@ func routineTypeName(oid uint32, name TypeNamer) string {
 	case exec.OIDRecord:
 		return "record"
 	}
+	if oid == exec.OIDAny || exec.IsPolymorphic(oid) {
+		return exec.TypeName(oid)
+	}
 	if name != nil {
 		if n := name(oid); n != "" {
 			return n
@@ -389,7 +392,7 @@ func userProcRow(s *Snapshot, f *versioning.Function) exec.Row {
 			}
 		}
 		if a.Mode == 'v' {
-			variadic = uint32(types.Lookup(types.Oid(a.Type)).Elem)
+			variadic = variadicType(a.Type)
 		}
 	}
 	allTypes, argModes, argNames := exec.Null, exec.Null, exec.Null
@@ -420,6 +423,21 @@ func userProcRow(s *Snapshot, f *versioning.Function) exec.Row {
 		argModes, argNames, exec.Null, exec.Null, dText(f.Body),
 		exec.Null, exec.Null, exec.Null, exec.Null,
 	}
+}
+
+// variadicType is pg_proc.provariadic of a VARIADIC parameter of type
+// t: its element type; anyelement for anyarray, anycompatible for
+// anycompatiblearray, "any" for "any".
+func variadicType(t uint32) uint32 {
+	switch t {
+	case exec.OIDAnyArray:
+		return exec.OIDAnyElement
+	case exec.OIDAnyCompatibleArray:
+		return exec.OIDAnyCompatible
+	case exec.OIDAny:
+		return exec.OIDAny
+	}
+	return exec.ElemType(exec.T{OID: t, Typmod: -1}).OID
 }
 
 func pgTrigger(s *Snapshot) ([]exec.Row, error) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -17,6 +18,10 @@ import (
 type Signature struct {
 	Name string
 	Args []Arg
+	// Declared, for a polymorphic function, lists its input types as
+	// declared, Args having the actual types of the calls it is compiled
+	// for; the CONTEXT of its errors names the function by them.
+	Declared []exec.T
 	// Returns is the result type (void, trigger, record included);
 	// ReturnsSet marks SETOF and RETURNS TABLE.
 	Returns    exec.T
@@ -70,11 +75,20 @@ type Function struct {
 	newDno int // trigger functions: NEW and OLD, -1 otherwise
 	oldDno int
 	found  int // the FOUND variable
-	// args maps the function's arguments to their variables (-1 for an
-	// unnamed one, read as $n).
+	// args maps the function's input arguments to their variables (an
+	// unnamed one's is named $n).
 	args []int
 	// outs are the variables of the OUT arguments, in order.
 	outs []int
+	// aliases are the body's ALIAS FOR declarations.
+	aliases []alias
+}
+
+// alias is a declaration name ALIAS FOR target: target is $n (the n-th
+// input argument) or a variable's name.
+type alias struct {
+	name, target string
+	line         int
 }
 
 // datum is a variable of the function.
@@ -100,7 +114,8 @@ type datum struct {
 // Compile parses a function's body. Syntax errors fail with 42601, as
 // PostgreSQL's check_function_bodies does at CREATE FUNCTION.
 func Compile(sig *Signature) (*Function, error) {
-	body, rowTypes := declareRowTypes(sig.Body, sig.Composite)
+	body, aliases := declareAliases(sig.Body)
+	body, rowTypes := declareRowTypes(body, sig.Composite)
 	js, err := pg.ParsePlPgSqlToJSON(createText(sig, body, bareReturnNext))
 	if err != nil {
 		return nil, pgerr.Wrap(err, pgerr.SyntaxError, "%s", strings.TrimSpace(err.Error()))
@@ -117,7 +132,7 @@ func Compile(sig *Signature) (*Function, error) {
 		return nil, pgerr.New(pgerr.InternalError, "cannot read the PL/pgSQL parse tree of %s: %v", sig.Name, err)
 	}
 	tf := top[0].F
-	f := &Function{sig: sig, newDno: -1, oldDno: -1, found: -1}
+	f := &Function{sig: sig, newDno: -1, oldDno: -1, found: -1, aliases: aliases}
 	for _, d := range tf.Datums {
 		dt, err := decodeDatum(d)
 		if err != nil {
@@ -147,6 +162,12 @@ func Compile(sig *Signature) (*Function, error) {
 				break
 			}
 		}
+		if dno < 0 && a.isInput() {
+			// An unnamed input is read as $n in SQL; its variable,
+			// named so, serves ALIAS FOR $n and $n%TYPE.
+			dno = len(f.datums)
+			f.datums = append(f.datums, &datum{name: "$" + strconv.Itoa(len(f.args)+1), parent: -1})
+		}
 		if dno >= 0 {
 			used[dno] = true
 			f.datums[dno].t = a.T
@@ -164,6 +185,36 @@ func Compile(sig *Signature) (*Function, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// aliasDecl is a declaration name ALIAS FOR target, which pg_query's
+// parser resolves and then drops (an alias is no variable of its parse
+// tree), and which it cannot resolve to an unnamed argument.
+var aliasDecl = regexp.MustCompile(`(?i)(^|[;\s])([a-z_][a-z0-9_$]*)\s+alias\s+for\s+(\$[0-9]+|[a-z_][a-z0-9_$]*)\s*;`)
+
+// declareAliases removes body's ALIAS FOR declarations (keeping its line
+// numbers) and returns them; Lookup resolves their names.
+func declareAliases(body string) (string, []alias) {
+	var out []alias
+	locs := aliasDecl.FindAllStringSubmatchIndex(body, -1)
+	if locs == nil {
+		return body, nil
+	}
+	b := []byte(body)
+	for _, m := range locs {
+		start := m[3] // after the separator
+		out = append(out, alias{
+			name:   strings.ToLower(body[m[4]:m[5]]),
+			target: strings.ToLower(body[m[6]:m[7]]),
+			line:   strings.Count(body[:start], "\n") + 1,
+		})
+		for i := start; i < m[1]; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b), out
 }
 
 // rowTypeDecl is a table%ROWTYPE declaration: pg_query's parser, which

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
@@ -175,6 +176,12 @@ func (fr *frame) signature() string {
 			ts = append(ts, typeText(a.T))
 		}
 	}
+	if d := fr.f.sig.Declared; d != nil {
+		ts = ts[:0]
+		for _, t := range d {
+			ts = append(ts, typeText(t))
+		}
+	}
 	return fr.f.sig.Name + "(" + strings.Join(ts, ",") + ")"
 }
 
@@ -209,7 +216,12 @@ func (fr *frame) Lookup(qualifier, name string) (int, exec.T, bool) {
 		return dno << 16, fr.vals[dno].t, true
 	}
 	if dno := fr.find(name, true); dno >= 0 {
-		return dno << 16, exec.TRecord, true // a record as a whole: NEW, r
+		// A record as a whole: NEW, r; an argument of a composite type
+		// is of that type.
+		if t := fr.f.datums[dno].t; isComposite(t) {
+			return dno << 16, t, true
+		}
+		return dno << 16, exec.TRecord, true
 	}
 	if fr.call.Trigger != nil {
 		for i, tv := range triggerVars {
@@ -223,13 +235,42 @@ func (fr *frame) Lookup(qualifier, name string) (int, exec.T, bool) {
 
 // find returns the variable named name visible at the current line.
 func (fr *frame) find(name string, record bool) int {
+	return fr.f.find(name, record, fr.line, len(fr.f.datums))
+}
+
+// find returns the variable named name (a record one or not) declared
+// last on or before line among the first n variables, through an ALIAS
+// FOR declaration too; -1 for none.
+func (f *Function) find(name string, record bool, line, n int) int {
+	return f.findIn(name, record, line, n, f.aliases)
+}
+
+// findIn is find through the aliases given: an alias's target is
+// resolved among the aliases declared before it.
+func (f *Function) findIn(name string, record bool, line, n int, aliases []alias) int {
+	if name != "" && name[0] == '$' {
+		// $n, the n-th input argument (in ALIAS FOR $n and $n%TYPE).
+		k, err := strconv.Atoi(name[1:])
+		if err != nil || k < 1 || k > len(f.args) || f.args[k-1] >= n || f.datums[f.args[k-1]].record != record {
+			return -1
+		}
+		return f.args[k-1]
+	}
 	best, bestLine := -1, -1
-	for i, d := range fr.f.datums {
+	for i, d := range f.datums[:n] {
 		if d.name != name || d.field != "" || d.row != nil || d.record != record {
 			continue
 		}
-		if d.line <= fr.line && d.line >= bestLine {
+		if d.line <= line && d.line >= bestLine {
 			best, bestLine = i, d.line
+		}
+	}
+	for j, a := range aliases {
+		if a.name != name || a.line > line || a.line < bestLine {
+			continue
+		}
+		if dno := f.findIn(a.target, record, a.line, n, aliases[:j]); dno >= 0 {
+			best, bestLine = dno, a.line
 		}
 	}
 	return best
@@ -249,8 +290,16 @@ func (fr *frame) Value(ref int) (exec.Datum, exec.T) {
 		}
 		return v.row[field-1], c.T
 	}
-	if fr.f.datums[ref>>16].record {
-		return v.record(), exec.TRecord
+	if d := fr.f.datums[ref>>16]; d.record {
+		r := v.record()
+		if isComposite(d.t) {
+			// An argument of a composite type is of that type.
+			if !r.IsNull() {
+				r.Record().Type = d.t.OID
+			}
+			return r, d.t
+		}
+		return r, exec.TRecord
 	}
 	return v.d, v.t
 }
@@ -389,6 +438,15 @@ func (fr *frame) typeOf(dno int) (exec.T, error) {
 	if d.t.OID != 0 || d.typName == "" || d.record {
 		return d.t, nil
 	}
+	if base, ok := strings.CutSuffix(strings.ToLower(d.typName), "%type"); ok {
+		// v%TYPE of a variable declared before (an argument's: a
+		// polymorphic function's actual type); other names are columns.
+		if src := fr.f.find(strings.TrimSpace(base), false, d.line, dno); src >= 0 {
+			t, err := fr.typeOf(src)
+			d.t = t
+			return t, err
+		}
+	}
 	t, err := fr.h.Type(d.typName)
 	if err != nil {
 		return exec.T{}, err
@@ -406,6 +464,10 @@ func (fr *frame) assign(dno int, d exec.Datum, from exec.T) error {
 	if dt.isConst {
 		return pgerr.New(pgerr.ErrorInAssignment, "variable %q is declared CONSTANT", dt.name)
 	}
+	if dt.record && (d.Kind == exec.KindRecord || d.IsNull()) {
+		fr.assignRecord(dno, d)
+		return nil
+	}
 	t, err := fr.typeOf(dno)
 	if err != nil {
 		return err
@@ -422,6 +484,28 @@ func (fr *frame) assign(dno int, d exec.Datum, from exec.T) error {
 	}
 	fr.vals[dno] = value{d: conv, t: t}
 	return nil
+}
+
+// assignRecord stores a record value (r := NEW, or NULL) in record
+// variable dno: its fields become the variable's.
+func (fr *frame) assignRecord(dno int, d exec.Datum) {
+	v := &fr.vals[dno]
+	if d.IsNull() {
+		v.row = nil // the variable keeps its fields, as NULL
+		return
+	}
+	r := d.Record()
+	cols := make([]exec.ResultColumn, len(r.Fields))
+	for i := range cols {
+		cols[i] = exec.ResultColumn{Name: "f" + strconv.Itoa(i+1), T: exec.TText}
+		if i < len(r.Types) {
+			cols[i].T = r.Types[i]
+		}
+		if i < len(r.Names) {
+			cols[i].Name = r.Names[i]
+		}
+	}
+	*v = value{cols: cols, row: slices.Clone(r.Fields)}
 }
 
 // assignField stores a value in field of record variable dno.
