@@ -184,36 +184,21 @@ func TestTransactionsAcrossConnections(t *testing.T) {
 		t.Fatalf("%d users (%v), want 1", n, err)
 	}
 
-	// One deletes a parent while the other gives it a child.
+	// One deletes a parent while the other gives it a child: the child's
+	// foreign-key check waits for the delete, then fails (23503), as in
+	// PostgreSQL. In REPEATABLE READ the check fails with 40001.
 	exec(t, ctx, a, "CREATE TABLE orders (id int PRIMARY KEY, user_id int REFERENCES users)")
-	if err := concurrentCommits(t, ctx, a, b, "DELETE FROM users WHERE id = 1", "INSERT INTO orders VALUES (10, 1)"); sqlstate(err) != "40001" {
-		t.Fatalf("child of a concurrently deleted parent: %v, want SQLSTATE 40001", err)
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, b, "BEGIN ISOLATION LEVEL REPEATABLE READ")
+	exec(t, ctx, b, "SELECT 1")
+	exec(t, ctx, a, "DELETE FROM users WHERE id = 1")
+	done = execAsync(ctx, b, "INSERT INTO orders VALUES (10, 1)")
+	stillWaiting(t, done, 150*time.Millisecond, "a child of a parent being deleted")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; sqlstate(r.err) != "40001" {
+		t.Fatalf("child of a concurrently deleted parent in REPEATABLE READ: %v, want SQLSTATE 40001", r.err)
 	}
-}
-
-// concurrentCommits runs sqlA in a transaction of a and sqlB in one of b,
-// both begun before either commits, commits a's and returns the error of
-// committing b's.
-func concurrentCommits(t *testing.T, ctx context.Context, a, b *pgx.Conn, sqlA, sqlB string) error {
-	t.Helper()
-	txa, err := a.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	txb, err := b.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := txa.Exec(ctx, sqlA); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := txb.Exec(ctx, sqlB); err != nil {
-		t.Fatal(err)
-	}
-	if err := txa.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return txb.Commit(ctx)
+	exec(t, ctx, b, "ROLLBACK")
 }
 
 // TestErrorsKeepConnection checks SQLSTATEs and that the connection stays
