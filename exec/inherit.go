@@ -582,6 +582,9 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 		if done, err := s.delete(env, k, old); err != nil || !done {
 			return nil, false, err
 		}
+		if tx := env.Txn; tx.Locks != nil {
+			tx.Locks.MarkMoved(tx.LockOwner, RowLockKey{Space: SpaceRow, Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(s.w.t.Def), Key: string(k)})
+		}
 		if based != nil {
 			env.Txn.rebase(s.w.t, k, based)
 		}

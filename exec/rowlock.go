@@ -35,7 +35,18 @@ type RowLocks struct {
 	held    map[RowLockKey]*lockEntry
 	owned   map[uint64][]RowLockKey
 	waiting map[uint64]lockWant // owner → the lock it waits for
+	// moving holds the rows each owner moved to another partition (an
+	// UPDATE of the partition key); once its commit is published, moved
+	// holds them, so that a transaction that waited for such a row's lock
+	// fails with 40001 rather than taking the row for deleted, as in
+	// PostgreSQL. moved is bounded by maxMoved.
+	moving map[uint64][]RowLockKey
+	moved  map[RowLockKey]bool
 }
+
+// maxMoved bounds the moved rows remembered; past it the oldest go (a
+// waiter for one of them then takes the row for deleted).
+const maxMoved = 10000
 
 // LockSpace says what a lock key names, which decides the modes' conflicts.
 type LockSpace uint8
@@ -121,7 +132,8 @@ type lockWant struct {
 
 // NewRowLocks returns a lock table with no locks.
 func NewRowLocks() *RowLocks {
-	return &RowLocks{held: map[RowLockKey]*lockEntry{}, owned: map[uint64][]RowLockKey{}, waiting: map[uint64]lockWant{}}
+	return &RowLocks{held: map[RowLockKey]*lockEntry{}, owned: map[uint64][]RowLockKey{}, waiting: map[uint64]lockWant{},
+		moving: map[uint64][]RowLockKey{}, moved: map[RowLockKey]bool{}}
 }
 
 // blockers returns the owners other than owner holding modes on e that
@@ -164,6 +176,9 @@ func (l *RowLocks) Lock(ctx context.Context, owner uint64, k RowLockKey, mode Lo
 		l.mu.Lock()
 		e := l.held[k]
 		if e == nil || len(e.blockers(k.Space, owner, mode, buf[:0])) == 0 {
+			if !waited && l.moved[k] {
+				delete(l.moved, k) // a new row under the key: the move is old news
+			}
 			fresh = l.grant(owner, k, e, mode)
 			l.mu.Unlock()
 			return fresh, waited, nil
@@ -343,10 +358,40 @@ func (l *RowLocks) drop(owner uint64, k RowLockKey, e *lockEntry) {
 	e.changed = make(chan struct{})
 }
 
+// MarkMoved records that owner moved the row k names to another
+// partition; PublishMoved makes that known once owner's commit is.
+func (l *RowLocks) MarkMoved(owner uint64, k RowLockKey) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.moving[owner] = append(l.moving[owner], k)
+}
+
+// PublishMoved makes the moves of owner, which committed, known to the
+// transactions waiting for those rows; call it before ReleaseAll.
+func (l *RowLocks) PublishMoved(owner uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, k := range l.moving[owner] {
+		if len(l.moved) >= maxMoved {
+			clear(l.moved)
+		}
+		l.moved[k] = true
+	}
+}
+
+// Moved reports whether a committed transaction moved the row k names to
+// another partition.
+func (l *RowLocks) Moved(k RowLockKey) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.moved[k]
+}
+
 // ReleaseAll releases every lock owner holds, waking their waiters.
 func (l *RowLocks) ReleaseAll(owner uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	delete(l.moving, owner)
 	for _, k := range l.owned[owner] {
 		if e := l.held[k]; e != nil {
 			if _, ok := e.holders[owner]; ok {

@@ -143,6 +143,8 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 		return nil, nil, false, nil
 	case !sameDef || tx.Isolation != ReadCommitted || recheck == nil:
 		return nil, nil, false, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
+	case !found && tx.Locks.Moved(RowLockKey{Space: SpaceRow, Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}):
+		return nil, nil, false, pgerr.New(pgerr.SerializationFailure, "tuple to be locked was already moved to another partition due to concurrent update")
 	case !found:
 		return nil, nil, true, nil // deleted and committed meanwhile
 	}

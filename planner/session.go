@@ -430,6 +430,9 @@ func (s *Session) releaseLocks(tx *exec.Txn, committed bool) {
 		tx.SerialEnd(committed)
 	}
 	if tx != nil && tx.Locks != nil {
+		if committed {
+			tx.Locks.PublishMoved(tx.LockOwner)
+		}
 		tx.Locks.ReleaseAll(tx.LockOwner)
 		s.lockOwner.CompareAndSwap(tx.LockOwner, 0)
 	}

@@ -945,3 +945,29 @@ func TestTemporaryChildrenOfOthers(t *testing.T) {
 	exec(t, ctx, a, "TRUNCATE inh_parent")
 	wantRows(t, ctx, b, "SELECT a FROM inh_parent", "2")
 }
+
+// TestRowMovedToAnotherPartition: an UPDATE that waited for a row another
+// transaction moved to another partition (an update of the partition
+// key) fails with 40001 rather than taking the row for deleted, as in
+// PostgreSQL.
+func TestRowMovedToAnotherPartition(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE pm (k int, v text) PARTITION BY LIST (k)")
+	exec(t, ctx, a, "CREATE TABLE pm1 PARTITION OF pm FOR VALUES IN (1)")
+	exec(t, ctx, a, "CREATE TABLE pm2 PARTITION OF pm FOR VALUES IN (2)")
+	exec(t, ctx, a, "INSERT INTO pm VALUES (1, 'x')")
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "UPDATE pm SET k = 2 WHERE k = 1")
+	done := execAsync(ctx, b, "UPDATE pm SET v = 'y' WHERE k = 1")
+	stillWaiting(t, done, 150*time.Millisecond, "an update of a row being moved")
+	exec(t, ctx, a, "COMMIT")
+	r := <-done
+	var pe *pgconn.PgError
+	if !errors.As(r.err, &pe) || pe.Code != "40001" || !strings.Contains(pe.Message, "moved to another partition") {
+		t.Fatalf("update of a row moved meanwhile: %s %v, want 40001 (moved to another partition)", r.tag, r.err)
+	}
+	wantRows(t, ctx, a, "SELECT k, v FROM pm", "2 | x")
+}
