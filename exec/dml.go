@@ -90,6 +90,13 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.modifyRows(env, tt, tt.row)
+}
+
+// modifyRows runs INSERT, UPDATE or DELETE: each source row goes through
+// target (row is a buffer for new rows in Table's layout), and the rows
+// written are counted and returned.
+func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 	src, err := p.Source.Open(env)
 	if err != nil {
 		return nil, err
@@ -111,17 +118,17 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 		var done bool
 		switch p.Kind {
 		case Insert:
-			if err := p.newRow(env, p.Targets, in, tt.row); err != nil {
+			if err := p.newRow(env, p.Targets, in, row); err != nil {
 				return nil, err
 			}
-			ret, done, err = tt.insert(tt.row)
+			ret, done, err = target.insert(row)
 		case Update, Delete:
 			if p.repeated(src, &lastKey) {
 				continue
 			}
 			key := slices.Clone(src.(keyedRows).Key())
 			stored := in // the version in this transaction's maps
-			newer, based, skip, lerr := tt.lock(key, p.lockMode(), p.Recheck)
+			newer, based, skip, lerr := target.lock(key, p.lockMode(), p.Recheck)
 			if lerr != nil {
 				return nil, lerr
 			}
@@ -132,9 +139,9 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 				in = newer
 			}
 			if p.Kind == Update {
-				ret, done, err = tt.update(key, stored, in, p.Sets, based)
+				ret, done, err = target.update(key, stored, in, p.Sets, based)
 			} else {
-				ret, done, err = tt.delete(key, stored, in, based)
+				ret, done, err = target.delete(key, stored, in, based)
 			}
 		}
 		if err != nil {
@@ -147,7 +154,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 			return nil, err
 		}
 	}
-	if err := tt.finish(); err != nil {
+	if err := target.finish(); err != nil {
 		return nil, err
 	}
 	return out, nil

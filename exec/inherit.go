@@ -200,69 +200,11 @@ type memberState struct {
 // partition; UPDATE and DELETE change each row in the table it came from,
 // an UPDATE moving a row whose new key belongs to another partition.
 func (p *Modify) openMembers(env *Env) (Rows, error) {
-	mt, err := p.openFamily(env, []string{[...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]}, p.Sets)
+	mt, err := p.openFamily(env, []string{[...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]}, p.assigned())
 	if err != nil {
 		return nil, err
 	}
-	src, err := p.Source.Open(env)
-	if err != nil {
-		return nil, err
-	}
-	defer src.Close()
-	out := &modifiedRows{}
-	row := make(Row, len(p.Table.Cols))
-	var lastKey []byte
-	for {
-		in, err := src.Next()
-		if err != nil {
-			return nil, err
-		}
-		if in == nil {
-			break
-		}
-		var ret Row
-		var done bool
-		switch p.Kind {
-		case Insert:
-			if err := p.newRow(env, p.Targets, in, row); err != nil {
-				return nil, err
-			}
-			ret, done, err = mt.insert(row)
-		case Update, Delete:
-			if p.repeated(src, &lastKey) {
-				continue
-			}
-			key := slices.Clone(src.(keyedRows).Key())
-			stored := in
-			newer, based, skip, lerr := mt.lock(key, p.lockMode(), p.Recheck)
-			if lerr != nil {
-				return nil, lerr
-			}
-			if skip {
-				continue
-			}
-			if newer != nil {
-				in = newer
-			}
-			if p.Kind == Update {
-				ret, done, err = mt.update(key, stored, in, p.Sets, based)
-			} else {
-				ret, done, err = mt.delete(key, stored, in, based)
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		if done {
-			if err := p.counted(env, out, ret); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if err := mt.finish(); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return p.modifyRows(env, mt, make(Row, len(p.Table.Cols)))
 }
 
 // membersTarget is a Modify's Members as its rowTarget: each member's
@@ -309,7 +251,7 @@ func (mt *membersTarget) member(i int) (*memberState, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &memberState{m: m, row: make(Row, len(t.Cols)), }
+	s := &memberState{m: m, row: make(Row, len(t.Cols))}
 	if s.w, err = env.Txn.Writer(env.Ctx, t); err != nil {
 		return nil, err
 	}

@@ -2,8 +2,10 @@ package exec
 
 import (
 	"context"
+	"math/bits"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -42,7 +44,18 @@ type RowLocks struct {
 	// PostgreSQL. moved is bounded by maxMoved.
 	moving map[uint64][]RowLockKey
 	moved  map[RowLockKey]bool
+	// strong counts the table locks held in SHARE mode or stronger, the
+	// only ones a query's ACCESS SHARE or ROW EXCLUSIVE can wait for.
+	strong atomic.Int64
 }
+
+// strongModes are the table modes from SHARE up (bit i for mode i).
+const strongModes = 1<<ShareLock | 1<<ShareRowExclusiveLock | 1<<ExclusiveLock | 1<<AccessExclusiveLock
+
+// StrongTableLocks reports whether some transaction holds a table lock a
+// query's own table lock would conflict with: without one, a statement
+// that ends with its transaction need not take its table locks.
+func (l *RowLocks) StrongTableLocks() bool { return l.strong.Load() > 0 }
 
 // maxMoved bounds the moved rows remembered; past it the oldest go (a
 // waiter for one of them then takes the row for deleted).
@@ -159,6 +172,9 @@ func (l *RowLocks) grant(owner uint64, k RowLockKey, e *lockEntry, mode LockMode
 	held, had := e.holders[owner]
 	if !had {
 		l.owned[owner] = append(l.owned[owner], k)
+	}
+	if k.Space == SpaceTable && held&(1<<mode) == 0 && (1<<mode)&strongModes != 0 {
+		l.strong.Add(1)
 	}
 	e.holders[owner] = held | 1<<mode
 	return held>>mode == 0
@@ -349,6 +365,9 @@ func (l *RowLocks) Release(owner uint64, k RowLockKey) bool {
 // drop removes owner from e's holders and wakes e's waiters; the caller
 // holds l.mu.
 func (l *RowLocks) drop(owner uint64, k RowLockKey, e *lockEntry) {
+	if k.Space == SpaceTable {
+		l.strong.Add(-int64(bits.OnesCount16(e.holders[owner] & strongModes)))
+	}
 	delete(e.holders, owner)
 	close(e.changed)
 	if len(e.holders) == 0 {

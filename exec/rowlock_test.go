@@ -50,6 +50,20 @@ func TestLockConflicts(t *testing.T) {
 	if _, ok := l.TryLock(3, table, ShareLock); ok {
 		t.Error("SHARE granted beside ROW EXCLUSIVE")
 	}
+	if l.StrongTableLocks() {
+		t.Error("ROW EXCLUSIVE counted as a strong table lock")
+	}
+	l.ReleaseAll(1)
+	l.ReleaseAll(2)
+	l.TryLock(3, table, AccessExclusiveLock)
+	l.TryLock(3, table, ShareLock)
+	if !l.StrongTableLocks() {
+		t.Error("ACCESS EXCLUSIVE not counted as a strong table lock")
+	}
+	l.ReleaseAll(3)
+	if l.StrongTableLocks() {
+		t.Error("strong table locks left after their release")
+	}
 }
 
 // TestDeadlockTimeout: the waiter whose deadlock_timeout runs out first
