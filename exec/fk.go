@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"slices"
 
@@ -653,10 +654,14 @@ func lookupOwnKey(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Dat
 		}
 		it := m.NewIter(ctx, prolly.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
 		found := it.First()
-		if err := it.Close(); err != nil {
+		var pk []byte
+		if found {
+			pk = bytes.Clone(it.Key()[len(prefix):]) // the entry ends with the row's primary-map key
+		}
+		if err := it.Close(); err != nil || !found {
 			return false, err
 		}
-		return found, nil
+		return tx.keyShareParent(ctx, t, pk)
 	}
 	// No unique key on the columns (the constraint that had one is gone):
 	// read the rows.

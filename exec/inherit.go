@@ -605,6 +605,11 @@ func (mt *membersTarget) lock(key []byte, mode LockMode, recheck Expr) (Row, []b
 	if recheck != nil {
 		check = alwaysTrue
 	}
+	if mode == ForNoKeyUpdate && m.Layout == nil {
+		// The member's own unique indexes decide whether the update
+		// changes a key (a partition's index on the partition key).
+		mode = updateLockMode(t, p.Sets)
+	}
 	newer, now, skip, err := env.Txn.lockKey(env, t, k, mode, LockBlock, check)
 	if err != nil || skip || newer == nil {
 		return nil, nil, skip, err
