@@ -44,6 +44,9 @@ type RowLocks struct {
 	// PostgreSQL. moved is bounded by maxMoved.
 	moving map[uint64][]RowLockKey
 	moved  map[RowLockKey]bool
+	// grants logs, per owner, each mode granted it in order, so that a
+	// rollback to a savepoint gives back what was taken after it.
+	grants map[uint64][]lockWant
 	// strong counts the table locks held in SHARE mode or stronger, the
 	// only ones a query's ACCESS SHARE or ROW EXCLUSIVE can wait for.
 	strong atomic.Int64
@@ -146,7 +149,7 @@ type lockWant struct {
 // NewRowLocks returns a lock table with no locks.
 func NewRowLocks() *RowLocks {
 	return &RowLocks{held: map[RowLockKey]*lockEntry{}, owned: map[uint64][]RowLockKey{}, waiting: map[uint64]lockWant{},
-		moving: map[uint64][]RowLockKey{}, moved: map[RowLockKey]bool{}}
+		moving: map[uint64][]RowLockKey{}, moved: map[RowLockKey]bool{}, grants: map[uint64][]lockWant{}}
 }
 
 // blockers returns the owners other than owner holding modes on e that
@@ -173,8 +176,11 @@ func (l *RowLocks) grant(owner uint64, k RowLockKey, e *lockEntry, mode LockMode
 	if !had {
 		l.owned[owner] = append(l.owned[owner], k)
 	}
-	if k.Space == SpaceTable && held&(1<<mode) == 0 && (1<<mode)&strongModes != 0 {
-		l.strong.Add(1)
+	if held&(1<<mode) == 0 {
+		l.grants[owner] = append(l.grants[owner], lockWant{k, mode})
+		if k.Space == SpaceTable && (1<<mode)&strongModes != 0 {
+			l.strong.Add(1)
+		}
 	}
 	e.holders[owner] = held | 1<<mode
 	return held>>mode == 0
@@ -406,11 +412,54 @@ func (l *RowLocks) Moved(k RowLockKey) bool {
 	return l.moved[k]
 }
 
+// LockMark returns a mark of the locks owner holds now (a savepoint's).
+func (l *RowLocks) LockMark(owner uint64) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.grants[owner])
+}
+
+// RollbackLocks gives back the modes owner was granted since mark, waking
+// their waiters, as a rollback to a savepoint releases the locks its
+// subtransaction took in PostgreSQL.
+func (l *RowLocks) RollbackLocks(owner uint64, mark int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	log := l.grants[owner]
+	if mark >= len(log) {
+		return
+	}
+	for _, g := range slices.Backward(log[mark:]) {
+		e := l.held[g.key]
+		if e == nil {
+			continue
+		}
+		held := e.holders[owner] &^ (1 << g.mode)
+		if g.key.Space == SpaceTable && (1<<g.mode)&strongModes != 0 && e.holders[owner]&(1<<g.mode) != 0 {
+			l.strong.Add(-1)
+		}
+		if held != 0 {
+			e.holders[owner] = held
+			close(e.changed)
+			e.changed = make(chan struct{})
+			continue
+		}
+		l.drop(owner, g.key, e)
+		if keys := l.owned[owner]; len(keys) > 0 {
+			if i := slices.Index(keys, g.key); i >= 0 {
+				l.owned[owner] = slices.Delete(keys, i, i+1)
+			}
+		}
+	}
+	l.grants[owner] = log[:mark]
+}
+
 // ReleaseAll releases every lock owner holds, waking their waiters.
 func (l *RowLocks) ReleaseAll(owner uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.moving, owner)
+	delete(l.grants, owner)
 	for _, k := range l.owned[owner] {
 		if e := l.held[k]; e != nil {
 			if _, ok := e.holders[owner]; ok {

@@ -157,6 +157,8 @@ type savepoint struct {
 	vars   map[string]string // the settings SET changed in the transaction, as they were here
 	// rebased: the transaction's rebased rows here (exec.Txn.RebasedMark).
 	rebased map[string]map[string][]byte
+	// locks marks the locks held here (exec.RowLocks.LockMark).
+	locks int
 }
 
 // defaultVars are the settings a session starts with, PostgreSQL's

@@ -538,8 +538,12 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 		if !s.explicit {
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
 		}
-		s.saves = append(s.saves, savepoint{name: ts.SavepointName, root: s.txn.Root, notify: s.notify.mark(), vars: s.varsMark(),
-			rebased: s.txn.RebasedMark()})
+		sp := savepoint{name: ts.SavepointName, root: s.txn.Root, notify: s.notify.mark(), vars: s.varsMark(),
+			rebased: s.txn.RebasedMark()}
+		if s.txn.Locks != nil {
+			sp.locks = s.txn.Locks.LockMark(s.txn.LockOwner)
+		}
+		s.saves = append(s.saves, sp)
 		return "SAVEPOINT", nil
 	case pg.TransactionStmtKind_TRANS_STMT_RELEASE, pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
 		verb := "RELEASE"
@@ -559,6 +563,9 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 			}
 			s.txn.SetRoot(s.saves[i].root)
 			s.txn.RollbackRebased(s.saves[i].rebased)
+			if s.txn.Locks != nil {
+				s.txn.Locks.RollbackLocks(s.txn.LockOwner, s.saves[i].locks)
+			}
 			s.notify.rollbackTo(s.saves[i].notify)
 			s.varsRollbackTo(s.saves[i].vars)
 			if err := s.reapplyAdvances(ctx, s.txn, s.seqs.advanced); err != nil {

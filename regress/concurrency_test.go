@@ -971,3 +971,29 @@ func TestRowMovedToAnotherPartition(t *testing.T) {
 	}
 	wantRows(t, ctx, a, "SELECT k, v FROM pm", "2 | x")
 }
+
+// TestRollbackToSavepointReleasesLocks: ROLLBACK TO a savepoint gives back
+// the row locks taken after it, as PostgreSQL's subtransaction abort
+// does, and keeps those taken before.
+func TestRollbackToSavepointReleasesLocks(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE sv (id int PRIMARY KEY, v int)")
+	exec(t, ctx, a, "INSERT INTO sv VALUES (1, 0), (2, 0)")
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "UPDATE sv SET v = 1 WHERE id = 1")
+	exec(t, ctx, a, "SAVEPOINT s")
+	exec(t, ctx, a, "UPDATE sv SET v = 1 WHERE id = 2")
+	exec(t, ctx, a, "ROLLBACK TO s")
+	exec(t, ctx, b, "SET lock_timeout = '2s'")
+	exec(t, ctx, b, "UPDATE sv SET v = 2 WHERE id = 2") // released: no wait
+	done := execAsync(ctx, b, "UPDATE sv SET v = 2 WHERE id = 1")
+	stillWaiting(t, done, 150*time.Millisecond, "an update of a row locked before the savepoint")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; r.err != nil {
+		t.Fatal(r.err)
+	}
+	wantRows(t, ctx, a, "SELECT id, v FROM sv ORDER BY id", "1 | 2", "2 | 2")
+}
