@@ -476,12 +476,7 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 // INSERT triggers).
 func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based []byte) (Row, bool, error) {
 	p, env := mt.p, mt.env
-	i, k := SplitMemberKey(key)
-	s, err := mt.member(i)
-	if err != nil {
-		return nil, false, err
-	}
-	old, err := s.storedRow(env, k, stored)
+	i, s, k, old, err := mt.stored(key, stored)
 	if err != nil {
 		return nil, false, err
 	}
@@ -525,7 +520,7 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 			return nil, false, err
 		}
 		if tx := env.Txn; tx.Locks != nil {
-			tx.Locks.MarkMoved(tx.LockOwner, RowLockKey{Space: SpaceRow, Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(s.w.t.Def), Key: string(k)})
+			tx.Locks.MarkMoved(tx.LockOwner, tx.rowLockKey(s.w.t, k))
 		}
 		if based != nil {
 			env.Txn.rebase(s.w.t, k, based)
@@ -570,14 +565,21 @@ func (mt *membersTarget) returned(row, in Row) Row {
 	return row
 }
 
+// stored splits a source row's key into its member (i, s) and the key in
+// that member's table (k), and returns the row's stored version (in
+// Table's layout in stored) in the member's layout.
+func (mt *membersTarget) stored(key []byte, stored Row) (i int, s *memberState, k []byte, old Row, err error) {
+	i, k = SplitMemberKey(key)
+	if s, err = mt.member(i); err != nil {
+		return 0, nil, nil, nil, err
+	}
+	old, err = s.storedRow(mt.env, k, stored)
+	return i, s, k, old, err
+}
+
 func (mt *membersTarget) delete(key []byte, stored, in Row, based []byte) (Row, bool, error) {
 	env := mt.env
-	i, k := SplitMemberKey(key)
-	s, err := mt.member(i)
-	if err != nil {
-		return nil, false, err
-	}
-	old, err := s.storedRow(env, k, stored)
+	_, s, k, old, err := mt.stored(key, stored)
 	if err != nil {
 		return nil, false, err
 	}
@@ -629,12 +631,7 @@ func (mt *membersTarget) lock(key []byte, mode LockMode, recheck Expr) (Row, []b
 
 func (mt *membersTarget) vanish(key []byte, stored Row) error {
 	env := mt.env
-	i, k := SplitMemberKey(key)
-	s, err := mt.member(i)
-	if err != nil {
-		return err
-	}
-	old, err := s.storedRow(env, k, stored)
+	_, s, k, old, err := mt.stored(key, stored)
 	if err != nil {
 		return err
 	}

@@ -154,7 +154,8 @@ func NewRowLocks() *RowLocks {
 
 // blockers returns the owners other than owner holding modes on e that
 // conflict with mode.
-func (e *lockEntry) blockers(s LockSpace, owner uint64, mode LockMode, out []uint64) []uint64 {
+func (e *lockEntry) blockers(s LockSpace, owner uint64, mode LockMode) []uint64 {
+	var out []uint64
 	c := conflicts(s, mode)
 	for o, held := range e.holders {
 		if o != owner && held&c != 0 {
@@ -162,6 +163,18 @@ func (e *lockEntry) blockers(s LockSpace, owner uint64, mode LockMode, out []uin
 		}
 	}
 	return out
+}
+
+// blocked reports whether another owner holds a mode on e that conflicts
+// with mode: blockers without the slice, for the path of every lock taken.
+func (e *lockEntry) blocked(s LockSpace, owner uint64, mode LockMode) bool {
+	c := conflicts(s, mode)
+	for o, held := range e.holders {
+		if o != owner && held&c != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // grant records that owner holds mode on k; the caller holds l.mu and
@@ -193,11 +206,10 @@ func (l *RowLocks) grant(owner uint64, k RowLockKey, e *lockEntry, mode LockMode
 // for a deadlock (40P01).
 func (l *RowLocks) Lock(ctx context.Context, owner uint64, k RowLockKey, mode LockMode, deadlockTimeout time.Duration) (fresh, waited bool, err error) {
 	var timer <-chan time.Time
-	var buf []uint64
 	for {
 		l.mu.Lock()
 		e := l.held[k]
-		if e == nil || len(e.blockers(k.Space, owner, mode, buf[:0])) == 0 {
+		if e == nil || !e.blocked(k.Space, owner, mode) {
 			if !waited && l.moved[k] {
 				delete(l.moved, k) // a new row under the key: the move is old news
 			}
@@ -282,7 +294,7 @@ func (l *RowLocks) inCycle(owner uint64) bool {
 		if e == nil {
 			return false
 		}
-		for _, b := range e.blockers(w.key.Space, o, w.mode, nil) {
+		for _, b := range e.blockers(w.key.Space, o, w.mode) {
 			if b == owner || visit(b) {
 				return true
 			}
@@ -299,7 +311,7 @@ func (l *RowLocks) TryLock(owner uint64, k RowLockKey, mode LockMode) (fresh, ok
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	e := l.held[k]
-	if e != nil && len(e.blockers(k.Space, owner, mode, nil)) > 0 {
+	if e != nil && e.blocked(k.Space, owner, mode) {
 		return false, false
 	}
 	return l.grant(owner, k, e, mode), true
@@ -315,7 +327,7 @@ func (l *RowLocks) WaitsFor(owner uint64) []uint64 {
 		return nil
 	}
 	if e := l.held[w.key]; e != nil {
-		return e.blockers(w.key.Space, owner, w.mode, nil)
+		return e.blockers(w.key.Space, owner, w.mode)
 	}
 	return nil
 }

@@ -127,7 +127,7 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 	if err != nil || skip || !fresh {
 		return nil, nil, skip, err
 	}
-	latest, err := tx.latestRoot(env)
+	latest, err := tx.latestRoot(env.Ctx)
 	if err != nil || latest.Addr() == tx.Start.Addr() {
 		return nil, nil, false, err
 	}
@@ -143,7 +143,7 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 		return nil, nil, false, nil
 	case !sameDef || tx.Isolation != ReadCommitted || recheck == nil:
 		return nil, nil, false, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
-	case !found && tx.Locks.Moved(RowLockKey{Space: SpaceRow, Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}):
+	case !found && tx.Locks.Moved(tx.rowLockKey(t, key)):
 		return nil, nil, false, pgerr.New(pgerr.SerializationFailure, "tuple to be locked was already moved to another partition due to concurrent update")
 	case !found:
 		return nil, nil, true, nil // deleted and committed meanwhile
@@ -162,7 +162,7 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 // lockKey; fresh reports that the transaction did not hold it (or a
 // stronger mode) before.
 func (tx *Txn) takeLock(env *Env, t *Table, key []byte, mode LockMode, wait LockWait) (fresh, skip bool, err error) {
-	k := RowLockKey{Space: SpaceRow, Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}
+	k := tx.rowLockKey(t, key)
 	if wait != LockBlock {
 		var ok bool
 		if fresh, ok = tx.Locks.TryLock(tx.LockOwner, k, mode); !ok {
@@ -173,27 +173,60 @@ func (tx *Txn) takeLock(env *Env, t *Table, key []byte, mode LockMode, wait Lock
 		}
 		return fresh, false, nil
 	}
-	ctx := env.Ctx
+	fresh, err = tx.lockWaiting(env.Ctx, k, mode)
+	return fresh, false, err
+}
+
+// rowLockKey names the lock of the row of t stored under key.
+func (tx *Txn) rowLockKey(t *Table, key []byte) RowLockKey {
+	return RowLockKey{Space: SpaceRow, Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(key)}
+}
+
+// lockWaiting takes mode on k for the transaction, waiting for other
+// transactions up to lock_timeout (then 55P03) and checking for a
+// deadlock after deadlock_timeout, both as the statement began. A wait
+// makes the branch's newest root be read again (latestRoot): the holder's
+// commit is newer than what was read.
+func (tx *Txn) lockWaiting(ctx context.Context, k RowLockKey, mode LockMode) (fresh bool, err error) {
+	lctx := ctx
 	if d := tx.lockWait; d > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
+		lctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
 		defer cancel()
 	}
-	fresh, waited, err := tx.Locks.Lock(ctx, tx.LockOwner, k, mode, tx.deadlockWait)
+	fresh, waited, err := tx.Locks.Lock(lctx, tx.LockOwner, k, mode, tx.deadlockWait)
 	if waited {
-		tx.latest = nil // the holder's commit is newer than what was read
+		tx.latest = nil
 	}
-	if err != nil && context.Cause(ctx) == errLockTimeout && env.Ctx.Err() == nil {
+	if err != nil && context.Cause(lctx) == errLockTimeout && ctx.Err() == nil {
 		err = pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
 	}
-	return fresh, false, err
+	return fresh, err
+}
+
+// LockRelation takes mode on table schema.name for the transaction, held
+// until it ends (LOCK TABLE, and the table locks of queries): with
+// nowait, a conflicting lock is 55P03 at once.
+func (tx *Txn) LockRelation(ctx context.Context, schema, name string, mode LockMode, nowait bool) error {
+	if tx.Locks == nil {
+		return nil // a read-only revision: nobody writes it
+	}
+	k := RowLockKey{Space: SpaceTable, Database: tx.Repo.Name(), Branch: tx.Branch, Table: schema + "." + name}
+	if nowait {
+		if _, ok := tx.Locks.TryLock(tx.LockOwner, k, mode); !ok {
+			return pgerr.New(pgerr.LockNotAvailable, "could not obtain lock on relation %q", name)
+		}
+		return nil
+	}
+	_, err := tx.lockWaiting(ctx, k, mode)
+	return err
 }
 
 // latestRoot returns the branch's newest committed root, read once per
 // statement (and again after a lock was waited for).
-func (tx *Txn) latestRoot(env *Env) (versioning.RootValue, error) {
+func (tx *Txn) latestRoot(ctx context.Context) (versioning.RootValue, error) {
 	if tx.latest == nil {
-		l, err := tx.Latest(env.Ctx)
+		l, err := tx.Latest(ctx)
 		if err != nil {
 			return versioning.RootValue{}, err
 		}
@@ -245,8 +278,10 @@ func (m *MergeIndexer) Rebased(schema, table string) map[string][]byte {
 	return m.tx.rebased[schema+"."+table]
 }
 
-// maxUniqueLocks bounds the value locks a transaction's inserts take.
-const maxUniqueLocks = 10000
+// maxKeyLocks bounds the locks a transaction takes on values it inserts
+// (uniqueLock) and on parent rows its foreign keys reference
+// (keyShareParent), which the row locks of its changes do not cover.
+const maxKeyLocks = 10000
 
 // uniqueLock is what an insert of a value a primary key or unique index
 // holds once does about other transactions, as PostgreSQL's does: it takes
@@ -257,45 +292,26 @@ const maxUniqueLocks = 10000
 // (taken reads the branch's newest committed root; taken(start) says
 // whether the snapshot had it). The caller fails with 23505 then.
 //
-// A transaction takes at most maxUniqueLocks of these: past that (a bulk
+// A transaction takes at most maxKeyLocks of these: past that (a bulk
 // load), the commit-time merge alone finds a value taken concurrently
 // (23505 at COMMIT), so that the lock table stays small.
 func (tx *Txn) uniqueLock(ctx context.Context, t *Table, index string, value []byte, taken func(root versioning.RootValue) (bool, error)) (bool, error) {
-	if tx.Locks == nil || tx.Latest == nil || t.Pinned || tx.uniqueLocks >= maxUniqueLocks {
+	if tx.Locks == nil || tx.Latest == nil || t.Pinned || tx.keyLocks >= maxKeyLocks {
 		return false, nil
 	}
-	tx.uniqueLocks++
-	k := RowLockKey{Space: SpaceRow, Database: tx.Repo.Name(), Branch: tx.Branch, Table: tableKey(t.Def), Key: string(value)}
+	tx.keyLocks++
+	k := tx.rowLockKey(t, value)
 	if index != "" {
 		k.Table += "#" + index
 	}
-	lctx := ctx
-	if d := tx.lockWait; d > 0 {
-		var cancel context.CancelFunc
-		lctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
-		defer cancel()
-	}
-	_, waited, err := tx.Locks.Lock(lctx, tx.LockOwner, k, ForUpdate, tx.deadlockWait)
-	if err != nil {
-		if context.Cause(lctx) == errLockTimeout && ctx.Err() == nil {
-			err = pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
-		}
+	if _, err := tx.lockWaiting(ctx, k, ForUpdate); err != nil {
 		return false, err
 	}
-	if waited {
-		tx.latest = nil
+	latest, err := tx.latestRoot(ctx)
+	if err != nil || latest.Addr() == tx.Start.Addr() {
+		return false, err
 	}
-	if tx.latest == nil {
-		l, err := tx.Latest(ctx)
-		if err != nil {
-			return false, err
-		}
-		tx.latest = &l
-	}
-	if tx.latest.Addr() == tx.Start.Addr() {
-		return false, nil
-	}
-	now, err := taken(*tx.latest)
+	now, err := taken(latest)
 	if err != nil || !now {
 		return false, err
 	}
@@ -310,16 +326,15 @@ func (tx *Txn) uniqueLock(ctx context.Context, t *Table, index string, value []b
 // committed, no (23503) in READ COMMITTED, and 40001 in REPEATABLE READ
 // and SERIALIZABLE. A concurrent change of other columns is no concern.
 func (tx *Txn) keyShareParent(ctx context.Context, t *Table, key []byte) (bool, error) {
-	if tx.Locks == nil || tx.Latest == nil || t.Pinned || tx.uniqueLocks >= maxUniqueLocks {
+	if tx.Locks == nil || tx.Latest == nil || t.Pinned || tx.keyLocks >= maxKeyLocks {
 		return true, nil
 	}
-	tx.uniqueLocks++ // bounded as the value locks are
-	env := &Env{Ctx: ctx, Txn: tx}
-	fresh, _, err := tx.takeLock(env, t, key, ForKeyShare, LockBlock)
+	tx.keyLocks++
+	fresh, err := tx.lockWaiting(ctx, tx.rowLockKey(t, key), ForKeyShare)
 	if err != nil || !fresh {
 		return true, err
 	}
-	latest, err := tx.latestRoot(env)
+	latest, err := tx.latestRoot(ctx)
 	if err != nil || latest.Addr() == tx.Start.Addr() {
 		return true, err
 	}
@@ -343,7 +358,7 @@ func (tx *Txn) committedReferencing(ctx context.Context, ref versioning.ForeignK
 	if tx.Locks == nil || tx.Latest == nil {
 		return nil, nil
 	}
-	latest, err := tx.latestRoot(&Env{Ctx: ctx, Txn: tx})
+	latest, err := tx.latestRoot(ctx)
 	if err != nil || latest.Addr() == tx.Start.Addr() {
 		return nil, err
 	}

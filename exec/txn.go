@@ -79,8 +79,8 @@ type Txn struct {
 	// or write when it is SERIALIZABLE.
 	SSI    *SSI
 	serial *SerialXact
-	// uniqueLocks counts the value locks its inserts took (uniqueLock).
-	uniqueLocks int
+	// keyLocks counts the locks uniqueLock and keyShareParent took.
+	keyLocks int
 	// rebased holds, by table and primary-map key, the committed version
 	// of each row this transaction changed on top of a version newer than
 	// its snapshot: the commit-time merge takes the change over it. A nil

@@ -3,7 +3,6 @@ package planner
 import (
 	"cmp"
 	"context"
-	"errors"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -164,42 +163,12 @@ func (a *analyzer) lockTable(st *pg.LockStmt) (utility, error) {
 			default:
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table or view", rv.Relname)
 			}
-			if err := a.s.lockRelation(ctx, a.tx, schema, rv.Relname, mode, st.Nowait); err != nil {
+			if err := a.tx.LockRelation(ctx, schema, rv.Relname, mode, st.Nowait); err != nil {
 				return "", err
 			}
 		}
 		return "LOCK TABLE", nil
 	}, nil
-}
-
-// lockRelation takes a table lock on relation schema.name for tx's
-// transaction, held until it ends, waiting for conflicting locks of other
-// transactions up to lock_timeout (or not at all with nowait).
-func (s *Session) lockRelation(ctx context.Context, tx *exec.Txn, schema, name string, mode exec.LockMode, nowait bool) error {
-	if tx.Locks == nil {
-		return nil // a read-only revision: nobody writes it
-	}
-	k := exec.RowLockKey{Space: exec.SpaceTable, Database: tx.Repo.Name(), Branch: tx.Branch, Table: schema + "." + name}
-	if nowait {
-		if _, ok := tx.Locks.TryLock(tx.LockOwner, k, mode); !ok {
-			return pgerr.New(pgerr.LockNotAvailable, "could not obtain lock on relation %q", name)
-		}
-		return nil
-	}
-	lock, deadlock := s.lockTimeouts()
-	lctx := ctx
-	if lock > 0 {
-		var cancel context.CancelFunc
-		lctx, cancel = context.WithTimeoutCause(ctx, lock, errLockTimeout)
-		defer cancel()
-	}
-	if _, _, err := tx.Locks.Lock(lctx, tx.LockOwner, k, mode, deadlock); err != nil {
-		if context.Cause(lctx) == errLockTimeout && ctx.Err() == nil {
-			return pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
-		}
-		return err
-	}
-	return nil
 }
 
 // lockPlanRelations takes the table locks a query holds in PostgreSQL on
@@ -222,12 +191,9 @@ func (s *Session) lockPlanRelations(ctx context.Context, tx *exec.Txn, an *analy
 		mode = exec.RowExclusiveLock
 	}
 	for _, d := range an.deps {
-		if err := s.lockRelation(ctx, tx, d.Schema, d.Name, mode, false); err != nil {
+		if err := tx.LockRelation(ctx, d.Schema, d.Name, mode, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
-
-// errLockTimeout is the cause of a lock wait's end at lock_timeout.
-var errLockTimeout = errors.New("planner: lock timeout")

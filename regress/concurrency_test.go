@@ -674,6 +674,7 @@ func TestLockModes(t *testing.T) {
 
 	exec(t, ctx, a, "BEGIN")
 	exec(t, ctx, a, "SELECT * FROM lm WHERE id = 1 FOR KEY SHARE")
+	exec(t, ctx, b, "SET lock_timeout = '2s'")              // a wait fails the test rather than hangs it
 	exec(t, ctx, b, "UPDATE lm SET v = v + 1 WHERE id = 1") // no key changes: no wait
 	done = execAsync(ctx, b, "UPDATE lm SET id = 2 WHERE id = 1")
 	stillWaiting(t, done, 150*time.Millisecond, "UPDATE of the key of a key-share-locked row")
@@ -918,6 +919,7 @@ func TestForeignKeyLocks(t *testing.T) {
 
 	exec(t, ctx, b, "BEGIN")
 	exec(t, ctx, b, "INSERT INTO child VALUES (20, 2)")
+	exec(t, ctx, a, "SET lock_timeout = '2s'")                   // a wait fails the test rather than hangs it
 	exec(t, ctx, a, "UPDATE parent SET note = 'x' WHERE id = 2") // no key change: no wait
 	done = execAsync(ctx, a, "DELETE FROM parent WHERE id = 2")
 	stillWaiting(t, done, 150*time.Millisecond, "a delete of a parent a running transaction gives a child")
