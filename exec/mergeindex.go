@@ -35,6 +35,25 @@ func NewMergeIndexer(tx *Txn) *MergeIndexer {
 	return &MergeIndexer{tx: tx, tables: map[*versioning.Table]*indexerTable{}}
 }
 
+// DecodeTable implements versioning.TableDecoder from the transaction's
+// table cache, which the commit-time merges of every session share.
+func (m *MergeIndexer) DecodeTable(record []byte) (*versioning.Table, error) {
+	c := m.tx.Tables
+	if c != nil {
+		if t := c.get(record); t != nil {
+			return t.Def, nil
+		}
+	}
+	def, err := versioning.DecodeTable(record)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		c.put(record, NewTable(def))
+	}
+	return def, nil
+}
+
 // IndexEntries implements versioning.IndexEncoder.
 func (m *MergeIndexer) IndexEntries(ctx context.Context, def *versioning.Table, key, row []byte) ([]versioning.IndexEntry, error) {
 	it, err := m.table(ctx, def)

@@ -70,29 +70,30 @@ func MergeRoots(ctx context.Context, base, ours, theirs RootValue, enc IndexEnco
 }
 
 func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Collision, enc IndexEncoder) (prolly.Resolution, error) {
-	var base, ours, theirs Table
 	if !c.InBase {
 		return prolly.Resolution{}, fmt.Errorf("%w: table created on both sides", ErrConflict)
 	}
+	var base, ours, theirs *Table
 	for _, r := range []struct {
 		b []byte
-		t *Table
+		t **Table
 	}{{c.Base, &base}, {c.Ours, &ours}, {c.Theirs, &theirs}} {
-		if err := decodeRecord(r.b, r.t); err != nil {
+		var err error
+		if *r.t, err = decodeTableWith(enc, r.b); err != nil {
 			return prolly.Resolution{}, err
 		}
 	}
-	if !SameDefinition(&base, &ours) || !SameDefinition(&base, &theirs) {
+	if !SameDefinition(base, ours) || !SameDefinition(base, theirs) {
 		return prolly.Resolution{}, fmt.Errorf("%w: table %q.%q: definition changed concurrently", ErrConflict, ours.Schema, ours.Name)
 	}
-	merged := ours
+	merged := *ours // the decoder's tables are not modified: Indexes is copied below
 	var err error
 	var rebased map[string][]byte
 	if rs, ok := enc.(RebaseSource); ok {
 		rebased = rs.Rebased(ours.Schema, ours.Name)
 	}
 	if len(ours.PrimaryKey) > 0 {
-		if err := checkBothInserted(ctx, cs, &ours, base.Rows, ours.Rows, theirs.Rows, rebased); err != nil {
+		if err := checkBothInserted(ctx, cs, ours, base.Rows, ours.Rows, theirs.Rows, rebased); err != nil {
 			return prolly.Resolution{}, err
 		}
 	}

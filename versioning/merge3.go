@@ -51,6 +51,22 @@ type ReferenceChecker interface {
 	MissingReferences(ctx context.Context, root RootValue, t *Table, row []byte) ([]string, error)
 }
 
+// TableDecoder, when the IndexEncoder implements it, decodes the table
+// records a merge reads, typically from a cache of decoded records: a
+// commit-time merge reads the same few records again and again. The
+// merge does not modify the tables it returns.
+type TableDecoder interface {
+	DecodeTable(record []byte) (*Table, error)
+}
+
+// decodeTableWith decodes record with enc's TableDecoder, if it has one.
+func decodeTableWith(enc any, record []byte) (*Table, error) {
+	if d, ok := enc.(TableDecoder); ok {
+		return d.DecodeTable(record)
+	}
+	return DecodeTable(record)
+}
+
 // Generator, when the IndexEncoder implements it, computes the stored
 // generated columns (Column.Generated) of a row the merge combined cell
 // by cell: their values derive from the row's other cells, which may
@@ -876,12 +892,18 @@ func checkReferences(ctx context.Context, base, merged RootValue, rc ReferenceCh
 		if c.Kind != kindTable || c.To == nil {
 			continue
 		}
-		from, to, err := c.Tables()
+		to, err := decodeTableWith(rc, c.To)
 		if err != nil {
 			return nil, err
 		}
 		if len(to.ForeignKeys) == 0 {
 			continue
+		}
+		var from *Table
+		if c.From != nil {
+			if from, err = decodeTableWith(rc, c.From); err != nil {
+				return nil, err
+			}
 		}
 		oldRows, err := loadOrEmpty(ctx, cs, store.Address{})
 		if err != nil {

@@ -19,6 +19,8 @@ type Store interface {
 	Ref(ctx context.Context, name string) (store.Address, bool, error)
 	ListRefs(ctx context.Context, prefix string, fn func(name string, addr store.Address) error) error
 	UpdateRefs(ctx context.Context, updates []store.RefUpdate, durable bool) error
+	// Sync makes every completed write durable.
+	Sync() error
 }
 
 // Refs of a database named D (escaped with url.PathEscape, so that a '/' in
