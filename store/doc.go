@@ -43,8 +43,10 @@
 //
 // Put hashes the chunk, buffers it and caches it; nothing touches the disk.
 // The buffer is written to Badger in one WriteBatch by Flush, by UpdateRefs,
-// by Close, and by the Put that takes it over 16 MiB. A flush skips chunks
-// already on disk, so a chunk is written once. Written is not durable: Sync
+// by Close, and by the Put that takes it over 16 MiB. A chunk evicted from
+// the cache and put again is written again (the older copy becomes value-log
+// garbage): checking Badger first would cost every commit an LSM lookup per
+// chunk. Written is not durable: Sync
 // fsyncs Badger's WAL and value log, and UpdateRefs(durable) does so after
 // its transaction. Concurrent durable calls share fsyncs (group commit): a
 // caller waits for at most the fsync in progress and one more.

@@ -883,13 +883,17 @@ func buildMap(ctx context.Context, cs prolly.ChunkStore, entries []prolly.Edit) 
 // foreign keys: a parent row can only go missing under a child that a
 // side added or changed (the other constraint checks ran on each side).
 func checkReferences(ctx context.Context, base, merged RootValue, rc ReferenceChecker, recorded []*TableConflicts, opts MergeOptions) ([]*TableConflicts, error) {
+	children, err := merged.referencingTables(ctx)
+	if err != nil || len(children) == 0 {
+		return recorded, err
+	}
 	changes, err := Changes(ctx, base, merged)
 	if err != nil {
 		return nil, err
 	}
 	cs := merged.Store()
 	for _, c := range changes {
-		if c.Kind != kindTable || c.To == nil {
+		if c.Kind != kindTable || c.To == nil || !children[c.Schema+"\x00"+c.Name] {
 			continue
 		}
 		to, err := decodeTableWith(rc, c.To)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
@@ -246,6 +247,30 @@ func DecodeTable(b []byte) (*Table, error) {
 
 func fkRefKey(r ForeignKeyRef) []byte {
 	return objectKey(kindFKRef, r.RefSchema, r.RefTable+"\x00"+r.Schema+"\x00"+r.Table+"\x00"+r.Name)
+}
+
+// referencingTables returns the tables that have a foreign key, as
+// schema "\x00" table; it reads only the foreign-key references, which
+// are few, so a merge need not decode every changed table to learn which
+// ones it must check.
+func (r RootValue) referencingTables(ctx context.Context) (map[string]bool, error) {
+	lo := []byte{kindFKRef}
+	hi := []byte{kindFKRef + 1}
+	var out map[string]bool
+	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	for ok := it.First(); ok; ok = it.Next() {
+		_, _, name, err := splitObjectKey(it.Key())
+		parts := strings.Split(name, "\x00")
+		if err != nil || len(parts) != 4 {
+			it.Close()
+			return nil, fmt.Errorf("%w: foreign key reference %q", ErrCorrupt, it.Key())
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[parts[1]+"\x00"+parts[2]] = true
+	}
+	return out, it.Close()
 }
 
 // PutForeignKeyRef records a foreign key reference.
