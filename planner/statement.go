@@ -27,6 +27,11 @@ type Statement struct {
 	an     *analysis
 	anRoot store.Address
 	anTxn  *exec.Txn
+	// heldAn's dependencies held in the root heldRoot, the last root a
+	// later transaction checked them in: statements of their own, one
+	// transaction each, then skip the check while nothing is written.
+	heldAn   *analysis
+	heldRoot store.Address
 }
 
 // analysis is a statement analyzed against the current catalog: a plan, or
@@ -329,8 +334,14 @@ func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
 		return true
 	case an.plan == nil || len(an.deps) == 0:
 		return false
+	case st.heldAn == an && st.heldRoot == tx.Root.Addr():
+		return true // depsHold is a function of the analysis and the root
 	}
-	return an.depsHold(ctx, tx)
+	if !an.depsHold(ctx, tx) {
+		return false
+	}
+	st.heldAn, st.heldRoot = an, tx.Root.Addr()
+	return true
 }
 
 // depsHold reports whether what the analysis depended on is unchanged in
@@ -339,7 +350,7 @@ func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
 func (an *analysis) depsHold(ctx context.Context, tx *exec.Txn) bool {
 	for _, def := range an.deps {
 		t, ok, err := tx.Table(ctx, def.Schema, def.Name)
-		if err != nil || !ok || !versioning.SameDefinition(t.Def, def) {
+		if err != nil || !ok || t.Def != def && !versioning.SameDefinition(t.Def, def) {
 			return false
 		}
 	}

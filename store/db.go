@@ -57,8 +57,9 @@ type DB struct {
 	// flushMu serialises flushes of the write buffer.
 	flushMu sync.Mutex
 	// refMu serialises ref transactions, so that they never conflict with
-	// one another inside Badger.
+	// one another inside Badger, and fills of refs.
 	refMu sync.Mutex
+	refs  refCache
 
 	// closeMu is held shared by every call that touches Badger or the write
 	// buffer, and exclusively by Close. It is never held while a caller's
@@ -516,6 +517,17 @@ func (db *DB) Ref(ctx context.Context, name string) (Address, bool, error) {
 	if err := checkRefName(name); err != nil {
 		return Address{}, false, err
 	}
+	if db.closed.Load() {
+		return Address{}, false, ErrClosed
+	}
+	if e, hit := db.refs.get(name); hit {
+		return e.addr, e.ok, nil
+	}
+	db.refMu.Lock()
+	defer db.refMu.Unlock()
+	if e, hit := db.refs.get(name); hit {
+		return e.addr, e.ok, nil
+	}
 	var (
 		addr Address
 		ok   bool
@@ -525,6 +537,9 @@ func (db *DB) Ref(ctx context.Context, name string) (Address, bool, error) {
 		addr, ok, err = readRef(txn, name)
 		return err
 	})
+	if err == nil {
+		db.refs.set(name, addr, ok)
+	}
 	return addr, ok, err
 }
 
@@ -652,6 +667,9 @@ func (db *DB) commitRefs(updates []RefUpdate) (uint64, error) {
 		})
 		switch {
 		case err == nil:
+			for _, u := range updates {
+				db.refs.set(u.Name, u.New, !u.New.IsZero())
+			}
 			return db.syncer.wrote(), nil
 		case errors.Is(err, badger.ErrConflict) && attempt == 0:
 			// Only a writer outside refMu can cause this; none exists, but

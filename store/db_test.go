@@ -411,3 +411,39 @@ func chunkKey(addr Address) []byte {
 	copy(k[1:], addr[:])
 	return k
 }
+
+// TestRefCache checks that Ref, served from the ref cache, follows every
+// update: an absent ref looked up, then created, moved and deleted, and
+// the same values after reopening.
+func TestRefCache(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openDB(t, dir, Options{})
+	a, b := put(t, db, chunk(1, 100)), put(t, db, chunk(2, 100))
+	want := func(db *DB, addr Address, ok bool) {
+		t.Helper()
+		got, gotOK, err := db.Ref(ctx, "heads/x")
+		if err != nil || got != addr || gotOK != ok {
+			t.Fatalf("Ref = %v, %v, %v; want %v, %v", got, gotOK, err, addr, ok)
+		}
+	}
+	want(db, Address{}, false)
+	for _, u := range []RefUpdate{{Name: "heads/x", New: a}, {Name: "heads/x", Old: a, New: b}} {
+		if err := db.UpdateRefs(ctx, []RefUpdate{u}, false); err != nil {
+			t.Fatal(err)
+		}
+		want(db, u.New, true)
+	}
+	if err := db.UpdateRefs(ctx, []RefUpdate{{Name: "heads/x", Old: a, New: a}}, false); !errors.Is(err, ErrRefConflict) {
+		t.Fatalf("stale update: %v", err)
+	}
+	want(db, b, true)
+	db.Close()
+	db = openDB(t, dir, Options{})
+	defer db.Close()
+	want(db, b, true)
+	if err := db.UpdateRefs(ctx, []RefUpdate{{Name: "heads/x", Old: b}}, false); err != nil {
+		t.Fatal(err)
+	}
+	want(db, Address{}, false)
+}
