@@ -74,6 +74,12 @@ type Txn struct {
 	lockWait, deadlockWait time.Duration
 	Latest                 func(ctx context.Context) (versioning.RootValue, error)
 	Isolation              Isolation
+	// WriteBuffer, when set, returns how many bytes of changes a
+	// statement's TableWriter holds in memory before it applies them to its
+	// maps (maintenance_work_mem); read once per statement. Without it,
+	// DefaultWriteBuffer.
+	WriteBuffer func() int64
+	writeBuffer int64
 	// SSI, when set, tracks the engine's serializable transactions
 	// (ssi.go); serial is this one's state there, made at its first read
 	// or write when it is SERIALIZABLE.
@@ -208,7 +214,21 @@ func (tx *Txn) BeginStatement() {
 	if tx.LockTimeouts != nil {
 		tx.lockWait, tx.deadlockWait = tx.LockTimeouts()
 	}
+	tx.writeBuffer = DefaultWriteBuffer
+	if tx.WriteBuffer != nil {
+		if b := tx.WriteBuffer(); b > 0 {
+			tx.writeBuffer = max(b, minWriteBuffer)
+		}
+	}
 }
+
+// DefaultWriteBuffer is a statement's write buffer when Txn.WriteBuffer is
+// not set: PostgreSQL's default maintenance_work_mem. minWriteBuffer keeps
+// a tiny setting from applying the changes row by row.
+const (
+	DefaultWriteBuffer = 64 << 20
+	minWriteBuffer     = 1 << 20
+)
 
 // Rebase moves the transaction onto a newer committed root: start becomes
 // its snapshot, and root — start with the transaction's own changes merged
@@ -237,6 +257,14 @@ type rowEdit struct {
 // primary map and entries of each secondary index. Reads through it see the
 // table as of the statement's start plus its own changes. Flush applies
 // everything and stores the new table record in the transaction's root.
+//
+// The changes wait in memory up to the transaction's write buffer
+// (maintenance_work_mem); past it, the writer applies them to its own
+// copies of the maps (spill), whose new chunks go to the store, and starts
+// a new buffer. A statement's memory thus stays bounded whatever the
+// number of rows it writes, and its changes stay invisible to everything
+// but the writer until Flush: the maps are immutable values, and the
+// transaction's root still holds the old ones.
 type TableWriter struct {
 	tx      *Txn
 	t       *Table
@@ -244,6 +272,11 @@ type TableWriter struct {
 	indexes []prolly.Map
 	pending map[string]rowEdit
 	ixEdits []map[string]bool // per index: key -> present
+	// ixPresent counts, per unique index (nil for others), the entries
+	// ixEdits holds as present by their unique prefix (the index
+	// columns), so that a uniqueness check is a lookup, not a scan of
+	// every buffered entry.
+	ixPresent []map[string]int
 	nextID  int64
 	tb      tuple.Builder
 	keyBuf  []byte
@@ -255,6 +288,48 @@ type TableWriter struct {
 	// predicate (nil for plain ones); env evaluates them.
 	evals []*IndexEval
 	env   *Env
+	// buffered approximates the bytes pending and ixEdits hold; spilled
+	// is set once rows and indexes hold changes of the writer's (spill).
+	buffered int64
+	spilled  bool
+}
+
+// editOverhead approximates the memory of a buffered edit beyond its key
+// and value: the map entry, the string and slice headers.
+const editOverhead = 64
+
+// buffer records n bytes of new buffered edits, and spills the buffer
+// once it is over the transaction's write buffer.
+func (w *TableWriter) buffer(ctx context.Context, n int) error {
+	w.buffered += int64(n + editOverhead)
+	limit := w.tx.writeBuffer
+	if limit == 0 {
+		limit = DefaultWriteBuffer
+	}
+	if w.buffered <= limit {
+		return nil
+	}
+	return w.spill(ctx)
+}
+
+// spill applies the buffered edits to the writer's maps and empties the
+// buffer.
+func (w *TableWriter) spill(ctx context.Context) error {
+	rows, err := w.rows.Apply(ctx, sortedEdits(w.pending))
+	if err != nil {
+		return err
+	}
+	w.rows = rows
+	for i := range w.indexes {
+		if w.indexes[i], err = w.indexes[i].Apply(ctx, indexEdits(w.ixEdits[i])); err != nil {
+			return err
+		}
+		clear(w.ixEdits[i])
+		clear(w.ixPresent[i])
+	}
+	clear(w.pending)
+	w.buffered, w.spilled = 0, true
+	return nil
 }
 
 // Writer returns a writer for table t.
@@ -275,6 +350,11 @@ func (tx *Txn) Writer(ctx context.Context, t *Table) (*TableWriter, error) {
 		}
 		w.indexes = append(w.indexes, m)
 		w.ixEdits = append(w.ixEdits, map[string]bool{})
+		var present map[string]int
+		if t.Def.Indexes[i].Unique {
+			present = map[string]int{}
+		}
+		w.ixPresent = append(w.ixPresent, present)
 		ie, err := tx.indexEval(ctx, t, &t.Def.Indexes[i])
 		if err != nil {
 			return nil, err
@@ -437,7 +517,7 @@ func (w *TableWriter) Delete(ctx context.Context, key []byte, old Row) error {
 		return err
 	}
 	w.pending[string(key)] = rowEdit{}
-	return nil
+	return w.buffer(ctx, len(key))
 }
 
 // write stores row under key, replacing old (nil for a new row), and keeps
@@ -466,14 +546,16 @@ func (w *TableWriter) write(ctx context.Context, key []byte, old, row Row) error
 				return err
 			}
 		}
-		w.ixEdits[i][string(k)] = true
+		w.setIndexEntry(i, k, len(key), true)
 	}
 	val := slices.Clone(w.t.encodeRow(&w.tb, row))
 	if val == nil {
 		val = []byte{} // a row of no columns; nil would delete it
 	}
 	w.pending[string(key)] = rowEdit{val: val}
-	return nil
+	// About one entry per index, added or removed, each some columns and
+	// the key.
+	return w.buffer(ctx, len(key)+len(val)+len(w.ixEdits)*(2*len(key)+editOverhead))
 }
 
 func (w *TableWriter) removeIndexEntries(key []byte, old Row) error {
@@ -486,9 +568,26 @@ func (w *TableWriter) removeIndexEntries(key []byte, old Row) error {
 			continue
 		}
 		w.ixBuf = k
-		w.ixEdits[i][string(k)] = false
+		w.setIndexEntry(i, k, len(key), false)
 	}
 	return nil
+}
+
+// setIndexEntry buffers the entry k of index i, whose last keyLen bytes
+// are the row's primary-map key, as present or removed.
+func (w *TableWriter) setIndexEntry(i int, k []byte, keyLen int, present bool) {
+	was := w.ixEdits[i][string(k)]
+	w.ixEdits[i][string(k)] = present
+	counts := w.ixPresent[i]
+	if counts == nil || was == present {
+		return
+	}
+	prefix := string(k[:len(k)-keyLen])
+	if present {
+		counts[prefix]++
+	} else if counts[prefix]--; counts[prefix] <= 0 {
+		delete(counts, prefix)
+	}
 }
 
 // checkUnique fails if index i holds an entry whose first prefixLen bytes
@@ -497,13 +596,7 @@ func (w *TableWriter) removeIndexEntries(key []byte, old Row) error {
 func (w *TableWriter) checkUnique(ctx context.Context, i int, row Row, prefixLen int) error {
 	ix := &w.t.Def.Indexes[i]
 	prefix := w.ixBuf[:prefixLen]
-	taken := false
-	for k, present := range w.ixEdits[i] {
-		if present && bytes.HasPrefix([]byte(k), prefix) {
-			taken = true
-			break
-		}
-	}
+	taken := w.ixPresent[i][string(prefix)] > 0
 	if !taken {
 		it := w.indexes[i].NewIter(ctx, prolly.IterOptions{LowerBound: prefix})
 		for ok := it.First(); ok && bytes.HasPrefix(it.Key(), prefix); ok = it.Next() {
@@ -582,7 +675,7 @@ func (w *TableWriter) formatValues(cols []int, row Row) string {
 // Flush applies the statement's changes and stores the table's new record
 // in the transaction's root.
 func (w *TableWriter) Flush(ctx context.Context) error {
-	if len(w.pending) == 0 {
+	if len(w.pending) == 0 && !w.spilled {
 		return nil
 	}
 	if err := w.rebase(ctx); err != nil {
@@ -597,15 +690,7 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 	def.NextRowID = w.nextID
 	def.Indexes = slices.Clone(def.Indexes)
 	for i, m := range w.indexes {
-		edits := make(map[string]rowEdit, len(w.ixEdits[i]))
-		for k, present := range w.ixEdits[i] {
-			if present {
-				edits[k] = rowEdit{val: []byte{}}
-			} else {
-				edits[k] = rowEdit{}
-			}
-		}
-		m, err = m.Apply(ctx, sortedEdits(edits))
+		m, err = m.Apply(ctx, indexEdits(w.ixEdits[i]))
 		if err != nil {
 			return err
 		}
@@ -641,7 +726,11 @@ func (w *TableWriter) rebase(ctx context.Context) error {
 		return pgerr.New(pgerr.ObjectInUse, "cannot ALTER TABLE %q because it is being used by active queries in this session", w.t.Def.Name)
 	}
 	cs := w.tx.Root.Store()
-	rows, err := rebaseMap(ctx, cs, w.t.Def.Rows, cur.Def.Rows, func(k []byte) (string, bool) {
+	var mine *prolly.Map
+	if w.spilled {
+		mine = &w.rows
+	}
+	rows, err := rebaseMap(ctx, cs, w.t.Def.Rows, cur.Def.Rows, mine, func(k []byte) (string, bool) {
 		e, ok := w.pending[string(k)]
 		if e.val == nil {
 			return "deleted", ok
@@ -654,7 +743,11 @@ func (w *TableWriter) rebase(ctx context.Context) error {
 	indexes := make([]prolly.Map, len(w.indexes))
 	for i := range w.indexes {
 		edits := w.ixEdits[i]
-		if indexes[i], err = rebaseMap(ctx, cs, w.t.Def.Indexes[i].Rows, cur.Def.Indexes[i].Rows, func(k []byte) (string, bool) {
+		var mine *prolly.Map
+		if w.spilled {
+			mine = &w.indexes[i]
+		}
+		if indexes[i], err = rebaseMap(ctx, cs, w.t.Def.Indexes[i].Rows, cur.Def.Indexes[i].Rows, mine, func(k []byte) (string, bool) {
 			_, ok := edits[string(k)]
 			return "updated", ok
 		}); err != nil {
@@ -666,10 +759,14 @@ func (w *TableWriter) rebase(ctx context.Context) error {
 	return nil
 }
 
-// rebaseMap loads the map at to, failing if an entry changed from from
-// to to is one the writer edits too; edited says whether it does, and
-// how ("updated", "deleted").
-func rebaseMap(ctx context.Context, cs prolly.ChunkStore, from, to store.Address, edited func([]byte) (string, bool)) (prolly.Map, error) {
+// rebaseMap returns the map the writer's buffered edits are to apply to
+// once the table moved from from to to: the map at to, failing if an
+// entry changed from from to to is one the writer edits too; edited says
+// whether it does, and how ("updated", "deleted"). mine, when the writer
+// spilled, is its map (from with the spilled edits): the result is then
+// mine with the changes from from to to, which must not touch entries the
+// spilled edits changed either.
+func rebaseMap(ctx context.Context, cs prolly.ChunkStore, from, to store.Address, mine *prolly.Map, edited func([]byte) (string, bool)) (prolly.Map, error) {
 	fm, err := prolly.Load(ctx, cs, from)
 	if err != nil {
 		return prolly.Map{}, err
@@ -678,20 +775,56 @@ func rebaseMap(ctx context.Context, cs prolly.ChunkStore, from, to store.Address
 	if err != nil {
 		return prolly.Map{}, err
 	}
+	conflict := func(how string) error {
+		return pgerr.New(pgerr.TriggeredDataChangeViolation, "tuple to be %s was already modified by an operation triggered by the current command", how).
+			WithHint("Consider using an AFTER trigger instead of a BEFORE trigger to propagate changes to other rows.")
+	}
+	var theirs []prolly.Edit
 	d := prolly.NewDiffer(ctx, fm, tm)
 	for {
 		diff, err := d.Next()
 		if err == io.EOF {
-			return tm, nil
+			break
 		}
 		if err != nil {
 			return prolly.Map{}, err
 		}
 		if how, ok := edited(diff.Key); ok {
-			return prolly.Map{}, pgerr.New(pgerr.TriggeredDataChangeViolation, "tuple to be %s was already modified by an operation triggered by the current command", how).
-				WithHint("Consider using an AFTER trigger instead of a BEFORE trigger to propagate changes to other rows.")
+			return prolly.Map{}, conflict(how)
 		}
+		if mine == nil {
+			continue
+		}
+		v, ok, err := mine.Get(ctx, diff.Key)
+		if err != nil {
+			return prolly.Map{}, err
+		}
+		if ok != (diff.Kind != prolly.Added) || !bytes.Equal(v, diff.From) {
+			if !ok {
+				return prolly.Map{}, conflict("deleted")
+			}
+			return prolly.Map{}, conflict("updated")
+		}
+		theirs = append(theirs, prolly.Edit{Key: bytes.Clone(diff.Key), Value: bytes.Clone(diff.To), Delete: diff.Kind == prolly.Removed})
 	}
+	if mine == nil {
+		return tm, nil
+	}
+	return mine.Apply(ctx, theirs)
+}
+
+// indexEdits returns an index's buffered entries as sorted edits.
+func indexEdits(entries map[string]bool) []prolly.Edit {
+	edits := make([]prolly.Edit, 0, len(entries))
+	for k, present := range entries {
+		e := prolly.Edit{Key: []byte(k), Delete: !present}
+		if present {
+			e.Value = []byte{}
+		}
+		edits = append(edits, e)
+	}
+	slices.SortFunc(edits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
+	return edits
 }
 
 func sortedEdits(pending map[string]rowEdit) []prolly.Edit {

@@ -130,9 +130,11 @@ func (w *TableWriter) conflictInView(ctx context.Context, c *OnConflict, row Row
 // starts with prefix (the index columns' key), pending edits included;
 // nil if there is none.
 func (w *TableWriter) indexEntry(ctx context.Context, i int, prefix []byte) ([]byte, error) {
-	for k, present := range w.ixEdits[i] {
-		if present && bytes.HasPrefix([]byte(k), prefix) {
-			return []byte(k[len(prefix):]), nil
+	if w.ixPresent[i] == nil || w.ixPresent[i][string(prefix)] > 0 {
+		for k, present := range w.ixEdits[i] {
+			if present && bytes.HasPrefix([]byte(k), prefix) {
+				return []byte(k[len(prefix):]), nil
+			}
 		}
 	}
 	it := w.indexes[i].NewIter(ctx, prolly.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})

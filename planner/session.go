@@ -351,6 +351,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
 	s.txn.Tables = s.e.tables
 	s.txn.RowIDs = s.e.rowIDs
+	s.txn.WriteBuffer = s.writeBuffer
 	if s.detached == nil {
 		s.txn.Locks, s.txn.LockOwner, s.txn.Latest = s.e.locks, s.e.txnIDs.Add(1), s.workingRoot
 		s.lockOwner.Store(s.txn.LockOwner)

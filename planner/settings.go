@@ -288,6 +288,28 @@ func (s *Session) failBlock() {
 	s.releaseLocks(s.txn, false)
 }
 
+// settingBytes reads a memory setting such as maintenance_work_mem: a
+// number of kilobytes, or a number with a unit (B, kB, MB, GB, TB); 0 for
+// a value it cannot read.
+func settingBytes(v string) int64 {
+	v = strings.TrimSpace(v)
+	i := strings.IndexFunc(v, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := v, "kB"
+	if i >= 0 {
+		num, unit = v[:i], strings.TrimSpace(v[i:])
+	}
+	n, err := strconv.ParseFloat(num, 64)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	scale := map[string]float64{"B": 1, "kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}[unit]
+	return int64(n * scale)
+}
+
+// writeBuffer is maintenance_work_mem, the bytes of changes a statement
+// holds in memory per table before it applies them (exec.Txn.WriteBuffer).
+func (s *Session) writeBuffer() int64 { return settingBytes(s.vars["maintenance_work_mem"]) }
+
 // lockTimeouts returns lock_timeout and deadlock_timeout (exec.Txn.LockTimeouts).
 func (s *Session) lockTimeouts() (lock, deadlock time.Duration) {
 	return settingDuration(s.vars["lock_timeout"]), settingDuration(s.vars["deadlock_timeout"])
