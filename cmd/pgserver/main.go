@@ -30,6 +30,7 @@ func main() {
 	tlsKey := flag.String("tls-key", "", "PEM private key file of --tls-cert")
 	auth := flag.String("auth", "", "client authentication: trust or scram (default: trust on loopback addresses, scram otherwise)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for profiling)")
+	cacheMB := flag.Int64("cache-mb", store.DefaultCacheBytes>>20, "MiB of decoded chunks kept in memory (the chunk cache), the largest share of an idle server's memory")
 	flag.Parse()
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -61,7 +62,11 @@ func main() {
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
-	err = run(log, *listen, *dataDir, *auth, tlsCfg)
+	if *cacheMB <= 0 {
+		fmt.Fprintln(os.Stderr, "pgserver: --cache-mb must be positive")
+		os.Exit(2)
+	}
+	err = run(log, *listen, *dataDir, *auth, tlsCfg, *cacheMB<<20)
 	if err != nil {
 		log.Error("pgserver stopped", zap.Error(err))
 	}
@@ -77,7 +82,7 @@ func main() {
 // than a flag, so that it does not show in the process list).
 const superuserPasswordEnv = "PGSERVER_SUPERUSER_PASSWORD"
 
-func run(log *zap.Logger, listen, dataDir, auth string, tlsCfg *tls.Config) error {
+func run(log *zap.Logger, listen, dataDir, auth string, tlsCfg *tls.Config, cacheBytes int64) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
@@ -99,7 +104,7 @@ func run(log *zap.Logger, listen, dataDir, auth string, tlsCfg *tls.Config) erro
 		return fmt.Errorf("--auth %q: want trust or scram", auth)
 	}
 
-	db, err := store.Open(dataDir, store.Options{Logger: log.Named("store")})
+	db, err := store.Open(dataDir, store.Options{Logger: log.Named("store"), CacheBytes: cacheBytes})
 	if err != nil {
 		return err
 	}

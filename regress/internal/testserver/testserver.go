@@ -100,6 +100,9 @@ func StartOpts(t testing.TB, o Options) *Server {
 	}
 }
 
+// PID returns the server process's id.
+func (s *Server) PID() int { return s.cmd.Process.Pid }
+
 // Addr returns host:port.
 func (s *Server) Addr() string { return fmt.Sprintf("%s:%d", s.Host, s.Port) }
 
