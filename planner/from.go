@@ -764,6 +764,11 @@ func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation, v
 		return p, isScan, nil
 	}
 	sc := &scope{items: append(slices.Clone(it.items), virtual...), corr: corr}
+	// Conditions that read no outer value go into the scan (index
+	// selection, and a plan that stays the same for every outer row), but
+	// only those before the first that does: the rest run after, in the
+	// order written, as PostgreSQL runs conditions of equal cost, which
+	// side effects of functions called (notices, errors) make visible.
 	var keys, probes, inner, outer []exec.Expr
 	for _, n := range conds {
 		if isScan && corr.outer != nil {
@@ -780,7 +785,7 @@ func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation, v
 		if err != nil {
 			return nil, false, err
 		}
-		if readsOuter(e) {
+		if len(outer) > 0 || readsOuter(e) {
 			outer = append(outer, e)
 		} else {
 			inner = append(inner, e)
