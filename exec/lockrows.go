@@ -1,24 +1,35 @@
 package exec
 
-// LockRows is SELECT ... FOR UPDATE (NO KEY UPDATE, SHARE, KEY SHARE) over one table:
-// it takes the row lock of each row that reaches it, where PostgreSQL's
-// LockRows node sits, above the sort and below the LIMIT, so that a LIMIT
-// counts locked rows and SKIP LOCKED hands each row to one taker. A row
-// another transaction changed and committed is returned in its newest
-// version if it still passes Recheck (READ COMMITTED), and passed by if
-// not (Txn.lockKey).
+import "slices"
+
+// LockRows is SELECT ... FOR UPDATE (NO KEY UPDATE, SHARE, KEY SHARE): it
+// takes the row lock of each row of its Targets that reaches it, where
+// PostgreSQL's LockRows node sits, above the sort and below the LIMIT, so
+// that a LIMIT counts locked rows and SKIP LOCKED hands each row to one
+// taker. The input rows carry, from column RowAt on, the query's FROM row
+// (Width columns: the rows of its FROM items side by side). When another
+// transaction changed and committed a target's row, the newest version
+// takes its place in the FROM row, which must still pass Recheck (the
+// query's WHERE) for the row to be returned, recomputed by Exprs (READ
+// COMMITTED, PostgreSQL's EvalPlanQual); else the row is passed by
+// (Txn.lockKey).
 type LockRows struct {
-	In Plan
-	// Table is the table read; the input row holds a row of it (all its
-	// columns) from column RowAt on.
-	Table *Table
-	RowAt int
-	// Exprs compute the input's columns from a row of Table: the output
-	// for a newer version of a row than the one read.
+	In      Plan
+	Targets []LockTarget
+	RowAt   int
+	Width   int
+	// Exprs compute the input's columns from a FROM row.
 	Exprs   []Expr
 	Recheck Expr
 	Mode    LockMode
 	Wait    LockWait
+}
+
+// LockTarget is a table whose rows LockRows locks: its row (all its
+// columns, in order) is at At in the FROM row.
+type LockTarget struct {
+	Table *Table
+	At    int
 }
 
 func (p *LockRows) Columns() []ResultColumn { return p.In.Columns() }
@@ -40,32 +51,60 @@ type lockedRows struct {
 
 func (r *lockedRows) Next() (Row, error) {
 	p := r.p
+	// With one target that is the whole FROM row, lockKey rechecks the
+	// newer version itself.
+	alone := len(p.Targets) == 1 && p.Targets[0].At == 0 && len(p.Targets[0].Table.Cols) == p.Width
+next:
 	for {
 		row, err := r.in.Next()
 		if err != nil || row == nil {
 			return row, err
 		}
-		key, err := p.Table.rowKey(r.keyBuf[:0], row[p.RowAt:p.RowAt+len(p.Table.Cols)], 0)
-		if err != nil {
-			return nil, err
-		}
-		r.keyBuf = key
-		newer, _, skip, err := r.env.Txn.lockKey(r.env, p.Table, key, p.Mode, p.Wait, p.Recheck)
-		switch {
-		case err != nil:
-			return nil, err
-		case skip:
-			continue
-		case newer != nil:
-			out := make(Row, len(p.Exprs))
-			for i, e := range p.Exprs {
-				if out[i], err = e.Eval(r.env, newer); err != nil {
-					return nil, err
-				}
+		from := row[p.RowAt : p.RowAt+p.Width]
+		var newer Row // the FROM row with newer versions, when there are any
+		for _, t := range p.Targets {
+			tr := from[t.At : t.At+len(t.Table.Cols)]
+			key, err := t.Table.rowKey(r.keyBuf[:0], tr, 0)
+			if err != nil {
+				return nil, err
 			}
-			return out, nil
+			r.keyBuf = key
+			recheck := alwaysTrue
+			if alone {
+				recheck = p.Recheck
+			}
+			v, _, skip, err := r.env.Txn.lockKey(r.env, t.Table, key, p.Mode, p.Wait, recheck)
+			switch {
+			case err != nil:
+				return nil, err
+			case skip:
+				continue next
+			case v != nil:
+				if newer == nil {
+					newer = slices.Clone(from)
+				}
+				copy(newer[t.At:], v)
+			}
 		}
-		return row, nil
+		if newer == nil {
+			return row, nil
+		}
+		if !alone {
+			ok, err := isTrue(r.env, p.Recheck, newer)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		out := make(Row, len(p.Exprs))
+		for i, e := range p.Exprs {
+			if out[i], err = e.Eval(r.env, newer); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
 	}
 }
 

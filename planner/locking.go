@@ -12,22 +12,23 @@ import (
 )
 
 // Row locks: FOR UPDATE, NO KEY UPDATE, SHARE and KEY SHARE of a query
-// over one table with a primary key take the rows' locks (exec.LockRows)
-// in that mode, with NOWAIT and SKIP LOCKED, as UPDATE and DELETE do.
-// Locking clauses over joins are accepted without taking locks: the
-// commit-time merge still checks writes against concurrent ones.
+// take the locks of the rows it returns of its tables with a primary key
+// (all of FROM's, or those OF names), in that mode, with NOWAIT and SKIP
+// LOCKED, as UPDATE and DELETE do (exec.LockRows). A table without a
+// primary key, or read through something other than its plain rows,
+// leaves the clause without locks: the commit-time merge still checks
+// writes against concurrent ones.
 
 // rowLocking returns the LockRows node of a SELECT block with a locking
 // clause it can apply, its In and Exprs left for the caller; nil for
-// none. exprs are the block's output expressions so far: the table row's
-// columns go after them. grouped says the block's rows are not the
-// table's (grouping or window functions).
+// none. exprs are the block's output expressions so far: the FROM row's
+// columns go after them. grouped says the block's rows are not FROM's
+// (grouping or window functions).
 func (a *analyzer) rowLocking(s *pg.SelectStmt, sc *scope, grouped bool, exprs []exec.Expr) (*exec.LockRows, error) {
-	if len(s.LockingClause) != 1 || grouped || sc == nil || len(sc.items) != 1 {
+	if len(s.LockingClause) != 1 || grouped || sc == nil || len(sc.items) == 0 {
 		return nil, nil
 	}
 	lc := s.LockingClause[0].GetLockingClause()
-	it := sc.items[0]
 	mode := exec.ForUpdate
 	switch lc.Strength {
 	case pg.LockClauseStrength_LCS_FORNOKEYUPDATE:
@@ -37,15 +38,38 @@ func (a *analyzer) rowLocking(s *pg.SelectStmt, sc *scope, grouped bool, exprs [
 	case pg.LockClauseStrength_LCS_FORKEYSHARE:
 		mode = exec.ForKeyShare
 	}
-	if it.kind != itemTable || it.table == nil || it.tableOID != nil || !it.table.HasPrimaryKey() || it.table.Virtual != nil {
-		return nil, nil
-	}
-	for i, c := range it.cols {
-		if c.idx != i {
-			return nil, nil // not a plain row of the table
+	named := func(it *nsItem) bool {
+		if len(lc.LockedRels) == 0 {
+			return true
 		}
+		for _, r := range lc.LockedRels {
+			if it.relVisible && it.name == r.GetRangeVar().Relname {
+				return true
+			}
+		}
+		return false
 	}
-	if len(it.cols) != len(it.table.Cols) {
+	width := 0
+	var targets []exec.LockTarget
+	for _, it := range sc.items {
+		for _, c := range it.cols {
+			width = max(width, c.idx+1)
+		}
+		if it.kind != itemTable || !named(it) {
+			continue
+		}
+		if it.table == nil || it.tableOID != nil || !it.table.HasPrimaryKey() || it.table.Virtual != nil || len(it.cols) != len(it.table.Cols) {
+			return nil, nil
+		}
+		at := it.cols[0].idx
+		for i, c := range it.cols {
+			if c.idx != at+i {
+				return nil, nil // not a plain row of the table
+			}
+		}
+		targets = append(targets, exec.LockTarget{Table: it.table, At: at})
+	}
+	if len(targets) == 0 {
 		return nil, nil
 	}
 	var recheck exec.Expr = &exec.Const{D: exec.DBool(true), T: exec.TBool}
@@ -62,7 +86,26 @@ func (a *analyzer) rowLocking(s *pg.SelectStmt, sc *scope, grouped bool, exprs [
 	case pg.LockWaitPolicy_LockWaitError:
 		wait = exec.LockNoWait
 	}
-	return &exec.LockRows{Table: it.table, RowAt: len(exprs), Recheck: recheck, Mode: mode, Wait: wait}, nil
+	return &exec.LockRows{Targets: targets, RowAt: len(exprs), Width: width, Recheck: recheck, Mode: mode, Wait: wait}, nil
+}
+
+// fromColumns returns references to the columns of a FROM row of width
+// columns, by position.
+func fromColumns(sc *scope, width int) []exec.Expr {
+	out := make([]exec.Expr, width)
+	for _, it := range sc.items {
+		for _, c := range it.cols {
+			if c.idx < width && out[c.idx] == nil {
+				out[c.idx] = &exec.ColRef{Idx: c.idx, T: c.t}
+			}
+		}
+	}
+	for i, e := range out {
+		if e == nil { // a column no item names (none expected)
+			out[i] = &exec.Const{D: exec.Null, T: exec.TText}
+		}
+	}
+	return out
 }
 
 // lockStrength returns the SQL of a locking clause's strength.

@@ -258,9 +258,7 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 		return nil, err
 	}
 	if lock != nil {
-		for i, c := range lock.Table.Cols {
-			exprs = append(exprs, &exec.ColRef{Idx: i, T: c.Type})
-		}
+		exprs = append(exprs, fromColumns(sc, lock.Width)...)
 		lock.Exprs = exprs
 	}
 	if g != nil {

@@ -1,6 +1,7 @@
 package regress
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -998,4 +999,63 @@ func TestRollbackToSavepointReleasesLocks(t *testing.T) {
 		t.Fatal(r.err)
 	}
 	wantRows(t, ctx, a, "SELECT id, v FROM sv ORDER BY id", "1 | 2", "2 | 2")
+}
+
+// TestForUpdateOverJoin: FOR UPDATE OF one table of a join waits for the
+// rows of that table another transaction holds, not for the others, and
+// then rechecks the whole WHERE on the join row with the newer version in
+// place, as PostgreSQL's EvalPlanQual does.
+func TestForUpdateOverJoin(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE acct (id int PRIMARY KEY, bal int)")
+	exec(t, ctx, a, "CREATE TABLE owner (id int PRIMARY KEY, acct int, name text)")
+	exec(t, ctx, a, "INSERT INTO acct VALUES (1, 100), (2, 100)")
+	exec(t, ctx, a, "INSERT INTO owner VALUES (10, 1, 'ann'), (20, 2, 'bob')")
+
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "UPDATE acct SET bal = bal + 100 WHERE id = 1")
+	// Locking the owners does not wait for the account a holds.
+	wantRows(t, ctx, b, "SELECT o.name, x.bal FROM owner o JOIN acct x ON x.id = o.acct ORDER BY o.id FOR UPDATE OF o",
+		"ann | 100", "bob | 100")
+
+	type result struct {
+		rows []string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		rows, err := b.Query(ctx, "SELECT o.name, x.bal FROM owner o, acct x WHERE x.id = o.acct AND x.bal < 150 ORDER BY o.id FOR UPDATE OF x")
+		if err == nil {
+			for rows.Next() {
+				var name string
+				var bal int
+				if err := rows.Scan(&name, &bal); err != nil {
+					r.err = err
+				}
+				r.rows = append(r.rows, fmt.Sprintf("%s | %d", name, bal))
+			}
+			rows.Close()
+			err = rows.Err()
+		}
+		r.err = cmp.Or(r.err, err)
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		t.Fatalf("FOR UPDATE OF acct did not wait for the row a changed: %v %v", r.rows, r.err)
+	case <-time.After(150 * time.Millisecond):
+	}
+	exec(t, ctx, a, "COMMIT")
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	// ann's account now holds 200: the recheck leaves her out.
+	if !slices.Equal(r.rows, []string{"bob | 100"}) {
+		t.Errorf("after the wait: %q, want [bob | 100]", r.rows)
+	}
 }
