@@ -277,10 +277,10 @@ type TableWriter struct {
 	// columns), so that a uniqueness check is a lookup, not a scan of
 	// every buffered entry.
 	ixPresent []map[string]int
-	nextID  int64
-	tb      tuple.Builder
-	keyBuf  []byte
-	ixBuf   []byte
+	nextID    int64
+	tb        tuple.Builder
+	keyBuf    []byte
+	ixBuf     []byte
 	// uniques are the keys written to deferrable unique indexes, checked
 	// when the statement's changes are flushed, or at commit.
 	uniques []uniqueCheck
