@@ -37,6 +37,7 @@ type RowLocks struct {
 	held    map[RowLockKey]*lockEntry
 	owned   map[uint64][]RowLockKey
 	waiting map[uint64]lockWant // owner → the lock it waits for
+	waitSeq uint64              // the last lockWant.seq given
 	// moving holds the rows each owner moved to another partition (an
 	// UPDATE of the partition key); once its commit is published, moved
 	// holds them, so that a transaction that waited for such a row's lock
@@ -144,6 +145,7 @@ type lockEntry struct {
 type lockWant struct {
 	key  RowLockKey
 	mode LockMode
+	seq  uint64 // when the wait began: waiters for a key are served in this order
 }
 
 // NewRowLocks returns a lock table with no locks.
@@ -190,7 +192,7 @@ func (l *RowLocks) grant(owner uint64, k RowLockKey, e *lockEntry, mode LockMode
 		l.owned[owner] = append(l.owned[owner], k)
 	}
 	if held&(1<<mode) == 0 {
-		l.grants[owner] = append(l.grants[owner], lockWant{k, mode})
+		l.grants[owner] = append(l.grants[owner], lockWant{key: k, mode: mode})
 		if k.Space == SpaceTable && (1<<mode)&strongModes != 0 {
 			l.strong.Add(1)
 		}
@@ -209,19 +211,35 @@ func (l *RowLocks) Lock(ctx context.Context, owner uint64, k RowLockKey, mode Lo
 	for {
 		l.mu.Lock()
 		e := l.held[k]
-		if e == nil || !e.blocked(k.Space, owner, mode) {
+		// Once waiting, owner is served in turn: a waiter for a
+		// conflicting mode that began to wait first goes before it, as in
+		// PostgreSQL's lock queue; otherwise whoever woke first after a
+		// release would win, and a job taken in FIFO order could go to a
+		// later comer.
+		ahead := waited && len(l.ahead(owner, k, mode)) > 0
+		if !ahead && (e == nil || !e.blocked(k.Space, owner, mode)) {
 			if !waited && l.moved[k] {
 				delete(l.moved, k) // a new row under the key: the move is old news
 			}
 			fresh = l.grant(owner, k, e, mode)
+			l.leaveQueue(owner, k)
 			l.mu.Unlock()
 			return fresh, waited, nil
 		}
-		if timer == nil && l.simpleDeadlock(owner, k, e, mode) {
+		if timer == nil && e != nil && l.simpleDeadlock(owner, k, e, mode) {
 			l.mu.Unlock()
 			return false, waited, errDeadlock()
 		}
-		l.waiting[owner] = lockWant{k, mode}
+		if _, ok := l.waiting[owner]; !ok {
+			l.waitSeq++
+			l.waiting[owner] = lockWant{k, mode, l.waitSeq}
+		}
+		if e == nil {
+			// Blocked by the queue alone: an entry without holders gives
+			// the waiters a channel to wait on.
+			e = &lockEntry{holders: map[uint64]uint16{}, changed: make(chan struct{})}
+			l.held[k] = e
+		}
 		changed := e.changed
 		l.mu.Unlock()
 		if timer == nil {
@@ -236,7 +254,7 @@ func (l *RowLocks) Lock(ctx context.Context, owner uint64, k RowLockKey, mode Lo
 			l.mu.Lock()
 			cycle := l.inCycle(owner)
 			if cycle {
-				delete(l.waiting, owner)
+				l.leaveQueue(owner, k)
 			}
 			l.mu.Unlock()
 			if cycle {
@@ -245,14 +263,59 @@ func (l *RowLocks) Lock(ctx context.Context, owner uint64, k RowLockKey, mode Lo
 			timer = make(chan time.Time) // checked once, as PostgreSQL does
 			continue
 		}
-		l.mu.Lock()
-		delete(l.waiting, owner)
-		l.mu.Unlock()
 		if err := ctx.Err(); err != nil {
+			l.mu.Lock()
+			l.leaveQueue(owner, k)
+			l.mu.Unlock()
 			return false, waited, err
 		}
 		waited = true
 	}
+}
+
+// ahead returns the owners waiting for k since before owner, for modes
+// that conflict with mode. A waiter that owner's own locks on k block
+// waits for owner anyway: owner goes before it, as PostgreSQL's ProcSleep
+// puts a process ahead of the waiters its locks conflict with (else two
+// upgrades of a shared lock would deadlock on the queue). The caller
+// holds l.mu.
+func (l *RowLocks) ahead(owner uint64, k RowLockKey, mode LockMode) []uint64 {
+	me, ok := l.waiting[owner]
+	if !ok {
+		return nil
+	}
+	var mine uint16
+	if e := l.held[k]; e != nil {
+		mine = e.holders[owner]
+	}
+	var out []uint64
+	c := conflicts(k.Space, mode)
+	for o, w := range l.waiting {
+		if o != owner && w.key == k && w.seq < me.seq && c&(1<<w.mode) != 0 && conflicts(k.Space, w.mode)&mine == 0 {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// leaveQueue ends owner's wait for k, if it waited, and wakes the other
+// waiters, which may have waited for their turn behind it. The caller
+// holds l.mu.
+func (l *RowLocks) leaveQueue(owner uint64, k RowLockKey) {
+	if _, ok := l.waiting[owner]; !ok {
+		return
+	}
+	delete(l.waiting, owner)
+	e := l.held[k]
+	if e == nil {
+		return
+	}
+	close(e.changed)
+	if len(e.holders) == 0 {
+		delete(l.held, k)
+		return
+	}
+	e.changed = make(chan struct{})
 }
 
 func errDeadlock() error {
@@ -290,11 +353,11 @@ func (l *RowLocks) inCycle(owner uint64) bool {
 			return false
 		}
 		seen[o] = true
-		e := l.held[w.key]
-		if e == nil {
-			return false
+		var blockers []uint64
+		if e := l.held[w.key]; e != nil {
+			blockers = e.blockers(w.key.Space, o, w.mode)
 		}
-		for _, b := range e.blockers(w.key.Space, o, w.mode) {
+		for _, b := range append(blockers, l.ahead(o, w.key, w.mode)...) {
 			if b == owner || visit(b) {
 				return true
 			}
@@ -318,7 +381,8 @@ func (l *RowLocks) TryLock(owner uint64, k RowLockKey, mode LockMode) (fresh, ok
 }
 
 // WaitsFor returns the owners holding the lock owner waits for, in modes
-// that conflict with the one it wants; none when it waits for nothing.
+// that conflict with the one it wants, and those waiting for it ahead of
+// owner for such modes; none when it waits for nothing.
 func (l *RowLocks) WaitsFor(owner uint64) []uint64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -326,10 +390,18 @@ func (l *RowLocks) WaitsFor(owner uint64) []uint64 {
 	if !ok {
 		return nil
 	}
+	var out []uint64
 	if e := l.held[w.key]; e != nil {
-		return e.blockers(w.key.Space, owner, w.mode)
+		out = e.blockers(w.key.Space, owner, w.mode)
 	}
-	return nil
+	// Waiters ahead in the queue block it too, as pg_blocking_pids
+	// counts them in PostgreSQL.
+	for _, o := range l.ahead(owner, w.key, w.mode) {
+		if !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // LockInfo is one granted or awaited lock, as pg_locks shows it.

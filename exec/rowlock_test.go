@@ -109,3 +109,58 @@ func TestDeadlockTimeout(t *testing.T) {
 		t.Fatalf("first upgrade: %v", err)
 	}
 }
+
+// TestLockQueue checks that waiters for a row are served in the order they
+// began to wait, and that a waiter already holding a lock on the row goes
+// ahead of the waiters its lock blocks (no deadlock on the queue), as in
+// PostgreSQL's lock manager.
+func TestLockQueue(t *testing.T) {
+	ctx := context.Background()
+	row := RowLockKey{Space: SpaceRow, Table: "public.t", Key: "k"}
+	waitFor := func(l *RowLocks, owner uint64) {
+		for deadline := time.Now().Add(5 * time.Second); len(l.WaitsFor(owner)) == 0; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("owner %d never waited", owner)
+			}
+		}
+	}
+	lock := func(l *RowLocks, owner uint64, mode LockMode, got chan<- uint64) {
+		if _, _, err := l.Lock(ctx, owner, row, mode, time.Minute); err != nil {
+			t.Error(err)
+		}
+		got <- owner
+	}
+	for range 20 { // whichever goroutine wakes first, the order holds
+		l := NewRowLocks()
+		l.TryLock(1, row, ForShare)
+		got := make(chan uint64, 2)
+		go lock(l, 2, ForUpdate, got)
+		waitFor(l, 2)
+		go lock(l, 3, ForUpdate, got)
+		waitFor(l, 3)
+		l.ReleaseAll(1)
+		if first := <-got; first != 2 {
+			t.Fatalf("owner %d got the lock first, want 2 (the first waiter)", first)
+		}
+		l.ReleaseAll(2)
+		<-got
+	}
+
+	// 1 and 3 share the row; 2 waits to update it; 3 then wants to
+	// update it too: 3 goes ahead of 2, which waits for 3's share anyway,
+	// and gets the lock once 1 is gone.
+	l := NewRowLocks()
+	l.TryLock(1, row, ForShare)
+	got := make(chan uint64, 2)
+	go lock(l, 2, ForUpdate, got)
+	waitFor(l, 2)
+	l.TryLock(3, row, ForShare)
+	go lock(l, 3, ForUpdate, got)
+	waitFor(l, 3)
+	l.ReleaseAll(1)
+	if first := <-got; first != 3 {
+		t.Fatalf("owner %d got the lock first, want 3 (which held a share of it)", first)
+	}
+	l.ReleaseAll(3)
+	<-got
+}
