@@ -3,7 +3,6 @@ package exec
 import (
 	"github.com/cockroachdb/apd/v3"
 
-	"bytes"
 	"context"
 	"slices"
 
@@ -17,11 +16,11 @@ import (
 
 // Bulk builds of a table's maps, for DDL: CREATE INDEX, ALTER TABLE
 // commands that change keys or stored values, TRUNCATE. Each reads the
-// rows once, sorts the new entries in memory and writes the map bottom-up
-// with a prolly.Builder, which writes every node once (an Apply per entry
-// would rewrite the path to each).
-//
-// TODO(spill): sort runs to disk past a memory budget, as Sort should.
+// rows once, sorts the new entries and writes the map bottom-up with a
+// prolly.Builder, which writes every node once (an Apply per entry would
+// rewrite the path to each). The sort holds the statement's write buffer
+// (maintenance_work_mem) of entries in memory and spills sorted runs to
+// temporary files past it (entrySorter, extsort.go).
 
 // entry is one key/value pair of a map being built; n is the length of the
 // key's prefix that must be unique (0: no uniqueness check).
@@ -77,7 +76,8 @@ func (tx *Txn) BuildIndex(ctx context.Context, t *Table, ix *versioning.Index) (
 		return store.Address{}, err
 	}
 	env := &Env{Ctx: ctx, Txn: tx}
-	var entries []entry
+	s := newEntrySorter(cs, tx.sortBudget(1))
+	defer s.Close()
 	err = eachRow(ctx, cs, t, func(key []byte, row Row) error {
 		k, in, nulls, err := t.indexKeyOf(env, nil, ix, ie, row, key)
 		if err != nil || !in {
@@ -87,38 +87,29 @@ func (tx *Txn) BuildIndex(ctx context.Context, t *Table, ix *versioning.Index) (
 		if ix.Unique && (ix.NullsNotDistinct || !nulls) {
 			e.n = len(k) - len(key)
 		}
-		entries = append(entries, e)
-		return nil
+		return s.Add(ctx, e)
 	})
 	if err != nil {
 		return store.Address{}, err
 	}
-	return build(ctx, cs, entries, func(dup []byte) error {
+	return s.Finish(ctx, func(dup []byte) error {
 		return duplicateInIndex(t, ix, dup)
 	})
 }
 
-// build sorts entries and writes them as a map. Two adjacent entries whose
-// unique prefixes are equal make it call dupErr with the first one's key.
+// build sorts entries in memory and writes them as a map. Two adjacent
+// entries with equal keys, or with equal unique prefixes (n > 0 in both),
+// make it call dupErr with the first one's key. entrySorter writes the
+// same map, in bounded memory.
 func build(ctx context.Context, cs prolly.ChunkStore, entries []entry, dupErr func(key []byte) error) (store.Address, error) {
-	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.key, b.key) })
-	b := prolly.NewBuilder(cs)
-	for i, e := range entries {
-		if i > 0 {
-			p := entries[i-1]
-			if e.n > 0 && p.n == e.n && bytes.Equal(p.key[:p.n], e.key[:e.n]) || bytes.Equal(p.key, e.key) {
-				return store.Address{}, dupErr(p.key)
-			}
-		}
-		if err := b.Add(ctx, e.key, e.val); err != nil {
+	sortEntries(entries)
+	w := newMapWriter(cs, dupErr)
+	for _, e := range entries {
+		if err := w.add(ctx, e); err != nil {
 			return store.Address{}, err
 		}
 	}
-	m, err := b.Finish(ctx)
-	if err != nil {
-		return store.Address{}, err
-	}
-	return m.Root(), nil
+	return w.finish(ctx)
 }
 
 // duplicateInIndex is the error of a unique index build that met two equal
@@ -201,8 +192,15 @@ func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *versioning.Table, f
 	cs := tx.Root.Store()
 	def.NextRowID = 0
 	nt := NewTable(def)
-	var rows []entry
-	var ixEntries = make([][]entry, len(def.Indexes))
+	// The primary map's sorter and the indexes' share the write buffer.
+	budget := tx.sortBudget(1 + len(def.Indexes))
+	rows := newEntrySorter(cs, budget)
+	defer rows.Close()
+	ixRows := make([]*entrySorter, len(def.Indexes))
+	for i := range ixRows {
+		ixRows[i] = newEntrySorter(cs, budget)
+		defer ixRows[i].Close()
+	}
 	var tb tuple.Builder
 	evals := make([]*IndexEval, len(def.Indexes))
 	for i := range def.Indexes {
@@ -231,7 +229,9 @@ func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *versioning.Table, f
 		if err != nil {
 			return err
 		}
-		rows = append(rows, entry{key: key, val: slices.Clone(nt.encodeRow(&tb, row)), n: len(key)})
+		if err := rows.Add(ctx, entry{key: key, val: slices.Clone(nt.encodeRow(&tb, row)), n: len(key)}); err != nil {
+			return err
+		}
 		for i := range def.Indexes {
 			ix := &def.Indexes[i]
 			k, in, nulls, err := nt.indexKeyOf(env, nil, ix, evals[i], row, key)
@@ -245,14 +245,16 @@ func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *versioning.Table, f
 			if ix.Unique && (ix.NullsNotDistinct || !nulls) {
 				e.n = len(k) - len(key)
 			}
-			ixEntries[i] = append(ixEntries[i], e)
+			if err := ixRows[i].Add(ctx, e); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if def.Rows, err = build(ctx, cs, rows, func(key []byte) error {
+	if def.Rows, err = rows.Finish(ctx, func(key []byte) error {
 		vals, err := nt.decodeKey(key, def.PrimaryKey, nil)
 		if err != nil {
 			return err
@@ -264,7 +266,7 @@ func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *versioning.Table, f
 	}
 	for i := range def.Indexes {
 		ix := &def.Indexes[i]
-		if ix.Rows, err = build(ctx, cs, ixEntries[i], func(key []byte) error {
+		if ix.Rows, err = ixRows[i].Finish(ctx, func(key []byte) error {
 			return duplicateInIndex(nt, ix, key)
 		}); err != nil {
 			return nil, err
