@@ -3,6 +3,7 @@ package planner
 import (
 	"slices"
 	"sort"
+	"strconv"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -40,37 +41,69 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 			return nil, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", name, t.Def.Name)
 		}
 	default:
-		if oc.Infer.WhereClause != nil {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT with a partial index predicate is not supported yet")
-		}
-		var cols []int
+		// The inference elements, as a set: a column by its position, an
+		// expression by its SQL text, as CREATE INDEX records it.
+		var want []string
 		for _, n := range oc.Infer.IndexElems {
 			el := n.GetIndexElem()
+			if cr := el.Expr.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+				el = &pg.IndexElem{Name: cr.Fields[0].GetString_().Sval} // (col) is the column
+			}
 			if el.Expr != nil {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT on expressions is not supported yet")
+				if _, err := a.expr(el.Expr, tableScope(t, t.Def.Name)); err != nil {
+					return nil, err
+				}
+				text, err := deparseExpr(el.Expr)
+				if err != nil {
+					return nil, err
+				}
+				want = append(want, "e:"+text)
+				continue
 			}
 			pos, err := columnByName(t, el.Name, oc.Infer.Location)
 			if err != nil {
 				return nil, err
 			}
-			cols = append(cols, pos)
+			want = append(want, "c:"+strconv.Itoa(pos))
 		}
-		sort.Ints(cols)
-		cols = slices.Compact(cols)
-		same := func(k []int) bool {
-			k = slices.Clone(k)
-			sort.Ints(k)
-			return slices.Equal(slices.Compact(k), cols)
+		sort.Strings(want)
+		want = slices.Compact(want)
+		same := func(k []string) bool {
+			sort.Strings(k)
+			return slices.Equal(slices.Compact(k), want)
 		}
-		if t.HasPrimaryKey() && same(t.Def.PrimaryKey) {
-			c.Arbiters = append(c.Arbiters, "")
+		// A partial unique index is an arbiter when the inference's WHERE
+		// is its predicate (PostgreSQL accepts any WHERE that implies it;
+		// the same text is the case applications write).
+		where := ""
+		if oc.Infer.WhereClause != nil {
+			var err error
+			if where, err = a.indexPredicate(t, oc.Infer.WhereClause); err != nil {
+				return nil, err
+			}
+		}
+		if t.HasPrimaryKey() {
+			var k []string
+			for _, pos := range t.Def.PrimaryKey {
+				k = append(k, "c:"+strconv.Itoa(pos))
+			}
+			if same(k) {
+				c.Arbiters = append(c.Arbiters, "")
+			}
 		}
 		for _, ix := range t.Def.Indexes {
-			var k []int
-			for _, ic := range ix.Columns {
-				k = append(k, ic.Column)
+			if !ix.Unique || ix.Where != "" && ix.Where != where {
+				continue
 			}
-			if ix.Unique && ix.Plain() && same(k) {
+			var k []string
+			for _, ic := range ix.Columns {
+				if ic.Expr != "" {
+					k = append(k, "e:"+ic.Expr)
+				} else {
+					k = append(k, "c:"+strconv.Itoa(ic.Column))
+				}
+			}
+			if same(k) {
 				c.Arbiters = append(c.Arbiters, ix.Name)
 			}
 		}
