@@ -1,6 +1,10 @@
 package exec
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
 
 // LockRows is SELECT ... FOR UPDATE (NO KEY UPDATE, SHARE, KEY SHARE): it
 // takes the row lock of each row of its Targets that reaches it, where
@@ -26,10 +30,37 @@ type LockRows struct {
 }
 
 // LockTarget is a table whose rows LockRows locks: its row (all its
-// columns, in order) is at At in the FROM row.
+// columns, in order) is at At in the FROM row. When the rows come from
+// the table's members (a partitioned table, or one with children),
+// Members are those, and the FROM row's column OIDAt (tableoid) says
+// which member a row is of: its lock is that member's row lock.
 type LockTarget struct {
-	Table *Table
-	At    int
+	Table   *Table
+	At      int
+	Members []LockMember
+	OIDAt   int
+}
+
+// LockMember is a member of a LockTarget: its table's OID, and the map
+// from the target's columns to its own (Member.Layout; nil: the same).
+type LockMember struct {
+	OID    uint32
+	Table  *Table
+	Layout []int
+}
+
+// member returns the table and layout of a target's row from.
+func (t *LockTarget) member(from Row) (*Table, []int, bool) {
+	if t.Members == nil {
+		return t.Table, nil, true
+	}
+	oid := uint32(from[t.OIDAt].I)
+	for i := range t.Members {
+		if m := &t.Members[i]; m.OID == oid {
+			return m.Table, m.Layout, true
+		}
+	}
+	return nil, nil, false
 }
 
 func (p *LockRows) Columns() []ResultColumn { return p.In.Columns() }
@@ -53,7 +84,7 @@ func (r *lockedRows) Next() (Row, error) {
 	p := r.p
 	// With one target that is the whole FROM row, lockKey rechecks the
 	// newer version itself.
-	alone := len(p.Targets) == 1 && p.Targets[0].At == 0 && len(p.Targets[0].Table.Cols) == p.Width
+	alone := len(p.Targets) == 1 && p.Targets[0].At == 0 && len(p.Targets[0].Table.Cols) == p.Width && p.Targets[0].Members == nil
 next:
 	for {
 		row, err := r.in.Next()
@@ -62,9 +93,19 @@ next:
 		}
 		from := row[p.RowAt : p.RowAt+p.Width]
 		var newer Row // the FROM row with newer versions, when there are any
-		for _, t := range p.Targets {
+		for i := range p.Targets {
+			t := &p.Targets[i]
 			tr := from[t.At : t.At+len(t.Table.Cols)]
-			key, err := t.Table.rowKey(r.keyBuf[:0], tr, 0)
+			table, layout, ok := t.member(from)
+			if !ok {
+				return nil, pgerr.New(pgerr.InternalError, "row of no member of %q to lock", t.Table.Def.Name)
+			}
+			if layout != nil {
+				mr := make(Row, len(table.Cols))
+				unmapRow(mr, tr, layout)
+				tr = mr
+			}
+			key, err := table.rowKey(r.keyBuf[:0], tr, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -73,7 +114,7 @@ next:
 			if alone {
 				recheck = p.Recheck
 			}
-			v, _, skip, err := r.env.Txn.lockKey(r.env, t.Table, key, p.Mode, p.Wait, recheck)
+			v, _, skip, err := r.env.Txn.lockKey(r.env, table, key, p.Mode, p.Wait, recheck)
 			switch {
 			case err != nil:
 				return nil, err
@@ -83,7 +124,11 @@ next:
 				if newer == nil {
 					newer = slices.Clone(from)
 				}
-				copy(newer[t.At:], v)
+				if layout != nil {
+					mapRow(newer[t.At:t.At+len(t.Table.Cols)], v, layout)
+				} else {
+					copy(newer[t.At:], v)
+				}
 			}
 		}
 		if newer == nil {

@@ -144,7 +144,7 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 	case !sameDef || tx.Isolation != ReadCommitted || recheck == nil:
 		return nil, nil, false, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
 	case !found && tx.Locks.Moved(tx.rowLockKey(t, key)):
-		return nil, nil, false, pgerr.New(pgerr.SerializationFailure, "tuple to be locked was already moved to another partition due to concurrent update")
+		return nil, nil, false, movedError{pgerr.New(pgerr.SerializationFailure, "tuple to be locked was already moved to another partition due to concurrent update")}
 	case !found:
 		return nil, nil, true, nil // deleted and committed meanwhile
 	}
@@ -157,6 +157,14 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 	}
 	return row, now, false, nil
 }
+
+// movedError is lockKey's error for a row a committed UPDATE moved to
+// another partition: 40001 for UPDATE, DELETE and SELECT FOR UPDATE, while
+// ON CONFLICT DO UPDATE takes the row as gone and inserts, as PostgreSQL
+// retries its insertion from the start.
+type movedError struct{ error }
+
+func (e movedError) Unwrap() error { return e.error }
 
 // takeLock takes the row lock of the row of t stored under key in mode, as
 // lockKey; fresh reports that the transaction did not hold it (or a

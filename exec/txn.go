@@ -611,8 +611,13 @@ func (w *TableWriter) checkUnique(ctx context.Context, i int, row Row, prefixLen
 	}
 	if !taken {
 		var err error
+		// The row's own entry does not count: a row written on top of
+		// a version a concurrent transaction committed (ON CONFLICT DO
+		// UPDATE of a row inserted meanwhile) replaces that version.
+		own := w.ixBuf[prefixLen:]
 		taken, err = w.tx.uniqueLock(ctx, w.t, ix.Name, prefix, func(root versioning.RootValue) (bool, error) {
-			return indexHolds(ctx, root, w.t, ix.Name, prefix)
+			k, ok, err := indexEntryIn(ctx, root, w.t, ix.Name, prefix)
+			return ok && !bytes.Equal(k, own), err
 		})
 		if err != nil || !taken {
 			return err
@@ -623,12 +628,13 @@ func (w *TableWriter) checkUnique(ctx context.Context, i int, row Row, prefixLen
 		WithDetail("Key (%s)=(%s) already exists.", names, values).WithTable(w.t.Def.Schema, w.t.Def.Name).WithConstraint(ix.Name)
 }
 
-// indexHolds reports whether index name of t's table in root has an
-// entry beginning with prefix.
-func indexHolds(ctx context.Context, root versioning.RootValue, t *Table, name string, prefix []byte) (bool, error) {
+// indexEntryIn returns the primary-map key of the first entry of index
+// name of t's table in root that begins with prefix (the index columns),
+// and whether there is one.
+func indexEntryIn(ctx context.Context, root versioning.RootValue, t *Table, name string, prefix []byte) ([]byte, bool, error) {
 	def, ok, err := root.Table(ctx, t.Def.Schema, t.Def.Name)
 	if err != nil || !ok {
-		return false, err
+		return nil, false, err
 	}
 	for i := range def.Indexes {
 		if def.Indexes[i].Name != name {
@@ -636,13 +642,17 @@ func indexHolds(ctx context.Context, root versioning.RootValue, t *Table, name s
 		}
 		m, err := prolly.Load(ctx, root.Store(), def.Indexes[i].Rows)
 		if err != nil {
-			return false, err
+			return nil, false, err
 		}
 		it := m.NewIter(ctx, prolly.IterOptions{LowerBound: prefix})
+		var key []byte
 		found := it.First() && bytes.HasPrefix(it.Key(), prefix)
-		return found, it.Close()
+		if found {
+			key = bytes.Clone(it.Key()[len(prefix):])
+		}
+		return key, found, it.Close()
 	}
-	return false, nil
+	return nil, false, nil
 }
 
 func (w *TableWriter) uniqueViolation(name string, cols []int, row Row) error {

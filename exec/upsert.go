@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"context"
+	"errors"
 	"github.com/prollypg/prollypg/versioning"
 	"slices"
 
@@ -36,36 +37,84 @@ type OnConflict struct {
 // UPDATE acts on it, as PostgreSQL's does in READ COMMITTED.
 func (w *TableWriter) conflict(ctx context.Context, c *OnConflict, row Row) (key []byte, old Row, based []byte, err error) {
 	key, old, err = w.conflictInView(ctx, c, row)
-	if err != nil || key != nil || !w.t.HasPrimaryKey() {
+	if err != nil || key != nil {
 		return key, old, nil, err
 	}
+	// Not in the transaction's view: a concurrent transaction may have
+	// inserted the row. Each arbiter's value lock waits for it
+	// (uniqueLock), then the committed row, if any, is the conflict.
 	t := w.t
-	pk, err := t.rowKey(nil, row, 0)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	var now []byte
-	taken, err := w.tx.uniqueLock(ctx, t, "", pk, func(root versioning.RootValue) (bool, error) {
-		tuple, found, _, err := w.tx.committedRow(ctx, root, t, pk)
-		if found && root.Addr() != w.tx.Start.Addr() {
-			now = tuple
+	for _, a := range w.arbiters(c) {
+		var value []byte
+		if a < 0 {
+			if value, err = t.rowKey(nil, row, 0); err != nil {
+				return nil, nil, nil, err
+			}
+		} else {
+			ix := &t.Def.Indexes[a]
+			prefix, in, nulls, err := t.indexKeyOf(w.env, nil, ix, w.evals[a], row, nil)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if !in || nulls && !ix.NullsNotDistinct {
+				continue
+			}
+			value = prefix
 		}
-		return found, err
-	})
-	switch {
-	case err != nil || !taken:
-		return nil, nil, nil, err
-	case w.tx.Isolation != ReadCommitted:
-		// A row the snapshot cannot see is 40001 in REPEATABLE READ and
-		// SERIALIZABLE.
-		return nil, nil, nil, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
-	case !c.Update:
-		return pk, nil, nil, nil
+		name := ""
+		if a >= 0 {
+			name = t.Def.Indexes[a].Name
+		}
+		var found, now []byte
+		taken, err := w.tx.uniqueLock(ctx, t, name, value, func(root versioning.RootValue) (bool, error) {
+			k := value
+			if a >= 0 {
+				var ok bool
+				var err error
+				if k, ok, err = indexEntryIn(ctx, root, t, name, value); err != nil || !ok {
+					return false, err
+				}
+			}
+			tuple, ok, _, err := w.tx.committedRow(ctx, root, t, k)
+			if ok && root.Addr() != w.tx.Start.Addr() {
+				found, now = k, tuple
+			}
+			return ok, err
+		})
+		switch {
+		case err != nil:
+			return nil, nil, nil, err
+		case !taken || found == nil:
+			continue
+		case w.tx.Isolation != ReadCommitted:
+			// A row the snapshot cannot see is 40001 in REPEATABLE READ
+			// and SERIALIZABLE.
+			return nil, nil, nil, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
+		case !c.Update:
+			return found, nil, nil, nil
+		}
+		if old, err = t.DecodeStoredRow(now); err != nil {
+			return nil, nil, nil, err
+		}
+		return found, old, now, nil
 	}
-	if old, err = t.DecodeStoredRow(now); err != nil {
-		return nil, nil, nil, err
+	return nil, nil, nil, nil
+}
+
+// arbiters returns the arbiters of c among w's table's unique keys: -1
+// for the primary key, else the index's position.
+func (w *TableWriter) arbiters(c *OnConflict) []int {
+	t := w.t
+	var out []int
+	if t.HasPrimaryKey() && (c.Any || slices.Contains(c.Arbiters, "")) {
+		out = append(out, -1)
 	}
-	return pk, old, now, nil
+	for i := range t.Def.Indexes {
+		if ix := &t.Def.Indexes[i]; ix.Unique && (c.Any || slices.Contains(c.Arbiters, ix.Name)) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // conflictInView is conflict within the transaction's view.
@@ -172,14 +221,29 @@ func upsert(env *Env, c *OnConflict, checks []CheckConstraint, gen GeneratedCols
 		stored = nil
 	}
 	if key != nil && c.Update && based == nil {
-		// DO UPDATE locks the row first, and acts on its newest committed
-		// version if a concurrent transaction changed it (lockKey).
-		newer, now, gone, err := env.Txn.lockKey(env, t, key, ForUpdate, LockBlock, alwaysTrue)
+		// DO UPDATE locks the row first, in the mode its SET calls for
+		// (as PostgreSQL's ExecOnConflictUpdate), and acts on its newest
+		// committed version if a concurrent transaction changed it
+		// (lockKey).
+		sets := c.Sets
+		if layout != nil {
+			sets = make([]Expr, len(t.Cols))
+			unmapRowExprs(sets, c.Sets, layout)
+		}
+		newer, now, gone, err := env.Txn.lockKey(env, t, key, updateLockMode(t, sets), LockBlock, alwaysTrue)
+		if errors.As(err, new(movedError)) {
+			gone, err = true, nil
+		}
 		switch {
 		case err != nil:
 			return nil, false, err
 		case gone:
-			key = nil // deleted meanwhile: the row goes in
+			// Deleted meanwhile: the row goes in, in place of the one
+			// the snapshot holds.
+			if err := env.Txn.vanished(env.Ctx, w, key, stored); err != nil {
+				return nil, false, err
+			}
+			key = nil
 		case newer != nil:
 			old, based = newer, now
 		}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"cmp"
+	"slices"
 	"context"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -55,10 +56,13 @@ func (a *analyzer) rowLocking(s *pg.SelectStmt, sc *scope, grouped bool, exprs [
 		for _, c := range it.cols {
 			width = max(width, c.idx+1)
 		}
+		if it.tableOID != nil {
+			width = max(width, it.tableOID.idx+1)
+		}
 		if it.kind != itemTable || !named(it) {
 			continue
 		}
-		if it.table == nil || it.tableOID != nil || !it.table.HasPrimaryKey() || it.table.Virtual != nil || len(it.cols) != len(it.table.Cols) {
+		if it.table == nil || !it.table.HasPrimaryKey() || it.table.Virtual != nil || len(it.cols) != len(it.table.Cols) {
 			return nil, nil
 		}
 		at := it.cols[0].idx
@@ -67,7 +71,23 @@ func (a *analyzer) rowLocking(s *pg.SelectStmt, sc *scope, grouped bool, exprs [
 				return nil, nil // not a plain row of the table
 			}
 		}
-		targets = append(targets, exec.LockTarget{Table: it.table, At: at})
+		target := exec.LockTarget{Table: it.table, At: at}
+		if it.tableOID != nil {
+			// The rows are the members': each locks in its own table.
+			members, _, err := a.family(it.table)
+			if err != nil {
+				return nil, err
+			}
+			target.OIDAt = it.tableOID.idx
+			target.Members = []exec.LockMember{}
+			for _, m := range members {
+				if !m.t.HasPrimaryKey() || m.t.Virtual != nil {
+					return nil, nil
+				}
+				target.Members = append(target.Members, exec.LockMember{OID: m.t.OID, Table: m.t, Layout: m.layout})
+			}
+		}
+		targets = append(targets, target)
 	}
 	if len(targets) == 0 {
 		return nil, nil
@@ -94,7 +114,11 @@ func (a *analyzer) rowLocking(s *pg.SelectStmt, sc *scope, grouped bool, exprs [
 func fromColumns(sc *scope, width int) []exec.Expr {
 	out := make([]exec.Expr, width)
 	for _, it := range sc.items {
-		for _, c := range it.cols {
+		cols := it.cols
+		if it.tableOID != nil {
+			cols = append(slices.Clone(cols), it.tableOID)
+		}
+		for _, c := range cols {
 			if c.idx < width && out[c.idx] == nil {
 				out[c.idx] = &exec.ColRef{Idx: c.idx, T: c.t}
 			}

@@ -1059,3 +1059,50 @@ func TestForUpdateOverJoin(t *testing.T) {
 		t.Errorf("after the wait: %q, want [bob | 100]", r.rows)
 	}
 }
+
+// TestUpsertConcurrency: ON CONFLICT DO UPDATE under concurrency, as
+// PostgreSQL's insert-conflict-do-update specs show it: an upsert waits for
+// a concurrent insert of the same value of a unique expression index and
+// then updates that row; a row locked and then moved to another partition
+// is gone for an upsert, which inserts; an upsert that changes no key
+// column does not block FOR KEY SHARE, even through a partitioned table.
+func TestUpsertConcurrency(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE ups (key text NOT NULL, payload text)")
+	exec(t, ctx, a, "CREATE UNIQUE INDEX ON ups (lower(key))")
+	exec(t, ctx, a, "CREATE TABLE upp (i int PRIMARY KEY, j int, k int) PARTITION BY RANGE (i)")
+	exec(t, ctx, a, "CREATE TABLE upp_1 PARTITION OF upp FOR VALUES FROM (1) TO (100)")
+	exec(t, ctx, a, "CREATE TABLE upp_2 (k int, j int, i int PRIMARY KEY)") // another column order
+	exec(t, ctx, a, "ALTER TABLE upp ATTACH PARTITION upp_2 FOR VALUES FROM (100) TO (200)")
+	exec(t, ctx, a, "INSERT INTO upp VALUES (1, 10, 100), (150, 20, 200)")
+
+	upsertKey := "INSERT INTO ups VALUES ('FOOFOO', 'b') ON CONFLICT (lower(key)) DO UPDATE SET key = EXCLUDED.key, payload = ups.payload || ' then ' || EXCLUDED.payload"
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "INSERT INTO ups VALUES ('FooFoo', 'a')")
+	done := execAsync(ctx, b, upsertKey)
+	stillWaiting(t, done, 150*time.Millisecond, "an upsert of a value being inserted")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; r.err != nil || r.tag != "INSERT 0 1" {
+		t.Fatalf("upsert after the insert committed: %s %v", r.tag, r.err)
+	}
+	wantRows(t, ctx, a, "SELECT * FROM ups", "FOOFOO | a then b")
+
+	exec(t, ctx, a, "BEGIN")
+	wantRows(t, ctx, a, "SELECT i FROM upp WHERE i = 1 FOR UPDATE", "1")
+	done = execAsync(ctx, b, "INSERT INTO upp VALUES (1, 11, 111) ON CONFLICT (i) DO UPDATE SET k = EXCLUDED.k")
+	stillWaiting(t, done, 150*time.Millisecond, "an upsert of a row locked FOR UPDATE through the partitioned table")
+	exec(t, ctx, a, "UPDATE upp SET i = i + 150 WHERE i = 1")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; r.err != nil || r.tag != "INSERT 0 1" {
+		t.Fatalf("upsert of a row moved to another partition: %s %v", r.tag, r.err)
+	}
+	wantRows(t, ctx, a, "SELECT i, j, k FROM upp ORDER BY i", "1 | 11 | 111", "150 | 20 | 200", "151 | 10 | 100")
+
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "INSERT INTO upp VALUES (150, 0, 0) ON CONFLICT (i) DO UPDATE SET j = 21")
+	wantRows(t, ctx, b, "SELECT i, j FROM upp WHERE i = 150 FOR KEY SHARE", "150 | 20")
+	exec(t, ctx, a, "COMMIT")
+}
