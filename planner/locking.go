@@ -2,8 +2,8 @@ package planner
 
 import (
 	"cmp"
-	"slices"
 	"context"
+	"slices"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
