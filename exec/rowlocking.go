@@ -144,7 +144,7 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 	case !sameDef || tx.Isolation != ReadCommitted || recheck == nil:
 		return nil, nil, false, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
 	case !found && tx.Locks.Moved(tx.rowLockKey(t, key)):
-		return nil, nil, false, movedError{pgerr.New(pgerr.SerializationFailure, "tuple to be locked was already moved to another partition due to concurrent update")}
+		return nil, nil, false, errMoved()
 	case !found:
 		return nil, nil, true, nil // deleted and committed meanwhile
 	}
@@ -158,6 +158,37 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 	return row, now, false, nil
 }
 
+// conflictGone reports, for a row of t an INSERT ... ON CONFLICT DO
+// NOTHING finds in its snapshot, whether a concurrent transaction deleted
+// it (or moved it to another partition) and committed, so that the new
+// row goes in after all. It waits, as PostgreSQL's speculative insertion
+// waits for a transaction deleting the conflicting tuple, for one that
+// holds the row's FOR UPDATE lock (a delete, a key update), by taking FOR
+// KEY SHARE on it for the time of the check.
+func (tx *Txn) conflictGone(env *Env, t *Table, key []byte) (bool, error) {
+	if tx.Locks == nil || tx.Latest == nil || t.Pinned {
+		return false, nil
+	}
+	if _, inBase, _, err := tx.committedRow(env.Ctx, tx.Start, t, key); err != nil || !inBase {
+		return false, err // a row this transaction inserted: nobody else has it
+	}
+	fresh, _, err := tx.takeLock(env, t, key, ForKeyShare, LockBlock)
+	if err != nil {
+		return false, err
+	}
+	if fresh {
+		// PostgreSQL's DO NOTHING locks nothing: the lock was only a way
+		// to wait.
+		defer tx.Locks.Release(tx.LockOwner, tx.rowLockKey(t, key))
+	}
+	latest, err := tx.latestRoot(env.Ctx)
+	if err != nil || latest.Addr() == tx.Start.Addr() {
+		return false, err
+	}
+	_, found, _, err := tx.committedRow(env.Ctx, latest, t, key)
+	return !found, err
+}
+
 // movedError is lockKey's error for a row a committed UPDATE moved to
 // another partition: 40001 for UPDATE, DELETE and SELECT FOR UPDATE, while
 // ON CONFLICT DO UPDATE takes the row as gone and inserts, as PostgreSQL
@@ -165,6 +196,10 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 type movedError struct{ error }
 
 func (e movedError) Unwrap() error { return e.error }
+
+func errMoved() error {
+	return movedError{pgerr.New(pgerr.SerializationFailure, "tuple to be locked was already moved to another partition due to concurrent update")}
+}
 
 // takeLock takes the row lock of the row of t stored under key in mode, as
 // lockKey; fresh reports that the transaction did not hold it (or a
@@ -350,6 +385,8 @@ func (tx *Txn) keyShareParent(ctx context.Context, t *Table, key []byte) (bool, 
 	switch {
 	case err != nil:
 		return false, err
+	case !found && tx.Locks.Moved(tx.rowLockKey(t, key)):
+		return false, errMoved()
 	case !found && tx.Isolation != ReadCommitted:
 		return false, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
 	}

@@ -248,6 +248,18 @@ func upsert(env *Env, c *OnConflict, checks []CheckConstraint, gen GeneratedCols
 			old, based = newer, now
 		}
 	}
+	if key != nil && !c.Update && based == nil {
+		gone, err := env.Txn.conflictGone(env, t, key)
+		if err != nil {
+			return nil, false, err
+		}
+		if gone {
+			if err := env.Txn.vanished(env.Ctx, w, key, stored); err != nil {
+				return nil, false, err
+			}
+			key = nil
+		}
+	}
 	if key == nil {
 		if t.HasPrimaryKey() {
 			k, err := t.rowKey(nil, row, 0)
