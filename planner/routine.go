@@ -256,6 +256,10 @@ func (v *sqlArgs) types() []exec.T {
 	return out
 }
 
+// Record implements plpgsql.Vars: an SQL function's arguments are not
+// record variables.
+func (v *sqlArgs) Record(string) ([]exec.ResultColumn, bool) { return nil, false }
+
 func (v *sqlArgs) Lookup(qualifier, name string) (int, exec.T, bool) {
 	if qualifier != "" && qualifier != v.r.def.Name {
 		return 0, exec.T{}, false

@@ -595,6 +595,19 @@ func (a *analyzer) star(cr *pg.ColumnRef, sc *scope) ([]exec.Expr, []exec.Result
 		// name.* of an enclosing query's item: its columns as outer
 		// references.
 		it := sc.outerItem(table)
+		if it == nil && a.vars != nil {
+			// r.* of a PL/pgSQL record variable (NEW.*, OLD.*): its
+			// fields, as variables.
+			if fields, ok := a.vars.vars.Record(table); ok {
+				for _, f := range fields {
+					if e, ok := a.vars.param(a, table, f.Name); ok {
+						exprs = append(exprs, e)
+						cols = append(cols, exec.ResultColumn{Name: f.Name, T: e.Type()})
+					}
+				}
+				return exprs, cols, nil
+			}
+		}
 		if it == nil {
 			return nil, nil, withPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), cr.Location)
 		}

@@ -311,6 +311,14 @@ func (v *triggerRows) Lookup(qualifier, name string) (int, exec.T, bool) {
 	return 0, exec.T{}, false
 }
 
+// Record implements plpgsql.Vars: NEW.* and OLD.* are the table's columns.
+func (v *triggerRows) Record(name string) ([]exec.ResultColumn, bool) {
+	if name != "new" && name != "old" {
+		return nil, false
+	}
+	return v.td.Cols, true
+}
+
 func (v *triggerRows) Value(ref int) (exec.Datum, exec.T) {
 	row := v.td.New
 	if ref&1 != 0 {

@@ -37,6 +37,9 @@ type Vars interface {
 	// Lookup resolves name, qualified by qualifier when not "" (NEW.x,
 	// r.col), to a reference and its current type.
 	Lookup(qualifier, name string) (ref int, t exec.T, ok bool)
+	// Record returns the fields of the record variable name (r.* names
+	// them), and whether there is one.
+	Record(name string) ([]exec.ResultColumn, bool)
 	// Value returns the current value and type of a reference.
 	Value(ref int) (exec.Datum, exec.T)
 }
@@ -231,6 +234,15 @@ func (fr *frame) Lookup(qualifier, name string) (int, exec.T, bool) {
 		}
 	}
 	return 0, exec.T{}, false
+}
+
+// Record implements Vars: the fields a record variable holds now.
+func (fr *frame) Record(name string) ([]exec.ResultColumn, bool) {
+	dno := fr.find(name, true)
+	if dno < 0 {
+		return nil, false
+	}
+	return fr.vals[dno].cols, true
 }
 
 // find returns the variable named name visible at the current line.
