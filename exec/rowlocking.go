@@ -216,7 +216,7 @@ func (tx *Txn) takeLock(env *Env, t *Table, key []byte, mode LockMode, wait Lock
 		}
 		return fresh, false, nil
 	}
-	fresh, err = tx.lockWaiting(env.Ctx, k, mode)
+	fresh, _, err = tx.lockWaiting(env.Ctx, k, mode)
 	return fresh, false, err
 }
 
@@ -230,39 +230,40 @@ func (tx *Txn) rowLockKey(t *Table, key []byte) RowLockKey {
 // deadlock after deadlock_timeout, both as the statement began. A wait
 // makes the branch's newest root be read again (latestRoot): the holder's
 // commit is newer than what was read.
-func (tx *Txn) lockWaiting(ctx context.Context, k RowLockKey, mode LockMode) (fresh bool, err error) {
+func (tx *Txn) lockWaiting(ctx context.Context, k RowLockKey, mode LockMode) (fresh, waited bool, err error) {
 	lctx := ctx
 	if d := tx.lockWait; d > 0 {
 		var cancel context.CancelFunc
 		lctx, cancel = context.WithTimeoutCause(ctx, d, errLockTimeout)
 		defer cancel()
 	}
-	fresh, waited, err := tx.Locks.Lock(lctx, tx.LockOwner, k, mode, tx.deadlockWait)
+	fresh, waited, err = tx.Locks.Lock(lctx, tx.LockOwner, k, mode, tx.deadlockWait)
 	if waited {
 		tx.latest = nil
 	}
 	if err != nil && context.Cause(lctx) == errLockTimeout && ctx.Err() == nil {
 		err = pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
 	}
-	return fresh, err
+	return fresh, waited, err
 }
 
 // LockRelation takes mode on table schema.name for the transaction, held
 // until it ends (LOCK TABLE, and the table locks of queries): with
-// nowait, a conflicting lock is 55P03 at once.
-func (tx *Txn) LockRelation(ctx context.Context, schema, name string, mode LockMode, nowait bool) error {
+// nowait, a conflicting lock is 55P03 at once. waited reports that it
+// waited for another transaction.
+func (tx *Txn) LockRelation(ctx context.Context, schema, name string, mode LockMode, nowait bool) (waited bool, err error) {
 	if tx.Locks == nil {
-		return nil // a read-only revision: nobody writes it
+		return false, nil // a read-only revision: nobody writes it
 	}
 	k := RowLockKey{Space: SpaceTable, Database: tx.Repo.Name(), Branch: tx.Branch, Table: schema + "." + name}
 	if nowait {
 		if _, ok := tx.Locks.TryLock(tx.LockOwner, k, mode); !ok {
-			return pgerr.New(pgerr.LockNotAvailable, "could not obtain lock on relation %q", name)
+			return false, pgerr.New(pgerr.LockNotAvailable, "could not obtain lock on relation %q", name)
 		}
-		return nil
+		return false, nil
 	}
-	_, err := tx.lockWaiting(ctx, k, mode)
-	return err
+	_, waited, err = tx.lockWaiting(ctx, k, mode)
+	return waited, err
 }
 
 // latestRoot returns the branch's newest committed root, read once per
@@ -347,7 +348,7 @@ func (tx *Txn) uniqueLock(ctx context.Context, t *Table, index string, value []b
 	if index != "" {
 		k.Table += "#" + index
 	}
-	if _, err := tx.lockWaiting(ctx, k, ForUpdate); err != nil {
+	if _, _, err := tx.lockWaiting(ctx, k, ForUpdate); err != nil {
 		return false, err
 	}
 	latest, err := tx.latestRoot(ctx)
@@ -373,7 +374,7 @@ func (tx *Txn) keyShareParent(ctx context.Context, t *Table, key []byte) (bool, 
 		return true, nil
 	}
 	tx.keyLocks++
-	fresh, err := tx.lockWaiting(ctx, tx.rowLockKey(t, key), ForKeyShare)
+	fresh, _, err := tx.lockWaiting(ctx, tx.rowLockKey(t, key), ForKeyShare)
 	if err != nil || !fresh {
 		return true, err
 	}

@@ -788,6 +788,13 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (utility, error) {
 				}
 			}
 		}
+		// ACCESS EXCLUSIVE, as PostgreSQL's TRUNCATE: readers of the
+		// tables wait for the transaction to end.
+		for _, t := range tables {
+			if _, err := a.tx.LockRelation(ctx, t.Schema, t.Name, exec.AccessExclusiveLock, false); err != nil {
+				return "", err
+			}
+		}
 		empty, err := a.tx.EmptyMap(ctx)
 		if err != nil {
 			return "", err

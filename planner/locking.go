@@ -230,7 +230,7 @@ func (a *analyzer) lockTable(st *pg.LockStmt) (utility, error) {
 			default:
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table or view", rv.Relname)
 			}
-			if err := a.tx.LockRelation(ctx, schema, rv.Relname, mode, st.Nowait); err != nil {
+			if _, err := a.tx.LockRelation(ctx, schema, rv.Relname, mode, st.Nowait); err != nil {
 				return "", err
 			}
 		}
@@ -257,10 +257,26 @@ func (s *Session) lockPlanRelations(ctx context.Context, tx *exec.Txn, an *analy
 	case "INSERT", "UPDATE", "DELETE", "MERGE":
 		mode = exec.RowExclusiveLock
 	}
+	waited := false
 	for _, d := range an.deps {
-		if err := tx.LockRelation(ctx, d.Schema, d.Name, mode, false); err != nil {
+		w, err := tx.LockRelation(ctx, d.Schema, d.Name, mode, false)
+		if err != nil {
 			return err
 		}
+		waited = waited || w
 	}
-	return nil
+	if !waited {
+		return nil
+	}
+	// The statement's snapshot follows its locks, as PostgreSQL takes it
+	// after parse analysis locked the relations: a query that waited for
+	// a TRUNCATE sees the table truncated.
+	if s.explicit {
+		return s.refreshSnapshot(ctx, tx)
+	}
+	latest, err := tx.Latest(ctx)
+	if err == nil && tx.Root.Addr() == tx.Start.Addr() {
+		tx.Rebase(latest, latest)
+	}
+	return err
 }

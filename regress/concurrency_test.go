@@ -1137,3 +1137,36 @@ func TestDoNothingWaitsForDelete(t *testing.T) {
 	exec(t, ctx, a, "DELETE FROM dn WHERE id = 2") // would time out if DO NOTHING held a lock
 	exec(t, ctx, b, "COMMIT")
 }
+
+// TestTruncateBlocksReaders: TRUNCATE takes ACCESS EXCLUSIVE, so a query
+// of the table waits for its transaction, and then, its snapshot taken
+// after its locks as in PostgreSQL, sees the table empty.
+func TestTruncateBlocksReaders(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE tr (id int)")
+	exec(t, ctx, a, "INSERT INTO tr VALUES (1), (2)")
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "TRUNCATE tr")
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		r.err = b.QueryRow(ctx, "SELECT count(*) FROM tr").Scan(&r.n)
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		t.Fatalf("a query of a table being truncated did not wait: %d %v", r.n, r.err)
+	case <-time.After(150 * time.Millisecond):
+	}
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; r.err != nil || r.n != 0 {
+		t.Fatalf("after the TRUNCATE committed: %d rows, %v; want 0", r.n, r.err)
+	}
+}
