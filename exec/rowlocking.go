@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -414,8 +415,43 @@ func (tx *Txn) committedReferencing(ctx context.Context, ref versioning.ForeignK
 		return nil, err
 	}
 	rows, err := findReferencing(ctx, view, child, cols, vals)
+	if err == nil && len(rows) == 0 {
+		// A partitioned child's rows are its partitions', which may have
+		// been attached since the snapshot.
+		rows, err = descendantsReferencing(ctx, view, child, cols, vals, 0)
+	}
 	if err == nil && len(rows) > 0 && tx.Isolation != ReadCommitted {
 		return nil, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
 	}
 	return rows, err
+}
+
+// descendantsReferencing is findReferencing in the tables that inherit
+// from t in view's root, whose columns cols of t are found by name.
+func descendantsReferencing(ctx context.Context, view *Txn, t *Table, cols []int, vals []Datum, depth int) ([]keyedRow, error) {
+	kids, err := view.Root.Children(ctx, t.Def.Schema, t.Def.Name)
+	if err != nil || depth > 32 {
+		return nil, err
+	}
+	for _, k := range kids {
+		kid, ok, err := view.Table(ctx, k.Schema, k.Name)
+		if err != nil || !ok {
+			return nil, err
+		}
+		kcols := make([]int, len(cols))
+		for i, c := range cols {
+			kcols[i] = slices.IndexFunc(kid.Cols, func(kc Column) bool { return !kc.Dropped && kc.Name == t.Cols[c].Name })
+			if kcols[i] < 0 {
+				return nil, nil
+			}
+		}
+		rows, err := findReferencing(ctx, view, kid, kcols, vals)
+		if err == nil && len(rows) == 0 {
+			rows, err = descendantsReferencing(ctx, view, kid, kcols, vals, depth+1)
+		}
+		if err != nil || len(rows) > 0 {
+			return rows, err
+		}
+	}
+	return nil, nil
 }

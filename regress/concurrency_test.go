@@ -1170,3 +1170,32 @@ func TestTruncateBlocksReaders(t *testing.T) {
 		t.Fatalf("after the TRUNCATE committed: %d rows, %v; want 0", r.n, r.err)
 	}
 }
+
+// TestParentDeleteSeesAttachedPartition: a parent row's delete that waited
+// for a transaction attaching a partition of the referencing table (whose
+// foreign-key check locked the row) sees the rows of the attached
+// partition once that transaction commits: 23503, as in PostgreSQL.
+func TestParentDeleteSeesAttachedPartition(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	for _, sql := range []string{
+		"CREATE TABLE ppk (a int PRIMARY KEY) PARTITION BY LIST (a)",
+		"CREATE TABLE ppk1 PARTITION OF ppk FOR VALUES IN (1)",
+		"INSERT INTO ppk VALUES (1)",
+		"CREATE TABLE pfk (a int REFERENCES ppk) PARTITION BY LIST (a)",
+		"CREATE TABLE pfk1 (a int NOT NULL)",
+		"INSERT INTO pfk1 VALUES (1)",
+	} {
+		exec(t, ctx, a, sql)
+	}
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "ALTER TABLE pfk ATTACH PARTITION pfk1 FOR VALUES IN (1)")
+	done := execAsync(ctx, b, "DELETE FROM ppk1 WHERE a = 1")
+	stillWaiting(t, done, 150*time.Millisecond, "a delete of a parent row the attach checked")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; sqlstate(r.err) != "23503" {
+		t.Fatalf("delete after the attach committed: %s %v, want 23503", r.tag, r.err)
+	}
+}
