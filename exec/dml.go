@@ -35,6 +35,10 @@ type Modify struct {
 	UpdatedGenerated []int
 	// Conflict is an INSERT's ON CONFLICT clause (upsert.go), nil for none.
 	Conflict *OnConflict
+	// InWith marks an UPDATE or DELETE in a WITH clause: the rows it
+	// changes are skipped by the statement's other UPDATEs and DELETEs,
+	// as PostgreSQL ignores a row the same command already changed.
+	InWith bool
 	// Members, when set, are the tables the statement writes in Table's
 	// stead (inherit.go): the leaf partitions an INSERT into a
 	// partitioned table routes to, or the tables an UPDATE or DELETE
@@ -127,6 +131,11 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 				continue
 			}
 			key := slices.Clone(src.(keyedRows).Key())
+			if skip, err := env.Txn.changedByOther(p, key, in); err != nil {
+				return nil, err
+			} else if skip {
+				continue
+			}
 			stored := in // the version in this transaction's maps
 			newer, based, skip, lerr := target.lock(key, p.lockMode(), p.Recheck)
 			if lerr != nil {
@@ -149,6 +158,9 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 		}
 		if !done {
 			continue
+		}
+		if p.InWith && p.Kind != Insert {
+			env.Txn.changedBy(p, src.(keyedRows).Key(), ret)
 		}
 		if err := p.counted(env, out, ret); err != nil {
 			return nil, err
@@ -486,4 +498,52 @@ func (p *Modify) lockMode() LockMode {
 		return updateLockMode(p.Table, p.Sets)
 	}
 	return ForUpdate
+}
+
+// stmtChange is a row an UPDATE or DELETE in WITH changed: by which, and
+// its new version (nil when deleted).
+type stmtChange struct {
+	by  *Modify
+	row Row
+}
+
+// changedBy records that p, an UPDATE or DELETE in a WITH clause, changed
+// the row of its table stored under key in the running statement, to row
+// (nil for a delete).
+func (tx *Txn) changedBy(p *Modify, key []byte, row Row) {
+	if tx.stmtChanged == nil {
+		tx.stmtChanged = map[string]stmtChange{}
+	}
+	if p.Kind == Delete {
+		row = nil
+	}
+	tx.stmtChanged[p.Table.Def.Schema+"."+p.Table.Def.Name+"\x00"+string(key)] = stmtChange{p, slices.Clone(row)}
+}
+
+// changedByOther reports whether a Modify other than p changed the row of
+// p's table stored under key earlier in the running statement, leaving
+// in: the row the same command changed, which PostgreSQL's UPDATE and
+// DELETE skip. A row changed since by another command (a function the
+// statement called) is 27000, as in PostgreSQL.
+func (tx *Txn) changedByOther(p *Modify, key []byte, in Row) (bool, error) {
+	if len(tx.stmtChanged) == 0 {
+		return false, nil
+	}
+	c, ok := tx.stmtChanged[p.Table.Def.Schema+"."+p.Table.Def.Name+"\x00"+string(key)]
+	if !ok || c.by == p {
+		return false, nil
+	}
+	same := c.row != nil && len(c.row) <= len(in)
+	for i := 0; same && i < len(c.row); i++ {
+		same = Compare(c.row[i], in[i]) == 0
+	}
+	if same {
+		return true, nil
+	}
+	how := "updated"
+	if p.Kind == Delete {
+		how = "deleted"
+	}
+	return false, pgerr.New(pgerr.TriggeredDataChangeViolation, "tuple to be %s was already modified by an operation triggered by the current command", how).
+		WithHint("Consider using an AFTER trigger instead of a BEFORE trigger to propagate changes to other rows.")
 }

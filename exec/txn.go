@@ -80,6 +80,9 @@ type Txn struct {
 	// DefaultWriteBuffer.
 	WriteBuffer func() int64
 	writeBuffer int64
+	// stmtChanged are the rows the running statement's UPDATEs and
+	// DELETEs in WITH changed, by table and key (Modify.InWith).
+	stmtChanged map[string]stmtChange
 	// SSI, when set, tracks the engine's serializable transactions
 	// (ssi.go); serial is this one's state there, made at its first read
 	// or write when it is SERIALIZABLE.
@@ -211,6 +214,7 @@ func (tx *Txn) HasRebased() bool { return len(tx.rebased) > 0 }
 // BeginStatement marks the start of a statement.
 func (tx *Txn) BeginStatement() {
 	tx.latest, tx.lockWait, tx.deadlockWait = nil, 0, time.Second
+	tx.stmtChanged = nil
 	if tx.LockTimeouts != nil {
 		tx.lockWait, tx.deadlockWait = tx.LockTimeouts()
 	}

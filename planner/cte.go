@@ -161,6 +161,9 @@ func (a *analyzer) modifyingCTE(ce *pg.CommonTableExpr, w *pg.WithClause, corr *
 	if def.cols, err = aliasCols(p.Columns(), ce); err != nil {
 		return nil, err
 	}
+	if m, ok := p.(*exec.Modify); ok {
+		m.InWith = true
+	}
 	def.cte = &exec.CTE{Name: ce.Ctename, Plan: p, Modifying: true}
 	return def, nil
 }
