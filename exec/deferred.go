@@ -6,6 +6,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // Deferrable unique constraints. A key written to the index of a
@@ -16,6 +17,86 @@ import (
 // transaction), at commit (Txn.CheckDeferred) or when SET CONSTRAINTS ...
 // IMMEDIATE ends the deferral. A key violates the constraint when the
 // index then holds it more than once.
+
+// Deferrable foreign keys. A check a deferred key would make after a
+// statement waits for commit (or SET CONSTRAINTS ... IMMEDIATE), and is
+// then made against the transaction's state: a referencing row must find
+// its referenced row if it still holds the values it was written with; a
+// referenced key deleted or changed (NO ACTION) must no longer be
+// referenced, unless the key is back.
+
+// fkDeferred is a deferred foreign-key check: of the referencing row of
+// table schema.table holding vals in fk's columns (child), or of the
+// referenced key vals (the child table's types) of ref whose row left
+// table parent (parent side).
+type fkDeferred struct {
+	schema, table string // the table that has the foreign key
+	fk            string
+	vals          []Datum
+	// parent is set for the referenced side: the table the key left and
+	// its old row, for the message.
+	parent            *Table
+	parentRow         Row
+	initiallyDeferred bool
+}
+
+// deferChildCheck defers the check of c's row to commit.
+func (tx *Txn) deferChildCheck(c fkCheck) {
+	vals := make([]Datum, len(c.fk.Columns))
+	for i, col := range c.fk.Columns {
+		vals[i] = c.row[col]
+	}
+	tx.deferredFKs = append(tx.deferredFKs, fkDeferred{schema: c.t.Def.Schema, table: c.t.Def.Name, fk: c.fk.Name,
+		vals: vals, initiallyDeferred: c.fk.InitiallyDeferred})
+}
+
+// deferParentCheck defers to commit the NO ACTION check of ev's old key,
+// which ref's table references with vals.
+func (tx *Txn) deferParentCheck(ev fkEvent, ref versioning.ForeignKeyRef, fk *versioning.ForeignKey, vals []Datum) {
+	tx.deferredFKs = append(tx.deferredFKs, fkDeferred{schema: ref.Schema, table: ref.Table, fk: fk.Name,
+		vals: slices.Clone(vals), parent: ev.t, parentRow: slices.Clone(ev.old), initiallyDeferred: fk.InitiallyDeferred})
+}
+
+// checkDeferredFK makes a deferred foreign-key check.
+func (tx *Txn) checkDeferredFK(ctx context.Context, c fkDeferred) error {
+	t, ok, err := tx.Table(ctx, c.schema, c.table)
+	if err != nil || !ok {
+		return err
+	}
+	var fk *versioning.ForeignKey
+	for i := range t.Def.ForeignKeys {
+		if t.Def.ForeignKeys[i].Name == c.fk {
+			fk = &t.Def.ForeignKeys[i]
+		}
+	}
+	if fk == nil {
+		return nil // dropped since
+	}
+	if c.parent != nil {
+		parent, ok, err := tx.Table(ctx, c.parent.Def.Schema, c.parent.Def.Name)
+		if err != nil || !ok {
+			return err
+		}
+		if still, err := hasKey(ctx, tx, parent, fk.RefColumns, c.parentRow); err != nil || still {
+			return err
+		}
+	}
+	rows, err := findReferencing(ctx, tx, t, fk.Columns, c.vals)
+	if err != nil || len(rows) == 0 {
+		return err // no row holds the values any more
+	}
+	if c.parent == nil {
+		return checkReference(ctx, tx, t, fk, rows[0].row)
+	}
+	owner, err := keyOwner(ctx, tx, t, fk)
+	if err != nil {
+		return err
+	}
+	p := c.parent
+	return pgerr.New(pgerr.ForeignKeyViolation, "update or delete on table %q violates foreign key constraint %q on table %q", p.Def.Name, fk.Name, owner).
+		WithDetail("Key (%s)=(%s) is still referenced from table %q.", colNames(p, fk.RefColumns), formatValues(p, fk.RefColumns, c.parentRow), owner).
+		WithTable(t.Def.Schema, owner).WithConstraint(fk.Name)
+}
 
 // uniqueCheck is a key of a deferrable unique index to check.
 type uniqueCheck struct {
@@ -114,6 +195,13 @@ func (tx *Txn) CheckDeferred(ctx context.Context) error {
 			return err
 		}
 	}
+	fks := tx.deferredFKs
+	tx.deferredFKs = nil
+	for _, c := range fks {
+		if err := tx.checkDeferredFK(ctx, c); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -149,5 +237,16 @@ func (tx *Txn) SetConstraints(ctx context.Context, names []string, deferred bool
 		}
 	}
 	tx.deferred = keep
+	var keepFKs []fkDeferred
+	for _, c := range tx.deferredFKs {
+		if tx.modes.deferred(c.fk, c.initiallyDeferred) {
+			keepFKs = append(keepFKs, c)
+			continue
+		}
+		if err := tx.checkDeferredFK(ctx, c); err != nil {
+			return err
+		}
+	}
+	tx.deferredFKs = keepFKs
 	return nil
 }

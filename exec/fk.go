@@ -28,8 +28,9 @@ import (
 //     key in the referenced table, now that the statement's changes are in.
 //
 // A table with no foreign keys and none referencing it records nothing.
-// Deferred constraints do not exist here; CHECK constraints are not
-// re-evaluated on rows a cascade changes.
+// The checks of a deferred key (DEFERRABLE, deferred initially or by SET
+// CONSTRAINTS) wait for commit (deferred.go); its actions do not. CHECK
+// constraints are not re-evaluated on rows a cascade changes.
 
 // fkState collects one statement's referential work.
 type fkState struct {
@@ -169,6 +170,10 @@ func (s *fkState) run() error {
 		}
 	}
 	for _, c := range s.checks {
+		if c.fk.Deferrable && tx.modes.deferred(c.fk.Name, c.fk.InitiallyDeferred) {
+			tx.deferChildCheck(c)
+			continue
+		}
 		if err := checkReference(ctx, tx, c.t, c.fk, c.row); err != nil {
 			return err
 		}
@@ -299,6 +304,23 @@ func (s *fkState) referencing(ev fkEvent, ref versioning.ForeignKeyRef) ([]child
 		if rows, err = tx.committedReferencing(ctx, ref, fk.Columns, vals); err != nil {
 			return nil, err
 		}
+	} else if tx.Isolation != ReadCommitted && tx.Locks != nil && tx.Latest != nil {
+		// A cascade in REPEATABLE READ or SERIALIZABLE that would miss
+		// children committed since the snapshot is 40001, as PostgreSQL's
+		// crosscheck snapshot makes it.
+		view, err := tx.committedView(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if view != nil {
+			now, err := findReferencing(ctx, view, child, fk.Columns, vals)
+			if err != nil {
+				return nil, err
+			}
+			if len(now) > len(rows) {
+				return nil, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
+			}
+		}
 	}
 	if len(rows) == 0 {
 		return nil, nil
@@ -306,9 +328,14 @@ func (s *fkState) referencing(ev fkEvent, ref versioning.ForeignKeyRef) ([]child
 	switch action {
 	case 0, 'a', 'r':
 		if action != 'r' {
-			// NO ACTION: fine if the table still has the key.
+			// NO ACTION: fine if the table still has the key, and
+			// checked at commit when the key is deferred.
 			if still, err := hasKey(ctx, tx, ev.t, fk.RefColumns, ev.old); err != nil || still {
 				return nil, err
+			}
+			if fk.Deferrable && tx.modes.deferred(fk.Name, fk.InitiallyDeferred) {
+				tx.deferParentCheck(ev, ref, fk, vals)
+				return nil, nil
 			}
 		}
 		owner, err := keyOwner(ctx, tx, child, fk)

@@ -409,7 +409,7 @@ func (tx *Txn) committedReferencing(ctx context.Context, ref versioning.ForeignK
 	if err != nil || latest.Addr() == tx.Start.Addr() {
 		return nil, err
 	}
-	view := &Txn{Repo: tx.Repo, Branch: tx.Branch, ReadOnly: true, Start: latest, Root: latest, Tables: tx.Tables}
+	view := tx.viewOf(latest)
 	child, ok, err := view.Table(ctx, ref.Schema, ref.Table)
 	if err != nil || !ok {
 		return nil, err
@@ -424,6 +424,22 @@ func (tx *Txn) committedReferencing(ctx context.Context, ref versioning.ForeignK
 		return nil, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
 	}
 	return rows, err
+}
+
+// viewOf returns a read-only transaction reading root, for looking at
+// what committed since the snapshot.
+func (tx *Txn) viewOf(root versioning.RootValue) *Txn {
+	return &Txn{Repo: tx.Repo, Branch: tx.Branch, ReadOnly: true, Start: root, Root: root, Tables: tx.Tables}
+}
+
+// committedView returns a view of the branch's newest committed root, nil
+// when nothing committed since the snapshot.
+func (tx *Txn) committedView(ctx context.Context) (*Txn, error) {
+	latest, err := tx.latestRoot(ctx)
+	if err != nil || latest.Addr() == tx.Start.Addr() {
+		return nil, err
+	}
+	return tx.viewOf(latest), nil
 }
 
 // descendantsReferencing is findReferencing in the tables that inherit

@@ -35,7 +35,9 @@ type Txn struct {
 	// deferred are the unique checks SET CONSTRAINTS or INITIALLY
 	// DEFERRED put off until commit; modes the SET CONSTRAINTS settings.
 	deferred []uniqueCheck
-	modes    constraintModes
+	// deferredFKs are the foreign-key checks deferred to commit.
+	deferredFKs []fkDeferred
+	modes       constraintModes
 	// IndexEval, when set, analyzes the expressions and predicate of an
 	// index that has them (indexeval.go); the planner provides it.
 	IndexEval func(ctx context.Context, t *Table, ix *versioning.Index) (*IndexEval, error)

@@ -868,6 +868,9 @@ func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (utility, error) {
 						for _, ix := range t.Indexes {
 							deferrable = deferrable || ix.Constraint && ix.Name == rv.Relname && ix.Deferrable
 						}
+						for _, fk := range t.ForeignKeys {
+							deferrable = deferrable || fk.Name == rv.Relname && fk.Deferrable
+						}
 					}
 				}
 				if found {

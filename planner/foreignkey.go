@@ -100,7 +100,8 @@ func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols [
 		}
 	}
 	fk := versioning.ForeignKey{Name: name, Columns: cols, RefSchema: ref.Schema, RefTable: ref.Name, RefColumns: refCols,
-		OnDelete: fkAction(con.FkDelAction), OnUpdate: fkAction(con.FkUpdAction), NotValid: con.SkipValidation}
+		OnDelete: fkAction(con.FkDelAction), OnUpdate: fkAction(con.FkUpdAction), NotValid: con.SkipValidation,
+		Deferrable: con.Deferrable || con.Initdeferred, InitiallyDeferred: con.Initdeferred}
 	if ref == def {
 		fk.RefSchema = def.Schema
 	}

@@ -238,6 +238,11 @@ type ForeignKey struct {
 	// Inherited marks a partition's copy of its parent's foreign key
 	// (conislocal false, coninhcount 1).
 	Inherited bool `json:"inherited,omitempty"`
+	// Deferrable keys may be checked at commit instead of after each
+	// statement: InitiallyDeferred ones are unless SET CONSTRAINTS says
+	// otherwise.
+	Deferrable        bool `json:"deferrable,omitempty"`
+	InitiallyDeferred bool `json:"initially_deferred,omitempty"`
 }
 
 // ForeignKeyRef records that a foreign key of table Schema.Table, named

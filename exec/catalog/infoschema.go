@@ -211,8 +211,8 @@ func isTableConstraints(s *Snapshot) ([]exec.Row, error) {
 			if c.Type == 'p' || c.Type == 'u' {
 				nd = yesNo(c.Index == nil || !c.Index.NullsNotDistinct)
 			}
-			deferrable := c.Index != nil && c.Index.Deferrable
-			deferred := c.Index != nil && c.Index.InitiallyDeferred
+			deferrable := c.Index != nil && c.Index.Deferrable || c.FK != nil && c.FK.Deferrable
+			deferred := c.Index != nil && c.Index.InitiallyDeferred || c.FK != nil && c.FK.InitiallyDeferred
 			out = append(out, exec.Row{db, dText(t.Schema), dText(c.Name), db, dText(t.Schema), dText(t.Name),
 				dText(constraintTypes[c.Type]), yesNo(deferrable), yesNo(deferred), yesNo(true), nd})
 		}

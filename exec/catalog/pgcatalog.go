@@ -506,6 +506,9 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 		if c.Index != nil {
 			deferrable, deferred = c.Index.Deferrable, c.Index.InitiallyDeferred
 		}
+		if c.FK != nil {
+			deferrable, deferred = c.FK.Deferrable, c.FK.InitiallyDeferred
+		}
 		bin := exec.Null
 		if c.Check != nil {
 			validated, noInherit = !c.Check.NotValid, c.Check.NoInherit
@@ -1013,6 +1016,12 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 		}
 		if a := fkActionSQL(c.FK.OnDelete); a != "" {
 			def += " ON DELETE " + a
+		}
+		if c.FK.Deferrable {
+			def += " DEFERRABLE"
+			if c.FK.InitiallyDeferred {
+				def += " INITIALLY DEFERRED"
+			}
 		}
 		if c.FK.NotValid {
 			def += " NOT VALID"
