@@ -312,10 +312,14 @@ func (s *fkState) referencing(ev fkEvent, ref versioning.ForeignKeyRef) ([]child
 		if err != nil {
 			return nil, err
 		}
+		var now []keyedRow
 		if view != nil {
-			now, err := findReferencing(ctx, view, child, fk.Columns, vals)
-			if err != nil {
+			if vc, ok, err := view.Table(ctx, ref.Schema, ref.Table); err != nil {
 				return nil, err
+			} else if ok {
+				if now, err = findReferencing(ctx, view, vc, fk.Columns, vals); err != nil {
+					return nil, err
+				}
 			}
 			if len(now) > len(rows) {
 				return nil, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")

@@ -1199,3 +1199,30 @@ func TestParentDeleteSeesAttachedPartition(t *testing.T) {
 		t.Fatalf("delete after the attach committed: %s %v, want 23503", r.tag, r.err)
 	}
 }
+
+// TestCascadeMissesNewChildren: in REPEATABLE READ, a delete whose ON
+// DELETE CASCADE would miss a referencing row committed since the
+// snapshot fails with 40001, as PostgreSQL's crosscheck snapshot makes it;
+// in READ COMMITTED the cascade takes the new row too.
+func TestCascadeMissesNewChildren(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE cp (id int PRIMARY KEY)")
+	exec(t, ctx, a, "CREATE TABLE cc (id int PRIMARY KEY, p int REFERENCES cp ON DELETE CASCADE)")
+	exec(t, ctx, a, "INSERT INTO cp VALUES (1), (2)")
+
+	exec(t, ctx, a, "BEGIN ISOLATION LEVEL REPEATABLE READ")
+	wantRows(t, ctx, a, "SELECT count(*) FROM cc", "0")
+	exec(t, ctx, b, "INSERT INTO cc VALUES (10, 1)")
+	wantError(t, ctx, a, "40001", "DELETE FROM cp WHERE id = 1")
+	exec(t, ctx, a, "ROLLBACK")
+
+	exec(t, ctx, a, "BEGIN")
+	wantRows(t, ctx, a, "SELECT count(*) FROM cc", "1")
+	exec(t, ctx, b, "INSERT INTO cc VALUES (20, 2)")
+	exec(t, ctx, a, "DELETE FROM cp WHERE id = 2")
+	exec(t, ctx, a, "COMMIT")
+	wantRows(t, ctx, a, "SELECT id FROM cc ORDER BY id", "10")
+}
