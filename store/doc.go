@@ -38,6 +38,11 @@
 //     came from disk and passed invariant 1. Put relies on this to skip
 //     cached chunks, and UpdateRefs to count a cached target as present
 //     (the flush that follows its check puts every buffered one on disk).
+//  8. Ref reads a ref's value as Badger holds it: DB's ref cache is
+//     updated by UpdateRefs after its transaction commits, and a miss is
+//     filled under the lock ref transactions hold, so a cached value is
+//     never older than the last committed update (the process owns the
+//     directory; nothing else writes it).
 //
 // # Writing and durability (DB)
 //
