@@ -544,7 +544,7 @@ func (v *varScope) param(a *analyzer, qualifier, name string) (exec.Expr, bool) 
 }
 
 // isCompositeType reports whether name (possibly schema-qualified) is a
-// composite type of the session's transaction.
+// composite type of the session's transaction, or a table's row type.
 func (s *Session) isCompositeType(name string) bool {
 	if s.txn == nil {
 		return false
@@ -555,5 +555,10 @@ func (s *Session) isCompositeType(name string) bool {
 	}
 	a := &analyzer{ctx: context.Background(), s: s, tx: s.txn}
 	ut, err := a.lookupType(a.ctx, strings.ToLower(schema), strings.ToLower(typ))
-	return err == nil && ut != nil && ut.Kind == 'c'
+	if err == nil && ut != nil {
+		return ut.Kind == 'c'
+	}
+	// A table's name is its row type.
+	rel, _, err := a.lookupRelation(a.ctx, strings.ToLower(schema), strings.ToLower(typ))
+	return err == nil && rel.kind == relTable
 }
