@@ -87,23 +87,49 @@ func (tx *Txn) vanished(ctx context.Context, w *TableWriter, key []byte, stored 
 // for (nor block) the FOR KEY SHARE locks of foreign-key checks, as in
 // PostgreSQL.
 func updateLockMode(t *Table, sets []Expr) LockMode {
-	key := func(pos int) bool { return pos < len(sets) && sets[pos] != nil }
-	for _, pos := range t.Def.PrimaryKey {
-		if key(pos) {
+	for _, pos := range keyColumns(t) {
+		if pos < len(sets) && sets[pos] != nil {
 			return ForUpdate
 		}
 	}
+	return ForNoKeyUpdate
+}
+
+// keyColumns returns the columns of t a foreign key may reference: those
+// of its primary key and of its unique indexes without a predicate
+// (expression columns aside).
+func keyColumns(t *Table) []int {
+	out := slices.Clone(t.Def.PrimaryKey)
 	for _, ix := range t.Def.Indexes {
 		if !ix.Unique || ix.Where != "" {
 			continue
 		}
 		for _, c := range ix.Columns {
-			if c.Column >= 0 && key(c.Column) {
-				return ForUpdate
+			if c.Column >= 0 {
+				out = append(out, c.Column)
 			}
 		}
 	}
-	return ForNoKeyUpdate
+	return out
+}
+
+// sameKey reports whether two stored versions of a row of t hold the same
+// key columns (keyColumns).
+func sameKey(t *Table, a, b []byte) (bool, error) {
+	ra, err := t.DecodeStoredRow(a)
+	if err != nil {
+		return false, err
+	}
+	rb, err := t.DecodeStoredRow(b)
+	if err != nil {
+		return false, err
+	}
+	for _, c := range keyColumns(t) {
+		if Compare(ra[c], rb[c]) != 0 {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // lockKey takes the row lock of the row of t stored under key and finds
@@ -142,6 +168,13 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 		return nil, nil, false, err
 	case found && bytes.Equal(now, base):
 		return nil, nil, false, nil
+	case found && sameDef && mode == ForKeyShare:
+		// FOR KEY SHARE does not conflict with an update of the row's
+		// other columns: PostgreSQL locks the row as it was read and
+		// returns that version, whatever the isolation level.
+		if same, err := sameKey(t, base, now); err != nil || same {
+			return nil, nil, false, err
+		}
 	case !sameDef || tx.Isolation != ReadCommitted || recheck == nil:
 		return nil, nil, false, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
 	case !found && tx.Locks.Moved(tx.rowLockKey(t, key)):

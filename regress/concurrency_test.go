@@ -1226,3 +1226,37 @@ func TestCascadeMissesNewChildren(t *testing.T) {
 	exec(t, ctx, a, "COMMIT")
 	wantRows(t, ctx, a, "SELECT id FROM cc ORDER BY id", "10")
 }
+
+// TestKeyShareKeepsReadVersion: FOR KEY SHARE of a row whose other columns
+// a concurrent transaction updated and committed while the statement ran
+// returns the version the statement read, as PostgreSQL does (the update
+// does not conflict with the lock).
+func TestKeyShareKeepsReadVersion(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE ks (key int PRIMARY KEY, value int)")
+	exec(t, ctx, a, "INSERT INTO ks VALUES (1, 1)")
+	exec(t, ctx, b, "SELECT pg_advisory_lock(0)")
+	type result struct {
+		v   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		r.err = a.QueryRow(ctx, "SELECT value FROM ks WHERE pg_advisory_xact_lock(0) IS NOT NULL AND key = 1 FOR KEY SHARE").Scan(&r.v)
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		t.Fatalf("the query did not wait for the advisory lock: %v %v", r.v, r.err)
+	case <-time.After(150 * time.Millisecond):
+	}
+	exec(t, ctx, b, "UPDATE ks SET value = 2 WHERE key = 1")
+	exec(t, ctx, b, "SELECT pg_advisory_unlock(0)")
+	if r := <-done; r.err != nil || r.v != 1 {
+		t.Fatalf("FOR KEY SHARE after a non-key update: %d %v, want the version read (1)", r.v, r.err)
+	}
+}
