@@ -369,21 +369,36 @@ func (s *memberState) write(env *Env, row Row) error {
 	return nil
 }
 
-// delete fires the BEFORE DELETE triggers of member s on old, the row
-// stored under key, and deletes it; done is false when a trigger
-// skipped it.
-func (s *memberState) delete(env *Env, key []byte, old Row) (done bool, err error) {
+// delete fires the BEFORE DELETE triggers of member s on seen, the
+// version of the row stored under key (as old) the statement acts on,
+// and deletes it; done is false when a trigger skipped it.
+func (s *memberState) delete(env *Env, key []byte, old, seen Row) (done bool, err error) {
 	if s.trg != nil {
-		if r, err := s.trg.beforeRow("DELETE", old, nil); err != nil || r == nil {
+		if r, err := s.trg.beforeRow("DELETE", seen, nil); err != nil || r == nil {
 			return false, err
 		}
 	}
 	if err := s.w.Delete(env.Ctx, key, old); err != nil {
 		return false, err
 	}
-	s.trg.afterRow("DELETE", slices.Clone(old), nil)
-	s.fks.changed(s.w.t, old, nil)
+	s.trg.afterRow("DELETE", slices.Clone(seen), nil)
+	s.fks.changed(s.w.t, seen, nil)
 	return true, nil
+}
+
+// seenRow is the version of a member's row a statement acts on, in the
+// member's layout: old, the version in the transaction's maps, or, when
+// a concurrent transaction changed the row (based set), in, its newest
+// version in Table's layout, which triggers see as PostgreSQL's see the
+// row EvalPlanQual fetched.
+func (s *memberState) seenRow(old, in Row, based []byte) Row {
+	if based == nil {
+		return old
+	}
+	if s.m.Layout != nil {
+		return unmappedRow(old, in, s.m.Layout)
+	}
+	return slices.Clone(in[:len(old)])
 }
 
 // upsertMember handles ON CONFLICT for row, in member i's layout
@@ -492,14 +507,15 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 	if err := p.Generated.compute(env, row); err != nil {
 		return nil, false, err
 	}
+	seen := s.seenRow(old, in, based)
 	// The new row in the member's layout: its own columns kept.
 	updated := row
 	if s.m.Layout != nil {
-		updated = slices.Clone(old)
+		updated = slices.Clone(seen)
 		unmapRow(updated, row, s.m.Layout)
 	}
 	if s.trg != nil {
-		r, err := s.trg.beforeRow("UPDATE", old, updated)
+		r, err := s.trg.beforeRow("UPDATE", seen, updated)
 		if err != nil || r == nil {
 			return nil, false, err // nil: a BEFORE trigger returned NULL
 		}
@@ -516,7 +532,7 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 		}
 	}
 	if to != i {
-		if done, err := s.delete(env, k, old); err != nil || !done {
+		if done, err := s.delete(env, k, old, seen); err != nil || !done {
 			return nil, false, err
 		}
 		if tx := env.Txn; tx.Locks != nil {
@@ -551,8 +567,8 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 	if based != nil {
 		env.Txn.rebase(t, k, based)
 	}
-	s.trg.afterRow("UPDATE", old, slices.Clone(updated))
-	s.fks.changed(t, old, updated)
+	s.trg.afterRow("UPDATE", seen, slices.Clone(updated))
+	s.fks.changed(t, seen, updated)
 	return mt.returned(row, in), true, nil
 }
 
@@ -583,7 +599,7 @@ func (mt *membersTarget) delete(key []byte, stored, in Row, based []byte) (Row, 
 	if err != nil {
 		return nil, false, err
 	}
-	if done, err := s.delete(env, k, old); err != nil || !done {
+	if done, err := s.delete(env, k, old, s.seenRow(old, in, based)); err != nil || !done {
 		return nil, false, err
 	}
 	if based != nil {

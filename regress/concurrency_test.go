@@ -1260,3 +1260,35 @@ func TestKeyShareKeepsReadVersion(t *testing.T) {
 		t.Fatalf("FOR KEY SHARE after a non-key update: %d %v, want the version read (1)", r.v, r.err)
 	}
 }
+
+// TestMovedRowTriggersSeeNewerVersion: an UPDATE that waited for a
+// concurrent change of a row and then moves it to another partition fires
+// the old partition's DELETE trigger with the row's newest version, as
+// PostgreSQL's triggers see the row EvalPlanQual fetched.
+func TestMovedRowTriggersSeeNewerVersion(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	for _, sql := range []string{
+		"CREATE TABLE mt (a int, b text) PARTITION BY LIST (a)",
+		"CREATE TABLE mt1 PARTITION OF mt FOR VALUES IN (1)",
+		"CREATE TABLE mt2 PARTITION OF mt FOR VALUES IN (2)",
+		"CREATE TABLE mtlog (a int, b text)",
+		"INSERT INTO mt VALUES (1, 'ABC')",
+		`CREATE FUNCTION mt_trg() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO mtlog SELECT OLD.*; RETURN OLD; END $$`,
+		"CREATE TRIGGER mt_ondel BEFORE DELETE ON mt1 FOR EACH ROW EXECUTE PROCEDURE mt_trg()",
+	} {
+		exec(t, ctx, a, sql)
+	}
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "UPDATE mt SET b = b || ' update2' WHERE a = 1")
+	done := execAsync(ctx, b, "UPDATE mt SET a = a + 1, b = b || ' update1' WHERE b LIKE '%ABC%'")
+	stillWaiting(t, done, 150*time.Millisecond, "an update of a row being updated")
+	exec(t, ctx, a, "COMMIT")
+	if r := <-done; r.err != nil || r.tag != "UPDATE 1" {
+		t.Fatalf("update after the wait: %s %v", r.tag, r.err)
+	}
+	wantRows(t, ctx, a, "SELECT * FROM mt", "2 | ABC update2 update1")
+	wantRows(t, ctx, a, "SELECT * FROM mtlog", "1 | ABC update2")
+}
