@@ -52,9 +52,13 @@ type Modify struct {
 	// Recheck, for UPDATE and DELETE, is the WHERE condition over a row of
 	// Table alone: READ COMMITTED tests it again on the newest committed
 	// version of a row that a concurrent transaction changed (rowlocking.go).
-	// Nil when the statement joins other tables: such a row fails with
-	// 40001 instead.
-	Recheck Expr
+	// With RecheckJoined, the statement joins other tables (FROM, USING)
+	// and Recheck is over the source row, Table's columns and then the
+	// other items': the newest version takes the place of Table's columns
+	// and the others stay as read, as PostgreSQL's EvalPlanQual redoes a
+	// joined row.
+	Recheck       Expr
+	RecheckJoined bool
 	// Merge is a MERGE's join and WHEN clauses (merge.go).
 	Merge *MergeClause
 }
@@ -137,14 +141,26 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 				continue
 			}
 			stored := in // the version in this transaction's maps
-			newer, based, skip, lerr := target.lock(key, p.lockMode(), p.Recheck)
+			recheck := p.Recheck
+			if p.RecheckJoined {
+				recheck = alwaysTrue // the joined row is rechecked below
+			}
+			newer, based, skip, lerr := target.lock(key, p.lockMode(), recheck)
 			if lerr != nil {
 				return nil, lerr
 			}
 			if skip {
 				continue
 			}
-			if newer != nil {
+			if newer != nil && p.RecheckJoined {
+				joined := append(slices.Clone(newer[:len(p.Table.Cols)]), in[len(p.Table.Cols):]...)
+				if ok, err := isTrue(env, p.Recheck, joined); err != nil {
+					return nil, err
+				} else if !ok {
+					continue
+				}
+				in = joined
+			} else if newer != nil {
 				in = newer
 			}
 			if p.Kind == Update {

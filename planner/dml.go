@@ -289,7 +289,8 @@ func (a *analyzer) filteredScan(t *exec.Table, inh bool, sc *scope, where *pg.No
 // USING) items when there are any. sc is the scope that SET and RETURNING
 // see. recheck is WHERE over a row of the table alone, which READ
 // COMMITTED tests again on a row that a concurrent transaction changed
-// (exec.Modify.Recheck); nil with FROM items, whose rows it cannot redo.
+// (exec.Modify.Recheck); with FROM items, WHERE over the joined row
+// (exec.Modify.RecheckJoined).
 func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Node) (t *exec.Table, src exec.Plan, sc *scope, recheck exec.Expr, err error) {
 	t, err = a.table(rel)
 	if err == nil {
@@ -299,12 +300,20 @@ func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Nod
 		return nil, nil, nil, nil, err
 	}
 	sc = tableScope(t, aliasOf(rel))
-	if len(from) > 0 {
-		src, sc, err = a.joinedTarget(t, rel.Inh, aliasOf(rel), from, where)
-	} else {
+	if len(from) == 0 {
 		src, recheck, err = a.filteredScan(t, rel.Inh, sc, where)
+		return t, src, sc, recheck, err
 	}
-	return t, src, sc, recheck, err
+	if src, sc, err = a.joinedTarget(t, rel.Inh, aliasOf(rel), from, where); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	recheck = &exec.Const{D: exec.DBool(true), T: exec.TBool}
+	if where != nil {
+		if recheck, err = a.condition(where, sc, "WHERE", "argument of WHERE"); err != nil {
+			return nil, nil, nil, nil, err
+		}
+	}
+	return t, src, sc, recheck, nil
 }
 
 func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
@@ -330,7 +339,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 		return nil, err
 	}
 	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks, Recheck: recheck,
-		UpdatedGenerated: updatedGenerated(t, sets)}
+		RecheckJoined: len(s.FromClause) > 0, UpdatedGenerated: updatedGenerated(t, sets)}
 	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
 		return nil, err
 	}
@@ -423,7 +432,7 @@ func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &exec.Modify{Kind: exec.Delete, Table: t, Source: src, Returning: ret, Cols: cols, Recheck: recheck}
+	m := &exec.Modify{Kind: exec.Delete, Table: t, Source: src, Returning: ret, Cols: cols, Recheck: recheck, RecheckJoined: len(s.UsingClause) > 0}
 	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
 		return nil, err
 	}

@@ -1292,3 +1292,33 @@ func TestMovedRowTriggersSeeNewerVersion(t *testing.T) {
 	wantRows(t, ctx, a, "SELECT * FROM mt", "2 | ABC update2 update1")
 	wantRows(t, ctx, a, "SELECT * FROM mtlog", "1 | ABC update2")
 }
+
+// TestWaitingUpdateFromRechecks: an UPDATE ... FROM that waited for a
+// concurrent change of its target row rechecks its WHERE on the joined
+// row with the newest version in place, and acts on that version, as
+// PostgreSQL's EvalPlanQual does (it used to fail with 40001).
+func TestWaitingUpdateFromRechecks(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	a := connect(t, ctx, srv.DSN("postgres"))
+	b := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE uf (id int PRIMARY KEY, v int)")
+	exec(t, ctx, a, "CREATE TABLE ug (id int PRIMARY KEY, w int)")
+	exec(t, ctx, a, "INSERT INTO uf VALUES (1, 1), (2, 1)")
+	exec(t, ctx, a, "INSERT INTO ug VALUES (1, 10), (2, 10)")
+	run := func(sqlA, sqlB, want string) {
+		t.Helper()
+		exec(t, ctx, a, "BEGIN")
+		exec(t, ctx, a, sqlA)
+		done := execAsync(ctx, b, sqlB)
+		stillWaiting(t, done, 150*time.Millisecond, sqlB)
+		exec(t, ctx, a, "COMMIT")
+		if r := <-done; r.err != nil || r.tag != want {
+			t.Fatalf("%s after %s: %s %v, want %s", sqlB, sqlA, r.tag, r.err, want)
+		}
+	}
+	run("UPDATE uf SET v = 5 WHERE id = 1", "UPDATE uf SET v = uf.v + ug.w FROM ug WHERE uf.id = ug.id AND uf.id = 1 AND uf.v < 3", "UPDATE 0")
+	run("UPDATE uf SET v = 2 WHERE id = 2", "UPDATE uf SET v = uf.v + ug.w FROM ug WHERE uf.id = ug.id AND uf.id = 2 AND uf.v < 3", "UPDATE 1")
+	run("UPDATE uf SET v = 200 WHERE id = 2", "DELETE FROM uf USING ug WHERE uf.id = ug.id AND uf.id = 2 AND uf.v < 100", "DELETE 0")
+	wantRows(t, ctx, a, "SELECT * FROM uf ORDER BY id", "1 | 5", "2 | 200")
+}
