@@ -327,7 +327,7 @@ func (w *TableWriter) spill(ctx context.Context) error {
 	}
 	w.rows = rows
 	for i := range w.indexes {
-		if w.indexes[i], err = w.indexes[i].Apply(ctx, indexEdits(w.ixEdits[i])); err != nil {
+		if w.indexes[i], err = w.indexes[i].Apply(ctx, prolly.SetEdits(w.ixEdits[i])); err != nil {
 			return err
 		}
 		clear(w.ixEdits[i])
@@ -706,7 +706,7 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 	def.NextRowID = w.nextID
 	def.Indexes = slices.Clone(def.Indexes)
 	for i, m := range w.indexes {
-		m, err = m.Apply(ctx, indexEdits(w.ixEdits[i]))
+		m, err = m.Apply(ctx, prolly.SetEdits(w.ixEdits[i]))
 		if err != nil {
 			return err
 		}
@@ -827,20 +827,6 @@ func rebaseMap(ctx context.Context, cs prolly.ChunkStore, from, to store.Address
 		return tm, nil
 	}
 	return mine.Apply(ctx, theirs)
-}
-
-// indexEdits returns an index's buffered entries as sorted edits.
-func indexEdits(entries map[string]bool) []prolly.Edit {
-	edits := make([]prolly.Edit, 0, len(entries))
-	for k, present := range entries {
-		e := prolly.Edit{Key: []byte(k), Delete: !present}
-		if present {
-			e.Value = []byte{}
-		}
-		edits = append(edits, e)
-	}
-	slices.SortFunc(edits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
-	return edits
 }
 
 func sortedEdits(pending map[string]rowEdit) []prolly.Edit {

@@ -3,6 +3,7 @@ package prolly
 import (
 	"bytes"
 	"context"
+	"strings"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -272,5 +273,36 @@ func TestSize(t *testing.T) {
 	}
 	if written := st.Stats().BytesWritten; size == 0 || size > written {
 		t.Fatalf("Size() = %d, store holds %d bytes", size, written)
+	}
+}
+
+// TestSetEdits checks that SetEdits adds the present keys with empty
+// values and removes the absent ones, whatever the map's order.
+func TestSetEdits(t *testing.T) {
+	ctx := context.Background()
+	m, err := NewMap(ctx, store.NewMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err = m.Apply(ctx, SetEdits(map[string]bool{"c": true, "a": true, "b": true})); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = m.Apply(ctx, SetEdits(map[string]bool{"b": false, "d": true})); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	it := m.NewIter(ctx, IterOptions{})
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.Value()
+		if err != nil || len(v) != 0 {
+			t.Fatalf("value of %q: %q, %v", it.Key(), v, err)
+		}
+		got = append(got, string(it.Key()))
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != "a,c,d" {
+		t.Fatalf("keys %v, want a,c,d", got)
 	}
 }

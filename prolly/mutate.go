@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/prollypg/prollypg/store"
 )
@@ -14,6 +15,23 @@ type Edit struct {
 	Key    []byte
 	Value  []byte
 	Delete bool
+}
+
+// SetEdits returns the edits that make a map used as a set (keys with
+// empty values, as secondary indexes are) hold the keys of present whose
+// value is true and lose those whose value is false, in key order, as
+// Apply takes them.
+func SetEdits(present map[string]bool) []Edit {
+	edits := make([]Edit, 0, len(present))
+	for k, in := range present {
+		e := Edit{Key: []byte(k), Delete: !in}
+		if in {
+			e.Value = []byte{}
+		}
+		edits = append(edits, e)
+	}
+	slices.SortFunc(edits, func(a, b Edit) int { return bytes.Compare(a.Key, b.Key) })
+	return edits
 }
 
 // levelEdit is a change to the item sequence of one tree level. At level 0

@@ -659,7 +659,7 @@ func (tm *tableMerge) fixEntries(merged []bool, maps []prolly.Map) error {
 		if !merged[i] {
 			continue
 		}
-		m, err := maps[i].Apply(tm.ctx, sortedEntryEdits(edits[i]))
+		m, err := maps[i].Apply(tm.ctx, prolly.SetEdits(edits[i]))
 		if err != nil {
 			return err
 		}
@@ -704,19 +704,6 @@ func indexEntryEdits(ctx context.Context, enc IndexEncoder, def *Table, edits []
 		}
 	}
 	return nil
-}
-
-func sortedEntryEdits(m map[string]bool) []prolly.Edit {
-	out := make([]prolly.Edit, 0, len(m))
-	for k, present := range m {
-		e := prolly.Edit{Key: []byte(k), Delete: !present}
-		if present {
-			e.Value = []byte{}
-		}
-		out = append(out, e)
-	}
-	slices.SortFunc(out, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
-	return out
 }
 
 // rebuildIndex builds index i from every merged row: its definition

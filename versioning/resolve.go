@@ -145,7 +145,7 @@ func WriteRows(ctx context.Context, cs prolly.ChunkStore, def *Table, edits []Ro
 		if err != nil {
 			return nil, err
 		}
-		if m, err = m.Apply(ctx, sortedEntryEdits(entries[i])); err != nil {
+		if m, err = m.Apply(ctx, prolly.SetEdits(entries[i])); err != nil {
 			return nil, err
 		}
 		out.Indexes[i].Rows = m.Root()
