@@ -3,11 +3,11 @@ package prolly
 import (
 	"bytes"
 	"context"
-	"strings"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/prollypg/prollypg/store"
