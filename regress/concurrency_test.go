@@ -35,12 +35,31 @@ func execAsync(ctx context.Context, c *pgx.Conn, sql string) <-chan execResult {
 	return done
 }
 
+// queryResult is what a query of one value run in the background gave,
+// as text.
+type queryResult struct {
+	val string
+	err error
+}
+
+// queryAsync runs sql, a query of one value, on c in a goroutine, for a
+// query expected to wait for another session.
+func queryAsync(ctx context.Context, c *pgx.Conn, sql string) <-chan queryResult {
+	done := make(chan queryResult, 1)
+	go func() {
+		var r queryResult
+		r.err = c.QueryRow(ctx, sql, pgx.QueryExecModeSimpleProtocol).Scan(&r.val)
+		done <- r
+	}()
+	return done
+}
+
 // stillWaiting fails the test if the background statement ends within d.
-func stillWaiting(t *testing.T, done <-chan execResult, d time.Duration, what string) {
+func stillWaiting[R any](t *testing.T, done <-chan R, d time.Duration, what string) {
 	t.Helper()
 	select {
 	case r := <-done:
-		t.Fatalf("%s did not wait: %s %v", what, r.tag, r.err)
+		t.Fatalf("%s did not wait: %+v", what, r)
 	case <-time.After(d):
 	}
 }
@@ -1150,24 +1169,11 @@ func TestTruncateBlocksReaders(t *testing.T) {
 	exec(t, ctx, a, "INSERT INTO tr VALUES (1), (2)")
 	exec(t, ctx, a, "BEGIN")
 	exec(t, ctx, a, "TRUNCATE tr")
-	type result struct {
-		n   int
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		var r result
-		r.err = b.QueryRow(ctx, "SELECT count(*) FROM tr").Scan(&r.n)
-		done <- r
-	}()
-	select {
-	case r := <-done:
-		t.Fatalf("a query of a table being truncated did not wait: %d %v", r.n, r.err)
-	case <-time.After(150 * time.Millisecond):
-	}
+	done := queryAsync(ctx, b, "SELECT count(*) FROM tr")
+	stillWaiting(t, done, 150*time.Millisecond, "a query of a table being truncated")
 	exec(t, ctx, a, "COMMIT")
-	if r := <-done; r.err != nil || r.n != 0 {
-		t.Fatalf("after the TRUNCATE committed: %d rows, %v; want 0", r.n, r.err)
+	if r := <-done; r.err != nil || r.val != "0" {
+		t.Fatalf("after the TRUNCATE committed: %s rows, %v; want 0", r.val, r.err)
 	}
 }
 
@@ -1239,25 +1245,12 @@ func TestKeyShareKeepsReadVersion(t *testing.T) {
 	exec(t, ctx, a, "CREATE TABLE ks (key int PRIMARY KEY, value int)")
 	exec(t, ctx, a, "INSERT INTO ks VALUES (1, 1)")
 	exec(t, ctx, b, "SELECT pg_advisory_lock(0)")
-	type result struct {
-		v   int
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		var r result
-		r.err = a.QueryRow(ctx, "SELECT value FROM ks WHERE pg_advisory_xact_lock(0) IS NOT NULL AND key = 1 FOR KEY SHARE").Scan(&r.v)
-		done <- r
-	}()
-	select {
-	case r := <-done:
-		t.Fatalf("the query did not wait for the advisory lock: %v %v", r.v, r.err)
-	case <-time.After(150 * time.Millisecond):
-	}
+	done := queryAsync(ctx, a, "SELECT value FROM ks WHERE pg_advisory_xact_lock(0) IS NOT NULL AND key = 1 FOR KEY SHARE")
+	stillWaiting(t, done, 150*time.Millisecond, "a query waiting for an advisory lock")
 	exec(t, ctx, b, "UPDATE ks SET value = 2 WHERE key = 1")
 	exec(t, ctx, b, "SELECT pg_advisory_unlock(0)")
-	if r := <-done; r.err != nil || r.v != 1 {
-		t.Fatalf("FOR KEY SHARE after a non-key update: %d %v, want the version read (1)", r.v, r.err)
+	if r := <-done; r.err != nil || r.val != "1" {
+		t.Fatalf("FOR KEY SHARE after a non-key update: %s %v, want the version read (1)", r.val, r.err)
 	}
 }
 
