@@ -34,6 +34,22 @@ func ElemType(t T) T {
 	return T{OID: uint32(e), Typmod: t.Typmod}
 }
 
+// VariadicElem is the type each argument gathered by a VARIADIC
+// parameter of array type arr binds to (pg_proc.provariadic): its element
+// type; anyelement for anyarray, anycompatible for anycompatiblearray,
+// "any" for "any"; 0 when arr is not an array.
+func VariadicElem(arr uint32) uint32 {
+	switch arr {
+	case OIDAnyArray:
+		return OIDAnyElement
+	case OIDAnyCompatibleArray:
+		return OIDAnyCompatible
+	case OIDAny:
+		return OIDAny
+	}
+	return ElemType(T{OID: arr, Typmod: -1}).OID
+}
+
 // ArrayType returns the array type of elements of type elem (the zero T
 // if elem has none).
 func ArrayType(elem T) T {

@@ -114,6 +114,7 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 	// UPDATE ... FROM and DELETE ... USING read the target's rows joined
 	// with other tables: a row matching several times is changed once.
 	var lastKey []byte
+	mode := p.lockMode()
 	for {
 		in, err := src.Next()
 		if err != nil {
@@ -145,7 +146,7 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 			if p.RecheckJoined {
 				recheck = alwaysTrue // the joined row is rechecked below
 			}
-			newer, based, skip, lerr := target.lock(key, p.lockMode(), recheck)
+			newer, based, skip, lerr := target.lock(key, mode, recheck)
 			if lerr != nil {
 				return nil, lerr
 			}

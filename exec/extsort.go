@@ -87,11 +87,7 @@ func newEntrySorter(cs prolly.ChunkStore, budget int64) *entrySorter {
 // sortBudget returns the bytes each of n sorters alive at once may buffer:
 // the statement's write buffer shared among them.
 func (tx *Txn) sortBudget(n int) int64 {
-	b := tx.writeBuffer
-	if b == 0 {
-		b = DefaultWriteBuffer
-	}
-	return b / int64(max(n, 1))
+	return tx.writeBufferBytes() / int64(max(n, 1))
 }
 
 func entrySize(e entry) int64 {

@@ -70,21 +70,22 @@ func (p *LockRows) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &lockedRows{p: p, env: env, in: in}, nil
+	// With one target that is the whole FROM row, lockKey rechecks the
+	// newer version itself.
+	alone := len(p.Targets) == 1 && p.Targets[0].At == 0 && len(p.Targets[0].Table.Cols) == p.Width && p.Targets[0].Members == nil
+	return &lockedRows{p: p, env: env, in: in, alone: alone}, nil
 }
 
 type lockedRows struct {
 	p      *LockRows
 	env    *Env
 	in     Rows
+	alone  bool
 	keyBuf []byte
 }
 
 func (r *lockedRows) Next() (Row, error) {
-	p := r.p
-	// With one target that is the whole FROM row, lockKey rechecks the
-	// newer version itself.
-	alone := len(p.Targets) == 1 && p.Targets[0].At == 0 && len(p.Targets[0].Table.Cols) == p.Width && p.Targets[0].Members == nil
+	p, alone := r.p, r.alone
 next:
 	for {
 		row, err := r.in.Next()

@@ -87,34 +87,37 @@ func (tx *Txn) vanished(ctx context.Context, w *TableWriter, key []byte, stored 
 // for (nor block) the FOR KEY SHARE locks of foreign-key checks, as in
 // PostgreSQL.
 func updateLockMode(t *Table, sets []Expr) LockMode {
-	for _, pos := range keyColumns(t) {
-		if pos < len(sets) && sets[pos] != nil {
-			return ForUpdate
-		}
+	if anyKeyColumn(t, func(pos int) bool { return pos < len(sets) && sets[pos] != nil }) {
+		return ForUpdate
 	}
 	return ForNoKeyUpdate
 }
 
-// keyColumns returns the columns of t a foreign key may reference: those
-// of its primary key and of its unique indexes without a predicate
-// (expression columns aside).
-func keyColumns(t *Table) []int {
-	out := slices.Clone(t.Def.PrimaryKey)
+// anyKeyColumn reports whether pred holds for a column of t a foreign key
+// may reference: one of its primary key or of a unique index without a
+// predicate (expression columns aside). It allocates nothing: lock modes
+// are chosen for every row changed.
+func anyKeyColumn(t *Table, pred func(pos int) bool) bool {
+	for _, pos := range t.Def.PrimaryKey {
+		if pred(pos) {
+			return true
+		}
+	}
 	for _, ix := range t.Def.Indexes {
 		if !ix.Unique || ix.Where != "" {
 			continue
 		}
 		for _, c := range ix.Columns {
-			if c.Column >= 0 {
-				out = append(out, c.Column)
+			if c.Column >= 0 && pred(c.Column) {
+				return true
 			}
 		}
 	}
-	return out
+	return false
 }
 
 // sameKey reports whether two stored versions of a row of t hold the same
-// key columns (keyColumns).
+// key columns (anyKeyColumn).
 func sameKey(t *Table, a, b []byte) (bool, error) {
 	ra, err := t.DecodeStoredRow(a)
 	if err != nil {
@@ -124,12 +127,7 @@ func sameKey(t *Table, a, b []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	for _, c := range keyColumns(t) {
-		if Compare(ra[c], rb[c]) != 0 {
-			return false, nil
-		}
-	}
-	return true, nil
+	return !anyKeyColumn(t, func(c int) bool { return Compare(ra[c], rb[c]) != 0 }), nil
 }
 
 // lockKey takes the row lock of the row of t stored under key and finds
@@ -488,11 +486,13 @@ func descendantsReferencing(ctx context.Context, view *Txn, t *Table, cols []int
 			return nil, err
 		}
 		kcols := make([]int, len(cols))
+		missing := false
 		for i, c := range cols {
 			kcols[i] = slices.IndexFunc(kid.Cols, func(kc Column) bool { return !kc.Dropped && kc.Name == t.Cols[c].Name })
-			if kcols[i] < 0 {
-				return nil, nil
-			}
+			missing = missing || kcols[i] < 0
+		}
+		if missing {
+			continue // a child without the columns references nothing
 		}
 		rows, err := findReferencing(ctx, view, kid, kcols, vals)
 		if err == nil && len(rows) == 0 {

@@ -228,6 +228,16 @@ func (tx *Txn) BeginStatement() {
 	}
 }
 
+// writeBufferBytes is the running statement's write buffer: the one
+// BeginStatement read, DefaultWriteBuffer for a transaction that runs no
+// statement of its own (DDL's internal ones).
+func (tx *Txn) writeBufferBytes() int64 {
+	if tx.writeBuffer == 0 {
+		return DefaultWriteBuffer
+	}
+	return tx.writeBuffer
+}
+
 // DefaultWriteBuffer is a statement's write buffer when Txn.WriteBuffer is
 // not set: PostgreSQL's default maintenance_work_mem. minWriteBuffer keeps
 // a tiny setting from applying the changes row by row.
@@ -308,11 +318,7 @@ const editOverhead = 64
 // once it is over the transaction's write buffer.
 func (w *TableWriter) buffer(ctx context.Context, n int) error {
 	w.buffered += int64(n + editOverhead)
-	limit := w.tx.writeBuffer
-	if limit == 0 {
-		limit = DefaultWriteBuffer
-	}
-	if w.buffered <= limit {
+	if w.buffered <= w.tx.writeBufferBytes() {
 		return nil
 	}
 	return w.spill(ctx)

@@ -680,19 +680,6 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	return &resolvedCall{def: c.def, r: r, args: args}, nil
 }
 
-// variadicElem is the parameter type each argument gathered by a
-// VARIADIC parameter of type arr binds to: its element type, anyelement
-// for anyarray, anycompatible for anycompatiblearray.
-func variadicElem(arr uint32) uint32 {
-	switch arr {
-	case exec.OIDAnyArray:
-		return exec.OIDAnyElement
-	case exec.OIDAnyCompatibleArray:
-		return exec.OIDAnyCompatible
-	}
-	return exec.ElemType(exec.T{OID: arr, Typmod: -1}).OID
-}
-
 // callFit is how a call's arguments fill a function's input slots.
 type callFit struct {
 	// args fill the input slots; a VARIADIC parameter's arguments, when
@@ -724,8 +711,8 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 			return nil, nil // VARIADIC arr fills the last slot
 		}
 		if !spread && len(named) == 0 && len(positional) >= n {
-			elem := variadicElem(inputs[n-1].Type)
-			if elem == 0 {
+			elem := exec.VariadicElem(inputs[n-1].Type)
+			if elem == 0 || elem == exec.OIDAny {
 				return nil, nil
 			}
 			fit := &callFit{args: positional, unpacked: true}

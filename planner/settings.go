@@ -183,9 +183,17 @@ func (s *Session) checkSetting(name, value string) (string, error) {
 // milliseconds, or a number with a unit (us, ms, s, min, h, d); 0 for
 // none or a value it cannot read.
 func settingDuration(v string) time.Duration {
+	return time.Duration(settingQuantity(v, "ms", timeUnits))
+}
+
+// settingQuantity reads a number with an optional unit among units
+// (defaultUnit when none is written) as a multiple of the smallest; 0 for
+// a value it cannot read or not above zero. Settings are read for every
+// statement, so the unit tables are built once.
+func settingQuantity(v, defaultUnit string, units map[string]float64) float64 {
 	v = strings.TrimSpace(v)
 	i := strings.IndexFunc(v, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-	num, unit := v, "ms"
+	num, unit := v, defaultUnit
 	if i >= 0 {
 		num, unit = v[:i], strings.TrimSpace(v[i:])
 	}
@@ -193,10 +201,16 @@ func settingDuration(v string) time.Duration {
 	if err != nil || n <= 0 {
 		return 0
 	}
-	scale := map[string]time.Duration{"us": time.Microsecond, "ms": time.Millisecond, "s": time.Second,
-		"min": time.Minute, "h": time.Hour, "d": 24 * time.Hour}[unit]
-	return time.Duration(n * float64(scale))
+	return n * units[unit]
 }
+
+// timeUnits and memoryUnits are the units of time and memory settings,
+// in nanoseconds and bytes. They are never written.
+var (
+	timeUnits = map[string]float64{"us": float64(time.Microsecond), "ms": float64(time.Millisecond), "s": float64(time.Second),
+		"min": float64(time.Minute), "h": float64(time.Hour), "d": float64(24 * time.Hour)}
+	memoryUnits = map[string]float64{"B": 1, "kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}
+)
 
 // Settings and transactions. As in PostgreSQL, a SET belongs to the
 // transaction it runs in, explicit or implicit: it is undone if that
@@ -292,18 +306,7 @@ func (s *Session) failBlock() {
 // number of kilobytes, or a number with a unit (B, kB, MB, GB, TB); 0 for
 // a value it cannot read.
 func settingBytes(v string) int64 {
-	v = strings.TrimSpace(v)
-	i := strings.IndexFunc(v, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-	num, unit := v, "kB"
-	if i >= 0 {
-		num, unit = v[:i], strings.TrimSpace(v[i:])
-	}
-	n, err := strconv.ParseFloat(num, 64)
-	if err != nil || n <= 0 {
-		return 0
-	}
-	scale := map[string]float64{"B": 1, "kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}[unit]
-	return int64(n * scale)
+	return int64(settingQuantity(v, "kB", memoryUnits))
 }
 
 // writeBuffer is maintenance_work_mem, the bytes of changes a statement

@@ -64,6 +64,25 @@ func stillWaiting[R any](t *testing.T, done <-chan R, d time.Duration, what stri
 	}
 }
 
+// twoSessions starts a server and connects two sessions to it.
+func twoSessions(t *testing.T) (ctx context.Context, a, b *pgx.Conn) {
+	ctx = testserver.Context(t)
+	srv := testserver.Start(t)
+	return ctx, connect(t, ctx, srv.DSN("postgres")), connect(t, ctx, srv.DSN("postgres"))
+}
+
+// afterCommitOf runs sqlA in a transaction of a, then sqlB in b, checks
+// that sqlB waits for a, commits a and returns what sqlB gave.
+func afterCommitOf(t *testing.T, ctx context.Context, a, b *pgx.Conn, sqlA, sqlB string) execResult {
+	t.Helper()
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, sqlA)
+	done := execAsync(ctx, b, sqlB)
+	stillWaiting(t, done, 150*time.Millisecond, sqlB+" after "+sqlA)
+	exec(t, ctx, a, "COMMIT")
+	return <-done
+}
+
 // TestKeylessInsertsFromManyClients: clients inserting into a table without
 // a primary key, each in its own transaction block, never conflict and
 // never lose a row, whether the rows are identical or not. The hidden row
@@ -320,10 +339,7 @@ func TestCounterFromManyClients(t *testing.T) {
 // the committed version if it still matches its WHERE, and on nothing if
 // it no longer does; a DELETE of a row deleted meanwhile deletes nothing.
 func TestWaitingUpdateRechecks(t *testing.T) {
-	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
-	a := connect(t, ctx, srv.DSN("postgres"))
-	b := connect(t, ctx, srv.DSN("postgres"))
+	ctx, a, b := twoSessions(t)
 	exec(t, ctx, a, "CREATE TABLE job (id int PRIMARY KEY, state text)")
 	exec(t, ctx, a, "INSERT INTO job VALUES (1, 'new'), (2, 'new')")
 
@@ -331,12 +347,7 @@ func TestWaitingUpdateRechecks(t *testing.T) {
 	// sure b waits, and returns b's command tag.
 	run := func(sqlA, sqlB string) string {
 		t.Helper()
-		exec(t, ctx, a, "BEGIN")
-		exec(t, ctx, a, sqlA)
-		done := execAsync(ctx, b, sqlB)
-		stillWaiting(t, done, 150*time.Millisecond, sqlB+" after "+sqlA)
-		exec(t, ctx, a, "COMMIT")
-		r := <-done
+		r := afterCommitOf(t, ctx, a, b, sqlA, sqlB)
 		if r.err != nil {
 			return r.err.Error()
 		}
@@ -1025,10 +1036,7 @@ func TestRollbackToSavepointReleasesLocks(t *testing.T) {
 // then rechecks the whole WHERE on the join row with the newer version in
 // place, as PostgreSQL's EvalPlanQual does.
 func TestForUpdateOverJoin(t *testing.T) {
-	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
-	a := connect(t, ctx, srv.DSN("postgres"))
-	b := connect(t, ctx, srv.DSN("postgres"))
+	ctx, a, b := twoSessions(t)
 	exec(t, ctx, a, "CREATE TABLE acct (id int PRIMARY KEY, bal int)")
 	exec(t, ctx, a, "CREATE TABLE owner (id int PRIMARY KEY, acct int, name text)")
 	exec(t, ctx, a, "INSERT INTO acct VALUES (1, 100), (2, 100)")
@@ -1086,10 +1094,7 @@ func TestForUpdateOverJoin(t *testing.T) {
 // is gone for an upsert, which inserts; an upsert that changes no key
 // column does not block FOR KEY SHARE, even through a partitioned table.
 func TestUpsertConcurrency(t *testing.T) {
-	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
-	a := connect(t, ctx, srv.DSN("postgres"))
-	b := connect(t, ctx, srv.DSN("postgres"))
+	ctx, a, b := twoSessions(t)
 	exec(t, ctx, a, "CREATE TABLE ups (key text NOT NULL, payload text)")
 	exec(t, ctx, a, "CREATE UNIQUE INDEX ON ups (lower(key))")
 	exec(t, ctx, a, "CREATE TABLE upp (i int PRIMARY KEY, j int, k int) PARTITION BY RANGE (i)")
@@ -1099,19 +1104,14 @@ func TestUpsertConcurrency(t *testing.T) {
 	exec(t, ctx, a, "INSERT INTO upp VALUES (1, 10, 100), (150, 20, 200)")
 
 	upsertKey := "INSERT INTO ups VALUES ('FOOFOO', 'b') ON CONFLICT (lower(key)) DO UPDATE SET key = EXCLUDED.key, payload = ups.payload || ' then ' || EXCLUDED.payload"
-	exec(t, ctx, a, "BEGIN")
-	exec(t, ctx, a, "INSERT INTO ups VALUES ('FooFoo', 'a')")
-	done := execAsync(ctx, b, upsertKey)
-	stillWaiting(t, done, 150*time.Millisecond, "an upsert of a value being inserted")
-	exec(t, ctx, a, "COMMIT")
-	if r := <-done; r.err != nil || r.tag != "INSERT 0 1" {
+	if r := afterCommitOf(t, ctx, a, b, "INSERT INTO ups VALUES ('FooFoo', 'a')", upsertKey); r.err != nil || r.tag != "INSERT 0 1" {
 		t.Fatalf("upsert after the insert committed: %s %v", r.tag, r.err)
 	}
 	wantRows(t, ctx, a, "SELECT * FROM ups", "FOOFOO | a then b")
 
 	exec(t, ctx, a, "BEGIN")
 	wantRows(t, ctx, a, "SELECT i FROM upp WHERE i = 1 FOR UPDATE", "1")
-	done = execAsync(ctx, b, "INSERT INTO upp VALUES (1, 11, 111) ON CONFLICT (i) DO UPDATE SET k = EXCLUDED.k")
+	done := execAsync(ctx, b, "INSERT INTO upp VALUES (1, 11, 111) ON CONFLICT (i) DO UPDATE SET k = EXCLUDED.k")
 	stillWaiting(t, done, 150*time.Millisecond, "an upsert of a row locked FOR UPDATE through the partitioned table")
 	exec(t, ctx, a, "UPDATE upp SET i = i + 150 WHERE i = 1")
 	exec(t, ctx, a, "COMMIT")
@@ -1131,10 +1131,7 @@ func TestUpsertConcurrency(t *testing.T) {
 // it commits, as PostgreSQL's speculative insertion does; afterwards it
 // holds no lock on the row (a later DELETE does not wait for it).
 func TestDoNothingWaitsForDelete(t *testing.T) {
-	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
-	a := connect(t, ctx, srv.DSN("postgres"))
-	b := connect(t, ctx, srv.DSN("postgres"))
+	ctx, a, b := twoSessions(t)
 	exec(t, ctx, a, "CREATE TABLE dn (id int PRIMARY KEY, v text)")
 	exec(t, ctx, a, "INSERT INTO dn VALUES (1, 'old'), (2, 'old')")
 
@@ -1161,10 +1158,7 @@ func TestDoNothingWaitsForDelete(t *testing.T) {
 // of the table waits for its transaction, and then, its snapshot taken
 // after its locks as in PostgreSQL, sees the table empty.
 func TestTruncateBlocksReaders(t *testing.T) {
-	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
-	a := connect(t, ctx, srv.DSN("postgres"))
-	b := connect(t, ctx, srv.DSN("postgres"))
+	ctx, a, b := twoSessions(t)
 	exec(t, ctx, a, "CREATE TABLE tr (id int)")
 	exec(t, ctx, a, "INSERT INTO tr VALUES (1), (2)")
 	exec(t, ctx, a, "BEGIN")
@@ -1182,10 +1176,7 @@ func TestTruncateBlocksReaders(t *testing.T) {
 // foreign-key check locked the row) sees the rows of the attached
 // partition once that transaction commits: 23503, as in PostgreSQL.
 func TestParentDeleteSeesAttachedPartition(t *testing.T) {
-	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
-	a := connect(t, ctx, srv.DSN("postgres"))
-	b := connect(t, ctx, srv.DSN("postgres"))
+	ctx, a, b := twoSessions(t)
 	for _, sql := range []string{
 		"CREATE TABLE ppk (a int PRIMARY KEY) PARTITION BY LIST (a)",
 		"CREATE TABLE ppk1 PARTITION OF ppk FOR VALUES IN (1)",
@@ -1196,12 +1187,7 @@ func TestParentDeleteSeesAttachedPartition(t *testing.T) {
 	} {
 		exec(t, ctx, a, sql)
 	}
-	exec(t, ctx, a, "BEGIN")
-	exec(t, ctx, a, "ALTER TABLE pfk ATTACH PARTITION pfk1 FOR VALUES IN (1)")
-	done := execAsync(ctx, b, "DELETE FROM ppk1 WHERE a = 1")
-	stillWaiting(t, done, 150*time.Millisecond, "a delete of a parent row the attach checked")
-	exec(t, ctx, a, "COMMIT")
-	if r := <-done; sqlstate(r.err) != "23503" {
+	if r := afterCommitOf(t, ctx, a, b, "ALTER TABLE pfk ATTACH PARTITION pfk1 FOR VALUES IN (1)", "DELETE FROM ppk1 WHERE a = 1"); sqlstate(r.err) != "23503" {
 		t.Fatalf("delete after the attach committed: %s %v, want 23503", r.tag, r.err)
 	}
 }
@@ -1211,10 +1197,7 @@ func TestParentDeleteSeesAttachedPartition(t *testing.T) {
 // snapshot fails with 40001, as PostgreSQL's crosscheck snapshot makes it;
 // in READ COMMITTED the cascade takes the new row too.
 func TestCascadeMissesNewChildren(t *testing.T) {
-	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
-	a := connect(t, ctx, srv.DSN("postgres"))
-	b := connect(t, ctx, srv.DSN("postgres"))
+	ctx, a, b := twoSessions(t)
 	exec(t, ctx, a, "CREATE TABLE cp (id int PRIMARY KEY)")
 	exec(t, ctx, a, "CREATE TABLE cc (id int PRIMARY KEY, p int REFERENCES cp ON DELETE CASCADE)")
 	exec(t, ctx, a, "INSERT INTO cp VALUES (1), (2)")
@@ -1238,10 +1221,7 @@ func TestCascadeMissesNewChildren(t *testing.T) {
 // returns the version the statement read, as PostgreSQL does (the update
 // does not conflict with the lock).
 func TestKeyShareKeepsReadVersion(t *testing.T) {
-	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
-	a := connect(t, ctx, srv.DSN("postgres"))
-	b := connect(t, ctx, srv.DSN("postgres"))
+	ctx, a, b := twoSessions(t)
 	exec(t, ctx, a, "CREATE TABLE ks (key int PRIMARY KEY, value int)")
 	exec(t, ctx, a, "INSERT INTO ks VALUES (1, 1)")
 	exec(t, ctx, b, "SELECT pg_advisory_lock(0)")
@@ -1259,10 +1239,7 @@ func TestKeyShareKeepsReadVersion(t *testing.T) {
 // the old partition's DELETE trigger with the row's newest version, as
 // PostgreSQL's triggers see the row EvalPlanQual fetched.
 func TestMovedRowTriggersSeeNewerVersion(t *testing.T) {
-	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
-	a := connect(t, ctx, srv.DSN("postgres"))
-	b := connect(t, ctx, srv.DSN("postgres"))
+	ctx, a, b := twoSessions(t)
 	for _, sql := range []string{
 		"CREATE TABLE mt (a int, b text) PARTITION BY LIST (a)",
 		"CREATE TABLE mt1 PARTITION OF mt FOR VALUES IN (1)",
@@ -1274,12 +1251,7 @@ func TestMovedRowTriggersSeeNewerVersion(t *testing.T) {
 	} {
 		exec(t, ctx, a, sql)
 	}
-	exec(t, ctx, a, "BEGIN")
-	exec(t, ctx, a, "UPDATE mt SET b = b || ' update2' WHERE a = 1")
-	done := execAsync(ctx, b, "UPDATE mt SET a = a + 1, b = b || ' update1' WHERE b LIKE '%ABC%'")
-	stillWaiting(t, done, 150*time.Millisecond, "an update of a row being updated")
-	exec(t, ctx, a, "COMMIT")
-	if r := <-done; r.err != nil || r.tag != "UPDATE 1" {
+	if r := afterCommitOf(t, ctx, a, b, "UPDATE mt SET b = b || ' update2' WHERE a = 1", "UPDATE mt SET a = a + 1, b = b || ' update1' WHERE b LIKE '%ABC%'"); r.err != nil || r.tag != "UPDATE 1" {
 		t.Fatalf("update after the wait: %s %v", r.tag, r.err)
 	}
 	wantRows(t, ctx, a, "SELECT * FROM mt", "2 | ABC update2 update1")
@@ -1291,22 +1263,14 @@ func TestMovedRowTriggersSeeNewerVersion(t *testing.T) {
 // row with the newest version in place, and acts on that version, as
 // PostgreSQL's EvalPlanQual does (it used to fail with 40001).
 func TestWaitingUpdateFromRechecks(t *testing.T) {
-	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
-	a := connect(t, ctx, srv.DSN("postgres"))
-	b := connect(t, ctx, srv.DSN("postgres"))
+	ctx, a, b := twoSessions(t)
 	exec(t, ctx, a, "CREATE TABLE uf (id int PRIMARY KEY, v int)")
 	exec(t, ctx, a, "CREATE TABLE ug (id int PRIMARY KEY, w int)")
 	exec(t, ctx, a, "INSERT INTO uf VALUES (1, 1), (2, 1)")
 	exec(t, ctx, a, "INSERT INTO ug VALUES (1, 10), (2, 10)")
 	run := func(sqlA, sqlB, want string) {
 		t.Helper()
-		exec(t, ctx, a, "BEGIN")
-		exec(t, ctx, a, sqlA)
-		done := execAsync(ctx, b, sqlB)
-		stillWaiting(t, done, 150*time.Millisecond, sqlB)
-		exec(t, ctx, a, "COMMIT")
-		if r := <-done; r.err != nil || r.tag != want {
+		if r := afterCommitOf(t, ctx, a, b, sqlA, sqlB); r.err != nil || r.tag != want {
 			t.Fatalf("%s after %s: %s %v, want %s", sqlB, sqlA, r.tag, r.err, want)
 		}
 	}

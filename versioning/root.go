@@ -260,8 +260,11 @@ func (r RootValue) referencingTables(ctx context.Context) (map[string]bool, erro
 	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
 	for ok := it.First(); ok; ok = it.Next() {
 		_, _, name, err := splitObjectKey(it.Key())
-		parts := strings.Split(name, "\x00")
-		if err != nil || len(parts) != 4 {
+		var parts []string
+		if err == nil {
+			parts = strings.Split(name, "\x00")
+		}
+		if len(parts) != 4 {
 			it.Close()
 			return nil, fmt.Errorf("%w: foreign key reference %q", ErrCorrupt, it.Key())
 		}

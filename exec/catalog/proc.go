@@ -392,7 +392,7 @@ func userProcRow(s *Snapshot, f *versioning.Function) exec.Row {
 			}
 		}
 		if a.Mode == 'v' {
-			variadic = variadicType(a.Type)
+			variadic = exec.VariadicElem(a.Type)
 		}
 	}
 	allTypes, argModes, argNames := exec.Null, exec.Null, exec.Null
@@ -423,21 +423,6 @@ func userProcRow(s *Snapshot, f *versioning.Function) exec.Row {
 		argModes, argNames, exec.Null, exec.Null, dText(f.Body),
 		exec.Null, exec.Null, exec.Null, exec.Null,
 	}
-}
-
-// variadicType is pg_proc.provariadic of a VARIADIC parameter of type
-// t: its element type; anyelement for anyarray, anycompatible for
-// anycompatiblearray, "any" for "any".
-func variadicType(t uint32) uint32 {
-	switch t {
-	case exec.OIDAnyArray:
-		return exec.OIDAnyElement
-	case exec.OIDAnyCompatibleArray:
-		return exec.OIDAnyCompatible
-	case exec.OIDAny:
-		return exec.OIDAny
-	}
-	return exec.ElemType(exec.T{OID: t, Typmod: -1}).OID
 }
 
 func pgTrigger(s *Snapshot) ([]exec.Row, error) {
