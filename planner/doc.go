@@ -5,7 +5,8 @@
 //
 // # Where things are
 //
-// session.go and statement.go run statements; select.go, from.go, expr.go
+// session.go and statement.go run statements (package parsecache keeps the
+// parse trees of the simple-protocol queries a session repeats); select.go, from.go, expr.go
 // and their neighbours analyze queries; dml.go, merge.go and ddl.go the
 // changes (generated.go: stored generated columns, whose expressions
 // exec.Modify computes); catalog.go the system catalogs' names and

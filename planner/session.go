@@ -13,6 +13,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner/parsecache"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -112,6 +113,7 @@ type Session struct {
 
 	prng     exec.PRNG                // random() and setseed()
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
+	parses   *parsecache.Cache        // the simple protocol's trees, nil until used
 	cursors  map[string]*cursor       // DECLAREd cursors by name
 	cached   *exec.Settings           // settings(), until a SET or a new transaction
 	// userTypes are the user types of the transaction's root, decoded
@@ -509,6 +511,23 @@ func (s *Session) Close() {
 // Parse parses sql into its statements.
 func (s *Session) Parse(sql string) ([]*Statement, error) {
 	tree, err := pg.Parse(sql)
+	return s.statements(sql, tree, nil, err)
+}
+
+// ParseSimple parses the string of a simple Query message. A query the
+// session repeats with other literals reuses the tree of an earlier one
+// (package parsecache); its statement holds that tree until Close.
+func (s *Session) ParseSimple(sql string) ([]*Statement, error) {
+	if s.parses == nil {
+		s.parses = parsecache.New()
+	}
+	tree, lease, err := s.parses.Parse(sql)
+	return s.statements(sql, tree, lease, err)
+}
+
+// statements makes the statements of a parse; when the parser failed, of
+// the query rewritten from AS OF, if it was that.
+func (s *Session) statements(sql string, tree *pg.ParseResult, lease *parsecache.Lease, err error) ([]*Statement, error) {
 	if err != nil {
 		rewritten, ok := rewriteAsOf(sql, s.repo.Name())
 		if !ok {
@@ -520,7 +539,7 @@ func (s *Session) Parse(sql string) ([]*Statement, error) {
 	}
 	out := make([]*Statement, 0, len(tree.Stmts))
 	for _, raw := range tree.Stmts {
-		out = append(out, &Statement{s: s, raw: raw, sql: sql})
+		out = append(out, &Statement{s: s, raw: raw, sql: sql, lease: lease})
 	}
 	return out, nil
 }

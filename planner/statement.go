@@ -10,6 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner/parsecache"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -19,6 +20,9 @@ type Statement struct {
 	s   *Session
 	raw *pg.RawStmt
 	sql string
+	// lease holds raw when it belongs to the session's parse cache
+	// (ParseSimple), until Close.
+	lease *parsecache.Lease
 
 	// an is the last analysis, anRoot the root value and anTxn the
 	// transaction it was made in. Execute reuses a plan while the root has
@@ -68,6 +72,14 @@ func (st *Statement) Text() string {
 
 // IsEmpty reports whether the statement is empty (a lone semicolon).
 func (st *Statement) IsEmpty() bool { return st.raw.Stmt == nil }
+
+// Close ends the statement's use of its parse tree: one from the parse
+// cache goes back to it, to be overwritten by the next query of its shape,
+// so the statement is neither analyzed nor run after.
+func (st *Statement) Close() {
+	st.lease.Release()
+	st.lease = nil
+}
 
 // Describe analyzes the statement and returns its parameter types (given
 // ones kept, the others inferred) and result columns.

@@ -2,6 +2,7 @@ package regress
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -304,5 +305,39 @@ func TestProtocolAnswersAsPostgres(t *testing.T) {
 			}
 			conn.Close()
 		}
+	}
+}
+
+// TestSimpleQueryShapes runs queries that differ only in their literals
+// through the simple protocol, where the session reuses the parse tree of
+// the first ones (planner/parsecache): each must still see its own
+// values, also after a statement of the shape failed, and in a block that
+// a failure left with its statement's portal.
+func TestSimpleQueryShapes(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE shapes (id int PRIMARY KEY, s text, n numeric)")
+	for i := 1; i <= 40; i++ {
+		exec(t, ctx, c, fmt.Sprintf("INSERT INTO shapes VALUES (%d, 's''%d', %d.5)", i, i, -i))
+	}
+	for i := 1; i <= 40; i++ {
+		want := fmt.Sprintf("s'%d %d.5 %d", i, -i, -i-1)
+		if got := one(t, ctx, c, fmt.Sprintf("SELECT s || ' ' || n || ' ' || -%d - 1 FROM shapes WHERE id = %d", i, i)); got != want {
+			t.Fatalf("query %d: got %q, want %q", i, got, want)
+		}
+	}
+	for i := 0; i < 3; i++ {
+		wantError(t, ctx, c, "22012", "SELECT 7 / 0")
+		if got := one(t, ctx, c, "SELECT 7 / 1"); got != "7" {
+			t.Fatalf("after a failed query of the shape: got %q", got)
+		}
+	}
+	exec(t, ctx, c, "BEGIN")
+	wantError(t, ctx, c, "22012", "SELECT 8 / 0")
+	wantError(t, ctx, c, "25P02", "SELECT 8 / 2")
+	exec(t, ctx, c, "ROLLBACK")
+	if got := one(t, ctx, c, "SELECT 8 / 4"); got != "2" {
+		t.Fatalf("after a failed block: got %q", got)
 	}
 }

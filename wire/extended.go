@@ -35,6 +35,9 @@ func (c *conn) parse(body []byte) {
 	query := m.cstring()
 	n := int(m.int16())
 	c.oids = c.oids[:0]
+	if c.oids == nil {
+		c.oids = make([]uint32, 0, 4) // nil would say simple protocol (Session.Parse)
+	}
 	for i := 0; i < n; i++ {
 		c.oids = append(c.oids, uint32(m.int32()))
 	}

@@ -52,13 +52,18 @@ func (s *session) DescribeCursor(name string) ([]wire.Column, bool, bool) {
 }
 
 func (s *session) Parse(ctx context.Context, sql string, paramTypes []uint32) ([]wire.Statement, error) {
-	stmts, err := s.s.Parse(sql)
+	parse := s.s.Parse
+	if paramTypes == nil {
+		parse = s.s.ParseSimple // the wire closes each statement before the next query
+	}
+	stmts, err := parse(sql)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]wire.Statement, 0, len(stmts))
 	for _, st := range stmts {
 		if st.IsEmpty() {
+			st.Close()
 			continue
 		}
 		out = append(out, &statement{sess: s.s, st: st, given: givenTypes(paramTypes)})
@@ -72,9 +77,11 @@ func (s *session) Parse(ctx context.Context, sql string, paramTypes []uint32) ([
 		// In a failed block PostgreSQL refuses, before analyzing it,
 		// a statement that does not end the block.
 		if err := st.CheckState(); err != nil {
+			st.Close()
 			return nil, err
 		}
 		if err := st.describe(ctx); err != nil {
+			st.Close()
 			return nil, err
 		}
 	}
@@ -237,7 +244,7 @@ func paramError(err error, i int) error {
 	return err
 }
 
-func (st *statement) Close() {}
+func (st *statement) Close() { st.st.Close() }
 
 type portal struct {
 	st      *statement
