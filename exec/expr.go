@@ -15,6 +15,13 @@ type Env struct {
 	Settings *Settings
 	TxnStart time.Time
 	Txn      *Txn
+	// Session is the session the statement runs in, for the functions
+	// that need more than their arguments (the session's database and
+	// branch, the dolt_* functions): the package that registers such a
+	// function sets it and reads it back (planner's *Session). Nil where
+	// no session runs the expression (index builds, generated columns),
+	// whose functions are immutable.
+	Session any
 
 	// args is a stack for the arguments of function calls being
 	// evaluated, reused so that a call allocates nothing.

@@ -91,6 +91,11 @@ func (f *Func) Bind(args []T) (Fn, T, error) {
 // init functions, which run one at a time; after init the map is only read.
 var funcs = map[string][]*Func{}
 
+// Register adds overloads of functions defined outside this package, such
+// as the planner's session functions, to the one registry every call is
+// resolved in (invariant 1: from init functions only).
+func Register(fs ...*Func) { register(fs...) }
+
 // register adds built-in overloads. Called from init functions only.
 func register(fs ...*Func) {
 	for _, f := range fs {

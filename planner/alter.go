@@ -24,7 +24,7 @@ import (
 // env returns an evaluation environment for DDL that computes values
 // (defaults of new columns, rewritten rows, constraint validation).
 func (a *analyzer) env(ctx context.Context) *exec.Env {
-	return &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: time.Now(), Txn: a.tx}
+	return &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: time.Now(), Txn: a.tx, Session: a.s}
 }
 
 // alterTable runs ALTER TABLE [IF EXISTS] t command, ...

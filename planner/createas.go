@@ -83,7 +83,7 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 			targets[i] = i
 		}
 		m := &exec.Modify{Kind: exec.Insert, Table: t, Source: plan, Targets: targets, Defaults: make([]exec.Expr, len(cols))}
-		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: time.Now(), Txn: a.tx}
+		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: time.Now(), Txn: a.tx, Session: a.s}
 		rows, err := m.Open(env)
 		if err != nil {
 			return "", err

@@ -63,7 +63,7 @@ func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.Declar
 	if an.plan == nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "DECLARE CURSOR must be a SELECT")
 	}
-	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx}
+	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx, Session: s}
 	rows, err := an.plan.Open(env)
 	if err != nil {
 		return nil, err

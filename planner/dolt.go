@@ -275,96 +275,39 @@ func statusArray(elems ...string) exec.Datum {
 	return exec.NewArray(exec.OIDText, ds)
 }
 
-// doltFunc resolves the version-control functions.
-func (s *Session) doltFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	text := func(f func(env *exec.Env, a []exec.Datum) (string, error)) exec.Fn {
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			v, err := f(env, a)
-			if err != nil {
-				return exec.Null, vcsError(err)
-			}
-			return exec.DText(v), nil
-		}
+// hashOf is dolt_hashof(rev): the commit a revision names.
+func (s *Session) hashOf(env *exec.Env, a []exec.Datum) (string, error) {
+	c, err := s.resolveCommit(env.Ctx, a[0].S)
+	return c.String(), err
+}
+
+// hashOfDB is dolt_hashof_db([rev]): the address of a revision's root,
+// the working root by default.
+func (s *Session) hashOfDB(env *exec.Env, a []exec.Datum) (string, error) {
+	spec := "WORKING"
+	if len(a) == 1 {
+		spec = a[0].S
 	}
-	op := func(f func(env *exec.Env, a []exec.Datum) (exec.Datum, error)) exec.Fn {
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			if err := s.flushForVersionOp(env.Ctx); err != nil {
-				return exec.Null, err
-			}
-			d, err := f(env, a)
-			return d, vcsError(err)
-		}
+	root, err := s.resolveRoot(env, spec)
+	return root.Addr().String(), err
+}
+
+// mergeBase is dolt_merge_base(rev, rev): the best common ancestor of two
+// commits, "" when they have none.
+func (s *Session) mergeBase(env *exec.Env, a []exec.Datum) (string, error) {
+	x, err := s.resolveCommit(env.Ctx, a[0].S)
+	if err != nil {
+		return "", err
 	}
-	switch name {
-	case "active_branch":
-		if len(args) == 0 {
-			return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
-				if s.detached != nil {
-					return exec.Null, nil
-				}
-				return exec.DText(s.branch), nil
-			}, exec.TText, true
-		}
-	case "dolt_version":
-		if len(args) == 0 {
-			return text(func(*exec.Env, []exec.Datum) (string, error) { return Version, nil }), exec.TText, true
-		}
-	case "dolt_hashof", "hashof":
-		if len(args) == 1 {
-			return text(func(env *exec.Env, a []exec.Datum) (string, error) {
-				c, err := s.resolveCommit(env.Ctx, a[0].S)
-				return c.String(), err
-			}), exec.TText, true
-		}
-	case "dolt_hashof_table":
-		if len(args) == 1 || len(args) == 2 {
-			return text(s.hashOfTable), exec.TText, true
-		}
-	case "dolt_hashof_db":
-		if len(args) <= 1 {
-			return text(func(env *exec.Env, a []exec.Datum) (string, error) {
-				spec := "WORKING"
-				if len(a) == 1 {
-					spec = a[0].S
-				}
-				root, err := s.resolveRoot(env, spec)
-				return root.Addr().String(), err
-			}), exec.TText, true
-		}
-	case "dolt_merge_base":
-		if len(args) == 2 {
-			return text(func(env *exec.Env, a []exec.Datum) (string, error) {
-				x, err := s.resolveCommit(env.Ctx, a[0].S)
-				if err != nil {
-					return "", err
-				}
-				y, err := s.resolveCommit(env.Ctx, a[1].S)
-				if err != nil {
-					return "", err
-				}
-				b, ok, err := s.repo.MergeBase(env.Ctx, x, y)
-				if err != nil || !ok {
-					return "", err
-				}
-				return b.String(), nil
-			}), exec.TText, true
-		}
-	case "dolt_add":
-		return op(s.doltAdd), exec.TTextArray, true
-	case "dolt_commit":
-		return op(s.doltCommit), exec.TTextArray, true
-	case "dolt_branch":
-		return op(s.doltBranch), exec.TTextArray, true
-	case "dolt_checkout":
-		return op(s.doltCheckout), exec.TTextArray, true
-	case "dolt_reset":
-		return op(s.doltReset), exec.TTextArray, true
-	case "dolt_tag":
-		return op(s.doltTag), exec.TTextArray, true
-	case "dolt_clean":
-		return op(s.doltClean), exec.TTextArray, true
+	y, err := s.resolveCommit(env.Ctx, a[1].S)
+	if err != nil {
+		return "", err
 	}
-	return s.doltMergeFunc(name, args)
+	b, ok, err := s.repo.MergeBase(env.Ctx, x, y)
+	if err != nil || !ok {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 // Version is what dolt_version() reports.

@@ -17,31 +17,6 @@ import (
 // dolt_conflicts_resolve. The merge itself is versioning.Merge; the
 // index entries of merged rows are computed by exec.MergeIndexer.
 
-// doltMergeFunc resolves the functions that merge commits: dolt_merge,
-// dolt_cherry_pick, dolt_revert and dolt_conflicts_resolve.
-func (s *Session) doltMergeFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	var f func(env *exec.Env, a []exec.Datum) (exec.Datum, error)
-	switch name {
-	case "dolt_merge":
-		f = s.doltMerge
-	case "dolt_cherry_pick":
-		f = s.doltCherryPick
-	case "dolt_revert":
-		f = s.doltRevert
-	case "dolt_conflicts_resolve":
-		f = s.doltConflictsResolve
-	default:
-		return nil, exec.T{}, false
-	}
-	return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-		if err := s.flushForVersionOp(env.Ctx); err != nil {
-			return exec.Null, err
-		}
-		d, err := f(env, a)
-		return d, mergeError(err)
-	}, exec.TTextArray, true
-}
-
 // mergeError gives the merge's errors their SQLSTATEs.
 func mergeError(err error) error {
 	if errors.Is(err, versioning.ErrUnmergeable) {

@@ -111,7 +111,7 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 	if !ok {
 		return nil, nil // the session's own database
 	}
-	env := &exec.Env{Ctx: a.ctx, Txn: a.tx}
+	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Session: a.s}
 	root, err := a.s.resolveRoot(env, rev)
 	if err != nil {
 		return nil, err
@@ -187,7 +187,7 @@ func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
 	if !ok {
 		return nil, false, nil
 	}
-	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: a.s.settings()}
+	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: a.s.settings(), Session: a.s}
 	var args []exec.Datum
 	for _, n := range fc.Args {
 		e, err := a.expr(n, &scope{})

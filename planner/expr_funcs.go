@@ -434,7 +434,7 @@ func (a *analyzer) fold(call *exec.Call) (exec.Expr, error) {
 			return call, nil
 		}
 	}
-	d, err := call.Eval(&exec.Env{Settings: a.s.settings()}, nil)
+	d, err := call.Eval(&exec.Env{Settings: a.s.settings(), Session: a.s}, nil)
 	if err != nil {
 		return call, nil
 	}

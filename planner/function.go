@@ -907,7 +907,7 @@ func (a *analyzer) callStmt(s *pg.CallStmt) (utility, error) {
 			return "", withPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(opName(s.Funccall.Funcname), ts)).
 				WithHint("No procedure matches the given name and argument types. You might need to add explicit type casts."), s.Funccall.Location)
 		}
-		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: a.tx.StartTime, Txn: a.tx}
+		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
 		args := make([]exec.Datum, len(rc.args))
 		for i, e := range rc.args {
 			if args[i], err = e.Eval(env, nil); err != nil {
@@ -941,7 +941,7 @@ func (a *analyzer) doStmt(s *pg.DoStmt) (utility, error) {
 		if err != nil {
 			return "", err
 		}
-		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: a.tx.StartTime, Txn: a.tx}
+		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
 		if _, err := a.s.call(env, r, nil, nil); err != nil {
 			return "", err
 		}

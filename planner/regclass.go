@@ -32,7 +32,7 @@ func (a *analyzer) regCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool, e
 			if c.D.IsNull() {
 				return &exec.Const{D: exec.Null, T: t}, true, nil
 			}
-			d, err := s.regIn(&exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: s.settings()}, t.OID, c.D.S)
+			d, err := s.regIn(&exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: s.settings(), Session: s}, t.OID, c.D.S)
 			if err != nil {
 				if pe, ok := err.(*pgerr.Error); ok {
 					return nil, true, withPos(pe, loc)

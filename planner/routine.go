@@ -438,7 +438,7 @@ func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*p
 			params = append(params, d)
 		}
 	}
-	inner := &exec.Env{Ctx: env.Ctx, Params: params, Settings: b.s.settings(), TxnStart: tx.StartTime, Txn: tx}
+	inner := &exec.Env{Ctx: env.Ctx, Params: params, Settings: b.s.settings(), TxnStart: tx.StartTime, Txn: tx, Session: b.s}
 	rows, err := an.plan.Open(inner)
 	if err != nil {
 		return nil, err

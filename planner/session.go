@@ -556,23 +556,8 @@ func syntaxError(err error) error {
 }
 
 // sessionFunc resolves the functions that need the session or the
-// transaction.
+// transaction and are not yet in exec's registry (sessionfuncs.go).
 func (s *Session) sessionFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	switch {
-	case name == "current_database" && len(args) == 0:
-		db := s.database
-		return func(*exec.Env, []exec.Datum) (exec.Datum, error) { return exec.DText(db), nil }, exec.TName, true
-	case (name == "current_user" || name == "session_user" || name == "user") && len(args) == 0:
-		u := s.user
-		return func(*exec.Env, []exec.Datum) (exec.Datum, error) { return exec.DText(u), nil }, exec.TName, true
-	case name == "version" && len(args) == 0:
-		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
-			return exec.DText("PostgreSQL 15.0 (prollypg) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"), nil
-		}, exec.TText, true
-	}
-	if fn, t, ok := s.doltFunc(name, args); ok {
-		return fn, t, true
-	}
 	if fn, t, ok := s.notifyFunc(name, args); ok {
 		return fn, t, true
 	}
@@ -580,4 +565,9 @@ func (s *Session) sessionFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 		return fn, t, true
 	}
 	return s.sequenceFunc(name, args)
+}
+
+// currentUser is current_user, session_user and user.
+func (s *Session) currentUser(*exec.Env, []exec.Datum) (exec.Datum, error) {
+	return exec.DText(s.user), nil
 }

@@ -70,7 +70,7 @@ func (s *Session) executePrepared(ctx context.Context, e *pg.ExecuteStmt) (*Resu
 			WithDetail("Expected %d parameters but got %d.", len(types), len(e.Params))
 	}
 	a := &analyzer{ctx: ctx, s: s, tx: tx}
-	env := &exec.Env{Ctx: ctx, Settings: s.settings(), Txn: tx}
+	env := &exec.Env{Ctx: ctx, Settings: s.settings(), Txn: tx, Session: s}
 	params := make([]exec.Datum, len(types))
 	for i, n := range e.Params {
 		x, err := a.expr(n, nil)

@@ -323,7 +323,7 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 	if err := s.lockPlanRelations(ctx, tx, an); err != nil {
 		return nil, err
 	}
-	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx}
+	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx, Session: s}
 	rows, err := an.plan.Open(env)
 	if err != nil {
 		return nil, err

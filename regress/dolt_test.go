@@ -304,3 +304,35 @@ func TestAsOfTimestamp(t *testing.T) {
 	wantRows(t, ctx, c, `SELECT count(*) FROM "postgres@2030-12-31".public.ts_t`, "1")
 	wantError(t, ctx, c, "22023", "SELECT count(*) FROM ts_t AS OF '2000-01-01'")
 }
+
+// TestDoltFunctionsTakeBindParameters calls the version-control functions
+// through the extended protocol with their arguments as bind parameters,
+// as drivers and ORMs send them: they are resolved like any function
+// (planner/sessionfuncs.go), so $n gets their parameter type.
+func TestDoltFunctionsTakeBindParameters(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE bound (id int PRIMARY KEY)")
+	var hash []string
+	if err := c.QueryRow(ctx, "SELECT dolt_commit('-Am', $1)", "bound table").Scan(&hash); err != nil || len(hash) != 1 {
+		t.Fatalf("dolt_commit with a bind parameter: %v %v", hash, err)
+	}
+	var status []string
+	if err := c.QueryRow(ctx, "SELECT dolt_branch($1, $2)", "feature", "main").Scan(&status); err != nil {
+		t.Fatalf("dolt_branch with bind parameters: %v", err)
+	}
+	var same bool
+	if err := c.QueryRow(ctx, "SELECT dolt_hashof($1) = dolt_hashof($2)", "main", "feature").Scan(&same); err != nil || !same {
+		t.Fatalf("dolt_hashof: %v %v", same, err)
+	}
+	var msg string
+	if err := c.QueryRow(ctx, "SELECT message FROM dolt_log WHERE commit_hash = $1", hash[0]).Scan(&msg); err != nil || msg != "bound table" {
+		t.Fatalf("the commit made with a bound message: %q %v", msg, err)
+	}
+	// A parameter is text, whatever the driver would have made of it.
+	if err := c.QueryRow(ctx, "SELECT dolt_commit('--allow-empty', VARIADIC $1::text[])", []string{"-m", "empty"}).Scan(&hash); err != nil {
+		t.Fatalf("dolt_commit with a VARIADIC array parameter: %v", err)
+	}
+	wantError(t, ctx, c, "42883", "SELECT dolt_merge_base($1)", "main")
+}
