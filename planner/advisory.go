@@ -17,77 +17,67 @@ import (
 // a transaction-level one (_xact_) until the transaction ends. The _shared
 // variants take ShareLock, the others ExclusiveLock.
 
-// advisoryFunc returns the advisory lock function name(args), if it is one.
-func (s *Session) advisoryFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	if !strings.HasPrefix(name, "pg_") || !strings.Contains(name, "advisory") {
-		return nil, exec.T{}, false
+// The advisory lock functions, with PostgreSQL's signatures: each takes
+// one bigint key or two integer ones, and is strict.
+func init() {
+	keys := [][]uint32{{exec.OIDInt8}, {exec.OIDInt4, exec.OIDInt4}}
+	for _, name := range []string{
+		"pg_advisory_lock", "pg_advisory_lock_shared", "pg_advisory_xact_lock", "pg_advisory_xact_lock_shared",
+		"pg_try_advisory_lock", "pg_try_advisory_lock_shared", "pg_try_advisory_xact_lock", "pg_try_advisory_xact_lock_shared",
+		"pg_advisory_unlock", "pg_advisory_unlock_shared",
+	} {
+		fn, ret := advisoryFunc(name)
+		for _, args := range keys {
+			f := withSession(name, args, ret, fn)
+			f.Strict = true
+			exec.Register(f)
+		}
 	}
+	exec.Register(withSession("pg_advisory_unlock_all", nil, exec.OIDVoid, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+		s.unlockAdvisoryAll()
+		return exec.DText(""), nil
+	}))
+}
+
+// advisoryFunc returns the implementation and result type of the advisory
+// lock function name.
+func advisoryFunc(name string) (sessionFn, uint32) {
 	base := strings.TrimSuffix(name, "_shared")
-	n := len(args)
-	for _, a := range args {
-		if k := exec.NumericRank(a.Type().OID); k == 0 || k > 3 {
-			return nil, exec.T{}, false // integer keys only
-		}
-	}
-	switch {
-	case base == "pg_advisory_unlock_all" && n == 0:
-		return func(*exec.Env, []exec.Datum) (exec.Datum, error) {
-			s.unlockAdvisoryAll()
-			return exec.DText(""), nil
-		}, exec.TVoid, true
-	case n != 1 && n != 2:
-		return nil, exec.T{}, false
-	}
-	void, boolean := exec.TVoid, exec.TBool
-	switch base {
-	case "pg_advisory_lock", "pg_advisory_xact_lock", "pg_try_advisory_lock", "pg_try_advisory_xact_lock":
-		xact, try := strings.Contains(base, "xact"), strings.HasPrefix(base, "pg_try")
-		mode := exec.ExclusiveLock
-		if base != name {
-			mode = exec.ShareLock
-		}
-		t := void
-		if try {
-			t = boolean
-		}
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			k, ok := s.advisoryKey(a)
-			if !ok {
-				return exec.Null, nil
-			}
-			got, err := s.lockAdvisory(env, k, mode, xact, try)
-			if err != nil || !try {
-				return exec.DText(""), err
-			}
-			return exec.DBool(got), nil
-		}, t, true
-	case "pg_advisory_unlock":
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			k, ok := s.advisoryKey(a)
-			if !ok {
-				return exec.Null, nil
-			}
-			if !s.unlockAdvisory(k) {
+	if base == "pg_advisory_unlock" {
+		return func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if !s.unlockAdvisory(s.advisoryKey(a)) {
 				s.notice(pgerr.NewWarning(pgerr.Warning, "you don't own a lock of type ExclusiveLock"))
 				return exec.DBool(false), nil
 			}
 			return exec.DBool(true), nil
-		}, boolean, true
+		}, exec.OIDBool
 	}
-	return nil, exec.T{}, false
+	xact, try := strings.Contains(base, "xact"), strings.HasPrefix(base, "pg_try")
+	mode := exec.ExclusiveLock
+	if base != name {
+		mode = exec.ShareLock
+	}
+	ret := exec.OIDVoid
+	if try {
+		ret = exec.OIDBool
+	}
+	return func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		got, err := s.lockAdvisory(env, s.advisoryKey(a), mode, xact, try)
+		if err != nil || !try {
+			return exec.DText(""), err
+		}
+		return exec.DBool(got), nil
+	}, ret
 }
 
-// advisoryKey names the lock of an advisory function's key arguments;
-// false when one is NULL.
-func (s *Session) advisoryKey(a []exec.Datum) (exec.RowLockKey, bool) {
+// advisoryKey names the lock of an advisory function's key arguments
+// (not NULL: the functions are strict).
+func (s *Session) advisoryKey(a []exec.Datum) exec.RowLockKey {
 	parts := make([]string, len(a))
 	for i, d := range a {
-		if d.IsNull() {
-			return exec.RowLockKey{}, false
-		}
 		parts[i] = fmt.Sprint(d.I)
 	}
-	return exec.RowLockKey{Space: exec.SpaceAdvisory, Database: s.repo.Name(), Key: strings.Join(parts, ":")}, true
+	return exec.RowLockKey{Space: exec.SpaceAdvisory, Database: s.repo.Name(), Key: strings.Join(parts, ":")}
 }
 
 // lockAdvisory takes an advisory lock for the session or its transaction;

@@ -361,24 +361,21 @@ func (s *Session) unlistenAll() {
 	s.notify.actions = append(s.notify.actions, listenAction{op: '*'})
 }
 
-// notifyFunc resolves pg_notify(text, text), which is not strict: a NULL
-// channel is an empty one (an error), a NULL payload an empty one. And
-// pg_notification_queue_usage(), which is 0: the hub has no fixed-size
-// queue to fill (see notifyHub).
-func (s *Session) notifyFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	if name == "pg_notification_queue_usage" && len(args) == 0 {
-		return func(*exec.Env, []exec.Datum) (exec.Datum, error) { return exec.DFloat(0), nil }, exec.TFloat8, true
-	}
-	if name != "pg_notify" || len(args) != 2 || !textArg(args[0].Type()) || !textArg(args[1].Type()) {
-		return nil, exec.T{}, false
-	}
-	t0, t1 := args[0].Type(), args[1].Type()
-	return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-		if err := s.queueNotify(textValue(a[0], t0), textValue(a[1], t1)); err != nil {
-			return exec.Null, err
-		}
-		return exec.DText(""), nil // void
-	}, exec.TVoid, true
+// pg_notify(text, text) is not strict: a NULL channel is an empty one (an
+// error), a NULL payload an empty one. pg_notification_queue_usage() is
+// 0: the hub has no fixed-size queue to fill (see notifyHub).
+func init() {
+	exec.Register(
+		withSession("pg_notify", []uint32{exec.OIDText, exec.OIDText}, exec.OIDVoid, func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if err := s.queueNotify(a[0].S, a[1].S); err != nil {
+				return exec.Null, err
+			}
+			return exec.DText(""), nil // void
+		}),
+		withSession("pg_notification_queue_usage", nil, exec.OIDFloat8, func(*Session, *exec.Env, []exec.Datum) (exec.Datum, error) {
+			return exec.DFloat(0), nil
+		}),
+	)
 }
 
 // textArg reports whether a value of type t passes as text to a function

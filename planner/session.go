@@ -558,12 +558,6 @@ func syntaxError(err error) error {
 // sessionFunc resolves the functions that need the session or the
 // transaction and are not yet in exec's registry (sessionfuncs.go).
 func (s *Session) sessionFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	if fn, t, ok := s.notifyFunc(name, args); ok {
-		return fn, t, true
-	}
-	if fn, t, ok := s.advisoryFunc(name, args); ok {
-		return fn, t, true
-	}
 	return s.sequenceFunc(name, args)
 }
 
