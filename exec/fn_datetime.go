@@ -74,35 +74,9 @@ func breakDownTZ(us int64, loc *time.Location) tm {
 	return t
 }
 
-// julian returns the Julian day of y-m-d.
-func julian(y, m, d int) int64 {
-	dt, ok := types.DateFromYMD(y, m, d)
-	if !ok {
-		// Outside the range; the arithmetic still holds.
-		return civilJulian(y, m, d)
-	}
-	return int64(dt) + postgresEpochJD
-}
-
-// civilJulian is date2j for any date.
-func civilJulian(y, m, d int) int64 {
-	if m > 2 {
-		m++
-		y += 4800
-	} else {
-		m += 13
-		y += 4799
-	}
-	century := y / 100
-	j := y*365 - 32167
-	j += y/4 - century + century/4
-	j += 7834*m/256 + d
-	return int64(j)
-}
-
 // fromFields assembles a wall-clock timestamp; ok is false out of range.
 func fromFields(y, m, d, hour, min, sec int, usec int64) (int64, bool) {
-	days := civilJulian(y, m, d) - postgresEpochJD
+	days := types.JulianDay(y, m, d) - postgresEpochJD
 	t := ((int64(hour)*60+int64(min))*60+int64(sec))*usPerSec + usec
 	if days > math.MaxInt64/usPerDay || days < math.MinInt64/usPerDay {
 		return 0, false
@@ -146,7 +120,7 @@ func addInterval(us int64, iv Interval) (int64, error) {
 				t.mday = md
 			}
 		}
-		days := civilJulian(t.year, t.mon, t.mday) - postgresEpochJD + int64(iv.Days)
+		days := types.JulianDay(t.year, t.mon, t.mday) - postgresEpochJD + int64(iv.Days)
 		r, ok := fromFields(2000, 1, 1, t.hour, t.min, t.sec, t.usec)
 		if !ok || days > 106751991 || days < -106751991 {
 			return 0, errTimestampRange
@@ -414,16 +388,16 @@ func errUnitNotSupported(unit, typ string) error {
 
 // isoWeek is date2isoweek over Julian days.
 func isoWeek(y, m, d int) int {
-	dayn := julian(y, m, d)
-	day4 := julian(y, 1, 4)
+	dayn := types.JulianDay(y, m, d)
+	day4 := types.JulianDay(y, 1, 4)
 	day0 := j2day(day4 - 1)
 	if dayn < day4-day0 {
-		day4 = julian(y-1, 1, 4)
+		day4 = types.JulianDay(y-1, 1, 4)
 		day0 = j2day(day4 - 1)
 	}
 	r := (dayn-(day4-day0))/7 + 1
 	if r >= 52 {
-		day4 = julian(y+1, 1, 4)
+		day4 = types.JulianDay(y+1, 1, 4)
 		day0 = j2day(day4 - 1)
 		if dayn >= day4-day0 {
 			r = (dayn-(day4-day0))/7 + 1
@@ -434,17 +408,17 @@ func isoWeek(y, m, d int) int {
 
 // isoYear is date2isoyear.
 func isoYear(y, m, d int) int {
-	dayn := julian(y, m, d)
-	day4 := julian(y, 1, 4)
+	dayn := types.JulianDay(y, m, d)
+	day4 := types.JulianDay(y, 1, 4)
 	day0 := j2day(day4 - 1)
 	if dayn < day4-day0 {
 		y--
-		day4 = julian(y, 1, 4)
+		day4 = types.JulianDay(y, 1, 4)
 		day0 = j2day(day4 - 1)
 	}
 	r := (dayn-(day4-day0))/7 + 1
 	if r >= 52 {
-		day4 = julian(y+1, 1, 4)
+		day4 = types.JulianDay(y+1, 1, 4)
 		day0 = j2day(day4 - 1)
 		if dayn >= day4-day0 {
 			y++
@@ -512,15 +486,15 @@ func dateFields(unit int, t *tm) (int64, bool) {
 	case uMillennium:
 		return millenniumField(t.year), true
 	case uDow:
-		return j2day(julian(t.year, t.mon, t.mday)), true
+		return j2day(types.JulianDay(t.year, t.mon, t.mday)), true
 	case uIsodow:
-		d := j2day(julian(t.year, t.mon, t.mday))
+		d := j2day(types.JulianDay(t.year, t.mon, t.mday))
 		if d == 0 {
 			d = 7
 		}
 		return d, true
 	case uDoy:
-		return julian(t.year, t.mon, t.mday) - julian(t.year, 1, 1) + 1, true
+		return types.JulianDay(t.year, t.mon, t.mday) - types.JulianDay(t.year, 1, 1) + 1, true
 	case uIsoyear:
 		y := isoYear(t.year, t.mon, t.mday)
 		if y <= 0 {
@@ -587,7 +561,7 @@ func extractTimestamp(unitText string, us int64, withTZ bool, env *Env) (*apd.De
 	case uJulian:
 		d := new(apd.Decimal)
 		frac := new(apd.Decimal)
-		j := apd.New(julian(t.year, t.mon, t.mday), 0)
+		j := apd.New(types.JulianDay(t.year, t.mon, t.mday), 0)
 		fn := NumericArith("/")
 		q, err := fn(nil, []Datum{DNumeric(apd.New(t.timeOfDay, 0)), DNumeric(apd.New(usPerDay, 0))})
 		if err != nil {
@@ -721,7 +695,7 @@ func truncFields(unit int, t *tm) (redo bool, ok bool) {
 	switch unit {
 	case uWeek:
 		// The Monday of the ISO week.
-		j := julian(t.year, t.mon, t.mday)
+		j := types.JulianDay(t.year, t.mon, t.mday)
 		j -= (j2day(j) + 6) % 7
 		t.year, t.mon, t.mday = types.Date(j - postgresEpochJD).YMD()
 		t.hour, t.min, t.sec, t.usec = 0, 0, 0, 0

@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // to_char, to_number, to_date and to_timestamp with the format patterns
@@ -382,7 +383,7 @@ func dchToChar(nodes []fmtNode, t *dchTm) (string, error) {
 			}
 			s = strconv.Itoa(d)
 		case "IDDD":
-			day4 := julian(isoYear(t.year, t.mon, t.mday), 1, 4)
+			day4 := types.JulianDay(isoYear(t.year, t.mon, t.mday), 1, 4)
 			day0 := j2day(day4 - 1)
 			s = padFixed(t.julian-(day4-day0)+1, 3, n.fm)
 			if t.interval {
@@ -491,9 +492,9 @@ func dchOf(us int64, withTZ bool, env *Env) dchTm {
 	} else {
 		t = breakDown(us)
 	}
-	j := julian(t.year, t.mon, t.mday)
+	j := types.JulianDay(t.year, t.mon, t.mday)
 	return dchTm{year: t.year, mon: t.mon, mday: t.mday, hour: t.hour, min: t.min, sec: t.sec, usec: t.usec,
-		wday: int(j2day(j)), yday: int(j - julian(t.year, 1, 1) + 1), julian: j,
+		wday: int(j2day(j)), yday: int(j - types.JulianDay(t.year, 1, 1) + 1), julian: j,
 		offset: t.offset, zone: t.zone, hasTZ: withTZ}
 }
 
@@ -1413,7 +1414,7 @@ func parseDateFormatTZ(s, f string) (y, mon, day, hour, min, sec int, usec int64
 		y = -(y - 1)
 	}
 	if doy > 0 {
-		t := breakDown((civilJulian(y, 1, 1) - postgresEpochJD + int64(doy) - 1) * usPerDay)
+		t := breakDown((types.JulianDay(y, 1, 1) - postgresEpochJD + int64(doy) - 1) * usPerDay)
 		y, mon, day = t.year, t.mon, t.mday
 	}
 	if tz != nil {
@@ -1542,6 +1543,6 @@ func init() {
 		if mo < 1 || mo > 12 || d < 1 || d > daysIn[leapIdx(y)][mo] {
 			return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", a[0].S)
 		}
-		return DDate(civilJulian(y, mo, d) - postgresEpochJD), nil
+		return DDate(types.JulianDay(y, mo, d) - postgresEpochJD), nil
 	}})
 }

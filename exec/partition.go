@@ -135,6 +135,22 @@ func (b *PartBound) Holds(strategy byte, key []Datum, types []T) bool {
 	return CompareRangeBound(b.From, key) <= 0 && CompareRangeBound(b.To, key) > 0
 }
 
+// HoldsAmong is Holds for a partition whose parent's other partitions
+// have the bounds siblings: a default partition holds the keys none of
+// them does. Siblings may include b itself, since a default bound holds
+// nothing.
+func (b *PartBound) HoldsAmong(siblings []PartBound, strategy byte, key []Datum, types []T) bool {
+	if !b.Default {
+		return b.Holds(strategy, key, types)
+	}
+	for i := range siblings {
+		if siblings[i].Holds(strategy, key, types) {
+			return false
+		}
+	}
+	return true
+}
+
 // partitionKey gathers the key values of row into buf: the columns at
 // positions key, or where exprs has an expression, its value.
 func partitionKey(env *Env, key []int, exprs []Expr, row Row, buf []Datum) ([]Datum, error) {
@@ -240,25 +256,11 @@ func (c *PartitionCheck) Holds(env *Env, row Row) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if !l.holds(key) {
+		if !l.Bound.HoldsAmong(l.Siblings, l.Strategy, key, l.Types) {
 			return false, nil
 		}
 	}
 	return true, nil
-}
-
-// holds reports whether key lies within the level's bound: for a default
-// partition, outside every sibling's.
-func (l *CheckLevel) holds(key []Datum) bool {
-	if !l.Bound.Default {
-		return l.Bound.Holds(l.Strategy, key, l.Types)
-	}
-	for i := range l.Siblings {
-		if l.Siblings[i].Holds(l.Strategy, key, l.Types) {
-			return false
-		}
-	}
-	return true
 }
 
 // PartitionHash is PostgreSQL's hash of a partition key

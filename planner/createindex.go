@@ -178,28 +178,18 @@ func cloneTable(t *versioning.Table) *versioning.Table {
 // constraint is dropped with the constraint, not by itself.
 func (a *analyzer) dropIndex(ctx context.Context, s *pg.DropStmt) (string, error) {
 	for _, obj := range s.Objects {
-		parts := nameList(obj.GetList().Items)
-		schema, name := splitName(parts)
-		rel, relSchema, err := a.lookupRelation(ctx, schema, name)
+		rel, _, name, err := a.dropTarget(ctx, obj, relIndex, s.MissingOk)
 		if err != nil {
 			return "", err
 		}
-		switch {
-		case rel.kind == relNone:
-			if s.MissingOk {
-				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "index %q does not exist, skipping", name))
-				continue
-			}
-			return "", pgerr.New(pgerr.UndefinedObject, "index %q does not exist", name)
-		case rel.kind != relIndex:
-			return "", wrongObjectType(name, rel.kind, relIndex)
+		if rel.kind == relNone {
+			continue
 		}
 		def := cloneTable(rel.table)
 		if rel.index < 0 || def.Indexes[rel.index].Constraint {
 			return "", pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, def.Name).
 				WithHint("You can drop constraint %s on table %s instead.", name, def.Name)
 		}
-		_ = relSchema
 		def.Indexes = append(def.Indexes[:rel.index], def.Indexes[rel.index+1:]...)
 		if err := a.putTable(ctx, def); err != nil {
 			return "", err

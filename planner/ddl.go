@@ -575,6 +575,33 @@ func (a *analyzer) drop(s *pg.DropStmt) (utility, error) {
 	}, nil
 }
 
+// dropTarget resolves a relation that DROP TABLE, INDEX, SEQUENCE or VIEW
+// names, which must be of kind want. A missing one is an error, or under
+// IF EXISTS (missingOK) a notice and a relation of kind relNone, for the
+// caller to skip.
+func (a *analyzer) dropTarget(ctx context.Context, obj *pg.Node, want relKind, missingOK bool) (rel relation, schema, name string, err error) {
+	schema, name = splitName(nameList(obj.GetList().Items))
+	rel, schema, err = a.lookupRelation(ctx, schema, name)
+	if err != nil {
+		return relation{}, "", "", err
+	}
+	switch {
+	case rel.kind == relNone && missingOK:
+		a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %q does not exist, skipping", want, name))
+		return relation{}, "", "", nil
+	case rel.kind == relNone:
+		// PostgreSQL's codes: an index is an object, the others tables.
+		code := pgerr.UndefinedTable
+		if want == relIndex {
+			code = pgerr.UndefinedObject
+		}
+		return relation{}, "", "", pgerr.New(code, "%s %q does not exist", want, name)
+	case rel.kind != want:
+		return relation{}, "", "", wrongObjectType(name, rel.kind, want)
+	}
+	return rel, schema, name, nil
+}
+
 // dropTables runs DROP TABLE: each table goes with its indexes and the
 // sequences its columns own. The tables named are dropped as one set, as
 // in PostgreSQL: a foreign key or an inheritance link between two of them
@@ -584,19 +611,12 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 	type named struct{ schema, name string }
 	var set []named
 	for _, obj := range s.Objects {
-		schema, name := splitName(nameList(obj.GetList().Items))
-		rel, relSchema, err := a.lookupRelation(ctx, schema, name)
+		rel, relSchema, _, err := a.dropTarget(ctx, obj, relTable, s.MissingOk)
 		if err != nil {
 			return "", err
 		}
-		switch {
-		case rel.kind == relNone && s.MissingOk:
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "table %q does not exist, skipping", name))
+		if rel.kind == relNone {
 			continue
-		case rel.kind == relNone:
-			return "", pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
-		case rel.kind != relTable:
-			return "", wrongObjectType(name, rel.kind, relTable)
 		}
 		set = append(set, named{relSchema, rel.table.Name})
 	}

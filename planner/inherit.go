@@ -1258,17 +1258,6 @@ func pruned(levels []partLevel, conds []exec.Expr) bool {
 // levelExcludes reports whether a partition bound holds no key the
 // conditions kvs allow.
 func levelExcludes(l *partLevel, kvs [][]keyValue) bool {
-	holds := func(key []exec.Datum) bool {
-		if !l.bound.Default {
-			return l.bound.Holds(l.strategy, key, l.types)
-		}
-		for i := range l.siblings {
-			if l.siblings[i].Holds(l.strategy, key, l.types) {
-				return false
-			}
-		}
-		return true
-	}
 	// Equalities (or IN lists) on every key column decide.
 	key := make([]exec.Datum, len(l.key))
 	var in []keyValue
@@ -1291,13 +1280,13 @@ func levelExcludes(l *partLevel, kvs [][]keyValue) bool {
 	if complete {
 		if in != nil {
 			for _, kv := range in {
-				if holds([]exec.Datum{kv.d}) {
+				if l.bound.HoldsAmong(l.siblings, l.strategy, []exec.Datum{kv.d}, l.types) {
 					return false
 				}
 			}
 			return true
 		}
-		return !holds(key)
+		return !l.bound.HoldsAmong(l.siblings, l.strategy, key, l.types)
 	}
 	// Inequalities on a one-column range key exclude partitions whose
 	// range lies beyond them.

@@ -372,19 +372,12 @@ func (a *analyzer) sequenceByName(ctx context.Context, schema, name string, miss
 func (a *analyzer) dropSequences(ctx context.Context, s *pg.DropStmt) (string, error) {
 	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
 	for _, obj := range s.Objects {
-		schema, name := splitName(nameList(obj.GetList().Items))
-		rel, relSchema, err := a.lookupRelation(ctx, schema, name)
+		rel, relSchema, name, err := a.dropTarget(ctx, obj, relSequence, s.MissingOk)
 		if err != nil {
 			return "", err
 		}
-		switch {
-		case rel.kind == relNone && s.MissingOk:
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "sequence %q does not exist, skipping", name))
+		if rel.kind == relNone {
 			continue
-		case rel.kind == relNone:
-			return "", pgerr.New(pgerr.UndefinedTable, "sequence %q does not exist", name)
-		case rel.kind != relSequence:
-			return "", wrongObjectType(name, rel.kind, relSequence)
 		}
 		if err := a.dropSequence(ctx, relSchema, name, cascade); err != nil {
 			return "", err

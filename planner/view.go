@@ -349,19 +349,12 @@ func parseSelect(sql string) (*pg.SelectStmt, error) {
 func (a *analyzer) dropViews(ctx context.Context, s *pg.DropStmt) (string, error) {
 	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
 	for _, obj := range s.Objects {
-		schema, name := splitName(nameList(obj.GetList().Items))
-		rel, relSchema, err := a.lookupRelation(ctx, schema, name)
+		rel, relSchema, name, err := a.dropTarget(ctx, obj, relView, s.MissingOk)
 		if err != nil {
 			return "", err
 		}
-		switch {
-		case rel.kind == relNone && s.MissingOk:
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "view %q does not exist, skipping", name))
+		if rel.kind == relNone {
 			continue
-		case rel.kind == relNone:
-			return "", pgerr.New(pgerr.UndefinedTable, "view %q does not exist", name)
-		case rel.kind != relView:
-			return "", wrongObjectType(name, rel.kind, relView)
 		}
 		if err := a.dropDependentViews(ctx, relSchema, name, "view "+name, cascade); err != nil {
 			return "", err

@@ -24,7 +24,7 @@ func DateFromYMD(year, month, day int) (Date, bool) {
 	if !isValidJulian(year, month, day) {
 		return 0, false
 	}
-	j := date2j(year, month, day)
+	j := JulianDay(year, month, day)
 	if j < 0 || j >= dateEndJulian {
 		return 0, false
 	}

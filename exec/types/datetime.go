@@ -23,16 +23,16 @@ const (
 	usecsPerDay    = 24 * usecsPerHour
 	secsPerDay     = 86400
 
-	postgresEpochJDate = 2451545 // date2j(2000, 1, 1)
-	unixEpochJDate     = 2440588 // date2j(1970, 1, 1)
+	postgresEpochJDate = 2451545 // JulianDay(2000, 1, 1)
+	unixEpochJDate     = 2440588 // JulianDay(1970, 1, 1)
 
 	julianMinYear  = -4713
 	julianMinMonth = 11
 	julianMaxYear  = 5874898
 	julianMaxMonth = 6
 
-	dateEndJulian      = 2147483494 // date2j(5874898, 1, 1)
-	timestampEndJulian = 109203528  // date2j(294277, 1, 1)
+	dateEndJulian      = 2147483494 // JulianDay(5874898, 1, 1)
+	timestampEndJulian = 109203528  // JulianDay(294277, 1, 1)
 
 	minTimestamp = -211813488000000000 // 4714-11-24 00:00:00 BC
 	endTimestamp = 9223371331200000000 // 294277-01-01 00:00:00
@@ -43,19 +43,23 @@ const (
 	maxDateLen    = 128
 )
 
-// date2j converts a proleptic Gregorian date to a Julian day number.
-func date2j(y, m, d int) int {
-	if m > 2 {
-		m++
-		y += 4800
+// JulianDay is PostgreSQL's date2j: the Julian day number of a proleptic
+// Gregorian date (year 0 = 1 BC). It holds for any date, in range or not,
+// and works in int64 because some callers (to_date, interval arithmetic)
+// pass years not yet checked against the date range.
+func JulianDay(y, m, d int) int64 {
+	year, month := int64(y), int64(m)
+	if month > 2 {
+		month++
+		year += 4800
 	} else {
-		m += 13
-		y += 4799
+		month += 13
+		year += 4799
 	}
-	century := y / 100
-	julian := y*365 - 32167
-	julian += y/4 - century + century/4
-	julian += 7834*m/256 + d
+	century := year / 100
+	julian := year*365 - 32167
+	julian += year/4 - century + century/4
+	julian += 7834*month/256 + int64(d)
 	return julian
 }
 
@@ -955,7 +959,7 @@ func validateDate(fmask int, isjulian, is2digits, bc bool, tm *pgTm) int {
 		}
 	}
 	if fmask&dtkM(tkDoy) != 0 {
-		tm.year, tm.mon, tm.mday = j2date(date2j(tm.year, 1, 1) + tm.yday - 1)
+		tm.year, tm.mon, tm.mday = j2date(int(JulianDay(tm.year, 1, 1)) + tm.yday - 1)
 	}
 	if fmask&dtkM(tkMonth) != 0 {
 		if tm.mon < 1 || tm.mon > 12 {
@@ -1147,7 +1151,7 @@ func determineTimeZoneOffset(tm *pgTm, loc *time.Location) (int, bool) {
 	if !isValidJulian(tm.year, tm.mon, tm.mday) {
 		return 0, true // PostgreSQL assumes UTC for out-of-range dates
 	}
-	day := int64(date2j(tm.year, tm.mon, tm.mday) - unixEpochJDate)
+	day := JulianDay(tm.year, tm.mon, tm.mday) - unixEpochJDate
 	mytime := day*secsPerDay + int64(tm.hour)*3600 + int64(tm.min)*60 + int64(tm.sec)
 	prev := time.Unix(mytime-secsPerDay, 0).In(loc)
 	_, beforeOff := prev.Zone()
@@ -1181,7 +1185,7 @@ func determineTimeZoneAbbrevOffset(tm *pgTm, abbr string, loc *time.Location) in
 	if !isValidJulian(tm.year, tm.mon, tm.mday) {
 		return tz
 	}
-	day := int64(date2j(tm.year, tm.mon, tm.mday) - unixEpochJDate)
+	day := JulianDay(tm.year, tm.mon, tm.mday) - unixEpochJDate
 	t := time.Unix(day*secsPerDay+int64(tm.hour)*3600+int64(tm.min)*60+int64(tm.sec)+int64(tz), 0).In(loc)
 	for k, p := 0, t; k < 64; k++ {
 		name, off := p.Zone()
@@ -1290,7 +1294,7 @@ func tmToTimestamp(tm *pgTm, tz *int) (int64, bool) {
 	if !isValidJulian(tm.year, tm.mon, tm.mday) {
 		return 0, false
 	}
-	date := int64(date2j(tm.year, tm.mon, tm.mday) - postgresEpochJDate)
+	date := JulianDay(tm.year, tm.mon, tm.mday) - postgresEpochJDate
 	t := ((int64(tm.hour)*60+int64(tm.min))*60+int64(tm.sec))*usecsPerSec + tm.fsec
 	r := date*usecsPerDay + t
 	if (r-t)/usecsPerDay != date {
@@ -1459,7 +1463,7 @@ func decodeDateTime(fields []field, st *Settings, tm *pgTm) (dtResult, int) {
 					tmask = dtkDateM
 					res.dtype = dtkDate
 					cur, _ := currentTm(st)
-					j := date2j(cur.year, cur.mon, cur.mday)
+					j := int(JulianDay(cur.year, cur.mon, cur.mday))
 					switch val {
 					case dtkYest:
 						j--

@@ -196,7 +196,7 @@ func appendDateTime(dst []byte, tm *pgTm, printTZ bool, tz int, tzn string, styl
 			}
 		}
 	default: // Postgres
-		wday := j2day(date2j(tm.year, tm.mon, tm.mday))
+		wday := j2day(int(JulianDay(tm.year, tm.mon, tm.mday)))
 		dst = append(dst, dayNames[wday]...)
 		mon := tm.mon
 		if mon < 1 || mon > 12 {
