@@ -14,3 +14,9 @@ func FuncNames() []string {
 	sort.Strings(out)
 	return out
 }
+
+// Overloads returns the overloads of the built-in function name, in the
+// order they were registered (which fixes their pg_proc OIDs). The slice
+// and the Funcs are the registry's: read them, never change them.
+func Overloads(name string) []*Func { return funcs[name] }
+

@@ -33,10 +33,12 @@ func init() {
 			exec.Register(f)
 		}
 	}
-	exec.Register(withSession("pg_advisory_unlock_all", nil, exec.OIDVoid, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+	unlockAll := withSession("pg_advisory_unlock_all", nil, exec.OIDVoid, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
 		s.unlockAdvisoryAll()
 		return exec.DText(""), nil
-	}))
+	})
+	unlockAll.Strict = true // as pg_proc says, though it takes no argument
+	exec.Register(unlockAll)
 }
 
 // advisoryFunc returns the implementation and result type of the advisory

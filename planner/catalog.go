@@ -458,7 +458,7 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			f, ok := snap.FunctionByOID(oid)
 			if !ok {
-				return builtinProcInfo(name, oid), nil
+				return builtinProcInfo(env, name, oid), nil
 			}
 			switch name {
 			case "pg_get_functiondef":
@@ -493,20 +493,20 @@ func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, b
 }
 
 // builtinProcInfo answers the function-describing functions for an OID
-// that is no user function: a built-in is visible and described by
-// nothing more than pg_proc says; an unknown OID gives NULL.
-func builtinProcInfo(name string, oid uint32) exec.Datum {
-	for _, fn := range exec.FuncNames() {
-		if catalog.ProcOID(fn) != oid {
-			continue
-		}
-		switch name {
-		case "pg_function_is_visible":
-			return exec.DBool(true)
-		case "pg_get_function_arguments", "pg_get_function_identity_arguments", "pg_get_function_result":
-			return exec.DText("")
-		}
-		break
+// that is no user function: a built-in overload is visible, its arguments
+// and result are those it is registered with; an unknown OID gives NULL.
+func builtinProcInfo(env *exec.Env, name string, oid uint32) exec.Datum {
+	p, ok := catalog.LookupBuiltinProc(oid)
+	if !ok {
+		return exec.Null
+	}
+	switch name {
+	case "pg_function_is_visible":
+		return exec.DBool(true)
+	case "pg_get_function_arguments", "pg_get_function_identity_arguments":
+		return exec.DText(p.Arguments(settingsTypeNamer(env.Settings)))
+	case "pg_get_function_result":
+		return exec.DText(p.Result(settingsTypeNamer(env.Settings)))
 	}
 	return exec.Null
 }

@@ -178,10 +178,8 @@ func (s *Session) regOut(env *exec.Env, typ, oid uint32) (string, error) {
 			}
 			return quoteIdent(f.Schema) + "." + quoteIdent(f.Name), nil
 		}
-		for _, name := range exec.FuncNames() {
-			if catalog.ProcOID(name) == oid {
-				return name, nil
-			}
+		if p, ok := catalog.LookupBuiltinProc(oid); ok {
+			return p.Name, nil
 		}
 		found := ""
 		types.IOFunctions(func(name string) {

@@ -335,4 +335,7 @@ func TestDoltFunctionsTakeBindParameters(t *testing.T) {
 		t.Fatalf("dolt_commit with a VARIADIC array parameter: %v", err)
 	}
 	wantError(t, ctx, c, "42883", "SELECT dolt_merge_base($1)", "main")
+	// pg_proc lists them with the signatures they are resolved by.
+	wantRows(t, ctx, c, "SELECT pg_get_function_arguments(oid) || ' -> ' || pg_get_function_result(oid) FROM pg_proc WHERE proname = 'dolt_commit' ORDER BY 1",
+		" -> text[]", "VARIADIC text[] -> text[]")
 }

@@ -352,14 +352,9 @@ func (s *Snapshot) TriggerDef(t *versioning.Table, tr *versioning.Trigger, prett
 func pgProc(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, name := range s.Src.Funcs {
-		out = append(out, exec.Row{
-			dOID(ProcOID(name)), dText(name), dOID(OIDPgCatalog), dOID(OIDBootstrapRole), dOID(12),
-			exec.DFloat(1), exec.DFloat(0), dOID(0), dText("-"), dChar('f'), dBool(false),
-			dBool(false), dBool(true), dBool(false), dChar('i'), dChar('s'),
-			dInt(0), dInt(0), dOID(0), dText(""), exec.Null,
-			exec.Null, exec.Null, exec.Null, exec.Null, dText(name),
-			exec.Null, exec.Null, exec.Null, exec.Null,
-		})
+		for i, f := range exec.Overloads(name) {
+			out = append(out, builtinProcRow(name, i, f))
+		}
 	}
 	fs, err := s.Functions()
 	if err != nil {

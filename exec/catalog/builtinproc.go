@@ -1,0 +1,103 @@
+package catalog
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/prollypg/prollypg/exec"
+)
+
+// BuiltinProc is one overload of a built-in function, as pg_proc lists it.
+type BuiltinProc struct {
+	Name string
+	Func *exec.Func
+}
+
+// BuiltinProcOID is the OID of overload i of the built-in function name:
+// the first keeps the OID of the name, which regproc input resolves to.
+func BuiltinProcOID(name string, i int) uint32 {
+	if i == 0 {
+		return ProcOID(name)
+	}
+	return exec.ObjectOID(kindProc, "pg_catalog", name+"("+strconv.Itoa(i)+")")
+}
+
+// builtinProcs maps the OIDs of the built-in overloads to them. It is made
+// once, as the registry does not change after init.
+var builtinProcs = sync.OnceValue(func() map[uint32]BuiltinProc {
+	m := map[uint32]BuiltinProc{}
+	for _, name := range exec.FuncNames() {
+		for i, f := range exec.Overloads(name) {
+			m[BuiltinProcOID(name, i)] = BuiltinProc{name, f}
+		}
+	}
+	return m
+})
+
+// LookupBuiltinProc returns the built-in overload whose OID is oid.
+func LookupBuiltinProc(oid uint32) (BuiltinProc, bool) {
+	p, ok := builtinProcs()[oid]
+	return p, ok
+}
+
+// builtinParams returns the pg_proc parameter types of f (a variadic
+// parameter as its array type) and its variadic element type, 0 if none.
+func builtinParams(f *exec.Func) (params []uint32, variadic uint32) {
+	params = append([]uint32(nil), f.Args...)
+	if f.Variadic && len(params) > 0 {
+		last := len(params) - 1
+		variadic = params[last]
+		if arr := exec.ArrayType(exec.T{OID: variadic, Typmod: -1}).OID; arr != 0 {
+			params[last] = arr
+		}
+	}
+	return params, variadic
+}
+
+// builtinReturns is the result type of f as pg_proc records it.
+func builtinReturns(f *exec.Func) uint32 {
+	if f.RetArg > 0 && f.RetArg <= len(f.Args) {
+		return f.Args[f.RetArg-1]
+	}
+	return f.Ret
+}
+
+// Arguments is pg_get_function_arguments of the overload.
+func (p BuiltinProc) Arguments(name TypeNamer) string {
+	params, variadic := builtinParams(p.Func)
+	parts := make([]string, len(params))
+	for i, t := range params {
+		parts[i] = routineTypeName(t, name)
+		if variadic != 0 && i == len(params)-1 {
+			parts[i] = "VARIADIC " + parts[i]
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Result is pg_get_function_result of the overload.
+func (p BuiltinProc) Result(name TypeNamer) string {
+	return routineTypeName(builtinReturns(p.Func), name)
+}
+
+// builtinProcRow is the pg_proc row of overload i of a built-in function.
+func builtinProcRow(name string, i int, f *exec.Func) exec.Row {
+	params, variadic := builtinParams(f)
+	inputs := make([]string, len(params))
+	for j, t := range params {
+		inputs[j] = strconv.FormatUint(uint64(t), 10)
+	}
+	volatility := byte('v') // the registry knows immutable functions only
+	if f.Immutable {
+		volatility = 'i'
+	}
+	return exec.Row{
+		dOID(BuiltinProcOID(name, i)), dText(name), dOID(OIDPgCatalog), dOID(OIDBootstrapRole), dOID(12),
+		exec.DFloat(1), exec.DFloat(0), dOID(variadic), dText("-"), dChar('f'), dBool(false),
+		dBool(false), dBool(f.Strict), dBool(false), dChar(volatility), dChar('s'),
+		dInt(int64(len(params))), dInt(0), dOID(builtinReturns(f)), dVector(exec.OIDOidVector, inputs), exec.Null,
+		exec.Null, exec.Null, exec.Null, exec.Null, dText(name),
+		exec.Null, exec.Null, exec.Null, exec.Null,
+	}
+}
