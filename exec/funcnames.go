@@ -19,4 +19,3 @@ func FuncNames() []string {
 // order they were registered (which fixes their pg_proc OIDs). The slice
 // and the Funcs are the registry's: read them, never change them.
 func Overloads(name string) []*Func { return funcs[name] }
-
