@@ -486,6 +486,8 @@ func CanCoerce(from, to uint32) bool {
 		return true
 	case from == OIDOid && IsRegType(to), IsRegType(from) && to == OIDOid:
 		return true // binary-coercible, implicitly
+	case (from == OIDText || from == OIDVarchar) && to == OIDRegclass:
+		return true // nextval('s'::text), as pg_cast allows
 	case TypeCategory(from) == 'S' && TypeCategory(to) == 'S':
 		return true
 	case from == OIDChar && to == OIDText:

@@ -486,38 +486,63 @@ func nextvalRefs(expr string, fn func(schema, name string) (string, bool)) (stri
 	return text, true
 }
 
-// sequenceFunc resolves nextval, currval, setval and lastval.
-func (s *Session) sequenceFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	switch {
-	case name == "nextval" && len(args) == 1:
-		return s.nextval, exec.TInt8, true
-	case name == "currval" && len(args) == 1:
-		return s.currval, exec.TInt8, true
-	case name == "setval" && (len(args) == 2 || len(args) == 3):
-		return s.setval, exec.TInt8, true
-	case name == "lastval" && len(args) == 0:
-		return s.lastval, exec.TInt8, true
+// The sequence functions, with PostgreSQL's signatures: a sequence is
+// named by a regclass, which a literal name becomes when the call is
+// planned.
+func init() {
+	seq := []uint32{exec.OIDRegclass}
+	for _, f := range []struct {
+		name string
+		args []uint32
+		fn   sessionFn
+	}{
+		{"nextval", seq, (*Session).nextval},
+		{"currval", seq, (*Session).currval},
+		{"setval", []uint32{exec.OIDRegclass, exec.OIDInt8}, (*Session).setval},
+		{"setval", []uint32{exec.OIDRegclass, exec.OIDInt8, exec.OIDBool}, (*Session).setval},
+		{"lastval", nil, (*Session).lastval},
+	} {
+		fn := withSession(f.name, f.args, exec.OIDInt8, f.fn)
+		fn.Strict = true
+		exec.Register(fn)
 	}
-	return s.catalogFunc(name, args)
 }
 
 // findSequence resolves a sequence named by a function's argument: a
 // regclass, as text (a possibly qualified name) or as an OID.
 func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*versioning.Sequence, error) {
-	ctx, root := env.Ctx, env.Txn.Root
-	if d.Kind == exec.KindInt {
-		seqs, err := root.Sequences(ctx)
-		if err != nil {
+	if d.Kind != exec.KindInt {
+		return s.sequenceNamed(env, d.S)
+	}
+	// A regclass made from a name carries it: a lookup by name costs
+	// less than the scan by OID, which remains for a bare OID, or a name
+	// that means another relation now.
+	if d.S != "" {
+		seq, err := s.sequenceNamed(env, d.S)
+		switch {
+		case err == nil && exec.ObjectOID('S', seq.Schema, seq.Name) == uint32(d.I):
+			return seq, nil
+		case pgerr.CodeOf(err) == pgerr.WrongObjectType:
 			return nil, err
 		}
-		for _, seq := range seqs {
-			if exec.ObjectOID('S', seq.Schema, seq.Name) == uint32(d.I) {
-				return seq, nil
-			}
-		}
-		return nil, pgerr.New(pgerr.UndefinedTable, "could not open relation with OID %d", d.I)
 	}
-	parts, err := parseQualifiedName(d.S)
+	seqs, err := env.Txn.Root.Sequences(env.Ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, seq := range seqs {
+		if exec.ObjectOID('S', seq.Schema, seq.Name) == uint32(d.I) {
+			return seq, nil
+		}
+	}
+	return nil, pgerr.New(pgerr.UndefinedTable, "could not open relation with OID %d", d.I)
+}
+
+// sequenceNamed resolves a possibly qualified sequence name along the
+// search path.
+func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Sequence, error) {
+	ctx, root := env.Ctx, env.Txn.Root
+	parts, err := parseQualifiedName(qualified)
 	if err != nil {
 		return nil, err
 	}
@@ -539,7 +564,7 @@ func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*versioning.Sequenc
 		}
 		return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
 	}
-	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", d.S)
+	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified)
 }
 
 // putSequence stores a sequence's new state. Not SetRoot: the tables

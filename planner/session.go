@@ -558,7 +558,7 @@ func syntaxError(err error) error {
 // sessionFunc resolves the functions that need the session or the
 // transaction and are not yet in exec's registry (sessionfuncs.go).
 func (s *Session) sessionFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	return s.sequenceFunc(name, args)
+	return s.catalogFunc(name, args)
 }
 
 // currentUser is current_user, session_user and user.
