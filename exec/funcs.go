@@ -24,14 +24,9 @@ package exec
 //	prng.go         pg_prng, behind the session's random() and setseed()
 //	cast_more.go    the casts castKind's generic rules do not cover
 //
-// Invariants:
-//  1. The registry is written only by init functions; afterwards it is
-//     read-only and safe for concurrent lookups.
-//  2. Resolution follows PostgreSQL's func_select_candidate, so the same
-//     call picks the same overload (and the same result type) as there.
-//  3. A Func's Fn must not keep state between calls; state per call site
-//     (a compiled regular expression) is made by Build, once per plan.
-//  4. Errors are *pgerr.Error with PostgreSQL's SQLSTATE and wording.
+// The registry's invariants are the package's (doc.go): written by init
+// functions only, resolved as PostgreSQL resolves, stateless Fns,
+// PostgreSQL's errors.
 
 import (
 	"strings"
@@ -93,7 +88,7 @@ var funcs = map[string][]*Func{}
 
 // Register adds overloads of functions defined outside this package, such
 // as the planner's session functions, to the one registry every call is
-// resolved in (invariant 1: from init functions only).
+// resolved in (from init functions only: the package's invariant 1).
 func Register(fs ...*Func) { register(fs...) }
 
 // register adds built-in overloads. Called from init functions only.
