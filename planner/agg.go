@@ -410,7 +410,7 @@ func sameAggInput(a, b *exec.AggCall) bool {
 func (a *analyzer) containsAgg(nodes ...*pg.Node) bool {
 	found := false
 	for _, n := range nodes {
-		if n == nil {
+		if n == nil || !mayCall(n) {
 			continue
 		}
 		walkNodes(n.ProtoReflect(), func(m protoreflect.Message) bool {
@@ -426,6 +426,41 @@ func (a *analyzer) containsAgg(nodes ...*pg.Node) bool {
 		})
 	}
 	return found
+}
+
+// mayCall reports whether the expression n may hold a function call. It
+// answers false only for the plain shapes of OLTP queries (columns,
+// constants, parameters, operators, casts over them), sparing them the
+// reflective walk, which costs more than the rest of their analysis.
+func mayCall(n *pg.Node) bool {
+	switch x := n.Node.(type) {
+	case *pg.Node_ColumnRef, *pg.Node_AConst, *pg.Node_ParamRef:
+		return false
+	case *pg.Node_ResTarget:
+		return x.ResTarget.Val != nil && mayCall(x.ResTarget.Val)
+	case *pg.Node_SortBy:
+		return mayCall(x.SortBy.Node)
+	case *pg.Node_TypeCast:
+		return mayCall(x.TypeCast.Arg)
+	case *pg.Node_AExpr:
+		e := x.AExpr
+		return e.Lexpr != nil && mayCall(e.Lexpr) || e.Rexpr != nil && mayCall(e.Rexpr)
+	case *pg.Node_BoolExpr:
+		for _, arg := range x.BoolExpr.Args {
+			if mayCall(arg) {
+				return true
+			}
+		}
+		return false
+	case *pg.Node_List:
+		for _, item := range x.List.Items {
+			if mayCall(item) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // walkNodes calls fn for m and, while fn returns true, for the messages
