@@ -28,17 +28,14 @@ func init() {
 	} {
 		fn, ret := advisoryFunc(name)
 		for _, args := range keys {
-			f := withSession(name, args, ret, fn)
-			f.Strict = true
-			exec.Register(f)
+			exec.Register(strict(withSession(name, args, ret, fn)))
 		}
 	}
-	unlockAll := withSession("pg_advisory_unlock_all", nil, exec.OIDVoid, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+	// Strict as pg_proc says, though it takes no argument.
+	exec.Register(strict(withSession("pg_advisory_unlock_all", nil, exec.OIDVoid, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
 		s.unlockAdvisoryAll()
 		return exec.DText(""), nil
-	})
-	unlockAll.Strict = true // as pg_proc says, though it takes no argument
-	exec.Register(unlockAll)
+	})))
 }
 
 // advisoryFunc returns the implementation and result type of the advisory

@@ -169,327 +169,331 @@ func (s *Session) snapshot(env *exec.Env) (*catalog.Snapshot, error) {
 	return snap, nil
 }
 
-// argOID reads an OID argument, which may come as a number, an OID alias
-// or an untyped literal ('16384').
-func argOID(d exec.Datum) (uint32, bool) {
-	switch d.Kind {
-	case exec.KindInt:
-		return uint32(d.I), true
-	case exec.KindText:
-		v, err := strconv.ParseUint(strings.TrimSpace(d.S), 10, 32)
-		return uint32(v), err == nil
+// The functions over the catalog that psql's describe queries and
+// pg_dump call, with PostgreSQL's signatures (one registration per
+// pg_proc overload). Catalog objects are named by OID: an OID alias
+// (regclass, regtype, ...) or an integer converts implicitly, and a
+// literal reads as an OID. All but format_type and set_config are strict.
+func init() {
+	oid := []uint32{exec.OIDOid}
+	reg := func(name string, args []uint32, ret uint32, fn sessionFn) {
+		exec.Register(strict(withSession(name, args, ret, fn)))
 	}
-	return 0, false
-}
-
-func argInt(d exec.Datum) int64 {
-	if d.Kind == exec.KindText {
-		v, _ := strconv.ParseInt(strings.TrimSpace(d.S), 10, 64)
-		return v
-	}
-	return d.I
-}
-
-func argBool(d exec.Datum) bool {
-	if d.Kind == exec.KindText {
-		v, _ := exec.ParseText(exec.TBool, d.S, nil)
-		return v.Bool()
-	}
-	return d.Bool()
-}
-
-// catalogFunc resolves the functions over the catalog.
-func (s *Session) catalogFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	n := len(args)
-	isNull := func(a []exec.Datum) bool {
-		for _, d := range a {
-			if d.IsNull() {
-				return true
-			}
-		}
-		return false
-	}
-	always := func(d exec.Datum, t exec.T) (exec.Fn, exec.T, bool) {
-		return func(*exec.Env, []exec.Datum) (exec.Datum, error) { return d, nil }, t, true
-	}
-	switch {
-	case name == "pg_get_userbyid" && n == 1:
-		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
-			return exec.DText(roleByOID(snap, oid)), nil
-		}), exec.TName, true
-	case name == "format_type" && n == 2:
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			oid, ok := argOID(a[0])
-			if !ok {
-				return exec.Null, nil
-			}
-			typmod := int32(-1)
-			if !a[1].IsNull() {
-				typmod = int32(argInt(a[1]))
-			}
-			if oid == 0 {
-				return exec.DText("-"), nil
-			}
-			return exec.DText(exec.FormatTypeIn(env.Settings, oid, typmod)), nil
-		}, exec.TText, true
-	case name == "pg_table_is_visible" && n == 1:
-		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
-			r, ok := snap.RelationByOID(oid)
-			if !ok {
-				return exec.Null, nil
-			}
-			return exec.DBool(snap.Visible(r)), nil
-		}), exec.TBool, true
-	case name == "pg_type_is_visible" && n == 1:
-		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			oid, ok := argOID(a[0])
-			if !ok {
-				return exec.Null, nil
-			}
-			if types.Lookup(types.Oid(oid)) != nil {
-				return exec.DBool(true), nil
-			}
-			if u, ok := (sessionTypes{s}).UserType(types.Oid(oid) &^ types.ArrayBit); ok {
-				return exec.DBool(s.typeVisible(u.Schema, u.Name)), nil
-			}
+	reg("pg_get_userbyid", oid, exec.OIDName, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		return exec.DText(roleByOID(snap, oid)), nil
+	}))
+	exec.Register(&exec.Func{Name: "format_type", Args: []uint32{exec.OIDOid, exec.OIDInt4}, Ret: exec.OIDText, Fn: formatType})
+	reg("pg_table_is_visible", oid, exec.OIDBool, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		r, ok := snap.RelationByOID(oid)
+		if !ok {
 			return exec.Null, nil
-		}, exec.TBool, true
-	case name == "pg_get_partkeydef" && n == 1:
-		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
-			r, ok := snap.RelationByOID(oid)
-			if !ok || r.Table == nil || !r.Table.Partitioned() {
-				return exec.Null, nil
-			}
-			return exec.DText(snap.PartitionKeyDef(r.Table)), nil
-		}), exec.TText, true
-	case name == "pg_get_partition_constraintdef" && n == 1:
-		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
-			r, ok := snap.RelationByOID(oid)
-			if !ok || r.Table == nil || r.Kind != 'r' {
-				return exec.Null, nil
-			}
-			def, err := partitionConstraintDef(env.Ctx, env.Txn.Root, r.Table)
-			if err != nil || def == "" {
-				return exec.Null, err
-			}
-			return exec.DText(def), nil
-		}), exec.TText, true
-	case name == "pg_get_expr" && (n == 2 || n == 3):
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			if isNull(a[:2]) {
-				return exec.Null, nil
-			}
-			oid, _ := argOID(a[1])
-			pretty := n == 3 && !a[2].IsNull() && argBool(a[2])
-			snap, err := s.snapshot(env)
-			if err != nil {
-				return exec.Null, err
-			}
-			r, ok := snap.RelationByOID(oid)
-			if !ok || r.Table == nil || r.Table.IsPartition() && a[0].S == snap.PartitionBound(r.Table) {
-				return exec.DText(a[0].S), nil // relpartbound is stored as its text
-			}
-			return exec.DText(s.renderExpr(env, r.Table, a[0].S, pretty)), nil
-		}, exec.TText, true
-	case name == "pg_get_indexdef" && (n == 1 || n == 3):
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			if isNull(a) {
-				return exec.Null, nil
-			}
-			oid, _ := argOID(a[0])
+		}
+		return exec.DBool(snap.Visible(r)), nil
+	}))
+	reg("pg_type_is_visible", oid, exec.OIDBool, func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		oid := types.Oid(a[0].I)
+		if types.Lookup(oid) != nil {
+			return exec.DBool(true), nil
+		}
+		if u, ok := (sessionTypes{s}).UserType(oid &^ types.ArrayBit); ok {
+			return exec.DBool(s.typeVisible(u.Schema, u.Name)), nil
+		}
+		return exec.Null, nil
+	})
+	reg("pg_get_partkeydef", oid, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		r, ok := snap.RelationByOID(oid)
+		if !ok || r.Table == nil || !r.Table.Partitioned() {
+			return exec.Null, nil
+		}
+		return exec.DText(snap.PartitionKeyDef(r.Table)), nil
+	}))
+	reg("pg_get_partition_constraintdef", oid, exec.OIDText, onCatalog(func(_ *Session, env *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		r, ok := snap.RelationByOID(oid)
+		if !ok || r.Table == nil || r.Kind != 'r' {
+			return exec.Null, nil
+		}
+		def, err := partitionConstraintDef(env.Ctx, env.Txn.Root, r.Table)
+		if err != nil || def == "" {
+			return exec.Null, err
+		}
+		return exec.DText(def), nil
+	}))
+	// pg_get_expr takes a pg_node_tree, a type this executor lacks: the
+	// catalog's node-tree columns (adbin, relpartbound) are text.
+	for _, args := range [][]uint32{{exec.OIDText, exec.OIDOid}, {exec.OIDText, exec.OIDOid, exec.OIDBool}} {
+		reg("pg_get_expr", args, exec.OIDText, (*Session).getExpr)
+	}
+	for _, args := range [][]uint32{oid, {exec.OIDOid, exec.OIDInt4, exec.OIDBool}} {
+		reg("pg_get_indexdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			col, pretty := 0, false
-			if n == 3 {
-				col, pretty = int(argInt(a[1])), argBool(a[2])
-			}
-			snap, err := s.snapshot(env)
-			if err != nil {
-				return exec.Null, err
+			if len(a) == 3 {
+				col, pretty = int(a[1].I), a[2].Bool()
 			}
 			def := snap.IndexDef(oid, col, pretty)
 			if def == "" && col == 0 {
 				return exec.Null, nil
 			}
 			return exec.DText(def), nil
-		}, exec.TText, true
-	case name == "pg_get_constraintdef" && (n == 1 || n == 2):
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			if isNull(a) {
-				return exec.Null, nil
-			}
-			oid, _ := argOID(a[0])
-			snap, err := s.snapshot(env)
-			if err != nil {
-				return exec.Null, err
-			}
-			def, ok := snap.ConstraintDef(oid, n == 2 && argBool(a[1]))
+		}))
+	}
+	for _, args := range [][]uint32{oid, {exec.OIDOid, exec.OIDBool}} {
+		reg("pg_get_constraintdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+			def, ok := snap.ConstraintDef(oid, len(a) == 2 && a[1].Bool())
 			if !ok {
 				return exec.Null, nil
 			}
 			return exec.DText(def), nil
-		}, exec.TText, true
-	case name == "obj_description" && (n == 1 || n == 2), name == "col_description" && n == 2:
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			if isNull(a) {
-				return exec.Null, nil
-			}
-			oid, _ := argOID(a[0])
-			class, sub := uint32(0), 0
-			switch {
-			case name == "col_description":
-				class, sub = catalog.OIDPgClass, int(argInt(a[1]))
-			case n == 2:
-				parts, err := parseQualifiedName(a[1].S)
-				if err != nil {
-					return exec.Null, err
-				}
-				_, catalogName := splitName(parts)
-				if v, ok := catalog.Lookup("pg_catalog", catalogName); ok {
-					class = v.OID
-				}
-			}
-			snap, err := s.snapshot(env)
-			if err != nil {
-				return exec.Null, err
-			}
-			for _, d := range snap.Descriptions() {
-				if d.ObjOID == oid && d.SubID == sub && (class == 0 || d.ClassOID == class) {
-					return exec.DText(d.Text), nil
-				}
-			}
-			return exec.Null, nil
-		}, exec.TText, true
-	case name == "set_config" && n == 3:
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			if a[0].IsNull() {
-				return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "SET requires parameter name")
-			}
-			vs := &pg.VariableSetStmt{Kind: pg.VariableSetKind_VAR_SET_VALUE, Name: a[0].S, IsLocal: argBool(a[2])}
-			if a[1].IsNull() {
-				vs.Kind = pg.VariableSetKind_VAR_RESET
-			} else {
-				vs.Args = []*pg.Node{pg.MakeAConstStrNode(a[1].S, -1)}
-			}
-			if _, err := s.set(vs); err != nil {
-				return exec.Null, err
-			}
-			return exec.DText(s.vars[strings.ToLower(a[0].S)]), nil
-		}, exec.TText, true
-	case name == "pg_get_viewdef" && (n == 1 || n == 2):
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			if a[0].IsNull() {
-				return exec.Null, nil
-			}
-			snap, err := s.snapshot(env)
-			if err != nil {
-				return exec.Null, err
-			}
-			oid, ok := argOID(a[0])
-			if !ok && a[0].Kind == exec.KindText {
-				oid, _, ok, err = s.resolveRegclass(env, a[0].S)
-				if err != nil {
-					return exec.Null, err
-				}
-			}
-			if r, found := snap.RelationByOID(oid); ok && found && r.Query != nil {
-				return exec.DText(" " + viewDefinition(snap, r.Query) + ";"), nil
-			}
-			return exec.Null, nil
-		}, exec.TText, true
-	case (name == "shobj_description" && n == 2) ||
-		(name == "pg_get_statisticsobjdef_columns" && n == 1) ||
-		(name == "pg_get_ruledef" && (n == 1 || n == 2)) || (name == "pg_get_function_sqlbody" && n == 1):
-		// Comments, statistics objects, rules and SQL-standard bodies
-		// kept as trees do not exist here.
-		return always(exec.Null, exec.TText)
-	case strings.HasPrefix(name, "has_") && strings.HasSuffix(name, "_privilege") && n >= 2 && n <= 4,
-		name == "pg_has_role" && (n == 2 || n == 3):
-		// Privileges are not modelled: every role may do everything.
-		return always(exec.DBool(true), exec.TBool)
-	case name == "pg_relation_is_publishable" && n == 1, name == "pg_is_other_temp_schema" && n == 1:
-		return always(exec.DBool(false), exec.TBool)
-	case name == "pg_my_temp_schema" && n == 0:
-		return always(exec.DInt(0), exec.TOid)
-	case name == "pg_tablespace_location" && n == 1:
-		return always(exec.DText(""), exec.TText)
-	case name == "pg_encoding_to_char" && n == 1:
-		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			switch {
-			case a[0].IsNull():
-				return exec.Null, nil
-			case argInt(a[0]) == 6:
-				return exec.DText("UTF8"), nil
-			case argInt(a[0]) == 0:
-				return exec.DText("SQL_ASCII"), nil
-			}
-			return exec.DText(""), nil
-		}, exec.TName, true
-	case name == "pg_char_to_encoding" && n == 1:
-		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			if strings.EqualFold(strings.ReplaceAll(a[0].S, "-", ""), "utf8") {
-				return exec.DInt(6), nil
-			}
-			return exec.DInt(-1), nil
-		}, exec.TInt4, true
-	case name == "current_schema" && n == 0:
-		return func(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
-			for _, sc := range s.searchPath() {
-				if _, ok, err := env.Txn.Root.Schema(env.Ctx, sc); err != nil {
-					return exec.Null, err
-				} else if ok || isSystemSchema(sc) {
-					return exec.DText(sc), nil
-				}
-			}
-			return exec.Null, nil
-		}, exec.TName, true
-	case name == "pg_get_triggerdef" && (n == 1 || n == 2):
-		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		}))
+		reg("pg_get_triggerdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			t, tr, ok := snap.TriggerByOID(oid)
 			if !ok {
 				return exec.Null, nil
 			}
-			return exec.DText(snap.TriggerDef(t, tr, n == 2 && !a[1].IsNull() && argBool(a[1]))), nil
-		}), exec.TText, true
-	case n == 1 && (name == "pg_get_functiondef" || name == "pg_get_function_arguments" || name == "pg_get_function_identity_arguments" ||
-		name == "pg_get_function_result" || name == "pg_function_is_visible"):
-		t := exec.TText
-		if name == "pg_function_is_visible" {
-			t = exec.TBool
-		}
-		return s.oidFunc(func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
-			f, ok := snap.FunctionByOID(oid)
-			if !ok {
-				return builtinProcInfo(env, name, oid), nil
-			}
-			switch name {
-			case "pg_get_functiondef":
-				return exec.DText(catalog.FunctionDef(f, settingsTypeNamer(env.Settings))), nil
-			case "pg_get_function_arguments":
-				return exec.DText(catalog.FunctionArguments(f, true, settingsTypeNamer(env.Settings))), nil
-			case "pg_get_function_identity_arguments":
-				return exec.DText(catalog.FunctionArguments(f, false, settingsTypeNamer(env.Settings))), nil
-			case "pg_get_function_result":
-				if f.Kind == 'p' {
-					return exec.Null, nil
-				}
-				return exec.DText(catalog.FunctionResult(f, settingsTypeNamer(env.Settings))), nil
-			}
-			return exec.DBool(snap.FunctionVisible(f)), nil
-		}), t, true
-	case name == "pg_get_serial_sequence" && n == 2:
-		return s.serialSequence, exec.TText, true
-	case name == "to_regclass" && n == 1:
-		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			if a[0].IsNull() {
-				return exec.Null, nil
-			}
-			oid, name, ok, err := s.resolveRegclass(env, a[0].S)
-			if err != nil || !ok {
-				return exec.Null, nil
-			}
-			return exec.DRegOID(oid, name), nil
-		}, exec.T{OID: exec.OIDRegclass, Typmod: -1}, true
+			return exec.DText(snap.TriggerDef(t, tr, len(a) == 2 && a[1].Bool())), nil
+		}))
 	}
-	return s.systemInfoFunc(name, args)
+	reg("obj_description", oid, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		return description(snap, oid, 0, 0), nil
+	}))
+	reg("obj_description", []uint32{exec.OIDOid, exec.OIDName}, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		parts, err := parseQualifiedName(a[1].S)
+		if err != nil {
+			return exec.Null, err
+		}
+		class := uint32(0)
+		_, catalogName := splitName(parts)
+		if v, ok := catalog.Lookup("pg_catalog", catalogName); ok {
+			class = v.OID
+		}
+		return description(snap, oid, class, 0), nil
+	}))
+	reg("col_description", []uint32{exec.OIDOid, exec.OIDInt4}, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		return description(snap, oid, catalog.OIDPgClass, int(a[1].I)), nil
+	}))
+	exec.Register(withSession("set_config", []uint32{exec.OIDText, exec.OIDText, exec.OIDBool}, exec.OIDText, (*Session).setConfig))
+	// pg_get_viewdef names the view by OID or by name; the int4 of
+	// (oid, integer) is the line width of the pretty form, which is the
+	// one form here.
+	for _, args := range [][]uint32{oid, {exec.OIDOid, exec.OIDBool}, {exec.OIDOid, exec.OIDInt4}} {
+		reg("pg_get_viewdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+			return viewDef(snap, oid), nil
+		}))
+	}
+	for _, args := range [][]uint32{{exec.OIDText}, {exec.OIDText, exec.OIDBool}} {
+		reg("pg_get_viewdef", args, exec.OIDText, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			oid, _, ok, err := s.resolveRegclass(env, a[0].S)
+			if err != nil || !ok {
+				return exec.Null, err
+			}
+			snap, err := s.snapshot(env)
+			if err != nil {
+				return exec.Null, err
+			}
+			return viewDef(snap, oid), nil
+		})
+	}
+	reg("current_schema", nil, exec.OIDName, (*Session).currentSchema)
+	for _, name := range []string{"pg_get_functiondef", "pg_get_function_arguments", "pg_get_function_identity_arguments", "pg_get_function_result", "pg_function_is_visible"} {
+		ret := exec.OIDText
+		if name == "pg_function_is_visible" {
+			ret = exec.OIDBool
+		}
+		reg(name, oid, ret, onCatalog(procInfo(name)))
+	}
+	reg("pg_get_serial_sequence", []uint32{exec.OIDText, exec.OIDText}, exec.OIDText, (*Session).serialSequence)
+	reg("to_regclass", []uint32{exec.OIDText}, exec.OIDRegclass, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		oid, name, ok, err := s.resolveRegclass(env, a[0].S)
+		if err != nil || !ok {
+			return exec.Null, nil
+		}
+		return exec.DRegOID(oid, name), nil
+	})
+}
+
+// The catalog functions whose answers are fixed here, with PostgreSQL's
+// signatures. Privileges are not modelled: every role may do everything,
+// whichever way the role, the object and the column are named. Comments
+// on shared objects, statistics objects, rules, SQL-standard bodies kept
+// as trees, temporary schemas of other sessions, publications and
+// tablespaces do not exist.
+func init() {
+	fixed := func(name string, args []uint32, ret uint32, d exec.Datum) {
+		exec.Register(strict(&exec.Func{Name: name, Args: args, Ret: ret, Fn: func(*exec.Env, []exec.Datum) (exec.Datum, error) {
+			return d, nil
+		}}))
+	}
+	const name, oid, text, int2 = exec.OIDName, exec.OIDOid, exec.OIDText, exec.OIDInt2
+	object := [][]uint32{{name, text, text}, {name, oid, text}, {oid, text, text}, {oid, oid, text}, {text, text}, {oid, text}}
+	privileges := map[string][][]uint32{
+		"has_parameter_privilege": {{name, text, text}, {oid, text, text}, {text, text}},
+		"has_column_privilege": {
+			{name, text, text, text}, {name, text, int2, text}, {name, oid, text, text}, {name, oid, int2, text},
+			{oid, text, text, text}, {oid, text, int2, text}, {oid, oid, text, text}, {oid, oid, int2, text},
+			{text, text, text}, {text, int2, text}, {oid, text, text}, {oid, int2, text},
+		},
+		"pg_has_role": {{name, name, text}, {name, oid, text}, {oid, name, text}, {oid, oid, text}, {name, text}, {oid, text}},
+	}
+	for _, kind := range []string{"any_column", "database", "foreign_data_wrapper", "function", "language", "schema", "sequence", "server", "table", "tablespace", "type"} {
+		privileges["has_"+kind+"_privilege"] = object
+	}
+	names := make([]string, 0, len(privileges))
+	for n := range privileges {
+		names = append(names, n)
+	}
+	sort.Strings(names) // registration order fixes pg_proc's OIDs
+	for _, n := range names {
+		for _, args := range privileges[n] {
+			fixed(n, args, exec.OIDBool, exec.DBool(true))
+		}
+	}
+	fixed("shobj_description", []uint32{oid, name}, text, exec.Null)
+	fixed("pg_get_statisticsobjdef_columns", []uint32{oid}, text, exec.Null)
+	fixed("pg_get_ruledef", []uint32{oid}, text, exec.Null)
+	fixed("pg_get_ruledef", []uint32{oid, exec.OIDBool}, text, exec.Null)
+	fixed("pg_get_function_sqlbody", []uint32{oid}, text, exec.Null)
+	fixed("pg_relation_is_publishable", []uint32{exec.OIDRegclass}, exec.OIDBool, exec.DBool(false))
+	fixed("pg_is_other_temp_schema", []uint32{oid}, exec.OIDBool, exec.DBool(false))
+	fixed("pg_my_temp_schema", nil, oid, exec.DInt(0))
+	fixed("pg_tablespace_location", []uint32{oid}, text, exec.DText(""))
+	// Encodings by number: UTF8 is 6, SQL_ASCII 0.
+	exec.Register(strict(&exec.Func{Name: "pg_encoding_to_char", Args: []uint32{exec.OIDInt4}, Ret: name, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		switch a[0].I {
+		case 6:
+			return exec.DText("UTF8"), nil
+		case 0:
+			return exec.DText("SQL_ASCII"), nil
+		}
+		return exec.DText(""), nil
+	}}))
+	exec.Register(strict(&exec.Func{Name: "pg_char_to_encoding", Args: []uint32{name}, Ret: exec.OIDInt4, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		if strings.EqualFold(strings.ReplaceAll(a[0].S, "-", ""), "utf8") {
+			return exec.DInt(6), nil
+		}
+		return exec.DInt(-1), nil
+	}}))
+}
+
+// catalogFn is a function over the session's catalog, called with the
+// OID its first argument gives.
+type catalogFn func(s *Session, env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error)
+
+// onCatalog makes fn a function of the session: its first argument is an
+// OID (never NULL: the functions are strict), the catalog that of the
+// statement's root.
+func onCatalog(fn catalogFn) sessionFn {
+	return func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return exec.Null, err
+		}
+		return fn(s, env, a, snap, uint32(a[0].I))
+	}
+}
+
+// formatType is format_type(type, typmod), which is not strict: a NULL
+// typmod is none.
+func formatType(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	if a[0].IsNull() {
+		return exec.Null, nil
+	}
+	typmod := int32(-1)
+	if !a[1].IsNull() {
+		typmod = int32(a[1].I)
+	}
+	if a[0].I == 0 {
+		return exec.DText("-"), nil
+	}
+	return exec.DText(exec.FormatTypeIn(env.Settings, uint32(a[0].I), typmod)), nil
+}
+
+// getExpr is pg_get_expr(expr, relation[, pretty]): a stored expression
+// of the relation rendered as SQL.
+func (s *Session) getExpr(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	snap, err := s.snapshot(env)
+	if err != nil {
+		return exec.Null, err
+	}
+	r, ok := snap.RelationByOID(uint32(a[1].I))
+	if !ok || r.Table == nil || r.Table.IsPartition() && a[0].S == snap.PartitionBound(r.Table) {
+		return exec.DText(a[0].S), nil // relpartbound is stored as its text
+	}
+	return exec.DText(s.renderExpr(env, r.Table, a[0].S, len(a) == 3 && a[2].Bool())), nil
+}
+
+// description is the comment on object oid of the catalog class (any
+// when 0) and sub-object sub (a column), NULL if none.
+func description(snap *catalog.Snapshot, oid, class uint32, sub int) exec.Datum {
+	for _, d := range snap.Descriptions() {
+		if d.ObjOID == oid && d.SubID == sub && (class == 0 || d.ClassOID == class) {
+			return exec.DText(d.Text)
+		}
+	}
+	return exec.Null
+}
+
+// setConfig is set_config(name, value, is_local), which is not strict: a
+// NULL value resets the setting.
+func (s *Session) setConfig(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	if a[0].IsNull() {
+		return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "SET requires parameter name")
+	}
+	vs := &pg.VariableSetStmt{Kind: pg.VariableSetKind_VAR_SET_VALUE, Name: a[0].S, IsLocal: a[2].Bool()}
+	if a[1].IsNull() {
+		vs.Kind = pg.VariableSetKind_VAR_RESET
+	} else {
+		vs.Args = []*pg.Node{pg.MakeAConstStrNode(a[1].S, -1)}
+	}
+	if _, err := s.set(vs); err != nil {
+		return exec.Null, err
+	}
+	return exec.DText(s.vars[strings.ToLower(a[0].S)]), nil
+}
+
+// viewDef is pg_get_viewdef of the relation oid: NULL unless a view.
+func viewDef(snap *catalog.Snapshot, oid uint32) exec.Datum {
+	if r, ok := snap.RelationByOID(oid); ok && r.Query != nil {
+		return exec.DText(" " + viewDefinition(snap, r.Query) + ";")
+	}
+	return exec.Null
+}
+
+// currentSchema is current_schema(): the first schema of the search path
+// that exists, NULL if none does.
+func (s *Session) currentSchema(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+	for _, sc := range s.searchPath() {
+		if _, ok, err := env.Txn.Root.Schema(env.Ctx, sc); err != nil {
+			return exec.Null, err
+		} else if ok || isSystemSchema(sc) {
+			return exec.DText(sc), nil
+		}
+	}
+	return exec.Null, nil
+}
+
+// procInfo is the function-describing function name (pg_get_functiondef,
+// pg_get_function_arguments, ..., pg_function_is_visible) of a user
+// function or, failing one, of a built-in overload.
+func procInfo(name string) catalogFn {
+	return func(_ *Session, env *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		f, ok := snap.FunctionByOID(oid)
+		if !ok {
+			return builtinProcInfo(env, name, oid), nil
+		}
+		switch name {
+		case "pg_get_functiondef":
+			return exec.DText(catalog.FunctionDef(f, settingsTypeNamer(env.Settings))), nil
+		case "pg_get_function_arguments":
+			return exec.DText(catalog.FunctionArguments(f, true, settingsTypeNamer(env.Settings))), nil
+		case "pg_get_function_identity_arguments":
+			return exec.DText(catalog.FunctionArguments(f, false, settingsTypeNamer(env.Settings))), nil
+		case "pg_get_function_result":
+			if f.Kind == 'p' {
+				return exec.Null, nil
+			}
+			return exec.DText(catalog.FunctionResult(f, settingsTypeNamer(env.Settings))), nil
+		}
+		return exec.DBool(snap.FunctionVisible(f)), nil
+	}
 }
 
 // builtinProcInfo answers the function-describing functions for an OID
@@ -509,22 +513,6 @@ func builtinProcInfo(env *exec.Env, name string, oid uint32) exec.Datum {
 		return exec.DText(p.Result(settingsTypeNamer(env.Settings)))
 	}
 	return exec.Null
-}
-
-// oidFunc makes a catalog function whose first argument is an OID: NULL
-// when it is NULL or not an OID, else fn over the session's catalog.
-func (s *Session) oidFunc(fn func(env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error)) exec.Fn {
-	return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-		oid, ok := argOID(a[0])
-		if !ok {
-			return exec.Null, nil
-		}
-		snap, err := s.snapshot(env)
-		if err != nil {
-			return exec.Null, err
-		}
-		return fn(env, a, snap, oid)
-	}
 }
 
 // roleByOID is pg_get_userbyid.
@@ -548,9 +536,6 @@ func roleByOID(snap *catalog.Snapshot, oid uint32) string {
 // serialSequence is pg_get_serial_sequence(table, column): the sequence a
 // serial or identity column uses, schema-qualified.
 func (s *Session) serialSequence(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-	if a[0].IsNull() || a[1].IsNull() {
-		return exec.Null, nil
-	}
 	parts, err := parseQualifiedName(a[0].S)
 	if err != nil {
 		return exec.Null, err

@@ -10,26 +10,17 @@ import (
 // Privileges are not modelled here, so the ACLs these return are the
 // defaults PostgreSQL would show for an object nobody granted anything on.
 
-// dumpFunc resolves them.
-func (s *Session) dumpFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	n := len(args)
-	switch {
-	case name == "acldefault" && n == 2:
-		return s.aclDefault, exec.TTextArray, true
-	}
-	return nil, exec.T{}, false
+// acldefault("char", oid) is registered with PostgreSQL's signature but
+// returns text[]: aclitem is not a type here, and the catalog's aclitem[]
+// columns are text[] of aclitem's text form too.
+func init() {
+	exec.Register(strict(withSession("acldefault", []uint32{exec.OIDChar, exec.OIDOid}, exec.OIDTextArray, (*Session).aclDefault)))
 }
 
 // aclDefault is acldefault(objtype, owner): the privileges an object of
 // that kind has before any GRANT, as aclitem[] (text[] here).
 func (s *Session) aclDefault(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-	if a[0].IsNull() || a[1].IsNull() {
-		return exec.Null, nil
-	}
-	oid, ok := argOID(a[1])
-	if !ok {
-		return exec.Null, nil
-	}
+	oid := uint32(a[1].I)
 	snap, err := s.snapshot(env)
 	if err != nil {
 		return exec.Null, err

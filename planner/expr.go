@@ -669,9 +669,6 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		}
 		args = append(args, e)
 	}
-	if fn, t, ok := a.s.sessionFunc(name, args); ok {
-		return &exec.Call{Name: name, Fn: fn, Args: args, T: t}, nil
-	}
 	if exec.HasFunc(name) {
 		return a.call(name, args, f.Location, false)
 	}

@@ -90,7 +90,7 @@ func (a *analyzer) sqlValueFunction(f *pg.SQLValueFunction) (exec.Expr, error) {
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
 		return text(a.s.database), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
-		return a.currentSchema(), nil
+		return a.call("current_schema", nil, f.Location, false)
 	}
 	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported yet", f.Op), f.Location)
 }
@@ -166,9 +166,6 @@ func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
 // one argument, which is a cast (float8(x), text(1)).
 func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
 	name := opName(f.Funcname)
-	if name == "current_schema" && len(f.Args) == 0 {
-		return a.currentSchema(), true, nil
-	}
 	if e, ok, err := a.prngCall(name, f, sc); ok {
 		return e, true, err
 	}
@@ -362,24 +359,6 @@ func typeListPrefix(ts []exec.T) string {
 		b.WriteString(", ")
 	}
 	return b.String()
-}
-
-// currentSchema is current_schema: the first schema of search_path that
-// exists, or NULL.
-func (a *analyzer) currentSchema() exec.Expr {
-	for _, part := range strings.Split(a.s.vars["search_path"], ",") {
-		name := strings.TrimSpace(part)
-		if strings.HasPrefix(name, `"`) && strings.HasSuffix(name, `"`) && len(name) >= 2 {
-			name = strings.ReplaceAll(name[1:len(name)-1], `""`, `"`)
-		} else {
-			name = strings.ToLower(name)
-		}
-		switch name {
-		case "public", "pg_catalog", "information_schema":
-			return &exec.Const{D: exec.DText(name), T: exec.TName}
-		}
-	}
-	return &exec.Const{D: exec.Null, T: exec.TName}
 }
 
 // prngCall plans random() and setseed(x) over the session's generator.

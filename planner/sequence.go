@@ -502,9 +502,7 @@ func init() {
 		{"setval", []uint32{exec.OIDRegclass, exec.OIDInt8, exec.OIDBool}, (*Session).setval},
 		{"lastval", nil, (*Session).lastval},
 	} {
-		fn := withSession(f.name, f.args, exec.OIDInt8, f.fn)
-		fn.Strict = true
-		exec.Register(fn)
+		exec.Register(strict(withSession(f.name, f.args, exec.OIDInt8, f.fn)))
 	}
 }
 

@@ -555,12 +555,6 @@ func syntaxError(err error) error {
 	return pgerr.Wrap(err, pgerr.SyntaxError, "%v", err)
 }
 
-// sessionFunc resolves the functions that need the session or the
-// transaction and are not yet in exec's registry (sessionfuncs.go).
-func (s *Session) sessionFunc(name string, args []exec.Expr) (exec.Fn, exec.T, bool) {
-	return s.catalogFunc(name, args)
-}
-
 // currentUser is current_user, session_user and user.
 func (s *Session) currentUser(*exec.Env, []exec.Datum) (exec.Datum, error) {
 	return exec.DText(s.user), nil

@@ -98,6 +98,13 @@ func withSessionVariadic(name string, elem, ret uint32, fn sessionFn) *exec.Func
 	return f
 }
 
+// strict marks f strict, as pg_proc's proisstrict: a call with a NULL
+// argument is NULL without running.
+func strict(f *exec.Func) *exec.Func {
+	f.Strict = true
+	return f
+}
+
 // textResult adapts a function returning a string, with the repository's
 // errors given their SQLSTATEs.
 func textResult(f func(*Session, *exec.Env, []exec.Datum) (string, error)) sessionFn {
