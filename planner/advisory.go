@@ -28,14 +28,14 @@ func init() {
 	} {
 		fn, ret := advisoryFunc(name)
 		for _, args := range keys {
-			exec.Register(strict(withSession(name, args, ret, fn)))
+			registerStrict(name, args, ret, fn)
 		}
 	}
 	// Strict as pg_proc says, though it takes no argument.
-	exec.Register(strict(withSession("pg_advisory_unlock_all", nil, exec.OIDVoid, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+	registerStrict("pg_advisory_unlock_all", nil, exec.OIDVoid, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
 		s.unlockAdvisoryAll()
 		return exec.DText(""), nil
-	})))
+	})
 }
 
 // advisoryFunc returns the implementation and result type of the advisory

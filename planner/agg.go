@@ -8,6 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner/pgtree"
 )
 
 // grouping is the state of a query with GROUP BY, HAVING or aggregates.
@@ -413,7 +414,7 @@ func (a *analyzer) containsAgg(nodes ...*pg.Node) bool {
 		if n == nil || !mayCall(n) {
 			continue
 		}
-		walkNodes(n.ProtoReflect(), func(m protoreflect.Message) bool {
+		pgtree.Walk(n.ProtoReflect(), func(m protoreflect.Message) bool {
 			switch x := m.Interface().(type) {
 			case *pg.SubLink, *pg.RangeSubselect:
 				return false
@@ -461,27 +462,6 @@ func mayCall(n *pg.Node) bool {
 		return false
 	}
 	return true
-}
-
-// walkNodes calls fn for m and, while fn returns true, for the messages
-// inside it.
-func walkNodes(m protoreflect.Message, fn func(protoreflect.Message) bool) {
-	if !fn(m) {
-		return
-	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsMap():
-		case fd.IsList() && fd.Message() != nil:
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				walkNodes(l.Get(i).Message(), fn)
-			}
-		case fd.Message() != nil:
-			walkNodes(v.Message(), fn)
-		}
-		return true
-	})
 }
 
 // starArg returns the name.* argument of a call of one argument.

@@ -176,21 +176,18 @@ func (s *Session) snapshot(env *exec.Env) (*catalog.Snapshot, error) {
 // literal reads as an OID. All but format_type and set_config are strict.
 func init() {
 	oid := []uint32{exec.OIDOid}
-	reg := func(name string, args []uint32, ret uint32, fn sessionFn) {
-		exec.Register(strict(withSession(name, args, ret, fn)))
-	}
-	reg("pg_get_userbyid", oid, exec.OIDName, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+	registerStrict("pg_get_userbyid", oid, exec.OIDName, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 		return exec.DText(roleByOID(snap, oid)), nil
 	}))
 	exec.Register(&exec.Func{Name: "format_type", Args: []uint32{exec.OIDOid, exec.OIDInt4}, Ret: exec.OIDText, Fn: formatType})
-	reg("pg_table_is_visible", oid, exec.OIDBool, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+	registerStrict("pg_table_is_visible", oid, exec.OIDBool, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 		r, ok := snap.RelationByOID(oid)
 		if !ok {
 			return exec.Null, nil
 		}
 		return exec.DBool(snap.Visible(r)), nil
 	}))
-	reg("pg_type_is_visible", oid, exec.OIDBool, func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	registerStrict("pg_type_is_visible", oid, exec.OIDBool, func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		oid := types.Oid(a[0].I)
 		if types.Lookup(oid) != nil {
 			return exec.DBool(true), nil
@@ -200,14 +197,14 @@ func init() {
 		}
 		return exec.Null, nil
 	})
-	reg("pg_get_partkeydef", oid, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+	registerStrict("pg_get_partkeydef", oid, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 		r, ok := snap.RelationByOID(oid)
 		if !ok || r.Table == nil || !r.Table.Partitioned() {
 			return exec.Null, nil
 		}
 		return exec.DText(snap.PartitionKeyDef(r.Table)), nil
 	}))
-	reg("pg_get_partition_constraintdef", oid, exec.OIDText, onCatalog(func(_ *Session, env *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+	registerStrict("pg_get_partition_constraintdef", oid, exec.OIDText, onCatalog(func(_ *Session, env *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 		r, ok := snap.RelationByOID(oid)
 		if !ok || r.Table == nil || r.Kind != 'r' {
 			return exec.Null, nil
@@ -221,10 +218,10 @@ func init() {
 	// pg_get_expr takes a pg_node_tree, a type this executor lacks: the
 	// catalog's node-tree columns (adbin, relpartbound) are text.
 	for _, args := range [][]uint32{{exec.OIDText, exec.OIDOid}, {exec.OIDText, exec.OIDOid, exec.OIDBool}} {
-		reg("pg_get_expr", args, exec.OIDText, (*Session).getExpr)
+		registerStrict("pg_get_expr", args, exec.OIDText, (*Session).getExpr)
 	}
 	for _, args := range [][]uint32{oid, {exec.OIDOid, exec.OIDInt4, exec.OIDBool}} {
-		reg("pg_get_indexdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		registerStrict("pg_get_indexdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			col, pretty := 0, false
 			if len(a) == 3 {
 				col, pretty = int(a[1].I), a[2].Bool()
@@ -237,14 +234,14 @@ func init() {
 		}))
 	}
 	for _, args := range [][]uint32{oid, {exec.OIDOid, exec.OIDBool}} {
-		reg("pg_get_constraintdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		registerStrict("pg_get_constraintdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			def, ok := snap.ConstraintDef(oid, len(a) == 2 && a[1].Bool())
 			if !ok {
 				return exec.Null, nil
 			}
 			return exec.DText(def), nil
 		}))
-		reg("pg_get_triggerdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		registerStrict("pg_get_triggerdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			t, tr, ok := snap.TriggerByOID(oid)
 			if !ok {
 				return exec.Null, nil
@@ -252,10 +249,10 @@ func init() {
 			return exec.DText(snap.TriggerDef(t, tr, len(a) == 2 && a[1].Bool())), nil
 		}))
 	}
-	reg("obj_description", oid, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+	registerStrict("obj_description", oid, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 		return description(snap, oid, 0, 0), nil
 	}))
-	reg("obj_description", []uint32{exec.OIDOid, exec.OIDName}, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+	registerStrict("obj_description", []uint32{exec.OIDOid, exec.OIDName}, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 		parts, err := parseQualifiedName(a[1].S)
 		if err != nil {
 			return exec.Null, err
@@ -267,7 +264,7 @@ func init() {
 		}
 		return description(snap, oid, class, 0), nil
 	}))
-	reg("col_description", []uint32{exec.OIDOid, exec.OIDInt4}, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+	registerStrict("col_description", []uint32{exec.OIDOid, exec.OIDInt4}, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 		return description(snap, oid, catalog.OIDPgClass, int(a[1].I)), nil
 	}))
 	exec.Register(withSession("set_config", []uint32{exec.OIDText, exec.OIDText, exec.OIDBool}, exec.OIDText, (*Session).setConfig))
@@ -275,12 +272,12 @@ func init() {
 	// (oid, integer) is the line width of the pretty form, which is the
 	// one form here.
 	for _, args := range [][]uint32{oid, {exec.OIDOid, exec.OIDBool}, {exec.OIDOid, exec.OIDInt4}} {
-		reg("pg_get_viewdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		registerStrict("pg_get_viewdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			return viewDef(snap, oid), nil
 		}))
 	}
 	for _, args := range [][]uint32{{exec.OIDText}, {exec.OIDText, exec.OIDBool}} {
-		reg("pg_get_viewdef", args, exec.OIDText, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		registerStrict("pg_get_viewdef", args, exec.OIDText, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			oid, _, ok, err := s.resolveRegclass(env, a[0].S)
 			if err != nil || !ok {
 				return exec.Null, err
@@ -292,16 +289,16 @@ func init() {
 			return viewDef(snap, oid), nil
 		})
 	}
-	reg("current_schema", nil, exec.OIDName, (*Session).currentSchema)
+	registerStrict("current_schema", nil, exec.OIDName, (*Session).currentSchema)
 	for _, name := range []string{"pg_get_functiondef", "pg_get_function_arguments", "pg_get_function_identity_arguments", "pg_get_function_result", "pg_function_is_visible"} {
 		ret := exec.OIDText
 		if name == "pg_function_is_visible" {
 			ret = exec.OIDBool
 		}
-		reg(name, oid, ret, onCatalog(procInfo(name)))
+		registerStrict(name, oid, ret, onCatalog(procInfo(name)))
 	}
-	reg("pg_get_serial_sequence", []uint32{exec.OIDText, exec.OIDText}, exec.OIDText, (*Session).serialSequence)
-	reg("to_regclass", []uint32{exec.OIDText}, exec.OIDRegclass, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	registerStrict("pg_get_serial_sequence", []uint32{exec.OIDText, exec.OIDText}, exec.OIDText, (*Session).serialSequence)
+	registerStrict("to_regclass", []uint32{exec.OIDText}, exec.OIDRegclass, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		oid, name, ok, err := s.resolveRegclass(env, a[0].S)
 		if err != nil || !ok {
 			return exec.Null, nil

@@ -14,7 +14,7 @@ import (
 // returns text[]: aclitem is not a type here, and the catalog's aclitem[]
 // columns are text[] of aclitem's text form too.
 func init() {
-	exec.Register(strict(withSession("acldefault", []uint32{exec.OIDChar, exec.OIDOid}, exec.OIDTextArray, (*Session).aclDefault)))
+	registerStrict("acldefault", []uint32{exec.OIDChar, exec.OIDOid}, exec.OIDTextArray, (*Session).aclDefault)
 }
 
 // aclDefault is acldefault(objtype, owner): the privileges an object of

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner/pgtree"
 )
 
 // cteDef is a WITH query in scope.
@@ -294,7 +295,7 @@ func refersTo(s *pg.SelectStmt, name string) bool {
 // nodeRefersTo is refersTo for any statement.
 func nodeRefersTo(m protoreflect.Message, name string) bool {
 	found := false
-	walkNodes(m, func(m protoreflect.Message) bool {
+	pgtree.Walk(m, func(m protoreflect.Message) bool {
 		switch x := m.Interface().(type) {
 		case *pg.RangeVar:
 			if x.Schemaname == "" && x.Relname == name {

@@ -502,7 +502,7 @@ func init() {
 		{"setval", []uint32{exec.OIDRegclass, exec.OIDInt8, exec.OIDBool}, (*Session).setval},
 		{"lastval", nil, (*Session).lastval},
 	} {
-		exec.Register(strict(withSession(f.name, f.args, exec.OIDInt8, f.fn)))
+		registerStrict(f.name, f.args, exec.OIDInt8, f.fn)
 	}
 }
 

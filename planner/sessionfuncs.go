@@ -105,6 +105,12 @@ func strict(f *exec.Func) *exec.Func {
 	return f
 }
 
+// registerStrict registers a strict function of the session (most of
+// PostgreSQL's are).
+func registerStrict(name string, args []uint32, ret uint32, fn sessionFn) {
+	exec.Register(strict(withSession(name, args, ret, fn)))
+}
+
 // textResult adapts a function returning a string, with the repository's
 // errors given their SQLSTATEs.
 func textResult(f func(*Session, *exec.Env, []exec.Datum) (string, error)) sessionFn {

@@ -19,11 +19,8 @@ import (
 // All are strict.
 func init() {
 	int4 := []uint32{exec.OIDInt4}
-	reg := func(name string, args []uint32, ret uint32, fn sessionFn) {
-		exec.Register(strict(withSession(name, args, ret, fn)))
-	}
 	for _, args := range [][]uint32{{exec.OIDText}, {exec.OIDText, exec.OIDBool}} {
-		reg("current_setting", args, exec.OIDText, func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		registerStrict("current_setting", args, exec.OIDText, func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			v, ok := s.vars[strings.ToLower(a[0].S)]
 			if !ok {
 				if len(a) == 2 && a[1].Bool() {
@@ -34,7 +31,7 @@ func init() {
 			return exec.DText(v), nil
 		})
 	}
-	reg("current_schemas", []uint32{exec.OIDBool}, exec.ArrayType(exec.TName).OID, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	registerStrict("current_schemas", []uint32{exec.OIDBool}, exec.ArrayType(exec.TName).OID, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		path := s.searchPath()
 		if a[0].Bool() {
 			path = s.lookupPath() // with the implicit schemas
@@ -49,7 +46,7 @@ func init() {
 		}
 		return exec.NewArray(exec.OIDName, names), nil
 	})
-	reg("pg_blocking_pids", int4, exec.ArrayType(exec.TInt4).OID, func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	registerStrict("pg_blocking_pids", int4, exec.ArrayType(exec.TInt4).OID, func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		var pids []exec.Datum
 		for _, p := range s.e.live.blockingPIDs(s.e.locks, uint32(a[0].I)) {
 			pids = append(pids, exec.DInt(int64(p)))
@@ -58,7 +55,7 @@ func init() {
 	})
 	// Whether the session waits for a lock held by one of the
 	// interesting sessions: what PostgreSQL's isolation tester asks.
-	reg("pg_isolation_test_session_is_blocked", []uint32{exec.OIDInt4, exec.ArrayType(exec.TInt4).OID}, exec.OIDBool, func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	registerStrict("pg_isolation_test_session_is_blocked", []uint32{exec.OIDInt4, exec.ArrayType(exec.TInt4).OID}, exec.OIDBool, func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		var interesting []int64
 		for _, e := range a[1].Array().Elems {
 			if !e.IsNull() {
@@ -72,7 +69,7 @@ func init() {
 		}
 		return exec.DBool(false), nil
 	})
-	reg("pg_backend_pid", nil, exec.OIDInt4, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+	registerStrict("pg_backend_pid", nil, exec.OIDInt4, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
 		return exec.DInt(int64(s.ProcessID)), nil
 	})
 	// pg_terminate_backend(pid integer, timeout bigint DEFAULT 0) is two
@@ -80,13 +77,13 @@ func init() {
 	// waited for.
 	cancel := func(e *Engine) func(uint32) bool { return e.CancelBackend }
 	terminate := func(e *Engine) func(uint32) bool { return e.TerminateBackend }
-	reg("pg_cancel_backend", int4, exec.OIDBool, signalBackend(cancel))
-	reg("pg_terminate_backend", int4, exec.OIDBool, signalBackend(terminate))
-	reg("pg_terminate_backend", []uint32{exec.OIDInt4, exec.OIDInt8}, exec.OIDBool, signalBackend(terminate))
+	registerStrict("pg_cancel_backend", int4, exec.OIDBool, signalBackend(cancel))
+	registerStrict("pg_terminate_backend", int4, exec.OIDBool, signalBackend(terminate))
+	registerStrict("pg_terminate_backend", []uint32{exec.OIDInt4, exec.OIDInt8}, exec.OIDBool, signalBackend(terminate))
 	for _, name := range []string{"pg_relation_size", "pg_table_size", "pg_indexes_size", "pg_total_relation_size"} {
-		reg(name, []uint32{exec.OIDRegclass}, exec.OIDInt8, sizeOf(name))
+		registerStrict(name, []uint32{exec.OIDRegclass}, exec.OIDInt8, sizeOf(name))
 	}
-	reg("pg_relation_size", []uint32{exec.OIDRegclass, exec.OIDText}, exec.OIDInt8, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	registerStrict("pg_relation_size", []uint32{exec.OIDRegclass, exec.OIDText}, exec.OIDInt8, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		switch a[1].S {
 		case "main":
 			return sizeOf("pg_relation_size")(s, env, a)
@@ -97,12 +94,12 @@ func init() {
 			WithHint(`Valid fork names are "main", "fsm", "vm", and "init".`)
 	})
 	for _, arg := range []uint32{exec.OIDName, exec.OIDOid} {
-		reg("pg_database_size", []uint32{arg}, exec.OIDInt8, (*Session).databaseSize)
+		registerStrict("pg_database_size", []uint32{arg}, exec.OIDInt8, (*Session).databaseSize)
 	}
-	reg("pg_is_in_recovery", nil, exec.OIDBool, func(*Session, *exec.Env, []exec.Datum) (exec.Datum, error) {
+	registerStrict("pg_is_in_recovery", nil, exec.OIDBool, func(*Session, *exec.Env, []exec.Datum) (exec.Datum, error) {
 		return exec.DBool(false), nil
 	})
-	reg("pg_postmaster_start_time", nil, exec.OIDTimestampTZ, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+	registerStrict("pg_postmaster_start_time", nil, exec.OIDTimestampTZ, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
 		return timestampDatum(s.e.started), nil
 	})
 }

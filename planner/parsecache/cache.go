@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
+	"github.com/prollypg/prollypg/planner/pgtree"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -53,7 +54,9 @@ func New() *Cache {
 }
 
 // Lease is a cached tree handed out by Parse; Release returns it to the
-// cache. Release is idempotent, and a nil Lease does nothing.
+// cache. Release it once: the cache hands the same Lease out again with
+// the tree, so a late second Release would free the next holder's. A nil
+// Lease does nothing.
 type Lease struct{ e *entry }
 
 // Release makes the tree available to the next query of its shape, which
@@ -234,25 +237,13 @@ func stringValue(tok string) string {
 	return s
 }
 
-var aConstName = (&pg.A_Const{}).ProtoReflect().Descriptor().FullName()
-
 // walkConsts calls fn for every A_Const in the tree m.
 func walkConsts(m protoreflect.Message, fn func(*pg.A_Const)) {
-	if m.Descriptor().FullName() == aConstName {
-		fn(m.Interface().(*pg.A_Const))
-		return
-	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsList() && fd.Message() != nil:
-			l := v.List()
-			for i := range l.Len() {
-				walkConsts(l.Get(i).Message(), fn)
-			}
-		case fd.IsMap():
-		case fd.Message() != nil:
-			walkConsts(v.Message(), fn)
+	pgtree.Walk(m, func(m protoreflect.Message) bool {
+		c, ok := m.Interface().(*pg.A_Const)
+		if ok {
+			fn(c)
 		}
-		return true
+		return !ok
 	})
 }

@@ -91,24 +91,36 @@ func TestCorpusVariants(t *testing.T) {
 		}
 		cached++
 		for seed := range 3 {
-			v := variant(sql, lits, seed)
-			vkey, vlits, ok := shape(v, nil, nil)
-			if !ok || string(vkey) != string(key) {
+			v, ok, same := fillVariant(e, sql, key, lits, seed)
+			if !ok {
 				continue
 			}
-			want, err := pg.Parse(v)
-			if err != nil {
-				continue
-			}
-			e.fill(v, vlits)
 			checked++
-			if !proto.Equal(e.tree, want) {
+			if !same {
 				t.Errorf("variant of a cached shape differs from the parser's tree:\n%s\n%s", sql, v)
 				break
 			}
 		}
 	}
 	t.Logf("%d statements, %d with a cached shape, %d variants checked", len(stmts), cached, checked)
+}
+
+// fillVariant fills e, the entry of sql's shape key, with a variant of
+// sql's literals and reports whether its tree then is the parser's tree
+// of the variant; ok is false when the variant has another shape or does
+// not parse, and was not checked.
+func fillVariant(e *entry, sql string, key []byte, lits []literal, seed int) (v string, ok, same bool) {
+	v = variant(sql, lits, seed)
+	vkey, vlits, ok := shape(v, nil, nil)
+	if !ok || string(vkey) != string(key) {
+		return v, false, false
+	}
+	want, err := pg.Parse(v)
+	if err != nil {
+		return v, false, false
+	}
+	e.fill(v, vlits)
+	return v, true, proto.Equal(e.tree, want)
 }
 
 // variant returns sql with every literal changed, keeping its kind and
@@ -229,17 +241,7 @@ func FuzzShape(f *testing.F) {
 		if e.tree == nil {
 			return
 		}
-		v := variant(sql, lits, 1)
-		vkey, vlits, ok := shape(v, nil, nil)
-		if !ok || string(vkey) != string(key) {
-			return
-		}
-		want, err := pg.Parse(v)
-		if err != nil {
-			return
-		}
-		e.fill(v, vlits)
-		if !proto.Equal(e.tree, want) {
+		if v, ok, same := fillVariant(e, sql, key, lits, 1); ok && !same {
 			t.Fatalf("variant %q of %q: cached tree differs from the parser's", v, sql)
 		}
 	})
