@@ -378,19 +378,7 @@ func checkRecursion(rec *pg.SelectStmt, name string) error {
 				return
 			}
 		}
-		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			switch {
-			case fd.IsMap():
-			case fd.IsList() && fd.Message() != nil:
-				l := v.List()
-				for i := 0; i < l.Len(); i++ {
-					walk(l.Get(i).Message(), ctx)
-				}
-			case fd.Message() != nil:
-				walk(v.Message(), ctx)
-			}
-			return true
-		})
+		pgtree.Children(m, func(c protoreflect.Message) { walk(c, ctx) })
 	}
 	walk(rec.ProtoReflect(), "")
 	return err

@@ -3,6 +3,8 @@ package planner
 import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/prollypg/prollypg/planner/pgtree"
 )
 
 // visitNodes calls fn for n and every node below it in the parse tree,
@@ -12,30 +14,10 @@ func visitNodes(n *pg.Node, fn func(*pg.Node)) {
 	if n == nil {
 		return
 	}
-	fn(n)
-	walkMessage(n.ProtoReflect(), fn)
-}
-
-func walkMessage(m protoreflect.Message, fn func(*pg.Node)) {
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsMap() || fd.Message() == nil:
-		case fd.IsList():
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				walkValue(l.Get(i).Message(), fn)
-			}
-		default:
-			walkValue(v.Message(), fn)
+	pgtree.Walk(n.ProtoReflect(), func(m protoreflect.Message) bool {
+		if node, ok := m.Interface().(*pg.Node); ok {
+			fn(node)
 		}
 		return true
 	})
-}
-
-func walkValue(m protoreflect.Message, fn func(*pg.Node)) {
-	if n, ok := m.Interface().(*pg.Node); ok {
-		visitNodes(n, fn)
-		return
-	}
-	walkMessage(m, fn)
 }

@@ -11,19 +11,24 @@ import "google.golang.org/protobuf/reflect/protoreflect"
 // which costs some microseconds for a small statement: callers on a hot
 // path skip it for the shapes they can tell apart by type.
 func Walk(m protoreflect.Message, fn func(protoreflect.Message) bool) {
-	if !fn(m) {
-		return
+	if fn(m) {
+		Children(m, func(c protoreflect.Message) { Walk(c, fn) })
 	}
+}
+
+// Children calls fn for each message m holds directly, in field order:
+// for walks that carry state down the tree, which Walk cannot.
+func Children(m protoreflect.Message, fn func(protoreflect.Message)) {
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
 		case fd.IsMap():
 		case fd.IsList() && fd.Message() != nil:
 			l := v.List()
 			for i := 0; i < l.Len(); i++ {
-				Walk(l.Get(i).Message(), fn)
+				fn(l.Get(i).Message())
 			}
 		case fd.Message() != nil:
-			Walk(v.Message(), fn)
+			fn(v.Message())
 		}
 		return true
 	})
