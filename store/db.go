@@ -686,7 +686,11 @@ func (db *DB) commitRefs(updates []RefUpdate) (uint64, error) {
 }
 
 // Stats returns the store's counters.
-func (db *DB) Stats() Stats { return db.stats.snapshot() }
+func (db *DB) Stats() Stats {
+	s := db.stats.snapshot()
+	s.SyncRequests, s.Syncs = db.syncer.requests.Load(), db.syncer.syncs.Load()
+	return s
+}
 
 // Check reads the whole store and verifies it: every chunk hashes to its
 // address, every ref is well formed and points at a present chunk, the

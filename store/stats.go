@@ -19,6 +19,11 @@ type Stats struct {
 	// BytesWritten is the sum of the lengths of the chunks counted by
 	// ChunksWritten.
 	BytesWritten uint64
+	// SyncRequests counts the calls that asked for durability (Sync and
+	// UpdateRefs with durable set) and were not already covered; Syncs
+	// counts the fsyncs performed for them (DB only). Their ratio is how
+	// many requests one fsync serves: group commit's batch size.
+	SyncRequests, Syncs uint64
 }
 
 // counters are the live, atomically updated form of Stats, embedded in DB

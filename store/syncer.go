@@ -16,6 +16,8 @@ type syncer struct {
 	written atomic.Uint64
 	synced  atomic.Uint64
 	fsync   func() error
+	// requests and syncs count calls not already covered and fsyncs done.
+	requests, syncs atomic.Uint64
 }
 
 // wrote records a completed write and returns its ticket.
@@ -26,12 +28,14 @@ func (s *syncer) syncTo(ticket uint64) error {
 	if s.synced.Load() >= ticket {
 		return nil
 	}
+	s.requests.Add(1)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.synced.Load() >= ticket {
 		return nil
 	}
 	covered := s.written.Load()
+	s.syncs.Add(1)
 	if err := s.fsync(); err != nil {
 		return err
 	}

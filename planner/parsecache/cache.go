@@ -130,7 +130,7 @@ func newEntry(tree *pg.ParseResult, sql string, lits []literal) *entry {
 	if len(tree.Stmts) != 1 {
 		return &entry{}
 	}
-	if n := tree.Stmts[0].GetStmt(); n.GetSelectStmt() == nil && n.GetInsertStmt() == nil && n.GetUpdateStmt() == nil && n.GetDeleteStmt() == nil {
+	if !cacheable(tree.Stmts[0].GetStmt()) {
 		return &entry{}
 	}
 	e := &entry{tree: tree, consts: make([][]constant, len(lits))}
@@ -154,6 +154,15 @@ func newEntry(tree *pg.ParseResult, sql string, lits []literal) *entry {
 		return &entry{}
 	}
 	return e
+}
+
+// cacheable reports whether statements of n's kind may be cached
+// (invariant 2): queries, and the transaction control statements every
+// explicit transaction of an OLTP client sends (BEGIN, COMMIT, END,
+// ROLLBACK), which are executed at once and keep nothing of their tree.
+func cacheable(n *pg.Node) bool {
+	return n.GetSelectStmt() != nil || n.GetInsertStmt() != nil || n.GetUpdateStmt() != nil ||
+		n.GetDeleteStmt() != nil || n.GetTransactionStmt() != nil
 }
 
 // literalAt finds the literal whose constant is at location loc: the

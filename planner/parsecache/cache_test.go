@@ -45,6 +45,23 @@ func TestParseReusesTree(t *testing.T) {
 	}
 }
 
+// TestParseCachesTransactionControl: the statements around every explicit
+// transaction of an OLTP client are parsed once.
+func TestParseCachesTransactionControl(t *testing.T) {
+	for _, sql := range []string{"BEGIN", "begin;", "COMMIT", "END", "ROLLBACK", "BEGIN ISOLATION LEVEL REPEATABLE READ"} {
+		c := parseTwice(t, sql)
+		got, l, err := c.Parse(sql)
+		if err != nil || l == nil {
+			t.Fatalf("%q: third parse: lease %v, err %v", sql, l, err)
+		}
+		want, _ := pg.Parse(sql)
+		if !proto.Equal(got, want) {
+			t.Fatalf("%q: cached tree differs from the parser's", sql)
+		}
+		l.Release()
+	}
+}
+
 func TestParseRefuses(t *testing.T) {
 	for _, sql := range []string{
 		"SELECT 1::float(24)",              // the literal is consumed, not a constant
@@ -57,6 +74,8 @@ func TestParseRefuses(t *testing.T) {
 		"CREATE TABLE t (a int default 5)", // not a query
 		"SELECT 1; CREATE TABLE t (a int)",
 		"SELECT 1 /* \x01 */",
+		"PREPARE TRANSACTION 'gid'", // a string the grammar keeps as a name
+		"COMMIT PREPARED 'gid'",
 	} {
 		c := New()
 		for i := range 3 {

@@ -23,9 +23,10 @@
 //     uncached. Anything the scanner does not fully understand (prefixed or
 //     dollar-quoted strings, string continuation across lines, numbers with
 //     underscores or a base prefix) leaves the query uncached.
-//  2. Only queries of one SELECT, INSERT, UPDATE or DELETE statement are
-//     cached: their trees are analyzed afresh each time and not kept after
-//     the statement closes.
+//  2. Only queries of one SELECT, INSERT, UPDATE, DELETE or transaction
+//     control statement (BEGIN, COMMIT, ROLLBACK, ...) are cached: their
+//     trees are analyzed or run afresh each time and not kept after the
+//     statement closes.
 //  3. A cached tree is handed out to one holder at a time: Parse leases it
 //     until the Lease is released, and parses anew while it is leased.
 package parsecache
