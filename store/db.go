@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -60,6 +61,16 @@ type DB struct {
 	// one another inside Badger, and fills of refs.
 	refMu sync.Mutex
 	refs  refCache
+	// dirty holds the refs moved since the last checkpoint, which Badger
+	// does not have yet (the journal does); guarded by refMu.
+	dirty map[string]refEntry
+
+	// journalMu serialises appends to the journal (journal.go), so that its
+	// records are in the order of the calls; it is taken after refMu and
+	// flushMu when a call holds them.
+	journalMu sync.Mutex
+	journal   *journal
+	spare     []chunkRecord // the pending list of unjournaled chunks not in use
 
 	// closeMu is held shared by every call that touches Badger or the write
 	// buffer, and exclusively by Close. It is never held while a caller's
@@ -118,7 +129,11 @@ func open(dir string, opts Options, tune func(*badger.Options)) (*DB, error) {
 		cache:   newCache(cacheBytes),
 		pending: newPending(),
 	}
-	db.syncer.fsync = bdb.Sync
+	if err := db.openJournal(); err != nil {
+		_ = bdb.Close()
+		return nil, err
+	}
+	db.syncer.fsync = db.journal.sync
 	log.Debug("store opened", zap.String("dir", dir), zap.Int64("cache_bytes", max(cacheBytes, 0)))
 	return db, nil
 }
@@ -273,6 +288,9 @@ func initFormat(bdb *badger.DB, dir string) error {
 	switch {
 	case err != nil:
 		return fmt.Errorf("store: %s: reading format version: %w", dir, err)
+	case found && version == 1:
+		// Version 1 had no journal; the empty journal Open creates next is its
+		// upgrade, recorded below.
 	case found && version != formatVersion:
 		return fmt.Errorf("store: %s has format version %d, want %d: %w", dir, version, formatVersion, ErrFormatVersion)
 	case found:
@@ -523,35 +541,24 @@ func (db *DB) Ref(ctx context.Context, name string) (Address, bool, error) {
 	if e, hit := db.refs.get(name); hit {
 		return e.addr, e.ok, nil
 	}
+	db.closeMu.RLock()
+	defer db.closeMu.RUnlock()
+	if db.closed.Load() {
+		return Address{}, false, ErrClosed
+	}
 	db.refMu.Lock()
 	defer db.refMu.Unlock()
-	if e, hit := db.refs.get(name); hit {
-		return e.addr, e.ok, nil
-	}
-	var (
-		addr Address
-		ok   bool
-	)
-	err := db.view(ctx, func(txn *badger.Txn) error {
-		var err error
-		addr, ok, err = readRef(txn, name)
-		return err
-	})
-	if err == nil {
-		db.refs.set(name, addr, ok)
-	}
-	return addr, ok, err
+	return db.refLocked(name)
 }
 
 // ListRefs calls fn with every ref whose name starts with prefix, in name
 // order, and stops at the first error fn returns. fn sees the refs as they
 // were when ListRefs began, and may call the store.
 func (db *DB) ListRefs(ctx context.Context, prefix string, fn func(name string, addr Address) error) error {
-	type ref struct {
-		name string
-		addr Address
-	}
-	var refs []ref
+	refs := map[string]Address{}
+	// Under refMu, Badger's refs and those not yet checkpointed are one
+	// consistent state.
+	db.refMu.Lock()
 	err := db.view(ctx, func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{
 			Prefix:         append([]byte{refPrefix}, prefix...),
@@ -567,15 +574,30 @@ func (db *DB) ListRefs(ctx context.Context, prefix string, fn func(name string, 
 			if err != nil {
 				return err
 			}
-			refs = append(refs, ref{name, a})
+			refs[name] = a
 		}
 		return nil
 	})
+	for name, e := range db.dirty {
+		switch {
+		case !strings.HasPrefix(name, prefix):
+		case e.ok:
+			refs[name] = e.addr
+		default:
+			delete(refs, name)
+		}
+	}
+	db.refMu.Unlock()
 	if err != nil {
 		return err
 	}
-	for _, r := range refs {
-		if err := fn(r.name, r.addr); err != nil {
+	names := make([]string, 0, len(refs))
+	for name := range refs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if err := fn(name, refs[name]); err != nil {
 			return err
 		}
 	}
@@ -603,8 +625,7 @@ func (db *DB) UpdateRefs(ctx context.Context, updates []RefUpdate, durable bool)
 		return err
 	}
 	// Chunks before refs. Every target found here is cached, buffered or on
-	// disk; the flush that follows writes whatever was buffered (or being
-	// written by another flush), so after it every target is on disk.
+	// disk, and journaled, or journaled with the refs by commitRefs.
 	for _, u := range updates {
 		if u.New.IsZero() {
 			continue
@@ -617,9 +638,6 @@ func (db *DB) UpdateRefs(ctx context.Context, updates []RefUpdate, durable bool)
 			return danglingRef(u.Name, u.New)
 		}
 	}
-	if err := db.flushLocked(true); err != nil {
-		return err
-	}
 	ticket, err := db.commitRefs(updates)
 	if err != nil {
 		return err
@@ -629,60 +647,209 @@ func (db *DB) UpdateRefs(ctx context.Context, updates []RefUpdate, durable bool)
 			return fmt.Errorf("store: refs updated but not synced: %w", err)
 		}
 	}
+	if db.journalSize() > journalLimit {
+		if err := db.checkpoint(false); err != nil {
+			// The update stands; the journal only grows until a later
+			// checkpoint succeeds.
+			db.log.Error("store: checkpoint failed", zap.Error(err))
+		}
+	}
 	return nil
 }
 
-// commitRefs runs the compare-and-set transaction of UpdateRefs and returns
-// its sync ticket. The caller holds closeMu shared.
+// commitRefs checks and applies the compare-and-set of UpdateRefs: it
+// checks every ref's current value, journals the updates (after the chunks
+// not yet journaled), and applies them in memory (the ref cache and dirty;
+// Badger gets them at the next checkpoint); it returns the sync ticket
+// that covers the journal records. The caller holds closeMu shared.
 func (db *DB) commitRefs(updates []RefUpdate) (uint64, error) {
 	if len(updates) == 0 {
-		return db.syncer.written.Load(), nil
+		return db.writeJournal(nil)
 	}
 	db.refMu.Lock()
 	defer db.refMu.Unlock()
-	for attempt := 0; ; attempt++ {
-		err := db.bdb.Update(func(txn *badger.Txn) error {
-			for _, u := range updates {
-				cur, _, err := readRef(txn, u.Name)
-				if err != nil {
-					return err
-				}
-				if cur != u.Old {
-					return refConflict(u.Name, u.Old, cur)
-				}
-			}
-			for _, u := range updates {
-				key := refKey(u.Name)
-				var err error
-				if u.New.IsZero() {
-					err = txn.Delete(key)
-				} else {
-					err = txn.Set(key, bytes.Clone(u.New[:]))
-				}
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		switch {
-		case err == nil:
-			for _, u := range updates {
-				db.refs.set(u.Name, u.New, !u.New.IsZero())
-			}
-			return db.syncer.wrote(), nil
-		case errors.Is(err, badger.ErrConflict) && attempt == 0:
-			// Only a writer outside refMu can cause this; none exists, but
-			// if one appears, one retry re-reads and re-checks every ref.
-			continue
-		case errors.Is(err, badger.ErrConflict):
-			return 0, fmt.Errorf("store: refs changed concurrently: %w", ErrRefConflict)
-		case errors.Is(err, ErrRefConflict), errors.Is(err, ErrCorrupt):
+	// refMu keeps every other ref writer out until the updates are applied,
+	// so the values checked here are still current when they are, and the
+	// journal records only an update that happens (journal.go, invariant 2).
+	for _, u := range updates {
+		cur, _, err := db.refLocked(u.Name)
+		if err != nil {
 			return 0, err
-		default:
-			return 0, fmt.Errorf("store: updating refs: %w", err)
+		}
+		if cur != u.Old {
+			return 0, refConflict(u.Name, u.Old, cur)
 		}
 	}
+	ticket, err := db.writeJournal(updates)
+	if err != nil {
+		return 0, err
+	}
+	if db.dirty == nil {
+		db.dirty = map[string]refEntry{}
+	}
+	for _, u := range updates {
+		e := refEntry{u.New, !u.New.IsZero()}
+		db.dirty[u.Name] = e
+		db.refs.set(u.Name, e.addr, e.ok)
+	}
+	return ticket, nil
+}
+
+// setRefs writes refs to Badger in txn, deleting those that do not exist.
+func setRefs(txn *badger.Txn, refs map[string]refEntry) error {
+	for name, e := range refs {
+		key := refKey(name)
+		var err error
+		if e.ok {
+			err = txn.Set(key, bytes.Clone(e.addr[:]))
+		} else {
+			err = txn.Delete(key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refLocked returns ref name's value, from the ref cache, the refs not yet
+// checkpointed, or Badger; it fills the cache. The caller holds refMu.
+func (db *DB) refLocked(name string) (Address, bool, error) {
+	if e, hit := db.refs.get(name); hit {
+		return e.addr, e.ok, nil
+	}
+	if e, ok := db.dirty[name]; ok {
+		db.refs.set(name, e.addr, e.ok)
+		return e.addr, e.ok, nil
+	}
+	var (
+		addr Address
+		ok   bool
+	)
+	err := db.bdb.View(func(txn *badger.Txn) error {
+		var err error
+		addr, ok, err = readRef(txn, name)
+		return err
+	})
+	if err == nil {
+		db.refs.set(name, addr, ok)
+	}
+	return addr, ok, err
+}
+
+// writeJournal appends the chunks not yet journaled and then updates (if
+// any) to the journal, and returns the sync ticket that covers them.
+func (db *DB) writeJournal(updates []RefUpdate) (uint64, error) {
+	db.journalMu.Lock()
+	defer db.journalMu.Unlock()
+	chunks := db.pending.takeUnjournaled(db.spare)
+	wrote, err := db.journal.append(chunks, updates)
+	db.spare = chunks
+	if err != nil {
+		return 0, err
+	}
+	if !wrote {
+		return db.syncer.written.Load(), nil // covers every earlier record
+	}
+	return db.syncer.wrote(), nil
+}
+
+// journalSize returns the journal's length in bytes.
+func (db *DB) journalSize() int64 {
+	db.journalMu.Lock()
+	defer db.journalMu.Unlock()
+	return db.journal.size
+}
+
+// checkpoint writes everything the journal holds to Badger, syncs Badger,
+// and starts the journal over (invariant 3); unless force is set, only if
+// the journal is still past journalLimit. The caller holds closeMu.
+func (db *DB) checkpoint(force bool) error {
+	db.refMu.Lock()
+	defer db.refMu.Unlock()
+	db.flushMu.Lock()
+	defer db.flushMu.Unlock()
+	db.journalMu.Lock()
+	defer db.journalMu.Unlock()
+	if !force && db.journal.size <= journalLimit {
+		return nil // another commit checkpointed first
+	}
+	// The chunks not yet journaled go to Badger with the rest, and the
+	// sync below covers them too.
+	db.spare = db.pending.takeUnjournaled(db.spare)
+	if batch := db.pending.take(); batch != nil {
+		err := db.writeChunks(batch)
+		db.pending.done(err == nil)
+		if err != nil {
+			return fmt.Errorf("store: checkpoint: writing %d chunks: %w", len(batch), err)
+		}
+	}
+	if len(db.dirty) > 0 {
+		if err := db.bdb.Update(func(txn *badger.Txn) error { return setRefs(txn, db.dirty) }); err != nil {
+			return fmt.Errorf("store: checkpoint: writing %d refs: %w", len(db.dirty), err)
+		}
+	}
+	if err := db.bdb.Sync(); err != nil {
+		return fmt.Errorf("store: checkpoint: %w", err)
+	}
+	clear(db.dirty)
+	return db.journal.restart(db.journal.epoch + 1)
+}
+
+// openJournal opens the journal, replays its records into Badger, syncs
+// Badger and starts the journal over, so that Badger holds everything
+// that was acknowledged before the store was last closed or killed.
+func (db *DB) openJournal() error {
+	j, records, err := openJournal(db.dir)
+	if err != nil {
+		return err
+	}
+	db.journal = j
+	if len(records) == 0 {
+		return nil
+	}
+	var chunks, refRecords int
+	wb := db.bdb.NewWriteBatch()
+	defer wb.Cancel()
+	refs := map[string]refEntry{}
+	for len(records) > 0 {
+		kind, payload, n, _ := nextRecord(records, j.epoch) // openJournal kept only valid records
+		records = records[n:]
+		switch kind {
+		case recordChunk:
+			addr, data := Address(payload[:AddressSize]), payload[AddressSize:]
+			if Hash(data) != addr {
+				return fmt.Errorf("store: journal: chunk %s does not hash to its address: %w", addr, ErrCorrupt)
+			}
+			key := append([]byte{chunkPrefix}, addr[:]...)
+			if err := wb.Set(key, data); err != nil {
+				return fmt.Errorf("store: replaying the journal: %w", err)
+			}
+			chunks++
+		case recordRefs:
+			updates, err := decodeRefs(payload)
+			if err != nil {
+				return err
+			}
+			for _, u := range updates {
+				refs[u.Name] = refEntry{u.New, !u.New.IsZero()}
+			}
+			refRecords++
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		return fmt.Errorf("store: replaying the journal: %w", err)
+	}
+	// A huge set of refs would exceed one Badger transaction; the journal
+	// of a checkpoint interval holds few distinct refs.
+	if err := db.bdb.Update(func(txn *badger.Txn) error { return setRefs(txn, refs) }); err != nil {
+		return fmt.Errorf("store: replaying the journal's refs: %w", err)
+	}
+	if err := db.bdb.Sync(); err != nil {
+		return fmt.Errorf("store: replaying the journal: %w", err)
+	}
+	db.log.Info("store: replayed the journal", zap.Int("chunks", chunks), zap.Int("ref_updates", refRecords), zap.Int("refs", len(refs)))
+	return j.restart(j.epoch + 1)
 }
 
 // Stats returns the store's counters.
@@ -746,6 +913,8 @@ func (db *DB) Check(ctx context.Context) error {
 						return err
 					}
 					problem = err
+				} else if _, buffered := db.pending.get(a); buffered {
+					// Journaled, or about to be with the next update.
 				} else if ok, err := hasChunk(txn, a); err != nil {
 					return err
 				} else if !ok {
@@ -766,6 +935,9 @@ func (db *DB) Check(ctx context.Context) error {
 	if err != nil && !errors.Is(err, errStopCheck) {
 		return err
 	}
+	if err := db.checkDirtyRefs(&errs); err != nil {
+		return err
+	}
 	for _, a := range db.cache.modified() {
 		errs = append(errs, fmt.Errorf("store: cached chunk %s was modified: %w", a, ErrCorrupt))
 	}
@@ -773,6 +945,32 @@ func (db *DB) Check(ctx context.Context) error {
 		errs = append(errs, fmt.Errorf("store: buffered chunk %s was modified: %w", a, ErrCorrupt))
 	}
 	return errors.Join(errs...)
+}
+
+// checkDirtyRefs adds to errs a problem for every ref moved since the last
+// checkpoint that points at an absent chunk.
+func (db *DB) checkDirtyRefs(errs *[]error) error {
+	db.closeMu.RLock()
+	defer db.closeMu.RUnlock()
+	if db.closed.Load() {
+		return ErrClosed
+	}
+	db.refMu.Lock()
+	dirty := maps.Clone(db.dirty)
+	db.refMu.Unlock()
+	for name, e := range dirty {
+		if !e.ok {
+			continue
+		}
+		ok, err := db.hasLocked(e.addr)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			*errs = append(*errs, fmt.Errorf("store: ref %q: chunk %s is absent: %w", name, e.addr, ErrCorrupt))
+		}
+	}
+	return nil
 }
 
 // errStopCheck ends Check's scan once it has found enough problems.
@@ -788,15 +986,19 @@ func (db *DB) Close() error {
 		return ErrClosed
 	}
 	db.closed.Store(true)
-	ferr := db.flushLocked(true)
+	// A checkpoint leaves the journal empty, so that the next Open has
+	// nothing to replay; if it fails, the journal still holds everything
+	// and the next Open replays it.
+	ferr := db.checkpoint(true)
 	if ferr != nil {
-		db.log.Error("store: chunks lost at close", zap.String("dir", db.dir), zap.Error(ferr))
+		db.log.Error("store: checkpoint at close failed; the next open replays the journal", zap.String("dir", db.dir), zap.Error(ferr))
 	}
 	cerr := db.bdb.Close()
 	if cerr != nil {
 		cerr = fmt.Errorf("store: closing %s: %w", db.dir, cerr)
 	}
-	return errors.Join(ferr, cerr)
+	jerr := db.journal.close()
+	return errors.Join(ferr, cerr, jerr)
 }
 
 // view runs fn in a Badger read transaction, holding closeMu shared. fn must
@@ -865,6 +1067,11 @@ func (db *DB) flushLocked(force bool) error {
 	if !force && db.pending.size() <= pendingLimit {
 		return nil // another Put flushed first
 	}
+	// Journal before Badger (journal.go, invariant 1): what this flush
+	// writes unsynced is then durable with the next sync.
+	if _, err := db.writeJournal(nil); err != nil {
+		return err
+	}
 	batch := db.pending.take()
 	if batch == nil {
 		return nil
@@ -896,9 +1103,5 @@ func (db *DB) writeChunks(batch map[Address][]byte) error {
 			return err
 		}
 	}
-	if err := wb.Flush(); err != nil {
-		return err
-	}
-	db.syncer.wrote()
-	return nil
+	return wb.Flush()
 }

@@ -118,7 +118,7 @@ func TestNotStore(t *testing.T) {
 }
 
 func TestFormatVersion(t *testing.T) {
-	for _, v := range [][]byte{binary.AppendUvarint(nil, 2), {0xff}} {
+	for _, v := range [][]byte{binary.AppendUvarint(nil, formatVersion+1), {0xff}} {
 		dir := t.TempDir()
 		db := openDB(t, dir, Options{})
 		db.Close()
@@ -130,6 +130,49 @@ func TestFormatVersion(t *testing.T) {
 		if _, err := Open(dir, Options{}); !errors.Is(err, ErrFormatVersion) {
 			t.Fatalf("Open of a store with format %x: %v, want ErrFormatVersion", v, err)
 		}
+	}
+}
+
+// TestFormatUpgrade: a store of format 1 (before the journal) opens, keeps
+// its data, and is recorded as the current format.
+func TestFormatUpgrade(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openDB(t, dir, Options{})
+	a := put(t, db, chunk(1, 100))
+	if err := db.UpdateRefs(ctx, []RefUpdate{{Name: "refs/heads/main", New: a}}, true); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if err := os.Remove(filepath.Join(dir, journalFileName)); err != nil {
+		t.Fatal(err)
+	}
+	bdb := rawBadger(t, dir)
+	if err := bdb.Update(func(txn *badger.Txn) error { return txn.Set([]byte(formatKey), binary.AppendUvarint(nil, 1)) }); err != nil {
+		t.Fatal(err)
+	}
+	bdb.Close()
+	db = openDB(t, dir, Options{})
+	if got, ok, err := db.Ref(ctx, "refs/heads/main"); err != nil || !ok || got != a {
+		t.Fatalf("ref after upgrade: %v %v %v", got, ok, err)
+	}
+	db.Close()
+	bdb = rawBadger(t, dir)
+	defer bdb.Close()
+	err := bdb.View(func(txn *badger.Txn) error {
+		item, err := txn.Get([]byte(formatKey))
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error {
+			if n, _ := binary.Uvarint(v); n != formatVersion {
+				t.Errorf("format after upgrade: %d", n)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -306,9 +349,10 @@ func TestFlushOnFullBuffer(t *testing.T) {
 // crashDirEnv, puts chunks derived from the seed in crashSeedEnv, moves a
 // ref durably, prints "COMMITTED <address>" and sleeps until killed.
 const (
-	crashDirEnv  = "PROLLYPG_STORE_CRASH_DIR"
-	crashSeedEnv = "PROLLYPG_STORE_CRASH_SEED"
-	crashChunks  = 300
+	crashDirEnv    = "PROLLYPG_STORE_CRASH_DIR"
+	crashSeedEnv   = "PROLLYPG_STORE_CRASH_SEED"
+	crashChunksEnv = "PROLLYPG_STORE_CRASH_CHUNKS"
+	crashChunks    = 300
 )
 
 func TestCrashChild(t *testing.T) {
@@ -320,23 +364,32 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	n, err := strconv.ParseUint(os.Getenv(crashChunksEnv), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	db, err := Open(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var last Address
-	for i := range uint64(crashChunks) {
+	// The ref moves durably every 256 chunks, so that a long run passes
+	// journalLimit and checkpoints on the way.
+	var last, ref Address
+	for i := range n {
 		if last, err = db.Put(ctx, chunk(seed+i, 4096)); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := db.UpdateRefs(ctx, []RefUpdate{{"refs/heads/main", Address{}, last}}, true); err != nil {
-		t.Fatal(err)
+		if i%256 == 255 || i == n-1 {
+			if err := db.UpdateRefs(ctx, []RefUpdate{{"refs/heads/main", ref, last}}, true); err != nil {
+				t.Fatal(err)
+			}
+			ref = last
+		}
 	}
 	// Work in progress when the kill comes, which may or may not survive.
 	for i := range uint64(crashChunks) {
-		if _, err := db.Put(ctx, chunk(seed+crashChunks+i, 4096)); err != nil {
+		if _, err := db.Put(ctx, chunk(seed+n+i, 4096)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -350,13 +403,21 @@ func TestDurableAfterKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a child process")
 	}
+	t.Run("journal", func(t *testing.T) { testDurableAfterKill(t, crashChunks) })
+	// Past journalLimit: the child checkpoints before the kill, and what
+	// it commits after is in the restarted journal.
+	t.Run("checkpointed", func(t *testing.T) { testDurableAfterKill(t, journalLimit/4096+2000) })
+}
+
+func testDurableAfterKill(t *testing.T, chunks uint64) {
 	dir := t.TempDir()
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), crashDirEnv+"="+dir, crashSeedEnv+"="+strconv.FormatUint(seed, 10))
+	cmd.Env = append(os.Environ(), crashDirEnv+"="+dir, crashSeedEnv+"="+strconv.FormatUint(seed, 10),
+		crashChunksEnv+"="+strconv.FormatUint(chunks, 10))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -392,7 +453,7 @@ func TestDurableAfterKill(t *testing.T) {
 	if err != nil || !ok || got != want {
 		t.Fatalf("after kill -9, Ref = %s, %v, %v; want %s", got, ok, err, want)
 	}
-	for i := range uint64(crashChunks) {
+	for i := range chunks {
 		d := chunk(seed+i, 4096)
 		g, err := db.Get(bg, Hash(d))
 		if err != nil || !bytes.Equal(g, d) {

@@ -17,16 +17,17 @@
 //     and never cached. Badger's tables, which hold the refs and the value
 //     pointers, are checksummed and verified as Badger opens them; a damaged
 //     one fails Open with ErrCorrupt.
-//  2. Chunks before refs: UpdateRefs writes every chunk Put before it, and
+//  2. Chunks before refs: UpdateRefs journals every chunk Put before it, and
 //     checks that each new target is present, before it moves any ref. A ref
-//     therefore never points at a missing chunk. (That a chunk's own
-//     references are present is its writer's duty: prolly writes children
-//     before parents.)
+//     therefore never points at a missing chunk, after a crash too. (That a
+//     chunk's own references are present is its writer's duty: prolly
+//     writes children before parents.)
 //  3. All updates of one UpdateRefs call succeed or fail together; a ref
 //     whose current value is not the expected one fails the call with
 //     ErrRefConflict and changes nothing.
 //  4. UpdateRefs with durable set returns only after the chunks and refs are
-//     synced to disk, so they survive a crash (kill -9, power loss).
+//     synced to disk (in the journal), so they survive a crash (kill -9,
+//     power loss).
 //  5. The store records its format version; opening a directory written in
 //     another format fails with ErrFormatVersion, and a directory that holds
 //     something other than a store fails with ErrNotStore.
@@ -38,33 +39,37 @@
 //     came from disk and passed invariant 1. Put relies on this to skip
 //     cached chunks, and UpdateRefs to count a cached target as present
 //     (the flush that follows its check puts every buffered one on disk).
-//  8. Ref reads a ref's value as Badger holds it: DB's ref cache is
-//     updated by UpdateRefs after its transaction commits, and a miss is
-//     filled under the lock ref transactions hold, so a cached value is
-//     never older than the last committed update (the process owns the
-//     directory; nothing else writes it).
+//  8. Ref reads a ref's current value: UpdateRefs updates DB's ref cache
+//     and its refs not yet checkpointed (which Badger lacks) under the lock
+//     every ref update holds, and a miss is filled under that lock too, so
+//     a cached value is never older than the last update (the process owns
+//     the directory; nothing else writes it).
 //
 // # Writing and durability (DB)
 //
 // Put hashes the chunk, buffers it and caches it; nothing touches the disk.
-// The buffer is written to Badger in one WriteBatch by Flush, by UpdateRefs,
-// by Close, and by the Put that takes it over 16 MiB. A chunk evicted from
-// the cache and put again is written again (the older copy becomes value-log
-// garbage): checking Badger first would cost every commit an LSM lookup per
-// chunk. Written is not durable: Sync
-// fsyncs Badger's WAL and value log, and UpdateRefs(durable) does so after
-// its transaction. Concurrent durable calls share fsyncs (group commit): a
-// caller waits for at most the fsync in progress and one more.
+// UpdateRefs appends the buffered chunks not yet journaled and the ref
+// update to the journal (journal.go) in one write, and moves the refs in
+// memory; with durable set it then fdatasyncs the journal. Concurrent
+// durable calls share fsyncs (group commit): a caller waits for at most
+// the fsync in progress and one more. Badger is written without syncing:
+// the buffer, once past 16 MiB, in one WriteBatch (after journaling it),
+// and the refs at a checkpoint, which also syncs Badger and starts the
+// journal over; a commit checkpoints once the journal passes 64 MiB, and
+// Close does. Open replays the journal into Badger. A chunk evicted from
+// the cache and put again is written again (the older copy becomes
+// value-log garbage): checking Badger first would cost every commit an LSM
+// lookup per chunk.
 //
-// Caveat: Badger's Sync covers the active memtable's WAL and the current
-// value-log file (a rotated value-log file is synced as it is closed). The
-// WAL of a full memtable waiting to be flushed to a table is not synced: a
-// write in it is durable once that flush completes, and a power loss before
-// then can lose it. A killed process loses nothing (the WAL is memory-mapped
-// and the kernel writes it back), and with values in the value log a
-// memtable fills only every 300,000 chunks or so, so the window is rare
-// and short; closing it needs a change in Badger (see dgraph-io/badger#1847
-// on what Sync covers).
+// Caveat: Badger's Sync, which a checkpoint relies on, covers the active
+// memtable's WAL and the current value-log file (a rotated value-log file
+// is synced as it is closed). The WAL of a full memtable waiting to be
+// flushed to a table is not synced: a ref or small chunk in it is durable
+// once that flush completes, and a power loss between the checkpoint and
+// then can lose it. A killed process loses nothing (the WAL is
+// memory-mapped and the kernel writes it back); the window is one
+// memtable flush after a checkpoint, every 64 MiB of writes; closing it
+// needs a change in Badger (see dgraph-io/badger#1847 on what Sync covers).
 //
 // # Ownership and concurrency
 //
@@ -88,11 +93,16 @@
 // does not allocate. A miss costs a Badger lookup, one allocation for the copy
 // out of Badger (beside Badger's own), and a BLAKE3 verification.
 //
-// # On-disk layout (format version 1)
+// # On-disk layout (format version 2)
+//
+// Badger, in the store's directory:
 //
 //	"c" + address(20)   -> chunk bytes
 //	"r" + name          -> address(20)
 //	"m/format"          -> format version, uvarint
+//
+// and the journal, chunks.journal, whose format journal.go describes.
+// Version 1 had no journal; Open upgrades it in place.
 //
 // Ref names are 1 to MaxRefNameLen bytes; a stored ref value is never the
 // zero address (deletion removes the key). Where Badger places a value (LSM

@@ -8,12 +8,12 @@ import (
 	"github.com/dgraph-io/badger/v4"
 )
 
-// On-disk layout, format version 1 (see the package doc).
+// On-disk layout, format version 2 (see the package doc).
 const (
 	chunkPrefix   = 'c'
 	refPrefix     = 'r'
 	formatKey     = "m/format"
-	formatVersion = 1
+	formatVersion = 2
 
 	// chunkKeyLen is the length of a chunk's key: the prefix and the address.
 	chunkKeyLen = 1 + AddressSize

@@ -20,6 +20,11 @@ type pending struct {
 	cur      map[Address][]byte
 	curBytes int64
 	flushing map[Address][]byte // nil when no flush is in progress
+	// unjournaled are the chunks added and not yet appended to the journal,
+	// in the order they were added; a chunk may leave cur for Badger
+	// before it is journaled, never before a ref pointing at it is
+	// (journal.go, invariant 1).
+	unjournaled []chunkRecord
 }
 
 // newPending returns an empty buffer.
@@ -40,7 +45,20 @@ func (p *pending) add(addr Address, data []byte) (added bool, size int64) {
 	}
 	p.cur[addr] = data
 	p.curBytes += int64(len(data))
+	p.unjournaled = append(p.unjournaled, chunkRecord{addr, data})
 	return true, p.curBytes
+}
+
+// takeUnjournaled returns the chunks not yet journaled and forgets them;
+// spare, emptied, becomes the list of the next ones (the two slices take
+// turns, so that journaling allocates nothing).
+func (p *pending) takeUnjournaled(spare []chunkRecord) []chunkRecord {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	clear(spare[:cap(spare)])
+	taken := p.unjournaled
+	p.unjournaled = spare[:0]
+	return taken
 }
 
 // get returns the buffered chunk of addr.
