@@ -118,6 +118,15 @@ func diffEdit(d Diff) Edit {
 // Merge's; the result shares theirs's untouched nodes, and
 // MergeStats.Applied counts ours's changes applied to theirs.
 func MergeInto(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc) (Map, MergeStats, error) {
+	return MergeIntoWith(ctx, base, ours, theirs, resolve, nil)
+}
+
+// MergeIntoWith is MergeInto that also calls alike with each of ours's
+// changes that theirs made too, the same way: the merge keeps it without
+// a collision, and a caller may still object (two transactions inserting
+// one key, even with one value, is a duplicate key). An error from alike
+// ends the merge.
+func MergeIntoWith(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc, alike func(Diff) error) (Map, MergeStats, error) {
 	var st MergeStats
 	switch {
 	case ours.addr == base.addr || theirs.addr == ours.addr:
@@ -139,6 +148,11 @@ func MergeInto(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc)
 			st.Applied++
 		case inTheirs == inOurs && (!inOurs || bytes.Equal(tv, o.To)):
 			// Both sides made the same change.
+			if alike != nil {
+				if err := alike(o); err != nil {
+					return fmt.Errorf("prolly: merge: %x changed alike: %w", o.Key, err)
+				}
+			}
 		default:
 			st.Collisions++
 			r, err := resolve(Collision{

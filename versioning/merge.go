@@ -92,17 +92,16 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 	if rs, ok := enc.(RebaseSource); ok {
 		rebased = rs.Rebased(ours.Schema, ours.Name)
 	}
+	var dup *Table // with a primary key, a key both sides inserted is a duplicate
 	if len(ours.PrimaryKey) > 0 {
-		if err := checkBothInserted(ctx, cs, ours, base.Rows, ours.Rows, theirs.Rows, rebased); err != nil {
-			return prolly.Resolution{}, err
-		}
+		dup = ours
 	}
-	if merged.Rows, err = mergeRows(ctx, cs, base.Rows, ours.Rows, theirs.Rows, rebased); err != nil {
+	if merged.Rows, err = mergeRows(ctx, cs, base.Rows, ours.Rows, theirs.Rows, rebased, dup); err != nil {
 		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
 	}
 	merged.Indexes = append([]Index(nil), ours.Indexes...)
 	for i := range merged.Indexes {
-		if merged.Indexes[i].Rows, err = mergeRows(ctx, cs, base.Indexes[i].Rows, ours.Indexes[i].Rows, theirs.Indexes[i].Rows, nil); err != nil {
+		if merged.Indexes[i].Rows, err = mergeRows(ctx, cs, base.Indexes[i].Rows, ours.Indexes[i].Rows, theirs.Indexes[i].Rows, nil, nil); err != nil {
 			return prolly.Resolution{}, fmt.Errorf("index %q: %w", merged.Indexes[i].Name, err)
 		}
 	}
@@ -380,7 +379,7 @@ type RebaseSource interface {
 
 // mergeRows merges a table's row map or an index map. rebased (see
 // RebaseSource) settles the collisions of a row map's rebased rows.
-func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs store.Address, rebased map[string][]byte) (store.Address, error) {
+func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs store.Address, rebased map[string][]byte, dup *Table) (store.Address, error) {
 	load := func(a store.Address) (prolly.Map, error) { return prolly.Load(ctx, cs, a) }
 	b, err := load(base)
 	if err != nil {
@@ -394,12 +393,33 @@ func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs sto
 	if err != nil {
 		return store.Address{}, err
 	}
-	m, _, err := prolly.MergeInto(ctx, b, o, t, func(c prolly.Collision) (prolly.Resolution, error) {
-		if v, ok := rebased[string(c.Key)]; ok && c.InTheirs == (v != nil) && bytes.Equal(c.Theirs, v) {
+	// rebasedOnto reports whether ours's change of key was made on top of
+	// theirs's version of it (RebaseSource): then it is no collision.
+	rebasedOnto := func(key, tv []byte, inTheirs bool) bool {
+		v, ok := rebased[string(key)]
+		return ok && inTheirs == (v != nil) && bytes.Equal(tv, v)
+	}
+	duplicate := func(key, row []byte) error {
+		return &DuplicateKeyError{Schema: dup.Schema, Table: dup.Name, Constraint: dup.PrimaryKeyName, Def: dup, Row: bytes.Clone(row), Cols: dup.PrimaryKey}
+	}
+	var alike func(prolly.Diff) error
+	if dup != nil {
+		alike = func(d prolly.Diff) error {
+			if d.Kind != prolly.Added || rebasedOnto(d.Key, d.To, true) {
+				return nil
+			}
+			return duplicate(d.Key, d.To)
+		}
+	}
+	m, _, err := prolly.MergeIntoWith(ctx, b, o, t, func(c prolly.Collision) (prolly.Resolution, error) {
+		if rebasedOnto(c.Key, c.Theirs, c.InTheirs) {
 			return prolly.Resolution{Value: c.Ours, Delete: !c.InOurs}, nil
 		}
+		if dup != nil && !c.InBase && c.InOurs && c.InTheirs {
+			return prolly.Resolution{}, duplicate(c.Key, c.Ours)
+		}
 		return prolly.Resolution{}, fmt.Errorf("%w: %w (key %x)", ErrConflict, errRowConflict, c.Key)
-	})
+	}, alike)
 	if err != nil {
 		return store.Address{}, err
 	}
