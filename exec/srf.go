@@ -37,6 +37,10 @@ var srfs = map[string][]*Func{}
 // srfBuilds keeps each set-returning overload's row function beside it.
 var srfBuilds = map[*Func]func(types []T) *SRF{}
 
+// RegisterSRF registers a set-returning overload from outside this
+// package (the planner's functions of the session), as registerSRF does.
+func RegisterSRF(f *Func, build func(types []T) *SRF) { registerSRF(f, build) }
+
 func registerSRF(f *Func, build func(types []T) *SRF) {
 	srfs[f.Name] = append(srfs[f.Name], f)
 	srfBuilds[f] = build

@@ -584,7 +584,8 @@ func (s *Session) doltCheckout(env *exec.Env, a []exec.Datum) (exec.Datum, error
 			return exec.Null, err
 		}
 		s.switchBranch(nb)
-		return statusArray("0", fmt.Sprintf("Switched to a new branch '%s'", nb)), nil
+		// Doltgres says "Switched to branch" for a new branch too.
+		return statusArray("0", fmt.Sprintf("Switched to branch '%s'", nb)), nil
 	}
 	if len(f.args) == 0 {
 		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_checkout: give a branch or tables")

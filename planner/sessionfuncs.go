@@ -1,6 +1,9 @@
 package planner
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
@@ -49,29 +52,82 @@ func init() {
 		exec.Register(withSession(f.name, nil, exec.OIDName, f.fn))
 	}
 	// The repository's commands take their arguments as command-line
-	// words (dolt_commit('-am', 'message')), any number of them.
+	// words (dolt_commit('-am', 'message')), any number of them. Their
+	// results are Doltgres's: one typed row, whose columns are the OUT
+	// parameters of the function (statusOnly: dolt_add returns 0, and
+	// SELECT * FROM dolt_add('.') has a column status).
+	status := []exec.ResultColumn{{Name: "status", T: exec.TInt4}}
 	for _, f := range []struct {
 		name string
 		fn   sessionFn
 		errs func(error) error
+		cols []exec.ResultColumn
 	}{
-		{"dolt_add", (*Session).doltAdd, vcsError},
-		{"dolt_commit", (*Session).doltCommit, vcsError},
-		{"dolt_branch", (*Session).doltBranch, vcsError},
-		{"dolt_checkout", (*Session).doltCheckout, vcsError},
-		{"dolt_reset", (*Session).doltReset, vcsError},
-		{"dolt_tag", (*Session).doltTag, vcsError},
-		{"dolt_clean", (*Session).doltClean, vcsError},
-		{"dolt_merge", (*Session).doltMerge, mergeError},
-		{"dolt_cherry_pick", (*Session).doltCherryPick, mergeError},
-		{"dolt_revert", (*Session).doltRevert, mergeError},
-		{"dolt_conflicts_resolve", (*Session).doltConflictsResolve, mergeError},
+		{"dolt_add", (*Session).doltAdd, vcsError, status},
+		{"dolt_commit", (*Session).doltCommit, vcsError, []exec.ResultColumn{{Name: "hash", T: exec.TText}}},
+		{"dolt_branch", (*Session).doltBranch, vcsError, status},
+		{"dolt_checkout", (*Session).doltCheckout, vcsError, []exec.ResultColumn{{Name: "status", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
+		{"dolt_reset", (*Session).doltReset, vcsError, status},
+		{"dolt_tag", (*Session).doltTag, vcsError, status},
+		{"dolt_clean", (*Session).doltClean, vcsError, status},
+		{"dolt_merge", (*Session).doltMerge, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText},
+			{Name: "fast_forward", T: exec.TInt4}, {Name: "conflicts", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
+		{"dolt_cherry_pick", (*Session).doltCherryPick, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText},
+			{Name: "data_conflicts", T: exec.TInt4}, {Name: "schema_conflicts", T: exec.TInt4}, {Name: "constraint_violations", T: exec.TInt4}}},
+		{"dolt_revert", (*Session).doltRevert, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText}}},
+		{"dolt_conflicts_resolve", (*Session).doltConflictsResolve, mergeError, status},
 	} {
 		op := versionOp(f.fn, f.errs)
-		exec.Register(
-			withSession(f.name, nil, exec.OIDTextArray, op),
-			withSessionVariadic(f.name, exec.OIDText, exec.OIDTextArray, op),
-		)
+		ret := exec.OIDRecord
+		if len(f.cols) == 1 {
+			ret = f.cols[0].T.OID
+		}
+		build := func([]exec.T) *exec.SRF {
+			return &exec.SRF{Cols: f.cols, Named: len(f.cols) == 1, NullArgs: true, Rows: commandRow(f.name, f.cols, op)}
+		}
+		exec.RegisterSRF(withSession(f.name, nil, ret, op), build)
+		exec.RegisterSRF(withSessionVariadic(f.name, exec.OIDText, ret, op), build)
+	}
+}
+
+// commandRow adapts a repository command, which returns its result as the
+// text array of its fields, to the one typed row of its OUT columns; a
+// missing trailing text field is empty (dolt_checkout of tables has no
+// message).
+func commandRow(name string, cols []exec.ResultColumn, op sessionFn) func(*exec.Env, []exec.Datum) ([]exec.Row, error) {
+	return func(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
+		s, ok := env.Session.(*Session)
+		if !ok {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s() cannot be called outside a session's statement", name)
+		}
+		d, err := op(s, env, a)
+		if err != nil {
+			return nil, err
+		}
+		var fields []exec.Datum
+		if !d.IsNull() {
+			fields = d.Array().Elems
+		}
+		row := make(exec.Row, len(cols))
+		for i, c := range cols {
+			var f exec.Datum
+			if i < len(fields) {
+				f = fields[i]
+			}
+			switch {
+			case c.T.OID == exec.OIDText && f.IsNull() && i >= len(fields):
+				row[i] = exec.DText("")
+			case c.T.OID == exec.OIDInt4 && !f.IsNull():
+				n, err := strconv.ParseInt(f.S, 10, 32)
+				if err != nil {
+					return nil, fmt.Errorf("%s: field %s: %w", name, c.Name, err)
+				}
+				row[i] = exec.DInt(n)
+			default:
+				row[i] = f
+			}
+		}
+		return []exec.Row{row}, nil
 	}
 }
 

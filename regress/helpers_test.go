@@ -90,10 +90,50 @@ func columnNames(t *testing.T, ctx context.Context, c *pgx.Conn, sql string) []s
 // text format.
 func status(t *testing.T, ctx context.Context, c *pgx.Conn, sql string, args ...any) []string {
 	t.Helper()
-	var out []string
 	args = append([]any{pgx.QueryResultFormats{pgx.TextFormatCode}}, args...)
-	if err := c.QueryRow(ctx, sql, args...).Scan(&out); err != nil {
+	rows, err := c.Query(ctx, sql, args...)
+	if err != nil {
 		t.Fatalf("%s: %v", sql, err)
 	}
-	return out
+	defer rows.Close()
+	if !rows.Next() {
+		t.Fatalf("%s: no row (%v)", sql, rows.Err())
+	}
+	raw := rows.RawValues()
+	if len(raw) != 1 {
+		t.Fatalf("%s: %d columns", sql, len(raw))
+	}
+	v := string(raw[0])
+	if len(v) < 2 || v[0] != '(' || v[len(v)-1] != ')' {
+		return []string{v}
+	}
+	return recordFields(v[1 : len(v)-1])
+}
+
+// recordFields splits the text form of a record, without its parentheses,
+// into its fields (quoted fields unquoted; an empty unquoted field is
+// NULL, returned as "").
+func recordFields(s string) []string {
+	var fields []string
+	var cur strings.Builder
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case quoted && ch == '"' && i+1 < len(s) && s[i+1] == '"':
+			cur.WriteByte('"')
+			i++
+		case ch == '"':
+			quoted = !quoted
+		case quoted && ch == '\\' && i+1 < len(s):
+			cur.WriteByte(s[i+1])
+			i++
+		case !quoted && ch == ',':
+			fields = append(fields, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(ch)
+		}
+	}
+	return append(fields, cur.String())
 }
