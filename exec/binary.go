@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"encoding/binary"
+
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -48,7 +50,36 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 	if IsArrayType(t.OID) && d.Kind == KindArray {
 		return appendArrayBinary(dst, t, d), nil
 	}
+	if d.Kind == KindRecord {
+		return appendRecordBinary(dst, d.Record())
+	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "binary output of type %s is not supported yet", TypeName(t.OID))
+}
+
+// appendRecordBinary appends a record as PostgreSQL's record_send does: the
+// number of fields, then each field's type OID and its length-prefixed
+// binary value (length -1 for NULL).
+func appendRecordBinary(dst []byte, r *Record) ([]byte, error) {
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(r.Fields)))
+	for i, f := range r.Fields {
+		t := TText
+		if i < len(r.Types) {
+			t = r.Types[i]
+		}
+		dst = binary.BigEndian.AppendUint32(dst, t.OID)
+		if f.IsNull() {
+			dst = binary.BigEndian.AppendUint32(dst, 0xFFFFFFFF)
+			continue
+		}
+		lenAt := len(dst)
+		dst = append(dst, 0, 0, 0, 0)
+		var err error
+		if dst, err = AppendBinary(dst, t, f); err != nil {
+			return nil, err
+		}
+		binary.BigEndian.PutUint32(dst[lenAt:], uint32(len(dst)-lenAt-4))
+	}
+	return dst, nil
 }
 
 // DecodeBinary decodes a value in PostgreSQL's binary (recv) format for

@@ -1,6 +1,7 @@
 package regress
 
 import (
+	"fmt"
 	"math/rand"
 	"net/url"
 	"os"
@@ -332,6 +333,24 @@ func TestDoltFunctionsTakeBindParameters(t *testing.T) {
 		t.Fatalf("the commit made with a bound message: %q %v", msg, err)
 	}
 	wantError(t, ctx, c, "42883", "SELECT dolt_merge_base($1)", "main")
+	// A record result in binary, as pgx decodes it (record_send's format).
+	for sql, want := range map[string]string{
+		"SELECT dolt_checkout('main')":        "[[0 Already on branch 'main']]",
+		"SELECT ROW(1, 'a'::text, NULL::int)": "[[1 a <nil>]]",
+	} {
+		rows, err := c.Query(ctx, sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vals []any
+		if rows.Next() {
+			vals, err = rows.Values()
+		}
+		rows.Close()
+		if err != nil || fmt.Sprint(vals) != want {
+			t.Fatalf("%s in binary: %v %v (%v)", sql, vals, err, rows.Err())
+		}
+	}
 	// Their results are Doltgres's OUT columns, in FROM too.
 	wantRows(t, ctx, c, "SELECT length(hash) FROM dolt_commit('--allow-empty', '-m', 'empty')", "32")
 	wantRows(t, ctx, c, "SELECT status, message FROM dolt_checkout('feature')", "0 | Switched to branch 'feature'")
