@@ -265,15 +265,15 @@ func knownLong(spec flagSpec, name string) bool {
 	return false
 }
 
-// statusArray is what the dolt_* functions return: a text[] of their
-// results, as Doltgres returns them.
-func statusArray(elems ...string) exec.Datum {
-	ds := make([]exec.Datum, len(elems))
-	for i, e := range elems {
-		ds[i] = exec.DText(e)
-	}
-	return exec.NewArray(exec.OIDText, ds)
+// commandResult is what a repository command returns: its fields, typed
+// as the OUT columns of the function (sessionfuncs.go) that makes them the
+// one row of its result.
+func commandResult(fields ...exec.Datum) exec.Datum {
+	return exec.DRecord(&exec.Record{Type: exec.OIDRecord, Fields: fields})
 }
+
+// statusOK is the result of a command whose only field is its status, 0.
+func statusOK() exec.Datum { return commandResult(exec.DInt(0)) }
 
 // hashOf is dolt_hashof(rev): the commit a revision names.
 func (s *Session) hashOf(env *exec.Env, a []exec.Datum) (string, error) {
@@ -401,7 +401,7 @@ func (s *Session) doltAdd(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		nws.Staged = st.Addr()
 		return &nws, err
 	})
-	return statusArray("0"), err
+	return statusOK(), err
 }
 
 // doltCommit is dolt_commit: -m message, -a (stage changed tables), -A
@@ -451,7 +451,7 @@ func (s *Session) doltCommit(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 	if err != nil {
 		return exec.Null, err
 	}
-	return statusArray(c.String()), nil
+	return commandResult(exec.DText(c.String())), nil
 }
 
 // parseAuthor parses "Name <email>".
@@ -536,7 +536,7 @@ func (s *Session) doltBranch(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 	if err != nil {
 		return exec.Null, err
 	}
-	return statusArray("0"), nil
+	return statusOK(), nil
 }
 
 // checkMerged refuses, as git branch -d does, to delete a branch whose
@@ -585,7 +585,7 @@ func (s *Session) doltCheckout(env *exec.Env, a []exec.Datum) (exec.Datum, error
 		}
 		s.switchBranch(nb)
 		// Doltgres says "Switched to branch" for a new branch too.
-		return statusArray("0", fmt.Sprintf("Switched to branch '%s'", nb)), nil
+		return commandResult(exec.DInt(0), exec.DText(fmt.Sprintf("Switched to branch '%s'", nb))), nil
 	}
 	if len(f.args) == 0 {
 		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_checkout: give a branch or tables")
@@ -595,10 +595,10 @@ func (s *Session) doltCheckout(env *exec.Env, a []exec.Datum) (exec.Datum, error
 			return exec.Null, err
 		} else if ok {
 			if f.args[0] == s.branch {
-				return statusArray("0", fmt.Sprintf("Already on branch '%s'", s.branch)), nil
+				return commandResult(exec.DInt(0), exec.DText(fmt.Sprintf("Already on branch '%s'", s.branch))), nil
 			}
 			s.switchBranch(f.args[0])
-			return statusArray("0", fmt.Sprintf("Switched to branch '%s'", f.args[0])), nil
+			return commandResult(exec.DInt(0), exec.DText(fmt.Sprintf("Switched to branch '%s'", f.args[0]))), nil
 		}
 	}
 	// Tables: their working versions are replaced by the staged ones.
@@ -618,7 +618,7 @@ func (s *Session) doltCheckout(env *exec.Env, a []exec.Datum) (exec.Datum, error
 	if err != nil {
 		return exec.Null, err
 	}
-	return statusArray("0"), nil
+	return statusOK(), nil
 }
 
 // checkUnused refuses to delete or rename a branch other sessions work
@@ -687,7 +687,7 @@ func (s *Session) doltReset(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			nws.Staged = st.Addr()
 			return &nws, err
 		})
-		return statusArray("0"), err
+		return statusOK(), err
 	}
 	c, err := s.resolveCommit(ctx, rev)
 	if err != nil {
@@ -699,7 +699,7 @@ func (s *Session) doltReset(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err := s.repo.Reset(ctx, s.branch, c, mode); err != nil {
 		return exec.Null, err
 	}
-	return statusArray("0"), nil
+	return statusOK(), nil
 }
 
 // doltTag is dolt_tag: name [rev] with -m message, or -d name.
@@ -715,7 +715,7 @@ func (s *Session) doltTag(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				return exec.Null, err
 			}
 		}
-		return statusArray("0"), nil
+		return statusOK(), nil
 	}
 	if len(f.args) == 0 || len(f.args) > 2 {
 		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_tag: give the tag's name and, optionally, a revision")
@@ -737,7 +737,7 @@ func (s *Session) doltTag(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err := s.repo.CreateTag(ctx, f.args[0], &versioning.Tag{Commit: c, Tagger: tagger, Message: f.flags["message"]}); err != nil {
 		return exec.Null, err
 	}
-	return statusArray("0"), nil
+	return statusOK(), nil
 }
 
 // doltClean is dolt_clean: drops the working tables that are not staged
@@ -750,7 +750,7 @@ func (s *Session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	}
 	ctx := env.Ctx
 	if f.has("dry-run") {
-		return statusArray("0"), nil
+		return statusOK(), nil
 	}
 	err = s.repo.UpdateWorkingRoots(ctx, s.branch, func(head, staged, working versioning.RootValue, ws *versioning.WorkingSet) (*versioning.WorkingSet, error) {
 		var want map[versioning.TableName]bool
@@ -801,5 +801,5 @@ func (s *Session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err != nil {
 		return exec.Null, err
 	}
-	return statusArray("0"), nil
+	return statusOK(), nil
 }

@@ -3,7 +3,6 @@ package planner
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
@@ -40,6 +39,12 @@ func (s *Session) who(f *flagSet) (author, committer versioning.Signature, err e
 	return author, committer, err
 }
 
+// mergeResult is dolt_merge's row: the merge commit (empty when none was
+// made), whether it fast-forwarded, the conflicts left, and a message.
+func mergeResult(hash string, fastForward, conflicts int64, message string) exec.Datum {
+	return commandResult(exec.DText(hash), exec.DInt(fastForward), exec.DInt(conflicts), exec.DText(message))
+}
+
 // doltMerge is dolt_merge(rev, ['--no-ff'], ['--squash'], ['--no-commit'],
 // ['-m', msg], ['--author', who]) or dolt_merge('--abort'). It returns
 // {hash, fast_forward, conflicts, message}: conflicts counts the rows in
@@ -58,7 +63,7 @@ func (s *Session) doltMerge(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if err := s.repo.AbortMerge(ctx, s.branch); err != nil {
 			return exec.Null, err
 		}
-		return statusArray("", "0", "0", "merge aborted"), nil
+		return commandResult(exec.DText(""), exec.DInt(0), exec.DInt(0), exec.DText("merge aborted")), nil
 	}
 	if len(f.args) != 1 {
 		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_merge: give one branch or revision to merge")
@@ -79,19 +84,19 @@ func (s *Session) doltMerge(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return exec.Null, err
 	}
 	res := out.Result
-	conflicts := strconv.Itoa(res.Conflicts + res.SchemaConflicts + res.Violations)
+	conflicts := int64(res.Conflicts + res.SchemaConflicts + res.Violations)
 	switch {
 	case out.UpToDate:
 		head, err := s.headCommit(ctx)
-		return statusArray(head.String(), "0", "0", "Everything up-to-date"), err
+		return mergeResult(head.String(), 0, 0, "Everything up-to-date"), err
 	case out.FastForward:
-		return statusArray(out.Commit.String(), "1", "0", "merge successful"), nil
+		return mergeResult(out.Commit.String(), 1, 0, "merge successful"), nil
 	case !res.Clean():
-		return statusArray("", "0", conflicts, "conflicts found"), nil
+		return mergeResult("", 0, conflicts, "conflicts found"), nil
 	case out.Commit.IsZero():
-		return statusArray("", "0", "0", "merge successful"), nil // --squash, --no-commit
+		return mergeResult("", 0, 0, "merge successful"), nil // --squash, --no-commit
 	}
-	return statusArray(out.Commit.String(), "0", "0", "merge successful"), nil
+	return mergeResult(out.Commit.String(), 0, 0, "merge successful"), nil
 }
 
 // commitAndParent returns a commit named by spec, its root and its
@@ -129,7 +134,7 @@ func (s *Session) doltCherryPick(env *exec.Env, a []exec.Datum) (exec.Datum, err
 	}
 	ctx := env.Ctx
 	if f.has("abort") {
-		return statusArray("", "0", "0", "0"), s.repo.AbortMerge(ctx, s.branch)
+		return commandResult(exec.DText(""), exec.DInt(0), exec.DInt(0), exec.DInt(0)), s.repo.AbortMerge(ctx, s.branch)
 	}
 	if len(f.args) != 1 {
 		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_cherry_pick: give one commit to cherry-pick")
@@ -149,7 +154,7 @@ func (s *Session) doltCherryPick(env *exec.Env, a []exec.Datum) (exec.Datum, err
 	if !made.IsZero() {
 		hash = made.String()
 	}
-	return statusArray(hash, strconv.Itoa(res.Conflicts), strconv.Itoa(res.SchemaConflicts), strconv.Itoa(res.Violations)), nil
+	return commandResult(exec.DText(hash), exec.DInt(int64(res.Conflicts)), exec.DInt(int64(res.SchemaConflicts)), exec.DInt(int64(res.Violations))), nil
 }
 
 // doltRevert is dolt_revert(rev...): for each rev, the inverse of the
@@ -182,7 +187,7 @@ func (s *Session) doltRevert(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 			return exec.Null, err
 		}
 	}
-	return statusArray(last.String()), nil
+	return commandResult(exec.DText(last.String())), nil
 }
 
 // doltConflictsResolve is dolt_conflicts_resolve('--ours'|'--theirs',
@@ -220,7 +225,7 @@ func (s *Session) doltConflictsResolve(env *exec.Env, a []exec.Datum) (exec.Datu
 	if err != nil {
 		return exec.Null, err
 	}
-	return statusArray("0"), nil
+	return statusOK(), nil
 }
 
 // conflictedTables resolves table names given to dolt_conflicts_resolve

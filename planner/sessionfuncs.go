@@ -1,8 +1,6 @@
 package planner
 
 import (
-	"fmt"
-	"strconv"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -82,49 +80,32 @@ func init() {
 		if len(f.cols) == 1 {
 			ret = f.cols[0].T.OID
 		}
+		// The overloads resolve calls; their row is the command's result.
+		fixed, variadic := withSession(f.name, nil, ret, op), withSessionVariadic(f.name, exec.OIDText, ret, op)
 		build := func([]exec.T) *exec.SRF {
-			return &exec.SRF{Cols: f.cols, Named: len(f.cols) == 1, NullArgs: true, Rows: commandRow(f.name, f.cols, op)}
+			return &exec.SRF{Cols: f.cols, Named: len(f.cols) == 1, NullArgs: true, Rows: commandRow(f.cols, fixed.Fn)}
 		}
-		exec.RegisterSRF(withSession(f.name, nil, ret, op), build)
-		exec.RegisterSRF(withSessionVariadic(f.name, exec.OIDText, ret, op), build)
+		exec.RegisterSRF(fixed, build)
+		exec.RegisterSRF(variadic, build)
 	}
 }
 
-// commandRow adapts a repository command, which returns its result as the
-// text array of its fields, to the one typed row of its OUT columns; a
-// missing trailing text field is empty (dolt_checkout of tables has no
-// message).
-func commandRow(name string, cols []exec.ResultColumn, op sessionFn) func(*exec.Env, []exec.Datum) ([]exec.Row, error) {
+// commandRow makes a repository command's result (commandResult) the one
+// row of its OUT columns; a missing trailing field is empty text
+// (dolt_checkout of tables has no message), and a NULL result a row of
+// NULLs.
+func commandRow(cols []exec.ResultColumn, call func(*exec.Env, []exec.Datum) (exec.Datum, error)) func(*exec.Env, []exec.Datum) ([]exec.Row, error) {
 	return func(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
-		s, ok := env.Session.(*Session)
-		if !ok {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s() cannot be called outside a session's statement", name)
-		}
-		d, err := op(s, env, a)
+		d, err := call(env, a)
 		if err != nil {
 			return nil, err
 		}
-		var fields []exec.Datum
+		row := make(exec.Row, len(cols)) // NULLs: dolt_commit('--skip-empty') with nothing to commit
 		if !d.IsNull() {
-			fields = d.Array().Elems
-		}
-		row := make(exec.Row, len(cols))
-		for i, c := range cols {
-			var f exec.Datum
-			if i < len(fields) {
-				f = fields[i]
-			}
-			switch {
-			case c.T.OID == exec.OIDText && f.IsNull() && i >= len(fields):
+			fields := d.Record().Fields
+			copy(row, fields)
+			for i := len(fields); i < len(cols); i++ {
 				row[i] = exec.DText("")
-			case c.T.OID == exec.OIDInt4 && !f.IsNull():
-				n, err := strconv.ParseInt(f.S, 10, 32)
-				if err != nil {
-					return nil, fmt.Errorf("%s: field %s: %w", name, c.Name, err)
-				}
-				row[i] = exec.DInt(n)
-			default:
-				row[i] = f
 			}
 		}
 		return []exec.Row{row}, nil

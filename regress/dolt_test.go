@@ -38,6 +38,7 @@ func TestDoltWorkflow(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT * FROM dolt_status")
 	wantRows(t, ctx, c, "SELECT message, commit_order FROM dolt_log", "Add Joe to users | 2", "Initialize data repository | 1")
 	wantError(t, ctx, c, "55000", "SELECT dolt_commit('-m', 'nothing')")
+	wantRows(t, ctx, c, "SELECT dolt_commit('--skip-empty', '-m', 'nothing') IS NULL", "t")
 	wantError(t, ctx, c, "22023", "SELECT dolt_commit()")
 	exec(t, ctx, c, "SELECT dolt_commit('--allow-empty', '-m', 'empty')")
 

@@ -42,7 +42,8 @@ import (
 // pass as current ones. Replay stops at the first record that is torn,
 // fails its CRC, or belongs to another epoch: what follows was never
 // acknowledged (a record is acknowledged only after a sync that covers it
-// and everything before it).
+// and everything before it). Open then starts a new epoch, so that such
+// leftovers never follow new records as valid ones.
 //
 // # Invariants
 //
@@ -96,9 +97,10 @@ type chunkRecord struct {
 }
 
 // openJournal opens the journal in dir, creating it if missing, and returns
-// it with the records of its current epoch (the bytes after the header, up
-// to the first invalid record), which the caller replays and then passes
-// to restart.
+// it with the bytes that follow its header: the records of its current
+// epoch up to the first invalid one, and perhaps bytes past it. The caller
+// replays them and then calls restart, which its appends need: size is
+// left at the header.
 func openJournal(dir string) (*journal, []byte, error) {
 	path := filepath.Join(dir, journalFileName)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
@@ -110,7 +112,7 @@ func openJournal(dir string) (*journal, []byte, error) {
 		_ = f.Close()
 		return nil, nil, fmt.Errorf("store: reading the journal: %w", err)
 	}
-	j := &journal{f: f}
+	j := &journal{f: f, size: journalHeaderLen}
 	if len(data) < journalHeaderLen {
 		// New, or a crash while the first header was written: nothing in
 		// it was ever acknowledged.
@@ -125,17 +127,7 @@ func openJournal(dir string) (*journal, []byte, error) {
 		return nil, nil, fmt.Errorf("store: %s is not a journal: %w", path, ErrCorrupt)
 	}
 	j.epoch = binary.LittleEndian.Uint64(data[8:16])
-	records := data[journalHeaderLen:]
-	valid := 0
-	for valid < len(records) {
-		_, _, n, ok := nextRecord(records[valid:], j.epoch)
-		if !ok {
-			break
-		}
-		valid += n
-	}
-	j.size = int64(journalHeaderLen + valid)
-	return j, records[:valid], nil
+	return j, data[journalHeaderLen:], nil
 }
 
 // nextRecord decodes the record at the start of b, written in epoch. ok is

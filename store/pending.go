@@ -50,12 +50,11 @@ func (p *pending) add(addr Address, data []byte) (added bool, size int64) {
 }
 
 // takeUnjournaled returns the chunks not yet journaled and forgets them;
-// spare, emptied, becomes the list of the next ones (the two slices take
-// turns, so that journaling allocates nothing).
+// spare, an empty list the caller no longer uses, becomes the list of the
+// next ones (two lists take turns, so that journaling allocates nothing).
 func (p *pending) takeUnjournaled(spare []chunkRecord) []chunkRecord {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	clear(spare[:cap(spare)])
 	taken := p.unjournaled
 	p.unjournaled = spare[:0]
 	return taken

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	_ "net/http/pprof" // served only with --pprof
+	httppprof "net/http/pprof"
 	"os"
 	"os/signal"
 	"runtime"
@@ -41,15 +41,6 @@ func main() {
 			fmt.Fprintln(os.Stderr, "pgserver: --pprof takes a loopback HOST:PORT, such as 127.0.0.1:6060")
 			os.Exit(2)
 		}
-		// Sampling every blocking event and 1 in 10 contended mutexes
-		// costs a few percent, acceptable for a profiling run.
-		runtime.SetBlockProfileRate(1)
-		runtime.SetMutexProfileFraction(10)
-		go func() {
-			if err := http.ListenAndServe(*pprofAddr, nil); err != nil {
-				fmt.Fprintln(os.Stderr, "pgserver: --pprof:", err)
-			}
-		}()
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -71,6 +62,9 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pgserver:", err)
 		os.Exit(2)
+	}
+	if *pprofAddr != "" {
+		servePprof(log, *pprofAddr)
 	}
 	var tlsCfg *tls.Config
 	if *tlsCert != "" || *tlsKey != "" {
@@ -179,4 +173,22 @@ func run(log *zap.Logger, listen, dataDir, auth string, tlsCfg *tls.Config, cach
 		return err
 	}
 	return nil
+}
+
+// servePprof serves Go's profiles on addr, on a mux of its own, with block
+// and mutex profiling on: sampling every blocking event and 1 in 10
+// contended mutexes costs a few percent, acceptable for a profiling run.
+func servePprof(log *zap.Logger, addr string) {
+	runtime.SetBlockProfileRate(1)
+	runtime.SetMutexProfileFraction(10)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", httppprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", httppprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", httppprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", httppprof.Trace)
+	go func() {
+		if err := http.ListenAndServe(addr, mux); err != nil {
+			log.Error("--pprof: serving profiles", zap.String("addr", addr), zap.Error(err))
+		}
+	}()
 }
