@@ -22,6 +22,14 @@ import (
 // journal holds into Badger, so a crash loses nothing the journal had
 // synced.
 //
+// The file is preallocated with zeros ahead of the records (journalGrowStep
+// at a time) and a checkpoint does not shorten it: an fdatasync after a
+// write that stays inside the file's length has no size or extent to
+// record, which halves its cost (on this project's ext4 test machine, 0.17
+// ms and 0.08 ms of CPU against 0.42 ms and 0.21 ms for an appending
+// write). Zeros are never a valid record (kind 0), and what earlier epochs
+// left is rejected by its CRC, so the file's length means nothing.
+//
 // Why not Badger alone: making a Badger write durable costs two msyncs (its
 // write-ahead log and its value log, one after the other) and a chunk
 // written to the memory-mapped value log faults its pages in; under
@@ -37,9 +45,9 @@ import (
 //
 // A ref record holds one UpdateRefs call, all of its refs or none; the
 // zero address deletes a ref. The CRC covers the epoch and the record, so
-// records left over from an earlier epoch (a checkpoint shortens the file,
-// and a crash may leave old bytes past what the new epoch wrote) never
-// pass as current ones. Replay stops at the first record that is torn,
+// records left over from an earlier epoch (the new epoch writes over them,
+// and a crash may leave old bytes past what it wrote) never pass as
+// current ones. Replay stops at the first record that is torn,
 // fails its CRC, or belongs to another epoch: what follows was never
 // acknowledged (a record is acknowledged only after a sync that covers it
 // and everything before it). Open then starts a new epoch, so that such
@@ -69,6 +77,11 @@ const (
 	recordChunk byte = 'c'
 	recordRefs  byte = 'r'
 
+	// journalGrowStep is how much the file grows by when a write would
+	// pass its end: zeros written and synced once, so that the syncs of the
+	// commits that then fill it do not also update the file's size.
+	journalGrowStep = 8 << 20
+
 	// maxRecordPayload bounds a record's payload: a chunk and its address,
 	// or the refs of one update, which are far smaller.
 	maxRecordPayload = AddressSize + MaxChunkSize
@@ -85,6 +98,7 @@ type journal struct {
 	f     *os.File
 	epoch uint64
 	size  int64  // bytes of header and records of the current epoch
+	alloc int64  // the file's length: records past size overwrite zeros or old epochs
 	buf   []byte // scratch for the records of one append
 	refs  []byte // scratch for a ref record's payload
 	err   error  // the write error that broke the journal (invariant 4)
@@ -112,7 +126,7 @@ func openJournal(dir string) (*journal, []byte, error) {
 		_ = f.Close()
 		return nil, nil, fmt.Errorf("store: reading the journal: %w", err)
 	}
-	j := &journal{f: f, size: journalHeaderLen}
+	j := &journal{f: f, size: journalHeaderLen, alloc: int64(len(data))}
 	if len(data) < journalHeaderLen {
 		// New, or a crash while the first header was written: nothing in
 		// it was ever acknowledged.
@@ -226,6 +240,12 @@ func (j *journal) append(chunks []chunkRecord, refs []RefUpdate) (bool, error) {
 	if len(j.buf) == 0 {
 		return false, nil
 	}
+	if end := j.size + int64(len(j.buf)); end > j.alloc {
+		if err := j.grow(end); err != nil {
+			j.err = fmt.Errorf("store: growing the journal (it refuses writes until a checkpoint): %w", err)
+			return false, j.err
+		}
+	}
 	if _, err := j.f.WriteAt(j.buf, j.size); err != nil {
 		j.err = fmt.Errorf("store: writing the journal (it refuses writes until a checkpoint): %w", err)
 		return false, j.err
@@ -237,6 +257,24 @@ func (j *journal) append(chunks []chunkRecord, refs []RefUpdate) (bool, error) {
 	return true, nil
 }
 
+// grow extends the file with zeros to at least end, rounded up to
+// journalGrowStep, and syncs the new length.
+func (j *journal) grow(end int64) error {
+	target := (end + journalGrowStep - 1) / journalGrowStep * journalGrowStep
+	zeros := make([]byte, 1<<20)
+	for off := j.alloc; off < target; off += int64(len(zeros)) {
+		n := min(int64(len(zeros)), target-off)
+		if _, err := j.f.WriteAt(zeros[:n], off); err != nil {
+			return err
+		}
+	}
+	if err := unix.Fdatasync(int(j.f.Fd())); err != nil {
+		return err
+	}
+	j.alloc = target
+	return nil
+}
+
 // sync makes every record written so far durable.
 func (j *journal) sync() error {
 	if err := unix.Fdatasync(int(j.f.Fd())); err != nil {
@@ -246,7 +284,9 @@ func (j *journal) sync() error {
 }
 
 // restart empties the journal and begins epoch, durably. The caller has
-// made Badger hold everything the journal recorded (invariant 3).
+// made Badger hold everything the journal recorded (invariant 3). The file
+// keeps its length, so that the next epoch writes over allocated space,
+// unless a bulk write left it past twice journalLimit.
 func (j *journal) restart(epoch uint64) error {
 	var h [journalHeaderLen]byte
 	copy(h[:], journalMagic[:])
@@ -254,8 +294,14 @@ func (j *journal) restart(epoch uint64) error {
 	if _, err := j.f.WriteAt(h[:], 0); err != nil {
 		return fmt.Errorf("store: restarting the journal: %w", err)
 	}
-	if err := j.f.Truncate(journalHeaderLen); err != nil {
-		return fmt.Errorf("store: restarting the journal: %w", err)
+	if j.alloc > 2*journalLimit {
+		if err := j.f.Truncate(journalLimit); err != nil {
+			return fmt.Errorf("store: restarting the journal: %w", err)
+		}
+		j.alloc = journalLimit
+	}
+	if j.alloc < journalHeaderLen {
+		j.alloc = journalHeaderLen
 	}
 	if err := j.f.Sync(); err != nil {
 		return fmt.Errorf("store: restarting the journal: %w", err)
