@@ -38,20 +38,11 @@ func NewMergeIndexer(tx *Txn) *MergeIndexer {
 // DecodeTable implements versioning.TableDecoder from the transaction's
 // table cache, which the commit-time merges of every session share.
 func (m *MergeIndexer) DecodeTable(record []byte) (*versioning.Table, error) {
-	c := m.tx.Tables
-	if c != nil {
-		if t := c.get(record); t != nil {
-			return t.Def, nil
-		}
-	}
-	def, err := versioning.DecodeTable(record)
+	t, err := m.tx.Tables.Decode(record)
 	if err != nil {
 		return nil, err
 	}
-	if c != nil {
-		c.put(record, NewTable(def))
-	}
-	return def, nil
+	return t.Def, nil
 }
 
 // IndexEntries implements versioning.IndexEncoder.

@@ -319,17 +319,11 @@ func (tx *Txn) committedRow(ctx context.Context, root versioning.RootValue, t *T
 	if err != nil || !ok {
 		return nil, false, false, err
 	}
-	var def *versioning.Table
-	if c := tx.Tables; c != nil {
-		if ct := c.get(rec); ct != nil {
-			def = ct.Def
-		}
+	ct, err := tx.Tables.Decode(rec)
+	if err != nil {
+		return nil, false, false, err
 	}
-	if def == nil {
-		if def, err = versioning.DecodeTable(rec); err != nil {
-			return nil, false, false, err
-		}
-	}
+	def := ct.Def
 	rows, err := prolly.Load(ctx, root.Store(), def.Rows)
 	if err != nil {
 		return nil, false, false, err

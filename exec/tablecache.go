@@ -1,15 +1,23 @@
 package exec
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/prollypg/prollypg/versioning"
+)
 
 // TableCache holds decoded tables by the bytes of their catalog record, so
 // that a transaction does not decode the records of the tables it uses
 // when an earlier one already has: equal bytes are an equal table, and a
-// Table is immutable. It is safe for concurrent use; an engine shares one
-// among its sessions.
+// Table is immutable. It also holds decoded definitions by the bytes of
+// theirs (versioning.TableDefinition): every commit gives the tables it
+// wrote new records, which differ from the last ones only in the roots of
+// their maps, and those decode without JSON. It is safe for concurrent
+// use; an engine shares one among its sessions.
 type TableCache struct {
-	mu sync.Mutex
-	m  map[string]*Table
+	mu   sync.Mutex
+	m    map[string]*Table
+	defs map[string]*versioning.Table
 }
 
 // tableCacheSize bounds the cache; past it the cache starts over, which
@@ -17,7 +25,52 @@ type TableCache struct {
 const tableCacheSize = 4096
 
 // NewTableCache returns an empty cache.
-func NewTableCache() *TableCache { return &TableCache{m: map[string]*Table{}} }
+func NewTableCache() *TableCache {
+	return &TableCache{m: map[string]*Table{}, defs: map[string]*versioning.Table{}}
+}
+
+// Decode returns the table of a catalog record, from the cache or decoded
+// (and then cached). A nil cache decodes.
+func (c *TableCache) Decode(record []byte) (*Table, error) {
+	if c == nil {
+		def, err := versioning.DecodeTable(record)
+		if err != nil {
+			return nil, err
+		}
+		return NewTable(def), nil
+	}
+	if t := c.get(record); t != nil {
+		return t, nil
+	}
+	d := versioning.TableDefinition(record)
+	c.mu.Lock()
+	like := c.defs[string(d)]
+	c.mu.Unlock()
+	var def *versioning.Table
+	var err error
+	if like != nil {
+		def, err = versioning.DecodeTableAs(record, like)
+	} else {
+		def, err = versioning.DecodeTable(record)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t := NewTable(def)
+	c.mu.Lock()
+	if len(c.m) >= tableCacheSize {
+		c.m = map[string]*Table{}
+	}
+	c.m[string(record)] = t
+	if like == nil && d != nil {
+		if len(c.defs) >= tableCacheSize {
+			c.defs = map[string]*versioning.Table{}
+		}
+		c.defs[string(d)] = def
+	}
+	c.mu.Unlock()
+	return t, nil
+}
 
 func (c *TableCache) get(record []byte) *Table {
 	c.mu.Lock()

@@ -125,19 +125,9 @@ func (tx *Txn) Table(ctx context.Context, schema, name string) (*Table, bool, er
 	if !ok || err != nil {
 		return nil, false, err
 	}
-	var t *Table
-	if tx.Tables != nil {
-		t = tx.Tables.get(rec)
-	}
-	if t == nil {
-		def, err := versioning.DecodeTable(rec)
-		if err != nil {
-			return nil, false, err
-		}
-		t = NewTable(def)
-		if tx.Tables != nil {
-			tx.Tables.put(rec, t)
-		}
+	t, err := tx.Tables.Decode(rec)
+	if err != nil {
+		return nil, false, err
 	}
 	if tx.tables == nil {
 		tx.tables = map[string]*Table{}

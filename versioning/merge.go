@@ -83,7 +83,7 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 			return prolly.Resolution{}, err
 		}
 	}
-	if !SameDefinition(base, ours) || !SameDefinition(base, theirs) {
+	if !sameDefinitionRecords(c.Base, c.Ours, base, ours) || !sameDefinitionRecords(c.Base, c.Theirs, base, theirs) {
 		return prolly.Resolution{}, fmt.Errorf("%w: table %q.%q: definition changed concurrently", ErrConflict, ours.Schema, ours.Name)
 	}
 	merged := *ours // the decoder's tables are not modified: Indexes is copied below
@@ -109,7 +109,7 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
 	}
 	merged.NextRowID = max(ours.NextRowID, theirs.NextRowID)
-	b, err := encodeRecord(&merged)
+	b, err := encodeTableLike(c.Ours, &merged)
 	return prolly.Resolution{Value: b}, err
 }
 

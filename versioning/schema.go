@@ -288,6 +288,9 @@ type Schema struct {
 const recordVersion = 1
 
 func encodeRecord(v any) ([]byte, error) {
+	if t, ok := v.(*Table); ok {
+		return encodeTable(t)
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("versioning: encoding %T: %w", v, err)
@@ -296,6 +299,9 @@ func encodeRecord(v any) ([]byte, error) {
 }
 
 func decodeRecord(b []byte, v any) error {
+	if t, ok := v.(*Table); ok && len(b) > 0 && b[0] == tableRecordVersion {
+		return decodeTable(b, t)
+	}
 	if len(b) == 0 || b[0] != recordVersion {
 		return fmt.Errorf("%w: catalog record of unknown version", ErrCorrupt)
 	}
