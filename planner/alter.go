@@ -53,6 +53,11 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (utility, error) {
 			}
 			return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(s.Relation)), s.Relation.Location)
 		}
+		if rel.table != nil {
+			if err := a.requireTableOwner(rel.table); err != nil {
+				return "", err
+			}
+		}
 		if rel.kind != relTable {
 			// Owner, statistics and storage settings of indexes and
 			// sequences have nothing to change here.
@@ -197,7 +202,15 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 			return err
 		}
 		return a.putTable(ctx, def)
-	case pg.AlterTableType_AT_ChangeOwner, pg.AlterTableType_AT_SetStatistics, pg.AlterTableType_AT_SetStorage,
+	case pg.AlterTableType_AT_ChangeOwner:
+		owner, err := a.newOwner(cmd.Newowner, def.Owner)
+		if err != nil {
+			return err
+		}
+		def.ACL = versioning.ChangeACLOwner(def.ACL, ownerOf(def.Owner), owner)
+		def.Owner = owner
+		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_SetStatistics, pg.AlterTableType_AT_SetStorage,
 		pg.AlterTableType_AT_SetCompression, pg.AlterTableType_AT_SetOptions, pg.AlterTableType_AT_ResetOptions,
 		pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions, pg.AlterTableType_AT_ReplaceRelOptions,
 		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster, pg.AlterTableType_AT_SetLogged,

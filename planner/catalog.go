@@ -308,8 +308,9 @@ func init() {
 }
 
 // The catalog functions whose answers are fixed here, with PostgreSQL's
-// signatures. Privileges are not modelled: every role may do everything,
-// whichever way the role, the object and the column are named. Comments
+// signatures. The privileges not modelled yet (all but tables' and
+// schemas', privileges.go) answer true, whichever way the role, the object
+// and the column are named. Comments
 // on shared objects, statistics objects, rules, SQL-standard bodies kept
 // as trees, temporary schemas of other sessions, publications and
 // tablespaces do not exist.
@@ -330,7 +331,7 @@ func init() {
 		},
 		"pg_has_role": {{name, name, text}, {name, oid, text}, {oid, name, text}, {oid, oid, text}, {name, text}, {oid, text}},
 	}
-	for _, kind := range []string{"any_column", "database", "foreign_data_wrapper", "function", "language", "schema", "sequence", "server", "table", "tablespace", "type"} {
+	for _, kind := range []string{"any_column", "database", "foreign_data_wrapper", "function", "language", "sequence", "server", "tablespace", "type"} {
 		privileges["has_"+kind+"_privilege"] = object
 	}
 	names := make([]string, 0, len(privileges))
@@ -430,7 +431,7 @@ func description(snap *catalog.Snapshot, oid, class uint32, sub int) exec.Datum 
 
 // setConfig is set_config(name, value, is_local), which is not strict: a
 // NULL value resets the setting.
-func (s *Session) setConfig(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+func (s *Session) setConfig(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if a[0].IsNull() {
 		return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "SET requires parameter name")
 	}
@@ -440,7 +441,7 @@ func (s *Session) setConfig(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	} else {
 		vs.Args = []*pg.Node{pg.MakeAConstStrNode(a[1].S, -1)}
 	}
-	if _, err := s.set(vs); err != nil {
+	if _, err := s.set(env.Ctx, vs); err != nil {
 		return exec.Null, err
 	}
 	return exec.DText(s.vars[strings.ToLower(a[0].S)]), nil

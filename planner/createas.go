@@ -60,7 +60,7 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 		if err != nil || skip {
 			return "CREATE TABLE AS", err
 		}
-		def.Schema = schema
+		def.Schema, def.Owner = schema, a.s.newObjectOwner()
 		empty, err := prolly.NewMap(ctx, a.tx.Root.Store())
 		if err != nil {
 			return "", err

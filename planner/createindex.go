@@ -31,6 +31,9 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
 			return "", err
 		}
 		t, err := a.table(s.Relation)
+		if err == nil && t.Virtual == nil {
+			err = a.requireTableOwner(t.Def)
+		}
 		if err != nil {
 			return "", err
 		}

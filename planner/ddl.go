@@ -443,7 +443,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 			return "CREATE TABLE", err
 		}
 		name := s.Relation.Relname
-		d, err := a.newTableDDL(ctx, &versioning.Table{Schema: schema, Name: name})
+		d, err := a.newTableDDL(ctx, &versioning.Table{Schema: schema, Name: name, Owner: a.s.newObjectOwner()})
 		if err != nil {
 			return "", err
 		}
@@ -618,6 +618,9 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		if rel.kind == relNone {
 			continue
 		}
+		if err := a.requireTableOwner(rel.table); err != nil {
+			return "", err
+		}
 		set = append(set, named{relSchema, rel.table.Name})
 	}
 	// inSet reports whether a table goes with the set: named in it, or
@@ -763,6 +766,9 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (utility, error) {
 			if !rv.Inh && rel.table.Partitioned() {
 				return "", pgerr.New(pgerr.WrongObjectType, "cannot truncate only a partitioned table").
 					WithHint("Do not specify the ONLY keyword, or use TRUNCATE ONLY on the partitions directly.")
+			}
+			if err := a.requireTable(&exec.Table{Def: rel.table}, "D"); err != nil {
+				return "", err
 			}
 			tables = append(tables, rel.table)
 			if rv.Inh {

@@ -98,6 +98,13 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	if err == nil {
 		err = checkWritableTable(t)
 	}
+	if err == nil {
+		privs := "a"
+		if len(s.ReturningList) > 0 || s.OnConflictClause != nil {
+			privs = "ar" // RETURNING and ON CONFLICT read the table
+		}
+		err = a.requireTable(t, privs)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -323,6 +330,9 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	}
 	defer pop()
 	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.FromClause, s.WhereClause)
+	if err == nil {
+		err = a.requireTable(t, modifyPrivileges("w", s.WhereClause != nil || len(s.FromClause) > 0 || len(s.ReturningList) > 0 || setReads(s.TargetList)))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -425,6 +435,9 @@ func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
 	}
 	defer pop()
 	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.UsingClause, s.WhereClause)
+	if err == nil {
+		err = a.requireTable(t, modifyPrivileges("d", s.WhereClause != nil || len(s.UsingClause) > 0 || len(s.ReturningList) > 0))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -458,4 +471,26 @@ func deparseExpr(n *pg.Node) (string, error) {
 		return "", pgerr.Wrap(err, pgerr.InternalError, "cannot deparse expression: %v", err)
 	}
 	return s[len("SELECT "):], nil
+}
+
+// modifyPrivileges is what an UPDATE or DELETE needs of its table: the
+// privilege to change it, and SELECT when it reads the table's columns
+// (WHERE, FROM or USING, RETURNING, SET expressions), as PostgreSQL asks.
+func modifyPrivileges(change string, reads bool) string {
+	if reads {
+		return change + "r"
+	}
+	return change
+}
+
+// setReads reports whether an UPDATE's SET list may read the row: any
+// value other than a constant or DEFAULT.
+func setReads(targets []*pg.Node) bool {
+	for _, n := range targets {
+		v := n.GetResTarget().GetVal()
+		if v != nil && v.GetAConst() == nil && v.GetSetToDefault() == nil {
+			return true
+		}
+	}
+	return false
 }

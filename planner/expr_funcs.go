@@ -84,8 +84,9 @@ func (a *analyzer) sqlValueFunction(f *pg.SQLValueFunction) (exec.Expr, error) {
 		return call("current_timestamp", exec.CurrentTimestamp(p), exec.TTimestampTZ), nil
 	case pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
 		return call("localtimestamp", exec.LocalTimestamp(p), exec.TTimestamp), nil
-	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE, pg.SQLValueFunctionOp_SVFOP_CURRENT_USER,
-		pg.SQLValueFunctionOp_SVFOP_USER, pg.SQLValueFunctionOp_SVFOP_SESSION_USER:
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE, pg.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg.SQLValueFunctionOp_SVFOP_USER:
+		return text(a.s.currentRole()), nil // a SET ROLE plans again (putVar)
+	case pg.SQLValueFunctionOp_SVFOP_SESSION_USER:
 		return text(a.s.user), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
 		return text(a.s.database), nil

@@ -160,6 +160,9 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 		}
 	}
 	t, err := a.table(rv)
+	if err == nil {
+		err = a.requireTable(t, "r")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"reflect"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -83,6 +84,10 @@ func (s *Session) roleOptions(r *versioning.Role, opts []*pg.Node) error {
 			r.Login = on
 		case "createdb":
 			r.CreateDB = on
+		case "createrole":
+			r.CreateRole = on
+		case "inherit":
+			r.NoInherit = !on
 		case "password":
 			if d.Arg == nil || d.Arg.GetString_() == nil {
 				r.Verifier = "" // PASSWORD NULL
@@ -103,7 +108,17 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 	if err := s.roleOptions(r, c.Options); err != nil {
 		return nil, err
 	}
-	err := versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
+	au, err := s.authority(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case r.Superuser && !au.superuser:
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create superusers")
+	case !au.createRole:
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
+	}
+	err = versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
 		if _, ok := roles[c.Role]; ok {
 			return pgerr.New(pgerr.DuplicateObject, "role %q already exists", c.Role)
 		}
@@ -117,13 +132,32 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 }
 
 func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, error) {
-	name := roleName(a.Role)
-	err := versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
+	name := s.roleSpecName(a.Role)
+	au, err := s.authority(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
 		r, ok := roles[name]
 		if !ok {
 			return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 		}
-		return s.roleOptions(r, a.Options)
+		was := *r
+		if err := s.roleOptions(r, a.Options); err != nil {
+			return err
+		}
+		if au.superuser {
+			return nil
+		}
+		if was.Superuser || r.Superuser {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
+		}
+		// A role may change its own password; the rest needs CREATEROLE.
+		was.Verifier = r.Verifier
+		if !au.createRole && (name != au.role || !reflect.DeepEqual(&was, r)) {
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied")
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -133,10 +167,17 @@ func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, 
 
 func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, error) {
 	var skipped []string
-	err := versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
+	au, err := s.authority(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !au.createRole {
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to drop role")
+	}
+	err = versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
 		skipped = skipped[:0]
 		for _, n := range d.Roles {
-			name := roleName(n.GetRoleSpec())
+			name := s.roleSpecName(n.GetRoleSpec())
 			if _, ok := roles[name]; !ok {
 				if d.MissingOk {
 					skipped = append(skipped, name)
@@ -146,6 +187,9 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 			}
 			if name == s.user {
 				return pgerr.New(pgerr.ObjectInUse, "current user cannot be dropped")
+			}
+			if roles[name].Superuser && !au.superuser {
+				return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to drop superusers")
 			}
 			delete(roles, name)
 		}
@@ -160,27 +204,16 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 	return &Result{tag: "DROP ROLE"}, nil
 }
 
-func roleName(r *pg.RoleSpec) string {
-	if r == nil {
-		return ""
-	}
-	switch r.Roletype {
-	case pg.RoleSpecType_ROLESPEC_CURRENT_USER, pg.RoleSpecType_ROLESPEC_SESSION_USER, pg.RoleSpecType_ROLESPEC_CURRENT_ROLE:
-		return "postgres"
-	}
-	return r.Rolename
-}
-
-// alterOwner runs ALTER ... OWNER TO role. A schema records its owner
-// (tables and sequences report their schema's); the other objects this
-// server has no owner of their own, so for them the statement only checks
-// that the role exists, which is what a restored dump needs of it.
+// alterOwner runs ALTER ... OWNER TO role for objects other than tables
+// (ALTER TABLE ... OWNER TO, alter.go). A schema records its owner; the
+// other objects have no owner of their own yet, so for them the statement
+// only checks that the role exists, which is what a restored dump needs.
 func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		owner := roleName(s.Newowner)
+		owner := a.s.roleSpecName(s.Newowner)
 		roles, _, err := versioning.LoadRoles(ctx, a.s.e.st)
 		if err != nil {
 			return "", err
@@ -198,6 +231,10 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (utility, error) {
 			if !ok {
 				return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 			}
+			if owner, err = a.newOwner(s.Newowner, sc.Owner); err != nil {
+				return "", err
+			}
+			sc.ACL = versioning.ChangeACLOwner(sc.ACL, ownerOf(sc.Owner), owner)
 			sc.Owner = owner
 			root, err := a.tx.Root.PutSchema(ctx, *sc)
 			if err != nil {

@@ -22,6 +22,9 @@ type analyzer struct {
 	// deps are the definitions of the tables the statement uses: its plan
 	// stays valid while they are unchanged (Statement.reusable).
 	deps []*versioning.Table
+	// auth is the authority privileges were checked with, if any were:
+	// the plan holds only while it is current (privileges.go).
+	auth authKey
 	kin  []kinDep // the children of the tables read (inherit.go)
 	// funcs are the user functions the statement's calls were resolved
 	// among: a plan stays valid while they are unchanged (function.go).

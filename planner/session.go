@@ -24,6 +24,7 @@ type Engine struct {
 	log     *zap.Logger
 	started time.Time            // pg_postmaster_start_time
 	tables  *exec.TableCache     // decoded table records, shared by the sessions
+	roles   versioning.RoleCache // decoded roles, for privilege checks
 	rowIDs  *exec.RowIDs         // hidden row ids of keyless tables, for every transaction
 	commits versioning.Committer // group commit of every session's transactions
 	locks   *exec.RowLocks       // row locks of every session's transactions
@@ -91,6 +92,9 @@ type Session struct {
 	// (settings.go).
 	varsUndo  map[string]string
 	varsLocal map[string]bool
+	// auth is the current role's authority, while it is current
+	// (privileges.go).
+	auth *authority
 
 	e        *Engine
 	user     string
@@ -555,7 +559,13 @@ func syntaxError(err error) error {
 	return pgerr.Wrap(err, pgerr.SyntaxError, "%v", err)
 }
 
-// currentUser is current_user, session_user and user.
+// currentUser is current_user, current_role and user: the role SET ROLE
+// chose, else the session's.
 func (s *Session) currentUser(*exec.Env, []exec.Datum) (exec.Datum, error) {
+	return exec.DText(s.currentRole()), nil
+}
+
+// sessionUser is session_user: the role that connected.
+func (s *Session) sessionUser(*exec.Env, []exec.Datum) (exec.Datum, error) {
 	return exec.DText(s.user), nil
 }

@@ -1,7 +1,6 @@
 package planner
 
 import (
-
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
@@ -44,7 +43,8 @@ func init() {
 		fn   sessionFn
 	}{
 		{"current_user", (*Session).currentUser},
-		{"session_user", (*Session).currentUser},
+		{"current_role", (*Session).currentUser},
+		{"session_user", (*Session).sessionUser},
 		{"user", (*Session).currentUser},
 	} {
 		exec.Register(withSession(f.name, nil, exec.OIDName, f.fn))

@@ -107,6 +107,11 @@ func (s *Session) createDatabase(ctx context.Context, c *pg.CreatedbStmt) (*Resu
 	if s.explicit {
 		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "CREATE DATABASE cannot run inside a transaction block")
 	}
+	if au, err := s.authority(ctx); err != nil {
+		return nil, err
+	} else if !au.createDB {
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create database")
+	}
 	if strings.ContainsAny(c.Dbname, "@/") {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "database name %q may not contain '@' or '/'", c.Dbname).
 			WithHint("Those characters select a branch or revision when connecting.")

@@ -243,8 +243,8 @@ func (s *Session) putVar(name, value string) {
 		return
 	}
 	s.vars[name] = value
-	if name == "search_path" {
-		s.planGen++ // names may resolve differently now
+	if name == "search_path" || name == "role" {
+		s.planGen++ // names may resolve differently now, privileges differ
 	}
 	s.cached = nil
 	if rn, ok := reported[name]; ok && s.OnParameter != nil {

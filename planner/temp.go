@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	pg "github.com/pganalyze/pg_query_go/v5"
 	"strconv"
 	"strings"
@@ -132,8 +133,11 @@ func (a *analyzer) dropSchemaContents(ctx context.Context, schema string) error 
 func (a *analyzer) newRelationName(ctx context.Context, rv *pg.RangeVar, ifNotExists bool) (schema string, skip bool, err error) {
 	if rv.Relpersistence == "t" {
 		schema, err = a.tempCreationSchema(ctx, rv.Schemaname)
-	} else {
-		schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location)
+	} else if schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location); err == nil {
+		var pe *pgerr.Error
+		if err = a.requireSchemaCreate(ctx, schema); errors.As(err, &pe) {
+			err = withPos(pe, rv.Location)
+		}
 	}
 	if err != nil {
 		return "", false, err

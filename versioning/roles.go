@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/prollypg/prollypg/store"
 )
@@ -22,6 +23,22 @@ type Role struct {
 	// PostgreSQL's format, "" for none (the role cannot log in with a
 	// password).
 	Verifier string `json:"verifier,omitempty"`
+	// CreateRole lets a role create, alter and drop other roles.
+	CreateRole bool `json:"createrole,omitempty"`
+	// NoInherit: the role does not use the privileges of the roles it is
+	// a member of without SET ROLE.
+	NoInherit bool `json:"noinherit,omitempty"`
+	// MemberOf lists the roles this one was granted (GRANT role TO this),
+	// pg_auth_members.
+	MemberOf []RoleGrant `json:"member_of,omitempty"`
+}
+
+// RoleGrant is a membership: the role granted, who granted it, and whether
+// the member may grant it on (WITH ADMIN OPTION).
+type RoleGrant struct {
+	Role    string `json:"role"`
+	Grantor string `json:"grantor,omitempty"`
+	Admin   bool   `json:"admin,omitempty"`
 }
 
 // rolesRef names the chunk that lists every role.
@@ -84,4 +101,83 @@ func UpdateRoles(ctx context.Context, st Store, fn func(map[string]*Role) error)
 			return err
 		}
 	}
+}
+
+// RoleCache holds the decoded roles of a store, decoded again only when
+// the roles ref has moved: privilege checks read them for every statement
+// a non-superuser runs. It is safe for concurrent use.
+type RoleCache struct {
+	mu      sync.Mutex
+	addr    store.Address
+	roles   map[string]*Role
+	version uint64
+}
+
+// Load returns the current roles and a number that changes whenever they
+// do. The map and its roles are shared: they must not be modified
+// (UpdateRoles works on a copy it loads itself).
+func (c *RoleCache) Load(ctx context.Context, st Store) (map[string]*Role, uint64, error) {
+	addr, ok, err := st.Ref(ctx, rolesRef)
+	if err != nil {
+		return nil, 0, fmt.Errorf("versioning: loading roles: %w", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.roles != nil && ok && addr == c.addr {
+		return c.roles, c.version, nil
+	}
+	roles, addr, err := LoadRoles(ctx, st)
+	if err != nil {
+		return nil, 0, err
+	}
+	c.addr, c.roles = addr, roles
+	c.version++
+	return roles, c.version, nil
+}
+
+// Holds returns the roles whose privileges role uses: itself, the roles it
+// is a member of (transitively, through roles that inherit), and PUBLIC
+// as "". A NOINHERIT role uses only its own.
+func Holds(roles map[string]*Role, role string) map[string]bool {
+	held := map[string]bool{"": true, role: true}
+	var visit func(name string)
+	visit = func(name string) {
+		r := roles[name]
+		if r == nil || r.NoInherit {
+			return
+		}
+		for _, g := range r.MemberOf {
+			if !held[g.Role] {
+				held[g.Role] = true
+				visit(g.Role)
+			}
+		}
+	}
+	visit(role)
+	return held
+}
+
+// IsMember reports whether role is a member of group, directly or through
+// other memberships, whatever their INHERIT settings (what SET ROLE needs).
+func IsMember(roles map[string]*Role, role, group string) bool {
+	seen := map[string]bool{}
+	var visit func(name string) bool
+	visit = func(name string) bool {
+		if name == group {
+			return true
+		}
+		if seen[name] {
+			return false
+		}
+		seen[name] = true
+		if r := roles[name]; r != nil {
+			for _, g := range r.MemberOf {
+				if visit(g.Role) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return visit(role)
 }

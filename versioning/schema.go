@@ -48,6 +48,12 @@ type Table struct {
 	// Triggers are the table's triggers, ordered by name (the order they
 	// fire in).
 	Triggers []Trigger `json:"triggers,omitempty"`
+	// Owner is the role that owns the table, "" for the bootstrap
+	// superuser (tables made before owners were recorded). ACL is its
+	// access control list; nil until a GRANT or REVOKE first changes it,
+	// which means DefaultACL(owner, TablePrivileges, "").
+	Owner string    `json:"owner,omitempty"`
+	ACL   []ACLItem `json:"acl,omitempty"`
 }
 
 // Partitioning strategies, as pg_partitioned_table.partstrat spells them.
@@ -279,6 +285,9 @@ type Schema struct {
 	Name    string `json:"name"`
 	Owner   string `json:"owner,omitempty"`
 	Comment string `json:"comment,omitempty"`
+	// ACL is the schema's access control list, nil for the default (see
+	// the SQL layer: public's differs from the others').
+	ACL []ACLItem `json:"acl,omitempty"`
 }
 
 // Record encodings are JSON: catalog records are small and rarely written,

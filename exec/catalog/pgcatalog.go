@@ -57,7 +57,7 @@ func init() {
 		rolvaliduntil:timestamptz rolbypassrls:boolean rolconfig:text[] oid:oid`, pgRoles)
 	define(pc, "pg_user", 12014, 'v', `usename:name usesysid:oid usecreatedb:boolean usesuper:boolean
 		userepl:boolean usebypassrls:boolean passwd:text valuntil:timestamptz useconfig:text[]`, pgUser)
-	define(pc, "pg_auth_members", 1261, 'r', "roleid:oid member:oid grantor:oid admin_option:boolean", none)
+	define(pc, "pg_auth_members", 1261, 'r', "roleid:oid member:oid grantor:oid admin_option:boolean", pgAuthMembers)
 	define(pc, "pg_stat_activity", 12222, 'v', `datid:oid datname:name pid:integer leader_pid:integer usesysid:oid usename:name
 		application_name:text client_addr:text client_hostname:text client_port:integer backend_start:timestamptz
 		xact_start:timestamptz query_start:timestamptz state_change:timestamptz wait_event_type:text wait_event:text
@@ -123,8 +123,8 @@ func init() {
 func pgNamespace(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, n := range s.Namespaces() {
-		acl := exec.Null
-		if n.Name == "public" {
+		acl := aclDatum(n.ACL)
+		if n.Name == "public" && n.ACL == nil {
 			// PostgreSQL 15's: the database owner may create, everyone use.
 			acl = exec.NewArray(exec.OIDText, []exec.Datum{dText("pg_database_owner=UC/pg_database_owner"), dText("=U/pg_database_owner")})
 		}
@@ -191,6 +191,13 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 		if kind == 'p' {
 			am, filenode = 0, 0
 		}
+		relacl := exec.Null
+		if r.Kind == 'r' && r.Table != nil {
+			if r.Table.Owner != "" {
+				owner = RoleOID(r.Table.Owner)
+			}
+			relacl = aclDatum(r.Table.ACL)
+		}
 		isPartition, bound := false, exec.Null
 		if r.Kind == 'r' && r.Table != nil && r.Table.IsPartition() {
 			isPartition, bound = true, dText(s.PartitionBound(r.Table))
@@ -201,10 +208,23 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
 			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table))), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)), dBool(false),
 			dBool(false), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
-			dText("0"), dText("0"), exec.Null, exec.Null, bound,
+			dText("0"), dText("0"), relacl, exec.Null, bound,
 		})
 	}
 	return out, nil
+}
+
+// aclDatum is an ACL as aclitem[] shows it (a text[] of aclitem's text
+// form); NULL for the default.
+func aclDatum(acl []versioning.ACLItem) exec.Datum {
+	if acl == nil {
+		return exec.Null
+	}
+	items := make([]exec.Datum, len(acl))
+	for i, it := range acl {
+		items[i] = dText(it.String())
+	}
+	return exec.NewArray(exec.OIDText, items)
 }
 
 // persistence is relpersistence: 't' in a session's temporary schema.
@@ -638,6 +658,7 @@ type role struct {
 	name                                string
 	super, createRole, createDB, login  bool
 	replication, bypassRLS, hasPassword bool
+	inherit                             bool
 }
 
 // roles returns the server's roles and PostgreSQL's predefined ones.
@@ -645,17 +666,17 @@ func (s *Snapshot) roles() []role {
 	var out []role
 	seen := map[string]bool{}
 	for _, r := range s.Src.Roles {
-		out = append(out, role{oid: RoleOID(r.Name), name: r.Name, super: r.Superuser, createRole: r.Superuser,
+		out = append(out, role{oid: RoleOID(r.Name), name: r.Name, super: r.Superuser, createRole: r.Superuser || r.CreateRole, inherit: !r.NoInherit,
 			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser, bypassRLS: r.Superuser,
 			hasPassword: r.Verifier != ""})
 		seen[r.Name] = true
 	}
 	if !seen["postgres"] {
-		out = append(out, role{oid: OIDBootstrapRole, name: "postgres", super: true, createRole: true, createDB: true,
+		out = append(out, role{oid: OIDBootstrapRole, name: "postgres", super: true, createRole: true, createDB: true, inherit: true,
 			login: true, replication: true, bypassRLS: true})
 	}
 	for _, p := range predefinedRoles {
-		out = append(out, role{oid: p.oid, name: p.name})
+		out = append(out, role{oid: p.oid, name: p.name, inherit: true})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
 	return out
@@ -668,7 +689,7 @@ func pgAuthid(s *Snapshot) ([]exec.Row, error) {
 		if r.hasPassword {
 			pw = dText("SCRAM-SHA-256$****")
 		}
-		out = append(out, exec.Row{dOID(r.oid), dText(r.name), dBool(r.super), dBool(true), dBool(r.createRole),
+		out = append(out, exec.Row{dOID(r.oid), dText(r.name), dBool(r.super), dBool(r.inherit), dBool(r.createRole),
 			dBool(r.createDB), dBool(r.login), dBool(r.replication), dBool(r.bypassRLS), dInt(-1), pw, exec.Null})
 	}
 	return out, nil
@@ -677,7 +698,7 @@ func pgAuthid(s *Snapshot) ([]exec.Row, error) {
 func pgRoles(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, r := range s.roles() {
-		out = append(out, exec.Row{dText(r.name), dBool(r.super), dBool(true), dBool(r.createRole), dBool(r.createDB),
+		out = append(out, exec.Row{dText(r.name), dBool(r.super), dBool(r.inherit), dBool(r.createRole), dBool(r.createDB),
 			dBool(r.login), dBool(r.replication), dInt(-1), dText("********"), exec.Null, dBool(r.bypassRLS), exec.Null, dOID(r.oid)})
 	}
 	return out, nil
@@ -1124,6 +1145,21 @@ func pgViews(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, v := range s.Views {
 		out = append(out, exec.Row{dText(v.Schema), dText(v.Name), dText(s.tableOwner(v.Schema)), dText(" " + v.Query + ";")})
+	}
+	return out, nil
+}
+
+// pgAuthMembers lists the role memberships (GRANT role TO role).
+func pgAuthMembers(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, r := range s.Src.Roles {
+		for _, g := range r.MemberOf {
+			grantor := g.Grantor
+			if grantor == "" {
+				grantor = "postgres"
+			}
+			out = append(out, exec.Row{dOID(RoleOID(g.Role)), dOID(RoleOID(r.Name)), dOID(RoleOID(grantor)), dBool(g.Admin)})
+		}
 	}
 	return out, nil
 }

@@ -123,14 +123,15 @@ type Namespace struct {
 	OID   uint32
 	Name  string
 	Owner string
+	ACL   []versioning.ACLItem // nil: the default
 }
 
 // Namespaces returns the system schemas and the database's, by name.
 func (s *Snapshot) Namespaces() []Namespace {
 	out := []Namespace{
-		{OIDPgToast, "pg_toast", "postgres"},
-		{OIDPgCatalog, "pg_catalog", "postgres"},
-		{OIDInformationSchema, "information_schema", "postgres"},
+		{OIDPgToast, "pg_toast", "postgres", nil},
+		{OIDPgCatalog, "pg_catalog", "postgres", nil},
+		{OIDInformationSchema, "information_schema", "postgres", nil},
 	}
 	for _, sc := range s.Schemas {
 		owner := sc.Owner
@@ -140,7 +141,7 @@ func (s *Snapshot) Namespaces() []Namespace {
 		if sc.Name == "public" {
 			owner = "pg_database_owner" // as PostgreSQL 15 makes it
 		}
-		out = append(out, Namespace{NamespaceOID(sc.Name), sc.Name, owner})
+		out = append(out, Namespace{NamespaceOID(sc.Name), sc.Name, owner, sc.ACL})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

@@ -13,6 +13,8 @@ type Code string
 const (
 	SuccessfulCompletion        Code = "00000"
 	Warning                     Code = "01000"
+	WarningPrivilegeNotRevoked  Code = "01006"
+	WarningPrivilegeNotGranted  Code = "01007"
 	FeatureNotSupported         Code = "0A000"
 	CardinalityViolation        Code = "21000"
 	DataException               Code = "22000"
@@ -49,6 +51,7 @@ const (
 	SyntaxErrorOrAccessRule     Code = "42000"
 	SyntaxError                 Code = "42601"
 	InsufficientPrivilege       Code = "42501"
+	InvalidGrantOperation       Code = "0LP01"
 	UndefinedColumn             Code = "42703"
 	UndefinedFunction           Code = "42883"
 	UndefinedTable              Code = "42P01"

@@ -1,0 +1,676 @@
+package planner
+
+import (
+	"context"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Privileges, as PostgreSQL checks them. Objects record their owner and an
+// access control list (versioning.ACLItem) in their catalog record, so
+// grants are data under version control: a branch can change them, a diff
+// shows it, a merge carries it. Roles and their memberships are the
+// server's, as in PostgreSQL (versioning.Role).
+//
+// Checks run as a statement is analyzed, against the role current then
+// (current_user: SET ROLE's, else the session's). A plan is reused only
+// while that role and the roles' definitions are unchanged
+// (analysis.auth), and a GRANT or REVOKE changes the object's record, so
+// plans reading it are made again: a grant in one session takes effect at
+// the next statement of every other.
+//
+// What is checked today: SELECT, INSERT, UPDATE, DELETE and TRUNCATE on
+// tables (a superuser, and the owner through the default ACL, hold them
+// all); ownership for DROP TABLE, ALTER TABLE, CREATE INDEX, GRANT/REVOKE;
+// CREATE on the schema a table is created in; CREATEDB for CREATE DATABASE;
+// CREATEROLE for role management; membership for SET ROLE. Views,
+// sequences, functions and column privileges are not checked yet.
+
+// bootstrapSuperuser is the role that owns what records no owner: the
+// objects made before owners were recorded, and the public schema's
+// pg_database_owner stands in for it.
+const bootstrapSuperuser = "postgres"
+
+// authority is what the current role may do.
+type authority struct {
+	role       string
+	version    uint64 // of the roles it was computed from
+	superuser  bool
+	createDB   bool
+	createRole bool
+	holds      map[string]bool // roles whose privileges it uses, "" for PUBLIC
+	roles      map[string]*versioning.Role
+}
+
+// authKey identifies the authority a plan was checked with.
+type authKey struct {
+	role    string
+	version uint64
+}
+
+// currentRole is current_user: the role SET ROLE chose, else the session's.
+func (s *Session) currentRole() string {
+	if r := s.vars["role"]; r != "" && r != "none" {
+		return r
+	}
+	return s.user
+}
+
+// authority returns the current role's authority, computed again only when
+// the role or the roles changed.
+func (s *Session) authority(ctx context.Context) (*authority, error) {
+	roles, version, err := s.e.roles.Load(ctx, s.e.st)
+	if err != nil {
+		return nil, err
+	}
+	role := s.currentRole()
+	if au := s.auth; au != nil && au.version == version && au.role == role {
+		return au, nil
+	}
+	au := &authority{role: role, version: version, roles: roles, holds: versioning.Holds(roles, role)}
+	if role == bootstrapSuperuser {
+		au.holds[databaseOwnerRole] = true
+	}
+	if r := roles[role]; r != nil {
+		au.superuser = r.Superuser
+		au.createDB = r.Superuser || r.CreateDB
+		au.createRole = r.Superuser || r.CreateRole
+	}
+	s.auth = au
+	return au, nil
+}
+
+// owns reports whether the role has the privileges of owner (PostgreSQL's
+// has_privs_of_role, which ownership checks use).
+func (au *authority) owns(owner string) bool {
+	return au.superuser || au.holds[ownerOf(owner)]
+}
+
+// ownerOf is the owner an object's record names.
+func ownerOf(owner string) string {
+	if owner == "" {
+		return bootstrapSuperuser
+	}
+	return owner
+}
+
+// tableACL is t's access control list, its default when none was set.
+func tableACL(t *versioning.Table) []versioning.ACLItem {
+	if t.ACL != nil {
+		return t.ACL
+	}
+	return versioning.DefaultACL(ownerOf(t.Owner), versioning.TablePrivileges, "")
+}
+
+// schemaACL is a schema's access control list, its default when none was
+// set: in PostgreSQL 15 the public schema lets everyone use it (USAGE) but
+// not create in it; other schemas are their owner's.
+func schemaACL(sc *versioning.Schema) []versioning.ACLItem {
+	if sc.ACL != nil {
+		return sc.ACL
+	}
+	owner := schemaOwner(sc)
+	if sc.Name == "public" {
+		return versioning.DefaultACL(owner, versioning.SchemaPrivileges, "U")
+	}
+	return versioning.DefaultACL(owner, versioning.SchemaPrivileges, "")
+}
+
+// databaseOwnerRole stands for the owner of the current database, whose
+// only member here is the bootstrap superuser (databases record no owner).
+const databaseOwnerRole = "pg_database_owner"
+
+// schemaOwner is a schema's owner: the public schema that nobody was
+// given (the bootstrap superuser's, as it was made) is pg_database_owner's,
+// as PostgreSQL 15 makes it.
+func schemaOwner(sc *versioning.Schema) string {
+	if sc.Name == "public" && ownerOf(sc.Owner) == bootstrapSuperuser {
+		return databaseOwnerRole
+	}
+	return ownerOf(sc.Owner)
+}
+
+// authHolds reports whether the authority a plan was checked with is
+// still the current role's.
+func (s *Session) authHolds(ctx context.Context, k authKey) bool {
+	au, err := s.authority(ctx)
+	return err == nil && au.role == k.role && au.version == k.version
+}
+
+// authority returns the current role's authority for the statement being
+// analyzed, and records it: the plan is checked with it.
+func (a *analyzer) authority() (*authority, error) {
+	au, err := a.s.authority(a.ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.auth = authKey{role: au.role, version: au.version}
+	return au, nil
+}
+
+// requireTable checks that the current role holds privs on a stored table;
+// catalog relations, views and system tables are not checked here.
+func (a *analyzer) requireTable(t *exec.Table, privs string) error {
+	if t == nil || t.Virtual != nil || t.Def == nil {
+		return nil
+	}
+	au, err := a.authority()
+	if err != nil || au.superuser {
+		return err
+	}
+	if versioning.ACLHolds(tableACL(t.Def), au.holds, privs, false) {
+		return nil
+	}
+	return permissionDenied("table", t.Def.Name)
+}
+
+// requireTableOwner checks that the current role owns a table.
+func (a *analyzer) requireTableOwner(t *versioning.Table) error {
+	au, err := a.authority()
+	if err != nil || au.owns(t.Owner) {
+		return err
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of table %s", t.Name)
+}
+
+// requireSchemaCreate checks that the current role may create objects in
+// schema.
+func (a *analyzer) requireSchemaCreate(ctx context.Context, schema string) error {
+	au, err := a.authority()
+	if err != nil || au.superuser {
+		return err
+	}
+	sc, ok, err := a.tx.Root.Schema(ctx, schema)
+	if err != nil || !ok {
+		return err // a missing schema fails elsewhere, with its own error
+	}
+	if versioning.ACLHolds(schemaACL(sc), au.holds, "C", false) {
+		return nil
+	}
+	return permissionDenied("schema", schema)
+}
+
+func permissionDenied(kind, name string) error {
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kind, name)
+}
+
+// privilegeLetters maps GRANT's privilege names to aclitem letters.
+var privilegeLetters = map[string]byte{
+	"select": 'r', "insert": 'a', "update": 'w', "delete": 'd', "truncate": 'D', "references": 'x',
+	"trigger": 't', "execute": 'X', "usage": 'U', "create": 'C', "temporary": 'T', "temp": 'T', "connect": 'c',
+}
+
+// grantPrivileges returns the letters GRANT or REVOKE names for an object
+// of kind whose privileges are all (nil privileges: ALL).
+func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
+	if len(privs) == 0 {
+		return all, nil
+	}
+	var out []byte
+	for _, n := range privs {
+		p := n.GetAccessPriv()
+		if p == nil {
+			continue
+		}
+		if p.PrivName == "" { // ALL with a column list
+			return all, nil
+		}
+		if len(p.Cols) > 0 {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "column privileges are not supported yet")
+		}
+		c, ok := privilegeLetters[strings.ToLower(p.PrivName)]
+		if !ok {
+			return "", pgerr.New(pgerr.SyntaxError, "unrecognized privilege type %q", p.PrivName)
+		}
+		if strings.IndexByte(all, c) < 0 {
+			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type %s for %s", strings.ToUpper(p.PrivName), kind)
+		}
+		out = append(out, c)
+	}
+	return string(out), nil
+}
+
+// grantees resolves GRANT's grantees: "" for PUBLIC.
+func (s *Session) grantees(specs []*pg.Node, roles map[string]*versioning.Role) ([]string, error) {
+	var out []string
+	for _, n := range specs {
+		r := n.GetRoleSpec()
+		if r == nil {
+			continue
+		}
+		if r.Roletype == pg.RoleSpecType_ROLESPEC_PUBLIC {
+			out = append(out, "")
+			continue
+		}
+		name := s.roleSpecName(r)
+		if roles[name] == nil {
+			return nil, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// roleSpecName is the role a RoleSpec names, CURRENT_USER and friends
+// resolved in the session.
+func (s *Session) roleSpecName(r *pg.RoleSpec) string {
+	if r == nil {
+		return ""
+	}
+	switch r.Roletype {
+	case pg.RoleSpecType_ROLESPEC_CURRENT_USER, pg.RoleSpecType_ROLESPEC_CURRENT_ROLE:
+		return s.currentRole()
+	case pg.RoleSpecType_ROLESPEC_SESSION_USER:
+		return s.user
+	}
+	return r.Rolename
+}
+
+// changeACL applies a GRANT or REVOKE to one object's ACL, as the current
+// role: the owner (or a superuser) grants as the owner; another role
+// grants what it holds with grant option, as itself.
+func changeACL(au *authority, notice func(error), g *pg.GrantStmt, acl []versioning.ACLItem, owner, kind, name, privs string, grantees []string) ([]versioning.ACLItem, error) {
+	grantor := au.role
+	switch {
+	case au.owns(owner):
+		grantor = ownerOf(owner)
+	case versioning.ACLHolds(acl, au.holds, privs, true):
+		// The grant is the role's that holds the grant option, as
+		// PostgreSQL's select_best_grantor picks it: the current role if
+		// it does, else the role it inherits them from.
+		if !versioning.ACLHolds(acl, map[string]bool{au.role: true}, privs, true) {
+			for _, it := range acl {
+				if it.Grantee != "" && au.holds[it.Grantee] && versioning.ACLHolds(acl, map[string]bool{it.Grantee: true}, privs, true) {
+					grantor = it.Grantee
+					break
+				}
+			}
+		}
+	default:
+		if !versioning.ACLAny(acl, au.holds, versioning.TablePrivileges+versioning.SchemaPrivileges) {
+			return nil, permissionDenied(kind, name)
+		}
+		// Privileges without grant option: PostgreSQL warns and changes
+		// nothing.
+		if g.IsGrant {
+			notice(pgerr.NewWarning(pgerr.WarningPrivilegeNotGranted, "no privileges were granted for %q", name))
+		} else {
+			notice(pgerr.NewWarning(pgerr.WarningPrivilegeNotRevoked, "no privileges could be revoked for %q", name))
+		}
+		return acl, nil
+	}
+	for _, who := range grantees {
+		if g.IsGrant {
+			acl = versioning.GrantACL(acl, who, grantor, privs, g.GrantOption)
+			continue
+		}
+		var ok bool
+		if acl, ok = versioning.RevokeACL(acl, who, grantor, privs, g.GrantOption, g.Behavior == pg.DropBehavior_DROP_CASCADE); !ok {
+			return nil, pgerr.New(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+		}
+	}
+	return acl, nil
+}
+
+// versionedGrant reports whether a GRANT or REVOKE is of the objects whose
+// privileges are recorded (in the root value) and checked: tables and
+// schemas, not column lists.
+func versionedGrant(g *pg.GrantStmt) bool {
+	switch g.Objtype {
+	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_SCHEMA:
+		return g.Targtype != pg.GrantTargetType_ACL_TARGET_DEFAULTS
+	}
+	return false
+}
+
+// grant runs GRANT and REVOKE on tables and schemas, which change their
+// records in the transaction's root.
+func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
+	tag := map[bool]string{true: "GRANT", false: "REVOKE"}[g.IsGrant]
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		au, err := a.authority()
+		if err != nil {
+			return "", err
+		}
+		grantees, err := a.s.grantees(g.Grantees, au.roles)
+		if err != nil {
+			return "", err
+		}
+		if g.Objtype == pg.ObjectType_OBJECT_SCHEMA {
+			return tag, a.grantSchemas(ctx, au, g, grantees)
+		}
+		privs, err := grantPrivileges(g.Privileges, "table", versioning.TablePrivileges)
+		if err != nil {
+			return "", err
+		}
+		var tables []*versioning.Table
+		if g.Targtype == pg.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
+			for _, n := range g.Objects {
+				schema := a.s.resolveSchemaName(n.GetString_().GetSval())
+				if _, ok, err := a.tx.Root.Schema(ctx, schema); err != nil {
+					return "", err
+				} else if !ok {
+					return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+				}
+				in, err := a.tx.Root.TablesIn(ctx, schema)
+				if err != nil {
+					return "", err
+				}
+				tables = append(tables, in...)
+			}
+		} else {
+			for _, n := range g.Objects {
+				rv := n.GetRangeVar()
+				t, ok, err := a.lookupTable(ctx, rv.Schemaname, rv.Relname)
+				if err != nil {
+					return "", err
+				}
+				if !ok {
+					return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
+				}
+				tables = append(tables, t.Def)
+			}
+		}
+		root := a.tx.Root
+		for _, t := range tables {
+			acl, err := changeACL(au, a.s.notice, g, tableACL(t), t.Owner, "table", t.Name, privs, grantees)
+			if err != nil {
+				return "", err
+			}
+			nt := *t
+			nt.ACL = acl
+			if root, err = root.PutTable(ctx, &nt); err != nil {
+				return "", err
+			}
+		}
+		a.tx.SetRoot(root)
+		return tag, nil
+	}, nil
+}
+
+// grantSchemas runs GRANT and REVOKE ON SCHEMA.
+func (a *analyzer) grantSchemas(ctx context.Context, au *authority, g *pg.GrantStmt, grantees []string) error {
+	privs, err := grantPrivileges(g.Privileges, "schema", versioning.SchemaPrivileges)
+	if err != nil {
+		return err
+	}
+	root := a.tx.Root
+	for _, n := range g.Objects {
+		name := n.GetString_().GetSval()
+		sc, ok, err := root.Schema(ctx, name)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
+		}
+		acl, err := changeACL(au, a.s.notice, g, schemaACL(sc), schemaOwner(sc), "schema", name, privs, grantees)
+		if err != nil {
+			return err
+		}
+		ns := *sc
+		ns.ACL = acl
+		if root, err = root.PutSchema(ctx, ns); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// grantRole runs GRANT role TO role and REVOKE role FROM role.
+func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, error) {
+	au, err := s.authority(ctx)
+	if err != nil {
+		return nil, err
+	}
+	admin := false
+	for _, o := range g.Opt {
+		if d := o.GetDefElem(); d != nil && d.Defname == "admin" {
+			admin = true
+		}
+	}
+	var notices []error
+	err = versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
+		notices = notices[:0]
+		members, err := s.grantees(g.GranteeRoles, roles)
+		if err != nil {
+			return err
+		}
+		for _, n := range g.GrantedRoles {
+			name := n.GetAccessPriv().GetPrivName()
+			granted := roles[name]
+			if granted == nil {
+				return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+			}
+			if !au.superuser && (granted.Superuser || !au.createRole && !hasAdmin(roles, au.role, name)) {
+				return pgerr.New(pgerr.InsufficientPrivilege, "must have admin option on role %q", name)
+			}
+			for _, m := range members {
+				if m == "" {
+					return pgerr.New(pgerr.InvalidGrantOperation, "role \"public\" cannot be granted")
+				}
+				r := *roles[m]
+				r.MemberOf = append([]versioning.RoleGrant(nil), r.MemberOf...)
+				at := -1
+				for i, mg := range r.MemberOf {
+					if mg.Role == name {
+						at = i
+					}
+				}
+				if !g.IsGrant {
+					if at < 0 {
+						notices = append(notices, pgerr.NewWarning(pgerr.SuccessfulCompletion, "role %q has not been granted membership in role %q by role %q", m, name, au.role))
+						continue
+					}
+					if admin { // REVOKE ADMIN OPTION FOR
+						r.MemberOf[at].Admin = false
+					} else {
+						r.MemberOf = append(r.MemberOf[:at], r.MemberOf[at+1:]...)
+					}
+					roles[m] = &r
+					continue
+				}
+				if m == name || versioning.IsMember(roles, name, m) {
+					return pgerr.New(pgerr.InvalidGrantOperation, "role %q is a member of role %q", name, m)
+				}
+				if at >= 0 {
+					if admin && !r.MemberOf[at].Admin {
+						r.MemberOf[at].Admin = true
+						roles[m] = &r
+						continue
+					}
+					notices = append(notices, pgerr.New(pgerr.SuccessfulCompletion, "role %q is already a member of role %q", m, name))
+					continue
+				}
+				r.MemberOf = append(r.MemberOf, versioning.RoleGrant{Role: name, Grantor: au.role, Admin: admin})
+				roles[m] = &r
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range notices {
+		s.notice(n)
+	}
+	return &Result{tag: map[bool]string{true: "GRANT ROLE", false: "REVOKE ROLE"}[g.IsGrant]}, nil
+}
+
+// hasAdmin reports whether role holds group WITH ADMIN OPTION.
+func hasAdmin(roles map[string]*versioning.Role, role, group string) bool {
+	if r := roles[role]; r != nil {
+		for _, g := range r.MemberOf {
+			if g.Role == group && g.Admin {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkSetRole validates SET ROLE: the role exists, and the session's user
+// is a superuser or a member of it.
+func (s *Session) checkSetRole(ctx context.Context, role string) error {
+	if role == "none" || role == "" {
+		return nil
+	}
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	if err != nil {
+		return err
+	}
+	if roles[role] == nil {
+		return pgerr.New(pgerr.InvalidParameterValue, "role %q does not exist", role)
+	}
+	if u := roles[s.user]; u != nil && u.Superuser || versioning.IsMember(roles, s.user, role) {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set role %q", role)
+}
+
+// newOwner checks ALTER ... OWNER TO role for an object owned by owner and
+// returns the new owner: a superuser may give it to anyone; its owner only
+// to a role it is a member of, as PostgreSQL requires.
+func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
+	au, err := a.authority()
+	if err != nil {
+		return "", err
+	}
+	name := a.s.roleSpecName(spec)
+	if au.roles[name] == nil {
+		return "", pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+	}
+	if au.superuser {
+		return name, nil
+	}
+	if !au.owns(owner) {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of the object")
+	}
+	if !versioning.IsMember(au.roles, au.role, name) {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be able to SET ROLE %q", name)
+	}
+	return name, nil
+}
+
+// newObjectOwner is the owner a new object records: the current role, ""
+// for the bootstrap superuser (what objects made before owners were
+// recorded say, so that their records, and the diffs between branches,
+// do not change for a server used only by it).
+func (s *Session) newObjectOwner() string {
+	if r := s.currentRole(); r != bootstrapSuperuser {
+		return r
+	}
+	return ""
+}
+
+// hasPrivilege implements has_table_privilege and has_schema_privilege in
+// their six forms: (user, object, privileges) with the user by name or
+// OID and the object by name or OID, and (object, privileges) for the
+// current role. The privileges are a comma-separated list of names, each
+// perhaps WITH GRANT OPTION; any one held is enough, as in PostgreSQL.
+func hasPrivilege(kind string) sessionFn {
+	return func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return exec.Null, err
+		}
+		role := s.currentRole()
+		if len(a) == 3 {
+			if a[0].Kind == exec.KindText {
+				role = a[0].S
+			} else {
+				role = roleByOID(snap, uint32(a[0].I))
+			}
+			a = a[1:]
+		}
+		roles, _, err := s.e.roles.Load(env.Ctx, s.e.st)
+		if err != nil {
+			return exec.Null, err
+		}
+		r := roles[role]
+		if r == nil {
+			return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
+		}
+		var acl []versioning.ACLItem
+		var all string
+		switch kind {
+		case "table":
+			var rel catalog.Relation
+			var ok bool
+			if a[0].Kind == exec.KindText {
+				oid, _, found, err := s.resolveRegclass(env, a[0].S)
+				if err != nil {
+					return exec.Null, err
+				}
+				if !found {
+					return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+				}
+				rel, ok = snap.RelationByOID(oid)
+			} else if rel, ok = snap.RelationByOID(uint32(a[0].I)); !ok {
+				return exec.Null, nil // PostgreSQL: NULL for an OID that names nothing
+			}
+			if !ok || rel.Kind != 'r' || rel.Table == nil {
+				return exec.DBool(true), nil // catalogs, views, sequences: not checked yet
+			}
+			acl, all = tableACL(rel.Table), versioning.TablePrivileges
+		case "schema":
+			var name string
+			if a[0].Kind == exec.KindText {
+				name = a[0].S
+			} else {
+				for _, n := range snap.Namespaces() {
+					if n.OID == uint32(a[0].I) {
+						name = n.Name
+					}
+				}
+			}
+			sc, ok, err := env.Txn.Root.Schema(env.Ctx, name)
+			if err != nil {
+				return exec.Null, err
+			}
+			if !ok {
+				if name == "pg_catalog" || name == "information_schema" {
+					return exec.DBool(true), nil // usable by all
+				}
+				return exec.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
+			}
+			acl, all = schemaACL(sc), versioning.SchemaPrivileges
+		}
+		if r.Superuser {
+			return exec.DBool(true), nil
+		}
+		holds := versioning.Holds(roles, role)
+		for _, p := range strings.Split(a[1].S, ",") {
+			p = strings.ToLower(strings.TrimSpace(p))
+			name, grant := strings.CutSuffix(p, " with grant option")
+			c, ok := privilegeLetters[strings.TrimSpace(name)]
+			if !ok || strings.IndexByte(all, c) < 0 {
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
+			}
+			if versioning.ACLHolds(acl, holds, string(c), grant) {
+				return exec.DBool(true), nil
+			}
+		}
+		return exec.DBool(false), nil
+	}
+}
+
+func init() {
+	const name, oid, text = exec.OIDName, exec.OIDOid, exec.OIDText
+	for _, kind := range []string{"table", "schema"} {
+		fn := hasPrivilege(kind)
+		for _, args := range [][]uint32{{name, text, text}, {name, oid, text}, {oid, text, text}, {oid, oid, text}, {text, text}, {oid, text}} {
+			exec.Register(strict(withSession("has_"+kind+"_privilege", args, exec.OIDBool, fn)))
+		}
+	}
+}

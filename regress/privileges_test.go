@@ -1,0 +1,140 @@
+package regress
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/prollypg/prollypg/regress/internal/testserver"
+)
+
+// denied runs sql and fails the test unless it fails with 42501.
+func denied(t *testing.T, ctx context.Context, c *pgx.Conn, sql string) {
+	t.Helper()
+	if _, err := c.Exec(ctx, sql); sqlstate(err) != "42501" {
+		t.Fatalf("%s: %v, want 42501", sql, err)
+	}
+}
+
+// TestPrivileges: the case over the real server with several
+// roles: a role without privileges is refused (42501) on every path and its
+// connection stays usable; a GRANT in one session takes effect at the next
+// statement of another, prepared statements included; membership carries
+// privileges; owners grant their own objects.
+func TestPrivileges(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	admin := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, admin, "CREATE TABLE secret (id int PRIMARY KEY, v text)")
+	exec(t, ctx, admin, "INSERT INTO secret VALUES (1, 'x')")
+	exec(t, ctx, admin, "CREATE ROLE alice LOGIN")
+	exec(t, ctx, admin, "CREATE ROLE bob LOGIN")
+	exec(t, ctx, admin, "REVOKE ALL ON secret FROM PUBLIC")
+
+	alice := connect(t, ctx, "postgres://alice@"+srv.Addr()+"/postgres?sslmode=disable")
+	for _, sql := range []string{
+		"SELECT * FROM secret",
+		"DROP TABLE secret",
+		"INSERT INTO secret VALUES (2, 'y')",
+		"UPDATE secret SET v = 'z'",
+		"DELETE FROM secret",
+		"TRUNCATE secret",
+		"ALTER TABLE secret ADD COLUMN w int",
+		"CREATE INDEX ON secret (v)",
+		"GRANT SELECT ON secret TO alice",
+		"CREATE DATABASE x",
+		"CREATE TABLE mine (a int)", // PostgreSQL 15: nobody but the owner creates in public
+		"CREATE ROLE carol",
+		"SET ROLE postgres",
+		"SELECT * FROM secret WHERE id IN (SELECT id FROM secret)",
+	} {
+		denied(t, ctx, alice, sql)
+	}
+	var one int
+	if err := alice.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Fatalf("connection after refusals: %v", err)
+	}
+
+	// A prepared statement planned while refused runs once granted, and is
+	// refused again after REVOKE, without being prepared again.
+	if _, err := alice.Prepare(ctx, "readsecret", "SELECT v FROM secret WHERE id = $1"); sqlstate(err) != "42501" {
+		t.Fatalf("prepare before GRANT: %v", err)
+	}
+	exec(t, ctx, admin, "GRANT SELECT ON secret TO alice")
+	if _, err := alice.Prepare(ctx, "readsecret", "SELECT v FROM secret WHERE id = $1"); err != nil {
+		t.Fatal(err)
+	}
+	var v string
+	if err := alice.QueryRow(ctx, "readsecret", 1).Scan(&v); err != nil || v != "x" {
+		t.Fatalf("after GRANT: %q, %v", v, err)
+	}
+	denied(t, ctx, alice, "UPDATE secret SET v = 'z'") // SELECT only
+	exec(t, ctx, admin, "REVOKE SELECT ON secret FROM alice")
+	if err := alice.QueryRow(ctx, "readsecret", 1).Scan(&v); sqlstate(err) != "42501" {
+		t.Fatalf("prepared statement after REVOKE: %v, want 42501", err)
+	}
+
+	// Membership: a group's privileges are its members'.
+	exec(t, ctx, admin, "CREATE ROLE readers")
+	exec(t, ctx, admin, "GRANT SELECT, UPDATE ON secret TO readers")
+	exec(t, ctx, admin, "GRANT readers TO alice")
+	exec(t, ctx, alice, "UPDATE secret SET v = 'by alice' WHERE id = 1")
+	exec(t, ctx, admin, "REVOKE readers FROM alice")
+	denied(t, ctx, alice, "SELECT * FROM secret")
+
+	// Owners: alice creates where she may, owns it, and grants it on.
+	exec(t, ctx, admin, "GRANT CREATE ON SCHEMA public TO alice")
+	exec(t, ctx, alice, "CREATE TABLE mine (a int)")
+	exec(t, ctx, alice, "INSERT INTO mine VALUES (1)")
+	bob := connect(t, ctx, "postgres://bob@"+srv.Addr()+"/postgres?sslmode=disable")
+	denied(t, ctx, bob, "SELECT * FROM mine")
+	exec(t, ctx, alice, "GRANT SELECT ON mine TO bob")
+	if err := bob.QueryRow(ctx, "SELECT a FROM mine").Scan(&one); err != nil || one != 1 {
+		t.Fatalf("bob after alice's GRANT: %v", err)
+	}
+	exec(t, ctx, bob, "GRANT SELECT ON mine TO PUBLIC")     // no grant option: a warning, nothing granted
+	denied(t, ctx, bob, "GRANT SELECT ON secret TO PUBLIC") // no privilege at all
+	var acl, owner string
+	if err := admin.QueryRow(ctx, "SELECT relowner::regrole::text, array_to_string(relacl, ',') FROM pg_class WHERE relname = 'mine'").Scan(&owner, &acl); err != nil {
+		t.Fatal(err)
+	}
+	if owner != "alice" || acl != "alice=arwdDxt/alice,bob=r/alice" {
+		t.Fatalf("mine: owner %s, acl %s", owner, acl)
+	}
+	exec(t, ctx, admin, "ALTER TABLE mine OWNER TO bob")
+	exec(t, ctx, bob, "DROP TABLE mine")
+
+	// SET ROLE: a superuser becomes alice and is refused as she is.
+	exec(t, ctx, admin, "SET ROLE alice")
+	denied(t, ctx, admin, "SELECT * FROM secret")
+	exec(t, ctx, admin, "RESET ROLE")
+	exec(t, ctx, admin, "SELECT * FROM secret")
+}
+
+// TestPrivilegesVersioned: grants are data of the branch they were made on:
+// a GRANT on a branch is not in force on main until it is merged.
+func TestPrivilegesVersioned(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	admin := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, admin, "CREATE TABLE t (id int PRIMARY KEY)")
+	exec(t, ctx, admin, "CREATE ROLE alice LOGIN")
+	exec(t, ctx, admin, "SELECT dolt_commit('-Am', 'table t')")
+	exec(t, ctx, admin, "SELECT dolt_branch('grants')")
+	onBranch := connect(t, ctx, srv.DSN("postgres/grants"))
+	exec(t, ctx, onBranch, "GRANT SELECT ON t TO alice")
+	var status string
+	if err := onBranch.QueryRow(ctx, "SELECT status FROM dolt_status WHERE table_name = 'public.t'").Scan(&status); err != nil || status != "modified" {
+		t.Fatalf("dolt_status after GRANT: %q, %v", status, err)
+	}
+	exec(t, ctx, onBranch, "SELECT dolt_commit('-am', 'grant')")
+
+	aliceMain := connect(t, ctx, "postgres://alice@"+srv.Addr()+"/postgres?sslmode=disable")
+	denied(t, ctx, aliceMain, "SELECT * FROM t")
+	aliceBranch := connect(t, ctx, "postgres://alice@"+srv.Addr()+"/postgres/grants?sslmode=disable")
+	exec(t, ctx, aliceBranch, "SELECT * FROM t")
+
+	exec(t, ctx, admin, "SELECT dolt_merge('grants')")
+	exec(t, ctx, aliceMain, "SELECT * FROM t")
+}
