@@ -10,7 +10,6 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -23,7 +22,7 @@ import (
 
 // detachedRev is the commit a read-only session reads.
 type detachedRev struct {
-	commit store.Address
+	commit versioning.Address
 	root   versioning.RootValue
 }
 
@@ -64,7 +63,7 @@ func (s *Session) workingRoot(ctx context.Context) (versioning.RootValue, error)
 }
 
 // headCommit is the commit HEAD means for the session.
-func (s *Session) headCommit(ctx context.Context) (store.Address, error) {
+func (s *Session) headCommit(ctx context.Context) (versioning.Address, error) {
 	if s.detached != nil {
 		return s.detached.commit, nil
 	}
@@ -73,10 +72,10 @@ func (s *Session) headCommit(ctx context.Context) (store.Address, error) {
 }
 
 // resolveCommit resolves a revision spec for the session.
-func (s *Session) resolveCommit(ctx context.Context, spec string) (store.Address, error) {
+func (s *Session) resolveCommit(ctx context.Context, spec string) (versioning.Address, error) {
 	head, err := s.headCommit(ctx)
 	if err != nil {
-		return store.Address{}, err
+		return versioning.Address{}, err
 	}
 	c, err := s.repo.ResolveCommit(ctx, spec, head)
 	if errors.Is(err, versioning.ErrNoRevision) {
@@ -528,7 +527,7 @@ func (s *Session) doltBranch(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 		if len(f.args) == 2 {
 			start = f.args[1]
 		}
-		var c store.Address
+		var c versioning.Address
 		if c, err = s.resolveCommit(ctx, start); err == nil {
 			err = s.repo.CreateBranch(ctx, f.args[0], c, force)
 		}

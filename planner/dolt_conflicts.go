@@ -8,7 +8,6 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -111,19 +110,19 @@ func conflictCounts(env *exec.Env, violations bool) ([]exec.Row, error) {
 	}
 	var rows []exec.Row
 	for _, tc := range all {
-		var m prolly.Map
+		var n uint64
 		if violations {
-			m, err = tc.ViolationMap(env.Ctx, root.Store())
+			n, err = tc.ViolationCount(env.Ctx, root.Store())
 		} else {
-			m, err = tc.RowConflicts(env.Ctx, root.Store())
+			n, err = tc.RowConflictCount(env.Ctx, root.Store())
 		}
 		if err != nil {
 			return nil, err
 		}
-		if m.Count() == 0 && (violations || tc.SchemaConflict == "") {
+		if n == 0 && (violations || tc.SchemaConflict == "") {
 			continue
 		}
-		rows = append(rows, exec.Row{exec.DText(conflictShortLabel(tc, names)), exec.DInt(int64(m.Count()))})
+		rows = append(rows, exec.Row{exec.DText(conflictShortLabel(tc, names)), exec.DInt(int64(n))})
 	}
 	return rows, nil
 }
@@ -199,36 +198,23 @@ func conflictRows(env *exec.Env, schema, name string, live []int) ([]exec.Row, e
 	if err != nil || !ok {
 		return nil, err
 	}
-	m, err := tc.RowConflicts(ctx, root.Store())
-	if err != nil {
-		return nil, err
-	}
 	var rows []exec.Row
-	it := m.NewIter(ctx, prolly.IterOptions{})
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		v, err := it.Value()
-		if err != nil {
-			return nil, err
-		}
-		cr, err := versioning.DecodeConflictRow(v)
-		if err != nil {
-			return nil, err
-		}
+	err = tc.EachRowConflict(ctx, root.Store(), func(key []byte, cr versioning.ConflictRow) error {
 		row := exec.Row{exec.DText(tc.FromRoot)}
 		for i, side := range [][]byte{cr.Base, cr.Ours, cr.Theirs} {
 			vals, err := storedValues(cur, side, live)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			row = append(row, vals...)
 			if i > 0 {
 				row = append(row, exec.DText(diffType(cr.Base, side)))
 			}
 		}
-		rows = append(rows, append(row, exec.DText(hex.EncodeToString(it.Key()))))
-	}
-	return rows, it.Close()
+		rows = append(rows, append(row, exec.DText(hex.EncodeToString(key))))
+		return nil
+	})
+	return rows, err
 }
 
 // storedValues decodes a stored row's live columns; NULLs for an absent
@@ -357,34 +343,21 @@ func violationRows(ctx context.Context, env *exec.Env, schema, name string, live
 	if err != nil || !ok {
 		return nil, err
 	}
-	m, err := tc.ViolationMap(ctx, root.Store())
-	if err != nil {
-		return nil, err
-	}
 	var rows []exec.Row
-	it := m.NewIter(ctx, prolly.IterOptions{})
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		v, err := it.Value()
-		if err != nil {
-			return nil, err
-		}
-		viol, err := versioning.DecodeViolation(it.Key(), v)
-		if err != nil {
-			return nil, err
-		}
+	err = tc.EachViolation(ctx, root.Store(), func(key []byte, viol versioning.Violation) error {
 		kind := "unique index"
 		if viol.Kind == versioning.ViolationForeignKey {
 			kind = "foreign key"
 		}
 		vals, err := storedValues(cur, viol.Row, live)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		row := append(exec.Row{exec.DText(tc.FromRoot), exec.DText(kind)}, vals...)
-		rows = append(rows, append(row, exec.DText(viol.Info), exec.DText(hex.EncodeToString(it.Key()))))
-	}
-	return rows, it.Close()
+		rows = append(rows, append(row, exec.DText(viol.Info), exec.DText(hex.EncodeToString(key))))
+		return nil
+	})
+	return rows, err
 }
 
 // violationsWriter makes dolt_constraint_violations_<table> deletable.

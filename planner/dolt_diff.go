@@ -6,8 +6,6 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/prolly"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -45,7 +43,7 @@ func (r revision) table(ctx context.Context, name versioning.TableName) (*versio
 }
 
 // commitRevision is the revision of commit c at addr.
-func commitRevision(addr store.Address, c *versioning.Commit, root versioning.RootValue) revision {
+func commitRevision(addr versioning.Address, c *versioning.Commit, root versioning.RootValue) revision {
 	return revision{root: root, commit: exec.DText(addr.String()), date: timestampDatum(c.Committer.When)}
 }
 
@@ -63,7 +61,7 @@ func (s *Session) resolveRevision(env *exec.Env, spec string) (revision, error) 
 	return s.commitRevision(env.Ctx, addr)
 }
 
-func (s *Session) commitRevision(ctx context.Context, addr store.Address) (revision, error) {
+func (s *Session) commitRevision(ctx context.Context, addr versioning.Address) (revision, error) {
 	root, c, err := s.repo.CommitRoot(ctx, addr)
 	if err != nil {
 		return revision{}, err
@@ -283,8 +281,8 @@ func (w *rowDiffs) add(ctx context.Context, from, to revision) error {
 		tp = newProjection(tt, w.sh.toCols)
 	}
 	nTo, nFrom := len(w.sh.toCols), len(w.sh.fromCols)
-	kinds := [...]exec.Datum{prolly.Added: exec.DText("added"), prolly.Removed: exec.DText("removed"), prolly.Modified: exec.DText("modified")}
-	return versioning.DiffRows(ctx, to.root.Store(), ft, tt, func(d prolly.Diff) error {
+	kinds := [...]exec.Datum{versioning.RowAdded: exec.DText("added"), versioning.RowRemoved: exec.DText("removed"), versioning.RowModified: exec.DText("modified")}
+	return versioning.DiffRows(ctx, to.root.Store(), ft, tt, func(d versioning.RowDiff) error {
 		row := w.alloc.row()
 		if d.To != nil {
 			if err := tp.project(d.To, row[:nTo], &w.scratch); err != nil {
@@ -410,7 +408,7 @@ func (s *Session) historyDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFil
 			return nil, err
 		}
 	}
-	log, err := s.repo.Log(ctx, []store.Address{head}, nil)
+	log, err := s.repo.Log(ctx, []versioning.Address{head}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -544,7 +542,7 @@ func (s *Session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.
 	if err != nil {
 		return nil, err
 	}
-	log, err := s.repo.Log(ctx, []store.Address{head}, nil)
+	log, err := s.repo.Log(ctx, []versioning.Address{head}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -576,11 +574,7 @@ func (s *Session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.
 				return nil, err
 			}
 			p := newProjection(t, cols)
-			m, err := prolly.Load(ctx, s.e.st, t.Rows)
-			if err != nil {
-				return nil, err
-			}
-			err = versioning.EachRow(ctx, m, func(_, v []byte) error {
+			err = versioning.EachStoredRow(ctx, s.e.st, t, func(_, v []byte) error {
 				row := dataAlloc.row()
 				version = append(version, row)
 				return p.project(v, row, &scratch)
@@ -604,7 +598,7 @@ func (s *Session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.
 // changes from one root to the next: one per changed table, with the
 // commit's hash, committer, email, date and message (c nil for WORKING
 // and STAGED, which have none).
-func diffSummaryRows(ctx context.Context, cs prolly.ChunkStore, hash string, c *versioning.Commit, changes changeSet) ([]exec.Row, error) {
+func diffSummaryRows(ctx context.Context, cs versioning.Store, hash string, c *versioning.Commit, changes changeSet) ([]exec.Row, error) {
 	var rows []exec.Row
 	add := func(name string, data, schema bool) {
 		row := exec.Row{exec.DText(hash), exec.DText(name), exec.Null, exec.Null, exec.Null, exec.Null,
@@ -693,7 +687,7 @@ func (s *Session) doltDiffRows(env *exec.Env) ([]exec.Row, error) {
 		}
 		rows = append(rows, r...)
 	}
-	log, err := s.repo.Log(ctx, []store.Address{head}, nil)
+	log, err := s.repo.Log(ctx, []versioning.Address{head}, nil)
 	if err != nil {
 		return nil, err
 	}

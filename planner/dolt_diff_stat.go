@@ -7,8 +7,6 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/prolly"
-	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -99,18 +97,6 @@ func liveColumnsByName(t *versioning.Table) map[string]int {
 	return m
 }
 
-// storedField returns field i of a stored row of t: the column's Missing
-// value for a row stored before the column was added.
-func storedField(t *versioning.Table, row tuple.Tuple, i int) (field []byte, null bool) {
-	if i >= row.Count() {
-		if m := t.Columns[i].Missing; m != nil {
-			return tuple.Tuple(m).Field(0)
-		}
-		return nil, true
-	}
-	return row.Field(i)
-}
-
 // diffStat counts one table's changes as dolt_diff_stat does.
 type diffStat struct {
 	rowsAdded, rowsDeleted, rowsModified    int64
@@ -120,9 +106,9 @@ type diffStat struct {
 // cellChanges counts the cells a modified row changed, matching columns
 // by name: a cell of a column only the new version has counts as added
 // unless NULL, one only the old version had as deleted unless NULL.
-func (st *diffStat) cellChanges(from, to *versioning.Table, fromCols, toCols map[string]int, fv, tv tuple.Tuple) {
+func (st *diffStat) cellChanges(from, to *versioning.Table, fromCols, toCols map[string]int, fv, tv []byte) {
 	for name, ti := range toCols {
-		tf, tnull := storedField(to, tv, ti)
+		tf, tnull := versioning.CellOf(to, tv, ti)
 		fi, ok := fromCols[name]
 		if !ok {
 			if !tnull {
@@ -130,7 +116,7 @@ func (st *diffStat) cellChanges(from, to *versioning.Table, fromCols, toCols map
 			}
 			continue
 		}
-		ff, fnull := storedField(from, fv, fi)
+		ff, fnull := versioning.CellOf(from, fv, fi)
 		if fnull != tnull || !bytes.Equal(ff, tf) {
 			st.cellsModified++
 		}
@@ -139,25 +125,27 @@ func (st *diffStat) cellChanges(from, to *versioning.Table, fromCols, toCols map
 		if _, ok := toCols[name]; ok {
 			continue
 		}
-		if _, fnull := storedField(from, fv, fi); !fnull {
+		if _, fnull := versioning.CellOf(from, fv, fi); !fnull {
 			st.cellsDeleted++
 		}
 	}
 }
 
-// statRow is dolt_diff_stat's row for one changed table.
-func statRow(ctx context.Context, cs prolly.ChunkStore, d versioning.TableDelta) (exec.Row, error) {
+// statRow is dolt_diff_stat's row for one changed table, whose versions
+// are in root's store.
+func statRow(ctx context.Context, root versioning.RootValue, d versioning.TableDelta) (exec.Row, error) {
+	cs := root.Store()
 	var st diffStat
 	fromCols, toCols := liveColumnsByName(d.From), liveColumnsByName(d.To)
-	err := versioning.DiffRows(ctx, cs, d.From, d.To, func(df prolly.Diff) error {
+	err := versioning.DiffRows(ctx, cs, d.From, d.To, func(df versioning.RowDiff) error {
 		switch df.Kind {
-		case prolly.Added:
+		case versioning.RowAdded:
 			st.rowsAdded++
 			st.cellsAdded += int64(len(toCols))
-		case prolly.Removed:
+		case versioning.RowRemoved:
 			st.rowsDeleted++
 			st.cellsDeleted += int64(len(fromCols))
-		case prolly.Modified:
+		case versioning.RowModified:
 			st.rowsModified++
 			st.cellChanges(d.From, d.To, fromCols, toCols, df.From, df.To)
 		}
@@ -223,7 +211,7 @@ func init() {
 		func(s *Session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
 			rows := make([]exec.Row, 0, len(cs.tables))
 			for _, d := range cs.tables {
-				row, err := statRow(env.Ctx, to.root.Store(), d)
+				row, err := statRow(env.Ctx, to.root, d)
 				if err != nil {
 					return nil, err
 				}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -101,22 +100,22 @@ func (s *Session) doltMerge(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 
 // commitAndParent returns a commit named by spec, its root and its
 // (only) parent's root.
-func (s *Session) commitAndParent(ctx context.Context, fn, spec string) (store.Address, *versioning.Commit, versioning.RootValue, versioning.RootValue, error) {
+func (s *Session) commitAndParent(ctx context.Context, fn, spec string) (versioning.Address, *versioning.Commit, versioning.RootValue, versioning.RootValue, error) {
 	none := versioning.RootValue{}
 	c, err := s.resolveCommit(ctx, spec)
 	if err != nil {
-		return store.Address{}, nil, none, none, err
+		return versioning.Address{}, nil, none, none, err
 	}
 	root, commit, err := s.repo.CommitRoot(ctx, c)
 	if err != nil {
-		return store.Address{}, nil, none, none, err
+		return versioning.Address{}, nil, none, none, err
 	}
 	switch len(commit.Parents) {
 	case 0:
-		return store.Address{}, nil, none, none, pgerr.New(pgerr.InvalidParameterValue, "%s: commit %s has no parent", fn, c)
+		return versioning.Address{}, nil, none, none, pgerr.New(pgerr.InvalidParameterValue, "%s: commit %s has no parent", fn, c)
 	case 1:
 	default:
-		return store.Address{}, nil, none, none, pgerr.New(pgerr.FeatureNotSupported, "%s: commit %s is a merge commit", fn, c)
+		return versioning.Address{}, nil, none, none, pgerr.New(pgerr.FeatureNotSupported, "%s: commit %s is a merge commit", fn, c)
 	}
 	parent, _, err := s.repo.CommitRoot(ctx, commit.Parents[0])
 	return c, commit, root, parent, err
@@ -173,7 +172,7 @@ func (s *Session) doltRevert(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 	if err != nil {
 		return exec.Null, err
 	}
-	var last store.Address
+	var last versioning.Address
 	for _, rev := range f.args {
 		c, commit, root, parent, err := s.commitAndParent(ctx, "dolt_revert", rev)
 		if err != nil {

@@ -9,8 +9,6 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/prolly"
-	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -372,7 +370,7 @@ func (p *patch) data(ctx context.Context, d versioning.TableDelta) error {
 	name := tableSQLName(to)
 	var fromRow, toRow exec.Row
 	var buf []byte
-	return versioning.DiffRows(ctx, p.to.root.Store(), d.From, d.To, func(df prolly.Diff) error {
+	return versioning.DiffRows(ctx, p.to.root.Store(), d.From, d.To, func(df versioning.RowDiff) error {
 		var err error
 		if df.From != nil {
 			if fromRow, err = ft.DecodeRow(df.From, fromRow); err != nil {
@@ -386,13 +384,13 @@ func (p *patch) data(ctx context.Context, d versioning.TableDelta) error {
 		}
 		buf = buf[:0]
 		switch df.Kind {
-		case prolly.Added:
+		case versioning.RowAdded:
 			buf = insertSQL(buf, name, tt, toRow)
-		case prolly.Removed:
+		case versioning.RowRemoved:
 			buf = append(buf, "DELETE FROM "+name+" WHERE "...)
 			buf = whereSQL(buf, ft, fromRow)
 			buf = append(buf, ';')
-		case prolly.Modified:
+		case versioning.RowModified:
 			buf = append(buf, "UPDATE "+name+" SET "...)
 			n := len(buf)
 			for i, c := range tt.Cols {
@@ -422,9 +420,9 @@ func (p *patch) data(ctx context.Context, d versioning.TableDelta) error {
 
 // sameField reports whether field fi of stored row fv of table version
 // from holds what field ti of row tv of version to does.
-func sameField(from, to *versioning.Table, fv, tv tuple.Tuple, fi, ti int) bool {
-	ff, fnull := storedField(from, fv, fi)
-	tf, tnull := storedField(to, tv, ti)
+func sameField(from, to *versioning.Table, fv, tv []byte, fi, ti int) bool {
+	ff, fnull := versioning.CellOf(from, fv, fi)
+	tf, tnull := versioning.CellOf(to, tv, ti)
 	return fnull == tnull && bytes.Equal(ff, tf)
 }
 

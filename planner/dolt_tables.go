@@ -10,7 +10,6 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -241,7 +240,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return s.logRows(env.Ctx, []store.Address{head}, nil)
+		return s.logRows(env.Ctx, []versioning.Address{head}, nil)
 	}}
 	systemFuncs["dolt_log"] = func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
 		s := a.s
@@ -270,8 +269,8 @@ func init() {
 		if len(include) == 0 {
 			include = []string{"HEAD"}
 		}
-		resolve := func(specs []string) ([]store.Address, error) {
-			var out []store.Address
+		resolve := func(specs []string) ([]versioning.Address, error) {
+			var out []versioning.Address
 			for _, sp := range specs {
 				c, err := s.resolveCommit(env.Ctx, sp)
 				if err != nil {
@@ -448,7 +447,7 @@ func changeWord(c versioning.ObjectChange, what string) string {
 
 // logRows are dolt_log's rows for the commits reachable from include and
 // not from exclude.
-func (s *Session) logRows(ctx context.Context, include, exclude []store.Address) ([]exec.Row, error) {
+func (s *Session) logRows(ctx context.Context, include, exclude []versioning.Address) ([]exec.Row, error) {
 	log, err := s.repo.Log(ctx, include, exclude)
 	if err != nil {
 		return nil, err

@@ -125,6 +125,57 @@ func (c *TableConflicts) ViolationMap(ctx context.Context, cs prolly.ChunkStore)
 	return loadOrEmpty(ctx, cs, c.Violations)
 }
 
+// RowConflictCount is the number of c's row conflicts.
+func (c *TableConflicts) RowConflictCount(ctx context.Context, cs prolly.ChunkStore) (uint64, error) {
+	m, err := c.RowConflicts(ctx, cs)
+	if err != nil {
+		return 0, err
+	}
+	return m.Count(), nil
+}
+
+// ViolationCount is the number of c's constraint violations.
+func (c *TableConflicts) ViolationCount(ctx context.Context, cs prolly.ChunkStore) (uint64, error) {
+	m, err := c.ViolationMap(ctx, cs)
+	if err != nil {
+		return 0, err
+	}
+	return m.Count(), nil
+}
+
+// EachRowConflict calls fn for every row conflict of c in key order, with
+// the row's key (a view valid during the call).
+func (c *TableConflicts) EachRowConflict(ctx context.Context, cs prolly.ChunkStore, fn func(key []byte, row ConflictRow) error) error {
+	m, err := c.RowConflicts(ctx, cs)
+	if err != nil {
+		return err
+	}
+	return eachRow(ctx, m, func(k, v []byte) error {
+		cr, err := DecodeConflictRow(v)
+		if err != nil {
+			return err
+		}
+		return fn(k, cr)
+	})
+}
+
+// EachViolation calls fn for every constraint violation of c in key
+// order, with its key in the violations map (a view valid during the
+// call).
+func (c *TableConflicts) EachViolation(ctx context.Context, cs prolly.ChunkStore, fn func(key []byte, v Violation) error) error {
+	m, err := c.ViolationMap(ctx, cs)
+	if err != nil {
+		return err
+	}
+	return eachRow(ctx, m, func(k, v []byte) error {
+		viol, err := DecodeViolation(k, v)
+		if err != nil {
+			return err
+		}
+		return fn(k, viol)
+	})
+}
+
 func loadOrEmpty(ctx context.Context, cs prolly.ChunkStore, a store.Address) (prolly.Map, error) {
 	if a.IsZero() {
 		return prolly.NewMap(ctx, cs)

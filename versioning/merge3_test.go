@@ -22,7 +22,7 @@ func (testEncoder) IndexEntries(_ context.Context, t *Table, key, row []byte) ([
 	for i, ix := range t.Indexes {
 		var k []byte
 		for _, c := range ix.Columns {
-			f, _ := cellOf(t, row, c.Column)
+			f, _ := CellOf(t, row, c.Column)
 			k = append(append(k, f...), 0)
 		}
 		out[i] = IndexEntry{Key: append(k, key...)}
