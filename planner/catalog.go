@@ -597,3 +597,8 @@ func (s *Session) catalogPrepared() []catalog.Prepared {
 	slices.SortFunc(out, func(x, y catalog.Prepared) int { return strings.Compare(x.Name, y.Name) })
 	return out
 }
+
+// settingsTypeNamer names types as format_type does for the session.
+func settingsTypeNamer(st *exec.Settings) catalog.TypeNamer {
+	return func(oid uint32) string { return exec.FormatTypeIn(st, oid, -1) }
+}

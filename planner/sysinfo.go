@@ -7,6 +7,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -99,7 +100,7 @@ func init() {
 		return exec.DBool(false), nil
 	})
 	registerStrict("pg_postmaster_start_time", nil, exec.OIDTimestampTZ, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
-		return timestampDatum(s.e.started), nil
+		return exec.DTimestamp(int64(types.TimestampTZFromTime(s.e.started))), nil
 	})
 }
 

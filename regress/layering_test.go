@@ -8,7 +8,9 @@ import (
 )
 
 // layers ranks the project's top-level folders, highest first: a package
-// imports only packages of its own folder or of folders below it.
+// imports only packages of its own folder or of folders below it. A
+// nested package is ranked with its folder, so planner/dolt is held to
+// the planner's rules.
 var layers = []string{"cmd", "wire", "planner", "exec", "versioning", "prolly", "store"}
 
 // skipAllowed lists the imports that reach past exec/ into prolly/ or

@@ -1,4 +1,4 @@
-package planner
+package dolt
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 // disabled (their effects are in the data), then its new triggers;
 // foreign keys that are new come last, once every table and row they
 // refer to is there. Views, types, sequences and functions come around
-// the tables in dependency order (dolt_patch_objects.go). Tables without
+// the tables in dependency order (patchobjects.go). Tables without
 // a primary key are matched on all their columns, and their rows get new
 // hidden row ids, so for them the patch gives equal contents but not
 // equal dolt_hashof_table; otherwise applying the patch to from gives
@@ -33,20 +33,20 @@ import (
 
 // sqlWriter renders the SQL of one revision's tables.
 type sqlWriter struct {
-	s    *Session
+	s    session
 	env  *exec.Env
 	snap *catalog.Snapshot
 }
 
 // newSQLWriter reads the catalog of rev. The search path is empty, so
 // every name the rendered SQL refers to is schema-qualified.
-func (s *Session) newSQLWriter(env *exec.Env, rev revision) (*sqlWriter, error) {
+func (s session) newSQLWriter(env *exec.Env, rev revision) (*sqlWriter, error) {
 	w := &sqlWriter{s: s, env: env}
 	if rev.empty {
 		return w, nil
 	}
 	snap, err := catalog.NewSnapshot(&catalog.Source{Ctx: env.Ctx, Root: rev.root, SearchPath: []string{},
-		Expr: func(t *versioning.Table, expr string, pretty bool) string { return s.renderExpr(env, t, expr, pretty) }})
+		Expr: func(t *versioning.Table, expr string, pretty bool) string { return s.RenderExpr(env, t, expr, pretty) }})
 	w.snap = snap
 	return w, err
 }
@@ -483,10 +483,10 @@ func whereSQL(buf []byte, t *exec.Table, row exec.Row) []byte {
 }
 
 // patchRows are dolt_patch's rows: new schemas; views that go; types,
-// sequences and functions (dolt_patch_objects.go); each table's schema
+// sequences and functions (patchobjects.go); each table's schema
 // and data; views; new foreign keys; and last what goes that tables
 // used.
-func (s *Session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error) {
+func (s session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error) {
 	fw, err := s.newSQLWriter(env, from)
 	if err != nil {
 		return nil, err
@@ -526,7 +526,7 @@ func (s *Session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]e
 // schemaDiffRows are dolt_schema_diff's rows: the tables whose
 // definitions changed, and the other objects that changed, with the
 // CREATE statements of both sides.
-func (s *Session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error) {
+func (s session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error) {
 	fw, err := s.newSQLWriter(env, from)
 	if err != nil {
 		return nil, err
@@ -570,10 +570,10 @@ func (s *Session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet)
 func init() {
 	registerDeltaFunc("dolt_schema_diff",
 		textCols("from_table_name", "to_table_name", "from_create_statement", "to_create_statement"),
-		(*Session).schemaDiffRows)
+		session.schemaDiffRows)
 	registerDeltaFunc("dolt_patch",
 		append(int8Cols("statement_order"), textCols("from_commit_hash", "to_commit_hash", "table_name", "diff_type", "statement")...),
-		(*Session).patchRows)
+		session.patchRows)
 }
 
 // columnTypeSQL is the type of column c as SQL: its domain's or user

@@ -1,4 +1,4 @@
-package planner
+package dolt
 
 import (
 	"bytes"
@@ -11,16 +11,17 @@ import (
 )
 
 // The table functions that describe the tables (and, but for
-// dolt_diff_stat, the other objects) changed between two revisions, fn(from, to[, table]) or fn('from..to'[, table]):
-// dolt_diff_stat (counts of rows and cells), dolt_diff_summary (what
-// changed), dolt_schema_diff (the CREATE statements of both sides) and
-// dolt_patch (the SQL that turns from into to; dolt_patch.go).
+// dolt_diff_stat, the other objects) changed between two revisions,
+// fn(from, to[, table]) or fn('from..to'[, table]): dolt_diff_stat
+// (counts of rows and cells), dolt_diff_summary (what changed),
+// dolt_schema_diff (the CREATE statements of both sides) and dolt_patch
+// (the SQL that turns from into to; patch.go).
 
 // deltaRows computes a delta function's rows for one scan.
-type deltaRows func(s *Session, env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error)
+type deltaRows func(s session, env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error)
 
 // changeSet is what differs between two revisions: the tables, and the
-// other objects (dolt_objects.go), which a function asked about one
+// other objects (objects.go), which a function asked about one
 // table leaves out.
 type changeSet struct {
 	tables  []versioning.TableDelta
@@ -32,8 +33,7 @@ type changeSet struct {
 // changed between two revisions. The revisions and the table are
 // resolved at planning, so that errors show then, and again at each scan.
 func registerDeltaFunc(name string, cols []exec.VirtualColumn, rows deltaRows) {
-	systemFuncs[name] = func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
-		s := a.s
+	systemFuncs[name] = func(s session, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
 		r, rest, err := diffArgs(name, args)
 		if err != nil {
 			return nil, err
@@ -208,7 +208,7 @@ func init() {
 	registerDeltaFunc("dolt_diff_stat",
 		append(textCols("table_name"), int8Cols("rows_unmodified", "rows_added", "rows_deleted", "rows_modified",
 			"cells_added", "cells_deleted", "cells_modified", "old_row_count", "new_row_count", "old_cell_count", "new_cell_count")...),
-		func(s *Session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
+		func(s session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
 			rows := make([]exec.Row, 0, len(cs.tables))
 			for _, d := range cs.tables {
 				row, err := statRow(env.Ctx, to.root, d)
@@ -222,7 +222,7 @@ func init() {
 	registerDeltaFunc("dolt_diff_summary",
 		append(textCols("from_table_name", "to_table_name", "diff_type"),
 			exec.VirtualColumn{Name: "data_change", Type: exec.TBool}, exec.VirtualColumn{Name: "schema_change", Type: exec.TBool}),
-		func(s *Session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
+		func(s session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
 			rows := make([]exec.Row, 0, len(cs.tables)+len(cs.objects))
 			for _, d := range cs.tables {
 				data, err := d.DataChange(env.Ctx, to.root.Store())
