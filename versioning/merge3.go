@@ -163,11 +163,11 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 		if tc.SchemaConflict != "" {
 			res.SchemaConflicts++
 		}
-		rows, err := tc.RowConflicts(ctx, cs)
+		rows, err := tc.rowConflicts(ctx, cs)
 		if err != nil {
 			return MergeResult{}, err
 		}
-		viol, err := tc.ViolationMap(ctx, cs)
+		viol, err := tc.violationMap(ctx, cs)
 		if err != nil {
 			return MergeResult{}, err
 		}
@@ -269,7 +269,7 @@ type tableMerge struct {
 	theirsPos          []int
 
 	baseRows, oursRows, theirsRows prolly.Map
-	conflicts                      []prolly.Edit     // row key → EncodeConflictRow, in key order
+	conflicts                      []prolly.Edit     // row key → encodeConflictRow, in key order
 	fixes                          []rowFix          // rows whose index entries must be recomputed
 	extra                          []prolly.Edit     // rows added besides prolly.Merge's result
 	violations                     map[string][]byte // violation key → encoded violation
@@ -401,7 +401,7 @@ func (tm *tableMerge) resolveRow(c prolly.Collision) (prolly.Resolution, error) 
 			return prolly.Resolution{Value: merged}, nil
 		}
 	}
-	tm.conflicts = append(tm.conflicts, prolly.Edit{Key: key, Value: EncodeConflictRow(ConflictRow{Base: base, Ours: ours, Theirs: theirs})})
+	tm.conflicts = append(tm.conflicts, prolly.Edit{Key: key, Value: encodeConflictRow(ConflictRow{Base: base, Ours: ours, Theirs: theirs})})
 	tm.fixes = append(tm.fixes, rowFix{key: key, olds: olds, final: ours})
 	return keepOurs(c), nil
 }
