@@ -38,6 +38,19 @@ func (tx *Txn) EmptyMap(ctx context.Context) (store.Address, error) {
 	return m.Root(), nil
 }
 
+// MapSize returns the bytes the map rooted at a takes in the
+// transaction's store (prolly.Map.Size), 0 for the zero address.
+func (tx *Txn) MapSize(ctx context.Context, a store.Address) (uint64, error) {
+	if a.IsZero() {
+		return 0, nil
+	}
+	m, err := prolly.Load(ctx, tx.Root.Store(), a)
+	if err != nil {
+		return 0, err
+	}
+	return m.Size(ctx)
+}
+
 // eachRow calls fn with every row of t and its primary-map key (both valid
 // during the call only).
 func eachRow(ctx context.Context, cs prolly.ChunkStore, t *Table, fn func(key []byte, row Row) error) error {

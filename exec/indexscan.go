@@ -263,6 +263,26 @@ func KeyCompatible(ct, vt T) bool {
 	return false
 }
 
+// KeyColumn returns the position of the column of t that e reads,
+// looking through casts that keep the order of values (int widening,
+// text to text).
+func KeyColumn(t *Table, e Expr) (int, bool) {
+	for {
+		switch x := e.(type) {
+		case *ColRef:
+			return x.Idx, x.Idx < len(t.Cols)
+		case *Call:
+			if x.Name != "cast" || len(x.Args) != 1 || !KeyCompatible(x.Args[0].Type(), x.T) ||
+				numericRank(x.Args[0].Type().OID) > numericRank(x.T.OID) {
+				return 0, false // not a cast, or a narrowing one (which may fail)
+			}
+			e = x.Args[0]
+		default:
+			return 0, false
+		}
+	}
+}
+
 func isTextKey(oid uint32) bool {
 	return oid == OIDText || oid == OIDVarchar || oid == OIDName
 }

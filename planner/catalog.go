@@ -13,7 +13,6 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -146,7 +145,7 @@ func (s *Session) lookupPath() []string {
 // a describe query calls them once per row, and the catalog only changes
 // with the root value and the search path.
 type catalogCache struct {
-	root store.Address
+	root versioning.Address
 	path string
 	snap *catalog.Snapshot
 }
@@ -598,4 +597,9 @@ func (s *Session) catalogPrepared() []catalog.Prepared {
 	}
 	slices.SortFunc(out, func(x, y catalog.Prepared) int { return strings.Compare(x.Name, y.Name) })
 	return out
+}
+
+// settingsTypeNamer names types as format_type does for the session.
+func settingsTypeNamer(st *exec.Settings) catalog.TypeNamer {
+	return func(oid uint32) string { return exec.FormatTypeIn(st, oid, -1) }
 }

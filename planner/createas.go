@@ -9,7 +9,6 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -61,11 +60,9 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 			return "CREATE TABLE AS", err
 		}
 		def.Schema, def.Owner = schema, a.s.newObjectOwner()
-		empty, err := prolly.NewMap(ctx, a.tx.Root.Store())
-		if err != nil {
+		if def.Rows, err = a.tx.EmptyMap(ctx); err != nil {
 			return "", err
 		}
-		def.Rows = empty.Root()
 		root, err := a.tx.Root.PutTable(ctx, def)
 		if err != nil {
 			return "", err

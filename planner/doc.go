@@ -17,17 +17,15 @@
 // set of actual argument types, so the plans of its body are made for
 // them; the PL/pgSQL interpreter is package plpgsql), aggregate.go
 // (CREATE AGGREGATE, polymorphic state types bound per call), trigger.go
-// (triggers, which exec.Modify fires). Version control:
-// dolt.go (the session's revision and the dolt_* functions that change
-// the repository), dolt_tables.go (system tables such as dolt_log and
-// table functions such as dolt_log(...), and time travel through
-// "db@rev".schema.table, views included), asof.go (AS OF 'rev',
-// rewritten to that form), dolt_objects.go (how views, types, functions
-// and sequences are named and staged), dolt_patch.go and
-// dolt_patch_objects.go (their SQL, in dependency order). A query at a
-// past revision calls today's functions: a function is resolved in the
-// session's catalog, as PostgreSQL resolves it when planning.
-// notify.go has LISTEN/NOTIFY: the Engine's hub that routes committed
+// (triggers, which exec.Modify fires). Version control is package dolt
+// (planner/dolt: the dolt_* functions, system tables and table
+// functions, conflicts, diffs and patches, revisions; its doc states its
+// invariants); the planner's side of it is doltsession.go (the Session as
+// dolt.Session: its repository and revision, committing its transaction
+// before a repository change, switching branches) and doltfrom.go (system
+// tables and table functions in FROM, and time travel through
+// "db@rev".schema.table, views included, and AS OF 'rev' rewritten to
+// that form). notify.go has LISTEN/NOTIFY: the Engine's hub that routes committed
 // notifications to the listening sessions of a database and branch.
 //
 // # Invariants
@@ -38,8 +36,8 @@
 //     changes. A session opened on a tag or a commit reads that commit's
 //     root and cannot write (SQLSTATE 25006).
 //  2. A dolt_* function that changes the repository first commits the open
-//     SQL transaction, then moves refs by compare-and-set; the session's
-//     next statement starts a transaction from what it left.
+//     SQL transaction (FlushTransaction; package dolt, invariant 1); the
+//     session's next statement starts a transaction from what it left.
 //  3. Plans are reused only while the table definitions they read
 //     (triggers included) and the user functions their calls were
 //     resolved among are unchanged, whichever session changed them (and

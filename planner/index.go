@@ -61,10 +61,10 @@ func keyCondOf(t *exec.Table, e exec.Expr) (keyCond, bool) {
 		if _, ok := flipped[e.Name]; !ok || len(e.Args) != 2 {
 			return keyCond{}, false
 		}
-		if col, ok := keyColumn(t, e.Args[0]); ok && rowFree(e.Args[1]) && compatible(t, col, e.Args[1]) {
+		if col, ok := exec.KeyColumn(t, e.Args[0]); ok && rowFree(e.Args[1]) && compatible(t, col, e.Args[1]) {
 			return keyCond{col: col, op: e.Name, vals: []exec.Expr{e.Args[1]}}, true
 		}
-		if col, ok := keyColumn(t, e.Args[1]); ok && rowFree(e.Args[0]) && compatible(t, col, e.Args[0]) {
+		if col, ok := exec.KeyColumn(t, e.Args[1]); ok && rowFree(e.Args[0]) && compatible(t, col, e.Args[0]) {
 			return keyCond{col: col, op: flipped[e.Name], vals: []exec.Expr{e.Args[0]}}, true
 		}
 	case *exec.BoolOp:
@@ -84,25 +84,6 @@ func keyCondOf(t *exec.Table, e exec.Expr) (keyCond, bool) {
 		return in, true
 	}
 	return keyCond{}, false
-}
-
-// keyColumn returns the column position e reads, looking through casts
-// that keep the order of values (int widening, text to text).
-func keyColumn(t *exec.Table, e exec.Expr) (int, bool) {
-	for {
-		switch x := e.(type) {
-		case *exec.ColRef:
-			return x.Idx, x.Idx < len(t.Cols)
-		case *exec.Call:
-			if x.Name != "cast" || len(x.Args) != 1 || !exec.KeyCompatible(x.Args[0].Type(), x.T) ||
-				exec.NumericRank(x.Args[0].Type().OID) > exec.NumericRank(x.T.OID) {
-				return 0, false // not a cast, or a narrowing one (which may fail)
-			}
-			e = x.Args[0]
-		default:
-			return 0, false
-		}
-	}
 }
 
 // compatible reports whether v can bound column col in key bytes.

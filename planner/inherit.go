@@ -11,7 +11,6 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -410,7 +409,7 @@ func remapIndex(parent, def *versioning.Table, pix versioning.Index) (versioning
 		ix.Include = append(ix.Include, remap(c))
 	}
 	ix.Name, ix.Comment, ix.ConstraintComment = "", "", ""
-	ix.Rows = store.Address{}
+	ix.Rows = versioning.Address{}
 	return ix, names
 }
 

@@ -195,7 +195,7 @@ func (s *Session) endNotify(committed bool) {
 // commit. Database names hold no NUL.
 func (s *Session) notifyScope() string {
 	if s.branch == "" && s.detached != nil {
-		return s.repo.Name() + "\x00@" + s.detached.commit.String()
+		return s.repo.Name() + "\x00@" + s.detached.Commit.String()
 	}
 	return s.repo.Name() + "\x00" + s.branch
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/plpgsql"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -406,7 +405,7 @@ type bodyStmt struct {
 	node  *pg.Node
 	given []exec.T
 	an    *analysis
-	root  store.Address
+	root  versioning.Address
 	txn   *exec.Txn
 	vars  *varScope
 }

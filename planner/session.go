@@ -13,6 +13,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner/dolt"
 	"github.com/prollypg/prollypg/planner/parsecache"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -113,7 +114,7 @@ type Session struct {
 	readOnly bool // the session's revision cannot be written (a tag or commit)
 	// detached is the commit a read-only session reads, when it was opened
 	// on a tag or a commit rather than a branch (branch is then "").
-	detached *detachedRev
+	detached *dolt.Detached
 
 	prng     exec.PRNG                // random() and setseed()
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
@@ -292,7 +293,7 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 		return nil, err
 	}
 	repo.SetCommitter(&e.commits)
-	branch, detached, err := resolveSessionRev(ctx, repo, rev)
+	branch, detached, err := dolt.OpenRevision(ctx, repo, rev)
 	if err != nil {
 		return nil, err
 	}
@@ -533,7 +534,7 @@ func (s *Session) ParseSimple(sql string) ([]*Statement, error) {
 // the query rewritten from AS OF, if it was that.
 func (s *Session) statements(sql string, tree *pg.ParseResult, lease *parsecache.Lease, err error) ([]*Statement, error) {
 	if err != nil {
-		rewritten, ok := rewriteAsOf(sql, s.repo.Name())
+		rewritten, ok := dolt.RewriteAsOf(sql, s.repo.Name())
 		if !ok {
 			return nil, syntaxError(err)
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/parsecache"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -29,13 +28,13 @@ type Statement struct {
 	// not changed (plans read the transaction from their Env), and a
 	// utility or COPY only in the same transaction, since they hold it.
 	an     *analysis
-	anRoot store.Address
+	anRoot versioning.Address
 	anTxn  *exec.Txn
 	// heldAn's dependencies held in the root heldRoot, the last root a
 	// later transaction checked them in: statements of their own, one
 	// transaction each, then skip the check while nothing is written.
 	heldAn   *analysis
-	heldRoot store.Address
+	heldRoot versioning.Address
 }
 
 // analysis is a statement analyzed against the current catalog: a plan, or

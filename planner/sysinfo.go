@@ -7,8 +7,8 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/prolly"
-	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // The functions that report on the session and the server, with
@@ -100,7 +100,7 @@ func init() {
 		return exec.DBool(false), nil
 	})
 	registerStrict("pg_postmaster_start_time", nil, exec.OIDTimestampTZ, func(s *Session, _ *exec.Env, _ []exec.Datum) (exec.Datum, error) {
-		return timestampDatum(s.e.started), nil
+		return exec.DTimestamp(int64(types.TimestampTZFromTime(s.e.started))), nil
 	})
 }
 
@@ -166,16 +166,7 @@ func relationSize(env *exec.Env, r catalog.Relation, fn string) (uint64, error) 
 	if t == nil {
 		return 0, nil
 	}
-	size := func(a store.Address) (uint64, error) {
-		if a.IsZero() {
-			return 0, nil
-		}
-		m, err := prolly.Load(env.Ctx, env.Txn.Root.Store(), a)
-		if err != nil {
-			return 0, err
-		}
-		return m.Size(env.Ctx)
-	}
+	size := func(a versioning.Address) (uint64, error) { return env.Txn.MapSize(env.Ctx, a) }
 	if r.Kind == 'i' || r.Kind == 'I' {
 		if r.Index == nil || fn == "pg_indexes_size" {
 			return 0, nil // a primary key is the row map itself

@@ -10,7 +10,6 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -24,7 +23,7 @@ func typeOIDOf(t *versioning.Type) uint32 { return catalog.TypeOID(t) }
 
 // userTypes is the catalog of user types of one root value, by OID.
 type userTypes struct {
-	root       store.Address
+	root       versioning.Address
 	byOID      map[types.Oid]*types.UserType
 	tablesRead bool
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner/dolt"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -327,7 +328,7 @@ func pinViewQuery(sel *pg.SelectStmt, v *versioning.View, catalog string) {
 		if rv.Schemaname != "" {
 			return
 		}
-		rv.Schemaname = anySchema
+		rv.Schemaname = dolt.AnySchema
 		for _, d := range v.Depends {
 			if sc, name, _ := strings.Cut(d, "."); name == rv.Relname {
 				rv.Schemaname = sc

@@ -42,7 +42,7 @@ type TableConflicts struct {
 	BaseRecord   []byte `json:"base_record,omitempty"`
 	OursRecord   []byte `json:"ours_record,omitempty"`
 	TheirsRecord []byte `json:"theirs_record,omitempty"`
-	// Rows maps a row key to its three versions (EncodeConflictRow), all
+	// Rows maps a row key to its three versions (encodeConflictRow), all
 	// in the layout of the merged table.
 	Rows store.Address `json:"rows"`
 	// Violations maps a violation kind byte followed by a row key to the
@@ -115,14 +115,65 @@ func (c *TableConflicts) Resolved(ctx context.Context, cs prolly.ChunkStore) (bo
 	return true, nil
 }
 
-// RowConflicts returns the map of c's row conflicts (empty when none).
-func (c *TableConflicts) RowConflicts(ctx context.Context, cs prolly.ChunkStore) (prolly.Map, error) {
+// rowConflicts returns the map of c's row conflicts (empty when none).
+func (c *TableConflicts) rowConflicts(ctx context.Context, cs prolly.ChunkStore) (prolly.Map, error) {
 	return loadOrEmpty(ctx, cs, c.Rows)
 }
 
-// ViolationMap returns the map of c's constraint violations.
-func (c *TableConflicts) ViolationMap(ctx context.Context, cs prolly.ChunkStore) (prolly.Map, error) {
+// violationMap returns the map of c's constraint violations.
+func (c *TableConflicts) violationMap(ctx context.Context, cs prolly.ChunkStore) (prolly.Map, error) {
 	return loadOrEmpty(ctx, cs, c.Violations)
+}
+
+// RowConflictCount is the number of c's row conflicts.
+func (c *TableConflicts) RowConflictCount(ctx context.Context, cs prolly.ChunkStore) (uint64, error) {
+	m, err := c.rowConflicts(ctx, cs)
+	if err != nil {
+		return 0, err
+	}
+	return m.Count(), nil
+}
+
+// ViolationCount is the number of c's constraint violations.
+func (c *TableConflicts) ViolationCount(ctx context.Context, cs prolly.ChunkStore) (uint64, error) {
+	m, err := c.violationMap(ctx, cs)
+	if err != nil {
+		return 0, err
+	}
+	return m.Count(), nil
+}
+
+// EachRowConflict calls fn for every row conflict of c in key order, with
+// the row's key (a view valid during the call).
+func (c *TableConflicts) EachRowConflict(ctx context.Context, cs prolly.ChunkStore, fn func(key []byte, row ConflictRow) error) error {
+	m, err := c.rowConflicts(ctx, cs)
+	if err != nil {
+		return err
+	}
+	return eachRow(ctx, m, func(k, v []byte) error {
+		cr, err := decodeConflictRow(v)
+		if err != nil {
+			return err
+		}
+		return fn(k, cr)
+	})
+}
+
+// EachViolation calls fn for every constraint violation of c in key
+// order, with its key in the violations map (a view valid during the
+// call).
+func (c *TableConflicts) EachViolation(ctx context.Context, cs prolly.ChunkStore, fn func(key []byte, v Violation) error) error {
+	m, err := c.violationMap(ctx, cs)
+	if err != nil {
+		return err
+	}
+	return eachRow(ctx, m, func(k, v []byte) error {
+		viol, err := decodeViolation(k, v)
+		if err != nil {
+			return err
+		}
+		return fn(k, viol)
+	})
 }
 
 func loadOrEmpty(ctx context.Context, cs prolly.ChunkStore, a store.Address) (prolly.Map, error) {
@@ -138,9 +189,9 @@ type ConflictRow struct {
 	Base, Ours, Theirs []byte
 }
 
-// EncodeConflictRow encodes a conflict's three rows as a tuple of three
+// encodeConflictRow encodes a conflict's three rows as a tuple of three
 // fields, NULL for an absent row.
-func EncodeConflictRow(c ConflictRow) []byte {
+func encodeConflictRow(c ConflictRow) []byte {
 	var b tuple.Builder
 	for _, v := range [][]byte{c.Base, c.Ours, c.Theirs} {
 		if v == nil {
@@ -152,8 +203,8 @@ func EncodeConflictRow(c ConflictRow) []byte {
 	return bytes.Clone(b.Build())
 }
 
-// DecodeConflictRow decodes what EncodeConflictRow encoded.
-func DecodeConflictRow(v []byte) (ConflictRow, error) {
+// decodeConflictRow decodes what encodeConflictRow encoded.
+func decodeConflictRow(v []byte) (ConflictRow, error) {
 	if err := tuple.Validate(v); err != nil || tuple.Tuple(v).Count() != 3 {
 		return ConflictRow{}, fmt.Errorf("%w: conflict row", ErrCorrupt)
 	}
@@ -195,8 +246,8 @@ func encodeViolation(v Violation) []byte {
 	return bytes.Clone(b.Build())
 }
 
-// DecodeViolation decodes an entry of a violations map.
-func DecodeViolation(key, val []byte) (Violation, error) {
+// decodeViolation decodes an entry of a violations map.
+func decodeViolation(key, val []byte) (Violation, error) {
 	if len(key) < 1 || tuple.Validate(val) != nil || tuple.Tuple(val).Count() != 2 {
 		return Violation{}, fmt.Errorf("%w: constraint violation", ErrCorrupt)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/store"
 )
 
@@ -101,11 +102,23 @@ func RowCount(ctx context.Context, cs prolly.ChunkStore, t *Table) (uint64, erro
 	return m.Count(), nil
 }
 
+// RowDiff is one row that differs between two versions of a table: its
+// key, its stored tuple on each side (nil where absent) and its Kind,
+// RowAdded, RowRemoved or RowModified.
+type RowDiff = prolly.Diff
+
+// The kinds of RowDiff.
+const (
+	RowAdded    = prolly.Added
+	RowRemoved  = prolly.Removed
+	RowModified = prolly.Modified
+)
+
 // DiffRows calls fn for every row that differs between two versions of a
 // table, in key order. from or to may be nil where the table is absent:
-// every row of the other is then added or removed. The Diff's slices are
-// views valid during the call.
-func DiffRows(ctx context.Context, cs prolly.ChunkStore, from, to *Table, fn func(prolly.Diff) error) error {
+// every row of the other is then added or removed. The RowDiff's slices
+// are views valid during the call.
+func DiffRows(ctx context.Context, cs prolly.ChunkStore, from, to *Table, fn func(RowDiff) error) error {
 	switch {
 	case from == nil && to == nil:
 		return nil
@@ -134,7 +147,7 @@ func eachRowAs(ctx context.Context, cs prolly.ChunkStore, rows store.Address, ki
 	if err != nil {
 		return err
 	}
-	return EachRow(ctx, m, func(k, v []byte) error {
+	return eachRow(ctx, m, func(k, v []byte) error {
 		d := prolly.Diff{Kind: kind, Key: k}
 		if kind == prolly.Added {
 			d.To = v
@@ -145,9 +158,19 @@ func eachRowAs(ctx context.Context, cs prolly.ChunkStore, rows store.Address, ki
 	})
 }
 
-// EachRow calls fn for every entry of m in key order; the slices are
+// EachStoredRow calls fn for every stored row of t, with its key, in key
+// order; the slices are views valid during the call.
+func EachStoredRow(ctx context.Context, cs prolly.ChunkStore, t *Table, fn func(key, row []byte) error) error {
+	m, err := prolly.Load(ctx, cs, t.Rows)
+	if err != nil {
+		return err
+	}
+	return eachRow(ctx, m, fn)
+}
+
+// eachRow calls fn for every entry of m in key order; the slices are
 // views valid during the call.
-func EachRow(ctx context.Context, m prolly.Map, fn func(k, v []byte) error) error {
+func eachRow(ctx context.Context, m prolly.Map, fn func(k, v []byte) error) error {
 	it := m.NewIter(ctx, prolly.IterOptions{})
 	for ok := it.First(); ok; ok = it.Next() {
 		v, err := it.Value()
@@ -160,6 +183,19 @@ func EachRow(ctx context.Context, m prolly.Map, fn func(k, v []byte) error) erro
 		}
 	}
 	return it.Close()
+}
+
+// CellOf returns field i of a stored row of table t, null when it is
+// NULL: the stored field, or the column's Missing value for a row stored
+// before the column was added.
+func CellOf(t *Table, row []byte, i int) (field []byte, null bool) {
+	if i < tuple.Tuple(row).Count() {
+		return tuple.Tuple(row).Field(i)
+	}
+	if i < len(t.Columns) && t.Columns[i].Missing != nil {
+		return tuple.Tuple(t.Columns[i].Missing).Field(0)
+	}
+	return nil, true
 }
 
 // ParentRoot returns the root value of c's first parent, the one its

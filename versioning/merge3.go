@@ -163,11 +163,11 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 		if tc.SchemaConflict != "" {
 			res.SchemaConflicts++
 		}
-		rows, err := tc.RowConflicts(ctx, cs)
+		rows, err := tc.rowConflicts(ctx, cs)
 		if err != nil {
 			return MergeResult{}, err
 		}
-		viol, err := tc.ViolationMap(ctx, cs)
+		viol, err := tc.violationMap(ctx, cs)
 		if err != nil {
 			return MergeResult{}, err
 		}
@@ -269,7 +269,7 @@ type tableMerge struct {
 	theirsPos          []int
 
 	baseRows, oursRows, theirsRows prolly.Map
-	conflicts                      []prolly.Edit     // row key → EncodeConflictRow, in key order
+	conflicts                      []prolly.Edit     // row key → encodeConflictRow, in key order
 	fixes                          []rowFix          // rows whose index entries must be recomputed
 	extra                          []prolly.Edit     // rows added besides prolly.Merge's result
 	violations                     map[string][]byte // violation key → encoded violation
@@ -359,25 +359,13 @@ func (tm *tableMerge) remapRow(row []byte) []byte {
 		var f []byte
 		var null bool
 		if q >= 0 {
-			f, null = cellOf(tm.theirs, row, q)
+			f, null = CellOf(tm.theirs, row, q)
 		} else {
-			f, null = cellOf(tm.def, nil, p)
+			f, null = CellOf(tm.def, nil, p)
 		}
 		appendCell(&tm.tb, f, null)
 	}
 	return bytes.Clone(tm.tb.Build())
-}
-
-// cellOf returns field i of a row of table t: the stored field, or the
-// column's Missing value for a row from before the column was added.
-func cellOf(t *Table, row []byte, i int) ([]byte, bool) {
-	if i < tuple.Tuple(row).Count() {
-		return tuple.Tuple(row).Field(i)
-	}
-	if i < len(t.Columns) && t.Columns[i].Missing != nil {
-		return tuple.Tuple(t.Columns[i].Missing).Field(0)
-	}
-	return nil, true
 }
 
 func appendCell(b *tuple.Builder, f []byte, null bool) {
@@ -413,7 +401,7 @@ func (tm *tableMerge) resolveRow(c prolly.Collision) (prolly.Resolution, error) 
 			return prolly.Resolution{Value: merged}, nil
 		}
 	}
-	tm.conflicts = append(tm.conflicts, prolly.Edit{Key: key, Value: EncodeConflictRow(ConflictRow{Base: base, Ours: ours, Theirs: theirs})})
+	tm.conflicts = append(tm.conflicts, prolly.Edit{Key: key, Value: encodeConflictRow(ConflictRow{Base: base, Ours: ours, Theirs: theirs})})
 	tm.fixes = append(tm.fixes, rowFix{key: key, olds: olds, final: ours})
 	return keepOurs(c), nil
 }
@@ -445,8 +433,8 @@ func (tm *tableMerge) mergeCells(base, ours, theirs []byte) ([]byte, bool, error
 			tm.tb.AppendNull()
 			continue
 		}
-		o, oNull := cellOf(tm.def, ours, i)
-		t, tNull := cellOf(tm.def, theirs, i)
+		o, oNull := CellOf(tm.def, ours, i)
+		t, tNull := CellOf(tm.def, theirs, i)
 		same := func(a []byte, aNull bool, b []byte, bNull bool) bool {
 			return aNull == bNull && bytes.Equal(a, b)
 		}
@@ -457,7 +445,7 @@ func (tm *tableMerge) mergeCells(base, ours, theirs []byte) ([]byte, bool, error
 		case base == nil:
 			return nil, false, nil
 		}
-		b, bNull := cellOf(tm.def, base, i)
+		b, bNull := CellOf(tm.def, base, i)
 		switch {
 		case same(o, oNull, b, bNull):
 			appendCell(&tm.tb, t, tNull)

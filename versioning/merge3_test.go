@@ -22,7 +22,7 @@ func (testEncoder) IndexEntries(_ context.Context, t *Table, key, row []byte) ([
 	for i, ix := range t.Indexes {
 		var k []byte
 		for _, c := range ix.Columns {
-			f, _ := cellOf(t, row, c.Column)
+			f, _ := CellOf(t, row, c.Column)
 			k = append(append(k, f...), 0)
 		}
 		out[i] = IndexEntry{Key: append(k, key...)}
@@ -185,7 +185,7 @@ func TestMergeConflicts(t *testing.T) {
 	if err != nil || !ok || tc.FromRoot != "theirs" {
 		t.Fatalf("conflicts record: %+v, %v, %v", tc, ok, err)
 	}
-	m, _ := tc.RowConflicts(ctx, res.Root.Store())
+	m, _ := tc.rowConflicts(ctx, res.Root.Store())
 	want := map[string]ConflictRow{
 		string(rowKey(1)): {row("a", "b"), row("a", "ours"), row("a", "theirs")},
 		string(rowKey(2)): {row("c", "d"), nil, row("c", "D")},
@@ -194,7 +194,7 @@ func TestMergeConflicts(t *testing.T) {
 	n := 0
 	for ok := it.First(); ok; ok = it.Next() {
 		v, _ := it.Value()
-		got, err := DecodeConflictRow(v)
+		got, err := decodeConflictRow(v)
 		w := want[string(it.Key())]
 		if err != nil || !bytes.Equal(got.Base, w.Base) || !bytes.Equal(got.Ours, w.Ours) || !bytes.Equal(got.Theirs, w.Theirs) ||
 			(got.Ours == nil) != (w.Ours == nil) {
@@ -293,12 +293,12 @@ func TestMergeUniqueViolation(t *testing.T) {
 		t.Fatalf("result %+v, want 2 violations", res)
 	}
 	tc, _, _ := res.Root.Conflicts(ctx, "public", "t")
-	m, _ := tc.ViolationMap(ctx, res.Root.Store())
+	m, _ := tc.violationMap(ctx, res.Root.Store())
 	it := m.NewIter(ctx, prolly.IterOptions{})
 	defer it.Close()
 	for ok := it.First(); ok; ok = it.Next() {
 		v, _ := it.Value()
-		viol, err := DecodeViolation(it.Key(), v)
+		viol, err := decodeViolation(it.Key(), v)
 		if err != nil || viol.Kind != ViolationUnique || viol.Info != `{"Columns": ["v1"], "Name": "t_v1"}` {
 			t.Fatalf("violation %+v, %v", viol, err)
 		}

@@ -23,6 +23,12 @@ type Store interface {
 	Sync() error
 }
 
+// Address is the address of a chunk as the SQL layer names it: a commit,
+// a root value, a table's rows. The layers above versioning hold, compare
+// and print addresses (String, IsZero) but reach what they name only
+// through this package, which keeps them out of the store.
+type Address = store.Address
+
 // Refs of a database named D (escaped with url.PathEscape, so that a '/' in
 // a name cannot be confused with the separators):
 //

@@ -57,7 +57,7 @@ func ResolveConflicts(ctx context.Context, root RootValue, schema, name string, 
 // takeTheirRows writes theirs' version of every conflicting row of tc in
 // its table.
 func takeTheirRows(ctx context.Context, root RootValue, tc *TableConflicts, enc IndexEncoder) (RootValue, error) {
-	rows, err := tc.RowConflicts(ctx, root.Store())
+	rows, err := tc.rowConflicts(ctx, root.Store())
 	if err != nil {
 		return RootValue{}, err
 	}
@@ -69,7 +69,7 @@ func takeTheirRows(ctx context.Context, root RootValue, tc *TableConflicts, enc 
 			it.Close()
 			return RootValue{}, err
 		}
-		cr, err := DecodeConflictRow(v)
+		cr, err := decodeConflictRow(v)
 		if err != nil {
 			it.Close()
 			return RootValue{}, err

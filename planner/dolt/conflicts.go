@@ -1,4 +1,4 @@
-package planner
+package dolt
 
 import (
 	"context"
@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -22,12 +22,12 @@ import (
 func init() {
 	systemTables["conflicts"] = systemTable{
 		cols: []exec.VirtualColumn{{Name: "table", Type: exec.TText}, {Name: "num_conflicts", Type: exec.TInt8}},
-		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
 			return conflictCounts(env, false)
 		}}
 	systemTables["constraint_violations"] = systemTable{
 		cols: []exec.VirtualColumn{{Name: "table", Type: exec.TText}, {Name: "num_violations", Type: exec.TInt8}},
-		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
 			return conflictCounts(env, true)
 		}}
 	systemTables["schema_conflicts"] = systemTable{
@@ -36,7 +36,7 @@ func init() {
 			{Name: "our_schema", Type: exec.TText}, {Name: "their_schema", Type: exec.TText},
 			{Name: "description", Type: exec.TText},
 		},
-		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
 			all, err := env.Txn.Root.AllConflicts(env.Ctx)
 			if err != nil {
 				return nil, err
@@ -67,11 +67,11 @@ func init() {
 			{Name: "source_commit", Type: exec.TText}, {Name: "target", Type: exec.TText},
 			{Name: "unmerged_tables", Type: exec.TText},
 		},
-		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
-			if s.detached != nil {
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
+			if s.Detached() != nil {
 				return []exec.Row{{exec.DBool(false), exec.Null, exec.Null, exec.Null, exec.Null}}, nil
 			}
-			_, ws, err := s.repo.WorkingSet(env.Ctx, s.branch)
+			_, ws, err := s.Repo().WorkingSet(env.Ctx, s.Branch())
 			if err != nil {
 				return nil, vcsError(err)
 			}
@@ -91,7 +91,7 @@ func init() {
 				names = append(names, conflictShortLabel(tc, types))
 			}
 			src := ws.MergeCommit.String()
-			return []exec.Row{{exec.DBool(true), exec.DText(src), exec.DText(src), exec.DText(s.branch), textOrNull(strings.Join(names, ", "))}}, nil
+			return []exec.Row{{exec.DBool(true), exec.DText(src), exec.DText(src), exec.DText(s.Branch()), textOrNull(strings.Join(names, ", "))}}, nil
 		}}
 	perTableSystem["conflicts_"] = conflictsTable
 	perTableSystem["constraint_violations_"] = violationsTable
@@ -111,19 +111,19 @@ func conflictCounts(env *exec.Env, violations bool) ([]exec.Row, error) {
 	}
 	var rows []exec.Row
 	for _, tc := range all {
-		var m prolly.Map
+		var n uint64
 		if violations {
-			m, err = tc.ViolationMap(env.Ctx, root.Store())
+			n, err = tc.ViolationCount(env.Ctx, root.Store())
 		} else {
-			m, err = tc.RowConflicts(env.Ctx, root.Store())
+			n, err = tc.RowConflictCount(env.Ctx, root.Store())
 		}
 		if err != nil {
 			return nil, err
 		}
-		if m.Count() == 0 && (violations || tc.SchemaConflict == "") {
+		if n == 0 && (violations || tc.SchemaConflict == "") {
 			continue
 		}
-		rows = append(rows, exec.Row{exec.DText(conflictShortLabel(tc, names)), exec.DInt(int64(m.Count()))})
+		rows = append(rows, exec.Row{exec.DText(conflictShortLabel(tc, names)), exec.DInt(int64(n))})
 	}
 	return rows, nil
 }
@@ -135,7 +135,7 @@ func tableSchemaText(t *versioning.Table) exec.Datum {
 		return exec.Null
 	}
 	var b strings.Builder
-	b.WriteString("CREATE TABLE " + quoteIdent(t.Name) + " (")
+	b.WriteString("CREATE TABLE " + catalog.QuoteIdent(t.Name) + " (")
 	first := true
 	for _, c := range t.Columns {
 		if c.Dropped {
@@ -145,7 +145,7 @@ func tableSchemaText(t *versioning.Table) exec.Datum {
 			b.WriteString(", ")
 		}
 		first = false
-		b.WriteString(quoteIdent(c.Name) + " " + types.FormatType(types.Oid(c.Type), c.Typmod))
+		b.WriteString(catalog.QuoteIdent(c.Name) + " " + types.FormatType(types.Oid(c.Type), c.Typmod))
 		if c.NotNull {
 			b.WriteString(" NOT NULL")
 		}
@@ -167,7 +167,7 @@ func liveColumns(t *exec.Table) []int {
 
 // conflictsTable builds dolt_conflicts_<table>: one row per conflicting
 // row, its base, our and their versions side by side.
-func conflictsTable(a *analyzer, def *versioning.Table) (*exec.Table, error) {
+func conflictsTable(_ session, def *versioning.Table) (*exec.Table, error) {
 	t := exec.NewTable(def)
 	live := liveColumns(t)
 	cols := []exec.VirtualColumn{{Name: "from_root_ish", Type: exec.TText}}
@@ -199,36 +199,23 @@ func conflictRows(env *exec.Env, schema, name string, live []int) ([]exec.Row, e
 	if err != nil || !ok {
 		return nil, err
 	}
-	m, err := tc.RowConflicts(ctx, root.Store())
-	if err != nil {
-		return nil, err
-	}
 	var rows []exec.Row
-	it := m.NewIter(ctx, prolly.IterOptions{})
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		v, err := it.Value()
-		if err != nil {
-			return nil, err
-		}
-		cr, err := versioning.DecodeConflictRow(v)
-		if err != nil {
-			return nil, err
-		}
+	err = tc.EachRowConflict(ctx, root.Store(), func(key []byte, cr versioning.ConflictRow) error {
 		row := exec.Row{exec.DText(tc.FromRoot)}
 		for i, side := range [][]byte{cr.Base, cr.Ours, cr.Theirs} {
 			vals, err := storedValues(cur, side, live)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			row = append(row, vals...)
 			if i > 0 {
 				row = append(row, exec.DText(diffType(cr.Base, side)))
 			}
 		}
-		rows = append(rows, append(row, exec.DText(hex.EncodeToString(it.Key()))))
-	}
-	return rows, it.Close()
+		rows = append(rows, append(row, exec.DText(hex.EncodeToString(key))))
+		return nil
+	})
+	return rows, err
 }
 
 // storedValues decodes a stored row's live columns; NULLs for an absent
@@ -331,7 +318,7 @@ func (w *conflictsWriter) UpdateRow(env *exec.Env, old, row exec.Row) error {
 // violationsTable builds dolt_constraint_violations_<table>: one row per
 // row that breaks a constraint after a merge. DELETE from it marks
 // violations resolved.
-func violationsTable(a *analyzer, def *versioning.Table) (*exec.Table, error) {
+func violationsTable(_ session, def *versioning.Table) (*exec.Table, error) {
 	t := exec.NewTable(def)
 	live := liveColumns(t)
 	cols := []exec.VirtualColumn{{Name: "from_root_ish", Type: exec.TText}, {Name: "violation_type", Type: exec.TText}}
@@ -357,34 +344,21 @@ func violationRows(ctx context.Context, env *exec.Env, schema, name string, live
 	if err != nil || !ok {
 		return nil, err
 	}
-	m, err := tc.ViolationMap(ctx, root.Store())
-	if err != nil {
-		return nil, err
-	}
 	var rows []exec.Row
-	it := m.NewIter(ctx, prolly.IterOptions{})
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		v, err := it.Value()
-		if err != nil {
-			return nil, err
-		}
-		viol, err := versioning.DecodeViolation(it.Key(), v)
-		if err != nil {
-			return nil, err
-		}
+	err = tc.EachViolation(ctx, root.Store(), func(key []byte, viol versioning.Violation) error {
 		kind := "unique index"
 		if viol.Kind == versioning.ViolationForeignKey {
 			kind = "foreign key"
 		}
 		vals, err := storedValues(cur, viol.Row, live)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		row := append(exec.Row{exec.DText(tc.FromRoot), exec.DText(kind)}, vals...)
-		rows = append(rows, append(row, exec.DText(viol.Info), exec.DText(hex.EncodeToString(it.Key()))))
-	}
-	return rows, it.Close()
+		rows = append(rows, append(row, exec.DText(viol.Info), exec.DText(hex.EncodeToString(key))))
+		return nil
+	})
+	return rows, err
 }
 
 // violationsWriter makes dolt_constraint_violations_<table> deletable.

@@ -1,18 +1,20 @@
-package planner
+package dolt
 
 import (
 	"strings"
+
+	"github.com/prollypg/prollypg/exec/catalog"
 )
 
 // AS OF: Doltgres accepts `FROM table AS OF 'rev'`, which PostgreSQL's
 // grammar does not. When a statement fails to parse and has AS OF after a
-// table name, the name and its clause are rewritten to the
-// revision-qualified name "db@rev".schema.table that the grammar does
-// accept, and the statement is parsed again. An unqualified name gets the
-// schema anySchema, which revisionTable resolves along the search path.
+// table name, the planner has RewriteAsOf rewrite the name and its clause
+// to the revision-qualified name "db@rev".schema.table that the grammar
+// does accept, and parses the statement again. An unqualified name gets
+// the schema AnySchema, which the planner resolves along the search path.
 
-// anySchema stands for "the search path" in a rewritten AS OF name.
-const anySchema = "*"
+// AnySchema stands for "the search path" in a rewritten AS OF name.
+const AnySchema = "*"
 
 // sqlToken is one lexical token of the AS OF scan: its kind and where it
 // is in the statement.
@@ -88,9 +90,9 @@ func scanTokens(sql string) []sqlToken {
 	return out
 }
 
-// rewriteAsOf rewrites every `name AS OF 'rev'` of sql into a
+// RewriteAsOf rewrites every `name AS OF 'rev'` of sql into a
 // revision-qualified name of database db. ok is false when there is none.
-func rewriteAsOf(sql, db string) (string, bool) {
+func RewriteAsOf(sql, db string) (string, bool) {
 	toks := scanTokens(sql)
 	word := func(t sqlToken, w string) bool {
 		return t.kind == 'i' && strings.EqualFold(sql[t.start:t.end], w)
@@ -105,16 +107,16 @@ func rewriteAsOf(sql, db string) (string, bool) {
 		if name.kind != 'i' && name.kind != 'q' {
 			continue
 		}
-		first, schema := i-1, anySchema
+		first, schema := i-1, AnySchema
 		if i >= 3 && toks[i-2].kind == '.' && (toks[i-3].kind == 'i' || toks[i-3].kind == 'q') {
 			first, schema = i-3, identText(sql, toks[i-3])
 		}
 		lit := sql[toks[i+2].start+1 : toks[i+2].end-1]
 		rev := strings.ReplaceAll(lit, "''", "'")
 		b.WriteString(sql[last:toks[first].start])
-		b.WriteString(quoteIdent(db + "@" + rev))
+		b.WriteString(catalog.QuoteIdent(db + "@" + rev))
 		b.WriteByte('.')
-		b.WriteString(quoteIdent(schema))
+		b.WriteString(catalog.QuoteIdent(schema))
 		b.WriteByte('.')
 		b.WriteString(sql[name.start:name.end])
 		last, found = toks[i+2].end, true

@@ -1,4 +1,4 @@
-package planner
+package dolt
 
 import "testing"
 
@@ -11,7 +11,7 @@ func TestRewriteAsOf(t *testing.T) {
 		`SELECT * FROM t -- AS OF 'x'`:                     ``,
 		`SELECT * FROM "S"."t" AS OF 'main' WHERE k = 'a'`: `SELECT * FROM "db@main"."S"."t" WHERE k = 'a'`,
 	} {
-		got, ok := rewriteAsOf(in, "db")
+		got, ok := RewriteAsOf(in, "db")
 		if want == "" {
 			if ok {
 				t.Errorf("%s: rewrote to %s", in, got)

@@ -1,4 +1,4 @@
-package planner
+package dolt
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/prolly"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -45,13 +43,13 @@ func (r revision) table(ctx context.Context, name versioning.TableName) (*versio
 }
 
 // commitRevision is the revision of commit c at addr.
-func commitRevision(addr store.Address, c *versioning.Commit, root versioning.RootValue) revision {
+func commitRevision(addr versioning.Address, c *versioning.Commit, root versioning.RootValue) revision {
 	return revision{root: root, commit: exec.DText(addr.String()), date: timestampDatum(c.Committer.When)}
 }
 
 // resolveRevision resolves a revision spec: WORKING, STAGED or one that
 // names a commit.
-func (s *Session) resolveRevision(env *exec.Env, spec string) (revision, error) {
+func (s session) resolveRevision(env *exec.Env, spec string) (revision, error) {
 	if u := strings.ToUpper(spec); u == "WORKING" || u == "STAGED" {
 		root, err := s.resolveRoot(env, spec)
 		return revision{root: root, commit: exec.DText(u), date: exec.Null}, err
@@ -63,8 +61,8 @@ func (s *Session) resolveRevision(env *exec.Env, spec string) (revision, error) 
 	return s.commitRevision(env.Ctx, addr)
 }
 
-func (s *Session) commitRevision(ctx context.Context, addr store.Address) (revision, error) {
-	root, c, err := s.repo.CommitRoot(ctx, addr)
+func (s session) commitRevision(ctx context.Context, addr versioning.Address) (revision, error) {
+	root, c, err := s.Repo().CommitRoot(ctx, addr)
 	if err != nil {
 		return revision{}, err
 	}
@@ -73,7 +71,7 @@ func (s *Session) commitRevision(ctx context.Context, addr store.Address) (revis
 
 // parentRevision is the revision c's changes are measured against: its
 // first parent, or nothing for a first commit.
-func (s *Session) parentRevision(ctx context.Context, c *versioning.Commit) (revision, error) {
+func (s session) parentRevision(ctx context.Context, c *versioning.Commit) (revision, error) {
 	if len(c.Parents) == 0 {
 		return revision{empty: true, commit: exec.Null, date: exec.Null}, nil
 	}
@@ -114,7 +112,7 @@ func diffArgs(fn string, args []exec.Datum) (diffRange, []string, error) {
 }
 
 // resolveRange resolves a diff's revisions.
-func (s *Session) resolveRange(env *exec.Env, r diffRange) (from, to revision, err error) {
+func (s session) resolveRange(env *exec.Env, r diffRange) (from, to revision, err error) {
 	if to, err = s.resolveRevision(env, r.to); err != nil {
 		return
 	}
@@ -130,7 +128,7 @@ func (s *Session) resolveRange(env *exec.Env, r diffRange) (from, to revision, e
 	if err != nil {
 		return
 	}
-	base, ok, err := s.repo.MergeBase(env.Ctx, a, b)
+	base, ok, err := s.Repo().MergeBase(env.Ctx, a, b)
 	if err == nil && !ok {
 		err = pgerr.New(pgerr.InvalidParameterValue, "%q and %q have no common ancestor", r.from, r.to)
 	}
@@ -143,7 +141,7 @@ func (s *Session) resolveRange(env *exec.Env, r diffRange) (from, to revision, e
 
 // findTableEither resolves a table name given as text against the to
 // revision, then the from one (a table may be on one side only).
-func (s *Session) findTableEither(ctx context.Context, from, to revision, name string) (versioning.TableName, error) {
+func (s session) findTableEither(ctx context.Context, from, to revision, name string) (versioning.TableName, error) {
 	var firstErr error
 	for _, r := range []revision{to, from} {
 		if r.empty {
@@ -283,8 +281,8 @@ func (w *rowDiffs) add(ctx context.Context, from, to revision) error {
 		tp = newProjection(tt, w.sh.toCols)
 	}
 	nTo, nFrom := len(w.sh.toCols), len(w.sh.fromCols)
-	kinds := [...]exec.Datum{prolly.Added: exec.DText("added"), prolly.Removed: exec.DText("removed"), prolly.Modified: exec.DText("modified")}
-	return versioning.DiffRows(ctx, to.root.Store(), ft, tt, func(d prolly.Diff) error {
+	kinds := [...]exec.Datum{versioning.RowAdded: exec.DText("added"), versioning.RowRemoved: exec.DText("removed"), versioning.RowModified: exec.DText("modified")}
+	return versioning.DiffRows(ctx, to.root.Store(), ft, tt, func(d versioning.RowDiff) error {
 		row := w.alloc.row()
 		if d.To != nil {
 			if err := tp.project(d.To, row[:nTo], &w.scratch); err != nil {
@@ -309,7 +307,7 @@ func (w *rowDiffs) add(ctx context.Context, from, to revision) error {
 // dolt_diff table function and its dolt_diff_<table> form. Revisions are
 // resolved at planning for the columns, and again at each scan, so that
 // WORKING and branch names read what they are then.
-func (s *Session) planRowDiff(env *exec.Env, fn string, r diffRange, table string) (*exec.Table, error) {
+func (s session) planRowDiff(env *exec.Env, fn string, r diffRange, table string) (*exec.Table, error) {
 	from, to, err := s.resolveRange(env, r)
 	if err != nil {
 		return nil, err
@@ -350,12 +348,12 @@ const diffTablePrefix = "dolt_diff_"
 
 // perTableFunction plans dolt_diff_<table>(from, to): Doltgres's older
 // form of dolt_diff(from, to, table).
-func perTableFunction(name string) (func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error), bool) {
+func perTableFunction(name string) (tableFunc, bool) {
 	table, ok := strings.CutPrefix(name, diffTablePrefix)
 	if !ok || table == "" {
 		return nil, false
 	}
-	return func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
+	return func(s session, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
 		r, rest, err := diffArgs(name, args)
 		if err != nil {
 			return nil, err
@@ -363,7 +361,7 @@ func perTableFunction(name string) (func(a *analyzer, env *exec.Env, args []exec
 		if len(rest) != 0 {
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "%s takes a from and a to revision", name)
 		}
-		return a.s.planRowDiff(env, name, r, table)
+		return s.planRowDiff(env, name, r, table)
 	}, true
 }
 
@@ -384,7 +382,7 @@ func systemTableOf(def *versioning.Table, prefix string, cols []exec.VirtualColu
 // changes against HEAD, then each commit's of the log against its first
 // parent. A WHERE to_commit = X (f) limits the diffs computed to that
 // one, so that asking for one commit's changes reads only those.
-func (s *Session) historyDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFilter) ([]exec.Row, error) {
+func (s session) historyDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFilter) ([]exec.Row, error) {
 	ctx := env.Ctx
 	only, filtered := "", f.to != nil
 	if filtered {
@@ -410,7 +408,7 @@ func (s *Session) historyDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFil
 			return nil, err
 		}
 	}
-	log, err := s.repo.Log(ctx, []store.Address{head}, nil)
+	log, err := s.Repo().Log(ctx, []versioning.Address{head}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +416,7 @@ func (s *Session) historyDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFil
 		if !want(e.Addr.String()) {
 			continue
 		}
-		root, err := versioning.LoadRootValue(ctx, s.e.st, e.Commit.Root)
+		root, err := versioning.LoadRootValue(ctx, s.Repo().Store(), e.Commit.Root)
 		if err != nil {
 			return nil, err
 		}
@@ -439,7 +437,7 @@ func (s *Session) historyDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFil
 // Doltgres computes this table only for one pair of commits, named by
 // the query's WHERE from_commit = X AND to_commit = Y. Rather than
 // teach the planner about this one table, the virtual table asks for the
-// WHERE clause's conjuncts (exec.Table.Filters, called by scanWhere) and
+// WHERE clause's conjuncts (exec.Table.Filters, called by the planner) and
 // keeps the two equalities; it evaluates their values at each scan, so
 // parameters of a prepared statement work. The conditions still filter
 // the rows, which they all pass.
@@ -470,7 +468,7 @@ func (f *commitDiffFilter) take(t *exec.Table, conds []exec.Expr) {
 			continue
 		}
 		for i := 0; i < 2; i++ {
-			col, ok := keyColumn(t, call.Args[i])
+			col, ok := exec.KeyColumn(t, call.Args[i])
 			if !ok || !rowIndependent(call.Args[1-i]) {
 				continue
 			}
@@ -514,7 +512,7 @@ func (f *commitDiffFilter) spec(env *exec.Env, e exec.Expr, col string) (string,
 }
 
 // commitDiffRows are dolt_commit_diff_<table>'s rows.
-func (s *Session) commitDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFilter) ([]exec.Row, error) {
+func (s session) commitDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFilter) ([]exec.Row, error) {
 	if f.from == nil || f.to == nil {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "dolt_commit_diff_%s needs the commits to compare: filter it with WHERE from_commit = ... AND to_commit = ...", sh.name.Name)
 	}
@@ -538,13 +536,13 @@ func (s *Session) commitDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFilt
 // historyRows are dolt_history_<table>'s rows: every row of the table at
 // every commit of the log, with the commit's hash, committer and date.
 // Consecutive commits that share the table's version share its decoding.
-func (s *Session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.VirtualColumn) ([]exec.Row, error) {
+func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.VirtualColumn) ([]exec.Row, error) {
 	ctx := env.Ctx
 	head, err := s.headCommit(ctx)
 	if err != nil {
 		return nil, err
 	}
-	log, err := s.repo.Log(ctx, []store.Address{head}, nil)
+	log, err := s.Repo().Log(ctx, []versioning.Address{head}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -558,7 +556,7 @@ func (s *Session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.
 		dataAlloc = rowAlloc{width: n}
 	)
 	for _, e := range log {
-		root, err := versioning.LoadRootValue(ctx, s.e.st, e.Commit.Root)
+		root, err := versioning.LoadRootValue(ctx, s.Repo().Store(), e.Commit.Root)
 		if err != nil {
 			return nil, err
 		}
@@ -576,11 +574,7 @@ func (s *Session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.
 				return nil, err
 			}
 			p := newProjection(t, cols)
-			m, err := prolly.Load(ctx, s.e.st, t.Rows)
-			if err != nil {
-				return nil, err
-			}
-			err = versioning.EachRow(ctx, m, func(_, v []byte) error {
+			err = versioning.EachStoredRow(ctx, s.Repo().Store(), t, func(_, v []byte) error {
 				row := dataAlloc.row()
 				version = append(version, row)
 				return p.project(v, row, &scratch)
@@ -604,7 +598,7 @@ func (s *Session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.
 // changes from one root to the next: one per changed table, with the
 // commit's hash, committer, email, date and message (c nil for WORKING
 // and STAGED, which have none).
-func diffSummaryRows(ctx context.Context, cs prolly.ChunkStore, hash string, c *versioning.Commit, changes changeSet) ([]exec.Row, error) {
+func diffSummaryRows(ctx context.Context, cs versioning.Store, hash string, c *versioning.Commit, changes changeSet) ([]exec.Row, error) {
 	var rows []exec.Row
 	add := func(name string, data, schema bool) {
 		row := exec.Row{exec.DText(hash), exec.DText(name), exec.Null, exec.Null, exec.Null, exec.Null,
@@ -631,16 +625,16 @@ func diffSummaryRows(ctx context.Context, cs prolly.ChunkStore, hash string, c *
 
 // commitChanges is what commit c changed against its first parent; a
 // first commit adds every table it has (and holds no other objects).
-func (s *Session) commitChanges(ctx context.Context, c *versioning.Commit) (changeSet, error) {
-	parent, ok, err := s.repo.ParentRoot(ctx, c)
+func (s session) commitChanges(ctx context.Context, c *versioning.Commit) (changeSet, error) {
+	parent, ok, err := s.Repo().ParentRoot(ctx, c)
 	if err != nil {
 		return changeSet{}, err
 	}
 	if !ok {
-		tables, err := s.repo.CommitDeltas(ctx, c)
+		tables, err := s.Repo().CommitDeltas(ctx, c)
 		return changeSet{tables: tables}, err
 	}
-	to, err := versioning.LoadRootValue(ctx, s.e.st, c.Root)
+	to, err := versioning.LoadRootValue(ctx, s.Repo().Store(), c.Root)
 	if err != nil {
 		return changeSet{}, err
 	}
@@ -664,13 +658,13 @@ func changesBetween(ctx context.Context, from, to versioning.RootValue) (changeS
 // doltDiffRows are the dolt_diff system table's rows: the working root's
 // changes against the staged root (WORKING), the staged root's against
 // HEAD (STAGED), then each commit's of the log against its first parent.
-func (s *Session) doltDiffRows(env *exec.Env) ([]exec.Row, error) {
+func (s session) doltDiffRows(env *exec.Env) ([]exec.Row, error) {
 	ctx := env.Ctx
 	head, err := s.headCommit(ctx)
 	if err != nil {
 		return nil, err
 	}
-	headRoot, _, err := s.repo.CommitRoot(ctx, head)
+	headRoot, _, err := s.Repo().CommitRoot(ctx, head)
 	if err != nil {
 		return nil, err
 	}
@@ -687,13 +681,13 @@ func (s *Session) doltDiffRows(env *exec.Env) ([]exec.Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := diffSummaryRows(ctx, s.e.st, step.name, nil, changes)
+		r, err := diffSummaryRows(ctx, s.Repo().Store(), step.name, nil, changes)
 		if err != nil {
 			return nil, err
 		}
 		rows = append(rows, r...)
 	}
-	log, err := s.repo.Log(ctx, []store.Address{head}, nil)
+	log, err := s.Repo().Log(ctx, []versioning.Address{head}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -702,7 +696,7 @@ func (s *Session) doltDiffRows(env *exec.Env) ([]exec.Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := diffSummaryRows(ctx, s.e.st, e.Addr.String(), e.Commit, changes)
+		r, err := diffSummaryRows(ctx, s.Repo().Store(), e.Addr.String(), e.Commit, changes)
 		if err != nil {
 			return nil, err
 		}
@@ -712,7 +706,7 @@ func (s *Session) doltDiffRows(env *exec.Env) ([]exec.Row, error) {
 }
 
 func init() {
-	systemFuncs["dolt_diff"] = func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
+	systemFuncs["dolt_diff"] = func(s session, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
 		r, rest, err := diffArgs("dolt_diff", args)
 		if err != nil {
 			return nil, err
@@ -720,10 +714,10 @@ func init() {
 		if len(rest) != 1 {
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "dolt_diff takes a from revision, a to revision and a table")
 		}
-		return a.s.planRowDiff(env, "dolt_diff", r, rest[0])
+		return s.planRowDiff(env, "dolt_diff", r, rest[0])
 	}
-	perTableSystem["diff_"] = func(a *analyzer, def *versioning.Table) (*exec.Table, error) {
-		s, sh := a.s, historyShape(def)
+	perTableSystem["diff_"] = func(s session, def *versioning.Table) (*exec.Table, error) {
+		sh := historyShape(def)
 		cols := sh.columns()
 		f := newCommitDiffFilter(cols)
 		t := systemTableOf(def, "dolt_diff_", cols, func(env *exec.Env) ([]exec.Row, error) {
@@ -732,8 +726,8 @@ func init() {
 		t.Filters = func(conds []exec.Expr) { f.take(t, conds) }
 		return t, nil
 	}
-	perTableSystem["commit_diff_"] = func(a *analyzer, def *versioning.Table) (*exec.Table, error) {
-		s, sh := a.s, historyShape(def)
+	perTableSystem["commit_diff_"] = func(s session, def *versioning.Table) (*exec.Table, error) {
+		sh := historyShape(def)
 		cols := sh.columns()
 		f := newCommitDiffFilter(cols)
 		t := systemTableOf(def, "dolt_commit_diff_", cols, func(env *exec.Env) ([]exec.Row, error) {
@@ -742,8 +736,8 @@ func init() {
 		t.Filters = func(conds []exec.Expr) { f.take(t, conds) }
 		return t, nil
 	}
-	perTableSystem["history_"] = func(a *analyzer, def *versioning.Table) (*exec.Table, error) {
-		s, cols := a.s, shownColumns(def)
+	perTableSystem["history_"] = func(s session, def *versioning.Table) (*exec.Table, error) {
+		cols := shownColumns(def)
 		all := append(cols[:len(cols):len(cols)],
 			exec.VirtualColumn{Name: "commit_hash", Type: exec.TText}, exec.VirtualColumn{Name: "committer", Type: exec.TText},
 			exec.VirtualColumn{Name: "commit_date", Type: exec.TTimestamp})
@@ -758,6 +752,6 @@ func init() {
 			{Name: "date", Type: exec.TTimestamp}, {Name: "message", Type: exec.TText},
 			{Name: "data_change", Type: exec.TBool}, {Name: "schema_change", Type: exec.TBool},
 		},
-		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) { return s.doltDiffRows(env) },
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) { return s.doltDiffRows(env) },
 	}
 }

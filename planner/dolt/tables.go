@@ -1,16 +1,12 @@
-package planner
+package dolt
 
 import (
 	"context"
 	"strings"
 	"time"
 
-	pg "github.com/pganalyze/pg_query_go/v5"
-
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -20,22 +16,22 @@ import (
 // functions such as dolt_diff(from, to, table) in FROM. Their rows are
 // computed at each scan from the repository and the transaction's root,
 // so they show the transaction's own uncommitted changes. The diff and
-// history family is in dolt_diff.go (row diffs, history, dolt.diff),
-// dolt_diff_stat.go and dolt_patch.go.
-//
-// Time travel: a revision-qualified name, "db@rev".schema.table, reads
-// the table as of that revision (pinned, read-only); a view's so named is
-// its definition then, over the relations as of that revision.
+// history family is in diff.go (row diffs, history, dolt.diff),
+// diffstat.go and patch.go; merges' tables in conflicts.go. The planner
+// finds them in FROM through SystemTable and TableFunction.
 
-// SystemSchema is the schema that holds the system tables under their
+// systemSchema is the schema that holds the system tables under their
 // short names (dolt.log is dolt_log).
-const SystemSchema = "dolt"
+const systemSchema = "dolt"
 
 // systemTable is a system table with fixed columns.
 type systemTable struct {
 	cols []exec.VirtualColumn
-	rows func(s *Session, env *exec.Env) ([]exec.Row, error)
+	rows func(s session, env *exec.Env) ([]exec.Row, error)
 }
+
+// tableFunc plans a table function's call, its arguments constants.
+type tableFunc func(s session, env *exec.Env, args []exec.Datum) (*exec.Table, error)
 
 // systemTables are the fixed-column system tables by their short names.
 // perTableSystem are the per-table ones by prefix (diff_ for
@@ -44,30 +40,32 @@ type systemTable struct {
 // functions of the files that define them and never change afterwards.
 var (
 	systemTables   = map[string]systemTable{}
-	perTableSystem = map[string]func(a *analyzer, t *versioning.Table) (*exec.Table, error){}
-	systemFuncs    = map[string]func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error){}
+	perTableSystem = map[string]func(s session, t *versioning.Table) (*exec.Table, error){}
+	systemFuncs    = map[string]tableFunc{}
 )
 
-// systemTableFor returns the system table a FROM name refers to, if any:
-// dolt.NAME, dolt_NAME, or dolt_PREFIX_TABLE for a table of schema (or
-// of the search path, when schema is "").
-func (a *analyzer) systemTableFor(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
+// SystemTable returns the system table a FROM name refers to, if any:
+// dolt.NAME, dolt_NAME, or dolt_PREFIX_TABLE for a table of schema (or of
+// the search path, when schema is ""), which lookup finds among the
+// stored tables.
+func SystemTable(ctx context.Context, sess Session, schema, name string,
+	lookup func(ctx context.Context, schema, name string) (*versioning.Table, bool, error)) (*exec.Table, bool, error) {
 	short, ok := strings.CutPrefix(name, "dolt_")
-	if schema == SystemSchema {
+	if schema == systemSchema {
 		short, ok = name, true
 	}
 	if !ok {
 		return nil, false, nil
 	}
+	s := session{sess}
 	if st, found := systemTables[short]; found {
-		s := a.s
-		t := exec.NewVirtualTable(SystemSchema, "dolt_"+short, exec.ObjectOID('r', SystemSchema, short), st.cols, func(env *exec.Env) ([]exec.Row, error) {
+		t := exec.NewVirtualTable(systemSchema, "dolt_"+short, exec.ObjectOID('r', systemSchema, short), st.cols, func(env *exec.Env) ([]exec.Row, error) {
 			return st.rows(s, env)
 		})
 		t.VirtualKind = 'c'
 		return t, true, nil
 	}
-	if schema == SystemSchema {
+	if schema == systemSchema {
 		return nil, false, nil
 	}
 	for prefix, build := range perTableSystem {
@@ -75,11 +73,11 @@ func (a *analyzer) systemTableFor(ctx context.Context, schema, name string) (*ex
 		if !ok || rel == "" {
 			continue
 		}
-		def, ok, err := a.lookupTableDef(ctx, schema, rel)
+		def, ok, err := lookup(ctx, schema, rel)
 		if err != nil || !ok {
 			return nil, false, err
 		}
-		t, err := build(a, def)
+		t, err := build(s, def)
 		if t != nil {
 			t.VirtualKind = 'c'
 		}
@@ -88,133 +86,25 @@ func (a *analyzer) systemTableFor(ctx context.Context, schema, name string) (*ex
 	return nil, false, nil
 }
 
-// lookupTableDef finds a stored table by schema and name, or by name along
-// the search path.
-func (a *analyzer) lookupTableDef(ctx context.Context, schema, name string) (*versioning.Table, bool, error) {
-	t, ok, err := a.lookupTable(ctx, schema, name)
-	if err != nil || !ok || t.Virtual != nil {
-		return nil, false, err
-	}
-	return t.Def, true, nil
-}
-
-// revisionTable resolves a revision-qualified table name,
-// "db@rev".schema.table: the table as of rev, pinned and read-only.
-func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
-	db, rev, ok := strings.Cut(rv.Catalogname, "@")
-	if !ok {
-		db, rev, ok = strings.Cut(rv.Catalogname, "/")
-	}
-	if db != a.s.repo.Name() {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
-	}
-	if !ok {
-		return nil, nil // the session's own database
-	}
-	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Session: a.s}
-	root, err := a.s.resolveRoot(env, rev)
-	if err != nil {
-		return nil, err
-	}
-	schemas := []string{a.s.resolveSchemaName(rv.Schemaname)}
-	if rv.Schemaname == anySchema {
-		schemas = a.s.relationPath() // AS OF on an unqualified name (asof.go)
-	}
-	var def *versioning.Table
-	for _, sc := range schemas {
-		if def, ok, err = root.Table(a.ctx, sc, rv.Relname); err != nil {
-			return nil, err
-		} else if ok {
-			break
-		}
-	}
-	if def != nil {
-		return a.pinTable(def, root), nil
-	}
-	for _, sc := range schemas {
-		v, ok, err := root.View(a.ctx, sc, rv.Relname)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			return a.revisionView(v, rv.Catalogname)
-		}
-	}
-	return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist at revision %q", rv.Relname, rev), rv.Location)
-}
-
-// revisionView plans view v as of a revision: its definition then, and
-// the relations it reads as of the same revision. The functions its
-// query calls are today's: a revision's functions cannot be called (as
-// in PostgreSQL, a function is looked up in the catalog when planned,
-// and the session has one catalog).
-func (a *analyzer) revisionView(v *versioning.View, catalog string) (*exec.Table, error) {
-	sel, err := parseSelect(v.Query)
-	if err != nil {
-		return nil, err
-	}
-	pinViewQuery(sel, v, catalog)
-	return a.viewRelation(a.ctx, v, sel)
-}
-
-// pinTable returns the table of def read from a past revision's root.
-func (a *analyzer) pinTable(def *versioning.Table, root versioning.RootValue) *exec.Table {
-	t := exec.NewTable(def)
-	t.Pinned = true
-	if a.pinnedRoots == nil {
-		a.pinnedRoots = map[*exec.Table]versioning.RootValue{}
-	}
-	a.pinnedRoots[t] = root
-	return t
-}
-
-// checkWritableTable refuses to write a table pinned to a revision.
-func checkWritableTable(t *exec.Table) error {
-	if t.Pinned {
-		return pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot write table %q of a past revision", t.Def.Name)
-	}
-	return nil
-}
-
-// systemFunction plans a version-control table function in FROM, if name
-// is one: its arguments must be constants, known at planning.
-func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
-	name := opName(fc.Funcname)
+// TableFunction returns the planner of a version-control table function
+// in FROM, if name is one: dolt_log, dolt_diff, dolt_diff_<table>, ....
+// Its arguments must be constants, known at planning: the function's
+// columns depend on them (the table a diff is of).
+func TableFunction(name string) (func(s Session, env *exec.Env, args []exec.Datum) (*exec.Table, error), bool) {
 	build, ok := systemFuncs[name]
 	if !ok {
 		build, ok = perTableFunction(name) // dolt_diff_<table>(from, to)
 	}
 	if !ok {
-		return nil, false, nil
+		return nil, false
 	}
-	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: a.s.settings(), Session: a.s}
-	var args []exec.Datum
-	for _, n := range fc.Args {
-		e, err := a.expr(n, &scope{})
-		if err != nil {
-			return nil, true, err
+	return func(s Session, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
+		t, err := build(session{s}, env, args)
+		if t != nil {
+			t.VirtualKind = 'c'
 		}
-		d, err := e.Eval(env, nil)
-		if pgerr.CodeOf(err) == pgerr.UndefinedParameter {
-			// The function's columns depend on its arguments (the table a
-			// diff is of), and a statement's columns are fixed when it is
-			// planned, before its parameters are bound.
-			return nil, true, withPos(pgerr.New(pgerr.FeatureNotSupported, "the arguments of %s must be constants, not parameters", name).
-				WithHint("Write the revisions and table name into the query text."), exprLocation(n))
-		}
-		if err != nil {
-			return nil, true, err
-		}
-		if !d.IsNull() && d.Kind != exec.KindText {
-			d = exec.DText(string(exec.AppendText(nil, e.Type(), d, env.Settings)))
-		}
-		args = append(args, d)
-	}
-	t, err := build(a, env, args)
-	if t != nil {
-		t.VirtualKind = 'c'
-	}
-	return t, true, err
+		return t, err
+	}, true
 }
 
 // timestampDatum is a commit time as a timestamp (UTC).
@@ -236,15 +126,14 @@ func init() {
 		{Name: "email", Type: exec.TText}, {Name: "date", Type: exec.TTimestamp},
 		{Name: "message", Type: exec.TText}, {Name: "commit_order", Type: exec.TInt8},
 	}
-	systemTables["log"] = systemTable{cols: logCols, rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
+	systemTables["log"] = systemTable{cols: logCols, rows: func(s session, env *exec.Env) ([]exec.Row, error) {
 		head, err := s.headCommit(env.Ctx)
 		if err != nil {
 			return nil, err
 		}
-		return s.logRows(env.Ctx, []store.Address{head}, nil)
+		return s.logRows(env.Ctx, []versioning.Address{head}, nil)
 	}}
-	systemFuncs["dolt_log"] = func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
-		s := a.s
+	systemFuncs["dolt_log"] = func(s session, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
 		var include, exclude []string
 		for i := 0; i < len(args); i++ {
 			arg := args[i].S
@@ -270,8 +159,8 @@ func init() {
 		if len(include) == 0 {
 			include = []string{"HEAD"}
 		}
-		resolve := func(specs []string) ([]store.Address, error) {
-			var out []store.Address
+		resolve := func(specs []string) ([]versioning.Address, error) {
+			var out []versioning.Address
 			for _, sp := range specs {
 				c, err := s.resolveCommit(env.Ctx, sp)
 				if err != nil {
@@ -293,8 +182,8 @@ func init() {
 			return s.logRows(env.Ctx, inc, exc)
 		}), nil
 	}
-	systemTables["commits"] = systemTable{cols: logCols[:5], rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
-		tips, err := s.repo.Tips(env.Ctx)
+	systemTables["commits"] = systemTable{cols: logCols[:5], rows: func(s session, env *exec.Env) ([]exec.Row, error) {
+		tips, err := s.Repo().Tips(env.Ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -306,12 +195,12 @@ func init() {
 	}}
 	systemTables["commit_ancestors"] = systemTable{
 		cols: []exec.VirtualColumn{{Name: "commit_hash", Type: exec.TText}, {Name: "parent_hash", Type: exec.TText}, {Name: "parent_index", Type: exec.TInt4}},
-		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
-			tips, err := s.repo.Tips(env.Ctx)
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
+			tips, err := s.Repo().Tips(env.Ctx)
 			if err != nil {
 				return nil, err
 			}
-			log, err := s.repo.Log(env.Ctx, tips, nil)
+			log, err := s.Repo().Log(env.Ctx, tips, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -333,18 +222,18 @@ func init() {
 			{Name: "latest_commit_date", Type: exec.TTimestamp}, {Name: "latest_commit_message", Type: exec.TText},
 			{Name: "remote", Type: exec.TText}, {Name: "branch", Type: exec.TText}, {Name: "dirty", Type: exec.TBool},
 		},
-		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
-			names, err := s.repo.Branches(env.Ctx)
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
+			names, err := s.Repo().Branches(env.Ctx)
 			if err != nil {
 				return nil, err
 			}
 			var rows []exec.Row
 			for _, b := range names {
-				head, headRoot, staged, working, _, err := s.repo.Roots(env.Ctx, b)
+				head, headRoot, staged, working, _, err := s.Repo().Roots(env.Ctx, b)
 				if err != nil {
 					return nil, err
 				}
-				_, c, err := s.repo.CommitRoot(env.Ctx, head)
+				_, c, err := s.Repo().CommitRoot(env.Ctx, head)
 				if err != nil {
 					return nil, err
 				}
@@ -361,8 +250,8 @@ func init() {
 			{Name: "tagger", Type: exec.TText}, {Name: "email", Type: exec.TText},
 			{Name: "date", Type: exec.TTimestamp}, {Name: "message", Type: exec.TText},
 		},
-		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
-			tags, err := s.repo.Tags(env.Ctx)
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
+			tags, err := s.Repo().Tags(env.Ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -376,11 +265,11 @@ func init() {
 		}}
 	systemTables["status"] = systemTable{
 		cols: []exec.VirtualColumn{{Name: "table_name", Type: exec.TText}, {Name: "staged", Type: exec.TBool}, {Name: "status", Type: exec.TText}},
-		rows: func(s *Session, env *exec.Env) ([]exec.Row, error) {
-			if s.detached != nil {
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
+			if s.Detached() != nil {
 				return nil, nil
 			}
-			_, headRoot, staged, _, _, err := s.repo.Roots(env.Ctx, s.branch)
+			_, headRoot, staged, _, _, err := s.Repo().Roots(env.Ctx, s.Branch())
 			if err != nil {
 				return nil, err
 			}
@@ -394,7 +283,7 @@ func init() {
 }
 
 // statusRows are dolt_status's rows for the changes from one root to the
-// next: tables, schemas and other objects (dolt_objects.go) added,
+// next: tables, schemas and other objects (objects.go) added,
 // deleted or modified, and tables and objects with merge conflicts.
 func statusRows(ctx context.Context, from, to versioning.RootValue, staged bool) ([]exec.Row, error) {
 	changes, err := versioning.Changes(ctx, from, to)
@@ -448,8 +337,8 @@ func changeWord(c versioning.ObjectChange, what string) string {
 
 // logRows are dolt_log's rows for the commits reachable from include and
 // not from exclude.
-func (s *Session) logRows(ctx context.Context, include, exclude []store.Address) ([]exec.Row, error) {
-	log, err := s.repo.Log(ctx, include, exclude)
+func (s session) logRows(ctx context.Context, include, exclude []versioning.Address) ([]exec.Row, error) {
+	log, err := s.Repo().Log(ctx, include, exclude)
 	if err != nil {
 		return nil, err
 	}

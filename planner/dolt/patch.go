@@ -1,4 +1,4 @@
-package planner
+package dolt
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/prolly"
-	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -27,7 +25,7 @@ import (
 // disabled (their effects are in the data), then its new triggers;
 // foreign keys that are new come last, once every table and row they
 // refer to is there. Views, types, sequences and functions come around
-// the tables in dependency order (dolt_patch_objects.go). Tables without
+// the tables in dependency order (patchobjects.go). Tables without
 // a primary key are matched on all their columns, and their rows get new
 // hidden row ids, so for them the patch gives equal contents but not
 // equal dolt_hashof_table; otherwise applying the patch to from gives
@@ -35,20 +33,20 @@ import (
 
 // sqlWriter renders the SQL of one revision's tables.
 type sqlWriter struct {
-	s    *Session
+	s    session
 	env  *exec.Env
 	snap *catalog.Snapshot
 }
 
 // newSQLWriter reads the catalog of rev. The search path is empty, so
 // every name the rendered SQL refers to is schema-qualified.
-func (s *Session) newSQLWriter(env *exec.Env, rev revision) (*sqlWriter, error) {
+func (s session) newSQLWriter(env *exec.Env, rev revision) (*sqlWriter, error) {
 	w := &sqlWriter{s: s, env: env}
 	if rev.empty {
 		return w, nil
 	}
 	snap, err := catalog.NewSnapshot(&catalog.Source{Ctx: env.Ctx, Root: rev.root, SearchPath: []string{},
-		Expr: func(t *versioning.Table, expr string, pretty bool) string { return s.renderExpr(env, t, expr, pretty) }})
+		Expr: func(t *versioning.Table, expr string, pretty bool) string { return s.RenderExpr(env, t, expr, pretty) }})
 	w.snap = snap
 	return w, err
 }
@@ -372,7 +370,7 @@ func (p *patch) data(ctx context.Context, d versioning.TableDelta) error {
 	name := tableSQLName(to)
 	var fromRow, toRow exec.Row
 	var buf []byte
-	return versioning.DiffRows(ctx, p.to.root.Store(), d.From, d.To, func(df prolly.Diff) error {
+	return versioning.DiffRows(ctx, p.to.root.Store(), d.From, d.To, func(df versioning.RowDiff) error {
 		var err error
 		if df.From != nil {
 			if fromRow, err = ft.DecodeRow(df.From, fromRow); err != nil {
@@ -386,13 +384,13 @@ func (p *patch) data(ctx context.Context, d versioning.TableDelta) error {
 		}
 		buf = buf[:0]
 		switch df.Kind {
-		case prolly.Added:
+		case versioning.RowAdded:
 			buf = insertSQL(buf, name, tt, toRow)
-		case prolly.Removed:
+		case versioning.RowRemoved:
 			buf = append(buf, "DELETE FROM "+name+" WHERE "...)
 			buf = whereSQL(buf, ft, fromRow)
 			buf = append(buf, ';')
-		case prolly.Modified:
+		case versioning.RowModified:
 			buf = append(buf, "UPDATE "+name+" SET "...)
 			n := len(buf)
 			for i, c := range tt.Cols {
@@ -422,9 +420,9 @@ func (p *patch) data(ctx context.Context, d versioning.TableDelta) error {
 
 // sameField reports whether field fi of stored row fv of table version
 // from holds what field ti of row tv of version to does.
-func sameField(from, to *versioning.Table, fv, tv tuple.Tuple, fi, ti int) bool {
-	ff, fnull := storedField(from, fv, fi)
-	tf, tnull := storedField(to, tv, ti)
+func sameField(from, to *versioning.Table, fv, tv []byte, fi, ti int) bool {
+	ff, fnull := versioning.CellOf(from, fv, fi)
+	tf, tnull := versioning.CellOf(to, tv, ti)
 	return fnull == tnull && bytes.Equal(ff, tf)
 }
 
@@ -485,10 +483,10 @@ func whereSQL(buf []byte, t *exec.Table, row exec.Row) []byte {
 }
 
 // patchRows are dolt_patch's rows: new schemas; views that go; types,
-// sequences and functions (dolt_patch_objects.go); each table's schema
+// sequences and functions (patchobjects.go); each table's schema
 // and data; views; new foreign keys; and last what goes that tables
 // used.
-func (s *Session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error) {
+func (s session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error) {
 	fw, err := s.newSQLWriter(env, from)
 	if err != nil {
 		return nil, err
@@ -528,7 +526,7 @@ func (s *Session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]e
 // schemaDiffRows are dolt_schema_diff's rows: the tables whose
 // definitions changed, and the other objects that changed, with the
 // CREATE statements of both sides.
-func (s *Session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error) {
+func (s session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error) {
 	fw, err := s.newSQLWriter(env, from)
 	if err != nil {
 		return nil, err
@@ -572,10 +570,10 @@ func (s *Session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet)
 func init() {
 	registerDeltaFunc("dolt_schema_diff",
 		textCols("from_table_name", "to_table_name", "from_create_statement", "to_create_statement"),
-		(*Session).schemaDiffRows)
+		session.schemaDiffRows)
 	registerDeltaFunc("dolt_patch",
 		append(int8Cols("statement_order"), textCols("from_commit_hash", "to_commit_hash", "table_name", "diff_type", "statement")...),
-		(*Session).patchRows)
+		session.patchRows)
 }
 
 // columnTypeSQL is the type of column c as SQL: its domain's or user

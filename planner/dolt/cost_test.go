@@ -1,4 +1,4 @@
-package planner_test
+package dolt_test
 
 import (
 	"context"
@@ -109,7 +109,7 @@ func TestDiffReadsTheChange(t *testing.T) {
 // BenchmarkDiffVersusScan compares the ten-row diff of a million-row
 // table with a full scan of it:
 //
-//	go test ./planner -run '^$' -bench DiffVersusScan
+//	go test ./planner/dolt -run '^$' -bench DiffVersusScan
 func BenchmarkDiffVersusScan(b *testing.B) {
 	db := openBig(b)
 	for _, q := range []struct{ name, sql string }{{"diff", bigDiff}, {"scan", bigScan}} {

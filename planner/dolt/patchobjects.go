@@ -1,4 +1,4 @@
-package planner
+package dolt
 
 import (
 	"context"
@@ -264,7 +264,7 @@ func (w *sqlWriter) viewSQL(v *versioning.View, replace bool) string {
 	if replace {
 		stmt = "CREATE OR REPLACE VIEW "
 	}
-	stmt += qualifiedName(v.Schema, v.Name) + " (" + strings.Join(cols, ", ") + ") AS " + viewDefinition(w.snap, v)
+	stmt += qualifiedName(v.Schema, v.Name) + " (" + strings.Join(cols, ", ") + ") AS " + w.s.ViewDefinition(w.snap, v)
 	switch v.Check {
 	case 'l':
 		stmt += " WITH LOCAL CHECK OPTION"
@@ -544,7 +544,7 @@ func (w *sqlWriter) objectCreateSQL(kind byte, rec []byte) string {
 // objectSchemaText is an object's CREATE statement for
 // dolt_schema_conflicts, read against the transaction's root; NULL for
 // an absent side.
-func objectSchemaText(s *Session, env *exec.Env, kind byte, rec []byte) exec.Datum {
+func objectSchemaText(s session, env *exec.Env, kind byte, rec []byte) exec.Datum {
 	if rec == nil {
 		return exec.Null
 	}

@@ -1,13 +1,13 @@
-package planner
+package dolt
 
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -30,8 +30,8 @@ func mergeError(err error) error {
 
 // who returns the signatures of a commit the session makes: the
 // session's user, or --author.
-func (s *Session) who(f *flagSet) (author, committer versioning.Signature, err error) {
-	committer = s.signature()
+func (s session) who(f *flagSet) (author, committer versioning.Signature, err error) {
+	committer = s.Signature()
 	author = committer
 	if v, ok := f.flags["author"]; ok {
 		author, err = parseAuthor(v, committer.When)
@@ -50,7 +50,7 @@ func mergeResult(hash string, fastForward, conflicts int64, message string) exec
 // {hash, fast_forward, conflicts, message}: conflicts counts the rows in
 // conflict, the tables whose schemas did not merge and the constraint
 // violations.
-func (s *Session) doltMerge(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+func (s session) doltMerge(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_merge", a, flagSpec{
 		short:  map[byte]string{'m': "message"},
 		values: map[string]bool{"message": true, "author": true, "no-ff": false, "squash": false, "abort": false, "no-commit": false},
@@ -60,7 +60,7 @@ func (s *Session) doltMerge(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	}
 	ctx := env.Ctx
 	if f.has("abort") {
-		if err := s.repo.AbortMerge(ctx, s.branch); err != nil {
+		if err := s.Repo().AbortMerge(ctx, s.Branch()); err != nil {
 			return exec.Null, err
 		}
 		return commandResult(exec.DText(""), exec.DInt(0), exec.DInt(0), exec.DText("merge aborted")), nil
@@ -76,7 +76,7 @@ func (s *Session) doltMerge(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err != nil {
 		return exec.Null, err
 	}
-	out, err := s.repo.MergeBranch(ctx, s.branch, versioning.MergeSpec{
+	out, err := s.Repo().MergeBranch(ctx, s.Branch(), versioning.MergeSpec{
 		Theirs: theirs, TheirsName: f.args[0], NoFF: f.has("no-ff"), Squash: f.has("squash"), NoCommit: f.has("no-commit"),
 		Message: f.flags["message"], Author: author, Committer: committer, Indexes: exec.NewMergeIndexer(env.Txn),
 	})
@@ -101,24 +101,24 @@ func (s *Session) doltMerge(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 
 // commitAndParent returns a commit named by spec, its root and its
 // (only) parent's root.
-func (s *Session) commitAndParent(ctx context.Context, fn, spec string) (store.Address, *versioning.Commit, versioning.RootValue, versioning.RootValue, error) {
+func (s session) commitAndParent(ctx context.Context, fn, spec string) (versioning.Address, *versioning.Commit, versioning.RootValue, versioning.RootValue, error) {
 	none := versioning.RootValue{}
 	c, err := s.resolveCommit(ctx, spec)
 	if err != nil {
-		return store.Address{}, nil, none, none, err
+		return versioning.Address{}, nil, none, none, err
 	}
-	root, commit, err := s.repo.CommitRoot(ctx, c)
+	root, commit, err := s.Repo().CommitRoot(ctx, c)
 	if err != nil {
-		return store.Address{}, nil, none, none, err
+		return versioning.Address{}, nil, none, none, err
 	}
 	switch len(commit.Parents) {
 	case 0:
-		return store.Address{}, nil, none, none, pgerr.New(pgerr.InvalidParameterValue, "%s: commit %s has no parent", fn, c)
+		return versioning.Address{}, nil, none, none, pgerr.New(pgerr.InvalidParameterValue, "%s: commit %s has no parent", fn, c)
 	case 1:
 	default:
-		return store.Address{}, nil, none, none, pgerr.New(pgerr.FeatureNotSupported, "%s: commit %s is a merge commit", fn, c)
+		return versioning.Address{}, nil, none, none, pgerr.New(pgerr.FeatureNotSupported, "%s: commit %s is a merge commit", fn, c)
 	}
-	parent, _, err := s.repo.CommitRoot(ctx, commit.Parents[0])
+	parent, _, err := s.Repo().CommitRoot(ctx, commit.Parents[0])
 	return c, commit, root, parent, err
 }
 
@@ -127,14 +127,14 @@ func (s *Session) commitAndParent(ctx context.Context, fn, spec string) (store.A
 // It returns {hash, data_conflicts, schema_conflicts,
 // constraint_violations}; with conflicts nothing is committed and they
 // wait in the working set.
-func (s *Session) doltCherryPick(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+func (s session) doltCherryPick(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_cherry_pick", a, flagSpec{values: map[string]bool{"abort": false, "allow-empty": false}})
 	if err != nil {
 		return exec.Null, err
 	}
 	ctx := env.Ctx
 	if f.has("abort") {
-		return commandResult(exec.DText(""), exec.DInt(0), exec.DInt(0), exec.DInt(0)), s.repo.AbortMerge(ctx, s.branch)
+		return commandResult(exec.DText(""), exec.DInt(0), exec.DInt(0), exec.DInt(0)), s.Repo().AbortMerge(ctx, s.Branch())
 	}
 	if len(f.args) != 1 {
 		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_cherry_pick: give one commit to cherry-pick")
@@ -143,9 +143,9 @@ func (s *Session) doltCherryPick(env *exec.Env, a []exec.Datum) (exec.Datum, err
 	if err != nil {
 		return exec.Null, err
 	}
-	made, res, err := s.repo.ApplyChange(ctx, s.branch, versioning.ApplySpec{
+	made, res, err := s.Repo().ApplyChange(ctx, s.Branch(), versioning.ApplySpec{
 		Base: parent, Theirs: root, FromRoot: c.String(), Message: commit.Message,
-		Author: commit.Author, Committer: s.signature(), Indexes: exec.NewMergeIndexer(env.Txn),
+		Author: commit.Author, Committer: s.Signature(), Indexes: exec.NewMergeIndexer(env.Txn),
 	})
 	if err != nil {
 		return exec.Null, err
@@ -160,7 +160,7 @@ func (s *Session) doltCherryPick(env *exec.Env, a []exec.Datum) (exec.Datum, err
 // doltRevert is dolt_revert(rev...): for each rev, the inverse of the
 // change it made to its parent, applied onto HEAD and committed as
 // Revert "message". A revert that conflicts fails and changes nothing.
-func (s *Session) doltRevert(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+func (s session) doltRevert(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_revert", a, flagSpec{values: map[string]bool{"author": true}})
 	if err != nil {
 		return exec.Null, err
@@ -173,13 +173,13 @@ func (s *Session) doltRevert(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 	if err != nil {
 		return exec.Null, err
 	}
-	var last store.Address
+	var last versioning.Address
 	for _, rev := range f.args {
 		c, commit, root, parent, err := s.commitAndParent(ctx, "dolt_revert", rev)
 		if err != nil {
 			return exec.Null, err
 		}
-		last, _, err = s.repo.ApplyChange(ctx, s.branch, versioning.ApplySpec{
+		last, _, err = s.Repo().ApplyChange(ctx, s.Branch(), versioning.ApplySpec{
 			Base: root, Theirs: parent, FromRoot: c.String(), Message: "Revert \"" + commit.Message + "\"",
 			Author: author, Committer: committer, Indexes: exec.NewMergeIndexer(env.Txn), FailOnConflicts: true,
 		})
@@ -195,7 +195,7 @@ func (s *Session) doltRevert(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 // working rows or taking the merged-in ones. Objects other than tables
 // (views, types, functions) in conflict are named the same way: a
 // function by its name, or with its arguments as dolt_status shows it.
-func (s *Session) doltConflictsResolve(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+func (s session) doltConflictsResolve(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_conflicts_resolve", a, flagSpec{values: map[string]bool{"ours": false, "theirs": false}})
 	if err != nil {
 		return exec.Null, err
@@ -208,7 +208,7 @@ func (s *Session) doltConflictsResolve(env *exec.Env, a []exec.Datum) (exec.Datu
 	}
 	ctx := env.Ctx
 	enc := exec.NewMergeIndexer(env.Txn)
-	err = s.repo.UpdateWorkingRoots(ctx, s.branch, func(_, _, working versioning.RootValue, ws *versioning.WorkingSet) (*versioning.WorkingSet, error) {
+	err = s.Repo().UpdateWorkingRoots(ctx, s.Branch(), func(_, _, working versioning.RootValue, ws *versioning.WorkingSet) (*versioning.WorkingSet, error) {
 		tables, err := s.conflictedTables(ctx, working, f.args)
 		if err != nil {
 			return nil, err
@@ -230,7 +230,7 @@ func (s *Session) doltConflictsResolve(env *exec.Env, a []exec.Datum) (exec.Datu
 
 // conflictedTables resolves table names given to dolt_conflicts_resolve
 // against the tables with conflicts in root ('.' for all of them).
-func (s *Session) conflictedTables(ctx context.Context, root versioning.RootValue, names []string) ([]versioning.TableName, error) {
+func (s session) conflictedTables(ctx context.Context, root versioning.RootValue, names []string) ([]versioning.TableName, error) {
 	all, err := root.AllConflicts(ctx)
 	if err != nil {
 		return nil, err
@@ -247,15 +247,14 @@ func (s *Session) conflictedTables(ctx context.Context, root versioning.RootValu
 			}
 			continue
 		}
-		parts, err := parseQualifiedName(n)
+		schema, rel, err := s.ParseName(n)
 		if err != nil {
 			return nil, err
 		}
-		schema, rel := splitName(parts)
 		found := false
 		for _, tc := range all {
 			named := tc.Object().BaseName() == rel || conflictShortLabel(tc, types) == rel
-			if named && (schema == "" || s.resolveSchemaName(schema) == tc.Schema) {
+			if named && (schema == "" || slices.Contains(s.RelationSchemas(schema), tc.Schema)) {
 				out = append(out, versioning.TableName{Schema: tc.Schema, Name: tc.Name})
 				found = true
 				break

@@ -1,10 +1,9 @@
-package planner
+package dolt
 
 import (
 	"context"
 	"strings"
 
-	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
@@ -86,7 +85,7 @@ func objectChanges(ctx context.Context, from, to versioning.RootValue) ([]versio
 // functions of that name, along the search path when unqualified. A
 // function may be named with its argument types as dolt_status shows
 // them, or without, for every overload.
-func (s *Session) objectNames(ctx context.Context, roots []versioning.RootValue, names []string) ([]versioning.ObjectName, error) {
+func (s session) objectNames(ctx context.Context, roots []versioning.RootValue, names []string) ([]versioning.ObjectName, error) {
 	var out []versioning.ObjectName
 	for _, n := range names {
 		if t, err := s.tableNamedIn(ctx, roots, n); err == nil {
@@ -106,7 +105,7 @@ func (s *Session) objectNames(ctx context.Context, roots []versioning.RootValue,
 }
 
 // tableNamedIn finds a table by name in the first of roots that has it.
-func (s *Session) tableNamedIn(ctx context.Context, roots []versioning.RootValue, name string) (*versioning.Table, error) {
+func (s session) tableNamedIn(ctx context.Context, roots []versioning.RootValue, name string) (*versioning.Table, error) {
 	var firstErr error
 	for _, r := range roots {
 		t, err := s.findTableIn(ctx, r, name)
@@ -123,21 +122,16 @@ func (s *Session) tableNamedIn(ctx context.Context, roots []versioning.RootValue
 // otherObjectsNamed returns the objects other than tables that name
 // means in the first schema of the search path where any of roots has
 // some.
-func (s *Session) otherObjectsNamed(ctx context.Context, roots []versioning.RootValue, name string) ([]versioning.ObjectName, error) {
+func (s session) otherObjectsNamed(ctx context.Context, roots []versioning.RootValue, name string) ([]versioning.ObjectName, error) {
 	args := ""
 	if i := strings.IndexByte(name, '('); i >= 0 && strings.HasSuffix(name, ")") {
 		name, args = name[:i], name[i+1:len(name)-1]
 	}
-	parts, err := parseQualifiedName(name)
+	schema, rel, err := s.ParseName(name)
 	if err != nil {
 		return nil, err
 	}
-	schema, rel := splitName(parts)
-	schemas := []string{s.resolveSchemaName(schema)}
-	if schema == "" {
-		schemas = s.relationPath()
-	}
-	for _, sc := range schemas {
+	for _, sc := range s.RelationSchemas(schema) {
 		seen := map[versioning.ObjectName]bool{}
 		var out []versioning.ObjectName
 		for _, r := range roots {
@@ -162,7 +156,7 @@ func (s *Session) otherObjectsNamed(ctx context.Context, roots []versioning.Root
 
 // functionArgsMatch reports whether o is a function whose identity
 // arguments read args, as its label shows them.
-func (s *Session) functionArgsMatch(ctx context.Context, root versioning.RootValue, o versioning.ObjectName, args string) bool {
+func (s session) functionArgsMatch(ctx context.Context, root versioning.RootValue, o versioning.ObjectName, args string) bool {
 	rec, ok, err := root.ObjectRecord(ctx, o)
 	if err != nil || !ok || o.Kind != versioning.KindFunction {
 		return false
@@ -211,7 +205,7 @@ func labelTypes(ctx context.Context, roots ...versioning.RootValue) (catalog.Typ
 			return nil, err
 		}
 		for _, t := range ts {
-			name := quoteIdent(t.Name)
+			name := catalog.QuoteIdent(t.Name)
 			if t.Schema != "public" {
 				name = qualifiedName(t.Schema, t.Name)
 			}
@@ -219,9 +213,4 @@ func labelTypes(ctx context.Context, roots ...versioning.RootValue) (catalog.Typ
 		}
 	}
 	return func(oid uint32) string { return byOID[oid] }, nil
-}
-
-// settingsTypeNamer names types as format_type does for the session.
-func settingsTypeNamer(st *exec.Settings) catalog.TypeNamer {
-	return func(oid uint32) string { return exec.FormatTypeIn(st, oid, -1) }
 }

@@ -1,4 +1,4 @@
-package planner
+package dolt
 
 import (
 	"bytes"
@@ -7,22 +7,21 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/prolly"
-	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/versioning"
 )
 
 // The table functions that describe the tables (and, but for
-// dolt_diff_stat, the other objects) changed between two revisions, fn(from, to[, table]) or fn('from..to'[, table]):
-// dolt_diff_stat (counts of rows and cells), dolt_diff_summary (what
-// changed), dolt_schema_diff (the CREATE statements of both sides) and
-// dolt_patch (the SQL that turns from into to; dolt_patch.go).
+// dolt_diff_stat, the other objects) changed between two revisions,
+// fn(from, to[, table]) or fn('from..to'[, table]): dolt_diff_stat
+// (counts of rows and cells), dolt_diff_summary (what changed),
+// dolt_schema_diff (the CREATE statements of both sides) and dolt_patch
+// (the SQL that turns from into to; patch.go).
 
 // deltaRows computes a delta function's rows for one scan.
-type deltaRows func(s *Session, env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error)
+type deltaRows func(s session, env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error)
 
 // changeSet is what differs between two revisions: the tables, and the
-// other objects (dolt_objects.go), which a function asked about one
+// other objects (objects.go), which a function asked about one
 // table leaves out.
 type changeSet struct {
 	tables  []versioning.TableDelta
@@ -34,8 +33,7 @@ type changeSet struct {
 // changed between two revisions. The revisions and the table are
 // resolved at planning, so that errors show then, and again at each scan.
 func registerDeltaFunc(name string, cols []exec.VirtualColumn, rows deltaRows) {
-	systemFuncs[name] = func(a *analyzer, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
-		s := a.s
+	systemFuncs[name] = func(s session, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
 		r, rest, err := diffArgs(name, args)
 		if err != nil {
 			return nil, err
@@ -99,18 +97,6 @@ func liveColumnsByName(t *versioning.Table) map[string]int {
 	return m
 }
 
-// storedField returns field i of a stored row of t: the column's Missing
-// value for a row stored before the column was added.
-func storedField(t *versioning.Table, row tuple.Tuple, i int) (field []byte, null bool) {
-	if i >= row.Count() {
-		if m := t.Columns[i].Missing; m != nil {
-			return tuple.Tuple(m).Field(0)
-		}
-		return nil, true
-	}
-	return row.Field(i)
-}
-
 // diffStat counts one table's changes as dolt_diff_stat does.
 type diffStat struct {
 	rowsAdded, rowsDeleted, rowsModified    int64
@@ -120,9 +106,9 @@ type diffStat struct {
 // cellChanges counts the cells a modified row changed, matching columns
 // by name: a cell of a column only the new version has counts as added
 // unless NULL, one only the old version had as deleted unless NULL.
-func (st *diffStat) cellChanges(from, to *versioning.Table, fromCols, toCols map[string]int, fv, tv tuple.Tuple) {
+func (st *diffStat) cellChanges(from, to *versioning.Table, fromCols, toCols map[string]int, fv, tv []byte) {
 	for name, ti := range toCols {
-		tf, tnull := storedField(to, tv, ti)
+		tf, tnull := versioning.CellOf(to, tv, ti)
 		fi, ok := fromCols[name]
 		if !ok {
 			if !tnull {
@@ -130,7 +116,7 @@ func (st *diffStat) cellChanges(from, to *versioning.Table, fromCols, toCols map
 			}
 			continue
 		}
-		ff, fnull := storedField(from, fv, fi)
+		ff, fnull := versioning.CellOf(from, fv, fi)
 		if fnull != tnull || !bytes.Equal(ff, tf) {
 			st.cellsModified++
 		}
@@ -139,25 +125,27 @@ func (st *diffStat) cellChanges(from, to *versioning.Table, fromCols, toCols map
 		if _, ok := toCols[name]; ok {
 			continue
 		}
-		if _, fnull := storedField(from, fv, fi); !fnull {
+		if _, fnull := versioning.CellOf(from, fv, fi); !fnull {
 			st.cellsDeleted++
 		}
 	}
 }
 
-// statRow is dolt_diff_stat's row for one changed table.
-func statRow(ctx context.Context, cs prolly.ChunkStore, d versioning.TableDelta) (exec.Row, error) {
+// statRow is dolt_diff_stat's row for one changed table, whose versions
+// are in root's store.
+func statRow(ctx context.Context, root versioning.RootValue, d versioning.TableDelta) (exec.Row, error) {
+	cs := root.Store()
 	var st diffStat
 	fromCols, toCols := liveColumnsByName(d.From), liveColumnsByName(d.To)
-	err := versioning.DiffRows(ctx, cs, d.From, d.To, func(df prolly.Diff) error {
+	err := versioning.DiffRows(ctx, cs, d.From, d.To, func(df versioning.RowDiff) error {
 		switch df.Kind {
-		case prolly.Added:
+		case versioning.RowAdded:
 			st.rowsAdded++
 			st.cellsAdded += int64(len(toCols))
-		case prolly.Removed:
+		case versioning.RowRemoved:
 			st.rowsDeleted++
 			st.cellsDeleted += int64(len(fromCols))
-		case prolly.Modified:
+		case versioning.RowModified:
 			st.rowsModified++
 			st.cellChanges(d.From, d.To, fromCols, toCols, df.From, df.To)
 		}
@@ -220,10 +208,10 @@ func init() {
 	registerDeltaFunc("dolt_diff_stat",
 		append(textCols("table_name"), int8Cols("rows_unmodified", "rows_added", "rows_deleted", "rows_modified",
 			"cells_added", "cells_deleted", "cells_modified", "old_row_count", "new_row_count", "old_cell_count", "new_cell_count")...),
-		func(s *Session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
+		func(s session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
 			rows := make([]exec.Row, 0, len(cs.tables))
 			for _, d := range cs.tables {
-				row, err := statRow(env.Ctx, to.root.Store(), d)
+				row, err := statRow(env.Ctx, to.root, d)
 				if err != nil {
 					return nil, err
 				}
@@ -234,7 +222,7 @@ func init() {
 	registerDeltaFunc("dolt_diff_summary",
 		append(textCols("from_table_name", "to_table_name", "diff_type"),
 			exec.VirtualColumn{Name: "data_change", Type: exec.TBool}, exec.VirtualColumn{Name: "schema_change", Type: exec.TBool}),
-		func(s *Session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
+		func(s session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
 			rows := make([]exec.Row, 0, len(cs.tables)+len(cs.objects))
 			for _, d := range cs.tables {
 				data, err := d.DataChange(env.Ctx, to.root.Store())

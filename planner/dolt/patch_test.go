@@ -1,4 +1,4 @@
-package planner_test
+package dolt_test
 
 import (
 	"slices"
