@@ -73,6 +73,7 @@ func TestDoltWorkflow(t *testing.T) {
 	wantRows(t, ctx, c, `SELECT count(*) FROM users as of 'feature' -- AS OF 'x'`, "2")
 	wantError(t, ctx, c, "22023", `SELECT * FROM users AS OF 'nope'`)
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_branches WHERE name = 'feature' AND hash = dolt_hashof('feature')", "1")
+	wantRows(t, ctx, c, "SELECT * FROM dolt_branch_status('main', 'feature', 'main')", "feature | 1 | 0", "main | 0 | 0")
 	mb := one(t, ctx, c, "SELECT dolt_merge_base('main', 'feature')")
 	wantRows(t, ctx, c, "SELECT dolt_hashof('main')", mb)
 

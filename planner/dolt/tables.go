@@ -5,7 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -180,6 +183,47 @@ func init() {
 		}
 		return exec.NewVirtualTable("", "dolt_log", 0, logCols, func(env *exec.Env) ([]exec.Row, error) {
 			return s.logRows(env.Ctx, inc, exc)
+		}), nil
+	}
+	// dolt_branch_status(base, branch...) says, for each branch, how many
+	// commits it has that base lacks and how many base has that it lacks,
+	// as numerics, as Doltgres answers.
+	systemFuncs["dolt_branch_status"] = func(s session, env *exec.Env, args []exec.Datum) (*exec.Table, error) {
+		if len(args) < 1 {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "dolt_branch_status requires a base and at least one branch")
+		}
+		base, err := s.resolveCommit(env.Ctx, args[0].S)
+		if err != nil {
+			return nil, err
+		}
+		type status struct {
+			name          string
+			ahead, behind int
+		}
+		var out []status
+		for _, a := range args[1:] {
+			c, err := s.resolveCommit(env.Ctx, a.S)
+			if err != nil {
+				return nil, err
+			}
+			ahead, err := s.logRows(env.Ctx, []versioning.Address{c}, []versioning.Address{base})
+			if err != nil {
+				return nil, err
+			}
+			behind, err := s.logRows(env.Ctx, []versioning.Address{base}, []versioning.Address{c})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, status{a.S, len(ahead), len(behind)})
+		}
+		numeric := exec.T{OID: exec.OIDNumeric, Typmod: -1}
+		cols := []exec.VirtualColumn{{Name: "branch_name", Type: exec.TText}, {Name: "commits_ahead", Type: numeric}, {Name: "commits_behind", Type: numeric}}
+		return exec.NewVirtualTable("", "dolt_branch_status", 0, cols, func(*exec.Env) ([]exec.Row, error) {
+			rows := make([]exec.Row, len(out))
+			for i, st := range out {
+				rows[i] = exec.Row{exec.DText(st.name), exec.DNumeric(apd.New(int64(st.ahead), 0)), exec.DNumeric(apd.New(int64(st.behind), 0))}
+			}
+			return rows, nil
 		}), nil
 	}
 	systemTables["commits"] = systemTable{cols: logCols[:5], rows: func(s session, env *exec.Env) ([]exec.Row, error) {
