@@ -179,6 +179,11 @@ func compareArray(a, b *Array) int {
 	if c := cmp.Compare(len(a.Elems), len(b.Elems)); c != 0 {
 		return c
 	}
+	// Then, as PostgreSQL's array_cmp: by number of dimensions, their
+	// lengths, their lower bounds.
+	if c := cmp.Compare(len(a.Dims), len(b.Dims)); c != 0 {
+		return c
+	}
 	if c := slicesCompare(a.Dims, b.Dims); c != 0 {
 		return c
 	}

@@ -310,6 +310,9 @@ func decodeKeyColumn(key []byte, t T, o sortkey.Order) (Datum, []byte, error) {
 	if d.Kind == KindEnum {
 		return decodeEnumKeyColumn(key, o)
 	}
+	if IsArrayType(t.OID) {
+		return decodeArrayKeyColumn(key, ElemType(t), o)
+	}
 	switch t.OID {
 	case OIDBool:
 		var v bool

@@ -354,3 +354,62 @@ func (e *RowCompare) Eval(env *Env, row Row) (Datum, error) {
 	}
 	return e.Last.Eval(env, row)
 }
+
+// appendArrayKey encodes an array as one key column, the way btree's
+// array_ops orders arrays: element by element (a NULL element after every
+// value), a shorter array before a longer one it begins, then by number of
+// dimensions, the dimensions' lengths and their lower bounds. The column is
+// a byte string (so code that walks keys splits it as one) holding each
+// element's ascending key encoding (prefix-free, so their concatenation
+// compares element by element), 0x00 (below every element's first byte),
+// then the dimensions.
+func appendArrayKey(dst []byte, elem T, d Datum, o sortkey.Order) ([]byte, error) {
+	a := d.Array()
+	var b []byte
+	for _, e := range a.Elems {
+		var err error
+		if b, err = appendKey(b, elem, e, sortkey.Asc); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, 0, byte(len(a.Dims)))
+	for _, n := range a.Dims {
+		b = binary.BigEndian.AppendUint32(b, uint32(n)^1<<31)
+	}
+	for _, n := range a.Lower {
+		b = binary.BigEndian.AppendUint32(b, uint32(n)^1<<31)
+	}
+	return sortkey.AppendBytea(dst, b, o), nil
+}
+
+// decodeArrayKeyColumn is decodeKeyColumn for an array of elem.
+func decodeArrayKeyColumn(key []byte, elem T, o sortkey.Order) (Datum, []byte, error) {
+	rest, v, null, err := sortkey.DecodeBytea(key, o, nil)
+	if err != nil {
+		return Null, nil, errCorruptRow(err)
+	}
+	if null {
+		return Null, rest, nil
+	}
+	corrupt := pgerr.New(pgerr.DataCorrupted, "corrupt array key")
+	var elems []Datum
+	hasNull := false
+	for len(v) > 0 && v[0] != 0 {
+		var e Datum
+		if e, v, err = decodeKeyColumn(v, elem, sortkey.Asc); err != nil {
+			return Null, nil, err
+		}
+		hasNull = hasNull || e.IsNull()
+		elems = append(elems, e)
+	}
+	if len(v) < 2 || int(v[1])*8 != len(v)-2 {
+		return Null, nil, corrupt
+	}
+	n := int(v[1])
+	dims, lower := make([]int32, n), make([]int32, n)
+	for i := range n {
+		dims[i] = int32(binary.BigEndian.Uint32(v[2+4*i:]) ^ 1<<31)
+		lower[i] = int32(binary.BigEndian.Uint32(v[2+4*n+4*i:]) ^ 1<<31)
+	}
+	return DArray(&Array{Elem: elem.OID, Dims: dims, Lower: lower, Elems: elems, HasNul: hasNull}), rest, nil
+}

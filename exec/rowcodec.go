@@ -158,6 +158,9 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 	if d.Kind == KindEnum {
 		return appendEnumKey(dst, d, o), nil
 	}
+	if d.Kind == KindArray && IsArrayType(t.OID) {
+		return appendArrayKey(dst, ElemType(t), d, o)
+	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "data type %s has no default operator class for access method \"btree\"", TypeName(t.OID))
 }
 
