@@ -281,19 +281,7 @@ var reported = map[string]string{
 // db/rev or db@rev: a branch (read-write), or a tag, a commit hash or any
 // other revision spec (read-only, SQLSTATE 25006 on writes).
 func (e *Engine) Connect(ctx context.Context, user, database string, params map[string]string) (*Session, error) {
-	name, rev := database, versioning.DefaultBranch
-	if i := strings.IndexAny(database, "@/"); i >= 0 {
-		name, rev = database[:i], database[i+1:]
-	}
-	repo, err := versioning.OpenDatabase(ctx, e.st, name)
-	if errors.Is(err, versioning.ErrNoDatabase) {
-		return nil, pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", database)
-	}
-	if err != nil {
-		return nil, err
-	}
-	repo.SetCommitter(&e.commits)
-	branch, detached, err := dolt.OpenRevision(ctx, repo, rev)
+	repo, branch, detached, err := e.openDatabase(ctx, database)
 	if err != nil {
 		return nil, err
 	}
@@ -311,6 +299,68 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 	s.publish("idle", "")
 	e.live.add(s)
 	return s, nil
+}
+
+// openDatabase opens a database name as a session does: db, db/rev or
+// db@rev, where rev is a branch (read-write) or any other revision
+// (read-only: detached is set).
+func (e *Engine) openDatabase(ctx context.Context, database string) (repo *versioning.Repo, branch string, detached *dolt.Detached, err error) {
+	name, rev := database, versioning.DefaultBranch
+	if i := strings.IndexAny(database, "@/"); i >= 0 {
+		name, rev = database[:i], database[i+1:]
+	}
+	repo, err = versioning.OpenDatabase(ctx, e.st, name)
+	if errors.Is(err, versioning.ErrNoDatabase) {
+		return nil, "", nil, pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", database)
+	}
+	if err != nil {
+		return nil, "", nil, err
+	}
+	repo.SetCommitter(&e.commits)
+	branch, detached, err = dolt.OpenRevision(ctx, repo, rev)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return repo, branch, detached, nil
+}
+
+// useStmt is the name under which a USE statement, which PostgreSQL's
+// grammar does not have, reaches set (see statements).
+const useStmt = "\x00use"
+
+// use runs USE db, USE "db/branch", USE 'db@rev': Doltgres's way to move a
+// session to another database, branch or revision, as if it had connected
+// to that name. Not inside a transaction block: the open transaction reads
+// the old one.
+func (s *Session) use(ctx context.Context, target string) error {
+	if s.explicit {
+		return pgerr.New(pgerr.ActiveSQLTransaction, "USE cannot run inside a transaction block")
+	}
+	repo, branch, detached, err := s.e.openDatabase(ctx, target)
+	if err != nil {
+		return err
+	}
+	s.database, s.repo, s.detached, s.readOnly = target, repo, detached, detached != nil
+	s.SwitchBranch(branch)
+	return nil
+}
+
+// useTarget reports whether sql is a USE statement, and its target with
+// quotes removed.
+func useTarget(sql string) (string, bool) {
+	t := strings.TrimSpace(sql)
+	t = strings.TrimSpace(strings.TrimSuffix(t, ";"))
+	if len(t) < 4 || !strings.EqualFold(t[:3], "use") || (t[3] != ' ' && t[3] != '\t' && t[3] != '\n' && t[3] != '"' && t[3] != '\'') {
+		return "", false
+	}
+	arg := strings.TrimSpace(t[3:])
+	if n := len(arg); n >= 2 && (arg[0] == '"' && arg[n-1] == '"' || arg[0] == '\'' && arg[n-1] == '\'') {
+		return strings.ReplaceAll(arg[1:n-1], arg[:1]+arg[:1], arg[:1]), true
+	}
+	if arg == "" || strings.ContainsAny(arg, " \t\n;") {
+		return "", false
+	}
+	return arg, true
 }
 
 // Var returns a setting's current value.
@@ -534,6 +584,11 @@ func (s *Session) ParseSimple(sql string) ([]*Statement, error) {
 // the query rewritten from AS OF, if it was that.
 func (s *Session) statements(sql string, tree *pg.ParseResult, lease *parsecache.Lease, err error) ([]*Statement, error) {
 	if err != nil {
+		if target, ok := useTarget(sql); ok {
+			use := &pg.VariableSetStmt{Kind: pg.VariableSetKind_VAR_SET_VALUE, Name: useStmt, Args: []*pg.Node{pg.MakeAConstStrNode(target, -1)}}
+			raw := &pg.RawStmt{Stmt: &pg.Node{Node: &pg.Node_VariableSetStmt{VariableSetStmt: use}}, StmtLen: int32(len(sql))}
+			return []*Statement{{s: s, raw: raw, sql: sql, lease: lease}}, nil
+		}
 		rewritten, ok := dolt.RewriteAsOf(sql, s.repo.Name())
 		if !ok {
 			return nil, syntaxError(err)

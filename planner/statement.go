@@ -658,6 +658,9 @@ func (s *Session) endBlock(ctx context.Context, ts *pg.TransactionStmt) (string,
 
 // set runs SET and RESET.
 func (s *Session) set(ctx context.Context, vs *pg.VariableSetStmt) (string, error) {
+	if vs.Name == useStmt {
+		return "SET", s.use(ctx, vs.Args[0].GetAConst().GetSval().GetSval())
+	}
 	name := strings.ToLower(vs.Name)
 	if vs.Kind == pg.VariableSetKind_VAR_SET_MULTI {
 		return s.setTransaction(vs)

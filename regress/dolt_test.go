@@ -357,3 +357,40 @@ func TestDoltFunctionsTakeBindParameters(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT length(hash) FROM dolt_commit('--allow-empty', '-m', 'empty')", "32")
 	wantRows(t, ctx, c, "SELECT status, message FROM dolt_checkout('feature')", "0 | Switched to branch 'feature'")
 }
+
+// TestUse: Doltgres's USE moves the session to another database, branch or
+// revision as connecting to that name would; not inside a transaction
+// block.
+func TestUse(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE DATABASE test")
+	exec(t, ctx, c, "USE test")
+	exec(t, ctx, c, "CREATE TABLE t1 (pk int PRIMARY KEY)")
+	exec(t, ctx, c, "INSERT INTO t1 VALUES (1), (2)")
+	exec(t, ctx, c, "SELECT dolt_commit('-Am', 'initial')")
+	exec(t, ctx, c, "SELECT dolt_checkout('-b', 'b1')")
+	exec(t, ctx, c, "INSERT INTO t1 VALUES (3)")
+	exec(t, ctx, c, "SELECT dolt_commit('-am', 'b1')")
+	exec(t, ctx, c, "SELECT dolt_tag('tag1')")
+	exec(t, ctx, c, "INSERT INTO t1 VALUES (4)")
+	exec(t, ctx, c, `USE "test/main"`)
+	wantRows(t, ctx, c, "SELECT count(*) FROM t1", "2")
+	exec(t, ctx, c, "USE test/b1;")
+	wantRows(t, ctx, c, "SELECT count(*), active_branch() FROM t1", "4 | b1")
+	exec(t, ctx, c, "use 'test/tag1'")
+	wantRows(t, ctx, c, "SELECT count(*) FROM t1", "3")
+	wantError(t, ctx, c, "25006", "INSERT INTO t1 VALUES (5)")
+	wantError(t, ctx, c, "3D000", "USE nope")
+	exec(t, ctx, c, "USE postgres")
+	wantError(t, ctx, c, "42P01", "SELECT * FROM t1")
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "USE test"); sqlstate(err) != "25001" {
+		t.Fatalf("USE in a transaction block: %v, want 25001", err)
+	}
+	tx.Rollback(ctx)
+}
