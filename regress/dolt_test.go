@@ -394,3 +394,26 @@ func TestUse(t *testing.T) {
 	}
 	tx.Rollback(ctx)
 }
+
+// TestRemotesBookkeeping: dolt_remote adds and removes the database's
+// remotes, which dolt.remotes lists with Doltgres's columns; with dolt on
+// the search path the system tables answer to their short names, after
+// the user's tables.
+func TestRemotesBookkeeping(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	wantRows(t, ctx, c, "SELECT dolt_remote('add', 'origin', 'file:///tmp/origin')", "0")
+	wantRows(t, ctx, c, "SELECT name, url, fetch_specs::text, params::text FROM dolt.remotes",
+		`origin | file:///tmp/origin | ["refs/heads/*:refs/remotes/origin/*"] | {}`)
+	wantError(t, ctx, c, "42710", "SELECT dolt_remote('add', 'origin', 'file:///elsewhere')")
+	wantError(t, ctx, c, "42P01", "SELECT * FROM remotes")
+	exec(t, ctx, c, "CREATE TABLE remotes (id int PRIMARY KEY)")
+	exec(t, ctx, c, "SET search_path = dolt")
+	wantRows(t, ctx, c, "SELECT name FROM remotes", "origin")
+	exec(t, ctx, c, "SET search_path = public, dolt")
+	wantRows(t, ctx, c, "SELECT * FROM remotes")
+	exec(t, ctx, c, "SELECT dolt_remote('remove', 'origin')")
+	wantError(t, ctx, c, "22023", "SELECT dolt_remote('rm', 'origin')")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_remotes", "0")
+}

@@ -35,6 +35,7 @@ type Address = store.Address
 //	db/D/heads/B   the head commit of branch B
 //	db/D/tags/T    the commit tagged T
 //	db/D/ws/B      the working set of branch B
+//	db/D/remotes   the list of its remotes (remote.go)
 const refPrefix = "db/"
 
 // DefaultBranch is the branch a new database starts with.

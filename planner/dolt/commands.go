@@ -540,3 +540,36 @@ func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	}
 	return statusOK(), nil
 }
+
+// doltRemote is dolt_remote('add', name, url) and dolt_remote('remove' or
+// 'rm', name): the database's remotes, which dolt.remotes lists. Pushing
+// and fetching are not here yet.
+func (s session) doltRemote(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	f, err := parseFlags("dolt_remote", a, flagSpec{})
+	if err != nil {
+		return exec.Null, err
+	}
+	usage := pgerr.New(pgerr.InvalidParameterValue, "dolt_remote: use dolt_remote('add', name, url) or dolt_remote('remove', name)")
+	if len(f.args) == 0 {
+		return exec.Null, usage
+	}
+	switch f.args[0] {
+	case "add":
+		if len(f.args) != 3 {
+			return exec.Null, usage
+		}
+		if err := s.Repo().AddRemote(env.Ctx, versioning.Remote{Name: f.args[1], URL: f.args[2]}); err != nil {
+			return exec.Null, err
+		}
+	case "remove", "rm":
+		if len(f.args) != 2 {
+			return exec.Null, usage
+		}
+		if err := s.Repo().RemoveRemote(env.Ctx, f.args[1]); err != nil {
+			return exec.Null, err
+		}
+	default:
+		return exec.Null, usage
+	}
+	return statusOK(), nil
+}

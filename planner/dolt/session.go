@@ -171,9 +171,10 @@ func vcsError(err error) error {
 	msg := strings.TrimPrefix(err.Error(), "versioning: ")
 	code := pgerr.Code("")
 	switch {
-	case errors.Is(err, versioning.ErrNoBranch), errors.Is(err, versioning.ErrNoRevision), errors.Is(err, versioning.ErrNoTag):
+	case errors.Is(err, versioning.ErrNoBranch), errors.Is(err, versioning.ErrNoRevision), errors.Is(err, versioning.ErrNoTag),
+		errors.Is(err, versioning.ErrNoRemote):
 		code = pgerr.InvalidParameterValue
-	case errors.Is(err, versioning.ErrBranchExists), errors.Is(err, versioning.ErrTagExists):
+	case errors.Is(err, versioning.ErrBranchExists), errors.Is(err, versioning.ErrTagExists), errors.Is(err, versioning.ErrRemoteExists):
 		code = pgerr.DuplicateObject
 	case errors.Is(err, versioning.ErrBadName):
 		code = pgerr.InvalidName

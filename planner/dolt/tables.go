@@ -2,6 +2,8 @@ package dolt
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,8 +56,8 @@ var (
 func SystemTable(ctx context.Context, sess Session, schema, name string,
 	lookup func(ctx context.Context, schema, name string) (*versioning.Table, bool, error)) (*exec.Table, bool, error) {
 	short, ok := strings.CutPrefix(name, "dolt_")
-	if schema == systemSchema {
-		short, ok = name, true
+	if schema == systemSchema || !ok && schema == "" && slices.Contains(sess.RelationSchemas(""), systemSchema) {
+		short, ok = name, true // dolt.NAME, or NAME with dolt on the search path
 	}
 	if !ok {
 		return nil, false, nil
@@ -225,6 +227,26 @@ func init() {
 			}
 			return rows, nil
 		}), nil
+	}
+	systemTables["remotes"] = systemTable{
+		cols: []exec.VirtualColumn{{Name: "name", Type: exec.TText}, {Name: "url", Type: exec.TText},
+			{Name: "fetch_specs", Type: exec.TJSON}, {Name: "params", Type: exec.TJSON}},
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
+			remotes, err := s.Repo().Remotes(env.Ctx)
+			if err != nil {
+				return nil, err
+			}
+			rows := make([]exec.Row, len(remotes))
+			for i, r := range remotes {
+				specs, _ := json.Marshal(r.FetchSpecs)
+				params, _ := json.Marshal(r.Params)
+				if r.Params == nil {
+					params = []byte("{}")
+				}
+				rows[i] = exec.Row{exec.DText(r.Name), exec.DText(r.URL), exec.DJSON(string(specs)), exec.DJSON(string(params))}
+			}
+			return rows, nil
+		},
 	}
 	systemTables["commits"] = systemTable{cols: logCols[:5], rows: func(s session, env *exec.Env) ([]exec.Row, error) {
 		tips, err := s.Repo().Tips(env.Ctx)
