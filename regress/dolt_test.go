@@ -417,3 +417,20 @@ func TestRemotesBookkeeping(t *testing.T) {
 	wantError(t, ctx, c, "22023", "SELECT dolt_remote('rm', 'origin')")
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_remotes", "0")
 }
+
+// TestWorkspaceTable: dolt_workspace_<table> lists the staged changes, then
+// the unstaged ones, numbered from 0.
+func TestWorkspaceTable(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE test (id int PRIMARY KEY, v text)")
+	exec(t, ctx, c, "SELECT dolt_commit('-Am', 'test')")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_workspace_test", "0")
+	exec(t, ctx, c, "INSERT INTO test VALUES (10, 'a')")
+	exec(t, ctx, c, "SELECT dolt_add('test')")
+	exec(t, ctx, c, "UPDATE test SET v = 'b'")
+	wantRows(t, ctx, c, "SELECT id, staged, diff_type, to_id, to_v, from_id, from_v FROM dolt_workspace_test ORDER BY id",
+		"0 | t | added | 10 | a | NULL | NULL", "1 | f | modified | 10 | b | 10 | a")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt.remote_branches", "0")
+}

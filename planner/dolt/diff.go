@@ -745,6 +745,44 @@ func init() {
 			return s.historyRows(env, def, cols)
 		}), nil
 	}
+	// dolt_workspace_<table>: the table's uncommitted changes, the staged
+	// ones (HEAD to STAGED) first and then the others (STAGED to
+	// WORKING), numbered from 0, as Doltgres shows them.
+	perTableSystem["workspace_"] = func(s session, def *versioning.Table) (*exec.Table, error) {
+		sh := historyShape(def)
+		cols := []exec.VirtualColumn{{Name: "id", Type: exec.TInt8}, {Name: "staged", Type: exec.TBool}, {Name: "diff_type", Type: exec.TText}}
+		for _, c := range sh.toCols {
+			cols = append(cols, exec.VirtualColumn{Name: "to_" + c.Name, Type: c.Type})
+		}
+		for _, c := range sh.fromCols {
+			cols = append(cols, exec.VirtualColumn{Name: "from_" + c.Name, Type: c.Type})
+		}
+		return systemTableOf(def, "dolt_workspace_", cols, func(env *exec.Env) ([]exec.Row, error) {
+			var revs [3]revision
+			for i, spec := range []string{"HEAD", "STAGED", "WORKING"} {
+				var err error
+				if revs[i], err = s.resolveRevision(env, spec); err != nil {
+					return nil, err
+				}
+			}
+			nTo, nFrom := len(sh.toCols), len(sh.fromCols)
+			var out []exec.Row
+			for i, staged := range []bool{true, false} {
+				w := newRowDiffs(sh)
+				if err := w.add(env.Ctx, revs[i], revs[i+1]); err != nil {
+					return nil, err
+				}
+				for _, d := range w.rows {
+					row := make(exec.Row, 0, len(cols))
+					row = append(row, exec.DInt(int64(len(out))), exec.DBool(staged), d[nTo+2+nFrom+2])
+					row = append(row, d[:nTo]...)
+					row = append(row, d[nTo+2:nTo+2+nFrom]...)
+					out = append(out, row)
+				}
+			}
+			return out, nil
+		}), nil
+	}
 	systemTables["diff"] = systemTable{
 		cols: []exec.VirtualColumn{
 			{Name: "commit_hash", Type: exec.TText}, {Name: "table_name", Type: exec.TText},
