@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strings"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -19,14 +21,18 @@ import (
 // dolt_conflicts_<table> is writable: DELETE marks conflicts resolved
 // keeping the table's row, UPDATE of its our_ columns writes the row.
 
+// numericType is numeric without a modifier: Doltgres's counts are
+// numerics (dolt.conflicts, dolt_branch_status).
+var numericType = exec.T{OID: exec.OIDNumeric, Typmod: -1}
+
 func init() {
 	systemTables["conflicts"] = systemTable{
-		cols: []exec.VirtualColumn{{Name: "table", Type: exec.TText}, {Name: "num_conflicts", Type: exec.TInt8}},
+		cols: []exec.VirtualColumn{{Name: "table", Type: exec.TText}, {Name: "num_conflicts", Type: numericType}},
 		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
 			return conflictCounts(env, false)
 		}}
 	systemTables["constraint_violations"] = systemTable{
-		cols: []exec.VirtualColumn{{Name: "table", Type: exec.TText}, {Name: "num_violations", Type: exec.TInt8}},
+		cols: []exec.VirtualColumn{{Name: "table", Type: exec.TText}, {Name: "num_violations", Type: numericType}},
 		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
 			return conflictCounts(env, true)
 		}}
@@ -123,7 +129,7 @@ func conflictCounts(env *exec.Env, violations bool) ([]exec.Row, error) {
 		if n == 0 && (violations || tc.SchemaConflict == "") {
 			continue
 		}
-		rows = append(rows, exec.Row{exec.DText(conflictShortLabel(tc, names)), exec.DInt(int64(n))})
+		rows = append(rows, exec.Row{exec.DText(conflictShortLabel(tc, names)), exec.DNumeric(apd.New(int64(n), 0))})
 	}
 	return rows, nil
 }

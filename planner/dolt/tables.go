@@ -218,8 +218,7 @@ func init() {
 			}
 			out = append(out, status{a.S, len(ahead), len(behind)})
 		}
-		numeric := exec.T{OID: exec.OIDNumeric, Typmod: -1}
-		cols := []exec.VirtualColumn{{Name: "branch_name", Type: exec.TText}, {Name: "commits_ahead", Type: numeric}, {Name: "commits_behind", Type: numeric}}
+		cols := []exec.VirtualColumn{{Name: "branch_name", Type: exec.TText}, {Name: "commits_ahead", Type: numericType}, {Name: "commits_behind", Type: numericType}}
 		return exec.NewVirtualTable("", "dolt_branch_status", 0, cols, func(*exec.Env) ([]exec.Row, error) {
 			rows := make([]exec.Row, len(out))
 			for i, st := range out {
