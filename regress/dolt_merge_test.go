@@ -230,3 +230,35 @@ func TestDoltMergeForeignKeyViolation(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT * FROM dolt_constraint_violations", "child | 1")
 	wantRows(t, ctx, c, "SELECT violation_type, id, pid FROM dolt_constraint_violations_child", "foreign key | 10 | 2")
 }
+
+// TestPreviewMergeConflicts: the previews say what a merge would leave to
+// resolve, per table and row by row, and change nothing.
+func TestPreviewMergeConflicts(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	for _, sql := range []string{
+		"CREATE TABLE t1 (pk int PRIMARY KEY, c1 int)",
+		"CREATE TABLE t2 (pk int PRIMARY KEY)",
+		"INSERT INTO t1 VALUES (1, 10), (2, 20)",
+		"SELECT dolt_commit('-Am', 'base')",
+		"SELECT dolt_checkout('-b', 'branch1')",
+		"UPDATE t1 SET c1 = c1 + 100",
+		"INSERT INTO t2 VALUES (1)",
+		"SELECT dolt_commit('-am', 'branch1')",
+		"SELECT dolt_checkout('main')",
+		"UPDATE t1 SET c1 = 200 WHERE pk = 1",
+		"SELECT dolt_commit('-am', 'main')",
+	} {
+		exec(t, ctx, c, sql)
+	}
+	before := one(t, ctx, c, "SELECT dolt_hashof_db()")
+	wantRows(t, ctx, c, "SELECT * FROM dolt_preview_merge_conflicts_summary('main', 'branch1')", "public.t1 | 1 | 0")
+	wantRows(t, ctx, c, "SELECT base_pk, base_c1, our_c1, our_diff_type, their_c1, their_diff_type FROM dolt_preview_merge_conflicts('main', 'branch1', 't1')",
+		"1 | 10 | 200 | modified | 110 | modified")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_preview_merge_conflicts('main', 'branch1', 't2')", "0")
+	wantRows(t, ctx, c, "SELECT * FROM dolt_preview_merge_conflicts_summary('branch1', 'main')", "public.t1 | 1 | 0")
+	wantRows(t, ctx, c, "SELECT dolt_hashof_db()", before)
+	wantError(t, ctx, c, "22023", "SELECT * FROM dolt_preview_merge_conflicts_summary('main', 'nope')")
+	wantError(t, ctx, c, "42P01", "SELECT * FROM dolt_preview_merge_conflicts('main', 'branch1', 'nope')")
+}

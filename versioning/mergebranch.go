@@ -271,3 +271,32 @@ func (r *Repo) ApplyChange(ctx context.Context, branch string, spec ApplySpec) (
 	})
 	return made, res, err
 }
+
+// PreviewMerge merges theirs into ours in memory, as MergeBranch would,
+// and returns the result without moving any ref: the merged root holds
+// the conflicts the merge would record. A merge with nothing to do (theirs
+// already in ours, or a fast-forward) has none.
+func (r *Repo) PreviewMerge(ctx context.Context, ours, theirs store.Address, indexes IndexEncoder) (MergeResult, error) {
+	roots, err := r.loadRoots(ctx, ours)
+	if err != nil {
+		return MergeResult{}, err
+	}
+	if up, err := r.IsAncestor(ctx, theirs, ours); err != nil || up {
+		return MergeResult{Root: roots[0]}, err
+	}
+	base, ok, err := r.MergeBase(ctx, ours, theirs)
+	if err != nil {
+		return MergeResult{}, err
+	}
+	if !ok {
+		return MergeResult{}, fmt.Errorf("%w: no common history", ErrUnmergeable)
+	}
+	if base == ours {
+		return MergeResult{Root: roots[0]}, nil // a fast-forward
+	}
+	more, err := r.loadRoots(ctx, base, theirs)
+	if err != nil {
+		return MergeResult{}, err
+	}
+	return Merge(ctx, more[0], roots[0], more[1], MergeOptions{Indexes: indexes, FromRoot: theirs.String()})
+}

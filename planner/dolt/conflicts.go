@@ -175,17 +175,7 @@ func liveColumns(t *exec.Table) []int {
 // row, its base, our and their versions side by side.
 func conflictsTable(_ session, def *versioning.Table) (*exec.Table, error) {
 	t := exec.NewTable(def)
-	live := liveColumns(t)
-	cols := []exec.VirtualColumn{{Name: "from_root_ish", Type: exec.TText}}
-	for _, prefix := range []string{"base_", "our_", "their_"} {
-		for _, p := range live {
-			cols = append(cols, exec.VirtualColumn{Name: prefix + t.Cols[p].Name, Type: t.Cols[p].Type})
-		}
-		if prefix != "base_" {
-			cols = append(cols, exec.VirtualColumn{Name: prefix + "diff_type", Type: exec.TText})
-		}
-	}
-	cols = append(cols, exec.VirtualColumn{Name: "dolt_conflict_id", Type: exec.TText})
+	live, cols := conflictColumns(t)
 	schema, name := def.Schema, def.Name
 	vt := exec.NewVirtualTable(schema, "dolt_conflicts_"+name, exec.ObjectOID('r', schema, "dolt_conflicts_"+name), cols, func(env *exec.Env) ([]exec.Row, error) {
 		return conflictRows(env, schema, name, live)
@@ -194,14 +184,36 @@ func conflictsTable(_ session, def *versioning.Table) (*exec.Table, error) {
 	return vt, nil
 }
 
+// conflictColumns are the live columns of t and the columns of its
+// conflicts table: from_root_ish, each side's columns (with a diff type
+// for ours and theirs), dolt_conflict_id.
+func conflictColumns(t *exec.Table) (live []int, cols []exec.VirtualColumn) {
+	live = liveColumns(t)
+	cols = []exec.VirtualColumn{{Name: "from_root_ish", Type: exec.TText}}
+	for _, prefix := range []string{"base_", "our_", "their_"} {
+		for _, p := range live {
+			cols = append(cols, exec.VirtualColumn{Name: prefix + t.Cols[p].Name, Type: t.Cols[p].Type})
+		}
+		if prefix != "base_" {
+			cols = append(cols, exec.VirtualColumn{Name: prefix + "diff_type", Type: exec.TText})
+		}
+	}
+	return live, append(cols, exec.VirtualColumn{Name: "dolt_conflict_id", Type: exec.TText})
+}
+
 // conflictRows are the rows of dolt_conflicts_<table>.
 func conflictRows(env *exec.Env, schema, name string, live []int) ([]exec.Row, error) {
-	ctx, root := env.Ctx, env.Txn.Root
-	tc, ok, err := root.Conflicts(ctx, schema, name)
+	cur, ok, err := env.Txn.Table(env.Ctx, schema, name)
 	if err != nil || !ok {
 		return nil, err
 	}
-	cur, ok, err := env.Txn.Table(ctx, schema, name)
+	return conflictRowsIn(env.Ctx, env.Txn.Root, cur, live)
+}
+
+// conflictRowsIn are the rows of the row conflicts that root records for
+// table cur, in cur's live columns.
+func conflictRowsIn(ctx context.Context, root versioning.RootValue, cur *exec.Table, live []int) ([]exec.Row, error) {
+	tc, ok, err := root.Conflicts(ctx, cur.Def.Schema, cur.Def.Name)
 	if err != nil || !ok {
 		return nil, err
 	}
