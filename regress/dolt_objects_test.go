@@ -24,31 +24,31 @@ func TestDoltObjectsStatusAndStaging(t *testing.T) {
 	exec(t, ctx, c, "CREATE FUNCTION f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 1'")
 	exec(t, ctx, c, "CREATE SEQUENCE s")
 	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY table_name",
-		"public.f(x integer) | f | new function", "public.mood | f | new type",
+		"public.f(integer) | f | new function", "public.mood | f | new type",
 		"public.s | f | new sequence", "public.v | f | new view")
 
 	// dolt_add stages by name: a function without its arguments means
 	// every overload.
 	status(t, ctx, c, "SELECT dolt_add('v', 'public.f')")
 	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY staged DESC, table_name",
-		"public.f(x integer) | t | new function", "public.v | t | new view",
+		"public.f(integer) | t | new function", "public.v | t | new view",
 		"public.mood | f | new type", "public.s | f | new sequence")
 	status(t, ctx, c, "SELECT dolt_reset('v')")
-	wantRows(t, ctx, c, "SELECT table_name FROM dolt_status WHERE staged", "public.f(x integer)")
+	wantRows(t, ctx, c, "SELECT table_name FROM dolt_status WHERE staged", "public.f(integer)")
 	status(t, ctx, c, "SELECT dolt_add('.')")
 	status(t, ctx, c, "SELECT dolt_commit('-m', 'objects')")
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status", "0")
 	wantRows(t, ctx, c, "SELECT table_name, schema_change FROM dolt.diff WHERE commit_hash = hashof('HEAD') ORDER BY 1",
-		"public.f(x integer) | t", "public.mood | t", "public.s | t", "public.v | t")
+		"public.f(integer) | t", "public.mood | t", "public.s | t", "public.v | t")
 	wantRows(t, ctx, c, "SELECT to_table_name, diff_type FROM dolt_diff_summary('HEAD~', 'HEAD') ORDER BY 1",
-		"public.f(x integer) | added", "public.mood | added", "public.s | added", "public.v | added")
+		"public.f(integer) | added", "public.mood | added", "public.s | added", "public.v | added")
 
 	// dolt_checkout restores changed objects from the staged root.
 	exec(t, ctx, c, "CREATE OR REPLACE FUNCTION f(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 2'")
 	exec(t, ctx, c, "DROP VIEW v")
 	wantRows(t, ctx, c, "SELECT table_name, status FROM dolt_status ORDER BY 1",
-		"public.f(x integer) | modified", "public.v | deleted")
-	status(t, ctx, c, "SELECT dolt_checkout('v', 'f(x integer)')")
+		"public.f(integer) | modified", "public.v | deleted")
+	status(t, ctx, c, "SELECT dolt_checkout('v', 'f(integer)')")
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status", "0")
 	wantRows(t, ctx, c, "SELECT f(1), (SELECT count(*) FROM v)", "2 | 0")
 
@@ -135,7 +135,7 @@ BEGIN NEW.n := NEW.n + 1; RETURN NEW; END $$`)
 		t.Errorf("patch dropping objects: database %s, want %s", a, b)
 	}
 	wantRows(t, ctx, c, "SELECT to_table_name FROM dolt_schema_diff('HEAD~2', 'HEAD~1') WHERE to_table_name LIKE 'public.tw%'",
-		"public.twice(x integer)")
+		"public.twice(integer)")
 }
 
 func TestDoltObjectsMerge(t *testing.T) {
@@ -168,7 +168,7 @@ func TestDoltObjectsMerge(t *testing.T) {
 	onBranch(t, ctx, c, "b", "b", "CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 3'")
 	status(t, ctx, c, "SELECT dolt_merge('b')")
 	wantRows(t, ctx, c, "SELECT table_name, description FROM dolt_schema_conflicts",
-		"f() | function changed differently on both sides")
+		"public.f() | function changed differently on both sides")
 	wantRows(t, ctx, c, "SELECT table_name, status FROM dolt_status WHERE status = 'conflict'", "public.f() | conflict")
 	wantRows(t, ctx, c, "SELECT f()", "2")
 	wantError(t, ctx, c, "55000", "SELECT dolt_commit('-am', 'too early')")

@@ -42,7 +42,7 @@ func TestUserTypesBranchAndMerge(t *testing.T) {
 	status(t, ctx, c, "SELECT dolt_commit('-am', 'meh')")
 	status(t, ctx, c, "SELECT dolt_merge('clash')")
 	wantRows(t, ctx, c, "SELECT table_name, description FROM dolt_schema_conflicts",
-		"mood | type changed differently on both sides")
+		"public.mood | type changed differently on both sides")
 	wantRows(t, ctx, c, "SELECT enum_range(NULL::mood)::text", "{sad,ok,meh}")
 	status(t, ctx, c, "SELECT dolt_conflicts_resolve('--ours', 'mood')")
 	status(t, ctx, c, "SELECT dolt_commit('-am', 'merged clash')")

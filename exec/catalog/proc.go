@@ -201,6 +201,20 @@ func FunctionArguments(f *versioning.Function, defaults bool, name TypeNamer) st
 	return strings.Join(parts, ", ")
 }
 
+// FunctionIdentityTypes is the types of f's identity arguments (its IN,
+// INOUT and VARIADIC ones), comma-separated: how Doltgres labels a
+// function in dolt_status and dolt_conflicts, name(types).
+func FunctionIdentityTypes(f *versioning.Function, name TypeNamer) string {
+	var parts []string
+	for _, a := range f.Args {
+		if a.Mode == 'o' || a.Mode == 't' {
+			continue
+		}
+		parts = append(parts, routineTypeName(a.Type, name))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // defaultText is an argument's default as PostgreSQL deparses it: an
 // untyped literal or NULL gets the argument's type.
 func defaultText(a versioning.FuncArg, name TypeNamer) string {

@@ -118,9 +118,12 @@ func conflictCounts(env *exec.Env, violations bool) ([]exec.Row, error) {
 	var rows []exec.Row
 	for _, tc := range all {
 		var n uint64
-		if violations {
+		switch {
+		case violations:
 			n, err = tc.ViolationCount(env.Ctx, root.Store())
-		} else {
+		case tc.Kind != 0:
+			n = 1 // a function, view, type or sequence in conflict counts once
+		default:
 			n, err = tc.RowConflictCount(env.Ctx, root.Store())
 		}
 		if err != nil {

@@ -24,7 +24,7 @@ func objectLabel(kind byte, schema, name string, rec []byte, names catalog.TypeN
 	if kind == versioning.KindFunction {
 		var f versioning.Function
 		if rec != nil && versioning.DecodeObject(rec, &f) == nil {
-			return schema + "." + f.Name + "(" + catalog.FunctionArguments(&f, false, names) + ")"
+			return schema + "." + f.Name + "(" + catalog.FunctionIdentityTypes(&f, names) + ")"
 		}
 		name = versioning.ObjectName{Kind: kind, Name: name}.BaseName()
 	}
@@ -169,7 +169,11 @@ func (s session) functionArgsMatch(ctx context.Context, root versioning.RootValu
 	if err != nil {
 		return false
 	}
-	return strings.ReplaceAll(catalog.FunctionArguments(&f, false, names), " ", "") == strings.ReplaceAll(args, " ", "")
+	// The label's form, name(types), or the arguments as written in
+	// CREATE FUNCTION, with their names.
+	given := strings.ReplaceAll(args, " ", "")
+	return strings.ReplaceAll(catalog.FunctionIdentityTypes(&f, names), " ", "") == given ||
+		strings.ReplaceAll(catalog.FunctionArguments(&f, false, names), " ", "") == given
 }
 
 // conflictLabel names what a conflict record is about: a table, or an
@@ -185,9 +189,13 @@ func conflictLabel(tc *versioning.TableConflicts, names catalog.TypeNamer) strin
 	return objectLabel(tc.Kind, tc.Schema, tc.Name, rec, names)
 }
 
-// conflictShortLabel is conflictLabel without the schema, as the merge
-// tables name tables.
+// conflictShortLabel is conflictLabel without the schema for a table, as
+// the merge tables name tables (other objects keep it, as Doltgres's
+// labels do).
 func conflictShortLabel(tc *versioning.TableConflicts, names catalog.TypeNamer) string {
+	if tc.Kind != 0 {
+		return conflictLabel(tc, names)
+	}
 	return strings.TrimPrefix(conflictLabel(tc, names), tc.Schema+".")
 }
 
