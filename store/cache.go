@@ -1,6 +1,9 @@
 package store
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// cacheShards is the number of independently locked parts of a cache;
@@ -93,6 +96,11 @@ func (c *cache) add(addr Address, data []byte) {
 	s := c.shard(addr)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.addLocked(addr, data, size)
+}
+
+// addLocked is add with s.mu held; size is the entry's charged size.
+func (s *cacheShard) addLocked(addr Address, data []byte, size int64) {
 	if size > s.limit {
 		return
 	}
@@ -108,6 +116,46 @@ func (c *cache) add(addr Address, data []byte) {
 	s.index[addr] = int32(len(s.entries))
 	s.entries = append(s.entries, cacheEntry{addr: addr, data: data})
 	s.bytes += size
+}
+
+// addIfCurrent is add, unless cur no longer holds seq when the shard is
+// locked: a GC's sweep deleted chunks since the caller read data (see
+// DB.readChunk). The sweep bumps cur before it removes its victims, each
+// under its shard's lock, so an entry added here is either removed by the
+// sweep or was added knowing nothing was deleted since the read.
+func (c *cache) addIfCurrent(addr Address, data []byte, seq uint64, cur *atomic.Uint64) {
+	size := int64(len(data)) + cacheEntryOverhead
+	s := c.shard(addr)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cur.Load() != seq {
+		return
+	}
+	s.addLocked(addr, data, size)
+}
+
+// remove drops the chunk of addr, if cached.
+func (c *cache) remove(addr Address) {
+	s := c.shard(addr)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, ok := s.index[addr]
+	if !ok {
+		return
+	}
+	e := &s.entries[i]
+	s.bytes -= int64(len(e.data)) + cacheEntryOverhead
+	delete(s.index, addr)
+	last := int32(len(s.entries) - 1)
+	if i != last {
+		*e = s.entries[last]
+		s.index[e.addr] = i
+	}
+	s.entries[last] = cacheEntry{}
+	s.entries = s.entries[:last]
+	if s.hand > int(last) {
+		s.hand = 0
+	}
 }
 
 // evict removes one entry chosen by the CLOCK hand. The caller holds s.mu and

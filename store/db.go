@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -79,6 +80,18 @@ type DB struct {
 	// closed is set by Close under closeMu; the cache-hit path of Get reads
 	// it without the lock.
 	closed atomic.Bool
+
+	// bopts are the options Badger was opened with, for the GC's reopen
+	// (gc.go); bdb changes only under closeMu held exclusively.
+	bopts badger.Options
+	// gcMu is held for the whole of a garbage collection (one at a time);
+	// barrier is the running GC's write barrier, or the last GC's
+	// validator of ref updates, nil before any GC (invariant 9); set under
+	// refMu; sweeps counts the GC's delete batches, so that a read that
+	// began before one does not cache what it deleted (readChunk).
+	gcMu    sync.Mutex
+	barrier atomic.Pointer[barrier]
+	sweeps  atomic.Uint64
 }
 
 // Open opens the store in dir, creating it if dir is missing or empty. A
@@ -108,6 +121,9 @@ func open(dir string, opts Options, tune func(*badger.Options)) (*DB, error) {
 	if tune != nil {
 		tune(&bo)
 	}
+	if err := removeEmptyLogs(dir, log); err != nil {
+		return nil, err
+	}
 	bdb, err := badger.Open(bo)
 	if err != nil {
 		// Badger flattens the errors it wraps into text, so a table that
@@ -128,6 +144,7 @@ func open(dir string, opts Options, tune func(*badger.Options)) (*DB, error) {
 		log:     log,
 		cache:   newCache(cacheBytes),
 		pending: newPending(),
+		bopts:   bo,
 	}
 	if err := db.openJournal(); err != nil {
 		_ = bdb.Close()
@@ -140,8 +157,8 @@ func open(dir string, opts Options, tune func(*badger.Options)) (*DB, error) {
 
 // badgerOptions returns the Badger options for a store in dir. Chunks are
 // immutable values of about 4 KiB (16 KiB at most for tree nodes, a few MiB
-// at most for anything), written about once, never changed and, until garbage
-// collection exists, never deleted; refs are few and tiny.
+// at most for anything), written about once, never changed, and deleted only
+// by garbage collection (gc.go); refs are few and tiny.
 //
 // BenchmarkBadgerConfig compares these settings with values kept in the LSM
 // tree (with and without Snappy and a block cache). On a shared 2-core VM
@@ -182,7 +199,7 @@ func badgerOptions(dir string, log *zap.Logger) badger.Options {
 	// LSM search plus one read from the memory-mapped value log. Small
 	// chunks (commits, tiny maps) and refs stay in the tree, where a read
 	// costs one search. The value log needs garbage collection only for
-	// deleted or overwritten values, and chunks are neither (yet).
+	// deleted or overwritten values: our GC runs it (gc.go, reclaim).
 	o.ValueThreshold = valueThreshold
 
 	// No compression: the LSM tree holds hashes and value pointers, which do
@@ -212,6 +229,15 @@ func badgerOptions(dir string, log *zap.Logger) badger.Options {
 	// with the SQL engine, and a write-once store compacts little.
 	o.NumCompactors = 2
 
+	// Close compacts level 0 into the level below. The garbage collector
+	// relies on it (gc.go, reclaim): a chunk's deletion frees its value
+	// only once a compaction drops the tombstone with the value, and
+	// Badger's Flatten leaves alone a tree whose only level is 0, which is
+	// where a store smaller than a few memtables keeps everything. It
+	// costs a Close the compaction of at most a few tables of keys and
+	// value pointers.
+	o.CompactL0OnClose = true
+
 	// Verify each table's checksums when Badger opens it (at Open, and
 	// after a flush or compaction writes it). The tables hold the refs and
 	// the value pointers, which the chunk hashes do not protect; they are
@@ -230,6 +256,38 @@ func badgerOptions(dir string, log *zap.Logger) badger.Options {
 // valueThreshold is the smallest value kept in Badger's value log rather
 // than in the LSM tree; see badgerOptions.
 const valueThreshold = 512
+
+// removeEmptyLogs removes the empty memtable logs (*.mem) and value-log
+// files (*.vlog) of the Badger database in dir. Badger creates such a file
+// and then sizes it; a process killed in between leaves it empty, and
+// Badger (v4.9.6) then refuses to open the directory ("while opening
+// memtables ... Create a new file"). An empty file holds nothing, not even
+// its header. GC's reopening of Badger creates these files often enough
+// that TestGCAfterKill found this.
+func removeEmptyLogs(dir string, log *zap.Logger) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !(strings.HasSuffix(name, ".mem") || strings.HasSuffix(name, ".vlog")) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || info.Size() != 0 {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			return fmt.Errorf("store: removing the empty Badger file %s: %w", name, err)
+		}
+		log.Warn("store: removed an empty Badger file left by a crash", zap.String("dir", dir), zap.String("file", name))
+	}
+	return nil
+}
 
 // checkDir accepts a missing directory, an empty one, and one that holds a
 // Badger database (which initFormat examines further).
@@ -334,9 +392,10 @@ func (db *DB) Get(ctx context.Context, addr Address) ([]byte, error) {
 		return nil, err
 	}
 	var data []byte
+	seq := db.sweeps.Load() // before the transaction: see readChunk
 	err := db.bdb.View(func(txn *badger.Txn) error {
 		var err error
-		data, err = db.readChunk(txn, addr)
+		data, err = db.readChunk(txn, addr, seq)
 		return err
 	})
 	if err != nil {
@@ -383,9 +442,10 @@ func (db *DB) GetMany(ctx context.Context, addrs []Address, fn func(Address, []b
 		batch := misses[:min(len(misses), readBatch)]
 		misses = misses[len(batch):]
 		reads = reads[:0]
+		seq := db.sweeps.Load() // before the transaction: see readChunk
 		err := db.view(ctx, func(txn *badger.Txn) error {
 			for _, a := range batch {
-				data, err := db.readChunk(txn, a)
+				data, err := db.readChunk(txn, a, seq)
 				if errors.Is(err, ErrNotFound) {
 					absent = append(absent, a)
 				} else if err != nil {
@@ -484,6 +544,10 @@ func (db *DB) Put(ctx context.Context, chunk []byte) (Address, error) {
 	addr := Hash(chunk)
 	if db.closed.Load() {
 		return Address{}, ErrClosed
+	}
+	// A running GC keeps whatever is written, skipped or not (invariant 9).
+	if b := db.barrier.Load(); b != nil && b.collecting() {
+		b.record(addr)
 	}
 	// A cached chunk is buffered or on disk: see the invariants of the
 	// package doc.
@@ -627,6 +691,30 @@ func (db *DB) UpdateRefs(ctx context.Context, updates []RefUpdate, durable bool)
 	if err := checkRefUpdates(updates); err != nil {
 		return err
 	}
+	for {
+		err := db.updateRefs(ctx, updates, durable)
+		if !errors.Is(err, errBarrierMoved) {
+			return err
+		}
+	}
+}
+
+// errBarrierMoved: a GC began or ended while UpdateRefs ran; it starts
+// over, to record its updates in the barrier that now stands.
+var errBarrierMoved = errors.New("store: GC barrier moved")
+
+// updateRefs is one attempt of UpdateRefs.
+func (db *DB) updateRefs(ctx context.Context, updates []RefUpdate, durable bool) error {
+	// A running GC keeps every new target and marks what it reaches
+	// (invariant 9); before any lock is taken, as Put records, since the
+	// mark reads the store and a sweep batch holds the barrier while it
+	// waits for closeMu. commitRefs checks that the barrier is still b.
+	b := db.barrier.Load()
+	if b != nil {
+		if err := b.recordRefs(ctx, updates); err != nil {
+			return err
+		}
+	}
 	db.closeMu.RLock()
 	defer db.closeMu.RUnlock()
 	if db.closed.Load() {
@@ -649,10 +737,11 @@ func (db *DB) UpdateRefs(ctx context.Context, updates []RefUpdate, durable bool)
 			return danglingRef(u.Name, u.New)
 		}
 	}
-	ticket, err := db.commitRefs(updates)
+	ticket, err := db.commitRefs(updates, b)
 	if err != nil {
 		return err
 	}
+
 	if durable {
 		if err := db.syncer.syncTo(ticket); err != nil {
 			return fmt.Errorf("store: refs updated but not synced: %w", err)
@@ -672,13 +761,20 @@ func (db *DB) UpdateRefs(ctx context.Context, updates []RefUpdate, durable bool)
 // checks every ref's current value, journals the updates (after the chunks
 // not yet journaled), and applies them in memory (the ref cache and dirty;
 // Badger gets them at the next checkpoint); it returns the sync ticket
-// that covers the journal records. The caller holds closeMu shared.
-func (db *DB) commitRefs(updates []RefUpdate) (uint64, error) {
+// that covers the journal records. bar is the GC barrier the updates were
+// recorded in (nil: none); if another stands now, it fails with
+// errBarrierMoved (BeginGC raises the barrier under refMu, so an update
+// applied here either precedes the GC's reading of the refs or was
+// recorded). The caller holds closeMu shared.
+func (db *DB) commitRefs(updates []RefUpdate, bar *barrier) (uint64, error) {
 	if len(updates) == 0 {
 		return db.writeJournal(nil)
 	}
 	db.refMu.Lock()
 	defer db.refMu.Unlock()
+	if db.barrier.Load() != bar {
+		return 0, errBarrierMoved
+	}
 	// refMu keeps every other ref writer out until the updates are applied,
 	// so the values checked here are still current when they are, and the
 	// journal records only an update that happens (journal.go, invariant 2).
@@ -1057,7 +1153,11 @@ func (db *DB) hasLocked(addr Address) (bool, error) {
 // readChunk reads the chunk of addr from Badger in txn, verifies it, caches
 // it and returns it. The copy out of Badger is its one allocation beyond
 // Badger's own. The error wraps ErrNotFound or ErrCorrupt as the case may be.
-func (db *DB) readChunk(txn *badger.Txn, addr Address) ([]byte, error) {
+// seq is db.sweeps as it was before txn began: if a GC's sweep deleted
+// chunks since, the chunk is not cached, since it may be one of them, read
+// from a snapshot older than the delete and dropped from the cache before
+// this read could cache it (invariant 7).
+func (db *DB) readChunk(txn *badger.Txn, addr Address, seq uint64) ([]byte, error) {
 	key := pooledChunkKey(addr)
 	defer chunkKeys.Put(key)
 	item, err := txn.Get(key[:])
@@ -1076,7 +1176,7 @@ func (db *DB) readChunk(txn *badger.Txn, addr Address) ([]byte, error) {
 		db.log.Error("store: corrupt chunk", zap.String("dir", db.dir), zap.Stringer("addr", addr))
 		return nil, corrupt(addr)
 	}
-	db.cache.add(addr, data)
+	db.cache.addIfCurrent(addr, data, seq, &db.sweeps)
 	return data, nil
 }
 

@@ -44,6 +44,43 @@
 //     every ref update holds, and a miss is filled under that lock too, so
 //     a cached value is never older than the last update (the process owns
 //     the directory; nothing else writes it).
+//  9. Garbage collection removes no chunk that a ref reaches, and leaves no
+//     ref pointing at a removed chunk, while Puts, ref updates and reads go
+//     on (gc.go). The protocol:
+//     (1) BeginGC raises a barrier under refMu, then checkpoints: Badger
+//     then holds every chunk written before the barrier, and the journal
+//     and write buffer only chunks written after. From then on Put
+//     records every address it is given, also those it skips as cached or
+//     buffered (a writer that recreates an old, unreachable chunk keeps
+//     it), and UpdateRefs, before it applies, calls the caller's
+//     Mark.Refs, which walks what the new values reach, adds it to the
+//     live set, and fails the update (ErrDanglingRef) if part of it is
+//     gone; then it records the targets. commitRefs applies an update only
+//     if the barrier it went through still stands (else UpdateRefs starts
+//     over), so an update either precedes the GC's reading of the refs or
+//     was marked.
+//     (2) The caller reads the refs (after BeginGC) and marks what they
+//     reach, and what it knows running transactions hold.
+//     (3) Sweep scans Badger's chunk keys and deletes, in batches, those
+//     neither live nor recorded nor buffered; each batch decides and
+//     deletes holding the barrier's lock, which Put, UpdateRefs and
+//     Mark.Refs take, so none can name a victim between the decision and
+//     the delete; the batch then drops its victims from the cache, after
+//     bumping a counter that keeps a read begun before the delete from
+//     caching a victim afterwards (invariant 7 holds: a Put of a victim
+//     after the batch finds it uncached and writes it again).
+//     (4) The barrier then stops recording but goes on validating every
+//     ref update with the GC's mark until the next GC: a writer may have
+//     built, before or during the GC, on a chunk it removed, and must fail
+//     rather than point a ref at a hole.
+//     (5) The space is reclaimed: see reclaim in gc.go.
+//     So a chunk a running statement reads is removed only if no ref and
+//     no root the caller passed reaches it, and was written before the GC
+//     began; a later commit that needs such a chunk fails instead of
+//     committing a hole. A kill at any moment leaves refs whose chunks are
+//     all present: deletes only remove chunks that no ref reached at their
+//     decision, and the journal, replayed at Open, holds only chunks and
+//     refs written after the GC's checkpoint, which it restores.
 //
 // # Writing and durability (DB)
 //
@@ -60,6 +97,26 @@
 // the cache and put again is written again (the older copy becomes
 // value-log garbage): checking Badger first would cost every commit an LSM
 // lookup per chunk.
+//
+// # Garbage collection (DB)
+//
+// BeginGC, the caller's mark, and GC.Sweep; invariant 9 states the
+// protocol. Deleting a key in Badger writes a tombstone; the value's
+// bytes are freed only when a compaction drops the tombstone with the
+// value (and counts them as garbage of their value-log file) and the
+// value-log GC rewrites the file's live values and removes it. Badger
+// never collects the value-log file it is writing, and has no call that
+// flushes a memtable, so Sweep reopens Badger (Close flushes the
+// memtables and, with CompactL0OnClose, compacts level 0; Open starts a
+// new value-log file), flattens the LSM tree, and runs the value-log GC
+// until no file has more than 5% of garbage, with SyncWrites on (Badger
+// deletes a rewritten file without syncing what it moved), then reopens
+// Badger as usual. The reopens hold closeMu exclusively: calls that touch
+// Badger wait for them (cache hits do not). The journal's preallocated
+// space is given back at the same time. Measured (TestGCDiskSpace in
+// versioning): after a GC the directory is within 1% of a fresh store
+// holding the same live chunks (not counting the fresh store's journal
+// preallocation); a copying collector was not needed.
 //
 // Caveat: Badger's Sync, which a checkpoint relies on, covers the active
 // memtable's WAL and the current value-log file (a rotated value-log file
@@ -102,6 +159,8 @@
 //	"m/format"          -> format version, uvarint
 //
 // and the journal, chunks.journal, whose format journal.go describes.
+// Open removes empty *.mem and *.vlog files, which a kill between Badger's
+// creating and sizing them leaves and which Badger then refuses.
 // Version 1 had no journal; Open upgrades it in place.
 //
 // Ref names are 1 to MaxRefNameLen bytes; a stored ref value is never the

@@ -310,6 +310,24 @@ func (j *journal) restart(epoch uint64) error {
 	return nil
 }
 
+// shrink gives back the file's preallocated space past the records (a
+// garbage collection calls it after a checkpoint, when the journal holds
+// only its header): the next appends grow it again, journalGrowStep at a
+// time.
+func (j *journal) shrink() error {
+	if j.alloc <= j.size {
+		return nil
+	}
+	if err := j.f.Truncate(j.size); err != nil {
+		return fmt.Errorf("store: shrinking the journal: %w", err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("store: shrinking the journal: %w", err)
+	}
+	j.alloc = j.size
+	return nil
+}
+
 // close closes the file.
 func (j *journal) close() error {
 	return j.f.Close()

@@ -22,6 +22,7 @@ type Memory struct {
 	refs   map[string]Address
 	closed bool
 	stats  counters
+	gc     *barrier // the running GC's barrier or the last one's validator, as DB's
 }
 
 // NewMemory returns an empty in-memory store.
@@ -101,6 +102,13 @@ func (m *Memory) Put(ctx context.Context, chunk []byte) (Address, error) {
 		return Address{}, tooLarge(len(chunk))
 	}
 	addr := Hash(chunk)
+	// Recorded before m.mu is taken, as DB records: see UpdateRefs.
+	m.mu.RLock()
+	gc := m.gc
+	m.mu.RUnlock()
+	if gc != nil && gc.collecting() {
+		gc.record(addr)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -168,10 +176,35 @@ func (m *Memory) UpdateRefs(ctx context.Context, updates []RefUpdate, durable bo
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	for {
+		// A running GC records the updates and marks what they reach
+		// before m.mu is taken (the mark reads the store), and the
+		// barrier must still be the same under m.mu: see DB.UpdateRefs.
+		m.mu.RLock()
+		gc := m.gc
+		m.mu.RUnlock()
+		if gc != nil {
+			if err := gc.recordRefs(ctx, updates); err != nil {
+				return err
+			}
+		}
+		err := m.updateRefs(updates, gc)
+		if !errors.Is(err, errBarrierMoved) {
+			return err
+		}
+	}
+}
+
+// updateRefs is one attempt of UpdateRefs, whose updates were recorded in
+// gc.
+func (m *Memory) updateRefs(updates []RefUpdate, gc *barrier) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
 		return ErrClosed
+	}
+	if m.gc != gc {
+		return errBarrierMoved
 	}
 	for _, u := range updates {
 		if _, ok := m.chunks[u.New]; !u.New.IsZero() && !ok {

@@ -44,6 +44,14 @@
 // (mergebranch.go) move a branch: fast-forward, merge commit, or a
 // working set left with the conflicts and the merged commit.
 //
+// # Garbage collection
+//
+// GC (gc.go) marks what every ref and the root values of running
+// transactions reach, through commits, working sets, tags, root values,
+// catalog records and prolly maps (prolly.Reachable), and has the store
+// sweep the rest (store.GC); from its start on, every ref update is
+// checked to reach no removed chunk.
+//
 // # Invariants
 //
 //  1. Equal databases have equal root values: objects are keyed by name and
