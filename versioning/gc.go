@@ -25,6 +25,7 @@ import (
 //	db/D/tags/T   a tag: its commit
 //	db/D/ws/B     a working set: working, staged and pre-merge root
 //	              values, and the commit being merged
+//	db/D/remotes  the list of remotes (remote.go), a record naming no chunk
 //	roles         the role list (JSON, no addresses)
 //
 // A root value is a prolly map of catalog records; the records that hold
@@ -261,6 +262,11 @@ func (m *marker) ref(ctx context.Context, name string, addr store.Address) error
 		return m.tag(ctx, addr)
 	case "ws":
 		return m.workingSet(ctx, addr)
+	case "remotes":
+		if rest == "remotes" {
+			m.see(addr) // the list of remotes, a record that names no chunk
+			return nil
+		}
 	}
 	return fmt.Errorf("%w: a ref of unknown kind", ErrCorrupt)
 }

@@ -178,6 +178,10 @@ func checkStore(t testing.TB, st Store, extra ...store.Address) int {
 			checkRoot(ws.Staged)
 			checkRoot(ws.PreMerge)
 			checkHistory(ws.MergeCommit)
+		case strings.HasSuffix(name, "/remotes"):
+			if _, err := st.Get(ctx, a); err != nil {
+				return err
+			}
 		default:
 			return fmt.Errorf("ref %q of unknown kind", name)
 		}
@@ -227,6 +231,9 @@ func TestGCRemovesUnreachable(t *testing.T) {
 	setWorking(t, r, DefaultBranch, root)
 	base := commitAll(t, r, DefaultBranch, "load", 1)
 	if err := r.CreateTag(ctx, "v1", &Tag{Commit: base, Tagger: who, Message: "v1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.AddRemote(ctx, Remote{Name: "origin", URL: "file:///tmp/origin"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -313,6 +320,9 @@ func TestGCRemovesUnreachable(t *testing.T) {
 	}
 	if _, err := LoadRootValue(ctx, st, kept.Addr()); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("root value no longer passed: %v, want ErrNotFound", err)
+	}
+	if remotes, err := r.Remotes(ctx); err != nil || len(remotes) != 1 {
+		t.Fatalf("remotes after GC: %v, %v", remotes, err)
 	}
 	checkStore(t, st)
 }
