@@ -115,3 +115,6 @@ func (s *Session) SwitchBranch(branch string) {
 func (s *Session) BranchInUse(branch string) bool {
 	return s.e.live.onBranch(s.repo.Name(), branch, s) > 0
 }
+
+// Notice sends the client a notice (dolt.Session).
+func (s *Session) Notice(n error) { s.notice(n) }

@@ -33,6 +33,8 @@ type Engine struct {
 	txnIDs  atomic.Uint64        // owners of row locks, one per transaction
 	// tempSeq numbers the sessions' temporary schemas (pg_temp_N).
 	tempSeq atomic.Int64
+	// gate keeps dolt_gc apart from other transactions (gcgate.go).
+	gate txnGate
 	// live are the open sessions, for pg_stat_activity and for the branches
 	// in use, which are not deleted or renamed from under them without
 	// --force (activity.go).
@@ -96,6 +98,9 @@ type Session struct {
 	// auth is the current role's authority, while it is current
 	// (privileges.go).
 	auth *authority
+	// inGate: the session's transaction is counted in the engine's gate
+	// (gcgate.go), from its begin to its commit or rollback.
+	inGate bool
 
 	e        *Engine
 	user     string
@@ -399,8 +404,15 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	if s.txn != nil {
 		return s.txn, nil
 	}
+	if !s.inGate {
+		if err := s.e.gate.enter(ctx); err != nil {
+			return nil, err
+		}
+		s.inGate = true
+	}
 	root, err := s.workingRoot(ctx)
 	if err != nil {
+		s.leaveGate()
 		return nil, err
 	}
 	ro := s.readOnly || s.vars["default_transaction_read_only"] == "on"
@@ -466,6 +478,7 @@ func (s *Session) commit(ctx context.Context) (err error) {
 	s.endCursors(true)
 	tx := s.txn
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
+	defer s.leaveGate()   // after the commit: its roots are the branch's then
 	s.seqs.advanced = nil // committed with the rest
 	if tx == nil {
 		return nil
@@ -512,6 +525,8 @@ func commitError(err error) error {
 		return e
 	case errors.Is(err, versioning.ErrConflict):
 		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update")
+	case errors.Is(err, versioning.ErrCollected):
+		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to a concurrent garbage collection")
 	}
 	return err
 }
@@ -522,6 +537,15 @@ func (s *Session) rollback() {
 	s.endCursors(false)
 	s.releaseLocks(s.txn, false)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
+	s.leaveGate()
+}
+
+// leaveGate counts the session's transaction out of the engine's gate.
+func (s *Session) leaveGate() {
+	if s.inGate {
+		s.inGate = false
+		s.e.gate.leave()
+	}
 }
 
 // Sync ends a batch of statements: the implicit transaction commits, or

@@ -74,6 +74,11 @@ var (
 	_ GCStore = (*store.Memory)(nil)
 )
 
+// ErrCollected is store.ErrDanglingRef as the layers above see it: a
+// commit built on chunks that a garbage collection removed, which can only
+// be retried (the SQL layer reports SQLSTATE 40001).
+var ErrCollected = store.ErrDanglingRef
+
 // GCResult reports one garbage collection: the store's counts (chunks and
 // bytes kept and removed, disk space before and after) and the mark's.
 type GCResult struct {

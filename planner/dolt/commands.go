@@ -573,3 +573,21 @@ func (s session) doltRemote(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	}
 	return statusOK(), nil
 }
+
+// doltGC is dolt_gc(): a garbage collection of the whole store (every
+// database's refs are its roots), reported in a NOTICE and the log.
+// --shallow and --full are accepted; both collect everything.
+func (s session) doltGC(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	for _, arg := range a {
+		if arg.S != "--shallow" && arg.S != "--full" {
+			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_gc: unknown option %q", arg.S)
+		}
+	}
+	res, err := s.CollectGarbage(env.Ctx)
+	if err != nil {
+		return exec.Null, err
+	}
+	s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "dolt_gc: kept %d chunks (%d bytes), removed %d chunks (%d bytes); data directory %d -> %d bytes",
+		res.ChunksKept, res.BytesKept, res.ChunksRemoved, res.BytesRemoved, res.DiskBefore, res.DiskAfter))
+	return statusOK(), nil
+}

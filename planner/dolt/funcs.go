@@ -52,6 +52,7 @@ func init() {
 		{"dolt_reset", session.doltReset, vcsError, status},
 		{"dolt_tag", session.doltTag, vcsError, status},
 		{"dolt_remote", session.doltRemote, vcsError, status},
+		{"dolt_gc", session.doltGC, vcsError, status},
 		{"dolt_clean", session.doltClean, vcsError, status},
 		{"dolt_merge", session.doltMerge, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText},
 			{Name: "fast_forward", T: exec.TInt4}, {Name: "conflicts", T: exec.TInt4}, {Name: "message", T: exec.TText}}},

@@ -57,6 +57,11 @@ type Session interface {
 	// BranchInUse reports whether sessions other than this one work on
 	// branch.
 	BranchInUse(branch string) bool
+	// CollectGarbage removes the chunks nothing reaches (dolt_gc), once
+	// the other sessions' transactions have ended.
+	CollectGarbage(ctx context.Context) (versioning.GCResult, error)
+	// Notice sends the client a notice.
+	Notice(n error)
 }
 
 // session is a Session with this package's operations on it.
