@@ -26,12 +26,12 @@ func init() {
 	for name, f := range floatVariants {
 		f := f
 		for _, oid := range []uint32{OIDFloat4, OIDFloat8} {
-			registerAgg(&AggFunc{Name: name, Args: []uint32{oid}, Ret: OIDFloat8, New: func([]T) accumulator { return &floatVarAcc{final: f} }})
+			RegisterAgg(&AggFunc{Name: name, Args: []uint32{oid}, Ret: OIDFloat8, New: func([]T) Accumulator { return &floatVarAcc{final: f} }})
 		}
 		pop := name == "var_pop" || name == "stddev_pop"
 		sqrt := name[:3] == "std"
 		for _, oid := range []uint32{OIDInt2, OIDInt4, OIDInt8, OIDNumeric} {
-			registerAgg(&AggFunc{Name: name, Args: []uint32{oid}, Ret: OIDNumeric, New: func([]T) accumulator { return &numericVarAcc{pop: pop, sqrt: sqrt} }})
+			RegisterAgg(&AggFunc{Name: name, Args: []uint32{oid}, Ret: OIDNumeric, New: func([]T) Accumulator { return &numericVarAcc{pop: pop, sqrt: sqrt} }})
 		}
 	}
 	type rfin = func(s *regrAcc) (float64, bool)
@@ -61,13 +61,13 @@ func init() {
 	}
 	for name, f := range regr {
 		f := f
-		registerAgg(&AggFunc{Name: name, Args: []uint32{OIDFloat8, OIDFloat8}, Ret: OIDFloat8, StrictAll: true, New: func([]T) accumulator { return &regrAcc{final: f} }})
+		RegisterAgg(&AggFunc{Name: name, Args: []uint32{OIDFloat8, OIDFloat8}, Ret: OIDFloat8, StrictAll: true, New: func([]T) Accumulator { return &regrAcc{final: f} }})
 	}
-	registerAgg(&AggFunc{Name: "regr_count", Args: []uint32{OIDFloat8, OIDFloat8}, Ret: OIDInt8, StrictAll: true, New: func([]T) accumulator { return &countAcc{} }})
+	RegisterAgg(&AggFunc{Name: "regr_count", Args: []uint32{OIDFloat8, OIDFloat8}, Ret: OIDInt8, StrictAll: true, New: func([]T) Accumulator { return &countAcc{} }})
 	for _, oid := range []uint32{OIDInt2, OIDInt4, OIDInt8} {
 		for _, op := range []string{"bit_and", "bit_or", "bit_xor"} {
 			op := op
-			registerAgg(&AggFunc{Name: op, Args: []uint32{oid}, New: func([]T) accumulator { return &bitAcc{op: op} }})
+			RegisterAgg(&AggFunc{Name: op, Args: []uint32{oid}, New: func([]T) Accumulator { return &bitAcc{op: op} }})
 		}
 	}
 }
@@ -79,7 +79,7 @@ type floatVarAcc struct {
 	final      func(n, sx, sxx float64) (float64, bool)
 }
 
-func (a *floatVarAcc) add(_ *Env, args []Datum) error {
+func (a *floatVarAcc) Add(_ *Env, args []Datum) error {
 	x := args[0].F
 	oldN := a.n
 	a.n++
@@ -96,7 +96,7 @@ func (a *floatVarAcc) add(_ *Env, args []Datum) error {
 	return nil
 }
 
-func (a *floatVarAcc) result(*Env) (Datum, error) {
+func (a *floatVarAcc) Result(*Env) (Datum, error) {
 	v, ok := a.final(a.n, a.sx, a.sxx)
 	if !ok {
 		return Null, nil
@@ -114,7 +114,7 @@ type numericVarAcc struct {
 	nan, inf  bool
 }
 
-func (a *numericVarAcc) add(_ *Env, args []Datum) error {
+func (a *numericVarAcc) Add(_ *Env, args []Datum) error {
 	var x *apd.Decimal
 	switch args[0].Kind {
 	case KindInt:
@@ -134,17 +134,17 @@ func (a *numericVarAcc) add(_ *Env, args []Datum) error {
 	}
 	a.n++
 	var sq apd.Decimal
-	if _, err := numericCtx.Mul(&sq, x, x); err != nil {
+	if _, err := NumericContext.Mul(&sq, x, x); err != nil {
 		return err
 	}
-	if _, err := numericCtx.Add(&a.sum, &a.sum, x); err != nil {
+	if _, err := NumericContext.Add(&a.sum, &a.sum, x); err != nil {
 		return err
 	}
-	_, err := numericCtx.Add(&a.sum2, &a.sum2, &sq)
+	_, err := NumericContext.Add(&a.sum2, &a.sum2, &sq)
 	return err
 }
 
-func (a *numericVarAcc) result(env *Env) (Datum, error) {
+func (a *numericVarAcc) Result(env *Env) (Datum, error) {
 	if a.n == 0 || (!a.pop && a.n == 1) {
 		return Null, nil
 	}
@@ -154,19 +154,19 @@ func (a *numericVarAcc) result(env *Env) (Datum, error) {
 	n := apd.New(a.n, 0)
 	// numerator = N * sumX2 - sumX * sumX
 	var sx2, nsum2, num apd.Decimal
-	numericCtx.Mul(&sx2, &a.sum, &a.sum)
-	numericCtx.Mul(&nsum2, n, &a.sum2)
-	numericCtx.Sub(&num, &nsum2, &sx2)
+	NumericContext.Mul(&sx2, &a.sum, &a.sum)
+	NumericContext.Mul(&nsum2, n, &a.sum2)
+	NumericContext.Sub(&num, &nsum2, &sx2)
 	if num.Sign() <= 0 {
 		return DNumeric(apd.New(0, 0)), nil
 	}
 	den := new(apd.Decimal)
 	if a.pop {
-		numericCtx.Mul(den, n, n)
+		NumericContext.Mul(den, n, n)
 	} else {
-		numericCtx.Mul(den, n, apd.New(a.n-1, 0))
+		NumericContext.Mul(den, n, apd.New(a.n-1, 0))
 	}
-	scale := divScale(&num, den)
+	scale := NumericDivScale(&num, den)
 	v, err := numericDiv(env, []Datum{DNumeric(&num), DNumeric(den)})
 	if err != nil || !a.sqrt {
 		return v, err
@@ -176,7 +176,7 @@ func (a *numericVarAcc) result(env *Env) (Datum, error) {
 	if _, err := ctx.Sqrt(r, v.Numeric()); err != nil {
 		return Null, err
 	}
-	if _, err := numericCtx.Quantize(r, r, -scale); err != nil {
+	if _, err := NumericContext.Quantize(r, r, -scale); err != nil {
 		return Null, err
 	}
 	return DNumeric(r), nil
@@ -189,7 +189,7 @@ type regrAcc struct {
 	final                    func(*regrAcc) (float64, bool)
 }
 
-func (a *regrAcc) add(_ *Env, args []Datum) error {
+func (a *regrAcc) Add(_ *Env, args []Datum) error {
 	y, x := args[0].F, args[1].F
 	oldN := a.n
 	a.n++
@@ -222,7 +222,7 @@ func (a *regrAcc) add(_ *Env, args []Datum) error {
 	return nil
 }
 
-func (a *regrAcc) result(*Env) (Datum, error) {
+func (a *regrAcc) Result(*Env) (Datum, error) {
 	v, ok := a.final(a)
 	if !ok {
 		return Null, nil
@@ -237,7 +237,7 @@ type bitAcc struct {
 	any bool
 }
 
-func (a *bitAcc) add(_ *Env, args []Datum) error {
+func (a *bitAcc) Add(_ *Env, args []Datum) error {
 	x := args[0].I
 	switch {
 	case !a.any:
@@ -253,7 +253,7 @@ func (a *bitAcc) add(_ *Env, args []Datum) error {
 	return nil
 }
 
-func (a *bitAcc) result(*Env) (Datum, error) {
+func (a *bitAcc) Result(*Env) (Datum, error) {
 	if !a.any {
 		return Null, nil
 	}

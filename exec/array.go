@@ -76,19 +76,6 @@ func NewArray(elem uint32, elems []Datum) Datum {
 	return DArray(a)
 }
 
-// textArray makes a one-dimensional text[] of elems (NULL elements as
-// Null).
-func textArray(elems []Datum) Datum { return NewArray(OIDText, elems) }
-
-// textArrayOf returns the elements of a text[] value (nil if d is not an
-// array).
-func textArrayOf(d Datum) []Datum {
-	if d.Kind != KindArray {
-		return nil
-	}
-	return d.Array().Elems
-}
-
 // nitems is the number of elements the dimensions dims describe.
 func (a *Array) nitems() int {
 	if len(a.Dims) == 0 {

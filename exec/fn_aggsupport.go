@@ -27,7 +27,7 @@ func init() {
 		return &Func{Name: name, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Immutable: true, Build: viaFunc("+", []T{t, t}, nil)}
 	}
 	inc := func(a []Datum) []Datum { return []Datum{a[0], DInt(1)} }
-	register(
+	Register(
 		plus("int2pl", TInt2), plus("int4pl", i4), plus("int8pl", i8), plus("float4pl", TFloat4), plus("float8pl", f8), plus("numeric_add", num),
 		&Func{Name: "int8inc", Args: []uint32{OIDInt8}, Ret: OIDInt8, Strict: true, Immutable: true, Build: viaFunc("+", []T{i8, i8}, inc)},
 		&Func{Name: "int8inc_any", Args: []uint32{OIDInt8, OIDAny}, Ret: OIDInt8, Strict: true, Immutable: true, Build: viaFunc("+", []T{i8, i8}, inc)},

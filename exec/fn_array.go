@@ -21,7 +21,7 @@ func init() {
 	fixed := func(name string, args []uint32, ret uint32, strict bool, fn Fn) *Func {
 		return &Func{Name: name, Args: args, Ret: ret, Strict: strict, Immutable: true, Fn: fn}
 	}
-	register(
+	Register(
 		fixed("array_ndims", []uint32{AA}, I4, true, func(_ *Env, a []Datum) (Datum, error) {
 			arr := a[0].Array()
 			if len(arr.Elems) == 0 {
@@ -91,7 +91,7 @@ func init() {
 		fixed("array_fill", []uint32{AE, OIDInt4Array, OIDInt4Array}, AA, false, arrayFill),
 	)
 	for _, args := range [][]uint32{{AA, TX}, {AA, TX, TX}} {
-		register(&Func{Name: "array_to_string", Args: args, Ret: TX, Build: func(ts []T) (Fn, T, error) {
+		Register(&Func{Name: "array_to_string", Args: args, Ret: TX, Build: func(ts []T) (Fn, T, error) {
 			elem := ElemType(ts[0])
 			return func(env *Env, a []Datum) (Datum, error) {
 				if a[0].IsNull() || a[1].IsNull() {
@@ -119,8 +119,8 @@ func init() {
 	}
 	// information_schema._pg_expandarray, which JDBC's metadata queries
 	// call: each element of the first dimension with its position.
-	registerSRF(&Func{Name: "_pg_expandarray", Args: []uint32{AA}, Ret: OIDRecord}, func(ts []T) *SRF {
-		return &SRF{Cols: []ResultColumn{{Name: "x", T: baseT(ElemType(ts[0]))}, {Name: "n", T: TInt4}},
+	RegisterSRF(&Func{Name: "_pg_expandarray", Args: []uint32{AA}, Ret: OIDRecord}, func(ts []T) *SRF {
+		return &SRF{Cols: []ResultColumn{{Name: "x", T: BaseType(ElemType(ts[0]))}, {Name: "n", T: TInt4}},
 			Rows: func(_ *Env, a []Datum) ([]Row, error) {
 				arr := a[0].Array()
 				if len(arr.Dims) == 0 {
@@ -140,8 +140,8 @@ func init() {
 				return rows, nil
 			}}
 	})
-	registerSRF(&Func{Name: "unnest", Args: []uint32{AA}, Ret: AE}, func(ts []T) *SRF {
-		return &SRF{Cols: []ResultColumn{{Name: "unnest", T: baseT(ElemType(ts[0]))}},
+	RegisterSRF(&Func{Name: "unnest", Args: []uint32{AA}, Ret: AE}, func(ts []T) *SRF {
+		return &SRF{Cols: []ResultColumn{{Name: "unnest", T: BaseType(ElemType(ts[0]))}},
 			Rows: func(_ *Env, a []Datum) ([]Row, error) {
 				elems := a[0].Array().Elems
 				rows := make([]Row, len(elems))
@@ -152,7 +152,7 @@ func init() {
 			}}
 	})
 	for _, args := range [][]uint32{{AA, I4}, {AA, I4, OIDBool}} {
-		registerSRF(&Func{Name: "generate_subscripts", Args: args, Ret: I4}, func([]T) *SRF {
+		RegisterSRF(&Func{Name: "generate_subscripts", Args: args, Ret: I4}, func([]T) *SRF {
 			return &SRF{Cols: []ResultColumn{{Name: "generate_subscripts", T: TInt4}},
 				Rows: func(_ *Env, a []Datum) ([]Row, error) {
 					arr, d := a[0].Array(), a[1].I
@@ -172,8 +172,8 @@ func init() {
 				}}
 		})
 	}
-	registerAgg(&AggFunc{Name: "array_agg", Args: []uint32{oidAny}, Ret: OIDAnyArray, KeepNulls: true,
-		New: func(ts []T) accumulator { return &arrayAggAcc{t: baseT(ts[0])} }})
+	RegisterAgg(&AggFunc{Name: "array_agg", Args: []uint32{OIDAny}, Ret: OIDAnyArray, KeepNulls: true,
+		New: func(ts []T) Accumulator { return &arrayAggAcc{t: BaseType(ts[0])} }})
 }
 
 // OIDInt4Array is int4[].
@@ -184,7 +184,7 @@ const OIDInt4Array uint32 = 1007
 func UnnestMulti(ts []T) *SRF {
 	cols := make([]ResultColumn, len(ts))
 	for i, t := range ts {
-		cols[i] = ResultColumn{Name: "unnest", T: baseT(ElemType(t))}
+		cols[i] = ResultColumn{Name: "unnest", T: BaseType(ElemType(t))}
 	}
 	return &SRF{Cols: cols, NullArgs: true, Rows: func(_ *Env, a []Datum) ([]Row, error) {
 		n := 0
@@ -356,7 +356,7 @@ func arrayPosition(_ *Env, a []Datum) (Datum, error) {
 		from = a[2].I
 	}
 	for i, e := range arr.Elems {
-		if lb+int64(i) >= from && notDistinct(e, a[1]) {
+		if lb+int64(i) >= from && NotDistinct(e, a[1]) {
 			return DInt(lb + int64(i)), nil
 		}
 	}
@@ -375,7 +375,7 @@ func arrayPositions(_ *Env, a []Datum) (Datum, error) {
 	}
 	out := []Datum{}
 	for i, e := range arr.Elems {
-		if notDistinct(e, a[1]) {
+		if NotDistinct(e, a[1]) {
 			out = append(out, DInt(int64(arr.Lower[0])+int64(i)))
 		}
 	}
@@ -394,7 +394,7 @@ func arrayRemove(_ *Env, a []Datum) (Datum, error) {
 	}
 	var out []Datum
 	for _, e := range arr.Elems {
-		if !notDistinct(e, a[1]) {
+		if !NotDistinct(e, a[1]) {
 			out = append(out, e)
 		}
 	}
@@ -415,7 +415,7 @@ func arrayReplace(_ *Env, a []Datum) (Datum, error) {
 	arr := a[0].Array()
 	out := &Array{Elem: arr.Elem, Dims: arr.Dims, Lower: arr.Lower, Elems: make([]Datum, len(arr.Elems))}
 	for i, e := range arr.Elems {
-		if notDistinct(e, a[1]) {
+		if NotDistinct(e, a[1]) {
 			e = a[2]
 		}
 		out.Elems[i] = e
@@ -520,11 +520,11 @@ func arrayFill(_ *Env, a []Datum) (Datum, error) {
 			lb = lbs[i].I
 		}
 		if d.I < 0 {
-			return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxArrayElems)
+			return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", MaxArrayElems)
 		}
 		total *= d.I
-		if total > maxArrayElems {
-			return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxArrayElems)
+		if total > MaxArrayElems {
+			return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", MaxArrayElems)
 		}
 		out.Dims = append(out.Dims, int32(d.I))
 		out.Lower = append(out.Lower, int32(lb))
@@ -546,17 +546,17 @@ type arrayAggAcc struct {
 	vals []Datum
 }
 
-func (a *arrayAggAcc) add(_ *Env, args []Datum) error {
+func (a *arrayAggAcc) Add(_ *Env, args []Datum) error {
 	a.vals = append(a.vals, args[0])
 	return nil
 }
 
-func (a *arrayAggAcc) result(*Env) (Datum, error) {
+func (a *arrayAggAcc) Result(*Env) (Datum, error) {
 	if len(a.vals) == 0 {
 		return Null, nil
 	}
 	if IsArrayType(a.t.OID) {
-		return stackArrays(ElemType(a.t).OID, a.vals, true)
+		return StackArrays(ElemType(a.t).OID, a.vals, true)
 	}
 	return NewArray(a.t.OID, a.vals), nil
 }

@@ -68,12 +68,12 @@ var keywordCategories = map[byte]string{
 }
 
 func init() {
-	registerSRF(&Func{Name: "pg_get_keywords", Ret: OIDRecord}, func([]T) *SRF {
+	RegisterSRF(&Func{Name: "pg_get_keywords", Ret: OIDRecord}, func([]T) *SRF {
 		return &SRF{Cols: []ResultColumn{{Name: "word", T: TText}, {Name: "catcode", T: T{OID: OIDChar, Typmod: -1}},
 			{Name: "barelabel", T: TBool}, {Name: "catdesc", T: TText}, {Name: "baredesc", T: TText}},
 			Rows: func(*Env, []Datum) ([]Row, error) { return keywordRows(), nil }}
 	})
-	registerSRF(&Func{Name: "pg_options_to_table", Args: []uint32{OIDTextArray}, Ret: OIDRecord}, func([]T) *SRF {
+	RegisterSRF(&Func{Name: "pg_options_to_table", Args: []uint32{OIDTextArray}, Ret: OIDRecord}, func([]T) *SRF {
 		return &SRF{Cols: []ResultColumn{{Name: "option_name", T: TText}, {Name: "option_value", T: TText}},
 			Rows: func(_ *Env, a []Datum) ([]Row, error) { return optionRows(a[0]), nil }}
 	})

@@ -11,7 +11,7 @@ func init() {
 		OIDInt8: 8, OIDFloat8: 8, OIDTime: 8, OIDTimestamp: 8, OIDTimestampTZ: 8, OIDTimeTZ: 12,
 		OIDInterval: 16, OIDUUID: 16,
 	}
-	register(&Func{Name: "pg_column_size", Args: []uint32{OIDAny}, Ret: OIDInt4, Strict: true, Build: func(args []T) (Fn, T, error) {
+	Register(&Func{Name: "pg_column_size", Args: []uint32{OIDAny}, Ret: OIDInt4, Strict: true, Build: func(args []T) (Fn, T, error) {
 		t := args[0]
 		if n, ok := fixed[t.OID]; ok {
 			return func(*Env, []Datum) (Datum, error) { return DInt(n), nil }, TInt4, nil

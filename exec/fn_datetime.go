@@ -18,70 +18,27 @@ import (
 // make_* constructors, justify_*, AT TIME ZONE and OVERLAPS.
 
 const (
-	postgresEpochJD = 2451545 // Julian day of 2000-01-01
-	usPerHour       = 3_600_000_000
-	usPerMinute     = 60_000_000
-	usPerSec        = 1_000_000
-	daysPerMonth    = 30
-	minTimestampUs  = -211813488000000000 // 4714-11-24 00:00:00 BC
-	endTimestampUs  = 9223371331200000000 // 294277-01-01 00:00:00
+	usPerHour      = 3_600_000_000
+	usPerMinute    = 60_000_000
+	usPerSec       = 1_000_000
+	daysPerMonth   = 30
+	minTimestampUs = -211813488000000000 // 4714-11-24 00:00:00 BC
+	endTimestampUs = 9223371331200000000 // 294277-01-01 00:00:00
 )
 
 var (
-	errTimestampRange = pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range")
-	errDateRange      = pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range")
-	errIntervalRange  = pgerr.New(pgerr.DatetimeFieldOverflow, "interval out of range")
+	errDateRange     = pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range")
+	errIntervalRange = pgerr.New(pgerr.DatetimeFieldOverflow, "interval out of range")
 )
-
-// tm is a broken-down timestamp: year is astronomical (0 is 1 BC).
-type tm struct {
-	year, mon, mday int
-	hour, min, sec  int
-	usec            int64
-	days            int64 // days since 2000-01-01
-	timeOfDay       int64 // microseconds since midnight
-	offset          int   // seconds east of UTC, for timestamptz
-	zone            string
-}
-
-func isInfinite(us int64) bool { return us == stampInfinity || us == stampNegInf }
-
-// breakDown splits a timestamp (wall clock) into fields.
-func breakDown(us int64) tm {
-	var t tm
-	t.days = us / usPerDay
-	t.timeOfDay = us % usPerDay
-	if t.timeOfDay < 0 {
-		t.timeOfDay += usPerDay
-		t.days--
-	}
-	t.year, t.mon, t.mday = types.Date(t.days).YMD()
-	rest := t.timeOfDay
-	t.hour = int(rest / usPerHour)
-	rest -= int64(t.hour) * usPerHour
-	t.min = int(rest / usPerMinute)
-	rest -= int64(t.min) * usPerMinute
-	t.sec = int(rest / usPerSec)
-	t.usec = rest - int64(t.sec)*usPerSec
-	return t
-}
-
-// breakDownTZ splits a timestamptz in zone loc.
-func breakDownTZ(us int64, loc *time.Location) tm {
-	name, off := stampTime(us).In(loc).Zone()
-	t := breakDown(us + int64(off)*usPerSec)
-	t.offset, t.zone = off, name
-	return t
-}
 
 // fromFields assembles a wall-clock timestamp; ok is false out of range.
 func fromFields(y, m, d, hour, min, sec int, usec int64) (int64, bool) {
-	days := types.JulianDay(y, m, d) - postgresEpochJD
+	days := types.JulianDay(y, m, d) - PostgresEpochJD
 	t := ((int64(hour)*60+int64(min))*60+int64(sec))*usPerSec + usec
-	if days > math.MaxInt64/usPerDay || days < math.MinInt64/usPerDay {
+	if days > math.MaxInt64/MicrosPerDay || days < math.MinInt64/MicrosPerDay {
 		return 0, false
 	}
-	r := days*usPerDay + t
+	r := days*MicrosPerDay + t
 	if r < minTimestampUs || r >= endTimestampUs {
 		return 0, false
 	}
@@ -102,7 +59,7 @@ func leapIdx(y int) int {
 // addInterval is timestamp_pl_interval on a wall-clock timestamp: months
 // and days move on the calendar (a month end clamps), the rest adds.
 func addInterval(us int64, iv Interval) (int64, error) {
-	if isInfinite(us) {
+	if IsInfiniteTimestamp(us) {
 		return us, nil
 	}
 	if iv.Months != 0 || iv.Days != 0 {
@@ -120,19 +77,19 @@ func addInterval(us int64, iv Interval) (int64, error) {
 				t.mday = md
 			}
 		}
-		days := types.JulianDay(t.year, t.mon, t.mday) - postgresEpochJD + int64(iv.Days)
+		days := types.JulianDay(t.year, t.mon, t.mday) - PostgresEpochJD + int64(iv.Days)
 		r, ok := fromFields(2000, 1, 1, t.hour, t.min, t.sec, t.usec)
 		if !ok || days > 106751991 || days < -106751991 {
-			return 0, errTimestampRange
+			return 0, ErrTimestampRange
 		}
-		us = days*usPerDay + r
+		us = days*MicrosPerDay + r
 		if us < minTimestampUs || us >= endTimestampUs {
-			return 0, errTimestampRange
+			return 0, ErrTimestampRange
 		}
 	}
 	r := us + iv.Micros
 	if (iv.Micros > 0 && r < us) || (iv.Micros < 0 && r > us) || r < minTimestampUs || r >= endTimestampUs {
-		return 0, errTimestampRange
+		return 0, ErrTimestampRange
 	}
 	return r, nil
 }
@@ -140,11 +97,11 @@ func addInterval(us int64, iv Interval) (int64, error) {
 // addIntervalTZ is timestamptz_pl_interval: the calendar part moves in the
 // session zone, keeping the wall-clock time.
 func addIntervalTZ(us int64, iv Interval, loc *time.Location) (int64, error) {
-	if isInfinite(us) {
+	if IsInfiniteTimestamp(us) {
 		return us, nil
 	}
 	if iv.Months != 0 || iv.Days != 0 {
-		_, off := stampTime(us).In(loc).Zone()
+		_, off := StampTime(us).In(loc).Zone()
 		local, err := addInterval(us+int64(off)*usPerSec, Interval{Months: iv.Months, Days: iv.Days})
 		if err != nil {
 			return 0, err
@@ -153,19 +110,19 @@ func addIntervalTZ(us int64, iv Interval, loc *time.Location) (int64, error) {
 	}
 	r := us + iv.Micros
 	if (iv.Micros > 0 && r < us) || (iv.Micros < 0 && r > us) || r < minTimestampUs || r >= endTimestampUs {
-		return 0, errTimestampRange
+		return 0, ErrTimestampRange
 	}
 	return r, nil
 }
 
 // utcMicrosIn is utcMicros for a given zone.
 func utcMicrosIn(us int64, loc *time.Location) int64 {
-	if isInfinite(us) {
+	if IsInfiniteTimestamp(us) {
 		return us
 	}
-	wall := stampTime(us)
+	wall := StampTime(us)
 	t := time.Date(wall.Year(), wall.Month(), wall.Day(), wall.Hour(), wall.Minute(), wall.Second(), wall.Nanosecond(), loc)
-	return (t.Unix()-unixEpochShift)*1_000_000 + int64(t.Nanosecond()/1000)
+	return (t.Unix()-UnixEpochShift)*1_000_000 + int64(t.Nanosecond()/1000)
 }
 
 // add32 adds to an int32 field, reporting overflow.
@@ -180,16 +137,16 @@ func add32(v *int32, d int64) bool {
 
 // justifyHours is interval_justify_hours.
 func justifyHours(iv Interval) (Interval, error) {
-	wd := iv.Micros / usPerDay
-	iv.Micros -= wd * usPerDay
+	wd := iv.Micros / MicrosPerDay
+	iv.Micros -= wd * MicrosPerDay
 	if !add32(&iv.Days, wd) {
 		return iv, errIntervalRange
 	}
 	if iv.Days > 0 && iv.Micros < 0 {
-		iv.Micros += usPerDay
+		iv.Micros += MicrosPerDay
 		iv.Days--
 	} else if iv.Days < 0 && iv.Micros > 0 {
-		iv.Micros -= usPerDay
+		iv.Micros -= MicrosPerDay
 		iv.Days++
 	}
 	return iv, nil
@@ -219,8 +176,8 @@ func justifyInterval(iv Interval) (Interval, error) {
 			return iv, errIntervalRange
 		}
 	}
-	wd := iv.Micros / usPerDay
-	iv.Micros -= wd * usPerDay
+	wd := iv.Micros / MicrosPerDay
+	iv.Micros -= wd * MicrosPerDay
 	if !add32(&iv.Days, wd) {
 		return iv, errIntervalRange
 	}
@@ -237,10 +194,10 @@ func justifyInterval(iv Interval) (Interval, error) {
 		iv.Months++
 	}
 	if iv.Days > 0 && iv.Micros < 0 {
-		iv.Micros += usPerDay
+		iv.Micros += MicrosPerDay
 		iv.Days--
 	} else if iv.Days < 0 && iv.Micros > 0 {
-		iv.Micros -= usPerDay
+		iv.Micros -= MicrosPerDay
 		iv.Days++
 	}
 	return iv, nil
@@ -249,7 +206,7 @@ func justifyInterval(iv Interval) (Interval, error) {
 // stampDiff is timestamp − timestamp: the microseconds, justified into
 // days and hours.
 func stampDiff(a, b int64) (Datum, error) {
-	if isInfinite(a) || isInfinite(b) {
+	if IsInfiniteTimestamp(a) || IsInfiniteTimestamp(b) {
 		return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "cannot subtract infinite timestamps")
 	}
 	d := a - b
@@ -302,7 +259,7 @@ func intervalMul(iv Interval, f float64) (Interval, error) {
 
 func intervalDiv(iv Interval, f float64) (Interval, error) {
 	if f == 0 {
-		return Interval{}, errDivByZero
+		return Interval{}, ErrDivisionByZero
 	}
 	if math.IsNaN(f) {
 		return Interval{}, errIntervalRange
@@ -514,8 +471,6 @@ func monotonicUnit(u int) bool {
 	return false
 }
 
-func infNumeric(neg bool) *apd.Decimal { return &apd.Decimal{Form: apd.Infinite, Negative: neg} }
-
 // extractTimestamp is extract(unit from timestamp[tz]) as a numeric.
 func extractTimestamp(unitText string, us int64, withTZ bool, env *Env) (*apd.Decimal, error) {
 	typ := "timestamp without time zone"
@@ -526,10 +481,10 @@ func extractTimestamp(unitText string, us int64, withTZ bool, env *Env) (*apd.De
 	if unit == uNone {
 		return nil, errUnitNotRecognized(low, typ)
 	}
-	if isInfinite(us) {
+	if IsInfiniteTimestamp(us) {
 		switch {
 		case monotonicUnit(unit):
-			return infNumeric(us == stampNegInf), nil
+			return NumericInf(us == TimestampNegInfinity), nil
 		case unit == uTimezone || unit == uTimezoneHour || unit == uTimezoneMinute:
 			if !withTZ {
 				return nil, errUnitNotSupported(low, typ)
@@ -539,7 +494,7 @@ func extractTimestamp(unitText string, us int64, withTZ bool, env *Env) (*apd.De
 	}
 	var t tm
 	if withTZ {
-		t = breakDownTZ(us, location(env.Settings))
+		t = breakDownTZ(us, Location(env.Settings))
 	} else {
 		t = breakDown(us)
 	}
@@ -563,17 +518,17 @@ func extractTimestamp(unitText string, us int64, withTZ bool, env *Env) (*apd.De
 		frac := new(apd.Decimal)
 		j := apd.New(types.JulianDay(t.year, t.mon, t.mday), 0)
 		fn := NumericArith("/")
-		q, err := fn(nil, []Datum{DNumeric(apd.New(t.timeOfDay, 0)), DNumeric(apd.New(usPerDay, 0))})
+		q, err := fn(nil, []Datum{DNumeric(apd.New(t.timeOfDay, 0)), DNumeric(apd.New(MicrosPerDay, 0))})
 		if err != nil {
 			return nil, err
 		}
 		frac.Set(q.Numeric())
-		numericCtx.Add(d, j, frac)
+		NumericContext.Add(d, j, frac)
 		return d, nil
 	case uEpoch:
 		// In decimal: far timestamps overflow int64 microseconds.
 		d := new(apd.Decimal)
-		numericCtx.Add(d, numDiv(us, 6), apd.New(unixEpochShift, 0))
+		NumericContext.Add(d, numDiv(us, 6), apd.New(UnixEpochShift, 0))
 		return d, nil
 	case uTimezone, uTimezoneHour, uTimezoneMinute:
 		if !withTZ {
@@ -596,9 +551,9 @@ func extractDate(unitText string, days int64) (*apd.Decimal, error) {
 	if unit == uNone {
 		return nil, errUnitNotRecognized(low, "date")
 	}
-	if days == dateInfinity || days == dateNegInf {
+	if days == DateInfinity || days == DateNegInfinity {
 		if monotonicUnit(unit) {
-			return infNumeric(days == dateNegInf), nil
+			return NumericInf(days == DateNegInfinity), nil
 		}
 		switch unit {
 		case uDay, uMonth, uQuarter, uWeek, uDow, uIsodow, uDoy:
@@ -606,15 +561,15 @@ func extractDate(unitText string, days int64) (*apd.Decimal, error) {
 		}
 		return nil, errUnitNotSupported(low, "date")
 	}
-	t := breakDown(days * usPerDay)
+	t := breakDown(days * MicrosPerDay)
 	if v, ok := dateFields(unit, &t); ok {
 		return apd.New(v, 0), nil
 	}
 	switch unit {
 	case uJulian:
-		return apd.New(days+postgresEpochJD, 0), nil
+		return apd.New(days+PostgresEpochJD, 0), nil
 	case uEpoch:
-		return apd.New((days*86400 + unixEpochShift), 0), nil
+		return apd.New((days*86400 + UnixEpochShift), 0), nil
 	}
 	return nil, errUnitNotSupported(low, "date")
 }
@@ -683,7 +638,7 @@ func extractInterval(unitText string, iv Interval) (*apd.Decimal, error) {
 	case uEpoch:
 		secs := int64(31557600)*(int64(iv.Months)/12) + int64(daysPerMonth*86400)*(int64(iv.Months)%12) + 86400*int64(iv.Days)
 		d := new(apd.Decimal)
-		numericCtx.Add(d, numDiv(iv.Micros, 6), apd.New(secs, 0))
+		NumericContext.Add(d, numDiv(iv.Micros, 6), apd.New(secs, 0))
 		return d, nil
 	}
 	return nil, errUnitNotSupported(low, "interval")
@@ -697,7 +652,7 @@ func truncFields(unit int, t *tm) (redo bool, ok bool) {
 		// The Monday of the ISO week.
 		j := types.JulianDay(t.year, t.mon, t.mday)
 		j -= (j2day(j) + 6) % 7
-		t.year, t.mon, t.mday = types.Date(j - postgresEpochJD).YMD()
+		t.year, t.mon, t.mday = types.Date(j - PostgresEpochJD).YMD()
 		t.hour, t.min, t.sec, t.usec = 0, 0, 0, 0
 		return true, true
 	case uMillennium, uCentury, uDecade, uYear, uQuarter, uMonth, uDay, uHour, uMinute, uSecond, uMillisec, uMicrosec:
@@ -754,7 +709,7 @@ func truncFields(unit int, t *tm) (redo bool, ok bool) {
 
 func truncTimestamp(unitText string, us int64) (Datum, error) {
 	unit, low := unitOf(unitText)
-	if isInfinite(us) {
+	if IsInfiniteTimestamp(us) {
 		if unit == uNone {
 			return Null, errUnitNotRecognized(low, "timestamp without time zone")
 		}
@@ -769,14 +724,14 @@ func truncTimestamp(unitText string, us int64) (Datum, error) {
 	}
 	r, ok := fromFields(t.year, t.mon, t.mday, t.hour, t.min, t.sec, t.usec)
 	if !ok {
-		return Null, errTimestampRange
+		return Null, ErrTimestampRange
 	}
 	return DTimestamp(r), nil
 }
 
 func truncTimestampTZ(unitText string, us int64, loc *time.Location) (Datum, error) {
 	unit, low := unitOf(unitText)
-	if isInfinite(us) {
+	if IsInfiniteTimestamp(us) {
 		if unit == uNone {
 			return Null, errUnitNotRecognized(low, "timestamp with time zone")
 		}
@@ -792,7 +747,7 @@ func truncTimestampTZ(unitText string, us int64, loc *time.Location) (Datum, err
 	}
 	local, ok := fromFields(t.year, t.mon, t.mday, t.hour, t.min, t.sec, t.usec)
 	if !ok {
-		return Null, errTimestampRange
+		return Null, ErrTimestampRange
 	}
 	if redo {
 		return DTimestamp(utcMicrosIn(local, loc)), nil
@@ -1057,7 +1012,7 @@ func makeTimestamp(a []Datum) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	r := d*usPerDay + t
+	r := d*MicrosPerDay + t
 	if r < minTimestampUs || r >= endTimestampUs {
 		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: %d-%02d-%02d %d:%02d:%s", a[0].I, a[1].I, a[2].I, a[3].I, a[4].I, formatSeconds(a[5].F))
 	}
@@ -1104,7 +1059,7 @@ func floatOrNull(d *apd.Decimal, err error) (Datum, error) {
 }
 
 func dtFn(name string, args []uint32, ret uint32, fn Fn) {
-	register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Fn: fn})
+	Register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Fn: fn})
 }
 
 func init() {
@@ -1115,7 +1070,7 @@ func init() {
 		if a[0].Kind != KindDate {
 			d, n = a[1].I, a[0].I
 		}
-		if d == dateInfinity || d == dateNegInf {
+		if d == DateInfinity || d == DateNegInfinity {
 			return DDate(d), nil
 		}
 		r := d + n
@@ -1130,7 +1085,7 @@ func init() {
 		return datePlus(env, []Datum{a[0], DInt(-a[1].I)})
 	})
 	dtFn("-", []uint32{D, D}, I4, func(_ *Env, a []Datum) (Datum, error) {
-		if a[0].I == dateInfinity || a[0].I == dateNegInf || a[1].I == dateInfinity || a[1].I == dateNegInf {
+		if a[0].I == DateInfinity || a[0].I == DateNegInfinity || a[1].I == DateInfinity || a[1].I == DateNegInfinity {
 			return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "cannot subtract infinite dates")
 		}
 		return DInt(a[0].I - a[1].I), nil
@@ -1157,7 +1112,7 @@ func init() {
 		if us.Kind == KindInterval {
 			us, iv = iv, us
 		}
-		r, err := addIntervalTZ(us.I, iv.Interval(), location(env.Settings))
+		r, err := addIntervalTZ(us.I, iv.Interval(), Location(env.Settings))
 		return DTimestamp(r), err
 	}
 	tzMinus := func(env *Env, a []Datum) (Datum, error) {
@@ -1165,7 +1120,7 @@ func init() {
 		if err != nil {
 			return Null, err
 		}
-		r, err := addIntervalTZ(a[0].I, neg, location(env.Settings))
+		r, err := addIntervalTZ(a[0].I, neg, Location(env.Settings))
 		return DTimestamp(r), err
 	}
 	dtFn("+", []uint32{TS, IV}, TS, stampPlus)
@@ -1187,7 +1142,7 @@ func init() {
 					return Null, err
 				}
 			}
-			us, err := dateToTimestamp(d.I)
+			us, err := DateToTimestamp(d.I)
 			if err != nil {
 				return Null, err
 			}
@@ -1203,12 +1158,12 @@ func init() {
 		if d.Kind == KindTime {
 			d, t = t, d
 		}
-		if d.I == dateInfinity || d.I == dateNegInf {
-			return DTimestamp(dateToMicros(d.I)), nil
+		if d.I == DateInfinity || d.I == DateNegInfinity {
+			return DTimestamp(DateToMicros(d.I)), nil
 		}
-		r := d.I*usPerDay + t.I
+		r := d.I*MicrosPerDay + t.I
 		if r < minTimestampUs || r >= endTimestampUs {
-			return Null, errTimestampRange
+			return Null, ErrTimestampRange
 		}
 		return DTimestamp(r), nil
 	}
@@ -1220,9 +1175,9 @@ func init() {
 			if t.Kind == KindInterval {
 				t, iv = iv, t
 			}
-			r := (t.I + sign*(iv.Interval().Micros%usPerDay)) % usPerDay
+			r := (t.I + sign*(iv.Interval().Micros%MicrosPerDay)) % MicrosPerDay
 			if r < 0 {
-				r += usPerDay
+				r += MicrosPerDay
 			}
 			return DTime(r), nil
 		}
@@ -1287,7 +1242,7 @@ func init() {
 	})
 	dtFn("date_part", []uint32{TX, D}, F8, func(env *Env, a []Datum) (Datum, error) {
 		// date_part(text, date) is date_part over the timestamp.
-		return floatOrNull(extractTimestamp(a[0].S, dateToMicros(a[1].I), false, env))
+		return floatOrNull(extractTimestamp(a[0].S, DateToMicros(a[1].I), false, env))
 	})
 	dtFn("date_part", []uint32{TX, TM}, F8, func(_ *Env, a []Datum) (Datum, error) {
 		return floatOrNull(extractTime(a[0].S, a[1].I))
@@ -1297,7 +1252,7 @@ func init() {
 	})
 	dtFn("date_trunc", []uint32{TX, TS}, TS, func(_ *Env, a []Datum) (Datum, error) { return truncTimestamp(a[0].S, a[1].I) })
 	dtFn("date_trunc", []uint32{TX, TZ}, TZ, func(env *Env, a []Datum) (Datum, error) {
-		return truncTimestampTZ(a[0].S, a[1].I, location(env.Settings))
+		return truncTimestampTZ(a[0].S, a[1].I, Location(env.Settings))
 	})
 	dtFn("date_trunc", []uint32{TX, TZ, TX}, TZ, func(_ *Env, a []Datum) (Datum, error) {
 		loc, err := zoneArg(a[2].S)
@@ -1311,12 +1266,12 @@ func init() {
 	ageFn := func(tz bool) Fn {
 		return func(env *Env, a []Datum) (Datum, error) {
 			x, y := a[0].I, a[1].I
-			if isInfinite(x) || isInfinite(y) {
-				return Null, errTimestampRange
+			if IsInfiniteTimestamp(x) || IsInfiniteTimestamp(y) {
+				return Null, ErrTimestampRange
 			}
 			var t1, t2 tm
 			if tz {
-				loc := location(env.Settings)
+				loc := Location(env.Settings)
 				t1, t2 = breakDownTZ(x, loc), breakDownTZ(y, loc)
 			} else {
 				t1, t2 = breakDown(x), breakDown(y)
@@ -1328,11 +1283,11 @@ func init() {
 	dtFn("age", []uint32{TS, TS}, IV, ageFn(false))
 	dtFn("age", []uint32{TZ, TZ}, IV, ageFn(true))
 	dtFn("age", []uint32{TS}, IV, func(env *Env, a []Datum) (Datum, error) {
-		today := microsToDate(localMicros(TimestampTZ(txnTime(env)), env.Settings)) * usPerDay
+		today := MicrosToDate(LocalMicros(TimestampTZ(txnTime(env)), env.Settings)) * MicrosPerDay
 		return ageFn(false)(env, []Datum{DTimestamp(today), a[0]})
 	})
 	dtFn("age", []uint32{TZ}, IV, func(env *Env, a []Datum) (Datum, error) {
-		today := utcMicros(microsToDate(localMicros(TimestampTZ(txnTime(env)), env.Settings))*usPerDay, env.Settings)
+		today := UTCMicros(MicrosToDate(LocalMicros(TimestampTZ(txnTime(env)), env.Settings))*MicrosPerDay, env.Settings)
 		return ageFn(true)(env, []Datum{DTimestamp(today), a[0]})
 	})
 
@@ -1354,7 +1309,7 @@ func init() {
 		if err != nil {
 			return Null, err
 		}
-		return DTimestamp(utcMicros(r, env.Settings)), nil
+		return DTimestamp(UTCMicros(r, env.Settings)), nil
 	})
 	dtFn("make_timestamptz", append(six, TX), TZ, func(_ *Env, a []Datum) (Datum, error) {
 		r, err := makeTimestamp(a)
@@ -1390,10 +1345,10 @@ func init() {
 		})
 	}
 	dtFn("isfinite", []uint32{D}, OIDBool, func(_ *Env, a []Datum) (Datum, error) {
-		return DBool(a[0].I != dateInfinity && a[0].I != dateNegInf), nil
+		return DBool(a[0].I != DateInfinity && a[0].I != DateNegInfinity), nil
 	})
 	for _, t := range []uint32{TS, TZ} {
-		dtFn("isfinite", []uint32{t}, OIDBool, func(_ *Env, a []Datum) (Datum, error) { return DBool(!isInfinite(a[0].I)), nil })
+		dtFn("isfinite", []uint32{t}, OIDBool, func(_ *Env, a []Datum) (Datum, error) { return DBool(!IsInfiniteTimestamp(a[0].I)), nil })
 	}
 	dtFn("isfinite", []uint32{IV}, OIDBool, func(_ *Env, a []Datum) (Datum, error) { return DBool(true), nil })
 
@@ -1406,13 +1361,13 @@ func init() {
 				return Null, err
 			}
 			us := a[1].I
-			if isInfinite(us) {
+			if IsInfiniteTimestamp(us) {
 				return DTimestamp(us), nil
 			}
 			if toTZ {
 				return DTimestamp(utcMicrosIn(us, loc)), nil
 			}
-			_, off := stampTime(us).In(loc).Zone()
+			_, off := StampTime(us).In(loc).Zone()
 			return DTimestamp(us + int64(off)*usPerSec), nil
 		}
 	}
@@ -1421,7 +1376,7 @@ func init() {
 	toTZ := atZone(byName, true)
 	dtFn("timezone", []uint32{TX, TS}, TZ, func(env *Env, a []Datum) (Datum, error) {
 		// A dynamic abbreviation (MSK) means what it meant then.
-		if !isInfinite(a[1].I) {
+		if !IsInfiniteTimestamp(a[1].I) {
 			if us, ok := types.LocalToUTCAbbrev(a[1].I, strings.TrimSpace(a[0].S)); ok {
 				return DTimestamp(us), nil
 			}
@@ -1434,15 +1389,15 @@ func init() {
 
 	for _, t := range []uint32{TS, TZ, TM} {
 		t := t
-		register(&Func{Name: "overlaps", Args: []uint32{t, t, t, t}, Ret: OIDBool, Fn: func(_ *Env, a []Datum) (Datum, error) { return overlaps(a), nil }})
-		register(&Func{Name: "overlaps", Args: []uint32{t, IV, t, IV}, Ret: OIDBool, Fn: func(env *Env, a []Datum) (Datum, error) {
+		Register(&Func{Name: "overlaps", Args: []uint32{t, t, t, t}, Ret: OIDBool, Fn: func(_ *Env, a []Datum) (Datum, error) { return overlaps(a), nil }})
+		Register(&Func{Name: "overlaps", Args: []uint32{t, IV, t, IV}, Ret: OIDBool, Fn: func(env *Env, a []Datum) (Datum, error) {
 			end := func(s, iv Datum) (Datum, error) {
 				if s.IsNull() || iv.IsNull() {
 					return Null, nil
 				}
 				switch t {
 				case TZ:
-					r, err := addIntervalTZ(s.I, iv.Interval(), location(env.Settings))
+					r, err := addIntervalTZ(s.I, iv.Interval(), Location(env.Settings))
 					return DTimestamp(r), err
 				case TM:
 					return timePlus(1)(env, []Datum{s, iv})
@@ -1473,16 +1428,16 @@ func negInterval(iv Interval) (Interval, error) {
 // dateBin is date_bin(stride, source, origin): source moved down to the
 // start of its stride-long bin counted from origin.
 func dateBin(stride Interval, src, origin int64) (Datum, error) {
-	if isInfinite(src) {
+	if IsInfiniteTimestamp(src) {
 		return DTimestamp(src), nil
 	}
-	if isInfinite(origin) {
+	if IsInfiniteTimestamp(origin) {
 		return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "origin out of range")
 	}
 	if stride.Months != 0 {
 		return Null, pgerr.New(pgerr.FeatureNotSupported, "timestamps cannot be binned into intervals containing months or years")
 	}
-	s := int64(stride.Days)*usPerDay + stride.Micros
+	s := int64(stride.Days)*MicrosPerDay + stride.Micros
 	if s <= 0 {
 		return Null, pgerr.New(pgerr.InvalidParameterValue, "stride must be greater than zero")
 	}
@@ -1495,7 +1450,7 @@ func dateBin(stride Interval, src, origin int64) (Datum, error) {
 	if mod < 0 {
 		r -= s
 		if r < minTimestampUs {
-			return Null, errTimestampRange
+			return Null, ErrTimestampRange
 		}
 	}
 	return DTimestamp(r), nil
@@ -1507,7 +1462,7 @@ func init() {
 			return dateBin(a[0].Interval(), a[1].I, a[2].I)
 		})
 	}
-	register(&Func{Name: "pg_sleep", Args: []uint32{OIDFloat8}, Ret: OIDVoid, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "pg_sleep", Args: []uint32{OIDFloat8}, Ret: OIDVoid, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
 		d := time.Duration(a[0].F * float64(time.Second))
 		if d <= 0 {
 			return DText(""), nil
@@ -1527,27 +1482,57 @@ func init() {
 	}})
 }
 
-// dateToTimestamp is date2timestamp: a date's midnight, with the range
-// check timestamps need (dates reach much further).
-func dateToTimestamp(days int64) (int64, error) {
-	if days != dateInfinity && days >= 109203528-postgresEpochJD {
-		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range for timestamp")
-	}
-	return dateToMicros(days), nil
-}
-
 func init() {
 	// interval_hash hashes an interval's span, so that intervals equal
 	// under = ('30 days' and '1 month') hash alike, as PostgreSQL's does.
 	dtFn("interval_hash", []uint32{OIDInterval}, OIDInt4, func(_ *Env, a []Datum) (Datum, error) {
 		iv := a[0].Interval()
-		days := int64(iv.Months)*daysPerMonth + int64(iv.Days) + iv.Micros/usPerDay
-		rem := iv.Micros % usPerDay
+		days := int64(iv.Months)*daysPerMonth + int64(iv.Days) + iv.Micros/MicrosPerDay
+		rem := iv.Micros % MicrosPerDay
 		if rem < 0 {
-			days, rem = days-1, rem+usPerDay
+			days, rem = days-1, rem+MicrosPerDay
 		}
 		h := uint64(days)*0x9E3779B97F4A7C15 ^ uint64(rem)*0xC2B2AE3D27D4EB4F
 		h ^= h >> 29
 		return DInt(int64(int32(uint32(h)))), nil
 	})
+}
+
+// tm is a broken-down timestamp: year is astronomical (0 is 1 BC).
+type tm struct {
+	year, mon, mday int
+	hour, min, sec  int
+	usec            int64
+	days            int64 // days since 2000-01-01
+	timeOfDay       int64 // microseconds since midnight
+	offset          int   // seconds east of UTC, for timestamptz
+	zone            string
+}
+
+// breakDown splits a timestamp (wall clock) into fields.
+func breakDown(us int64) tm {
+	var t tm
+	t.days = us / MicrosPerDay
+	t.timeOfDay = us % MicrosPerDay
+	if t.timeOfDay < 0 {
+		t.timeOfDay += MicrosPerDay
+		t.days--
+	}
+	t.year, t.mon, t.mday = types.Date(t.days).YMD()
+	rest := t.timeOfDay
+	t.hour = int(rest / usPerHour)
+	rest -= int64(t.hour) * usPerHour
+	t.min = int(rest / usPerMinute)
+	rest -= int64(t.min) * usPerMinute
+	t.sec = int(rest / usPerSec)
+	t.usec = rest - int64(t.sec)*usPerSec
+	return t
+}
+
+// breakDownTZ splits a timestamptz in zone loc.
+func breakDownTZ(us int64, loc *time.Location) tm {
+	name, off := StampTime(us).In(loc).Zone()
+	t := breakDown(us + int64(off)*usPerSec)
+	t.offset, t.zone = off, name
+	return t
 }

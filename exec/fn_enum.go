@@ -10,15 +10,15 @@ import (
 // type matters to enum_first, enum_last and one-argument enum_range, so
 // they are not strict: enum_first(NULL::mood) is mood's first label.
 func init() {
-	register(&Func{Name: "enum_first", Args: []uint32{OIDAnyEnum}, Ret: OIDAnyEnum, Build: enumEnd(false)})
-	register(&Func{Name: "enum_last", Args: []uint32{OIDAnyEnum}, Ret: OIDAnyEnum, Build: enumEnd(true)})
-	register(&Func{Name: "enum_range", Args: []uint32{OIDAnyEnum}, Ret: OIDAnyArray, Build: func(args []T) (Fn, T, error) {
+	Register(&Func{Name: "enum_first", Args: []uint32{OIDAnyEnum}, Ret: OIDAnyEnum, Build: enumEnd(false)})
+	Register(&Func{Name: "enum_last", Args: []uint32{OIDAnyEnum}, Ret: OIDAnyEnum, Build: enumEnd(true)})
+	Register(&Func{Name: "enum_range", Args: []uint32{OIDAnyEnum}, Ret: OIDAnyArray, Build: func(args []T) (Fn, T, error) {
 		t := args[0]
 		return func(env *Env, _ []Datum) (Datum, error) {
 			return enumRange(env, t, Null, Null)
 		}, ArrayType(t), nil
 	}})
-	register(&Func{Name: "enum_range", Args: []uint32{OIDAnyEnum, OIDAnyEnum}, Ret: OIDAnyArray, Build: func(args []T) (Fn, T, error) {
+	Register(&Func{Name: "enum_range", Args: []uint32{OIDAnyEnum, OIDAnyEnum}, Ret: OIDAnyArray, Build: func(args []T) (Fn, T, error) {
 		t := args[0]
 		return func(env *Env, a []Datum) (Datum, error) {
 			return enumRange(env, t, a[0], a[1])
@@ -68,7 +68,7 @@ func enumType(env *Env, t T) (*types.UserType, error) {
 	if KindOf(t.OID) != KindEnum {
 		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not an enum", TypeNameIn(env.Settings, t.OID))
 	}
-	return userType(t, env.Settings)
+	return LookupUserType(t, env.Settings)
 }
 
 // RelabelEnum returns d, a value of type t, with every value of enum type

@@ -110,7 +110,7 @@ func formatText(env *Env, f string, types []T, args []Datum) (string, error) {
 			next = wi + 1
 			wd := args[wi]
 			if !wd.IsNull() {
-				w, err := castKind(types[wi], TInt4)(env, []Datum{wd})
+				w, err := CastFn(types[wi], TInt4, false)(env, []Datum{wd})
 				if err != nil {
 					return "", err
 				}
@@ -173,6 +173,6 @@ func init() {
 			return DText(s), err
 		}, TText, nil
 	}
-	register(&Func{Name: "format", Args: []uint32{OIDText}, Ret: OIDText, Build: build},
+	Register(&Func{Name: "format", Args: []uint32{OIDText}, Ret: OIDText, Build: build},
 		&Func{Name: "format", Args: []uint32{OIDText, OIDAny}, Variadic: true, Ret: OIDText, Build: build})
 }

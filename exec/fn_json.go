@@ -612,7 +612,7 @@ func toJSONB(env *Env, t T, d Datum) (types.JSONB, error) {
 }
 
 func jsonFn(name string, args []uint32, ret uint32, fn Fn) {
-	register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Fn: fn})
+	Register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Fn: fn})
 }
 
 // jbGet makes a jsonb accessor operator: pick finds the element the right
@@ -714,7 +714,7 @@ func init() {
 	jsonFn("#>>", []uint32{JB, TA}, TX, jbPathFn(true))
 	jsonFn("#>", []uint32{J, TA}, J, jsonPathFn(false))
 	jsonFn("#>>", []uint32{J, TA}, TX, jsonPathFn(true))
-	register(&Func{Name: "jsonb_extract_path", Args: []uint32{JB, TX}, Variadic: true, Ret: JB, Strict: true, Fn: jbPathFn(false)},
+	Register(&Func{Name: "jsonb_extract_path", Args: []uint32{JB, TX}, Variadic: true, Ret: JB, Strict: true, Fn: jbPathFn(false)},
 		&Func{Name: "jsonb_extract_path_text", Args: []uint32{JB, TX}, Variadic: true, Ret: TX, Strict: true, Fn: jbPathFn(true)},
 		&Func{Name: "json_extract_path", Args: []uint32{J, TX}, Variadic: true, Ret: J, Strict: true, Fn: jsonPathFn(false)},
 		&Func{Name: "json_extract_path_text", Args: []uint32{J, TX}, Variadic: true, Ret: TX, Strict: true, Fn: jsonPathFn(true)})
@@ -843,12 +843,12 @@ func init() {
 		if err != nil {
 			return Null, err
 		}
-		return DText(jsonbTypeName(&v)), nil
+		return DText(JSONBTypeName(&v)), nil
 	})
 	jsonFn("json_typeof", []uint32{J}, TX, func(_ *Env, a []Datum) (Datum, error) {
 		lo, _ := jsonRoot(a[0].S)
 		v := types.JSONB{Kind: jsonKind(a[0].S, lo)}
-		return DText(jsonbTypeName(&v)), nil
+		return DText(JSONBTypeName(&v)), nil
 	})
 	jsonFn("jsonb_array_length", []uint32{JB}, I4, func(_ *Env, a []Datum) (Datum, error) {
 		v, err := parseJB(a[0])
@@ -895,12 +895,12 @@ func init() {
 	})
 
 	// Construction.
-	register(&Func{Name: "to_json", Args: []uint32{OIDAny}, Ret: J, Strict: true, Build: func(ts []T) (Fn, T, error) {
+	Register(&Func{Name: "to_json", Args: []uint32{OIDAny}, Ret: J, Strict: true, Build: func(ts []T) (Fn, T, error) {
 		return func(env *Env, a []Datum) (Datum, error) {
 			return DJSON(string(appendToJSON(nil, env, ts[0], a[0]))), nil
 		}, TJSON, nil
 	}})
-	register(&Func{Name: "to_jsonb", Args: []uint32{OIDAny}, Ret: JB, Strict: true, Build: func(ts []T) (Fn, T, error) {
+	Register(&Func{Name: "to_jsonb", Args: []uint32{OIDAny}, Ret: JB, Strict: true, Build: func(ts []T) (Fn, T, error) {
 		return func(env *Env, a []Datum) (Datum, error) {
 			v, err := toJSONB(env, ts[0], a[0])
 			if err != nil {
@@ -997,7 +997,7 @@ func init() {
 		if jsonb {
 			prefix, ret = "jsonb", JB
 		}
-		register(&Func{Name: prefix + "_build_array", Ret: ret, Build: buildArray(jsonb)},
+		Register(&Func{Name: prefix + "_build_array", Ret: ret, Build: buildArray(jsonb)},
 			&Func{Name: prefix + "_build_array", Args: []uint32{OIDAny}, Variadic: true, Ret: ret, Build: buildArray(jsonb)},
 			&Func{Name: prefix + "_build_object", Ret: ret, Build: buildObject(jsonb, prefix+"_build_object")},
 			&Func{Name: prefix + "_build_object", Args: []uint32{OIDAny}, Variadic: true, Ret: ret, Build: buildObject(jsonb, prefix+"_build_object")})
@@ -1131,7 +1131,7 @@ func init() {
 	}
 	JB := OIDJSONB
 	for _, args := range [][]uint32{{JB, TA, JB}, {JB, TA, JB, OIDBool}, {JB, TA, JB, OIDBool, OIDText}} {
-		register(&Func{Name: "jsonb_set_lax", Args: args, Ret: JB, Fn: setLax})
+		Register(&Func{Name: "jsonb_set_lax", Args: args, Ret: JB, Fn: setLax})
 	}
 }
 
@@ -1245,6 +1245,6 @@ func init() {
 		pretty := len(a) > 1 && a[1].Bool()
 		return DJSON(string(appendRecordJSON(nil, env, a[0].Record(), pretty))), nil
 	}
-	register(&Func{Name: "row_to_json", Args: []uint32{OIDRecord}, Ret: OIDJSON, Strict: true, Fn: rowToJSON})
-	register(&Func{Name: "row_to_json", Args: []uint32{OIDRecord, OIDBool}, Ret: OIDJSON, Strict: true, Fn: rowToJSON})
+	Register(&Func{Name: "row_to_json", Args: []uint32{OIDRecord}, Ret: OIDJSON, Strict: true, Fn: rowToJSON})
+	Register(&Func{Name: "row_to_json", Args: []uint32{OIDRecord, OIDBool}, Ret: OIDJSON, Strict: true, Fn: rowToJSON})
 }

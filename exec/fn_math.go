@@ -41,40 +41,6 @@ func numScale(d *apd.Decimal) int32 {
 	return -d.Exponent
 }
 
-// numRound returns d rounded half away from zero (or truncated) to scale
-// digits after the point; a negative scale rounds to tens, hundreds, ...
-// The result's display scale is max(scale, 0).
-func numRound(d *apd.Decimal, scale int32, trunc bool) *apd.Decimal {
-	out := new(apd.Decimal).Set(d)
-	if d.Form != apd.Finite {
-		return out
-	}
-	if out.Exponent < -scale {
-		var div, q, r apd.BigInt
-		div.Exp(apd.NewBigInt(10), apd.NewBigInt(int64(-scale-out.Exponent)), nil)
-		q.QuoRem(&out.Coeff, &div, &r)
-		if !trunc {
-			r.Add(&r, &r)
-			if r.CmpAbs(&div) >= 0 {
-				q.Add(&q, apd.NewBigInt(1))
-			}
-		}
-		out.Coeff.Set(&q)
-		out.Exponent = -scale
-	}
-	want := -max(scale, 0)
-	if out.Exponent > want {
-		var p apd.BigInt
-		p.Exp(apd.NewBigInt(10), apd.NewBigInt(int64(out.Exponent-want)), nil)
-		out.Coeff.Mul(&out.Coeff, &p)
-		out.Exponent = want
-	}
-	if out.Coeff.Sign() == 0 {
-		out.Negative = false
-	}
-	return out
-}
-
 // numCtx is a context of enough precision for a result of about 10^weight
 // with scale digits after the point.
 func numCtx(weight, scale int32) *apd.Context {
@@ -111,14 +77,14 @@ func estimateLnWeight(d *apd.Decimal) int32 {
 	lo, hi := apd.New(9, -1), apd.New(11, -1)
 	if d.Cmp(lo) >= 0 && d.Cmp(hi) <= 0 {
 		x := new(apd.Decimal)
-		numericCtx.Sub(x, d, apd.New(1, 0))
+		NumericContext.Sub(x, d, apd.New(1, 0))
 		if x.IsZero() {
 			return 0
 		}
 		return decWeight(x)
 	}
 	// ln(d) from its leading base-10000 digits, as PostgreSQL estimates.
-	w, _ := baseWeight(d)
+	w, _ := NumericWeight(d)
 	digits := d.Coeff.String()
 	msd := int32(len(digits)) - 1 + d.Exponent
 	n := int(msd - 4*w + 1)
@@ -151,14 +117,14 @@ func numSqrt(x *apd.Decimal) (*apd.Decimal, error) {
 	if x.Form == apd.Infinite {
 		return x, nil
 	}
-	w, _ := baseWeight(x)
+	w, _ := NumericWeight(x)
 	sweight := (w+1)*4/2 - 1
 	rscale := clampScale(numMinSigDigits-sweight, x)
 	d := new(apd.Decimal)
 	if _, err := numCtx(decWeight(x)/2+1, rscale).Sqrt(d, x); err != nil {
 		return nil, err
 	}
-	return numRound(d, rscale, false), nil
+	return RoundNumeric(d, rscale, false), nil
 }
 
 // numLn is ln(numeric), with scale digits after the point.
@@ -167,7 +133,7 @@ func numLn(x *apd.Decimal, scale int32) (*apd.Decimal, error) {
 	if _, err := numCtx(8, scale+8).Ln(d, x); err != nil {
 		return nil, err
 	}
-	return numRound(d, scale, false), nil
+	return RoundNumeric(d, scale, false), nil
 }
 
 func checkLogArg(x *apd.Decimal) error {
@@ -183,7 +149,7 @@ func checkLogArg(x *apd.Decimal) error {
 // numLog is log(base, x) over numerics.
 func numLog(base, x *apd.Decimal) (*apd.Decimal, error) {
 	if base.Form == apd.NaN || x.Form == apd.NaN {
-		return nanNumeric(), nil
+		return NumericNaN(), nil
 	}
 	if err := checkLogArg(base); err != nil {
 		return nil, err
@@ -194,7 +160,7 @@ func numLog(base, x *apd.Decimal) (*apd.Decimal, error) {
 	if base.Form == apd.Infinite || x.Form == apd.Infinite {
 		switch {
 		case base.Form == apd.Infinite && x.Form == apd.Infinite:
-			return nanNumeric(), nil
+			return NumericNaN(), nil
 		case x.Form == apd.Infinite:
 			return x, nil
 		}
@@ -210,16 +176,14 @@ func numLog(base, x *apd.Decimal) (*apd.Decimal, error) {
 		return nil, err
 	}
 	if lb.IsZero() {
-		return nil, errDivByZero
+		return nil, ErrDivisionByZero
 	}
 	d := new(apd.Decimal)
 	if _, err := c.Quo(d, lx, lb); err != nil {
 		return nil, err
 	}
-	return numRound(d, rscale, false), nil
+	return RoundNumeric(d, rscale, false), nil
 }
-
-func nanNumeric() *apd.Decimal { return &apd.Decimal{Form: apd.NaN} }
 
 // numExp is exp(numeric).
 func numExp(x *apd.Decimal) (*apd.Decimal, error) {
@@ -242,7 +206,7 @@ func numExp(x *apd.Decimal) (*apd.Decimal, error) {
 	if _, err := numCtx(int32(max(val, 0)), rscale).Exp(d, x); err != nil {
 		return nil, errNumOverflow
 	}
-	return numRound(d, rscale, false), nil
+	return RoundNumeric(d, rscale, false), nil
 }
 
 // numPower is numeric ^ numeric.
@@ -278,7 +242,7 @@ func numPower(b, e *apd.Decimal) (*apd.Decimal, error) {
 	}
 	// exp(e * ln(b)), with the scale PostgreSQL's power_var chooses.
 	if b.IsZero() {
-		return numRound(apd.New(0, 0), numMinSigDigits, false), nil
+		return RoundNumeric(apd.New(0, 0), numMinSigDigits, false), nil
 	}
 	// val ≈ e·ln(b), with ln(b) computed in numeric to the digits its
 	// weight needs, as power_var does: a base next to 1 has a logarithm
@@ -297,7 +261,7 @@ func numPower(b, e *apd.Decimal) (*apd.Decimal, error) {
 		if val > 0 {
 			return nil, errNumOverflow
 		}
-		return numRound(apd.New(0, 0), numMaxDisplay, false), nil
+		return RoundNumeric(apd.New(0, 0), numMaxDisplay, false), nil
 	}
 	val *= 0.434294481903252
 	rscale := clampScale(numMinSigDigits-int32(val), b, e)
@@ -307,7 +271,7 @@ func numPower(b, e *apd.Decimal) (*apd.Decimal, error) {
 	if _, err := pc.Pow(d, b, e); err != nil {
 		return nil, errNumOverflow
 	}
-	return numRound(d, rscale, false), nil
+	return RoundNumeric(d, rscale, false), nil
 }
 
 // numPowerInt is PostgreSQL 15's power_var_int: b ^ n for an integer n,
@@ -316,16 +280,16 @@ func numPowerInt(b *apd.Decimal, n int64, _ int32) (*apd.Decimal, error) {
 	rscale := clampScale(numMinSigDigits, b)
 	switch {
 	case n == 0:
-		return numRound(apd.New(1, 0), rscale, false), nil
+		return RoundNumeric(apd.New(1, 0), rscale, false), nil
 	case b.IsZero():
-		return numRound(apd.New(0, 0), rscale, false), nil
+		return RoundNumeric(apd.New(0, 0), rscale, false), nil
 	}
 	f := float64(n) * math.Log10(math.Abs(numFloat(b)))
 	if f > 3*32767*4 {
 		return nil, errNumOverflow
 	}
 	if f+1 < float64(-rscale) || f+1 < -numMaxDisplay {
-		return numRound(apd.New(0, 0), rscale, false), nil
+		return RoundNumeric(apd.New(0, 0), rscale, false), nil
 	}
 	d := new(apd.Decimal)
 	c := numCtx(int32(max(f, 0))+1, rscale)
@@ -337,7 +301,7 @@ func numPowerInt(b *apd.Decimal, n int64, _ int32) (*apd.Decimal, error) {
 	if _, err := c.Pow(d, b, apd.New(n, 0)); err != nil {
 		return nil, errNumOverflow
 	}
-	return numRound(d, rscale, false), nil
+	return RoundNumeric(d, rscale, false), nil
 }
 
 // infPower is PostgreSQL 14's numeric power with an infinite operand.
@@ -377,7 +341,7 @@ func infPower(b, e *apd.Decimal, eInt bool) (*apd.Decimal, error) {
 			return nil, errComplexPower
 		}
 		odd := new(apd.Decimal)
-		numericCtx.Rem(odd, e, apd.New(2, 0))
+		NumericContext.Rem(odd, e, apd.New(2, 0))
 		if !odd.IsZero() {
 			return &apd.Decimal{Form: apd.Infinite, Negative: true}, nil
 		}
@@ -390,7 +354,7 @@ func isIntegral(d *apd.Decimal) bool {
 		return true
 	}
 	r := new(apd.Decimal)
-	numericCtx.Rem(r, d, apd.New(1, 0))
+	NumericContext.Rem(r, d, apd.New(1, 0))
 	return r.IsZero()
 }
 
@@ -590,7 +554,7 @@ func gcd64(a, b int64) int64 {
 // answer is -minimum.
 func intGcd(a, b int64, lo int64, name string) (int64, error) {
 	if (a == lo && (b == 0 || b == lo)) || (b == lo && a == 0) {
-		return 0, errIntRange(name)
+		return 0, IntRangeError(name)
 	}
 	if a == lo || b == lo {
 		// Keep away from negating the minimum.
@@ -617,7 +581,7 @@ func intLcm(a, b, lo, hi int64, name string) (int64, error) {
 	q := a / g
 	hiP, loP := bits.Mul64(uint64(absI(q)), uint64(absI(b)))
 	if hiP != 0 || loP > uint64(hi) {
-		return 0, errIntRange(name)
+		return 0, IntRangeError(name)
 	}
 	return int64(loP), nil
 }
@@ -633,8 +597,8 @@ func absI(v int64) int64 {
 func numGcd(a, b *apd.Decimal) *apd.Decimal {
 	scale := max(numScale(a), numScale(b))
 	x, y := new(apd.BigInt), new(apd.BigInt)
-	x.Set(&numRound(a, scale, false).Coeff)
-	y.Set(&numRound(b, scale, false).Coeff)
+	x.Set(&RoundNumeric(a, scale, false).Coeff)
+	y.Set(&RoundNumeric(b, scale, false).Coeff)
 	g := new(apd.BigInt)
 	for y.Sign() != 0 {
 		r := new(apd.BigInt)
@@ -665,7 +629,7 @@ func widthBucket(x, lo, hi float64, n int64) (Datum, error) {
 			r = 0
 		case x >= hi:
 			if n == math.MaxInt32 {
-				return Null, errIntRange("integer")
+				return Null, IntRangeError("integer")
 			}
 			r = n + 1
 		default:
@@ -682,7 +646,7 @@ func widthBucket(x, lo, hi float64, n int64) (Datum, error) {
 			r = 0
 		case x <= hi:
 			if n == math.MaxInt32 {
-				return Null, errIntRange("integer")
+				return Null, IntRangeError("integer")
 			}
 			r = n + 1
 		default:
@@ -732,8 +696,8 @@ func numWidthBucket(x, lo, hi *apd.Decimal, n int64) (Datum, error) {
 			r = n + 1
 		default:
 			num, den := new(apd.Decimal), new(apd.Decimal)
-			numericCtx.Sub(num, x, lo)
-			numericCtx.Sub(den, hi, lo)
+			NumericContext.Sub(num, x, lo)
+			NumericContext.Sub(den, hi, lo)
 			r = bucket(num, den)
 		}
 	} else {
@@ -744,13 +708,13 @@ func numWidthBucket(x, lo, hi *apd.Decimal, n int64) (Datum, error) {
 			r = n + 1
 		default:
 			num, den := new(apd.Decimal), new(apd.Decimal)
-			numericCtx.Sub(num, lo, x)
-			numericCtx.Sub(den, lo, hi)
+			NumericContext.Sub(num, lo, x)
+			NumericContext.Sub(den, lo, hi)
 			r = bucket(num, den)
 		}
 	}
 	if r > math.MaxInt32 {
-		return Null, errIntRange("integer")
+		return Null, IntRangeError("integer")
 	}
 	return DInt(r), nil
 }
@@ -789,16 +753,16 @@ func minScale(d *apd.Decimal) int32 {
 func init() {
 	ints := []T{TInt2, TInt4, TInt8}
 	for _, t := range ints {
-		lo, hi, name := intRange(t.OID)
+		lo, hi, name := IntRange(t.OID)
 		tt := []uint32{t.OID, t.OID}
 		ret := t.OID
 		abs := func(_ *Env, a []Datum) (Datum, error) {
 			if a[0].I == lo {
-				return Null, errIntRange(name)
+				return Null, IntRangeError(name)
 			}
 			return DInt(absI(a[0].I)), nil
 		}
-		register(&Func{Name: "abs", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: abs},
+		Register(&Func{Name: "abs", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: abs},
 			&Func{Name: "@", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: abs},
 			&Func{Name: "&", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I & a[1].I), nil }},
 			&Func{Name: "|", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I | a[1].I), nil }},
@@ -809,7 +773,7 @@ func init() {
 			&Func{Name: ">>", Args: []uint32{t.OID, OIDInt4}, Ret: ret, Strict: true, Immutable: true, Fn: intShift(t, false)},
 		)
 		if t.OID != OIDInt2 {
-			register(&Func{Name: "gcd", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+			Register(&Func{Name: "gcd", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 				g, err := intGcd(a[0].I, a[1].I, lo, name)
 				return DInt(g), err
 			}}, &Func{Name: "lcm", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
@@ -822,13 +786,13 @@ func init() {
 	n1 := []uint32{OIDNumeric}
 	nn := []uint32{OIDNumeric, OIDNumeric}
 	fl := func(name string, fn func(float64) (float64, error)) {
-		register(&Func{Name: name, Args: f1, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		Register(&Func{Name: name, Args: f1, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 			r, err := fn(a[0].F)
 			return DFloat(r), err
 		}})
 	}
 	num := func(name string, fn func(*apd.Decimal) (*apd.Decimal, error)) {
-		register(&Func{Name: name, Args: n1, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		Register(&Func{Name: name, Args: n1, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 			r, err := fn(a[0].Numeric())
 			if err != nil {
 				return Null, err
@@ -841,7 +805,7 @@ func init() {
 	}
 	for _, t := range []uint32{OIDFloat4, OIDFloat8} {
 		abs := func(_ *Env, a []Datum) (Datum, error) { return DFloat(math.Abs(a[0].F)), nil }
-		register(&Func{Name: "abs", Args: []uint32{t}, Ret: t, Strict: true, Immutable: true, Fn: abs},
+		Register(&Func{Name: "abs", Args: []uint32{t}, Ret: t, Strict: true, Immutable: true, Fn: abs},
 			&Func{Name: "@", Args: []uint32{t}, Ret: t, Strict: true, Immutable: true, Fn: abs})
 	}
 	numAbs := func(x *apd.Decimal) (*apd.Decimal, error) { return new(apd.Decimal).Abs(x), nil }
@@ -872,8 +836,8 @@ func init() {
 	fl("ceil", pure(math.Ceil))
 	fl("ceiling", pure(math.Ceil))
 	fl("floor", pure(math.Floor))
-	num("round", func(x *apd.Decimal) (*apd.Decimal, error) { return numRound(x, 0, false), nil })
-	num("trunc", func(x *apd.Decimal) (*apd.Decimal, error) { return numRound(x, 0, true), nil })
+	num("round", func(x *apd.Decimal) (*apd.Decimal, error) { return RoundNumeric(x, 0, false), nil })
+	num("trunc", func(x *apd.Decimal) (*apd.Decimal, error) { return RoundNumeric(x, 0, true), nil })
 	ceilFloor := func(ceil bool) func(*apd.Decimal) (*apd.Decimal, error) {
 		return func(x *apd.Decimal) (*apd.Decimal, error) {
 			if x.Form != apd.Finite {
@@ -881,11 +845,11 @@ func init() {
 			}
 			d := new(apd.Decimal)
 			if ceil {
-				numericCtx.Ceil(d, x)
+				NumericContext.Ceil(d, x)
 			} else {
-				numericCtx.Floor(d, x)
+				NumericContext.Floor(d, x)
 			}
-			return numRound(d, 0, false), nil
+			return RoundNumeric(d, 0, false), nil
 		}
 	}
 	num("ceil", ceilFloor(true))
@@ -897,39 +861,39 @@ func init() {
 		if trunc {
 			name = "trunc"
 		}
-		register(&Func{Name: name, Args: []uint32{OIDNumeric, OIDInt4}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		Register(&Func{Name: name, Args: []uint32{OIDNumeric, OIDInt4}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 			s := max(min(a[1].I, numMaxDisplay), -numMaxDisplay-1000)
-			return DNumeric(numRound(a[0].Numeric(), int32(s), trunc)), nil
+			return DNumeric(RoundNumeric(a[0].Numeric(), int32(s), trunc)), nil
 		}})
 	}
-	register(&Func{Name: "mod", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: NumericArith("%")})
-	register(&Func{Name: "div", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "mod", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: NumericArith("%")})
+	Register(&Func{Name: "div", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
-		if r, ok, err := numericSpecial("div", x, y); ok {
+		if r, ok, err := NumericSpecial("div", x, y); ok {
 			if err != nil {
 				return Null, err
 			}
 			return DNumeric(r), nil
 		}
 		if y.IsZero() {
-			return Null, errDivByZero
+			return Null, ErrDivisionByZero
 		}
 		d := new(apd.Decimal)
 		if _, err := numCtx(decWeight(x)-decWeight(y)+2, 0).QuoInteger(d, x, y); err != nil {
 			return Null, errNumOverflow
 		}
-		return DNumeric(numRound(d, 0, true)), nil
+		return DNumeric(RoundNumeric(d, 0, true)), nil
 	}})
-	register(&Func{Name: "numeric_inc", Args: n1, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "numeric_inc", Args: n1, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return NumericArith("+")(nil, []Datum{a[0], DNumeric(apd.New(1, 0))})
 	}})
-	register(&Func{Name: "scale", Args: n1, Ret: OIDInt4, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "scale", Args: n1, Ret: OIDInt4, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		if a[0].Numeric().Form != apd.Finite {
 			return Null, nil
 		}
 		return DInt(int64(numScale(a[0].Numeric()))), nil
 	}})
-	register(&Func{Name: "min_scale", Args: n1, Ret: OIDInt4, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "min_scale", Args: n1, Ret: OIDInt4, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		if a[0].Numeric().Form != apd.Finite {
 			return Null, nil
 		}
@@ -939,7 +903,7 @@ func init() {
 		if x.Form != apd.Finite {
 			return x, nil
 		}
-		return numRound(x, minScale(x), false), nil
+		return RoundNumeric(x, minScale(x), false), nil
 	})
 	// Powers, roots, logarithms.
 	ff := []uint32{OIDFloat8, OIDFloat8}
@@ -955,7 +919,7 @@ func init() {
 		return DNumeric(r), nil
 	}
 	for _, name := range []string{"^", "power", "pow"} {
-		register(&Func{Name: name, Args: ff, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: fpow},
+		Register(&Func{Name: name, Args: ff, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: fpow},
 			&Func{Name: name, Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: npow})
 	}
 	fsqrt := func(x float64) (float64, error) {
@@ -1009,14 +973,14 @@ func init() {
 	ten := apd.New(10, 0)
 	num("log", func(x *apd.Decimal) (*apd.Decimal, error) { return numLog(ten, x) })
 	num("log10", func(x *apd.Decimal) (*apd.Decimal, error) { return numLog(ten, x) })
-	register(&Func{Name: "log", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "log", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		r, err := numLog(a[0].Numeric(), a[1].Numeric())
 		if err != nil {
 			return Null, err
 		}
 		return DNumeric(r), nil
 	}})
-	register(&Func{Name: "pi", Ret: OIDFloat8, Fn: func(*Env, []Datum) (Datum, error) { return DFloat(math.Pi), nil }})
+	Register(&Func{Name: "pi", Ret: OIDFloat8, Fn: func(*Env, []Datum) (Datum, error) { return DFloat(math.Pi), nil }})
 	fl("degrees", pure(func(x float64) float64 { return x * (180 / math.Pi) }))
 	fl("radians", pure(func(x float64) float64 { return x * (math.Pi / 180) }))
 	inRange := func(f func(float64) float64, lo, hi float64) func(float64) (float64, error) {
@@ -1068,7 +1032,7 @@ func init() {
 	fl("asind", asindeg)
 	fl("acosd", acosdeg)
 	fl("atand", pure(atandeg))
-	register(&Func{Name: "atan2", Args: ff, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "atan2", Args: ff, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return DFloat(math.Atan2(a[0].F, a[1].F)), nil
 	}}, &Func{Name: "atan2d", Args: ff, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		y, x := a[0].F, a[1].F
@@ -1084,26 +1048,26 @@ func init() {
 		}
 		return DFloat(math.Atan2(y, x) * 180 / math.Pi), nil
 	}})
-	register(&Func{Name: "width_bucket", Args: []uint32{OIDFloat8, OIDFloat8, OIDFloat8, OIDInt4}, Ret: OIDInt4, Strict: true,
+	Register(&Func{Name: "width_bucket", Args: []uint32{OIDFloat8, OIDFloat8, OIDFloat8, OIDInt4}, Ret: OIDInt4, Strict: true,
 		Fn: func(_ *Env, a []Datum) (Datum, error) { return widthBucket(a[0].F, a[1].F, a[2].F, a[3].I) }},
 		&Func{Name: "width_bucket", Args: []uint32{OIDNumeric, OIDNumeric, OIDNumeric, OIDInt4}, Ret: OIDInt4, Strict: true,
 			Fn: func(_ *Env, a []Datum) (Datum, error) {
 				return numWidthBucket(a[0].Numeric(), a[1].Numeric(), a[2].Numeric(), a[3].I)
 			}})
-	register(&Func{Name: "gcd", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "gcd", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
 		if x.Form != apd.Finite || y.Form != apd.Finite {
-			return DNumeric(nanNumeric()), nil
+			return DNumeric(NumericNaN()), nil
 		}
 		return DNumeric(numGcd(x, y)), nil
 	}}, &Func{Name: "lcm", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
 		if x.Form != apd.Finite || y.Form != apd.Finite {
-			return DNumeric(nanNumeric()), nil
+			return DNumeric(NumericNaN()), nil
 		}
 		scale := max(numScale(x), numScale(y))
 		if x.IsZero() || y.IsZero() {
-			return DNumeric(numRound(apd.New(0, 0), scale, false)), nil
+			return DNumeric(RoundNumeric(apd.New(0, 0), scale, false)), nil
 		}
 		g := numGcd(x, y)
 		d := new(apd.Decimal)
@@ -1111,12 +1075,12 @@ func init() {
 		c.Mul(d, x, y)
 		c.Quo(d, d, g)
 		d.Abs(d)
-		return DNumeric(numRound(d, scale, false)), nil
+		return DNumeric(RoundNumeric(d, scale, false)), nil
 	}})
-	register(&Func{Name: "factorial", Args: []uint32{OIDInt8}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "factorial", Args: []uint32{OIDInt8}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return factorial(a[0].I)
 	}})
-	register(&Func{Name: "float8send", Args: f1, Ret: OIDBytea, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "float8send", Args: f1, Ret: OIDBytea, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return DBytes(string(types.AppendFloat8Binary(nil, a[0].F))), nil
 	}}, &Func{Name: "float4send", Args: []uint32{OIDFloat4}, Ret: OIDBytea, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return DBytes(string(types.AppendFloat4Binary(nil, float32(a[0].F)))), nil
@@ -1169,71 +1133,4 @@ func cbrt(x float64) float64 {
 		ym = -ym
 	}
 	return math.Ldexp(ym, xe/3)
-}
-
-// numericSpecial is PostgreSQL's arithmetic on NaN and ±Infinity (op one
-// of + - * / % and "div"); handled is false when both operands are finite.
-func numericSpecial(op string, x, y *apd.Decimal) (r *apd.Decimal, handled bool, err error) {
-	if x.Form == apd.Finite && y.Form == apd.Finite {
-		return nil, false, nil
-	}
-	nan := nanNumeric()
-	if x.Form == apd.NaN || y.Form == apd.NaN {
-		return nan, true, nil
-	}
-	inf := func(neg bool) *apd.Decimal { return infNumeric(neg) }
-	sign := func(d *apd.Decimal) int {
-		switch {
-		case d.Form == apd.Finite && d.IsZero():
-			return 0
-		case d.Negative:
-			return -1
-		}
-		return 1
-	}
-	xi, yi := x.Form == apd.Infinite, y.Form == apd.Infinite
-	switch op {
-	case "+":
-		switch {
-		case xi && yi && x.Negative != y.Negative:
-			return nan, true, nil
-		case xi:
-			return x, true, nil
-		}
-		return y, true, nil
-	case "-":
-		switch {
-		case xi && yi && x.Negative == y.Negative:
-			return nan, true, nil
-		case xi:
-			return x, true, nil
-		}
-		return inf(!y.Negative), true, nil
-	case "*":
-		if sign(x) == 0 || sign(y) == 0 {
-			return nan, true, nil
-		}
-		return inf(sign(x)*sign(y) < 0), true, nil
-	case "/", "div":
-		switch {
-		case xi && yi:
-			return nan, true, nil
-		case xi:
-			if sign(y) == 0 {
-				return nil, true, errDivByZero
-			}
-			return inf(sign(x)*sign(y) < 0), true, nil
-		}
-		return apd.New(0, 0), true, nil
-	case "%":
-		switch {
-		case xi:
-			if sign(y) == 0 {
-				return nil, true, errDivByZero
-			}
-			return nan, true, nil
-		}
-		return x, true, nil
-	}
-	return nil, false, nil
 }

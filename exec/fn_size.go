@@ -58,6 +58,6 @@ func halfRounded(x int64) int64 {
 }
 
 func init() {
-	register(&Func{Name: "pg_size_pretty", Args: []uint32{OIDInt8}, Ret: OIDText, Strict: true, Immutable: true,
+	Register(&Func{Name: "pg_size_pretty", Args: []uint32{OIDInt8}, Ret: OIDText, Strict: true, Immutable: true,
 		Fn: func(_ *Env, a []Datum) (Datum, error) { return DText(SizePretty(a[0].I)), nil }})
 }

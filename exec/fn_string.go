@@ -375,7 +375,7 @@ func unhex(c byte) int {
 
 // strFn registers a strict, immutable function.
 func strFn(name string, args []uint32, ret uint32, fn Fn) {
-	register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Immutable: true, Fn: fn})
+	Register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Immutable: true, Fn: fn})
 }
 
 func init() {
@@ -395,10 +395,10 @@ func init() {
 		other := 1 - i
 		// anytextcat and textanycat cast the other side to text (so
 		// true || 'x' is "truex"), unlike concat, which prints it.
-		register(&Func{Name: "||", Args: args, Ret: OIDText, Strict: true, Build: func(ts []T) (Fn, T, error) {
+		Register(&Func{Name: "||", Args: args, Ret: OIDText, Strict: true, Build: func(ts []T) (Fn, T, error) {
 			cast := CastFn(ts[other], TText, true)
 			if cast == nil {
-				return nil, T{}, errNoFunc("||", ts)
+				return nil, T{}, NoFuncError("||", ts)
 			}
 			return func(env *Env, a []Datum) (Datum, error) {
 				o, err := cast(env, a[other:other+1])
@@ -412,7 +412,7 @@ func init() {
 			}, TText, nil
 		}})
 	}
-	register(&Func{Name: "concat", Args: []uint32{OIDAny}, Variadic: true, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
+	Register(&Func{Name: "concat", Args: []uint32{OIDAny}, Variadic: true, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
 		return func(env *Env, a []Datum) (Datum, error) {
 			var b strings.Builder
 			for i, d := range a {
@@ -423,7 +423,7 @@ func init() {
 			return DText(b.String()), nil
 		}, TText, nil
 	}})
-	register(&Func{Name: "concat_ws", Args: []uint32{OIDText, OIDAny}, Variadic: true, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
+	Register(&Func{Name: "concat_ws", Args: []uint32{OIDText, OIDAny}, Variadic: true, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
 		return func(env *Env, a []Datum) (Datum, error) {
 			if a[0].IsNull() {
 				return Null, nil
@@ -624,16 +624,16 @@ func init() {
 	strFn("to_hex", []uint32{OIDInt8}, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(toHex(a[0].I, 64)), nil })
 	strFn("quote_ident", t1, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(QuoteIdent(a[0].S)), nil })
 	strFn("quote_literal", t1, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(QuoteLiteral(a[0].S)), nil })
-	register(&Func{Name: "quote_literal", Args: []uint32{OIDAny}, Ret: OIDText, Strict: true, Build: func(ts []T) (Fn, T, error) {
+	Register(&Func{Name: "quote_literal", Args: []uint32{OIDAny}, Ret: OIDText, Strict: true, Build: func(ts []T) (Fn, T, error) {
 		return func(env *Env, a []Datum) (Datum, error) { return DText(QuoteLiteral(textOf(env, ts[0], a[0]))), nil }, TText, nil
 	}})
-	register(&Func{Name: "quote_nullable", Args: t1, Ret: OIDText, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "quote_nullable", Args: t1, Ret: OIDText, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		if a[0].IsNull() {
 			return DText("NULL"), nil
 		}
 		return DText(QuoteLiteral(a[0].S)), nil
 	}})
-	register(&Func{Name: "quote_nullable", Args: []uint32{OIDAny}, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
+	Register(&Func{Name: "quote_nullable", Args: []uint32{OIDAny}, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
 		return func(env *Env, a []Datum) (Datum, error) {
 			if a[0].IsNull() {
 				return DText("NULL"), nil

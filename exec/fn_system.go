@@ -39,7 +39,7 @@ func CurrentTimestamp(precision int32) Fn {
 // on the session zone's wall clock.
 func LocalTimestamp(precision int32) Fn {
 	return func(env *Env, _ []Datum) (Datum, error) {
-		us := localMicros(TimestampTZ(txnTime(env)), env.Settings)
+		us := LocalMicros(TimestampTZ(txnTime(env)), env.Settings)
 		if precision >= 0 {
 			us, _ = types.AdjustTimestampTypmod(us, precision)
 		}
@@ -52,10 +52,10 @@ func LocalTimestamp(precision int32) Fn {
 // the session zone.
 func LocalTime(precision int32) Fn {
 	return func(env *Env, _ []Datum) (Datum, error) {
-		us := localMicros(TimestampTZ(txnTime(env)), env.Settings)
-		t := us % usPerDay
+		us := LocalMicros(TimestampTZ(txnTime(env)), env.Settings)
+		t := us % MicrosPerDay
 		if t < 0 {
-			t += usPerDay
+			t += MicrosPerDay
 		}
 		if precision >= 0 {
 			t = int64(types.AdjustTimeTypmod(types.Time(t), precision))
@@ -67,23 +67,23 @@ func LocalTime(precision int32) Fn {
 // CurrentDate is CURRENT_DATE: the session zone's date at the
 // transaction's start.
 func CurrentDate(env *Env, _ []Datum) (Datum, error) {
-	return DDate(microsToDate(localMicros(TimestampTZ(txnTime(env)), env.Settings))), nil
+	return DDate(MicrosToDate(LocalMicros(TimestampTZ(txnTime(env)), env.Settings))), nil
 }
 
 func init() {
 	now := CurrentTimestamp(-1)
 	for _, name := range []string{"now", "transaction_timestamp", "statement_timestamp"} {
-		register(&Func{Name: name, Ret: OIDTimestampTZ, Fn: now})
+		Register(&Func{Name: name, Ret: OIDTimestampTZ, Fn: now})
 	}
-	register(&Func{Name: "clock_timestamp", Ret: OIDTimestampTZ, Fn: func(*Env, []Datum) (Datum, error) {
+	Register(&Func{Name: "clock_timestamp", Ret: OIDTimestampTZ, Fn: func(*Env, []Datum) (Datum, error) {
 		return DTimestamp(TimestampTZ(time.Now())), nil
 	}})
-	register(&Func{Name: "timeofday", Ret: OIDText, Fn: func(env *Env, _ []Datum) (Datum, error) {
+	Register(&Func{Name: "timeofday", Ret: OIDText, Fn: func(env *Env, _ []Datum) (Datum, error) {
 		// PostgreSQL's format: "%a %b %d %H:%M:%S.uuuuuu %Y %Z".
-		t := time.Now().In(location(env.Settings))
+		t := time.Now().In(Location(env.Settings))
 		return DText(t.Format("Mon Jan 02 15:04:05.000000 2006 MST")), nil
 	}})
-	register(&Func{Name: "pg_typeof", Args: []uint32{OIDAny}, Ret: OIDRegtype, Build: func(args []T) (Fn, T, error) {
+	Register(&Func{Name: "pg_typeof", Args: []uint32{OIDAny}, Ret: OIDRegtype, Build: func(args []T) (Fn, T, error) {
 		// regtypeout prints format_type_be's name, where bpchar without a
 		// typmod is "character".
 		oid := args[0].OID

@@ -80,7 +80,7 @@ func init() {
 		}
 	}
 	tt, ttt := []uint32{OIDText, OIDText}, []uint32{OIDText, OIDText, OIDText}
-	register(&Func{Name: "regexp_match", Args: tt, Ret: OIDTextArray, Strict: true, Build: regexBuild(OIDTextArray, match)},
+	Register(&Func{Name: "regexp_match", Args: tt, Ret: OIDTextArray, Strict: true, Build: regexBuild(OIDTextArray, match)},
 		&Func{Name: "regexp_match", Args: ttt, Ret: OIDTextArray, Strict: true, Build: regexBuild(OIDTextArray, match)},
 		&Func{Name: "regexp_split_to_array", Args: tt, Ret: OIDTextArray, Strict: true, Build: regexBuild(OIDTextArray, split)},
 		&Func{Name: "regexp_split_to_array", Args: ttt, Ret: OIDTextArray, Strict: true, Build: regexBuild(OIDTextArray, split)})
@@ -116,6 +116,19 @@ func init() {
 		}
 		return textArray(elems), nil
 	}
-	register(&Func{Name: "string_to_array", Args: tt, Ret: OIDTextArray, Fn: toArray},
+	Register(&Func{Name: "string_to_array", Args: tt, Ret: OIDTextArray, Fn: toArray},
 		&Func{Name: "string_to_array", Args: ttt, Ret: OIDTextArray, Fn: toArray})
+}
+
+// textArray makes a one-dimensional text[] of elems (NULL elements as
+// Null).
+func textArray(elems []Datum) Datum { return NewArray(OIDText, elems) }
+
+// textArrayOf returns the elements of a text[] value (nil if d is not an
+// array).
+func textArrayOf(d Datum) []Datum {
+	if d.Kind != KindArray {
+		return nil
+	}
+	return d.Array().Elems
 }

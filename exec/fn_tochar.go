@@ -488,7 +488,7 @@ func absInt(v int) int {
 func dchOf(us int64, withTZ bool, env *Env) dchTm {
 	var t tm
 	if withTZ {
-		t = breakDownTZ(us, location(env.Settings))
+		t = breakDownTZ(us, Location(env.Settings))
 	} else {
 		t = breakDown(us)
 	}
@@ -947,10 +947,10 @@ func numericToChar(v *apd.Decimal, nodes []fmtNode) (Datum, error) {
 		if v.Form == apd.Infinite {
 			return Null, pgerr.New(pgerr.FeatureNotSupported, "cannot convert infinity to integer")
 		}
-		r := numRound(v, 0, false)
+		r := RoundNumeric(v, 0, false)
 		i, err := r.Int64()
 		if err != nil || i > math.MaxInt32 || i < math.MinInt32 {
-			return Null, errIntRange("integer")
+			return Null, IntRangeError("integer")
 		}
 		numstr = intToRoman(i)
 	case d.eeee:
@@ -968,11 +968,11 @@ func numericToChar(v *apd.Decimal, nodes []fmtNode) (Datum, error) {
 		val := v
 		if d.multiF {
 			m := new(apd.Decimal)
-			numericCtx.Mul(m, v, apd.New(1, int32(d.multi)))
+			NumericContext.Mul(m, v, apd.New(1, int32(d.multi)))
 			val = m
 			d.pre += d.multi
 		}
-		x := numRound(val, int32(d.post), false)
+		x := RoundNumeric(val, int32(d.post), false)
 		s := string(AppendText(nil, TNumeric, DNumeric(x), nil))
 		numstr, outPre, sign = fitDigits(s, d)
 	}
@@ -987,7 +987,7 @@ func numericSci(v *apd.Decimal, post int) string {
 	}
 	sig := new(apd.Decimal).Set(v)
 	sig.Exponent -= exp
-	sig = numRound(sig, int32(post), false)
+	sig = RoundNumeric(sig, int32(post), false)
 	s := string(AppendText(nil, TNumeric, DNumeric(sig), nil))
 	return fmt.Sprintf("%se%+03d", s, exp)
 }
@@ -1198,7 +1198,7 @@ func toNumber(s, f string) (Datum, error) {
 	if precision == 0 {
 		precision = 1
 	}
-	return applyTypmod(T{OID: OIDNumeric, Typmod: int32(precision<<16|post) + 4}, DNumeric(x), true)
+	return ApplyTypmod(T{OID: OIDNumeric, Typmod: int32(precision<<16|post) + 4}, DNumeric(x), true)
 }
 
 // parseDate is to_date/to_timestamp over the common numeric fields and
@@ -1388,8 +1388,8 @@ func parseDateFormatTZ(s, f string) (y, mon, day, hour, min, sec int, usec int64
 			var j int
 			j, ok = readInt(10)
 			if ok {
-				y, mon, day = breakDown((int64(j)-postgresEpochJD)*usPerDay).year, 0, 0
-				t := breakDown((int64(j) - postgresEpochJD) * usPerDay)
+				y, mon, day = breakDown((int64(j)-PostgresEpochJD)*MicrosPerDay).year, 0, 0
+				t := breakDown((int64(j) - PostgresEpochJD) * MicrosPerDay)
 				y, mon, day = t.year, t.mon, t.mday
 			}
 		default:
@@ -1414,7 +1414,7 @@ func parseDateFormatTZ(s, f string) (y, mon, day, hour, min, sec int, usec int64
 		y = -(y - 1)
 	}
 	if doy > 0 {
-		t := breakDown((types.JulianDay(y, 1, 1) - postgresEpochJD + int64(doy) - 1) * usPerDay)
+		t := breakDown((types.JulianDay(y, 1, 1) - PostgresEpochJD + int64(doy) - 1) * MicrosPerDay)
 		y, mon, day = t.year, t.mon, t.mday
 	}
 	if tz != nil {
@@ -1469,7 +1469,7 @@ func init() {
 	TX := OIDText
 	dch := func(withTZ bool) func(env *Env, d Datum, nodes []fmtNode) (Datum, error) {
 		return func(env *Env, d Datum, nodes []fmtNode) (Datum, error) {
-			if len(nodes) == 0 || isInfinite(d.I) {
+			if len(nodes) == 0 || IsInfiniteTimestamp(d.I) {
 				return Null, nil
 			}
 			t := dchOf(d.I, withTZ, env)
@@ -1477,7 +1477,7 @@ func init() {
 			return DText(out), err
 		}
 	}
-	register(&Func{Name: "to_char", Args: []uint32{OIDTimestamp, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, dch(false))},
+	Register(&Func{Name: "to_char", Args: []uint32{OIDTimestamp, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, dch(false))},
 		&Func{Name: "to_char", Args: []uint32{OIDTimestampTZ, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, dch(true))},
 		&Func{Name: "to_char", Args: []uint32{OIDInterval, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
 			if len(nodes) == 0 {
@@ -1502,40 +1502,40 @@ func init() {
 		&Func{Name: "to_char", Args: []uint32{OIDFloat4, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
 			return floatToChar(float64(float32(d.F)), nodes, 6)
 		})})
-	register(&Func{Name: "to_number", Args: []uint32{TX, TX}, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "to_number", Args: []uint32{TX, TX}, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		return toNumber(a[0].S, a[1].S)
 	}})
-	register(&Func{Name: "to_timestamp", Args: []uint32{OIDFloat8}, Ret: OIDTimestampTZ, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "to_timestamp", Args: []uint32{OIDFloat8}, Ret: OIDTimestampTZ, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		f := a[0].F
 		switch {
 		case math.IsNaN(f):
 			return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp cannot be NaN")
 		case math.IsInf(f, 1):
-			return DTimestamp(stampInfinity), nil
+			return DTimestamp(TimestampInfinity), nil
 		case math.IsInf(f, -1):
-			return DTimestamp(stampNegInf), nil
+			return DTimestamp(TimestampNegInfinity), nil
 		}
-		us := math.RoundToEven((f - unixEpochShift) * usPerSec)
+		us := math.RoundToEven((f - UnixEpochShift) * usPerSec)
 		if us < minTimestampUs || us >= endTimestampUs {
 			return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", string(AppendText(nil, TFloat8, a[0], nil)))
 		}
 		return DTimestamp(int64(us)), nil
 	}})
-	register(&Func{Name: "to_timestamp", Args: []uint32{TX, TX}, Ret: OIDTimestampTZ, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "to_timestamp", Args: []uint32{TX, TX}, Ret: OIDTimestampTZ, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
 		y, mo, d, h, mi, s, us, tz, err := parseDateFormatTZ(a[0].S, a[1].S)
 		if err != nil {
 			return Null, err
 		}
 		r, ok := fromFields(y, mo, d, h, mi, s, us)
 		if !ok {
-			return Null, errTimestampRange
+			return Null, ErrTimestampRange
 		}
 		if tz != nil {
 			return DTimestamp(r - int64(*tz)*usPerSec), nil
 		}
-		return DTimestamp(utcMicrosIn(r, location(env.Settings))), nil
+		return DTimestamp(utcMicrosIn(r, Location(env.Settings))), nil
 	}})
-	register(&Func{Name: "to_date", Args: []uint32{TX, TX}, Ret: OIDDate, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "to_date", Args: []uint32{TX, TX}, Ret: OIDDate, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		y, mo, d, _, _, _, _, err := parseDateFormat(a[0].S, a[1].S)
 		if err != nil {
 			return Null, err
@@ -1543,6 +1543,6 @@ func init() {
 		if mo < 1 || mo > 12 || d < 1 || d > daysIn[leapIdx(y)][mo] {
 			return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", a[0].S)
 		}
-		return DDate(types.JulianDay(y, mo, d) - postgresEpochJD), nil
+		return DDate(types.JulianDay(y, mo, d) - PostgresEpochJD), nil
 	}})
 }

@@ -86,13 +86,12 @@ func (f *Func) Bind(args []T) (Fn, T, error) {
 // init functions, which run one at a time; after init the map is only read.
 var funcs = map[string][]*Func{}
 
-// Register adds overloads of functions defined outside this package, such
-// as the planner's session functions, to the one registry every call is
-// resolved in (from init functions only: the package's invariant 1).
-func Register(fs ...*Func) { register(fs...) }
-
-// register adds built-in overloads. Called from init functions only.
-func register(fs ...*Func) {
+// Register adds overloads to the one registry every call is resolved in:
+// this package's operators, the library's functions (exec/funcs) and the
+// planner's functions of the session. Called from init functions only
+// (the package's invariant 1); the order of the calls for one name fixes
+// the overloads' pg_proc OIDs.
+func Register(fs ...*Func) {
 	for _, f := range fs {
 		funcs[f.Name] = append(funcs[f.Name], f)
 	}
@@ -198,7 +197,7 @@ func choose(overloads []*Func, name string, args []T) (*Func, error) {
 		return nil, pgerr.New(pgerr.AmbiguousFunction, "function %s is not unique", signature(name, args)).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
-	return nil, errNoFunc(name, args)
+	return nil, NoFuncError(name, args)
 }
 
 // Resolve returns the types the arguments of a call of f, of types args,
@@ -505,7 +504,9 @@ func signature(name string, args []T) string {
 	return name + "(" + strings.Join(names, ", ") + ")"
 }
 
-func errNoFunc(name string, args []T) error {
+// NoFuncError is PostgreSQL's error for a call of name with arguments of
+// types args that no overload takes.
+func NoFuncError(name string, args []T) error {
 	return pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(name, args)).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }

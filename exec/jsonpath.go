@@ -673,7 +673,7 @@ func (c *jpCtx) method(name string, v *types.JSONB) ([]types.JSONB, error) {
 	}
 	switch name {
 	case "type":
-		return []types.JSONB{{Kind: types.JSONString, Str: jsonbTypeName(v)}}, nil
+		return []types.JSONB{{Kind: types.JSONString, Str: JSONBTypeName(v)}}, nil
 	case "size":
 		n := 1
 		if v.Kind == types.JSONArray {
@@ -687,14 +687,14 @@ func (c *jpCtx) method(name string, v *types.JSONB) ([]types.JSONB, error) {
 	case "floor":
 		return num(func(d *apd.Decimal) *apd.Decimal {
 			r := new(apd.Decimal)
-			numericCtx.Floor(r, d)
-			return numRound(r, 0, false)
+			NumericContext.Floor(r, d)
+			return RoundNumeric(r, 0, false)
 		})
 	case "ceiling":
 		return num(func(d *apd.Decimal) *apd.Decimal {
 			r := new(apd.Decimal)
-			numericCtx.Ceil(r, d)
-			return numRound(r, 0, false)
+			NumericContext.Ceil(r, d)
+			return RoundNumeric(r, 0, false)
 		})
 	case "double":
 		if v.Kind == types.JSONString {
@@ -923,7 +923,14 @@ func jpCompare(op string, a, b *types.JSONB) jpTri {
 	case a.Kind == types.JSONNumber:
 		c = a.Num.Cmp(b.Num)
 	case a.Kind == types.JSONBool:
-		c = btoi(a.Bool) - btoi(b.Bool)
+		switch {
+		case a.Bool == b.Bool:
+			c = 0
+		case a.Bool:
+			c = 1
+		default:
+			c = -1
+		}
 	}
 	switch op {
 	case "==":
@@ -1048,11 +1055,11 @@ func init() {
 			}, ret, nil
 		}
 	}
-	register(&Func{Name: "@?", Args: []uint32{JB, TX}, Ret: OIDBool, Strict: true, Build: build("exists", true)},
+	Register(&Func{Name: "@?", Args: []uint32{JB, TX}, Ret: OIDBool, Strict: true, Build: build("exists", true)},
 		&Func{Name: "@@", Args: []uint32{JB, TX}, Ret: OIDBool, Strict: true, Build: build("match", true)})
 	for name, kind := range map[string]string{"jsonb_path_exists": "exists", "jsonb_path_match": "match",
 		"jsonb_path_query_first": "first", "jsonb_path_query_array": "array"} {
-		register(&Func{Name: name, Args: []uint32{JB, TX}, Ret: JB, Strict: true, Build: build(kind, false)},
+		Register(&Func{Name: name, Args: []uint32{JB, TX}, Ret: JB, Strict: true, Build: build(kind, false)},
 			&Func{Name: name, Args: []uint32{JB, TX, JB}, Ret: JB, Strict: true, Build: build(kind, false)},
 			&Func{Name: name, Args: []uint32{JB, TX, JB, OIDBool}, Ret: JB, Strict: true, Build: build(kind, false)})
 	}

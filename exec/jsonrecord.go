@@ -148,7 +148,7 @@ func PopulateRecord(env *Env, t T, base Datum, obj *types.JSONB) (Datum, error) 
 // or base's for an anonymous record.
 func recordShape(env *Env, t T, base Datum) (*types.UserType, error) {
 	if t.OID != OIDRecord {
-		return userType(t, env.Settings)
+		return LookupUserType(t, env.Settings)
 	}
 	if base.IsNull() {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "could not determine row type for result of populate_record")
@@ -203,7 +203,7 @@ func init() {
 			prefix = "jsonb"
 		}
 		name := prefix + "_populate_record"
-		register(&Func{Name: name, Args: []uint32{OIDAnyElement, jt}, Ret: OIDAnyElement, Build: func(args []T) (Fn, T, error) {
+		Register(&Func{Name: name, Args: []uint32{OIDAnyElement, jt}, Ret: OIDAnyElement, Build: func(args []T) (Fn, T, error) {
 			t := args[0]
 			if KindOf(t.OID) != KindRecord {
 				return nil, T{}, errNotRowType(name)
@@ -220,7 +220,7 @@ func init() {
 			}, t, nil
 		}})
 		setName := name + "set"
-		registerSRF(&Func{Name: setName, Args: []uint32{OIDAnyElement, jt}, Ret: OIDAnyElement}, func(args []T) *SRF {
+		RegisterSRF(&Func{Name: setName, Args: []uint32{OIDAnyElement, jt}, Ret: OIDAnyElement}, func(args []T) *SRF {
 			t := args[0]
 			return &SRF{Cols: []ResultColumn{{Name: setName, T: t}}, NullArgs: true, Rows: func(env *Env, a []Datum) ([]Row, error) {
 				if KindOf(t.OID) != KindRecord {

@@ -234,21 +234,21 @@ func init() {
 	}{{"~~", false, false}, {"!~~", true, false}, {"~~*", false, true}, {"!~~*", true, true}} {
 		fn := likeFn(op.not, op.fold)
 		for _, t := range []uint32{OIDText, OIDBpchar, OIDName} {
-			register(&Func{Name: op.name, Args: []uint32{t, OIDText}, Ret: OIDBool, Strict: true, Immutable: true, Fn: fn})
+			Register(&Func{Name: op.name, Args: []uint32{t, OIDText}, Ret: OIDBool, Strict: true, Immutable: true, Fn: fn})
 		}
 		if !op.fold {
-			register(&Func{Name: op.name, Args: []uint32{OIDBytea, OIDBytea}, Ret: OIDBool, Strict: true, Immutable: true, Fn: byteaLikeFn(op.not)})
+			Register(&Func{Name: op.name, Args: []uint32{OIDBytea, OIDBytea}, Ret: OIDBool, Strict: true, Immutable: true, Fn: byteaLikeFn(op.not)})
 		}
 	}
 	for _, t := range []uint32{OIDText, OIDBytea} {
 		ret := t
-		register(&Func{Name: "like_escape", Args: []uint32{t, t}, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		Register(&Func{Name: "like_escape", Args: []uint32{t, t}, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 			s, err := likeEscape(a[0].S, a[1].S)
 			return Datum{Kind: a[0].Kind, S: s}, err
 		}})
 	}
-	register(&Func{Name: "like", Args: []uint32{OIDText, OIDText}, Ret: OIDBool, Strict: true, Immutable: true, Fn: likeFn(false, false)})
-	register(&Func{Name: "notlike", Args: []uint32{OIDText, OIDText}, Ret: OIDBool, Strict: true, Immutable: true, Fn: likeFn(true, false)})
+	Register(&Func{Name: "like", Args: []uint32{OIDText, OIDText}, Ret: OIDBool, Strict: true, Immutable: true, Fn: likeFn(false, false)})
+	Register(&Func{Name: "notlike", Args: []uint32{OIDText, OIDText}, Ret: OIDBool, Strict: true, Immutable: true, Fn: likeFn(true, false)})
 }
 
 // BpcharCompareOp is a comparison between two char(n) values, which

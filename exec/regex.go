@@ -422,7 +422,7 @@ func init() {
 	}{{"~", false, false}, {"!~", true, false}, {"~*", false, true}, {"!~*", true, true}} {
 		op := op
 		for _, t := range []uint32{OIDText, OIDBpchar, OIDName} {
-			register(&Func{Name: op.name, Args: []uint32{t, OIDText}, Ret: OIDBool, Strict: true,
+			Register(&Func{Name: op.name, Args: []uint32{t, OIDText}, Ret: OIDBool, Strict: true,
 				Build: regexBuild(OIDBool, func(c *regexCache) Fn {
 					return func(_ *Env, a []Datum) (Datum, error) {
 						re, err := c.get(a[1].S, reFlags{fold: op.fold})
@@ -435,22 +435,22 @@ func init() {
 		}
 	}
 	tt := []uint32{OIDText, OIDText}
-	register(&Func{Name: "similar_to_escape", Args: tt, Ret: OIDText, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "similar_to_escape", Args: tt, Ret: OIDText, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		s, err := similarEscape(a[0].S, a[1].S, true)
 		return DText(s), err
 	}})
-	register(&Func{Name: "similar_to_escape", Args: []uint32{OIDText}, Ret: OIDText, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "similar_to_escape", Args: []uint32{OIDText}, Ret: OIDText, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		s, err := similarEscape(a[0].S, "", false)
 		return DText(s), err
 	}})
-	register(&Func{Name: "similar_escape", Args: tt, Ret: OIDText, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	Register(&Func{Name: "similar_escape", Args: tt, Ret: OIDText, Fn: func(_ *Env, a []Datum) (Datum, error) {
 		if a[0].IsNull() {
 			return Null, nil
 		}
 		s, err := similarEscape(a[0].S, a[1].S, !a[1].IsNull())
 		return DText(s), err
 	}})
-	register(&Func{Name: "substring", Args: tt, Ret: OIDText, Strict: true,
+	Register(&Func{Name: "substring", Args: tt, Ret: OIDText, Strict: true,
 		Build: regexBuild(OIDText, func(c *regexCache) Fn {
 			return func(_ *Env, a []Datum) (Datum, error) {
 				re, err := c.get(a[1].S, reFlags{})
@@ -460,7 +460,7 @@ func init() {
 				return substringRegex(re, a[0].S), nil
 			}
 		})})
-	register(&Func{Name: "substring", Args: []uint32{OIDText, OIDText, OIDText}, Ret: OIDText, Strict: true,
+	Register(&Func{Name: "substring", Args: []uint32{OIDText, OIDText, OIDText}, Ret: OIDText, Strict: true,
 		Build: regexBuild(OIDText, func(c *regexCache) Fn {
 			return func(_ *Env, a []Datum) (Datum, error) {
 				p, err := similarEscape(a[1].S, a[2].S, true)
@@ -519,7 +519,7 @@ func init() {
 		{OIDText, OIDText, OIDText, OIDInt4}, {OIDText, OIDText, OIDText, OIDInt4, OIDInt4},
 		{OIDText, OIDText, OIDText, OIDInt4, OIDInt4, OIDText},
 	} {
-		register(&Func{Name: "regexp_replace", Args: args, Ret: OIDText, Strict: true, Build: regexBuild(OIDText, replace)})
+		Register(&Func{Name: "regexp_replace", Args: args, Ret: OIDText, Strict: true, Build: regexBuild(OIDText, replace)})
 	}
 	// regexp_like(string, pattern [, flags])
 	like := func(c *regexCache) Fn {
@@ -539,7 +539,7 @@ func init() {
 			return DBool(re.MatchString(a[0].S)), nil
 		}
 	}
-	register(&Func{Name: "regexp_like", Args: tt, Ret: OIDBool, Strict: true, Build: regexBuild(OIDBool, like)},
+	Register(&Func{Name: "regexp_like", Args: tt, Ret: OIDBool, Strict: true, Build: regexBuild(OIDBool, like)},
 		&Func{Name: "regexp_like", Args: []uint32{OIDText, OIDText, OIDText}, Ret: OIDBool, Strict: true, Build: regexBuild(OIDBool, like)})
 	// regexp_count(string, pattern [, start [, flags]])
 	count := func(c *regexCache) Fn {
@@ -567,7 +567,7 @@ func init() {
 		}
 	}
 	for _, args := range [][]uint32{tt, {OIDText, OIDText, OIDInt4}, {OIDText, OIDText, OIDInt4, OIDText}} {
-		register(&Func{Name: "regexp_count", Args: args, Ret: OIDInt4, Strict: true, Build: regexBuild(OIDInt4, count)})
+		Register(&Func{Name: "regexp_count", Args: args, Ret: OIDInt4, Strict: true, Build: regexBuild(OIDInt4, count)})
 	}
 	// regexp_instr(string, pattern [, start [, N [, endoption [, flags [, subexpr]]]]])
 	// and regexp_substr(string, pattern [, start [, N [, flags [, subexpr]]]])
@@ -652,10 +652,10 @@ func init() {
 	}
 	for k := 2; k <= 7; k++ {
 		args := []uint32{OIDText, OIDText, OIDInt4, OIDInt4, OIDInt4, OIDText, OIDInt4}[:k]
-		register(&Func{Name: "regexp_instr", Args: args, Ret: OIDInt4, Strict: true, Build: regexBuild(OIDInt4, nth(false))})
+		Register(&Func{Name: "regexp_instr", Args: args, Ret: OIDInt4, Strict: true, Build: regexBuild(OIDInt4, nth(false))})
 		if k <= 6 {
 			args := []uint32{OIDText, OIDText, OIDInt4, OIDInt4, OIDText, OIDInt4}[:k]
-			register(&Func{Name: "regexp_substr", Args: args, Ret: OIDText, Strict: true, Build: regexBuild(OIDText, nth(true))})
+			Register(&Func{Name: "regexp_substr", Args: args, Ret: OIDText, Strict: true, Build: regexBuild(OIDText, nth(true))})
 		}
 	}
 }
