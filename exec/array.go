@@ -18,6 +18,9 @@ import (
 // OIDTextArray is text[].
 const OIDTextArray uint32 = 1009
 
+// OIDInt4Array is int4[].
+const OIDInt4Array uint32 = 1007
+
 // TTextArray is text[] without a modifier.
 var TTextArray = T{OIDTextArray, -1}
 

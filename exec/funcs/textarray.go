@@ -1,7 +1,9 @@
-package exec
+package funcs
 
 import (
 	"strings"
+
+	"github.com/prollypg/prollypg/exec"
 )
 
 // The functions between text and text[]: regexp_match,
@@ -11,8 +13,8 @@ import (
 // regexSplit is regexp_split_to_array's splitting: empty matches split
 // between characters, and a match at the very start or end still makes
 // an empty field only when it is not empty.
-func regexSplit(s string, ms [][]int) []Datum {
-	var out []Datum
+func regexSplit(s string, ms [][]int) []exec.Datum {
+	var out []exec.Datum
 	start := 0
 	for _, m := range ms {
 		if m[1] == m[0] {
@@ -23,70 +25,70 @@ func regexSplit(s string, ms [][]int) []Datum {
 		if m[0] == m[1] && m[0] == start {
 			continue
 		}
-		out = append(out, DText(s[start:m[0]]))
+		out = append(out, exec.DText(s[start:m[0]]))
 		start = m[1]
 	}
-	return append(out, DText(s[start:]))
+	return append(out, exec.DText(s[start:]))
 }
 
-func init() {
-	match := func(c *regexCache) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+func registerTextArray() {
+	match := func(c *regexCache) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			flags := ""
 			if len(a) > 2 {
 				flags = a[2].S
 			}
 			f, err := parseReFlags(flags, "regexp_match", false)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			re, err := c.get(a[1].S, f)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			m := re.FindStringSubmatchIndex(a[0].S)
 			if m == nil {
-				return Null, nil
+				return exec.Null, nil
 			}
-			var elems []Datum
+			var elems []exec.Datum
 			if len(m) == 2 {
-				elems = []Datum{DText(a[0].S[m[0]:m[1]])}
+				elems = []exec.Datum{exec.DText(a[0].S[m[0]:m[1]])}
 			}
 			for i := 2; i < len(m); i += 2 {
 				if m[i] < 0 {
-					elems = append(elems, Null)
+					elems = append(elems, exec.Null)
 				} else {
-					elems = append(elems, DText(a[0].S[m[i]:m[i+1]]))
+					elems = append(elems, exec.DText(a[0].S[m[i]:m[i+1]]))
 				}
 			}
 			return textArray(elems), nil
 		}
 	}
-	split := func(c *regexCache) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+	split := func(c *regexCache) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			flags := ""
 			if len(a) > 2 {
 				flags = a[2].S
 			}
 			f, err := parseReFlags(flags, "regexp_split_to_array", false)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			re, err := c.get(a[1].S, f)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			return textArray(regexSplit(a[0].S, re.FindAllStringIndex(a[0].S, -1))), nil
 		}
 	}
-	tt, ttt := []uint32{OIDText, OIDText}, []uint32{OIDText, OIDText, OIDText}
-	Register(&Func{Name: "regexp_match", Args: tt, Ret: OIDTextArray, Strict: true, Build: regexBuild(OIDTextArray, match)},
-		&Func{Name: "regexp_match", Args: ttt, Ret: OIDTextArray, Strict: true, Build: regexBuild(OIDTextArray, match)},
-		&Func{Name: "regexp_split_to_array", Args: tt, Ret: OIDTextArray, Strict: true, Build: regexBuild(OIDTextArray, split)},
-		&Func{Name: "regexp_split_to_array", Args: ttt, Ret: OIDTextArray, Strict: true, Build: regexBuild(OIDTextArray, split)})
-	toArray := func(_ *Env, a []Datum) (Datum, error) {
+	tt, ttt := []uint32{exec.OIDText, exec.OIDText}, []uint32{exec.OIDText, exec.OIDText, exec.OIDText}
+	exec.Register(&exec.Func{Name: "regexp_match", Args: tt, Ret: exec.OIDTextArray, Strict: true, Build: regexBuild(exec.OIDTextArray, match)},
+		&exec.Func{Name: "regexp_match", Args: ttt, Ret: exec.OIDTextArray, Strict: true, Build: regexBuild(exec.OIDTextArray, match)},
+		&exec.Func{Name: "regexp_split_to_array", Args: tt, Ret: exec.OIDTextArray, Strict: true, Build: regexBuild(exec.OIDTextArray, split)},
+		&exec.Func{Name: "regexp_split_to_array", Args: ttt, Ret: exec.OIDTextArray, Strict: true, Build: regexBuild(exec.OIDTextArray, split)})
+	toArray := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if a[0].IsNull() {
-			return Null, nil
+			return exec.Null, nil
 		}
 		s := a[0].S
 		var nullStr *string
@@ -106,28 +108,28 @@ func init() {
 		default:
 			parts = strings.Split(s, a[1].S)
 		}
-		elems := make([]Datum, len(parts))
+		elems := make([]exec.Datum, len(parts))
 		for i, p := range parts {
 			if nullStr != nil && p == *nullStr {
-				elems[i] = Null
+				elems[i] = exec.Null
 			} else {
-				elems[i] = DText(p)
+				elems[i] = exec.DText(p)
 			}
 		}
 		return textArray(elems), nil
 	}
-	Register(&Func{Name: "string_to_array", Args: tt, Ret: OIDTextArray, Fn: toArray},
-		&Func{Name: "string_to_array", Args: ttt, Ret: OIDTextArray, Fn: toArray})
+	exec.Register(&exec.Func{Name: "string_to_array", Args: tt, Ret: exec.OIDTextArray, Fn: toArray},
+		&exec.Func{Name: "string_to_array", Args: ttt, Ret: exec.OIDTextArray, Fn: toArray})
 }
 
 // textArray makes a one-dimensional text[] of elems (NULL elements as
 // Null).
-func textArray(elems []Datum) Datum { return NewArray(OIDText, elems) }
+func textArray(elems []exec.Datum) exec.Datum { return exec.NewArray(exec.OIDText, elems) }
 
 // textArrayOf returns the elements of a text[] value (nil if d is not an
 // array).
-func textArrayOf(d Datum) []Datum {
-	if d.Kind != KindArray {
+func textArrayOf(d exec.Datum) []exec.Datum {
+	if d.Kind != exec.KindArray {
 		return nil
 	}
 	return d.Array().Elems

@@ -1,8 +1,9 @@
-package exec
+package funcs
 
 import (
 	"strings"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -15,13 +16,13 @@ func jsonEachErr(fn, kind string) error {
 	return pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on %s", fn, kind)
 }
 
-func init() {
-	J, JB, TX := OIDJSON, OIDJSONB, OIDText
+func registerSRFs() {
+	J, JB, TX := exec.OIDJSON, exec.OIDJSONB, exec.OIDText
 	for _, jsonb := range []bool{false, true} {
 		jsonb := jsonb
-		prefix, jt, jT := "json", J, TJSON
+		prefix, jt, jT := "json", J, exec.TJSON
 		if jsonb {
-			prefix, jt, jT = "jsonb", JB, TJSONB
+			prefix, jt, jT = "jsonb", JB, exec.TJSONB
 		}
 		for _, text := range []bool{false, true} {
 			text := text
@@ -29,11 +30,11 @@ func init() {
 			valT := jT
 			if text {
 				each += "_text"
-				valT = TText
+				valT = exec.TText
 			}
-			RegisterSRF(&Func{Name: each, Args: []uint32{jt}, Ret: OIDRecord}, func([]T) *SRF {
-				return &SRF{Cols: []ResultColumn{{Name: "key", T: TText}, {Name: "value", T: valT}},
-					Rows: func(_ *Env, a []Datum) ([]Row, error) {
+			exec.RegisterSRF(&exec.Func{Name: each, Args: []uint32{jt}, Ret: exec.OIDRecord}, func([]exec.T) *exec.SRF {
+				return &exec.SRF{Cols: []exec.ResultColumn{{Name: "key", T: exec.TText}, {Name: "value", T: valT}},
+					Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 						return jsonEachRows(a[0], jsonb, text, each)
 					}}
 			})
@@ -41,17 +42,17 @@ func init() {
 			if text {
 				elements += "_text"
 			}
-			RegisterSRF(&Func{Name: elements, Args: []uint32{jt}, Ret: OIDRecord}, func([]T) *SRF {
-				return &SRF{Cols: []ResultColumn{{Name: "value", T: valT}},
-					Rows: func(_ *Env, a []Datum) ([]Row, error) {
+			exec.RegisterSRF(&exec.Func{Name: elements, Args: []uint32{jt}, Ret: exec.OIDRecord}, func([]exec.T) *exec.SRF {
+				return &exec.SRF{Cols: []exec.ResultColumn{{Name: "value", T: valT}},
+					Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 						return jsonElementRows(a[0], jsonb, text)
 					}}
 			})
 		}
 		name := prefix + "_object_keys"
-		RegisterSRF(&Func{Name: name, Args: []uint32{jt}, Ret: TX}, func([]T) *SRF {
-			return &SRF{Cols: []ResultColumn{{Name: name, T: TText}},
-				Rows: func(_ *Env, a []Datum) ([]Row, error) {
+		exec.RegisterSRF(&exec.Func{Name: name, Args: []uint32{jt}, Ret: TX}, func([]exec.T) *exec.SRF {
+			return &exec.SRF{Cols: []exec.ResultColumn{{Name: name, T: exec.TText}},
+				Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 					rows, err := jsonEachRows(a[0], jsonb, true, name)
 					for i := range rows {
 						rows[i] = rows[i][:1] // the key alone
@@ -60,30 +61,30 @@ func init() {
 				}}
 		})
 	}
-	RegisterSRF(&Func{Name: "jsonb_path_query", Args: []uint32{JB, TX}, Ret: JB}, func([]T) *SRF {
+	exec.RegisterSRF(&exec.Func{Name: "jsonb_path_query", Args: []uint32{JB, TX}, Ret: JB}, func([]exec.T) *exec.SRF {
 		cache := &jsonPathCache{}
-		return &SRF{Cols: []ResultColumn{{Name: "jsonb_path_query", T: TJSONB}},
-			Rows: func(_ *Env, a []Datum) ([]Row, error) {
+		return &exec.SRF{Cols: []exec.ResultColumn{{Name: "jsonb_path_query", T: exec.TJSONB}},
+			Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 				p, err := cache.get(a[1].S)
 				if err != nil {
 					return nil, err
 				}
-				items, err := runJSONPath(p, a[0], Null)
+				items, err := runJSONPath(p, a[0], exec.Null)
 				if err != nil {
 					return nil, err
 				}
-				rows := make([]Row, len(items))
+				rows := make([]exec.Row, len(items))
 				for i := range items {
-					rows[i] = Row{outJB(&items[i])}
+					rows[i] = exec.Row{outJB(&items[i])}
 				}
 				return rows, nil
 			}}
 	})
 	for _, args := range [][]uint32{{TX, TX}, {TX, TX, TX}} {
-		RegisterSRF(&Func{Name: "regexp_matches", Args: args, Ret: OIDTextArray}, func([]T) *SRF {
+		exec.RegisterSRF(&exec.Func{Name: "regexp_matches", Args: args, Ret: exec.OIDTextArray}, func([]exec.T) *exec.SRF {
 			c := &regexCache{}
-			return &SRF{Cols: []ResultColumn{{Name: "regexp_matches", T: TTextArray}},
-				Rows: func(_ *Env, a []Datum) ([]Row, error) {
+			return &exec.SRF{Cols: []exec.ResultColumn{{Name: "regexp_matches", T: exec.TTextArray}},
+				Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 					flags := ""
 					if len(a) > 2 {
 						flags = a[2].S
@@ -102,29 +103,29 @@ func init() {
 					if global {
 						n = -1
 					}
-					var rows []Row
+					var rows []exec.Row
 					s := a[0].S
 					for _, m := range re.FindAllStringSubmatchIndex(s, n) {
-						var elems []Datum
+						var elems []exec.Datum
 						if len(m) == 2 {
-							elems = []Datum{DText(s[m[0]:m[1]])}
+							elems = []exec.Datum{exec.DText(s[m[0]:m[1]])}
 						}
 						for i := 2; i < len(m); i += 2 {
 							if m[i] < 0 {
-								elems = append(elems, Null)
+								elems = append(elems, exec.Null)
 							} else {
-								elems = append(elems, DText(s[m[i]:m[i+1]]))
+								elems = append(elems, exec.DText(s[m[i]:m[i+1]]))
 							}
 						}
-						rows = append(rows, Row{textArray(elems)})
+						rows = append(rows, exec.Row{textArray(elems)})
 					}
 					return rows, nil
 				}}
 		})
-		RegisterSRF(&Func{Name: "regexp_split_to_table", Args: args, Ret: TX}, func([]T) *SRF {
+		exec.RegisterSRF(&exec.Func{Name: "regexp_split_to_table", Args: args, Ret: TX}, func([]exec.T) *exec.SRF {
 			c := &regexCache{}
-			return &SRF{Cols: []ResultColumn{{Name: "regexp_split_to_table", T: TText}},
-				Rows: func(_ *Env, a []Datum) ([]Row, error) {
+			return &exec.SRF{Cols: []exec.ResultColumn{{Name: "regexp_split_to_table", T: exec.TText}},
+				Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 					flags := ""
 					if len(a) > 2 {
 						flags = a[2].S
@@ -137,18 +138,18 @@ func init() {
 					if err != nil {
 						return nil, err
 					}
-					var rows []Row
+					var rows []exec.Row
 					for _, d := range regexSplit(a[0].S, re.FindAllStringIndex(a[0].S, -1)) {
-						rows = append(rows, Row{d})
+						rows = append(rows, exec.Row{d})
 					}
 					return rows, nil
 				}}
 		})
 	}
 	for _, args := range [][]uint32{{TX, TX}, {TX, TX, TX}} {
-		RegisterSRF(&Func{Name: "string_to_table", Args: args, Ret: TX}, func([]T) *SRF {
-			return &SRF{Cols: []ResultColumn{{Name: "string_to_table", T: TText}},
-				Rows: func(_ *Env, a []Datum) ([]Row, error) {
+		exec.RegisterSRF(&exec.Func{Name: "string_to_table", Args: args, Ret: TX}, func([]exec.T) *exec.SRF {
+			return &exec.SRF{Cols: []exec.ResultColumn{{Name: "string_to_table", T: exec.TText}},
+				Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 					var parts []string
 					switch {
 					case a[0].S == "":
@@ -157,13 +158,13 @@ func init() {
 					default:
 						parts = strings.Split(a[0].S, a[1].S)
 					}
-					var rows []Row
+					var rows []exec.Row
 					for _, p := range parts {
-						d := DText(p)
+						d := exec.DText(p)
 						if len(a) > 2 && p == a[2].S {
-							d = Null
+							d = exec.Null
 						}
-						rows = append(rows, Row{d})
+						rows = append(rows, exec.Row{d})
 					}
 					return rows, nil
 				}}
@@ -172,7 +173,7 @@ func init() {
 }
 
 // jsonEachRows is json(b)_each(_text): one row per member of an object.
-func jsonEachRows(d Datum, jsonb, text bool, fn string) ([]Row, error) {
+func jsonEachRows(d exec.Datum, jsonb, text bool, fn string) ([]exec.Row, error) {
 	if jsonb {
 		v, err := parseJB(d)
 		if err != nil {
@@ -188,13 +189,13 @@ func jsonEachRows(d Datum, jsonb, text bool, fn string) ([]Row, error) {
 			}
 			return nil, jsonEachErr(fn, kind)
 		}
-		rows := make([]Row, len(v.Pairs))
+		rows := make([]exec.Row, len(v.Pairs))
 		for i := range v.Pairs {
 			val := outJB(&v.Pairs[i].Value)
 			if text {
 				val = jbText(&v.Pairs[i].Value)
 			}
-			rows[i] = Row{DText(v.Pairs[i].Key), val}
+			rows[i] = exec.Row{exec.DText(v.Pairs[i].Key), val}
 		}
 		return rows, nil
 	}
@@ -210,20 +211,20 @@ func jsonEachRows(d Datum, jsonb, text bool, fn string) ([]Row, error) {
 		}
 		return nil, jsonEachErr(fn, kind)
 	}
-	var rows []Row
+	var rows []exec.Row
 	jsonElems(s, lo, func(key string, l, h int) bool {
-		val := DJSON(s[l:h])
+		val := exec.DJSON(s[l:h])
 		if text {
 			val = jsonText(s, l, h)
 		}
-		rows = append(rows, Row{DText(key), val})
+		rows = append(rows, exec.Row{exec.DText(key), val})
 		return true
 	})
 	return rows, nil
 }
 
 // jsonElementRows is json(b)_array_elements(_text).
-func jsonElementRows(d Datum, jsonb, text bool) ([]Row, error) {
+func jsonElementRows(d exec.Datum, jsonb, text bool) ([]exec.Row, error) {
 	notArray := func(k types.JSONKind) error {
 		if k == types.JSONObject {
 			return pgerr.New(pgerr.InvalidParameterValue, "cannot extract elements from an object")
@@ -238,12 +239,12 @@ func jsonElementRows(d Datum, jsonb, text bool) ([]Row, error) {
 		if v.Kind != types.JSONArray {
 			return nil, notArray(v.Kind)
 		}
-		rows := make([]Row, len(v.Elems))
+		rows := make([]exec.Row, len(v.Elems))
 		for i := range v.Elems {
 			if text {
-				rows[i] = Row{jbText(&v.Elems[i])}
+				rows[i] = exec.Row{jbText(&v.Elems[i])}
 			} else {
-				rows[i] = Row{outJB(&v.Elems[i])}
+				rows[i] = exec.Row{outJB(&v.Elems[i])}
 			}
 		}
 		return rows, nil
@@ -253,12 +254,12 @@ func jsonElementRows(d Datum, jsonb, text bool) ([]Row, error) {
 	if k := jsonKind(s, lo); k != types.JSONArray {
 		return nil, notArray(k)
 	}
-	var rows []Row
+	var rows []exec.Row
 	jsonElems(s, lo, func(_ string, l, h int) bool {
 		if text {
-			rows = append(rows, Row{jsonText(s, l, h)})
+			rows = append(rows, exec.Row{jsonText(s, l, h)})
 		} else {
-			rows = append(rows, Row{DJSON(s[l:h])})
+			rows = append(rows, exec.Row{exec.DJSON(s[l:h])})
 		}
 		return true
 	})
@@ -270,16 +271,16 @@ func jsonElementRows(d Datum, jsonb, text bool) ([]Row, error) {
 // column's type reads it (json and jsonb columns take the JSON value
 // itself, other types its text: a string unquoted, anything else as
 // written); a missing member or a JSON null is NULL.
-func JSONToRecord(name string, cols []ResultColumn) *SRF {
+func JSONToRecord(name string, cols []exec.ResultColumn) *exec.SRF {
 	set := strings.HasSuffix(name, "set")
-	return &SRF{Cols: cols, Rows: func(env *Env, a []Datum) ([]Row, error) {
+	return &exec.SRF{Cols: cols, Rows: func(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 		objs, err := populateObjects(name, set, a[0])
 		if err != nil {
 			return nil, err
 		}
-		rows := make([]Row, len(objs))
+		rows := make([]exec.Row, len(objs))
 		for i, o := range objs {
-			row := make(Row, len(cols))
+			row := make(exec.Row, len(cols))
 			for j, c := range cols {
 				f, _ := o.Field(c.Name)
 				if row[j], err = jsonToDatum(env, c.T, f); err != nil {
@@ -302,30 +303,30 @@ func IsJSONToRecord(name string) bool {
 	return false
 }
 
-func init() {
+func registerTimestampSeries() {
 	// generate_series over timestamps, by an interval: lazily, as its end
 	// may be infinity.
-	for _, t := range []uint32{OIDTimestamp, OIDTimestampTZ} {
+	for _, t := range []uint32{exec.OIDTimestamp, exec.OIDTimestampTZ} {
 		t := t
-		RegisterSRF(&Func{Name: "generate_series", Args: []uint32{t, t, OIDInterval}, Ret: t}, func([]T) *SRF {
-			return &SRF{Cols: []ResultColumn{{Name: "generate_series", T: T{OID: t, Typmod: -1}}},
-				Iter: func(env *Env, a []Datum) (func() (Row, error), error) {
+		exec.RegisterSRF(&exec.Func{Name: "generate_series", Args: []uint32{t, t, exec.OIDInterval}, Ret: t}, func([]exec.T) *exec.SRF {
+			return &exec.SRF{Cols: []exec.ResultColumn{{Name: "generate_series", T: exec.T{OID: t, Typmod: -1}}},
+				Iter: func(env *exec.Env, a []exec.Datum) (func() (exec.Row, error), error) {
 					step := a[2].Interval()
-					if CompareInterval(step, Interval{}) == 0 {
+					if exec.CompareInterval(step, exec.Interval{}) == 0 {
 						return nil, pgerr.New(pgerr.InvalidParameterValue, "step size cannot equal zero")
 					}
-					up := CompareInterval(step, Interval{}) > 0
+					up := exec.CompareInterval(step, exec.Interval{}) > 0
 					cur, stop := a[0].I, a[1].I
 					done := false
-					return func() (Row, error) {
+					return func() (exec.Row, error) {
 						if done || (up && cur > stop) || (!up && cur < stop) {
 							return nil, nil
 						}
-						row := Row{DTimestamp(cur)}
+						row := exec.Row{exec.DTimestamp(cur)}
 						var next int64
 						var err error
-						if t == OIDTimestampTZ {
-							next, err = addIntervalTZ(cur, step, Location(env.Settings))
+						if t == exec.OIDTimestampTZ {
+							next, err = addIntervalTZ(cur, step, exec.Location(env.Settings))
 						} else {
 							next, err = addInterval(cur, step)
 						}
