@@ -1,15 +1,13 @@
 package exec
 
-import (
-	"slices"
-)
+import "slices"
 
-// Set-returning functions other than generate_series: json(b)_each,
-// _each_text, _object_keys, _array_elements(_text), jsonb_path_query,
-// regexp_matches, regexp_split_to_table, string_to_table, unnest(text[]).
-// Each is an overload in the registry (resolved like any function) whose
-// Build returns the rows for its arguments; a FuncScan runs it, in FROM or,
-// for one column, under a ProjectSet in a select list.
+// Set-returning functions (json_each, regexp_matches, unnest(text[]) and
+// the rest of the library's, in exec/funcs; the planner's; generate_series
+// over numbers is the Series plan). Each is an overload in a registry of
+// its own, resolved like any function, beside the function that makes its
+// rows for the argument types; a FuncScan runs it, in FROM or, for one
+// column, under a ProjectSet in a select list.
 
 // SRF is the implementation of a set-returning function: its result
 // columns and the rows for one set of arguments.

@@ -14,7 +14,7 @@ import (
 // The json and jsonb operators and functions of PostgreSQL's jsonfuncs.c
 // and jsonb_op.c. A jsonb Datum holds its normalized text; operators parse
 // it into a types.JSONB tree and print the result back. json keeps the
-// text as given, and its operators cut pieces out of it (json_raw.go).
+// text as given, and its operators cut pieces out of it (jsonraw.go).
 
 func parseJB(d exec.Datum) (types.JSONB, error) { return types.ParseJSONB(d.S) }
 

@@ -8,7 +8,7 @@ import (
 
 // The functions between text and text[]: regexp_match,
 // regexp_split_to_array, string_to_array (array_to_string, over any
-// array, is in fn_array.go).
+// array, is in array.go).
 
 // regexSplit is regexp_split_to_array's splitting: empty matches split
 // between characters, and a match at the very start or end still makes
