@@ -41,7 +41,7 @@ func (p *Aggregate) Columns() []ResultColumn { return p.Cols }
 
 // aggGroup is the state of one group.
 type aggGroup struct {
-	accs []accumulator
+	accs []Accumulator
 	// bufs keeps, for calls with DISTINCT or ORDER BY, the arguments (then
 	// the ORDER BY values) of the group's rows, to sort before feeding.
 	bufs [][]Row
@@ -104,7 +104,7 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 				continue
 			}
 			if !c.Distinct && len(c.Order) == 0 {
-				if err := g.accs[ai].add(env, args); err != nil {
+				if err := g.accs[ai].Add(env, args); err != nil {
 					return nil, err
 				}
 				continue
@@ -133,7 +133,7 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 			if err := c.feedBuffered(env, g.accs[ai], g.bufs[ai]); err != nil {
 				return nil, err
 			}
-			if row[len(p.Keys)+ai], err = g.accs[ai].result(env); err != nil {
+			if row[len(p.Keys)+ai], err = g.accs[ai].Result(env); err != nil {
 				return nil, err
 			}
 		}
@@ -143,7 +143,7 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 }
 
 func (p *Aggregate) newGroup() *aggGroup {
-	g := &aggGroup{accs: make([]accumulator, len(p.Aggs)), bufs: make([][]Row, len(p.Aggs))}
+	g := &aggGroup{accs: make([]Accumulator, len(p.Aggs)), bufs: make([][]Row, len(p.Aggs))}
 	for i, c := range p.Aggs {
 		if c.StateFrom > 0 {
 			g.accs[i] = c.Func.Share(g.accs[c.StateFrom-1])
@@ -158,7 +158,7 @@ func (p *Aggregate) newGroup() *aggGroup {
 // duplicates for DISTINCT, and feeds the rest to acc. DISTINCT without
 // ORDER BY feeds the values in ascending order, as PostgreSQL does (it
 // sorts to find the duplicates), which shows in string_agg's result.
-func (c *AggCall) feedBuffered(env *Env, acc accumulator, rows []Row) error {
+func (c *AggCall) feedBuffered(env *Env, acc Accumulator, rows []Row) error {
 	if !c.Distinct && len(c.Order) == 0 {
 		return nil
 	}
@@ -181,7 +181,7 @@ func (c *AggCall) feedBuffered(env *Env, acc accumulator, rows []Row) error {
 			continue
 		}
 		prev = args
-		if err := acc.add(env, args); err != nil {
+		if err := acc.Add(env, args); err != nil {
 			return err
 		}
 	}

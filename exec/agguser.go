@@ -28,9 +28,9 @@ func (u *UserAgg) AggFunc() *AggFunc {
 		Ret:        u.Ret.OID,
 		KeepNulls:  !u.StepStrict,
 		StrictAll:  u.StepStrict,
-		New:        func([]T) accumulator { return &userAggAcc{u: u, state: u.Init, noState: u.Init.IsNull()} },
+		New:        func([]T) Accumulator { return &userAggAcc{u: u, state: u.Init, noState: u.Init.IsNull()} },
 		Transition: u.Transition,
-		Share: func(from accumulator) accumulator {
+		Share: func(from Accumulator) Accumulator {
 			return &sharedAggAcc{u: u, from: from.(*userAggAcc)}
 		},
 	}
@@ -43,10 +43,10 @@ type sharedAggAcc struct {
 	from *userAggAcc
 }
 
-func (a *sharedAggAcc) add(*Env, []Datum) error { return nil }
+func (a *sharedAggAcc) Add(*Env, []Datum) error { return nil }
 
-func (a *sharedAggAcc) result(env *Env) (Datum, error) {
-	return (&userAggAcc{u: a.u, state: a.from.state}).result(env)
+func (a *sharedAggAcc) Result(env *Env) (Datum, error) {
+	return (&userAggAcc{u: a.u, state: a.from.state}).Result(env)
 }
 
 type userAggAcc struct {
@@ -57,7 +57,7 @@ type userAggAcc struct {
 	buf     []Datum
 }
 
-func (a *userAggAcc) add(env *Env, args []Datum) error {
+func (a *userAggAcc) Add(env *Env, args []Datum) error {
 	if a.u.StepStrict {
 		switch {
 		case a.noState:
@@ -81,7 +81,7 @@ func (a *userAggAcc) add(env *Env, args []Datum) error {
 	return nil
 }
 
-func (a *userAggAcc) result(env *Env) (Datum, error) {
+func (a *userAggAcc) Result(env *Env) (Datum, error) {
 	if a.u.Final == nil {
 		return a.state, nil
 	}

@@ -18,6 +18,9 @@ import (
 // OIDTextArray is text[].
 const OIDTextArray uint32 = 1009
 
+// OIDInt4Array is int4[].
+const OIDInt4Array uint32 = 1007
+
 // TTextArray is text[] without a modifier.
 var TTextArray = T{OIDTextArray, -1}
 
@@ -74,19 +77,6 @@ func NewArray(elem uint32, elems []Datum) Datum {
 		}
 	}
 	return DArray(a)
-}
-
-// textArray makes a one-dimensional text[] of elems (NULL elements as
-// Null).
-func textArray(elems []Datum) Datum { return NewArray(OIDText, elems) }
-
-// textArrayOf returns the elements of a text[] value (nil if d is not an
-// array).
-func textArrayOf(d Datum) []Datum {
-	if d.Kind != KindArray {
-		return nil
-	}
-	return d.Array().Elems
 }
 
 // nitems is the number of elements the dimensions dims describe.

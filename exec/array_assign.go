@@ -187,8 +187,8 @@ func newSlice(elem uint32, lo, hi []int64, hasLo, hasHi []bool, src []Datum) (Da
 		out.Dims[i], out.Lower[i] = int32(hi[i]-lo[i]+1), int32(lo[i])
 		items *= hi[i] - lo[i] + 1
 	}
-	if items > int64(maxArrayElems) {
-		return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxArrayElems)
+	if items > int64(MaxArrayElems) {
+		return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", MaxArrayElems)
 	}
 	if items > int64(len(src)) {
 		return Null, errSubscript("source array too small")
@@ -203,8 +203,8 @@ func assignSlice1(a *Array, elem uint32, l, u int64, src []Datum) (Datum, error)
 	lb := int64(a.Lower[0])
 	ub := lb + int64(a.Dims[0]) - 1
 	newLb, newUb := min(lb, l), max(ub, u)
-	if newUb-newLb+1 > int64(maxArrayElems) {
-		return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxArrayElems)
+	if newUb-newLb+1 > int64(MaxArrayElems) {
+		return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", MaxArrayElems)
 	}
 	out := &Array{Elem: elem, Dims: []int32{int32(newUb - newLb + 1)}, Lower: []int32{int32(newLb)}}
 	out.Elems = make([]Datum, newUb-newLb+1)

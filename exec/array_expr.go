@@ -30,15 +30,15 @@ func (e *ArrayExpr) Eval(env *Env, row Row) (Datum, error) {
 	if !e.Multi {
 		return NewArray(elem, vals), nil
 	}
-	return stackArrays(elem, vals, false)
+	return StackArrays(elem, vals, false)
 }
 
-// stackArrays makes an array of one more dimension from the sub-arrays
+// StackArrays makes an array of one more dimension from the sub-arrays
 // subs. NULL and empty sub-arrays are left out when all are (giving an
 // empty array); otherwise they are an error, as are sub-arrays of
 // differing dimensions. For array_agg (agg set) the errors are
 // accumArrayResultArr's.
-func stackArrays(elem uint32, subs []Datum, agg bool) (Datum, error) {
+func StackArrays(elem uint32, subs []Datum, agg bool) (Datum, error) {
 	var first *Array
 	haveEmpty := false
 	n := 0
@@ -245,8 +245,8 @@ func AssignElement(d Datum, elem uint32, idx int64, v Datum) (Datum, error) {
 	}
 	lb, n := int64(a.Lower[0]), int64(a.Dims[0])
 	newLb, newUb := min(lb, idx), max(lb+n-1, idx)
-	if newUb-newLb+1 > int64(maxArrayElems) {
-		return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxArrayElems)
+	if newUb-newLb+1 > int64(MaxArrayElems) {
+		return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", MaxArrayElems)
 	}
 	out := &Array{Elem: elem, Dims: []int32{int32(newUb - newLb + 1)}, Lower: []int32{int32(newLb)}}
 	out.Elems = make([]Datum, newUb-newLb+1)
@@ -261,8 +261,8 @@ func AssignElement(d Datum, elem uint32, idx int64, v Datum) (Datum, error) {
 	return DArray(out), nil
 }
 
-// maxArrayElems is PostgreSQL's MaxArraySize.
-const maxArrayElems = 134217727
+// MaxArrayElems is PostgreSQL's MaxArraySize.
+const MaxArrayElems = 134217727
 
 // collectArray is ARRAY(subquery): the first column of every row, as an
 // array; a column of arrays (type col) stacks them into one more
@@ -280,7 +280,7 @@ func collectArray(rows Rows, col T) (Datum, error) {
 		vals = append(vals, r[0])
 	}
 	if IsArrayType(col.OID) {
-		return stackArrays(ElemType(col).OID, vals, true)
+		return StackArrays(ElemType(col).OID, vals, true)
 	}
 	return NewArray(col.OID, vals), nil
 }

@@ -42,19 +42,3 @@ func BenchmarkHashJoin(b *testing.B) {
 		}
 	}
 }
-
-// BenchmarkAggregate groups 10,000 rows into 100 groups with count and
-// sum.
-func BenchmarkAggregate(b *testing.B) {
-	count, _, _ := LookupAgg("count", nil)
-	sum, _, _ := LookupAgg("sum", []T{TInt4})
-	p := &Aggregate{In: seqValues(10000, 100), Keys: []Expr{&ColRef{Idx: 1, T: TInt4}}, Aggs: []*AggCall{
-		{Func: count}, {Func: sum, ArgTypes: []T{TInt4}, Args: []Expr{&ColRef{Idx: 0, T: TInt4}}},
-	}}
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		if n := consume(b, p); n != 100 {
-			b.Fatal(n)
-		}
-	}
-}

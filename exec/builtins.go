@@ -28,8 +28,8 @@ func CompareOp(op string) Fn {
 	return func(_ *Env, a []Datum) (Datum, error) { return DBool(test(Compare(a[0], a[1]))), nil }
 }
 
-// intRange returns the bounds and the name used in errors of an int type.
-func intRange(oid uint32) (lo, hi int64, name string) {
+// IntRange returns the bounds and the name used in errors of an int type.
+func IntRange(oid uint32) (lo, hi int64, name string) {
 	switch oid {
 	case OIDInt2:
 		return math.MinInt16, math.MaxInt16, "smallint"
@@ -39,19 +39,22 @@ func intRange(oid uint32) (lo, hi int64, name string) {
 	return math.MinInt64, math.MaxInt64, "bigint"
 }
 
-func errIntRange(name string) error {
+// IntRangeError is the error of a value out of the range of the integer
+// type named name (IntRange gives the name).
+func IntRangeError(name string) error {
 	return pgerr.New(pgerr.NumericValueOutOfRange, "%s out of range", name)
 }
 
-var errDivByZero = pgerr.New(pgerr.DivisionByZero, "division by zero")
+// ErrDivisionByZero is PostgreSQL's error for a division by zero.
+var ErrDivisionByZero = pgerr.New(pgerr.DivisionByZero, "division by zero")
 
 // IntArith returns the function of an arithmetic operator on integers of
 // type t, with PostgreSQL's overflow errors.
 func IntArith(op string, t T) Fn {
-	lo, hi, name := intRange(t.OID)
+	lo, hi, name := IntRange(t.OID)
 	check := func(v int64, overflow bool) (Datum, error) {
 		if overflow || v < lo || v > hi {
-			return Null, errIntRange(name)
+			return Null, IntRangeError(name)
 		}
 		return DInt(v), nil
 	}
@@ -78,7 +81,7 @@ func IntArith(op string, t T) Fn {
 		return func(_ *Env, a []Datum) (Datum, error) {
 			x, y := a[0].I, a[1].I
 			if y == 0 {
-				return Null, errDivByZero
+				return Null, ErrDivisionByZero
 			}
 			if y == -1 {
 				return check(-x, x == math.MinInt64)
@@ -89,7 +92,7 @@ func IntArith(op string, t T) Fn {
 		return func(_ *Env, a []Datum) (Datum, error) {
 			x, y := a[0].I, a[1].I
 			if y == 0 {
-				return Null, errDivByZero
+				return Null, ErrDivisionByZero
 			}
 			if y == -1 {
 				return DInt(0), nil
@@ -125,7 +128,7 @@ func FloatArith(op string, t T) Fn {
 	case "/":
 		return func(_ *Env, a []Datum) (Datum, error) {
 			if a[1].F == 0 && !math.IsNaN(a[0].F) {
-				return Null, errDivByZero
+				return Null, ErrDivisionByZero
 			}
 			return check(a[0].F/a[1].F, a[0].F, a[1].F)
 		}
@@ -133,51 +136,51 @@ func FloatArith(op string, t T) Fn {
 	return nil
 }
 
-// numericCtx is the context of numeric arithmetic: enough precision for
+// NumericContext is the context of numeric arithmetic: enough precision for
 // PostgreSQL's 131072 digits before and 16383 after the point.
-var numericCtx = apd.BaseContext.WithPrecision(1000)
+var NumericContext = apd.BaseContext.WithPrecision(1000)
 
 // NumericArith returns the function of an arithmetic operator on numerics.
 func NumericArith(op string) Fn {
 	apply := map[string]func(d, x, y *apd.Decimal) (apd.Condition, error){
-		"+": numericCtx.Add, "-": numericCtx.Sub, "*": numericCtx.Mul,
+		"+": NumericContext.Add, "-": NumericContext.Sub, "*": NumericContext.Mul,
 	}[op]
 	switch op {
 	case "/":
 		return func(_ *Env, a []Datum) (Datum, error) {
 			x, y := a[0].Numeric(), a[1].Numeric()
-			if r, ok, err := numericSpecial("/", x, y); ok {
+			if r, ok, err := NumericSpecial("/", x, y); ok {
 				if err != nil {
 					return Null, err
 				}
 				return DNumeric(r), nil
 			}
 			if y.IsZero() {
-				return Null, errDivByZero
+				return Null, ErrDivisionByZero
 			}
 			d := new(apd.Decimal)
-			if _, err := numericCtx.Quo(d, x, y); err != nil {
+			if _, err := NumericContext.Quo(d, x, y); err != nil {
 				return Null, pgerr.Wrap(err, pgerr.NumericValueOutOfRange, "value overflows numeric format")
 			}
-			scale := divScale(x, y)
-			if _, err := numericCtx.Quantize(d, d, -scale); err != nil {
+			scale := NumericDivScale(x, y)
+			if _, err := NumericContext.Quantize(d, d, -scale); err != nil {
 				return Null, err
 			}
 			return DNumeric(d), nil
 		}
 	case "%":
 		return func(_ *Env, a []Datum) (Datum, error) {
-			if r, ok, err := numericSpecial("%", a[0].Numeric(), a[1].Numeric()); ok {
+			if r, ok, err := NumericSpecial("%", a[0].Numeric(), a[1].Numeric()); ok {
 				if err != nil {
 					return Null, err
 				}
 				return DNumeric(r), nil
 			}
 			if a[1].Numeric().IsZero() {
-				return Null, errDivByZero
+				return Null, ErrDivisionByZero
 			}
 			d := new(apd.Decimal)
-			if _, err := numericCtx.Rem(d, a[0].Numeric(), a[1].Numeric()); err != nil {
+			if _, err := NumericContext.Rem(d, a[0].Numeric(), a[1].Numeric()); err != nil {
 				return Null, err
 			}
 			return DNumeric(d), nil
@@ -189,14 +192,14 @@ func NumericArith(op string) Fn {
 	mul := op == "*"
 	return func(_ *Env, a []Datum) (Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
-		if r, ok, err := numericSpecial(op, x, y); ok {
+		if r, ok, err := NumericSpecial(op, x, y); ok {
 			if err != nil {
 				return Null, err
 			}
 			return DNumeric(r), nil
 		}
 		d := new(apd.Decimal)
-		ctx := numericCtx
+		ctx := NumericContext
 		// PostgreSQL's + - * are exact: give the context every digit the
 		// result can have.
 		if p := exactDigits(x, y, mul); p > ctx.Precision {
@@ -217,7 +220,7 @@ func NumericArith(op string) Fn {
 		if mul && d.Form == apd.Finite && d.Exponent < -numericDscaleMax {
 			// A product keeps at most NUMERIC_DSCALE_MAX digits after
 			// the point, rounded from the exact one.
-			d = numRound(d, numericDscaleMax, false)
+			d = RoundNumeric(d, numericDscaleMax, false)
 		}
 		return DNumeric(d), nil
 	}
@@ -239,12 +242,12 @@ func exactDigits(x, y *apd.Decimal, mul bool) uint32 {
 	return uint32(hi-lo) + 2
 }
 
-// divScale is the scale PostgreSQL gives x / y (select_div_scale): enough
+// NumericDivScale is the scale PostgreSQL gives x / y (select_div_scale): enough
 // for 16 significant digits, judged by the operands' leading base-10000
 // digits, and at least either operand's scale, at most 1000.
-func divScale(x, y *apd.Decimal) int32 {
-	w1, f1 := baseWeight(x)
-	w2, f2 := baseWeight(y)
+func NumericDivScale(x, y *apd.Decimal) int32 {
+	w1, f1 := NumericWeight(x)
+	w2, f2 := NumericWeight(y)
 	qweight := w1 - w2
 	if f1 <= f2 {
 		qweight--
@@ -254,9 +257,9 @@ func divScale(x, y *apd.Decimal) int32 {
 	return min(scale, 1000)
 }
 
-// baseWeight returns the weight of d's leading base-10000 digit (d is about
+// NumericWeight returns the weight of d's leading base-10000 digit (d is about
 // 10000^weight) and that digit, as PostgreSQL's numeric stores them.
-func baseWeight(d *apd.Decimal) (weight int32, first int64) {
+func NumericWeight(d *apd.Decimal) (weight int32, first int64) {
 	if d.IsZero() {
 		return 0, 0
 	}
@@ -280,10 +283,10 @@ func baseWeight(d *apd.Decimal) (weight int32, first int64) {
 func Negate(t T) Fn {
 	switch KindOf(t.OID) {
 	case KindInt:
-		lo, _, name := intRange(t.OID)
+		lo, _, name := IntRange(t.OID)
 		return func(_ *Env, a []Datum) (Datum, error) {
 			if a[0].I == lo {
-				return Null, errIntRange(name)
+				return Null, IntRangeError(name)
 			}
 			return DInt(-a[0].I), nil
 		}
@@ -305,26 +308,26 @@ func Negate(t T) Fn {
 func init() {
 	for _, t := range []T{TInt2, TInt4, TInt8} {
 		for _, op := range []string{"+", "-", "*", "/", "%"} {
-			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: IntArith(op, t)})
+			Register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: IntArith(op, t)})
 		}
-		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: Negate(t)})
+		Register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: Negate(t)})
 	}
 	for _, t := range []T{TFloat4, TFloat8} {
 		for _, op := range []string{"+", "-", "*", "/"} {
-			register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: FloatArith(op, t)})
+			Register(&Func{Name: op, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: FloatArith(op, t)})
 		}
-		register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: Negate(t)})
+		Register(&Func{Name: "-", Args: []uint32{t.OID}, Ret: t.OID, Strict: true, Immutable: true, Fn: Negate(t)})
 	}
 	for _, op := range []string{"+", "-", "*", "/", "%"} {
-		register(&Func{Name: op, Args: []uint32{OIDNumeric, OIDNumeric}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: NumericArith(op)})
+		Register(&Func{Name: op, Args: []uint32{OIDNumeric, OIDNumeric}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: NumericArith(op)})
 	}
-	register(&Func{Name: "-", Args: []uint32{OIDNumeric}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: Negate(TNumeric)})
+	Register(&Func{Name: "-", Args: []uint32{OIDNumeric}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: Negate(TNumeric)})
 	for name, fn := range textFuncs {
 		ret := OIDText
 		if name == "length" {
 			ret = OIDInt4
 		}
-		register(&Func{Name: name, Args: []uint32{OIDText}, Ret: ret, Strict: true, Immutable: true, Fn: fn})
+		Register(&Func{Name: name, Args: []uint32{OIDText}, Ret: ret, Strict: true, Immutable: true, Fn: fn})
 	}
 }
 
@@ -339,3 +342,110 @@ var textFuncs = map[string]Fn{
 		return DInt(int64(utf8.RuneCountInString(a[0].S))), nil
 	},
 }
+
+// RoundNumeric returns d rounded half away from zero (or truncated) to scale
+// digits after the point; a negative scale rounds to tens, hundreds, ...
+// The result's display scale is max(scale, 0).
+func RoundNumeric(d *apd.Decimal, scale int32, trunc bool) *apd.Decimal {
+	out := new(apd.Decimal).Set(d)
+	if d.Form != apd.Finite {
+		return out
+	}
+	if out.Exponent < -scale {
+		var div, q, r apd.BigInt
+		div.Exp(apd.NewBigInt(10), apd.NewBigInt(int64(-scale-out.Exponent)), nil)
+		q.QuoRem(&out.Coeff, &div, &r)
+		if !trunc {
+			r.Add(&r, &r)
+			if r.CmpAbs(&div) >= 0 {
+				q.Add(&q, apd.NewBigInt(1))
+			}
+		}
+		out.Coeff.Set(&q)
+		out.Exponent = -scale
+	}
+	want := -max(scale, 0)
+	if out.Exponent > want {
+		var p apd.BigInt
+		p.Exp(apd.NewBigInt(10), apd.NewBigInt(int64(out.Exponent-want)), nil)
+		out.Coeff.Mul(&out.Coeff, &p)
+		out.Exponent = want
+	}
+	if out.Coeff.Sign() == 0 {
+		out.Negative = false
+	}
+	return out
+}
+
+// NumericSpecial is PostgreSQL's arithmetic on NaN and ±Infinity (op one
+// of + - * / % and "div"); handled is false when both operands are finite.
+func NumericSpecial(op string, x, y *apd.Decimal) (r *apd.Decimal, handled bool, err error) {
+	if x.Form == apd.Finite && y.Form == apd.Finite {
+		return nil, false, nil
+	}
+	nan := NumericNaN()
+	if x.Form == apd.NaN || y.Form == apd.NaN {
+		return nan, true, nil
+	}
+	inf := func(neg bool) *apd.Decimal { return NumericInf(neg) }
+	sign := func(d *apd.Decimal) int {
+		switch {
+		case d.Form == apd.Finite && d.IsZero():
+			return 0
+		case d.Negative:
+			return -1
+		}
+		return 1
+	}
+	xi, yi := x.Form == apd.Infinite, y.Form == apd.Infinite
+	switch op {
+	case "+":
+		switch {
+		case xi && yi && x.Negative != y.Negative:
+			return nan, true, nil
+		case xi:
+			return x, true, nil
+		}
+		return y, true, nil
+	case "-":
+		switch {
+		case xi && yi && x.Negative == y.Negative:
+			return nan, true, nil
+		case xi:
+			return x, true, nil
+		}
+		return inf(!y.Negative), true, nil
+	case "*":
+		if sign(x) == 0 || sign(y) == 0 {
+			return nan, true, nil
+		}
+		return inf(sign(x)*sign(y) < 0), true, nil
+	case "/", "div":
+		switch {
+		case xi && yi:
+			return nan, true, nil
+		case xi:
+			if sign(y) == 0 {
+				return nil, true, ErrDivisionByZero
+			}
+			return inf(sign(x)*sign(y) < 0), true, nil
+		}
+		return apd.New(0, 0), true, nil
+	case "%":
+		switch {
+		case xi:
+			if sign(y) == 0 {
+				return nil, true, ErrDivisionByZero
+			}
+			return nan, true, nil
+		}
+		return x, true, nil
+	}
+	return nil, false, nil
+}
+
+// NumericInf is numeric's Infinity, or -Infinity when neg.
+func NumericInf(neg bool) *apd.Decimal { return &apd.Decimal{Form: apd.Infinite, Negative: neg} }
+
+// NumericNaN is numeric's NaN.
+func NumericNaN() *apd.Decimal { return &apd.Decimal{Form: apd.NaN} }

@@ -112,10 +112,10 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 	return Null, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported yet", TypeName(t.OID))
 }
 
-// applyTypmod fits a value to a type modifier, as an assignment (implicit)
+// ApplyTypmod fits a value to a type modifier, as an assignment (implicit)
 // or an explicit cast does: varchar(n) and char(n) lengths, numeric(p,s)
 // rounding, timestamp and time precision.
-func applyTypmod(t T, d Datum, explicit bool) (Datum, error) {
+func ApplyTypmod(t T, d Datum, explicit bool) (Datum, error) {
 	if t.Typmod < 0 || d.IsNull() {
 		return d, nil
 	}
@@ -142,7 +142,7 @@ func applyTypmod(t T, d Datum, explicit bool) (Datum, error) {
 		d = DInterval(iv)
 	default:
 		if d.Kind == KindArray {
-			return mapArray(d, ElemType(t).OID, func(e Datum) (Datum, error) { return applyTypmod(ElemType(t), e, explicit) })
+			return mapArray(d, ElemType(t).OID, func(e Datum) (Datum, error) { return ApplyTypmod(ElemType(t), e, explicit) })
 		}
 	}
 	return d, err
@@ -164,7 +164,7 @@ func CastFn(from, to T, explicit bool) Fn {
 		if err != nil {
 			return Null, err
 		}
-		return applyTypmod(to, d, explicit)
+		return ApplyTypmod(to, d, explicit)
 	}
 }
 
@@ -199,10 +199,10 @@ func castKind(from, to T) Fn {
 			return a[0], nil
 		}
 	case fk == KindInt && tk == KindInt:
-		lo, hi, name := intRange(to.OID)
+		lo, hi, name := IntRange(to.OID)
 		return func(_ *Env, a []Datum) (Datum, error) {
 			if a[0].I < lo || a[0].I > hi {
-				return Null, errIntRange(name)
+				return Null, IntRangeError(name)
 			}
 			return a[0], nil
 		}
@@ -225,11 +225,11 @@ func castKind(from, to T) Fn {
 			return a[0], nil
 		}
 	case fk == KindFloat && tk == KindInt:
-		lo, hi, name := intRange(to.OID)
+		lo, hi, name := IntRange(to.OID)
 		return func(_ *Env, a []Datum) (Datum, error) {
 			f := math.RoundToEven(a[0].F)
 			if math.IsNaN(f) || f < float64(lo) || f >= -float64(lo) || f > float64(hi) {
-				return Null, errIntRange(name)
+				return Null, IntRangeError(name)
 			}
 			return DInt(int64(f)), nil
 		}
@@ -271,7 +271,7 @@ func castKind(from, to T) Fn {
 			return DFloat(f), nil
 		}
 	case fk == KindNumeric && tk == KindInt:
-		lo, hi, name := intRange(to.OID)
+		lo, hi, name := IntRange(to.OID)
 		return func(_ *Env, a []Datum) (Datum, error) {
 			n := a[0].Numeric()
 			if n.Form == apd.NaN {
@@ -288,7 +288,7 @@ func castKind(from, to T) Fn {
 			}
 			v, err := d.Int64()
 			if err != nil || v < lo || v > hi {
-				return Null, errIntRange(name)
+				return Null, IntRangeError(name)
 			}
 			return DInt(v), nil
 		}
@@ -297,22 +297,22 @@ func castKind(from, to T) Fn {
 	case fk == KindInt && from.OID == OIDInt4 && tk == KindBool:
 		return func(_ *Env, a []Datum) (Datum, error) { return DBool(a[0].I != 0), nil }
 	case from.OID == OIDDate && to.OID == OIDTimestamp:
-		return func(_ *Env, a []Datum) (Datum, error) { return DTimestamp(dateToMicros(a[0].I)), nil }
+		return func(_ *Env, a []Datum) (Datum, error) { return DTimestamp(DateToMicros(a[0].I)), nil }
 	case from.OID == OIDTimestamp && to.OID == OIDDate, from.OID == OIDTimestampTZ && to.OID == OIDDate:
 		return func(env *Env, a []Datum) (Datum, error) {
 			us := a[0].I
 			if from.OID == OIDTimestampTZ {
-				us = localMicros(us, env.Settings)
+				us = LocalMicros(us, env.Settings)
 			}
-			return DDate(microsToDate(us)), nil
+			return DDate(MicrosToDate(us)), nil
 		}
 	case from.OID == OIDTimestamp && to.OID == OIDTimestampTZ:
-		return func(env *Env, a []Datum) (Datum, error) { return DTimestamp(utcMicros(a[0].I, env.Settings)), nil }
+		return func(env *Env, a []Datum) (Datum, error) { return DTimestamp(UTCMicros(a[0].I, env.Settings)), nil }
 	case from.OID == OIDTimestampTZ && to.OID == OIDTimestamp:
-		return func(env *Env, a []Datum) (Datum, error) { return DTimestamp(localMicros(a[0].I, env.Settings)), nil }
+		return func(env *Env, a []Datum) (Datum, error) { return DTimestamp(LocalMicros(a[0].I, env.Settings)), nil }
 	case from.OID == OIDDate && to.OID == OIDTimestampTZ:
 		return func(env *Env, a []Datum) (Datum, error) {
-			return DTimestamp(utcMicros(dateToMicros(a[0].I), env.Settings)), nil
+			return DTimestamp(UTCMicros(DateToMicros(a[0].I), env.Settings)), nil
 		}
 	}
 	return castMore(from, to)

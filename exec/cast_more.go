@@ -33,25 +33,25 @@ func castMore(from, to T) Fn {
 		return func(_ *Env, a []Datum) (Datum, error) { return DInterval(Interval{Micros: a[0].I}), nil }
 	case from.OID == OIDInterval && to.OID == OIDTime:
 		return func(_ *Env, a []Datum) (Datum, error) {
-			t := a[0].Interval().Micros % usPerDay
+			t := a[0].Interval().Micros % MicrosPerDay
 			if t < 0 {
-				t += usPerDay
+				t += MicrosPerDay
 			}
 			return DTime(t), nil
 		}
 	case from.OID == OIDTimestamp && to.OID == OIDTime:
 		return func(_ *Env, a []Datum) (Datum, error) {
-			if isInfinite(a[0].I) {
-				return Null, errTimestampRange
+			if IsInfiniteTimestamp(a[0].I) {
+				return Null, ErrTimestampRange
 			}
-			return DTime(breakDown(a[0].I).timeOfDay), nil
+			return DTime(timeOfDay(a[0].I)), nil
 		}
 	case from.OID == OIDTimestampTZ && to.OID == OIDTime:
 		return func(env *Env, a []Datum) (Datum, error) {
-			if isInfinite(a[0].I) {
-				return Null, errTimestampRange
+			if IsInfiniteTimestamp(a[0].I) {
+				return Null, ErrTimestampRange
 			}
-			return DTime(breakDownTZ(a[0].I, location(env.Settings)).timeOfDay), nil
+			return DTime(timeOfDay(LocalMicros(a[0].I, env.Settings))), nil
 		}
 	}
 	return nil
@@ -88,16 +88,16 @@ func castSpecial(from, to T) Fn {
 		}
 	case from.OID == OIDDate && to.OID == OIDTimestamp:
 		return func(_ *Env, a []Datum) (Datum, error) {
-			us, err := dateToTimestamp(a[0].I)
+			us, err := DateToTimestamp(a[0].I)
 			return DTimestamp(us), err
 		}
 	case from.OID == OIDDate && to.OID == OIDTimestampTZ:
 		return func(env *Env, a []Datum) (Datum, error) {
-			us, err := dateToTimestamp(a[0].I)
+			us, err := DateToTimestamp(a[0].I)
 			if err != nil {
 				return Null, err
 			}
-			return DTimestamp(utcMicros(us, env.Settings)), nil
+			return DTimestamp(UTCMicros(us, env.Settings)), nil
 		}
 	case from.OID == OIDInt4 && to.OID == OIDChar:
 		return func(_ *Env, a []Datum) (Datum, error) {
@@ -117,8 +117,8 @@ func castSpecial(from, to T) Fn {
 	return nil
 }
 
-// jsonbTypeName is the name jsonb's errors and jsonb_typeof give a value.
-func jsonbTypeName(v *types.JSONB) string {
+// JSONBTypeName is the name jsonb's errors and jsonb_typeof give a value.
+func JSONBTypeName(v *types.JSONB) string {
 	switch v.Kind {
 	case types.JSONObject:
 		return "object"
@@ -135,7 +135,7 @@ func jsonbTypeName(v *types.JSONB) string {
 }
 
 func errJSONBCast(v *types.JSONB, typ string) error {
-	return pgerr.New(pgerr.InvalidParameterValue, "cannot cast jsonb %s to type %s", jsonbTypeName(v), typ)
+	return pgerr.New(pgerr.InvalidParameterValue, "cannot cast jsonb %s to type %s", JSONBTypeName(v), typ)
 }
 
 // charDatum is a "char" value: one byte, NUL being the empty string (as

@@ -112,7 +112,7 @@ func Compare(a, b Datum) int {
 	case KindText, KindBytes, KindUUID, KindJSON:
 		return cmp.Compare(a.S, b.S)
 	case KindInterval:
-		return compareInterval(a.Interval(), b.Interval())
+		return CompareInterval(a.Interval(), b.Interval())
 	case KindArray:
 		return compareArray(a.Array(), b.Array())
 	case KindEnum:
@@ -149,10 +149,10 @@ func compareNumeric(a, b *apd.Decimal) int {
 	return a.Cmp(b)
 }
 
-// compareInterval orders intervals by their span with a month as 30 days
+// CompareInterval orders intervals by their span with a month as 30 days
 // and a day as 24 hours, as PostgreSQL does: each span is normalised to
 // whole days and a remainder of microseconds in [0, one day).
-func compareInterval(a, b Interval) int {
+func CompareInterval(a, b Interval) int {
 	const dayUs = 86_400_000_000
 	span := func(iv Interval) (days, rem int64) {
 		days = int64(iv.Months)*30 + int64(iv.Days) + iv.Micros/dayUs

@@ -84,7 +84,7 @@ func (r *uniqueRows) Next() (Row, error) {
 			if !same {
 				break
 			}
-			same = notDistinct(r.prev[i], row[c])
+			same = NotDistinct(r.prev[i], row[c])
 		}
 		if same {
 			continue

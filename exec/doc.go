@@ -1,25 +1,37 @@
 // Package exec runs plans over rows stored in Prolly trees: the values and
-// types of SQL, typed expressions and the built-in functions, the plan
-// operators (scans, joins, aggregates, sorts, windows, DML with its
-// constraint checks and triggers), and the transaction that reads and
-// writes a root value. The planner builds exec's plans from parse trees;
-// exec knows no parse tree, and reaches storage through versioning (the
-// root value and its tables) and prolly (the maps that hold rows).
+// types of SQL, typed expressions, the registries of functions with
+// PostgreSQL's overload resolution, casts and the arithmetic and
+// comparison operators, the plan operators (scans, joins, aggregates,
+// sorts, windows, DML with its constraint checks and triggers), and the
+// transaction that reads and writes a root value. The planner builds
+// exec's plans from parse trees; exec knows no parse tree, and reaches
+// storage through versioning (the root value and its tables) and prolly
+// (the maps that hold rows). The library of built-in functions is package
+// exec/funcs, which registers into exec's registries; exec does not
+// import it, and a binary has the library when it links exec/funcs (the
+// planner imports it).
 //
 // # Where things are
 //
-// Values and types: datum.go (Datum, Kind), oid.go (type OIDs and T),
-// cast.go and cast_more.go, array*.go, record.go, domain.go, and package
-// exec/types for text input and output of PostgreSQL's types.
+// Values and types: datum.go (Datum, Kind), oid.go and oid_funcs.go (type
+// OIDs and T), format.go (text output), binary.go, datetime.go (dates and
+// timestamps as numbers, the session's zone), cast.go and cast_more.go,
+// array*.go, record.go, domain.go, jsonb_cmp.go (jsonb's order), and
+// package exec/types for text input and output of PostgreSQL's types.
 //
 // Expressions and functions: expr.go (Expr, Env, Call), subquery.go and
 // frame.go (subqueries and their per-invocation state), funcs.go (the one
 // registry of functions and operators, and PostgreSQL's overload
-// resolution; funcs.go lists the families of built-ins, in fn_*.go and
-// their neighbours), aggfuncs.go and agg*.go (aggregates), srf.go (set-
-// returning functions), polymorphic.go and variadic.go. Functions that need
-// the session (the dolt_* functions, sequences, catalog functions) are
-// registered by the planner and reach it through Env.Session.
+// resolution), funcnames.go (the registry as pg_proc lists it),
+// polymorphic.go and variadic.go, builtins.go (arithmetic per type and
+// comparisons, registered here as the casts and the core use them),
+// aggfuncs.go (the aggregate registry and Accumulator; agg.go runs them,
+// agguser.go makes CREATE AGGREGATE's), srf.go (the set-returning
+// registry and the FuncScan that runs one), series.go (generate_series
+// over numbers). The built-in functions themselves are in exec/funcs;
+// functions that need the session (the dolt_* functions, sequences,
+// catalog functions) are registered by the planner and reach it through
+// Env.Session.
 //
 // Plans: plan.go (Plan and Rows), lookup.go and indexscan.go (reading a
 // table by key or index range), join.go, agg.go, window.go, setop.go,
@@ -43,23 +55,30 @@
 //
 // # Invariants
 //
-//  1. The function registry is written only by init functions (this
-//     package's and the planner's); afterwards it is read-only and safe
-//     for concurrent lookups. Resolution follows PostgreSQL's
-//     func_select_candidate, so the same call picks the same overload and
-//     result type as there.
-//  2. A Func's Fn keeps no state between calls; state per call site (a
+//  1. The registries (functions, set-returning functions, aggregates) are
+//     written only by init functions: this package's, exec/funcs's (one
+//     init, in a fixed order) and the planner's. Package initialization
+//     runs them one at a time, exec's first; afterwards the registries
+//     are read-only and safe for concurrent lookups.
+//  2. The overloads of a name keep the order they were registered in, and
+//     that order fixes their pg_proc OIDs (exec/catalog.BuiltinProcOID):
+//     a new overload goes after the existing ones. Resolution follows
+//     PostgreSQL's func_select_candidate, so the same call picks the same
+//     overload and result type as there.
+//  3. A Func's Fn keeps no state between calls; state per call site (a
 //     compiled regular expression) is made by Build, once per plan. Exprs
 //     and Plans are immutable once built and may be evaluated or opened
 //     concurrently; the state of one execution lives in Env and Rows.
-//  3. Errors that reach the client are *pgerr.Error with PostgreSQL's
+//  4. Errors that reach the client are *pgerr.Error with PostgreSQL's
 //     SQLSTATE and wording.
-//  4. A transaction reads its snapshot's root plus its own writes, and
+//  5. A transaction reads its snapshot's root plus its own writes, and
 //     changes only its own root value: its rows are visible to no other
 //     transaction before the planner commits it through versioning's
 //     Committer. (Hidden row ids, like sequence values, are handed out
 //     outside transactions: rowid.go.)
-//  5. A row lock is held by one transaction at a time in a conflicting
+//  6. A row lock is held by one transaction at a time in a conflicting
 //     mode, waiters are served in arrival order, and a cycle of waits is
 //     broken by failing one waiter with 40P01 (rowlock.go lists the rest).
+//  7. exec does not import exec/funcs (nor the planner): the library
+//     depends on exec, never the reverse.
 package exec

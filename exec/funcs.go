@@ -1,32 +1,12 @@
 package exec
 
-// The built-in functions and operators. Each family lives in its own file
-// and registers its overloads from an init function:
-//
-//	builtins.go     arithmetic per type, text comparisons
-//	fn_string.go    text and bytea functions, ||, concat, quote_*
-//	fn_format.go    format()
-//	like.go         LIKE and ILIKE (PostgreSQL's MatchText), like_escape
-//	regex.go        ~ and friends, SIMILAR TO, regexp_* (on RE2)
-//	fn_textarray.go regexp_match, regexp_split_to_array, string_to_array
-//	fn_array.go     array functions and operators, unnest, array_agg
-//	                (array.go: representation and I/O; array_expr.go:
-//	                ARRAY[...], subscripts; polymorphic.go: anyarray)
-//	fn_math.go      numeric and float functions with PostgreSQL's scales
-//	fn_datetime.go  date/time arithmetic, extract, date_trunc, age, make_*
-//	fn_tochar.go    to_char, to_number, to_date, to_timestamp
-//	fn_json.go      json and jsonb operators and functions (json_raw.go
-//	                walks json text, jsonb_cmp.go orders jsonb)
-//	jsonpath.go     SQL/JSON path: @?, @@, jsonb_path_*
-//	srf.go          set-returning functions (json_each, regexp_matches,
-//	                unnest, ...) and the FuncScan that runs them
-//	fn_system.go    now() and the SQL value functions, pg_typeof
-//	prng.go         pg_prng, behind the session's random() and setseed()
-//	cast_more.go    the casts castKind's generic rules do not cover
-//
-// The registry's invariants are the package's (doc.go): written by init
-// functions only, resolved as PostgreSQL resolves, stateless Fns,
-// PostgreSQL's errors.
+// The registry of functions and operators and PostgreSQL's overload
+// resolution. Its writers: builtins.go here (arithmetic per type, text
+// comparisons, lower/upper/length), the library in exec/funcs (its
+// doc.go lists the families) and the planner (functions of the session).
+// The registry's invariants are the package's (doc.go, 1 to 3): written
+// by init functions only, in an order that fixes pg_proc's OIDs, resolved
+// as PostgreSQL resolves, stateless Fns.
 
 import (
 	"strings"
@@ -86,13 +66,12 @@ func (f *Func) Bind(args []T) (Fn, T, error) {
 // init functions, which run one at a time; after init the map is only read.
 var funcs = map[string][]*Func{}
 
-// Register adds overloads of functions defined outside this package, such
-// as the planner's session functions, to the one registry every call is
-// resolved in (from init functions only: the package's invariant 1).
-func Register(fs ...*Func) { register(fs...) }
-
-// register adds built-in overloads. Called from init functions only.
-func register(fs ...*Func) {
+// Register adds overloads to the one registry every call is resolved in:
+// this package's operators, the library's functions (exec/funcs) and the
+// planner's functions of the session. Called from init functions only
+// (the package's invariants 1 and 2); the order of the calls for one name
+// fixes the overloads' pg_proc OIDs.
+func Register(fs ...*Func) {
 	for _, f := range fs {
 		funcs[f.Name] = append(funcs[f.Name], f)
 	}
@@ -198,7 +177,7 @@ func choose(overloads []*Func, name string, args []T) (*Func, error) {
 		return nil, pgerr.New(pgerr.AmbiguousFunction, "function %s is not unique", signature(name, args)).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
-	return nil, errNoFunc(name, args)
+	return nil, NoFuncError(name, args)
 }
 
 // Resolve returns the types the arguments of a call of f, of types args,
@@ -505,7 +484,9 @@ func signature(name string, args []T) string {
 	return name + "(" + strings.Join(names, ", ") + ")"
 }
 
-func errNoFunc(name string, args []T) error {
+// NoFuncError is PostgreSQL's error for a call of name with arguments of
+// types args that no overload takes.
+func NoFuncError(name string, args []T) error {
 	return pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(name, args)).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }

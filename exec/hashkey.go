@@ -12,7 +12,7 @@ import (
 // have the same encoding exactly when they are not distinct (Compare
 // returns 0, or both are NULL). Hash joins, hash aggregation, DISTINCT and
 // the set operations hash these bytes; equal hashes are confirmed with
-// notDistinct, so the encoding only has to be canonical, not injective
+// NotDistinct, so the encoding only has to be canonical, not injective
 // across types.
 func appendHashKey(dst []byte, d Datum) []byte {
 	dst = append(dst, byte(d.Kind))
@@ -88,9 +88,9 @@ func hashDatums(buf []byte, ds []Datum) (uint64, []byte) {
 	return xxh3.Hash(buf), buf
 }
 
-// notDistinct is IS NOT DISTINCT FROM for two values of one type: NULL
+// NotDistinct is IS NOT DISTINCT FROM for two values of one type: NULL
 // matches NULL.
-func notDistinct(a, b Datum) bool {
+func NotDistinct(a, b Datum) bool {
 	if a.Kind == KindNull || b.Kind == KindNull {
 		return a.Kind == b.Kind
 	}
@@ -102,7 +102,7 @@ func notDistinct(a, b Datum) bool {
 
 func rowsNotDistinct(a, b []Datum) bool {
 	for i := range a {
-		if !notDistinct(a[i], b[i]) {
+		if !NotDistinct(a[i], b[i]) {
 			return false
 		}
 	}

@@ -231,7 +231,7 @@ func keyDatum(ct, vt T, d Datum) (Datum, int) {
 	if d.IsNull() || ct.OID == vt.OID || KindOf(ct.OID) != KindInt {
 		return d, 0
 	}
-	lo, hi, _ := intRange(ct.OID)
+	lo, hi, _ := IntRange(ct.OID)
 	switch {
 	case d.I < lo:
 		return d, -1

@@ -684,8 +684,8 @@ func init() {
 	// and the tables above it, psql's \d asks it for foreign keys.
 	// PostgreSQL casts oid to regclass implicitly; the oid form is
 	// psql's, for a trigger's table (t.tgrelid).
-	registerSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDOid}, Ret: OIDRegclass}, partitionAncestors)
-	registerSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDRegclass}, Ret: OIDRegclass}, partitionAncestors)
+	RegisterSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDOid}, Ret: OIDRegclass}, partitionAncestors)
+	RegisterSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDRegclass}, Ret: OIDRegclass}, partitionAncestors)
 }
 
 // partitionAncestors is pg_partition_ancestors.

@@ -33,7 +33,7 @@ func (r *Record) FieldNames(st *Settings) []string {
 	if len(r.Names) == len(r.Fields) {
 		return r.Names
 	}
-	if ut, err := userType(T{OID: r.Type, Typmod: -1}, st); err == nil && len(ut.FieldNames) == len(r.Fields) {
+	if ut, err := LookupUserType(T{OID: r.Type, Typmod: -1}, st); err == nil && len(ut.FieldNames) == len(r.Fields) {
 		return ut.FieldNames
 	}
 	names := make([]string, len(r.Fields))
@@ -201,7 +201,7 @@ func isSpace(c byte) bool {
 // parseRecordText reads s as a value of composite type t, as record_in
 // does; the fields' types come from the session's catalog.
 func parseRecordText(t T, s string, st *Settings) (Datum, error) {
-	ut, err := userType(t, st)
+	ut, err := LookupUserType(t, st)
 	if err != nil {
 		return Null, err
 	}
@@ -265,7 +265,7 @@ func parseRecordText(t T, s string, st *Settings) (Datum, error) {
 
 // parseEnumText reads label s as a value of enum type t.
 func parseEnumText(t T, s string, st *Settings) (Datum, error) {
-	ut, err := userType(t, st)
+	ut, err := LookupUserType(t, st)
 	if err != nil {
 		return Null, err
 	}
@@ -276,8 +276,8 @@ func parseEnumText(t T, s string, st *Settings) (Datum, error) {
 	return DEnum(s, f), nil
 }
 
-// userType finds the definition of user type t in the session's catalog.
-func userType(t T, st *Settings) (*types.UserType, error) {
+// LookupUserType finds the definition of user type t in the session's catalog.
+func LookupUserType(t T, st *Settings) (*types.UserType, error) {
 	if st != nil && st.Types != nil {
 		if ut, ok := st.Types.UserType(types.Oid(t.OID)); ok {
 			return ut, nil

@@ -90,7 +90,7 @@ func (r *seriesRows) Next() (Row, error) {
 		}
 		v := new(apd.Decimal).Set(&r.ncur)
 		r.out[0] = DNumeric(v)
-		if _, err := numericCtx.Add(&r.ncur, &r.ncur, r.nstep); err != nil {
+		if _, err := NumericContext.Add(&r.ncur, &r.ncur, r.nstep); err != nil {
 			return nil, err
 		}
 	} else {

@@ -1,9 +1,6 @@
 package exec
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
 // TestInNullSemantics checks x IN (q) and x NOT IN (q) with NULLs on
 // either side, through the hashed path (uncorrelated) and the scanning
@@ -73,26 +70,5 @@ func TestScalarSubplan(t *testing.T) {
 	two := &SubPlan{Kind: ScalarSub, Plan: values([]any{1}, []any{2}), T: TInt4}
 	if _, err := two.Eval(testEnv(), nil); err == nil || err.Error() != "more than one row returned by a subquery used as an expression" {
 		t.Errorf("two rows: %v", err)
-	}
-}
-
-// TestAggregateGroups checks grouping with NULL keys, DISTINCT and the
-// one row of an aggregate without keys over no input.
-func TestAggregateGroups(t *testing.T) {
-	count, _, _ := LookupAgg("count", []T{TInt4})
-	sum, _, _ := LookupAgg("sum", []T{TInt4})
-	in := values([]any{1, 5}, []any{nil, 6}, []any{1, 5}, []any{nil, nil}, []any{2, 7})
-	p := &Aggregate{In: in, Keys: []Expr{col(0)}, Aggs: []*AggCall{
-		{Func: count, ArgTypes: []T{TInt4}, Args: []Expr{col(1)}},
-		{Func: sum, ArgTypes: []T{TInt4}, Args: []Expr{col(1)}, Distinct: true},
-	}}
-	got := rowsOf(t, testEnv(), p)
-	want := []string{"1,2,5", "2,1,7", "NULL,1,6"}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %v, want %v", got, want)
-	}
-	empty := &Aggregate{In: &Values{Cols: in.Cols}, Aggs: []*AggCall{{Func: count, ArgTypes: []T{TInt4}, Args: []Expr{col(1)}}, {Func: sum, ArgTypes: []T{TInt4}, Args: []Expr{col(1)}}}}
-	if got := rowsOf(t, testEnv(), empty); !slices.Equal(got, []string{"0,NULL"}) {
-		t.Errorf("no input: %v", got)
 	}
 }

@@ -140,7 +140,7 @@ func (r *windowRows) readPartition() error {
 
 func (r *windowRows) samePartition(a, b Row) bool {
 	for _, c := range r.p.PartitionCols {
-		if !notDistinct(a[c], b[c]) {
+		if !NotDistinct(a[c], b[c]) {
 			return false
 		}
 	}
@@ -390,13 +390,13 @@ func (r *windowRows) evalAgg(f *WinFunc, rows []Row, args [][]Datum, fs, fe []in
 		for i := 0; i < n; i++ {
 			for ; fed <= fe[i] && fed < n; fed++ {
 				if keep[fed] {
-					if err := acc.add(r.env, args[fed]); err != nil {
+					if err := acc.Add(r.env, args[fed]); err != nil {
 						return err
 					}
 				}
 			}
 			var err error
-			if out[i], err = acc.result(r.env); err != nil {
+			if out[i], err = acc.Result(r.env); err != nil {
 				return err
 			}
 		}
@@ -406,13 +406,13 @@ func (r *windowRows) evalAgg(f *WinFunc, rows []Row, args [][]Datum, fs, fe []in
 		acc := f.Agg.New(f.ArgTypes)
 		for j := max(fs[i], 0); j <= fe[i] && j < n; j++ {
 			if keep[j] {
-				if err := acc.add(r.env, args[j]); err != nil {
+				if err := acc.Add(r.env, args[j]); err != nil {
 					return err
 				}
 			}
 		}
 		var err error
-		if out[i], err = acc.result(r.env); err != nil {
+		if out[i], err = acc.Result(r.env); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -288,7 +289,7 @@ func (a *analyzer) setJSONBElement(table string, c exec.Column, rt *pg.ResTarget
 	if err != nil {
 		return nil, err
 	}
-	return &exec.Call{Name: "jsonb_set_element", Fn: exec.JSONBSetElement(firstInt), Args: []exec.Expr{cur, path, val}, T: c.Type}, nil
+	return &exec.Call{Name: "jsonb_set_element", Fn: funcs.JSONBSetElement(firstInt), Args: []exec.Expr{cur, path, val}, T: c.Type}, nil
 }
 
 // arraySubLink finishes ARRAY(subquery): its one column's values as an
@@ -333,7 +334,7 @@ func (a *analyzer) unnestMulti(fc *pg.FuncCall, sc *scope) (*exec.FuncScan, erro
 		args = append(args, e)
 		ts = append(ts, e.Type())
 	}
-	fn := exec.UnnestMulti(ts)
+	fn := funcs.UnnestMulti(ts)
 	return &exec.FuncScan{Fn: fn, Args: args, Cols: append([]exec.ResultColumn(nil), fn.Cols...)}, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -423,7 +424,7 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 			lt.OID == exec.OIDVarchar && rt.OID == exec.OIDBpchar:
 			// char(n) compares without its padding; against varchar the
 			// resolution picks bpchar = bpchar (one exact match).
-			cmpFn = exec.BpcharCompareOp(op)
+			cmpFn = funcs.BpcharCompareOp(op)
 		case lt.OID == exec.OIDBpchar && exec.TypeCategory(rt.OID) == 'S':
 			if l, err = a.cast(l, exec.TText, false, loc); err != nil {
 				return nil, err

@@ -7,6 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -76,14 +77,14 @@ func (a *analyzer) sqlValueFunction(f *pg.SQLValueFunction) (exec.Expr, error) {
 	text := func(s string) exec.Expr { return &exec.Const{D: exec.DText(s), T: exec.TName} }
 	switch f.Op {
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
-		return call("current_date", exec.CurrentDate, exec.TDate), nil
+		return call("current_date", funcs.CurrentDate, exec.TDate), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N,
 		pg.SQLValueFunctionOp_SVFOP_LOCALTIME, pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
-		return call("localtime", exec.LocalTime(p), exec.TTime), nil
+		return call("localtime", funcs.LocalTime(p), exec.TTime), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
-		return call("current_timestamp", exec.CurrentTimestamp(p), exec.TTimestampTZ), nil
+		return call("current_timestamp", funcs.CurrentTimestamp(p), exec.TTimestampTZ), nil
 	case pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
-		return call("localtimestamp", exec.LocalTimestamp(p), exec.TTimestamp), nil
+		return call("localtimestamp", funcs.LocalTimestamp(p), exec.TTimestamp), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE, pg.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg.SQLValueFunctionOp_SVFOP_USER:
 		return text(a.s.currentRole()), nil // a SET ROLE plans again (putVar)
 	case pg.SQLValueFunctionOp_SVFOP_SESSION_USER:
@@ -185,7 +186,7 @@ func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 	if f.FuncVariadic {
 		return a.variadicCall(name, f, sc)
 	}
-	names := exec.ArgNames(name)
+	names := funcs.ArgNames(name)
 	if names == nil {
 		return nil, false, nil
 	}
@@ -222,7 +223,7 @@ func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 	var args []exec.Expr
 	for i, n := range slots {
 		if n == nil {
-			d, t := exec.ArgDefault(name, i)
+			d, t := funcs.ArgDefault(name, i)
 			args = append(args, &exec.Const{D: d, T: t})
 			continue
 		}
@@ -593,7 +594,7 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 	}
 	fc := list[0].GetFuncCall()
 	name := opName(fc.Funcname)
-	if !exec.IsJSONToRecord(name) {
+	if !funcs.IsJSONToRecord(name) {
 		return nil, false, nil
 	}
 	if len(rf.Coldeflist) == 0 {
@@ -627,7 +628,7 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 	if arg, err = a.coerce(arg, want, "", fc.Location); err != nil {
 		return nil, true, err
 	}
-	fs := &exec.FuncScan{Fn: exec.JSONToRecord(name, cols), Args: []exec.Expr{arg}, Cols: cols, Ordinality: rf.Ordinality}
+	fs := &exec.FuncScan{Fn: funcs.JSONToRecord(name, cols), Args: []exec.Expr{arg}, Cols: cols, Ordinality: rf.Ordinality}
 	if rf.Ordinality {
 		fs.Cols = append(append([]exec.ResultColumn(nil), cols...), exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
 	}

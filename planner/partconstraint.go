@@ -8,6 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -266,5 +267,5 @@ func constText(v versioning.BoundValue, t exec.T) string {
 	case t.OID == exec.OIDBool:
 		return "false"
 	}
-	return exec.QuoteLiteral(v.Text) + "::" + types.FormatType(types.Oid(t.OID), -1)
+	return funcs.QuoteLiteral(v.Text) + "::" + types.FormatType(types.Oid(t.OID), -1)
 }

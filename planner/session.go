@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/dolt"
 	"github.com/prollypg/prollypg/planner/parsecache"
@@ -121,7 +122,7 @@ type Session struct {
 	// on a tag or a commit rather than a branch (branch is then "").
 	detached *dolt.Detached
 
-	prng     exec.PRNG                // random() and setseed()
+	prng     funcs.PRNG               // random() and setseed()
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
 	parses   *parsecache.Cache        // the simple protocol's trees, nil until used
 	cursors  map[string]*cursor       // DECLAREd cursors by name

@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -496,7 +497,7 @@ func (a *analyzer) renameEnumValue(ctx context.Context, t *versioning.Type, from
 func (a *analyzer) relabelTable(ctx context.Context, def *versioning.Table, enum uint32, sort float64, to string) error {
 	var cols []int
 	for i, c := range def.Columns {
-		if !c.Dropped && exec.MayHoldEnum(exec.T{OID: c.Type, Typmod: c.Typmod}, enum) {
+		if !c.Dropped && funcs.MayHoldEnum(exec.T{OID: c.Type, Typmod: c.Typmod}, enum) {
 			cols = append(cols, i)
 		}
 	}
@@ -513,7 +514,7 @@ func (a *analyzer) relabelTable(ctx context.Context, def *versioning.Table, enum
 		c := &nd.Columns[i]
 		if c.Missing != nil {
 			ct := exec.T{OID: c.Type, Typmod: c.Typmod}
-			if v, ok := exec.RelabelEnum(t.Cols[i].Missing, ct, enum, sort, to); ok {
+			if v, ok := funcs.RelabelEnum(t.Cols[i].Missing, ct, enum, sort, to); ok {
 				c.Missing = exec.EncodeMissing(ct, v)
 			}
 		}
@@ -524,7 +525,7 @@ func (a *analyzer) relabelTable(ctx context.Context, def *versioning.Table, enum
 			if i >= len(row) {
 				continue
 			}
-			if v, ok := exec.RelabelEnum(row[i], t.Cols[i].Type, enum, sort, to); ok {
+			if v, ok := funcs.RelabelEnum(row[i], t.Cols[i].Type, enum, sort, to); ok {
 				if &out[0] == &row[0] {
 					out = slices.Clone(row)
 				}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -42,7 +43,7 @@ func appendBoundValue(b []byte, v versioning.BoundValue, t exec.T) []byte {
 	case t.OID == exec.OIDBool:
 		return append(b, "false"...)
 	}
-	return append(b, exec.QuoteLiteral(v.Text)...)
+	return append(b, funcs.QuoteLiteral(v.Text)...)
 }
 
 // PartitionBoundDef prints a partition's bound as pg_get_expr does

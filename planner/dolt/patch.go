@@ -8,6 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -53,7 +54,7 @@ func (s session) newSQLWriter(env *exec.Env, rev revision) (*sqlWriter, error) {
 
 // qualifiedName is schema.name, quoted where needed.
 func qualifiedName(schema, name string) string {
-	return exec.QuoteIdent(schema) + "." + exec.QuoteIdent(name)
+	return funcs.QuoteIdent(schema) + "." + funcs.QuoteIdent(name)
 }
 
 func tableSQLName(t *versioning.Table) string { return qualifiedName(t.Schema, t.Name) }
@@ -88,7 +89,7 @@ func (w *sqlWriter) serialType(t *versioning.Table, c versioning.Column) string 
 // write it.
 func (w *sqlWriter) columnSQL(t *versioning.Table, c versioning.Column) string {
 	var b strings.Builder
-	b.WriteString(exec.QuoteIdent(c.Name))
+	b.WriteString(funcs.QuoteIdent(c.Name))
 	b.WriteByte(' ')
 	if st := w.serialType(t, c); st != "" {
 		b.WriteString(st)
@@ -149,7 +150,7 @@ func (w *sqlWriter) createSQL(t *versioning.Table, fks bool) []string {
 			continue
 		}
 		b.WriteString(sep)
-		b.WriteString("CONSTRAINT " + exec.QuoteIdent(c.Name) + " " + w.constraintSQL(c))
+		b.WriteString("CONSTRAINT " + funcs.QuoteIdent(c.Name) + " " + w.constraintSQL(c))
 		sep = ",\n    "
 	}
 	b.WriteString("\n);")
@@ -232,7 +233,7 @@ func (p *patch) schema(d versioning.TableDelta) {
 	fromCons, toCons := constraintsByName(p.fw, from), constraintsByName(p.tw, to)
 	for _, c := range catalog.TableConstraints(from) {
 		if def, ok := toCons[c.Name]; !ok || def != fromCons[c.Name] {
-			alter("DROP CONSTRAINT " + exec.QuoteIdent(c.Name))
+			alter("DROP CONSTRAINT " + funcs.QuoteIdent(c.Name))
 		}
 	}
 	fromIx, toIx := indexesByName(p.fw, from), indexesByName(p.tw, to)
@@ -247,7 +248,7 @@ func (p *patch) schema(d versioning.TableDelta) {
 	for _, generated := range []bool{true, false} {
 		for _, c := range from.Columns {
 			if _, ok := toCols[c.Name]; !c.Dropped && !ok && (c.Generated != 0) == generated {
-				alter("DROP COLUMN " + exec.QuoteIdent(c.Name))
+				alter("DROP COLUMN " + funcs.QuoteIdent(c.Name))
 			}
 		}
 	}
@@ -260,7 +261,7 @@ func (p *patch) schema(d versioning.TableDelta) {
 			// No ALTER makes a column generated or changes its
 			// expression (PostgreSQL 15): it is made again, and
 			// computes its values.
-			alter("DROP COLUMN " + exec.QuoteIdent(c.Name))
+			alter("DROP COLUMN " + funcs.QuoteIdent(c.Name))
 			ok = false
 		}
 		if !ok {
@@ -288,7 +289,7 @@ func (p *patch) schema(d versioning.TableDelta) {
 
 // alterColumn adds the statements that change a column kept by name.
 func (p *patch) alterColumn(t *versioning.Table, was, is versioning.Column, alter func(string)) {
-	col := "ALTER COLUMN " + exec.QuoteIdent(is.Name)
+	col := "ALTER COLUMN " + funcs.QuoteIdent(is.Name)
 	if was.Type != is.Type || was.Typmod != is.Typmod {
 		alter(col + " TYPE " + p.tw.columnTypeSQL(is))
 	}
@@ -319,7 +320,7 @@ func regenerated(was, is versioning.Column) bool {
 }
 
 func (p *patch) addConstraintSQL(t *versioning.Table, c catalog.Constraint) string {
-	return "ALTER TABLE " + tableSQLName(t) + " ADD CONSTRAINT " + exec.QuoteIdent(c.Name) + " " + p.tw.constraintSQL(c) + ";"
+	return "ALTER TABLE " + tableSQLName(t) + " ADD CONSTRAINT " + funcs.QuoteIdent(c.Name) + " " + p.tw.constraintSQL(c) + ";"
 }
 
 func constraintsByName(w *sqlWriter, t *versioning.Table) map[string]string {
@@ -351,7 +352,7 @@ func literal(dst []byte, t exec.T, d exec.Datum) []byte {
 	case exec.OIDInt2, exec.OIDInt4, exec.OIDInt8:
 		return strconv.AppendInt(dst, d.I, 10)
 	}
-	return append(dst, exec.QuoteLiteral(string(exec.AppendText(nil, t, d, nil)))...)
+	return append(dst, funcs.QuoteLiteral(string(exec.AppendText(nil, t, d, nil)))...)
 }
 
 // data adds the INSERT, UPDATE and DELETE statements of one table's row
@@ -403,7 +404,7 @@ func (p *patch) data(ctx context.Context, d versioning.TableDelta) error {
 				if len(buf) > n {
 					buf = append(buf, ", "...)
 				}
-				buf = append(buf, exec.QuoteIdent(c.Name)+" = "...)
+				buf = append(buf, funcs.QuoteIdent(c.Name)+" = "...)
 				buf = literal(buf, c.Type, toRow[i])
 			}
 			if len(buf) == n {
@@ -436,7 +437,7 @@ func insertSQL(buf []byte, name string, t *exec.Table, row exec.Row) []byte {
 			if !first {
 				buf = append(buf, ", "...)
 			}
-			buf = append(buf, exec.QuoteIdent(c.Name)...)
+			buf = append(buf, funcs.QuoteIdent(c.Name)...)
 			first = false
 		}
 	}
@@ -471,7 +472,7 @@ func whereSQL(buf []byte, t *exec.Table, row exec.Row) []byte {
 		if k > 0 {
 			buf = append(buf, " AND "...)
 		}
-		buf = append(buf, exec.QuoteIdent(t.Cols[i].Name)...)
+		buf = append(buf, funcs.QuoteIdent(t.Cols[i].Name)...)
 		if row[i].IsNull() {
 			buf = append(buf, " IS NULL"...)
 			continue
@@ -501,7 +502,7 @@ func (s session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]ex
 		return nil, err
 	}
 	for _, sc := range added {
-		p.rows = append(p.rows, p.schemaRow(sc, "CREATE SCHEMA "+exec.QuoteIdent(sc)+";"))
+		p.rows = append(p.rows, p.schemaRow(sc, "CREATE SCHEMA "+funcs.QuoteIdent(sc)+";"))
 	}
 	op := p.objects(cs.objects)
 	p.rows = append(p.rows, op.dropViews...)
@@ -514,7 +515,7 @@ func (s session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]ex
 	p.rows = append(p.rows, op.views...)
 	p.deferred = append(p.deferred, op.after...)
 	for _, sc := range dropped {
-		p.deferred = append(p.deferred, p.schemaRow(sc, "DROP SCHEMA "+exec.QuoteIdent(sc)+";"))
+		p.deferred = append(p.deferred, p.schemaRow(sc, "DROP SCHEMA "+funcs.QuoteIdent(sc)+";"))
 	}
 	rows := append(p.rows, p.deferred...)
 	for i, r := range rows {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -58,13 +59,13 @@ func (w *sqlWriter) typeSQL(t *versioning.Type) string {
 	case 'e':
 		labels := make([]string, len(t.Labels))
 		for i, l := range t.Labels {
-			labels[i] = exec.QuoteLiteral(l.Label)
+			labels[i] = funcs.QuoteLiteral(l.Label)
 		}
 		return "CREATE TYPE " + name + " AS ENUM (" + strings.Join(labels, ", ") + ");"
 	case 'c':
 		fields := make([]string, len(t.Fields))
 		for i, f := range t.Fields {
-			fields[i] = exec.QuoteIdent(f.Name) + " " + w.typeName(f.Type, f.Typmod)
+			fields[i] = funcs.QuoteIdent(f.Name) + " " + w.typeName(f.Type, f.Typmod)
 		}
 		return "CREATE TYPE " + name + " AS (" + strings.Join(fields, ", ") + ");"
 	}
@@ -83,7 +84,7 @@ func (w *sqlWriter) typeSQL(t *versioning.Type) string {
 }
 
 func domainCheckSQL(c versioning.Check) string {
-	s := "CONSTRAINT " + exec.QuoteIdent(c.Name) + " CHECK (" + c.Expr + ")"
+	s := "CONSTRAINT " + funcs.QuoteIdent(c.Name) + " CHECK (" + c.Expr + ")"
 	if c.NotValid {
 		s += " NOT VALID"
 	}
@@ -132,7 +133,7 @@ func (w *sqlWriter) alterTypeSQL(from, to *versioning.Type) (stmts []string, ok 
 		}
 		for _, c := range from.Checks {
 			if !slices.ContainsFunc(to.Checks, func(d versioning.Check) bool { return sameCheck(c, d) }) {
-				stmts = append(stmts, alter+"DROP CONSTRAINT "+exec.QuoteIdent(c.Name)+";")
+				stmts = append(stmts, alter+"DROP CONSTRAINT "+funcs.QuoteIdent(c.Name)+";")
 			}
 		}
 		for _, c := range to.Checks {
@@ -162,7 +163,7 @@ func enumChangeSQL(name string, from, to []versioning.EnumLabel) ([]string, bool
 				return nil, false
 			}
 			if from[i].Label != to[i].Label {
-				stmts = append(stmts, alter+"RENAME VALUE "+exec.QuoteLiteral(from[i].Label)+" TO "+exec.QuoteLiteral(to[i].Label)+";")
+				stmts = append(stmts, alter+"RENAME VALUE "+funcs.QuoteLiteral(from[i].Label)+" TO "+funcs.QuoteLiteral(to[i].Label)+";")
 			}
 		}
 		return stmts, true
@@ -190,10 +191,10 @@ func enumChangeSQL(name string, from, to []versioning.EnumLabel) ([]string, bool
 		if had[l.Label] {
 			continue
 		}
-		stmt := alter + "ADD VALUE " + exec.QuoteLiteral(l.Label)
+		stmt := alter + "ADD VALUE " + funcs.QuoteLiteral(l.Label)
 		for _, next := range to[i+1:] {
 			if had[next.Label] {
-				stmt += " BEFORE " + exec.QuoteLiteral(next.Label)
+				stmt += " BEFORE " + funcs.QuoteLiteral(next.Label)
 				break
 			}
 		}
@@ -227,7 +228,7 @@ func sequenceOptions(q *versioning.Sequence) string {
 
 // setvalSQL sets q's position as it is.
 func setvalSQL(q *versioning.Sequence) string {
-	return "SELECT pg_catalog.setval(" + exec.QuoteLiteral(qualifiedName(q.Schema, q.Name)) + ", " +
+	return "SELECT pg_catalog.setval(" + funcs.QuoteLiteral(qualifiedName(q.Schema, q.Name)) + ", " +
 		strconv.FormatInt(q.Last, 10) + ", " + strconv.FormatBool(q.Called) + ");"
 }
 
@@ -258,7 +259,7 @@ func (w *sqlWriter) dropFunctionSQL(f *versioning.Function) string {
 func (w *sqlWriter) viewSQL(v *versioning.View, replace bool) string {
 	cols := make([]string, len(v.Columns))
 	for i, c := range v.Columns {
-		cols[i] = exec.QuoteIdent(c.Name)
+		cols[i] = funcs.QuoteIdent(c.Name)
 	}
 	stmt := "CREATE VIEW "
 	if replace {
@@ -285,7 +286,7 @@ func viewReplaceable(from, to *versioning.View) bool {
 func (w *sqlWriter) triggerSQL(t *versioning.Table, tr *versioning.Trigger) []string {
 	out := []string{w.snap.TriggerDef(t, tr, false) + ";"}
 	if tr.Disabled {
-		out = append(out, "ALTER TABLE "+tableSQLName(t)+" DISABLE TRIGGER "+exec.QuoteIdent(tr.Name)+";")
+		out = append(out, "ALTER TABLE "+tableSQLName(t)+" DISABLE TRIGGER "+funcs.QuoteIdent(tr.Name)+";")
 	}
 	return out
 }
@@ -299,7 +300,7 @@ func (p *patch) dropTriggers(from, to *versioning.Table) {
 	}
 	for _, tr := range from.Triggers {
 		if now, ok := findTrigger(to, tr.Name); !ok || !sameTrigger(tr, now) {
-			p.add(to, "schema", "DROP TRIGGER "+exec.QuoteIdent(tr.Name)+" ON "+tableSQLName(to)+";")
+			p.add(to, "schema", "DROP TRIGGER "+funcs.QuoteIdent(tr.Name)+" ON "+tableSQLName(to)+";")
 		}
 	}
 }
@@ -363,11 +364,11 @@ func (p *patch) tableChanges(ctx context.Context, d versioning.TableDelta) error
 		p.rows = p.rows[:start]
 		alter := "ALTER TABLE " + tableSQLName(d.To)
 		for _, n := range kept {
-			p.add(d.To, "schema", alter+" DISABLE TRIGGER "+exec.QuoteIdent(n)+";")
+			p.add(d.To, "schema", alter+" DISABLE TRIGGER "+funcs.QuoteIdent(n)+";")
 		}
 		p.rows = append(p.rows, data...)
 		for _, n := range kept {
-			p.add(d.To, "schema", alter+" ENABLE TRIGGER "+exec.QuoteIdent(n)+";")
+			p.add(d.To, "schema", alter+" ENABLE TRIGGER "+funcs.QuoteIdent(n)+";")
 		}
 	}
 	p.createTriggers(d.From, d.To)

@@ -1,9 +1,11 @@
-package exec
+package funcs
 
 import (
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
+
+	"github.com/prollypg/prollypg/exec"
 )
 
 // TestNumericToChar checks NUM_processor's layout on values whose output
@@ -37,7 +39,7 @@ func TestNumericToChar(t *testing.T) {
 // TestTimestampToChar checks DCH_to_char's keywords, case and FM rules.
 func TestTimestampToChar(t *testing.T) {
 	us, _ := fromFields(1997, 2, 10, 17, 32, 1, 500000)
-	tm := dchOf(us, false, &Env{})
+	tm := dchOf(us, false, &exec.Env{})
 	cases := []struct{ f, want string }{
 		{"DAY Day day DY Dy dy", "MONDAY    Monday    monday    MON Mon mon"},
 		{"FMMONTH FMMonth FMRM", "FEBRUARY February II"},

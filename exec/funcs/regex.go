@@ -1,4 +1,4 @@
-package exec
+package funcs
 
 import (
 	"regexp"
@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
@@ -247,9 +248,9 @@ func (c *regexCache) get(p string, f reFlags) (*regexp.Regexp, error) {
 
 // regexBuild wraps a regexp function so that each call site gets its own
 // cache.
-func regexBuild(ret uint32, mk func(c *regexCache) Fn) func([]T) (Fn, T, error) {
-	return func([]T) (Fn, T, error) {
-		return mk(&regexCache{}), T{OID: ret, Typmod: -1}, nil
+func regexBuild(ret uint32, mk func(c *regexCache) exec.Fn) func([]exec.T) (exec.Fn, exec.T, error) {
+	return func([]exec.T) (exec.Fn, exec.T, error) {
+		return mk(&regexCache{}), exec.T{OID: ret, Typmod: -1}, nil
 	}
 }
 
@@ -401,86 +402,86 @@ func similarEscape(p, esc string, hasEsc bool) (string, error) {
 
 // substringRegex is substring(text, pattern): the first parenthesized
 // group's match, or the whole match without groups; NULL without a match.
-func substringRegex(re *regexp.Regexp, s string) Datum {
+func substringRegex(re *regexp.Regexp, s string) exec.Datum {
 	m := re.FindStringSubmatchIndex(s)
 	if m == nil {
-		return Null
+		return exec.Null
 	}
 	if len(m) > 2 {
 		if m[2] < 0 {
-			return Null
+			return exec.Null
 		}
-		return DText(s[m[2]:m[3]])
+		return exec.DText(s[m[2]:m[3]])
 	}
-	return DText(s[m[0]:m[1]])
+	return exec.DText(s[m[0]:m[1]])
 }
 
-func init() {
+func registerRegex() {
 	for _, op := range []struct {
 		name      string
 		not, fold bool
 	}{{"~", false, false}, {"!~", true, false}, {"~*", false, true}, {"!~*", true, true}} {
 		op := op
-		for _, t := range []uint32{OIDText, OIDBpchar, OIDName} {
-			register(&Func{Name: op.name, Args: []uint32{t, OIDText}, Ret: OIDBool, Strict: true,
-				Build: regexBuild(OIDBool, func(c *regexCache) Fn {
-					return func(_ *Env, a []Datum) (Datum, error) {
+		for _, t := range []uint32{exec.OIDText, exec.OIDBpchar, exec.OIDName} {
+			exec.Register(&exec.Func{Name: op.name, Args: []uint32{t, exec.OIDText}, Ret: exec.OIDBool, Strict: true,
+				Build: regexBuild(exec.OIDBool, func(c *regexCache) exec.Fn {
+					return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 						re, err := c.get(a[1].S, reFlags{fold: op.fold})
 						if err != nil {
-							return Null, err
+							return exec.Null, err
 						}
-						return DBool(re.MatchString(a[0].S) != op.not), nil
+						return exec.DBool(re.MatchString(a[0].S) != op.not), nil
 					}
 				})})
 		}
 	}
-	tt := []uint32{OIDText, OIDText}
-	register(&Func{Name: "similar_to_escape", Args: tt, Ret: OIDText, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	tt := []uint32{exec.OIDText, exec.OIDText}
+	exec.Register(&exec.Func{Name: "similar_to_escape", Args: tt, Ret: exec.OIDText, Strict: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s, err := similarEscape(a[0].S, a[1].S, true)
-		return DText(s), err
+		return exec.DText(s), err
 	}})
-	register(&Func{Name: "similar_to_escape", Args: []uint32{OIDText}, Ret: OIDText, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "similar_to_escape", Args: []uint32{exec.OIDText}, Ret: exec.OIDText, Strict: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s, err := similarEscape(a[0].S, "", false)
-		return DText(s), err
+		return exec.DText(s), err
 	}})
-	register(&Func{Name: "similar_escape", Args: tt, Ret: OIDText, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "similar_escape", Args: tt, Ret: exec.OIDText, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if a[0].IsNull() {
-			return Null, nil
+			return exec.Null, nil
 		}
 		s, err := similarEscape(a[0].S, a[1].S, !a[1].IsNull())
-		return DText(s), err
+		return exec.DText(s), err
 	}})
-	register(&Func{Name: "substring", Args: tt, Ret: OIDText, Strict: true,
-		Build: regexBuild(OIDText, func(c *regexCache) Fn {
-			return func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "substring", Args: tt, Ret: exec.OIDText, Strict: true,
+		Build: regexBuild(exec.OIDText, func(c *regexCache) exec.Fn {
+			return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				re, err := c.get(a[1].S, reFlags{})
 				if err != nil {
-					return Null, err
+					return exec.Null, err
 				}
 				return substringRegex(re, a[0].S), nil
 			}
 		})})
-	register(&Func{Name: "substring", Args: []uint32{OIDText, OIDText, OIDText}, Ret: OIDText, Strict: true,
-		Build: regexBuild(OIDText, func(c *regexCache) Fn {
-			return func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "substring", Args: []uint32{exec.OIDText, exec.OIDText, exec.OIDText}, Ret: exec.OIDText, Strict: true,
+		Build: regexBuild(exec.OIDText, func(c *regexCache) exec.Fn {
+			return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				p, err := similarEscape(a[1].S, a[2].S, true)
 				if err != nil {
-					return Null, err
+					return exec.Null, err
 				}
 				re, err := c.get(p, reFlags{})
 				if err != nil {
-					return Null, err
+					return exec.Null, err
 				}
 				return substringRegex(re, a[0].S), nil
 			}
 		})})
 	// regexp_replace(source, pattern, replacement [, start [, n]] [, flags])
-	replace := func(c *regexCache) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+	replace := func(c *regexCache) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			start, n, flags, hasN := int64(1), int64(0), "", false
 			switch len(a) {
 			case 4:
-				if a[3].Kind == KindText {
+				if a[3].Kind == exec.KindText {
 					flags = a[3].S
 				} else {
 					start = a[3].I
@@ -491,14 +492,14 @@ func init() {
 				start, n, flags, hasN = a[3].I, a[4].I, a[5].S, true
 			}
 			if start <= 0 {
-				return Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "start", start)
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "start", start)
 			}
 			if n < 0 {
-				return Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "n", n)
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "n", n)
 			}
 			f, err := parseReFlags(flags, "regexp_replace", true)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			// With n given, 0 replaces every match and n the n-th only;
 			// without, the g flag decides.
@@ -509,41 +510,41 @@ func init() {
 			f.global = false
 			re, err := c.get(a[1].S, f)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
-			return DText(regexReplace(re, a[0].S, a[2].S, start, n, global || n > 0)), nil
+			return exec.DText(regexReplace(re, a[0].S, a[2].S, start, n, global || n > 0)), nil
 		}
 	}
 	for _, args := range [][]uint32{
-		{OIDText, OIDText, OIDText}, {OIDText, OIDText, OIDText, OIDText},
-		{OIDText, OIDText, OIDText, OIDInt4}, {OIDText, OIDText, OIDText, OIDInt4, OIDInt4},
-		{OIDText, OIDText, OIDText, OIDInt4, OIDInt4, OIDText},
+		{exec.OIDText, exec.OIDText, exec.OIDText}, {exec.OIDText, exec.OIDText, exec.OIDText, exec.OIDText},
+		{exec.OIDText, exec.OIDText, exec.OIDText, exec.OIDInt4}, {exec.OIDText, exec.OIDText, exec.OIDText, exec.OIDInt4, exec.OIDInt4},
+		{exec.OIDText, exec.OIDText, exec.OIDText, exec.OIDInt4, exec.OIDInt4, exec.OIDText},
 	} {
-		register(&Func{Name: "regexp_replace", Args: args, Ret: OIDText, Strict: true, Build: regexBuild(OIDText, replace)})
+		exec.Register(&exec.Func{Name: "regexp_replace", Args: args, Ret: exec.OIDText, Strict: true, Build: regexBuild(exec.OIDText, replace)})
 	}
 	// regexp_like(string, pattern [, flags])
-	like := func(c *regexCache) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+	like := func(c *regexCache) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			flags := ""
 			if len(a) > 2 {
 				flags = a[2].S
 			}
 			f, err := parseReFlags(flags, "regexp_like", false)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			re, err := c.get(a[1].S, f)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
-			return DBool(re.MatchString(a[0].S)), nil
+			return exec.DBool(re.MatchString(a[0].S)), nil
 		}
 	}
-	register(&Func{Name: "regexp_like", Args: tt, Ret: OIDBool, Strict: true, Build: regexBuild(OIDBool, like)},
-		&Func{Name: "regexp_like", Args: []uint32{OIDText, OIDText, OIDText}, Ret: OIDBool, Strict: true, Build: regexBuild(OIDBool, like)})
+	exec.Register(&exec.Func{Name: "regexp_like", Args: tt, Ret: exec.OIDBool, Strict: true, Build: regexBuild(exec.OIDBool, like)},
+		&exec.Func{Name: "regexp_like", Args: []uint32{exec.OIDText, exec.OIDText, exec.OIDText}, Ret: exec.OIDBool, Strict: true, Build: regexBuild(exec.OIDBool, like)})
 	// regexp_count(string, pattern [, start [, flags]])
-	count := func(c *regexCache) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+	count := func(c *regexCache) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			start, flags := int64(1), ""
 			if len(a) > 2 {
 				start = a[2].I
@@ -552,36 +553,36 @@ func init() {
 				flags = a[3].S
 			}
 			if start <= 0 {
-				return Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "start", start)
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", "start", start)
 			}
 			f, err := parseReFlags(flags, "regexp_count", false)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			re, err := c.get(a[1].S, f)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			s := a[0].S[runeOffset(a[0].S, start):]
-			return DInt(int64(len(re.FindAllStringIndex(s, -1)))), nil
+			return exec.DInt(int64(len(re.FindAllStringIndex(s, -1)))), nil
 		}
 	}
-	for _, args := range [][]uint32{tt, {OIDText, OIDText, OIDInt4}, {OIDText, OIDText, OIDInt4, OIDText}} {
-		register(&Func{Name: "regexp_count", Args: args, Ret: OIDInt4, Strict: true, Build: regexBuild(OIDInt4, count)})
+	for _, args := range [][]uint32{tt, {exec.OIDText, exec.OIDText, exec.OIDInt4}, {exec.OIDText, exec.OIDText, exec.OIDInt4, exec.OIDText}} {
+		exec.Register(&exec.Func{Name: "regexp_count", Args: args, Ret: exec.OIDInt4, Strict: true, Build: regexBuild(exec.OIDInt4, count)})
 	}
 	// regexp_instr(string, pattern [, start [, N [, endoption [, flags [, subexpr]]]]])
 	// and regexp_substr(string, pattern [, start [, N [, flags [, subexpr]]]])
-	nth := func(substr bool) func(c *regexCache) Fn {
-		return func(c *regexCache) Fn {
-			return func(_ *Env, a []Datum) (Datum, error) {
+	nth := func(substr bool) func(c *regexCache) exec.Fn {
+		return func(c *regexCache) exec.Fn {
+			return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				start, n, endopt, flags, sub := int64(1), int64(1), int64(0), "", int64(0)
 				i := 2
-				next := func() (Datum, bool) {
+				next := func() (exec.Datum, bool) {
 					if i < len(a) {
 						i++
 						return a[i-1], true
 					}
-					return Null, false
+					return exec.Null, false
 				}
 				if d, ok := next(); ok {
 					start = d.I
@@ -610,23 +611,23 @@ func init() {
 					bad  bool
 				}{{"start", start, start <= 0}, {"n", n, n <= 0}, {"endoption", endopt, endopt != 0 && endopt != 1}, {"subexpr", sub, sub < 0}} {
 					if chk.bad {
-						return Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", chk.what, chk.v)
+						return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": %d", chk.what, chk.v)
 					}
 				}
 				f, err := parseReFlags(flags, name, false)
 				if err != nil {
-					return Null, err
+					return exec.Null, err
 				}
 				re, err := c.get(a[1].S, f)
 				if err != nil {
-					return Null, err
+					return exec.Null, err
 				}
 				src := a[0].S
 				off := runeOffset(src, start)
 				all := re.FindAllStringSubmatchIndex(src[off:], int(n))
-				none := DInt(0)
+				none := exec.DInt(0)
 				if substr {
-					none = Null
+					none = exec.Null
 				}
 				if int64(len(all)) < n {
 					return none, nil
@@ -640,22 +641,22 @@ func init() {
 					return none, nil
 				}
 				if substr {
-					return DText(src[off+lo : off+hi]), nil
+					return exec.DText(src[off+lo : off+hi]), nil
 				}
 				pos := off + lo
 				if endopt == 1 {
 					pos = off + hi
 				}
-				return DInt(int64(utf8.RuneCountInString(src[:pos])) + 1), nil
+				return exec.DInt(int64(utf8.RuneCountInString(src[:pos])) + 1), nil
 			}
 		}
 	}
 	for k := 2; k <= 7; k++ {
-		args := []uint32{OIDText, OIDText, OIDInt4, OIDInt4, OIDInt4, OIDText, OIDInt4}[:k]
-		register(&Func{Name: "regexp_instr", Args: args, Ret: OIDInt4, Strict: true, Build: regexBuild(OIDInt4, nth(false))})
+		args := []uint32{exec.OIDText, exec.OIDText, exec.OIDInt4, exec.OIDInt4, exec.OIDInt4, exec.OIDText, exec.OIDInt4}[:k]
+		exec.Register(&exec.Func{Name: "regexp_instr", Args: args, Ret: exec.OIDInt4, Strict: true, Build: regexBuild(exec.OIDInt4, nth(false))})
 		if k <= 6 {
-			args := []uint32{OIDText, OIDText, OIDInt4, OIDInt4, OIDText, OIDInt4}[:k]
-			register(&Func{Name: "regexp_substr", Args: args, Ret: OIDText, Strict: true, Build: regexBuild(OIDText, nth(true))})
+			args := []uint32{exec.OIDText, exec.OIDText, exec.OIDInt4, exec.OIDInt4, exec.OIDText, exec.OIDInt4}[:k]
+			exec.Register(&exec.Func{Name: "regexp_substr", Args: args, Ret: exec.OIDText, Strict: true, Build: regexBuild(exec.OIDText, nth(true))})
 		}
 	}
 }

@@ -1,9 +1,10 @@
-package exec
+package funcs
 
 import (
 	"strconv"
 	"strings"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -15,8 +16,8 @@ import (
 // missing along the path are created, arrays padded with nulls up to the
 // index set, and a scalar met on the path is an error. A NULL v sets a
 // JSON null.
-func JSONBSetElement(firstInt bool) Fn {
-	return func(_ *Env, a []Datum) (Datum, error) {
+func JSONBSetElement(firstInt bool) exec.Fn {
+	return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		v := types.JSONB{Kind: types.JSONObject}
 		if firstInt {
 			v.Kind = types.JSONArray
@@ -24,26 +25,26 @@ func JSONBSetElement(firstInt bool) Fn {
 		if !a[0].IsNull() {
 			var err error
 			if v, err = parseJB(a[0]); err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 		}
 		nv := types.JSONB{Kind: types.JSONNull}
 		if !a[2].IsNull() {
 			var err error
 			if nv, err = parseJB(a[2]); err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 		}
 		r, err := setElement(&v, a[1].Array().Elems, 0, &nv)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		return outJB(&r), nil
 	}
 }
 
 // setElement returns v with the element at path[pos:] set to nv.
-func setElement(v *types.JSONB, path []Datum, pos int, nv *types.JSONB) (types.JSONB, error) {
+func setElement(v *types.JSONB, path []exec.Datum, pos int, nv *types.JSONB) (types.JSONB, error) {
 	if pos == len(path) {
 		return *nv, nil
 	}
@@ -107,7 +108,7 @@ func setElement(v *types.JSONB, path []Datum, pos int, nv *types.JSONB) (types.J
 // emptyContainer is what a missing element at path[pos] starts as: an
 // array when the next path element is an integer, else an object (the
 // value itself when the path ends).
-func emptyContainer(path []Datum, pos int) types.JSONB {
+func emptyContainer(path []exec.Datum, pos int) types.JSONB {
 	if pos == len(path) {
 		return types.JSONB{Kind: types.JSONNull}
 	}

@@ -1,5 +1,6 @@
-package exec
+package funcs
 
+import "github.com/prollypg/prollypg/exec"
 import "github.com/prollypg/prollypg/exec/types"
 
 // json (not jsonb) keeps its text as given, and its operators return the
@@ -169,12 +170,12 @@ func jsonLen(s string, i int) int {
 
 // jsonText is ->>'s text of the value at s[lo:hi]: strings de-escaped,
 // null as SQL NULL, anything else as written.
-func jsonText(s string, lo, hi int) Datum {
+func jsonText(s string, lo, hi int) exec.Datum {
 	switch jsonKind(s, lo) {
 	case types.JSONNull:
-		return Null
+		return exec.Null
 	case types.JSONString:
-		return DText(jsonString(s[lo:hi]))
+		return exec.DText(jsonString(s[lo:hi]))
 	}
-	return DText(s[lo:hi])
+	return exec.DText(s[lo:hi])
 }

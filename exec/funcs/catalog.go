@@ -1,8 +1,10 @@
-package exec
+package funcs
 
 import (
 	"sort"
 	"strings"
+
+	"github.com/prollypg/prollypg/exec"
 )
 
 // Set-returning functions over the system's own facts: pg_get_keywords
@@ -67,29 +69,29 @@ var keywordCategories = map[byte]string{
 	'R': "reserved",
 }
 
-func init() {
-	registerSRF(&Func{Name: "pg_get_keywords", Ret: OIDRecord}, func([]T) *SRF {
-		return &SRF{Cols: []ResultColumn{{Name: "word", T: TText}, {Name: "catcode", T: T{OID: OIDChar, Typmod: -1}},
-			{Name: "barelabel", T: TBool}, {Name: "catdesc", T: TText}, {Name: "baredesc", T: TText}},
-			Rows: func(*Env, []Datum) ([]Row, error) { return keywordRows(), nil }}
+func registerCatalog() {
+	exec.RegisterSRF(&exec.Func{Name: "pg_get_keywords", Ret: exec.OIDRecord}, func([]exec.T) *exec.SRF {
+		return &exec.SRF{Cols: []exec.ResultColumn{{Name: "word", T: exec.TText}, {Name: "catcode", T: exec.T{OID: exec.OIDChar, Typmod: -1}},
+			{Name: "barelabel", T: exec.TBool}, {Name: "catdesc", T: exec.TText}, {Name: "baredesc", T: exec.TText}},
+			Rows: func(*exec.Env, []exec.Datum) ([]exec.Row, error) { return keywordRows(), nil }}
 	})
-	registerSRF(&Func{Name: "pg_options_to_table", Args: []uint32{OIDTextArray}, Ret: OIDRecord}, func([]T) *SRF {
-		return &SRF{Cols: []ResultColumn{{Name: "option_name", T: TText}, {Name: "option_value", T: TText}},
-			Rows: func(_ *Env, a []Datum) ([]Row, error) { return optionRows(a[0]), nil }}
+	exec.RegisterSRF(&exec.Func{Name: "pg_options_to_table", Args: []uint32{exec.OIDTextArray}, Ret: exec.OIDRecord}, func([]exec.T) *exec.SRF {
+		return &exec.SRF{Cols: []exec.ResultColumn{{Name: "option_name", T: exec.TText}, {Name: "option_value", T: exec.TText}},
+			Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) { return optionRows(a[0]), nil }}
 	})
 }
 
 // keywordRows are pg_get_keywords' rows, in alphabetical order.
-func keywordRows() []Row {
-	var rows []Row
+func keywordRows() []exec.Row {
+	var rows []exec.Row
 	for _, g := range keywordGroups {
 		bare := "requires AS"
 		if g.bareLabel {
 			bare = "can be bare label"
 		}
 		for _, w := range strings.Fields(g.words) {
-			rows = append(rows, Row{DText(w), DText(string(g.catcode)), DBool(g.bareLabel),
-				DText(keywordCategories[g.catcode]), DText(bare)})
+			rows = append(rows, exec.Row{exec.DText(w), exec.DText(string(g.catcode)), exec.DBool(g.bareLabel),
+				exec.DText(keywordCategories[g.catcode]), exec.DText(bare)})
 		}
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i][0].S < rows[j][0].S })
@@ -98,18 +100,18 @@ func keywordRows() []Row {
 
 // optionRows splits each "name=value" element of an options array; an
 // element without "=" has a NULL value.
-func optionRows(options Datum) []Row {
-	var rows []Row
+func optionRows(options exec.Datum) []exec.Row {
+	var rows []exec.Row
 	for _, e := range options.Array().Elems {
 		if e.IsNull() {
 			continue
 		}
 		name, value, ok := strings.Cut(e.S, "=")
-		v := Null
+		v := exec.Null
 		if ok {
-			v = DText(value)
+			v = exec.DText(value)
 		}
-		rows = append(rows, Row{DText(name), v})
+		rows = append(rows, exec.Row{exec.DText(name), v})
 	}
 	return rows
 }

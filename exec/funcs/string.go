@@ -1,4 +1,4 @@
-package exec
+package funcs
 
 import (
 	"crypto/md5"
@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
@@ -19,12 +20,12 @@ import (
 
 // textOf returns the text output of an argument of type t, for the
 // functions over "any" (concat, format, anytextcat).
-func textOf(env *Env, t T, d Datum) string {
+func textOf(env *exec.Env, t exec.T, d exec.Datum) string {
 	switch t.OID {
-	case OIDText, OIDVarchar, OIDName, OIDUnknown, OIDBpchar:
+	case exec.OIDText, exec.OIDVarchar, exec.OIDName, exec.OIDUnknown, exec.OIDBpchar:
 		return d.S
 	}
-	return string(AppendText(nil, t, d, env.Settings))
+	return string(exec.AppendText(nil, t, d, env.Settings))
 }
 
 // bpcharTrim drops char(n)'s padding, which char_length and the like do
@@ -374,59 +375,59 @@ func unhex(c byte) int {
 }
 
 // strFn registers a strict, immutable function.
-func strFn(name string, args []uint32, ret uint32, fn Fn) {
-	register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Immutable: true, Fn: fn})
+func strFn(name string, args []uint32, ret uint32, fn exec.Fn) {
+	exec.Register(&exec.Func{Name: name, Args: args, Ret: ret, Strict: true, Immutable: true, Fn: fn})
 }
 
-func init() {
-	t1 := []uint32{OIDText}
-	t2 := []uint32{OIDText, OIDText}
-	t3 := []uint32{OIDText, OIDText, OIDText}
-	ti := []uint32{OIDText, OIDInt4}
+func registerString() {
+	t1 := []uint32{exec.OIDText}
+	t2 := []uint32{exec.OIDText, exec.OIDText}
+	t3 := []uint32{exec.OIDText, exec.OIDText, exec.OIDText}
+	ti := []uint32{exec.OIDText, exec.OIDInt4}
 
 	// Concatenation: text || text, and text || any non-array value.
-	strFn("||", t2, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(a[0].S + a[1].S), nil })
-	strFn("||", []uint32{OIDBytea, OIDBytea}, OIDBytea, func(_ *Env, a []Datum) (Datum, error) { return DBytes(a[0].S + a[1].S), nil })
+	strFn("||", t2, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(a[0].S + a[1].S), nil })
+	strFn("||", []uint32{exec.OIDBytea, exec.OIDBytea}, exec.OIDBytea, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DBytes(a[0].S + a[1].S), nil })
 	for i := 0; i < 2; i++ {
-		args := []uint32{OIDText, OIDAnyNonArray}
+		args := []uint32{exec.OIDText, exec.OIDAnyNonArray}
 		if i == 1 {
-			args = []uint32{OIDAnyNonArray, OIDText}
+			args = []uint32{exec.OIDAnyNonArray, exec.OIDText}
 		}
 		other := 1 - i
 		// anytextcat and textanycat cast the other side to text (so
 		// true || 'x' is "truex"), unlike concat, which prints it.
-		register(&Func{Name: "||", Args: args, Ret: OIDText, Strict: true, Build: func(ts []T) (Fn, T, error) {
-			cast := CastFn(ts[other], TText, true)
+		exec.Register(&exec.Func{Name: "||", Args: args, Ret: exec.OIDText, Strict: true, Build: func(ts []exec.T) (exec.Fn, exec.T, error) {
+			cast := exec.CastFn(ts[other], exec.TText, true)
 			if cast == nil {
-				return nil, T{}, errNoFunc("||", ts)
+				return nil, exec.T{}, exec.NoFuncError("||", ts)
 			}
-			return func(env *Env, a []Datum) (Datum, error) {
+			return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				o, err := cast(env, a[other:other+1])
 				if err != nil {
-					return Null, err
+					return exec.Null, err
 				}
 				if other == 1 {
-					return DText(a[0].S + o.S), nil
+					return exec.DText(a[0].S + o.S), nil
 				}
-				return DText(o.S + a[1].S), nil
-			}, TText, nil
+				return exec.DText(o.S + a[1].S), nil
+			}, exec.TText, nil
 		}})
 	}
-	register(&Func{Name: "concat", Args: []uint32{OIDAny}, Variadic: true, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
-		return func(env *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "concat", Args: []uint32{exec.OIDAny}, Variadic: true, Ret: exec.OIDText, Build: func(ts []exec.T) (exec.Fn, exec.T, error) {
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			var b strings.Builder
 			for i, d := range a {
 				if !d.IsNull() {
 					b.WriteString(textOf(env, ts[i], d))
 				}
 			}
-			return DText(b.String()), nil
-		}, TText, nil
+			return exec.DText(b.String()), nil
+		}, exec.TText, nil
 	}})
-	register(&Func{Name: "concat_ws", Args: []uint32{OIDText, OIDAny}, Variadic: true, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
-		return func(env *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "concat_ws", Args: []uint32{exec.OIDText, exec.OIDAny}, Variadic: true, Ret: exec.OIDText, Build: func(ts []exec.T) (exec.Fn, exec.T, error) {
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			if a[0].IsNull() {
-				return Null, nil
+				return exec.Null, nil
 			}
 			var b strings.Builder
 			first := true
@@ -440,41 +441,43 @@ func init() {
 				first = false
 				b.WriteString(textOf(env, ts[i+1], d))
 			}
-			return DText(b.String()), nil
-		}, TText, nil
+			return exec.DText(b.String()), nil
+		}, exec.TText, nil
 	}})
 
-	charLength := func(_ *Env, a []Datum) (Datum, error) { return DInt(int64(utf8.RuneCountInString(a[0].S))), nil }
-	bpLength := func(_ *Env, a []Datum) (Datum, error) {
-		return DInt(int64(utf8.RuneCountInString(bpcharTrim(a[0].S)))), nil
+	charLength := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return exec.DInt(int64(utf8.RuneCountInString(a[0].S))), nil
 	}
-	byteLength := func(_ *Env, a []Datum) (Datum, error) { return DInt(int64(len(a[0].S))), nil }
+	bpLength := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return exec.DInt(int64(utf8.RuneCountInString(bpcharTrim(a[0].S)))), nil
+	}
+	byteLength := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DInt(int64(len(a[0].S))), nil }
 	for _, name := range []string{"char_length", "character_length"} {
-		strFn(name, t1, OIDInt4, charLength)
-		strFn(name, []uint32{OIDBpchar}, OIDInt4, bpLength)
+		strFn(name, t1, exec.OIDInt4, charLength)
+		strFn(name, []uint32{exec.OIDBpchar}, exec.OIDInt4, bpLength)
 	}
-	strFn("length", []uint32{OIDBpchar}, OIDInt4, bpLength)
-	strFn("length", []uint32{OIDBytea}, OIDInt4, byteLength)
-	strFn("octet_length", t1, OIDInt4, byteLength)
-	strFn("octet_length", []uint32{OIDBpchar}, OIDInt4, byteLength)
-	strFn("octet_length", []uint32{OIDBytea}, OIDInt4, byteLength)
-	strFn("bit_length", t1, OIDInt4, func(_ *Env, a []Datum) (Datum, error) { return DInt(8 * int64(len(a[0].S))), nil })
-	strFn("bit_length", []uint32{OIDBytea}, OIDInt4, func(_ *Env, a []Datum) (Datum, error) { return DInt(8 * int64(len(a[0].S))), nil })
-	strFn("initcap", t1, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(initcap(a[0].S)), nil })
+	strFn("length", []uint32{exec.OIDBpchar}, exec.OIDInt4, bpLength)
+	strFn("length", []uint32{exec.OIDBytea}, exec.OIDInt4, byteLength)
+	strFn("octet_length", t1, exec.OIDInt4, byteLength)
+	strFn("octet_length", []uint32{exec.OIDBpchar}, exec.OIDInt4, byteLength)
+	strFn("octet_length", []uint32{exec.OIDBytea}, exec.OIDInt4, byteLength)
+	strFn("bit_length", t1, exec.OIDInt4, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DInt(8 * int64(len(a[0].S))), nil })
+	strFn("bit_length", []uint32{exec.OIDBytea}, exec.OIDInt4, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DInt(8 * int64(len(a[0].S))), nil })
+	strFn("initcap", t1, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(initcap(a[0].S)), nil })
 
 	for _, tr := range []struct {
 		name        string
 		left, right bool
 	}{{"btrim", true, true}, {"ltrim", true, false}, {"rtrim", false, true}} {
 		tr := tr
-		strFn(tr.name, t1, OIDText, func(_ *Env, a []Datum) (Datum, error) {
-			return DText(trimChars(a[0].S, " ", tr.left, tr.right)), nil
+		strFn(tr.name, t1, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DText(trimChars(a[0].S, " ", tr.left, tr.right)), nil
 		})
-		strFn(tr.name, t2, OIDText, func(_ *Env, a []Datum) (Datum, error) {
-			return DText(trimChars(a[0].S, a[1].S, tr.left, tr.right)), nil
+		strFn(tr.name, t2, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DText(trimChars(a[0].S, a[1].S, tr.left, tr.right)), nil
 		})
-		strFn(tr.name, []uint32{OIDBytea, OIDBytea}, OIDBytea, func(_ *Env, a []Datum) (Datum, error) {
-			return DBytes(trimBytes(a[0].S, a[1].S, tr.left, tr.right)), nil
+		strFn(tr.name, []uint32{exec.OIDBytea, exec.OIDBytea}, exec.OIDBytea, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBytes(trimBytes(a[0].S, a[1].S, tr.left, tr.right)), nil
 		})
 	}
 	for _, left := range []bool{true, false} {
@@ -483,16 +486,16 @@ func init() {
 		if left {
 			name = "lpad"
 		}
-		strFn(name, ti, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		strFn(name, ti, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			s, err := pad(a[0].S, a[1].I, " ", left)
-			return DText(s), err
+			return exec.DText(s), err
 		})
-		strFn(name, []uint32{OIDText, OIDInt4, OIDText}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		strFn(name, []uint32{exec.OIDText, exec.OIDInt4, exec.OIDText}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			s, err := pad(a[0].S, a[1].I, a[2].S, left)
-			return DText(s), err
+			return exec.DText(s), err
 		})
 	}
-	strFn("left", ti, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("left", ti, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s, n := a[0].S, a[1].I
 		if n < 0 {
 			n += int64(utf8.RuneCountInString(s))
@@ -500,9 +503,9 @@ func init() {
 				n = 0
 			}
 		}
-		return DText(s[:runeOffset(s, n+1)]), nil
+		return exec.DText(s[:runeOffset(s, n+1)]), nil
 	})
-	strFn("right", ti, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("right", ti, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s, n := a[0].S, a[1].I
 		total := int64(utf8.RuneCountInString(s))
 		if n < 0 {
@@ -510,64 +513,64 @@ func init() {
 			if n > total {
 				n = total
 			}
-			return DText(s[runeOffset(s, n+1):]), nil
+			return exec.DText(s[runeOffset(s, n+1):]), nil
 		}
 		if n > total {
 			n = total
 		}
-		return DText(s[runeOffset(s, total-n+1):]), nil
+		return exec.DText(s[runeOffset(s, total-n+1):]), nil
 	})
-	strFn("repeat", ti, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("repeat", ti, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		n := a[1].I
 		if n <= 0 {
-			return DText(""), nil
+			return exec.DText(""), nil
 		}
 		if int64(len(a[0].S))*n > 1<<30 {
-			return Null, pgerr.New(pgerr.ProgramLimitExceeded, "requested length too large")
+			return exec.Null, pgerr.New(pgerr.ProgramLimitExceeded, "requested length too large")
 		}
-		return DText(strings.Repeat(a[0].S, int(n))), nil
+		return exec.DText(strings.Repeat(a[0].S, int(n))), nil
 	})
-	strFn("replace", t3, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("replace", t3, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if a[1].S == "" {
 			return a[0], nil
 		}
-		return DText(strings.ReplaceAll(a[0].S, a[1].S, a[2].S)), nil
+		return exec.DText(strings.ReplaceAll(a[0].S, a[1].S, a[2].S)), nil
 	})
-	strFn("reverse", t1, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("reverse", t1, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r := []rune(a[0].S)
 		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 			r[i], r[j] = r[j], r[i]
 		}
-		return DText(string(r)), nil
+		return exec.DText(string(r)), nil
 	})
-	strpos := func(_ *Env, a []Datum) (Datum, error) {
+	strpos := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		i := strings.Index(a[0].S, a[1].S)
 		if i < 0 {
-			return DInt(0), nil
+			return exec.DInt(0), nil
 		}
-		return DInt(int64(utf8.RuneCountInString(a[0].S[:i])) + 1), nil
+		return exec.DInt(int64(utf8.RuneCountInString(a[0].S[:i])) + 1), nil
 	}
-	strFn("strpos", t2, OIDInt4, strpos)
-	strFn("position", t2, OIDInt4, strpos)
-	strFn("position", []uint32{OIDBytea, OIDBytea}, OIDInt4, func(_ *Env, a []Datum) (Datum, error) {
-		return DInt(int64(strings.Index(a[0].S, a[1].S)) + 1), nil
+	strFn("strpos", t2, exec.OIDInt4, strpos)
+	strFn("position", t2, exec.OIDInt4, strpos)
+	strFn("position", []uint32{exec.OIDBytea, exec.OIDBytea}, exec.OIDInt4, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return exec.DInt(int64(strings.Index(a[0].S, a[1].S)) + 1), nil
 	})
 	for _, name := range []string{"substr", "substring"} {
-		strFn(name, ti, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		strFn(name, ti, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			s, err := substr(a[0].S, a[1].I, 0, false)
-			return DText(s), err
+			return exec.DText(s), err
 		})
-		strFn(name, []uint32{OIDText, OIDInt4, OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+		strFn(name, []uint32{exec.OIDText, exec.OIDInt4, exec.OIDInt4}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			s, err := substr(a[0].S, a[1].I, a[2].I, true)
-			return DText(s), err
+			return exec.DText(s), err
 		})
-		strFn(name, []uint32{OIDBytea, OIDInt4}, OIDBytea, func(_ *Env, a []Datum) (Datum, error) {
+		strFn(name, []uint32{exec.OIDBytea, exec.OIDInt4}, exec.OIDBytea, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			s, err := byteSubstr(a[0].S, a[1].I, 0, false)
-			return DBytes(s), err
+			return exec.DBytes(s), err
 		})
-		strFn(name, []uint32{OIDBytea, OIDInt4, OIDInt4}, OIDBytea, func(_ *Env, a []Datum) (Datum, error) {
+		strFn(name, []uint32{exec.OIDBytea, exec.OIDInt4, exec.OIDInt4}, exec.OIDBytea, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			s, err := byteSubstr(a[0].S, a[1].I, a[2].I, true)
-			return DBytes(s), err
+			return exec.DBytes(s), err
 		})
 	}
 	overlay := func(s, repl string, from, count int64) (string, error) {
@@ -581,36 +584,38 @@ func init() {
 		tail, _ := substr(s, from+count, 0, false)
 		return head + repl + tail, nil
 	}
-	strFn("overlay", []uint32{OIDText, OIDText, OIDInt4, OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("overlay", []uint32{exec.OIDText, exec.OIDText, exec.OIDInt4, exec.OIDInt4}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s, err := overlay(a[0].S, a[1].S, a[2].I, a[3].I)
-		return DText(s), err
+		return exec.DText(s), err
 	})
-	strFn("overlay", []uint32{OIDText, OIDText, OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("overlay", []uint32{exec.OIDText, exec.OIDText, exec.OIDInt4}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s, err := overlay(a[0].S, a[1].S, a[2].I, int64(utf8.RuneCountInString(a[1].S)))
-		return DText(s), err
+		return exec.DText(s), err
 	})
-	strFn("split_part", []uint32{OIDText, OIDText, OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("split_part", []uint32{exec.OIDText, exec.OIDText, exec.OIDInt4}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s, err := splitPart(a[0].S, a[1].S, a[2].I)
-		return DText(s), err
+		return exec.DText(s), err
 	})
-	strFn("translate", t3, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(translate(a[0].S, a[1].S, a[2].S)), nil })
-	strFn("ascii", t1, OIDInt4, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("translate", t3, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return exec.DText(translate(a[0].S, a[1].S, a[2].S)), nil
+	})
+	strFn("ascii", t1, exec.OIDInt4, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if a[0].S == "" {
-			return DInt(0), nil
+			return exec.DInt(0), nil
 		}
 		r, _ := utf8.DecodeRuneInString(a[0].S)
-		return DInt(int64(r)), nil
+		return exec.DInt(int64(r)), nil
 	})
-	strFn("chr", []uint32{OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("chr", []uint32{exec.OIDInt4}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s, err := chr(a[0].I)
-		return DText(s), err
+		return exec.DText(s), err
 	})
-	md5Fn := func(_ *Env, a []Datum) (Datum, error) {
+	md5Fn := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		sum := md5.Sum([]byte(a[0].S))
-		return DText(hex.EncodeToString(sum[:])), nil
+		return exec.DText(hex.EncodeToString(sum[:])), nil
 	}
-	strFn("md5", t1, OIDText, md5Fn)
-	strFn("md5", []uint32{OIDBytea}, OIDText, md5Fn)
+	strFn("md5", t1, exec.OIDText, md5Fn)
+	strFn("md5", []uint32{exec.OIDBytea}, exec.OIDText, md5Fn)
 	for name, h := range map[string]func([]byte) []byte{
 		"sha224": func(b []byte) []byte { s := sha256.Sum224(b); return s[:] },
 		"sha256": func(b []byte) []byte { s := sha256.Sum256(b); return s[:] },
@@ -618,108 +623,114 @@ func init() {
 		"sha512": func(b []byte) []byte { s := sha512.Sum512(b); return s[:] },
 	} {
 		h := h
-		strFn(name, []uint32{OIDBytea}, OIDBytea, func(_ *Env, a []Datum) (Datum, error) { return DBytes(string(h([]byte(a[0].S)))), nil })
+		strFn(name, []uint32{exec.OIDBytea}, exec.OIDBytea, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBytes(string(h([]byte(a[0].S)))), nil
+		})
 	}
-	strFn("to_hex", []uint32{OIDInt4}, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(toHex(a[0].I, 32)), nil })
-	strFn("to_hex", []uint32{OIDInt8}, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(toHex(a[0].I, 64)), nil })
-	strFn("quote_ident", t1, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(QuoteIdent(a[0].S)), nil })
-	strFn("quote_literal", t1, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(QuoteLiteral(a[0].S)), nil })
-	register(&Func{Name: "quote_literal", Args: []uint32{OIDAny}, Ret: OIDText, Strict: true, Build: func(ts []T) (Fn, T, error) {
-		return func(env *Env, a []Datum) (Datum, error) { return DText(QuoteLiteral(textOf(env, ts[0], a[0]))), nil }, TText, nil
+	strFn("to_hex", []uint32{exec.OIDInt4}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(toHex(a[0].I, 32)), nil })
+	strFn("to_hex", []uint32{exec.OIDInt8}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(toHex(a[0].I, 64)), nil })
+	strFn("quote_ident", t1, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(QuoteIdent(a[0].S)), nil })
+	strFn("quote_literal", t1, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(QuoteLiteral(a[0].S)), nil })
+	exec.Register(&exec.Func{Name: "quote_literal", Args: []uint32{exec.OIDAny}, Ret: exec.OIDText, Strict: true, Build: func(ts []exec.T) (exec.Fn, exec.T, error) {
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DText(QuoteLiteral(textOf(env, ts[0], a[0]))), nil
+		}, exec.TText, nil
 	}})
-	register(&Func{Name: "quote_nullable", Args: t1, Ret: OIDText, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "quote_nullable", Args: t1, Ret: exec.OIDText, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if a[0].IsNull() {
-			return DText("NULL"), nil
+			return exec.DText("NULL"), nil
 		}
-		return DText(QuoteLiteral(a[0].S)), nil
+		return exec.DText(QuoteLiteral(a[0].S)), nil
 	}})
-	register(&Func{Name: "quote_nullable", Args: []uint32{OIDAny}, Ret: OIDText, Build: func(ts []T) (Fn, T, error) {
-		return func(env *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "quote_nullable", Args: []uint32{exec.OIDAny}, Ret: exec.OIDText, Build: func(ts []exec.T) (exec.Fn, exec.T, error) {
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			if a[0].IsNull() {
-				return DText("NULL"), nil
+				return exec.DText("NULL"), nil
 			}
-			return DText(QuoteLiteral(textOf(env, ts[0], a[0]))), nil
-		}, TText, nil
+			return exec.DText(QuoteLiteral(textOf(env, ts[0], a[0]))), nil
+		}, exec.TText, nil
 	}})
-	startsWith := func(_ *Env, a []Datum) (Datum, error) { return DBool(strings.HasPrefix(a[0].S, a[1].S)), nil }
-	strFn("starts_with", t2, OIDBool, startsWith)
-	strFn("^@", t2, OIDBool, startsWith)
-	strFn("encode", []uint32{OIDBytea, OIDText}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+	startsWith := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return exec.DBool(strings.HasPrefix(a[0].S, a[1].S)), nil
+	}
+	strFn("starts_with", t2, exec.OIDBool, startsWith)
+	strFn("^@", t2, exec.OIDBool, startsWith)
+	strFn("encode", []uint32{exec.OIDBytea, exec.OIDText}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s, err := encode(a[0].S, a[1].S)
-		return DText(s), err
+		return exec.DText(s), err
 	})
-	strFn("decode", t2, OIDBytea, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("decode", t2, exec.OIDBytea, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s, err := decode(a[0].S, a[1].S)
-		return DBytes(s), err
+		return exec.DBytes(s), err
 	})
-	strFn("text", []uint32{OIDBpchar}, OIDText, func(_ *Env, a []Datum) (Datum, error) { return DText(bpcharTrim(a[0].S)), nil })
+	strFn("text", []uint32{exec.OIDBpchar}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(bpcharTrim(a[0].S)), nil })
 }
 
 func errByteIndex(n, max int64) error {
 	return pgerr.New(pgerr.ArraySubscriptError, "index %d out of valid range, 0..%d", n, max)
 }
 
-func init() {
-	B, I4, I8 := OIDBytea, OIDInt4, OIDInt8
-	strFn("get_byte", []uint32{B, I4}, I4, func(_ *Env, a []Datum) (Datum, error) {
+func registerBytea() {
+	B, I4, I8 := exec.OIDBytea, exec.OIDInt4, exec.OIDInt8
+	strFn("get_byte", []uint32{B, I4}, I4, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		n := a[1].I
 		if n < 0 || n >= int64(len(a[0].S)) {
-			return Null, errByteIndex(n, int64(len(a[0].S))-1)
+			return exec.Null, errByteIndex(n, int64(len(a[0].S))-1)
 		}
-		return DInt(int64(a[0].S[n])), nil
+		return exec.DInt(int64(a[0].S[n])), nil
 	})
-	strFn("set_byte", []uint32{B, I4, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("set_byte", []uint32{B, I4, I4}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		n := a[1].I
 		if n < 0 || n >= int64(len(a[0].S)) {
-			return Null, errByteIndex(n, int64(len(a[0].S))-1)
+			return exec.Null, errByteIndex(n, int64(len(a[0].S))-1)
 		}
 		b := []byte(a[0].S)
 		b[n] = byte(a[2].I)
-		return DBytes(string(b)), nil
+		return exec.DBytes(string(b)), nil
 	})
-	strFn("get_bit", []uint32{B, I8}, I4, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("get_bit", []uint32{B, I8}, I4, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		n := a[1].I
 		if n < 0 || n >= 8*int64(len(a[0].S)) {
-			return Null, errByteIndex(n, 8*int64(len(a[0].S))-1)
+			return exec.Null, errByteIndex(n, 8*int64(len(a[0].S))-1)
 		}
-		return DInt(int64(a[0].S[n/8]>>(n%8)) & 1), nil
+		return exec.DInt(int64(a[0].S[n/8]>>(n%8)) & 1), nil
 	})
-	strFn("set_bit", []uint32{B, I8, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("set_bit", []uint32{B, I8, I4}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		n := a[1].I
 		if n < 0 || n >= 8*int64(len(a[0].S)) {
-			return Null, errByteIndex(n, 8*int64(len(a[0].S))-1)
+			return exec.Null, errByteIndex(n, 8*int64(len(a[0].S))-1)
 		}
 		if a[2].I != 0 && a[2].I != 1 {
-			return Null, pgerr.New(pgerr.InvalidParameterValue, "new bit must be 0 or 1")
+			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "new bit must be 0 or 1")
 		}
 		b := []byte(a[0].S)
 		b[n/8] = b[n/8]&^(1<<(n%8)) | byte(a[2].I)<<(n%8)
-		return DBytes(string(b)), nil
+		return exec.DBytes(string(b)), nil
 	})
-	strFn("overlay", []uint32{B, B, I4, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("overlay", []uint32{B, B, I4, I4}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return byteOverlay(a[0].S, a[1].S, a[2].I, a[3].I)
 	})
-	strFn("overlay", []uint32{B, B, I4}, B, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("overlay", []uint32{B, B, I4}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return byteOverlay(a[0].S, a[1].S, a[2].I, int64(len(a[1].S)))
 	})
-	strFn("bit_count", []uint32{B}, I8, func(_ *Env, a []Datum) (Datum, error) {
+	strFn("bit_count", []uint32{B}, I8, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		n := 0
 		for i := 0; i < len(a[0].S); i++ {
 			for c := a[0].S[i]; c != 0; c &= c - 1 {
 				n++
 			}
 		}
-		return DInt(int64(n)), nil
+		return exec.DInt(int64(n)), nil
 	})
 }
 
-func byteOverlay(s, repl string, from, count int64) (Datum, error) {
+func byteOverlay(s, repl string, from, count int64) (exec.Datum, error) {
 	head, err := byteSubstr(s, 1, from-1, true)
 	if err != nil {
-		return Null, err
+		return exec.Null, err
 	}
 	tail, _ := byteSubstr(s, from+count, 0, false)
-	return DBytes(head + repl + tail), nil
+	return exec.DBytes(head + repl + tail), nil
 }
 
 // unistr decodes \XXXX, \+XXXXXX, \uXXXX and \UXXXXXXXX escapes (and \\),
@@ -806,9 +817,9 @@ func unistr(s string) (string, error) {
 	return b.String(), nil
 }
 
-func init() {
-	strFn("unistr", []uint32{OIDText}, OIDText, func(_ *Env, a []Datum) (Datum, error) {
+func registerUnistr() {
+	strFn("unistr", []uint32{exec.OIDText}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s, err := unistr(a[0].S)
-		return DText(s), err
+		return exec.DText(s), err
 	})
 }

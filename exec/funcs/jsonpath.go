@@ -1,4 +1,4 @@
-package exec
+package funcs
 
 import (
 	"strconv"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -673,7 +674,7 @@ func (c *jpCtx) method(name string, v *types.JSONB) ([]types.JSONB, error) {
 	}
 	switch name {
 	case "type":
-		return []types.JSONB{{Kind: types.JSONString, Str: jsonbTypeName(v)}}, nil
+		return []types.JSONB{{Kind: types.JSONString, Str: exec.JSONBTypeName(v)}}, nil
 	case "size":
 		n := 1
 		if v.Kind == types.JSONArray {
@@ -687,14 +688,14 @@ func (c *jpCtx) method(name string, v *types.JSONB) ([]types.JSONB, error) {
 	case "floor":
 		return num(func(d *apd.Decimal) *apd.Decimal {
 			r := new(apd.Decimal)
-			numericCtx.Floor(r, d)
-			return numRound(r, 0, false)
+			exec.NumericContext.Floor(r, d)
+			return exec.RoundNumeric(r, 0, false)
 		})
 	case "ceiling":
 		return num(func(d *apd.Decimal) *apd.Decimal {
 			r := new(apd.Decimal)
-			numericCtx.Ceil(r, d)
-			return numRound(r, 0, false)
+			exec.NumericContext.Ceil(r, d)
+			return exec.RoundNumeric(r, 0, false)
 		})
 	case "double":
 		if v.Kind == types.JSONString {
@@ -749,7 +750,7 @@ func (c *jpCtx) arith(n *jpNode, cur *types.JSONB) ([]types.JSONB, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := NumericArith(n.key)(nil, []Datum{DNumeric(x), DNumeric(y)})
+	r, err := exec.NumericArith(n.key)(nil, []exec.Datum{exec.DNumeric(x), exec.DNumeric(y)})
 	if err != nil {
 		return nil, err
 	}
@@ -923,7 +924,14 @@ func jpCompare(op string, a, b *types.JSONB) jpTri {
 	case a.Kind == types.JSONNumber:
 		c = a.Num.Cmp(b.Num)
 	case a.Kind == types.JSONBool:
-		c = btoi(a.Bool) - btoi(b.Bool)
+		switch {
+		case a.Bool == b.Bool:
+			c = 0
+		case a.Bool:
+			c = 1
+		default:
+			c = -1
+		}
 	}
 	switch op {
 	case "==":
@@ -971,7 +979,7 @@ func (pc *jsonPathCache) get(s string) (*jpPath, error) {
 }
 
 // runJSONPath evaluates a path over a jsonb value with variables.
-func runJSONPath(p *jpPath, target, vars Datum) ([]types.JSONB, error) {
+func runJSONPath(p *jpPath, target, vars exec.Datum) ([]types.JSONB, error) {
 	root, err := parseJB(target)
 	if err != nil {
 		return nil, err
@@ -990,20 +998,20 @@ func runJSONPath(p *jpPath, target, vars Datum) ([]types.JSONB, error) {
 	return c.eval(p.expr, &root, nil)
 }
 
-func init() {
-	JB, TX := OIDJSONB, OIDText
+func registerJSONPath() {
+	JB, TX := exec.OIDJSONB, exec.OIDText
 	// kind: exists, match, first, array
-	build := func(kind string, operator bool) func([]T) (Fn, T, error) {
-		return func(ts []T) (Fn, T, error) {
+	build := func(kind string, operator bool) func([]exec.T) (exec.Fn, exec.T, error) {
+		return func(ts []exec.T) (exec.Fn, exec.T, error) {
 			// Parsed paths are cached per call site.
 			cache := &jsonPathCache{}
-			ret := map[string]T{"exists": TBool, "match": TBool, "first": TJSONB, "array": TJSONB}[kind]
-			return func(_ *Env, a []Datum) (Datum, error) {
+			ret := map[string]exec.T{"exists": exec.TBool, "match": exec.TBool, "first": exec.TJSONB, "array": exec.TJSONB}[kind]
+			return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				p, err := cache.get(a[1].S)
 				if err != nil {
-					return Null, err
+					return exec.Null, err
 				}
-				vars, silent := Null, false
+				vars, silent := exec.Null, false
 				if len(a) > 2 {
 					vars = a[2]
 				}
@@ -1016,27 +1024,27 @@ func init() {
 				items, err := runJSONPath(p, a[0], vars)
 				if err != nil {
 					if silent {
-						return Null, nil
+						return exec.Null, nil
 					}
-					return Null, err
+					return exec.Null, err
 				}
 				switch kind {
 				case "exists":
-					return DBool(len(items) > 0), nil
+					return exec.DBool(len(items) > 0), nil
 				case "match":
 					if len(items) == 1 && items[0].Kind == types.JSONBool {
-						return DBool(items[0].Bool), nil
+						return exec.DBool(items[0].Bool), nil
 					}
 					if len(items) == 1 && items[0].Kind == types.JSONNull {
-						return Null, nil
+						return exec.Null, nil
 					}
 					if silent {
-						return Null, nil
+						return exec.Null, nil
 					}
-					return Null, pgerr.New(pgerr.SingletonSQLJSONItemRequired, "single boolean result is expected")
+					return exec.Null, pgerr.New(pgerr.SingletonSQLJSONItemRequired, "single boolean result is expected")
 				case "first":
 					if len(items) == 0 {
-						return Null, nil
+						return exec.Null, nil
 					}
 					return outJB(&items[0]), nil
 				}
@@ -1048,12 +1056,12 @@ func init() {
 			}, ret, nil
 		}
 	}
-	register(&Func{Name: "@?", Args: []uint32{JB, TX}, Ret: OIDBool, Strict: true, Build: build("exists", true)},
-		&Func{Name: "@@", Args: []uint32{JB, TX}, Ret: OIDBool, Strict: true, Build: build("match", true)})
+	exec.Register(&exec.Func{Name: "@?", Args: []uint32{JB, TX}, Ret: exec.OIDBool, Strict: true, Build: build("exists", true)},
+		&exec.Func{Name: "@@", Args: []uint32{JB, TX}, Ret: exec.OIDBool, Strict: true, Build: build("match", true)})
 	for name, kind := range map[string]string{"jsonb_path_exists": "exists", "jsonb_path_match": "match",
 		"jsonb_path_query_first": "first", "jsonb_path_query_array": "array"} {
-		register(&Func{Name: name, Args: []uint32{JB, TX}, Ret: JB, Strict: true, Build: build(kind, false)},
-			&Func{Name: name, Args: []uint32{JB, TX, JB}, Ret: JB, Strict: true, Build: build(kind, false)},
-			&Func{Name: name, Args: []uint32{JB, TX, JB, OIDBool}, Ret: JB, Strict: true, Build: build(kind, false)})
+		exec.Register(&exec.Func{Name: name, Args: []uint32{JB, TX}, Ret: JB, Strict: true, Build: build(kind, false)},
+			&exec.Func{Name: name, Args: []uint32{JB, TX, JB}, Ret: JB, Strict: true, Build: build(kind, false)},
+			&exec.Func{Name: name, Args: []uint32{JB, TX, JB, exec.OIDBool}, Ret: JB, Strict: true, Build: build(kind, false)})
 	}
 }

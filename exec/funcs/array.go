@@ -1,8 +1,9 @@
-package exec
+package funcs
 
 import (
 	"strconv"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
@@ -14,25 +15,25 @@ import (
 // IS NOT DISTINCT FROM where PostgreSQL does (array_position, array_remove)
 // and with NULLs never matching where it does (@>, &&).
 
-func init() {
-	AA, AE := OIDAnyArray, OIDAnyElement
-	CA, CE := OIDAnyCompatibleArray, OIDAnyCompatible
-	I4, TX := OIDInt4, OIDText
-	fixed := func(name string, args []uint32, ret uint32, strict bool, fn Fn) *Func {
-		return &Func{Name: name, Args: args, Ret: ret, Strict: strict, Immutable: true, Fn: fn}
+func registerArray() {
+	AA, AE := exec.OIDAnyArray, exec.OIDAnyElement
+	CA, CE := exec.OIDAnyCompatibleArray, exec.OIDAnyCompatible
+	I4, TX := exec.OIDInt4, exec.OIDText
+	fixed := func(name string, args []uint32, ret uint32, strict bool, fn exec.Fn) *exec.Func {
+		return &exec.Func{Name: name, Args: args, Ret: ret, Strict: strict, Immutable: true, Fn: fn}
 	}
-	register(
-		fixed("array_ndims", []uint32{AA}, I4, true, func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(
+		fixed("array_ndims", []uint32{AA}, I4, true, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			arr := a[0].Array()
 			if len(arr.Elems) == 0 {
-				return Null, nil
+				return exec.Null, nil
 			}
-			return DInt(int64(len(arr.Dims))), nil
+			return exec.DInt(int64(len(arr.Dims))), nil
 		}),
-		fixed("array_dims", []uint32{AA}, TX, true, func(_ *Env, a []Datum) (Datum, error) {
+		fixed("array_dims", []uint32{AA}, TX, true, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			arr := a[0].Array()
 			if len(arr.Elems) == 0 {
-				return Null, nil
+				return exec.Null, nil
 			}
 			var b []byte
 			for i := range arr.Dims {
@@ -42,15 +43,15 @@ func init() {
 				b = strconv.AppendInt(b, int64(arr.Lower[i])+int64(arr.Dims[i])-1, 10)
 				b = append(b, ']')
 			}
-			return DText(string(b)), nil
+			return exec.DText(string(b)), nil
 		}),
-		fixed("array_length", []uint32{AA, I4}, I4, true, dimFn(func(a *Array, d int) int64 { return int64(a.Dims[d]) })),
-		fixed("array_lower", []uint32{AA, I4}, I4, true, dimFn(func(a *Array, d int) int64 { return int64(a.Lower[d]) })),
-		fixed("array_upper", []uint32{AA, I4}, I4, true, dimFn(func(a *Array, d int) int64 {
+		fixed("array_length", []uint32{AA, I4}, I4, true, dimFn(func(a *exec.Array, d int) int64 { return int64(a.Dims[d]) })),
+		fixed("array_lower", []uint32{AA, I4}, I4, true, dimFn(func(a *exec.Array, d int) int64 { return int64(a.Lower[d]) })),
+		fixed("array_upper", []uint32{AA, I4}, I4, true, dimFn(func(a *exec.Array, d int) int64 {
 			return int64(a.Lower[d]) + int64(a.Dims[d]) - 1
 		})),
-		fixed("cardinality", []uint32{AA}, I4, true, func(_ *Env, a []Datum) (Datum, error) {
-			return DInt(int64(len(a[0].Array().Elems))), nil
+		fixed("cardinality", []uint32{AA}, I4, true, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DInt(int64(len(a[0].Array().Elems))), nil
 		}),
 		fixed("array_append", []uint32{CA, CE}, CA, false, arrayAppend),
 		fixed("array_prepend", []uint32{CE, CA}, CA, false, arrayPrepend),
@@ -60,42 +61,42 @@ func init() {
 		fixed("||", []uint32{CA, CA}, CA, false, arrayCat),
 		fixed("array_position", []uint32{CA, CE}, I4, false, arrayPosition),
 		fixed("array_position", []uint32{CA, CE, I4}, I4, false, arrayPosition),
-		fixed("array_positions", []uint32{CA, CE}, OIDInt4Array, false, arrayPositions),
+		fixed("array_positions", []uint32{CA, CE}, exec.OIDInt4Array, false, arrayPositions),
 		fixed("array_remove", []uint32{CA, CE}, CA, false, arrayRemove),
 		fixed("array_replace", []uint32{CA, CE, CE}, CA, false, arrayReplace),
 		// array_larger and array_smaller, the support functions of
 		// max and min over arrays, return the second of equal arrays.
-		fixed("array_larger", []uint32{AA, AA}, AA, true, func(_ *Env, a []Datum) (Datum, error) {
-			if Compare(a[0], a[1]) > 0 {
+		fixed("array_larger", []uint32{AA, AA}, AA, true, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if exec.Compare(a[0], a[1]) > 0 {
 				return a[0], nil
 			}
 			return a[1], nil
 		}),
-		fixed("array_smaller", []uint32{AA, AA}, AA, true, func(_ *Env, a []Datum) (Datum, error) {
-			if Compare(a[0], a[1]) < 0 {
+		fixed("array_smaller", []uint32{AA, AA}, AA, true, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			if exec.Compare(a[0], a[1]) < 0 {
 				return a[0], nil
 			}
 			return a[1], nil
 		}),
-		fixed("@>", []uint32{AA, AA}, OIDBool, true, func(_ *Env, a []Datum) (Datum, error) {
-			return DBool(arrayContains(a[1].Array(), a[0].Array(), true)), nil
+		fixed("@>", []uint32{AA, AA}, exec.OIDBool, true, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(arrayContains(a[1].Array(), a[0].Array(), true)), nil
 		}),
-		fixed("<@", []uint32{AA, AA}, OIDBool, true, func(_ *Env, a []Datum) (Datum, error) {
-			return DBool(arrayContains(a[0].Array(), a[1].Array(), true)), nil
+		fixed("<@", []uint32{AA, AA}, exec.OIDBool, true, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(arrayContains(a[0].Array(), a[1].Array(), true)), nil
 		}),
-		fixed("&&", []uint32{AA, AA}, OIDBool, true, func(_ *Env, a []Datum) (Datum, error) {
-			return DBool(arrayContains(a[0].Array(), a[1].Array(), false)), nil
+		fixed("&&", []uint32{AA, AA}, exec.OIDBool, true, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(arrayContains(a[0].Array(), a[1].Array(), false)), nil
 		}),
 		fixed("trim_array", []uint32{AA, I4}, AA, true, trimArray),
-		fixed("array_fill", []uint32{AE, OIDInt4Array}, AA, false, arrayFill),
-		fixed("array_fill", []uint32{AE, OIDInt4Array, OIDInt4Array}, AA, false, arrayFill),
+		fixed("array_fill", []uint32{AE, exec.OIDInt4Array}, AA, false, arrayFill),
+		fixed("array_fill", []uint32{AE, exec.OIDInt4Array, exec.OIDInt4Array}, AA, false, arrayFill),
 	)
 	for _, args := range [][]uint32{{AA, TX}, {AA, TX, TX}} {
-		register(&Func{Name: "array_to_string", Args: args, Ret: TX, Build: func(ts []T) (Fn, T, error) {
-			elem := ElemType(ts[0])
-			return func(env *Env, a []Datum) (Datum, error) {
+		exec.Register(&exec.Func{Name: "array_to_string", Args: args, Ret: TX, Build: func(ts []exec.T) (exec.Fn, exec.T, error) {
+			elem := exec.ElemType(ts[0])
+			return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				if a[0].IsNull() || a[1].IsNull() {
-					return Null, nil
+					return exec.Null, nil
 				}
 				var b []byte
 				first := true
@@ -110,18 +111,18 @@ func init() {
 					if e.IsNull() {
 						b = append(b, a[2].S...)
 					} else {
-						b = AppendText(b, elem, e, env.Settings)
+						b = exec.AppendText(b, elem, e, env.Settings)
 					}
 				}
-				return DText(string(b)), nil
-			}, TText, nil
+				return exec.DText(string(b)), nil
+			}, exec.TText, nil
 		}})
 	}
 	// information_schema._pg_expandarray, which JDBC's metadata queries
 	// call: each element of the first dimension with its position.
-	registerSRF(&Func{Name: "_pg_expandarray", Args: []uint32{AA}, Ret: OIDRecord}, func(ts []T) *SRF {
-		return &SRF{Cols: []ResultColumn{{Name: "x", T: baseT(ElemType(ts[0]))}, {Name: "n", T: TInt4}},
-			Rows: func(_ *Env, a []Datum) ([]Row, error) {
+	exec.RegisterSRF(&exec.Func{Name: "_pg_expandarray", Args: []uint32{AA}, Ret: exec.OIDRecord}, func(ts []exec.T) *exec.SRF {
+		return &exec.SRF{Cols: []exec.ResultColumn{{Name: "x", T: exec.BaseType(exec.ElemType(ts[0]))}, {Name: "n", T: exec.TInt4}},
+			Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 				arr := a[0].Array()
 				if len(arr.Dims) == 0 {
 					return nil, nil
@@ -130,72 +131,69 @@ func init() {
 				for _, d := range arr.Dims[1:] {
 					stride *= int(d)
 				}
-				rows := make([]Row, arr.Dims[0])
+				rows := make([]exec.Row, arr.Dims[0])
 				for i := range rows {
-					rows[i] = Row{arr.Elems[i*stride], DInt(int64(i + 1))}
+					rows[i] = exec.Row{arr.Elems[i*stride], exec.DInt(int64(i + 1))}
 					if len(arr.Dims) > 1 {
-						rows[i][0] = Null // a whole sub-array: not an element
+						rows[i][0] = exec.Null // a whole sub-array: not an element
 					}
 				}
 				return rows, nil
 			}}
 	})
-	registerSRF(&Func{Name: "unnest", Args: []uint32{AA}, Ret: AE}, func(ts []T) *SRF {
-		return &SRF{Cols: []ResultColumn{{Name: "unnest", T: baseT(ElemType(ts[0]))}},
-			Rows: func(_ *Env, a []Datum) ([]Row, error) {
+	exec.RegisterSRF(&exec.Func{Name: "unnest", Args: []uint32{AA}, Ret: AE}, func(ts []exec.T) *exec.SRF {
+		return &exec.SRF{Cols: []exec.ResultColumn{{Name: "unnest", T: exec.BaseType(exec.ElemType(ts[0]))}},
+			Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 				elems := a[0].Array().Elems
-				rows := make([]Row, len(elems))
+				rows := make([]exec.Row, len(elems))
 				for i, e := range elems {
-					rows[i] = Row{e}
+					rows[i] = exec.Row{e}
 				}
 				return rows, nil
 			}}
 	})
-	for _, args := range [][]uint32{{AA, I4}, {AA, I4, OIDBool}} {
-		registerSRF(&Func{Name: "generate_subscripts", Args: args, Ret: I4}, func([]T) *SRF {
-			return &SRF{Cols: []ResultColumn{{Name: "generate_subscripts", T: TInt4}},
-				Rows: func(_ *Env, a []Datum) ([]Row, error) {
+	for _, args := range [][]uint32{{AA, I4}, {AA, I4, exec.OIDBool}} {
+		exec.RegisterSRF(&exec.Func{Name: "generate_subscripts", Args: args, Ret: I4}, func([]exec.T) *exec.SRF {
+			return &exec.SRF{Cols: []exec.ResultColumn{{Name: "generate_subscripts", T: exec.TInt4}},
+				Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 					arr, d := a[0].Array(), a[1].I
 					if len(arr.Elems) == 0 || d < 1 || d > int64(len(arr.Dims)) {
 						return nil, nil
 					}
 					lo, n := int64(arr.Lower[d-1]), int64(arr.Dims[d-1])
-					rows := make([]Row, n)
+					rows := make([]exec.Row, n)
 					for i := range rows {
 						v := lo + int64(i)
 						if len(a) > 2 && a[2].Bool() {
 							v = lo + n - 1 - int64(i)
 						}
-						rows[i] = Row{DInt(v)}
+						rows[i] = exec.Row{exec.DInt(v)}
 					}
 					return rows, nil
 				}}
 		})
 	}
-	registerAgg(&AggFunc{Name: "array_agg", Args: []uint32{oidAny}, Ret: OIDAnyArray, KeepNulls: true,
-		New: func(ts []T) accumulator { return &arrayAggAcc{t: baseT(ts[0])} }})
+	exec.RegisterAgg(&exec.AggFunc{Name: "array_agg", Args: []uint32{exec.OIDAny}, Ret: exec.OIDAnyArray, KeepNulls: true,
+		New: func(ts []exec.T) exec.Accumulator { return &arrayAggAcc{t: exec.BaseType(ts[0])} }})
 }
-
-// OIDInt4Array is int4[].
-const OIDInt4Array uint32 = 1007
 
 // UnnestMulti is unnest(a, b, ...) in FROM: the arrays side by side, the
 // shorter ones padded with NULLs; a NULL array counts as empty.
-func UnnestMulti(ts []T) *SRF {
-	cols := make([]ResultColumn, len(ts))
+func UnnestMulti(ts []exec.T) *exec.SRF {
+	cols := make([]exec.ResultColumn, len(ts))
 	for i, t := range ts {
-		cols[i] = ResultColumn{Name: "unnest", T: baseT(ElemType(t))}
+		cols[i] = exec.ResultColumn{Name: "unnest", T: exec.BaseType(exec.ElemType(t))}
 	}
-	return &SRF{Cols: cols, NullArgs: true, Rows: func(_ *Env, a []Datum) ([]Row, error) {
+	return &exec.SRF{Cols: cols, NullArgs: true, Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 		n := 0
 		for _, d := range a {
 			if !d.IsNull() {
 				n = max(n, len(d.Array().Elems))
 			}
 		}
-		rows := make([]Row, n)
+		rows := make([]exec.Row, n)
 		for i := range rows {
-			rows[i] = make(Row, len(a))
+			rows[i] = make(exec.Row, len(a))
 			for j, d := range a {
 				if !d.IsNull() && i < len(d.Array().Elems) {
 					rows[i][j] = d.Array().Elems[i]
@@ -208,19 +206,19 @@ func UnnestMulti(ts []T) *SRF {
 
 // dimFn makes array_length, array_lower and array_upper: f of dimension
 // a[1] (1-based), NULL for an empty array or a dimension it does not have.
-func dimFn(f func(a *Array, d int) int64) Fn {
-	return func(_ *Env, a []Datum) (Datum, error) {
+func dimFn(f func(a *exec.Array, d int) int64) exec.Fn {
+	return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		arr, d := a[0].Array(), a[1].I
 		if len(arr.Elems) == 0 || d < 1 || d > int64(len(arr.Dims)) {
-			return Null, nil
+			return exec.Null, nil
 		}
-		return DInt(f(arr, int(d-1))), nil
+		return exec.DInt(f(arr, int(d-1))), nil
 	}
 }
 
 // oneDim returns the lower bound and length of a NULL, empty or
 // one-dimensional array, or an error for more dimensions.
-func oneDim(d Datum) (lb int64, n int64, err error) {
+func oneDim(d exec.Datum) (lb int64, n int64, err error) {
 	if d.IsNull() || len(d.Array().Elems) == 0 {
 		return 1, 0, nil
 	}
@@ -232,7 +230,7 @@ func oneDim(d Datum) (lb int64, n int64, err error) {
 }
 
 // elemsOf returns the elements of an array, none for NULL.
-func elemsOf(d Datum) []Datum {
+func elemsOf(d exec.Datum) []exec.Datum {
 	if d.IsNull() {
 		return nil
 	}
@@ -240,11 +238,11 @@ func elemsOf(d Datum) []Datum {
 }
 
 // arrayOf1 makes a one-dimensional array of elems with lower bound lb.
-func arrayOf1(elem uint32, elems []Datum, lb int64) (Datum, error) {
+func arrayOf1(elem uint32, elems []exec.Datum, lb int64) (exec.Datum, error) {
 	if lb < -2147483648 || lb+int64(len(elems))-1 > 2147483647 {
-		return Null, pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
+		return exec.Null, pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
 	}
-	d := NewArray(elem, elems)
+	d := exec.NewArray(elem, elems)
 	if len(elems) > 0 {
 		d.Array().Lower[0] = int32(lb)
 	}
@@ -252,7 +250,7 @@ func arrayOf1(elem uint32, elems []Datum, lb int64) (Datum, error) {
 }
 
 // elemOID is the element type recorded in arr, 0 when arr is NULL.
-func elemOID(arr Datum) uint32 {
+func elemOID(arr exec.Datum) uint32 {
 	if !arr.IsNull() {
 		return arr.Array().Elem
 	}
@@ -261,24 +259,24 @@ func elemOID(arr Datum) uint32 {
 
 // arrayAppend is array_append(array, elem): a NULL array is empty; the
 // lower bound is kept.
-func arrayAppend(_ *Env, a []Datum) (Datum, error) {
+func arrayAppend(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	lb, n, err := oneDim(a[0])
 	if err != nil {
-		return Null, err
+		return exec.Null, err
 	}
-	elems := make([]Datum, 0, n+1)
+	elems := make([]exec.Datum, 0, n+1)
 	elems = append(append(elems, elemsOf(a[0])...), a[1])
 	return arrayOf1(elemOID(a[0]), elems, lb)
 }
 
 // arrayPrepend is array_prepend(elem, array): the lower bound is kept
 // (PostgreSQL resets it after inserting below it).
-func arrayPrepend(_ *Env, a []Datum) (Datum, error) {
+func arrayPrepend(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	lb, n, err := oneDim(a[1])
 	if err != nil {
-		return Null, err
+		return exec.Null, err
 	}
-	elems := make([]Datum, 0, n+1)
+	elems := make([]exec.Datum, 0, n+1)
 	elems = append(append(elems, a[0]), elemsOf(a[1])...)
 	return arrayOf1(elemOID(a[1]), elems, lb)
 }
@@ -286,7 +284,7 @@ func arrayPrepend(_ *Env, a []Datum) (Datum, error) {
 // arrayCat is array_cat: a NULL or empty side gives the other; arrays of
 // equal rank concatenate along the first dimension; one of rank n-1 is
 // added as one more item of the other's first dimension.
-func arrayCat(_ *Env, a []Datum) (Datum, error) {
+func arrayCat(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	switch {
 	case a[0].IsNull():
 		return a[1], nil
@@ -304,12 +302,12 @@ func arrayCat(_ *Env, a []Datum) (Datum, error) {
 	errCat := func(detail string, args ...any) error {
 		return pgerr.New(pgerr.ArraySubscriptError, "cannot concatenate incompatible arrays").WithDetail(detail, args...)
 	}
-	out := &Array{Elem: x.Elem, HasNul: x.HasNul || y.HasNul}
+	out := &exec.Array{Elem: x.Elem, HasNul: x.HasNul || y.HasNul}
 	switch {
 	case nx == ny:
 		for i := 1; i < nx; i++ {
 			if x.Dims[i] != y.Dims[i] || x.Lower[i] != y.Lower[i] {
-				return Null, errCat("Arrays with differing element dimensions are not compatible for concatenation.")
+				return exec.Null, errCat("Arrays with differing element dimensions are not compatible for concatenation.")
 			}
 		}
 		out.Dims = append([]int32{x.Dims[0] + y.Dims[0]}, x.Dims[1:]...)
@@ -321,80 +319,80 @@ func arrayCat(_ *Env, a []Datum) (Datum, error) {
 		}
 		for i := range inner.Dims {
 			if inner.Dims[i] != outer.Dims[i+1] || inner.Lower[i] != outer.Lower[i+1] {
-				return Null, errCat("Arrays with differing dimensions are not compatible for concatenation.")
+				return exec.Null, errCat("Arrays with differing dimensions are not compatible for concatenation.")
 			}
 		}
 		out.Dims = append([]int32{outer.Dims[0] + 1}, outer.Dims[1:]...)
 		out.Lower = append([]int32(nil), outer.Lower...)
 	default:
-		return Null, errCat("Arrays of %d and %d dimensions are not compatible for concatenation.", nx, ny)
+		return exec.Null, errCat("Arrays of %d and %d dimensions are not compatible for concatenation.", nx, ny)
 	}
-	out.Elems = make([]Datum, 0, len(x.Elems)+len(y.Elems))
+	out.Elems = make([]exec.Datum, 0, len(x.Elems)+len(y.Elems))
 	out.Elems = append(append(out.Elems, x.Elems...), y.Elems...)
-	return DArray(out), nil
+	return exec.DArray(out), nil
 }
 
 // arrayPosition is array_position(array, elem [, start]): the subscript
 // of the first element not distinct from elem, at or after start.
-func arrayPosition(_ *Env, a []Datum) (Datum, error) {
+func arrayPosition(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if a[0].IsNull() {
-		return Null, nil
+		return exec.Null, nil
 	}
 	arr := a[0].Array()
 	if len(arr.Dims) > 1 {
-		return Null, pgerr.New(pgerr.FeatureNotSupported, "searching for elements in multidimensional arrays is not supported")
+		return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "searching for elements in multidimensional arrays is not supported")
 	}
 	if len(arr.Elems) == 0 {
-		return Null, nil
+		return exec.Null, nil
 	}
 	lb := int64(arr.Lower[0])
 	from := lb
 	if len(a) > 2 {
 		if a[2].IsNull() {
-			return Null, pgerr.New(pgerr.NullValueNotAllowed, "initial position must not be null")
+			return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "initial position must not be null")
 		}
 		from = a[2].I
 	}
 	for i, e := range arr.Elems {
-		if lb+int64(i) >= from && notDistinct(e, a[1]) {
-			return DInt(lb + int64(i)), nil
+		if lb+int64(i) >= from && exec.NotDistinct(e, a[1]) {
+			return exec.DInt(lb + int64(i)), nil
 		}
 	}
-	return Null, nil
+	return exec.Null, nil
 }
 
 // arrayPositions is array_positions(array, elem): every subscript of an
 // element not distinct from elem.
-func arrayPositions(_ *Env, a []Datum) (Datum, error) {
+func arrayPositions(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if a[0].IsNull() {
-		return Null, nil
+		return exec.Null, nil
 	}
 	arr := a[0].Array()
 	if len(arr.Dims) > 1 {
-		return Null, pgerr.New(pgerr.FeatureNotSupported, "searching for elements in multidimensional arrays is not supported")
+		return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "searching for elements in multidimensional arrays is not supported")
 	}
-	out := []Datum{}
+	out := []exec.Datum{}
 	for i, e := range arr.Elems {
-		if notDistinct(e, a[1]) {
-			out = append(out, DInt(int64(arr.Lower[0])+int64(i)))
+		if exec.NotDistinct(e, a[1]) {
+			out = append(out, exec.DInt(int64(arr.Lower[0])+int64(i)))
 		}
 	}
-	return NewArray(OIDInt4, out), nil
+	return exec.NewArray(exec.OIDInt4, out), nil
 }
 
 // arrayRemove is array_remove(array, elem): a one-dimensional array
 // without the elements not distinct from elem, its lower bound kept.
-func arrayRemove(_ *Env, a []Datum) (Datum, error) {
+func arrayRemove(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if a[0].IsNull() {
-		return Null, nil
+		return exec.Null, nil
 	}
 	arr := a[0].Array()
 	if len(arr.Dims) > 1 {
-		return Null, pgerr.New(pgerr.FeatureNotSupported, "removing elements from multidimensional arrays is not supported")
+		return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "removing elements from multidimensional arrays is not supported")
 	}
-	var out []Datum
+	var out []exec.Datum
 	for _, e := range arr.Elems {
-		if !notDistinct(e, a[1]) {
+		if !exec.NotDistinct(e, a[1]) {
 			out = append(out, e)
 		}
 	}
@@ -402,32 +400,32 @@ func arrayRemove(_ *Env, a []Datum) (Datum, error) {
 		return a[0], nil
 	}
 	if len(out) == 0 {
-		return DArray(&Array{Elem: arr.Elem}), nil
+		return exec.DArray(&exec.Array{Elem: arr.Elem}), nil
 	}
 	return arrayOf1(arr.Elem, out, int64(arr.Lower[0]))
 }
 
 // arrayReplace is array_replace(array, from, to), any dimensions.
-func arrayReplace(_ *Env, a []Datum) (Datum, error) {
+func arrayReplace(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if a[0].IsNull() {
-		return Null, nil
+		return exec.Null, nil
 	}
 	arr := a[0].Array()
-	out := &Array{Elem: arr.Elem, Dims: arr.Dims, Lower: arr.Lower, Elems: make([]Datum, len(arr.Elems))}
+	out := &exec.Array{Elem: arr.Elem, Dims: arr.Dims, Lower: arr.Lower, Elems: make([]exec.Datum, len(arr.Elems))}
 	for i, e := range arr.Elems {
-		if notDistinct(e, a[1]) {
+		if exec.NotDistinct(e, a[1]) {
 			e = a[2]
 		}
 		out.Elems[i] = e
 		out.HasNul = out.HasNul || e.IsNull()
 	}
-	return DArray(out), nil
+	return exec.DArray(out), nil
 }
 
 // arrayContains is array_contain_compare: whether every (all) or some
 // (!all) element of sub equals an element of of. NULLs equal nothing: a
 // NULL in sub makes all false.
-func arrayContains(sub, of *Array, all bool) bool {
+func arrayContains(sub, of *exec.Array, all bool) bool {
 	for _, x := range sub.Elems {
 		if x.IsNull() {
 			if all {
@@ -437,7 +435,7 @@ func arrayContains(sub, of *Array, all bool) bool {
 		}
 		found := false
 		for _, y := range of.Elems {
-			if !y.IsNull() && Compare(x, y) == 0 {
+			if !y.IsNull() && exec.Compare(x, y) == 0 {
 				found = true
 				break
 			}
@@ -454,24 +452,24 @@ func arrayContains(sub, of *Array, all bool) bool {
 
 // trimArray is trim_array(array, n): the array without its last n items
 // of the first dimension.
-func trimArray(_ *Env, a []Datum) (Datum, error) {
+func trimArray(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	arr, n := a[0].Array(), a[1].I
 	first := int64(0)
 	if len(arr.Elems) > 0 {
 		first = int64(arr.Dims[0])
 	}
 	if n < 0 || n > first {
-		return Null, pgerr.New(pgerr.ArraySubscriptError, "number of elements to trim must be between 0 and %d", first)
+		return exec.Null, pgerr.New(pgerr.ArraySubscriptError, "number of elements to trim must be between 0 and %d", first)
 	}
 	if n == 0 {
 		return a[0], nil
 	}
 	if n == first {
-		return DArray(&Array{Elem: arr.Elem}), nil
+		return exec.DArray(&exec.Array{Elem: arr.Elem}), nil
 	}
 	// A slice of the array (array_get_slice): lower bounds become 1.
 	per := len(arr.Elems) / int(first)
-	out := &Array{Elem: arr.Elem, Dims: append([]int32{int32(first - n)}, arr.Dims[1:]...), Lower: make([]int32, len(arr.Dims))}
+	out := &exec.Array{Elem: arr.Elem, Dims: append([]int32{int32(first - n)}, arr.Dims[1:]...), Lower: make([]int32, len(arr.Dims))}
 	for i := range out.Lower {
 		out.Lower[i] = 1
 	}
@@ -482,81 +480,81 @@ func trimArray(_ *Env, a []Datum) (Datum, error) {
 			break
 		}
 	}
-	return DArray(out), nil
+	return exec.DArray(out), nil
 }
 
 // arrayFill is array_fill(value, dims [, lower bounds]).
-func arrayFill(_ *Env, a []Datum) (Datum, error) {
+func arrayFill(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if a[1].IsNull() || len(a) > 2 && a[2].IsNull() {
-		return Null, pgerr.New(pgerr.NullValueNotAllowed, "dimension array or low bound array cannot be null")
+		return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "dimension array or low bound array cannot be null")
 	}
 	dims := a[1].Array()
 	if len(dims.Dims) > 1 {
-		return Null, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts").WithDetail("Dimension array must be one dimensional.")
+		return exec.Null, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts").WithDetail("Dimension array must be one dimensional.")
 	}
 	n := len(dims.Elems)
-	lbs := make([]Datum, n)
+	lbs := make([]exec.Datum, n)
 	if len(a) > 2 {
 		lb := a[2].Array()
 		if len(lb.Dims) > 1 {
-			return Null, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts").WithDetail("Dimension array must be one dimensional.")
+			return exec.Null, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts").WithDetail("Dimension array must be one dimensional.")
 		}
 		if len(lb.Elems) != n {
-			return Null, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts").WithDetail("Low bound array has different size than dimensions array.")
+			return exec.Null, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts").WithDetail("Low bound array has different size than dimensions array.")
 		}
 		lbs = lb.Elems
 	}
 	if n > 6 {
-		return Null, pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", n, 6)
+		return exec.Null, pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", n, 6)
 	}
-	out := &Array{HasNul: a[0].IsNull()}
+	out := &exec.Array{HasNul: a[0].IsNull()}
 	total := int64(1)
 	for i, d := range dims.Elems {
 		if d.IsNull() || lbs[i].IsNull() && len(a) > 2 {
-			return Null, pgerr.New(pgerr.NullValueNotAllowed, "dimension values cannot be null")
+			return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "dimension values cannot be null")
 		}
 		lb := int64(1)
 		if len(a) > 2 {
 			lb = lbs[i].I
 		}
 		if d.I < 0 {
-			return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxArrayElems)
+			return exec.Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", exec.MaxArrayElems)
 		}
 		total *= d.I
-		if total > maxArrayElems {
-			return Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxArrayElems)
+		if total > exec.MaxArrayElems {
+			return exec.Null, pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", exec.MaxArrayElems)
 		}
 		out.Dims = append(out.Dims, int32(d.I))
 		out.Lower = append(out.Lower, int32(lb))
 	}
 	if n == 0 || total == 0 {
-		return DArray(&Array{}), nil
+		return exec.DArray(&exec.Array{}), nil
 	}
-	out.Elems = make([]Datum, total)
+	out.Elems = make([]exec.Datum, total)
 	for i := range out.Elems {
 		out.Elems[i] = a[0]
 	}
-	return DArray(out), nil
+	return exec.DArray(out), nil
 }
 
 // arrayAggAcc is array_agg: the values (NULLs included) in input order;
 // arrays stack into one more dimension.
 type arrayAggAcc struct {
-	t    T
-	vals []Datum
+	t    exec.T
+	vals []exec.Datum
 }
 
-func (a *arrayAggAcc) add(_ *Env, args []Datum) error {
+func (a *arrayAggAcc) Add(_ *exec.Env, args []exec.Datum) error {
 	a.vals = append(a.vals, args[0])
 	return nil
 }
 
-func (a *arrayAggAcc) result(*Env) (Datum, error) {
+func (a *arrayAggAcc) Result(*exec.Env) (exec.Datum, error) {
 	if len(a.vals) == 0 {
-		return Null, nil
+		return exec.Null, nil
 	}
-	if IsArrayType(a.t.OID) {
-		return stackArrays(ElemType(a.t).OID, a.vals, true)
+	if exec.IsArrayType(a.t.OID) {
+		return exec.StackArrays(exec.ElemType(a.t).OID, a.vals, true)
 	}
-	return NewArray(a.t.OID, a.vals), nil
+	return exec.NewArray(a.t.OID, a.vals), nil
 }

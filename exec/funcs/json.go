@@ -1,4 +1,4 @@
-package exec
+package funcs
 
 import (
 	"strconv"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -13,11 +14,11 @@ import (
 // The json and jsonb operators and functions of PostgreSQL's jsonfuncs.c
 // and jsonb_op.c. A jsonb Datum holds its normalized text; operators parse
 // it into a types.JSONB tree and print the result back. json keeps the
-// text as given, and its operators cut pieces out of it (json_raw.go).
+// text as given, and its operators cut pieces out of it (jsonraw.go).
 
-func parseJB(d Datum) (types.JSONB, error) { return types.ParseJSONB(d.S) }
+func parseJB(d exec.Datum) (types.JSONB, error) { return types.ParseJSONB(d.S) }
 
-func outJB(v *types.JSONB) Datum { return DJSON(string(types.AppendJSONB(nil, v))) }
+func outJB(v *types.JSONB) exec.Datum { return exec.DJSON(string(types.AppendJSONB(nil, v))) }
 
 // jbField returns the value of key in an object.
 func jbField(v *types.JSONB, key string) (*types.JSONB, bool) {
@@ -47,18 +48,18 @@ func jbIndex(v *types.JSONB, n int64) (*types.JSONB, bool) {
 }
 
 // jbText is ->>'s text of a jsonb value.
-func jbText(v *types.JSONB) Datum {
+func jbText(v *types.JSONB) exec.Datum {
 	switch v.Kind {
 	case types.JSONNull:
-		return Null
+		return exec.Null
 	case types.JSONString:
-		return DText(v.Str)
+		return exec.DText(v.Str)
 	}
-	return DText(string(types.AppendJSONB(nil, v)))
+	return exec.DText(string(types.AppendJSONB(nil, v)))
 }
 
 // jbPath follows a path of keys and array indexes.
-func jbPath(v *types.JSONB, path []Datum) (*types.JSONB, bool) {
+func jbPath(v *types.JSONB, path []exec.Datum) (*types.JSONB, bool) {
 	cur := v
 	for _, p := range path {
 		if p.IsNull() {
@@ -89,7 +90,7 @@ func jbPath(v *types.JSONB, path []Datum) (*types.JSONB, bool) {
 }
 
 // jsonPath is jbPath over json text; it returns the span of the value.
-func jsonPath(s string, path []Datum) (lo, hi int, ok bool) {
+func jsonPath(s string, path []exec.Datum) (lo, hi int, ok bool) {
 	lo, hi = jsonRoot(s)
 	for _, p := range path {
 		if p.IsNull() {
@@ -321,7 +322,7 @@ func jbDeleteIndex(v *types.JSONB, n int64) (types.JSONB, error) {
 
 // pathIndex reads an array subscript of a path; PostgreSQL's message
 // counts positions from 1.
-func pathIndex(p Datum, pos int) (int64, error) {
+func pathIndex(p exec.Datum, pos int) (int64, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(p.S), 10, 32)
 	if err != nil {
 		return 0, pgerr.New(pgerr.InvalidTextRepresentation, "path element at position %d is not an integer: \"%s\"", pos+1, p.S)
@@ -338,7 +339,7 @@ const (
 )
 
 // setPath is jsonfuncs.c's setPath: jsonb_set, jsonb_insert and #-.
-func setPath(v *types.JSONB, path []Datum, pos int, newVal *types.JSONB, mode int, create bool) (types.JSONB, error) {
+func setPath(v *types.JSONB, path []exec.Datum, pos int, newVal *types.JSONB, mode int, create bool) (types.JSONB, error) {
 	if pos >= len(path) {
 		return *v, nil
 	}
@@ -539,7 +540,7 @@ func jbPretty(dst []byte, v *types.JSONB, level int, afterKey bool) []byte {
 
 // jsonSettings are the settings JSON output of dates uses: ISO style, in
 // the session zone.
-func jsonSettings(env *Env) *Settings {
+func jsonSettings(env *exec.Env) *exec.Settings {
 	st := types.DefaultSettings
 	if env != nil && env.Settings != nil {
 		st = *env.Settings
@@ -549,39 +550,39 @@ func jsonSettings(env *Env) *Settings {
 }
 
 // appendToJSON appends the JSON of a value of type t, as to_json does.
-func appendToJSON(dst []byte, env *Env, t T, d Datum) []byte {
+func appendToJSON(dst []byte, env *exec.Env, t exec.T, d exec.Datum) []byte {
 	if d.IsNull() {
 		return append(dst, "null"...)
 	}
 	switch d.Kind {
-	case KindBool:
+	case exec.KindBool:
 		if d.Bool() {
 			return append(dst, "true"...)
 		}
 		return append(dst, "false"...)
-	case KindInt:
+	case exec.KindInt:
 		return strconv.AppendInt(dst, d.I, 10)
-	case KindFloat, KindNumeric:
-		s := AppendText(nil, t, d, env.Settings)
-		if d.Kind == KindFloat && (strings.Contains(string(s), "NaN") || strings.Contains(string(s), "Infinity")) ||
-			d.Kind == KindNumeric && d.Numeric().Form != apd.Finite {
+	case exec.KindFloat, exec.KindNumeric:
+		s := exec.AppendText(nil, t, d, env.Settings)
+		if d.Kind == exec.KindFloat && (strings.Contains(string(s), "NaN") || strings.Contains(string(s), "Infinity")) ||
+			d.Kind == exec.KindNumeric && d.Numeric().Form != apd.Finite {
 			return types.AppendJSONString(dst, string(s))
 		}
 		return append(dst, s...)
-	case KindJSON:
+	case exec.KindJSON:
 		return append(dst, d.S...)
-	case KindArray:
-		if t.OID != OIDInt2Vector && t.OID != OIDOidVector {
-			return appendArrayJSON(dst, env, ElemType(t), d.Array(), 0, 0, false)
+	case exec.KindArray:
+		if t.OID != exec.OIDInt2Vector && t.OID != exec.OIDOidVector {
+			return appendArrayJSON(dst, env, exec.ElemType(t), d.Array(), 0, 0, false)
 		}
-	case KindRecord:
+	case exec.KindRecord:
 		return appendRecordJSON(dst, env, d.Record(), false)
-	case KindDate, KindTimestamp:
+	case exec.KindDate, exec.KindTimestamp:
 		st := jsonSettings(env)
-		s := string(AppendText(nil, t, d, st))
-		if d.Kind == KindTimestamp && !strings.Contains(s, "infinity") {
+		s := string(exec.AppendText(nil, t, d, st))
+		if d.Kind == exec.KindTimestamp && !strings.Contains(s, "infinity") {
 			s = strings.Replace(s, " ", "T", 1)
-			if t.OID == OIDTimestampTZ {
+			if t.OID == exec.OIDTimestampTZ {
 				s = xsdOffset(s)
 			}
 		}
@@ -604,88 +605,88 @@ func xsdOffset(s string) string {
 }
 
 // toJSONB converts a value of type t to a jsonb tree.
-func toJSONB(env *Env, t T, d Datum) (types.JSONB, error) {
-	if t.OID == OIDJSON || t.OID == OIDJSONB {
+func toJSONB(env *exec.Env, t exec.T, d exec.Datum) (types.JSONB, error) {
+	if t.OID == exec.OIDJSON || t.OID == exec.OIDJSONB {
 		return types.ParseJSONB(d.S)
 	}
 	return types.ParseJSONB(string(appendToJSON(nil, env, t, d)))
 }
 
-func jsonFn(name string, args []uint32, ret uint32, fn Fn) {
-	register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Fn: fn})
+func jsonFn(name string, args []uint32, ret uint32, fn exec.Fn) {
+	exec.Register(&exec.Func{Name: name, Args: args, Ret: ret, Strict: true, Fn: fn})
 }
 
 // jbGet makes a jsonb accessor operator: pick finds the element the right
 // operand names, out turns it into the result (jsonb or text); a missing
 // element is NULL.
-func jbGet(pick func(*types.JSONB, Datum) (*types.JSONB, bool), out func(*types.JSONB) Datum) Fn {
-	return func(_ *Env, a []Datum) (Datum, error) {
+func jbGet(pick func(*types.JSONB, exec.Datum) (*types.JSONB, bool), out func(*types.JSONB) exec.Datum) exec.Fn {
+	return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		v, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		if e, ok := pick(&v, a[1]); ok {
 			return out(e), nil
 		}
-		return Null, nil
+		return exec.Null, nil
 	}
 }
 
-func init() {
-	J, JB, TX, I4, TA := OIDJSON, OIDJSONB, OIDText, OIDInt4, OIDTextArray
+func registerJSON() {
+	J, JB, TX, I4, TA := exec.OIDJSON, exec.OIDJSONB, exec.OIDText, exec.OIDInt4, exec.OIDTextArray
 	// -> and ->> by key and by index, on jsonb and json.
-	byKey := func(v *types.JSONB, arg Datum) (*types.JSONB, bool) { return jbField(v, arg.S) }
-	byIndex := func(v *types.JSONB, arg Datum) (*types.JSONB, bool) { return jbIndex(v, arg.I) }
+	byKey := func(v *types.JSONB, arg exec.Datum) (*types.JSONB, bool) { return jbField(v, arg.S) }
+	byIndex := func(v *types.JSONB, arg exec.Datum) (*types.JSONB, bool) { return jbIndex(v, arg.I) }
 	jsonFn("->", []uint32{JB, TX}, JB, jbGet(byKey, outJB))
 	jsonFn("->", []uint32{JB, I4}, JB, jbGet(byIndex, outJB))
 	jsonFn("->>", []uint32{JB, TX}, TX, jbGet(byKey, jbText))
 	jsonFn("->>", []uint32{JB, I4}, TX, jbGet(byIndex, jbText))
-	jsonFn("->", []uint32{J, TX}, J, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("->", []uint32{J, TX}, J, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s := a[0].S
 		lo, _ := jsonRoot(s)
 		if l, h, ok := jsonField(s, lo, a[1].S); ok {
-			return DJSON(s[l:h]), nil
+			return exec.DJSON(s[l:h]), nil
 		}
-		return Null, nil
+		return exec.Null, nil
 	})
-	jsonFn("->", []uint32{J, I4}, J, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("->", []uint32{J, I4}, J, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s := a[0].S
 		lo, _ := jsonRoot(s)
 		if l, h, ok := jsonIndex(s, lo, a[1].I); ok {
-			return DJSON(s[l:h]), nil
+			return exec.DJSON(s[l:h]), nil
 		}
-		return Null, nil
+		return exec.Null, nil
 	})
-	jsonFn("->>", []uint32{J, TX}, TX, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("->>", []uint32{J, TX}, TX, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s := a[0].S
 		lo, _ := jsonRoot(s)
 		if l, h, ok := jsonField(s, lo, a[1].S); ok {
 			return jsonText(s, l, h), nil
 		}
-		return Null, nil
+		return exec.Null, nil
 	})
-	jsonFn("->>", []uint32{J, I4}, TX, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("->>", []uint32{J, I4}, TX, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s := a[0].S
 		lo, _ := jsonRoot(s)
 		if l, h, ok := jsonIndex(s, lo, a[1].I); ok {
 			return jsonText(s, l, h), nil
 		}
-		return Null, nil
+		return exec.Null, nil
 	})
 	// Paths: #> and #>>, json(b)_extract_path(_text).
-	jbPathFn := func(text bool) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+	jbPathFn := func(text bool) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			v, err := parseJB(a[0])
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			path := a[1:]
-			if len(a) == 2 && a[1].Kind == KindArray {
+			if len(a) == 2 && a[1].Kind == exec.KindArray {
 				path = textArrayOf(a[1])
 			}
 			r, ok := jbPath(&v, path)
 			if !ok {
-				return Null, nil
+				return exec.Null, nil
 			}
 			if text {
 				return jbText(r), nil
@@ -693,112 +694,114 @@ func init() {
 			return outJB(r), nil
 		}
 	}
-	jsonPathFn := func(text bool) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+	jsonPathFn := func(text bool) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			s := a[0].S
 			path := a[1:]
-			if len(a) == 2 && a[1].Kind == KindArray {
+			if len(a) == 2 && a[1].Kind == exec.KindArray {
 				path = textArrayOf(a[1])
 			}
 			l, h, ok := jsonPath(s, path)
 			if !ok {
-				return Null, nil
+				return exec.Null, nil
 			}
 			if text {
 				return jsonText(s, l, h), nil
 			}
-			return DJSON(s[l:h]), nil
+			return exec.DJSON(s[l:h]), nil
 		}
 	}
 	jsonFn("#>", []uint32{JB, TA}, JB, jbPathFn(false))
 	jsonFn("#>>", []uint32{JB, TA}, TX, jbPathFn(true))
 	jsonFn("#>", []uint32{J, TA}, J, jsonPathFn(false))
 	jsonFn("#>>", []uint32{J, TA}, TX, jsonPathFn(true))
-	register(&Func{Name: "jsonb_extract_path", Args: []uint32{JB, TX}, Variadic: true, Ret: JB, Strict: true, Fn: jbPathFn(false)},
-		&Func{Name: "jsonb_extract_path_text", Args: []uint32{JB, TX}, Variadic: true, Ret: TX, Strict: true, Fn: jbPathFn(true)},
-		&Func{Name: "json_extract_path", Args: []uint32{J, TX}, Variadic: true, Ret: J, Strict: true, Fn: jsonPathFn(false)},
-		&Func{Name: "json_extract_path_text", Args: []uint32{J, TX}, Variadic: true, Ret: TX, Strict: true, Fn: jsonPathFn(true)})
+	exec.Register(&exec.Func{Name: "jsonb_extract_path", Args: []uint32{JB, TX}, Variadic: true, Ret: JB, Strict: true, Fn: jbPathFn(false)},
+		&exec.Func{Name: "jsonb_extract_path_text", Args: []uint32{JB, TX}, Variadic: true, Ret: TX, Strict: true, Fn: jbPathFn(true)},
+		&exec.Func{Name: "json_extract_path", Args: []uint32{J, TX}, Variadic: true, Ret: J, Strict: true, Fn: jsonPathFn(false)},
+		&exec.Func{Name: "json_extract_path_text", Args: []uint32{J, TX}, Variadic: true, Ret: TX, Strict: true, Fn: jsonPathFn(true)})
 
 	// Containment and existence.
-	contains := func(_ *Env, a []Datum) (Datum, error) {
+	contains := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		x, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		y, err := parseJB(a[1])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
-		return DBool(jbContains(&x, &y, true)), nil
+		return exec.DBool(jbContains(&x, &y, true)), nil
 	}
-	contained := func(env *Env, a []Datum) (Datum, error) { return contains(env, []Datum{a[1], a[0]}) }
-	jsonFn("@>", []uint32{JB, JB}, OIDBool, contains)
-	jsonFn("<@", []uint32{JB, JB}, OIDBool, contained)
-	jsonFn("jsonb_contains", []uint32{JB, JB}, OIDBool, contains)
-	jsonFn("jsonb_contained", []uint32{JB, JB}, OIDBool, contained)
-	exists := func(_ *Env, a []Datum) (Datum, error) {
+	contained := func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return contains(env, []exec.Datum{a[1], a[0]})
+	}
+	jsonFn("@>", []uint32{JB, JB}, exec.OIDBool, contains)
+	jsonFn("<@", []uint32{JB, JB}, exec.OIDBool, contained)
+	jsonFn("jsonb_contains", []uint32{JB, JB}, exec.OIDBool, contains)
+	jsonFn("jsonb_contained", []uint32{JB, JB}, exec.OIDBool, contained)
+	exists := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		v, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
-		return DBool(jbExists(&v, a[1].S)), nil
+		return exec.DBool(jbExists(&v, a[1].S)), nil
 	}
-	jsonFn("?", []uint32{JB, TX}, OIDBool, exists)
-	jsonFn("jsonb_exists", []uint32{JB, TX}, OIDBool, exists)
-	existsAny := func(all bool) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("?", []uint32{JB, TX}, exec.OIDBool, exists)
+	jsonFn("jsonb_exists", []uint32{JB, TX}, exec.OIDBool, exists)
+	existsAny := func(all bool) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			v, err := parseJB(a[0])
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			for _, k := range textArrayOf(a[1]) {
 				if k.IsNull() {
 					continue
 				}
 				if jbExists(&v, k.S) != all {
-					return DBool(!all), nil
+					return exec.DBool(!all), nil
 				}
 			}
-			return DBool(all), nil
+			return exec.DBool(all), nil
 		}
 	}
-	jsonFn("?|", []uint32{JB, TA}, OIDBool, existsAny(false))
-	jsonFn("?&", []uint32{JB, TA}, OIDBool, existsAny(true))
-	jsonFn("jsonb_exists_any", []uint32{JB, TA}, OIDBool, existsAny(false))
-	jsonFn("jsonb_exists_all", []uint32{JB, TA}, OIDBool, existsAny(true))
+	jsonFn("?|", []uint32{JB, TA}, exec.OIDBool, existsAny(false))
+	jsonFn("?&", []uint32{JB, TA}, exec.OIDBool, existsAny(true))
+	jsonFn("jsonb_exists_any", []uint32{JB, TA}, exec.OIDBool, existsAny(false))
+	jsonFn("jsonb_exists_all", []uint32{JB, TA}, exec.OIDBool, existsAny(true))
 
 	// Concatenation and deletion.
-	concat := func(_ *Env, a []Datum) (Datum, error) {
+	concat := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		x, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		y, err := parseJB(a[1])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		r := jbConcat(&x, &y)
 		return outJB(&r), nil
 	}
 	jsonFn("||", []uint32{JB, JB}, JB, concat)
 	jsonFn("jsonb_concat", []uint32{JB, JB}, JB, concat)
-	delKey := func(_ *Env, a []Datum) (Datum, error) {
+	delKey := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		v, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		r, err := jbDeleteKey(&v, a[1].S)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		return outJB(&r), nil
 	}
 	jsonFn("-", []uint32{JB, TX}, JB, delKey)
 	jsonFn("jsonb_delete", []uint32{JB, TX}, JB, delKey)
-	jsonFn("-", []uint32{JB, TA}, JB, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("-", []uint32{JB, TA}, JB, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		v, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		var keys []string
 		for _, k := range textArrayOf(a[1]) {
@@ -811,18 +814,18 @@ func init() {
 		}
 		r, err := jbDeleteKey(&v, keys...)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		return outJB(&r), nil
 	})
-	delIdx := func(_ *Env, a []Datum) (Datum, error) {
+	delIdx := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		v, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		r, err := jbDeleteIndex(&v, a[1].I)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		return outJB(&r), nil
 	}
@@ -833,86 +836,86 @@ func init() {
 
 	// jsonb_set and jsonb_insert.
 	jsonFn("jsonb_set", []uint32{JB, TA, JB}, JB, jsonbSet(false))
-	jsonFn("jsonb_set", []uint32{JB, TA, JB, OIDBool}, JB, jsonbSet(false))
+	jsonFn("jsonb_set", []uint32{JB, TA, JB, exec.OIDBool}, JB, jsonbSet(false))
 	jsonFn("jsonb_insert", []uint32{JB, TA, JB}, JB, jsonbSet(true))
-	jsonFn("jsonb_insert", []uint32{JB, TA, JB, OIDBool}, JB, jsonbSet(true))
+	jsonFn("jsonb_insert", []uint32{JB, TA, JB, exec.OIDBool}, JB, jsonbSet(true))
 
 	// Inspection.
-	jsonFn("jsonb_typeof", []uint32{JB}, TX, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("jsonb_typeof", []uint32{JB}, TX, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		v, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
-		return DText(jsonbTypeName(&v)), nil
+		return exec.DText(exec.JSONBTypeName(&v)), nil
 	})
-	jsonFn("json_typeof", []uint32{J}, TX, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("json_typeof", []uint32{J}, TX, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		lo, _ := jsonRoot(a[0].S)
 		v := types.JSONB{Kind: jsonKind(a[0].S, lo)}
-		return DText(jsonbTypeName(&v)), nil
+		return exec.DText(exec.JSONBTypeName(&v)), nil
 	})
-	jsonFn("jsonb_array_length", []uint32{JB}, I4, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("jsonb_array_length", []uint32{JB}, I4, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		v, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		switch v.Kind {
 		case types.JSONArray:
-			return DInt(int64(len(v.Elems))), nil
+			return exec.DInt(int64(len(v.Elems))), nil
 		case types.JSONObject:
-			return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot get array length of a non-array")
+			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "cannot get array length of a non-array")
 		}
-		return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot get array length of a scalar")
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "cannot get array length of a scalar")
 	})
-	jsonFn("json_array_length", []uint32{J}, I4, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("json_array_length", []uint32{J}, I4, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		s := a[0].S
 		lo, _ := jsonRoot(s)
 		switch jsonKind(s, lo) {
 		case types.JSONArray:
-			return DInt(int64(jsonLen(s, lo))), nil
+			return exec.DInt(int64(jsonLen(s, lo))), nil
 		case types.JSONObject:
-			return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot get array length of a non-array")
+			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "cannot get array length of a non-array")
 		}
-		return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot get array length of a scalar")
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "cannot get array length of a scalar")
 	})
-	jsonFn("jsonb_strip_nulls", []uint32{JB}, JB, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("jsonb_strip_nulls", []uint32{JB}, JB, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		v, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		r := jbStripNulls(&v)
 		return outJB(&r), nil
 	})
-	jsonFn("json_strip_nulls", []uint32{J}, J, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("json_strip_nulls", []uint32{J}, J, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		lo, hi := jsonRoot(a[0].S)
-		return DJSON(string(jsonStripNulls(nil, a[0].S, lo, hi))), nil
+		return exec.DJSON(string(jsonStripNulls(nil, a[0].S, lo, hi))), nil
 	})
-	jsonFn("jsonb_pretty", []uint32{JB}, TX, func(_ *Env, a []Datum) (Datum, error) {
+	jsonFn("jsonb_pretty", []uint32{JB}, TX, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		v, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
-		return DText(string(jbPretty(nil, &v, 0, false))), nil
+		return exec.DText(string(jbPretty(nil, &v, 0, false))), nil
 	})
 
 	// Construction.
-	register(&Func{Name: "to_json", Args: []uint32{OIDAny}, Ret: J, Strict: true, Build: func(ts []T) (Fn, T, error) {
-		return func(env *Env, a []Datum) (Datum, error) {
-			return DJSON(string(appendToJSON(nil, env, ts[0], a[0]))), nil
-		}, TJSON, nil
+	exec.Register(&exec.Func{Name: "to_json", Args: []uint32{exec.OIDAny}, Ret: J, Strict: true, Build: func(ts []exec.T) (exec.Fn, exec.T, error) {
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DJSON(string(appendToJSON(nil, env, ts[0], a[0]))), nil
+		}, exec.TJSON, nil
 	}})
-	register(&Func{Name: "to_jsonb", Args: []uint32{OIDAny}, Ret: JB, Strict: true, Build: func(ts []T) (Fn, T, error) {
-		return func(env *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "to_jsonb", Args: []uint32{exec.OIDAny}, Ret: JB, Strict: true, Build: func(ts []exec.T) (exec.Fn, exec.T, error) {
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			v, err := toJSONB(env, ts[0], a[0])
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			return outJB(&v), nil
-		}, TJSONB, nil
+		}, exec.TJSONB, nil
 	}})
-	buildArray := func(jsonb bool) func([]T) (Fn, T, error) {
-		return func(ts []T) (Fn, T, error) {
+	buildArray := func(jsonb bool) func([]exec.T) (exec.Fn, exec.T, error) {
+		return func(ts []exec.T) (exec.Fn, exec.T, error) {
 			if jsonb {
-				return func(env *Env, a []Datum) (Datum, error) {
+				return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 					out := types.JSONB{Kind: types.JSONArray, Elems: make([]types.JSONB, len(a))}
 					for i, d := range a {
 						if d.IsNull() {
@@ -920,14 +923,14 @@ func init() {
 						}
 						v, err := toJSONB(env, ts[i], d)
 						if err != nil {
-							return Null, err
+							return exec.Null, err
 						}
 						out.Elems[i] = v
 					}
 					return outJB(&out), nil
-				}, TJSONB, nil
+				}, exec.TJSONB, nil
 			}
-			return func(env *Env, a []Datum) (Datum, error) {
+			return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				b := []byte{'['}
 				for i, d := range a {
 					if i > 0 {
@@ -935,32 +938,32 @@ func init() {
 					}
 					b = appendToJSON(b, env, ts[i], d)
 				}
-				return DJSON(string(append(b, ']'))), nil
-			}, TJSON, nil
+				return exec.DJSON(string(append(b, ']'))), nil
+			}, exec.TJSON, nil
 		}
 	}
-	buildObject := func(jsonb bool, name string) func([]T) (Fn, T, error) {
-		return func(ts []T) (Fn, T, error) {
+	buildObject := func(jsonb bool, name string) func([]exec.T) (exec.Fn, exec.T, error) {
+		return func(ts []exec.T) (exec.Fn, exec.T, error) {
 			if len(ts)%2 != 0 {
-				return nil, T{}, pgerr.New(pgerr.InvalidParameterValue, "argument list must have even number of elements").
+				return nil, exec.T{}, pgerr.New(pgerr.InvalidParameterValue, "argument list must have even number of elements").
 					WithHint("The arguments of %s() must consist of alternating keys and values.", name)
 			}
-			ret := TJSON
+			ret := exec.TJSON
 			if jsonb {
-				ret = TJSONB
+				ret = exec.TJSONB
 			}
-			return func(env *Env, a []Datum) (Datum, error) {
+			return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				var pairs []types.JSONBPair
 				b := []byte{'{'}
 				for i := 0; i < len(a); i += 2 {
 					if a[i].IsNull() && !jsonb {
-						return Null, pgerr.New(pgerr.InvalidParameterValue, "argument %d cannot be null", i+1).WithHint("Object keys should be text.")
+						return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "argument %d cannot be null", i+1).WithHint("Object keys should be text.")
 					}
 					if a[i].IsNull() {
-						return Null, pgerr.New(pgerr.NullValueNotAllowed, "argument %d: key must not be null", i+1)
+						return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "argument %d: key must not be null", i+1)
 					}
-					if k := ts[i].OID; k == OIDJSON || k == OIDJSONB || KindOf(k) == KindNull {
-						return Null, pgerr.New(pgerr.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
+					if k := ts[i].OID; k == exec.OIDJSON || k == exec.OIDJSONB || exec.KindOf(k) == exec.KindNull {
+						return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
 					}
 					key := textOf(env, ts[i], a[i])
 					if jsonb {
@@ -968,7 +971,7 @@ func init() {
 						if !a[i+1].IsNull() {
 							var err error
 							if v, err = toJSONB(env, ts[i+1], a[i+1]); err != nil {
-								return Null, err
+								return exec.Null, err
 							}
 						}
 						pairs = append(pairs, types.JSONBPair{Key: key, Value: v})
@@ -988,7 +991,7 @@ func init() {
 					}
 					return outJB(&v), nil
 				}
-				return DJSON(string(append(b, '}'))), nil
+				return exec.DJSON(string(append(b, '}'))), nil
 			}, ret, nil
 		}
 	}
@@ -997,18 +1000,18 @@ func init() {
 		if jsonb {
 			prefix, ret = "jsonb", JB
 		}
-		register(&Func{Name: prefix + "_build_array", Ret: ret, Build: buildArray(jsonb)},
-			&Func{Name: prefix + "_build_array", Args: []uint32{OIDAny}, Variadic: true, Ret: ret, Build: buildArray(jsonb)},
-			&Func{Name: prefix + "_build_object", Ret: ret, Build: buildObject(jsonb, prefix+"_build_object")},
-			&Func{Name: prefix + "_build_object", Args: []uint32{OIDAny}, Variadic: true, Ret: ret, Build: buildObject(jsonb, prefix+"_build_object")})
+		exec.Register(&exec.Func{Name: prefix + "_build_array", Ret: ret, Build: buildArray(jsonb)},
+			&exec.Func{Name: prefix + "_build_array", Args: []uint32{exec.OIDAny}, Variadic: true, Ret: ret, Build: buildArray(jsonb)},
+			&exec.Func{Name: prefix + "_build_object", Ret: ret, Build: buildObject(jsonb, prefix+"_build_object")},
+			&exec.Func{Name: prefix + "_build_object", Args: []uint32{exec.OIDAny}, Variadic: true, Ret: ret, Build: buildObject(jsonb, prefix+"_build_object")})
 	}
 }
 
 // jsonObjectPairs reads json_object's arguments: one text[] of
 // alternating keys and values (or of two-element rows), or two text[]s of
 // keys and values.
-func jsonObjectPairs(a []Datum) ([]Datum, []Datum, error) {
-	dims := func(d Datum) int { return len(d.Array().Dims) }
+func jsonObjectPairs(a []exec.Datum) ([]exec.Datum, []exec.Datum, error) {
+	dims := func(d exec.Datum) int { return len(d.Array().Dims) }
 	if len(a) == 1 {
 		arr := a[0].Array()
 		switch dims(a[0]) {
@@ -1025,7 +1028,7 @@ func jsonObjectPairs(a []Datum) ([]Datum, []Datum, error) {
 		default:
 			return nil, nil, pgerr.New(pgerr.ArraySubscriptError, "wrong number of array subscripts")
 		}
-		var keys, vals []Datum
+		var keys, vals []exec.Datum
 		for i := 0; i+1 < len(arr.Elems); i += 2 {
 			keys = append(keys, arr.Elems[i])
 			vals = append(vals, arr.Elems[i+1])
@@ -1045,18 +1048,18 @@ func jsonObjectPairs(a []Datum) ([]Datum, []Datum, error) {
 	return keys, vals, nil
 }
 
-func init() {
-	object := func(jsonb bool) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+func registerJSONBuild() {
+	object := func(jsonb bool) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			keys, vals, err := jsonObjectPairs(a)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			var pairs []types.JSONBPair
 			b := []byte{'{'}
 			for i, k := range keys {
 				if k.IsNull() {
-					return Null, pgerr.New(pgerr.NullValueNotAllowed, "null value not allowed for object key")
+					return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "null value not allowed for object key")
 				}
 				v := types.JSONB{}
 				if !vals[i].IsNull() {
@@ -1080,33 +1083,33 @@ func init() {
 				}
 				return outJB(&v), nil
 			}
-			return DJSON(string(append(b, '}'))), nil
+			return exec.DJSON(string(append(b, '}'))), nil
 		}
 	}
-	TA := OIDTextArray
+	TA := exec.OIDTextArray
 	for _, jsonb := range []bool{false, true} {
-		name, ret := "json_object", OIDJSON
+		name, ret := "json_object", exec.OIDJSON
 		if jsonb {
-			name, ret = "jsonb_object", OIDJSONB
+			name, ret = "jsonb_object", exec.OIDJSONB
 		}
 		jsonFn(name, []uint32{TA}, ret, object(jsonb))
 		jsonFn(name, []uint32{TA, TA}, ret, object(jsonb))
 	}
 	// jsonb_set_lax: jsonb_set that says what an SQL NULL new value means.
-	setLax := func(_ *Env, a []Datum) (Datum, error) {
+	setLax := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if a[0].IsNull() || a[1].IsNull() {
-			return Null, nil
+			return exec.Null, nil
 		}
 		create, treatment := true, "use_json_null"
 		if len(a) > 3 {
 			if a[3].IsNull() {
-				return Null, nil
+				return exec.Null, nil
 			}
 			create = a[3].Bool()
 		}
 		if len(a) > 4 {
 			if a[4].IsNull() {
-				return Null, pgerr.New(pgerr.InvalidParameterValue, "null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or \"raise_exception\"")
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or \"raise_exception\"")
 			}
 			treatment = a[4].S
 		}
@@ -1114,57 +1117,57 @@ func init() {
 		if nv.IsNull() {
 			switch treatment {
 			case "raise_exception":
-				return Null, pgerr.New(pgerr.NullValueNotAllowed, "JSON value must not be null").
+				return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "JSON value must not be null").
 					WithDetail("Exception was raised because null_value_treatment is \"raise_exception\".").
 					WithHint("To avoid, either change the null_value_treatment argument or ensure that an SQL NULL is not passed.")
 			case "use_json_null":
-				nv = DJSON("null")
+				nv = exec.DJSON("null")
 			case "delete_key":
 				return jsonbDeletePath(nil, a[:2])
 			case "return_target":
 				return a[0], nil
 			default:
-				return Null, pgerr.New(pgerr.InvalidParameterValue, "null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or \"raise_exception\"")
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or \"raise_exception\"")
 			}
 		}
-		return jsonbSet(false)(nil, []Datum{a[0], a[1], nv, DBool(create)})
+		return jsonbSet(false)(nil, []exec.Datum{a[0], a[1], nv, exec.DBool(create)})
 	}
-	JB := OIDJSONB
-	for _, args := range [][]uint32{{JB, TA, JB}, {JB, TA, JB, OIDBool}, {JB, TA, JB, OIDBool, OIDText}} {
-		register(&Func{Name: "jsonb_set_lax", Args: args, Ret: JB, Fn: setLax})
+	JB := exec.OIDJSONB
+	for _, args := range [][]uint32{{JB, TA, JB}, {JB, TA, JB, exec.OIDBool}, {JB, TA, JB, exec.OIDBool, exec.OIDText}} {
+		exec.Register(&exec.Func{Name: "jsonb_set_lax", Args: args, Ret: JB, Fn: setLax})
 	}
 }
 
 // jsonbDeletePath is jsonb #- text[].
-func jsonbDeletePath(_ *Env, a []Datum) (Datum, error) {
+func jsonbDeletePath(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	v, err := parseJB(a[0])
 	if err != nil {
-		return Null, err
+		return exec.Null, err
 	}
 	path := textArrayOf(a[1])
 	if v.Kind != types.JSONObject && v.Kind != types.JSONArray {
-		return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot delete path in scalar")
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "cannot delete path in scalar")
 	}
 	if len(path) == 0 || len(v.Pairs)+len(v.Elems) == 0 {
 		return a[0], nil
 	}
 	r, err := setPath(&v, path, 0, nil, pathDelete, false)
 	if err != nil {
-		return Null, err
+		return exec.Null, err
 	}
 	return outJB(&r), nil
 }
 
 // jsonbSet is jsonb_set, or jsonb_insert with insert.
-func jsonbSet(insert bool) Fn {
-	return func(_ *Env, a []Datum) (Datum, error) {
+func jsonbSet(insert bool) exec.Fn {
+	return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		v, err := parseJB(a[0])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		nv, err := parseJB(a[2])
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		flag := !insert
 		if len(a) > 3 {
@@ -1172,7 +1175,7 @@ func jsonbSet(insert bool) Fn {
 		}
 		path := textArrayOf(a[1])
 		if v.Kind != types.JSONObject && v.Kind != types.JSONArray {
-			return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot set path in scalar")
+			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "cannot set path in scalar")
 		}
 		if len(path) == 0 {
 			return a[0], nil
@@ -1186,7 +1189,7 @@ func jsonbSet(insert bool) Fn {
 		}
 		r, err := setPath(&v, path, 0, &nv, mode, flag)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		return outJB(&r), nil
 	}
@@ -1195,7 +1198,7 @@ func jsonbSet(insert bool) Fn {
 // appendArrayJSON appends the elements of dimension dim of a from
 // element off on as a JSON array, as array_to_json does; pretty puts a
 // line break between the elements of the outermost dimension.
-func appendArrayJSON(dst []byte, env *Env, elem T, a *Array, dim, off int, pretty bool) []byte {
+func appendArrayJSON(dst []byte, env *exec.Env, elem exec.T, a *exec.Array, dim, off int, pretty bool) []byte {
 	dst = append(dst, '[')
 	if len(a.Dims) == 0 {
 		return append(dst, ']')
@@ -1223,7 +1226,7 @@ func appendArrayJSON(dst []byte, env *Env, elem T, a *Array, dim, off int, prett
 // appendRecordJSON appends r as a JSON object, as row_to_json does: its
 // fields by name, in order; pretty puts each field after the first on a
 // line of its own.
-func appendRecordJSON(dst []byte, env *Env, r *Record, pretty bool) []byte {
+func appendRecordJSON(dst []byte, env *exec.Env, r *exec.Record, pretty bool) []byte {
 	names := r.FieldNames(env.Settings)
 	dst = append(dst, '{')
 	for i, f := range r.Fields {
@@ -1240,11 +1243,11 @@ func appendRecordJSON(dst []byte, env *Env, r *Record, pretty bool) []byte {
 	return append(dst, '}')
 }
 
-func init() {
-	rowToJSON := func(env *Env, a []Datum) (Datum, error) {
+func registerRowToJSON() {
+	rowToJSON := func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		pretty := len(a) > 1 && a[1].Bool()
-		return DJSON(string(appendRecordJSON(nil, env, a[0].Record(), pretty))), nil
+		return exec.DJSON(string(appendRecordJSON(nil, env, a[0].Record(), pretty))), nil
 	}
-	register(&Func{Name: "row_to_json", Args: []uint32{OIDRecord}, Ret: OIDJSON, Strict: true, Fn: rowToJSON})
-	register(&Func{Name: "row_to_json", Args: []uint32{OIDRecord, OIDBool}, Ret: OIDJSON, Strict: true, Fn: rowToJSON})
+	exec.Register(&exec.Func{Name: "row_to_json", Args: []uint32{exec.OIDRecord}, Ret: exec.OIDJSON, Strict: true, Fn: rowToJSON})
+	exec.Register(&exec.Func{Name: "row_to_json", Args: []uint32{exec.OIDRecord, exec.OIDBool}, Ret: exec.OIDJSON, Strict: true, Fn: rowToJSON})
 }

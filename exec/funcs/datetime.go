@@ -1,4 +1,4 @@
-package exec
+package funcs
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -18,70 +19,27 @@ import (
 // make_* constructors, justify_*, AT TIME ZONE and OVERLAPS.
 
 const (
-	postgresEpochJD = 2451545 // Julian day of 2000-01-01
-	usPerHour       = 3_600_000_000
-	usPerMinute     = 60_000_000
-	usPerSec        = 1_000_000
-	daysPerMonth    = 30
-	minTimestampUs  = -211813488000000000 // 4714-11-24 00:00:00 BC
-	endTimestampUs  = 9223371331200000000 // 294277-01-01 00:00:00
+	usPerHour      = 3_600_000_000
+	usPerMinute    = 60_000_000
+	usPerSec       = 1_000_000
+	daysPerMonth   = 30
+	minTimestampUs = -211813488000000000 // 4714-11-24 00:00:00 BC
+	endTimestampUs = 9223371331200000000 // 294277-01-01 00:00:00
 )
 
 var (
-	errTimestampRange = pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range")
-	errDateRange      = pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range")
-	errIntervalRange  = pgerr.New(pgerr.DatetimeFieldOverflow, "interval out of range")
+	errDateRange     = pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range")
+	errIntervalRange = pgerr.New(pgerr.DatetimeFieldOverflow, "interval out of range")
 )
-
-// tm is a broken-down timestamp: year is astronomical (0 is 1 BC).
-type tm struct {
-	year, mon, mday int
-	hour, min, sec  int
-	usec            int64
-	days            int64 // days since 2000-01-01
-	timeOfDay       int64 // microseconds since midnight
-	offset          int   // seconds east of UTC, for timestamptz
-	zone            string
-}
-
-func isInfinite(us int64) bool { return us == stampInfinity || us == stampNegInf }
-
-// breakDown splits a timestamp (wall clock) into fields.
-func breakDown(us int64) tm {
-	var t tm
-	t.days = us / usPerDay
-	t.timeOfDay = us % usPerDay
-	if t.timeOfDay < 0 {
-		t.timeOfDay += usPerDay
-		t.days--
-	}
-	t.year, t.mon, t.mday = types.Date(t.days).YMD()
-	rest := t.timeOfDay
-	t.hour = int(rest / usPerHour)
-	rest -= int64(t.hour) * usPerHour
-	t.min = int(rest / usPerMinute)
-	rest -= int64(t.min) * usPerMinute
-	t.sec = int(rest / usPerSec)
-	t.usec = rest - int64(t.sec)*usPerSec
-	return t
-}
-
-// breakDownTZ splits a timestamptz in zone loc.
-func breakDownTZ(us int64, loc *time.Location) tm {
-	name, off := stampTime(us).In(loc).Zone()
-	t := breakDown(us + int64(off)*usPerSec)
-	t.offset, t.zone = off, name
-	return t
-}
 
 // fromFields assembles a wall-clock timestamp; ok is false out of range.
 func fromFields(y, m, d, hour, min, sec int, usec int64) (int64, bool) {
-	days := types.JulianDay(y, m, d) - postgresEpochJD
+	days := types.JulianDay(y, m, d) - exec.PostgresEpochJD
 	t := ((int64(hour)*60+int64(min))*60+int64(sec))*usPerSec + usec
-	if days > math.MaxInt64/usPerDay || days < math.MinInt64/usPerDay {
+	if days > math.MaxInt64/exec.MicrosPerDay || days < math.MinInt64/exec.MicrosPerDay {
 		return 0, false
 	}
-	r := days*usPerDay + t
+	r := days*exec.MicrosPerDay + t
 	if r < minTimestampUs || r >= endTimestampUs {
 		return 0, false
 	}
@@ -101,8 +59,8 @@ func leapIdx(y int) int {
 
 // addInterval is timestamp_pl_interval on a wall-clock timestamp: months
 // and days move on the calendar (a month end clamps), the rest adds.
-func addInterval(us int64, iv Interval) (int64, error) {
-	if isInfinite(us) {
+func addInterval(us int64, iv exec.Interval) (int64, error) {
+	if exec.IsInfiniteTimestamp(us) {
 		return us, nil
 	}
 	if iv.Months != 0 || iv.Days != 0 {
@@ -120,32 +78,32 @@ func addInterval(us int64, iv Interval) (int64, error) {
 				t.mday = md
 			}
 		}
-		days := types.JulianDay(t.year, t.mon, t.mday) - postgresEpochJD + int64(iv.Days)
+		days := types.JulianDay(t.year, t.mon, t.mday) - exec.PostgresEpochJD + int64(iv.Days)
 		r, ok := fromFields(2000, 1, 1, t.hour, t.min, t.sec, t.usec)
 		if !ok || days > 106751991 || days < -106751991 {
-			return 0, errTimestampRange
+			return 0, exec.ErrTimestampRange
 		}
-		us = days*usPerDay + r
+		us = days*exec.MicrosPerDay + r
 		if us < minTimestampUs || us >= endTimestampUs {
-			return 0, errTimestampRange
+			return 0, exec.ErrTimestampRange
 		}
 	}
 	r := us + iv.Micros
 	if (iv.Micros > 0 && r < us) || (iv.Micros < 0 && r > us) || r < minTimestampUs || r >= endTimestampUs {
-		return 0, errTimestampRange
+		return 0, exec.ErrTimestampRange
 	}
 	return r, nil
 }
 
 // addIntervalTZ is timestamptz_pl_interval: the calendar part moves in the
 // session zone, keeping the wall-clock time.
-func addIntervalTZ(us int64, iv Interval, loc *time.Location) (int64, error) {
-	if isInfinite(us) {
+func addIntervalTZ(us int64, iv exec.Interval, loc *time.Location) (int64, error) {
+	if exec.IsInfiniteTimestamp(us) {
 		return us, nil
 	}
 	if iv.Months != 0 || iv.Days != 0 {
-		_, off := stampTime(us).In(loc).Zone()
-		local, err := addInterval(us+int64(off)*usPerSec, Interval{Months: iv.Months, Days: iv.Days})
+		_, off := exec.StampTime(us).In(loc).Zone()
+		local, err := addInterval(us+int64(off)*usPerSec, exec.Interval{Months: iv.Months, Days: iv.Days})
 		if err != nil {
 			return 0, err
 		}
@@ -153,19 +111,19 @@ func addIntervalTZ(us int64, iv Interval, loc *time.Location) (int64, error) {
 	}
 	r := us + iv.Micros
 	if (iv.Micros > 0 && r < us) || (iv.Micros < 0 && r > us) || r < minTimestampUs || r >= endTimestampUs {
-		return 0, errTimestampRange
+		return 0, exec.ErrTimestampRange
 	}
 	return r, nil
 }
 
 // utcMicrosIn is utcMicros for a given zone.
 func utcMicrosIn(us int64, loc *time.Location) int64 {
-	if isInfinite(us) {
+	if exec.IsInfiniteTimestamp(us) {
 		return us
 	}
-	wall := stampTime(us)
+	wall := exec.StampTime(us)
 	t := time.Date(wall.Year(), wall.Month(), wall.Day(), wall.Hour(), wall.Minute(), wall.Second(), wall.Nanosecond(), loc)
-	return (t.Unix()-unixEpochShift)*1_000_000 + int64(t.Nanosecond()/1000)
+	return (t.Unix()-exec.UnixEpochShift)*1_000_000 + int64(t.Nanosecond()/1000)
 }
 
 // add32 adds to an int32 field, reporting overflow.
@@ -179,23 +137,23 @@ func add32(v *int32, d int64) bool {
 }
 
 // justifyHours is interval_justify_hours.
-func justifyHours(iv Interval) (Interval, error) {
-	wd := iv.Micros / usPerDay
-	iv.Micros -= wd * usPerDay
+func justifyHours(iv exec.Interval) (exec.Interval, error) {
+	wd := iv.Micros / exec.MicrosPerDay
+	iv.Micros -= wd * exec.MicrosPerDay
 	if !add32(&iv.Days, wd) {
 		return iv, errIntervalRange
 	}
 	if iv.Days > 0 && iv.Micros < 0 {
-		iv.Micros += usPerDay
+		iv.Micros += exec.MicrosPerDay
 		iv.Days--
 	} else if iv.Days < 0 && iv.Micros > 0 {
-		iv.Micros -= usPerDay
+		iv.Micros -= exec.MicrosPerDay
 		iv.Days++
 	}
 	return iv, nil
 }
 
-func justifyDays(iv Interval) (Interval, error) {
+func justifyDays(iv exec.Interval) (exec.Interval, error) {
 	wm := iv.Days / daysPerMonth
 	iv.Days -= wm * daysPerMonth
 	if !add32(&iv.Months, int64(wm)) {
@@ -211,7 +169,7 @@ func justifyDays(iv Interval) (Interval, error) {
 	return iv, nil
 }
 
-func justifyInterval(iv Interval) (Interval, error) {
+func justifyInterval(iv exec.Interval) (exec.Interval, error) {
 	if (iv.Days > 0 && iv.Micros > 0) || (iv.Days < 0 && iv.Micros < 0) {
 		wm := iv.Days / daysPerMonth
 		iv.Days -= wm * daysPerMonth
@@ -219,8 +177,8 @@ func justifyInterval(iv Interval) (Interval, error) {
 			return iv, errIntervalRange
 		}
 	}
-	wd := iv.Micros / usPerDay
-	iv.Micros -= wd * usPerDay
+	wd := iv.Micros / exec.MicrosPerDay
+	iv.Micros -= wd * exec.MicrosPerDay
 	if !add32(&iv.Days, wd) {
 		return iv, errIntervalRange
 	}
@@ -237,10 +195,10 @@ func justifyInterval(iv Interval) (Interval, error) {
 		iv.Months++
 	}
 	if iv.Days > 0 && iv.Micros < 0 {
-		iv.Micros += usPerDay
+		iv.Micros += exec.MicrosPerDay
 		iv.Days--
 	} else if iv.Days < 0 && iv.Micros > 0 {
-		iv.Micros -= usPerDay
+		iv.Micros -= exec.MicrosPerDay
 		iv.Days++
 	}
 	return iv, nil
@@ -248,42 +206,42 @@ func justifyInterval(iv Interval) (Interval, error) {
 
 // stampDiff is timestamp − timestamp: the microseconds, justified into
 // days and hours.
-func stampDiff(a, b int64) (Datum, error) {
-	if isInfinite(a) || isInfinite(b) {
-		return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "cannot subtract infinite timestamps")
+func stampDiff(a, b int64) (exec.Datum, error) {
+	if exec.IsInfiniteTimestamp(a) || exec.IsInfiniteTimestamp(b) {
+		return exec.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "cannot subtract infinite timestamps")
 	}
 	d := a - b
 	if (b < 0 && d < a) || (b > 0 && d > a) {
-		return Null, errIntervalRange
+		return exec.Null, errIntervalRange
 	}
-	iv, err := justifyHours(Interval{Micros: d})
-	return DInterval(iv), err
+	iv, err := justifyHours(exec.Interval{Micros: d})
+	return exec.DInterval(iv), err
 }
 
-func addIntervals(a, b Interval, sign int64) (Interval, error) {
+func addIntervals(a, b exec.Interval, sign int64) (exec.Interval, error) {
 	m := int64(a.Months) + sign*int64(b.Months)
 	d := int64(a.Days) + sign*int64(b.Days)
 	us := a.Micros + sign*b.Micros
 	if m != int64(int32(m)) || d != int64(int32(d)) || (sign > 0 && (b.Micros > 0) != (us > a.Micros) && b.Micros != 0) || (sign < 0 && (b.Micros > 0) != (us < a.Micros) && b.Micros != 0) {
-		return Interval{}, errIntervalRange
+		return exec.Interval{}, errIntervalRange
 	}
-	return Interval{Months: int32(m), Days: int32(d), Micros: us}, nil
+	return exec.Interval{Months: int32(m), Days: int32(d), Micros: us}, nil
 }
 
 // tsRound is TSROUND: rounding to microsecond precision.
 func tsRound(v float64) float64 { return math.RoundToEven(v*1e6) / 1e6 }
 
 // intervalMul is interval_mul, fractions of months and days cascading down.
-func intervalMul(iv Interval, f float64) (Interval, error) {
+func intervalMul(iv exec.Interval, f float64) (exec.Interval, error) {
 	md := float64(iv.Months) * f
 	if math.IsNaN(md) || md > math.MaxInt32 || md < math.MinInt32 {
-		return Interval{}, errIntervalRange
+		return exec.Interval{}, errIntervalRange
 	}
 	dd := float64(iv.Days) * f
 	if math.IsNaN(dd) || dd > math.MaxInt32 || dd < math.MinInt32 {
-		return Interval{}, errIntervalRange
+		return exec.Interval{}, errIntervalRange
 	}
-	var r Interval
+	var r exec.Interval
 	r.Months, r.Days = int32(md), int32(dd)
 	monthRem := tsRound((float64(iv.Months)*f - float64(r.Months)) * daysPerMonth)
 	secRem := tsRound((float64(iv.Days)*f - float64(r.Days) + monthRem - float64(int32(monthRem))) * 86400)
@@ -294,23 +252,23 @@ func intervalMul(iv Interval, f float64) (Interval, error) {
 	r.Days += int32(monthRem)
 	t := math.RoundToEven(float64(iv.Micros)*f + secRem*usPerSec)
 	if math.IsNaN(t) || t < -9.2233720368547758e18 || t >= 9.2233720368547758e18 {
-		return Interval{}, errIntervalRange
+		return exec.Interval{}, errIntervalRange
 	}
 	r.Micros = int64(t)
 	return r, nil
 }
 
-func intervalDiv(iv Interval, f float64) (Interval, error) {
+func intervalDiv(iv exec.Interval, f float64) (exec.Interval, error) {
 	if f == 0 {
-		return Interval{}, errDivByZero
+		return exec.Interval{}, exec.ErrDivisionByZero
 	}
 	if math.IsNaN(f) {
-		return Interval{}, errIntervalRange
+		return exec.Interval{}, errIntervalRange
 	}
-	var r Interval
+	var r exec.Interval
 	mq, dq := float64(iv.Months)/f, float64(iv.Days)/f
 	if mq > math.MaxInt32 || mq < math.MinInt32 || dq > math.MaxInt32 || dq < math.MinInt32 {
-		return Interval{}, errIntervalRange
+		return exec.Interval{}, errIntervalRange
 	}
 	r.Months, r.Days = int32(mq), int32(dq)
 	monthRem := tsRound((mq - float64(r.Months)) * daysPerMonth)
@@ -514,10 +472,8 @@ func monotonicUnit(u int) bool {
 	return false
 }
 
-func infNumeric(neg bool) *apd.Decimal { return &apd.Decimal{Form: apd.Infinite, Negative: neg} }
-
 // extractTimestamp is extract(unit from timestamp[tz]) as a numeric.
-func extractTimestamp(unitText string, us int64, withTZ bool, env *Env) (*apd.Decimal, error) {
+func extractTimestamp(unitText string, us int64, withTZ bool, env *exec.Env) (*apd.Decimal, error) {
 	typ := "timestamp without time zone"
 	if withTZ {
 		typ = "timestamp with time zone"
@@ -526,10 +482,10 @@ func extractTimestamp(unitText string, us int64, withTZ bool, env *Env) (*apd.De
 	if unit == uNone {
 		return nil, errUnitNotRecognized(low, typ)
 	}
-	if isInfinite(us) {
+	if exec.IsInfiniteTimestamp(us) {
 		switch {
 		case monotonicUnit(unit):
-			return infNumeric(us == stampNegInf), nil
+			return exec.NumericInf(us == exec.TimestampNegInfinity), nil
 		case unit == uTimezone || unit == uTimezoneHour || unit == uTimezoneMinute:
 			if !withTZ {
 				return nil, errUnitNotSupported(low, typ)
@@ -539,7 +495,7 @@ func extractTimestamp(unitText string, us int64, withTZ bool, env *Env) (*apd.De
 	}
 	var t tm
 	if withTZ {
-		t = breakDownTZ(us, location(env.Settings))
+		t = breakDownTZ(us, exec.Location(env.Settings))
 	} else {
 		t = breakDown(us)
 	}
@@ -562,18 +518,18 @@ func extractTimestamp(unitText string, us int64, withTZ bool, env *Env) (*apd.De
 		d := new(apd.Decimal)
 		frac := new(apd.Decimal)
 		j := apd.New(types.JulianDay(t.year, t.mon, t.mday), 0)
-		fn := NumericArith("/")
-		q, err := fn(nil, []Datum{DNumeric(apd.New(t.timeOfDay, 0)), DNumeric(apd.New(usPerDay, 0))})
+		fn := exec.NumericArith("/")
+		q, err := fn(nil, []exec.Datum{exec.DNumeric(apd.New(t.timeOfDay, 0)), exec.DNumeric(apd.New(exec.MicrosPerDay, 0))})
 		if err != nil {
 			return nil, err
 		}
 		frac.Set(q.Numeric())
-		numericCtx.Add(d, j, frac)
+		exec.NumericContext.Add(d, j, frac)
 		return d, nil
 	case uEpoch:
 		// In decimal: far timestamps overflow int64 microseconds.
 		d := new(apd.Decimal)
-		numericCtx.Add(d, numDiv(us, 6), apd.New(unixEpochShift, 0))
+		exec.NumericContext.Add(d, numDiv(us, 6), apd.New(exec.UnixEpochShift, 0))
 		return d, nil
 	case uTimezone, uTimezoneHour, uTimezoneMinute:
 		if !withTZ {
@@ -596,9 +552,9 @@ func extractDate(unitText string, days int64) (*apd.Decimal, error) {
 	if unit == uNone {
 		return nil, errUnitNotRecognized(low, "date")
 	}
-	if days == dateInfinity || days == dateNegInf {
+	if days == exec.DateInfinity || days == exec.DateNegInfinity {
 		if monotonicUnit(unit) {
-			return infNumeric(days == dateNegInf), nil
+			return exec.NumericInf(days == exec.DateNegInfinity), nil
 		}
 		switch unit {
 		case uDay, uMonth, uQuarter, uWeek, uDow, uIsodow, uDoy:
@@ -606,15 +562,15 @@ func extractDate(unitText string, days int64) (*apd.Decimal, error) {
 		}
 		return nil, errUnitNotSupported(low, "date")
 	}
-	t := breakDown(days * usPerDay)
+	t := breakDown(days * exec.MicrosPerDay)
 	if v, ok := dateFields(unit, &t); ok {
 		return apd.New(v, 0), nil
 	}
 	switch unit {
 	case uJulian:
-		return apd.New(days+postgresEpochJD, 0), nil
+		return apd.New(days+exec.PostgresEpochJD, 0), nil
 	case uEpoch:
-		return apd.New((days*86400 + unixEpochShift), 0), nil
+		return apd.New((days*86400 + exec.UnixEpochShift), 0), nil
 	}
 	return nil, errUnitNotSupported(low, "date")
 }
@@ -645,7 +601,7 @@ func extractTime(unitText string, us int64) (*apd.Decimal, error) {
 }
 
 // extractInterval is extract(unit from interval).
-func extractInterval(unitText string, iv Interval) (*apd.Decimal, error) {
+func extractInterval(unitText string, iv exec.Interval) (*apd.Decimal, error) {
 	unit, low := unitOf(unitText)
 	if unit == uNone {
 		return nil, errUnitNotRecognized(low, "interval")
@@ -683,7 +639,7 @@ func extractInterval(unitText string, iv Interval) (*apd.Decimal, error) {
 	case uEpoch:
 		secs := int64(31557600)*(int64(iv.Months)/12) + int64(daysPerMonth*86400)*(int64(iv.Months)%12) + 86400*int64(iv.Days)
 		d := new(apd.Decimal)
-		numericCtx.Add(d, numDiv(iv.Micros, 6), apd.New(secs, 0))
+		exec.NumericContext.Add(d, numDiv(iv.Micros, 6), apd.New(secs, 0))
 		return d, nil
 	}
 	return nil, errUnitNotSupported(low, "interval")
@@ -697,7 +653,7 @@ func truncFields(unit int, t *tm) (redo bool, ok bool) {
 		// The Monday of the ISO week.
 		j := types.JulianDay(t.year, t.mon, t.mday)
 		j -= (j2day(j) + 6) % 7
-		t.year, t.mon, t.mday = types.Date(j - postgresEpochJD).YMD()
+		t.year, t.mon, t.mday = types.Date(j - exec.PostgresEpochJD).YMD()
 		t.hour, t.min, t.sec, t.usec = 0, 0, 0, 0
 		return true, true
 	case uMillennium, uCentury, uDecade, uYear, uQuarter, uMonth, uDay, uHour, uMinute, uSecond, uMillisec, uMicrosec:
@@ -752,58 +708,58 @@ func truncFields(unit int, t *tm) (redo bool, ok bool) {
 	return redo, true
 }
 
-func truncTimestamp(unitText string, us int64) (Datum, error) {
+func truncTimestamp(unitText string, us int64) (exec.Datum, error) {
 	unit, low := unitOf(unitText)
-	if isInfinite(us) {
+	if exec.IsInfiniteTimestamp(us) {
 		if unit == uNone {
-			return Null, errUnitNotRecognized(low, "timestamp without time zone")
+			return exec.Null, errUnitNotRecognized(low, "timestamp without time zone")
 		}
-		return DTimestamp(us), nil
+		return exec.DTimestamp(us), nil
 	}
 	t := breakDown(us)
 	if _, ok := truncFields(unit, &t); !ok {
 		if unit == uNone {
-			return Null, errUnitNotRecognized(low, "timestamp without time zone")
+			return exec.Null, errUnitNotRecognized(low, "timestamp without time zone")
 		}
-		return Null, errUnitNotSupported(low, "timestamp without time zone")
+		return exec.Null, errUnitNotSupported(low, "timestamp without time zone")
 	}
 	r, ok := fromFields(t.year, t.mon, t.mday, t.hour, t.min, t.sec, t.usec)
 	if !ok {
-		return Null, errTimestampRange
+		return exec.Null, exec.ErrTimestampRange
 	}
-	return DTimestamp(r), nil
+	return exec.DTimestamp(r), nil
 }
 
-func truncTimestampTZ(unitText string, us int64, loc *time.Location) (Datum, error) {
+func truncTimestampTZ(unitText string, us int64, loc *time.Location) (exec.Datum, error) {
 	unit, low := unitOf(unitText)
-	if isInfinite(us) {
+	if exec.IsInfiniteTimestamp(us) {
 		if unit == uNone {
-			return Null, errUnitNotRecognized(low, "timestamp with time zone")
+			return exec.Null, errUnitNotRecognized(low, "timestamp with time zone")
 		}
-		return DTimestamp(us), nil
+		return exec.DTimestamp(us), nil
 	}
 	t := breakDownTZ(us, loc)
 	redo, ok := truncFields(unit, &t)
 	if !ok {
 		if unit == uNone {
-			return Null, errUnitNotRecognized(low, "timestamp with time zone")
+			return exec.Null, errUnitNotRecognized(low, "timestamp with time zone")
 		}
-		return Null, errUnitNotSupported(low, "timestamp with time zone")
+		return exec.Null, errUnitNotSupported(low, "timestamp with time zone")
 	}
 	local, ok := fromFields(t.year, t.mon, t.mday, t.hour, t.min, t.sec, t.usec)
 	if !ok {
-		return Null, errTimestampRange
+		return exec.Null, exec.ErrTimestampRange
 	}
 	if redo {
-		return DTimestamp(utcMicrosIn(local, loc)), nil
+		return exec.DTimestamp(utcMicrosIn(local, loc)), nil
 	}
-	return DTimestamp(local - int64(t.offset)*usPerSec), nil
+	return exec.DTimestamp(local - int64(t.offset)*usPerSec), nil
 }
 
-func truncInterval(unitText string, iv Interval) (Datum, error) {
+func truncInterval(unitText string, iv exec.Interval) (exec.Datum, error) {
 	unit, low := unitOf(unitText)
 	if unit == uWeek {
-		return Null, pgerr.New(pgerr.FeatureNotSupported, "unit \"%s\" not supported for type interval", low).
+		return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "unit \"%s\" not supported for type interval", low).
 			WithDetail("Months usually have fractional weeks.")
 	}
 	year, mon, day := iv.Months/12, iv.Months%12, iv.Days
@@ -842,16 +798,16 @@ func truncInterval(unitText string, iv Interval) (Datum, error) {
 		usec = (usec / 1000) * 1000
 	case uMicrosec:
 	case uNone:
-		return Null, errUnitNotRecognized(low, "interval")
+		return exec.Null, errUnitNotRecognized(low, "interval")
 	default:
-		return Null, errUnitNotSupported(low, "interval")
+		return exec.Null, errUnitNotSupported(low, "interval")
 	}
-	return DInterval(Interval{Months: year*12 + mon, Days: day, Micros: ((hours*60+mins)*60+secs)*usPerSec + usec}), nil
+	return exec.DInterval(exec.Interval{Months: year*12 + mon, Days: day, Micros: ((hours*60+mins)*60+secs)*usPerSec + usec}), nil
 }
 
 // age is age(a, b): the symbolic difference in years, months, days and
 // time, borrowing days from the month before a (or b when negative).
-func age(t1, t2 tm, a, b int64) (Interval, error) {
+func age(t1, t2 tm, a, b int64) (exec.Interval, error) {
 	neg := a < b
 	usec := t1.usec - t2.usec
 	sec := t1.sec - t2.sec
@@ -896,9 +852,9 @@ func age(t1, t2 tm, a, b int64) (Interval, error) {
 	}
 	months := int64(year)*12 + int64(mon)
 	if months != int64(int32(months)) {
-		return Interval{}, errIntervalRange
+		return exec.Interval{}, errIntervalRange
 	}
-	return Interval{Months: int32(months), Days: int32(mday), Micros: ((int64(hour)*60+int64(min))*60+int64(sec))*usPerSec + usec}, nil
+	return exec.Interval{Months: int32(months), Days: int32(mday), Micros: ((int64(hour)*60+int64(min))*60+int64(sec))*usPerSec + usec}, nil
 }
 
 // zoneArg resolves the zone argument of timezone() and its kin.
@@ -957,7 +913,7 @@ func saneZoneArg(name string) (*time.Location, error) {
 	return zoneArg(name)
 }
 
-func intervalZone(iv Interval) (*time.Location, error) {
+func intervalZone(iv exec.Interval) (*time.Location, error) {
 	if iv.Months != 0 || iv.Days != 0 {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "interval time zone \"%s\" must not include months or days",
 			string(types.AppendInterval(nil, iv, nil)))
@@ -966,52 +922,52 @@ func intervalZone(iv Interval) (*time.Location, error) {
 }
 
 // overlaps is OVERLAPS over four instants, with PostgreSQL's NULL rules.
-func overlaps(a []Datum) Datum {
+func overlaps(a []exec.Datum) exec.Datum {
 	s1, e1, s2, e2 := a[0], a[1], a[2], a[3]
 	if s1.IsNull() {
 		if e1.IsNull() {
-			return Null
+			return exec.Null
 		}
 		s1 = e1
-	} else if !e1.IsNull() && Compare(s1, e1) > 0 {
+	} else if !e1.IsNull() && exec.Compare(s1, e1) > 0 {
 		s1, e1 = e1, s1
 	}
 	if s2.IsNull() {
 		if e2.IsNull() {
-			return Null
+			return exec.Null
 		}
 		s2 = e2
-	} else if !e2.IsNull() && Compare(s2, e2) > 0 {
+	} else if !e2.IsNull() && exec.Compare(s2, e2) > 0 {
 		s2, e2 = e2, s2
 	}
-	switch c := Compare(s1, s2); {
+	switch c := exec.Compare(s1, s2); {
 	case c > 0:
 		if e2.IsNull() {
-			return Null
+			return exec.Null
 		}
-		if Compare(s1, e2) < 0 {
-			return DBool(true)
+		if exec.Compare(s1, e2) < 0 {
+			return exec.DBool(true)
 		}
 		if e1.IsNull() {
-			return Null
+			return exec.Null
 		}
-		return DBool(false)
+		return exec.DBool(false)
 	case c < 0:
 		if e1.IsNull() {
-			return Null
+			return exec.Null
 		}
-		if Compare(s2, e1) < 0 {
-			return DBool(true)
+		if exec.Compare(s2, e1) < 0 {
+			return exec.DBool(true)
 		}
 		if e2.IsNull() {
-			return Null
+			return exec.Null
 		}
-		return DBool(false)
+		return exec.DBool(false)
 	}
 	if e1.IsNull() || e2.IsNull() {
-		return Null
+		return exec.Null
 	}
-	return DBool(true)
+	return exec.DBool(true)
 }
 
 func errFieldRange(format string, args ...any) error {
@@ -1048,7 +1004,7 @@ func formatSeconds(s float64) string {
 	return string(types.AppendFloat8(nil, s, 0))
 }
 
-func makeTimestamp(a []Datum) (int64, error) {
+func makeTimestamp(a []exec.Datum) (int64, error) {
 	d, err := makeDate(a[0].I, a[1].I, a[2].I)
 	if err != nil {
 		return 0, err
@@ -1057,41 +1013,41 @@ func makeTimestamp(a []Datum) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	r := d*usPerDay + t
+	r := d*exec.MicrosPerDay + t
 	if r < minTimestampUs || r >= endTimestampUs {
 		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: %d-%02d-%02d %d:%02d:%s", a[0].I, a[1].I, a[2].I, a[3].I, a[4].I, formatSeconds(a[5].F))
 	}
 	return r, nil
 }
 
-func makeInterval(a []Datum) (Datum, error) {
+func makeInterval(a []exec.Datum) (exec.Datum, error) {
 	secs := a[6].F
 	if math.IsInf(secs, 0) || math.IsNaN(secs) {
-		return Null, errIntervalRange
+		return exec.Null, errIntervalRange
 	}
 	months := a[0].I*12 + a[1].I
 	days := a[2].I*7 + a[3].I
 	if months != int64(int32(months)) || days != int64(int32(days)) {
-		return Null, errIntervalRange
+		return exec.Null, errIntervalRange
 	}
 	us := math.RoundToEven(secs * usPerSec)
 	t := float64(a[4].I)*usPerHour + float64(a[5].I)*usPerMinute + us
 	if t >= 9.2233720368547758e18 || t < -9.2233720368547758e18 {
-		return Null, errIntervalRange
+		return exec.Null, errIntervalRange
 	}
-	return DInterval(Interval{Months: int32(months), Days: int32(days), Micros: a[4].I*usPerHour + a[5].I*usPerMinute + int64(us)}), nil
+	return exec.DInterval(exec.Interval{Months: int32(months), Days: int32(days), Micros: a[4].I*usPerHour + a[5].I*usPerMinute + int64(us)}), nil
 }
 
-func numericOrNull(d *apd.Decimal, err error) (Datum, error) {
+func numericOrNull(d *apd.Decimal, err error) (exec.Datum, error) {
 	if err != nil || d == nil {
-		return Null, err
+		return exec.Null, err
 	}
-	return DNumeric(d), nil
+	return exec.DNumeric(d), nil
 }
 
-func floatOrNull(d *apd.Decimal, err error) (Datum, error) {
+func floatOrNull(d *apd.Decimal, err error) (exec.Datum, error) {
 	if err != nil || d == nil {
-		return Null, err
+		return exec.Null, err
 	}
 	f, _ := d.Float64()
 	if d.Form == apd.Infinite {
@@ -1100,73 +1056,73 @@ func floatOrNull(d *apd.Decimal, err error) (Datum, error) {
 			f = math.Inf(-1)
 		}
 	}
-	return DFloat(f), nil
+	return exec.DFloat(f), nil
 }
 
-func dtFn(name string, args []uint32, ret uint32, fn Fn) {
-	register(&Func{Name: name, Args: args, Ret: ret, Strict: true, Fn: fn})
+func dtFn(name string, args []uint32, ret uint32, fn exec.Fn) {
+	exec.Register(&exec.Func{Name: name, Args: args, Ret: ret, Strict: true, Fn: fn})
 }
 
-func init() {
-	D, TS, TZ, IV, TM := OIDDate, OIDTimestamp, OIDTimestampTZ, OIDInterval, OIDTime
-	I4, F8, TX := OIDInt4, OIDFloat8, OIDText
-	datePlus := func(_ *Env, a []Datum) (Datum, error) {
+func registerDatetime() {
+	D, TS, TZ, IV, TM := exec.OIDDate, exec.OIDTimestamp, exec.OIDTimestampTZ, exec.OIDInterval, exec.OIDTime
+	I4, F8, TX := exec.OIDInt4, exec.OIDFloat8, exec.OIDText
+	datePlus := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		d, n := a[0].I, a[1].I
-		if a[0].Kind != KindDate {
+		if a[0].Kind != exec.KindDate {
 			d, n = a[1].I, a[0].I
 		}
-		if d == dateInfinity || d == dateNegInf {
-			return DDate(d), nil
+		if d == exec.DateInfinity || d == exec.DateNegInfinity {
+			return exec.DDate(d), nil
 		}
 		r := d + n
 		if r < -2451545 || r >= 2147483494-2451545 {
-			return Null, errDateRange
+			return exec.Null, errDateRange
 		}
-		return DDate(r), nil
+		return exec.DDate(r), nil
 	}
 	dtFn("+", []uint32{D, I4}, D, datePlus)
 	dtFn("+", []uint32{I4, D}, D, datePlus)
-	dtFn("-", []uint32{D, I4}, D, func(env *Env, a []Datum) (Datum, error) {
-		return datePlus(env, []Datum{a[0], DInt(-a[1].I)})
+	dtFn("-", []uint32{D, I4}, D, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return datePlus(env, []exec.Datum{a[0], exec.DInt(-a[1].I)})
 	})
-	dtFn("-", []uint32{D, D}, I4, func(_ *Env, a []Datum) (Datum, error) {
-		if a[0].I == dateInfinity || a[0].I == dateNegInf || a[1].I == dateInfinity || a[1].I == dateNegInf {
-			return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "cannot subtract infinite dates")
+	dtFn("-", []uint32{D, D}, I4, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		if a[0].I == exec.DateInfinity || a[0].I == exec.DateNegInfinity || a[1].I == exec.DateInfinity || a[1].I == exec.DateNegInfinity {
+			return exec.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "cannot subtract infinite dates")
 		}
-		return DInt(a[0].I - a[1].I), nil
+		return exec.DInt(a[0].I - a[1].I), nil
 	})
-	stampPlus := func(_ *Env, a []Datum) (Datum, error) {
+	stampPlus := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		us, iv := a[0], a[1]
-		if us.Kind == KindInterval {
+		if us.Kind == exec.KindInterval {
 			us, iv = iv, us
 		}
 		r, err := addInterval(us.I, iv.Interval())
-		return DTimestamp(r), err
+		return exec.DTimestamp(r), err
 	}
-	stampMinus := func(_ *Env, a []Datum) (Datum, error) {
+	stampMinus := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		iv := a[1].Interval()
 		neg, err := negInterval(iv)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		r, err := addInterval(a[0].I, neg)
-		return DTimestamp(r), err
+		return exec.DTimestamp(r), err
 	}
-	tzPlus := func(env *Env, a []Datum) (Datum, error) {
+	tzPlus := func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		us, iv := a[0], a[1]
-		if us.Kind == KindInterval {
+		if us.Kind == exec.KindInterval {
 			us, iv = iv, us
 		}
-		r, err := addIntervalTZ(us.I, iv.Interval(), location(env.Settings))
-		return DTimestamp(r), err
+		r, err := addIntervalTZ(us.I, iv.Interval(), exec.Location(env.Settings))
+		return exec.DTimestamp(r), err
 	}
-	tzMinus := func(env *Env, a []Datum) (Datum, error) {
+	tzMinus := func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		neg, err := negInterval(a[1].Interval())
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
-		r, err := addIntervalTZ(a[0].I, neg, location(env.Settings))
-		return DTimestamp(r), err
+		r, err := addIntervalTZ(a[0].I, neg, exec.Location(env.Settings))
+		return exec.DTimestamp(r), err
 	}
 	dtFn("+", []uint32{TS, IV}, TS, stampPlus)
 	dtFn("+", []uint32{IV, TS}, TS, stampPlus)
@@ -1174,256 +1130,258 @@ func init() {
 	dtFn("+", []uint32{TZ, IV}, TZ, tzPlus)
 	dtFn("+", []uint32{IV, TZ}, TZ, tzPlus)
 	dtFn("-", []uint32{TZ, IV}, TZ, tzMinus)
-	dateIv := func(sign int) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+	dateIv := func(sign int) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			d, iv := a[0], a[1]
-			if d.Kind == KindInterval {
+			if d.Kind == exec.KindInterval {
 				d, iv = iv, d
 			}
 			i := iv.Interval()
 			if sign < 0 {
 				var err error
 				if i, err = negInterval(i); err != nil {
-					return Null, err
+					return exec.Null, err
 				}
 			}
-			us, err := dateToTimestamp(d.I)
+			us, err := exec.DateToTimestamp(d.I)
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			r, err := addInterval(us, i)
-			return DTimestamp(r), err
+			return exec.DTimestamp(r), err
 		}
 	}
 	dtFn("+", []uint32{D, IV}, TS, dateIv(1))
 	dtFn("+", []uint32{IV, D}, TS, dateIv(1))
 	dtFn("-", []uint32{D, IV}, TS, dateIv(-1))
-	dateTime := func(_ *Env, a []Datum) (Datum, error) {
+	dateTime := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		d, t := a[0], a[1]
-		if d.Kind == KindTime {
+		if d.Kind == exec.KindTime {
 			d, t = t, d
 		}
-		if d.I == dateInfinity || d.I == dateNegInf {
-			return DTimestamp(dateToMicros(d.I)), nil
+		if d.I == exec.DateInfinity || d.I == exec.DateNegInfinity {
+			return exec.DTimestamp(exec.DateToMicros(d.I)), nil
 		}
-		r := d.I*usPerDay + t.I
+		r := d.I*exec.MicrosPerDay + t.I
 		if r < minTimestampUs || r >= endTimestampUs {
-			return Null, errTimestampRange
+			return exec.Null, exec.ErrTimestampRange
 		}
-		return DTimestamp(r), nil
+		return exec.DTimestamp(r), nil
 	}
 	dtFn("+", []uint32{D, TM}, TS, dateTime)
 	dtFn("+", []uint32{TM, D}, TS, dateTime)
-	timePlus := func(sign int64) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+	timePlus := func(sign int64) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			t, iv := a[0], a[1]
-			if t.Kind == KindInterval {
+			if t.Kind == exec.KindInterval {
 				t, iv = iv, t
 			}
-			r := (t.I + sign*(iv.Interval().Micros%usPerDay)) % usPerDay
+			r := (t.I + sign*(iv.Interval().Micros%exec.MicrosPerDay)) % exec.MicrosPerDay
 			if r < 0 {
-				r += usPerDay
+				r += exec.MicrosPerDay
 			}
-			return DTime(r), nil
+			return exec.DTime(r), nil
 		}
 	}
 	dtFn("+", []uint32{TM, IV}, TM, timePlus(1))
 	dtFn("+", []uint32{IV, TM}, TM, timePlus(1))
 	dtFn("-", []uint32{TM, IV}, TM, timePlus(-1))
-	dtFn("-", []uint32{TM, TM}, IV, func(_ *Env, a []Datum) (Datum, error) {
-		return DInterval(Interval{Micros: a[0].I - a[1].I}), nil
+	dtFn("-", []uint32{TM, TM}, IV, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return exec.DInterval(exec.Interval{Micros: a[0].I - a[1].I}), nil
 	})
-	diff := func(_ *Env, a []Datum) (Datum, error) { return stampDiff(a[0].I, a[1].I) }
+	diff := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return stampDiff(a[0].I, a[1].I) }
 	dtFn("-", []uint32{TS, TS}, IV, diff)
 	dtFn("-", []uint32{TZ, TZ}, IV, diff)
-	dtFn("+", []uint32{IV, IV}, IV, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("+", []uint32{IV, IV}, IV, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r, err := addIntervals(a[0].Interval(), a[1].Interval(), 1)
-		return DInterval(r), err
+		return exec.DInterval(r), err
 	})
-	dtFn("-", []uint32{IV, IV}, IV, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("-", []uint32{IV, IV}, IV, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r, err := addIntervals(a[0].Interval(), a[1].Interval(), -1)
-		return DInterval(r), err
+		return exec.DInterval(r), err
 	})
-	dtFn("-", []uint32{IV}, IV, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("-", []uint32{IV}, IV, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r, err := negInterval(a[0].Interval())
-		return DInterval(r), err
+		return exec.DInterval(r), err
 	})
-	mul := func(_ *Env, a []Datum) (Datum, error) {
+	mul := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		iv, f := a[0], a[1]
-		if iv.Kind != KindInterval {
+		if iv.Kind != exec.KindInterval {
 			iv, f = f, iv
 		}
 		r, err := intervalMul(iv.Interval(), f.F)
-		return DInterval(r), err
+		return exec.DInterval(r), err
 	}
 	dtFn("*", []uint32{IV, F8}, IV, mul)
 	dtFn("*", []uint32{F8, IV}, IV, mul)
-	dtFn("/", []uint32{IV, F8}, IV, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("/", []uint32{IV, F8}, IV, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r, err := intervalDiv(a[0].Interval(), a[1].F)
-		return DInterval(r), err
+		return exec.DInterval(r), err
 	})
 
 	// extract returns numeric, date_part float8.
-	dtFn("extract", []uint32{TX, TS}, OIDNumeric, func(env *Env, a []Datum) (Datum, error) {
+	dtFn("extract", []uint32{TX, TS}, exec.OIDNumeric, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return numericOrNull(extractTimestamp(a[0].S, a[1].I, false, env))
 	})
-	dtFn("extract", []uint32{TX, TZ}, OIDNumeric, func(env *Env, a []Datum) (Datum, error) {
+	dtFn("extract", []uint32{TX, TZ}, exec.OIDNumeric, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return numericOrNull(extractTimestamp(a[0].S, a[1].I, true, env))
 	})
-	dtFn("extract", []uint32{TX, D}, OIDNumeric, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("extract", []uint32{TX, D}, exec.OIDNumeric, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return numericOrNull(extractDate(a[0].S, a[1].I))
 	})
-	dtFn("extract", []uint32{TX, TM}, OIDNumeric, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("extract", []uint32{TX, TM}, exec.OIDNumeric, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return numericOrNull(extractTime(a[0].S, a[1].I))
 	})
-	dtFn("extract", []uint32{TX, IV}, OIDNumeric, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("extract", []uint32{TX, IV}, exec.OIDNumeric, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return numericOrNull(extractInterval(a[0].S, a[1].Interval()))
 	})
-	dtFn("date_part", []uint32{TX, TS}, F8, func(env *Env, a []Datum) (Datum, error) {
+	dtFn("date_part", []uint32{TX, TS}, F8, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return floatOrNull(extractTimestamp(a[0].S, a[1].I, false, env))
 	})
-	dtFn("date_part", []uint32{TX, TZ}, F8, func(env *Env, a []Datum) (Datum, error) {
+	dtFn("date_part", []uint32{TX, TZ}, F8, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return floatOrNull(extractTimestamp(a[0].S, a[1].I, true, env))
 	})
-	dtFn("date_part", []uint32{TX, D}, F8, func(env *Env, a []Datum) (Datum, error) {
+	dtFn("date_part", []uint32{TX, D}, F8, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		// date_part(text, date) is date_part over the timestamp.
-		return floatOrNull(extractTimestamp(a[0].S, dateToMicros(a[1].I), false, env))
+		return floatOrNull(extractTimestamp(a[0].S, exec.DateToMicros(a[1].I), false, env))
 	})
-	dtFn("date_part", []uint32{TX, TM}, F8, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("date_part", []uint32{TX, TM}, F8, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return floatOrNull(extractTime(a[0].S, a[1].I))
 	})
-	dtFn("date_part", []uint32{TX, IV}, F8, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("date_part", []uint32{TX, IV}, F8, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return floatOrNull(extractInterval(a[0].S, a[1].Interval()))
 	})
-	dtFn("date_trunc", []uint32{TX, TS}, TS, func(_ *Env, a []Datum) (Datum, error) { return truncTimestamp(a[0].S, a[1].I) })
-	dtFn("date_trunc", []uint32{TX, TZ}, TZ, func(env *Env, a []Datum) (Datum, error) {
-		return truncTimestampTZ(a[0].S, a[1].I, location(env.Settings))
+	dtFn("date_trunc", []uint32{TX, TS}, TS, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return truncTimestamp(a[0].S, a[1].I) })
+	dtFn("date_trunc", []uint32{TX, TZ}, TZ, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return truncTimestampTZ(a[0].S, a[1].I, exec.Location(env.Settings))
 	})
-	dtFn("date_trunc", []uint32{TX, TZ, TX}, TZ, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("date_trunc", []uint32{TX, TZ, TX}, TZ, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		loc, err := zoneArg(a[2].S)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		return truncTimestampTZ(a[0].S, a[1].I, loc)
 	})
-	dtFn("date_trunc", []uint32{TX, IV}, IV, func(_ *Env, a []Datum) (Datum, error) { return truncInterval(a[0].S, a[1].Interval()) })
+	dtFn("date_trunc", []uint32{TX, IV}, IV, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return truncInterval(a[0].S, a[1].Interval()) })
 
-	ageFn := func(tz bool) Fn {
-		return func(env *Env, a []Datum) (Datum, error) {
+	ageFn := func(tz bool) exec.Fn {
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			x, y := a[0].I, a[1].I
-			if isInfinite(x) || isInfinite(y) {
-				return Null, errTimestampRange
+			if exec.IsInfiniteTimestamp(x) || exec.IsInfiniteTimestamp(y) {
+				return exec.Null, exec.ErrTimestampRange
 			}
 			var t1, t2 tm
 			if tz {
-				loc := location(env.Settings)
+				loc := exec.Location(env.Settings)
 				t1, t2 = breakDownTZ(x, loc), breakDownTZ(y, loc)
 			} else {
 				t1, t2 = breakDown(x), breakDown(y)
 			}
 			r, err := age(t1, t2, x, y)
-			return DInterval(r), err
+			return exec.DInterval(r), err
 		}
 	}
 	dtFn("age", []uint32{TS, TS}, IV, ageFn(false))
 	dtFn("age", []uint32{TZ, TZ}, IV, ageFn(true))
-	dtFn("age", []uint32{TS}, IV, func(env *Env, a []Datum) (Datum, error) {
-		today := microsToDate(localMicros(TimestampTZ(txnTime(env)), env.Settings)) * usPerDay
-		return ageFn(false)(env, []Datum{DTimestamp(today), a[0]})
+	dtFn("age", []uint32{TS}, IV, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		today := exec.MicrosToDate(exec.LocalMicros(exec.TimestampTZ(txnTime(env)), env.Settings)) * exec.MicrosPerDay
+		return ageFn(false)(env, []exec.Datum{exec.DTimestamp(today), a[0]})
 	})
-	dtFn("age", []uint32{TZ}, IV, func(env *Env, a []Datum) (Datum, error) {
-		today := utcMicros(microsToDate(localMicros(TimestampTZ(txnTime(env)), env.Settings))*usPerDay, env.Settings)
-		return ageFn(true)(env, []Datum{DTimestamp(today), a[0]})
+	dtFn("age", []uint32{TZ}, IV, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		today := exec.UTCMicros(exec.MicrosToDate(exec.LocalMicros(exec.TimestampTZ(txnTime(env)), env.Settings))*exec.MicrosPerDay, env.Settings)
+		return ageFn(true)(env, []exec.Datum{exec.DTimestamp(today), a[0]})
 	})
 
-	dtFn("make_date", []uint32{I4, I4, I4}, D, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("make_date", []uint32{I4, I4, I4}, D, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		d, err := makeDate(a[0].I, a[1].I, a[2].I)
-		return DDate(d), err
+		return exec.DDate(d), err
 	})
-	dtFn("make_time", []uint32{I4, I4, F8}, TM, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("make_time", []uint32{I4, I4, F8}, TM, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		t, err := makeTime(a[0].I, a[1].I, a[2].F)
-		return DTime(t), err
+		return exec.DTime(t), err
 	})
 	six := []uint32{I4, I4, I4, I4, I4, F8}
-	dtFn("make_timestamp", six, TS, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("make_timestamp", six, TS, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r, err := makeTimestamp(a)
-		return DTimestamp(r), err
+		return exec.DTimestamp(r), err
 	})
-	dtFn("make_timestamptz", six, TZ, func(env *Env, a []Datum) (Datum, error) {
+	dtFn("make_timestamptz", six, TZ, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r, err := makeTimestamp(a)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
-		return DTimestamp(utcMicros(r, env.Settings)), nil
+		return exec.DTimestamp(exec.UTCMicros(r, env.Settings)), nil
 	})
-	dtFn("make_timestamptz", append(six, TX), TZ, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("make_timestamptz", append(six, TX), TZ, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r, err := makeTimestamp(a)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		loc, err := saneZoneArg(a[6].S)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
-		return DTimestamp(utcMicrosIn(r, loc)), nil
+		return exec.DTimestamp(utcMicrosIn(r, loc)), nil
 	})
 	ivNames := []string{"years", "months", "weeks", "days", "hours", "mins", "secs"}
-	ivTypes := []T{TInt4, TInt4, TInt4, TInt4, TInt4, TInt4, TFloat8}
-	ivDefaults := []Datum{DInt(0), DInt(0), DInt(0), DInt(0), DInt(0), DInt(0), DFloat(0)}
+	ivTypes := []exec.T{exec.TInt4, exec.TInt4, exec.TInt4, exec.TInt4, exec.TInt4, exec.TInt4, exec.TFloat8}
+	ivDefaults := []exec.Datum{exec.DInt(0), exec.DInt(0), exec.DInt(0), exec.DInt(0), exec.DInt(0), exec.DInt(0), exec.DFloat(0)}
 	registerNamed("make_interval", ivNames, ivTypes, ivDefaults)
 	for n := 0; n <= 7; n++ {
 		args := []uint32{I4, I4, I4, I4, I4, I4, F8}[:n]
-		dtFn("make_interval", args, IV, func(_ *Env, a []Datum) (Datum, error) {
-			full := make([]Datum, 7)
+		dtFn("make_interval", args, IV, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			full := make([]exec.Datum, 7)
 			copy(full, ivDefaults)
 			copy(full, a)
 			return makeInterval(full)
 		})
 	}
-	for name, fn := range map[string]func(Interval) (Interval, error){
+	for name, fn := range map[string]func(exec.Interval) (exec.Interval, error){
 		"justify_days": justifyDays, "justify_hours": justifyHours, "justify_interval": justifyInterval,
 	} {
 		fn := fn
-		dtFn(name, []uint32{IV}, IV, func(_ *Env, a []Datum) (Datum, error) {
+		dtFn(name, []uint32{IV}, IV, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			r, err := fn(a[0].Interval())
-			return DInterval(r), err
+			return exec.DInterval(r), err
 		})
 	}
-	dtFn("isfinite", []uint32{D}, OIDBool, func(_ *Env, a []Datum) (Datum, error) {
-		return DBool(a[0].I != dateInfinity && a[0].I != dateNegInf), nil
+	dtFn("isfinite", []uint32{D}, exec.OIDBool, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return exec.DBool(a[0].I != exec.DateInfinity && a[0].I != exec.DateNegInfinity), nil
 	})
 	for _, t := range []uint32{TS, TZ} {
-		dtFn("isfinite", []uint32{t}, OIDBool, func(_ *Env, a []Datum) (Datum, error) { return DBool(!isInfinite(a[0].I)), nil })
+		dtFn("isfinite", []uint32{t}, exec.OIDBool, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(!exec.IsInfiniteTimestamp(a[0].I)), nil
+		})
 	}
-	dtFn("isfinite", []uint32{IV}, OIDBool, func(_ *Env, a []Datum) (Datum, error) { return DBool(true), nil })
+	dtFn("isfinite", []uint32{IV}, exec.OIDBool, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DBool(true), nil })
 
 	// AT TIME ZONE: timezone(zone, timestamp) reads the wall clock in the
 	// zone; timezone(zone, timestamptz) shows the instant on its clock.
-	atZone := func(zoneOf func(Datum) (*time.Location, error), toTZ bool) Fn {
-		return func(_ *Env, a []Datum) (Datum, error) {
+	atZone := func(zoneOf func(exec.Datum) (*time.Location, error), toTZ bool) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			loc, err := zoneOf(a[0])
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			us := a[1].I
-			if isInfinite(us) {
-				return DTimestamp(us), nil
+			if exec.IsInfiniteTimestamp(us) {
+				return exec.DTimestamp(us), nil
 			}
 			if toTZ {
-				return DTimestamp(utcMicrosIn(us, loc)), nil
+				return exec.DTimestamp(utcMicrosIn(us, loc)), nil
 			}
-			_, off := stampTime(us).In(loc).Zone()
-			return DTimestamp(us + int64(off)*usPerSec), nil
+			_, off := exec.StampTime(us).In(loc).Zone()
+			return exec.DTimestamp(us + int64(off)*usPerSec), nil
 		}
 	}
-	byName := func(d Datum) (*time.Location, error) { return zoneArg(d.S) }
-	byInterval := func(d Datum) (*time.Location, error) { return intervalZone(d.Interval()) }
+	byName := func(d exec.Datum) (*time.Location, error) { return zoneArg(d.S) }
+	byInterval := func(d exec.Datum) (*time.Location, error) { return intervalZone(d.Interval()) }
 	toTZ := atZone(byName, true)
-	dtFn("timezone", []uint32{TX, TS}, TZ, func(env *Env, a []Datum) (Datum, error) {
+	dtFn("timezone", []uint32{TX, TS}, TZ, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		// A dynamic abbreviation (MSK) means what it meant then.
-		if !isInfinite(a[1].I) {
+		if !exec.IsInfiniteTimestamp(a[1].I) {
 			if us, ok := types.LocalToUTCAbbrev(a[1].I, strings.TrimSpace(a[0].S)); ok {
-				return DTimestamp(us), nil
+				return exec.DTimestamp(us), nil
 			}
 		}
 		return toTZ(env, a)
@@ -1434,120 +1392,150 @@ func init() {
 
 	for _, t := range []uint32{TS, TZ, TM} {
 		t := t
-		register(&Func{Name: "overlaps", Args: []uint32{t, t, t, t}, Ret: OIDBool, Fn: func(_ *Env, a []Datum) (Datum, error) { return overlaps(a), nil }})
-		register(&Func{Name: "overlaps", Args: []uint32{t, IV, t, IV}, Ret: OIDBool, Fn: func(env *Env, a []Datum) (Datum, error) {
-			end := func(s, iv Datum) (Datum, error) {
+		exec.Register(&exec.Func{Name: "overlaps", Args: []uint32{t, t, t, t}, Ret: exec.OIDBool, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return overlaps(a), nil }})
+		exec.Register(&exec.Func{Name: "overlaps", Args: []uint32{t, IV, t, IV}, Ret: exec.OIDBool, Fn: func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			end := func(s, iv exec.Datum) (exec.Datum, error) {
 				if s.IsNull() || iv.IsNull() {
-					return Null, nil
+					return exec.Null, nil
 				}
 				switch t {
 				case TZ:
-					r, err := addIntervalTZ(s.I, iv.Interval(), location(env.Settings))
-					return DTimestamp(r), err
+					r, err := addIntervalTZ(s.I, iv.Interval(), exec.Location(env.Settings))
+					return exec.DTimestamp(r), err
 				case TM:
-					return timePlus(1)(env, []Datum{s, iv})
+					return timePlus(1)(env, []exec.Datum{s, iv})
 				}
 				r, err := addInterval(s.I, iv.Interval())
-				return DTimestamp(r), err
+				return exec.DTimestamp(r), err
 			}
 			e1, err := end(a[0], a[1])
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
 			e2, err := end(a[2], a[3])
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
-			return overlaps([]Datum{a[0], e1, a[2], e2}), nil
+			return overlaps([]exec.Datum{a[0], e1, a[2], e2}), nil
 		}})
 	}
 }
 
-func negInterval(iv Interval) (Interval, error) {
+func negInterval(iv exec.Interval) (exec.Interval, error) {
 	if iv.Months == math.MinInt32 || iv.Days == math.MinInt32 || iv.Micros == math.MinInt64 {
-		return Interval{}, errIntervalRange
+		return exec.Interval{}, errIntervalRange
 	}
-	return Interval{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}, nil
+	return exec.Interval{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}, nil
 }
 
 // dateBin is date_bin(stride, source, origin): source moved down to the
 // start of its stride-long bin counted from origin.
-func dateBin(stride Interval, src, origin int64) (Datum, error) {
-	if isInfinite(src) {
-		return DTimestamp(src), nil
+func dateBin(stride exec.Interval, src, origin int64) (exec.Datum, error) {
+	if exec.IsInfiniteTimestamp(src) {
+		return exec.DTimestamp(src), nil
 	}
-	if isInfinite(origin) {
-		return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "origin out of range")
+	if exec.IsInfiniteTimestamp(origin) {
+		return exec.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "origin out of range")
 	}
 	if stride.Months != 0 {
-		return Null, pgerr.New(pgerr.FeatureNotSupported, "timestamps cannot be binned into intervals containing months or years")
+		return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "timestamps cannot be binned into intervals containing months or years")
 	}
-	s := int64(stride.Days)*usPerDay + stride.Micros
+	s := int64(stride.Days)*exec.MicrosPerDay + stride.Micros
 	if s <= 0 {
-		return Null, pgerr.New(pgerr.InvalidParameterValue, "stride must be greater than zero")
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "stride must be greater than zero")
 	}
 	diff := src - origin
 	if (origin < 0 && diff < src) || (origin > 0 && diff > src) {
-		return Null, errIntervalRange
+		return exec.Null, errIntervalRange
 	}
 	mod := diff % s
 	r := origin + (diff - mod)
 	if mod < 0 {
 		r -= s
 		if r < minTimestampUs {
-			return Null, errTimestampRange
+			return exec.Null, exec.ErrTimestampRange
 		}
 	}
-	return DTimestamp(r), nil
+	return exec.DTimestamp(r), nil
 }
 
-func init() {
-	for _, t := range []uint32{OIDTimestamp, OIDTimestampTZ} {
-		dtFn("date_bin", []uint32{OIDInterval, t, t}, t, func(_ *Env, a []Datum) (Datum, error) {
+func registerDateBin() {
+	for _, t := range []uint32{exec.OIDTimestamp, exec.OIDTimestampTZ} {
+		dtFn("date_bin", []uint32{exec.OIDInterval, t, t}, t, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			return dateBin(a[0].Interval(), a[1].I, a[2].I)
 		})
 	}
-	register(&Func{Name: "pg_sleep", Args: []uint32{OIDFloat8}, Ret: OIDVoid, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "pg_sleep", Args: []uint32{exec.OIDFloat8}, Ret: exec.OIDVoid, Strict: true, Fn: func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		d := time.Duration(a[0].F * float64(time.Second))
 		if d <= 0 {
-			return DText(""), nil
+			return exec.DText(""), nil
 		}
 		t := time.NewTimer(d)
 		defer t.Stop()
 		if env.Ctx == nil {
 			<-t.C
-			return DText(""), nil
+			return exec.DText(""), nil
 		}
 		select {
 		case <-t.C:
 		case <-env.Ctx.Done():
-			return Null, pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
+			return exec.Null, pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
 		}
-		return DText(""), nil
+		return exec.DText(""), nil
 	}})
 }
 
-// dateToTimestamp is date2timestamp: a date's midnight, with the range
-// check timestamps need (dates reach much further).
-func dateToTimestamp(days int64) (int64, error) {
-	if days != dateInfinity && days >= 109203528-postgresEpochJD {
-		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range for timestamp")
-	}
-	return dateToMicros(days), nil
-}
-
-func init() {
+func registerIntervalHash() {
 	// interval_hash hashes an interval's span, so that intervals equal
 	// under = ('30 days' and '1 month') hash alike, as PostgreSQL's does.
-	dtFn("interval_hash", []uint32{OIDInterval}, OIDInt4, func(_ *Env, a []Datum) (Datum, error) {
+	dtFn("interval_hash", []uint32{exec.OIDInterval}, exec.OIDInt4, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		iv := a[0].Interval()
-		days := int64(iv.Months)*daysPerMonth + int64(iv.Days) + iv.Micros/usPerDay
-		rem := iv.Micros % usPerDay
+		days := int64(iv.Months)*daysPerMonth + int64(iv.Days) + iv.Micros/exec.MicrosPerDay
+		rem := iv.Micros % exec.MicrosPerDay
 		if rem < 0 {
-			days, rem = days-1, rem+usPerDay
+			days, rem = days-1, rem+exec.MicrosPerDay
 		}
 		h := uint64(days)*0x9E3779B97F4A7C15 ^ uint64(rem)*0xC2B2AE3D27D4EB4F
 		h ^= h >> 29
-		return DInt(int64(int32(uint32(h)))), nil
+		return exec.DInt(int64(int32(uint32(h)))), nil
 	})
+}
+
+// tm is a broken-down timestamp: year is astronomical (0 is 1 BC).
+type tm struct {
+	year, mon, mday int
+	hour, min, sec  int
+	usec            int64
+	days            int64 // days since 2000-01-01
+	timeOfDay       int64 // microseconds since midnight
+	offset          int   // seconds east of UTC, for timestamptz
+	zone            string
+}
+
+// breakDown splits a timestamp (wall clock) into fields.
+func breakDown(us int64) tm {
+	var t tm
+	t.days = us / exec.MicrosPerDay
+	t.timeOfDay = us % exec.MicrosPerDay
+	if t.timeOfDay < 0 {
+		t.timeOfDay += exec.MicrosPerDay
+		t.days--
+	}
+	t.year, t.mon, t.mday = types.Date(t.days).YMD()
+	rest := t.timeOfDay
+	t.hour = int(rest / usPerHour)
+	rest -= int64(t.hour) * usPerHour
+	t.min = int(rest / usPerMinute)
+	rest -= int64(t.min) * usPerMinute
+	t.sec = int(rest / usPerSec)
+	t.usec = rest - int64(t.sec)*usPerSec
+	return t
+}
+
+// breakDownTZ splits a timestamptz in zone loc.
+func breakDownTZ(us int64, loc *time.Location) tm {
+	name, off := exec.StampTime(us).In(loc).Zone()
+	t := breakDown(us + int64(off)*usPerSec)
+	t.offset, t.zone = off, name
+	return t
 }

@@ -1,8 +1,9 @@
-package exec
+package funcs
 
 import (
 	"strconv"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -16,35 +17,35 @@ import (
 // JSON value itself. A JSON null, or a missing key, is NULL.
 
 // jsonToDatum converts v to a value of type t.
-func jsonToDatum(env *Env, t T, v *types.JSONB) (Datum, error) {
+func jsonToDatum(env *exec.Env, t exec.T, v *types.JSONB) (exec.Datum, error) {
 	if v == nil || v.Kind == types.JSONNull {
-		return Null, nil
+		return exec.Null, nil
 	}
 	switch {
-	case t.OID == OIDJSON || t.OID == OIDJSONB:
-		return ParseText(t, string(types.AppendJSONB(nil, v)), env.Settings)
-	case IsArrayType(t.OID) && t.OID != OIDInt2Vector && t.OID != OIDOidVector:
+	case t.OID == exec.OIDJSON || t.OID == exec.OIDJSONB:
+		return exec.ParseText(t, string(types.AppendJSONB(nil, v)), env.Settings)
+	case exec.IsArrayType(t.OID) && t.OID != exec.OIDInt2Vector && t.OID != exec.OIDOidVector:
 		if v.Kind == types.JSONString {
-			return ParseText(t, v.Str, env.Settings)
+			return exec.ParseText(t, v.Str, env.Settings)
 		}
 		if v.Kind != types.JSONArray {
-			return Null, errExpectedJSONArray()
+			return exec.Null, errExpectedJSONArray()
 		}
 		return jsonToArray(env, t, v)
-	case KindOf(t.OID) == KindRecord && t.OID != OIDRecord:
+	case exec.KindOf(t.OID) == exec.KindRecord && t.OID != exec.OIDRecord:
 		switch v.Kind {
 		case types.JSONString:
-			return ParseText(t, v.Str, env.Settings)
+			return exec.ParseText(t, v.Str, env.Settings)
 		case types.JSONArray:
-			return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot call populate_composite on an array")
+			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "cannot call populate_composite on an array")
 		case types.JSONObject:
-			return PopulateRecord(env, t, Null, v)
+			return PopulateRecord(env, t, exec.Null, v)
 		}
-		return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot call populate_composite on a scalar")
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "cannot call populate_composite on a scalar")
 	case v.Kind == types.JSONString:
-		return ParseText(t, v.Str, env.Settings)
+		return exec.ParseText(t, v.Str, env.Settings)
 	}
-	return ParseText(t, string(types.AppendJSONB(nil, v)), env.Settings)
+	return exec.ParseText(t, string(types.AppendJSONB(nil, v)), env.Settings)
 }
 
 func errExpectedJSONArray() error {
@@ -59,7 +60,7 @@ func errMalformedJSONArray() error {
 // jsonToArray converts JSON array v to a SQL array of type t: its depth
 // is that of its first elements, and every sub-array of a level must
 // have the same length.
-func jsonToArray(env *Env, t T, v *types.JSONB) (Datum, error) {
+func jsonToArray(env *exec.Env, t exec.T, v *types.JSONB) (exec.Datum, error) {
 	var dims []int32
 	for e := v; ; e = &e.Elems[0] {
 		dims = append(dims, int32(len(e.Elems)))
@@ -67,8 +68,8 @@ func jsonToArray(env *Env, t T, v *types.JSONB) (Datum, error) {
 			break
 		}
 	}
-	elem := ElemType(t)
-	var elems []Datum
+	elem := exec.ElemType(t)
+	var elems []exec.Datum
 	var walk func(a *types.JSONB, depth int) error
 	walk = func(a *types.JSONB, depth int) error {
 		if int32(len(a.Elems)) != dims[depth] {
@@ -85,7 +86,7 @@ func jsonToArray(env *Env, t T, v *types.JSONB) (Datum, error) {
 				}
 				continue
 			}
-			if e.Kind == types.JSONArray && KindOf(elem.OID) != KindJSON {
+			if e.Kind == types.JSONArray && exec.KindOf(elem.OID) != exec.KindJSON {
 				return errMalformedJSONArray()
 			}
 			d, err := jsonToDatum(env, elem, e)
@@ -97,12 +98,12 @@ func jsonToArray(env *Env, t T, v *types.JSONB) (Datum, error) {
 		return nil
 	}
 	if err := walk(v, 0); err != nil {
-		return Null, err
+		return exec.Null, err
 	}
 	if dims[len(dims)-1] == 0 {
-		return NewArray(elem.OID, []Datum{}), nil
+		return exec.NewArray(elem.OID, []exec.Datum{}), nil
 	}
-	a := &Array{Elem: elem.OID, Elems: elems, Dims: dims, Lower: make([]int32, len(dims))}
+	a := &exec.Array{Elem: elem.OID, Elems: elems, Dims: dims, Lower: make([]int32, len(dims))}
 	for i := range a.Lower {
 		a.Lower[i] = 1
 	}
@@ -112,7 +113,7 @@ func jsonToArray(env *Env, t T, v *types.JSONB) (Datum, error) {
 			break
 		}
 	}
-	return DArray(a), nil
+	return exec.DArray(a), nil
 }
 
 // PopulateRecord returns a record of composite type t whose fields are the
@@ -121,15 +122,15 @@ func jsonToArray(env *Env, t T, v *types.JSONB) (Datum, error) {
 //
 // An anonymous record type takes its fields from base, named f1, f2 ...
 // as ROW(...)'s are.
-func PopulateRecord(env *Env, t T, base Datum, obj *types.JSONB) (Datum, error) {
+func PopulateRecord(env *exec.Env, t exec.T, base exec.Datum, obj *types.JSONB) (exec.Datum, error) {
 	ut, err := recordShape(env, t, base)
 	if err != nil {
-		return Null, err
+		return exec.Null, err
 	}
 	n := len(ut.FieldTypes)
-	r := &Record{Type: t.OID, Fields: make([]Datum, n), Types: make([]T, n)}
+	r := &exec.Record{Type: t.OID, Fields: make([]exec.Datum, n), Types: make([]exec.T, n)}
 	for i := range r.Fields {
-		r.Types[i] = T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}
+		r.Types[i] = exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}
 		v, ok := obj.Field(ut.FieldNames[i])
 		if !ok {
 			if !base.IsNull() && i < len(base.Record().Fields) {
@@ -138,23 +139,23 @@ func PopulateRecord(env *Env, t T, base Datum, obj *types.JSONB) (Datum, error) 
 			continue
 		}
 		if r.Fields[i], err = jsonToDatum(env, r.Types[i], v); err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 	}
-	return DRecord(r), nil
+	return exec.DRecord(r), nil
 }
 
 // recordShape returns the fields of record type t: a composite type's,
 // or base's for an anonymous record.
-func recordShape(env *Env, t T, base Datum) (*types.UserType, error) {
-	if t.OID != OIDRecord {
-		return userType(t, env.Settings)
+func recordShape(env *exec.Env, t exec.T, base exec.Datum) (*types.UserType, error) {
+	if t.OID != exec.OIDRecord {
+		return exec.LookupUserType(t, env.Settings)
 	}
 	if base.IsNull() {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "could not determine row type for result of populate_record")
 	}
 	r := base.Record()
-	ut := &types.UserType{Oid: types.Oid(OIDRecord)}
+	ut := &types.UserType{Oid: types.Oid(exec.OIDRecord)}
 	for i, ft := range r.Types {
 		ut.FieldNames = append(ut.FieldNames, "f"+strconv.Itoa(i+1))
 		ut.FieldTypes = append(ut.FieldTypes, types.Oid(ft.OID))
@@ -165,7 +166,7 @@ func recordShape(env *Env, t T, base Datum) (*types.UserType, error) {
 
 // populateObjects is the object (or, for the set forms, the objects) of a
 // populate or to_record call's JSON argument.
-func populateObjects(name string, set bool, arg Datum) ([]*types.JSONB, error) {
+func populateObjects(name string, set bool, arg exec.Datum) ([]*types.JSONB, error) {
 	v, err := types.ParseJSONB(arg.S)
 	if err != nil {
 		return nil, err
@@ -196,34 +197,34 @@ func errNotRowType(name string) error {
 	return pgerr.New(pgerr.DatatypeMismatch, "first argument of %s must be a row type", name)
 }
 
-func init() {
-	for _, jt := range []uint32{OIDJSON, OIDJSONB} {
+func registerJSONPopulate() {
+	for _, jt := range []uint32{exec.OIDJSON, exec.OIDJSONB} {
 		prefix := "json"
-		if jt == OIDJSONB {
+		if jt == exec.OIDJSONB {
 			prefix = "jsonb"
 		}
 		name := prefix + "_populate_record"
-		register(&Func{Name: name, Args: []uint32{OIDAnyElement, jt}, Ret: OIDAnyElement, Build: func(args []T) (Fn, T, error) {
+		exec.Register(&exec.Func{Name: name, Args: []uint32{exec.OIDAnyElement, jt}, Ret: exec.OIDAnyElement, Build: func(args []exec.T) (exec.Fn, exec.T, error) {
 			t := args[0]
-			if KindOf(t.OID) != KindRecord {
-				return nil, T{}, errNotRowType(name)
+			if exec.KindOf(t.OID) != exec.KindRecord {
+				return nil, exec.T{}, errNotRowType(name)
 			}
-			return func(env *Env, a []Datum) (Datum, error) {
+			return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				if a[1].IsNull() {
 					return a[0], nil
 				}
 				objs, err := populateObjects(name, false, a[1])
 				if err != nil {
-					return Null, err
+					return exec.Null, err
 				}
 				return PopulateRecord(env, t, a[0], objs[0])
 			}, t, nil
 		}})
 		setName := name + "set"
-		registerSRF(&Func{Name: setName, Args: []uint32{OIDAnyElement, jt}, Ret: OIDAnyElement}, func(args []T) *SRF {
+		exec.RegisterSRF(&exec.Func{Name: setName, Args: []uint32{exec.OIDAnyElement, jt}, Ret: exec.OIDAnyElement}, func(args []exec.T) *exec.SRF {
 			t := args[0]
-			return &SRF{Cols: []ResultColumn{{Name: setName, T: t}}, NullArgs: true, Rows: func(env *Env, a []Datum) ([]Row, error) {
-				if KindOf(t.OID) != KindRecord {
+			return &exec.SRF{Cols: []exec.ResultColumn{{Name: setName, T: t}}, NullArgs: true, Rows: func(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
+				if exec.KindOf(t.OID) != exec.KindRecord {
 					return nil, errNotRowType(setName)
 				}
 				if a[1].IsNull() {
@@ -233,13 +234,13 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				rows := make([]Row, len(objs))
+				rows := make([]exec.Row, len(objs))
 				for i, o := range objs {
 					d, err := PopulateRecord(env, t, a[0], o)
 					if err != nil {
 						return nil, err
 					}
-					rows[i] = Row{d}
+					rows[i] = exec.Row{d}
 				}
 				return rows, nil
 			}}

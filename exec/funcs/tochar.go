@@ -1,4 +1,4 @@
-package exec
+package funcs
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -485,10 +486,10 @@ func absInt(v int) int {
 }
 
 // dchOf breaks a timestamp down for to_char.
-func dchOf(us int64, withTZ bool, env *Env) dchTm {
+func dchOf(us int64, withTZ bool, env *exec.Env) dchTm {
 	var t tm
 	if withTZ {
-		t = breakDownTZ(us, location(env.Settings))
+		t = breakDownTZ(us, exec.Location(env.Settings))
 	} else {
 		t = breakDown(us)
 	}
@@ -499,7 +500,7 @@ func dchOf(us int64, withTZ bool, env *Env) dchTm {
 }
 
 // dchOfInterval breaks an interval down for to_char.
-func dchOfInterval(iv Interval) dchTm {
+func dchOfInterval(iv exec.Interval) dchTm {
 	hours := iv.Micros / usPerHour
 	rest := iv.Micros - hours*usPerHour
 	mins := rest / usPerMinute
@@ -931,10 +932,10 @@ func numToChar(nodes []fmtNode, d *numDesc, number string, outPreSpaces int, sig
 }
 
 // numericToChar is to_char(numeric, format).
-func numericToChar(v *apd.Decimal, nodes []fmtNode) (Datum, error) {
+func numericToChar(v *apd.Decimal, nodes []fmtNode) (exec.Datum, error) {
 	d, err := prepareNum(nodes)
 	if err != nil {
-		return Null, err
+		return exec.Null, err
 	}
 	var numstr string
 	outPre := 0
@@ -942,15 +943,15 @@ func numericToChar(v *apd.Decimal, nodes []fmtNode) (Datum, error) {
 	switch {
 	case d.roman:
 		if v.Form == apd.NaN {
-			return Null, pgerr.New(pgerr.FeatureNotSupported, "cannot convert NaN to integer")
+			return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "cannot convert NaN to integer")
 		}
 		if v.Form == apd.Infinite {
-			return Null, pgerr.New(pgerr.FeatureNotSupported, "cannot convert infinity to integer")
+			return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "cannot convert infinity to integer")
 		}
-		r := numRound(v, 0, false)
+		r := exec.RoundNumeric(v, 0, false)
 		i, err := r.Int64()
 		if err != nil || i > math.MaxInt32 || i < math.MinInt32 {
-			return Null, errIntRange("integer")
+			return exec.Null, exec.IntRangeError("integer")
 		}
 		numstr = intToRoman(i)
 	case d.eeee:
@@ -968,15 +969,15 @@ func numericToChar(v *apd.Decimal, nodes []fmtNode) (Datum, error) {
 		val := v
 		if d.multiF {
 			m := new(apd.Decimal)
-			numericCtx.Mul(m, v, apd.New(1, int32(d.multi)))
+			exec.NumericContext.Mul(m, v, apd.New(1, int32(d.multi)))
 			val = m
 			d.pre += d.multi
 		}
-		x := numRound(val, int32(d.post), false)
-		s := string(AppendText(nil, TNumeric, DNumeric(x), nil))
+		x := exec.RoundNumeric(val, int32(d.post), false)
+		s := string(exec.AppendText(nil, exec.TNumeric, exec.DNumeric(x), nil))
 		numstr, outPre, sign = fitDigits(s, d)
 	}
-	return DText(numToChar(nodes, d, numstr, outPre, sign)), nil
+	return exec.DText(numToChar(nodes, d, numstr, outPre, sign)), nil
 }
 
 // numericSci is numeric_out_sci: d.ddde+XX with post digits.
@@ -987,16 +988,16 @@ func numericSci(v *apd.Decimal, post int) string {
 	}
 	sig := new(apd.Decimal).Set(v)
 	sig.Exponent -= exp
-	sig = numRound(sig, int32(post), false)
-	s := string(AppendText(nil, TNumeric, DNumeric(sig), nil))
+	sig = exec.RoundNumeric(sig, int32(post), false)
+	s := string(exec.AppendText(nil, exec.TNumeric, exec.DNumeric(sig), nil))
 	return fmt.Sprintf("%se%+03d", s, exp)
 }
 
 // intToChar is to_char over int2, int4 and int8.
-func intToChar(v int64, nodes []fmtNode) (Datum, error) {
+func intToChar(v int64, nodes []fmtNode) (exec.Datum, error) {
 	d, err := prepareNum(nodes)
 	if err != nil {
-		return Null, err
+		return exec.Null, err
 	}
 	var numstr string
 	outPre := 0
@@ -1020,14 +1021,14 @@ func intToChar(v int64, nodes []fmtNode) (Datum, error) {
 		}
 		numstr, outPre, sign = fitDigits(s, d)
 	}
-	return DText(numToChar(nodes, d, numstr, outPre, sign)), nil
+	return exec.DText(numToChar(nodes, d, numstr, outPre, sign)), nil
 }
 
 // floatToChar is to_char over float8 (digits 15) and float4 (digits 6).
-func floatToChar(v float64, nodes []fmtNode, digits int) (Datum, error) {
+func floatToChar(v float64, nodes []fmtNode, digits int) (exec.Datum, error) {
 	d, err := prepareNum(nodes)
 	if err != nil {
-		return Null, err
+		return exec.Null, err
 	}
 	var numstr string
 	outPre := 0
@@ -1077,26 +1078,26 @@ func floatToChar(v float64, nodes []fmtNode, digits int) (Datum, error) {
 		}
 		numstr, outPre, sign = fitDigits(s, d)
 	}
-	return DText(numToChar(nodes, d, numstr, outPre, sign)), nil
+	return exec.DText(numToChar(nodes, d, numstr, outPre, sign)), nil
 }
 
 // toNumber is to_number(text, format): the digits the format's 9, 0 and
 // D positions read, the sign from -, <...>, S, MI or PL, as a numeric of
 // the format's precision and scale.
-func toNumber(s, f string) (Datum, error) {
+func toNumber(s, f string) (exec.Datum, error) {
 	if f == "" {
-		return Null, nil
+		return exec.Null, nil
 	}
 	nodes := parseFormat(f, false)
 	d, err := prepareNum(nodes)
 	if err != nil {
-		return Null, err
+		return exec.Null, err
 	}
 	if d.eeee {
-		return Null, errNumFormat("\"EEEE\" not supported for input")
+		return exec.Null, errNumFormat("\"EEEE\" not supported for input")
 	}
 	if d.roman {
-		return Null, errNumFormat("\"RN\" not supported for input")
+		return exec.Null, errNumFormat("\"RN\" not supported for input")
 	}
 	var digits strings.Builder
 	neg := false
@@ -1184,21 +1185,21 @@ func toNumber(s, f string) (Datum, error) {
 	}
 	num := digits.String()
 	if num == "" || num == "." {
-		return Null, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type numeric: \" \"")
+		return exec.Null, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type numeric: \" \"")
 	}
 	if neg {
 		num = "-" + num
 	}
 	x, _, err := apd.NewFromString(num)
 	if err != nil {
-		return Null, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type numeric: \" \"")
+		return exec.Null, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type numeric: \" \"")
 	}
 	// The scale is that of the digits read, as NUM_processor leaves it.
 	precision := d.pre + d.multi + post
 	if precision == 0 {
 		precision = 1
 	}
-	return applyTypmod(T{OID: OIDNumeric, Typmod: int32(precision<<16|post) + 4}, DNumeric(x), true)
+	return exec.ApplyTypmod(exec.T{OID: exec.OIDNumeric, Typmod: int32(precision<<16|post) + 4}, exec.DNumeric(x), true)
 }
 
 // parseDate is to_date/to_timestamp over the common numeric fields and
@@ -1388,8 +1389,8 @@ func parseDateFormatTZ(s, f string) (y, mon, day, hour, min, sec int, usec int64
 			var j int
 			j, ok = readInt(10)
 			if ok {
-				y, mon, day = breakDown((int64(j)-postgresEpochJD)*usPerDay).year, 0, 0
-				t := breakDown((int64(j) - postgresEpochJD) * usPerDay)
+				y, mon, day = breakDown((int64(j)-exec.PostgresEpochJD)*exec.MicrosPerDay).year, 0, 0
+				t := breakDown((int64(j) - exec.PostgresEpochJD) * exec.MicrosPerDay)
 				y, mon, day = t.year, t.mon, t.mday
 			}
 		default:
@@ -1414,7 +1415,7 @@ func parseDateFormatTZ(s, f string) (y, mon, day, hour, min, sec int, usec int64
 		y = -(y - 1)
 	}
 	if doy > 0 {
-		t := breakDown((types.JulianDay(y, 1, 1) - postgresEpochJD + int64(doy) - 1) * usPerDay)
+		t := breakDown((types.JulianDay(y, 1, 1) - exec.PostgresEpochJD + int64(doy) - 1) * exec.MicrosPerDay)
 		y, mon, day = t.year, t.mon, t.mday
 	}
 	if tz != nil {
@@ -1456,93 +1457,93 @@ func (c *formatCache) get(f string, dch bool) []fmtNode {
 }
 
 // toCharBuild makes a to_char implementation with its own format cache.
-func toCharBuild(dch bool, run func(env *Env, d Datum, nodes []fmtNode) (Datum, error)) func([]T) (Fn, T, error) {
-	return func([]T) (Fn, T, error) {
+func toCharBuild(dch bool, run func(env *exec.Env, d exec.Datum, nodes []fmtNode) (exec.Datum, error)) func([]exec.T) (exec.Fn, exec.T, error) {
+	return func([]exec.T) (exec.Fn, exec.T, error) {
 		c := &formatCache{}
-		return func(env *Env, a []Datum) (Datum, error) {
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			return run(env, a[0], c.get(a[1].S, dch))
-		}, TText, nil
+		}, exec.TText, nil
 	}
 }
 
-func init() {
-	TX := OIDText
-	dch := func(withTZ bool) func(env *Env, d Datum, nodes []fmtNode) (Datum, error) {
-		return func(env *Env, d Datum, nodes []fmtNode) (Datum, error) {
-			if len(nodes) == 0 || isInfinite(d.I) {
-				return Null, nil
+func registerToChar() {
+	TX := exec.OIDText
+	dch := func(withTZ bool) func(env *exec.Env, d exec.Datum, nodes []fmtNode) (exec.Datum, error) {
+		return func(env *exec.Env, d exec.Datum, nodes []fmtNode) (exec.Datum, error) {
+			if len(nodes) == 0 || exec.IsInfiniteTimestamp(d.I) {
+				return exec.Null, nil
 			}
 			t := dchOf(d.I, withTZ, env)
 			out, err := dchToChar(nodes, &t)
-			return DText(out), err
+			return exec.DText(out), err
 		}
 	}
-	register(&Func{Name: "to_char", Args: []uint32{OIDTimestamp, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, dch(false))},
-		&Func{Name: "to_char", Args: []uint32{OIDTimestampTZ, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, dch(true))},
-		&Func{Name: "to_char", Args: []uint32{OIDInterval, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+	exec.Register(&exec.Func{Name: "to_char", Args: []uint32{exec.OIDTimestamp, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, dch(false))},
+		&exec.Func{Name: "to_char", Args: []uint32{exec.OIDTimestampTZ, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, dch(true))},
+		&exec.Func{Name: "to_char", Args: []uint32{exec.OIDInterval, TX}, Ret: TX, Strict: true, Build: toCharBuild(true, func(_ *exec.Env, d exec.Datum, nodes []fmtNode) (exec.Datum, error) {
 			if len(nodes) == 0 {
-				return Null, nil
+				return exec.Null, nil
 			}
 			t := dchOfInterval(d.Interval())
 			out, err := dchToChar(nodes, &t)
-			return DText(out), err
+			return exec.DText(out), err
 		})},
-		&Func{Name: "to_char", Args: []uint32{OIDNumeric, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+		&exec.Func{Name: "to_char", Args: []uint32{exec.OIDNumeric, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *exec.Env, d exec.Datum, nodes []fmtNode) (exec.Datum, error) {
 			return numericToChar(d.Numeric(), nodes)
 		})},
-		&Func{Name: "to_char", Args: []uint32{OIDInt4, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+		&exec.Func{Name: "to_char", Args: []uint32{exec.OIDInt4, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *exec.Env, d exec.Datum, nodes []fmtNode) (exec.Datum, error) {
 			return intToChar(d.I, nodes)
 		})},
-		&Func{Name: "to_char", Args: []uint32{OIDInt8, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+		&exec.Func{Name: "to_char", Args: []uint32{exec.OIDInt8, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *exec.Env, d exec.Datum, nodes []fmtNode) (exec.Datum, error) {
 			return intToChar(d.I, nodes)
 		})},
-		&Func{Name: "to_char", Args: []uint32{OIDFloat8, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+		&exec.Func{Name: "to_char", Args: []uint32{exec.OIDFloat8, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *exec.Env, d exec.Datum, nodes []fmtNode) (exec.Datum, error) {
 			return floatToChar(d.F, nodes, 15)
 		})},
-		&Func{Name: "to_char", Args: []uint32{OIDFloat4, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *Env, d Datum, nodes []fmtNode) (Datum, error) {
+		&exec.Func{Name: "to_char", Args: []uint32{exec.OIDFloat4, TX}, Ret: TX, Strict: true, Build: toCharBuild(false, func(_ *exec.Env, d exec.Datum, nodes []fmtNode) (exec.Datum, error) {
 			return floatToChar(float64(float32(d.F)), nodes, 6)
 		})})
-	register(&Func{Name: "to_number", Args: []uint32{TX, TX}, Ret: OIDNumeric, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "to_number", Args: []uint32{TX, TX}, Ret: exec.OIDNumeric, Strict: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return toNumber(a[0].S, a[1].S)
 	}})
-	register(&Func{Name: "to_timestamp", Args: []uint32{OIDFloat8}, Ret: OIDTimestampTZ, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "to_timestamp", Args: []uint32{exec.OIDFloat8}, Ret: exec.OIDTimestampTZ, Strict: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		f := a[0].F
 		switch {
 		case math.IsNaN(f):
-			return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp cannot be NaN")
+			return exec.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp cannot be NaN")
 		case math.IsInf(f, 1):
-			return DTimestamp(stampInfinity), nil
+			return exec.DTimestamp(exec.TimestampInfinity), nil
 		case math.IsInf(f, -1):
-			return DTimestamp(stampNegInf), nil
+			return exec.DTimestamp(exec.TimestampNegInfinity), nil
 		}
-		us := math.RoundToEven((f - unixEpochShift) * usPerSec)
+		us := math.RoundToEven((f - exec.UnixEpochShift) * usPerSec)
 		if us < minTimestampUs || us >= endTimestampUs {
-			return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", string(AppendText(nil, TFloat8, a[0], nil)))
+			return exec.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", string(exec.AppendText(nil, exec.TFloat8, a[0], nil)))
 		}
-		return DTimestamp(int64(us)), nil
+		return exec.DTimestamp(int64(us)), nil
 	}})
-	register(&Func{Name: "to_timestamp", Args: []uint32{TX, TX}, Ret: OIDTimestampTZ, Strict: true, Fn: func(env *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "to_timestamp", Args: []uint32{TX, TX}, Ret: exec.OIDTimestampTZ, Strict: true, Fn: func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		y, mo, d, h, mi, s, us, tz, err := parseDateFormatTZ(a[0].S, a[1].S)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		r, ok := fromFields(y, mo, d, h, mi, s, us)
 		if !ok {
-			return Null, errTimestampRange
+			return exec.Null, exec.ErrTimestampRange
 		}
 		if tz != nil {
-			return DTimestamp(r - int64(*tz)*usPerSec), nil
+			return exec.DTimestamp(r - int64(*tz)*usPerSec), nil
 		}
-		return DTimestamp(utcMicrosIn(r, location(env.Settings))), nil
+		return exec.DTimestamp(utcMicrosIn(r, exec.Location(env.Settings))), nil
 	}})
-	register(&Func{Name: "to_date", Args: []uint32{TX, TX}, Ret: OIDDate, Strict: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "to_date", Args: []uint32{TX, TX}, Ret: exec.OIDDate, Strict: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		y, mo, d, _, _, _, _, err := parseDateFormat(a[0].S, a[1].S)
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
 		if mo < 1 || mo > 12 || d < 1 || d > daysIn[leapIdx(y)][mo] {
-			return Null, pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", a[0].S)
+			return exec.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", a[0].S)
 		}
-		return DDate(types.JulianDay(y, mo, d) - postgresEpochJD), nil
+		return exec.DDate(types.JulianDay(y, mo, d) - exec.PostgresEpochJD), nil
 	}})
 }

@@ -1,9 +1,10 @@
-package exec
+package funcs
 
 import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
@@ -18,7 +19,7 @@ func errFormat(msg string) *pgerr.Error {
 	return pgerr.New(pgerr.InvalidParameterValue, "%s", msg)
 }
 
-func formatText(env *Env, f string, types []T, args []Datum) (string, error) {
+func formatText(env *exec.Env, f string, types []exec.T, args []exec.Datum) (string, error) {
 	var b strings.Builder
 	next := 0 // the next argument, 0-based
 	for i := 0; i < len(f); i++ {
@@ -110,7 +111,7 @@ func formatText(env *Env, f string, types []T, args []Datum) (string, error) {
 			next = wi + 1
 			wd := args[wi]
 			if !wd.IsNull() {
-				w, err := castKind(types[wi], TInt4)(env, []Datum{wd})
+				w, err := exec.CastFn(types[wi], exec.TInt4, false)(env, []exec.Datum{wd})
 				if err != nil {
 					return "", err
 				}
@@ -163,16 +164,16 @@ func formatText(env *Env, f string, types []T, args []Datum) (string, error) {
 	return b.String(), nil
 }
 
-func init() {
-	build := func(ts []T) (Fn, T, error) {
-		return func(env *Env, a []Datum) (Datum, error) {
+func registerFormat() {
+	build := func(ts []exec.T) (exec.Fn, exec.T, error) {
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			if a[0].IsNull() {
-				return Null, nil
+				return exec.Null, nil
 			}
 			s, err := formatText(env, a[0].S, ts[1:], a[1:])
-			return DText(s), err
-		}, TText, nil
+			return exec.DText(s), err
+		}, exec.TText, nil
 	}
-	register(&Func{Name: "format", Args: []uint32{OIDText}, Ret: OIDText, Build: build},
-		&Func{Name: "format", Args: []uint32{OIDText, OIDAny}, Variadic: true, Ret: OIDText, Build: build})
+	exec.Register(&exec.Func{Name: "format", Args: []uint32{exec.OIDText}, Ret: exec.OIDText, Build: build},
+		&exec.Func{Name: "format", Args: []uint32{exec.OIDText, exec.OIDAny}, Variadic: true, Ret: exec.OIDText, Build: build})
 }

@@ -1,4 +1,4 @@
-package exec
+package funcs
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -39,40 +40,6 @@ func numScale(d *apd.Decimal) int32 {
 		return 0
 	}
 	return -d.Exponent
-}
-
-// numRound returns d rounded half away from zero (or truncated) to scale
-// digits after the point; a negative scale rounds to tens, hundreds, ...
-// The result's display scale is max(scale, 0).
-func numRound(d *apd.Decimal, scale int32, trunc bool) *apd.Decimal {
-	out := new(apd.Decimal).Set(d)
-	if d.Form != apd.Finite {
-		return out
-	}
-	if out.Exponent < -scale {
-		var div, q, r apd.BigInt
-		div.Exp(apd.NewBigInt(10), apd.NewBigInt(int64(-scale-out.Exponent)), nil)
-		q.QuoRem(&out.Coeff, &div, &r)
-		if !trunc {
-			r.Add(&r, &r)
-			if r.CmpAbs(&div) >= 0 {
-				q.Add(&q, apd.NewBigInt(1))
-			}
-		}
-		out.Coeff.Set(&q)
-		out.Exponent = -scale
-	}
-	want := -max(scale, 0)
-	if out.Exponent > want {
-		var p apd.BigInt
-		p.Exp(apd.NewBigInt(10), apd.NewBigInt(int64(out.Exponent-want)), nil)
-		out.Coeff.Mul(&out.Coeff, &p)
-		out.Exponent = want
-	}
-	if out.Coeff.Sign() == 0 {
-		out.Negative = false
-	}
-	return out
 }
 
 // numCtx is a context of enough precision for a result of about 10^weight
@@ -111,14 +78,14 @@ func estimateLnWeight(d *apd.Decimal) int32 {
 	lo, hi := apd.New(9, -1), apd.New(11, -1)
 	if d.Cmp(lo) >= 0 && d.Cmp(hi) <= 0 {
 		x := new(apd.Decimal)
-		numericCtx.Sub(x, d, apd.New(1, 0))
+		exec.NumericContext.Sub(x, d, apd.New(1, 0))
 		if x.IsZero() {
 			return 0
 		}
 		return decWeight(x)
 	}
 	// ln(d) from its leading base-10000 digits, as PostgreSQL estimates.
-	w, _ := baseWeight(d)
+	w, _ := exec.NumericWeight(d)
 	digits := d.Coeff.String()
 	msd := int32(len(digits)) - 1 + d.Exponent
 	n := int(msd - 4*w + 1)
@@ -151,14 +118,14 @@ func numSqrt(x *apd.Decimal) (*apd.Decimal, error) {
 	if x.Form == apd.Infinite {
 		return x, nil
 	}
-	w, _ := baseWeight(x)
+	w, _ := exec.NumericWeight(x)
 	sweight := (w+1)*4/2 - 1
 	rscale := clampScale(numMinSigDigits-sweight, x)
 	d := new(apd.Decimal)
 	if _, err := numCtx(decWeight(x)/2+1, rscale).Sqrt(d, x); err != nil {
 		return nil, err
 	}
-	return numRound(d, rscale, false), nil
+	return exec.RoundNumeric(d, rscale, false), nil
 }
 
 // numLn is ln(numeric), with scale digits after the point.
@@ -167,7 +134,7 @@ func numLn(x *apd.Decimal, scale int32) (*apd.Decimal, error) {
 	if _, err := numCtx(8, scale+8).Ln(d, x); err != nil {
 		return nil, err
 	}
-	return numRound(d, scale, false), nil
+	return exec.RoundNumeric(d, scale, false), nil
 }
 
 func checkLogArg(x *apd.Decimal) error {
@@ -183,7 +150,7 @@ func checkLogArg(x *apd.Decimal) error {
 // numLog is log(base, x) over numerics.
 func numLog(base, x *apd.Decimal) (*apd.Decimal, error) {
 	if base.Form == apd.NaN || x.Form == apd.NaN {
-		return nanNumeric(), nil
+		return exec.NumericNaN(), nil
 	}
 	if err := checkLogArg(base); err != nil {
 		return nil, err
@@ -194,7 +161,7 @@ func numLog(base, x *apd.Decimal) (*apd.Decimal, error) {
 	if base.Form == apd.Infinite || x.Form == apd.Infinite {
 		switch {
 		case base.Form == apd.Infinite && x.Form == apd.Infinite:
-			return nanNumeric(), nil
+			return exec.NumericNaN(), nil
 		case x.Form == apd.Infinite:
 			return x, nil
 		}
@@ -210,16 +177,14 @@ func numLog(base, x *apd.Decimal) (*apd.Decimal, error) {
 		return nil, err
 	}
 	if lb.IsZero() {
-		return nil, errDivByZero
+		return nil, exec.ErrDivisionByZero
 	}
 	d := new(apd.Decimal)
 	if _, err := c.Quo(d, lx, lb); err != nil {
 		return nil, err
 	}
-	return numRound(d, rscale, false), nil
+	return exec.RoundNumeric(d, rscale, false), nil
 }
-
-func nanNumeric() *apd.Decimal { return &apd.Decimal{Form: apd.NaN} }
 
 // numExp is exp(numeric).
 func numExp(x *apd.Decimal) (*apd.Decimal, error) {
@@ -242,7 +207,7 @@ func numExp(x *apd.Decimal) (*apd.Decimal, error) {
 	if _, err := numCtx(int32(max(val, 0)), rscale).Exp(d, x); err != nil {
 		return nil, errNumOverflow
 	}
-	return numRound(d, rscale, false), nil
+	return exec.RoundNumeric(d, rscale, false), nil
 }
 
 // numPower is numeric ^ numeric.
@@ -278,7 +243,7 @@ func numPower(b, e *apd.Decimal) (*apd.Decimal, error) {
 	}
 	// exp(e * ln(b)), with the scale PostgreSQL's power_var chooses.
 	if b.IsZero() {
-		return numRound(apd.New(0, 0), numMinSigDigits, false), nil
+		return exec.RoundNumeric(apd.New(0, 0), numMinSigDigits, false), nil
 	}
 	// val ≈ e·ln(b), with ln(b) computed in numeric to the digits its
 	// weight needs, as power_var does: a base next to 1 has a logarithm
@@ -297,7 +262,7 @@ func numPower(b, e *apd.Decimal) (*apd.Decimal, error) {
 		if val > 0 {
 			return nil, errNumOverflow
 		}
-		return numRound(apd.New(0, 0), numMaxDisplay, false), nil
+		return exec.RoundNumeric(apd.New(0, 0), numMaxDisplay, false), nil
 	}
 	val *= 0.434294481903252
 	rscale := clampScale(numMinSigDigits-int32(val), b, e)
@@ -307,7 +272,7 @@ func numPower(b, e *apd.Decimal) (*apd.Decimal, error) {
 	if _, err := pc.Pow(d, b, e); err != nil {
 		return nil, errNumOverflow
 	}
-	return numRound(d, rscale, false), nil
+	return exec.RoundNumeric(d, rscale, false), nil
 }
 
 // numPowerInt is PostgreSQL 15's power_var_int: b ^ n for an integer n,
@@ -316,16 +281,16 @@ func numPowerInt(b *apd.Decimal, n int64, _ int32) (*apd.Decimal, error) {
 	rscale := clampScale(numMinSigDigits, b)
 	switch {
 	case n == 0:
-		return numRound(apd.New(1, 0), rscale, false), nil
+		return exec.RoundNumeric(apd.New(1, 0), rscale, false), nil
 	case b.IsZero():
-		return numRound(apd.New(0, 0), rscale, false), nil
+		return exec.RoundNumeric(apd.New(0, 0), rscale, false), nil
 	}
 	f := float64(n) * math.Log10(math.Abs(numFloat(b)))
 	if f > 3*32767*4 {
 		return nil, errNumOverflow
 	}
 	if f+1 < float64(-rscale) || f+1 < -numMaxDisplay {
-		return numRound(apd.New(0, 0), rscale, false), nil
+		return exec.RoundNumeric(apd.New(0, 0), rscale, false), nil
 	}
 	d := new(apd.Decimal)
 	c := numCtx(int32(max(f, 0))+1, rscale)
@@ -337,7 +302,7 @@ func numPowerInt(b *apd.Decimal, n int64, _ int32) (*apd.Decimal, error) {
 	if _, err := c.Pow(d, b, apd.New(n, 0)); err != nil {
 		return nil, errNumOverflow
 	}
-	return numRound(d, rscale, false), nil
+	return exec.RoundNumeric(d, rscale, false), nil
 }
 
 // infPower is PostgreSQL 14's numeric power with an infinite operand.
@@ -377,7 +342,7 @@ func infPower(b, e *apd.Decimal, eInt bool) (*apd.Decimal, error) {
 			return nil, errComplexPower
 		}
 		odd := new(apd.Decimal)
-		numericCtx.Rem(odd, e, apd.New(2, 0))
+		exec.NumericContext.Rem(odd, e, apd.New(2, 0))
 		if !odd.IsZero() {
 			return &apd.Decimal{Form: apd.Infinite, Negative: true}, nil
 		}
@@ -390,7 +355,7 @@ func isIntegral(d *apd.Decimal) bool {
 		return true
 	}
 	r := new(apd.Decimal)
-	numericCtx.Rem(r, d, apd.New(1, 0))
+	exec.NumericContext.Rem(r, d, apd.New(1, 0))
 	return r.IsZero()
 }
 
@@ -426,14 +391,14 @@ func floatPower(x, y float64) (float64, error) {
 
 // checkFloat is PostgreSQL's float_overflow_error/underflow checks on a
 // result computed from finite inputs.
-func checkFloat(r float64, inf, zero bool) (Datum, error) {
+func checkFloat(r float64, inf, zero bool) (exec.Datum, error) {
 	if math.IsInf(r, 0) && !inf {
-		return Null, errOverflow
+		return exec.Null, errOverflow
 	}
 	if r == 0 && !zero {
-		return Null, errUnderflow
+		return exec.Null, errUnderflow
 	}
-	return DFloat(r), nil
+	return exec.DFloat(r), nil
 }
 
 // Trigonometry in degrees gives exact results at the angles where they are
@@ -590,7 +555,7 @@ func gcd64(a, b int64) int64 {
 // answer is -minimum.
 func intGcd(a, b int64, lo int64, name string) (int64, error) {
 	if (a == lo && (b == 0 || b == lo)) || (b == lo && a == 0) {
-		return 0, errIntRange(name)
+		return 0, exec.IntRangeError(name)
 	}
 	if a == lo || b == lo {
 		// Keep away from negating the minimum.
@@ -617,7 +582,7 @@ func intLcm(a, b, lo, hi int64, name string) (int64, error) {
 	q := a / g
 	hiP, loP := bits.Mul64(uint64(absI(q)), uint64(absI(b)))
 	if hiP != 0 || loP > uint64(hi) {
-		return 0, errIntRange(name)
+		return 0, exec.IntRangeError(name)
 	}
 	return int64(loP), nil
 }
@@ -633,8 +598,8 @@ func absI(v int64) int64 {
 func numGcd(a, b *apd.Decimal) *apd.Decimal {
 	scale := max(numScale(a), numScale(b))
 	x, y := new(apd.BigInt), new(apd.BigInt)
-	x.Set(&numRound(a, scale, false).Coeff)
-	y.Set(&numRound(b, scale, false).Coeff)
+	x.Set(&exec.RoundNumeric(a, scale, false).Coeff)
+	y.Set(&exec.RoundNumeric(b, scale, false).Coeff)
 	g := new(apd.BigInt)
 	for y.Sign() != 0 {
 		r := new(apd.BigInt)
@@ -647,15 +612,15 @@ func numGcd(a, b *apd.Decimal) *apd.Decimal {
 }
 
 // widthBucket is width_bucket over floats.
-func widthBucket(x, lo, hi float64, n int64) (Datum, error) {
+func widthBucket(x, lo, hi float64, n int64) (exec.Datum, error) {
 	if n <= 0 {
-		return Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "count must be greater than zero")
+		return exec.Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "count must be greater than zero")
 	}
 	if math.IsNaN(x) || math.IsNaN(lo) || math.IsNaN(hi) {
-		return Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "operand, lower bound, and upper bound cannot be NaN")
+		return exec.Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "operand, lower bound, and upper bound cannot be NaN")
 	}
 	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "lower and upper bounds must be finite")
+		return exec.Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "lower and upper bounds must be finite")
 	}
 	var r int64
 	switch {
@@ -665,7 +630,7 @@ func widthBucket(x, lo, hi float64, n int64) (Datum, error) {
 			r = 0
 		case x >= hi:
 			if n == math.MaxInt32 {
-				return Null, errIntRange("integer")
+				return exec.Null, exec.IntRangeError("integer")
 			}
 			r = n + 1
 		default:
@@ -682,7 +647,7 @@ func widthBucket(x, lo, hi float64, n int64) (Datum, error) {
 			r = 0
 		case x <= hi:
 			if n == math.MaxInt32 {
-				return Null, errIntRange("integer")
+				return exec.Null, exec.IntRangeError("integer")
 			}
 			r = n + 1
 		default:
@@ -694,25 +659,25 @@ func widthBucket(x, lo, hi float64, n int64) (Datum, error) {
 			r = min(r, n)
 		}
 	default:
-		return Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "lower bound cannot equal upper bound")
+		return exec.Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "lower bound cannot equal upper bound")
 	}
-	return DInt(r), nil
+	return exec.DInt(r), nil
 }
 
 // numWidthBucket is width_bucket over numerics.
-func numWidthBucket(x, lo, hi *apd.Decimal, n int64) (Datum, error) {
+func numWidthBucket(x, lo, hi *apd.Decimal, n int64) (exec.Datum, error) {
 	if n <= 0 {
-		return Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "count must be greater than zero")
+		return exec.Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "count must be greater than zero")
 	}
 	if x.Form == apd.NaN || lo.Form == apd.NaN || hi.Form == apd.NaN {
-		return Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "operand, lower bound, and upper bound cannot be NaN")
+		return exec.Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "operand, lower bound, and upper bound cannot be NaN")
 	}
 	if lo.Form == apd.Infinite || hi.Form == apd.Infinite {
-		return Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "lower and upper bounds must be finite")
+		return exec.Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "lower and upper bounds must be finite")
 	}
 	c := lo.Cmp(hi)
 	if c == 0 {
-		return Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "lower bound cannot equal upper bound")
+		return exec.Null, pgerr.New(pgerr.InvalidArgumentForWidthBkt, "lower bound cannot equal upper bound")
 	}
 	bucket := func(num, den *apd.Decimal) int64 {
 		q := new(apd.Decimal)
@@ -732,8 +697,8 @@ func numWidthBucket(x, lo, hi *apd.Decimal, n int64) (Datum, error) {
 			r = n + 1
 		default:
 			num, den := new(apd.Decimal), new(apd.Decimal)
-			numericCtx.Sub(num, x, lo)
-			numericCtx.Sub(den, hi, lo)
+			exec.NumericContext.Sub(num, x, lo)
+			exec.NumericContext.Sub(den, hi, lo)
 			r = bucket(num, den)
 		}
 	} else {
@@ -744,31 +709,31 @@ func numWidthBucket(x, lo, hi *apd.Decimal, n int64) (Datum, error) {
 			r = n + 1
 		default:
 			num, den := new(apd.Decimal), new(apd.Decimal)
-			numericCtx.Sub(num, lo, x)
-			numericCtx.Sub(den, lo, hi)
+			exec.NumericContext.Sub(num, lo, x)
+			exec.NumericContext.Sub(den, lo, hi)
 			r = bucket(num, den)
 		}
 	}
 	if r > math.MaxInt32 {
-		return Null, errIntRange("integer")
+		return exec.Null, exec.IntRangeError("integer")
 	}
-	return DInt(r), nil
+	return exec.DInt(r), nil
 }
 
 // factorial is factorial(int8) as a numeric.
-func factorial(n int64) (Datum, error) {
+func factorial(n int64) (exec.Datum, error) {
 	if n < 0 {
-		return Null, pgerr.New(pgerr.InvalidParameterValue, "factorial of a negative number is undefined")
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "factorial of a negative number is undefined")
 	}
 	if n > 32177 {
-		return Null, errNumOverflow
+		return exec.Null, errNumOverflow
 	}
 	var r apd.BigInt
 	r.SetInt64(1)
 	for i := int64(2); i <= n; i++ {
 		r.Mul(&r, apd.NewBigInt(i))
 	}
-	return DNumeric(apd.NewWithBigInt(&r, 0)), nil
+	return exec.DNumeric(apd.NewWithBigInt(&r, 0)), nil
 }
 
 // minScale is min_scale(numeric): the fewest digits after the point that
@@ -786,63 +751,63 @@ func minScale(d *apd.Decimal) int32 {
 	return s
 }
 
-func init() {
-	ints := []T{TInt2, TInt4, TInt8}
+func registerMath() {
+	ints := []exec.T{exec.TInt2, exec.TInt4, exec.TInt8}
 	for _, t := range ints {
-		lo, hi, name := intRange(t.OID)
+		lo, hi, name := exec.IntRange(t.OID)
 		tt := []uint32{t.OID, t.OID}
 		ret := t.OID
-		abs := func(_ *Env, a []Datum) (Datum, error) {
+		abs := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			if a[0].I == lo {
-				return Null, errIntRange(name)
+				return exec.Null, exec.IntRangeError(name)
 			}
-			return DInt(absI(a[0].I)), nil
+			return exec.DInt(absI(a[0].I)), nil
 		}
-		register(&Func{Name: "abs", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: abs},
-			&Func{Name: "@", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: abs},
-			&Func{Name: "&", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I & a[1].I), nil }},
-			&Func{Name: "|", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I | a[1].I), nil }},
-			&Func{Name: "#", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I ^ a[1].I), nil }},
-			&Func{Name: "~", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) { return DInt(^a[0].I), nil }},
-			&Func{Name: "mod", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: IntArith("%", t)},
-			&Func{Name: "<<", Args: []uint32{t.OID, OIDInt4}, Ret: ret, Strict: true, Immutable: true, Fn: intShift(t, true)},
-			&Func{Name: ">>", Args: []uint32{t.OID, OIDInt4}, Ret: ret, Strict: true, Immutable: true, Fn: intShift(t, false)},
+		exec.Register(&exec.Func{Name: "abs", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: abs},
+			&exec.Func{Name: "@", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: abs},
+			&exec.Func{Name: "&", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DInt(a[0].I & a[1].I), nil }},
+			&exec.Func{Name: "|", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DInt(a[0].I | a[1].I), nil }},
+			&exec.Func{Name: "#", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DInt(a[0].I ^ a[1].I), nil }},
+			&exec.Func{Name: "~", Args: []uint32{t.OID}, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DInt(^a[0].I), nil }},
+			&exec.Func{Name: "mod", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: exec.IntArith("%", t)},
+			&exec.Func{Name: "<<", Args: []uint32{t.OID, exec.OIDInt4}, Ret: ret, Strict: true, Immutable: true, Fn: intShift(t, true)},
+			&exec.Func{Name: ">>", Args: []uint32{t.OID, exec.OIDInt4}, Ret: ret, Strict: true, Immutable: true, Fn: intShift(t, false)},
 		)
-		if t.OID != OIDInt2 {
-			register(&Func{Name: "gcd", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		if t.OID != exec.OIDInt2 {
+			exec.Register(&exec.Func{Name: "gcd", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				g, err := intGcd(a[0].I, a[1].I, lo, name)
-				return DInt(g), err
-			}}, &Func{Name: "lcm", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+				return exec.DInt(g), err
+			}}, &exec.Func{Name: "lcm", Args: tt, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				l, err := intLcm(a[0].I, a[1].I, lo, hi, name)
-				return DInt(l), err
+				return exec.DInt(l), err
 			}})
 		}
 	}
-	f1 := []uint32{OIDFloat8}
-	n1 := []uint32{OIDNumeric}
-	nn := []uint32{OIDNumeric, OIDNumeric}
+	f1 := []uint32{exec.OIDFloat8}
+	n1 := []uint32{exec.OIDNumeric}
+	nn := []uint32{exec.OIDNumeric, exec.OIDNumeric}
 	fl := func(name string, fn func(float64) (float64, error)) {
-		register(&Func{Name: name, Args: f1, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		exec.Register(&exec.Func{Name: name, Args: f1, Ret: exec.OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			r, err := fn(a[0].F)
-			return DFloat(r), err
+			return exec.DFloat(r), err
 		}})
 	}
 	num := func(name string, fn func(*apd.Decimal) (*apd.Decimal, error)) {
-		register(&Func{Name: name, Args: n1, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		exec.Register(&exec.Func{Name: name, Args: n1, Ret: exec.OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			r, err := fn(a[0].Numeric())
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
-			return DNumeric(r), nil
+			return exec.DNumeric(r), nil
 		}})
 	}
 	pure := func(f func(float64) float64) func(float64) (float64, error) {
 		return func(x float64) (float64, error) { return f(x), nil }
 	}
-	for _, t := range []uint32{OIDFloat4, OIDFloat8} {
-		abs := func(_ *Env, a []Datum) (Datum, error) { return DFloat(math.Abs(a[0].F)), nil }
-		register(&Func{Name: "abs", Args: []uint32{t}, Ret: t, Strict: true, Immutable: true, Fn: abs},
-			&Func{Name: "@", Args: []uint32{t}, Ret: t, Strict: true, Immutable: true, Fn: abs})
+	for _, t := range []uint32{exec.OIDFloat4, exec.OIDFloat8} {
+		abs := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DFloat(math.Abs(a[0].F)), nil }
+		exec.Register(&exec.Func{Name: "abs", Args: []uint32{t}, Ret: t, Strict: true, Immutable: true, Fn: abs},
+			&exec.Func{Name: "@", Args: []uint32{t}, Ret: t, Strict: true, Immutable: true, Fn: abs})
 	}
 	numAbs := func(x *apd.Decimal) (*apd.Decimal, error) { return new(apd.Decimal).Abs(x), nil }
 	num("abs", numAbs)
@@ -872,8 +837,8 @@ func init() {
 	fl("ceil", pure(math.Ceil))
 	fl("ceiling", pure(math.Ceil))
 	fl("floor", pure(math.Floor))
-	num("round", func(x *apd.Decimal) (*apd.Decimal, error) { return numRound(x, 0, false), nil })
-	num("trunc", func(x *apd.Decimal) (*apd.Decimal, error) { return numRound(x, 0, true), nil })
+	num("round", func(x *apd.Decimal) (*apd.Decimal, error) { return exec.RoundNumeric(x, 0, false), nil })
+	num("trunc", func(x *apd.Decimal) (*apd.Decimal, error) { return exec.RoundNumeric(x, 0, true), nil })
 	ceilFloor := func(ceil bool) func(*apd.Decimal) (*apd.Decimal, error) {
 		return func(x *apd.Decimal) (*apd.Decimal, error) {
 			if x.Form != apd.Finite {
@@ -881,11 +846,11 @@ func init() {
 			}
 			d := new(apd.Decimal)
 			if ceil {
-				numericCtx.Ceil(d, x)
+				exec.NumericContext.Ceil(d, x)
 			} else {
-				numericCtx.Floor(d, x)
+				exec.NumericContext.Floor(d, x)
 			}
-			return numRound(d, 0, false), nil
+			return exec.RoundNumeric(d, 0, false), nil
 		}
 	}
 	num("ceil", ceilFloor(true))
@@ -897,66 +862,66 @@ func init() {
 		if trunc {
 			name = "trunc"
 		}
-		register(&Func{Name: name, Args: []uint32{OIDNumeric, OIDInt4}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		exec.Register(&exec.Func{Name: name, Args: []uint32{exec.OIDNumeric, exec.OIDInt4}, Ret: exec.OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			s := max(min(a[1].I, numMaxDisplay), -numMaxDisplay-1000)
-			return DNumeric(numRound(a[0].Numeric(), int32(s), trunc)), nil
+			return exec.DNumeric(exec.RoundNumeric(a[0].Numeric(), int32(s), trunc)), nil
 		}})
 	}
-	register(&Func{Name: "mod", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: NumericArith("%")})
-	register(&Func{Name: "div", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "mod", Args: nn, Ret: exec.OIDNumeric, Strict: true, Immutable: true, Fn: exec.NumericArith("%")})
+	exec.Register(&exec.Func{Name: "div", Args: nn, Ret: exec.OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
-		if r, ok, err := numericSpecial("div", x, y); ok {
+		if r, ok, err := exec.NumericSpecial("div", x, y); ok {
 			if err != nil {
-				return Null, err
+				return exec.Null, err
 			}
-			return DNumeric(r), nil
+			return exec.DNumeric(r), nil
 		}
 		if y.IsZero() {
-			return Null, errDivByZero
+			return exec.Null, exec.ErrDivisionByZero
 		}
 		d := new(apd.Decimal)
 		if _, err := numCtx(decWeight(x)-decWeight(y)+2, 0).QuoInteger(d, x, y); err != nil {
-			return Null, errNumOverflow
+			return exec.Null, errNumOverflow
 		}
-		return DNumeric(numRound(d, 0, true)), nil
+		return exec.DNumeric(exec.RoundNumeric(d, 0, true)), nil
 	}})
-	register(&Func{Name: "numeric_inc", Args: n1, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
-		return NumericArith("+")(nil, []Datum{a[0], DNumeric(apd.New(1, 0))})
+	exec.Register(&exec.Func{Name: "numeric_inc", Args: n1, Ret: exec.OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return exec.NumericArith("+")(nil, []exec.Datum{a[0], exec.DNumeric(apd.New(1, 0))})
 	}})
-	register(&Func{Name: "scale", Args: n1, Ret: OIDInt4, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "scale", Args: n1, Ret: exec.OIDInt4, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if a[0].Numeric().Form != apd.Finite {
-			return Null, nil
+			return exec.Null, nil
 		}
-		return DInt(int64(numScale(a[0].Numeric()))), nil
+		return exec.DInt(int64(numScale(a[0].Numeric()))), nil
 	}})
-	register(&Func{Name: "min_scale", Args: n1, Ret: OIDInt4, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "min_scale", Args: n1, Ret: exec.OIDInt4, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if a[0].Numeric().Form != apd.Finite {
-			return Null, nil
+			return exec.Null, nil
 		}
-		return DInt(int64(minScale(a[0].Numeric()))), nil
+		return exec.DInt(int64(minScale(a[0].Numeric()))), nil
 	}})
 	num("trim_scale", func(x *apd.Decimal) (*apd.Decimal, error) {
 		if x.Form != apd.Finite {
 			return x, nil
 		}
-		return numRound(x, minScale(x), false), nil
+		return exec.RoundNumeric(x, minScale(x), false), nil
 	})
 	// Powers, roots, logarithms.
-	ff := []uint32{OIDFloat8, OIDFloat8}
-	fpow := func(_ *Env, a []Datum) (Datum, error) {
+	ff := []uint32{exec.OIDFloat8, exec.OIDFloat8}
+	fpow := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r, err := floatPower(a[0].F, a[1].F)
-		return DFloat(r), err
+		return exec.DFloat(r), err
 	}
-	npow := func(_ *Env, a []Datum) (Datum, error) {
+	npow := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r, err := numPower(a[0].Numeric(), a[1].Numeric())
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
-		return DNumeric(r), nil
+		return exec.DNumeric(r), nil
 	}
 	for _, name := range []string{"^", "power", "pow"} {
-		register(&Func{Name: name, Args: ff, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: fpow},
-			&Func{Name: name, Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: npow})
+		exec.Register(&exec.Func{Name: name, Args: ff, Ret: exec.OIDFloat8, Strict: true, Immutable: true, Fn: fpow},
+			&exec.Func{Name: name, Args: nn, Ret: exec.OIDNumeric, Strict: true, Immutable: true, Fn: npow})
 	}
 	fsqrt := func(x float64) (float64, error) {
 		if x < 0 {
@@ -1009,14 +974,14 @@ func init() {
 	ten := apd.New(10, 0)
 	num("log", func(x *apd.Decimal) (*apd.Decimal, error) { return numLog(ten, x) })
 	num("log10", func(x *apd.Decimal) (*apd.Decimal, error) { return numLog(ten, x) })
-	register(&Func{Name: "log", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "log", Args: nn, Ret: exec.OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r, err := numLog(a[0].Numeric(), a[1].Numeric())
 		if err != nil {
-			return Null, err
+			return exec.Null, err
 		}
-		return DNumeric(r), nil
+		return exec.DNumeric(r), nil
 	}})
-	register(&Func{Name: "pi", Ret: OIDFloat8, Fn: func(*Env, []Datum) (Datum, error) { return DFloat(math.Pi), nil }})
+	exec.Register(&exec.Func{Name: "pi", Ret: exec.OIDFloat8, Fn: func(*exec.Env, []exec.Datum) (exec.Datum, error) { return exec.DFloat(math.Pi), nil }})
 	fl("degrees", pure(func(x float64) float64 { return x * (180 / math.Pi) }))
 	fl("radians", pure(func(x float64) float64 { return x * (math.Pi / 180) }))
 	inRange := func(f func(float64) float64, lo, hi float64) func(float64) (float64, error) {
@@ -1068,42 +1033,44 @@ func init() {
 	fl("asind", asindeg)
 	fl("acosd", acosdeg)
 	fl("atand", pure(atandeg))
-	register(&Func{Name: "atan2", Args: ff, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
-		return DFloat(math.Atan2(a[0].F, a[1].F)), nil
-	}}, &Func{Name: "atan2d", Args: ff, Ret: OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "atan2", Args: ff, Ret: exec.OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return exec.DFloat(math.Atan2(a[0].F, a[1].F)), nil
+	}}, &exec.Func{Name: "atan2d", Args: ff, Ret: exec.OIDFloat8, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		y, x := a[0].F, a[1].F
 		switch {
 		case x > 0 && y == x:
-			return DFloat(45), nil
+			return exec.DFloat(45), nil
 		case x == 0 && y > 0:
-			return DFloat(90), nil
+			return exec.DFloat(90), nil
 		case x == 0 && y < 0:
-			return DFloat(-90), nil
+			return exec.DFloat(-90), nil
 		case y == 0 && x < 0:
-			return DFloat(180), nil
+			return exec.DFloat(180), nil
 		}
-		return DFloat(math.Atan2(y, x) * 180 / math.Pi), nil
+		return exec.DFloat(math.Atan2(y, x) * 180 / math.Pi), nil
 	}})
-	register(&Func{Name: "width_bucket", Args: []uint32{OIDFloat8, OIDFloat8, OIDFloat8, OIDInt4}, Ret: OIDInt4, Strict: true,
-		Fn: func(_ *Env, a []Datum) (Datum, error) { return widthBucket(a[0].F, a[1].F, a[2].F, a[3].I) }},
-		&Func{Name: "width_bucket", Args: []uint32{OIDNumeric, OIDNumeric, OIDNumeric, OIDInt4}, Ret: OIDInt4, Strict: true,
-			Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "width_bucket", Args: []uint32{exec.OIDFloat8, exec.OIDFloat8, exec.OIDFloat8, exec.OIDInt4}, Ret: exec.OIDInt4, Strict: true,
+		Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return widthBucket(a[0].F, a[1].F, a[2].F, a[3].I)
+		}},
+		&exec.Func{Name: "width_bucket", Args: []uint32{exec.OIDNumeric, exec.OIDNumeric, exec.OIDNumeric, exec.OIDInt4}, Ret: exec.OIDInt4, Strict: true,
+			Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				return numWidthBucket(a[0].Numeric(), a[1].Numeric(), a[2].Numeric(), a[3].I)
 			}})
-	register(&Func{Name: "gcd", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "gcd", Args: nn, Ret: exec.OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
 		if x.Form != apd.Finite || y.Form != apd.Finite {
-			return DNumeric(nanNumeric()), nil
+			return exec.DNumeric(exec.NumericNaN()), nil
 		}
-		return DNumeric(numGcd(x, y)), nil
-	}}, &Func{Name: "lcm", Args: nn, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		return exec.DNumeric(numGcd(x, y)), nil
+	}}, &exec.Func{Name: "lcm", Args: nn, Ret: exec.OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		x, y := a[0].Numeric(), a[1].Numeric()
 		if x.Form != apd.Finite || y.Form != apd.Finite {
-			return DNumeric(nanNumeric()), nil
+			return exec.DNumeric(exec.NumericNaN()), nil
 		}
 		scale := max(numScale(x), numScale(y))
 		if x.IsZero() || y.IsZero() {
-			return DNumeric(numRound(apd.New(0, 0), scale, false)), nil
+			return exec.DNumeric(exec.RoundNumeric(apd.New(0, 0), scale, false)), nil
 		}
 		g := numGcd(x, y)
 		d := new(apd.Decimal)
@@ -1111,27 +1078,27 @@ func init() {
 		c.Mul(d, x, y)
 		c.Quo(d, d, g)
 		d.Abs(d)
-		return DNumeric(numRound(d, scale, false)), nil
+		return exec.DNumeric(exec.RoundNumeric(d, scale, false)), nil
 	}})
-	register(&Func{Name: "factorial", Args: []uint32{OIDInt8}, Ret: OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+	exec.Register(&exec.Func{Name: "factorial", Args: []uint32{exec.OIDInt8}, Ret: exec.OIDNumeric, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return factorial(a[0].I)
 	}})
-	register(&Func{Name: "float8send", Args: f1, Ret: OIDBytea, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
-		return DBytes(string(types.AppendFloat8Binary(nil, a[0].F))), nil
-	}}, &Func{Name: "float4send", Args: []uint32{OIDFloat4}, Ret: OIDBytea, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
-		return DBytes(string(types.AppendFloat4Binary(nil, float32(a[0].F)))), nil
+	exec.Register(&exec.Func{Name: "float8send", Args: f1, Ret: exec.OIDBytea, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return exec.DBytes(string(types.AppendFloat8Binary(nil, a[0].F))), nil
+	}}, &exec.Func{Name: "float4send", Args: []uint32{exec.OIDFloat4}, Ret: exec.OIDBytea, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return exec.DBytes(string(types.AppendFloat4Binary(nil, float32(a[0].F)))), nil
 	}})
 }
 
 // intShift is << or >> on an int type: the shift count taken modulo the
 // type's width, as the C shift PostgreSQL performs does on x86.
-func intShift(t T, left bool) Fn {
+func intShift(t exec.T, left bool) exec.Fn {
 	width := int64(64)
 	switch t.OID {
-	case OIDInt2, OIDInt4:
+	case exec.OIDInt2, exec.OIDInt4:
 		width = 32
 	}
-	return func(_ *Env, a []Datum) (Datum, error) {
+	return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		n := uint(a[1].I & (width - 1))
 		v := a[0].I
 		var r int64
@@ -1141,12 +1108,12 @@ func intShift(t T, left bool) Fn {
 			r = v >> n
 		}
 		switch t.OID {
-		case OIDInt2:
+		case exec.OIDInt2:
 			r = int64(int16(r))
-		case OIDInt4:
+		case exec.OIDInt4:
 			r = int64(int32(r))
 		}
-		return DInt(r), nil
+		return exec.DInt(r), nil
 	}
 }
 
@@ -1169,71 +1136,4 @@ func cbrt(x float64) float64 {
 		ym = -ym
 	}
 	return math.Ldexp(ym, xe/3)
-}
-
-// numericSpecial is PostgreSQL's arithmetic on NaN and ±Infinity (op one
-// of + - * / % and "div"); handled is false when both operands are finite.
-func numericSpecial(op string, x, y *apd.Decimal) (r *apd.Decimal, handled bool, err error) {
-	if x.Form == apd.Finite && y.Form == apd.Finite {
-		return nil, false, nil
-	}
-	nan := nanNumeric()
-	if x.Form == apd.NaN || y.Form == apd.NaN {
-		return nan, true, nil
-	}
-	inf := func(neg bool) *apd.Decimal { return infNumeric(neg) }
-	sign := func(d *apd.Decimal) int {
-		switch {
-		case d.Form == apd.Finite && d.IsZero():
-			return 0
-		case d.Negative:
-			return -1
-		}
-		return 1
-	}
-	xi, yi := x.Form == apd.Infinite, y.Form == apd.Infinite
-	switch op {
-	case "+":
-		switch {
-		case xi && yi && x.Negative != y.Negative:
-			return nan, true, nil
-		case xi:
-			return x, true, nil
-		}
-		return y, true, nil
-	case "-":
-		switch {
-		case xi && yi && x.Negative == y.Negative:
-			return nan, true, nil
-		case xi:
-			return x, true, nil
-		}
-		return inf(!y.Negative), true, nil
-	case "*":
-		if sign(x) == 0 || sign(y) == 0 {
-			return nan, true, nil
-		}
-		return inf(sign(x)*sign(y) < 0), true, nil
-	case "/", "div":
-		switch {
-		case xi && yi:
-			return nan, true, nil
-		case xi:
-			if sign(y) == 0 {
-				return nil, true, errDivByZero
-			}
-			return inf(sign(x)*sign(y) < 0), true, nil
-		}
-		return apd.New(0, 0), true, nil
-	case "%":
-		switch {
-		case xi:
-			if sign(y) == 0 {
-				return nil, true, errDivByZero
-			}
-			return nan, true, nil
-		}
-		return x, true, nil
-	}
-	return nil, false, nil
 }

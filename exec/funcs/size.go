@@ -1,7 +1,9 @@
-package exec
+package funcs
 
 import (
 	"strconv"
+
+	"github.com/prollypg/prollypg/exec"
 )
 
 // pg_size_pretty: a byte count in the largest unit that keeps it readable,
@@ -57,7 +59,7 @@ func halfRounded(x int64) int64 {
 	return (x + 1) / 2
 }
 
-func init() {
-	register(&Func{Name: "pg_size_pretty", Args: []uint32{OIDInt8}, Ret: OIDText, Strict: true, Immutable: true,
-		Fn: func(_ *Env, a []Datum) (Datum, error) { return DText(SizePretty(a[0].I)), nil }})
+func registerSize() {
+	exec.Register(&exec.Func{Name: "pg_size_pretty", Args: []uint32{exec.OIDInt8}, Ret: exec.OIDText, Strict: true, Immutable: true,
+		Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(SizePretty(a[0].I)), nil }})
 }

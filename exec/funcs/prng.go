@@ -1,10 +1,11 @@
-package exec
+package funcs
 
 import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
@@ -37,7 +38,7 @@ func (p *PRNG) seed(seed uint64) {
 // SetSeed is setseed(x), x in [-1, 1].
 func (p *PRNG) SetSeed(x float64) error {
 	if x < -1 || x > 1 || math.IsNaN(x) {
-		return pgerr.New(pgerr.InvalidParameterValue, "setseed parameter %s is out of allowed range [-1,1]", string(AppendText(nil, TFloat8, DFloat(x), nil)))
+		return pgerr.New(pgerr.InvalidParameterValue, "setseed parameter %s is out of allowed range [-1,1]", string(exec.AppendText(nil, exec.TFloat8, exec.DFloat(x), nil)))
 	}
 	p.seed(uint64(int64(float64((uint64(1)<<52)-1) * x)))
 	return nil

@@ -1,4 +1,4 @@
-package exec
+package funcs
 
 import "testing"
 

@@ -1,9 +1,10 @@
-package exec
+package funcs
 
 import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
@@ -209,59 +210,59 @@ func likeEscape(p, esc string) (string, error) {
 	return b.String(), nil
 }
 
-func likeFn(not, fold bool) Fn {
-	return func(_ *Env, a []Datum) (Datum, error) {
+func likeFn(not, fold bool) exec.Fn {
+	return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		t, p := a[0].S, a[1].S
 		if fold {
 			t, p = strings.ToLower(t), strings.ToLower(p)
 		}
 		ok, err := likeMatch(t, p)
-		return DBool(ok != not), err
+		return exec.DBool(ok != not), err
 	}
 }
 
-func byteaLikeFn(not bool) Fn {
-	return func(_ *Env, a []Datum) (Datum, error) {
+func byteaLikeFn(not bool) exec.Fn {
+	return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		r, err := matchBytes(a[0].S, a[1].S)
-		return DBool((r == likeTrue) != not), err
+		return exec.DBool((r == likeTrue) != not), err
 	}
 }
 
-func init() {
+func registerLike() {
 	for _, op := range []struct {
 		name      string
 		not, fold bool
 	}{{"~~", false, false}, {"!~~", true, false}, {"~~*", false, true}, {"!~~*", true, true}} {
 		fn := likeFn(op.not, op.fold)
-		for _, t := range []uint32{OIDText, OIDBpchar, OIDName} {
-			register(&Func{Name: op.name, Args: []uint32{t, OIDText}, Ret: OIDBool, Strict: true, Immutable: true, Fn: fn})
+		for _, t := range []uint32{exec.OIDText, exec.OIDBpchar, exec.OIDName} {
+			exec.Register(&exec.Func{Name: op.name, Args: []uint32{t, exec.OIDText}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: fn})
 		}
 		if !op.fold {
-			register(&Func{Name: op.name, Args: []uint32{OIDBytea, OIDBytea}, Ret: OIDBool, Strict: true, Immutable: true, Fn: byteaLikeFn(op.not)})
+			exec.Register(&exec.Func{Name: op.name, Args: []uint32{exec.OIDBytea, exec.OIDBytea}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: byteaLikeFn(op.not)})
 		}
 	}
-	for _, t := range []uint32{OIDText, OIDBytea} {
+	for _, t := range []uint32{exec.OIDText, exec.OIDBytea} {
 		ret := t
-		register(&Func{Name: "like_escape", Args: []uint32{t, t}, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *Env, a []Datum) (Datum, error) {
+		exec.Register(&exec.Func{Name: "like_escape", Args: []uint32{t, t}, Ret: ret, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			s, err := likeEscape(a[0].S, a[1].S)
-			return Datum{Kind: a[0].Kind, S: s}, err
+			return exec.Datum{Kind: a[0].Kind, S: s}, err
 		}})
 	}
-	register(&Func{Name: "like", Args: []uint32{OIDText, OIDText}, Ret: OIDBool, Strict: true, Immutable: true, Fn: likeFn(false, false)})
-	register(&Func{Name: "notlike", Args: []uint32{OIDText, OIDText}, Ret: OIDBool, Strict: true, Immutable: true, Fn: likeFn(true, false)})
+	exec.Register(&exec.Func{Name: "like", Args: []uint32{exec.OIDText, exec.OIDText}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: likeFn(false, false)})
+	exec.Register(&exec.Func{Name: "notlike", Args: []uint32{exec.OIDText, exec.OIDText}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: likeFn(true, false)})
 }
 
 // BpcharCompareOp is a comparison between two char(n) values, which
 // PostgreSQL makes without their trailing spaces (bpchareq, bpcharlt).
-func BpcharCompareOp(op string) Fn {
-	inner := CompareOp(op)
+func BpcharCompareOp(op string) exec.Fn {
+	inner := exec.CompareOp(op)
 	if inner == nil {
 		return nil
 	}
-	return func(env *Env, a []Datum) (Datum, error) {
+	return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		x, y := a[0], a[1]
 		x.S, y.S = bpcharTrim(x.S), bpcharTrim(y.S)
-		var args [2]Datum
+		var args [2]exec.Datum
 		args[0], args[1] = x, y
 		return inner(env, args[:])
 	}

@@ -1,9 +1,10 @@
-package exec
+package funcs
 
 import (
 	"math"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/prollypg/prollypg/exec"
 )
 
 // The statistical aggregates: variance and standard deviation over float
@@ -13,7 +14,7 @@ import (
 // numeric_var_pop and friends, float8_regr_accum), so that results agree
 // to the last digit.
 
-func init() {
+func registerStatAggregates() {
 	type fin = func(n, sx, sxx float64) (float64, bool)
 	floatVariants := map[string]fin{
 		"var_pop":     func(n, _, sxx float64) (float64, bool) { return sxx / n, n >= 1 },
@@ -25,13 +26,13 @@ func init() {
 	}
 	for name, f := range floatVariants {
 		f := f
-		for _, oid := range []uint32{OIDFloat4, OIDFloat8} {
-			registerAgg(&AggFunc{Name: name, Args: []uint32{oid}, Ret: OIDFloat8, New: func([]T) accumulator { return &floatVarAcc{final: f} }})
+		for _, oid := range []uint32{exec.OIDFloat4, exec.OIDFloat8} {
+			exec.RegisterAgg(&exec.AggFunc{Name: name, Args: []uint32{oid}, Ret: exec.OIDFloat8, New: func([]exec.T) exec.Accumulator { return &floatVarAcc{final: f} }})
 		}
 		pop := name == "var_pop" || name == "stddev_pop"
 		sqrt := name[:3] == "std"
-		for _, oid := range []uint32{OIDInt2, OIDInt4, OIDInt8, OIDNumeric} {
-			registerAgg(&AggFunc{Name: name, Args: []uint32{oid}, Ret: OIDNumeric, New: func([]T) accumulator { return &numericVarAcc{pop: pop, sqrt: sqrt} }})
+		for _, oid := range []uint32{exec.OIDInt2, exec.OIDInt4, exec.OIDInt8, exec.OIDNumeric} {
+			exec.RegisterAgg(&exec.AggFunc{Name: name, Args: []uint32{oid}, Ret: exec.OIDNumeric, New: func([]exec.T) exec.Accumulator { return &numericVarAcc{pop: pop, sqrt: sqrt} }})
 		}
 	}
 	type rfin = func(s *regrAcc) (float64, bool)
@@ -61,13 +62,13 @@ func init() {
 	}
 	for name, f := range regr {
 		f := f
-		registerAgg(&AggFunc{Name: name, Args: []uint32{OIDFloat8, OIDFloat8}, Ret: OIDFloat8, StrictAll: true, New: func([]T) accumulator { return &regrAcc{final: f} }})
+		exec.RegisterAgg(&exec.AggFunc{Name: name, Args: []uint32{exec.OIDFloat8, exec.OIDFloat8}, Ret: exec.OIDFloat8, StrictAll: true, New: func([]exec.T) exec.Accumulator { return &regrAcc{final: f} }})
 	}
-	registerAgg(&AggFunc{Name: "regr_count", Args: []uint32{OIDFloat8, OIDFloat8}, Ret: OIDInt8, StrictAll: true, New: func([]T) accumulator { return &countAcc{} }})
-	for _, oid := range []uint32{OIDInt2, OIDInt4, OIDInt8} {
+	exec.RegisterAgg(&exec.AggFunc{Name: "regr_count", Args: []uint32{exec.OIDFloat8, exec.OIDFloat8}, Ret: exec.OIDInt8, StrictAll: true, New: func([]exec.T) exec.Accumulator { return &countAcc{} }})
+	for _, oid := range []uint32{exec.OIDInt2, exec.OIDInt4, exec.OIDInt8} {
 		for _, op := range []string{"bit_and", "bit_or", "bit_xor"} {
 			op := op
-			registerAgg(&AggFunc{Name: op, Args: []uint32{oid}, New: func([]T) accumulator { return &bitAcc{op: op} }})
+			exec.RegisterAgg(&exec.AggFunc{Name: op, Args: []uint32{oid}, New: func([]exec.T) exec.Accumulator { return &bitAcc{op: op} }})
 		}
 	}
 }
@@ -79,7 +80,7 @@ type floatVarAcc struct {
 	final      func(n, sx, sxx float64) (float64, bool)
 }
 
-func (a *floatVarAcc) add(_ *Env, args []Datum) error {
+func (a *floatVarAcc) Add(_ *exec.Env, args []exec.Datum) error {
 	x := args[0].F
 	oldN := a.n
 	a.n++
@@ -96,12 +97,12 @@ func (a *floatVarAcc) add(_ *Env, args []Datum) error {
 	return nil
 }
 
-func (a *floatVarAcc) result(*Env) (Datum, error) {
+func (a *floatVarAcc) Result(*exec.Env) (exec.Datum, error) {
 	v, ok := a.final(a.n, a.sx, a.sxx)
 	if !ok {
-		return Null, nil
+		return exec.Null, nil
 	}
-	return DFloat(v), nil
+	return exec.DFloat(v), nil
 }
 
 // numericVarAcc is the exact variance (or standard deviation) of
@@ -114,10 +115,10 @@ type numericVarAcc struct {
 	nan, inf  bool
 }
 
-func (a *numericVarAcc) add(_ *Env, args []Datum) error {
+func (a *numericVarAcc) Add(_ *exec.Env, args []exec.Datum) error {
 	var x *apd.Decimal
 	switch args[0].Kind {
-	case KindInt:
+	case exec.KindInt:
 		x = apd.New(args[0].I, 0)
 	default:
 		x = args[0].Numeric()
@@ -134,52 +135,52 @@ func (a *numericVarAcc) add(_ *Env, args []Datum) error {
 	}
 	a.n++
 	var sq apd.Decimal
-	if _, err := numericCtx.Mul(&sq, x, x); err != nil {
+	if _, err := exec.NumericContext.Mul(&sq, x, x); err != nil {
 		return err
 	}
-	if _, err := numericCtx.Add(&a.sum, &a.sum, x); err != nil {
+	if _, err := exec.NumericContext.Add(&a.sum, &a.sum, x); err != nil {
 		return err
 	}
-	_, err := numericCtx.Add(&a.sum2, &a.sum2, &sq)
+	_, err := exec.NumericContext.Add(&a.sum2, &a.sum2, &sq)
 	return err
 }
 
-func (a *numericVarAcc) result(env *Env) (Datum, error) {
+func (a *numericVarAcc) Result(env *exec.Env) (exec.Datum, error) {
 	if a.n == 0 || (!a.pop && a.n == 1) {
-		return Null, nil
+		return exec.Null, nil
 	}
 	if a.nan || a.inf {
-		return DNumeric(&apd.Decimal{Form: apd.NaN}), nil
+		return exec.DNumeric(&apd.Decimal{Form: apd.NaN}), nil
 	}
 	n := apd.New(a.n, 0)
 	// numerator = N * sumX2 - sumX * sumX
 	var sx2, nsum2, num apd.Decimal
-	numericCtx.Mul(&sx2, &a.sum, &a.sum)
-	numericCtx.Mul(&nsum2, n, &a.sum2)
-	numericCtx.Sub(&num, &nsum2, &sx2)
+	exec.NumericContext.Mul(&sx2, &a.sum, &a.sum)
+	exec.NumericContext.Mul(&nsum2, n, &a.sum2)
+	exec.NumericContext.Sub(&num, &nsum2, &sx2)
 	if num.Sign() <= 0 {
-		return DNumeric(apd.New(0, 0)), nil
+		return exec.DNumeric(apd.New(0, 0)), nil
 	}
 	den := new(apd.Decimal)
 	if a.pop {
-		numericCtx.Mul(den, n, n)
+		exec.NumericContext.Mul(den, n, n)
 	} else {
-		numericCtx.Mul(den, n, apd.New(a.n-1, 0))
+		exec.NumericContext.Mul(den, n, apd.New(a.n-1, 0))
 	}
-	scale := divScale(&num, den)
-	v, err := numericDiv(env, []Datum{DNumeric(&num), DNumeric(den)})
+	scale := exec.NumericDivScale(&num, den)
+	v, err := numericDiv(env, []exec.Datum{exec.DNumeric(&num), exec.DNumeric(den)})
 	if err != nil || !a.sqrt {
 		return v, err
 	}
 	r := new(apd.Decimal)
 	ctx := apd.BaseContext.WithPrecision(uint32(scale) + 40)
 	if _, err := ctx.Sqrt(r, v.Numeric()); err != nil {
-		return Null, err
+		return exec.Null, err
 	}
-	if _, err := numericCtx.Quantize(r, r, -scale); err != nil {
-		return Null, err
+	if _, err := exec.NumericContext.Quantize(r, r, -scale); err != nil {
+		return exec.Null, err
 	}
-	return DNumeric(r), nil
+	return exec.DNumeric(r), nil
 }
 
 // regrAcc is float8_regr_accum: sums for the regression and correlation
@@ -189,7 +190,7 @@ type regrAcc struct {
 	final                    func(*regrAcc) (float64, bool)
 }
 
-func (a *regrAcc) add(_ *Env, args []Datum) error {
+func (a *regrAcc) Add(_ *exec.Env, args []exec.Datum) error {
 	y, x := args[0].F, args[1].F
 	oldN := a.n
 	a.n++
@@ -222,12 +223,12 @@ func (a *regrAcc) add(_ *Env, args []Datum) error {
 	return nil
 }
 
-func (a *regrAcc) result(*Env) (Datum, error) {
+func (a *regrAcc) Result(*exec.Env) (exec.Datum, error) {
 	v, ok := a.final(a)
 	if !ok {
-		return Null, nil
+		return exec.Null, nil
 	}
-	return DFloat(v), nil
+	return exec.DFloat(v), nil
 }
 
 // bitAcc is bit_and, bit_or or bit_xor over integers.
@@ -237,7 +238,7 @@ type bitAcc struct {
 	any bool
 }
 
-func (a *bitAcc) add(_ *Env, args []Datum) error {
+func (a *bitAcc) Add(_ *exec.Env, args []exec.Datum) error {
 	x := args[0].I
 	switch {
 	case !a.any:
@@ -253,9 +254,9 @@ func (a *bitAcc) add(_ *Env, args []Datum) error {
 	return nil
 }
 
-func (a *bitAcc) result(*Env) (Datum, error) {
+func (a *bitAcc) Result(*exec.Env) (exec.Datum, error) {
 	if !a.any {
-		return Null, nil
+		return exec.Null, nil
 	}
-	return DInt(a.v), nil
+	return exec.DInt(a.v), nil
 }
