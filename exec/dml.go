@@ -83,7 +83,8 @@ type CountedRows interface {
 
 func (p *Modify) Open(env *Env) (Rows, error) {
 	if p.Table.Virtual != nil {
-		if p.Table.VirtualWriter != nil && p.Kind != Insert && p.Kind != Merge {
+		_, inserts := p.Table.VirtualWriter.(VirtualInserter)
+		if p.Table.VirtualWriter != nil && (p.Kind == Update || p.Kind == Delete || p.Kind == Insert && inserts) {
 			return p.openVirtualWrite(env)
 		}
 		return nil, virtualWriteError(p.Kind, p.Table)

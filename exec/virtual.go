@@ -63,6 +63,12 @@ type VirtualWriter interface {
 	DeleteRow(env *Env, old Row) error
 }
 
+// VirtualInserter, when a VirtualWriter implements it, makes its table
+// writable by INSERT too: it gets each new row.
+type VirtualInserter interface {
+	InsertRow(env *Env, row Row) error
+}
+
 // openVirtualWrite runs an UPDATE or DELETE of a writable virtual table:
 // the rows the source selects go to the table's VirtualWriter.
 func (p *Modify) openVirtualWrite(env *Env) (Rows, error) {
@@ -74,6 +80,9 @@ func (p *Modify) openVirtualWrite(env *Env) (Rows, error) {
 		return nil, err
 	}
 	defer src.Close()
+	if p.Kind == Insert {
+		return p.insertVirtual(env, src)
+	}
 	var changed []Row
 	for {
 		in, err := src.Next()
@@ -117,4 +126,31 @@ func (p *Modify) openVirtualWrite(env *Env) (Rows, error) {
 		}
 	}
 	return out, nil
+}
+
+// insertVirtual runs an INSERT into a virtual table whose writer takes
+// new rows (VirtualInserter).
+func (p *Modify) insertVirtual(env *Env, src Rows) (Rows, error) {
+	ins := p.Table.VirtualWriter.(VirtualInserter)
+	out := &modifiedRows{}
+	for {
+		in, err := src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if in == nil {
+			return out, nil
+		}
+		row := make(Row, len(p.Table.Cols))
+		for i := range row {
+			row[i] = Null
+		}
+		for i, pos := range p.Targets {
+			row[pos] = in[i]
+		}
+		if err := ins.InsertRow(env, row); err != nil {
+			return nil, err
+		}
+		out.n++
+	}
 }

@@ -27,11 +27,13 @@ type Engine struct {
 	started time.Time            // pg_postmaster_start_time
 	tables  *exec.TableCache     // decoded table records, shared by the sessions
 	roles   versioning.RoleCache // decoded roles, for privilege checks
-	rowIDs  *exec.RowIDs         // hidden row ids of keyless tables, for every transaction
-	commits versioning.Committer // group commit of every session's transactions
-	locks   *exec.RowLocks       // row locks of every session's transactions
-	ssi     *exec.SSI            // serializable transactions' reads and writes
-	txnIDs  atomic.Uint64        // owners of row locks, one per transaction
+	// branches are the branch permissions, decoded (branchcontrol.go).
+	branches branchControlCache
+	rowIDs   *exec.RowIDs         // hidden row ids of keyless tables, for every transaction
+	commits  versioning.Committer // group commit of every session's transactions
+	locks    *exec.RowLocks       // row locks of every session's transactions
+	ssi      *exec.SSI            // serializable transactions' reads and writes
+	txnIDs   atomic.Uint64        // owners of row locks, one per transaction
 	// tempSeq numbers the sessions' temporary schemas (pg_temp_N).
 	tempSeq atomic.Int64
 	// gate keeps dolt_gc apart from other transactions (gcgate.go).

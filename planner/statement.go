@@ -279,8 +279,15 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 	if err != nil {
 		return nil, err
 	}
-	if tx.ReadOnly && writes(st.raw.Stmt) {
-		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(st.raw.Stmt))
+	if writes(st.raw.Stmt) {
+		if tx.ReadOnly {
+			return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(st.raw.Stmt))
+		}
+		if !writesBranchControl(st.raw.Stmt) {
+			if err := s.RequireBranchWrite(ctx, s.branch); err != nil {
+				return nil, err
+			}
+		}
 	}
 	tx.BeginStatement()
 	if st.raw.Stmt.GetVariableShowStmt() == nil {

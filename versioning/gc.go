@@ -27,6 +27,7 @@ import (
 //	              values, and the commit being merged
 //	db/D/remotes  the list of remotes (remote.go), a record naming no chunk
 //	roles         the role list (JSON, no addresses)
+//	branch_control the branch permissions (branchcontrol.go; JSON, no addresses)
 //
 // A root value is a prolly map of catalog records; the records that hold
 // addresses are tables (Rows and Indexes[].Rows, in both record formats)
@@ -247,8 +248,8 @@ func (m *marker) visit(a store.Address) (bool, error) { return m.see(a), nil }
 
 // ref marks what the ref name, pointing at addr, reaches.
 func (m *marker) ref(ctx context.Context, name string, addr store.Address) error {
-	if name == rolesRef {
-		m.see(addr)
+	if name == rolesRef || name == branchControlRef {
+		m.see(addr) // records naming no chunk
 		return nil
 	}
 	rest, ok := strings.CutPrefix(name, refPrefix)

@@ -178,7 +178,7 @@ func checkStore(t testing.TB, st Store, extra ...store.Address) int {
 			checkRoot(ws.Staged)
 			checkRoot(ws.PreMerge)
 			checkHistory(ws.MergeCommit)
-		case strings.HasSuffix(name, "/remotes"):
+		case strings.HasSuffix(name, "/remotes"), name == branchControlRef:
 			if _, err := st.Get(ctx, a); err != nil {
 				return err
 			}
@@ -234,6 +234,12 @@ func TestGCRemovesUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := r.AddRemote(ctx, Remote{Name: "origin", URL: "file:///tmp/origin"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := UpdateBranchControl(ctx, st, func(bc *BranchControl) error {
+		bc.Namespace = append(bc.Namespace, BranchNamespace{"%", "%", "postgres", "%"})
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -323,6 +329,9 @@ func TestGCRemovesUnreachable(t *testing.T) {
 	}
 	if remotes, err := r.Remotes(ctx); err != nil || len(remotes) != 1 {
 		t.Fatalf("remotes after GC: %v, %v", remotes, err)
+	}
+	if bc, _, err := LoadBranchControl(ctx, st); err != nil || len(bc.Namespace) != 1 {
+		t.Fatalf("branch permissions after GC: %v, %v", bc, err)
 	}
 	checkStore(t, st)
 }

@@ -235,6 +235,14 @@ func (s session) doltBranch(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if len(f.args) != 2 {
 			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_branch: -c and -m take the old and the new name")
 		}
+		if err := s.RequireBranchCreate(ctx, f.args[1]); err != nil {
+			return exec.Null, err
+		}
+		if f.has("move") || force {
+			if err := s.RequireBranchWrite(ctx, f.args[0]); err != nil {
+				return exec.Null, err
+			}
+		}
 		if f.has("move") {
 			if !force {
 				if err := s.checkUnused(f.args[0]); err != nil {
@@ -252,6 +260,9 @@ func (s session) doltBranch(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_branch: which branch to delete?")
 		}
 		for _, b := range f.args {
+			if err := s.RequireBranchWrite(ctx, b); err != nil {
+				return exec.Null, err
+			}
 			if b == s.Branch() {
 				return exec.Null, pgerr.New(pgerr.ObjectNotInPrerequisite, "cannot delete the checked out branch %q", b).
 					WithHint("Check out another branch first.")
@@ -275,6 +286,9 @@ func (s session) doltBranch(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		start := "HEAD"
 		if len(f.args) == 2 {
 			start = f.args[1]
+		}
+		if err := s.RequireBranchCreate(ctx, f.args[0]); err != nil {
+			return exec.Null, err
 		}
 		var c versioning.Address
 		if c, err = s.resolveCommit(ctx, start); err == nil {
@@ -326,6 +340,9 @@ func (s session) doltCheckout(env *exec.Env, a []exec.Datum) (exec.Datum, error)
 		}
 		c, err := s.resolveCommit(ctx, start)
 		if err != nil {
+			return exec.Null, err
+		}
+		if err := s.RequireBranchCreate(ctx, nb); err != nil {
 			return exec.Null, err
 		}
 		if err := s.Repo().CreateBranch(ctx, nb, c, force); err != nil {

@@ -61,7 +61,11 @@ func init() {
 		{"dolt_revert", session.doltRevert, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText}}},
 		{"dolt_conflicts_resolve", session.doltConflictsResolve, mergeError, status},
 	} {
-		op := versionOp(f.fn, f.errs)
+		// The commands that change the session's branch need the right to
+		// write it; dolt_branch and dolt_checkout -b check what they touch.
+		changes := f.name != "dolt_branch" && f.name != "dolt_checkout" && f.name != "dolt_tag" &&
+			f.name != "dolt_remote" && f.name != "dolt_gc"
+		op := versionOp(f.fn, f.errs, changes)
 		ret := exec.OIDRecord
 		if len(f.cols) == 1 {
 			ret = f.cols[0].T.OID
@@ -136,8 +140,13 @@ func textResult(f func(session, *exec.Env, []exec.Datum) (string, error)) sessio
 // versionOp adapts a function that changes the repository: the open SQL
 // transaction is committed first (invariant 2), and its errors are
 // translated by errs.
-func versionOp(f sessionFn, errs func(error) error) sessionFn {
+func versionOp(f sessionFn, errs func(error) error, changesBranch bool) sessionFn {
 	return func(s session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		if changesBranch && s.Detached() == nil {
+			if err := s.RequireBranchWrite(env.Ctx, s.Branch()); err != nil {
+				return exec.Null, err
+			}
+		}
 		if err := s.FlushTransaction(env.Ctx); err != nil {
 			return exec.Null, err
 		}

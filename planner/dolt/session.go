@@ -62,6 +62,16 @@ type Session interface {
 	CollectGarbage(ctx context.Context) (versioning.GCResult, error)
 	// Notice sends the client a notice.
 	Notice(n error)
+	// RequireBranchWrite and RequireBranchCreate check the branch
+	// permissions (dolt_branch_control, dolt_branch_namespace_control) of
+	// the session's user: to change a branch, to create one of a name.
+	RequireBranchWrite(ctx context.Context, branch string) error
+	RequireBranchCreate(ctx context.Context, branch string) error
+	// BranchControl returns the branch permissions, and EditBranchControl
+	// changes them, telling fn which database and branch patterns the
+	// session's user administers.
+	BranchControl(ctx context.Context) (*versioning.BranchControl, error)
+	EditBranchControl(ctx context.Context, fn func(bc *versioning.BranchControl, admin func(database, branch string) bool) error) error
 }
 
 // session is a Session with this package's operations on it.

@@ -33,6 +33,8 @@ const systemSchema = "dolt"
 type systemTable struct {
 	cols []exec.VirtualColumn
 	rows func(s session, env *exec.Env) ([]exec.Row, error)
+	// writer, when set, makes the table writable (exec.VirtualWriter).
+	writer func(s session) exec.VirtualWriter
 }
 
 // tableFunc plans a table function's call, its arguments constants.
@@ -68,6 +70,9 @@ func SystemTable(ctx context.Context, sess Session, schema, name string,
 			return st.rows(s, env)
 		})
 		t.VirtualKind = 'c'
+		if st.writer != nil {
+			t.VirtualWriter = st.writer(s)
+		}
 		return t, true, nil
 	}
 	if schema == systemSchema {
