@@ -104,7 +104,8 @@ func (s *Session) CollectGarbage(ctx context.Context) (versioning.GCResult, erro
 	if tx := s.txn; tx != nil {
 		own = append(own, tx.Start.Addr(), tx.Root.Addr())
 	}
-	res, err := versioning.GC(ctx, st, func(context.Context) ([]versioning.Address, error) { return own, nil })
+	res, err := versioning.GCWith(ctx, st, func(context.Context) ([]versioning.Address, error) { return own, nil },
+		versioning.GCOptions{Quiesced: true}) // the gate kept every other transaction out
 	if err != nil {
 		return res, err
 	}

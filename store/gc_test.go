@@ -332,3 +332,33 @@ func logFiles(t *testing.T, dir string) {
 		t.Logf("  %-20s %8d KiB", e.Name(), n>>10)
 	}
 }
+
+// TestGCQuiesced: after a GC whose caller kept the writers out
+// (Mark.Quiesced) no validator stays up, and a ref update to a chunk the
+// GC removed is checked only as any update is (its target must exist).
+func TestGCQuiesced(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t, t.TempDir(), Options{})
+	defer db.Close()
+	kept := put(t, db, chunk(1, 100))
+	if err := db.UpdateRefs(ctx, []RefUpdate{{Name: "live", New: kept}}, true); err != nil {
+		t.Fatal(err)
+	}
+	put(t, db, chunk(2, 100))
+	for _, quiesced := range []bool{false, true} {
+		g, err := db.BeginGC(ctx, Mark{
+			Live:     func(a Address) bool { return a == kept },
+			Refs:     func(context.Context, []RefUpdate) error { return nil },
+			Quiesced: quiesced,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Sweep(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if up := db.barrier.Load() != nil; up == quiesced {
+			t.Fatalf("quiesced %v: validator up %v", quiesced, up)
+		}
+	}
+}

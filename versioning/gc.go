@@ -102,9 +102,21 @@ type GCResult struct {
 // store.ErrGCRunning. On an error nothing reachable is removed; the
 // collection may have removed part of the garbage.
 func GC(ctx context.Context, st GCStore, extraRoots func(context.Context) ([]store.Address, error)) (GCResult, error) {
+	return GCWith(ctx, st, extraRoots, GCOptions{})
+}
+
+// GCOptions tune GCWith.
+type GCOptions struct {
+	// Quiesced: the caller kept every other writer out while the GC ran
+	// (store.Mark.Quiesced), so ref updates are not validated after it.
+	Quiesced bool
+}
+
+// GCWith is GC with options.
+func GCWith(ctx context.Context, st GCStore, extraRoots func(context.Context) ([]store.Address, error), opts GCOptions) (GCResult, error) {
 	var res GCResult
 	m := &marker{cs: st, seen: map[store.Address]struct{}{}}
-	g, err := st.BeginGC(ctx, store.Mark{Live: m.live, Refs: m.refUpdates})
+	g, err := st.BeginGC(ctx, store.Mark{Live: m.live, Refs: m.refUpdates, Quiesced: opts.Quiesced})
 	if err != nil {
 		return res, err
 	}
