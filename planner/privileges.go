@@ -222,7 +222,7 @@ func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
 			return all, nil
 		}
 		if len(p.Cols) > 0 {
-			return "", pgerr.New(pgerr.FeatureNotSupported, "column privileges are not supported yet")
+			continue // column privileges are not recorded yet: nothing is granted
 		}
 		c, ok := privilegeLetters[strings.ToLower(p.PrivName)]
 		if !ok {
@@ -349,8 +349,8 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 			return tag, a.grantSchemas(ctx, au, g, grantees)
 		}
 		privs, err := grantPrivileges(g.Privileges, "table", versioning.TablePrivileges)
-		if err != nil {
-			return "", err
+		if err != nil || privs == "" {
+			return tag, err // only column privileges: not recorded yet
 		}
 		var tables []*versioning.Table
 		if g.Targtype == pg.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
@@ -375,6 +375,14 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 					return "", err
 				}
 				if !ok {
+					// GRANT ... ON [TABLE] also names sequences and views,
+					// whose privileges are not recorded yet.
+					if rel, _, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname); err != nil || rel.kind == relSequence || rel.kind == relView {
+						continue
+					}
+					if v, ok, err := a.viewTable(ctx, rv.Schemaname, rv.Relname); err != nil || ok && v != nil {
+						continue
+					}
 					return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
 				}
 				tables = append(tables, t.Def)
