@@ -88,7 +88,7 @@ func (a *analyzer) sqlValueFunction(f *pg.SQLValueFunction) (exec.Expr, error) {
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE, pg.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg.SQLValueFunctionOp_SVFOP_USER:
 		return text(a.s.currentRole()), nil // a SET ROLE plans again (putVar)
 	case pg.SQLValueFunctionOp_SVFOP_SESSION_USER:
-		return text(a.s.user), nil
+		return text(a.s.sessionRole()), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
 		return text(a.s.database), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:

@@ -297,6 +297,7 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 	for k, v := range defaultVars {
 		s.vars[k] = v
 	}
+	s.vars["session_authorization"] = user
 	for k, v := range params {
 		k = strings.ToLower(k)
 		if _, ok := defaultVars[k]; ok && k != "server_version" {
@@ -650,5 +651,5 @@ func (s *Session) currentUser(*exec.Env, []exec.Datum) (exec.Datum, error) {
 
 // sessionUser is session_user: the role that connected.
 func (s *Session) sessionUser(*exec.Env, []exec.Datum) (exec.Datum, error) {
-	return exec.DText(s.user), nil
+	return exec.DText(s.sessionRole()), nil
 }

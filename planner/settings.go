@@ -243,7 +243,7 @@ func (s *Session) putVar(name, value string) {
 		return
 	}
 	s.vars[name] = value
-	if name == "search_path" || name == "role" {
+	if name == "search_path" || name == "role" || name == "session_authorization" {
 		s.planGen++ // names may resolve differently now, privileges differ
 	}
 	s.cached = nil

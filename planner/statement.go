@@ -701,10 +701,19 @@ func (s *Session) set(ctx context.Context, vs *pg.VariableSetStmt) (string, erro
 	if err != nil {
 		return "", err
 	}
-	if name == "role" {
+	switch name {
+	case "role":
 		if err := s.checkSetRole(ctx, value); err != nil {
 			return "", err
 		}
+	case "session_authorization":
+		if vs.Kind != pg.VariableSetKind_VAR_SET_VALUE {
+			value = s.user // RESET, or SET SESSION AUTHORIZATION DEFAULT
+		}
+		if err := s.checkSessionAuthorization(ctx, value); err != nil {
+			return "", err
+		}
+		s.setVar("role", "none", vs.IsLocal) // as PostgreSQL: SET ROLE NONE with it
 	}
 	if name == "transaction_isolation" && vs.Kind == pg.VariableSetKind_VAR_SET_VALUE {
 		if !s.explicit || s.txn == nil {

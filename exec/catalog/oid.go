@@ -113,6 +113,17 @@ func DatabaseOID(name string) uint32 {
 // ProcOID returns the OID given to a built-in function's name.
 func ProcOID(name string) uint32 { return exec.ObjectOID(kindProc, "pg_catalog", name) }
 
+// IsPredefinedRole reports whether name is one of the roles initdb
+// creates besides the superuser (pg_read_all_data, pg_monitor, ...).
+func IsPredefinedRole(name string) bool {
+	for _, r := range predefinedRoles {
+		if r.name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // predefinedRoles are the roles initdb creates besides the superuser.
 var predefinedRoles = []struct {
 	oid  uint32
