@@ -27,6 +27,10 @@
 // "db@rev".schema.table, views included, and AS OF 'rev' rewritten to
 // that form). notify.go has LISTEN/NOTIFY: the Engine's hub that routes committed
 // notifications to the listening sessions of a database and branch.
+// Who may do what: privileges.go (owners, ACLs, GRANT/REVOKE, role
+// membership, SET ROLE, the checks the analyzer makes) and
+// branchcontrol.go (Doltgres's branch permissions); gcgate.go keeps
+// dolt_gc apart from the other transactions.
 //
 // # Invariants
 //
@@ -56,4 +60,12 @@
 //  6. A SET belongs to the transaction it runs in: undone when that
 //     transaction (or the savepoint it ran after) fails or rolls back,
 //     SET LOCAL at its end either way (settings.go).
+//  7. A plan whose privileges were checked runs only while the role it was
+//     checked for is current and the roles are unchanged; a GRANT or
+//     REVOKE changes the object's record, so plans reading it are made
+//     again (invariant 3). Superusers pass every check, branch
+//     permissions included (privileges.go, branchcontrol.go).
+//  8. dolt_gc runs only while no other session has a transaction open,
+//     and none begins until it ends (gcgate.go): a transaction's roots are
+//     reachable from no ref, and the collection would remove them.
 package planner

@@ -37,10 +37,16 @@ import (
 // pg_database_owner stands in for it.
 const bootstrapSuperuser = "postgres"
 
+// updateRoles is versioning.UpdateRoles, counted in rolesGen.
+func (e *Engine) updateRoles(ctx context.Context, fn func(map[string]*versioning.Role) error) error {
+	defer e.rolesGen.Add(1) // also after a failure: the roles may have changed
+	return versioning.UpdateRoles(ctx, e.st, fn)
+}
+
 // authority is what the current role may do.
 type authority struct {
 	role       string
-	version    uint64 // of the roles it was computed from
+	version    uint64 // the engine's rolesGen it was computed at
 	superuser  bool
 	createDB   bool
 	createRole bool
@@ -94,13 +100,13 @@ func (s *Session) checkSessionAuthorization(ctx context.Context, role string) er
 // authority returns the current role's authority, computed again only when
 // the role or the roles changed.
 func (s *Session) authority(ctx context.Context) (*authority, error) {
-	roles, version, err := s.e.roles.Load(ctx, s.e.st)
+	version, role := s.e.rolesGen.Load(), s.currentRole()
+	if au := s.auth; au != nil && au.version == version && au.role == role {
+		return au, nil // the common case: no store access, no lock
+	}
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
 	if err != nil {
 		return nil, err
-	}
-	role := s.currentRole()
-	if au := s.auth; au != nil && au.version == version && au.role == role {
-		return au, nil
 	}
 	au := &authority{role: role, version: version, roles: roles, holds: versioning.Holds(roles, role)}
 	if role == bootstrapSuperuser {
@@ -167,9 +173,8 @@ func schemaOwner(sc *versioning.Schema) string {
 
 // authHolds reports whether the authority a plan was checked with is
 // still the current role's.
-func (s *Session) authHolds(ctx context.Context, k authKey) bool {
-	au, err := s.authority(ctx)
-	return err == nil && au.role == k.role && au.version == k.version
+func (s *Session) authHolds(k authKey) bool {
+	return k.version == s.e.rolesGen.Load() && k.role == s.currentRole()
 }
 
 // authority returns the current role's authority for the statement being
@@ -488,7 +493,7 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 		}
 	}
 	var notices []error
-	err = versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
+	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		notices = notices[:0]
 		members, err := s.grantees(g.GranteeRoles, roles)
 		if err != nil {

@@ -36,7 +36,7 @@ func (e *Engine) SetPassword(ctx context.Context, user, password string) error {
 	if err != nil {
 		return err
 	}
-	return versioning.UpdateRoles(ctx, e.st, func(roles map[string]*versioning.Role) error {
+	return e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		r, ok := roles[user]
 		if !ok {
 			r = &versioning.Role{Name: user, Superuser: true, Login: true}
@@ -56,7 +56,7 @@ func (e *Engine) hashPassword(p string) (string, error) {
 
 // bootstrapRoles makes the superuser postgres on a server without roles.
 func (e *Engine) bootstrapRoles(ctx context.Context) error {
-	return versioning.UpdateRoles(ctx, e.st, func(roles map[string]*versioning.Role) error {
+	return e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		if len(roles) == 0 {
 			roles["postgres"] = &versioning.Role{Name: "postgres", Superuser: true, Login: true, CreateDB: true}
 		}
@@ -118,7 +118,7 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 	case !au.createRole:
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
 	}
-	err = versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
+	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		if _, ok := roles[c.Role]; ok {
 			return pgerr.New(pgerr.DuplicateObject, "role %q already exists", c.Role)
 		}
@@ -137,7 +137,7 @@ func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	err = versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
+	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		r, ok := roles[name]
 		if !ok {
 			return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
@@ -174,7 +174,7 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 	if !au.createRole {
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to drop role")
 	}
-	err = versioning.UpdateRoles(ctx, s.e.st, func(roles map[string]*versioning.Role) error {
+	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		skipped = skipped[:0]
 		for _, n := range d.Roles {
 			name := s.roleSpecName(n.GetRoleSpec())

@@ -27,6 +27,10 @@ type Engine struct {
 	started time.Time            // pg_postmaster_start_time
 	tables  *exec.TableCache     // decoded table records, shared by the sessions
 	roles   versioning.RoleCache // decoded roles, for privilege checks
+	// rolesGen counts the changes of roles this engine made (all of them:
+	// the process owns its store), so that a session knows its authority
+	// is still current without reading the store (privileges.go).
+	rolesGen atomic.Uint64
 	// branches are the branch permissions, decoded (branchcontrol.go).
 	branches branchControlCache
 	rowIDs   *exec.RowIDs         // hidden row ids of keyless tables, for every transaction

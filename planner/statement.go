@@ -353,7 +353,7 @@ func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
 		return false
 	case an.gen != st.s.planGen:
 		return false
-	case an.auth != (authKey{}) && !st.s.authHolds(ctx, an.auth):
+	case an.auth != (authKey{}) && !st.s.authHolds(an.auth):
 		return false
 	case st.anRoot == tx.Root.Addr() && st.anTxn == tx:
 		return true
