@@ -36,7 +36,7 @@ func TestDoltWorkflow(t *testing.T) {
 	}
 	wantRows(t, ctx, c, "SELECT dolt_hashof('HEAD')", hash)
 	wantRows(t, ctx, c, "SELECT * FROM dolt_status")
-	wantRows(t, ctx, c, "SELECT message, commit_order FROM dolt_log", "Add Joe to users | 2", "Initialize data repository | 1")
+	wantRows(t, ctx, c, "SELECT message, commit_order FROM dolt_log", "Add Joe to users | 3", "CREATE DATABASE | 2", "Initialize data repository | 1")
 	wantError(t, ctx, c, "55000", "SELECT dolt_commit('-m', 'nothing')")
 	wantRows(t, ctx, c, "SELECT dolt_commit('--skip-empty', '-m', 'nothing') IS NULL", "t")
 	wantError(t, ctx, c, "22023", "SELECT dolt_commit()")
@@ -118,7 +118,7 @@ func TestDoltWorkflow(t *testing.T) {
 	exec(t, ctx, c, "ROLLBACK")
 	wantRows(t, ctx, c, "SELECT * FROM users ORDER BY id", "1 | Joseph", "5 | Eve")
 	wantRows(t, ctx, c, "SELECT message FROM dolt_log LIMIT 1", "Eve")
-	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_commits", "7")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_commits", "8")
 }
 
 // TestBranchDatabases connects to branches and revisions by database name.

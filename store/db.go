@@ -961,8 +961,11 @@ func (db *DB) openJournal() error {
 	if err := db.bdb.Sync(); err != nil {
 		return fmt.Errorf("store: replaying the journal: %w", err)
 	}
-	if len(data) > 0 {
-		db.log.Warn("store: the journal ends in a record never acknowledged, dropped", zap.Int("bytes", len(data)))
+	if len(data) > 0 && data[0] != 0 {
+		// What follows the last record is preallocated zeros, an earlier
+		// epoch's records (the file keeps its length), or a write that was
+		// never acknowledged; only the last two are worth a word.
+		db.log.Info("store: the journal's records end before its bytes do (an earlier epoch's records, or a write never acknowledged); they are ignored", zap.Int("bytes", len(data)))
 	}
 	db.log.Info("store: replayed the journal", zap.Int("chunks", chunks), zap.Int("ref_updates", refRecords), zap.Int("refs", len(refs)))
 	// A new epoch even when nothing replayed: bytes left past the valid

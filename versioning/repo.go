@@ -70,7 +70,14 @@ func CreateDatabase(ctx context.Context, st Store, name string, who Signature) (
 	if err != nil {
 		return nil, err
 	}
-	commit, err := WriteCommit(ctx, st, &Commit{Root: root.Addr(), Author: who, Committer: who, Message: "Initialize data repository"})
+	// Two commits, as Doltgres makes them: Dolt's initialisation, then the
+	// database's creation (histories and revision counts such as HEAD~1
+	// follow from that).
+	initial, err := WriteCommit(ctx, st, &Commit{Root: root.Addr(), Author: who, Committer: who, Message: "Initialize data repository"})
+	if err != nil {
+		return nil, err
+	}
+	commit, err := WriteCommit(ctx, st, &Commit{Root: root.Addr(), Parents: []store.Address{initial}, Author: who, Committer: who, Message: "CREATE DATABASE"})
 	if err != nil {
 		return nil, err
 	}

@@ -83,7 +83,7 @@ func TestRevisionsAndLog(t *testing.T) {
 			t.Errorf("%q: got %s, %v; want %s", spec, got, err, want)
 		}
 	}
-	for _, spec := range []string{"nope", "HEAD~3", "HEAD^2", "HEAD~x", "", "zzzz"} {
+	for _, spec := range []string{"nope", "HEAD~5", "HEAD^2", "HEAD~x", "", "zzzz"} {
 		if _, err := r.ResolveCommit(ctx, spec, c3); !errors.Is(err, ErrNoRevision) {
 			t.Errorf("%q: %v, want ErrNoRevision", spec, err)
 		}
@@ -97,7 +97,7 @@ func TestRevisionsAndLog(t *testing.T) {
 	for _, e := range log {
 		order = append(order, e.Commit.Message)
 	}
-	if fmt.Sprint(order) != "[three two one Initialize data repository]" {
+	if fmt.Sprint(order) != "[three two one CREATE DATABASE Initialize data repository]" {
 		t.Errorf("log order %v", order)
 	}
 	only, err := r.Log(ctx, []store.Address{c2}, []store.Address{c3})

@@ -52,8 +52,11 @@ func TestDatabases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Message != "Initialize data repository" || len(c.Parents) != 0 || !c.Author.When.Equal(who.When) {
-		t.Fatalf("initial commit: %+v", c)
+	if c.Message != "CREATE DATABASE" || len(c.Parents) != 1 || !c.Author.When.Equal(who.When) {
+		t.Fatalf("the database's commit: %+v", c)
+	}
+	if first, err := LoadCommit(ctx, st, c.Parents[0]); err != nil || first.Message != "Initialize data repository" || len(first.Parents) != 0 || first.Root != c.Root {
+		t.Fatalf("initial commit: %+v, %v", first, err)
 	}
 	_, ws, err := r.WorkingSet(ctx, DefaultBranch)
 	if err != nil || ws.Working != c.Root || ws.Staged != c.Root {
