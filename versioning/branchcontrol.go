@@ -87,15 +87,7 @@ func UpdateBranchControl(ctx context.Context, st Store, fn func(*BranchControl) 
 		if err := fn(bc); err != nil {
 			return err
 		}
-		b, err := encodeRecord(bc)
-		if err != nil {
-			return err
-		}
-		addr, err := st.Put(ctx, b)
-		if err != nil {
-			return fmt.Errorf("versioning: writing branch permissions: %w", err)
-		}
-		err = st.UpdateRefs(ctx, []store.RefUpdate{{Name: branchControlRef, Old: old, New: addr}}, true)
+		err = putRecordRef(ctx, st, branchControlRef, old, bc)
 		if !errors.Is(err, store.ErrRefConflict) {
 			return err
 		}

@@ -94,17 +94,11 @@ func (r *Repo) updateRemotes(ctx context.Context, fn func([]Remote) ([]Remote, e
 			return err
 		}
 		sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-		update := store.RefUpdate{Name: r.remotesRef(), Old: old}
+		var v any
 		if len(list) > 0 {
-			b, err := encodeRecord(list)
-			if err != nil {
-				return err
-			}
-			if update.New, err = r.st.Put(ctx, b); err != nil {
-				return fmt.Errorf("versioning: writing remotes: %w", err)
-			}
+			v = list
 		}
-		err = r.st.UpdateRefs(ctx, []store.RefUpdate{update}, true)
+		err = putRecordRef(ctx, r.st, r.remotesRef(), old, v)
 		if !errors.Is(err, store.ErrRefConflict) {
 			return err
 		}

@@ -74,15 +74,7 @@ func SaveRoles(ctx context.Context, st Store, old store.Address, roles map[strin
 		list = append(list, r)
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-	b, err := encodeRecord(list)
-	if err != nil {
-		return err
-	}
-	addr, err := st.Put(ctx, b)
-	if err != nil {
-		return fmt.Errorf("versioning: writing roles: %w", err)
-	}
-	return st.UpdateRefs(ctx, []store.RefUpdate{{Name: rolesRef, Old: old, New: addr}}, true)
+	return putRecordRef(ctx, st, rolesRef, old, list)
 }
 
 // UpdateRoles applies fn to the current roles and saves the result,

@@ -1,6 +1,7 @@
 package versioning
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -305,6 +306,24 @@ func encodeRecord(v any) ([]byte, error) {
 		return nil, fmt.Errorf("versioning: encoding %T: %w", v, err)
 	}
 	return append([]byte{recordVersion}, b...), nil
+}
+
+// putRecordRef writes v as a record and moves ref from old to it, durably;
+// a nil v deletes ref. It fails with an error wrapping store.ErrRefConflict
+// if ref is no longer at old. The server's own records (roles, remotes,
+// branch permissions) are kept this way, outside any root value.
+func putRecordRef(ctx context.Context, st Store, ref string, old store.Address, v any) error {
+	update := store.RefUpdate{Name: ref, Old: old}
+	if v != nil {
+		b, err := encodeRecord(v)
+		if err != nil {
+			return err
+		}
+		if update.New, err = st.Put(ctx, b); err != nil {
+			return fmt.Errorf("versioning: writing %s: %w", ref, err)
+		}
+	}
+	return st.UpdateRefs(ctx, []store.RefUpdate{update}, true)
 }
 
 func decodeRecord(b []byte, v any) error {
