@@ -151,6 +151,7 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 	if serial {
 		name := d.ns.chooseRelationName(def.Name, cd.Colname, "seq", false)
 		seq := newSequence(def.Schema, name, t.OID)
+		seq.Owner = def.Owner // a serial column's sequence is its table's owner's
 		seq.OwnedBy = def.Name + "." + cd.Colname
 		d.seqs = append(d.seqs, seq)
 		c.Default = nextvalDefault(def.Schema, name)
@@ -266,7 +267,7 @@ func (d *tableDDL) identity(ctx context.Context, pos int, con *pg.Constraint) er
 	} else {
 		name = d.ns.chooseRelationName(d.def.Name, c.Name, "seq", false)
 	}
-	seq := &versioning.Sequence{Schema: schema, Name: name, Type: c.Type}
+	seq := &versioning.Sequence{Schema: schema, Name: name, Type: c.Type, Owner: d.def.Owner}
 	if o.as == nil {
 		o.as = &pg.DefElem{Defname: "as", Arg: &pg.Node{Node: &pg.Node_TypeName{TypeName: &pg.TypeName{
 			Names: []*pg.Node{pg.MakeStrNode(exec.TypeName(c.Type))}}}}}

@@ -27,10 +27,11 @@ import (
 //
 // What is checked today: SELECT, INSERT, UPDATE, DELETE and TRUNCATE on
 // tables (a superuser, and the owner through the default ACL, hold them
-// all); ownership for DROP TABLE, ALTER TABLE, CREATE INDEX, GRANT/REVOKE;
-// CREATE on the schema a table is created in; CREATEDB for CREATE DATABASE;
-// CREATEROLE for role management; membership for SET ROLE. Views,
-// sequences, functions and column privileges are not checked yet.
+// all); USAGE, SELECT and UPDATE on sequences by nextval, currval, lastval
+// and setval; ownership for DROP TABLE, ALTER TABLE, CREATE INDEX,
+// GRANT/REVOKE; CREATE on the schema a table is created in; CREATEDB for
+// CREATE DATABASE; CREATEROLE for role management; membership for SET
+// ROLE. Views, functions and column privileges are not checked yet.
 
 // bootstrapSuperuser is the role that owns what records no owner: the
 // objects made before owners were recorded, and the public schema's
@@ -368,7 +369,7 @@ func changeACL(au *authority, notice func(error), g *pg.GrantStmt, acl []version
 // schemas, not column lists.
 func versionedGrant(g *pg.GrantStmt) bool {
 	switch g.Objtype {
-	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_SCHEMA:
+	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_SCHEMA, pg.ObjectType_OBJECT_SEQUENCE:
 		return g.Targtype != pg.GrantTargetType_ACL_TARGET_DEFAULTS
 	}
 	return false
@@ -393,11 +394,18 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 		if g.Objtype == pg.ObjectType_OBJECT_SCHEMA {
 			return tag, a.grantSchemas(ctx, au, g, grantees)
 		}
-		privs, err := grantPrivileges(g.Privileges, "table", versioning.TablePrivileges)
+		onSequences := g.Objtype == pg.ObjectType_OBJECT_SEQUENCE
+		// ON [TABLE] names sequences too, which take USAGE.
+		kind, all := "table", versioning.TablePrivileges+"U"
+		if onSequences {
+			kind, all = "sequence", versioning.SequencePrivileges
+		}
+		privs, err := grantPrivileges(g.Privileges, kind, all)
 		if err != nil || privs == "" {
 			return tag, err // only column privileges: not recorded yet
 		}
 		var tables []*versioning.Table
+		var seqs []*versioning.Sequence
 		if g.Targtype == pg.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
 			for _, n := range g.Objects {
 				schema := a.s.resolveSchemaName(n.GetString_().GetSval())
@@ -405,6 +413,18 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 					return "", err
 				} else if !ok {
 					return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+				}
+				if onSequences {
+					all, err := a.tx.Root.Sequences(ctx)
+					if err != nil {
+						return "", err
+					}
+					for _, sq := range all {
+						if sq.Schema == schema {
+							seqs = append(seqs, sq)
+						}
+					}
+					continue
 				}
 				in, err := a.tx.Root.TablesIn(ctx, schema)
 				if err != nil {
@@ -415,23 +435,32 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 		} else {
 			for _, n := range g.Objects {
 				rv := n.GetRangeVar()
-				t, ok, err := a.lookupTable(ctx, rv.Schemaname, rv.Relname)
+				rel, _, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
 				if err != nil {
 					return "", err
 				}
-				if !ok {
-					// GRANT ... ON [TABLE] also names sequences and views,
-					// whose privileges are not recorded yet.
-					if rel, _, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname); err != nil || rel.kind == relSequence || rel.kind == relView {
-						continue
-					}
+				switch {
+				case rel.kind == relSequence:
+					seqs = append(seqs, rel.seq)
+				case onSequences && rel.kind != relNone:
+					return "", pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", rv.Relname)
+				case rel.kind == relTable:
+					tables = append(tables, rel.table)
+				case rel.kind == relView:
+					// Views' privileges are not recorded yet.
+				default:
 					if v, ok, err := a.viewTable(ctx, rv.Schemaname, rv.Relname); err != nil || ok && v != nil {
-						continue
+						continue // a view of the catalog
 					}
 					return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
 				}
-				tables = append(tables, t.Def)
 			}
+		}
+		if len(g.Privileges) == 0 {
+			privs = keepPrivileges(privs, versioning.TablePrivileges) // ALL, for the tables
+		}
+		if len(tables) > 0 && keepPrivileges(privs, versioning.TablePrivileges) != privs {
+			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type USAGE for table")
 		}
 		root := a.tx.Root
 		for _, t := range tables {
@@ -442,6 +471,29 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 			nt := *t
 			nt.ACL = acl
 			if root, err = root.PutTable(ctx, &nt); err != nil {
+				return "", err
+			}
+		}
+		for _, sq := range seqs {
+			// Through ON TABLE: a sequence takes the privileges it has.
+			sp := privs
+			if !onSequences {
+				if len(g.Privileges) == 0 {
+					sp = versioning.SequencePrivileges // ALL
+				} else if sp = keepPrivileges(privs, versioning.SequencePrivileges); sp != privs {
+					a.s.notice(pgerr.NewWarning(pgerr.Warning, "sequence %q only supports USAGE, SELECT, and UPDATE privileges", sq.Name))
+				}
+				if sp == "" {
+					continue
+				}
+			}
+			acl, err := changeACL(au, a.s.notice, g, sequenceACL(sq), sq.Owner, "sequence", sq.Name, sp, grantees)
+			if err != nil {
+				return "", err
+			}
+			ns := *sq
+			ns.ACL = acl
+			if root, err = root.PutSequence(ctx, &ns); err != nil {
 				return "", err
 			}
 		}
@@ -730,4 +782,38 @@ func init() {
 			exec.Register(strict(withSession("has_"+kind+"_privilege", args, exec.OIDBool, fn)))
 		}
 	}
+}
+
+// sequenceACL is a sequence's access control list, its default when none
+// was set.
+func sequenceACL(seq *versioning.Sequence) []versioning.ACLItem {
+	if seq.ACL != nil {
+		return seq.ACL
+	}
+	return versioning.DefaultACL(ownerOf(seq.Owner), versioning.SequencePrivileges, "")
+}
+
+// requireSequence checks that the current role holds any one of privs on
+// seq (nextval: USAGE or UPDATE; currval and lastval: SELECT or USAGE;
+// setval: UPDATE), as PostgreSQL's sequence functions check.
+func (s *Session) requireSequence(ctx context.Context, seq *versioning.Sequence, privs string) error {
+	au, err := s.authority(ctx)
+	if err != nil || au.superuser {
+		return err
+	}
+	if versioning.ACLAny(sequenceACL(seq), au.holds, privs) {
+		return nil
+	}
+	return permissionDenied("sequence", seq.Name)
+}
+
+// keepPrivileges returns the letters of privs that are in allowed.
+func keepPrivileges(privs, allowed string) string {
+	var out []byte
+	for i := 0; i < len(privs); i++ {
+		if strings.IndexByte(allowed, privs[i]) >= 0 {
+			out = append(out, privs[i])
+		}
+	}
+	return string(out)
 }

@@ -305,7 +305,7 @@ func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (utility, error) {
 			return "CREATE SEQUENCE", err
 		}
 		name := s.Sequence.Relname
-		seq := &versioning.Sequence{Schema: schema, Name: name}
+		seq := &versioning.Sequence{Schema: schema, Name: name, Owner: a.s.newObjectOwner()}
 		return "CREATE SEQUENCE", a.putSequence(ctx, seq, o, true)
 	}, nil
 }
@@ -666,6 +666,9 @@ func (s *Session) nextval(env *exec.Env, args []exec.Datum) (exec.Datum, error) 
 		return exec.Null, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute nextval() in a read-only transaction")
 	}
 	seq, err := s.findSequence(env, args[0])
+	if err == nil {
+		err = s.requireSequence(env.Ctx, seq, "Uw") // USAGE or UPDATE
+	}
 	if err != nil {
 		return exec.Null, err
 	}
@@ -702,6 +705,9 @@ func (s *Session) currval(env *exec.Env, args []exec.Datum) (exec.Datum, error) 
 		return exec.Null, nil
 	}
 	seq, err := s.findSequence(env, args[0])
+	if err == nil {
+		err = s.requireSequence(env.Ctx, seq, "rU") // SELECT or USAGE
+	}
 	if err != nil {
 		return exec.Null, err
 	}
@@ -719,10 +725,14 @@ func (s *Session) lastval(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
 		return exec.Null, notYet
 	}
 	schema, name := splitSeqKey(s.seqs.last)
-	if _, ok, err := env.Txn.Root.Sequence(env.Ctx, schema, name); err != nil {
+	seq, ok, err := env.Txn.Root.Sequence(env.Ctx, schema, name)
+	if err != nil {
 		return exec.Null, err
 	} else if !ok {
 		return exec.Null, notYet
+	}
+	if err := s.requireSequence(env.Ctx, seq, "rU"); err != nil { // SELECT or USAGE
+		return exec.Null, err
 	}
 	return exec.DInt(s.seqs.curr[s.seqs.last]), nil
 }
@@ -748,6 +758,9 @@ func (s *Session) setval(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
 		return exec.Null, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute setval() in a read-only transaction")
 	}
 	seq, err := s.findSequence(env, args[0])
+	if err == nil {
+		err = s.requireSequence(env.Ctx, seq, "w") // UPDATE
+	}
 	if err != nil {
 		return exec.Null, err
 	}

@@ -114,7 +114,10 @@ func RevokeACL(acl []ACLItem, grantee, grantor, privs string, grantOptionOnly, c
 		out = append(out, it)
 	}
 	if out == nil {
-		out = []ACLItem{} // empty, not default: everything was revoked
+		// Empty, not the default: everything was revoked, the owner's
+		// privileges too (records keep it: their acl is omitzero, which
+		// omits only a nil list).
+		out = []ACLItem{}
 	}
 	if grantee == "" {
 		return out, true // PUBLIC grants nothing on

@@ -436,7 +436,7 @@ func mergeSequenceRecords(c prolly.Collision) (prolly.Resolution, error) {
 	}
 	o, t := ours, theirs
 	o.Last, o.Called, t.Last, t.Called = 0, false, 0, false
-	if o != t {
+	if !reflect.DeepEqual(o, t) {
 		return prolly.Resolution{}, fmt.Errorf("%w: sequence %q.%q redefined concurrently", ErrConflict, ours.Schema, ours.Name)
 	}
 	further := ours

@@ -2,6 +2,7 @@ package versioning
 
 import (
 	"context"
+	"reflect"
 	"strings"
 
 	"github.com/prollypg/prollypg/prolly"
@@ -69,7 +70,7 @@ func (c ObjectChange) SequenceDataOnly() bool {
 		return false
 	}
 	from.Last, from.Called, to.Last, to.Called = 0, false, 0, false
-	return from == to
+	return reflect.DeepEqual(from, to)
 }
 
 // ObjectsNamed returns the objects other than tables named schema.name in

@@ -54,7 +54,7 @@ type Table struct {
 	// access control list; nil until a GRANT or REVOKE first changes it,
 	// which means DefaultACL(owner, TablePrivileges, "").
 	Owner string    `json:"owner,omitempty"`
-	ACL   []ACLItem `json:"acl,omitempty"`
+	ACL   []ACLItem `json:"acl,omitzero"`
 }
 
 // Partitioning strategies, as pg_partitioned_table.partstrat spells them.
@@ -279,6 +279,10 @@ type Sequence struct {
 	Called    bool   `json:"called,omitempty"` // Last has been returned by nextval
 	OwnedBy   string `json:"owned_by,omitempty"`
 	Comment   string `json:"comment,omitempty"`
+	// Owner and ACL, as Table's; a sequence's privileges are SELECT,
+	// UPDATE and USAGE (SequencePrivileges).
+	Owner string    `json:"owner,omitempty"`
+	ACL   []ACLItem `json:"acl,omitzero"`
 }
 
 // Schema is a namespace.
@@ -288,7 +292,7 @@ type Schema struct {
 	Comment string `json:"comment,omitempty"`
 	// ACL is the schema's access control list, nil for the default (see
 	// the SQL layer: public's differs from the others').
-	ACL []ACLItem `json:"acl,omitempty"`
+	ACL []ACLItem `json:"acl,omitzero"`
 }
 
 // Record encodings are JSON: catalog records are small and rarely written,

@@ -192,11 +192,17 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			am, filenode = 0, 0
 		}
 		relacl := exec.Null
-		if r.Kind == 'r' && r.Table != nil {
+		switch {
+		case r.Kind == 'r' && r.Table != nil:
 			if r.Table.Owner != "" {
 				owner = RoleOID(r.Table.Owner)
 			}
 			relacl = aclDatum(r.Table.ACL)
+		case r.Kind == 'S' && r.Seq != nil:
+			if r.Seq.Owner != "" {
+				owner = RoleOID(r.Seq.Owner)
+			}
+			relacl = aclDatum(r.Seq.ACL)
 		}
 		isPartition, bound := false, exec.Null
 		if r.Kind == 'r' && r.Table != nil && r.Table.IsPartition() {
