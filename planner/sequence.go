@@ -666,7 +666,9 @@ func (s *Session) nextval(env *exec.Env, args []exec.Datum) (exec.Datum, error) 
 		return exec.Null, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute nextval() in a read-only transaction")
 	}
 	seq, err := s.findSequence(env, args[0])
-	if err == nil {
+	if err == nil && !identitySequence(env, seq) {
+		// An identity column's own values are not checked, as in
+		// PostgreSQL; a serial column's DEFAULT nextval is.
 		err = s.requireSequence(env.Ctx, seq, "Uw") // USAGE or UPDATE
 	}
 	if err != nil {
@@ -798,4 +800,23 @@ func nextvalDefault(schema, name string) string {
 		ref = quoteIdent(schema) + "." + ref
 	}
 	return fmt.Sprintf("nextval(%s::regclass)", "'"+strings.ReplaceAll(ref, "'", "''")+"'")
+}
+
+// identitySequence reports whether seq is the sequence of an identity
+// column (it is owned by a column whose values it generates).
+func identitySequence(env *exec.Env, seq *versioning.Sequence) bool {
+	table, col, ok := strings.Cut(seq.OwnedBy, ".")
+	if !ok {
+		return false
+	}
+	t, found, err := env.Txn.Table(env.Ctx, seq.Schema, table)
+	if err != nil || !found {
+		return false
+	}
+	for _, c := range t.Cols {
+		if c.Name == col && !c.Dropped {
+			return c.Identity != 0
+		}
+	}
+	return false
 }
