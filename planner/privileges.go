@@ -199,7 +199,18 @@ func (a *analyzer) requireTable(t *exec.Table, privs string) error {
 	if err != nil || au.superuser {
 		return err
 	}
-	if versioning.ACLHolds(tableACL(t.Def), au.holds, privs, false) {
+	def := t.Def
+	if t.Pinned {
+		// A past revision is read with today's privileges, as a
+		// PostgreSQL user expects of a table: a REVOKE is not undone by
+		// reading AS OF yesterday. A table dropped since keeps its old ones.
+		if now, ok, err := a.tx.Table(a.ctx, def.Schema, def.Name); err != nil {
+			return err
+		} else if ok {
+			def = now.Def
+		}
+	}
+	if versioning.ACLHolds(tableACL(def), au.holds, privs, false) {
 		return nil
 	}
 	// The predefined roles that read or write every table.
@@ -210,10 +221,10 @@ func (a *analyzer) requireTable(t *exec.Table, privs string) error {
 	if au.holds["pg_write_all_data"] {
 		rest = strings.NewReplacer("a", "", "w", "", "d", "").Replace(rest)
 	}
-	if rest == "" || versioning.ACLHolds(tableACL(t.Def), au.holds, rest, false) {
+	if rest == "" || versioning.ACLHolds(tableACL(def), au.holds, rest, false) {
 		return nil
 	}
-	return permissionDenied("table", t.Def.Name)
+	return permissionDenied("table", def.Name)
 }
 
 // requireTableOwner checks that the current role owns a table.

@@ -137,4 +137,12 @@ func TestPrivilegesVersioned(t *testing.T) {
 
 	exec(t, ctx, admin, "SELECT dolt_merge('grants')")
 	exec(t, ctx, aliceMain, "SELECT * FROM t")
+
+	// Time travel reads the past with today's privileges: a REVOKE is not
+	// undone by reading a revision from before it.
+	exec(t, ctx, admin, "REVOKE SELECT ON t FROM alice")
+	exec(t, ctx, admin, "SELECT dolt_commit('-am', 'revoke')")
+	denied(t, ctx, aliceMain, "SELECT * FROM t")
+	denied(t, ctx, aliceMain, "SELECT * FROM t AS OF 'HEAD~1'")
+	denied(t, ctx, aliceMain, `SELECT * FROM "postgres@grants".public.t`)
 }
