@@ -200,14 +200,18 @@ func (a *analyzer) requireTable(t *exec.Table, privs string) error {
 		return err
 	}
 	def := t.Def
-	if t.Pinned {
+	if t.Pinned || a.s.detached != nil {
 		// A past revision is read with today's privileges, as a
 		// PostgreSQL user expects of a table: a REVOKE is not undone by
-		// reading AS OF yesterday. A table dropped since keeps its old ones.
-		if now, ok, err := a.tx.Table(a.ctx, def.Schema, def.Name); err != nil {
+		// reading AS OF yesterday, nor by connecting to db@<old commit>
+		// (whose today is the default branch's). A table dropped since
+		// keeps its old ones.
+		now, err := a.currentDefinition(def.Schema, def.Name)
+		if err != nil {
 			return err
-		} else if ok {
-			def = now.Def
+		}
+		if now != nil {
+			def = now
 		}
 	}
 	if versioning.ACLHolds(tableACL(def), au.holds, privs, false) {
@@ -827,4 +831,30 @@ func keepPrivileges(privs, allowed string) string {
 		}
 	}
 	return string(out)
+}
+
+// currentDefinition is the table schema.name as it is today for the
+// session: in its transaction's root on a branch, in the default branch's
+// working root for a session opened on a tag or commit; nil if absent.
+func (a *analyzer) currentDefinition(schema, name string) (*versioning.Table, error) {
+	if a.s.detached == nil {
+		t, ok, err := a.tx.Table(a.ctx, schema, name)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return t.Def, nil
+	}
+	_, ws, err := a.s.repo.WorkingSet(a.ctx, versioning.DefaultBranch)
+	if err != nil {
+		return nil, nil // no default branch: the revision's own privileges
+	}
+	root, err := versioning.LoadRootValue(a.ctx, a.s.repo.Store(), ws.Working)
+	if err != nil {
+		return nil, err
+	}
+	t, ok, err := root.Table(a.ctx, schema, name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return t, nil
 }

@@ -145,4 +145,9 @@ func TestPrivilegesVersioned(t *testing.T) {
 	denied(t, ctx, aliceMain, "SELECT * FROM t")
 	denied(t, ctx, aliceMain, "SELECT * FROM t AS OF 'HEAD~1'")
 	denied(t, ctx, aliceMain, `SELECT * FROM "postgres@grants".public.t`)
+	onBranch2 := connect(t, ctx, "postgres://alice@"+srv.Addr()+"/postgres/grants?sslmode=disable")
+	exec(t, ctx, onBranch2, "SELECT * FROM t") // the branch keeps its own grant
+	old := one(t, ctx, admin, "SELECT dolt_hashof('HEAD~1')")
+	aliceOld := connect(t, ctx, "postgres://alice@"+srv.Addr()+"/postgres@"+old+"?sslmode=disable")
+	denied(t, ctx, aliceOld, "SELECT * FROM t") // an old commit: today's privileges, main's
 }
