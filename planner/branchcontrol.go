@@ -3,7 +3,6 @@ package planner
 import (
 	"context"
 	"strings"
-	"sync"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -18,29 +17,6 @@ import (
 // connection to db/branch goes through the same checks. Superusers are not
 // checked, as in PostgreSQL superusers pass every privilege check; so a
 // branch-control mistake cannot lock the server's owner out.
-
-// branchControlCache holds the decoded branch permissions by the address
-// of their record, which only UpdateBranchControl moves.
-type branchControlCache struct {
-	mu   sync.Mutex
-	addr versioning.Address
-	bc   *versioning.BranchControl
-}
-
-// load returns the current branch permissions; they must not be modified.
-func (c *branchControlCache) load(ctx context.Context, st versioning.Store) (*versioning.BranchControl, error) {
-	bc, addr, err := versioning.LoadBranchControl(ctx, st)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.bc != nil && c.addr == addr {
-		return c.bc, nil
-	}
-	c.addr, c.bc = addr, bc
-	return bc, nil
-}
 
 // branchHost is the host the entries' host patterns are matched against.
 const branchHost = "localhost"
@@ -61,7 +37,7 @@ func (s *Session) RequireBranchWrite(ctx context.Context, branch string) error {
 	if ok, err := s.branchChecked(ctx); !ok || err != nil {
 		return err
 	}
-	bc, err := s.e.branches.load(ctx, s.e.st)
+	bc, err := s.e.branches.Load(ctx, s.e.st)
 	if err != nil {
 		return err
 	}
@@ -78,7 +54,7 @@ func (s *Session) RequireBranchCreate(ctx context.Context, branch string) error 
 	if ok, err := s.branchChecked(ctx); !ok || err != nil {
 		return err
 	}
-	bc, err := s.e.branches.load(ctx, s.e.st)
+	bc, err := s.e.branches.Load(ctx, s.e.st)
 	if err != nil {
 		return err
 	}
@@ -91,7 +67,7 @@ func (s *Session) RequireBranchCreate(ctx context.Context, branch string) error 
 
 // BranchControl returns the branch permissions (dolt.Session).
 func (s *Session) BranchControl(ctx context.Context) (*versioning.BranchControl, error) {
-	return s.e.branches.load(ctx, s.e.st)
+	return s.e.branches.Load(ctx, s.e.st)
 }
 
 // EditBranchControl changes the branch permissions with fn, which is

@@ -32,7 +32,7 @@ type Engine struct {
 	// is still current without reading the store (privileges.go).
 	rolesGen atomic.Uint64
 	// branches are the branch permissions, decoded (branchcontrol.go).
-	branches branchControlCache
+	branches versioning.BranchControlCache
 	rowIDs   *exec.RowIDs         // hidden row ids of keyless tables, for every transaction
 	commits  versioning.Committer // group commit of every session's transactions
 	locks    *exec.RowLocks       // row locks of every session's transactions

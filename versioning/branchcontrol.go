@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/prollypg/prollypg/store"
 )
@@ -206,4 +207,33 @@ func likeMatch(pattern, s string, fold bool) bool {
 // (an admin of prefix% may write entries for prefix1%).
 func Covers(outer, inner string) bool {
 	return likeMatch(outer, inner, true)
+}
+
+// BranchControlCache holds the decoded branch permissions, decoded again
+// only when their ref has moved: every writing statement of a checked
+// user reads them. It is safe for concurrent use.
+type BranchControlCache struct {
+	mu   sync.Mutex
+	addr store.Address
+	bc   *BranchControl
+}
+
+// Load returns the current branch permissions, shared: they must not be
+// modified (UpdateBranchControl works on a copy it loads itself).
+func (c *BranchControlCache) Load(ctx context.Context, st Store) (*BranchControl, error) {
+	addr, ok, err := st.Ref(ctx, branchControlRef)
+	if err != nil {
+		return nil, fmt.Errorf("versioning: loading branch permissions: %w", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.bc != nil && (ok && addr == c.addr || !ok && c.addr.IsZero()) {
+		return c.bc, nil
+	}
+	bc, addr, err := LoadBranchControl(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	c.addr, c.bc = addr, bc
+	return bc, nil
 }
