@@ -31,7 +31,8 @@ import (
 // and setval; ownership for DROP TABLE, ALTER TABLE, CREATE INDEX,
 // GRANT/REVOKE; CREATE on the schema a table is created in; CREATEDB for
 // CREATE DATABASE; CREATEROLE for role management; membership for SET
-// ROLE. Views, functions and column privileges are not checked yet.
+// ROLE; SELECT on views, whose queries are checked with their owner's
+// privileges. Functions and column privileges are not checked yet.
 
 // bootstrapSuperuser is the role that owns what records no owner: the
 // objects made before owners were recorded, and the public schema's
@@ -186,7 +187,46 @@ func (a *analyzer) authority() (*authority, error) {
 		return nil, err
 	}
 	a.auth = authKey{role: au.role, version: au.version}
+	if a.as != nil {
+		return a.as, nil
+	}
 	return au, nil
+}
+
+// authorityOf is the authority of role, for checks made as another role
+// than the current one (a view's owner).
+func (s *Session) authorityOf(ctx context.Context, role string) (*authority, error) {
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	if err != nil {
+		return nil, err
+	}
+	au := &authority{role: role, version: s.e.rolesGen.Load(), roles: roles, holds: versioning.Holds(roles, role)}
+	if r := roles[role]; r != nil {
+		au.superuser, au.createDB, au.createRole = r.Superuser, r.Superuser || r.CreateDB, r.Superuser || r.CreateRole
+	}
+	return au, nil
+}
+
+// viewACL is a view's access control list, its default when none was set.
+func viewACL(v *versioning.View) []versioning.ACLItem {
+	if v.ACL != nil {
+		return v.ACL
+	}
+	return versioning.DefaultACL(ownerOf(v.Owner), versioning.TablePrivileges, "")
+}
+
+// viewAuthority checks that the current role may read view v, and returns
+// the authority its query is checked with: its owner's.
+func (a *analyzer) viewAuthority(v *versioning.View) (*authority, error) {
+	au, err := a.authority()
+	if err != nil {
+		return nil, err
+	}
+	if !au.superuser && !versioning.ACLHolds(viewACL(v), au.holds, "r", false) &&
+		!au.holds["pg_read_all_data"] {
+		return nil, permissionDenied("view", v.Name)
+	}
+	return a.s.authorityOf(a.ctx, ownerOf(v.Owner))
 }
 
 // requireTable checks that the current role holds privs on a stored table;
@@ -421,6 +461,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 		}
 		var tables []*versioning.Table
 		var seqs []*versioning.Sequence
+		var views []*versioning.View
 		if g.Targtype == pg.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
 			for _, n := range g.Objects {
 				schema := a.s.resolveSchemaName(n.GetString_().GetSval())
@@ -462,7 +503,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 				case rel.kind == relTable:
 					tables = append(tables, rel.table)
 				case rel.kind == relView:
-					// Views' privileges are not recorded yet.
+					views = append(views, rel.view)
 				default:
 					if v, ok, err := a.viewTable(ctx, rv.Schemaname, rv.Relname); err != nil || ok && v != nil {
 						continue // a view of the catalog
@@ -474,7 +515,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 		if len(g.Privileges) == 0 {
 			privs = keepPrivileges(privs, versioning.TablePrivileges) // ALL, for the tables
 		}
-		if len(tables) > 0 && keepPrivileges(privs, versioning.TablePrivileges) != privs {
+		if len(tables)+len(views) > 0 && keepPrivileges(privs, versioning.TablePrivileges) != privs {
 			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type USAGE for table")
 		}
 		root := a.tx.Root
@@ -486,6 +527,17 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 			nt := *t
 			nt.ACL = acl
 			if root, err = root.PutTable(ctx, &nt); err != nil {
+				return "", err
+			}
+		}
+		for _, v := range views {
+			acl, err := changeACL(au, a.s.notice, g, viewACL(v), v.Owner, "view", v.Name, privs, grantees)
+			if err != nil {
+				return "", err
+			}
+			nv := *v
+			nv.ACL = acl
+			if root, err = root.PutView(ctx, &nv); err != nil {
 				return "", err
 			}
 		}

@@ -15,9 +15,12 @@ import (
 // analyzer turns one statement's parse tree into a plan, against the
 // catalog of the session's current transaction.
 type analyzer struct {
-	ctx    context.Context
-	s      *Session
-	tx     *exec.Txn
+	ctx context.Context
+	s   *Session
+	tx  *exec.Txn
+	// as, when set, is the authority privileges are checked with instead
+	// of the current role's: a view's owner's, for the view's query.
+	as     *authority
 	params []exec.T // parameter types, inferred as they are met
 	// deps are the definitions of the tables the statement uses: its plan
 	// stays valid while they are unchanged (Statement.reusable).

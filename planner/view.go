@@ -51,7 +51,9 @@ func (a *analyzer) createView(s *pg.ViewStmt) (utility, error) {
 			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "view %q will be a temporary view", rv.Relname))
 			schema, err = a.ensureTempSchema(ctx)
 		default:
-			schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location)
+			if schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location); err == nil {
+				err = a.requireSchemaCreate(ctx, schema)
+			}
 		}
 		if err != nil {
 			return "", err
@@ -65,7 +67,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (utility, error) {
 		if len(names) > len(cols) {
 			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 		}
-		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps}
+		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: a.s.newObjectOwner()}
 		seen := map[string]bool{}
 		for i, c := range cols {
 			name := c.Name
@@ -100,7 +102,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (utility, error) {
 			if err := replaceableView(rel.view, v); err != nil {
 				return "", err
 			}
-			v.Comment = rel.view.Comment
+			v.Comment, v.Owner, v.ACL = rel.view.Comment, rel.view.Owner, rel.view.ACL
 		case rel.kind != relNone:
 			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
 		}
@@ -259,7 +261,11 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 	if a.s.viewDepth >= maxViewDepth {
 		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation %q", name)
 	}
-	sub := &analyzer{ctx: ctx, s: a.s, tx: a.tx}
+	owner, err := a.viewAuthority(v)
+	if err != nil {
+		return nil, err
+	}
+	sub := &analyzer{ctx: ctx, s: a.s, tx: a.tx, as: owner}
 	a.s.viewDepth++
 	plan, err := sub.selectStmt(r)
 	a.s.viewDepth--

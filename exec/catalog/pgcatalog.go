@@ -203,6 +203,11 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 				owner = RoleOID(r.Seq.Owner)
 			}
 			relacl = aclDatum(r.Seq.ACL)
+		case r.Kind == 'v' && r.Query != nil:
+			if r.Query.Owner != "" {
+				owner = RoleOID(r.Query.Owner)
+			}
+			relacl = aclDatum(r.Query.ACL)
 		}
 		isPartition, bound := false, exec.Null
 		if r.Kind == 'r' && r.Table != nil && r.Table.IsPartition() {
