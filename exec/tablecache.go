@@ -57,18 +57,15 @@ func (c *TableCache) Decode(record []byte) (*Table, error) {
 		return nil, err
 	}
 	t := NewTable(def)
-	c.mu.Lock()
-	if len(c.m) >= tableCacheSize {
-		c.m = map[string]*Table{}
-	}
-	c.m[string(record)] = t
+	c.put(record, t)
 	if like == nil && d != nil {
+		c.mu.Lock()
 		if len(c.defs) >= tableCacheSize {
 			c.defs = map[string]*versioning.Table{}
 		}
 		c.defs[string(d)] = def
+		c.mu.Unlock()
 	}
-	c.mu.Unlock()
 	return t, nil
 }
 

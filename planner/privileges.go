@@ -110,6 +110,13 @@ func (s *Session) authority(ctx context.Context) (*authority, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.auth = newAuthority(roles, role, version)
+	return s.auth, nil
+}
+
+// newAuthority is role's authority among roles, at the engine's rolesGen
+// version.
+func newAuthority(roles map[string]*versioning.Role, role string, version uint64) *authority {
 	au := &authority{role: role, version: version, roles: roles, holds: versioning.Holds(roles, role)}
 	if role == bootstrapSuperuser {
 		au.holds[databaseOwnerRole] = true
@@ -119,8 +126,23 @@ func (s *Session) authority(ctx context.Context) (*authority, error) {
 		au.createDB = r.Superuser || r.CreateDB
 		au.createRole = r.Superuser || r.CreateRole
 	}
-	s.auth = au
-	return au, nil
+	return au
+}
+
+// may reports whether the authority holds every privilege of privs in acl,
+// counting what the predefined roles pg_read_all_data (SELECT) and
+// pg_write_all_data (INSERT, UPDATE, DELETE) give on every table and view.
+func (au *authority) may(acl []versioning.ACLItem, privs string) bool {
+	if au.superuser {
+		return true
+	}
+	if au.holds["pg_read_all_data"] {
+		privs = versioning.MinusPrivileges(privs, "r")
+	}
+	if au.holds["pg_write_all_data"] {
+		privs = versioning.MinusPrivileges(privs, "awd")
+	}
+	return privs == "" || versioning.ACLHolds(acl, au.holds, privs, false)
 }
 
 // owns reports whether the role has the privileges of owner (PostgreSQL's
@@ -139,10 +161,7 @@ func ownerOf(owner string) string {
 
 // tableACL is t's access control list, its default when none was set.
 func tableACL(t *versioning.Table) []versioning.ACLItem {
-	if t.ACL != nil {
-		return t.ACL
-	}
-	return versioning.DefaultACL(ownerOf(t.Owner), versioning.TablePrivileges, "")
+	return versioning.DefaultedACL(t.ACL, ownerOf(t.Owner), versioning.TablePrivileges)
 }
 
 // schemaACL is a schema's access control list, its default when none was
@@ -200,19 +219,12 @@ func (s *Session) authorityOf(ctx context.Context, role string) (*authority, err
 	if err != nil {
 		return nil, err
 	}
-	au := &authority{role: role, version: s.e.rolesGen.Load(), roles: roles, holds: versioning.Holds(roles, role)}
-	if r := roles[role]; r != nil {
-		au.superuser, au.createDB, au.createRole = r.Superuser, r.Superuser || r.CreateDB, r.Superuser || r.CreateRole
-	}
-	return au, nil
+	return newAuthority(roles, role, s.e.rolesGen.Load()), nil
 }
 
 // viewACL is a view's access control list, its default when none was set.
 func viewACL(v *versioning.View) []versioning.ACLItem {
-	if v.ACL != nil {
-		return v.ACL
-	}
-	return versioning.DefaultACL(ownerOf(v.Owner), versioning.TablePrivileges, "")
+	return versioning.DefaultedACL(v.ACL, ownerOf(v.Owner), versioning.TablePrivileges)
 }
 
 // viewAuthority checks that the current role may read view v, and returns
@@ -222,8 +234,7 @@ func (a *analyzer) viewAuthority(v *versioning.View) (*authority, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !au.superuser && !versioning.ACLHolds(viewACL(v), au.holds, "r", false) &&
-		!au.holds["pg_read_all_data"] {
+	if !au.may(viewACL(v), "r") {
 		return nil, permissionDenied("view", v.Name)
 	}
 	return a.s.authorityOf(a.ctx, ownerOf(v.Owner))
@@ -254,18 +265,7 @@ func (a *analyzer) requireTable(t *exec.Table, privs string) error {
 			def = now
 		}
 	}
-	if versioning.ACLHolds(tableACL(def), au.holds, privs, false) {
-		return nil
-	}
-	// The predefined roles that read or write every table.
-	rest := privs
-	if au.holds["pg_read_all_data"] {
-		rest = strings.ReplaceAll(rest, "r", "")
-	}
-	if au.holds["pg_write_all_data"] {
-		rest = strings.NewReplacer("a", "", "w", "", "d", "").Replace(rest)
-	}
-	if rest == "" || versioning.ACLHolds(tableACL(def), au.holds, rest, false) {
+	if au.may(tableACL(def), privs) {
 		return nil
 	}
 	return permissionDenied("table", def.Name)
@@ -420,8 +420,8 @@ func changeACL(au *authority, notice func(error), g *pg.GrantStmt, acl []version
 }
 
 // versionedGrant reports whether a GRANT or REVOKE is of the objects whose
-// privileges are recorded (in the root value) and checked: tables and
-// schemas, not column lists.
+// privileges are recorded (in the root value) and checked: tables, views,
+// sequences and schemas (column lists record nothing yet).
 func versionedGrant(g *pg.GrantStmt) bool {
 	switch g.Objtype {
 	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_SCHEMA, pg.ObjectType_OBJECT_SEQUENCE:
@@ -430,8 +430,8 @@ func versionedGrant(g *pg.GrantStmt) bool {
 	return false
 }
 
-// grant runs GRANT and REVOKE on tables and schemas, which change their
-// records in the transaction's root.
+// grant runs GRANT and REVOKE on tables, views, sequences and schemas,
+// which change their records in the transaction's root.
 func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 	tag := map[bool]string{true: "GRANT", false: "REVOKE"}[g.IsGrant]
 	return func(ctx context.Context) (string, error) {
@@ -513,9 +513,9 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 			}
 		}
 		if len(g.Privileges) == 0 {
-			privs = keepPrivileges(privs, versioning.TablePrivileges) // ALL, for the tables
+			privs = versioning.KeepPrivileges(privs, versioning.TablePrivileges) // ALL, for the tables
 		}
-		if len(tables)+len(views) > 0 && keepPrivileges(privs, versioning.TablePrivileges) != privs {
+		if len(tables)+len(views) > 0 && versioning.KeepPrivileges(privs, versioning.TablePrivileges) != privs {
 			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type USAGE for table")
 		}
 		root := a.tx.Root
@@ -547,7 +547,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 			if !onSequences {
 				if len(g.Privileges) == 0 {
 					sp = versioning.SequencePrivileges // ALL
-				} else if sp = keepPrivileges(privs, versioning.SequencePrivileges); sp != privs {
+				} else if sp = versioning.KeepPrivileges(privs, versioning.SequencePrivileges); sp != privs {
 					a.s.notice(pgerr.NewWarning(pgerr.Warning, "sequence %q only supports USAGE, SELECT, and UPDATE privileges", sq.Name))
 				}
 				if sp == "" {
@@ -773,8 +773,7 @@ func hasPrivilege(kind string) sessionFn {
 		if err != nil {
 			return exec.Null, err
 		}
-		r := roles[role]
-		if r == nil {
+		if roles[role] == nil {
 			return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
 		}
 		var acl []versioning.ACLItem
@@ -822,10 +821,10 @@ func hasPrivilege(kind string) sessionFn {
 			}
 			acl, all = schemaACL(sc), versioning.SchemaPrivileges
 		}
-		if r.Superuser {
+		au := newAuthority(roles, role, 0)
+		if au.superuser {
 			return exec.DBool(true), nil
 		}
-		holds := versioning.Holds(roles, role)
 		for _, p := range strings.Split(a[1].S, ",") {
 			p = strings.ToLower(strings.TrimSpace(p))
 			name, grant := strings.CutSuffix(p, " with grant option")
@@ -833,7 +832,7 @@ func hasPrivilege(kind string) sessionFn {
 			if !ok || strings.IndexByte(all, c) < 0 {
 				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
 			}
-			if versioning.ACLHolds(acl, holds, string(c), grant) {
+			if versioning.ACLHolds(acl, au.holds, string(c), grant) {
 				return exec.DBool(true), nil
 			}
 		}
@@ -854,10 +853,7 @@ func init() {
 // sequenceACL is a sequence's access control list, its default when none
 // was set.
 func sequenceACL(seq *versioning.Sequence) []versioning.ACLItem {
-	if seq.ACL != nil {
-		return seq.ACL
-	}
-	return versioning.DefaultACL(ownerOf(seq.Owner), versioning.SequencePrivileges, "")
+	return versioning.DefaultedACL(seq.ACL, ownerOf(seq.Owner), versioning.SequencePrivileges)
 }
 
 // requireSequence checks that the current role holds any one of privs on
@@ -872,17 +868,6 @@ func (s *Session) requireSequence(ctx context.Context, seq *versioning.Sequence,
 		return nil
 	}
 	return permissionDenied("sequence", seq.Name)
-}
-
-// keepPrivileges returns the letters of privs that are in allowed.
-func keepPrivileges(privs, allowed string) string {
-	var out []byte
-	for i := 0; i < len(privs); i++ {
-		if strings.IndexByte(allowed, privs[i]) >= 0 {
-			out = append(out, privs[i])
-		}
-	}
-	return string(out)
 }
 
 // currentDefinition is the table schema.name as it is today for the

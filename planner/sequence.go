@@ -666,10 +666,13 @@ func (s *Session) nextval(env *exec.Env, args []exec.Datum) (exec.Datum, error) 
 		return exec.Null, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute nextval() in a read-only transaction")
 	}
 	seq, err := s.findSequence(env, args[0])
-	if err == nil && !identitySequence(env, seq) {
-		// An identity column's own values are not checked, as in
-		// PostgreSQL; a serial column's DEFAULT nextval is.
-		err = s.requireSequence(env.Ctx, seq, "Uw") // USAGE or UPDATE
+	if err == nil {
+		// USAGE or UPDATE; an identity column's own values are not
+		// checked, as in PostgreSQL (a serial column's DEFAULT nextval
+		// is). Asked only when refused: it looks the column up.
+		if err = s.requireSequence(env.Ctx, seq, "Uw"); err != nil && identitySequence(env, seq) {
+			err = nil
+		}
 	}
 	if err != nil {
 		return exec.Null, err

@@ -79,14 +79,14 @@ func GrantACL(acl []ACLItem, grantee, grantor, privs string, grantOption bool) [
 	out := append([]ACLItem(nil), acl...)
 	for i := range out {
 		if out[i].Grantee == grantee && out[i].Grantor == grantor {
-			out[i].Privs = unionPrivs(out[i].Privs, privs)
+			out[i].Privs = UnionPrivileges(out[i].Privs, privs)
 			if grantOption {
-				out[i].Grant = unionPrivs(out[i].Grant, privs)
+				out[i].Grant = UnionPrivileges(out[i].Grant, privs)
 			}
 			return out
 		}
 	}
-	it := ACLItem{Grantee: grantee, Grantor: grantor, Privs: unionPrivs("", privs)}
+	it := ACLItem{Grantee: grantee, Grantor: grantor, Privs: UnionPrivileges("", privs)}
 	if grantOption {
 		it.Grant = it.Privs
 	}
@@ -103,9 +103,9 @@ func GrantACL(acl []ACLItem, grantee, grantor, privs string, grantOption bool) [
 func RevokeACL(acl []ACLItem, grantee, grantor, privs string, grantOptionOnly, cascade bool) (out []ACLItem, ok bool) {
 	for _, it := range acl {
 		if it.Grantee == grantee && it.Grantor == grantor {
-			it.Grant = minusPrivs(it.Grant, privs)
+			it.Grant = MinusPrivileges(it.Grant, privs)
 			if !grantOptionOnly {
-				it.Privs = minusPrivs(it.Privs, privs)
+				it.Privs = MinusPrivileges(it.Privs, privs)
 			}
 			if it.Privs == "" {
 				continue
@@ -127,10 +127,10 @@ func RevokeACL(acl []ACLItem, grantee, grantor, privs string, grantOptionOnly, c
 	var still string
 	for _, it := range out {
 		if it.Grantee == grantee {
-			still = unionPrivs(still, it.Grant)
+			still = UnionPrivileges(still, it.Grant)
 		}
 	}
-	lost := minusPrivs(privs, still)
+	lost := MinusPrivileges(privs, still)
 	for _, it := range out {
 		if it.Grantor != grantee || it.Grantee == grantee || !strings.ContainsAny(it.Privs, lost) {
 			continue
@@ -152,13 +152,13 @@ func ACLHolds(acl []ACLItem, roles map[string]bool, privs string, grantable bool
 	for _, it := range acl {
 		if roles[it.Grantee] {
 			if grantable {
-				held = unionPrivs(held, it.Grant)
+				held = UnionPrivileges(held, it.Grant)
 			} else {
-				held = unionPrivs(held, it.Privs)
+				held = UnionPrivileges(held, it.Privs)
 			}
 		}
 	}
-	return minusPrivs(privs, held) == ""
+	return MinusPrivileges(privs, held) == ""
 }
 
 // ACLAny reports whether the roles hold any privilege of privs in acl.
@@ -171,8 +171,8 @@ func ACLAny(acl []ACLItem, roles map[string]bool, privs string) bool {
 	return false
 }
 
-// unionPrivs returns the privileges of a or b, in PostgreSQL's order.
-func unionPrivs(a, b string) string {
+// UnionPrivileges returns the privileges of a or b, in PostgreSQL's order.
+func UnionPrivileges(a, b string) string {
 	var out []byte
 	for i := 0; i < len(privilegeOrder); i++ {
 		c := privilegeOrder[i]
@@ -183,8 +183,8 @@ func unionPrivs(a, b string) string {
 	return string(out)
 }
 
-// minusPrivs returns the privileges of a not in b.
-func minusPrivs(a, b string) string {
+// MinusPrivileges returns the privileges of a not in b.
+func MinusPrivileges(a, b string) string {
 	var out []byte
 	for i := 0; i < len(a); i++ {
 		if strings.IndexByte(b, a[i]) < 0 {
@@ -212,8 +212,8 @@ func ChangeACLOwner(acl []ACLItem, old, owner string) []ACLItem {
 		merged := false
 		for i := range out {
 			if out[i].Grantee == it.Grantee && out[i].Grantor == it.Grantor {
-				out[i].Privs = unionPrivs(out[i].Privs, it.Privs)
-				out[i].Grant = unionPrivs(out[i].Grant, it.Grant)
+				out[i].Privs = UnionPrivileges(out[i].Privs, it.Privs)
+				out[i].Grant = UnionPrivileges(out[i].Grant, it.Grant)
 				merged = true
 			}
 		}
@@ -222,4 +222,18 @@ func ChangeACLOwner(acl []ACLItem, old, owner string) []ACLItem {
 		}
 	}
 	return out
+}
+
+// KeepPrivileges returns the privileges of a that are in b.
+func KeepPrivileges(a, b string) string {
+	return MinusPrivileges(a, MinusPrivileges(a, b))
+}
+
+// DefaultedACL is acl, or the default of an object owned by owner whose
+// privileges are all when acl is nil (no GRANT or REVOKE has set one).
+func DefaultedACL(acl []ACLItem, owner, all string) []ACLItem {
+	if acl != nil {
+		return acl
+	}
+	return DefaultACL(owner, all, "")
 }

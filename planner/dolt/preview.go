@@ -3,7 +3,6 @@ package dolt
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 
 	"github.com/cockroachdb/apd/v3"
@@ -133,24 +132,21 @@ func init() {
 	}
 }
 
-// previewTable finds table (perhaps schema-qualified) in a previewed root,
-// unqualified along the session's search path.
+// previewTable finds table (perhaps schema-qualified) in a previewed root
+// as the other version-control functions do (findTableIn), with
+// Doltgres's error when it is missing: table not found: schema.name.
 func (s session) previewTable(ctx context.Context, root versioning.RootValue, table string) (*versioning.Table, error) {
-	schema, name, err := s.ParseName(table)
-	if err != nil {
-		return nil, err
+	t, err := s.findTableIn(ctx, root, table)
+	var pe *pgerr.Error
+	if err == nil || !errors.As(err, &pe) || pe.Code != pgerr.UndefinedTable {
+		return t, err
 	}
-	for _, sc := range s.RelationSchemas(schema) {
-		t, ok, err := root.Table(ctx, sc, name)
-		if err != nil || ok {
-			return t, err
-		}
-	}
+	schema, name, _ := s.ParseName(table)
 	if schema == "" {
 		schema = "public"
 		if path := s.RelationSchemas(""); len(path) > 0 {
 			schema = path[len(path)-1]
 		}
 	}
-	return nil, pgerr.New(pgerr.UndefinedTable, "%s", fmt.Sprintf("table not found: %s.%s", schema, name))
+	return nil, pgerr.New(pgerr.UndefinedTable, "table not found: %s.%s", schema, name)
 }
