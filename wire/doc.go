@@ -98,9 +98,13 @@
 //     Message bodies are limited by Config.MaxMessageSize (1 GiB − 1 by
 //     default) and control messages by 10000 bytes, checked before
 //     allocation.
-//  9. A panic anywhere in a session (the wire's or the engine's) is
-//     recovered, logged with its stack, answered FATAL XX000, and ends that
-//     session only; Session.Close is still called.
+//  9. A panic of the engine in a call for a statement (Parse,
+//     DecodeParams, Bind, Execute, Sync) is recovered, logged with its
+//     stack and answered ERROR XX000, as that statement's error: the
+//     transaction fails as on any error, and the session goes on. A panic
+//     anywhere else in a session (the wire's own) is recovered, logged,
+//     answered FATAL XX000, and ends that session only; Session.Close is
+//     still called.
 //  10. Shutdown stops accepting, ends idle sessions at once with FATAL
 //     57P01, lets running statements finish (their session then ends the
 //     same way), and at its context's deadline cancels the statements
