@@ -11,6 +11,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner/plpgsql"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -199,6 +200,9 @@ func (s *Session) callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsq
 	if last == nil || r.def.Returns == exec.OIDVoid {
 		return out, nil
 	}
+	if err := s.packComposite(env, r.def, last); err != nil {
+		return nil, withFunctionContext(err, r.def)
+	}
 	if r.def.ReturnsSet {
 		out.Rows = last.Rows
 		return out, nil
@@ -215,6 +219,51 @@ func (s *Session) callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsq
 		out.Value = d
 	}
 	return out, nil
+}
+
+// packComposite makes each row of res, the last statement's result of a
+// function declared to return a composite type (RETURNS tt or SETOF tt,
+// tt a table's row type or CREATE TYPE ... AS), one value of that type,
+// as PostgreSQL does with a body like SELECT * FROM tt: its columns become
+// the fields, each converted to the field's type. A body that already
+// yields the composite as its one column is left alone.
+func (s *Session) packComposite(env *exec.Env, def *versioning.Function, res *plpgsql.Result) error {
+	t := exec.T{OID: def.Returns, Typmod: -1}
+	if exec.KindOf(t.OID) != exec.KindRecord || t.OID == exec.OIDRecord || len(resultColumns(def)) > 1 {
+		return nil
+	}
+	if len(res.Cols) == 1 && res.Cols[0].T.OID == t.OID {
+		return nil
+	}
+	ut, ok := (sessionTypes{s}).UserType(types.Oid(t.OID))
+	if !ok {
+		return nil
+	}
+	if len(res.Cols) != len(ut.FieldTypes) {
+		much := "few"
+		if len(res.Cols) > len(ut.FieldTypes) {
+			much = "many"
+		}
+		return pgerr.New(pgerr.InvalidFunctionDefinition, "return type mismatch in function declared to return %s", exec.TypeName(t.OID)).
+			WithDetail("Final statement returns too %s columns.", much)
+	}
+	ftypes := make([]exec.T, len(ut.FieldTypes))
+	for i, ft := range ut.FieldTypes {
+		ftypes[i] = exec.T{OID: uint32(ft), Typmod: ut.FieldTypmods[i]}
+	}
+	for i, row := range res.Rows {
+		fields := make([]exec.Datum, len(ftypes))
+		for j := range ftypes {
+			d, err := convert(env, row[j], res.Cols[j].T, ftypes[j])
+			if err != nil {
+				return err
+			}
+			fields[j] = d
+		}
+		res.Rows[i] = exec.Row{exec.DRecord(&exec.Record{Type: t.OID, Fields: fields, Types: ftypes, Names: ut.FieldNames})}
+	}
+	res.Cols = []exec.ResultColumn{{Name: def.Name, T: t}}
+	return nil
 }
 
 func withFunctionContext(err error, def *versioning.Function) error {
