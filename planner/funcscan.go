@@ -276,7 +276,7 @@ func (a *analyzer) recordColumns(p exec.Plan, defs []*pg.Node) (exec.Plan, error
 		if err != nil {
 			return nil, err
 		}
-		pr.Exprs = append(pr.Exprs, &exec.FieldSelect{E: whole, Idx: i, T: t})
+		pr.Exprs = append(pr.Exprs, &exec.FieldSelect{E: whole, Idx: i, T: t, Declared: true})
 		pr.Cols = append(pr.Cols, exec.ResultColumn{Name: cd.Colname, T: t})
 	}
 	for i := 1; i < len(cols); i++ {

@@ -177,7 +177,11 @@ func (s *Session) call(env *exec.Env, r *routine, args []exec.Datum, td *plpgsql
 	defer func() { s.callDepth-- }()
 	args = slices.Clone(args) // the caller's argument buffer is reused
 	if r.pl != nil {
-		return r.pl.Run(&plpgsql.Call{Env: env, Host: &host{s: s, env: env}, Args: args, Trigger: td})
+		out, err := r.pl.Run(&plpgsql.Call{Env: env, Host: &host{s: s, env: env}, Args: args, Trigger: td})
+		if err == nil && out != nil && r.def.ReturnsSet {
+			s.packRowsOf(r.def, out.Rows)
+		}
+		return out, err
 	}
 	return s.callSQL(env, r, args)
 }
@@ -222,34 +226,43 @@ func (s *Session) callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsq
 }
 
 // packComposite makes each row of res, the last statement's result of a
-// function declared to return a composite type (RETURNS tt or SETOF tt,
-// tt a table's row type or CREATE TYPE ... AS), one value of that type,
-// as PostgreSQL does with a body like SELECT * FROM tt: its columns become
-// the fields, each converted to the field's type. A body that already
-// yields the composite as its one column is left alone.
+// function declared to return a composite type or record (RETURNS tt,
+// SETOF tt, SETOF record, tt a table's row type or CREATE TYPE ... AS),
+// one value of that type, as PostgreSQL does with a body like SELECT *
+// FROM tt: its columns become the fields, converted to the fields' types
+// (a record keeps the columns' types). A body that already yields one
+// composite column is left alone.
 func (s *Session) packComposite(env *exec.Env, def *versioning.Function, res *plpgsql.Result) error {
 	t := exec.T{OID: def.Returns, Typmod: -1}
-	if exec.KindOf(t.OID) != exec.KindRecord || t.OID == exec.OIDRecord || len(resultColumns(def)) > 1 {
+	if exec.KindOf(t.OID) != exec.KindRecord || len(resultColumns(def)) > 1 {
 		return nil
 	}
-	if len(res.Cols) == 1 && res.Cols[0].T.OID == t.OID {
+	if len(res.Cols) == 1 && (res.Cols[0].T.OID == t.OID || t.OID == exec.OIDRecord && exec.KindOf(res.Cols[0].T.OID) == exec.KindRecord) {
 		return nil
 	}
-	ut, ok := (sessionTypes{s}).UserType(types.Oid(t.OID))
-	if !ok {
-		return nil
-	}
-	if len(res.Cols) != len(ut.FieldTypes) {
-		much := "few"
-		if len(res.Cols) > len(ut.FieldTypes) {
-			much = "many"
+	var ftypes []exec.T
+	var names []string
+	if t.OID == exec.OIDRecord {
+		for _, c := range res.Cols {
+			ftypes, names = append(ftypes, c.T), append(names, c.Name)
 		}
-		return pgerr.New(pgerr.InvalidFunctionDefinition, "return type mismatch in function declared to return %s", exec.TypeName(t.OID)).
-			WithDetail("Final statement returns too %s columns.", much)
-	}
-	ftypes := make([]exec.T, len(ut.FieldTypes))
-	for i, ft := range ut.FieldTypes {
-		ftypes[i] = exec.T{OID: uint32(ft), Typmod: ut.FieldTypmods[i]}
+	} else {
+		ut, ok := (sessionTypes{s}).UserType(types.Oid(t.OID))
+		if !ok {
+			return nil
+		}
+		if len(res.Cols) != len(ut.FieldTypes) {
+			much := "few"
+			if len(res.Cols) > len(ut.FieldTypes) {
+				much = "many"
+			}
+			return pgerr.New(pgerr.InvalidFunctionDefinition, "return type mismatch in function declared to return %s", exec.TypeName(t.OID)).
+				WithDetail("Final statement returns too %s columns.", much)
+		}
+		for i, ft := range ut.FieldTypes {
+			ftypes = append(ftypes, exec.T{OID: uint32(ft), Typmod: ut.FieldTypmods[i]})
+		}
+		names = ut.FieldNames
 	}
 	for i, row := range res.Rows {
 		fields := make([]exec.Datum, len(ftypes))
@@ -260,10 +273,34 @@ func (s *Session) packComposite(env *exec.Env, def *versioning.Function, res *pl
 			}
 			fields[j] = d
 		}
-		res.Rows[i] = exec.Row{exec.DRecord(&exec.Record{Type: t.OID, Fields: fields, Types: ftypes, Names: ut.FieldNames})}
+		res.Rows[i] = exec.Row{exec.DRecord(&exec.Record{Type: t.OID, Fields: fields, Types: ftypes, Names: names})}
 	}
 	res.Cols = []exec.ResultColumn{{Name: def.Name, T: t}}
 	return nil
+}
+
+// packRowsOf makes each row of a PL/pgSQL set-returning function declared
+// to return a composite type (RETURNS SETOF tt) that RETURN NEXT or RETURN
+// QUERY gave as its fields one value of that type, as packComposite does
+// for SQL functions.
+func (s *Session) packRowsOf(def *versioning.Function, rows []exec.Row) {
+	if exec.KindOf(def.Returns) != exec.KindRecord || def.Returns == exec.OIDRecord || len(resultColumns(def)) > 1 {
+		return
+	}
+	ut, ok := (sessionTypes{s}).UserType(types.Oid(def.Returns))
+	if !ok {
+		return
+	}
+	var ftypes []exec.T
+	for i, ft := range ut.FieldTypes {
+		ftypes = append(ftypes, exec.T{OID: uint32(ft), Typmod: ut.FieldTypmods[i]})
+	}
+	for i, row := range rows {
+		if len(row) != len(ftypes) || len(row) == 1 && row[0].Kind == exec.KindRecord {
+			continue
+		}
+		rows[i] = exec.Row{exec.DRecord(&exec.Record{Type: def.Returns, Fields: row, Types: ftypes, Names: ut.FieldNames})}
+	}
 }
 
 func withFunctionContext(err error, def *versioning.Function) error {
