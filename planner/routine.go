@@ -207,6 +207,9 @@ func (s *Session) callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsq
 	if err := s.packComposite(env, r.def, last); err != nil {
 		return nil, withFunctionContext(err, r.def)
 	}
+	if err := unpackOutRow(r.def, last); err != nil {
+		return nil, err
+	}
 	if r.def.ReturnsSet {
 		out.Rows = last.Rows
 		return out, nil
@@ -276,6 +279,41 @@ func (s *Session) packComposite(env *exec.Env, def *versioning.Function, res *pl
 		res.Rows[i] = exec.Row{exec.DRecord(&exec.Record{Type: t.OID, Fields: fields, Types: ftypes, Names: names})}
 	}
 	res.Cols = []exec.ResultColumn{{Name: def.Name, T: t}}
+	return nil
+}
+
+// unpackOutRow gives a function with several OUT arguments whose last
+// statement yields one row value (SELECT (1, 2.1)) that value's fields as
+// its columns. As in PostgreSQL, the fields must match the OUT arguments
+// in number and type exactly (42804), since nothing is converted.
+func unpackOutRow(def *versioning.Function, res *plpgsql.Result) error {
+	outs := resultColumns(def)
+	if len(outs) < 2 || len(res.Cols) != 1 || exec.KindOf(res.Cols[0].T.OID) != exec.KindRecord {
+		return nil
+	}
+	mismatch := func() *pgerr.Error {
+		return pgerr.New(pgerr.DatatypeMismatch, "function return row and query-specified return row do not match")
+	}
+	for i, row := range res.Rows {
+		if row[0].IsNull() {
+			res.Rows[i] = make(exec.Row, len(outs))
+			continue
+		}
+		rec, ok := row[0].X.(*exec.Record)
+		if !ok {
+			return mismatch()
+		}
+		if len(rec.Fields) != len(outs) {
+			return mismatch().WithDetail("Returned row contains %d attributes, but query expects %d.", len(rec.Fields), len(outs))
+		}
+		for j, c := range outs {
+			if j < len(rec.Types) && rec.Types[j].OID != c.T.OID {
+				return mismatch().WithDetail("Returned type %s at ordinal position %d, but query expects %s.", exec.TypeName(rec.Types[j].OID), j+1, exec.TypeName(c.T.OID))
+			}
+		}
+		res.Rows[i] = slices.Clone(rec.Fields)
+	}
+	res.Cols = outs
 	return nil
 }
 

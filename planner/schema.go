@@ -57,6 +57,20 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (utility, error) {
 			return "", err
 		}
 		a.tx.SetRoot(root)
+		// As in PostgreSQL, the elements run with the new schema in front
+		// of the search path: their unqualified references (REFERENCES pk,
+		// PARTITION OF pk) find its tables.
+		if len(elts) > 0 {
+			path, had := a.s.vars["search_path"]
+			a.s.vars["search_path"] = quoteIdent(name) + ", " + path
+			defer func() {
+				if had {
+					a.s.vars["search_path"] = path
+				} else {
+					delete(a.s.vars, "search_path")
+				}
+			}()
+		}
 		for _, elt := range elts {
 			run, err := elt(ctx)
 			if err != nil {
