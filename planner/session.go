@@ -57,6 +57,10 @@ type Engine struct {
 	// HashPassword turns a password into the verifier kept for its role
 	// (the wire layer's SCRAM-SHA-256 verifier); nil refuses passwords.
 	HashPassword func(password string) (string, error)
+
+	// ServerSettings are the settings the server fixed at its start
+	// (max_connections), which sessions show instead of the defaults.
+	ServerSettings map[string]string
 }
 
 // NewEngine returns an engine over st.
@@ -301,6 +305,9 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 	for k, v := range defaultVars {
 		s.vars[k] = v
 	}
+	for k, v := range e.ServerSettings {
+		s.vars[k] = v
+	}
 	s.vars["session_authorization"] = user
 	for k, v := range params {
 		k = strings.ToLower(k)
@@ -318,10 +325,7 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 // db@rev, where rev is a branch (read-write) or any other revision
 // (read-only: detached is set).
 func (e *Engine) openDatabase(ctx context.Context, database string) (repo *versioning.Repo, branch string, detached *dolt.Detached, err error) {
-	name, rev := database, versioning.DefaultBranch
-	if i := strings.IndexAny(database, "@/"); i >= 0 {
-		name, rev = database[:i], database[i+1:]
-	}
+	name, rev := SplitDatabaseName(database)
 	repo, err = versioning.OpenDatabase(ctx, e.st, name)
 	if errors.Is(err, versioning.ErrNoDatabase) {
 		return nil, "", nil, pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", database)
@@ -335,6 +339,16 @@ func (e *Engine) openDatabase(ctx context.Context, database string) (repo *versi
 		return nil, "", nil, err
 	}
 	return repo, branch, detached, nil
+}
+
+// SplitDatabaseName splits a database name as a connection gives it (db,
+// db/rev or db@rev) into the database and the revision, the default branch
+// when none is named.
+func SplitDatabaseName(database string) (name, rev string) {
+	if i := strings.IndexAny(database, "@/"); i >= 0 {
+		return database[:i], database[i+1:]
+	}
+	return database, versioning.DefaultBranch
 }
 
 // useStmt is the name under which a USE statement, which PostgreSQL's

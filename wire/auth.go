@@ -9,10 +9,10 @@ import (
 	"go.uber.org/zap"
 )
 
-// authenticate runs the configured method and sends AuthenticationOk; false
-// means a FATAL was sent (or the client left) and the connection ends.
-func (c *conn) authenticate(ctx context.Context) bool {
-	switch c.cfg.Auth {
+// authenticate runs method and sends AuthenticationOk; false means a FATAL
+// was sent (or the client left) and the connection ends.
+func (c *conn) authenticate(ctx context.Context, method AuthMethod) bool {
+	switch method {
 	case AuthCleartext:
 		if !c.authCleartext(ctx) {
 			return false
@@ -24,6 +24,22 @@ func (c *conn) authenticate(ctx context.Context) bool {
 	}
 	c.wr.send(&pgproto3.AuthenticationOk{})
 	return true
+}
+
+// authMethod is the authentication method of this connection: the one
+// Config.ClientAuth chooses, or Config.Auth. false means the connection
+// was refused (FATAL 28000 sent).
+func (c *conn) authMethod() (AuthMethod, bool) {
+	if c.cfg.ClientAuth == nil {
+		return c.cfg.Auth, true
+	}
+	m, err := c.cfg.ClientAuth(ClientInfo{User: c.startup.User, Database: c.startup.Database, Addr: c.startup.RemoteAddr, TLS: c.startup.TLS != nil})
+	if err != nil {
+		c.log.Info("connection refused by the authentication rules", zap.Error(err))
+		c.sendFatal(&Error{Code: CodeInvalidAuthorizationSpec, Message: err.Error()})
+		return 0, false
+	}
+	return m, true
 }
 
 // readAuthResponse flushes the pending authentication request and reads the

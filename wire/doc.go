@@ -121,6 +121,12 @@
 //     than reads, so an interrupted wait loses nothing. A session that
 //     receives none pays an atomic load per batch and a Peek per idle
 //     wait, and allocates nothing for them.
+//  12. At most Config.MaxConnections sessions run: one more is refused
+//     with FATAL 53300 once its startup message is read, before it
+//     authenticates, and again if the sessions filled up while it did.
+//     Config.ClientAuth, when set, chooses the authentication method per
+//     connection (user, database, address, TLS) before any is asked; its
+//     error refuses the connection with FATAL 28000.
 //
 // # Ownership of buffers
 //

@@ -1,0 +1,122 @@
+package regress
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/prollypg/prollypg/regress/internal/testserver"
+)
+
+// TestHBA: client authentication rules (--hba) over the real binary:
+// per-user and per-branch rules, reject, no matching rule, SIGHUP reload,
+// and a bad file on reload leaving the rules in force.
+func TestHBA(t *testing.T) {
+	ctx := testserver.Context(t)
+	rules := filepath.Join(t.TempDir(), "hba.conf")
+	write := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(rules, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`# TYPE DATABASE          USER     ADDRESS       METHOD
+host    all               postgres 127.0.0.1/32  trust
+host    postgres@agent/*  agent    127.0.0.1/32  scram-sha-256
+host    postgres          agent    all           reject
+`)
+	srv := testserver.StartOpts(t, testserver.Options{Args: []string{"--hba", rules}})
+	dsn := func(user, pw, db string) string {
+		return fmt.Sprintf("postgres://%s:%s@%s/%s?sslmode=disable", user, pw, srv.Addr(), db)
+	}
+	admin := connect(t, ctx, dsn("postgres", "", "postgres"))
+	exec(t, ctx, admin, "CREATE ROLE agent LOGIN PASSWORD 'pw'")
+	exec(t, ctx, admin, "CREATE TABLE t (a int)")
+	exec(t, ctx, admin, "SELECT dolt_commit('-Am', 't')")
+	exec(t, ctx, admin, "SELECT dolt_branch('agent/one')")
+
+	refused := func(user, pw, db, code, msg string) {
+		t.Helper()
+		_, err := pgx.Connect(ctx, dsn(user, pw, db))
+		if sqlstate(err) != code || !strings.Contains(err.Error(), msg) {
+			t.Fatalf("%s to %s: %v, want %s %q", user, db, err, code, msg)
+		}
+	}
+	connect(t, ctx, dsn("agent", "pw", "postgres@agent/one"))
+	connect(t, ctx, dsn("agent", "pw", "postgres/agent/one"))
+	refused("agent", "wrong", "postgres@agent/one", "28P01", `password authentication failed for user "agent"`)
+	refused("agent", "pw", "postgres", "28000", `pg_hba.conf rejects connection for host "127.0.0.1", user "agent", database "postgres", no encryption`)
+	refused("agent", "pw", "postgres@main", "28000", "pg_hba.conf rejects connection")
+	refused("alice", "", "postgres", "28000", `no pg_hba.conf entry for host "127.0.0.1", user "alice", database "postgres", no encryption`)
+
+	// A reload with a bad line keeps the rules in force; a good one takes
+	// effect for the next connection.
+	write("host all all all trust\nhost all all all sideways\n")
+	if err := syscall.Kill(srv.PID(), syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	refused("agent", "pw", "postgres", "28000", "pg_hba.conf rejects connection")
+	write("host all agent all reject\nhost all all all trust\n")
+	if err := syscall.Kill(srv.PID(), syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, err := pgx.Connect(ctx, dsn("agent", "pw", "postgres@agent/one"))
+		if sqlstate(err) == "28000" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the reload agent still gets %v", err)
+		}
+	}
+	connect(t, ctx, dsn("alice", "", "postgres")) // alice has no password: trust
+	connect(t, ctx, dsn("postgres", "", "postgres"))
+}
+
+// TestMaxConnections: beyond --max-connections a connection is refused with
+// 53300, and the sessions already open go on; a slot freed is usable.
+func TestMaxConnections(t *testing.T) {
+	ctx := testserver.Context(t)
+	const max = 200
+	srv := testserver.StartOpts(t, testserver.Options{Args: []string{"--max-connections", fmt.Sprint(max)}})
+	conns := make([]*pgx.Conn, 0, max)
+	for range max {
+		conns = append(conns, connect(t, ctx, srv.DSN("postgres")))
+	}
+	if got := one(t, ctx, conns[0], "SHOW max_connections"); got != fmt.Sprint(max) {
+		t.Errorf("SHOW max_connections = %s, want %d", got, max)
+	}
+	_, err := pgx.Connect(ctx, srv.DSN("postgres"))
+	if sqlstate(err) != "53300" || !strings.Contains(err.Error(), "sorry, too many clients already") {
+		t.Fatalf("connection %d: %v, want 53300", max+1, err)
+	}
+	for _, c := range conns {
+		if got := one(t, ctx, c, "SELECT 1"); got != "1" {
+			t.Fatalf("an open session answered %q", got)
+		}
+	}
+	conns[0].Close(ctx)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, err := pgx.Connect(ctx, srv.DSN("postgres"))
+		if err == nil {
+			c.Close(ctx)
+			break
+		}
+		if sqlstate(err) != "53300" || time.Now().After(deadline) {
+			t.Fatalf("after a session ended: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, c := range conns[1:] {
+		c.Close(context.Background())
+	}
+}
