@@ -3,6 +3,8 @@ package planner
 import (
 	"context"
 
+	"go.uber.org/zap"
+
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -118,3 +120,6 @@ func (s *Session) BranchInUse(branch string) bool {
 
 // Notice sends the client a notice (dolt.Session).
 func (s *Session) Notice(n error) { s.notice(n) }
+
+// Logger is the engine's log.
+func (s *Session) Logger() *zap.Logger { return s.e.log }

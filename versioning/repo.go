@@ -36,6 +36,8 @@ type Address = store.Address
 //	db/D/tags/T    the commit tagged T
 //	db/D/ws/B      the working set of branch B
 //	db/D/remotes   the list of its remotes (remote.go)
+//	db/D/remotes/R/B  the remote-tracking branch B of remote R: the commit
+//	               a fetch found there (transfer.go)
 const refPrefix = "db/"
 
 // DefaultBranch is the branch a new database starts with.

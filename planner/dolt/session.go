@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"go.uber.org/zap"
+
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -62,6 +64,9 @@ type Session interface {
 	CollectGarbage(ctx context.Context) (versioning.GCResult, error)
 	// Notice sends the client a notice.
 	Notice(n error)
+	// Logger is the server's log, for what a function does at length
+	// (a transfer's progress).
+	Logger() *zap.Logger
 	// RequireBranchWrite and RequireBranchCreate check the branch
 	// permissions (dolt_branch_control, dolt_branch_namespace_control) of
 	// the session's user: to change a branch, to create one of a name.

@@ -252,13 +252,14 @@ func init() {
 			return rows, nil
 		},
 	}
-	// dolt.remote_branches lists the branches fetched from remotes, which
-	// nothing fetches yet: it is empty, with Doltgres's columns.
+	// dolt.remote_branches lists the remote-tracking branches that
+	// dolt_fetch, dolt_pull, dolt_push and dolt_clone record
+	// (remotes/origin/main), with Doltgres's columns.
 	systemTables["remote_branches"] = systemTable{
 		cols: []exec.VirtualColumn{{Name: "name", Type: exec.TText}, {Name: "hash", Type: exec.TText},
 			{Name: "latest_committer", Type: exec.TText}, {Name: "latest_committer_email", Type: exec.TText},
 			{Name: "latest_commit_date", Type: exec.TTimestamp}, {Name: "latest_commit_message", Type: exec.TText}},
-		rows: func(session, *exec.Env) ([]exec.Row, error) { return nil, nil },
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) { return s.remoteBranchRows(env.Ctx) },
 	}
 	systemTables["commits"] = systemTable{cols: logCols[:5], rows: func(s session, env *exec.Env) ([]exec.Row, error) {
 		tips, err := s.Repo().Tips(env.Ctx)
