@@ -318,7 +318,7 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 // db@rev, where rev is a branch (read-write) or any other revision
 // (read-only: detached is set).
 func (e *Engine) openDatabase(ctx context.Context, database string) (repo *versioning.Repo, branch string, detached *dolt.Detached, err error) {
-	name, rev := database, versioning.DefaultBranch
+	name, rev := database, ""
 	if i := strings.IndexAny(database, "@/"); i >= 0 {
 		name, rev = database[:i], database[i+1:]
 	}
@@ -328,6 +328,11 @@ func (e *Engine) openDatabase(ctx context.Context, database string) (repo *versi
 	}
 	if err != nil {
 		return nil, "", nil, err
+	}
+	if rev == "" {
+		if rev, err = repo.HomeBranch(ctx); err != nil {
+			return nil, "", nil, err
+		}
 	}
 	repo.SetCommitter(&e.commits)
 	branch, detached, err = dolt.OpenRevision(ctx, repo, rev)

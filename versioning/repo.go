@@ -167,6 +167,25 @@ func (r *Repo) Branches(ctx context.Context) ([]string, error) {
 	return out, err
 }
 
+// HomeBranch returns the branch a session that opens the database without
+// naming one works on: DefaultBranch, or in a database without it (a
+// clone of another branch) its first branch by name.
+func (r *Repo) HomeBranch(ctx context.Context) (string, error) {
+	names, err := r.Branches(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, n := range names {
+		if n == DefaultBranch {
+			return n, nil
+		}
+	}
+	if len(names) == 0 {
+		return DefaultBranch, nil
+	}
+	return names[0], nil
+}
+
 // BranchHead returns the head commit of branch.
 func (r *Repo) BranchHead(ctx context.Context, branch string) (store.Address, error) {
 	a, ok, err := r.st.Ref(ctx, r.headRef(branch))
