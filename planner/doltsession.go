@@ -121,5 +121,18 @@ func (s *Session) BranchInUse(branch string) bool {
 // Notice sends the client a notice (dolt.Session).
 func (s *Session) Notice(n error) { s.notice(n) }
 
+// RequireCreateDB checks that the session's user may create databases
+// (CREATE DATABASE, dolt_clone): a superuser or a role with CREATEDB.
+func (s *Session) RequireCreateDB(ctx context.Context) error {
+	au, err := s.authority(ctx)
+	if err != nil {
+		return err
+	}
+	if !au.createDB {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create database")
+	}
+	return nil
+}
+
 // Logger is the engine's log.
 func (s *Session) Logger() *zap.Logger { return s.e.log }

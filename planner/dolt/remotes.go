@@ -286,6 +286,9 @@ func (s session) doltClone(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if len(f.args) == 0 || len(f.args) > 2 {
 		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_clone: use dolt_clone(url[, database])")
 	}
+	if err := s.RequireCreateDB(env.Ctx); err != nil {
+		return exec.Null, err
+	}
 	rawURL := f.args[0]
 	name := ""
 	if len(f.args) == 2 {

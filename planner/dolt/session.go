@@ -72,6 +72,9 @@ type Session interface {
 	// the session's user: to change a branch, to create one of a name.
 	RequireBranchWrite(ctx context.Context, branch string) error
 	RequireBranchCreate(ctx context.Context, branch string) error
+	// RequireCreateDB checks that the session's user may create a
+	// database (dolt_clone), as CREATE DATABASE does.
+	RequireCreateDB(ctx context.Context) error
 	// BranchControl returns the branch permissions, and EditBranchControl
 	// changes them, telling fn which database and branch patterns the
 	// session's user administers.

@@ -33,7 +33,8 @@ var ErrUnsupportedURL = errors.New("remotestore: unsupported remote URL")
 
 // Store is a handle on one remote. See the package doc.
 type Store struct {
-	b backend
+	b          backend
+	tableBytes int // tableTarget, or less in tests
 
 	mu     sync.Mutex
 	raw    []byte    // the manifest as last read: the expected value of the next swap
@@ -71,7 +72,7 @@ func Open(ctx context.Context, rawURL string, create bool) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{b: b, loaded: map[string]bool{}, index: map[store.Address]location{}}
+	s := &Store{b: b, tableBytes: tableTarget, loaded: map[string]bool{}, index: map[store.Address]location{}}
 	if err := s.refresh(ctx); err != nil {
 		b.close()
 		return nil, err
@@ -308,7 +309,7 @@ func (s *Store) Put(ctx context.Context, chunk []byte) (store.Address, error) {
 		s.cur = newTableWriter()
 	}
 	s.cur.add(addr, chunk)
-	if len(s.cur.data) >= tableTarget {
+	if len(s.cur.data) >= s.tableBytes {
 		return addr, s.finishLocked(ctx)
 	}
 	return addr, nil
