@@ -68,6 +68,7 @@ func TestDoltRemoteRoundTrip(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT id, label FROM items ORDER BY id", "1 | apple", "2 | banana")
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt.commits", "4")
 	wantRows(t, ctx, c, "SELECT name, url FROM dolt.remotes", "origin | "+url)
+	wantRows(t, ctx, c, "SELECT name, remote, branch FROM dolt_branches", "main | origin | main")
 	wantRows(t, ctx, c, "SELECT last_value FROM pg_sequences WHERE sequencename = 'counter'", "100")
 
 	// Changed on the clone, pushed to its upstream, pulled by the first.

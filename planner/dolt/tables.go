@@ -306,8 +306,19 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			remotes, err := s.Repo().Remotes(env.Ctx)
+			if err != nil {
+				return nil, err
+			}
 			var rows []exec.Row
 			for _, b := range names {
+				// remote and branch: the upstream the branch tracks, if any.
+				upRemote, upBranch := "", ""
+				for _, rm := range remotes {
+					if ub, ok := rm.Upstream(b); ok {
+						upRemote, upBranch = rm.Name, ub
+					}
+				}
 				head, headRoot, staged, working, _, err := s.Repo().Roots(env.Ctx, b)
 				if err != nil {
 					return nil, err
@@ -319,7 +330,7 @@ func init() {
 				dirty := staged.Addr() != headRoot.Addr() || working.Addr() != headRoot.Addr()
 				rows = append(rows, exec.Row{exec.DText(b), exec.DText(head.String()),
 					exec.DText(c.Committer.Name), exec.DText(c.Committer.Email), timestampDatum(c.Committer.When),
-					exec.DText(c.Message), exec.DText(""), exec.DText(""), exec.DBool(dirty)})
+					exec.DText(c.Message), exec.DText(upRemote), exec.DText(upBranch), exec.DBool(dirty)})
 			}
 			return rows, nil
 		}}
