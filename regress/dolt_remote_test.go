@@ -131,6 +131,7 @@ func TestDoltRemoteSurface(t *testing.T) {
 	if code != "XX000" || msg != "fatal: remote 'origin' not found.\nPlease make sure the remote exists." {
 		t.Errorf("a push to no remote: %s %q", code, msg)
 	}
+	wantError(t, ctx, a, "42602", "SELECT dolt_remote('add', 'bad/name', $1)", url)
 	exec(t, ctx, a, "CREATE TABLE t (id int PRIMARY KEY, v text)")
 	exec(t, ctx, a, "INSERT INTO t VALUES (1, 'a'), (2, 'b')")
 	exec(t, ctx, a, "SELECT dolt_commit('-Am', 'seed')")

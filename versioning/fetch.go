@@ -319,7 +319,7 @@ func Clone(ctx context.Context, st Store, name, url string, opts CloneOptions) (
 	}
 	rm := Remote{Name: opts.Remote, URL: url, FetchSpecs: []string{"refs/heads/*:" + remotesPrefix + opts.Remote + "/*"},
 		Upstreams: map[string]string{branch: branch}}
-	if err := checkRefName("remote", rm.Name); err != nil {
+	if err := checkRemoteName(rm.Name); err != nil {
 		return nil, stats, err
 	}
 	updates := []store.RefUpdate{}

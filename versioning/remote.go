@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/prollypg/prollypg/store"
 )
@@ -61,6 +62,9 @@ func (r *Repo) loadRemotes(ctx context.Context) ([]Remote, store.Address, error)
 
 // AddRemote records a remote; ErrRemoteExists if one has its name.
 func (r *Repo) AddRemote(ctx context.Context, rm Remote) error {
+	if err := checkRemoteName(rm.Name); err != nil {
+		return err
+	}
 	if len(rm.FetchSpecs) == 0 {
 		rm.FetchSpecs = []string{"refs/heads/*:refs/remotes/" + rm.Name + "/*"}
 	}
@@ -72,6 +76,16 @@ func (r *Repo) AddRemote(ctx context.Context, rm Remote) error {
 		}
 		return append(list, rm), nil
 	})
+}
+
+// checkRemoteName rejects a name that cannot be a path element of the
+// remote's tracking branches: one with '/', or that a ref name may not
+// hold.
+func checkRemoteName(name string) error {
+	if checkRefName("remote", name) != nil || strings.Contains(name, "/") {
+		return fmt.Errorf("%w: %q is not a valid remote name", ErrBadName, name)
+	}
+	return nil
 }
 
 // RemoveRemote forgets a remote; ErrNoRemote if there is none of that name.

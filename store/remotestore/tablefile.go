@@ -111,6 +111,9 @@ func parseIndex(name string, index []byte, sum uint32, into map[store.Address]lo
 	}
 	for p := index; len(p) > 0; p = p[indexEntrySize:] {
 		loc := location{table: name, offset: binary.BigEndian.Uint64(p[store.AddressSize:]), length: binary.BigEndian.Uint32(p[store.AddressSize+8:])}
+		if loc.length > store.MaxChunkSize { // a read must not allocate what a damaged file says
+			return fmt.Errorf("remotestore: table %s: a chunk of %d bytes: %w", name, loc.length, store.ErrCorrupt)
+		}
 		into[store.Address(p[:store.AddressSize])] = loc
 	}
 	return nil
