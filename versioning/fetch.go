@@ -1,9 +1,11 @@
 package versioning
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -114,14 +116,6 @@ func (r *Repo) Fetch(ctx context.Context, rm Remote, opts FetchOptions) (Transfe
 			return stats, fmt.Errorf("%w: '%s'", ErrInvalidRefSpec, rs.Text)
 		}
 	}
-	if stats, err = copyChunks(ctx, rst, local, commits, nil, opts.Log); err != nil {
-		return stats, err
-	}
-	tags, tagStats, err := r.followTags(ctx, rst, local, opts.Log)
-	stats.add(tagStats)
-	if err != nil {
-		return stats, err
-	}
 	var prune []string
 	if opts.Prune {
 		for _, rs := range specs {
@@ -135,49 +129,89 @@ func (r *Repo) Fetch(ctx context.Context, rm Remote, opts FetchOptions) (Transfe
 			prune = append(prune, strings.TrimSuffix(prefix, "x"))
 		}
 	}
-	return stats, r.moveRefs(ctx, want, tags, prune)
+	return fetchRetrying(ctx, rst, local, commits, opts.Log, func(tags map[string]store.Address) error {
+		return r.followTags(ctx, rst, local, tags)
+	}, func(tags map[string]store.Address) error {
+		return r.moveRefs(ctx, want, tags, prune)
+	})
 }
 
-// followTags copies the remote's tags that the database lacks and whose
-// commits it holds, returning the tag refs to create.
-func (r *Repo) followTags(ctx context.Context, rst *remotestore.Store, local transferStore, log *zap.Logger) (map[string]store.Address, TransferStats, error) {
+// fetchRetrying copies commits from rst into local, finds the tags to
+// fetch (tags fills the map it is given, once the commits are copied) and
+// copies them, then has update move the refs. If the update fails with
+// ErrCollected, a garbage collection ran during the copy: it removed
+// the chunks written before it began (no ref reached them yet) and kept
+// those written after, some of which refer to removed ones. The walk
+// would stop at those, so it starts over once trusting nothing local
+// holds, and the update is tried again.
+func fetchRetrying(ctx context.Context, rst *remotestore.Store, local transferStore, commits []store.Address, log *zap.Logger,
+	tags func(map[string]store.Address) error, update func(tags map[string]store.Address) error) (TransferStats, error) {
 	var stats TransferStats
+	if log == nil {
+		log = zap.NewNop()
+	}
+	for trust := true; ; trust = false {
+		st, err := copyWalk(ctx, rst, local, commits, nil, log, trust)
+		stats.add(st)
+		if err != nil {
+			return stats, err
+		}
+		found := map[string]store.Address{}
+		if err := tags(found); err != nil {
+			return stats, err
+		}
+		list := make([]store.Address, 0, len(found))
+		for _, a := range found {
+			list = append(list, a)
+		}
+		st, err = copyWalk(ctx, rst, local, nil, list, log, trust)
+		stats.add(st)
+		if err != nil {
+			return stats, err
+		}
+		err = update(found)
+		if !trust || !errors.Is(err, ErrCollected) {
+			return stats, err
+		}
+		log.Warn("a garbage collection removed part of a fetch; copying again")
+	}
+}
+
+// followTags adds to found the remote's tags that the database lacks and
+// whose commits it holds, by local ref.
+func (r *Repo) followTags(ctx context.Context, rst *remotestore.Store, local transferStore, found map[string]store.Address) error {
 	tags, err := refsWithPrefix(ctx, rst, tagsPrefix)
 	if err != nil {
-		return nil, stats, err
+		return err
 	}
-	want := map[string]store.Address{}
-	var copyTags []store.Address
 	for name, a := range tags {
 		ref, err := r.localRef(name)
 		if err != nil {
-			return nil, stats, err
+			return err
 		}
 		if _, ok, err := r.st.Ref(ctx, ref); err != nil || ok {
 			if err != nil {
-				return nil, stats, err
+				return err
 			}
 			continue
 		}
 		b, err := rst.Get(ctx, a)
 		if err != nil {
-			return nil, stats, fmt.Errorf("versioning: reading tag %s: %w", name, err)
+			return fmt.Errorf("versioning: reading tag %s: %w", name, err)
 		}
 		t, err := decodeTag(b)
 		if err != nil {
-			return nil, stats, err
+			return err
 		}
 		if ok, err := local.Has(ctx, t.Commit); err != nil || !ok {
 			if err != nil {
-				return nil, stats, err
+				return err
 			}
 			continue
 		}
-		want[ref] = a
-		copyTags = append(copyTags, a)
+		found[ref] = a
 	}
-	stats, err = copyChunks(ctx, rst, local, nil, copyTags, log)
-	return want, stats, err
+	return nil
 }
 
 // moveRefs points the refs of set at their addresses, whatever they were;
@@ -322,49 +356,46 @@ func Clone(ctx context.Context, st Store, name, url string, opts CloneOptions) (
 	if err := checkRemoteName(rm.Name); err != nil {
 		return nil, stats, err
 	}
-	updates := []store.RefUpdate{}
+	var branches []store.RefUpdate
 	var commits []store.Address
 	for n, a := range heads {
 		ref, err := r.localRef(remotesPrefix + rm.Name + "/" + strings.TrimPrefix(n, headsPrefix))
 		if err != nil {
 			return nil, stats, err
 		}
-		updates = append(updates, store.RefUpdate{Name: ref, New: a})
+		branches = append(branches, store.RefUpdate{Name: ref, New: a})
 		commits = append(commits, a)
-	}
-	if stats, err = copyChunks(ctx, rst, local, commits, nil, opts.Log); err != nil {
-		return nil, stats, err
-	}
-	tags, tagStats, err := r.followTags(ctx, rst, local, opts.Log)
-	stats.add(tagStats)
-	if err != nil {
-		return nil, stats, err
-	}
-	for ref, a := range tags {
-		updates = append(updates, store.RefUpdate{Name: ref, New: a})
-	}
-	c, err := LoadCommit(ctx, st, head)
-	if err != nil {
-		return nil, stats, err
-	}
-	ws, err := st.Put(ctx, (&WorkingSet{Working: c.Root, Staged: c.Root}).encode())
-	if err != nil {
-		return nil, stats, fmt.Errorf("versioning: writing working set: %w", err)
 	}
 	remotes, err := encodeRecord([]Remote{rm})
 	if err != nil {
 		return nil, stats, err
 	}
-	remotesAddr, err := st.Put(ctx, remotes)
-	if err != nil {
-		return nil, stats, fmt.Errorf("versioning: writing remotes: %w", err)
-	}
-	updates = append(updates,
-		store.RefUpdate{Name: r.headRef(branch), New: head},
-		store.RefUpdate{Name: r.wsRef(branch), New: ws},
-		store.RefUpdate{Name: r.remotesRef(), New: remotesAddr})
-	sort.Slice(updates, func(i, j int) bool { return updates[i].Name < updates[j].Name })
-	err = st.UpdateRefs(ctx, updates, true)
+	stats, err = fetchRetrying(ctx, rst, local, commits, opts.Log, func(tags map[string]store.Address) error {
+		return r.followTags(ctx, rst, local, tags)
+	}, func(tags map[string]store.Address) error {
+		updates := slices.Clone(branches)
+		for ref, a := range tags {
+			updates = append(updates, store.RefUpdate{Name: ref, New: a})
+		}
+		c, err := LoadCommit(ctx, st, head)
+		if err != nil {
+			return err
+		}
+		ws, err := st.Put(ctx, (&WorkingSet{Working: c.Root, Staged: c.Root}).encode())
+		if err != nil {
+			return fmt.Errorf("versioning: writing working set: %w", err)
+		}
+		remotesAddr, err := st.Put(ctx, bytes.Clone(remotes))
+		if err != nil {
+			return fmt.Errorf("versioning: writing remotes: %w", err)
+		}
+		updates = append(updates,
+			store.RefUpdate{Name: r.headRef(branch), New: head},
+			store.RefUpdate{Name: r.wsRef(branch), New: ws},
+			store.RefUpdate{Name: r.remotesRef(), New: remotesAddr})
+		sort.Slice(updates, func(i, j int) bool { return updates[i].Name < updates[j].Name })
+		return st.UpdateRefs(ctx, updates, true)
+	})
 	if errors.Is(err, store.ErrRefConflict) {
 		return nil, stats, fmt.Errorf("%w: %q", ErrDatabaseExists, name)
 	}

@@ -24,11 +24,14 @@ import (
 //
 // Garbage collection: into a store.DB, chunks are written with Put and
 // refs moved with UpdateRefs, the calls GC's write barrier watches
-// (store invariant 9): a collection that begins during a fetch keeps what
-// the fetch writes from then on, and fails the fetch's ref update
-// (ErrCollected) rather than let a ref reach a chunk it removed. The SQL
-// layer keeps dolt_gc and transfers apart altogether (its gate waits for
-// running statements), so that failure is for other callers.
+// (store invariant 9). A collection that runs during a fetch removes what
+// the fetch wrote before it began (no ref reaches it yet), keeps what it
+// writes later, and fails the fetch's ref update (ErrCollected) rather
+// than let a ref reach a removed chunk. What was kept may refer to what
+// was removed, and a walk stops at it, so the fetch copies again
+// trusting nothing the store holds, and updates again (fetchRetrying;
+// TestFetchDuringGC). The SQL layer keeps dolt_gc and transfers apart
+// anyway (its gate waits for running statements).
 
 // transferStore is what a transfer needs of either side: a Store that can
 // say which chunks it holds. store.DB, store.Memory and a remote
@@ -72,13 +75,24 @@ type copier struct {
 // objects of roots reach and dst lacks, children before parents. It
 // writes chunks only; the caller moves the refs.
 func copyChunks(ctx context.Context, src, dst transferStore, commits, tags []store.Address, log *zap.Logger) (TransferStats, error) {
+	return copyWalk(ctx, src, dst, commits, tags, log, true)
+}
+
+// copyWalk is copyChunks, which with trust unset copies every chunk, not
+// only those dst lacks.
+func copyWalk(ctx context.Context, src, dst transferStore, commits, tags []store.Address, log *zap.Logger, trust bool) (TransferStats, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
 	c := &copier{src: src, dst: dst, held: map[store.Address][]byte{}, log: log, began: time.Now()}
 	c.logged = c.began
 	m := &marker{cs: c, seen: map[store.Address]struct{}{}, leave: func(a store.Address) error { return c.copy(ctx, a) },
-		have: func(a store.Address) (bool, error) { return dst.Has(ctx, a) }}
+		have: func(a store.Address) (bool, error) {
+			if !trust {
+				return false, nil
+			}
+			return dst.Has(ctx, a)
+		}}
 	for _, a := range commits {
 		if err := m.commit(ctx, a); err != nil {
 			return c.stats, fmt.Errorf("versioning: copying commit %s: %w", a, err)

@@ -349,3 +349,120 @@ func TestTransferInterrupted(t *testing.T) {
 	}
 	checkRemote(t, url)
 }
+
+// cancellingStore is a store.DB that cancels a context once it has taken
+// n chunks: a statement cancelled in the middle of a fetch.
+type cancellingStore struct {
+	*store.DB
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancellingStore) Put(ctx context.Context, chunk []byte) (store.Address, error) {
+	if c.n--; c.n == 0 {
+		c.cancel()
+	}
+	return c.DB.Put(ctx, chunk)
+}
+
+// TestFetchCancelled cancels fetches at several points: the fetch fails
+// with the context's error and moves no ref, the store holds whole
+// subtrees only, and a fetch with a live context completes.
+func TestFetchCancelled(t *testing.T) {
+	ctx := context.Background()
+	url := remoteURL(t)
+	src, err := CreateDatabase(ctx, store.NewMemory(), "src", sig("a", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setWorking(t, src, DefaultBranch, bigTable(t, src.Store(), 20_000))
+	head := commitAll(t, src, DefaultBranch, "big", 10)
+	push(t, src, addOrigin(t, src, url), DefaultBranch, false)
+	for _, n := range []int{1, 10, 60} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			cs := &cancellingStore{DB: openStore(t)}
+			r, err := CreateDatabase(ctx, cs, "db", sig("b", 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rm := addOrigin(t, r, url)
+			cctx, cancel := context.WithCancel(ctx)
+			cs.cancel = cancel
+			cs.n = n
+			if _, err := r.Fetch(cctx, rm, FetchOptions{}); !errors.Is(err, context.Canceled) {
+				t.Fatalf("the cancelled fetch: %v", err)
+			}
+			if _, ok, err := r.RemoteBranchHead(ctx, "origin/main"); ok || err != nil {
+				t.Fatalf("a cancelled fetch moved origin/main (%v)", err)
+			}
+			if _, err := r.Fetch(ctx, rm, FetchOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if got, _, _ := r.RemoteBranchHead(ctx, "origin/main"); got != head {
+				t.Fatalf("origin/main is %s after the retry, want %s", got, head)
+			}
+			checkStore(t, cs.DB)
+		})
+	}
+}
+
+// collectingStore is a store.DB that runs a whole garbage collection
+// when it has taken n chunks: one that begins and ends in the middle of
+// a fetch, removing what the fetch wrote before it and keeping what
+// comes after, which refers to it.
+type collectingStore struct {
+	*store.DB
+	t *testing.T
+	n int
+}
+
+func (c *collectingStore) Put(ctx context.Context, chunk []byte) (store.Address, error) {
+	if c.n--; c.n == 0 {
+		res, err := GC(ctx, c.DB, nil)
+		if err != nil {
+			c.t.Errorf("GC: %v", err)
+		}
+		c.t.Logf("the GC during the fetch removed %d chunks", res.ChunksRemoved)
+	}
+	return c.DB.Put(ctx, chunk)
+}
+
+// TestFetchDuringGC runs a GC in the middle of a fetch and of a clone:
+// they copy again what the GC removed and complete, and the store holds
+// everything their refs reach.
+func TestFetchDuringGC(t *testing.T) {
+	ctx := context.Background()
+	url := remoteURL(t)
+	src, err := CreateDatabase(ctx, store.NewMemory(), "src", sig("a", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setWorking(t, src, DefaultBranch, bigTable(t, src.Store(), 20_000))
+	head := commitAll(t, src, DefaultBranch, "big", 10)
+	push(t, src, addOrigin(t, src, url), DefaultBranch, false)
+
+	cs := &collectingStore{DB: openStore(t), t: t}
+	r, err := CreateDatabase(ctx, cs, "db", sig("b", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm := addOrigin(t, r, url)
+	cs.n = 50
+	if _, err := r.Fetch(ctx, rm, FetchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _ := r.RemoteBranchHead(ctx, "origin/main"); got != head {
+		t.Fatalf("origin/main is %s, want %s", got, head)
+	}
+	checkStore(t, cs.DB)
+
+	fresh := &collectingStore{DB: openStore(t), t: t, n: 30}
+	c, _, err := Clone(ctx, fresh, "copy", url, CloneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mustHead(t, c); got != head {
+		t.Fatalf("the clone's main is %s, want %s", got, head)
+	}
+	checkStore(t, fresh.DB)
+}
