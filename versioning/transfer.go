@@ -103,7 +103,7 @@ func copyWalk(ctx context.Context, src, dst transferStore, commits, tags []store
 			return c.stats, fmt.Errorf("versioning: copying tag %s: %w", a, err)
 		}
 	}
-	log.Info("transfer done", zap.Int("chunks", c.stats.Chunks), zap.Int64("bytes", c.stats.Bytes),
+	log.Debug("transfer done", zap.Int("chunks", c.stats.Chunks), zap.Int64("bytes", c.stats.Bytes),
 		zap.Int("read", c.stats.Read), zap.Duration("took", time.Since(c.began)))
 	return c.stats, nil
 }

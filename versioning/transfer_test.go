@@ -266,6 +266,21 @@ func TestPushRace(t *testing.T) {
 	checkRemote(t, url)
 }
 
+// pushedTable pushes a database whose table holds n rows to a new
+// remote, and returns the remote's URL and the commit pushed.
+func pushedTable(t *testing.T, n int) (string, store.Address) {
+	t.Helper()
+	url := remoteURL(t)
+	src, err := CreateDatabase(context.Background(), store.NewMemory(), "src", sig("a", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setWorking(t, src, DefaultBranch, bigTable(t, src.Store(), n))
+	head := commitAll(t, src, DefaultBranch, "big", 10)
+	push(t, src, addOrigin(t, src, url), DefaultBranch, false)
+	return url, head
+}
+
 // mustHead returns r's main head.
 func mustHead(t *testing.T, r *Repo) store.Address {
 	t.Helper()
@@ -370,14 +385,7 @@ func (c *cancellingStore) Put(ctx context.Context, chunk []byte) (store.Address,
 // subtrees only, and a fetch with a live context completes.
 func TestFetchCancelled(t *testing.T) {
 	ctx := context.Background()
-	url := remoteURL(t)
-	src, err := CreateDatabase(ctx, store.NewMemory(), "src", sig("a", 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	setWorking(t, src, DefaultBranch, bigTable(t, src.Store(), 20_000))
-	head := commitAll(t, src, DefaultBranch, "big", 10)
-	push(t, src, addOrigin(t, src, url), DefaultBranch, false)
+	url, head := pushedTable(t, 20_000)
 	for _, n := range []int{1, 10, 60} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			cs := &cancellingStore{DB: openStore(t)}
@@ -432,14 +440,7 @@ func (c *collectingStore) Put(ctx context.Context, chunk []byte) (store.Address,
 // everything their refs reach.
 func TestFetchDuringGC(t *testing.T) {
 	ctx := context.Background()
-	url := remoteURL(t)
-	src, err := CreateDatabase(ctx, store.NewMemory(), "src", sig("a", 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	setWorking(t, src, DefaultBranch, bigTable(t, src.Store(), 20_000))
-	head := commitAll(t, src, DefaultBranch, "big", 10)
-	push(t, src, addOrigin(t, src, url), DefaultBranch, false)
+	url, head := pushedTable(t, 20_000)
 
 	cs := &collectingStore{DB: openStore(t), t: t}
 	r, err := CreateDatabase(ctx, cs, "db", sig("b", 1))
