@@ -134,5 +134,24 @@ func (s *Session) RequireCreateDB(ctx context.Context) error {
 	return nil
 }
 
+// RequireServerFiles checks that the session's user may read (or with
+// write set, write) the server's files, as a file:// remote does: a
+// superuser or a member of pg_read_server_files (pg_write_server_files),
+// PostgreSQL's rule for COPY to and from files.
+func (s *Session) RequireServerFiles(ctx context.Context, write bool, what string) error {
+	au, err := s.authority(ctx)
+	if err != nil {
+		return err
+	}
+	role := "pg_read_server_files"
+	if write {
+		role = "pg_write_server_files"
+	}
+	if !au.superuser && !au.holds[role] {
+		return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser or have privileges of the %s role to %s", role, what)
+	}
+	return nil
+}
+
 // Logger is the engine's log.
 func (s *Session) Logger() *zap.Logger { return s.e.log }

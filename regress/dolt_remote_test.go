@@ -187,6 +187,24 @@ func TestDoltRemoteSurface(t *testing.T) {
 	if x, y := one(t, ctx, o, "SELECT dolt_hashof('main')"), one(t, ctx, o, "SELECT dolt_hashof('origin/main')"); x != y {
 		t.Errorf("after a forced push origin/main is %s, main %s", y, x)
 	}
+
+	// --all pushes every branch.
+	exec(t, ctx, o, "SELECT dolt_branch('branch_a')")
+	exec(t, ctx, o, "SELECT dolt_push('--all', 'origin')")
+	exec(t, ctx, a, "SELECT dolt_clone($1, 'all')", url)
+	wantRows(t, ctx, connect(t, ctx, srv.DSN("all")), "SELECT name FROM dolt_remote_branches ORDER BY name",
+		"remotes/origin/branch_a", "remotes/origin/main")
+
+	// A file:// remote is the server's files: PostgreSQL's roles for
+	// reading and writing them are needed.
+	exec(t, ctx, a, "CREATE ROLE alice LOGIN")
+	alice := connect(t, ctx, "postgres://alice@"+srv.Addr()+"/observer?sslmode=disable")
+	wantError(t, ctx, alice, "42501", "SELECT dolt_fetch('origin')")
+	wantError(t, ctx, alice, "42501", "SELECT dolt_push('origin', 'main')")
+	wantError(t, ctx, alice, "42501", "SELECT dolt_clone($1, 'mine')", url)
+	exec(t, ctx, a, "GRANT pg_read_server_files TO alice")
+	exec(t, ctx, alice, "SELECT dolt_fetch('origin')")
+	wantError(t, ctx, alice, "42501", "SELECT dolt_push('origin', 'main')")
 }
 
 // TestDoltPushFewChunks checks that a push after one changed row of a

@@ -18,7 +18,11 @@ import (
 
 // The transfers between a database and its remotes: dolt_fetch,
 // dolt_push, dolt_pull and dolt_clone, with Dolt's arguments, results and
-// messages (Doltgres reports their failures as XX000).
+// messages (Doltgres reports their failures as XX000). A file:// remote
+// is a directory of the server's, so they need PostgreSQL's right to the
+// server's files (as COPY to a file does): superuser, or
+// pg_read_server_files to read, pg_write_server_files to write; Dolt
+// reserves them to admins likewise.
 
 // remoteError is the error of a transfer, in Dolt's words where Dolt has
 // them.
@@ -68,6 +72,9 @@ func (s session) doltFetch(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err != nil {
 		return exec.Null, err
 	}
+	if err := s.RequireServerFiles(env.Ctx, false, "fetch from a file:// remote"); err != nil {
+		return exec.Null, err
+	}
 	opts := versioning.FetchOptions{Prune: f.has("prune"), Log: s.Logger()}
 	for _, arg := range f.args[min(1, len(f.args)):] {
 		rs, err := versioning.FetchRefSpec(name, arg)
@@ -108,6 +115,9 @@ func (s session) doltPush(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	name := f.args[0]
 	rm, err := s.remoteByName(ctx, name)
 	if err != nil {
+		return exec.Null, err
+	}
+	if err := s.RequireServerFiles(ctx, true, "push to a file:// remote"); err != nil {
 		return exec.Null, err
 	}
 	args := f.args[1:]
@@ -215,6 +225,9 @@ func (s session) doltPull(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err != nil {
 		return exec.Null, err
 	}
+	if err := s.RequireServerFiles(ctx, false, "pull from a file:// remote"); err != nil {
+		return exec.Null, err
+	}
 	branch := s.Branch()
 	remoteBranch, ok := rm.Upstream(branch)
 	if len(f.args) == 2 {
@@ -287,6 +300,9 @@ func (s session) doltClone(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_clone: use dolt_clone(url[, database])")
 	}
 	if err := s.RequireCreateDB(env.Ctx); err != nil {
+		return exec.Null, err
+	}
+	if err := s.RequireServerFiles(env.Ctx, false, "clone a file:// remote"); err != nil {
 		return exec.Null, err
 	}
 	rawURL := f.args[0]

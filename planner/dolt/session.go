@@ -75,6 +75,10 @@ type Session interface {
 	// RequireCreateDB checks that the session's user may create a
 	// database (dolt_clone), as CREATE DATABASE does.
 	RequireCreateDB(ctx context.Context) error
+	// RequireServerFiles checks that the session's user may read (or
+	// write) the server's files, which a file:// remote is; what says
+	// what for, in the error.
+	RequireServerFiles(ctx context.Context, write bool, what string) error
 	// BranchControl returns the branch permissions, and EditBranchControl
 	// changes them, telling fn which database and branch patterns the
 	// session's user administers.
