@@ -174,6 +174,10 @@ func TestDoltRemoteSurface(t *testing.T) {
 		t.Errorf("a pull onto uncommitted changes: %s %q", code, msg)
 	}
 	exec(t, ctx, o, "SELECT dolt_commit('-am', 'clone edits row 1')")
+	code, msg = errorText(t, ctx, o, "SELECT dolt_pull('origin', 'nowhere')")
+	if code != "XX000" || msg != `branch "nowhere" not found on remote` {
+		t.Errorf("pulling a missing branch: %s %q", code, msg)
+	}
 	if got := status(t, ctx, o, "SELECT dolt_pull('origin')"); strings.Join(got, ",") != "0,1,merge has unresolved conflicts or constraint violations" {
 		t.Errorf("a conflicting pull: %q", got)
 	}

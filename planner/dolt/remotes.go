@@ -247,8 +247,8 @@ func (s session) doltPull(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return exec.Null, remoteError(name)(err)
 	}
 	st, err := s.Repo().Fetch(ctx, rm, versioning.FetchOptions{Specs: []versioning.RefSpec{spec}, Prune: f.has("prune"), Log: s.Logger()})
-	if errors.Is(err, versioning.ErrInvalidRefSpec) {
-		return exec.Null, pgerr.New(pgerr.InternalError, "fetch failed: %s", strings.TrimPrefix(err.Error(), "versioning: "))
+	if errors.Is(err, versioning.ErrInvalidRefSpec) { // the remote has no such branch
+		return exec.Null, pgerr.New(pgerr.InternalError, "branch %q not found on remote", remoteBranch)
 	}
 	if err != nil {
 		return exec.Null, remoteError(name)(err)
