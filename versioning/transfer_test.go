@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/store/remotestore"
@@ -466,4 +467,45 @@ func TestFetchDuringGC(t *testing.T) {
 		t.Fatalf("the clone's main is %s, want %s", got, head)
 	}
 	checkStore(t, fresh.DB)
+}
+
+// TestTransferLarge pushes and clones a 1,000,000-row table (40 MB): the
+// remote gets a few table files, not a file or an fsync per chunk, and
+// the clone syncs its store about once.
+func TestTransferLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 1,000,000-row table")
+	}
+	ctx := context.Background()
+	url := remoteURL(t)
+	stA, stB := openStore(t), openStore(t)
+	a, err := CreateDatabase(ctx, stA, "db", sig("a", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setWorking(t, a, DefaultBranch, bigTable(t, stA, 1_000_000))
+	commitAll(t, a, DefaultBranch, "big", 10)
+	began := time.Now()
+	res := push(t, a, addOrigin(t, a, url), DefaultBranch, false)
+	pushed := time.Since(began)
+	rst, err := remotestore.Open(ctx, url, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := 0
+	rst.ListTables(func(string) { tables++ })
+	rst.Close()
+	began = time.Now()
+	_, st, err := Clone(ctx, stB, "copy", url, CloneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("push: %d chunks, %d bytes, %d table files, %v; clone: %d chunks, %v, %d fsyncs of the store",
+		res.Stats.Chunks, res.Stats.Bytes, tables, pushed, st.Chunks, time.Since(began), stB.Stats().Syncs)
+	if max := 1 + int(res.Stats.Bytes>>25); tables > max {
+		t.Errorf("%d table files for %d bytes, want at most %d", tables, res.Stats.Bytes, max)
+	}
+	if n := stB.Stats().Syncs; n > 3 {
+		t.Errorf("the clone synced its store %d times", n)
+	}
 }

@@ -383,6 +383,17 @@ func (s *Store) ListRefs(ctx context.Context, prefix string, fn func(name string
 	return nil
 }
 
+// ListTables calls fn with the name of each table file of the manifest
+// read last.
+func (s *Store) ListTables(fn func(name string)) {
+	s.mu.Lock()
+	tables := s.man.Tables
+	s.mu.Unlock()
+	for _, t := range tables {
+		fn(t)
+	}
+}
+
 // Refresh reads the manifest again, to see what other writers published.
 func (s *Store) Refresh(ctx context.Context) error { return s.refresh(ctx) }
 
