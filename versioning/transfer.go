@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/store/remotestore"
 )
 
 // Transfers: copying the chunks that refs reach from one store to another
@@ -40,6 +41,12 @@ type transferStore interface {
 	Store
 	Has(ctx context.Context, addr store.Address) (bool, error)
 }
+
+var (
+	_ transferStore = (*store.DB)(nil)
+	_ transferStore = (*store.Memory)(nil)
+	_ transferStore = (*remotestore.Store)(nil)
+)
 
 // TransferStats count what a transfer wrote to its destination.
 type TransferStats struct {
