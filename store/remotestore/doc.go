@@ -54,6 +54,12 @@
 // version counts the swaps; a manifest with another format fails Open
 // with store.ErrFormatVersion.
 //
+// # Limits
+//
+// Nothing yet merges table files (each push adds at least one, and Open
+// reads every index) or removes the table files and temporary files that
+// interrupted writers leave unnamed; a remote is never garbage collected.
+//
 // # Concurrency
 //
 // A Store is safe for concurrent use, but its writes (Put, UpdateRefs)
