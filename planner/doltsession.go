@@ -3,6 +3,8 @@ package planner
 import (
 	"context"
 
+	"go.uber.org/zap"
+
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -118,3 +120,38 @@ func (s *Session) BranchInUse(branch string) bool {
 
 // Notice sends the client a notice (dolt.Session).
 func (s *Session) Notice(n error) { s.notice(n) }
+
+// RequireCreateDB checks that the session's user may create databases
+// (CREATE DATABASE, dolt_clone): a superuser or a role with CREATEDB.
+func (s *Session) RequireCreateDB(ctx context.Context) error {
+	au, err := s.authority(ctx)
+	if err != nil {
+		return err
+	}
+	if !au.createDB {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create database")
+	}
+	return nil
+}
+
+// RequireServerFiles checks that the session's user may read (or with
+// write set, write) the server's files, as a file:// remote does: a
+// superuser or a member of pg_read_server_files (pg_write_server_files),
+// PostgreSQL's rule for COPY to and from files.
+func (s *Session) RequireServerFiles(ctx context.Context, write bool, what string) error {
+	au, err := s.authority(ctx)
+	if err != nil {
+		return err
+	}
+	role := "pg_read_server_files"
+	if write {
+		role = "pg_write_server_files"
+	}
+	if !au.superuser && !au.holds[role] {
+		return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser or have privileges of the %s role to %s", role, what)
+	}
+	return nil
+}
+
+// Logger is the engine's log.
+func (s *Session) Logger() *zap.Logger { return s.e.log }

@@ -333,6 +333,11 @@ func (e *Engine) openDatabase(ctx context.Context, database string) (repo *versi
 	if err != nil {
 		return nil, "", nil, err
 	}
+	if rev == "" {
+		if rev, err = repo.HomeBranch(ctx); err != nil {
+			return nil, "", nil, err
+		}
+	}
 	repo.SetCommitter(&e.commits)
 	branch, detached, err = dolt.OpenRevision(ctx, repo, rev)
 	if err != nil {
@@ -342,13 +347,13 @@ func (e *Engine) openDatabase(ctx context.Context, database string) (repo *versi
 }
 
 // SplitDatabaseName splits a database name as a connection gives it (db,
-// db/rev or db@rev) into the database and the revision, the default branch
-// when none is named.
+// db/rev or db@rev) into the database and the revision, "" when none is
+// named (the session then opens the database's home branch).
 func SplitDatabaseName(database string) (name, rev string) {
 	if i := strings.IndexAny(database, "@/"); i >= 0 {
 		return database[:i], database[i+1:]
 	}
-	return database, versioning.DefaultBranch
+	return database, ""
 }
 
 // useStmt is the name under which a USE statement, which PostgreSQL's

@@ -107,10 +107,8 @@ func (s *Session) createDatabase(ctx context.Context, c *pg.CreatedbStmt) (*Resu
 	if s.explicit {
 		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "CREATE DATABASE cannot run inside a transaction block")
 	}
-	if au, err := s.authority(ctx); err != nil {
+	if err := s.RequireCreateDB(ctx); err != nil {
 		return nil, err
-	} else if !au.createDB {
-		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create database")
 	}
 	if strings.ContainsAny(c.Dbname, "@/") {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "database name %q may not contain '@' or '/'", c.Dbname).

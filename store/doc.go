@@ -7,7 +7,8 @@
 //
 // Two implementations share one method set: DB keeps chunks and refs in
 // Badger on disk, Memory keeps them in maps for unit tests of the layers
-// above. Callers define the small interfaces they need (prolly.ChunkStore,
+// above. A third, remotestore.Store, keeps a remote's chunks in table
+// files for pushes and fetches (package store/remotestore). Callers define the small interfaces they need (prolly.ChunkStore,
 // for one); this package defines none.
 //
 // # Invariants

@@ -52,6 +52,19 @@
 // sweep the rest (store.GC); from its start on, every ref update is
 // checked to reach no removed chunk.
 //
+// # Remotes
+//
+// A database's remotes (remote.go) are other stores (store/remotestore)
+// that Push, Fetch and Clone (push.go, fetch.go) copy commits to and
+// from. A transfer (transfer.go) is GC's mark walking from the commits or
+// tags sent, stopping at every chunk the destination holds and copying
+// each other chunk once everything below it is copied, so that the
+// destination never holds a chunk without its subtree, whatever point a
+// transfer stops at; refs move only afterwards, by compare-and-set. A
+// fetch records the remote's branches as remote-tracking branches
+// (db/D/remotes/R/B, shown as remotes/R/B and resolvable as R/B), which
+// GC keeps like branches.
+//
 // # Invariants
 //
 //  1. Equal databases have equal root values: objects are keyed by name and

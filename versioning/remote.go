@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/prollypg/prollypg/store"
 )
@@ -20,6 +21,10 @@ type Remote struct {
 	// refs/heads/*:refs/remotes/<name>/* by default.
 	FetchSpecs []string          `json:"fetch_specs"`
 	Params     map[string]string `json:"params,omitempty"`
+	// Upstreams maps local branches to the branch of this remote they
+	// track (dolt_push --set-upstream, dolt_clone): what dolt_pull
+	// without a branch merges.
+	Upstreams map[string]string `json:"upstreams,omitempty"`
 }
 
 // ErrRemoteExists and ErrNoRemote are returned by AddRemote and
@@ -57,6 +62,9 @@ func (r *Repo) loadRemotes(ctx context.Context) ([]Remote, store.Address, error)
 
 // AddRemote records a remote; ErrRemoteExists if one has its name.
 func (r *Repo) AddRemote(ctx context.Context, rm Remote) error {
+	if err := checkRemoteName(rm.Name); err != nil {
+		return err
+	}
 	if len(rm.FetchSpecs) == 0 {
 		rm.FetchSpecs = []string{"refs/heads/*:refs/remotes/" + rm.Name + "/*"}
 	}
@@ -68,6 +76,16 @@ func (r *Repo) AddRemote(ctx context.Context, rm Remote) error {
 		}
 		return append(list, rm), nil
 	})
+}
+
+// checkRemoteName rejects a name that cannot be a path element of the
+// remote's tracking branches: one with '/', or that a ref name may not
+// hold.
+func checkRemoteName(name string) error {
+	if checkRefName("remote", name) != nil || strings.Contains(name, "/") {
+		return fmt.Errorf("%w: %q is not a valid remote name", ErrBadName, name)
+	}
+	return nil
 }
 
 // RemoveRemote forgets a remote; ErrNoRemote if there is none of that name.
@@ -103,4 +121,53 @@ func (r *Repo) updateRemotes(ctx context.Context, fn func([]Remote) ([]Remote, e
 			return err
 		}
 	}
+}
+
+// Remote returns the remote of that name; ErrNoRemote if there is none.
+func (r *Repo) Remote(ctx context.Context, name string) (Remote, error) {
+	list, err := r.Remotes(ctx)
+	if err != nil {
+		return Remote{}, err
+	}
+	for _, rm := range list {
+		if rm.Name == name {
+			return rm, nil
+		}
+	}
+	return Remote{}, fmt.Errorf("%w: %s", ErrNoRemote, name)
+}
+
+// SetUpstream makes branch track the branch remoteBranch of remote, and
+// no other.
+func (r *Repo) SetUpstream(ctx context.Context, branch, remote, remoteBranch string) error {
+	return r.updateRemotes(ctx, func(list []Remote) ([]Remote, error) {
+		found := false
+		out := make([]Remote, len(list))
+		for i, rm := range list {
+			ups := make(map[string]string, len(rm.Upstreams)+1)
+			for k, v := range rm.Upstreams {
+				if k != branch {
+					ups[k] = v
+				}
+			}
+			if rm.Name == remote {
+				ups[branch], found = remoteBranch, true
+			}
+			if len(ups) == 0 {
+				ups = nil
+			}
+			rm.Upstreams = ups
+			out[i] = rm
+		}
+		if !found {
+			return nil, fmt.Errorf("%w: %s", ErrNoRemote, remote)
+		}
+		return out, nil
+	})
+}
+
+// Upstream returns the branch of remote that branch tracks, if any.
+func (rm Remote) Upstream(branch string) (string, bool) {
+	b, ok := rm.Upstreams[branch]
+	return b, ok
 }

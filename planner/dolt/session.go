@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"go.uber.org/zap"
+
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -62,11 +64,21 @@ type Session interface {
 	CollectGarbage(ctx context.Context) (versioning.GCResult, error)
 	// Notice sends the client a notice.
 	Notice(n error)
+	// Logger is the server's log, for what a function does at length
+	// (a transfer's progress).
+	Logger() *zap.Logger
 	// RequireBranchWrite and RequireBranchCreate check the branch
 	// permissions (dolt_branch_control, dolt_branch_namespace_control) of
 	// the session's user: to change a branch, to create one of a name.
 	RequireBranchWrite(ctx context.Context, branch string) error
 	RequireBranchCreate(ctx context.Context, branch string) error
+	// RequireCreateDB checks that the session's user may create a
+	// database (dolt_clone), as CREATE DATABASE does.
+	RequireCreateDB(ctx context.Context) error
+	// RequireServerFiles checks that the session's user may read (or
+	// write) the server's files, which a file:// remote is; what says
+	// what for, in the error.
+	RequireServerFiles(ctx context.Context, write bool, what string) error
 	// BranchControl returns the branch permissions, and EditBranchControl
 	// changes them, telling fn which database and branch patterns the
 	// session's user administers.
