@@ -323,3 +323,10 @@ func (s *Session) lockTimeouts() (lock, deadlock time.Duration) {
 func (s *Session) StatementTimeout() time.Duration {
 	return settingDuration(s.vars["statement_timeout"])
 }
+
+// IdleInTransactionTimeout is idle_in_transaction_session_timeout: how
+// long the session may wait for its client inside a transaction block
+// before it is ended (0: forever). The protocol layer applies it.
+func (s *Session) IdleInTransactionTimeout() time.Duration {
+	return settingDuration(s.vars["idle_in_transaction_session_timeout"])
+}

@@ -120,3 +120,31 @@ func TestMaxConnections(t *testing.T) {
 		c.Close(context.Background())
 	}
 }
+
+// TestIdleInTransactionTimeout: a session idle inside a transaction block
+// longer than idle_in_transaction_session_timeout is ended with 25P03, its
+// transaction rolled back; outside a block, or busy, it is not.
+func TestIdleInTransactionTimeout(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	admin := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, admin, "CREATE TABLE idle_t (a int)")
+
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "SET idle_in_transaction_session_timeout = '200ms'")
+	time.Sleep(400 * time.Millisecond) // idle outside a block: no limit
+	exec(t, ctx, c, "BEGIN")
+	exec(t, ctx, c, "INSERT INTO idle_t VALUES (1)")
+	exec(t, ctx, c, "SELECT pg_sleep(0.4)") // busy, not idle
+	time.Sleep(600 * time.Millisecond)
+	_, err := c.Exec(ctx, "INSERT INTO idle_t VALUES (2)")
+	if err == nil {
+		t.Fatal("the session idle in its transaction block outlived the timeout")
+	}
+	if sqlstate(err) != "25P03" || !strings.Contains(err.Error(), "terminating connection due to idle-in-transaction timeout") {
+		t.Fatalf("after the timeout: %v, want 25P03", err)
+	}
+	if got := one(t, ctx, admin, "SELECT count(*) FROM idle_t"); got != "0" {
+		t.Fatalf("the timed-out transaction's insert is visible: %s rows", got)
+	}
+}

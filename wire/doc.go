@@ -127,6 +127,10 @@
 //     Config.ClientAuth, when set, chooses the authentication method per
 //     connection (user, database, address, TLS) before any is asked; its
 //     error refuses the connection with FATAL 28000.
+//  13. A session that is an IdleLimiter waits for its client inside a
+//     transaction block at most its IdleInTransactionTimeout, then ends
+//     with FATAL 25P03 (its transaction rolls back as the session closes);
+//     time spent running statements does not count.
 //
 // # Ownership of buffers
 //

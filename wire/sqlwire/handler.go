@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -21,6 +22,7 @@ type Handler struct {
 var (
 	_ wire.Handler             = (*Handler)(nil)
 	_ wire.NotificationSession = (*session)(nil)
+	_ wire.IdleLimiter         = (*session)(nil)
 )
 
 // Connect opens a planner session for the startup's user and database.
@@ -126,8 +128,11 @@ func (s *session) DecodeParams(ctx context.Context, oids []uint32, params [][]by
 }
 
 func (s *session) Sync(ctx context.Context, failed bool) error { return s.s.Sync(ctx, failed) }
-func (s *session) TxStatus() wire.TxStatus                     { return wire.TxStatus(s.s.TxStatus()) }
-func (s *session) Close()                                      { s.s.Close() }
+
+// IdleInTransactionTimeout implements wire.IdleLimiter.
+func (s *session) IdleInTransactionTimeout() time.Duration { return s.s.IdleInTransactionTimeout() }
+func (s *session) TxStatus() wire.TxStatus                 { return wire.TxStatus(s.s.TxStatus()) }
+func (s *session) Close()                                  { s.s.Close() }
 
 // Notifications hands the wire the session's LISTEN/NOTIFY notifications.
 func (s *session) Notifications(send func(pid uint32, channel, payload string)) {
