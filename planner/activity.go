@@ -138,6 +138,19 @@ func (l *liveSessions) locks(rl *exec.RowLocks) []catalog.Lock {
 	return out
 }
 
+// ofUser counts the sessions whose session user is user.
+func (l *liveSessions) ofUser(user string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for s := range l.m {
+		if s.user == user {
+			n++
+		}
+	}
+	return n
+}
+
 // onBranch counts the sessions other than except working on branch of
 // database db.
 func (l *liveSessions) onBranch(db, branch string, except *Session) int {

@@ -2,8 +2,11 @@ package planner
 
 import (
 	"context"
+	"github.com/prollypg/prollypg/exec/types"
+	"go.uber.org/zap"
 	"reflect"
 	"strings"
+	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -26,7 +29,31 @@ func (e *Engine) Password(ctx context.Context, user string) (string, bool, error
 	if !ok || !r.Login {
 		return "", false, nil
 	}
+	if r.PasswordExpired(time.Now()) {
+		// As PostgreSQL: the client is told only that authentication
+		// failed; the log says why.
+		e.log.Info("password of role has expired (VALID UNTIL)", zap.String("role", user))
+		return "", false, nil
+	}
 	return r.Verifier, true, nil
+}
+
+// checkConnectionLimit refuses a new session of user beyond its role's
+// CONNECTION LIMIT (53300), counting the sessions open now; superusers
+// are not limited, as in PostgreSQL.
+func (e *Engine) checkConnectionLimit(ctx context.Context, user string) error {
+	roles, _, err := versioning.LoadRoles(ctx, e.st)
+	if err != nil {
+		return err
+	}
+	r, ok := roles[user]
+	if !ok || r.ConnLimit == nil || r.Superuser {
+		return nil
+	}
+	if e.live.ofUser(user) >= int(*r.ConnLimit) {
+		return pgerr.New(pgerr.TooManyConnections, "too many connections for role %q", user)
+	}
+	return nil
 }
 
 // SetPassword sets a role's password, creating the role as a login
@@ -88,6 +115,22 @@ func (s *Session) roleOptions(r *versioning.Role, opts []*pg.Node) error {
 			r.CreateRole = on
 		case "inherit":
 			r.NoInherit = !on
+		case "validUntil":
+			v, err := types.ParseTimestampTZ(d.Arg.GetString_().GetSval(), -1, s.settings())
+			if err != nil {
+				return err
+			}
+			us := int64(v)
+			r.ValidUntil = &us
+		case "connectionlimit":
+			n := d.Arg.GetInteger().GetIval()
+			if n < -1 {
+				return pgerr.New(pgerr.InvalidParameterValue, "invalid connection limit: %d", n)
+			}
+			r.ConnLimit = nil
+			if n >= 0 {
+				r.ConnLimit = &n
+			}
 		case "password":
 			if d.Arg == nil || d.Arg.GetString_() == nil {
 				r.Verifier = "" // PASSWORD NULL

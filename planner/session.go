@@ -297,6 +297,9 @@ var reported = map[string]string{
 // db/rev or db@rev: a branch (read-write), or a tag, a commit hash or any
 // other revision spec (read-only, SQLSTATE 25006 on writes).
 func (e *Engine) Connect(ctx context.Context, user, database string, params map[string]string) (*Session, error) {
+	if err := e.checkConnectionLimit(ctx, user); err != nil {
+		return nil, err
+	}
 	repo, branch, detached, err := e.openDatabase(ctx, database)
 	if err != nil {
 		return nil, err

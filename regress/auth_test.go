@@ -148,3 +148,46 @@ func TestIdleInTransactionTimeout(t *testing.T) {
 		t.Fatalf("the timed-out transaction's insert is visible: %s rows", got)
 	}
 }
+
+// TestRoleLimits: a role's CONNECTION LIMIT refuses its next session with
+// 53300 while the others go on, and a password past VALID UNTIL fails
+// authentication (28P01) like a wrong one.
+func TestRoleLimits(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.StartOpts(t, testserver.Options{Args: []string{"--auth", "scram"}, Env: []string{"PGSERVER_SUPERUSER_PASSWORD=su"}})
+	dsn := func(user, pw string) string {
+		return fmt.Sprintf("postgres://%s:%s@%s/postgres?sslmode=disable", user, pw, srv.Addr())
+	}
+	admin := connect(t, ctx, dsn("postgres", "su"))
+	exec(t, ctx, admin, "CREATE ROLE one LOGIN PASSWORD 'pw' CONNECTION LIMIT 1")
+	exec(t, ctx, admin, "CREATE ROLE old LOGIN PASSWORD 'pw' VALID UNTIL '2001-01-01'")
+	exec(t, ctx, admin, "CREATE ROLE later LOGIN PASSWORD 'pw' VALID UNTIL '2999-01-01'")
+
+	first := connect(t, ctx, dsn("one", "pw"))
+	_, err := pgx.Connect(ctx, dsn("one", "pw"))
+	if sqlstate(err) != "53300" || !strings.Contains(err.Error(), `too many connections for role "one"`) {
+		t.Fatalf("second session of a role limited to 1: %v, want 53300", err)
+	}
+	if got := one(t, ctx, first, "SELECT current_user"); got != "one" {
+		t.Fatalf("the first session answered %q", got)
+	}
+	first.Close(ctx)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		c, err := pgx.Connect(ctx, dsn("one", "pw"))
+		if err == nil {
+			c.Close(ctx)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the first session ended: %v", err)
+		}
+	}
+	connect(t, ctx, dsn("postgres", "su")) // superusers are not limited by others' limits
+
+	if _, err := pgx.Connect(ctx, dsn("old", "pw")); sqlstate(err) != "28P01" {
+		t.Fatalf("a password past VALID UNTIL: %v, want 28P01", err)
+	}
+	connect(t, ctx, dsn("later", "pw"))
+	exec(t, ctx, admin, "ALTER ROLE old VALID UNTIL 'infinity'")
+	connect(t, ctx, dsn("old", "pw"))
+}

@@ -75,6 +75,7 @@ const (
 	InvalidParameterType        Code = "42P18"
 	AmbiguousParameter          Code = "42P08"
 	CannotCoerce                Code = "42846"
+	TooManyConnections          Code = "53300"
 	ObjectInUse                 Code = "55006"
 	ObjectNotInPrerequisite     Code = "55000"
 	LockNotAvailable            Code = "55P03"
