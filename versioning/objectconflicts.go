@@ -349,28 +349,38 @@ func jsonField(v reflect.Value, key string) (reflect.Value, bool) {
 	return reflect.Value{}, false
 }
 
+// settableField decodes rec into its kind's struct and finds the Go
+// field of a field of one key.
+func settableField(kind byte, rec []byte, field string) (any, reflect.Value, error) {
+	m, err := recordMap(rec)
+	if err != nil {
+		return nil, reflect.Value{}, err
+	}
+	f, found := fieldNamed(kind, field, m)
+	if !found || len(f.keys) != 1 {
+		return nil, reflect.Value{}, fmt.Errorf("%w: field %q cannot be set", ErrNoField, field)
+	}
+	v, err := recordObject(kind)
+	if err != nil {
+		return nil, reflect.Value{}, err
+	}
+	if err := decodeRecord(rec, v); err != nil {
+		return nil, reflect.Value{}, err
+	}
+	fv, ok := jsonField(reflect.ValueOf(v).Elem(), f.keys[0])
+	if !ok {
+		return nil, reflect.Value{}, fmt.Errorf("%w: field %q cannot be set", ErrNoField, field)
+	}
+	return v, fv, nil
+}
+
 // SetObjectFieldText returns rec with a one-key field set from text, parsed
 // for the field's Go type (a string, a boolean or an integer); fields of
 // other types cannot be set from text.
 func SetObjectFieldText(kind byte, rec []byte, field, text string) ([]byte, error) {
-	m, err := recordMap(rec)
+	v, fv, err := settableField(kind, rec, field)
 	if err != nil {
 		return nil, err
-	}
-	f, found := fieldNamed(kind, field, m)
-	if !found || len(f.keys) != 1 {
-		return nil, fmt.Errorf("%w: field %q cannot be set", ErrNoField, field)
-	}
-	v, err := recordObject(kind)
-	if err != nil {
-		return nil, err
-	}
-	if err := decodeRecord(rec, v); err != nil {
-		return nil, err
-	}
-	fv, ok := jsonField(reflect.ValueOf(v).Elem(), f.keys[0])
-	if !ok {
-		return nil, fmt.Errorf("%w: field %q cannot be set", ErrNoField, field)
 	}
 	switch fv.Kind() {
 	case reflect.String:
@@ -393,26 +403,14 @@ func SetObjectFieldText(kind byte, rec []byte, field, text string) ([]byte, erro
 	return encodeRecord(v)
 }
 
-// SetObjectFieldValue returns rec with a one-key field set to v, which
+// SetObjectFieldValue returns rec with a one-key field set to val, which
 // must be of the field's Go type.
 func SetObjectFieldValue(kind byte, rec []byte, field string, val any) ([]byte, error) {
-	m, err := recordMap(rec)
+	v, fv, err := settableField(kind, rec, field)
 	if err != nil {
 		return nil, err
 	}
-	f, found := fieldNamed(kind, field, m)
-	if !found || len(f.keys) != 1 {
-		return nil, fmt.Errorf("%w: field %q cannot be set", ErrNoField, field)
-	}
-	v, err := recordObject(kind)
-	if err != nil {
-		return nil, err
-	}
-	if err := decodeRecord(rec, v); err != nil {
-		return nil, err
-	}
-	fv, ok := jsonField(reflect.ValueOf(v).Elem(), f.keys[0])
-	if !ok || reflect.TypeOf(val) != fv.Type() {
+	if reflect.TypeOf(val) != fv.Type() {
 		return nil, fmt.Errorf("%w: field %q cannot be set to a %T", ErrNoField, field, val)
 	}
 	fv.Set(reflect.ValueOf(val))
@@ -461,15 +459,7 @@ var (
 // always does). It returns the root with c stored, or removed once no
 // field is left.
 func SetObjectField(ctx context.Context, root RootValue, c *TableConflicts, field string, rec []byte, resolved bool) (RootValue, error) {
-	key := objectKey(c.Kind, c.Schema, c.Name)
-	var err error
-	if rec == nil {
-		root, err = root.drop(ctx, key)
-	} else {
-		var m prolly.Map
-		m, err = root.m.Apply(ctx, []prolly.Edit{{Key: key, Value: rec}})
-		root = RootValue{m}
-	}
+	root, err := root.putObjectRecord(ctx, c, rec)
 	if err != nil {
 		return RootValue{}, err
 	}
@@ -507,11 +497,10 @@ func (c *TableConflicts) ObjectVersion(version string) ([]byte, bool) {
 // conflicting fields take theirs' values (the whole object for
 // FieldRootObject).
 func takeTheirFields(ctx context.Context, root RootValue, c *TableConflicts) (RootValue, error) {
-	key := objectKey(c.Kind, c.Schema, c.Name)
 	fields := c.ObjectFields()
 	rec := c.TheirsRecord
 	if !slices.Contains(fields, FieldRootObject) {
-		cur, ok, err := root.m.Get(ctx, key)
+		cur, ok, err := root.m.Get(ctx, objectKey(c.Kind, c.Schema, c.Name))
 		if err != nil {
 			return RootValue{}, err
 		}
@@ -525,9 +514,16 @@ func takeTheirFields(ctx context.Context, root RootValue, c *TableConflicts) (Ro
 			}
 		}
 	}
+	return root.putObjectRecord(ctx, c, rec)
+}
+
+// putObjectRecord returns r with the record of c's object set to rec, or
+// the object dropped when rec is nil.
+func (r RootValue) putObjectRecord(ctx context.Context, c *TableConflicts, rec []byte) (RootValue, error) {
+	key := objectKey(c.Kind, c.Schema, c.Name)
 	if rec == nil {
-		return root.drop(ctx, key)
+		return r.drop(ctx, key)
 	}
-	m, err := root.m.Apply(ctx, []prolly.Edit{{Key: key, Value: rec}})
+	m, err := r.m.Apply(ctx, []prolly.Edit{{Key: key, Value: rec}})
 	return RootValue{m}, err
 }

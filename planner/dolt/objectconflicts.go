@@ -309,65 +309,61 @@ func (w objectConflictsWriter) UpdateRow(env *exec.Env, old, row exec.Row) error
 	if value.IsNull() {
 		return pgerr.New(pgerr.NotNullViolation, "our_value of field %s cannot be NULL", field)
 	}
-	root := env.Txn.Root
-	key := versioning.ObjectName{Kind: tc.Kind, Schema: tc.Schema, Name: tc.Name}
-	cur, present, err := root.ObjectRecord(env.Ctx, key)
+	rec, resolved, err := w.s.fieldValue(env, tc, field, value.S)
 	if err != nil {
 		return err
 	}
+	root, err := versioning.SetObjectField(env.Ctx, env.Txn.Root, tc, field, rec, resolved)
+	if err != nil {
+		return err
+	}
+	env.Txn.SetRoot(root)
+	return nil
+}
+
+// fieldValue returns the record of the object in conflict tc with field
+// set to value, and whether that resolves the field: a version's name
+// for root_object; theirs' or the ancestor's value (resolving it), or
+// another the field can take.
+func (s session) fieldValue(env *exec.Env, tc *versioning.TableConflicts, field, value string) ([]byte, bool, error) {
+	root := env.Txn.Root
+	cur, present, err := root.ObjectRecord(env.Ctx, versioning.ObjectName{Kind: tc.Kind, Schema: tc.Schema, Name: tc.Name})
+	if err != nil {
+		return nil, false, err
+	}
 	if field == versioning.FieldRootObject {
-		rec, ok := tc.ObjectVersion(value.S)
+		if value == versioning.VersionOurs {
+			if !present {
+				cur = nil
+			}
+			return cur, true, nil // the object as it is now
+		}
+		rec, ok := tc.ObjectVersion(value)
 		if !ok {
-			return pgerr.New(pgerr.InvalidParameterValue, "cannot replace the object with `%s`", value.S).
+			return nil, false, pgerr.New(pgerr.InvalidParameterValue, "cannot replace the object with `%s`", value).
 				WithHint("Set our_value to 'ours', 'theirs' or 'ancestor'.")
 		}
-		if value.S == versioning.VersionOurs {
-			rec = nil
-			if present {
-				rec = cur
-			}
-		}
-		root, err = versioning.SetObjectField(env.Ctx, root, tc, field, rec, true)
-		if err != nil {
-			return err
-		}
-		env.Txn.SetRoot(root)
-		return nil
+		return rec, true, nil
 	}
 	if !present {
 		cur = tc.OursRecord
 	}
 	names, err := labelTypes(env.Ctx, root)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
-	// Theirs' or the ancestor's value resolves the field.
 	for _, side := range [][]byte{tc.TheirsRecord, tc.BaseRecord} {
 		text, ok, err := fieldText(tc.Kind, side, field, names)
 		if err != nil {
-			return err
+			return nil, false, err
 		}
-		if ok && text == value.S {
+		if ok && text == value {
 			rec, err := versioning.CopyObjectField(tc.Kind, cur, side, field)
-			if err != nil {
-				return err
-			}
-			if root, err = versioning.SetObjectField(env.Ctx, root, tc, field, rec, true); err != nil {
-				return err
-			}
-			env.Txn.SetRoot(root)
-			return nil
+			return rec, true, err
 		}
 	}
-	rec, err := w.s.parseField(env, tc.Kind, cur, field, value.S)
-	if err != nil {
-		return err
-	}
-	if root, err = versioning.SetObjectField(env.Ctx, root, tc, field, rec, false); err != nil {
-		return err
-	}
-	env.Txn.SetRoot(root)
-	return nil
+	rec, err := s.parseField(env, tc.Kind, cur, field, value)
+	return rec, false, err
 }
 
 func sameText(a, b exec.Datum) bool {
