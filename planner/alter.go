@@ -700,8 +700,18 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 				WithHint("You might need to add an explicit cast.")
 		}
 	} else if conv, err = a.assignOrIO(src, nt, old.Name); err != nil {
-		return pgerr.New(pgerr.DatatypeMismatch, "column %q cannot be cast automatically to type %s", old.Name, exec.TypeName(nt.OID)).
+		// Doltgres converts a string column's values by the new type's
+		// input function, as USING c::type would; a value that does not
+		// convert is PostgreSQL's refusal.
+		refused := pgerr.New(pgerr.DatatypeMismatch, "column %q cannot be cast automatically to type %s", old.Name, exec.TypeName(nt.OID)).
 			WithHint("You might need to specify \"USING %s::%s\".", quoteIdent(old.Name), typeSQLName(nt))
+		if exec.KindOf(old.Type.OID) != exec.KindText {
+			return refused
+		}
+		if conv, err = a.cast(src, nt, true, -1); err != nil {
+			return refused
+		}
+		conv = refusingExpr{Expr: conv, err: refused}
 	}
 	c := &def.Columns[pos]
 	if c.Default != "" && c.Generated == 0 {
@@ -743,6 +753,20 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 		}
 	}
 	return a.putTable(ctx, def)
+}
+
+// refusingExpr is an expression whose errors are err.
+type refusingExpr struct {
+	exec.Expr
+	err error
+}
+
+func (e refusingExpr) Eval(env *exec.Env, row exec.Row) (exec.Datum, error) {
+	d, err := e.Expr.Eval(env, row)
+	if err != nil {
+		return exec.Null, e.err
+	}
+	return d, nil
 }
 
 // assignOrIO converts e to t as an assignment does, where PostgreSQL also

@@ -21,9 +21,24 @@ import (
 // is rewritten to that form (dolt.RewriteAsOf).
 
 // systemTableFor returns the system table a FROM name refers to, if any
-// (dolt.SystemTable).
+// (dolt.SystemTable), or the conflicts table of an object other than a
+// table (dolt.ObjectConflictsTable).
 func (a *analyzer) systemTableFor(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
-	return dolt.SystemTable(ctx, a.s, schema, name, a.lookupTableDef)
+	t, ok, err := dolt.SystemTable(ctx, a.s, schema, name, a.lookupTableDef)
+	if ok || err != nil {
+		return t, ok, err
+	}
+	return dolt.ObjectConflictsTable(ctx, a.s, a.tx.Root, schema, name)
+}
+
+// missingSystemTable is the error for a relation of FROM that nothing
+// defines named as the system tables are: Doltgres's words
+// (dolt.MissingSystemTable); nil for other names.
+func missingSystemTable(rv *pg.RangeVar) error {
+	if err := dolt.MissingSystemTable(rv.Schemaname, rv.Relname); err != nil {
+		return withPos(err, rv.Location)
+	}
+	return nil
 }
 
 // lookupTableDef finds a stored table by schema and name, or by name along

@@ -111,6 +111,9 @@ func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
 		return nil, err
 	}
 	if !ok {
+		if err := missingSystemTable(rv); err != nil {
+			return nil, err
+		}
 		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
 	}
 	a.deps = append(a.deps, t.Def)

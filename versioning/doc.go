@@ -35,9 +35,9 @@
 // sides cell by cell; what cannot be merged is recorded in the merged
 // root as TableConflicts (conflicts.go) under kindConflicts, keeping
 // ours, and blocks commits until resolved (resolve.go). A view, type,
-// function or sequence changed differently on both sides is recorded
-// the same way, as a schema conflict holding its three records; changed
-// alike on both sides it merges. Only a schema's own record (owner,
+// function or sequence changed on both sides merges field by field
+// (objectconflicts.go); the fields changed differently are recorded the
+// same way, with its three records. Only a schema's own record (owner,
 // comment) changed differently fails a merge, with ErrUnmergeable. Index keys are
 // typed encodings, so the SQL layer passes an IndexEncoder that gives the
 // entries of the rows a merge rewrites. MergeBranch and ApplyChange

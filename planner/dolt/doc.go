@@ -38,7 +38,10 @@
 // dependency order; objects.go names those objects as the version-control
 // tables and functions show and take them. conflicts.go has the merge
 // tables (dolt_conflicts_<table>, writable, dolt_constraint_violations,
-// dolt_merge_status, ...). asof.go rewrites AS OF 'rev' to the
+// dolt_merge_status, ...), objectconflicts.go the conflicts tables of
+// functions, views, types and sequences (dolt_conflicts_f(integer), a row
+// per field in conflict, writable), which the planner finds through
+// ObjectConflictsTable. asof.go rewrites AS OF 'rev' to the
 // revision-qualified name "db@rev".schema.table that the planner plans
 // (planner/doltfrom.go: a table read at a revision is pinned to its root;
 // a view is its definition then, over relations as of that revision, and

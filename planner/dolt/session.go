@@ -47,6 +47,9 @@ type Session interface {
 	// write is printed as the planner prints it.
 	RenderExpr(env *exec.Env, t *versioning.Table, expr string, pretty bool) string
 	ViewDefinition(snap *catalog.Snapshot, v *versioning.View) string
+	// TypeOID reads a type's name as a cast to regtype does (int4,
+	// integer, a user type along the search path).
+	TypeOID(env *exec.Env, name string) (uint32, error)
 
 	// FlushTransaction commits what the open SQL transaction wrote,
 	// before a function changes the repository (invariant 2 of the
