@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgproto3/v2"
 	"go.uber.org/zap"
@@ -21,6 +22,9 @@ func (c *conn) authenticate(ctx context.Context, method AuthMethod) bool {
 		if !c.authSCRAM(ctx) {
 			return false
 		}
+	}
+	if method != AuthTrust {
+		c.srv.throttle.succeeded(c.startup.RemoteAddr)
 	}
 	c.wr.send(&pgproto3.AuthenticationOk{})
 	return true
@@ -77,8 +81,19 @@ func (c *conn) lookupSecret(ctx context.Context) (secret string, known bool) {
 // authFailed sends FATAL 28P01 with PostgreSQL's wording; the reason goes to
 // the log only, as PostgreSQL does, so that a client cannot tell an unknown
 // user from a wrong password.
+// Repeated failures from one address are answered ever more slowly
+// (authThrottle).
 func (c *conn) authFailed(reason string) {
-	c.log.Info("password authentication failed", zap.String("reason", reason))
+	delay, n := c.srv.throttle.failed(c.startup.RemoteAddr, time.Now())
+	c.log.Info("password authentication failed", zap.String("reason", reason), zap.Int("recent_failures", n), zap.Duration("delay", delay))
+	if delay > 0 {
+		t := time.NewTimer(delay)
+		select {
+		case <-t.C:
+		case <-c.srv.ctx.Done(): // the server is closing: answer now
+			t.Stop()
+		}
+	}
 	c.sendFatal(&Error{Code: CodeInvalidPassword,
 		Message: `password authentication failed for user "` + c.startup.User + `"`})
 }

@@ -120,3 +120,21 @@ func TestPsqlPassword(t *testing.T) {
 		t.Fatalf("right password: %d %q %q", code, out, errOut)
 	}
 }
+
+// TestFailedLoginsSlowed: repeated wrong passwords from one address are
+// answered ever more slowly, and the right password still gets in.
+func TestFailedLoginsSlowed(t *testing.T) {
+	srv := wiretest.Start(t, wire.Config{Auth: wire.AuthSCRAM, Password: passwords(t)})
+	for i := 1; i <= 4; i++ {
+		began := time.Now()
+		if err := pgxTry(t, srv, "alice", "wrong", "disable"); !isAuthFailure(err) {
+			t.Fatalf("wrong password %d: %v", i, err)
+		}
+		if took := time.Since(began); i == 4 && took < 250*time.Millisecond {
+			t.Errorf("the 4th failure in a row was answered after %v, want at least 250ms", took)
+		}
+	}
+	if err := pgxTry(t, srv, "alice", "s3cret", "disable"); err != nil {
+		t.Fatalf("right password after failures: %v", err)
+	}
+}

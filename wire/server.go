@@ -28,6 +28,7 @@ type Server struct {
 	cancel    context.CancelFunc
 	mockKey   []byte // SCRAM mock salts for unknown users
 	closeOnce sync.Once
+	throttle  authThrottle // slows repeated failed logins per address
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
