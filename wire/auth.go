@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgproto3/v2"
@@ -132,9 +133,17 @@ func (c *conn) authCleartext(ctx context.Context) bool {
 	return true
 }
 
-// authSCRAM runs a SCRAM-SHA-256 exchange (no channel binding offered).
+// authSCRAM runs a SCRAM-SHA-256 exchange; over TLS, SCRAM-SHA-256-PLUS
+// is offered first, binding the exchange to the server's certificate so
+// that a man in the middle cannot relay it.
 func (c *conn) authSCRAM(ctx context.Context) bool {
-	c.wr.send(&pgproto3.AuthenticationSASL{AuthMechanisms: []string{scramMechanism}})
+	x := &scramExchange{}
+	mechs := []string{scramMechanism}
+	if c.startup.TLS != nil && c.srv.cbData != nil {
+		mechs = []string{scramPlus, scramMechanism}
+		x.offered, x.cbData = true, c.srv.cbData
+	}
+	c.wr.send(&pgproto3.AuthenticationSASL{AuthMechanisms: mechs})
 	body, ok := c.readAuthResponse("SASL")
 	if !ok {
 		return false
@@ -150,12 +159,12 @@ func (c *conn) authSCRAM(ctx context.Context) bool {
 		c.sendFatal(protocolError("malformed SASL message"))
 		return false
 	}
-	if string(mech) != scramMechanism {
+	if !slices.Contains(mechs, string(mech)) {
 		c.sendFatal(protocolError("client selected an invalid SASL authentication mechanism"))
 		return false
 	}
+	x.plus = string(mech) == scramPlus
 
-	x := &scramExchange{}
 	secret, known := c.lookupSecret(ctx)
 	if known {
 		v, isVerifier := parseSCRAMVerifier(secret)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -136,5 +137,24 @@ func TestFailedLoginsSlowed(t *testing.T) {
 	}
 	if err := pgxTry(t, srv, "alice", "s3cret", "disable"); err != nil {
 		t.Fatalf("right password after failures: %v", err)
+	}
+}
+
+// TestChannelBinding: over TLS a client that requires channel binding
+// (pgx's channel_binding=require) gets SCRAM-SHA-256-PLUS and logs in;
+// without TLS it is not offered.
+func TestChannelBinding(t *testing.T) {
+	srv := wiretest.Start(t, wire.Config{Auth: wire.AuthSCRAM, Password: passwords(t), TLS: wiretest.TLSConfig(t)})
+	ctx := context.Background()
+	url := func(sslmode string) string {
+		return fmt.Sprintf("postgres://alice:s3cret@%s/db?sslmode=%s&channel_binding=require", srv.HostPort(), sslmode)
+	}
+	c, err := pgx.Connect(ctx, url("require"))
+	if err != nil {
+		t.Fatalf("channel binding over TLS: %v", err)
+	}
+	c.Close(ctx)
+	if _, err := pgx.Connect(ctx, url("disable")); err == nil || !strings.Contains(err.Error(), "channel binding") {
+		t.Fatalf("channel binding without TLS: %v", err)
 	}
 }

@@ -29,6 +29,7 @@ type Server struct {
 	mockKey   []byte // SCRAM mock salts for unknown users
 	closeOnce sync.Once
 	throttle  authThrottle // slows repeated failed logins per address
+	cbData    []byte       // tls-server-end-point channel binding, nil: none offered
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
@@ -61,6 +62,7 @@ func NewServer(cfg Config) (*Server, error) {
 		ctx:     ctx,
 		cancel:  cancel,
 		mockKey: randomBytes(32),
+		cbData:  certificateHash(cfg.TLS),
 		conns:   make(map[*conn]struct{}),
 		pids:    make(map[uint32]*conn),
 		nextPID: pidBase,
