@@ -75,6 +75,9 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 		h, buf = hashDatums(buf, key)
 		gi := table.first(h, key)
 		if gi < 0 {
+			if err := env.hold(key); err != nil {
+				return nil, err
+			}
 			gi = table.add(h, key)
 			groups = append(groups, p.newGroup())
 		}

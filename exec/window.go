@@ -125,6 +125,9 @@ func (r *windowRows) readPartition() error {
 			r.done = true
 			break
 		}
+		if err := r.env.hold(row); err != nil {
+			return err
+		}
 		row = slices.Grow(slices.Clone(row), len(r.p.Funcs))
 		if len(r.part) > 0 && !r.samePartition(r.part[0], row) {
 			r.next = row

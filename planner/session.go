@@ -213,6 +213,7 @@ var defaultVars = map[string]string{
 	"escape_string_warning":               "on",
 	"work_mem":                            "4MB",
 	"maintenance_work_mem":                "64MB",
+	"max_query_memory":                    "0", // no limit; the server sets its own (Engine.ServerSettings)
 	"max_stack_depth":                     "2MB",
 	"statement_timeout":                   "0",
 	"lock_timeout":                        "0",

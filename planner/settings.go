@@ -22,6 +22,7 @@ func (s *Session) settings() *exec.Settings {
 	st.IntervalStyle, _ = parseIntervalStyle(s.vars["intervalstyle"])
 	st.TimeZone, _ = parseTimeZone(s.vars["timezone"])
 	st.ByteaEscape = s.vars["bytea_output"] == "escape"
+	st.MaxQueryMemory = settingBytes(s.vars["max_query_memory"])
 	if n, err := strconv.Atoi(s.vars["extra_float_digits"]); err == nil {
 		st.ExtraFloatDigits = n
 	}

@@ -191,3 +191,29 @@ func TestRoleLimits(t *testing.T) {
 	exec(t, ctx, admin, "ALTER ROLE old VALID UNTIL 'infinity'")
 	connect(t, ctx, dsn("old", "pw"))
 }
+
+// TestQueryMemoryLimit: a statement whose sort, hash table or buffer needs
+// more than max_query_memory fails with 53200, the session goes on, and a
+// smaller statement or a raised limit runs.
+func TestQueryMemoryLimit(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.StartOpts(t, testserver.Options{Args: []string{"--max-query-memory-mb", "8"}})
+	c := connect(t, ctx, srv.DSN("postgres"))
+	if got := one(t, ctx, c, "SHOW max_query_memory"); got != "8MB" {
+		t.Errorf("SHOW max_query_memory = %s", got)
+	}
+	for _, q := range []string{
+		"SELECT g, repeat('x', 100) FROM generate_series(1, 200000) g ORDER BY g DESC",                          // sort
+		"SELECT count(*) FROM (SELECT DISTINCT g, repeat('x', 100) FROM generate_series(1, 200000) g) d",         // DISTINCT
+		"SELECT count(*) FROM (SELECT g % 150000, max(g) FROM generate_series(1, 300000) g GROUP BY 1) a",        // hash aggregate
+		"SELECT count(*) FROM generate_series(1, 200000) a JOIN (SELECT g, repeat('x', 100) AS x FROM generate_series(1, 200000) g) b ON a = b.g", // hash join
+	} {
+		_, err := c.Exec(ctx, q)
+		if sqlstate(err) != "53200" || !strings.Contains(err.Error(), "out of memory") {
+			t.Errorf("%s: %v, want 53200", q, err)
+		}
+	}
+	wantRows(t, ctx, c, "SELECT g FROM generate_series(1, 1000) g ORDER BY g DESC LIMIT 2", "1000", "999")
+	exec(t, ctx, c, "SET max_query_memory = '1GB'")
+	wantRows(t, ctx, c, "SELECT count(*) FROM (SELECT g, repeat('x', 100) FROM generate_series(1, 200000) g ORDER BY g DESC) s", "200000")
+}

@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -35,6 +36,7 @@ func main() {
 	auth := flag.String("auth", "", "client authentication: trust or scram (default: trust on loopback addresses, scram otherwise); --hba overrides it")
 	hbaFile := flag.String("hba", "", "client authentication rules in pg_hba.conf's format (type, database or db@branch-pattern, user, address, method trust/reject/scram-sha-256/password), first match wins; reloaded on SIGHUP")
 	maxConns := flag.Int("max-connections", wire.DefaultMaxConnections, "the most sessions served at once (max_connections); more are refused with 53300")
+	queryMemMB := flag.Int64("max-query-memory-mb", defaultQueryMemoryMB(), "MiB of rows one statement's sorts, hash tables and buffers may hold before it fails with 53200 (max_query_memory, which a session may change); default a quarter of the machine's memory, 0 for no limit")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for profiling)")
 	cacheMB := flag.Int64("cache-mb", store.DefaultCacheBytes>>20, "MiB of decoded chunks kept in memory (the chunk cache), the largest share of an idle server's memory")
 	pprofAddr := flag.String("pprof", "", "serve Go's profiles (net/http/pprof, with block and mutex profiling on) on this loopback HOST:PORT, for profiling a loaded server")
@@ -86,7 +88,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pgserver: --max-connections must be positive")
 		os.Exit(2)
 	}
-	err = run(log, options{listen: *listen, dataDir: *dataDir, auth: *auth, hbaFile: *hbaFile, maxConns: *maxConns, tls: tlsCfg, cacheBytes: *cacheMB << 20})
+	if *queryMemMB < 0 {
+		fmt.Fprintln(os.Stderr, "pgserver: --max-query-memory-mb must not be negative")
+		os.Exit(2)
+	}
+	err = run(log, options{listen: *listen, dataDir: *dataDir, auth: *auth, hbaFile: *hbaFile, maxConns: *maxConns, queryMemMB: *queryMemMB, tls: tlsCfg, cacheBytes: *cacheMB << 20})
 	if err != nil {
 		log.Error("pgserver stopped", zap.Error(err))
 	}
@@ -106,6 +112,7 @@ const superuserPasswordEnv = "PGSERVER_SUPERUSER_PASSWORD"
 type options struct {
 	listen, dataDir, auth, hbaFile string
 	maxConns                       int
+	queryMemMB                     int64
 	tls                            *tls.Config
 	cacheBytes                     int64
 }
@@ -140,7 +147,10 @@ func run(log *zap.Logger, o options) error {
 	defer db.Close()
 	engine := planner.NewEngine(db, log.Named("sql"))
 	engine.HashPassword = wire.SCRAMVerifier
-	engine.ServerSettings = map[string]string{"max_connections": strconv.Itoa(o.maxConns)}
+	engine.ServerSettings = map[string]string{
+		"max_connections":  strconv.Itoa(o.maxConns),
+		"max_query_memory": strconv.FormatInt(o.queryMemMB, 10) + "MB",
+	}
 	if err := engine.Bootstrap(ctx); err != nil {
 		return fmt.Errorf("initialising %s: %w", dataDir, err)
 	}
@@ -219,4 +229,24 @@ func servePprof(log *zap.Logger, addr string) {
 			log.Error("--pprof: serving profiles", zap.String("addr", addr), zap.Error(err))
 		}
 	}()
+}
+
+// defaultQueryMemoryMB is a quarter of the machine's memory in MiB (from
+// /proc/meminfo), the default bound of one statement's buffers; 0 (no
+// limit) where the machine does not say.
+func defaultQueryMemoryMB() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb / 1024 / 4
+		}
+	}
+	return 0
 }

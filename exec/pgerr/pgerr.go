@@ -76,6 +76,7 @@ const (
 	AmbiguousParameter          Code = "42P08"
 	CannotCoerce                Code = "42846"
 	TooManyConnections          Code = "53300"
+	OutOfMemory                 Code = "53200"
 	ObjectInUse                 Code = "55006"
 	ObjectNotInPrerequisite     Code = "55000"
 	LockNotAvailable            Code = "55P03"
