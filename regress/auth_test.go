@@ -203,9 +203,9 @@ func TestQueryMemoryLimit(t *testing.T) {
 		t.Errorf("SHOW max_query_memory = %s", got)
 	}
 	for _, q := range []string{
-		"SELECT g, repeat('x', 100) FROM generate_series(1, 200000) g ORDER BY g DESC",                          // sort
-		"SELECT count(*) FROM (SELECT DISTINCT g, repeat('x', 100) FROM generate_series(1, 200000) g) d",         // DISTINCT
-		"SELECT count(*) FROM (SELECT g % 150000, max(g) FROM generate_series(1, 300000) g GROUP BY 1) a",        // hash aggregate
+		"SELECT g, repeat('x', 100) FROM generate_series(1, 200000) g ORDER BY g DESC",                                                            // sort
+		"SELECT count(*) FROM (SELECT DISTINCT g, repeat('x', 100) FROM generate_series(1, 200000) g) d",                                          // DISTINCT
+		"SELECT count(*) FROM (SELECT g % 150000, max(g) FROM generate_series(1, 300000) g GROUP BY 1) a",                                         // hash aggregate
 		"SELECT count(*) FROM generate_series(1, 200000) a JOIN (SELECT g, repeat('x', 100) AS x FROM generate_series(1, 200000) g) b ON a = b.g", // hash join
 	} {
 		_, err := c.Exec(ctx, q)
