@@ -61,6 +61,7 @@ const (
 	DuplicateCursor             Code = "42P03"
 	DuplicateDatabase           Code = "42P04"
 	DuplicatePreparedStatement  Code = "42P05"
+	WindowingError              Code = "42P20"
 	DuplicateSchema             Code = "42P06"
 	DuplicateTable              Code = "42P07"
 	DuplicateObject             Code = "42710"
