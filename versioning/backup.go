@@ -213,6 +213,9 @@ func (r *Repo) SyncBackup(ctx context.Context, url string, opts BackupOptions) (
 				updates = append(updates, store.RefUpdate{Name: name, Old: cur, New: a})
 			}
 		}
+		if len(updates) == 0 {
+			return stats, nil // the backup is a copy already; it copied nothing either
+		}
 		sort.Slice(updates, func(i, j int) bool { return updates[i].Name < updates[j].Name })
 		err = rst.UpdateRefs(ctx, updates, true)
 		if !errors.Is(err, store.ErrRefConflict) {
