@@ -63,7 +63,10 @@
 // transfer stops at; refs move only afterwards, by compare-and-set. A
 // fetch records the remote's branches as remote-tracking branches
 // (db/D/remotes/R/B, shown as remotes/R/B and resolvable as R/B), which
-// GC keeps like branches.
+// GC keeps like branches. A backup (backup.go) is a remote store made a
+// copy of the whole database, every ref of it that holds data (working
+// sets included), by the same transfer, its refs replaced rather than
+// fast-forwarded; Restore makes a new database of one in one ref update.
 //
 // # Invariants
 //

@@ -27,6 +27,7 @@ import (
 //	              values, and the commit being merged
 //	db/D/remotes  the list of remotes (remote.go), a record naming no chunk
 //	db/D/remotes/R/B  a remote-tracking branch (transfer.go): a commit
+//	db/D/backups  the list of backups (backup.go), a record naming no chunk
 //	roles         the role list (JSON, no addresses)
 //	branch_control the branch permissions (branchcontrol.go; JSON, no addresses)
 //
@@ -303,6 +304,10 @@ func (m *marker) ref(ctx context.Context, name string, addr store.Address) error
 			return m.record(addr) // the list of remotes, a record that names no chunk
 		}
 		return m.commit(ctx, addr) // a remote-tracking branch: remotes/R/B
+	case "backups":
+		if rest == "backups" {
+			return m.record(addr) // the list of backups, a record that names no chunk
+		}
 	}
 	return fmt.Errorf("%w: a ref of unknown kind", ErrCorrupt)
 }

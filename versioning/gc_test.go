@@ -180,7 +180,7 @@ func checkStore(t testing.TB, st Store, extra ...store.Address) int {
 			checkHistory(ws.MergeCommit)
 		case strings.Contains(name, "/remotes/"): // a remote-tracking branch
 			checkHistory(a)
-		case strings.HasSuffix(name, "/remotes"), name == branchControlRef:
+		case strings.HasSuffix(name, "/remotes"), strings.HasSuffix(name, "/backups"), name == branchControlRef:
 			if _, err := st.Get(ctx, a); err != nil {
 				return err
 			}

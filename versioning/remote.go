@@ -40,18 +40,20 @@ func (r *Repo) remotesRef() string { return dbPrefix(r.name) + "remotes" }
 
 // Remotes returns the database's remotes, by name.
 func (r *Repo) Remotes(ctx context.Context) ([]Remote, error) {
-	list, _, err := r.loadRemotes(ctx)
+	list, _, err := r.loadRemoteList(ctx, r.remotesRef())
 	return list, err
 }
 
-func (r *Repo) loadRemotes(ctx context.Context) ([]Remote, store.Address, error) {
-	addr, ok, err := r.st.Ref(ctx, r.remotesRef())
+// loadRemoteList reads the list of remotes (or of backups, backup.go)
+// that ref names, and the address it read.
+func (r *Repo) loadRemoteList(ctx context.Context, ref string) ([]Remote, store.Address, error) {
+	addr, ok, err := r.st.Ref(ctx, ref)
 	if err != nil || !ok {
 		return nil, store.Address{}, err
 	}
 	b, err := r.st.Get(ctx, addr)
 	if err != nil {
-		return nil, store.Address{}, fmt.Errorf("versioning: loading remotes: %w", err)
+		return nil, store.Address{}, fmt.Errorf("versioning: loading %s: %w", ref, err)
 	}
 	var list []Remote
 	if err := decodeRecord(b, &list); err != nil {
@@ -100,11 +102,16 @@ func (r *Repo) RemoveRemote(ctx context.Context, name string) error {
 	})
 }
 
-// updateRemotes applies fn to the list and saves it durably, again if
-// another session saved in between.
+// updateRemotes applies fn to the list of remotes and saves it durably,
+// again if another session saved in between.
 func (r *Repo) updateRemotes(ctx context.Context, fn func([]Remote) ([]Remote, error)) error {
+	return r.updateRemoteList(ctx, r.remotesRef(), fn)
+}
+
+// updateRemoteList is updateRemotes for the list that ref names.
+func (r *Repo) updateRemoteList(ctx context.Context, ref string, fn func([]Remote) ([]Remote, error)) error {
 	for {
-		list, old, err := r.loadRemotes(ctx)
+		list, old, err := r.loadRemoteList(ctx, ref)
 		if err != nil {
 			return err
 		}
@@ -116,7 +123,7 @@ func (r *Repo) updateRemotes(ctx context.Context, fn func([]Remote) ([]Remote, e
 		if len(list) > 0 {
 			v = list
 		}
-		err = putRecordRef(ctx, r.st, r.remotesRef(), old, v)
+		err = putRecordRef(ctx, r.st, ref, old, v)
 		if !errors.Is(err, store.ErrRefConflict) {
 			return err
 		}

@@ -38,6 +38,7 @@ type Address = store.Address
 //	db/D/remotes   the list of its remotes (remote.go)
 //	db/D/remotes/R/B  the remote-tracking branch B of remote R: the commit
 //	               a fetch found there (transfer.go)
+//	db/D/backups   the list of its backups (backup.go)
 const refPrefix = "db/"
 
 // DefaultBranch is the branch a new database starts with.

@@ -88,6 +88,25 @@ func copyChunks(ctx context.Context, src, dst transferStore, commits, tags []sto
 // copyWalk is copyChunks, which with trust unset copies every chunk, not
 // only those dst lacks.
 func copyWalk(ctx context.Context, src, dst transferStore, commits, tags []store.Address, log *zap.Logger, trust bool) (TransferStats, error) {
+	c, m := newCopier(ctx, src, dst, log, trust)
+	for _, a := range commits {
+		if err := m.commit(ctx, a); err != nil {
+			return c.stats, fmt.Errorf("versioning: copying commit %s: %w", a, err)
+		}
+	}
+	for _, a := range tags {
+		if err := m.tag(ctx, a); err != nil {
+			return c.stats, fmt.Errorf("versioning: copying tag %s: %w", a, err)
+		}
+	}
+	c.done()
+	return c.stats, nil
+}
+
+// newCopier returns a transfer's copier and the marker that walks for
+// it: a walk of the marker (commit, tag, ref) copies what it reaches from
+// src to dst, stopping, with trust set, at what dst holds.
+func newCopier(ctx context.Context, src, dst transferStore, log *zap.Logger, trust bool) (*copier, *marker) {
 	if log == nil {
 		log = zap.NewNop()
 	}
@@ -100,19 +119,13 @@ func copyWalk(ctx context.Context, src, dst transferStore, commits, tags []store
 			}
 			return dst.Has(ctx, a)
 		}}
-	for _, a := range commits {
-		if err := m.commit(ctx, a); err != nil {
-			return c.stats, fmt.Errorf("versioning: copying commit %s: %w", a, err)
-		}
-	}
-	for _, a := range tags {
-		if err := m.tag(ctx, a); err != nil {
-			return c.stats, fmt.Errorf("versioning: copying tag %s: %w", a, err)
-		}
-	}
-	log.Debug("transfer done", zap.Int("chunks", c.stats.Chunks), zap.Int64("bytes", c.stats.Bytes),
+	return c, m
+}
+
+// done logs what the transfer copied.
+func (c *copier) done() {
+	c.log.Debug("transfer done", zap.Int("chunks", c.stats.Chunks), zap.Int64("bytes", c.stats.Bytes),
 		zap.Int("read", c.stats.Read), zap.Duration("took", time.Since(c.began)))
-	return c.stats, nil
 }
 
 // Get reads a chunk from the source for the walk and holds it for copy.

@@ -25,7 +25,8 @@
 // Git-style arguments. commands.go has dolt_hashof and its kin, dolt_add,
 // dolt_commit, dolt_branch, dolt_checkout, dolt_reset, dolt_tag and
 // dolt_clean; merge.go dolt_merge, dolt_cherry_pick, dolt_revert and
-// dolt_conflicts_resolve.
+// dolt_conflicts_resolve. remotes.go has dolt_fetch, dolt_push,
+// dolt_pull and dolt_clone; backup.go dolt_backup and dolt.dolt_backups.
 //
 // tables.go holds the registries of system tables and table functions,
 // which the planner reaches through SystemTable and TableFunction, and

@@ -65,6 +65,7 @@ func init() {
 		{"dolt_pull", session.doltPull, mergeError, []exec.ResultColumn{{Name: "fast_forward", T: exec.TInt4},
 			{Name: "conflicts", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
 		{"dolt_clone", session.doltClone, vcsError, status},
+		{"dolt_backup", session.doltBackup, vcsError, status},
 	} {
 		// The commands that change the session's branch need the right to
 		// write it; dolt_branch and dolt_checkout -b check what they touch.

@@ -1,6 +1,6 @@
 // Package remotestore keeps a repository's chunks and refs where other
 // servers can reach them: the far side of dolt_push, dolt_fetch,
-// dolt_pull and dolt_clone. A remote holds chunks in table files (many
+// dolt_pull, dolt_clone and dolt_backup. A remote holds chunks in table files (many
 // chunks and an index in one immutable file) and its refs in a manifest
 // that names the table files and maps each ref ("refs/heads/main",
 // "refs/tags/v1") to an address.
