@@ -24,6 +24,11 @@ type grouping struct {
 	exprKeys bool // some key is more than a column
 	aggs     []*exec.AggCall
 	aggRefs  []*exec.ColRef // their Idx is set by plan, when the keys are final
+	// sets are the grouping sets of ROLLUP, CUBE and GROUPING SETS (key
+	// numbers), nil for a plain GROUP BY; groupingFuncs are the
+	// GROUPING() calls, completed by plan.
+	sets          [][]int
+	groupingFuncs []*exec.GroupingFunc
 }
 
 // keyRef returns the reference to key i of the aggregate's rows.
@@ -55,7 +60,13 @@ func (g *grouping) plan(in exec.Plan) exec.Plan {
 		g.aggRefs[i].Idx = len(g.keys) + i
 		cols = append(cols, exec.ResultColumn{Name: c.Func.Name, T: c.T()})
 	}
-	return &exec.Aggregate{In: in, Keys: g.keys, Aggs: g.aggs, Cols: cols}
+	for _, f := range g.groupingFuncs {
+		f.SetCol, f.Sets = len(cols), g.sets
+	}
+	if g.sets != nil {
+		cols = append(cols, exec.ResultColumn{Name: "?set?", T: exec.TInt4})
+	}
+	return &exec.Aggregate{In: in, Keys: g.keys, Aggs: g.aggs, Sets: g.sets, Cols: cols}
 }
 
 // groupBy analyzes a GROUP BY list into g's keys. An item is an output
@@ -65,25 +76,171 @@ func (a *analyzer) groupBy(g *grouping, list, targets []*pg.Node) error {
 	saved := a.clause
 	a.clause = "GROUP BY"
 	defer func() { a.clause = saved }()
+	// The list's grouping sets are the cross product of its items' sets:
+	// a plain key is one set of itself; ROLLUP, CUBE and GROUPING SETS
+	// give several.
+	sets := [][]int{{}}
+	withSets := false
 	for _, n := range list {
-		if gs := n.GetGroupingSet(); gs != nil {
-			if gs.Kind == pg.GroupingSetKind_GROUPING_SET_EMPTY {
-				continue
-			}
-			return withPos(pgerr.New(pgerr.FeatureNotSupported, "ROLLUP, CUBE and GROUPING SETS are not supported yet"), gs.Location)
+		gs := n.GetGroupingSet()
+		if gs != nil && gs.Kind != pg.GroupingSetKind_GROUPING_SET_EMPTY {
+			withSets = true
 		}
-		e, err := a.groupKey(n, targets, g.input)
+		item, err := a.groupingItem(g, n, targets)
 		if err != nil {
 			return err
 		}
-		if e.Type().OID == exec.OIDUnknown {
-			if e, err = a.coerce(e, exec.TText, "", -1); err != nil {
-				return err
+		var product [][]int
+		for _, s := range sets {
+			for _, t := range item {
+				product = append(product, append(slices.Clone(s), t...))
 			}
 		}
-		g.addKey(e)
+		sets = product
+	}
+	if withSets {
+		g.sets = sets
 	}
 	return nil
+}
+
+// groupingItem analyzes one item of GROUP BY, or of a grouping set, into
+// the grouping sets it stands for (lists of key numbers), adding its keys
+// to g.
+func (a *analyzer) groupingItem(g *grouping, n *pg.Node, targets []*pg.Node) ([][]int, error) {
+	gs := n.GetGroupingSet()
+	if r := n.GetRowExpr(); r != nil && r.RowFormat == pg.CoercionForm_COERCE_IMPLICIT_CAST {
+		// A parenthesized list of keys, (a, b), not a ROW(a, b) value:
+		// PostgreSQL's grammar parses it as a row, and groups by its items.
+		gs = &pg.GroupingSet{Kind: pg.GroupingSetKind_GROUPING_SET_SIMPLE, Content: r.Args, Location: r.Location}
+	}
+	if gs == nil {
+		e, err := a.groupKey(n, targets, g.input)
+		if err != nil {
+			return nil, err
+		}
+		if e.Type().OID == exec.OIDUnknown {
+			if e, err = a.coerce(e, exec.TText, "", -1); err != nil {
+				return nil, err
+			}
+		}
+		return [][]int{{g.addKey(e)}}, nil
+	}
+	// keysOf is a ROLLUP's or CUBE's item: a key, or a parenthesized list
+	// of keys that go together.
+	keysOf := func(n *pg.Node) ([]int, error) {
+		item, err := a.groupingItem(g, n, targets)
+		if err != nil {
+			return nil, err
+		}
+		if len(item) != 1 {
+			return nil, withPos(pgerr.New(pgerr.SyntaxError, "a ROLLUP or CUBE item must be an expression or a list of expressions"), gs.Location)
+		}
+		return item[0], nil
+	}
+	switch gs.Kind {
+	case pg.GroupingSetKind_GROUPING_SET_EMPTY:
+		return [][]int{{}}, nil
+	case pg.GroupingSetKind_GROUPING_SET_SIMPLE:
+		var keys []int
+		for _, c := range gs.Content {
+			item, err := a.groupingItem(g, c, targets)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range item {
+				keys = append(keys, s...)
+			}
+		}
+		return [][]int{keys}, nil
+	case pg.GroupingSetKind_GROUPING_SET_ROLLUP:
+		// ROLLUP (a, b, c): (a, b, c), (a, b), (a), ().
+		var items [][]int
+		for _, c := range gs.Content {
+			keys, err := keysOf(c)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, keys)
+		}
+		var sets [][]int
+		for n := len(items); n >= 0; n-- {
+			var set []int
+			for _, it := range items[:n] {
+				set = append(set, it...)
+			}
+			sets = append(sets, set)
+		}
+		return sets, nil
+	case pg.GroupingSetKind_GROUPING_SET_CUBE:
+		// CUBE (a, b): every subset, largest first, in PostgreSQL's order:
+		// (a, b), (a), (b), ().
+		var items [][]int
+		for _, c := range gs.Content {
+			keys, err := keysOf(c)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, keys)
+		}
+		if len(items) > 12 {
+			return nil, withPos(pgerr.New(codeProgramLimit, "CUBE is limited to 12 elements"), gs.Location)
+		}
+		var sets [][]int
+		for mask := 1<<len(items) - 1; mask >= 0; mask-- {
+			var set []int
+			for i, it := range items {
+				if mask&(1<<(len(items)-1-i)) != 0 {
+					set = append(set, it...)
+				}
+			}
+			sets = append(sets, set)
+		}
+		return sets, nil
+	case pg.GroupingSetKind_GROUPING_SET_SETS:
+		var sets [][]int
+		for _, c := range gs.Content {
+			item, err := a.groupingItem(g, c, targets)
+			if err != nil {
+				return nil, err
+			}
+			sets = append(sets, item...)
+		}
+		return sets, nil
+	}
+	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "this grouping set is not supported"), gs.Location)
+}
+
+// groupingFunc analyzes GROUPING(args): each argument must be a key of
+// the query's GROUP BY.
+func (a *analyzer) groupingFunc(f *pg.GroupingFunc, sc *scope) (exec.Expr, error) {
+	var g *grouping
+	if sc != nil {
+		g = sc.group
+	}
+	notKey := func() error {
+		return withPos(pgerr.New(pgerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"), f.Location)
+	}
+	if g == nil {
+		return nil, notKey()
+	}
+	if len(f.Args) > 31 {
+		return nil, withPos(pgerr.New(pgerr.Code("54023"), "GROUPING must have fewer than 32 arguments"), f.Location)
+	}
+	gf := &exec.GroupingFunc{}
+	for _, n := range f.Args {
+		e, err := a.expr(n, g.input)
+		if err != nil {
+			return nil, err
+		}
+		k := slices.IndexFunc(g.keys, func(key exec.Expr) bool { return exprEqual(key, e) })
+		if k < 0 {
+			return nil, notKey()
+		}
+		gf.Keys = append(gf.Keys, k)
+	}
+	g.groupingFuncs = append(g.groupingFuncs, gf)
+	return gf, nil
 }
 
 func (a *analyzer) groupKey(n *pg.Node, targets []*pg.Node, sc *scope) (exec.Expr, error) {

@@ -31,6 +31,8 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		return a.param(int(n.GetParamRef().Number) - 1)
 	case n.GetAExpr() != nil:
 		return a.aexpr(n.GetAExpr(), sc)
+	case n.GetGroupingFunc() != nil:
+		return a.groupingFunc(n.GetGroupingFunc(), sc)
 	case n.GetBoolExpr() != nil:
 		return a.boolExpr(n.GetBoolExpr(), sc)
 	case n.GetNullTest() != nil:

@@ -265,6 +265,8 @@ func columnNameMore(n *pg.Node) string {
 		return columnName(n.GetAIndirection().Arg)
 	case n.GetRowExpr() != nil:
 		return "row"
+	case n.GetGroupingFunc() != nil:
+		return "grouping"
 	case n.GetCollateClause() != nil:
 		return columnName(n.GetCollateClause().Arg)
 	}
