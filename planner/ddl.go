@@ -31,6 +31,8 @@ func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
 		run, err = a.rename(n.GetRenameStmt())
 	case n.GetTruncateStmt() != nil:
 		run, err = a.truncate(n.GetTruncateStmt())
+	case n.GetReindexStmt() != nil:
+		run, err = a.reindex(n.GetReindexStmt())
 	case n.GetCreateSchemaStmt() != nil:
 		run, err = a.createSchema(n.GetCreateSchemaStmt())
 	case n.GetCreateSeqStmt() != nil:
