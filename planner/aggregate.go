@@ -64,7 +64,7 @@ func (a *analyzer) createAggregate(s *pg.DefineStmt) (utility, error) {
 			return "", err
 		}
 		a.tx.SetRoot(root)
-		a.s.planGen++
+		a.s.InvalidatePlans()
 		return "CREATE AGGREGATE", nil
 	}, nil
 }
@@ -124,7 +124,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 		// A polymorphic state's initial value is read as its type at a
 		// call.
 		if !exec.IsPolymorphic(stype.OID) {
-			if _, err := exec.ParseText(stype, *d.initcond, a.s.settings()); err != nil {
+			if _, err := exec.ParseText(stype, *d.initcond, a.s.Settings()); err != nil {
 				return nil, err
 			}
 		}
@@ -195,7 +195,7 @@ func (a *analyzer) aggDefinition(list []*pg.Node, oldStyle bool) (*aggDef, error
 		case "msfunc", "minvfunc", "mfinalfunc", "mstype", "minitcond", "msspace", "sspace", "finalfunc_extra", "mfinalfunc_extra",
 			"finalfunc_modify", "mfinalfunc_modify", "sortop", "hypothetical", "serialfunc", "deserialfunc":
 		default:
-			a.s.notice(pgerr.NewWarning(pgerr.SyntaxError, "aggregate attribute %q not recognized", de.Defname))
+			a.s.Notice(pgerr.NewWarning(pgerr.SyntaxError, "aggregate attribute %q not recognized", de.Defname))
 		}
 	}
 	return d, nil
@@ -256,7 +256,7 @@ func (a *analyzer) bindAggregate(def *versioning.Function, args []exec.T) (*exec
 	stype := exec.PolyType(agg.SType, def.InputTypes(), args)
 	ua := &exec.UserAgg{Name: def.Name, Args: def.InputTypes(), Ret: stype}
 	if agg.HasInit && !exec.IsPolymorphic(stype.OID) {
-		d, err := exec.ParseText(stype, agg.InitCond, a.s.settings())
+		d, err := exec.ParseText(stype, agg.InitCond, a.s.Settings())
 		if err != nil {
 			return nil, err
 		}

@@ -24,7 +24,7 @@ import (
 // env returns an evaluation environment for DDL that computes values
 // (defaults of new columns, rewritten rows, constraint validation).
 func (a *analyzer) env(ctx context.Context) *exec.Env {
-	return &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: time.Now(), Txn: a.tx, Session: a.s}
+	return &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: time.Now(), Txn: a.tx, Session: a.s}
 }
 
 // alterTable runs ALTER TABLE [IF EXISTS] t command, ...
@@ -48,7 +48,7 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (utility, error) {
 		}
 		if rel.kind == relNone {
 			if s.MissingOk {
-				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
 				return tag, nil
 			}
 			return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(s.Relation)), s.Relation.Location)
@@ -308,7 +308,7 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 	cd := cmd.Def.GetColumnDef()
 	for _, c := range def.Columns {
 		if !c.Dropped && c.Name == cd.Colname && cmd.MissingOk {
-			a.s.notice(pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists, skipping", cd.Colname, def.Name))
+			a.s.Notice(pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists, skipping", cd.Colname, def.Name))
 			return nil
 		}
 	}
@@ -567,7 +567,7 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 		}
 	}
 	if cmd.MissingOk {
-		a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "constraint %q of relation %q does not exist, skipping", name, def.Name))
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "constraint %q of relation %q does not exist, skipping", name, def.Name))
 		return nil
 	}
 	return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", name, def.Name)
@@ -585,7 +585,7 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 	}
 	if pos < 0 {
 		if cmd.MissingOk {
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q does not exist, skipping", cmd.Name, def.Name))
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q does not exist, skipping", cmd.Name, def.Name))
 			return nil
 		}
 		return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, def.Name)
@@ -868,7 +868,7 @@ func (a *analyzer) dropIdentity(ctx context.Context, def *versioning.Table, cmd 
 	pos, err := identityColumn(def, cmd.Name)
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.ObjectNotInPrerequisite && cmd.MissingOk {
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q is not an identity column, skipping", cmd.Name, def.Name))
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q is not an identity column, skipping", cmd.Name, def.Name))
 			return nil
 		}
 		return err
@@ -918,7 +918,7 @@ func (a *analyzer) rename(s *pg.RenameStmt) (utility, error) {
 		}
 		if rel.kind == relNone {
 			if s.MissingOk {
-				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
 				return tag, nil
 			}
 			return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(s.Relation)), s.Relation.Location)

@@ -186,7 +186,7 @@ func (a *analyzer) addColumnInherited(ctx context.Context, t *exec.Table, cmd *p
 			if have.Type != col.Type || have.Typmod != col.Typmod {
 				return pgerr.New(pgerr.DatatypeMismatch, "child table %q has different type for column %q", k.Def.Name, name)
 			}
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging definition of column %q for child %q", name, k.Def.Name))
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging definition of column %q for child %q", name, k.Def.Name))
 			def := cloneTable(k.Def)
 			def.Columns[i].InhCount++
 			if err := a.putTable(ctx, def); err != nil {

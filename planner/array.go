@@ -104,7 +104,7 @@ func (a *analyzer) foldArray(e *exec.ArrayExpr) (exec.Expr, error) {
 			return e, nil
 		}
 	}
-	d, err := e.Eval(&exec.Env{Settings: a.s.settings(), Session: a.s}, nil)
+	d, err := e.Eval(&exec.Env{Settings: a.s.Settings(), Session: a.s}, nil)
 	if err != nil {
 		return e, nil // raised when evaluated, as PostgreSQL does
 	}

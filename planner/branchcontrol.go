@@ -24,7 +24,7 @@ const branchHost = "localhost"
 // branchChecked reports whether the session's branch permissions are
 // checked at all: not for a superuser.
 func (s *Session) branchChecked(ctx context.Context) (bool, error) {
-	au, err := s.authority(ctx)
+	au, err := s.Authority(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -41,10 +41,10 @@ func (s *Session) RequireBranchWrite(ctx context.Context, branch string) error {
 	if err != nil {
 		return err
 	}
-	if _, write, _ := bc.Permissions(s.repo.Name(), branch, s.currentRole(), branchHost); write {
+	if _, write, _ := bc.Permissions(s.repo.Name(), branch, s.CurrentRole(), branchHost); write {
 		return nil
 	}
-	return pgerr.New(pgerr.InsufficientPrivilege, "%q does not have the permissions to write branch %q of database %q", s.currentRole(), branch, s.repo.Name()).
+	return pgerr.New(pgerr.InsufficientPrivilege, "%q does not have the permissions to write branch %q of database %q", s.CurrentRole(), branch, s.repo.Name()).
 		WithHint("dolt_branch_control says who may write which branches.")
 }
 
@@ -58,10 +58,10 @@ func (s *Session) RequireBranchCreate(ctx context.Context, branch string) error 
 	if err != nil {
 		return err
 	}
-	if bc.MayCreate(s.repo.Name(), branch, s.currentRole(), branchHost) {
+	if bc.MayCreate(s.repo.Name(), branch, s.CurrentRole(), branchHost) {
 		return nil
 	}
-	return pgerr.New(pgerr.InsufficientPrivilege, "%q cannot create a branch named %q", s.currentRole(), branch).
+	return pgerr.New(pgerr.InsufficientPrivilege, "%q cannot create a branch named %q", s.CurrentRole(), branch).
 		WithHint("dolt_branch_namespace_control says who may create branches of which names.")
 }
 
@@ -79,7 +79,7 @@ func (s *Session) EditBranchControl(ctx context.Context, fn func(bc *versioning.
 	if err != nil {
 		return err
 	}
-	user := s.currentRole()
+	user := s.CurrentRole()
 	return versioning.UpdateBranchControl(ctx, s.e.st, func(bc *versioning.BranchControl) error {
 		admin := func(database, branch string) bool {
 			if !checked {

@@ -36,7 +36,7 @@ func (a *analyzer) virtualTable(ctx context.Context, schema, name string) (*exec
 			cs = "pg_catalog"
 		}
 		if v, ok := catalog.Lookup(cs, name); ok {
-			t := v.Table(a.s.catalogSource)
+			t := v.Table(a.s.CatalogSource)
 			t.VirtualKind = 'c'
 			return t, true, nil
 		}
@@ -48,9 +48,9 @@ func (a *analyzer) virtualTable(ctx context.Context, schema, name string) (*exec
 // (last_value, log_cnt, is_called), if schema.name (or name along the
 // search path) is a sequence.
 func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
-	schemas := []string{a.s.resolveSchemaName(schema)}
+	schemas := []string{a.s.ResolveSchemaName(schema)}
 	if schema == "" {
-		schemas = a.s.relationPath()
+		schemas = a.s.RelationPath()
 	}
 	for _, sc := range schemas {
 		if _, ok, err := a.tx.Root.Sequence(ctx, sc, name); err != nil || !ok {
@@ -83,8 +83,8 @@ func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exe
 	return nil, false, nil
 }
 
-// catalogSource gathers what the catalog is computed from, for a scan.
-func (s *Session) catalogSource(env *exec.Env) (*catalog.Source, error) {
+// CatalogSource gathers what the catalog is computed from, for a scan.
+func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 	dbs, err := versioning.ListDatabases(env.Ctx, s.e.st)
 	if err != nil {
 		return nil, err
@@ -122,10 +122,10 @@ func (s *Session) catalogSource(env *exec.Env) (*catalog.Source, error) {
 // the temporary schema, pg_catalog (unless the search path places it),
 // then the search path.
 func (s *Session) lookupPath() []string {
-	path := s.searchPath()
+	path := s.SearchPath()
 	for _, p := range path {
 		if p == "pg_catalog" {
-			return s.relationPath()
+			return s.RelationPath()
 		}
 	}
 	out := []string{}
@@ -156,7 +156,7 @@ func (s *Session) snapshot(env *exec.Env) (*catalog.Snapshot, error) {
 	if c := &s.catCache; c.snap != nil && c.root == env.Txn.Root.Addr() && c.path == path {
 		return c.snap, nil
 	}
-	src, err := s.catalogSource(env)
+	src, err := s.CatalogSource(env)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +277,7 @@ func init() {
 	}
 	for _, args := range [][]uint32{{exec.OIDText}, {exec.OIDText, exec.OIDBool}} {
 		registerStrict("pg_get_viewdef", args, exec.OIDText, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			oid, _, ok, err := s.resolveRegclass(env, a[0].S)
+			oid, _, ok, err := s.ResolveRegclass(env, a[0].S)
 			if err != nil || !ok {
 				return exec.Null, err
 			}
@@ -298,7 +298,7 @@ func init() {
 	}
 	registerStrict("pg_get_serial_sequence", []uint32{exec.OIDText, exec.OIDText}, exec.OIDText, (*Session).serialSequence)
 	registerStrict("to_regclass", []uint32{exec.OIDText}, exec.OIDRegclass, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-		oid, name, ok, err := s.resolveRegclass(env, a[0].S)
+		oid, name, ok, err := s.ResolveRegclass(env, a[0].S)
 		if err != nil || !ok {
 			return exec.Null, nil
 		}
@@ -457,7 +457,7 @@ func viewDef(snap *catalog.Snapshot, oid uint32) exec.Datum {
 // currentSchema is current_schema(): the first schema of the search path
 // that exists, NULL if none does.
 func (s *Session) currentSchema(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
-	for _, sc := range s.searchPath() {
+	for _, sc := range s.SearchPath() {
 		if _, ok, err := env.Txn.Root.Schema(env.Ctx, sc); err != nil {
 			return exec.Null, err
 		} else if ok || isSystemSchema(sc) {
@@ -550,10 +550,10 @@ func (s *Session) serialSequence(env *exec.Env, a []exec.Datum) (exec.Datum, err
 	}
 	schemas := []string{schema}
 	if schema == "" {
-		schemas = s.relationPath()
+		schemas = s.RelationPath()
 	}
 	for _, sc := range schemas {
-		sc = s.resolveSchemaName(sc)
+		sc = s.ResolveSchemaName(sc)
 		r, ok := snap.RelationByName(sc, table)
 		if !ok {
 			continue

@@ -84,7 +84,7 @@ func qualifySequences(env *exec.Env, t *versioning.Table, expr string) string {
 func (s *Session) defaultSequences(env *exec.Env, t *versioning.Table, expr string) []*versioning.Sequence {
 	var seqs []*versioning.Sequence
 	nextvalRefs(expr, func(schema, name string) (string, bool) {
-		schemas := []string{s.resolveSchemaName(schema)}
+		schemas := []string{s.ResolveSchemaName(schema)}
 		if schema == "" {
 			schemas = append([]string{t.Schema}, s.lookupPath()...)
 		}

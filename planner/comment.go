@@ -151,20 +151,14 @@ func (a *analyzer) commentRelation(ctx context.Context, kind pg.ObjectType, sche
 // discard runs DISCARD {ALL | PLANS | SEQUENCES | TEMP}.
 func (a *analyzer) discard(s *pg.DiscardStmt) (utility, error) {
 	return func(ctx context.Context) (string, error) {
-		if s.Target == pg.DiscardMode_DISCARD_ALL && a.s.explicit {
-			return "", pgerr.New(pgerr.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
+		if err := a.s.Discard(s.Target); err != nil {
+			return "", err // the session's part: sequences, LISTEN
 		}
-		if s.Target == pg.DiscardMode_DISCARD_SEQUENCES || s.Target == pg.DiscardMode_DISCARD_ALL {
-			a.s.seqs.curr, a.s.seqs.last = nil, ""
-		}
-		if s.Target == pg.DiscardMode_DISCARD_ALL {
-			a.s.unlistenAll()
-		}
-		if (s.Target == pg.DiscardMode_DISCARD_TEMP || s.Target == pg.DiscardMode_DISCARD_ALL) && a.s.tempReady {
-			if _, ok, err := a.tx.Schema(ctx, a.s.tempSchema); err != nil {
+		if (s.Target == pg.DiscardMode_DISCARD_TEMP || s.Target == pg.DiscardMode_DISCARD_ALL) && a.s.TempSchemaReady() {
+			if _, ok, err := a.tx.Schema(ctx, a.s.TempSchema()); err != nil {
 				return "", err
 			} else if ok {
-				if err := a.dropSchemaContents(ctx, a.s.tempSchema); err != nil {
+				if err := a.dropSchemaContents(ctx, a.s.TempSchema()); err != nil {
 					return "", err
 				}
 			}

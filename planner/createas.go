@@ -59,7 +59,7 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 		if err != nil || skip {
 			return "CREATE TABLE AS", err
 		}
-		def.Schema, def.Owner = schema, a.s.newObjectOwner()
+		def.Schema, def.Owner = schema, newObjectOwner(a.s)
 		if def.Rows, err = a.tx.EmptyMap(ctx); err != nil {
 			return "", err
 		}
@@ -80,7 +80,7 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 			targets[i] = i
 		}
 		m := &exec.Modify{Kind: exec.Insert, Table: t, Source: plan, Targets: targets, Defaults: make([]exec.Expr, len(cols))}
-		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: time.Now(), Txn: a.tx, Session: a.s}
+		env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: time.Now(), Txn: a.tx, Session: a.s}
 		rows, err := m.Open(env)
 		if err != nil {
 			return "", err

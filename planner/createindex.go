@@ -88,7 +88,7 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
 			ix.Name = ns.chooseRelationName(def.Name, indexNameAddition(names), "idx", false)
 		} else if ns.rels[ix.Name] {
 			if s.IfNotExists {
-				a.s.notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", ix.Name))
+				a.s.Notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", ix.Name))
 				return "CREATE INDEX", nil
 			}
 			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ix.Name)

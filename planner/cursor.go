@@ -56,7 +56,7 @@ func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.Declar
 	if err != nil {
 		return nil, err
 	}
-	an, err := s.analyze(ctx, tx, d.Query, given)
+	an, err := analyzeStmt(ctx, s, tx, d.Query, given)
 	if err != nil {
 		return nil, err
 	}

@@ -444,7 +444,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
 			return "CREATE TABLE", err
 		}
 		name := s.Relation.Relname
-		d, err := a.newTableDDL(ctx, &versioning.Table{Schema: schema, Name: name, Owner: a.s.newObjectOwner()})
+		d, err := a.newTableDDL(ctx, &versioning.Table{Schema: schema, Name: name, Owner: newObjectOwner(a.s)})
 		if err != nil {
 			return "", err
 		}
@@ -588,7 +588,7 @@ func (a *analyzer) dropTarget(ctx context.Context, obj *pg.Node, want relKind, m
 	}
 	switch {
 	case rel.kind == relNone && missingOK:
-		a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %q does not exist, skipping", want, name))
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %q does not exist, skipping", want, name))
 		return relation{}, "", "", nil
 	case rel.kind == relNone:
 		// PostgreSQL's codes: an index is an object, the others tables.
@@ -780,7 +780,7 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (utility, error) {
 					return "", err
 				}
 				for _, k := range kids {
-					if isTempSchema(k.Schema) && k.Schema != a.s.tempSchema {
+					if isTempSchema(k.Schema) && k.Schema != a.s.TempSchema() {
 						continue // another session's temporary child, as PostgreSQL skips it
 					}
 					if !slices.ContainsFunc(tables, func(t *versioning.Table) bool { return t.Schema == k.Schema && t.Name == k.Name }) {
@@ -810,7 +810,7 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (utility, error) {
 					return "", err
 				}
 				if ok {
-					a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "truncate cascades to table %q", r.Table))
+					a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "truncate cascades to table %q", r.Table))
 					tables = append(tables, child)
 				}
 			}
@@ -872,17 +872,17 @@ func constraintAttrName(t pg.ConstrType) string {
 // IMMEDIATE}, for the rest of the transaction block.
 func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (utility, error) {
 	return func(ctx context.Context) (string, error) {
-		if !a.s.explicit {
-			a.s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET CONSTRAINTS can only be used in transaction blocks"))
+		if !a.s.InTransactionBlock() {
+			a.s.Notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET CONSTRAINTS can only be used in transaction blocks"))
 			return "SET CONSTRAINTS", nil
 		}
 		var names []string
 		for _, n := range s.Constraints {
 			rv := n.GetRangeVar()
 			found, deferrable := false, false
-			schemas := []string{a.s.resolveSchemaName(rv.Schemaname)}
+			schemas := []string{a.s.ResolveSchemaName(rv.Schemaname)}
 			if rv.Schemaname == "" {
-				schemas = a.s.relationPath()
+				schemas = a.s.RelationPath()
 			}
 			for _, sc := range schemas {
 				tables, err := a.tx.Root.TablesIn(ctx, sc)

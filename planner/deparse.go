@@ -237,7 +237,7 @@ func (d *deparser) constant(c *pg.A_Const, want exec.T, implicit bool) string {
 		}
 		v := c.GetSval().Sval
 		if t.OID == exec.OIDRegclass {
-			if _, name, ok, err := d.a.s.resolveRegclass(d.env, v); err == nil && ok {
+			if _, name, ok, err := d.a.s.ResolveRegclass(d.env, v); err == nil && ok {
 				v = name
 			}
 		} else if dt, err := exec.ParseText(t, v, d.settings); err == nil {

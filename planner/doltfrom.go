@@ -43,7 +43,7 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 	if !ok {
 		db, rev, ok = strings.Cut(rv.Catalogname, "/")
 	}
-	if db != a.s.repo.Name() {
+	if db != a.s.Repo().Name() {
 		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
 	}
 	if !ok {
@@ -54,9 +54,9 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	schemas := []string{a.s.resolveSchemaName(rv.Schemaname)}
+	schemas := []string{a.s.ResolveSchemaName(rv.Schemaname)}
 	if rv.Schemaname == dolt.AnySchema {
-		schemas = a.s.relationPath() // AS OF on an unqualified name (dolt.RewriteAsOf)
+		schemas = a.s.RelationPath() // AS OF on an unqualified name (dolt.RewriteAsOf)
 	}
 	var def *versioning.Table
 	for _, sc := range schemas {
@@ -122,7 +122,7 @@ func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
 	if !ok {
 		return nil, false, nil
 	}
-	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: a.s.settings(), Session: a.s}
+	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: a.s.Settings(), Session: a.s}
 	var args []exec.Datum
 	for _, n := range fc.Args {
 		e, err := a.expr(n, &scope{})

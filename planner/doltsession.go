@@ -45,9 +45,9 @@ func (s *Session) ParseName(text string) (schema, name string, err error) {
 // none) is looked up in.
 func (s *Session) RelationSchemas(schema string) []string {
 	if schema == "" {
-		return s.relationPath()
+		return s.RelationPath()
 	}
-	return []string{s.resolveSchemaName(schema)}
+	return []string{s.ResolveSchemaName(schema)}
 }
 
 // RenderExpr renders a stored expression of t as pg_get_expr does.

@@ -532,7 +532,7 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 	}
 	call := &exec.Call{Name: "cast", Fn: fn, Args: []exec.Expr{e}, Strict: true, T: t}
 	if c, ok := e.(*exec.Const); ok {
-		d, err := call.Eval(&exec.Env{Settings: a.s.settings(), Session: a.s}, nil)
+		d, err := call.Eval(&exec.Env{Settings: a.s.Settings(), Session: a.s}, nil)
 		if err != nil {
 			if pe, ok := err.(*pgerr.Error); ok {
 				return nil, withPos(pe, loc)

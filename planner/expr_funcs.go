@@ -86,11 +86,11 @@ func (a *analyzer) sqlValueFunction(f *pg.SQLValueFunction) (exec.Expr, error) {
 	case pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
 		return call("localtimestamp", funcs.LocalTimestamp(p), exec.TTimestamp), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE, pg.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg.SQLValueFunctionOp_SVFOP_USER:
-		return text(a.s.currentRole()), nil // a SET ROLE plans again (putVar)
+		return text(a.s.CurrentRole()), nil // a SET ROLE plans again (putVar)
 	case pg.SQLValueFunctionOp_SVFOP_SESSION_USER:
-		return text(a.s.sessionRole()), nil
+		return text(a.s.SessionRole()), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
-		return text(a.s.database), nil
+		return text(a.s.Database()), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
 		return a.call("current_schema", nil, f.Location, false)
 	}
@@ -365,7 +365,7 @@ func typeListPrefix(ts []exec.T) string {
 
 // prngCall plans random() and setseed(x) over the session's generator.
 func (a *analyzer) prngCall(name string, f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
-	p := &a.s.prng
+	p := a.s.PRNG()
 	switch {
 	case name == "random" && len(f.Args) == 0:
 		return &exec.Call{Name: name, T: exec.TFloat8, Fn: func(*exec.Env, []exec.Datum) (exec.Datum, error) {
@@ -415,7 +415,7 @@ func (a *analyzer) fold(call *exec.Call) (exec.Expr, error) {
 			return call, nil
 		}
 	}
-	d, err := call.Eval(&exec.Env{Settings: a.s.settings(), Session: a.s}, nil)
+	d, err := call.Eval(&exec.Env{Settings: a.s.Settings(), Session: a.s}, nil)
 	if err != nil {
 		return call, nil
 	}
@@ -540,7 +540,7 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	var p exec.Plan = fs
 	if len(fs.Cols) != 1 {
 		// A record per row, shown as "(key,value)".
-		p = &exec.RecordScan{In: fs, Name: opName(fc.Funcname), Typmod: a.s.records.of(fs.Cols)}
+		p = &exec.RecordScan{In: fs, Name: opName(fc.Funcname), Typmod: a.s.PlannerState().records.of(fs.Cols)}
 	} else {
 		fs.Cols[0].Name = opName(fc.Funcname)
 	}

@@ -239,7 +239,7 @@ func (a *analyzer) expandComposite(p exec.Plan) exec.Plan {
 	if exec.KindOf(t.OID) != exec.KindRecord || t.OID == exec.OIDRecord {
 		return p
 	}
-	ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID))
+	ut, ok := a.s.Settings().Types.UserType(types.Oid(t.OID))
 	if !ok {
 		return p
 	}

@@ -61,7 +61,7 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
 			}
 			def.Comment = old.Comment
 		}
-		if check := a.s.vars["check_function_bodies"]; check != "off" {
+		if check := a.s.Var("check_function_bodies"); check != "off" {
 			body := def
 			if exec.HasPolymorphic(def.InputTypes()) {
 				body = specialize(def, validationTypes(def))
@@ -75,7 +75,7 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
 			return "", err
 		}
 		a.tx.SetRoot(root)
-		a.s.planGen++ // plans calling the old definition are made again
+		a.s.InvalidatePlans() // plans calling the old definition are made again
 		return tag, nil
 	}, nil
 }
@@ -392,7 +392,7 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 		}
 		switch {
 		case len(match) == 0 && s.MissingOk:
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %s(%s) does not exist, skipping", what, name, a.typeList(ow)))
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %s(%s) does not exist, skipping", what, name, a.typeList(ow)))
 			continue
 		case len(match) == 0 && ow.ArgsUnspecified:
 			return "", pgerr.New(pgerr.UndefinedFunction, "could not find a %s named %q", what, name)
@@ -415,7 +415,7 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 		}
 		a.tx.SetRoot(root)
 	}
-	a.s.planGen++
+	a.s.InvalidatePlans()
 	return tag, nil
 }
 
@@ -451,9 +451,9 @@ func (a *analyzer) sameInputs(f *versioning.Function, args []*pg.Node) bool {
 // the schemas of the search path. The statement depends on them: a plan
 // holds the bodies of the functions it calls (funcDep).
 func (a *analyzer) userFuncs(schema, name string) ([]*versioning.Function, error) {
-	dep := funcDep{schemas: a.s.relationPath(), name: name}
+	dep := funcDep{schemas: a.s.RelationPath(), name: name}
 	if schema != "" {
-		dep.schemas = []string{a.s.resolveSchemaName(schema)}
+		dep.schemas = []string{a.s.ResolveSchemaName(schema)}
 	}
 	fs, err := overloads(a.ctx, a.tx.Root, dep.schemas, name)
 	if err != nil {
@@ -673,7 +673,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		args = append(args[:k:k], &exec.ArrayExpr{Elems: slices.Clone(args[k:]), T: arrT})
 		want = append(want[:k:k], arrT)
 	}
-	r, err := a.s.routineFor(c.def, want)
+	r, err := routineFor(a.s, c.def, want)
 	if err != nil {
 		return nil, err
 	}
@@ -806,13 +806,13 @@ func (a *analyzer) userScalarCall(rc *resolvedCall) exec.Expr {
 		// The row of its OUT arguments: a record of the session's
 		// record type of their columns, so that (f(...)).col and
 		// (f(...)).* find them.
-		t.Typmod = a.s.records.of(r.cols)
+		t.Typmod = a.s.PlannerState().records.of(r.cols)
 		for _, c := range r.cols {
 			types, names = append(types, c.T), append(names, c.Name)
 		}
 	}
 	fn := func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
-		out, err := s.call(env, r, args, nil)
+		out, err := callRoutine(s, env, r, args, nil)
 		if err != nil {
 			return exec.Null, err
 		}
@@ -832,7 +832,7 @@ func (a *analyzer) userScalarCall(rc *resolvedCall) exec.Expr {
 func (a *analyzer) userSRF(rc *resolvedCall) *exec.SRF {
 	s, r := a.s, rc.r
 	return &exec.SRF{Cols: slices.Clone(r.cols), NullArgs: !rc.def.Strict, Rows: func(env *exec.Env, args []exec.Datum) ([]exec.Row, error) {
-		out, err := s.call(env, r, args, nil)
+		out, err := callRoutine(s, env, r, args, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -863,7 +863,7 @@ func (a *analyzer) userSRFListCall(f *pg.FuncCall, rc *resolvedCall) (exec.Expr,
 	}
 	var p exec.Plan = fs
 	if len(fs.Cols) != 1 {
-		p = &exec.RecordScan{In: fs, Name: rc.def.Name, Typmod: a.s.records.of(fs.Cols)}
+		p = &exec.RecordScan{In: fs, Name: rc.def.Name, Typmod: a.s.PlannerState().records.of(fs.Cols)}
 	} else {
 		fs.Cols = []exec.ResultColumn{{Name: rc.def.Name, T: fs.Cols[0].T}}
 	}
@@ -907,14 +907,14 @@ func (a *analyzer) callStmt(s *pg.CallStmt) (utility, error) {
 			return "", withPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(opName(s.Funccall.Funcname), ts)).
 				WithHint("No procedure matches the given name and argument types. You might need to add explicit type casts."), s.Funccall.Location)
 		}
-		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
+		env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
 		args := make([]exec.Datum, len(rc.args))
 		for i, e := range rc.args {
 			if args[i], err = e.Eval(env, nil); err != nil {
 				return "", err
 			}
 		}
-		if _, err := a.s.call(env, rc.r, args, nil); err != nil {
+		if _, err := callRoutine(a.s, env, rc.r, args, nil); err != nil {
 			return "", err
 		}
 		return "CALL", nil
@@ -937,12 +937,12 @@ func (a *analyzer) doStmt(s *pg.DoStmt) (utility, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DO blocks in language %q are not supported", def.Language)
 	}
 	return func(ctx context.Context) (string, error) {
-		r, err := a.s.routine(def)
+		r, err := routineOf(a.s, def)
 		if err != nil {
 			return "", err
 		}
-		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
-		if _, err := a.s.call(env, r, nil, nil); err != nil {
+		env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
+		if _, err := callRoutine(a.s, env, r, nil, nil); err != nil {
 			return "", err
 		}
 		return "DO", nil

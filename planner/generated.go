@@ -271,7 +271,7 @@ func (a *analyzer) dropExpression(ctx context.Context, def *versioning.Table, cm
 	c := &def.Columns[pos]
 	if c.Generated == 0 {
 		if cmd.MissingOk {
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q is not a stored generated column, skipping", c.Name, def.Name))
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q is not a stored generated column, skipping", c.Name, def.Name))
 			return nil
 		}
 		return pgerr.New(pgerr.ObjectNotInPrerequisite, "column %q of relation %q is not a stored generated column", c.Name, def.Name)
@@ -320,13 +320,13 @@ func (a *analyzer) dropGeneratedReaders(ctx context.Context, t *exec.Table, name
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
 	if len(deps) == 1 {
-		a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %s", what(deps[0])))
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %s", what(deps[0])))
 	} else {
 		lines := make([]string, len(deps))
 		for i, d := range deps {
 			lines[i] = "drop cascades to " + what(d)
 		}
-		a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(deps)).WithDetail("%s", strings.Join(lines, "\n")))
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(deps)).WithDetail("%s", strings.Join(lines, "\n")))
 	}
 	for _, d := range deps {
 		if err := a.dropColumn(ctx, t, cloneTable(t.Def), &pg.AlterTableCmd{Name: d, Behavior: behavior}); err != nil {
@@ -553,7 +553,7 @@ func (a *analyzer) dropGenerationsOf(ctx context.Context, f *versioning.Function
 					WithDetail("%s depends on function %s", what, functionSignature(f)).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %s", what))
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %s", what))
 			t, ok, err := a.tx.Table(ctx, def.Schema, def.Name)
 			if err != nil || !ok {
 				return err
@@ -585,10 +585,10 @@ func (a *analyzer) callsFunction(expr string, f *versioning.Function) bool {
 			return
 		}
 		if schema == "" {
-			calls = calls || slices.Contains(a.s.relationPath(), f.Schema)
+			calls = calls || slices.Contains(a.s.RelationPath(), f.Schema)
 			return
 		}
-		calls = calls || a.s.resolveSchemaName(schema) == f.Schema
+		calls = calls || a.s.ResolveSchemaName(schema) == f.Schema
 	})
 	return calls
 }

@@ -104,7 +104,7 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 					return nil, pgerr.New(pgerr.DatatypeMismatch, "inherited column %q has a type conflict", c.Name).
 						WithDetail("%s versus %s", types.FormatType(types.Oid(have.Type), have.Typmod), types.FormatType(types.Oid(c.Type), c.Typmod))
 				}
-				d.a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging multiple inherited definitions of column %q", c.Name))
+				d.a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging multiple inherited definitions of column %q", c.Name))
 				if err := mergeInheritedGeneration(have, c); err != nil {
 					return nil, err
 				}
@@ -154,7 +154,7 @@ func (d *tableDDL) columnDef(ctx context.Context, cd *pg.ColumnDef, partition bo
 			return withPos(pgerr.New(pgerr.DatatypeMismatch, "column %q has a type conflict", cd.Colname).
 				WithDetail("%s versus %s", types.FormatType(types.Oid(c.Type), c.Typmod), types.FormatType(types.Oid(t.OID), t.Typmod)), cd.Location)
 		}
-		d.a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", cd.Colname))
+		d.a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", cd.Colname))
 	}
 	if err := inheritedColumnGeneration(c, cd, partition); err != nil {
 		return err
@@ -843,7 +843,7 @@ func (a *analyzer) children(t *exec.Table) ([]*exec.Table, error) {
 	a.kin = append(a.kin, kinDep{parent: versioning.TableName{Schema: t.Def.Schema, Name: t.Def.Name}, children: names})
 	out := make([]*exec.Table, 0, len(names))
 	for _, n := range names {
-		if isTempSchema(n.Schema) && n.Schema != a.s.tempSchema {
+		if isTempSchema(n.Schema) && n.Schema != a.s.TempSchema() {
 			continue // another session's temporary child: PostgreSQL's scans skip it too
 		}
 		c, ok, err := a.tx.Table(a.ctx, n.Schema, n.Name)
@@ -1480,13 +1480,13 @@ func (a *analyzer) dropDescendants(ctx context.Context, t *versioning.Table, cas
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		if len(desc) == 1 {
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to table %s", desc[0].Name))
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to table %s", desc[0].Name))
 		} else {
 			var b []string
 			for _, d := range desc {
 				b = append(b, "drop cascades to table "+d.Name)
 			}
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(desc)).WithDetail("%s", strings.Join(b, "\n")))
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(desc)).WithDetail("%s", strings.Join(b, "\n")))
 		}
 	}
 	for i := len(desc) - 1; i >= 0; i-- {

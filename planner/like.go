@@ -58,7 +58,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "relation %q is invalid in LIKE clause", rv.Relname).
 			WithDetail("This operation is not supported for %ss.", rel.kind), rv.Location)
 	default:
-		t, err := d.a.lookupType(ctx, d.a.s.resolveSchemaName(rv.Schemaname), rv.Relname)
+		t, err := d.a.lookupType(ctx, d.a.s.ResolveSchemaName(rv.Schemaname), rv.Relname)
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +105,7 @@ func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uin
 			return pgerr.New(pgerr.DatatypeMismatch, "column %q has a type conflict", c.Name).
 				WithDetail("%s versus %s", types.FormatType(types.Oid(have.Type), have.Typmod), types.FormatType(types.Oid(c.Type), c.Typmod))
 		}
-		d.a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", c.Name))
+		d.a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", c.Name))
 		have.NotLocal = false
 		have.NotNull = have.NotNull || col.NotNull
 		if col.Default != "" {

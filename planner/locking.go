@@ -205,7 +205,7 @@ const rowExclusiveLock = 3
 // reads and writes protect in PostgreSQL.
 func (a *analyzer) lockTable(st *pg.LockStmt) (utility, error) {
 	return func(ctx context.Context) (string, error) {
-		if !a.s.explicit {
+		if !a.s.InTransactionBlock() {
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "LOCK TABLE can only be used in transaction blocks")
 		}
 		mode := exec.LockMode(st.Mode)

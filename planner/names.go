@@ -24,9 +24,9 @@ import (
 // nameDataLen is PostgreSQL's NAMEDATALEN: names are cut to 63 bytes.
 const nameDataLen = 64
 
-// searchPath returns the schemas of search_path, "$user" resolved, in
+// SearchPath returns the schemas of search_path, "$user" resolved, in
 // order, whether they exist or not.
-func (s *Session) searchPath() []string {
+func (s *Session) SearchPath() []string {
 	var out []string
 	for _, part := range splitSearchPath(s.vars["search_path"]) {
 		if part == "$user" {
@@ -123,7 +123,7 @@ func isSystemSchema(s string) bool {
 // creationSchema returns the schema a new object named in schema (""
 // when unqualified) goes in.
 func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32) (string, error) {
-	if schema == "pg_temp" || schema != "" && schema == a.s.tempSchema {
+	if schema == "pg_temp" || schema != "" && schema == a.s.TempSchema() {
 		return a.ensureTempSchema(ctx)
 	}
 	if schema != "" {
@@ -136,7 +136,7 @@ func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32)
 		}
 		return schema, nil
 	}
-	for _, s := range a.s.searchPath() {
+	for _, s := range a.s.SearchPath() {
 		if isSystemSchema(s) {
 			continue
 		}
@@ -155,9 +155,9 @@ func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32)
 // when schema is "".
 func (a *analyzer) lookupTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
 	if schema != "" {
-		return a.tx.Table(ctx, a.s.resolveSchemaName(schema), name)
+		return a.tx.Table(ctx, a.s.ResolveSchemaName(schema), name)
 	}
-	for _, s := range a.s.relationPath() {
+	for _, s := range a.s.RelationPath() {
 		t, ok, err := a.tx.Table(ctx, s, name)
 		if ok || err != nil {
 			return t, ok, err
@@ -232,11 +232,11 @@ func findRelation(ctx context.Context, root versioning.RootValue, schema, name s
 // lookupRelation finds a relation by possibly-qualified name.
 func (a *analyzer) lookupRelation(ctx context.Context, schema, name string) (relation, string, error) {
 	if schema != "" {
-		schema = a.s.resolveSchemaName(schema)
+		schema = a.s.ResolveSchemaName(schema)
 		r, err := findRelation(ctx, a.tx.Root, schema, name)
 		return r, schema, err
 	}
-	for _, s := range a.s.relationPath() {
+	for _, s := range a.s.RelationPath() {
 		r, err := findRelation(ctx, a.tx.Root, s, name)
 		if err != nil || r.kind != relNone {
 			return r, s, err

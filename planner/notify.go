@@ -145,9 +145,27 @@ func (n *notifyState) listening(channel string) bool {
 	return slices.Contains(n.channels, channel)
 }
 
-// queueNotify queues a notification for the transaction's commit, with
+// Listen queues LISTEN channel, which takes effect at commit.
+func (s *Session) Listen(channel string) {
+	s.notify.actions = append(s.notify.actions, listenAction{'L', channel})
+}
+
+// Unlisten queues UNLISTEN channel, or UNLISTEN * when channel is "".
+func (s *Session) Unlisten(channel string) {
+	act := listenAction{'U', channel}
+	if channel == "" {
+		act.op = '*'
+	}
+	s.notify.actions = append(s.notify.actions, act)
+}
+
+// ListeningChannels are the channels the session listens on, for
+// pg_listening_channels; the caller does not keep the slice.
+func (s *Session) ListeningChannels() []string { return s.notify.channels }
+
+// Notify queues a notification for the transaction's commit, with
 // PostgreSQL's checks (Async_Notify).
-func (s *Session) queueNotify(channel, payload string) error {
+func (s *Session) Notify(channel, payload string) error {
 	switch {
 	case channel == "":
 		return pgerr.New(pgerr.InvalidParameterValue, "channel name cannot be empty")
@@ -329,22 +347,19 @@ func (a *analyzer) notifyStmt(n *pg.Node) (run utility, ok bool) {
 	case n.GetListenStmt() != nil:
 		channel := n.GetListenStmt().Conditionname
 		return func(context.Context) (string, error) {
-			s.notify.actions = append(s.notify.actions, listenAction{'L', channel})
+			s.Listen(channel)
 			return "LISTEN", nil
 		}, true
 	case n.GetUnlistenStmt() != nil:
-		act := listenAction{'U', n.GetUnlistenStmt().Conditionname}
-		if act.channel == "" { // UNLISTEN *
-			act.op = '*'
-		}
+		channel := n.GetUnlistenStmt().Conditionname // "": UNLISTEN *
 		return func(context.Context) (string, error) {
-			s.notify.actions = append(s.notify.actions, act)
+			s.Unlisten(channel)
 			return "UNLISTEN", nil
 		}, true
 	case n.GetNotifyStmt() != nil:
 		ns := n.GetNotifyStmt()
 		return func(context.Context) (string, error) {
-			return "NOTIFY", s.queueNotify(ns.Conditionname, ns.Payload)
+			return "NOTIFY", s.Notify(ns.Conditionname, ns.Payload)
 		}, true
 	}
 	return nil, false
@@ -367,7 +382,7 @@ func (s *Session) unlistenAll() {
 func init() {
 	exec.Register(
 		withSession("pg_notify", []uint32{exec.OIDText, exec.OIDText}, exec.OIDVoid, func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			if err := s.queueNotify(a[0].S, a[1].S); err != nil {
+			if err := s.Notify(a[0].S, a[1].S); err != nil {
 				return exec.Null, err
 			}
 			return exec.DText(""), nil // void
@@ -418,8 +433,9 @@ func (a *analyzer) lookupSRF(name string, args []exec.T) (*exec.SRF, []exec.T, e
 	return &exec.SRF{
 		Cols: []exec.ResultColumn{{Name: name, T: exec.TText}},
 		Rows: func(*exec.Env, []exec.Datum) ([]exec.Row, error) {
-			rows := make([]exec.Row, len(s.notify.channels))
-			for i, c := range s.notify.channels {
+			channels := s.ListeningChannels()
+			rows := make([]exec.Row, len(channels))
+			for i, c := range channels {
 				rows[i] = exec.Row{exec.DText(c)}
 			}
 			return rows, nil

@@ -62,18 +62,18 @@ type authKey struct {
 	version uint64
 }
 
-// currentRole is current_user: the role SET ROLE chose, else the
+// CurrentRole is current_user: the role SET ROLE chose, else the
 // session's (sessionRole).
-func (s *Session) currentRole() string {
+func (s *Session) CurrentRole() string {
 	if r := s.vars["role"]; r != "" && r != "none" {
 		return r
 	}
-	return s.sessionRole()
+	return s.SessionRole()
 }
 
-// sessionRole is session_user: the role that connected, or the one SET
+// SessionRole is session_user: the role that connected, or the one SET
 // SESSION AUTHORIZATION chose.
-func (s *Session) sessionRole() string {
+func (s *Session) SessionRole() string {
 	if r := s.vars["session_authorization"]; r != "" {
 		return r
 	}
@@ -99,10 +99,10 @@ func (s *Session) checkSessionAuthorization(ctx context.Context, role string) er
 	return nil
 }
 
-// authority returns the current role's authority, computed again only when
+// Authority returns the current role's authority, computed again only when
 // the role or the roles changed.
-func (s *Session) authority(ctx context.Context) (*authority, error) {
-	version, role := s.e.rolesGen.Load(), s.currentRole()
+func (s *Session) Authority(ctx context.Context) (*authority, error) {
+	version, role := s.e.rolesGen.Load(), s.CurrentRole()
 	if au := s.auth; au != nil && au.version == version && au.role == role {
 		return au, nil // the common case: no store access, no lock
 	}
@@ -195,13 +195,13 @@ func schemaOwner(sc *versioning.Schema) string {
 // authHolds reports whether the authority a plan was checked with is
 // still the current role's.
 func (s *Session) authHolds(k authKey) bool {
-	return k.version == s.e.rolesGen.Load() && k.role == s.currentRole()
+	return k.version == s.e.rolesGen.Load() && k.role == s.CurrentRole()
 }
 
 // authority returns the current role's authority for the statement being
 // analyzed, and records it: the plan is checked with it.
 func (a *analyzer) authority() (*authority, error) {
-	au, err := a.s.authority(a.ctx)
+	au, err := a.s.Authority(a.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -212,9 +212,9 @@ func (a *analyzer) authority() (*authority, error) {
 	return au, nil
 }
 
-// authorityOf is the authority of role, for checks made as another role
+// AuthorityOf is the authority of role, for checks made as another role
 // than the current one (a view's owner).
-func (s *Session) authorityOf(ctx context.Context, role string) (*authority, error) {
+func (s *Session) AuthorityOf(ctx context.Context, role string) (*authority, error) {
 	roles, _, err := s.e.roles.Load(ctx, s.e.st)
 	if err != nil {
 		return nil, err
@@ -237,7 +237,7 @@ func (a *analyzer) viewAuthority(v *versioning.View) (*authority, error) {
 	if !au.may(viewACL(v), "r") {
 		return nil, permissionDenied("view", v.Name)
 	}
-	return a.s.authorityOf(a.ctx, ownerOf(v.Owner))
+	return a.s.AuthorityOf(a.ctx, ownerOf(v.Owner))
 }
 
 // requireTable checks that the current role holds privs on a stored table;
@@ -251,7 +251,7 @@ func (a *analyzer) requireTable(t *exec.Table, privs string) error {
 		return err
 	}
 	def := t.Def
-	if t.Pinned || a.s.detached != nil {
+	if t.Pinned || a.s.Detached() != nil {
 		// A past revision is read with today's privileges, as a
 		// PostgreSQL user expects of a table: a REVOKE is not undone by
 		// reading AS OF yesterday, nor by connecting to db@<old commit>
@@ -338,7 +338,7 @@ func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
 }
 
 // grantees resolves GRANT's grantees: "" for PUBLIC.
-func (s *Session) grantees(specs []*pg.Node, roles map[string]*versioning.Role) ([]string, error) {
+func grantees(s planningSession, specs []*pg.Node, roles map[string]*versioning.Role) ([]string, error) {
 	var out []string
 	for _, n := range specs {
 		r := n.GetRoleSpec()
@@ -349,7 +349,7 @@ func (s *Session) grantees(specs []*pg.Node, roles map[string]*versioning.Role) 
 			out = append(out, "")
 			continue
 		}
-		name := s.roleSpecName(r)
+		name := roleSpecName(s, r)
 		if roles[name] == nil {
 			return nil, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 		}
@@ -360,15 +360,15 @@ func (s *Session) grantees(specs []*pg.Node, roles map[string]*versioning.Role) 
 
 // roleSpecName is the role a RoleSpec names, CURRENT_USER and friends
 // resolved in the session.
-func (s *Session) roleSpecName(r *pg.RoleSpec) string {
+func roleSpecName(s planningSession, r *pg.RoleSpec) string {
 	if r == nil {
 		return ""
 	}
 	switch r.Roletype {
 	case pg.RoleSpecType_ROLESPEC_CURRENT_USER, pg.RoleSpecType_ROLESPEC_CURRENT_ROLE:
-		return s.currentRole()
+		return s.CurrentRole()
 	case pg.RoleSpecType_ROLESPEC_SESSION_USER:
-		return s.sessionRole()
+		return s.SessionRole()
 	}
 	return r.Rolename
 }
@@ -442,7 +442,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 		if err != nil {
 			return "", err
 		}
-		grantees, err := a.s.grantees(g.Grantees, au.roles)
+		grantees, err := grantees(a.s, g.Grantees, au.roles)
 		if err != nil {
 			return "", err
 		}
@@ -464,7 +464,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 		var views []*versioning.View
 		if g.Targtype == pg.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
 			for _, n := range g.Objects {
-				schema := a.s.resolveSchemaName(n.GetString_().GetSval())
+				schema := a.s.ResolveSchemaName(n.GetString_().GetSval())
 				if _, ok, err := a.tx.Root.Schema(ctx, schema); err != nil {
 					return "", err
 				} else if !ok {
@@ -520,7 +520,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 		}
 		root := a.tx.Root
 		for _, t := range tables {
-			acl, err := changeACL(au, a.s.notice, g, tableACL(t), t.Owner, "table", t.Name, privs, grantees)
+			acl, err := changeACL(au, a.s.Notice, g, tableACL(t), t.Owner, "table", t.Name, privs, grantees)
 			if err != nil {
 				return "", err
 			}
@@ -531,7 +531,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 			}
 		}
 		for _, v := range views {
-			acl, err := changeACL(au, a.s.notice, g, viewACL(v), v.Owner, "view", v.Name, privs, grantees)
+			acl, err := changeACL(au, a.s.Notice, g, viewACL(v), v.Owner, "view", v.Name, privs, grantees)
 			if err != nil {
 				return "", err
 			}
@@ -548,13 +548,13 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 				if len(g.Privileges) == 0 {
 					sp = versioning.SequencePrivileges // ALL
 				} else if sp = versioning.KeepPrivileges(privs, versioning.SequencePrivileges); sp != privs {
-					a.s.notice(pgerr.NewWarning(pgerr.Warning, "sequence %q only supports USAGE, SELECT, and UPDATE privileges", sq.Name))
+					a.s.Notice(pgerr.NewWarning(pgerr.Warning, "sequence %q only supports USAGE, SELECT, and UPDATE privileges", sq.Name))
 				}
 				if sp == "" {
 					continue
 				}
 			}
-			acl, err := changeACL(au, a.s.notice, g, sequenceACL(sq), sq.Owner, "sequence", sq.Name, sp, grantees)
+			acl, err := changeACL(au, a.s.Notice, g, sequenceACL(sq), sq.Owner, "sequence", sq.Name, sp, grantees)
 			if err != nil {
 				return "", err
 			}
@@ -585,7 +585,7 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *authority, g *pg.GrantS
 		if !ok {
 			return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 		}
-		acl, err := changeACL(au, a.s.notice, g, schemaACL(sc), schemaOwner(sc), "schema", name, privs, grantees)
+		acl, err := changeACL(au, a.s.Notice, g, schemaACL(sc), schemaOwner(sc), "schema", name, privs, grantees)
 		if err != nil {
 			return err
 		}
@@ -601,7 +601,7 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *authority, g *pg.GrantS
 
 // grantRole runs GRANT role TO role and REVOKE role FROM role.
 func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, error) {
-	au, err := s.authority(ctx)
+	au, err := s.Authority(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -614,7 +614,7 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 	var notices []error
 	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		notices = notices[:0]
-		members, err := s.grantees(g.GranteeRoles, roles)
+		members, err := grantees(s, g.GranteeRoles, roles)
 		if err != nil {
 			return err
 		}
@@ -707,7 +707,7 @@ func (s *Session) checkSetRole(ctx context.Context, role string) error {
 	if roles[role] == nil && !catalog.IsPredefinedRole(role) {
 		return pgerr.New(pgerr.InvalidParameterValue, "role %q does not exist", role)
 	}
-	who := s.sessionRole()
+	who := s.SessionRole()
 	if u := roles[who]; u != nil && u.Superuser || versioning.IsMember(roles, who, role) {
 		return nil
 	}
@@ -722,7 +722,7 @@ func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := a.s.roleSpecName(spec)
+	name := roleSpecName(a.s, spec)
 	if au.roles[name] == nil {
 		return "", pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 	}
@@ -742,8 +742,8 @@ func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
 // for the bootstrap superuser (what objects made before owners were
 // recorded say, so that their records, and the diffs between branches,
 // do not change for a server used only by it).
-func (s *Session) newObjectOwner() string {
-	if r := s.currentRole(); r != bootstrapSuperuser {
+func newObjectOwner(s planningSession) string {
+	if r := s.CurrentRole(); r != bootstrapSuperuser {
 		return r
 	}
 	return ""
@@ -760,7 +760,7 @@ func hasPrivilege(kind string) sessionFn {
 		if err != nil {
 			return exec.Null, err
 		}
-		role := s.currentRole()
+		role := s.CurrentRole()
 		if len(a) == 3 {
 			if a[0].Kind == exec.KindText {
 				role = a[0].S
@@ -783,7 +783,7 @@ func hasPrivilege(kind string) sessionFn {
 			var rel catalog.Relation
 			var ok bool
 			if a[0].Kind == exec.KindText {
-				oid, _, found, err := s.resolveRegclass(env, a[0].S)
+				oid, _, found, err := s.ResolveRegclass(env, a[0].S)
 				if err != nil {
 					return exec.Null, err
 				}
@@ -860,7 +860,7 @@ func sequenceACL(seq *versioning.Sequence) []versioning.ACLItem {
 // seq (nextval: USAGE or UPDATE; currval and lastval: SELECT or USAGE;
 // setval: UPDATE), as PostgreSQL's sequence functions check.
 func (s *Session) requireSequence(ctx context.Context, seq *versioning.Sequence, privs string) error {
-	au, err := s.authority(ctx)
+	au, err := s.Authority(ctx)
 	if err != nil || au.superuser {
 		return err
 	}
@@ -874,18 +874,18 @@ func (s *Session) requireSequence(ctx context.Context, seq *versioning.Sequence,
 // session: in its transaction's root on a branch, in the default branch's
 // working root for a session opened on a tag or commit; nil if absent.
 func (a *analyzer) currentDefinition(schema, name string) (*versioning.Table, error) {
-	if a.s.detached == nil {
+	if a.s.Detached() == nil {
 		t, ok, err := a.tx.Table(a.ctx, schema, name)
 		if err != nil || !ok {
 			return nil, err
 		}
 		return t.Def, nil
 	}
-	_, ws, err := a.s.repo.WorkingSet(a.ctx, versioning.DefaultBranch)
+	_, ws, err := a.s.Repo().WorkingSet(a.ctx, versioning.DefaultBranch)
 	if err != nil {
 		return nil, nil // no default branch: the revision's own privileges
 	}
-	root, err := versioning.LoadRootValue(a.ctx, a.s.repo.Store(), ws.Working)
+	root, err := versioning.LoadRootValue(a.ctx, a.s.Repo().Store(), ws.Working)
 	if err != nil {
 		return nil, err
 	}

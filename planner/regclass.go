@@ -32,7 +32,7 @@ func (a *analyzer) regCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool, e
 			if c.D.IsNull() {
 				return &exec.Const{D: exec.Null, T: t}, true, nil
 			}
-			d, err := s.regIn(&exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: s.settings(), Session: s}, t.OID, c.D.S)
+			d, err := s.RegIn(&exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: s.Settings(), Session: s}, t.OID, c.D.S)
 			if err != nil {
 				if pe, ok := err.(*pgerr.Error); ok {
 					return nil, true, withPos(pe, loc)
@@ -42,12 +42,12 @@ func (a *analyzer) regCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool, e
 			return &exec.Const{D: d, T: t}, true, nil
 		}
 		return &exec.Call{Name: "cast", Args: []exec.Expr{e}, Strict: true, T: t, Fn: func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
-			return s.regIn(env, t.OID, args[0].S)
+			return s.RegIn(env, t.OID, args[0].S)
 		}}, true, nil
 	case exec.IsRegType(t.OID) && exec.KindOf(from.OID) == exec.KindInt:
 		return &exec.Call{Name: "cast", Args: []exec.Expr{e}, Strict: true, T: t, Fn: func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
 			oid := uint32(args[0].I)
-			name, err := s.regOut(env, t.OID, oid)
+			name, err := s.RegOut(env, t.OID, oid)
 			return exec.DRegOID(oid, name), err
 		}}, true, nil
 	case exec.IsRegType(from.OID) && exec.KindOf(t.OID) == exec.KindText:
@@ -55,7 +55,7 @@ func (a *analyzer) regCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool, e
 			if args[0].S != "" {
 				return exec.DText(args[0].S), nil
 			}
-			name, err := s.regOut(env, from.OID, uint32(args[0].I))
+			name, err := s.RegOut(env, from.OID, uint32(args[0].I))
 			if name == "" {
 				name = strconv.FormatInt(args[0].I, 10)
 			}
@@ -69,17 +69,17 @@ func (a *analyzer) regCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool, e
 	return nil, false, nil
 }
 
-// regIn converts text to a value of OID alias type typ, as its input
+// RegIn converts text to a value of OID alias type typ, as its input
 // function does: a number is the OID itself, anything else a name.
-func (s *Session) regIn(env *exec.Env, typ uint32, text string) (exec.Datum, error) {
+func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, error) {
 	text = strings.TrimSpace(text)
 	if v, err := strconv.ParseUint(text, 10, 32); err == nil {
-		name, err := s.regOut(env, typ, uint32(v))
+		name, err := s.RegOut(env, typ, uint32(v))
 		return exec.DRegOID(uint32(v), name), err
 	}
 	switch typ {
 	case exec.OIDRegclass:
-		oid, name, ok, err := s.resolveRegclass(env, text)
+		oid, name, ok, err := s.ResolveRegclass(env, text)
 		if err != nil {
 			return exec.Null, err
 		}
@@ -149,9 +149,9 @@ func (s *Session) regIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 	return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported", exec.TypeName(typ))
 }
 
-// regOut returns the name an OID alias value prints as, "" when no object
+// RegOut returns the name an OID alias value prints as, "" when no object
 // has the OID (the value then prints as the number).
-func (s *Session) regOut(env *exec.Env, typ, oid uint32) (string, error) {
+func (s *Session) RegOut(env *exec.Env, typ, oid uint32) (string, error) {
 	if oid == 0 {
 		return "-", nil
 	}
@@ -223,9 +223,9 @@ func relationDisplayName(snap *catalog.Snapshot, r catalog.Relation) string {
 	return quoteIdent(r.Schema) + "." + quoteIdent(r.Name)
 }
 
-// resolveRegclass looks a relation name, as regclass input takes it, up
+// ResolveRegclass looks a relation name, as regclass input takes it, up
 // along the search path (pg_catalog first).
-func (s *Session) resolveRegclass(env *exec.Env, text string) (uint32, string, bool, error) {
+func (s *Session) ResolveRegclass(env *exec.Env, text string) (uint32, string, bool, error) {
 	parts, err := parseQualifiedName(text)
 	if err != nil {
 		return 0, "", false, err
@@ -235,7 +235,7 @@ func (s *Session) resolveRegclass(env *exec.Env, text string) (uint32, string, b
 	if err != nil {
 		return 0, "", false, err
 	}
-	schemas := []string{s.resolveSchemaName(schema)}
+	schemas := []string{s.ResolveSchemaName(schema)}
 	if schema == "" {
 		schemas = s.lookupPath()
 	}
@@ -260,7 +260,7 @@ func (s *Session) userTypeOID(env *exec.Env, tn *pg.TypeName) (uint32, bool, err
 	schema, name := splitName(names)
 	schemas := []string{schema}
 	if schema == "" {
-		schemas = s.searchPath()
+		schemas = s.SearchPath()
 	}
 	root := env.Txn.Root
 	for _, sch := range schemas {
@@ -289,9 +289,9 @@ func (s *Session) userTypeOID(env *exec.Env, tn *pg.TypeName) (uint32, bool, err
 // of that name in schema, or in the first schema of the search path that
 // has one. ok is false when no user function has the name.
 func (s *Session) userRegproc(env *exec.Env, schema, name, text string) (exec.Datum, bool, error) {
-	schemas := s.relationPath()
+	schemas := s.RelationPath()
 	if schema != "" {
-		schemas = []string{s.resolveSchemaName(schema)}
+		schemas = []string{s.ResolveSchemaName(schema)}
 	}
 	for _, sc := range schemas {
 		fs, err := env.Txn.Root.FunctionsNamed(env.Ctx, sc, name)

@@ -108,7 +108,7 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 	if err := s.roleOptions(r, c.Options); err != nil {
 		return nil, err
 	}
-	au, err := s.authority(ctx)
+	au, err := s.Authority(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +132,8 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 }
 
 func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, error) {
-	name := s.roleSpecName(a.Role)
-	au, err := s.authority(ctx)
+	name := roleSpecName(s, a.Role)
+	au, err := s.Authority(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, 
 
 func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, error) {
 	var skipped []string
-	au, err := s.authority(ctx)
+	au, err := s.Authority(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +177,7 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		skipped = skipped[:0]
 		for _, n := range d.Roles {
-			name := s.roleSpecName(n.GetRoleSpec())
+			name := roleSpecName(s, n.GetRoleSpec())
 			if _, ok := roles[name]; !ok {
 				if d.MissingOk {
 					skipped = append(skipped, name)
@@ -213,8 +213,8 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (utility, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		owner := a.s.roleSpecName(s.Newowner)
-		roles, _, err := versioning.LoadRoles(ctx, a.s.e.st)
+		owner := roleSpecName(a.s, s.Newowner)
+		roles, err := a.s.Roles(ctx)
 		if err != nil {
 			return "", err
 		}
@@ -254,9 +254,9 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (utility, error) {
 				return tag, nil
 			}
 			schema, name := splitName(parts)
-			schemas := []string{a.s.resolveSchemaName(schema)}
+			schemas := []string{a.s.ResolveSchemaName(schema)}
 			if schema == "" {
-				schemas = a.s.searchPath()
+				schemas = a.s.SearchPath()
 			}
 			for _, sc := range schemas {
 				if _, ok, err := a.tx.Root.Type(ctx, sc, name); err != nil || ok {

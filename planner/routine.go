@@ -36,9 +36,9 @@ type routine struct {
 	cols []exec.ResultColumn
 }
 
-// routine returns the compiled form of def, compiling it the first time.
-func (s *Session) routine(def *versioning.Function) (*routine, error) {
-	return s.routineFor(def, nil)
+// routineOf returns the compiled form of def, compiling it the first time.
+func routineOf(s planningSession, def *versioning.Function) (*routine, error) {
+	return routineFor(s, def, nil)
 }
 
 // routineFor returns the compiled form of def for a call whose inputs
@@ -46,7 +46,7 @@ func (s *Session) routine(def *versioning.Function) (*routine, error) {
 // set of actual types (its specialization), so that the plans of its
 // body are made for them, as PostgreSQL caches a function's plans by
 // its call's actual argument types.
-func (s *Session) routineFor(def *versioning.Function, actual []exec.T) (*routine, error) {
+func routineFor(s planningSession, def *versioning.Function, actual []exec.T) (*routine, error) {
 	declared := def
 	if in := def.InputTypes(); exec.HasPolymorphic(in) && len(actual) == len(in) {
 		def = specialize(def, actual)
@@ -55,17 +55,18 @@ func (s *Session) routineFor(def *versioning.Function, actual []exec.T) (*routin
 	if err != nil {
 		return nil, err
 	}
-	if r, ok := s.routines[string(key)]; ok {
+	state := s.PlannerState()
+	if r, ok := state.routines[string(key)]; ok {
 		return r, nil
 	}
 	r, err := compileRoutine(s, def, declared)
 	if err != nil {
 		return nil, err
 	}
-	if s.routines == nil {
-		s.routines = map[string]*routine{}
+	if state.routines == nil {
+		state.routines = map[string]*routine{}
 	}
-	s.routines[string(key)] = r
+	state.routines[string(key)] = r
 	return r, nil
 }
 
@@ -109,14 +110,14 @@ func validationTypes(def *versioning.Function) []exec.T {
 
 // compileRoutine compiles def, which is declared, or declared's
 // specialization for a call's types.
-func compileRoutine(s *Session, def, declared *versioning.Function) (*routine, error) {
+func compileRoutine(s planningSession, def, declared *versioning.Function) (*routine, error) {
 	r := &routine{def: def, sig: signatureOf(def)}
 	if def != declared {
 		for _, t := range declared.InputTypes() {
 			r.sig.Declared = append(r.sig.Declared, exec.T{OID: t, Typmod: -1})
 		}
 	}
-	r.sig.Composite = func(name string) bool { return s.isCompositeType(name) }
+	r.sig.Composite = func(name string) bool { return isCompositeType(s, name) }
 	r.cols = resultColumns(def)
 	switch def.Language {
 	case "plpgsql":
@@ -166,24 +167,25 @@ func resultColumns(def *versioning.Function) []exec.ResultColumn {
 	return cols
 }
 
-// call runs a routine: its outcome, a scalar, a row or rows.
-func (s *Session) call(env *exec.Env, r *routine, args []exec.Datum, td *plpgsql.TriggerData) (*plpgsql.Outcome, error) {
-	if s.callDepth >= maxCallDepth {
+// callRoutine runs a routine: its outcome, a scalar, a row or rows.
+func callRoutine(s planningSession, env *exec.Env, r *routine, args []exec.Datum, td *plpgsql.TriggerData) (*plpgsql.Outcome, error) {
+	state := s.PlannerState()
+	if state.callDepth >= maxCallDepth {
 		return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
 			WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
 	}
-	s.callDepth++
-	defer func() { s.callDepth-- }()
+	state.callDepth++
+	defer func() { state.callDepth-- }()
 	args = slices.Clone(args) // the caller's argument buffer is reused
 	if r.pl != nil {
 		return r.pl.Run(&plpgsql.Call{Env: env, Host: &host{s: s, env: env}, Args: args, Trigger: td})
 	}
-	return s.callSQL(env, r, args)
+	return callSQL(env, r, args)
 }
 
 // callSQL runs a LANGUAGE sql body: every statement, the last one's rows
 // are the result.
-func (s *Session) callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsql.Outcome, error) {
+func callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsql.Outcome, error) {
 	vars := &sqlArgs{r: r, args: args}
 	given := vars.types()
 	var last *plpgsql.Result
@@ -282,7 +284,7 @@ func (v *sqlArgs) Value(ref int) (exec.Datum, exec.T) {
 
 // host is the planner as the PL/pgSQL interpreter's Host, for one call.
 type host struct {
-	s   *Session
+	s   planningSession
 	env *exec.Env
 }
 
@@ -317,7 +319,7 @@ func (h *host) RowType(name string) ([]exec.ResultColumn, error) {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		schema, table = name[:i], name[i+1:]
 	}
-	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.s.txn}
+	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.s.Txn()}
 	t, ok, err := a.lookupTable(h.env.Ctx, strings.ToLower(schema), strings.ToLower(table))
 	if err != nil {
 		return nil, err
@@ -354,7 +356,7 @@ func (h *host) columnType(ref string) (exec.T, error) {
 	if len(parts) == 3 {
 		schema = parts[0]
 	}
-	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.s.txn}
+	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.s.Txn()}
 	t, ok, err := a.lookupTable(h.env.Ctx, schema, table)
 	if err != nil {
 		return exec.T{}, err
@@ -369,13 +371,13 @@ func (h *host) columnType(ref string) (exec.T, error) {
 	return exec.T{}, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", ref+"%TYPE")
 }
 
-func (h *host) Notice(err *pgerr.Error) { h.s.notice(err) }
+func (h *host) Notice(err *pgerr.Error) { h.s.Notice(err) }
 
 func (h *host) Fields(oid uint32) ([]exec.ResultColumn, bool) {
-	if h.s.txn == nil {
+	if h.s.Txn() == nil {
 		return nil, false
 	}
-	ut, err := typeByOID(h.env.Ctx, h.s.txn.Root, oid)
+	ut, err := typeByOID(h.env.Ctx, h.s.Txn().Root, oid)
 	if err != nil || ut == nil || ut.Kind != 'c' {
 		return nil, false
 	}
@@ -387,21 +389,14 @@ func (h *host) Fields(oid uint32) ([]exec.ResultColumn, bool) {
 }
 
 func (h *host) Savepoint() func() error {
-	tx := h.s.txn
-	root := tx.Root
-	mark := h.s.notify.mark()
-	return func() error {
-		tx.SetRoot(root)
-		h.s.notify.rollbackTo(mark)
-		return h.s.reapplyAdvances(h.env.Ctx, tx, h.s.seqs.advanced)
-	}
+	return h.s.Savepoint(h.env.Ctx)
 }
 
 // bodyStmt is a statement of a function's body, analyzed when it first
 // runs and again only when the tables it read or the types of the
 // variables it reads changed.
 type bodyStmt struct {
-	s     *Session
+	s     planningSession
 	node  *pg.Node
 	given []exec.T
 	an    *analysis
@@ -411,7 +406,7 @@ type bodyStmt struct {
 }
 
 func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*plpgsql.Result, error) {
-	tx := b.s.txn
+	tx := b.s.Txn()
 	if tx == nil {
 		return nil, pgerr.New(pgerr.InternalError, "function body run outside a transaction")
 	}
@@ -437,7 +432,7 @@ func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*p
 			params = append(params, d)
 		}
 	}
-	inner := &exec.Env{Ctx: env.Ctx, Params: params, Settings: b.s.settings(), TxnStart: tx.StartTime, Txn: tx, Session: b.s}
+	inner := &exec.Env{Ctx: env.Ctx, Params: params, Settings: b.s.Settings(), TxnStart: tx.StartTime, Txn: tx, Session: b.s}
 	rows, err := an.plan.Open(inner)
 	if err != nil {
 		return nil, err
@@ -465,7 +460,7 @@ func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*p
 // tables' definitions and the same variable types.
 func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars) bool {
 	an := b.an
-	if an == nil || an.gen != b.s.planGen {
+	if an == nil || an.gen != b.s.PlanGeneration() {
 		return false
 	}
 	if b.vars != nil {
@@ -497,7 +492,7 @@ func (b *bodyStmt) analyze(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars)
 		b.vars = &varScope{vars: vars, base: len(b.given), index: map[int]int{}}
 		a.vars = b.vars
 	}
-	an, err := b.s.analyzeWith(a, b.node)
+	an, err := analyzeWith(a, b.node)
 	if err != nil {
 		return err
 	}
@@ -544,15 +539,16 @@ func (v *varScope) param(a *analyzer, qualifier, name string) (exec.Expr, bool) 
 
 // isCompositeType reports whether name (possibly schema-qualified) is a
 // composite type of the session's transaction, or a table's row type.
-func (s *Session) isCompositeType(name string) bool {
-	if s.txn == nil {
+func isCompositeType(s planningSession, name string) bool {
+	tx := s.Txn()
+	if tx == nil {
 		return false
 	}
 	schema, typ := "", name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		schema, typ = name[:i], name[i+1:]
 	}
-	a := &analyzer{ctx: context.Background(), s: s, tx: s.txn}
+	a := &analyzer{ctx: context.Background(), s: s, tx: tx}
 	ut, err := a.lookupType(a.ctx, strings.ToLower(schema), strings.ToLower(typ))
 	if err == nil && ut != nil {
 		return ut.Kind == 'c'

@@ -41,7 +41,7 @@ func (a *analyzer) fieldSelect(e exec.Expr, name string, loc int32) (exec.Expr, 
 		}
 	}
 	if t.OID == exec.OIDRecord {
-		if cols, ok := a.s.records.cols(t.Typmod); ok {
+		if cols, ok := a.s.PlannerState().records.cols(t.Typmod); ok {
 			for i, c := range cols {
 				if c.Name == name {
 					return &exec.FieldSelect{E: e, Idx: i, T: c.T}, nil
@@ -51,7 +51,7 @@ func (a *analyzer) fieldSelect(e exec.Expr, name string, loc int32) (exec.Expr, 
 		}
 	}
 	if cat, array := types.UserCategoryOf(types.Oid(t.OID)); cat == types.UserComposite && !array {
-		if ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID)); ok {
+		if ut, ok := a.s.Settings().Types.UserType(types.Oid(t.OID)); ok {
 			for i, f := range ut.FieldNames {
 				if f == name {
 					return &exec.FieldSelect{E: e, Idx: i, T: exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}}, nil
@@ -88,10 +88,10 @@ func (a *analyzer) fieldStar(ind *pg.A_Indirection, sc *scope) ([]exec.Expr, []e
 		}
 		known = true
 	case t.OID == exec.OIDRecord:
-		fields, known = a.s.records.cols(t.Typmod)
+		fields, known = a.s.PlannerState().records.cols(t.Typmod)
 	default:
 		if cat, array := types.UserCategoryOf(types.Oid(t.OID)); cat == types.UserComposite && !array {
-			if ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID)); ok {
+			if ut, ok := a.s.Settings().Types.UserType(types.Oid(t.OID)); ok {
 				for i, f := range ut.FieldNames {
 					fields = append(fields, exec.ResultColumn{Name: f, T: exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}})
 				}
@@ -164,7 +164,7 @@ func (a *analyzer) typeName(t exec.T) string {
 	if cat == 0 {
 		return exec.TypeName(t.OID)
 	}
-	ut, ok := (sessionTypes{a.s}).UserType(oid &^ types.ArrayBit)
+	ut, ok := a.s.Settings().Types.UserType(oid &^ types.ArrayBit)
 	if !ok {
 		return "???"
 	}
@@ -177,7 +177,7 @@ func (a *analyzer) typeName(t exec.T) string {
 // rowToComposite converts a row constructor to composite type t, each
 // field to its field's type.
 func (a *analyzer) rowToComposite(row *exec.RowExpr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
-	ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID))
+	ut, ok := a.s.Settings().Types.UserType(types.Oid(t.OID))
 	if !ok {
 		return nil, withPos(pgerr.New(pgerr.UndefinedObject, "type %d does not exist", t.OID), loc)
 	}

@@ -16,7 +16,7 @@ import (
 // role] [elements]: the elements (CREATE TABLE, INDEX, SEQUENCE) are
 // created in the new schema.
 func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (utility, error) {
-	name, owner := s.Schemaname, a.s.user
+	name, owner := s.Schemaname, a.s.User()
 	if s.Authrole != nil && s.Authrole.Rolename != "" {
 		owner = s.Authrole.Rolename
 		if name == "" {
@@ -47,7 +47,7 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (utility, error) {
 			return "", err
 		} else if ok {
 			if s.IfNotExists {
-				a.s.notice(pgerr.New(pgerr.DuplicateSchema, "schema %q already exists, skipping", name))
+				a.s.Notice(pgerr.New(pgerr.DuplicateSchema, "schema %q already exists, skipping", name))
 				return "CREATE SCHEMA", nil
 			}
 			return "", pgerr.New(pgerr.DuplicateSchema, "schema %q already exists", name)
@@ -102,7 +102,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 			return "", err
 		} else if !ok {
 			if s.MissingOk {
-				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "schema %q does not exist, skipping", name))
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "schema %q does not exist, skipping", name))
 				continue
 			}
 			return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
@@ -144,9 +144,9 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
 			if len(deps) == 1 {
-				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %s", deps[0]))
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %s", deps[0]))
 			} else {
-				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(deps)).
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(deps)).
 					WithDetail("drop cascades to %s", strings.Join(deps, "\ndrop cascades to ")))
 			}
 		}

@@ -305,7 +305,7 @@ func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (utility, error) {
 			return "CREATE SEQUENCE", err
 		}
 		name := s.Sequence.Relname
-		seq := &versioning.Sequence{Schema: schema, Name: name, Owner: a.s.newObjectOwner()}
+		seq := &versioning.Sequence{Schema: schema, Name: name, Owner: newObjectOwner(a.s)}
 		return "CREATE SEQUENCE", a.putSequence(ctx, seq, o, true)
 	}, nil
 }
@@ -356,7 +356,7 @@ func (a *analyzer) sequenceByName(ctx context.Context, schema, name string, miss
 	}
 	switch {
 	case rel.kind == relNone && missingOK:
-		a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", name))
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", name))
 		return nil, nil
 	case rel.kind == relNone:
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
@@ -409,7 +409,7 @@ func (a *analyzer) dropSequence(ctx context.Context, schema, name string, cascad
 						WithDetail("default value for column %s of table %s depends on sequence %s", c.Name, t.Name, name).
 						WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 				}
-				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to default value for column %s of table %s", c.Name, t.Name))
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to default value for column %s of table %s", c.Name, t.Name))
 				t.Columns[i].Default = ""
 				changed = true
 			}
@@ -545,9 +545,9 @@ func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Se
 		return nil, err
 	}
 	schema, name := splitName(parts)
-	schemas := []string{s.resolveSchemaName(schema)}
+	schemas := []string{s.ResolveSchemaName(schema)}
 	if schema == "" {
-		schemas = s.relationPath()
+		schemas = s.RelationPath()
 	}
 	for _, sc := range schemas {
 		rel, err := findRelation(ctx, root, sc, name)

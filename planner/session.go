@@ -138,16 +138,13 @@ type Session struct {
 	userTypes *userTypes
 	seqs      seqState     // currval and lastval
 	catCache  catalogCache // the catalog functions' last snapshot
-	records   recordTypes  // the anonymous record types of set-returning calls (row.go)
 	// tempSchema is the session's pg_temp_N, "" until it needs one;
 	// tempReady once the schema is known to be this session's own.
 	tempSchema string
 	tempReady  bool
-	viewDepth  int // views being expanded in the statement being planned
-	// routines are the user functions compiled, by their records
-	// (routine.go); callDepth counts the calls running.
-	routines  map[string]*routine
-	callDepth int
+	// planning is what analysis keeps for the length of the session:
+	// record types, compiled user functions (planningSession).
+	planning sessionState
 	// planGen counts the changes to name resolution that table
 	// definitions do not show (search_path, temporary relations): plans
 	// analyzed under an older one are not reused.
@@ -440,7 +437,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t) // for ON ... SET DEFAULT
 	}
-	tx.FireTrigger = s.fireTrigger
+	tx.FireTrigger = func(env *exec.Env, c *exec.TriggerCall) (exec.Row, error) { return fireTrigger(s, env, c) }
 	tx.Generated = func(ctx context.Context, t *exec.Table) (exec.GeneratedCols, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).generatedExprs(t) // cascades and merges
 	}
@@ -650,10 +647,10 @@ func syntaxError(err error) error {
 // currentUser is current_user, current_role and user: the role SET ROLE
 // chose, else the session's.
 func (s *Session) currentUser(*exec.Env, []exec.Datum) (exec.Datum, error) {
-	return exec.DText(s.currentRole()), nil
+	return exec.DText(s.CurrentRole()), nil
 }
 
 // sessionUser is session_user: the role that connected.
 func (s *Session) sessionUser(*exec.Env, []exec.Datum) (exec.Datum, error) {
-	return exec.DText(s.sessionRole()), nil
+	return exec.DText(s.SessionRole()), nil
 }

@@ -107,7 +107,7 @@ func (s *Session) createDatabase(ctx context.Context, c *pg.CreatedbStmt) (*Resu
 	if s.explicit {
 		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "CREATE DATABASE cannot run inside a transaction block")
 	}
-	if au, err := s.authority(ctx); err != nil {
+	if au, err := s.Authority(ctx); err != nil {
 		return nil, err
 	} else if !au.createDB {
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create database")

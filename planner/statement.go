@@ -108,7 +108,7 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 		if err != nil {
 			return nil, nil, err
 		}
-		an, err := st.s.analyze(ctx, tx, n.GetDeclareCursorStmt().Query, given)
+		an, err := analyzeStmt(ctx, st.s, tx, n.GetDeclareCursorStmt().Query, given)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -133,7 +133,7 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	if err != nil {
 		return nil, nil, err
 	}
-	an, err := st.s.analyze(ctx, tx, st.raw.Stmt, given)
+	an, err := analyzeStmt(ctx, st.s, tx, st.raw.Stmt, given)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -318,7 +318,7 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 	an := st.an
 	if !st.reusable(ctx, tx) {
 		var err error
-		if an, err = s.analyze(ctx, tx, st.raw.Stmt, given); err != nil {
+		if an, err = analyzeStmt(ctx, s, tx, st.raw.Stmt, given); err != nil {
 			return nil, err
 		}
 	}
@@ -393,16 +393,16 @@ func (an *analysis) depsHold(ctx context.Context, tx *exec.Txn) bool {
 	return true
 }
 
-// analyze plans a statement.
-func (s *Session) analyze(ctx context.Context, tx *exec.Txn, n *pg.Node, given []uint32) (*analysis, error) {
-	return s.analyzeWith(&analyzer{ctx: ctx, s: s, tx: tx, params: paramTypes(given)}, n)
+// analyzeStmt plans a statement for session s in transaction tx.
+func analyzeStmt(ctx context.Context, s planningSession, tx *exec.Txn, n *pg.Node, given []uint32) (*analysis, error) {
+	return analyzeWith(&analyzer{ctx: ctx, s: s, tx: tx, params: paramTypes(given)}, n)
 }
 
 // analyzeWith plans a statement with an analyzer prepared by the caller
 // (a function body's, whose names may be variables).
-func (s *Session) analyzeWith(a *analyzer, n *pg.Node) (*analysis, error) {
+func analyzeWith(a *analyzer, n *pg.Node) (*analysis, error) {
 	ctx := a.ctx
-	an := &analysis{gen: s.planGen}
+	an := &analysis{gen: a.s.PlanGeneration()}
 	var err error
 	switch {
 	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
@@ -426,7 +426,7 @@ func (s *Session) analyzeWith(a *analyzer, n *pg.Node) (*analysis, error) {
 		an.plan, err = a.merge(n.GetMergeStmt())
 		an.tag = "MERGE"
 	case n.GetExplainStmt() != nil:
-		return s.explain(ctx, a, n.GetExplainStmt())
+		return explain(ctx, a, n.GetExplainStmt())
 	case n.GetCopyStmt() != nil:
 		an.copy, err = a.copyStmt(n.GetCopyStmt())
 	case n.GetVacuumStmt() != nil:
@@ -469,8 +469,8 @@ func (s *Session) analyzeWith(a *analyzer, n *pg.Node) (*analysis, error) {
 // explain plans EXPLAIN: the inner statement's plan as text lines, after
 // running it for EXPLAIN ANALYZE. The lines name our operators; costs and
 // row estimates are not computed.
-func (s *Session) explain(ctx context.Context, a *analyzer, e *pg.ExplainStmt) (*analysis, error) {
-	inner, err := s.analyze(ctx, a.tx, e.Query, nil)
+func explain(ctx context.Context, a *analyzer, e *pg.ExplainStmt) (*analysis, error) {
+	inner, err := analyzeStmt(ctx, a.s, a.tx, e.Query, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func init() {
 		})
 	}
 	registerStrict("current_schemas", []uint32{exec.OIDBool}, exec.ArrayType(exec.TName).OID, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-		path := s.searchPath()
+		path := s.SearchPath()
 		if a[0].Bool() {
 			path = s.lookupPath() // with the implicit schemas
 		}

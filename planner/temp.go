@@ -28,19 +28,19 @@ const tempSchemaPrefix = "pg_temp_"
 // relations.
 func isTempSchema(schema string) bool { return strings.HasPrefix(schema, tempSchemaPrefix) }
 
-// tempSchemaName returns the session's temporary schema, choosing its
+// TempSchemaName returns the session's temporary schema, choosing its
 // number on first use.
-func (s *Session) tempSchemaName() string {
+func (s *Session) TempSchemaName() string {
 	if s.tempSchema == "" {
 		s.tempSchema = tempSchemaPrefix + strconv.FormatInt(s.e.tempSeq.Add(1), 10)
 	}
 	return s.tempSchema
 }
 
-// relationPath is the search path for relations: the session's temporary
+// RelationPath is the search path for relations: the session's temporary
 // schema (once it has one) first, then the search path.
-func (s *Session) relationPath() []string {
-	path := s.searchPath()
+func (s *Session) RelationPath() []string {
+	path := s.SearchPath()
 	if s.tempSchema == "" {
 		return path
 	}
@@ -52,10 +52,10 @@ func (s *Session) relationPath() []string {
 	return append([]string{s.tempSchema}, path...)
 }
 
-// resolveSchemaName maps pg_temp to the session's temporary schema.
-func (s *Session) resolveSchemaName(schema string) string {
+// ResolveSchemaName maps pg_temp to the session's temporary schema.
+func (s *Session) ResolveSchemaName(schema string) string {
 	if schema == "pg_temp" {
-		return s.tempSchemaName()
+		return s.TempSchemaName()
 	}
 	return schema
 }
@@ -65,23 +65,23 @@ func (s *Session) resolveSchemaName(schema string) string {
 func (a *analyzer) ensureTempSchema(ctx context.Context) (string, error) {
 	// A temporary relation is about to be made: it may shadow the
 	// relation a plan's unqualified name found.
-	a.s.planGen++
-	name := a.s.tempSchemaName()
+	a.s.InvalidatePlans()
+	name := a.s.TempSchemaName()
 	if _, ok, err := a.tx.Schema(ctx, name); err != nil || ok {
-		if ok && !a.s.tempReady {
+		if ok && !a.s.TempSchemaReady() {
 			if err := a.dropSchemaContents(ctx, name); err != nil {
 				return "", err
 			}
-			a.s.tempReady = true
+			a.s.MarkTempSchemaReady()
 		}
 		return name, err
 	}
-	root, err := a.tx.Root.PutSchema(ctx, versioning.Schema{Name: name, Owner: a.s.user})
+	root, err := a.tx.Root.PutSchema(ctx, versioning.Schema{Name: name, Owner: a.s.User()})
 	if err != nil {
 		return "", err
 	}
 	a.tx.SetRoot(root)
-	a.s.tempReady = true
+	a.s.MarkTempSchemaReady()
 	return name, nil
 }
 
@@ -149,7 +149,7 @@ func (a *analyzer) newRelationName(ctx context.Context, rv *pg.RangeVar, ifNotEx
 	case rel.kind == relNone:
 		return schema, false, nil
 	case ifNotExists:
-		a.s.notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", rv.Relname))
+		a.s.Notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", rv.Relname))
 		return schema, true, nil
 	}
 	return "", false, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", rv.Relname)
@@ -158,7 +158,7 @@ func (a *analyzer) newRelationName(ctx context.Context, rv *pg.RangeVar, ifNotEx
 // tempCreationSchema returns the schema a CREATE TEMP relation goes in:
 // the temporary schema, which an explicit schema must name.
 func (a *analyzer) tempCreationSchema(ctx context.Context, schema string) (string, error) {
-	if schema != "" && schema != "pg_temp" && schema != a.s.tempSchema {
+	if schema != "" && schema != "pg_temp" && schema != a.s.TempSchema() {
 		return "", pgerr.New(pgerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 	}
 	return a.ensureTempSchema(ctx)

@@ -136,7 +136,7 @@ func (a *analyzer) dropTriggers(ctx context.Context, s *pg.DropStmt) (string, er
 		}
 		if !ok {
 			if s.MissingOk {
-				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", table))
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", table))
 				continue
 			}
 			return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", table)
@@ -144,7 +144,7 @@ func (a *analyzer) dropTriggers(ctx context.Context, s *pg.DropStmt) (string, er
 		i := slices.IndexFunc(t.Def.Triggers, func(x versioning.Trigger) bool { return x.Name == trig })
 		if i < 0 {
 			if s.MissingOk {
-				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "trigger %q for relation %q does not exist, skipping", trig, table))
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "trigger %q for relation %q does not exist, skipping", trig, table))
 				continue
 			}
 			return "", pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", trig, table)
@@ -186,7 +186,7 @@ func (a *analyzer) dropTriggersOf(ctx context.Context, f *versioning.Function, c
 				WithDetail("trigger %s on table %s depends on function %s", tr.Name, t.Name, functionSignature(f)).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to trigger %s on table %s", t.Triggers[0].Name, t.Name))
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to trigger %s on table %s", t.Triggers[0].Name, t.Name))
 		def := *t
 		def.Triggers = keep
 		if err := a.putTable(ctx, &def); err != nil {
@@ -223,7 +223,7 @@ func enableTrigger(def *versioning.Table, cmd *pg.AlterTableCmd) error {
 }
 
 // fireTrigger runs a trigger's function for exec.Modify.
-func (s *Session) fireTrigger(env *exec.Env, c *exec.TriggerCall) (exec.Row, error) {
+func fireTrigger(s planningSession, env *exec.Env, c *exec.TriggerCall) (exec.Row, error) {
 	tr := c.Trigger
 	def := c.Table.Def
 	td := &plpgsql.TriggerData{Name: tr.Name, Op: c.Event, Schema: def.Schema, Table: def.Name, New: c.New, Old: c.Old, Args: tr.Args,
@@ -243,7 +243,7 @@ func (s *Session) fireTrigger(env *exec.Env, c *exec.TriggerCall) (exec.Row, err
 		unchanged = c.Old
 	}
 	if tr.When != "" {
-		ok, err := s.triggerWhen(env, tr, td)
+		ok, err := triggerWhen(s, env, tr, td)
 		if err != nil || !ok {
 			return unchanged, err
 		}
@@ -261,11 +261,11 @@ func (s *Session) fireTrigger(env *exec.Env, c *exec.TriggerCall) (exec.Row, err
 	if fn == nil {
 		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s.%s() does not exist", tr.FuncSchema, tr.FuncName)
 	}
-	r, err := s.routine(fn)
+	r, err := routineOf(s, fn)
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.call(env, r, nil, td)
+	out, err := callRoutine(s, env, r, nil, td)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +276,7 @@ func (s *Session) fireTrigger(env *exec.Env, c *exec.TriggerCall) (exec.Row, err
 }
 
 // triggerWhen evaluates a trigger's WHEN condition over NEW and OLD.
-func (s *Session) triggerWhen(env *exec.Env, tr *versioning.Trigger, td *plpgsql.TriggerData) (bool, error) {
+func triggerWhen(s planningSession, env *exec.Env, tr *versioning.Trigger, td *plpgsql.TriggerData) (bool, error) {
 	h := &host{s: s, env: env}
 	p, err := h.Prepare("SELECT "+tr.When, nil, nil)
 	if err != nil {

@@ -224,7 +224,7 @@ func (a *analyzer) alterEnum(s *pg.AlterEnumStmt) (utility, error) {
 		}
 		if slices.ContainsFunc(t.Labels, func(l versioning.EnumLabel) bool { return l.Label == s.NewVal }) {
 			if s.SkipIfNewValExists {
-				a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "enum label %q already exists, skipping", s.NewVal))
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "enum label %q already exists, skipping", s.NewVal))
 				return nil
 			}
 			return pgerr.New(pgerr.DuplicateObject, "enum label %q already exists", s.NewVal)
@@ -308,7 +308,7 @@ func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (utility, error) {
 			i := slices.IndexFunc(t.Checks, func(c versioning.Check) bool { return c.Name == s.Name })
 			if i < 0 {
 				if s.MissingOk {
-					a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "constraint %q of domain %q does not exist, skipping", s.Name, t.Name))
+					a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "constraint %q of domain %q does not exist, skipping", s.Name, t.Name))
 					return nil
 				}
 				return pgerr.New(pgerr.UndefinedObject, "constraint %q of domain %q does not exist", s.Name, t.Name)
@@ -375,7 +375,7 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 		}
 		if t == nil {
 			_, name := splitName(names)
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %q does not exist, skipping", what, name))
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %q does not exist, skipping", what, name))
 			continue
 		}
 		if !domain && t.Kind == 'd' {

@@ -104,7 +104,7 @@ func (c sessionTypes) TypeName(oid types.Oid) (string, bool) {
 func (s *Session) typeVisible(schema, name string) bool {
 	tx := s.txn
 	ctx := context.Background()
-	for _, sch := range s.searchPath() {
+	for _, sch := range s.SearchPath() {
 		if sch == schema {
 			return true
 		}
@@ -138,7 +138,7 @@ func describeType(d *versioning.Type) *types.UserType {
 func (a *analyzer) lookupType(ctx context.Context, schema, name string) (*versioning.Type, error) {
 	schemas := []string{schema}
 	if schema == "" {
-		schemas = a.s.searchPath()
+		schemas = a.s.SearchPath()
 	}
 	for _, sch := range schemas {
 		t, ok, err := a.tx.Root.Type(ctx, sch, name)
@@ -222,7 +222,7 @@ func (a *analyzer) resolveTypeDomain(tn *pg.TypeName) (exec.T, *versioning.Type,
 func (a *analyzer) lookupRowType(schema, name string) (exec.T, error) {
 	schemas := []string{schema}
 	if schema == "" {
-		schemas = a.s.searchPath()
+		schemas = a.s.SearchPath()
 	}
 	for _, sch := range schemas {
 		_, ok, err := a.tx.Root.Table(a.ctx, sch, name)

@@ -48,7 +48,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (utility, error) {
 		case rv.Relpersistence == "t":
 			schema, err = a.tempCreationSchema(ctx, rv.Schemaname)
 		case temp && rv.Schemaname == "":
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "view %q will be a temporary view", rv.Relname))
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "view %q will be a temporary view", rv.Relname))
 			schema, err = a.ensureTempSchema(ctx)
 		default:
 			if schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location); err == nil {
@@ -67,7 +67,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (utility, error) {
 		if len(names) > len(cols) {
 			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 		}
-		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: a.s.newObjectOwner()}
+		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: newObjectOwner(a.s)}
 		seen := map[string]bool{}
 		for i, c := range cols {
 			name := c.Name
@@ -233,9 +233,9 @@ func viewDefinition(snap *catalog.Snapshot, v *versioning.View) string {
 // along the search path) is a view: its query is planned now, its rows
 // computed at each scan.
 func (a *analyzer) viewTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
-	schemas := []string{a.s.resolveSchemaName(schema)}
+	schemas := []string{a.s.ResolveSchemaName(schema)}
 	if schema == "" {
-		schemas = a.s.relationPath()
+		schemas = a.s.RelationPath()
 	}
 	for _, sc := range schemas {
 		v, ok, err := a.tx.Root.View(ctx, sc, name)
@@ -258,7 +258,7 @@ func (a *analyzer) viewTable(ctx context.Context, schema, name string) (*exec.Ta
 // viewRelation plans view v, whose query is sel, as a relation.
 func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.SelectStmt) (*exec.Table, error) {
 	sc, name := v.Schema, v.Name
-	if a.s.viewDepth >= maxViewDepth {
+	if a.s.PlannerState().viewDepth >= maxViewDepth {
 		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation %q", name)
 	}
 	owner, err := a.viewAuthority(v)
@@ -266,9 +266,9 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 		return nil, err
 	}
 	sub := &analyzer{ctx: ctx, s: a.s, tx: a.tx, as: owner}
-	a.s.viewDepth++
+	a.s.PlannerState().viewDepth++
 	plan, err := sub.selectStmt(r)
-	a.s.viewDepth--
+	a.s.PlannerState().viewDepth--
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +392,7 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 				WithDetail("view %s depends on %s", v.Name, what).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to view %s", v.Name))
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to view %s", v.Name))
 		if err := a.dropDependentViews(ctx, v.Schema, v.Name, "view "+v.Name, true); err != nil {
 			return err
 		}
