@@ -225,7 +225,7 @@ func (e *regroupError) SQLState() string { return string(e.pe.Code) }
 
 // aggCall analyzes a call of an aggregate function.
 func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
-	name := opName(f.Funcname)
+	name := OpName(f.Funcname)
 	if f.Over != nil {
 		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet"), f.Location)
 	}

@@ -28,12 +28,12 @@ type aggDef struct {
 }
 
 // createAggregate is CREATE [OR REPLACE] AGGREGATE.
-func (a *analyzer) createAggregate(s *pg.DefineStmt) (utility, error) {
+func (a *analyzer) createAggregate(s *pg.DefineStmt) (Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		schema, name := splitName(nameList(s.Defnames))
+		schema, name := SplitName(nameList(s.Defnames))
 		schema, err := a.creationSchema(ctx, schema, -1)
 		if err != nil {
 			return "", err
@@ -87,7 +87,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 		if d.basetype == nil {
 			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "aggregate input type must be specified")
 		}
-		if !strings.EqualFold(opName(d.basetype.Names), "any") { // basetype 'ANY': no argument, as count(*)
+		if !strings.EqualFold(OpName(d.basetype.Names), "any") { // basetype 'ANY': no argument, as count(*)
 			t, err := a.routineType(d.basetype)
 			if err != nil {
 				return nil, err
@@ -102,7 +102,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 			return nil, err
 		}
 	}
-	if strings.EqualFold(opName(d.stype.Names), "internal") {
+	if strings.EqualFold(OpName(d.stype.Names), "internal") {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "aggregates with transition type internal are not supported yet")
 	}
 	stype, err := a.routineType(d.stype)
@@ -231,7 +231,7 @@ func (a *analyzer) aggregateArgs(args []*pg.Node) ([]versioning.FuncArg, error) 
 	for _, n := range args[0].GetList().GetItems() {
 		p := n.GetFunctionParameter()
 		t := exec.T{OID: exec.OIDAny}
-		if !strings.EqualFold(opName(p.ArgType.Names), "any") {
+		if !strings.EqualFold(OpName(p.ArgType.Names), "any") {
 			var err error
 			if t, err = a.routineType(p.ArgType); err != nil {
 				return nil, err
@@ -287,7 +287,7 @@ func (a *analyzer) aggSupport(name, what string, args []exec.T, want exec.T) (ex
 	for i, t := range args {
 		in[i] = &exec.ColRef{Idx: i, T: t}
 	}
-	schema, fname := splitName(strings.Split(name, "."))
+	schema, fname := SplitName(strings.Split(name, "."))
 	missing := func() error {
 		names := make([]string, len(args))
 		for i, t := range args {
@@ -376,7 +376,7 @@ func isStrictCall(e exec.Expr) bool {
 
 // userAggregates returns the user aggregates a call of names may mean.
 func (a *analyzer) userAggregates(names []*pg.Node) ([]*versioning.Function, error) {
-	schema, name := splitName(nameList(names))
+	schema, name := SplitName(nameList(names))
 	if schema == "pg_catalog" {
 		return nil, nil
 	}
@@ -390,7 +390,7 @@ func (a *analyzer) userAggregates(names []*pg.Node) ([]*versioning.Function, err
 // isAggregate reports whether a call names an aggregate, built-in or
 // user-defined.
 func (a *analyzer) isAggregate(f *pg.FuncCall) bool {
-	if exec.IsAgg(opName(f.Funcname)) {
+	if exec.IsAgg(OpName(f.Funcname)) {
 		return true
 	}
 	aggs, err := a.userAggregates(f.Funcname)

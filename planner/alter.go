@@ -28,7 +28,7 @@ func (a *analyzer) env(ctx context.Context) *exec.Env {
 }
 
 // alterTable runs ALTER TABLE [IF EXISTS] t command, ...
-func (a *analyzer) alterTable(s *pg.AlterTableStmt) (utility, error) {
+func (a *analyzer) alterTable(s *pg.AlterTableStmt) (Utility, error) {
 	tag := "ALTER TABLE"
 	switch s.Objtype {
 	case pg.ObjectType_OBJECT_INDEX:
@@ -46,7 +46,7 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (utility, error) {
 		if err != nil {
 			return "", err
 		}
-		if rel.kind == relNone {
+		if rel.Kind == RelNone {
 			if s.MissingOk {
 				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
 				return tag, nil
@@ -58,13 +58,13 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (utility, error) {
 				return "", err
 			}
 		}
-		if rel.kind != relTable {
+		if rel.Kind != relTable {
 			// Owner, statistics and storage settings of indexes and
 			// sequences have nothing to change here.
 			for _, n := range s.Cmds {
 				switch n.GetAlterTableCmd().Subtype {
 				case pg.AlterTableType_AT_AttachPartition:
-					if rel.kind != relIndex {
+					if rel.Kind != relIndex {
 						return "", pgerr.New(pgerr.WrongObjectType, "%q is not an index", s.Relation.Relname)
 					}
 					if err := a.attachIndex(ctx, rel, schema, n.GetAlterTableCmd().Def.GetPartitionCmd()); err != nil {
@@ -444,7 +444,7 @@ func volatileDefault(text string) bool {
 	volatile := false
 	visitNodes(n, func(x *pg.Node) {
 		if fc := x.GetFuncCall(); fc != nil {
-			switch opName(fc.Funcname) {
+			switch OpName(fc.Funcname) {
 			case "nextval", "random", "gen_random_uuid", "uuid_generate_v4", "clock_timestamp", "timeofday", "setval", "random_normal":
 				volatile = true
 			}
@@ -701,7 +701,7 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 		}
 	} else if conv, err = a.assignOrIO(src, nt, old.Name); err != nil {
 		return pgerr.New(pgerr.DatatypeMismatch, "column %q cannot be cast automatically to type %s", old.Name, exec.TypeName(nt.OID)).
-			WithHint("You might need to specify \"USING %s::%s\".", quoteIdent(old.Name), typeSQLName(nt))
+			WithHint("You might need to specify \"USING %s::%s\".", QuoteIdent(old.Name), typeSQLName(nt))
 	}
 	c := &def.Columns[pos]
 	if c.Default != "" && c.Generated == 0 {
@@ -805,11 +805,11 @@ func identityColumn(def *versioning.Table, name string) (int, error) {
 
 // identitySequence returns an identity column's sequence.
 func (a *analyzer) identitySequence(ctx context.Context, c versioning.Column) (*versioning.Sequence, error) {
-	parts, err := parseQualifiedName(c.Sequence)
+	parts, err := ParseQualifiedName(c.Sequence)
 	if err != nil {
 		return nil, err
 	}
-	schema, name := splitName(parts)
+	schema, name := SplitName(parts)
 	seq, ok, err := a.tx.Root.Sequence(ctx, schema, name)
 	if err != nil {
 		return nil, err
@@ -889,7 +889,7 @@ func (a *analyzer) dropIdentity(ctx context.Context, def *versioning.Table, cmd 
 
 // rename runs ALTER ... RENAME: of a table, index, sequence, column,
 // constraint or schema.
-func (a *analyzer) rename(s *pg.RenameStmt) (utility, error) {
+func (a *analyzer) rename(s *pg.RenameStmt) (Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
@@ -916,7 +916,7 @@ func (a *analyzer) rename(s *pg.RenameStmt) (utility, error) {
 		if err != nil {
 			return "", err
 		}
-		if rel.kind == relNone {
+		if rel.Kind == RelNone {
 			if s.MissingOk {
 				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
 				return tag, nil
@@ -925,12 +925,12 @@ func (a *analyzer) rename(s *pg.RenameStmt) (utility, error) {
 		}
 		switch s.RenameType {
 		case pg.ObjectType_OBJECT_COLUMN:
-			if rel.kind != relTable {
+			if rel.Kind != relTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
 			return tag, a.renameColumnInherited(ctx, rel.table, s.Subname, s.Newname, s.Relation.Inh, false)
 		case pg.ObjectType_OBJECT_TABCONSTRAINT:
-			if rel.kind != relTable {
+			if rel.Kind != relTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
 			return tag, a.renameConstraint(ctx, cloneTable(rel.table), s.Subname, s.Newname)
@@ -940,10 +940,10 @@ func (a *analyzer) rename(s *pg.RenameStmt) (utility, error) {
 }
 
 // renameRelation renames a table, index or sequence.
-func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old, name string) error {
-	if other, err := findRelation(ctx, a.tx.Root, schema, name); err != nil {
+func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old, name string) error {
+	if other, err := FindRelation(ctx, a.tx.Root, schema, name); err != nil {
 		return err
-	} else if other.kind != relNone {
+	} else if other.Kind != RelNone {
 		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
 	if err := a.renameInViews(ctx, schema, old, name); err != nil {
@@ -951,7 +951,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 	}
 	root := a.tx.Root
 	var err error
-	switch rel.kind {
+	switch rel.Kind {
 	case relView:
 		v := *rel.view
 		if root, err = root.DropView(ctx, schema, old); err != nil {
@@ -1034,8 +1034,8 @@ func (a *analyzer) renameRelation(ctx context.Context, rel relation, schema, old
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return err
 		}
-	case relSequence:
-		seq := rel.seq
+	case RelSequence:
+		seq := rel.Seq
 		if root, err = root.DropSequence(ctx, schema, old); err != nil {
 			return err
 		}
@@ -1164,9 +1164,9 @@ func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, 
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
 	}
 	renameIndex := func() error {
-		if other, err := findRelation(ctx, a.tx.Root, def.Schema, name); err != nil {
+		if other, err := FindRelation(ctx, a.tx.Root, def.Schema, name); err != nil {
 			return err
-		} else if other.kind != relNone {
+		} else if other.Kind != RelNone {
 			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 		}
 		return nil

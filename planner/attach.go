@@ -93,13 +93,13 @@ func (a *analyzer) partitionCmdTable(ctx context.Context, rv *pg.RangeVar) (*ver
 	if err != nil {
 		return nil, err
 	}
-	switch rel.kind {
-	case relNone:
+	switch rel.Kind {
+	case RelNone:
 		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
 	case relTable:
 		return rel.table, nil
 	}
-	return nil, wrongObjectType(rv.Relname, rel.kind, relTable)
+	return nil, wrongObjectType(rv.Relname, rel.Kind, relTable)
 }
 
 // mergeColumnsForAttach checks that def, a table becoming a partition of
@@ -270,16 +270,16 @@ func disinherit(parent, def *versioning.Table) {
 // partitioned table's index and its partitions' are not linked here: a
 // partition's index stands for its parent's when their definitions
 // match (sameIndex), so attaching only checks that they do.
-func (a *analyzer) attachIndex(ctx context.Context, parent relation, schema string, cmd *pg.PartitionCmd) error {
+func (a *analyzer) attachIndex(ctx context.Context, parent Relation, schema string, cmd *pg.PartitionCmd) error {
 	rv := cmd.Name
 	child, _, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
 	if err != nil {
 		return err
 	}
-	if child.kind == relNone {
+	if child.Kind == RelNone {
 		return withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
 	}
-	if child.kind != relIndex {
+	if child.Kind != relIndex {
 		return pgerr.New(pgerr.InvalidObjectDefinition, "%q is not an index", rv.Relname)
 	}
 	pt, ct := parent.table, child.table

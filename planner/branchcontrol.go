@@ -28,7 +28,7 @@ func (s *Session) branchChecked(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return !au.superuser, nil
+	return !au.Superuser, nil
 }
 
 // RequireBranchWrite checks that the session's user may change branch

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"context"
 	"slices"
 	"sort"
 	"strconv"
@@ -23,65 +22,6 @@ import (
 // databases, roles, settings, search path) and provides the functions
 // psql's describe queries call: pg_get_expr, format_type,
 // pg_table_is_visible, pg_get_indexdef, pg_get_constraintdef, ...
-
-// virtualTable returns the catalog relation or sequence a FROM item
-// names, if it names one: catalog relations first for an unqualified name
-// (pg_catalog precedes the search path), sequences after the tables of
-// the same schema.
-func (a *analyzer) virtualTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
-	switch schema {
-	case "", "pg_catalog", "information_schema":
-		cs := schema
-		if cs == "" {
-			cs = "pg_catalog"
-		}
-		if v, ok := catalog.Lookup(cs, name); ok {
-			t := v.Table(a.s.CatalogSource)
-			t.VirtualKind = 'c'
-			return t, true, nil
-		}
-	}
-	return nil, false, nil
-}
-
-// sequenceTable returns the one-row relation a sequence reads as
-// (last_value, log_cnt, is_called), if schema.name (or name along the
-// search path) is a sequence.
-func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
-	schemas := []string{a.s.ResolveSchemaName(schema)}
-	if schema == "" {
-		schemas = a.s.RelationPath()
-	}
-	for _, sc := range schemas {
-		if _, ok, err := a.tx.Root.Sequence(ctx, sc, name); err != nil || !ok {
-			if err != nil {
-				return nil, false, err
-			}
-			continue
-		}
-		sc := sc
-		cols := []exec.VirtualColumn{{Name: "last_value", Type: exec.TInt8}, {Name: "log_cnt", Type: exec.TInt8}, {Name: "is_called", Type: exec.TBool}}
-		t := exec.NewVirtualTable(sc, name, catalog.SequenceOID(sc, name), cols, func(env *exec.Env) ([]exec.Row, error) {
-			seq, ok, err := env.Txn.Root.Sequence(env.Ctx, sc, name)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
-			}
-			// log_cnt counts values PostgreSQL has WAL-logged ahead; 32
-			// once the sequence is used is what a fresh server shows.
-			logCnt := int64(0)
-			if seq.Called {
-				logCnt = 32
-			}
-			return []exec.Row{{exec.DInt(seq.Last), exec.DInt(logCnt), exec.DBool(seq.Called)}}, nil
-		})
-		t.VirtualKind = 'S'
-		return t, true, nil
-	}
-	return nil, false, nil
-}
 
 // CatalogSource gathers what the catalog is computed from, for a scan.
 func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
@@ -110,7 +50,7 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 		SearchPath: s.lookupPath(), Settings: settings, Funcs: exec.FuncNames(),
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {
-			return s.renderExpr(env, t, expr, pretty)
+			return RenderExpr(s, env, t, expr, pretty)
 		},
 		Sequences: func(t *versioning.Table, expr string) []*versioning.Sequence {
 			return s.defaultSequences(env, t, expr)
@@ -208,7 +148,7 @@ func init() {
 		if !ok || r.Table == nil || r.Kind != 'r' {
 			return exec.Null, nil
 		}
-		def, err := partitionConstraintDef(env.Ctx, env.Txn.Root, r.Table)
+		def, err := PartitionConstraintDef(env.Ctx, env.Txn.Root, r.Table)
 		if err != nil || def == "" {
 			return exec.Null, err
 		}
@@ -252,12 +192,12 @@ func init() {
 		return description(snap, oid, 0, 0), nil
 	}))
 	registerStrict("obj_description", []uint32{exec.OIDOid, exec.OIDName}, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
-		parts, err := parseQualifiedName(a[1].S)
+		parts, err := ParseQualifiedName(a[1].S)
 		if err != nil {
 			return exec.Null, err
 		}
 		class := uint32(0)
-		_, catalogName := splitName(parts)
+		_, catalogName := SplitName(parts)
 		if v, ok := catalog.Lookup("pg_catalog", catalogName); ok {
 			class = v.OID
 		}
@@ -414,7 +354,7 @@ func (s *Session) getExpr(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if !ok || r.Table == nil || r.Table.IsPartition() && a[0].S == snap.PartitionBound(r.Table) {
 		return exec.DText(a[0].S), nil // relpartbound is stored as its text
 	}
-	return exec.DText(s.renderExpr(env, r.Table, a[0].S, len(a) == 3 && a[2].Bool())), nil
+	return exec.DText(RenderExpr(s, env, r.Table, a[0].S, len(a) == 3 && a[2].Bool())), nil
 }
 
 // description is the comment on object oid of the catalog class (any
@@ -449,7 +389,7 @@ func (s *Session) setConfig(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 // viewDef is pg_get_viewdef of the relation oid: NULL unless a view.
 func viewDef(snap *catalog.Snapshot, oid uint32) exec.Datum {
 	if r, ok := snap.RelationByOID(oid); ok && r.Query != nil {
-		return exec.DText(" " + viewDefinition(snap, r.Query) + ";")
+		return exec.DText(" " + ViewDefinition(snap, r.Query) + ";")
 	}
 	return exec.Null
 }
@@ -460,7 +400,7 @@ func (s *Session) currentSchema(env *exec.Env, _ []exec.Datum) (exec.Datum, erro
 	for _, sc := range s.SearchPath() {
 		if _, ok, err := env.Txn.Root.Schema(env.Ctx, sc); err != nil {
 			return exec.Null, err
-		} else if ok || isSystemSchema(sc) {
+		} else if ok || IsSystemSchema(sc) {
 			return exec.DText(sc), nil
 		}
 	}
@@ -533,14 +473,14 @@ func roleByOID(snap *catalog.Snapshot, oid uint32) string {
 // serialSequence is pg_get_serial_sequence(table, column): the sequence a
 // serial or identity column uses, schema-qualified.
 func (s *Session) serialSequence(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-	parts, err := parseQualifiedName(a[0].S)
+	parts, err := ParseQualifiedName(a[0].S)
 	if err != nil {
 		return exec.Null, err
 	}
-	schema, table := splitName(parts)
+	schema, table := SplitName(parts)
 	col := a[1].S
 	if len(col) >= 2 && col[0] == '"' {
-		col = unquoteIdent(col)
+		col = UnquoteIdent(col)
 	} else {
 		col = strings.ToLower(col)
 	}
@@ -570,7 +510,7 @@ func (s *Session) serialSequence(env *exec.Env, a []exec.Datum) (exec.Datum, err
 		}
 		for _, q := range snap.Seqs {
 			if q.Schema == sc && q.OwnedBy == table+"."+col {
-				return exec.DText(quoteIdent(q.Schema) + "." + quoteIdent(q.Name)), nil
+				return exec.DText(QuoteIdent(q.Schema) + "." + QuoteIdent(q.Name)), nil
 			}
 		}
 		return exec.Null, nil

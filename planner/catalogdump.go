@@ -25,7 +25,7 @@ func (s *Session) aclDefault(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 	if err != nil {
 		return exec.Null, err
 	}
-	owner := quoteIdent(roleByOID(snap, oid))
+	owner := QuoteIdent(roleByOID(snap, oid))
 	var items []string
 	switch a[0].S {
 	case "c", "p": // columns and parameters: none
@@ -57,33 +57,12 @@ func (s *Session) aclDefault(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 	return exec.NewArray(exec.OIDText, elems), nil
 }
 
-// qualifySequences rewrites the nextval('seq') calls of a stored
-// expression of table t that name, unqualified, a sequence of t's schema
-// (a serial column's default does) to name it with its schema. Stored
-// expressions keep the text they were given where PostgreSQL keeps the
-// sequence's OID; printed as a regclass, the name then loses its schema
-// again only where the search path finds it, as in PostgreSQL, so that
-// pg_dump, which empties the search path, gets names it can load.
-func qualifySequences(env *exec.Env, t *versioning.Table, expr string) string {
-	out, _ := nextvalRefs(expr, func(schema, name string) (string, bool) {
-		if schema != "" {
-			return "", false
-		}
-		_, ok, err := env.Txn.Root.Sequence(env.Ctx, t.Schema, name)
-		if err != nil || !ok {
-			return "", false
-		}
-		return seqRef(t.Schema, name), true
-	})
-	return out
-}
-
 // defaultSequences returns the sequences a stored expression of table t
 // calls nextval on: an unqualified name is looked up in t's schema, then
 // along the search path.
 func (s *Session) defaultSequences(env *exec.Env, t *versioning.Table, expr string) []*versioning.Sequence {
 	var seqs []*versioning.Sequence
-	nextvalRefs(expr, func(schema, name string) (string, bool) {
+	NextvalRefs(expr, func(schema, name string) (string, bool) {
 		schemas := []string{s.ResolveSchemaName(schema)}
 		if schema == "" {
 			schemas = append([]string{t.Schema}, s.lookupPath()...)

@@ -13,7 +13,7 @@ import (
 // CONSTRAINT ... ON} object IS 'text' | NULL. Comments are kept in the
 // catalog records, so they are versioned with the objects; pg_description
 // lists them, obj_description and col_description read them.
-func (a *analyzer) comment(s *pg.CommentStmt) (utility, error) {
+func (a *analyzer) comment(s *pg.CommentStmt) (Utility, error) {
 	text := s.Comment // "" (IS NULL or IS '') removes the comment
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
@@ -37,17 +37,17 @@ func (a *analyzer) comment(s *pg.CommentStmt) (utility, error) {
 			a.tx.SetRoot(root)
 			return "COMMENT", nil
 		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_INDEX, pg.ObjectType_OBJECT_SEQUENCE:
-			schema, name := splitName(nameList(s.Object.GetList().GetItems()))
+			schema, name := SplitName(nameList(s.Object.GetList().GetItems()))
 			return "COMMENT", a.commentRelation(ctx, s.Objtype, schema, name, text)
 		case pg.ObjectType_OBJECT_VIEW:
-			schema, name := splitName(nameList(s.Object.GetList().GetItems()))
+			schema, name := SplitName(nameList(s.Object.GetList().GetItems()))
 			return "COMMENT", a.commentView(ctx, schema, name, text)
 		case pg.ObjectType_OBJECT_COLUMN:
 			parts := nameList(s.Object.GetList().GetItems())
 			if len(parts) < 2 {
 				return "", pgerr.New(pgerr.SyntaxError, "column name must be qualified")
 			}
-			schema, table := splitName(parts[:len(parts)-1])
+			schema, table := SplitName(parts[:len(parts)-1])
 			t, err := a.commentTable(ctx, schema, table)
 			if err != nil {
 				return "", err
@@ -61,7 +61,7 @@ func (a *analyzer) comment(s *pg.CommentStmt) (utility, error) {
 			return "COMMENT", a.putTable(ctx, t)
 		case pg.ObjectType_OBJECT_TABCONSTRAINT:
 			parts := nameList(s.Object.GetList().GetItems())
-			schema, table := splitName(parts[:len(parts)-1])
+			schema, table := SplitName(parts[:len(parts)-1])
 			t, err := a.commentTable(ctx, schema, table)
 			if err != nil {
 				return "", err
@@ -102,8 +102,8 @@ func (a *analyzer) commentTable(ctx context.Context, schema, name string) (*vers
 	if err != nil {
 		return nil, err
 	}
-	switch rel.kind {
-	case relNone:
+	switch rel.Kind {
+	case RelNone:
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	case relTable:
 		return cloneTable(rel.table), nil
@@ -117,14 +117,14 @@ func (a *analyzer) commentRelation(ctx context.Context, kind pg.ObjectType, sche
 	if err != nil {
 		return err
 	}
-	want := map[pg.ObjectType]relKind{pg.ObjectType_OBJECT_TABLE: relTable, pg.ObjectType_OBJECT_INDEX: relIndex, pg.ObjectType_OBJECT_SEQUENCE: relSequence}[kind]
+	want := map[pg.ObjectType]RelKind{pg.ObjectType_OBJECT_TABLE: relTable, pg.ObjectType_OBJECT_INDEX: relIndex, pg.ObjectType_OBJECT_SEQUENCE: RelSequence}[kind]
 	switch {
-	case rel.kind == relNone:
+	case rel.Kind == RelNone:
 		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
-	case rel.kind != want:
+	case rel.Kind != want:
 		return pgerr.New(pgerr.WrongObjectType, "%q is not %s", name, article(want))
 	}
-	switch rel.kind {
+	switch rel.Kind {
 	case relTable:
 		t := cloneTable(rel.table)
 		t.Comment = text
@@ -138,7 +138,7 @@ func (a *analyzer) commentRelation(ctx context.Context, kind pg.ObjectType, sche
 		}
 		return a.putTable(ctx, t)
 	}
-	seq := *rel.seq
+	seq := *rel.Seq
 	seq.Comment = text
 	root, err := a.tx.Root.PutSequence(ctx, &seq)
 	if err != nil {
@@ -149,7 +149,7 @@ func (a *analyzer) commentRelation(ctx context.Context, kind pg.ObjectType, sche
 }
 
 // discard runs DISCARD {ALL | PLANS | SEQUENCES | TEMP}.
-func (a *analyzer) discard(s *pg.DiscardStmt) (utility, error) {
+func (a *analyzer) discard(s *pg.DiscardStmt) (Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.s.Discard(s.Target); err != nil {
 			return "", err // the session's part: sequences, LISTEN
@@ -174,8 +174,8 @@ func (a *analyzer) commentView(ctx context.Context, schema, name, text string) e
 	if err != nil {
 		return err
 	}
-	switch rel.kind {
-	case relNone:
+	switch rel.Kind {
+	case RelNone:
 		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	case relView:
 	default:

@@ -15,7 +15,7 @@ import (
 // createTableAs plans CREATE TABLE ... AS query and SELECT ... INTO: a
 // table with the query's column names (or those given) and types, filled
 // with its rows. The command tag is SELECT n, as PostgreSQL's.
-func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotExists bool) (utility, error) {
+func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotExists bool) (Utility, error) {
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE TABLE AS EXECUTE is not supported yet")
 	}

@@ -17,7 +17,7 @@ import (
 // is built from the table's rows in one sorted pass. Expression and
 // partial indexes, and access methods other than btree (hash is taken as
 // btree: it answers the same equalities), are not supported.
-func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
+func (a *analyzer) createIndex(s *pg.IndexStmt) (Utility, error) {
 	switch s.AccessMethod {
 	case "", "btree", "hash":
 	default:
@@ -185,7 +185,7 @@ func (a *analyzer) dropIndex(ctx context.Context, s *pg.DropStmt) (string, error
 		if err != nil {
 			return "", err
 		}
-		if rel.kind == relNone {
+		if rel.Kind == RelNone {
 			continue
 		}
 		def := cloneTable(rel.table)
@@ -201,9 +201,9 @@ func (a *analyzer) dropIndex(ctx context.Context, s *pg.DropStmt) (string, error
 	return "DROP INDEX", nil
 }
 
-// splitName returns the schema ("" if unqualified) and name of a
+// SplitName returns the schema ("" if unqualified) and name of a
 // qualified name's parts (a database part is ignored).
-func splitName(parts []string) (string, string) {
+func SplitName(parts []string) (string, string) {
 	name := parts[len(parts)-1]
 	if len(parts) > 1 {
 		return parts[len(parts)-2], name
@@ -213,12 +213,12 @@ func splitName(parts []string) (string, string) {
 
 // wrongObjectType is DROP's error for a name of another kind: DROP INDEX
 // on a table, DROP TABLE on a sequence.
-func wrongObjectType(name string, is, want relKind) error {
+func wrongObjectType(name string, is, want RelKind) error {
 	return pgerr.New(pgerr.WrongObjectType, "%q is not %s", name, article(want)).
 		WithHint("Use DROP %s to remove %s.", strings.ToUpper(is.String()), article(is))
 }
 
-func article(k relKind) string {
+func article(k RelKind) string {
 	switch k {
 	case relIndex:
 		return "an index"
@@ -251,7 +251,7 @@ func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.
 	c.Expr, c.ExprType, c.ExprTypmod = text, et.OID, et.Typmod
 	name := "expr"
 	if fc := el.Expr.GetFuncCall(); fc != nil {
-		name = opName(fc.Funcname)
+		name = OpName(fc.Funcname)
 	}
 	return c, name, nil
 }
@@ -278,7 +278,7 @@ func immutableOnly(n *pg.Node, where string) error {
 	var bad string
 	visitNodes(n, func(x *pg.Node) {
 		if fc := x.GetFuncCall(); fc != nil {
-			switch name := opName(fc.Funcname); name {
+			switch name := OpName(fc.Funcname); name {
 			case "now", "random", "nextval", "currval", "clock_timestamp", "statement_timestamp", "timeofday", "gen_random_uuid", "current_timestamp":
 				bad = name
 			}

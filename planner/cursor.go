@@ -56,20 +56,20 @@ func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.Declar
 	if err != nil {
 		return nil, err
 	}
-	an, err := analyzeStmt(ctx, s, tx, d.Query, given)
+	an, err := Analyze(ctx, s, tx, d.Query, given)
 	if err != nil {
 		return nil, err
 	}
-	if an.plan == nil {
+	if an.Plan == nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "DECLARE CURSOR must be a SELECT")
 	}
 	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx, Session: s}
-	rows, err := an.plan.Open(env)
+	rows, err := an.Plan.Open(env)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	c := &cursor{cols: an.cols, scroll: d.Options&cursorOptNoScroll == 0, hold: hold, binary: d.Options&cursorOptBinary != 0,
+	c := &cursor{cols: an.Cols, scroll: d.Options&cursorOptNoScroll == 0, hold: hold, binary: d.Options&cursorOptBinary != 0,
 		text: st.sql, created: time.Now()}
 	for {
 		row, err := rows.Next()

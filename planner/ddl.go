@@ -12,13 +12,13 @@ import (
 	"github.com/prollypg/prollypg/versioning"
 )
 
-// utility is a statement that is not a plan (DDL, transaction control,
+// Utility is a statement that is not a plan (DDL, transaction control,
 // SET): it runs once and returns its command tag.
-type utility func(ctx context.Context) (string, error)
+type Utility func(ctx context.Context) (string, error)
 
 // ddlStmt analyzes the DDL statements other than CREATE TABLE and DROP;
 // ok is false for a statement it does not know.
-func (a *analyzer) ddlStmt(n *pg.Node) (run utility, ok bool, err error) {
+func (a *analyzer) ddlStmt(n *pg.Node) (run Utility, ok bool, err error) {
 	if run, ok := a.notifyStmt(n); ok {
 		return run, true, nil
 	}
@@ -259,7 +259,7 @@ func (d *tableDDL) identity(ctx context.Context, pos int, con *pg.Constraint) er
 	name, schema := "", d.def.Schema
 	if o.seqName != nil {
 		var s string
-		s, name = splitName(nameList(o.seqName.Arg.GetList().Items))
+		s, name = SplitName(nameList(o.seqName.Arg.GetList().Items))
 		if s != "" {
 			schema = s
 		}
@@ -431,7 +431,7 @@ func (d *tableDDL) claimIndexName(name string) error {
 }
 
 // createTable runs CREATE TABLE.
-func (a *analyzer) createTable(s *pg.CreateStmt) (utility, error) {
+func (a *analyzer) createTable(s *pg.CreateStmt) (Utility, error) {
 	if s.OfTypename != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "typed tables are not supported")
 	}
@@ -546,7 +546,7 @@ func defaultMismatch(err error) error {
 }
 
 // drop runs DROP TABLE, INDEX, SEQUENCE and SCHEMA.
-func (a *analyzer) drop(s *pg.DropStmt) (utility, error) {
+func (a *analyzer) drop(s *pg.DropStmt) (Utility, error) {
 	var run func(context.Context, *pg.DropStmt) (string, error)
 	switch s.RemoveType {
 	case pg.ObjectType_OBJECT_TABLE:
@@ -580,25 +580,25 @@ func (a *analyzer) drop(s *pg.DropStmt) (utility, error) {
 // names, which must be of kind want. A missing one is an error, or under
 // IF EXISTS (missingOK) a notice and a relation of kind relNone, for the
 // caller to skip.
-func (a *analyzer) dropTarget(ctx context.Context, obj *pg.Node, want relKind, missingOK bool) (rel relation, schema, name string, err error) {
-	schema, name = splitName(nameList(obj.GetList().Items))
+func (a *analyzer) dropTarget(ctx context.Context, obj *pg.Node, want RelKind, missingOK bool) (rel Relation, schema, name string, err error) {
+	schema, name = SplitName(nameList(obj.GetList().Items))
 	rel, schema, err = a.lookupRelation(ctx, schema, name)
 	if err != nil {
-		return relation{}, "", "", err
+		return Relation{}, "", "", err
 	}
 	switch {
-	case rel.kind == relNone && missingOK:
+	case rel.Kind == RelNone && missingOK:
 		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %q does not exist, skipping", want, name))
-		return relation{}, "", "", nil
-	case rel.kind == relNone:
+		return Relation{}, "", "", nil
+	case rel.Kind == RelNone:
 		// PostgreSQL's codes: an index is an object, the others tables.
 		code := pgerr.UndefinedTable
 		if want == relIndex {
 			code = pgerr.UndefinedObject
 		}
-		return relation{}, "", "", pgerr.New(code, "%s %q does not exist", want, name)
-	case rel.kind != want:
-		return relation{}, "", "", wrongObjectType(name, rel.kind, want)
+		return Relation{}, "", "", pgerr.New(code, "%s %q does not exist", want, name)
+	case rel.Kind != want:
+		return Relation{}, "", "", wrongObjectType(name, rel.Kind, want)
 	}
 	return rel, schema, name, nil
 }
@@ -616,7 +616,7 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		if err != nil {
 			return "", err
 		}
-		if rel.kind == relNone {
+		if rel.Kind == RelNone {
 			continue
 		}
 		if err := a.requireTableOwner(rel.table); err != nil {
@@ -745,7 +745,7 @@ func ownedSequences(ctx context.Context, root versioning.RootValue, t *versionin
 // truncate runs TRUNCATE [TABLE] t, ... [RESTART IDENTITY]: each table's
 // maps are replaced by empty ones, which is also what a new table has, so
 // a truncated table equals a fresh one.
-func (a *analyzer) truncate(s *pg.TruncateStmt) (utility, error) {
+func (a *analyzer) truncate(s *pg.TruncateStmt) (Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
@@ -757,8 +757,8 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (utility, error) {
 			if err != nil {
 				return "", err
 			}
-			switch rel.kind {
-			case relNone:
+			switch rel.Kind {
+			case RelNone:
 				return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
 			case relTable:
 			default:
@@ -870,7 +870,7 @@ func constraintAttrName(t pg.ConstrType) string {
 
 // setConstraints runs SET CONSTRAINTS {ALL | name, ...} {DEFERRED |
 // IMMEDIATE}, for the rest of the transaction block.
-func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (utility, error) {
+func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if !a.s.InTransactionBlock() {
 			a.s.Notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET CONSTRAINTS can only be used in transaction blocks"))

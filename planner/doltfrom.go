@@ -117,7 +117,7 @@ func checkWritableTable(t *exec.Table) error {
 // systemFunction plans a version-control table function in FROM, if name
 // is one: its arguments must be constants, known at planning.
 func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
-	name := opName(fc.Funcname)
+	name := OpName(fc.Funcname)
 	plan, ok := dolt.TableFunction(name)
 	if !ok {
 		return nil, false, nil

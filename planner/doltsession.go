@@ -33,11 +33,11 @@ func (s *Session) Signature() versioning.Signature { return s.e.signature(s.user
 
 // ParseName parses a possibly schema-qualified name given as text.
 func (s *Session) ParseName(text string) (schema, name string, err error) {
-	parts, err := parseQualifiedName(text)
+	parts, err := ParseQualifiedName(text)
 	if err != nil {
 		return "", "", err
 	}
-	schema, name = splitName(parts)
+	schema, name = SplitName(parts)
 	return schema, name, nil
 }
 
@@ -52,12 +52,12 @@ func (s *Session) RelationSchemas(schema string) []string {
 
 // RenderExpr renders a stored expression of t as pg_get_expr does.
 func (s *Session) RenderExpr(env *exec.Env, t *versioning.Table, expr string, pretty bool) string {
-	return s.renderExpr(env, t, expr, pretty)
+	return RenderExpr(s, env, t, expr, pretty)
 }
 
 // ViewDefinition is v's query as pg_get_viewdef prints it.
 func (s *Session) ViewDefinition(snap *catalog.Snapshot, v *versioning.View) string {
-	return viewDefinition(snap, v)
+	return ViewDefinition(snap, v)
 }
 
 // workingRoot is the root a new transaction starts from (dolt.WorkingRoot).

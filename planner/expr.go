@@ -74,11 +74,11 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 	if e, ok, err := a.exprMore(n, sc); ok {
 		return e, err
 	}
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "expression not supported yet: %s", nodeName(n))
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "expression not supported yet: %s", NodeName(n))
 }
 
-// nodeName names a parse node's type for messages.
-func nodeName(n *pg.Node) string {
+// NodeName names a parse node's type for messages.
+func NodeName(n *pg.Node) string {
 	s := strings.TrimPrefix(strings.TrimPrefix(strings.Split(n.String(), ":")[0], "node:"), "{")
 	return strings.TrimSpace(s)
 }
@@ -219,12 +219,12 @@ func (a *analyzer) boolExpr(b *pg.BoolExpr, sc *scope) (exec.Expr, error) {
 	return &exec.Not{E: args[0]}, nil
 }
 
-func opName(names []*pg.Node) string {
+func OpName(names []*pg.Node) string {
 	return names[len(names)-1].GetString_().Sval
 }
 
 func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
-	op := opName(x.Name)
+	op := OpName(x.Name)
 	switch x.Kind {
 	case pg.A_Expr_Kind_AEXPR_OP:
 		if x.Lexpr == nil {
@@ -641,7 +641,7 @@ func (a *analyzer) caseExpr(c *pg.CaseExpr, sc *scope) (exec.Expr, error) {
 }
 
 func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
-	name := opName(f.Funcname)
+	name := OpName(f.Funcname)
 	if f.Over != nil {
 		return a.windowCall(f, sc)
 	}

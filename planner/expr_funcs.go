@@ -57,7 +57,7 @@ func (a *analyzer) exprMore(n *pg.Node, sc *scope) (e exec.Expr, ok bool, err er
 		// Every collation here is C: COLLATE "C" (or "POSIX", "default")
 		// changes nothing.
 		cc := n.GetCollateClause()
-		name := opName(cc.Collname)
+		name := OpName(cc.Collname)
 		if name != "C" && name != "POSIX" && name != "default" && name != "ucs_basic" {
 			return nil, true, withPos(pgerr.New(pgerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name), cc.Location)
 		}
@@ -112,7 +112,7 @@ func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		e, err := a.binary(opName(x.Name), l, r, x.Location)
+		e, err := a.binary(OpName(x.Name), l, r, x.Location)
 		return e, true, err
 	case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		l, err := a.expr(x.Lexpr, sc)
@@ -167,7 +167,7 @@ func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
 // (make_interval(days => 1)), and a type name called as a function with
 // one argument, which is a cast (float8(x), text(1)).
 func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
-	name := opName(f.Funcname)
+	name := OpName(f.Funcname)
 	if e, ok, err := a.prngCall(name, f, sc); ok {
 		return e, true, err
 	}
@@ -427,7 +427,7 @@ func (a *analyzer) fold(call *exec.Call) (exec.Expr, error) {
 // (ALL), which keeps SQL's NULL rules; a text[] value is compared at run
 // time.
 func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
-	op := opName(x.Name)
+	op := OpName(x.Name)
 	isAny := x.Kind == pg.A_Expr_Kind_AEXPR_OP_ANY
 	l, err := a.expr(x.Lexpr, sc)
 	if err != nil {
@@ -487,7 +487,7 @@ func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 // set, the arguments are read from the enclosing row (a select list's
 // ProjectSet passes them) and the analyzed ones are returned there.
 func (a *analyzer) srfScan(fc *pg.FuncCall, sc *scope, outer *[]exec.Expr) (*exec.FuncScan, error) {
-	name := opName(fc.Funcname)
+	name := OpName(fc.Funcname)
 	var args []exec.Expr
 	var ts []exec.T
 	for _, n := range fc.Args {
@@ -540,9 +540,9 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	var p exec.Plan = fs
 	if len(fs.Cols) != 1 {
 		// A record per row, shown as "(key,value)".
-		p = &exec.RecordScan{In: fs, Name: opName(fc.Funcname), Typmod: a.s.PlannerState().records.of(fs.Cols)}
+		p = &exec.RecordScan{In: fs, Name: OpName(fc.Funcname), Typmod: a.s.PlannerState().records.of(fs.Cols)}
 	} else {
-		fs.Cols[0].Name = opName(fc.Funcname)
+		fs.Cols[0].Name = OpName(fc.Funcname)
 	}
 	ref := &exec.ColRef{Idx: -1, T: p.Columns()[0].T}
 	a.srfs.funcs = append(a.srfs.funcs, p)
@@ -556,7 +556,7 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 // PostgreSQL expands it, each such reference runs f anew, in step). ok is
 // false when f is not such a function.
 func (a *analyzer) srfField(fc *pg.FuncCall, col string, sc *scope) (exec.Expr, bool, error) {
-	name := opName(fc.Funcname)
+	name := OpName(fc.Funcname)
 	if fc.Over != nil || !exec.IsSRF(name) || exec.HasFunc(name) || isSeries(fc) || a.srfs == nil || a.inAgg {
 		return nil, false, nil
 	}
@@ -593,7 +593,7 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 		return nil, false, nil
 	}
 	fc := list[0].GetFuncCall()
-	name := opName(fc.Funcname)
+	name := OpName(fc.Funcname)
 	if !funcs.IsJSONToRecord(name) {
 		return nil, false, nil
 	}

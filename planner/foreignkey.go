@@ -38,8 +38,8 @@ func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols [
 		if err != nil {
 			return err
 		}
-		if rel.kind != relTable {
-			if rel.kind == relNone {
+		if rel.Kind != relTable {
+			if rel.Kind == RelNone {
 				return withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(con.Pktable)), con.Pktable.Location)
 			}
 			return pgerr.New(pgerr.WrongObjectType, "referenced relation %q is not a table", refName)

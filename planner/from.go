@@ -115,7 +115,7 @@ func (a *analyzer) fromItem(n *pg.Node, corr *correlation, prefix *scope) (*from
 	case n.GetRangeFunction() != nil:
 		return a.rangeFunction(n.GetRangeFunction(), corr, prefix)
 	}
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "FROM item not supported yet: %s", nodeName(n))
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "FROM item not supported yet: %s", NodeName(n))
 }
 
 // leafItem makes the item of a leaf plan named alias, with its columns
@@ -819,7 +819,7 @@ func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation, v
 // outer row.
 func (a *analyzer) outerKey(n *pg.Node, sc *scope) (exec.Expr, exec.Expr, bool, error) {
 	x := n.GetAExpr()
-	if x == nil || x.Kind != pg.A_Expr_Kind_AEXPR_OP || opName(x.Name) != "=" || x.Lexpr == nil {
+	if x == nil || x.Kind != pg.A_Expr_Kind_AEXPR_OP || OpName(x.Name) != "=" || x.Lexpr == nil {
 		return nil, nil, false, nil
 	}
 	local := func(m *pg.Node) (bool, error) {
@@ -1040,7 +1040,7 @@ func (a *analyzer) joinStep(plan exec.Plan, leftInv bool, u *joinUnit, kind exec
 // converted to their common type.
 func (a *analyzer) equiKey(n *pg.Node, sc *scope, rightItems map[*nsItem]bool) (exec.Expr, exec.Expr, bool, error) {
 	x := n.GetAExpr()
-	if x == nil || x.Kind != pg.A_Expr_Kind_AEXPR_OP || opName(x.Name) != "=" || x.Lexpr == nil {
+	if x == nil || x.Kind != pg.A_Expr_Kind_AEXPR_OP || OpName(x.Name) != "=" || x.Lexpr == nil {
 		return nil, nil, false, nil
 	}
 	side := func(m *pg.Node) (l, r bool, err error) {

@@ -23,7 +23,7 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "this function in FROM is not supported yet")
 	}
 	fc := list[0].GetFuncCall()
-	name := opName(fc.Funcname)
+	name := OpName(fc.Funcname)
 	if t, ok, err := a.systemFunction(fc); ok {
 		if err != nil {
 			return nil, err
@@ -135,7 +135,7 @@ func sigOf(name string, types []exec.T) string {
 // isSeries reports whether a call is generate_series over numbers.
 func isSeries(fc *pg.FuncCall) bool {
 	catalog := len(fc.Funcname) == 1 || len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() == "pg_catalog"
-	return catalog && opName(fc.Funcname) == "generate_series" && (len(fc.Args) == 2 || len(fc.Args) == 3)
+	return catalog && OpName(fc.Funcname) == "generate_series" && (len(fc.Args) == 2 || len(fc.Args) == 3)
 }
 
 // seriesArgs analyzes the arguments of generate_series and converts them

@@ -22,12 +22,12 @@ import (
 // in defaults and named arguments.
 
 // createFunction runs CREATE [OR REPLACE] FUNCTION and CREATE PROCEDURE.
-func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
+func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		schema, name := splitName(nameList(s.Funcname))
+		schema, name := SplitName(nameList(s.Funcname))
 		schema, err := a.creationSchema(ctx, schema, -1)
 		if err != nil {
 			return "", err
@@ -313,11 +313,11 @@ func atomicBody(n *pg.Node) (string, error) {
 	return strings.Join(parts, "; "), nil
 }
 
-// pseudoTypes are the pseudo-types an argument or result may be
+// PseudoTypes are the pseudo-types an argument or result may be
 // declared with, by name: besides void, trigger and record, the
 // polymorphic ones, and "any" (which only C functions accept, as
 // checkPseudoTypes says).
-var pseudoTypes = map[string]uint32{
+var PseudoTypes = map[string]uint32{
 	"void":                    exec.OIDVoid,
 	"trigger":                 plpgsql.OIDTrigger,
 	"record":                  exec.OIDRecord,
@@ -337,7 +337,7 @@ var pseudoTypes = map[string]uint32{
 
 // routineType resolves an argument or result type, pseudo-types included.
 func (a *analyzer) routineType(tn *pg.TypeName) (exec.T, error) {
-	if oid, ok := pseudoTypes[strings.ToLower(opName(tn.Names))]; ok {
+	if oid, ok := PseudoTypes[strings.ToLower(OpName(tn.Names))]; ok {
 		return exec.T{OID: oid, Typmod: -1}, nil
 	}
 	if tn.PctType {
@@ -372,7 +372,7 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 	}
 	for _, obj := range s.Objects {
 		ow := obj.GetObjectWithArgs()
-		schema, name := splitName(nameList(ow.Objname))
+		schema, name := SplitName(nameList(ow.Objname))
 		cands, err := a.userFuncs(schema, name)
 		if err != nil {
 			return "", err
@@ -424,7 +424,7 @@ func (a *analyzer) typeList(ow *pg.ObjectWithArgs) string {
 	for _, n := range ow.Objargs {
 		t, err := a.routineType(n.GetTypeName())
 		if err != nil {
-			ts = append(ts, opName(n.GetTypeName().Names))
+			ts = append(ts, OpName(n.GetTypeName().Names))
 			continue
 		}
 		ts = append(ts, exec.TypeName(t.OID))
@@ -505,7 +505,7 @@ type resolvedCall struct {
 // false when the name has no user function at all.
 func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*resolvedCall, bool, error) {
 	names := nameList(f.Funcname)
-	schema, name := splitName(names)
+	schema, name := SplitName(names)
 	if schema == "pg_catalog" {
 		return nil, false, nil
 	}
@@ -893,7 +893,7 @@ func (a *analyzer) userFuncScan(fc *pg.FuncCall, sc *scope, colName string) (*ex
 }
 
 // callStmt runs CALL procedure(args).
-func (a *analyzer) callStmt(s *pg.CallStmt) (utility, error) {
+func (a *analyzer) callStmt(s *pg.CallStmt) (Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		rc, ok, err := a.resolveUserCall(s.Funccall, nil, true)
 		if err != nil {
@@ -904,7 +904,7 @@ func (a *analyzer) callStmt(s *pg.CallStmt) (utility, error) {
 			for range s.Funccall.Args {
 				ts = append(ts, exec.TUnknown)
 			}
-			return "", withPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(opName(s.Funccall.Funcname), ts)).
+			return "", withPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(OpName(s.Funccall.Funcname), ts)).
 				WithHint("No procedure matches the given name and argument types. You might need to add explicit type casts."), s.Funccall.Location)
 		}
 		env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
@@ -922,7 +922,7 @@ func (a *analyzer) callStmt(s *pg.CallStmt) (utility, error) {
 }
 
 // doStmt runs DO $$ ... $$: an anonymous PL/pgSQL block.
-func (a *analyzer) doStmt(s *pg.DoStmt) (utility, error) {
+func (a *analyzer) doStmt(s *pg.DoStmt) (Utility, error) {
 	def := &versioning.Function{Name: "inline_code_block", Kind: 'p', Language: "plpgsql", Returns: exec.OIDVoid, Volatility: 'v'}
 	for _, o := range s.Args {
 		d := o.GetDefElem()

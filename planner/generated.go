@@ -152,7 +152,7 @@ func mutableCall(n *pg.Node) string {
 	var bad string
 	visitNodes(n, func(x *pg.Node) {
 		if fc := x.GetFuncCall(); fc != nil {
-			switch name := opName(fc.Funcname); name {
+			switch name := OpName(fc.Funcname); name {
 			case "now", "random", "random_normal", "setseed", "nextval", "currval", "lastval", "setval",
 				"clock_timestamp", "statement_timestamp", "transaction_timestamp", "timeofday",
 				"gen_random_uuid", "uuid_generate_v4", "current_setting", "set_config", "txid_current",
@@ -580,7 +580,7 @@ func (a *analyzer) callsFunction(expr string, f *versioning.Function) bool {
 		if fc == nil {
 			return
 		}
-		schema, name := splitName(nameList(fc.Funcname))
+		schema, name := SplitName(nameList(fc.Funcname))
 		if name != f.Name {
 			return
 		}

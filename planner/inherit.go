@@ -72,9 +72,9 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 			return nil, err
 		}
 		switch {
-		case rel.kind == relNone:
+		case rel.Kind == RelNone:
 			return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
-		case rel.kind != relTable:
+		case rel.Kind != relTable:
 			return nil, pgerr.New(pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", rv.Relname)
 		case s.Partbound == nil && rel.table.Partitioned():
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partitioned table %q", rv.Relname)
@@ -146,7 +146,7 @@ func (d *tableDDL) columnDef(ctx context.Context, cd *pg.ColumnDef, partition bo
 	}
 	c := &d.def.Columns[pos]
 	if cd.TypeName != nil {
-		t, _, err := resolveType(cd.TypeName)
+		t, _, err := ResolveType(cd.TypeName)
 		if err != nil {
 			return withPos(err.(*pgerr.Error), cd.TypeName.Location)
 		}

@@ -43,7 +43,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 		return nil, err
 	}
 	var cols []versioning.Column
-	switch rel.kind {
+	switch rel.Kind {
 	case relTable:
 		for _, c := range rel.table.Columns {
 			if !c.Dropped {
@@ -54,9 +54,9 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 		for _, c := range rel.view.Columns {
 			cols = append(cols, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod})
 		}
-	case relIndex, relSequence:
+	case relIndex, RelSequence:
 		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "relation %q is invalid in LIKE clause", rv.Relname).
-			WithDetail("This operation is not supported for %ss.", rel.kind), rv.Location)
+			WithDetail("This operation is not supported for %ss.", rel.Kind), rv.Location)
 	default:
 		t, err := d.a.lookupType(ctx, d.a.s.ResolveSchemaName(rv.Schemaname), rv.Relname)
 		if err != nil {
@@ -74,7 +74,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 			return nil, err
 		}
 	}
-	if rel.kind != relTable || l.Options&(likeConstraints|likeIndexes) == 0 {
+	if rel.Kind != relTable || l.Options&(likeConstraints|likeIndexes) == 0 {
 		return nil, nil
 	}
 	return &likeClause{src: rel.table, opts: l.Options}, nil
@@ -194,7 +194,7 @@ func (l *likeClause) copy(d *tableDDL) error {
 func exprColumnName(text string) string {
 	if n, err := parseExpr(text); err == nil {
 		if fc := n.GetFuncCall(); fc != nil {
-			return opName(fc.Funcname)
+			return OpName(fc.Funcname)
 		}
 	}
 	return "expr"

@@ -24,29 +24,16 @@ import (
 // nameDataLen is PostgreSQL's NAMEDATALEN: names are cut to 63 bytes.
 const nameDataLen = 64
 
-// SearchPath returns the schemas of search_path, "$user" resolved, in
-// order, whether they exist or not.
-func (s *Session) SearchPath() []string {
-	var out []string
-	for _, part := range splitSearchPath(s.vars["search_path"]) {
-		if part == "$user" {
-			part = s.user
-		}
-		out = append(out, part)
-	}
-	return out
-}
-
-// splitSearchPath splits a search_path value into schema names, honouring
+// SplitSearchPath splits a search_path value into schema names, honouring
 // double quotes and folding unquoted names to lower case.
-func splitSearchPath(v string) []string {
+func SplitSearchPath(v string) []string {
 	var out []string
 	for _, item := range splitOutsideQuotes(v, ',') {
 		item = strings.TrimSpace(item)
 		if item == "" {
 			continue
 		}
-		out = append(out, unquoteIdent(item))
+		out = append(out, UnquoteIdent(item))
 	}
 	return out
 }
@@ -67,25 +54,25 @@ func splitOutsideQuotes(s string, sep byte) []string {
 	return append(out, s[start:])
 }
 
-// unquoteIdent returns an identifier as written in SQL: "Ab""c" is Ab"c,
+// UnquoteIdent returns an identifier as written in SQL: "Ab""c" is Ab"c,
 // Abc is abc.
-func unquoteIdent(s string) string {
+func UnquoteIdent(s string) string {
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
 	}
 	return strings.ToLower(s)
 }
 
-// parseQualifiedName splits a name given as text (nextval('s.seq'),
+// ParseQualifiedName splits a name given as text (nextval('s.seq'),
 // 'tab'::regclass) into its parts, as stringToQualifiedNameList does.
-func parseQualifiedName(s string) ([]string, error) {
+func ParseQualifiedName(s string) ([]string, error) {
 	var parts []string
 	for _, p := range splitOutsideQuotes(s, '.') {
 		p = strings.TrimSpace(p)
 		if p == "" {
 			return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
 		}
-		parts = append(parts, unquoteIdent(p))
+		parts = append(parts, UnquoteIdent(p))
 	}
 	if len(parts) > 3 {
 		return nil, pgerr.New(pgerr.InvalidName, "improper qualified name (too many dotted names): %s", s)
@@ -93,8 +80,8 @@ func parseQualifiedName(s string) ([]string, error) {
 	return parts, nil
 }
 
-// quoteIdent quotes a name where SQL needs it, as quote_identifier does.
-func quoteIdent(s string) string { return catalog.QuoteIdent(s) }
+// QuoteIdent quotes a name where SQL needs it, as quote_identifier does.
+func QuoteIdent(s string) string { return catalog.QuoteIdent(s) }
 
 // qualifiedName returns the parts of a RangeVar-like name list (DROP's
 // objects, sequence names).
@@ -109,14 +96,14 @@ func nameList(list []*pg.Node) []string {
 // existingSchema reports whether schema exists as of the transaction's
 // root; pg_catalog and information_schema always do.
 func (a *analyzer) existingSchema(ctx context.Context, schema string) (bool, error) {
-	if isSystemSchema(schema) {
+	if IsSystemSchema(schema) {
 		return true, nil
 	}
 	_, ok, err := a.tx.Schema(ctx, schema)
 	return ok, err
 }
 
-func isSystemSchema(s string) bool {
+func IsSystemSchema(s string) bool {
 	return s == "pg_catalog" || s == "information_schema"
 }
 
@@ -137,7 +124,7 @@ func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32)
 		return schema, nil
 	}
 	for _, s := range a.s.SearchPath() {
-		if isSystemSchema(s) {
+		if IsSystemSchema(s) {
 			continue
 		}
 		ok, err := a.existingSchema(ctx, s)
@@ -166,24 +153,24 @@ func (a *analyzer) lookupTable(ctx context.Context, schema, name string) (*exec.
 	return nil, false, nil
 }
 
-// relKind says what a name in a schema's relation namespace is.
-type relKind byte
+// RelKind says what a name in a schema's relation namespace is.
+type RelKind byte
 
 const (
-	relNone     relKind = 0
-	relTable    relKind = 'r'
-	relIndex    relKind = 'i'
-	relSequence relKind = 'S'
-	relView     relKind = 'v'
+	RelNone     RelKind = 0
+	relTable    RelKind = 'r'
+	relIndex    RelKind = 'i'
+	RelSequence RelKind = 'S'
+	relView     RelKind = 'v'
 )
 
-func (k relKind) String() string {
+func (k RelKind) String() string {
 	switch k {
 	case relTable:
 		return "table"
 	case relIndex:
 		return "index"
-	case relSequence:
+	case RelSequence:
 		return "sequence"
 	case relView:
 		return "view"
@@ -191,58 +178,58 @@ func (k relKind) String() string {
 	return "relation"
 }
 
-// relation is what findRelation found: the table itself, the table an
+// Relation is what FindRelation found: the table itself, the table an
 // index belongs to, or a sequence.
-type relation struct {
-	kind  relKind
+type Relation struct {
+	Kind  RelKind
 	table *versioning.Table
 	index int // position in table.Indexes, for an index
-	seq   *versioning.Sequence
+	Seq   *versioning.Sequence
 	view  *versioning.View
 }
 
-// findRelation looks name up in schema's relation namespace.
-func findRelation(ctx context.Context, root versioning.RootValue, schema, name string) (relation, error) {
+// FindRelation looks name up in schema's relation namespace.
+func FindRelation(ctx context.Context, root versioning.RootValue, schema, name string) (Relation, error) {
 	if t, ok, err := root.Table(ctx, schema, name); err != nil || ok {
-		return relation{kind: relTable, table: t}, err
+		return Relation{Kind: relTable, table: t}, err
 	}
 	if s, ok, err := root.Sequence(ctx, schema, name); err != nil || ok {
-		return relation{kind: relSequence, seq: s}, err
+		return Relation{Kind: RelSequence, Seq: s}, err
 	}
 	if v, ok, err := root.View(ctx, schema, name); err != nil || ok {
-		return relation{kind: relView, view: v}, err
+		return Relation{Kind: relView, view: v}, err
 	}
 	tables, err := root.TablesIn(ctx, schema)
 	if err != nil {
-		return relation{}, err
+		return Relation{}, err
 	}
 	for _, t := range tables {
 		for i := range t.Indexes {
 			if t.Indexes[i].Name == name {
-				return relation{kind: relIndex, table: t, index: i}, nil
+				return Relation{Kind: relIndex, table: t, index: i}, nil
 			}
 		}
 		if t.PrimaryKeyName == name && len(t.PrimaryKey) > 0 {
-			return relation{kind: relIndex, table: t, index: -1}, nil
+			return Relation{Kind: relIndex, table: t, index: -1}, nil
 		}
 	}
-	return relation{}, nil
+	return Relation{}, nil
 }
 
 // lookupRelation finds a relation by possibly-qualified name.
-func (a *analyzer) lookupRelation(ctx context.Context, schema, name string) (relation, string, error) {
+func (a *analyzer) lookupRelation(ctx context.Context, schema, name string) (Relation, string, error) {
 	if schema != "" {
 		schema = a.s.ResolveSchemaName(schema)
-		r, err := findRelation(ctx, a.tx.Root, schema, name)
+		r, err := FindRelation(ctx, a.tx.Root, schema, name)
 		return r, schema, err
 	}
 	for _, s := range a.s.RelationPath() {
-		r, err := findRelation(ctx, a.tx.Root, s, name)
-		if err != nil || r.kind != relNone {
+		r, err := FindRelation(ctx, a.tx.Root, s, name)
+		if err != nil || r.Kind != RelNone {
 			return r, s, err
 		}
 	}
-	return relation{}, "", nil
+	return Relation{}, "", nil
 }
 
 // nameSet holds the names taken in one schema: relations (tables,
@@ -394,3 +381,62 @@ func indexNameAddition(cols []string) string {
 
 // codeProgramLimit is 54000 (program_limit_exceeded): too many columns.
 const codeProgramLimit = pgerr.Code("54000")
+
+// virtualTable returns the catalog relation or sequence a FROM item
+// names, if it names one: catalog relations first for an unqualified name
+// (pg_catalog precedes the search path), sequences after the tables of
+// the same schema.
+func (a *analyzer) virtualTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
+	switch schema {
+	case "", "pg_catalog", "information_schema":
+		cs := schema
+		if cs == "" {
+			cs = "pg_catalog"
+		}
+		if v, ok := catalog.Lookup(cs, name); ok {
+			t := v.Table(a.s.CatalogSource)
+			t.VirtualKind = 'c'
+			return t, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// sequenceTable returns the one-row relation a sequence reads as
+// (last_value, log_cnt, is_called), if schema.name (or name along the
+// search path) is a sequence.
+func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
+	schemas := []string{a.s.ResolveSchemaName(schema)}
+	if schema == "" {
+		schemas = a.s.RelationPath()
+	}
+	for _, sc := range schemas {
+		if _, ok, err := a.tx.Root.Sequence(ctx, sc, name); err != nil || !ok {
+			if err != nil {
+				return nil, false, err
+			}
+			continue
+		}
+		sc := sc
+		cols := []exec.VirtualColumn{{Name: "last_value", Type: exec.TInt8}, {Name: "log_cnt", Type: exec.TInt8}, {Name: "is_called", Type: exec.TBool}}
+		t := exec.NewVirtualTable(sc, name, catalog.SequenceOID(sc, name), cols, func(env *exec.Env) ([]exec.Row, error) {
+			seq, ok, err := env.Txn.Root.Sequence(env.Ctx, sc, name)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+			}
+			// log_cnt counts values PostgreSQL has WAL-logged ahead; 32
+			// once the sequence is used is what a fresh server shows.
+			logCnt := int64(0)
+			if seq.Called {
+				logCnt = 32
+			}
+			return []exec.Row{{exec.DInt(seq.Last), exec.DInt(logCnt), exec.DBool(seq.Called)}}, nil
+		})
+		t.VirtualKind = 'S'
+		return t, true, nil
+	}
+	return nil, false, nil
+}

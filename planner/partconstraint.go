@@ -18,9 +18,9 @@ import (
 // its parent's bound up to the root, in PostgreSQL's words
 // (get_qual_for_range, get_qual_for_list, get_qual_for_hash).
 
-// partitionConstraintDef returns the partition constraint of t, "" when
+// PartitionConstraintDef returns the partition constraint of t, "" when
 // t is not a partition.
-func partitionConstraintDef(ctx context.Context, root versioning.RootValue, t *versioning.Table) (string, error) {
+func PartitionConstraintDef(ctx context.Context, root versioning.RootValue, t *versioning.Table) (string, error) {
 	var levels [][]string
 	for cur := t; cur.IsPartition() && len(cur.Inherits) > 0; {
 		pn := cur.Inherits[0]

@@ -86,4 +86,4 @@ func (s *Session) Savepoint(ctx context.Context) func() error {
 func (s *Session) PRNG() *funcs.PRNG { return &s.prng }
 
 // PlannerState is what analysis keeps for the length of the session.
-func (s *Session) PlannerState() *sessionState { return &s.planning }
+func (s *Session) PlannerState() *SessionState { return &s.planning }

@@ -7,7 +7,6 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -39,92 +38,34 @@ import (
 // pg_database_owner stands in for it.
 const bootstrapSuperuser = "postgres"
 
-// updateRoles is versioning.UpdateRoles, counted in rolesGen.
-func (e *Engine) updateRoles(ctx context.Context, fn func(map[string]*versioning.Role) error) error {
-	defer e.rolesGen.Add(1) // also after a failure: the roles may have changed
-	return versioning.UpdateRoles(ctx, e.st, fn)
+// Authority is what the current role may do.
+type Authority struct {
+	Role       string
+	Version    uint64 // the engine's rolesGen it was computed at
+	Superuser  bool
+	CreateDB   bool
+	CreateRole bool
+	Holds      map[string]bool // roles whose privileges it uses, "" for PUBLIC
+	Roles      map[string]*versioning.Role
 }
 
-// authority is what the current role may do.
-type authority struct {
-	role       string
-	version    uint64 // the engine's rolesGen it was computed at
-	superuser  bool
-	createDB   bool
-	createRole bool
-	holds      map[string]bool // roles whose privileges it uses, "" for PUBLIC
-	roles      map[string]*versioning.Role
+// AuthKey identifies the authority a plan was checked with.
+type AuthKey struct {
+	Role    string
+	Version uint64
 }
 
-// authKey identifies the authority a plan was checked with.
-type authKey struct {
-	role    string
-	version uint64
-}
-
-// CurrentRole is current_user: the role SET ROLE chose, else the
-// session's (sessionRole).
-func (s *Session) CurrentRole() string {
-	if r := s.vars["role"]; r != "" && r != "none" {
-		return r
-	}
-	return s.SessionRole()
-}
-
-// SessionRole is session_user: the role that connected, or the one SET
-// SESSION AUTHORIZATION chose.
-func (s *Session) SessionRole() string {
-	if r := s.vars["session_authorization"]; r != "" {
-		return r
-	}
-	return s.user
-}
-
-// checkSessionAuthorization validates SET SESSION AUTHORIZATION: the role
-// exists, and the role that connected is a superuser (or is the role).
-func (s *Session) checkSessionAuthorization(ctx context.Context, role string) error {
-	if role == s.user {
-		return nil
-	}
-	roles, _, err := s.e.roles.Load(ctx, s.e.st)
-	if err != nil {
-		return err
-	}
-	if roles[role] == nil {
-		return pgerr.New(pgerr.InvalidParameterValue, "role %q does not exist", role)
-	}
-	if u := roles[s.user]; u == nil || !u.Superuser {
-		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set session authorization")
-	}
-	return nil
-}
-
-// Authority returns the current role's authority, computed again only when
-// the role or the roles changed.
-func (s *Session) Authority(ctx context.Context) (*authority, error) {
-	version, role := s.e.rolesGen.Load(), s.CurrentRole()
-	if au := s.auth; au != nil && au.version == version && au.role == role {
-		return au, nil // the common case: no store access, no lock
-	}
-	roles, _, err := s.e.roles.Load(ctx, s.e.st)
-	if err != nil {
-		return nil, err
-	}
-	s.auth = newAuthority(roles, role, version)
-	return s.auth, nil
-}
-
-// newAuthority is role's authority among roles, at the engine's rolesGen
+// NewAuthority is role's authority among roles, at the engine's rolesGen
 // version.
-func newAuthority(roles map[string]*versioning.Role, role string, version uint64) *authority {
-	au := &authority{role: role, version: version, roles: roles, holds: versioning.Holds(roles, role)}
+func NewAuthority(roles map[string]*versioning.Role, role string, version uint64) *Authority {
+	au := &Authority{Role: role, Version: version, Roles: roles, Holds: versioning.Holds(roles, role)}
 	if role == bootstrapSuperuser {
-		au.holds[databaseOwnerRole] = true
+		au.Holds[databaseOwnerRole] = true
 	}
 	if r := roles[role]; r != nil {
-		au.superuser = r.Superuser
-		au.createDB = r.Superuser || r.CreateDB
-		au.createRole = r.Superuser || r.CreateRole
+		au.Superuser = r.Superuser
+		au.CreateDB = r.Superuser || r.CreateDB
+		au.CreateRole = r.Superuser || r.CreateRole
 	}
 	return au
 }
@@ -132,23 +73,23 @@ func newAuthority(roles map[string]*versioning.Role, role string, version uint64
 // may reports whether the authority holds every privilege of privs in acl,
 // counting what the predefined roles pg_read_all_data (SELECT) and
 // pg_write_all_data (INSERT, UPDATE, DELETE) give on every table and view.
-func (au *authority) may(acl []versioning.ACLItem, privs string) bool {
-	if au.superuser {
+func (au *Authority) may(acl []versioning.ACLItem, privs string) bool {
+	if au.Superuser {
 		return true
 	}
-	if au.holds["pg_read_all_data"] {
+	if au.Holds["pg_read_all_data"] {
 		privs = versioning.MinusPrivileges(privs, "r")
 	}
-	if au.holds["pg_write_all_data"] {
+	if au.Holds["pg_write_all_data"] {
 		privs = versioning.MinusPrivileges(privs, "awd")
 	}
-	return privs == "" || versioning.ACLHolds(acl, au.holds, privs, false)
+	return privs == "" || versioning.ACLHolds(acl, au.Holds, privs, false)
 }
 
 // owns reports whether the role has the privileges of owner (PostgreSQL's
 // has_privs_of_role, which ownership checks use).
-func (au *authority) owns(owner string) bool {
-	return au.superuser || au.holds[ownerOf(owner)]
+func (au *Authority) owns(owner string) bool {
+	return au.Superuser || au.Holds[ownerOf(owner)]
 }
 
 // ownerOf is the owner an object's record names.
@@ -159,15 +100,15 @@ func ownerOf(owner string) string {
 	return owner
 }
 
-// tableACL is t's access control list, its default when none was set.
-func tableACL(t *versioning.Table) []versioning.ACLItem {
+// TableACL is t's access control list, its default when none was set.
+func TableACL(t *versioning.Table) []versioning.ACLItem {
 	return versioning.DefaultedACL(t.ACL, ownerOf(t.Owner), versioning.TablePrivileges)
 }
 
-// schemaACL is a schema's access control list, its default when none was
+// SchemaACL is a schema's access control list, its default when none was
 // set: in PostgreSQL 15 the public schema lets everyone use it (USAGE) but
 // not create in it; other schemas are their owner's.
-func schemaACL(sc *versioning.Schema) []versioning.ACLItem {
+func SchemaACL(sc *versioning.Schema) []versioning.ACLItem {
 	if sc.ACL != nil {
 		return sc.ACL
 	}
@@ -192,34 +133,18 @@ func schemaOwner(sc *versioning.Schema) string {
 	return ownerOf(sc.Owner)
 }
 
-// authHolds reports whether the authority a plan was checked with is
-// still the current role's.
-func (s *Session) authHolds(k authKey) bool {
-	return k.version == s.e.rolesGen.Load() && k.role == s.CurrentRole()
-}
-
 // authority returns the current role's authority for the statement being
 // analyzed, and records it: the plan is checked with it.
-func (a *analyzer) authority() (*authority, error) {
+func (a *analyzer) authority() (*Authority, error) {
 	au, err := a.s.Authority(a.ctx)
 	if err != nil {
 		return nil, err
 	}
-	a.auth = authKey{role: au.role, version: au.version}
+	a.auth = AuthKey{Role: au.Role, Version: au.Version}
 	if a.as != nil {
 		return a.as, nil
 	}
 	return au, nil
-}
-
-// AuthorityOf is the authority of role, for checks made as another role
-// than the current one (a view's owner).
-func (s *Session) AuthorityOf(ctx context.Context, role string) (*authority, error) {
-	roles, _, err := s.e.roles.Load(ctx, s.e.st)
-	if err != nil {
-		return nil, err
-	}
-	return newAuthority(roles, role, s.e.rolesGen.Load()), nil
 }
 
 // viewACL is a view's access control list, its default when none was set.
@@ -229,13 +154,13 @@ func viewACL(v *versioning.View) []versioning.ACLItem {
 
 // viewAuthority checks that the current role may read view v, and returns
 // the authority its query is checked with: its owner's.
-func (a *analyzer) viewAuthority(v *versioning.View) (*authority, error) {
+func (a *analyzer) viewAuthority(v *versioning.View) (*Authority, error) {
 	au, err := a.authority()
 	if err != nil {
 		return nil, err
 	}
 	if !au.may(viewACL(v), "r") {
-		return nil, permissionDenied("view", v.Name)
+		return nil, PermissionDenied("view", v.Name)
 	}
 	return a.s.AuthorityOf(a.ctx, ownerOf(v.Owner))
 }
@@ -247,7 +172,7 @@ func (a *analyzer) requireTable(t *exec.Table, privs string) error {
 		return nil
 	}
 	au, err := a.authority()
-	if err != nil || au.superuser {
+	if err != nil || au.Superuser {
 		return err
 	}
 	def := t.Def
@@ -265,10 +190,10 @@ func (a *analyzer) requireTable(t *exec.Table, privs string) error {
 			def = now
 		}
 	}
-	if au.may(tableACL(def), privs) {
+	if au.may(TableACL(def), privs) {
 		return nil
 	}
-	return permissionDenied("table", def.Name)
+	return PermissionDenied("table", def.Name)
 }
 
 // requireTableOwner checks that the current role owns a table.
@@ -284,25 +209,25 @@ func (a *analyzer) requireTableOwner(t *versioning.Table) error {
 // schema.
 func (a *analyzer) requireSchemaCreate(ctx context.Context, schema string) error {
 	au, err := a.authority()
-	if err != nil || au.superuser {
+	if err != nil || au.Superuser {
 		return err
 	}
 	sc, ok, err := a.tx.Root.Schema(ctx, schema)
 	if err != nil || !ok {
 		return err // a missing schema fails elsewhere, with its own error
 	}
-	if versioning.ACLHolds(schemaACL(sc), au.holds, "C", false) {
+	if versioning.ACLHolds(SchemaACL(sc), au.Holds, "C", false) {
 		return nil
 	}
-	return permissionDenied("schema", schema)
+	return PermissionDenied("schema", schema)
 }
 
-func permissionDenied(kind, name string) error {
+func PermissionDenied(kind, name string) error {
 	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kind, name)
 }
 
-// privilegeLetters maps GRANT's privilege names to aclitem letters.
-var privilegeLetters = map[string]byte{
+// PrivilegeLetters maps GRANT's privilege names to aclitem letters.
+var PrivilegeLetters = map[string]byte{
 	"select": 'r', "insert": 'a', "update": 'w', "delete": 'd', "truncate": 'D', "references": 'x',
 	"trigger": 't', "execute": 'X', "usage": 'U', "create": 'C', "temporary": 'T', "temp": 'T', "connect": 'c',
 }
@@ -325,7 +250,7 @@ func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
 		if len(p.Cols) > 0 {
 			continue // column privileges are not recorded yet: nothing is granted
 		}
-		c, ok := privilegeLetters[strings.ToLower(p.PrivName)]
+		c, ok := PrivilegeLetters[strings.ToLower(p.PrivName)]
 		if !ok {
 			return "", pgerr.New(pgerr.SyntaxError, "unrecognized privilege type %q", p.PrivName)
 		}
@@ -337,8 +262,8 @@ func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
 	return string(out), nil
 }
 
-// grantees resolves GRANT's grantees: "" for PUBLIC.
-func grantees(s planningSession, specs []*pg.Node, roles map[string]*versioning.Role) ([]string, error) {
+// Grantees resolves GRANT's grantees: "" for PUBLIC.
+func Grantees(s planningSession, specs []*pg.Node, roles map[string]*versioning.Role) ([]string, error) {
 	var out []string
 	for _, n := range specs {
 		r := n.GetRoleSpec()
@@ -349,7 +274,7 @@ func grantees(s planningSession, specs []*pg.Node, roles map[string]*versioning.
 			out = append(out, "")
 			continue
 		}
-		name := roleSpecName(s, r)
+		name := RoleSpecName(s, r)
 		if roles[name] == nil {
 			return nil, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 		}
@@ -358,9 +283,9 @@ func grantees(s planningSession, specs []*pg.Node, roles map[string]*versioning.
 	return out, nil
 }
 
-// roleSpecName is the role a RoleSpec names, CURRENT_USER and friends
+// RoleSpecName is the role a RoleSpec names, CURRENT_USER and friends
 // resolved in the session.
-func roleSpecName(s planningSession, r *pg.RoleSpec) string {
+func RoleSpecName(s planningSession, r *pg.RoleSpec) string {
 	if r == nil {
 		return ""
 	}
@@ -376,26 +301,26 @@ func roleSpecName(s planningSession, r *pg.RoleSpec) string {
 // changeACL applies a GRANT or REVOKE to one object's ACL, as the current
 // role: the owner (or a superuser) grants as the owner; another role
 // grants what it holds with grant option, as itself.
-func changeACL(au *authority, notice func(error), g *pg.GrantStmt, acl []versioning.ACLItem, owner, kind, name, privs string, grantees []string) ([]versioning.ACLItem, error) {
-	grantor := au.role
+func changeACL(au *Authority, notice func(error), g *pg.GrantStmt, acl []versioning.ACLItem, owner, kind, name, privs string, grantees []string) ([]versioning.ACLItem, error) {
+	grantor := au.Role
 	switch {
 	case au.owns(owner):
 		grantor = ownerOf(owner)
-	case versioning.ACLHolds(acl, au.holds, privs, true):
+	case versioning.ACLHolds(acl, au.Holds, privs, true):
 		// The grant is the role's that holds the grant option, as
 		// PostgreSQL's select_best_grantor picks it: the current role if
 		// it does, else the role it inherits them from.
-		if !versioning.ACLHolds(acl, map[string]bool{au.role: true}, privs, true) {
+		if !versioning.ACLHolds(acl, map[string]bool{au.Role: true}, privs, true) {
 			for _, it := range acl {
-				if it.Grantee != "" && au.holds[it.Grantee] && versioning.ACLHolds(acl, map[string]bool{it.Grantee: true}, privs, true) {
+				if it.Grantee != "" && au.Holds[it.Grantee] && versioning.ACLHolds(acl, map[string]bool{it.Grantee: true}, privs, true) {
 					grantor = it.Grantee
 					break
 				}
 			}
 		}
 	default:
-		if !versioning.ACLAny(acl, au.holds, versioning.TablePrivileges+versioning.SchemaPrivileges) {
-			return nil, permissionDenied(kind, name)
+		if !versioning.ACLAny(acl, au.Holds, versioning.TablePrivileges+versioning.SchemaPrivileges) {
+			return nil, PermissionDenied(kind, name)
 		}
 		// Privileges without grant option: PostgreSQL warns and changes
 		// nothing.
@@ -419,10 +344,10 @@ func changeACL(au *authority, notice func(error), g *pg.GrantStmt, acl []version
 	return acl, nil
 }
 
-// versionedGrant reports whether a GRANT or REVOKE is of the objects whose
+// VersionedGrant reports whether a GRANT or REVOKE is of the objects whose
 // privileges are recorded (in the root value) and checked: tables, views,
 // sequences and schemas (column lists record nothing yet).
-func versionedGrant(g *pg.GrantStmt) bool {
+func VersionedGrant(g *pg.GrantStmt) bool {
 	switch g.Objtype {
 	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_SCHEMA, pg.ObjectType_OBJECT_SEQUENCE:
 		return g.Targtype != pg.GrantTargetType_ACL_TARGET_DEFAULTS
@@ -432,7 +357,7 @@ func versionedGrant(g *pg.GrantStmt) bool {
 
 // grant runs GRANT and REVOKE on tables, views, sequences and schemas,
 // which change their records in the transaction's root.
-func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
+func (a *analyzer) grant(g *pg.GrantStmt) (Utility, error) {
 	tag := map[bool]string{true: "GRANT", false: "REVOKE"}[g.IsGrant]
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
@@ -442,7 +367,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 		if err != nil {
 			return "", err
 		}
-		grantees, err := grantees(a.s, g.Grantees, au.roles)
+		grantees, err := Grantees(a.s, g.Grantees, au.Roles)
 		if err != nil {
 			return "", err
 		}
@@ -496,13 +421,13 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 					return "", err
 				}
 				switch {
-				case rel.kind == relSequence:
-					seqs = append(seqs, rel.seq)
-				case onSequences && rel.kind != relNone:
+				case rel.Kind == RelSequence:
+					seqs = append(seqs, rel.Seq)
+				case onSequences && rel.Kind != RelNone:
 					return "", pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", rv.Relname)
-				case rel.kind == relTable:
+				case rel.Kind == relTable:
 					tables = append(tables, rel.table)
-				case rel.kind == relView:
+				case rel.Kind == relView:
 					views = append(views, rel.view)
 				default:
 					if v, ok, err := a.viewTable(ctx, rv.Schemaname, rv.Relname); err != nil || ok && v != nil {
@@ -520,7 +445,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 		}
 		root := a.tx.Root
 		for _, t := range tables {
-			acl, err := changeACL(au, a.s.Notice, g, tableACL(t), t.Owner, "table", t.Name, privs, grantees)
+			acl, err := changeACL(au, a.s.Notice, g, TableACL(t), t.Owner, "table", t.Name, privs, grantees)
 			if err != nil {
 				return "", err
 			}
@@ -554,7 +479,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 					continue
 				}
 			}
-			acl, err := changeACL(au, a.s.Notice, g, sequenceACL(sq), sq.Owner, "sequence", sq.Name, sp, grantees)
+			acl, err := changeACL(au, a.s.Notice, g, SequenceACL(sq), sq.Owner, "sequence", sq.Name, sp, grantees)
 			if err != nil {
 				return "", err
 			}
@@ -570,7 +495,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (utility, error) {
 }
 
 // grantSchemas runs GRANT and REVOKE ON SCHEMA.
-func (a *analyzer) grantSchemas(ctx context.Context, au *authority, g *pg.GrantStmt, grantees []string) error {
+func (a *analyzer) grantSchemas(ctx context.Context, au *Authority, g *pg.GrantStmt, grantees []string) error {
 	privs, err := grantPrivileges(g.Privileges, "schema", versioning.SchemaPrivileges)
 	if err != nil {
 		return err
@@ -585,7 +510,7 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *authority, g *pg.GrantS
 		if !ok {
 			return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 		}
-		acl, err := changeACL(au, a.s.Notice, g, schemaACL(sc), schemaOwner(sc), "schema", name, privs, grantees)
+		acl, err := changeACL(au, a.s.Notice, g, SchemaACL(sc), schemaOwner(sc), "schema", name, privs, grantees)
 		if err != nil {
 			return err
 		}
@@ -599,91 +524,8 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *authority, g *pg.GrantS
 	return nil
 }
 
-// grantRole runs GRANT role TO role and REVOKE role FROM role.
-func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, error) {
-	au, err := s.Authority(ctx)
-	if err != nil {
-		return nil, err
-	}
-	admin := false
-	for _, o := range g.Opt {
-		if d := o.GetDefElem(); d != nil && d.Defname == "admin" {
-			admin = true
-		}
-	}
-	var notices []error
-	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
-		notices = notices[:0]
-		members, err := grantees(s, g.GranteeRoles, roles)
-		if err != nil {
-			return err
-		}
-		for _, n := range g.GrantedRoles {
-			name := n.GetAccessPriv().GetPrivName()
-			granted := roles[name]
-			if granted == nil && catalog.IsPredefinedRole(name) {
-				granted = &versioning.Role{Name: name} // the server's, never stored
-			}
-			if granted == nil {
-				return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
-			}
-			if !au.superuser && (granted.Superuser || !au.createRole && !hasAdmin(roles, au.role, name)) {
-				return pgerr.New(pgerr.InsufficientPrivilege, "must have admin option on role %q", name)
-			}
-			for _, m := range members {
-				if m == "" {
-					return pgerr.New(pgerr.InvalidGrantOperation, "role \"public\" cannot be granted")
-				}
-				r := *roles[m]
-				r.MemberOf = append([]versioning.RoleGrant(nil), r.MemberOf...)
-				at := -1
-				for i, mg := range r.MemberOf {
-					if mg.Role == name {
-						at = i
-					}
-				}
-				if !g.IsGrant {
-					if at < 0 {
-						notices = append(notices, pgerr.NewWarning(pgerr.SuccessfulCompletion, "role %q has not been granted membership in role %q by role %q", m, name, au.role))
-						continue
-					}
-					if admin { // REVOKE ADMIN OPTION FOR
-						r.MemberOf[at].Admin = false
-					} else {
-						r.MemberOf = append(r.MemberOf[:at], r.MemberOf[at+1:]...)
-					}
-					roles[m] = &r
-					continue
-				}
-				if m == name || versioning.IsMember(roles, name, m) {
-					return pgerr.New(pgerr.InvalidGrantOperation, "role %q is a member of role %q", name, m)
-				}
-				if at >= 0 {
-					if admin && !r.MemberOf[at].Admin {
-						r.MemberOf[at].Admin = true
-						roles[m] = &r
-						continue
-					}
-					notices = append(notices, pgerr.New(pgerr.SuccessfulCompletion, "role %q is already a member of role %q", m, name))
-					continue
-				}
-				r.MemberOf = append(r.MemberOf, versioning.RoleGrant{Role: name, Grantor: au.role, Admin: admin})
-				roles[m] = &r
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range notices {
-		s.notice(n)
-	}
-	return &Result{tag: map[bool]string{true: "GRANT ROLE", false: "REVOKE ROLE"}[g.IsGrant]}, nil
-}
-
-// hasAdmin reports whether role holds group WITH ADMIN OPTION.
-func hasAdmin(roles map[string]*versioning.Role, role, group string) bool {
+// HasAdmin reports whether role holds group WITH ADMIN OPTION.
+func HasAdmin(roles map[string]*versioning.Role, role, group string) bool {
 	if r := roles[role]; r != nil {
 		for _, g := range r.MemberOf {
 			if g.Role == group && g.Admin {
@@ -694,26 +536,6 @@ func hasAdmin(roles map[string]*versioning.Role, role, group string) bool {
 	return false
 }
 
-// checkSetRole validates SET ROLE: the role exists, and the session's user
-// is a superuser or a member of it.
-func (s *Session) checkSetRole(ctx context.Context, role string) error {
-	if role == "none" || role == "" {
-		return nil
-	}
-	roles, _, err := s.e.roles.Load(ctx, s.e.st)
-	if err != nil {
-		return err
-	}
-	if roles[role] == nil && !catalog.IsPredefinedRole(role) {
-		return pgerr.New(pgerr.InvalidParameterValue, "role %q does not exist", role)
-	}
-	who := s.SessionRole()
-	if u := roles[who]; u != nil && u.Superuser || versioning.IsMember(roles, who, role) {
-		return nil
-	}
-	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set role %q", role)
-}
-
 // newOwner checks ALTER ... OWNER TO role for an object owned by owner and
 // returns the new owner: a superuser may give it to anyone; its owner only
 // to a role it is a member of, as PostgreSQL requires.
@@ -722,17 +544,17 @@ func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := roleSpecName(a.s, spec)
-	if au.roles[name] == nil {
+	name := RoleSpecName(a.s, spec)
+	if au.Roles[name] == nil {
 		return "", pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 	}
-	if au.superuser {
+	if au.Superuser {
 		return name, nil
 	}
 	if !au.owns(owner) {
 		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of the object")
 	}
-	if !versioning.IsMember(au.roles, au.role, name) {
+	if !versioning.IsMember(au.Roles, au.Role, name) {
 		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be able to SET ROLE %q", name)
 	}
 	return name, nil
@@ -749,125 +571,10 @@ func newObjectOwner(s planningSession) string {
 	return ""
 }
 
-// hasPrivilege implements has_table_privilege and has_schema_privilege in
-// their six forms: (user, object, privileges) with the user by name or
-// OID and the object by name or OID, and (object, privileges) for the
-// current role. The privileges are a comma-separated list of names, each
-// perhaps WITH GRANT OPTION; any one held is enough, as in PostgreSQL.
-func hasPrivilege(kind string) sessionFn {
-	return func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-		snap, err := s.snapshot(env)
-		if err != nil {
-			return exec.Null, err
-		}
-		role := s.CurrentRole()
-		if len(a) == 3 {
-			if a[0].Kind == exec.KindText {
-				role = a[0].S
-			} else {
-				role = roleByOID(snap, uint32(a[0].I))
-			}
-			a = a[1:]
-		}
-		roles, _, err := s.e.roles.Load(env.Ctx, s.e.st)
-		if err != nil {
-			return exec.Null, err
-		}
-		if roles[role] == nil {
-			return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
-		}
-		var acl []versioning.ACLItem
-		var all string
-		switch kind {
-		case "table":
-			var rel catalog.Relation
-			var ok bool
-			if a[0].Kind == exec.KindText {
-				oid, _, found, err := s.ResolveRegclass(env, a[0].S)
-				if err != nil {
-					return exec.Null, err
-				}
-				if !found {
-					return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
-				}
-				rel, ok = snap.RelationByOID(oid)
-			} else if rel, ok = snap.RelationByOID(uint32(a[0].I)); !ok {
-				return exec.Null, nil // PostgreSQL: NULL for an OID that names nothing
-			}
-			if !ok || rel.Kind != 'r' || rel.Table == nil {
-				return exec.DBool(true), nil // catalogs, views, sequences: not checked yet
-			}
-			acl, all = tableACL(rel.Table), versioning.TablePrivileges
-		case "schema":
-			var name string
-			if a[0].Kind == exec.KindText {
-				name = a[0].S
-			} else {
-				for _, n := range snap.Namespaces() {
-					if n.OID == uint32(a[0].I) {
-						name = n.Name
-					}
-				}
-			}
-			sc, ok, err := env.Txn.Root.Schema(env.Ctx, name)
-			if err != nil {
-				return exec.Null, err
-			}
-			if !ok {
-				if name == "pg_catalog" || name == "information_schema" {
-					return exec.DBool(true), nil // usable by all
-				}
-				return exec.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
-			}
-			acl, all = schemaACL(sc), versioning.SchemaPrivileges
-		}
-		au := newAuthority(roles, role, 0)
-		if au.superuser {
-			return exec.DBool(true), nil
-		}
-		for _, p := range strings.Split(a[1].S, ",") {
-			p = strings.ToLower(strings.TrimSpace(p))
-			name, grant := strings.CutSuffix(p, " with grant option")
-			c, ok := privilegeLetters[strings.TrimSpace(name)]
-			if !ok || strings.IndexByte(all, c) < 0 {
-				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
-			}
-			if versioning.ACLHolds(acl, au.holds, string(c), grant) {
-				return exec.DBool(true), nil
-			}
-		}
-		return exec.DBool(false), nil
-	}
-}
-
-func init() {
-	const name, oid, text = exec.OIDName, exec.OIDOid, exec.OIDText
-	for _, kind := range []string{"table", "schema"} {
-		fn := hasPrivilege(kind)
-		for _, args := range [][]uint32{{name, text, text}, {name, oid, text}, {oid, text, text}, {oid, oid, text}, {text, text}, {oid, text}} {
-			exec.Register(strict(withSession("has_"+kind+"_privilege", args, exec.OIDBool, fn)))
-		}
-	}
-}
-
-// sequenceACL is a sequence's access control list, its default when none
+// SequenceACL is a sequence's access control list, its default when none
 // was set.
-func sequenceACL(seq *versioning.Sequence) []versioning.ACLItem {
+func SequenceACL(seq *versioning.Sequence) []versioning.ACLItem {
 	return versioning.DefaultedACL(seq.ACL, ownerOf(seq.Owner), versioning.SequencePrivileges)
-}
-
-// requireSequence checks that the current role holds any one of privs on
-// seq (nextval: USAGE or UPDATE; currval and lastval: SELECT or USAGE;
-// setval: UPDATE), as PostgreSQL's sequence functions check.
-func (s *Session) requireSequence(ctx context.Context, seq *versioning.Sequence, privs string) error {
-	au, err := s.Authority(ctx)
-	if err != nil || au.superuser {
-		return err
-	}
-	if versioning.ACLAny(sequenceACL(seq), au.holds, privs) {
-		return nil
-	}
-	return permissionDenied("sequence", seq.Name)
 }
 
 // currentDefinition is the table schema.name as it is today for the
@@ -894,4 +601,72 @@ func (a *analyzer) currentDefinition(schema, name string) (*versioning.Table, er
 		return nil, err
 	}
 	return t, nil
+}
+
+// alterOwner runs ALTER ... OWNER TO role for objects other than tables
+// (ALTER TABLE ... OWNER TO, alter.go). A schema records its owner; the
+// other objects have no owner of their own yet, so for them the statement
+// only checks that the role exists, which is what a restored dump needs.
+func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (Utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		owner := RoleSpecName(a.s, s.Newowner)
+		roles, err := a.s.Roles(ctx)
+		if err != nil {
+			return "", err
+		}
+		if _, ok := roles[owner]; !ok && owner != "postgres" {
+			return "", pgerr.New(pgerr.UndefinedObject, "role %q does not exist", owner)
+		}
+		switch s.ObjectType {
+		case pg.ObjectType_OBJECT_SCHEMA:
+			name := s.Object.GetString_().GetSval()
+			sc, ok, err := a.tx.Schema(ctx, name)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
+			}
+			if owner, err = a.newOwner(s.Newowner, sc.Owner); err != nil {
+				return "", err
+			}
+			sc.ACL = versioning.ChangeACLOwner(sc.ACL, ownerOf(sc.Owner), owner)
+			sc.Owner = owner
+			root, err := a.tx.Root.PutSchema(ctx, *sc)
+			if err != nil {
+				return "", err
+			}
+			a.tx.SetRoot(root)
+			return "ALTER SCHEMA", nil
+		case pg.ObjectType_OBJECT_DATABASE:
+			return "ALTER DATABASE", nil
+		case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
+			tag := map[bool]string{true: "ALTER DOMAIN", false: "ALTER TYPE"}[s.ObjectType == pg.ObjectType_OBJECT_DOMAIN]
+			var parts []string
+			for _, n := range s.Object.GetList().GetItems() {
+				parts = append(parts, n.GetString_().GetSval())
+			}
+			if len(parts) == 0 {
+				return tag, nil
+			}
+			schema, name := SplitName(parts)
+			schemas := []string{a.s.ResolveSchemaName(schema)}
+			if schema == "" {
+				schemas = a.s.SearchPath()
+			}
+			for _, sc := range schemas {
+				if _, ok, err := a.tx.Root.Type(ctx, sc, name); err != nil || ok {
+					return tag, err
+				}
+			}
+			return "", pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.Join(parts, "."))
+		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
+			return "ALTER " + strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"), nil
+		}
+		return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s ... OWNER TO is not supported yet",
+			strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"))
+	}, nil
 }

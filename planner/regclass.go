@@ -19,56 +19,6 @@ import (
 // prints as its name, schema-qualified when the search path would not
 // find it. Casting an OID to one finds the name the same way.
 
-// regCast builds a cast to or from an OID alias type; ok is false when
-// neither side is one.
-func (a *analyzer) regCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool, error) {
-	from := e.Type()
-	s := a.s
-	switch {
-	case from.OID == t.OID:
-		return e, true, nil
-	case exec.IsRegType(t.OID) && (exec.KindOf(from.OID) == exec.KindText || from.OID == exec.OIDUnknown):
-		if c, ok := e.(*exec.Const); ok {
-			if c.D.IsNull() {
-				return &exec.Const{D: exec.Null, T: t}, true, nil
-			}
-			d, err := s.RegIn(&exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: s.Settings(), Session: s}, t.OID, c.D.S)
-			if err != nil {
-				if pe, ok := err.(*pgerr.Error); ok {
-					return nil, true, withPos(pe, loc)
-				}
-				return nil, true, err
-			}
-			return &exec.Const{D: d, T: t}, true, nil
-		}
-		return &exec.Call{Name: "cast", Args: []exec.Expr{e}, Strict: true, T: t, Fn: func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
-			return s.RegIn(env, t.OID, args[0].S)
-		}}, true, nil
-	case exec.IsRegType(t.OID) && exec.KindOf(from.OID) == exec.KindInt:
-		return &exec.Call{Name: "cast", Args: []exec.Expr{e}, Strict: true, T: t, Fn: func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
-			oid := uint32(args[0].I)
-			name, err := s.RegOut(env, t.OID, oid)
-			return exec.DRegOID(oid, name), err
-		}}, true, nil
-	case exec.IsRegType(from.OID) && exec.KindOf(t.OID) == exec.KindText:
-		return &exec.Call{Name: "cast", Args: []exec.Expr{e}, Strict: true, T: t, Fn: func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
-			if args[0].S != "" {
-				return exec.DText(args[0].S), nil
-			}
-			name, err := s.RegOut(env, from.OID, uint32(args[0].I))
-			if name == "" {
-				name = strconv.FormatInt(args[0].I, 10)
-			}
-			return exec.DText(name), err
-		}}, true, nil
-	case exec.IsRegType(from.OID) && exec.KindOf(t.OID) == exec.KindInt:
-		return &exec.Call{Name: "cast", Args: []exec.Expr{e}, Strict: true, T: t, Fn: func(_ *exec.Env, args []exec.Datum) (exec.Datum, error) {
-			return exec.DInt(args[0].I), nil
-		}}, true, nil
-	}
-	return nil, false, nil
-}
-
 // RegIn converts text to a value of OID alias type typ, as its input
 // function does: a number is the OID itself, anything else a name.
 func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, error) {
@@ -91,20 +41,20 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		r, err := pg.Parse("SELECT NULL::" + text)
 		if err == nil && len(r.Stmts) == 1 {
 			if tc := r.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal().GetTypeCast(); tc != nil {
-				if t, _, err := resolveType(tc.TypeName); err == nil {
+				if t, _, err := ResolveType(tc.TypeName); err == nil {
 					return exec.DRegOID(t.OID, types.FormatType(types.Oid(t.OID), -1)), nil
 				}
 				if oid, ok, err := s.userTypeOID(env, tc.TypeName); err != nil || ok {
 					return exec.DRegOID(oid, exec.FormatTypeIn(env.Settings, oid, -1)), err
 				}
-				if oid, ok := pseudoTypes[strings.ToLower(opName(tc.TypeName.Names))]; ok && len(tc.TypeName.Names) == 1 {
+				if oid, ok := PseudoTypes[strings.ToLower(OpName(tc.TypeName.Names))]; ok && len(tc.TypeName.Names) == 1 {
 					return exec.DRegOID(oid, exec.TypeName(oid)), nil
 				}
 			}
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", text)
 	case exec.OIDRegnamespace:
-		parts, err := parseQualifiedName(text)
+		parts, err := ParseQualifiedName(text)
 		if err != nil || len(parts) != 1 {
 			return exec.Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
 		}
@@ -114,12 +64,12 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		}
 		for _, n := range snap.Namespaces() {
 			if n.Name == parts[0] {
-				return exec.DRegOID(n.OID, quoteIdent(n.Name)), nil
+				return exec.DRegOID(n.OID, QuoteIdent(n.Name)), nil
 			}
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "schema %q does not exist", parts[0])
 	case exec.OIDRegrole:
-		parts, err := parseQualifiedName(text)
+		parts, err := ParseQualifiedName(text)
 		if err != nil || len(parts) != 1 {
 			return exec.Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
 		}
@@ -129,15 +79,15 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		}
 		oid := catalog.RoleOID(parts[0])
 		if roleByOID(snap, oid) == parts[0] {
-			return exec.DRegOID(oid, quoteIdent(parts[0])), nil
+			return exec.DRegOID(oid, QuoteIdent(parts[0])), nil
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", parts[0])
 	case exec.OIDRegproc:
-		parts, err := parseQualifiedName(text)
+		parts, err := ParseQualifiedName(text)
 		if err != nil {
 			return exec.Null, err
 		}
-		schema, name := splitName(parts)
+		schema, name := SplitName(parts)
 		if d, ok, err := s.userRegproc(env, schema, name, text); ok || err != nil {
 			return d, err
 		}
@@ -174,9 +124,9 @@ func (s *Session) RegOut(env *exec.Env, typ, oid uint32) (string, error) {
 		}
 		if f, ok := snap.FunctionByOID(oid); ok {
 			if snap.FunctionVisible(f) {
-				return quoteIdent(f.Name), nil
+				return QuoteIdent(f.Name), nil
 			}
-			return quoteIdent(f.Schema) + "." + quoteIdent(f.Name), nil
+			return QuoteIdent(f.Schema) + "." + QuoteIdent(f.Name), nil
 		}
 		if p, ok := catalog.LookupBuiltinProc(oid); ok {
 			return p.Name, nil
@@ -203,12 +153,12 @@ func (s *Session) RegOut(env *exec.Env, typ, oid uint32) (string, error) {
 	case exec.OIDRegnamespace:
 		for _, n := range snap.Namespaces() {
 			if n.OID == oid {
-				return quoteIdent(n.Name), nil
+				return QuoteIdent(n.Name), nil
 			}
 		}
 	case exec.OIDRegrole:
 		if name := roleByOID(snap, oid); !strings.HasPrefix(name, "unknown") {
-			return quoteIdent(name), nil
+			return QuoteIdent(name), nil
 		}
 	}
 	return "", nil
@@ -218,19 +168,19 @@ func (s *Session) RegOut(env *exec.Env, typ, oid uint32) (string, error) {
 // its schema when the search path would not find it by name alone.
 func relationDisplayName(snap *catalog.Snapshot, r catalog.Relation) string {
 	if snap.Visible(r) {
-		return quoteIdent(r.Name)
+		return QuoteIdent(r.Name)
 	}
-	return quoteIdent(r.Schema) + "." + quoteIdent(r.Name)
+	return QuoteIdent(r.Schema) + "." + QuoteIdent(r.Name)
 }
 
 // ResolveRegclass looks a relation name, as regclass input takes it, up
 // along the search path (pg_catalog first).
 func (s *Session) ResolveRegclass(env *exec.Env, text string) (uint32, string, bool, error) {
-	parts, err := parseQualifiedName(text)
+	parts, err := ParseQualifiedName(text)
 	if err != nil {
 		return 0, "", false, err
 	}
-	schema, name := splitName(parts)
+	schema, name := SplitName(parts)
 	snap, err := s.snapshot(env)
 	if err != nil {
 		return 0, "", false, err
@@ -257,7 +207,7 @@ func (s *Session) userTypeOID(env *exec.Env, tn *pg.TypeName) (uint32, bool, err
 	if len(names) > 2 {
 		return 0, false, nil
 	}
-	schema, name := splitName(names)
+	schema, name := SplitName(names)
 	schemas := []string{schema}
 	if schema == "" {
 		schemas = s.SearchPath()
@@ -268,7 +218,7 @@ func (s *Session) userTypeOID(env *exec.Env, tn *pg.TypeName) (uint32, bool, err
 		if t, ok, err := root.Type(env.Ctx, sch, name); err != nil {
 			return 0, false, err
 		} else if ok {
-			oid = typeOIDOf(t)
+			oid = TypeOIDOf(t)
 		} else if _, ok, err := root.Table(env.Ctx, sch, name); err != nil {
 			return 0, false, err
 		} else if ok {

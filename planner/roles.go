@@ -7,6 +7,8 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -113,9 +115,9 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 		return nil, err
 	}
 	switch {
-	case r.Superuser && !au.superuser:
+	case r.Superuser && !au.Superuser:
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create superusers")
-	case !au.createRole:
+	case !au.CreateRole:
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
 	}
 	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
@@ -132,7 +134,7 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 }
 
 func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, error) {
-	name := roleSpecName(s, a.Role)
+	name := RoleSpecName(s, a.Role)
 	au, err := s.Authority(ctx)
 	if err != nil {
 		return nil, err
@@ -146,7 +148,7 @@ func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, 
 		if err := s.roleOptions(r, a.Options); err != nil {
 			return err
 		}
-		if au.superuser {
+		if au.Superuser {
 			return nil
 		}
 		if was.Superuser || r.Superuser {
@@ -154,7 +156,7 @@ func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, 
 		}
 		// A role may change its own password; the rest needs CREATEROLE.
 		was.Verifier = r.Verifier
-		if !au.createRole && (name != au.role || !reflect.DeepEqual(&was, r)) {
+		if !au.CreateRole && (name != au.Role || !reflect.DeepEqual(&was, r)) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied")
 		}
 		return nil
@@ -171,13 +173,13 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	if !au.createRole {
+	if !au.CreateRole {
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to drop role")
 	}
 	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		skipped = skipped[:0]
 		for _, n := range d.Roles {
-			name := roleSpecName(s, n.GetRoleSpec())
+			name := RoleSpecName(s, n.GetRoleSpec())
 			if _, ok := roles[name]; !ok {
 				if d.MissingOk {
 					skipped = append(skipped, name)
@@ -188,7 +190,7 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 			if name == s.user {
 				return pgerr.New(pgerr.ObjectInUse, "current user cannot be dropped")
 			}
-			if roles[name].Superuser && !au.superuser {
+			if roles[name].Superuser && !au.Superuser {
 				return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to drop superusers")
 			}
 			delete(roles, name)
@@ -204,70 +206,294 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 	return &Result{tag: "DROP ROLE"}, nil
 }
 
-// alterOwner runs ALTER ... OWNER TO role for objects other than tables
-// (ALTER TABLE ... OWNER TO, alter.go). A schema records its owner; the
-// other objects have no owner of their own yet, so for them the statement
-// only checks that the role exists, which is what a restored dump needs.
-func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (utility, error) {
-	return func(ctx context.Context) (string, error) {
-		if err := a.tx.CheckWritable(); err != nil {
-			return "", err
+// updateRoles is versioning.UpdateRoles, counted in rolesGen.
+func (e *Engine) updateRoles(ctx context.Context, fn func(map[string]*versioning.Role) error) error {
+	defer e.rolesGen.Add(1) // also after a failure: the roles may have changed
+	return versioning.UpdateRoles(ctx, e.st, fn)
+}
+
+// CurrentRole is current_user: the role SET ROLE chose, else the
+// session's (sessionRole).
+func (s *Session) CurrentRole() string {
+	if r := s.vars["role"]; r != "" && r != "none" {
+		return r
+	}
+	return s.SessionRole()
+}
+
+// SessionRole is session_user: the role that connected, or the one SET
+// SESSION AUTHORIZATION chose.
+func (s *Session) SessionRole() string {
+	if r := s.vars["session_authorization"]; r != "" {
+		return r
+	}
+	return s.user
+}
+
+// checkSessionAuthorization validates SET SESSION AUTHORIZATION: the role
+// exists, and the role that connected is a superuser (or is the role).
+func (s *Session) checkSessionAuthorization(ctx context.Context, role string) error {
+	if role == s.user {
+		return nil
+	}
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	if err != nil {
+		return err
+	}
+	if roles[role] == nil {
+		return pgerr.New(pgerr.InvalidParameterValue, "role %q does not exist", role)
+	}
+	if u := roles[s.user]; u == nil || !u.Superuser {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set session authorization")
+	}
+	return nil
+}
+
+// Authority returns the current role's authority, computed again only when
+// the role or the roles changed.
+func (s *Session) Authority(ctx context.Context) (*Authority, error) {
+	version, role := s.e.rolesGen.Load(), s.CurrentRole()
+	if au := s.auth; au != nil && au.Version == version && au.Role == role {
+		return au, nil // the common case: no store access, no lock
+	}
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	if err != nil {
+		return nil, err
+	}
+	s.auth = NewAuthority(roles, role, version)
+	return s.auth, nil
+}
+
+// authHolds reports whether the authority a plan was checked with is
+// still the current role's.
+func (s *Session) authHolds(k AuthKey) bool {
+	return k.Version == s.e.rolesGen.Load() && k.Role == s.CurrentRole()
+}
+
+// AuthorityOf is the authority of role, for checks made as another role
+// than the current one (a view's owner).
+func (s *Session) AuthorityOf(ctx context.Context, role string) (*Authority, error) {
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	if err != nil {
+		return nil, err
+	}
+	return NewAuthority(roles, role, s.e.rolesGen.Load()), nil
+}
+
+// grantRole runs GRANT role TO role and REVOKE role FROM role.
+func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, error) {
+	au, err := s.Authority(ctx)
+	if err != nil {
+		return nil, err
+	}
+	admin := false
+	for _, o := range g.Opt {
+		if d := o.GetDefElem(); d != nil && d.Defname == "admin" {
+			admin = true
 		}
-		owner := roleSpecName(a.s, s.Newowner)
-		roles, err := a.s.Roles(ctx)
+	}
+	var notices []error
+	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+		notices = notices[:0]
+		members, err := Grantees(s, g.GranteeRoles, roles)
 		if err != nil {
-			return "", err
+			return err
 		}
-		if _, ok := roles[owner]; !ok && owner != "postgres" {
-			return "", pgerr.New(pgerr.UndefinedObject, "role %q does not exist", owner)
+		for _, n := range g.GrantedRoles {
+			name := n.GetAccessPriv().GetPrivName()
+			granted := roles[name]
+			if granted == nil && catalog.IsPredefinedRole(name) {
+				granted = &versioning.Role{Name: name} // the server's, never stored
+			}
+			if granted == nil {
+				return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+			}
+			if !au.Superuser && (granted.Superuser || !au.CreateRole && !HasAdmin(roles, au.Role, name)) {
+				return pgerr.New(pgerr.InsufficientPrivilege, "must have admin option on role %q", name)
+			}
+			for _, m := range members {
+				if m == "" {
+					return pgerr.New(pgerr.InvalidGrantOperation, "role \"public\" cannot be granted")
+				}
+				r := *roles[m]
+				r.MemberOf = append([]versioning.RoleGrant(nil), r.MemberOf...)
+				at := -1
+				for i, mg := range r.MemberOf {
+					if mg.Role == name {
+						at = i
+					}
+				}
+				if !g.IsGrant {
+					if at < 0 {
+						notices = append(notices, pgerr.NewWarning(pgerr.SuccessfulCompletion, "role %q has not been granted membership in role %q by role %q", m, name, au.Role))
+						continue
+					}
+					if admin { // REVOKE ADMIN OPTION FOR
+						r.MemberOf[at].Admin = false
+					} else {
+						r.MemberOf = append(r.MemberOf[:at], r.MemberOf[at+1:]...)
+					}
+					roles[m] = &r
+					continue
+				}
+				if m == name || versioning.IsMember(roles, name, m) {
+					return pgerr.New(pgerr.InvalidGrantOperation, "role %q is a member of role %q", name, m)
+				}
+				if at >= 0 {
+					if admin && !r.MemberOf[at].Admin {
+						r.MemberOf[at].Admin = true
+						roles[m] = &r
+						continue
+					}
+					notices = append(notices, pgerr.New(pgerr.SuccessfulCompletion, "role %q is already a member of role %q", m, name))
+					continue
+				}
+				r.MemberOf = append(r.MemberOf, versioning.RoleGrant{Role: name, Grantor: au.Role, Admin: admin})
+				roles[m] = &r
+			}
 		}
-		switch s.ObjectType {
-		case pg.ObjectType_OBJECT_SCHEMA:
-			name := s.Object.GetString_().GetSval()
-			sc, ok, err := a.tx.Schema(ctx, name)
-			if err != nil {
-				return "", err
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range notices {
+		s.notice(n)
+	}
+	return &Result{tag: map[bool]string{true: "GRANT ROLE", false: "REVOKE ROLE"}[g.IsGrant]}, nil
+}
+
+// checkSetRole validates SET ROLE: the role exists, and the session's user
+// is a superuser or a member of it.
+func (s *Session) checkSetRole(ctx context.Context, role string) error {
+	if role == "none" || role == "" {
+		return nil
+	}
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	if err != nil {
+		return err
+	}
+	if roles[role] == nil && !catalog.IsPredefinedRole(role) {
+		return pgerr.New(pgerr.InvalidParameterValue, "role %q does not exist", role)
+	}
+	who := s.SessionRole()
+	if u := roles[who]; u != nil && u.Superuser || versioning.IsMember(roles, who, role) {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set role %q", role)
+}
+
+// hasPrivilege implements has_table_privilege and has_schema_privilege in
+// their six forms: (user, object, privileges) with the user by name or
+// OID and the object by name or OID, and (object, privileges) for the
+// current role. The privileges are a comma-separated list of names, each
+// perhaps WITH GRANT OPTION; any one held is enough, as in PostgreSQL.
+func hasPrivilege(kind string) sessionFn {
+	return func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return exec.Null, err
+		}
+		role := s.CurrentRole()
+		if len(a) == 3 {
+			if a[0].Kind == exec.KindText {
+				role = a[0].S
+			} else {
+				role = roleByOID(snap, uint32(a[0].I))
 			}
-			if !ok {
-				return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
+			a = a[1:]
+		}
+		roles, _, err := s.e.roles.Load(env.Ctx, s.e.st)
+		if err != nil {
+			return exec.Null, err
+		}
+		if roles[role] == nil {
+			return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
+		}
+		var acl []versioning.ACLItem
+		var all string
+		switch kind {
+		case "table":
+			var rel catalog.Relation
+			var ok bool
+			if a[0].Kind == exec.KindText {
+				oid, _, found, err := s.ResolveRegclass(env, a[0].S)
+				if err != nil {
+					return exec.Null, err
+				}
+				if !found {
+					return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+				}
+				rel, ok = snap.RelationByOID(oid)
+			} else if rel, ok = snap.RelationByOID(uint32(a[0].I)); !ok {
+				return exec.Null, nil // PostgreSQL: NULL for an OID that names nothing
 			}
-			if owner, err = a.newOwner(s.Newowner, sc.Owner); err != nil {
-				return "", err
+			if !ok || rel.Kind != 'r' || rel.Table == nil {
+				return exec.DBool(true), nil // catalogs, views, sequences: not checked yet
 			}
-			sc.ACL = versioning.ChangeACLOwner(sc.ACL, ownerOf(sc.Owner), owner)
-			sc.Owner = owner
-			root, err := a.tx.Root.PutSchema(ctx, *sc)
-			if err != nil {
-				return "", err
-			}
-			a.tx.SetRoot(root)
-			return "ALTER SCHEMA", nil
-		case pg.ObjectType_OBJECT_DATABASE:
-			return "ALTER DATABASE", nil
-		case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
-			tag := map[bool]string{true: "ALTER DOMAIN", false: "ALTER TYPE"}[s.ObjectType == pg.ObjectType_OBJECT_DOMAIN]
-			var parts []string
-			for _, n := range s.Object.GetList().GetItems() {
-				parts = append(parts, n.GetString_().GetSval())
-			}
-			if len(parts) == 0 {
-				return tag, nil
-			}
-			schema, name := splitName(parts)
-			schemas := []string{a.s.ResolveSchemaName(schema)}
-			if schema == "" {
-				schemas = a.s.SearchPath()
-			}
-			for _, sc := range schemas {
-				if _, ok, err := a.tx.Root.Type(ctx, sc, name); err != nil || ok {
-					return tag, err
+			acl, all = TableACL(rel.Table), versioning.TablePrivileges
+		case "schema":
+			var name string
+			if a[0].Kind == exec.KindText {
+				name = a[0].S
+			} else {
+				for _, n := range snap.Namespaces() {
+					if n.OID == uint32(a[0].I) {
+						name = n.Name
+					}
 				}
 			}
-			return "", pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.Join(parts, "."))
-		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
-			return "ALTER " + strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"), nil
+			sc, ok, err := env.Txn.Root.Schema(env.Ctx, name)
+			if err != nil {
+				return exec.Null, err
+			}
+			if !ok {
+				if name == "pg_catalog" || name == "information_schema" {
+					return exec.DBool(true), nil // usable by all
+				}
+				return exec.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
+			}
+			acl, all = SchemaACL(sc), versioning.SchemaPrivileges
 		}
-		return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s ... OWNER TO is not supported yet",
-			strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"))
-	}, nil
+		au := NewAuthority(roles, role, 0)
+		if au.Superuser {
+			return exec.DBool(true), nil
+		}
+		for _, p := range strings.Split(a[1].S, ",") {
+			p = strings.ToLower(strings.TrimSpace(p))
+			name, grant := strings.CutSuffix(p, " with grant option")
+			c, ok := PrivilegeLetters[strings.TrimSpace(name)]
+			if !ok || strings.IndexByte(all, c) < 0 {
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
+			}
+			if versioning.ACLHolds(acl, au.Holds, string(c), grant) {
+				return exec.DBool(true), nil
+			}
+		}
+		return exec.DBool(false), nil
+	}
+}
+
+func init() {
+	const name, oid, text = exec.OIDName, exec.OIDOid, exec.OIDText
+	for _, kind := range []string{"table", "schema"} {
+		fn := hasPrivilege(kind)
+		for _, args := range [][]uint32{{name, text, text}, {name, oid, text}, {oid, text, text}, {oid, oid, text}, {text, text}, {oid, text}} {
+			exec.Register(strict(withSession("has_"+kind+"_privilege", args, exec.OIDBool, fn)))
+		}
+	}
+}
+
+// requireSequence checks that the current role holds any one of privs on
+// seq (nextval: USAGE or UPDATE; currval and lastval: SELECT or USAGE;
+// setval: UPDATE), as PostgreSQL's sequence functions check.
+func (s *Session) requireSequence(ctx context.Context, seq *versioning.Sequence, privs string) error {
+	au, err := s.Authority(ctx)
+	if err != nil || au.Superuser {
+		return err
+	}
+	if versioning.ACLAny(SequenceACL(seq), au.Holds, privs) {
+		return nil
+	}
+	return PermissionDenied("sequence", seq.Name)
 }

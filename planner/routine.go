@@ -129,7 +129,7 @@ func compileRoutine(s planningSession, def, declared *versioning.Function) (*rou
 	case "sql":
 		tree, err := pg.Parse(def.Body)
 		if err != nil {
-			return nil, syntaxError(err)
+			return nil, SyntaxError(err)
 		}
 		for _, raw := range tree.Stmts {
 			r.sql = append(r.sql, &bodyStmt{s: s, node: raw.Stmt})
@@ -291,7 +291,7 @@ type host struct {
 func (h *host) Prepare(sql string, given []exec.T, vars plpgsql.Vars) (plpgsql.Prepared, error) {
 	tree, err := pg.Parse(sql)
 	if err != nil {
-		return nil, syntaxError(err)
+		return nil, SyntaxError(err)
 	}
 	if len(tree.Stmts) != 1 {
 		return nil, pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
@@ -306,7 +306,7 @@ func (h *host) Type(name string) (exec.T, error) {
 	}
 	tree, err := pg.Parse("SELECT NULL::" + name)
 	if err != nil {
-		return exec.T{}, syntaxError(err)
+		return exec.T{}, SyntaxError(err)
 	}
 	tc := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val.GetTypeCast()
 	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.env.Txn}
@@ -399,7 +399,7 @@ type bodyStmt struct {
 	s     planningSession
 	node  *pg.Node
 	given []exec.T
-	an    *analysis
+	an    *Analysis
 	root  versioning.Address
 	txn   *exec.Txn
 	vars  *varScope
@@ -416,13 +416,13 @@ func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*p
 		}
 	}
 	an := b.an
-	if an.copy != nil {
+	if an.Copy != nil {
 		b.an = nil
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY is not supported in functions")
 	}
-	if an.run != nil {
+	if an.Run != nil {
 		b.an = nil // a utility's closure is good for one run
-		tag, err := an.run(env.Ctx)
+		tag, err := an.Run(env.Ctx)
 		return &plpgsql.Result{Tag: tag}, err
 	}
 	params := slices.Clone(given)
@@ -433,12 +433,12 @@ func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*p
 		}
 	}
 	inner := &exec.Env{Ctx: env.Ctx, Params: params, Settings: b.s.Settings(), TxnStart: tx.StartTime, Txn: tx, Session: b.s}
-	rows, err := an.plan.Open(inner)
+	rows, err := an.Plan.Open(inner)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	res := &plpgsql.Result{Cols: an.cols, Tag: an.tag}
+	res := &plpgsql.Result{Cols: an.Cols, Tag: an.Tag}
 	for {
 		row, err := rows.Next()
 		if err != nil {
@@ -460,7 +460,7 @@ func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*p
 // tables' definitions and the same variable types.
 func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars) bool {
 	an := b.an
-	if an == nil || an.gen != b.s.PlanGeneration() {
+	if an == nil || an.Gen != b.s.PlanGeneration() {
 		return false
 	}
 	if b.vars != nil {
@@ -479,10 +479,10 @@ func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars
 	switch {
 	case b.root == tx.Root.Addr() && b.txn == tx:
 		return true
-	case an.plan == nil:
+	case an.Plan == nil:
 		return false
 	}
-	return an.depsHold(ctx, tx)
+	return an.DepsHold(ctx, tx)
 }
 
 func (b *bodyStmt) analyze(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars) error {
@@ -555,5 +555,5 @@ func isCompositeType(s planningSession, name string) bool {
 	}
 	// A table's name is its row type.
 	rel, _, err := a.lookupRelation(a.ctx, strings.ToLower(schema), strings.ToLower(typ))
-	return err == nil && rel.kind == relTable
+	return err == nil && rel.Kind == relTable
 }

@@ -15,7 +15,7 @@ import (
 // createSchema runs CREATE SCHEMA [IF NOT EXISTS] [name] [AUTHORIZATION
 // role] [elements]: the elements (CREATE TABLE, INDEX, SEQUENCE) are
 // created in the new schema.
-func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (utility, error) {
+func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (Utility, error) {
 	name, owner := s.Schemaname, a.s.User()
 	if s.Authrole != nil && s.Authrole.Rolename != "" {
 		owner = s.Authrole.Rolename
@@ -23,11 +23,11 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (utility, error) {
 			name = owner
 		}
 	}
-	var elts []func(context.Context) (utility, error)
+	var elts []func(context.Context) (Utility, error)
 	for _, n := range s.SchemaElts {
 		rv, run := schemaElement(a, n)
 		if rv == nil {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE SCHEMA element %s is not supported yet", nodeName(n))
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE SCHEMA element %s is not supported yet", NodeName(n))
 		}
 		if rv.Schemaname != "" && rv.Schemaname != name {
 			return nil, withPos(pgerr.New(pgerr.Code("42P15"), "CREATE specifies a schema (%s) different from the one being created (%s)", rv.Schemaname, name), rv.Location)
@@ -72,17 +72,17 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (utility, error) {
 
 // schemaElement returns the name an element of CREATE SCHEMA creates and
 // a function that analyzes it.
-func schemaElement(a *analyzer, n *pg.Node) (*pg.RangeVar, func(context.Context) (utility, error)) {
+func schemaElement(a *analyzer, n *pg.Node) (*pg.RangeVar, func(context.Context) (Utility, error)) {
 	switch {
 	case n.GetCreateStmt() != nil:
 		s := n.GetCreateStmt()
-		return s.Relation, func(context.Context) (utility, error) { return a.createTable(s) }
+		return s.Relation, func(context.Context) (Utility, error) { return a.createTable(s) }
 	case n.GetIndexStmt() != nil:
 		s := n.GetIndexStmt()
-		return s.Relation, func(context.Context) (utility, error) { return a.createIndex(s) }
+		return s.Relation, func(context.Context) (Utility, error) { return a.createIndex(s) }
 	case n.GetCreateSeqStmt() != nil:
 		s := n.GetCreateSeqStmt()
-		return s.Sequence, func(context.Context) (utility, error) { return a.createSequence(s) }
+		return s.Sequence, func(context.Context) (Utility, error) { return a.createSequence(s) }
 	}
 	return nil, nil
 }
@@ -95,7 +95,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 		if name == "" {
 			name = nameList(obj.GetList().GetItems())[0]
 		}
-		if isSystemSchema(name) || name == "pg_toast" {
+		if IsSystemSchema(name) || name == "pg_toast" {
 			return "", pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop schema %s because it is required by the database system", name)
 		}
 		if ok, err := a.existingSchema(ctx, name); err != nil {
@@ -220,7 +220,7 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 	if err != nil {
 		return err
 	}
-	oldPrefix, newPrefix := quoteIdent(old)+".", quoteIdent(name)+"."
+	oldPrefix, newPrefix := QuoteIdent(old)+".", QuoteIdent(name)+"."
 	for _, t := range tables {
 		// The schema's tables move; foreign keys (anywhere) that
 		// reference them follow.
@@ -233,8 +233,8 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 					nt.Columns[i].Sequence = newPrefix + strings.TrimPrefix(c.Sequence, oldPrefix)
 				}
 				if c.Default != "" {
-					nt.Columns[i].Default, _ = nextvalRefs(c.Default, func(s, n string) (string, bool) {
-						return quoteIdent(name) + "." + quoteIdent(n), s == old
+					nt.Columns[i].Default, _ = NextvalRefs(c.Default, func(s, n string) (string, bool) {
+						return QuoteIdent(name) + "." + QuoteIdent(n), s == old
 					})
 				}
 			}

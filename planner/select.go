@@ -20,14 +20,14 @@ type analyzer struct {
 	tx  *exec.Txn
 	// as, when set, is the authority privileges are checked with instead
 	// of the current role's: a view's owner's, for the view's query.
-	as     *authority
+	as     *Authority
 	params []exec.T // parameter types, inferred as they are met
 	// deps are the definitions of the tables the statement uses: its plan
 	// stays valid while they are unchanged (Statement.reusable).
 	deps []*versioning.Table
 	// auth is the authority privileges were checked with, if any were:
 	// the plan holds only while it is current (privileges.go).
-	auth authKey
+	auth AuthKey
 	kin  []kinDep // the children of the tables read (inherit.go)
 	// funcs are the user functions the statement's calls were resolved
 	// among: a plan stays valid while they are unchanged (function.go).
@@ -357,13 +357,13 @@ func (a *analyzer) sortKeys(list []*pg.Node, sc *scope, exprs *[]exec.Expr, cols
 		by := sb.GetSortBy()
 		if by.SortbyDir == pg.SortByDir_SORTBY_USING {
 			// USING < and USING > are ASC and DESC for the built-in types.
-			switch opName(by.UseOp) {
+			switch OpName(by.UseOp) {
 			case "<", "<=":
 				by = &pg.SortBy{Node: by.Node, SortbyDir: pg.SortByDir_SORTBY_ASC, SortbyNulls: by.SortbyNulls}
 			case ">", ">=":
 				by = &pg.SortBy{Node: by.Node, SortbyDir: pg.SortByDir_SORTBY_DESC, SortbyNulls: by.SortbyNulls}
 			default:
-				return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING %s is not supported", opName(by.UseOp)), by.Location)
+				return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING %s is not supported", OpName(by.UseOp)), by.Location)
 			}
 		}
 		idx, err := a.sortTarget(by.Node, sc, exprs, cols)
@@ -671,7 +671,7 @@ func columnName(n *pg.Node) string {
 		}
 		return f[len(f)-1].GetString_().Sval
 	case n.GetFuncCall() != nil:
-		return opName(n.GetFuncCall().Funcname)
+		return OpName(n.GetFuncCall().Funcname)
 	case n.GetTypeCast() != nil:
 		tc := n.GetTypeCast()
 		// A cast names its column unless its argument gives a stronger

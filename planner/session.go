@@ -8,7 +8,6 @@ import (
 	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
-	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
 	"go.uber.org/zap"
 
 	"github.com/prollypg/prollypg/exec"
@@ -104,7 +103,7 @@ type Session struct {
 	varsLocal map[string]bool
 	// auth is the current role's authority, while it is current
 	// (privileges.go).
-	auth *authority
+	auth *Authority
 	// inGate: the session's transaction is counted in the engine's gate
 	// (gcgate.go), from its begin to its commit or rollback.
 	inGate bool
@@ -144,7 +143,7 @@ type Session struct {
 	tempReady  bool
 	// planning is what analysis keeps for the length of the session:
 	// record types, compiled user functions (planningSession).
-	planning sessionState
+	planning SessionState
 	// planGen counts the changes to name resolution that table
 	// definitions do not show (search_path, temporary relations): plans
 	// analyzed under an older one are not reused.
@@ -434,16 +433,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 		s.txn.Isolation = exec.ParseIsolation(s.vars["transaction_isolation"])
 	}
 	tx := s.txn
-	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
-		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t) // for ON ... SET DEFAULT
-	}
-	tx.FireTrigger = func(env *exec.Env, c *exec.TriggerCall) (exec.Row, error) { return fireTrigger(s, env, c) }
-	tx.Generated = func(ctx context.Context, t *exec.Table) (exec.GeneratedCols, error) {
-		return (&analyzer{ctx: ctx, s: s, tx: tx}).generatedExprs(t) // cascades and merges
-	}
-	tx.IndexEval = func(ctx context.Context, t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
-		return (&analyzer{ctx: ctx, s: s, tx: tx}).indexEval(t, ix) // expression and partial indexes
-	}
+	InstallHooks(s, tx)
 	s.cached = nil // Now moves to the new transaction's start
 	return s.txn, nil
 }
@@ -620,10 +610,10 @@ func (s *Session) statements(sql string, tree *pg.ParseResult, lease *parsecache
 		}
 		rewritten, ok := dolt.RewriteAsOf(sql, s.repo.Name())
 		if !ok {
-			return nil, syntaxError(err)
+			return nil, SyntaxError(err)
 		}
 		if tree, err = pg.Parse(rewritten); err != nil {
-			return nil, syntaxError(err)
+			return nil, SyntaxError(err)
 		}
 	}
 	out := make([]*Statement, 0, len(tree.Stmts))
@@ -631,17 +621,6 @@ func (s *Session) statements(sql string, tree *pg.ParseResult, lease *parsecache
 		out = append(out, &Statement{s: s, raw: raw, sql: sql, lease: lease})
 	}
 	return out, nil
-}
-
-// syntaxError converts the parser's error into PostgreSQL's.
-func syntaxError(err error) error {
-	var pe *pgparser.Error
-	if errors.As(err, &pe) {
-		e := pgerr.New(pgerr.SyntaxError, "%s", pe.Message)
-		e.Position = pe.Cursorpos
-		return e
-	}
-	return pgerr.Wrap(err, pgerr.SyntaxError, "%v", err)
 }
 
 // currentUser is current_user, current_role and user: the role SET ROLE

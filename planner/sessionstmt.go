@@ -8,7 +8,6 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
-	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -33,7 +32,7 @@ func (s *Session) prepare(ctx context.Context, outer *Statement, p *pg.PrepareSt
 	}
 	var types []uint32
 	for _, n := range p.Argtypes {
-		t, _, err := resolveType(n.GetTypeName())
+		t, _, err := ResolveType(n.GetTypeName())
 		if err != nil {
 			return nil, err
 		}
@@ -69,20 +68,9 @@ func (s *Session) executePrepared(ctx context.Context, e *pg.ExecuteStmt) (*Resu
 		return nil, pgerr.New(pgerr.SyntaxError, "wrong number of parameters for prepared statement %q", e.Name).
 			WithDetail("Expected %d parameters but got %d.", len(types), len(e.Params))
 	}
-	a := &analyzer{ctx: ctx, s: s, tx: tx}
-	env := &exec.Env{Ctx: ctx, Settings: s.settings(), Txn: tx, Session: s}
-	params := make([]exec.Datum, len(types))
-	for i, n := range e.Params {
-		x, err := a.expr(n, nil)
-		if err != nil {
-			return nil, err
-		}
-		if x, err = a.assign(x, types[i], "$"+string(rune('1'+i)), -1); err != nil {
-			return nil, err
-		}
-		if params[i], err = x.Eval(env, nil); err != nil {
-			return nil, err
-		}
+	params, err := EvalParams(ctx, s, tx, e.Params, types)
+	if err != nil {
+		return nil, err
 	}
 	given := make([]uint32, len(types))
 	for i, t := range types {
@@ -109,7 +97,7 @@ func (s *Session) createDatabase(ctx context.Context, c *pg.CreatedbStmt) (*Resu
 	}
 	if au, err := s.Authority(ctx); err != nil {
 		return nil, err
-	} else if !au.createDB {
+	} else if !au.CreateDB {
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create database")
 	}
 	if strings.ContainsAny(c.Dbname, "@/") {
@@ -160,7 +148,7 @@ func writes(n *pg.Node) bool {
 	case n.GetLockStmt() != nil:
 		// Modes up to ROW EXCLUSIVE (lock modes 1 to 3) are allowed in a
 		// read-only transaction, as in PostgreSQL.
-		return n.GetLockStmt().Mode > rowExclusiveLock
+		return n.GetLockStmt().Mode > RowExclusiveLock
 	}
 	return true
 }
@@ -198,7 +186,7 @@ func commandTag(n *pg.Node) string {
 	case n.GetCreateSchemaStmt() != nil:
 		return "CREATE SCHEMA"
 	}
-	return strings.ToUpper(strings.ReplaceAll(strings.TrimSuffix(nodeName(n), "_stmt"), "_", " "))
+	return strings.ToUpper(strings.ReplaceAll(strings.TrimSuffix(NodeName(n), "_stmt"), "_", " "))
 }
 
 // readOnlyOption returns the READ ONLY / READ WRITE option of a BEGIN or

@@ -73,8 +73,8 @@ type planningSession interface {
 
 	// Authority is the current role's authority, AuthorityOf another
 	// role's (a view's owner's); Roles are the roles as stored.
-	Authority(ctx context.Context) (*authority, error)
-	AuthorityOf(ctx context.Context, role string) (*authority, error)
+	Authority(ctx context.Context) (*Authority, error)
+	AuthorityOf(ctx context.Context, role string) (*Authority, error)
 	Roles(ctx context.Context) (map[string]*versioning.Role, error)
 	// CurrentRole is current_user, SessionRole session_user.
 	CurrentRole() string
@@ -99,12 +99,12 @@ type planningSession interface {
 	// PRNG is the generator of random() and setseed().
 	PRNG() *funcs.PRNG
 	// PlannerState is what analysis keeps for the length of the session.
-	PlannerState() *sessionState
+	PlannerState() *SessionState
 }
 
-// sessionState is what analysis keeps for the length of a session, held
+// SessionState is what analysis keeps for the length of a session, held
 // by the session (planningSession.PlannerState).
-type sessionState struct {
+type SessionState struct {
 	// records are the anonymous record types of set-returning calls
 	// (row.go).
 	records recordTypes

@@ -27,39 +27,14 @@ type Statement struct {
 	// transaction it was made in. Execute reuses a plan while the root has
 	// not changed (plans read the transaction from their Env), and a
 	// utility or COPY only in the same transaction, since they hold it.
-	an     *analysis
+	an     *Analysis
 	anRoot versioning.Address
 	anTxn  *exec.Txn
 	// heldAn's dependencies held in the root heldRoot, the last root a
 	// later transaction checked them in: statements of their own, one
 	// transaction each, then skip the check while nothing is written.
-	heldAn   *analysis
+	heldAn   *Analysis
 	heldRoot versioning.Address
-}
-
-// analysis is a statement analyzed against the current catalog: a plan, or
-// a utility to run.
-type analysis struct {
-	// gen is the session's name-resolution generation the analysis was
-	// made in: a new temporary relation or search path resolves names
-	// differently, so plans of an older one are made again.
-	gen    uint64
-	plan   exec.Plan
-	run    utility
-	params []exec.T
-	tag    string // command tag without the row count
-	cols   []exec.ResultColumn
-	copy   *Copy
-	deps   []*versioning.Table
-	// kin are the children the tables read had: a new child (or one
-	// fewer) changes what a scan of its parent reads.
-	kin []kinDep
-	// funcs are the user functions the calls were resolved among: a
-	// plan holds the bodies it calls, so a changed one is planned again.
-	funcs []funcDep
-	// auth is the authority the statement's privileges were checked
-	// with; zero when none were checked.
-	auth authKey
 }
 
 // Text returns the statement's SQL text.
@@ -90,15 +65,15 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	case isTxnControl(n) || n.GetVariableSetStmt() != nil || n.GetPrepareStmt() != nil || n.GetDeallocateStmt() != nil ||
 		n.GetCreatedbStmt() != nil || n.GetDropdbStmt() != nil || n.GetCreateRoleStmt() != nil || n.GetAlterRoleStmt() != nil ||
 		n.GetDropRoleStmt() != nil || n.GetGrantStmt() != nil || n.GetGrantRoleStmt() != nil:
-		return paramTypes(given), nil, nil
+		return ParamTypes(given), nil, nil
 	case n.GetVariableShowStmt() != nil:
 		name := strings.ToLower(n.GetVariableShowStmt().Name)
 		if name == "all" {
-			return paramTypes(given), showAllCols, nil
+			return ParamTypes(given), showAllCols, nil
 		}
-		return paramTypes(given), []exec.ResultColumn{{Name: showColumn(name), T: exec.TText}}, nil
+		return ParamTypes(given), []exec.ResultColumn{{Name: showColumn(name), T: exec.TText}}, nil
 	case n.GetClosePortalStmt() != nil:
-		return paramTypes(given), nil, nil
+		return ParamTypes(given), nil, nil
 	case n.GetDeclareCursorStmt() != nil:
 		// The cursor's query may use the statement's parameters.
 		if err := st.s.checkNotFailed(n); err != nil {
@@ -108,23 +83,23 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 		if err != nil {
 			return nil, nil, err
 		}
-		an, err := analyzeStmt(ctx, st.s, tx, n.GetDeclareCursorStmt().Query, given)
+		an, err := Analyze(ctx, st.s, tx, n.GetDeclareCursorStmt().Query, given)
 		if err != nil {
 			return nil, nil, err
 		}
-		return an.params, nil, nil
+		return an.Params, nil, nil
 	case n.GetFetchStmt() != nil:
 		if c, ok := st.s.cursors[n.GetFetchStmt().Portalname]; ok && !n.GetFetchStmt().Ismove {
-			return paramTypes(given), c.cols, nil
+			return ParamTypes(given), c.cols, nil
 		}
-		return paramTypes(given), nil, nil
+		return ParamTypes(given), nil, nil
 	case n.GetExecuteStmt() != nil:
 		ps, ok := st.s.prepared[n.GetExecuteStmt().Name]
 		if !ok {
 			return nil, nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", n.GetExecuteStmt().Name)
 		}
 		_, cols, err := ps.st.Describe(ctx, ps.types)
-		return paramTypes(given), cols, err
+		return ParamTypes(given), cols, err
 	}
 	if err := st.s.checkNotFailed(st.raw.Stmt); err != nil {
 		return nil, nil, err
@@ -133,27 +108,12 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	if err != nil {
 		return nil, nil, err
 	}
-	an, err := analyzeStmt(ctx, st.s, tx, st.raw.Stmt, given)
+	an, err := Analyze(ctx, st.s, tx, st.raw.Stmt, given)
 	if err != nil {
 		return nil, nil, err
 	}
 	st.an, st.anRoot, st.anTxn = an, tx.Root.Addr(), tx
-	return an.params, an.cols, nil
-}
-
-// paramTypes turns the parameter type OIDs of a Parse message into the
-// analyzer's starting types. OID 0 (what psycopg 3 and others send for
-// text and NULL) and the unknown type both leave the parameter to be
-// inferred from its context, as PostgreSQL does.
-func paramTypes(given []uint32) []exec.T {
-	out := make([]exec.T, len(given))
-	for i, oid := range given {
-		if oid == 0 {
-			oid = exec.OIDUnknown
-		}
-		out[i] = exec.T{OID: oid, Typmod: -1}
-	}
-	return out
+	return an.Params, an.Cols, nil
 }
 
 func isTxnControl(n *pg.Node) bool { return n.GetTransactionStmt() != nil }
@@ -268,7 +228,7 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 		return s.alterRole(ctx, n.GetAlterRoleStmt())
 	case n.GetDropRoleStmt() != nil:
 		return s.dropRole(ctx, n.GetDropRoleStmt())
-	case n.GetGrantStmt() != nil && !versionedGrant(n.GetGrantStmt()):
+	case n.GetGrantStmt() != nil && !VersionedGrant(n.GetGrantStmt()):
 		// Not recorded yet: the privileges of sequences, functions,
 		// databases, types and the rest are not checked.
 		return &Result{tag: map[bool]string{true: "GRANT", false: "REVOKE"}[n.GetGrantStmt().IsGrant]}, nil
@@ -318,28 +278,28 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 	an := st.an
 	if !st.reusable(ctx, tx) {
 		var err error
-		if an, err = analyzeStmt(ctx, s, tx, st.raw.Stmt, given); err != nil {
+		if an, err = Analyze(ctx, s, tx, st.raw.Stmt, given); err != nil {
 			return nil, err
 		}
 	}
-	if an.copy != nil {
+	if an.Copy != nil {
 		st.an = nil
-		return &Result{Copy: an.copy, tag: "COPY"}, nil
+		return &Result{Copy: an.Copy, tag: "COPY"}, nil
 	}
-	if an.run != nil {
+	if an.Run != nil {
 		st.an = nil // a utility's closure is good for one run
-		tag, err := an.run(ctx)
+		tag, err := an.Run(ctx)
 		return &Result{tag: tag}, err
 	}
 	if err := s.lockPlanRelations(ctx, tx, an); err != nil {
 		return nil, err
 	}
 	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx, Session: s}
-	rows, err := an.plan.Open(env)
+	rows, err := an.Plan.Open(env)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Cols: an.cols, rows: rows, tag: an.tag}, nil
+	return &Result{Cols: an.Cols, rows: rows, tag: an.Tag}, nil
 }
 
 // reusable reports whether the last analysis can run in tx: a plan while
@@ -351,179 +311,22 @@ func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
 	switch {
 	case an == nil:
 		return false
-	case an.gen != st.s.planGen:
+	case an.Gen != st.s.planGen:
 		return false
-	case an.auth != (authKey{}) && !st.s.authHolds(an.auth):
+	case an.Auth != (AuthKey{}) && !st.s.authHolds(an.Auth):
 		return false
 	case st.anRoot == tx.Root.Addr() && st.anTxn == tx:
 		return true
-	case an.plan == nil || len(an.deps) == 0:
+	case an.Plan == nil || len(an.Deps) == 0:
 		return false
 	case st.heldAn == an && st.heldRoot == tx.Root.Addr():
 		return true // depsHold is a function of the analysis and the root
 	}
-	if !an.depsHold(ctx, tx) {
+	if !an.DepsHold(ctx, tx) {
 		return false
 	}
 	st.heldAn, st.heldRoot = an, tx.Root.Addr()
 	return true
-}
-
-// depsHold reports whether what the analysis depended on is unchanged in
-// tx: the definitions of the tables it uses (triggers included), their
-// children, and the user functions its calls were resolved among.
-func (an *analysis) depsHold(ctx context.Context, tx *exec.Txn) bool {
-	for _, def := range an.deps {
-		t, ok, err := tx.Table(ctx, def.Schema, def.Name)
-		if err != nil || !ok || t.Def != def && !versioning.SameDefinition(t.Def, def) {
-			return false
-		}
-	}
-	for _, k := range an.kin {
-		children, err := tx.Root.Children(ctx, k.parent.Schema, k.parent.Name)
-		if err != nil || !slices.Equal(children, k.children) {
-			return false
-		}
-	}
-	for _, f := range an.funcs {
-		if !f.holds(ctx, tx.Root) {
-			return false
-		}
-	}
-	return true
-}
-
-// analyzeStmt plans a statement for session s in transaction tx.
-func analyzeStmt(ctx context.Context, s planningSession, tx *exec.Txn, n *pg.Node, given []uint32) (*analysis, error) {
-	return analyzeWith(&analyzer{ctx: ctx, s: s, tx: tx, params: paramTypes(given)}, n)
-}
-
-// analyzeWith plans a statement with an analyzer prepared by the caller
-// (a function body's, whose names may be variables).
-func analyzeWith(a *analyzer, n *pg.Node) (*analysis, error) {
-	ctx := a.ctx
-	an := &analysis{gen: a.s.PlanGeneration()}
-	var err error
-	switch {
-	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
-		an.run, err = a.createTableAs(n.GetSelectStmt().IntoClause, n.GetSelectStmt(), false)
-	case n.GetCreateTableAsStmt() != nil:
-		ct := n.GetCreateTableAsStmt()
-		an.run, err = a.createTableAs(ct.Into, ct.Query.GetSelectStmt(), ct.IfNotExists)
-	case n.GetSelectStmt() != nil:
-		an.plan, err = a.selectStmt(n.GetSelectStmt())
-		an.tag = "SELECT"
-	case n.GetInsertStmt() != nil:
-		an.plan, err = a.insert(n.GetInsertStmt())
-		an.tag = "INSERT"
-	case n.GetUpdateStmt() != nil:
-		an.plan, err = a.update(n.GetUpdateStmt())
-		an.tag = "UPDATE"
-	case n.GetDeleteStmt() != nil:
-		an.plan, err = a.delete(n.GetDeleteStmt())
-		an.tag = "DELETE"
-	case n.GetMergeStmt() != nil:
-		an.plan, err = a.merge(n.GetMergeStmt())
-		an.tag = "MERGE"
-	case n.GetExplainStmt() != nil:
-		return explain(ctx, a, n.GetExplainStmt())
-	case n.GetCopyStmt() != nil:
-		an.copy, err = a.copyStmt(n.GetCopyStmt())
-	case n.GetVacuumStmt() != nil:
-		tag := "VACUUM"
-		if !n.GetVacuumStmt().IsVacuumcmd {
-			tag = "ANALYZE"
-		}
-		an.run = func(context.Context) (string, error) { return tag, nil }
-	case n.GetCreateStmt() != nil:
-		an.run, err = a.createTable(n.GetCreateStmt())
-	case n.GetDropStmt() != nil:
-		an.run, err = a.drop(n.GetDropStmt())
-	case n.GetGrantStmt() != nil:
-		an.run, err = a.grant(n.GetGrantStmt())
-	default:
-		var ok bool
-		if an.run, ok, err = a.ddlStmt(n); !ok {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "statement not supported yet: %s", nodeName(n))
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	for i, t := range a.params {
-		if t.OID == exec.OIDUnknown {
-			a.params[i] = exec.TText
-		}
-	}
-	an.params = a.params
-	an.deps = a.deps
-	an.kin = a.kin
-	an.funcs = a.funcs
-	an.auth = a.auth
-	if an.plan != nil {
-		an.cols = an.plan.Columns()
-	}
-	return an, nil
-}
-
-// explain plans EXPLAIN: the inner statement's plan as text lines, after
-// running it for EXPLAIN ANALYZE. The lines name our operators; costs and
-// row estimates are not computed.
-func explain(ctx context.Context, a *analyzer, e *pg.ExplainStmt) (*analysis, error) {
-	inner, err := analyzeStmt(ctx, a.s, a.tx, e.Query, nil)
-	if err != nil {
-		return nil, err
-	}
-	analyze := false
-	for _, o := range e.Options {
-		if d := o.GetDefElem(); d != nil && d.Defname == "analyze" {
-			analyze = d.Arg == nil || d.Arg.GetBoolean() == nil || d.Arg.GetBoolean().Boolval
-		}
-	}
-	col := []exec.ResultColumn{{Name: "QUERY PLAN", T: exec.TText}}
-	an := &analysis{tag: "EXPLAIN", cols: col, params: inner.params}
-	if inner.plan == nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of this statement is not supported")
-	}
-	an.plan = &explainPlan{inner: inner.plan, analyze: analyze, cols: col}
-	return an, nil
-}
-
-// explainPlan returns EXPLAIN's lines; with analyze it first runs the
-// explained plan to the end.
-type explainPlan struct {
-	inner   exec.Plan
-	analyze bool
-	cols    []exec.ResultColumn
-}
-
-func (p *explainPlan) Columns() []exec.ResultColumn { return p.cols }
-
-func (p *explainPlan) Open(env *exec.Env) (exec.Rows, error) {
-	if p.analyze {
-		rows, err := p.inner.Open(env)
-		if err != nil {
-			return nil, err
-		}
-		for {
-			row, err := rows.Next()
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if row == nil {
-				break
-			}
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-	}
-	var lines [][]exec.Expr
-	for _, l := range exec.ExplainLines(p.inner) {
-		lines = append(lines, []exec.Expr{&exec.Const{D: exec.DText(l), T: exec.TText}})
-	}
-	return (&exec.Values{Rows: lines, Cols: p.cols}).Open(env)
 }
 
 // transaction runs BEGIN, COMMIT, ROLLBACK and the savepoint statements.
@@ -843,3 +646,46 @@ func showColumn(name string) string {
 // Settings returns the session settings that text I/O of this statement's
 // parameters and results follows.
 func (st *Statement) Settings() *exec.Settings { return st.s.settings() }
+
+// lockPlanRelations takes the table locks a query holds in PostgreSQL on
+// the relations its plan reads: ROW EXCLUSIVE for INSERT, UPDATE, DELETE
+// and MERGE, ACCESS SHARE else. They conflict only with LOCK TABLE's
+// stronger modes, which so wait for the transactions using the table.
+//
+// A statement in a transaction of its own skips them while nobody holds a
+// lock they would wait for (the common case, and a mutex less per
+// statement): a LOCK TABLE taken meanwhile does not wait for it, a
+// difference no client can tell from a statement that ran a moment
+// earlier.
+func (s *Session) lockPlanRelations(ctx context.Context, tx *exec.Txn, an *Analysis) error {
+	if tx.Locks == nil || len(an.Deps) == 0 || !s.explicit && !tx.Locks.StrongTableLocks() {
+		return nil
+	}
+	mode := exec.AccessShareLock
+	switch an.Tag {
+	case "INSERT", "UPDATE", "DELETE", "MERGE":
+		mode = exec.RowExclusiveLock
+	}
+	waited := false
+	for _, d := range an.Deps {
+		w, err := tx.LockRelation(ctx, d.Schema, d.Name, mode, false)
+		if err != nil {
+			return err
+		}
+		waited = waited || w
+	}
+	if !waited {
+		return nil
+	}
+	// The statement's snapshot follows its locks, as PostgreSQL takes it
+	// after parse analysis locked the relations: a query that waited for
+	// a TRUNCATE sees the table truncated.
+	if s.explicit {
+		return s.refreshSnapshot(ctx, tx)
+	}
+	latest, err := tx.Latest(ctx)
+	if err == nil && tx.Root.Addr() == tx.Start.Addr() {
+		tx.Rebase(latest, latest)
+	}
+	return err
+}

@@ -46,7 +46,7 @@ func (a *analyzer) subLink(sl *pg.SubLink, sc *scope) (exec.Expr, error) {
 	}
 	op := "="
 	if len(sl.OperName) > 0 {
-		op = opName(sl.OperName)
+		op = OpName(sl.OperName)
 	}
 	lefts := []*pg.Node{sl.Testexpr}
 	if r := sl.Testexpr.GetRowExpr(); r != nil {

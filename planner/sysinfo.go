@@ -40,7 +40,7 @@ func init() {
 		for _, sc := range path {
 			if _, ok, err := env.Txn.Root.Schema(env.Ctx, sc); err != nil {
 				return exec.Null, err
-			} else if ok || isSystemSchema(sc) || sc == s.tempSchema && sc != "" {
+			} else if ok || IsSystemSchema(sc) || sc == s.tempSchema && sc != "" {
 				names = append(names, exec.DText(sc))
 			}
 		}

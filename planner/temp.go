@@ -3,10 +3,11 @@ package planner
 import (
 	"context"
 	"errors"
-	pg "github.com/pganalyze/pg_query_go/v5"
-	"strconv"
 	"strings"
 
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -21,44 +22,12 @@ import (
 // a session that did not end cleanly is emptied by the next session given
 // its number, as PostgreSQL does with a crashed backend's.
 
-// tempSchemaPrefix starts the names of the temporary schemas.
-const tempSchemaPrefix = "pg_temp_"
+// TempSchemaPrefix starts the names of the temporary schemas.
+const TempSchemaPrefix = "pg_temp_"
 
 // isTempSchema reports whether schema holds some session's temporary
 // relations.
-func isTempSchema(schema string) bool { return strings.HasPrefix(schema, tempSchemaPrefix) }
-
-// TempSchemaName returns the session's temporary schema, choosing its
-// number on first use.
-func (s *Session) TempSchemaName() string {
-	if s.tempSchema == "" {
-		s.tempSchema = tempSchemaPrefix + strconv.FormatInt(s.e.tempSeq.Add(1), 10)
-	}
-	return s.tempSchema
-}
-
-// RelationPath is the search path for relations: the session's temporary
-// schema (once it has one) first, then the search path.
-func (s *Session) RelationPath() []string {
-	path := s.SearchPath()
-	if s.tempSchema == "" {
-		return path
-	}
-	for _, p := range path {
-		if p == s.tempSchema {
-			return path // placed explicitly
-		}
-	}
-	return append([]string{s.tempSchema}, path...)
-}
-
-// ResolveSchemaName maps pg_temp to the session's temporary schema.
-func (s *Session) ResolveSchemaName(schema string) string {
-	if schema == "pg_temp" {
-		return s.TempSchemaName()
-	}
-	return schema
-}
+func isTempSchema(schema string) bool { return strings.HasPrefix(schema, TempSchemaPrefix) }
 
 // ensureTempSchema creates the session's temporary schema in the
 // transaction's root if it is not there, emptying a stale one.
@@ -83,6 +52,12 @@ func (a *analyzer) ensureTempSchema(ctx context.Context) (string, error) {
 	a.tx.SetRoot(root)
 	a.s.MarkTempSchemaReady()
 	return name, nil
+}
+
+// EmptySchema drops every table and sequence of schema in tx, for the
+// session that empties its temporary schema as it ends.
+func EmptySchema(ctx context.Context, s planningSession, tx *exec.Txn, schema string) error {
+	return (&analyzer{ctx: ctx, s: s, tx: tx}).dropSchemaContents(ctx, schema)
 }
 
 // dropSchemaContents drops every table and sequence of schema.
@@ -142,11 +117,11 @@ func (a *analyzer) newRelationName(ctx context.Context, rv *pg.RangeVar, ifNotEx
 	if err != nil {
 		return "", false, err
 	}
-	rel, err := findRelation(ctx, a.tx.Root, schema, rv.Relname)
+	rel, err := FindRelation(ctx, a.tx.Root, schema, rv.Relname)
 	switch {
 	case err != nil:
 		return "", false, err
-	case rel.kind == relNone:
+	case rel.Kind == RelNone:
 		return schema, false, nil
 	case ifNotExists:
 		a.s.Notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", rv.Relname))
@@ -162,37 +137,4 @@ func (a *analyzer) tempCreationSchema(ctx context.Context, schema string) (strin
 		return "", pgerr.New(pgerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 	}
 	return a.ensureTempSchema(ctx)
-}
-
-// dropTempSchema drops the session's temporary relations when it ends, in
-// a transaction of its own. It is best effort: what it cannot drop, the
-// next session given the same number empties.
-func (s *Session) dropTempSchema(ctx context.Context) {
-	if s.tempSchema == "" || !s.tempReady || s.repo == nil {
-		return
-	}
-	for range 3 {
-		tx, err := s.begin(ctx)
-		if err != nil {
-			return
-		}
-		a := &analyzer{ctx: ctx, s: s, tx: tx}
-		if _, ok, err := tx.Schema(ctx, s.tempSchema); err != nil || !ok {
-			s.rollback()
-			return
-		}
-		if err := a.dropSchemaContents(ctx, s.tempSchema); err != nil {
-			s.rollback()
-			return
-		}
-		root, err := tx.Root.DropSchema(ctx, s.tempSchema)
-		if err != nil {
-			s.rollback()
-			return
-		}
-		tx.SetRoot(root)
-		if s.commit(ctx) == nil {
-			return
-		}
-	}
 }

@@ -29,7 +29,7 @@ const (
 )
 
 // createTrigger runs CREATE [OR REPLACE] TRIGGER.
-func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (utility, error) {
+func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
@@ -82,7 +82,7 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (utility, error) {
 		for _, arg := range s.Args {
 			tr.Args = append(tr.Args, arg.GetString_().GetSval())
 		}
-		fschema, fname := splitName(nameList(s.Funcname))
+		fschema, fname := SplitName(nameList(s.Funcname))
 		fn, err := a.triggerFunction(fschema, fname)
 		if err != nil {
 			return "", err
@@ -129,7 +129,7 @@ func (a *analyzer) dropTriggers(ctx context.Context, s *pg.DropStmt) (string, er
 	for _, obj := range s.Objects {
 		names := nameList(obj.GetList().GetItems())
 		trig := names[len(names)-1]
-		schema, table := splitName(names[:len(names)-1])
+		schema, table := SplitName(names[:len(names)-1])
 		t, ok, err := a.lookupTable(ctx, schema, table)
 		if err != nil {
 			return "", err

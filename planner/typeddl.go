@@ -17,7 +17,7 @@ import (
 // Types live in the root value under their schema and name.
 
 // typeDDL wraps the work of a type statement in the writable check.
-func (a *analyzer) typeDDL(tag string, run func(ctx context.Context) error) utility {
+func (a *analyzer) typeDDL(tag string, run func(ctx context.Context) error) Utility {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
@@ -33,7 +33,7 @@ func (a *analyzer) typeDDL(tag string, run func(ctx context.Context) error) util
 // fails if one exists there (types share a namespace with tables, whose
 // row types they are).
 func (a *analyzer) newTypeName(ctx context.Context, names []string) (string, string, error) {
-	schema, name := splitName(names)
+	schema, name := SplitName(names)
 	schema, err := a.creationSchema(ctx, schema, -1)
 	if err != nil {
 		return "", "", err
@@ -65,7 +65,7 @@ func (a *analyzer) putType(ctx context.Context, t *versioning.Type) error {
 
 // createEnum runs CREATE TYPE ... AS ENUM: labels get the sort orders 1,
 // 2, 3 ... as in PostgreSQL.
-func (a *analyzer) createEnum(s *pg.CreateEnumStmt) (utility, error) {
+func (a *analyzer) createEnum(s *pg.CreateEnumStmt) (Utility, error) {
 	return a.typeDDL("CREATE TYPE", func(ctx context.Context) error {
 		schema, name, err := a.newTypeName(ctx, nameList(s.TypeName))
 		if err != nil {
@@ -94,7 +94,7 @@ func checkLabel(v string) error {
 }
 
 // createComposite runs CREATE TYPE ... AS (fields).
-func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (utility, error) {
+func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (Utility, error) {
 	return a.typeDDL("CREATE TYPE", func(ctx context.Context) error {
 		names := []string{s.Typevar.Relname}
 		if s.Typevar.Schemaname != "" {
@@ -121,7 +121,7 @@ func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (utility, error) {
 }
 
 // createDomain runs CREATE DOMAIN.
-func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (utility, error) {
+func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (Utility, error) {
 	return a.typeDDL("CREATE DOMAIN", func(ctx context.Context) error {
 		schema, name, err := a.newTypeName(ctx, nameList(s.Domainname))
 		if err != nil {
@@ -189,7 +189,7 @@ func (a *analyzer) addDomainConstraint(t *versioning.Type, con *pg.Constraint) e
 // findType finds the type names (schema-qualified or along search_path)
 // of the kind want ('d' for a domain, 0 for any type).
 func (a *analyzer) findType(ctx context.Context, names []string, want byte, missingOK bool) (*versioning.Type, error) {
-	schema, name := splitName(names)
+	schema, name := SplitName(names)
 	t, err := a.lookupType(ctx, schema, name)
 	if err != nil {
 		return nil, err
@@ -207,7 +207,7 @@ func (a *analyzer) findType(ctx context.Context, names []string, want byte, miss
 }
 
 // alterEnum runs ALTER TYPE ... ADD VALUE and RENAME VALUE.
-func (a *analyzer) alterEnum(s *pg.AlterEnumStmt) (utility, error) {
+func (a *analyzer) alterEnum(s *pg.AlterEnumStmt) (Utility, error) {
 	return a.typeDDL("ALTER TYPE", func(ctx context.Context) error {
 		t, err := a.findType(ctx, nameList(s.TypeName), 0, false)
 		if err != nil {
@@ -272,7 +272,7 @@ func insertLabel(labels []versioning.EnumLabel, v, neighbor string, after bool) 
 
 // alterDomain runs ALTER DOMAIN: SET/DROP DEFAULT, SET/DROP NOT NULL, ADD
 // and DROP CONSTRAINT.
-func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (utility, error) {
+func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (Utility, error) {
 	return a.typeDDL("ALTER DOMAIN", func(ctx context.Context) error {
 		t, err := a.findType(ctx, nameList(s.TypeName), 'd', false)
 		if err != nil {
@@ -328,7 +328,7 @@ func (a *analyzer) typeUsers(ctx context.Context, t *versioning.Type) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	oid := typeOIDOf(t)
+	oid := TypeOIDOf(t)
 	arr := exec.ArrayType(exec.T{OID: oid}).OID
 	var out []string
 	for _, tb := range tables {
@@ -374,7 +374,7 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 			return "", err
 		}
 		if t == nil {
-			_, name := splitName(names)
+			_, name := SplitName(names)
 			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %q does not exist, skipping", what, name))
 			continue
 		}
@@ -478,7 +478,7 @@ func (a *analyzer) renameEnumValue(ctx context.Context, t *versioning.Type, from
 	if err := a.putType(ctx, t); err != nil {
 		return err
 	}
-	enum := typeOIDOf(t)
+	enum := TypeOIDOf(t)
 	tables, err := a.tx.Root.Tables(ctx)
 	if err != nil {
 		return err

@@ -26,7 +26,7 @@ import (
 const maxViewDepth = 32
 
 // createView runs CREATE [OR REPLACE] [TEMP] VIEW name [(columns)] AS query.
-func (a *analyzer) createView(s *pg.ViewStmt) (utility, error) {
+func (a *analyzer) createView(s *pg.ViewStmt) (Utility, error) {
 	sel := s.Query.GetSelectStmt()
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "this view query is not supported")
@@ -93,17 +93,17 @@ func (a *analyzer) createView(s *pg.ViewStmt) (utility, error) {
 		if v.Query, err = deparseSelect(sel); err != nil {
 			return "", err
 		}
-		rel, err := findRelation(ctx, a.tx.Root, schema, v.Name)
+		rel, err := FindRelation(ctx, a.tx.Root, schema, v.Name)
 		if err != nil {
 			return "", err
 		}
 		switch {
-		case rel.kind == relView && s.Replace:
+		case rel.Kind == relView && s.Replace:
 			if err := replaceableView(rel.view, v); err != nil {
 				return "", err
 			}
 			v.Comment, v.Owner, v.ACL = rel.view.Comment, rel.view.Owner, rel.view.ACL
-		case rel.kind != relNone:
+		case rel.Kind != RelNone:
 			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
 		}
 		root, err := a.tx.Root.PutView(ctx, v)
@@ -160,9 +160,9 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 		if rv == nil || err != nil || rv.Schemaname == "" && ctes[rv.Relname] {
 			return
 		}
-		var rel relation
+		var rel Relation
 		var schema string
-		if rel, schema, err = a.lookupRelation(ctx, rv.Schemaname, rv.Relname); err != nil || rel.kind == relNone {
+		if rel, schema, err = a.lookupRelation(ctx, rv.Schemaname, rv.Relname); err != nil || rel.Kind == RelNone {
 			return
 		}
 		rv.Schemaname = schema
@@ -188,12 +188,12 @@ func cteNames(n *pg.Node) map[string]bool {
 	return names
 }
 
-// viewDefinition is a view's query as pg_get_viewdef prints it: the
+// ViewDefinition is a view's query as pg_get_viewdef prints it: the
 // relations it reads named as the search path finds them, bare where
 // their name alone finds them, schema-qualified elsewhere (as pg_dump,
 // which empties the search path, needs). Views made before their queries
 // were stored qualified name a relation bare; Depends tells its schema.
-func viewDefinition(snap *catalog.Snapshot, v *versioning.View) string {
+func ViewDefinition(snap *catalog.Snapshot, v *versioning.View) string {
 	sel, err := parseSelect(v.Query)
 	if err != nil {
 		return v.Query
@@ -360,7 +360,7 @@ func (a *analyzer) dropViews(ctx context.Context, s *pg.DropStmt) (string, error
 		if err != nil {
 			return "", err
 		}
-		if rel.kind == relNone {
+		if rel.Kind == RelNone {
 			continue
 		}
 		if err := a.dropDependentViews(ctx, relSchema, name, "view "+name, cascade); err != nil {

@@ -77,7 +77,7 @@ func (w *winSet) window(def *pg.WindowDef) (*pg.WindowDef, error) {
 
 // windowCall analyzes a call with OVER.
 func (a *analyzer) windowCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
-	name := opName(f.Funcname)
+	name := OpName(f.Funcname)
 	if a.inAgg {
 		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot contain window function calls"), f.Location)
 	}
