@@ -85,7 +85,7 @@ func (an *Analysis) DepsHold(ctx context.Context, tx *exec.Txn) bool {
 }
 
 // Analyze plans a statement for session s in transaction tx.
-func Analyze(ctx context.Context, s planningSession, tx *exec.Txn, n *pg.Node, given []uint32) (*Analysis, error) {
+func Analyze(ctx context.Context, s Session, tx *exec.Txn, n *pg.Node, given []uint32) (*Analysis, error) {
 	return analyzeWith(&analyzer{ctx: ctx, s: s, tx: tx, params: ParamTypes(given)}, n)
 }
 
@@ -232,7 +232,7 @@ func SyntaxError(err error) error {
 // writes: the defaults of ON ... SET DEFAULT, the triggers' functions, the
 // stored generated columns of cascades and merges, and the entries of
 // expression and partial indexes.
-func InstallHooks(s planningSession, tx *exec.Txn) {
+func InstallHooks(s Session, tx *exec.Txn) {
 	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t)
 	}
@@ -247,7 +247,7 @@ func InstallHooks(s planningSession, tx *exec.Txn) {
 
 // EvalParams evaluates EXECUTE's parameter expressions in tx, each
 // assigned to its prepared statement's parameter type.
-func EvalParams(ctx context.Context, s planningSession, tx *exec.Txn, nodes []*pg.Node, types []exec.T) ([]exec.Datum, error) {
+func EvalParams(ctx context.Context, s Session, tx *exec.Txn, nodes []*pg.Node, types []exec.T) ([]exec.Datum, error) {
 	a := &analyzer{ctx: ctx, s: s, tx: tx}
 	env := &exec.Env{Ctx: ctx, Settings: s.Settings(), Txn: tx, Session: s}
 	params := make([]exec.Datum, len(types))

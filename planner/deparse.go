@@ -31,7 +31,7 @@ import (
 //   - IN lists become = ANY (ARRAY[...]), BETWEEN two comparisons, LIKE ~~.
 //
 // Anything else falls back to pg_query's deparser.
-func RenderExpr(s planningSession, env *exec.Env, t *versioning.Table, text string, pretty bool) string {
+func RenderExpr(s Session, env *exec.Env, t *versioning.Table, text string, pretty bool) string {
 	n, err := parseExpr(qualifySequences(env, t, text))
 	if err != nil {
 		return text

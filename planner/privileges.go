@@ -263,7 +263,7 @@ func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
 }
 
 // Grantees resolves GRANT's grantees: "" for PUBLIC.
-func Grantees(s planningSession, specs []*pg.Node, roles map[string]*versioning.Role) ([]string, error) {
+func Grantees(s Session, specs []*pg.Node, roles map[string]*versioning.Role) ([]string, error) {
 	var out []string
 	for _, n := range specs {
 		r := n.GetRoleSpec()
@@ -285,7 +285,7 @@ func Grantees(s planningSession, specs []*pg.Node, roles map[string]*versioning.
 
 // RoleSpecName is the role a RoleSpec names, CURRENT_USER and friends
 // resolved in the session.
-func RoleSpecName(s planningSession, r *pg.RoleSpec) string {
+func RoleSpecName(s Session, r *pg.RoleSpec) string {
 	if r == nil {
 		return ""
 	}
@@ -564,7 +564,7 @@ func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
 // for the bootstrap superuser (what objects made before owners were
 // recorded say, so that their records, and the diffs between branches,
 // do not change for a server used only by it).
-func newObjectOwner(s planningSession) string {
+func newObjectOwner(s Session) string {
 	if r := s.CurrentRole(); r != bootstrapSuperuser {
 		return r
 	}

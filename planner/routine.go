@@ -37,7 +37,7 @@ type routine struct {
 }
 
 // routineOf returns the compiled form of def, compiling it the first time.
-func routineOf(s planningSession, def *versioning.Function) (*routine, error) {
+func routineOf(s Session, def *versioning.Function) (*routine, error) {
 	return routineFor(s, def, nil)
 }
 
@@ -46,7 +46,7 @@ func routineOf(s planningSession, def *versioning.Function) (*routine, error) {
 // set of actual types (its specialization), so that the plans of its
 // body are made for them, as PostgreSQL caches a function's plans by
 // its call's actual argument types.
-func routineFor(s planningSession, def *versioning.Function, actual []exec.T) (*routine, error) {
+func routineFor(s Session, def *versioning.Function, actual []exec.T) (*routine, error) {
 	declared := def
 	if in := def.InputTypes(); exec.HasPolymorphic(in) && len(actual) == len(in) {
 		def = specialize(def, actual)
@@ -110,7 +110,7 @@ func validationTypes(def *versioning.Function) []exec.T {
 
 // compileRoutine compiles def, which is declared, or declared's
 // specialization for a call's types.
-func compileRoutine(s planningSession, def, declared *versioning.Function) (*routine, error) {
+func compileRoutine(s Session, def, declared *versioning.Function) (*routine, error) {
 	r := &routine{def: def, sig: signatureOf(def)}
 	if def != declared {
 		for _, t := range declared.InputTypes() {
@@ -168,7 +168,7 @@ func resultColumns(def *versioning.Function) []exec.ResultColumn {
 }
 
 // callRoutine runs a routine: its outcome, a scalar, a row or rows.
-func callRoutine(s planningSession, env *exec.Env, r *routine, args []exec.Datum, td *plpgsql.TriggerData) (*plpgsql.Outcome, error) {
+func callRoutine(s Session, env *exec.Env, r *routine, args []exec.Datum, td *plpgsql.TriggerData) (*plpgsql.Outcome, error) {
 	state := s.PlannerState()
 	if state.callDepth >= maxCallDepth {
 		return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
@@ -284,7 +284,7 @@ func (v *sqlArgs) Value(ref int) (exec.Datum, exec.T) {
 
 // host is the planner as the PL/pgSQL interpreter's Host, for one call.
 type host struct {
-	s   planningSession
+	s   Session
 	env *exec.Env
 }
 
@@ -396,7 +396,7 @@ func (h *host) Savepoint() func() error {
 // runs and again only when the tables it read or the types of the
 // variables it reads changed.
 type bodyStmt struct {
-	s     planningSession
+	s     Session
 	node  *pg.Node
 	given []exec.T
 	an    *Analysis
@@ -539,7 +539,7 @@ func (v *varScope) param(a *analyzer, qualifier, name string) (exec.Expr, bool) 
 
 // isCompositeType reports whether name (possibly schema-qualified) is a
 // composite type of the session's transaction, or a table's row type.
-func isCompositeType(s planningSession, name string) bool {
+func isCompositeType(s Session, name string) bool {
 	tx := s.Txn()
 	if tx == nil {
 		return false

@@ -16,7 +16,7 @@ import (
 // catalog of the session's current transaction.
 type analyzer struct {
 	ctx context.Context
-	s   planningSession
+	s   Session
 	tx  *exec.Txn
 	// as, when set, is the authority privileges are checked with instead
 	// of the current role's: a view's owner's, for the view's query.

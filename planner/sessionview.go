@@ -12,7 +12,7 @@ import (
 	"github.com/prollypg/prollypg/versioning"
 )
 
-// planningSession is what analysis asks of the session it plans for:
+// Session is what analysis asks of the session it plans for:
 // how names resolve, the settings, where notices go, who is asking (for
 // privileges), and the session's open transaction for the user
 // functions a plan runs. The catalog itself is not here: the analyzer
@@ -23,7 +23,7 @@ import (
 // It is a dolt.Session too: the analyzer plans the version-control
 // system tables, table functions and time travel (doltfrom.go), which
 // package dolt serves with the session's repository and revision.
-type planningSession interface {
+type Session interface {
 	dolt.Session
 
 	// SearchPath is search_path's schemas, "$user" resolved;
@@ -103,7 +103,7 @@ type planningSession interface {
 }
 
 // SessionState is what analysis keeps for the length of a session, held
-// by the session (planningSession.PlannerState).
+// by the session (Session.PlannerState).
 type SessionState struct {
 	// records are the anonymous record types of set-returning calls
 	// (row.go).

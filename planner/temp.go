@@ -56,7 +56,7 @@ func (a *analyzer) ensureTempSchema(ctx context.Context) (string, error) {
 
 // EmptySchema drops every table and sequence of schema in tx, for the
 // session that empties its temporary schema as it ends.
-func EmptySchema(ctx context.Context, s planningSession, tx *exec.Txn, schema string) error {
+func EmptySchema(ctx context.Context, s Session, tx *exec.Txn, schema string) error {
 	return (&analyzer{ctx: ctx, s: s, tx: tx}).dropSchemaContents(ctx, schema)
 }
 

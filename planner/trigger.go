@@ -223,7 +223,7 @@ func enableTrigger(def *versioning.Table, cmd *pg.AlterTableCmd) error {
 }
 
 // fireTrigger runs a trigger's function for exec.Modify.
-func fireTrigger(s planningSession, env *exec.Env, c *exec.TriggerCall) (exec.Row, error) {
+func fireTrigger(s Session, env *exec.Env, c *exec.TriggerCall) (exec.Row, error) {
 	tr := c.Trigger
 	def := c.Table.Def
 	td := &plpgsql.TriggerData{Name: tr.Name, Op: c.Event, Schema: def.Schema, Table: def.Name, New: c.New, Old: c.Old, Args: tr.Args,
@@ -276,7 +276,7 @@ func fireTrigger(s planningSession, env *exec.Env, c *exec.TriggerCall) (exec.Ro
 }
 
 // triggerWhen evaluates a trigger's WHEN condition over NEW and OLD.
-func triggerWhen(s planningSession, env *exec.Env, tr *versioning.Trigger, td *plpgsql.TriggerData) (bool, error) {
+func triggerWhen(s Session, env *exec.Env, tr *versioning.Trigger, td *plpgsql.TriggerData) (bool, error) {
 	h := &host{s: s, env: env}
 	p, err := h.Prepare("SELECT "+tr.When, nil, nil)
 	if err != nil {

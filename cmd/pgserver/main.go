@@ -19,7 +19,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
-	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/session"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/wire"
 	"github.com/prollypg/prollypg/wire/sqlwire"
@@ -122,7 +122,7 @@ func run(log *zap.Logger, listen, dataDir, auth string, tlsCfg *tls.Config, cach
 		return err
 	}
 	defer db.Close()
-	engine := planner.NewEngine(db, log.Named("sql"))
+	engine := session.NewEngine(db, log.Named("sql"))
 	engine.HashPassword = wire.SCRAMVerifier
 	if err := engine.Bootstrap(ctx); err != nil {
 		return fmt.Errorf("initialising %s: %w", dataDir, err)

@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"slices"
@@ -12,6 +12,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -50,7 +51,7 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 		SearchPath: s.lookupPath(), Settings: settings, Funcs: exec.FuncNames(),
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {
-			return RenderExpr(s, env, t, expr, pretty)
+			return planner.RenderExpr(s, env, t, expr, pretty)
 		},
 		Sequences: func(t *versioning.Table, expr string) []*versioning.Sequence {
 			return s.defaultSequences(env, t, expr)
@@ -148,7 +149,7 @@ func init() {
 		if !ok || r.Table == nil || r.Kind != 'r' {
 			return exec.Null, nil
 		}
-		def, err := PartitionConstraintDef(env.Ctx, env.Txn.Root, r.Table)
+		def, err := planner.PartitionConstraintDef(env.Ctx, env.Txn.Root, r.Table)
 		if err != nil || def == "" {
 			return exec.Null, err
 		}
@@ -192,12 +193,12 @@ func init() {
 		return description(snap, oid, 0, 0), nil
 	}))
 	registerStrict("obj_description", []uint32{exec.OIDOid, exec.OIDName}, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
-		parts, err := ParseQualifiedName(a[1].S)
+		parts, err := planner.ParseQualifiedName(a[1].S)
 		if err != nil {
 			return exec.Null, err
 		}
 		class := uint32(0)
-		_, catalogName := SplitName(parts)
+		_, catalogName := planner.SplitName(parts)
 		if v, ok := catalog.Lookup("pg_catalog", catalogName); ok {
 			class = v.OID
 		}
@@ -354,7 +355,7 @@ func (s *Session) getExpr(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if !ok || r.Table == nil || r.Table.IsPartition() && a[0].S == snap.PartitionBound(r.Table) {
 		return exec.DText(a[0].S), nil // relpartbound is stored as its text
 	}
-	return exec.DText(RenderExpr(s, env, r.Table, a[0].S, len(a) == 3 && a[2].Bool())), nil
+	return exec.DText(planner.RenderExpr(s, env, r.Table, a[0].S, len(a) == 3 && a[2].Bool())), nil
 }
 
 // description is the comment on object oid of the catalog class (any
@@ -389,7 +390,7 @@ func (s *Session) setConfig(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 // viewDef is pg_get_viewdef of the relation oid: NULL unless a view.
 func viewDef(snap *catalog.Snapshot, oid uint32) exec.Datum {
 	if r, ok := snap.RelationByOID(oid); ok && r.Query != nil {
-		return exec.DText(" " + ViewDefinition(snap, r.Query) + ";")
+		return exec.DText(" " + planner.ViewDefinition(snap, r.Query) + ";")
 	}
 	return exec.Null
 }
@@ -400,7 +401,7 @@ func (s *Session) currentSchema(env *exec.Env, _ []exec.Datum) (exec.Datum, erro
 	for _, sc := range s.SearchPath() {
 		if _, ok, err := env.Txn.Root.Schema(env.Ctx, sc); err != nil {
 			return exec.Null, err
-		} else if ok || IsSystemSchema(sc) {
+		} else if ok || planner.IsSystemSchema(sc) {
 			return exec.DText(sc), nil
 		}
 	}
@@ -473,14 +474,14 @@ func roleByOID(snap *catalog.Snapshot, oid uint32) string {
 // serialSequence is pg_get_serial_sequence(table, column): the sequence a
 // serial or identity column uses, schema-qualified.
 func (s *Session) serialSequence(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-	parts, err := ParseQualifiedName(a[0].S)
+	parts, err := planner.ParseQualifiedName(a[0].S)
 	if err != nil {
 		return exec.Null, err
 	}
-	schema, table := SplitName(parts)
+	schema, table := planner.SplitName(parts)
 	col := a[1].S
 	if len(col) >= 2 && col[0] == '"' {
-		col = UnquoteIdent(col)
+		col = planner.UnquoteIdent(col)
 	} else {
 		col = strings.ToLower(col)
 	}
@@ -510,7 +511,7 @@ func (s *Session) serialSequence(env *exec.Env, a []exec.Datum) (exec.Datum, err
 		}
 		for _, q := range snap.Seqs {
 			if q.Schema == sc && q.OwnedBy == table+"."+col {
-				return exec.DText(QuoteIdent(q.Schema) + "." + QuoteIdent(q.Name)), nil
+				return exec.DText(planner.QuoteIdent(q.Schema) + "." + planner.QuoteIdent(q.Name)), nil
 			}
 		}
 		return exec.Null, nil

@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/dolt"
 	"github.com/prollypg/prollypg/planner/parsecache"
 	"github.com/prollypg/prollypg/versioning"
@@ -103,7 +104,7 @@ type Session struct {
 	varsLocal map[string]bool
 	// auth is the current role's authority, while it is current
 	// (privileges.go).
-	auth *Authority
+	auth *planner.Authority
 	// inGate: the session's transaction is counted in the engine's gate
 	// (gcgate.go), from its begin to its commit or rollback.
 	inGate bool
@@ -143,7 +144,7 @@ type Session struct {
 	tempReady  bool
 	// planning is what analysis keeps for the length of the session:
 	// record types, compiled user functions (planningSession).
-	planning SessionState
+	planning planner.SessionState
 	// planGen counts the changes to name resolution that table
 	// definitions do not show (search_path, temporary relations): plans
 	// analyzed under an older one are not reused.
@@ -433,7 +434,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 		s.txn.Isolation = exec.ParseIsolation(s.vars["transaction_isolation"])
 	}
 	tx := s.txn
-	InstallHooks(s, tx)
+	planner.InstallHooks(s, tx)
 	s.cached = nil // Now moves to the new transaction's start
 	return s.txn, nil
 }
@@ -610,10 +611,10 @@ func (s *Session) statements(sql string, tree *pg.ParseResult, lease *parsecache
 		}
 		rewritten, ok := dolt.RewriteAsOf(sql, s.repo.Name())
 		if !ok {
-			return nil, SyntaxError(err)
+			return nil, planner.SyntaxError(err)
 		}
 		if tree, err = pg.Parse(rewritten); err != nil {
-			return nil, SyntaxError(err)
+			return nil, planner.SyntaxError(err)
 		}
 	}
 	out := make([]*Statement, 0, len(tree.Stmts))

@@ -1,15 +1,17 @@
-package planner
+package session
 
 import (
 	"context"
 	"strconv"
+
+	"github.com/prollypg/prollypg/planner"
 )
 
 // SearchPath returns the schemas of search_path, "$user" resolved, in
 // order, whether they exist or not.
 func (s *Session) SearchPath() []string {
 	var out []string
-	for _, part := range SplitSearchPath(s.vars["search_path"]) {
+	for _, part := range planner.SplitSearchPath(s.vars["search_path"]) {
 		if part == "$user" {
 			part = s.user
 		}
@@ -22,7 +24,7 @@ func (s *Session) SearchPath() []string {
 // number on first use.
 func (s *Session) TempSchemaName() string {
 	if s.tempSchema == "" {
-		s.tempSchema = TempSchemaPrefix + strconv.FormatInt(s.e.tempSeq.Add(1), 10)
+		s.tempSchema = planner.TempSchemaPrefix + strconv.FormatInt(s.e.tempSeq.Add(1), 10)
 	}
 	return s.tempSchema
 }
@@ -66,7 +68,7 @@ func (s *Session) dropTempSchema(ctx context.Context) {
 			s.rollback()
 			return
 		}
-		if err := EmptySchema(ctx, s, tx, s.tempSchema); err != nil {
+		if err := planner.EmptySchema(ctx, s, tx, s.tempSchema); err != nil {
 			s.rollback()
 			return
 		}

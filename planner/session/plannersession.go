@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"context"
@@ -8,12 +8,13 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
 // The Session as the analyzer's planningSession: the parts of its state
 // that analysis reads or changes.
-var _ planningSession = (*Session)(nil)
+var _ planner.Session = (*Session)(nil)
 
 // TempSchema is the session's temporary schema, "" before it needs one.
 func (s *Session) TempSchema() string { return s.tempSchema }
@@ -86,4 +87,4 @@ func (s *Session) Savepoint(ctx context.Context) func() error {
 func (s *Session) PRNG() *funcs.PRNG { return &s.prng }
 
 // PlannerState is what analysis keeps for the length of the session.
-func (s *Session) PlannerState() *SessionState { return &s.planning }
+func (s *Session) PlannerState() *planner.SessionState { return &s.planning }

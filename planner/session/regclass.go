@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"strconv"
@@ -10,6 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/planner"
 )
 
 // The OID alias types (regclass, regtype, regnamespace, regrole, regproc).
@@ -41,20 +42,20 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		r, err := pg.Parse("SELECT NULL::" + text)
 		if err == nil && len(r.Stmts) == 1 {
 			if tc := r.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal().GetTypeCast(); tc != nil {
-				if t, _, err := ResolveType(tc.TypeName); err == nil {
+				if t, _, err := planner.ResolveType(tc.TypeName); err == nil {
 					return exec.DRegOID(t.OID, types.FormatType(types.Oid(t.OID), -1)), nil
 				}
 				if oid, ok, err := s.userTypeOID(env, tc.TypeName); err != nil || ok {
 					return exec.DRegOID(oid, exec.FormatTypeIn(env.Settings, oid, -1)), err
 				}
-				if oid, ok := PseudoTypes[strings.ToLower(OpName(tc.TypeName.Names))]; ok && len(tc.TypeName.Names) == 1 {
+				if oid, ok := planner.PseudoTypes[strings.ToLower(planner.OpName(tc.TypeName.Names))]; ok && len(tc.TypeName.Names) == 1 {
 					return exec.DRegOID(oid, exec.TypeName(oid)), nil
 				}
 			}
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", text)
 	case exec.OIDRegnamespace:
-		parts, err := ParseQualifiedName(text)
+		parts, err := planner.ParseQualifiedName(text)
 		if err != nil || len(parts) != 1 {
 			return exec.Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
 		}
@@ -64,12 +65,12 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		}
 		for _, n := range snap.Namespaces() {
 			if n.Name == parts[0] {
-				return exec.DRegOID(n.OID, QuoteIdent(n.Name)), nil
+				return exec.DRegOID(n.OID, planner.QuoteIdent(n.Name)), nil
 			}
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "schema %q does not exist", parts[0])
 	case exec.OIDRegrole:
-		parts, err := ParseQualifiedName(text)
+		parts, err := planner.ParseQualifiedName(text)
 		if err != nil || len(parts) != 1 {
 			return exec.Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
 		}
@@ -79,15 +80,15 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		}
 		oid := catalog.RoleOID(parts[0])
 		if roleByOID(snap, oid) == parts[0] {
-			return exec.DRegOID(oid, QuoteIdent(parts[0])), nil
+			return exec.DRegOID(oid, planner.QuoteIdent(parts[0])), nil
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", parts[0])
 	case exec.OIDRegproc:
-		parts, err := ParseQualifiedName(text)
+		parts, err := planner.ParseQualifiedName(text)
 		if err != nil {
 			return exec.Null, err
 		}
-		schema, name := SplitName(parts)
+		schema, name := planner.SplitName(parts)
 		if d, ok, err := s.userRegproc(env, schema, name, text); ok || err != nil {
 			return d, err
 		}
@@ -124,9 +125,9 @@ func (s *Session) RegOut(env *exec.Env, typ, oid uint32) (string, error) {
 		}
 		if f, ok := snap.FunctionByOID(oid); ok {
 			if snap.FunctionVisible(f) {
-				return QuoteIdent(f.Name), nil
+				return planner.QuoteIdent(f.Name), nil
 			}
-			return QuoteIdent(f.Schema) + "." + QuoteIdent(f.Name), nil
+			return planner.QuoteIdent(f.Schema) + "." + planner.QuoteIdent(f.Name), nil
 		}
 		if p, ok := catalog.LookupBuiltinProc(oid); ok {
 			return p.Name, nil
@@ -153,12 +154,12 @@ func (s *Session) RegOut(env *exec.Env, typ, oid uint32) (string, error) {
 	case exec.OIDRegnamespace:
 		for _, n := range snap.Namespaces() {
 			if n.OID == oid {
-				return QuoteIdent(n.Name), nil
+				return planner.QuoteIdent(n.Name), nil
 			}
 		}
 	case exec.OIDRegrole:
 		if name := roleByOID(snap, oid); !strings.HasPrefix(name, "unknown") {
-			return QuoteIdent(name), nil
+			return planner.QuoteIdent(name), nil
 		}
 	}
 	return "", nil
@@ -168,19 +169,19 @@ func (s *Session) RegOut(env *exec.Env, typ, oid uint32) (string, error) {
 // its schema when the search path would not find it by name alone.
 func relationDisplayName(snap *catalog.Snapshot, r catalog.Relation) string {
 	if snap.Visible(r) {
-		return QuoteIdent(r.Name)
+		return planner.QuoteIdent(r.Name)
 	}
-	return QuoteIdent(r.Schema) + "." + QuoteIdent(r.Name)
+	return planner.QuoteIdent(r.Schema) + "." + planner.QuoteIdent(r.Name)
 }
 
 // ResolveRegclass looks a relation name, as regclass input takes it, up
 // along the search path (pg_catalog first).
 func (s *Session) ResolveRegclass(env *exec.Env, text string) (uint32, string, bool, error) {
-	parts, err := ParseQualifiedName(text)
+	parts, err := planner.ParseQualifiedName(text)
 	if err != nil {
 		return 0, "", false, err
 	}
-	schema, name := SplitName(parts)
+	schema, name := planner.SplitName(parts)
 	snap, err := s.snapshot(env)
 	if err != nil {
 		return 0, "", false, err
@@ -207,7 +208,7 @@ func (s *Session) userTypeOID(env *exec.Env, tn *pg.TypeName) (uint32, bool, err
 	if len(names) > 2 {
 		return 0, false, nil
 	}
-	schema, name := SplitName(names)
+	schema, name := planner.SplitName(names)
 	schemas := []string{schema}
 	if schema == "" {
 		schemas = s.SearchPath()
@@ -218,7 +219,7 @@ func (s *Session) userTypeOID(env *exec.Env, tn *pg.TypeName) (uint32, bool, err
 		if t, ok, err := root.Type(env.Ctx, sch, name); err != nil {
 			return 0, false, err
 		} else if ok {
-			oid = TypeOIDOf(t)
+			oid = planner.TypeOIDOf(t)
 		} else if _, ok, err := root.Table(env.Ctx, sch, name); err != nil {
 			return 0, false, err
 		} else if ok {

@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/dolt"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -33,11 +34,11 @@ func (s *Session) Signature() versioning.Signature { return s.e.signature(s.user
 
 // ParseName parses a possibly schema-qualified name given as text.
 func (s *Session) ParseName(text string) (schema, name string, err error) {
-	parts, err := ParseQualifiedName(text)
+	parts, err := planner.ParseQualifiedName(text)
 	if err != nil {
 		return "", "", err
 	}
-	schema, name = SplitName(parts)
+	schema, name = planner.SplitName(parts)
 	return schema, name, nil
 }
 
@@ -52,12 +53,12 @@ func (s *Session) RelationSchemas(schema string) []string {
 
 // RenderExpr renders a stored expression of t as pg_get_expr does.
 func (s *Session) RenderExpr(env *exec.Env, t *versioning.Table, expr string, pretty bool) string {
-	return RenderExpr(s, env, t, expr, pretty)
+	return planner.RenderExpr(s, env, t, expr, pretty)
 }
 
 // ViewDefinition is v's query as pg_get_viewdef prints it.
 func (s *Session) ViewDefinition(snap *catalog.Snapshot, v *versioning.View) string {
-	return ViewDefinition(snap, v)
+	return planner.ViewDefinition(snap, v)
 }
 
 // workingRoot is the root a new transaction starts from (dolt.WorkingRoot).

@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 )
 
 // cursor is an SQL cursor (DECLARE ... CURSOR FOR). Its rows are computed
@@ -56,7 +57,7 @@ func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.Declar
 	if err != nil {
 		return nil, err
 	}
-	an, err := Analyze(ctx, s, tx, d.Query, given)
+	an, err := planner.Analyze(ctx, s, tx, d.Query, given)
 	if err != nil {
 		return nil, err
 	}

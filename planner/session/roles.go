@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -134,7 +135,7 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 }
 
 func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, error) {
-	name := RoleSpecName(s, a.Role)
+	name := planner.RoleSpecName(s, a.Role)
 	au, err := s.Authority(ctx)
 	if err != nil {
 		return nil, err
@@ -179,7 +180,7 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		skipped = skipped[:0]
 		for _, n := range d.Roles {
-			name := RoleSpecName(s, n.GetRoleSpec())
+			name := planner.RoleSpecName(s, n.GetRoleSpec())
 			if _, ok := roles[name]; !ok {
 				if d.MissingOk {
 					skipped = append(skipped, name)
@@ -251,7 +252,7 @@ func (s *Session) checkSessionAuthorization(ctx context.Context, role string) er
 
 // Authority returns the current role's authority, computed again only when
 // the role or the roles changed.
-func (s *Session) Authority(ctx context.Context) (*Authority, error) {
+func (s *Session) Authority(ctx context.Context) (*planner.Authority, error) {
 	version, role := s.e.rolesGen.Load(), s.CurrentRole()
 	if au := s.auth; au != nil && au.Version == version && au.Role == role {
 		return au, nil // the common case: no store access, no lock
@@ -260,24 +261,24 @@ func (s *Session) Authority(ctx context.Context) (*Authority, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.auth = NewAuthority(roles, role, version)
+	s.auth = planner.NewAuthority(roles, role, version)
 	return s.auth, nil
 }
 
 // authHolds reports whether the authority a plan was checked with is
 // still the current role's.
-func (s *Session) authHolds(k AuthKey) bool {
+func (s *Session) authHolds(k planner.AuthKey) bool {
 	return k.Version == s.e.rolesGen.Load() && k.Role == s.CurrentRole()
 }
 
 // AuthorityOf is the authority of role, for checks made as another role
 // than the current one (a view's owner).
-func (s *Session) AuthorityOf(ctx context.Context, role string) (*Authority, error) {
+func (s *Session) AuthorityOf(ctx context.Context, role string) (*planner.Authority, error) {
 	roles, _, err := s.e.roles.Load(ctx, s.e.st)
 	if err != nil {
 		return nil, err
 	}
-	return NewAuthority(roles, role, s.e.rolesGen.Load()), nil
+	return planner.NewAuthority(roles, role, s.e.rolesGen.Load()), nil
 }
 
 // grantRole runs GRANT role TO role and REVOKE role FROM role.
@@ -295,7 +296,7 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 	var notices []error
 	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		notices = notices[:0]
-		members, err := Grantees(s, g.GranteeRoles, roles)
+		members, err := planner.Grantees(s, g.GranteeRoles, roles)
 		if err != nil {
 			return err
 		}
@@ -308,7 +309,7 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 			if granted == nil {
 				return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 			}
-			if !au.Superuser && (granted.Superuser || !au.CreateRole && !HasAdmin(roles, au.Role, name)) {
+			if !au.Superuser && (granted.Superuser || !au.CreateRole && !planner.HasAdmin(roles, au.Role, name)) {
 				return pgerr.New(pgerr.InsufficientPrivilege, "must have admin option on role %q", name)
 			}
 			for _, m := range members {
@@ -431,7 +432,7 @@ func hasPrivilege(kind string) sessionFn {
 			if !ok || rel.Kind != 'r' || rel.Table == nil {
 				return exec.DBool(true), nil // catalogs, views, sequences: not checked yet
 			}
-			acl, all = TableACL(rel.Table), versioning.TablePrivileges
+			acl, all = planner.TableACL(rel.Table), versioning.TablePrivileges
 		case "schema":
 			var name string
 			if a[0].Kind == exec.KindText {
@@ -453,16 +454,16 @@ func hasPrivilege(kind string) sessionFn {
 				}
 				return exec.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 			}
-			acl, all = SchemaACL(sc), versioning.SchemaPrivileges
+			acl, all = planner.SchemaACL(sc), versioning.SchemaPrivileges
 		}
-		au := NewAuthority(roles, role, 0)
+		au := planner.NewAuthority(roles, role, 0)
 		if au.Superuser {
 			return exec.DBool(true), nil
 		}
 		for _, p := range strings.Split(a[1].S, ",") {
 			p = strings.ToLower(strings.TrimSpace(p))
 			name, grant := strings.CutSuffix(p, " with grant option")
-			c, ok := PrivilegeLetters[strings.TrimSpace(name)]
+			c, ok := planner.PrivilegeLetters[strings.TrimSpace(name)]
 			if !ok || strings.IndexByte(all, c) < 0 {
 				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
 			}
@@ -492,8 +493,8 @@ func (s *Session) requireSequence(ctx context.Context, seq *versioning.Sequence,
 	if err != nil || au.Superuser {
 		return err
 	}
-	if versioning.ACLAny(SequenceACL(seq), au.Holds, privs) {
+	if versioning.ACLAny(planner.SequenceACL(seq), au.Holds, privs) {
 		return nil
 	}
-	return PermissionDenied("sequence", seq.Name)
+	return planner.PermissionDenied("sequence", seq.Name)
 }

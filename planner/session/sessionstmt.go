@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -32,7 +33,7 @@ func (s *Session) prepare(ctx context.Context, outer *Statement, p *pg.PrepareSt
 	}
 	var types []uint32
 	for _, n := range p.Argtypes {
-		t, _, err := ResolveType(n.GetTypeName())
+		t, _, err := planner.ResolveType(n.GetTypeName())
 		if err != nil {
 			return nil, err
 		}
@@ -68,7 +69,7 @@ func (s *Session) executePrepared(ctx context.Context, e *pg.ExecuteStmt) (*Resu
 		return nil, pgerr.New(pgerr.SyntaxError, "wrong number of parameters for prepared statement %q", e.Name).
 			WithDetail("Expected %d parameters but got %d.", len(types), len(e.Params))
 	}
-	params, err := EvalParams(ctx, s, tx, e.Params, types)
+	params, err := planner.EvalParams(ctx, s, tx, e.Params, types)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +149,7 @@ func writes(n *pg.Node) bool {
 	case n.GetLockStmt() != nil:
 		// Modes up to ROW EXCLUSIVE (lock modes 1 to 3) are allowed in a
 		// read-only transaction, as in PostgreSQL.
-		return n.GetLockStmt().Mode > RowExclusiveLock
+		return n.GetLockStmt().Mode > planner.RowExclusiveLock
 	}
 	return true
 }
@@ -186,7 +187,7 @@ func commandTag(n *pg.Node) string {
 	case n.GetCreateSchemaStmt() != nil:
 		return "CREATE SCHEMA"
 	}
-	return strings.ToUpper(strings.ReplaceAll(strings.TrimSuffix(NodeName(n), "_stmt"), "_", " "))
+	return strings.ToUpper(strings.ReplaceAll(strings.TrimSuffix(planner.NodeName(n), "_stmt"), "_", " "))
 }
 
 // readOnlyOption returns the READ ONLY / READ WRITE option of a BEGIN or

@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"github.com/prollypg/prollypg/exec"

@@ -1,10 +1,11 @@
-package planner
+package session
 
 import (
 	"context"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -36,7 +37,7 @@ func (c sessionTypes) UserType(oid types.Oid) (*types.UserType, bool) {
 			return nil, false
 		}
 		for _, d := range defs {
-			u := DescribeType(d)
+			u := planner.DescribeType(d)
 			ut.byOID[u.Oid] = u
 		}
 	}
@@ -75,9 +76,9 @@ func (c sessionTypes) TypeName(oid types.Oid) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	name := QuoteIdent(u.Name)
+	name := planner.QuoteIdent(u.Name)
 	if !c.s.typeVisible(u.Schema, u.Name) {
-		name = QuoteIdent(u.Schema) + "." + name
+		name = planner.QuoteIdent(u.Schema) + "." + name
 	}
 	if array {
 		name += "[]"

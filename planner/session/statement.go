@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/parsecache"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -27,13 +28,13 @@ type Statement struct {
 	// transaction it was made in. Execute reuses a plan while the root has
 	// not changed (plans read the transaction from their Env), and a
 	// utility or COPY only in the same transaction, since they hold it.
-	an     *Analysis
+	an     *planner.Analysis
 	anRoot versioning.Address
 	anTxn  *exec.Txn
 	// heldAn's dependencies held in the root heldRoot, the last root a
 	// later transaction checked them in: statements of their own, one
 	// transaction each, then skip the check while nothing is written.
-	heldAn   *Analysis
+	heldAn   *planner.Analysis
 	heldRoot versioning.Address
 }
 
@@ -65,15 +66,15 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	case isTxnControl(n) || n.GetVariableSetStmt() != nil || n.GetPrepareStmt() != nil || n.GetDeallocateStmt() != nil ||
 		n.GetCreatedbStmt() != nil || n.GetDropdbStmt() != nil || n.GetCreateRoleStmt() != nil || n.GetAlterRoleStmt() != nil ||
 		n.GetDropRoleStmt() != nil || n.GetGrantStmt() != nil || n.GetGrantRoleStmt() != nil:
-		return ParamTypes(given), nil, nil
+		return planner.ParamTypes(given), nil, nil
 	case n.GetVariableShowStmt() != nil:
 		name := strings.ToLower(n.GetVariableShowStmt().Name)
 		if name == "all" {
-			return ParamTypes(given), showAllCols, nil
+			return planner.ParamTypes(given), showAllCols, nil
 		}
-		return ParamTypes(given), []exec.ResultColumn{{Name: showColumn(name), T: exec.TText}}, nil
+		return planner.ParamTypes(given), []exec.ResultColumn{{Name: showColumn(name), T: exec.TText}}, nil
 	case n.GetClosePortalStmt() != nil:
-		return ParamTypes(given), nil, nil
+		return planner.ParamTypes(given), nil, nil
 	case n.GetDeclareCursorStmt() != nil:
 		// The cursor's query may use the statement's parameters.
 		if err := st.s.checkNotFailed(n); err != nil {
@@ -83,23 +84,23 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 		if err != nil {
 			return nil, nil, err
 		}
-		an, err := Analyze(ctx, st.s, tx, n.GetDeclareCursorStmt().Query, given)
+		an, err := planner.Analyze(ctx, st.s, tx, n.GetDeclareCursorStmt().Query, given)
 		if err != nil {
 			return nil, nil, err
 		}
 		return an.Params, nil, nil
 	case n.GetFetchStmt() != nil:
 		if c, ok := st.s.cursors[n.GetFetchStmt().Portalname]; ok && !n.GetFetchStmt().Ismove {
-			return ParamTypes(given), c.cols, nil
+			return planner.ParamTypes(given), c.cols, nil
 		}
-		return ParamTypes(given), nil, nil
+		return planner.ParamTypes(given), nil, nil
 	case n.GetExecuteStmt() != nil:
 		ps, ok := st.s.prepared[n.GetExecuteStmt().Name]
 		if !ok {
 			return nil, nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", n.GetExecuteStmt().Name)
 		}
 		_, cols, err := ps.st.Describe(ctx, ps.types)
-		return ParamTypes(given), cols, err
+		return planner.ParamTypes(given), cols, err
 	}
 	if err := st.s.checkNotFailed(st.raw.Stmt); err != nil {
 		return nil, nil, err
@@ -108,7 +109,7 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	if err != nil {
 		return nil, nil, err
 	}
-	an, err := Analyze(ctx, st.s, tx, st.raw.Stmt, given)
+	an, err := planner.Analyze(ctx, st.s, tx, st.raw.Stmt, given)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,6 +143,10 @@ func (s *Session) checkNotFailed(n *pg.Node) error {
 	}
 	return pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 }
+
+// Copy is a COPY's data transfer (planner.Copy), which a Result hands the
+// protocol layer.
+type Copy = planner.Copy
 
 // Result is one execution of a statement: rows to read, then a tag.
 type Result struct {
@@ -228,7 +233,7 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 		return s.alterRole(ctx, n.GetAlterRoleStmt())
 	case n.GetDropRoleStmt() != nil:
 		return s.dropRole(ctx, n.GetDropRoleStmt())
-	case n.GetGrantStmt() != nil && !VersionedGrant(n.GetGrantStmt()):
+	case n.GetGrantStmt() != nil && !planner.VersionedGrant(n.GetGrantStmt()):
 		// Not recorded yet: the privileges of sequences, functions,
 		// databases, types and the rest are not checked.
 		return &Result{tag: map[bool]string{true: "GRANT", false: "REVOKE"}[n.GetGrantStmt().IsGrant]}, nil
@@ -278,7 +283,7 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 	an := st.an
 	if !st.reusable(ctx, tx) {
 		var err error
-		if an, err = Analyze(ctx, s, tx, st.raw.Stmt, given); err != nil {
+		if an, err = planner.Analyze(ctx, s, tx, st.raw.Stmt, given); err != nil {
 			return nil, err
 		}
 	}
@@ -313,7 +318,7 @@ func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
 		return false
 	case an.Gen != st.s.planGen:
 		return false
-	case an.Auth != (AuthKey{}) && !st.s.authHolds(an.Auth):
+	case an.Auth != (planner.AuthKey{}) && !st.s.authHolds(an.Auth):
 		return false
 	case st.anRoot == tx.Root.Addr() && st.anTxn == tx:
 		return true
@@ -657,7 +662,7 @@ func (st *Statement) Settings() *exec.Settings { return st.s.settings() }
 // statement): a LOCK TABLE taken meanwhile does not wait for it, a
 // difference no client can tell from a statement that ran a moment
 // earlier.
-func (s *Session) lockPlanRelations(ctx context.Context, tx *exec.Txn, an *Analysis) error {
+func (s *Session) lockPlanRelations(ctx context.Context, tx *exec.Txn, an *planner.Analysis) error {
 	if tx.Locks == nil || len(an.Deps) == 0 || !s.explicit && !tx.Locks.StrongTableLocks() {
 		return nil
 	}

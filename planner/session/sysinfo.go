@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"slices"
@@ -8,6 +8,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -40,7 +41,7 @@ func init() {
 		for _, sc := range path {
 			if _, ok, err := env.Txn.Root.Schema(env.Ctx, sc); err != nil {
 				return exec.Null, err
-			} else if ok || IsSystemSchema(sc) || sc == s.tempSchema && sc != "" {
+			} else if ok || planner.IsSystemSchema(sc) || sc == s.tempSchema && sc != "" {
 				names = append(names, exec.DText(sc))
 			}
 		}

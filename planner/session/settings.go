@@ -1,10 +1,9 @@
-package planner
+package session
 
 import (
 	"strconv"
 	"strings"
 	"time"
-	_ "time/tzdata" // time zone names on machines without zoneinfo
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"

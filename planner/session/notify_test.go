@@ -1,4 +1,4 @@
-package planner_test
+package session_test
 
 import (
 	"fmt"

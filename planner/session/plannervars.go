@@ -1,4 +1,4 @@
-package planner
+package session
 
 // plannerVars are PostgreSQL's planner settings. The planner here makes
 // its own choices, but clients and test suites set these (SET

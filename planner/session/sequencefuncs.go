@@ -1,4 +1,4 @@
-package planner
+package session
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -82,24 +83,24 @@ func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*versioning.Sequenc
 // search path.
 func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Sequence, error) {
 	ctx, root := env.Ctx, env.Txn.Root
-	parts, err := ParseQualifiedName(qualified)
+	parts, err := planner.ParseQualifiedName(qualified)
 	if err != nil {
 		return nil, err
 	}
-	schema, name := SplitName(parts)
+	schema, name := planner.SplitName(parts)
 	schemas := []string{s.ResolveSchemaName(schema)}
 	if schema == "" {
 		schemas = s.RelationPath()
 	}
 	for _, sc := range schemas {
-		rel, err := FindRelation(ctx, root, sc, name)
+		rel, err := planner.FindRelation(ctx, root, sc, name)
 		if err != nil {
 			return nil, err
 		}
 		switch rel.Kind {
-		case RelNone:
+		case planner.RelNone:
 			continue
-		case RelSequence:
+		case planner.RelSequence:
 			return rel.Seq, nil
 		}
 		return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)

@@ -1,8 +1,9 @@
-package planner
+package session
 
 import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -25,7 +26,7 @@ func (s *Session) aclDefault(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 	if err != nil {
 		return exec.Null, err
 	}
-	owner := QuoteIdent(roleByOID(snap, oid))
+	owner := planner.QuoteIdent(roleByOID(snap, oid))
 	var items []string
 	switch a[0].S {
 	case "c", "p": // columns and parameters: none
@@ -62,7 +63,7 @@ func (s *Session) aclDefault(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 // along the search path.
 func (s *Session) defaultSequences(env *exec.Env, t *versioning.Table, expr string) []*versioning.Sequence {
 	var seqs []*versioning.Sequence
-	NextvalRefs(expr, func(schema, name string) (string, bool) {
+	planner.NextvalRefs(expr, func(schema, name string) (string, bool) {
 		schemas := []string{s.ResolveSchemaName(schema)}
 		if schema == "" {
 			schemas = append([]string{t.Schema}, s.lookupPath()...)
