@@ -1,7 +1,9 @@
 package regress
 
 import (
+	"maps"
 	execpkg "os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -23,11 +25,41 @@ var skipAllowed = map[string]bool{
 	"planner/internal/enginetest -> store": true, // opens stores for tests
 }
 
+// plannerRanks orders the packages nested under planner/, highest first:
+// an import between two of them goes to a lower rank. The session
+// machinery is entered from outside (wire, cmd) and runs the planner; the
+// planner (analysis and the DDL runners) uses the version-control
+// surface, PL/pgSQL and the parse-tree helpers, which know neither. A
+// new package under planner/ fails the test until it is ranked here.
+var plannerRanks = map[string]int{
+	"planner/internal/enginetest": 4, // test support: opens sessions
+	"planner/session":             3, // engine, sessions, transactions, cursors, settings, roles, PREPARE
+	"planner":                     2, // analysis: parse tree → plan; DDL runners
+	"planner/dolt":                1, // the version-control surface of SQL
+	"planner/plpgsql":             1,
+	"planner/parsecache":          1,
+	"planner/pgtree":              0,
+}
+
+// versioningImporters are the packages above exec/ that may import
+// versioning/: the sessions (transactions, commits, roles, databases), the
+// version-control surface, and package planner, whose DDL runners write
+// catalog records and whose analysis reads table definitions as
+// versioning records (exec.Table.Def); cmd opens the store.
+var versioningImporters = map[string]bool{
+	"planner/session": true,
+	"planner/dolt":    true,
+	"planner":         true,
+	"cmd/pgserver":    true,
+}
+
 // TestLayering reads the import graph of the module's packages (not of
 // their tests) and checks the layering ARCHITECTURE.md draws: no package
 // imports one of a higher layer; nothing above exec/ imports prolly/ or
 // store/ (the parse tree and SQL stay above, chunks and trees below); wire/
-// does not import versioning/.
+// does not import versioning/. Within planner/, packages import downwards
+// by plannerRanks, only versioningImporters import versioning/, and from
+// outside planner/ the SQL layer is entered through planner/session.
 func TestLayering(t *testing.T) {
 	const module = "github.com/prollypg/prollypg/"
 	out, err := execpkg.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "../...").Output()
@@ -65,6 +97,21 @@ func TestLayering(t *testing.T) {
 				bad = append(bad, edge+": reaches past exec/ into "+tt+"/")
 			case ft == "wire" && tt == "versioning":
 				bad = append(bad, edge+": the wire knows no repository")
+			case tt == "versioning" && rank[ft] > rank["exec"] && !versioningImporters[from]:
+				bad = append(bad, edge+": only "+strings.Join(keys(versioningImporters), ", ")+" import versioning/")
+			case ft == "planner" && tt == "planner":
+				fr, fok := plannerRanks[from]
+				tr, tok := plannerRanks[to]
+				switch {
+				case !fok:
+					bad = append(bad, from+": not ranked in plannerRanks")
+				case !tok:
+					bad = append(bad, to+": not ranked in plannerRanks")
+				case tr >= fr:
+					bad = append(bad, edge+": imports a package of its rank or above in planner/")
+				}
+			case tt == "planner" && ft != "planner" && to != "planner/session":
+				bad = append(bad, edge+": outside planner/, only planner/session is imported")
 			}
 		}
 	}
@@ -74,7 +121,11 @@ func TestLayering(t *testing.T) {
 		}
 	}
 	sort.Strings(bad)
+	bad = slices.Compact(bad)
 	for _, b := range bad {
 		t.Error(b)
 	}
 }
+
+// keys returns m's keys, sorted.
+func keys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
