@@ -588,13 +588,9 @@ func (a *analyzer) currentDefinition(schema, name string) (*versioning.Table, er
 		}
 		return t.Def, nil
 	}
-	_, ws, err := a.s.Repo().WorkingSet(a.ctx, versioning.DefaultBranch)
-	if err != nil {
-		return nil, nil // no default branch: the revision's own privileges
-	}
-	root, err := versioning.LoadRootValue(a.ctx, a.s.Repo().Store(), ws.Working)
-	if err != nil {
-		return nil, err
+	root, ok, err := a.s.DefaultBranchRoot(a.ctx)
+	if err != nil || !ok {
+		return nil, err // no default branch: the revision's own privileges
 	}
 	t, ok, err := root.Table(a.ctx, schema, name)
 	if err != nil || !ok {

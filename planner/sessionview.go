@@ -79,6 +79,10 @@ type Session interface {
 	// CurrentRole is current_user, SessionRole session_user.
 	CurrentRole() string
 	SessionRole() string
+	// DefaultBranchRoot is the working root of the database's default
+	// branch, where the privileges of a session opened on a tag or a
+	// commit are read; ok is false when there is no default branch.
+	DefaultBranchRoot(ctx context.Context) (root versioning.RootValue, ok bool, err error)
 
 	// Txn is the session's open transaction, nil outside one: the user
 	// functions a plan calls run their statements in it.

@@ -67,6 +67,17 @@ func (s *Session) Roles(ctx context.Context) (map[string]*versioning.Role, error
 	return roles, err
 }
 
+// DefaultBranchRoot is the working root of the default branch; ok is
+// false when the repository has none.
+func (s *Session) DefaultBranchRoot(ctx context.Context) (versioning.RootValue, bool, error) {
+	_, ws, err := s.repo.WorkingSet(ctx, versioning.DefaultBranch)
+	if err != nil {
+		return versioning.RootValue{}, false, nil
+	}
+	root, err := versioning.LoadRootValue(ctx, s.repo.Store(), ws.Working)
+	return root, err == nil, err
+}
+
 // Txn is the open transaction, nil outside one.
 func (s *Session) Txn() *exec.Txn { return s.txn }
 
