@@ -12,13 +12,17 @@ import (
 	"github.com/prollypg/prollypg/versioning"
 )
 
-// Session is what analysis asks of the session it plans for:
-// how names resolve, the settings, where notices go, who is asking (for
-// privileges), and the session's open transaction for the user
-// functions a plan runs. The catalog itself is not here: the analyzer
-// reads it from the transaction's root (analyzer.tx), so analysis is a
-// function of the parse tree and that root, seen through this view of
-// the session. *Session implements it.
+// Session is what analysis asks of the session it plans for: how names
+// resolve, the settings, where notices go, who is asking (for
+// privileges), and the session's open transaction for the user functions
+// a plan runs. The catalog itself is not here: the analyzer reads it from
+// the transaction's root (analyzer.tx), so analysis is a function of the
+// parse tree and that root, seen through this view of the session.
+// *session.Session (package planner/session, which this package cannot
+// import) implements it. A plan's user functions and triggers reach the
+// session through it as they run, and the analyzer puts it in the
+// exec.Env of what it evaluates (Env.Session), where the session's own
+// functions find their concrete type.
 //
 // It is a dolt.Session too: the analyzer plans the version-control
 // system tables, table functions and time travel (doltfrom.go), which
