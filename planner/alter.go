@@ -745,17 +745,6 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 	return a.putTable(ctx, def)
 }
 
-// assignOrIO converts e to t as an assignment does, where PostgreSQL also
-// allows any type to become a string type by its text output (an I/O
-// conversion cast).
-func (a *analyzer) assignOrIO(e exec.Expr, t exec.T, col string) (exec.Expr, error) {
-	conv, err := a.assign(e, t, col, -1)
-	if err != nil && exec.KindOf(t.OID) == exec.KindText {
-		return a.cast(e, t, true, -1)
-	}
-	return conv, err
-}
-
 // typeSQLName is how a type is written in a hint (integer, text, ...).
 func typeSQLName(t exec.T) string { return exec.TypeName(t.OID) }
 
@@ -1201,21 +1190,6 @@ func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, 
 		}
 	}
 	return pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", old, def.Name)
-}
-
-// exprReads reports whether a stored expression names column col.
-func exprReads(expr, col string) bool {
-	n, err := parseExpr(expr)
-	if err != nil {
-		return false
-	}
-	reads := false
-	visitNodes(n, func(x *pg.Node) {
-		if cr := x.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == col {
-			reads = true
-		}
-	})
-	return reads
 }
 
 // renameColumnIn rewrites a stored expression's references to column old.

@@ -265,3 +265,117 @@ func EvalParams(ctx context.Context, s Session, tx *exec.Txn, nodes []*pg.Node, 
 	}
 	return params, nil
 }
+
+// Utility is a statement that is not a plan (DDL, transaction control,
+// SET): it runs once and returns its command tag.
+type Utility func(ctx context.Context) (string, error)
+
+// ddlStmt analyzes the DDL statements other than CREATE TABLE and DROP;
+// ok is false for a statement it does not know.
+func (a *analyzer) ddlStmt(n *pg.Node) (run Utility, ok bool, err error) {
+	if run, ok := a.notifyStmt(n); ok {
+		return run, true, nil
+	}
+	switch {
+	case n.GetIndexStmt() != nil:
+		run, err = a.createIndex(n.GetIndexStmt())
+	case n.GetAlterTableStmt() != nil:
+		run, err = a.alterTable(n.GetAlterTableStmt())
+	case n.GetRenameStmt() != nil:
+		run, err = a.rename(n.GetRenameStmt())
+	case n.GetTruncateStmt() != nil:
+		run, err = a.truncate(n.GetTruncateStmt())
+	case n.GetCreateSchemaStmt() != nil:
+		run, err = a.createSchema(n.GetCreateSchemaStmt())
+	case n.GetCreateSeqStmt() != nil:
+		run, err = a.createSequence(n.GetCreateSeqStmt())
+	case n.GetAlterSeqStmt() != nil:
+		run, err = a.alterSequence(n.GetAlterSeqStmt())
+	case n.GetConstraintsSetStmt() != nil:
+		run, err = a.setConstraints(n.GetConstraintsSetStmt())
+	case n.GetViewStmt() != nil:
+		run, err = a.createView(n.GetViewStmt())
+	case n.GetCommentStmt() != nil:
+		run, err = a.comment(n.GetCommentStmt())
+	case n.GetDiscardStmt() != nil:
+		run, err = a.discard(n.GetDiscardStmt())
+	case n.GetCreateEnumStmt() != nil:
+		run, err = a.createEnum(n.GetCreateEnumStmt())
+	case n.GetCompositeTypeStmt() != nil:
+		run, err = a.createComposite(n.GetCompositeTypeStmt())
+	case n.GetCreateDomainStmt() != nil:
+		run, err = a.createDomain(n.GetCreateDomainStmt())
+	case n.GetAlterEnumStmt() != nil:
+		run, err = a.alterEnum(n.GetAlterEnumStmt())
+	case n.GetAlterDomainStmt() != nil:
+		run, err = a.alterDomain(n.GetAlterDomainStmt())
+	case n.GetCreateFunctionStmt() != nil:
+		run, err = a.createFunction(n.GetCreateFunctionStmt())
+	case n.GetCallStmt() != nil:
+		run, err = a.callStmt(n.GetCallStmt())
+	case n.GetDoStmt() != nil:
+		run, err = a.doStmt(n.GetDoStmt())
+	case n.GetCreateTrigStmt() != nil:
+		run, err = a.createTrigger(n.GetCreateTrigStmt())
+	case n.GetLockStmt() != nil:
+		run, err = a.lockTable(n.GetLockStmt())
+	case n.GetAlterOwnerStmt() != nil:
+		run, err = a.alterOwner(n.GetAlterOwnerStmt())
+	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_AGGREGATE:
+		run, err = a.createAggregate(n.GetDefineStmt())
+	default:
+		return nil, false, nil
+	}
+	return run, true, err
+}
+
+// setConstraints runs SET CONSTRAINTS {ALL | name, ...} {DEFERRED |
+// IMMEDIATE}, for the rest of the transaction block.
+func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (Utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if !a.s.InTransactionBlock() {
+			a.s.Notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET CONSTRAINTS can only be used in transaction blocks"))
+			return "SET CONSTRAINTS", nil
+		}
+		var names []string
+		for _, n := range s.Constraints {
+			rv := n.GetRangeVar()
+			found, deferrable := false, false
+			schemas := []string{a.s.ResolveSchemaName(rv.Schemaname)}
+			if rv.Schemaname == "" {
+				schemas = a.s.RelationPath()
+			}
+			for _, sc := range schemas {
+				tables, err := a.tx.Root.TablesIn(ctx, sc)
+				if err != nil {
+					return "", err
+				}
+				for _, t := range tables {
+					if constraintExists(t, rv.Relname) {
+						found = true
+						for _, ix := range t.Indexes {
+							deferrable = deferrable || ix.Constraint && ix.Name == rv.Relname && ix.Deferrable
+						}
+						for _, fk := range t.ForeignKeys {
+							deferrable = deferrable || fk.Name == rv.Relname && fk.Deferrable
+						}
+					}
+				}
+				if found {
+					break
+				}
+			}
+			if !found {
+				return "", pgerr.New(pgerr.UndefinedObject, "constraint %q does not exist", rv.Relname)
+			}
+			if !deferrable {
+				return "", pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", rv.Relname)
+			}
+			names = append(names, rv.Relname)
+		}
+		if len(s.Constraints) == 0 {
+			names = nil
+		}
+		return "SET CONSTRAINTS", a.tx.SetConstraints(ctx, names, s.Deferred)
+	}, nil
+}

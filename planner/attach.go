@@ -156,11 +156,6 @@ func mergeChecksForAttach(parent, def *versioning.Table) error {
 	return nil
 }
 
-// columnIndex returns the position of def's live column name, -1 if none.
-func columnIndex(def *versioning.Table, name string) int {
-	return slices.IndexFunc(def.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == name })
-}
-
 // defaultPartition returns the default partition of a partitioned table,
 // nil if it has none.
 func (a *analyzer) defaultPartition(ctx context.Context, parent *versioning.Table) (*exec.Table, error) {

@@ -12,69 +12,6 @@ import (
 	"github.com/prollypg/prollypg/versioning"
 )
 
-// Utility is a statement that is not a plan (DDL, transaction control,
-// SET): it runs once and returns its command tag.
-type Utility func(ctx context.Context) (string, error)
-
-// ddlStmt analyzes the DDL statements other than CREATE TABLE and DROP;
-// ok is false for a statement it does not know.
-func (a *analyzer) ddlStmt(n *pg.Node) (run Utility, ok bool, err error) {
-	if run, ok := a.notifyStmt(n); ok {
-		return run, true, nil
-	}
-	switch {
-	case n.GetIndexStmt() != nil:
-		run, err = a.createIndex(n.GetIndexStmt())
-	case n.GetAlterTableStmt() != nil:
-		run, err = a.alterTable(n.GetAlterTableStmt())
-	case n.GetRenameStmt() != nil:
-		run, err = a.rename(n.GetRenameStmt())
-	case n.GetTruncateStmt() != nil:
-		run, err = a.truncate(n.GetTruncateStmt())
-	case n.GetCreateSchemaStmt() != nil:
-		run, err = a.createSchema(n.GetCreateSchemaStmt())
-	case n.GetCreateSeqStmt() != nil:
-		run, err = a.createSequence(n.GetCreateSeqStmt())
-	case n.GetAlterSeqStmt() != nil:
-		run, err = a.alterSequence(n.GetAlterSeqStmt())
-	case n.GetConstraintsSetStmt() != nil:
-		run, err = a.setConstraints(n.GetConstraintsSetStmt())
-	case n.GetViewStmt() != nil:
-		run, err = a.createView(n.GetViewStmt())
-	case n.GetCommentStmt() != nil:
-		run, err = a.comment(n.GetCommentStmt())
-	case n.GetDiscardStmt() != nil:
-		run, err = a.discard(n.GetDiscardStmt())
-	case n.GetCreateEnumStmt() != nil:
-		run, err = a.createEnum(n.GetCreateEnumStmt())
-	case n.GetCompositeTypeStmt() != nil:
-		run, err = a.createComposite(n.GetCompositeTypeStmt())
-	case n.GetCreateDomainStmt() != nil:
-		run, err = a.createDomain(n.GetCreateDomainStmt())
-	case n.GetAlterEnumStmt() != nil:
-		run, err = a.alterEnum(n.GetAlterEnumStmt())
-	case n.GetAlterDomainStmt() != nil:
-		run, err = a.alterDomain(n.GetAlterDomainStmt())
-	case n.GetCreateFunctionStmt() != nil:
-		run, err = a.createFunction(n.GetCreateFunctionStmt())
-	case n.GetCallStmt() != nil:
-		run, err = a.callStmt(n.GetCallStmt())
-	case n.GetDoStmt() != nil:
-		run, err = a.doStmt(n.GetDoStmt())
-	case n.GetCreateTrigStmt() != nil:
-		run, err = a.createTrigger(n.GetCreateTrigStmt())
-	case n.GetLockStmt() != nil:
-		run, err = a.lockTable(n.GetLockStmt())
-	case n.GetAlterOwnerStmt() != nil:
-		run, err = a.alterOwner(n.GetAlterOwnerStmt())
-	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_AGGREGATE:
-		run, err = a.createAggregate(n.GetDefineStmt())
-	default:
-		return nil, false, nil
-	}
-	return run, true, err
-}
-
 // tableDDL is one statement's work on a table's definition: CREATE TABLE,
 // or ALTER TABLE adding columns and constraints. It chooses names as
 // PostgreSQL does: serial and identity sequences as columns come, CHECK
@@ -868,53 +805,45 @@ func constraintAttrName(t pg.ConstrType) string {
 	return "INITIALLY IMMEDIATE"
 }
 
-// setConstraints runs SET CONSTRAINTS {ALL | name, ...} {DEFERRED |
-// IMMEDIATE}, for the rest of the transaction block.
-func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (Utility, error) {
-	return func(ctx context.Context) (string, error) {
-		if !a.s.InTransactionBlock() {
-			a.s.Notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET CONSTRAINTS can only be used in transaction blocks"))
-			return "SET CONSTRAINTS", nil
+// addCheck names, validates and adds a CHECK constraint to the table
+// being built. An unnamed constraint is called table_column_check when
+// its expression reads exactly one column, table_check otherwise, as
+// PostgreSQL names them.
+func (d *tableDDL) addCheck(con *pg.Constraint) error {
+	def := d.def
+	e, cols, err := d.a.checkExpr(def, con.RawExpr)
+	if err != nil {
+		return err
+	}
+	_ = e
+	text, err := deparseExpr(con.RawExpr)
+	if err != nil {
+		return err
+	}
+	name := con.Conname
+	if name == "" {
+		col := ""
+		if len(cols) == 1 {
+			col = cols[0]
 		}
-		var names []string
-		for _, n := range s.Constraints {
-			rv := n.GetRangeVar()
-			found, deferrable := false, false
-			schemas := []string{a.s.ResolveSchemaName(rv.Schemaname)}
-			if rv.Schemaname == "" {
-				schemas = a.s.RelationPath()
+		name = d.ns.chooseConstraintName(def.Name, col, "check")
+	} else {
+		if constraintExists(def, name) {
+			// PostgreSQL words it differently when the name is one it
+			// just made up for an earlier constraint of the statement.
+			if d.generated[name] {
+				return pgerr.New(pgerr.DuplicateObject, "check constraint %q already exists", name)
 			}
-			for _, sc := range schemas {
-				tables, err := a.tx.Root.TablesIn(ctx, sc)
-				if err != nil {
-					return "", err
-				}
-				for _, t := range tables {
-					if constraintExists(t, rv.Relname) {
-						found = true
-						for _, ix := range t.Indexes {
-							deferrable = deferrable || ix.Constraint && ix.Name == rv.Relname && ix.Deferrable
-						}
-						for _, fk := range t.ForeignKeys {
-							deferrable = deferrable || fk.Name == rv.Relname && fk.Deferrable
-						}
-					}
-				}
-				if found {
-					break
-				}
-			}
-			if !found {
-				return "", pgerr.New(pgerr.UndefinedObject, "constraint %q does not exist", rv.Relname)
-			}
-			if !deferrable {
-				return "", pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", rv.Relname)
-			}
-			names = append(names, rv.Relname)
+			return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
 		}
-		if len(s.Constraints) == 0 {
-			names = nil
+		d.ns.cons[name] = true
+	}
+	if con.Conname == "" {
+		if d.generated == nil {
+			d.generated = map[string]bool{}
 		}
-		return "SET CONSTRAINTS", a.tx.SetConstraints(ctx, names, s.Deferred)
-	}, nil
+		d.generated[name] = true
+	}
+	def.Checks = append(def.Checks, versioning.Check{Name: name, Expr: text, NotValid: con.SkipValidation, NoInherit: con.IsNoInherit})
+	return nil
 }

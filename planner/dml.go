@@ -1,10 +1,13 @@
 package planner
 
 import (
+	"slices"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // columnByName returns the position of a table's column.
@@ -493,4 +496,9 @@ func setReads(targets []*pg.Node) bool {
 		}
 	}
 	return false
+}
+
+// columnIndex returns the position of def's live column name, -1 if none.
+func columnIndex(def *versioning.Table, name string) int {
+	return slices.IndexFunc(def.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == name })
 }

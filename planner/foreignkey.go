@@ -163,44 +163,6 @@ func comparableKeys(a, b uint32) bool {
 	return exec.KindOf(a) == exec.KindOf(b) && exec.KindOf(a) != exec.KindNull
 }
 
-// fkRefs returns the references a table's foreign keys make.
-func fkRefs(t *versioning.Table) []versioning.ForeignKeyRef {
-	if t == nil {
-		return nil
-	}
-	var out []versioning.ForeignKeyRef
-	for _, fk := range t.ForeignKeys {
-		out = append(out, versioning.ForeignKeyRef{RefSchema: fk.RefSchema, RefTable: fk.RefTable, Schema: t.Schema, Table: t.Name, Name: fk.Name})
-	}
-	return out
-}
-
-// syncRefs updates the records root derives from table records — foreign
-// key references and inheritance — for a table record replaced from old to
-// new (either may be nil: created, dropped).
-func syncRefs(ctx context.Context, root versioning.RootValue, old, new *versioning.Table) (versioning.RootValue, error) {
-	root, err := syncInheritance(ctx, root, old, new)
-	if err != nil {
-		return root, err
-	}
-	before, after := fkRefs(old), fkRefs(new)
-	for _, r := range before {
-		if !slices.Contains(after, r) {
-			if root, err = root.DropForeignKeyRef(ctx, r); err != nil {
-				return root, err
-			}
-		}
-	}
-	for _, r := range after {
-		if !slices.Contains(before, r) {
-			if root, err = root.PutForeignKeyRef(ctx, r); err != nil {
-				return root, err
-			}
-		}
-	}
-	return root, nil
-}
-
 // referencingOthers returns the foreign keys of other tables that
 // reference t (a table's references to itself go with it).
 func referencingOthers(ctx context.Context, root versioning.RootValue, t *versioning.Table) ([]versioning.ForeignKeyRef, error) {

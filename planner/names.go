@@ -2,7 +2,6 @@ package planner
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -20,9 +19,6 @@ import (
 // unqualified name goes in the first existing schema of the path. Tables,
 // indexes and sequences share one namespace per schema (pg_class), and
 // constraint names are chosen to be unique in their schema too.
-
-// nameDataLen is PostgreSQL's NAMEDATALEN: names are cut to 63 bytes.
-const nameDataLen = 64
 
 // SplitSearchPath splits a search_path value into schema names, honouring
 // double quotes and folding unquoted names to lower case.
@@ -93,49 +89,8 @@ func nameList(list []*pg.Node) []string {
 	return parts
 }
 
-// existingSchema reports whether schema exists as of the transaction's
-// root; pg_catalog and information_schema always do.
-func (a *analyzer) existingSchema(ctx context.Context, schema string) (bool, error) {
-	if IsSystemSchema(schema) {
-		return true, nil
-	}
-	_, ok, err := a.tx.Schema(ctx, schema)
-	return ok, err
-}
-
 func IsSystemSchema(s string) bool {
 	return s == "pg_catalog" || s == "information_schema"
-}
-
-// creationSchema returns the schema a new object named in schema (""
-// when unqualified) goes in.
-func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32) (string, error) {
-	if schema == "pg_temp" || schema != "" && schema == a.s.TempSchema() {
-		return a.ensureTempSchema(ctx)
-	}
-	if schema != "" {
-		ok, err := a.existingSchema(ctx, schema)
-		if err != nil {
-			return "", err
-		}
-		if !ok {
-			return "", withPos(pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema), loc)
-		}
-		return schema, nil
-	}
-	for _, s := range a.s.SearchPath() {
-		if IsSystemSchema(s) {
-			continue
-		}
-		ok, err := a.existingSchema(ctx, s)
-		if err != nil {
-			return "", err
-		}
-		if ok {
-			return s, nil
-		}
-	}
-	return "", withPos(pgerr.New(pgerr.InvalidSchemaName, "no schema has been selected to create in"), loc)
 }
 
 // lookupTable finds the table schema.name, or name along the search path
@@ -232,155 +187,8 @@ func (a *analyzer) lookupRelation(ctx context.Context, schema, name string) (Rel
 	return Relation{}, "", nil
 }
 
-// nameSet holds the names taken in one schema: relations (tables,
-// indexes, sequences) and constraints. DDL that invents names (index,
-// constraint and sequence names) adds what it picks as it goes.
-type nameSet struct {
-	rels, cons map[string]bool
-}
-
-// takenNames collects the names used in schema.
-func takenNames(ctx context.Context, root versioning.RootValue, schema string) (*nameSet, error) {
-	ns := &nameSet{rels: map[string]bool{}, cons: map[string]bool{}}
-	tables, err := root.TablesIn(ctx, schema)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range tables {
-		ns.rels[t.Name] = true
-		if len(t.PrimaryKey) > 0 {
-			ns.rels[t.PrimaryKeyName] = true
-			ns.cons[t.PrimaryKeyName] = true
-		}
-		for _, ix := range t.Indexes {
-			ns.rels[ix.Name] = true
-			if ix.Constraint {
-				ns.cons[ix.Name] = true
-			}
-		}
-		for _, c := range t.Checks {
-			ns.cons[c.Name] = true
-		}
-		for _, fk := range t.ForeignKeys {
-			ns.cons[fk.Name] = true
-		}
-	}
-	seqs, err := root.Sequences(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range seqs {
-		if s.Schema == schema {
-			ns.rels[s.Name] = true
-		}
-	}
-	views, err := root.Views(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, v := range views {
-		if v.Schema == schema {
-			ns.rels[v.Name] = true
-		}
-	}
-	return ns, nil
-}
-
-// chooseRelationName picks a relation name as ChooseRelationName does:
-// name1_name2_label, cut to fit 63 bytes, then label1, label2, ... until
-// no relation (and, for a constraint's index, no constraint) has it.
-func (ns *nameSet) chooseRelationName(name1, name2, label string, constraint bool) string {
-	mod := label
-	for pass := 1; ; pass++ {
-		name := makeObjectName(name1, name2, mod)
-		if !ns.rels[name] && (!constraint || !ns.cons[name]) {
-			ns.rels[name] = true
-			if constraint {
-				ns.cons[name] = true
-			}
-			return name
-		}
-		mod = fmt.Sprintf("%s%d", label, pass)
-	}
-}
-
-// chooseConstraintName picks a constraint name (CHECK, FOREIGN KEY) as
-// ChooseConstraintName does; constraint names need not differ from
-// relation names.
-func (ns *nameSet) chooseConstraintName(name1, name2, label string) string {
-	mod := label
-	for pass := 1; ; pass++ {
-		name := makeObjectName(name1, name2, mod)
-		if !ns.cons[name] {
-			ns.cons[name] = true
-			return name
-		}
-		mod = fmt.Sprintf("%s%d", label, pass)
-	}
-}
-
-// makeObjectName joins name1, name2 (may be empty) and label with
-// underscores, cutting the longer of name1 and name2 until the whole fits
-// in 63 bytes, as PostgreSQL's makeObjectName does.
-func makeObjectName(name1, name2, label string) string {
-	overhead := 0
-	if label != "" {
-		overhead = len(label) + 1
-	}
-	if name2 != "" {
-		overhead++
-	}
-	avail := nameDataLen - 1 - overhead
-	n1, n2 := len(name1), len(name2)
-	for n1+n2 > avail {
-		if n1 > n2 {
-			n1--
-		} else {
-			n2--
-		}
-	}
-	out := clipUTF8(name1, n1)
-	if name2 != "" {
-		out += "_" + clipUTF8(name2, n2)
-	}
-	if label != "" {
-		out += "_" + label
-	}
-	return out
-}
-
-// clipUTF8 cuts s to at most n bytes without splitting a character.
-func clipUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
 // truncateName cuts an identifier to 63 bytes, as the lexer does.
 func truncateName(s string) string { return clipUTF8(s, nameDataLen-1) }
-
-// indexNameAddition joins column names for an index name as
-// ChooseIndexNameAddition does, stopping once the result is long enough.
-func indexNameAddition(cols []string) string {
-	var b strings.Builder
-	for _, c := range cols {
-		if b.Len() > 0 {
-			b.WriteByte('_')
-		}
-		b.WriteString(c)
-		if b.Len() >= nameDataLen {
-			break
-		}
-	}
-	return b.String()
-}
-
-// codeProgramLimit is 54000 (program_limit_exceeded): too many columns.
-const codeProgramLimit = pgerr.Code("54000")
 
 // virtualTable returns the catalog relation or sequence a FROM item
 // names, if it names one: catalog relations first for an unqualified name
@@ -439,4 +247,82 @@ func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exe
 		return t, true, nil
 	}
 	return nil, false, nil
+}
+
+// SplitName returns the schema ("" if unqualified) and name of a
+// qualified name's parts (a database part is ignored).
+func SplitName(parts []string) (string, string) {
+	name := parts[len(parts)-1]
+	if len(parts) > 1 {
+		return parts[len(parts)-2], name
+	}
+	return "", name
+}
+
+// seqRef is how a column record names its identity sequence: the
+// qualified name as SQL writes it, quoted where needed.
+func seqRef(schema, name string) string { return QuoteIdent(schema) + "." + QuoteIdent(name) }
+
+// NextvalRefs calls fn with the sequence named by each nextval('...') of a
+// stored expression (schema "" when unqualified); where fn returns a new
+// reference (quoted as SQL needs), the expression's text is rewritten.
+// Stored defaults name sequences by text where PostgreSQL stores an OID,
+// so renames must follow them.
+func NextvalRefs(expr string, fn func(schema, name string) (string, bool)) (string, bool) {
+	n, err := parseExpr(expr)
+	if err != nil {
+		return expr, false
+	}
+	changed := false
+	visitNodes(n, func(x *pg.Node) {
+		fc := x.GetFuncCall()
+		if fc == nil || OpName(fc.Funcname) != "nextval" || len(fc.Args) != 1 {
+			return
+		}
+		arg := fc.Args[0]
+		if tc := arg.GetTypeCast(); tc != nil {
+			arg = tc.Arg
+		}
+		c := arg.GetAConst()
+		if c == nil || c.GetSval() == nil {
+			return
+		}
+		parts, err := ParseQualifiedName(c.GetSval().Sval)
+		if err != nil {
+			return
+		}
+		s, nm := SplitName(parts)
+		if ref, ok := fn(s, nm); ok {
+			c.GetSval().Sval, changed = ref, true
+		}
+	})
+	if !changed {
+		return expr, false
+	}
+	text, err := deparseExpr(n)
+	if err != nil {
+		return expr, false
+	}
+	return text, true
+}
+
+// TempSchemaPrefix starts the names of the temporary schemas.
+const TempSchemaPrefix = "pg_temp_"
+
+// isTempSchema reports whether schema holds some session's temporary
+// relations.
+func isTempSchema(schema string) bool { return strings.HasPrefix(schema, TempSchemaPrefix) }
+
+// nameDataLen is PostgreSQL's NAMEDATALEN: names are cut to 63 bytes.
+const nameDataLen = 64
+
+// clipUTF8 cuts s to at most n bytes without splitting a character.
+func clipUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -90,24 +90,6 @@ func specialize(def *versioning.Function, actual []exec.T) *versioning.Function 
 	return &out
 }
 
-// validationTypes are the input types a polymorphic function's body is
-// checked with at CREATE FUNCTION: PostgreSQL's validators take integer
-// for an element and integer[] for an array.
-func validationTypes(def *versioning.Function) []exec.T {
-	var out []exec.T
-	for _, t := range def.InputTypes() {
-		switch {
-		case t == exec.OIDAnyArray || t == exec.OIDAnyCompatibleArray:
-			out = append(out, exec.ArrayType(exec.TInt4))
-		case exec.IsPolymorphic(t):
-			out = append(out, exec.TInt4)
-		default:
-			out = append(out, exec.T{OID: t, Typmod: -1})
-		}
-	}
-	return out
-}
-
 // compileRoutine compiles def, which is declared, or declared's
 // specialization for a call's types.
 func compileRoutine(s Session, def, declared *versioning.Function) (*routine, error) {

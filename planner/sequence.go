@@ -407,10 +407,6 @@ func (a *analyzer) dropSequence(ctx context.Context, schema, name string, cascad
 	return nil
 }
 
-// seqRef is how a column record names its identity sequence: the
-// qualified name as SQL writes it, quoted where needed.
-func seqRef(schema, name string) string { return QuoteIdent(schema) + "." + QuoteIdent(name) }
-
 // defaultUsesSequence reports whether a default expression calls nextval
 // on sequence schema.name.
 func defaultUsesSequence(def, schema, name string) bool {
@@ -420,49 +416,6 @@ func defaultUsesSequence(def, schema, name string) bool {
 		return "", false
 	})
 	return found
-}
-
-// NextvalRefs calls fn with the sequence named by each nextval('...') of a
-// stored expression (schema "" when unqualified); where fn returns a new
-// reference (quoted as SQL needs), the expression's text is rewritten.
-// Stored defaults name sequences by text where PostgreSQL stores an OID,
-// so renames must follow them.
-func NextvalRefs(expr string, fn func(schema, name string) (string, bool)) (string, bool) {
-	n, err := parseExpr(expr)
-	if err != nil {
-		return expr, false
-	}
-	changed := false
-	visitNodes(n, func(x *pg.Node) {
-		fc := x.GetFuncCall()
-		if fc == nil || OpName(fc.Funcname) != "nextval" || len(fc.Args) != 1 {
-			return
-		}
-		arg := fc.Args[0]
-		if tc := arg.GetTypeCast(); tc != nil {
-			arg = tc.Arg
-		}
-		c := arg.GetAConst()
-		if c == nil || c.GetSval() == nil {
-			return
-		}
-		parts, err := ParseQualifiedName(c.GetSval().Sval)
-		if err != nil {
-			return
-		}
-		s, nm := SplitName(parts)
-		if ref, ok := fn(s, nm); ok {
-			c.GetSval().Sval, changed = ref, true
-		}
-	})
-	if !changed {
-		return expr, false
-	}
-	text, err := deparseExpr(n)
-	if err != nil {
-		return expr, false
-	}
-	return text, true
 }
 
 // newSequence returns a sequence of type typ with default parameters (a

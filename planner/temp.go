@@ -3,7 +3,6 @@ package planner
 import (
 	"context"
 	"errors"
-	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -21,13 +20,6 @@ import (
 // backends' pg_temp_N) but never by an unqualified name. A schema left by
 // a session that did not end cleanly is emptied by the next session given
 // its number, as PostgreSQL does with a crashed backend's.
-
-// TempSchemaPrefix starts the names of the temporary schemas.
-const TempSchemaPrefix = "pg_temp_"
-
-// isTempSchema reports whether schema holds some session's temporary
-// relations.
-func isTempSchema(schema string) bool { return strings.HasPrefix(schema, TempSchemaPrefix) }
 
 // ensureTempSchema creates the session's temporary schema in the
 // transaction's root if it is not there, emptying a stale one.

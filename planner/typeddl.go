@@ -539,3 +539,48 @@ func (a *analyzer) relabelTable(ctx context.Context, def *versioning.Table, enum
 	}
 	return a.putTable(ctx, ndef)
 }
+
+// validateDomain checks the stored values of dom's columns against new
+// constraints: checks, and NOT NULL when notNull.
+func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, checks []versioning.Check, notNull bool) error {
+	compiled, err := a.domainChecks(&versioning.Type{Name: dom.Name, Base: dom.Base, BaseTypmod: dom.BaseTypmod, Checks: checks})
+	if err != nil {
+		return err
+	}
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	env := a.env(ctx)
+	for _, def := range tables {
+		t, _, err := a.tx.Table(ctx, def.Schema, def.Name)
+		if err != nil {
+			return err
+		}
+		for _, c := range t.Cols {
+			if c.Dropped || c.Domain != dom.Schema+"."+dom.Name {
+				continue
+			}
+			var bad error
+			err := a.tx.EachRow(ctx, t, func(row exec.Row) error {
+				v := row[c.Pos]
+				switch {
+				case v.IsNull() && notNull:
+					bad = pgerr.New(pgerr.NotNullViolation, "column %q of table %q contains null values", c.Name, def.Name)
+				case !v.IsNull() && exec.CheckDomainValue(env, dom.Name, compiled, v) != nil:
+					bad = pgerr.New(pgerr.CheckViolation, "column %q of table %q contains values that violate the new constraint", c.Name, def.Name)
+				default:
+					return nil
+				}
+				return errStop
+			})
+			if err != nil && err != errStop {
+				return err
+			}
+			if bad != nil {
+				return bad
+			}
+		}
+	}
+	return nil
+}
