@@ -70,7 +70,7 @@ func (a *analyzer) groupBy(g *grouping, list, targets []*pg.Node) error {
 			if gs.Kind == pg.GroupingSetKind_GROUPING_SET_EMPTY {
 				continue
 			}
-			return withPos(pgerr.New(pgerr.FeatureNotSupported, "ROLLUP, CUBE and GROUPING SETS are not supported yet"), gs.Location)
+			return WithPos(pgerr.New(pgerr.FeatureNotSupported, "ROLLUP, CUBE and GROUPING SETS are not supported yet"), gs.Location)
 		}
 		e, err := a.groupKey(n, targets, g.input)
 		if err != nil {
@@ -97,7 +97,7 @@ func (a *analyzer) groupKey(n *pg.Node, targets []*pg.Node, sc *scope) (exec.Exp
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
 		pos := int(c.GetIval().Ival)
 		if pos < 1 || pos > len(targets) {
-			return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos), c.Location)
+			return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos), c.Location)
 		}
 		return target(pos - 1)
 	}
@@ -149,9 +149,9 @@ func (a *analyzer) groupedColumn(sc *scope, it *nsItem, c *scopeCol, loc int32, 
 		name = it.name + "." + c.name
 	}
 	if fromSub {
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "subquery uses ungrouped column %q from outer query", name), loc)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "subquery uses ungrouped column %q from outer query", name), loc)
 	}
-	return nil, withPos(pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name), loc)
+	return nil, WithPos(pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name), loc)
 }
 
 // groupedExpr returns, for an expression of a grouped query that equals a
@@ -227,17 +227,17 @@ func (e *regroupError) SQLState() string { return string(e.pe.Code) }
 func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	name := OpName(f.Funcname)
 	if f.Over != nil {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet"), f.Location)
 	}
 	if a.inAgg {
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 	}
 	if sc != nil && sc.corr != nil && sc.corr.outer != nil && a.outerAgg(f, sc) {
 		if sc.corr.inAgg {
-			return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+			return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 		}
 		if sc.corr.outer.group == nil {
-			return nil, &regroupError{pe: withPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here"), f.Location), scope: sc.corr.outer}
+			return nil, &regroupError{pe: WithPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here"), f.Location), scope: sc.corr.outer}
 		}
 		// An aggregate over the columns of the enclosing, grouped query
 		// (HAVING EXISTS (... WHERE sum(outer.x) = ...)) is computed by
@@ -255,16 +255,16 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", clause), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", clause), f.Location)
 	}
 	if f.AggWithinGroup {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported yet"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported yet"), f.Location)
 	}
 	g := sc.group
 	a.inAgg = true
 	defer func() { a.inAgg = false }()
 	if !f.AggStar && len(f.Args) == 0 && name == "count" {
-		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function"), f.Location)
 	}
 	// An aggregate whose arguments read only columns of an enclosing
 	// query belongs to that query (PostgreSQL's agglevelsup); see below.
@@ -308,7 +308,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	fn, want, err := a.lookupAggregate(f, name, types)
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
-			return nil, withPos(pe, f.Location)
+			return nil, WithPos(pe, f.Location)
 		}
 		return nil, err
 	}
@@ -348,7 +348,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 				found = found || exprEqual(x, e) || exprEqual(raw[i], e)
 			}
 			if !found {
-				return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), exprLocation(by.Node))
+				return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), ExprLocation(by.Node))
 			}
 		}
 		call.OrderKeys = append(call.OrderKeys, sortKey(by, len(call.Order)))
@@ -356,9 +356,9 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	}
 	if !local && anyReadsOuter(args) {
 		if sc.corr != nil && sc.corr.inAgg {
-			return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+			return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 		}
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregates over columns of an enclosing query are not supported yet"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "aggregates over columns of an enclosing query are not supported yet"), f.Location)
 	}
 	for i, c := range g.aggs {
 		if sameAgg(c, call) {

@@ -147,7 +147,7 @@ func isStrictCall(e exec.Expr) bool {
 
 // userAggregates returns the user aggregates a call of names may mean.
 func (a *analyzer) userAggregates(names []*pg.Node) ([]*versioning.Function, error) {
-	schema, name := SplitName(nameList(names))
+	schema, name := SplitName(NameList(names))
 	if schema == "pg_catalog" {
 		return nil, nil
 	}

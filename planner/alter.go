@@ -51,20 +51,20 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (Utility, error) {
 				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
 				return tag, nil
 			}
-			return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(s.Relation)), s.Relation.Location)
+			return "", WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(s.Relation)), s.Relation.Location)
 		}
-		if rel.table != nil {
-			if err := a.requireTableOwner(rel.table); err != nil {
+		if rel.Table != nil {
+			if err := a.requireTableOwner(rel.Table); err != nil {
 				return "", err
 			}
 		}
-		if rel.Kind != relTable {
+		if rel.Kind != RelTable {
 			// Owner, statistics and storage settings of indexes and
 			// sequences have nothing to change here.
 			for _, n := range s.Cmds {
 				switch n.GetAlterTableCmd().Subtype {
 				case pg.AlterTableType_AT_AttachPartition:
-					if rel.Kind != relIndex {
+					if rel.Kind != RelIndex {
 						return "", pgerr.New(pgerr.WrongObjectType, "%q is not an index", s.Relation.Relname)
 					}
 					if err := a.attachIndex(ctx, rel, schema, n.GetAlterTableCmd().Def.GetPartitionCmd()); err != nil {
@@ -80,12 +80,12 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (Utility, error) {
 			return tag, nil
 		}
 		for _, n := range s.Cmds {
-			t, ok, err := a.tx.Table(ctx, schema, rel.table.Name)
+			t, ok, err := a.tx.Table(ctx, schema, rel.Table.Name)
 			if err != nil {
 				return "", err
 			}
 			if !ok {
-				return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel.table.Name)
+				return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel.Table.Name)
 			}
 			if err := a.alterInherited(ctx, t, n.GetAlterTableCmd(), s.Relation.Inh, false); err != nil {
 				return "", err
@@ -176,7 +176,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 				return a.putTable(ctx, def)
 			}
 		}
-		if constraintExists(def, cmd.Name) {
+		if ConstraintExists(def, cmd.Name) {
 			return nil
 		}
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
@@ -207,7 +207,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		if err != nil {
 			return err
 		}
-		def.ACL = versioning.ChangeACLOwner(def.ACL, ownerOf(def.Owner), owner)
+		def.ACL = versioning.ChangeACLOwner(def.ACL, OwnerOf(def.Owner), owner)
 		def.Owner = owner
 		return a.putTable(ctx, def)
 	case pg.AlterTableType_AT_SetStatistics, pg.AlterTableType_AT_SetStorage,
@@ -261,7 +261,7 @@ var errStop = pgerr.New(pgerr.SuccessfulCompletion, "stop")
 func (a *analyzer) validateChecks(ctx context.Context, t *exec.Table, def *versioning.Table, checks []versioning.Check) error {
 	var cs []exec.CheckConstraint
 	for _, c := range checks {
-		n, err := parseExpr(c.Expr)
+		n, err := ParseExpr(c.Expr)
 		if err != nil {
 			return err
 		}
@@ -437,12 +437,12 @@ func (a *analyzer) buildNewIndexes(ctx context.Context, def *versioning.Table, i
 // volatileDefault reports whether a default must be evaluated for each
 // row (nextval, random) rather than once.
 func volatileDefault(text string) bool {
-	n, err := parseExpr(text)
+	n, err := ParseExpr(text)
 	if err != nil {
 		return true
 	}
 	volatile := false
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		if fc := x.GetFuncCall(); fc != nil {
 			switch OpName(fc.Funcname) {
 			case "nextval", "random", "gen_random_uuid", "uuid_generate_v4", "clock_timestamp", "timeofday", "setval", "random_normal":
@@ -459,7 +459,7 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 	if con.Indexname != "" {
 		return pgerr.New(pgerr.FeatureNotSupported, "constraints USING INDEX are not supported yet")
 	}
-	if con.Conname != "" && constraintExists(def, con.Conname) {
+	if con.Conname != "" && ConstraintExists(def, con.Conname) {
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", con.Conname, def.Name)
 	}
 	d, err := a.newTableDDL(ctx, def)
@@ -632,17 +632,17 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 	}
 	def.Indexes = slices.DeleteFunc(def.Indexes, func(ix versioning.Index) bool {
 		return slices.ContainsFunc(ix.Columns, func(ic versioning.IndexColumn) bool {
-			return ic.Column == pos || ic.Expr != "" && exprReads(ic.Expr, c.Name)
-		}) || slices.Contains(ix.Include, pos) || ix.Where != "" && exprReads(ix.Where, c.Name)
+			return ic.Column == pos || ic.Expr != "" && ExprReads(ic.Expr, c.Name)
+		}) || slices.Contains(ix.Include, pos) || ix.Where != "" && ExprReads(ix.Where, c.Name)
 	})
 	var keep []versioning.Check
 	for _, ch := range def.Checks {
-		n, err := parseExpr(ch.Expr)
+		n, err := ParseExpr(ch.Expr)
 		if err != nil {
 			return err
 		}
 		uses := false
-		visitNodes(n, func(x *pg.Node) {
+		VisitNodes(n, func(x *pg.Node) {
 			if cr := x.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == c.Name {
 				uses = true
 			}
@@ -683,7 +683,7 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 		// the column would hold had it been declared so.
 		nd := cloneTable(def)
 		nd.Columns[pos].Type, nd.Columns[pos].Typmod = nt.OID, nt.Typmod
-		n, err := parseExpr(old.Generated)
+		n, err := ParseExpr(old.Generated)
 		if err != nil {
 			return err
 		}
@@ -705,7 +705,7 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 	}
 	c := &def.Columns[pos]
 	if c.Default != "" && c.Generated == 0 {
-		n, err := parseExpr(c.Default)
+		n, err := ParseExpr(c.Default)
 		if err != nil {
 			return err
 		}
@@ -888,9 +888,9 @@ func (a *analyzer) rename(s *pg.RenameStmt) (Utility, error) {
 		case pg.ObjectType_OBJECT_SCHEMA:
 			return "ALTER SCHEMA", a.renameSchema(ctx, s.Subname, s.Newname)
 		case pg.ObjectType_OBJECT_TYPE:
-			return "ALTER TYPE", a.renameType(ctx, nameList(s.Object.GetList().GetItems()), s.Newname)
+			return "ALTER TYPE", a.renameType(ctx, NameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_DOMAIN:
-			return "ALTER DOMAIN", a.renameType(ctx, nameList(s.Object.GetList().GetItems()), s.Newname)
+			return "ALTER DOMAIN", a.renameType(ctx, NameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_INDEX:
 			tag = "ALTER INDEX"
 		case pg.ObjectType_OBJECT_SEQUENCE:
@@ -910,19 +910,19 @@ func (a *analyzer) rename(s *pg.RenameStmt) (Utility, error) {
 				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
 				return tag, nil
 			}
-			return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(s.Relation)), s.Relation.Location)
+			return "", WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(s.Relation)), s.Relation.Location)
 		}
 		switch s.RenameType {
 		case pg.ObjectType_OBJECT_COLUMN:
-			if rel.Kind != relTable {
+			if rel.Kind != RelTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
-			return tag, a.renameColumnInherited(ctx, rel.table, s.Subname, s.Newname, s.Relation.Inh, false)
+			return tag, a.renameColumnInherited(ctx, rel.Table, s.Subname, s.Newname, s.Relation.Inh, false)
 		case pg.ObjectType_OBJECT_TABCONSTRAINT:
-			if rel.Kind != relTable {
+			if rel.Kind != RelTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
-			return tag, a.renameConstraint(ctx, cloneTable(rel.table), s.Subname, s.Newname)
+			return tag, a.renameConstraint(ctx, cloneTable(rel.Table), s.Subname, s.Newname)
 		}
 		return tag, a.renameRelation(ctx, rel, schema, s.Relation.Relname, s.Newname)
 	}, nil
@@ -941,8 +941,8 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 	root := a.tx.Root
 	var err error
 	switch rel.Kind {
-	case relView:
-		v := *rel.view
+	case RelView:
+		v := *rel.View
 		if root, err = root.DropView(ctx, schema, old); err != nil {
 			return err
 		}
@@ -950,8 +950,8 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 		if root, err = root.PutView(ctx, &v); err != nil {
 			return err
 		}
-	case relTable:
-		def := cloneTable(rel.table)
+	case RelTable:
+		def := cloneTable(rel.Table)
 		seqs, err := ownedSequences(ctx, root, def)
 		if err != nil {
 			return err
@@ -964,7 +964,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 		}
 		// Foreign keys that reference the table follow its new name, and
 		// so do the tables that inherit from it.
-		refs, err := referencingOthers(ctx, root, rel.table)
+		refs, err := referencingOthers(ctx, root, rel.Table)
 		if err != nil {
 			return err
 		}
@@ -975,7 +975,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 		if root, err = root.DropTable(ctx, schema, old); err != nil {
 			return err
 		}
-		if root, err = syncRefs(ctx, root, rel.table, nil); err != nil {
+		if root, err = SyncRefs(ctx, root, rel.Table, nil); err != nil {
 			return err
 		}
 		def.Name = name
@@ -987,7 +987,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return err
 		}
-		if root, err = syncRefs(ctx, root, nil, def); err != nil {
+		if root, err = SyncRefs(ctx, root, nil, def); err != nil {
 			return err
 		}
 		for _, r := range refs {
@@ -1004,7 +1004,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 			if root, err = root.PutTable(ctx, nc); err != nil {
 				return err
 			}
-			if root, err = syncRefs(ctx, root, child, nc); err != nil {
+			if root, err = SyncRefs(ctx, root, child, nc); err != nil {
 				return err
 			}
 		}
@@ -1013,12 +1013,12 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 				return err
 			}
 		}
-	case relIndex:
-		def := cloneTable(rel.table)
-		if rel.index < 0 {
+	case RelIndex:
+		def := cloneTable(rel.Table)
+		if rel.Index < 0 {
 			def.PrimaryKeyName = name
 		} else {
-			def.Indexes[rel.index].Name = name
+			def.Indexes[rel.Index].Name = name
 		}
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return err
@@ -1042,8 +1042,8 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 		for _, t := range tables {
 			changed := false
 			for i, c := range t.Columns {
-				if c.Sequence == seqRef(schema, old) {
-					t.Columns[i].Sequence, changed = seqRef(schema, name), true
+				if c.Sequence == SeqRef(schema, old) {
+					t.Columns[i].Sequence, changed = SeqRef(schema, name), true
 				}
 				if c.Default != "" && defaultUsesSequence(c.Default, schema, old) {
 					t.Columns[i].Default, changed = nextvalDefault(schema, name), true
@@ -1108,18 +1108,18 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		}
 	}
 	for i, ch := range def.Checks {
-		n, err := parseExpr(ch.Expr)
+		n, err := ParseExpr(ch.Expr)
 		if err != nil {
 			return err
 		}
-		visitNodes(n, func(x *pg.Node) {
+		VisitNodes(n, func(x *pg.Node) {
 			if cr := x.GetColumnRef(); cr != nil {
 				if f := cr.Fields[len(cr.Fields)-1].GetString_(); f != nil && f.Sval == old {
 					f.Sval = name
 				}
 			}
 		})
-		if def.Checks[i].Expr, err = deparseExpr(n); err != nil {
+		if def.Checks[i].Expr, err = DeparseExpr(n); err != nil {
 			return err
 		}
 	}
@@ -1149,7 +1149,7 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 // renameConstraint renames a constraint (and the index of a primary key
 // or unique constraint).
 func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, old, name string) error {
-	if constraintExists(def, name) {
+	if ConstraintExists(def, name) {
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
 	}
 	renameIndex := func() error {
@@ -1194,16 +1194,16 @@ func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, 
 
 // renameColumnIn rewrites a stored expression's references to column old.
 func renameColumnIn(expr, old, name string) (string, error) {
-	n, err := parseExpr(expr)
+	n, err := ParseExpr(expr)
 	if err != nil {
 		return "", err
 	}
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		if cr := x.GetColumnRef(); cr != nil {
 			if f := cr.Fields[len(cr.Fields)-1].GetString_(); f != nil && f.Sval == old {
 				f.Sval = name
 			}
 		}
 	})
-	return deparseExpr(n)
+	return DeparseExpr(n)
 }

@@ -351,7 +351,7 @@ func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (Utility, error) {
 					return "", err
 				}
 				for _, t := range tables {
-					if constraintExists(t, rv.Relname) {
+					if ConstraintExists(t, rv.Relname) {
 						found = true
 						for _, ix := range t.Indexes {
 							deferrable = deferrable || ix.Constraint && ix.Name == rv.Relname && ix.Deferrable

@@ -95,18 +95,18 @@ func (a *analyzer) partitionCmdTable(ctx context.Context, rv *pg.RangeVar) (*ver
 	}
 	switch rel.Kind {
 	case RelNone:
-		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
-	case relTable:
-		return rel.table, nil
+		return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
+	case RelTable:
+		return rel.Table, nil
 	}
-	return nil, wrongObjectType(rv.Relname, rel.Kind, relTable)
+	return nil, wrongObjectType(rv.Relname, rel.Kind, RelTable)
 }
 
 // mergeColumnsForAttach checks that def, a table becoming a partition of
 // parent, has exactly parent's columns, and marks them inherited.
 func mergeColumnsForAttach(parent, def *versioning.Table) error {
 	for _, c := range def.Columns {
-		if !c.Dropped && columnIndex(parent, c.Name) < 0 {
+		if !c.Dropped && ColumnIndex(parent, c.Name) < 0 {
 			return pgerr.New(pgerr.DatatypeMismatch, "table %q contains column %q not found in parent %q", def.Name, c.Name, parent.Name).
 				WithDetail("The new partition may contain only the columns present in parent.")
 		}
@@ -115,7 +115,7 @@ func mergeColumnsForAttach(parent, def *versioning.Table) error {
 		if pc.Dropped {
 			continue
 		}
-		i := columnIndex(def, pc.Name)
+		i := ColumnIndex(def, pc.Name)
 		if i < 0 {
 			return pgerr.New(pgerr.DatatypeMismatch, "child table is missing column %q", pc.Name)
 		}
@@ -245,7 +245,7 @@ func (a *analyzer) detachPartition(ctx context.Context, parent *exec.Table, cmd 
 func disinherit(parent, def *versioning.Table) {
 	for i := range def.Columns {
 		c := &def.Columns[i]
-		if c.Dropped || columnIndex(parent, c.Name) < 0 || c.InhCount == 0 {
+		if c.Dropped || ColumnIndex(parent, c.Name) < 0 || c.InhCount == 0 {
 			continue
 		}
 		c.InhCount--
@@ -272,15 +272,15 @@ func (a *analyzer) attachIndex(ctx context.Context, parent Relation, schema stri
 		return err
 	}
 	if child.Kind == RelNone {
-		return withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
+		return WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
 	}
-	if child.Kind != relIndex {
+	if child.Kind != RelIndex {
 		return pgerr.New(pgerr.InvalidObjectDefinition, "%q is not an index", rv.Relname)
 	}
-	pt, ct := parent.table, child.table
+	pt, ct := parent.Table, child.Table
 	pname := pt.PrimaryKeyName
-	if parent.index >= 0 {
-		pname = pt.Indexes[parent.index].Name
+	if parent.Index >= 0 {
+		pname = pt.Indexes[parent.Index].Name
 	}
 	cannot := pgerr.New(pgerr.InvalidObjectDefinition, "cannot attach index %q as a partition of index %q", rv.Relname, pname)
 	if !ct.IsPartition() || ct.Inherits[0] != (versioning.TableName{Schema: schema, Name: pt.Name}) {
@@ -289,13 +289,13 @@ func (a *analyzer) attachIndex(ctx context.Context, parent Relation, schema stri
 	}
 	var match bool
 	switch {
-	case parent.index < 0 && child.index < 0:
+	case parent.Index < 0 && child.Index < 0:
 		match = len(pt.PrimaryKey) == len(ct.PrimaryKey)
 		for i := 0; match && i < len(pt.PrimaryKey); i++ {
 			match = pt.Columns[pt.PrimaryKey[i]].Name == ct.Columns[ct.PrimaryKey[i]].Name
 		}
-	case parent.index >= 0 && child.index >= 0:
-		match = versioning.SameIndex(pt, ct, pt.Indexes[parent.index], ct.Indexes[child.index])
+	case parent.Index >= 0 && child.Index >= 0:
+		match = versioning.SameIndex(pt, ct, pt.Indexes[parent.Index], ct.Indexes[child.Index])
 	}
 	if !match {
 		return cannot.WithDetail("The index definitions do not match.")

@@ -37,13 +37,13 @@ func (a *analyzer) comment(s *pg.CommentStmt) (Utility, error) {
 			a.tx.SetRoot(root)
 			return "COMMENT", nil
 		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_INDEX, pg.ObjectType_OBJECT_SEQUENCE:
-			schema, name := SplitName(nameList(s.Object.GetList().GetItems()))
+			schema, name := SplitName(NameList(s.Object.GetList().GetItems()))
 			return "COMMENT", a.commentRelation(ctx, s.Objtype, schema, name, text)
 		case pg.ObjectType_OBJECT_VIEW:
-			schema, name := SplitName(nameList(s.Object.GetList().GetItems()))
+			schema, name := SplitName(NameList(s.Object.GetList().GetItems()))
 			return "COMMENT", a.commentView(ctx, schema, name, text)
 		case pg.ObjectType_OBJECT_COLUMN:
-			parts := nameList(s.Object.GetList().GetItems())
+			parts := NameList(s.Object.GetList().GetItems())
 			if len(parts) < 2 {
 				return "", pgerr.New(pgerr.SyntaxError, "column name must be qualified")
 			}
@@ -60,7 +60,7 @@ func (a *analyzer) comment(s *pg.CommentStmt) (Utility, error) {
 			t.Columns[pos].Comment = text
 			return "COMMENT", a.putTable(ctx, t)
 		case pg.ObjectType_OBJECT_TABCONSTRAINT:
-			parts := nameList(s.Object.GetList().GetItems())
+			parts := NameList(s.Object.GetList().GetItems())
 			schema, table := SplitName(parts[:len(parts)-1])
 			t, err := a.commentTable(ctx, schema, table)
 			if err != nil {
@@ -105,8 +105,8 @@ func (a *analyzer) commentTable(ctx context.Context, schema, name string) (*vers
 	switch rel.Kind {
 	case RelNone:
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
-	case relTable:
-		return cloneTable(rel.table), nil
+	case RelTable:
+		return cloneTable(rel.Table), nil
 	}
 	return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", name)
 }
@@ -117,7 +117,7 @@ func (a *analyzer) commentRelation(ctx context.Context, kind pg.ObjectType, sche
 	if err != nil {
 		return err
 	}
-	want := map[pg.ObjectType]RelKind{pg.ObjectType_OBJECT_TABLE: relTable, pg.ObjectType_OBJECT_INDEX: relIndex, pg.ObjectType_OBJECT_SEQUENCE: RelSequence}[kind]
+	want := map[pg.ObjectType]RelKind{pg.ObjectType_OBJECT_TABLE: RelTable, pg.ObjectType_OBJECT_INDEX: RelIndex, pg.ObjectType_OBJECT_SEQUENCE: RelSequence}[kind]
 	switch {
 	case rel.Kind == RelNone:
 		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
@@ -125,16 +125,16 @@ func (a *analyzer) commentRelation(ctx context.Context, kind pg.ObjectType, sche
 		return pgerr.New(pgerr.WrongObjectType, "%q is not %s", name, article(want))
 	}
 	switch rel.Kind {
-	case relTable:
-		t := cloneTable(rel.table)
+	case RelTable:
+		t := cloneTable(rel.Table)
 		t.Comment = text
 		return a.putTable(ctx, t)
-	case relIndex:
-		t := cloneTable(rel.table)
-		if rel.index < 0 {
+	case RelIndex:
+		t := cloneTable(rel.Table)
+		if rel.Index < 0 {
 			t.PrimaryKeyIndexComment = text
 		} else {
-			t.Indexes[rel.index].Comment = text
+			t.Indexes[rel.Index].Comment = text
 		}
 		return a.putTable(ctx, t)
 	}
@@ -177,11 +177,11 @@ func (a *analyzer) commentView(ctx context.Context, schema, name, text string) e
 	switch rel.Kind {
 	case RelNone:
 		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
-	case relView:
+	case RelView:
 	default:
 		return pgerr.New(pgerr.WrongObjectType, "%q is not a view", name)
 	}
-	v := *rel.view
+	v := *rel.View
 	v.Comment = text
 	root, err := a.tx.Root.PutView(ctx, &v)
 	if err != nil {

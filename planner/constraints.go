@@ -8,9 +8,9 @@ import (
 	"github.com/prollypg/prollypg/versioning"
 )
 
-// constraintExists reports whether table def has a constraint called
+// ConstraintExists reports whether table def has a constraint called
 // name: a CHECK, the primary key, a unique or foreign key constraint.
-func constraintExists(def *versioning.Table, name string) bool {
+func ConstraintExists(def *versioning.Table, name string) bool {
 	if len(def.PrimaryKey) > 0 && def.PrimaryKeyName == name {
 		return true
 	}
@@ -45,7 +45,7 @@ func (a *analyzer) checkExpr(def *versioning.Table, n *pg.Node) (exec.Expr, []st
 		return nil, nil, err
 	}
 	var cols []string
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		cr := x.GetColumnRef()
 		if cr == nil {
 			return
@@ -68,7 +68,7 @@ func (a *analyzer) checks(t *exec.Table) ([]exec.CheckConstraint, error) {
 	}
 	out := make([]exec.CheckConstraint, 0, len(t.Def.Checks))
 	for _, c := range t.Def.Checks {
-		n, err := parseExpr(c.Expr)
+		n, err := ParseExpr(c.Expr)
 		if err != nil {
 			return nil, err
 		}

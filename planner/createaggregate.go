@@ -26,7 +26,7 @@ func (a *analyzer) createAggregate(s *pg.DefineStmt) (Utility, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		schema, name := SplitName(nameList(s.Defnames))
+		schema, name := SplitName(NameList(s.Defnames))
 		schema, err := a.creationSchema(ctx, schema, -1)
 		if err != nil {
 			return "", err
@@ -106,12 +106,12 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 		// A call could not tell the state's actual type.
 		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "cannot determine transition data type").WithDetail("%s", detail)
 	}
-	agg := &versioning.Aggregate{SFunc: strings.Join(nameList(d.sfunc), "."), SType: stype.OID}
+	agg := &versioning.Aggregate{SFunc: strings.Join(NameList(d.sfunc), "."), SType: stype.OID}
 	if d.finalfunc != nil {
-		agg.FinalFunc = strings.Join(nameList(d.finalfunc), ".")
+		agg.FinalFunc = strings.Join(NameList(d.finalfunc), ".")
 	}
 	if d.combinefunc != nil {
-		agg.CombineFunc = strings.Join(nameList(d.combinefunc), ".")
+		agg.CombineFunc = strings.Join(NameList(d.combinefunc), ".")
 	}
 	if d.initcond != nil {
 		// A polymorphic state's initial value is read as its type at a
@@ -200,7 +200,7 @@ func defString(n *pg.Node) string {
 	case n == nil:
 		return ""
 	case n.GetTypeName() != nil:
-		return strings.Join(nameList(n.GetTypeName().Names), ".")
+		return strings.Join(NameList(n.GetTypeName().Names), ".")
 	case n.GetString_() != nil:
 		return n.GetString_().Sval
 	case n.GetInteger() != nil:

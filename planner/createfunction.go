@@ -18,7 +18,7 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (Utility, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		schema, name := SplitName(nameList(s.Funcname))
+		schema, name := SplitName(NameList(s.Funcname))
 		schema, err := a.creationSchema(ctx, schema, -1)
 		if err != nil {
 			return "", err
@@ -55,7 +55,7 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (Utility, error) {
 		if check := a.s.Var("check_function_bodies"); check != "off" {
 			body := def
 			if exec.HasPolymorphic(def.InputTypes()) {
-				body = specialize(def, validationTypes(def))
+				body = Specialize(def, validationTypes(def))
 			}
 			if _, err := compileRoutine(a.s, body, def); err != nil {
 				return "", err
@@ -148,7 +148,7 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 			if !arg.IsInput() {
 				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "only input parameters can have default values")
 			}
-			if arg.Default, err = deparseExpr(p.Defexpr); err != nil {
+			if arg.Default, err = DeparseExpr(p.Defexpr); err != nil {
 				return nil, err
 			}
 			seenDefault = true
@@ -288,7 +288,7 @@ func atomicBody(n *pg.Node) (string, error) {
 	var parts []string
 	for _, st := range stmts {
 		if r := st.GetReturnStmt(); r != nil {
-			e, err := deparseExpr(r.Returnval)
+			e, err := DeparseExpr(r.Returnval)
 			if err != nil {
 				return "", err
 			}
@@ -341,7 +341,7 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 	}
 	for _, obj := range s.Objects {
 		ow := obj.GetObjectWithArgs()
-		schema, name := SplitName(nameList(ow.Objname))
+		schema, name := SplitName(NameList(ow.Objname))
 		cands, err := a.userFuncs(schema, name)
 		if err != nil {
 			return "", err

@@ -146,7 +146,7 @@ func (a *analyzer) putTable(ctx context.Context, def *versioning.Table) error {
 	if err != nil {
 		return err
 	}
-	if root, err = syncRefs(ctx, root, old, def); err != nil {
+	if root, err = SyncRefs(ctx, root, old, def); err != nil {
 		return err
 	}
 	a.tx.SetRoot(root)
@@ -181,19 +181,19 @@ func cloneTable(t *versioning.Table) *versioning.Table {
 // constraint is dropped with the constraint, not by itself.
 func (a *analyzer) dropIndex(ctx context.Context, s *pg.DropStmt) (string, error) {
 	for _, obj := range s.Objects {
-		rel, _, name, err := a.dropTarget(ctx, obj, relIndex, s.MissingOk)
+		rel, _, name, err := a.dropTarget(ctx, obj, RelIndex, s.MissingOk)
 		if err != nil {
 			return "", err
 		}
 		if rel.Kind == RelNone {
 			continue
 		}
-		def := cloneTable(rel.table)
-		if rel.index < 0 || def.Indexes[rel.index].Constraint {
+		def := cloneTable(rel.Table)
+		if rel.Index < 0 || def.Indexes[rel.Index].Constraint {
 			return "", pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, def.Name).
 				WithHint("You can drop constraint %s on table %s instead.", name, def.Name)
 		}
-		def.Indexes = append(def.Indexes[:rel.index], def.Indexes[rel.index+1:]...)
+		def.Indexes = append(def.Indexes[:rel.Index], def.Indexes[rel.Index+1:]...)
 		if err := a.putTable(ctx, def); err != nil {
 			return "", err
 		}
@@ -210,9 +210,9 @@ func wrongObjectType(name string, is, want RelKind) error {
 
 func article(k RelKind) string {
 	switch k {
-	case relIndex:
+	case RelIndex:
 		return "an index"
-	case relView:
+	case RelView:
 		return "a view"
 	}
 	return "a " + k.String()
@@ -222,14 +222,14 @@ func article(k RelKind) string {
 // type, its text, and the name PostgreSQL's index naming gives it (the
 // function's name, else "expr").
 func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.IndexColumn, string, error) {
-	if err := immutableOnly(el.Expr, "index expression"); err != nil {
+	if err := ImmutableOnly(el.Expr, "index expression"); err != nil {
 		return versioning.IndexColumn{}, "", err
 	}
 	e, err := a.expr(el.Expr, tableScope(t, t.Def.Name))
 	if err != nil {
 		return versioning.IndexColumn{}, "", err
 	}
-	text, err := deparseExpr(el.Expr)
+	text, err := DeparseExpr(el.Expr)
 	if err != nil {
 		return versioning.IndexColumn{}, "", err
 	}

@@ -70,14 +70,14 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (Utility, error) {
 					return "", err
 				}
 			}
-			if tr.When, err = deparseExpr(s.WhenClause); err != nil {
+			if tr.When, err = DeparseExpr(s.WhenClause); err != nil {
 				return "", err
 			}
 		}
 		for _, arg := range s.Args {
 			tr.Args = append(tr.Args, arg.GetString_().GetSval())
 		}
-		fschema, fname := SplitName(nameList(s.Funcname))
+		fschema, fname := SplitName(NameList(s.Funcname))
 		fn, err := a.triggerFunction(fschema, fname)
 		if err != nil {
 			return "", err
@@ -122,7 +122,7 @@ func (a *analyzer) triggerFunction(schema, name string) (*versioning.Function, e
 // dropTriggers runs DROP TRIGGER [IF EXISTS] name ON table.
 func (a *analyzer) dropTriggers(ctx context.Context, s *pg.DropStmt) (string, error) {
 	for _, obj := range s.Objects {
-		names := nameList(obj.GetList().GetItems())
+		names := NameList(obj.GetList().GetItems())
 		trig := names[len(names)-1]
 		schema, table := SplitName(names[:len(names)-1])
 		t, ok, err := a.lookupTable(ctx, schema, table)

@@ -49,7 +49,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (Utility, error) {
 			return "", err
 		}
 		cols := plan.Columns()
-		names := nameList(s.Aliases)
+		names := NameList(s.Aliases)
 		if len(names) > len(cols) {
 			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 		}
@@ -76,7 +76,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (Utility, error) {
 		case pg.ViewCheckOption_CASCADED_CHECK_OPTION:
 			v.Check = 'c'
 		}
-		if v.Query, err = deparseSelect(sel); err != nil {
+		if v.Query, err = DeparseSelect(sel); err != nil {
 			return "", err
 		}
 		rel, err := FindRelation(ctx, a.tx.Root, schema, v.Name)
@@ -84,11 +84,11 @@ func (a *analyzer) createView(s *pg.ViewStmt) (Utility, error) {
 			return "", err
 		}
 		switch {
-		case rel.Kind == relView && s.Replace:
-			if err := replaceableView(rel.view, v); err != nil {
+		case rel.Kind == RelView && s.Replace:
+			if err := replaceableView(rel.View, v); err != nil {
 				return "", err
 			}
-			v.Comment, v.Owner, v.ACL = rel.view.Comment, rel.view.Owner, rel.view.ACL
+			v.Comment, v.Owner, v.ACL = rel.View.Comment, rel.View.Owner, rel.View.ACL
 		case rel.Kind != RelNone:
 			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
 		}
@@ -130,8 +130,8 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 	var deps []string
 	temp := false
 	var err error
-	ctes := cteNames(n)
-	visitNodes(n, func(x *pg.Node) {
+	ctes := CTENames(n)
+	VisitNodes(n, func(x *pg.Node) {
 		rv := x.GetRangeVar()
 		if rv == nil || err != nil || rv.Schemaname == "" && ctes[rv.Relname] {
 			return
@@ -146,7 +146,7 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 		if !slices.Contains(deps, dep) {
 			deps = append(deps, dep)
 		}
-		temp = temp || isTempSchema(schema)
+		temp = temp || IsTempSchema(schema)
 	})
 	slices.Sort(deps)
 	return deps, temp, err
@@ -156,7 +156,7 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 func (a *analyzer) dropViews(ctx context.Context, s *pg.DropStmt) (string, error) {
 	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
 	for _, obj := range s.Objects {
-		rel, relSchema, name, err := a.dropTarget(ctx, obj, relView, s.MissingOk)
+		rel, relSchema, name, err := a.dropTarget(ctx, obj, RelView, s.MissingOk)
 		if err != nil {
 			return "", err
 		}
@@ -218,16 +218,16 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) 
 		if !slices.Contains(v.Depends, target) {
 			continue
 		}
-		sel, err := parseSelect(v.Query)
+		sel, err := ParseSelect(v.Query)
 		if err != nil {
 			return err
 		}
-		visitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+		VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
 			if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
 				rv.Relname = name
 			}
 		})
-		if v.Query, err = deparseSelect(sel); err != nil {
+		if v.Query, err = DeparseSelect(sel); err != nil {
 			return err
 		}
 		for i, d := range v.Depends {

@@ -32,7 +32,7 @@ import (
 //
 // Anything else falls back to pg_query's deparser.
 func RenderExpr(s Session, env *exec.Env, t *versioning.Table, text string, pretty bool) string {
-	n, err := parseExpr(qualifySequences(env, t, text))
+	n, err := ParseExpr(qualifySequences(env, t, text))
 	if err != nil {
 		return text
 	}
@@ -119,7 +119,7 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 		}
 		return "COALESCE(" + strings.Join(args, ", ") + ")"
 	}
-	s, err := deparseExpr(n)
+	s, err := DeparseExpr(n)
 	if err != nil {
 		return "?"
 	}
@@ -408,7 +408,7 @@ func (d *deparser) aexpr(x *pg.A_Expr, n *pg.Node) string {
 		}
 		return d.expr(and, n, exec.TUnknown, false)
 	}
-	s, err := deparseExpr(n)
+	s, err := DeparseExpr(n)
 	if err != nil {
 		return "?"
 	}
@@ -435,7 +435,7 @@ func (d *deparser) boolExpr(b *pg.BoolExpr, n *pg.Node) string {
 func (d *deparser) typeCast(tc *pg.TypeCast, n *pg.Node) string {
 	t, _, err := ResolveType(tc.TypeName)
 	if err != nil {
-		s, _ := deparseExpr(n)
+		s, _ := DeparseExpr(n)
 		return s
 	}
 	if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil {
@@ -517,7 +517,7 @@ func qualifySequences(env *exec.Env, t *versioning.Table, expr string) string {
 		if err != nil || !ok {
 			return "", false
 		}
-		return seqRef(t.Schema, name), true
+		return SeqRef(t.Schema, name), true
 	})
 	return out
 }

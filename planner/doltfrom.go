@@ -44,7 +44,7 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 		db, rev, ok = strings.Cut(rv.Catalogname, "/")
 	}
 	if db != a.s.Repo().Name() {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
 	}
 	if !ok {
 		return nil, nil // the session's own database
@@ -78,7 +78,7 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 			return a.revisionView(v, rv.Catalogname)
 		}
 	}
-	return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist at revision %q", rv.Relname, rev), rv.Location)
+	return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist at revision %q", rv.Relname, rev), rv.Location)
 }
 
 // revisionView plans view v as of a revision: its definition then, and
@@ -87,7 +87,7 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 // in PostgreSQL, a function is looked up in the catalog when planned,
 // and the session has one catalog).
 func (a *analyzer) revisionView(v *versioning.View, catalog string) (*exec.Table, error) {
-	sel, err := parseSelect(v.Query)
+	sel, err := ParseSelect(v.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -134,8 +134,8 @@ func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
 			// The function's columns depend on its arguments (the table a
 			// diff is of), and a statement's columns are fixed when it is
 			// planned, before its parameters are bound.
-			return nil, true, withPos(pgerr.New(pgerr.FeatureNotSupported, "the arguments of %s must be constants, not parameters", name).
-				WithHint("Write the revisions and table name into the query text."), exprLocation(n))
+			return nil, true, WithPos(pgerr.New(pgerr.FeatureNotSupported, "the arguments of %s must be constants, not parameters", name).
+				WithHint("Write the revisions and table name into the query text."), ExprLocation(n))
 		}
 		if err != nil {
 			return nil, true, err

@@ -30,7 +30,7 @@ func (a *analyzer) domainCheckExpr(t *versioning.Type, n *pg.Node) (exec.Expr, e
 func (a *analyzer) domainChecks(t *versioning.Type) ([]exec.CheckConstraint, error) {
 	var out []exec.CheckConstraint
 	for _, c := range t.Checks {
-		n, err := parseExpr(c.Expr)
+		n, err := ParseExpr(c.Expr)
 		if err != nil {
 			return nil, err
 		}

@@ -59,7 +59,7 @@ func (a *analyzer) exprMore(n *pg.Node, sc *scope) (e exec.Expr, ok bool, err er
 		cc := n.GetCollateClause()
 		name := OpName(cc.Collname)
 		if name != "C" && name != "POSIX" && name != "default" && name != "ucs_basic" {
-			return nil, true, withPos(pgerr.New(pgerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name), cc.Location)
+			return nil, true, WithPos(pgerr.New(pgerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name), cc.Location)
 		}
 		e, err = a.expr(cc.Arg, sc)
 		return e, true, err
@@ -94,7 +94,7 @@ func (a *analyzer) sqlValueFunction(f *pg.SQLValueFunction) (exec.Expr, error) {
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
 		return a.call("current_schema", nil, f.Location, false)
 	}
-	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported yet", f.Op), f.Location)
+	return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported yet", f.Op), f.Location)
 }
 
 // aexprMore analyzes the A_Expr kinds aexpr does not: LIKE, ILIKE and
@@ -129,7 +129,7 @@ func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
 		}
 		c, ok := eq.(*exec.Call)
 		if !ok || len(c.Args) != 2 {
-			return nil, true, withPos(pgerr.New(pgerr.FeatureNotSupported, "IS DISTINCT FROM is not supported for these types"), x.Location)
+			return nil, true, WithPos(pgerr.New(pgerr.FeatureNotSupported, "IS DISTINCT FROM is not supported for these types"), x.Location)
 		}
 		return &exec.IsDistinct{Eq: c.Fn, L: c.Args[0], R: c.Args[1], Not: x.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT}, true, nil
 	case pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
@@ -204,7 +204,7 @@ func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 		na := n.GetNamedArgExpr()
 		if na == nil {
 			if i >= len(slots) {
-				return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), f.Location)
+				return nil, true, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), f.Location)
 			}
 			slots[i] = n
 			continue
@@ -216,7 +216,7 @@ func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 			}
 		}
 		if !found {
-			return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s => ...) does not exist", name, na.Name).
+			return nil, true, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s => ...) does not exist", name, na.Name).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
 		}
 	}
@@ -278,7 +278,7 @@ func errAmbiguousOperator(op string, ts []exec.T, loc int32) error {
 	} else {
 		e = pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s %s %s", exec.TypeName(ts[0].OID), op, exec.TypeName(ts[1].OID))
 	}
-	return withPos(e.WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."), loc)
+	return WithPos(e.WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."), loc)
 }
 
 // variadicCall is f(a, VARIADIC arr) of a built-in variadic function:
@@ -305,7 +305,7 @@ func (a *analyzer) variadicCall(name string, f *pg.FuncCall, sc *scope) (e exec.
 	}
 	elem := exec.ElemType(last.Type())
 	if elem.OID == 0 {
-		return nil, true, withPos(pgerr.New(pgerr.DatatypeMismatch, "VARIADIC argument must be an array"), exprLocation(f.Args[len(f.Args)-1]))
+		return nil, true, WithPos(pgerr.New(pgerr.DatatypeMismatch, "VARIADIC argument must be an array"), ExprLocation(f.Args[len(f.Args)-1]))
 	}
 	fixed := args[:len(args)-1]
 	types := make([]exec.T, 0, len(args))
@@ -319,7 +319,7 @@ func (a *analyzer) variadicCall(name string, f *pg.FuncCall, sc *scope) (e exec.
 	}
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
-			return nil, true, withPos(pe, f.Location)
+			return nil, true, WithPos(pe, f.Location)
 		}
 		return nil, true, err
 	}
@@ -453,7 +453,7 @@ func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 			arr, err := types.ParseArray(c.D.S, types.TextCodec(types.OidText, -1))
 			if err != nil {
 				if pe, ok := err.(*types.Error); ok {
-					return nil, withPos(pgerr.New(pgerr.Code(pe.Code), "%s", pe.Message).WithDetail("%s", pe.Detail), x.Location)
+					return nil, WithPos(pgerr.New(pgerr.Code(pe.Code), "%s", pe.Message).WithDetail("%s", pe.Detail), x.Location)
 				}
 				return nil, err
 			}
@@ -475,7 +475,7 @@ func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 			return nil, err
 		}
 		if c.Type().OID != exec.OIDBool {
-			return nil, withPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean"), x.Location)
+			return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean"), x.Location)
 		}
 		cmps = append(cmps, c)
 	}
@@ -500,7 +500,7 @@ func (a *analyzer) srfScan(fc *pg.FuncCall, sc *scope, outer *[]exec.Expr) (*exe
 	}
 	fn, want, err := a.lookupSRF(name, ts)
 	if err != nil {
-		return nil, withPos(err.(*pgerr.Error), fc.Location)
+		return nil, WithPos(err.(*pgerr.Error), fc.Location)
 	}
 	for i, e := range args {
 		if args[i], err = a.coerce(e, want[i], "", fc.Location); err != nil {
@@ -522,7 +522,7 @@ func (a *analyzer) srfScan(fc *pg.FuncCall, sc *scope, outer *[]exec.Expr) (*exe
 // evaluated by the query's ProjectSet like generate_series.
 func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if a.inAgg {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
 			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."), fc.Location)
 	}
 	if a.srfs == nil {
@@ -530,7 +530,7 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
 	}
 	var args []exec.Expr
 	fs, err := a.srfScan(fc, sc, &args)
@@ -579,7 +579,7 @@ func (a *analyzer) srfField(fc *pg.FuncCall, col string, sc *scope) (exec.Expr, 
 		a.srfs.refs = append(a.srfs.refs, ref)
 		return ref, true, nil
 	}
-	return nil, true, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q not found in data type record", col), fc.Location)
+	return nil, true, WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q not found in data type record", col), fc.Location)
 }
 
 // recordFunction plans json(b)_to_record(set)(...) AS x(a int, b text):
@@ -598,10 +598,10 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 		return nil, false, nil
 	}
 	if len(rf.Coldeflist) == 0 {
-		return nil, true, withPos(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), fc.Location)
+		return nil, true, WithPos(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), fc.Location)
 	}
 	if len(fc.Args) != 1 {
-		return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), fc.Location)
+		return nil, true, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), fc.Location)
 	}
 	var cols []exec.ResultColumn
 	for _, n := range rf.Coldeflist {
@@ -611,7 +611,7 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 		}
 		t, _, err := a.resolveType(cd.TypeName)
 		if err != nil {
-			return nil, true, withPos(err.(*pgerr.Error), cd.TypeName.Location)
+			return nil, true, WithPos(err.(*pgerr.Error), cd.TypeName.Location)
 		}
 		cols = append(cols, exec.ResultColumn{Name: cd.Colname, T: t})
 	}

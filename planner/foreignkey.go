@@ -38,19 +38,19 @@ func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols [
 		if err != nil {
 			return err
 		}
-		if rel.Kind != relTable {
+		if rel.Kind != RelTable {
 			if rel.Kind == RelNone {
-				return withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(con.Pktable)), con.Pktable.Location)
+				return WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(con.Pktable)), con.Pktable.Location)
 			}
 			return pgerr.New(pgerr.WrongObjectType, "referenced relation %q is not a table", refName)
 		}
-		if isTempSchema(schema) != isTempSchema(def.Schema) {
-			if isTempSchema(def.Schema) {
+		if IsTempSchema(schema) != IsTempSchema(def.Schema) {
+			if IsTempSchema(def.Schema) {
 				return pgerr.New(pgerr.InvalidTableDefinition, "constraints on temporary tables may reference only temporary tables")
 			}
 			return pgerr.New(pgerr.InvalidTableDefinition, "constraints on permanent tables may reference only permanent tables")
 		}
-		ref = rel.table
+		ref = rel.Table
 	}
 	var refCols []int
 	if len(con.PkAttrs) == 0 {
@@ -87,7 +87,7 @@ func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols [
 	if name == "" {
 		name = d.ns.chooseConstraintName(def.Name, indexNameAddition(names), "fkey")
 	} else {
-		if constraintExists(def, name) {
+		if ConstraintExists(def, name) {
 			return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
 		}
 		d.ns.cons[name] = true

@@ -150,7 +150,7 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	if rv.Schemaname == "" {
 		if c := a.findCTE(rv.Relname); c != nil {
 			if c.noReturning {
-				return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "WITH query %q does not have a RETURNING clause", c.name), rv.Location)
+				return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "WITH query %q does not have a RETURNING clause", c.name), rv.Location)
 			}
 			it, err := leafItem(c.scan(), aliasOf(rv), colnames, nil)
 			if err == nil {
@@ -467,12 +467,12 @@ func (a *analyzer) condition(n *pg.Node, sc *scope, clause, what string) (exec.E
 	if err != nil {
 		return nil, err
 	}
-	return a.coerce(e, exec.TBool, what, exprLocation(n))
+	return a.coerce(e, exec.TBool, what, ExprLocation(n))
 }
 
-// exprLocation returns the parse location of an expression node, -1 if
+// ExprLocation returns the parse location of an expression node, -1 if
 // unknown.
-func exprLocation(n *pg.Node) int32 {
+func ExprLocation(n *pg.Node) int32 {
 	switch {
 	case n.GetAExpr() != nil:
 		return n.GetAExpr().Location

@@ -100,7 +100,7 @@ type resolvedCall struct {
 // resolveUserCall resolves a call among the overloads of its name. ok is
 // false when the name has no user function at all.
 func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*resolvedCall, bool, error) {
-	names := nameList(f.Funcname)
+	names := NameList(f.Funcname)
 	schema, name := SplitName(names)
 	if schema == "pg_catalog" {
 		return nil, false, nil
@@ -211,7 +211,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		}
 	}
 	if len(list) == 0 && !procedure && len(cands) == 0 {
-		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "%s is a procedure", sigOf(name, callTypes)).
+		return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "%s is a procedure", sigOf(name, callTypes)).
 			WithHint("To call a procedure, use CALL."), loc)
 	}
 	overloads := make([]*exec.Func, len(list))
@@ -219,14 +219,14 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		overloads[i] = c.f
 	}
 	notUnique := func() error {
-		return withPos(pgerr.New(pgerr.AmbiguousFunction, "%s %s is not unique", what, callSig()).
+		return WithPos(pgerr.New(pgerr.AmbiguousFunction, "%s %s is not unique", what, callSig()).
 			WithHint("Could not choose a best candidate %s. You might need to add explicit type casts.", what), loc)
 	}
 	best, err := exec.Choose(overloads, name, callTypes)
 	if err != nil {
 		switch pe, _ := err.(*pgerr.Error); {
 		case pe != nil && pe.Code == pgerr.UndefinedFunction:
-			return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, callSig()).
+			return nil, WithPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, callSig()).
 				WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
 		case pe != nil && pe.Code == pgerr.AmbiguousFunction:
 			return nil, notUnique()
@@ -344,7 +344,7 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 		if inputs[i].Default == "" {
 			return nil, nil
 		}
-		n, err := parseExpr(inputs[i].Default)
+		n, err := ParseExpr(inputs[i].Default)
 		if err != nil {
 			return nil, err
 		}
@@ -449,7 +449,7 @@ func (a *analyzer) userSRFListCall(f *pg.FuncCall, rc *resolvedCall) (exec.Expr,
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), f.Location)
 	}
 	fn := a.userSRF(rc)
 	fs := &exec.FuncScan{Fn: fn, Cols: fn.Cols}
@@ -500,7 +500,7 @@ func (a *analyzer) callStmt(s *pg.CallStmt) (Utility, error) {
 			for range s.Funccall.Args {
 				ts = append(ts, exec.TUnknown)
 			}
-			return "", withPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(OpName(s.Funccall.Funcname), ts)).
+			return "", WithPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(OpName(s.Funccall.Funcname), ts)).
 				WithHint("No procedure matches the given name and argument types. You might need to add explicit type casts."), s.Funccall.Location)
 		}
 		env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}

@@ -51,7 +51,7 @@ func (d *tableDDL) addGenerations() error {
 		if _, err := d.a.generationExpr(d.def, g.pos, g.con.RawExpr); err != nil {
 			return err
 		}
-		text, err := deparseExpr(g.con.RawExpr)
+		text, err := DeparseExpr(g.con.RawExpr)
 		if err != nil {
 			return err
 		}
@@ -70,12 +70,12 @@ var systemColumns = map[string]bool{"ctid": true, "xmin": true, "cmin": true, "x
 // the column's type.
 func (a *analyzer) generationExpr(def *versioning.Table, pos int, n *pg.Node) (exec.Expr, error) {
 	var bad error
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		if bad != nil {
 			return
 		}
 		if sl := x.GetSubLink(); sl != nil {
-			bad = withPos(pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in column generation expression"), sl.Location)
+			bad = WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in column generation expression"), sl.Location)
 			return
 		}
 		if cr := x.GetColumnRef(); cr != nil {
@@ -117,7 +117,7 @@ func checkGenerationRef(def *versioning.Table, cr *pg.ColumnRef) error {
 		names = append(names, f.GetString_().GetSval())
 	}
 	wholeRow := func() error {
-		return withPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use whole-row variable in column generation expression").
+		return WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use whole-row variable in column generation expression").
 			WithDetail("This would cause the generated column to depend on its own value."), cr.Location)
 	}
 	if len(names) == 2 && names[0] != def.Name || len(names) > 2 {
@@ -127,15 +127,15 @@ func checkGenerationRef(def *versioning.Table, cr *pg.ColumnRef) error {
 		return wholeRow()
 	}
 	name := names[len(names)-1]
-	if i := columnIndex(def, name); i >= 0 {
+	if i := ColumnIndex(def, name); i >= 0 {
 		if def.Columns[i].Generated != 0 {
-			return withPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use generated column %q in column generation expression", name).
+			return WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use generated column %q in column generation expression", name).
 				WithDetail("A generated column cannot reference another generated column."), cr.Location)
 		}
 		return nil
 	}
 	if systemColumns[name] {
-		return withPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use system column %q in column generation expression", name), cr.Location)
+		return WithPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use system column %q in column generation expression", name), cr.Location)
 	}
 	if len(names) == 1 && name == def.Name {
 		return wholeRow()
@@ -150,7 +150,7 @@ func checkGenerationRef(def *versioning.Table, cr *pg.ColumnRef) error {
 // of the catalog that expressions stored in a table could plausibly call.
 func mutableCall(n *pg.Node) string {
 	var bad string
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		if fc := x.GetFuncCall(); fc != nil {
 			switch name := OpName(fc.Funcname); name {
 			case "now", "random", "random_normal", "setseed", "nextval", "currval", "lastval", "setval",
@@ -190,7 +190,7 @@ func inlinedImmutable(f *versioning.Function) bool {
 	}
 	body := sel.TargetList[0].GetResTarget().GetVal()
 	sublink := false
-	visitNodes(body, func(x *pg.Node) { sublink = sublink || x.GetSubLink() != nil })
+	VisitNodes(body, func(x *pg.Node) { sublink = sublink || x.GetSubLink() != nil })
 	return !sublink && mutableCall(body) == ""
 }
 
@@ -222,7 +222,7 @@ func checkDropExpression(def *versioning.Table, kids []*exec.Table, name string,
 	if !inh && len(kids) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE / DROP EXPRESSION must be applied to child tables too")
 	}
-	if i := columnIndex(def, name); i >= 0 && def.Columns[i].InhCount > 0 && !recursing {
+	if i := ColumnIndex(def, name); i >= 0 && def.Columns[i].InhCount > 0 && !recursing {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop generation expression from inherited column")
 	}
 	return nil
@@ -233,7 +233,7 @@ func checkDropExpression(def *versioning.Table, kids []*exec.Table, name string,
 func generatedReaders(def *versioning.Table, name string) []string {
 	var out []string
 	for _, c := range def.Columns {
-		if c.Generated != 0 && !c.Dropped && c.Name != name && exprReads(c.Default, name) {
+		if c.Generated != 0 && !c.Dropped && c.Name != name && ExprReads(c.Default, name) {
 			out = append(out, c.Name)
 		}
 	}
@@ -309,14 +309,14 @@ func defaultOfGenerated(def *versioning.Table, c *versioning.Column, drop bool) 
 // an expression that reads, a generated column of def: rows are routed
 // before their generated columns are computed.
 func checkPartitionKeyGenerated(def *versioning.Table, el *pg.PartitionElem) error {
-	generated := generatedRead(def, el.Expr)
-	if i := columnIndex(def, el.Name); el.Expr == nil && i >= 0 && def.Columns[i].Generated != 0 {
+	generated := GeneratedRead(def, el.Expr)
+	if i := ColumnIndex(def, el.Name); el.Expr == nil && i >= 0 && def.Columns[i].Generated != 0 {
 		generated = el.Name
 	}
 	if generated == "" {
 		return nil
 	}
-	return withPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use generated column in partition key").
+	return WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use generated column in partition key").
 		WithDetail("Column %q is a generated column.", generated), el.Location)
 }
 
@@ -381,7 +381,7 @@ func checkForeignKeyGenerated(def *versioning.Table, con *pg.Constraint, cols []
 // runs.
 func checkWhenGenerated(def *versioning.Table, when *pg.Node) error {
 	var bad error
-	visitNodes(when, func(x *pg.Node) {
+	VisitNodes(when, func(x *pg.Node) {
 		cr := x.GetColumnRef()
 		if cr == nil || bad != nil || len(cr.Fields) != 2 || cr.Fields[0].GetString_().GetSval() != "new" {
 			return
@@ -389,13 +389,13 @@ func checkWhenGenerated(def *versioning.Table, when *pg.Node) error {
 		err := pgerr.New(pgerr.InvalidObjectDefinition, "BEFORE trigger's WHEN condition cannot reference NEW generated columns")
 		if cr.Fields[1].GetAStar() != nil {
 			if slices.ContainsFunc(def.Columns, func(c versioning.Column) bool { return c.Generated != 0 && !c.Dropped }) {
-				bad = withPos(err.WithDetail("A whole-row reference is used and the table contains generated columns."), cr.Location)
+				bad = WithPos(err.WithDetail("A whole-row reference is used and the table contains generated columns."), cr.Location)
 			}
 			return
 		}
 		name := cr.Fields[1].GetString_().GetSval()
-		if i := columnIndex(def, name); i >= 0 && def.Columns[i].Generated != 0 {
-			bad = withPos(err.WithDetail("Column %q is a generated column.", name), cr.Location)
+		if i := ColumnIndex(def, name); i >= 0 && def.Columns[i].Generated != 0 {
+			bad = WithPos(err.WithDetail("Column %q is a generated column.", name), cr.Location)
 		}
 	})
 	return bad
@@ -465,17 +465,17 @@ func (a *analyzer) dropGenerationsOf(ctx context.Context, f *versioning.Function
 // of f's name that resolves to f's schema (by the session's search path
 // where the call does not name one, as when it runs).
 func (a *analyzer) callsFunction(expr string, f *versioning.Function) bool {
-	n, err := parseExpr(expr)
+	n, err := ParseExpr(expr)
 	if err != nil {
 		return false
 	}
 	calls := false
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		fc := x.GetFuncCall()
 		if fc == nil {
 			return
 		}
-		schema, name := SplitName(nameList(fc.Funcname))
+		schema, name := SplitName(NameList(fc.Funcname))
 		if name != f.Name {
 			return
 		}

@@ -19,7 +19,7 @@ func (a *analyzer) generatedExprs(t *exec.Table) (exec.GeneratedCols, error) {
 		if out == nil {
 			out = make(exec.GeneratedCols, len(t.Cols))
 		}
-		n, err := parseExpr(c.Generated)
+		n, err := ParseExpr(c.Generated)
 		if err != nil {
 			return nil, err
 		}
@@ -43,7 +43,7 @@ func updatedGenerated(t *exec.Table, sets []exec.Expr) []int {
 			continue
 		}
 		for pos, e := range sets {
-			if e != nil && exprReads(g.Generated, t.Cols[pos].Name) {
+			if e != nil && ExprReads(g.Generated, t.Cols[pos].Name) {
 				out = append(out, g.Pos)
 				break
 			}
@@ -73,23 +73,23 @@ func copyGenerated(name string) error {
 		WithDetail("Generated columns cannot be used in COPY.")
 }
 
-// generatedRead returns the first generated column of def that n reads,
+// GeneratedRead returns the first generated column of def that n reads,
 // a whole-row reference reading them all; "" if none.
-func generatedRead(def *versioning.Table, n *pg.Node) string {
+func GeneratedRead(def *versioning.Table, n *pg.Node) string {
 	var generated string
 	use := func(name string) {
-		if i := columnIndex(def, name); i >= 0 && def.Columns[i].Generated != 0 && generated == "" {
+		if i := ColumnIndex(def, name); i >= 0 && def.Columns[i].Generated != 0 && generated == "" {
 			generated = name
 		}
 	}
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		cr := x.GetColumnRef()
 		if cr == nil {
 			return
 		}
 		last := cr.Fields[len(cr.Fields)-1]
 		name := last.GetString_().GetSval()
-		if last.GetAStar() == nil && (len(cr.Fields) > 1 || name != def.Name || columnIndex(def, name) >= 0) {
+		if last.GetAStar() == nil && (len(cr.Fields) > 1 || name != def.Name || ColumnIndex(def, name) >= 0) {
 			use(name)
 			return
 		}
@@ -106,21 +106,21 @@ func generatedRead(def *versioning.Table, n *pg.Node) string {
 // reads a generated column of def: rows are filtered before their
 // generated columns are computed.
 func checkCopyWhereGenerated(def *versioning.Table, where *pg.Node) error {
-	if g := generatedRead(def, where); g != "" {
+	if g := GeneratedRead(def, where); g != "" {
 		return pgerr.New(pgerr.InvalidColumnReference, "generated columns are not supported in COPY FROM WHERE conditions").
 			WithDetail("Column %q is a generated column.", g)
 	}
 	return nil
 }
 
-// exprReads reports whether a stored expression names column col.
-func exprReads(expr, col string) bool {
-	n, err := parseExpr(expr)
+// ExprReads reports whether a stored expression names column col.
+func ExprReads(expr, col string) bool {
+	n, err := ParseExpr(expr)
 	if err != nil {
 		return false
 	}
 	reads := false
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		if cr := x.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == col {
 			reads = true
 		}

@@ -13,7 +13,7 @@ import (
 // requireTableOwner checks that the current role owns a table.
 func (a *analyzer) requireTableOwner(t *versioning.Table) error {
 	au, err := a.authority()
-	if err != nil || au.owns(t.Owner) {
+	if err != nil || au.Owns(t.Owner) {
 		return err
 	}
 	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of table %s", t.Name)
@@ -72,8 +72,8 @@ func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
 func changeACL(au *Authority, notice func(error), g *pg.GrantStmt, acl []versioning.ACLItem, owner, kind, name, privs string, grantees []string) ([]versioning.ACLItem, error) {
 	grantor := au.Role
 	switch {
-	case au.owns(owner):
-		grantor = ownerOf(owner)
+	case au.Owns(owner):
+		grantor = OwnerOf(owner)
 	case versioning.ACLHolds(acl, au.Holds, privs, true):
 		// The grant is the role's that holds the grant option, as
 		// PostgreSQL's select_best_grantor picks it: the current role if
@@ -182,15 +182,15 @@ func (a *analyzer) grant(g *pg.GrantStmt) (Utility, error) {
 					seqs = append(seqs, rel.Seq)
 				case onSequences && rel.Kind != RelNone:
 					return "", pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", rv.Relname)
-				case rel.Kind == relTable:
-					tables = append(tables, rel.table)
-				case rel.Kind == relView:
-					views = append(views, rel.view)
+				case rel.Kind == RelTable:
+					tables = append(tables, rel.Table)
+				case rel.Kind == RelView:
+					views = append(views, rel.View)
 				default:
 					if v, ok, err := a.viewTable(ctx, rv.Schemaname, rv.Relname); err != nil || ok && v != nil {
 						continue // a view of the catalog
 					}
-					return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
+					return "", WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
 				}
 			}
 		}
@@ -213,7 +213,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (Utility, error) {
 			}
 		}
 		for _, v := range views {
-			acl, err := changeACL(au, a.s.Notice, g, viewACL(v), v.Owner, "view", v.Name, privs, grantees)
+			acl, err := changeACL(au, a.s.Notice, g, ViewACL(v), v.Owner, "view", v.Name, privs, grantees)
 			if err != nil {
 				return "", err
 			}
@@ -267,7 +267,7 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *Authority, g *pg.GrantS
 		if !ok {
 			return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 		}
-		acl, err := changeACL(au, a.s.Notice, g, SchemaACL(sc), schemaOwner(sc), "schema", name, privs, grantees)
+		acl, err := changeACL(au, a.s.Notice, g, SchemaACL(sc), SchemaOwner(sc), "schema", name, privs, grantees)
 		if err != nil {
 			return err
 		}
@@ -296,7 +296,7 @@ func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
 	if au.Superuser {
 		return name, nil
 	}
-	if !au.owns(owner) {
+	if !au.Owns(owner) {
 		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of the object")
 	}
 	if !versioning.IsMember(au.Roles, au.Role, name) {
@@ -310,7 +310,7 @@ func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
 // recorded say, so that their records, and the diffs between branches,
 // do not change for a server used only by it).
 func newObjectOwner(s Session) string {
-	if r := s.CurrentRole(); r != bootstrapSuperuser {
+	if r := s.CurrentRole(); r != BootstrapSuperuser {
 		return r
 	}
 	return ""
@@ -346,7 +346,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (Utility, error) {
 			if owner, err = a.newOwner(s.Newowner, sc.Owner); err != nil {
 				return "", err
 			}
-			sc.ACL = versioning.ChangeACLOwner(sc.ACL, ownerOf(sc.Owner), owner)
+			sc.ACL = versioning.ChangeACLOwner(sc.ACL, OwnerOf(sc.Owner), owner)
 			sc.Owner = owner
 			root, err := a.tx.Root.PutSchema(ctx, *sc)
 			if err != nil {

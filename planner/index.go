@@ -230,18 +230,18 @@ func (a *analyzer) indexPredicate(t *exec.Table, n *pg.Node) (string, error) {
 	if _, err := a.coerce(e, exec.TBool, "argument of WHERE", -1); err != nil {
 		return "", err
 	}
-	if err := immutableOnly(n, "index predicate"); err != nil {
+	if err := ImmutableOnly(n, "index predicate"); err != nil {
 		return "", err
 	}
-	return deparseExpr(n)
+	return DeparseExpr(n)
 }
 
-// immutableOnly refuses the functions whose value changes from call to
+// ImmutableOnly refuses the functions whose value changes from call to
 // call, which an index or a partition key cannot hold (PostgreSQL
 // requires IMMUTABLE ones); where says which ("index expression").
-func immutableOnly(n *pg.Node, where string) error {
+func ImmutableOnly(n *pg.Node, where string) error {
 	var bad string
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		if fc := x.GetFuncCall(); fc != nil {
 			switch name := OpName(fc.Funcname); name {
 			case "now", "random", "nextval", "currval", "clock_timestamp", "statement_timestamp", "timeofday", "gen_random_uuid", "current_timestamp":
@@ -267,7 +267,7 @@ func (a *analyzer) indexEval(t *exec.Table, ix *versioning.Index) (*exec.IndexEv
 		if c.Expr == "" {
 			continue
 		}
-		n, err := parseExpr(c.Expr)
+		n, err := ParseExpr(c.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -284,7 +284,7 @@ func (a *analyzer) indexEval(t *exec.Table, ix *versioning.Index) (*exec.IndexEv
 		ie.Exprs[i] = e
 	}
 	if ix.Where != "" {
-		n, err := parseExpr(ix.Where)
+		n, err := ParseExpr(ix.Where)
 		if err != nil {
 			return nil, err
 		}

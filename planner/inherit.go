@@ -18,8 +18,8 @@ import (
 // (exec.Modify.Members), a partitioned table's new rows routed by their
 // key (exec.Router).
 
-// keyTypes returns the types of a partitioned table's key columns.
-func keyTypes(t *versioning.Table) []exec.T {
+// KeyTypes returns the types of a partitioned table's key columns.
+func KeyTypes(t *versioning.Table) []exec.T {
 	out := make([]exec.T, len(t.PartitionKey.Columns))
 	for i := range out {
 		oid, typmod := t.KeyType(i)
@@ -44,7 +44,7 @@ func (a *analyzer) partitionKeyOf(t, p *exec.Table) (pos []int, exprs []exec.Exp
 			exprs = make([]exec.Expr, len(key.Columns))
 		}
 		x := key.Exprs[i]
-		n, err := parseExpr(x.Expr)
+		n, err := ParseExpr(x.Expr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -67,13 +67,13 @@ func (a *analyzer) partitionKeyOf(t, p *exec.Table) (pos []int, exprs []exec.Exp
 func partitionKeyNames(t *versioning.Table) string {
 	names := make([]string, len(t.PartitionKey.Columns))
 	for i := range names {
-		names[i] = keyColumnName(t, i)
+		names[i] = KeyColumnName(t, i)
 	}
 	return strings.Join(names, ", ")
 }
 
-// keyColumnName names key column i of partitioned table t in messages.
-func keyColumnName(t *versioning.Table, i int) string {
+// KeyColumnName names key column i of partitioned table t in messages.
+func KeyColumnName(t *versioning.Table, i int) string {
 	if c := t.PartitionKey.Columns[i]; c >= 0 {
 		return t.Columns[c].Name
 	}
@@ -83,15 +83,15 @@ func keyColumnName(t *versioning.Table, i int) string {
 // exprKeyText parenthesizes an expression key column unless it is a
 // function call, as pg_get_partkeydef does.
 func exprKeyText(expr string) string {
-	if n, err := parseExpr(expr); err == nil && n.GetFuncCall() != nil {
+	if n, err := ParseExpr(expr); err == nil && n.GetFuncCall() != nil {
 		return expr
 	}
 	return "(" + expr + ")"
 }
 
-// compareBounds orders two range bounds; MINVALUE and MAXVALUE end the
+// CompareBounds orders two range bounds; MINVALUE and MAXVALUE end the
 // comparison, as they do in PostgreSQL.
-func compareBounds(x, y []exec.BoundDatum) int {
+func CompareBounds(x, y []exec.BoundDatum) int {
 	rank := func(b exec.BoundDatum) int {
 		switch b.Kind {
 		case versioning.BoundMinValue:
@@ -177,7 +177,7 @@ func (a *analyzer) children(t *exec.Table) ([]*exec.Table, error) {
 	a.kin = append(a.kin, kinDep{parent: versioning.TableName{Schema: t.Def.Schema, Name: t.Def.Name}, children: names})
 	out := make([]*exec.Table, 0, len(names))
 	for _, n := range names {
-		if isTempSchema(n.Schema) && n.Schema != a.s.TempSchema() {
+		if IsTempSchema(n.Schema) && n.Schema != a.s.TempSchema() {
 			continue // another session's temporary child: PostgreSQL's scans skip it too
 		}
 		c, ok, err := a.tx.Table(a.ctx, n.Schema, n.Name)
@@ -231,7 +231,7 @@ func (a *analyzer) family(t *exec.Table) (members []familyMember, router *exec.R
 			return nil, err
 		}
 		key := cur.Def.PartitionKey
-		r := &exec.Router{Table: cur, Strategy: key.Strategy, Types: keyTypes(cur.Def), KeyNames: partitionKeyNames(cur.Def)}
+		r := &exec.Router{Table: cur, Strategy: key.Strategy, Types: KeyTypes(cur.Def), KeyNames: partitionKeyNames(cur.Def)}
 		if r.Key, r.Exprs, err = a.partitionKeyOf(t, cur); err != nil {
 			return nil, err
 		}
@@ -241,7 +241,7 @@ func (a *analyzer) family(t *exec.Table) (members []familyMember, router *exec.R
 				return nil, err
 			}
 		}
-		order := boundOrder(key.Strategy, bounds)
+		order := BoundOrder(key.Strategy, bounds)
 		for _, i := range order {
 			k := kids[i]
 			lv := partLevel{strategy: key.Strategy, key: r.Key, types: r.Types, bound: bounds[i]}
@@ -262,10 +262,10 @@ func (a *analyzer) family(t *exec.Table) (members []familyMember, router *exec.R
 	return members, router, err
 }
 
-// boundOrder returns the positions of bounds in PostgreSQL's order of
+// BoundOrder returns the positions of bounds in PostgreSQL's order of
 // partitions: by lower bound, smallest listed value or modulus and
 // remainder; the default partition last.
-func boundOrder(strategy byte, bounds []exec.PartBound) []int {
+func BoundOrder(strategy byte, bounds []exec.PartBound) []int {
 	order := make([]int, len(bounds))
 	for i := range order {
 		order[i] = i
@@ -281,7 +281,7 @@ func boundOrder(strategy byte, bounds []exec.PartBound) []int {
 		case x.Default:
 			return 0
 		case strategy == versioning.PartitionRange:
-			return compareBounds(x.From, y.From)
+			return CompareBounds(x.From, y.From)
 		case strategy == versioning.PartitionHash:
 			if x.Modulus != y.Modulus {
 				return int(x.Modulus) - int(y.Modulus)
@@ -740,7 +740,7 @@ func (a *analyzer) partitionCheck(t *exec.Table) (*exec.PartitionCheck, error) {
 			return nil, err
 		}
 		a.deps = append(a.deps, parent.Def)
-		lv := exec.CheckLevel{Strategy: parent.Def.PartitionKey.Strategy, Types: keyTypes(parent.Def)}
+		lv := exec.CheckLevel{Strategy: parent.Def.PartitionKey.Strategy, Types: KeyTypes(parent.Def)}
 		if lv.Key, lv.Exprs, err = a.partitionKeyOf(t, parent); err != nil {
 			return nil, err
 		}
@@ -781,10 +781,10 @@ func fkRefs(t *versioning.Table) []versioning.ForeignKeyRef {
 	return out
 }
 
-// syncRefs updates the records root derives from table records — foreign
+// SyncRefs updates the records root derives from table records — foreign
 // key references and inheritance — for a table record replaced from old to
 // new (either may be nil: created, dropped).
-func syncRefs(ctx context.Context, root versioning.RootValue, old, new *versioning.Table) (versioning.RootValue, error) {
+func SyncRefs(ctx context.Context, root versioning.RootValue, old, new *versioning.Table) (versioning.RootValue, error) {
 	root, err := syncInheritance(ctx, root, old, new)
 	if err != nil {
 		return root, err

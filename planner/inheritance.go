@@ -27,25 +27,25 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 		}
 		switch {
 		case rel.Kind == RelNone:
-			return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
-		case rel.Kind != relTable:
+			return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
+		case rel.Kind != RelTable:
 			return nil, pgerr.New(pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", rv.Relname)
-		case s.Partbound == nil && rel.table.Partitioned():
+		case s.Partbound == nil && rel.Table.Partitioned():
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partitioned table %q", rv.Relname)
-		case s.Partbound == nil && rel.table.IsPartition():
+		case s.Partbound == nil && rel.Table.IsPartition():
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partition %q", rv.Relname)
-		case s.Partbound != nil && !rel.table.Partitioned():
+		case s.Partbound != nil && !rel.Table.Partitioned():
 			return nil, pgerr.New(pgerr.WrongObjectType, "table %q is not partitioned", rv.Relname)
-		case isTempSchema(schema) && !isTempSchema(d.def.Schema):
+		case IsTempSchema(schema) && !IsTempSchema(d.def.Schema):
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", rv.Relname)
 		}
 		for _, p := range parents {
-			if p.Schema == schema && p.Name == rel.table.Name {
+			if p.Schema == schema && p.Name == rel.Table.Name {
 				return nil, pgerr.New(pgerr.DuplicateTable, "relation %q would be inherited from more than once", rv.Relname)
 			}
 		}
-		parents = append(parents, rel.table)
-		d.def.Inherits = append(d.def.Inherits, versioning.TableName{Schema: schema, Name: rel.table.Name})
+		parents = append(parents, rel.Table)
+		d.def.Inherits = append(d.def.Inherits, versioning.TableName{Schema: schema, Name: rel.Table.Name})
 	}
 	for _, p := range parents {
 		for _, c := range p.Columns {
@@ -94,7 +94,7 @@ func (d *tableDDL) columnDef(ctx context.Context, cd *pg.ColumnDef, partition bo
 	}
 	if pos < 0 {
 		if partition {
-			return withPos(pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", cd.Colname), cd.Location)
+			return WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", cd.Colname), cd.Location)
 		}
 		return d.addColumn(ctx, cd)
 	}
@@ -102,10 +102,10 @@ func (d *tableDDL) columnDef(ctx context.Context, cd *pg.ColumnDef, partition bo
 	if cd.TypeName != nil {
 		t, _, err := ResolveType(cd.TypeName)
 		if err != nil {
-			return withPos(err.(*pgerr.Error), cd.TypeName.Location)
+			return WithPos(err.(*pgerr.Error), cd.TypeName.Location)
 		}
 		if t.OID != c.Type || t.Typmod != c.Typmod {
-			return withPos(pgerr.New(pgerr.DatatypeMismatch, "column %q has a type conflict", cd.Colname).
+			return WithPos(pgerr.New(pgerr.DatatypeMismatch, "column %q has a type conflict", cd.Colname).
 				WithDetail("%s versus %s", types.FormatType(types.Oid(c.Type), c.Typmod), types.FormatType(types.Oid(t.OID), t.Typmod)), cd.Location)
 		}
 		d.a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", cd.Colname))
@@ -156,7 +156,7 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 		key.Strategy = versioning.PartitionHash
 	}
 	if key.Strategy == versioning.PartitionList && len(spec.PartParams) > 1 {
-		return withPos(pgerr.New(pgerr.InvalidTableDefinition, "cannot use \"list\" partition strategy with more than one column"), spec.Location)
+		return WithPos(pgerr.New(pgerr.InvalidTableDefinition, "cannot use \"list\" partition strategy with more than one column"), spec.Location)
 	}
 	for i, n := range spec.PartParams {
 		el := n.GetPartitionElem()
@@ -180,7 +180,7 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 		}
 		pos := d.column(el.Name)
 		if pos < 0 {
-			return withPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in partition key does not exist", el.Name), el.Location)
+			return WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in partition key does not exist", el.Name), el.Location)
 		}
 		key.Columns = append(key.Columns, pos)
 	}
@@ -191,14 +191,14 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 // partitionKeyExpr analyzes an expression key column of PARTITION BY:
 // its text and type.
 func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem) (versioning.PartitionExpr, error) {
-	if err := immutableOnly(el.Expr, "partition key expression"); err != nil {
+	if err := ImmutableOnly(el.Expr, "partition key expression"); err != nil {
 		return versioning.PartitionExpr{}, err
 	}
 	e, err := d.a.expr(el.Expr, tableScope(exec.NewTable(d.def), d.def.Name))
 	if err != nil {
 		return versioning.PartitionExpr{}, err
 	}
-	text, err := deparseExpr(el.Expr)
+	text, err := DeparseExpr(el.Expr)
 	if err != nil {
 		return versioning.PartitionExpr{}, err
 	}
@@ -273,7 +273,7 @@ func partitionForeignKey(parent, def *versioning.Table, fk versioning.ForeignKey
 	out := fk
 	out.Columns = make([]int, len(fk.Columns))
 	for i, c := range fk.Columns {
-		out.Columns[i] = columnIndex(def, parent.Columns[c].Name)
+		out.Columns[i] = ColumnIndex(def, parent.Columns[c].Name)
 	}
 	out.RefColumns = slices.Clone(fk.RefColumns)
 	out.Comment, out.Inherited = "", true
@@ -322,7 +322,7 @@ func (a *analyzer) cascadeForeignKeys(ctx context.Context, parent *versioning.Ta
 func partitionPrimaryKey(parent, def *versioning.Table, ns *nameSet) {
 	def.PrimaryKey = nil
 	for _, c := range parent.PrimaryKey {
-		pos := columnIndex(def, parent.Columns[c].Name)
+		pos := ColumnIndex(def, parent.Columns[c].Name)
 		def.PrimaryKey = append(def.PrimaryKey, pos)
 		def.Columns[pos].NotNull = true
 	}
@@ -346,7 +346,7 @@ func partitionIndex(parent, def *versioning.Table, pix versioning.Index, ns *nam
 // which has parent's columns by name, without name, comments or rows,
 // and the names of its key columns ("expr" for an expression).
 func remapIndex(parent, def *versioning.Table, pix versioning.Index) (versioning.Index, []string) {
-	remap := func(pos int) int { return columnIndex(def, parent.Columns[pos].Name) }
+	remap := func(pos int) int { return ColumnIndex(def, parent.Columns[pos].Name) }
 	ix := pix
 	ix.Columns = slices.Clone(pix.Columns)
 	ix.Include = nil
@@ -436,9 +436,9 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 	strategy := map[string]byte{"r": versioning.PartitionRange, "l": versioning.PartitionList, "h": versioning.PartitionHash}[spec.Strategy]
 	if strategy != key.Strategy {
 		what := map[byte]string{versioning.PartitionRange: "range", versioning.PartitionList: "list", versioning.PartitionHash: "hash"}[key.Strategy]
-		return nil, withPos(pgerr.New(pgerr.InvalidTableDefinition, "invalid bound specification for a %s partition", what), spec.Location)
+		return nil, WithPos(pgerr.New(pgerr.InvalidTableDefinition, "invalid bound specification for a %s partition", what), spec.Location)
 	}
-	ktypes := keyTypes(parent)
+	ktypes := KeyTypes(parent)
 	b := &versioning.PartitionBound{}
 	switch strategy {
 	case versioning.PartitionHash:
@@ -454,7 +454,7 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 		b.Modulus, b.Remainder = int(spec.Modulus), int(spec.Remainder)
 	case versioning.PartitionList:
 		for _, n := range spec.Listdatums {
-			v, err := a.boundValue(ctx, n, ktypes[0], keyColumnName(parent, 0), false)
+			v, err := a.boundValue(ctx, n, ktypes[0], KeyColumnName(parent, 0), false)
 			if err != nil {
 				return nil, err
 			}
@@ -469,10 +469,10 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 			name  string
 		}{{spec.Lowerdatums, &b.From, "FROM"}, {spec.Upperdatums, &b.To, "TO"}} {
 			if len(side.nodes) != len(key.Columns) {
-				return nil, withPos(pgerr.New(pgerr.InvalidTableDefinition, "%s must specify exactly one value per partitioning column", side.name), spec.Location)
+				return nil, WithPos(pgerr.New(pgerr.InvalidTableDefinition, "%s must specify exactly one value per partitioning column", side.name), spec.Location)
 			}
 			for i, n := range side.nodes {
-				v, err := a.boundValue(ctx, n, ktypes[i], keyColumnName(parent, i), true)
+				v, err := a.boundValue(ctx, n, ktypes[i], KeyColumnName(parent, i), true)
 				if err != nil {
 					return nil, err
 				}
@@ -483,8 +483,8 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 		if err != nil {
 			return nil, err
 		}
-		if compareBounds(from.From, from.To) >= 0 {
-			return nil, withPos(pgerr.New(pgerr.InvalidObjectDefinition, "empty range bound specified for partition %q", name).
+		if CompareBounds(from.From, from.To) >= 0 {
+			return nil, WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "empty range bound specified for partition %q", name).
 				WithDetail("Specified lower bound %s is greater than or equal to specified upper bound %s.", catalog.BoundText(b.From, ktypes), catalog.BoundText(b.To, ktypes)), spec.Location)
 		}
 	}
@@ -502,13 +502,13 @@ func (a *analyzer) boundValue(ctx context.Context, n *pg.Node, t exec.T, col str
 		case isRange && name == "maxvalue":
 			return versioning.BoundValue{Kind: versioning.BoundMaxValue}, nil
 		}
-		return versioning.BoundValue{}, withPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use column reference in partition bound expression"), cr.Location)
+		return versioning.BoundValue{}, WithPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use column reference in partition bound expression"), cr.Location)
 	}
 	e, err := a.expr(n, nil)
 	if err != nil {
 		return versioning.BoundValue{}, err
 	}
-	if e, err = a.assign(e, t, col, exprLocation(n)); err != nil {
+	if e, err = a.assign(e, t, col, ExprLocation(n)); err != nil {
 		return versioning.BoundValue{}, err
 	}
 	d, err := e.Eval(a.env(ctx), nil)
@@ -531,7 +531,7 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 	if err != nil {
 		return err
 	}
-	ktypes := keyTypes(parent)
+	ktypes := KeyTypes(parent)
 	nb, err := exec.DecodeBound(b, ktypes)
 	if err != nil {
 		return err
@@ -566,7 +566,7 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 			probes = append(probes, exec.PartBound{InNull: true})
 		}
 	}
-	order := boundOrder(strategy, bounds)
+	order := BoundOrder(strategy, bounds)
 	for _, probe := range probes {
 		for _, i := range order {
 			if siblings[i].Name != name && boundsOverlap(strategy, &probe, &bounds[i]) {
@@ -582,7 +582,7 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 // PostgreSQL requires so that every key has one partition. The siblings
 // are compared in the order of (modulus, remainder), as PostgreSQL does.
 func checkModulus(siblings []*versioning.Table, bounds []exec.PartBound, name string, nb exec.PartBound) error {
-	order := boundOrder(versioning.PartitionHash, bounds)
+	order := BoundOrder(versioning.PartitionHash, bounds)
 	order = slices.DeleteFunc(order, func(i int) bool { return siblings[i].Name == name || bounds[i].Default })
 	if len(order) == 0 {
 		return nil
@@ -635,7 +635,7 @@ func boundsOverlap(strategy byte, x, y *exec.PartBound) bool {
 		m := min(x.Modulus, y.Modulus)
 		return x.Remainder%m == y.Remainder%m
 	}
-	return compareBounds(x.From, y.To) < 0 && compareBounds(y.From, x.To) < 0
+	return CompareBounds(x.From, y.To) < 0 && CompareBounds(y.From, x.To) < 0
 }
 
 // descendants returns the tables that inherit from t, directly or not,
@@ -724,5 +724,5 @@ func renameParent(ctx context.Context, root versioning.RootValue, child, parent 
 	if root, err = root.PutTable(ctx, nt); err != nil {
 		return root, err
 	}
-	return syncRefs(ctx, root, t, nt)
+	return SyncRefs(ctx, root, t, nt)
 }

@@ -44,18 +44,18 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 	}
 	var cols []versioning.Column
 	switch rel.Kind {
-	case relTable:
-		for _, c := range rel.table.Columns {
+	case RelTable:
+		for _, c := range rel.Table.Columns {
 			if !c.Dropped {
 				cols = append(cols, c)
 			}
 		}
-	case relView:
-		for _, c := range rel.view.Columns {
+	case RelView:
+		for _, c := range rel.View.Columns {
 			cols = append(cols, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod})
 		}
-	case relIndex, RelSequence:
-		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "relation %q is invalid in LIKE clause", rv.Relname).
+	case RelIndex, RelSequence:
+		return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "relation %q is invalid in LIKE clause", rv.Relname).
 			WithDetail("This operation is not supported for %ss.", rel.Kind), rv.Location)
 	default:
 		t, err := d.a.lookupType(ctx, d.a.s.ResolveSchemaName(rv.Schemaname), rv.Relname)
@@ -63,7 +63,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 			return nil, err
 		}
 		if t == nil || t.Kind != 'c' {
-			return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
+			return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
 		}
 		for _, f := range t.Fields {
 			cols = append(cols, versioning.Column{Name: f.Name, Type: f.Type, Typmod: f.Typmod})
@@ -74,10 +74,10 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 			return nil, err
 		}
 	}
-	if rel.Kind != relTable || l.Options&(likeConstraints|likeIndexes) == 0 {
+	if rel.Kind != RelTable || l.Options&(likeConstraints|likeIndexes) == 0 {
 		return nil, nil
 	}
-	return &likeClause{src: rel.table, opts: l.Options}, nil
+	return &likeClause{src: rel.Table, opts: l.Options}, nil
 }
 
 // likeColumn adds column c of a LIKE clause's source, or merges it with
@@ -130,7 +130,7 @@ func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uin
 		seq.Last, seq.Called = seq.Start, false
 		seq.OwnedBy, seq.Comment = def.Name+"."+c.Name, ""
 		d.seqs = append(d.seqs, &seq)
-		col.Identity, col.Sequence = c.Identity, seqRef(seq.Schema, seq.Name)
+		col.Identity, col.Sequence = c.Identity, SeqRef(seq.Schema, seq.Name)
 	}
 	def.Columns = append(def.Columns, col)
 	return nil
@@ -144,7 +144,7 @@ func (l *likeClause) copy(d *tableDDL) error {
 	comments := l.opts&likeComments != 0
 	if l.opts&likeConstraints != 0 {
 		for _, ck := range src.Checks {
-			if constraintExists(def, ck.Name) {
+			if ConstraintExists(def, ck.Name) {
 				return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", ck.Name, def.Name)
 			}
 			c := versioning.Check{Name: ck.Name, Expr: ck.Expr, NoInherit: ck.NoInherit}
@@ -192,7 +192,7 @@ func (l *likeClause) copy(d *tableDDL) error {
 // exprColumnName is the name CREATE INDEX gives an expression key column
 // stored as text: its function's name, else "expr".
 func exprColumnName(text string) string {
-	if n, err := parseExpr(text); err == nil {
+	if n, err := ParseExpr(text); err == nil {
 		if fc := n.GetFuncCall(); fc != nil {
 			return OpName(fc.Funcname)
 		}

@@ -175,17 +175,17 @@ func checkLocking(s *pg.SelectStmt, sc *scope, grouped, srfs bool) error {
 				}
 			}
 			if found == nil {
-				return withPos(pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", rv.Relname, what), rv.Location)
+				return WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", rv.Relname, what), rv.Location)
 			}
 			switch found.kind {
 			case itemJoin:
-				return withPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a join", what), rv.Location)
+				return WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a join", what), rv.Location)
 			case itemFunction:
-				return withPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a function", what), rv.Location)
+				return WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a function", what), rv.Location)
 			case itemValues:
-				return withPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to VALUES", what), rv.Location)
+				return WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to VALUES", what), rv.Location)
 			case itemCTE:
-				return withPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a WITH query", what), rv.Location)
+				return WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a WITH query", what), rv.Location)
 			}
 		}
 	}
@@ -225,8 +225,8 @@ func (a *analyzer) lockTable(st *pg.LockStmt) (Utility, error) {
 			}
 			switch rel.Kind {
 			case RelNone:
-				return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
-			case relTable, relView:
+				return "", WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
+			case RelTable, RelView:
 			default:
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table or view", rv.Relname)
 			}

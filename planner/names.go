@@ -81,7 +81,7 @@ func QuoteIdent(s string) string { return catalog.QuoteIdent(s) }
 
 // qualifiedName returns the parts of a RangeVar-like name list (DROP's
 // objects, sequence names).
-func nameList(list []*pg.Node) []string {
+func NameList(list []*pg.Node) []string {
 	var parts []string
 	for _, n := range list {
 		parts = append(parts, n.GetString_().GetSval())
@@ -113,21 +113,21 @@ type RelKind byte
 
 const (
 	RelNone     RelKind = 0
-	relTable    RelKind = 'r'
-	relIndex    RelKind = 'i'
+	RelTable    RelKind = 'r'
+	RelIndex    RelKind = 'i'
 	RelSequence RelKind = 'S'
-	relView     RelKind = 'v'
+	RelView     RelKind = 'v'
 )
 
 func (k RelKind) String() string {
 	switch k {
-	case relTable:
+	case RelTable:
 		return "table"
-	case relIndex:
+	case RelIndex:
 		return "index"
 	case RelSequence:
 		return "sequence"
-	case relView:
+	case RelView:
 		return "view"
 	}
 	return "relation"
@@ -137,22 +137,22 @@ func (k RelKind) String() string {
 // index belongs to, or a sequence.
 type Relation struct {
 	Kind  RelKind
-	table *versioning.Table
-	index int // position in table.Indexes, for an index
+	Table *versioning.Table
+	Index int // position in table.Indexes, for an index
 	Seq   *versioning.Sequence
-	view  *versioning.View
+	View  *versioning.View
 }
 
 // FindRelation looks name up in schema's relation namespace.
 func FindRelation(ctx context.Context, root versioning.RootValue, schema, name string) (Relation, error) {
 	if t, ok, err := root.Table(ctx, schema, name); err != nil || ok {
-		return Relation{Kind: relTable, table: t}, err
+		return Relation{Kind: RelTable, Table: t}, err
 	}
 	if s, ok, err := root.Sequence(ctx, schema, name); err != nil || ok {
 		return Relation{Kind: RelSequence, Seq: s}, err
 	}
 	if v, ok, err := root.View(ctx, schema, name); err != nil || ok {
-		return Relation{Kind: relView, view: v}, err
+		return Relation{Kind: RelView, View: v}, err
 	}
 	tables, err := root.TablesIn(ctx, schema)
 	if err != nil {
@@ -161,11 +161,11 @@ func FindRelation(ctx context.Context, root versioning.RootValue, schema, name s
 	for _, t := range tables {
 		for i := range t.Indexes {
 			if t.Indexes[i].Name == name {
-				return Relation{Kind: relIndex, table: t, index: i}, nil
+				return Relation{Kind: RelIndex, Table: t, Index: i}, nil
 			}
 		}
 		if t.PrimaryKeyName == name && len(t.PrimaryKey) > 0 {
-			return Relation{Kind: relIndex, table: t, index: -1}, nil
+			return Relation{Kind: RelIndex, Table: t, Index: -1}, nil
 		}
 	}
 	return Relation{}, nil
@@ -188,7 +188,7 @@ func (a *analyzer) lookupRelation(ctx context.Context, schema, name string) (Rel
 }
 
 // truncateName cuts an identifier to 63 bytes, as the lexer does.
-func truncateName(s string) string { return clipUTF8(s, nameDataLen-1) }
+func truncateName(s string) string { return ClipUTF8(s, NameDataLen-1) }
 
 // virtualTable returns the catalog relation or sequence a FROM item
 // names, if it names one: catalog relations first for an unqualified name
@@ -259,9 +259,9 @@ func SplitName(parts []string) (string, string) {
 	return "", name
 }
 
-// seqRef is how a column record names its identity sequence: the
+// SeqRef is how a column record names its identity sequence: the
 // qualified name as SQL writes it, quoted where needed.
-func seqRef(schema, name string) string { return QuoteIdent(schema) + "." + QuoteIdent(name) }
+func SeqRef(schema, name string) string { return QuoteIdent(schema) + "." + QuoteIdent(name) }
 
 // NextvalRefs calls fn with the sequence named by each nextval('...') of a
 // stored expression (schema "" when unqualified); where fn returns a new
@@ -269,12 +269,12 @@ func seqRef(schema, name string) string { return QuoteIdent(schema) + "." + Quot
 // Stored defaults name sequences by text where PostgreSQL stores an OID,
 // so renames must follow them.
 func NextvalRefs(expr string, fn func(schema, name string) (string, bool)) (string, bool) {
-	n, err := parseExpr(expr)
+	n, err := ParseExpr(expr)
 	if err != nil {
 		return expr, false
 	}
 	changed := false
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		fc := x.GetFuncCall()
 		if fc == nil || OpName(fc.Funcname) != "nextval" || len(fc.Args) != 1 {
 			return
@@ -299,7 +299,7 @@ func NextvalRefs(expr string, fn func(schema, name string) (string, bool)) (stri
 	if !changed {
 		return expr, false
 	}
-	text, err := deparseExpr(n)
+	text, err := DeparseExpr(n)
 	if err != nil {
 		return expr, false
 	}
@@ -309,15 +309,15 @@ func NextvalRefs(expr string, fn func(schema, name string) (string, bool)) (stri
 // TempSchemaPrefix starts the names of the temporary schemas.
 const TempSchemaPrefix = "pg_temp_"
 
-// isTempSchema reports whether schema holds some session's temporary
+// IsTempSchema reports whether schema holds some session's temporary
 // relations.
-func isTempSchema(schema string) bool { return strings.HasPrefix(schema, TempSchemaPrefix) }
+func IsTempSchema(schema string) bool { return strings.HasPrefix(schema, TempSchemaPrefix) }
 
-// nameDataLen is PostgreSQL's NAMEDATALEN: names are cut to 63 bytes.
-const nameDataLen = 64
+// NameDataLen is PostgreSQL's NAMEDATALEN: names are cut to 63 bytes.
+const NameDataLen = 64
 
-// clipUTF8 cuts s to at most n bytes without splitting a character.
-func clipUTF8(s string, n int) string {
+// ClipUTF8 cuts s to at most n bytes without splitting a character.
+func ClipUTF8(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -31,7 +31,7 @@ func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32)
 			return "", err
 		}
 		if !ok {
-			return "", withPos(pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema), loc)
+			return "", WithPos(pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema), loc)
 		}
 		return schema, nil
 	}
@@ -47,7 +47,7 @@ func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32)
 			return s, nil
 		}
 	}
-	return "", withPos(pgerr.New(pgerr.InvalidSchemaName, "no schema has been selected to create in"), loc)
+	return "", WithPos(pgerr.New(pgerr.InvalidSchemaName, "no schema has been selected to create in"), loc)
 }
 
 // nameSet holds the names taken in one schema: relations (tables,
@@ -148,7 +148,7 @@ func makeObjectName(name1, name2, label string) string {
 	if name2 != "" {
 		overhead++
 	}
-	avail := nameDataLen - 1 - overhead
+	avail := NameDataLen - 1 - overhead
 	n1, n2 := len(name1), len(name2)
 	for n1+n2 > avail {
 		if n1 > n2 {
@@ -157,9 +157,9 @@ func makeObjectName(name1, name2, label string) string {
 			n2--
 		}
 	}
-	out := clipUTF8(name1, n1)
+	out := ClipUTF8(name1, n1)
 	if name2 != "" {
-		out += "_" + clipUTF8(name2, n2)
+		out += "_" + ClipUTF8(name2, n2)
 	}
 	if label != "" {
 		out += "_" + label
@@ -176,7 +176,7 @@ func indexNameAddition(cols []string) string {
 			b.WriteByte('_')
 		}
 		b.WriteString(c)
-		if b.Len() >= nameDataLen {
+		if b.Len() >= NameDataLen {
 			break
 		}
 	}

@@ -30,10 +30,10 @@ import (
 // ROLE; SELECT on views, whose queries are checked with their owner's
 // privileges. Functions and column privileges are not checked yet.
 
-// bootstrapSuperuser is the role that owns what records no owner: the
+// BootstrapSuperuser is the role that owns what records no owner: the
 // objects made before owners were recorded, and the public schema's
 // pg_database_owner stands in for it.
-const bootstrapSuperuser = "postgres"
+const BootstrapSuperuser = "postgres"
 
 // Authority is what the current role may do.
 type Authority struct {
@@ -56,7 +56,7 @@ type AuthKey struct {
 // version.
 func NewAuthority(roles map[string]*versioning.Role, role string, version uint64) *Authority {
 	au := &Authority{Role: role, Version: version, Roles: roles, Holds: versioning.Holds(roles, role)}
-	if role == bootstrapSuperuser {
+	if role == BootstrapSuperuser {
 		au.Holds[databaseOwnerRole] = true
 	}
 	if r := roles[role]; r != nil {
@@ -83,23 +83,23 @@ func (au *Authority) may(acl []versioning.ACLItem, privs string) bool {
 	return privs == "" || versioning.ACLHolds(acl, au.Holds, privs, false)
 }
 
-// owns reports whether the role has the privileges of owner (PostgreSQL's
+// Owns reports whether the role has the privileges of owner (PostgreSQL's
 // has_privs_of_role, which ownership checks use).
-func (au *Authority) owns(owner string) bool {
-	return au.Superuser || au.Holds[ownerOf(owner)]
+func (au *Authority) Owns(owner string) bool {
+	return au.Superuser || au.Holds[OwnerOf(owner)]
 }
 
-// ownerOf is the owner an object's record names.
-func ownerOf(owner string) string {
+// OwnerOf is the owner an object's record names.
+func OwnerOf(owner string) string {
 	if owner == "" {
-		return bootstrapSuperuser
+		return BootstrapSuperuser
 	}
 	return owner
 }
 
 // TableACL is t's access control list, its default when none was set.
 func TableACL(t *versioning.Table) []versioning.ACLItem {
-	return versioning.DefaultedACL(t.ACL, ownerOf(t.Owner), versioning.TablePrivileges)
+	return versioning.DefaultedACL(t.ACL, OwnerOf(t.Owner), versioning.TablePrivileges)
 }
 
 // SchemaACL is a schema's access control list, its default when none was
@@ -109,7 +109,7 @@ func SchemaACL(sc *versioning.Schema) []versioning.ACLItem {
 	if sc.ACL != nil {
 		return sc.ACL
 	}
-	owner := schemaOwner(sc)
+	owner := SchemaOwner(sc)
 	if sc.Name == "public" {
 		return versioning.DefaultACL(owner, versioning.SchemaPrivileges, "U")
 	}
@@ -120,14 +120,14 @@ func SchemaACL(sc *versioning.Schema) []versioning.ACLItem {
 // only member here is the bootstrap superuser (databases record no owner).
 const databaseOwnerRole = "pg_database_owner"
 
-// schemaOwner is a schema's owner: the public schema that nobody was
+// SchemaOwner is a schema's owner: the public schema that nobody was
 // given (the bootstrap superuser's, as it was made) is pg_database_owner's,
 // as PostgreSQL 15 makes it.
-func schemaOwner(sc *versioning.Schema) string {
-	if sc.Name == "public" && ownerOf(sc.Owner) == bootstrapSuperuser {
+func SchemaOwner(sc *versioning.Schema) string {
+	if sc.Name == "public" && OwnerOf(sc.Owner) == BootstrapSuperuser {
 		return databaseOwnerRole
 	}
-	return ownerOf(sc.Owner)
+	return OwnerOf(sc.Owner)
 }
 
 // authority returns the current role's authority for the statement being
@@ -144,9 +144,9 @@ func (a *analyzer) authority() (*Authority, error) {
 	return au, nil
 }
 
-// viewACL is a view's access control list, its default when none was set.
-func viewACL(v *versioning.View) []versioning.ACLItem {
-	return versioning.DefaultedACL(v.ACL, ownerOf(v.Owner), versioning.TablePrivileges)
+// ViewACL is a view's access control list, its default when none was set.
+func ViewACL(v *versioning.View) []versioning.ACLItem {
+	return versioning.DefaultedACL(v.ACL, OwnerOf(v.Owner), versioning.TablePrivileges)
 }
 
 // viewAuthority checks that the current role may read view v, and returns
@@ -156,10 +156,10 @@ func (a *analyzer) viewAuthority(v *versioning.View) (*Authority, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !au.may(viewACL(v), "r") {
+	if !au.may(ViewACL(v), "r") {
 		return nil, PermissionDenied("view", v.Name)
 	}
-	return a.s.AuthorityOf(a.ctx, ownerOf(v.Owner))
+	return a.s.AuthorityOf(a.ctx, OwnerOf(v.Owner))
 }
 
 // requireTable checks that the current role holds privs on a stored table;
@@ -265,7 +265,7 @@ func HasAdmin(roles map[string]*versioning.Role, role, group string) bool {
 // SequenceACL is a sequence's access control list, its default when none
 // was set.
 func SequenceACL(seq *versioning.Sequence) []versioning.ACLItem {
-	return versioning.DefaultedACL(seq.ACL, ownerOf(seq.Owner), versioning.SequencePrivileges)
+	return versioning.DefaultedACL(seq.ACL, OwnerOf(seq.Owner), versioning.SequencePrivileges)
 }
 
 // currentDefinition is the table schema.name as it is today for the

@@ -23,7 +23,7 @@ func (a *analyzer) regCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool, e
 			d, err := s.RegIn(&exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: s.Settings(), Session: s}, t.OID, c.D.S)
 			if err != nil {
 				if pe, ok := err.(*pgerr.Error); ok {
-					return nil, true, withPos(pe, loc)
+					return nil, true, WithPos(pe, loc)
 				}
 				return nil, true, err
 			}

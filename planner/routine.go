@@ -49,7 +49,7 @@ func routineOf(s Session, def *versioning.Function) (*routine, error) {
 func routineFor(s Session, def *versioning.Function, actual []exec.T) (*routine, error) {
 	declared := def
 	if in := def.InputTypes(); exec.HasPolymorphic(in) && len(actual) == len(in) {
-		def = specialize(def, actual)
+		def = Specialize(def, actual)
 	}
 	key, err := json.Marshal(def)
 	if err != nil {
@@ -70,10 +70,10 @@ func routineFor(s Session, def *versioning.Function, actual []exec.T) (*routine,
 	return r, nil
 }
 
-// specialize returns polymorphic function def with the types of a call:
+// Specialize returns polymorphic function def with the types of a call:
 // its inputs of types actual, its polymorphic OUT arguments and result
 // of the types these make them.
-func specialize(def *versioning.Function, actual []exec.T) *versioning.Function {
+func Specialize(def *versioning.Function, actual []exec.T) *versioning.Function {
 	params := def.InputTypes()
 	out := *def
 	out.Args = slices.Clone(def.Args)
@@ -537,5 +537,5 @@ func isCompositeType(s Session, name string) bool {
 	}
 	// A table's name is its row type.
 	rel, _, err := a.lookupRelation(a.ctx, strings.ToLower(schema), strings.ToLower(typ))
-	return err == nil && rel.Kind == relTable
+	return err == nil && rel.Kind == RelTable
 }

@@ -30,7 +30,7 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (Utility, error) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE SCHEMA element %s is not supported yet", NodeName(n))
 		}
 		if rv.Schemaname != "" && rv.Schemaname != name {
-			return nil, withPos(pgerr.New(pgerr.Code("42P15"), "CREATE specifies a schema (%s) different from the one being created (%s)", rv.Schemaname, name), rv.Location)
+			return nil, WithPos(pgerr.New(pgerr.Code("42P15"), "CREATE specifies a schema (%s) different from the one being created (%s)", rv.Schemaname, name), rv.Location)
 		}
 		rv.Schemaname = name
 		elts = append(elts, run)
@@ -93,7 +93,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 	for _, obj := range s.Objects {
 		name := obj.GetString_().GetSval()
 		if name == "" {
-			name = nameList(obj.GetList().GetItems())[0]
+			name = NameList(obj.GetList().GetItems())[0]
 		}
 		if IsSystemSchema(name) || name == "pg_toast" {
 			return "", pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop schema %s because it is required by the database system", name)
@@ -168,7 +168,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 			if root, err = root.DropTable(ctx, name, t.Name); err != nil {
 				return "", err
 			}
-			if root, err = syncRefs(ctx, root, t, nil); err != nil {
+			if root, err = SyncRefs(ctx, root, t, nil); err != nil {
 				return "", err
 			}
 		}
@@ -250,13 +250,13 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 		if root, err = root.DropTable(ctx, t.Schema, t.Name); err != nil {
 			return err
 		}
-		if root, err = syncRefs(ctx, root, t, nil); err != nil {
+		if root, err = SyncRefs(ctx, root, t, nil); err != nil {
 			return err
 		}
 		if root, err = root.PutTable(ctx, nt); err != nil {
 			return err
 		}
-		if root, err = syncRefs(ctx, root, nil, nt); err != nil {
+		if root, err = SyncRefs(ctx, root, nil, nt); err != nil {
 			return err
 		}
 	}
@@ -277,13 +277,13 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 		if !changed {
 			continue
 		}
-		if sel, err := parseSelect(nv.Query); err == nil {
-			visitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+		if sel, err := ParseSelect(nv.Query); err == nil {
+			VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
 				if rv := x.GetRangeVar(); rv != nil && rv.Schemaname == old {
 					rv.Schemaname = name
 				}
 			})
-			if nv.Query, err = deparseSelect(sel); err != nil {
+			if nv.Query, err = DeparseSelect(sel); err != nil {
 				return err
 			}
 		}

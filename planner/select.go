@@ -111,13 +111,13 @@ func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
+		return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
 	}
 	a.deps = append(a.deps, t.Def)
 	return t, nil
 }
 
-func qualified(rv *pg.RangeVar) string {
+func Qualified(rv *pg.RangeVar) string {
 	if rv.Schemaname != "" {
 		return rv.Schemaname + "." + rv.Relname
 	}
@@ -218,7 +218,7 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 	for _, n := range s.WindowClause {
 		wd := n.GetWindowDef()
 		if _, dup := wins.named[wd.Name]; dup {
-			return nil, withPos(pgerr.New(codeWindowingError, "window %q is already defined", wd.Name), wd.Location)
+			return nil, WithPos(pgerr.New(codeWindowingError, "window %q is already defined", wd.Name), wd.Location)
 		}
 		wins.named[wd.Name] = wd
 	}
@@ -363,7 +363,7 @@ func (a *analyzer) sortKeys(list []*pg.Node, sc *scope, exprs *[]exec.Expr, cols
 			case ">", ">=":
 				by = &pg.SortBy{Node: by.Node, SortbyDir: pg.SortByDir_SORTBY_DESC, SortbyNulls: by.SortbyNulls}
 			default:
-				return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING %s is not supported", OpName(by.UseOp)), by.Location)
+				return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING %s is not supported", OpName(by.UseOp)), by.Location)
 			}
 		}
 		idx, err := a.sortTarget(by.Node, sc, exprs, cols)
@@ -465,7 +465,7 @@ func (a *analyzer) sortTarget(n *pg.Node, sc *scope, exprs *[]exec.Expr, cols []
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
 		pos := int(c.GetIval().Ival)
 		if pos < 1 || pos > len(cols) {
-			return 0, withPos(pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos), c.Location)
+			return 0, WithPos(pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos), c.Location)
 		}
 		return pos - 1, nil
 	}
@@ -477,7 +477,7 @@ func (a *analyzer) sortTarget(n *pg.Node, sc *scope, exprs *[]exec.Expr, cols []
 				continue
 			}
 			if found >= 0 && !exprEqual((*exprs)[found], (*exprs)[i]) {
-				return 0, withPos(pgerr.New(pgerr.AmbiguousColumn, "ORDER BY %q is ambiguous", name), cr.Location)
+				return 0, WithPos(pgerr.New(pgerr.AmbiguousColumn, "ORDER BY %q is ambiguous", name), cr.Location)
 			}
 			if found < 0 {
 				found = i
@@ -573,7 +573,7 @@ func (sc *scope) columnOf(cr *pg.ColumnRef) *scopeCol {
 func (a *analyzer) star(cr *pg.ColumnRef, sc *scope) ([]exec.Expr, []exec.ResultColumn, error) {
 	if sc == nil || len(sc.items) == 0 {
 		if len(cr.Fields) == 1 {
-			return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "SELECT * with no tables specified is not valid"), cr.Location)
+			return nil, nil, WithPos(pgerr.New(pgerr.SyntaxError, "SELECT * with no tables specified is not valid"), cr.Location)
 		}
 	}
 	table := ""
@@ -615,7 +615,7 @@ func (a *analyzer) star(cr *pg.ColumnRef, sc *scope) ([]exec.Expr, []exec.Result
 			}
 		}
 		if it == nil {
-			return nil, nil, withPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), cr.Location)
+			return nil, nil, WithPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), cr.Location)
 		}
 		for _, c := range it.cols {
 			e, err := a.resolveColumn(sc, table, c.name, cr.Location)
@@ -732,14 +732,14 @@ func (a *analyzer) valuesIn(lists []*pg.Node, types []exec.T, sc *scope) (*exec.
 	for _, l := range lists {
 		items := l.GetList().Items
 		if width >= 0 && len(items) != width {
-			return nil, withPos(pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length"), exprLocation(items[0]))
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length"), ExprLocation(items[0]))
 		}
 		width = len(items)
 		var row []exec.Expr
 		for _, it := range items {
 			if it.GetSetToDefault() != nil {
 				if types == nil {
-					return nil, withPos(pgerr.New(pgerr.SyntaxError, "DEFAULT is not allowed in this context"), it.GetSetToDefault().Location)
+					return nil, WithPos(pgerr.New(pgerr.SyntaxError, "DEFAULT is not allowed in this context"), it.GetSetToDefault().Location)
 				}
 				row = append(row, nil)
 				continue
@@ -765,7 +765,7 @@ func (a *analyzer) valuesIn(lists []*pg.Node, types []exec.T, sc *scope) (*exec.
 				}
 			}
 			var err error
-			if t, err = commonType(ts, "VALUES", exprLocation(lists[0].GetList().Items[c])); err != nil {
+			if t, err = commonType(ts, "VALUES", ExprLocation(lists[0].GetList().Items[c])); err != nil {
 				return nil, err
 			}
 			for _, r := range rows {

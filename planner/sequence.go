@@ -51,12 +51,12 @@ func parseSeqOptions(opts []*pg.Node, forIdentity bool) (*seqOptions, error) {
 			slot = &o.cache
 		case "owned_by":
 			if forIdentity {
-				return nil, withPos(pgerr.New(pgerr.SyntaxError, "invalid sequence option OWNED BY"), d.Location)
+				return nil, WithPos(pgerr.New(pgerr.SyntaxError, "invalid sequence option OWNED BY"), d.Location)
 			}
 			slot = &o.ownedBy
 		case "sequence_name":
 			if !forIdentity {
-				return nil, withPos(pgerr.New(pgerr.SyntaxError, "invalid sequence option SEQUENCE NAME"), d.Location)
+				return nil, WithPos(pgerr.New(pgerr.SyntaxError, "invalid sequence option SEQUENCE NAME"), d.Location)
 			}
 			slot = &o.seqName
 		case "log_cnt":
@@ -65,7 +65,7 @@ func parseSeqOptions(opts []*pg.Node, forIdentity bool) (*seqOptions, error) {
 			return nil, pgerr.New(pgerr.SyntaxError, "option %q not recognized", d.Defname)
 		}
 		if *slot != nil {
-			return nil, withPos(pgerr.New(pgerr.SyntaxError, "conflicting or redundant options"), d.Location)
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "conflicting or redundant options"), d.Location)
 		}
 		*slot = d
 	}
@@ -232,7 +232,7 @@ func applySeqOptions(seq *versioning.Sequence, o *seqOptions, init, forIdentity 
 
 // ownedBy resolves OWNED BY table.column (or NONE) for seq.
 func (a *analyzer) ownedBy(ctx context.Context, seq *versioning.Sequence, d *pg.DefElem) error {
-	parts := nameList(d.Arg.GetList().Items)
+	parts := NameList(d.Arg.GetList().Items)
 	if len(parts) == 1 {
 		if parts[0] != "none" {
 			return pgerr.New(pgerr.InvalidParameterValue, "invalid OWNED BY option").
@@ -250,7 +250,7 @@ func (a *analyzer) ownedBy(ctx context.Context, seq *versioning.Sequence, d *pg.
 	switch rel.Kind {
 	case RelNone:
 		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", table)
-	case relTable:
+	case RelTable:
 	default:
 		return pgerr.New(pgerr.WrongObjectType, "sequence cannot be owned by relation %q", table).
 			WithDetail("This operation is not supported for %ss.", rel.Kind)
@@ -259,7 +259,7 @@ func (a *analyzer) ownedBy(ctx context.Context, seq *versioning.Sequence, d *pg.
 		return pgerr.New(pgerr.ObjectNotInPrerequisite, "sequence must be in same schema as table it is linked to")
 	}
 	found := false
-	for _, c := range rel.table.Columns {
+	for _, c := range rel.Table.Columns {
 		found = found || !c.Dropped && c.Name == col
 	}
 	if !found {
@@ -371,7 +371,7 @@ func (a *analyzer) dropSequence(ctx context.Context, schema, name string, cascad
 	if err != nil {
 		return err
 	}
-	qualified := seqRef(schema, name)
+	qualified := SeqRef(schema, name)
 	for _, t := range tables {
 		changed := false
 		for i, c := range t.Columns {

@@ -63,7 +63,7 @@ func (a *analyzer) dropSchemaContents(ctx context.Context, schema string) error 
 		if root, err = root.DropTable(ctx, schema, t.Name); err != nil {
 			return err
 		}
-		if root, err = syncRefs(ctx, root, t, nil); err != nil {
+		if root, err = SyncRefs(ctx, root, t, nil); err != nil {
 			return err
 		}
 	}
@@ -103,7 +103,7 @@ func (a *analyzer) newRelationName(ctx context.Context, rv *pg.RangeVar, ifNotEx
 	} else if schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location); err == nil {
 		var pe *pgerr.Error
 		if err = a.requireSchemaCreate(ctx, schema); errors.As(err, &pe) {
-			err = withPos(pe, rv.Location)
+			err = WithPos(pe, rv.Location)
 		}
 	}
 	if err != nil {

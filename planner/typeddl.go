@@ -67,12 +67,12 @@ func (a *analyzer) putType(ctx context.Context, t *versioning.Type) error {
 // 2, 3 ... as in PostgreSQL.
 func (a *analyzer) createEnum(s *pg.CreateEnumStmt) (Utility, error) {
 	return a.typeDDL("CREATE TYPE", func(ctx context.Context) error {
-		schema, name, err := a.newTypeName(ctx, nameList(s.TypeName))
+		schema, name, err := a.newTypeName(ctx, NameList(s.TypeName))
 		if err != nil {
 			return err
 		}
 		t := &versioning.Type{Schema: schema, Name: name, Kind: 'e', Labels: []versioning.EnumLabel{}}
-		for i, v := range nameList(s.Vals) {
+		for i, v := range NameList(s.Vals) {
 			if err := checkLabel(v); err != nil {
 				return err
 			}
@@ -87,8 +87,8 @@ func (a *analyzer) createEnum(s *pg.CreateEnumStmt) (Utility, error) {
 
 // checkLabel enforces PostgreSQL's limit on enum labels.
 func checkLabel(v string) error {
-	if len(v) == 0 || len(v) > nameDataLen-1 {
-		return pgerr.New(pgerr.InvalidName, "invalid enum label %q", v).WithDetail("Labels must be %d bytes or less.", nameDataLen-1)
+	if len(v) == 0 || len(v) > NameDataLen-1 {
+		return pgerr.New(pgerr.InvalidName, "invalid enum label %q", v).WithDetail("Labels must be %d bytes or less.", NameDataLen-1)
 	}
 	return nil
 }
@@ -123,7 +123,7 @@ func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (Utility, error) {
 // createDomain runs CREATE DOMAIN.
 func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (Utility, error) {
 	return a.typeDDL("CREATE DOMAIN", func(ctx context.Context) error {
-		schema, name, err := a.newTypeName(ctx, nameList(s.Domainname))
+		schema, name, err := a.newTypeName(ctx, NameList(s.Domainname))
 		if err != nil {
 			return err
 		}
@@ -157,7 +157,7 @@ func (a *analyzer) addDomainConstraint(t *versioning.Type, con *pg.Constraint) e
 	case pg.ConstrType_CONSTR_NULL:
 		t.NotNull = false
 	case pg.ConstrType_CONSTR_DEFAULT:
-		text, err := deparseExpr(con.RawExpr)
+		text, err := DeparseExpr(con.RawExpr)
 		if err != nil {
 			return err
 		}
@@ -166,7 +166,7 @@ func (a *analyzer) addDomainConstraint(t *versioning.Type, con *pg.Constraint) e
 		if _, err := a.domainCheckExpr(t, con.RawExpr); err != nil {
 			return err
 		}
-		text, err := deparseExpr(con.RawExpr)
+		text, err := DeparseExpr(con.RawExpr)
 		if err != nil {
 			return err
 		}
@@ -209,7 +209,7 @@ func (a *analyzer) findType(ctx context.Context, names []string, want byte, miss
 // alterEnum runs ALTER TYPE ... ADD VALUE and RENAME VALUE.
 func (a *analyzer) alterEnum(s *pg.AlterEnumStmt) (Utility, error) {
 	return a.typeDDL("ALTER TYPE", func(ctx context.Context) error {
-		t, err := a.findType(ctx, nameList(s.TypeName), 0, false)
+		t, err := a.findType(ctx, NameList(s.TypeName), 0, false)
 		if err != nil {
 			return err
 		}
@@ -274,7 +274,7 @@ func insertLabel(labels []versioning.EnumLabel, v, neighbor string, after bool) 
 // and DROP CONSTRAINT.
 func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (Utility, error) {
 	return a.typeDDL("ALTER DOMAIN", func(ctx context.Context) error {
-		t, err := a.findType(ctx, nameList(s.TypeName), 'd', false)
+		t, err := a.findType(ctx, NameList(s.TypeName), 'd', false)
 		if err != nil {
 			return err
 		}
@@ -282,7 +282,7 @@ func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (Utility, error) {
 		case "T":
 			t.Default = ""
 			if s.Def != nil {
-				if t.Default, err = deparseExpr(s.Def); err != nil {
+				if t.Default, err = DeparseExpr(s.Def); err != nil {
 					return err
 				}
 			}
@@ -364,7 +364,7 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 		tag, what = "DROP DOMAIN", "domain"
 	}
 	for _, obj := range s.Objects {
-		names := nameList(obj.GetTypeName().GetNames())
+		names := NameList(obj.GetTypeName().GetNames())
 		want := byte(0)
 		if domain {
 			want = 'd'

@@ -24,8 +24,8 @@ import (
 // endless.
 const maxViewDepth = 32
 
-// deparseSelect returns a query as SQL text.
-func deparseSelect(sel *pg.SelectStmt) (string, error) {
+// DeparseSelect returns a query as SQL text.
+func DeparseSelect(sel *pg.SelectStmt) (string, error) {
 	tree := &pg.ParseResult{Stmts: []*pg.RawStmt{{Stmt: &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}}}}
 	s, err := pg.Deparse(tree)
 	if err != nil {
@@ -34,11 +34,11 @@ func deparseSelect(sel *pg.SelectStmt) (string, error) {
 	return s, nil
 }
 
-// cteNames returns the names of the WITH queries of a query and its
+// CTENames returns the names of the WITH queries of a query and its
 // subqueries, which its relation names may refer to.
-func cteNames(n *pg.Node) map[string]bool {
+func CTENames(n *pg.Node) map[string]bool {
 	names := map[string]bool{}
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		if c := x.GetCommonTableExpr(); c != nil {
 			names[c.Ctename] = true
 		}
@@ -52,13 +52,13 @@ func cteNames(n *pg.Node) map[string]bool {
 // which empties the search path, needs). Views made before their queries
 // were stored qualified name a relation bare; Depends tells its schema.
 func ViewDefinition(snap *catalog.Snapshot, v *versioning.View) string {
-	sel, err := parseSelect(v.Query)
+	sel, err := ParseSelect(v.Query)
 	if err != nil {
 		return v.Query
 	}
 	n := &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}
-	ctes := cteNames(n)
-	visitNodes(n, func(x *pg.Node) {
+	ctes := CTENames(n)
+	VisitNodes(n, func(x *pg.Node) {
 		rv := x.GetRangeVar()
 		if rv == nil || ctes[rv.Relname] {
 			return
@@ -80,7 +80,7 @@ func ViewDefinition(snap *catalog.Snapshot, v *versioning.View) string {
 			rv.Schemaname = ""
 		}
 	})
-	text, err := deparseSelect(sel)
+	text, err := DeparseSelect(sel)
 	if err != nil {
 		return v.Query
 	}
@@ -103,7 +103,7 @@ func (a *analyzer) viewTable(ctx context.Context, schema, name string) (*exec.Ta
 		if !ok {
 			continue
 		}
-		r, err := parseSelect(v.Query)
+		r, err := ParseSelect(v.Query)
 		if err != nil {
 			return nil, false, err
 		}
@@ -182,8 +182,8 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 // take their schema from the view's dependencies, else the search path.
 func pinViewQuery(sel *pg.SelectStmt, v *versioning.View, catalog string) {
 	n := &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}
-	ctes := cteNames(n)
-	visitNodes(n, func(x *pg.Node) {
+	ctes := CTENames(n)
+	VisitNodes(n, func(x *pg.Node) {
 		rv := x.GetRangeVar()
 		if rv == nil || rv.Catalogname != "" || rv.Schemaname == "" && ctes[rv.Relname] {
 			return
@@ -201,8 +201,8 @@ func pinViewQuery(sel *pg.SelectStmt, v *versioning.View, catalog string) {
 	})
 }
 
-// parseSelect parses a stored view query.
-func parseSelect(sql string) (*pg.SelectStmt, error) {
+// ParseSelect parses a stored view query.
+func ParseSelect(sql string) (*pg.SelectStmt, error) {
 	r, err := pg.Parse(sql)
 	if err != nil || len(r.Stmts) != 1 || r.Stmts[0].Stmt.GetSelectStmt() == nil {
 		return nil, pgerr.New(pgerr.InternalError, "stored view query %q does not parse", sql)

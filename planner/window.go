@@ -47,7 +47,7 @@ func (w *winSet) window(def *pg.WindowDef) (*pg.WindowDef, error) {
 	if def.Name != "" && def.Refname == "" && len(def.PartitionClause) == 0 && len(def.OrderClause) == 0 && def.FrameOptions&frameNonDefault == 0 {
 		named, ok := w.named[def.Name]
 		if !ok {
-			return nil, withPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Name), def.Location)
+			return nil, WithPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Name), def.Location)
 		}
 		return named, nil
 	}
@@ -56,16 +56,16 @@ func (w *winSet) window(def *pg.WindowDef) (*pg.WindowDef, error) {
 	}
 	base, ok := w.named[def.Refname]
 	if !ok {
-		return nil, withPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Refname), def.Location)
 	}
 	if len(def.PartitionClause) > 0 {
-		return nil, withPos(pgerr.New(codeWindowingError, "cannot override PARTITION BY clause of window %q", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "cannot override PARTITION BY clause of window %q", def.Refname), def.Location)
 	}
 	if len(base.OrderClause) > 0 && len(def.OrderClause) > 0 {
-		return nil, withPos(pgerr.New(codeWindowingError, "cannot override ORDER BY clause of window %q", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "cannot override ORDER BY clause of window %q", def.Refname), def.Location)
 	}
 	if base.FrameOptions&frameNonDefault != 0 {
-		return nil, withPos(pgerr.New(codeWindowingError, "cannot copy window %q because it has a frame clause", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "cannot copy window %q because it has a frame clause", def.Refname), def.Location)
 	}
 	out := &pg.WindowDef{PartitionClause: base.PartitionClause, OrderClause: base.OrderClause,
 		FrameOptions: def.FrameOptions, StartOffset: def.StartOffset, EndOffset: def.EndOffset, Location: def.Location}
@@ -79,17 +79,17 @@ func (w *winSet) window(def *pg.WindowDef) (*pg.WindowDef, error) {
 func (a *analyzer) windowCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	name := OpName(f.Funcname)
 	if a.inAgg {
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot contain window function calls"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot contain window function calls"), f.Location)
 	}
 	if a.inWindow {
-		return nil, withPos(pgerr.New(codeWindowingError, "window function calls cannot be nested"), f.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "window function calls cannot be nested"), f.Location)
 	}
 	if a.windows == nil {
 		clause := a.clause
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, withPos(pgerr.New(codeWindowingError, "window functions are not allowed in %s", clause), f.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "window functions are not allowed in %s", clause), f.Location)
 	}
 	def, err := a.windows.window(f.Over)
 	if err != nil {
@@ -173,11 +173,11 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 		return spec, nil
 	}
 	if opts&frameGroups != 0 || opts&frameExclusion != 0 {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "GROUPS frames and frame exclusion are not supported yet"), def.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "GROUPS frames and frame exclusion are not supported yet"), def.Location)
 	}
 	spec.frame.Rows = opts&frameRows != 0
 	if !spec.frame.Rows && opts&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0 {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported yet"), def.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported yet"), def.Location)
 	}
 	offset := func(n *pg.Node) (exec.Expr, error) {
 		saved := a.clause
@@ -226,10 +226,10 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 // or an aggregate.
 func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.WinFunc, error) {
 	if f.AggDistinct {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"), f.Location)
 	}
 	if len(f.AggOrder) > 0 {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"), f.Location)
 	}
 	var args []exec.Expr
 	var types []exec.T
@@ -242,7 +242,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 		types = append(types, e.Type())
 	}
 	noFunc := func() error {
-		return withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf(name, types)).
+		return WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf(name, types)).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
 	}
 	fixed := map[string]struct {
@@ -326,7 +326,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 	}
 	if !a.isAggregate(f) {
 		if exec.HasFunc(name) {
-			return nil, withPos(pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name), f.Location)
+			return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name), f.Location)
 		}
 		return nil, noFunc()
 	}
@@ -336,7 +336,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 	agg, want, err := a.lookupAggregate(f, name, types) // built-in or user-defined
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
-			return nil, withPos(pe, f.Location)
+			return nil, WithPos(pe, f.Location)
 		}
 		return nil, err
 	}
