@@ -97,10 +97,7 @@ func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 	var err error
 	switch {
 	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
-		an.Run, err = a.createTableAs(n.GetSelectStmt().IntoClause, n.GetSelectStmt(), false)
-	case n.GetCreateTableAsStmt() != nil:
-		ct := n.GetCreateTableAsStmt()
-		an.Run, err = a.createTableAs(ct.Into, ct.Query.GetSelectStmt(), ct.IfNotExists)
+		an.Run, _, err = a.s.AnalyzeDDL(&Analyzer{a}, n) // CREATE TABLE AS
 	case n.GetSelectStmt() != nil:
 		an.Plan, err = a.selectStmt(n.GetSelectStmt())
 		an.Tag = "SELECT"
@@ -126,16 +123,14 @@ func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 			tag = "ANALYZE"
 		}
 		an.Run = func(context.Context) (string, error) { return tag, nil }
-	case n.GetCreateStmt() != nil:
-		an.Run, err = a.createTable(n.GetCreateStmt())
-	case n.GetDropStmt() != nil:
-		an.Run, err = a.drop(n.GetDropStmt())
-	case n.GetGrantStmt() != nil:
-		an.Run, err = a.grant(n.GetGrantStmt())
 	default:
 		var ok bool
-		if an.Run, ok, err = a.ddlStmt(n); !ok {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "statement not supported yet: %s", NodeName(n))
+		if an.Run, ok, err = a.utilityStmt(n); !ok {
+			// A catalog-changing statement: package ddl's, which the
+			// session knows and this package cannot import.
+			if an.Run, ok, err = a.s.AnalyzeDDL(&Analyzer{a}, n); !ok {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "statement not supported yet: %s", NodeName(n))
+			}
 		}
 	}
 	if err != nil {
@@ -270,59 +265,22 @@ func EvalParams(ctx context.Context, s Session, tx *exec.Txn, nodes []*pg.Node, 
 // SET): it runs once and returns its command tag.
 type Utility func(ctx context.Context) (string, error)
 
-// ddlStmt analyzes the DDL statements other than CREATE TABLE and DROP;
-// ok is false for a statement it does not know.
-func (a *analyzer) ddlStmt(n *pg.Node) (run Utility, ok bool, err error) {
+// utilityStmt analyzes the utilities that change no catalog: LISTEN,
+// UNLISTEN, NOTIFY, SET CONSTRAINTS, CALL, DO and LOCK; ok is false for
+// another statement.
+func (a *analyzer) utilityStmt(n *pg.Node) (run Utility, ok bool, err error) {
 	if run, ok := a.notifyStmt(n); ok {
 		return run, true, nil
 	}
 	switch {
-	case n.GetIndexStmt() != nil:
-		run, err = a.createIndex(n.GetIndexStmt())
-	case n.GetAlterTableStmt() != nil:
-		run, err = a.alterTable(n.GetAlterTableStmt())
-	case n.GetRenameStmt() != nil:
-		run, err = a.rename(n.GetRenameStmt())
-	case n.GetTruncateStmt() != nil:
-		run, err = a.truncate(n.GetTruncateStmt())
-	case n.GetCreateSchemaStmt() != nil:
-		run, err = a.createSchema(n.GetCreateSchemaStmt())
-	case n.GetCreateSeqStmt() != nil:
-		run, err = a.createSequence(n.GetCreateSeqStmt())
-	case n.GetAlterSeqStmt() != nil:
-		run, err = a.alterSequence(n.GetAlterSeqStmt())
 	case n.GetConstraintsSetStmt() != nil:
 		run, err = a.setConstraints(n.GetConstraintsSetStmt())
-	case n.GetViewStmt() != nil:
-		run, err = a.createView(n.GetViewStmt())
-	case n.GetCommentStmt() != nil:
-		run, err = a.comment(n.GetCommentStmt())
-	case n.GetDiscardStmt() != nil:
-		run, err = a.discard(n.GetDiscardStmt())
-	case n.GetCreateEnumStmt() != nil:
-		run, err = a.createEnum(n.GetCreateEnumStmt())
-	case n.GetCompositeTypeStmt() != nil:
-		run, err = a.createComposite(n.GetCompositeTypeStmt())
-	case n.GetCreateDomainStmt() != nil:
-		run, err = a.createDomain(n.GetCreateDomainStmt())
-	case n.GetAlterEnumStmt() != nil:
-		run, err = a.alterEnum(n.GetAlterEnumStmt())
-	case n.GetAlterDomainStmt() != nil:
-		run, err = a.alterDomain(n.GetAlterDomainStmt())
-	case n.GetCreateFunctionStmt() != nil:
-		run, err = a.createFunction(n.GetCreateFunctionStmt())
 	case n.GetCallStmt() != nil:
 		run, err = a.callStmt(n.GetCallStmt())
 	case n.GetDoStmt() != nil:
 		run, err = a.doStmt(n.GetDoStmt())
-	case n.GetCreateTrigStmt() != nil:
-		run, err = a.createTrigger(n.GetCreateTrigStmt())
 	case n.GetLockStmt() != nil:
 		run, err = a.lockTable(n.GetLockStmt())
-	case n.GetAlterOwnerStmt() != nil:
-		run, err = a.alterOwner(n.GetAlterOwnerStmt())
-	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_AGGREGATE:
-		run, err = a.createAggregate(n.GetDefineStmt())
 	default:
 		return nil, false, nil
 	}

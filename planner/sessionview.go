@@ -60,6 +60,10 @@ type Session interface {
 	// that connected.
 	Database() string
 	User() string
+	// AnalyzeDDL analyzes a catalog-changing statement (package
+	// planner/ddl, which this package cannot import) with a, into the
+	// utility that runs it; ok is false for a statement that is not one.
+	AnalyzeDDL(a *Analyzer, n *pg.Node) (run Utility, ok bool, err error)
 	// Discard resets the session's own state that DISCARD target names
 	// (currval and lastval, LISTEN); the temporary relations are the
 	// analyzer's to drop.

@@ -9,6 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/ddl"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -43,6 +44,12 @@ func (s *Session) User() string { return s.user }
 // InTransactionBlock reports whether the session is in an explicit
 // transaction block.
 func (s *Session) InTransactionBlock() bool { return s.explicit }
+
+// AnalyzeDDL analyzes a catalog-changing statement with package ddl,
+// which the planner cannot import.
+func (s *Session) AnalyzeDDL(a *planner.Analyzer, n *pg.Node) (planner.Utility, bool, error) {
+	return ddl.Analyze(a, n)
+}
 
 // Discard resets what DISCARD target resets of the session's own state:
 // currval and lastval, and (ALL) the channels it listens on; the

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/ddl"
 )
 
 // SearchPath returns the schemas of search_path, "$user" resolved, in
@@ -68,7 +69,7 @@ func (s *Session) dropTempSchema(ctx context.Context) {
 			s.rollback()
 			return
 		}
-		if err := planner.EmptySchema(ctx, s, tx, s.tempSchema); err != nil {
+		if err := ddl.EmptySchema(ctx, s, tx, s.tempSchema); err != nil {
 			s.rollback()
 			return
 		}

@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
 // createSchema runs CREATE SCHEMA [IF NOT EXISTS] [name] [AUTHORIZATION
 // role] [elements]: the elements (CREATE TABLE, INDEX, SEQUENCE) are
 // created in the new schema.
-func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (Utility, error) {
+func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (planner.Utility, error) {
 	name, owner := s.Schemaname, a.s.User()
 	if s.Authrole != nil && s.Authrole.Rolename != "" {
 		owner = s.Authrole.Rolename
@@ -23,14 +24,14 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (Utility, error) {
 			name = owner
 		}
 	}
-	var elts []func(context.Context) (Utility, error)
+	var elts []func(context.Context) (planner.Utility, error)
 	for _, n := range s.SchemaElts {
 		rv, run := schemaElement(a, n)
 		if rv == nil {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE SCHEMA element %s is not supported yet", NodeName(n))
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE SCHEMA element %s is not supported yet", planner.NodeName(n))
 		}
 		if rv.Schemaname != "" && rv.Schemaname != name {
-			return nil, WithPos(pgerr.New(pgerr.Code("42P15"), "CREATE specifies a schema (%s) different from the one being created (%s)", rv.Schemaname, name), rv.Location)
+			return nil, planner.WithPos(pgerr.New(pgerr.Code("42P15"), "CREATE specifies a schema (%s) different from the one being created (%s)", rv.Schemaname, name), rv.Location)
 		}
 		rv.Schemaname = name
 		elts = append(elts, run)
@@ -72,17 +73,17 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (Utility, error) {
 
 // schemaElement returns the name an element of CREATE SCHEMA creates and
 // a function that analyzes it.
-func schemaElement(a *analyzer, n *pg.Node) (*pg.RangeVar, func(context.Context) (Utility, error)) {
+func schemaElement(a *analyzer, n *pg.Node) (*pg.RangeVar, func(context.Context) (planner.Utility, error)) {
 	switch {
 	case n.GetCreateStmt() != nil:
 		s := n.GetCreateStmt()
-		return s.Relation, func(context.Context) (Utility, error) { return a.createTable(s) }
+		return s.Relation, func(context.Context) (planner.Utility, error) { return a.createTable(s) }
 	case n.GetIndexStmt() != nil:
 		s := n.GetIndexStmt()
-		return s.Relation, func(context.Context) (Utility, error) { return a.createIndex(s) }
+		return s.Relation, func(context.Context) (planner.Utility, error) { return a.createIndex(s) }
 	case n.GetCreateSeqStmt() != nil:
 		s := n.GetCreateSeqStmt()
-		return s.Sequence, func(context.Context) (Utility, error) { return a.createSequence(s) }
+		return s.Sequence, func(context.Context) (planner.Utility, error) { return a.createSequence(s) }
 	}
 	return nil, nil
 }
@@ -93,9 +94,9 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 	for _, obj := range s.Objects {
 		name := obj.GetString_().GetSval()
 		if name == "" {
-			name = NameList(obj.GetList().GetItems())[0]
+			name = planner.NameList(obj.GetList().GetItems())[0]
 		}
-		if IsSystemSchema(name) || name == "pg_toast" {
+		if planner.IsSystemSchema(name) || name == "pg_toast" {
 			return "", pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop schema %s because it is required by the database system", name)
 		}
 		if ok, err := a.existingSchema(ctx, name); err != nil {
@@ -168,7 +169,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 			if root, err = root.DropTable(ctx, name, t.Name); err != nil {
 				return "", err
 			}
-			if root, err = SyncRefs(ctx, root, t, nil); err != nil {
+			if root, err = planner.SyncRefs(ctx, root, t, nil); err != nil {
 				return "", err
 			}
 		}
@@ -220,7 +221,7 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 	if err != nil {
 		return err
 	}
-	oldPrefix, newPrefix := QuoteIdent(old)+".", QuoteIdent(name)+"."
+	oldPrefix, newPrefix := planner.QuoteIdent(old)+".", planner.QuoteIdent(name)+"."
 	for _, t := range tables {
 		// The schema's tables move; foreign keys (anywhere) that
 		// reference them follow.
@@ -233,8 +234,8 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 					nt.Columns[i].Sequence = newPrefix + strings.TrimPrefix(c.Sequence, oldPrefix)
 				}
 				if c.Default != "" {
-					nt.Columns[i].Default, _ = NextvalRefs(c.Default, func(s, n string) (string, bool) {
-						return QuoteIdent(name) + "." + QuoteIdent(n), s == old
+					nt.Columns[i].Default, _ = planner.NextvalRefs(c.Default, func(s, n string) (string, bool) {
+						return planner.QuoteIdent(name) + "." + planner.QuoteIdent(n), s == old
 					})
 				}
 			}
@@ -250,13 +251,13 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 		if root, err = root.DropTable(ctx, t.Schema, t.Name); err != nil {
 			return err
 		}
-		if root, err = SyncRefs(ctx, root, t, nil); err != nil {
+		if root, err = planner.SyncRefs(ctx, root, t, nil); err != nil {
 			return err
 		}
 		if root, err = root.PutTable(ctx, nt); err != nil {
 			return err
 		}
-		if root, err = SyncRefs(ctx, root, nil, nt); err != nil {
+		if root, err = planner.SyncRefs(ctx, root, nil, nt); err != nil {
 			return err
 		}
 	}
@@ -277,13 +278,13 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 		if !changed {
 			continue
 		}
-		if sel, err := ParseSelect(nv.Query); err == nil {
-			VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+		if sel, err := planner.ParseSelect(nv.Query); err == nil {
+			planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
 				if rv := x.GetRangeVar(); rv != nil && rv.Schemaname == old {
 					rv.Schemaname = name
 				}
 			})
-			if nv.Query, err = DeparseSelect(sel); err != nil {
+			if nv.Query, err = planner.DeparseSelect(sel); err != nil {
 				return err
 			}
 		}

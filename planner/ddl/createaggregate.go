@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -21,12 +22,12 @@ type aggDef struct {
 }
 
 // createAggregate is CREATE [OR REPLACE] AGGREGATE.
-func (a *analyzer) createAggregate(s *pg.DefineStmt) (Utility, error) {
+func (a *analyzer) createAggregate(s *pg.DefineStmt) (planner.Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		schema, name := SplitName(NameList(s.Defnames))
+		schema, name := planner.SplitName(planner.NameList(s.Defnames))
 		schema, err := a.creationSchema(ctx, schema, -1)
 		if err != nil {
 			return "", err
@@ -80,7 +81,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 		if d.basetype == nil {
 			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "aggregate input type must be specified")
 		}
-		if !strings.EqualFold(OpName(d.basetype.Names), "any") { // basetype 'ANY': no argument, as count(*)
+		if !strings.EqualFold(planner.OpName(d.basetype.Names), "any") { // basetype 'ANY': no argument, as count(*)
 			t, err := a.routineType(d.basetype)
 			if err != nil {
 				return nil, err
@@ -95,7 +96,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 			return nil, err
 		}
 	}
-	if strings.EqualFold(OpName(d.stype.Names), "internal") {
+	if strings.EqualFold(planner.OpName(d.stype.Names), "internal") {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "aggregates with transition type internal are not supported yet")
 	}
 	stype, err := a.routineType(d.stype)
@@ -106,12 +107,12 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 		// A call could not tell the state's actual type.
 		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "cannot determine transition data type").WithDetail("%s", detail)
 	}
-	agg := &versioning.Aggregate{SFunc: strings.Join(NameList(d.sfunc), "."), SType: stype.OID}
+	agg := &versioning.Aggregate{SFunc: strings.Join(planner.NameList(d.sfunc), "."), SType: stype.OID}
 	if d.finalfunc != nil {
-		agg.FinalFunc = strings.Join(NameList(d.finalfunc), ".")
+		agg.FinalFunc = strings.Join(planner.NameList(d.finalfunc), ".")
 	}
 	if d.combinefunc != nil {
-		agg.CombineFunc = strings.Join(NameList(d.combinefunc), ".")
+		agg.CombineFunc = strings.Join(planner.NameList(d.combinefunc), ".")
 	}
 	if d.initcond != nil {
 		// A polymorphic state's initial value is read as its type at a
@@ -130,7 +131,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 	for _, t := range def.InputTypes() {
 		inputs = append(inputs, exec.T{OID: t, Typmod: -1})
 	}
-	ua, err := a.bindAggregate(def, inputs)
+	ua, err := a.BindAggregate(def, inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +140,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot determine result data type").WithDetail("%s", detail)
 	}
 	if agg.CombineFunc != "" {
-		if _, err := a.aggSupport(agg.CombineFunc, "combine", []exec.T{stype, stype}, stype); err != nil {
+		if _, err := a.AggSupport(agg.CombineFunc, "combine", []exec.T{stype, stype}, stype); err != nil {
 			return nil, err
 		}
 	}
@@ -200,7 +201,7 @@ func defString(n *pg.Node) string {
 	case n == nil:
 		return ""
 	case n.GetTypeName() != nil:
-		return strings.Join(NameList(n.GetTypeName().Names), ".")
+		return strings.Join(planner.NameList(n.GetTypeName().Names), ".")
 	case n.GetString_() != nil:
 		return n.GetString_().Sval
 	case n.GetInteger() != nil:
@@ -224,7 +225,7 @@ func (a *analyzer) aggregateArgs(args []*pg.Node) ([]versioning.FuncArg, error) 
 	for _, n := range args[0].GetList().GetItems() {
 		p := n.GetFunctionParameter()
 		t := exec.T{OID: exec.OIDAny}
-		if !strings.EqualFold(OpName(p.ArgType.Names), "any") {
+		if !strings.EqualFold(planner.OpName(p.ArgType.Names), "any") {
 			var err error
 			if t, err = a.routineType(p.ArgType); err != nil {
 				return nil, err

@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
 // createTableAs plans CREATE TABLE ... AS query and SELECT ... INTO: a
 // table with the query's column names (or those given) and types, filled
 // with its rows. The command tag is SELECT n, as PostgreSQL's.
-func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotExists bool) (Utility, error) {
+func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotExists bool) (planner.Utility, error) {
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE TABLE AS EXECUTE is not supported yet")
 	}
@@ -24,7 +25,7 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 	}
 	saved := sel.IntoClause
 	sel.IntoClause = nil
-	plan, err := a.query(sel, &correlation{})
+	plan, err := a.Query(sel)
 	sel.IntoClause = saved
 	if err != nil {
 		return nil, err

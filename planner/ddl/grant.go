@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
 // requireTableOwner checks that the current role owns a table.
 func (a *analyzer) requireTableOwner(t *versioning.Table) error {
-	au, err := a.authority()
+	au, err := a.Authority()
 	if err != nil || au.Owns(t.Owner) {
 		return err
 	}
@@ -22,7 +23,7 @@ func (a *analyzer) requireTableOwner(t *versioning.Table) error {
 // requireSchemaCreate checks that the current role may create objects in
 // schema.
 func (a *analyzer) requireSchemaCreate(ctx context.Context, schema string) error {
-	au, err := a.authority()
+	au, err := a.Authority()
 	if err != nil || au.Superuser {
 		return err
 	}
@@ -30,10 +31,10 @@ func (a *analyzer) requireSchemaCreate(ctx context.Context, schema string) error
 	if err != nil || !ok {
 		return err // a missing schema fails elsewhere, with its own error
 	}
-	if versioning.ACLHolds(SchemaACL(sc), au.Holds, "C", false) {
+	if versioning.ACLHolds(planner.SchemaACL(sc), au.Holds, "C", false) {
 		return nil
 	}
-	return PermissionDenied("schema", schema)
+	return planner.PermissionDenied("schema", schema)
 }
 
 // grantPrivileges returns the letters GRANT or REVOKE names for an object
@@ -54,7 +55,7 @@ func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
 		if len(p.Cols) > 0 {
 			continue // column privileges are not recorded yet: nothing is granted
 		}
-		c, ok := PrivilegeLetters[strings.ToLower(p.PrivName)]
+		c, ok := planner.PrivilegeLetters[strings.ToLower(p.PrivName)]
 		if !ok {
 			return "", pgerr.New(pgerr.SyntaxError, "unrecognized privilege type %q", p.PrivName)
 		}
@@ -69,11 +70,11 @@ func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
 // changeACL applies a GRANT or REVOKE to one object's ACL, as the current
 // role: the owner (or a superuser) grants as the owner; another role
 // grants what it holds with grant option, as itself.
-func changeACL(au *Authority, notice func(error), g *pg.GrantStmt, acl []versioning.ACLItem, owner, kind, name, privs string, grantees []string) ([]versioning.ACLItem, error) {
+func changeACL(au *planner.Authority, notice func(error), g *pg.GrantStmt, acl []versioning.ACLItem, owner, kind, name, privs string, grantees []string) ([]versioning.ACLItem, error) {
 	grantor := au.Role
 	switch {
 	case au.Owns(owner):
-		grantor = OwnerOf(owner)
+		grantor = planner.OwnerOf(owner)
 	case versioning.ACLHolds(acl, au.Holds, privs, true):
 		// The grant is the role's that holds the grant option, as
 		// PostgreSQL's select_best_grantor picks it: the current role if
@@ -88,7 +89,7 @@ func changeACL(au *Authority, notice func(error), g *pg.GrantStmt, acl []version
 		}
 	default:
 		if !versioning.ACLAny(acl, au.Holds, versioning.TablePrivileges+versioning.SchemaPrivileges) {
-			return nil, PermissionDenied(kind, name)
+			return nil, planner.PermissionDenied(kind, name)
 		}
 		// Privileges without grant option: PostgreSQL warns and changes
 		// nothing.
@@ -114,17 +115,17 @@ func changeACL(au *Authority, notice func(error), g *pg.GrantStmt, acl []version
 
 // grant runs GRANT and REVOKE on tables, views, sequences and schemas,
 // which change their records in the transaction's root.
-func (a *analyzer) grant(g *pg.GrantStmt) (Utility, error) {
+func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 	tag := map[bool]string{true: "GRANT", false: "REVOKE"}[g.IsGrant]
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		au, err := a.authority()
+		au, err := a.Authority()
 		if err != nil {
 			return "", err
 		}
-		grantees, err := Grantees(a.s, g.Grantees, au.Roles)
+		grantees, err := planner.Grantees(a.s, g.Grantees, au.Roles)
 		if err != nil {
 			return "", err
 		}
@@ -173,24 +174,24 @@ func (a *analyzer) grant(g *pg.GrantStmt) (Utility, error) {
 		} else {
 			for _, n := range g.Objects {
 				rv := n.GetRangeVar()
-				rel, _, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
+				rel, _, err := a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
 				if err != nil {
 					return "", err
 				}
 				switch {
-				case rel.Kind == RelSequence:
+				case rel.Kind == planner.RelSequence:
 					seqs = append(seqs, rel.Seq)
-				case onSequences && rel.Kind != RelNone:
+				case onSequences && rel.Kind != planner.RelNone:
 					return "", pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", rv.Relname)
-				case rel.Kind == RelTable:
+				case rel.Kind == planner.RelTable:
 					tables = append(tables, rel.Table)
-				case rel.Kind == RelView:
+				case rel.Kind == planner.RelView:
 					views = append(views, rel.View)
 				default:
-					if v, ok, err := a.viewTable(ctx, rv.Schemaname, rv.Relname); err != nil || ok && v != nil {
+					if v, ok, err := a.ViewTable(ctx, rv.Schemaname, rv.Relname); err != nil || ok && v != nil {
 						continue // a view of the catalog
 					}
-					return "", WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
+					return "", planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(rv)), rv.Location)
 				}
 			}
 		}
@@ -202,7 +203,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (Utility, error) {
 		}
 		root := a.tx.Root
 		for _, t := range tables {
-			acl, err := changeACL(au, a.s.Notice, g, TableACL(t), t.Owner, "table", t.Name, privs, grantees)
+			acl, err := changeACL(au, a.s.Notice, g, planner.TableACL(t), t.Owner, "table", t.Name, privs, grantees)
 			if err != nil {
 				return "", err
 			}
@@ -213,7 +214,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (Utility, error) {
 			}
 		}
 		for _, v := range views {
-			acl, err := changeACL(au, a.s.Notice, g, ViewACL(v), v.Owner, "view", v.Name, privs, grantees)
+			acl, err := changeACL(au, a.s.Notice, g, planner.ViewACL(v), v.Owner, "view", v.Name, privs, grantees)
 			if err != nil {
 				return "", err
 			}
@@ -236,7 +237,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (Utility, error) {
 					continue
 				}
 			}
-			acl, err := changeACL(au, a.s.Notice, g, SequenceACL(sq), sq.Owner, "sequence", sq.Name, sp, grantees)
+			acl, err := changeACL(au, a.s.Notice, g, planner.SequenceACL(sq), sq.Owner, "sequence", sq.Name, sp, grantees)
 			if err != nil {
 				return "", err
 			}
@@ -252,7 +253,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (Utility, error) {
 }
 
 // grantSchemas runs GRANT and REVOKE ON SCHEMA.
-func (a *analyzer) grantSchemas(ctx context.Context, au *Authority, g *pg.GrantStmt, grantees []string) error {
+func (a *analyzer) grantSchemas(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
 	privs, err := grantPrivileges(g.Privileges, "schema", versioning.SchemaPrivileges)
 	if err != nil {
 		return err
@@ -267,7 +268,7 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *Authority, g *pg.GrantS
 		if !ok {
 			return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 		}
-		acl, err := changeACL(au, a.s.Notice, g, SchemaACL(sc), SchemaOwner(sc), "schema", name, privs, grantees)
+		acl, err := changeACL(au, a.s.Notice, g, planner.SchemaACL(sc), planner.SchemaOwner(sc), "schema", name, privs, grantees)
 		if err != nil {
 			return err
 		}
@@ -285,11 +286,11 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *Authority, g *pg.GrantS
 // returns the new owner: a superuser may give it to anyone; its owner only
 // to a role it is a member of, as PostgreSQL requires.
 func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
-	au, err := a.authority()
+	au, err := a.Authority()
 	if err != nil {
 		return "", err
 	}
-	name := RoleSpecName(a.s, spec)
+	name := planner.RoleSpecName(a.s, spec)
 	if au.Roles[name] == nil {
 		return "", pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 	}
@@ -309,8 +310,8 @@ func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
 // for the bootstrap superuser (what objects made before owners were
 // recorded say, so that their records, and the diffs between branches,
 // do not change for a server used only by it).
-func newObjectOwner(s Session) string {
-	if r := s.CurrentRole(); r != BootstrapSuperuser {
+func newObjectOwner(s planner.Session) string {
+	if r := s.CurrentRole(); r != planner.BootstrapSuperuser {
 		return r
 	}
 	return ""
@@ -320,12 +321,12 @@ func newObjectOwner(s Session) string {
 // (ALTER TABLE ... OWNER TO, alter.go). A schema records its owner; the
 // other objects have no owner of their own yet, so for them the statement
 // only checks that the role exists, which is what a restored dump needs.
-func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (Utility, error) {
+func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		owner := RoleSpecName(a.s, s.Newowner)
+		owner := planner.RoleSpecName(a.s, s.Newowner)
 		roles, err := a.s.Roles(ctx)
 		if err != nil {
 			return "", err
@@ -346,7 +347,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (Utility, error) {
 			if owner, err = a.newOwner(s.Newowner, sc.Owner); err != nil {
 				return "", err
 			}
-			sc.ACL = versioning.ChangeACLOwner(sc.ACL, OwnerOf(sc.Owner), owner)
+			sc.ACL = versioning.ChangeACLOwner(sc.ACL, planner.OwnerOf(sc.Owner), owner)
 			sc.Owner = owner
 			root, err := a.tx.Root.PutSchema(ctx, *sc)
 			if err != nil {
@@ -365,7 +366,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (Utility, error) {
 			if len(parts) == 0 {
 				return tag, nil
 			}
-			schema, name := SplitName(parts)
+			schema, name := planner.SplitName(parts)
 			schemas := []string{a.s.ResolveSchemaName(schema)}
 			if schema == "" {
 				schemas = a.s.SearchPath()

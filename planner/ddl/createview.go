@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -8,11 +8,12 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
 // createView runs CREATE [OR REPLACE] [TEMP] VIEW name [(columns)] AS query.
-func (a *analyzer) createView(s *pg.ViewStmt) (Utility, error) {
+func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 	sel := s.Query.GetSelectStmt()
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "this view query is not supported")
@@ -44,12 +45,12 @@ func (a *analyzer) createView(s *pg.ViewStmt) (Utility, error) {
 		if err != nil {
 			return "", err
 		}
-		plan, err := a.selectStmt(sel)
+		plan, err := a.SelectStmt(sel)
 		if err != nil {
 			return "", err
 		}
 		cols := plan.Columns()
-		names := NameList(s.Aliases)
+		names := planner.NameList(s.Aliases)
 		if len(names) > len(cols) {
 			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 		}
@@ -76,20 +77,20 @@ func (a *analyzer) createView(s *pg.ViewStmt) (Utility, error) {
 		case pg.ViewCheckOption_CASCADED_CHECK_OPTION:
 			v.Check = 'c'
 		}
-		if v.Query, err = DeparseSelect(sel); err != nil {
+		if v.Query, err = planner.DeparseSelect(sel); err != nil {
 			return "", err
 		}
-		rel, err := FindRelation(ctx, a.tx.Root, schema, v.Name)
+		rel, err := planner.FindRelation(ctx, a.tx.Root, schema, v.Name)
 		if err != nil {
 			return "", err
 		}
 		switch {
-		case rel.Kind == RelView && s.Replace:
+		case rel.Kind == planner.RelView && s.Replace:
 			if err := replaceableView(rel.View, v); err != nil {
 				return "", err
 			}
 			v.Comment, v.Owner, v.ACL = rel.View.Comment, rel.View.Owner, rel.View.ACL
-		case rel.Kind != RelNone:
+		case rel.Kind != planner.RelNone:
 			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
 		}
 		root, err := a.tx.Root.PutView(ctx, v)
@@ -130,15 +131,15 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 	var deps []string
 	temp := false
 	var err error
-	ctes := CTENames(n)
-	VisitNodes(n, func(x *pg.Node) {
+	ctes := planner.CTENames(n)
+	planner.VisitNodes(n, func(x *pg.Node) {
 		rv := x.GetRangeVar()
 		if rv == nil || err != nil || rv.Schemaname == "" && ctes[rv.Relname] {
 			return
 		}
-		var rel Relation
+		var rel planner.Relation
 		var schema string
-		if rel, schema, err = a.lookupRelation(ctx, rv.Schemaname, rv.Relname); err != nil || rel.Kind == RelNone {
+		if rel, schema, err = a.LookupRelation(ctx, rv.Schemaname, rv.Relname); err != nil || rel.Kind == planner.RelNone {
 			return
 		}
 		rv.Schemaname = schema
@@ -146,7 +147,7 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 		if !slices.Contains(deps, dep) {
 			deps = append(deps, dep)
 		}
-		temp = temp || IsTempSchema(schema)
+		temp = temp || planner.IsTempSchema(schema)
 	})
 	slices.Sort(deps)
 	return deps, temp, err
@@ -156,11 +157,11 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 func (a *analyzer) dropViews(ctx context.Context, s *pg.DropStmt) (string, error) {
 	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
 	for _, obj := range s.Objects {
-		rel, relSchema, name, err := a.dropTarget(ctx, obj, RelView, s.MissingOk)
+		rel, relSchema, name, err := a.dropTarget(ctx, obj, planner.RelView, s.MissingOk)
 		if err != nil {
 			return "", err
 		}
-		if rel.Kind == RelNone {
+		if rel.Kind == planner.RelNone {
 			continue
 		}
 		if err := a.dropDependentViews(ctx, relSchema, name, "view "+name, cascade); err != nil {
@@ -218,16 +219,16 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) 
 		if !slices.Contains(v.Depends, target) {
 			continue
 		}
-		sel, err := ParseSelect(v.Query)
+		sel, err := planner.ParseSelect(v.Query)
 		if err != nil {
 			return err
 		}
-		VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+		planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
 			if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
 				rv.Relname = name
 			}
 		})
-		if v.Query, err = DeparseSelect(sel); err != nil {
+		if v.Query, err = planner.DeparseSelect(sel); err != nil {
 			return err
 		}
 		for i, d := range v.Depends {

@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -28,7 +29,7 @@ func (a *analyzer) env(ctx context.Context) *exec.Env {
 }
 
 // alterTable runs ALTER TABLE [IF EXISTS] t command, ...
-func (a *analyzer) alterTable(s *pg.AlterTableStmt) (Utility, error) {
+func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 	tag := "ALTER TABLE"
 	switch s.Objtype {
 	case pg.ObjectType_OBJECT_INDEX:
@@ -42,29 +43,29 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (Utility, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		rel, schema, err := a.lookupRelation(ctx, s.Relation.Schemaname, s.Relation.Relname)
+		rel, schema, err := a.LookupRelation(ctx, s.Relation.Schemaname, s.Relation.Relname)
 		if err != nil {
 			return "", err
 		}
-		if rel.Kind == RelNone {
+		if rel.Kind == planner.RelNone {
 			if s.MissingOk {
 				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
 				return tag, nil
 			}
-			return "", WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(s.Relation)), s.Relation.Location)
+			return "", planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(s.Relation)), s.Relation.Location)
 		}
 		if rel.Table != nil {
 			if err := a.requireTableOwner(rel.Table); err != nil {
 				return "", err
 			}
 		}
-		if rel.Kind != RelTable {
+		if rel.Kind != planner.RelTable {
 			// Owner, statistics and storage settings of indexes and
 			// sequences have nothing to change here.
 			for _, n := range s.Cmds {
 				switch n.GetAlterTableCmd().Subtype {
 				case pg.AlterTableType_AT_AttachPartition:
-					if rel.Kind != RelIndex {
+					if rel.Kind != planner.RelIndex {
 						return "", pgerr.New(pgerr.WrongObjectType, "%q is not an index", s.Relation.Relname)
 					}
 					if err := a.attachIndex(ctx, rel, schema, n.GetAlterTableCmd().Def.GetPartitionCmd()); err != nil {
@@ -176,7 +177,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 				return a.putTable(ctx, def)
 			}
 		}
-		if ConstraintExists(def, cmd.Name) {
+		if planner.ConstraintExists(def, cmd.Name) {
 			return nil
 		}
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
@@ -207,7 +208,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		if err != nil {
 			return err
 		}
-		def.ACL = versioning.ChangeACLOwner(def.ACL, OwnerOf(def.Owner), owner)
+		def.ACL = versioning.ChangeACLOwner(def.ACL, planner.OwnerOf(def.Owner), owner)
 		def.Owner = owner
 		return a.putTable(ctx, def)
 	case pg.AlterTableType_AT_SetStatistics, pg.AlterTableType_AT_SetStorage,
@@ -261,11 +262,11 @@ var errStop = pgerr.New(pgerr.SuccessfulCompletion, "stop")
 func (a *analyzer) validateChecks(ctx context.Context, t *exec.Table, def *versioning.Table, checks []versioning.Check) error {
 	var cs []exec.CheckConstraint
 	for _, c := range checks {
-		n, err := ParseExpr(c.Expr)
+		n, err := planner.ParseExpr(c.Expr)
 		if err != nil {
 			return err
 		}
-		e, _, err := a.checkExpr(def, n)
+		e, _, err := a.CheckExpr(def, n)
 		if err != nil {
 			return err
 		}
@@ -341,20 +342,20 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 	// generation expression of a generated column, over each row.
 	var fill exec.Expr
 	defText := nt.Cols[pos].Default
-	if dom, err := a.columnDomain(ctx, nt.Cols[pos]); err != nil {
+	if dom, err := a.ColumnDomain(ctx, nt.Cols[pos]); err != nil {
 		return err
 	} else if dom != nil && defText == "" && col.Generated == 0 {
 		defText = dom.Default
 	}
 	if col.Generated != 0 && !empty {
-		gen, err := a.generatedExprs(nt)
+		gen, err := a.GeneratedExprs(nt)
 		if err != nil {
 			return err
 		}
 		fill = gen[pos]
 	}
 	if defText != "" && !empty {
-		defs, err := a.defaults(nt)
+		defs, err := a.Defaults(nt)
 		if err != nil {
 			return err
 		}
@@ -437,14 +438,14 @@ func (a *analyzer) buildNewIndexes(ctx context.Context, def *versioning.Table, i
 // volatileDefault reports whether a default must be evaluated for each
 // row (nextval, random) rather than once.
 func volatileDefault(text string) bool {
-	n, err := ParseExpr(text)
+	n, err := planner.ParseExpr(text)
 	if err != nil {
 		return true
 	}
 	volatile := false
-	VisitNodes(n, func(x *pg.Node) {
+	planner.VisitNodes(n, func(x *pg.Node) {
 		if fc := x.GetFuncCall(); fc != nil {
-			switch OpName(fc.Funcname) {
+			switch planner.OpName(fc.Funcname) {
 			case "nextval", "random", "gen_random_uuid", "uuid_generate_v4", "clock_timestamp", "timeofday", "setval", "random_normal":
 				volatile = true
 			}
@@ -459,7 +460,7 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 	if con.Indexname != "" {
 		return pgerr.New(pgerr.FeatureNotSupported, "constraints USING INDEX are not supported yet")
 	}
-	if con.Conname != "" && ConstraintExists(def, con.Conname) {
+	if con.Conname != "" && planner.ConstraintExists(def, con.Conname) {
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", con.Conname, def.Name)
 	}
 	d, err := a.newTableDDL(ctx, def)
@@ -632,17 +633,17 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 	}
 	def.Indexes = slices.DeleteFunc(def.Indexes, func(ix versioning.Index) bool {
 		return slices.ContainsFunc(ix.Columns, func(ic versioning.IndexColumn) bool {
-			return ic.Column == pos || ic.Expr != "" && ExprReads(ic.Expr, c.Name)
-		}) || slices.Contains(ix.Include, pos) || ix.Where != "" && ExprReads(ix.Where, c.Name)
+			return ic.Column == pos || ic.Expr != "" && planner.ExprReads(ic.Expr, c.Name)
+		}) || slices.Contains(ix.Include, pos) || ix.Where != "" && planner.ExprReads(ix.Where, c.Name)
 	})
 	var keep []versioning.Check
 	for _, ch := range def.Checks {
-		n, err := ParseExpr(ch.Expr)
+		n, err := planner.ParseExpr(ch.Expr)
 		if err != nil {
 			return err
 		}
 		uses := false
-		VisitNodes(n, func(x *pg.Node) {
+		planner.VisitNodes(n, func(x *pg.Node) {
 			if cr := x.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == c.Name {
 				uses = true
 			}
@@ -671,7 +672,7 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 	if err := checkAlterTypeGenerated(def, pos, cd.RawDefault != nil); err != nil {
 		return err
 	}
-	nt, _, err := a.resolveType(cd.TypeName)
+	nt, _, err := a.ResolveType(cd.TypeName)
 	if err != nil {
 		return err
 	}
@@ -683,7 +684,7 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 		// the column would hold had it been declared so.
 		nd := cloneTable(def)
 		nd.Columns[pos].Type, nd.Columns[pos].Typmod = nt.OID, nt.Typmod
-		n, err := ParseExpr(old.Generated)
+		n, err := planner.ParseExpr(old.Generated)
 		if err != nil {
 			return err
 		}
@@ -691,29 +692,29 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 			return err
 		}
 	} else if cd.RawDefault != nil {
-		e, err := a.expr(cd.RawDefault, tableScope(t, def.Name))
+		e, err := a.Expr(cd.RawDefault, planner.TableScope(t, def.Name))
 		if err != nil {
 			return err
 		}
-		if conv, err = a.assignOrIO(e, nt, old.Name); err != nil {
+		if conv, err = a.AssignOrIO(e, nt, old.Name); err != nil {
 			return pgerr.New(pgerr.DatatypeMismatch, "result of USING clause for column %q cannot be cast automatically to type %s", old.Name, exec.TypeName(nt.OID)).
 				WithHint("You might need to add an explicit cast.")
 		}
-	} else if conv, err = a.assignOrIO(src, nt, old.Name); err != nil {
+	} else if conv, err = a.AssignOrIO(src, nt, old.Name); err != nil {
 		return pgerr.New(pgerr.DatatypeMismatch, "column %q cannot be cast automatically to type %s", old.Name, exec.TypeName(nt.OID)).
-			WithHint("You might need to specify \"USING %s::%s\".", QuoteIdent(old.Name), typeSQLName(nt))
+			WithHint("You might need to specify \"USING %s::%s\".", planner.QuoteIdent(old.Name), typeSQLName(nt))
 	}
 	c := &def.Columns[pos]
 	if c.Default != "" && c.Generated == 0 {
-		n, err := ParseExpr(c.Default)
+		n, err := planner.ParseExpr(c.Default)
 		if err != nil {
 			return err
 		}
-		e, err := a.expr(n, nil)
+		e, err := a.Expr(n, nil)
 		if err != nil {
 			return err
 		}
-		if _, err := a.assign(e, nt, c.Name, -1); err != nil {
+		if _, err := a.Assign(e, nt, c.Name, -1); err != nil {
 			return pgerr.New(pgerr.DatatypeMismatch, "default for column %q cannot be cast automatically to type %s", c.Name, exec.TypeName(nt.OID))
 		}
 	}
@@ -794,11 +795,11 @@ func identityColumn(def *versioning.Table, name string) (int, error) {
 
 // identitySequence returns an identity column's sequence.
 func (a *analyzer) identitySequence(ctx context.Context, c versioning.Column) (*versioning.Sequence, error) {
-	parts, err := ParseQualifiedName(c.Sequence)
+	parts, err := planner.ParseQualifiedName(c.Sequence)
 	if err != nil {
 		return nil, err
 	}
-	schema, name := SplitName(parts)
+	schema, name := planner.SplitName(parts)
 	seq, ok, err := a.tx.Root.Sequence(ctx, schema, name)
 	if err != nil {
 		return nil, err
@@ -878,7 +879,7 @@ func (a *analyzer) dropIdentity(ctx context.Context, def *versioning.Table, cmd 
 
 // rename runs ALTER ... RENAME: of a table, index, sequence, column,
 // constraint or schema.
-func (a *analyzer) rename(s *pg.RenameStmt) (Utility, error) {
+func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
@@ -888,9 +889,9 @@ func (a *analyzer) rename(s *pg.RenameStmt) (Utility, error) {
 		case pg.ObjectType_OBJECT_SCHEMA:
 			return "ALTER SCHEMA", a.renameSchema(ctx, s.Subname, s.Newname)
 		case pg.ObjectType_OBJECT_TYPE:
-			return "ALTER TYPE", a.renameType(ctx, NameList(s.Object.GetList().GetItems()), s.Newname)
+			return "ALTER TYPE", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_DOMAIN:
-			return "ALTER DOMAIN", a.renameType(ctx, NameList(s.Object.GetList().GetItems()), s.Newname)
+			return "ALTER DOMAIN", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_INDEX:
 			tag = "ALTER INDEX"
 		case pg.ObjectType_OBJECT_SEQUENCE:
@@ -901,25 +902,25 @@ func (a *analyzer) rename(s *pg.RenameStmt) (Utility, error) {
 		default:
 			return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s RENAME is not supported yet", s.RenameType)
 		}
-		rel, schema, err := a.lookupRelation(ctx, s.Relation.Schemaname, s.Relation.Relname)
+		rel, schema, err := a.LookupRelation(ctx, s.Relation.Schemaname, s.Relation.Relname)
 		if err != nil {
 			return "", err
 		}
-		if rel.Kind == RelNone {
+		if rel.Kind == planner.RelNone {
 			if s.MissingOk {
 				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
 				return tag, nil
 			}
-			return "", WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(s.Relation)), s.Relation.Location)
+			return "", planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(s.Relation)), s.Relation.Location)
 		}
 		switch s.RenameType {
 		case pg.ObjectType_OBJECT_COLUMN:
-			if rel.Kind != RelTable {
+			if rel.Kind != planner.RelTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
 			return tag, a.renameColumnInherited(ctx, rel.Table, s.Subname, s.Newname, s.Relation.Inh, false)
 		case pg.ObjectType_OBJECT_TABCONSTRAINT:
-			if rel.Kind != RelTable {
+			if rel.Kind != planner.RelTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
 			return tag, a.renameConstraint(ctx, cloneTable(rel.Table), s.Subname, s.Newname)
@@ -929,10 +930,10 @@ func (a *analyzer) rename(s *pg.RenameStmt) (Utility, error) {
 }
 
 // renameRelation renames a table, index or sequence.
-func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old, name string) error {
-	if other, err := FindRelation(ctx, a.tx.Root, schema, name); err != nil {
+func (a *analyzer) renameRelation(ctx context.Context, rel planner.Relation, schema, old, name string) error {
+	if other, err := planner.FindRelation(ctx, a.tx.Root, schema, name); err != nil {
 		return err
-	} else if other.Kind != RelNone {
+	} else if other.Kind != planner.RelNone {
 		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
 	if err := a.renameInViews(ctx, schema, old, name); err != nil {
@@ -941,7 +942,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 	root := a.tx.Root
 	var err error
 	switch rel.Kind {
-	case RelView:
+	case planner.RelView:
 		v := *rel.View
 		if root, err = root.DropView(ctx, schema, old); err != nil {
 			return err
@@ -950,7 +951,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 		if root, err = root.PutView(ctx, &v); err != nil {
 			return err
 		}
-	case RelTable:
+	case planner.RelTable:
 		def := cloneTable(rel.Table)
 		seqs, err := ownedSequences(ctx, root, def)
 		if err != nil {
@@ -975,7 +976,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 		if root, err = root.DropTable(ctx, schema, old); err != nil {
 			return err
 		}
-		if root, err = SyncRefs(ctx, root, rel.Table, nil); err != nil {
+		if root, err = planner.SyncRefs(ctx, root, rel.Table, nil); err != nil {
 			return err
 		}
 		def.Name = name
@@ -987,7 +988,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return err
 		}
-		if root, err = SyncRefs(ctx, root, nil, def); err != nil {
+		if root, err = planner.SyncRefs(ctx, root, nil, def); err != nil {
 			return err
 		}
 		for _, r := range refs {
@@ -1004,7 +1005,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 			if root, err = root.PutTable(ctx, nc); err != nil {
 				return err
 			}
-			if root, err = SyncRefs(ctx, root, child, nc); err != nil {
+			if root, err = planner.SyncRefs(ctx, root, child, nc); err != nil {
 				return err
 			}
 		}
@@ -1013,7 +1014,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 				return err
 			}
 		}
-	case RelIndex:
+	case planner.RelIndex:
 		def := cloneTable(rel.Table)
 		if rel.Index < 0 {
 			def.PrimaryKeyName = name
@@ -1023,7 +1024,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return err
 		}
-	case RelSequence:
+	case planner.RelSequence:
 		seq := rel.Seq
 		if root, err = root.DropSequence(ctx, schema, old); err != nil {
 			return err
@@ -1042,8 +1043,8 @@ func (a *analyzer) renameRelation(ctx context.Context, rel Relation, schema, old
 		for _, t := range tables {
 			changed := false
 			for i, c := range t.Columns {
-				if c.Sequence == SeqRef(schema, old) {
-					t.Columns[i].Sequence, changed = SeqRef(schema, name), true
+				if c.Sequence == planner.SeqRef(schema, old) {
+					t.Columns[i].Sequence, changed = planner.SeqRef(schema, name), true
 				}
 				if c.Default != "" && defaultUsesSequence(c.Default, schema, old) {
 					t.Columns[i].Default, changed = nextvalDefault(schema, name), true
@@ -1108,18 +1109,18 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		}
 	}
 	for i, ch := range def.Checks {
-		n, err := ParseExpr(ch.Expr)
+		n, err := planner.ParseExpr(ch.Expr)
 		if err != nil {
 			return err
 		}
-		VisitNodes(n, func(x *pg.Node) {
+		planner.VisitNodes(n, func(x *pg.Node) {
 			if cr := x.GetColumnRef(); cr != nil {
 				if f := cr.Fields[len(cr.Fields)-1].GetString_(); f != nil && f.Sval == old {
 					f.Sval = name
 				}
 			}
 		})
-		if def.Checks[i].Expr, err = DeparseExpr(n); err != nil {
+		if def.Checks[i].Expr, err = planner.DeparseExpr(n); err != nil {
 			return err
 		}
 	}
@@ -1149,13 +1150,13 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 // renameConstraint renames a constraint (and the index of a primary key
 // or unique constraint).
 func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, old, name string) error {
-	if ConstraintExists(def, name) {
+	if planner.ConstraintExists(def, name) {
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
 	}
 	renameIndex := func() error {
-		if other, err := FindRelation(ctx, a.tx.Root, def.Schema, name); err != nil {
+		if other, err := planner.FindRelation(ctx, a.tx.Root, def.Schema, name); err != nil {
 			return err
-		} else if other.Kind != RelNone {
+		} else if other.Kind != planner.RelNone {
 			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 		}
 		return nil
@@ -1194,16 +1195,16 @@ func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, 
 
 // renameColumnIn rewrites a stored expression's references to column old.
 func renameColumnIn(expr, old, name string) (string, error) {
-	n, err := ParseExpr(expr)
+	n, err := planner.ParseExpr(expr)
 	if err != nil {
 		return "", err
 	}
-	VisitNodes(n, func(x *pg.Node) {
+	planner.VisitNodes(n, func(x *pg.Node) {
 		if cr := x.GetColumnRef(); cr != nil {
 			if f := cr.Fields[len(cr.Fields)-1].GetString_(); f != nil && f.Sval == old {
 				f.Sval = name
 			}
 		}
 	})
-	return DeparseExpr(n)
+	return planner.DeparseExpr(n)
 }

@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -17,7 +18,7 @@ import (
 // Types live in the root value under their schema and name.
 
 // typeDDL wraps the work of a type statement in the writable check.
-func (a *analyzer) typeDDL(tag string, run func(ctx context.Context) error) Utility {
+func (a *analyzer) typeDDL(tag string, run func(ctx context.Context) error) planner.Utility {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
@@ -33,7 +34,7 @@ func (a *analyzer) typeDDL(tag string, run func(ctx context.Context) error) Util
 // fails if one exists there (types share a namespace with tables, whose
 // row types they are).
 func (a *analyzer) newTypeName(ctx context.Context, names []string) (string, string, error) {
-	schema, name := SplitName(names)
+	schema, name := planner.SplitName(names)
 	schema, err := a.creationSchema(ctx, schema, -1)
 	if err != nil {
 		return "", "", err
@@ -65,14 +66,14 @@ func (a *analyzer) putType(ctx context.Context, t *versioning.Type) error {
 
 // createEnum runs CREATE TYPE ... AS ENUM: labels get the sort orders 1,
 // 2, 3 ... as in PostgreSQL.
-func (a *analyzer) createEnum(s *pg.CreateEnumStmt) (Utility, error) {
+func (a *analyzer) createEnum(s *pg.CreateEnumStmt) (planner.Utility, error) {
 	return a.typeDDL("CREATE TYPE", func(ctx context.Context) error {
-		schema, name, err := a.newTypeName(ctx, NameList(s.TypeName))
+		schema, name, err := a.newTypeName(ctx, planner.NameList(s.TypeName))
 		if err != nil {
 			return err
 		}
 		t := &versioning.Type{Schema: schema, Name: name, Kind: 'e', Labels: []versioning.EnumLabel{}}
-		for i, v := range NameList(s.Vals) {
+		for i, v := range planner.NameList(s.Vals) {
 			if err := checkLabel(v); err != nil {
 				return err
 			}
@@ -87,14 +88,14 @@ func (a *analyzer) createEnum(s *pg.CreateEnumStmt) (Utility, error) {
 
 // checkLabel enforces PostgreSQL's limit on enum labels.
 func checkLabel(v string) error {
-	if len(v) == 0 || len(v) > NameDataLen-1 {
-		return pgerr.New(pgerr.InvalidName, "invalid enum label %q", v).WithDetail("Labels must be %d bytes or less.", NameDataLen-1)
+	if len(v) == 0 || len(v) > planner.NameDataLen-1 {
+		return pgerr.New(pgerr.InvalidName, "invalid enum label %q", v).WithDetail("Labels must be %d bytes or less.", planner.NameDataLen-1)
 	}
 	return nil
 }
 
 // createComposite runs CREATE TYPE ... AS (fields).
-func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (Utility, error) {
+func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (planner.Utility, error) {
 	return a.typeDDL("CREATE TYPE", func(ctx context.Context) error {
 		names := []string{s.Typevar.Relname}
 		if s.Typevar.Schemaname != "" {
@@ -110,7 +111,7 @@ func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (Utility, error) {
 			if slices.ContainsFunc(t.Fields, func(f versioning.ViewColumn) bool { return f.Name == cd.Colname }) {
 				return pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname)
 			}
-			ft, _, err := a.resolveType(cd.TypeName)
+			ft, _, err := a.ResolveType(cd.TypeName)
 			if err != nil {
 				return err
 			}
@@ -121,9 +122,9 @@ func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (Utility, error) {
 }
 
 // createDomain runs CREATE DOMAIN.
-func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (Utility, error) {
+func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (planner.Utility, error) {
 	return a.typeDDL("CREATE DOMAIN", func(ctx context.Context) error {
-		schema, name, err := a.newTypeName(ctx, NameList(s.Domainname))
+		schema, name, err := a.newTypeName(ctx, planner.NameList(s.Domainname))
 		if err != nil {
 			return err
 		}
@@ -144,7 +145,7 @@ func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (Utility, error) {
 // domainBase resolves a domain's base type; a domain over a domain takes
 // the underlying base type (its constraints are not inherited yet).
 func (a *analyzer) domainBase(tn *pg.TypeName) (exec.T, error) {
-	t, _, err := a.resolveType(tn)
+	t, _, err := a.ResolveType(tn)
 	return t, err
 }
 
@@ -157,16 +158,16 @@ func (a *analyzer) addDomainConstraint(t *versioning.Type, con *pg.Constraint) e
 	case pg.ConstrType_CONSTR_NULL:
 		t.NotNull = false
 	case pg.ConstrType_CONSTR_DEFAULT:
-		text, err := DeparseExpr(con.RawExpr)
+		text, err := planner.DeparseExpr(con.RawExpr)
 		if err != nil {
 			return err
 		}
 		t.Default = text
 	case pg.ConstrType_CONSTR_CHECK:
-		if _, err := a.domainCheckExpr(t, con.RawExpr); err != nil {
+		if _, err := a.DomainCheckExpr(t, con.RawExpr); err != nil {
 			return err
 		}
-		text, err := DeparseExpr(con.RawExpr)
+		text, err := planner.DeparseExpr(con.RawExpr)
 		if err != nil {
 			return err
 		}
@@ -189,8 +190,8 @@ func (a *analyzer) addDomainConstraint(t *versioning.Type, con *pg.Constraint) e
 // findType finds the type names (schema-qualified or along search_path)
 // of the kind want ('d' for a domain, 0 for any type).
 func (a *analyzer) findType(ctx context.Context, names []string, want byte, missingOK bool) (*versioning.Type, error) {
-	schema, name := SplitName(names)
-	t, err := a.lookupType(ctx, schema, name)
+	schema, name := planner.SplitName(names)
+	t, err := a.LookupType(ctx, schema, name)
 	if err != nil {
 		return nil, err
 	}
@@ -207,9 +208,9 @@ func (a *analyzer) findType(ctx context.Context, names []string, want byte, miss
 }
 
 // alterEnum runs ALTER TYPE ... ADD VALUE and RENAME VALUE.
-func (a *analyzer) alterEnum(s *pg.AlterEnumStmt) (Utility, error) {
+func (a *analyzer) alterEnum(s *pg.AlterEnumStmt) (planner.Utility, error) {
 	return a.typeDDL("ALTER TYPE", func(ctx context.Context) error {
-		t, err := a.findType(ctx, NameList(s.TypeName), 0, false)
+		t, err := a.findType(ctx, planner.NameList(s.TypeName), 0, false)
 		if err != nil {
 			return err
 		}
@@ -272,9 +273,9 @@ func insertLabel(labels []versioning.EnumLabel, v, neighbor string, after bool) 
 
 // alterDomain runs ALTER DOMAIN: SET/DROP DEFAULT, SET/DROP NOT NULL, ADD
 // and DROP CONSTRAINT.
-func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (Utility, error) {
+func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (planner.Utility, error) {
 	return a.typeDDL("ALTER DOMAIN", func(ctx context.Context) error {
-		t, err := a.findType(ctx, NameList(s.TypeName), 'd', false)
+		t, err := a.findType(ctx, planner.NameList(s.TypeName), 'd', false)
 		if err != nil {
 			return err
 		}
@@ -282,7 +283,7 @@ func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (Utility, error) {
 		case "T":
 			t.Default = ""
 			if s.Def != nil {
-				if t.Default, err = DeparseExpr(s.Def); err != nil {
+				if t.Default, err = planner.DeparseExpr(s.Def); err != nil {
 					return err
 				}
 			}
@@ -328,7 +329,7 @@ func (a *analyzer) typeUsers(ctx context.Context, t *versioning.Type) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	oid := TypeOIDOf(t)
+	oid := planner.TypeOIDOf(t)
 	arr := exec.ArrayType(exec.T{OID: oid}).OID
 	var out []string
 	for _, tb := range tables {
@@ -364,7 +365,7 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 		tag, what = "DROP DOMAIN", "domain"
 	}
 	for _, obj := range s.Objects {
-		names := NameList(obj.GetTypeName().GetNames())
+		names := planner.NameList(obj.GetTypeName().GetNames())
 		want := byte(0)
 		if domain {
 			want = 'd'
@@ -374,7 +375,7 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 			return "", err
 		}
 		if t == nil {
-			_, name := SplitName(names)
+			_, name := planner.SplitName(names)
 			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %q does not exist, skipping", what, name))
 			continue
 		}
@@ -419,7 +420,7 @@ func lastPart(s string) string { return s[len(firstPart(s))+1:] }
 // tableOrType says whether the owner of column u is a table or a
 // composite type, as PostgreSQL's dependency messages do.
 func tableOrType(ctx context.Context, a *analyzer, u string) string {
-	if t, _ := a.lookupType(ctx, "", firstPart(u)); t != nil {
+	if t, _ := a.LookupType(ctx, "", firstPart(u)); t != nil {
 		return "composite type"
 	}
 	return "table"
@@ -478,7 +479,7 @@ func (a *analyzer) renameEnumValue(ctx context.Context, t *versioning.Type, from
 	if err := a.putType(ctx, t); err != nil {
 		return err
 	}
-	enum := TypeOIDOf(t)
+	enum := planner.TypeOIDOf(t)
 	tables, err := a.tx.Root.Tables(ctx)
 	if err != nil {
 		return err
@@ -543,7 +544,7 @@ func (a *analyzer) relabelTable(ctx context.Context, def *versioning.Table, enum
 // validateDomain checks the stored values of dom's columns against new
 // constraints: checks, and NOT NULL when notNull.
 func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, checks []versioning.Check, notNull bool) error {
-	compiled, err := a.domainChecks(&versioning.Type{Name: dom.Name, Base: dom.Base, BaseTypmod: dom.BaseTypmod, Checks: checks})
+	compiled, err := a.DomainChecks(&versioning.Type{Name: dom.Name, Base: dom.Base, BaseTypmod: dom.BaseTypmod, Checks: checks})
 	if err != nil {
 		return err
 	}

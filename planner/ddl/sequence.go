@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -51,12 +52,12 @@ func parseSeqOptions(opts []*pg.Node, forIdentity bool) (*seqOptions, error) {
 			slot = &o.cache
 		case "owned_by":
 			if forIdentity {
-				return nil, WithPos(pgerr.New(pgerr.SyntaxError, "invalid sequence option OWNED BY"), d.Location)
+				return nil, planner.WithPos(pgerr.New(pgerr.SyntaxError, "invalid sequence option OWNED BY"), d.Location)
 			}
 			slot = &o.ownedBy
 		case "sequence_name":
 			if !forIdentity {
-				return nil, WithPos(pgerr.New(pgerr.SyntaxError, "invalid sequence option SEQUENCE NAME"), d.Location)
+				return nil, planner.WithPos(pgerr.New(pgerr.SyntaxError, "invalid sequence option SEQUENCE NAME"), d.Location)
 			}
 			slot = &o.seqName
 		case "log_cnt":
@@ -65,7 +66,7 @@ func parseSeqOptions(opts []*pg.Node, forIdentity bool) (*seqOptions, error) {
 			return nil, pgerr.New(pgerr.SyntaxError, "option %q not recognized", d.Defname)
 		}
 		if *slot != nil {
-			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "conflicting or redundant options"), d.Location)
+			return nil, planner.WithPos(pgerr.New(pgerr.SyntaxError, "conflicting or redundant options"), d.Location)
 		}
 		*slot = d
 	}
@@ -105,7 +106,7 @@ func typeBounds(oid uint32) (int64, int64) {
 func applySeqOptions(seq *versioning.Sequence, o *seqOptions, init, forIdentity bool) error {
 	resetMax, resetMin := false, false
 	if o.as != nil {
-		t, _, err := ResolveType(o.as.Arg.GetTypeName())
+		t, _, err := planner.ResolveType(o.as.Arg.GetTypeName())
 		if err != nil {
 			return err
 		}
@@ -232,7 +233,7 @@ func applySeqOptions(seq *versioning.Sequence, o *seqOptions, init, forIdentity 
 
 // ownedBy resolves OWNED BY table.column (or NONE) for seq.
 func (a *analyzer) ownedBy(ctx context.Context, seq *versioning.Sequence, d *pg.DefElem) error {
-	parts := NameList(d.Arg.GetList().Items)
+	parts := planner.NameList(d.Arg.GetList().Items)
 	if len(parts) == 1 {
 		if parts[0] != "none" {
 			return pgerr.New(pgerr.InvalidParameterValue, "invalid OWNED BY option").
@@ -241,16 +242,16 @@ func (a *analyzer) ownedBy(ctx context.Context, seq *versioning.Sequence, d *pg.
 		seq.OwnedBy = ""
 		return nil
 	}
-	schema, table := SplitName(parts[:len(parts)-1])
+	schema, table := planner.SplitName(parts[:len(parts)-1])
 	col := parts[len(parts)-1]
-	rel, relSchema, err := a.lookupRelation(ctx, schema, table)
+	rel, relSchema, err := a.LookupRelation(ctx, schema, table)
 	if err != nil {
 		return err
 	}
 	switch rel.Kind {
-	case RelNone:
+	case planner.RelNone:
 		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", table)
-	case RelTable:
+	case planner.RelTable:
 	default:
 		return pgerr.New(pgerr.WrongObjectType, "sequence cannot be owned by relation %q", table).
 			WithDetail("This operation is not supported for %ss.", rel.Kind)
@@ -270,7 +271,7 @@ func (a *analyzer) ownedBy(ctx context.Context, seq *versioning.Sequence, d *pg.
 }
 
 // createSequence runs CREATE SEQUENCE [IF NOT EXISTS] name [options].
-func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (Utility, error) {
+func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (planner.Utility, error) {
 	o, err := parseSeqOptions(s.Options, false)
 	if err != nil {
 		return nil, err
@@ -309,7 +310,7 @@ func (a *analyzer) putSequence(ctx context.Context, seq *versioning.Sequence, o 
 }
 
 // alterSequence runs ALTER SEQUENCE [IF EXISTS] name options.
-func (a *analyzer) alterSequence(s *pg.AlterSeqStmt) (Utility, error) {
+func (a *analyzer) alterSequence(s *pg.AlterSeqStmt) (planner.Utility, error) {
 	o, err := parseSeqOptions(s.Options, s.ForIdentity)
 	if err != nil {
 		return nil, err
@@ -329,17 +330,17 @@ func (a *analyzer) alterSequence(s *pg.AlterSeqStmt) (Utility, error) {
 // sequenceByName finds a sequence for DDL: nil, nil when it is missing
 // and missingOK (a notice is sent).
 func (a *analyzer) sequenceByName(ctx context.Context, schema, name string, missingOK bool) (*versioning.Sequence, error) {
-	rel, _, err := a.lookupRelation(ctx, schema, name)
+	rel, _, err := a.LookupRelation(ctx, schema, name)
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case rel.Kind == RelNone && missingOK:
+	case rel.Kind == planner.RelNone && missingOK:
 		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", name))
 		return nil, nil
-	case rel.Kind == RelNone:
+	case rel.Kind == planner.RelNone:
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
-	case rel.Kind != RelSequence:
+	case rel.Kind != planner.RelSequence:
 		return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
 	}
 	return rel.Seq, nil
@@ -351,11 +352,11 @@ func (a *analyzer) sequenceByName(ctx context.Context, schema, name string, miss
 func (a *analyzer) dropSequences(ctx context.Context, s *pg.DropStmt) (string, error) {
 	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
 	for _, obj := range s.Objects {
-		rel, relSchema, name, err := a.dropTarget(ctx, obj, RelSequence, s.MissingOk)
+		rel, relSchema, name, err := a.dropTarget(ctx, obj, planner.RelSequence, s.MissingOk)
 		if err != nil {
 			return "", err
 		}
-		if rel.Kind == RelNone {
+		if rel.Kind == planner.RelNone {
 			continue
 		}
 		if err := a.dropSequence(ctx, relSchema, name, cascade); err != nil {
@@ -371,7 +372,7 @@ func (a *analyzer) dropSequence(ctx context.Context, schema, name string, cascad
 	if err != nil {
 		return err
 	}
-	qualified := SeqRef(schema, name)
+	qualified := planner.SeqRef(schema, name)
 	for _, t := range tables {
 		changed := false
 		for i, c := range t.Columns {
@@ -411,7 +412,7 @@ func (a *analyzer) dropSequence(ctx context.Context, schema, name string, cascad
 // on sequence schema.name.
 func defaultUsesSequence(def, schema, name string) bool {
 	found := false
-	NextvalRefs(def, func(s, n string) (string, bool) {
+	planner.NextvalRefs(def, func(s, n string) (string, bool) {
 		found = found || n == name && (s == "" || s == schema)
 		return "", false
 	})
@@ -427,9 +428,9 @@ func newSequence(schema, name string, typ uint32) *versioning.Sequence {
 
 // nextvalDefault is the default expression of a serial column.
 func nextvalDefault(schema, name string) string {
-	ref := QuoteIdent(name)
+	ref := planner.QuoteIdent(name)
 	if schema != "public" {
-		ref = QuoteIdent(schema) + "." + ref
+		ref = planner.QuoteIdent(schema) + "." + ref
 	}
 	return fmt.Sprintf("nextval(%s::regclass)", "'"+strings.ReplaceAll(ref, "'", "''")+"'")
 }

@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -89,24 +90,24 @@ func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd 
 
 // partitionCmdTable resolves the table an ATTACH or DETACH PARTITION names.
 func (a *analyzer) partitionCmdTable(ctx context.Context, rv *pg.RangeVar) (*versioning.Table, error) {
-	rel, _, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
+	rel, _, err := a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
 	if err != nil {
 		return nil, err
 	}
 	switch rel.Kind {
-	case RelNone:
-		return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
-	case RelTable:
+	case planner.RelNone:
+		return nil, planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(rv)), rv.Location)
+	case planner.RelTable:
 		return rel.Table, nil
 	}
-	return nil, wrongObjectType(rv.Relname, rel.Kind, RelTable)
+	return nil, wrongObjectType(rv.Relname, rel.Kind, planner.RelTable)
 }
 
 // mergeColumnsForAttach checks that def, a table becoming a partition of
 // parent, has exactly parent's columns, and marks them inherited.
 func mergeColumnsForAttach(parent, def *versioning.Table) error {
 	for _, c := range def.Columns {
-		if !c.Dropped && ColumnIndex(parent, c.Name) < 0 {
+		if !c.Dropped && planner.ColumnIndex(parent, c.Name) < 0 {
 			return pgerr.New(pgerr.DatatypeMismatch, "table %q contains column %q not found in parent %q", def.Name, c.Name, parent.Name).
 				WithDetail("The new partition may contain only the columns present in parent.")
 		}
@@ -115,7 +116,7 @@ func mergeColumnsForAttach(parent, def *versioning.Table) error {
 		if pc.Dropped {
 			continue
 		}
-		i := ColumnIndex(def, pc.Name)
+		i := planner.ColumnIndex(def, pc.Name)
 		if i < 0 {
 			return pgerr.New(pgerr.DatatypeMismatch, "child table is missing column %q", pc.Name)
 		}
@@ -159,7 +160,7 @@ func mergeChecksForAttach(parent, def *versioning.Table) error {
 // defaultPartition returns the default partition of a partitioned table,
 // nil if it has none.
 func (a *analyzer) defaultPartition(ctx context.Context, parent *versioning.Table) (*exec.Table, error) {
-	parts, err := a.partitions(ctx, parent)
+	parts, err := a.Partitions(ctx, parent)
 	if err != nil {
 		return nil, err
 	}
@@ -176,18 +177,18 @@ func (a *analyzer) defaultPartition(ctx context.Context, parent *versioning.Tabl
 // itself unless it is partitioned) holding a row outside its partition
 // constraint, "" if none does.
 func (a *analyzer) partitionViolator(ctx context.Context, t *exec.Table) (string, error) {
-	members, _, err := a.family(t)
+	members, err := a.FamilyTables(t)
 	if err != nil {
 		return "", err
 	}
 	for _, m := range members {
-		pc, err := a.partitionCheck(m.t)
+		pc, err := a.PartitionCheck(m)
 		if err != nil {
 			return "", err
 		}
 		bad := false
 		env := a.env(ctx)
-		err = a.tx.EachRow(ctx, m.t, func(row exec.Row) error {
+		err = a.tx.EachRow(ctx, m, func(row exec.Row) error {
 			in, err := pc.Holds(env, row)
 			if err != nil {
 				return err
@@ -202,7 +203,7 @@ func (a *analyzer) partitionViolator(ctx context.Context, t *exec.Table) (string
 			return "", err
 		}
 		if bad {
-			return m.t.Def.Name, nil
+			return m.Def.Name, nil
 		}
 	}
 	return "", nil
@@ -245,7 +246,7 @@ func (a *analyzer) detachPartition(ctx context.Context, parent *exec.Table, cmd 
 func disinherit(parent, def *versioning.Table) {
 	for i := range def.Columns {
 		c := &def.Columns[i]
-		if c.Dropped || ColumnIndex(parent, c.Name) < 0 || c.InhCount == 0 {
+		if c.Dropped || planner.ColumnIndex(parent, c.Name) < 0 || c.InhCount == 0 {
 			continue
 		}
 		c.InhCount--
@@ -265,16 +266,16 @@ func disinherit(parent, def *versioning.Table) {
 // partitioned table's index and its partitions' are not linked here: a
 // partition's index stands for its parent's when their definitions
 // match (sameIndex), so attaching only checks that they do.
-func (a *analyzer) attachIndex(ctx context.Context, parent Relation, schema string, cmd *pg.PartitionCmd) error {
+func (a *analyzer) attachIndex(ctx context.Context, parent planner.Relation, schema string, cmd *pg.PartitionCmd) error {
 	rv := cmd.Name
-	child, _, err := a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
+	child, _, err := a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
 	if err != nil {
 		return err
 	}
-	if child.Kind == RelNone {
-		return WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
+	if child.Kind == planner.RelNone {
+		return planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(rv)), rv.Location)
 	}
-	if child.Kind != RelIndex {
+	if child.Kind != planner.RelIndex {
 		return pgerr.New(pgerr.InvalidObjectDefinition, "%q is not an index", rv.Relname)
 	}
 	pt, ct := parent.Table, child.Table

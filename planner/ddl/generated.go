@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -51,7 +52,7 @@ func (d *tableDDL) addGenerations() error {
 		if _, err := d.a.generationExpr(d.def, g.pos, g.con.RawExpr); err != nil {
 			return err
 		}
-		text, err := DeparseExpr(g.con.RawExpr)
+		text, err := planner.DeparseExpr(g.con.RawExpr)
 		if err != nil {
 			return err
 		}
@@ -70,12 +71,12 @@ var systemColumns = map[string]bool{"ctid": true, "xmin": true, "cmin": true, "x
 // the column's type.
 func (a *analyzer) generationExpr(def *versioning.Table, pos int, n *pg.Node) (exec.Expr, error) {
 	var bad error
-	VisitNodes(n, func(x *pg.Node) {
+	planner.VisitNodes(n, func(x *pg.Node) {
 		if bad != nil {
 			return
 		}
 		if sl := x.GetSubLink(); sl != nil {
-			bad = WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in column generation expression"), sl.Location)
+			bad = planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in column generation expression"), sl.Location)
 			return
 		}
 		if cr := x.GetColumnRef(); cr != nil {
@@ -86,21 +87,18 @@ func (a *analyzer) generationExpr(def *versioning.Table, pos int, n *pg.Node) (e
 		return nil, bad
 	}
 	t := exec.NewTable(def)
-	saved, calls := a.clause, len(a.called)
-	a.clause = "column generation expressions"
-	e, err := a.expr(n, tableScope(t, def.Name))
-	a.clause = saved
+	e, called, err := a.ClauseExpr("column generation expressions", n, planner.TableScope(t, def.Name))
 	if err != nil {
 		return nil, err
 	}
 	immutable := mutableCall(n) == ""
-	for _, f := range a.called[calls:] {
+	for _, f := range called {
 		immutable = immutable && (f.Volatility == 'i' || inlinedImmutable(f))
 	}
 	if !immutable {
 		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "generation expression is not immutable")
 	}
-	out, err := a.assignColumn(e, t.Cols[pos], -1)
+	out, err := a.AssignColumn(e, t.Cols[pos], -1)
 	return out, defaultMismatch(err)
 }
 
@@ -117,7 +115,7 @@ func checkGenerationRef(def *versioning.Table, cr *pg.ColumnRef) error {
 		names = append(names, f.GetString_().GetSval())
 	}
 	wholeRow := func() error {
-		return WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use whole-row variable in column generation expression").
+		return planner.WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use whole-row variable in column generation expression").
 			WithDetail("This would cause the generated column to depend on its own value."), cr.Location)
 	}
 	if len(names) == 2 && names[0] != def.Name || len(names) > 2 {
@@ -127,15 +125,15 @@ func checkGenerationRef(def *versioning.Table, cr *pg.ColumnRef) error {
 		return wholeRow()
 	}
 	name := names[len(names)-1]
-	if i := ColumnIndex(def, name); i >= 0 {
+	if i := planner.ColumnIndex(def, name); i >= 0 {
 		if def.Columns[i].Generated != 0 {
-			return WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use generated column %q in column generation expression", name).
+			return planner.WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use generated column %q in column generation expression", name).
 				WithDetail("A generated column cannot reference another generated column."), cr.Location)
 		}
 		return nil
 	}
 	if systemColumns[name] {
-		return WithPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use system column %q in column generation expression", name), cr.Location)
+		return planner.WithPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use system column %q in column generation expression", name), cr.Location)
 	}
 	if len(names) == 1 && name == def.Name {
 		return wholeRow()
@@ -150,9 +148,9 @@ func checkGenerationRef(def *versioning.Table, cr *pg.ColumnRef) error {
 // of the catalog that expressions stored in a table could plausibly call.
 func mutableCall(n *pg.Node) string {
 	var bad string
-	VisitNodes(n, func(x *pg.Node) {
+	planner.VisitNodes(n, func(x *pg.Node) {
 		if fc := x.GetFuncCall(); fc != nil {
-			switch name := OpName(fc.Funcname); name {
+			switch name := planner.OpName(fc.Funcname); name {
 			case "now", "random", "random_normal", "setseed", "nextval", "currval", "lastval", "setval",
 				"clock_timestamp", "statement_timestamp", "transaction_timestamp", "timeofday",
 				"gen_random_uuid", "uuid_generate_v4", "current_setting", "set_config", "txid_current",
@@ -190,7 +188,7 @@ func inlinedImmutable(f *versioning.Function) bool {
 	}
 	body := sel.TargetList[0].GetResTarget().GetVal()
 	sublink := false
-	VisitNodes(body, func(x *pg.Node) { sublink = sublink || x.GetSubLink() != nil })
+	planner.VisitNodes(body, func(x *pg.Node) { sublink = sublink || x.GetSubLink() != nil })
 	return !sublink && mutableCall(body) == ""
 }
 
@@ -222,7 +220,7 @@ func checkDropExpression(def *versioning.Table, kids []*exec.Table, name string,
 	if !inh && len(kids) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE / DROP EXPRESSION must be applied to child tables too")
 	}
-	if i := ColumnIndex(def, name); i >= 0 && def.Columns[i].InhCount > 0 && !recursing {
+	if i := planner.ColumnIndex(def, name); i >= 0 && def.Columns[i].InhCount > 0 && !recursing {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop generation expression from inherited column")
 	}
 	return nil
@@ -233,7 +231,7 @@ func checkDropExpression(def *versioning.Table, kids []*exec.Table, name string,
 func generatedReaders(def *versioning.Table, name string) []string {
 	var out []string
 	for _, c := range def.Columns {
-		if c.Generated != 0 && !c.Dropped && c.Name != name && ExprReads(c.Default, name) {
+		if c.Generated != 0 && !c.Dropped && c.Name != name && planner.ExprReads(c.Default, name) {
 			out = append(out, c.Name)
 		}
 	}
@@ -309,14 +307,14 @@ func defaultOfGenerated(def *versioning.Table, c *versioning.Column, drop bool) 
 // an expression that reads, a generated column of def: rows are routed
 // before their generated columns are computed.
 func checkPartitionKeyGenerated(def *versioning.Table, el *pg.PartitionElem) error {
-	generated := GeneratedRead(def, el.Expr)
-	if i := ColumnIndex(def, el.Name); el.Expr == nil && i >= 0 && def.Columns[i].Generated != 0 {
+	generated := planner.GeneratedRead(def, el.Expr)
+	if i := planner.ColumnIndex(def, el.Name); el.Expr == nil && i >= 0 && def.Columns[i].Generated != 0 {
 		generated = el.Name
 	}
 	if generated == "" {
 		return nil
 	}
-	return WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use generated column in partition key").
+	return planner.WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "cannot use generated column in partition key").
 		WithDetail("Column %q is a generated column.", generated), el.Location)
 }
 
@@ -381,7 +379,7 @@ func checkForeignKeyGenerated(def *versioning.Table, con *pg.Constraint, cols []
 // runs.
 func checkWhenGenerated(def *versioning.Table, when *pg.Node) error {
 	var bad error
-	VisitNodes(when, func(x *pg.Node) {
+	planner.VisitNodes(when, func(x *pg.Node) {
 		cr := x.GetColumnRef()
 		if cr == nil || bad != nil || len(cr.Fields) != 2 || cr.Fields[0].GetString_().GetSval() != "new" {
 			return
@@ -389,13 +387,13 @@ func checkWhenGenerated(def *versioning.Table, when *pg.Node) error {
 		err := pgerr.New(pgerr.InvalidObjectDefinition, "BEFORE trigger's WHEN condition cannot reference NEW generated columns")
 		if cr.Fields[1].GetAStar() != nil {
 			if slices.ContainsFunc(def.Columns, func(c versioning.Column) bool { return c.Generated != 0 && !c.Dropped }) {
-				bad = WithPos(err.WithDetail("A whole-row reference is used and the table contains generated columns."), cr.Location)
+				bad = planner.WithPos(err.WithDetail("A whole-row reference is used and the table contains generated columns."), cr.Location)
 			}
 			return
 		}
 		name := cr.Fields[1].GetString_().GetSval()
-		if i := ColumnIndex(def, name); i >= 0 && def.Columns[i].Generated != 0 {
-			bad = WithPos(err.WithDetail("Column %q is a generated column.", name), cr.Location)
+		if i := planner.ColumnIndex(def, name); i >= 0 && def.Columns[i].Generated != 0 {
+			bad = planner.WithPos(err.WithDetail("Column %q is a generated column.", name), cr.Location)
 		}
 	})
 	return bad
@@ -465,17 +463,17 @@ func (a *analyzer) dropGenerationsOf(ctx context.Context, f *versioning.Function
 // of f's name that resolves to f's schema (by the session's search path
 // where the call does not name one, as when it runs).
 func (a *analyzer) callsFunction(expr string, f *versioning.Function) bool {
-	n, err := ParseExpr(expr)
+	n, err := planner.ParseExpr(expr)
 	if err != nil {
 		return false
 	}
 	calls := false
-	VisitNodes(n, func(x *pg.Node) {
+	planner.VisitNodes(n, func(x *pg.Node) {
 		fc := x.GetFuncCall()
 		if fc == nil {
 			return
 		}
-		schema, name := SplitName(NameList(fc.Funcname))
+		schema, name := planner.SplitName(planner.NameList(fc.Funcname))
 		if name != f.Name {
 			return
 		}

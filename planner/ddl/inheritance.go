@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -21,14 +22,14 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 	var parents []*versioning.Table
 	for _, n := range s.InhRelations {
 		rv := n.GetRangeVar()
-		rel, schema, err := d.a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
+		rel, schema, err := d.a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
 		if err != nil {
 			return nil, err
 		}
 		switch {
-		case rel.Kind == RelNone:
-			return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
-		case rel.Kind != RelTable:
+		case rel.Kind == planner.RelNone:
+			return nil, planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(rv)), rv.Location)
+		case rel.Kind != planner.RelTable:
 			return nil, pgerr.New(pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", rv.Relname)
 		case s.Partbound == nil && rel.Table.Partitioned():
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partitioned table %q", rv.Relname)
@@ -36,7 +37,7 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partition %q", rv.Relname)
 		case s.Partbound != nil && !rel.Table.Partitioned():
 			return nil, pgerr.New(pgerr.WrongObjectType, "table %q is not partitioned", rv.Relname)
-		case IsTempSchema(schema) && !IsTempSchema(d.def.Schema):
+		case planner.IsTempSchema(schema) && !planner.IsTempSchema(d.def.Schema):
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", rv.Relname)
 		}
 		for _, p := range parents {
@@ -94,18 +95,18 @@ func (d *tableDDL) columnDef(ctx context.Context, cd *pg.ColumnDef, partition bo
 	}
 	if pos < 0 {
 		if partition {
-			return WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", cd.Colname), cd.Location)
+			return planner.WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", cd.Colname), cd.Location)
 		}
 		return d.addColumn(ctx, cd)
 	}
 	c := &d.def.Columns[pos]
 	if cd.TypeName != nil {
-		t, _, err := ResolveType(cd.TypeName)
+		t, _, err := planner.ResolveType(cd.TypeName)
 		if err != nil {
-			return WithPos(err.(*pgerr.Error), cd.TypeName.Location)
+			return planner.WithPos(err.(*pgerr.Error), cd.TypeName.Location)
 		}
 		if t.OID != c.Type || t.Typmod != c.Typmod {
-			return WithPos(pgerr.New(pgerr.DatatypeMismatch, "column %q has a type conflict", cd.Colname).
+			return planner.WithPos(pgerr.New(pgerr.DatatypeMismatch, "column %q has a type conflict", cd.Colname).
 				WithDetail("%s versus %s", types.FormatType(types.Oid(c.Type), c.Typmod), types.FormatType(types.Oid(t.OID), t.Typmod)), cd.Location)
 		}
 		d.a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", cd.Colname))
@@ -156,7 +157,7 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 		key.Strategy = versioning.PartitionHash
 	}
 	if key.Strategy == versioning.PartitionList && len(spec.PartParams) > 1 {
-		return WithPos(pgerr.New(pgerr.InvalidTableDefinition, "cannot use \"list\" partition strategy with more than one column"), spec.Location)
+		return planner.WithPos(pgerr.New(pgerr.InvalidTableDefinition, "cannot use \"list\" partition strategy with more than one column"), spec.Location)
 	}
 	for i, n := range spec.PartParams {
 		el := n.GetPartitionElem()
@@ -180,7 +181,7 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 		}
 		pos := d.column(el.Name)
 		if pos < 0 {
-			return WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in partition key does not exist", el.Name), el.Location)
+			return planner.WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in partition key does not exist", el.Name), el.Location)
 		}
 		key.Columns = append(key.Columns, pos)
 	}
@@ -191,14 +192,14 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 // partitionKeyExpr analyzes an expression key column of PARTITION BY:
 // its text and type.
 func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem) (versioning.PartitionExpr, error) {
-	if err := ImmutableOnly(el.Expr, "partition key expression"); err != nil {
+	if err := planner.ImmutableOnly(el.Expr, "partition key expression"); err != nil {
 		return versioning.PartitionExpr{}, err
 	}
-	e, err := d.a.expr(el.Expr, tableScope(exec.NewTable(d.def), d.def.Name))
+	e, err := d.a.Expr(el.Expr, planner.TableScope(exec.NewTable(d.def), d.def.Name))
 	if err != nil {
 		return versioning.PartitionExpr{}, err
 	}
-	text, err := DeparseExpr(el.Expr)
+	text, err := planner.DeparseExpr(el.Expr)
 	if err != nil {
 		return versioning.PartitionExpr{}, err
 	}
@@ -273,7 +274,7 @@ func partitionForeignKey(parent, def *versioning.Table, fk versioning.ForeignKey
 	out := fk
 	out.Columns = make([]int, len(fk.Columns))
 	for i, c := range fk.Columns {
-		out.Columns[i] = ColumnIndex(def, parent.Columns[c].Name)
+		out.Columns[i] = planner.ColumnIndex(def, parent.Columns[c].Name)
 	}
 	out.RefColumns = slices.Clone(fk.RefColumns)
 	out.Comment, out.Inherited = "", true
@@ -283,7 +284,7 @@ func partitionForeignKey(parent, def *versioning.Table, fk versioning.ForeignKey
 // cascadeForeignKeys gives the partitions of parent, and theirs, the
 // foreign keys of parent they lack, validating their rows.
 func (a *analyzer) cascadeForeignKeys(ctx context.Context, parent *versioning.Table) error {
-	parts, err := a.partitions(ctx, parent)
+	parts, err := a.Partitions(ctx, parent)
 	if err != nil {
 		return err
 	}
@@ -322,7 +323,7 @@ func (a *analyzer) cascadeForeignKeys(ctx context.Context, parent *versioning.Ta
 func partitionPrimaryKey(parent, def *versioning.Table, ns *nameSet) {
 	def.PrimaryKey = nil
 	for _, c := range parent.PrimaryKey {
-		pos := ColumnIndex(def, parent.Columns[c].Name)
+		pos := planner.ColumnIndex(def, parent.Columns[c].Name)
 		def.PrimaryKey = append(def.PrimaryKey, pos)
 		def.Columns[pos].NotNull = true
 	}
@@ -346,7 +347,7 @@ func partitionIndex(parent, def *versioning.Table, pix versioning.Index, ns *nam
 // which has parent's columns by name, without name, comments or rows,
 // and the names of its key columns ("expr" for an expression).
 func remapIndex(parent, def *versioning.Table, pix versioning.Index) (versioning.Index, []string) {
-	remap := func(pos int) int { return ColumnIndex(def, parent.Columns[pos].Name) }
+	remap := func(pos int) int { return planner.ColumnIndex(def, parent.Columns[pos].Name) }
 	ix := pix
 	ix.Columns = slices.Clone(pix.Columns)
 	ix.Include = nil
@@ -406,7 +407,7 @@ func (a *analyzer) addPartitionIndexes(ctx context.Context, parent, def *version
 // of parent they lack: CREATE INDEX and ADD PRIMARY KEY or UNIQUE on a
 // partitioned table index its partitions.
 func (a *analyzer) cascadeIndexes(ctx context.Context, parent *versioning.Table) error {
-	parts, err := a.partitions(ctx, parent)
+	parts, err := a.Partitions(ctx, parent)
 	if err != nil {
 		return err
 	}
@@ -436,9 +437,9 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 	strategy := map[string]byte{"r": versioning.PartitionRange, "l": versioning.PartitionList, "h": versioning.PartitionHash}[spec.Strategy]
 	if strategy != key.Strategy {
 		what := map[byte]string{versioning.PartitionRange: "range", versioning.PartitionList: "list", versioning.PartitionHash: "hash"}[key.Strategy]
-		return nil, WithPos(pgerr.New(pgerr.InvalidTableDefinition, "invalid bound specification for a %s partition", what), spec.Location)
+		return nil, planner.WithPos(pgerr.New(pgerr.InvalidTableDefinition, "invalid bound specification for a %s partition", what), spec.Location)
 	}
-	ktypes := KeyTypes(parent)
+	ktypes := planner.KeyTypes(parent)
 	b := &versioning.PartitionBound{}
 	switch strategy {
 	case versioning.PartitionHash:
@@ -454,7 +455,7 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 		b.Modulus, b.Remainder = int(spec.Modulus), int(spec.Remainder)
 	case versioning.PartitionList:
 		for _, n := range spec.Listdatums {
-			v, err := a.boundValue(ctx, n, ktypes[0], KeyColumnName(parent, 0), false)
+			v, err := a.boundValue(ctx, n, ktypes[0], planner.KeyColumnName(parent, 0), false)
 			if err != nil {
 				return nil, err
 			}
@@ -469,10 +470,10 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 			name  string
 		}{{spec.Lowerdatums, &b.From, "FROM"}, {spec.Upperdatums, &b.To, "TO"}} {
 			if len(side.nodes) != len(key.Columns) {
-				return nil, WithPos(pgerr.New(pgerr.InvalidTableDefinition, "%s must specify exactly one value per partitioning column", side.name), spec.Location)
+				return nil, planner.WithPos(pgerr.New(pgerr.InvalidTableDefinition, "%s must specify exactly one value per partitioning column", side.name), spec.Location)
 			}
 			for i, n := range side.nodes {
-				v, err := a.boundValue(ctx, n, ktypes[i], KeyColumnName(parent, i), true)
+				v, err := a.boundValue(ctx, n, ktypes[i], planner.KeyColumnName(parent, i), true)
 				if err != nil {
 					return nil, err
 				}
@@ -483,8 +484,8 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 		if err != nil {
 			return nil, err
 		}
-		if CompareBounds(from.From, from.To) >= 0 {
-			return nil, WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "empty range bound specified for partition %q", name).
+		if planner.CompareBounds(from.From, from.To) >= 0 {
+			return nil, planner.WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "empty range bound specified for partition %q", name).
 				WithDetail("Specified lower bound %s is greater than or equal to specified upper bound %s.", catalog.BoundText(b.From, ktypes), catalog.BoundText(b.To, ktypes)), spec.Location)
 		}
 	}
@@ -502,13 +503,13 @@ func (a *analyzer) boundValue(ctx context.Context, n *pg.Node, t exec.T, col str
 		case isRange && name == "maxvalue":
 			return versioning.BoundValue{Kind: versioning.BoundMaxValue}, nil
 		}
-		return versioning.BoundValue{}, WithPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use column reference in partition bound expression"), cr.Location)
+		return versioning.BoundValue{}, planner.WithPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use column reference in partition bound expression"), cr.Location)
 	}
-	e, err := a.expr(n, nil)
+	e, err := a.Expr(n, nil)
 	if err != nil {
 		return versioning.BoundValue{}, err
 	}
-	if e, err = a.assign(e, t, col, ExprLocation(n)); err != nil {
+	if e, err = a.Assign(e, t, col, planner.ExprLocation(n)); err != nil {
 		return versioning.BoundValue{}, err
 	}
 	d, err := e.Eval(a.env(ctx), nil)
@@ -527,11 +528,11 @@ func (a *analyzer) boundValue(ctx context.Context, n *pg.Node, t exec.T, col str
 // checkOverlap fails if bound b of a new partition name of parent
 // overlaps the bound of one of its partitions.
 func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, name string, b *versioning.PartitionBound) error {
-	siblings, err := a.partitions(ctx, parent)
+	siblings, err := a.Partitions(ctx, parent)
 	if err != nil {
 		return err
 	}
-	ktypes := KeyTypes(parent)
+	ktypes := planner.KeyTypes(parent)
 	nb, err := exec.DecodeBound(b, ktypes)
 	if err != nil {
 		return err
@@ -566,7 +567,7 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 			probes = append(probes, exec.PartBound{InNull: true})
 		}
 	}
-	order := BoundOrder(strategy, bounds)
+	order := planner.BoundOrder(strategy, bounds)
 	for _, probe := range probes {
 		for _, i := range order {
 			if siblings[i].Name != name && boundsOverlap(strategy, &probe, &bounds[i]) {
@@ -582,7 +583,7 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 // PostgreSQL requires so that every key has one partition. The siblings
 // are compared in the order of (modulus, remainder), as PostgreSQL does.
 func checkModulus(siblings []*versioning.Table, bounds []exec.PartBound, name string, nb exec.PartBound) error {
-	order := BoundOrder(versioning.PartitionHash, bounds)
+	order := planner.BoundOrder(versioning.PartitionHash, bounds)
 	order = slices.DeleteFunc(order, func(i int) bool { return siblings[i].Name == name || bounds[i].Default })
 	if len(order) == 0 {
 		return nil
@@ -635,7 +636,7 @@ func boundsOverlap(strategy byte, x, y *exec.PartBound) bool {
 		m := min(x.Modulus, y.Modulus)
 		return x.Remainder%m == y.Remainder%m
 	}
-	return CompareBounds(x.From, y.To) < 0 && CompareBounds(y.From, x.To) < 0
+	return planner.CompareBounds(x.From, y.To) < 0 && planner.CompareBounds(y.From, x.To) < 0
 }
 
 // descendants returns the tables that inherit from t, directly or not,
@@ -724,5 +725,5 @@ func renameParent(ctx context.Context, root versioning.RootValue, child, parent 
 	if root, err = root.PutTable(ctx, nt); err != nil {
 		return root, err
 	}
-	return SyncRefs(ctx, root, t, nt)
+	return planner.SyncRefs(ctx, root, t, nt)
 }

@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -48,8 +49,8 @@ func (a *analyzer) ensureTempSchema(ctx context.Context) (string, error) {
 
 // EmptySchema drops every table and sequence of schema in tx, for the
 // session that empties its temporary schema as it ends.
-func EmptySchema(ctx context.Context, s Session, tx *exec.Txn, schema string) error {
-	return (&analyzer{ctx: ctx, s: s, tx: tx}).dropSchemaContents(ctx, schema)
+func EmptySchema(ctx context.Context, s planner.Session, tx *exec.Txn, schema string) error {
+	return newAnalyzer(planner.NewAnalyzer(ctx, s, tx)).dropSchemaContents(ctx, schema)
 }
 
 // dropSchemaContents drops every table and sequence of schema.
@@ -63,7 +64,7 @@ func (a *analyzer) dropSchemaContents(ctx context.Context, schema string) error 
 		if root, err = root.DropTable(ctx, schema, t.Name); err != nil {
 			return err
 		}
-		if root, err = SyncRefs(ctx, root, t, nil); err != nil {
+		if root, err = planner.SyncRefs(ctx, root, t, nil); err != nil {
 			return err
 		}
 	}
@@ -103,17 +104,17 @@ func (a *analyzer) newRelationName(ctx context.Context, rv *pg.RangeVar, ifNotEx
 	} else if schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location); err == nil {
 		var pe *pgerr.Error
 		if err = a.requireSchemaCreate(ctx, schema); errors.As(err, &pe) {
-			err = WithPos(pe, rv.Location)
+			err = planner.WithPos(pe, rv.Location)
 		}
 	}
 	if err != nil {
 		return "", false, err
 	}
-	rel, err := FindRelation(ctx, a.tx.Root, schema, rv.Relname)
+	rel, err := planner.FindRelation(ctx, a.tx.Root, schema, rv.Relname)
 	switch {
 	case err != nil:
 		return "", false, err
-	case rel.Kind == RelNone:
+	case rel.Kind == planner.RelNone:
 		return schema, false, nil
 	case ifNotExists:
 		a.s.Notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", rv.Relname))

@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -34,18 +35,18 @@ func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols [
 	case refName == def.Name && (refSchema == "" || refSchema == def.Schema):
 		ref = def // a self-reference
 	default:
-		rel, schema, err := d.a.lookupRelation(ctx, refSchema, refName)
+		rel, schema, err := d.a.LookupRelation(ctx, refSchema, refName)
 		if err != nil {
 			return err
 		}
-		if rel.Kind != RelTable {
-			if rel.Kind == RelNone {
-				return WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(con.Pktable)), con.Pktable.Location)
+		if rel.Kind != planner.RelTable {
+			if rel.Kind == planner.RelNone {
+				return planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(con.Pktable)), con.Pktable.Location)
 			}
 			return pgerr.New(pgerr.WrongObjectType, "referenced relation %q is not a table", refName)
 		}
-		if IsTempSchema(schema) != IsTempSchema(def.Schema) {
-			if IsTempSchema(def.Schema) {
+		if planner.IsTempSchema(schema) != planner.IsTempSchema(def.Schema) {
+			if planner.IsTempSchema(def.Schema) {
 				return pgerr.New(pgerr.InvalidTableDefinition, "constraints on temporary tables may reference only temporary tables")
 			}
 			return pgerr.New(pgerr.InvalidTableDefinition, "constraints on permanent tables may reference only permanent tables")
@@ -87,7 +88,7 @@ func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols [
 	if name == "" {
 		name = d.ns.chooseConstraintName(def.Name, indexNameAddition(names), "fkey")
 	} else {
-		if ConstraintExists(def, name) {
+		if planner.ConstraintExists(def, name) {
 			return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
 		}
 		d.ns.cons[name] = true

@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -17,7 +18,7 @@ import (
 // is built from the table's rows in one sorted pass. Expression and
 // partial indexes, and access methods other than btree (hash is taken as
 // btree: it answers the same equalities), are not supported.
-func (a *analyzer) createIndex(s *pg.IndexStmt) (Utility, error) {
+func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 	switch s.AccessMethod {
 	case "", "btree", "hash":
 	default:
@@ -30,7 +31,7 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (Utility, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		t, err := a.table(s.Relation)
+		t, err := a.Table(s.Relation)
 		if err == nil && t.Virtual == nil {
 			err = a.requireTableOwner(t.Def)
 		}
@@ -62,7 +63,7 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (Utility, error) {
 			names = append(names, el.Name)
 		}
 		if s.WhereClause != nil {
-			if ix.Where, err = a.indexPredicate(t, s.WhereClause); err != nil {
+			if ix.Where, err = a.IndexPredicate(t, s.WhereClause); err != nil {
 				return "", err
 			}
 		}
@@ -146,7 +147,7 @@ func (a *analyzer) putTable(ctx context.Context, def *versioning.Table) error {
 	if err != nil {
 		return err
 	}
-	if root, err = SyncRefs(ctx, root, old, def); err != nil {
+	if root, err = planner.SyncRefs(ctx, root, old, def); err != nil {
 		return err
 	}
 	a.tx.SetRoot(root)
@@ -181,11 +182,11 @@ func cloneTable(t *versioning.Table) *versioning.Table {
 // constraint is dropped with the constraint, not by itself.
 func (a *analyzer) dropIndex(ctx context.Context, s *pg.DropStmt) (string, error) {
 	for _, obj := range s.Objects {
-		rel, _, name, err := a.dropTarget(ctx, obj, RelIndex, s.MissingOk)
+		rel, _, name, err := a.dropTarget(ctx, obj, planner.RelIndex, s.MissingOk)
 		if err != nil {
 			return "", err
 		}
-		if rel.Kind == RelNone {
+		if rel.Kind == planner.RelNone {
 			continue
 		}
 		def := cloneTable(rel.Table)
@@ -203,16 +204,16 @@ func (a *analyzer) dropIndex(ctx context.Context, s *pg.DropStmt) (string, error
 
 // wrongObjectType is DROP's error for a name of another kind: DROP INDEX
 // on a table, DROP TABLE on a sequence.
-func wrongObjectType(name string, is, want RelKind) error {
+func wrongObjectType(name string, is, want planner.RelKind) error {
 	return pgerr.New(pgerr.WrongObjectType, "%q is not %s", name, article(want)).
 		WithHint("Use DROP %s to remove %s.", strings.ToUpper(is.String()), article(is))
 }
 
-func article(k RelKind) string {
+func article(k planner.RelKind) string {
 	switch k {
-	case RelIndex:
+	case planner.RelIndex:
 		return "an index"
-	case RelView:
+	case planner.RelView:
 		return "a view"
 	}
 	return "a " + k.String()
@@ -222,14 +223,14 @@ func article(k RelKind) string {
 // type, its text, and the name PostgreSQL's index naming gives it (the
 // function's name, else "expr").
 func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.IndexColumn, string, error) {
-	if err := ImmutableOnly(el.Expr, "index expression"); err != nil {
+	if err := planner.ImmutableOnly(el.Expr, "index expression"); err != nil {
 		return versioning.IndexColumn{}, "", err
 	}
-	e, err := a.expr(el.Expr, tableScope(t, t.Def.Name))
+	e, err := a.Expr(el.Expr, planner.TableScope(t, t.Def.Name))
 	if err != nil {
 		return versioning.IndexColumn{}, "", err
 	}
-	text, err := DeparseExpr(el.Expr)
+	text, err := planner.DeparseExpr(el.Expr)
 	if err != nil {
 		return versioning.IndexColumn{}, "", err
 	}
@@ -241,7 +242,7 @@ func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.
 	c.Expr, c.ExprType, c.ExprTypmod = text, et.OID, et.Typmod
 	name := "expr"
 	if fc := el.Expr.GetFuncCall(); fc != nil {
-		name = OpName(fc.Funcname)
+		name = planner.OpName(fc.Funcname)
 	}
 	return c, name, nil
 }

@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -8,17 +8,18 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/plpgsql"
 	"github.com/prollypg/prollypg/versioning"
 )
 
 // createFunction runs CREATE [OR REPLACE] FUNCTION and CREATE PROCEDURE.
-func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (Utility, error) {
+func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (planner.Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		schema, name := SplitName(NameList(s.Funcname))
+		schema, name := planner.SplitName(planner.NameList(s.Funcname))
 		schema, err := a.creationSchema(ctx, schema, -1)
 		if err != nil {
 			return "", err
@@ -55,9 +56,9 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (Utility, error) {
 		if check := a.s.Var("check_function_bodies"); check != "off" {
 			body := def
 			if exec.HasPolymorphic(def.InputTypes()) {
-				body = Specialize(def, validationTypes(def))
+				body = planner.Specialize(def, validationTypes(def))
 			}
-			if _, err := compileRoutine(a.s, body, def); err != nil {
+			if err := planner.CheckRoutine(a.s, body, def); err != nil {
 				return "", err
 			}
 		}
@@ -148,7 +149,7 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 			if !arg.IsInput() {
 				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "only input parameters can have default values")
 			}
-			if arg.Default, err = DeparseExpr(p.Defexpr); err != nil {
+			if arg.Default, err = planner.DeparseExpr(p.Defexpr); err != nil {
 				return nil, err
 			}
 			seenDefault = true
@@ -288,7 +289,7 @@ func atomicBody(n *pg.Node) (string, error) {
 	var parts []string
 	for _, st := range stmts {
 		if r := st.GetReturnStmt(); r != nil {
-			e, err := DeparseExpr(r.Returnval)
+			e, err := planner.DeparseExpr(r.Returnval)
 			if err != nil {
 				return "", err
 			}
@@ -306,13 +307,13 @@ func atomicBody(n *pg.Node) (string, error) {
 
 // routineType resolves an argument or result type, pseudo-types included.
 func (a *analyzer) routineType(tn *pg.TypeName) (exec.T, error) {
-	if oid, ok := PseudoTypes[strings.ToLower(OpName(tn.Names))]; ok {
+	if oid, ok := planner.PseudoTypes[strings.ToLower(planner.OpName(tn.Names))]; ok {
 		return exec.T{OID: oid, Typmod: -1}, nil
 	}
 	if tn.PctType {
 		return exec.T{}, pgerr.New(pgerr.FeatureNotSupported, "%%TYPE in function signatures is not supported yet")
 	}
-	t, _, err := a.resolveType(tn) // built-in and user types
+	t, _, err := a.ResolveType(tn) // built-in and user types
 	return t, err
 }
 
@@ -341,8 +342,8 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 	}
 	for _, obj := range s.Objects {
 		ow := obj.GetObjectWithArgs()
-		schema, name := SplitName(NameList(ow.Objname))
-		cands, err := a.userFuncs(schema, name)
+		schema, name := planner.SplitName(planner.NameList(ow.Objname))
+		cands, err := a.UserFuncs(schema, name)
 		if err != nil {
 			return "", err
 		}
@@ -393,7 +394,7 @@ func (a *analyzer) typeList(ow *pg.ObjectWithArgs) string {
 	for _, n := range ow.Objargs {
 		t, err := a.routineType(n.GetTypeName())
 		if err != nil {
-			ts = append(ts, OpName(n.GetTypeName().Names))
+			ts = append(ts, planner.OpName(n.GetTypeName().Names))
 			continue
 		}
 		ts = append(ts, exec.TypeName(t.OID))

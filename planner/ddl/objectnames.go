@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
 // existingSchema reports whether schema exists as of the transaction's
 // root; pg_catalog and information_schema always do.
 func (a *analyzer) existingSchema(ctx context.Context, schema string) (bool, error) {
-	if IsSystemSchema(schema) {
+	if planner.IsSystemSchema(schema) {
 		return true, nil
 	}
 	_, ok, err := a.tx.Schema(ctx, schema)
@@ -31,12 +32,12 @@ func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32)
 			return "", err
 		}
 		if !ok {
-			return "", WithPos(pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema), loc)
+			return "", planner.WithPos(pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema), loc)
 		}
 		return schema, nil
 	}
 	for _, s := range a.s.SearchPath() {
-		if IsSystemSchema(s) {
+		if planner.IsSystemSchema(s) {
 			continue
 		}
 		ok, err := a.existingSchema(ctx, s)
@@ -47,7 +48,7 @@ func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32)
 			return s, nil
 		}
 	}
-	return "", WithPos(pgerr.New(pgerr.InvalidSchemaName, "no schema has been selected to create in"), loc)
+	return "", planner.WithPos(pgerr.New(pgerr.InvalidSchemaName, "no schema has been selected to create in"), loc)
 }
 
 // nameSet holds the names taken in one schema: relations (tables,
@@ -148,7 +149,7 @@ func makeObjectName(name1, name2, label string) string {
 	if name2 != "" {
 		overhead++
 	}
-	avail := NameDataLen - 1 - overhead
+	avail := planner.NameDataLen - 1 - overhead
 	n1, n2 := len(name1), len(name2)
 	for n1+n2 > avail {
 		if n1 > n2 {
@@ -157,9 +158,9 @@ func makeObjectName(name1, name2, label string) string {
 			n2--
 		}
 	}
-	out := ClipUTF8(name1, n1)
+	out := planner.ClipUTF8(name1, n1)
 	if name2 != "" {
-		out += "_" + ClipUTF8(name2, n2)
+		out += "_" + planner.ClipUTF8(name2, n2)
 	}
 	if label != "" {
 		out += "_" + label
@@ -176,7 +177,7 @@ func indexNameAddition(cols []string) string {
 			b.WriteByte('_')
 		}
 		b.WriteString(c)
-		if b.Len() >= NameDataLen {
+		if b.Len() >= planner.NameDataLen {
 			break
 		}
 	}

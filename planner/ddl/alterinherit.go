@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -45,7 +46,7 @@ func (a *analyzer) alterInherited(ctx context.Context, t *exec.Table, cmd *pg.Al
 	case pg.AlterTableType_AT_SetNotNull:
 		if !inh && t.Def.Partitioned() {
 			for _, k := range kids {
-				if i := ColumnIndex(k.Def, cmd.Name); i >= 0 && !k.Def.Columns[i].NotNull {
+				if i := planner.ColumnIndex(k.Def, cmd.Name); i >= 0 && !k.Def.Columns[i].NotNull {
 					return pgerr.New(pgerr.InvalidTableDefinition, "constraint must be added to child tables too").
 						WithDetail("Column %q of relation %q is not already NOT NULL.", cmd.Name, k.Def.Name).
 						WithHint("Do not specify the ONLY keyword.")
@@ -78,7 +79,7 @@ func (a *analyzer) alterInherited(ctx context.Context, t *exec.Table, cmd *pg.Al
 		return nil
 	}
 	for _, k := range kids {
-		if ColumnIndex(k.Def, cmd.Name) < 0 {
+		if planner.ColumnIndex(k.Def, cmd.Name) < 0 {
 			continue
 		}
 		if err := a.alterChild(ctx, k, cmd, true); err != nil {
@@ -119,13 +120,13 @@ func (a *analyzer) childTables(ctx context.Context, def *versioning.Table) ([]*e
 
 // hasColumnIn reports whether one of tables has a live column name.
 func hasColumnIn(tables []*exec.Table, name string) bool {
-	return slices.ContainsFunc(tables, func(t *exec.Table) bool { return ColumnIndex(t.Def, name) >= 0 })
+	return slices.ContainsFunc(tables, func(t *exec.Table) bool { return planner.ColumnIndex(t.Def, name) >= 0 })
 }
 
 // checkAlterInheritedColumn fails for a command on a column t inherits,
 // unless the command came down from the parent.
 func (a *analyzer) checkAlterInheritedColumn(def *versioning.Table, name string, recursing bool) error {
-	if i := ColumnIndex(def, name); i >= 0 && def.Columns[i].InhCount > 0 && !recursing {
+	if i := planner.ColumnIndex(def, name); i >= 0 && def.Columns[i].InhCount > 0 && !recursing {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot alter inherited column %q", name)
 	}
 	return nil
@@ -138,7 +139,7 @@ func checkNotPartitionKey(def *versioning.Table, name, what string) error {
 		return nil
 	}
 	for i, pos := range def.PartitionKey.Columns {
-		if pos >= 0 && def.Columns[pos].Name == name || pos < 0 && ExprReads(def.PartitionKey.Expr(i), name) {
+		if pos >= 0 && def.Columns[pos].Name == name || pos < 0 && planner.ExprReads(def.PartitionKey.Expr(i), name) {
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot %s column %q because it is part of the partition key of relation %q", what, name, def.Name)
 		}
 	}
@@ -155,7 +156,7 @@ func (a *analyzer) checkParentNotNull(ctx context.Context, def *versioning.Table
 	if err != nil || !ok {
 		return err
 	}
-	if i := ColumnIndex(p, name); i >= 0 && p.Columns[i].NotNull {
+	if i := planner.ColumnIndex(p, name); i >= 0 && p.Columns[i].NotNull {
 		return pgerr.New(pgerr.InvalidTableDefinition, "column %q is marked NOT NULL in parent table", name)
 	}
 	return nil
@@ -166,7 +167,7 @@ func (a *analyzer) checkParentNotNull(ctx context.Context, def *versioning.Table
 // same.
 func (a *analyzer) addColumnInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, kids []*exec.Table, inh bool) error {
 	name := cmd.Def.GetColumnDef().Colname
-	if ColumnIndex(t.Def, name) >= 0 && cmd.MissingOk {
+	if planner.ColumnIndex(t.Def, name) >= 0 && cmd.MissingOk {
 		return a.alterCmd(ctx, t, cmd) // a notice, and nothing to recurse
 	}
 	if !inh && len(kids) > 0 {
@@ -179,9 +180,9 @@ func (a *analyzer) addColumnInherited(ctx context.Context, t *exec.Table, cmd *p
 	if err != nil || !ok {
 		return err
 	}
-	col := added.Def.Columns[ColumnIndex(added.Def, name)]
+	col := added.Def.Columns[planner.ColumnIndex(added.Def, name)]
 	for _, k := range kids {
-		if i := ColumnIndex(k.Def, name); i >= 0 {
+		if i := planner.ColumnIndex(k.Def, name); i >= 0 {
 			have := k.Def.Columns[i]
 			if have.Type != col.Type || have.Typmod != col.Typmod {
 				return pgerr.New(pgerr.DatatypeMismatch, "child table %q has different type for column %q", k.Def.Name, name)
@@ -212,7 +213,7 @@ func (a *analyzer) updateColumn(ctx context.Context, def *versioning.Table, name
 		return err
 	}
 	nd := cloneTable(cur)
-	i := ColumnIndex(nd, name)
+	i := planner.ColumnIndex(nd, name)
 	if i < 0 {
 		return nil
 	}
@@ -224,7 +225,7 @@ func (a *analyzer) updateColumn(ctx context.Context, def *versioning.Table, name
 // have the column only from t; with ONLY the children keep it as their
 // own.
 func (a *analyzer) dropColumnInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, kids []*exec.Table, inh, recursing bool) error {
-	i := ColumnIndex(t.Def, cmd.Name)
+	i := planner.ColumnIndex(t.Def, cmd.Name)
 	if i < 0 {
 		return a.alterCmd(ctx, t, cmd) // missing: an error or a notice
 	}
@@ -242,7 +243,7 @@ func (a *analyzer) dropColumnInherited(ctx context.Context, t *exec.Table, cmd *
 		return err
 	}
 	for _, k := range kids {
-		j := ColumnIndex(k.Def, cmd.Name)
+		j := planner.ColumnIndex(k.Def, cmd.Name)
 		if j < 0 {
 			continue
 		}
@@ -359,7 +360,7 @@ func (a *analyzer) dropCheckInherited(ctx context.Context, t *exec.Table, cmd *p
 // renameColumnInherited runs RENAME COLUMN on def and its descendants,
 // which must follow: a column they inherit is renamed only from above.
 func (a *analyzer) renameColumnInherited(ctx context.Context, def *versioning.Table, old, name string, inh, recursing bool) error {
-	if i := ColumnIndex(def, old); i >= 0 && def.Columns[i].InhCount > 0 && !recursing {
+	if i := planner.ColumnIndex(def, old); i >= 0 && def.Columns[i].InhCount > 0 && !recursing {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot rename inherited column %q", old)
 	}
 	kids, err := a.childTables(ctx, def)
@@ -373,7 +374,7 @@ func (a *analyzer) renameColumnInherited(ctx context.Context, def *versioning.Ta
 		return err
 	}
 	for _, k := range kids {
-		if ColumnIndex(k.Def, old) < 0 {
+		if planner.ColumnIndex(k.Def, old) < 0 {
 			continue
 		}
 		cur, ok, err := a.tx.Root.Table(ctx, k.Def.Schema, k.Def.Name)

@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -13,7 +14,7 @@ import (
 // CONSTRAINT ... ON} object IS 'text' | NULL. Comments are kept in the
 // catalog records, so they are versioned with the objects; pg_description
 // lists them, obj_description and col_description read them.
-func (a *analyzer) comment(s *pg.CommentStmt) (Utility, error) {
+func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 	text := s.Comment // "" (IS NULL or IS '') removes the comment
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
@@ -37,17 +38,17 @@ func (a *analyzer) comment(s *pg.CommentStmt) (Utility, error) {
 			a.tx.SetRoot(root)
 			return "COMMENT", nil
 		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_INDEX, pg.ObjectType_OBJECT_SEQUENCE:
-			schema, name := SplitName(NameList(s.Object.GetList().GetItems()))
+			schema, name := planner.SplitName(planner.NameList(s.Object.GetList().GetItems()))
 			return "COMMENT", a.commentRelation(ctx, s.Objtype, schema, name, text)
 		case pg.ObjectType_OBJECT_VIEW:
-			schema, name := SplitName(NameList(s.Object.GetList().GetItems()))
+			schema, name := planner.SplitName(planner.NameList(s.Object.GetList().GetItems()))
 			return "COMMENT", a.commentView(ctx, schema, name, text)
 		case pg.ObjectType_OBJECT_COLUMN:
-			parts := NameList(s.Object.GetList().GetItems())
+			parts := planner.NameList(s.Object.GetList().GetItems())
 			if len(parts) < 2 {
 				return "", pgerr.New(pgerr.SyntaxError, "column name must be qualified")
 			}
-			schema, table := SplitName(parts[:len(parts)-1])
+			schema, table := planner.SplitName(parts[:len(parts)-1])
 			t, err := a.commentTable(ctx, schema, table)
 			if err != nil {
 				return "", err
@@ -60,8 +61,8 @@ func (a *analyzer) comment(s *pg.CommentStmt) (Utility, error) {
 			t.Columns[pos].Comment = text
 			return "COMMENT", a.putTable(ctx, t)
 		case pg.ObjectType_OBJECT_TABCONSTRAINT:
-			parts := NameList(s.Object.GetList().GetItems())
-			schema, table := SplitName(parts[:len(parts)-1])
+			parts := planner.NameList(s.Object.GetList().GetItems())
+			schema, table := planner.SplitName(parts[:len(parts)-1])
 			t, err := a.commentTable(ctx, schema, table)
 			if err != nil {
 				return "", err
@@ -98,14 +99,14 @@ func (a *analyzer) comment(s *pg.CommentStmt) (Utility, error) {
 
 // commentTable finds the table a COMMENT names, as a record to change.
 func (a *analyzer) commentTable(ctx context.Context, schema, name string) (*versioning.Table, error) {
-	rel, _, err := a.lookupRelation(ctx, schema, name)
+	rel, _, err := a.LookupRelation(ctx, schema, name)
 	if err != nil {
 		return nil, err
 	}
 	switch rel.Kind {
-	case RelNone:
+	case planner.RelNone:
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
-	case RelTable:
+	case planner.RelTable:
 		return cloneTable(rel.Table), nil
 	}
 	return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", name)
@@ -113,23 +114,23 @@ func (a *analyzer) commentTable(ctx context.Context, schema, name string) (*vers
 
 // commentRelation comments a table, an index or a sequence.
 func (a *analyzer) commentRelation(ctx context.Context, kind pg.ObjectType, schema, name, text string) error {
-	rel, _, err := a.lookupRelation(ctx, schema, name)
+	rel, _, err := a.LookupRelation(ctx, schema, name)
 	if err != nil {
 		return err
 	}
-	want := map[pg.ObjectType]RelKind{pg.ObjectType_OBJECT_TABLE: RelTable, pg.ObjectType_OBJECT_INDEX: RelIndex, pg.ObjectType_OBJECT_SEQUENCE: RelSequence}[kind]
+	want := map[pg.ObjectType]planner.RelKind{pg.ObjectType_OBJECT_TABLE: planner.RelTable, pg.ObjectType_OBJECT_INDEX: planner.RelIndex, pg.ObjectType_OBJECT_SEQUENCE: planner.RelSequence}[kind]
 	switch {
-	case rel.Kind == RelNone:
+	case rel.Kind == planner.RelNone:
 		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	case rel.Kind != want:
 		return pgerr.New(pgerr.WrongObjectType, "%q is not %s", name, article(want))
 	}
 	switch rel.Kind {
-	case RelTable:
+	case planner.RelTable:
 		t := cloneTable(rel.Table)
 		t.Comment = text
 		return a.putTable(ctx, t)
-	case RelIndex:
+	case planner.RelIndex:
 		t := cloneTable(rel.Table)
 		if rel.Index < 0 {
 			t.PrimaryKeyIndexComment = text
@@ -149,7 +150,7 @@ func (a *analyzer) commentRelation(ctx context.Context, kind pg.ObjectType, sche
 }
 
 // discard runs DISCARD {ALL | PLANS | SEQUENCES | TEMP}.
-func (a *analyzer) discard(s *pg.DiscardStmt) (Utility, error) {
+func (a *analyzer) discard(s *pg.DiscardStmt) (planner.Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.s.Discard(s.Target); err != nil {
 			return "", err // the session's part: sequences, LISTEN
@@ -170,14 +171,14 @@ func (a *analyzer) discard(s *pg.DiscardStmt) (Utility, error) {
 
 // commentView comments a view.
 func (a *analyzer) commentView(ctx context.Context, schema, name, text string) error {
-	rel, _, err := a.lookupRelation(ctx, schema, name)
+	rel, _, err := a.LookupRelation(ctx, schema, name)
 	if err != nil {
 		return err
 	}
 	switch rel.Kind {
-	case RelNone:
+	case planner.RelNone:
 		return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
-	case RelView:
+	case planner.RelView:
 	default:
 		return pgerr.New(pgerr.WrongObjectType, "%q is not a view", name)
 	}

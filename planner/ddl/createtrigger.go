@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/plpgsql"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -24,7 +25,7 @@ const (
 )
 
 // createTrigger runs CREATE [OR REPLACE] TRIGGER.
-func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (Utility, error) {
+func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
@@ -32,7 +33,7 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (Utility, error) {
 		if s.Isconstraint {
 			return "", pgerr.New(pgerr.FeatureNotSupported, "constraint triggers are not supported yet")
 		}
-		t, ok, err := a.lookupTable(ctx, s.Relation.Schemaname, s.Relation.Relname)
+		t, ok, err := a.LookupTable(ctx, s.Relation.Schemaname, s.Relation.Relname)
 		if err != nil {
 			return "", err
 		}
@@ -70,14 +71,14 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (Utility, error) {
 					return "", err
 				}
 			}
-			if tr.When, err = DeparseExpr(s.WhenClause); err != nil {
+			if tr.When, err = planner.DeparseExpr(s.WhenClause); err != nil {
 				return "", err
 			}
 		}
 		for _, arg := range s.Args {
 			tr.Args = append(tr.Args, arg.GetString_().GetSval())
 		}
-		fschema, fname := SplitName(NameList(s.Funcname))
+		fschema, fname := planner.SplitName(planner.NameList(s.Funcname))
 		fn, err := a.triggerFunction(fschema, fname)
 		if err != nil {
 			return "", err
@@ -103,7 +104,7 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (Utility, error) {
 // triggerFunction finds the function a trigger runs: no arguments,
 // returning trigger.
 func (a *analyzer) triggerFunction(schema, name string) (*versioning.Function, error) {
-	fs, err := a.userFuncs(schema, name)
+	fs, err := a.UserFuncs(schema, name)
 	if err != nil {
 		return nil, err
 	}
@@ -122,10 +123,10 @@ func (a *analyzer) triggerFunction(schema, name string) (*versioning.Function, e
 // dropTriggers runs DROP TRIGGER [IF EXISTS] name ON table.
 func (a *analyzer) dropTriggers(ctx context.Context, s *pg.DropStmt) (string, error) {
 	for _, obj := range s.Objects {
-		names := NameList(obj.GetList().GetItems())
+		names := planner.NameList(obj.GetList().GetItems())
 		trig := names[len(names)-1]
-		schema, table := SplitName(names[:len(names)-1])
-		t, ok, err := a.lookupTable(ctx, schema, table)
+		schema, table := planner.SplitName(names[:len(names)-1])
+		t, ok, err := a.LookupTable(ctx, schema, table)
 		if err != nil {
 			return "", err
 		}

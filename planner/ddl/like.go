@@ -1,4 +1,4 @@
-package planner
+package ddl
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -38,32 +39,32 @@ type likeClause struct {
 // what is left to copy.
 func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*likeClause, error) {
 	rv := l.Relation
-	rel, _, err := d.a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
+	rel, _, err := d.a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
 	if err != nil {
 		return nil, err
 	}
 	var cols []versioning.Column
 	switch rel.Kind {
-	case RelTable:
+	case planner.RelTable:
 		for _, c := range rel.Table.Columns {
 			if !c.Dropped {
 				cols = append(cols, c)
 			}
 		}
-	case RelView:
+	case planner.RelView:
 		for _, c := range rel.View.Columns {
 			cols = append(cols, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod})
 		}
-	case RelIndex, RelSequence:
-		return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "relation %q is invalid in LIKE clause", rv.Relname).
+	case planner.RelIndex, planner.RelSequence:
+		return nil, planner.WithPos(pgerr.New(pgerr.WrongObjectType, "relation %q is invalid in LIKE clause", rv.Relname).
 			WithDetail("This operation is not supported for %ss.", rel.Kind), rv.Location)
 	default:
-		t, err := d.a.lookupType(ctx, d.a.s.ResolveSchemaName(rv.Schemaname), rv.Relname)
+		t, err := d.a.LookupType(ctx, d.a.s.ResolveSchemaName(rv.Schemaname), rv.Relname)
 		if err != nil {
 			return nil, err
 		}
 		if t == nil || t.Kind != 'c' {
-			return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
+			return nil, planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(rv)), rv.Location)
 		}
 		for _, f := range t.Fields {
 			cols = append(cols, versioning.Column{Name: f.Name, Type: f.Type, Typmod: f.Typmod})
@@ -74,7 +75,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 			return nil, err
 		}
 	}
-	if rel.Kind != RelTable || l.Options&(likeConstraints|likeIndexes) == 0 {
+	if rel.Kind != planner.RelTable || l.Options&(likeConstraints|likeIndexes) == 0 {
 		return nil, nil
 	}
 	return &likeClause{src: rel.Table, opts: l.Options}, nil
@@ -130,7 +131,7 @@ func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uin
 		seq.Last, seq.Called = seq.Start, false
 		seq.OwnedBy, seq.Comment = def.Name+"."+c.Name, ""
 		d.seqs = append(d.seqs, &seq)
-		col.Identity, col.Sequence = c.Identity, SeqRef(seq.Schema, seq.Name)
+		col.Identity, col.Sequence = c.Identity, planner.SeqRef(seq.Schema, seq.Name)
 	}
 	def.Columns = append(def.Columns, col)
 	return nil
@@ -144,7 +145,7 @@ func (l *likeClause) copy(d *tableDDL) error {
 	comments := l.opts&likeComments != 0
 	if l.opts&likeConstraints != 0 {
 		for _, ck := range src.Checks {
-			if ConstraintExists(def, ck.Name) {
+			if planner.ConstraintExists(def, ck.Name) {
 				return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", ck.Name, def.Name)
 			}
 			c := versioning.Check{Name: ck.Name, Expr: ck.Expr, NoInherit: ck.NoInherit}
@@ -192,9 +193,9 @@ func (l *likeClause) copy(d *tableDDL) error {
 // exprColumnName is the name CREATE INDEX gives an expression key column
 // stored as text: its function's name, else "expr".
 func exprColumnName(text string) string {
-	if n, err := ParseExpr(text); err == nil {
+	if n, err := planner.ParseExpr(text); err == nil {
 		if fc := n.GetFuncCall(); fc != nil {
-			return OpName(fc.Funcname)
+			return planner.OpName(fc.Funcname)
 		}
 	}
 	return "expr"
