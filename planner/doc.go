@@ -1,41 +1,39 @@
 // Package planner turns statements parsed by pg_query_go into plans: names
 // resolved against the catalog, types checked and coerced the PostgreSQL way,
-// indexes chosen; and it runs the statements that change the catalog (the
-// DDL runners, utilities that write the transaction's root). Analysis is a
-// function of the parse tree, the transaction's root value (the catalog)
-// and what it asks of the session through the Session interface
-// (sessionview.go: name resolution, settings, notices, the current role's
-// authority, the open transaction for the user functions a plan runs);
-// package planner/session implements it and runs the sessions.
+// indexes chosen. Analysis is a function of the parse tree, the
+// transaction's root value (the catalog) and what it asks of the session
+// through the Session interface (sessionview.go: name resolution,
+// settings, notices, the current role's authority, the open transaction
+// for the user functions a plan runs); package planner/session implements
+// it and runs the sessions. The statements that change the catalog are
+// package planner/ddl's, which analyzes their expressions, types and names
+// with this package's Analyzer (analyzer.go); this package hands them to
+// it through the session (Session.AnalyzeDDL), since ddl imports it.
 //
 // # Where things are
 //
 // analyze.go is the entrance: Analyze turns a statement into an Analysis
 // (a plan, a utility, or a COPY), InstallHooks gives a transaction the
-// callbacks exec.Modify makes into the planner, EXPLAIN; select.go,
+// callbacks exec.Modify makes into the planner, EXPLAIN, and the utilities
+// that change no catalog (SET CONSTRAINTS, CALL, DO, LOCK); select.go,
 // from.go, expr.go and their neighbours analyze queries; dml.go, merge.go
-// and upsert.go the changes (generated.go: stored generated columns, whose
-// expressions exec.Modify computes); names.go and temp.go name
-// resolution, catalog and sequence relations, temporary relations.
-// The DDL runners: ddl.go (CREATE TABLE, DROP, TRUNCATE; the dispatch of
-// the other DDL statements), alter.go, alterinherit.go, attach.go,
-// inherit.go, createindex.go, createas.go, constraints.go, foreignkey.go,
-// like.go, schema.go, sequence.go, typeddl.go, domain.go, view.go,
-// comment.go. User-defined functions: function.go (CREATE FUNCTION, CALL,
-// DO, resolving calls as PostgreSQL's func_get_detail does, with exec's
-// rules for choosing an overload and binding polymorphic parameters),
-// routine.go (running them; a polymorphic function is compiled once per
-// set of actual argument types, so the plans of its body are made for
-// them; the PL/pgSQL interpreter is package plpgsql), aggregate.go
-// (CREATE AGGREGATE, polymorphic state types bound per call), trigger.go
-// (triggers, which exec.Modify fires). Version control is package dolt
-// (planner/dolt); the analyzer's side of it is doltfrom.go (system tables
+// and upsert.go the changes (generatedcols.go: stored generated columns,
+// whose expressions exec.Modify computes; constraints.go, domain.go the
+// checks); names.go name resolution, catalog and sequence relations;
+// inherit.go the inheritance families and partitions a scan reads.
+// User-defined functions: function.go (CALL, DO, resolving calls as
+// PostgreSQL's func_get_detail does, with exec's rules for choosing an
+// overload and binding polymorphic parameters), routine.go (running them;
+// a polymorphic function is compiled once per set of actual argument
+// types, so the plans of its body are made for them; the PL/pgSQL
+// interpreter is package plpgsql), aggregate.go (polymorphic state types
+// bound per call), trigger.go (triggers, which exec.Modify fires).
+// Version control is package dolt (planner/dolt); the analyzer's side of it is doltfrom.go (system tables
 // and table functions in FROM, and time travel through
 // "db@rev".schema.table, views included, and AS OF 'rev' rewritten to
 // that form). privileges.go has the checks the analyzer makes (owners,
-// ACLs), GRANT and REVOKE on objects and ALTER ... OWNER; notifystmt.go
-// LISTEN, UNLISTEN and NOTIFY, which the session queues; deparse.go prints
-// stored expressions as pg_get_expr does.
+// ACLs); notifystmt.go LISTEN, UNLISTEN and NOTIFY, which the session
+// queues; deparse.go prints stored expressions as pg_get_expr does.
 //
 // # Invariants
 //

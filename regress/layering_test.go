@@ -27,14 +27,16 @@ var skipAllowed = map[string]bool{
 
 // plannerRanks orders the packages nested under planner/, highest first:
 // an import between two of them goes to a lower rank. The session
-// machinery is entered from outside (wire, cmd) and runs the planner; the
-// planner (analysis and the DDL runners) uses the version-control
-// surface, PL/pgSQL and the parse-tree helpers, which know neither. A
-// new package under planner/ fails the test until it is ranked here.
+// machinery is entered from outside (wire, cmd) and runs the DDL runners
+// and the planner; the DDL runners analyze with the planner; the planner
+// uses the version-control surface, PL/pgSQL and the parse-tree helpers,
+// which know neither. A new package under planner/ fails the test until
+// it is ranked here.
 var plannerRanks = map[string]int{
-	"planner/internal/enginetest": 4, // test support: opens sessions
-	"planner/session":             3, // engine, sessions, transactions, cursors, settings, roles, PREPARE
-	"planner":                     2, // analysis: parse tree → plan; DDL runners
+	"planner/internal/enginetest": 5, // test support: opens sessions
+	"planner/session":             4, // engine, sessions, transactions, cursors, settings, roles, PREPARE
+	"planner/ddl":                 3, // catalog-changing statements
+	"planner":                     2, // analysis: parse tree → plan
 	"planner/dolt":                1, // the version-control surface of SQL
 	"planner/plpgsql":             1,
 	"planner/parsecache":          1,
@@ -43,11 +45,13 @@ var plannerRanks = map[string]int{
 
 // versioningImporters are the packages above exec/ that may import
 // versioning/: the sessions (transactions, commits, roles, databases), the
-// version-control surface, and package planner, whose DDL runners write
-// catalog records and whose analysis reads table definitions as
-// versioning records (exec.Table.Def); cmd opens the store.
+// DDL runners (catalog records), the version-control surface, and, until
+// it reads the catalog through exec alone, package planner, whose
+// analysis reads table, function and type definitions as versioning
+// records (exec.Table.Def, RootValue lookups); cmd opens the store.
 var versioningImporters = map[string]bool{
 	"planner/session": true,
+	"planner/ddl":     true,
 	"planner/dolt":    true,
 	"planner":         true,
 	"cmd/pgserver":    true,

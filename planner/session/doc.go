@@ -3,7 +3,9 @@
 // own (transaction control, SET and SHOW, PREPARE and EXECUTE, cursors,
 // CREATE/ALTER/DROP ROLE and DATABASE, GRANT of roles) and has package
 // planner analyze the others into plans or utilities, which it runs in
-// its transaction. It is the SQL layer's entrance: wire/sqlwire and cmd
+// its transaction; the catalog-changing ones the planner hands back to it
+// (planner.Session.AnalyzeDDL), and it has package planner/ddl analyze
+// them. It is the SQL layer's entrance: wire/sqlwire and cmd
 // import it, and nothing under planner/ but test support does.
 //
 // # Where things are
