@@ -134,7 +134,7 @@ func (a *analyzer) groupingItem(g *grouping, n *pg.Node, targets []*pg.Node) ([]
 			return nil, err
 		}
 		if len(item) != 1 {
-			return nil, withPos(pgerr.New(pgerr.SyntaxError, "a ROLLUP or CUBE item must be an expression or a list of expressions"), gs.Location)
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "a ROLLUP or CUBE item must be an expression or a list of expressions"), gs.Location)
 		}
 		return item[0], nil
 	}
@@ -184,7 +184,7 @@ func (a *analyzer) groupingItem(g *grouping, n *pg.Node, targets []*pg.Node) ([]
 			items = append(items, keys)
 		}
 		if len(items) > 12 {
-			return nil, withPos(pgerr.New(codeProgramLimit, "CUBE is limited to 12 elements"), gs.Location)
+			return nil, WithPos(pgerr.New(pgerr.Code("54000"), "CUBE is limited to 12 elements"), gs.Location)
 		}
 		var sets [][]int
 		for mask := 1<<len(items) - 1; mask >= 0; mask-- {
@@ -208,7 +208,7 @@ func (a *analyzer) groupingItem(g *grouping, n *pg.Node, targets []*pg.Node) ([]
 		}
 		return sets, nil
 	}
-	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "this grouping set is not supported"), gs.Location)
+	return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "this grouping set is not supported"), gs.Location)
 }
 
 // groupingFunc analyzes GROUPING(args): each argument must be a key of
@@ -219,13 +219,13 @@ func (a *analyzer) groupingFunc(f *pg.GroupingFunc, sc *scope) (exec.Expr, error
 		g = sc.group
 	}
 	notKey := func() error {
-		return withPos(pgerr.New(pgerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"), f.Location)
+		return WithPos(pgerr.New(pgerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"), f.Location)
 	}
 	if g == nil {
 		return nil, notKey()
 	}
 	if len(f.Args) > 31 {
-		return nil, withPos(pgerr.New(pgerr.Code("54023"), "GROUPING must have fewer than 32 arguments"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.Code("54023"), "GROUPING must have fewer than 32 arguments"), f.Location)
 	}
 	gf := &exec.GroupingFunc{}
 	for _, n := range f.Args {
@@ -254,7 +254,7 @@ func (a *analyzer) groupKey(n *pg.Node, targets []*pg.Node, sc *scope) (exec.Exp
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
 		pos := int(c.GetIval().Ival)
 		if pos < 1 || pos > len(targets) {
-			return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos), c.Location)
+			return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos), c.Location)
 		}
 		return target(pos - 1)
 	}
@@ -306,9 +306,9 @@ func (a *analyzer) groupedColumn(sc *scope, it *nsItem, c *scopeCol, loc int32, 
 		name = it.name + "." + c.name
 	}
 	if fromSub {
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "subquery uses ungrouped column %q from outer query", name), loc)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "subquery uses ungrouped column %q from outer query", name), loc)
 	}
-	return nil, withPos(pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name), loc)
+	return nil, WithPos(pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name), loc)
 }
 
 // groupedExpr returns, for an expression of a grouped query that equals a
@@ -382,19 +382,19 @@ func (e *regroupError) SQLState() string { return string(e.pe.Code) }
 
 // aggCall analyzes a call of an aggregate function.
 func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
-	name := opName(f.Funcname)
+	name := OpName(f.Funcname)
 	if f.Over != nil {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet"), f.Location)
 	}
 	if a.inAgg {
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 	}
 	if sc != nil && sc.corr != nil && sc.corr.outer != nil && a.outerAgg(f, sc) {
 		if sc.corr.inAgg {
-			return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+			return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 		}
 		if sc.corr.outer.group == nil {
-			return nil, &regroupError{pe: withPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here"), f.Location), scope: sc.corr.outer}
+			return nil, &regroupError{pe: WithPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here"), f.Location), scope: sc.corr.outer}
 		}
 		// An aggregate over the columns of the enclosing, grouped query
 		// (HAVING EXISTS (... WHERE sum(outer.x) = ...)) is computed by
@@ -412,16 +412,16 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", clause), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", clause), f.Location)
 	}
 	if f.AggWithinGroup {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported yet"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported yet"), f.Location)
 	}
 	g := sc.group
 	a.inAgg = true
 	defer func() { a.inAgg = false }()
 	if !f.AggStar && len(f.Args) == 0 && name == "count" {
-		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function"), f.Location)
 	}
 	// An aggregate whose arguments read only columns of an enclosing
 	// query belongs to that query (PostgreSQL's agglevelsup); see below.
@@ -465,7 +465,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	fn, want, err := a.lookupAggregate(f, name, types)
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
-			return nil, withPos(pe, f.Location)
+			return nil, WithPos(pe, f.Location)
 		}
 		return nil, err
 	}
@@ -505,7 +505,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 				found = found || exprEqual(x, e) || exprEqual(raw[i], e)
 			}
 			if !found {
-				return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), exprLocation(by.Node))
+				return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), ExprLocation(by.Node))
 			}
 		}
 		call.OrderKeys = append(call.OrderKeys, sortKey(by, len(call.Order)))
@@ -513,9 +513,9 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	}
 	if !local && anyReadsOuter(args) {
 		if sc.corr != nil && sc.corr.inAgg {
-			return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+			return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 		}
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregates over columns of an enclosing query are not supported yet"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "aggregates over columns of an enclosing query are not supported yet"), f.Location)
 	}
 	for i, c := range g.aggs {
 		if sameAgg(c, call) {

@@ -36,7 +36,7 @@ func (a *analyzer) systemTableFor(ctx context.Context, schema, name string) (*ex
 // (dolt.MissingSystemTable); nil for other names.
 func missingSystemTable(rv *pg.RangeVar) error {
 	if err := dolt.MissingSystemTable(rv.Schemaname, rv.Relname); err != nil {
-		return withPos(err, rv.Location)
+		return WithPos(err, rv.Location)
 	}
 	return nil
 }
@@ -58,8 +58,8 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 	if !ok {
 		db, rev, ok = strings.Cut(rv.Catalogname, "/")
 	}
-	if db != a.s.repo.Name() {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
+	if db != a.s.Repo().Name() {
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
 	}
 	if !ok {
 		return nil, nil // the session's own database
@@ -69,9 +69,9 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	schemas := []string{a.s.resolveSchemaName(rv.Schemaname)}
+	schemas := []string{a.s.ResolveSchemaName(rv.Schemaname)}
 	if rv.Schemaname == dolt.AnySchema {
-		schemas = a.s.relationPath() // AS OF on an unqualified name (dolt.RewriteAsOf)
+		schemas = a.s.RelationPath() // AS OF on an unqualified name (dolt.RewriteAsOf)
 	}
 	var def *versioning.Table
 	for _, sc := range schemas {
@@ -93,7 +93,7 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 			return a.revisionView(v, rv.Catalogname)
 		}
 	}
-	return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist at revision %q", rv.Relname, rev), rv.Location)
+	return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist at revision %q", rv.Relname, rev), rv.Location)
 }
 
 // revisionView plans view v as of a revision: its definition then, and
@@ -102,7 +102,7 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 // in PostgreSQL, a function is looked up in the catalog when planned,
 // and the session has one catalog).
 func (a *analyzer) revisionView(v *versioning.View, catalog string) (*exec.Table, error) {
-	sel, err := parseSelect(v.Query)
+	sel, err := ParseSelect(v.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -132,12 +132,12 @@ func checkWritableTable(t *exec.Table) error {
 // systemFunction plans a version-control table function in FROM, if name
 // is one: its arguments must be constants, known at planning.
 func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
-	name := opName(fc.Funcname)
+	name := OpName(fc.Funcname)
 	plan, ok := dolt.TableFunction(name)
 	if !ok {
 		return nil, false, nil
 	}
-	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: a.s.settings(), Session: a.s}
+	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: a.s.Settings(), Session: a.s}
 	var args []exec.Datum
 	for _, n := range fc.Args {
 		e, err := a.expr(n, &scope{})
@@ -149,8 +149,8 @@ func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
 			// The function's columns depend on its arguments (the table a
 			// diff is of), and a statement's columns are fixed when it is
 			// planned, before its parameters are bound.
-			return nil, true, withPos(pgerr.New(pgerr.FeatureNotSupported, "the arguments of %s must be constants, not parameters", name).
-				WithHint("Write the revisions and table name into the query text."), exprLocation(n))
+			return nil, true, WithPos(pgerr.New(pgerr.FeatureNotSupported, "the arguments of %s must be constants, not parameters", name).
+				WithHint("Write the revisions and table name into the query text."), ExprLocation(n))
 		}
 		if err != nil {
 			return nil, true, err

@@ -49,7 +49,7 @@ func (w *winSet) window(def *pg.WindowDef) (*pg.WindowDef, error) {
 	if def.Name != "" && def.Refname == "" && len(def.PartitionClause) == 0 && len(def.OrderClause) == 0 && def.FrameOptions&frameNonDefault == 0 {
 		named, ok := w.named[def.Name]
 		if !ok {
-			return nil, withPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Name), def.Location)
+			return nil, WithPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Name), def.Location)
 		}
 		return named, nil
 	}
@@ -58,16 +58,16 @@ func (w *winSet) window(def *pg.WindowDef) (*pg.WindowDef, error) {
 	}
 	base, ok := w.named[def.Refname]
 	if !ok {
-		return nil, withPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Refname), def.Location)
 	}
 	if len(def.PartitionClause) > 0 {
-		return nil, withPos(pgerr.New(codeWindowingError, "cannot override PARTITION BY clause of window %q", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "cannot override PARTITION BY clause of window %q", def.Refname), def.Location)
 	}
 	if len(base.OrderClause) > 0 && len(def.OrderClause) > 0 {
-		return nil, withPos(pgerr.New(codeWindowingError, "cannot override ORDER BY clause of window %q", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "cannot override ORDER BY clause of window %q", def.Refname), def.Location)
 	}
 	if base.FrameOptions&frameNonDefault != 0 {
-		return nil, withPos(pgerr.New(codeWindowingError, "cannot copy window %q because it has a frame clause", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "cannot copy window %q because it has a frame clause", def.Refname), def.Location)
 	}
 	out := &pg.WindowDef{PartitionClause: base.PartitionClause, OrderClause: base.OrderClause,
 		FrameOptions: def.FrameOptions, StartOffset: def.StartOffset, EndOffset: def.EndOffset, Location: def.Location}
@@ -79,19 +79,19 @@ func (w *winSet) window(def *pg.WindowDef) (*pg.WindowDef, error) {
 
 // windowCall analyzes a call with OVER.
 func (a *analyzer) windowCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
-	name := opName(f.Funcname)
+	name := OpName(f.Funcname)
 	if a.inAgg {
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot contain window function calls"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot contain window function calls"), f.Location)
 	}
 	if a.inWindow {
-		return nil, withPos(pgerr.New(codeWindowingError, "window function calls cannot be nested"), f.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "window function calls cannot be nested"), f.Location)
 	}
 	if a.windows == nil {
 		clause := a.clause
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, withPos(pgerr.New(codeWindowingError, "window functions are not allowed in %s", clause), f.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "window functions are not allowed in %s", clause), f.Location)
 	}
 	def, err := a.windows.window(f.Over)
 	if err != nil {
@@ -180,7 +180,7 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 	case opts&frameGroups != 0:
 		spec.frame.Mode = exec.FrameGroups
 		if len(spec.order) == 0 {
-			return nil, withPos(pgerr.New(pgerr.WindowingError, "GROUPS mode requires an ORDER BY clause"), def.Location)
+			return nil, WithPos(pgerr.New(pgerr.WindowingError, "GROUPS mode requires an ORDER BY clause"), def.Location)
 		}
 	}
 	switch {
@@ -193,7 +193,7 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 	}
 	withOffset := opts&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0
 	if spec.frame.Mode == exec.FrameRange && withOffset && len(spec.order) != 1 {
-		return nil, withPos(pgerr.New(pgerr.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"), def.Location)
+		return nil, WithPos(pgerr.New(pgerr.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"), def.Location)
 	}
 	// bound analyzes an offset bound: a count of rows or groups, or in
 	// RANGE mode a distance from the ORDER BY value, which gives the
@@ -231,7 +231,7 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 			op = "-"
 		}
 		if b.Value, err = a.binary(op, key, e, -1); err != nil {
-			return withPos(pgerr.Wrap(err, pgerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", exec.TypeName(key.Type().OID), exec.TypeName(e.Type().OID)), def.Location)
+			return WithPos(pgerr.Wrap(err, pgerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", exec.TypeName(key.Type().OID), exec.TypeName(e.Type().OID)), def.Location)
 		}
 		b.Offset = e
 		spec.frame.RangeKey = key
@@ -275,10 +275,10 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 // or an aggregate.
 func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.WinFunc, error) {
 	if f.AggDistinct {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"), f.Location)
 	}
 	if len(f.AggOrder) > 0 {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"), f.Location)
 	}
 	var args []exec.Expr
 	var types []exec.T
@@ -291,7 +291,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 		types = append(types, e.Type())
 	}
 	noFunc := func() error {
-		return withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf(name, types)).
+		return WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf(name, types)).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
 	}
 	fixed := map[string]struct {
@@ -375,7 +375,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 	}
 	if !a.isAggregate(f) {
 		if exec.HasFunc(name) {
-			return nil, withPos(pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name), f.Location)
+			return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name), f.Location)
 		}
 		return nil, noFunc()
 	}
@@ -385,7 +385,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 	agg, want, err := a.lookupAggregate(f, name, types) // built-in or user-defined
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
-			return nil, withPos(pe, f.Location)
+			return nil, WithPos(pe, f.Location)
 		}
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/session"
 	"github.com/prollypg/prollypg/versioning"
 	"github.com/prollypg/prollypg/wire"
 	"github.com/prollypg/prollypg/wire/hba"
@@ -43,7 +43,7 @@ func hbaAuth(log *zap.Logger, path string) (func(wire.ClientInfo) (wire.AuthMeth
 	}()
 	return func(ci wire.ClientInfo) (wire.AuthMethod, error) {
 		c := hba.Client{User: ci.User, TLS: ci.TLS}
-		c.Database, c.Revision = planner.SplitDatabaseName(ci.Database)
+		c.Database, c.Revision = session.SplitDatabaseName(ci.Database)
 		if c.Revision == "" {
 			// The rules see the default branch's name; a database whose
 			// home branch is another (a clone of one branch) is matched

@@ -21,7 +21,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
-	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/session"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/wire"
 	"github.com/prollypg/prollypg/wire/sqlwire"
@@ -145,7 +145,7 @@ func run(log *zap.Logger, o options) error {
 		return err
 	}
 	defer db.Close()
-	engine := planner.NewEngine(db, log.Named("sql"))
+	engine := session.NewEngine(db, log.Named("sql"))
 	engine.HashPassword = wire.SCRAMVerifier
 	engine.ServerSettings = map[string]string{
 		"max_connections":  strconv.Itoa(o.maxConns),

@@ -11,8 +11,8 @@
 // surface needs of the session running a statement (its repository and
 // revision, its settings, its name resolution, committing its
 // transaction, switching its branch) is the Session interface, which
-// *planner.Session implements (planner/doltsession.go). The transaction's
-// root and writes come with each call's exec.Env.
+// *session.Session implements (planner/session/doltsession.go). The
+// transaction's root and writes come with each call's exec.Env.
 //
 // # Where things are
 //
@@ -77,7 +77,7 @@
 //  6. The registries of functions, system tables and table functions are
 //     filled by init functions and never change afterwards, so they are
 //     safe for concurrent use; a Session is used by one goroutine at a
-//     time, as planner.Session is.
+//     time, as session.Session is.
 //  7. The package reaches the repository through versioning and rows
 //     through exec: it imports neither planner nor prolly nor store
 //     (regress/layering_test.go).

@@ -15,10 +15,10 @@ import (
 )
 
 // Session is what the version-control surface needs of the SQL session
-// running a statement. *planner.Session implements it; this package
-// cannot import planner (planner imports it), and asking for no more
-// than this keeps transactions, settings and name resolution the
-// planner's alone. The transaction's root and writes are not here: a
+// running a statement. *session.Session (planner/session) implements it;
+// this package cannot import planner or planner/session (they import
+// it), and asking for no more than this keeps transactions, settings and
+// name resolution the session's alone. The transaction's root and writes are not here: a
 // statement's exec.Env carries them.
 type Session interface {
 	// Repo is the session's database.
