@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/prollypg/prollypg/exec/pgerr"

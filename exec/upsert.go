@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/prollypg/prollypg/versioning"
 	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // OnConflict is an INSERT's ON CONFLICT clause. Before a row is inserted,

@@ -2,8 +2,9 @@ package exec
 
 import (
 	"errors"
-	"github.com/cockroachdb/apd/v3"
 	"slices"
+
+	"github.com/cockroachdb/apd/v3"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 )

@@ -1,12 +1,12 @@
 package versioning
 
 import (
-	"time"
 	"context"
 	"errors"
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/prollypg/prollypg/store"
 )
