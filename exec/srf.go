@@ -1,6 +1,9 @@
 package exec
 
-import "slices"
+import (
+	"slices"
+	"sort"
+)
 
 // Set-returning functions (json_each, regexp_matches, unnest(text[]) and
 // the rest of the library's, in exec/funcs; the planner's; generate_series
@@ -39,6 +42,21 @@ func RegisterSRF(f *Func, build func(types []T) *SRF) {
 	srfs[f.Name] = append(srfs[f.Name], f)
 	srfBuilds[f] = build
 }
+
+// SRFNames returns the names of the registered set-returning functions,
+// sorted, for pg_proc.
+func SRFNames() []string {
+	out := make([]string, 0, len(srfs))
+	for name := range srfs {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SRFOverloads returns the registered overloads of set-returning function
+// name, in registration order.
+func SRFOverloads(name string) []*Func { return srfs[name] }
 
 // IsSRF reports whether name is a set-returning function here.
 func IsSRF(name string) bool { return len(srfs[name]) > 0 }

@@ -183,3 +183,24 @@ func wantCached(t *testing.T, ctx context.Context, c *pgx.Conn, want int, sql st
 		t.Errorf("%s: got %d, want %d", sql, got, want)
 	}
 }
+
+// TestProcListsEveryFunction: pg_proc lists the set-returning functions,
+// the dolt_* commands among them, with their result types, so that \df
+// and tools that read pg_proc find every function a call resolves to.
+func TestProcListsEveryFunction(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	wantRows(t, ctx, c, `SELECT proname, proretset, pg_get_function_result(oid), pg_get_function_arguments(oid)
+		FROM pg_proc WHERE proname IN ('dolt_commit', 'regexp_matches') ORDER BY 1, 4`,
+		"dolt_commit | t | SETOF text | ",
+		"dolt_commit | t | SETOF text | VARIADIC text[]",
+		"regexp_matches | t | SETOF text[] | text, text",
+		"regexp_matches | t | SETOF text[] | text, text, text")
+	if got := one(t, ctx, c, "SELECT count(DISTINCT oid) = count(*) FROM pg_proc"); got != "t" {
+		t.Errorf("pg_proc's OIDs are not unique")
+	}
+	if got := one(t, ctx, c, "SELECT p.oid::regproc::text FROM pg_proc p WHERE proname = 'dolt_commit' AND pronargs = 1"); got != "dolt_commit" {
+		t.Errorf("regproc of dolt_commit: %s", got)
+	}
+}

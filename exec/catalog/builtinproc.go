@@ -12,6 +12,24 @@ import (
 type BuiltinProc struct {
 	Name string
 	Func *exec.Func
+	Set  bool // a set-returning function (RETURNS SETOF)
+}
+
+// eachBuiltinProc calls fn with every built-in overload and its OID: the
+// scalar functions, then the set-returning ones (the dolt_* commands
+// among them), numbered after the scalar overloads of their name.
+func eachBuiltinProc(fn func(oid uint32, p BuiltinProc)) {
+	for _, name := range exec.FuncNames() {
+		for i, f := range exec.Overloads(name) {
+			fn(BuiltinProcOID(name, i), BuiltinProc{Name: name, Func: f})
+		}
+	}
+	for _, name := range exec.SRFNames() {
+		first := len(exec.Overloads(name))
+		for i, f := range exec.SRFOverloads(name) {
+			fn(BuiltinProcOID(name, first+i), BuiltinProc{Name: name, Func: f, Set: true})
+		}
+	}
 }
 
 // BuiltinProcOID is the OID of overload i of the built-in function name:
@@ -27,11 +45,7 @@ func BuiltinProcOID(name string, i int) uint32 {
 // once, as the registry does not change after init.
 var builtinProcs = sync.OnceValue(func() map[uint32]BuiltinProc {
 	m := map[uint32]BuiltinProc{}
-	for _, name := range exec.FuncNames() {
-		for i, f := range exec.Overloads(name) {
-			m[BuiltinProcOID(name, i)] = BuiltinProc{name, f}
-		}
-	}
+	eachBuiltinProc(func(oid uint32, p BuiltinProc) { m[oid] = p })
 	return m
 })
 
@@ -60,6 +74,9 @@ func builtinReturns(f *exec.Func) uint32 {
 	if f.RetArg > 0 && f.RetArg <= len(f.Args) {
 		return f.Args[f.RetArg-1]
 	}
+	if f.Ret == 0 {
+		return exec.OIDRecord // a set-returning function of several columns
+	}
 	return f.Ret
 }
 
@@ -78,11 +95,19 @@ func (p BuiltinProc) Arguments(name TypeNamer) string {
 
 // Result is pg_get_function_result of the overload.
 func (p BuiltinProc) Result(name TypeNamer) string {
+	if p.Set {
+		return "SETOF " + routineTypeName(builtinReturns(p.Func), name)
+	}
 	return routineTypeName(builtinReturns(p.Func), name)
 }
 
-// builtinProcRow is the pg_proc row of overload i of a built-in function.
-func builtinProcRow(name string, i int, f *exec.Func) exec.Row {
+// builtinProcRow is the pg_proc row of a built-in overload.
+func builtinProcRow(oid uint32, p BuiltinProc) exec.Row {
+	name, f := p.Name, p.Func
+	rows := 0.0
+	if p.Set {
+		rows = 1000 // PostgreSQL's default estimate of a set-returning function
+	}
 	params, variadic := builtinParams(f)
 	inputs := make([]string, len(params))
 	for j, t := range params {
@@ -93,9 +118,9 @@ func builtinProcRow(name string, i int, f *exec.Func) exec.Row {
 		volatility = 'i'
 	}
 	return exec.Row{
-		dOID(BuiltinProcOID(name, i)), dText(name), dOID(OIDPgCatalog), dOID(OIDBootstrapRole), dOID(12),
-		exec.DFloat(1), exec.DFloat(0), dOID(variadic), dText("-"), dChar('f'), dBool(false),
-		dBool(false), dBool(f.Strict), dBool(false), dChar(volatility), dChar('s'),
+		dOID(oid), dText(name), dOID(OIDPgCatalog), dOID(OIDBootstrapRole), dOID(12),
+		exec.DFloat(1), exec.DFloat(rows), dOID(variadic), dText("-"), dChar('f'), dBool(false),
+		dBool(false), dBool(f.Strict), dBool(p.Set), dChar(volatility), dChar('s'),
 		dInt(int64(len(params))), dInt(0), dOID(builtinReturns(f)), dVector(exec.OIDOidVector, inputs), exec.Null,
 		exec.Null, exec.Null, exec.Null, exec.Null, dText(name),
 		exec.Null, exec.Null, exec.Null, exec.Null,

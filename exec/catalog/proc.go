@@ -365,11 +365,7 @@ func (s *Snapshot) TriggerDef(t *versioning.Table, tr *versioning.Trigger, prett
 
 func pgProc(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
-	for _, name := range s.Src.Funcs {
-		for i, f := range exec.Overloads(name) {
-			out = append(out, builtinProcRow(name, i, f))
-		}
-	}
+	eachBuiltinProc(func(oid uint32, p BuiltinProc) { out = append(out, builtinProcRow(oid, p)) })
 	fs, err := s.Functions()
 	if err != nil {
 		return nil, err

@@ -20,7 +20,6 @@ type Source struct {
 	Roles      []*versioning.Role
 	SearchPath []string // schemas of search_path, "$user" resolved
 	Settings   []Setting
-	Funcs      []string // names of the built-in functions
 	// Cursors and Prepared are the session's open cursors and PREPAREd
 	// statements, by name (pg_cursors, pg_prepared_statements).
 	Cursors  []Cursor

@@ -48,7 +48,7 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 		Backends: s.e.live.backends(),
 		Locks:    func() []catalog.Lock { return s.e.live.locks(s.e.locks) },
 		Ctx:      env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Roles: roles,
-		SearchPath: s.lookupPath(), Settings: settings, Funcs: exec.FuncNames(),
+		SearchPath: s.lookupPath(), Settings: settings,
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {
 			return planner.RenderExpr(s, env, t, expr, pretty)
