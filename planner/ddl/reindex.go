@@ -83,6 +83,9 @@ func (a *analyzer) reindexIndex(ctx context.Context, rv *pg.RangeVar) error {
 	if rel.Table.Partitioned() && a.s.InTransactionBlock() {
 		return pgerr.New(pgerr.ActiveSQLTransaction, "REINDEX INDEX cannot run inside a transaction block")
 	}
+	if rel.Index < 0 {
+		return nil // the primary key's index is the table's own map of rows
+	}
 	return a.rebuildIndexes(ctx, rel.Table, rel.Table.Indexes[rel.Index].Name)
 }
 
