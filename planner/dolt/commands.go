@@ -84,7 +84,10 @@ func (s session) hashOfTable(env *exec.Env, a []exec.Datum) (string, error) {
 }
 
 // findTableIn resolves a possibly schema-qualified table name given as
-// text against root, along the search path.
+// text against root, along the search path. An unqualified name that
+// no schema of the path has is, as Doltgres finds it, the table of that
+// name in the first schema (by name) that has one, dolt's (dolt.docs)
+// last.
 func (s session) findTableIn(ctx context.Context, root versioning.RootValue, name string) (*versioning.Table, error) {
 	schema, rel, err := s.ParseName(name)
 	if err != nil {
@@ -94,6 +97,22 @@ func (s session) findTableIn(ctx context.Context, root versioning.RootValue, nam
 		t, ok, err := root.Table(ctx, sc, rel)
 		if err != nil || ok {
 			return t, err
+		}
+	}
+	if schema == "" {
+		schemas, err := root.Schemas(ctx)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, 0, len(schemas)+1)
+		for _, sc := range schemas {
+			names = append(names, sc.Name)
+		}
+		for _, sc := range append(names, systemSchema) {
+			t, ok, err := root.Table(ctx, sc, rel)
+			if err != nil || ok {
+				return t, err
+			}
 		}
 	}
 	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
@@ -138,8 +157,9 @@ func (s session) doltAdd(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	err = s.Repo().UpdateWorkingRoots(env.Ctx, s.Branch(), func(_, staged, working versioning.RootValue, ws *versioning.WorkingSet) (*versioning.WorkingSet, error) {
 		nws := *ws
 		if all {
-			nws.Staged = working.Addr()
-			return &nws, nil
+			st, err := stageAll(env.Ctx, staged, working)
+			nws.Staged = st.Addr()
+			return &nws, err
 		}
 		names, err := s.objectNames(env.Ctx, []versioning.RootValue{working, staged}, f.args)
 		if err != nil {
@@ -182,8 +202,8 @@ func (s session) doltCommit(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	}
 	switch {
 	case f.has("ALL"):
-		opts.Stage = func(_ context.Context, _, _, working versioning.RootValue) (versioning.RootValue, error) {
-			return working, nil
+		opts.Stage = func(ctx context.Context, _, staged, working versioning.RootValue) (versioning.RootValue, error) {
+			return stageAll(ctx, staged, working)
 		}
 	case f.has("all"):
 		opts.Stage = versioning.StageTracked

@@ -1,0 +1,113 @@
+package regress
+
+import (
+	"testing"
+
+	"github.com/prollypg/prollypg/regress/internal/testserver"
+)
+
+// The system tables the user writes, dolt.docs and each schema's
+// dolt_ignore: empty until their first row creates them, then ordinary
+// tables, versioned like the user's.
+
+func TestDoltDocs(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	wantRows(t, ctx, c, "SELECT * FROM dolt.docs")
+	if got := columnNames(t, ctx, c, "SELECT * FROM dolt_docs"); len(got) != 2 || got[0] != "doc_name" || got[1] != "doc_text" {
+		t.Errorf("dolt_docs columns %q", got)
+	}
+	wantError(t, ctx, c, "42P01", "SELECT * FROM docs")
+
+	// A prepared read planned before the table exists sees its rows
+	// once it does.
+	if _, err := c.Prepare(ctx, "docs", "SELECT doc_name FROM dolt_docs ORDER BY 1"); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, ctx, c, "INSERT INTO dolt.docs VALUES ('README.md', 'hello'), ('LICENSE.md', 'MIT')")
+	rows, err := c.Query(ctx, "docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n)
+	}
+	if rows.Close(); len(names) != 2 || names[0] != "LICENSE.md" {
+		t.Errorf("prepared read of dolt_docs: %q (%v)", names, rows.Err())
+	}
+
+	// Once stored, it is a table with a primary key.
+	wantError(t, ctx, c, "23505", "INSERT INTO dolt.docs VALUES ('README.md', 'again')")
+	exec(t, ctx, c, "INSERT INTO dolt_docs VALUES ('README.md', 'hi') ON CONFLICT (doc_name) DO UPDATE SET doc_text = excluded.doc_text")
+	wantRows(t, ctx, c, "SELECT * FROM dolt.docs ORDER BY doc_name", "LICENSE.md | MIT", "README.md | hi")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status", "dolt.docs | f | new table")
+	wantRows(t, ctx, c, "SELECT to_table_name, diff_type FROM dolt_diff_summary('HEAD', 'WORKING', 'docs')", "dolt.docs | added")
+	wantRows(t, ctx, c, "SELECT diff_type, to_doc_name FROM dolt_diff('HEAD', 'WORKING', 'docs') ORDER BY 2",
+		"added | LICENSE.md", "added | README.md")
+
+	// A table of the user's named docs is another table; with dolt on
+	// the search path after it, docs is the user's.
+	exec(t, ctx, c, "CREATE TABLE docs (id int PRIMARY KEY)")
+	exec(t, ctx, c, "SET search_path = dolt")
+	wantRows(t, ctx, c, "SELECT count(*) FROM docs", "2")
+	exec(t, ctx, c, "SET search_path = public, dolt")
+	wantRows(t, ctx, c, "SELECT count(*) FROM docs", "0")
+	exec(t, ctx, c, "SET search_path = public")
+
+	// Committed and branched like any table.
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'docs')")
+	status(t, ctx, c, "SELECT dolt_checkout('-b', 'other')")
+	exec(t, ctx, c, "DELETE FROM dolt_docs WHERE doc_name = 'LICENSE.md'")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'no license')")
+	status(t, ctx, c, "SELECT dolt_checkout('main')")
+	wantRows(t, ctx, c, "SELECT doc_name FROM dolt.docs ORDER BY 1", "LICENSE.md", "README.md")
+	status(t, ctx, c, "SELECT dolt_merge('other')")
+	wantRows(t, ctx, c, "SELECT doc_name FROM dolt.docs", "README.md")
+}
+
+func TestDoltIgnore(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	wantRows(t, ctx, c, "SELECT * FROM dolt_ignore")
+	exec(t, ctx, c, "INSERT INTO dolt_ignore VALUES ('tmp_*', true), ('tmp_keep', false), ('scratch?', true)")
+	wantRows(t, ctx, c, "SELECT * FROM public.dolt_ignore ORDER BY pattern", "scratch? | t", "tmp_* | t", "tmp_keep | f")
+	wantError(t, ctx, c, "42P01", "SELECT * FROM nosuchschema.dolt_ignore")
+
+	for _, name := range []string{"kept", "tmp_a", "tmp_keep", "scratch1", "scratch12"} {
+		exec(t, ctx, c, "CREATE TABLE "+name+" (id int)")
+	}
+	status(t, ctx, c, "SELECT dolt_add('.')")
+	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status ORDER BY 1",
+		"public.dolt_ignore | t", "public.kept | t", "public.scratch1 | f", "public.scratch12 | t",
+		"public.tmp_a | f", "public.tmp_keep | t")
+
+	// Naming an ignored table stages it; a table already staged or
+	// committed is no longer new, and its changes are staged.
+	status(t, ctx, c, "SELECT dolt_add('tmp_a')")
+	exec(t, ctx, c, "CREATE TABLE tmp_b (id int)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'tables')")
+	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status ORDER BY 1", "public.scratch1 | f", "public.tmp_b | f")
+	exec(t, ctx, c, "INSERT INTO tmp_a VALUES (1)")
+	status(t, ctx, c, "SELECT dolt_add('-A')")
+	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status ORDER BY 1",
+		"public.scratch1 | f", "public.tmp_a | t", "public.tmp_b | f")
+
+	// Each schema has its own patterns.
+	exec(t, ctx, c, "CREATE SCHEMA s")
+	exec(t, ctx, c, "INSERT INTO s.dolt_ignore VALUES ('kept', true)")
+	exec(t, ctx, c, "CREATE TABLE s.kept (id int)")
+	exec(t, ctx, c, "CREATE TABLE s.tmp_c (id int)")
+	status(t, ctx, c, "SELECT dolt_add('.')")
+	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status WHERE table_name LIKE 's.%' ORDER BY 1",
+		"s.dolt_ignore | t", "s.kept | f", "s.tmp_c | t")
+
+	// Patterns of both kinds, neither more specific: staging fails.
+	exec(t, ctx, c, "INSERT INTO dolt_ignore VALUES ('*_x', false)")
+	exec(t, ctx, c, "CREATE TABLE tmp_x (id int)")
+	wantError(t, ctx, c, "55000", "SELECT dolt_add('.')")
+}
