@@ -145,4 +145,4 @@ func (c storedCreator) create(ctx context.Context, tx *exec.Txn) (*exec.Table, e
 
 // UpdateRow and DeleteRow are never called: the table has no rows.
 func (storedCreator) UpdateRow(*exec.Env, exec.Row, exec.Row) error { return nil }
-func (storedCreator) DeleteRow(*exec.Env, exec.Row) error          { return nil }
+func (storedCreator) DeleteRow(*exec.Env, exec.Row) error           { return nil }
