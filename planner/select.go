@@ -18,6 +18,9 @@ type analyzer struct {
 	ctx context.Context
 	s   *Session
 	tx  *exec.Txn
+	// text is the statement's SQL text as the client sent it; "" for
+	// a statement of a function's body or a cursor's query.
+	text string
 	// as, when set, is the authority privileges are checked with instead
 	// of the current role's: a view's owner's, for the view's query.
 	as     *authority

@@ -133,7 +133,7 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	if err != nil {
 		return nil, nil, err
 	}
-	an, err := st.s.analyze(ctx, tx, st.raw.Stmt, given)
+	an, err := st.analyze(ctx, tx, given)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -318,7 +318,7 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 	an := st.an
 	if !st.reusable(ctx, tx) {
 		var err error
-		if an, err = s.analyze(ctx, tx, st.raw.Stmt, given); err != nil {
+		if an, err = st.analyze(ctx, tx, given); err != nil {
 			return nil, err
 		}
 	}
@@ -391,6 +391,11 @@ func (an *analysis) depsHold(ctx context.Context, tx *exec.Txn) bool {
 		}
 	}
 	return true
+}
+
+// analyze plans the statement.
+func (st *Statement) analyze(ctx context.Context, tx *exec.Txn, given []uint32) (*analysis, error) {
+	return st.s.analyzeWith(&analyzer{ctx: ctx, s: st.s, tx: tx, params: paramTypes(given), text: st.Text()}, st.raw.Stmt)
 }
 
 // analyze plans a statement.

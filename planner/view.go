@@ -67,7 +67,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (utility, error) {
 		if len(names) > len(cols) {
 			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 		}
-		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: a.s.newObjectOwner()}
+		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: a.s.newObjectOwner(), Statement: a.text}
 		seen := map[string]bool{}
 		for i, c := range cols {
 			name := c.Name

@@ -314,6 +314,13 @@ func (s session) planRowDiff(env *exec.Env, fn string, r diffRange, table string
 	}
 	name, err := s.findTableEither(env.Ctx, from, to, table)
 	if err != nil {
+		sc, ok, serr := s.schemasArg(env.Ctx, table, to.root, from.root)
+		if serr != nil {
+			return nil, serr
+		}
+		if ok {
+			return s.planSchemasDiff(fn, r, sc), nil
+		}
 		return nil, err
 	}
 	ft, err := from.table(env.Ctx, name)
@@ -583,7 +590,9 @@ func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.V
 				return nil, err
 			}
 		}
-		hash, who, when := exec.DText(e.Addr.String()), exec.DText(e.Commit.Committer.Name), timestampDatum(e.Commit.Committer.When)
+		// The committer column names the commit's author, as Dolt's
+		// history shows the name a commit was made --author.
+		hash, who, when := exec.DText(e.Addr.String()), exec.DText(e.Commit.Author.Name), timestampDatum(e.Commit.Committer.When)
 		for _, v := range version {
 			row := alloc.row()
 			copy(row, v)
@@ -602,10 +611,11 @@ func diffSummaryRows(ctx context.Context, cs versioning.Store, hash string, c *v
 	var rows []exec.Row
 	add := func(name string, data, schema bool) {
 		row := exec.Row{exec.DText(hash), exec.DText(name), exec.Null, exec.Null, exec.Null, exec.Null,
-			exec.DBool(data), exec.DBool(schema)}
+			exec.DBool(data), exec.DBool(schema), exec.Null, exec.Null, exec.Null}
 		if c != nil {
 			row[2], row[3], row[4], row[5] = exec.DText(c.Committer.Name), exec.DText(c.Committer.Email),
 				timestampDatum(c.Committer.When), exec.DText(c.Message)
+			row[8], row[9], row[10] = exec.DText(c.Author.Name), exec.DText(c.Author.Email), timestampDatum(c.Author.When)
 		}
 		rows = append(rows, row)
 	}
@@ -617,8 +627,14 @@ func diffSummaryRows(ctx context.Context, cs versioning.Store, hash string, c *v
 		add(d.Name().String(), data, d.SchemaChange())
 	}
 	for _, o := range changes.objects {
+		if o.Kind == versioning.KindView {
+			continue // in changes.views
+		}
 		data := o.SequenceDataOnly()
 		add(changeLabel(o, changes.names), data, !data)
+	}
+	for _, v := range changes.views {
+		add(v.label(), true, v.kind != "modified")
 	}
 	return rows, nil
 }
@@ -651,8 +667,12 @@ func changesBetween(ctx context.Context, from, to versioning.RootValue) (changeS
 	if err != nil {
 		return changeSet{}, err
 	}
+	views, err := viewChanges(ctx, from, to, objects)
+	if err != nil {
+		return changeSet{}, err
+	}
 	names, err := labelTypes(ctx, from, to)
-	return changeSet{tables: tables, objects: objects, names: names}, err
+	return changeSet{tables: tables, objects: objects, views: views, names: names}, err
 }
 
 // doltDiffRows are the dolt_diff system table's rows: the working root's
@@ -789,6 +809,7 @@ func init() {
 			{Name: "committer", Type: exec.TText}, {Name: "email", Type: exec.TText},
 			{Name: "date", Type: exec.TTimestamp}, {Name: "message", Type: exec.TText},
 			{Name: "data_change", Type: exec.TBool}, {Name: "schema_change", Type: exec.TBool},
+			{Name: "author", Type: exec.TText}, {Name: "author_email", Type: exec.TText}, {Name: "author_date", Type: exec.TTimestamp},
 		},
 		rows: func(s session, env *exec.Env) ([]exec.Row, error) { return s.doltDiffRows(env) },
 	}

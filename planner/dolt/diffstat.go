@@ -22,10 +22,13 @@ type deltaRows func(s session, env *exec.Env, from, to revision, cs changeSet) (
 
 // changeSet is what differs between two revisions: the tables, and the
 // other objects (objects.go), which a function asked about one
-// table leaves out.
+// table leaves out. The views among the objects are also listed by
+// schema, as the changes of the schemas' dolt_schemas (schemas.go), as
+// the functions that list changes show them.
 type changeSet struct {
 	tables  []versioning.TableDelta
 	objects []versioning.ObjectChange
+	views   []schemaViews
 	names   catalog.TypeNamer // the user types in the objects' labels
 }
 
@@ -46,10 +49,15 @@ func registerDeltaFunc(name string, cols []exec.VirtualColumn, rows deltaRows) {
 			return nil, err
 		}
 		var only *versioning.TableName
+		viewsOf := "" // only the views of this schema: its dolt_schemas
 		if len(rest) == 1 {
 			n, err := s.findTableEither(env.Ctx, from, to, rest[0])
 			if err != nil {
-				return nil, err
+				sc, ok, serr := s.schemasArg(env.Ctx, rest[0], to.root, from.root)
+				if serr != nil || !ok {
+					return nil, err
+				}
+				viewsOf = sc
 			}
 			only = &n
 		}
@@ -61,6 +69,24 @@ func registerDeltaFunc(name string, cols []exec.VirtualColumn, rows deltaRows) {
 			deltas, err := versioning.TableDeltas(env.Ctx, from.root, to.root)
 			if err != nil {
 				return nil, err
+			}
+			if viewsOf != "" {
+				cs, err := changesBetween(env.Ctx, from.root, to.root)
+				if err != nil {
+					return nil, err
+				}
+				only := changeSet{names: cs.names}
+				for _, c := range cs.objects {
+					if c.Kind == versioning.KindView && c.Schema == viewsOf {
+						only.objects = append(only.objects, c)
+					}
+				}
+				for _, v := range cs.views {
+					if v.schema == viewsOf {
+						only.views = append(only.views, v)
+					}
+				}
+				return rows(s, env, from, to, only)
 			}
 			if only != nil {
 				kept := deltas[:0]
@@ -233,6 +259,9 @@ func init() {
 					exec.DBool(data), exec.DBool(d.SchemaChange())})
 			}
 			for _, c := range cs.objects {
+				if c.Kind == versioning.KindView {
+					continue // in cs.views
+				}
 				from, to, kind := exec.DText(changeLabel(c, cs.names)), exec.DText(changeLabel(c, cs.names)), "modified"
 				switch {
 				case c.From == nil:
@@ -242,6 +271,16 @@ func init() {
 				}
 				data := c.SequenceDataOnly()
 				rows = append(rows, exec.Row{from, to, exec.DText(kind), exec.DBool(data), exec.DBool(!data)})
+			}
+			for _, v := range cs.views {
+				from, to := exec.DText(v.label()), exec.DText(v.label())
+				switch v.kind {
+				case "added":
+					from = exec.DText("")
+				case "dropped":
+					to = exec.DText("")
+				}
+				rows = append(rows, exec.Row{from, to, exec.DText(v.kind), exec.DBool(true), exec.DBool(v.kind != "modified")})
 			}
 			return rows, nil
 		})

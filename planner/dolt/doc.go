@@ -29,7 +29,11 @@
 //
 // tables.go holds the registries of system tables and table functions,
 // which the planner reaches through SystemTable and TableFunction, and
-// the log, branch, tag and status tables. diff.go has row diffs
+// the log, branch, tag and status tables. usertables.go has the system
+// tables the user writes, dolt.docs and each schema's dolt_ignore
+// (ignore.go), which are stored as ordinary tables once their first row
+// is written; schemas.go each schema's dolt_schemas (its views, as
+// Doltgres records them) and dolt_procedures. diff.go has row diffs
 // (dolt_diff, dolt_diff_<table>, dolt_commit_diff_<table>,
 // dolt_history_<table>, dolt.diff), diffstat.go the functions over the
 // tables two revisions differ in (dolt_diff_stat, dolt_diff_summary,

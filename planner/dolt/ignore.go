@@ -73,8 +73,8 @@ func readIgnorePatterns(ctx context.Context, root versioning.RootValue, schema s
 	}
 	var out []ignorePattern
 	var row exec.Row
-	err = versioning.DiffRows(ctx, root.Store(), nil, def, func(d versioning.RowDiff) error {
-		if row, err = t.DecodeRow(d.To, row); err != nil {
+	err = versioning.EachStoredRow(ctx, root.Store(), def, func(_, v []byte) error {
+		if row, err = t.DecodeRow(v, row); err != nil {
 			return err
 		}
 		if row[patternCol].IsNull() || row[ignoredCol].IsNull() {

@@ -441,6 +441,8 @@ func statusRows(ctx context.Context, from, to versioning.RootValue, staged bool)
 				return nil, err
 			}
 			name, status = conflictLabel(&tc, names), "conflict"
+		case versioning.KindView:
+			continue // below, as the schema's dolt_schemas
 		default:
 			if !c.IsObject() {
 				continue
@@ -448,6 +450,14 @@ func statusRows(ctx context.Context, from, to versioning.RootValue, staged bool)
 			name, status = changeLabel(c, names), changeWord(c, objectWord(c))
 		}
 		rows = append(rows, exec.Row{exec.DText(name), exec.DBool(staged), exec.DText(status)})
+	}
+	views, err := viewChanges(ctx, from, to, changes)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range views {
+		status := map[string]string{"added": "new table", "dropped": "deleted", "modified": "modified"}[v.kind]
+		rows = append(rows, exec.Row{exec.DText(v.label()), exec.DBool(staged), exec.DText(status)})
 	}
 	return rows, nil
 }

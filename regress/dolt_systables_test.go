@@ -7,8 +7,9 @@ import (
 )
 
 // The system tables the user writes, dolt.docs and each schema's
-// dolt_ignore: empty until their first row creates them, then ordinary
-// tables, versioned like the user's.
+// dolt_ignore (empty until their first row creates them, then ordinary
+// tables, versioned like the user's), and the per-schema dolt_schemas
+// and dolt_procedures.
 
 func TestDoltDocs(t *testing.T) {
 	ctx := testserver.Context(t)
@@ -110,4 +111,33 @@ func TestDoltIgnore(t *testing.T) {
 	exec(t, ctx, c, "INSERT INTO dolt_ignore VALUES ('*_x', false)")
 	exec(t, ctx, c, "CREATE TABLE tmp_x (id int)")
 	wantError(t, ctx, c, "55000", "SELECT dolt_add('.')")
+}
+
+func TestDoltSchemas(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, c, "CREATE VIEW v1 AS   SELECT 1 AS one")
+	exec(t, ctx, c, "CREATE SCHEMA s")
+	exec(t, ctx, c, "CREATE VIEW s.v1 AS SELECT 2 AS two")
+	wantRows(t, ctx, c, "SELECT type, name, fragment FROM dolt_schemas", "view | v1 | CREATE VIEW v1 AS   SELECT 1 AS one")
+	wantRows(t, ctx, c, "SELECT name, fragment FROM s.dolt_schemas", "v1 | CREATE VIEW s.v1 AS SELECT 2 AS two")
+	wantRows(t, ctx, c, "SELECT * FROM dolt_procedures")
+	wantError(t, ctx, c, "42P01", "SELECT * FROM nosuchschema.dolt_schemas")
+
+	// The views of a schema change as the rows of its dolt_schemas.
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY 1",
+		"public.dolt_schemas | f | new table", "s | f | new schema", "s.dolt_schemas | f | new table")
+	status(t, ctx, c, "SELECT dolt_add('dolt_schemas')")
+	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status ORDER BY 1",
+		"public.dolt_schemas | t", "s | f", "s.dolt_schemas | f")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'views')")
+	exec(t, ctx, c, "CREATE VIEW v2 AS SELECT 2 AS two")
+	exec(t, ctx, c, "DROP VIEW s.v1")
+	wantRows(t, ctx, c, "SELECT from_table_name, to_table_name, diff_type, data_change, schema_change FROM dolt_diff_summary('HEAD', 'WORKING') ORDER BY 1",
+		"public.dolt_schemas | public.dolt_schemas | modified | t | f", "s.dolt_schemas |  | dropped | t | t")
+	wantRows(t, ctx, c, "SELECT diff_type, from_name, to_name, to_fragment FROM dolt_diff('HEAD', 'WORKING', 'dolt_schemas')",
+		"added | NULL | v2 | CREATE VIEW v2 AS SELECT 2 AS two")
+	wantRows(t, ctx, c, "SELECT diff_type, from_name FROM dolt_diff('HEAD', 'WORKING', 's.dolt_schemas')", "removed | v1")
+	status(t, ctx, c, "SELECT dolt_checkout('s.dolt_schemas')")
+	wantRows(t, ctx, c, "SELECT name FROM s.dolt_schemas", "v1")
 }
