@@ -141,3 +141,27 @@ func TestDoltSchemas(t *testing.T) {
 	status(t, ctx, c, "SELECT dolt_checkout('s.dolt_schemas')")
 	wantRows(t, ctx, c, "SELECT name FROM s.dolt_schemas", "v1")
 }
+
+func TestDoltColumnDiff(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE t (id int PRIMARY KEY, a int, b text)")
+	exec(t, ctx, c, "INSERT INTO t VALUES (1, 1, 'x'), (2, 2, 'y')")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'create')")
+	wantRows(t, ctx, c, "SELECT table_name, column_name, diff_type, message FROM dolt.column_diff",
+		"public.t | id | added | create", "public.t | a | added | create", "public.t | b | added | create")
+
+	// A changed value modifies its column only; a new column is added,
+	// a dropped one removed, a retyped one modified.
+	exec(t, ctx, c, "UPDATE t SET b = 'z' WHERE id = 2")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'update')")
+	exec(t, ctx, c, "ALTER TABLE t ADD COLUMN c int")
+	exec(t, ctx, c, "ALTER TABLE t DROP COLUMN a")
+	exec(t, ctx, c, "ALTER TABLE t ALTER COLUMN b TYPE varchar(10)")
+	status(t, ctx, c, "SELECT dolt_add('t')")
+	exec(t, ctx, c, "INSERT INTO t VALUES (3, 'w', 3)")
+	wantRows(t, ctx, c, "SELECT commit_hash, column_name, diff_type FROM dolt_column_diff WHERE message IS NULL OR message <> 'create' ORDER BY commit_hash = 'WORKING' DESC, commit_hash = 'STAGED' DESC",
+		"WORKING | id | modified", "WORKING | b | modified", "WORKING | c | modified",
+		"STAGED | b | modified", "STAGED | c | added", "STAGED | a | removed",
+		one(t, ctx, c, "SELECT dolt_hashof('HEAD')")+" | b | modified")
+}

@@ -675,54 +675,63 @@ func changesBetween(ctx context.Context, from, to versioning.RootValue) (changeS
 	return changeSet{tables: tables, objects: objects, views: views, names: names}, err
 }
 
-// doltDiffRows are the dolt_diff system table's rows: the working root's
-// changes against the staged root (WORKING), the staged root's against
-// HEAD (STAGED), then each commit's of the log against its first parent.
+// doltDiffRows are the dolt_diff system table's rows: one per changed
+// table or object of each diff step (eachDiffStep).
 func (s session) doltDiffRows(env *exec.Env) ([]exec.Row, error) {
+	var rows []exec.Row
+	err := s.eachDiffStep(env, func(hash string, c *versioning.Commit, changes changeSet) error {
+		r, err := diffSummaryRows(env.Ctx, s.Repo().Store(), hash, c, changes)
+		rows = append(rows, r...)
+		return err
+	})
+	return rows, err
+}
+
+// eachDiffStep calls fn with the changes the unscoped diff tables
+// (dolt.diff, dolt.column_diff) list, step by step: the working root's
+// changes against the staged root (hash WORKING), the staged root's
+// against HEAD (STAGED), then each commit's of the log against its
+// first parent (c being the commit).
+func (s session) eachDiffStep(env *exec.Env, fn func(hash string, c *versioning.Commit, changes changeSet) error) error {
 	ctx := env.Ctx
 	head, err := s.headCommit(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	headRoot, _, err := s.Repo().CommitRoot(ctx, head)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	staged, err := s.resolveRoot(env, "STAGED")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var rows []exec.Row
 	for _, step := range []struct {
 		name     string
 		from, to versioning.RootValue
 	}{{"WORKING", staged, env.Txn.Root}, {"STAGED", headRoot, staged}} {
 		changes, err := changesBetween(ctx, step.from, step.to)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		r, err := diffSummaryRows(ctx, s.Repo().Store(), step.name, nil, changes)
-		if err != nil {
-			return nil, err
+		if err := fn(step.name, nil, changes); err != nil {
+			return err
 		}
-		rows = append(rows, r...)
 	}
 	log, err := s.Repo().Log(ctx, []versioning.Address{head}, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, e := range log {
 		changes, err := s.commitChanges(ctx, e.Commit)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		r, err := diffSummaryRows(ctx, s.Repo().Store(), e.Addr.String(), e.Commit, changes)
-		if err != nil {
-			return nil, err
+		if err := fn(e.Addr.String(), e.Commit, changes); err != nil {
+			return err
 		}
-		rows = append(rows, r...)
 	}
-	return rows, nil
+	return nil
 }
 
 func init() {
