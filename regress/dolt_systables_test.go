@@ -1,6 +1,7 @@
 package regress
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/prollypg/prollypg/regress/internal/testserver"
@@ -164,4 +165,29 @@ func TestDoltColumnDiff(t *testing.T) {
 		"WORKING | id | modified", "WORKING | b | modified", "WORKING | c | modified",
 		"STAGED | b | modified", "STAGED | c | added", "STAGED | a | removed",
 		one(t, ctx, c, "SELECT dolt_hashof('HEAD')")+" | b | modified")
+}
+
+func TestDoltWorkspaceOfMissingTable(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE t (id int PRIMARY KEY)")
+	exec(t, ctx, c, "INSERT INTO t VALUES (1)")
+	wantRows(t, ctx, c, "SELECT id, staged, diff_type, to_id FROM dolt_workspace_t", "0 | f | added | 1")
+	// A table the schema does not have: no changes; a schema that does
+	// not exist: no such relation.
+	wantRows(t, ctx, c, "SELECT * FROM public.dolt_workspace_nosuch")
+	exec(t, ctx, c, "CREATE SCHEMA s")
+	wantRows(t, ctx, c, "SELECT * FROM s.dolt_workspace_t")
+	wantError(t, ctx, c, "42P01", "SELECT * FROM nosuchschema.dolt_workspace_t")
+
+	// A parent a commit does not have is an invalid ancestor spec.
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'one')")
+	rows, err := c.Query(ctx, "SELECT dolt_hashof('HEAD^2')")
+	if err == nil {
+		rows.Close()
+		err = rows.Err()
+	}
+	if err == nil || !strings.Contains(err.Error(), "invalid ancestor spec") || sqlstate(err) != "22023" {
+		t.Errorf("HEAD^2 of a commit with one parent: %v", err)
+	}
 }

@@ -118,8 +118,21 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 			continue
 		}
 		def, ok, err := cat.LookupTable(ctx, schema, rel)
-		if err != nil || !ok {
+		if err != nil {
 			return nil, false, err
+		}
+		if !ok {
+			// dolt_workspace_<table> of an existing schema is empty,
+			// with no columns of the table, when it has no such table,
+			// as Doltgres has it; the others do not exist.
+			in := ""
+			if prefix == "workspace_" {
+				in, err = s.schemaOf(ctx, cat, schema)
+			}
+			if in == "" || err != nil {
+				return nil, false, err
+			}
+			def = &versioning.Table{Schema: in, Name: rel}
 		}
 		t, err := build(s, def)
 		if t != nil {
