@@ -24,7 +24,7 @@ func TestDoltDiffGettingStarted(t *testing.T) {
 		"Sehn | Tim | 0 | WORKING | NULL | NULL | NULL | added",
 		"Hendriks | Brian | 1 | WORKING | NULL | NULL | NULL | added",
 		"Son | Aaron | 2 | WORKING | NULL | NULL | NULL | added")
-	wantRows(t, ctx, c, "SELECT * FROM dolt.diff", "WORKING | public.employees | NULL | NULL | NULL | NULL | t | t")
+	wantRows(t, ctx, c, "SELECT * FROM dolt.diff", "WORKING | public.employees | NULL | NULL | NULL | NULL | t | t | NULL | NULL | NULL")
 	wantRows(t, ctx, c, "SELECT commit_hash, table_name FROM dolt_diff", "WORKING | public.employees")
 	exec(t, ctx, c, "SELECT dolt_add('employees')")
 	wantRows(t, ctx, c, "SELECT commit_hash, table_name, data_change, schema_change FROM dolt.diff", "STAGED | public.employees | t | t")

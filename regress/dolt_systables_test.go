@@ -139,6 +139,10 @@ func TestDoltSchemas(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT diff_type, from_name, to_name, to_fragment FROM dolt_diff('HEAD', 'WORKING', 'dolt_schemas')",
 		"added | NULL | v2 | CREATE VIEW v2 AS SELECT 2 AS two")
 	wantRows(t, ctx, c, "SELECT diff_type, from_name FROM dolt_diff('HEAD', 'WORKING', 's.dolt_schemas')", "removed | v1")
+	// The delta functions take other objects' names too.
+	exec(t, ctx, c, "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1'")
+	wantRows(t, ctx, c, "SELECT to_table_name, diff_type FROM dolt_diff_summary('HEAD', 'WORKING', 'f()')", "public.f() | added")
+	wantRows(t, ctx, c, "SELECT to_table_name, diff_type FROM dolt_diff_summary('HEAD', 'WORKING', 'v2')", "public.dolt_schemas | modified")
 	status(t, ctx, c, "SELECT dolt_checkout('s.dolt_schemas')")
 	wantRows(t, ctx, c, "SELECT name FROM s.dolt_schemas", "v1")
 }
