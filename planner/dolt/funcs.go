@@ -60,6 +60,7 @@ func init() {
 			{Name: "data_conflicts", T: exec.TInt4}, {Name: "schema_conflicts", T: exec.TInt4}, {Name: "constraint_violations", T: exec.TInt4}}},
 		{"dolt_revert", session.doltRevert, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText}}},
 		{"dolt_conflicts_resolve", session.doltConflictsResolve, mergeError, status},
+		{"dolt_rebase", session.doltRebase, mergeError, []exec.ResultColumn{{Name: "status", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
 	} {
 		// The commands that change the session's branch need the right to
 		// write it; dolt_branch and dolt_checkout -b check what they touch.

@@ -90,7 +90,7 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 		}
 		return t, true, nil
 	}
-	if st, found := storedTables[short]; found && (st.schema != "" || schema != systemSchema) {
+	if st, found := storedTables[short]; found && !st.madeByRebase && (st.schema != "" || schema != systemSchema) {
 		in := st.schema
 		if in == "" {
 			var err error

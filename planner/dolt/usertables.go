@@ -10,8 +10,10 @@ import (
 )
 
 // The system tables the user writes: dolt.docs (the database's documents,
-// README.md and the like) and dolt_ignore (in each schema, the patterns of
-// table names that dolt_add('.') leaves out, ignore.go). Doltgres keeps
+// README.md and the like), dolt_ignore (in each schema, the patterns of
+// table names that dolt_add('.') leaves out, ignore.go), and dolt.rebase
+// (the plan of an interactive rebase, which dolt_rebase writes on the
+// rebase's branch, rebase.go). Doltgres keeps
 // them as ordinary tables, versioned, diffed and merged like the user's,
 // so they are ordinary tables here too, stored in the root value as
 // dolt.docs and <schema>.dolt_ignore: dolt_status, dolt_diff_summary,
@@ -29,6 +31,10 @@ type storedTable struct {
 	name string
 	// columns are its columns, the first its primary key.
 	columns []exec.VirtualColumn
+	// madeByRebase marks dolt.rebase, the plan of an interactive rebase
+	// (rebase.go): dolt_rebase writes it, and without a rebase in
+	// progress there is no such table.
+	madeByRebase bool
 }
 
 // storedTables are the user-writable system tables by their short names:
@@ -38,6 +44,9 @@ var storedTables = map[string]storedTable{
 		{Name: "doc_name", Type: exec.TText}, {Name: "doc_text", Type: exec.TText}}},
 	"ignore": {name: "dolt_ignore", columns: []exec.VirtualColumn{
 		{Name: "pattern", Type: exec.TText}, {Name: "ignored", Type: exec.TBool}}},
+	"rebase": {schema: systemSchema, name: "rebase", madeByRebase: true, columns: []exec.VirtualColumn{
+		{Name: "rebase_order", Type: exec.TFloat4}, {Name: "action", Type: exec.T{OID: exec.OIDVarchar, Typmod: 6 + 4}},
+		{Name: "commit_hash", Type: exec.TText}, {Name: "commit_message", Type: exec.TText}}},
 }
 
 // StoredName returns the stored table a FROM name means when it names a
