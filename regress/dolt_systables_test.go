@@ -20,6 +20,8 @@ func TestDoltDocs(t *testing.T) {
 		t.Errorf("dolt_docs columns %q", got)
 	}
 	wantError(t, ctx, c, "42P01", "SELECT * FROM docs")
+	wantError(t, ctx, c, "23502", "INSERT INTO dolt_docs VALUES (NULL, 'text')")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status", "0")
 
 	// A prepared read planned before the table exists sees its rows
 	// once it does.

@@ -29,8 +29,10 @@ type storedTable struct {
 	schema string
 	// name is the table's stored name.
 	name string
-	// columns are its columns, the first its primary key.
+	// columns are its columns, the first its primary key; the first
+	// notNull of them are NOT NULL.
 	columns []exec.VirtualColumn
+	notNull int
 	// madeByRebase marks dolt.rebase, the plan of an interactive rebase
 	// (rebase.go): dolt_rebase writes it, and without a rebase in
 	// progress there is no such table.
@@ -40,11 +42,11 @@ type storedTable struct {
 // storedTables are the user-writable system tables by their short names:
 // dolt_docs is dolt.docs.
 var storedTables = map[string]storedTable{
-	"docs": {schema: systemSchema, name: "docs", columns: []exec.VirtualColumn{
+	"docs": {schema: systemSchema, name: "docs", notNull: 1, columns: []exec.VirtualColumn{
 		{Name: "doc_name", Type: exec.TText}, {Name: "doc_text", Type: exec.TText}}},
-	"ignore": {name: "dolt_ignore", columns: []exec.VirtualColumn{
+	"ignore": {name: "dolt_ignore", notNull: 2, columns: []exec.VirtualColumn{
 		{Name: "pattern", Type: exec.TText}, {Name: "ignored", Type: exec.TBool}}},
-	"rebase": {schema: systemSchema, name: "rebase", madeByRebase: true, columns: []exec.VirtualColumn{
+	"rebase": {schema: systemSchema, name: "rebase", madeByRebase: true, notNull: 4, columns: []exec.VirtualColumn{
 		{Name: "rebase_order", Type: exec.TFloat4}, {Name: "action", Type: exec.T{OID: exec.OIDVarchar, Typmod: 6 + 4}},
 		{Name: "commit_hash", Type: exec.TText}, {Name: "commit_message", Type: exec.TText}}},
 }
@@ -68,11 +70,8 @@ func StoredName(schema, name string) (string, string, bool) {
 // definition is the table's catalog record in schema, without its rows.
 func (st storedTable) definition(schema string) *versioning.Table {
 	def := &versioning.Table{Schema: schema, Name: st.name, PrimaryKey: []int{0}, PrimaryKeyName: st.name + "_pkey"}
-	for _, c := range st.columns {
-		def.Columns = append(def.Columns, versioning.Column{Name: c.Name, Type: c.Type.OID, Typmod: c.Type.Typmod, NotNull: true})
-	}
-	if st.name == "docs" {
-		def.Columns[1].NotNull = false // a document may be empty
+	for i, c := range st.columns {
+		def.Columns = append(def.Columns, versioning.Column{Name: c.Name, Type: c.Type.OID, Typmod: c.Type.Typmod, NotNull: i < st.notNull})
 	}
 	return def
 }
@@ -107,6 +106,11 @@ var _ exec.VirtualInserter = storedCreator{}
 // InsertRow creates the table if the statement has not yet, and inserts
 // row into it.
 func (c storedCreator) InsertRow(env *exec.Env, row exec.Row) error {
+	for i, col := range c.st.columns[:c.st.notNull] {
+		if row[i].IsNull() {
+			return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", col.Name, c.st.name)
+		}
+	}
 	ctx, tx := env.Ctx, env.Txn
 	t, ok, err := tx.Table(ctx, c.schema, c.st.name)
 	if err != nil {
@@ -115,11 +119,6 @@ func (c storedCreator) InsertRow(env *exec.Env, row exec.Row) error {
 	if !ok {
 		if t, err = c.create(ctx, tx); err != nil {
 			return err
-		}
-	}
-	for i, col := range t.Def.Columns {
-		if col.NotNull && row[i].IsNull() {
-			return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", col.Name, c.st.name)
 		}
 	}
 	w, err := tx.Writer(ctx, t)
