@@ -343,6 +343,12 @@ func (s session) planRowDiff(env *exec.Env, fn string, r diffRange, table string
 		if err != nil {
 			return nil, err
 		}
+		// from_commit and to_commit are the revisions as given, as
+		// Doltgres reports them; a merge base (from...to) by its hash.
+		to.commit = exec.DText(r.to)
+		if !r.base {
+			from.commit = exec.DText(r.from)
+		}
 		w := newRowDiffs(sh)
 		err = w.add(env.Ctx, from, to)
 		return w.rows, err
