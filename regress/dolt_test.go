@@ -71,6 +71,12 @@ func TestDoltWorkflow(t *testing.T) {
 	wantError(t, ctx, c, "25006", `INSERT INTO "postgres@feature".public.users VALUES (3, 'x')`)
 	wantRows(t, ctx, c, `SELECT * FROM users AS OF 'HEAD~3' o JOIN public.users AS OF 'main' AS n USING (id)`, "1 | Joe | Joseph")
 	wantRows(t, ctx, c, `SELECT count(*) FROM users as of 'feature' -- AS OF 'x'`, "2")
+	// The rewritten statement is longer than the one sent: its text is
+	// the rewritten one (it once was sliced out of the original).
+	wantRows(t, ctx, c, `select * from users as of 'feature';`, "1 | Joseph", "2 | Ann")
+	if _, err := c.Exec(ctx, `select * from users as of 'feature'`); err != nil {
+		t.Errorf("AS OF, extended protocol: %v", err)
+	}
 	wantError(t, ctx, c, "22023", `SELECT * FROM users AS OF 'nope'`)
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_branches WHERE name = 'feature' AND hash = dolt_hashof('feature')", "1")
 	wantRows(t, ctx, c, "SELECT * FROM dolt_branch_status('main', 'feature', 'main')", "feature | 1 | 0", "main | 0 | 0")
