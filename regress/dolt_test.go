@@ -440,3 +440,31 @@ func TestWorkspaceTable(t *testing.T) {
 		"0 | t | added | 10 | a | NULL | NULL", "1 | f | modified | 10 | b | 10 | a")
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt.remote_branches", "0")
 }
+
+// TestDoltCommandResults checks results and errors of the commands that
+// Doltgres's users read: dolt_revert's fields, and dolt_checkout and
+// dolt_branch refusing, in Dolt's words.
+func TestDoltCommandResults(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE t (id int PRIMARY KEY)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'one')")
+	exec(t, ctx, c, "INSERT INTO t VALUES (1)")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'two')")
+	if got := status(t, ctx, c, "SELECT dolt_revert('HEAD')"); len(got) != 4 || len(got[0]) != 32 || got[1] != "0" || got[3] != "0" {
+		t.Errorf("dolt_revert = %q, want {hash, 0, 0, 0}", got)
+	}
+	wantRows(t, ctx, c, "SELECT message FROM dolt_log LIMIT 1", `Revert "two"`)
+
+	status(t, ctx, c, "SELECT dolt_tag('v1', 'HEAD')")
+	for sql, words := range map[string]string{
+		"SELECT dolt_checkout('v1')":      "detached head",
+		"SELECT dolt_checkout('nosuch')":  "'nosuch' did not match any table",
+		"SELECT dolt_branch('-d', 'main')": "Cannot delete checked out branch 'main'",
+	} {
+		_, err := c.Exec(ctx, sql)
+		if err == nil || !strings.Contains(err.Error(), words) {
+			t.Errorf("%s: %v, want an error saying %q", sql, err, words)
+		}
+	}
+}

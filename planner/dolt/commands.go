@@ -241,6 +241,18 @@ func parseCommitDate(v string) (time.Time, error) {
 	return time.Time{}, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid commit date %q", v)
 }
 
+// notCheckedOut is dolt_checkout's error for a name that is neither a
+// branch nor a table: a tag is refused (a session on a branch cannot
+// be left on a detached head), anything else is unknown; worded as
+// Dolt words them.
+func (s session) notCheckedOut(ctx context.Context, name string) error {
+	if _, _, err := s.Repo().Tag(ctx, name); err == nil {
+		return pgerr.New(pgerr.InvalidParameterValue, "dolt_checkout: %q is a tag, and checking it out would leave a detached head", name).
+			WithHint("Read it by connecting to database \"%s@%s\", or make a branch of it with dolt_checkout('-b', branch, '%s').", s.Repo().Name(), name, name)
+	}
+	return pgerr.New(pgerr.InvalidParameterValue, "'%s' did not match any table or branch", name)
+}
+
 // doltBranch is dolt_branch: name [start], -c/--copy from to, -m/--move
 // from to, -d/-D/--delete names, -f/--force.
 func (s session) doltBranch(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
@@ -284,7 +296,8 @@ func (s session) doltBranch(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				return exec.Null, err
 			}
 			if b == s.Branch() {
-				return exec.Null, pgerr.New(pgerr.ObjectNotInPrerequisite, "cannot delete the checked out branch %q", b).
+				// Dolt's words.
+				return exec.Null, pgerr.New(pgerr.ObjectNotInPrerequisite, "Cannot delete checked out branch '%s'", b).
 					WithHint("Check out another branch first.")
 			}
 			if !force {
@@ -391,7 +404,7 @@ func (s session) doltCheckout(env *exec.Env, a []exec.Datum) (exec.Datum, error)
 		names, err := s.objectNames(ctx, []versioning.RootValue{working, staged}, f.args)
 		if err != nil {
 			if len(f.args) == 1 {
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "%q is neither a branch nor a table", f.args[0])
+				return nil, s.notCheckedOut(ctx, f.args[0])
 			}
 			return nil, err
 		}

@@ -58,7 +58,8 @@ func init() {
 			{Name: "fast_forward", T: exec.TInt4}, {Name: "conflicts", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
 		{"dolt_cherry_pick", session.doltCherryPick, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText},
 			{Name: "data_conflicts", T: exec.TInt4}, {Name: "schema_conflicts", T: exec.TInt4}, {Name: "constraint_violations", T: exec.TInt4}}},
-		{"dolt_revert", session.doltRevert, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText}}},
+		{"dolt_revert", session.doltRevert, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText},
+			{Name: "data_conflicts", T: exec.TInt4}, {Name: "schema_conflicts", T: exec.TInt4}, {Name: "constraint_violations", T: exec.TInt4}}},
 		{"dolt_conflicts_resolve", session.doltConflictsResolve, mergeError, status},
 		{"dolt_rebase", session.doltRebase, mergeError, []exec.ResultColumn{{Name: "status", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
 	} {
