@@ -458,8 +458,8 @@ func TestDoltCommandResults(t *testing.T) {
 
 	status(t, ctx, c, "SELECT dolt_tag('v1', 'HEAD')")
 	for sql, words := range map[string]string{
-		"SELECT dolt_checkout('v1')":      "detached head",
-		"SELECT dolt_checkout('nosuch')":  "'nosuch' did not match any table",
+		"SELECT dolt_checkout('v1')":       "detached head",
+		"SELECT dolt_checkout('nosuch')":   "'nosuch' did not match any table",
 		"SELECT dolt_branch('-d', 'main')": "Cannot delete checked out branch 'main'",
 	} {
 		_, err := c.Exec(ctx, sql)
