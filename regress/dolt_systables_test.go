@@ -110,6 +110,14 @@ func TestDoltIgnore(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status WHERE table_name LIKE 's.%' ORDER BY 1",
 		"s.dolt_ignore | t", "s.kept | f", "s.tmp_c | t")
 
+	// dolt_clean leaves ignored tables, unless named.
+	exec(t, ctx, c, "CREATE TABLE tmp_d (id int)")
+	exec(t, ctx, c, "CREATE TABLE other (id int)")
+	status(t, ctx, c, "SELECT dolt_clean()")
+	wantRows(t, ctx, c, "SELECT table_name FROM dolt_status WHERE NOT staged ORDER BY 1", "public.scratch1", "public.tmp_b", "public.tmp_d", "s.kept")
+	status(t, ctx, c, "SELECT dolt_clean('tmp_d')")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status WHERE table_name = 'public.tmp_d'", "0")
+
 	// Patterns of both kinds, neither more specific: staging fails.
 	exec(t, ctx, c, "INSERT INTO dolt_ignore VALUES ('*_x', false)")
 	exec(t, ctx, c, "CREATE TABLE tmp_x (id int)")

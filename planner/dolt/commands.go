@@ -528,8 +528,8 @@ func (s session) doltTag(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 }
 
 // doltClean is dolt_clean: drops the working tables that are not staged
-// nor in HEAD (all, or the named ones) and, with no names, such views,
-// functions and sequences too.
+// nor in HEAD (all but those dolt_ignore ignores, or the named ones)
+// and, with no names, such views, functions and sequences too.
 func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_clean", a, flagSpec{values: map[string]bool{"dry-run": false}})
 	if err != nil {
@@ -555,12 +555,20 @@ func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if err != nil {
 			return nil, err
 		}
+		var ignored map[versioning.TableName]bool
+		if want == nil {
+			// Cleaning everything leaves the tables dolt_ignore
+			// ignores, as git clean leaves ignored files.
+			if ignored, err = ignoredTables(ctx, staged, working); err != nil {
+				return nil, err
+			}
+		}
 		var drop []versioning.TableName
 		var dropObjects []versioning.ObjectName
 		for _, c := range changes {
 			n := versioning.TableName{Schema: c.Schema, Name: c.Name}
 			switch {
-			case c.IsTable() && c.From == nil && (want == nil || want[n]):
+			case c.IsTable() && c.From == nil && (want == nil && !ignored[n] || want[n]):
 				if _, inHead, err := head.Table(ctx, c.Schema, c.Name); err != nil {
 					return nil, err
 				} else if !inHead {
