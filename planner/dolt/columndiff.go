@@ -88,10 +88,7 @@ func init() {
 		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
 			var rows []exec.Row
 			err := s.eachDiffStep(env, func(hash string, c *versioning.Commit, changes changeSet) error {
-				who, email, when, msg := exec.Null, exec.Null, exec.Null, exec.Null
-				if c != nil {
-					who, email, when, msg = exec.DText(c.Committer.Name), exec.DText(c.Committer.Email), timestampDatum(c.Committer.When), exec.DText(c.Message)
-				}
+				who := commitColumns(c)
 				for _, d := range changes.tables {
 					cols, err := columnChanges(env.Ctx, s.Repo().Store(), d)
 					if err != nil {
@@ -99,7 +96,7 @@ func init() {
 					}
 					for _, col := range cols {
 						rows = append(rows, exec.Row{exec.DText(hash), exec.DText(d.Name().String()), exec.DText(col.name),
-							who, email, when, msg, exec.DText(col.kind)})
+							who[0], who[1], who[2], who[3], exec.DText(col.kind)})
 					}
 				}
 				return nil

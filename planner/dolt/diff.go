@@ -616,11 +616,10 @@ func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.V
 func diffSummaryRows(ctx context.Context, cs versioning.Store, hash string, c *versioning.Commit, changes changeSet) ([]exec.Row, error) {
 	var rows []exec.Row
 	add := func(name string, data, schema bool) {
-		row := exec.Row{exec.DText(hash), exec.DText(name), exec.Null, exec.Null, exec.Null, exec.Null,
+		who := commitColumns(c)
+		row := exec.Row{exec.DText(hash), exec.DText(name), who[0], who[1], who[2], who[3],
 			exec.DBool(data), exec.DBool(schema), exec.Null, exec.Null, exec.Null}
 		if c != nil {
-			row[2], row[3], row[4], row[5] = exec.DText(c.Committer.Name), exec.DText(c.Committer.Email),
-				timestampDatum(c.Committer.When), exec.DText(c.Message)
 			row[8], row[9], row[10] = exec.DText(c.Author.Name), exec.DText(c.Author.Email), timestampDatum(c.Author.When)
 		}
 		rows = append(rows, row)
@@ -643,6 +642,16 @@ func diffSummaryRows(ctx context.Context, cs versioning.Store, hash string, c *v
 		add(v.label(), true, v.kind != "modified")
 	}
 	return rows, nil
+}
+
+// commitColumns are the committer, email, date and message columns of
+// the unscoped diff tables for commit c; NULLs for the working and
+// staged changes (c nil).
+func commitColumns(c *versioning.Commit) [4]exec.Datum {
+	if c == nil {
+		return [4]exec.Datum{exec.Null, exec.Null, exec.Null, exec.Null}
+	}
+	return [4]exec.Datum{exec.DText(c.Committer.Name), exec.DText(c.Committer.Email), timestampDatum(c.Committer.When), exec.DText(c.Message)}
 }
 
 // commitChanges is what commit c changed against its first parent; a
