@@ -152,5 +152,14 @@ func (p *Modify) insertVirtual(env *Env, src Rows) (Rows, error) {
 			return nil, err
 		}
 		out.n++
+		if len(p.Returning) > 0 {
+			r := make(Row, len(p.Returning))
+			for i, e := range p.Returning {
+				if r[i], err = e.Eval(env, row); err != nil {
+					return nil, err
+				}
+			}
+			out.rows = append(out.rows, r)
+		}
 	}
 }

@@ -78,7 +78,8 @@ func TestDoltIgnore(t *testing.T) {
 	ctx := testserver.Context(t)
 	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
 	wantRows(t, ctx, c, "SELECT * FROM dolt_ignore")
-	exec(t, ctx, c, "INSERT INTO dolt_ignore VALUES ('tmp_*', true), ('tmp_keep', false), ('scratch?', true)")
+	wantRows(t, ctx, c, "INSERT INTO dolt_ignore VALUES ('tmp_*', true), ('tmp_keep', false), ('scratch?', true) RETURNING pattern",
+		"tmp_*", "tmp_keep", "scratch?")
 	wantRows(t, ctx, c, "SELECT * FROM public.dolt_ignore ORDER BY pattern", "scratch? | t", "tmp_* | t", "tmp_keep | f")
 	wantError(t, ctx, c, "42P01", "SELECT * FROM nosuchschema.dolt_ignore")
 
