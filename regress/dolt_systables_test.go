@@ -22,6 +22,13 @@ func TestDoltDocs(t *testing.T) {
 	wantError(t, ctx, c, "42P01", "SELECT * FROM docs")
 	wantError(t, ctx, c, "23502", "INSERT INTO dolt_docs VALUES (NULL, 'text')")
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status", "0")
+	// ON CONFLICT on the table not stored yet meets only the rows the
+	// statement inserts.
+	wantError(t, ctx, c, "21000", "INSERT INTO dolt.docs VALUES ('a', '1'), ('a', '2') ON CONFLICT (doc_name) DO UPDATE SET doc_text = excluded.doc_text")
+	wantError(t, ctx, c, "42P10", "INSERT INTO dolt.docs VALUES ('a', '1') ON CONFLICT (doc_text) DO NOTHING")
+	exec(t, ctx, c, "BEGIN")
+	wantRows(t, ctx, c, "INSERT INTO dolt.docs VALUES ('a', '1'), ('a', '2') ON CONFLICT DO NOTHING RETURNING doc_text", "1")
+	exec(t, ctx, c, "ROLLBACK")
 
 	// A prepared read planned before the table exists sees its rows
 	// once it does.

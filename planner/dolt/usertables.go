@@ -83,6 +83,8 @@ func (st storedTable) absent(schema string) *exec.Table {
 		return nil, nil
 	})
 	t.VirtualWriter = storedCreator{st: st, schema: schema}
+	// Its primary key, for INSERT ... ON CONFLICT to name.
+	t.Def.PrimaryKey, t.Def.PrimaryKeyName = []int{0}, st.name+"_pkey"
 	return t
 }
 
