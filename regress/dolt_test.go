@@ -456,6 +456,16 @@ func TestDoltCommandResults(t *testing.T) {
 	}
 	wantRows(t, ctx, c, "SELECT message FROM dolt_log LIMIT 1", `Revert "two"`)
 
+	// dolt_reset --soft: with a revision, HEAD included, it moves the
+	// head only; without one it unstages, as Dolt's does.
+	exec(t, ctx, c, "INSERT INTO t VALUES (2)")
+	status(t, ctx, c, "SELECT dolt_add('t')")
+	status(t, ctx, c, "SELECT dolt_reset('--soft', 'HEAD')")
+	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status", "public.t | t")
+	status(t, ctx, c, "SELECT dolt_reset('--soft')")
+	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status", "public.t | f")
+	status(t, ctx, c, "SELECT dolt_reset('--hard')")
+
 	status(t, ctx, c, "SELECT dolt_tag('v1', 'HEAD')")
 	for sql, words := range map[string]string{
 		"SELECT dolt_checkout('v1')":       "detached head",

@@ -480,8 +480,10 @@ func (s session) doltReset(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err != nil {
 		return exec.Null, err
 	}
-	if mode == versioning.ResetSoft && rev == "HEAD" {
-		mode = versioning.ResetMixed // Dolt's --soft without a revision unstages
+	if mode == versioning.ResetSoft && len(f.args) == 0 {
+		// Dolt's --soft without a revision unstages; with one, even
+		// HEAD, it moves the head only, as Git's.
+		mode = versioning.ResetMixed
 	}
 	if err := s.Repo().Reset(ctx, s.Branch(), c, mode); err != nil {
 		return exec.Null, err
