@@ -97,6 +97,8 @@ func TestDoltIgnore(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status ORDER BY 1",
 		"public.dolt_ignore | t", "public.kept | t", "public.scratch1 | f", "public.scratch12 | t",
 		"public.tmp_a | f", "public.tmp_keep | t")
+	wantRows(t, ctx, c, "SELECT table_name, staged, ignored FROM dolt.status_ignored WHERE table_name LIKE '%s%' ORDER BY 1",
+		"public.scratch1 | f | t", "public.scratch12 | t | f")
 
 	// Naming an ignored table stages it; a table already staged or
 	// committed is no longer new, and its changes are staged.

@@ -13,8 +13,10 @@ import (
 // dolt_ignore: each schema's table of name patterns (pattern text primary
 // key, ignored boolean), stored like any table (usertables.go). A new
 // table whose name matches a pattern with ignored true is left out when
-// everything is staged (dolt_add('.'), dolt_add('-A'), dolt_commit('-A'));
-// dolt_status still lists it, unstaged, and naming it stages it. In a
+// everything is staged (dolt_add('.'), dolt_add('-A'), dolt_commit('-A'))
+// and when dolt_clean() cleans everything; dolt_status still lists it,
+// unstaged (dolt_status_ignored says it is ignored), and naming it
+// stages it. In a
 // pattern, * matches any run of characters, % too, and ? one character.
 // A name matched by patterns of both kinds takes the more specific ones:
 // a pattern is more specific than another when the other matches it

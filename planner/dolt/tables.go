@@ -404,23 +404,49 @@ func init() {
 			}
 			return rows, nil
 		}}
-	systemTables["status"] = systemTable{
-		cols: []exec.VirtualColumn{{Name: "table_name", Type: exec.TText}, {Name: "staged", Type: exec.TBool}, {Name: "status", Type: exec.TText}},
+	statusCols := []exec.VirtualColumn{{Name: "table_name", Type: exec.TText}, {Name: "staged", Type: exec.TBool}, {Name: "status", Type: exec.TText}}
+	systemTables["status"] = systemTable{cols: statusCols, rows: func(s session, env *exec.Env) ([]exec.Row, error) {
+		rows, _, err := s.statusTableRows(env)
+		return rows, err
+	}}
+	// dolt_status_ignored is dolt_status with a column saying which new
+	// tables dolt_ignore ignores (ignore.go).
+	systemTables["status_ignored"] = systemTable{
+		cols: append(statusCols[:len(statusCols):len(statusCols)], exec.VirtualColumn{Name: "ignored", Type: exec.TBool}),
 		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
-			if s.Detached() != nil {
-				return nil, nil
+			rows, staged, err := s.statusTableRows(env)
+			if err != nil || len(rows) == 0 {
+				return rows, err
 			}
-			_, headRoot, staged, _, _, err := s.Repo().Roots(env.Ctx, s.Branch())
+			ignored, err := ignoredTables(env.Ctx, staged, env.Txn.Root)
 			if err != nil {
 				return nil, err
 			}
-			stagedRows, err := statusRows(env.Ctx, headRoot, staged, true)
-			if err != nil {
-				return nil, err
+			for i, r := range rows {
+				schema, name, _ := strings.Cut(r[0].S, ".")
+				ig := !r[1].Bool() && ignored[versioning.TableName{Schema: schema, Name: name}]
+				rows[i] = append(r, exec.DBool(ig))
 			}
-			workingRows, err := statusRows(env.Ctx, staged, env.Txn.Root, false)
-			return append(stagedRows, workingRows...), err
+			return rows, nil
 		}}
+}
+
+// statusTableRows are dolt_status's rows: the staged changes, then the
+// working ones; staged is the staged root they are measured against.
+func (s session) statusTableRows(env *exec.Env) (rows []exec.Row, staged versioning.RootValue, err error) {
+	if s.Detached() != nil {
+		return nil, staged, nil
+	}
+	_, headRoot, staged, _, _, err := s.Repo().Roots(env.Ctx, s.Branch())
+	if err != nil {
+		return nil, staged, err
+	}
+	stagedRows, err := statusRows(env.Ctx, headRoot, staged, true)
+	if err != nil {
+		return nil, staged, err
+	}
+	workingRows, err := statusRows(env.Ctx, staged, env.Txn.Root, false)
+	return append(stagedRows, workingRows...), staged, err
 }
 
 // statusRows are dolt_status's rows for the changes from one root to the
