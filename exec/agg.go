@@ -1,6 +1,9 @@
 package exec
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // AggCall is one aggregate call of an Aggregate: sum(DISTINCT x) FILTER
 // (WHERE y > 0), string_agg(s, ',' ORDER BY s).
@@ -30,10 +33,17 @@ func (c *AggCall) T() T { return c.Func.resultType(c.ArgTypes) }
 // aggregation).
 //
 // TODO(spill): spill groups to disk past a memory budget.
+//
+// With Sets (GROUP BY ROLLUP, CUBE, GROUPING SETS), it groups the input
+// once per set, by the keys the set names; a row of a set holds NULL in
+// the other keys' columns and, after the aggregates, the set's number
+// (for GROUPING, see GroupingFunc). A set without keys gives one row,
+// even for no input.
 type Aggregate struct {
 	In   Plan
 	Keys []Expr
 	Aggs []*AggCall
+	Sets [][]int // the key numbers of each grouping set; nil: one set of every key
 	Cols []ResultColumn
 }
 
@@ -53,9 +63,55 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 		return nil, err
 	}
 	defer in.Close()
-	table := newKeyTable(len(p.Keys))
+	if p.Sets == nil {
+		out, err := p.pass(env, in, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &bufferedRows{rows: out}, nil
+	}
+	// One pass over the input per grouping set.
+	var input []Row
+	for {
+		row, err := in.Next()
+		if err != nil {
+			return nil, err
+		}
+		if row == nil {
+			break
+		}
+		if err := env.hold(row); err != nil {
+			return nil, err
+		}
+		input = append(input, slices.Clone(row))
+	}
+	var out []Row
+	for si, set := range p.Sets {
+		rows, err := p.pass(env, &bufferedRows{rows: input}, set)
+		if err != nil {
+			return nil, err
+		}
+		for _, row := range rows {
+			out = append(out, append(row, DInt(int64(si))))
+		}
+	}
+	return &bufferedRows{rows: out}, nil
+}
+
+// pass groups in's rows by the keys numbered in set (every key when set
+// is nil) and returns a row per group: the keys (NULL where set leaves
+// them out) and the aggregates' results, with room for one more column.
+func (p *Aggregate) pass(env *Env, in Rows, set []int) ([]Row, error) {
+	keyIdx := set
+	if keyIdx == nil {
+		keyIdx = make([]int, len(p.Keys))
+		for i := range keyIdx {
+			keyIdx[i] = i
+		}
+	}
+	table := newKeyTable(len(keyIdx))
 	var groups []*aggGroup
-	key := make([]Datum, len(p.Keys))
+	key := make([]Datum, len(keyIdx))
 	var args []Datum
 	var buf []byte
 	for {
@@ -66,8 +122,8 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 		if row == nil {
 			break
 		}
-		for i, k := range p.Keys {
-			if key[i], err = k.Eval(env, row); err != nil {
+		for i, k := range keyIdx {
+			if key[i], err = p.Keys[k].Eval(env, row); err != nil {
 				return nil, err
 			}
 		}
@@ -75,6 +131,9 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 		h, buf = hashDatums(buf, key)
 		gi := table.first(h, key)
 		if gi < 0 {
+			if err := env.hold(key); err != nil {
+				return nil, err
+			}
 			gi = table.add(h, key)
 			groups = append(groups, p.newGroup())
 		}
@@ -121,25 +180,28 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 			g.bufs[ai] = append(g.bufs[ai], kept)
 		}
 	}
-	if len(groups) == 0 && len(p.Keys) == 0 {
+	if len(groups) == 0 && len(keyIdx) == 0 {
 		groups = append(groups, p.newGroup())
 		table.add(0, nil)
 	}
 	out := make([]Row, len(groups))
 	for gi, g := range groups {
-		row := make(Row, len(p.Keys)+len(p.Aggs))
-		copy(row, table.key(gi))
+		row := make(Row, len(p.Keys)+len(p.Aggs), len(p.Keys)+len(p.Aggs)+1)
+		for i, k := range keyIdx {
+			row[k] = table.key(gi)[i]
+		}
 		for ai, c := range p.Aggs {
 			if err := c.feedBuffered(env, g.accs[ai], g.bufs[ai]); err != nil {
 				return nil, err
 			}
+			var err error
 			if row[len(p.Keys)+ai], err = g.accs[ai].Result(env); err != nil {
 				return nil, err
 			}
 		}
 		out[gi] = row
 	}
-	return &bufferedRows{rows: out}, nil
+	return out, nil
 }
 
 func (p *Aggregate) newGroup() *aggGroup {
@@ -186,4 +248,32 @@ func (c *AggCall) feedBuffered(env *Env, acc Accumulator, rows []Row) error {
 		}
 	}
 	return nil
+}
+
+// GroupingFunc is GROUPING(args) over the rows of an Aggregate with
+// grouping sets: a bit per argument, the first the most significant, set
+// when the row's grouping set leaves that key out. SetCol is the column
+// of the set's number; Keys the arguments' key numbers; Sets the
+// Aggregate's.
+type GroupingFunc struct {
+	SetCol int
+	Keys   []int
+	Sets   [][]int
+}
+
+func (e *GroupingFunc) Type() T { return T{OID: OIDInt4, Typmod: -1} }
+
+func (e *GroupingFunc) Eval(env *Env, row Row) (Datum, error) {
+	if e.Sets == nil {
+		return DInt(0), nil // plain GROUP BY: every key is grouped
+	}
+	set := e.Sets[row[e.SetCol].I]
+	var bits int64
+	for _, k := range e.Keys {
+		bits <<= 1
+		if !slices.Contains(set, k) {
+			bits |= 1
+		}
+	}
+	return DInt(bits), nil
 }

@@ -125,6 +125,9 @@ func (b *cteBuffer) row(i int) (Row, error) {
 			b.in = nil
 			return nil, b.err
 		}
+		if err := b.env.hold(row); err != nil {
+			return nil, err
+		}
 		b.rows = append(b.rows, slices.Clone(row))
 	}
 	if i >= len(b.rows) {
@@ -231,6 +234,9 @@ func (r *recursiveRows) Next() (Row, error) {
 		}
 		if r.seen != nil && !firstTime(r.seen, &r.buf, row) {
 			continue
+		}
+		if err := r.env.hold(row); err != nil {
+			return nil, err
 		}
 		row = slices.Clone(row)
 		r.next = append(r.next, row)

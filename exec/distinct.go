@@ -15,10 +15,11 @@ func (p *Distinct) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &distinctRows{in: in, seen: newKeyTable(len(p.In.Columns()))}, nil
+	return &distinctRows{env: env, in: in, seen: newKeyTable(len(p.In.Columns()))}, nil
 }
 
 type distinctRows struct {
+	env  *Env
 	in   Rows
 	seen *keyTable
 	buf  []byte
@@ -42,6 +43,9 @@ func (r *distinctRows) Next() (Row, error) {
 			return nil, err
 		}
 		if firstTime(r.seen, &r.buf, row) {
+			if err := r.env.hold(row); err != nil {
+				return nil, err
+			}
 			return row, nil
 		}
 	}

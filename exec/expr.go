@@ -18,7 +18,7 @@ type Env struct {
 	// Session is the session the statement runs in, for the functions
 	// that need more than their arguments (the session's database and
 	// branch, the dolt_* functions): the package that registers such a
-	// function sets it and reads it back (planner's *Session). Nil where
+	// function sets it and reads it back (planner/session's *Session). Nil where
 	// no session runs the expression (index builds, generated columns),
 	// whose functions are immutable.
 	Session any

@@ -14,6 +14,9 @@ package exec
 type frame struct {
 	parent *frame
 	vals   map[any]any
+	// held counts, in the root frame, the bytes of rows the statement's
+	// buffers hold (memory.go).
+	held int64
 }
 
 // lookup finds the value bound to key in env's frame or its ancestors.

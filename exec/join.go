@@ -198,6 +198,9 @@ func drain(env *Env, p Plan) ([]Row, error) {
 		if row == nil {
 			return rows, nil
 		}
+		if err := env.hold(row); err != nil {
+			return nil, err
+		}
 		rows = append(rows, slices.Clone(row))
 	}
 }
@@ -311,6 +314,9 @@ func (r *hashJoinRows) build() error {
 			r.pending = bufs[side^1]
 			r.probe = r.inputs[side^1]
 			return r.buildFrom(bufs[side])
+		}
+		if err := r.env.hold(row); err != nil {
+			return err
 		}
 		bufs[side] = append(bufs[side], slices.Clone(row))
 	}

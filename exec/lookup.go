@@ -75,6 +75,9 @@ func (p *HashLookup) table(env *Env) (*lookupTable, error) {
 		}
 		var h uint64
 		h, buf = hashDatums(buf, key)
+		if err := env.hold(row); err != nil {
+			return nil, err
+		}
 		t.table.add(h, key)
 		t.rows = append(t.rows, slices.Clone(row))
 	}

@@ -272,6 +272,9 @@ func (p *Sort) Open(env *Env) (Rows, error) {
 		if row == nil {
 			break
 		}
+		if err := env.hold(row); err != nil {
+			return nil, err
+		}
 		rows = append(rows, slices.Clone(row))
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return compareRows(rows[i], rows[j], p.Keys) < 0 })

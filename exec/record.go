@@ -313,6 +313,11 @@ type FieldSelect struct {
 	E   Expr
 	Idx int
 	T   T
+	// Declared is set when T is what the query declares the field to be
+	// (a column definition list: f(...) AS x(a int, ...)) rather than what
+	// the record's type says: a record whose field has another type is
+	// then PostgreSQL's 42804.
+	Declared bool
 }
 
 func (e *FieldSelect) Type() T { return e.T }
@@ -322,9 +327,16 @@ func (e *FieldSelect) Eval(env *Env, row Row) (Datum, error) {
 	if err != nil || d.IsNull() {
 		return Null, err
 	}
-	r := d.Record()
+	r, ok := d.X.(*Record)
+	if !ok {
+		return Null, pgerr.New(pgerr.InternalError, "field %d selected from a value of type %s, not a row", e.Idx+1, TypeName(e.E.Type().OID))
+	}
 	if e.Idx >= len(r.Fields) {
 		return Null, nil
+	}
+	if e.Declared && e.Idx < len(r.Types) && r.Types[e.Idx].OID != e.T.OID && !r.Fields[e.Idx].IsNull() {
+		return Null, pgerr.New(pgerr.DatatypeMismatch, "function return row and query-specified return row do not match").
+			WithDetail("Returned type %s at ordinal position %d, but query expects %s.", TypeName(r.Types[e.Idx].OID), e.Idx+1, TypeName(e.T.OID))
 	}
 	return r.Fields[e.Idx], nil
 }

@@ -59,6 +59,10 @@ func (p *SetOp) Open(env *Env) (Rows, error) {
 		if i := r.counts.first(h, row); i >= 0 {
 			r.n[i]++
 		} else {
+			if err := env.hold(row); err != nil {
+				right.Close()
+				return nil, err
+			}
 			r.counts.add(h, row)
 			r.n = append(r.n, 1)
 		}

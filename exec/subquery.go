@@ -190,6 +190,9 @@ func (e *SubPlan) hash(env *Env, res *subResult) error {
 		}
 		var h uint64
 		h, buf = hashDatums(buf, key)
+		if err := env.hold(r); err != nil {
+			return err
+		}
 		res.table.add(h, key)
 		res.keyedRows = append(res.keyedRows, r)
 	}

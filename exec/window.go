@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"errors"
+	"github.com/cockroachdb/apd/v3"
 	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -45,19 +47,49 @@ const (
 	UnboundedFollowing
 )
 
-// FrameBound is one end of a frame; Offset is the row count of OffsetPreceding
-// and OffsetFollowing (ROWS mode), evaluated once per partition.
+// FrameBound is one end of a frame. Offset is the offset of
+// OffsetPreceding and OffsetFollowing, evaluated once per partition: a
+// count of rows (ROWS) or peer groups (GROUPS), and in RANGE mode the
+// distance of ORDER BY values, checked there only for sign; Value is then
+// the bound itself for a row, its ORDER BY value minus or plus Offset as
+// the planner built it (by the key's operators), evaluated per row.
 type FrameBound struct {
 	Kind   BoundKind
 	Offset Expr
+	Value  Expr
 }
 
+// FrameMode says what a frame's offsets count.
+type FrameMode uint8
+
+const (
+	FrameRange  FrameMode = iota // values of the one ORDER BY key; the current row stands for its peers
+	FrameRows                    // rows
+	FrameGroups                  // peer groups (rows equal on the ORDER BY keys)
+)
+
+// FrameExclude is a frame's EXCLUDE clause: the rows around the current
+// one that the frame leaves out.
+type FrameExclude uint8
+
+const (
+	ExcludeNoOthers   FrameExclude = iota
+	ExcludeCurrentRow              // the current row
+	ExcludeGroup                   // the current row and its peers
+	ExcludeTies                    // the current row's peers, not itself
+)
+
 // Frame is the set of rows of the partition an aggregate, first_value,
-// last_value and nth_value see from each row. In RANGE mode the current
-// row stands for all its peers (rows equal on the ORDER BY keys).
+// last_value and nth_value see from each row: the rows from Start to End,
+// without those Exclude names.
 type Frame struct {
-	Rows       bool
+	Mode       FrameMode
 	Start, End FrameBound
+	Exclude    FrameExclude
+	// RangeKey, in RANGE mode with an offset, is the ORDER BY value of a
+	// row as the bounds' Values are typed (a date as a timestamp, when
+	// date + interval is one), for comparing the two.
+	RangeKey Expr
 }
 
 // Window computes window functions over its input, which is sorted by
@@ -125,6 +157,9 @@ func (r *windowRows) readPartition() error {
 			r.done = true
 			break
 		}
+		if err := r.env.hold(row); err != nil {
+			return err
+		}
 		row = slices.Grow(slices.Clone(row), len(r.p.Funcs))
 		if len(r.part) > 0 && !r.samePartition(r.part[0], row) {
 			r.next = row
@@ -188,10 +223,11 @@ func (r *windowRows) compute() error {
 	return nil
 }
 
-// frames returns each row's frame, [fs, fe] (empty when fs > fe).
+// frames returns each row's frame, [fs, fe] (empty when fs > fe), before
+// any exclusion.
 func (r *windowRows) frames(n int, peerStart, peerEnd []int) ([]int, []int, error) {
 	fr := r.p.Frame
-	offset := func(b FrameBound, what string) (int, error) {
+	offset := func(b FrameBound, what string) (int64, error) {
 		if b.Offset == nil {
 			return 0, nil
 		}
@@ -202,10 +238,13 @@ func (r *windowRows) frames(n int, peerStart, peerEnd []int) ([]int, []int, erro
 		if d.IsNull() {
 			return 0, pgerr.New(pgerr.NullValueNotAllowed, "frame %s offset must not be null", what)
 		}
-		if d.I < 0 {
-			return 0, pgerr.New("22013", "frame %s offset must not be negative", what)
+		if Compare(d, zeroLike(d)) < 0 {
+			if fr.Mode != FrameRange {
+				return 0, pgerr.New("22013", "frame %s offset must not be negative", what)
+			}
+			return 0, pgerr.New("22013", "invalid preceding or following size in window function")
 		}
-		return int(min(d.I, int64(n)+1)), nil
+		return min(d.I, int64(n)+1), nil
 	}
 	so, err := offset(fr.Start, "starting")
 	if err != nil {
@@ -215,40 +254,175 @@ func (r *windowRows) frames(n int, peerStart, peerEnd []int) ([]int, []int, erro
 	if err != nil {
 		return nil, nil, err
 	}
+	// Peer groups by number, for GROUPS offsets.
+	group := make([]int, n)
+	var groupStart, groupEnd []int
+	for i := 0; i < n; i++ {
+		if peerStart[i] == i {
+			groupStart, groupEnd = append(groupStart, i), append(groupEnd, peerEnd[i])
+		}
+		group[i] = len(groupStart) - 1
+	}
+	groups := len(groupStart)
+	var keys []Datum // RANGE offsets: the rows' ORDER BY values, as the bounds are typed
+	if fr.Mode == FrameRange && fr.RangeKey != nil {
+		keys = make([]Datum, n)
+		for j, row := range r.part {
+			if keys[j], err = fr.RangeKey.Eval(r.env, row[:r.w]); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
 	fs, fe := make([]int, n), make([]int, n)
 	for i := 0; i < n; i++ {
 		switch fr.Start.Kind {
 		case UnboundedPreceding:
 			fs[i] = 0
-		case OffsetPreceding:
-			fs[i] = max(i-so, 0)
 		case CurrentRow:
 			fs[i] = i
-			if !fr.Rows {
+			if fr.Mode != FrameRows {
 				fs[i] = peerStart[i]
 			}
-		case OffsetFollowing:
-			fs[i] = i + so
+		case OffsetPreceding, OffsetFollowing:
+			off := int(so)
+			if fr.Start.Kind == OffsetPreceding {
+				off = -off
+			}
+			switch fr.Mode {
+			case FrameRows:
+				fs[i] = max(i+off, 0)
+			case FrameGroups:
+				if g := group[i] + off; g < groups {
+					fs[i] = groupStart[max(g, 0)]
+				} else {
+					fs[i] = n
+				}
+			default:
+				if fs[i], err = r.rangeBound(fr.Start, i, keys, peerStart, peerEnd, true); err != nil {
+					return nil, nil, err
+				}
+			}
 		default:
 			fs[i] = n
 		}
 		switch fr.End.Kind {
 		case UnboundedFollowing:
 			fe[i] = n - 1
-		case OffsetFollowing:
-			fe[i] = min(i+eo, n-1)
 		case CurrentRow:
 			fe[i] = i
-			if !fr.Rows {
+			if fr.Mode != FrameRows {
 				fe[i] = peerEnd[i]
 			}
-		case OffsetPreceding:
-			fe[i] = i - eo
+		case OffsetPreceding, OffsetFollowing:
+			off := int(eo)
+			if fr.End.Kind == OffsetPreceding {
+				off = -off
+			}
+			switch fr.Mode {
+			case FrameRows:
+				fe[i] = min(i+off, n-1)
+			case FrameGroups:
+				if g := group[i] + off; g >= 0 {
+					fe[i] = groupEnd[min(g, groups-1)]
+				} else {
+					fe[i] = -1
+				}
+			default:
+				if fe[i], err = r.rangeBound(fr.End, i, keys, peerStart, peerEnd, false); err != nil {
+					return nil, nil, err
+				}
+			}
 		default:
 			fe[i] = -1
 		}
 	}
 	return fs, fe, nil
+}
+
+// rangeBound finds, in RANGE mode with an offset, row i's frame start
+// (the first row whose ORDER BY value is at or beyond the bound) or end
+// (the last such row before it). A row whose value is NULL has its peers
+// (the other NULLs) as the bound's rows, as in PostgreSQL; NULLs are
+// beyond any bound of a non-NULL value.
+func (r *windowRows) rangeBound(b FrameBound, i int, keys []Datum, peerStart, peerEnd []int, start bool) (int, error) {
+	desc := r.p.OrderKeys[0].Desc
+	if keys[i].IsNull() {
+		if start {
+			return peerStart[i], nil
+		}
+		return peerEnd[i], nil
+	}
+	// A bound past the key type's range (x + offset overflows) is beyond
+	// every value on its side, as PostgreSQL's in_range functions have it.
+	past := 0
+	v, err := b.Value.Eval(r.env, r.part[i][:r.w])
+	if e := (*pgerr.Error)(nil); errors.As(err, &e) && e.Code == pgerr.NumericValueOutOfRange {
+		past, err = -1, nil
+		if b.Kind == OffsetFollowing {
+			past = 1
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	// within reports whether row j's value is on the frame's side of v.
+	within := func(j int) bool {
+		x := keys[j]
+		if x.IsNull() {
+			return false
+		}
+		c := -past // compared with a bound past the range
+		if past == 0 {
+			if c = Compare(x, v); desc {
+				c = -c
+			}
+		}
+		if start {
+			return c >= 0
+		}
+		return c <= 0
+	}
+	n := len(keys)
+	if start {
+		for j := 0; j < n; j++ {
+			if within(j) {
+				return j, nil
+			}
+		}
+		return n, nil
+	}
+	for j := n - 1; j >= 0; j-- {
+		if within(j) {
+			return j, nil
+		}
+	}
+	return -1, nil
+}
+
+// zeroLike returns the zero of d's kind, to check an offset's sign.
+func zeroLike(d Datum) Datum {
+	switch d.Kind {
+	case KindFloat:
+		return DFloat(0)
+	case KindNumeric:
+		return DNumeric(new(apd.Decimal))
+	case KindInterval:
+		return DInterval(Interval{})
+	}
+	return DInt(0)
+}
+
+// excluded reports whether row j is left out of row i's frame by EXCLUDE.
+func (r *windowRows) excluded(i, j int, peerStart, peerEnd []int) bool {
+	switch r.p.Frame.Exclude {
+	case ExcludeCurrentRow:
+		return j == i
+	case ExcludeGroup:
+		return j >= peerStart[i] && j <= peerEnd[i]
+	case ExcludeTies:
+		return j != i && j >= peerStart[i] && j <= peerEnd[i]
+	}
+	return false
 }
 
 // eval computes one function over the partition into out.
@@ -337,15 +511,11 @@ func (r *windowRows) eval(f *WinFunc, rows []Row, args [][]Datum, peerStart, pee
 	case WinFirstValue, WinLastValue, WinNthValue:
 		for i := range out {
 			out[i] = Null
-			if fs[i] > fe[i] || fs[i] >= n || fe[i] < 0 {
+			lo, hi := max(fs[i], 0), min(fe[i], n-1)
+			if lo > hi {
 				continue
 			}
-			switch f.Kind {
-			case WinFirstValue:
-				out[i] = args[fs[i]][0]
-			case WinLastValue:
-				out[i] = args[fe[i]][0]
-			default:
+			if f.Kind == WinNthValue {
 				nth := args[i][1]
 				if nth.IsNull() {
 					continue
@@ -353,13 +523,28 @@ func (r *windowRows) eval(f *WinFunc, rows []Row, args [][]Datum, peerStart, pee
 				if nth.I <= 0 {
 					return pgerr.New("22016", "argument of nth_value must be greater than zero")
 				}
-				if j := fs[i] + int(nth.I) - 1; j <= fe[i] {
+			}
+			// The wanted row among those the exclusion leaves, counted
+			// from the frame's start (from its end for last_value).
+			want, step, j := int64(1), 1, lo
+			switch f.Kind {
+			case WinLastValue:
+				step, j = -1, hi
+			case WinNthValue:
+				want = args[i][1].I
+			}
+			for ; j >= lo && j <= hi; j += step {
+				if r.excluded(i, j, peerStart, peerEnd) {
+					continue
+				}
+				if want--; want == 0 {
 					out[i] = args[j][0]
+					break
 				}
 			}
 		}
 	case WinAgg:
-		return r.evalAgg(f, rows, args, fs, fe, out)
+		return r.evalAgg(f, rows, args, peerStart, peerEnd, fs, fe, out)
 	}
 	return nil
 }
@@ -367,7 +552,7 @@ func (r *windowRows) eval(f *WinFunc, rows []Row, args [][]Datum, peerStart, pee
 // evalAgg computes an aggregate over each row's frame. A frame that
 // starts at the partition's start and whose end never moves back is
 // computed incrementally; others are recomputed per row.
-func (r *windowRows) evalAgg(f *WinFunc, rows []Row, args [][]Datum, fs, fe []int, out []Datum) error {
+func (r *windowRows) evalAgg(f *WinFunc, rows []Row, args [][]Datum, peerStart, peerEnd, fs, fe []int, out []Datum) error {
 	n := len(rows)
 	keep := make([]bool, n)
 	for i, row := range rows {
@@ -380,7 +565,7 @@ func (r *windowRows) evalAgg(f *WinFunc, rows []Row, args [][]Datum, fs, fe []in
 			keep[i] = ok
 		}
 	}
-	incremental := true
+	incremental := r.p.Frame.Exclude == ExcludeNoOthers
 	for i := 0; i < n; i++ {
 		incremental = incremental && fs[i] == 0 && (i == 0 || fe[i] >= fe[i-1])
 	}
@@ -405,7 +590,7 @@ func (r *windowRows) evalAgg(f *WinFunc, rows []Row, args [][]Datum, fs, fe []in
 	for i := 0; i < n; i++ {
 		acc := f.Agg.New(f.ArgTypes)
 		for j := max(fs[i], 0); j <= fe[i] && j < n; j++ {
-			if keep[j] {
+			if keep[j] && !r.excluded(i, j, peerStart, peerEnd) {
 				if err := acc.Add(r.env, args[j]); err != nil {
 					return err
 				}

@@ -24,6 +24,11 @@ type grouping struct {
 	exprKeys bool // some key is more than a column
 	aggs     []*exec.AggCall
 	aggRefs  []*exec.ColRef // their Idx is set by plan, when the keys are final
+	// sets are the grouping sets of ROLLUP, CUBE and GROUPING SETS (key
+	// numbers), nil for a plain GROUP BY; groupingFuncs are the
+	// GROUPING() calls, completed by plan.
+	sets          [][]int
+	groupingFuncs []*exec.GroupingFunc
 }
 
 // keyRef returns the reference to key i of the aggregate's rows.
@@ -55,7 +60,13 @@ func (g *grouping) plan(in exec.Plan) exec.Plan {
 		g.aggRefs[i].Idx = len(g.keys) + i
 		cols = append(cols, exec.ResultColumn{Name: c.Func.Name, T: c.T()})
 	}
-	return &exec.Aggregate{In: in, Keys: g.keys, Aggs: g.aggs, Cols: cols}
+	for _, f := range g.groupingFuncs {
+		f.SetCol, f.Sets = len(cols), g.sets
+	}
+	if g.sets != nil {
+		cols = append(cols, exec.ResultColumn{Name: "?set?", T: exec.TInt4})
+	}
+	return &exec.Aggregate{In: in, Keys: g.keys, Aggs: g.aggs, Sets: g.sets, Cols: cols}
 }
 
 // groupBy analyzes a GROUP BY list into g's keys. An item is an output
@@ -65,25 +76,171 @@ func (a *analyzer) groupBy(g *grouping, list, targets []*pg.Node) error {
 	saved := a.clause
 	a.clause = "GROUP BY"
 	defer func() { a.clause = saved }()
+	// The list's grouping sets are the cross product of its items' sets:
+	// a plain key is one set of itself; ROLLUP, CUBE and GROUPING SETS
+	// give several.
+	sets := [][]int{{}}
+	withSets := false
 	for _, n := range list {
-		if gs := n.GetGroupingSet(); gs != nil {
-			if gs.Kind == pg.GroupingSetKind_GROUPING_SET_EMPTY {
-				continue
-			}
-			return withPos(pgerr.New(pgerr.FeatureNotSupported, "ROLLUP, CUBE and GROUPING SETS are not supported yet"), gs.Location)
+		gs := n.GetGroupingSet()
+		if gs != nil && gs.Kind != pg.GroupingSetKind_GROUPING_SET_EMPTY {
+			withSets = true
 		}
-		e, err := a.groupKey(n, targets, g.input)
+		item, err := a.groupingItem(g, n, targets)
 		if err != nil {
 			return err
 		}
-		if e.Type().OID == exec.OIDUnknown {
-			if e, err = a.coerce(e, exec.TText, "", -1); err != nil {
-				return err
+		var product [][]int
+		for _, s := range sets {
+			for _, t := range item {
+				product = append(product, append(slices.Clone(s), t...))
 			}
 		}
-		g.addKey(e)
+		sets = product
+	}
+	if withSets {
+		g.sets = sets
 	}
 	return nil
+}
+
+// groupingItem analyzes one item of GROUP BY, or of a grouping set, into
+// the grouping sets it stands for (lists of key numbers), adding its keys
+// to g.
+func (a *analyzer) groupingItem(g *grouping, n *pg.Node, targets []*pg.Node) ([][]int, error) {
+	gs := n.GetGroupingSet()
+	if r := n.GetRowExpr(); r != nil && r.RowFormat == pg.CoercionForm_COERCE_IMPLICIT_CAST {
+		// A parenthesized list of keys, (a, b), not a ROW(a, b) value:
+		// PostgreSQL's grammar parses it as a row, and groups by its items.
+		gs = &pg.GroupingSet{Kind: pg.GroupingSetKind_GROUPING_SET_SIMPLE, Content: r.Args, Location: r.Location}
+	}
+	if gs == nil {
+		e, err := a.groupKey(n, targets, g.input)
+		if err != nil {
+			return nil, err
+		}
+		if e.Type().OID == exec.OIDUnknown {
+			if e, err = a.coerce(e, exec.TText, "", -1); err != nil {
+				return nil, err
+			}
+		}
+		return [][]int{{g.addKey(e)}}, nil
+	}
+	// keysOf is a ROLLUP's or CUBE's item: a key, or a parenthesized list
+	// of keys that go together.
+	keysOf := func(n *pg.Node) ([]int, error) {
+		item, err := a.groupingItem(g, n, targets)
+		if err != nil {
+			return nil, err
+		}
+		if len(item) != 1 {
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "a ROLLUP or CUBE item must be an expression or a list of expressions"), gs.Location)
+		}
+		return item[0], nil
+	}
+	switch gs.Kind {
+	case pg.GroupingSetKind_GROUPING_SET_EMPTY:
+		return [][]int{{}}, nil
+	case pg.GroupingSetKind_GROUPING_SET_SIMPLE:
+		var keys []int
+		for _, c := range gs.Content {
+			item, err := a.groupingItem(g, c, targets)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range item {
+				keys = append(keys, s...)
+			}
+		}
+		return [][]int{keys}, nil
+	case pg.GroupingSetKind_GROUPING_SET_ROLLUP:
+		// ROLLUP (a, b, c): (a, b, c), (a, b), (a), ().
+		var items [][]int
+		for _, c := range gs.Content {
+			keys, err := keysOf(c)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, keys)
+		}
+		var sets [][]int
+		for n := len(items); n >= 0; n-- {
+			var set []int
+			for _, it := range items[:n] {
+				set = append(set, it...)
+			}
+			sets = append(sets, set)
+		}
+		return sets, nil
+	case pg.GroupingSetKind_GROUPING_SET_CUBE:
+		// CUBE (a, b): every subset, largest first, in PostgreSQL's order:
+		// (a, b), (a), (b), ().
+		var items [][]int
+		for _, c := range gs.Content {
+			keys, err := keysOf(c)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, keys)
+		}
+		if len(items) > 12 {
+			return nil, WithPos(pgerr.New(pgerr.Code("54000"), "CUBE is limited to 12 elements"), gs.Location)
+		}
+		var sets [][]int
+		for mask := 1<<len(items) - 1; mask >= 0; mask-- {
+			var set []int
+			for i, it := range items {
+				if mask&(1<<(len(items)-1-i)) != 0 {
+					set = append(set, it...)
+				}
+			}
+			sets = append(sets, set)
+		}
+		return sets, nil
+	case pg.GroupingSetKind_GROUPING_SET_SETS:
+		var sets [][]int
+		for _, c := range gs.Content {
+			item, err := a.groupingItem(g, c, targets)
+			if err != nil {
+				return nil, err
+			}
+			sets = append(sets, item...)
+		}
+		return sets, nil
+	}
+	return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "this grouping set is not supported"), gs.Location)
+}
+
+// groupingFunc analyzes GROUPING(args): each argument must be a key of
+// the query's GROUP BY.
+func (a *analyzer) groupingFunc(f *pg.GroupingFunc, sc *scope) (exec.Expr, error) {
+	var g *grouping
+	if sc != nil {
+		g = sc.group
+	}
+	notKey := func() error {
+		return WithPos(pgerr.New(pgerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"), f.Location)
+	}
+	if g == nil {
+		return nil, notKey()
+	}
+	if len(f.Args) > 31 {
+		return nil, WithPos(pgerr.New(pgerr.Code("54023"), "GROUPING must have fewer than 32 arguments"), f.Location)
+	}
+	gf := &exec.GroupingFunc{}
+	for _, n := range f.Args {
+		e, err := a.expr(n, g.input)
+		if err != nil {
+			return nil, err
+		}
+		k := slices.IndexFunc(g.keys, func(key exec.Expr) bool { return exprEqual(key, e) })
+		if k < 0 {
+			return nil, notKey()
+		}
+		gf.Keys = append(gf.Keys, k)
+	}
+	g.groupingFuncs = append(g.groupingFuncs, gf)
+	return gf, nil
 }
 
 func (a *analyzer) groupKey(n *pg.Node, targets []*pg.Node, sc *scope) (exec.Expr, error) {
@@ -97,7 +254,7 @@ func (a *analyzer) groupKey(n *pg.Node, targets []*pg.Node, sc *scope) (exec.Exp
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
 		pos := int(c.GetIval().Ival)
 		if pos < 1 || pos > len(targets) {
-			return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos), c.Location)
+			return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos), c.Location)
 		}
 		return target(pos - 1)
 	}
@@ -149,9 +306,9 @@ func (a *analyzer) groupedColumn(sc *scope, it *nsItem, c *scopeCol, loc int32, 
 		name = it.name + "." + c.name
 	}
 	if fromSub {
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "subquery uses ungrouped column %q from outer query", name), loc)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "subquery uses ungrouped column %q from outer query", name), loc)
 	}
-	return nil, withPos(pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name), loc)
+	return nil, WithPos(pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name), loc)
 }
 
 // groupedExpr returns, for an expression of a grouped query that equals a
@@ -225,19 +382,19 @@ func (e *regroupError) SQLState() string { return string(e.pe.Code) }
 
 // aggCall analyzes a call of an aggregate function.
 func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
-	name := opName(f.Funcname)
+	name := OpName(f.Funcname)
 	if f.Over != nil {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet"), f.Location)
 	}
 	if a.inAgg {
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 	}
 	if sc != nil && sc.corr != nil && sc.corr.outer != nil && a.outerAgg(f, sc) {
 		if sc.corr.inAgg {
-			return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+			return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 		}
 		if sc.corr.outer.group == nil {
-			return nil, &regroupError{pe: withPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here"), f.Location), scope: sc.corr.outer}
+			return nil, &regroupError{pe: WithPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here"), f.Location), scope: sc.corr.outer}
 		}
 		// An aggregate over the columns of the enclosing, grouped query
 		// (HAVING EXISTS (... WHERE sum(outer.x) = ...)) is computed by
@@ -255,16 +412,16 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", clause), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", clause), f.Location)
 	}
 	if f.AggWithinGroup {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported yet"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported yet"), f.Location)
 	}
 	g := sc.group
 	a.inAgg = true
 	defer func() { a.inAgg = false }()
 	if !f.AggStar && len(f.Args) == 0 && name == "count" {
-		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function"), f.Location)
 	}
 	// An aggregate whose arguments read only columns of an enclosing
 	// query belongs to that query (PostgreSQL's agglevelsup); see below.
@@ -308,7 +465,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	fn, want, err := a.lookupAggregate(f, name, types)
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
-			return nil, withPos(pe, f.Location)
+			return nil, WithPos(pe, f.Location)
 		}
 		return nil, err
 	}
@@ -348,7 +505,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 				found = found || exprEqual(x, e) || exprEqual(raw[i], e)
 			}
 			if !found {
-				return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), exprLocation(by.Node))
+				return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), ExprLocation(by.Node))
 			}
 		}
 		call.OrderKeys = append(call.OrderKeys, sortKey(by, len(call.Order)))
@@ -356,9 +513,9 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	}
 	if !local && anyReadsOuter(args) {
 		if sc.corr != nil && sc.corr.inAgg {
-			return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
+			return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 		}
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregates over columns of an enclosing query are not supported yet"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "aggregates over columns of an enclosing query are not supported yet"), f.Location)
 	}
 	for i, c := range g.aggs {
 		if sameAgg(c, call) {

@@ -50,7 +50,7 @@ func (a *analyzer) arrayExpr(x *pg.A_ArrayExpr, sc *scope, target exec.T) (exec.
 		return &exec.ArrayExpr{Elems: elems, T: arrT, Multi: multi}, nil
 	}
 	if len(elems) == 0 {
-		return nil, withPos(pgerr.New(pgerr.IndeterminateDatatype, "cannot determine type of empty array").
+		return nil, WithPos(pgerr.New(pgerr.IndeterminateDatatype, "cannot determine type of empty array").
 			WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[]."), x.Location)
 	}
 	common := exec.TUnknown
@@ -65,8 +65,8 @@ func (a *analyzer) arrayExpr(x *pg.A_ArrayExpr, sc *scope, target exec.T) (exec.
 		}
 		c, ok := exec.CommonType([]exec.T{common, t})
 		if !ok {
-			return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "ARRAY types %s and %s cannot be matched",
-				exec.TypeName(common.OID), exec.TypeName(t.OID)), exprLocation(x.Elements[i]))
+			return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "ARRAY types %s and %s cannot be matched",
+				exec.TypeName(common.OID), exec.TypeName(t.OID)), ExprLocation(x.Elements[i]))
 		}
 		common = c
 	}
@@ -77,17 +77,17 @@ func (a *analyzer) arrayExpr(x *pg.A_ArrayExpr, sc *scope, target exec.T) (exec.
 	if multi {
 		arrT = common
 		if !exec.IsArrayType(common.OID) {
-			return nil, withPos(pgerr.New(pgerr.UndefinedObject, "could not find element type for data type %s", exec.TypeName(common.OID)), x.Location)
+			return nil, WithPos(pgerr.New(pgerr.UndefinedObject, "could not find element type for data type %s", exec.TypeName(common.OID)), x.Location)
 		}
 	} else if arrT.OID == 0 {
-		return nil, withPos(pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", exec.TypeName(common.OID)), x.Location)
+		return nil, WithPos(pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", exec.TypeName(common.OID)), x.Location)
 	}
 	for i, e := range elems {
-		c, err := a.coerce(e, common, "", exprLocation(x.Elements[i]))
+		c, err := a.coerce(e, common, "", ExprLocation(x.Elements[i]))
 		if err != nil {
 			if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.DatatypeMismatch {
-				return nil, withPos(pgerr.New(pgerr.CannotCoerce, "ARRAY could not convert type %s to %s",
-					exec.TypeName(e.Type().OID), exec.TypeName(common.OID)), exprLocation(x.Elements[i]))
+				return nil, WithPos(pgerr.New(pgerr.CannotCoerce, "ARRAY could not convert type %s to %s",
+					exec.TypeName(e.Type().OID), exec.TypeName(common.OID)), ExprLocation(x.Elements[i]))
 			}
 			return nil, err
 		}
@@ -104,7 +104,7 @@ func (a *analyzer) foldArray(e *exec.ArrayExpr) (exec.Expr, error) {
 			return e, nil
 		}
 	}
-	d, err := e.Eval(&exec.Env{Settings: a.s.settings(), Session: a.s}, nil)
+	d, err := e.Eval(&exec.Env{Settings: a.s.Settings(), Session: a.s}, nil)
 	if err != nil {
 		return e, nil // raised when evaluated, as PostgreSQL does
 	}
@@ -123,7 +123,7 @@ func (a *analyzer) indirection(ind *pg.A_Indirection, sc *scope) (exec.Expr, err
 	if err != nil {
 		return nil, err
 	}
-	loc := exprLocation(ind.Arg)
+	loc := ExprLocation(ind.Arg)
 	list := ind.Indirection
 	for len(list) > 0 && list[0].GetString_() != nil {
 		if arr, err = a.fieldSelect(arr, list[0].GetString_().Sval, loc); err != nil {
@@ -133,7 +133,7 @@ func (a *analyzer) indirection(ind *pg.A_Indirection, sc *scope) (exec.Expr, err
 	}
 	for _, n := range list {
 		if n.GetAIndices() == nil {
-			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "field selection after a subscript is not supported yet"), loc)
+			return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "field selection after a subscript is not supported yet"), loc)
 		}
 	}
 	if len(list) == 0 {
@@ -146,7 +146,7 @@ func (a *analyzer) indirection(ind *pg.A_Indirection, sc *scope) (exec.Expr, err
 func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int32) (exec.Expr, error) {
 	at := arr.Type()
 	if at.OID == exec.OIDUnknown {
-		return nil, withPos(pgerr.New(pgerr.IndeterminateDatatype, "cannot subscript type unknown because it does not support subscripting"), loc)
+		return nil, WithPos(pgerr.New(pgerr.IndeterminateDatatype, "cannot subscript type unknown because it does not support subscripting"), loc)
 	}
 	if baseType(at).OID == exec.OIDJSONB {
 		return a.jsonbSubscripts(arr, list, sc, loc)
@@ -155,10 +155,10 @@ func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int
 		return a.nameSubscript(arr, list[0].GetAIndices().Uidx, sc)
 	}
 	if !exec.IsArrayType(at.OID) {
-		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(at.OID)), loc)
+		return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(at.OID)), loc)
 	}
 	if len(list) > types.MaxDim {
-		return nil, withPos(pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", len(list), types.MaxDim), loc)
+		return nil, WithPos(pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", len(list), types.MaxDim), loc)
 	}
 	s := &exec.Subscript{Arr: arr, T: exec.ElemType(at)}
 	for _, n := range list {
@@ -174,9 +174,9 @@ func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int
 		if err != nil {
 			return nil, err
 		}
-		c, err := a.coerce(e, exec.TInt4, "", exprLocation(n))
+		c, err := a.coerce(e, exec.TInt4, "", ExprLocation(n))
 		if err != nil {
-			return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer"), exprLocation(n))
+			return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer"), ExprLocation(n))
 		}
 		return c, nil
 	}
@@ -208,8 +208,8 @@ func (a *analyzer) nameSubscript(name exec.Expr, index *pg.Node, sc *scope) (exe
 	if err != nil {
 		return nil, err
 	}
-	if i, err = a.coerce(i, exec.TInt4, "", exprLocation(index)); err != nil {
-		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer"), exprLocation(index))
+	if i, err = a.coerce(i, exec.TInt4, "", ExprLocation(index)); err != nil {
+		return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer"), ExprLocation(index))
 	}
 	text, err := a.cast(name, exec.TText, true, -1)
 	if err != nil {
@@ -246,9 +246,9 @@ func (a *analyzer) jsonbPath(list []*pg.Node, sc *scope, loc int32) (path *exec.
 		if ix.IsSlice {
 			at := loc
 			if ix.Uidx != nil {
-				at = exprLocation(ix.Uidx)
+				at = ExprLocation(ix.Uidx)
 			}
-			return nil, false, withPos(pgerr.New(pgerr.DatatypeMismatch, "jsonb subscript does not support slices"), at)
+			return nil, false, WithPos(pgerr.New(pgerr.DatatypeMismatch, "jsonb subscript does not support slices"), at)
 		}
 		e, err := a.expr(ix.Uidx, sc)
 		if err != nil {
@@ -260,11 +260,11 @@ func (a *analyzer) jsonbPath(list []*pg.Node, sc *scope, loc int32) (path *exec.
 		case exec.OIDUnknown, exec.OIDText, exec.OIDVarchar, exec.OIDBpchar, exec.OIDName:
 		default:
 			if !exec.CanCoerce(e.Type().OID, exec.OIDInt4) && !exec.CanCoerce(e.Type().OID, exec.OIDText) {
-				return nil, false, withPos(pgerr.New(pgerr.DatatypeMismatch, "subscript type %s is not supported", exec.TypeName(e.Type().OID)).
-					WithHint("jsonb subscript must be coercible to either integer or text."), exprLocation(ix.Uidx))
+				return nil, false, WithPos(pgerr.New(pgerr.DatatypeMismatch, "subscript type %s is not supported", exec.TypeName(e.Type().OID)).
+					WithHint("jsonb subscript must be coercible to either integer or text."), ExprLocation(ix.Uidx))
 			}
 		}
-		if e, err = a.cast(e, exec.TText, true, exprLocation(ix.Uidx)); err != nil {
+		if e, err = a.cast(e, exec.TText, true, ExprLocation(ix.Uidx)); err != nil {
 			return nil, false, err
 		}
 		path.Elems = append(path.Elems, e)
@@ -296,7 +296,7 @@ func (a *analyzer) setJSONBElement(table string, c exec.Column, rt *pg.ResTarget
 // array, or, for a column of arrays, those stacked.
 func arraySubLink(sp *exec.SubPlan, cols []exec.ResultColumn, loc int32) (exec.Expr, error) {
 	if len(cols) != 1 {
-		return nil, withPos(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), loc)
+		return nil, WithPos(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), loc)
 	}
 	t := baseType(cols[0].T)
 	if !exec.IsArrayType(t.OID) {
@@ -305,7 +305,7 @@ func arraySubLink(sp *exec.SubPlan, cols []exec.ResultColumn, loc int32) (exec.E
 		}
 		t = exec.ArrayType(t)
 		if t.OID == 0 {
-			return nil, withPos(pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", exec.TypeName(cols[0].T.OID)), loc)
+			return nil, WithPos(pgerr.New(pgerr.UndefinedObject, "could not find array type for data type %s", exec.TypeName(cols[0].T.OID)), loc)
 		}
 	}
 	sp.Kind, sp.T = exec.ArraySub, t
@@ -329,7 +329,7 @@ func (a *analyzer) unnestMulti(fc *pg.FuncCall, sc *scope) (*exec.FuncScan, erro
 				names = append(names, e.Type())
 			}
 			_, _, err := exec.LookupSRF("unnest", names)
-			return nil, withPos(err.(*pgerr.Error), fc.Location)
+			return nil, WithPos(err.(*pgerr.Error), fc.Location)
 		}
 		args = append(args, e)
 		ts = append(ts, e.Type())
@@ -354,7 +354,7 @@ func (a *analyzer) anyAllArray(op string, l, r exec.Expr, all bool, loc int32) (
 	}
 	rt := r.Type()
 	if !exec.IsArrayType(rt.OID) {
-		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires array on right side"), loc)
+		return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires array on right side"), loc)
 	}
 	left := &exec.ColRef{Idx: 0, T: l.Type()}
 	elem := &exec.ColRef{Idx: 1, T: baseType(exec.ElemType(rt))}
@@ -363,7 +363,7 @@ func (a *analyzer) anyAllArray(op string, l, r exec.Expr, all bool, loc int32) (
 		return nil, err
 	}
 	if test.Type().OID != exec.OIDBool {
-		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean"), loc)
+		return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean"), loc)
 	}
 	if c, ok := test.(*exec.Call); ok && c.Strict && len(c.Args) == 2 && c.Args[0] == exec.Expr(left) && c.Args[1] == exec.Expr(elem) {
 		return &exec.AnyAll{Cmp: c.Fn, L: l, R: r, All: all}, nil
@@ -381,11 +381,11 @@ func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e, 
 		return a.setJSONBElement(table, c, rt, e, prev, sc)
 	}
 	if !exec.IsArrayType(c.Type.OID) {
-		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(c.Type.OID)), rt.Location)
+		return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(c.Type.OID)), rt.Location)
 	}
 	for _, n := range rt.Indirection {
 		if n.GetAIndices() == nil {
-			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "assignment to a field of an array element is not supported yet"), rt.Location)
+			return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "assignment to a field of an array element is not supported yet"), rt.Location)
 		}
 	}
 	cur := prev

@@ -8,52 +8,9 @@ import (
 	"github.com/prollypg/prollypg/versioning"
 )
 
-// addCheck names, validates and adds a CHECK constraint to the table
-// being built. An unnamed constraint is called table_column_check when
-// its expression reads exactly one column, table_check otherwise, as
-// PostgreSQL names them.
-func (d *tableDDL) addCheck(con *pg.Constraint) error {
-	def := d.def
-	e, cols, err := d.a.checkExpr(def, con.RawExpr)
-	if err != nil {
-		return err
-	}
-	_ = e
-	text, err := deparseExpr(con.RawExpr)
-	if err != nil {
-		return err
-	}
-	name := con.Conname
-	if name == "" {
-		col := ""
-		if len(cols) == 1 {
-			col = cols[0]
-		}
-		name = d.ns.chooseConstraintName(def.Name, col, "check")
-	} else {
-		if constraintExists(def, name) {
-			// PostgreSQL words it differently when the name is one it
-			// just made up for an earlier constraint of the statement.
-			if d.generated[name] {
-				return pgerr.New(pgerr.DuplicateObject, "check constraint %q already exists", name)
-			}
-			return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
-		}
-		d.ns.cons[name] = true
-	}
-	if con.Conname == "" {
-		if d.generated == nil {
-			d.generated = map[string]bool{}
-		}
-		d.generated[name] = true
-	}
-	def.Checks = append(def.Checks, versioning.Check{Name: name, Expr: text, NotValid: con.SkipValidation, NoInherit: con.IsNoInherit})
-	return nil
-}
-
-// constraintExists reports whether table def has a constraint called
+// ConstraintExists reports whether table def has a constraint called
 // name: a CHECK, the primary key, a unique or foreign key constraint.
-func constraintExists(def *versioning.Table, name string) bool {
+func ConstraintExists(def *versioning.Table, name string) bool {
 	if len(def.PrimaryKey) > 0 && def.PrimaryKeyName == name {
 		return true
 	}
@@ -88,7 +45,7 @@ func (a *analyzer) checkExpr(def *versioning.Table, n *pg.Node) (exec.Expr, []st
 		return nil, nil, err
 	}
 	var cols []string
-	visitNodes(n, func(x *pg.Node) {
+	VisitNodes(n, func(x *pg.Node) {
 		cr := x.GetColumnRef()
 		if cr == nil {
 			return
@@ -111,7 +68,7 @@ func (a *analyzer) checks(t *exec.Table) ([]exec.CheckConstraint, error) {
 	}
 	out := make([]exec.CheckConstraint, 0, len(t.Def.Checks))
 	for _, c := range t.Def.Checks {
-		n, err := parseExpr(c.Expr)
+		n, err := ParseExpr(c.Expr)
 		if err != nil {
 			return nil, err
 		}

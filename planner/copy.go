@@ -176,7 +176,7 @@ func (c *Copy) In(ctx context.Context, r io.Reader) (int64, error) {
 	if err := a.modifyFamily(p, true); err != nil {
 		return 0, err // a partitioned table's rows are routed
 	}
-	env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), Txn: a.tx, Session: a.s}
+	env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), Txn: a.tx, Session: a.s}
 	rows, err := p.Open(env)
 	if err != nil {
 		return 0, err
@@ -235,7 +235,7 @@ func (s *copySource) Next() (exec.Row, error) {
 				continue
 			}
 			t := s.c.table.Cols[s.c.target[i]].Type
-			d, err := exec.ParseText(t, f, s.c.a.s.settings())
+			d, err := exec.ParseText(t, f, s.c.a.s.Settings())
 			if err != nil {
 				if pe, ok := err.(*pgerr.Error); ok {
 					pe.Message += fmt.Sprintf("\nCONTEXT:  COPY %s, line %d, column %s: %q", s.c.table.Def.Name, s.line, s.c.table.Cols[s.c.target[i]].Name, f)
@@ -451,7 +451,7 @@ func (s *binaryCopySource) Next() (exec.Row, error) {
 
 // Out runs the COPY's query and writes each row, formatted, through emit.
 func (c *Copy) Out(ctx context.Context, emit func(line []byte) error) (int64, error) {
-	env := &exec.Env{Ctx: ctx, Settings: c.a.s.settings(), Txn: c.a.tx, Session: c.a.s}
+	env := &exec.Env{Ctx: ctx, Settings: c.a.s.Settings(), Txn: c.a.tx, Session: c.a.s}
 	rows, err := c.plan.Open(env)
 	if err != nil {
 		return 0, err

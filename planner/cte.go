@@ -87,7 +87,7 @@ func (a *analyzer) withCTEs(w *pg.WithClause, corr *correlation) (ctes []*exec.C
 		ce := n.GetCommonTableExpr()
 		for _, d := range a.ctes[base:] {
 			if d.name == ce.Ctename {
-				return nil, nil, withPos(pgerr.New(codeDuplicateAlias, "WITH query name %q specified more than once", ce.Ctename), ce.Location)
+				return nil, nil, WithPos(pgerr.New(codeDuplicateAlias, "WITH query name %q specified more than once", ce.Ctename), ce.Location)
 			}
 		}
 		sel := ce.Ctequery.GetSelectStmt()
@@ -108,7 +108,7 @@ func (a *analyzer) withCTEs(w *pg.WithClause, corr *correlation) (ctes []*exec.C
 			} else if ce.CycleClause != nil {
 				loc = ce.CycleClause.Location
 			}
-			return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "WITH query is not recursive"), loc)
+			return nil, nil, WithPos(pgerr.New(pgerr.SyntaxError, "WITH query is not recursive"), loc)
 		}
 		def := &cteDef{name: ce.Ctename}
 		var p exec.Plan
@@ -132,10 +132,10 @@ func (a *analyzer) withCTEs(w *pg.WithClause, corr *correlation) (ctes []*exec.C
 // rows are those of its RETURNING clause.
 func (a *analyzer) modifyingCTE(ce *pg.CommonTableExpr, w *pg.WithClause, corr *correlation) (*cteDef, error) {
 	if w.Recursive && nodeRefersTo(ce.Ctequery.ProtoReflect(), ce.Ctename) {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "recursive query %q must not contain data-modifying statements", ce.Ctename), ce.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "recursive query %q must not contain data-modifying statements", ce.Ctename), ce.Location)
 	}
 	if corr.outer != nil || a.nestedQuery {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level"), ce.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level"), ce.Location)
 	}
 	var p exec.Plan
 	var err error
@@ -151,9 +151,9 @@ func (a *analyzer) modifyingCTE(ce *pg.CommonTableExpr, w *pg.WithClause, corr *
 		p, err = a.delete(q.GetDeleteStmt())
 		hasReturning = len(q.GetDeleteStmt().ReturningList) > 0
 	case q.GetMergeStmt() != nil:
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "MERGE not supported in WITH query"), ce.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "MERGE not supported in WITH query"), ce.Location)
 	default:
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "this statement in WITH is not supported"), ce.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "this statement in WITH is not supported"), ce.Location)
 	}
 	if err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func withDML(ctes []*exec.CTE, p exec.Plan) exec.Plan {
 // aliasCols renames a CTE's columns by its column list.
 func aliasCols(cols []exec.ResultColumn, ce *pg.CommonTableExpr) ([]exec.ResultColumn, error) {
 	if len(ce.Aliascolnames) > len(cols) {
-		return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", ce.Ctename, len(cols), len(ce.Aliascolnames)), ce.Location)
+		return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", ce.Ctename, len(cols), len(ce.Aliascolnames)), ce.Location)
 	}
 	out := make([]exec.ResultColumn, len(cols))
 	for i, c := range cols {
@@ -199,22 +199,22 @@ func aliasCols(cols []exec.ResultColumn, ce *pg.CommonTableExpr) ([]exec.ResultC
 func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.SelectStmt, corr *correlation) (exec.Plan, error) {
 	name := ce.Ctename
 	if sel.Op != pg.SetOperation_SETOP_UNION {
-		return nil, withPos(pgerr.New(codeInvalidRecursion, "recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", name), ce.Location)
+		return nil, WithPos(pgerr.New(codeInvalidRecursion, "recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", name), ce.Location)
 	}
 	if len(sel.SortClause) > 0 {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in a recursive query is not implemented"), ce.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in a recursive query is not implemented"), ce.Location)
 	}
 	if sel.LimitOffset != nil {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "OFFSET in a recursive query is not implemented"), ce.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "OFFSET in a recursive query is not implemented"), ce.Location)
 	}
 	if sel.LimitCount != nil {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "LIMIT in a recursive query is not implemented"), ce.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "LIMIT in a recursive query is not implemented"), ce.Location)
 	}
 	if len(sel.LockingClause) > 0 || len(sel.Rarg.LockingClause) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE/SHARE in a recursive query is not implemented")
 	}
 	if refersTo(sel.Larg, name) {
-		return nil, withPos(pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear within its non-recursive term", name), ce.Location)
+		return nil, WithPos(pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear within its non-recursive term", name), ce.Location)
 	}
 	if err := checkRecursion(sel.Rarg, name); err != nil {
 		return nil, err
@@ -268,7 +268,7 @@ func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.Sel
 			return nil, err
 		}
 		if t.OID != nc[i].T.OID {
-			return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "recursive query %q column %d has type %s in non-recursive term but type %s overall", name, i+1, exec.TypeName(nc[i].T.OID), exec.TypeName(t.OID)).
+			return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "recursive query %q column %d has type %s in non-recursive term but type %s overall", name, i+1, exec.TypeName(nc[i].T.OID), exec.TypeName(t.OID)).
 				WithHint("Cast the output of the non-recursive term to the correct type."), ce.Location)
 		}
 		types[i] = nc[i].T
@@ -408,7 +408,7 @@ func cteOrder(w *pg.WithClause) ([]*pg.Node, error) {
 	visit = func(i int) error {
 		switch state[i] {
 		case 1:
-			return withPos(pgerr.New(pgerr.FeatureNotSupported, "mutual recursion between WITH items is not implemented"), w.Ctes[i].GetCommonTableExpr().Location)
+			return WithPos(pgerr.New(pgerr.FeatureNotSupported, "mutual recursion between WITH items is not implemented"), w.Ctes[i].GetCommonTableExpr().Location)
 		case 2:
 			return nil
 		}

@@ -48,10 +48,10 @@ func (a *analyzer) newSearchCycle(ce *pg.CommonTableExpr, cols []exec.ResultColu
 			name := n.GetString_().GetSval()
 			i := slices.Index(names, name)
 			if i < 0 {
-				return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "%s column %q not in WITH query column list", what, name), loc)
+				return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "%s column %q not in WITH query column list", what, name), loc)
 			}
 			if slices.Contains(out, i) {
-				return nil, withPos(pgerr.New(pgerr.DuplicateColumn, "%s column %q specified more than once", what, name), loc)
+				return nil, WithPos(pgerr.New(pgerr.DuplicateColumn, "%s column %q specified more than once", what, name), loc)
 			}
 			out = append(out, i)
 		}
@@ -59,7 +59,7 @@ func (a *analyzer) newSearchCycle(ce *pg.CommonTableExpr, cols []exec.ResultColu
 	}
 	used := func(name, what string, loc int32) error {
 		if slices.Contains(names, name) {
-			return withPos(pgerr.New(pgerr.SyntaxError, "%s column name %q already used in WITH query column list", what, name), loc)
+			return WithPos(pgerr.New(pgerr.SyntaxError, "%s column name %q already used in WITH query column list", what, name), loc)
 		}
 		return nil
 	}
@@ -83,7 +83,7 @@ func (a *analyzer) newSearchCycle(ce *pg.CommonTableExpr, cols []exec.ResultColu
 			return nil, err
 		}
 		if c.CycleMarkColumn == c.CyclePathColumn {
-			return nil, withPos(pgerr.New(pgerr.SyntaxError, "cycle mark column name and cycle path column name are the same"), c.Location)
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "cycle mark column name and cycle path column name are the same"), c.Location)
 		}
 		if err := sc.markValues(a); err != nil {
 			return nil, err
@@ -92,9 +92,9 @@ func (a *analyzer) newSearchCycle(ce *pg.CommonTableExpr, cols []exec.ResultColu
 	if s, c := sc.search, sc.cycle; s != nil && c != nil {
 		switch s.SearchSeqColumn {
 		case c.CycleMarkColumn:
-			return nil, withPos(pgerr.New(pgerr.SyntaxError, "search sequence column name and cycle mark column name are the same"), s.Location)
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "search sequence column name and cycle mark column name are the same"), s.Location)
 		case c.CyclePathColumn:
-			return nil, withPos(pgerr.New(pgerr.SyntaxError, "search sequence column name and cycle path column name are the same"), s.Location)
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "search sequence column name and cycle path column name are the same"), s.Location)
 		}
 	}
 	return sc, nil
@@ -111,13 +111,13 @@ func (sc *searchCycle) markValues(a *analyzer) error {
 	if err != nil {
 		return err
 	}
-	if sc.markT, err = commonType([]exec.T{mark.Type(), unmarked.Type()}, "CYCLE", exprLocation(c.CycleMarkDefault)); err != nil {
+	if sc.markT, err = commonType([]exec.T{mark.Type(), unmarked.Type()}, "CYCLE", ExprLocation(c.CycleMarkDefault)); err != nil {
 		return err
 	}
-	if sc.mark, err = a.coerce(mark, sc.markT, "", exprLocation(c.CycleMarkValue)); err != nil {
+	if sc.mark, err = a.coerce(mark, sc.markT, "", ExprLocation(c.CycleMarkValue)); err != nil {
 		return err
 	}
-	sc.unmarked, err = a.coerce(unmarked, sc.markT, "", exprLocation(c.CycleMarkDefault))
+	sc.unmarked, err = a.coerce(unmarked, sc.markT, "", ExprLocation(c.CycleMarkDefault))
 	return err
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/prollypg/prollypg/versioning"
 )
 
-// renderExpr renders a stored expression of table t (a column default or
+// RenderExpr renders a stored expression of table t (a column default or
 // a CHECK constraint) as PostgreSQL's pg_get_expr and pg_get_constraintdef
 // print it, so that psql's \d and information_schema show what PostgreSQL
 // shows. PostgreSQL prints its analyzed node tree (ruleutils.c); we print
@@ -31,14 +31,14 @@ import (
 //   - IN lists become = ANY (ARRAY[...]), BETWEEN two comparisons, LIKE ~~.
 //
 // Anything else falls back to pg_query's deparser.
-func (s *Session) renderExpr(env *exec.Env, t *versioning.Table, text string, pretty bool) string {
-	n, err := parseExpr(qualifySequences(env, t, text))
+func RenderExpr(s Session, env *exec.Env, t *versioning.Table, text string, pretty bool) string {
+	n, err := ParseExpr(qualifySequences(env, t, text))
 	if err != nil {
 		return text
 	}
 	tbl := exec.NewTable(t)
 	a := &analyzer{ctx: env.Ctx, s: s, tx: env.Txn}
-	d := &deparser{a: a, sc: tableScope(tbl, t.Name), t: tbl, pretty: pretty, settings: s.settings(), env: env}
+	d := &deparser{a: a, sc: tableScope(tbl, t.Name), t: tbl, pretty: pretty, settings: s.Settings(), env: env}
 	// A default is assigned to its column: literals take the column's
 	// type and the assignment cast is not shown. Which column it is, the
 	// stored text tells (pg_get_expr has only the relation).
@@ -94,7 +94,7 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 		return d.constant(n.GetAConst(), want, implicit)
 	case n.GetColumnRef() != nil:
 		f := n.GetColumnRef().Fields
-		return d.withCast(quoteIdent(f[len(f)-1].GetString_().GetSval()), n, d.typeOf(n), want, implicit)
+		return d.withCast(QuoteIdent(f[len(f)-1].GetString_().GetSval()), n, d.typeOf(n), want, implicit)
 	case n.GetTypeCast() != nil:
 		return d.typeCast(n.GetTypeCast(), n)
 	case n.GetAExpr() != nil:
@@ -119,7 +119,7 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 		}
 		return "COALESCE(" + strings.Join(args, ", ") + ")"
 	}
-	s, err := deparseExpr(n)
+	s, err := DeparseExpr(n)
 	if err != nil {
 		return "?"
 	}
@@ -151,7 +151,7 @@ func (d *deparser) simple(n, parent *pg.Node) bool {
 	switch kindOf(n) {
 	case kindOp:
 		if pa := parent.GetAExpr(); pa != nil && kindOf(parent) == kindOp {
-			op, pop := opName(n.GetAExpr().Name), opName(pa.Name)
+			op, pop := OpName(n.GetAExpr().Name), OpName(pa.Name)
 			lo, hi := strings.Contains("+-", op), strings.Contains("*/%", op)
 			plo, phi := strings.Contains("+-", pop), strings.Contains("*/%", pop)
 			if len(op) != 1 || len(pop) != 1 || !(lo || hi) || !(plo || phi) {
@@ -237,7 +237,7 @@ func (d *deparser) constant(c *pg.A_Const, want exec.T, implicit bool) string {
 		}
 		v := c.GetSval().Sval
 		if t.OID == exec.OIDRegclass {
-			if _, name, ok, err := d.a.s.resolveRegclass(d.env, v); err == nil && ok {
+			if _, name, ok, err := d.a.s.ResolveRegclass(d.env, v); err == nil && ok {
 				v = name
 			}
 		} else if dt, err := exec.ParseText(t, v, d.settings); err == nil {
@@ -348,7 +348,7 @@ func operandTypes(lt, rt exec.T) (exec.T, exec.T) {
 }
 
 func (d *deparser) aexpr(x *pg.A_Expr, n *pg.Node) string {
-	op := opName(x.Name)
+	op := OpName(x.Name)
 	switch x.Kind {
 	case pg.A_Expr_Kind_AEXPR_OP, pg.A_Expr_Kind_AEXPR_LIKE, pg.A_Expr_Kind_AEXPR_ILIKE:
 		switch {
@@ -408,7 +408,7 @@ func (d *deparser) aexpr(x *pg.A_Expr, n *pg.Node) string {
 		}
 		return d.expr(and, n, exec.TUnknown, false)
 	}
-	s, err := deparseExpr(n)
+	s, err := DeparseExpr(n)
 	if err != nil {
 		return "?"
 	}
@@ -433,9 +433,9 @@ func (d *deparser) boolExpr(b *pg.BoolExpr, n *pg.Node) string {
 // typeCast prints an explicit cast: a literal becomes a constant of the
 // type, anything else arg::type.
 func (d *deparser) typeCast(tc *pg.TypeCast, n *pg.Node) string {
-	t, _, err := resolveType(tc.TypeName)
+	t, _, err := ResolveType(tc.TypeName)
 	if err != nil {
-		s, _ := deparseExpr(n)
+		s, _ := DeparseExpr(n)
 		return s
 	}
 	if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil {
@@ -457,7 +457,7 @@ func (d *deparser) typeCast(tc *pg.TypeCast, n *pg.Node) string {
 }
 
 func (d *deparser) funcCall(f *pg.FuncCall, n *pg.Node, want exec.T, implicit bool) string {
-	name := opName(f.Funcname)
+	name := OpName(f.Funcname)
 	if f.AggStar {
 		return name + "(*)"
 	}
@@ -499,4 +499,25 @@ func sqlValueFunction(f *pg.SQLValueFunction) string {
 		return "CURRENT_SCHEMA"
 	}
 	return "?"
+}
+
+// qualifySequences rewrites the nextval('seq') calls of a stored
+// expression of table t that name, unqualified, a sequence of t's schema
+// (a serial column's default does) to name it with its schema. Stored
+// expressions keep the text they were given where PostgreSQL keeps the
+// sequence's OID; printed as a regclass, the name then loses its schema
+// again only where the search path finds it, as in PostgreSQL, so that
+// pg_dump, which empties the search path, gets names it can load.
+func qualifySequences(env *exec.Env, t *versioning.Table, expr string) string {
+	out, _ := NextvalRefs(expr, func(schema, name string) (string, bool) {
+		if schema != "" {
+			return "", false
+		}
+		_, ok, err := env.Txn.Root.Sequence(env.Ctx, t.Schema, name)
+		if err != nil || !ok {
+			return "", false
+		}
+		return SeqRef(t.Schema, name), true
+	})
+	return out
 }

@@ -1,10 +1,13 @@
 package planner
 
 import (
+	"slices"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // columnByName returns the position of a table's column.
@@ -14,7 +17,7 @@ func columnByName(t *exec.Table, name string, loc int32) (int, error) {
 			return c.Pos, nil
 		}
 	}
-	return 0, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, t.Def.Name), loc)
+	return 0, WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, t.Def.Name), loc)
 }
 
 // defaults analyzes the DEFAULT expressions of t's columns.
@@ -46,7 +49,7 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 			}
 			continue
 		}
-		n, err := parseExpr(c.Default)
+		n, err := ParseExpr(c.Default)
 		if err != nil {
 			return nil, err
 		}
@@ -219,11 +222,11 @@ func (a *analyzer) insertValues(t *exec.Table, lists []*pg.Node, targets []int, 
 	}
 	for r, row := range v.Rows {
 		if len(row) > len(targets) {
-			return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"),
-				exprLocation(lists[r].GetList().Items[len(targets)]))
+			return nil, nil, WithPos(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"),
+				ExprLocation(lists[r].GetList().Items[len(targets)]))
 		}
 		if len(row) < len(targets) {
-			return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"),
+			return nil, nil, WithPos(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"),
 				cols[len(row)].GetResTarget().Location)
 		}
 		for i, e := range row {
@@ -404,7 +407,7 @@ func (a *analyzer) setClause(t *exec.Table, target string, list []*pg.Node, sc *
 			continue
 		}
 		if c.Identity == 'a' {
-			return nil, withPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", c.Name).
+			return nil, WithPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", c.Name).
 				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", c.Name), rt.Location)
 		}
 		if c.Generated != "" {
@@ -452,8 +455,8 @@ func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
 	return withDML(ctes, m), nil
 }
 
-// parseExpr parses an expression stored as SQL text (a column default).
-func parseExpr(sql string) (*pg.Node, error) {
+// ParseExpr parses an expression stored as SQL text (a column default).
+func ParseExpr(sql string) (*pg.Node, error) {
 	r, err := pg.Parse("SELECT " + sql)
 	if err != nil {
 		return nil, pgerr.Wrap(err, pgerr.InternalError, "stored expression %q does not parse: %v", sql, err)
@@ -461,8 +464,8 @@ func parseExpr(sql string) (*pg.Node, error) {
 	return r.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val, nil
 }
 
-// deparseExpr returns an expression as SQL text.
-func deparseExpr(n *pg.Node) (string, error) {
+// DeparseExpr returns an expression as SQL text.
+func DeparseExpr(n *pg.Node) (string, error) {
 	tree := &pg.ParseResult{Stmts: []*pg.RawStmt{{Stmt: &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: &pg.SelectStmt{
 		TargetList: []*pg.Node{{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{Val: n}}}},
 	}}}}}}
@@ -493,4 +496,9 @@ func setReads(targets []*pg.Node) bool {
 		}
 	}
 	return false
+}
+
+// ColumnIndex returns the position of def's live column name, -1 if none.
+func ColumnIndex(def *versioning.Table, name string) int {
+	return slices.IndexFunc(def.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == name })
 }

@@ -21,7 +21,8 @@ import (
 // is rewritten to that form (dolt.RewriteAsOf).
 
 // systemTableFor returns the system table a FROM name refers to, if any
-// (dolt.SystemTable).
+// (dolt.SystemTable), or the conflicts table of an object other than a
+// table (dolt.ObjectConflictsTable).
 func (a *analyzer) systemTableFor(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
 	t, ok, err := dolt.SystemTable(ctx, a.s, analyzerCatalog{a}, schema, name)
 	if ok && dolt.Unstored(t) {
@@ -29,7 +30,20 @@ func (a *analyzer) systemTableFor(ctx context.Context, schema, name string) (*ex
 		// on a table that does not exist yet.
 		a.deps = append(a.deps, t.Def)
 	}
-	return t, ok, err
+	if ok || err != nil {
+		return t, ok, err
+	}
+	return dolt.ObjectConflictsTable(ctx, a.s, a.tx.Root, schema, name)
+}
+
+// missingSystemTable is the error for a relation of FROM that nothing
+// defines named as the system tables are: Doltgres's words
+// (dolt.MissingSystemTable); nil for other names.
+func missingSystemTable(rv *pg.RangeVar) error {
+	if err := dolt.MissingSystemTable(rv.Schemaname, rv.Relname); err != nil {
+		return WithPos(err, rv.Location)
+	}
+	return nil
 }
 
 // storedSystemTable finds the stored user-writable system table a name
@@ -59,7 +73,11 @@ func (c analyzerCatalog) LookupTable(ctx context.Context, schema, name string) (
 
 // HasSchema reports whether the schema exists.
 func (c analyzerCatalog) HasSchema(ctx context.Context, schema string) (bool, error) {
-	return c.a.existingSchema(ctx, schema)
+	if IsSystemSchema(schema) {
+		return true, nil
+	}
+	_, ok, err := c.a.tx.Schema(ctx, schema)
+	return ok, err
 }
 
 // revisionTable resolves a revision-qualified table name,
@@ -69,8 +87,8 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 	if !ok {
 		db, rev, ok = strings.Cut(rv.Catalogname, "/")
 	}
-	if db != a.s.repo.Name() {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
+	if db != a.s.Repo().Name() {
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname), rv.Location)
 	}
 	if !ok {
 		return nil, nil // the session's own database
@@ -80,9 +98,9 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	schemas := []string{a.s.resolveSchemaName(rv.Schemaname)}
+	schemas := []string{a.s.ResolveSchemaName(rv.Schemaname)}
 	if rv.Schemaname == dolt.AnySchema {
-		schemas = a.s.relationPath() // AS OF on an unqualified name (dolt.RewriteAsOf)
+		schemas = a.s.RelationPath() // AS OF on an unqualified name (dolt.RewriteAsOf)
 	}
 	var def *versioning.Table
 	for _, sc := range schemas {
@@ -104,7 +122,7 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 			return a.revisionView(v, rv.Catalogname)
 		}
 	}
-	return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist at revision %q", rv.Relname, rev), rv.Location)
+	return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist at revision %q", rv.Relname, rev), rv.Location)
 }
 
 // revisionView plans view v as of a revision: its definition then, and
@@ -113,7 +131,7 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 // in PostgreSQL, a function is looked up in the catalog when planned,
 // and the session has one catalog).
 func (a *analyzer) revisionView(v *versioning.View, catalog string) (*exec.Table, error) {
-	sel, err := parseSelect(v.Query)
+	sel, err := ParseSelect(v.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -143,12 +161,12 @@ func checkWritableTable(t *exec.Table) error {
 // systemFunction plans a version-control table function in FROM, if name
 // is one: its arguments must be constants, known at planning.
 func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
-	name := opName(fc.Funcname)
+	name := OpName(fc.Funcname)
 	plan, ok := dolt.TableFunction(name)
 	if !ok {
 		return nil, false, nil
 	}
-	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: a.s.settings(), Session: a.s}
+	env := &exec.Env{Ctx: a.ctx, Txn: a.tx, Settings: a.s.Settings(), Session: a.s}
 	var args []exec.Datum
 	for _, n := range fc.Args {
 		e, err := a.expr(n, &scope{})
@@ -160,8 +178,8 @@ func (a *analyzer) systemFunction(fc *pg.FuncCall) (*exec.Table, bool, error) {
 			// The function's columns depend on its arguments (the table a
 			// diff is of), and a statement's columns are fixed when it is
 			// planned, before its parameters are bound.
-			return nil, true, withPos(pgerr.New(pgerr.FeatureNotSupported, "the arguments of %s must be constants, not parameters", name).
-				WithHint("Write the revisions and table name into the query text."), exprLocation(n))
+			return nil, true, WithPos(pgerr.New(pgerr.FeatureNotSupported, "the arguments of %s must be constants, not parameters", name).
+				WithHint("Write the revisions and table name into the query text."), ExprLocation(n))
 		}
 		if err != nil {
 			return nil, true, err

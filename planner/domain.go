@@ -7,7 +7,6 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -31,7 +30,7 @@ func (a *analyzer) domainCheckExpr(t *versioning.Type, n *pg.Node) (exec.Expr, e
 func (a *analyzer) domainChecks(t *versioning.Type) ([]exec.CheckConstraint, error) {
 	var out []exec.CheckConstraint
 	for _, c := range t.Checks {
-		n, err := parseExpr(c.Expr)
+		n, err := ParseExpr(c.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -69,51 +68,6 @@ func (a *analyzer) columnDomain(ctx context.Context, c exec.Column) (*versioning
 	return t, nil
 }
 
-// validateDomain checks the stored values of dom's columns against new
-// constraints: checks, and NOT NULL when notNull.
-func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, checks []versioning.Check, notNull bool) error {
-	compiled, err := a.domainChecks(&versioning.Type{Name: dom.Name, Base: dom.Base, BaseTypmod: dom.BaseTypmod, Checks: checks})
-	if err != nil {
-		return err
-	}
-	tables, err := a.tx.Root.Tables(ctx)
-	if err != nil {
-		return err
-	}
-	env := a.env(ctx)
-	for _, def := range tables {
-		t, _, err := a.tx.Table(ctx, def.Schema, def.Name)
-		if err != nil {
-			return err
-		}
-		for _, c := range t.Cols {
-			if c.Dropped || c.Domain != dom.Schema+"."+dom.Name {
-				continue
-			}
-			var bad error
-			err := a.tx.EachRow(ctx, t, func(row exec.Row) error {
-				v := row[c.Pos]
-				switch {
-				case v.IsNull() && notNull:
-					bad = pgerr.New(pgerr.NotNullViolation, "column %q of table %q contains null values", c.Name, def.Name)
-				case !v.IsNull() && exec.CheckDomainValue(env, dom.Name, compiled, v) != nil:
-					bad = pgerr.New(pgerr.CheckViolation, "column %q of table %q contains values that violate the new constraint", c.Name, def.Name)
-				default:
-					return nil
-				}
-				return errStop
-			})
-			if err != nil && err != errStop {
-				return err
-			}
-			if bad != nil {
-				return bad
-			}
-		}
-	}
-	return nil
-}
-
 // assignColumn converts e to the type of column c as an assignment does,
 // and checks the constraints of the domain c was declared with.
 func (a *analyzer) assignColumn(e exec.Expr, c exec.Column, loc int32) (exec.Expr, error) {
@@ -126,4 +80,15 @@ func (a *analyzer) assignColumn(e exec.Expr, c exec.Column, loc int32) (exec.Exp
 		return e, err
 	}
 	return a.domainCheck(e, dom)
+}
+
+// assignOrIO converts e to t as an assignment does, where PostgreSQL also
+// allows any type to become a string type by its text output (an I/O
+// conversion cast).
+func (a *analyzer) assignOrIO(e exec.Expr, t exec.T, col string) (exec.Expr, error) {
+	conv, err := a.assign(e, t, col, -1)
+	if err != nil && exec.KindOf(t.OID) == exec.KindText {
+		return a.cast(e, t, true, -1)
+	}
+	return conv, err
 }

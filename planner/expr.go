@@ -31,6 +31,8 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		return a.param(int(n.GetParamRef().Number) - 1)
 	case n.GetAExpr() != nil:
 		return a.aexpr(n.GetAExpr(), sc)
+	case n.GetGroupingFunc() != nil:
+		return a.groupingFunc(n.GetGroupingFunc(), sc)
 	case n.GetBoolExpr() != nil:
 		return a.boolExpr(n.GetBoolExpr(), sc)
 	case n.GetNullTest() != nil:
@@ -45,7 +47,7 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		t, dom, _, err := a.resolveTypeDomain(tc.TypeName)
 		if err != nil {
 			if pe, ok := err.(*pgerr.Error); ok {
-				return nil, withPos(pe, tc.TypeName.Location)
+				return nil, WithPos(pe, tc.TypeName.Location)
 			}
 			return nil, err
 		}
@@ -74,11 +76,11 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 	if e, ok, err := a.exprMore(n, sc); ok {
 		return e, err
 	}
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "expression not supported yet: %s", nodeName(n))
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "expression not supported yet: %s", NodeName(n))
 }
 
-// nodeName names a parse node's type for messages.
-func nodeName(n *pg.Node) string {
+// NodeName names a parse node's type for messages.
+func NodeName(n *pg.Node) string {
 	s := strings.TrimPrefix(strings.TrimPrefix(strings.Split(n.String(), ":")[0], "node:"), "{")
 	return strings.TrimSpace(s)
 }
@@ -105,7 +107,7 @@ func constant(c *pg.A_Const) (exec.Expr, error) {
 		d := new(apd.Decimal)
 		if err := types.ParseNumeric(d, s); err != nil {
 			if te, ok := err.(*types.Error); ok {
-				return nil, withPos(pgerr.New(pgerr.Code(te.Code), "%s", te.Message), c.Location)
+				return nil, WithPos(pgerr.New(pgerr.Code(te.Code), "%s", te.Message), c.Location)
 			}
 			return nil, err
 		}
@@ -131,7 +133,7 @@ func (a *analyzer) columnRef(cr *pg.ColumnRef, sc *scope) (exec.Expr, error) {
 					return e, err
 				}
 			}
-			return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "* is not allowed here"), cr.Location)
+			return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "* is not allowed here"), cr.Location)
 		}
 		parts = append(parts, f.GetString_().Sval)
 	}
@@ -219,12 +221,12 @@ func (a *analyzer) boolExpr(b *pg.BoolExpr, sc *scope) (exec.Expr, error) {
 	return &exec.Not{E: args[0]}, nil
 }
 
-func opName(names []*pg.Node) string {
+func OpName(names []*pg.Node) string {
 	return names[len(names)-1].GetString_().Sval
 }
 
 func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
-	op := opName(x.Name)
+	op := OpName(x.Name)
 	switch x.Kind {
 	case pg.A_Expr_Kind_AEXPR_OP:
 		if x.Lexpr == nil {
@@ -301,7 +303,7 @@ func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 	if e, ok, err := a.aexprMore(x, sc); ok {
 		return e, err
 	}
-	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "operator kind %s is not supported yet", x.Kind), x.Location)
+	return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "operator kind %s is not supported yet", x.Kind), x.Location)
 }
 
 func (a *analyzer) unary(op string, r exec.Expr, loc int32) (exec.Expr, error) {
@@ -329,7 +331,7 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 		if operator {
 			return nil, errNoOperatorTypes(name, types, loc)
 		}
-		return nil, withPos(err.(*pgerr.Error), loc)
+		return nil, WithPos(err.(*pgerr.Error), loc)
 	}
 	for i, e := range args {
 		if args[i], err = a.coerce(e, want[i], "", loc); err != nil {
@@ -339,7 +341,7 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 	fn, t, err := f.Bind(want)
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
-			return nil, withPos(pe, loc)
+			return nil, WithPos(pe, loc)
 		}
 		return nil, err
 	}
@@ -352,7 +354,7 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 
 func errNoOperatorTypes(op string, types []exec.T, loc int32) error {
 	if len(types) == 1 {
-		return withPos(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", op, exec.TypeName(types[0].OID)).
+		return WithPos(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s", op, exec.TypeName(types[0].OID)).
 			WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast."), loc)
 	}
 	return errNoOperator(op, types[0], types[1], loc)
@@ -440,7 +442,7 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 }
 
 func errNoOperator(op string, lt, rt exec.T, loc int32) error {
-	return withPos(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", exec.TypeName(lt.OID), op, exec.TypeName(rt.OID)).
+	return WithPos(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", exec.TypeName(lt.OID), op, exec.TypeName(rt.OID)).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts."), loc)
 }
 
@@ -472,9 +474,9 @@ func (a *analyzer) coerce(e exec.Expr, t exec.T, what string, loc int32) (exec.E
 		return a.cast(e, t, false, loc) // binary-coercible both ways, implicitly
 	}
 	if what != "" {
-		return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "%s must be type %s, not type %s", what, exec.TypeName(t.OID), exec.TypeName(et.OID)), loc)
+		return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "%s must be type %s, not type %s", what, exec.TypeName(t.OID), exec.TypeName(et.OID)), loc)
 	}
-	return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "cannot convert type %s to %s", exec.TypeName(et.OID), exec.TypeName(t.OID)), loc)
+	return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "cannot convert type %s to %s", exec.TypeName(et.OID), exec.TypeName(t.OID)), loc)
 }
 
 // assign converts e to a column's type for INSERT or UPDATE: PostgreSQL's
@@ -483,7 +485,7 @@ func (a *analyzer) assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Ex
 	if out, ok, err := a.assignCast(e, t, loc); ok || err != nil {
 		return out, err
 	}
-	return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, exec.TypeName(t.OID), exec.TypeName(e.Type().OID)).
+	return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, exec.TypeName(t.OID), exec.TypeName(e.Type().OID)).
 		WithHint("You will need to rewrite or cast the expression."), loc)
 }
 
@@ -520,7 +522,7 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 		// The parameter may have been typed by another of its uses since
 		// this one was analyzed: it cannot be both types.
 		if prev := a.params[p.Idx]; prev.OID != exec.OIDUnknown && prev.OID != t.OID {
-			return nil, withPos(pgerr.New(pgerr.AmbiguousParameter, "inconsistent types deduced for parameter $%d", p.Idx+1).
+			return nil, WithPos(pgerr.New(pgerr.AmbiguousParameter, "inconsistent types deduced for parameter $%d", p.Idx+1).
 				WithDetail("%s versus %s", exec.TypeName(prev.OID), exec.TypeName(t.OID)), loc)
 		}
 		a.params[p.Idx] = t
@@ -528,14 +530,14 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 	}
 	fn := exec.CastFn(e.Type(), t, explicit)
 	if fn == nil {
-		return nil, withPos(pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", exec.TypeName(e.Type().OID), exec.TypeName(t.OID)), loc)
+		return nil, WithPos(pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", exec.TypeName(e.Type().OID), exec.TypeName(t.OID)), loc)
 	}
 	call := &exec.Call{Name: "cast", Fn: fn, Args: []exec.Expr{e}, Strict: true, T: t}
 	if c, ok := e.(*exec.Const); ok {
-		d, err := call.Eval(&exec.Env{Settings: a.s.settings(), Session: a.s}, nil)
+		d, err := call.Eval(&exec.Env{Settings: a.s.Settings(), Session: a.s}, nil)
 		if err != nil {
 			if pe, ok := err.(*pgerr.Error); ok {
-				return nil, withPos(pe, loc)
+				return nil, WithPos(pe, loc)
 			}
 			return nil, err
 		}
@@ -594,7 +596,7 @@ func (a *analyzer) commonArgs(nodes []*pg.Node, sc *scope, what string, loc int3
 			if e.Type().OID == exec.OIDUnknown {
 				return nil, t, err // a literal that is not a t: its input error
 			}
-			return nil, t, withPos(pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", what, exec.TypeName(t.OID), exec.TypeName(e.Type().OID)), loc)
+			return nil, t, WithPos(pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", what, exec.TypeName(t.OID), exec.TypeName(e.Type().OID)), loc)
 		}
 	}
 	return args, t, nil
@@ -641,7 +643,7 @@ func (a *analyzer) caseExpr(c *pg.CaseExpr, sc *scope) (exec.Expr, error) {
 }
 
 func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
-	name := opName(f.Funcname)
+	name := OpName(f.Funcname)
 	if f.Over != nil {
 		return a.windowCall(f, sc)
 	}
@@ -677,6 +679,6 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	for _, e := range args {
 		types = append(types, exec.TypeName(e.Type().OID))
 	}
-	return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(types, ", ")).
+	return nil, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(types, ", ")).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
 }

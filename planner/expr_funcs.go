@@ -57,9 +57,9 @@ func (a *analyzer) exprMore(n *pg.Node, sc *scope) (e exec.Expr, ok bool, err er
 		// Every collation here is C: COLLATE "C" (or "POSIX", "default")
 		// changes nothing.
 		cc := n.GetCollateClause()
-		name := opName(cc.Collname)
+		name := OpName(cc.Collname)
 		if name != "C" && name != "POSIX" && name != "default" && name != "ucs_basic" {
-			return nil, true, withPos(pgerr.New(pgerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name), cc.Location)
+			return nil, true, WithPos(pgerr.New(pgerr.UndefinedObject, "collation %q for encoding \"UTF8\" does not exist", name), cc.Location)
 		}
 		e, err = a.expr(cc.Arg, sc)
 		return e, true, err
@@ -86,15 +86,15 @@ func (a *analyzer) sqlValueFunction(f *pg.SQLValueFunction) (exec.Expr, error) {
 	case pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
 		return call("localtimestamp", funcs.LocalTimestamp(p), exec.TTimestamp), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE, pg.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg.SQLValueFunctionOp_SVFOP_USER:
-		return text(a.s.currentRole()), nil // a SET ROLE plans again (putVar)
+		return text(a.s.CurrentRole()), nil // a SET ROLE plans again (putVar)
 	case pg.SQLValueFunctionOp_SVFOP_SESSION_USER:
-		return text(a.s.sessionRole()), nil
+		return text(a.s.SessionRole()), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
-		return text(a.s.database), nil
+		return text(a.s.Database()), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
 		return a.call("current_schema", nil, f.Location, false)
 	}
-	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported yet", f.Op), f.Location)
+	return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s is not supported yet", f.Op), f.Location)
 }
 
 // aexprMore analyzes the A_Expr kinds aexpr does not: LIKE, ILIKE and
@@ -112,7 +112,7 @@ func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		e, err := a.binary(opName(x.Name), l, r, x.Location)
+		e, err := a.binary(OpName(x.Name), l, r, x.Location)
 		return e, true, err
 	case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		l, err := a.expr(x.Lexpr, sc)
@@ -129,7 +129,7 @@ func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
 		}
 		c, ok := eq.(*exec.Call)
 		if !ok || len(c.Args) != 2 {
-			return nil, true, withPos(pgerr.New(pgerr.FeatureNotSupported, "IS DISTINCT FROM is not supported for these types"), x.Location)
+			return nil, true, WithPos(pgerr.New(pgerr.FeatureNotSupported, "IS DISTINCT FROM is not supported for these types"), x.Location)
 		}
 		return &exec.IsDistinct{Eq: c.Fn, L: c.Args[0], R: c.Args[1], Not: x.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT}, true, nil
 	case pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
@@ -167,7 +167,7 @@ func (a *analyzer) aexprMore(x *pg.A_Expr, sc *scope) (exec.Expr, bool, error) {
 // (make_interval(days => 1)), and a type name called as a function with
 // one argument, which is a cast (float8(x), text(1)).
 func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
-	name := opName(f.Funcname)
+	name := OpName(f.Funcname)
 	if e, ok, err := a.prngCall(name, f, sc); ok {
 		return e, true, err
 	}
@@ -204,7 +204,7 @@ func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 		na := n.GetNamedArgExpr()
 		if na == nil {
 			if i >= len(slots) {
-				return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), f.Location)
+				return nil, true, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), f.Location)
 			}
 			slots[i] = n
 			continue
@@ -216,7 +216,7 @@ func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 			}
 		}
 		if !found {
-			return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s => ...) does not exist", name, na.Name).
+			return nil, true, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s => ...) does not exist", name, na.Name).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
 		}
 	}
@@ -265,6 +265,8 @@ func columnNameMore(n *pg.Node) string {
 		return columnName(n.GetAIndirection().Arg)
 	case n.GetRowExpr() != nil:
 		return "row"
+	case n.GetGroupingFunc() != nil:
+		return "grouping"
 	case n.GetCollateClause() != nil:
 		return columnName(n.GetCollateClause().Arg)
 	}
@@ -278,7 +280,7 @@ func errAmbiguousOperator(op string, ts []exec.T, loc int32) error {
 	} else {
 		e = pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s %s %s", exec.TypeName(ts[0].OID), op, exec.TypeName(ts[1].OID))
 	}
-	return withPos(e.WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."), loc)
+	return WithPos(e.WithHint("Could not choose a best candidate operator. You might need to add explicit type casts."), loc)
 }
 
 // variadicCall is f(a, VARIADIC arr) of a built-in variadic function:
@@ -305,7 +307,7 @@ func (a *analyzer) variadicCall(name string, f *pg.FuncCall, sc *scope) (e exec.
 	}
 	elem := exec.ElemType(last.Type())
 	if elem.OID == 0 {
-		return nil, true, withPos(pgerr.New(pgerr.DatatypeMismatch, "VARIADIC argument must be an array"), exprLocation(f.Args[len(f.Args)-1]))
+		return nil, true, WithPos(pgerr.New(pgerr.DatatypeMismatch, "VARIADIC argument must be an array"), ExprLocation(f.Args[len(f.Args)-1]))
 	}
 	fixed := args[:len(args)-1]
 	types := make([]exec.T, 0, len(args))
@@ -319,7 +321,7 @@ func (a *analyzer) variadicCall(name string, f *pg.FuncCall, sc *scope) (e exec.
 	}
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
-			return nil, true, withPos(pe, f.Location)
+			return nil, true, WithPos(pe, f.Location)
 		}
 		return nil, true, err
 	}
@@ -365,7 +367,7 @@ func typeListPrefix(ts []exec.T) string {
 
 // prngCall plans random() and setseed(x) over the session's generator.
 func (a *analyzer) prngCall(name string, f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
-	p := &a.s.prng
+	p := a.s.PRNG()
 	switch {
 	case name == "random" && len(f.Args) == 0:
 		return &exec.Call{Name: name, T: exec.TFloat8, Fn: func(*exec.Env, []exec.Datum) (exec.Datum, error) {
@@ -415,7 +417,7 @@ func (a *analyzer) fold(call *exec.Call) (exec.Expr, error) {
 			return call, nil
 		}
 	}
-	d, err := call.Eval(&exec.Env{Settings: a.s.settings(), Session: a.s}, nil)
+	d, err := call.Eval(&exec.Env{Settings: a.s.Settings(), Session: a.s}, nil)
 	if err != nil {
 		return call, nil
 	}
@@ -427,7 +429,7 @@ func (a *analyzer) fold(call *exec.Call) (exec.Expr, error) {
 // (ALL), which keeps SQL's NULL rules; a text[] value is compared at run
 // time.
 func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
-	op := opName(x.Name)
+	op := OpName(x.Name)
 	isAny := x.Kind == pg.A_Expr_Kind_AEXPR_OP_ANY
 	l, err := a.expr(x.Lexpr, sc)
 	if err != nil {
@@ -453,7 +455,7 @@ func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 			arr, err := types.ParseArray(c.D.S, types.TextCodec(types.OidText, -1))
 			if err != nil {
 				if pe, ok := err.(*types.Error); ok {
-					return nil, withPos(pgerr.New(pgerr.Code(pe.Code), "%s", pe.Message).WithDetail("%s", pe.Detail), x.Location)
+					return nil, WithPos(pgerr.New(pgerr.Code(pe.Code), "%s", pe.Message).WithDetail("%s", pe.Detail), x.Location)
 				}
 				return nil, err
 			}
@@ -475,7 +477,7 @@ func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 			return nil, err
 		}
 		if c.Type().OID != exec.OIDBool {
-			return nil, withPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean"), x.Location)
+			return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean"), x.Location)
 		}
 		cmps = append(cmps, c)
 	}
@@ -487,7 +489,7 @@ func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 // set, the arguments are read from the enclosing row (a select list's
 // ProjectSet passes them) and the analyzed ones are returned there.
 func (a *analyzer) srfScan(fc *pg.FuncCall, sc *scope, outer *[]exec.Expr) (*exec.FuncScan, error) {
-	name := opName(fc.Funcname)
+	name := OpName(fc.Funcname)
 	var args []exec.Expr
 	var ts []exec.T
 	for _, n := range fc.Args {
@@ -500,7 +502,7 @@ func (a *analyzer) srfScan(fc *pg.FuncCall, sc *scope, outer *[]exec.Expr) (*exe
 	}
 	fn, want, err := a.lookupSRF(name, ts)
 	if err != nil {
-		return nil, withPos(err.(*pgerr.Error), fc.Location)
+		return nil, WithPos(err.(*pgerr.Error), fc.Location)
 	}
 	for i, e := range args {
 		if args[i], err = a.coerce(e, want[i], "", fc.Location); err != nil {
@@ -522,7 +524,7 @@ func (a *analyzer) srfScan(fc *pg.FuncCall, sc *scope, outer *[]exec.Expr) (*exe
 // evaluated by the query's ProjectSet like generate_series.
 func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if a.inAgg {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
 			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."), fc.Location)
 	}
 	if a.srfs == nil {
@@ -530,7 +532,7 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
 	}
 	var args []exec.Expr
 	fs, err := a.srfScan(fc, sc, &args)
@@ -540,9 +542,9 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	var p exec.Plan = fs
 	if len(fs.Cols) != 1 {
 		// A record per row, shown as "(key,value)".
-		p = &exec.RecordScan{In: fs, Name: opName(fc.Funcname), Typmod: a.s.records.of(fs.Cols)}
+		p = &exec.RecordScan{In: fs, Name: OpName(fc.Funcname), Typmod: a.s.PlannerState().records.of(fs.Cols)}
 	} else {
-		fs.Cols[0].Name = opName(fc.Funcname)
+		fs.Cols[0].Name = OpName(fc.Funcname)
 	}
 	ref := &exec.ColRef{Idx: -1, T: p.Columns()[0].T}
 	a.srfs.funcs = append(a.srfs.funcs, p)
@@ -556,7 +558,7 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 // PostgreSQL expands it, each such reference runs f anew, in step). ok is
 // false when f is not such a function.
 func (a *analyzer) srfField(fc *pg.FuncCall, col string, sc *scope) (exec.Expr, bool, error) {
-	name := opName(fc.Funcname)
+	name := OpName(fc.Funcname)
 	if fc.Over != nil || !exec.IsSRF(name) || exec.HasFunc(name) || isSeries(fc) || a.srfs == nil || a.inAgg {
 		return nil, false, nil
 	}
@@ -579,7 +581,7 @@ func (a *analyzer) srfField(fc *pg.FuncCall, col string, sc *scope) (exec.Expr, 
 		a.srfs.refs = append(a.srfs.refs, ref)
 		return ref, true, nil
 	}
-	return nil, true, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q not found in data type record", col), fc.Location)
+	return nil, true, WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q not found in data type record", col), fc.Location)
 }
 
 // recordFunction plans json(b)_to_record(set)(...) AS x(a int, b text):
@@ -593,15 +595,15 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 		return nil, false, nil
 	}
 	fc := list[0].GetFuncCall()
-	name := opName(fc.Funcname)
+	name := OpName(fc.Funcname)
 	if !funcs.IsJSONToRecord(name) {
 		return nil, false, nil
 	}
 	if len(rf.Coldeflist) == 0 {
-		return nil, true, withPos(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), fc.Location)
+		return nil, true, WithPos(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), fc.Location)
 	}
 	if len(fc.Args) != 1 {
-		return nil, true, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), fc.Location)
+		return nil, true, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), fc.Location)
 	}
 	var cols []exec.ResultColumn
 	for _, n := range rf.Coldeflist {
@@ -611,7 +613,7 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 		}
 		t, _, err := a.resolveType(cd.TypeName)
 		if err != nil {
-			return nil, true, withPos(err.(*pgerr.Error), cd.TypeName.Location)
+			return nil, true, WithPos(err.(*pgerr.Error), cd.TypeName.Location)
 		}
 		cols = append(cols, exec.ResultColumn{Name: cd.Colname, T: t})
 	}

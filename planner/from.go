@@ -115,7 +115,7 @@ func (a *analyzer) fromItem(n *pg.Node, corr *correlation, prefix *scope) (*from
 	case n.GetRangeFunction() != nil:
 		return a.rangeFunction(n.GetRangeFunction(), corr, prefix)
 	}
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "FROM item not supported yet: %s", nodeName(n))
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "FROM item not supported yet: %s", NodeName(n))
 }
 
 // leafItem makes the item of a leaf plan named alias, with its columns
@@ -150,7 +150,7 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	if rv.Schemaname == "" {
 		if c := a.findCTE(rv.Relname); c != nil {
 			if c.noReturning {
-				return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "WITH query %q does not have a RETURNING clause", c.name), rv.Location)
+				return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "WITH query %q does not have a RETURNING clause", c.name), rv.Location)
 			}
 			it, err := leafItem(c.scan(), aliasOf(rv), colnames, nil)
 			if err == nil {
@@ -467,12 +467,12 @@ func (a *analyzer) condition(n *pg.Node, sc *scope, clause, what string) (exec.E
 	if err != nil {
 		return nil, err
 	}
-	return a.coerce(e, exec.TBool, what, exprLocation(n))
+	return a.coerce(e, exec.TBool, what, ExprLocation(n))
 }
 
-// exprLocation returns the parse location of an expression node, -1 if
+// ExprLocation returns the parse location of an expression node, -1 if
 // unknown.
-func exprLocation(n *pg.Node) int32 {
+func ExprLocation(n *pg.Node) int32 {
 	switch {
 	case n.GetAExpr() != nil:
 		return n.GetAExpr().Location
@@ -819,7 +819,7 @@ func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation, v
 // outer row.
 func (a *analyzer) outerKey(n *pg.Node, sc *scope) (exec.Expr, exec.Expr, bool, error) {
 	x := n.GetAExpr()
-	if x == nil || x.Kind != pg.A_Expr_Kind_AEXPR_OP || opName(x.Name) != "=" || x.Lexpr == nil {
+	if x == nil || x.Kind != pg.A_Expr_Kind_AEXPR_OP || OpName(x.Name) != "=" || x.Lexpr == nil {
 		return nil, nil, false, nil
 	}
 	local := func(m *pg.Node) (bool, error) {
@@ -1040,7 +1040,7 @@ func (a *analyzer) joinStep(plan exec.Plan, leftInv bool, u *joinUnit, kind exec
 // converted to their common type.
 func (a *analyzer) equiKey(n *pg.Node, sc *scope, rightItems map[*nsItem]bool) (exec.Expr, exec.Expr, bool, error) {
 	x := n.GetAExpr()
-	if x == nil || x.Kind != pg.A_Expr_Kind_AEXPR_OP || opName(x.Name) != "=" || x.Lexpr == nil {
+	if x == nil || x.Kind != pg.A_Expr_Kind_AEXPR_OP || OpName(x.Name) != "=" || x.Lexpr == nil {
 		return nil, nil, false, nil
 	}
 	side := func(m *pg.Node) (l, r bool, err error) {

@@ -23,7 +23,7 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "this function in FROM is not supported yet")
 	}
 	fc := list[0].GetFuncCall()
-	name := opName(fc.Funcname)
+	name := OpName(fc.Funcname)
 	if t, ok, err := a.systemFunction(fc); ok {
 		if err != nil {
 			return nil, err
@@ -135,7 +135,7 @@ func sigOf(name string, types []exec.T) string {
 // isSeries reports whether a call is generate_series over numbers.
 func isSeries(fc *pg.FuncCall) bool {
 	catalog := len(fc.Funcname) == 1 || len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() == "pg_catalog"
-	return catalog && opName(fc.Funcname) == "generate_series" && (len(fc.Args) == 2 || len(fc.Args) == 3)
+	return catalog && OpName(fc.Funcname) == "generate_series" && (len(fc.Args) == 2 || len(fc.Args) == 3)
 }
 
 // seriesArgs analyzes the arguments of generate_series and converts them
@@ -163,7 +163,7 @@ func (a *analyzer) seriesArgs(fc *pg.FuncCall, sc *scope) ([]exec.Expr, exec.T, 
 		for i, e := range args {
 			types[i] = e.Type()
 		}
-		return nil, exec.T{}, withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf("generate_series", types)).
+		return nil, exec.T{}, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf("generate_series", types)).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 	}
 	t := map[int]exec.T{0: exec.TInt4, 1: exec.TInt4, 2: exec.TInt4, 3: exec.TInt8, 4: exec.TNumeric}[rank]
@@ -188,7 +188,7 @@ type srfSet struct {
 // srfCall analyzes a set-returning function call of a select list.
 func (a *analyzer) srfCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if a.inAgg {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
 			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."), fc.Location)
 	}
 	if a.srfs == nil {
@@ -196,7 +196,7 @@ func (a *analyzer) srfCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
 	}
 	args, t, err := a.seriesArgs(fc, sc)
 	if err != nil {
@@ -239,7 +239,7 @@ func (a *analyzer) expandComposite(p exec.Plan) exec.Plan {
 	if exec.KindOf(t.OID) != exec.KindRecord || t.OID == exec.OIDRecord {
 		return p
 	}
-	ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID))
+	ut, ok := a.s.Settings().Types.UserType(types.Oid(t.OID))
 	if !ok {
 		return p
 	}
@@ -276,7 +276,7 @@ func (a *analyzer) recordColumns(p exec.Plan, defs []*pg.Node) (exec.Plan, error
 		if err != nil {
 			return nil, err
 		}
-		pr.Exprs = append(pr.Exprs, &exec.FieldSelect{E: whole, Idx: i, T: t})
+		pr.Exprs = append(pr.Exprs, &exec.FieldSelect{E: whole, Idx: i, T: t, Declared: true})
 		pr.Cols = append(pr.Cols, exec.ResultColumn{Name: cd.Colname, T: t})
 	}
 	for i := 1; i < len(cols); i++ {

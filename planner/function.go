@@ -21,303 +21,11 @@ import (
 // among a name's overloads by PostgreSQL's rules (exec.LookupIn), filling
 // in defaults and named arguments.
 
-// createFunction runs CREATE [OR REPLACE] FUNCTION and CREATE PROCEDURE.
-func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (utility, error) {
-	return func(ctx context.Context) (string, error) {
-		if err := a.tx.CheckWritable(); err != nil {
-			return "", err
-		}
-		schema, name := splitName(nameList(s.Funcname))
-		schema, err := a.creationSchema(ctx, schema, -1)
-		if err != nil {
-			return "", err
-		}
-		def, err := a.functionDef(s, schema, name)
-		if err != nil {
-			return "", err
-		}
-		old, exists, err := a.tx.Root.Function(ctx, schema, name, def.InputTypes())
-		if err != nil {
-			return "", err
-		}
-		tag := "CREATE FUNCTION"
-		if def.Kind == 'p' {
-			tag = "CREATE PROCEDURE"
-		}
-		if exists {
-			if !s.Replace {
-				return "", pgerr.New(pgerr.DuplicateFunction, "function %q already exists with same argument types", name)
-			}
-			if old.Kind != def.Kind {
-				return "", pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
-					WithDetail("%q is a %s.", name, map[byte]string{'f': "function", 'p': "procedure"}[old.Kind])
-			}
-			if old.Returns != def.Returns || old.ReturnsSet != def.ReturnsSet {
-				return "", pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").
-					WithHint("Use DROP FUNCTION %s first.", functionSignature(old))
-			}
-			if err := checkReplacement(old, def); err != nil {
-				return "", err
-			}
-			def.Comment = old.Comment
-		}
-		if check := a.s.vars["check_function_bodies"]; check != "off" {
-			body := def
-			if exec.HasPolymorphic(def.InputTypes()) {
-				body = specialize(def, validationTypes(def))
-			}
-			if _, err := compileRoutine(a.s, body, def); err != nil {
-				return "", err
-			}
-		}
-		root, err := a.tx.Root.PutFunction(ctx, def)
-		if err != nil {
-			return "", err
-		}
-		a.tx.SetRoot(root)
-		a.s.planGen++ // plans calling the old definition are made again
-		return tag, nil
-	}, nil
-}
-
-// checkReplacement refuses, as PostgreSQL's ProcedureCreate does, a
-// CREATE OR REPLACE that would break calls of the function it replaces:
-// one that renames an input parameter or drops a default.
-func checkReplacement(old, def *versioning.Function) error {
-	drop := "DROP FUNCTION"
-	if old.Kind == 'p' {
-		drop = "DROP PROCEDURE"
-	}
-	var oldIn, newIn []versioning.FuncArg
-	for _, arg := range old.Args {
-		if arg.IsInput() {
-			oldIn = append(oldIn, arg)
-		}
-	}
-	for _, arg := range def.Args {
-		if arg.IsInput() {
-			newIn = append(newIn, arg)
-		}
-	}
-	oldDefaults, newDefaults := 0, 0
-	for i, arg := range oldIn {
-		if arg.Default != "" {
-			oldDefaults++
-		}
-		if newIn[i].Default != "" {
-			newDefaults++
-		}
-		if arg.Name != "" && newIn[i].Name != arg.Name {
-			return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change name of input parameter %q", arg.Name).
-				WithHint("Use %s %s first.", drop, functionSignature(old))
-		}
-	}
-	if newDefaults < oldDefaults {
-		return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot remove parameter defaults from existing function").
-			WithHint("Use %s %s first.", drop, functionSignature(old))
-	}
-	return nil
-}
-
-// functionDef builds the record CREATE FUNCTION describes.
-func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*versioning.Function, error) {
-	def := &versioning.Function{Schema: schema, Name: name, Kind: 'f', Volatility: 'v', Returns: exec.OIDVoid}
-	if s.IsProcedure {
-		def.Kind = 'p'
-	}
-	seenDefault := false
-	for _, n := range s.Parameters {
-		p := n.GetFunctionParameter()
-		t, err := a.routineType(p.ArgType)
-		if err != nil {
-			return nil, err
-		}
-		arg := versioning.FuncArg{Name: p.Name, Type: t.OID, Mode: 'i'}
-		switch p.Mode {
-		case pg.FunctionParameterMode_FUNC_PARAM_OUT:
-			arg.Mode = 'o'
-		case pg.FunctionParameterMode_FUNC_PARAM_INOUT:
-			arg.Mode = 'b'
-		case pg.FunctionParameterMode_FUNC_PARAM_VARIADIC:
-			arg.Mode = 'v'
-			if t.OID != exec.OIDAnyArray && t.OID != exec.OIDAnyCompatibleArray && t.OID != exec.OIDAny && exec.ElemType(t).OID == 0 {
-				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "VARIADIC parameter must be an array")
-			}
-		case pg.FunctionParameterMode_FUNC_PARAM_TABLE:
-			arg.Mode = 't'
-		}
-		for _, prev := range def.Args {
-			// The same name for two inputs or two outputs; an input and
-			// an output may share one.
-			if arg.Name != "" && prev.Name == arg.Name && (prev.IsInput() && arg.IsInput() || prev.IsOutput() && arg.IsOutput()) {
-				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "parameter name %q used more than once", arg.Name)
-			}
-		}
-		if p.Defexpr != nil {
-			if !arg.IsInput() {
-				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "only input parameters can have default values")
-			}
-			if arg.Default, err = deparseExpr(p.Defexpr); err != nil {
-				return nil, err
-			}
-			seenDefault = true
-		} else if seenDefault && arg.IsInput() {
-			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "input parameters after one with a default value must also have defaults")
-		}
-		def.Args = append(def.Args, arg)
-	}
-	if s.ReturnType != nil {
-		t, err := a.routineType(s.ReturnType)
-		if err != nil {
-			return nil, err
-		}
-		def.Returns, def.ReturnsSet = t.OID, s.ReturnType.Setof
-	}
-	var outs []versioning.FuncArg
-	for _, arg := range def.Args {
-		if arg.IsOutput() {
-			outs = append(outs, arg)
-		}
-		if arg.Mode == 't' {
-			def.ReturnsSet = true
-		}
-	}
-	switch {
-	case len(outs) == 1 && s.ReturnType == nil && def.Kind == 'f':
-		def.Returns = outs[0].Type
-	case len(outs) > 1 && def.Kind == 'f':
-		def.Returns = exec.OIDRecord
-	case s.ReturnType == nil && def.Kind == 'f':
-		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "function result type must be specified")
-	}
-	for _, o := range s.Options {
-		d := o.GetDefElem()
-		if d == nil {
-			continue
-		}
-		switch d.Defname {
-		case "language":
-			def.Language = strings.ToLower(d.Arg.GetString_().GetSval())
-		case "as":
-			items := d.Arg.GetList().GetItems()
-			if len(items) > 0 {
-				def.Body = items[0].GetString_().GetSval()
-			}
-		case "volatility":
-			def.Volatility = d.Arg.GetString_().GetSval()[0]
-		case "strict":
-			def.Strict = d.Arg.GetBoolean().GetBoolval()
-		}
-	}
-	if s.SqlBody != nil {
-		body, err := atomicBody(s.SqlBody)
-		if err != nil {
-			return nil, err
-		}
-		def.Body = body
-		if def.Language == "" {
-			def.Language = "sql"
-		}
-	}
-	switch def.Language {
-	case "sql", "plpgsql":
-	case "":
-		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "no language specified")
-	case "c", "internal":
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "functions in language %q are not supported", def.Language)
-	default:
-		return nil, pgerr.New(pgerr.UndefinedObject, "language %q does not exist", def.Language)
-	}
-	if def.Returns == plpgsql.OIDTrigger && def.Language == "sql" {
-		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "SQL functions cannot return type trigger")
-	}
-	if err := checkPolySignature(def); err != nil {
-		return nil, err
-	}
-	return def, checkPseudoTypes(def)
-}
-
-// checkPolySignature fails, as PostgreSQL's ProcedureCreate does, when a
-// polymorphic result or OUT argument type has no input of its family to
-// take its actual type from at a call.
-func checkPolySignature(def *versioning.Function) error {
-	inputs := def.InputTypes()
-	outs := []uint32{def.Returns}
-	for _, arg := range def.Args {
-		if arg.IsOutput() {
-			outs = append(outs, arg.Type)
-		}
-	}
-	for _, t := range outs {
-		if detail := exec.PolySignatureDetail(t, inputs); detail != "" {
-			return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot determine result data type").WithDetail("%s", detail)
-		}
-	}
-	return nil
-}
-
-// checkPseudoTypes refuses the pseudo-types a language's validator
-// refuses (fmgr_sql_validator, plpgsql_validator): "any", which only C
-// functions can read, as an argument or result.
-func checkPseudoTypes(def *versioning.Function) error {
-	lang, code := "SQL", pgerr.InvalidFunctionDefinition
-	if def.Language == "plpgsql" {
-		lang, code = "PL/pgSQL", pgerr.FeatureNotSupported
-	}
-	if def.Returns == exec.OIDAny {
-		return pgerr.New(code, "%s functions cannot return type %s", lang, exec.TypeName(exec.OIDAny))
-	}
-	for _, arg := range def.Args {
-		if arg.Type != exec.OIDAny {
-			continue
-		}
-		if lang == "SQL" {
-			return pgerr.New(code, "SQL functions cannot have arguments of type %s", exec.TypeName(exec.OIDAny))
-		}
-		return pgerr.New(code, "PL/pgSQL functions cannot accept type %s", exec.TypeName(exec.OIDAny))
-	}
-	return nil
-}
-
-// atomicBody turns a SQL-standard body (BEGIN ATOMIC ... END, or RETURN
-// expr) into the statements it runs, as text.
-func atomicBody(n *pg.Node) (string, error) {
-	var stmts []*pg.Node
-	if l := n.GetList(); l != nil {
-		for _, item := range l.Items {
-			if inner := item.GetList(); inner != nil {
-				stmts = append(stmts, inner.Items...)
-			} else if item != nil {
-				stmts = append(stmts, item)
-			}
-		}
-	} else {
-		stmts = append(stmts, n)
-	}
-	var parts []string
-	for _, st := range stmts {
-		if r := st.GetReturnStmt(); r != nil {
-			e, err := deparseExpr(r.Returnval)
-			if err != nil {
-				return "", err
-			}
-			parts = append(parts, "SELECT "+e)
-			continue
-		}
-		s, err := pg.Deparse(&pg.ParseResult{Stmts: []*pg.RawStmt{{Stmt: st}}})
-		if err != nil {
-			return "", pgerr.Wrap(err, pgerr.InternalError, "cannot deparse function body: %v", err)
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, "; "), nil
-}
-
-// pseudoTypes are the pseudo-types an argument or result may be
+// PseudoTypes are the pseudo-types an argument or result may be
 // declared with, by name: besides void, trigger and record, the
 // polymorphic ones, and "any" (which only C functions accept, as
 // checkPseudoTypes says).
-var pseudoTypes = map[string]uint32{
+var PseudoTypes = map[string]uint32{
 	"void":                    exec.OIDVoid,
 	"trigger":                 plpgsql.OIDTrigger,
 	"record":                  exec.OIDRecord,
@@ -335,125 +43,13 @@ var pseudoTypes = map[string]uint32{
 	"anycompatiblemultirange": exec.OIDAnyCompatibleMultiRange,
 }
 
-// routineType resolves an argument or result type, pseudo-types included.
-func (a *analyzer) routineType(tn *pg.TypeName) (exec.T, error) {
-	if oid, ok := pseudoTypes[strings.ToLower(opName(tn.Names))]; ok {
-		return exec.T{OID: oid, Typmod: -1}, nil
-	}
-	if tn.PctType {
-		return exec.T{}, pgerr.New(pgerr.FeatureNotSupported, "%%TYPE in function signatures is not supported yet")
-	}
-	t, _, err := a.resolveType(tn) // built-in and user types
-	return t, err
-}
-
-// functionSignature is name(argtypes) as PostgreSQL's messages show it.
-func functionSignature(f *versioning.Function) string {
-	var ts []string
-	for _, a := range f.Args {
-		if a.IsInput() {
-			ts = append(ts, exec.TypeName(a.Type))
-		}
-	}
-	return f.Name + "(" + strings.Join(ts, ", ") + ")"
-}
-
-// dropFunctions runs DROP FUNCTION and DROP PROCEDURE.
-func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, error) {
-	what, tag := "function", "DROP FUNCTION"
-	if s.RemoveType == pg.ObjectType_OBJECT_PROCEDURE {
-		what, tag = "procedure", "DROP PROCEDURE"
-	}
-	if s.RemoveType == pg.ObjectType_OBJECT_ROUTINE {
-		what, tag = "routine", "DROP ROUTINE"
-	}
-	if s.RemoveType == pg.ObjectType_OBJECT_AGGREGATE {
-		what, tag = "aggregate", "DROP AGGREGATE"
-	}
-	for _, obj := range s.Objects {
-		ow := obj.GetObjectWithArgs()
-		schema, name := splitName(nameList(ow.Objname))
-		cands, err := a.userFuncs(schema, name)
-		if err != nil {
-			return "", err
-		}
-		var match []*versioning.Function
-		for _, f := range cands {
-			if ow.ArgsUnspecified || a.sameInputs(f, ow.Objargs) {
-				match = append(match, f)
-			}
-		}
-		if len(match) == 1 && (match[0].Kind == 'a') != (s.RemoveType == pg.ObjectType_OBJECT_AGGREGATE) {
-			if match[0].Kind == 'a' {
-				return "", pgerr.New(pgerr.WrongObjectType, "%q is an aggregate function", name).
-					WithHint("Use DROP AGGREGATE to drop aggregate functions.")
-			}
-			return "", pgerr.New(pgerr.WrongObjectType, "function %s is not an aggregate", functionSignature(match[0]))
-		}
-		switch {
-		case len(match) == 0 && s.MissingOk:
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %s(%s) does not exist, skipping", what, name, a.typeList(ow)))
-			continue
-		case len(match) == 0 && ow.ArgsUnspecified:
-			return "", pgerr.New(pgerr.UndefinedFunction, "could not find a %s named %q", what, name)
-		case len(match) == 0:
-			return "", pgerr.New(pgerr.UndefinedFunction, "%s %s(%s) does not exist", what, name, a.typeList(ow))
-		case len(match) > 1:
-			return "", pgerr.New(pgerr.AmbiguousFunction, "%s name %q is not unique", what, name).
-				WithHint("Specify the argument list to select the %s unambiguously.", what)
-		}
-		f := match[0]
-		if err := a.dropTriggersOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
-			return "", err
-		}
-		if err := a.dropGenerationsOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
-			return "", err
-		}
-		root, err := a.tx.Root.DropFunction(ctx, f)
-		if err != nil {
-			return "", err
-		}
-		a.tx.SetRoot(root)
-	}
-	a.s.planGen++
-	return tag, nil
-}
-
-func (a *analyzer) typeList(ow *pg.ObjectWithArgs) string {
-	var ts []string
-	for _, n := range ow.Objargs {
-		t, err := a.routineType(n.GetTypeName())
-		if err != nil {
-			ts = append(ts, opName(n.GetTypeName().Names))
-			continue
-		}
-		ts = append(ts, exec.TypeName(t.OID))
-	}
-	return strings.Join(ts, ", ")
-}
-
-// sameInputs reports whether f's input types are those listed.
-func (a *analyzer) sameInputs(f *versioning.Function, args []*pg.Node) bool {
-	in := f.InputTypes()
-	if len(in) != len(args) {
-		return false
-	}
-	for i, n := range args {
-		t, err := a.routineType(n.GetTypeName())
-		if err != nil || t.OID != in[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // userFuncs returns the overloads of a function name: in schema, or in
 // the schemas of the search path. The statement depends on them: a plan
 // holds the bodies of the functions it calls (funcDep).
 func (a *analyzer) userFuncs(schema, name string) ([]*versioning.Function, error) {
-	dep := funcDep{schemas: a.s.relationPath(), name: name}
+	dep := funcDep{schemas: a.s.RelationPath(), name: name}
 	if schema != "" {
-		dep.schemas = []string{a.s.resolveSchemaName(schema)}
+		dep.schemas = []string{a.s.ResolveSchemaName(schema)}
 	}
 	fs, err := overloads(a.ctx, a.tx.Root, dep.schemas, name)
 	if err != nil {
@@ -504,8 +100,8 @@ type resolvedCall struct {
 // resolveUserCall resolves a call among the overloads of its name. ok is
 // false when the name has no user function at all.
 func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*resolvedCall, bool, error) {
-	names := nameList(f.Funcname)
-	schema, name := splitName(names)
+	names := NameList(f.Funcname)
+	schema, name := SplitName(names)
 	if schema == "pg_catalog" {
 		return nil, false, nil
 	}
@@ -615,7 +211,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		}
 	}
 	if len(list) == 0 && !procedure && len(cands) == 0 {
-		return nil, withPos(pgerr.New(pgerr.WrongObjectType, "%s is a procedure", sigOf(name, callTypes)).
+		return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "%s is a procedure", sigOf(name, callTypes)).
 			WithHint("To call a procedure, use CALL."), loc)
 	}
 	overloads := make([]*exec.Func, len(list))
@@ -623,14 +219,14 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		overloads[i] = c.f
 	}
 	notUnique := func() error {
-		return withPos(pgerr.New(pgerr.AmbiguousFunction, "%s %s is not unique", what, callSig()).
+		return WithPos(pgerr.New(pgerr.AmbiguousFunction, "%s %s is not unique", what, callSig()).
 			WithHint("Could not choose a best candidate %s. You might need to add explicit type casts.", what), loc)
 	}
 	best, err := exec.Choose(overloads, name, callTypes)
 	if err != nil {
 		switch pe, _ := err.(*pgerr.Error); {
 		case pe != nil && pe.Code == pgerr.UndefinedFunction:
-			return nil, withPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, callSig()).
+			return nil, WithPos(pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", what, callSig()).
 				WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what), loc)
 		case pe != nil && pe.Code == pgerr.AmbiguousFunction:
 			return nil, notUnique()
@@ -673,7 +269,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		args = append(args[:k:k], &exec.ArrayExpr{Elems: slices.Clone(args[k:]), T: arrT})
 		want = append(want[:k:k], arrT)
 	}
-	r, err := a.s.routineFor(c.def, want)
+	r, err := routineFor(a.s, c.def, want)
 	if err != nil {
 		return nil, err
 	}
@@ -748,7 +344,7 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 		if inputs[i].Default == "" {
 			return nil, nil
 		}
-		n, err := parseExpr(inputs[i].Default)
+		n, err := ParseExpr(inputs[i].Default)
 		if err != nil {
 			return nil, err
 		}
@@ -806,13 +402,13 @@ func (a *analyzer) userScalarCall(rc *resolvedCall) exec.Expr {
 		// The row of its OUT arguments: a record of the session's
 		// record type of their columns, so that (f(...)).col and
 		// (f(...)).* find them.
-		t.Typmod = a.s.records.of(r.cols)
+		t.Typmod = a.s.PlannerState().records.of(r.cols)
 		for _, c := range r.cols {
 			types, names = append(types, c.T), append(names, c.Name)
 		}
 	}
 	fn := func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
-		out, err := s.call(env, r, args, nil)
+		out, err := callRoutine(s, env, r, args, nil)
 		if err != nil {
 			return exec.Null, err
 		}
@@ -832,7 +428,7 @@ func (a *analyzer) userScalarCall(rc *resolvedCall) exec.Expr {
 func (a *analyzer) userSRF(rc *resolvedCall) *exec.SRF {
 	s, r := a.s, rc.r
 	return &exec.SRF{Cols: slices.Clone(r.cols), NullArgs: !rc.def.Strict, Rows: func(env *exec.Env, args []exec.Datum) ([]exec.Row, error) {
-		out, err := s.call(env, r, args, nil)
+		out, err := callRoutine(s, env, r, args, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -853,7 +449,7 @@ func (a *analyzer) userSRFListCall(f *pg.FuncCall, rc *resolvedCall) (exec.Expr,
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), f.Location)
 	}
 	fn := a.userSRF(rc)
 	fs := &exec.FuncScan{Fn: fn, Cols: fn.Cols}
@@ -863,7 +459,7 @@ func (a *analyzer) userSRFListCall(f *pg.FuncCall, rc *resolvedCall) (exec.Expr,
 	}
 	var p exec.Plan = fs
 	if len(fs.Cols) != 1 {
-		p = &exec.RecordScan{In: fs, Name: rc.def.Name, Typmod: a.s.records.of(fs.Cols)}
+		p = &exec.RecordScan{In: fs, Name: rc.def.Name, Typmod: a.s.PlannerState().records.of(fs.Cols)}
 	} else {
 		fs.Cols = []exec.ResultColumn{{Name: rc.def.Name, T: fs.Cols[0].T}}
 	}
@@ -893,7 +489,7 @@ func (a *analyzer) userFuncScan(fc *pg.FuncCall, sc *scope, colName string) (*ex
 }
 
 // callStmt runs CALL procedure(args).
-func (a *analyzer) callStmt(s *pg.CallStmt) (utility, error) {
+func (a *analyzer) callStmt(s *pg.CallStmt) (Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		rc, ok, err := a.resolveUserCall(s.Funccall, nil, true)
 		if err != nil {
@@ -904,17 +500,17 @@ func (a *analyzer) callStmt(s *pg.CallStmt) (utility, error) {
 			for range s.Funccall.Args {
 				ts = append(ts, exec.TUnknown)
 			}
-			return "", withPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(opName(s.Funccall.Funcname), ts)).
+			return "", WithPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(OpName(s.Funccall.Funcname), ts)).
 				WithHint("No procedure matches the given name and argument types. You might need to add explicit type casts."), s.Funccall.Location)
 		}
-		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
+		env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
 		args := make([]exec.Datum, len(rc.args))
 		for i, e := range rc.args {
 			if args[i], err = e.Eval(env, nil); err != nil {
 				return "", err
 			}
 		}
-		if _, err := a.s.call(env, rc.r, args, nil); err != nil {
+		if _, err := callRoutine(a.s, env, rc.r, args, nil); err != nil {
 			return "", err
 		}
 		return "CALL", nil
@@ -922,7 +518,7 @@ func (a *analyzer) callStmt(s *pg.CallStmt) (utility, error) {
 }
 
 // doStmt runs DO $$ ... $$: an anonymous PL/pgSQL block.
-func (a *analyzer) doStmt(s *pg.DoStmt) (utility, error) {
+func (a *analyzer) doStmt(s *pg.DoStmt) (Utility, error) {
 	def := &versioning.Function{Name: "inline_code_block", Kind: 'p', Language: "plpgsql", Returns: exec.OIDVoid, Volatility: 'v'}
 	for _, o := range s.Args {
 		d := o.GetDefElem()
@@ -937,12 +533,12 @@ func (a *analyzer) doStmt(s *pg.DoStmt) (utility, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DO blocks in language %q are not supported", def.Language)
 	}
 	return func(ctx context.Context) (string, error) {
-		r, err := a.s.routine(def)
+		r, err := routineOf(a.s, def)
 		if err != nil {
 			return "", err
 		}
-		env := &exec.Env{Ctx: ctx, Settings: a.s.settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
-		if _, err := a.s.call(env, r, nil, nil); err != nil {
+		env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
+		if _, err := callRoutine(a.s, env, r, nil, nil); err != nil {
 			return "", err
 		}
 		return "DO", nil

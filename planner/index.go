@@ -1,7 +1,11 @@
 package planner
 
 import (
+	pg "github.com/pganalyze/pg_query_go/v5"
+
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // Index selection. A single-table predicate is split into its AND-ed
@@ -215,4 +219,82 @@ func buildScan(t *exec.Table, index string, cols []int, conds []keyCond) *exec.I
 		return nil
 	}
 	return scan
+}
+
+// indexPredicate analyzes a partial index's WHERE clause.
+func (a *analyzer) indexPredicate(t *exec.Table, n *pg.Node) (string, error) {
+	e, err := a.expr(n, tableScope(t, t.Def.Name))
+	if err != nil {
+		return "", err
+	}
+	if _, err := a.coerce(e, exec.TBool, "argument of WHERE", -1); err != nil {
+		return "", err
+	}
+	if err := ImmutableOnly(n, "index predicate"); err != nil {
+		return "", err
+	}
+	return DeparseExpr(n)
+}
+
+// ImmutableOnly refuses the functions whose value changes from call to
+// call, which an index or a partition key cannot hold (PostgreSQL
+// requires IMMUTABLE ones); where says which ("index expression").
+func ImmutableOnly(n *pg.Node, where string) error {
+	var bad string
+	VisitNodes(n, func(x *pg.Node) {
+		if fc := x.GetFuncCall(); fc != nil {
+			switch name := OpName(fc.Funcname); name {
+			case "now", "random", "nextval", "currval", "clock_timestamp", "statement_timestamp", "timeofday", "gen_random_uuid", "current_timestamp":
+				bad = name
+			}
+		}
+		if x.GetSqlvalueFunction() != nil {
+			bad = "CURRENT_TIMESTAMP"
+		}
+	})
+	if bad != "" {
+		return pgerr.New(pgerr.InvalidObjectDefinition, "functions in %s must be marked IMMUTABLE", where)
+	}
+	return nil
+}
+
+// indexEval analyzes the expressions and predicate of an index for the
+// executor (exec.Txn.IndexEval).
+func (a *analyzer) indexEval(t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
+	sc := tableScope(t, t.Def.Name)
+	ie := &exec.IndexEval{Exprs: make([]exec.Expr, len(ix.Columns))}
+	for i, c := range ix.Columns {
+		if c.Expr == "" {
+			continue
+		}
+		n, err := ParseExpr(c.Expr)
+		if err != nil {
+			return nil, err
+		}
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		want := exec.T{OID: c.ExprType, Typmod: c.ExprTypmod}
+		if e.Type() != want {
+			if e, err = a.assignOrIO(e, want, "expr"); err != nil {
+				return nil, err
+			}
+		}
+		ie.Exprs[i] = e
+	}
+	if ix.Where != "" {
+		n, err := ParseExpr(ix.Where)
+		if err != nil {
+			return nil, err
+		}
+		e, err := a.expr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		if ie.Where, err = a.coerce(e, exec.TBool, "argument of WHERE", -1); err != nil {
+			return nil, err
+		}
+	}
+	return ie, nil
 }

@@ -5,12 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	pg "github.com/pganalyze/pg_query_go/v5"
-
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/exec/catalog"
-	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -23,458 +18,8 @@ import (
 // (exec.Modify.Members), a partitioned table's new rows routed by their
 // key (exec.Router).
 
-// parentsOf returns the parents a table record names.
-func parentsOf(t *versioning.Table) []versioning.TableName {
-	if t == nil {
-		return nil
-	}
-	return t.Inherits
-}
-
-// syncInheritance updates root's inheritance records for a table record
-// replaced from old to new (either may be nil: created, dropped).
-func syncInheritance(ctx context.Context, root versioning.RootValue, old, new *versioning.Table) (versioning.RootValue, error) {
-	var before, after []versioning.TableName
-	var oldName, newName versioning.TableName
-	if old != nil {
-		before, oldName = parentsOf(old), versioning.TableName{Schema: old.Schema, Name: old.Name}
-	}
-	if new != nil {
-		after, newName = parentsOf(new), versioning.TableName{Schema: new.Schema, Name: new.Name}
-	}
-	var err error
-	for _, p := range before {
-		if oldName != newName || !slices.Contains(after, p) {
-			if root, err = root.DropInheritance(ctx, p, oldName); err != nil {
-				return root, err
-			}
-		}
-	}
-	for _, p := range after {
-		if oldName != newName || !slices.Contains(before, p) {
-			if root, err = root.PutInheritance(ctx, p, newName); err != nil {
-				return root, err
-			}
-		}
-	}
-	return root, nil
-}
-
-// inherit starts a CREATE TABLE's definition from its parents' (INHERITS,
-// or PARTITION OF): their columns, merged by name, and their inheritable
-// CHECK constraints. It returns the parents.
-func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning.Table, error) {
-	var parents []*versioning.Table
-	for _, n := range s.InhRelations {
-		rv := n.GetRangeVar()
-		rel, schema, err := d.a.lookupRelation(ctx, rv.Schemaname, rv.Relname)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case rel.kind == relNone:
-			return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
-		case rel.kind != relTable:
-			return nil, pgerr.New(pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", rv.Relname)
-		case s.Partbound == nil && rel.table.Partitioned():
-			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partitioned table %q", rv.Relname)
-		case s.Partbound == nil && rel.table.IsPartition():
-			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partition %q", rv.Relname)
-		case s.Partbound != nil && !rel.table.Partitioned():
-			return nil, pgerr.New(pgerr.WrongObjectType, "table %q is not partitioned", rv.Relname)
-		case isTempSchema(schema) && !isTempSchema(d.def.Schema):
-			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", rv.Relname)
-		}
-		for _, p := range parents {
-			if p.Schema == schema && p.Name == rel.table.Name {
-				return nil, pgerr.New(pgerr.DuplicateTable, "relation %q would be inherited from more than once", rv.Relname)
-			}
-		}
-		parents = append(parents, rel.table)
-		d.def.Inherits = append(d.def.Inherits, versioning.TableName{Schema: schema, Name: rel.table.Name})
-	}
-	for _, p := range parents {
-		for _, c := range p.Columns {
-			if c.Dropped {
-				continue
-			}
-			if pos := d.column(c.Name); pos >= 0 {
-				have := &d.def.Columns[pos]
-				if have.Type != c.Type || have.Typmod != c.Typmod {
-					return nil, pgerr.New(pgerr.DatatypeMismatch, "inherited column %q has a type conflict", c.Name).
-						WithDetail("%s versus %s", types.FormatType(types.Oid(have.Type), have.Typmod), types.FormatType(types.Oid(c.Type), c.Typmod))
-				}
-				d.a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging multiple inherited definitions of column %q", c.Name))
-				if err := mergeInheritedGeneration(have, c); err != nil {
-					return nil, err
-				}
-				have.NotNull = have.NotNull || c.NotNull
-				have.InhCount++
-				continue
-			}
-			d.def.Columns = append(d.def.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod,
-				NotNull: c.NotNull, Default: c.Default, Generated: c.Generated, InhCount: 1, NotLocal: true})
-		}
-		for _, ck := range p.Checks {
-			if ck.NoInherit {
-				continue
-			}
-			if i := slices.IndexFunc(d.def.Checks, func(h versioning.Check) bool { return h.Name == ck.Name }); i >= 0 {
-				d.def.Checks[i].InhCount++
-				continue
-			}
-			d.def.Checks = append(d.def.Checks, versioning.Check{Name: ck.Name, Expr: ck.Expr, NotValid: ck.NotValid, InhCount: 1, NotLocal: true})
-			d.ns.cons[ck.Name] = true
-		}
-	}
-	return parents, nil
-}
-
-// columnDef adds a column definition of CREATE TABLE, or merges it with
-// the inherited column of its name. A partition's column definitions
-// (partition is set) only add constraints to inherited columns.
-func (d *tableDDL) columnDef(ctx context.Context, cd *pg.ColumnDef, partition bool) error {
-	pos := -1
-	if len(d.def.Inherits) > 0 {
-		pos = d.column(cd.Colname)
-	}
-	if pos < 0 {
-		if partition {
-			return withPos(pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", cd.Colname), cd.Location)
-		}
-		return d.addColumn(ctx, cd)
-	}
-	c := &d.def.Columns[pos]
-	if cd.TypeName != nil {
-		t, _, err := resolveType(cd.TypeName)
-		if err != nil {
-			return withPos(err.(*pgerr.Error), cd.TypeName.Location)
-		}
-		if t.OID != c.Type || t.Typmod != c.Typmod {
-			return withPos(pgerr.New(pgerr.DatatypeMismatch, "column %q has a type conflict", cd.Colname).
-				WithDetail("%s versus %s", types.FormatType(types.Oid(c.Type), c.Typmod), types.FormatType(types.Oid(t.OID), t.Typmod)), cd.Location)
-		}
-		d.a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", cd.Colname))
-	}
-	if err := inheritedColumnGeneration(c, cd, partition); err != nil {
-		return err
-	}
-	if !partition {
-		c.NotLocal = false // defined here too (a partition's columns never are)
-	}
-	c.NotNull = c.NotNull || cd.IsNotNull
-	return d.columnConstraints(ctx, pos, cd, false)
-}
-
-// partitioning finishes the partitioning of a new table: its partition
-// key (PARTITION BY), its bound in its parent (PARTITION OF) and the
-// indexes it inherits from the parent as a partition.
-func (d *tableDDL) partitioning(ctx context.Context, s *pg.CreateStmt, parents []*versioning.Table) error {
-	if s.Partspec != nil {
-		if err := d.partitionKey(s.Partspec); err != nil {
-			return err
-		}
-	}
-	if s.Partbound == nil {
-		return nil
-	}
-	parent := parents[0]
-	b, err := d.a.partitionBound(ctx, parent, d.def.Name, s.Partbound)
-	if err != nil {
-		return err
-	}
-	if err := d.a.checkOverlap(ctx, parent, d.def.Name, b); err != nil {
-		return err
-	}
-	d.def.PartitionBound = b
-	return d.inheritIndexes(parent)
-}
-
-// partitionKey records PARTITION BY's strategy and columns.
-func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
-	key := &versioning.PartitionKey{}
-	switch spec.Strategy {
-	case pg.PartitionStrategy_PARTITION_STRATEGY_RANGE:
-		key.Strategy = versioning.PartitionRange
-	case pg.PartitionStrategy_PARTITION_STRATEGY_LIST:
-		key.Strategy = versioning.PartitionList
-	case pg.PartitionStrategy_PARTITION_STRATEGY_HASH:
-		key.Strategy = versioning.PartitionHash
-	}
-	if key.Strategy == versioning.PartitionList && len(spec.PartParams) > 1 {
-		return withPos(pgerr.New(pgerr.InvalidTableDefinition, "cannot use \"list\" partition strategy with more than one column"), spec.Location)
-	}
-	for i, n := range spec.PartParams {
-		el := n.GetPartitionElem()
-		if cr := el.Expr.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
-			el.Name, el.Expr = cr.Fields[0].GetString_().Sval, nil // (col) is the column
-		}
-		if err := checkPartitionKeyGenerated(d.def, el); err != nil {
-			return err
-		}
-		if el.Expr != nil {
-			x, err := d.partitionKeyExpr(el)
-			if err != nil {
-				return err
-			}
-			if key.Exprs == nil {
-				key.Exprs = make([]versioning.PartitionExpr, len(spec.PartParams))
-			}
-			key.Exprs[i] = x
-			key.Columns = append(key.Columns, -1)
-			continue
-		}
-		pos := d.column(el.Name)
-		if pos < 0 {
-			return withPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in partition key does not exist", el.Name), el.Location)
-		}
-		key.Columns = append(key.Columns, pos)
-	}
-	d.def.PartitionKey = key
-	return checkUniqueCoversKey(d.def)
-}
-
-// partitionKeyExpr analyzes an expression key column of PARTITION BY:
-// its text and type.
-func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem) (versioning.PartitionExpr, error) {
-	if err := immutableOnly(el.Expr, "partition key expression"); err != nil {
-		return versioning.PartitionExpr{}, err
-	}
-	e, err := d.a.expr(el.Expr, tableScope(exec.NewTable(d.def), d.def.Name))
-	if err != nil {
-		return versioning.PartitionExpr{}, err
-	}
-	text, err := deparseExpr(el.Expr)
-	if err != nil {
-		return versioning.PartitionExpr{}, err
-	}
-	t := e.Type()
-	if t.OID == exec.OIDUnknown {
-		t = exec.TText
-	}
-	return versioning.PartitionExpr{Expr: text, Type: t.OID, Typmod: t.Typmod}, nil
-}
-
-// checkUniqueCoversKey fails unless the primary key and unique
-// constraints of a partitioned table include every key column: each
-// partition enforces them only among its own rows.
-func checkUniqueCoversKey(def *versioning.Table) error {
-	if def.PartitionKey == nil {
-		return nil
-	}
-	check := func(kind, name string, cols []int) error {
-		for _, k := range def.PartitionKey.Columns {
-			if k < 0 {
-				return pgerr.New(pgerr.FeatureNotSupported, "unsupported %s constraint with partition key definition", kind).
-					WithDetail("%s constraints cannot be used when partition keys include expressions.", kind)
-			}
-			if !slices.Contains(cols, k) {
-				return pgerr.New(pgerr.FeatureNotSupported, "unique constraint on partitioned table must include all partitioning columns").
-					WithDetail("%s constraint on table %q lacks column %q which is part of the partition key.", kind, def.Name, def.Columns[k].Name)
-			}
-		}
-		return nil
-	}
-	if len(def.PrimaryKey) > 0 {
-		if err := check("PRIMARY KEY", def.PrimaryKeyName, def.PrimaryKey); err != nil {
-			return err
-		}
-	}
-	for _, ix := range def.Indexes {
-		if !ix.Unique {
-			continue
-		}
-		var cols []int
-		for _, c := range ix.Columns {
-			cols = append(cols, c.Column)
-		}
-		if err := check("UNIQUE", ix.Name, cols); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// inheritIndexes gives a new partition the primary key and indexes of its
-// partitioned parent, named as PostgreSQL names them.
-func (d *tableDDL) inheritIndexes(parent *versioning.Table) error {
-	def := d.def
-	if len(parent.PrimaryKey) > 0 && len(def.PrimaryKey) == 0 {
-		partitionPrimaryKey(parent, def, d.ns)
-	}
-	for _, pix := range parent.Indexes {
-		d.newIndexes = append(d.newIndexes, len(def.Indexes))
-		def.Indexes = append(def.Indexes, partitionIndex(parent, def, pix, d.ns))
-	}
-	for _, fk := range parent.ForeignKeys {
-		def.ForeignKeys = append(def.ForeignKeys, partitionForeignKey(parent, def, fk))
-	}
-	return nil
-}
-
-// partitionForeignKey returns partition def's copy of foreign key fk of
-// its parent: a partition's rows are its parent's, and must reference
-// what the parent's do.
-func partitionForeignKey(parent, def *versioning.Table, fk versioning.ForeignKey) versioning.ForeignKey {
-	out := fk
-	out.Columns = make([]int, len(fk.Columns))
-	for i, c := range fk.Columns {
-		out.Columns[i] = columnIndex(def, parent.Columns[c].Name)
-	}
-	out.RefColumns = slices.Clone(fk.RefColumns)
-	out.Comment, out.Inherited = "", true
-	return out
-}
-
-// cascadeForeignKeys gives the partitions of parent, and theirs, the
-// foreign keys of parent they lack, validating their rows.
-func (a *analyzer) cascadeForeignKeys(ctx context.Context, parent *versioning.Table) error {
-	parts, err := a.partitions(ctx, parent)
-	if err != nil {
-		return err
-	}
-	for _, p := range parts {
-		def := cloneTable(p)
-		var added []versioning.ForeignKey
-		for _, fk := range parent.ForeignKeys {
-			if !slices.ContainsFunc(def.ForeignKeys, func(have versioning.ForeignKey) bool { return have.Name == fk.Name }) {
-				added = append(added, partitionForeignKey(parent, def, fk))
-			}
-		}
-		if len(added) == 0 {
-			continue
-		}
-		def.ForeignKeys = append(def.ForeignKeys, added...)
-		if err := a.putTable(ctx, def); err != nil {
-			return err
-		}
-		for _, fk := range added {
-			if !fk.NotValid && !def.Partitioned() {
-				if err := a.validateForeignKey(ctx, def, fk); err != nil {
-					return err
-				}
-			}
-		}
-		if def.Partitioned() {
-			if err := a.cascadeForeignKeys(ctx, def); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// partitionPrimaryKey gives partition def the primary key of its parent.
-func partitionPrimaryKey(parent, def *versioning.Table, ns *nameSet) {
-	def.PrimaryKey = nil
-	for _, c := range parent.PrimaryKey {
-		pos := columnIndex(def, parent.Columns[c].Name)
-		def.PrimaryKey = append(def.PrimaryKey, pos)
-		def.Columns[pos].NotNull = true
-	}
-	def.PrimaryKeyName = ns.chooseRelationName(def.Name, "", "pkey", true)
-}
-
-// partitionIndex returns the index of partition def that stands for index
-// pix of its parent: the same key, by column name, named as PostgreSQL
-// names a partition's index.
-func partitionIndex(parent, def *versioning.Table, pix versioning.Index, ns *nameSet) versioning.Index {
-	ix, names := remapIndex(parent, def, pix)
-	suffix := "idx"
-	if ix.Constraint {
-		suffix = "key"
-	}
-	ix.Name = ns.chooseRelationName(def.Name, indexNameAddition(names), suffix, ix.Constraint)
-	return ix
-}
-
-// remapIndex returns a copy of index pix of table parent for table def,
-// which has parent's columns by name, without name, comments or rows,
-// and the names of its key columns ("expr" for an expression).
-func remapIndex(parent, def *versioning.Table, pix versioning.Index) (versioning.Index, []string) {
-	remap := func(pos int) int { return columnIndex(def, parent.Columns[pos].Name) }
-	ix := pix
-	ix.Columns = slices.Clone(pix.Columns)
-	ix.Include = nil
-	var names []string
-	for i, c := range ix.Columns {
-		if c.Column >= 0 {
-			ix.Columns[i].Column = remap(c.Column)
-			names = append(names, def.Columns[ix.Columns[i].Column].Name)
-		} else {
-			names = append(names, "expr")
-		}
-	}
-	for _, c := range pix.Include {
-		ix.Include = append(ix.Include, remap(c))
-	}
-	ix.Name, ix.Comment, ix.ConstraintComment = "", "", ""
-	ix.Rows = versioning.Address{}
-	return ix, names
-}
-
-// addPartitionIndexes gives def, a partition of parent with rows, the
-// parent's primary key and the indexes it lacks, built from its rows; an
-// equivalent index it has already stands for the parent's.
-func (a *analyzer) addPartitionIndexes(ctx context.Context, parent, def *versioning.Table) error {
-	ns, err := takenNames(ctx, a.tx.Root, def.Schema)
-	if err != nil {
-		return err
-	}
-	newPK := false
-	if len(parent.PrimaryKey) > 0 && len(def.PrimaryKey) == 0 {
-		partitionPrimaryKey(parent, def, ns)
-		newPK = true
-	}
-	var built []int
-	for _, pix := range parent.Indexes {
-		if slices.ContainsFunc(def.Indexes, func(ix versioning.Index) bool { return versioning.SameIndex(parent, def, pix, ix) }) {
-			continue
-		}
-		built = append(built, len(def.Indexes))
-		def.Indexes = append(def.Indexes, partitionIndex(parent, def, pix, ns))
-	}
-	t, ok, err := a.tx.Table(ctx, def.Schema, def.Name)
-	if err != nil || !ok {
-		return err
-	}
-	if def.Partitioned() {
-		return nil // no rows; its partitions get the indexes (cascadeIndexes)
-	}
-	if newPK {
-		_, err := a.tx.Rewrite(ctx, t, def, nil)
-		return err
-	}
-	return a.buildNewIndexes(ctx, def, built)
-}
-
-// cascadeIndexes gives the partitions of parent, and theirs, the indexes
-// of parent they lack: CREATE INDEX and ADD PRIMARY KEY or UNIQUE on a
-// partitioned table index its partitions.
-func (a *analyzer) cascadeIndexes(ctx context.Context, parent *versioning.Table) error {
-	parts, err := a.partitions(ctx, parent)
-	if err != nil {
-		return err
-	}
-	for _, p := range parts {
-		def := cloneTable(p)
-		if err := a.addPartitionIndexes(ctx, parent, def); err != nil {
-			return err
-		}
-		if err := a.putTable(ctx, def); err != nil {
-			return err
-		}
-		if def.Partitioned() {
-			if err := a.cascadeIndexes(ctx, def); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// keyTypes returns the types of a partitioned table's key columns.
-func keyTypes(t *versioning.Table) []exec.T {
+// KeyTypes returns the types of a partitioned table's key columns.
+func KeyTypes(t *versioning.Table) []exec.T {
 	out := make([]exec.T, len(t.PartitionKey.Columns))
 	for i := range out {
 		oid, typmod := t.KeyType(i)
@@ -499,7 +44,7 @@ func (a *analyzer) partitionKeyOf(t, p *exec.Table) (pos []int, exprs []exec.Exp
 			exprs = make([]exec.Expr, len(key.Columns))
 		}
 		x := key.Exprs[i]
-		n, err := parseExpr(x.Expr)
+		n, err := ParseExpr(x.Expr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -522,13 +67,13 @@ func (a *analyzer) partitionKeyOf(t, p *exec.Table) (pos []int, exprs []exec.Exp
 func partitionKeyNames(t *versioning.Table) string {
 	names := make([]string, len(t.PartitionKey.Columns))
 	for i := range names {
-		names[i] = keyColumnName(t, i)
+		names[i] = KeyColumnName(t, i)
 	}
 	return strings.Join(names, ", ")
 }
 
-// keyColumnName names key column i of partitioned table t in messages.
-func keyColumnName(t *versioning.Table, i int) string {
+// KeyColumnName names key column i of partitioned table t in messages.
+func KeyColumnName(t *versioning.Table, i int) string {
 	if c := t.PartitionKey.Columns[i]; c >= 0 {
 		return t.Columns[c].Name
 	}
@@ -538,112 +83,15 @@ func keyColumnName(t *versioning.Table, i int) string {
 // exprKeyText parenthesizes an expression key column unless it is a
 // function call, as pg_get_partkeydef does.
 func exprKeyText(expr string) string {
-	if n, err := parseExpr(expr); err == nil && n.GetFuncCall() != nil {
+	if n, err := ParseExpr(expr); err == nil && n.GetFuncCall() != nil {
 		return expr
 	}
 	return "(" + expr + ")"
 }
 
-// partitionBound analyzes FOR VALUES of a partition of parent.
-func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table, name string, spec *pg.PartitionBoundSpec) (*versioning.PartitionBound, error) {
-	if spec.IsDefault {
-		return &versioning.PartitionBound{Default: true}, nil
-	}
-	key := parent.PartitionKey
-	strategy := map[string]byte{"r": versioning.PartitionRange, "l": versioning.PartitionList, "h": versioning.PartitionHash}[spec.Strategy]
-	if strategy != key.Strategy {
-		what := map[byte]string{versioning.PartitionRange: "range", versioning.PartitionList: "list", versioning.PartitionHash: "hash"}[key.Strategy]
-		return nil, withPos(pgerr.New(pgerr.InvalidTableDefinition, "invalid bound specification for a %s partition", what), spec.Location)
-	}
-	ktypes := keyTypes(parent)
-	b := &versioning.PartitionBound{}
-	switch strategy {
-	case versioning.PartitionHash:
-		if spec.Modulus <= 0 {
-			return nil, pgerr.New(pgerr.InvalidTableDefinition, "modulus for hash partition must be an integer value greater than zero")
-		}
-		if spec.Remainder < 0 {
-			return nil, pgerr.New(pgerr.InvalidTableDefinition, "remainder for hash partition must be an integer value greater than or equal to zero")
-		}
-		if spec.Remainder >= spec.Modulus {
-			return nil, pgerr.New(pgerr.InvalidTableDefinition, "remainder for hash partition must be less than modulus")
-		}
-		b.Modulus, b.Remainder = int(spec.Modulus), int(spec.Remainder)
-	case versioning.PartitionList:
-		for _, n := range spec.Listdatums {
-			v, err := a.boundValue(ctx, n, ktypes[0], keyColumnName(parent, 0), false)
-			if err != nil {
-				return nil, err
-			}
-			if !slices.Contains(b.In, v) {
-				b.In = append(b.In, v)
-			}
-		}
-	case versioning.PartitionRange:
-		for _, side := range []struct {
-			nodes []*pg.Node
-			out   *[]versioning.BoundValue
-			name  string
-		}{{spec.Lowerdatums, &b.From, "FROM"}, {spec.Upperdatums, &b.To, "TO"}} {
-			if len(side.nodes) != len(key.Columns) {
-				return nil, withPos(pgerr.New(pgerr.InvalidTableDefinition, "%s must specify exactly one value per partitioning column", side.name), spec.Location)
-			}
-			for i, n := range side.nodes {
-				v, err := a.boundValue(ctx, n, ktypes[i], keyColumnName(parent, i), true)
-				if err != nil {
-					return nil, err
-				}
-				*side.out = append(*side.out, v)
-			}
-		}
-		from, err := exec.DecodeBound(&versioning.PartitionBound{From: b.From, To: b.To}, ktypes)
-		if err != nil {
-			return nil, err
-		}
-		if compareBounds(from.From, from.To) >= 0 {
-			return nil, withPos(pgerr.New(pgerr.InvalidObjectDefinition, "empty range bound specified for partition %q", name).
-				WithDetail("Specified lower bound %s is greater than or equal to specified upper bound %s.", catalog.BoundText(b.From, ktypes), catalog.BoundText(b.To, ktypes)), spec.Location)
-		}
-	}
-	return b, nil
-}
-
-// boundValue analyzes one value of FOR VALUES for a key column of type t:
-// MINVALUE and MAXVALUE where range is set, NULL, or a constant
-// expression, stored in its text form.
-func (a *analyzer) boundValue(ctx context.Context, n *pg.Node, t exec.T, col string, isRange bool) (versioning.BoundValue, error) {
-	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
-		switch name := cr.Fields[0].GetString_().Sval; {
-		case isRange && name == "minvalue":
-			return versioning.BoundValue{Kind: versioning.BoundMinValue}, nil
-		case isRange && name == "maxvalue":
-			return versioning.BoundValue{Kind: versioning.BoundMaxValue}, nil
-		}
-		return versioning.BoundValue{}, withPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use column reference in partition bound expression"), cr.Location)
-	}
-	e, err := a.expr(n, nil)
-	if err != nil {
-		return versioning.BoundValue{}, err
-	}
-	if e, err = a.assign(e, t, col, exprLocation(n)); err != nil {
-		return versioning.BoundValue{}, err
-	}
-	d, err := e.Eval(a.env(ctx), nil)
-	if err != nil {
-		return versioning.BoundValue{}, err
-	}
-	if d.IsNull() {
-		if isRange {
-			return versioning.BoundValue{}, pgerr.New(pgerr.InvalidTableDefinition, "cannot specify NULL in range bound")
-		}
-		return versioning.BoundValue{Kind: versioning.BoundNull}, nil
-	}
-	return versioning.BoundValue{Text: string(exec.AppendText(nil, t, d, nil))}, nil
-}
-
-// compareBounds orders two range bounds; MINVALUE and MAXVALUE end the
+// CompareBounds orders two range bounds; MINVALUE and MAXVALUE end the
 // comparison, as they do in PostgreSQL.
-func compareBounds(x, y []exec.BoundDatum) int {
+func CompareBounds(x, y []exec.BoundDatum) int {
 	rank := func(b exec.BoundDatum) int {
 		switch b.Kind {
 		case versioning.BoundMinValue:
@@ -685,120 +133,6 @@ func (a *analyzer) partitions(ctx context.Context, parent *versioning.Table) ([]
 		}
 	}
 	return out, nil
-}
-
-// checkOverlap fails if bound b of a new partition name of parent
-// overlaps the bound of one of its partitions.
-func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, name string, b *versioning.PartitionBound) error {
-	siblings, err := a.partitions(ctx, parent)
-	if err != nil {
-		return err
-	}
-	ktypes := keyTypes(parent)
-	nb, err := exec.DecodeBound(b, ktypes)
-	if err != nil {
-		return err
-	}
-	bounds := make([]exec.PartBound, len(siblings))
-	for i, s := range siblings {
-		if s.Name == name {
-			continue
-		}
-		if b.Default && s.PartitionBound.Default {
-			return pgerr.New(pgerr.InvalidObjectDefinition, "partition %q conflicts with existing default partition %q", name, s.Name)
-		}
-		if bounds[i], err = exec.DecodeBound(s.PartitionBound, ktypes); err != nil {
-			return err
-		}
-	}
-	// Report the partition PostgreSQL does: for a list, the holder of
-	// the first value that is taken; for a range, the lowest overlapping.
-	strategy := parent.PartitionKey.Strategy
-	if strategy == versioning.PartitionHash && !b.Default {
-		if err := checkModulus(siblings, bounds, name, nb); err != nil {
-			return err
-		}
-	}
-	probes := []exec.PartBound{nb}
-	if strategy == versioning.PartitionList {
-		probes = nil
-		for _, d := range nb.In {
-			probes = append(probes, exec.PartBound{In: []exec.Datum{d}})
-		}
-		if nb.InNull {
-			probes = append(probes, exec.PartBound{InNull: true})
-		}
-	}
-	order := boundOrder(strategy, bounds)
-	for _, probe := range probes {
-		for _, i := range order {
-			if siblings[i].Name != name && boundsOverlap(strategy, &probe, &bounds[i]) {
-				return pgerr.New(pgerr.InvalidObjectDefinition, "partition %q would overlap partition %q", name, siblings[i].Name)
-			}
-		}
-	}
-	return nil
-}
-
-// checkModulus fails unless the modulus of a new hash partition name
-// (bound nb) and its siblings' each divide the next larger one, as
-// PostgreSQL requires so that every key has one partition. The siblings
-// are compared in the order of (modulus, remainder), as PostgreSQL does.
-func checkModulus(siblings []*versioning.Table, bounds []exec.PartBound, name string, nb exec.PartBound) error {
-	order := boundOrder(versioning.PartitionHash, bounds)
-	order = slices.DeleteFunc(order, func(i int) bool { return siblings[i].Name == name || bounds[i].Default })
-	if len(order) == 0 {
-		return nil
-	}
-	// prev is the last sibling at or below the new bound, -1 if none.
-	prev := -1
-	for k, i := range order {
-		if b := bounds[i]; b.Modulus < nb.Modulus || b.Modulus == nb.Modulus && b.Remainder <= nb.Remainder {
-			prev = k
-		}
-	}
-	fail := func(format string, args ...any) error {
-		return pgerr.New(pgerr.InvalidObjectDefinition, "every hash partition modulus must be a factor of the next larger modulus").
-			WithDetail(format, args...)
-	}
-	if prev >= 0 {
-		i := order[prev]
-		if nb.Modulus%bounds[i].Modulus != 0 {
-			return fail("The new modulus %d is not divisible by %d, the modulus of existing partition %q.", nb.Modulus, bounds[i].Modulus, siblings[i].Name)
-		}
-	}
-	if prev+1 < len(order) {
-		i := order[prev+1]
-		if bounds[i].Modulus%nb.Modulus != 0 {
-			return fail("The new modulus %d is not a factor of %d, the modulus of existing partition %q.", nb.Modulus, bounds[i].Modulus, siblings[i].Name)
-		}
-	}
-	return nil
-}
-
-// boundsOverlap reports whether two partitions' bounds share a key.
-func boundsOverlap(strategy byte, x, y *exec.PartBound) bool {
-	if x.Default || y.Default {
-		return false
-	}
-	switch strategy {
-	case versioning.PartitionList:
-		if x.InNull && y.InNull {
-			return true
-		}
-		for _, d := range x.In {
-			for _, e := range y.In {
-				if exec.Compare(d, e) == 0 {
-					return true
-				}
-			}
-		}
-		return false
-	case versioning.PartitionHash:
-		m := min(x.Modulus, y.Modulus)
-		return x.Remainder%m == y.Remainder%m
-	}
-	return compareBounds(x.From, y.To) < 0 && compareBounds(y.From, x.To) < 0
 }
 
 // kinDep records the children a table had when a statement was planned.
@@ -843,7 +177,7 @@ func (a *analyzer) children(t *exec.Table) ([]*exec.Table, error) {
 	a.kin = append(a.kin, kinDep{parent: versioning.TableName{Schema: t.Def.Schema, Name: t.Def.Name}, children: names})
 	out := make([]*exec.Table, 0, len(names))
 	for _, n := range names {
-		if isTempSchema(n.Schema) && n.Schema != a.s.tempSchema {
+		if IsTempSchema(n.Schema) && n.Schema != a.s.TempSchema() {
 			continue // another session's temporary child: PostgreSQL's scans skip it too
 		}
 		c, ok, err := a.tx.Table(a.ctx, n.Schema, n.Name)
@@ -897,7 +231,7 @@ func (a *analyzer) family(t *exec.Table) (members []familyMember, router *exec.R
 			return nil, err
 		}
 		key := cur.Def.PartitionKey
-		r := &exec.Router{Table: cur, Strategy: key.Strategy, Types: keyTypes(cur.Def), KeyNames: partitionKeyNames(cur.Def)}
+		r := &exec.Router{Table: cur, Strategy: key.Strategy, Types: KeyTypes(cur.Def), KeyNames: partitionKeyNames(cur.Def)}
 		if r.Key, r.Exprs, err = a.partitionKeyOf(t, cur); err != nil {
 			return nil, err
 		}
@@ -907,7 +241,7 @@ func (a *analyzer) family(t *exec.Table) (members []familyMember, router *exec.R
 				return nil, err
 			}
 		}
-		order := boundOrder(key.Strategy, bounds)
+		order := BoundOrder(key.Strategy, bounds)
 		for _, i := range order {
 			k := kids[i]
 			lv := partLevel{strategy: key.Strategy, key: r.Key, types: r.Types, bound: bounds[i]}
@@ -928,10 +262,10 @@ func (a *analyzer) family(t *exec.Table) (members []familyMember, router *exec.R
 	return members, router, err
 }
 
-// boundOrder returns the positions of bounds in PostgreSQL's order of
+// BoundOrder returns the positions of bounds in PostgreSQL's order of
 // partitions: by lower bound, smallest listed value or modulus and
 // remainder; the default partition last.
-func boundOrder(strategy byte, bounds []exec.PartBound) []int {
+func BoundOrder(strategy byte, bounds []exec.PartBound) []int {
 	order := make([]int, len(bounds))
 	for i := range order {
 		order[i] = i
@@ -947,7 +281,7 @@ func boundOrder(strategy byte, bounds []exec.PartBound) []int {
 		case x.Default:
 			return 0
 		case strategy == versioning.PartitionRange:
-			return compareBounds(x.From, y.From)
+			return CompareBounds(x.From, y.From)
 		case strategy == versioning.PartitionHash:
 			if x.Modulus != y.Modulus {
 				return int(x.Modulus) - int(y.Modulus)
@@ -1406,7 +740,7 @@ func (a *analyzer) partitionCheck(t *exec.Table) (*exec.PartitionCheck, error) {
 			return nil, err
 		}
 		a.deps = append(a.deps, parent.Def)
-		lv := exec.CheckLevel{Strategy: parent.Def.PartitionKey.Strategy, Types: keyTypes(parent.Def)}
+		lv := exec.CheckLevel{Strategy: parent.Def.PartitionKey.Strategy, Types: KeyTypes(parent.Def)}
 		if lv.Key, lv.Exprs, err = a.partitionKeyOf(t, parent); err != nil {
 			return nil, err
 		}
@@ -1435,91 +769,77 @@ func (a *analyzer) partitionCheck(t *exec.Table) (*exec.PartitionCheck, error) {
 	return pc, nil
 }
 
-// descendants returns the tables that inherit from t, directly or not,
-// children before their own children.
-func (a *analyzer) descendants(ctx context.Context, t *versioning.Table) ([]*versioning.Table, error) {
-	var out []*versioning.Table
-	queue := []*versioning.Table{t}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		names, err := a.tx.Root.Children(ctx, cur.Schema, cur.Name)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range names {
-			c, ok, err := a.tx.Root.Table(ctx, n.Schema, n.Name)
-			if err != nil {
-				return nil, err
-			}
-			if ok && !slices.ContainsFunc(out, func(o *versioning.Table) bool { return o.Schema == c.Schema && o.Name == c.Name }) {
-				out = append(out, c)
-				queue = append(queue, c)
-			}
-		}
+// fkRefs returns the references a table's foreign keys make.
+func fkRefs(t *versioning.Table) []versioning.ForeignKeyRef {
+	if t == nil {
+		return nil
 	}
-	return out, nil
+	var out []versioning.ForeignKeyRef
+	for _, fk := range t.ForeignKeys {
+		out = append(out, versioning.ForeignKeyRef{RefSchema: fk.RefSchema, RefTable: fk.RefTable, Schema: t.Schema, Table: t.Name, Name: fk.Name})
+	}
+	return out
 }
 
-// dropDescendants drops, with DROP TABLE t, the tables that inherit from
-// it: a partitioned table's partitions always, other children only with
-// CASCADE (else it fails with 2BP01, as in PostgreSQL).
-func (a *analyzer) dropDescendants(ctx context.Context, t *versioning.Table, cascade bool) error {
-	desc, err := a.descendants(ctx, t)
-	if err != nil || len(desc) == 0 {
-		return err
+// SyncRefs updates the records root derives from table records — foreign
+// key references and inheritance — for a table record replaced from old to
+// new (either may be nil: created, dropped).
+func SyncRefs(ctx context.Context, root versioning.RootValue, old, new *versioning.Table) (versioning.RootValue, error) {
+	root, err := syncInheritance(ctx, root, old, new)
+	if err != nil {
+		return root, err
 	}
-	if !t.Partitioned() {
-		var detail []string
-		for _, d := range desc {
-			detail = append(detail, "table "+d.Name+" depends on table "+d.Inherits[0].Name)
-		}
-		if !cascade {
-			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.Name).
-				WithDetail("%s", strings.Join(detail, "\n")).
-				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
-		}
-		if len(desc) == 1 {
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to table %s", desc[0].Name))
-		} else {
-			var b []string
-			for _, d := range desc {
-				b = append(b, "drop cascades to table "+d.Name)
+	before, after := fkRefs(old), fkRefs(new)
+	for _, r := range before {
+		if !slices.Contains(after, r) {
+			if root, err = root.DropForeignKeyRef(ctx, r); err != nil {
+				return root, err
 			}
-			a.s.notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(desc)).WithDetail("%s", strings.Join(b, "\n")))
 		}
 	}
-	for i := len(desc) - 1; i >= 0; i-- {
-		d := desc[i]
-		if err := a.dependentKeys(ctx, d, "table "+d.Name, cascade, nil); err != nil {
-			return err
-		}
-		if err := a.dropDependentViews(ctx, d.Schema, d.Name, "table "+d.Name, cascade); err != nil {
-			return err
-		}
-		if err := a.dropTable(ctx, d.Schema, d); err != nil {
-			return err
+	for _, r := range after {
+		if !slices.Contains(before, r) {
+			if root, err = root.PutForeignKeyRef(ctx, r); err != nil {
+				return root, err
+			}
 		}
 	}
-	return nil
+	return root, nil
 }
 
-// renameParent makes child, which inherits from parent, name the parent
-// by its new name.
-func renameParent(ctx context.Context, root versioning.RootValue, child, parent versioning.TableName, name string) (versioning.RootValue, error) {
-	t, ok, err := root.Table(ctx, child.Schema, child.Name)
-	if err != nil || !ok {
-		return root, err
+// syncInheritance updates root's inheritance records for a table record
+// replaced from old to new (either may be nil: created, dropped).
+func syncInheritance(ctx context.Context, root versioning.RootValue, old, new *versioning.Table) (versioning.RootValue, error) {
+	var before, after []versioning.TableName
+	var oldName, newName versioning.TableName
+	if old != nil {
+		before, oldName = parentsOf(old), versioning.TableName{Schema: old.Schema, Name: old.Name}
 	}
-	nt := cloneTable(t)
-	nt.Inherits = slices.Clone(nt.Inherits)
-	for i, p := range nt.Inherits {
-		if p == parent {
-			nt.Inherits[i].Name = name
+	if new != nil {
+		after, newName = parentsOf(new), versioning.TableName{Schema: new.Schema, Name: new.Name}
+	}
+	var err error
+	for _, p := range before {
+		if oldName != newName || !slices.Contains(after, p) {
+			if root, err = root.DropInheritance(ctx, p, oldName); err != nil {
+				return root, err
+			}
 		}
 	}
-	if root, err = root.PutTable(ctx, nt); err != nil {
-		return root, err
+	for _, p := range after {
+		if oldName != newName || !slices.Contains(before, p) {
+			if root, err = root.PutInheritance(ctx, p, newName); err != nil {
+				return root, err
+			}
+		}
 	}
-	return syncRefs(ctx, root, t, nt)
+	return root, nil
+}
+
+// parentsOf returns the parents a table record names.
+func parentsOf(t *versioning.Table) []versioning.TableName {
+	if t == nil {
+		return nil
+	}
+	return t.Inherits
 }

@@ -175,26 +175,26 @@ func checkLocking(s *pg.SelectStmt, sc *scope, grouped, srfs bool) error {
 				}
 			}
 			if found == nil {
-				return withPos(pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", rv.Relname, what), rv.Location)
+				return WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", rv.Relname, what), rv.Location)
 			}
 			switch found.kind {
 			case itemJoin:
-				return withPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a join", what), rv.Location)
+				return WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a join", what), rv.Location)
 			case itemFunction:
-				return withPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a function", what), rv.Location)
+				return WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a function", what), rv.Location)
 			case itemValues:
-				return withPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to VALUES", what), rv.Location)
+				return WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to VALUES", what), rv.Location)
 			case itemCTE:
-				return withPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a WITH query", what), rv.Location)
+				return WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a WITH query", what), rv.Location)
 			}
 		}
 	}
 	return nil
 }
 
-// rowExclusiveLock is the LockStmt mode ROW EXCLUSIVE, the strongest a
+// RowExclusiveLock is the LockStmt mode ROW EXCLUSIVE, the strongest a
 // read-only transaction may take.
-const rowExclusiveLock = 3
+const RowExclusiveLock = 3
 
 // lockTable is LOCK TABLE: it takes the table lock of each table named,
 // in the mode given (ACCESS EXCLUSIVE by default), held until the
@@ -203,9 +203,9 @@ const rowExclusiveLock = 3
 // table locks: a transaction reads its snapshot and its writes are checked
 // against concurrent ones at COMMIT, which is what the table locks of
 // reads and writes protect in PostgreSQL.
-func (a *analyzer) lockTable(st *pg.LockStmt) (utility, error) {
+func (a *analyzer) lockTable(st *pg.LockStmt) (Utility, error) {
 	return func(ctx context.Context) (string, error) {
-		if !a.s.explicit {
+		if !a.s.InTransactionBlock() {
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "LOCK TABLE can only be used in transaction blocks")
 		}
 		mode := exec.LockMode(st.Mode)
@@ -223,10 +223,10 @@ func (a *analyzer) lockTable(st *pg.LockStmt) (utility, error) {
 			if err != nil {
 				return "", err
 			}
-			switch rel.kind {
-			case relNone:
-				return "", withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
-			case relTable, relView:
+			switch rel.Kind {
+			case RelNone:
+				return "", WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
+			case RelTable, RelView:
 			default:
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table or view", rv.Relname)
 			}
@@ -236,47 +236,4 @@ func (a *analyzer) lockTable(st *pg.LockStmt) (utility, error) {
 		}
 		return "LOCK TABLE", nil
 	}, nil
-}
-
-// lockPlanRelations takes the table locks a query holds in PostgreSQL on
-// the relations its plan reads: ROW EXCLUSIVE for INSERT, UPDATE, DELETE
-// and MERGE, ACCESS SHARE else. They conflict only with LOCK TABLE's
-// stronger modes, which so wait for the transactions using the table.
-//
-// A statement in a transaction of its own skips them while nobody holds a
-// lock they would wait for (the common case, and a mutex less per
-// statement): a LOCK TABLE taken meanwhile does not wait for it, a
-// difference no client can tell from a statement that ran a moment
-// earlier.
-func (s *Session) lockPlanRelations(ctx context.Context, tx *exec.Txn, an *analysis) error {
-	if tx.Locks == nil || len(an.deps) == 0 || !s.explicit && !tx.Locks.StrongTableLocks() {
-		return nil
-	}
-	mode := exec.AccessShareLock
-	switch an.tag {
-	case "INSERT", "UPDATE", "DELETE", "MERGE":
-		mode = exec.RowExclusiveLock
-	}
-	waited := false
-	for _, d := range an.deps {
-		w, err := tx.LockRelation(ctx, d.Schema, d.Name, mode, false)
-		if err != nil {
-			return err
-		}
-		waited = waited || w
-	}
-	if !waited {
-		return nil
-	}
-	// The statement's snapshot follows its locks, as PostgreSQL takes it
-	// after parse analysis locked the relations: a query that waited for
-	// a TRUNCATE sees the table truncated.
-	if s.explicit {
-		return s.refreshSnapshot(ctx, tx)
-	}
-	latest, err := tx.Latest(ctx)
-	if err == nil && tx.Root.Addr() == tx.Start.Addr() {
-		tx.Rebase(latest, latest)
-	}
-	return err
 }

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -21,32 +20,16 @@ import (
 // indexes and sequences share one namespace per schema (pg_class), and
 // constraint names are chosen to be unique in their schema too.
 
-// nameDataLen is PostgreSQL's NAMEDATALEN: names are cut to 63 bytes.
-const nameDataLen = 64
-
-// searchPath returns the schemas of search_path, "$user" resolved, in
-// order, whether they exist or not.
-func (s *Session) searchPath() []string {
-	var out []string
-	for _, part := range splitSearchPath(s.vars["search_path"]) {
-		if part == "$user" {
-			part = s.user
-		}
-		out = append(out, part)
-	}
-	return out
-}
-
-// splitSearchPath splits a search_path value into schema names, honouring
+// SplitSearchPath splits a search_path value into schema names, honouring
 // double quotes and folding unquoted names to lower case.
-func splitSearchPath(v string) []string {
+func SplitSearchPath(v string) []string {
 	var out []string
 	for _, item := range splitOutsideQuotes(v, ',') {
 		item = strings.TrimSpace(item)
 		if item == "" {
 			continue
 		}
-		out = append(out, unquoteIdent(item))
+		out = append(out, UnquoteIdent(item))
 	}
 	return out
 }
@@ -67,25 +50,25 @@ func splitOutsideQuotes(s string, sep byte) []string {
 	return append(out, s[start:])
 }
 
-// unquoteIdent returns an identifier as written in SQL: "Ab""c" is Ab"c,
+// UnquoteIdent returns an identifier as written in SQL: "Ab""c" is Ab"c,
 // Abc is abc.
-func unquoteIdent(s string) string {
+func UnquoteIdent(s string) string {
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
 	}
 	return strings.ToLower(s)
 }
 
-// parseQualifiedName splits a name given as text (nextval('s.seq'),
+// ParseQualifiedName splits a name given as text (nextval('s.seq'),
 // 'tab'::regclass) into its parts, as stringToQualifiedNameList does.
-func parseQualifiedName(s string) ([]string, error) {
+func ParseQualifiedName(s string) ([]string, error) {
 	var parts []string
 	for _, p := range splitOutsideQuotes(s, '.') {
 		p = strings.TrimSpace(p)
 		if p == "" {
 			return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
 		}
-		parts = append(parts, unquoteIdent(p))
+		parts = append(parts, UnquoteIdent(p))
 	}
 	if len(parts) > 3 {
 		return nil, pgerr.New(pgerr.InvalidName, "improper qualified name (too many dotted names): %s", s)
@@ -93,12 +76,12 @@ func parseQualifiedName(s string) ([]string, error) {
 	return parts, nil
 }
 
-// quoteIdent quotes a name where SQL needs it, as quote_identifier does.
-func quoteIdent(s string) string { return catalog.QuoteIdent(s) }
+// QuoteIdent quotes a name where SQL needs it, as quote_identifier does.
+func QuoteIdent(s string) string { return catalog.QuoteIdent(s) }
 
 // qualifiedName returns the parts of a RangeVar-like name list (DROP's
 // objects, sequence names).
-func nameList(list []*pg.Node) []string {
+func NameList(list []*pg.Node) []string {
 	var parts []string
 	for _, n := range list {
 		parts = append(parts, n.GetString_().GetSval())
@@ -106,58 +89,17 @@ func nameList(list []*pg.Node) []string {
 	return parts
 }
 
-// existingSchema reports whether schema exists as of the transaction's
-// root; pg_catalog and information_schema always do.
-func (a *analyzer) existingSchema(ctx context.Context, schema string) (bool, error) {
-	if isSystemSchema(schema) {
-		return true, nil
-	}
-	_, ok, err := a.tx.Schema(ctx, schema)
-	return ok, err
-}
-
-func isSystemSchema(s string) bool {
+func IsSystemSchema(s string) bool {
 	return s == "pg_catalog" || s == "information_schema"
-}
-
-// creationSchema returns the schema a new object named in schema (""
-// when unqualified) goes in.
-func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32) (string, error) {
-	if schema == "pg_temp" || schema != "" && schema == a.s.tempSchema {
-		return a.ensureTempSchema(ctx)
-	}
-	if schema != "" {
-		ok, err := a.existingSchema(ctx, schema)
-		if err != nil {
-			return "", err
-		}
-		if !ok {
-			return "", withPos(pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema), loc)
-		}
-		return schema, nil
-	}
-	for _, s := range a.s.searchPath() {
-		if isSystemSchema(s) {
-			continue
-		}
-		ok, err := a.existingSchema(ctx, s)
-		if err != nil {
-			return "", err
-		}
-		if ok {
-			return s, nil
-		}
-	}
-	return "", withPos(pgerr.New(pgerr.InvalidSchemaName, "no schema has been selected to create in"), loc)
 }
 
 // lookupTable finds the table schema.name, or name along the search path
 // when schema is "".
 func (a *analyzer) lookupTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
 	if schema != "" {
-		return a.tx.Table(ctx, a.s.resolveSchemaName(schema), name)
+		return a.tx.Table(ctx, a.s.ResolveSchemaName(schema), name)
 	}
-	for _, s := range a.s.relationPath() {
+	for _, s := range a.s.RelationPath() {
 		t, ok, err := a.tx.Table(ctx, s, name)
 		if ok || err != nil {
 			return t, ok, err
@@ -166,204 +108,216 @@ func (a *analyzer) lookupTable(ctx context.Context, schema, name string) (*exec.
 	return nil, false, nil
 }
 
-// relKind says what a name in a schema's relation namespace is.
-type relKind byte
+// RelKind says what a name in a schema's relation namespace is.
+type RelKind byte
 
 const (
-	relNone     relKind = 0
-	relTable    relKind = 'r'
-	relIndex    relKind = 'i'
-	relSequence relKind = 'S'
-	relView     relKind = 'v'
+	RelNone     RelKind = 0
+	RelTable    RelKind = 'r'
+	RelIndex    RelKind = 'i'
+	RelSequence RelKind = 'S'
+	RelView     RelKind = 'v'
 )
 
-func (k relKind) String() string {
+func (k RelKind) String() string {
 	switch k {
-	case relTable:
+	case RelTable:
 		return "table"
-	case relIndex:
+	case RelIndex:
 		return "index"
-	case relSequence:
+	case RelSequence:
 		return "sequence"
-	case relView:
+	case RelView:
 		return "view"
 	}
 	return "relation"
 }
 
-// relation is what findRelation found: the table itself, the table an
+// Relation is what FindRelation found: the table itself, the table an
 // index belongs to, or a sequence.
-type relation struct {
-	kind  relKind
-	table *versioning.Table
-	index int // position in table.Indexes, for an index
-	seq   *versioning.Sequence
-	view  *versioning.View
+type Relation struct {
+	Kind  RelKind
+	Table *versioning.Table
+	Index int // position in table.Indexes, for an index
+	Seq   *versioning.Sequence
+	View  *versioning.View
 }
 
-// findRelation looks name up in schema's relation namespace.
-func findRelation(ctx context.Context, root versioning.RootValue, schema, name string) (relation, error) {
+// FindRelation looks name up in schema's relation namespace.
+func FindRelation(ctx context.Context, root versioning.RootValue, schema, name string) (Relation, error) {
 	if t, ok, err := root.Table(ctx, schema, name); err != nil || ok {
-		return relation{kind: relTable, table: t}, err
+		return Relation{Kind: RelTable, Table: t}, err
 	}
 	if s, ok, err := root.Sequence(ctx, schema, name); err != nil || ok {
-		return relation{kind: relSequence, seq: s}, err
+		return Relation{Kind: RelSequence, Seq: s}, err
 	}
 	if v, ok, err := root.View(ctx, schema, name); err != nil || ok {
-		return relation{kind: relView, view: v}, err
+		return Relation{Kind: RelView, View: v}, err
 	}
 	tables, err := root.TablesIn(ctx, schema)
 	if err != nil {
-		return relation{}, err
+		return Relation{}, err
 	}
 	for _, t := range tables {
 		for i := range t.Indexes {
 			if t.Indexes[i].Name == name {
-				return relation{kind: relIndex, table: t, index: i}, nil
+				return Relation{Kind: RelIndex, Table: t, Index: i}, nil
 			}
 		}
 		if t.PrimaryKeyName == name && len(t.PrimaryKey) > 0 {
-			return relation{kind: relIndex, table: t, index: -1}, nil
+			return Relation{Kind: RelIndex, Table: t, Index: -1}, nil
 		}
 	}
-	return relation{}, nil
+	return Relation{}, nil
 }
 
 // lookupRelation finds a relation by possibly-qualified name.
-func (a *analyzer) lookupRelation(ctx context.Context, schema, name string) (relation, string, error) {
+func (a *analyzer) lookupRelation(ctx context.Context, schema, name string) (Relation, string, error) {
 	if schema != "" {
-		schema = a.s.resolveSchemaName(schema)
-		r, err := findRelation(ctx, a.tx.Root, schema, name)
+		schema = a.s.ResolveSchemaName(schema)
+		r, err := FindRelation(ctx, a.tx.Root, schema, name)
 		return r, schema, err
 	}
-	for _, s := range a.s.relationPath() {
-		r, err := findRelation(ctx, a.tx.Root, s, name)
-		if err != nil || r.kind != relNone {
+	for _, s := range a.s.RelationPath() {
+		r, err := FindRelation(ctx, a.tx.Root, s, name)
+		if err != nil || r.Kind != RelNone {
 			return r, s, err
 		}
 	}
-	return relation{}, "", nil
+	return Relation{}, "", nil
 }
 
-// nameSet holds the names taken in one schema: relations (tables,
-// indexes, sequences) and constraints. DDL that invents names (index,
-// constraint and sequence names) adds what it picks as it goes.
-type nameSet struct {
-	rels, cons map[string]bool
-}
+// truncateName cuts an identifier to 63 bytes, as the lexer does.
+func truncateName(s string) string { return ClipUTF8(s, NameDataLen-1) }
 
-// takenNames collects the names used in schema.
-func takenNames(ctx context.Context, root versioning.RootValue, schema string) (*nameSet, error) {
-	ns := &nameSet{rels: map[string]bool{}, cons: map[string]bool{}}
-	tables, err := root.TablesIn(ctx, schema)
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range tables {
-		ns.rels[t.Name] = true
-		if len(t.PrimaryKey) > 0 {
-			ns.rels[t.PrimaryKeyName] = true
-			ns.cons[t.PrimaryKeyName] = true
+// virtualTable returns the catalog relation or sequence a FROM item
+// names, if it names one: catalog relations first for an unqualified name
+// (pg_catalog precedes the search path), sequences after the tables of
+// the same schema.
+func (a *analyzer) virtualTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
+	switch schema {
+	case "", "pg_catalog", "information_schema":
+		cs := schema
+		if cs == "" {
+			cs = "pg_catalog"
 		}
-		for _, ix := range t.Indexes {
-			ns.rels[ix.Name] = true
-			if ix.Constraint {
-				ns.cons[ix.Name] = true
+		if v, ok := catalog.Lookup(cs, name); ok {
+			t := v.Table(a.s.CatalogSource)
+			t.VirtualKind = 'c'
+			return t, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// sequenceTable returns the one-row relation a sequence reads as
+// (last_value, log_cnt, is_called), if schema.name (or name along the
+// search path) is a sequence.
+func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
+	schemas := []string{a.s.ResolveSchemaName(schema)}
+	if schema == "" {
+		schemas = a.s.RelationPath()
+	}
+	for _, sc := range schemas {
+		if _, ok, err := a.tx.Root.Sequence(ctx, sc, name); err != nil || !ok {
+			if err != nil {
+				return nil, false, err
 			}
+			continue
 		}
-		for _, c := range t.Checks {
-			ns.cons[c.Name] = true
-		}
-		for _, fk := range t.ForeignKeys {
-			ns.cons[fk.Name] = true
-		}
-	}
-	seqs, err := root.Sequences(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range seqs {
-		if s.Schema == schema {
-			ns.rels[s.Name] = true
-		}
-	}
-	views, err := root.Views(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, v := range views {
-		if v.Schema == schema {
-			ns.rels[v.Name] = true
-		}
-	}
-	return ns, nil
-}
-
-// chooseRelationName picks a relation name as ChooseRelationName does:
-// name1_name2_label, cut to fit 63 bytes, then label1, label2, ... until
-// no relation (and, for a constraint's index, no constraint) has it.
-func (ns *nameSet) chooseRelationName(name1, name2, label string, constraint bool) string {
-	mod := label
-	for pass := 1; ; pass++ {
-		name := makeObjectName(name1, name2, mod)
-		if !ns.rels[name] && (!constraint || !ns.cons[name]) {
-			ns.rels[name] = true
-			if constraint {
-				ns.cons[name] = true
+		sc := sc
+		cols := []exec.VirtualColumn{{Name: "last_value", Type: exec.TInt8}, {Name: "log_cnt", Type: exec.TInt8}, {Name: "is_called", Type: exec.TBool}}
+		t := exec.NewVirtualTable(sc, name, catalog.SequenceOID(sc, name), cols, func(env *exec.Env) ([]exec.Row, error) {
+			seq, ok, err := env.Txn.Root.Sequence(env.Ctx, sc, name)
+			if err != nil {
+				return nil, err
 			}
-			return name
-		}
-		mod = fmt.Sprintf("%s%d", label, pass)
+			if !ok {
+				return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+			}
+			// log_cnt counts values PostgreSQL has WAL-logged ahead; 32
+			// once the sequence is used is what a fresh server shows.
+			logCnt := int64(0)
+			if seq.Called {
+				logCnt = 32
+			}
+			return []exec.Row{{exec.DInt(seq.Last), exec.DInt(logCnt), exec.DBool(seq.Called)}}, nil
+		})
+		t.VirtualKind = 'S'
+		return t, true, nil
 	}
+	return nil, false, nil
 }
 
-// chooseConstraintName picks a constraint name (CHECK, FOREIGN KEY) as
-// ChooseConstraintName does; constraint names need not differ from
-// relation names.
-func (ns *nameSet) chooseConstraintName(name1, name2, label string) string {
-	mod := label
-	for pass := 1; ; pass++ {
-		name := makeObjectName(name1, name2, mod)
-		if !ns.cons[name] {
-			ns.cons[name] = true
-			return name
-		}
-		mod = fmt.Sprintf("%s%d", label, pass)
+// SplitName returns the schema ("" if unqualified) and name of a
+// qualified name's parts (a database part is ignored).
+func SplitName(parts []string) (string, string) {
+	name := parts[len(parts)-1]
+	if len(parts) > 1 {
+		return parts[len(parts)-2], name
 	}
+	return "", name
 }
 
-// makeObjectName joins name1, name2 (may be empty) and label with
-// underscores, cutting the longer of name1 and name2 until the whole fits
-// in 63 bytes, as PostgreSQL's makeObjectName does.
-func makeObjectName(name1, name2, label string) string {
-	overhead := 0
-	if label != "" {
-		overhead = len(label) + 1
+// SeqRef is how a column record names its identity sequence: the
+// qualified name as SQL writes it, quoted where needed.
+func SeqRef(schema, name string) string { return QuoteIdent(schema) + "." + QuoteIdent(name) }
+
+// NextvalRefs calls fn with the sequence named by each nextval('...') of a
+// stored expression (schema "" when unqualified); where fn returns a new
+// reference (quoted as SQL needs), the expression's text is rewritten.
+// Stored defaults name sequences by text where PostgreSQL stores an OID,
+// so renames must follow them.
+func NextvalRefs(expr string, fn func(schema, name string) (string, bool)) (string, bool) {
+	n, err := ParseExpr(expr)
+	if err != nil {
+		return expr, false
 	}
-	if name2 != "" {
-		overhead++
-	}
-	avail := nameDataLen - 1 - overhead
-	n1, n2 := len(name1), len(name2)
-	for n1+n2 > avail {
-		if n1 > n2 {
-			n1--
-		} else {
-			n2--
+	changed := false
+	VisitNodes(n, func(x *pg.Node) {
+		fc := x.GetFuncCall()
+		if fc == nil || OpName(fc.Funcname) != "nextval" || len(fc.Args) != 1 {
+			return
 		}
+		arg := fc.Args[0]
+		if tc := arg.GetTypeCast(); tc != nil {
+			arg = tc.Arg
+		}
+		c := arg.GetAConst()
+		if c == nil || c.GetSval() == nil {
+			return
+		}
+		parts, err := ParseQualifiedName(c.GetSval().Sval)
+		if err != nil {
+			return
+		}
+		s, nm := SplitName(parts)
+		if ref, ok := fn(s, nm); ok {
+			c.GetSval().Sval, changed = ref, true
+		}
+	})
+	if !changed {
+		return expr, false
 	}
-	out := clipUTF8(name1, n1)
-	if name2 != "" {
-		out += "_" + clipUTF8(name2, n2)
+	text, err := DeparseExpr(n)
+	if err != nil {
+		return expr, false
 	}
-	if label != "" {
-		out += "_" + label
-	}
-	return out
+	return text, true
 }
 
-// clipUTF8 cuts s to at most n bytes without splitting a character.
-func clipUTF8(s string, n int) string {
+// TempSchemaPrefix starts the names of the temporary schemas.
+const TempSchemaPrefix = "pg_temp_"
+
+// IsTempSchema reports whether schema holds some session's temporary
+// relations.
+func IsTempSchema(schema string) bool { return strings.HasPrefix(schema, TempSchemaPrefix) }
+
+// NameDataLen is PostgreSQL's NAMEDATALEN: names are cut to 63 bytes.
+const NameDataLen = 64
+
+// ClipUTF8 cuts s to at most n bytes without splitting a character.
+func ClipUTF8(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -372,25 +326,3 @@ func clipUTF8(s string, n int) string {
 	}
 	return s[:n]
 }
-
-// truncateName cuts an identifier to 63 bytes, as the lexer does.
-func truncateName(s string) string { return clipUTF8(s, nameDataLen-1) }
-
-// indexNameAddition joins column names for an index name as
-// ChooseIndexNameAddition does, stopping once the result is long enough.
-func indexNameAddition(cols []string) string {
-	var b strings.Builder
-	for _, c := range cols {
-		if b.Len() > 0 {
-			b.WriteByte('_')
-		}
-		b.WriteString(c)
-		if b.Len() >= nameDataLen {
-			break
-		}
-	}
-	return b.String()
-}
-
-// codeProgramLimit is 54000 (program_limit_exceeded): too many columns.
-const codeProgramLimit = pgerr.Code("54000")

@@ -18,9 +18,9 @@ import (
 // its parent's bound up to the root, in PostgreSQL's words
 // (get_qual_for_range, get_qual_for_list, get_qual_for_hash).
 
-// partitionConstraintDef returns the partition constraint of t, "" when
+// PartitionConstraintDef returns the partition constraint of t, "" when
 // t is not a partition.
-func partitionConstraintDef(ctx context.Context, root versioning.RootValue, t *versioning.Table) (string, error) {
+func PartitionConstraintDef(ctx context.Context, root versioning.RootValue, t *versioning.Table) (string, error) {
 	var levels [][]string
 	for cur := t; cur.IsPartition() && len(cur.Inherits) > 0; {
 		pn := cur.Inherits[0]
@@ -65,7 +65,7 @@ func orText(conds []string) string {
 func boundConjuncts(ctx context.Context, root versioning.RootValue, parent, t *versioning.Table) ([]string, error) {
 	key := parent.PartitionKey
 	cols := make([]string, len(key.Columns))
-	ktypes := keyTypes(parent)
+	ktypes := KeyTypes(parent)
 	for i, pos := range key.Columns {
 		if pos < 0 {
 			cols[i] = exprKeyText(key.Expr(i))
@@ -207,7 +207,7 @@ func defaultConjuncts(ctx context.Context, root versioning.RootValue, parent, t 
 		return nil, nil
 	}
 	strategy := parent.PartitionKey.Strategy
-	order := boundOrder(strategy, bounds)
+	order := BoundOrder(strategy, bounds)
 	switch strategy {
 	case versioning.PartitionList:
 		var vals []versioning.BoundValue

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner/plpgsql"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -36,9 +37,9 @@ type routine struct {
 	cols []exec.ResultColumn
 }
 
-// routine returns the compiled form of def, compiling it the first time.
-func (s *Session) routine(def *versioning.Function) (*routine, error) {
-	return s.routineFor(def, nil)
+// routineOf returns the compiled form of def, compiling it the first time.
+func routineOf(s Session, def *versioning.Function) (*routine, error) {
+	return routineFor(s, def, nil)
 }
 
 // routineFor returns the compiled form of def for a call whose inputs
@@ -46,33 +47,34 @@ func (s *Session) routine(def *versioning.Function) (*routine, error) {
 // set of actual types (its specialization), so that the plans of its
 // body are made for them, as PostgreSQL caches a function's plans by
 // its call's actual argument types.
-func (s *Session) routineFor(def *versioning.Function, actual []exec.T) (*routine, error) {
+func routineFor(s Session, def *versioning.Function, actual []exec.T) (*routine, error) {
 	declared := def
 	if in := def.InputTypes(); exec.HasPolymorphic(in) && len(actual) == len(in) {
-		def = specialize(def, actual)
+		def = Specialize(def, actual)
 	}
 	key, err := json.Marshal(def)
 	if err != nil {
 		return nil, err
 	}
-	if r, ok := s.routines[string(key)]; ok {
+	state := s.PlannerState()
+	if r, ok := state.routines[string(key)]; ok {
 		return r, nil
 	}
 	r, err := compileRoutine(s, def, declared)
 	if err != nil {
 		return nil, err
 	}
-	if s.routines == nil {
-		s.routines = map[string]*routine{}
+	if state.routines == nil {
+		state.routines = map[string]*routine{}
 	}
-	s.routines[string(key)] = r
+	state.routines[string(key)] = r
 	return r, nil
 }
 
-// specialize returns polymorphic function def with the types of a call:
+// Specialize returns polymorphic function def with the types of a call:
 // its inputs of types actual, its polymorphic OUT arguments and result
 // of the types these make them.
-func specialize(def *versioning.Function, actual []exec.T) *versioning.Function {
+func Specialize(def *versioning.Function, actual []exec.T) *versioning.Function {
 	params := def.InputTypes()
 	out := *def
 	out.Args = slices.Clone(def.Args)
@@ -89,34 +91,16 @@ func specialize(def *versioning.Function, actual []exec.T) *versioning.Function 
 	return &out
 }
 
-// validationTypes are the input types a polymorphic function's body is
-// checked with at CREATE FUNCTION: PostgreSQL's validators take integer
-// for an element and integer[] for an array.
-func validationTypes(def *versioning.Function) []exec.T {
-	var out []exec.T
-	for _, t := range def.InputTypes() {
-		switch {
-		case t == exec.OIDAnyArray || t == exec.OIDAnyCompatibleArray:
-			out = append(out, exec.ArrayType(exec.TInt4))
-		case exec.IsPolymorphic(t):
-			out = append(out, exec.TInt4)
-		default:
-			out = append(out, exec.T{OID: t, Typmod: -1})
-		}
-	}
-	return out
-}
-
 // compileRoutine compiles def, which is declared, or declared's
 // specialization for a call's types.
-func compileRoutine(s *Session, def, declared *versioning.Function) (*routine, error) {
+func compileRoutine(s Session, def, declared *versioning.Function) (*routine, error) {
 	r := &routine{def: def, sig: signatureOf(def)}
 	if def != declared {
 		for _, t := range declared.InputTypes() {
 			r.sig.Declared = append(r.sig.Declared, exec.T{OID: t, Typmod: -1})
 		}
 	}
-	r.sig.Composite = func(name string) bool { return s.isCompositeType(name) }
+	r.sig.Composite = func(name string) bool { return isCompositeType(s, name) }
 	r.cols = resultColumns(def)
 	switch def.Language {
 	case "plpgsql":
@@ -128,7 +112,7 @@ func compileRoutine(s *Session, def, declared *versioning.Function) (*routine, e
 	case "sql":
 		tree, err := pg.Parse(def.Body)
 		if err != nil {
-			return nil, syntaxError(err)
+			return nil, SyntaxError(err)
 		}
 		for _, raw := range tree.Stmts {
 			r.sql = append(r.sql, &bodyStmt{s: s, node: raw.Stmt})
@@ -166,24 +150,29 @@ func resultColumns(def *versioning.Function) []exec.ResultColumn {
 	return cols
 }
 
-// call runs a routine: its outcome, a scalar, a row or rows.
-func (s *Session) call(env *exec.Env, r *routine, args []exec.Datum, td *plpgsql.TriggerData) (*plpgsql.Outcome, error) {
-	if s.callDepth >= maxCallDepth {
+// callRoutine runs a routine: its outcome, a scalar, a row or rows.
+func callRoutine(s Session, env *exec.Env, r *routine, args []exec.Datum, td *plpgsql.TriggerData) (*plpgsql.Outcome, error) {
+	state := s.PlannerState()
+	if state.callDepth >= maxCallDepth {
 		return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
 			WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
 	}
-	s.callDepth++
-	defer func() { s.callDepth-- }()
+	state.callDepth++
+	defer func() { state.callDepth-- }()
 	args = slices.Clone(args) // the caller's argument buffer is reused
 	if r.pl != nil {
-		return r.pl.Run(&plpgsql.Call{Env: env, Host: &host{s: s, env: env}, Args: args, Trigger: td})
+		out, err := r.pl.Run(&plpgsql.Call{Env: env, Host: &host{s: s, env: env}, Args: args, Trigger: td})
+		if err == nil && out != nil && r.def.ReturnsSet {
+			packRowsOf(env, r.def, out.Rows)
+		}
+		return out, err
 	}
-	return s.callSQL(env, r, args)
+	return callSQL(env, r, args)
 }
 
 // callSQL runs a LANGUAGE sql body: every statement, the last one's rows
 // are the result.
-func (s *Session) callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsql.Outcome, error) {
+func callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsql.Outcome, error) {
 	vars := &sqlArgs{r: r, args: args}
 	given := vars.types()
 	var last *plpgsql.Result
@@ -198,6 +187,12 @@ func (s *Session) callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsq
 	out := &plpgsql.Outcome{Value: exec.Null}
 	if last == nil || r.def.Returns == exec.OIDVoid {
 		return out, nil
+	}
+	if err := packComposite(env, r.def, last); err != nil {
+		return nil, withFunctionContext(err, r.def)
+	}
+	if err := unpackOutRow(r.def, last); err != nil {
+		return nil, err
 	}
 	if r.def.ReturnsSet {
 		out.Rows = last.Rows
@@ -215,6 +210,128 @@ func (s *Session) callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsq
 		out.Value = d
 	}
 	return out, nil
+}
+
+// packComposite makes each row of res, the last statement's result of a
+// function declared to return a composite type or record (RETURNS tt,
+// SETOF tt, SETOF record, tt a table's row type or CREATE TYPE ... AS),
+// one value of that type, as PostgreSQL does with a body like SELECT *
+// FROM tt: its columns become the fields, converted to the fields' types
+// (a record keeps the columns' types). A body that already yields one
+// composite column is left alone.
+func packComposite(env *exec.Env, def *versioning.Function, res *plpgsql.Result) error {
+	t := exec.T{OID: def.Returns, Typmod: -1}
+	if exec.KindOf(t.OID) != exec.KindRecord || len(resultColumns(def)) > 1 {
+		return nil
+	}
+	if len(res.Cols) == 1 && (res.Cols[0].T.OID == t.OID || t.OID == exec.OIDRecord && exec.KindOf(res.Cols[0].T.OID) == exec.KindRecord) {
+		return nil
+	}
+	var ftypes []exec.T
+	var names []string
+	if t.OID == exec.OIDRecord {
+		for _, c := range res.Cols {
+			ftypes, names = append(ftypes, c.T), append(names, c.Name)
+		}
+	} else {
+		ut, ok := userType(env, t.OID)
+		if !ok {
+			return nil
+		}
+		if len(res.Cols) != len(ut.FieldTypes) {
+			much := "few"
+			if len(res.Cols) > len(ut.FieldTypes) {
+				much = "many"
+			}
+			return pgerr.New(pgerr.InvalidFunctionDefinition, "return type mismatch in function declared to return %s", exec.TypeName(t.OID)).
+				WithDetail("Final statement returns too %s columns.", much)
+		}
+		for i, ft := range ut.FieldTypes {
+			ftypes = append(ftypes, exec.T{OID: uint32(ft), Typmod: ut.FieldTypmods[i]})
+		}
+		names = ut.FieldNames
+	}
+	for i, row := range res.Rows {
+		fields := make([]exec.Datum, len(ftypes))
+		for j := range ftypes {
+			d, err := convert(env, row[j], res.Cols[j].T, ftypes[j])
+			if err != nil {
+				return err
+			}
+			fields[j] = d
+		}
+		res.Rows[i] = exec.Row{exec.DRecord(&exec.Record{Type: t.OID, Fields: fields, Types: ftypes, Names: names})}
+	}
+	res.Cols = []exec.ResultColumn{{Name: def.Name, T: t}}
+	return nil
+}
+
+// unpackOutRow gives a function with several OUT arguments whose last
+// statement yields one row value (SELECT (1, 2.1)) that value's fields as
+// its columns. As in PostgreSQL, the fields must match the OUT arguments
+// in number and type exactly (42804), since nothing is converted.
+func unpackOutRow(def *versioning.Function, res *plpgsql.Result) error {
+	outs := resultColumns(def)
+	if len(outs) < 2 || len(res.Cols) != 1 || exec.KindOf(res.Cols[0].T.OID) != exec.KindRecord {
+		return nil
+	}
+	mismatch := func() *pgerr.Error {
+		return pgerr.New(pgerr.DatatypeMismatch, "function return row and query-specified return row do not match")
+	}
+	for i, row := range res.Rows {
+		if row[0].IsNull() {
+			res.Rows[i] = make(exec.Row, len(outs))
+			continue
+		}
+		rec, ok := row[0].X.(*exec.Record)
+		if !ok {
+			return mismatch()
+		}
+		if len(rec.Fields) != len(outs) {
+			return mismatch().WithDetail("Returned row contains %d attributes, but query expects %d.", len(rec.Fields), len(outs))
+		}
+		for j, c := range outs {
+			if j < len(rec.Types) && rec.Types[j].OID != c.T.OID {
+				return mismatch().WithDetail("Returned type %s at ordinal position %d, but query expects %s.", exec.TypeName(rec.Types[j].OID), j+1, exec.TypeName(c.T.OID))
+			}
+		}
+		res.Rows[i] = slices.Clone(rec.Fields)
+	}
+	res.Cols = outs
+	return nil
+}
+
+// packRowsOf makes each row of a PL/pgSQL set-returning function declared
+// to return a composite type (RETURNS SETOF tt) that RETURN NEXT or RETURN
+// QUERY gave as its fields one value of that type, as packComposite does
+// for SQL functions.
+func packRowsOf(env *exec.Env, def *versioning.Function, rows []exec.Row) {
+	if exec.KindOf(def.Returns) != exec.KindRecord || def.Returns == exec.OIDRecord || len(resultColumns(def)) > 1 {
+		return
+	}
+	ut, ok := userType(env, def.Returns)
+	if !ok {
+		return
+	}
+	var ftypes []exec.T
+	for i, ft := range ut.FieldTypes {
+		ftypes = append(ftypes, exec.T{OID: uint32(ft), Typmod: ut.FieldTypmods[i]})
+	}
+	for i, row := range rows {
+		if len(row) != len(ftypes) || len(row) == 1 && row[0].Kind == exec.KindRecord {
+			continue
+		}
+		rows[i] = exec.Row{exec.DRecord(&exec.Record{Type: def.Returns, Fields: row, Types: ftypes, Names: ut.FieldNames})}
+	}
+}
+
+// userType finds a user-defined type (a composite's fields) in the
+// session's type catalog, which env's settings carry.
+func userType(env *exec.Env, oid uint32) (*types.UserType, bool) {
+	if env == nil || env.Settings == nil || env.Settings.Types == nil {
+		return nil, false
+	}
+	return env.Settings.Types.UserType(types.Oid(oid))
 }
 
 func withFunctionContext(err error, def *versioning.Function) error {
@@ -282,14 +399,14 @@ func (v *sqlArgs) Value(ref int) (exec.Datum, exec.T) {
 
 // host is the planner as the PL/pgSQL interpreter's Host, for one call.
 type host struct {
-	s   *Session
+	s   Session
 	env *exec.Env
 }
 
 func (h *host) Prepare(sql string, given []exec.T, vars plpgsql.Vars) (plpgsql.Prepared, error) {
 	tree, err := pg.Parse(sql)
 	if err != nil {
-		return nil, syntaxError(err)
+		return nil, SyntaxError(err)
 	}
 	if len(tree.Stmts) != 1 {
 		return nil, pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
@@ -304,7 +421,7 @@ func (h *host) Type(name string) (exec.T, error) {
 	}
 	tree, err := pg.Parse("SELECT NULL::" + name)
 	if err != nil {
-		return exec.T{}, syntaxError(err)
+		return exec.T{}, SyntaxError(err)
 	}
 	tc := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val.GetTypeCast()
 	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.env.Txn}
@@ -317,7 +434,7 @@ func (h *host) RowType(name string) ([]exec.ResultColumn, error) {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		schema, table = name[:i], name[i+1:]
 	}
-	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.s.txn}
+	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.s.Txn()}
 	t, ok, err := a.lookupTable(h.env.Ctx, strings.ToLower(schema), strings.ToLower(table))
 	if err != nil {
 		return nil, err
@@ -354,7 +471,7 @@ func (h *host) columnType(ref string) (exec.T, error) {
 	if len(parts) == 3 {
 		schema = parts[0]
 	}
-	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.s.txn}
+	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.s.Txn()}
 	t, ok, err := a.lookupTable(h.env.Ctx, schema, table)
 	if err != nil {
 		return exec.T{}, err
@@ -369,13 +486,13 @@ func (h *host) columnType(ref string) (exec.T, error) {
 	return exec.T{}, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", ref+"%TYPE")
 }
 
-func (h *host) Notice(err *pgerr.Error) { h.s.notice(err) }
+func (h *host) Notice(err *pgerr.Error) { h.s.Notice(err) }
 
 func (h *host) Fields(oid uint32) ([]exec.ResultColumn, bool) {
-	if h.s.txn == nil {
+	if h.s.Txn() == nil {
 		return nil, false
 	}
-	ut, err := typeByOID(h.env.Ctx, h.s.txn.Root, oid)
+	ut, err := typeByOID(h.env.Ctx, h.s.Txn().Root, oid)
 	if err != nil || ut == nil || ut.Kind != 'c' {
 		return nil, false
 	}
@@ -387,31 +504,24 @@ func (h *host) Fields(oid uint32) ([]exec.ResultColumn, bool) {
 }
 
 func (h *host) Savepoint() func() error {
-	tx := h.s.txn
-	root := tx.Root
-	mark := h.s.notify.mark()
-	return func() error {
-		tx.SetRoot(root)
-		h.s.notify.rollbackTo(mark)
-		return h.s.reapplyAdvances(h.env.Ctx, tx, h.s.seqs.advanced)
-	}
+	return h.s.Savepoint(h.env.Ctx)
 }
 
 // bodyStmt is a statement of a function's body, analyzed when it first
 // runs and again only when the tables it read or the types of the
 // variables it reads changed.
 type bodyStmt struct {
-	s     *Session
+	s     Session
 	node  *pg.Node
 	given []exec.T
-	an    *analysis
+	an    *Analysis
 	root  versioning.Address
 	txn   *exec.Txn
 	vars  *varScope
 }
 
 func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*plpgsql.Result, error) {
-	tx := b.s.txn
+	tx := b.s.Txn()
 	if tx == nil {
 		return nil, pgerr.New(pgerr.InternalError, "function body run outside a transaction")
 	}
@@ -421,13 +531,13 @@ func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*p
 		}
 	}
 	an := b.an
-	if an.copy != nil {
+	if an.Copy != nil {
 		b.an = nil
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY is not supported in functions")
 	}
-	if an.run != nil {
+	if an.Run != nil {
 		b.an = nil // a utility's closure is good for one run
-		tag, err := an.run(env.Ctx)
+		tag, err := an.Run(env.Ctx)
 		return &plpgsql.Result{Tag: tag}, err
 	}
 	params := slices.Clone(given)
@@ -437,13 +547,13 @@ func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*p
 			params = append(params, d)
 		}
 	}
-	inner := &exec.Env{Ctx: env.Ctx, Params: params, Settings: b.s.settings(), TxnStart: tx.StartTime, Txn: tx, Session: b.s}
-	rows, err := an.plan.Open(inner)
+	inner := &exec.Env{Ctx: env.Ctx, Params: params, Settings: b.s.Settings(), TxnStart: tx.StartTime, Txn: tx, Session: b.s}
+	rows, err := an.Plan.Open(inner)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	res := &plpgsql.Result{Cols: an.cols, Tag: an.tag}
+	res := &plpgsql.Result{Cols: an.Cols, Tag: an.Tag}
 	for {
 		row, err := rows.Next()
 		if err != nil {
@@ -465,7 +575,7 @@ func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*p
 // tables' definitions and the same variable types.
 func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars) bool {
 	an := b.an
-	if an == nil || an.gen != b.s.planGen {
+	if an == nil || an.Gen != b.s.PlanGeneration() {
 		return false
 	}
 	if b.vars != nil {
@@ -484,10 +594,10 @@ func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars
 	switch {
 	case b.root == tx.Root.Addr() && b.txn == tx:
 		return true
-	case an.plan == nil:
+	case an.Plan == nil:
 		return false
 	}
-	return an.depsHold(ctx, tx)
+	return an.DepsHold(ctx, tx)
 }
 
 func (b *bodyStmt) analyze(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars) error {
@@ -497,7 +607,7 @@ func (b *bodyStmt) analyze(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars)
 		b.vars = &varScope{vars: vars, base: len(b.given), index: map[int]int{}}
 		a.vars = b.vars
 	}
-	an, err := b.s.analyzeWith(a, b.node)
+	an, err := analyzeWith(a, b.node)
 	if err != nil {
 		return err
 	}
@@ -544,20 +654,21 @@ func (v *varScope) param(a *analyzer, qualifier, name string) (exec.Expr, bool) 
 
 // isCompositeType reports whether name (possibly schema-qualified) is a
 // composite type of the session's transaction, or a table's row type.
-func (s *Session) isCompositeType(name string) bool {
-	if s.txn == nil {
+func isCompositeType(s Session, name string) bool {
+	tx := s.Txn()
+	if tx == nil {
 		return false
 	}
 	schema, typ := "", name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		schema, typ = name[:i], name[i+1:]
 	}
-	a := &analyzer{ctx: context.Background(), s: s, tx: s.txn}
+	a := &analyzer{ctx: context.Background(), s: s, tx: tx}
 	ut, err := a.lookupType(a.ctx, strings.ToLower(schema), strings.ToLower(typ))
 	if err == nil && ut != nil {
 		return ut.Kind == 'c'
 	}
 	// A table's name is its row type.
 	rel, _, err := a.lookupRelation(a.ctx, strings.ToLower(schema), strings.ToLower(typ))
-	return err == nil && rel.kind == relTable
+	return err == nil && rel.Kind == RelTable
 }

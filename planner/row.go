@@ -41,26 +41,26 @@ func (a *analyzer) fieldSelect(e exec.Expr, name string, loc int32) (exec.Expr, 
 		}
 	}
 	if t.OID == exec.OIDRecord {
-		if cols, ok := a.s.records.cols(t.Typmod); ok {
+		if cols, ok := a.s.PlannerState().records.cols(t.Typmod); ok {
 			for i, c := range cols {
 				if c.Name == name {
 					return &exec.FieldSelect{E: e, Idx: i, T: c.T}, nil
 				}
 			}
-			return nil, withPos(pgerr.New(pgerr.UndefinedColumn, "could not identify column %q in record data type", name), loc)
+			return nil, WithPos(pgerr.New(pgerr.UndefinedColumn, "could not identify column %q in record data type", name), loc)
 		}
 	}
 	if cat, array := types.UserCategoryOf(types.Oid(t.OID)); cat == types.UserComposite && !array {
-		if ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID)); ok {
+		if ut, ok := a.s.Settings().Types.UserType(types.Oid(t.OID)); ok {
 			for i, f := range ut.FieldNames {
 				if f == name {
 					return &exec.FieldSelect{E: e, Idx: i, T: exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}}, nil
 				}
 			}
-			return nil, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q not found in data type %s", name, ut.Name), loc)
+			return nil, WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q not found in data type %s", name, ut.Name), loc)
 		}
 	}
-	return nil, withPos(pgerr.New(pgerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", name, a.typeName(t)), loc)
+	return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "column notation .%s applied to type %s, which is not a composite type", name, a.typeName(t)), loc)
 }
 
 // fieldStar expands (expr).* in a select list: a column for each field of
@@ -88,10 +88,10 @@ func (a *analyzer) fieldStar(ind *pg.A_Indirection, sc *scope) ([]exec.Expr, []e
 		}
 		known = true
 	case t.OID == exec.OIDRecord:
-		fields, known = a.s.records.cols(t.Typmod)
+		fields, known = a.s.PlannerState().records.cols(t.Typmod)
 	default:
 		if cat, array := types.UserCategoryOf(types.Oid(t.OID)); cat == types.UserComposite && !array {
-			if ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID)); ok {
+			if ut, ok := a.s.Settings().Types.UserType(types.Oid(t.OID)); ok {
 				for i, f := range ut.FieldNames {
 					fields = append(fields, exec.ResultColumn{Name: f, T: exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}})
 				}
@@ -99,12 +99,12 @@ func (a *analyzer) fieldStar(ind *pg.A_Indirection, sc *scope) ([]exec.Expr, []e
 			}
 		}
 	}
-	loc := exprLocation(ind.Arg)
+	loc := ExprLocation(ind.Arg)
 	switch {
 	case !known && t.OID == exec.OIDRecord:
-		return nil, nil, withPos(pgerr.New(pgerr.WrongObjectType, "record type has not been registered"), loc)
+		return nil, nil, WithPos(pgerr.New(pgerr.WrongObjectType, "record type has not been registered"), loc)
 	case !known:
-		return nil, nil, withPos(pgerr.New(pgerr.WrongObjectType, "type %s is not composite", a.typeName(t)), loc)
+		return nil, nil, WithPos(pgerr.New(pgerr.WrongObjectType, "type %s is not composite", a.typeName(t)), loc)
 	}
 	exprs := make([]exec.Expr, len(fields))
 	for i, f := range fields {
@@ -118,7 +118,7 @@ func (a *analyzer) fieldStar(ind *pg.A_Indirection, sc *scope) ([]exec.Expr, []e
 // operators compare the first unequal pair.
 func (a *analyzer) rowComparison(op string, l, r *exec.RowExpr, loc int32) (exec.Expr, error) {
 	if len(l.Args) != len(r.Args) {
-		return nil, withPos(pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions"), loc)
+		return nil, WithPos(pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions"), loc)
 	}
 	pair := func(op string, i int) (exec.Expr, error) { return a.binary(op, l.Args[i], r.Args[i], loc) }
 	switch op {
@@ -154,7 +154,7 @@ func (a *analyzer) rowComparison(op string, l, r *exec.RowExpr, loc int32) (exec
 		rc.Last = last
 		return rc, nil
 	}
-	return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported for row expressions", op), loc)
+	return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported for row expressions", op), loc)
 }
 
 // typeName is format_type's name for t, user types included.
@@ -164,7 +164,7 @@ func (a *analyzer) typeName(t exec.T) string {
 	if cat == 0 {
 		return exec.TypeName(t.OID)
 	}
-	ut, ok := (sessionTypes{a.s}).UserType(oid &^ types.ArrayBit)
+	ut, ok := a.s.Settings().Types.UserType(oid &^ types.ArrayBit)
 	if !ok {
 		return "???"
 	}
@@ -177,16 +177,16 @@ func (a *analyzer) typeName(t exec.T) string {
 // rowToComposite converts a row constructor to composite type t, each
 // field to its field's type.
 func (a *analyzer) rowToComposite(row *exec.RowExpr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
-	ut, ok := (sessionTypes{a.s}).UserType(types.Oid(t.OID))
+	ut, ok := a.s.Settings().Types.UserType(types.Oid(t.OID))
 	if !ok {
-		return nil, withPos(pgerr.New(pgerr.UndefinedObject, "type %d does not exist", t.OID), loc)
+		return nil, WithPos(pgerr.New(pgerr.UndefinedObject, "type %d does not exist", t.OID), loc)
 	}
 	if len(row.Args) != len(ut.FieldTypes) {
 		detail := "Input has too few columns."
 		if len(row.Args) > len(ut.FieldTypes) {
 			detail = "Input has too many columns."
 		}
-		return nil, withPos(pgerr.New(pgerr.CannotCoerce, "cannot cast type record to %s", ut.Name).WithDetail("%s", detail), loc)
+		return nil, WithPos(pgerr.New(pgerr.CannotCoerce, "cannot cast type record to %s", ut.Name).WithDetail("%s", detail), loc)
 	}
 	out := &exec.RowExpr{Typ: t, Args: make([]exec.Expr, len(row.Args))}
 	for i, arg := range row.Args {

@@ -163,7 +163,7 @@ func (sc *scope) lookup(table, name string, loc int32) (*nsItem, *scopeCol, erro
 					continue
 				}
 				if found != nil {
-					return nil, nil, withPos(pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name), loc)
+					return nil, nil, WithPos(pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name), loc)
 				}
 				foundItem, found = it, c
 			}
@@ -174,7 +174,7 @@ func (sc *scope) lookup(table, name string, loc int32) (*nsItem, *scopeCol, erro
 	for _, it := range sc.items {
 		if it.relVisible && it.name == table {
 			if item != nil {
-				return nil, nil, withPos(pgerr.New(codeAmbiguousAlias, "table reference %q is ambiguous", table), loc)
+				return nil, nil, WithPos(pgerr.New(codeAmbiguousAlias, "table reference %q is ambiguous", table), loc)
 			}
 			item = it
 		}
@@ -185,13 +185,13 @@ func (sc *scope) lookup(table, name string, loc int32) (*nsItem, *scopeCol, erro
 	for _, c := range item.cols {
 		if c.name == name {
 			if found != nil {
-				return nil, nil, withPos(pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name), loc)
+				return nil, nil, WithPos(pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name), loc)
 			}
 			found = c
 		}
 	}
 	if found == nil {
-		return nil, nil, withPos(pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", table, name), loc)
+		return nil, nil, WithPos(pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", table, name), loc)
 	}
 	return item, found, nil
 }
@@ -212,9 +212,9 @@ func (sc *scope) hasItem(table string) bool {
 	return false
 }
 
-// withPos sets an error's position from a 0-based byte offset of the
+// WithPos sets an error's position from a 0-based byte offset of the
 // parser (-1 for none).
-func withPos(e *pgerr.Error, loc int32) *pgerr.Error {
+func WithPos(e *pgerr.Error, loc int32) *pgerr.Error {
 	if loc >= 0 && e.Position == 0 {
 		e.Position = int(loc) + 1
 	}
@@ -244,15 +244,15 @@ func (a *analyzer) resolveColumn(sc *scope, table, name string, loc int32) (exec
 	}
 	if table != "" && !sc.hasItem(table) {
 		if slices.Contains(a.hidden, table) {
-			return nil, withPos(pgerr.New(pgerr.UndefinedTable, "invalid reference to FROM-clause entry for table %q", table).
+			return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "invalid reference to FROM-clause entry for table %q", table).
 				WithHint("There is an entry for table %q, but it cannot be referenced from this part of the query.", table), loc)
 		}
-		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), loc)
+		return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), loc)
 	}
 	if table != "" {
-		return nil, withPos(pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", table, name), loc)
+		return nil, WithPos(pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", table, name), loc)
 	}
-	return nil, withPos(pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name), loc)
+	return nil, WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name), loc)
 }
 
 // resolveIn is resolveColumn returning nil, nil for a name found nowhere;
@@ -331,13 +331,13 @@ func (sc *scope) systemColumn(table string, loc int32) (*nsItem, *scopeCol, exec
 			continue
 		}
 		if found != nil {
-			return nil, nil, nil, withPos(pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", "tableoid"), loc)
+			return nil, nil, nil, WithPos(pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", "tableoid"), loc)
 		}
 		found = it
 	}
 	switch {
 	case found == nil && table != "" && sc.hasItem(table):
-		return nil, nil, nil, withPos(pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", table, "tableoid"), loc)
+		return nil, nil, nil, WithPos(pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", table, "tableoid"), loc)
 	case found == nil:
 		return nil, nil, nil, nil
 	case found.tableOID != nil:

@@ -16,21 +16,21 @@ import (
 // catalog of the session's current transaction.
 type analyzer struct {
 	ctx context.Context
-	s   *Session
+	s   Session
 	tx  *exec.Txn
 	// text is the statement's SQL text as the client sent it; "" for
 	// a statement of a function's body or a cursor's query.
 	text string
 	// as, when set, is the authority privileges are checked with instead
 	// of the current role's: a view's owner's, for the view's query.
-	as     *authority
+	as     *Authority
 	params []exec.T // parameter types, inferred as they are met
 	// deps are the definitions of the tables the statement uses: its plan
 	// stays valid while they are unchanged (Statement.reusable).
 	deps []*versioning.Table
 	// auth is the authority privileges were checked with, if any were:
 	// the plan holds only while it is current (privileges.go).
-	auth authKey
+	auth AuthKey
 	kin  []kinDep // the children of the tables read (inherit.go)
 	// funcs are the user functions the statement's calls were resolved
 	// among: a plan stays valid while they are unchanged (function.go).
@@ -117,13 +117,16 @@ func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, withPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified(rv)), rv.Location)
+		if err := missingSystemTable(rv); err != nil {
+			return nil, err
+		}
+		return nil, WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(rv)), rv.Location)
 	}
 	a.deps = append(a.deps, t.Def)
 	return t, nil
 }
 
-func qualified(rv *pg.RangeVar) string {
+func Qualified(rv *pg.RangeVar) string {
 	if rv.Schemaname != "" {
 		return rv.Schemaname + "." + rv.Relname
 	}
@@ -224,7 +227,7 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 	for _, n := range s.WindowClause {
 		wd := n.GetWindowDef()
 		if _, dup := wins.named[wd.Name]; dup {
-			return nil, withPos(pgerr.New(codeWindowingError, "window %q is already defined", wd.Name), wd.Location)
+			return nil, WithPos(pgerr.New(codeWindowingError, "window %q is already defined", wd.Name), wd.Location)
 		}
 		wins.named[wd.Name] = wd
 	}
@@ -363,13 +366,13 @@ func (a *analyzer) sortKeys(list []*pg.Node, sc *scope, exprs *[]exec.Expr, cols
 		by := sb.GetSortBy()
 		if by.SortbyDir == pg.SortByDir_SORTBY_USING {
 			// USING < and USING > are ASC and DESC for the built-in types.
-			switch opName(by.UseOp) {
+			switch OpName(by.UseOp) {
 			case "<", "<=":
 				by = &pg.SortBy{Node: by.Node, SortbyDir: pg.SortByDir_SORTBY_ASC, SortbyNulls: by.SortbyNulls}
 			case ">", ">=":
 				by = &pg.SortBy{Node: by.Node, SortbyDir: pg.SortByDir_SORTBY_DESC, SortbyNulls: by.SortbyNulls}
 			default:
-				return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING %s is not supported", opName(by.UseOp)), by.Location)
+				return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY ... USING %s is not supported", OpName(by.UseOp)), by.Location)
 			}
 		}
 		idx, err := a.sortTarget(by.Node, sc, exprs, cols)
@@ -471,7 +474,7 @@ func (a *analyzer) sortTarget(n *pg.Node, sc *scope, exprs *[]exec.Expr, cols []
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
 		pos := int(c.GetIval().Ival)
 		if pos < 1 || pos > len(cols) {
-			return 0, withPos(pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos), c.Location)
+			return 0, WithPos(pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos), c.Location)
 		}
 		return pos - 1, nil
 	}
@@ -483,7 +486,7 @@ func (a *analyzer) sortTarget(n *pg.Node, sc *scope, exprs *[]exec.Expr, cols []
 				continue
 			}
 			if found >= 0 && !exprEqual((*exprs)[found], (*exprs)[i]) {
-				return 0, withPos(pgerr.New(pgerr.AmbiguousColumn, "ORDER BY %q is ambiguous", name), cr.Location)
+				return 0, WithPos(pgerr.New(pgerr.AmbiguousColumn, "ORDER BY %q is ambiguous", name), cr.Location)
 			}
 			if found < 0 {
 				found = i
@@ -579,7 +582,7 @@ func (sc *scope) columnOf(cr *pg.ColumnRef) *scopeCol {
 func (a *analyzer) star(cr *pg.ColumnRef, sc *scope) ([]exec.Expr, []exec.ResultColumn, error) {
 	if sc == nil || len(sc.items) == 0 {
 		if len(cr.Fields) == 1 {
-			return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "SELECT * with no tables specified is not valid"), cr.Location)
+			return nil, nil, WithPos(pgerr.New(pgerr.SyntaxError, "SELECT * with no tables specified is not valid"), cr.Location)
 		}
 	}
 	table := ""
@@ -621,7 +624,7 @@ func (a *analyzer) star(cr *pg.ColumnRef, sc *scope) ([]exec.Expr, []exec.Result
 			}
 		}
 		if it == nil {
-			return nil, nil, withPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), cr.Location)
+			return nil, nil, WithPos(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", table), cr.Location)
 		}
 		for _, c := range it.cols {
 			e, err := a.resolveColumn(sc, table, c.name, cr.Location)
@@ -677,7 +680,7 @@ func columnName(n *pg.Node) string {
 		}
 		return f[len(f)-1].GetString_().Sval
 	case n.GetFuncCall() != nil:
-		return opName(n.GetFuncCall().Funcname)
+		return OpName(n.GetFuncCall().Funcname)
 	case n.GetTypeCast() != nil:
 		tc := n.GetTypeCast()
 		// A cast names its column unless its argument gives a stronger
@@ -738,14 +741,14 @@ func (a *analyzer) valuesIn(lists []*pg.Node, types []exec.T, sc *scope) (*exec.
 	for _, l := range lists {
 		items := l.GetList().Items
 		if width >= 0 && len(items) != width {
-			return nil, withPos(pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length"), exprLocation(items[0]))
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length"), ExprLocation(items[0]))
 		}
 		width = len(items)
 		var row []exec.Expr
 		for _, it := range items {
 			if it.GetSetToDefault() != nil {
 				if types == nil {
-					return nil, withPos(pgerr.New(pgerr.SyntaxError, "DEFAULT is not allowed in this context"), it.GetSetToDefault().Location)
+					return nil, WithPos(pgerr.New(pgerr.SyntaxError, "DEFAULT is not allowed in this context"), it.GetSetToDefault().Location)
 				}
 				row = append(row, nil)
 				continue
@@ -771,7 +774,7 @@ func (a *analyzer) valuesIn(lists []*pg.Node, types []exec.T, sc *scope) (*exec.
 				}
 			}
 			var err error
-			if t, err = commonType(ts, "VALUES", exprLocation(lists[0].GetList().Items[c])); err != nil {
+			if t, err = commonType(ts, "VALUES", ExprLocation(lists[0].GetList().Items[c])); err != nil {
 				return nil, err
 			}
 			for _, r := range rows {

@@ -162,7 +162,7 @@ func commonType(types []exec.T, what string, loc int32) (exec.T, error) {
 			pc, pref := typeCategory(p.OID)
 			nc, _ := typeCategory(t.OID)
 			if pc != nc || pc == 'U' {
-				return exec.T{}, withPos(pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", what, exec.TypeName(p.OID), exec.TypeName(t.OID)), loc)
+				return exec.T{}, WithPos(pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", what, exec.TypeName(p.OID), exec.TypeName(t.OID)), loc)
 			}
 			if !pref && implicitCast(p.OID, t.OID) && !implicitCast(t.OID, p.OID) {
 				p = t

@@ -13,7 +13,7 @@ import (
 func (a *analyzer) subLink(sl *pg.SubLink, sc *scope) (exec.Expr, error) {
 	sel := sl.Subselect.GetSelectStmt()
 	if sel == nil {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "this subquery is not supported yet"), sl.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "this subquery is not supported yet"), sl.Location)
 	}
 	corr := &correlation{outer: sc, fromSub: true, inAgg: a.inAgg}
 	saved := a.nested()
@@ -30,7 +30,7 @@ func (a *analyzer) subLink(sl *pg.SubLink, sc *scope) (exec.Expr, error) {
 		return sp, nil
 	case pg.SubLinkType_EXPR_SUBLINK:
 		if len(cols) != 1 {
-			return nil, withPos(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), sl.Location)
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), sl.Location)
 		}
 		sp.Kind, sp.T = exec.ScalarSub, cols[0].T
 		return sp, nil
@@ -38,7 +38,7 @@ func (a *analyzer) subLink(sl *pg.SubLink, sc *scope) (exec.Expr, error) {
 		return arraySubLink(sp, cols, sl.Location)
 	case pg.SubLinkType_ANY_SUBLINK, pg.SubLinkType_ALL_SUBLINK:
 	default:
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "%s subqueries are not supported yet", sl.SubLinkType), sl.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s subqueries are not supported yet", sl.SubLinkType), sl.Location)
 	}
 	sp.Kind = exec.AnySub
 	if sl.SubLinkType == pg.SubLinkType_ALL_SUBLINK {
@@ -46,7 +46,7 @@ func (a *analyzer) subLink(sl *pg.SubLink, sc *scope) (exec.Expr, error) {
 	}
 	op := "="
 	if len(sl.OperName) > 0 {
-		op = opName(sl.OperName)
+		op = OpName(sl.OperName)
 	}
 	lefts := []*pg.Node{sl.Testexpr}
 	if r := sl.Testexpr.GetRowExpr(); r != nil {
@@ -54,9 +54,9 @@ func (a *analyzer) subLink(sl *pg.SubLink, sc *scope) (exec.Expr, error) {
 	}
 	switch {
 	case len(lefts) > len(cols):
-		return nil, withPos(pgerr.New(pgerr.SyntaxError, "subquery has too few columns"), sl.Location)
+		return nil, WithPos(pgerr.New(pgerr.SyntaxError, "subquery has too few columns"), sl.Location)
 	case len(lefts) < len(cols):
-		return nil, withPos(pgerr.New(pgerr.SyntaxError, "subquery has too many columns"), sl.Location)
+		return nil, WithPos(pgerr.New(pgerr.SyntaxError, "subquery has too many columns"), sl.Location)
 	}
 	n := len(lefts)
 	canHash := op == "="
@@ -72,7 +72,7 @@ func (a *analyzer) subLink(sl *pg.SubLink, sc *scope) (exec.Expr, error) {
 			return nil, err
 		}
 		if t.Type().OID != exec.OIDBool {
-			return nil, withPos(pgerr.New(pgerr.DatatypeMismatch, "operator %s must return type boolean, not type %s", op, exec.TypeName(t.Type().OID)), sl.Location)
+			return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "operator %s must return type boolean, not type %s", op, exec.TypeName(t.Type().OID)), sl.Location)
 		}
 		tests = append(tests, t)
 		call, ok := t.(*exec.Call)
@@ -117,7 +117,7 @@ func (a *analyzer) multiAssign(mar *pg.MultiAssignRef, sc *scope) (exec.Expr, *p
 		}
 		cols := plan.Columns()
 		if len(cols) != n {
-			return nil, nil, withPos(pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values"), sl.Location)
+			return nil, nil, WithPos(pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values"), sl.Location)
 		}
 		// Each column runs the subquery again; a subquery is expected to
 		// give the same row each time.

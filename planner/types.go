@@ -48,9 +48,9 @@ var serialTypes = map[string]uint32{
 	"smallserial": exec.OIDInt2, "serial2": exec.OIDInt2,
 }
 
-// resolveType returns the type a TypeName names, and whether it is a
+// ResolveType returns the type a TypeName names, and whether it is a
 // serial pseudo-type.
-func resolveType(tn *pg.TypeName) (exec.T, bool, error) {
+func ResolveType(tn *pg.TypeName) (exec.T, bool, error) {
 	var parts []string
 	for _, n := range tn.Names {
 		parts = append(parts, n.GetString_().GetSval())

@@ -21,7 +21,7 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 	c := &exec.OnConflict{Update: oc.Action == pg.OnConflictAction_ONCONFLICT_UPDATE}
 	switch {
 	case oc.Infer == nil && c.Update:
-		return nil, withPos(pgerr.New(pgerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
+		return nil, WithPos(pgerr.New(pgerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
 			WithHint("For example, ON CONFLICT (column_name)."), oc.Location)
 	case oc.Infer == nil:
 		c.Any = true
@@ -53,7 +53,7 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 				if _, err := a.expr(el.Expr, tableScope(t, t.Def.Name)); err != nil {
 					return nil, err
 				}
-				text, err := deparseExpr(el.Expr)
+				text, err := DeparseExpr(el.Expr)
 				if err != nil {
 					return nil, err
 				}
@@ -108,7 +108,7 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 			}
 		}
 		if c.Arbiters == nil {
-			return nil, withPos(pgerr.New(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification"), oc.Infer.Location)
+			return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification"), oc.Infer.Location)
 		}
 	}
 	if !c.Update {
@@ -156,7 +156,7 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 			continue
 		}
 		if col.Identity == 'a' {
-			return nil, withPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", col.Name).
+			return nil, WithPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", col.Name).
 				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", col.Name), rt.Location)
 		}
 		if col.Generated != "" {

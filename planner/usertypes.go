@@ -18,109 +18,12 @@ import (
 // type to the executor, and its constraints are checked where values are
 // assigned or cast to it (domain.go).
 
-// typeOIDOf returns the OID of stored type t.
-func typeOIDOf(t *versioning.Type) uint32 { return catalog.TypeOID(t) }
+// TypeOIDOf returns the OID of stored type t.
+func TypeOIDOf(t *versioning.Type) uint32 { return catalog.TypeOID(t) }
 
-// userTypes is the catalog of user types of one root value, by OID.
-type userTypes struct {
-	root       versioning.Address
-	byOID      map[types.Oid]*types.UserType
-	tablesRead bool
-}
-
-// sessionTypes is the session's types.Catalog: the user types of its
-// transaction's current root value, decoded once per root.
-type sessionTypes struct{ s *Session }
-
-func (c sessionTypes) UserType(oid types.Oid) (*types.UserType, bool) {
-	tx := c.s.txn
-	if tx == nil {
-		return nil, false
-	}
-	// Text input has no context of its own; reading catalog records
-	// from the chunk store does not block on anything it could cancel.
-	ctx := context.Background()
-	ut := c.s.userTypes
-	if ut == nil || ut.root != tx.Root.Addr() {
-		ut = &userTypes{root: tx.Root.Addr(), byOID: map[types.Oid]*types.UserType{}}
-		c.s.userTypes = ut
-		defs, err := tx.Root.Types(ctx)
-		if err != nil {
-			return nil, false
-		}
-		for _, d := range defs {
-			u := describeType(d)
-			ut.byOID[u.Oid] = u
-		}
-	}
-	if u, ok := ut.byOID[oid]; ok {
-		return u, true
-	}
-	if cat, _ := types.UserCategoryOf(oid); cat == types.UserComposite && !ut.tablesRead {
-		// A table's row type: its columns are the fields.
-		ut.tablesRead = true
-		tables, err := tx.Root.Tables(ctx)
-		if err != nil {
-			return nil, false
-		}
-		for _, t := range tables {
-			u := &types.UserType{Oid: types.Oid(exec.TypeOID(types.UserComposite, t.Schema, t.Name)), Schema: t.Schema, Name: t.Name}
-			for _, c := range t.Columns {
-				if !c.Dropped {
-					u.FieldNames = append(u.FieldNames, c.Name)
-					u.FieldTypes = append(u.FieldTypes, types.Oid(c.Type))
-					u.FieldTypmods = append(u.FieldTypmods, c.Typmod)
-				}
-			}
-			ut.byOID[u.Oid] = u
-		}
-		u, ok := ut.byOID[oid]
-		return u, ok
-	}
-	return nil, false
-}
-
-// TypeName names user type oid, or its array type, as format_type does:
-// qualified by its schema when the search path does not find it.
-func (c sessionTypes) TypeName(oid types.Oid) (string, bool) {
-	_, array := types.UserCategoryOf(oid)
-	u, ok := c.UserType(oid &^ types.ArrayBit)
-	if !ok {
-		return "", false
-	}
-	name := quoteIdent(u.Name)
-	if !c.s.typeVisible(u.Schema, u.Name) {
-		name = quoteIdent(u.Schema) + "." + name
-	}
-	if array {
-		name += "[]"
-	}
-	return name, true
-}
-
-// typeVisible reports whether the unqualified name finds the type of
-// schema.name: schema is the first on the search path with a type (or
-// table) of that name.
-func (s *Session) typeVisible(schema, name string) bool {
-	tx := s.txn
-	ctx := context.Background()
-	for _, sch := range s.searchPath() {
-		if sch == schema {
-			return true
-		}
-		if _, ok, _ := tx.Root.Type(ctx, sch, name); ok {
-			return false
-		}
-		if _, ok, _ := tx.Root.Table(ctx, sch, name); ok {
-			return false
-		}
-	}
-	return false
-}
-
-// describeType is what text I/O needs of stored type d.
-func describeType(d *versioning.Type) *types.UserType {
-	u := &types.UserType{Oid: types.Oid(typeOIDOf(d)), Schema: d.Schema, Name: d.Name}
+// DescribeType is what text I/O needs of stored type d.
+func DescribeType(d *versioning.Type) *types.UserType {
+	u := &types.UserType{Oid: types.Oid(TypeOIDOf(d)), Schema: d.Schema, Name: d.Name}
 	for _, l := range d.Labels {
 		u.Labels = append(u.Labels, l.Label)
 		u.Sorts = append(u.Sorts, l.Sort)
@@ -138,7 +41,7 @@ func describeType(d *versioning.Type) *types.UserType {
 func (a *analyzer) lookupType(ctx context.Context, schema, name string) (*versioning.Type, error) {
 	schemas := []string{schema}
 	if schema == "" {
-		schemas = a.s.searchPath()
+		schemas = a.s.SearchPath()
 	}
 	for _, sch := range schemas {
 		t, ok, err := a.tx.Root.Type(ctx, sch, name)
@@ -156,7 +59,7 @@ func typeByOID(ctx context.Context, root versioning.RootValue, oid uint32) (*ver
 		return nil, err
 	}
 	for _, t := range all {
-		if typeOIDOf(t) == oid {
+		if TypeOIDOf(t) == oid {
 			return t, nil
 		}
 	}
@@ -175,7 +78,7 @@ func (a *analyzer) resolveType(tn *pg.TypeName) (exec.T, bool, error) {
 // resolveTypeDomain is resolveType that also returns the domain a name
 // names, nil for other types.
 func (a *analyzer) resolveTypeDomain(tn *pg.TypeName) (exec.T, *versioning.Type, bool, error) {
-	t, serial, err := resolveType(tn)
+	t, serial, err := ResolveType(tn)
 	if err == nil {
 		return t, nil, serial, nil
 	}
@@ -203,7 +106,7 @@ func (a *analyzer) resolveTypeDomain(tn *pg.TypeName) (exec.T, *versioning.Type,
 	} else if ut.Kind == 'd' {
 		t = exec.T{OID: ut.Base, Typmod: ut.BaseTypmod}
 	} else {
-		t = exec.T{OID: typeOIDOf(ut), Typmod: -1}
+		t = exec.T{OID: TypeOIDOf(ut), Typmod: -1}
 	}
 	if len(tn.ArrayBounds) > 0 {
 		at := exec.ArrayType(t)
@@ -222,7 +125,7 @@ func (a *analyzer) resolveTypeDomain(tn *pg.TypeName) (exec.T, *versioning.Type,
 func (a *analyzer) lookupRowType(schema, name string) (exec.T, error) {
 	schemas := []string{schema}
 	if schema == "" {
-		schemas = a.s.searchPath()
+		schemas = a.s.SearchPath()
 	}
 	for _, sch := range schemas {
 		_, ok, err := a.tx.Root.Table(a.ctx, sch, name)

@@ -7,10 +7,10 @@ import (
 	"github.com/prollypg/prollypg/planner/pgtree"
 )
 
-// visitNodes calls fn for n and every node below it in the parse tree,
+// VisitNodes calls fn for n and every node below it in the parse tree,
 // parents first. fn may change the node it is given (renaming a column
 // reference), not the shape of the tree above it.
-func visitNodes(n *pg.Node, fn func(*pg.Node)) {
+func VisitNodes(n *pg.Node, fn func(*pg.Node)) {
 	if n == nil {
 		return
 	}

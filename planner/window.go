@@ -21,7 +21,9 @@ const (
 	frameEndOffsetPreceding    = 0x01000
 	frameStartOffsetFollowing  = 0x02000
 	frameEndOffsetFollowing    = 0x04000
-	frameExclusion             = 0x08000 | 0x10000 | 0x20000
+	frameExcludeCurrentRow     = 0x08000
+	frameExcludeGroup          = 0x10000
+	frameExcludeTies           = 0x20000
 )
 
 // winSet collects the window functions of a select list and ORDER BY,
@@ -47,7 +49,7 @@ func (w *winSet) window(def *pg.WindowDef) (*pg.WindowDef, error) {
 	if def.Name != "" && def.Refname == "" && len(def.PartitionClause) == 0 && len(def.OrderClause) == 0 && def.FrameOptions&frameNonDefault == 0 {
 		named, ok := w.named[def.Name]
 		if !ok {
-			return nil, withPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Name), def.Location)
+			return nil, WithPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Name), def.Location)
 		}
 		return named, nil
 	}
@@ -56,16 +58,16 @@ func (w *winSet) window(def *pg.WindowDef) (*pg.WindowDef, error) {
 	}
 	base, ok := w.named[def.Refname]
 	if !ok {
-		return nil, withPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(pgerr.UndefinedObject, "window %q does not exist", def.Refname), def.Location)
 	}
 	if len(def.PartitionClause) > 0 {
-		return nil, withPos(pgerr.New(codeWindowingError, "cannot override PARTITION BY clause of window %q", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "cannot override PARTITION BY clause of window %q", def.Refname), def.Location)
 	}
 	if len(base.OrderClause) > 0 && len(def.OrderClause) > 0 {
-		return nil, withPos(pgerr.New(codeWindowingError, "cannot override ORDER BY clause of window %q", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "cannot override ORDER BY clause of window %q", def.Refname), def.Location)
 	}
 	if base.FrameOptions&frameNonDefault != 0 {
-		return nil, withPos(pgerr.New(codeWindowingError, "cannot copy window %q because it has a frame clause", def.Refname), def.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "cannot copy window %q because it has a frame clause", def.Refname), def.Location)
 	}
 	out := &pg.WindowDef{PartitionClause: base.PartitionClause, OrderClause: base.OrderClause,
 		FrameOptions: def.FrameOptions, StartOffset: def.StartOffset, EndOffset: def.EndOffset, Location: def.Location}
@@ -77,19 +79,19 @@ func (w *winSet) window(def *pg.WindowDef) (*pg.WindowDef, error) {
 
 // windowCall analyzes a call with OVER.
 func (a *analyzer) windowCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
-	name := opName(f.Funcname)
+	name := OpName(f.Funcname)
 	if a.inAgg {
-		return nil, withPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot contain window function calls"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot contain window function calls"), f.Location)
 	}
 	if a.inWindow {
-		return nil, withPos(pgerr.New(codeWindowingError, "window function calls cannot be nested"), f.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "window function calls cannot be nested"), f.Location)
 	}
 	if a.windows == nil {
 		clause := a.clause
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, withPos(pgerr.New(codeWindowingError, "window functions are not allowed in %s", clause), f.Location)
+		return nil, WithPos(pgerr.New(codeWindowingError, "window functions are not allowed in %s", clause), f.Location)
 	}
 	def, err := a.windows.window(f.Over)
 	if err != nil {
@@ -134,7 +136,7 @@ func sameKeys(a, b []exec.SortKey) bool {
 }
 
 func sameFrame(a, b exec.Frame) bool {
-	return a.Rows == b.Rows && a.Start.Kind == b.Start.Kind && a.End.Kind == b.End.Kind &&
+	return a.Mode == b.Mode && a.Exclude == b.Exclude && a.Start.Kind == b.Start.Kind && a.End.Kind == b.End.Kind &&
 		a.Start.Offset == nil && b.Start.Offset == nil && a.End.Offset == nil && b.End.Offset == nil
 }
 
@@ -172,22 +174,73 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 		spec.frame = exec.Frame{Start: exec.FrameBound{Kind: exec.UnboundedPreceding}, End: exec.FrameBound{Kind: exec.CurrentRow}}
 		return spec, nil
 	}
-	if opts&frameGroups != 0 || opts&frameExclusion != 0 {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "GROUPS frames and frame exclusion are not supported yet"), def.Location)
+	switch {
+	case opts&frameRows != 0:
+		spec.frame.Mode = exec.FrameRows
+	case opts&frameGroups != 0:
+		spec.frame.Mode = exec.FrameGroups
+		if len(spec.order) == 0 {
+			return nil, WithPos(pgerr.New(pgerr.WindowingError, "GROUPS mode requires an ORDER BY clause"), def.Location)
+		}
 	}
-	spec.frame.Rows = opts&frameRows != 0
-	if !spec.frame.Rows && opts&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0 {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported yet"), def.Location)
+	switch {
+	case opts&frameExcludeCurrentRow != 0:
+		spec.frame.Exclude = exec.ExcludeCurrentRow
+	case opts&frameExcludeGroup != 0:
+		spec.frame.Exclude = exec.ExcludeGroup
+	case opts&frameExcludeTies != 0:
+		spec.frame.Exclude = exec.ExcludeTies
 	}
-	offset := func(n *pg.Node) (exec.Expr, error) {
+	withOffset := opts&(frameStartOffsetPreceding|frameStartOffsetFollowing|frameEndOffsetPreceding|frameEndOffsetFollowing) != 0
+	if spec.frame.Mode == exec.FrameRange && withOffset && len(spec.order) != 1 {
+		return nil, WithPos(pgerr.New(pgerr.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"), def.Location)
+	}
+	// bound analyzes an offset bound: a count of rows or groups, or in
+	// RANGE mode a distance from the ORDER BY value, which gives the
+	// bound's value per row (the value minus the distance before the
+	// current row in the key's order, plus it after).
+	bound := func(b *exec.FrameBound, n *pg.Node, kind exec.BoundKind) error {
+		b.Kind = kind
 		saved := a.clause
 		a.clause = "window definition"
 		defer func() { a.clause = saved }()
 		e, err := a.expr(n, sc)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return a.coerce(e, exec.TInt8, "argument of ROWS", -1)
+		if spec.frame.Mode != exec.FrameRange {
+			what := "ROWS"
+			if spec.frame.Mode == exec.FrameGroups {
+				what = "GROUPS"
+			}
+			b.Offset, err = a.coerce(e, exec.TInt8, "argument of "+what, -1)
+			return err
+		}
+		key := spec.order[0]
+		if e.Type().OID == exec.OIDUnknown {
+			t := key.Type()
+			if k := exec.KindOf(t.OID); k == exec.KindDate || k == exec.KindTimestamp || k == exec.KindTime {
+				t = exec.T{OID: exec.OIDInterval, Typmod: -1}
+			}
+			if e, err = a.coerce(e, t, "", -1); err != nil {
+				return err
+			}
+		}
+		op := "+"
+		if (kind == exec.OffsetPreceding) != spec.keys[0].Desc {
+			op = "-"
+		}
+		if b.Value, err = a.binary(op, key, e, -1); err != nil {
+			return WithPos(pgerr.Wrap(err, pgerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", exec.TypeName(key.Type().OID), exec.TypeName(e.Type().OID)), def.Location)
+		}
+		b.Offset = e
+		spec.frame.RangeKey = key
+		if vt := b.Value.Type(); vt.OID != key.Type().OID {
+			// date + interval is a timestamp: the keys are compared
+			// with the bounds as that.
+			spec.frame.RangeKey, err = a.coerce(key, vt, "", -1)
+		}
+		return err
 	}
 	var err error
 	switch {
@@ -196,11 +249,9 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 	case opts&frameStartCurrentRow != 0:
 		spec.frame.Start.Kind = exec.CurrentRow
 	case opts&frameStartOffsetPreceding != 0:
-		spec.frame.Start.Kind = exec.OffsetPreceding
-		spec.frame.Start.Offset, err = offset(def.StartOffset)
+		err = bound(&spec.frame.Start, def.StartOffset, exec.OffsetPreceding)
 	case opts&frameStartOffsetFollowing != 0:
-		spec.frame.Start.Kind = exec.OffsetFollowing
-		spec.frame.Start.Offset, err = offset(def.StartOffset)
+		err = bound(&spec.frame.Start, def.StartOffset, exec.OffsetFollowing)
 	}
 	if err != nil {
 		return nil, err
@@ -211,11 +262,9 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 	case opts&frameEndCurrentRow != 0:
 		spec.frame.End.Kind = exec.CurrentRow
 	case opts&frameEndOffsetPreceding != 0:
-		spec.frame.End.Kind = exec.OffsetPreceding
-		spec.frame.End.Offset, err = offset(def.EndOffset)
+		err = bound(&spec.frame.End, def.EndOffset, exec.OffsetPreceding)
 	case opts&frameEndOffsetFollowing != 0:
-		spec.frame.End.Kind = exec.OffsetFollowing
-		spec.frame.End.Offset, err = offset(def.EndOffset)
+		err = bound(&spec.frame.End, def.EndOffset, exec.OffsetFollowing)
 	default:
 		spec.frame.End.Kind = exec.CurrentRow // ROWS n PRECEDING: up to the current row
 	}
@@ -226,10 +275,10 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 // or an aggregate.
 func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.WinFunc, error) {
 	if f.AggDistinct {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"), f.Location)
 	}
 	if len(f.AggOrder) > 0 {
-		return nil, withPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"), f.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"), f.Location)
 	}
 	var args []exec.Expr
 	var types []exec.T
@@ -242,7 +291,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 		types = append(types, e.Type())
 	}
 	noFunc := func() error {
-		return withPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf(name, types)).
+		return WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf(name, types)).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
 	}
 	fixed := map[string]struct {
@@ -326,7 +375,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 	}
 	if !a.isAggregate(f) {
 		if exec.HasFunc(name) {
-			return nil, withPos(pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name), f.Location)
+			return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name), f.Location)
 		}
 		return nil, noFunc()
 	}
@@ -336,7 +385,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 	agg, want, err := a.lookupAggregate(f, name, types) // built-in or user-defined
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
-			return nil, withPos(pe, f.Location)
+			return nil, WithPos(pe, f.Location)
 		}
 		return nil, err
 	}

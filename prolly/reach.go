@@ -22,6 +22,16 @@ import (
 // read, unless entry needs the value. It stops at the first error, from
 // the store or a callback; a missing chunk's error wraps store.ErrNotFound.
 func Reachable(ctx context.Context, cs ChunkStore, root store.Address, visit func(store.Address) (bool, error), entry func(key, value []byte) error) error {
+	return ReachableOrdered(ctx, cs, root, visit, entry, nil)
+}
+
+// ReachableOrdered is Reachable that also calls leave (when not nil) with
+// each chunk visit accepted, once everything below it has been walked:
+// children before parents, which is the order a copy of the tree must be
+// written in for "present implies its whole subtree is present" to hold
+// at every moment (invariant 4 of the package doc). A chunk's leaf entries
+// have been passed to entry before it is left.
+func ReachableOrdered(ctx context.Context, cs ChunkStore, root store.Address, visit func(store.Address) (bool, error), entry func(key, value []byte) error, leave func(store.Address) error) error {
 	ok, err := visit(root)
 	if err != nil || !ok {
 		return err
@@ -30,7 +40,7 @@ func Reachable(ctx context.Context, cs ChunkStore, root store.Address, visit fun
 	if err != nil {
 		return fmt.Errorf("prolly: reading node %s: %w", root, err)
 	}
-	r := reacher{cs: cs, visit: visit, entry: entry}
+	r := reacher{cs: cs, visit: visit, entry: entry, leave: leave}
 	return r.node(ctx, root, data)
 }
 
@@ -39,6 +49,15 @@ type reacher struct {
 	cs    ChunkStore
 	visit func(store.Address) (bool, error)
 	entry func(key, value []byte) error
+	leave func(store.Address) error // nil: not asked for
+}
+
+// left calls leave, if set, with a chunk whose walk is complete.
+func (r *reacher) left(a store.Address) error {
+	if r.leave == nil {
+		return nil
+	}
+	return r.leave(a)
 }
 
 // manyGetter is the batched read that store.DB offers: the children of a
@@ -56,7 +75,10 @@ func (r *reacher) node(ctx context.Context, addr store.Address, data []byte) err
 		return fmt.Errorf("prolly: node %s: %w", addr, err)
 	}
 	if nd.leaf() {
-		return r.leaf(ctx, nd)
+		if err := r.leaf(ctx, nd); err != nil {
+			return err
+		}
+		return r.left(addr)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -72,7 +94,10 @@ func (r *reacher) node(ctx context.Context, addr store.Address, data []byte) err
 			kids = append(kids, kid)
 		}
 	}
-	return r.each(ctx, kids, r.node)
+	if err := r.each(ctx, kids, r.node); err != nil {
+		return err
+	}
+	return r.left(addr)
 }
 
 // each reads the chunks of addrs (in one batch if the store can) and calls
@@ -139,8 +164,11 @@ func (r *reacher) leaf(ctx context.Context, nd node) error {
 // which is not read), -1 for a blob's top chunk.
 func (r *reacher) blob(ctx context.Context, addr store.Address, level int) error {
 	ok, err := r.visit(addr)
-	if err != nil || !ok || level == 0 {
+	if err != nil || !ok {
 		return err
+	}
+	if level == 0 {
+		return r.left(addr)
 	}
 	c, err := r.cs.Get(ctx, addr)
 	if err != nil {
@@ -150,7 +178,7 @@ func (r *reacher) blob(ctx context.Context, addr store.Address, level int) error
 		return fmt.Errorf("%w: blob chunk %s", ErrCorruptNode, addr)
 	}
 	if c[1] == 0 {
-		return nil
+		return r.left(addr)
 	}
 	kids := c[blobHeader:]
 	if len(kids)%store.AddressSize != 0 {
@@ -161,5 +189,5 @@ func (r *reacher) blob(ctx context.Context, addr store.Address, level int) error
 			return err
 		}
 	}
-	return nil
+	return r.left(addr)
 }

@@ -120,3 +120,81 @@ func TestReachable(t *testing.T) {
 		t.Error("a seen root was walked")
 	}
 }
+
+// chunkRefs returns the addresses the chunk data refers to: a node's
+// children or its leaf values' blobs, a blob index's chunks.
+func chunkRefs(t *testing.T, data []byte) []store.Address {
+	t.Helper()
+	var out []store.Address
+	if len(data) >= blobHeader && data[0] == blobMagic {
+		if data[1] > 0 {
+			for kids := data[blobHeader:]; len(kids) > 0; kids = kids[store.AddressSize:] {
+				out = append(out, store.Address(kids[:store.AddressSize]))
+			}
+		}
+		return out
+	}
+	nd, err := validateNode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < nd.n; i++ {
+		if !nd.leaf() {
+			kid, _ := nd.child(i)
+			out = append(out, kid)
+		} else if v, blob := nd.value(i); blob {
+			out = append(out, store.Address(v[:store.AddressSize]))
+		}
+	}
+	return out
+}
+
+// TestReachableOrdered checks that leave receives every chunk visit
+// accepted, once, after every chunk it refers to: written in that order,
+// no chunk of a copy is ever present without what it refers to.
+func TestReachableOrdered(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(8, 8))
+	md := randomModel(rng, 20000)
+	md[10].val = randomBytes(rng, 3*blobChunkSize+5)
+	md[11].val = md[10].val // the same blob twice
+	cs := store.NewMemory()
+	m := build(t, cs, md)
+	copyTo := store.NewMemory()
+	visited := map[store.Address]bool{}
+	err := ReachableOrdered(ctx, cs, m.Root(), func(a store.Address) (bool, error) {
+		if visited[a] {
+			return false, nil
+		}
+		visited[a] = true
+		return true, nil
+	}, nil, func(a store.Address) error {
+		data, err := cs.Get(ctx, a)
+		if err != nil {
+			return err
+		}
+		for _, r := range chunkRefs(t, data) {
+			if ok, _ := copyTo.Has(ctx, r); !ok {
+				return fmt.Errorf("chunk %s left before %s, which it refers to", a, r)
+			}
+		}
+		if ok, _ := copyTo.Has(ctx, a); ok {
+			return fmt.Errorf("chunk %s left twice", a)
+		}
+		_, err = copyTo.Put(ctx, bytes.Clone(data))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := copyTo.Stats().ChunksWritten; int(n) != len(visited) {
+		t.Errorf("left %d chunks, visited %d", n, len(visited))
+	}
+	copied, err := Load(ctx, copyTo, m.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := copied.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -172,12 +172,13 @@ func TestDoltObjectsMerge(t *testing.T) {
 	status(t, ctx, c, "SELECT dolt_merge('same')")
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_schema_conflicts", "0")
 
-	// Redefined differently on both sides: a schema conflict, ours kept
-	// until resolved, commits refused meanwhile.
+	// Redefined differently on both sides: a conflict of the field
+	// changed, ours kept until resolved, commits refused meanwhile.
 	onBranch(t, ctx, c, "b", "b", "CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 3'")
 	status(t, ctx, c, "SELECT dolt_merge('b')")
-	wantRows(t, ctx, c, "SELECT table_name, description FROM dolt_schema_conflicts",
-		"public.f() | function changed differently on both sides")
+	wantRows(t, ctx, c, `SELECT dolt_conflict_id, base_value, our_value, their_value FROM "dolt_conflicts_f()"`,
+		"definition | SELECT 1 | SELECT 2 | SELECT 3")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_schema_conflicts", "0")
 	wantRows(t, ctx, c, "SELECT table_name, status FROM dolt_status WHERE status = 'conflict'", "public.f() | conflict")
 	wantRows(t, ctx, c, "SELECT f()", "2")
 	wantError(t, ctx, c, "55000", "SELECT dolt_commit('-am', 'too early')")

@@ -1,7 +1,9 @@
 package regress
 
 import (
+	"maps"
 	execpkg "os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -23,11 +25,45 @@ var skipAllowed = map[string]bool{
 	"planner/internal/enginetest -> store": true, // opens stores for tests
 }
 
+// plannerRanks orders the packages nested under planner/, highest first:
+// an import between two of them goes to a lower rank. The session
+// machinery is entered from outside (wire, cmd) and runs the DDL runners
+// and the planner; the DDL runners analyze with the planner; the planner
+// uses the version-control surface, PL/pgSQL and the parse-tree helpers,
+// which know neither. A new package under planner/ fails the test until
+// it is ranked here.
+var plannerRanks = map[string]int{
+	"planner/internal/enginetest": 5, // test support: opens sessions
+	"planner/session":             4, // engine, sessions, transactions, cursors, settings, roles, PREPARE
+	"planner/ddl":                 3, // catalog-changing statements
+	"planner":                     2, // analysis: parse tree → plan
+	"planner/dolt":                1, // the version-control surface of SQL
+	"planner/plpgsql":             1,
+	"planner/parsecache":          1,
+	"planner/pgtree":              0,
+}
+
+// versioningImporters are the packages above exec/ that may import
+// versioning/: the sessions (transactions, commits, roles, databases), the
+// DDL runners (catalog records), the version-control surface, and, until
+// it reads the catalog through exec alone, package planner, whose
+// analysis reads table, function and type definitions as versioning
+// records (exec.Table.Def, RootValue lookups); cmd opens the store.
+var versioningImporters = map[string]bool{
+	"planner/session": true,
+	"planner/ddl":     true,
+	"planner/dolt":    true,
+	"planner":         true,
+	"cmd/pgserver":    true,
+}
+
 // TestLayering reads the import graph of the module's packages (not of
 // their tests) and checks the layering ARCHITECTURE.md draws: no package
 // imports one of a higher layer; nothing above exec/ imports prolly/ or
 // store/ (the parse tree and SQL stay above, chunks and trees below); wire/
-// does not import versioning/.
+// does not import versioning/. Within planner/, packages import downwards
+// by plannerRanks, only versioningImporters import versioning/, and from
+// outside planner/ the SQL layer is entered through planner/session.
 func TestLayering(t *testing.T) {
 	const module = "github.com/prollypg/prollypg/"
 	out, err := execpkg.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "../...").Output()
@@ -65,6 +101,21 @@ func TestLayering(t *testing.T) {
 				bad = append(bad, edge+": reaches past exec/ into "+tt+"/")
 			case ft == "wire" && tt == "versioning":
 				bad = append(bad, edge+": the wire knows no repository")
+			case tt == "versioning" && rank[ft] > rank["exec"] && !versioningImporters[from]:
+				bad = append(bad, edge+": only "+strings.Join(keys(versioningImporters), ", ")+" import versioning/")
+			case ft == "planner" && tt == "planner":
+				fr, fok := plannerRanks[from]
+				tr, tok := plannerRanks[to]
+				switch {
+				case !fok:
+					bad = append(bad, from+": not ranked in plannerRanks")
+				case !tok:
+					bad = append(bad, to+": not ranked in plannerRanks")
+				case tr >= fr:
+					bad = append(bad, edge+": imports a package of its rank or above in planner/")
+				}
+			case tt == "planner" && ft != "planner" && to != "planner/session":
+				bad = append(bad, edge+": outside planner/, only planner/session is imported")
 			}
 		}
 	}
@@ -74,7 +125,11 @@ func TestLayering(t *testing.T) {
 		}
 	}
 	sort.Strings(bad)
+	bad = slices.Compact(bad)
 	for _, b := range bad {
 		t.Error(b)
 	}
 }
+
+// keys returns m's keys, sorted.
+func keys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }

@@ -35,14 +35,14 @@ func TestUserTypesBranchAndMerge(t *testing.T) {
 	wantError(t, ctx, c, "23514", "INSERT INTO t VALUES (3, 'ok', -1)")
 
 	// dolt_commit -a stages changes of types the head has.
-	// The same enum changed differently on both sides is a schema
-	// conflict that keeps ours until resolved.
+	// The same enum changed differently on both sides is a conflict of
+	// its labels that keeps ours until resolved.
 	onBranch(t, ctx, c, "clash", "clash", "ALTER TYPE mood ADD VALUE 'happy'")
 	exec(t, ctx, c, "ALTER TYPE mood ADD VALUE 'meh'")
 	status(t, ctx, c, "SELECT dolt_commit('-am', 'meh')")
 	status(t, ctx, c, "SELECT dolt_merge('clash')")
-	wantRows(t, ctx, c, "SELECT table_name, description FROM dolt_schema_conflicts",
-		"public.mood | type changed differently on both sides")
+	wantRows(t, ctx, c, "SELECT dolt_conflict_id, base_value, our_value, their_value FROM dolt_conflicts_mood",
+		"labels | sad, ok | sad, ok, meh | sad, ok, happy")
 	wantRows(t, ctx, c, "SELECT enum_range(NULL::mood)::text", "{sad,ok,meh}")
 	status(t, ctx, c, "SELECT dolt_conflicts_resolve('--ours', 'mood')")
 	status(t, ctx, c, "SELECT dolt_commit('-am', 'merged clash')")

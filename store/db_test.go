@@ -325,22 +325,54 @@ func TestPutKnownChunk(t *testing.T) {
 	}
 }
 
-// TestFlushOnFullBuffer checks that Put writes the buffer once it holds
-// more than pendingLimit bytes.
+// TestFlushOnFullBuffer checks that the background flusher writes the
+// buffer once it holds more than pendingLimit bytes, and that a Put past
+// maxPending writes it itself.
 func TestFlushOnFullBuffer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 17 MiB")
 	}
 	db := openDB(t, t.TempDir(), Options{CacheBytes: -1})
 	defer db.Close()
-	for i := 0; db.syncer.written.Load() == 0; i++ {
-		if i*(16<<10) > pendingLimit+(1<<20) {
-			t.Fatalf("no flush after %d bytes", i*(16<<10))
-		}
+	i := 0
+	for ; db.pending.size() <= pendingLimit; i++ {
 		put(t, db, chunk(uint64(i), 16<<10))
 	}
-	if n := db.pending.size(); n != 0 {
-		t.Fatalf("%d bytes still buffered after the flush", n)
+	for deadline := time.Now().Add(30 * time.Second); db.syncer.written.Load() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no flush 30 s after the buffer passed %d bytes", pendingLimit)
+		}
+	}
+	for deadline := time.Now().Add(30 * time.Second); db.pending.size() > pendingLimit; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes still buffered 30 s after the flush began", db.pending.size())
+		}
+	}
+
+	// With the flusher held up (flushMu taken, as a flush in progress
+	// would), the buffer grows to maxPending and the Put past it waits
+	// for the flush and then writes the buffer itself.
+	db.flushMu.Lock()
+	for db.pending.size() <= maxPending-(16<<10) {
+		put(t, db, chunk(uint64(i), 16<<10))
+		i++
+	}
+	written := db.syncer.written.Load()
+	done := make(chan struct{})
+	go func() {
+		put(t, db, chunk(uint64(i), 16<<10))
+		put(t, db, chunk(uint64(i+1), 16<<10))
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Fatal("a Put past maxPending returned while a flush was in progress")
+	case <-time.After(50 * time.Millisecond):
+	}
+	db.flushMu.Unlock()
+	<-done
+	if db.syncer.written.Load() == written {
+		t.Fatal("the Put past maxPending wrote nothing")
 	}
 }
 

@@ -7,7 +7,8 @@
 //
 // Two implementations share one method set: DB keeps chunks and refs in
 // Badger on disk, Memory keeps them in maps for unit tests of the layers
-// above. Callers define the small interfaces they need (prolly.ChunkStore,
+// above. A third, remotestore.Store, keeps a remote's chunks in table
+// files for pushes and fetches (package store/remotestore). Callers define the small interfaces they need (prolly.ChunkStore,
 // for one); this package defines none.
 //
 // # Invariants
@@ -90,7 +91,8 @@
 // memory; with durable set it then fdatasyncs the journal. Concurrent
 // durable calls share fsyncs (group commit): a caller waits for at most
 // the fsync in progress and one more. Badger is written without syncing:
-// the buffer, once past 16 MiB, in one WriteBatch (after journaling it),
+// the buffer, once past 16 MiB, in one WriteBatch (after journaling it) by a
+// background goroutine (a Put past 64 MiB writes it itself),
 // and the refs at a checkpoint, which also syncs Badger and starts the
 // journal over; a commit checkpoints once the journal passes 64 MiB, and
 // Close does. Open replays the journal into Badger. A chunk evicted from

@@ -333,7 +333,7 @@ func (db *DB) deleteBatch(bar *barrier, live func(Address) bool, cands []candida
 	if db.closed.Load() {
 		return victims, ErrClosed
 	}
-	wb := db.bdb.NewWriteBatch()
+	wb := db.newWriteBatch()
 	defer wb.Cancel()
 	keys := make([]byte, 0, len(cands)*chunkKeyLen)
 	for _, c := range cands {
@@ -447,13 +447,14 @@ func (db *DB) reopenBadger(syncWrites bool) error {
 	}
 	o := db.bopts
 	o.SyncWrites = syncWrites
-	bdb, err := badger.Open(o)
+	bdb, err := badger.OpenManaged(o)
 	if err != nil {
 		db.closed.Store(true)
 		_ = db.journal.close()
 		db.log.Error("store: GC: reopening Badger failed; the store is closed", zap.String("dir", db.dir), zap.Error(err))
 		return fmt.Errorf("store: GC: reopening %s: %w", db.dir, err)
 	}
+	bdb.SetDiscardTs(db.badgerTs.Load()) // Badger does not keep it across opens
 	db.bdb = bdb
 	return nil
 }

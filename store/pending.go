@@ -3,9 +3,14 @@ package store
 import "sync"
 
 // pendingLimit is the size in bytes of the chunks Put may buffer before it
-// writes them to Badger itself: large enough that a WriteBatch amortises its
-// transactions, small enough to bound memory and the work lost to a crash.
+// asks the background flusher to write them to Badger: large enough that a
+// WriteBatch amortises its transactions, small enough to bound memory and
+// the work lost to a crash.
 const pendingLimit = 16 << 20
+
+// maxPending is the size in bytes past which a Put writes the buffer itself
+// instead of leaving it to the background flusher, which has fallen behind.
+const maxPending = 4 * pendingLimit
 
 // pending is DB's write buffer: chunks accepted by Put and not yet written
 // to Badger. A chunk sits in cur until a flush takes the whole set into

@@ -16,10 +16,10 @@ import (
 // under kindConflicts and the table's name, until every item is resolved;
 // while one is there the root cannot be committed.
 //
-// An object other than a table (a view, type or function) changed
-// differently on both sides is recorded the same way, as a schema
-// conflict: Kind is its kind, Name its key's name part, and the Records
-// hold its three versions.
+// An object other than a table (a view, type, function or sequence)
+// changed differently on both sides is recorded the same way: Kind is its
+// kind, Name its key's name part, the Records hold its three versions and
+// Fields the fields in conflict (objectconflicts.go).
 type TableConflicts struct {
 	Schema string `json:"schema"`
 	Name   string `json:"name"`
@@ -42,6 +42,11 @@ type TableConflicts struct {
 	BaseRecord   []byte `json:"base_record,omitempty"`
 	OursRecord   []byte `json:"ours_record,omitempty"`
 	TheirsRecord []byte `json:"theirs_record,omitempty"`
+	// Fields are the fields of an object (not a table) that both sides
+	// changed differently, still to resolve; OursRecord is the object
+	// as the merge made it, ours in those fields, and as their
+	// resolution changes it.
+	Fields []string `json:"fields,omitempty"`
 	// Rows maps a row key to its three versions (encodeConflictRow), all
 	// in the layout of the merged table.
 	Rows store.Address `json:"rows"`
@@ -97,6 +102,9 @@ func (r RootValue) PutConflicts(ctx context.Context, c *TableConflicts) (RootVal
 
 // Resolved reports whether nothing in c awaits resolution.
 func (c *TableConflicts) Resolved(ctx context.Context, cs prolly.ChunkStore) (bool, error) {
+	if c.Kind != 0 {
+		return len(c.ObjectFields()) == 0, nil
+	}
 	if c.SchemaConflict != "" {
 		return false, nil
 	}

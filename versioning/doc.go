@@ -35,9 +35,9 @@
 // sides cell by cell; what cannot be merged is recorded in the merged
 // root as TableConflicts (conflicts.go) under kindConflicts, keeping
 // ours, and blocks commits until resolved (resolve.go). A view, type,
-// function or sequence changed differently on both sides is recorded
-// the same way, as a schema conflict holding its three records; changed
-// alike on both sides it merges. Only a schema's own record (owner,
+// function or sequence changed on both sides merges field by field
+// (objectconflicts.go); the fields changed differently are recorded the
+// same way, with its three records. Only a schema's own record (owner,
 // comment) changed differently fails a merge, with ErrUnmergeable. Index keys are
 // typed encodings, so the SQL layer passes an IndexEncoder that gives the
 // entries of the rows a merge rewrites. MergeBranch and ApplyChange
@@ -51,6 +51,22 @@
 // catalog records and prolly maps (prolly.Reachable), and has the store
 // sweep the rest (store.GC); from its start on, every ref update is
 // checked to reach no removed chunk.
+//
+// # Remotes
+//
+// A database's remotes (remote.go) are other stores (store/remotestore)
+// that Push, Fetch and Clone (push.go, fetch.go) copy commits to and
+// from. A transfer (transfer.go) is GC's mark walking from the commits or
+// tags sent, stopping at every chunk the destination holds and copying
+// each other chunk once everything below it is copied, so that the
+// destination never holds a chunk without its subtree, whatever point a
+// transfer stops at; refs move only afterwards, by compare-and-set. A
+// fetch records the remote's branches as remote-tracking branches
+// (db/D/remotes/R/B, shown as remotes/R/B and resolvable as R/B), which
+// GC keeps like branches. A backup (backup.go) is a remote store made a
+// copy of the whole database, every ref of it that holds data (working
+// sets included), by the same transfer, its refs replaced rather than
+// fast-forwarded; Restore makes a new database of one in one ref update.
 //
 // # Invariants
 //

@@ -26,6 +26,8 @@ import (
 //	db/D/ws/B     a working set: working, staged and pre-merge root
 //	              values, and the commit being merged
 //	db/D/remotes  the list of remotes (remote.go), a record naming no chunk
+//	db/D/remotes/R/B  a remote-tracking branch (transfer.go): a commit
+//	db/D/backups  the list of backups (backup.go), a record naming no chunk
 //	roles         the role list (JSON, no addresses)
 //	branch_control the branch permissions (branchcontrol.go; JSON, no addresses)
 //
@@ -175,37 +177,58 @@ func GCWith(ctx context.Context, st GCStore, extraRoots func(context.Context) ([
 // (which fails the whole GC on a missing chunk), or a ref update's walk
 // that succeeded (refUpdates walks into a set of its own and adds it to
 // seen only at the end).
+//
+// A transfer (transfer.go) walks with the same marker and two hooks: have
+// stops the walk at chunks the destination holds (and so everything below
+// them), and leave receives each chunk walked once everything below it
+// has been (children before parents), to copy it.
 type marker struct {
 	cs     prolly.ChunkStore
 	mu     sync.Mutex // guards seen: ref updates and the sweep use it concurrently
 	seen   map[store.Address]struct{}
 	parent *marker // for a ref update's walk: the GC's marker, whose seen it skips
+	have   func(store.Address) (bool, error)
+	leave  func(store.Address) error
 }
 
-// see adds a to the seen set and reports whether it was new (and so must
-// be walked). The zero address is never new: it stands for "none".
-func (m *marker) see(a store.Address) bool {
+// see adds a to the seen set and reports whether it was new and not
+// held by have's store (and so must be walked). The zero address is never
+// new: it stands for "none".
+func (m *marker) see(a store.Address) (bool, error) {
 	if a.IsZero() {
-		return false
+		return false, nil
 	}
 	if m.parent != nil {
 		if m.parent.live(a) {
-			return false
+			return false, nil
 		}
 		// A ref update's walk runs alone (the store serialises them).
 		if _, ok := m.seen[a]; ok {
-			return false
+			return false, nil
 		}
 		m.seen[a] = struct{}{}
-		return true
+		return true, nil
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, ok := m.seen[a]; ok {
-		return false
-	}
+	_, ok := m.seen[a]
 	m.seen[a] = struct{}{}
-	return true
+	m.mu.Unlock()
+	if ok {
+		return false, nil
+	}
+	if m.have != nil {
+		held, err := m.have(a)
+		return !held && err == nil, err
+	}
+	return true, nil
+}
+
+// left passes a walked chunk to leave, if set.
+func (m *marker) left(a store.Address) error {
+	if m.leave == nil {
+		return nil
+	}
+	return m.leave(a)
 }
 
 // live reports whether the mark reached a.
@@ -255,14 +278,10 @@ func (m *marker) add(w *marker) {
 	m.mu.Unlock()
 }
 
-// visit is see in the shape prolly.Reachable wants.
-func (m *marker) visit(a store.Address) (bool, error) { return m.see(a), nil }
-
 // ref marks what the ref name, pointing at addr, reaches.
 func (m *marker) ref(ctx context.Context, name string, addr store.Address) error {
 	if name == rolesRef || name == branchControlRef {
-		m.see(addr) // records naming no chunk
-		return nil
+		return m.record(addr) // records naming no chunk
 	}
 	rest, ok := strings.CutPrefix(name, refPrefix)
 	if !ok {
@@ -282,40 +301,69 @@ func (m *marker) ref(ctx context.Context, name string, addr store.Address) error
 		return m.workingSet(ctx, addr)
 	case "remotes":
 		if rest == "remotes" {
-			m.see(addr) // the list of remotes, a record that names no chunk
-			return nil
+			return m.record(addr) // the list of remotes, a record that names no chunk
+		}
+		return m.commit(ctx, addr) // a remote-tracking branch: remotes/R/B
+	case "backups":
+		if rest == "backups" {
+			return m.record(addr) // the list of backups, a record that names no chunk
 		}
 	}
 	return fmt.Errorf("%w: a ref of unknown kind", ErrCorrupt)
 }
 
+// record marks a record that names no chunk.
+func (m *marker) record(addr store.Address) error {
+	if ok, err := m.see(addr); err != nil || !ok {
+		return err
+	}
+	return m.left(addr)
+}
+
 // commit marks the commit at addr and its history: every ancestor, and
-// each one's root value. It walks with a stack of its own, histories being
-// deeper than goroutine stacks are comfortable with.
+// each one's root value. It walks depth first with a stack of its own,
+// histories being deeper than goroutine stacks are comfortable with, and
+// leaves a commit after its root value and its parents.
 func (m *marker) commit(ctx context.Context, addr store.Address) error {
-	stack := []store.Address{addr}
+	type frame struct {
+		a    store.Address
+		done bool // its root value and parents are walked: leave it
+	}
+	stack := []frame{{a: addr}}
 	for len(stack) > 0 {
-		a := stack[len(stack)-1]
+		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if !m.see(a) {
+		if f.done {
+			if err := m.left(f.a); err != nil {
+				return err
+			}
 			continue
 		}
-		c, err := LoadCommit(ctx, m.cs, a)
+		if ok, err := m.see(f.a); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		c, err := LoadCommit(ctx, m.cs, f.a)
 		if err != nil {
 			return err
 		}
 		if err := m.rootValue(ctx, c.Root); err != nil {
-			return fmt.Errorf("commit %s: %w", a, err)
+			return fmt.Errorf("commit %s: %w", f.a, err)
 		}
-		stack = append(stack, c.Parents...)
+		stack = append(stack, frame{a: f.a, done: true})
+		for _, p := range c.Parents {
+			stack = append(stack, frame{a: p})
+		}
 	}
 	return nil
 }
 
 // tag marks the tag object at addr and its commit.
 func (m *marker) tag(ctx context.Context, addr store.Address) error {
-	if !m.see(addr) {
-		return nil
+	if ok, err := m.see(addr); err != nil || !ok {
+		return err
 	}
 	b, err := m.cs.Get(ctx, addr)
 	if err != nil {
@@ -325,14 +373,17 @@ func (m *marker) tag(ctx context.Context, addr store.Address) error {
 	if err != nil {
 		return err
 	}
-	return m.commit(ctx, t.Commit)
+	if err := m.commit(ctx, t.Commit); err != nil {
+		return err
+	}
+	return m.left(addr)
 }
 
 // workingSet marks the working set at addr and the roots and commit it
 // names.
 func (m *marker) workingSet(ctx context.Context, addr store.Address) error {
-	if !m.see(addr) {
-		return nil
+	if ok, err := m.see(addr); err != nil || !ok {
+		return err
 	}
 	b, err := m.cs.Get(ctx, addr)
 	if err != nil {
@@ -347,7 +398,10 @@ func (m *marker) workingSet(ctx context.Context, addr store.Address) error {
 			return err
 		}
 	}
-	return m.commit(ctx, ws.MergeCommit)
+	if err := m.commit(ctx, ws.MergeCommit); err != nil {
+		return err
+	}
+	return m.left(addr)
 }
 
 // rootValue marks the root value at addr: its map, and the maps its
@@ -357,7 +411,7 @@ func (m *marker) rootValue(ctx context.Context, addr store.Address) error {
 	if addr.IsZero() {
 		return nil
 	}
-	return prolly.Reachable(ctx, m.cs, addr, m.visit, func(key, value []byte) error {
+	return prolly.ReachableOrdered(ctx, m.cs, addr, m.see, func(key, value []byte) error {
 		roots, err := recordRoots(key, value)
 		if err != nil {
 			return fmt.Errorf("record %q: %w", key, err)
@@ -368,7 +422,7 @@ func (m *marker) rootValue(ctx context.Context, addr store.Address) error {
 			}
 		}
 		return nil
-	})
+	}, m.leave)
 }
 
 // tree marks the prolly map at addr (zero for none).
@@ -376,7 +430,7 @@ func (m *marker) tree(ctx context.Context, addr store.Address) error {
 	if addr.IsZero() {
 		return nil
 	}
-	return prolly.Reachable(ctx, m.cs, addr, m.visit, nil)
+	return prolly.ReachableOrdered(ctx, m.cs, addr, m.see, nil, m.leave)
 }
 
 // recordRoots returns the roots of the prolly maps that the catalog record

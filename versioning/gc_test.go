@@ -178,7 +178,9 @@ func checkStore(t testing.TB, st Store, extra ...store.Address) int {
 			checkRoot(ws.Staged)
 			checkRoot(ws.PreMerge)
 			checkHistory(ws.MergeCommit)
-		case strings.HasSuffix(name, "/remotes"), name == branchControlRef:
+		case strings.Contains(name, "/remotes/"): // a remote-tracking branch
+			checkHistory(a)
+		case strings.HasSuffix(name, "/remotes"), strings.HasSuffix(name, "/backups"), name == branchControlRef:
 			if _, err := st.Get(ctx, a); err != nil {
 				return err
 			}

@@ -94,7 +94,7 @@ type MergeOptions struct {
 type MergeResult struct {
 	Root            RootValue
 	Conflicts       int // rows in conflict
-	SchemaConflicts int // tables whose definitions did not merge
+	SchemaConflicts int // tables whose definitions did not merge, objects in conflict
 	Violations      int // rows breaking a constraint
 	Tables          []TableName
 }
@@ -129,18 +129,14 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 				if ownedSequence(c) {
 					return keepOurs(c), nil // its table's conflict says why
 				}
-				recorded = append(recorded, objectConflict(kind, schema, name, c, opts))
-				return keepOurs(c), nil
 			}
-			res, err := mergeSequenceRecords(c)
-			if errors.Is(err, ErrConflict) {
-				recorded = append(recorded, objectConflict(kind, schema, name, c, opts))
-				return keepOurs(c), nil
+			fallthrough
+		case kindView, kindType, kindFunction:
+			res, tc, err := mergeObject(kind, schema, name, c, opts)
+			if tc != nil {
+				recorded = append(recorded, tc)
 			}
 			return res, err
-		case kindView, kindType, kindFunction:
-			recorded = append(recorded, objectConflict(kind, schema, name, c, opts))
-			return keepOurs(c), nil
 		case kindConflicts:
 			return prolly.Resolution{}, ErrMergeInProgress
 		}
@@ -160,7 +156,7 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 		}
 	}
 	for _, tc := range recorded {
-		if tc.SchemaConflict != "" {
+		if tc.SchemaConflict != "" || tc.Kind != 0 {
 			res.SchemaConflicts++
 		}
 		rows, err := tc.rowConflicts(ctx, cs)
@@ -189,24 +185,6 @@ func keepOurs(c prolly.Collision) prolly.Resolution {
 // column on a side that has it.
 func ownedSequence(c prolly.Collision) bool {
 	return ObjectChange{Kind: kindSequence, From: cloneIf(c.Ours, c.InOurs), To: cloneIf(c.Theirs, c.InTheirs)}.ownedSequence()
-}
-
-// objectConflict records an object other than a table that both sides
-// changed differently (changes alike do not collide): the merge keeps
-// ours until dolt_conflicts_resolve picks a side.
-func objectConflict(kind byte, schema, name string, c prolly.Collision, opts MergeOptions) *TableConflicts {
-	tc := &TableConflicts{Schema: schema, Name: name, Kind: kind, FromRoot: opts.FromRoot,
-		BaseRecord: cloneIf(c.Base, c.InBase), OursRecord: cloneIf(c.Ours, c.InOurs), TheirsRecord: cloneIf(c.Theirs, c.InTheirs)}
-	what := objectKindName(kind)
-	switch {
-	case !c.InOurs || !c.InTheirs:
-		tc.SchemaConflict = what + " dropped on one side and changed on the other"
-	case !c.InBase:
-		tc.SchemaConflict = what + " created on both sides with different definitions"
-	default:
-		tc.SchemaConflict = what + " changed differently on both sides"
-	}
-	return tc
 }
 
 // mergeTable merges a table both sides changed. It returns the merged

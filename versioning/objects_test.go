@@ -3,6 +3,7 @@ package versioning
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/prollypg/prollypg/store"
@@ -71,7 +72,7 @@ func TestObjectMergeRules(t *testing.T) {
 		t.Errorf("view in conflict = %+v, want ours until resolved", v)
 	}
 	tc, ok, err := res.Root.Conflicts(ctx, "public", "v")
-	if err != nil || !ok || tc.Kind != KindView || tc.SchemaConflict == "" || tc.TheirsRecord == nil {
+	if err != nil || !ok || tc.Kind != KindView || !slices.Equal(tc.ObjectFields(), []string{"definition"}) || tc.TheirsRecord == nil {
 		t.Fatalf("conflict record = %+v, %v, %v", tc, ok, err)
 	}
 	for _, side := range []struct {

@@ -36,6 +36,9 @@ type Address = store.Address
 //	db/D/tags/T    the commit tagged T
 //	db/D/ws/B      the working set of branch B
 //	db/D/remotes   the list of its remotes (remote.go)
+//	db/D/remotes/R/B  the remote-tracking branch B of remote R: the commit
+//	               a fetch found there (transfer.go)
+//	db/D/backups   the list of its backups (backup.go)
 const refPrefix = "db/"
 
 // DefaultBranch is the branch a new database starts with.
@@ -163,6 +166,25 @@ func (r *Repo) Branches(ctx context.Context) ([]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// HomeBranch returns the branch a session that opens the database without
+// naming one works on: DefaultBranch, or in a database without it (a
+// clone of another branch) its first branch by name.
+func (r *Repo) HomeBranch(ctx context.Context) (string, error) {
+	names, err := r.Branches(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, n := range names {
+		if n == DefaultBranch {
+			return n, nil
+		}
+	}
+	if len(names) == 0 {
+		return DefaultBranch, nil
+	}
+	return names[0], nil
 }
 
 // BranchHead returns the head commit of branch.

@@ -17,25 +17,23 @@ import (
 // ResolveConflicts resolves the conflicts of table schema.name in root:
 // with ours the table stays as it is; with theirs every conflicting row
 // takes theirs' version (a schema conflict: theirs' whole table; an
-// object's conflict: theirs' object).
+// object's conflict: theirs' values of the fields in conflict, or theirs'
+// object if it was dropped on one side).
 // Constraint violations are left for the user.
 func ResolveConflicts(ctx context.Context, root RootValue, schema, name string, theirs bool, enc IndexEncoder) (RootValue, error) {
 	tc, ok, err := root.Conflicts(ctx, schema, name)
 	if err != nil || !ok {
 		return root, err
 	}
-	if theirs && tc.Kind != 0 {
-		key := objectKey(tc.Kind, tc.Schema, tc.Name)
-		if tc.TheirsRecord == nil {
-			root, err = root.drop(ctx, key)
-		} else {
-			m, e := root.m.Apply(ctx, []prolly.Edit{{Key: key, Value: tc.TheirsRecord}})
-			root, err = RootValue{m}, e
+	if tc.Kind != 0 {
+		if theirs {
+			if root, err = takeTheirFields(ctx, root, tc); err != nil {
+				return RootValue{}, err
+			}
 		}
-		if err != nil {
-			return RootValue{}, err
-		}
-	} else if theirs && tc.SchemaConflict != "" {
+		return DropObjectFields(ctx, root, tc, tc.ObjectFields()...)
+	}
+	if theirs && tc.SchemaConflict != "" {
 		if tc.Theirs == nil {
 			root, err = root.DropTable(ctx, schema, name)
 		} else {

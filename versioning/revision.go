@@ -114,6 +114,11 @@ func (r *Repo) resolveBase(ctx context.Context, base string, head store.Address)
 	} else if !errors.Is(err, ErrNoTag) {
 		return store.Address{}, err
 	}
+	// A remote-tracking branch: origin/main or remotes/origin/main, as
+	// Git resolves refs/remotes/<base>.
+	if a, ok, err := r.RemoteBranchHead(ctx, strings.TrimPrefix(base, "remotes/")); err != nil || ok {
+		return a, err
+	}
 	if a, err := store.ParseAddress(base); err == nil {
 		if _, err := LoadCommit(ctx, r.st, a); err == nil {
 			return a, nil

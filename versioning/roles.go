@@ -1,6 +1,7 @@
 package versioning
 
 import (
+	"time"
 	"context"
 	"errors"
 	"fmt"
@@ -31,7 +32,24 @@ type Role struct {
 	// MemberOf lists the roles this one was granted (GRANT role TO this),
 	// pg_auth_members.
 	MemberOf []RoleGrant `json:"member_of,omitempty"`
+	// ValidUntil is when the role's password stops being accepted
+	// (VALID UNTIL), a timestamptz in microseconds since 2000-01-01 UTC
+	// (math.MaxInt64 for infinity); nil: forever.
+	ValidUntil *int64 `json:"valid_until,omitempty"`
+	// ConnLimit is how many sessions the role may have at once
+	// (CONNECTION LIMIT); nil: no limit (PostgreSQL's -1).
+	ConnLimit *int32 `json:"conn_limit,omitempty"`
 }
+
+// PasswordExpired reports whether the role's VALID UNTIL has passed at now.
+func (r *Role) PasswordExpired(now time.Time) bool {
+	// Compared in microseconds since the epoch: a time.Duration reaches
+	// only to 2262, a VALID UNTIL much further.
+	return r.ValidUntil != nil && now.Sub(pgEpoch).Microseconds() > *r.ValidUntil
+}
+
+// pgEpoch is PostgreSQL's timestamp epoch, 2000-01-01 00:00:00 UTC.
+var pgEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // RoleGrant is a membership: the role granted, who granted it, and whether
 // the member may grant it on (WITH ADMIN OPTION).

@@ -4,15 +4,17 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"slices"
+	"time"
 
 	"github.com/jackc/pgproto3/v2"
 	"go.uber.org/zap"
 )
 
-// authenticate runs the configured method and sends AuthenticationOk; false
-// means a FATAL was sent (or the client left) and the connection ends.
-func (c *conn) authenticate(ctx context.Context) bool {
-	switch c.cfg.Auth {
+// authenticate runs method and sends AuthenticationOk; false means a FATAL
+// was sent (or the client left) and the connection ends.
+func (c *conn) authenticate(ctx context.Context, method AuthMethod) bool {
+	switch method {
 	case AuthCleartext:
 		if !c.authCleartext(ctx) {
 			return false
@@ -22,8 +24,27 @@ func (c *conn) authenticate(ctx context.Context) bool {
 			return false
 		}
 	}
+	if method != AuthTrust {
+		c.srv.throttle.succeeded(c.startup.RemoteAddr)
+	}
 	c.wr.send(&pgproto3.AuthenticationOk{})
 	return true
+}
+
+// authMethod is the authentication method of this connection: the one
+// Config.ClientAuth chooses, or Config.Auth. false means the connection
+// was refused (FATAL 28000 sent).
+func (c *conn) authMethod() (AuthMethod, bool) {
+	if c.cfg.ClientAuth == nil {
+		return c.cfg.Auth, true
+	}
+	m, err := c.cfg.ClientAuth(ClientInfo{User: c.startup.User, Database: c.startup.Database, Addr: c.startup.RemoteAddr, TLS: c.startup.TLS != nil})
+	if err != nil {
+		c.log.Info("connection refused by the authentication rules", zap.Error(err))
+		c.sendFatal(&Error{Code: CodeInvalidAuthorizationSpec, Message: err.Error()})
+		return 0, false
+	}
+	return m, true
 }
 
 // readAuthResponse flushes the pending authentication request and reads the
@@ -61,8 +82,19 @@ func (c *conn) lookupSecret(ctx context.Context) (secret string, known bool) {
 // authFailed sends FATAL 28P01 with PostgreSQL's wording; the reason goes to
 // the log only, as PostgreSQL does, so that a client cannot tell an unknown
 // user from a wrong password.
+// Repeated failures from one address are answered ever more slowly
+// (authThrottle).
 func (c *conn) authFailed(reason string) {
-	c.log.Info("password authentication failed", zap.String("reason", reason))
+	delay, n := c.srv.throttle.failed(c.startup.RemoteAddr, time.Now())
+	c.log.Info("password authentication failed", zap.String("reason", reason), zap.Int("recent_failures", n), zap.Duration("delay", delay))
+	if delay > 0 {
+		t := time.NewTimer(delay)
+		select {
+		case <-t.C:
+		case <-c.srv.ctx.Done(): // the server is closing: answer now
+			t.Stop()
+		}
+	}
 	c.sendFatal(&Error{Code: CodeInvalidPassword,
 		Message: `password authentication failed for user "` + c.startup.User + `"`})
 }
@@ -101,9 +133,17 @@ func (c *conn) authCleartext(ctx context.Context) bool {
 	return true
 }
 
-// authSCRAM runs a SCRAM-SHA-256 exchange (no channel binding offered).
+// authSCRAM runs a SCRAM-SHA-256 exchange; over TLS, SCRAM-SHA-256-PLUS
+// is offered first, binding the exchange to the server's certificate so
+// that a man in the middle cannot relay it.
 func (c *conn) authSCRAM(ctx context.Context) bool {
-	c.wr.send(&pgproto3.AuthenticationSASL{AuthMechanisms: []string{scramMechanism}})
+	x := &scramExchange{}
+	mechs := []string{scramMechanism}
+	if c.startup.TLS != nil && c.srv.cbData != nil {
+		mechs = []string{scramPlus, scramMechanism}
+		x.offered, x.cbData = true, c.srv.cbData
+	}
+	c.wr.send(&pgproto3.AuthenticationSASL{AuthMechanisms: mechs})
 	body, ok := c.readAuthResponse("SASL")
 	if !ok {
 		return false
@@ -119,12 +159,12 @@ func (c *conn) authSCRAM(ctx context.Context) bool {
 		c.sendFatal(protocolError("malformed SASL message"))
 		return false
 	}
-	if string(mech) != scramMechanism {
+	if !slices.Contains(mechs, string(mech)) {
 		c.sendFatal(protocolError("client selected an invalid SASL authentication mechanism"))
 		return false
 	}
+	x.plus = string(mech) == scramPlus
 
-	x := &scramExchange{}
 	secret, known := c.lookupSecret(ctx)
 	if known {
 		v, isVerifier := parseSCRAMVerifier(secret)

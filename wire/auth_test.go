@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -118,5 +119,42 @@ func TestPsqlPassword(t *testing.T) {
 	out, errOut, code := psql(t, srv, []string{"PGPASSWORD=s3cret"}, "", "-U", "alice", "-At", "-c", "SELECT 1")
 	if code != 0 || out != "1\n" {
 		t.Fatalf("right password: %d %q %q", code, out, errOut)
+	}
+}
+
+// TestFailedLoginsSlowed: repeated wrong passwords from one address are
+// answered ever more slowly, and the right password still gets in.
+func TestFailedLoginsSlowed(t *testing.T) {
+	srv := wiretest.Start(t, wire.Config{Auth: wire.AuthSCRAM, Password: passwords(t)})
+	for i := 1; i <= 4; i++ {
+		began := time.Now()
+		if err := pgxTry(t, srv, "alice", "wrong", "disable"); !isAuthFailure(err) {
+			t.Fatalf("wrong password %d: %v", i, err)
+		}
+		if took := time.Since(began); i == 4 && took < 250*time.Millisecond {
+			t.Errorf("the 4th failure in a row was answered after %v, want at least 250ms", took)
+		}
+	}
+	if err := pgxTry(t, srv, "alice", "s3cret", "disable"); err != nil {
+		t.Fatalf("right password after failures: %v", err)
+	}
+}
+
+// TestChannelBinding: over TLS a client that requires channel binding
+// (pgx's channel_binding=require) gets SCRAM-SHA-256-PLUS and logs in;
+// without TLS it is not offered.
+func TestChannelBinding(t *testing.T) {
+	srv := wiretest.Start(t, wire.Config{Auth: wire.AuthSCRAM, Password: passwords(t), TLS: wiretest.TLSConfig(t)})
+	ctx := context.Background()
+	url := func(sslmode string) string {
+		return fmt.Sprintf("postgres://alice:s3cret@%s/db?sslmode=%s&channel_binding=require", srv.HostPort(), sslmode)
+	}
+	c, err := pgx.Connect(ctx, url("require"))
+	if err != nil {
+		t.Fatalf("channel binding over TLS: %v", err)
+	}
+	c.Close(ctx)
+	if _, err := pgx.Connect(ctx, url("disable")); err == nil || !strings.Contains(err.Error(), "channel binding") {
+		t.Fatalf("channel binding without TLS: %v", err)
 	}
 }

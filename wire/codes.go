@@ -26,6 +26,7 @@ const (
 	CodeProgramLimitExceeded         = "54000"
 	CodeObjectNotInPrerequisiteState = "55000"
 	CodeTooManyConnections           = "53300"
+	CodeIdleInTransactionTimeout     = "25P03"
 	CodeQueryCanceled                = "57014"
 	CodeAdminShutdown                = "57P01"
 	CodeInternalError                = "XX000"

@@ -60,7 +60,19 @@ type Config struct {
 	TLS *tls.Config
 
 	Auth     AuthMethod
-	Password PasswordFunc // required for AuthCleartext and AuthSCRAM
+	Password PasswordFunc // required for AuthCleartext and AuthSCRAM, and with ClientAuth
+
+	// ClientAuth, when set, chooses each connection's authentication
+	// method from who it is and where it comes from, in place of Auth, as
+	// pg_hba.conf does (package wire/hba reads such rules). An error
+	// refuses the connection with FATAL 28000 and the error's text.
+	ClientAuth func(ClientInfo) (AuthMethod, error)
+
+	// MaxConnections is the most sessions served at once (PostgreSQL's
+	// max_connections); a connection beyond it is refused with FATAL 53300
+	// "sorry, too many clients already" once its startup message is read,
+	// before authentication. Default DefaultMaxConnections.
+	MaxConnections int
 
 	// ServerVersion is reported as server_version; default "15.8". Clients
 	// parse its leading numbers, so keep it "15.x" or "15.x (anything)".
@@ -84,8 +96,18 @@ type Config struct {
 	Handler Handler
 }
 
+// ClientInfo is what ClientAuth decides by: the startup message's user and
+// database (as given: a database name may name a revision, db@branch),
+// the client's address, and whether the connection is encrypted.
+type ClientInfo struct {
+	User, Database string
+	Addr           net.Addr
+	TLS            bool
+}
+
 // Default values of Config fields.
 const (
+	DefaultMaxConnections = 100
 	DefaultAddr           = "127.0.0.1:5432"
 	DefaultServerVersion  = "15.8"
 	DefaultMaxMessageSize = 1<<30 - 1
@@ -112,6 +134,9 @@ func (c Config) withDefaults() Config {
 	if c.AuthTimeout <= 0 {
 		c.AuthTimeout = DefaultAuthTimeout
 	}
+	if c.MaxConnections <= 0 {
+		c.MaxConnections = DefaultMaxConnections
+	}
 	return c
 }
 
@@ -119,6 +144,9 @@ func (c Config) withDefaults() Config {
 func (c *Config) validate() error {
 	if c.Handler == nil {
 		return errors.New("wire: Config.Handler is nil")
+	}
+	if c.ClientAuth != nil && c.Password == nil {
+		return errors.New("wire: Config.Password is required with Config.ClientAuth")
 	}
 	if c.Auth != AuthTrust && c.Password == nil {
 		return errors.New("wire: Config.Password is required for " + c.Auth.String() + " authentication")

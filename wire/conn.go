@@ -229,7 +229,8 @@ func (c *conn) endBatch() {
 // callSync calls Session.Sync with a context that only a forced shutdown
 // or the end of the connection cancels: ending a transaction is not a
 // statement a cancel request may interrupt.
-func (c *conn) callSync(failed bool) error {
+func (c *conn) callSync(failed bool) (err error) {
+	defer c.recoverStatement(&err)
 	return c.sess.Sync(c.baseCtx, failed)
 }
 
@@ -440,6 +441,48 @@ func (c *conn) recoverPanic() {
 		c.rw.row = -1
 	}
 	c.sendFatal(&Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)})
+}
+
+// recoverStatement, deferred by the calls into the engine for one
+// statement (engineParse, engineDecodeParams, engineBind, engineExecute, callSync), turns a panic
+// of the engine into an internal error (XX000) of that statement, logged
+// with its stack: the client gets an ErrorResponse, the transaction fails
+// as on any error (Sync is told), and the connection goes on, as
+// PostgreSQL's does after an elog(ERROR). A panic of the wire itself still
+// ends the connection (recoverPanic).
+func (c *conn) recoverStatement(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	c.log.Error("panic in statement", zap.Any("panic", r), zap.Stack("stack"))
+	*err = &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
+}
+
+// engineParse is Session.Parse, a panic in it an error (recoverStatement).
+func (c *conn) engineParse(ctx context.Context, q string, oids []uint32) (stmts []Statement, err error) {
+	defer c.recoverStatement(&err)
+	return c.sess.Parse(ctx, q, oids)
+}
+
+// engineDecodeParams is ParamDecoder.DecodeParams, a panic in it an error
+// (recoverStatement).
+func (c *conn) engineDecodeParams(ctx context.Context, d ParamDecoder, oids []uint32, params [][]byte, formats []int16) (err error) {
+	defer c.recoverStatement(&err)
+	return d.DecodeParams(ctx, oids, params, formats)
+}
+
+// engineBind is Statement.Bind, a panic in it an error (recoverStatement).
+func (c *conn) engineBind(ctx context.Context, st Statement, params [][]byte, paramFormats, resultFormats []int16) (p Portal, err error) {
+	defer c.recoverStatement(&err)
+	return st.Bind(ctx, params, paramFormats, resultFormats)
+}
+
+// engineExecute is Portal.Execute, a panic in it an error (recoverStatement); a
+// row half written when it came is dropped by the caller (abandonRow).
+func (c *conn) engineExecute(ctx context.Context, p Portal, maxRows int) (tag string, done bool, err error) {
+	defer c.recoverStatement(&err)
+	return p.Execute(ctx, &c.rw, maxRows)
 }
 
 // finish flushes what is left, closes the statements, portals and session,

@@ -98,9 +98,13 @@
 //     Message bodies are limited by Config.MaxMessageSize (1 GiB − 1 by
 //     default) and control messages by 10000 bytes, checked before
 //     allocation.
-//  9. A panic anywhere in a session (the wire's or the engine's) is
-//     recovered, logged with its stack, answered FATAL XX000, and ends that
-//     session only; Session.Close is still called.
+//  9. A panic of the engine in a call for a statement (Parse,
+//     DecodeParams, Bind, Execute, Sync) is recovered, logged with its
+//     stack and answered ERROR XX000, as that statement's error: the
+//     transaction fails as on any error, and the session goes on. A panic
+//     anywhere else in a session (the wire's own) is recovered, logged,
+//     answered FATAL XX000, and ends that session only; Session.Close is
+//     still called.
 //  10. Shutdown stops accepting, ends idle sessions at once with FATAL
 //     57P01, lets running statements finish (their session then ends the
 //     same way), and at its context's deadline cancels the statements
@@ -117,6 +121,18 @@
 //     than reads, so an interrupted wait loses nothing. A session that
 //     receives none pays an atomic load per batch and a Peek per idle
 //     wait, and allocates nothing for them.
+//  12. At most Config.MaxConnections sessions run: one more is refused
+//     with FATAL 53300 once its startup message is read, before it
+//     authenticates, and again if the sessions filled up while it did.
+//     Config.ClientAuth, when set, chooses the authentication method per
+//     connection (user, database, address, TLS) before any is asked; its
+//     error refuses the connection with FATAL 28000. Failed password
+//     logins are logged without the password, and answered after a
+//     delay that grows with an address's recent failures (throttle.go).
+//  13. A session that is an IdleLimiter waits for its client inside a
+//     transaction block at most its IdleInTransactionTimeout, then ends
+//     with FATAL 25P03 (its transaction rolls back as the session closes);
+//     time spent running statements does not count.
 //
 // # Ownership of buffers
 //

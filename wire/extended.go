@@ -50,7 +50,7 @@ func (c *conn) parse(body []byte) {
 		c.closeStatement("") // dropped even if the new Parse fails
 	}
 	ctx := c.beginStmt()
-	stmts, err := c.sess.Parse(ctx, string(query), c.oids)
+	stmts, err := c.engineParse(ctx, string(query), c.oids)
 	c.endStmt()
 	if err != nil {
 		c.fail(err, stmtCause(ctx))
@@ -165,7 +165,7 @@ func (c *conn) bind(body []byte) {
 	}
 	if d, ok := c.sess.(ParamDecoder); ok && ps.st == nil && nargs > 0 {
 		ctx := c.beginStmt()
-		err := d.DecodeParams(ctx, ps.params(), c.bindArgs, c.bindPFmts)
+		err := c.engineDecodeParams(ctx, d, ps.params(), c.bindArgs, c.bindPFmts)
 		c.endStmt()
 		if err != nil {
 			c.fail(err, stmtCause(ctx))
@@ -174,7 +174,7 @@ func (c *conn) bind(body []byte) {
 	}
 	if ps.st != nil {
 		ctx := c.beginStmt()
-		p, err := ps.st.Bind(ctx, c.bindArgs, c.bindPFmts, c.bindRFmts)
+		p, err := c.engineBind(ctx, ps.st, c.bindArgs, c.bindPFmts, c.bindRFmts)
 		c.endStmt()
 		if err == nil && p == nil {
 			err = errNoPortal

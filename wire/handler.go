@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
+	"time"
 )
 
 // Handler is the SQL engine as the wire sees it. A Server has one Handler;
@@ -177,6 +178,15 @@ type Notifier interface {
 	// woken to send them at once; otherwise they go out just before the
 	// next ReadyForQuery that reports TxIdle.
 	NotificationsPending()
+}
+
+// IdleLimiter is a Session that bounds how long it waits for its client
+// inside a transaction block (idle_in_transaction_session_timeout). The
+// wire looks for it once, after Connect, and asks before each wait in a
+// block; past the limit it ends the session with FATAL 25P03.
+type IdleLimiter interface {
+	Session
+	IdleInTransactionTimeout() time.Duration // 0: no limit
 }
 
 // NotificationSession is a Session that delivers asynchronous

@@ -36,7 +36,7 @@ func (c *conn) waitForClient() bool {
 			return false
 		}
 		if !noteWait {
-			return true // nothing but the client can end this wait
+			return c.waitInBlock()
 		}
 		_, err := c.rd.br.Peek(1)
 		woken := c.endNoteWait()
@@ -55,6 +55,47 @@ func (c *conn) waitForClient() bool {
 			c.readFailed(err)
 			return false
 		}
+	}
+}
+
+// waitInBlock waits, outside the wait notifications may interrupt, for
+// the first byte of the client's next message; in a transaction block of a
+// session with idle_in_transaction_session_timeout set (IdleLimiter) only
+// that long, after which the session ends with FATAL 25P03, as in
+// PostgreSQL. It returns false when the session must end, after reporting
+// why.
+func (c *conn) waitInBlock() bool {
+	var limit time.Duration
+	if l, ok := c.sess.(IdleLimiter); ok && c.lastStatus != TxIdle {
+		limit = l.IdleInTransactionTimeout()
+	}
+	if limit <= 0 {
+		return true // nothing but the client can end this wait
+	}
+	c.mu.Lock()
+	if !c.stopping {
+		c.raw.SetReadDeadline(time.Now().Add(limit))
+	}
+	c.mu.Unlock()
+	_, err := c.rd.br.Peek(1)
+	c.mu.Lock()
+	stopping := c.stopping
+	if !stopping {
+		c.raw.SetReadDeadline(time.Time{}) // a deadline Shutdown set is kept
+	}
+	c.mu.Unlock()
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, os.ErrDeadlineExceeded) && !stopping:
+		c.leaveIdle()
+		c.log.Info("idle-in-transaction timeout", zap.Duration("limit", limit))
+		c.sendFatal(&Error{Code: CodeIdleInTransactionTimeout, Message: "terminating connection due to idle-in-transaction timeout"})
+		return false
+	default:
+		c.leaveIdle()
+		c.readFailed(err)
+		return false
 	}
 }
 

@@ -5,9 +5,13 @@ import (
 	"crypto/pbkdf2"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/sha512"
 	"crypto/subtle"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"fmt"
+	"hash"
 	"strconv"
 	"strings"
 )
@@ -15,7 +19,9 @@ import (
 // SCRAM-SHA-256 as PostgreSQL does it (RFC 5802, RFC 7677).
 const (
 	scramMechanism  = "SCRAM-SHA-256"
-	scramIterations = 4096 // PostgreSQL's default scram_iterations
+	scramPlus       = "SCRAM-SHA-256-PLUS"
+	scramCBType     = "tls-server-end-point" // RFC 5929, the one PostgreSQL offers
+	scramIterations = 4096                   // PostgreSQL's default scram_iterations
 	scramSaltLen    = 16
 	scramNonceLen   = 18 // raw bytes of the server's part of the nonce
 )
@@ -110,7 +116,13 @@ type scramExchange struct {
 
 	serverNonce string // set by tests; random otherwise
 
-	gs2Header       string // "n,," or "y,,"
+	// plus is set when the client chose SCRAM-SHA-256-PLUS, whose
+	// channel binding (tls-server-end-point) is cbData, the hash of the
+	// server's certificate; offered is set when the server offered it.
+	plus, offered bool
+	cbData        []byte
+
+	gs2Header       string // "n,,", "y,," or "p=tls-server-end-point,,"
 	clientFirstBare string
 	serverFirst     string
 	nonce           string // client's + server's
@@ -126,25 +138,43 @@ func scramMalformed(detail string) *Error {
 // clientFirst takes client-first-message and returns server-first-message.
 func (x *scramExchange) clientFirst(msg []byte) (string, *Error) {
 	s := string(msg)
+	flag, rest, ok := strings.Cut(s, ",")
+	if !ok {
+		return "", scramMalformed("Unexpected channel-binding flag.")
+	}
 	switch {
-	case strings.HasPrefix(s, "n,"), strings.HasPrefix(s, "y,"):
-		// "y": the client supports channel binding but thinks the server
-		// does not, which is true here (no -PLUS mechanism is offered).
-	case strings.HasPrefix(s, "p="):
+	case x.plus:
+		cbType, isP := strings.CutPrefix(flag, "p=")
+		if !isP {
+			return "", scramMalformed("The client selected SCRAM-SHA-256-PLUS, but the SCRAM message does not include channel binding data.")
+		}
+		if cbType != scramCBType {
+			return "", protocolError("unsupported SCRAM channel-binding type %q", cbType)
+		}
+	case flag == "n":
+	case flag == "y":
+		// The client supports channel binding but thinks the server does
+		// not: if it was offered, someone in between removed it.
+		if x.offered {
+			e := protocolError("SCRAM channel binding negotiation error")
+			e.Detail = "The client supports SCRAM channel binding but thinks the server does not.  However, this server does support channel binding."
+			return "", e
+		}
+	case strings.HasPrefix(flag, "p="):
 		return "", scramMalformed("The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message includes channel binding data.")
 	default:
 		return "", scramMalformed("Unexpected channel-binding flag.")
 	}
-	rest := s[2:]
+	rest = "," + rest
 	if strings.HasPrefix(rest, "a=") {
 		return "", &Error{Severity: SeverityFatal, Code: CodeFeatureNotSupported,
 			Message: "client uses authorization identity, but it is not supported"}
 	}
-	if !strings.HasPrefix(rest, ",") {
+	if !strings.HasPrefix(rest, ",,") {
 		return "", scramMalformed("Unexpected attribute in client-first-message.")
 	}
-	x.gs2Header = s[:3]
-	x.clientFirstBare = rest[1:]
+	x.gs2Header = flag + ",,"
+	x.clientFirstBare = rest[2:]
 	attrs := strings.Split(x.clientFirstBare, ",")
 	if len(attrs) < 2 {
 		return "", scramMalformed("Missing attributes in client-first-message.")
@@ -189,7 +219,11 @@ func (x *scramExchange) clientFinal(msg []byte) (string, *Error) {
 	}
 	cb = strings.TrimPrefix(attrs[0], "c=")
 	gotCB, err := b64.DecodeString(cb)
-	if err != nil || string(gotCB) != x.gs2Header {
+	want := []byte(x.gs2Header)
+	if x.plus {
+		want = append(want, x.cbData...)
+	}
+	if err != nil || subtle.ConstantTimeCompare(gotCB, want) != 1 {
 		return "", scramMalformed("SCRAM channel binding check failed.")
 	}
 	nonce, ok := strings.CutPrefix(attrs[1], "r=")
@@ -229,6 +263,36 @@ func printable(s string) bool {
 func hmacSHA256(key []byte, msg string) []byte {
 	h := hmac.New(sha256.New, key)
 	h.Write([]byte(msg))
+	return h.Sum(nil)
+}
+
+// certificateHash is the tls-server-end-point channel binding of cfg's
+// certificate (RFC 5929): its DER hashed with the hash of its signature
+// algorithm, SHA-256 for MD5 and SHA-1. nil when there is no single fixed
+// certificate, or its algorithm names no hash (Ed25519): then
+// SCRAM-SHA-256-PLUS is not offered, as PostgreSQL cannot either.
+func certificateHash(cfg *tls.Config) []byte {
+	if cfg == nil || len(cfg.Certificates) != 1 || cfg.GetCertificate != nil || len(cfg.Certificates[0].Certificate) == 0 {
+		return nil
+	}
+	der := cfg.Certificates[0].Certificate[0]
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		return nil
+	}
+	var h hash.Hash
+	switch cert.SignatureAlgorithm {
+	case x509.MD5WithRSA, x509.SHA1WithRSA, x509.ECDSAWithSHA1, x509.DSAWithSHA1,
+		x509.SHA256WithRSA, x509.SHA256WithRSAPSS, x509.ECDSAWithSHA256, x509.DSAWithSHA256:
+		h = sha256.New()
+	case x509.SHA384WithRSA, x509.SHA384WithRSAPSS, x509.ECDSAWithSHA384:
+		h = sha512.New384()
+	case x509.SHA512WithRSA, x509.SHA512WithRSAPSS, x509.ECDSAWithSHA512:
+		h = sha512.New()
+	default:
+		return nil
+	}
+	h.Write(der)
 	return h.Sum(nil)
 }
 

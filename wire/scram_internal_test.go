@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/base64"
+	"strings"
 	"testing"
 )
 
@@ -78,6 +79,51 @@ func TestSCRAMMalformed(t *testing.T) {
 		x.clientFirst([]byte("n,,n=,r=abc"))
 		if _, err := x.clientFinal([]byte(msg)); err == nil || err.Code == "" {
 			t.Errorf("client-final %q accepted", msg)
+		}
+	}
+}
+
+// TestSCRAMChannelBinding: with SCRAM-SHA-256-PLUS the client-final
+// message must carry the GS2 header and the certificate hash; a client
+// that claims the server offers no binding when it did is refused.
+func TestSCRAMChannelBinding(t *testing.T) {
+	salt, _ := base64.StdEncoding.DecodeString("W22ZaJ0SNY7soEsUEjb6gQ==")
+	v, _ := newSCRAMVerifier("pencil", salt, 4096)
+	cb := []byte("certificate hash")
+	header := "p=tls-server-end-point,,"
+	b64 := base64.StdEncoding.EncodeToString
+
+	x := &scramExchange{v: v, serverNonce: "S", plus: true, offered: true, cbData: cb}
+	if _, err := x.clientFirst([]byte(header + "n=,r=C")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.clientFinal([]byte("c=" + b64([]byte(header)) + ",r=CS,p=" + b64(make([]byte, 32)))); err == nil || err.Detail != "SCRAM channel binding check failed." {
+		t.Errorf("binding without the certificate hash: %v", err)
+	}
+	// The right binding gets as far as the proof (a made-up one).
+	x = &scramExchange{v: v, serverNonce: "S", plus: true, offered: true, cbData: cb}
+	x.clientFirst([]byte(header + "n=,r=C"))
+	if _, err := x.clientFinal([]byte("c=" + b64(append([]byte(header), cb...)) + ",r=CS,p=" + b64(make([]byte, 32)))); err == nil || err.Code != CodeInvalidPassword {
+		t.Errorf("right binding, wrong proof: %v, want 28P01", err)
+	}
+
+	for _, tc := range []struct {
+		plus, offered bool
+		first, want   string
+	}{
+		{true, true, "n,,n=,r=C", "does not include channel binding data"},
+		{true, true, "p=tls-unique,,n=,r=C", `unsupported SCRAM channel-binding type "tls-unique"`},
+		{false, true, "y,,n=,r=C", "SCRAM channel binding negotiation error"},
+		{false, false, "y,,n=,r=C", ""},
+		{false, true, "p=tls-server-end-point,,n=,r=C", "includes channel binding data"},
+	} {
+		x := &scramExchange{v: v, serverNonce: "S", plus: tc.plus, offered: tc.offered, cbData: cb}
+		_, err := x.clientFirst([]byte(tc.first))
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v", tc.first, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Message+" "+err.Detail, tc.want)):
+			t.Errorf("%q: %v, want %q", tc.first, err, tc.want)
 		}
 	}
 }

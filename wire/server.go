@@ -28,6 +28,8 @@ type Server struct {
 	cancel    context.CancelFunc
 	mockKey   []byte // SCRAM mock salts for unknown users
 	closeOnce sync.Once
+	throttle  authThrottle // slows repeated failed logins per address
+	cbData    []byte       // tls-server-end-point channel binding, nil: none offered
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}
@@ -60,6 +62,7 @@ func NewServer(cfg Config) (*Server, error) {
 		ctx:     ctx,
 		cancel:  cancel,
 		mockKey: randomBytes(32),
+		cbData:  certificateHash(cfg.TLS),
 		conns:   make(map[*conn]struct{}),
 		pids:    make(map[uint32]*conn),
 		nextPID: pidBase,
@@ -215,13 +218,17 @@ func (s *Server) untrack(c *conn) {
 }
 
 // register gives an authenticated connection its process ID and secret
-// key (BackendKeyData); false once the server is closing.
-func (s *Server) register(c *conn) bool {
+// key (BackendKeyData); errServerClosed once the server is closing,
+// errServerFull when MaxConnections sessions are served.
+func (s *Server) register(c *conn) error {
 	secret := binary.BigEndian.Uint32(randomBytes(4))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return false
+		return errServerClosed
+	}
+	if len(s.pids) >= s.cfg.MaxConnections {
+		return errServerFull
 	}
 	for {
 		s.nextPID++
@@ -234,7 +241,26 @@ func (s *Server) register(c *conn) bool {
 	}
 	c.pid, c.secret = s.nextPID, secret
 	s.pids[c.pid] = c
-	return true
+	return nil
+}
+
+// Why register refuses a session.
+var (
+	errServerClosed = errors.New("wire: server closed")
+	errServerFull   = errors.New("wire: max_connections sessions already")
+)
+
+// full reports whether MaxConnections sessions are being served: a new
+// connection is refused before it authenticates, as in PostgreSQL.
+func (s *Server) full() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.pids) >= s.cfg.MaxConnections
+}
+
+// tooManyClients is PostgreSQL's refusal beyond max_connections.
+func tooManyClients() *Error {
+	return &Error{Code: CodeTooManyConnections, Message: "sorry, too many clients already"}
 }
 
 // cancelRequest cancels the running statement of the session with pid, if

@@ -25,7 +25,7 @@ func (c *conn) simpleQuery(body []byte) {
 
 	ctx := c.beginStmt()
 	defer c.endStmt()
-	stmts, err := c.sess.Parse(ctx, string(q), nil)
+	stmts, err := c.engineParse(ctx, string(q), nil)
 	switch {
 	case err != nil:
 		c.sendError(err, stmtCause(ctx))
@@ -51,7 +51,7 @@ func (c *conn) simpleQuery(body []byte) {
 // runSimple binds and runs one statement of a simple query; false when it
 // failed (the error has been sent).
 func (c *conn) runSimple(ctx context.Context, st Statement) bool {
-	p, err := st.Bind(ctx, nil, nil, nil)
+	p, err := c.engineBind(ctx, st, nil, nil, nil)
 	if err == nil && p == nil {
 		err = errNoPortal
 	}
@@ -115,7 +115,7 @@ func (c *conn) runSimple(ctx context.Context, st Statement) bool {
 // run again once done).
 func (c *conn) runPortal(ctx context.Context, p Portal, maxRows int, countRows bool) (string, bool, bool) {
 	c.rw.reset()
-	tag, done, err := p.Execute(ctx, &c.rw, maxRows)
+	tag, done, err := c.engineExecute(ctx, p, maxRows)
 	c.rw.abandonRow()
 	mode := c.rw.mode
 	c.rw.mode = modeRows

@@ -207,11 +207,20 @@ func (c *conn) startupMessage(ctx context.Context, code uint32, m msgBuf) bool {
 	c.startup.RemoteAddr = c.raw.RemoteAddr()
 	c.log = c.log.With(zap.String("user", user), zap.String("database", db))
 
-	if !c.authenticate(ctx) {
+	if c.srv.full() {
+		c.sendFatal(tooManyClients())
 		return false
 	}
-	if !c.srv.register(c) {
+	method, ok := c.authMethod()
+	if !ok || !c.authenticate(ctx, method) {
+		return false
+	}
+	switch c.srv.register(c) {
+	case errServerClosed:
 		c.sendFatal(adminShutdownError())
+		return false
+	case errServerFull:
+		c.sendFatal(tooManyClients())
 		return false
 	}
 	c.startup.ProcessID = c.pid

@@ -5,7 +5,16 @@
 // Flags: --listen HOST:PORT (default 127.0.0.1:5432), --data-dir DIR
 // (default ./pgserver-data), --log-level (debug, info, warn, error),
 // --auth trust|scram (default: trust on loopback addresses, SCRAM-SHA-256
-// anywhere else), --tls-cert and --tls-key (PEM files: TLS for clients that
-// ask for it). PGSERVER_SUPERUSER_PASSWORD in the environment sets the
+// anywhere else), --hba FILE (client authentication rules in pg_hba.conf's
+// format, in place of --auth: per connection type, database or
+// db@branch-pattern, user and address, trust, reject, scram-sha-256 or
+// password; first match wins; SIGHUP reloads the file, and a file that does
+// not parse is logged with its line while the rules in force stay; see
+// package wire/hba), --max-connections N (default 100: more sessions are
+// refused with 53300), --max-query-memory-mb N (the bytes of rows one
+// statement's sorts, hash tables and buffers may hold before it fails with
+// 53200; default a quarter of the machine's memory; shown and changed per
+// session as max_query_memory), --tls-cert and --tls-key (PEM files: TLS for clients
+// that ask for it). PGSERVER_SUPERUSER_PASSWORD in the environment sets the
 // password of the role postgres at startup.
 package main

@@ -13,13 +13,15 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
-	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/session"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/wire"
 	"github.com/prollypg/prollypg/wire/sqlwire"
@@ -31,7 +33,10 @@ func main() {
 	logLevel := zap.LevelFlag("log-level", zapcore.InfoLevel, "log level: debug, info, warn, error")
 	tlsCert := flag.String("tls-cert", "", "PEM certificate file: with --tls-key, clients may connect with TLS")
 	tlsKey := flag.String("tls-key", "", "PEM private key file of --tls-cert")
-	auth := flag.String("auth", "", "client authentication: trust or scram (default: trust on loopback addresses, scram otherwise)")
+	auth := flag.String("auth", "", "client authentication: trust or scram (default: trust on loopback addresses, scram otherwise); --hba overrides it")
+	hbaFile := flag.String("hba", "", "client authentication rules in pg_hba.conf's format (type, database or db@branch-pattern, user, address, method trust/reject/scram-sha-256/password), first match wins; reloaded on SIGHUP")
+	maxConns := flag.Int("max-connections", wire.DefaultMaxConnections, "the most sessions served at once (max_connections); more are refused with 53300")
+	queryMemMB := flag.Int64("max-query-memory-mb", defaultQueryMemoryMB(), "MiB of rows one statement's sorts, hash tables and buffers may hold before it fails with 53200 (max_query_memory, which a session may change); default a quarter of the machine's memory, 0 for no limit")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for profiling)")
 	cacheMB := flag.Int64("cache-mb", store.DefaultCacheBytes>>20, "MiB of decoded chunks kept in memory (the chunk cache), the largest share of an idle server's memory")
 	pprofAddr := flag.String("pprof", "", "serve Go's profiles (net/http/pprof, with block and mutex profiling on) on this loopback HOST:PORT, for profiling a loaded server")
@@ -79,7 +84,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pgserver: --cache-mb must be positive")
 		os.Exit(2)
 	}
-	err = run(log, *listen, *dataDir, *auth, tlsCfg, *cacheMB<<20)
+	if *maxConns <= 0 {
+		fmt.Fprintln(os.Stderr, "pgserver: --max-connections must be positive")
+		os.Exit(2)
+	}
+	if *queryMemMB < 0 {
+		fmt.Fprintln(os.Stderr, "pgserver: --max-query-memory-mb must not be negative")
+		os.Exit(2)
+	}
+	err = run(log, options{listen: *listen, dataDir: *dataDir, auth: *auth, hbaFile: *hbaFile, maxConns: *maxConns, queryMemMB: *queryMemMB, tls: tlsCfg, cacheBytes: *cacheMB << 20})
 	if err != nil {
 		log.Error("pgserver stopped", zap.Error(err))
 	}
@@ -95,9 +108,19 @@ func main() {
 // than a flag, so that it does not show in the process list).
 const superuserPasswordEnv = "PGSERVER_SUPERUSER_PASSWORD"
 
-func run(log *zap.Logger, listen, dataDir, auth string, tlsCfg *tls.Config, cacheBytes int64) error {
+// options are the server's settings from its flags.
+type options struct {
+	listen, dataDir, auth, hbaFile string
+	maxConns                       int
+	queryMemMB                     int64
+	tls                            *tls.Config
+	cacheBytes                     int64
+}
+
+func run(log *zap.Logger, o options) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	listen, dataDir, auth, tlsCfg, cacheBytes := o.listen, o.dataDir, o.auth, o.tls, o.cacheBytes
 
 	host, _, err := net.SplitHostPort(listen)
 	if err != nil {
@@ -122,8 +145,12 @@ func run(log *zap.Logger, listen, dataDir, auth string, tlsCfg *tls.Config, cach
 		return err
 	}
 	defer db.Close()
-	engine := planner.NewEngine(db, log.Named("sql"))
+	engine := session.NewEngine(db, log.Named("sql"))
 	engine.HashPassword = wire.SCRAMVerifier
+	engine.ServerSettings = map[string]string{
+		"max_connections":  strconv.Itoa(o.maxConns),
+		"max_query_memory": strconv.FormatInt(o.queryMemMB, 10) + "MB",
+	}
 	if err := engine.Bootstrap(ctx); err != nil {
 		return fmt.Errorf("initialising %s: %w", dataDir, err)
 	}
@@ -138,8 +165,15 @@ func run(log *zap.Logger, listen, dataDir, auth string, tlsCfg *tls.Config, cach
 		Handler: &sqlwire.Handler{Engine: engine},
 		Auth:    method,
 		TLS:     tlsCfg,
+
+		MaxConnections: o.maxConns,
 	}
-	if method != wire.AuthTrust {
+	if o.hbaFile != "" {
+		if cfg.ClientAuth, err = hbaAuth(log.Named("hba"), o.hbaFile); err != nil {
+			return err
+		}
+	}
+	if method != wire.AuthTrust || cfg.ClientAuth != nil {
 		cfg.Password = func(ctx context.Context, user string) (string, error) {
 			v, ok, err := engine.Password(ctx, user)
 			switch {
@@ -156,7 +190,11 @@ func run(log *zap.Logger, listen, dataDir, auth string, tlsCfg *tls.Config, cach
 		return err
 	}
 	engine.CancelBackend, engine.TerminateBackend = srv.CancelBackend, srv.TerminateBackend
-	log.Info("listening", zap.String("addr", srv.Addr().String()), zap.String("data_dir", dataDir), zap.String("auth", method.String()))
+	authDesc := method.String()
+	if o.hbaFile != "" {
+		authDesc = "hba " + o.hbaFile
+	}
+	log.Info("listening", zap.String("addr", srv.Addr().String()), zap.String("data_dir", dataDir), zap.String("auth", authDesc))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ctx) }()
 	select {
@@ -191,4 +229,24 @@ func servePprof(log *zap.Logger, addr string) {
 			log.Error("--pprof: serving profiles", zap.String("addr", addr), zap.Error(err))
 		}
 	}()
+}
+
+// defaultQueryMemoryMB is a quarter of the machine's memory in MiB (from
+// /proc/meminfo), the default bound of one statement's buffers; 0 (no
+// limit) where the machine does not say.
+func defaultQueryMemoryMB() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb / 1024 / 4
+		}
+	}
+	return 0
 }

@@ -670,6 +670,8 @@ type role struct {
 	super, createRole, createDB, login  bool
 	replication, bypassRLS, hasPassword bool
 	inherit                             bool
+	connLimit                           int64      // -1: none
+	validUntil                          exec.Datum // timestamptz, or NULL
 }
 
 // roles returns the server's roles and PostgreSQL's predefined ones.
@@ -677,17 +679,24 @@ func (s *Snapshot) roles() []role {
 	var out []role
 	seen := map[string]bool{}
 	for _, r := range s.Src.Roles {
-		out = append(out, role{oid: RoleOID(r.Name), name: r.Name, super: r.Superuser, createRole: r.Superuser || r.CreateRole, inherit: !r.NoInherit,
+		ro := role{oid: RoleOID(r.Name), name: r.Name, super: r.Superuser, createRole: r.Superuser || r.CreateRole, inherit: !r.NoInherit,
 			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser, bypassRLS: r.Superuser,
-			hasPassword: r.Verifier != ""})
+			hasPassword: r.Verifier != "", connLimit: -1, validUntil: exec.Null}
+		if r.ConnLimit != nil {
+			ro.connLimit = int64(*r.ConnLimit)
+		}
+		if r.ValidUntil != nil {
+			ro.validUntil = exec.DTimestamp(*r.ValidUntil)
+		}
+		out = append(out, ro)
 		seen[r.Name] = true
 	}
 	if !seen["postgres"] {
 		out = append(out, role{oid: OIDBootstrapRole, name: "postgres", super: true, createRole: true, createDB: true, inherit: true,
-			login: true, replication: true, bypassRLS: true})
+			login: true, replication: true, bypassRLS: true, connLimit: -1, validUntil: exec.Null})
 	}
 	for _, p := range predefinedRoles {
-		out = append(out, role{oid: p.oid, name: p.name, inherit: true})
+		out = append(out, role{oid: p.oid, name: p.name, inherit: true, connLimit: -1, validUntil: exec.Null})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
 	return out
@@ -701,7 +710,7 @@ func pgAuthid(s *Snapshot) ([]exec.Row, error) {
 			pw = dText("SCRAM-SHA-256$****")
 		}
 		out = append(out, exec.Row{dOID(r.oid), dText(r.name), dBool(r.super), dBool(r.inherit), dBool(r.createRole),
-			dBool(r.createDB), dBool(r.login), dBool(r.replication), dBool(r.bypassRLS), dInt(-1), pw, exec.Null})
+			dBool(r.createDB), dBool(r.login), dBool(r.replication), dBool(r.bypassRLS), dInt(r.connLimit), pw, r.validUntil})
 	}
 	return out, nil
 }
@@ -710,7 +719,7 @@ func pgRoles(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, r := range s.roles() {
 		out = append(out, exec.Row{dText(r.name), dBool(r.super), dBool(r.inherit), dBool(r.createRole), dBool(r.createDB),
-			dBool(r.login), dBool(r.replication), dInt(-1), dText("********"), exec.Null, dBool(r.bypassRLS), exec.Null, dOID(r.oid)})
+			dBool(r.login), dBool(r.replication), dInt(r.connLimit), dText("********"), r.validUntil, dBool(r.bypassRLS), exec.Null, dOID(r.oid)})
 	}
 	return out, nil
 }
@@ -722,7 +731,7 @@ func pgUser(s *Snapshot) ([]exec.Row, error) {
 			continue
 		}
 		out = append(out, exec.Row{dText(r.name), dOID(r.oid), dBool(r.createDB), dBool(r.super), dBool(r.replication),
-			dBool(r.bypassRLS), dText("********"), exec.Null, exec.Null})
+			dBool(r.bypassRLS), dText("********"), r.validUntil, exec.Null})
 	}
 	return out, nil
 }

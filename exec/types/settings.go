@@ -65,6 +65,10 @@ type Settings struct {
 	// Types finds the user-defined types whose input needs their
 	// definitions (enum labels, composite fields); nil means none exist.
 	Types Catalog
+	// MaxQueryMemory is max_query_memory, the bytes of rows a statement's
+	// buffers may hold (0: no limit). Read by exec (its memory.go), not by
+	// this package.
+	MaxQueryMemory int64
 }
 
 // DefaultSettings are PostgreSQL's defaults with TimeZone UTC.

@@ -602,8 +602,8 @@ func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 }
 
 // doltRemote is dolt_remote('add', name, url) and dolt_remote('remove' or
-// 'rm', name): the database's remotes, which dolt.remotes lists. Pushing
-// and fetching are not here yet.
+// 'rm', name): the database's remotes, which dolt.remotes lists and
+// dolt_push, dolt_fetch and dolt_pull use (remotes.go).
 func (s session) doltRemote(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_remote", a, flagSpec{})
 	if err != nil {

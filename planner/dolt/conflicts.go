@@ -47,20 +47,10 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			names, err := labelTypes(env.Ctx, env.Txn.Root)
-			if err != nil {
-				return nil, err
-			}
 			var rows []exec.Row
 			for _, tc := range all {
-				if tc.SchemaConflict == "" {
-					continue
-				}
-				if tc.Kind != 0 {
-					rows = append(rows, exec.Row{exec.DText(conflictShortLabel(tc, names)), objectSchemaText(s, env, tc.Kind, tc.BaseRecord),
-						objectSchemaText(s, env, tc.Kind, tc.OursRecord), objectSchemaText(s, env, tc.Kind, tc.TheirsRecord),
-						exec.DText(tc.SchemaConflict)})
-					continue
+				if tc.SchemaConflict == "" || tc.Kind != 0 {
+					continue // other objects' conflicts: dolt_conflicts_<object>
 				}
 				rows = append(rows, exec.Row{exec.DText(tc.Name), tableSchemaText(tc.Base), tableSchemaText(tc.Ours),
 					tableSchemaText(tc.Theirs), exec.DText(tc.SchemaConflict)})
@@ -103,8 +93,9 @@ func init() {
 	perTableSystem["constraint_violations_"] = violationsTable
 }
 
-// conflictCounts are the rows of dolt_conflicts (row conflicts, and
-// tables whose schemas did not merge) or of dolt_constraint_violations.
+// conflictCounts are the rows of dolt_conflicts (row conflicts, tables
+// whose schemas did not merge, and the fields in conflict of other
+// objects) or of dolt_constraint_violations.
 func conflictCounts(env *exec.Env, violations bool) ([]exec.Row, error) {
 	root := env.Txn.Root
 	all, err := root.AllConflicts(env.Ctx)
@@ -122,7 +113,7 @@ func conflictCounts(env *exec.Env, violations bool) ([]exec.Row, error) {
 		case violations:
 			n, err = tc.ViolationCount(env.Ctx, root.Store())
 		case tc.Kind != 0:
-			n = 1 // a function, view, type or sequence in conflict counts once
+			n = uint64(len(tc.ObjectFields())) // a function's, view's, type's or sequence's fields
 		default:
 			n, err = tc.RowConflictCount(env.Ctx, root.Store())
 		}

@@ -11,8 +11,8 @@
 // surface needs of the session running a statement (its repository and
 // revision, its settings, its name resolution, committing its
 // transaction, switching its branch) is the Session interface, which
-// *planner.Session implements (planner/doltsession.go). The transaction's
-// root and writes come with each call's exec.Env.
+// *session.Session implements (planner/session/doltsession.go). The
+// transaction's root and writes come with each call's exec.Env.
 //
 // # Where things are
 //
@@ -25,7 +25,9 @@
 // Git-style arguments. commands.go has dolt_hashof and its kin, dolt_add,
 // dolt_commit, dolt_branch, dolt_checkout, dolt_reset, dolt_tag and
 // dolt_clean; merge.go dolt_merge, dolt_cherry_pick, dolt_revert and
-// dolt_conflicts_resolve; rebase.go dolt_rebase and its plan, dolt.rebase.
+// dolt_conflicts_resolve; rebase.go dolt_rebase and its plan,
+// dolt.rebase. remotes.go has dolt_fetch, dolt_push, dolt_pull and
+// dolt_clone; backup.go dolt_backup and dolt.dolt_backups.
 //
 // tables.go holds the registries of system tables and table functions,
 // which the planner reaches through SystemTable and TableFunction, and
@@ -43,7 +45,10 @@
 // dependency order; objects.go names those objects as the version-control
 // tables and functions show and take them. conflicts.go has the merge
 // tables (dolt_conflicts_<table>, writable, dolt_constraint_violations,
-// dolt_merge_status, ...). asof.go rewrites AS OF 'rev' to the
+// dolt_merge_status, ...), objectconflicts.go the conflicts tables of
+// functions, views, types and sequences (dolt_conflicts_f(integer), a row
+// per field in conflict, writable), which the planner finds through
+// ObjectConflictsTable. asof.go rewrites AS OF 'rev' to the
 // revision-qualified name "db@rev".schema.table that the planner plans
 // (planner/doltfrom.go: a table read at a revision is pinned to its root;
 // a view is its definition then, over relations as of that revision, and
@@ -78,7 +83,7 @@
 //  6. The registries of functions, system tables and table functions are
 //     filled by init functions and never change afterwards, so they are
 //     safe for concurrent use; a Session is used by one goroutine at a
-//     time, as planner.Session is.
+//     time, as session.Session is.
 //  7. The package reaches the repository through versioning and rows
 //     through exec: it imports neither planner nor prolly nor store
 //     (regress/layering_test.go).

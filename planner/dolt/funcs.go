@@ -61,12 +61,18 @@ func init() {
 		{"dolt_revert", session.doltRevert, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText},
 			{Name: "data_conflicts", T: exec.TInt4}, {Name: "schema_conflicts", T: exec.TInt4}, {Name: "constraint_violations", T: exec.TInt4}}},
 		{"dolt_conflicts_resolve", session.doltConflictsResolve, mergeError, status},
+		{"dolt_fetch", session.doltFetch, vcsError, status},
+		{"dolt_push", session.doltPush, vcsError, []exec.ResultColumn{{Name: "status", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
+		{"dolt_pull", session.doltPull, mergeError, []exec.ResultColumn{{Name: "fast_forward", T: exec.TInt4},
+			{Name: "conflicts", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
+		{"dolt_clone", session.doltClone, vcsError, status},
+		{"dolt_backup", session.doltBackup, vcsError, status},
 		{"dolt_rebase", session.doltRebase, mergeError, []exec.ResultColumn{{Name: "status", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
 	} {
 		// The commands that change the session's branch need the right to
 		// write it; dolt_branch and dolt_checkout -b check what they touch.
 		changes := f.name != "dolt_branch" && f.name != "dolt_checkout" && f.name != "dolt_tag" &&
-			f.name != "dolt_remote" && f.name != "dolt_gc"
+			f.name != "dolt_remote" && f.name != "dolt_gc" && f.name != "dolt_fetch" && f.name != "dolt_push" && f.name != "dolt_clone"
 		op := versionOp(f.fn, f.errs, changes)
 		ret := exec.OIDRecord
 		if len(f.cols) == 1 {

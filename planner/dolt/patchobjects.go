@@ -545,20 +545,6 @@ func (w *sqlWriter) objectCreateSQL(kind byte, rec []byte) string {
 	return ""
 }
 
-// objectSchemaText is an object's CREATE statement for
-// dolt_schema_conflicts, read against the transaction's root; NULL for
-// an absent side.
-func objectSchemaText(s session, env *exec.Env, kind byte, rec []byte) exec.Datum {
-	if rec == nil {
-		return exec.Null
-	}
-	w, err := s.newSQLWriter(env, revision{root: env.Txn.Root})
-	if err != nil {
-		return exec.Null
-	}
-	return exec.DText(w.objectCreateSQL(kind, rec))
-}
-
 // patchSchemas returns the schemas that the changed tables and objects
 // live in and that to adds or drops.
 func patchSchemas(ctx context.Context, from, to revision, deltas []versioning.TableDelta, objects []versioning.ObjectChange) (added, dropped []string, err error) {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"go.uber.org/zap"
+
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -13,10 +15,10 @@ import (
 )
 
 // Session is what the version-control surface needs of the SQL session
-// running a statement. *planner.Session implements it; this package
-// cannot import planner (planner imports it), and asking for no more
-// than this keeps transactions, settings and name resolution the
-// planner's alone. The transaction's root and writes are not here: a
+// running a statement. *session.Session (planner/session) implements it;
+// this package cannot import planner or planner/session (they import
+// it), and asking for no more than this keeps transactions, settings and
+// name resolution the session's alone. The transaction's root and writes are not here: a
 // statement's exec.Env carries them.
 type Session interface {
 	// Repo is the session's database.
@@ -45,6 +47,9 @@ type Session interface {
 	// write is printed as the planner prints it.
 	RenderExpr(env *exec.Env, t *versioning.Table, expr string, pretty bool) string
 	ViewDefinition(snap *catalog.Snapshot, v *versioning.View) string
+	// TypeOID reads a type's name as a cast to regtype does (int4,
+	// integer, a user type along the search path).
+	TypeOID(env *exec.Env, name string) (uint32, error)
 
 	// FlushTransaction commits what the open SQL transaction wrote,
 	// before a function changes the repository (invariant 2 of the
@@ -62,11 +67,21 @@ type Session interface {
 	CollectGarbage(ctx context.Context) (versioning.GCResult, error)
 	// Notice sends the client a notice.
 	Notice(n error)
+	// Logger is the server's log, for what a function does at length
+	// (a transfer's progress).
+	Logger() *zap.Logger
 	// RequireBranchWrite and RequireBranchCreate check the branch
 	// permissions (dolt_branch_control, dolt_branch_namespace_control) of
 	// the session's user: to change a branch, to create one of a name.
 	RequireBranchWrite(ctx context.Context, branch string) error
 	RequireBranchCreate(ctx context.Context, branch string) error
+	// RequireCreateDB checks that the session's user may create a
+	// database (dolt_clone), as CREATE DATABASE does.
+	RequireCreateDB(ctx context.Context) error
+	// RequireServerFiles checks that the session's user may read (or
+	// write) the server's files, which a file:// remote is; what says
+	// what for, in the error.
+	RequireServerFiles(ctx context.Context, write bool, what string) error
 	// BranchControl returns the branch permissions, and EditBranchControl
 	// changes them, telling fn which database and branch patterns the
 	// session's user administers.

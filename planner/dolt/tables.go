@@ -315,13 +315,14 @@ func init() {
 			return rows, nil
 		},
 	}
-	// dolt.remote_branches lists the branches fetched from remotes, which
-	// nothing fetches yet: it is empty, with Doltgres's columns.
+	// dolt.remote_branches lists the remote-tracking branches that
+	// dolt_fetch, dolt_pull, dolt_push and dolt_clone record
+	// (remotes/origin/main), with Doltgres's columns.
 	systemTables["remote_branches"] = systemTable{
 		cols: []exec.VirtualColumn{{Name: "name", Type: exec.TText}, {Name: "hash", Type: exec.TText},
 			{Name: "latest_committer", Type: exec.TText}, {Name: "latest_committer_email", Type: exec.TText},
 			{Name: "latest_commit_date", Type: exec.TTimestamp}, {Name: "latest_commit_message", Type: exec.TText}},
-		rows: func(session, *exec.Env) ([]exec.Row, error) { return nil, nil },
+		rows: func(s session, env *exec.Env) ([]exec.Row, error) { return s.remoteBranchRows(env.Ctx) },
 	}
 	systemTables["commits"] = systemTable{cols: logCols[:5], rows: func(s session, env *exec.Env) ([]exec.Row, error) {
 		tips, err := s.Repo().Tips(env.Ctx)
@@ -368,8 +369,19 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			remotes, err := s.Repo().Remotes(env.Ctx)
+			if err != nil {
+				return nil, err
+			}
 			var rows []exec.Row
 			for _, b := range names {
+				// remote and branch: the upstream the branch tracks, if any.
+				upRemote, upBranch := "", ""
+				for _, rm := range remotes {
+					if ub, ok := rm.Upstream(b); ok {
+						upRemote, upBranch = rm.Name, ub
+					}
+				}
 				head, headRoot, staged, working, _, err := s.Repo().Roots(env.Ctx, b)
 				if err != nil {
 					return nil, err
@@ -381,7 +393,7 @@ func init() {
 				dirty := staged.Addr() != headRoot.Addr() || working.Addr() != headRoot.Addr()
 				rows = append(rows, exec.Row{exec.DText(b), exec.DText(head.String()),
 					exec.DText(c.Committer.Name), exec.DText(c.Committer.Email), timestampDatum(c.Committer.When),
-					exec.DText(c.Message), exec.DText(""), exec.DText(""), exec.DBool(dirty)})
+					exec.DText(c.Message), exec.DText(upRemote), exec.DText(upBranch), exec.DBool(dirty)})
 			}
 			return rows, nil
 		}}

@@ -5,22 +5,24 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/planner"
+	sqlsession "github.com/prollypg/prollypg/planner/session"
 	"github.com/prollypg/prollypg/wire"
 )
 
 // Handler serves the engine's databases over the wire protocol.
 type Handler struct {
-	Engine *planner.Engine
+	Engine *sqlsession.Engine
 }
 
 var (
 	_ wire.Handler             = (*Handler)(nil)
 	_ wire.NotificationSession = (*session)(nil)
+	_ wire.IdleLimiter         = (*session)(nil)
 )
 
 // Connect opens a planner session for the startup's user and database.
@@ -40,7 +42,7 @@ func (h *Handler) Connect(ctx context.Context, s *wire.Startup, n wire.Notifier)
 }
 
 type session struct {
-	s *planner.Session
+	s *sqlsession.Session
 }
 
 var _ wire.CursorDescriber = (*session)(nil)
@@ -126,8 +128,11 @@ func (s *session) DecodeParams(ctx context.Context, oids []uint32, params [][]by
 }
 
 func (s *session) Sync(ctx context.Context, failed bool) error { return s.s.Sync(ctx, failed) }
-func (s *session) TxStatus() wire.TxStatus                     { return wire.TxStatus(s.s.TxStatus()) }
-func (s *session) Close()                                      { s.s.Close() }
+
+// IdleInTransactionTimeout implements wire.IdleLimiter.
+func (s *session) IdleInTransactionTimeout() time.Duration { return s.s.IdleInTransactionTimeout() }
+func (s *session) TxStatus() wire.TxStatus                 { return wire.TxStatus(s.s.TxStatus()) }
+func (s *session) Close()                                  { s.s.Close() }
 
 // Notifications hands the wire the session's LISTEN/NOTIFY notifications.
 func (s *session) Notifications(send func(pid uint32, channel, payload string)) {
@@ -135,8 +140,8 @@ func (s *session) Notifications(send func(pid uint32, channel, payload string)) 
 }
 
 type statement struct {
-	sess      *planner.Session
-	st        *planner.Statement
+	sess      *sqlsession.Session
+	st        *sqlsession.Statement
 	given     []uint32
 	params    []exec.T
 	cols      []exec.ResultColumn
@@ -250,7 +255,7 @@ type portal struct {
 	st      *statement
 	params  []exec.Datum
 	formats []int16
-	res     *planner.Result
+	res     *sqlsession.Result
 	done    bool
 	tag     string
 }
@@ -351,7 +356,7 @@ func (p *portal) Close() {
 }
 
 // runCopy drives a COPY through the protocol's copy sub-protocol.
-func runCopy(ctx context.Context, w *wire.RowWriter, c *planner.Copy) (string, error) {
+func runCopy(ctx context.Context, w *wire.RowWriter, c *sqlsession.Copy) (string, error) {
 	format := wire.FormatText
 	if c.Binary {
 		format = wire.FormatBinary
@@ -387,7 +392,7 @@ func runCopy(ctx context.Context, w *wire.RowWriter, c *planner.Copy) (string, e
 	}
 	// One CopyData per line the engine gives; in binary the first carries
 	// the file header with the first row, as PostgreSQL frames it
-	// (planner.Copy.Out).
+	// (sqlsession.Copy.Out).
 	n, err := c.Out(ctx, func(line []byte) error {
 		_, err := cw.Write(line)
 		return err

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/session"
 	"github.com/prollypg/prollypg/store"
 )
 
@@ -15,8 +15,8 @@ type DB struct {
 	t     testing.TB
 	ctx   context.Context
 	Store *store.Memory
-	E     *planner.Engine
-	S     *planner.Session
+	E     *session.Engine
+	S     *session.Session
 }
 
 // Open starts an engine on a new memory store and connects to it.
@@ -24,7 +24,7 @@ func Open(t testing.TB) *DB {
 	t.Helper()
 	ctx := context.Background()
 	st := store.NewMemory()
-	e := planner.NewEngine(st, nil)
+	e := session.NewEngine(st, nil)
 	if err := e.Bootstrap(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func (db *DB) Gets(sql string, params ...exec.Datum) ([]string, uint64) {
 }
 
 // Prepare parses and analyzes one statement for repeated Run calls.
-func (db *DB) Prepare(sql string) *planner.Statement {
+func (db *DB) Prepare(sql string) *session.Statement {
 	db.t.Helper()
 	stmts, err := db.S.Parse(sql)
 	if err != nil || len(stmts) != 1 {
@@ -126,7 +126,7 @@ func (db *DB) Prepare(sql string) *planner.Statement {
 
 // Run executes a prepared statement in its own transaction and returns
 // its rows' first column as text.
-func (db *DB) Run(st *planner.Statement, params ...exec.Datum) []string {
+func (db *DB) Run(st *session.Statement, params ...exec.Datum) []string {
 	db.t.Helper()
 	res, err := st.Execute(db.ctx, nil, params)
 	if err != nil {

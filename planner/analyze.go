@@ -1,0 +1,341 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Analysis is a statement analyzed against the current catalog: a plan, or
+// a utility to run.
+type Analysis struct {
+	// Gen is the session's name-resolution generation the analysis was
+	// made in: a new temporary relation or search path resolves names
+	// differently, so plans of an older one are made again.
+	Gen uint64
+	// One of Plan (a query or a statement writing rows), Run (a utility,
+	// run once, in the transaction it was analyzed in: it holds it) and
+	// Copy (a COPY's data transfer) is set.
+	Plan exec.Plan
+	Run  Utility
+	Copy *Copy
+	// Params are the parameters' types, given or inferred; Cols the
+	// result's columns; Tag the command tag without the row count.
+	Params []exec.T
+	Tag    string
+	Cols   []exec.ResultColumn
+	// Deps are the definitions of the tables the statement uses: the
+	// plan holds while they are unchanged (DepsHold).
+	Deps []*versioning.Table
+	// kin are the children the tables read had: a new child (or one
+	// fewer) changes what a scan of its parent reads.
+	kin []kinDep
+	// funcs are the user functions the calls were resolved among: a
+	// plan holds the bodies it calls, so a changed one is planned again.
+	funcs []funcDep
+	// Auth is the authority the statement's privileges were checked
+	// with; zero when none were checked.
+	Auth AuthKey
+}
+
+// ParamTypes turns the parameter type OIDs of a Parse message into the
+// analyzer's starting types. OID 0 (what psycopg 3 and others send for
+// text and NULL) and the unknown type both leave the parameter to be
+// inferred from its context, as PostgreSQL does.
+func ParamTypes(given []uint32) []exec.T {
+	out := make([]exec.T, len(given))
+	for i, oid := range given {
+		if oid == 0 {
+			oid = exec.OIDUnknown
+		}
+		out[i] = exec.T{OID: oid, Typmod: -1}
+	}
+	return out
+}
+
+// DepsHold reports whether what the analysis depended on is unchanged in
+// tx: the definitions of the tables it uses (triggers included), their
+// children, and the user functions its calls were resolved among.
+func (an *Analysis) DepsHold(ctx context.Context, tx *exec.Txn) bool {
+	for _, def := range an.Deps {
+		t, ok, err := tx.Table(ctx, def.Schema, def.Name)
+		if err != nil || !ok || t.Def != def && !versioning.SameDefinition(t.Def, def) {
+			return false
+		}
+	}
+	for _, k := range an.kin {
+		children, err := tx.Root.Children(ctx, k.parent.Schema, k.parent.Name)
+		if err != nil || !slices.Equal(children, k.children) {
+			return false
+		}
+	}
+	for _, f := range an.funcs {
+		if !f.holds(ctx, tx.Root) {
+			return false
+		}
+	}
+	return true
+}
+
+// Analyze plans a statement for session s in transaction tx; text is
+// its SQL text as the client sent it (CREATE VIEW keeps it), "" for a
+// statement the client did not send as such (a cursor's query).
+func Analyze(ctx context.Context, s Session, tx *exec.Txn, n *pg.Node, text string, given []uint32) (*Analysis, error) {
+	return analyzeWith(&analyzer{ctx: ctx, s: s, tx: tx, params: ParamTypes(given), text: text}, n)
+}
+
+// analyzeWith plans a statement with an analyzer prepared by the caller
+// (a function body's, whose names may be variables).
+func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
+	ctx := a.ctx
+	an := &Analysis{Gen: a.s.PlanGeneration()}
+	var err error
+	switch {
+	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
+		an.Run, _, err = a.s.AnalyzeDDL(&Analyzer{a}, n) // CREATE TABLE AS
+	case n.GetSelectStmt() != nil:
+		an.Plan, err = a.selectStmt(n.GetSelectStmt())
+		an.Tag = "SELECT"
+	case n.GetInsertStmt() != nil:
+		an.Plan, err = a.insert(n.GetInsertStmt())
+		an.Tag = "INSERT"
+	case n.GetUpdateStmt() != nil:
+		an.Plan, err = a.update(n.GetUpdateStmt())
+		an.Tag = "UPDATE"
+	case n.GetDeleteStmt() != nil:
+		an.Plan, err = a.delete(n.GetDeleteStmt())
+		an.Tag = "DELETE"
+	case n.GetMergeStmt() != nil:
+		an.Plan, err = a.merge(n.GetMergeStmt())
+		an.Tag = "MERGE"
+	case n.GetExplainStmt() != nil:
+		return explain(ctx, a, n.GetExplainStmt())
+	case n.GetCopyStmt() != nil:
+		an.Copy, err = a.copyStmt(n.GetCopyStmt())
+	case n.GetVacuumStmt() != nil:
+		tag := "VACUUM"
+		if !n.GetVacuumStmt().IsVacuumcmd {
+			tag = "ANALYZE"
+		}
+		an.Run = func(context.Context) (string, error) { return tag, nil }
+	default:
+		var ok bool
+		if an.Run, ok, err = a.utilityStmt(n); !ok {
+			// A catalog-changing statement: package ddl's, which the
+			// session knows and this package cannot import.
+			if an.Run, ok, err = a.s.AnalyzeDDL(&Analyzer{a}, n); !ok {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "statement not supported yet: %s", NodeName(n))
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range a.params {
+		if t.OID == exec.OIDUnknown {
+			a.params[i] = exec.TText
+		}
+	}
+	an.Params = a.params
+	an.Deps = a.deps
+	an.kin = a.kin
+	an.funcs = a.funcs
+	an.Auth = a.auth
+	if an.Plan != nil {
+		an.Cols = an.Plan.Columns()
+	}
+	return an, nil
+}
+
+// explain plans EXPLAIN: the inner statement's plan as text lines, after
+// running it for EXPLAIN ANALYZE. The lines name our operators; costs and
+// row estimates are not computed.
+func explain(ctx context.Context, a *analyzer, e *pg.ExplainStmt) (*Analysis, error) {
+	inner, err := Analyze(ctx, a.s, a.tx, e.Query, "", nil)
+	if err != nil {
+		return nil, err
+	}
+	analyze := false
+	for _, o := range e.Options {
+		if d := o.GetDefElem(); d != nil && d.Defname == "analyze" {
+			analyze = d.Arg == nil || d.Arg.GetBoolean() == nil || d.Arg.GetBoolean().Boolval
+		}
+	}
+	col := []exec.ResultColumn{{Name: "QUERY PLAN", T: exec.TText}}
+	an := &Analysis{Tag: "EXPLAIN", Cols: col, Params: inner.Params}
+	if inner.Plan == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of this statement is not supported")
+	}
+	an.Plan = &explainPlan{inner: inner.Plan, analyze: analyze, cols: col}
+	return an, nil
+}
+
+// explainPlan returns EXPLAIN's lines; with analyze it first runs the
+// explained plan to the end.
+type explainPlan struct {
+	inner   exec.Plan
+	analyze bool
+	cols    []exec.ResultColumn
+}
+
+func (p *explainPlan) Columns() []exec.ResultColumn { return p.cols }
+
+func (p *explainPlan) Open(env *exec.Env) (exec.Rows, error) {
+	if p.analyze {
+		rows, err := p.inner.Open(env)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			row, err := rows.Next()
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if row == nil {
+				break
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	var lines [][]exec.Expr
+	for _, l := range exec.ExplainLines(p.inner) {
+		lines = append(lines, []exec.Expr{&exec.Const{D: exec.DText(l), T: exec.TText}})
+	}
+	return (&exec.Values{Rows: lines, Cols: p.cols}).Open(env)
+}
+
+// SyntaxError converts the parser's error into PostgreSQL's.
+func SyntaxError(err error) error {
+	var pe *pgparser.Error
+	if errors.As(err, &pe) {
+		e := pgerr.New(pgerr.SyntaxError, "%s", pe.Message)
+		e.Position = pe.Cursorpos
+		return e
+	}
+	return pgerr.Wrap(err, pgerr.SyntaxError, "%v", err)
+}
+
+// InstallHooks gives tx the planner's side of what exec.Modify does as it
+// writes: the defaults of ON ... SET DEFAULT, the triggers' functions, the
+// stored generated columns of cascades and merges, and the entries of
+// expression and partial indexes.
+func InstallHooks(s Session, tx *exec.Txn) {
+	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
+		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t)
+	}
+	tx.FireTrigger = func(env *exec.Env, c *exec.TriggerCall) (exec.Row, error) { return fireTrigger(s, env, c) }
+	tx.Generated = func(ctx context.Context, t *exec.Table) (exec.GeneratedCols, error) {
+		return (&analyzer{ctx: ctx, s: s, tx: tx}).generatedExprs(t)
+	}
+	tx.IndexEval = func(ctx context.Context, t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
+		return (&analyzer{ctx: ctx, s: s, tx: tx}).indexEval(t, ix)
+	}
+}
+
+// EvalParams evaluates EXECUTE's parameter expressions in tx, each
+// assigned to its prepared statement's parameter type.
+func EvalParams(ctx context.Context, s Session, tx *exec.Txn, nodes []*pg.Node, types []exec.T) ([]exec.Datum, error) {
+	a := &analyzer{ctx: ctx, s: s, tx: tx}
+	env := &exec.Env{Ctx: ctx, Settings: s.Settings(), Txn: tx, Session: s}
+	params := make([]exec.Datum, len(types))
+	for i, n := range nodes {
+		x, err := a.expr(n, nil)
+		if err != nil {
+			return nil, err
+		}
+		if x, err = a.assign(x, types[i], "$"+string(rune('1'+i)), -1); err != nil {
+			return nil, err
+		}
+		if params[i], err = x.Eval(env, nil); err != nil {
+			return nil, err
+		}
+	}
+	return params, nil
+}
+
+// Utility is a statement that is not a plan (DDL, transaction control,
+// SET): it runs once and returns its command tag.
+type Utility func(ctx context.Context) (string, error)
+
+// utilityStmt analyzes the utilities that change no catalog: LISTEN,
+// UNLISTEN, NOTIFY, SET CONSTRAINTS, CALL, DO and LOCK; ok is false for
+// another statement.
+func (a *analyzer) utilityStmt(n *pg.Node) (run Utility, ok bool, err error) {
+	if run, ok := a.notifyStmt(n); ok {
+		return run, true, nil
+	}
+	switch {
+	case n.GetConstraintsSetStmt() != nil:
+		run, err = a.setConstraints(n.GetConstraintsSetStmt())
+	case n.GetCallStmt() != nil:
+		run, err = a.callStmt(n.GetCallStmt())
+	case n.GetDoStmt() != nil:
+		run, err = a.doStmt(n.GetDoStmt())
+	case n.GetLockStmt() != nil:
+		run, err = a.lockTable(n.GetLockStmt())
+	default:
+		return nil, false, nil
+	}
+	return run, true, err
+}
+
+// setConstraints runs SET CONSTRAINTS {ALL | name, ...} {DEFERRED |
+// IMMEDIATE}, for the rest of the transaction block.
+func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (Utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if !a.s.InTransactionBlock() {
+			a.s.Notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET CONSTRAINTS can only be used in transaction blocks"))
+			return "SET CONSTRAINTS", nil
+		}
+		var names []string
+		for _, n := range s.Constraints {
+			rv := n.GetRangeVar()
+			found, deferrable := false, false
+			schemas := []string{a.s.ResolveSchemaName(rv.Schemaname)}
+			if rv.Schemaname == "" {
+				schemas = a.s.RelationPath()
+			}
+			for _, sc := range schemas {
+				tables, err := a.tx.Root.TablesIn(ctx, sc)
+				if err != nil {
+					return "", err
+				}
+				for _, t := range tables {
+					if ConstraintExists(t, rv.Relname) {
+						found = true
+						for _, ix := range t.Indexes {
+							deferrable = deferrable || ix.Constraint && ix.Name == rv.Relname && ix.Deferrable
+						}
+						for _, fk := range t.ForeignKeys {
+							deferrable = deferrable || fk.Name == rv.Relname && fk.Deferrable
+						}
+					}
+				}
+				if found {
+					break
+				}
+			}
+			if !found {
+				return "", pgerr.New(pgerr.UndefinedObject, "constraint %q does not exist", rv.Relname)
+			}
+			if !deferrable {
+				return "", pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", rv.Relname)
+			}
+			names = append(names, rv.Relname)
+		}
+		if len(s.Constraints) == 0 {
+			names = nil
+		}
+		return "SET CONSTRAINTS", a.tx.SetConstraints(ctx, names, s.Deferred)
+	}, nil
+}

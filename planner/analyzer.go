@@ -1,0 +1,185 @@
+package planner
+
+import (
+	"context"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Analyzer is the analysis of one statement as the DDL runners (package
+// planner/ddl) use it: expressions, types and names resolved against the
+// transaction's root and the session's name resolution, privileges
+// checked with the current role's authority. What it resolves is recorded
+// as the analysis of the statement it was made for. Like the analyzer it
+// wraps, it is used by one goroutine.
+type Analyzer struct{ a *analyzer }
+
+// NewAnalyzer returns an Analyzer for a statement of session s in
+// transaction tx.
+func NewAnalyzer(ctx context.Context, s Session, tx *exec.Txn) *Analyzer {
+	return &Analyzer{&analyzer{ctx: ctx, s: s, tx: tx}}
+}
+
+// Session and Txn are the session and transaction the statement is
+// analyzed for.
+func (x *Analyzer) Session() Session { return x.a.s }
+func (x *Analyzer) Txn() *exec.Txn   { return x.a.tx }
+
+// Text is the statement's SQL text as the client sent it; "" for a
+// statement of a function's body or a cursor's query.
+func (x *Analyzer) Text() string { return x.a.text }
+
+// Scope is the names an expression may refer to: the columns of a table,
+// for a CHECK constraint, a default or an index expression. A nil Scope
+// has none.
+type Scope struct{ sc *scope }
+
+// TableScope is the scope of table t's columns, under alias.
+func TableScope(t *exec.Table, alias string) *Scope { return &Scope{tableScope(t, alias)} }
+
+func (sc *Scope) scope() *scope {
+	if sc == nil {
+		return nil
+	}
+	return sc.sc
+}
+
+// Expr analyzes expression n over the names of sc.
+func (x *Analyzer) Expr(n *pg.Node, sc *Scope) (exec.Expr, error) { return x.a.expr(n, sc.scope()) }
+
+// ClauseExpr analyzes expression n over the names of sc as a part of
+// clause (for its errors: "... not allowed in clause"), and returns the
+// user functions it calls.
+func (x *Analyzer) ClauseExpr(clause string, n *pg.Node, sc *Scope) (exec.Expr, []*versioning.Function, error) {
+	a := x.a
+	saved, calls := a.clause, len(a.called)
+	a.clause = clause
+	e, err := a.expr(n, sc.scope())
+	a.clause = saved
+	return e, a.called[calls:], err
+}
+
+// Assign coerces e to type t as an assignment to column col does;
+// AssignColumn to column c, domain checks included; AssignOrIO falls back
+// to an I/O conversion where no assignment cast exists.
+func (x *Analyzer) Assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Expr, error) {
+	return x.a.assign(e, t, col, loc)
+}
+func (x *Analyzer) AssignColumn(e exec.Expr, c exec.Column, loc int32) (exec.Expr, error) {
+	return x.a.assignColumn(e, c, loc)
+}
+func (x *Analyzer) AssignOrIO(e exec.Expr, t exec.T, col string) (exec.Expr, error) {
+	return x.a.assignOrIO(e, t, col)
+}
+
+// Cast converts e to t as CAST (explicit) or an implicit coercion does.
+func (x *Analyzer) Cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
+	return x.a.cast(e, t, explicit, loc)
+}
+
+// Query analyzes a query (CREATE TABLE AS, CREATE VIEW) and SelectStmt a
+// statement's SELECT.
+func (x *Analyzer) Query(s *pg.SelectStmt) (exec.Plan, error)      { return x.a.query(s, &correlation{}) }
+func (x *Analyzer) SelectStmt(s *pg.SelectStmt) (exec.Plan, error) { return x.a.selectStmt(s) }
+
+// Table resolves a relation named in a statement.
+func (x *Analyzer) Table(rv *pg.RangeVar) (*exec.Table, error) { return x.a.table(rv) }
+
+// LookupTable, LookupRelation, LookupType and ViewTable look names up in
+// the transaction's root by the session's search path.
+func (x *Analyzer) LookupTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
+	return x.a.lookupTable(ctx, schema, name)
+}
+func (x *Analyzer) LookupRelation(ctx context.Context, schema, name string) (Relation, string, error) {
+	return x.a.lookupRelation(ctx, schema, name)
+}
+func (x *Analyzer) LookupType(ctx context.Context, schema, name string) (*versioning.Type, error) {
+	return x.a.lookupType(ctx, schema, name)
+}
+func (x *Analyzer) ViewTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
+	return x.a.viewTable(ctx, schema, name)
+}
+
+// ResolveType resolves a type name, user types included;
+// ResolveTypeDomain also returns the domain it names, if it does.
+func (x *Analyzer) ResolveType(tn *pg.TypeName) (exec.T, bool, error) { return x.a.resolveType(tn) }
+func (x *Analyzer) ResolveTypeDomain(tn *pg.TypeName) (exec.T, *versioning.Type, bool, error) {
+	return x.a.resolveTypeDomain(tn)
+}
+
+// UserFuncs are the user functions schema.name (name along the search
+// path when schema is "").
+func (x *Analyzer) UserFuncs(schema, name string) ([]*versioning.Function, error) {
+	return x.a.userFuncs(schema, name)
+}
+
+// Authority is the current role's authority, recorded as the one the
+// statement was checked with; RequireTable checks privs on a table.
+func (x *Analyzer) Authority() (*Authority, error)                 { return x.a.authority() }
+func (x *Analyzer) RequireTable(t *exec.Table, privs string) error { return x.a.requireTable(t, privs) }
+
+// CheckExpr analyzes a CHECK constraint's expression over def's columns,
+// returning the columns it reads; Defaults, GeneratedExprs and
+// PartitionCheck are what writing a row of t evaluates; IndexPredicate
+// analyzes a partial index's predicate into its stored text.
+func (x *Analyzer) CheckExpr(def *versioning.Table, n *pg.Node) (exec.Expr, []string, error) {
+	return x.a.checkExpr(def, n)
+}
+func (x *Analyzer) Defaults(t *exec.Table) ([]exec.Expr, error) { return x.a.defaults(t) }
+func (x *Analyzer) GeneratedExprs(t *exec.Table) (exec.GeneratedCols, error) {
+	return x.a.generatedExprs(t)
+}
+func (x *Analyzer) PartitionCheck(t *exec.Table) (*exec.PartitionCheck, error) {
+	return x.a.partitionCheck(t)
+}
+func (x *Analyzer) IndexPredicate(t *exec.Table, n *pg.Node) (string, error) {
+	return x.a.indexPredicate(t, n)
+}
+
+// Partitions are parent's partitions; FamilyTables are t and the tables
+// below it, as a scan of t reads them.
+func (x *Analyzer) Partitions(ctx context.Context, parent *versioning.Table) ([]*versioning.Table, error) {
+	return x.a.partitions(ctx, parent)
+}
+func (x *Analyzer) FamilyTables(t *exec.Table) ([]*exec.Table, error) {
+	members, _, err := x.a.family(t)
+	tables := make([]*exec.Table, len(members))
+	for i, m := range members {
+		tables[i] = m.t
+	}
+	return tables, err
+}
+
+// ColumnDomain is the domain of column c, nil when its type is none;
+// DomainCheckExpr analyzes a domain's CHECK expression, DomainChecks are a
+// domain's checks to evaluate.
+func (x *Analyzer) ColumnDomain(ctx context.Context, c exec.Column) (*versioning.Type, error) {
+	return x.a.columnDomain(ctx, c)
+}
+func (x *Analyzer) DomainCheckExpr(t *versioning.Type, n *pg.Node) (exec.Expr, error) {
+	return x.a.domainCheckExpr(t, n)
+}
+func (x *Analyzer) DomainChecks(t *versioning.Type) ([]exec.CheckConstraint, error) {
+	return x.a.domainChecks(t)
+}
+
+// AggSupport resolves an aggregate's support function (name, given as
+// what) for args returning want; BindAggregate binds an aggregate to the
+// types of a call.
+func (x *Analyzer) AggSupport(name, what string, args []exec.T, want exec.T) (exec.Expr, error) {
+	return x.a.aggSupport(name, what, args, want)
+}
+func (x *Analyzer) BindAggregate(def *versioning.Function, args []exec.T) (*exec.UserAgg, error) {
+	return x.a.bindAggregate(def, args)
+}
+
+// CheckRoutine compiles user function def (declared, or its
+// specialization for a call's types) as a call would, for CREATE FUNCTION
+// to reject a body that cannot run.
+func CheckRoutine(s Session, def, declared *versioning.Function) error {
+	_, err := compileRoutine(s, def, declared)
+	return err
+}

@@ -1,0 +1,1234 @@
+package ddl
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// ALTER TABLE. Commands run one after the other, each against the table
+// as the previous one left it; a command that changes stored rows (a new
+// primary key, a column type, a volatile default) rewrites the table's
+// maps in one pass (exec.Txn.Rewrite), the others only change the record.
+// Adding a column with a constant default rewrites nothing: old rows read
+// the value stored in the column's record (Missing), as PostgreSQL's
+// attmissingval does.
+
+// env returns an evaluation environment for DDL that computes values
+// (defaults of new columns, rewritten rows, constraint validation).
+func (a *analyzer) env(ctx context.Context) *exec.Env {
+	return &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: time.Now(), Txn: a.tx, Session: a.s}
+}
+
+// alterTable runs ALTER TABLE [IF EXISTS] t command, ...
+func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
+	tag := "ALTER TABLE"
+	switch s.Objtype {
+	case pg.ObjectType_OBJECT_INDEX:
+		tag = "ALTER INDEX"
+	case pg.ObjectType_OBJECT_SEQUENCE:
+		tag = "ALTER SEQUENCE"
+	case pg.ObjectType_OBJECT_VIEW, pg.ObjectType_OBJECT_MATVIEW:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "views are not supported yet")
+	}
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		rel, schema, err := a.LookupRelation(ctx, s.Relation.Schemaname, s.Relation.Relname)
+		if err != nil {
+			return "", err
+		}
+		if rel.Kind == planner.RelNone {
+			if s.MissingOk {
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
+				return tag, nil
+			}
+			return "", planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(s.Relation)), s.Relation.Location)
+		}
+		if rel.Table != nil {
+			if err := a.requireTableOwner(rel.Table); err != nil {
+				return "", err
+			}
+		}
+		if rel.Kind != planner.RelTable {
+			// Owner, statistics and storage settings of indexes and
+			// sequences have nothing to change here.
+			for _, n := range s.Cmds {
+				switch n.GetAlterTableCmd().Subtype {
+				case pg.AlterTableType_AT_AttachPartition:
+					if rel.Kind != planner.RelIndex {
+						return "", pgerr.New(pgerr.WrongObjectType, "%q is not an index", s.Relation.Relname)
+					}
+					if err := a.attachIndex(ctx, rel, schema, n.GetAlterTableCmd().Def.GetPartitionCmd()); err != nil {
+						return "", err
+					}
+				case pg.AlterTableType_AT_ChangeOwner, pg.AlterTableType_AT_SetStatistics,
+					pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions,
+					pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_SetLogged, pg.AlterTableType_AT_SetUnLogged:
+				default:
+					return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
+				}
+			}
+			return tag, nil
+		}
+		for _, n := range s.Cmds {
+			t, ok, err := a.tx.Table(ctx, schema, rel.Table.Name)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel.Table.Name)
+			}
+			if err := a.alterInherited(ctx, t, n.GetAlterTableCmd(), s.Relation.Inh, false); err != nil {
+				return "", err
+			}
+		}
+		return tag, nil
+	}, nil
+}
+
+// alterCmd runs one ALTER TABLE command on t.
+func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd) error {
+	def := cloneTable(t.Def)
+	switch cmd.Subtype {
+	case pg.AlterTableType_AT_AddColumn:
+		return a.addColumn(ctx, t, def, cmd)
+	case pg.AlterTableType_AT_DropColumn:
+		return a.dropColumn(ctx, t, def, cmd)
+	case pg.AlterTableType_AT_ColumnDefault:
+		pos, err := alterColumn(def, cmd.Name)
+		if err != nil {
+			return err
+		}
+		c := &def.Columns[pos]
+		if c.Identity != 0 {
+			return pgerr.New(pgerr.SyntaxError, "column %q of relation %q is an identity column", c.Name, def.Name).
+				WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
+		}
+		if c.Generated != 0 {
+			return defaultOfGenerated(def, c, cmd.Def == nil)
+		}
+		c.Default = ""
+		if cmd.Def != nil {
+			if c.Default, err = a.columnDefault(cmd.Def, exec.T{OID: c.Type, Typmod: c.Typmod}, c.Name); err != nil {
+				return err
+			}
+		}
+		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_DropNotNull:
+		pos, err := alterColumn(def, cmd.Name)
+		if err != nil {
+			return err
+		}
+		c := &def.Columns[pos]
+		if slices.Contains(def.PrimaryKey, pos) {
+			return pgerr.New(pgerr.InvalidTableDefinition, "column %q is in a primary key", c.Name)
+		}
+		if c.Identity != 0 {
+			return pgerr.New(pgerr.SyntaxError, "column %q of relation %q is an identity column", c.Name, def.Name)
+		}
+		c.NotNull = false
+		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_SetNotNull:
+		pos, err := alterColumn(def, cmd.Name)
+		if err != nil {
+			return err
+		}
+		if def.Columns[pos].NotNull {
+			return nil
+		}
+		if err := a.checkNoNulls(ctx, t, []int{pos}); err != nil {
+			return err
+		}
+		def.Columns[pos].NotNull = true
+		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_AddConstraint:
+		return a.addConstraint(ctx, t, def, cmd.Def.GetConstraint())
+	case pg.AlterTableType_AT_DropConstraint:
+		return a.dropConstraint(ctx, t, def, cmd)
+	case pg.AlterTableType_AT_ValidateConstraint:
+		for i, c := range def.Checks {
+			if c.Name == cmd.Name {
+				if c.NotValid {
+					if err := a.validateChecks(ctx, t, def, []versioning.Check{c}); err != nil {
+						return err
+					}
+					def.Checks[i].NotValid = false
+					return a.putTable(ctx, def)
+				}
+				return nil
+			}
+		}
+		for i, fk := range def.ForeignKeys {
+			if fk.Name == cmd.Name && fk.NotValid {
+				if err := a.validateForeignKey(ctx, def, fk); err != nil {
+					return err
+				}
+				def.ForeignKeys[i].NotValid = false
+				return a.putTable(ctx, def)
+			}
+		}
+		if planner.ConstraintExists(def, cmd.Name) {
+			return nil
+		}
+		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
+	case pg.AlterTableType_AT_AlterColumnType:
+		return a.alterColumnType(ctx, t, def, cmd)
+	case pg.AlterTableType_AT_AttachPartition:
+		return a.attachPartition(ctx, t, cmd.Def.GetPartitionCmd())
+	case pg.AlterTableType_AT_DetachPartition:
+		return a.detachPartition(ctx, t, cmd.Def.GetPartitionCmd(), false)
+	case pg.AlterTableType_AT_DetachPartitionFinalize:
+		return a.detachPartition(ctx, t, cmd.Def.GetPartitionCmd(), true)
+	case pg.AlterTableType_AT_DropExpression:
+		return a.dropExpression(ctx, def, cmd) // generated.go
+	case pg.AlterTableType_AT_AddIdentity:
+		return a.addIdentity(ctx, def, cmd)
+	case pg.AlterTableType_AT_SetIdentity:
+		return a.setIdentity(ctx, def, cmd)
+	case pg.AlterTableType_AT_DropIdentity:
+		return a.dropIdentity(ctx, def, cmd)
+	case pg.AlterTableType_AT_EnableTrig, pg.AlterTableType_AT_DisableTrig, pg.AlterTableType_AT_EnableTrigAll,
+		pg.AlterTableType_AT_DisableTrigAll, pg.AlterTableType_AT_EnableTrigUser, pg.AlterTableType_AT_DisableTrigUser:
+		if err := enableTrigger(def, cmd); err != nil {
+			return err
+		}
+		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_ChangeOwner:
+		owner, err := a.newOwner(cmd.Newowner, def.Owner)
+		if err != nil {
+			return err
+		}
+		def.ACL = versioning.ChangeACLOwner(def.ACL, planner.OwnerOf(def.Owner), owner)
+		def.Owner = owner
+		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_SetStatistics, pg.AlterTableType_AT_SetStorage,
+		pg.AlterTableType_AT_SetCompression, pg.AlterTableType_AT_SetOptions, pg.AlterTableType_AT_ResetOptions,
+		pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions, pg.AlterTableType_AT_ReplaceRelOptions,
+		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster, pg.AlterTableType_AT_SetLogged,
+		pg.AlterTableType_AT_SetUnLogged, pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity,
+		pg.AlterTableType_AT_EnableRowSecurity, pg.AlterTableType_AT_DisableRowSecurity,
+		pg.AlterTableType_AT_ForceRowSecurity, pg.AlterTableType_AT_NoForceRowSecurity:
+		// Physical and ownership settings: nothing to store.
+		return nil
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE %s is not supported yet", cmd.Subtype)
+}
+
+// alterColumn finds the column an ALTER COLUMN names.
+func alterColumn(def *versioning.Table, name string) (int, error) {
+	for i, c := range def.Columns {
+		if !c.Dropped && c.Name == name {
+			return i, nil
+		}
+	}
+	return 0, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, def.Name)
+}
+
+// checkNoNulls fails with 23502 if a row has NULL in one of cols.
+func (a *analyzer) checkNoNulls(ctx context.Context, t *exec.Table, cols []int) error {
+	var bad = -1
+	err := a.tx.EachRow(ctx, t, func(row exec.Row) error {
+		for _, c := range cols {
+			if row[c].IsNull() {
+				bad = c
+				return errStop
+			}
+		}
+		return nil
+	})
+	if err != nil && err != errStop {
+		return err
+	}
+	if bad >= 0 {
+		return pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", t.Cols[bad].Name, t.Def.Name)
+	}
+	return nil
+}
+
+// errStop ends a walk over rows early.
+var errStop = pgerr.New(pgerr.SuccessfulCompletion, "stop")
+
+// validateChecks fails with 23514 if a row of t violates one of checks.
+func (a *analyzer) validateChecks(ctx context.Context, t *exec.Table, def *versioning.Table, checks []versioning.Check) error {
+	var cs []exec.CheckConstraint
+	for _, c := range checks {
+		n, err := planner.ParseExpr(c.Expr)
+		if err != nil {
+			return err
+		}
+		e, _, err := a.CheckExpr(def, n)
+		if err != nil {
+			return err
+		}
+		cs = append(cs, exec.CheckConstraint{Name: c.Name, Expr: e})
+	}
+	env := a.env(ctx)
+	violated := ""
+	err := a.tx.EachRow(ctx, t, func(row exec.Row) error {
+		name, ok, err := exec.CheckRow(env, cs, row)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			violated = name
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && err != errStop {
+		return err
+	}
+	if violated != "" {
+		return pgerr.New(pgerr.CheckViolation, "check constraint %q of relation %q is violated by some row", violated, def.Name)
+	}
+	return nil
+}
+
+// isEmpty reports whether t has no rows.
+func (a *analyzer) isEmpty(ctx context.Context, t *exec.Table) (bool, error) {
+	empty := true
+	err := a.tx.EachRow(ctx, t, func(exec.Row) error { empty = false; return errStop })
+	if err != nil && err != errStop {
+		return false, err
+	}
+	return empty, nil
+}
+
+// addColumn runs ADD COLUMN [IF NOT EXISTS].
+func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	cd := cmd.Def.GetColumnDef()
+	for _, c := range def.Columns {
+		if !c.Dropped && c.Name == cd.Colname && cmd.MissingOk {
+			a.s.Notice(pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists, skipping", cd.Colname, def.Name))
+			return nil
+		}
+	}
+	d, err := a.newTableDDL(ctx, def)
+	if err != nil {
+		return err
+	}
+	d.altering = true
+	pos := len(def.Columns)
+	if err := d.addColumn(ctx, cd); err != nil {
+		return err
+	}
+	if err := d.finish(ctx); err != nil {
+		return err
+	}
+	root := a.tx.Root
+	for _, seq := range d.seqs {
+		if root, err = root.PutSequence(ctx, seq); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	col := &def.Columns[pos]
+	nt := exec.NewTable(def)
+	empty, err := a.isEmpty(ctx, t)
+	if err != nil {
+		return err
+	}
+	// fill is the default, evaluated per row when volatile, or the
+	// generation expression of a generated column, over each row.
+	var fill exec.Expr
+	defText := nt.Cols[pos].Default
+	if dom, err := a.ColumnDomain(ctx, nt.Cols[pos]); err != nil {
+		return err
+	} else if dom != nil && defText == "" && col.Generated == 0 {
+		defText = dom.Default
+	}
+	if col.Generated != 0 && !empty {
+		gen, err := a.GeneratedExprs(nt)
+		if err != nil {
+			return err
+		}
+		fill = gen[pos]
+	}
+	if defText != "" && !empty {
+		defs, err := a.Defaults(nt)
+		if err != nil {
+			return err
+		}
+		if volatileDefault(defText) {
+			fill = defs[pos]
+		} else {
+			v, err := defs[pos].Eval(a.env(ctx), nil)
+			if err != nil {
+				return err
+			}
+			col.Missing = exec.EncodeMissing(nt.Cols[pos].Type, v)
+		}
+	}
+	if col.NotNull && !empty && fill == nil && col.Missing == nil {
+		return pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", col.Name, def.Name)
+	}
+	if fill != nil || d.newPK {
+		env := a.env(ctx)
+		if def, err = a.tx.Rewrite(ctx, t, def, func(row exec.Row) (exec.Row, error) {
+			row = append(slices.Clone(row), exec.Null)
+			if fill != nil {
+				v, err := fill.Eval(env, row)
+				if err != nil {
+					return nil, err
+				}
+				row[pos] = v
+			}
+			if col.NotNull && row[pos].IsNull() {
+				return nil, pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", col.Name, def.Name)
+			}
+			return row, nil
+		}); err != nil {
+			return err
+		}
+	} else if err := a.buildNewIndexes(ctx, def, d.newIndexes); err != nil {
+		return err
+	}
+	if len(def.Checks) > len(t.Def.Checks) && !empty {
+		after := exec.NewTable(def)
+		if err := a.validateChecks(ctx, after, def, def.Checks[len(t.Def.Checks):]); err != nil {
+			return err
+		}
+	}
+	if err := a.putTable(ctx, def); err != nil {
+		return err
+	}
+	return a.validateNewForeignKeys(ctx, def, d.newFKs)
+}
+
+// validateNewForeignKeys checks the rows of def's table against the
+// foreign keys a statement added (not those added NOT VALID).
+func (a *analyzer) validateNewForeignKeys(ctx context.Context, def *versioning.Table, fks []int) error {
+	for _, i := range fks {
+		if fk := def.ForeignKeys[i]; !fk.NotValid {
+			if err := a.validateForeignKey(ctx, def, fk); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// buildNewIndexes builds the maps of the indexes at positions ixs of def
+// from the rows of def's primary map.
+func (a *analyzer) buildNewIndexes(ctx context.Context, def *versioning.Table, ixs []int) error {
+	if len(ixs) == 0 {
+		return nil
+	}
+	t := exec.NewTable(def)
+	for _, i := range ixs {
+		root, err := a.tx.BuildIndex(ctx, t, &def.Indexes[i])
+		if err != nil {
+			return err
+		}
+		def.Indexes[i].Rows = root
+	}
+	return nil
+}
+
+// volatileDefault reports whether a default must be evaluated for each
+// row (nextval, random) rather than once.
+func volatileDefault(text string) bool {
+	n, err := planner.ParseExpr(text)
+	if err != nil {
+		return true
+	}
+	volatile := false
+	planner.VisitNodes(n, func(x *pg.Node) {
+		if fc := x.GetFuncCall(); fc != nil {
+			switch planner.OpName(fc.Funcname) {
+			case "nextval", "random", "gen_random_uuid", "uuid_generate_v4", "clock_timestamp", "timeofday", "setval", "random_normal":
+				volatile = true
+			}
+		}
+	})
+	return volatile
+}
+
+// addConstraint runs ADD CONSTRAINT (PRIMARY KEY, UNIQUE, CHECK),
+// validating the rows already there.
+func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versioning.Table, con *pg.Constraint) error {
+	if con.Indexname != "" {
+		return pgerr.New(pgerr.FeatureNotSupported, "constraints USING INDEX are not supported yet")
+	}
+	if con.Conname != "" && planner.ConstraintExists(def, con.Conname) {
+		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", con.Conname, def.Name)
+	}
+	d, err := a.newTableDDL(ctx, def)
+	if err != nil {
+		return err
+	}
+	d.altering = true
+	nChecks := len(def.Checks)
+	if err := d.tableConstraint(con); err != nil {
+		return err
+	}
+	if con.Contype == pg.ConstrType_CONSTR_PRIMARY {
+		for _, c := range d.ixCols[0] {
+			if err := a.checkNoNulls(ctx, t, []int{c}); err != nil {
+				return err
+			}
+		}
+	}
+	if err := d.finish(ctx); err != nil {
+		return err
+	}
+	if err := checkUniqueCoversKey(def); err != nil {
+		return err
+	}
+	if d.newPK {
+		if def, err = a.tx.Rewrite(ctx, t, def, nil); err != nil {
+			return err
+		}
+	} else if err := a.buildNewIndexes(ctx, def, d.newIndexes); err != nil {
+		return err
+	}
+	var toCheck []versioning.Check
+	for _, c := range def.Checks[nChecks:] {
+		if !c.NotValid {
+			toCheck = append(toCheck, c)
+		}
+	}
+	if len(toCheck) > 0 {
+		if err := a.validateChecks(ctx, t, def, toCheck); err != nil {
+			return err
+		}
+	}
+	if err := a.putTable(ctx, def); err != nil {
+		return err
+	}
+	if def.Partitioned() && (d.newPK || len(d.newIndexes) > 0) {
+		if err := a.cascadeIndexes(ctx, def); err != nil {
+			return err
+		}
+	}
+	if def.Partitioned() && len(d.newFKs) > 0 {
+		if err := a.cascadeForeignKeys(ctx, def); err != nil {
+			return err
+		}
+	}
+	return a.validateNewForeignKeys(ctx, def, d.newFKs)
+}
+
+// dropConstraint runs DROP CONSTRAINT [IF EXISTS] name.
+func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	name := cmd.Name
+	switch {
+	case len(def.PrimaryKey) > 0 && def.PrimaryKeyName == name:
+		what := fmt.Sprintf("constraint %s on table %s", name, def.Name)
+		if err := a.dependentKeys(ctx, t.Def, what, cmd.Behavior == pg.DropBehavior_DROP_CASCADE, def.PrimaryKey); err != nil {
+			return err
+		}
+		def.PrimaryKey, def.PrimaryKeyName = nil, ""
+		def.PrimaryKeyComment, def.PrimaryKeyIndexComment = "", ""
+		def, err := a.tx.Rewrite(ctx, t, def, nil)
+		if err != nil {
+			return err
+		}
+		return a.putTable(ctx, def)
+	}
+	for i, ix := range def.Indexes {
+		if ix.Constraint && ix.Name == name {
+			var cols []int
+			for _, c := range ix.Columns {
+				cols = append(cols, c.Column)
+			}
+			what := fmt.Sprintf("constraint %s on table %s", name, def.Name)
+			if err := a.dependentKeys(ctx, t.Def, what, cmd.Behavior == pg.DropBehavior_DROP_CASCADE, cols); err != nil {
+				return err
+			}
+			cur, _, err := a.tx.Root.Table(ctx, def.Schema, def.Name) // as the cascade left it
+			if err != nil {
+				return err
+			}
+			def := cloneTable(cur)
+			def.Indexes = slices.Delete(def.Indexes, i, i+1)
+			return a.putTable(ctx, def)
+		}
+	}
+	for i, c := range def.Checks {
+		if c.Name == name {
+			def.Checks = slices.Delete(def.Checks, i, i+1)
+			return a.putTable(ctx, def)
+		}
+	}
+	for i, fk := range def.ForeignKeys {
+		if fk.Name == name {
+			def.ForeignKeys = slices.Delete(def.ForeignKeys, i, i+1)
+			return a.putTable(ctx, def)
+		}
+	}
+	if cmd.MissingOk {
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "constraint %q of relation %q does not exist, skipping", name, def.Name))
+		return nil
+	}
+	return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", name, def.Name)
+}
+
+// dropColumn runs DROP COLUMN [IF EXISTS] name. The column keeps its
+// position, marked dropped; indexes and constraints on it go with it, and
+// a primary key on it leaves the table keyed by row id.
+func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	pos := -1
+	for i, c := range def.Columns {
+		if !c.Dropped && c.Name == cmd.Name {
+			pos = i
+		}
+	}
+	if pos < 0 {
+		if cmd.MissingOk {
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q does not exist, skipping", cmd.Name, def.Name))
+			return nil
+		}
+		return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, def.Name)
+	}
+	// Generated columns computed from it go first, or keep it.
+	if deps := generatedReaders(def, cmd.Name); len(deps) > 0 {
+		var err error
+		if t, err = a.dropGeneratedReaders(ctx, t, cmd.Name, cmd.Behavior); err != nil {
+			return err
+		}
+		def = cloneTable(t.Def)
+	}
+	c := def.Columns[pos]
+	// Foreign keys of other tables on the column go only with CASCADE;
+	// the table's own foreign keys on it go with it.
+	if err := a.dependentKeys(ctx, t.Def, fmt.Sprintf("column %s of table %s", c.Name, def.Name), cmd.Behavior == pg.DropBehavior_DROP_CASCADE, []int{pos}); err != nil {
+		return err
+	}
+	def.ForeignKeys = slices.DeleteFunc(def.ForeignKeys, func(fk versioning.ForeignKey) bool {
+		return slices.Contains(fk.Columns, pos) || fk.RefSchema == def.Schema && fk.RefTable == def.Name && slices.Contains(fk.RefColumns, pos)
+	})
+	// Sequences owned by the column go with it.
+	seqs, err := ownedSequences(ctx, a.tx.Root, def)
+	if err != nil {
+		return err
+	}
+	for _, seq := range seqs {
+		if seq.OwnedBy == def.Name+"."+c.Name {
+			root, err := a.tx.Root.DropSequence(ctx, seq.Schema, seq.Name)
+			if err != nil {
+				return err
+			}
+			a.tx.SetRoot(root)
+		}
+	}
+	def.Columns[pos] = versioning.Column{
+		Name: fmt.Sprintf("........pg.dropped.%d........", pos+1), Type: c.Type, Typmod: c.Typmod, Dropped: true,
+		InhCount: c.InhCount, NotLocal: c.NotLocal, // as PostgreSQL keeps them
+	}
+	rekey := slices.Contains(def.PrimaryKey, pos)
+	if rekey {
+		def.PrimaryKey, def.PrimaryKeyName = nil, ""
+		def.PrimaryKeyComment, def.PrimaryKeyIndexComment = "", ""
+	}
+	def.Indexes = slices.DeleteFunc(def.Indexes, func(ix versioning.Index) bool {
+		return slices.ContainsFunc(ix.Columns, func(ic versioning.IndexColumn) bool {
+			return ic.Column == pos || ic.Expr != "" && planner.ExprReads(ic.Expr, c.Name)
+		}) || slices.Contains(ix.Include, pos) || ix.Where != "" && planner.ExprReads(ix.Where, c.Name)
+	})
+	var keep []versioning.Check
+	for _, ch := range def.Checks {
+		n, err := planner.ParseExpr(ch.Expr)
+		if err != nil {
+			return err
+		}
+		uses := false
+		planner.VisitNodes(n, func(x *pg.Node) {
+			if cr := x.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == c.Name {
+				uses = true
+			}
+		})
+		if !uses {
+			keep = append(keep, ch)
+		}
+	}
+	def.Checks = keep
+	if rekey {
+		if def, err = a.tx.Rewrite(ctx, t, def, nil); err != nil {
+			return err
+		}
+	}
+	return a.putTable(ctx, def)
+}
+
+// alterColumnType runs ALTER COLUMN c [SET DATA] TYPE t [USING expr]: every
+// row is rewritten with the converted value, and the indexes rebuilt.
+func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	pos, err := alterColumn(def, cmd.Name)
+	if err != nil {
+		return err
+	}
+	cd := cmd.Def.GetColumnDef()
+	if err := checkAlterTypeGenerated(def, pos, cd.RawDefault != nil); err != nil {
+		return err
+	}
+	nt, _, err := a.ResolveType(cd.TypeName)
+	if err != nil {
+		return err
+	}
+	old := t.Cols[pos]
+	var conv exec.Expr
+	src := exec.Expr(&exec.ColRef{Idx: pos, T: old.Type})
+	if old.Generated != "" {
+		// The expression computes the values of the new type: what
+		// the column would hold had it been declared so.
+		nd := cloneTable(def)
+		nd.Columns[pos].Type, nd.Columns[pos].Typmod = nt.OID, nt.Typmod
+		n, err := planner.ParseExpr(old.Generated)
+		if err != nil {
+			return err
+		}
+		if conv, err = a.generationExpr(nd, pos, n); err != nil {
+			return err
+		}
+	} else if cd.RawDefault != nil {
+		e, err := a.Expr(cd.RawDefault, planner.TableScope(t, def.Name))
+		if err != nil {
+			return err
+		}
+		if conv, err = a.AssignOrIO(e, nt, old.Name); err != nil {
+			return pgerr.New(pgerr.DatatypeMismatch, "result of USING clause for column %q cannot be cast automatically to type %s", old.Name, exec.TypeName(nt.OID)).
+				WithHint("You might need to add an explicit cast.")
+		}
+	} else if conv, err = a.AssignOrIO(src, nt, old.Name); err != nil {
+		// Doltgres converts a string column's values by the new type's
+		// input function, as USING c::type would; a value that does not
+		// convert is PostgreSQL's refusal.
+		refused := pgerr.New(pgerr.DatatypeMismatch, "column %q cannot be cast automatically to type %s", old.Name, exec.TypeName(nt.OID)).
+			WithHint("You might need to specify \"USING %s::%s\".", planner.QuoteIdent(old.Name), typeSQLName(nt))
+		if exec.KindOf(old.Type.OID) != exec.KindText {
+			return refused
+		}
+		if conv, err = a.Cast(src, nt, true, -1); err != nil {
+			return refused
+		}
+		conv = refusingExpr{Expr: conv, err: refused}
+	}
+	c := &def.Columns[pos]
+	if c.Default != "" && c.Generated == 0 {
+		n, err := planner.ParseExpr(c.Default)
+		if err != nil {
+			return err
+		}
+		e, err := a.Expr(n, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := a.Assign(e, nt, c.Name, -1); err != nil {
+			return pgerr.New(pgerr.DatatypeMismatch, "default for column %q cannot be cast automatically to type %s", c.Name, exec.TypeName(nt.OID))
+		}
+	}
+	c.Type, c.Typmod = nt.OID, nt.Typmod
+	if c.Missing != nil {
+		v, err := conv.Eval(a.env(ctx), exec.Row(append(make([]exec.Datum, pos), old.Missing)))
+		if err != nil {
+			return err
+		}
+		c.Missing = exec.EncodeMissing(nt, v)
+	}
+	env := a.env(ctx)
+	if def, err = a.tx.Rewrite(ctx, t, def, func(row exec.Row) (exec.Row, error) {
+		v, err := conv.Eval(env, row)
+		if err != nil {
+			return nil, err
+		}
+		row = slices.Clone(row)
+		row[pos] = v
+		return row, nil
+	}); err != nil {
+		return err
+	}
+	if len(def.Checks) > 0 {
+		if err := a.validateChecks(ctx, exec.NewTable(def), def, def.Checks); err != nil {
+			return err
+		}
+	}
+	return a.putTable(ctx, def)
+}
+
+// refusingExpr is an expression whose errors are err.
+type refusingExpr struct {
+	exec.Expr
+	err error
+}
+
+func (e refusingExpr) Eval(env *exec.Env, row exec.Row) (exec.Datum, error) {
+	d, err := e.Expr.Eval(env, row)
+	if err != nil {
+		return exec.Null, e.err
+	}
+	return d, nil
+}
+
+// typeSQLName is how a type is written in a hint (integer, text, ...).
+func typeSQLName(t exec.T) string { return exec.TypeName(t.OID) }
+
+// addIdentity runs ALTER COLUMN c ADD GENERATED ... AS IDENTITY.
+func (a *analyzer) addIdentity(ctx context.Context, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	pos, err := alterColumn(def, cmd.Name)
+	if err != nil {
+		return err
+	}
+	c := &def.Columns[pos]
+	switch {
+	case !c.NotNull:
+		return pgerr.New(pgerr.ObjectNotInPrerequisite, "column %q of relation %q must be declared NOT NULL before identity can be added", c.Name, def.Name)
+	case c.Identity != 0:
+		return pgerr.New(pgerr.ObjectNotInPrerequisite, "column %q of relation %q is already an identity column", c.Name, def.Name)
+	case c.Default != "":
+		return pgerr.New(pgerr.ObjectNotInPrerequisite, "column %q of relation %q already has a default value", c.Name, def.Name)
+	}
+	d, err := a.newTableDDL(ctx, def)
+	if err != nil {
+		return err
+	}
+	if err := d.identity(ctx, pos, cmd.Def.GetConstraint()); err != nil {
+		return err
+	}
+	root := a.tx.Root
+	for _, seq := range d.seqs {
+		if root, err = root.PutSequence(ctx, seq); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return a.putTable(ctx, def)
+}
+
+// identityColumn finds an identity column for SET and DROP IDENTITY.
+func identityColumn(def *versioning.Table, name string) (int, error) {
+	pos, err := alterColumn(def, name)
+	if err != nil {
+		return 0, err
+	}
+	if def.Columns[pos].Identity == 0 {
+		return pos, pgerr.New(pgerr.ObjectNotInPrerequisite, "column %q of relation %q is not an identity column", name, def.Name)
+	}
+	return pos, nil
+}
+
+// identitySequence returns an identity column's sequence.
+func (a *analyzer) identitySequence(ctx context.Context, c versioning.Column) (*versioning.Sequence, error) {
+	parts, err := planner.ParseQualifiedName(c.Sequence)
+	if err != nil {
+		return nil, err
+	}
+	schema, name := planner.SplitName(parts)
+	seq, ok, err := a.tx.Root.Sequence(ctx, schema, name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", c.Sequence)
+	}
+	return seq, nil
+}
+
+// setIdentity runs ALTER COLUMN c SET GENERATED ... / SET sequence option
+// / RESTART.
+func (a *analyzer) setIdentity(ctx context.Context, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	pos, err := identityColumn(def, cmd.Name)
+	if err != nil {
+		return err
+	}
+	c := &def.Columns[pos]
+	var seqOpts []*pg.Node
+	for _, n := range cmd.Def.GetList().GetItems() {
+		d := n.GetDefElem()
+		if d.Defname == "generated" {
+			if d.Arg.GetInteger().GetIval() == 'a' {
+				c.Identity = 'a'
+			} else {
+				c.Identity = 'd'
+			}
+			continue
+		}
+		seqOpts = append(seqOpts, n)
+	}
+	if len(seqOpts) > 0 {
+		seq, err := a.identitySequence(ctx, *c)
+		if err != nil {
+			return err
+		}
+		o, err := parseSeqOptions(seqOpts, true)
+		if err != nil {
+			return err
+		}
+		if err := applySeqOptions(seq, o, false, true); err != nil {
+			return err
+		}
+		root, err := a.tx.Root.PutSequence(ctx, seq)
+		if err != nil {
+			return err
+		}
+		a.tx.SetRoot(root)
+	}
+	return a.putTable(ctx, def)
+}
+
+// dropIdentity runs ALTER COLUMN c DROP IDENTITY [IF EXISTS]; the
+// sequence goes too.
+func (a *analyzer) dropIdentity(ctx context.Context, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	pos, err := identityColumn(def, cmd.Name)
+	if err != nil {
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.ObjectNotInPrerequisite && cmd.MissingOk {
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q is not an identity column, skipping", cmd.Name, def.Name))
+			return nil
+		}
+		return err
+	}
+	c := &def.Columns[pos]
+	seq, err := a.identitySequence(ctx, *c)
+	if err != nil {
+		return err
+	}
+	root, err := a.tx.Root.DropSequence(ctx, seq.Schema, seq.Name)
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	c.Identity, c.Sequence = 0, ""
+	return a.putTable(ctx, def)
+}
+
+// rename runs ALTER ... RENAME: of a table, index, sequence, column,
+// constraint or schema.
+func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		tag := "ALTER TABLE"
+		switch s.RenameType {
+		case pg.ObjectType_OBJECT_SCHEMA:
+			return "ALTER SCHEMA", a.renameSchema(ctx, s.Subname, s.Newname)
+		case pg.ObjectType_OBJECT_TYPE:
+			return "ALTER TYPE", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
+		case pg.ObjectType_OBJECT_DOMAIN:
+			return "ALTER DOMAIN", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
+		case pg.ObjectType_OBJECT_INDEX:
+			tag = "ALTER INDEX"
+		case pg.ObjectType_OBJECT_SEQUENCE:
+			tag = "ALTER SEQUENCE"
+		case pg.ObjectType_OBJECT_VIEW:
+			tag = "ALTER VIEW"
+		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_COLUMN, pg.ObjectType_OBJECT_TABCONSTRAINT:
+		default:
+			return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s RENAME is not supported yet", s.RenameType)
+		}
+		rel, schema, err := a.LookupRelation(ctx, s.Relation.Schemaname, s.Relation.Relname)
+		if err != nil {
+			return "", err
+		}
+		if rel.Kind == planner.RelNone {
+			if s.MissingOk {
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
+				return tag, nil
+			}
+			return "", planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(s.Relation)), s.Relation.Location)
+		}
+		switch s.RenameType {
+		case pg.ObjectType_OBJECT_COLUMN:
+			if rel.Kind != planner.RelTable {
+				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
+			}
+			return tag, a.renameColumnInherited(ctx, rel.Table, s.Subname, s.Newname, s.Relation.Inh, false)
+		case pg.ObjectType_OBJECT_TABCONSTRAINT:
+			if rel.Kind != planner.RelTable {
+				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
+			}
+			return tag, a.renameConstraint(ctx, cloneTable(rel.Table), s.Subname, s.Newname)
+		}
+		return tag, a.renameRelation(ctx, rel, schema, s.Relation.Relname, s.Newname)
+	}, nil
+}
+
+// renameRelation renames a table, index or sequence.
+func (a *analyzer) renameRelation(ctx context.Context, rel planner.Relation, schema, old, name string) error {
+	if other, err := planner.FindRelation(ctx, a.tx.Root, schema, name); err != nil {
+		return err
+	} else if other.Kind != planner.RelNone {
+		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+	}
+	if err := a.renameInViews(ctx, schema, old, name); err != nil {
+		return err
+	}
+	root := a.tx.Root
+	var err error
+	switch rel.Kind {
+	case planner.RelView:
+		v := *rel.View
+		if root, err = root.DropView(ctx, schema, old); err != nil {
+			return err
+		}
+		v.Name = name
+		if root, err = root.PutView(ctx, &v); err != nil {
+			return err
+		}
+	case planner.RelTable:
+		def := cloneTable(rel.Table)
+		seqs, err := ownedSequences(ctx, root, def)
+		if err != nil {
+			return err
+		}
+		for _, seq := range seqs {
+			seq.OwnedBy = name + seq.OwnedBy[len(old):]
+			if root, err = root.PutSequence(ctx, seq); err != nil {
+				return err
+			}
+		}
+		// Foreign keys that reference the table follow its new name, and
+		// so do the tables that inherit from it.
+		refs, err := referencingOthers(ctx, root, rel.Table)
+		if err != nil {
+			return err
+		}
+		kids, err := root.Children(ctx, schema, old)
+		if err != nil {
+			return err
+		}
+		if root, err = root.DropTable(ctx, schema, old); err != nil {
+			return err
+		}
+		if root, err = planner.SyncRefs(ctx, root, rel.Table, nil); err != nil {
+			return err
+		}
+		def.Name = name
+		for i := range def.ForeignKeys {
+			if fk := &def.ForeignKeys[i]; fk.RefSchema == schema && fk.RefTable == old {
+				fk.RefTable = name
+			}
+		}
+		if root, err = root.PutTable(ctx, def); err != nil {
+			return err
+		}
+		if root, err = planner.SyncRefs(ctx, root, nil, def); err != nil {
+			return err
+		}
+		for _, r := range refs {
+			child, ok, err := root.Table(ctx, r.Schema, r.Table)
+			if err != nil || !ok {
+				return err
+			}
+			nc := cloneTable(child)
+			for i := range nc.ForeignKeys {
+				if fk := &nc.ForeignKeys[i]; fk.RefSchema == schema && fk.RefTable == old {
+					fk.RefTable = name
+				}
+			}
+			if root, err = root.PutTable(ctx, nc); err != nil {
+				return err
+			}
+			if root, err = planner.SyncRefs(ctx, root, child, nc); err != nil {
+				return err
+			}
+		}
+		for _, k := range kids {
+			if root, err = renameParent(ctx, root, k, versioning.TableName{Schema: schema, Name: old}, name); err != nil {
+				return err
+			}
+		}
+	case planner.RelIndex:
+		def := cloneTable(rel.Table)
+		if rel.Index < 0 {
+			def.PrimaryKeyName = name
+		} else {
+			def.Indexes[rel.Index].Name = name
+		}
+		if root, err = root.PutTable(ctx, def); err != nil {
+			return err
+		}
+	case planner.RelSequence:
+		seq := rel.Seq
+		if root, err = root.DropSequence(ctx, schema, old); err != nil {
+			return err
+		}
+		seq.Name = name
+		if root, err = root.PutSequence(ctx, seq); err != nil {
+			return err
+		}
+		// Identity columns name their sequence; serial defaults keep the
+		// old text, as PostgreSQL's stored regclass would print the new
+		// name.
+		tables, err := root.TablesIn(ctx, schema)
+		if err != nil {
+			return err
+		}
+		for _, t := range tables {
+			changed := false
+			for i, c := range t.Columns {
+				if c.Sequence == planner.SeqRef(schema, old) {
+					t.Columns[i].Sequence, changed = planner.SeqRef(schema, name), true
+				}
+				if c.Default != "" && defaultUsesSequence(c.Default, schema, old) {
+					t.Columns[i].Default, changed = nextvalDefault(schema, name), true
+				}
+			}
+			if changed {
+				if root, err = root.PutTable(ctx, t); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// renameColumn renames a column, and its uses in CHECK constraints.
+func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old, name string) error {
+	pos := -1
+	for i, c := range def.Columns {
+		if !c.Dropped && c.Name == old {
+			pos = i
+		}
+	}
+	if pos < 0 {
+		return pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", old)
+	}
+	for _, c := range def.Columns {
+		if !c.Dropped && c.Name == name {
+			return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", name, def.Name)
+		}
+	}
+	def.Columns[pos].Name = name
+	if k := def.PartitionKey; k != nil && k.Exprs != nil {
+		nk := *k // def's key may be shared with the table it was cloned from
+		nk.Exprs = slices.Clone(k.Exprs)
+		for i := range nk.Exprs {
+			if e := nk.Exprs[i].Expr; e != "" {
+				var err error
+				if nk.Exprs[i].Expr, err = renameColumnIn(e, old, name); err != nil {
+					return err
+				}
+			}
+		}
+		def.PartitionKey = &nk
+	}
+	for i := range def.Indexes {
+		ix := &def.Indexes[i]
+		for j := range ix.Columns {
+			if e := ix.Columns[j].Expr; e != "" {
+				var err error
+				if ix.Columns[j].Expr, err = renameColumnIn(e, old, name); err != nil {
+					return err
+				}
+			}
+		}
+		if ix.Where != "" {
+			var err error
+			if ix.Where, err = renameColumnIn(ix.Where, old, name); err != nil {
+				return err
+			}
+		}
+	}
+	for i, ch := range def.Checks {
+		n, err := planner.ParseExpr(ch.Expr)
+		if err != nil {
+			return err
+		}
+		planner.VisitNodes(n, func(x *pg.Node) {
+			if cr := x.GetColumnRef(); cr != nil {
+				if f := cr.Fields[len(cr.Fields)-1].GetString_(); f != nil && f.Sval == old {
+					f.Sval = name
+				}
+			}
+		})
+		if def.Checks[i].Expr, err = planner.DeparseExpr(n); err != nil {
+			return err
+		}
+	}
+	for i, c := range def.Columns {
+		if c.Generated != 0 && !c.Dropped {
+			var err error
+			if def.Columns[i].Default, err = renameColumnIn(c.Default, old, name); err != nil {
+				return err
+			}
+		}
+	}
+	seqs, err := ownedSequences(ctx, a.tx.Root, &versioning.Table{Schema: def.Schema, Name: def.Name, Columns: []versioning.Column{{Name: old}}})
+	if err != nil {
+		return err
+	}
+	root := a.tx.Root
+	for _, seq := range seqs {
+		seq.OwnedBy = def.Name + "." + name
+		if root, err = root.PutSequence(ctx, seq); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return a.putTable(ctx, def)
+}
+
+// renameConstraint renames a constraint (and the index of a primary key
+// or unique constraint).
+func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, old, name string) error {
+	if planner.ConstraintExists(def, name) {
+		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
+	}
+	renameIndex := func() error {
+		if other, err := planner.FindRelation(ctx, a.tx.Root, def.Schema, name); err != nil {
+			return err
+		} else if other.Kind != planner.RelNone {
+			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
+		}
+		return nil
+	}
+	switch {
+	case len(def.PrimaryKey) > 0 && def.PrimaryKeyName == old:
+		if err := renameIndex(); err != nil {
+			return err
+		}
+		def.PrimaryKeyName = name
+		return a.putTable(ctx, def)
+	}
+	for i, ix := range def.Indexes {
+		if ix.Constraint && ix.Name == old {
+			if err := renameIndex(); err != nil {
+				return err
+			}
+			def.Indexes[i].Name = name
+			return a.putTable(ctx, def)
+		}
+	}
+	for i, c := range def.Checks {
+		if c.Name == old {
+			def.Checks[i].Name = name
+			return a.putTable(ctx, def)
+		}
+	}
+	for i, fk := range def.ForeignKeys {
+		if fk.Name == old {
+			def.ForeignKeys[i].Name = name
+			return a.putTable(ctx, def)
+		}
+	}
+	return pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", old, def.Name)
+}
+
+// renameColumnIn rewrites a stored expression's references to column old.
+func renameColumnIn(expr, old, name string) (string, error) {
+	n, err := planner.ParseExpr(expr)
+	if err != nil {
+		return "", err
+	}
+	planner.VisitNodes(n, func(x *pg.Node) {
+		if cr := x.GetColumnRef(); cr != nil {
+			if f := cr.Fields[len(cr.Fields)-1].GetString_(); f != nil && f.Sval == old {
+				f.Sval = name
+			}
+		}
+	})
+	return planner.DeparseExpr(n)
+}

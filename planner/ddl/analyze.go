@@ -1,0 +1,85 @@
+package ddl
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/planner"
+)
+
+// analyzer is one catalog-changing statement's analysis: the planner's
+// Analyzer (expressions, types, names, privileges), with the session and
+// the transaction the statement runs in, whose root its utility writes.
+type analyzer struct {
+	*planner.Analyzer
+	s  planner.Session
+	tx *exec.Txn
+}
+
+func newAnalyzer(x *planner.Analyzer) *analyzer {
+	return &analyzer{Analyzer: x, s: x.Session(), tx: x.Txn()}
+}
+
+// Analyze analyzes a catalog-changing statement into the utility that
+// runs it; ok is false for a statement that is not one. The session
+// calls it for the planner (planner.Session.AnalyzeDDL), which cannot
+// import this package.
+func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err error) {
+	a := newAnalyzer(x)
+	switch {
+	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
+		run, err = a.createTableAs(n.GetSelectStmt().IntoClause, n.GetSelectStmt(), false)
+	case n.GetCreateTableAsStmt() != nil:
+		ct := n.GetCreateTableAsStmt()
+		run, err = a.createTableAs(ct.Into, ct.Query.GetSelectStmt(), ct.IfNotExists)
+	case n.GetCreateStmt() != nil:
+		run, err = a.createTable(n.GetCreateStmt())
+	case n.GetDropStmt() != nil:
+		run, err = a.drop(n.GetDropStmt())
+	case n.GetGrantStmt() != nil:
+		run, err = a.grant(n.GetGrantStmt())
+	case n.GetIndexStmt() != nil:
+		run, err = a.createIndex(n.GetIndexStmt())
+	case n.GetAlterTableStmt() != nil:
+		run, err = a.alterTable(n.GetAlterTableStmt())
+	case n.GetRenameStmt() != nil:
+		run, err = a.rename(n.GetRenameStmt())
+	case n.GetTruncateStmt() != nil:
+		run, err = a.truncate(n.GetTruncateStmt())
+	case n.GetReindexStmt() != nil:
+		run, err = a.reindex(n.GetReindexStmt())
+	case n.GetCreateSchemaStmt() != nil:
+		run, err = a.createSchema(n.GetCreateSchemaStmt())
+	case n.GetCreateSeqStmt() != nil:
+		run, err = a.createSequence(n.GetCreateSeqStmt())
+	case n.GetAlterSeqStmt() != nil:
+		run, err = a.alterSequence(n.GetAlterSeqStmt())
+	case n.GetViewStmt() != nil:
+		run, err = a.createView(n.GetViewStmt())
+	case n.GetCommentStmt() != nil:
+		run, err = a.comment(n.GetCommentStmt())
+	case n.GetDiscardStmt() != nil:
+		run, err = a.discard(n.GetDiscardStmt())
+	case n.GetCreateEnumStmt() != nil:
+		run, err = a.createEnum(n.GetCreateEnumStmt())
+	case n.GetCompositeTypeStmt() != nil:
+		run, err = a.createComposite(n.GetCompositeTypeStmt())
+	case n.GetCreateDomainStmt() != nil:
+		run, err = a.createDomain(n.GetCreateDomainStmt())
+	case n.GetAlterEnumStmt() != nil:
+		run, err = a.alterEnum(n.GetAlterEnumStmt())
+	case n.GetAlterDomainStmt() != nil:
+		run, err = a.alterDomain(n.GetAlterDomainStmt())
+	case n.GetCreateFunctionStmt() != nil:
+		run, err = a.createFunction(n.GetCreateFunctionStmt())
+	case n.GetCreateTrigStmt() != nil:
+		run, err = a.createTrigger(n.GetCreateTrigStmt())
+	case n.GetAlterOwnerStmt() != nil:
+		run, err = a.alterOwner(n.GetAlterOwnerStmt())
+	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_AGGREGATE:
+		run, err = a.createAggregate(n.GetDefineStmt())
+	default:
+		return nil, false, nil
+	}
+	return run, true, err
+}

@@ -1,0 +1,436 @@
+package ddl
+
+import (
+	"context"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/plpgsql"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// createFunction runs CREATE [OR REPLACE] FUNCTION and CREATE PROCEDURE.
+func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (planner.Utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		schema, name := planner.SplitName(planner.NameList(s.Funcname))
+		schema, err := a.creationSchema(ctx, schema, -1)
+		if err != nil {
+			return "", err
+		}
+		def, err := a.functionDef(s, schema, name)
+		if err != nil {
+			return "", err
+		}
+		old, exists, err := a.tx.Root.Function(ctx, schema, name, def.InputTypes())
+		if err != nil {
+			return "", err
+		}
+		tag := "CREATE FUNCTION"
+		if def.Kind == 'p' {
+			tag = "CREATE PROCEDURE"
+		}
+		if exists {
+			if !s.Replace {
+				return "", pgerr.New(pgerr.DuplicateFunction, "function %q already exists with same argument types", name)
+			}
+			if old.Kind != def.Kind {
+				return "", pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
+					WithDetail("%q is a %s.", name, map[byte]string{'f': "function", 'p': "procedure"}[old.Kind])
+			}
+			if old.Returns != def.Returns || old.ReturnsSet != def.ReturnsSet {
+				return "", pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").
+					WithHint("Use DROP FUNCTION %s first.", functionSignature(old))
+			}
+			if err := checkReplacement(old, def); err != nil {
+				return "", err
+			}
+			def.Comment = old.Comment
+		}
+		if check := a.s.Var("check_function_bodies"); check != "off" {
+			body := def
+			if exec.HasPolymorphic(def.InputTypes()) {
+				body = planner.Specialize(def, validationTypes(def))
+			}
+			if err := planner.CheckRoutine(a.s, body, def); err != nil {
+				return "", err
+			}
+		}
+		root, err := a.tx.Root.PutFunction(ctx, def)
+		if err != nil {
+			return "", err
+		}
+		a.tx.SetRoot(root)
+		a.s.InvalidatePlans() // plans calling the old definition are made again
+		return tag, nil
+	}, nil
+}
+
+// checkReplacement refuses, as PostgreSQL's ProcedureCreate does, a
+// CREATE OR REPLACE that would break calls of the function it replaces:
+// one that renames an input parameter or drops a default.
+func checkReplacement(old, def *versioning.Function) error {
+	drop := "DROP FUNCTION"
+	if old.Kind == 'p' {
+		drop = "DROP PROCEDURE"
+	}
+	var oldIn, newIn []versioning.FuncArg
+	for _, arg := range old.Args {
+		if arg.IsInput() {
+			oldIn = append(oldIn, arg)
+		}
+	}
+	for _, arg := range def.Args {
+		if arg.IsInput() {
+			newIn = append(newIn, arg)
+		}
+	}
+	oldDefaults, newDefaults := 0, 0
+	for i, arg := range oldIn {
+		if arg.Default != "" {
+			oldDefaults++
+		}
+		if newIn[i].Default != "" {
+			newDefaults++
+		}
+		if arg.Name != "" && newIn[i].Name != arg.Name {
+			return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change name of input parameter %q", arg.Name).
+				WithHint("Use %s %s first.", drop, functionSignature(old))
+		}
+	}
+	if newDefaults < oldDefaults {
+		return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot remove parameter defaults from existing function").
+			WithHint("Use %s %s first.", drop, functionSignature(old))
+	}
+	return nil
+}
+
+// functionDef builds the record CREATE FUNCTION describes.
+func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*versioning.Function, error) {
+	def := &versioning.Function{Schema: schema, Name: name, Kind: 'f', Volatility: 'v', Returns: exec.OIDVoid}
+	if s.IsProcedure {
+		def.Kind = 'p'
+	}
+	seenDefault := false
+	for _, n := range s.Parameters {
+		p := n.GetFunctionParameter()
+		t, err := a.routineType(p.ArgType)
+		if err != nil {
+			return nil, err
+		}
+		arg := versioning.FuncArg{Name: p.Name, Type: t.OID, Mode: 'i'}
+		switch p.Mode {
+		case pg.FunctionParameterMode_FUNC_PARAM_OUT:
+			arg.Mode = 'o'
+		case pg.FunctionParameterMode_FUNC_PARAM_INOUT:
+			arg.Mode = 'b'
+		case pg.FunctionParameterMode_FUNC_PARAM_VARIADIC:
+			arg.Mode = 'v'
+			if t.OID != exec.OIDAnyArray && t.OID != exec.OIDAnyCompatibleArray && t.OID != exec.OIDAny && exec.ElemType(t).OID == 0 {
+				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "VARIADIC parameter must be an array")
+			}
+		case pg.FunctionParameterMode_FUNC_PARAM_TABLE:
+			arg.Mode = 't'
+		}
+		for _, prev := range def.Args {
+			// The same name for two inputs or two outputs; an input and
+			// an output may share one.
+			if arg.Name != "" && prev.Name == arg.Name && (prev.IsInput() && arg.IsInput() || prev.IsOutput() && arg.IsOutput()) {
+				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "parameter name %q used more than once", arg.Name)
+			}
+		}
+		if p.Defexpr != nil {
+			if !arg.IsInput() {
+				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "only input parameters can have default values")
+			}
+			if arg.Default, err = planner.DeparseExpr(p.Defexpr); err != nil {
+				return nil, err
+			}
+			seenDefault = true
+		} else if seenDefault && arg.IsInput() {
+			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "input parameters after one with a default value must also have defaults")
+		}
+		def.Args = append(def.Args, arg)
+	}
+	if s.ReturnType != nil {
+		t, err := a.routineType(s.ReturnType)
+		if err != nil {
+			return nil, err
+		}
+		def.Returns, def.ReturnsSet = t.OID, s.ReturnType.Setof
+	}
+	var outs []versioning.FuncArg
+	for _, arg := range def.Args {
+		if arg.IsOutput() {
+			outs = append(outs, arg)
+		}
+		if arg.Mode == 't' {
+			def.ReturnsSet = true
+		}
+	}
+	switch {
+	case len(outs) == 1 && s.ReturnType == nil && def.Kind == 'f':
+		def.Returns = outs[0].Type
+	case len(outs) > 1 && def.Kind == 'f':
+		def.Returns = exec.OIDRecord
+	case s.ReturnType == nil && def.Kind == 'f':
+		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "function result type must be specified")
+	}
+	for _, o := range s.Options {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		switch d.Defname {
+		case "language":
+			def.Language = strings.ToLower(d.Arg.GetString_().GetSval())
+		case "as":
+			items := d.Arg.GetList().GetItems()
+			if len(items) > 0 {
+				def.Body = items[0].GetString_().GetSval()
+			}
+		case "volatility":
+			def.Volatility = d.Arg.GetString_().GetSval()[0]
+		case "strict":
+			def.Strict = d.Arg.GetBoolean().GetBoolval()
+		}
+	}
+	if s.SqlBody != nil {
+		body, err := atomicBody(s.SqlBody)
+		if err != nil {
+			return nil, err
+		}
+		def.Body = body
+		if def.Language == "" {
+			def.Language = "sql"
+		}
+	}
+	switch def.Language {
+	case "sql", "plpgsql":
+	case "":
+		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "no language specified")
+	case "c", "internal":
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "functions in language %q are not supported", def.Language)
+	default:
+		return nil, pgerr.New(pgerr.UndefinedObject, "language %q does not exist", def.Language)
+	}
+	if def.Returns == plpgsql.OIDTrigger && def.Language == "sql" {
+		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "SQL functions cannot return type trigger")
+	}
+	if err := checkPolySignature(def); err != nil {
+		return nil, err
+	}
+	return def, checkPseudoTypes(def)
+}
+
+// checkPolySignature fails, as PostgreSQL's ProcedureCreate does, when a
+// polymorphic result or OUT argument type has no input of its family to
+// take its actual type from at a call.
+func checkPolySignature(def *versioning.Function) error {
+	inputs := def.InputTypes()
+	outs := []uint32{def.Returns}
+	for _, arg := range def.Args {
+		if arg.IsOutput() {
+			outs = append(outs, arg.Type)
+		}
+	}
+	for _, t := range outs {
+		if detail := exec.PolySignatureDetail(t, inputs); detail != "" {
+			return pgerr.New(pgerr.InvalidFunctionDefinition, "cannot determine result data type").WithDetail("%s", detail)
+		}
+	}
+	return nil
+}
+
+// checkPseudoTypes refuses the pseudo-types a language's validator
+// refuses (fmgr_sql_validator, plpgsql_validator): "any", which only C
+// functions can read, as an argument or result.
+func checkPseudoTypes(def *versioning.Function) error {
+	lang, code := "SQL", pgerr.InvalidFunctionDefinition
+	if def.Language == "plpgsql" {
+		lang, code = "PL/pgSQL", pgerr.FeatureNotSupported
+	}
+	if def.Returns == exec.OIDAny {
+		return pgerr.New(code, "%s functions cannot return type %s", lang, exec.TypeName(exec.OIDAny))
+	}
+	for _, arg := range def.Args {
+		if arg.Type != exec.OIDAny {
+			continue
+		}
+		if lang == "SQL" {
+			return pgerr.New(code, "SQL functions cannot have arguments of type %s", exec.TypeName(exec.OIDAny))
+		}
+		return pgerr.New(code, "PL/pgSQL functions cannot accept type %s", exec.TypeName(exec.OIDAny))
+	}
+	return nil
+}
+
+// atomicBody turns a SQL-standard body (BEGIN ATOMIC ... END, or RETURN
+// expr) into the statements it runs, as text.
+func atomicBody(n *pg.Node) (string, error) {
+	var stmts []*pg.Node
+	if l := n.GetList(); l != nil {
+		for _, item := range l.Items {
+			if inner := item.GetList(); inner != nil {
+				stmts = append(stmts, inner.Items...)
+			} else if item != nil {
+				stmts = append(stmts, item)
+			}
+		}
+	} else {
+		stmts = append(stmts, n)
+	}
+	var parts []string
+	for _, st := range stmts {
+		if r := st.GetReturnStmt(); r != nil {
+			e, err := planner.DeparseExpr(r.Returnval)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, "SELECT "+e)
+			continue
+		}
+		s, err := pg.Deparse(&pg.ParseResult{Stmts: []*pg.RawStmt{{Stmt: st}}})
+		if err != nil {
+			return "", pgerr.Wrap(err, pgerr.InternalError, "cannot deparse function body: %v", err)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; "), nil
+}
+
+// routineType resolves an argument or result type, pseudo-types included.
+func (a *analyzer) routineType(tn *pg.TypeName) (exec.T, error) {
+	if oid, ok := planner.PseudoTypes[strings.ToLower(planner.OpName(tn.Names))]; ok {
+		return exec.T{OID: oid, Typmod: -1}, nil
+	}
+	if tn.PctType {
+		return exec.T{}, pgerr.New(pgerr.FeatureNotSupported, "%%TYPE in function signatures is not supported yet")
+	}
+	t, _, err := a.ResolveType(tn) // built-in and user types
+	return t, err
+}
+
+// functionSignature is name(argtypes) as PostgreSQL's messages show it.
+func functionSignature(f *versioning.Function) string {
+	var ts []string
+	for _, a := range f.Args {
+		if a.IsInput() {
+			ts = append(ts, exec.TypeName(a.Type))
+		}
+	}
+	return f.Name + "(" + strings.Join(ts, ", ") + ")"
+}
+
+// dropFunctions runs DROP FUNCTION and DROP PROCEDURE.
+func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, error) {
+	what, tag := "function", "DROP FUNCTION"
+	if s.RemoveType == pg.ObjectType_OBJECT_PROCEDURE {
+		what, tag = "procedure", "DROP PROCEDURE"
+	}
+	if s.RemoveType == pg.ObjectType_OBJECT_ROUTINE {
+		what, tag = "routine", "DROP ROUTINE"
+	}
+	if s.RemoveType == pg.ObjectType_OBJECT_AGGREGATE {
+		what, tag = "aggregate", "DROP AGGREGATE"
+	}
+	for _, obj := range s.Objects {
+		ow := obj.GetObjectWithArgs()
+		schema, name := planner.SplitName(planner.NameList(ow.Objname))
+		cands, err := a.UserFuncs(schema, name)
+		if err != nil {
+			return "", err
+		}
+		var match []*versioning.Function
+		for _, f := range cands {
+			if ow.ArgsUnspecified || a.sameInputs(f, ow.Objargs) {
+				match = append(match, f)
+			}
+		}
+		if len(match) == 1 && (match[0].Kind == 'a') != (s.RemoveType == pg.ObjectType_OBJECT_AGGREGATE) {
+			if match[0].Kind == 'a' {
+				return "", pgerr.New(pgerr.WrongObjectType, "%q is an aggregate function", name).
+					WithHint("Use DROP AGGREGATE to drop aggregate functions.")
+			}
+			return "", pgerr.New(pgerr.WrongObjectType, "function %s is not an aggregate", functionSignature(match[0]))
+		}
+		switch {
+		case len(match) == 0 && s.MissingOk:
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %s(%s) does not exist, skipping", what, name, a.typeList(ow)))
+			continue
+		case len(match) == 0 && ow.ArgsUnspecified:
+			return "", pgerr.New(pgerr.UndefinedFunction, "could not find a %s named %q", what, name)
+		case len(match) == 0:
+			return "", pgerr.New(pgerr.UndefinedFunction, "%s %s(%s) does not exist", what, name, a.typeList(ow))
+		case len(match) > 1:
+			return "", pgerr.New(pgerr.AmbiguousFunction, "%s name %q is not unique", what, name).
+				WithHint("Specify the argument list to select the %s unambiguously.", what)
+		}
+		f := match[0]
+		if err := a.dropTriggersOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+			return "", err
+		}
+		if err := a.dropGenerationsOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+			return "", err
+		}
+		root, err := a.tx.Root.DropFunction(ctx, f)
+		if err != nil {
+			return "", err
+		}
+		a.tx.SetRoot(root)
+	}
+	a.s.InvalidatePlans()
+	return tag, nil
+}
+
+func (a *analyzer) typeList(ow *pg.ObjectWithArgs) string {
+	var ts []string
+	for _, n := range ow.Objargs {
+		t, err := a.routineType(n.GetTypeName())
+		if err != nil {
+			ts = append(ts, planner.OpName(n.GetTypeName().Names))
+			continue
+		}
+		ts = append(ts, exec.TypeName(t.OID))
+	}
+	return strings.Join(ts, ", ")
+}
+
+// sameInputs reports whether f's input types are those listed.
+func (a *analyzer) sameInputs(f *versioning.Function, args []*pg.Node) bool {
+	in := f.InputTypes()
+	if len(in) != len(args) {
+		return false
+	}
+	for i, n := range args {
+		t, err := a.routineType(n.GetTypeName())
+		if err != nil || t.OID != in[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// validationTypes are the input types a polymorphic function's body is
+// checked with at CREATE FUNCTION: PostgreSQL's validators take integer
+// for an element and integer[] for an array.
+func validationTypes(def *versioning.Function) []exec.T {
+	var out []exec.T
+	for _, t := range def.InputTypes() {
+		switch {
+		case t == exec.OIDAnyArray || t == exec.OIDAnyCompatibleArray:
+			out = append(out, exec.ArrayType(exec.TInt4))
+		case exec.IsPolymorphic(t):
+			out = append(out, exec.TInt4)
+		default:
+			out = append(out, exec.T{OID: t, Typmod: -1})
+		}
+	}
+	return out
+}

@@ -1,0 +1,248 @@
+package ddl
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// createIndex runs CREATE [UNIQUE] INDEX [IF NOT EXISTS] [name] ON table
+// (column [ASC|DESC] [NULLS FIRST|LAST], ...) [INCLUDE (...)]. The index
+// is built from the table's rows in one sorted pass. Expression and
+// partial indexes, and access methods other than btree (hash is taken as
+// btree: it answers the same equalities), are not supported.
+func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
+	switch s.AccessMethod {
+	case "", "btree", "hash":
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
+	}
+	if len(s.ExcludeOpNames) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints are not supported yet")
+	}
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		t, err := a.Table(s.Relation)
+		if err == nil && t.Virtual == nil {
+			err = a.requireTableOwner(t.Def)
+		}
+		if err != nil {
+			return "", err
+		}
+		def := cloneTable(t.Def)
+		ix := versioning.Index{Name: s.Idxname, Unique: s.Unique, NullsNotDistinct: s.NullsNotDistinct}
+		var names []string
+		for _, p := range s.IndexParams {
+			el := p.GetIndexElem()
+			if cr := el.Expr.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+				el.Name, el.Expr = cr.Fields[0].GetString_().Sval, nil // (col) is the column
+			}
+			if el.Expr != nil {
+				c, name, err := a.indexExpression(t, el)
+				if err != nil {
+					return "", err
+				}
+				ix.Columns = append(ix.Columns, c)
+				names = append(names, name)
+				continue
+			}
+			pos, err := indexColumn(t, el.Name)
+			if err != nil {
+				return "", err
+			}
+			ix.Columns = append(ix.Columns, indexColumnOrder(pos, el))
+			names = append(names, el.Name)
+		}
+		if s.WhereClause != nil {
+			if ix.Where, err = a.IndexPredicate(t, s.WhereClause); err != nil {
+				return "", err
+			}
+		}
+		for _, p := range s.IndexIncludingParams {
+			el := p.GetIndexElem()
+			if el.Expr != nil {
+				return "", pgerr.New(pgerr.FeatureNotSupported, "expressions are not supported in included columns")
+			}
+			pos, err := indexColumn(t, el.Name)
+			if err != nil {
+				return "", err
+			}
+			ix.Include = append(ix.Include, pos)
+		}
+		if len(ix.Columns) > 32 {
+			return "", pgerr.New(codeProgramLimit, "cannot use more than 32 columns in an index")
+		}
+		ns, err := takenNames(ctx, a.tx.Root, def.Schema)
+		if err != nil {
+			return "", err
+		}
+		if ix.Name == "" {
+			ix.Name = ns.chooseRelationName(def.Name, indexNameAddition(names), "idx", false)
+		} else if ns.rels[ix.Name] {
+			if s.IfNotExists {
+				a.s.Notice(pgerr.New(pgerr.DuplicateTable, "relation %q already exists, skipping", ix.Name))
+				return "CREATE INDEX", nil
+			}
+			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ix.Name)
+		}
+		if ix.Rows, err = a.tx.BuildIndex(ctx, t, &ix); err != nil {
+			return "", err
+		}
+		def.Indexes = append(def.Indexes, ix)
+		if err := checkUniqueCoversKey(def); err != nil {
+			return "", err
+		}
+		if err := a.putTable(ctx, def); err != nil {
+			return "", err
+		}
+		if def.Partitioned() && s.Relation.Inh {
+			if err := a.cascadeIndexes(ctx, def); err != nil {
+				return "", err
+			}
+		}
+		return "CREATE INDEX", nil
+	}, nil
+}
+
+// indexColumn finds a column named in an index definition.
+func indexColumn(t *exec.Table, name string) (int, error) {
+	for _, c := range t.Cols {
+		if !c.Dropped && c.Name == name {
+			return c.Pos, nil
+		}
+	}
+	return 0, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name)
+}
+
+// indexColumnOrder returns the key column for an index element: ASC puts
+// NULLs last and DESC first unless NULLS says otherwise.
+func indexColumnOrder(pos int, el *pg.IndexElem) versioning.IndexColumn {
+	c := versioning.IndexColumn{Column: pos, Desc: el.Ordering == pg.SortByDir_SORTBY_DESC}
+	c.NullsFirst = c.Desc
+	switch el.NullsOrdering {
+	case pg.SortByNulls_SORTBY_NULLS_FIRST:
+		c.NullsFirst = true
+	case pg.SortByNulls_SORTBY_NULLS_LAST:
+		c.NullsFirst = false
+	}
+	return c
+}
+
+// putTable stores a changed table record in the transaction's root.
+func (a *analyzer) putTable(ctx context.Context, def *versioning.Table) error {
+	old, _, err := a.tx.Root.Table(ctx, def.Schema, def.Name)
+	if err != nil {
+		return err
+	}
+	root, err := a.tx.Root.PutTable(ctx, def)
+	if err != nil {
+		return err
+	}
+	if root, err = planner.SyncRefs(ctx, root, old, def); err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// cloneTable returns a copy of a table record that can be changed without
+// touching the original (records are shared by the transaction's cache).
+func cloneTable(t *versioning.Table) *versioning.Table {
+	c := *t
+	c.Columns = append([]versioning.Column(nil), t.Columns...)
+	c.PrimaryKey = append([]int(nil), t.PrimaryKey...)
+	c.Indexes = append([]versioning.Index(nil), t.Indexes...)
+	for i := range c.Indexes {
+		c.Indexes[i].Columns = append([]versioning.IndexColumn(nil), c.Indexes[i].Columns...)
+		c.Indexes[i].Include = append([]int(nil), c.Indexes[i].Include...)
+	}
+	c.Checks = append([]versioning.Check(nil), t.Checks...)
+	c.Inherits = slices.Clone(t.Inherits)
+	c.ForeignKeys = append([]versioning.ForeignKey(nil), t.ForeignKeys...)
+	for i := range c.ForeignKeys {
+		c.ForeignKeys[i].Columns = append([]int(nil), c.ForeignKeys[i].Columns...)
+		c.ForeignKeys[i].RefColumns = append([]int(nil), c.ForeignKeys[i].RefColumns...)
+	}
+	if len(c.PrimaryKey) == 0 {
+		c.PrimaryKey = nil
+	}
+	return &c
+}
+
+// dropIndex runs DROP INDEX [IF EXISTS] name, ... An index that backs a
+// constraint is dropped with the constraint, not by itself.
+func (a *analyzer) dropIndex(ctx context.Context, s *pg.DropStmt) (string, error) {
+	for _, obj := range s.Objects {
+		rel, _, name, err := a.dropTarget(ctx, obj, planner.RelIndex, s.MissingOk)
+		if err != nil {
+			return "", err
+		}
+		if rel.Kind == planner.RelNone {
+			continue
+		}
+		def := cloneTable(rel.Table)
+		if rel.Index < 0 || def.Indexes[rel.Index].Constraint {
+			return "", pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", name, name, def.Name).
+				WithHint("You can drop constraint %s on table %s instead.", name, def.Name)
+		}
+		def.Indexes = append(def.Indexes[:rel.Index], def.Indexes[rel.Index+1:]...)
+		if err := a.putTable(ctx, def); err != nil {
+			return "", err
+		}
+	}
+	return "DROP INDEX", nil
+}
+
+// wrongObjectType is DROP's error for a name of another kind: DROP INDEX
+// on a table, DROP TABLE on a sequence.
+func wrongObjectType(name string, is, want planner.RelKind) error {
+	return pgerr.New(pgerr.WrongObjectType, "%q is not %s", name, article(want)).
+		WithHint("Use DROP %s to remove %s.", strings.ToUpper(is.String()), article(is))
+}
+
+func article(k planner.RelKind) string {
+	switch k {
+	case planner.RelIndex:
+		return "an index"
+	case planner.RelView:
+		return "a view"
+	}
+	return "a " + k.String()
+}
+
+// indexExpression analyzes an expression key column of CREATE INDEX: its
+// type, its text, and the name PostgreSQL's index naming gives it (the
+// function's name, else "expr").
+func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.IndexColumn, string, error) {
+	if err := planner.ImmutableOnly(el.Expr, "index expression"); err != nil {
+		return versioning.IndexColumn{}, "", err
+	}
+	e, err := a.Expr(el.Expr, planner.TableScope(t, t.Def.Name))
+	if err != nil {
+		return versioning.IndexColumn{}, "", err
+	}
+	text, err := planner.DeparseExpr(el.Expr)
+	if err != nil {
+		return versioning.IndexColumn{}, "", err
+	}
+	c := indexColumnOrder(-1, el)
+	et := e.Type()
+	if et.OID == exec.OIDUnknown {
+		et = exec.TText
+	}
+	c.Expr, c.ExprType, c.ExprTypmod = text, et.OID, et.Typmod
+	name := "expr"
+	if fc := el.Expr.GetFuncCall(); fc != nil {
+		name = planner.OpName(fc.Funcname)
+	}
+	return c, name, nil
+}

@@ -1,0 +1,219 @@
+package ddl
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/plpgsql"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// PostgreSQL's tgtype bits, as CREATE TRIGGER's parse tree has them.
+const (
+	trigRow      = 1 << 0
+	trigBefore   = 1 << 1
+	trigInsert   = 1 << 2
+	trigDelete   = 1 << 3
+	trigUpdate   = 1 << 4
+	trigTruncate = 1 << 5
+	trigInstead  = 1 << 6
+)
+
+// createTrigger runs CREATE [OR REPLACE] TRIGGER.
+func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		if s.Isconstraint {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "constraint triggers are not supported yet")
+		}
+		t, ok, err := a.LookupTable(ctx, s.Relation.Schemaname, s.Relation.Relname)
+		if err != nil {
+			return "", err
+		}
+		if !ok || t.Virtual != nil {
+			return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", s.Relation.Relname)
+		}
+		tr := versioning.Trigger{Name: s.Trigname, Timing: 'a', ForEachRow: s.Row}
+		switch {
+		case s.Timing&trigBefore != 0:
+			tr.Timing = 'b'
+		case s.Timing&trigInstead != 0:
+			return "", pgerr.New(pgerr.WrongObjectType, "%q is a table", t.Def.Name).WithDetail("Tables cannot have INSTEAD OF triggers.")
+		}
+		for _, ev := range []struct {
+			bit  int32
+			name string
+		}{{trigInsert, "INSERT"}, {trigUpdate, "UPDATE"}, {trigDelete, "DELETE"}, {trigTruncate, "TRUNCATE"}} {
+			if s.Events&ev.bit != 0 {
+				tr.Events = append(tr.Events, ev.name)
+			}
+		}
+		for _, c := range s.Columns {
+			name := c.GetString_().GetSval()
+			if _, err := alterColumn(t.Def, name); err != nil {
+				return "", err
+			}
+			tr.Columns = append(tr.Columns, name)
+		}
+		if s.WhenClause != nil {
+			if !s.Row {
+				return "", pgerr.New(pgerr.FeatureNotSupported, "statement trigger's WHEN condition cannot reference column values")
+			}
+			if tr.Timing == 'b' {
+				if err := checkWhenGenerated(t.Def, s.WhenClause); err != nil {
+					return "", err
+				}
+			}
+			if tr.When, err = planner.DeparseExpr(s.WhenClause); err != nil {
+				return "", err
+			}
+		}
+		for _, arg := range s.Args {
+			tr.Args = append(tr.Args, arg.GetString_().GetSval())
+		}
+		fschema, fname := planner.SplitName(planner.NameList(s.Funcname))
+		fn, err := a.triggerFunction(fschema, fname)
+		if err != nil {
+			return "", err
+		}
+		tr.FuncSchema, tr.FuncName = fn.Schema, fn.Name
+		def := *t.Def
+		def.Triggers = slices.Clone(def.Triggers)
+		i := slices.IndexFunc(def.Triggers, func(x versioning.Trigger) bool { return x.Name == tr.Name })
+		switch {
+		case i >= 0 && !s.Replace:
+			return "", pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", tr.Name, def.Name)
+		case i >= 0:
+			tr.Comment = def.Triggers[i].Comment
+			def.Triggers[i] = tr
+		default:
+			def.Triggers = append(def.Triggers, tr)
+			slices.SortFunc(def.Triggers, func(x, y versioning.Trigger) int { return strings.Compare(x.Name, y.Name) })
+		}
+		return "CREATE TRIGGER", a.putTable(ctx, &def)
+	}, nil
+}
+
+// triggerFunction finds the function a trigger runs: no arguments,
+// returning trigger.
+func (a *analyzer) triggerFunction(schema, name string) (*versioning.Function, error) {
+	fs, err := a.UserFuncs(schema, name)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range fs {
+		if len(f.InputTypes()) != 0 {
+			continue
+		}
+		if f.Returns != plpgsql.OIDTrigger {
+			return nil, pgerr.New(pgerr.InvalidObjectDefinition, "function %s must return type trigger", f.Name)
+		}
+		return f, nil
+	}
+	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", name)
+}
+
+// dropTriggers runs DROP TRIGGER [IF EXISTS] name ON table.
+func (a *analyzer) dropTriggers(ctx context.Context, s *pg.DropStmt) (string, error) {
+	for _, obj := range s.Objects {
+		names := planner.NameList(obj.GetList().GetItems())
+		trig := names[len(names)-1]
+		schema, table := planner.SplitName(names[:len(names)-1])
+		t, ok, err := a.LookupTable(ctx, schema, table)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			if s.MissingOk {
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", table))
+				continue
+			}
+			return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", table)
+		}
+		i := slices.IndexFunc(t.Def.Triggers, func(x versioning.Trigger) bool { return x.Name == trig })
+		if i < 0 {
+			if s.MissingOk {
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "trigger %q for relation %q does not exist, skipping", trig, table))
+				continue
+			}
+			return "", pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", trig, table)
+		}
+		def := *t.Def
+		def.Triggers = slices.Delete(slices.Clone(def.Triggers), i, i+1)
+		if err := a.putTable(ctx, &def); err != nil {
+			return "", err
+		}
+	}
+	return "DROP TRIGGER", nil
+}
+
+// dropTriggersOf drops, with CASCADE, the triggers that run f, or fails.
+func (a *analyzer) dropTriggersOf(ctx context.Context, f *versioning.Function, cascade bool) error {
+	if f.Returns != plpgsql.OIDTrigger {
+		return nil
+	}
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		keep := slices.DeleteFunc(slices.Clone(t.Triggers), func(tr versioning.Trigger) bool {
+			return tr.FuncSchema == f.Schema && tr.FuncName == f.Name
+		})
+		if len(keep) == len(t.Triggers) {
+			continue
+		}
+		if !cascade {
+			var tr versioning.Trigger
+			for _, x := range t.Triggers {
+				if x.FuncSchema == f.Schema && x.FuncName == f.Name {
+					tr = x
+					break
+				}
+			}
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop function %s because other objects depend on it", functionSignature(f)).
+				WithDetail("trigger %s on table %s depends on function %s", tr.Name, t.Name, functionSignature(f)).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to trigger %s on table %s", t.Triggers[0].Name, t.Name))
+		def := *t
+		def.Triggers = keep
+		if err := a.putTable(ctx, &def); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// enableTrigger runs ALTER TABLE ENABLE/DISABLE TRIGGER name|ALL|USER.
+func enableTrigger(def *versioning.Table, cmd *pg.AlterTableCmd) error {
+	disable := false
+	all := false
+	switch cmd.Subtype {
+	case pg.AlterTableType_AT_DisableTrig:
+		disable = true
+	case pg.AlterTableType_AT_EnableTrigAll, pg.AlterTableType_AT_EnableTrigUser:
+		all = true
+	case pg.AlterTableType_AT_DisableTrigAll, pg.AlterTableType_AT_DisableTrigUser:
+		all, disable = true, true
+	}
+	def.Triggers = slices.Clone(def.Triggers)
+	found := false
+	for i := range def.Triggers {
+		if all || def.Triggers[i].Name == cmd.Name {
+			def.Triggers[i].Disabled = disable
+			found = true
+		}
+	}
+	if !found && !all {
+		return pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", cmd.Name, def.Name)
+	}
+	return nil
+}

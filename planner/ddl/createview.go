@@ -1,0 +1,246 @@
+package ddl
+
+import (
+	"context"
+	"slices"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// createView runs CREATE [OR REPLACE] [TEMP] VIEW name [(columns)] AS query.
+func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
+	sel := s.Query.GetSelectStmt()
+	if sel == nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "this view query is not supported")
+	}
+	if len(s.Options) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "view options are not supported yet")
+	}
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		deps, temp, err := a.viewDependencies(ctx, s.Query)
+		if err != nil {
+			return "", err
+		}
+		rv := s.View
+		var schema string
+		switch {
+		case rv.Relpersistence == "t":
+			schema, err = a.tempCreationSchema(ctx, rv.Schemaname)
+		case temp && rv.Schemaname == "":
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "view %q will be a temporary view", rv.Relname))
+			schema, err = a.ensureTempSchema(ctx)
+		default:
+			if schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location); err == nil {
+				err = a.requireSchemaCreate(ctx, schema)
+			}
+		}
+		if err != nil {
+			return "", err
+		}
+		plan, err := a.SelectStmt(sel)
+		if err != nil {
+			return "", err
+		}
+		cols := plan.Columns()
+		names := planner.NameList(s.Aliases)
+		if len(names) > len(cols) {
+			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
+		}
+		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: newObjectOwner(a.s), Statement: a.Text()}
+		seen := map[string]bool{}
+		for i, c := range cols {
+			name := c.Name
+			if i < len(names) {
+				name = names[i]
+			}
+			if seen[name] {
+				return "", pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
+			}
+			seen[name] = true
+			t := c.T
+			if t.OID == exec.OIDUnknown {
+				t = exec.TText
+			}
+			v.Columns = append(v.Columns, versioning.ViewColumn{Name: name, Type: t.OID, Typmod: t.Typmod})
+		}
+		switch s.WithCheckOption {
+		case pg.ViewCheckOption_LOCAL_CHECK_OPTION:
+			v.Check = 'l'
+		case pg.ViewCheckOption_CASCADED_CHECK_OPTION:
+			v.Check = 'c'
+		}
+		if v.Query, err = planner.DeparseSelect(sel); err != nil {
+			return "", err
+		}
+		rel, err := planner.FindRelation(ctx, a.tx.Root, schema, v.Name)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case rel.Kind == planner.RelView && s.Replace:
+			if err := replaceableView(rel.View, v); err != nil {
+				return "", err
+			}
+			v.Comment, v.Owner, v.ACL = rel.View.Comment, rel.View.Owner, rel.View.ACL
+		case rel.Kind != planner.RelNone:
+			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
+		}
+		root, err := a.tx.Root.PutView(ctx, v)
+		if err != nil {
+			return "", err
+		}
+		a.tx.SetRoot(root)
+		return "CREATE VIEW", nil
+	}, nil
+}
+
+// replaceableView checks CREATE OR REPLACE VIEW's rule: the new view keeps
+// the old one's columns, names and types, and may add more after them.
+func replaceableView(old, v *versioning.View) error {
+	if len(v.Columns) < len(old.Columns) {
+		return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop columns from view")
+	}
+	for i, c := range old.Columns {
+		n := v.Columns[i]
+		if n.Name != c.Name {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot change name of view column %q to %q", c.Name, n.Name).
+				WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
+		}
+		if n.Type != c.Type || n.Typmod != c.Typmod {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot change data type of view column %q from %s to %s", c.Name,
+				exec.TypeName(c.Type), exec.TypeName(n.Type))
+		}
+	}
+	return nil
+}
+
+// viewDependencies returns the relations a view's query names (by schema
+// and name) and whether one of them is temporary. It qualifies each name
+// in the query with the schema it was found in: a view reads the
+// relations it was made with, whatever the search path of the sessions
+// that read (or dump) it later.
+func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, bool, error) {
+	var deps []string
+	temp := false
+	var err error
+	ctes := planner.CTENames(n)
+	planner.VisitNodes(n, func(x *pg.Node) {
+		rv := x.GetRangeVar()
+		if rv == nil || err != nil || rv.Schemaname == "" && ctes[rv.Relname] {
+			return
+		}
+		var rel planner.Relation
+		var schema string
+		if rel, schema, err = a.LookupRelation(ctx, rv.Schemaname, rv.Relname); err != nil || rel.Kind == planner.RelNone {
+			return
+		}
+		rv.Schemaname = schema
+		dep := schema + "." + rv.Relname
+		if !slices.Contains(deps, dep) {
+			deps = append(deps, dep)
+		}
+		temp = temp || planner.IsTempSchema(schema)
+	})
+	slices.Sort(deps)
+	return deps, temp, err
+}
+
+// dropViews runs DROP VIEW [IF EXISTS] name, ... [CASCADE].
+func (a *analyzer) dropViews(ctx context.Context, s *pg.DropStmt) (string, error) {
+	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
+	for _, obj := range s.Objects {
+		rel, relSchema, name, err := a.dropTarget(ctx, obj, planner.RelView, s.MissingOk)
+		if err != nil {
+			return "", err
+		}
+		if rel.Kind == planner.RelNone {
+			continue
+		}
+		if err := a.dropDependentViews(ctx, relSchema, name, "view "+name, cascade); err != nil {
+			return "", err
+		}
+		root, err := a.tx.Root.DropView(ctx, relSchema, name)
+		if err != nil {
+			return "", err
+		}
+		a.tx.SetRoot(root)
+	}
+	return "DROP VIEW", nil
+}
+
+// dropDependentViews fails with 2BP01 if views read schema.name, unless
+// cascade, which drops them (and the views that read those).
+func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what string, cascade bool) error {
+	views, err := a.tx.Root.Views(ctx)
+	if err != nil {
+		return err
+	}
+	target := schema + "." + name
+	for _, v := range views {
+		if !slices.Contains(v.Depends, target) || v.Schema == schema && v.Name == name {
+			continue
+		}
+		if !cascade {
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
+				WithDetail("view %s depends on %s", v.Name, what).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to view %s", v.Name))
+		if err := a.dropDependentViews(ctx, v.Schema, v.Name, "view "+v.Name, true); err != nil {
+			return err
+		}
+		root, err := a.tx.Root.DropView(ctx, v.Schema, v.Name)
+		if err != nil {
+			return err
+		}
+		a.tx.SetRoot(root)
+	}
+	return nil
+}
+
+// renameInViews rewrites the views that read schema.old to read
+// schema.name instead.
+func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) error {
+	views, err := a.tx.Root.Views(ctx)
+	if err != nil {
+		return err
+	}
+	target := schema + "." + old
+	root := a.tx.Root
+	for _, v := range views {
+		if !slices.Contains(v.Depends, target) {
+			continue
+		}
+		sel, err := planner.ParseSelect(v.Query)
+		if err != nil {
+			return err
+		}
+		planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+			if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
+				rv.Relname = name
+			}
+		})
+		if v.Query, err = planner.DeparseSelect(sel); err != nil {
+			return err
+		}
+		for i, d := range v.Depends {
+			if d == target {
+				v.Depends[i] = schema + "." + name
+			}
+		}
+		slices.Sort(v.Depends)
+		if root, err = root.PutView(ctx, v); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return nil
+}

@@ -1,0 +1,386 @@
+package ddl
+
+import (
+	"context"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// requireTableOwner checks that the current role owns a table.
+func (a *analyzer) requireTableOwner(t *versioning.Table) error {
+	au, err := a.Authority()
+	if err != nil || au.Owns(t.Owner) {
+		return err
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of table %s", t.Name)
+}
+
+// requireSchemaCreate checks that the current role may create objects in
+// schema.
+func (a *analyzer) requireSchemaCreate(ctx context.Context, schema string) error {
+	au, err := a.Authority()
+	if err != nil || au.Superuser {
+		return err
+	}
+	sc, ok, err := a.tx.Root.Schema(ctx, schema)
+	if err != nil || !ok {
+		return err // a missing schema fails elsewhere, with its own error
+	}
+	if versioning.ACLHolds(planner.SchemaACL(sc), au.Holds, "C", false) {
+		return nil
+	}
+	return planner.PermissionDenied("schema", schema)
+}
+
+// grantPrivileges returns the letters GRANT or REVOKE names for an object
+// of kind whose privileges are all (nil privileges: ALL).
+func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
+	if len(privs) == 0 {
+		return all, nil
+	}
+	var out []byte
+	for _, n := range privs {
+		p := n.GetAccessPriv()
+		if p == nil {
+			continue
+		}
+		if p.PrivName == "" { // ALL with a column list
+			return all, nil
+		}
+		if len(p.Cols) > 0 {
+			continue // column privileges are not recorded yet: nothing is granted
+		}
+		c, ok := planner.PrivilegeLetters[strings.ToLower(p.PrivName)]
+		if !ok {
+			return "", pgerr.New(pgerr.SyntaxError, "unrecognized privilege type %q", p.PrivName)
+		}
+		if strings.IndexByte(all, c) < 0 {
+			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type %s for %s", strings.ToUpper(p.PrivName), kind)
+		}
+		out = append(out, c)
+	}
+	return string(out), nil
+}
+
+// changeACL applies a GRANT or REVOKE to one object's ACL, as the current
+// role: the owner (or a superuser) grants as the owner; another role
+// grants what it holds with grant option, as itself.
+func changeACL(au *planner.Authority, notice func(error), g *pg.GrantStmt, acl []versioning.ACLItem, owner, kind, name, privs string, grantees []string) ([]versioning.ACLItem, error) {
+	grantor := au.Role
+	switch {
+	case au.Owns(owner):
+		grantor = planner.OwnerOf(owner)
+	case versioning.ACLHolds(acl, au.Holds, privs, true):
+		// The grant is the role's that holds the grant option, as
+		// PostgreSQL's select_best_grantor picks it: the current role if
+		// it does, else the role it inherits them from.
+		if !versioning.ACLHolds(acl, map[string]bool{au.Role: true}, privs, true) {
+			for _, it := range acl {
+				if it.Grantee != "" && au.Holds[it.Grantee] && versioning.ACLHolds(acl, map[string]bool{it.Grantee: true}, privs, true) {
+					grantor = it.Grantee
+					break
+				}
+			}
+		}
+	default:
+		if !versioning.ACLAny(acl, au.Holds, versioning.TablePrivileges+versioning.SchemaPrivileges) {
+			return nil, planner.PermissionDenied(kind, name)
+		}
+		// Privileges without grant option: PostgreSQL warns and changes
+		// nothing.
+		if g.IsGrant {
+			notice(pgerr.NewWarning(pgerr.WarningPrivilegeNotGranted, "no privileges were granted for %q", name))
+		} else {
+			notice(pgerr.NewWarning(pgerr.WarningPrivilegeNotRevoked, "no privileges could be revoked for %q", name))
+		}
+		return acl, nil
+	}
+	for _, who := range grantees {
+		if g.IsGrant {
+			acl = versioning.GrantACL(acl, who, grantor, privs, g.GrantOption)
+			continue
+		}
+		var ok bool
+		if acl, ok = versioning.RevokeACL(acl, who, grantor, privs, g.GrantOption, g.Behavior == pg.DropBehavior_DROP_CASCADE); !ok {
+			return nil, pgerr.New(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+		}
+	}
+	return acl, nil
+}
+
+// grant runs GRANT and REVOKE on tables, views, sequences and schemas,
+// which change their records in the transaction's root.
+func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
+	tag := map[bool]string{true: "GRANT", false: "REVOKE"}[g.IsGrant]
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		au, err := a.Authority()
+		if err != nil {
+			return "", err
+		}
+		grantees, err := planner.Grantees(a.s, g.Grantees, au.Roles)
+		if err != nil {
+			return "", err
+		}
+		if g.Objtype == pg.ObjectType_OBJECT_SCHEMA {
+			return tag, a.grantSchemas(ctx, au, g, grantees)
+		}
+		onSequences := g.Objtype == pg.ObjectType_OBJECT_SEQUENCE
+		// ON [TABLE] names sequences too, which take USAGE.
+		kind, all := "table", versioning.TablePrivileges+"U"
+		if onSequences {
+			kind, all = "sequence", versioning.SequencePrivileges
+		}
+		privs, err := grantPrivileges(g.Privileges, kind, all)
+		if err != nil || privs == "" {
+			return tag, err // only column privileges: not recorded yet
+		}
+		var tables []*versioning.Table
+		var seqs []*versioning.Sequence
+		var views []*versioning.View
+		if g.Targtype == pg.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
+			for _, n := range g.Objects {
+				schema := a.s.ResolveSchemaName(n.GetString_().GetSval())
+				if _, ok, err := a.tx.Root.Schema(ctx, schema); err != nil {
+					return "", err
+				} else if !ok {
+					return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+				}
+				if onSequences {
+					all, err := a.tx.Root.Sequences(ctx)
+					if err != nil {
+						return "", err
+					}
+					for _, sq := range all {
+						if sq.Schema == schema {
+							seqs = append(seqs, sq)
+						}
+					}
+					continue
+				}
+				in, err := a.tx.Root.TablesIn(ctx, schema)
+				if err != nil {
+					return "", err
+				}
+				tables = append(tables, in...)
+			}
+		} else {
+			for _, n := range g.Objects {
+				rv := n.GetRangeVar()
+				rel, _, err := a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
+				if err != nil {
+					return "", err
+				}
+				switch {
+				case rel.Kind == planner.RelSequence:
+					seqs = append(seqs, rel.Seq)
+				case onSequences && rel.Kind != planner.RelNone:
+					return "", pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", rv.Relname)
+				case rel.Kind == planner.RelTable:
+					tables = append(tables, rel.Table)
+				case rel.Kind == planner.RelView:
+					views = append(views, rel.View)
+				default:
+					if v, ok, err := a.ViewTable(ctx, rv.Schemaname, rv.Relname); err != nil || ok && v != nil {
+						continue // a view of the catalog
+					}
+					return "", planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(rv)), rv.Location)
+				}
+			}
+		}
+		if len(g.Privileges) == 0 {
+			privs = versioning.KeepPrivileges(privs, versioning.TablePrivileges) // ALL, for the tables
+		}
+		if len(tables)+len(views) > 0 && versioning.KeepPrivileges(privs, versioning.TablePrivileges) != privs {
+			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type USAGE for table")
+		}
+		root := a.tx.Root
+		for _, t := range tables {
+			acl, err := changeACL(au, a.s.Notice, g, planner.TableACL(t), t.Owner, "table", t.Name, privs, grantees)
+			if err != nil {
+				return "", err
+			}
+			nt := *t
+			nt.ACL = acl
+			if root, err = root.PutTable(ctx, &nt); err != nil {
+				return "", err
+			}
+		}
+		for _, v := range views {
+			acl, err := changeACL(au, a.s.Notice, g, planner.ViewACL(v), v.Owner, "view", v.Name, privs, grantees)
+			if err != nil {
+				return "", err
+			}
+			nv := *v
+			nv.ACL = acl
+			if root, err = root.PutView(ctx, &nv); err != nil {
+				return "", err
+			}
+		}
+		for _, sq := range seqs {
+			// Through ON TABLE: a sequence takes the privileges it has.
+			sp := privs
+			if !onSequences {
+				if len(g.Privileges) == 0 {
+					sp = versioning.SequencePrivileges // ALL
+				} else if sp = versioning.KeepPrivileges(privs, versioning.SequencePrivileges); sp != privs {
+					a.s.Notice(pgerr.NewWarning(pgerr.Warning, "sequence %q only supports USAGE, SELECT, and UPDATE privileges", sq.Name))
+				}
+				if sp == "" {
+					continue
+				}
+			}
+			acl, err := changeACL(au, a.s.Notice, g, planner.SequenceACL(sq), sq.Owner, "sequence", sq.Name, sp, grantees)
+			if err != nil {
+				return "", err
+			}
+			ns := *sq
+			ns.ACL = acl
+			if root, err = root.PutSequence(ctx, &ns); err != nil {
+				return "", err
+			}
+		}
+		a.tx.SetRoot(root)
+		return tag, nil
+	}, nil
+}
+
+// grantSchemas runs GRANT and REVOKE ON SCHEMA.
+func (a *analyzer) grantSchemas(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
+	privs, err := grantPrivileges(g.Privileges, "schema", versioning.SchemaPrivileges)
+	if err != nil {
+		return err
+	}
+	root := a.tx.Root
+	for _, n := range g.Objects {
+		name := n.GetString_().GetSval()
+		sc, ok, err := root.Schema(ctx, name)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
+		}
+		acl, err := changeACL(au, a.s.Notice, g, planner.SchemaACL(sc), planner.SchemaOwner(sc), "schema", name, privs, grantees)
+		if err != nil {
+			return err
+		}
+		ns := *sc
+		ns.ACL = acl
+		if root, err = root.PutSchema(ctx, ns); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// newOwner checks ALTER ... OWNER TO role for an object owned by owner and
+// returns the new owner: a superuser may give it to anyone; its owner only
+// to a role it is a member of, as PostgreSQL requires.
+func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
+	au, err := a.Authority()
+	if err != nil {
+		return "", err
+	}
+	name := planner.RoleSpecName(a.s, spec)
+	if au.Roles[name] == nil {
+		return "", pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+	}
+	if au.Superuser {
+		return name, nil
+	}
+	if !au.Owns(owner) {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of the object")
+	}
+	if !versioning.IsMember(au.Roles, au.Role, name) {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be able to SET ROLE %q", name)
+	}
+	return name, nil
+}
+
+// newObjectOwner is the owner a new object records: the current role, ""
+// for the bootstrap superuser (what objects made before owners were
+// recorded say, so that their records, and the diffs between branches,
+// do not change for a server used only by it).
+func newObjectOwner(s planner.Session) string {
+	if r := s.CurrentRole(); r != planner.BootstrapSuperuser {
+		return r
+	}
+	return ""
+}
+
+// alterOwner runs ALTER ... OWNER TO role for objects other than tables
+// (ALTER TABLE ... OWNER TO, alter.go). A schema records its owner; the
+// other objects have no owner of their own yet, so for them the statement
+// only checks that the role exists, which is what a restored dump needs.
+func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		owner := planner.RoleSpecName(a.s, s.Newowner)
+		roles, err := a.s.Roles(ctx)
+		if err != nil {
+			return "", err
+		}
+		if _, ok := roles[owner]; !ok && owner != "postgres" {
+			return "", pgerr.New(pgerr.UndefinedObject, "role %q does not exist", owner)
+		}
+		switch s.ObjectType {
+		case pg.ObjectType_OBJECT_SCHEMA:
+			name := s.Object.GetString_().GetSval()
+			sc, ok, err := a.tx.Schema(ctx, name)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
+			}
+			if owner, err = a.newOwner(s.Newowner, sc.Owner); err != nil {
+				return "", err
+			}
+			sc.ACL = versioning.ChangeACLOwner(sc.ACL, planner.OwnerOf(sc.Owner), owner)
+			sc.Owner = owner
+			root, err := a.tx.Root.PutSchema(ctx, *sc)
+			if err != nil {
+				return "", err
+			}
+			a.tx.SetRoot(root)
+			return "ALTER SCHEMA", nil
+		case pg.ObjectType_OBJECT_DATABASE:
+			return "ALTER DATABASE", nil
+		case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
+			tag := map[bool]string{true: "ALTER DOMAIN", false: "ALTER TYPE"}[s.ObjectType == pg.ObjectType_OBJECT_DOMAIN]
+			var parts []string
+			for _, n := range s.Object.GetList().GetItems() {
+				parts = append(parts, n.GetString_().GetSval())
+			}
+			if len(parts) == 0 {
+				return tag, nil
+			}
+			schema, name := planner.SplitName(parts)
+			schemas := []string{a.s.ResolveSchemaName(schema)}
+			if schema == "" {
+				schemas = a.s.SearchPath()
+			}
+			for _, sc := range schemas {
+				if _, ok, err := a.tx.Root.Type(ctx, sc, name); err != nil || ok {
+					return tag, err
+				}
+			}
+			return "", pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.Join(parts, "."))
+		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
+			return "ALTER " + strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"), nil
+		}
+		return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s ... OWNER TO is not supported yet",
+			strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"))
+	}, nil
+}

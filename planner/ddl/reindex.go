@@ -1,0 +1,193 @@
+package ddl
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// reindex runs REINDEX INDEX|TABLE|SCHEMA|DATABASE|SYSTEM [CONCURRENTLY]
+// name: each index named is built again from its table's rows and
+// replaces the stored one if the two differ. Indexes change with their
+// tables' rows in every statement, and a Prolly tree of the same entries
+// has the same root whatever its history, so rebuilding a sound index
+// gives the map it has and changes nothing: REINDEX checks an index, and
+// repairs one a bug left wrong (the rebuilt map is stored). A partitioned table's indexes are rebuilt
+// in its partitions; system catalogs are views computed from the root and
+// have nothing to rebuild.
+func (a *analyzer) reindex(s *pg.ReindexStmt) (planner.Utility, error) {
+	concurrently := false
+	for _, p := range s.Params {
+		if d := p.GetDefElem(); d != nil && d.Defname == "concurrently" {
+			concurrently = d.Arg == nil || d.Arg.GetBoolean() == nil || d.Arg.GetBoolean().Boolval
+		}
+	}
+	var what string
+	switch s.Kind {
+	case pg.ReindexObjectType_REINDEX_OBJECT_SCHEMA:
+		what = "REINDEX SCHEMA"
+	case pg.ReindexObjectType_REINDEX_OBJECT_DATABASE:
+		what = "REINDEX DATABASE"
+	case pg.ReindexObjectType_REINDEX_OBJECT_SYSTEM:
+		what = "REINDEX SYSTEM"
+	}
+	if a.s.InTransactionBlock() && (what != "" || concurrently) {
+		if what == "" || concurrently {
+			what = "REINDEX CONCURRENTLY"
+		}
+		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", what)
+	}
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		switch s.Kind {
+		case pg.ReindexObjectType_REINDEX_OBJECT_INDEX:
+			return "REINDEX", a.reindexIndex(ctx, s.Relation)
+		case pg.ReindexObjectType_REINDEX_OBJECT_TABLE:
+			return "REINDEX", a.reindexTable(ctx, s.Relation)
+		case pg.ReindexObjectType_REINDEX_OBJECT_SCHEMA:
+			return "REINDEX", a.reindexSchema(ctx, s.Name)
+		default: // DATABASE, SYSTEM
+			if s.Name != "" && s.Name != a.s.Database() && !strings.HasPrefix(a.s.Database(), s.Name+"@") && !strings.HasPrefix(a.s.Database(), s.Name+"/") {
+				return "", pgerr.New(pgerr.FeatureNotSupported, "can only reindex the currently open database")
+			}
+			if s.Kind == pg.ReindexObjectType_REINDEX_OBJECT_SYSTEM {
+				return "REINDEX", nil
+			}
+			return "REINDEX", a.reindexSchema(ctx, "")
+		}
+	}, nil
+}
+
+// reindexIndex rebuilds one index, or a partitioned index's partitions'.
+func (a *analyzer) reindexIndex(ctx context.Context, rv *pg.RangeVar) error {
+	rel, _, err := a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
+	switch {
+	case err != nil:
+		return err
+	case rel.Kind == planner.RelNone:
+		return planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rv.Relname), rv.Location)
+	case rel.Kind != planner.RelIndex:
+		return pgerr.New(pgerr.WrongObjectType, "%q is not an index", rv.Relname)
+	}
+	if err := a.requireIndexOwner(rel.Table, rv.Relname); err != nil {
+		return err
+	}
+	if rel.Table.Partitioned() && a.s.InTransactionBlock() {
+		return pgerr.New(pgerr.ActiveSQLTransaction, "REINDEX INDEX cannot run inside a transaction block")
+	}
+	return a.rebuildIndexes(ctx, rel.Table, rel.Table.Indexes[rel.Index].Name)
+}
+
+// reindexTable rebuilds every index of a table (of its partitions, for a
+// partitioned one).
+func (a *analyzer) reindexTable(ctx context.Context, rv *pg.RangeVar) error {
+	rel, _, err := a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
+	switch {
+	case err != nil:
+		return err
+	case rel.Kind == planner.RelNone:
+		return planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rv.Relname), rv.Location)
+	case rel.Kind != planner.RelTable:
+		return pgerr.New(pgerr.WrongObjectType, "%q is not a table or materialized view", rv.Relname)
+	}
+	if err := a.requireTableOwner(rel.Table); err != nil {
+		return err
+	}
+	if rel.Table.Partitioned() && a.s.InTransactionBlock() {
+		return pgerr.New(pgerr.ActiveSQLTransaction, "REINDEX TABLE cannot run inside a transaction block")
+	}
+	if len(rel.Table.Indexes) == 0 && !rel.Table.Partitioned() {
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "table %q has no indexes to reindex", rel.Table.Name))
+		return nil
+	}
+	return a.rebuildIndexes(ctx, rel.Table, "")
+}
+
+// reindexSchema rebuilds the indexes of the tables of a schema (every
+// schema of the database when schema is "") that the current role owns;
+// PostgreSQL skips the others too.
+func (a *analyzer) reindexSchema(ctx context.Context, schema string) error {
+	if schema != "" {
+		if ok, err := a.existingSchema(ctx, schema); err != nil {
+			return err
+		} else if !ok {
+			return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+		}
+	}
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	au, err := a.Authority()
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if schema != "" && t.Schema != schema || !au.Owns(t.Owner) || t.Partitioned() {
+			continue // a partitioned table's partitions are among the tables
+		}
+		if err := a.rebuildIndexes(ctx, t, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rebuildIndexes builds the index named (every index when name is "") of
+// t again, in t's partitions when t is partitioned, and stores the
+// rebuilt maps that differ.
+func (a *analyzer) rebuildIndexes(ctx context.Context, t *versioning.Table, name string) error {
+	tables := []*versioning.Table{t}
+	if t.Partitioned() {
+		// The partitions' indexes carry names of their own: all of them
+		// are rebuilt.
+		var err error
+		if tables, err = a.descendants(ctx, t); err != nil {
+			return err
+		}
+		name = ""
+	}
+	for _, tt := range tables {
+		if tt.Partitioned() {
+			continue
+		}
+		var ixs []int
+		for i, ix := range tt.Indexes {
+			if name == "" || ix.Name == name {
+				ixs = append(ixs, i)
+			}
+		}
+		if len(ixs) == 0 {
+			continue
+		}
+		def := cloneTable(tt)
+		if err := a.buildNewIndexes(ctx, def, ixs); err != nil {
+			return err
+		}
+		if slices.EqualFunc(def.Indexes, tt.Indexes, func(x, y versioning.Index) bool { return x.Rows == y.Rows }) {
+			continue // sound: nothing to store
+		}
+		if err := a.putTable(ctx, def); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// requireIndexOwner checks that the current role owns the table of an
+// index, which owns the index.
+func (a *analyzer) requireIndexOwner(t *versioning.Table, index string) error {
+	au, err := a.Authority()
+	if err != nil || au.Owns(t.Owner) {
+		return err
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of index %s", index)
+}

@@ -1,0 +1,587 @@
+package ddl
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/funcs"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// CREATE TYPE, CREATE DOMAIN, ALTER TYPE, ALTER DOMAIN and DROP of them.
+// Types live in the root value under their schema and name.
+
+// typeDDL wraps the work of a type statement in the writable check.
+func (a *analyzer) typeDDL(tag string, run func(ctx context.Context) error) planner.Utility {
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		if err := run(ctx); err != nil {
+			return "", err
+		}
+		return tag, nil
+	}
+}
+
+// newTypeName returns the schema and name of a type being created and
+// fails if one exists there (types share a namespace with tables, whose
+// row types they are).
+func (a *analyzer) newTypeName(ctx context.Context, names []string) (string, string, error) {
+	schema, name := planner.SplitName(names)
+	schema, err := a.creationSchema(ctx, schema, -1)
+	if err != nil {
+		return "", "", err
+	}
+	_, ok, err := a.tx.Root.Type(ctx, schema, name)
+	if err != nil {
+		return "", "", err
+	}
+	if !ok {
+		_, ok, err = a.tx.Root.Table(ctx, schema, name)
+	}
+	if err != nil {
+		return "", "", err
+	}
+	if ok {
+		return "", "", pgerr.New(pgerr.DuplicateObject, "type %q already exists", name)
+	}
+	return schema, name, nil
+}
+
+func (a *analyzer) putType(ctx context.Context, t *versioning.Type) error {
+	root, err := a.tx.Root.PutType(ctx, t)
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// createEnum runs CREATE TYPE ... AS ENUM: labels get the sort orders 1,
+// 2, 3 ... as in PostgreSQL.
+func (a *analyzer) createEnum(s *pg.CreateEnumStmt) (planner.Utility, error) {
+	return a.typeDDL("CREATE TYPE", func(ctx context.Context) error {
+		schema, name, err := a.newTypeName(ctx, planner.NameList(s.TypeName))
+		if err != nil {
+			return err
+		}
+		t := &versioning.Type{Schema: schema, Name: name, Kind: 'e', Labels: []versioning.EnumLabel{}}
+		for i, v := range planner.NameList(s.Vals) {
+			if err := checkLabel(v); err != nil {
+				return err
+			}
+			if slices.ContainsFunc(t.Labels, func(l versioning.EnumLabel) bool { return l.Label == v }) {
+				return pgerr.New(pgerr.InvalidParameterValue, "enum label %q used more than once", v)
+			}
+			t.Labels = append(t.Labels, versioning.EnumLabel{Label: v, Sort: float64(i + 1)})
+		}
+		return a.putType(ctx, t)
+	}), nil
+}
+
+// checkLabel enforces PostgreSQL's limit on enum labels.
+func checkLabel(v string) error {
+	if len(v) == 0 || len(v) > planner.NameDataLen-1 {
+		return pgerr.New(pgerr.InvalidName, "invalid enum label %q", v).WithDetail("Labels must be %d bytes or less.", planner.NameDataLen-1)
+	}
+	return nil
+}
+
+// createComposite runs CREATE TYPE ... AS (fields).
+func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (planner.Utility, error) {
+	return a.typeDDL("CREATE TYPE", func(ctx context.Context) error {
+		names := []string{s.Typevar.Relname}
+		if s.Typevar.Schemaname != "" {
+			names = []string{s.Typevar.Schemaname, s.Typevar.Relname}
+		}
+		schema, name, err := a.newTypeName(ctx, names)
+		if err != nil {
+			return err
+		}
+		t := &versioning.Type{Schema: schema, Name: name, Kind: 'c', Fields: []versioning.ViewColumn{}}
+		for _, n := range s.Coldeflist {
+			cd := n.GetColumnDef()
+			if slices.ContainsFunc(t.Fields, func(f versioning.ViewColumn) bool { return f.Name == cd.Colname }) {
+				return pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname)
+			}
+			ft, _, err := a.ResolveType(cd.TypeName)
+			if err != nil {
+				return err
+			}
+			t.Fields = append(t.Fields, versioning.ViewColumn{Name: cd.Colname, Type: ft.OID, Typmod: ft.Typmod})
+		}
+		return a.putType(ctx, t)
+	}), nil
+}
+
+// createDomain runs CREATE DOMAIN.
+func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (planner.Utility, error) {
+	return a.typeDDL("CREATE DOMAIN", func(ctx context.Context) error {
+		schema, name, err := a.newTypeName(ctx, planner.NameList(s.Domainname))
+		if err != nil {
+			return err
+		}
+		base, err := a.domainBase(s.TypeName)
+		if err != nil {
+			return err
+		}
+		t := &versioning.Type{Schema: schema, Name: name, Kind: 'd', Base: base.OID, BaseTypmod: base.Typmod}
+		for _, n := range s.Constraints {
+			if err := a.addDomainConstraint(t, n.GetConstraint()); err != nil {
+				return err
+			}
+		}
+		return a.putType(ctx, t)
+	}), nil
+}
+
+// domainBase resolves a domain's base type; a domain over a domain takes
+// the underlying base type (its constraints are not inherited yet).
+func (a *analyzer) domainBase(tn *pg.TypeName) (exec.T, error) {
+	t, _, err := a.ResolveType(tn)
+	return t, err
+}
+
+// addDomainConstraint adds a NOT NULL, NULL, DEFAULT or CHECK constraint
+// to domain t.
+func (a *analyzer) addDomainConstraint(t *versioning.Type, con *pg.Constraint) error {
+	switch con.Contype {
+	case pg.ConstrType_CONSTR_NOTNULL:
+		t.NotNull = true
+	case pg.ConstrType_CONSTR_NULL:
+		t.NotNull = false
+	case pg.ConstrType_CONSTR_DEFAULT:
+		text, err := planner.DeparseExpr(con.RawExpr)
+		if err != nil {
+			return err
+		}
+		t.Default = text
+	case pg.ConstrType_CONSTR_CHECK:
+		if _, err := a.DomainCheckExpr(t, con.RawExpr); err != nil {
+			return err
+		}
+		text, err := planner.DeparseExpr(con.RawExpr)
+		if err != nil {
+			return err
+		}
+		name := con.Conname
+		if name == "" {
+			name = makeObjectName(t.Name, "", "check")
+			for i := 1; slices.ContainsFunc(t.Checks, func(c versioning.Check) bool { return c.Name == name }); i++ {
+				name = makeObjectName(t.Name, "", "check"+strconv.Itoa(i))
+			}
+		} else if slices.ContainsFunc(t.Checks, func(c versioning.Check) bool { return c.Name == name }) {
+			return pgerr.New(pgerr.DuplicateObject, "constraint %q for domain %q already exists", name, t.Name)
+		}
+		t.Checks = append(t.Checks, versioning.Check{Name: name, Expr: text, NotValid: con.SkipValidation})
+	default:
+		return pgerr.New(pgerr.FeatureNotSupported, "this constraint type is not supported for domains yet")
+	}
+	return nil
+}
+
+// findType finds the type names (schema-qualified or along search_path)
+// of the kind want ('d' for a domain, 0 for any type).
+func (a *analyzer) findType(ctx context.Context, names []string, want byte, missingOK bool) (*versioning.Type, error) {
+	schema, name := planner.SplitName(names)
+	t, err := a.LookupType(ctx, schema, name)
+	if err != nil {
+		return nil, err
+	}
+	if t == nil {
+		if missingOK {
+			return nil, nil
+		}
+		return nil, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+	}
+	if want == 'd' && t.Kind != 'd' {
+		return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a domain", name)
+	}
+	return t, nil
+}
+
+// alterEnum runs ALTER TYPE ... ADD VALUE and RENAME VALUE.
+func (a *analyzer) alterEnum(s *pg.AlterEnumStmt) (planner.Utility, error) {
+	return a.typeDDL("ALTER TYPE", func(ctx context.Context) error {
+		t, err := a.findType(ctx, planner.NameList(s.TypeName), 0, false)
+		if err != nil {
+			return err
+		}
+		if t.Kind != 'e' {
+			return pgerr.New(pgerr.WrongObjectType, "%q is not an enum", t.Name)
+		}
+		if s.OldVal != "" {
+			return a.renameEnumValue(ctx, t, s.OldVal, s.NewVal)
+		}
+		if err := checkLabel(s.NewVal); err != nil {
+			return err
+		}
+		if slices.ContainsFunc(t.Labels, func(l versioning.EnumLabel) bool { return l.Label == s.NewVal }) {
+			if s.SkipIfNewValExists {
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "enum label %q already exists, skipping", s.NewVal))
+				return nil
+			}
+			return pgerr.New(pgerr.DuplicateObject, "enum label %q already exists", s.NewVal)
+		}
+		labels, err := insertLabel(t.Labels, s.NewVal, s.NewValNeighbor, s.NewValIsAfter)
+		if err != nil {
+			return err
+		}
+		t.Labels = labels
+		return a.putType(ctx, t)
+	}), nil
+}
+
+// insertLabel adds label v to labels, last or next to neighbor, with a
+// sort order between its neighbours' so that stored values keep theirs.
+func insertLabel(labels []versioning.EnumLabel, v, neighbor string, after bool) ([]versioning.EnumLabel, error) {
+	if neighbor == "" {
+		sort := 1.0
+		if n := len(labels); n > 0 {
+			sort = labels[n-1].Sort + 1
+		}
+		return append(labels, versioning.EnumLabel{Label: v, Sort: sort}), nil
+	}
+	i := slices.IndexFunc(labels, func(l versioning.EnumLabel) bool { return l.Label == neighbor })
+	if i < 0 {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "%q is not an existing enum label", neighbor)
+	}
+	if after {
+		i++ // insert before the label after the neighbour
+	}
+	var sort float64
+	switch {
+	case i == len(labels):
+		sort = labels[i-1].Sort + 1
+	case i == 0:
+		sort = labels[0].Sort - 1
+	default:
+		sort = (labels[i-1].Sort + labels[i].Sort) / 2
+		if sort == labels[i-1].Sort || sort == labels[i].Sort {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "no room for a new label between %q and %q", labels[i-1].Label, labels[i].Label)
+		}
+	}
+	return slices.Insert(labels, i, versioning.EnumLabel{Label: v, Sort: sort}), nil
+}
+
+// alterDomain runs ALTER DOMAIN: SET/DROP DEFAULT, SET/DROP NOT NULL, ADD
+// and DROP CONSTRAINT.
+func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (planner.Utility, error) {
+	return a.typeDDL("ALTER DOMAIN", func(ctx context.Context) error {
+		t, err := a.findType(ctx, planner.NameList(s.TypeName), 'd', false)
+		if err != nil {
+			return err
+		}
+		switch s.Subtype {
+		case "T":
+			t.Default = ""
+			if s.Def != nil {
+				if t.Default, err = planner.DeparseExpr(s.Def); err != nil {
+					return err
+				}
+			}
+		case "N":
+			t.NotNull = false
+		case "O":
+			if err := a.validateDomain(ctx, t, nil, true); err != nil {
+				return err
+			}
+			t.NotNull = true
+		case "C":
+			con := s.Def.GetConstraint()
+			n := len(t.Checks)
+			if err := a.addDomainConstraint(t, con); err != nil {
+				return err
+			}
+			if len(t.Checks) > n && !con.SkipValidation {
+				if err := a.validateDomain(ctx, t, t.Checks[n:], false); err != nil {
+					return err
+				}
+			}
+		case "X":
+			i := slices.IndexFunc(t.Checks, func(c versioning.Check) bool { return c.Name == s.Name })
+			if i < 0 {
+				if s.MissingOk {
+					a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "constraint %q of domain %q does not exist, skipping", s.Name, t.Name))
+					return nil
+				}
+				return pgerr.New(pgerr.UndefinedObject, "constraint %q of domain %q does not exist", s.Name, t.Name)
+			}
+			t.Checks = slices.Delete(t.Checks, i, i+1)
+		default:
+			return pgerr.New(pgerr.FeatureNotSupported, "ALTER DOMAIN %s is not supported yet", s.Subtype)
+		}
+		return a.putType(ctx, t)
+	}), nil
+}
+
+// typeUsers returns the columns whose type is t or an array of it, as
+// "table.column".
+func (a *analyzer) typeUsers(ctx context.Context, t *versioning.Type) ([]string, error) {
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	oid := planner.TypeOIDOf(t)
+	arr := exec.ArrayType(exec.T{OID: oid}).OID
+	var out []string
+	for _, tb := range tables {
+		for _, c := range tb.Columns {
+			if c.Dropped {
+				continue
+			}
+			if (t.Kind == 'd' && c.Domain == t.Schema+"."+t.Name) || (t.Kind != 'd' && (c.Type == oid || (arr != 0 && c.Type == arr))) {
+				out = append(out, tb.Name+"."+c.Name)
+			}
+		}
+	}
+	types, err := a.tx.Root.Types(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, ct := range types {
+		for _, f := range ct.Fields {
+			if f.Type == oid || (arr != 0 && f.Type == arr) {
+				out = append(out, ct.Name+"."+f.Name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// dropTypes runs DROP TYPE and DROP DOMAIN. Types in use by columns fail
+// with 2BP01 unless CASCADE, which is not supported yet for them.
+func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error) {
+	domain := s.RemoveType == pg.ObjectType_OBJECT_DOMAIN
+	tag, what := "DROP TYPE", "type"
+	if domain {
+		tag, what = "DROP DOMAIN", "domain"
+	}
+	for _, obj := range s.Objects {
+		names := planner.NameList(obj.GetTypeName().GetNames())
+		want := byte(0)
+		if domain {
+			want = 'd'
+		}
+		t, err := a.findType(ctx, names, want, s.MissingOk)
+		if err != nil {
+			return "", err
+		}
+		if t == nil {
+			_, name := planner.SplitName(names)
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %q does not exist, skipping", what, name))
+			continue
+		}
+		if !domain && t.Kind == 'd' {
+			return "", pgerr.New(pgerr.WrongObjectType, "%q is not a type", t.Name).WithHint("Use DROP DOMAIN instead.")
+		}
+		users, err := a.typeUsers(ctx, t)
+		if err != nil {
+			return "", err
+		}
+		if len(users) > 0 {
+			e := pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", what, t.Name)
+			detail := ""
+			for i, u := range users {
+				if i > 0 {
+					detail += "\n"
+				}
+				detail += "column " + lastPart(u) + " of " + tableOrType(ctx, a, u) + " " + firstPart(u) + " depends on " + what + " " + t.Name
+			}
+			return "", e.WithDetail("%s", detail).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		root, err := a.tx.Root.DropType(ctx, t.Schema, t.Name)
+		if err != nil {
+			return "", err
+		}
+		a.tx.SetRoot(root)
+	}
+	return tag, nil
+}
+
+func firstPart(s string) string {
+	for i := range s {
+		if s[i] == '.' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func lastPart(s string) string { return s[len(firstPart(s))+1:] }
+
+// tableOrType says whether the owner of column u is a table or a
+// composite type, as PostgreSQL's dependency messages do.
+func tableOrType(ctx context.Context, a *analyzer, u string) string {
+	if t, _ := a.LookupType(ctx, "", firstPart(u)); t != nil {
+		return "composite type"
+	}
+	return "table"
+}
+
+// renameType runs ALTER TYPE ... RENAME TO and ALTER DOMAIN ... RENAME
+// TO. Columns of an enum or composite type store its OID, which follows
+// its name: they are not rewritten, so renaming a type in use fails.
+func (a *analyzer) renameType(ctx context.Context, names []string, newName string) error {
+	t, err := a.findType(ctx, names, 0, false)
+	if err != nil {
+		return err
+	}
+	if _, _, err := a.newTypeName(ctx, []string{t.Schema, newName}); err != nil {
+		return err
+	}
+	if t.Kind != 'd' {
+		users, err := a.typeUsers(ctx, t)
+		if err != nil {
+			return err
+		}
+		if len(users) > 0 {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename type %s while columns use it", t.Name)
+		}
+	}
+	root, err := a.tx.Root.DropType(ctx, t.Schema, t.Name)
+	if err != nil {
+		return err
+	}
+	t.Name = newName
+	if root, err = root.PutType(ctx, t); err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// renameEnumValue runs ALTER TYPE ... RENAME VALUE. Stored values and
+// index keys carry their label next to their sort order (so that they
+// decode without the catalog), so the rows of every table with a column
+// that may hold the enum are rewritten with the new label; the ordering,
+// which is by sort order, does not change.
+func (a *analyzer) renameEnumValue(ctx context.Context, t *versioning.Type, from, to string) error {
+	i := slices.IndexFunc(t.Labels, func(l versioning.EnumLabel) bool { return l.Label == from })
+	if i < 0 {
+		return pgerr.New(pgerr.InvalidParameterValue, "%q is not an existing enum label", from)
+	}
+	if slices.ContainsFunc(t.Labels, func(l versioning.EnumLabel) bool { return l.Label == to }) {
+		return pgerr.New(pgerr.DuplicateObject, "enum label %q already exists", to)
+	}
+	if err := checkLabel(to); err != nil {
+		return err
+	}
+	sort := t.Labels[i].Sort
+	t.Labels[i].Label = to
+	if err := a.putType(ctx, t); err != nil {
+		return err
+	}
+	enum := planner.TypeOIDOf(t)
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	for _, def := range tables {
+		if err := a.relabelTable(ctx, def, enum, sort, to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relabelTable rewrites the rows of table def whose values of enum type
+// enum have sort order sort with label to; a table without a column that
+// may hold the enum is left alone.
+func (a *analyzer) relabelTable(ctx context.Context, def *versioning.Table, enum uint32, sort float64, to string) error {
+	var cols []int
+	for i, c := range def.Columns {
+		if !c.Dropped && funcs.MayHoldEnum(exec.T{OID: c.Type, Typmod: c.Typmod}, enum) {
+			cols = append(cols, i)
+		}
+	}
+	if len(cols) == 0 || def.Partitioned() {
+		return nil
+	}
+	t, _, err := a.tx.Table(ctx, def.Schema, def.Name)
+	if err != nil {
+		return err
+	}
+	nd := *def
+	nd.Columns = slices.Clone(def.Columns)
+	for _, i := range cols {
+		c := &nd.Columns[i]
+		if c.Missing != nil {
+			ct := exec.T{OID: c.Type, Typmod: c.Typmod}
+			if v, ok := funcs.RelabelEnum(t.Cols[i].Missing, ct, enum, sort, to); ok {
+				c.Missing = exec.EncodeMissing(ct, v)
+			}
+		}
+	}
+	ndef, err := a.tx.Rewrite(ctx, t, &nd, func(row exec.Row) (exec.Row, error) {
+		out := row
+		for _, i := range cols {
+			if i >= len(row) {
+				continue
+			}
+			if v, ok := funcs.RelabelEnum(row[i], t.Cols[i].Type, enum, sort, to); ok {
+				if &out[0] == &row[0] {
+					out = slices.Clone(row)
+				}
+				out[i] = v
+			}
+		}
+		return out, nil
+	})
+	if err != nil {
+		return err
+	}
+	return a.putTable(ctx, ndef)
+}
+
+// validateDomain checks the stored values of dom's columns against new
+// constraints: checks, and NOT NULL when notNull.
+func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, checks []versioning.Check, notNull bool) error {
+	compiled, err := a.DomainChecks(&versioning.Type{Name: dom.Name, Base: dom.Base, BaseTypmod: dom.BaseTypmod, Checks: checks})
+	if err != nil {
+		return err
+	}
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	env := a.env(ctx)
+	for _, def := range tables {
+		t, _, err := a.tx.Table(ctx, def.Schema, def.Name)
+		if err != nil {
+			return err
+		}
+		for _, c := range t.Cols {
+			if c.Dropped || c.Domain != dom.Schema+"."+dom.Name {
+				continue
+			}
+			var bad error
+			err := a.tx.EachRow(ctx, t, func(row exec.Row) error {
+				v := row[c.Pos]
+				switch {
+				case v.IsNull() && notNull:
+					bad = pgerr.New(pgerr.NotNullViolation, "column %q of table %q contains null values", c.Name, def.Name)
+				case !v.IsNull() && exec.CheckDomainValue(env, dom.Name, compiled, v) != nil:
+					bad = pgerr.New(pgerr.CheckViolation, "column %q of table %q contains values that violate the new constraint", c.Name, def.Name)
+				default:
+					return nil
+				}
+				return errStop
+			})
+			if err != nil && err != errStop {
+				return err
+			}
+			if bad != nil {
+				return bad
+			}
+		}
+	}
+	return nil
+}

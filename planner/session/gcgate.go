@@ -1,0 +1,118 @@
+package session
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// txnGate keeps a garbage collection from running beside other
+// transactions. A transaction holds roots that no ref may reach (its
+// snapshot once the branch has moved on, its own changes), and a
+// collection would remove their chunks from under it; the store's write
+// barrier (store.GC) protects what is written after the collection began,
+// not what a transaction read before. So dolt_gc waits until the only open
+// transaction is its own, and transactions that begin meanwhile wait for
+// it to end: the collection is online for the server (no restart, other
+// sessions stay connected) but pauses their transactions while it runs.
+type txnGate struct {
+	mu   sync.Mutex
+	open int  // transactions open (sessions between begin and commit or rollback)
+	gc   bool // a collection runs or waits for the open ones to end
+}
+
+// gatePoll is how often a waiter looks again; waits are rare and short.
+const gatePoll = 5 * time.Millisecond
+
+// enter counts a transaction in, after any running collection.
+func (g *txnGate) enter(ctx context.Context) error {
+	for {
+		g.mu.Lock()
+		if !g.gc {
+			g.open++
+			g.mu.Unlock()
+			return nil
+		}
+		g.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(gatePoll):
+		}
+	}
+}
+
+// leave counts a transaction out.
+func (g *txnGate) leave() {
+	g.mu.Lock()
+	g.open--
+	g.mu.Unlock()
+}
+
+// exclusive waits until no transaction but the caller's (own: whether the
+// caller has one) is open, holding new ones back, and returns the function
+// that lets them in again.
+func (g *txnGate) exclusive(ctx context.Context, own bool) (func(), error) {
+	mine := 0
+	if own {
+		mine = 1
+	}
+	claimed := false
+	for {
+		g.mu.Lock()
+		if !claimed && !g.gc {
+			g.gc, claimed = true, true
+		}
+		if claimed && g.open <= mine {
+			g.mu.Unlock()
+			return func() { g.mu.Lock(); g.gc = false; g.mu.Unlock() }, nil
+		}
+		g.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			if claimed {
+				g.mu.Lock()
+				g.gc = false
+				g.mu.Unlock()
+			}
+			return nil, ctx.Err()
+		case <-time.After(gatePoll):
+		}
+	}
+}
+
+// CollectGarbage runs a garbage collection of the store (dolt_gc): once
+// every other transaction has ended, it keeps what any ref reaches and
+// the roots of the caller's own transaction, removes the rest and gives
+// the disk space back.
+func (s *Session) CollectGarbage(ctx context.Context) (versioning.GCResult, error) {
+	st, ok := s.e.st.(versioning.GCStore)
+	if !ok {
+		return versioning.GCResult{}, pgerr.New(pgerr.FeatureNotSupported, "this store cannot collect garbage")
+	}
+	release, err := s.e.gate.exclusive(ctx, s.inGate)
+	if err != nil {
+		return versioning.GCResult{}, err
+	}
+	defer release()
+	var own []versioning.Address
+	if tx := s.txn; tx != nil {
+		own = append(own, tx.Start.Addr(), tx.Root.Addr())
+	}
+	res, err := versioning.GCWith(ctx, st, func(context.Context) ([]versioning.Address, error) { return own, nil },
+		versioning.GCOptions{Quiesced: true}) // the gate kept every other transaction out
+	if err != nil {
+		return res, err
+	}
+	s.e.log.Info("garbage collected", zap.Int("refs", res.Refs), zap.Uint64("chunks_kept", res.ChunksKept),
+		zap.Uint64("chunks_removed", res.ChunksRemoved), zap.Uint64("bytes_kept", res.BytesKept),
+		zap.Uint64("bytes_removed", res.BytesRemoved), zap.Int64("disk_before", res.DiskBefore),
+		zap.Int64("disk_after", res.DiskAfter), zap.Duration("mark", res.Mark), zap.Duration("sweep", res.Sweep),
+		zap.Duration("reclaim", res.Reclaim))
+	return res, nil
+}

@@ -1,0 +1,260 @@
+package session
+
+import (
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/planner"
+)
+
+// The OID alias types (regclass, regtype, regnamespace, regrole, regproc).
+// Their values are OIDs; casting a name to one looks the object up in the
+// catalog (a literal at planning, as PostgreSQL does, anything else at
+// execution), and the value keeps the name for its text output: a relation
+// prints as its name, schema-qualified when the search path would not
+// find it. Casting an OID to one finds the name the same way.
+
+// RegIn converts text to a value of OID alias type typ, as its input
+// function does: a number is the OID itself, anything else a name.
+func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, error) {
+	text = strings.TrimSpace(text)
+	if v, err := strconv.ParseUint(text, 10, 32); err == nil {
+		name, err := s.RegOut(env, typ, uint32(v))
+		return exec.DRegOID(uint32(v), name), err
+	}
+	switch typ {
+	case exec.OIDRegclass:
+		oid, name, ok, err := s.ResolveRegclass(env, text)
+		if err != nil {
+			return exec.Null, err
+		}
+		if !ok {
+			return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", text)
+		}
+		return exec.DRegOID(oid, name), nil
+	case exec.OIDRegtype:
+		r, err := pg.Parse("SELECT NULL::" + text)
+		if err == nil && len(r.Stmts) == 1 {
+			if tc := r.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal().GetTypeCast(); tc != nil {
+				if t, _, err := planner.ResolveType(tc.TypeName); err == nil {
+					return exec.DRegOID(t.OID, types.FormatType(types.Oid(t.OID), -1)), nil
+				}
+				if oid, ok, err := s.userTypeOID(env, tc.TypeName); err != nil || ok {
+					return exec.DRegOID(oid, exec.FormatTypeIn(env.Settings, oid, -1)), err
+				}
+				if oid, ok := planner.PseudoTypes[strings.ToLower(planner.OpName(tc.TypeName.Names))]; ok && len(tc.TypeName.Names) == 1 {
+					return exec.DRegOID(oid, exec.TypeName(oid)), nil
+				}
+			}
+		}
+		return exec.Null, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", text)
+	case exec.OIDRegnamespace:
+		parts, err := planner.ParseQualifiedName(text)
+		if err != nil || len(parts) != 1 {
+			return exec.Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+		}
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return exec.Null, err
+		}
+		for _, n := range snap.Namespaces() {
+			if n.Name == parts[0] {
+				return exec.DRegOID(n.OID, planner.QuoteIdent(n.Name)), nil
+			}
+		}
+		return exec.Null, pgerr.New(pgerr.UndefinedObject, "schema %q does not exist", parts[0])
+	case exec.OIDRegrole:
+		parts, err := planner.ParseQualifiedName(text)
+		if err != nil || len(parts) != 1 {
+			return exec.Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+		}
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return exec.Null, err
+		}
+		oid := catalog.RoleOID(parts[0])
+		if roleByOID(snap, oid) == parts[0] {
+			return exec.DRegOID(oid, planner.QuoteIdent(parts[0])), nil
+		}
+		return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", parts[0])
+	case exec.OIDRegproc:
+		parts, err := planner.ParseQualifiedName(text)
+		if err != nil {
+			return exec.Null, err
+		}
+		schema, name := planner.SplitName(parts)
+		if d, ok, err := s.userRegproc(env, schema, name, text); ok || err != nil {
+			return d, err
+		}
+		if !exec.HasFunc(name) && !types.IsIOFunction(name) {
+			return exec.Null, pgerr.New(pgerr.UndefinedFunction, "function %q does not exist", text)
+		}
+		return exec.DRegOID(catalog.ProcOID(name), name), nil
+	}
+	return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported", exec.TypeName(typ))
+}
+
+// RegOut returns the name an OID alias value prints as, "" when no object
+// has the OID (the value then prints as the number).
+func (s *Session) RegOut(env *exec.Env, typ, oid uint32) (string, error) {
+	if oid == 0 {
+		return "-", nil
+	}
+	switch typ {
+	case exec.OIDRegtype:
+		if types.Lookup(types.Oid(oid)) != nil {
+			return types.FormatType(types.Oid(oid), -1), nil
+		}
+		if name, ok := exec.PseudoTypeName(oid); ok {
+			return name, nil
+		}
+		if name, ok := (sessionTypes{s}).TypeName(types.Oid(oid)); ok {
+			return name, nil
+		}
+		return "", nil
+	case exec.OIDRegproc:
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return "", err
+		}
+		if f, ok := snap.FunctionByOID(oid); ok {
+			if snap.FunctionVisible(f) {
+				return planner.QuoteIdent(f.Name), nil
+			}
+			return planner.QuoteIdent(f.Schema) + "." + planner.QuoteIdent(f.Name), nil
+		}
+		if p, ok := catalog.LookupBuiltinProc(oid); ok {
+			return p.Name, nil
+		}
+		found := ""
+		types.IOFunctions(func(name string) {
+			if catalog.ProcOID(name) == oid {
+				found = name
+			}
+		})
+		return found, nil
+	}
+	snap, err := s.snapshot(env)
+	if err != nil {
+		return "", err
+	}
+	switch typ {
+	case exec.OIDRegclass:
+		r, ok := snap.RelationByOID(oid)
+		if !ok {
+			return "", nil
+		}
+		return relationDisplayName(snap, r), nil
+	case exec.OIDRegnamespace:
+		for _, n := range snap.Namespaces() {
+			if n.OID == oid {
+				return planner.QuoteIdent(n.Name), nil
+			}
+		}
+	case exec.OIDRegrole:
+		if name := roleByOID(snap, oid); !strings.HasPrefix(name, "unknown") {
+			return planner.QuoteIdent(name), nil
+		}
+	}
+	return "", nil
+}
+
+// relationDisplayName is how regclass prints a relation: its name, with
+// its schema when the search path would not find it by name alone.
+func relationDisplayName(snap *catalog.Snapshot, r catalog.Relation) string {
+	if snap.Visible(r) {
+		return planner.QuoteIdent(r.Name)
+	}
+	return planner.QuoteIdent(r.Schema) + "." + planner.QuoteIdent(r.Name)
+}
+
+// ResolveRegclass looks a relation name, as regclass input takes it, up
+// along the search path (pg_catalog first).
+func (s *Session) ResolveRegclass(env *exec.Env, text string) (uint32, string, bool, error) {
+	parts, err := planner.ParseQualifiedName(text)
+	if err != nil {
+		return 0, "", false, err
+	}
+	schema, name := planner.SplitName(parts)
+	snap, err := s.snapshot(env)
+	if err != nil {
+		return 0, "", false, err
+	}
+	schemas := []string{s.ResolveSchemaName(schema)}
+	if schema == "" {
+		schemas = s.lookupPath()
+	}
+	for _, sc := range schemas {
+		if r, ok := snap.RelationByName(sc, name); ok {
+			return r.OID, relationDisplayName(snap, r), true, nil
+		}
+	}
+	return 0, "", false, nil
+}
+
+// userTypeOID finds the user type (or table row type) a type name names
+// along the search path, and its array type when the name has bounds.
+func (s *Session) userTypeOID(env *exec.Env, tn *pg.TypeName) (uint32, bool, error) {
+	names := make([]string, len(tn.Names))
+	for i, n := range tn.Names {
+		names[i] = n.GetString_().GetSval()
+	}
+	if len(names) > 2 {
+		return 0, false, nil
+	}
+	schema, name := planner.SplitName(names)
+	schemas := []string{schema}
+	if schema == "" {
+		schemas = s.SearchPath()
+	}
+	root := env.Txn.Root
+	for _, sch := range schemas {
+		var oid uint32
+		if t, ok, err := root.Type(env.Ctx, sch, name); err != nil {
+			return 0, false, err
+		} else if ok {
+			oid = planner.TypeOIDOf(t)
+		} else if _, ok, err := root.Table(env.Ctx, sch, name); err != nil {
+			return 0, false, err
+		} else if ok {
+			oid = exec.TypeOID(types.UserComposite, sch, name)
+		}
+		if oid == 0 {
+			continue
+		}
+		if len(tn.ArrayBounds) > 0 {
+			oid = uint32(types.ArrayOf(types.Oid(oid)))
+		}
+		return oid, oid != 0, nil
+	}
+	return 0, false, nil
+}
+
+// userRegproc reads a regproc naming a user function: the one function
+// of that name in schema, or in the first schema of the search path that
+// has one. ok is false when no user function has the name.
+func (s *Session) userRegproc(env *exec.Env, schema, name, text string) (exec.Datum, bool, error) {
+	schemas := s.RelationPath()
+	if schema != "" {
+		schemas = []string{s.ResolveSchemaName(schema)}
+	}
+	for _, sc := range schemas {
+		fs, err := env.Txn.Root.FunctionsNamed(env.Ctx, sc, name)
+		if err != nil {
+			return exec.Null, false, err
+		}
+		switch {
+		case len(fs) > 1:
+			return exec.Null, true, pgerr.New(pgerr.AmbiguousFunction, "more than one function named %q", text)
+		case len(fs) == 1:
+			return exec.DRegOID(catalog.FunctionOID(fs[0]), name), true, nil
+		}
+	}
+	return exec.Null, false, nil
+}

@@ -1,0 +1,543 @@
+package session
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+	"go.uber.org/zap"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Roles: CREATE/ALTER/DROP ROLE (and USER), with passwords kept as SCRAM
+// verifiers. There is no privilege system yet: every role may do
+// everything, GRANT and REVOKE are accepted and change nothing.
+
+// Password returns the SCRAM verifier of user's password, for the wire's
+// authentication; "" when the role has none.
+func (e *Engine) Password(ctx context.Context, user string) (string, bool, error) {
+	roles, _, err := versioning.LoadRoles(ctx, e.st)
+	if err != nil {
+		return "", false, err
+	}
+	r, ok := roles[user]
+	if !ok || !r.Login {
+		return "", false, nil
+	}
+	if r.PasswordExpired(time.Now()) {
+		// As PostgreSQL: the client is told only that authentication
+		// failed; the log says why.
+		e.log.Info("password of role has expired (VALID UNTIL)", zap.String("role", user))
+		return "", false, nil
+	}
+	return r.Verifier, true, nil
+}
+
+// checkConnectionLimit refuses a new session of user beyond its role's
+// CONNECTION LIMIT (53300), counting the sessions open now; superusers
+// are not limited, as in PostgreSQL.
+func (e *Engine) checkConnectionLimit(ctx context.Context, user string) error {
+	roles, _, err := versioning.LoadRoles(ctx, e.st)
+	if err != nil {
+		return err
+	}
+	r, ok := roles[user]
+	if !ok || r.ConnLimit == nil || r.Superuser {
+		return nil
+	}
+	if e.live.ofUser(user) >= int(*r.ConnLimit) {
+		return pgerr.New(pgerr.TooManyConnections, "too many connections for role %q", user)
+	}
+	return nil
+}
+
+// SetPassword sets a role's password, creating the role as a login
+// superuser if it does not exist (the first user of a new server).
+func (e *Engine) SetPassword(ctx context.Context, user, password string) error {
+	v, err := e.hashPassword(password)
+	if err != nil {
+		return err
+	}
+	return e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+		r, ok := roles[user]
+		if !ok {
+			r = &versioning.Role{Name: user, Superuser: true, Login: true}
+			roles[user] = r
+		}
+		r.Verifier = v
+		return nil
+	})
+}
+
+func (e *Engine) hashPassword(p string) (string, error) {
+	if e.HashPassword == nil {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "passwords are not supported by this server")
+	}
+	return e.HashPassword(p)
+}
+
+// bootstrapRoles makes the superuser postgres on a server without roles.
+func (e *Engine) bootstrapRoles(ctx context.Context) error {
+	return e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+		if len(roles) == 0 {
+			roles["postgres"] = &versioning.Role{Name: "postgres", Superuser: true, Login: true, CreateDB: true}
+		}
+		return nil
+	})
+}
+
+// roleOptions applies CREATE/ALTER ROLE options to r.
+func (s *Session) roleOptions(r *versioning.Role, opts []*pg.Node) error {
+	for _, o := range opts {
+		d := o.GetDefElem()
+		on := true
+		if d.Arg != nil {
+			switch {
+			case d.Arg.GetBoolean() != nil:
+				on = d.Arg.GetBoolean().Boolval
+			case d.Arg.GetInteger() != nil:
+				on = d.Arg.GetInteger().Ival != 0
+			}
+		}
+		switch d.Defname {
+		case "superuser":
+			r.Superuser = on
+		case "canlogin":
+			r.Login = on
+		case "createdb":
+			r.CreateDB = on
+		case "createrole":
+			r.CreateRole = on
+		case "inherit":
+			r.NoInherit = !on
+		case "validUntil":
+			v, err := types.ParseTimestampTZ(d.Arg.GetString_().GetSval(), -1, s.settings())
+			if err != nil {
+				return err
+			}
+			us := int64(v)
+			r.ValidUntil = &us
+		case "connectionlimit":
+			n := d.Arg.GetInteger().GetIval()
+			if n < -1 {
+				return pgerr.New(pgerr.InvalidParameterValue, "invalid connection limit: %d", n)
+			}
+			r.ConnLimit = nil
+			if n >= 0 {
+				r.ConnLimit = &n
+			}
+		case "password":
+			if d.Arg == nil || d.Arg.GetString_() == nil {
+				r.Verifier = "" // PASSWORD NULL
+				continue
+			}
+			v, err := s.e.hashPassword(d.Arg.GetString_().Sval)
+			if err != nil {
+				return err
+			}
+			r.Verifier = v
+		}
+	}
+	return nil
+}
+
+func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result, error) {
+	r := &versioning.Role{Name: c.Role, Login: c.StmtType == pg.RoleStmtType_ROLESTMT_USER}
+	if err := s.roleOptions(r, c.Options); err != nil {
+		return nil, err
+	}
+	au, err := s.Authority(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case r.Superuser && !au.Superuser:
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create superusers")
+	case !au.CreateRole:
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
+	}
+	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+		if _, ok := roles[c.Role]; ok {
+			return pgerr.New(pgerr.DuplicateObject, "role %q already exists", c.Role)
+		}
+		roles[c.Role] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Result{tag: "CREATE ROLE"}, nil
+}
+
+func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, error) {
+	name := planner.RoleSpecName(s, a.Role)
+	au, err := s.Authority(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+		r, ok := roles[name]
+		if !ok {
+			return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+		}
+		was := *r
+		if err := s.roleOptions(r, a.Options); err != nil {
+			return err
+		}
+		if au.Superuser {
+			return nil
+		}
+		if was.Superuser || r.Superuser {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
+		}
+		// A role may change its own password; the rest needs CREATEROLE.
+		was.Verifier = r.Verifier
+		if !au.CreateRole && (name != au.Role || !reflect.DeepEqual(&was, r)) {
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Result{tag: "ALTER ROLE"}, nil
+}
+
+func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, error) {
+	var skipped []string
+	au, err := s.Authority(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !au.CreateRole {
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to drop role")
+	}
+	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+		skipped = skipped[:0]
+		for _, n := range d.Roles {
+			name := planner.RoleSpecName(s, n.GetRoleSpec())
+			if _, ok := roles[name]; !ok {
+				if d.MissingOk {
+					skipped = append(skipped, name)
+					continue
+				}
+				return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+			}
+			if name == s.user {
+				return pgerr.New(pgerr.ObjectInUse, "current user cannot be dropped")
+			}
+			if roles[name].Superuser && !au.Superuser {
+				return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to drop superusers")
+			}
+			delete(roles, name)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range skipped {
+		s.notice(pgerr.New(pgerr.SuccessfulCompletion, "role %q does not exist, skipping", name))
+	}
+	return &Result{tag: "DROP ROLE"}, nil
+}
+
+// updateRoles is versioning.UpdateRoles, counted in rolesGen.
+func (e *Engine) updateRoles(ctx context.Context, fn func(map[string]*versioning.Role) error) error {
+	defer e.rolesGen.Add(1) // also after a failure: the roles may have changed
+	return versioning.UpdateRoles(ctx, e.st, fn)
+}
+
+// CurrentRole is current_user: the role SET ROLE chose, else the
+// session's (sessionRole).
+func (s *Session) CurrentRole() string {
+	if r := s.vars["role"]; r != "" && r != "none" {
+		return r
+	}
+	return s.SessionRole()
+}
+
+// SessionRole is session_user: the role that connected, or the one SET
+// SESSION AUTHORIZATION chose.
+func (s *Session) SessionRole() string {
+	if r := s.vars["session_authorization"]; r != "" {
+		return r
+	}
+	return s.user
+}
+
+// checkSessionAuthorization validates SET SESSION AUTHORIZATION: the role
+// exists, and the role that connected is a superuser (or is the role).
+func (s *Session) checkSessionAuthorization(ctx context.Context, role string) error {
+	if role == s.user {
+		return nil
+	}
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	if err != nil {
+		return err
+	}
+	if roles[role] == nil {
+		return pgerr.New(pgerr.InvalidParameterValue, "role %q does not exist", role)
+	}
+	if u := roles[s.user]; u == nil || !u.Superuser {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set session authorization")
+	}
+	return nil
+}
+
+// Authority returns the current role's authority, computed again only when
+// the role or the roles changed.
+func (s *Session) Authority(ctx context.Context) (*planner.Authority, error) {
+	version, role := s.e.rolesGen.Load(), s.CurrentRole()
+	if au := s.auth; au != nil && au.Version == version && au.Role == role {
+		return au, nil // the common case: no store access, no lock
+	}
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	if err != nil {
+		return nil, err
+	}
+	s.auth = planner.NewAuthority(roles, role, version)
+	return s.auth, nil
+}
+
+// authHolds reports whether the authority a plan was checked with is
+// still the current role's.
+func (s *Session) authHolds(k planner.AuthKey) bool {
+	return k.Version == s.e.rolesGen.Load() && k.Role == s.CurrentRole()
+}
+
+// AuthorityOf is the authority of role, for checks made as another role
+// than the current one (a view's owner).
+func (s *Session) AuthorityOf(ctx context.Context, role string) (*planner.Authority, error) {
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	if err != nil {
+		return nil, err
+	}
+	return planner.NewAuthority(roles, role, s.e.rolesGen.Load()), nil
+}
+
+// grantRole runs GRANT role TO role and REVOKE role FROM role.
+func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, error) {
+	au, err := s.Authority(ctx)
+	if err != nil {
+		return nil, err
+	}
+	admin := false
+	for _, o := range g.Opt {
+		if d := o.GetDefElem(); d != nil && d.Defname == "admin" {
+			admin = true
+		}
+	}
+	var notices []error
+	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+		notices = notices[:0]
+		members, err := planner.Grantees(s, g.GranteeRoles, roles)
+		if err != nil {
+			return err
+		}
+		for _, n := range g.GrantedRoles {
+			name := n.GetAccessPriv().GetPrivName()
+			granted := roles[name]
+			if granted == nil && catalog.IsPredefinedRole(name) {
+				granted = &versioning.Role{Name: name} // the server's, never stored
+			}
+			if granted == nil {
+				return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+			}
+			if !au.Superuser && (granted.Superuser || !au.CreateRole && !planner.HasAdmin(roles, au.Role, name)) {
+				return pgerr.New(pgerr.InsufficientPrivilege, "must have admin option on role %q", name)
+			}
+			for _, m := range members {
+				if m == "" {
+					return pgerr.New(pgerr.InvalidGrantOperation, "role \"public\" cannot be granted")
+				}
+				r := *roles[m]
+				r.MemberOf = append([]versioning.RoleGrant(nil), r.MemberOf...)
+				at := -1
+				for i, mg := range r.MemberOf {
+					if mg.Role == name {
+						at = i
+					}
+				}
+				if !g.IsGrant {
+					if at < 0 {
+						notices = append(notices, pgerr.NewWarning(pgerr.SuccessfulCompletion, "role %q has not been granted membership in role %q by role %q", m, name, au.Role))
+						continue
+					}
+					if admin { // REVOKE ADMIN OPTION FOR
+						r.MemberOf[at].Admin = false
+					} else {
+						r.MemberOf = append(r.MemberOf[:at], r.MemberOf[at+1:]...)
+					}
+					roles[m] = &r
+					continue
+				}
+				if m == name || versioning.IsMember(roles, name, m) {
+					return pgerr.New(pgerr.InvalidGrantOperation, "role %q is a member of role %q", name, m)
+				}
+				if at >= 0 {
+					if admin && !r.MemberOf[at].Admin {
+						r.MemberOf[at].Admin = true
+						roles[m] = &r
+						continue
+					}
+					notices = append(notices, pgerr.New(pgerr.SuccessfulCompletion, "role %q is already a member of role %q", m, name))
+					continue
+				}
+				r.MemberOf = append(r.MemberOf, versioning.RoleGrant{Role: name, Grantor: au.Role, Admin: admin})
+				roles[m] = &r
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range notices {
+		s.notice(n)
+	}
+	return &Result{tag: map[bool]string{true: "GRANT ROLE", false: "REVOKE ROLE"}[g.IsGrant]}, nil
+}
+
+// checkSetRole validates SET ROLE: the role exists, and the session's user
+// is a superuser or a member of it.
+func (s *Session) checkSetRole(ctx context.Context, role string) error {
+	if role == "none" || role == "" {
+		return nil
+	}
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	if err != nil {
+		return err
+	}
+	if roles[role] == nil && !catalog.IsPredefinedRole(role) {
+		return pgerr.New(pgerr.InvalidParameterValue, "role %q does not exist", role)
+	}
+	who := s.SessionRole()
+	if u := roles[who]; u != nil && u.Superuser || versioning.IsMember(roles, who, role) {
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set role %q", role)
+}
+
+// hasPrivilege implements has_table_privilege and has_schema_privilege in
+// their six forms: (user, object, privileges) with the user by name or
+// OID and the object by name or OID, and (object, privileges) for the
+// current role. The privileges are a comma-separated list of names, each
+// perhaps WITH GRANT OPTION; any one held is enough, as in PostgreSQL.
+func hasPrivilege(kind string) sessionFn {
+	return func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return exec.Null, err
+		}
+		role := s.CurrentRole()
+		if len(a) == 3 {
+			if a[0].Kind == exec.KindText {
+				role = a[0].S
+			} else {
+				role = roleByOID(snap, uint32(a[0].I))
+			}
+			a = a[1:]
+		}
+		roles, _, err := s.e.roles.Load(env.Ctx, s.e.st)
+		if err != nil {
+			return exec.Null, err
+		}
+		if roles[role] == nil {
+			return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
+		}
+		var acl []versioning.ACLItem
+		var all string
+		switch kind {
+		case "table":
+			var rel catalog.Relation
+			var ok bool
+			if a[0].Kind == exec.KindText {
+				oid, _, found, err := s.ResolveRegclass(env, a[0].S)
+				if err != nil {
+					return exec.Null, err
+				}
+				if !found {
+					return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+				}
+				rel, ok = snap.RelationByOID(oid)
+			} else if rel, ok = snap.RelationByOID(uint32(a[0].I)); !ok {
+				return exec.Null, nil // PostgreSQL: NULL for an OID that names nothing
+			}
+			if !ok || rel.Kind != 'r' || rel.Table == nil {
+				return exec.DBool(true), nil // catalogs, views, sequences: not checked yet
+			}
+			acl, all = planner.TableACL(rel.Table), versioning.TablePrivileges
+		case "schema":
+			var name string
+			if a[0].Kind == exec.KindText {
+				name = a[0].S
+			} else {
+				for _, n := range snap.Namespaces() {
+					if n.OID == uint32(a[0].I) {
+						name = n.Name
+					}
+				}
+			}
+			sc, ok, err := env.Txn.Root.Schema(env.Ctx, name)
+			if err != nil {
+				return exec.Null, err
+			}
+			if !ok {
+				if name == "pg_catalog" || name == "information_schema" {
+					return exec.DBool(true), nil // usable by all
+				}
+				return exec.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
+			}
+			acl, all = planner.SchemaACL(sc), versioning.SchemaPrivileges
+		}
+		au := planner.NewAuthority(roles, role, 0)
+		if au.Superuser {
+			return exec.DBool(true), nil
+		}
+		for _, p := range strings.Split(a[1].S, ",") {
+			p = strings.ToLower(strings.TrimSpace(p))
+			name, grant := strings.CutSuffix(p, " with grant option")
+			c, ok := planner.PrivilegeLetters[strings.TrimSpace(name)]
+			if !ok || strings.IndexByte(all, c) < 0 {
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
+			}
+			if versioning.ACLHolds(acl, au.Holds, string(c), grant) {
+				return exec.DBool(true), nil
+			}
+		}
+		return exec.DBool(false), nil
+	}
+}
+
+func init() {
+	const name, oid, text = exec.OIDName, exec.OIDOid, exec.OIDText
+	for _, kind := range []string{"table", "schema"} {
+		fn := hasPrivilege(kind)
+		for _, args := range [][]uint32{{name, text, text}, {name, oid, text}, {oid, text, text}, {oid, oid, text}, {text, text}, {oid, text}} {
+			exec.Register(strict(withSession("has_"+kind+"_privilege", args, exec.OIDBool, fn)))
+		}
+	}
+}
+
+// requireSequence checks that the current role holds any one of privs on
+// seq (nextval: USAGE or UPDATE; currval and lastval: SELECT or USAGE;
+// setval: UPDATE), as PostgreSQL's sequence functions check.
+func (s *Session) requireSequence(ctx context.Context, seq *versioning.Sequence, privs string) error {
+	au, err := s.Authority(ctx)
+	if err != nil || au.Superuser {
+		return err
+	}
+	if versioning.ACLAny(planner.SequenceACL(seq), au.Holds, privs) {
+		return nil
+	}
+	return planner.PermissionDenied("sequence", seq.Name)
+}

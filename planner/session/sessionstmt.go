@@ -1,0 +1,217 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Statements that act on the session or the server rather than on the
+// transaction's data: PREPARE/EXECUTE/DEALLOCATE, CREATE/DROP DATABASE.
+
+// preparedStmt is a statement made by SQL PREPARE.
+type preparedStmt struct {
+	st    *Statement
+	types []uint32
+	// text is the query string that prepared the statement, at created;
+	// paramTypes the types of its parameters, given or inferred.
+	text       string
+	created    time.Time
+	paramTypes []uint32
+}
+
+func (s *Session) prepare(ctx context.Context, outer *Statement, p *pg.PrepareStmt) (*Result, error) {
+	if _, ok := s.prepared[p.Name]; ok {
+		return nil, pgerr.New(pgerr.DuplicatePreparedStatement, "prepared statement %q already exists", p.Name)
+	}
+	var types []uint32
+	for _, n := range p.Argtypes {
+		t, _, err := planner.ResolveType(n.GetTypeName())
+		if err != nil {
+			return nil, err
+		}
+		types = append(types, t.OID)
+	}
+	inner := &Statement{s: s, raw: &pg.RawStmt{Stmt: p.Query}, sql: outer.sql}
+	params, _, err := inner.Describe(ctx, types)
+	if err != nil {
+		return nil, err
+	}
+	ps := &preparedStmt{st: inner, types: types, text: outer.sql, created: time.Now()}
+	for _, t := range params {
+		ps.paramTypes = append(ps.paramTypes, t.OID)
+	}
+	s.prepared[p.Name] = ps
+	return &Result{tag: "PREPARE"}, nil
+}
+
+func (s *Session) executePrepared(ctx context.Context, e *pg.ExecuteStmt) (*Result, error) {
+	ps, ok := s.prepared[e.Name]
+	if !ok {
+		return nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", e.Name)
+	}
+	tx, err := s.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	types, _, err := ps.st.Describe(ctx, ps.types)
+	if err != nil {
+		return nil, err
+	}
+	if len(e.Params) != len(types) {
+		return nil, pgerr.New(pgerr.SyntaxError, "wrong number of parameters for prepared statement %q", e.Name).
+			WithDetail("Expected %d parameters but got %d.", len(types), len(e.Params))
+	}
+	params, err := planner.EvalParams(ctx, s, tx, e.Params, types)
+	if err != nil {
+		return nil, err
+	}
+	given := make([]uint32, len(types))
+	for i, t := range types {
+		given[i] = t.OID
+	}
+	return ps.st.Execute(ctx, given, params)
+}
+
+func (s *Session) deallocate(d *pg.DeallocateStmt) (*Result, error) {
+	if d.Name == "" {
+		clear(s.prepared)
+		return &Result{tag: "DEALLOCATE ALL"}, nil
+	}
+	if _, ok := s.prepared[d.Name]; !ok {
+		return nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", d.Name)
+	}
+	delete(s.prepared, d.Name)
+	return &Result{tag: "DEALLOCATE"}, nil
+}
+
+func (s *Session) createDatabase(ctx context.Context, c *pg.CreatedbStmt) (*Result, error) {
+	if s.explicit {
+		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "CREATE DATABASE cannot run inside a transaction block")
+	}
+	if err := s.RequireCreateDB(ctx); err != nil {
+		return nil, err
+	}
+	if strings.ContainsAny(c.Dbname, "@/") {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "database name %q may not contain '@' or '/'", c.Dbname).
+			WithHint("Those characters select a branch or revision when connecting.")
+	}
+	_, err := versioning.CreateDatabase(ctx, s.e.st, c.Dbname, s.e.signature(s.user))
+	if errors.Is(err, versioning.ErrDatabaseExists) {
+		return nil, pgerr.New(pgerr.DuplicateDatabase, "database %q already exists", c.Dbname)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Result{tag: "CREATE DATABASE"}, nil
+}
+
+func (s *Session) dropDatabase(ctx context.Context, d *pg.DropdbStmt) (*Result, error) {
+	if s.explicit {
+		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "DROP DATABASE cannot run inside a transaction block")
+	}
+	if d.Dbname == s.repo.Name() {
+		return nil, pgerr.New(pgerr.ObjectInUse, "cannot drop the currently open database")
+	}
+	err := versioning.DropDatabase(ctx, s.e.st, d.Dbname)
+	if errors.Is(err, versioning.ErrNoDatabase) {
+		if d.MissingOk {
+			s.notice(pgerr.New(pgerr.SuccessfulCompletion, "database %q does not exist, skipping", d.Dbname))
+			return &Result{tag: "DROP DATABASE"}, nil
+		}
+		return nil, pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", d.Dbname)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Result{tag: "DROP DATABASE"}, nil
+}
+
+// writes reports whether a statement changes data or schema, for the
+// read-only transaction check.
+func writes(n *pg.Node) bool {
+	switch {
+	case n.GetSelectStmt() != nil:
+		return n.GetSelectStmt().IntoClause != nil
+	case n.GetExplainStmt() != nil:
+		return writes(n.GetExplainStmt().Query)
+	case n.GetVariableShowStmt() != nil, n.GetCopyStmt() != nil && !n.GetCopyStmt().IsFrom, isNotifyStmt(n):
+		return false
+	case n.GetLockStmt() != nil:
+		// Modes up to ROW EXCLUSIVE (lock modes 1 to 3) are allowed in a
+		// read-only transaction, as in PostgreSQL.
+		return n.GetLockStmt().Mode > planner.RowExclusiveLock
+	}
+	return true
+}
+
+// commandTag names a statement as PostgreSQL's messages and tags do.
+func commandTag(n *pg.Node) string {
+	switch {
+	case n.GetInsertStmt() != nil:
+		return "INSERT"
+	case n.GetUpdateStmt() != nil:
+		return "UPDATE"
+	case n.GetDeleteStmt() != nil:
+		return "DELETE"
+	case n.GetSelectStmt() != nil:
+		if n.GetSelectStmt().IntoClause != nil {
+			return "SELECT INTO"
+		}
+		return "SELECT"
+	case n.GetCreateStmt() != nil:
+		return "CREATE TABLE"
+	case n.GetCreateTableAsStmt() != nil:
+		return "CREATE TABLE AS"
+	case n.GetDropStmt() != nil:
+		return "DROP " + strings.TrimPrefix(n.GetDropStmt().RemoveType.String(), "OBJECT_")
+	case n.GetCopyStmt() != nil:
+		return "COPY FROM"
+	case n.GetTruncateStmt() != nil:
+		return "TRUNCATE TABLE"
+	case n.GetAlterTableStmt() != nil:
+		return "ALTER TABLE"
+	case n.GetIndexStmt() != nil:
+		return "CREATE INDEX"
+	case n.GetCreateSeqStmt() != nil:
+		return "CREATE SEQUENCE"
+	case n.GetCreateSchemaStmt() != nil:
+		return "CREATE SCHEMA"
+	}
+	return strings.ToUpper(strings.ReplaceAll(strings.TrimSuffix(planner.NodeName(n), "_stmt"), "_", " "))
+}
+
+// readOnlyOption returns the READ ONLY / READ WRITE option of a BEGIN or
+// SET TRANSACTION, if given.
+// isolationOption finds the ISOLATION LEVEL of BEGIN or SET TRANSACTION,
+// as the name transaction_isolation shows it; "" when not given.
+func isolationOption(opts []*pg.Node) string {
+	for _, o := range opts {
+		d := o.GetDefElem()
+		if d != nil && d.Defname == "transaction_isolation" {
+			if c := d.Arg.GetAConst(); c != nil && c.GetSval() != nil {
+				return c.GetSval().Sval
+			}
+		}
+	}
+	return ""
+}
+
+func readOnlyOption(opts []*pg.Node) (readOnly, given bool) {
+	for _, o := range opts {
+		d := o.GetDefElem()
+		if d != nil && d.Defname == "transaction_read_only" {
+			if c := d.Arg.GetAConst(); c != nil && c.GetIval() != nil {
+				return c.GetIval().Ival != 0, true
+			}
+		}
+	}
+	return false, false
+}
