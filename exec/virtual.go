@@ -129,7 +129,11 @@ func (p *Modify) openVirtualWrite(env *Env) (Rows, error) {
 }
 
 // insertVirtual runs an INSERT into a virtual table whose writer takes
-// new rows (VirtualInserter).
+// new rows (VirtualInserter). A virtual table with a primary key, which
+// ON CONFLICT can name, is one that holds no rows before the statement
+// (a user-writable system table not stored yet): its conflicts are with
+// rows the statement inserted, which DO NOTHING skips and DO UPDATE
+// refuses, as PostgreSQL refuses to affect a row twice.
 func (p *Modify) insertVirtual(env *Env, src Rows) (Rows, error) {
 	ins := p.Table.VirtualWriter.(VirtualInserter)
 	out := &modifiedRows{}
@@ -149,8 +153,24 @@ func (p *Modify) insertVirtual(env *Env, src Rows) (Rows, error) {
 			row[pos] = in[i]
 		}
 		if err := ins.InsertRow(env, row); err != nil {
-			return nil, err
+			if p.Conflict == nil || pgerr.CodeOf(err) != pgerr.UniqueViolation {
+				return nil, err
+			}
+			if p.Conflict.Update {
+				return nil, pgerr.New(pgerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+					WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+			}
+			continue // DO NOTHING
 		}
 		out.n++
+		if len(p.Returning) > 0 {
+			r := make(Row, len(p.Returning))
+			for i, e := range p.Returning {
+				if r[i], err = e.Eval(env, row); err != nil {
+					return nil, err
+				}
+			}
+			out.rows = append(out.rows, r)
+		}
 	}
 }

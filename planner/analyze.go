@@ -84,9 +84,11 @@ func (an *Analysis) DepsHold(ctx context.Context, tx *exec.Txn) bool {
 	return true
 }
 
-// Analyze plans a statement for session s in transaction tx.
-func Analyze(ctx context.Context, s Session, tx *exec.Txn, n *pg.Node, given []uint32) (*Analysis, error) {
-	return analyzeWith(&analyzer{ctx: ctx, s: s, tx: tx, params: ParamTypes(given)}, n)
+// Analyze plans a statement for session s in transaction tx; text is
+// its SQL text as the client sent it (CREATE VIEW keeps it), "" for a
+// statement the client did not send as such (a cursor's query).
+func Analyze(ctx context.Context, s Session, tx *exec.Txn, n *pg.Node, text string, given []uint32) (*Analysis, error) {
+	return analyzeWith(&analyzer{ctx: ctx, s: s, tx: tx, params: ParamTypes(given), text: text}, n)
 }
 
 // analyzeWith plans a statement with an analyzer prepared by the caller
@@ -156,7 +158,7 @@ func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 // running it for EXPLAIN ANALYZE. The lines name our operators; costs and
 // row estimates are not computed.
 func explain(ctx context.Context, a *analyzer, e *pg.ExplainStmt) (*Analysis, error) {
-	inner, err := Analyze(ctx, a.s, a.tx, e.Query, nil)
+	inner, err := Analyze(ctx, a.s, a.tx, e.Query, "", nil)
 	if err != nil {
 		return nil, err
 	}

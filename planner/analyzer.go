@@ -28,6 +28,10 @@ func NewAnalyzer(ctx context.Context, s Session, tx *exec.Txn) *Analyzer {
 func (x *Analyzer) Session() Session { return x.a.s }
 func (x *Analyzer) Txn() *exec.Txn   { return x.a.tx }
 
+// Text is the statement's SQL text as the client sent it; "" for a
+// statement of a function's body or a cursor's query.
+func (x *Analyzer) Text() string { return x.a.text }
+
 // Scope is the names an expression may refer to: the columns of a table,
 // for a CHECK constraint, a default or an index expression. A nil Scope
 // has none.

@@ -24,7 +24,12 @@ import (
 // (dolt.SystemTable), or the conflicts table of an object other than a
 // table (dolt.ObjectConflictsTable).
 func (a *analyzer) systemTableFor(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
-	t, ok, err := dolt.SystemTable(ctx, a.s, schema, name, a.lookupTableDef)
+	t, ok, err := dolt.SystemTable(ctx, a.s, analyzerCatalog{a}, schema, name)
+	if ok && dolt.Unstored(t) {
+		// Planned again once its first row stores it: the plan depends
+		// on a table that does not exist yet.
+		a.deps = append(a.deps, t.Def)
+	}
 	if ok || err != nil {
 		return t, ok, err
 	}
@@ -41,14 +46,38 @@ func missingSystemTable(rv *pg.RangeVar) error {
 	return nil
 }
 
-// lookupTableDef finds a stored table by schema and name, or by name along
+// storedSystemTable finds the stored user-writable system table a name
+// means by another of its names (dolt.StoredName): dolt_docs is
+// dolt.docs.
+func (a *analyzer) storedSystemTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
+	sc, rel, ok := dolt.StoredName(schema, name)
+	if !ok {
+		return nil, false, nil
+	}
+	return a.lookupTable(ctx, sc, rel)
+}
+
+// analyzerCatalog is the analyzer's view of the transaction's root as
+// dolt.SystemTable asks for it.
+type analyzerCatalog struct{ a *analyzer }
+
+// LookupTable finds a stored table by schema and name, or by name along
 // the search path.
-func (a *analyzer) lookupTableDef(ctx context.Context, schema, name string) (*versioning.Table, bool, error) {
-	t, ok, err := a.lookupTable(ctx, schema, name)
+func (c analyzerCatalog) LookupTable(ctx context.Context, schema, name string) (*versioning.Table, bool, error) {
+	t, ok, err := c.a.lookupTable(ctx, schema, name)
 	if err != nil || !ok || t.Virtual != nil {
 		return nil, false, err
 	}
 	return t.Def, true, nil
+}
+
+// HasSchema reports whether the schema exists.
+func (c analyzerCatalog) HasSchema(ctx context.Context, schema string) (bool, error) {
+	if IsSystemSchema(schema) {
+		return true, nil
+	}
+	_, ok, err := c.a.tx.Schema(ctx, schema)
+	return ok, err
 }
 
 // revisionTable resolves a revision-qualified table name,

@@ -18,6 +18,9 @@ type analyzer struct {
 	ctx context.Context
 	s   Session
 	tx  *exec.Txn
+	// text is the statement's SQL text as the client sent it; "" for
+	// a statement of a function's body or a cursor's query.
+	text string
 	// as, when set, is the authority privileges are checked with instead
 	// of the current role's: a view's owner's, for the view's query.
 	as     *Authority
@@ -97,6 +100,9 @@ func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
 	}
 	t, ok, err := a.lookupTable(a.ctx, rv.Schemaname, rv.Relname)
 	if !ok && err == nil {
+		t, ok, err = a.storedSystemTable(a.ctx, rv.Schemaname, rv.Relname) // dolt_docs is dolt.docs
+	}
+	if !ok && err == nil {
 		if t, ok, err = a.sequenceTable(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
 			return t, err // a sequence read as a relation
 		}
@@ -104,7 +110,7 @@ func (a *analyzer) table(rv *pg.RangeVar) (*exec.Table, error) {
 			return t, err // a view (view.go)
 		}
 		if t, ok, err = a.systemTableFor(a.ctx, rv.Schemaname, rv.Relname); ok || err != nil {
-			return t, err // a version-control system table (dolt_tables.go)
+			return t, err // a version-control system table (doltfrom.go)
 		}
 	}
 	if err != nil {

@@ -24,7 +24,7 @@ func TestDoltDiffGettingStarted(t *testing.T) {
 		"Sehn | Tim | 0 | WORKING | NULL | NULL | NULL | added",
 		"Hendriks | Brian | 1 | WORKING | NULL | NULL | NULL | added",
 		"Son | Aaron | 2 | WORKING | NULL | NULL | NULL | added")
-	wantRows(t, ctx, c, "SELECT * FROM dolt.diff", "WORKING | public.employees | NULL | NULL | NULL | NULL | t | t")
+	wantRows(t, ctx, c, "SELECT * FROM dolt.diff", "WORKING | public.employees | NULL | NULL | NULL | NULL | t | t | NULL | NULL | NULL")
 	wantRows(t, ctx, c, "SELECT commit_hash, table_name FROM dolt_diff", "WORKING | public.employees")
 	exec(t, ctx, c, "SELECT dolt_add('employees')")
 	wantRows(t, ctx, c, "SELECT commit_hash, table_name, data_change, schema_change FROM dolt.diff", "STAGED | public.employees | t | t")
@@ -78,15 +78,18 @@ func TestDoltDiff(t *testing.T) {
 			"integer | integer | timestamp without time zone")
 	})
 	t.Run("function", func(t *testing.T) {
-		want := []string{
-			"1 | uno | NULL | " + c2 + " | 1 | one | " + c1 + " | modified",
-			"NULL | NULL | NULL | " + c2 + " | 2 | two | " + c1 + " | removed",
-			"3 | three | 33 | " + c2 + " | NULL | NULL | " + c1 + " | added",
-		}
+		// to_commit and from_commit are the revisions as given, a merge
+		// base (from...to) by its hash, as Doltgres reports them.
 		q := "SELECT to_pk, to_c1, to_c2, to_commit, from_pk, from_c1, from_commit, diff_type FROM "
-		for _, from := range []string{"dolt_diff('HEAD~', 'HEAD', 't')", "dolt_diff('" + c1 + "', 'main', 'public.t')",
-			"dolt_diff('HEAD~..HEAD', 't')", "dolt_diff('HEAD~...HEAD', 't')", "dolt_diff_t('HEAD~', 'HEAD')"} {
-			wantRows(t, ctx, c, q+from, want...)
+		for _, form := range []struct{ call, to, from string }{
+			{"dolt_diff('HEAD~', 'HEAD', 't')", "HEAD", "HEAD~"}, {"dolt_diff('" + c1 + "', 'main', 'public.t')", "main", c1},
+			{"dolt_diff('HEAD~..HEAD', 't')", "HEAD", "HEAD~"}, {"dolt_diff('HEAD~...HEAD', 't')", "HEAD", c1},
+			{"dolt_diff_t('HEAD~', 'HEAD')", "HEAD", "HEAD~"},
+		} {
+			wantRows(t, ctx, c, q+form.call,
+				"1 | uno | NULL | "+form.to+" | 1 | one | "+form.from+" | modified",
+				"NULL | NULL | NULL | "+form.to+" | 2 | two | "+form.from+" | removed",
+				"3 | three | 33 | "+form.to+" | NULL | NULL | "+form.from+" | added")
 		}
 		wantRows(t, ctx, c, "SELECT to_pk, to_x, from_x, diff_type FROM dolt_diff('HEAD~', 'HEAD', 's2.t')", "10 | 101 | 100 | modified")
 		// Reversed, the same changes the other way.
@@ -105,7 +108,7 @@ func TestDoltDiff(t *testing.T) {
 	t.Run("working and staged", func(t *testing.T) {
 		exec(t, ctx, c, "INSERT INTO t VALUES (4, 'four', 44)")
 		defer exec(t, ctx, c, "SELECT dolt_reset('--hard')")
-		wantRows(t, ctx, c, "SELECT to_pk, to_commit, from_commit, diff_type FROM dolt_diff('HEAD', 'WORKING', 't')", "4 | WORKING | "+c2+" | added")
+		wantRows(t, ctx, c, "SELECT to_pk, to_commit, from_commit, diff_type FROM dolt_diff('HEAD', 'WORKING', 't')", "4 | WORKING | HEAD | added")
 		wantRows(t, ctx, c, "SELECT count(*) FROM dolt_diff('HEAD', 'STAGED', 't')", "0")
 		wantRows(t, ctx, c, "SELECT to_pk, to_commit, diff_type FROM dolt_diff_t WHERE to_commit = 'WORKING'", "4 | WORKING | added")
 		exec(t, ctx, c, "SELECT dolt_add('t')")

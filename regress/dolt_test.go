@@ -71,6 +71,12 @@ func TestDoltWorkflow(t *testing.T) {
 	wantError(t, ctx, c, "25006", `INSERT INTO "postgres@feature".public.users VALUES (3, 'x')`)
 	wantRows(t, ctx, c, `SELECT * FROM users AS OF 'HEAD~3' o JOIN public.users AS OF 'main' AS n USING (id)`, "1 | Joe | Joseph")
 	wantRows(t, ctx, c, `SELECT count(*) FROM users as of 'feature' -- AS OF 'x'`, "2")
+	// The rewritten statement is longer than the one sent: its text is
+	// the rewritten one (it once was sliced out of the original).
+	wantRows(t, ctx, c, `select * from users as of 'feature';`, "1 | Joseph", "2 | Ann")
+	if _, err := c.Exec(ctx, `select * from users as of 'feature'`); err != nil {
+		t.Errorf("AS OF, extended protocol: %v", err)
+	}
 	wantError(t, ctx, c, "22023", `SELECT * FROM users AS OF 'nope'`)
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_branches WHERE name = 'feature' AND hash = dolt_hashof('feature')", "1")
 	wantRows(t, ctx, c, "SELECT * FROM dolt_branch_status('main', 'feature', 'main')", "feature | 1 | 0", "main | 0 | 0")
@@ -433,4 +439,42 @@ func TestWorkspaceTable(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT id, staged, diff_type, to_id, to_v, from_id, from_v FROM dolt_workspace_test ORDER BY id",
 		"0 | t | added | 10 | a | NULL | NULL", "1 | f | modified | 10 | b | 10 | a")
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt.remote_branches", "0")
+}
+
+// TestDoltCommandResults checks results and errors of the commands that
+// Doltgres's users read: dolt_revert's fields, and dolt_checkout and
+// dolt_branch refusing, in Dolt's words.
+func TestDoltCommandResults(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE t (id int PRIMARY KEY)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'one')")
+	exec(t, ctx, c, "INSERT INTO t VALUES (1)")
+	status(t, ctx, c, "SELECT dolt_commit('-am', 'two')")
+	if got := status(t, ctx, c, "SELECT dolt_revert('HEAD')"); len(got) != 4 || len(got[0]) != 32 || got[1] != "0" || got[3] != "0" {
+		t.Errorf("dolt_revert = %q, want {hash, 0, 0, 0}", got)
+	}
+	wantRows(t, ctx, c, "SELECT message FROM dolt_log LIMIT 1", `Revert "two"`)
+
+	// dolt_reset --soft: with a revision, HEAD included, it moves the
+	// head only; without one it unstages, as Dolt's does.
+	exec(t, ctx, c, "INSERT INTO t VALUES (2)")
+	status(t, ctx, c, "SELECT dolt_add('t')")
+	status(t, ctx, c, "SELECT dolt_reset('--soft', 'HEAD')")
+	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status", "public.t | t")
+	status(t, ctx, c, "SELECT dolt_reset('--soft')")
+	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status", "public.t | f")
+	status(t, ctx, c, "SELECT dolt_reset('--hard')")
+
+	status(t, ctx, c, "SELECT dolt_tag('v1', 'HEAD')")
+	for sql, words := range map[string]string{
+		"SELECT dolt_checkout('v1')":       "detached head",
+		"SELECT dolt_checkout('nosuch')":   "'nosuch' did not match any table",
+		"SELECT dolt_branch('-d', 'main')": "Cannot delete checked out branch 'main'",
+	} {
+		_, err := c.Exec(ctx, sql)
+		if err == nil || !strings.Contains(err.Error(), words) {
+			t.Errorf("%s: %v, want an error saying %q", sql, err, words)
+		}
+	}
 }

@@ -19,8 +19,9 @@ import (
 // identity columns, a composite primary key, foreign keys, unique and
 // check constraints, partial and expression indexes, a partitioned
 // table, views, comments,
-// a stand-alone sequence, names that need quoting, and values that COPY
-// must escape.
+// a stand-alone sequence, names that need quoting, values that COPY
+// must escape, and the version-control tables the user writes (dolt.docs
+// in a schema the database has only for them).
 const dumpSchema = `
 CREATE SCHEMA inv;
 COMMENT ON SCHEMA inv IS 'inventory';
@@ -75,6 +76,8 @@ INSERT INTO customers (email, name, balance, tags, data, photo) VALUES
 INSERT INTO inv.items VALUES ('s1', 1, 5, 1.5), ('s2', 2, 0, NULL), (E'\\.', 3, 1, -0.25);
 INSERT INTO inv.orders (customer_id, sku, warehouse, note) VALUES
   (1, 's1', 1, 'Hello'), (3, 's2', 2, NULL), (NULL, NULL, NULL, '');
+INSERT INTO dolt.docs VALUES ('README.md', 'read me');
+INSERT INTO dolt_ignore VALUES ('tmp_*', true);
 INSERT INTO "Weird Schema" ("select", "Mixed Case", at, ratio) VALUES
   (1, DEFAULT, '2021-03-04 05:06:07.123456+00', 1.5), (2, NULL, NULL, NULL), (3, '\N', '1999-12-31 23:59:59+00', -2);
 `
@@ -91,6 +94,8 @@ var dumpTables = map[string]string{
 	"public.customers_id_seq": "1",
 	"inv.orders_id_seq":       "1",
 	"public.standalone":       "1",
+	"dolt.docs":               "doc_name",
+	"public.dolt_ignore":      "pattern",
 }
 
 // TestPgDump dumps a database with PostgreSQL 15's pg_dump, loads the
@@ -141,6 +146,9 @@ func TestPgDump(t *testing.T) {
 		"ALTER INDEX inv.moves_pkey ATTACH PARTITION inv.moves_2021_pkey;",
 		"SELECT pg_catalog.setval('public.customers_id_seq', 3, true);",
 		"SELECT pg_catalog.setval('public.standalone', 110, true);",
+		"CREATE SCHEMA dolt;",
+		"CREATE TABLE dolt.docs (",
+		"COPY public.dolt_ignore (pattern, ignored) FROM stdin;",
 	} {
 		if !strings.Contains(script, want) {
 			t.Errorf("the dump lacks %q", want)

@@ -83,7 +83,11 @@ func (r *Repo) ResolveCommit(ctx context.Context, spec string, head store.Addres
 			if st.nth {
 				idx = st.n - 1
 			}
-			if idx >= len(c.Parents) {
+			switch {
+			case st.nth && idx >= len(c.Parents):
+				// Dolt's words for a parent the commit does not have.
+				return store.Address{}, fmt.Errorf("%w: %q: invalid ancestor spec: the commit has %d parents", ErrNoRevision, spec, len(c.Parents))
+			case idx >= len(c.Parents):
 				return store.Address{}, fmt.Errorf("%w: %q goes past the first commit", ErrNoRevision, spec)
 			}
 			addr = c.Parents[idx]

@@ -355,6 +355,10 @@ type View struct {
 	Depends []string     `json:"depends,omitempty"`
 	Check   byte         `json:"check,omitempty"` // 'l' LOCAL or 'c' CASCADED CHECK OPTION
 	Comment string       `json:"comment,omitempty"`
+	// Statement is the CREATE VIEW statement as the client wrote it,
+	// which dolt_schemas shows as Doltgres records it; "" for a view made
+	// by a function's body.
+	Statement string `json:"statement,omitempty"`
 	// Owner and ACL, as Table's: SELECT on the view lets a role read it,
 	// and its tables are read with its owner's privileges.
 	Owner string    `json:"owner,omitempty"`

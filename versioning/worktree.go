@@ -187,6 +187,47 @@ func stageWhere(ctx context.Context, staged, working RootValue, pick func(kind b
 	return RootValue{m}, err
 }
 
+// StageAllExcept returns staged with every change of working staged but
+// those of the tables in skip, which keep their staged versions, as do
+// what goes with them: the sequences their columns own, the foreign key
+// references they make, their inheritance links and their conflicts
+// (dolt_add('.') leaving out the tables dolt_ignore names).
+func StageAllExcept(ctx context.Context, staged, working RootValue, skip map[TableName]bool) (RootValue, error) {
+	if len(skip) == 0 {
+		return working, nil
+	}
+	owned := map[TableName]bool{}
+	for t := range skip {
+		def, ok, err := working.Table(ctx, t.Schema, t.Name)
+		if err != nil {
+			return RootValue{}, err
+		}
+		if !ok {
+			continue
+		}
+		for _, c := range def.Columns {
+			if s, n, ok := splitQualified(c.Sequence); ok {
+				owned[TableName{s, n}] = true
+			}
+		}
+	}
+	return stageWhere(ctx, staged, working, func(kind byte, schema, name string) bool {
+		switch kind {
+		case kindTable, kindConflicts:
+			return !skip[TableName{schema, name}]
+		case kindSequence:
+			return !owned[TableName{schema, name}]
+		case kindFKRef, kindInherits:
+			// name is refTable \0 schema \0 table \0 constraint, or
+			// parent \0 schema \0 child: the second and third parts
+			// are the table that makes the link.
+			parts := bytes.Split([]byte(name), []byte{0})
+			return len(parts) < 3 || !skip[TableName{string(parts[1]), string(parts[2])}]
+		}
+		return true
+	})
+}
+
 // StageTracked returns staged with every change of working staged except
 // tables and other objects that neither head nor staged has (dolt_commit
 // -a).

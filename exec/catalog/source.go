@@ -125,13 +125,18 @@ type Namespace struct {
 	ACL   []versioning.ACLItem // nil: the default
 }
 
-// Namespaces returns the system schemas and the database's, by name.
+// Namespaces returns the system schemas and the database's, by name. A
+// schema that holds tables without being a schema of the database, as
+// dolt does once the version-control tables the user writes are stored
+// (dolt.docs), is listed too, so that every relation's namespace is
+// there (pg_dump looks each one up).
 func (s *Snapshot) Namespaces() []Namespace {
 	out := []Namespace{
 		{OIDPgToast, "pg_toast", "postgres", nil},
 		{OIDPgCatalog, "pg_catalog", "postgres", nil},
 		{OIDInformationSchema, "information_schema", "postgres", nil},
 	}
+	listed := map[string]bool{}
 	for _, sc := range s.Schemas {
 		owner := sc.Owner
 		if owner == "" {
@@ -141,6 +146,13 @@ func (s *Snapshot) Namespaces() []Namespace {
 			owner = "pg_database_owner" // as PostgreSQL 15 makes it
 		}
 		out = append(out, Namespace{NamespaceOID(sc.Name), sc.Name, owner, sc.ACL})
+		listed[sc.Name] = true
+	}
+	for _, t := range s.Tables {
+		if !listed[t.Schema] {
+			out = append(out, Namespace{NamespaceOID(t.Schema), t.Schema, "postgres", nil})
+			listed[t.Schema] = true
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

@@ -54,7 +54,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		if len(names) > len(cols) {
 			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 		}
-		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: newObjectOwner(a.s)}
+		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: newObjectOwner(a.s), Statement: a.Text()}
 		seen := map[string]bool{}
 		for i, c := range cols {
 			name := c.Name

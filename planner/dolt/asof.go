@@ -6,8 +6,8 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 )
 
-// AS OF: Doltgres accepts `FROM table AS OF 'rev'`, which PostgreSQL's
-// grammar does not. When a statement fails to parse and has AS OF after a
+// AS OF: Doltgres accepts `FROM table AS OF 'rev'` (and AS OF SYSTEM
+// TIME 'rev'), which PostgreSQL's grammar does not. When a statement fails to parse and has AS OF after a
 // table name, the planner has RewriteAsOf rewrite the name and its clause
 // to the revision-qualified name "db@rev".schema.table that the grammar
 // does accept, and parses the statement again. An unqualified name gets
@@ -90,7 +90,7 @@ func scanTokens(sql string) []sqlToken {
 	return out
 }
 
-// RewriteAsOf rewrites every `name AS OF 'rev'` of sql into a
+// RewriteAsOf rewrites every `name AS OF [SYSTEM TIME] 'rev'` of sql into a
 // revision-qualified name of database db. ok is false when there is none.
 func RewriteAsOf(sql, db string) (string, bool) {
 	toks := scanTokens(sql)
@@ -100,7 +100,14 @@ func RewriteAsOf(sql, db string) (string, bool) {
 	var b strings.Builder
 	last, found := 0, false
 	for i := 0; i+2 < len(toks); i++ {
-		if !word(toks[i], "as") || !word(toks[i+1], "of") || toks[i+2].kind != 's' || i == 0 {
+		if !word(toks[i], "as") || !word(toks[i+1], "of") || i == 0 {
+			continue
+		}
+		lit := i + 2
+		if lit+2 < len(toks) && word(toks[lit], "system") && word(toks[lit+1], "time") {
+			lit += 2 // AS OF SYSTEM TIME 'rev'
+		}
+		if toks[lit].kind != 's' {
 			continue
 		}
 		name := toks[i-1]
@@ -111,16 +118,15 @@ func RewriteAsOf(sql, db string) (string, bool) {
 		if i >= 3 && toks[i-2].kind == '.' && (toks[i-3].kind == 'i' || toks[i-3].kind == 'q') {
 			first, schema = i-3, identText(sql, toks[i-3])
 		}
-		lit := sql[toks[i+2].start+1 : toks[i+2].end-1]
-		rev := strings.ReplaceAll(lit, "''", "'")
+		rev := strings.ReplaceAll(sql[toks[lit].start+1:toks[lit].end-1], "''", "'")
 		b.WriteString(sql[last:toks[first].start])
 		b.WriteString(catalog.QuoteIdent(db + "@" + rev))
 		b.WriteByte('.')
 		b.WriteString(catalog.QuoteIdent(schema))
 		b.WriteByte('.')
 		b.WriteString(sql[name.start:name.end])
-		last, found = toks[i+2].end, true
-		i += 2
+		last, found = toks[lit].end, true
+		i = lit
 	}
 	if !found {
 		return sql, false

@@ -84,7 +84,10 @@ func (s session) hashOfTable(env *exec.Env, a []exec.Datum) (string, error) {
 }
 
 // findTableIn resolves a possibly schema-qualified table name given as
-// text against root, along the search path.
+// text against root, along the search path. An unqualified name that
+// no schema of the path has is, as Doltgres finds it, the table of that
+// name in the first schema (by name) that has one, dolt's (dolt.docs)
+// last.
 func (s session) findTableIn(ctx context.Context, root versioning.RootValue, name string) (*versioning.Table, error) {
 	schema, rel, err := s.ParseName(name)
 	if err != nil {
@@ -94,6 +97,22 @@ func (s session) findTableIn(ctx context.Context, root versioning.RootValue, nam
 		t, ok, err := root.Table(ctx, sc, rel)
 		if err != nil || ok {
 			return t, err
+		}
+	}
+	if schema == "" {
+		schemas, err := root.Schemas(ctx)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, 0, len(schemas)+1)
+		for _, sc := range schemas {
+			names = append(names, sc.Name)
+		}
+		for _, sc := range append(names, systemSchema) {
+			t, ok, err := root.Table(ctx, sc, rel)
+			if err != nil || ok {
+				return t, err
+			}
 		}
 	}
 	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
@@ -138,8 +157,9 @@ func (s session) doltAdd(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	err = s.Repo().UpdateWorkingRoots(env.Ctx, s.Branch(), func(_, staged, working versioning.RootValue, ws *versioning.WorkingSet) (*versioning.WorkingSet, error) {
 		nws := *ws
 		if all {
-			nws.Staged = working.Addr()
-			return &nws, nil
+			st, err := stageAll(env.Ctx, staged, working)
+			nws.Staged = st.Addr()
+			return &nws, err
 		}
 		names, err := s.objectNames(env.Ctx, []versioning.RootValue{working, staged}, f.args)
 		if err != nil {
@@ -182,8 +202,8 @@ func (s session) doltCommit(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	}
 	switch {
 	case f.has("ALL"):
-		opts.Stage = func(_ context.Context, _, _, working versioning.RootValue) (versioning.RootValue, error) {
-			return working, nil
+		opts.Stage = func(ctx context.Context, _, staged, working versioning.RootValue) (versioning.RootValue, error) {
+			return stageAll(ctx, staged, working)
 		}
 	case f.has("all"):
 		opts.Stage = versioning.StageTracked
@@ -219,6 +239,18 @@ func parseCommitDate(v string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid commit date %q", v)
+}
+
+// notCheckedOut is dolt_checkout's error for a name that is neither a
+// branch nor a table: a tag is refused (a session on a branch cannot
+// be left on a detached head), anything else is unknown; worded as
+// Dolt words them.
+func (s session) notCheckedOut(ctx context.Context, name string) error {
+	if _, _, err := s.Repo().Tag(ctx, name); err == nil {
+		return pgerr.New(pgerr.InvalidParameterValue, "dolt_checkout: %q is a tag, and checking it out would leave a detached head", name).
+			WithHint("Read it by connecting to database \"%s@%s\", or make a branch of it with dolt_checkout('-b', branch, '%s').", s.Repo().Name(), name, name)
+	}
+	return pgerr.New(pgerr.InvalidParameterValue, "'%s' did not match any table or branch", name)
 }
 
 // doltBranch is dolt_branch: name [start], -c/--copy from to, -m/--move
@@ -264,7 +296,8 @@ func (s session) doltBranch(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				return exec.Null, err
 			}
 			if b == s.Branch() {
-				return exec.Null, pgerr.New(pgerr.ObjectNotInPrerequisite, "cannot delete the checked out branch %q", b).
+				// Dolt's words.
+				return exec.Null, pgerr.New(pgerr.ObjectNotInPrerequisite, "Cannot delete checked out branch '%s'", b).
 					WithHint("Check out another branch first.")
 			}
 			if !force {
@@ -371,7 +404,7 @@ func (s session) doltCheckout(env *exec.Env, a []exec.Datum) (exec.Datum, error)
 		names, err := s.objectNames(ctx, []versioning.RootValue{working, staged}, f.args)
 		if err != nil {
 			if len(f.args) == 1 {
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "%q is neither a branch nor a table", f.args[0])
+				return nil, s.notCheckedOut(ctx, f.args[0])
 			}
 			return nil, err
 		}
@@ -447,8 +480,10 @@ func (s session) doltReset(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err != nil {
 		return exec.Null, err
 	}
-	if mode == versioning.ResetSoft && rev == "HEAD" {
-		mode = versioning.ResetMixed // Dolt's --soft without a revision unstages
+	if mode == versioning.ResetSoft && len(f.args) == 0 {
+		// Dolt's --soft without a revision unstages; with one, even
+		// HEAD, it moves the head only, as Git's.
+		mode = versioning.ResetMixed
 	}
 	if err := s.Repo().Reset(ctx, s.Branch(), c, mode); err != nil {
 		return exec.Null, err
@@ -495,8 +530,8 @@ func (s session) doltTag(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 }
 
 // doltClean is dolt_clean: drops the working tables that are not staged
-// nor in HEAD (all, or the named ones) and, with no names, such views,
-// functions and sequences too.
+// nor in HEAD (all but those dolt_ignore ignores, or the named ones)
+// and, with no names, such views, functions and sequences too.
 func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_clean", a, flagSpec{values: map[string]bool{"dry-run": false}})
 	if err != nil {
@@ -522,12 +557,20 @@ func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if err != nil {
 			return nil, err
 		}
+		var ignored map[versioning.TableName]bool
+		if want == nil {
+			// Cleaning everything leaves the tables dolt_ignore
+			// ignores, as git clean leaves ignored files.
+			if ignored, err = ignoredTables(ctx, staged, working); err != nil {
+				return nil, err
+			}
+		}
 		var drop []versioning.TableName
 		var dropObjects []versioning.ObjectName
 		for _, c := range changes {
 			n := versioning.TableName{Schema: c.Schema, Name: c.Name}
 			switch {
-			case c.IsTable() && c.From == nil && (want == nil || want[n]):
+			case c.IsTable() && c.From == nil && (want == nil && !ignored[n] || want[n]):
 				if _, inHead, err := head.Table(ctx, c.Schema, c.Name); err != nil {
 					return nil, err
 				} else if !inHead {

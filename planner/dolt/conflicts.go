@@ -337,7 +337,7 @@ func violationsTable(_ session, def *versioning.Table) (*exec.Table, error) {
 	for _, p := range live {
 		cols = append(cols, exec.VirtualColumn{Name: t.Cols[p].Name, Type: t.Cols[p].Type})
 	}
-	cols = append(cols, exec.VirtualColumn{Name: "violation_info", Type: exec.TText}, exec.VirtualColumn{Name: "dolt_violation_id", Type: exec.TText})
+	cols = append(cols, exec.VirtualColumn{Name: "violation_info", Type: exec.TJSON}, exec.VirtualColumn{Name: "dolt_violation_id", Type: exec.TText})
 	schema, name := def.Schema, def.Name
 	vt := exec.NewVirtualTable(schema, "dolt_constraint_violations_"+name, exec.ObjectOID('r', schema, "dolt_constraint_violations_"+name), cols, func(env *exec.Env) ([]exec.Row, error) {
 		return violationRows(env.Ctx, env, schema, name, live)
@@ -367,7 +367,7 @@ func violationRows(ctx context.Context, env *exec.Env, schema, name string, live
 			return err
 		}
 		row := append(exec.Row{exec.DText(tc.FromRoot), exec.DText(kind)}, vals...)
-		rows = append(rows, append(row, exec.DText(viol.Info), exec.DText(hex.EncodeToString(key))))
+		rows = append(rows, append(row, exec.DJSON(viol.Info), exec.DText(hex.EncodeToString(key))))
 		return nil
 	})
 	return rows, err

@@ -314,6 +314,13 @@ func (s session) planRowDiff(env *exec.Env, fn string, r diffRange, table string
 	}
 	name, err := s.findTableEither(env.Ctx, from, to, table)
 	if err != nil {
+		sc, ok, serr := s.schemasArg(env.Ctx, table, to.root, from.root)
+		if serr != nil {
+			return nil, serr
+		}
+		if ok {
+			return s.planSchemasDiff(fn, r, sc), nil
+		}
 		return nil, err
 	}
 	ft, err := from.table(env.Ctx, name)
@@ -335,6 +342,12 @@ func (s session) planRowDiff(env *exec.Env, fn string, r diffRange, table string
 		from, to, err := s.resolveRange(env, r)
 		if err != nil {
 			return nil, err
+		}
+		// from_commit and to_commit are the revisions as given, as
+		// Doltgres reports them; a merge base (from...to) by its hash.
+		to.commit = exec.DText(r.to)
+		if !r.base {
+			from.commit = exec.DText(r.from)
 		}
 		w := newRowDiffs(sh)
 		err = w.add(env.Ctx, from, to)
@@ -583,7 +596,9 @@ func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.V
 				return nil, err
 			}
 		}
-		hash, who, when := exec.DText(e.Addr.String()), exec.DText(e.Commit.Committer.Name), timestampDatum(e.Commit.Committer.When)
+		// The committer column names the commit's author, as Dolt's
+		// history shows the name a commit was made --author.
+		hash, who, when := exec.DText(e.Addr.String()), exec.DText(e.Commit.Author.Name), timestampDatum(e.Commit.Committer.When)
 		for _, v := range version {
 			row := alloc.row()
 			copy(row, v)
@@ -601,11 +616,11 @@ func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.V
 func diffSummaryRows(ctx context.Context, cs versioning.Store, hash string, c *versioning.Commit, changes changeSet) ([]exec.Row, error) {
 	var rows []exec.Row
 	add := func(name string, data, schema bool) {
-		row := exec.Row{exec.DText(hash), exec.DText(name), exec.Null, exec.Null, exec.Null, exec.Null,
-			exec.DBool(data), exec.DBool(schema)}
+		who := commitColumns(c)
+		row := exec.Row{exec.DText(hash), exec.DText(name), who[0], who[1], who[2], who[3],
+			exec.DBool(data), exec.DBool(schema), exec.Null, exec.Null, exec.Null}
 		if c != nil {
-			row[2], row[3], row[4], row[5] = exec.DText(c.Committer.Name), exec.DText(c.Committer.Email),
-				timestampDatum(c.Committer.When), exec.DText(c.Message)
+			row[8], row[9], row[10] = exec.DText(c.Author.Name), exec.DText(c.Author.Email), timestampDatum(c.Author.When)
 		}
 		rows = append(rows, row)
 	}
@@ -617,10 +632,26 @@ func diffSummaryRows(ctx context.Context, cs versioning.Store, hash string, c *v
 		add(d.Name().String(), data, d.SchemaChange())
 	}
 	for _, o := range changes.objects {
+		if o.Kind == versioning.KindView {
+			continue // in changes.views
+		}
 		data := o.SequenceDataOnly()
 		add(changeLabel(o, changes.names), data, !data)
 	}
+	for _, v := range changes.views {
+		add(v.label(), true, v.kind != "modified")
+	}
 	return rows, nil
+}
+
+// commitColumns are the committer, email, date and message columns of
+// the unscoped diff tables for commit c; NULLs for the working and
+// staged changes (c nil).
+func commitColumns(c *versioning.Commit) [4]exec.Datum {
+	if c == nil {
+		return [4]exec.Datum{exec.Null, exec.Null, exec.Null, exec.Null}
+	}
+	return [4]exec.Datum{exec.DText(c.Committer.Name), exec.DText(c.Committer.Email), timestampDatum(c.Committer.When), exec.DText(c.Message)}
 }
 
 // commitChanges is what commit c changed against its first parent; a
@@ -651,58 +682,71 @@ func changesBetween(ctx context.Context, from, to versioning.RootValue) (changeS
 	if err != nil {
 		return changeSet{}, err
 	}
+	views, err := viewChanges(ctx, from, to, objects)
+	if err != nil {
+		return changeSet{}, err
+	}
 	names, err := labelTypes(ctx, from, to)
-	return changeSet{tables: tables, objects: objects, names: names}, err
+	return changeSet{tables: tables, objects: objects, views: views, names: names}, err
 }
 
-// doltDiffRows are the dolt_diff system table's rows: the working root's
-// changes against the staged root (WORKING), the staged root's against
-// HEAD (STAGED), then each commit's of the log against its first parent.
+// doltDiffRows are the dolt_diff system table's rows: one per changed
+// table or object of each diff step (eachDiffStep).
 func (s session) doltDiffRows(env *exec.Env) ([]exec.Row, error) {
+	var rows []exec.Row
+	err := s.eachDiffStep(env, func(hash string, c *versioning.Commit, changes changeSet) error {
+		r, err := diffSummaryRows(env.Ctx, s.Repo().Store(), hash, c, changes)
+		rows = append(rows, r...)
+		return err
+	})
+	return rows, err
+}
+
+// eachDiffStep calls fn with the changes the unscoped diff tables
+// (dolt.diff, dolt.column_diff) list, step by step: the working root's
+// changes against the staged root (hash WORKING), the staged root's
+// against HEAD (STAGED), then each commit's of the log against its
+// first parent (c being the commit).
+func (s session) eachDiffStep(env *exec.Env, fn func(hash string, c *versioning.Commit, changes changeSet) error) error {
 	ctx := env.Ctx
 	head, err := s.headCommit(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	headRoot, _, err := s.Repo().CommitRoot(ctx, head)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	staged, err := s.resolveRoot(env, "STAGED")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var rows []exec.Row
 	for _, step := range []struct {
 		name     string
 		from, to versioning.RootValue
 	}{{"WORKING", staged, env.Txn.Root}, {"STAGED", headRoot, staged}} {
 		changes, err := changesBetween(ctx, step.from, step.to)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		r, err := diffSummaryRows(ctx, s.Repo().Store(), step.name, nil, changes)
-		if err != nil {
-			return nil, err
+		if err := fn(step.name, nil, changes); err != nil {
+			return err
 		}
-		rows = append(rows, r...)
 	}
 	log, err := s.Repo().Log(ctx, []versioning.Address{head}, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, e := range log {
 		changes, err := s.commitChanges(ctx, e.Commit)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		r, err := diffSummaryRows(ctx, s.Repo().Store(), e.Addr.String(), e.Commit, changes)
-		if err != nil {
-			return nil, err
+		if err := fn(e.Addr.String(), e.Commit, changes); err != nil {
+			return err
 		}
-		rows = append(rows, r...)
 	}
-	return rows, nil
+	return nil
 }
 
 func init() {
@@ -789,6 +833,7 @@ func init() {
 			{Name: "committer", Type: exec.TText}, {Name: "email", Type: exec.TText},
 			{Name: "date", Type: exec.TTimestamp}, {Name: "message", Type: exec.TText},
 			{Name: "data_change", Type: exec.TBool}, {Name: "schema_change", Type: exec.TBool},
+			{Name: "author", Type: exec.TText}, {Name: "author_email", Type: exec.TText}, {Name: "author_date", Type: exec.TTimestamp},
 		},
 		rows: func(s session, env *exec.Env) ([]exec.Row, error) { return s.doltDiffRows(env) },
 	}

@@ -22,10 +22,13 @@ type deltaRows func(s session, env *exec.Env, from, to revision, cs changeSet) (
 
 // changeSet is what differs between two revisions: the tables, and the
 // other objects (objects.go), which a function asked about one
-// table leaves out.
+// table leaves out. The views among the objects are also listed by
+// schema, as the changes of the schemas' dolt_schemas (schemas.go), as
+// the functions that list changes show them.
 type changeSet struct {
 	tables  []versioning.TableDelta
 	objects []versioning.ObjectChange
+	views   []schemaViews
 	names   catalog.TypeNamer // the user types in the objects' labels
 }
 
@@ -45,13 +48,11 @@ func registerDeltaFunc(name string, cols []exec.VirtualColumn, rows deltaRows) {
 		if err != nil {
 			return nil, err
 		}
-		var only *versioning.TableName
+		var only changeFilter
 		if len(rest) == 1 {
-			n, err := s.findTableEither(env.Ctx, from, to, rest[0])
-			if err != nil {
+			if only, err = s.changeFilterFor(env.Ctx, from, to, rest[0]); err != nil {
 				return nil, err
 			}
-			only = &n
 		}
 		return exec.NewVirtualTable("", name, 0, cols, func(env *exec.Env) ([]exec.Row, error) {
 			from, to, err := s.resolveRange(env, r)
@@ -62,25 +63,82 @@ func registerDeltaFunc(name string, cols []exec.VirtualColumn, rows deltaRows) {
 			if err != nil {
 				return nil, err
 			}
-			if only != nil {
+			switch {
+			case only.table != nil:
 				kept := deltas[:0]
 				for _, d := range deltas {
-					if d.Name() == *only {
+					if d.Name() == *only.table {
 						kept = append(kept, d)
 					}
 				}
 				return rows(s, env, from, to, changeSet{tables: kept})
-			}
-			if from.empty {
+			case from.empty:
+				if only.objects != nil {
+					return nil, nil // the first commit has tables only
+				}
 				return rows(s, env, from, to, changeSet{tables: deltas})
 			}
 			cs, err := changesBetween(env.Ctx, from.root, to.root)
 			if err != nil {
 				return nil, err
 			}
+			if only.objects != nil {
+				kept := changeSet{names: cs.names}
+				for _, c := range cs.objects {
+					if only.objects[versioning.ObjectName{Kind: c.Kind, Schema: c.Schema, Name: c.Name}] {
+						kept.objects = append(kept.objects, c)
+					}
+				}
+				if kept.views, err = viewChanges(env.Ctx, from.root, to.root, kept.objects); err != nil {
+					return nil, err
+				}
+				cs = kept
+			}
 			return rows(s, env, from, to, cs)
 		}), nil
 	}
+}
+
+// changeFilter is what a delta function given a name is asked about:
+// a table, or other objects (a function's overloads, a schema's views
+// as its dolt_schemas).
+type changeFilter struct {
+	table   *versioning.TableName
+	objects map[versioning.ObjectName]bool
+}
+
+// changeFilterFor resolves the name given to a delta function against
+// both revisions: a table, else a schema's dolt_schemas, else the other
+// objects of that name (objects.go).
+func (s session) changeFilterFor(ctx context.Context, from, to revision, name string) (changeFilter, error) {
+	t, err := s.findTableEither(ctx, from, to, name)
+	if err == nil {
+		return changeFilter{table: &t}, nil
+	}
+	var roots []versioning.RootValue
+	for _, r := range []revision{to, from} {
+		if !r.empty {
+			roots = append(roots, r.root)
+		}
+	}
+	var found []versioning.ObjectName
+	schema, ok, serr := s.schemasArg(ctx, name, roots...)
+	if serr == nil && ok {
+		found, serr = viewNames(ctx, schema, roots)
+	} else if serr == nil {
+		found, serr = s.otherObjectsNamed(ctx, roots, name)
+	}
+	if serr != nil {
+		return changeFilter{}, serr
+	}
+	if len(found) == 0 && !ok {
+		return changeFilter{}, err
+	}
+	f := changeFilter{objects: map[versioning.ObjectName]bool{}}
+	for _, o := range found {
+		f.objects[o] = true
+	}
+	return f, nil
 }
 
 // liveColumnsByName are the positions of a table's live columns, by name.
@@ -233,6 +291,9 @@ func init() {
 					exec.DBool(data), exec.DBool(d.SchemaChange())})
 			}
 			for _, c := range cs.objects {
+				if c.Kind == versioning.KindView {
+					continue // in cs.views
+				}
 				from, to, kind := exec.DText(changeLabel(c, cs.names)), exec.DText(changeLabel(c, cs.names)), "modified"
 				switch {
 				case c.From == nil:
@@ -242,6 +303,16 @@ func init() {
 				}
 				data := c.SequenceDataOnly()
 				rows = append(rows, exec.Row{from, to, exec.DText(kind), exec.DBool(data), exec.DBool(!data)})
+			}
+			for _, v := range cs.views {
+				from, to := exec.DText(v.label()), exec.DText(v.label())
+				switch v.kind {
+				case "added":
+					from = exec.DText("")
+				case "dropped":
+					to = exec.DText("")
+				}
+				rows = append(rows, exec.Row{from, to, exec.DText(v.kind), exec.DBool(true), exec.DBool(v.kind != "modified")})
 			}
 			return rows, nil
 		})

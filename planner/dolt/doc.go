@@ -25,16 +25,22 @@
 // Git-style arguments. commands.go has dolt_hashof and its kin, dolt_add,
 // dolt_commit, dolt_branch, dolt_checkout, dolt_reset, dolt_tag and
 // dolt_clean; merge.go dolt_merge, dolt_cherry_pick, dolt_revert and
-// dolt_conflicts_resolve. remotes.go has dolt_fetch, dolt_push,
-// dolt_pull and dolt_clone; backup.go dolt_backup and dolt.dolt_backups.
+// dolt_conflicts_resolve; rebase.go dolt_rebase and its plan,
+// dolt.rebase. remotes.go has dolt_fetch, dolt_push, dolt_pull and
+// dolt_clone; backup.go dolt_backup and dolt.dolt_backups.
 //
 // tables.go holds the registries of system tables and table functions,
 // which the planner reaches through SystemTable and TableFunction, and
-// the log, branch, tag and status tables. diff.go has row diffs
+// the log, branch, tag and status tables. usertables.go has the system
+// tables the user writes, dolt.docs and each schema's dolt_ignore
+// (ignore.go), which are stored as ordinary tables once their first row
+// is written; schemas.go each schema's dolt_schemas (its views, as
+// Doltgres records them) and dolt_procedures. diff.go has row diffs
 // (dolt_diff, dolt_diff_<table>, dolt_commit_diff_<table>,
-// dolt_history_<table>, dolt.diff), diffstat.go the functions over the
-// tables two revisions differ in (dolt_diff_stat, dolt_diff_summary,
-// dolt_schema_diff, dolt_patch); patch.go writes their SQL for tables,
+// dolt_history_<table>, dolt.diff; columndiff.go dolt.column_diff),
+// diffstat.go the functions over the tables two revisions differ in
+// (dolt_diff_stat, dolt_diff_summary, dolt_schema_diff, dolt_patch);
+// patch.go writes their SQL for tables,
 // patchobjects.go for views, types, sequences and functions, in
 // dependency order; objects.go names those objects as the version-control
 // tables and functions show and take them. conflicts.go has the merge

@@ -58,7 +58,8 @@ func init() {
 			{Name: "fast_forward", T: exec.TInt4}, {Name: "conflicts", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
 		{"dolt_cherry_pick", session.doltCherryPick, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText},
 			{Name: "data_conflicts", T: exec.TInt4}, {Name: "schema_conflicts", T: exec.TInt4}, {Name: "constraint_violations", T: exec.TInt4}}},
-		{"dolt_revert", session.doltRevert, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText}}},
+		{"dolt_revert", session.doltRevert, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText},
+			{Name: "data_conflicts", T: exec.TInt4}, {Name: "schema_conflicts", T: exec.TInt4}, {Name: "constraint_violations", T: exec.TInt4}}},
 		{"dolt_conflicts_resolve", session.doltConflictsResolve, mergeError, status},
 		{"dolt_fetch", session.doltFetch, vcsError, status},
 		{"dolt_push", session.doltPush, vcsError, []exec.ResultColumn{{Name: "status", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
@@ -66,6 +67,7 @@ func init() {
 			{Name: "conflicts", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
 		{"dolt_clone", session.doltClone, vcsError, status},
 		{"dolt_backup", session.doltBackup, vcsError, status},
+		{"dolt_rebase", session.doltRebase, mergeError, []exec.ResultColumn{{Name: "status", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
 	} {
 		// The commands that change the session's branch need the right to
 		// write it; dolt_branch and dolt_checkout -b check what they touch.

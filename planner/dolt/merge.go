@@ -160,6 +160,8 @@ func (s session) doltCherryPick(env *exec.Env, a []exec.Datum) (exec.Datum, erro
 // doltRevert is dolt_revert(rev...): for each rev, the inverse of the
 // change it made to its parent, applied onto HEAD and committed as
 // Revert "message". A revert that conflicts fails and changes nothing.
+// It returns {hash, data_conflicts, schema_conflicts,
+// constraint_violations}, as dolt_cherry_pick does.
 func (s session) doltRevert(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_revert", a, flagSpec{values: map[string]bool{"author": true}})
 	if err != nil {
@@ -187,7 +189,9 @@ func (s session) doltRevert(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			return exec.Null, err
 		}
 	}
-	return commandResult(exec.DText(last.String())), nil
+	// Doltgres's shape, dolt_cherry_pick's: a revert that conflicts
+	// fails, so the counts are 0.
+	return commandResult(exec.DText(last.String()), exec.DInt(0), exec.DInt(0), exec.DInt(0)), nil
 }
 
 // doltConflictsResolve is dolt_conflicts_resolve('--ours'|'--theirs',

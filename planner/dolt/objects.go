@@ -14,8 +14,10 @@ import (
 // (versioning.ObjectChange.IsObject). dolt_status, dolt.diff and
 // dolt_diff_summary list them by their schema-qualified names (a
 // function with its argument types, public.f(integer), so overloads
-// are told apart); dolt_add, dolt_reset and dolt_checkout take those
-// names, a function's without its arguments meaning every overload.
+// are told apart), but for views, which they list as Doltgres does, as
+// the changes of their schema's dolt_schemas (schemas.go); dolt_add,
+// dolt_reset and dolt_checkout take those names, a function's without
+// its arguments meaning every overload, and a view's own name too.
 
 // objectLabel is how the version-control tables name an object; rec is
 // one of its records, which a function's label needs, with its
@@ -90,6 +92,16 @@ func (s session) objectNames(ctx context.Context, roots []versioning.RootValue, 
 	for _, n := range names {
 		if t, err := s.tableNamedIn(ctx, roots, n); err == nil {
 			out = append(out, versioning.ObjectName{Kind: versioning.KindTable, Schema: t.Schema, Name: t.Name})
+			continue
+		}
+		if schema, ok, err := s.schemasArg(ctx, n, roots...); err != nil {
+			return nil, err
+		} else if ok {
+			views, err := viewNames(ctx, schema, roots)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, views...) // the schema's views (schemas.go)
 			continue
 		}
 		found, err := s.otherObjectsNamed(ctx, roots, n)

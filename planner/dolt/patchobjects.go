@@ -29,7 +29,10 @@ import (
 // setval, CREATE OR REPLACE for a function with the same result type and
 // a view whose columns only grow. Anything else is dropped and created
 // again, which PostgreSQL refuses while other objects depend on it.
-// Comments on these objects are not carried.
+// Comments on these objects are not carried, nor the CREATE VIEW
+// statement a view was written with (dolt_schemas.fragment): the patch
+// writes its own, schema-qualified, since the one written resolved its
+// names along a search path the patch cannot know.
 
 // objectRow is a statement of dolt_patch about an object.
 func (p *patch) objectRow(c versioning.ObjectChange, kind, stmt string) exec.Row {

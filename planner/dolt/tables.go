@@ -43,20 +43,35 @@ type tableFunc func(s session, env *exec.Env, args []exec.Datum) (*exec.Table, e
 // systemTables are the fixed-column system tables by their short names.
 // perTableSystem are the per-table ones by prefix (diff_ for
 // dolt_diff_<table>): given the table, they build the virtual table.
-// systemFuncs are the table functions. All three are filled by init
-// functions of the files that define them and never change afterwards.
+// perSchemaSystem are the ones each schema has (dolt_schemas), by their
+// short names. systemFuncs are the table functions. All four are filled
+// by init functions of the files that define them and never change
+// afterwards.
 var (
-	systemTables   = map[string]systemTable{}
-	perTableSystem = map[string]func(s session, t *versioning.Table) (*exec.Table, error){}
-	systemFuncs    = map[string]tableFunc{}
+	systemTables    = map[string]systemTable{}
+	perTableSystem  = map[string]func(s session, t *versioning.Table) (*exec.Table, error){}
+	perSchemaSystem = map[string]func(s session, schema string) *exec.Table{}
+	systemFuncs     = map[string]tableFunc{}
 )
 
+// Catalog is what SystemTable asks of the planner about the
+// transaction's root: its stored tables and schemas, by the planner's
+// rules for names.
+type Catalog interface {
+	// LookupTable finds a stored table by schema and name, or by name
+	// along the search path when schema is "".
+	LookupTable(ctx context.Context, schema, name string) (*versioning.Table, bool, error)
+	// HasSchema reports whether the schema exists.
+	HasSchema(ctx context.Context, schema string) (bool, error)
+}
+
 // SystemTable returns the system table a FROM name refers to, if any:
-// dolt.NAME, dolt_NAME, or dolt_PREFIX_TABLE for a table of schema (or of
-// the search path, when schema is ""), which lookup finds among the
-// stored tables.
-func SystemTable(ctx context.Context, sess Session, schema, name string,
-	lookup func(ctx context.Context, schema, name string) (*versioning.Table, bool, error)) (*exec.Table, bool, error) {
+// dolt.NAME, dolt_NAME, dolt_PREFIX_TABLE for a table of schema (or of
+// the search path, when schema is ""), or a per-schema table such as
+// dolt_schemas; cat finds the stored tables and schemas. A user-writable
+// system table (usertables.go) that is stored is an ordinary table, which
+// the planner finds before asking here.
+func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name string) (*exec.Table, bool, error) {
 	short, ok := strings.CutPrefix(name, "dolt_")
 	if schema == systemSchema || !ok && schema == "" && slices.Contains(sess.RelationSchemas(""), systemSchema) {
 		short, ok = name, true // dolt.NAME, or NAME with dolt on the search path
@@ -75,17 +90,49 @@ func SystemTable(ctx context.Context, sess Session, schema, name string,
 		}
 		return t, true, nil
 	}
+	if st, found := storedTables[short]; found && !st.madeByRebase && (st.schema != "" || schema != systemSchema) {
+		in := st.schema
+		if in == "" {
+			var err error
+			if in, err = s.schemaOf(ctx, cat, schema); in == "" || err != nil {
+				return nil, false, err
+			}
+		}
+		return st.absent(in), true, nil
+	}
 	if schema == systemSchema {
 		return nil, false, nil
+	}
+	if build, found := perSchemaSystem[short]; found {
+		in, err := s.schemaOf(ctx, cat, schema)
+		if in == "" || err != nil {
+			return nil, false, err
+		}
+		t := build(s, in)
+		t.VirtualKind = 'c'
+		return t, true, nil
 	}
 	for prefix, build := range perTableSystem {
 		rel, ok := strings.CutPrefix(short, prefix)
 		if !ok || rel == "" {
 			continue
 		}
-		def, ok, err := lookup(ctx, schema, rel)
-		if err != nil || !ok {
+		def, ok, err := cat.LookupTable(ctx, schema, rel)
+		if err != nil {
 			return nil, false, err
+		}
+		if !ok {
+			// dolt_workspace_<table> of an existing schema is empty,
+			// with no columns of the table, when it has no such table,
+			// as Doltgres has it; the others do not exist.
+			in := ""
+			if prefix == "workspace_" {
+				in, err = s.schemaOf(ctx, cat, schema)
+			}
+			if in == "" || err != nil {
+				return nil, false, err
+			}
+			def = &versioning.Table{Schema: in, Name: rel}
 		}
 		t, err := build(s, def)
 		if t != nil {
@@ -94,6 +141,22 @@ func SystemTable(ctx context.Context, sess Session, schema, name string,
 		return t, err == nil, err
 	}
 	return nil, false, nil
+}
+
+// schemaOf is the schema a per-schema system table named in schema (""
+// when unqualified) is of: that one if it exists, or the first existing
+// schema of the search path; "" for none.
+func (s session) schemaOf(ctx context.Context, cat Catalog, schema string) (string, error) {
+	for _, sc := range s.RelationSchemas(schema) {
+		if sc == systemSchema || sc == "pg_catalog" || sc == "information_schema" || strings.HasPrefix(sc, "pg_temp") {
+			continue
+		}
+		ok, err := cat.HasSchema(ctx, sc)
+		if err != nil || ok {
+			return sc, err
+		}
+	}
+	return "", nil
 }
 
 // TableFunction returns the planner of a version-control table function
@@ -353,23 +416,49 @@ func init() {
 			}
 			return rows, nil
 		}}
-	systemTables["status"] = systemTable{
-		cols: []exec.VirtualColumn{{Name: "table_name", Type: exec.TText}, {Name: "staged", Type: exec.TBool}, {Name: "status", Type: exec.TText}},
+	statusCols := []exec.VirtualColumn{{Name: "table_name", Type: exec.TText}, {Name: "staged", Type: exec.TBool}, {Name: "status", Type: exec.TText}}
+	systemTables["status"] = systemTable{cols: statusCols, rows: func(s session, env *exec.Env) ([]exec.Row, error) {
+		rows, _, err := s.statusTableRows(env)
+		return rows, err
+	}}
+	// dolt_status_ignored is dolt_status with a column saying which new
+	// tables dolt_ignore ignores (ignore.go).
+	systemTables["status_ignored"] = systemTable{
+		cols: append(statusCols[:len(statusCols):len(statusCols)], exec.VirtualColumn{Name: "ignored", Type: exec.TBool}),
 		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
-			if s.Detached() != nil {
-				return nil, nil
+			rows, staged, err := s.statusTableRows(env)
+			if err != nil || len(rows) == 0 {
+				return rows, err
 			}
-			_, headRoot, staged, _, _, err := s.Repo().Roots(env.Ctx, s.Branch())
+			ignored, err := ignoredTables(env.Ctx, staged, env.Txn.Root)
 			if err != nil {
 				return nil, err
 			}
-			stagedRows, err := statusRows(env.Ctx, headRoot, staged, true)
-			if err != nil {
-				return nil, err
+			for i, r := range rows {
+				schema, name, _ := strings.Cut(r[0].S, ".")
+				ig := !r[1].Bool() && ignored[versioning.TableName{Schema: schema, Name: name}]
+				rows[i] = append(r, exec.DBool(ig))
 			}
-			workingRows, err := statusRows(env.Ctx, staged, env.Txn.Root, false)
-			return append(stagedRows, workingRows...), err
+			return rows, nil
 		}}
+}
+
+// statusTableRows are dolt_status's rows: the staged changes, then the
+// working ones; staged is the staged root they are measured against.
+func (s session) statusTableRows(env *exec.Env) (rows []exec.Row, staged versioning.RootValue, err error) {
+	if s.Detached() != nil {
+		return nil, staged, nil
+	}
+	_, headRoot, staged, _, _, err := s.Repo().Roots(env.Ctx, s.Branch())
+	if err != nil {
+		return nil, staged, err
+	}
+	stagedRows, err := statusRows(env.Ctx, headRoot, staged, true)
+	if err != nil {
+		return nil, staged, err
+	}
+	workingRows, err := statusRows(env.Ctx, staged, env.Txn.Root, false)
+	return append(stagedRows, workingRows...), staged, err
 }
 
 // statusRows are dolt_status's rows for the changes from one root to the
@@ -403,6 +492,8 @@ func statusRows(ctx context.Context, from, to versioning.RootValue, staged bool)
 				return nil, err
 			}
 			name, status = conflictLabel(&tc, names), "conflict"
+		case versioning.KindView:
+			continue // below, as the schema's dolt_schemas
 		default:
 			if !c.IsObject() {
 				continue
@@ -410,6 +501,14 @@ func statusRows(ctx context.Context, from, to versioning.RootValue, staged bool)
 			name, status = changeLabel(c, names), changeWord(c, objectWord(c))
 		}
 		rows = append(rows, exec.Row{exec.DText(name), exec.DBool(staged), exec.DText(status)})
+	}
+	views, err := viewChanges(ctx, from, to, changes)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range views {
+		status := map[string]string{"added": "new table", "dropped": "deleted", "modified": "modified"}[v.kind]
+		rows = append(rows, exec.Row{exec.DText(v.label()), exec.DBool(staged), exec.DText(status)})
 	}
 	return rows, nil
 }

@@ -57,7 +57,7 @@ func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.Declar
 	if err != nil {
 		return nil, err
 	}
-	an, err := planner.Analyze(ctx, s, tx, d.Query, given)
+	an, err := planner.Analyze(ctx, s, tx, d.Query, "", given)
 	if err != nil {
 		return nil, err
 	}

@@ -639,6 +639,9 @@ func (s *Session) statements(sql string, tree *pg.ParseResult, lease *parsecache
 		if tree, err = pg.Parse(rewritten); err != nil {
 			return nil, planner.SyntaxError(err)
 		}
+		// The statements' positions are in the rewritten text, which is
+		// then their text (Statement.Text).
+		sql = rewritten
 	}
 	out := make([]*Statement, 0, len(tree.Stmts))
 	for _, raw := range tree.Stmts {

@@ -84,7 +84,7 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 		if err != nil {
 			return nil, nil, err
 		}
-		an, err := planner.Analyze(ctx, st.s, tx, n.GetDeclareCursorStmt().Query, given)
+		an, err := planner.Analyze(ctx, st.s, tx, n.GetDeclareCursorStmt().Query, "", given)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -109,7 +109,7 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	if err != nil {
 		return nil, nil, err
 	}
-	an, err := planner.Analyze(ctx, st.s, tx, st.raw.Stmt, given)
+	an, err := planner.Analyze(ctx, st.s, tx, st.raw.Stmt, st.Text(), given)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -283,7 +283,7 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 	an := st.an
 	if !st.reusable(ctx, tx) {
 		var err error
-		if an, err = planner.Analyze(ctx, s, tx, st.raw.Stmt, given); err != nil {
+		if an, err = planner.Analyze(ctx, s, tx, st.raw.Stmt, st.Text(), given); err != nil {
 			return nil, err
 		}
 	}
