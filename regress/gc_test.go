@@ -87,3 +87,38 @@ func TestDoltGC(t *testing.T) {
 	c := connect(t, context.Background(), srv.DSN("postgres"))
 	wantRows(t, ctx, c, "SELECT count(*) FROM big", "1002")
 }
+
+// TestAutoGC: with --gc-threshold-mb the server collects garbage by itself
+// once that much was written; an idle open transaction only puts the
+// collection off (the server keeps serving), and the data stays whole.
+func TestAutoGC(t *testing.T) {
+	ctx := testserver.Context(t)
+	dir := t.TempDir()
+	srv := testserver.StartOpts(t, testserver.Options{DataDir: dir, Args: []string{"--gc-threshold-mb", "4", "--gc-check-interval", "100ms"}})
+	a := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE kept (id int PRIMARY KEY, v text)")
+	exec(t, ctx, a, "INSERT INTO kept SELECT g, 'kept' FROM generate_series(1, 1000) g")
+	exec(t, ctx, a, "SELECT dolt_commit('-Am', 'base')")
+
+	// An idle transaction holds the collection off; other sessions go on.
+	idle := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, idle, "BEGIN")
+	exec(t, ctx, idle, "SELECT count(*) FROM kept")
+	exec(t, ctx, a, "SELECT dolt_checkout('-b', 'scratch')")
+	exec(t, ctx, a, "INSERT INTO kept SELECT g, repeat('x', 300) FROM generate_series(1001, 60000) g")
+	exec(t, ctx, a, "SELECT dolt_commit('-am', 'load')")
+	exec(t, ctx, a, "SELECT dolt_checkout('main')")
+	exec(t, ctx, a, "SELECT dolt_branch('-D', 'scratch')")
+	before := dirSize(t, dir)
+	exec(t, ctx, a, "INSERT INTO kept VALUES (-1, 'while put off')") // not stalled for good
+	exec(t, ctx, idle, "COMMIT")
+
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if after := dirSize(t, dir); after < before/2 {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no automatic collection: the directory holds %d bytes, %d before", after, before)
+		}
+	}
+	wantRows(t, ctx, a, "SELECT count(*), min(id), max(id) FROM kept", "1001 | -1 | 1000")
+}

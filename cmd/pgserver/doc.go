@@ -14,7 +14,10 @@
 // refused with 53300), --max-query-memory-mb N (the bytes of rows one
 // statement's sorts, hash tables and buffers may hold before it fails with
 // 53200; default a quarter of the machine's memory; shown and changed per
-// session as max_query_memory), --tls-cert and --tls-key (PEM files: TLS for clients
+// session as max_query_memory), --gc-threshold-mb N with
+// --gc-check-interval D (collect garbage by itself once N MiB of chunks were
+// written since the last collection, at a moment when no transaction is
+// open; off by default), --tls-cert and --tls-key (PEM files: TLS for clients
 // that ask for it). PGSERVER_SUPERUSER_PASSWORD in the environment sets the
 // password of the role postgres at startup.
 package main

@@ -36,6 +36,8 @@ func main() {
 	auth := flag.String("auth", "", "client authentication: trust or scram (default: trust on loopback addresses, scram otherwise); --hba overrides it")
 	hbaFile := flag.String("hba", "", "client authentication rules in pg_hba.conf's format (type, database or db@branch-pattern, user, address, method trust/reject/scram-sha-256/password), first match wins; reloaded on SIGHUP")
 	maxConns := flag.Int("max-connections", wire.DefaultMaxConnections, "the most sessions served at once (max_connections); more are refused with 53300")
+	gcThresholdMB := flag.Int64("gc-threshold-mb", 0, "collect garbage automatically whenever this many MiB of chunks were written since the last collection (0: only dolt_gc()), at a moment when no transaction is open")
+	gcCheck := flag.Duration("gc-check-interval", 10*time.Second, "how often --gc-threshold-mb is checked")
 	queryMemMB := flag.Int64("max-query-memory-mb", defaultQueryMemoryMB(), "MiB of rows one statement's sorts, hash tables and buffers may hold before it fails with 53200 (max_query_memory, which a session may change); default a quarter of the machine's memory, 0 for no limit")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for profiling)")
 	cacheMB := flag.Int64("cache-mb", store.DefaultCacheBytes>>20, "MiB of decoded chunks kept in memory (the chunk cache), the largest share of an idle server's memory")
@@ -92,7 +94,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pgserver: --max-query-memory-mb must not be negative")
 		os.Exit(2)
 	}
-	err = run(log, options{listen: *listen, dataDir: *dataDir, auth: *auth, hbaFile: *hbaFile, maxConns: *maxConns, queryMemMB: *queryMemMB, tls: tlsCfg, cacheBytes: *cacheMB << 20})
+	if *gcThresholdMB < 0 || *gcCheck <= 0 {
+		fmt.Fprintln(os.Stderr, "pgserver: --gc-threshold-mb must not be negative and --gc-check-interval must be positive")
+		os.Exit(2)
+	}
+	err = run(log, options{listen: *listen, dataDir: *dataDir, auth: *auth, hbaFile: *hbaFile, maxConns: *maxConns, queryMemMB: *queryMemMB,
+		gcThreshold: uint64(*gcThresholdMB) << 20, gcCheck: *gcCheck, tls: tlsCfg, cacheBytes: *cacheMB << 20})
 	if err != nil {
 		log.Error("pgserver stopped", zap.Error(err))
 	}
@@ -113,6 +120,8 @@ type options struct {
 	listen, dataDir, auth, hbaFile string
 	maxConns                       int
 	queryMemMB                     int64
+	gcThreshold                    uint64 // bytes written that start an automatic GC; 0: none
+	gcCheck                        time.Duration
 	tls                            *tls.Config
 	cacheBytes                     int64
 }
@@ -195,6 +204,9 @@ func run(log *zap.Logger, o options) error {
 		authDesc = "hba " + o.hbaFile
 	}
 	log.Info("listening", zap.String("addr", srv.Addr().String()), zap.String("data_dir", dataDir), zap.String("auth", authDesc))
+	if o.gcThreshold > 0 {
+		go engine.AutoGC(ctx, func() uint64 { return db.Stats().BytesWritten }, o.gcThreshold, o.gcCheck)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ctx) }()
 	select {

@@ -86,33 +86,97 @@ func (g *txnGate) exclusive(ctx context.Context, own bool) (func(), error) {
 	}
 }
 
+// tryExclusive claims the gate if no transaction is open at this moment,
+// without waiting, and returns the function that lets them in again; nil
+// if one is open or a collection runs.
+func (g *txnGate) tryExclusive() func() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gc || g.open > 0 {
+		return nil
+	}
+	g.gc = true
+	return func() { g.mu.Lock(); g.gc = false; g.mu.Unlock() }
+}
+
 // CollectGarbage runs a garbage collection of the store (dolt_gc): once
 // every other transaction has ended, it keeps what any ref reaches and
 // the roots of the caller's own transaction, removes the rest and gives
 // the disk space back.
 func (s *Session) CollectGarbage(ctx context.Context) (versioning.GCResult, error) {
-	st, ok := s.e.st.(versioning.GCStore)
-	if !ok {
-		return versioning.GCResult{}, pgerr.New(pgerr.FeatureNotSupported, "this store cannot collect garbage")
+	var own []versioning.Address
+	if tx := s.txn; tx != nil {
+		own = append(own, tx.Start.Addr(), tx.Root.Addr())
 	}
 	release, err := s.e.gate.exclusive(ctx, s.inGate)
 	if err != nil {
 		return versioning.GCResult{}, err
 	}
 	defer release()
-	var own []versioning.Address
-	if tx := s.txn; tx != nil {
-		own = append(own, tx.Start.Addr(), tx.Root.Addr())
+	return s.e.collectGarbage(ctx, own)
+}
+
+// collectGarbage runs one collection, keeping own (the caller's
+// transaction's roots). The caller holds the gate exclusively.
+func (e *Engine) collectGarbage(ctx context.Context, own []versioning.Address) (versioning.GCResult, error) {
+	st, ok := e.st.(versioning.GCStore)
+	if !ok {
+		return versioning.GCResult{}, pgerr.New(pgerr.FeatureNotSupported, "this store cannot collect garbage")
 	}
 	res, err := versioning.GCWith(ctx, st, func(context.Context) ([]versioning.Address, error) { return own, nil },
 		versioning.GCOptions{Quiesced: true}) // the gate kept every other transaction out
 	if err != nil {
 		return res, err
 	}
-	s.e.log.Info("garbage collected", zap.Int("refs", res.Refs), zap.Uint64("chunks_kept", res.ChunksKept),
+	e.log.Info("garbage collected", zap.Int("refs", res.Refs), zap.Uint64("chunks_kept", res.ChunksKept),
 		zap.Uint64("chunks_removed", res.ChunksRemoved), zap.Uint64("bytes_kept", res.BytesKept),
 		zap.Uint64("bytes_removed", res.BytesRemoved), zap.Int64("disk_before", res.DiskBefore),
 		zap.Int64("disk_after", res.DiskAfter), zap.Duration("mark", res.Mark), zap.Duration("sweep", res.Sweep),
 		zap.Duration("reclaim", res.Reclaim))
 	return res, nil
+}
+
+// WrittenBytes is what the store counts of the chunks written since it
+// opened (store.Stats), for AutoGC.
+type WrittenBytes func() uint64
+
+// AutoGC collects garbage whenever threshold bytes of chunks have been
+// written since the last collection (or the start), looking every check,
+// until ctx ends. It runs only at a moment when no transaction is open, so
+// that it never holds sessions back waiting for an idle one (dolt_gc
+// waits instead): under a load that always keeps a transaction open it
+// is put off, check after check. Most of what a busy server writes is
+// soon garbage (the new Prolly nodes of every statement and commit, of
+// which the branch keeps the last), so the threshold bounds the
+// directory's growth between collections.
+func (e *Engine) AutoGC(ctx context.Context, written WrittenBytes, threshold uint64, check time.Duration) {
+	last := written()
+	t := time.NewTicker(check)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := written()
+		if now-last < threshold {
+			continue
+		}
+		release := e.gate.tryExclusive()
+		if release == nil {
+			continue // a transaction is open: at the next check
+		}
+		e.log.Info("automatic garbage collection", zap.Uint64("written_since_last", now-last))
+		_, err := e.collectGarbage(ctx, nil)
+		release()
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			e.log.Warn("automatic garbage collection failed", zap.Error(err))
+		default:
+			last = written()
+		}
+	}
 }
