@@ -32,6 +32,11 @@ func TestDoltRebase(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT rebase_order, action, commit_message FROM dolt.rebase ORDER BY 1",
 		"1 | pick | row 1", "2 | pick | row 2", "3 | pick | row 3", "4 | pick | row 4")
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_rebase WHERE commit_hash = dolt_hashof('b~3')", "1")
+	// The plan is the rebase's state: staging or cleaning everything
+	// leaves it.
+	status(t, ctx, c, "SELECT dolt_add('.')")
+	status(t, ctx, c, "SELECT dolt_clean()")
+	wantRows(t, ctx, c, "SELECT table_name, staged FROM dolt_status", "dolt.rebase | f")
 
 	// An action that is none fails, changing nothing.
 	exec(t, ctx, c, "UPDATE dolt_rebase SET action = 'bogus' WHERE rebase_order = 2")

@@ -58,6 +58,7 @@ func TestDoltDocs(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT * FROM dolt.docs ORDER BY doc_name", "LICENSE.md | MIT", "README.md | hi")
 	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status", "dolt.docs | f | new table")
 	wantRows(t, ctx, c, "SELECT to_table_name, diff_type FROM dolt_diff_summary('HEAD', 'WORKING', 'docs')", "dolt.docs | added")
+	wantRows(t, ctx, c, "SELECT to_table_name, diff_type FROM dolt_diff_summary('HEAD', 'WORKING', 'dolt_docs')", "dolt.docs | added")
 	wantRows(t, ctx, c, "SELECT diff_type, to_doc_name FROM dolt_diff('HEAD', 'WORKING', 'docs') ORDER BY 2",
 		"added | LICENSE.md", "added | README.md")
 

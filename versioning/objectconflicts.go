@@ -66,9 +66,10 @@ var objectFields = map[byte][]objectField{
 		{name: "aggregate", keys: []string{"aggregate"}},
 		{name: "comment", keys: []string{"comment"}},
 	},
-	// A view's columns and dependencies follow from its query.
+	// A view's columns and dependencies follow from its query, and the
+	// CREATE VIEW statement it was written with goes with it.
 	kindView: {
-		{name: "definition", keys: []string{"query", "columns", "depends"}},
+		{name: "definition", keys: []string{"query", "columns", "depends", "statement"}},
 		{name: "check_option", keys: []string{"check"}},
 		{name: "comment", keys: []string{"comment"}},
 	},

@@ -115,6 +115,12 @@ func (s session) findTableIn(ctx context.Context, root versioning.RootValue, nam
 			}
 		}
 	}
+	if sc, stored, ok := StoredName(schema, rel); ok {
+		// dolt_docs is dolt.docs here too, as in FROM.
+		if t, ok, err := root.Table(ctx, sc, stored); err != nil || ok {
+			return t, err
+		}
+	}
 	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 }
 

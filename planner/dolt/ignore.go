@@ -151,8 +151,9 @@ func allMatchSome(general, specific []ignorePattern) bool {
 }
 
 // ignoredTables returns the tables new in working (absent from staged)
-// that the dolt_ignore of their schema in working ignores. The
-// user-writable system tables themselves are never ignored.
+// that the dolt_ignore of their schema in working ignores, and the plan
+// of a rebase (dolt.rebase). dolt.docs and dolt_ignore are never
+// ignored.
 func ignoredTables(ctx context.Context, staged, working versioning.RootValue) (map[versioning.TableName]bool, error) {
 	changes, err := versioning.Changes(ctx, staged, working)
 	if err != nil {
@@ -161,7 +162,15 @@ func ignoredTables(ctx context.Context, staged, working versioning.RootValue) (m
 	patterns := map[string][]ignorePattern{}
 	var out map[versioning.TableName]bool
 	for _, c := range changes {
-		if c.Kind != versioning.KindTable || c.From != nil || c.To == nil || c.Schema == systemSchema || c.Name == ignoreTable {
+		if c.Kind != versioning.KindTable || c.From != nil || c.To == nil || c.Name == ignoreTable {
+			continue
+		}
+		if c.Schema == systemSchema {
+			if c.Name == rebaseTable.name {
+				// A rebase's plan is the rebase's state, not the
+				// user's data: staging everything leaves it.
+				out = addIgnored(out, c)
+			}
 			continue
 		}
 		ps, read := patterns[c.Schema]
@@ -176,13 +185,19 @@ func ignoredTables(ctx context.Context, staged, working versioning.RootValue) (m
 			return nil, err
 		}
 		if ignored {
-			if out == nil {
-				out = map[versioning.TableName]bool{}
-			}
-			out[versioning.TableName{Schema: c.Schema, Name: c.Name}] = true
+			out = addIgnored(out, c)
 		}
 	}
 	return out, nil
+}
+
+// addIgnored adds the table of change c to the set of ignored tables.
+func addIgnored(set map[versioning.TableName]bool, c versioning.ObjectChange) map[versioning.TableName]bool {
+	if set == nil {
+		set = map[versioning.TableName]bool{}
+	}
+	set[versioning.TableName{Schema: c.Schema, Name: c.Name}] = true
+	return set
 }
 
 // stageAll is working with the tables dolt_ignore ignores left as they
