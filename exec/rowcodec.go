@@ -7,6 +7,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/prolly/sortkey"
 	"github.com/prollypg/prollypg/prolly/tuple"
 )
@@ -58,6 +59,12 @@ func appendField(b *tuple.Builder, t T, d Datum) {
 		case KindRecord:
 			b.Append(appendRecordField(nil, d))
 			return
+		case KindTSVector:
+			b.Append(types.AppendTSVectorBinary(nil, d.TSVector()))
+			return
+		case KindTSQuery:
+			b.Append(types.AppendTSQueryBinary(nil, d.TSQuery()))
+			return
 		}
 		b.AppendString(d.S)
 	}
@@ -104,6 +111,18 @@ func decodeField(t T, f []byte) (Datum, error) {
 			return decodeEnumField(f)
 		case KindRecord:
 			return decodeRecordField(f)
+		case KindTSVector:
+			v, err := types.ParseTSVectorBinary(f)
+			if err != nil {
+				return Null, pgerr.Wrap(err, pgerr.DataCorrupted, "corrupt stored value of type %s", TypeName(t.OID))
+			}
+			return DTSVector(v), nil
+		case KindTSQuery:
+			q, err := types.ParseTSQueryBinary(f)
+			if err != nil {
+				return Null, pgerr.Wrap(err, pgerr.DataCorrupted, "corrupt stored value of type %s", TypeName(t.OID))
+			}
+			return DTSQuery(q), nil
 		}
 		// Stored bytes are immutable (chunks never change once written), so
 		// the string can share them instead of copying.
@@ -157,6 +176,19 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 	}
 	if d.Kind == KindEnum {
 		return appendEnumKey(dst, d, o), nil
+	}
+	if d.Kind == KindTSVector || d.Kind == KindTSQuery {
+		// Keys of the binary form: canonical, so equal values find each
+		// other, though not in tsvector_cmp's order; these keys serve
+		// the text search indexes (USING gin, gist), which look up
+		// nothing by range.
+		var b []byte
+		if d.Kind == KindTSVector {
+			b = types.AppendTSVectorBinary(nil, d.TSVector())
+		} else {
+			b = types.AppendTSQueryBinary(nil, d.TSQuery())
+		}
+		return sortkey.AppendBytea(dst, b, o), nil
 	}
 	if d.Kind == KindArray && IsArrayType(t.OID) {
 		return appendArrayKey(dst, ElemType(t), d, o)
