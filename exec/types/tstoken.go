@@ -2,7 +2,7 @@ package types
 
 // tsTokenizer reads the lexemes of tsvector and tsquery text input, as
 // PostgreSQL's gettoken_tsvector: a word ends at a space (or, in a query,
-// at an operator character or a colon); '...' quotes, with '' for a quote;
+// at an operator character or a colon); '...' quotes, with ” for a quote;
 // a backslash escapes any character. In a tsvector a word may carry
 // positions (word:1,2A). Web search input (websearch_to_tsquery) has
 // neither quoting nor escapes and ends words at a double quote.
