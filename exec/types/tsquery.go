@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // TSOp is the kind of a tsquery node; the operators have PostgreSQL's
@@ -76,7 +77,7 @@ type TSQueryOperand func(out []*TSQueryNode, word string, weights uint8, prefix 
 // parentheses. notice is the NOTICE PostgreSQL raises for a query without
 // lexemes (the empty query), or "".
 func ParseTSQuery(s string) (q TSQuery, notice string, err error) {
-	return ParseTSQueryWith(s, func(out []*TSQueryNode, word string, weights uint8, prefix bool) ([]*TSQueryNode, error) {
+	return ParseTSQueryWith(s, TSQueryStandard, func(out []*TSQueryNode, word string, weights uint8, prefix bool) ([]*TSQueryNode, error) {
 		return append(out, &TSQueryNode{Lexeme: word, Weights: weights, Prefix: prefix}), nil
 	})
 }
@@ -84,8 +85,12 @@ func ParseTSQuery(s string) (q TSQuery, notice string, err error) {
 // PushStop appends a stop word's place to a postfix list.
 func PushStop(out []*TSQueryNode) []*TSQueryNode { return append(out, &TSQueryNode{Op: tsStop}) }
 
-// PushOp appends an operator to a postfix list.
+// PushOp appends an operator to a postfix list; distance counts for
+// TSPhrase only.
 func PushOp(out []*TSQueryNode, op TSOp, distance int16) []*TSQueryNode {
+	if op != TSPhrase {
+		distance = 0
+	}
 	return append(out, &TSQueryNode{Op: op, Distance: distance})
 }
 
@@ -94,6 +99,7 @@ func PushOp(out []*TSQueryNode, op TSOp, distance int16) []*TSQueryNode {
 // of open parentheses.
 type tsQueryParser struct {
 	tok         tsTokenizer
+	syntax      TSQuerySyntax
 	operand     TSQueryOperand
 	waitOperand bool
 	first       bool // no operand yet: the end of input is an empty query
@@ -110,12 +116,22 @@ const (
 	tsTokErr
 )
 
-// ParseTSQueryWith parses query text, turning each operand into nodes
-// with operand; the result has stop words removed (CleanStopWords).
-// notice is as for ParseTSQuery, or PostgreSQL's NOTICE for a query of
-// stop words only.
-func ParseTSQueryWith(s string, operand TSQueryOperand) (q TSQuery, notice string, err error) {
-	return parseTSQuery(tsTokenizer{in: s, typ: "tsquery", query: true}, operand)
+// TSQuerySyntax selects how query text reads.
+type TSQuerySyntax uint8
+
+// The query syntaxes.
+const (
+	TSQueryStandard  TSQuerySyntax = iota // tsquery input and to_tsquery
+	TSQueryPlain                          // plainto_tsquery, phraseto_tsquery: the whole text is one operand
+	TSQueryWebSearch                      // websearch_to_tsquery: "quoted phrases", or, -word
+)
+
+// ParseTSQueryWith parses query text in a syntax, turning each operand
+// into nodes with operand; the result has stop words removed
+// (CleanStopWords). notice is as for ParseTSQuery, or PostgreSQL's NOTICE
+// for a query of stop words only.
+func ParseTSQueryWith(s string, syntax TSQuerySyntax, operand TSQueryOperand) (q TSQuery, notice string, err error) {
+	return parseTSQuery(tsTokenizer{in: s, typ: "tsquery", query: true, web: syntax == TSQueryWebSearch}, syntax, operand)
 }
 
 // Notices of queries without lexemes.
@@ -124,8 +140,8 @@ const (
 	TSOnlyStopWords = "text-search query contains only stop words or doesn't contain lexemes, ignored"
 )
 
-func parseTSQuery(tok tsTokenizer, operand TSQueryOperand) (q TSQuery, notice string, err error) {
-	p := &tsQueryParser{tok: tok, operand: operand, waitOperand: true, first: true}
+func parseTSQuery(tok tsTokenizer, syntax TSQuerySyntax, operand TSQueryOperand) (q TSQuery, notice string, err error) {
+	p := &tsQueryParser{tok: tok, syntax: syntax, operand: operand, waitOperand: true, first: true}
 	if err := p.makepol(); err != nil {
 		return TSQuery{}, "", err
 	}
@@ -218,6 +234,18 @@ func (p *tsQueryParser) makepol() error {
 // token reads the next token (gettoken_query_standard); a value is pushed
 // through the operand function at once.
 func (p *tsQueryParser) token() (tok int, op TSOp, distance int16, err error) {
+	switch p.syntax {
+	case TSQueryPlain:
+		if p.tok.at >= len(p.tok.in) {
+			return tsTokEnd, 0, 0, nil
+		}
+		word := p.tok.in[p.tok.at:]
+		p.tok.at = len(p.tok.in)
+		p.out, err = p.operand(p.out, word, 0, false)
+		return tsTokVal, 0, 0, err
+	case TSQueryWebSearch:
+		return p.webToken()
+	}
 	in := p.tok.in
 	for ; ; p.tok.at++ {
 		var c byte
@@ -295,6 +323,107 @@ func (p *tsQueryParser) token() (tok int, op TSOp, distance int16, err error) {
 			return tsTokErr, 0, 0, nil
 		}
 	}
+}
+
+// webToken reads the next token of websearch_to_tsquery's syntax
+// (gettoken_query_websearch): words with an implicit & between them, "a
+// phrase" as one operand, -word for !, "or" for |; other operator
+// characters are skipped.
+func (p *tsQueryParser) webToken() (tok int, op TSOp, distance int16, err error) {
+	in := p.tok.in
+	for ; ; p.tok.at++ {
+		var c byte
+		if p.tok.at < len(in) {
+			c = in[p.tok.at]
+		}
+		if p.waitOperand {
+			switch {
+			case c == '-':
+				p.tok.at++
+				p.first = false
+				return tsTokOp, TSNot, 0, nil
+			case c == '"':
+				start := p.tok.at + 1
+				end := strings.IndexByte(in[start:], '"')
+				if end < 0 {
+					end = len(in) - start
+				}
+				p.tok.at = min(start+end+1, len(in))
+				if p.out, err = p.operand(p.out, in[start:start+end], 0, false); err != nil {
+					return 0, 0, 0, err
+				}
+				p.waitOperand, p.first = false, false
+				return tsTokVal, 0, 0, nil
+			case c != 0 && tsIsOperator(c):
+				continue
+			case !tsIsSpace(c):
+				word, _, ok, err := p.tok.next()
+				if err != nil {
+					return 0, 0, 0, err
+				}
+				if !ok {
+					if !p.first {
+						// An operator wants an operand.
+						p.out = PushStop(p.out)
+					}
+					return tsTokEnd, 0, 0, nil
+				}
+				if p.out, err = p.operand(p.out, word, 0, false); err != nil {
+					return 0, 0, 0, err
+				}
+				p.waitOperand, p.first = false, false
+				return tsTokVal, 0, 0, nil
+			}
+			continue
+		}
+		switch {
+		case c == 0:
+			return tsTokEnd, 0, 0, nil
+		case p.webOr():
+			p.waitOperand = true
+			return tsTokOp, TSOr, 0, nil
+		case tsIsOperator(c):
+			continue
+		case !tsIsSpace(c):
+			p.waitOperand = true
+			return tsTokOp, TSAnd, 0, nil
+		}
+	}
+}
+
+// webOr reads the word "or" (any case) standing alone with an operand
+// somewhere after it (parse_or_operator).
+func (p *tsQueryParser) webOr() bool {
+	in := p.tok.in
+	i := p.tok.at
+	if len(in)-i < 2 || !strings.EqualFold(in[i:i+2], "or") {
+		return false
+	}
+	i += 2
+	if i >= len(in) {
+		return false
+	}
+	if c := in[i]; c == '-' || c == '_' || isAlnumByte(c) {
+		return false
+	}
+	for {
+		_, n := utf8.DecodeRuneInString(in[i:])
+		i += n
+		if i >= len(in) {
+			return false
+		}
+		if !tsIsSpace(in[i]) {
+			break
+		}
+	}
+	p.tok.at += 2
+	return true
+}
+
+// isAlnumByte is t_isalnum for one byte; a multibyte character is a
+// letter for this purpose.
+func isAlnumByte(c byte) bool {
+	return tsIsDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // modifiers reads the :*AB after an operand (get_modifiers).
