@@ -77,7 +77,7 @@ func appendHashKey(dst []byte, d Datum) []byte {
 		// Normalized, so equal values have one binary form.
 		dst = types.AppendTSVectorBinary(dst, d.TSVector())
 	case KindTSQuery:
-		dst = types.AppendTSQueryBinary(dst, d.TSQuery())
+		dst = types.AppendTSQueryKey(dst, d.TSQuery())
 	default: // text, bytea, uuid, json
 		dst = binary.AppendUvarint(dst, uint64(len(d.S)))
 		dst = append(dst, d.S...)

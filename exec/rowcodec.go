@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/zeebo/xxh3"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
@@ -177,18 +178,17 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 	if d.Kind == KindEnum {
 		return appendEnumKey(dst, d, o), nil
 	}
-	if d.Kind == KindTSVector || d.Kind == KindTSQuery {
-		// Keys of the binary form: canonical, so equal values find each
-		// other, though not in tsvector_cmp's order; these keys serve
-		// the text search indexes (USING gin, gist), which look up
-		// nothing by range.
-		var b []byte
-		if d.Kind == KindTSVector {
-			b = types.AppendTSVectorBinary(nil, d.TSVector())
-		} else {
-			b = types.AppendTSQueryBinary(nil, d.TSQuery())
-		}
-		return sortkey.AppendBytea(dst, b, o), nil
+	switch d.Kind {
+	case KindTSVector:
+		// A tsvector's key is a 128-bit digest of its canonical binary
+		// form: it answers equality (and uniqueness), and a document's
+		// tsvector, however long, fits in a key; the text search indexes
+		// (USING gin, gist) are such indexes. It has not tsvector's order,
+		// so KeyCompatible keeps index scans off it.
+		h := xxh3.Hash128(types.AppendTSVectorBinary(nil, d.TSVector())).Bytes()
+		return sortkey.AppendBytea(dst, h[:], o), nil
+	case KindTSQuery:
+		return sortkey.AppendBytea(dst, types.AppendTSQueryKey(nil, d.TSQuery()), o), nil
 	}
 	if d.Kind == KindArray && IsArrayType(t.OID) {
 		return appendArrayKey(dst, ElemType(t), d, o)

@@ -14,12 +14,17 @@ import (
 
 // createIndex runs CREATE [UNIQUE] INDEX [IF NOT EXISTS] [name] ON table
 // (column [ASC|DESC] [NULLS FIRST|LAST], ...) [INCLUDE (...)]. The index
-// is built from the table's rows in one sorted pass. Expression and
-// partial indexes, and access methods other than btree (hash is taken as
-// btree: it answers the same equalities), are not supported.
+// is built from the table's rows in one sorted pass. Access methods other
+// than btree are not supported, except that hash is taken as btree (it
+// answers the same equalities) and gin and gist on text search types are
+// kept as ordinary indexes of the same keys, which no @@ uses: PostgreSQL
+// accepts them, and a text search schema must load.
 func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
+	textSearch := false
 	switch s.AccessMethod {
 	case "", "btree", "hash":
+	case "gin", "gist":
+		textSearch = true
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
 	}
@@ -76,6 +81,17 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
 				return "", err
 			}
 			ix.Include = append(ix.Include, pos)
+		}
+		if textSearch {
+			for _, c := range ix.Columns {
+				oid := c.ExprType
+				if c.Expr == "" {
+					oid = t.Cols[c.Column].Type.OID
+				}
+				if oid != exec.OIDTSVector && oid != exec.OIDTSQuery {
+					return "", pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
+				}
+			}
 		}
 		if len(ix.Columns) > 32 {
 			return "", pgerr.New(codeProgramLimit, "cannot use more than 32 columns in an index")

@@ -114,3 +114,24 @@ func TestTSQueryText(t *testing.T) {
 		}
 	}
 }
+
+// TestTSQueryKeyOrder checks that key bytes order as CompareTSQuery.
+func TestTSQueryKeyOrder(t *testing.T) {
+	texts := append([]string{`new <-> york`, `moscow`, `sanct <-> peter`, `foo & bar & qq`, `1 & 2 <-> 3`,
+		`5 <-> 6`, `a:A`, `a:B`, `!a`, `a | b`, `a <2> b`, `b <-> a`, `ab`, `abc`}, tsQuerySeeds...)
+	var qs []TSQuery
+	for _, s := range texts {
+		if q, _, err := ParseTSQuery(s); err == nil {
+			qs = append(qs, q)
+		}
+	}
+	for _, a := range qs {
+		for _, b := range qs {
+			want := CompareTSQuery(a, b)
+			got := bytes.Compare(AppendTSQueryKey(nil, a), AppendTSQueryKey(nil, b))
+			if got != want {
+				t.Errorf("%s vs %s: keys compare %d, values %d", AppendTSQuery(nil, a), AppendTSQuery(nil, b), got, want)
+			}
+		}
+	}
+}

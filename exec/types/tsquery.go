@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"strings"
 	"unicode/utf8"
 )
@@ -640,9 +641,12 @@ func tsQuerySize(n *TSQueryNode) int {
 	return 8 + size
 }
 
-// CompareTSQuery orders tsqueries as PostgreSQL's tsquery_cmp does in
-// outline: by number of items, then size, then node by node (operators
-// before lexemes; higher operator codes first; lexemes bytewise).
+// CompareTSQuery orders tsqueries as PostgreSQL's tsquery_cmp: by number
+// of items, then size, then node by node (QTNodeCompare): operators
+// before lexemes, higher operator codes first, then the operands, right
+// one first, then larger phrase distances first; lexemes by their legacy
+// CRC-32 as a signed number, larger first, then bytewise. Weights and
+// prefix flags are not compared, so 'a:A' = 'a:B' as in PostgreSQL.
 func CompareTSQuery(a, b TSQuery) int {
 	if c := cmp.Compare(TSQueryItems(a.Root), TSQueryItems(b.Root)); c != 0 {
 		return c
@@ -650,45 +654,83 @@ func CompareTSQuery(a, b TSQuery) int {
 	if c := cmp.Compare(tsQuerySize(a.Root), tsQuerySize(b.Root)); c != 0 {
 		return c
 	}
+	if a.Root == nil {
+		return 0
+	}
 	return compareTSNode(a.Root, b.Root)
 }
 
 func compareTSNode(a, b *TSQueryNode) int {
-	if a == nil || b == nil {
-		return cmp.Compare(TSQueryItems(a), TSQueryItems(b))
-	}
 	av, bv := a.Op == TSValue, b.Op == TSValue
-	if av != bv {
-		if av {
-			return 1
-		}
+	switch {
+	case av != bv && av:
+		return 1
+	case av != bv:
 		return -1
-	}
-	if av {
-		if c := strings.Compare(a.Lexeme, b.Lexeme); c != 0 {
+	case av:
+		if c := cmp.Compare(lexemeCRC(b.Lexeme), lexemeCRC(a.Lexeme)); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.Weights, b.Weights); c != 0 {
-			return c
-		}
-		if a.Prefix != b.Prefix {
-			if a.Prefix {
-				return 1
-			}
-			return -1
-		}
-		return 0
+		return strings.Compare(a.Lexeme, b.Lexeme)
 	}
 	if a.Op != b.Op {
 		return cmp.Compare(b.Op, a.Op)
 	}
-	if c := compareTSNode(a.Left, b.Left); c != 0 {
-		return c
-	}
 	if c := compareTSNode(a.Right, b.Right); c != 0 {
 		return c
 	}
-	return cmp.Compare(b.Distance, a.Distance)
+	if a.Op != TSNot {
+		if c := compareTSNode(a.Left, b.Left); c != 0 {
+			return c
+		}
+	}
+	if a.Op == TSPhrase {
+		return cmp.Compare(b.Distance, a.Distance)
+	}
+	return 0
+}
+
+// lexemeCRC is the valcrc PostgreSQL keeps with a tsquery operand: its
+// "legacy" CRC-32 (the reflected table driven most significant byte
+// first), as a signed number.
+func lexemeCRC(s string) int32 {
+	crc := ^uint32(0)
+	for i := 0; i < len(s); i++ {
+		crc = crc32.IEEETable[byte(crc>>24)^s[i]] ^ crc<<8
+	}
+	return int32(^crc)
+}
+
+// AppendTSQueryKey appends an encoding of q whose bytewise order is
+// CompareTSQuery's, equal exactly when CompareTSQuery is 0: the counts,
+// then the nodes in the order the comparison visits them.
+func AppendTSQueryKey(dst []byte, q TSQuery) []byte {
+	dst = binary.BigEndian.AppendUint32(dst, uint32(TSQueryItems(q.Root)))
+	dst = binary.BigEndian.AppendUint32(dst, uint32(tsQuerySize(q.Root)))
+	var walk func(*TSQueryNode)
+	walk = func(n *TSQueryNode) {
+		if n.Op == TSValue {
+			// Larger CRCs first: the complement of the CRC with its sign
+			// bit flipped into unsigned order.
+			dst = append(dst, 0x10)
+			dst = binary.BigEndian.AppendUint32(dst, ^(uint32(lexemeCRC(n.Lexeme)) ^ 1<<31))
+			dst = append(dst, n.Lexeme...)
+			dst = append(dst, 0) // lexemes hold no NUL: ends it before any longer one
+			return
+		}
+		dst = append(dst, byte(TSPhrase-n.Op)) // higher codes first, all below 0x10
+		walk(n.Right)
+		if n.Op != TSNot {
+			walk(n.Left)
+		}
+		if n.Op == TSPhrase {
+			dst = binary.BigEndian.AppendUint16(dst, ^uint16(n.Distance))
+		}
+	}
+	if q.Root != nil {
+		walk(q.Root)
+	}
+	return dst
 }
 
 // AppendTSQueryBinary appends q in tsquerysend's format: the number of
