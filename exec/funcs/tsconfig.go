@@ -21,7 +21,7 @@ type tsDictionary struct {
 // protocols, entities, blanks) are skipped and take no position.
 type tsConfig struct {
 	name string
-	dict [tokBlank + 1]*tsDictionary
+	dict [tokTypes + 1]*tsDictionary
 }
 
 // The built-in dictionaries. simple lowercases; english_stem lowercases,
@@ -49,8 +49,9 @@ var tsDictionaries = map[string]*tsDictionary{"simple": simpleDict, "english_ste
 var tsConfigs = func() map[string]*tsConfig {
 	simple := &tsConfig{name: "simple"}
 	english := &tsConfig{name: "english"}
-	for typ := tokASCIIWord; typ <= tokVersion; typ++ {
-		if typ == tokProtocol {
+	for typ := 1; typ <= tokTypes; typ++ {
+		switch typ {
+		case tokBlank, tokTag, tokProtocol, tokEntity:
 			continue
 		}
 		simple.dict[typ], english.dict[typ] = simpleDict, simpleDict

@@ -307,6 +307,7 @@ func registerTextSearch() {
 		}
 		return exec.DText(c.name), nil
 	})
+	registerTSDebug()
 	registerTSRank()
 }
 

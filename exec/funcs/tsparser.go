@@ -9,57 +9,58 @@ import (
 // The token types of PostgreSQL's default text search parser, numbered
 // as ts_token_type('default') lists them.
 const (
-	tokASCIIWord = iota + 1
-	tokWord
-	tokNumWord
-	tokASCIIHWord
-	tokHWord
-	tokNumHWord
-	tokHWordASCIIPart
-	tokHWordPart
-	tokHWordNumPart
-	tokEmail
-	tokProtocol
-	tokURL
-	tokHost
-	tokURLPath
-	tokFile
-	tokSFloat
-	tokFloat
-	tokInt
-	tokUint
-	tokVersion
-	tokTag
-	tokEntity
-	tokBlank
+	tokASCIIWord      = 1
+	tokWord           = 2
+	tokNumWord        = 3
+	tokEmail          = 4
+	tokURL            = 5
+	tokHost           = 6
+	tokSFloat         = 7
+	tokVersion        = 8
+	tokHWordNumPart   = 9
+	tokHWordPart      = 10
+	tokHWordASCIIPart = 11
+	tokBlank          = 12
+	tokTag            = 13
+	tokProtocol       = 14
+	tokNumHWord       = 15
+	tokASCIIHWord     = 16
+	tokHWord          = 17
+	tokURLPath        = 18
+	tokFile           = 19
+	tokFloat          = 20
+	tokInt            = 21
+	tokUint           = 22
+	tokEntity         = 23
+	tokTypes          = 23
 )
 
 // tokenTypes are the aliases and descriptions of the token types, by
 // number less one.
-var tokenTypes = [...]struct{ alias, description string }{
+var tokenTypes = [tokTypes]struct{ alias, description string }{
 	{"asciiword", "Word, all ASCII"},
 	{"word", "Word, all letters"},
 	{"numword", "Word, letters and digits"},
-	{"asciihword", "Hyphenated word, all ASCII"},
-	{"hword", "Hyphenated word, all letters"},
-	{"numhword", "Hyphenated word, letters and digits"},
-	{"hword_asciipart", "Hyphenated word part, all ASCII"},
-	{"hword_part", "Hyphenated word part, all letters"},
-	{"hword_numpart", "Hyphenated word part, letters and digits"},
 	{"email", "Email address"},
-	{"protocol", "Protocol head"},
 	{"url", "URL"},
 	{"host", "Host"},
+	{"sfloat", "Scientific notation"},
+	{"version", "Version number"},
+	{"hword_numpart", "Hyphenated word part, letters and digits"},
+	{"hword_part", "Hyphenated word part, all letters"},
+	{"hword_asciipart", "Hyphenated word part, all ASCII"},
+	{"blank", "Space symbols"},
+	{"tag", "XML tag"},
+	{"protocol", "Protocol head"},
+	{"numhword", "Hyphenated word, letters and digits"},
+	{"asciihword", "Hyphenated word, all ASCII"},
+	{"hword", "Hyphenated word, all letters"},
 	{"url_path", "URL path"},
 	{"file", "File or path name"},
-	{"sfloat", "Scientific notation"},
 	{"float", "Decimal notation"},
 	{"int", "Signed integer"},
 	{"uint", "Unsigned integer"},
-	{"version", "Version number"},
-	{"tag", "XML tag"},
 	{"entity", "XML entity"},
-	{"blank", "Space symbols"},
 }
 
 // textToken is one token of a document: its type and its text.
@@ -86,6 +87,10 @@ func parseText(s string) []textToken {
 	for i := 0; i < len(s); {
 		found, end := scanToken(s, i)
 		if found == nil {
+			if s[i] == '<' {
+				// What might have been a tag begins a blank of its own.
+				flushBlank(i)
+			}
 			if blankFrom < 0 {
 				blankFrom = i
 			}
@@ -475,7 +480,10 @@ func scanWord(s string, i int) ([]textToken, int) {
 	}
 	compound := tokASCIIHWord
 	toks := []textToken{{}}
-	for _, p := range parts {
+	for i, p := range parts {
+		if i > 0 {
+			toks = append(toks, textToken{tokBlank, "-"})
+		}
 		typ := tokHWordASCIIPart
 		switch wordKind(p) {
 		case tokNumWord:
