@@ -438,20 +438,27 @@ type phraseData struct {
 	width  int
 }
 
+// operandCheck says whether a query operand is there and, with data,
+// where: in a tsvector (@@) or in a cover being ranked (ts_rank_cd).
+type operandCheck func(n *types.TSQueryNode, data *phraseData) ternary
+
 // tsMatch is tsvector @@ tsquery.
 func tsMatch(v types.TSVector, q types.TSQuery) bool {
 	if q.Root == nil {
 		return false
 	}
-	return tsExecute(v, q.Root) != tsNo
+	check := func(n *types.TSQueryNode, data *phraseData) ternary { return checkLexeme(v, n, data) }
+	return tsExecute(check, q.Root) != tsNo
 }
 
-func tsExecute(v types.TSVector, n *types.TSQueryNode) ternary {
+// tsExecute is TS_execute: whether query n holds where check finds its
+// operands.
+func tsExecute(check operandCheck, n *types.TSQueryNode) ternary {
 	switch n.Op {
 	case types.TSValue:
-		return checkLexeme(v, n, nil)
+		return check(n, nil)
 	case types.TSNot:
-		switch tsExecute(v, n.Right) {
+		switch tsExecute(check, n.Right) {
 		case tsYes:
 			return tsNo
 		case tsNo:
@@ -459,11 +466,11 @@ func tsExecute(v types.TSVector, n *types.TSQueryNode) ternary {
 		}
 		return tsMaybe
 	case types.TSAnd:
-		l := tsExecute(v, n.Left)
+		l := tsExecute(check, n.Left)
 		if l == tsNo {
 			return tsNo
 		}
-		switch tsExecute(v, n.Right) {
+		switch tsExecute(check, n.Right) {
 		case tsNo:
 			return tsNo
 		case tsYes:
@@ -471,11 +478,11 @@ func tsExecute(v types.TSVector, n *types.TSQueryNode) ternary {
 		}
 		return tsMaybe
 	case types.TSOr:
-		l := tsExecute(v, n.Left)
+		l := tsExecute(check, n.Left)
 		if l == tsYes {
 			return tsYes
 		}
-		switch tsExecute(v, n.Right) {
+		switch tsExecute(check, n.Right) {
 		case tsNo:
 			return l
 		case tsYes:
@@ -484,7 +491,7 @@ func tsExecute(v types.TSVector, n *types.TSQueryNode) ternary {
 		return tsMaybe
 	}
 	// A phrase whose positions are unknown does not match.
-	if tsPhrase(v, n, nil) == tsYes {
+	if tsPhrase(check, n, nil) == tsYes {
 		return tsYes
 	}
 	return tsNo
@@ -555,15 +562,15 @@ const (
 
 // tsPhrase is TS_phrase_execute: the positions where n matches, for the
 // phrase operator above it.
-func tsPhrase(v types.TSVector, n *types.TSQueryNode, data *phraseData) ternary {
+func tsPhrase(check operandCheck, n *types.TSQueryNode, data *phraseData) ternary {
 	switch n.Op {
 	case types.TSValue:
-		return checkLexeme(v, n, data)
+		return check(n, data)
 	case types.TSNot:
 		if data == nil {
 			data = &phraseData{}
 		}
-		switch tsPhrase(v, n.Right, data) {
+		switch tsPhrase(check, n.Right, data) {
 		case tsNo:
 			data.negate = true // nothing matches: everything does
 			return tsYes
@@ -581,11 +588,11 @@ func tsPhrase(v types.TSVector, n *types.TSQueryNode, data *phraseData) ternary 
 		return tsMaybe
 	case types.TSPhrase, types.TSAnd:
 		var ld, rd phraseData
-		l := tsPhrase(v, n.Left, &ld)
+		l := tsPhrase(check, n.Left, &ld)
 		if l == tsNo {
 			return tsNo
 		}
-		r := tsPhrase(v, n.Right, &rd)
+		r := tsPhrase(check, n.Right, &rd)
 		if r == tsNo {
 			return tsNo
 		}
@@ -620,8 +627,8 @@ func tsPhrase(v types.TSVector, n *types.TSQueryNode, data *phraseData) ternary 
 		return tsPhraseOutput(data, &ld, &rd, emitBoth, loff, roff)
 	case types.TSOr:
 		var ld, rd phraseData
-		l := tsPhrase(v, n.Left, &ld)
-		r := tsPhrase(v, n.Right, &rd)
+		l := tsPhrase(check, n.Left, &ld)
+		r := tsPhrase(check, n.Right, &rd)
 		if l == tsNo && r == tsNo {
 			return tsNo
 		}
