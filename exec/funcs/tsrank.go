@@ -425,4 +425,3 @@ func rankCD(w [4]float32, v types.TSVector, q types.TSQuery, method int) float32
 	}
 	return float32(wdoc)
 }
-
