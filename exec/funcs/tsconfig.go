@@ -166,3 +166,17 @@ var englishStopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// TextSearchMappings calls fn for each token type each built-in
+// configuration indexes, in the order of pg_ts_config_map: configuration
+// (simple, english), then token type.
+func TextSearchMappings(fn func(config string, tokenType int, dictionary string)) {
+	for _, name := range []string{"simple", "english"} {
+		c := tsConfigs[name]
+		for typ, d := range c.dict {
+			if d != nil {
+				fn(name, typ, d.name)
+			}
+		}
+	}
+}
