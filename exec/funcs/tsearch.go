@@ -309,6 +309,7 @@ func registerTextSearch() {
 	})
 	registerTSDebug()
 	registerTSRank()
+	registerTSRewrite()
 }
 
 var errLexemeNull = pgerr.New(pgerr.NullValueNotAllowed, "lexeme array may not contain nulls")

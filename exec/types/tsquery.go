@@ -668,7 +668,7 @@ func compareTSNode(a, b *TSQueryNode) int {
 	case av != bv:
 		return -1
 	case av:
-		if c := cmp.Compare(lexemeCRC(b.Lexeme), lexemeCRC(a.Lexeme)); c != 0 {
+		if c := cmp.Compare(TSLexemeCRC(b.Lexeme), TSLexemeCRC(a.Lexeme)); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Lexeme, b.Lexeme)
@@ -690,10 +690,10 @@ func compareTSNode(a, b *TSQueryNode) int {
 	return 0
 }
 
-// lexemeCRC is the valcrc PostgreSQL keeps with a tsquery operand: its
+// TSLexemeCRC is the valcrc PostgreSQL keeps with a tsquery operand: its
 // "legacy" CRC-32 (the reflected table driven most significant byte
 // first), as a signed number.
-func lexemeCRC(s string) int32 {
+func TSLexemeCRC(s string) int32 {
 	crc := ^uint32(0)
 	for i := 0; i < len(s); i++ {
 		crc = crc32.IEEETable[byte(crc>>24)^s[i]] ^ crc<<8
@@ -713,7 +713,7 @@ func AppendTSQueryKey(dst []byte, q TSQuery) []byte {
 			// Larger CRCs first: the complement of the CRC with its sign
 			// bit flipped into unsigned order.
 			dst = append(dst, 0x10)
-			dst = binary.BigEndian.AppendUint32(dst, ^(uint32(lexemeCRC(n.Lexeme)) ^ 1<<31))
+			dst = binary.BigEndian.AppendUint32(dst, ^(uint32(TSLexemeCRC(n.Lexeme)) ^ 1<<31))
 			dst = append(dst, n.Lexeme...)
 			dst = append(dst, 0) // lexemes hold no NUL: ends it before any longer one
 			return
