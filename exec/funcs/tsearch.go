@@ -310,6 +310,7 @@ func registerTextSearch() {
 	registerTSDebug()
 	registerTSRank()
 	registerTSRewrite()
+	registerTSHeadline()
 }
 
 var errLexemeNull = pgerr.New(pgerr.NullValueNotAllowed, "lexeme array may not contain nulls")
