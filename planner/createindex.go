@@ -31,6 +31,13 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
 	if len(s.ExcludeOpNames) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints are not supported yet")
 	}
+	if textSearch {
+		for _, p := range s.IndexParams {
+			if err := checkSiglen(p.GetIndexElem().Opclassopts); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
@@ -126,6 +133,35 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (utility, error) {
 		}
 		return "CREATE INDEX", nil
 	}, nil
+}
+
+// checkSiglen checks the options of a text search operator class
+// (tsvector_ops(siglen=N)) as PostgreSQL's parseRelOptions does: siglen
+// alone, once, from 1 to 2024.
+func checkSiglen(opts []*pg.Node) error {
+	seen := false
+	for _, o := range opts {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		if d.Defname != "siglen" {
+			return pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", d.Defname)
+		}
+		if seen {
+			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q specified more than once", d.Defname)
+		}
+		seen = true
+		n := int64(-1)
+		if i := d.Arg.GetInteger(); i != nil {
+			n = int64(i.Ival)
+		}
+		if n < 1 || n > 2024 {
+			return pgerr.New(pgerr.InvalidParameterValue, "value %d out of bounds for option \"siglen\"", n).
+				WithDetail("Valid values are between \"1\" and \"2024\".")
+		}
+	}
+	return nil
 }
 
 // indexColumn finds a column named in an index definition.
