@@ -3,7 +3,6 @@ package funcs
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/types"
@@ -72,10 +71,7 @@ func compareQT(a, b *qtNode) int {
 	case av != bv:
 		return -1
 	case av:
-		if c := cmp.Compare(types.TSLexemeCRC(b.n.Lexeme), types.TSLexemeCRC(a.n.Lexeme)); c != 0 {
-			return c
-		}
-		return strings.Compare(a.n.Lexeme, b.n.Lexeme)
+		return types.CompareTSOperands(a.n, b.n)
 	}
 	if a.n.Op != b.n.Op {
 		return cmp.Compare(b.n.Op, a.n.Op)

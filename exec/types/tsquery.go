@@ -249,16 +249,11 @@ func (p *tsQueryParser) token() (tok int, op TSOp, distance int16, err error) {
 	}
 	in := p.tok.in
 	for ; ; p.tok.at++ {
-		var c byte
-		if p.tok.at < len(in) {
-			c = in[p.tok.at]
-		}
+		c := p.peek()
 		if p.waitOperand {
 			switch {
 			case c == '!':
-				p.tok.at++
-				p.first = false
-				return tsTokOp, TSNot, 0, nil
+				return p.not()
 			case c == '(':
 				p.tok.at++
 				p.first = false
@@ -326,6 +321,22 @@ func (p *tsQueryParser) token() (tok int, op TSOp, distance int16, err error) {
 	}
 }
 
+// peek returns the byte at the parser's position, 0 at the end of the
+// input (C's NUL, which PostgreSQL's parser tests for).
+func (p *tsQueryParser) peek() byte {
+	if p.tok.at < len(p.tok.in) {
+		return p.tok.in[p.tok.at]
+	}
+	return 0
+}
+
+// not takes the ! (or websearch's -) at the parser's position.
+func (p *tsQueryParser) not() (tok int, op TSOp, distance int16, err error) {
+	p.tok.at++
+	p.first = false
+	return tsTokOp, TSNot, 0, nil
+}
+
 // webToken reads the next token of websearch_to_tsquery's syntax
 // (gettoken_query_websearch): words with an implicit & between them, "a
 // phrase" as one operand, -word for !, "or" for |; other operator
@@ -333,16 +344,11 @@ func (p *tsQueryParser) token() (tok int, op TSOp, distance int16, err error) {
 func (p *tsQueryParser) webToken() (tok int, op TSOp, distance int16, err error) {
 	in := p.tok.in
 	for ; ; p.tok.at++ {
-		var c byte
-		if p.tok.at < len(in) {
-			c = in[p.tok.at]
-		}
+		c := p.peek()
 		if p.waitOperand {
 			switch {
 			case c == '-':
-				p.tok.at++
-				p.first = false
-				return tsTokOp, TSNot, 0, nil
+				return p.not()
 			case c == '"':
 				start := p.tok.at + 1
 				end := strings.IndexByte(in[start:], '"')
@@ -668,10 +674,7 @@ func compareTSNode(a, b *TSQueryNode) int {
 	case av != bv:
 		return -1
 	case av:
-		if c := cmp.Compare(TSLexemeCRC(b.Lexeme), TSLexemeCRC(a.Lexeme)); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Lexeme, b.Lexeme)
+		return CompareTSOperands(a, b)
 	}
 	if a.Op != b.Op {
 		return cmp.Compare(b.Op, a.Op)
@@ -688,6 +691,15 @@ func compareTSNode(a, b *TSQueryNode) int {
 		return cmp.Compare(b.Distance, a.Distance)
 	}
 	return 0
+}
+
+// CompareTSOperands orders two lexeme nodes as QTNodeCompare: by their
+// lexemes' legacy CRC-32 as a signed number, larger first, then bytewise.
+func CompareTSOperands(a, b *TSQueryNode) int {
+	if c := cmp.Compare(TSLexemeCRC(b.Lexeme), TSLexemeCRC(a.Lexeme)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Lexeme, b.Lexeme)
 }
 
 // TSLexemeCRC is the valcrc PostgreSQL keeps with a tsquery operand: its
