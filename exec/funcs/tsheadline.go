@@ -11,8 +11,7 @@ import (
 
 // ts_headline: the document's tokens with the words the query matches
 // marked, cut to the best cover of the query (PostgreSQL's hlparsetext,
-// mark_hl_words with hlCover and generateHeadline). MaxFragments is taken
-// as 0: one fragment.
+// mark_hl_words or mark_hl_fragments with hlCover, and generateHeadline).
 
 // hlWord is a token of the document being marked (HeadlineWordEntry).
 type hlWord struct {
@@ -303,7 +302,14 @@ func markWords(words []hlWord, q types.TSQuery, o hlOptions) {
 			bestb, beste = 0, pose
 		}
 	}
-	for i := max(bestb, 0); i <= beste && i < len(words); i++ {
+	markFragment(words, bestb, beste, o)
+}
+
+// markFragment marks words[from..to] for output (mark_fragment): query
+// words selected, tags replaced by a space (unless HighlightAll), compound
+// tokens skipped as their parts follow them.
+func markFragment(words []hlWord, from, to int, o hlOptions) {
+	for i := max(from, 0); i <= to && i < len(words); i++ {
 		w := &words[i]
 		w.selected = w.item != nil
 		switch {
@@ -313,6 +319,131 @@ func markWords(words []hlWord, q types.TSQuery, o hlOptions) {
 			w.skip = true
 		}
 		w.in = !w.repeated
+	}
+}
+
+// hlFragment is a candidate fragment of a headline (CoverPos).
+type hlFragment struct {
+	start, end, curlen, poslen int
+	chosen, excluded           bool
+}
+
+// markFragments chooses up to MaxFragments fragments (mark_hl_fragments):
+// the covers cut into pieces of at most MaxWords that begin and end with
+// query words; repeatedly the one with the most query words (then the
+// fewest words) not overlapping those chosen, stretched on both sides
+// towards MaxWords and back to words that end well.
+func markFragments(words []hlWord, q types.TSQuery, o hlOptions) {
+	interesting := func(i int) bool { return words[i].item != nil && !words[i].repeated }
+	badEnd := func(i int) bool {
+		return (hlNoEnd(words[i].typ) || len(words[i].text) <= o.shortWord) && !interesting(i)
+	}
+	var frags []hlFragment
+	for p := 0; q.Root != nil; p++ {
+		qe, ok := hlCover(words, q, max(o.maxWords*10, 100), &p)
+		if !ok {
+			break
+		}
+		for start, end := p, qe; start <= end; start, end = end+1, qe {
+			// The next piece (get_next_fragment): from a query word, at
+			// most MaxWords, back to a query word if cut.
+			for i := start; i <= end; i++ {
+				start = i
+				if interesting(i) {
+					break
+				}
+			}
+			curlen, poslen := 0, 0
+			i := start
+			for ; i <= end && curlen < o.maxWords; i++ {
+				if !hlNonWord(words[i].typ) {
+					curlen++
+				}
+				if interesting(i) {
+					poslen++
+				}
+			}
+			if end > i {
+				for end = i; end >= start; end-- {
+					if interesting(end) || end == start {
+						break
+					}
+					if !hlNonWord(words[end].typ) {
+						curlen--
+					}
+				}
+			}
+			frags = append(frags, hlFragment{start: start, end: end, curlen: curlen, poslen: poslen})
+		}
+	}
+	chosen := 0
+	for f := 0; f < o.maxFragments; f++ {
+		best := -1
+		for i, c := range frags {
+			if c.chosen || c.excluded {
+				continue
+			}
+			if best < 0 && c.poslen > 0 || best >= 0 && (c.poslen > frags[best].poslen || c.poslen == frags[best].poslen && c.curlen < frags[best].curlen) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		c := &frags[best]
+		c.chosen = true
+		start, end, curlen := c.start, c.end, c.curlen
+		if curlen < o.maxWords {
+			maxStretch, stretch := (o.maxWords-curlen)/2, 0
+			marker := start
+			for i := start - 1; i >= 0 && stretch < maxStretch && !words[i].in; i-- {
+				if !hlNonWord(words[i].typ) {
+					curlen++
+					stretch++
+				}
+				marker = i
+			}
+			i := marker
+			for ; i < start && badEnd(i); i++ {
+				if !hlNonWord(words[i].typ) {
+					curlen--
+				}
+			}
+			start = i
+			marker = end
+			for i = end + 1; i < len(words) && curlen < o.maxWords && !words[i].in; i++ {
+				if !hlNonWord(words[i].typ) {
+					curlen++
+				}
+				marker = i
+			}
+			for i = marker; i > end && badEnd(i); i-- {
+				if !hlNonWord(words[i].typ) {
+					curlen--
+				}
+			}
+			end = i
+		}
+		c.start, c.end, c.curlen = start, end, curlen
+		markFragment(words, start, end, o)
+		chosen++
+		for i := range frags {
+			other := &frags[i]
+			if i != best && (other.start >= start && other.start <= end || other.end >= start && other.end <= end ||
+				other.start < start && other.end > end) {
+				other.excluded = true
+			}
+		}
+	}
+	if chosen == 0 {
+		curlen, end := 0, -1
+		for i := 0; i < len(words) && curlen < o.minWords; i++ {
+			if !hlNonWord(words[i].typ) {
+				curlen++
+			}
+			end = i
+		}
+		markFragment(words, 0, end, o)
 	}
 }
 
@@ -370,7 +501,11 @@ func registerTSHeadline() {
 			}
 			q := a[i+1].TSQuery()
 			words := c.hlParse(a[i].S, q)
-			markWords(words, q, o)
+			if o.maxFragments > 0 && !o.highlightAll {
+				markFragments(words, q, o)
+			} else {
+				markWords(words, q, o)
+			}
 			return exec.DText(headline(words, o)), nil
 		}
 	}
