@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
 
@@ -217,10 +218,145 @@ func rewriteTSQuery(query, target, subst types.TSQuery) types.TSQuery {
 	return types.TSQuery{Root: tree.toBinary()}
 }
 
+// queryRunner is the session as the functions that take a query as text
+// need it (planner's Session).
+type queryRunner interface {
+	QueryRows(env *exec.Env, sql string) ([]exec.ResultColumn, []exec.Row, error)
+}
+
+// runQuery runs the SQL text a function was given.
+func runQuery(env *exec.Env, name, sql string) ([]exec.ResultColumn, []exec.Row, error) {
+	r, ok := env.Session.(queryRunner)
+	if !ok {
+		return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "%s() cannot be called outside a session's statement", name)
+	}
+	return r.QueryRows(env, sql)
+}
+
+// rewriteTSQueryBy is ts_rewrite(query, select): each row of the query
+// gives a target and its substitute, applied in turn.
+func rewriteTSQueryBy(env *exec.Env, query types.TSQuery, sql string) (types.TSQuery, error) {
+	cols, rows, err := runQuery(env, "ts_rewrite", sql)
+	if err != nil {
+		return types.TSQuery{}, err
+	}
+	if len(cols) != 2 || cols[0].T.OID != exec.OIDTSQuery || cols[1].T.OID != exec.OIDTSQuery {
+		return types.TSQuery{}, pgerr.New(pgerr.InvalidParameterValue, "ts_rewrite query must return two tsquery columns")
+	}
+	if query.Root == nil {
+		return query, nil
+	}
+	tree := toQT(query.Root)
+	tree.flatten()
+	tree.sort()
+	for _, row := range rows {
+		if row[0].IsNull() || row[0].TSQuery().Root == nil {
+			continue
+		}
+		ex := toQT(row[0].TSQuery().Root)
+		ex.flatten()
+		ex.sort()
+		var subs *qtNode
+		if !row[1].IsNull() && row[1].TSQuery().Root != nil {
+			subs = toQT(row[1].TSQuery().Root)
+		}
+		if tree = rewrite(tree, ex, subs); tree == nil {
+			return types.TSQuery{}, nil
+		}
+		// Unlike a single rewrite, each row's result is flattened and
+		// sorted again, as PostgreSQL does between the rows.
+		tree.clearNoChange()
+		tree.flatten()
+		tree.sort()
+	}
+	return types.TSQuery{Root: tree.toBinary()}, nil
+}
+
+// clearNoChange lets the substitutes put in be searched by the next
+// target (QTNClearFlags).
+func (q *qtNode) clearNoChange() {
+	q.noChange = false
+	for _, c := range q.child {
+		c.clearNoChange()
+	}
+}
+
 func registerTSRewrite() {
 	Q := exec.OIDTSQuery
 	exec.Register(&exec.Func{Name: "ts_rewrite", Args: []uint32{Q, Q, Q}, Ret: Q, Strict: true, Immutable: true,
 		Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			return exec.DTSQuery(rewriteTSQuery(a[0].TSQuery(), a[1].TSQuery(), a[2].TSQuery())), nil
 		}})
+	exec.Register(&exec.Func{Name: "ts_rewrite", Args: []uint32{Q, exec.OIDText}, Ret: Q, Strict: true,
+		Fn: func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			q, err := rewriteTSQueryBy(env, a[0].TSQuery(), a[1].S)
+			return exec.DTSQuery(q), err
+		}})
+	statCols := []exec.ResultColumn{{Name: "word", T: exec.TText}, {Name: "ndoc", T: exec.TInt4}, {Name: "nentry", T: exec.TInt4}}
+	for _, args := range [][]uint32{{exec.OIDText}, {exec.OIDText, exec.OIDText}} {
+		exec.RegisterSRF(&exec.Func{Name: "ts_stat", Args: args, Ret: exec.OIDRecord}, func([]exec.T) *exec.SRF {
+			return &exec.SRF{Cols: statCols, Rows: tsStat}
+		})
+	}
+}
+
+// tsStat is ts_stat(select[, weights]): for each lexeme of the tsvectors
+// the query returns, the documents holding it and its occurrences (of
+// the given weights).
+func tsStat(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
+	weights := 0
+	if len(a) > 1 {
+		for _, c := range a[1].S {
+			w, err := weightOf(string(c))
+			if err != nil {
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized weight: \"%c\"", c)
+			}
+			weights |= 1 << w
+		}
+	}
+	cols, rows, err := runQuery(env, "ts_stat", a[0].S)
+	if err != nil {
+		return nil, err
+	}
+	if len(cols) != 1 || cols[0].T.OID != exec.OIDTSVector {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "ts_stat query must return one tsvector column")
+	}
+	type stat struct{ ndoc, nentry int64 }
+	stats := map[string]*stat{}
+	for _, row := range rows {
+		if row[0].IsNull() {
+			continue
+		}
+		for _, l := range row[0].TSVector() {
+			n := int64(0)
+			if len(l.Pos) == 0 {
+				n = 1 // counted once, whatever the weights asked
+			}
+			for _, p := range l.Pos {
+				if weights == 0 || weights&(1<<p.Weight()) != 0 {
+					n++
+				}
+			}
+			if n == 0 {
+				continue
+			}
+			s := stats[l.Word]
+			if s == nil {
+				s = &stat{}
+				stats[l.Word] = s
+			}
+			s.ndoc++
+			s.nentry += n
+		}
+	}
+	words := make([]string, 0, len(stats))
+	for w := range stats {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	out := make([]exec.Row, len(words))
+	for i, w := range words {
+		out[i] = exec.Row{exec.DText(w), exec.DInt(stats[w].ndoc), exec.DInt(stats[w].nentry)}
+	}
+	return out, nil
 }
