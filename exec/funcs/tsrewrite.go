@@ -329,8 +329,8 @@ func tsStat(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 		}
 		for _, l := range row[0].TSVector() {
 			n := int64(0)
-			if len(l.Pos) == 0 {
-				n = 1 // counted once, whatever the weights asked
+			if len(l.Pos) == 0 && weights == 0 {
+				n = 1 // once, unless weights are asked for: it has none
 			}
 			for _, p := range l.Pos {
 				if weights == 0 || weights&(1<<p.Weight()) != 0 {
