@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/plpgsql"
 	"github.com/prollypg/prollypg/versioning"
@@ -111,6 +112,9 @@ func (a *analyzer) triggerFunction(schema, name string) (*versioning.Function, e
 	fs, err := a.userFuncs(schema, name)
 	if err != nil {
 		return nil, err
+	}
+	if len(fs) == 0 && name == tsvectorTrigger && (schema == "" || schema == "pg_catalog") {
+		return &versioning.Function{Schema: "pg_catalog", Name: name, Returns: plpgsql.OIDTrigger}, nil
 	}
 	for _, f := range fs {
 		if len(f.InputTypes()) != 0 {
@@ -222,6 +226,10 @@ func enableTrigger(def *versioning.Table, cmd *pg.AlterTableCmd) error {
 	return nil
 }
 
+// tsvectorTrigger is the one built-in trigger function,
+// tsvector_update_trigger (funcs.TSVectorTrigger).
+const tsvectorTrigger = "tsvector_update_trigger"
+
 // fireTrigger runs a trigger's function for exec.Modify.
 func (s *Session) fireTrigger(env *exec.Env, c *exec.TriggerCall) (exec.Row, error) {
 	tr := c.Trigger
@@ -247,6 +255,12 @@ func (s *Session) fireTrigger(env *exec.Env, c *exec.TriggerCall) (exec.Row, err
 		if err != nil || !ok {
 			return unchanged, err
 		}
+	}
+	if tr.FuncSchema == "pg_catalog" && tr.FuncName == tsvectorTrigger {
+		if tr.Timing != exec.TriggerBefore || !tr.ForEachRow || c.Event == "DELETE" {
+			return unchanged, nil
+		}
+		return funcs.TSVectorTrigger(tr.Args, td.Cols, c.Old, c.New)
 	}
 	fs, err := env.Txn.Root.FunctionsNamed(env.Ctx, tr.FuncSchema, tr.FuncName)
 	if err != nil {

@@ -1,10 +1,12 @@
 package funcs
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kljensen/snowball/english"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
@@ -179,4 +181,71 @@ func TextSearchMappings(fn func(config string, tokenType int, dictionary string)
 			}
 		}
 	}
+}
+
+// TSVectorTrigger is PostgreSQL's tsvector_update_trigger for a BEFORE
+// ROW trigger with arguments (tsvector column, configuration, text
+// columns...): the row with the tsvector column set to the text columns'
+// lexemes, positions running on from one column to the next (NULLs
+// skipped). An UPDATE that changes none of the text columns keeps the
+// row as it is. cols are the table's columns; old is nil for an INSERT.
+func TSVectorTrigger(args []string, cols []exec.ResultColumn, old, row exec.Row) (exec.Row, error) {
+	if len(args) < 3 {
+		return nil, pgerr.New(pgerr.InternalError, "tsvector_update_trigger: arguments must be tsvector_field, ts_config, text_field1, ...")
+	}
+	column := func(name string) (int, error) {
+		for i, c := range cols {
+			if c.Name == name {
+				return i, nil
+			}
+		}
+		return 0, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name)
+	}
+	target, err := column(args[0])
+	if err != nil {
+		return nil, pgerr.New(pgerr.UndefinedColumn, "tsvector column %q does not exist", args[0])
+	}
+	if cols[target].T.OID != exec.OIDTSVector {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q is not of tsvector type", args[0])
+	}
+	c, err := tsConfigByName(args[1])
+	if err != nil {
+		return nil, err
+	}
+	var texts []int
+	for _, name := range args[2:] {
+		i, err := column(name)
+		if err != nil {
+			return nil, err
+		}
+		if exec.KindOf(cols[i].T.OID) != exec.KindText {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q is not of a character type", name)
+		}
+		texts = append(texts, i)
+	}
+	if old != nil && !slices.ContainsFunc(texts, func(i int) bool { return !exec.NotDistinct(old[i], row[i]) }) {
+		return row, nil
+	}
+	var words []parsedWord
+	pos := 0
+	for _, i := range texts {
+		if row[i].IsNull() {
+			continue
+		}
+		ws := c.parse(row[i].S)
+		for j := range ws {
+			ws[j].pos = min(ws[j].pos+pos, types.TSMaxPosition)
+		}
+		if n := len(ws); n > 0 {
+			pos = ws[n-1].pos
+		}
+		words = append(words, ws...)
+	}
+	v := make(types.TSVector, len(words))
+	for i, w := range words {
+		v[i] = types.TSLexeme{Word: w.word, Pos: []types.TSPosition{types.NewTSPosition(w.pos, 0)}}
+	}
+	out := slices.Clone(row)
+	out[target] = exec.DTSVector(types.NormalizeTSVector(v))
+	return out, nil
 }
