@@ -157,6 +157,16 @@ func hlNoEnd(t int) bool {
 		t == tokProtocol || t == tokEntity
 }
 
+// hlInteresting reports whether words[i] is a query word (INTERESTINGWORD).
+func hlInteresting(words []hlWord, i int) bool { return words[i].item != nil && !words[i].repeated }
+
+// hlBadEnd reports whether a headline should not begin or end at words[i]:
+// a non-word, a number or a short word that the query does not ask for
+// (BADENDPOINT).
+func hlBadEnd(words []hlWord, i int, o hlOptions) bool {
+	return (hlNoEnd(words[i].typ) || len(words[i].text) <= o.shortWord) && !hlInteresting(words, i)
+}
+
 // hlCover finds the next stretch words[p..q] where the query holds: p the
 // first word of the query from *p on, q the first word of the query after
 // it where the stretch satisfies the query, at most maxCover words on
@@ -203,10 +213,8 @@ func hlCover(words []hlWord, q types.TSQuery, maxCover int, p *int) (int, bool) 
 // that holds its whole cover, then has the most query words, then ends
 // well.
 func markWords(words []hlWord, q types.TSQuery, o hlOptions) {
-	interesting := func(i int) bool { return words[i].item != nil && !words[i].repeated }
-	badEnd := func(i int) bool {
-		return (hlNoEnd(words[i].typ) || len(words[i].text) <= o.shortWord) && !interesting(i)
-	}
+	interesting := func(i int) bool { return hlInteresting(words, i) }
+	badEnd := func(i int) bool { return hlBadEnd(words, i, o) }
 	bestb, beste, bestlen := -1, -1, -1
 	bestCover, bestGoodEnd := false, false
 	if o.highlightAll {
@@ -334,10 +342,8 @@ type hlFragment struct {
 // fewest words) not overlapping those chosen, stretched on both sides
 // towards MaxWords and back to words that end well.
 func markFragments(words []hlWord, q types.TSQuery, o hlOptions) {
-	interesting := func(i int) bool { return words[i].item != nil && !words[i].repeated }
-	badEnd := func(i int) bool {
-		return (hlNoEnd(words[i].typ) || len(words[i].text) <= o.shortWord) && !interesting(i)
-	}
+	interesting := func(i int) bool { return hlInteresting(words, i) }
+	badEnd := func(i int) bool { return hlBadEnd(words, i, o) }
 	var frags []hlFragment
 	for p := 0; q.Root != nil; p++ {
 		qe, ok := hlCover(words, q, max(o.maxWords*10, 100), &p)

@@ -65,17 +65,8 @@ func (q *qtNode) sort() {
 
 // compareQT is QTNodeCompare.
 func compareQT(a, b *qtNode) int {
-	av, bv := a.n.Op == types.TSValue, b.n.Op == types.TSValue
-	switch {
-	case av != bv && av:
-		return 1
-	case av != bv:
-		return -1
-	case av:
-		return types.CompareTSOperands(a.n, b.n)
-	}
-	if a.n.Op != b.n.Op {
-		return cmp.Compare(b.n.Op, a.n.Op)
+	if c := types.CompareTSNodes(a.n, b.n); c != 0 || a.n.Op == types.TSValue {
+		return c
 	}
 	if c := cmp.Compare(len(b.child), len(a.child)); c != 0 {
 		return c

@@ -666,7 +666,10 @@ func CompareTSQuery(a, b TSQuery) int {
 	return compareTSNode(a.Root, b.Root)
 }
 
-func compareTSNode(a, b *TSQueryNode) int {
+// CompareTSNodes orders two nodes by themselves, not their operands, as
+// QTNodeCompare begins: operators before lexemes, higher operator codes
+// first, lexemes by CompareTSOperands. 0 for two nodes of one operator.
+func CompareTSNodes(a, b *TSQueryNode) int {
 	av, bv := a.Op == TSValue, b.Op == TSValue
 	switch {
 	case av != bv && av:
@@ -676,8 +679,12 @@ func compareTSNode(a, b *TSQueryNode) int {
 	case av:
 		return CompareTSOperands(a, b)
 	}
-	if a.Op != b.Op {
-		return cmp.Compare(b.Op, a.Op)
+	return cmp.Compare(b.Op, a.Op)
+}
+
+func compareTSNode(a, b *TSQueryNode) int {
+	if c := CompareTSNodes(a, b); c != 0 || a.Op == TSValue {
+		return c
 	}
 	if c := compareTSNode(a.Right, b.Right); c != 0 {
 		return c
