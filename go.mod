@@ -7,6 +7,7 @@ require (
 	github.com/dgraph-io/badger/v4 v4.9.6
 	github.com/jackc/pgproto3/v2 v2.3.3
 	github.com/jackc/pgx/v5 v5.13.0
+	github.com/kljensen/snowball v0.10.0
 	github.com/lib/pq v1.12.3
 	github.com/pganalyze/pg_query_go/v5 v5.1.0
 	github.com/zeebo/blake3 v0.2.4
@@ -29,7 +30,6 @@ require (
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/klauspost/compress v1.18.0 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
-	github.com/kljensen/snowball v0.10.0 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/otel v1.41.0 // indirect
 	go.opentelemetry.io/otel/metric v1.41.0 // indirect
