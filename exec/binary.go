@@ -46,6 +46,10 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 		return types.AppendJSONBBinary(dst, &v), nil
 	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDJSON, OIDUnknown, OIDChar:
 		return append(dst, d.S...), nil
+	case OIDTSVector:
+		return types.AppendTSVectorBinary(dst, d.TSVector()), nil
+	case OIDTSQuery:
+		return types.AppendTSQueryBinary(dst, d.TSQuery()), nil
 	}
 	if IsArrayType(t.OID) && d.Kind == KindArray {
 		return appendArrayBinary(dst, t, d), nil
@@ -155,6 +159,14 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		d = DText(s)
 	case OIDBytea:
 		d = DBytes(string(b))
+	case OIDTSVector:
+		var v types.TSVector
+		v, err = types.ParseTSVectorBinary(b)
+		d = DTSVector(v)
+	case OIDTSQuery:
+		var q types.TSQuery
+		q, err = types.ParseTSQueryBinary(b)
+		d = DTSQuery(q)
 	default:
 		if IsArrayType(t.OID) {
 			return decodeArrayBinary(t, b)

@@ -93,6 +93,18 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 			return Null, err
 		}
 		return DJSON(string(types.AppendJSONB(nil, &v))), nil
+	case OIDTSVector:
+		v, err := types.ParseTSVector(s)
+		if err != nil {
+			return Null, err
+		}
+		return DTSVector(v), nil
+	case OIDTSQuery:
+		q, _, err := types.ParseTSQuery(s)
+		if err != nil {
+			return Null, err
+		}
+		return DTSQuery(q), nil
 	}
 	if t.OID == OIDInt2Vector || t.OID == OIDOidVector {
 		return parseVector(t, s)

@@ -31,6 +31,8 @@ const (
 	KindArray          // X: *Array
 	KindEnum           // S: the label, F: its sort order (enumsortorder), which orders it
 	KindRecord         // X: *Record
+	KindTSVector       // X: types.TSVector
+	KindTSQuery        // X: types.TSQuery
 )
 
 // Datum is one SQL value. It is a small struct passed by value: ints,
@@ -82,7 +84,11 @@ func DJSON(text string) Datum                { return Datum{Kind: KindJSON, S: t
 func DArray(a *Array) Datum                  { return Datum{Kind: KindArray, X: a} }
 func DEnum(label string, sort float64) Datum { return Datum{Kind: KindEnum, S: label, F: sort} }
 func DRecord(r *Record) Datum                { return Datum{Kind: KindRecord, X: r} }
+func DTSVector(v types.TSVector) Datum       { return Datum{Kind: KindTSVector, X: v} }
+func DTSQuery(q types.TSQuery) Datum         { return Datum{Kind: KindTSQuery, X: q} }
 func (d Datum) Record() *Record              { return d.X.(*Record) }
+func (d Datum) TSVector() types.TSVector     { return d.X.(types.TSVector) }
+func (d Datum) TSQuery() types.TSQuery       { return d.X.(types.TSQuery) }
 func (d Datum) IsNull() bool                 { return d.Kind == KindNull }
 func (d Datum) Bool() bool                   { return d.I != 0 }
 func (d Datum) Numeric() *apd.Decimal        { return d.X.(*apd.Decimal) }
@@ -119,6 +125,10 @@ func Compare(a, b Datum) int {
 		return cmp.Compare(a.F, b.F)
 	case KindRecord:
 		return compareRecord(a.Record(), b.Record())
+	case KindTSVector:
+		return types.CompareTSVector(a.TSVector(), b.TSVector())
+	case KindTSQuery:
+		return types.CompareTSQuery(a.TSQuery(), b.TSQuery())
 	}
 	return 0
 }

@@ -48,6 +48,10 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendInterval(dst, d.Interval(), s)
 	case OIDUUID:
 		return types.AppendUUID(dst, types.UUID([]byte(d.S)))
+	case OIDTSVector:
+		return types.AppendTSVector(dst, d.TSVector())
+	case OIDTSQuery:
+		return types.AppendTSQuery(dst, d.TSQuery())
 	case OIDChar:
 		if d.S == "" {
 			return dst

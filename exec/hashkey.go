@@ -6,6 +6,8 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/zeebo/xxh3"
+
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // appendHashKey appends a canonical encoding of d: two Datums of one type
@@ -71,6 +73,11 @@ func appendHashKey(dst []byte, d Datum) []byte {
 		for _, f := range r.Fields {
 			dst = appendHashKey(dst, f)
 		}
+	case KindTSVector:
+		// Normalized, so equal values have one binary form.
+		dst = types.AppendTSVectorBinary(dst, d.TSVector())
+	case KindTSQuery:
+		dst = types.AppendTSQueryKey(dst, d.TSQuery())
 	default: // text, bytea, uuid, json
 		dst = binary.AppendUvarint(dst, uint64(len(d.S)))
 		dst = append(dst, d.S...)

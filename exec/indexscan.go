@@ -253,6 +253,9 @@ func KeyCompatible(ct, vt T) bool {
 		// Trailing blanks are insignificant to bpchar comparison but not
 		// to its key bytes.
 		return false
+	case ct.OID == OIDTSVector:
+		// Its keys are digests (appendKey).
+		return false
 	case ct.OID == vt.OID:
 		return true
 	case KindOf(ct.OID) == KindInt && KindOf(vt.OID) == KindInt && ct.OID != OIDOid && vt.OID != OIDOid:

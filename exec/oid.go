@@ -28,6 +28,8 @@ const (
 	OIDNumeric     uint32 = 1700
 	OIDUUID        uint32 = 2950
 	OIDJSONB       uint32 = 3802
+	OIDTSVector    uint32 = 3614
+	OIDTSQuery     uint32 = 3615
 	OIDVoid        uint32 = 2278
 	OIDRecord      uint32 = 2249
 	OIDRegclass    uint32 = 2205
@@ -60,6 +62,8 @@ var (
 	TUUID        = T{OIDUUID, -1}
 	TJSON        = T{OIDJSON, -1}
 	TJSONB       = T{OIDJSONB, -1}
+	TTSVector    = T{OIDTSVector, -1}
+	TTSQuery     = T{OIDTSQuery, -1}
 	TName        = T{OIDName, -1}
 	TOid         = T{OIDOid, -1}
 	TVoid        = T{OIDVoid, -1}
@@ -92,6 +96,10 @@ func KindOf(oid uint32) Kind {
 		return KindUUID
 	case OIDJSON, OIDJSONB:
 		return KindJSON
+	case OIDTSVector:
+		return KindTSVector
+	case OIDTSQuery:
+		return KindTSQuery
 	}
 	if IsArrayType(oid) {
 		return KindArray
@@ -116,7 +124,7 @@ var typeNames = map[uint32]string{
 	OIDUnknown: "unknown", OIDBpchar: "character", OIDVarchar: "character varying",
 	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",
-	OIDUUID: "uuid", OIDJSONB: "jsonb", OIDVoid: "void", OIDRecord: "record", OIDRegclass: "regclass",
+	OIDUUID: "uuid", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDVoid: "void", OIDRecord: "record", OIDRegclass: "regclass",
 	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector",
 	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",
 }

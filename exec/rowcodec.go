@@ -5,8 +5,10 @@ import (
 	"unsafe"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/zeebo/xxh3"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/prolly/sortkey"
 	"github.com/prollypg/prollypg/prolly/tuple"
 )
@@ -58,6 +60,12 @@ func appendField(b *tuple.Builder, t T, d Datum) {
 		case KindRecord:
 			b.Append(appendRecordField(nil, d))
 			return
+		case KindTSVector:
+			b.Append(types.AppendTSVectorBinary(nil, d.TSVector()))
+			return
+		case KindTSQuery:
+			b.Append(types.AppendTSQueryBinary(nil, d.TSQuery()))
+			return
 		}
 		b.AppendString(d.S)
 	}
@@ -104,6 +112,18 @@ func decodeField(t T, f []byte) (Datum, error) {
 			return decodeEnumField(f)
 		case KindRecord:
 			return decodeRecordField(f)
+		case KindTSVector:
+			v, err := types.ParseTSVectorBinary(f)
+			if err != nil {
+				return Null, pgerr.Wrap(err, pgerr.DataCorrupted, "corrupt stored value of type %s", TypeName(t.OID))
+			}
+			return DTSVector(v), nil
+		case KindTSQuery:
+			q, err := types.ParseTSQueryBinary(f)
+			if err != nil {
+				return Null, pgerr.Wrap(err, pgerr.DataCorrupted, "corrupt stored value of type %s", TypeName(t.OID))
+			}
+			return DTSQuery(q), nil
 		}
 		// Stored bytes are immutable (chunks never change once written), so
 		// the string can share them instead of copying.
@@ -157,6 +177,18 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 	}
 	if d.Kind == KindEnum {
 		return appendEnumKey(dst, d, o), nil
+	}
+	switch d.Kind {
+	case KindTSVector:
+		// A tsvector's key is a 128-bit digest of its canonical binary
+		// form: it answers equality (and uniqueness), and a document's
+		// tsvector, however long, fits in a key; the text search indexes
+		// (USING gin, gist) are such indexes. It has not tsvector's order,
+		// so KeyCompatible keeps index scans off it.
+		h := xxh3.Hash128(types.AppendTSVectorBinary(nil, d.TSVector())).Bytes()
+		return sortkey.AppendBytea(dst, h[:], o), nil
+	case KindTSQuery:
+		return sortkey.AppendBytea(dst, types.AppendTSQueryKey(nil, d.TSQuery()), o), nil
 	}
 	if d.Kind == KindArray && IsArrayType(t.OID) {
 		return appendArrayKey(dst, ElemType(t), d, o)

@@ -403,6 +403,21 @@ type host struct {
 	env *exec.Env
 }
 
+// QueryRows runs one SQL statement given as text to a built-in function
+// (ts_rewrite's and ts_stat's queries) in the calling statement's
+// transaction, as PL/pgSQL runs its statements, and returns its rows.
+func QueryRows(s Session, env *exec.Env, sql string) ([]exec.ResultColumn, []exec.Row, error) {
+	p, err := (&host{s: s, env: env}).Prepare(sql, nil, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := p.Run(env, nil, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.Cols, r.Rows, nil
+}
+
 func (h *host) Prepare(sql string, given []exec.T, vars plpgsql.Vars) (plpgsql.Prepared, error) {
 	tree, err := pg.Parse(sql)
 	if err != nil {

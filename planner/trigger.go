@@ -2,6 +2,7 @@ package planner
 
 import (
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/plpgsql"
 	"github.com/prollypg/prollypg/versioning"
@@ -36,6 +37,12 @@ func fireTrigger(s Session, env *exec.Env, c *exec.TriggerCall) (exec.Row, error
 		if err != nil || !ok {
 			return unchanged, err
 		}
+	}
+	if tr.FuncSchema == "pg_catalog" && tr.FuncName == TSVectorTrigger {
+		if tr.Timing != exec.TriggerBefore || !tr.ForEachRow || c.Event == "DELETE" {
+			return unchanged, nil
+		}
+		return funcs.TSVectorTrigger(tr.Args, td.Cols, c.Old, c.New)
 	}
 	fs, err := env.Txn.Root.FunctionsNamed(env.Ctx, tr.FuncSchema, tr.FuncName)
 	if err != nil {
@@ -119,3 +126,8 @@ func (v *triggerRows) Value(ref int) (exec.Datum, exec.T) {
 	}
 	return row[ref>>1], t
 }
+
+// TSVectorTrigger is the one built-in trigger function,
+// tsvector_update_trigger (funcs.TSVectorTrigger): CREATE TRIGGER finds it
+// in pg_catalog, and firing runs it without a function record.
+const TSVectorTrigger = "tsvector_update_trigger"

@@ -39,6 +39,7 @@ var typeByName = map[string]uint32{
 	"regclass": exec.OIDRegclass, "regtype": exec.OIDRegtype, "regnamespace": exec.OIDRegnamespace,
 	"regrole": exec.OIDRegrole, "regproc": exec.OIDRegproc,
 	"int2vector": exec.OIDInt2Vector, "oidvector": exec.OIDOidVector,
+	"tsvector": exec.OIDTSVector, "tsquery": exec.OIDTSQuery,
 }
 
 // serialTypes are the pseudo-types of CREATE TABLE that make a sequence.

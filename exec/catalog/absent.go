@@ -1,7 +1,7 @@
 package catalog
 
 // The catalogs of objects this server does not have (casts, conversions,
-// text search, foreign data, event triggers, default privileges, large
+// foreign data, event triggers, default privileges, large
 // objects, security labels, operator classes, subscriptions, ...): always
 // empty, with PostgreSQL 15's columns, so that the queries tools such as
 // pg_dump run over them (joins, NOT EXISTS, LEFT JOIN pg_init_privs) work.
@@ -13,14 +13,6 @@ func init() {
 	define(pc, "pg_transform", 3576, 'r', `oid:oid trftype:oid trflang:oid trffromsql:regproc trftosql:regproc`, none)
 	define(pc, "pg_conversion", 2607, 'r', `oid:oid conname:name connamespace:oid conowner:oid conforencoding:integer
 		contoencoding:integer conproc:regproc condefault:boolean`, none)
-	define(pc, "pg_ts_parser", 3601, 'r', `oid:oid prsname:name prsnamespace:oid prsstart:regproc prstoken:regproc
-		prsend:regproc prsheadline:regproc prslextype:regproc`, none)
-	define(pc, "pg_ts_dict", 3600, 'r', `oid:oid dictname:name dictnamespace:oid dictowner:oid dicttemplate:oid
-		dictinitoption:text`, none)
-	define(pc, "pg_ts_template", 3764, 'r', `oid:oid tmplname:name tmplnamespace:oid tmplinit:regproc
-		tmpllexize:regproc`, none)
-	define(pc, "pg_ts_config", 3602, 'r', "oid:oid cfgname:name cfgnamespace:oid cfgowner:oid cfgparser:oid", none)
-	define(pc, "pg_ts_config_map", 3603, 'r', "mapcfg:oid maptokentype:integer mapseqno:integer mapdict:oid", none)
 	define(pc, "pg_foreign_data_wrapper", 2328, 'r', `oid:oid fdwname:name fdwowner:oid fdwhandler:oid fdwvalidator:oid
 		fdwacl:aclitem[] fdwoptions:text[]`, none)
 	define(pc, "pg_foreign_server", 1417, 'r', `oid:oid srvname:name srvowner:oid srvfdw:oid srvtype:text

@@ -43,6 +43,16 @@
 //	              aggstats.go the statistical aggregates; aggsupport.go
 //	              the transition functions CREATE AGGREGATE names (int4pl…)
 //	prng.go       pg_prng, behind the session's random() and setseed()
+//	tsearch.go    full text search: to_tsvector, the to_tsquery family, @@
+//	              (TS_execute's phrase semantics), the tsvector and tsquery
+//	              functions and operators; tsparser.go the default parser's
+//	              tokens; tsconfig.go the simple and english configurations
+//	              (english_stem: PostgreSQL's stop words and the Snowball
+//	              stemmer of github.com/kljensen/snowball) and
+//	              tsvector_update_trigger; tsrank.go ts_rank, ts_rank_cd;
+//	              tsheadline.go ts_headline; tsrewrite.go ts_rewrite,
+//	              ts_stat; tsdebug.go ts_token_type, ts_parse, ts_debug,
+//	              tsquery @> <@
 //
 // # Invariants
 //

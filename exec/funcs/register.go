@@ -41,6 +41,7 @@ func init() {
 		registerRegex,
 		registerSRFs,
 		registerTimestampSeries,
+		registerTextSearch,
 	} {
 		register()
 	}

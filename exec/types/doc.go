@@ -25,6 +25,8 @@
 //	Timestamp, TimestampTZ                             int64 µs since 2000-01-01 00:00 (UTC)
 //	Interval                                           {Months, Days int32; Micros int64}
 //	JSONB                                              a small immutable tree
+//	TSVector                                           sorted lexemes with positions (tsvector)
+//	TSQuery                                            a tree of operators over lexemes (tsquery)
 //	Array[T]                                           dims, row-major elements, NULL flags
 //
 // Infinities are stored as PostgreSQL stores them: dates math.MinInt32 and
@@ -84,6 +86,9 @@
 //	          sign: 0x0000 +, 0x4000 -, 0xC000 NaN, 0xD000 +Inf, 0xF000 -Inf (dscale 32 for ±Inf, as PG 15 sends)
 //	interval  int64 µs | int32 days | int32 months
 //	jsonb     uint8 version (1) | text
+//	tsvector  uint32 nlexemes | per lexeme: text | NUL | uint16 npos | npos × uint16 (weight << 14 | pos)
+//	tsquery   uint32 nitems | items in prefix order, right operand first: lexeme: uint8 1 | uint8 weights
+//	          | uint8 prefix | text | NUL; operator: uint8 2 | uint8 op (1 ! 2 & 3 | 4 <->) | [int16 distance]
 //	array     int32 ndim | int32 has-nulls (0/1) | uint32 element OID | ndim × (int32 len | int32 lbound)
 //	          | per element: int32 length (-1 = NULL) | element bytes
 //

@@ -20,6 +20,7 @@ const (
 	CodeInternalError             = "XX000" // internal_error
 	CodeDataException             = "22000" // data_exception
 	CodeProtocolViolation         = "08P01" // protocol_violation
+	CodeSyntaxError               = "42601" // syntax_error
 )
 
 // Error is a PostgreSQL error raised by a type's input or receive function.

@@ -36,6 +36,8 @@ const (
 	OidRecord      Oid = 2249
 	OidVoid        Oid = 2278
 	OidUUID        Oid = 2950
+	OidTSVector    Oid = 3614
+	OidTSQuery     Oid = 3615
 	OidJSONB       Oid = 3802
 
 	OidBoolArray        Oid = 1000
@@ -64,5 +66,7 @@ const (
 	OidRegtypeArray     Oid = 2211
 	OidRecordArray      Oid = 2287
 	OidUUIDArray        Oid = 2951
+	OidTSVectorArray    Oid = 3643
+	OidTSQueryArray     Oid = 3645
 	OidJSONBArray       Oid = 3807
 )

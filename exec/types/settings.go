@@ -62,6 +62,9 @@ type Settings struct {
 	ExtraFloatDigits int
 	// ByteaEscape selects bytea_output = escape instead of hex.
 	ByteaEscape bool
+	// TextSearchConfig is default_text_search_config, the configuration
+	// of to_tsvector and the to_tsquery family called without one.
+	TextSearchConfig string
 	// Types finds the user-defined types whose input needs their
 	// definitions (enum labels, composite fields); nil means none exist.
 	Types Catalog

@@ -108,6 +108,10 @@ var Types = func() []Type {
 		arrayType(OidRecordArray, "_record", OidRecord, 'd', 'P', 'p'),
 		base(OidUUID, "uuid", 16, false, 'U', false, 0, OidUUIDArray, "uuid_in", "uuid_out", "uuid_recv", "uuid_send", 'c', 'p', 'b'),
 		arrayType(OidUUIDArray, "_uuid", OidUUID, 'i', 'A', 'b'),
+		base(OidTSVector, "tsvector", -1, false, 'U', false, 0, OidTSVectorArray, "tsvectorin", "tsvectorout", "tsvectorrecv", "tsvectorsend", 'i', 'x', 'b'),
+		base(OidTSQuery, "tsquery", -1, false, 'U', false, 0, OidTSQueryArray, "tsqueryin", "tsqueryout", "tsqueryrecv", "tsquerysend", 'i', 'p', 'b'),
+		arrayType(OidTSVectorArray, "_tsvector", OidTSVector, 'i', 'A', 'b'),
+		arrayType(OidTSQueryArray, "_tsquery", OidTSQuery, 'i', 'A', 'b'),
 		base(OidJSONB, "jsonb", -1, false, 'U', false, 0, OidJSONBArray, "jsonb_in", "jsonb_out", "jsonb_recv", "jsonb_send", 'i', 'x', 'b'),
 		arrayType(OidJSONBArray, "_jsonb", OidJSONB, 'i', 'A', 'b'),
 	}

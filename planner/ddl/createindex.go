@@ -15,17 +15,29 @@ import (
 
 // createIndex runs CREATE [UNIQUE] INDEX [IF NOT EXISTS] [name] ON table
 // (column [ASC|DESC] [NULLS FIRST|LAST], ...) [INCLUDE (...)]. The index
-// is built from the table's rows in one sorted pass. Expression and
-// partial indexes, and access methods other than btree (hash is taken as
-// btree: it answers the same equalities), are not supported.
+// is built from the table's rows in one sorted pass. Access methods other
+// than btree are not supported, except that hash is taken as btree (it
+// answers the same equalities) and gin and gist on text search types are
+// kept as ordinary indexes of the same keys, which no @@ uses: PostgreSQL
+// accepts them, and a text search schema must load.
 func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
+	textSearch := false
 	switch s.AccessMethod {
 	case "", "btree", "hash":
+	case "gin", "gist":
+		textSearch = true
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
 	}
 	if len(s.ExcludeOpNames) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints are not supported yet")
+	}
+	if textSearch {
+		for _, p := range s.IndexParams {
+			if err := checkSiglen(p.GetIndexElem().Opclassopts); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
@@ -78,6 +90,17 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 			}
 			ix.Include = append(ix.Include, pos)
 		}
+		if textSearch {
+			for _, c := range ix.Columns {
+				oid := c.ExprType
+				if c.Expr == "" {
+					oid = t.Cols[c.Column].Type.OID
+				}
+				if oid != exec.OIDTSVector && oid != exec.OIDTSQuery {
+					return "", pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
+				}
+			}
+		}
 		if len(ix.Columns) > 32 {
 			return "", pgerr.New(codeProgramLimit, "cannot use more than 32 columns in an index")
 		}
@@ -111,6 +134,35 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 		}
 		return "CREATE INDEX", nil
 	}, nil
+}
+
+// checkSiglen checks the options of a text search operator class
+// (tsvector_ops(siglen=N)) as PostgreSQL's parseRelOptions does: siglen
+// alone, once, from 1 to 2024.
+func checkSiglen(opts []*pg.Node) error {
+	seen := false
+	for _, o := range opts {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		if d.Defname != "siglen" {
+			return pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", d.Defname)
+		}
+		if seen {
+			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q specified more than once", d.Defname)
+		}
+		seen = true
+		n := int64(-1)
+		if i := d.Arg.GetInteger(); i != nil {
+			n = int64(i.Ival)
+		}
+		if n < 1 || n > 2024 {
+			return pgerr.New(pgerr.InvalidParameterValue, "value %d out of bounds for option \"siglen\"", n).
+				WithDetail("Valid values are between \"1\" and \"2024\".")
+		}
+	}
+	return nil
 }
 
 // indexColumn finds a column named in an index definition.

@@ -108,6 +108,9 @@ func (a *analyzer) triggerFunction(schema, name string) (*versioning.Function, e
 	if err != nil {
 		return nil, err
 	}
+	if len(fs) == 0 && name == planner.TSVectorTrigger && (schema == "" || schema == "pg_catalog") {
+		return &versioning.Function{Schema: "pg_catalog", Name: name, Returns: plpgsql.OIDTrigger}, nil
+	}
 	for _, f := range fs {
 		if len(f.InputTypes()) != 0 {
 			continue

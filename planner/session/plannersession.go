@@ -120,3 +120,9 @@ func (s *Session) PRNG() *funcs.PRNG { return &s.prng }
 
 // PlannerState is what analysis keeps for the length of the session.
 func (s *Session) PlannerState() *planner.SessionState { return &s.planning }
+
+// QueryRows runs one SQL statement given as text for a built-in function
+// (ts_rewrite's and ts_stat's queries) in the statement's transaction.
+func (s *Session) QueryRows(env *exec.Env, sql string) ([]exec.ResultColumn, []exec.Row, error) {
+	return planner.QueryRows(s, env, sql)
+}

@@ -207,6 +207,7 @@ var defaultVars = map[string]string{
 	"session_authorization":               "postgres",
 	"role":                                "none",
 	"bytea_output":                        "hex",
+	"default_text_search_config":          "pg_catalog.english",
 	"escape_string_warning":               "on",
 	"work_mem":                            "4MB",
 	"maintenance_work_mem":                "64MB",

@@ -26,6 +26,7 @@ func (s *Session) settings() *exec.Settings {
 		st.ExtraFloatDigits = n
 	}
 	st.ByteaEscape = strings.EqualFold(s.vars["bytea_output"], "escape")
+	st.TextSearchConfig = s.vars["default_text_search_config"]
 	st.Types = sessionTypes{s}
 	if tx := s.txn; tx != nil {
 		start := tx.StartTime
