@@ -58,12 +58,12 @@ type aggGroup struct {
 }
 
 func (p *Aggregate) Open(env *Env) (Rows, error) {
-	in, err := p.In.Open(env)
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
 	if p.Sets == nil {
+		in, err := p.In.Open(env)
+		if err != nil {
+			return nil, err
+		}
+		defer in.Close()
 		out, err := p.pass(env, in, nil)
 		if err != nil {
 			return nil, err
@@ -71,19 +71,9 @@ func (p *Aggregate) Open(env *Env) (Rows, error) {
 		return &bufferedRows{rows: out}, nil
 	}
 	// One pass over the input per grouping set.
-	var input []Row
-	for {
-		row, err := in.Next()
-		if err != nil {
-			return nil, err
-		}
-		if row == nil {
-			break
-		}
-		if err := env.hold(row); err != nil {
-			return nil, err
-		}
-		input = append(input, slices.Clone(row))
+	input, err := drain(env, p.In)
+	if err != nil {
+		return nil, err
 	}
 	var out []Row
 	for si, set := range p.Sets {

@@ -182,7 +182,9 @@ func (r *nestedLoopRows) Close() error {
 	return err
 }
 
-// drain runs a plan to its end and returns its rows, each its own copy.
+// drain runs a plan to its end and returns its rows, each its own copy,
+// counted against max_query_memory (memory.go): a sort's input, a join's
+// inner side, the input of grouping sets.
 func drain(env *Env, p Plan) ([]Row, error) {
 	in, err := p.Open(env)
 	if err != nil {

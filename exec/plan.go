@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"slices"
 	"sort"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -258,24 +257,9 @@ type Sort struct {
 func (p *Sort) Columns() []ResultColumn { return p.In.Columns() }
 
 func (p *Sort) Open(env *Env) (Rows, error) {
-	in, err := p.In.Open(env)
+	rows, err := drain(env, p.In)
 	if err != nil {
 		return nil, err
-	}
-	defer in.Close()
-	var rows []Row
-	for {
-		row, err := in.Next()
-		if err != nil {
-			return nil, err
-		}
-		if row == nil {
-			break
-		}
-		if err := env.hold(row); err != nil {
-			return nil, err
-		}
-		rows = append(rows, slices.Clone(row))
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return compareRows(rows[i], rows[j], p.Keys) < 0 })
 	return &bufferedRows{rows: rows}, nil
