@@ -478,3 +478,26 @@ func TestDoltCommandResults(t *testing.T) {
 		}
 	}
 }
+
+// TestDoltRm: dolt_rm removes tables from the working and staged sets
+// (the removal staged); with --cached from the staged set only; a table a
+// foreign key references is refused.
+func TestDoltRm(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE a (id serial PRIMARY KEY, v text)")
+	exec(t, ctx, c, "CREATE TABLE b (x int)")
+	exec(t, ctx, c, "SELECT dolt_add('.')")
+	wantRows(t, ctx, c, "SELECT dolt_rm('--cached', 'a', 'b')", "0")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY 1",
+		"public.a | f | new table", "public.b | f | new table")
+	exec(t, ctx, c, "SELECT dolt_commit('-Am', 'two tables')")
+	exec(t, ctx, c, "CREATE TABLE child (id int REFERENCES a (id))")
+	wantError(t, ctx, c, "2BP01", "SELECT dolt_rm('a')")
+	wantRows(t, ctx, c, "SELECT dolt_rm('b')", "0")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY 1, 2",
+		"public.b | t | deleted", "public.child | f | new table")
+	wantError(t, ctx, c, "42P01", "SELECT count(*) FROM b")
+	wantRows(t, ctx, c, "SELECT count(*) FROM a", "0")
+}

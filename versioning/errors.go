@@ -44,4 +44,7 @@ var (
 	// ErrDirtyMerge is returned when a merge would overwrite uncommitted
 	// changes to the tables it changes.
 	ErrDirtyMerge = errors.New("versioning: local changes would be stomped by merge")
+	// ErrReferenced is returned by RemoveTables for a table another
+	// table's foreign key references.
+	ErrReferenced = errors.New("versioning: cannot remove a referenced table")
 )

@@ -258,6 +258,46 @@ func StageTracked(ctx context.Context, head, staged, working RootValue) (RootVal
 	return StageObjects(ctx, staged, working, names)
 }
 
+// RemoveTables drops tables from root with the sequences their columns
+// own, as dolt_rm removes them from the working set. A table another
+// table's foreign key references is refused (ErrReferenced): DROP TABLE
+// ... CASCADE is the way to drop it with the constraints on it.
+func RemoveTables(ctx context.Context, root RootValue, tables []ObjectName) (RootValue, error) {
+	gone := map[TableName]bool{}
+	for _, t := range tables {
+		gone[TableName{t.Schema, t.Name}] = true
+	}
+	for _, t := range tables {
+		def, ok, err := root.Table(ctx, t.Schema, t.Name)
+		if err != nil {
+			return RootValue{}, err
+		}
+		if !ok {
+			continue
+		}
+		refs, err := root.ReferencingKeys(ctx, t.Schema, t.Name)
+		if err != nil {
+			return RootValue{}, err
+		}
+		for _, r := range refs {
+			if !gone[TableName{r.Schema, r.Table}] {
+				return RootValue{}, fmt.Errorf("%w: table %q is referenced by a foreign key of %q", ErrReferenced, t.Name, r.Table)
+			}
+		}
+		if root, err = root.DropTable(ctx, t.Schema, t.Name); err != nil {
+			return RootValue{}, err
+		}
+		for _, c := range def.Columns {
+			if seqSchema, seq, ok := splitQualified(c.Sequence); ok {
+				if root, err = root.DropSequence(ctx, seqSchema, seq); err != nil {
+					return RootValue{}, err
+				}
+			}
+		}
+	}
+	return root, nil
+}
+
 func splitQualified(s string) (schema, name string, ok bool) {
 	i := bytes.IndexByte([]byte(s), '.')
 	if i < 0 {

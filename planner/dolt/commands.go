@@ -497,6 +497,50 @@ func (s session) doltReset(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	return statusOK(), nil
 }
 
+// doltRm is dolt_rm: tables leave the working set and the staged one, as
+// files leave a Git work tree and index with git rm; with --cached they
+// leave the staged set only (a new table is unstaged, a committed one's
+// removal is staged) and stay in the working set.
+func (s session) doltRm(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	f, err := parseFlags("dolt_rm", a, flagSpec{values: map[string]bool{"cached": false}})
+	if err != nil {
+		return exec.Null, err
+	}
+	if len(f.args) == 0 {
+		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "Nothing specified, nothing removed.")
+	}
+	ctx := env.Ctx
+	err = s.Repo().UpdateWorkingRoots(ctx, s.Branch(), func(_, staged, working versioning.RootValue, ws *versioning.WorkingSet) (*versioning.WorkingSet, error) {
+		names, err := s.objectNames(ctx, []versioning.RootValue{working, staged}, f.args)
+		if err != nil {
+			return nil, err
+		}
+		var tables []versioning.ObjectName
+		for _, n := range names {
+			if n.Kind == versioning.KindTable {
+				tables = append(tables, n)
+			}
+		}
+		nws := *ws
+		if !f.has("cached") {
+			if working, err = versioning.RemoveTables(ctx, working, tables); err != nil {
+				return nil, err
+			}
+			nws.Working = working.Addr()
+		}
+		// The staged set takes the tables' state from a working set
+		// without them: absent.
+		without, err := versioning.RemoveTables(ctx, staged, tables)
+		if err != nil {
+			return nil, err
+		}
+		st, err := versioning.StageObjects(ctx, staged, without, tables)
+		nws.Staged = st.Addr()
+		return &nws, err
+	})
+	return statusOK(), err
+}
+
 // doltTag is dolt_tag: name [rev] with -m message, or -d name.
 func (s session) doltTag(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	f, err := parseFlags("dolt_tag", a, flagSpec{short: map[byte]string{'m': "message", 'd': "delete"}, values: map[string]bool{"message": true, "author": true}})

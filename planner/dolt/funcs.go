@@ -54,6 +54,7 @@ func init() {
 		{"dolt_remote", session.doltRemote, vcsError, status},
 		{"dolt_gc", session.doltGC, vcsError, status},
 		{"dolt_clean", session.doltClean, vcsError, status},
+		{"dolt_rm", session.doltRm, vcsError, status},
 		{"dolt_merge", session.doltMerge, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText},
 			{Name: "fast_forward", T: exec.TInt4}, {Name: "conflicts", T: exec.TInt4}, {Name: "message", T: exec.TText}}},
 		{"dolt_cherry_pick", session.doltCherryPick, mergeError, []exec.ResultColumn{{Name: "hash", T: exec.TText},

@@ -214,6 +214,8 @@ func vcsError(err error) error {
 		code = pgerr.ObjectNotInPrerequisite
 	case errors.Is(err, versioning.ErrConflict):
 		code = pgerr.SerializationFailure
+	case errors.Is(err, versioning.ErrReferenced):
+		code = pgerr.DependentObjectsStillExist
 	default:
 		return err
 	}
