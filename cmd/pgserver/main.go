@@ -159,6 +159,10 @@ func run(log *zap.Logger, o options) error {
 	engine.ServerSettings = map[string]string{
 		"max_connections":  strconv.Itoa(o.maxConns),
 		"max_query_memory": strconv.FormatInt(o.queryMemMB, 10) + "MB",
+		"ssl":              "off",
+	}
+	if tlsCfg != nil {
+		engine.ServerSettings["ssl"] = "on"
 	}
 	if err := engine.Bootstrap(ctx); err != nil {
 		return fmt.Errorf("initialising %s: %w", dataDir, err)

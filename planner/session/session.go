@@ -243,6 +243,9 @@ var defaultVars = map[string]string{
 	"transform_null_equals":               "off",
 	"default_toast_compression":           "pglz",
 	"max_connections":                     "100",
+	"password_encryption":                 "scram-sha-256",
+	"ssl":                                 "off", // the server sets on with TLS (Engine.ServerSettings)
+	"ssl_min_protocol_version":            "TLSv1.2",
 	"shared_buffers":                      "128MB",
 	"effective_cache_size":                "4GB",
 	"log_statement":                       "none",
