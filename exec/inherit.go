@@ -681,10 +681,9 @@ func (mt *membersTarget) finish() error {
 
 func init() {
 	// pg_partition_ancestors(regclass): a partition or partitioned table
-	// and the tables above it, psql's \d asks it for foreign keys.
-	// PostgreSQL casts oid to regclass implicitly; the oid form is
-	// psql's, for a trigger's table (t.tgrelid).
-	RegisterSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDOid}, Ret: OIDRegclass}, partitionAncestors)
+	// and the tables above it, psql's \d asks it for foreign keys. An
+	// oid (psql's t.tgrelid) is coerced to regclass implicitly, as in
+	// PostgreSQL, and a string literal reads as a relation's name.
 	RegisterSRF(&Func{Name: "pg_partition_ancestors", Args: []uint32{OIDRegclass}, Ret: OIDRegclass}, partitionAncestors)
 }
 
