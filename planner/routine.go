@@ -234,22 +234,18 @@ func packComposite(env *exec.Env, def *versioning.Function, res *plpgsql.Result)
 			ftypes, names = append(ftypes, c.T), append(names, c.Name)
 		}
 	} else {
-		ut, ok := userType(env, t.OID)
-		if !ok {
+		var ok bool
+		if ftypes, names, ok = compositeFields(env, t.OID); !ok {
 			return nil
 		}
-		if len(res.Cols) != len(ut.FieldTypes) {
+		if len(res.Cols) != len(ftypes) {
 			much := "few"
-			if len(res.Cols) > len(ut.FieldTypes) {
+			if len(res.Cols) > len(ftypes) {
 				much = "many"
 			}
 			return pgerr.New(pgerr.InvalidFunctionDefinition, "return type mismatch in function declared to return %s", exec.TypeName(t.OID)).
 				WithDetail("Final statement returns too %s columns.", much)
 		}
-		for i, ft := range ut.FieldTypes {
-			ftypes = append(ftypes, exec.T{OID: uint32(ft), Typmod: ut.FieldTypmods[i]})
-		}
-		names = ut.FieldNames
 	}
 	for i, row := range res.Rows {
 		fields := make([]exec.Datum, len(ftypes))
@@ -309,29 +305,32 @@ func packRowsOf(env *exec.Env, def *versioning.Function, rows []exec.Row) {
 	if exec.KindOf(def.Returns) != exec.KindRecord || def.Returns == exec.OIDRecord || len(resultColumns(def)) > 1 {
 		return
 	}
-	ut, ok := userType(env, def.Returns)
+	ftypes, names, ok := compositeFields(env, def.Returns)
 	if !ok {
 		return
-	}
-	var ftypes []exec.T
-	for i, ft := range ut.FieldTypes {
-		ftypes = append(ftypes, exec.T{OID: uint32(ft), Typmod: ut.FieldTypmods[i]})
 	}
 	for i, row := range rows {
 		if len(row) != len(ftypes) || len(row) == 1 && row[0].Kind == exec.KindRecord {
 			continue
 		}
-		rows[i] = exec.Row{exec.DRecord(&exec.Record{Type: def.Returns, Fields: row, Types: ftypes, Names: ut.FieldNames})}
+		rows[i] = exec.Row{exec.DRecord(&exec.Record{Type: def.Returns, Fields: row, Types: ftypes, Names: names})}
 	}
 }
 
-// userType finds a user-defined type (a composite's fields) in the
-// session's type catalog, which env's settings carry.
-func userType(env *exec.Env, oid uint32) (*types.UserType, bool) {
+// compositeFields returns the field types and names of composite type
+// oid, from the session's type catalog, which env's settings carry.
+func compositeFields(env *exec.Env, oid uint32) (ftypes []exec.T, names []string, ok bool) {
 	if env == nil || env.Settings == nil || env.Settings.Types == nil {
-		return nil, false
+		return nil, nil, false
 	}
-	return env.Settings.Types.UserType(types.Oid(oid))
+	ut, ok := env.Settings.Types.UserType(types.Oid(oid))
+	if !ok {
+		return nil, nil, false
+	}
+	for i, ft := range ut.FieldTypes {
+		ftypes = append(ftypes, exec.T{OID: uint32(ft), Typmod: ut.FieldTypmods[i]})
+	}
+	return ftypes, ut.FieldNames, true
 }
 
 func withFunctionContext(err error, def *versioning.Function) error {

@@ -13,11 +13,18 @@ import (
 
 // requireTableOwner checks that the current role owns a table.
 func (a *analyzer) requireTableOwner(t *versioning.Table) error {
+	return a.requireOwnerOf(t, "table", t.Name)
+}
+
+// requireOwnerOf checks that the current role owns table t, which owns
+// the object named (the table itself, or one of its indexes): PostgreSQL's
+// "must be owner of <kind> <name>".
+func (a *analyzer) requireOwnerOf(t *versioning.Table, kind, name string) error {
 	au, err := a.Authority()
 	if err != nil || au.Owns(t.Owner) {
 		return err
 	}
-	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of table %s", t.Name)
+	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", kind, name)
 }
 
 // requireSchemaCreate checks that the current role may create objects in

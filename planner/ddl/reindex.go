@@ -77,7 +77,7 @@ func (a *analyzer) reindexIndex(ctx context.Context, rv *pg.RangeVar) error {
 	case rel.Kind != planner.RelIndex:
 		return pgerr.New(pgerr.WrongObjectType, "%q is not an index", rv.Relname)
 	}
-	if err := a.requireIndexOwner(rel.Table, rv.Relname); err != nil {
+	if err := a.requireOwnerOf(rel.Table, "index", rv.Relname); err != nil {
 		return err
 	}
 	if rel.Table.Partitioned() && a.s.InTransactionBlock() {
@@ -183,14 +183,4 @@ func (a *analyzer) rebuildIndexes(ctx context.Context, t *versioning.Table, name
 		}
 	}
 	return nil
-}
-
-// requireIndexOwner checks that the current role owns the table of an
-// index, which owns the index.
-func (a *analyzer) requireIndexOwner(t *versioning.Table, index string) error {
-	au, err := a.Authority()
-	if err != nil || au.Owns(t.Owner) {
-		return err
-	}
-	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of index %s", index)
 }

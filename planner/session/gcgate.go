@@ -136,12 +136,9 @@ func (e *Engine) collectGarbage(ctx context.Context, own []versioning.Address) (
 	return res, nil
 }
 
-// WrittenBytes is what the store counts of the chunks written since it
-// opened (store.Stats), for AutoGC.
-type WrittenBytes func() uint64
-
 // AutoGC collects garbage whenever threshold bytes of chunks have been
-// written since the last collection (or the start), looking every check,
+// written (written: the store's count since it opened, store.Stats) since
+// the last collection (or the start), looking every check,
 // until ctx ends. It runs only at a moment when no transaction is open, so
 // that it never holds sessions back waiting for an idle one (dolt_gc
 // waits instead): under a load that always keeps a transaction open it
@@ -149,7 +146,7 @@ type WrittenBytes func() uint64
 // soon garbage (the new Prolly nodes of every statement and commit, of
 // which the branch keeps the last), so the threshold bounds the
 // directory's growth between collections.
-func (e *Engine) AutoGC(ctx context.Context, written WrittenBytes, threshold uint64, check time.Duration) {
+func (e *Engine) AutoGC(ctx context.Context, written func() uint64, threshold uint64, check time.Duration) {
 	last := written()
 	t := time.NewTicker(check)
 	defer t.Stop()

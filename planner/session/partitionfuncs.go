@@ -13,9 +13,9 @@ import (
 // partitioned table nor a partition gives no rows (NULL for the root), as
 // does an OID that names nothing.
 func init() {
-	regclass := exec.T{OID: exec.OIDRegclass, Typmod: -1}
+	regclassT := exec.T{OID: exec.OIDRegclass, Typmod: -1}
 	exec.RegisterSRF(&exec.Func{Name: "pg_partition_tree", Args: []uint32{exec.OIDRegclass}, Ret: exec.OIDRecord}, func([]exec.T) *exec.SRF {
-		return &exec.SRF{Cols: []exec.ResultColumn{{Name: "relid", T: regclass}, {Name: "parentrelid", T: regclass},
+		return &exec.SRF{Cols: []exec.ResultColumn{{Name: "relid", T: regclassT}, {Name: "parentrelid", T: regclassT},
 			{Name: "isleaf", T: exec.TBool}, {Name: "level", T: exec.TInt4}}, Rows: partitionTree}
 	})
 	exec.Register(strict(&exec.Func{Name: "pg_partition_root", Args: []uint32{exec.OIDRegclass}, Ret: exec.OIDRegclass, Fn: partitionRoot}))
