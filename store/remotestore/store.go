@@ -445,7 +445,11 @@ func (s *Store) UpdateRefs(ctx context.Context, updates []store.RefUpdate, durab
 			s.loaded[t] = true
 		}
 		s.mu.Unlock()
-		return s.refresh(ctx)
+		// The refs have moved: a cancellation from here on must not
+		// report the update as failed (a push or a backup cut by
+		// statement_timeout after it had published said 57014 and yet
+		// took effect).
+		return s.refresh(context.WithoutCancel(ctx))
 	}
 }
 
