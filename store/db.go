@@ -72,7 +72,13 @@ type DB struct {
 	// flushMu when a call holds them.
 	journalMu sync.Mutex
 	journal   *journal
-	spare     []chunkRecord // the pending list of unjournaled chunks not in use
+	spare     []chunkRecord // scratch for the chunks of one journal append
+
+	// reach, when set (SetReach), finds the fresh chunks a ref update
+	// reaches, which are then all that the update journals; gen is the
+	// generation Put tags fresh chunks with (Generation, DropFresh).
+	reach atomic.Pointer[ReachFunc]
+	gen   atomic.Uint64
 
 	// closeMu is held shared by every call that touches Badger or the write
 	// buffer, and exclusively by Close. It is never held while a caller's
@@ -151,6 +157,7 @@ func open(dir string, opts Options, tune func(*badger.Options)) (*DB, error) {
 		bopts:   bo,
 		flushes: make(chan struct{}, 1),
 	}
+	db.gen.Store(1) // 0 stands for "no writer generation" (WithWriterGeneration)
 	db.badgerTs.Store(bdb.MaxVersion())
 	bdb.SetDiscardTs(bdb.MaxVersion()) // Badger does not keep it across opens
 	if err := db.initFormat(); err != nil {
@@ -393,7 +400,7 @@ func (db *DB) Get(ctx context.Context, addr Address) ([]byte, error) {
 		db.stats.cacheHits.Add(1)
 		return data, nil
 	}
-	if data, ok := db.pending.get(addr); ok {
+	if data, ok, _ := db.pending.get(addr); ok {
 		return data, nil
 	}
 	db.closeMu.RLock()
@@ -432,7 +439,7 @@ func (db *DB) GetMany(ctx context.Context, addrs []Address, fn func(Address, []b
 		data, ok := db.cache.get(a)
 		if ok {
 			db.stats.cacheHits.Add(1)
-		} else if data, ok = db.pending.get(a); !ok {
+		} else if data, ok, _ = db.pending.get(a); !ok {
 			misses = append(misses, a)
 			continue
 		}
@@ -484,6 +491,10 @@ func (db *DB) GetMany(ctx context.Context, addrs []Address, fn func(Address, []b
 }
 
 // Has reports whether the chunk of addr is present (buffered or written).
+// A fresh chunk (see SetReach) counts only if it is also on disk: it may
+// be dropped, and a caller that skips writing what the store has must not
+// build on a chunk, or a subtree below it, that is not kept; writing it
+// again keeps it.
 func (db *DB) Has(ctx context.Context, addr Address) (bool, error) {
 	if db.closed.Load() {
 		return false, ErrClosed
@@ -491,7 +502,7 @@ func (db *DB) Has(ctx context.Context, addr Address) (bool, error) {
 	if db.cache.contains(addr) {
 		return true, nil
 	}
-	if _, ok := db.pending.get(addr); ok {
+	if _, ok, fresh := db.pending.get(addr); ok && !db.droppable(fresh) {
 		return true, nil
 	}
 	var ok bool
@@ -504,7 +515,7 @@ func (db *DB) Has(ctx context.Context, addr Address) (bool, error) {
 }
 
 // HasMany returns the addresses of addrs that are absent, in the order of
-// addrs.
+// addrs; fresh chunks count as absent, as for Has.
 func (db *DB) HasMany(ctx context.Context, addrs []Address) ([]Address, error) {
 	if db.closed.Load() {
 		return nil, ErrClosed
@@ -516,7 +527,7 @@ func (db *DB) HasMany(ctx context.Context, addrs []Address) ([]Address, error) {
 		if db.cache.contains(a) {
 			continue
 		}
-		if _, ok := db.pending.get(a); !ok {
+		if _, ok, fresh := db.pending.get(a); !ok || db.droppable(fresh) {
 			unknown = append(unknown, a)
 		}
 	}
@@ -573,25 +584,43 @@ func (db *DB) Put(ctx context.Context, chunk []byte) (Address, error) {
 	if db.closed.Load() {
 		return Address{}, ErrClosed
 	}
-	added, size := db.pending.add(addr, chunk)
+	reach := db.reach.Load() != nil
+	added, size := db.pending.add(addr, chunk, writerGeneration(ctx))
 	if !added {
 		return addr, nil
 	}
 	db.stats.wrote(len(chunk))
-	db.cache.add(addr, chunk) // after pending.add: see the package doc
+	if !reach {
+		// After pending.add: see the package doc. A fresh chunk that may be
+		// dropped is cached only once journaled (invariant 10).
+		db.cache.add(addr, chunk)
+	}
 	switch {
 	case size > maxPending:
 		// The flusher has fallen behind: the writer waits for it.
 		if err := db.flushLocked(false); err != nil {
 			return addr, err
 		}
-	case size > pendingLimit:
+	case db.flushDue():
 		select {
 		case db.flushes <- struct{}{}:
 		default: // a flush is already asked for
 		}
 	}
 	return addr, nil
+}
+
+// flushDue reports whether the write buffer should go to Badger: its
+// journaled chunks are past pendingLimit, or its fresh ones past
+// freshLimit (then they are all journaled first); without a reach
+// function, every chunk is journaled at the next flush or ref update, and
+// the whole buffer counts.
+func (db *DB) flushDue() bool {
+	fresh, journaled := db.pending.sizes()
+	if db.reach.Load() == nil {
+		return fresh+journaled > pendingLimit
+	}
+	return journaled > pendingLimit || fresh > freshLimit
 }
 
 // flusher writes the write buffer to Badger whenever a Put finds it past
@@ -774,7 +803,8 @@ func (db *DB) updateRefs(ctx context.Context, updates []RefUpdate, durable bool)
 			return danglingRef(u.Name, u.New)
 		}
 	}
-	ticket, err := db.commitRefs(updates, b)
+	reached, all := db.reachedFresh(ctx, updates)
+	ticket, err := db.commitRefs(updates, b, reached, all)
 	if err != nil {
 		return err
 	}
@@ -795,17 +825,17 @@ func (db *DB) updateRefs(ctx context.Context, updates []RefUpdate, durable bool)
 }
 
 // commitRefs checks and applies the compare-and-set of UpdateRefs: it
-// checks every ref's current value, journals the updates (after the chunks
-// not yet journaled), and applies them in memory (the ref cache and dirty;
+// checks every ref's current value, journals the updates (after the fresh
+// chunks they reach, or all of them: see writeJournal), and applies them in memory (the ref cache and dirty;
 // Badger gets them at the next checkpoint); it returns the sync ticket
 // that covers the journal records. bar is the GC barrier the updates were
 // recorded in (nil: none); if another stands now, it fails with
 // errBarrierMoved (BeginGC raises the barrier under refMu, so an update
 // applied here either precedes the GC's reading of the refs or was
 // recorded). The caller holds closeMu shared.
-func (db *DB) commitRefs(updates []RefUpdate, bar *barrier) (uint64, error) {
+func (db *DB) commitRefs(updates []RefUpdate, bar *barrier, reached []Address, all bool) (uint64, error) {
 	if len(updates) == 0 {
-		return db.writeJournal(nil)
+		return db.writeJournal(nil, nil, true) // the caller asks for what it Put to be durable
 	}
 	db.refMu.Lock()
 	defer db.refMu.Unlock()
@@ -824,7 +854,7 @@ func (db *DB) commitRefs(updates []RefUpdate, bar *barrier) (uint64, error) {
 			return 0, refConflict(u.Name, u.Old, cur)
 		}
 	}
-	ticket, err := db.writeJournal(updates)
+	ticket, err := db.writeJournal(updates, reached, all)
 	if err != nil {
 		return 0, err
 	}
@@ -881,13 +911,26 @@ func (db *DB) refLocked(name string) (Address, bool, error) {
 	return addr, ok, err
 }
 
-// writeJournal appends the chunks not yet journaled and then updates (if
-// any) to the journal, and returns the sync ticket that covers them.
-func (db *DB) writeJournal(updates []RefUpdate) (uint64, error) {
+// writeJournal appends fresh chunks and then updates (if any) to the
+// journal, and returns the sync ticket that covers them: every fresh chunk
+// if all is set, else those of reached still fresh (another call may have
+// journaled some meanwhile; its record precedes this one's). Journaled
+// chunks are cached.
+func (db *DB) writeJournal(updates []RefUpdate, reached []Address, all bool) (uint64, error) {
 	db.journalMu.Lock()
 	defer db.journalMu.Unlock()
-	chunks := db.pending.takeUnjournaled(db.spare)
+	var chunks []chunkRecord
+	if all {
+		chunks = db.pending.journalAll(db.spare)
+	} else {
+		chunks = db.pending.journal(reached, db.spare)
+	}
 	wrote, err := db.journal.append(chunks, updates)
+	if db.reach.Load() != nil {
+		for _, c := range chunks {
+			db.cache.add(c.addr, c.data) // journaled, so in the buffer until on disk
+		}
+	}
 	clear(chunks) // the list is kept for reuse, not the chunks
 	db.spare = chunks[:0]
 	if err != nil {
@@ -919,11 +962,14 @@ func (db *DB) checkpoint(force bool) error {
 	if !force && db.journal.size <= journalLimit {
 		return nil // another commit checkpointed first
 	}
-	// The chunks not yet journaled go to Badger with the rest, and the
-	// sync below covers them too.
-	unjournaled := db.pending.takeUnjournaled(db.spare)
-	clear(unjournaled)
-	db.spare = unjournaled[:0]
+	// Without a reach function the fresh chunks go to Badger with the rest,
+	// and the sync below covers them too; with one, they stay fresh: no ref
+	// reaches them (the journal would hold them if one did).
+	if db.reach.Load() == nil {
+		all := db.pending.journalAll(db.spare)
+		clear(all)
+		db.spare = all[:0]
+	}
 	if batch := db.pending.take(); batch != nil {
 		err := db.writeChunks(batch)
 		db.pending.done(err == nil)
@@ -1216,7 +1262,7 @@ func (db *DB) hasLocked(addr Address) (bool, error) {
 	if db.cache.contains(addr) {
 		return true, nil
 	}
-	if _, ok := db.pending.get(addr); ok {
+	if _, ok, _ := db.pending.get(addr); ok {
 		return true, nil
 	}
 	var ok bool
@@ -1263,13 +1309,18 @@ func (db *DB) readChunk(txn *badger.Txn, addr Address, seq uint64) ([]byte, erro
 func (db *DB) flushLocked(force bool) error {
 	db.flushMu.Lock()
 	defer db.flushMu.Unlock()
-	if !force && db.pending.size() <= pendingLimit {
+	fresh, journaled := db.pending.sizes()
+	if !force && fresh+journaled <= maxPending && !db.flushDue() {
 		return nil // another Put flushed first
 	}
 	// Journal before Badger (journal.go, invariant 1): what this flush
-	// writes unsynced is then durable with the next sync.
-	if _, err := db.writeJournal(nil); err != nil {
-		return err
+	// writes unsynced is then durable with the next sync. Fresh chunks wait
+	// for a ref update that reaches them, or to be dropped, unless they are
+	// too many to keep in memory (or nothing tells what reaches them).
+	if force || db.reach.Load() == nil || fresh > freshLimit {
+		if _, err := db.writeJournal(nil, nil, true); err != nil {
+			return err
+		}
 	}
 	batch := db.pending.take()
 	if batch == nil {

@@ -82,13 +82,22 @@
 //     all present: deletes only remove chunks that no ref reached at their
 //     decision, and the journal, replayed at Open, holds only chunks and
 //     refs written after the GC's checkpoint, which it restores.
+//  10. With a reach function (SetReach, fresh.go), a chunk is fresh from
+//     Put until a ref update reaches it or the buffer of fresh chunks
+//     passes freshLimit; only then is it journaled, cached and, later,
+//     written to Badger. A ref update journals every fresh chunk its new
+//     values reach before the update itself (so invariant 2 holds), and a
+//     chunk that is not fresh has no fresh chunk below it. DropFresh
+//     removes fresh chunks of generations whose writers have all ended;
+//     fresh.go states why no running writer or later ref can reach them.
 //
 // # Writing and durability (DB)
 //
 // Put hashes the chunk, buffers it and caches it; nothing touches the disk.
 // UpdateRefs appends the buffered chunks not yet journaled and the ref
 // update to the journal (journal.go) in one write, and moves the refs in
-// memory; with durable set it then fdatasyncs the journal. Concurrent
+// memory (with a reach function, only the fresh chunks the update reaches,
+// and Put caches a chunk only once it is journaled: invariant 10); with durable set it then fdatasyncs the journal. Concurrent
 // durable calls share fsyncs (group commit): a caller waits for at most
 // the fsync in progress and one more. Badger is written without syncing:
 // the buffer, once past 16 MiB, in one WriteBatch (after journaling it) by a

@@ -342,7 +342,7 @@ func (db *DB) deleteBatch(bar *barrier, live func(Address) bool, cands []candida
 			st.BytesKept += uint64(c.size)
 			continue
 		}
-		if _, ok := db.pending.get(c.addr); ok {
+		if _, ok, _ := db.pending.get(c.addr); ok {
 			// Put before the barrier rose, after BeginGC's checkpoint took
 			// the buffer: the flush to come writes it again.
 			st.ChunksKept++

@@ -20,38 +20,84 @@ import (
 // transaction is its own, and transactions that begin meanwhile wait for
 // it to end: the collection is online for the server (no restart, other
 // sessions stay connected) but pauses their transactions while it runs.
+//
+// The gate also tells the store which chunks no one can reach any more.
+// With a FreshStore, a ref update journals only the chunks it reaches;
+// the rest stay fresh, in memory. Each transaction registers at the
+// store's current generation and writes under it (the session's context
+// carries it); once every transaction of the generations below g has
+// ended, their fresh chunks can only be garbage, and leave drops them
+// (store/fresh.go states why that is safe).
 type txnGate struct {
 	mu   sync.Mutex
 	open int  // transactions open (sessions between begin and commit or rollback)
 	gc   bool // a collection runs or waits for the open ones to end
+	// fresh, when set, is the store keeping fresh chunks; gens counts the
+	// open transactions of each generation.
+	fresh versioning.FreshStore
+	gens  map[uint64]int
 }
+
+// dropFreshAt is the size of the fresh chunks past which a transaction's
+// end drops those no open transaction can reach: large enough that drops
+// are rare (each scans every fresh chunk), small enough that garbage never
+// reaches the store's own bound, past which it journals everything.
+const dropFreshAt = 4 << 20
 
 // gatePoll is how often a waiter looks again; waits are rare and short.
 const gatePoll = 5 * time.Millisecond
 
-// enter counts a transaction in, after any running collection.
-func (g *txnGate) enter(ctx context.Context) error {
+// enter counts a transaction in, after any running collection, and
+// returns the generation it writes under (0 without a FreshStore).
+func (g *txnGate) enter(ctx context.Context) (uint64, error) {
 	for {
 		g.mu.Lock()
 		if !g.gc {
 			g.open++
+			var gen uint64
+			if g.fresh != nil {
+				gen = g.fresh.Generation()
+				if g.gens == nil {
+					g.gens = map[uint64]int{}
+				}
+				g.gens[gen]++
+			}
 			g.mu.Unlock()
-			return nil
+			return gen, nil
 		}
 		g.mu.Unlock()
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return 0, ctx.Err()
 		case <-time.After(gatePoll):
 		}
 	}
 }
 
-// leave counts a transaction out.
-func (g *txnGate) leave() {
+// leave counts a transaction of generation gen out, and drops the fresh
+// chunks of the generations that no longer have an open transaction once
+// they are past dropFreshAt.
+func (g *txnGate) leave(gen uint64) {
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	g.open--
-	g.mu.Unlock()
+	if g.fresh == nil {
+		return
+	}
+	if g.gens[gen]--; g.gens[gen] <= 0 {
+		delete(g.gens, gen)
+	}
+	if g.fresh.FreshBytes() < dropFreshAt {
+		return
+	}
+	// Transactions entering from now on register at next, so every open
+	// one is of a generation below it; what is below the oldest of them is
+	// no one's.
+	before := g.fresh.NextGeneration()
+	for open := range g.gens {
+		before = min(before, open)
+	}
+	g.fresh.DropFresh(before)
 }
 
 // exclusive waits until no transaction but the caller's (own: whether the

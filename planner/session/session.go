@@ -63,12 +63,20 @@ type Engine struct {
 	ServerSettings map[string]string
 }
 
-// NewEngine returns an engine over st.
+// NewEngine returns an engine over st. A store that can (store.DB) is set
+// to journal only the chunks ref updates reach: the engine's transactions
+// register with it and drop what they wrote and no ref reached once they
+// have ended (gcgate.go). Nothing else may write st while the engine uses
+// it, other than through the engine's sessions.
 func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache(), rowIDs: exec.NewRowIDs(), locks: exec.NewRowLocks(), ssi: exec.NewSSI()}
+	e := &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache(), rowIDs: exec.NewRowIDs(), locks: exec.NewRowLocks(), ssi: exec.NewSSI()}
+	if fs, ok := versioning.JournalReached(st); ok {
+		e.gate.fresh = fs
+	}
+	return e
 }
 
 // Bootstrap creates the role and the database postgres if the store has
@@ -110,8 +118,11 @@ type Session struct {
 	// (privileges.go).
 	auth *planner.Authority
 	// inGate: the session's transaction is counted in the engine's gate
-	// (gcgate.go), from its begin to its commit or rollback.
+	// (gcgate.go), from its begin to its commit or rollback; gen is the
+	// generation it registered at there, which the contexts of the
+	// session's calls carry to the store (writing), 0 outside.
 	inGate bool
+	gen    atomic.Uint64
 
 	e        *Engine
 	user     string
@@ -437,10 +448,12 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 		return s.txn, nil
 	}
 	if !s.inGate {
-		if err := s.e.gate.enter(ctx); err != nil {
+		gen, err := s.e.gate.enter(ctx)
+		if err != nil {
 			return nil, err
 		}
 		s.inGate = true
+		s.gen.Store(gen)
 	}
 	root, err := s.workingRoot(ctx)
 	if err != nil {
@@ -563,17 +576,24 @@ func (s *Session) rollback() {
 	s.leaveGate()
 }
 
+// writing returns ctx carrying the session's generation, for a call that
+// may write chunks (gcgate.go).
+func (s *Session) writing(ctx context.Context) context.Context {
+	return versioning.WithWriterGeneration(ctx, &s.gen)
+}
+
 // leaveGate counts the session's transaction out of the engine's gate.
 func (s *Session) leaveGate() {
 	if s.inGate {
 		s.inGate = false
-		s.e.gate.leave()
+		s.e.gate.leave(s.gen.Swap(0))
 	}
 }
 
 // Sync ends a batch of statements: the implicit transaction commits, or
 // rolls back if the batch failed; an explicit one is marked failed.
 func (s *Session) Sync(ctx context.Context, failed bool) error {
+	ctx = s.writing(ctx)
 	defer s.publishIdle()
 	if s.explicit {
 		if failed {

@@ -62,6 +62,7 @@ func (st *Statement) Close() {
 // Describe analyzes the statement and returns its parameter types (given
 // ones kept, the others inferred) and result columns.
 func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []exec.ResultColumn, error) {
+	ctx = st.s.writing(ctx)
 	switch n := st.raw.Stmt; {
 	case isTxnControl(n) || n.GetVariableSetStmt() != nil || n.GetPrepareStmt() != nil || n.GetDeallocateStmt() != nil ||
 		n.GetCreatedbStmt() != nil || n.GetDropdbStmt() != nil || n.GetCreateRoleStmt() != nil || n.GetAlterRoleStmt() != nil ||
@@ -198,6 +199,7 @@ func (r *Result) Close() error {
 // explicit transaction block, the block is then failed.
 func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.Datum) (*Result, error) {
 	s := st.s
+	ctx = s.writing(ctx)
 	s.publish("active", st.Text())
 	if err := s.checkNotFailed(st.raw.Stmt); err != nil {
 		return nil, err
