@@ -926,8 +926,10 @@ func (db *DB) writeJournal(updates []RefUpdate, reached []Address, all bool) (ui
 		chunks = db.pending.journal(reached, db.spare)
 	}
 	wrote, err := db.journal.append(chunks, updates)
-	if db.reach.Load() != nil {
-		for _, c := range chunks {
+	reach := db.reach.Load() != nil
+	for _, c := range chunks {
+		db.stats.bytesJournaled.Add(uint64(len(c.data)))
+		if reach {
 			db.cache.add(c.addr, c.data) // journaled, so in the buffer until on disk
 		}
 	}

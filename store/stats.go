@@ -19,6 +19,10 @@ type Stats struct {
 	// BytesWritten is the sum of the lengths of the chunks counted by
 	// ChunksWritten.
 	BytesWritten uint64
+	// BytesJournaled is the sum of the lengths of the chunks journaled
+	// (DB only): what goes to disk. With a reach function it leaves out
+	// the fresh chunks no ref reached (fresh.go).
+	BytesJournaled uint64
 	// SyncRequests counts the calls that asked for durability (Sync and
 	// UpdateRefs with durable set) and were not already covered; Syncs
 	// counts the fsyncs performed for them (DB only). Their ratio is how
@@ -29,18 +33,19 @@ type Stats struct {
 // counters are the live, atomically updated form of Stats, embedded in DB
 // and Memory.
 type counters struct {
-	gets, cacheHits, diskReads, chunksWritten, bytesWritten atomic.Uint64
+	gets, cacheHits, diskReads, chunksWritten, bytesWritten, bytesJournaled atomic.Uint64
 }
 
 // snapshot returns the current values; each field is read atomically, the
 // set as a whole is not a consistent cut.
 func (c *counters) snapshot() Stats {
 	return Stats{
-		Gets:          c.gets.Load(),
-		CacheHits:     c.cacheHits.Load(),
-		DiskReads:     c.diskReads.Load(),
-		ChunksWritten: c.chunksWritten.Load(),
-		BytesWritten:  c.bytesWritten.Load(),
+		Gets:           c.gets.Load(),
+		CacheHits:      c.cacheHits.Load(),
+		DiskReads:      c.diskReads.Load(),
+		ChunksWritten:  c.chunksWritten.Load(),
+		BytesWritten:   c.bytesWritten.Load(),
+		BytesJournaled: c.bytesJournaled.Load(),
 	}
 }
 

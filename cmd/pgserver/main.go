@@ -36,7 +36,7 @@ func main() {
 	auth := flag.String("auth", "", "client authentication: trust or scram (default: trust on loopback addresses, scram otherwise); --hba overrides it")
 	hbaFile := flag.String("hba", "", "client authentication rules in pg_hba.conf's format (type, database or db@branch-pattern, user, address, method trust/reject/scram-sha-256/password), first match wins; reloaded on SIGHUP")
 	maxConns := flag.Int("max-connections", wire.DefaultMaxConnections, "the most sessions served at once (max_connections); more are refused with 53300")
-	gcThresholdMB := flag.Int64("gc-threshold-mb", 0, "collect garbage automatically whenever this many MiB of chunks were written since the last collection (0: only dolt_gc()), at a moment when no transaction is open")
+	gcThresholdMB := flag.Int64("gc-threshold-mb", 0, "collect garbage automatically whenever this many MiB of chunks were journaled (written to disk) since the last collection (0: only dolt_gc()), at a moment when no transaction is open")
 	gcCheck := flag.Duration("gc-check-interval", 10*time.Second, "how often --gc-threshold-mb is checked")
 	queryMemMB := flag.Int64("max-query-memory-mb", defaultQueryMemoryMB(), "MiB of rows one statement's sorts, hash tables and buffers may hold before it fails with 53200 (max_query_memory, which a session may change); default a quarter of the machine's memory, 0 for no limit")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for profiling)")
@@ -209,7 +209,7 @@ func run(log *zap.Logger, o options) error {
 	}
 	log.Info("listening", zap.String("addr", srv.Addr().String()), zap.String("data_dir", dataDir), zap.String("auth", authDesc))
 	if o.gcThreshold > 0 {
-		go engine.AutoGC(ctx, func() uint64 { return db.Stats().BytesWritten }, o.gcThreshold, o.gcCheck)
+		go engine.AutoGC(ctx, func() uint64 { return db.Stats().BytesJournaled }, o.gcThreshold, o.gcCheck)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ctx) }()
@@ -219,7 +219,7 @@ func run(log *zap.Logger, o options) error {
 	case <-ctx.Done():
 	}
 	st := db.Stats()
-	log.Info("shutting down", zap.Uint64("chunks_written", st.ChunksWritten), zap.Uint64("bytes_written", st.BytesWritten),
+	log.Info("shutting down", zap.Uint64("chunks_written", st.ChunksWritten), zap.Uint64("bytes_written", st.BytesWritten), zap.Uint64("bytes_journaled", st.BytesJournaled),
 		zap.Uint64("sync_requests", st.SyncRequests), zap.Uint64("syncs", st.Syncs))
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

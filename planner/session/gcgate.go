@@ -183,7 +183,8 @@ func (e *Engine) collectGarbage(ctx context.Context, own []versioning.Address) (
 }
 
 // AutoGC collects garbage whenever threshold bytes of chunks have been
-// written (written: the store's count since it opened, store.Stats) since
+// written to disk (written: the store's count since it opened, such as
+// store.Stats' BytesJournaled) since
 // the last collection (or the start), looking every check,
 // until ctx ends. It runs only at a moment when no transaction is open, so
 // that it never holds sessions back waiting for an idle one (dolt_gc
