@@ -103,6 +103,12 @@ type Txn struct {
 	// row locked. A lock waited for reads it again.
 	latest *versioning.RootValue
 
+	// changed are the keys the transaction's writers changed, by table
+	// (ChangedKeys); untracked is set once Root changed otherwise (DDL,
+	// version-control functions), which the merges then diff.
+	changed   map[string]*changedKeys
+	untracked bool
+
 	tables map[string]*Table // decoded records of Root, by schema + "." + name
 	// rowIDs are the highest row ids drawn, by schema + "." + name: a
 	// trigger inserting into the table its statement is writing, and
@@ -168,8 +174,22 @@ func (tx *Txn) cacheTable(rec []byte, t *Table) {
 	tx.tables[t.Def.Schema+"."+t.Def.Name] = t
 }
 
-// SetRoot replaces Root, forgetting decoded tables of the old one.
+// SetRoot replaces Root, forgetting decoded tables of the old one. The
+// keys the writers changed no longer tell the whole change: commit-time
+// merges diff the transaction's maps from then on.
 func (tx *Txn) SetRoot(r versioning.RootValue) {
+	if r.Addr() != tx.Root.Addr() {
+		tx.untracked = true
+	}
+	tx.setRoot(r)
+}
+
+// RestoreRoot puts back a root the transaction had before (a failed
+// statement's, a savepoint's): unlike SetRoot, what the writers changed
+// since then still covers the change.
+func (tx *Txn) RestoreRoot(r versioning.RootValue) { tx.setRoot(r) }
+
+func (tx *Txn) setRoot(r versioning.RootValue) {
 	if r.Addr() != tx.Root.Addr() {
 		tx.Root = r
 		tx.tables = nil
@@ -242,7 +262,7 @@ const (
 // old snapshot are ordinary changes of the new one.
 func (tx *Txn) Rebase(start, root versioning.RootValue) {
 	tx.Start = start
-	tx.SetRoot(root)
+	tx.setRoot(root) // the same changes, onto another snapshot
 	tx.rebased = nil
 }
 
@@ -317,6 +337,7 @@ func (w *TableWriter) buffer(ctx context.Context, n int) error {
 // spill applies the buffered edits to the writer's maps and empties the
 // buffer.
 func (w *TableWriter) spill(ctx context.Context) error {
+	w.tx.noteChanged(w)
 	rows, err := w.rows.Apply(ctx, sortedEdits(w.pending))
 	if err != nil {
 		return err
@@ -693,6 +714,7 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 	if err := w.rebase(ctx); err != nil {
 		return err
 	}
+	w.tx.noteChanged(w)
 	def := *w.t.Def
 	rows, err := w.rows.Apply(ctx, sortedEdits(w.pending))
 	if err != nil {

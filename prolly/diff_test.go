@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/prollypg/prollypg/store"
@@ -149,9 +150,31 @@ func TestMerge(t *testing.T) {
 		name  string
 		merge func(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc) (Map, MergeStats, error)
 		into  bool // Applied counts ours's changes
-	}{{"Merge", Merge, false}, {"MergeInto", MergeInto, true}} {
+	}{{"Merge", Merge, false}, {"MergeInto", MergeInto, true}, {"MergeKeysInto", mergeKeysInto, true}} {
 		t.Run(mf.name, func(t *testing.T) { testMerge(t, mf.merge, mf.into) })
 	}
+}
+
+// mergeKeysInto is MergeKeysInto given as keys what ours changed since
+// base and, to check that more keys do no harm, every seventh key of base.
+func mergeKeysInto(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc) (Map, MergeStats, error) {
+	set := map[string]bool{}
+	if err := DiffMaps(ctx, base, ours, func(d Diff) error { set[string(d.Key)] = true; return nil }); err != nil {
+		return Map{}, MergeStats{}, err
+	}
+	it := base.NewIter(ctx, IterOptions{})
+	for ok, i := it.First(), 0; ok; ok, i = it.Next(), i+1 {
+		if i%7 == 0 {
+			set[string(it.Key())] = true
+		}
+	}
+	it.Close()
+	keys := make([][]byte, 0, len(set))
+	for k := range set {
+		keys = append(keys, []byte(k))
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	return MergeKeysInto(ctx, base, ours, theirs, keys, resolve, nil)
 }
 
 func testMerge(t *testing.T, merge func(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc) (Map, MergeStats, error), into bool) {

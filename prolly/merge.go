@@ -127,52 +127,109 @@ func MergeInto(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc)
 // one key, even with one value, is a duplicate key). An error from alike
 // ends the merge.
 func MergeIntoWith(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc, alike func(Diff) error) (Map, MergeStats, error) {
-	var st MergeStats
+	if m, ok := trivialMerge(base, ours, theirs); ok {
+		return m, MergeStats{}, nil
+	}
+	mi := mergeInto{theirs: theirs, resolve: resolve, alike: alike}
+	if err := DiffMaps(ctx, base, ours, func(o Diff) error { return mi.change(ctx, o) }); err != nil {
+		return Map{}, mi.st, err
+	}
+	merged, err := theirs.Apply(ctx, mi.edits)
+	return merged, mi.st, err
+}
+
+// MergeKeysInto is MergeIntoWith for a caller that knows which keys ours
+// may have changed since base: keys, sorted and without duplicates, must
+// hold every key whose entry differs between the two (more do no harm).
+// It looks each up in base and ours instead of diffing the two trees,
+// which for a transaction's few rows costs a fraction of the diff's walk
+// over the nodes on both paths.
+func MergeKeysInto(ctx context.Context, base, ours, theirs Map, keys [][]byte, resolve ResolveFunc, alike func(Diff) error) (Map, MergeStats, error) {
+	if m, ok := trivialMerge(base, ours, theirs); ok {
+		return m, MergeStats{}, nil
+	}
+	mi := mergeInto{theirs: theirs, resolve: resolve, alike: alike}
+	for _, k := range keys {
+		bv, inBase, err := base.Get(ctx, k)
+		if err != nil {
+			return Map{}, mi.st, err
+		}
+		ov, inOurs, err := ours.Get(ctx, k)
+		if err != nil {
+			return Map{}, mi.st, err
+		}
+		d := Diff{Key: k, From: bv, To: ov}
+		switch {
+		case inBase == inOurs && (!inBase || bytes.Equal(bv, ov)):
+			continue // unchanged
+		case !inBase:
+			d.Kind, d.From = Added, nil
+		case !inOurs:
+			d.Kind, d.To = Removed, nil
+		default:
+			d.Kind = Modified
+		}
+		if err := mi.change(ctx, d); err != nil {
+			return Map{}, mi.st, err
+		}
+	}
+	merged, err := theirs.Apply(ctx, mi.edits)
+	return merged, mi.st, err
+}
+
+// trivialMerge returns the merge's result when one side did not change.
+func trivialMerge(base, ours, theirs Map) (Map, bool) {
 	switch {
 	case ours.addr == base.addr || theirs.addr == ours.addr:
-		return theirs, st, nil
+		return theirs, true
 	case theirs.addr == base.addr:
-		return ours, st, nil
+		return ours, true
 	}
-	var edits []Edit
-	err := DiffMaps(ctx, base, ours, func(o Diff) error {
-		tv, inTheirs, err := theirs.Get(ctx, o.Key)
-		if err != nil {
-			return err
-		}
-		inBase, inOurs := o.Kind != Added, o.Kind != Removed
-		switch {
-		case inTheirs == inBase && (!inBase || bytes.Equal(tv, o.From)):
-			// Theirs left the key as base had it: ours's change stands.
-			edits = append(edits, diffEdit(o))
-			st.Applied++
-		case inTheirs == inOurs && (!inOurs || bytes.Equal(tv, o.To)):
-			// Both sides made the same change.
-			if alike != nil {
-				if err := alike(o); err != nil {
-					return fmt.Errorf("prolly: merge: %x changed alike: %w", o.Key, err)
-				}
-			}
-		default:
-			st.Collisions++
-			r, err := resolve(Collision{
-				Key:  o.Key,
-				Base: o.From, InBase: inBase,
-				Ours: o.To, InOurs: inOurs,
-				Theirs: tv, InTheirs: inTheirs,
-			})
-			if err != nil {
-				return fmt.Errorf("prolly: merge: resolving %x: %w", o.Key, err)
-			}
-			if r.Delete != !inTheirs || !r.Delete && !bytes.Equal(r.Value, tv) {
-				edits = append(edits, Edit{Key: o.Key, Value: r.Value, Delete: r.Delete})
-			}
-		}
-		return nil
-	})
+	return Map{}, false
+}
+
+// mergeInto collects the edits that carry ours's changes onto theirs.
+type mergeInto struct {
+	theirs  Map
+	resolve ResolveFunc
+	alike   func(Diff) error
+	edits   []Edit
+	st      MergeStats
+}
+
+// change takes one of ours's changes since base onto theirs.
+func (mi *mergeInto) change(ctx context.Context, o Diff) error {
+	tv, inTheirs, err := mi.theirs.Get(ctx, o.Key)
 	if err != nil {
-		return Map{}, st, err
+		return err
 	}
-	merged, err := theirs.Apply(ctx, edits)
-	return merged, st, err
+	inBase, inOurs := o.Kind != Added, o.Kind != Removed
+	switch {
+	case inTheirs == inBase && (!inBase || bytes.Equal(tv, o.From)):
+		// Theirs left the key as base had it: ours's change stands.
+		mi.edits = append(mi.edits, diffEdit(o))
+		mi.st.Applied++
+	case inTheirs == inOurs && (!inOurs || bytes.Equal(tv, o.To)):
+		// Both sides made the same change.
+		if mi.alike != nil {
+			if err := mi.alike(o); err != nil {
+				return fmt.Errorf("prolly: merge: %x changed alike: %w", o.Key, err)
+			}
+		}
+	default:
+		mi.st.Collisions++
+		r, err := mi.resolve(Collision{
+			Key:  o.Key,
+			Base: o.From, InBase: inBase,
+			Ours: o.To, InOurs: inOurs,
+			Theirs: tv, InTheirs: inTheirs,
+		})
+		if err != nil {
+			return fmt.Errorf("prolly: merge: resolving %x: %w", o.Key, err)
+		}
+		if r.Delete != !inTheirs || !r.Delete && !bytes.Equal(r.Value, tv) {
+			mi.edits = append(mi.edits, Edit{Key: o.Key, Value: r.Value, Delete: r.Delete})
+		}
+	}
+	return nil
 }

@@ -16,7 +16,7 @@ const maxPending = 4 * pendingLimit
 // past which a flush journals them all, reached or not: the bound on what
 // a caller that never drops them (DropFresh), or a transaction that writes
 // more than this, keeps in memory.
-const freshLimit = 2 * pendingLimit
+const freshLimit = pendingLimit
 
 // pending is DB's write buffer: chunks accepted by Put and not yet written
 // to Badger. A chunk is fresh until the journal holds it; then it sits in

@@ -189,6 +189,11 @@ type marker struct {
 	parent *marker // for a ref update's walk: the GC's marker, whose seen it skips
 	have   func(store.Address) (bool, error)
 	leave  func(store.Address) error
+	// fresh, when set, makes the walk one of JournalReached's: it runs
+	// alone and goes only into chunks fresh reports, which are the only
+	// ones it adds to seen (most it looks at are not, and recording them
+	// cost more than the walk's reads).
+	fresh func(store.Address) bool
 }
 
 // see adds a to the seen set and reports whether it was new and not
@@ -197,6 +202,16 @@ type marker struct {
 func (m *marker) see(a store.Address) (bool, error) {
 	if a.IsZero() {
 		return false, nil
+	}
+	if m.fresh != nil {
+		if !m.fresh(a) {
+			return false, nil
+		}
+		if _, ok := m.seen[a]; ok {
+			return false, nil
+		}
+		m.seen[a] = struct{}{}
+		return true, nil
 	}
 	if m.parent != nil {
 		if m.parent.live(a) {

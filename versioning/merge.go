@@ -96,12 +96,24 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 	if len(ours.PrimaryKey) > 0 {
 		dup = ours
 	}
-	if merged.Rows, err = mergeRows(ctx, cs, base.Rows, ours.Rows, theirs.Rows, rebased, dup); err != nil {
+	var rowKeys [][]byte
+	var ixKeys [][][]byte
+	if ks, ok := enc.(KeySource); ok {
+		var known bool
+		if rowKeys, ixKeys, known = ks.ChangedKeys(ours.Schema, ours.Name); !known || len(ixKeys) != len(ours.Indexes) {
+			rowKeys, ixKeys = nil, nil
+		}
+	}
+	if merged.Rows, err = mergeRows(ctx, cs, base.Rows, ours.Rows, theirs.Rows, rowKeys, rebased, dup); err != nil {
 		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
 	}
 	merged.Indexes = append([]Index(nil), ours.Indexes...)
 	for i := range merged.Indexes {
-		if merged.Indexes[i].Rows, err = mergeRows(ctx, cs, base.Indexes[i].Rows, ours.Indexes[i].Rows, theirs.Indexes[i].Rows, nil, nil); err != nil {
+		var keys [][]byte
+		if ixKeys != nil {
+			keys = ixKeys[i]
+		}
+		if merged.Indexes[i].Rows, err = mergeRows(ctx, cs, base.Indexes[i].Rows, ours.Indexes[i].Rows, theirs.Indexes[i].Rows, keys, nil, nil); err != nil {
 			return prolly.Resolution{}, fmt.Errorf("index %q: %w", merged.Indexes[i].Name, err)
 		}
 	}
@@ -377,9 +389,21 @@ type RebaseSource interface {
 	RebasedTables() [][2]string
 }
 
-// mergeRows merges a table's row map or an index map. rebased (see
+// KeySource is an IndexEncoder that knows which keys the committing
+// transaction changed: the merge then looks those up instead of diffing
+// the transaction's maps against its snapshot's.
+type KeySource interface {
+	// ChangedKeys returns, each sorted and without duplicates, keys of
+	// schema.table's row map and of each of its indexes (by position)
+	// that include every key whose entry the transaction changed; ok is
+	// false when it does not know them.
+	ChangedKeys(schema, table string) (rows [][]byte, indexes [][][]byte, ok bool)
+}
+
+// mergeRows merges a table's row map or an index map. keys, when not nil,
+// are the keys ours may have changed (KeySource); rebased (see
 // RebaseSource) settles the collisions of a row map's rebased rows.
-func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs store.Address, rebased map[string][]byte, dup *Table) (store.Address, error) {
+func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs store.Address, keys [][]byte, rebased map[string][]byte, dup *Table) (store.Address, error) {
 	load := func(a store.Address) (prolly.Map, error) { return prolly.Load(ctx, cs, a) }
 	b, err := load(base)
 	if err != nil {
@@ -411,7 +435,7 @@ func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs sto
 			return duplicate(d.Key, d.To)
 		}
 	}
-	m, _, err := prolly.MergeIntoWith(ctx, b, o, t, func(c prolly.Collision) (prolly.Resolution, error) {
+	resolve := func(c prolly.Collision) (prolly.Resolution, error) {
 		if rebasedOnto(c.Key, c.Theirs, c.InTheirs) {
 			return prolly.Resolution{Value: c.Ours, Delete: !c.InOurs}, nil
 		}
@@ -419,7 +443,15 @@ func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs sto
 			return prolly.Resolution{}, duplicate(c.Key, c.Ours)
 		}
 		return prolly.Resolution{}, fmt.Errorf("%w: %w (key %x)", ErrConflict, errRowConflict, c.Key)
-	}, alike)
+	}
+	var m prolly.Map
+	if len(keys) > 0 || keys != nil && base == ours {
+		m, _, err = prolly.MergeKeysInto(ctx, b, o, t, keys, resolve, alike)
+	} else {
+		// Without keys, or with none for a map that changed (which a
+		// KeySource must not report; diffing then costs only time).
+		m, _, err = prolly.MergeIntoWith(ctx, b, o, t, resolve, alike)
+	}
 	if err != nil {
 		return store.Address{}, err
 	}

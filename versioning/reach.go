@@ -32,7 +32,7 @@ func JournalReached(st Store) (FreshStore, bool) {
 		m := &marker{
 			cs:    st,
 			seen:  map[store.Address]struct{}{},
-			have:  func(a store.Address) (bool, error) { return !fresh(a), nil },
+			fresh: fresh,
 			leave: leave,
 		}
 		for _, u := range updates {

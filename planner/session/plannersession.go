@@ -109,7 +109,7 @@ func (s *Session) Savepoint(ctx context.Context) func() error {
 	root := tx.Root
 	mark := s.notify.mark()
 	return func() error {
-		tx.SetRoot(root)
+		tx.RestoreRoot(root)
 		s.notify.rollbackTo(mark)
 		return s.reapplyAdvances(ctx, tx, s.seqs.advanced)
 	}

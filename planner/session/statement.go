@@ -266,7 +266,7 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 	before := tx.Root
 	res, err := st.execute(ctx, tx, given, params)
 	if err != nil {
-		tx.SetRoot(before)
+		tx.RestoreRoot(before)
 		if err := s.reapplyAdvances(ctx, tx, s.seqs.advanced); err != nil {
 			return nil, err
 		}
@@ -410,7 +410,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 				s.saves = s.saves[:i]
 				return "RELEASE", nil
 			}
-			s.txn.SetRoot(s.saves[i].root)
+			s.txn.RestoreRoot(s.saves[i].root)
 			s.txn.RollbackRebased(s.saves[i].rebased)
 			if s.txn.Locks != nil {
 				s.txn.Locks.RollbackLocks(s.txn.LockOwner, s.saves[i].locks)
