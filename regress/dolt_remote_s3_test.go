@@ -23,6 +23,30 @@ func TestDoltRemoteS3(t *testing.T) {
 	t.Run("RoundTrip", func(t *testing.T) {
 		testDoltRemoteRoundTrip(t, weed.URL("roundtrip", "team/db"), env)
 	})
+	// A backup with a branch and uncommitted changes, synced to S3 and
+	// restored on another server.
+	t.Run("Backup", func(t *testing.T) {
+		ctx := testserver.Context(t)
+		url := weed.URL("backups", "nightly/postgres")
+		srvA, srvB := testserver.StartOpts(t, testserver.Options{Env: env}), testserver.StartOpts(t, testserver.Options{Env: env})
+		a := connect(t, ctx, srvA.DSN("postgres"))
+		exec(t, ctx, a, "CREATE TABLE small (id int PRIMARY KEY, v text)")
+		exec(t, ctx, a, "INSERT INTO small SELECT g, 'row ' || g FROM generate_series(1, 1000) g")
+		exec(t, ctx, a, "SELECT dolt_commit('-Am', 'load')")
+		exec(t, ctx, a, "SELECT dolt_branch('feature')")
+		exec(t, ctx, a, "INSERT INTO small VALUES (0, 'uncommitted')")
+		exec(t, ctx, a, "SELECT dolt_backup('add', 'bak', $1)", url)
+		exec(t, ctx, a, "SELECT dolt_backup('sync', 'bak')")
+		exec(t, ctx, a, "UPDATE small SET v = 'changed' WHERE id = 500")
+		exec(t, ctx, a, "SELECT dolt_backup('sync', 'bak')")
+		b := connect(t, ctx, srvB.DSN("postgres"))
+		exec(t, ctx, b, "SELECT dolt_backup('restore', $1, 'restored')", url)
+		r := connect(t, ctx, srvB.DSN("restored"))
+		if x, y := dbState(t, ctx, a), dbState(t, ctx, r); x != y {
+			t.Errorf("the restored database differs from the original:\n%s\nrestored:\n%s", x, y)
+		}
+		wantErrorText(t, ctx, b, "XX000", "restore failed", "SELECT dolt_backup('restore', '"+weed.URL("nosuchbucket", "x")+"', 'other')")
+	})
 	t.Run("ConcurrentPushes", func(t *testing.T) {
 		ctx := testserver.Context(t)
 		url := weed.URL("concurrent", "db")
