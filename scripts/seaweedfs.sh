@@ -14,7 +14,7 @@
 #
 # The binary is cached outside the repository, in
 # ${PROLLYPG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/prollypg}/weed-$version,
-# because it takes minutes to build (about 6 on 2 cores) and never changes
+# because it takes minutes to build (about 5 on 2 cores) and never changes
 # for a version. `go install` refuses the module (its go.mod has replace
 # directives), so the build downloads it with `go mod download` and builds
 # ./weed inside a writable copy.

@@ -57,12 +57,14 @@ func Binary(t testing.TB) string {
 	}
 	out, err := exec.Command("bash", script(), "path").Output()
 	if err != nil {
-		msg := "SeaweedFS (weed) is not built, so the s3:// remote tests are SKIPPED.\n" +
-			"Build it once (about 6 minutes on 2 cores; cached outside the repository): scripts/seaweedfs.sh build\n" +
+		how := "Build it once (about 5 minutes on 2 cores; cached outside the repository): scripts/seaweedfs.sh build\n" +
 			"or point PROLLYPG_WEED at a weed binary."
 		if os.Getenv("PROLLYPG_REQUIRE_WEED") != "" {
-			t.Fatal(msg)
+			t.Fatal("SeaweedFS (weed) is not built, and PROLLYPG_REQUIRE_WEED is set.\n" + how)
 		}
+		// go test shows a passing package's output only with -v; make
+		// test says it too.
+		msg := "SeaweedFS (weed) is not built, so the s3:// remote tests are SKIPPED.\n" + how
 		fmt.Fprintf(os.Stderr, "\n*** %s: %s\n\n", t.Name(), strings.ReplaceAll(msg, "\n", "\n*** "))
 		t.Skip(msg)
 	}
