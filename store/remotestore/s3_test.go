@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"strings"
 	"sync"
@@ -263,6 +264,66 @@ func TestS3(t *testing.T) {
 		testCompareAndSet(t, srv.URL("stores", "cas"), srv.Getenv)
 	})
 
+	// Through a proxy that counts PUTs and can lose the answer of one.
+	t.Run("LostAnswer", func(t *testing.T) {
+		p := newS3Proxy(t, srv.Endpoint)
+		url := "s3://lost/db?endpoint=" + url.QueryEscape(p.URL) + "&region=" + srv.Region
+		w := openURL(t, url, srv.Getenv)
+		a := put(t, w, "first")
+		if err := w.UpdateRefs(ctx, []store.RefUpdate{{Name: "refs/heads/main", New: a}}, true); err != nil {
+			t.Fatal(err)
+		}
+		// The store takes the next manifest, but its answer is lost: the
+		// client retries, the retry's If-Match fails against the write
+		// it made itself, and the swap must still report success.
+		p.loseNext("/lost/db/" + manifestName)
+		b := put(t, w, "second")
+		if err := w.UpdateRefs(ctx, []store.RefUpdate{{Name: "refs/heads/main", Old: a, New: b}}, true); err != nil {
+			t.Fatalf("an update whose answer was lost: %v", err)
+		}
+		if p.lost != 1 {
+			t.Fatalf("%d answers lost, want 1", p.lost)
+		}
+		r := openURL(t, url, srv.Getenv)
+		if got, _, _ := r.Ref(ctx, "refs/heads/main"); got != b {
+			t.Errorf("main is %s after the update, want %s", got, b)
+		}
+	})
+
+	// An interrupted push leaves its table files; the push again does
+	// not send them again.
+	t.Run("Resume", func(t *testing.T) {
+		p := newS3Proxy(t, srv.Endpoint)
+		url := "s3://resume/db?endpoint=" + url.QueryEscape(p.URL) + "&region=" + srv.Region
+		var head store.Address
+		pushAll := func(publish bool) {
+			w := openURL(t, url, srv.Getenv)
+			w.tableBytes = 1000
+			for i := 0; i < 100; i++ {
+				head = put(t, w, fmt.Sprintf("chunk %d %0100d", i, i))
+			}
+			if err := w.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if publish {
+				if err := w.UpdateRefs(ctx, []store.RefUpdate{{Name: "refs/heads/main", New: head}}, true); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w.Close()
+		}
+		pushAll(false) // cut before its manifest
+		first := p.tablePuts()
+		pushAll(true)
+		if first < 10 || p.tablePuts() != first {
+			t.Errorf("table PUTs: %d by the interrupted push, %d more by the resumed one", first, p.tablePuts()-first)
+		}
+		r := openURL(t, url, srv.Getenv)
+		if got, _, _ := r.Ref(ctx, "refs/heads/main"); got != head {
+			t.Errorf("main is %s, want %s", got, head)
+		}
+	})
+
 	t.Run("Errors", func(t *testing.T) {
 		// Signed with another secret: the store refuses (the tests'
 		// requests really are signed and checked).
@@ -330,4 +391,64 @@ func TestS3NoConditionalWrites(t *testing.T) {
 	if _, ok := objects["/bkt/p/"+manifestName]; ok {
 		t.Error("the manifest was written")
 	}
+}
+
+// s3Proxy stands between a backend and the store: it counts the PUTs of
+// table files, and loses the answer of the next PUT of a key when told.
+type s3Proxy struct {
+	URL string
+
+	mu     sync.Mutex
+	rp     *httputil.ReverseProxy
+	tables int
+	lose   string // the path whose next PUT's answer is lost
+	lost   int
+}
+
+func newS3Proxy(t *testing.T, endpoint string) *s3Proxy {
+	target, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The request keeps its Host header (the proxy's), which its
+	// signature covers.
+	p := &s3Proxy{rp: httputil.NewSingleHostReverseProxy(target)}
+	ts := httptest.NewServer(p)
+	t.Cleanup(ts.Close)
+	p.URL = ts.URL
+	return p
+}
+
+func (p *s3Proxy) loseNext(path string) {
+	p.mu.Lock()
+	p.lose = path
+	p.mu.Unlock()
+}
+
+func (p *s3Proxy) tablePuts() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tables
+}
+
+func (p *s3Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.mu.Lock()
+	lose := r.Method == http.MethodPut && r.URL.Path == p.lose
+	if lose {
+		p.lose = ""
+		p.lost++
+	}
+	if r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, tableSuffix) {
+		p.tables++
+	}
+	p.mu.Unlock()
+	if !lose {
+		p.rp.ServeHTTP(w, r)
+		return
+	}
+	// The store does the write; the client hears a retryable error.
+	p.rp.ServeHTTP(httptest.NewRecorder(), r)
+	w.Header().Set("Content-Type", "application/xml")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>lost</Message></Error>`)
 }
