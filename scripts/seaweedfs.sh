@@ -100,6 +100,8 @@ EOF
   fi
   # Every listener on 127.0.0.1 and on the ports given (the extra gateways
   # weed starts by default, Iceberg and Lance, are off); no telemetry.
+  # Volumes of 64 MB, as many as the disk holds, instead of 30 GB ones:
+  # a test's data is small, and its bucket gets volumes of its own.
   exec "$bin" server -ip=127.0.0.1 -ip.bind=127.0.0.1 -dir="$dir" \
     -master.port="$master" -master.port.grpc="$mgrpc" -master.telemetry=false \
     -master.volumeSizeLimitMB=64 -volume.max=0 \
