@@ -18,6 +18,8 @@ vet:
 
 # The whole suite, as CI runs it (.ci/run).
 test: vet
+	@scripts/seaweedfs.sh path >/dev/null 2>&1 || \
+	  echo "*** SeaweedFS is not built: the s3:// remote tests will be SKIPPED (scripts/seaweedfs.sh build, once)"
 	$(GO) test -count=1 ./...
 
 # Engine benchmarks (Go), then pgbench (and sysbench when installed)

@@ -32,9 +32,14 @@ func errorText(t *testing.T, ctx context.Context, c *pgx.Conn, sql string) (stri
 // clone on the other server, a change pushed back, a pull; both sides
 // must end with the same database (dolt_hashof_db) and history.
 func TestDoltRemoteRoundTrip(t *testing.T) {
+	testDoltRemoteRoundTrip(t, "file://"+t.TempDir()+"/remote", nil)
+}
+
+// testDoltRemoteRoundTrip is TestDoltRemoteRoundTrip through the remote
+// at url, the servers run with env (KEY=VALUE) added to theirs.
+func testDoltRemoteRoundTrip(t *testing.T, url string, env []string) {
 	ctx := testserver.Context(t)
-	url := "file://" + t.TempDir() + "/remote"
-	srvA, srvB := testserver.Start(t), testserver.Start(t)
+	srvA, srvB := testserver.StartOpts(t, testserver.Options{Env: env}), testserver.StartOpts(t, testserver.Options{Env: env})
 	a := connect(t, ctx, srvA.DSN("postgres"))
 	exec(t, ctx, a, "CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL)")
 	exec(t, ctx, a, "INSERT INTO items VALUES (1, 'apple'), (2, 'banana')")
@@ -110,7 +115,7 @@ func TestDoltRemoteRoundTrip(t *testing.T) {
 
 	// The same pull after a restart of the server: nothing is in memory.
 	srvB.Stop()
-	srvB = testserver.StartDir(t, srvB.DataDir)
+	srvB = testserver.StartOpts(t, testserver.Options{DataDir: srvB.DataDir, Env: env})
 	c = connect(t, ctx, srvB.DSN("cloned"))
 	if got := status(t, ctx, c, "SELECT dolt_pull('origin')"); strings.Join(got, ",") != "0,0,Everything up-to-date" {
 		t.Errorf("a pull with nothing new: %q", got)

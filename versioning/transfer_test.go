@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/prollypg/prollypg/internal/s3test"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/store/remotestore"
 )
@@ -476,8 +478,25 @@ func TestTransferLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 1,000,000-row table")
 	}
+	testTransferLarge(t, remoteURL(t))
+}
+
+// TestTransferLargeS3 is TestTransferLarge through an s3:// remote on a
+// real SeaweedFS.
+func TestTransferLargeS3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 1,000,000-row table")
+	}
+	srv := s3test.Start(t)
+	for _, kv := range srv.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	testTransferLarge(t, srv.URL("large", "db"))
+}
+
+func testTransferLarge(t *testing.T, url string) {
 	ctx := context.Background()
-	url := remoteURL(t)
 	stA, stB := openStore(t), openStore(t)
 	a, err := CreateDatabase(ctx, stA, "db", sig("a", 1))
 	if err != nil {

@@ -13,12 +13,12 @@ import (
 )
 
 // dolt_backup and dolt.dolt_backups: a database copied whole (every
-// branch, tag and working set) to a file:// URL and restored from it as a
-// new database (versioning/backup.go). Arguments, results and messages
-// are Dolt's; the SQLSTATEs are PostgreSQL's nearest (Doltgres reports
-// every failure as XX000). A sync writes the server's files and a restore
-// reads them and creates a database, so they need what dolt_push and
-// dolt_clone need (remotes.go).
+// branch, tag and working set) to a file:// or s3:// URL and restored
+// from it as a new database (versioning/backup.go). Arguments, results
+// and messages are Dolt's; the SQLSTATEs are PostgreSQL's nearest
+// (Doltgres reports every failure as XX000). A sync writes the server's files (or writes
+// with its S3 credentials) and a restore reads them and creates a
+// database, so they need what dolt_push and dolt_clone need (remotes.go).
 
 // backupUsage is Dolt's usage error of an operation of dolt_backup, with
 // its required arguments and optional flags.
@@ -120,7 +120,7 @@ func (s session) doltBackup(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 // syncBackup makes the backup at url (named name, or "" for sync-url) a
 // copy of the session's database.
 func (s session) syncBackup(env *exec.Env, name, url string) error {
-	if err := s.RequireServerFiles(env.Ctx, true, "sync a backup to a file:// URL"); err != nil {
+	if err := s.RequireServerFiles(env.Ctx, true, "sync a backup to "+remoteKind(url)); err != nil {
 		return err
 	}
 	st, err := s.Repo().SyncBackup(env.Ctx, url, versioning.BackupOptions{Log: s.Logger()})
@@ -141,7 +141,7 @@ func (s session) restoreBackup(env *exec.Env, url, name string, force bool) erro
 	if err := s.RequireCreateDB(ctx); err != nil {
 		return err
 	}
-	if err := s.RequireServerFiles(ctx, false, "restore a backup from a file:// URL"); err != nil {
+	if err := s.RequireServerFiles(ctx, false, "restore a backup from "+remoteKind(url)); err != nil {
 		return err
 	}
 	if name == "" || strings.ContainsAny(name, "@/") {

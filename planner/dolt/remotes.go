@@ -19,10 +19,24 @@ import (
 // The transfers between a database and its remotes: dolt_fetch,
 // dolt_push, dolt_pull and dolt_clone, with Dolt's arguments, results and
 // messages (Doltgres reports their failures as XX000). A file:// remote
-// is a directory of the server's, so they need PostgreSQL's right to the
-// server's files (as COPY to a file does): superuser, or
-// pg_read_server_files to read, pg_write_server_files to write; Dolt
-// reserves them to admins likewise.
+// is a directory of the server's, and an s3:// remote is reached with
+// the server's credentials (its AWS settings) from the server's network,
+// so they need PostgreSQL's right to the server's files (as COPY to a
+// file does): superuser, or pg_read_server_files to read,
+// pg_write_server_files to write; Dolt reserves them to admins likewise.
+
+// remoteKind names the kind of remote at rawURL for the errors of
+// missing rights: "a file:// remote", "an s3:// remote".
+func remoteKind(rawURL string) string {
+	scheme, _, ok := strings.Cut(rawURL, "://")
+	switch {
+	case !ok || scheme == "":
+		return "a remote"
+	case strings.ContainsRune("aeiou", rune(scheme[0])):
+		return "an " + scheme + ":// remote"
+	}
+	return "a " + scheme + ":// remote"
+}
 
 // remoteError is the error of a transfer, in Dolt's words where Dolt has
 // them.
@@ -72,7 +86,7 @@ func (s session) doltFetch(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err != nil {
 		return exec.Null, err
 	}
-	if err := s.RequireServerFiles(env.Ctx, false, "fetch from a file:// remote"); err != nil {
+	if err := s.RequireServerFiles(env.Ctx, false, "fetch from "+remoteKind(rm.URL)); err != nil {
 		return exec.Null, err
 	}
 	opts := versioning.FetchOptions{Prune: f.has("prune"), Log: s.Logger()}
@@ -117,7 +131,7 @@ func (s session) doltPush(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err != nil {
 		return exec.Null, err
 	}
-	if err := s.RequireServerFiles(ctx, true, "push to a file:// remote"); err != nil {
+	if err := s.RequireServerFiles(ctx, true, "push to "+remoteKind(rm.URL)); err != nil {
 		return exec.Null, err
 	}
 	args := f.args[1:]
@@ -225,7 +239,7 @@ func (s session) doltPull(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err != nil {
 		return exec.Null, err
 	}
-	if err := s.RequireServerFiles(ctx, false, "pull from a file:// remote"); err != nil {
+	if err := s.RequireServerFiles(ctx, false, "pull from "+remoteKind(rm.URL)); err != nil {
 		return exec.Null, err
 	}
 	branch := s.Branch()
@@ -302,7 +316,7 @@ func (s session) doltClone(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err := s.RequireCreateDB(env.Ctx); err != nil {
 		return exec.Null, err
 	}
-	if err := s.RequireServerFiles(env.Ctx, false, "clone a file:// remote"); err != nil {
+	if err := s.RequireServerFiles(env.Ctx, false, "clone "+remoteKind(f.args[0])); err != nil {
 		return exec.Null, err
 	}
 	rawURL := f.args[0]

@@ -12,8 +12,9 @@ import (
 	"syscall"
 )
 
-// backend is where a remote's bytes live. A directory is one (dirBackend);
-// an object store is another, with a conditional put for swapManifest.
+// backend is where a remote's bytes live: a directory (dirBackend) or an
+// S3 bucket (s3Backend, with a conditional PUT for swapManifest). Its
+// methods may be called from several goroutines at once.
 type backend interface {
 	// readManifest returns the manifest's bytes, nil if there is none.
 	readManifest(ctx context.Context) ([]byte, error)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -27,8 +28,9 @@ const (
 	readMax = 4 << 20
 )
 
-// ErrUnsupportedURL is returned by Open for a URL whose scheme has no
-// backend (only file:// has one).
+// ErrUnsupportedURL is returned by Open for a URL it cannot open: a
+// scheme with no backend (there are file:// and s3://), or a malformed
+// URL of one.
 var ErrUnsupportedURL = errors.New("remotestore: unsupported remote URL")
 
 // Store is a handle on one remote. See the package doc.
@@ -50,25 +52,19 @@ type Store struct {
 	closed bool
 }
 
-// Open returns a handle on the remote at rawURL; with create set, a
-// file:// remote's directory is created if missing (a push), else it must
-// exist (a fetch or a clone).
+// Open returns a handle on the remote at rawURL: file:///path (a
+// directory) or s3://bucket/prefix (see parseS3URL for its settings).
+// With create set, a file:// remote's directory or an s3:// remote's
+// bucket is created if missing (a push), else it must exist (a fetch or
+// a clone).
 func Open(ctx context.Context, rawURL string, create bool) (*Store, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %q: %v", ErrUnsupportedURL, rawURL, err)
-	}
-	if u.Scheme != "file" {
-		return nil, fmt.Errorf("%w: %q (only file:// remotes are supported)", ErrUnsupportedURL, rawURL)
-	}
-	path := u.Path
-	if u.Host != "" && u.Host != "localhost" {
-		path = u.Host + u.Path // file://relative/dir
-	}
-	if path == "" {
-		return nil, fmt.Errorf("%w: %q names no directory", ErrUnsupportedURL, rawURL)
-	}
-	b, err := openDir(path, create)
+	return openStore(ctx, rawURL, create, os.Getenv)
+}
+
+// openStore is Open with the environment's settings (an s3:// remote's
+// endpoint, region and credentials) looked up by getenv.
+func openStore(ctx context.Context, rawURL string, create bool, getenv func(string) string) (*Store, error) {
+	b, err := openBackend(ctx, rawURL, create, getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -78,6 +74,28 @@ func Open(ctx context.Context, rawURL string, create bool) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// openBackend returns the backend of rawURL.
+func openBackend(ctx context.Context, rawURL string, create bool, getenv func(string) string) (backend, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q: %v", ErrUnsupportedURL, rawURL, err)
+	}
+	switch u.Scheme {
+	case "file":
+		path := u.Path
+		if u.Host != "" && u.Host != "localhost" {
+			path = u.Host + u.Path // file://relative/dir
+		}
+		if path == "" {
+			return nil, fmt.Errorf("%w: %q names no directory", ErrUnsupportedURL, rawURL)
+		}
+		return openDir(path, create)
+	case "s3":
+		return openS3(ctx, u, create, getenv)
+	}
+	return nil, fmt.Errorf("%w: %q (file:// and s3:// remotes are supported)", ErrUnsupportedURL, u.Redacted())
 }
 
 // refresh reads the manifest and the index of every table file it names

@@ -14,7 +14,14 @@ import (
 
 func open(t *testing.T, dir string) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), "file://"+dir, true)
+	return openURL(t, "file://"+dir, os.Getenv)
+}
+
+// openURL opens the remote at url, the environment's settings looked up
+// by getenv.
+func openURL(t *testing.T, url string, getenv func(string) string) *Store {
+	t.Helper()
+	s, err := openStore(context.Background(), url, true, getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,15 +42,19 @@ func put(t *testing.T, s *Store, data string) store.Address {
 // reads them back through another handle, and checks what a handle sees
 // before its writes are published.
 func TestRoundTrip(t *testing.T) {
-	ctx := context.Background()
 	dir := t.TempDir()
-	w := open(t, dir)
+	testRoundTrip(t, func(t *testing.T) *Store { return open(t, dir) })
+}
+
+func testRoundTrip(t *testing.T, open func(*testing.T) *Store) {
+	ctx := context.Background()
+	w := open(t)
 	w.tableBytes = 1000 // a table file every few chunks
 	var addrs []store.Address
 	for i := 0; i < 200; i++ {
 		addrs = append(addrs, put(t, w, fmt.Sprintf("chunk %d %0100d", i, i)))
 	}
-	r := open(t, dir)
+	r := open(t)
 	if ok, _ := r.Has(ctx, addrs[0]); ok {
 		t.Fatal("another handle sees chunks that no manifest names")
 	}
@@ -88,8 +99,12 @@ func TestRoundTrip(t *testing.T) {
 // TestCompareAndSet runs writers that each add a ref of their own, and
 // two that race for one: no update is lost, and exactly one racer wins.
 func TestCompareAndSet(t *testing.T) {
-	ctx := context.Background()
 	dir := t.TempDir()
+	testCompareAndSet(t, "file://"+dir, os.Getenv)
+}
+
+func testCompareAndSet(t *testing.T, url string, getenv func(string) string) {
+	ctx := context.Background()
 	const n = 8
 	var wg sync.WaitGroup
 	errs := make([]error, n)
@@ -97,7 +112,7 @@ func TestCompareAndSet(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, err := Open(ctx, "file://"+dir, true)
+			s, err := openStore(ctx, url, true, getenv)
 			if err != nil {
 				errs[i] = err
 				return
@@ -124,7 +139,7 @@ func TestCompareAndSet(t *testing.T) {
 	if conflicts != 1 {
 		t.Errorf("%d of the two racers lost", conflicts)
 	}
-	r := open(t, dir)
+	r := openURL(t, url, getenv)
 	for i := 0; i < n; i++ {
 		a, ok, _ := r.Ref(ctx, fmt.Sprintf("refs/heads/b%d", i))
 		if b, err := r.Get(ctx, a); !ok || err != nil || string(b) != fmt.Sprintf("writer %d", i) {
