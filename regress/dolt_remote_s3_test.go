@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/prollypg/prollypg/internal/s3test"
+	"github.com/prollypg/prollypg/store/remotestore/s3test"
 	"github.com/prollypg/prollypg/regress/internal/testserver"
 )
 

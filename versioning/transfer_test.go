@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prollypg/prollypg/internal/s3test"
+	"github.com/prollypg/prollypg/store/remotestore/s3test"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/store/remotestore"
 )

@@ -17,7 +17,7 @@ import (
 
 	"github.com/minio/minio-go/v7"
 
-	"github.com/prollypg/prollypg/internal/s3test"
+	"github.com/prollypg/prollypg/store/remotestore/s3test"
 	"github.com/prollypg/prollypg/store"
 )
 

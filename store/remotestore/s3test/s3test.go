@@ -46,7 +46,7 @@ type Server struct {
 // script returns the path of scripts/seaweedfs.sh.
 func script() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "scripts", "seaweedfs.sh")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "scripts", "seaweedfs.sh")
 }
 
 // Binary returns the weed binary's path, or skips (or fails) t.
