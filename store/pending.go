@@ -28,26 +28,64 @@ const freshLimit = pendingLimit
 // pending is safe for concurrent use; flushes are serialised by DB.flushMu,
 // so there is at most one flushing set.
 type pending struct {
-	mu sync.Mutex
-	// fresh are the chunks added and not yet journaled, with the
-	// generation of the last Put of each (DB.Generation); a chunk reaches
-	// cur only through the journal (journal.go, invariant 1).
-	fresh      map[Address]freshChunk
+	mu sync.RWMutex // readers (get, isFresh) far outnumber writers
+	// fresh are the chunks added and not yet journaled, by the generation
+	// of their last Put (DB.Generation), so that a drop forgets whole
+	// generations at once; a chunk reaches cur only through the journal
+	// (journal.go, invariant 1). Few generations are alive at a time.
+	fresh      map[uint64]*freshGen
 	freshBytes int64
 	cur        map[Address][]byte
 	curBytes   int64
 	flushing   map[Address][]byte // nil when no flush is in progress
 }
 
-// freshChunk is a chunk not yet journaled.
-type freshChunk struct {
-	data []byte
-	gen  uint64
+// freshGen holds the fresh chunks of one generation.
+type freshGen struct {
+	chunks map[Address][]byte
+	bytes  int64
 }
 
 // newPending returns an empty buffer.
 func newPending() *pending {
-	return &pending{fresh: make(map[Address]freshChunk), cur: make(map[Address][]byte)}
+	return &pending{fresh: make(map[uint64]*freshGen), cur: make(map[Address][]byte)}
+}
+
+// findFresh returns the generation holding the fresh chunk addr, if any.
+// The caller holds mu.
+func (p *pending) findFresh(addr Address) (gen uint64, data []byte, ok bool) {
+	for g, fg := range p.fresh {
+		if d, ok := fg.chunks[addr]; ok {
+			return g, d, true
+		}
+	}
+	return 0, nil, false
+}
+
+// addFresh adds a fresh chunk to generation gen. The caller holds mu.
+func (p *pending) addFresh(addr Address, data []byte, gen uint64) {
+	fg := p.fresh[gen]
+	if fg == nil {
+		fg = &freshGen{chunks: map[Address][]byte{}}
+		p.fresh[gen] = fg
+	}
+	fg.chunks[addr] = data
+	fg.bytes += int64(len(data))
+	p.freshBytes += int64(len(data))
+}
+
+// removeFresh takes the fresh chunk addr out of generation gen, which
+// holds it. The caller holds mu.
+func (p *pending) removeFresh(addr Address, gen uint64) []byte {
+	fg := p.fresh[gen]
+	d := fg.chunks[addr]
+	delete(fg.chunks, addr)
+	fg.bytes -= int64(len(d))
+	p.freshBytes -= int64(len(d))
+	if len(fg.chunks) == 0 {
+		delete(p.fresh, gen)
+	}
+	return d
 }
 
 // add buffers data under addr as a fresh chunk of generation gen unless it
@@ -57,10 +95,9 @@ func newPending() *pending {
 func (p *pending) add(addr Address, data []byte, gen uint64) (added bool, size int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if f, ok := p.fresh[addr]; ok {
-		if gen > f.gen {
-			f.gen = gen
-			p.fresh[addr] = f
+	if g, _, ok := p.findFresh(addr); ok {
+		if gen > g {
+			p.addFresh(addr, p.removeFresh(addr, g), gen)
 		}
 		return false, p.freshBytes + p.curBytes
 	}
@@ -70,16 +107,15 @@ func (p *pending) add(addr Address, data []byte, gen uint64) (added bool, size i
 	if _, ok := p.flushing[addr]; ok {
 		return false, p.freshBytes + p.curBytes
 	}
-	p.fresh[addr] = freshChunk{data, gen}
-	p.freshBytes += int64(len(data))
+	p.addFresh(addr, data, gen)
 	return true, p.freshBytes + p.curBytes
 }
 
 // isFresh reports whether addr is buffered and not yet journaled.
 func (p *pending) isFresh(addr Address) bool {
-	p.mu.Lock()
-	_, ok := p.fresh[addr]
-	p.mu.Unlock()
+	p.mu.RLock()
+	_, _, ok := p.findFresh(addr)
+	p.mu.RUnlock()
 	return ok
 }
 
@@ -91,15 +127,14 @@ func (p *pending) journal(addrs []Address, dst []chunkRecord) []chunkRecord {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, a := range addrs {
-		f, ok := p.fresh[a]
+		g, _, ok := p.findFresh(a)
 		if !ok {
 			continue
 		}
-		delete(p.fresh, a)
-		p.freshBytes -= int64(len(f.data))
-		p.cur[a] = f.data
-		p.curBytes += int64(len(f.data))
-		dst = append(dst, chunkRecord{a, f.data})
+		d := p.removeFresh(a, g)
+		p.cur[a] = d
+		p.curBytes += int64(len(d))
+		dst = append(dst, chunkRecord{a, d})
 	}
 	return dst
 }
@@ -109,10 +144,12 @@ func (p *pending) journal(addrs []Address, dst []chunkRecord) []chunkRecord {
 func (p *pending) journalAll(dst []chunkRecord) []chunkRecord {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for a, f := range p.fresh {
-		p.cur[a] = f.data
-		p.curBytes += int64(len(f.data))
-		dst = append(dst, chunkRecord{a, f.data})
+	for _, fg := range p.fresh {
+		for a, d := range fg.chunks {
+			p.cur[a] = d
+			p.curBytes += int64(len(d))
+			dst = append(dst, chunkRecord{a, d})
+		}
 	}
 	clear(p.fresh)
 	p.freshBytes = 0
@@ -120,15 +157,16 @@ func (p *pending) journalAll(dst []chunkRecord) []chunkRecord {
 }
 
 // dropFresh forgets the fresh chunks whose generation is below before,
-// and returns how many it dropped and their bytes.
+// and returns how many it dropped and their bytes: whole generations, in
+// time independent of their size (the lock it holds stops every Put).
 func (p *pending) dropFresh(before uint64) (n int, bytes int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for a, f := range p.fresh {
-		if f.gen < before {
-			delete(p.fresh, a)
-			n++
-			bytes += int64(len(f.data))
+	for g, fg := range p.fresh {
+		if g < before {
+			n += len(fg.chunks)
+			bytes += fg.bytes
+			delete(p.fresh, g)
 		}
 	}
 	p.freshBytes -= bytes
@@ -137,10 +175,10 @@ func (p *pending) dropFresh(before uint64) (n int, bytes int64) {
 
 // get returns the buffered chunk of addr, and whether it is fresh.
 func (p *pending) get(addr Address) (data []byte, ok, fresh bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if f, ok := p.fresh[addr]; ok {
-		return f.data, true, true
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if _, d, ok := p.findFresh(addr); ok {
+		return d, true, true
 	}
 	if d, ok := p.cur[addr]; ok {
 		return d, true, false
@@ -152,8 +190,8 @@ func (p *pending) get(addr Address) (data []byte, ok, fresh bool) {
 // sizes returns the bytes of the fresh chunks and of the journaled ones in
 // cur.
 func (p *pending) sizes() (fresh, journaled int64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.mu.RLock()
+	defer p.mu.RUnlock()
 	return p.freshBytes, p.curBytes
 }
 
@@ -192,12 +230,11 @@ func (p *pending) modified() []Address {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var bad []Address
-	for a, f := range p.fresh {
-		if Hash(f.data) != a {
-			bad = append(bad, a)
-		}
+	maps := []map[Address][]byte{p.cur, p.flushing}
+	for _, fg := range p.fresh {
+		maps = append(maps, fg.chunks)
 	}
-	for _, m := range []map[Address][]byte{p.cur, p.flushing} {
+	for _, m := range maps {
 		for a, d := range m {
 			if Hash(d) != a {
 				bad = append(bad, a)
