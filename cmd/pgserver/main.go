@@ -41,6 +41,7 @@ func main() {
 	queryMemMB := flag.Int64("max-query-memory-mb", defaultQueryMemoryMB(), "MiB of rows one statement's sorts, hash tables and buffers may hold before it fails with 53200 (max_query_memory, which a session may change); default a quarter of the machine's memory, 0 for no limit")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for profiling)")
 	cacheMB := flag.Int64("cache-mb", store.DefaultCacheBytes>>20, "MiB of decoded chunks kept in memory (the chunk cache), the largest share of an idle server's memory")
+	requireTLS := flag.Bool("require-tls-remote", false, "refuse unencrypted connections from addresses other than loopback ones (FATAL 28000), whatever --auth or --hba say; needs --tls-cert")
 	pprofAddr := flag.String("pprof", "", "serve Go's profiles (net/http/pprof, with block and mutex profiling on) on this loopback HOST:PORT, for profiling a loaded server")
 	flag.Parse()
 	if *pprofAddr != "" {
@@ -94,12 +95,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pgserver: --max-query-memory-mb must not be negative")
 		os.Exit(2)
 	}
+	if *requireTLS && tlsCfg == nil {
+		fmt.Fprintln(os.Stderr, "pgserver: --require-tls-remote needs --tls-cert and --tls-key")
+		os.Exit(2)
+	}
 	if *gcThresholdMB < 0 || *gcCheck <= 0 {
 		fmt.Fprintln(os.Stderr, "pgserver: --gc-threshold-mb must not be negative and --gc-check-interval must be positive")
 		os.Exit(2)
 	}
 	err = run(log, options{listen: *listen, dataDir: *dataDir, auth: *auth, hbaFile: *hbaFile, maxConns: *maxConns, queryMemMB: *queryMemMB,
-		gcThreshold: uint64(*gcThresholdMB) << 20, gcCheck: *gcCheck, tls: tlsCfg, cacheBytes: *cacheMB << 20})
+		gcThreshold: uint64(*gcThresholdMB) << 20, gcCheck: *gcCheck, tls: tlsCfg, requireTLS: *requireTLS, cacheBytes: *cacheMB << 20})
 	if err != nil {
 		log.Error("pgserver stopped", zap.Error(err))
 	}
@@ -123,6 +128,7 @@ type options struct {
 	gcThreshold                    uint64 // bytes written that start an automatic GC; 0: none
 	gcCheck                        time.Duration
 	tls                            *tls.Config
+	requireTLS                     bool // --require-tls-remote
 	cacheBytes                     int64
 }
 
@@ -179,7 +185,8 @@ func run(log *zap.Logger, o options) error {
 		Auth:    method,
 		TLS:     tlsCfg,
 
-		MaxConnections: o.maxConns,
+		MaxConnections:        o.maxConns,
+		RequireTLSOffLoopback: o.requireTLS,
 	}
 	if o.hbaFile != "" {
 		if cfg.ClientAuth, err = hbaAuth(log.Named("hba"), o.hbaFile); err != nil {
