@@ -1,9 +1,11 @@
 package exec
 
 import (
+	"context"
 	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly"
 )
 
 // Modify is an INSERT, UPDATE, DELETE or MERGE. Open runs the whole
@@ -137,7 +139,7 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 				continue
 			}
 			key := slices.Clone(src.(keyedRows).Key())
-			if skip, err := env.Txn.changedByOther(p, key, in); err != nil {
+			if skip, err := env.Txn.changedByOther(env.Ctx, p, key, in); err != nil {
 				return nil, err
 			} else if skip {
 				continue
@@ -538,18 +540,51 @@ func (tx *Txn) changedBy(p *Modify, key []byte, row Row) {
 	tx.stmtChanged[p.Table.Def.Schema+"."+p.Table.Def.Name+"\x00"+string(key)] = stmtChange{p, slices.Clone(row)}
 }
 
+// storedRow returns the row of t stored under key in the transaction's
+// root (not the statement's snapshot), nil if there is none.
+func (tx *Txn) storedRow(ctx context.Context, t *Table, key []byte) (Row, error) {
+	cur, ok, err := tx.Table(ctx, t.Def.Schema, t.Def.Name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	m, err := prolly.Load(ctx, tx.Root.Store(), cur.Def.Rows)
+	if err != nil {
+		return nil, err
+	}
+	v, ok, err := m.Get(ctx, key)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return cur.decodeRow(v, nil)
+}
+
 // changedByOther reports whether a Modify other than p changed the row of
 // p's table stored under key earlier in the running statement, leaving
 // in: the row the same command changed, which PostgreSQL's UPDATE and
 // DELETE skip. A row changed since by another command (a function the
 // statement called) is 27000, as in PostgreSQL.
-func (tx *Txn) changedByOther(p *Modify, key []byte, in Row) (bool, error) {
+func (tx *Txn) changedByOther(ctx context.Context, p *Modify, key []byte, in Row) (bool, error) {
 	if len(tx.stmtChanged) == 0 {
 		return false, nil
 	}
 	c, ok := tx.stmtChanged[p.Table.Def.Schema+"."+p.Table.Def.Name+"\x00"+string(key)]
 	if !ok || c.by == p {
 		return false, nil
+	}
+	if tx.stmtRoot != nil {
+		// The statement reads its snapshot (SnapshotStatement): in is the
+		// row as it was before the WITH query changed it. What counts is
+		// whether the WITH query's version is still the row's.
+		var err error
+		if in, err = tx.storedRow(ctx, p.Table, key); err != nil {
+			return false, err
+		}
+		if in == nil {
+			// Deleted by the WITH query, and still; or not found where p
+			// looks (a partitioned table's rows are its partitions'): the
+			// row is the one the WITH query changed.
+			return true, nil
+		}
 	}
 	same := c.row != nil && len(c.row) <= len(in)
 	for i := 0; same && i < len(c.row); i++ {
