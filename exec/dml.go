@@ -26,6 +26,10 @@ type Modify struct {
 	Cols      []ResultColumn
 	// Checks are the table's CHECK constraints, tested on every new row.
 	Checks []CheckConstraint
+	// Policies are the row-level security checks of every new row (rls.go),
+	// over the statement table's layout: an INSERT's WITH CHECK
+	// expressions, or an UPDATE's; nil when row security does not apply.
+	Policies []PolicyCheck
 	// Generated computes the table's stored generated columns on every
 	// new row (generated.go); nil when it has none.
 	Generated GeneratedCols
@@ -301,6 +305,9 @@ func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 	if err := p.Generated.compute(env, row); err != nil {
 		return nil, false, err
 	}
+	if err := checkPolicies(env, t, p.Policies, row); err != nil {
+		return nil, false, err
+	}
 	if err := checkNotNull(t, row); err != nil {
 		return nil, false, err
 	}
@@ -352,6 +359,9 @@ func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr, based []b
 	// Computed from the version of the row lock returned: a newer
 	// committed one when a concurrent update came first.
 	if err := tt.p.Generated.compute(env, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkPolicies(env, t, tt.p.Policies, row); err != nil {
 		return nil, false, err
 	}
 	if err := checkNotNull(t, row); err != nil {

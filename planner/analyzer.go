@@ -76,6 +76,12 @@ func (x *Analyzer) AssignOrIO(e exec.Expr, t exec.T, col string) (exec.Expr, err
 }
 
 // Cast converts e to t as CAST (explicit) or an implicit coercion does.
+// Coerce coerces e to t where a clause (what: "argument of WHERE")
+// needs a value of that type.
+func (x *Analyzer) Coerce(e exec.Expr, t exec.T, what string) (exec.Expr, error) {
+	return x.a.coerce(e, t, what, -1)
+}
+
 func (x *Analyzer) Cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
 	return x.a.cast(e, t, explicit, loc)
 }

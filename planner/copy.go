@@ -115,8 +115,21 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 		return c, nil
 	}
 	t, err := a.table(s.Relation)
+	if err == nil {
+		err = a.requireTable(t, map[bool]string{true: "a", false: "r"}[s.IsFrom])
+	}
 	if err != nil {
 		return nil, err
+	}
+	// Row-level security: COPY TO shows only the rows the policies let
+	// through; COPY FROM is refused, as PostgreSQL refuses it.
+	quals, err := a.securityQuals(t, policySelect)
+	if err != nil {
+		return nil, err
+	}
+	if quals != nil && s.IsFrom {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM not supported with row-level security").
+			WithHint("Use INSERT statements instead.")
 	}
 	c.table = t
 	// Generated columns are neither read nor written by COPY: FROM
@@ -152,7 +165,7 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 			exprs[i] = &exec.ColRef{Idx: pos, T: t.Cols[pos].Type}
 			cols[i] = exec.ResultColumn{Name: t.Cols[pos].Name, T: t.Cols[pos].Type}
 		}
-		c.plan = &exec.Project{In: &exec.Scan{Table: t}, Exprs: exprs, Cols: cols}
+		c.plan = &exec.Project{In: a.rlsFilter(&exec.Scan{Table: t}, quals), Exprs: exprs, Cols: cols}
 	}
 	return c, nil
 }

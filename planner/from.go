@@ -174,9 +174,13 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	if err != nil {
 		return nil, err
 	}
+	quals, err := a.securityQuals(t, policySelect)
+	if err != nil {
+		return nil, err
+	}
 	app, ok := scan.(*exec.Append)
 	if !ok {
-		return leafItem(scan, aliasOf(rv), colnames, t)
+		return leafItem(a.rlsFilter(scan, quals), aliasOf(rv), colnames, t)
 	}
 	// The rows of several tables: each says which in a column after the
 	// table's, the system column tableoid.
@@ -185,7 +189,7 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 		app.OIDs[i] = part.(*exec.Scan).Table.OID
 	}
 	app.Cols = append(slices.Clip(app.Cols), exec.ResultColumn{Name: "tableoid", T: exec.T{OID: exec.OIDOid, Typmod: -1}})
-	it, err := leafItem(scan, aliasOf(rv), colnames, t)
+	it, err := leafItem(a.rlsFilter(app, quals), aliasOf(rv), colnames, t)
 	if err == nil {
 		it.items[0].tableOID = &scopeCol{name: "tableoid", t: exec.T{OID: exec.OIDOid, Typmod: -1}, idx: len(cols), tableOID: t.OID, attnum: -6}
 	}

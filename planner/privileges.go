@@ -46,10 +46,13 @@ type Authority struct {
 	Roles      map[string]*versioning.Role
 }
 
-// AuthKey identifies the authority a plan was checked with.
+// AuthKey identifies the authority a plan was checked with, and whether
+// row_security was off then: which policies a plan applies depends on
+// both (rls.go).
 type AuthKey struct {
-	Role    string
-	Version uint64
+	Role          string
+	Version       uint64
+	NoRowSecurity bool
 }
 
 // NewAuthority is role's authority among roles, at the engine's rolesGen
@@ -137,7 +140,7 @@ func (a *analyzer) authority() (*Authority, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.auth = AuthKey{Role: au.Role, Version: au.Version}
+	a.auth = AuthKey{Role: au.Role, Version: au.Version, NoRowSecurity: rowSecurityOff(a.s.Var("row_security"))}
 	if a.as != nil {
 		return a.as, nil
 	}

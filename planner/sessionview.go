@@ -126,6 +126,9 @@ type SessionState struct {
 	// viewDepth counts the views being expanded in the statement being
 	// planned.
 	viewDepth int
+	// rlsExpanding are the tables whose row-level security policies are
+	// being analyzed (rls.go), innermost last.
+	rlsExpanding []uint32
 	// routines are the user functions compiled, by their records
 	// (routine.go); callDepth counts the calls running.
 	routines  map[string]*routine

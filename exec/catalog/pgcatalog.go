@@ -94,7 +94,7 @@ func init() {
 		collisdeterministic:boolean collencoding:integer collcollate:text collctype:text colliculocale:text
 		collversion:text`, pgCollation)
 	define(pc, "pg_policy", 3256, 'r', `oid:oid polname:name polrelid:oid polcmd:char polpermissive:boolean
-		polroles:oid[] polqual:pg_node_tree polwithcheck:pg_node_tree`, none)
+		polroles:oid[] polqual:pg_node_tree polwithcheck:pg_node_tree`, pgPolicy)
 	define(pc, "pg_statistic_ext", 3381, 'r', `oid:oid stxrelid:oid stxname:name stxnamespace:oid stxowner:oid
 		stxstattarget:integer stxkeys:int2vector stxkind:char[] stxexprs:pg_node_tree`, none)
 	define(pc, "pg_trigger", 2620, 'r', `oid:oid tgrelid:oid tgparentid:oid tgname:name tgfoid:oid tgtype:smallint
@@ -217,8 +217,8 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(reltype), dOID(0), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
 			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
-			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table))), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)), dBool(false),
-			dBool(false), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
+			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table))), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)),
+			dBool(r.Kind == 'r' && r.Table != nil && r.Table.RowSecurity), dBool(r.Kind == 'r' && r.Table != nil && r.Table.ForceRowSecurity), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
 			dText("0"), dText("0"), relacl, exec.Null, bound,
 		})
 	}
@@ -680,7 +680,7 @@ func (s *Snapshot) roles() []role {
 	seen := map[string]bool{}
 	for _, r := range s.Src.Roles {
 		ro := role{oid: RoleOID(r.Name), name: r.Name, super: r.Superuser, createRole: r.Superuser || r.CreateRole, inherit: !r.NoInherit,
-			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser, bypassRLS: r.Superuser,
+			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser, bypassRLS: r.BypassRLS || r.Name == "postgres",
 			hasPassword: r.Verifier != "", connLimit: -1, validUntil: exec.Null}
 		if r.ConnLimit != nil {
 			ro.connLimit = int64(*r.ConnLimit)
@@ -851,7 +851,8 @@ func pgTables(s *Snapshot) ([]exec.Row, error) {
 			owner = s.tableOwner(r.Schema)
 			hasIndex = len(r.Table.PrimaryKey) > 0 || len(r.Table.Indexes) > 0
 		}
-		out = append(out, exec.Row{dText(r.Schema), dText(r.Name), dText(owner), exec.Null, dBool(hasIndex), dBool(false), dBool(false), dBool(false)})
+		out = append(out, exec.Row{dText(r.Schema), dText(r.Name), dText(owner), exec.Null, dBool(hasIndex), dBool(false), dBool(false),
+			dBool(r.Table != nil && r.Table.RowSecurity)})
 	}
 	return out, nil
 }

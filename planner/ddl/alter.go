@@ -203,6 +203,9 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 			return err
 		}
 		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_EnableRowSecurity, pg.AlterTableType_AT_DisableRowSecurity,
+		pg.AlterTableType_AT_ForceRowSecurity, pg.AlterTableType_AT_NoForceRowSecurity:
+		return a.setRowSecurity(ctx, def, cmd.Subtype)
 	case pg.AlterTableType_AT_ChangeOwner:
 		owner, err := a.newOwner(cmd.Newowner, def.Owner)
 		if err != nil {
@@ -215,9 +218,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		pg.AlterTableType_AT_SetCompression, pg.AlterTableType_AT_SetOptions, pg.AlterTableType_AT_ResetOptions,
 		pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions, pg.AlterTableType_AT_ReplaceRelOptions,
 		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster, pg.AlterTableType_AT_SetLogged,
-		pg.AlterTableType_AT_SetUnLogged, pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity,
-		pg.AlterTableType_AT_EnableRowSecurity, pg.AlterTableType_AT_DisableRowSecurity,
-		pg.AlterTableType_AT_ForceRowSecurity, pg.AlterTableType_AT_NoForceRowSecurity:
+		pg.AlterTableType_AT_SetUnLogged, pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity:
 		// Physical and ownership settings: nothing to store.
 		return nil
 	}
@@ -916,6 +917,8 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			return "ALTER TYPE", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_DOMAIN:
 			return "ALTER DOMAIN", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
+		case pg.ObjectType_OBJECT_POLICY:
+			return a.renamePolicy(ctx, s)
 		case pg.ObjectType_OBJECT_INDEX:
 			tag = "ALTER INDEX"
 		case pg.ObjectType_OBJECT_SEQUENCE:

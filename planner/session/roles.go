@@ -118,6 +118,8 @@ func (s *Session) roleOptions(r *versioning.Role, opts []*pg.Node) error {
 			r.CreateRole = on
 		case "inherit":
 			r.NoInherit = !on
+		case "bypassrls":
+			r.BypassRLS = on
 		case "validUntil":
 			v, err := types.ParseTimestampTZ(d.Arg.GetString_().GetSval(), -1, s.settings())
 			if err != nil {
@@ -311,7 +313,7 @@ func (s *Session) Authority(ctx context.Context) (*planner.Authority, error) {
 // authHolds reports whether the authority a plan was checked with is
 // still the current role's.
 func (s *Session) authHolds(k planner.AuthKey) bool {
-	return k.Version == s.e.rolesGen.Load() && k.Role == s.CurrentRole()
+	return k.Version == s.e.rolesGen.Load() && k.Role == s.CurrentRole() && k.NoRowSecurity == planner.RowSecurityOff(s.Var("row_security"))
 }
 
 // AuthorityOf is the authority of role, for checks made as another role
@@ -540,4 +542,37 @@ func (s *Session) requireSequence(ctx context.Context, seq *versioning.Sequence,
 		return nil
 	}
 	return planner.PermissionDenied("sequence", seq.Name)
+}
+
+// rowSecurityActive is row_security_active(table): whether row-level
+// security applies to the table for the current role, by name or OID.
+func rowSecurityActive(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	snap, err := s.snapshot(env)
+	if err != nil {
+		return exec.Null, err
+	}
+	oid := uint32(a[0].I)
+	if a[0].Kind == exec.KindText {
+		var found bool
+		if oid, _, found, err = s.ResolveRegclass(env, a[0].S); err != nil {
+			return exec.Null, err
+		}
+		if !found {
+			return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+		}
+	}
+	rel, ok := snap.RelationByOID(oid)
+	if !ok || rel.Kind != 'r' || rel.Table == nil {
+		return exec.DBool(false), nil
+	}
+	au, err := s.Authority(env.Ctx)
+	if err != nil {
+		return exec.Null, err
+	}
+	return exec.DBool(planner.RowSecurityActive(rel.Table, au, s.Var("row_security"))), nil
+}
+
+func init() {
+	registerStrict("row_security_active", []uint32{exec.OIDOid}, exec.OIDBool, rowSecurityActive)
+	registerStrict("row_security_active", []uint32{exec.OIDText}, exec.OIDBool, rowSecurityActive)
 }

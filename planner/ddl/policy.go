@@ -1,0 +1,298 @@
+package ddl
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Row-level security policies: CREATE, ALTER, DROP POLICY and ALTER
+// POLICY ... RENAME. A policy is part of its table's record
+// (versioning.Table.Policies, kept in name order); planner/rls.go
+// applies them.
+
+// policyCommands maps CREATE POLICY's FOR to pg_policy.polcmd.
+var policyCommands = map[string]byte{"all": '*', "select": 'r', "insert": 'a', "update": 'w', "delete": 'd'}
+
+// policyTable resolves the table a policy statement names, which the
+// current role must own.
+func (a *analyzer) policyTable(ctx context.Context, rv *pg.RangeVar) (*exec.Table, error) {
+	rel, schema, err := a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
+	if err != nil {
+		return nil, err
+	}
+	switch rel.Kind {
+	case planner.RelNone:
+		return nil, planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(rv)), rv.Location)
+	case planner.RelTable:
+	default:
+		return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", rv.Relname)
+	}
+	if err := a.requireTableOwner(rel.Table); err != nil {
+		return nil, err
+	}
+	t, ok, err := a.tx.Table(ctx, schema, rel.Table.Name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rv.Relname)
+	}
+	return t, nil
+}
+
+// policyRoles resolves a policy's TO list: nil for PUBLIC, which makes
+// any other role named redundant (PostgreSQL warns and keeps PUBLIC).
+func (a *analyzer) policyRoles(ctx context.Context, specs []*pg.Node) ([]string, error) {
+	roles, err := a.s.Roles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names, err := planner.Grantees(a.s, specs, roles)
+	if err != nil {
+		return nil, err
+	}
+	if slices.Contains(names, "") {
+		if len(names) > 1 {
+			a.s.Notice(pgerr.New(pgerr.Warning, "ignoring specified roles other than PUBLIC").
+				WithHint("All roles are members of the PUBLIC role."))
+		}
+		return nil, nil
+	}
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// policyExpr analyzes a policy's USING or WITH CHECK expression over t's
+// columns and returns it as stored text.
+func (a *analyzer) policyExpr(t *exec.Table, n *pg.Node) (string, error) {
+	if n == nil {
+		return "", nil
+	}
+	e, _, err := a.ClauseExpr("POLICY", n, planner.TableScope(t, t.Def.Name))
+	if err != nil {
+		return "", err
+	}
+	if _, err := a.Coerce(e, exec.TBool, "argument of POLICY"); err != nil {
+		return "", err
+	}
+	return planner.DeparseExpr(n)
+}
+
+// checkPolicyClauses refuses the clauses command cmd has no use for.
+func checkPolicyClauses(cmd byte, using, check bool, alter bool) error {
+	switch {
+	case cmd == 'a' && using:
+		return pgerr.New(pgerr.SyntaxError, "only WITH CHECK expression allowed for INSERT")
+	case (cmd == 'r' || cmd == 'd') && check && alter:
+		return pgerr.New(pgerr.SyntaxError, "only USING expression allowed for SELECT, DELETE")
+	case (cmd == 'r' || cmd == 'd') && check:
+		return pgerr.New(pgerr.SyntaxError, "WITH CHECK cannot be applied to SELECT or DELETE")
+	}
+	return nil
+}
+
+// createPolicy runs CREATE POLICY.
+func (a *analyzer) createPolicy(s *pg.CreatePolicyStmt) (planner.Utility, error) {
+	cmd, ok := policyCommands[strings.ToLower(s.CmdName)]
+	if !ok {
+		return nil, pgerr.New(pgerr.InternalError, "unrecognized policy command")
+	}
+	if err := checkPolicyClauses(cmd, s.Qual != nil, s.WithCheck != nil, false); err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		t, err := a.policyTable(ctx, s.Table)
+		if err != nil {
+			return "", err
+		}
+		p := versioning.Policy{Name: s.PolicyName, Command: cmd, Restrictive: !s.Permissive}
+		if p.Roles, err = a.policyRoles(ctx, s.Roles); err != nil {
+			return "", err
+		}
+		if p.Using, err = a.policyExpr(t, s.Qual); err != nil {
+			return "", err
+		}
+		if p.Check, err = a.policyExpr(t, s.WithCheck); err != nil {
+			return "", err
+		}
+		if slices.ContainsFunc(t.Def.Policies, func(x versioning.Policy) bool { return x.Name == p.Name }) {
+			return "", pgerr.New(pgerr.DuplicateObject, "policy %q for table %q already exists", p.Name, t.Def.Name)
+		}
+		def := cloneTable(t.Def)
+		def.Policies = append(slices.Clone(def.Policies), p)
+		slices.SortFunc(def.Policies, func(x, y versioning.Policy) int { return strings.Compare(x.Name, y.Name) })
+		return "CREATE POLICY", a.putTable(ctx, def)
+	}, nil
+}
+
+// findPolicy returns the position of t's policy name.
+func findPolicy(t *versioning.Table, name string) (int, error) {
+	i := slices.IndexFunc(t.Policies, func(p versioning.Policy) bool { return p.Name == name })
+	if i < 0 {
+		return 0, pgerr.New(pgerr.UndefinedObject, "policy %q for table %q does not exist", name, t.Name)
+	}
+	return i, nil
+}
+
+// alterPolicy runs ALTER POLICY ... [TO roles] [USING] [WITH CHECK].
+func (a *analyzer) alterPolicy(s *pg.AlterPolicyStmt) (planner.Utility, error) {
+	return func(ctx context.Context) (string, error) {
+		if err := a.tx.CheckWritable(); err != nil {
+			return "", err
+		}
+		t, err := a.policyTable(ctx, s.Table)
+		if err != nil {
+			return "", err
+		}
+		i, err := findPolicy(t.Def, s.PolicyName)
+		if err != nil {
+			return "", err
+		}
+		def := cloneTable(t.Def)
+		def.Policies = slices.Clone(def.Policies)
+		p := &def.Policies[i]
+		if err := checkPolicyClauses(p.Command, s.Qual != nil, s.WithCheck != nil, true); err != nil {
+			return "", err
+		}
+		if len(s.Roles) > 0 {
+			if p.Roles, err = a.policyRoles(ctx, s.Roles); err != nil {
+				return "", err
+			}
+		}
+		if s.Qual != nil {
+			if p.Using, err = a.policyExpr(t, s.Qual); err != nil {
+				return "", err
+			}
+		}
+		if s.WithCheck != nil {
+			if p.Check, err = a.policyExpr(t, s.WithCheck); err != nil {
+				return "", err
+			}
+		}
+		return "ALTER POLICY", a.putTable(ctx, def)
+	}, nil
+}
+
+// renamePolicy runs ALTER POLICY name ON table RENAME TO newname.
+func (a *analyzer) renamePolicy(ctx context.Context, s *pg.RenameStmt) (string, error) {
+	t, err := a.policyTable(ctx, s.Relation)
+	if err != nil {
+		return "", err
+	}
+	i, err := findPolicy(t.Def, s.Subname)
+	if err != nil {
+		return "", err
+	}
+	if _, err := findPolicy(t.Def, s.Newname); err == nil {
+		return "", pgerr.New(pgerr.DuplicateObject, "policy %q for table %q already exists", s.Newname, t.Def.Name)
+	}
+	def := cloneTable(t.Def)
+	def.Policies = slices.Clone(def.Policies)
+	def.Policies[i].Name = s.Newname
+	slices.SortFunc(def.Policies, func(x, y versioning.Policy) int { return strings.Compare(x.Name, y.Name) })
+	return "ALTER POLICY", a.putTable(ctx, def)
+}
+
+// dropPolicies runs DROP POLICY [IF EXISTS] name ON table.
+func (a *analyzer) dropPolicies(ctx context.Context, s *pg.DropStmt) (string, error) {
+	for _, obj := range s.Objects {
+		names := planner.NameList(obj.GetList().GetItems())
+		name := names[len(names)-1]
+		schema, table := planner.SplitName(names[:len(names)-1])
+		rel, schema, err := a.LookupRelation(ctx, schema, table)
+		if err != nil {
+			return "", err
+		}
+		if rel.Kind == planner.RelNone {
+			if s.MissingOk {
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", table))
+				continue
+			}
+			return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", table)
+		}
+		if rel.Kind != planner.RelTable {
+			return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", table)
+		}
+		i, err := findPolicy(rel.Table, name)
+		if err != nil {
+			if s.MissingOk {
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "policy %q for relation %q does not exist, skipping", name, table))
+				continue
+			}
+			return "", err
+		}
+		if err := a.requireTableOwner(rel.Table); err != nil {
+			return "", err
+		}
+		t, _, err := a.tx.Table(ctx, schema, rel.Table.Name)
+		if err != nil {
+			return "", err
+		}
+		def := cloneTable(t.Def)
+		def.Policies = slices.Delete(slices.Clone(def.Policies), i, i+1)
+		if err := a.putTable(ctx, def); err != nil {
+			return "", err
+		}
+	}
+	return "DROP POLICY", nil
+}
+
+// setRowSecurity runs ALTER TABLE ... ENABLE, DISABLE, FORCE and NO FORCE
+// ROW LEVEL SECURITY.
+func (a *analyzer) setRowSecurity(ctx context.Context, def *versioning.Table, sub pg.AlterTableType) error {
+	switch sub {
+	case pg.AlterTableType_AT_EnableRowSecurity:
+		def.RowSecurity = true
+	case pg.AlterTableType_AT_DisableRowSecurity:
+		def.RowSecurity = false
+	case pg.AlterTableType_AT_ForceRowSecurity:
+		def.ForceRowSecurity = true
+	case pg.AlterTableType_AT_NoForceRowSecurity:
+		def.ForceRowSecurity = false
+	}
+	return a.putTable(ctx, def)
+}
+
+// policiesUsing returns the policies of def whose expressions read
+// column name.
+func policiesUsing(def *versioning.Table, name string) []string {
+	var out []string
+	for _, p := range def.Policies {
+		for _, text := range []string{p.Using, p.Check} {
+			if text == "" {
+				continue
+			}
+			n, err := planner.ParseExpr(text)
+			if err != nil {
+				continue
+			}
+			found := false
+			planner.VisitNodes(n, func(x *pg.Node) {
+				if cr := x.GetColumnRef(); cr != nil && len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == name {
+					found = true
+				}
+			})
+			if found {
+				out = append(out, p.Name)
+				break
+			}
+		}
+	}
+	return out
+}
