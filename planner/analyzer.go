@@ -91,6 +91,23 @@ func (x *Analyzer) Cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 func (x *Analyzer) Query(s *pg.SelectStmt) (exec.Plan, error)      { return x.a.query(s, &correlation{}) }
 func (x *Analyzer) SelectStmt(s *pg.SelectStmt) (exec.Plan, error) { return x.a.selectStmt(s) }
 
+// ViewQuery plans a view's query at CREATE VIEW: without the row-level
+// security of its tables, which applies to its readers (rls.go).
+func (x *Analyzer) ViewQuery(s *pg.SelectStmt) (exec.Plan, error) {
+	defer x.NoRowSecurity()()
+	return x.a.selectStmt(s)
+}
+
+// NoRowSecurity turns row-level security off for the analysis until the
+// function it returns is called: for the queries DDL plans to check them
+// (a view's, a policy's subqueries), not to run them.
+func (x *Analyzer) NoRowSecurity() (restore func()) {
+	ps := x.a.s.PlannerState()
+	saved := ps.noRLS
+	ps.noRLS = true
+	return func() { ps.noRLS = saved }
+}
+
 // Table resolves a relation named in a statement.
 func (x *Analyzer) Table(rv *pg.RangeVar) (*exec.Table, error) { return x.a.table(rv) }
 

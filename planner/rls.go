@@ -50,7 +50,7 @@ func rowSecurityOff(v string) bool {
 // nor one with BYPASSRLS, nor the table's owner unless the table forces
 // it. With row_security off a statement it would apply to fails.
 func (a *analyzer) rlsApplies(t *exec.Table) (bool, error) {
-	if t == nil || t.Virtual != nil || t.Def == nil || !t.Def.RowSecurity {
+	if t == nil || t.Virtual != nil || t.Def == nil || !t.Def.RowSecurity || a.s.PlannerState().noRLS {
 		return false, nil
 	}
 	au, err := a.authority()
@@ -291,9 +291,9 @@ func (a *analyzer) rlsFilter(p exec.Plan, quals []exec.Expr) exec.Plan {
 	switch s := p.(type) {
 	case *exec.Scan:
 		return a.scanWhere(s, pred)
-	case *exec.Append:
-		return a.appendWhere(s, pred)
 	}
+	// An Append stays one, whole: the planning of the conditions of the
+	// query above it looks for Scans among its parts.
 	return &exec.Filter{In: p, Pred: pred}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/prollypg/prollypg/store"
 )
@@ -395,6 +396,19 @@ type View struct {
 	// and its tables are read with its owner's privileges.
 	Owner string    `json:"owner,omitempty"`
 	ACL   []ACLItem `json:"acl,omitzero"`
+	// Options are the view's reloptions as PostgreSQL lists them,
+	// name=value (security_barrier, security_invoker), in the order set.
+	Options []string `json:"options,omitempty"`
+}
+
+// Option returns the value of the view's option name, "" when unset.
+func (v *View) Option(name string) string {
+	for _, o := range v.Options {
+		if n, val, _ := strings.Cut(o, "="); n == name {
+			return val
+		}
+	}
+	return ""
 }
 
 // ViewColumn is one output column of a View.

@@ -209,6 +209,14 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			}
 			relacl = aclDatum(r.Query.ACL)
 		}
+		relopts := exec.Null
+		if r.Kind == 'v' && r.Query != nil && len(r.Query.Options) > 0 {
+			opts := make([]exec.Datum, len(r.Query.Options))
+			for i, o := range r.Query.Options {
+				opts[i] = dText(o)
+			}
+			relopts = exec.NewArray(exec.OIDText, opts)
+		}
 		isPartition, bound := false, exec.Null
 		if r.Kind == 'r' && r.Table != nil && r.Table.IsPartition() {
 			isPartition, bound = true, dText(s.PartitionBound(r.Table))
@@ -219,7 +227,7 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
 			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table))), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)),
 			dBool(r.Kind == 'r' && r.Table != nil && r.Table.RowSecurity), dBool(r.Kind == 'r' && r.Table != nil && r.Table.ForceRowSecurity), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
-			dText("0"), dText("0"), relacl, exec.Null, bound,
+			dText("0"), dText("0"), relacl, relopts, bound,
 		})
 	}
 	return out, nil

@@ -36,7 +36,9 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 		tag = "ALTER INDEX"
 	case pg.ObjectType_OBJECT_SEQUENCE:
 		tag = "ALTER SEQUENCE"
-	case pg.ObjectType_OBJECT_VIEW, pg.ObjectType_OBJECT_MATVIEW:
+	case pg.ObjectType_OBJECT_VIEW:
+		return a.alterView(s)
+	case pg.ObjectType_OBJECT_MATVIEW:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "views are not supported yet")
 	}
 	return func(ctx context.Context) (string, error) {

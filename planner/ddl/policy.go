@@ -81,6 +81,7 @@ func (a *analyzer) policyExpr(t *exec.Table, n *pg.Node) (string, error) {
 	if n == nil {
 		return "", nil
 	}
+	defer a.NoRowSecurity()()
 	e, _, err := a.ClauseExpr("POLICY", n, planner.TableScope(t, t.Def.Name))
 	if err != nil {
 		return "", err
