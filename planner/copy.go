@@ -115,21 +115,8 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 		return c, nil
 	}
 	t, err := a.table(s.Relation)
-	if err == nil {
-		err = a.requireTable(t, map[bool]string{true: "a", false: "r"}[s.IsFrom])
-	}
 	if err != nil {
 		return nil, err
-	}
-	// Row-level security: COPY TO shows only the rows the policies let
-	// through; COPY FROM is refused, as PostgreSQL refuses it.
-	quals, err := a.securityQuals(t, policySelect)
-	if err != nil {
-		return nil, err
-	}
-	if quals != nil && s.IsFrom {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM not supported with row-level security").
-			WithHint("Use INSERT statements instead.")
 	}
 	c.table = t
 	// Generated columns are neither read nor written by COPY: FROM
@@ -153,6 +140,20 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 		}
 	}
 	c.Cols = len(c.target)
+	// INSERT or SELECT on the columns copied (colpriv.go).
+	if err := a.requireColumns(t, map[bool]string{true: "a", false: "r"}[s.IsFrom], c.target); err != nil {
+		return nil, err
+	}
+	// Row-level security: COPY TO shows only the rows the policies let
+	// through; COPY FROM is refused, as PostgreSQL refuses it.
+	quals, err := a.securityQuals(t, policySelect)
+	if err != nil {
+		return nil, err
+	}
+	if quals != nil && s.IsFrom {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM not supported with row-level security").
+			WithHint("Use INSERT statements instead.")
+	}
 	if s.IsFrom && s.WhereClause != nil {
 		if err := checkCopyWhereGenerated(t.Def, s.WhereClause); err != nil {
 			return nil, err

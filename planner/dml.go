@@ -101,13 +101,6 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	if err == nil {
 		err = checkWritableTable(t)
 	}
-	if err == nil {
-		privs := "a"
-		if len(s.ReturningList) > 0 || s.OnConflictClause != nil {
-			privs = "ar" // RETURNING and ON CONFLICT read the table
-		}
-		err = a.requireTable(t, privs)
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +120,18 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			}
 			targets = append(targets, pos)
 		}
+	}
+	// INSERT on the columns given; SELECT, for RETURNING and ON
+	// CONFLICT, which read the table (colpriv.go).
+	err = a.requireColumns(t, "a", targets)
+	if err == nil && (len(s.ReturningList) > 0 || s.OnConflictClause != nil) {
+		err = a.requireRead(t)
+	}
+	if err == nil && s.OnConflictClause != nil && s.OnConflictClause.Action == pg.OnConflictAction_ONCONFLICT_UPDATE {
+		err = a.requireColumns(t, "w", setColumns(t, s.OnConflictClause.TargetList))
+	}
+	if err != nil {
+		return nil, err
 	}
 	defaults, err := a.defaults(t)
 	if err != nil {
@@ -315,13 +320,22 @@ func (a *analyzer) filteredScan(t *exec.Table, inh bool, sc *scope, where *pg.No
 // COMMITTED tests again on a row that a concurrent transaction changed
 // (exec.Modify.Recheck); with FROM items, WHERE over the joined row
 // (exec.Modify.RecheckJoined).
-func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Node, cmd byte, reads bool) (t *exec.Table, src exec.Plan, sc *scope, recheck exec.Expr, err error) {
+func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Node, cmd byte, reads bool, set []*pg.Node) (t *exec.Table, src exec.Plan, sc *scope, recheck exec.Expr, err error) {
 	t, err = a.table(rel)
 	if err == nil {
 		err = checkWritableTable(t)
 	}
 	if err == nil {
-		err = a.requireTable(t, modifyPrivileges(string(cmd), reads))
+		// UPDATE on the columns set (colpriv.go), DELETE on the table;
+		// SELECT when the statement reads it.
+		if cmd == policyUpdate {
+			err = a.requireColumns(t, "w", setColumns(t, set))
+		} else {
+			err = a.requireTable(t, string(cmd))
+		}
+	}
+	if err == nil && reads {
+		err = a.requireRead(t)
 	}
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -360,7 +374,7 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	}
 	defer pop()
 	reads := s.WhereClause != nil || len(s.FromClause) > 0 || len(s.ReturningList) > 0 || setReads(s.TargetList)
-	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.FromClause, s.WhereClause, policyUpdate, reads)
+	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.FromClause, s.WhereClause, policyUpdate, reads, s.TargetList)
 	if err != nil {
 		return nil, err
 	}
@@ -467,7 +481,7 @@ func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
 	}
 	defer pop()
 	reads := s.WhereClause != nil || len(s.UsingClause) > 0 || len(s.ReturningList) > 0
-	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.UsingClause, s.WhereClause, policyDelete, reads)
+	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.UsingClause, s.WhereClause, policyDelete, reads, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -528,4 +542,21 @@ func setReads(targets []*pg.Node) bool {
 // ColumnIndex returns the position of def's live column name, -1 if none.
 func ColumnIndex(def *versioning.Table, name string) int {
 	return slices.IndexFunc(def.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == name })
+}
+
+// setColumns returns the positions of the columns of t an UPDATE's SET
+// list (or ON CONFLICT DO UPDATE's) assigns; names that are no column
+// are left to the analysis of the list to report.
+func setColumns(t *exec.Table, list []*pg.Node) []int {
+	var out []int
+	for _, n := range list {
+		rt := n.GetResTarget()
+		if rt == nil {
+			continue
+		}
+		if pos, err := columnByName(t, rt.Name, rt.Location); err == nil {
+			out = append(out, pos)
+		}
+	}
+	return out
 }

@@ -161,7 +161,7 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	}
 	t, err := a.table(rv)
 	if err == nil {
-		err = a.requireTable(t, "r")
+		err = a.requireRead(t) // colpriv.go
 	}
 	if err != nil {
 		return nil, err

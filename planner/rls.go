@@ -127,6 +127,9 @@ func (a *analyzer) policyExpr(t *exec.Table, text string) (exec.Expr, error) {
 	}
 	st := a.nested()
 	defer a.restore(st)
+	saved := a.noColumnUse
+	a.noColumnUse = true
+	defer func() { a.noColumnUse = saved }()
 	a.clause = "POLICY"
 	e, err := a.expr(n, tableScope(t, t.Def.Name))
 	if err != nil {

@@ -31,6 +31,13 @@ type analyzer struct {
 	// auth is the authority privileges were checked with, if any were:
 	// the plan holds only while it is current (privileges.go).
 	auth AuthKey
+	// colUse are the columns the statement's references resolved to, by
+	// table OID and position, and colChecks the reads checked against
+	// them at the end (colpriv.go); noColumnUse stops the counting (for
+	// policies' expressions, which the role need not be able to read).
+	colUse      map[uint32]map[int]bool
+	colChecks   []columnCheck
+	noColumnUse bool
 	kin  []kinDep // the children of the tables read (inherit.go)
 	// funcs are the user functions the statement's calls were resolved
 	// among: a plan stays valid while they are unchanged (function.go).
@@ -661,6 +668,7 @@ func (sc *scope) itemsOrNil() []*nsItem {
 
 // itemColumn returns the expression of a column found in sc's own items.
 func (a *analyzer) itemColumn(sc *scope, it *nsItem, c *scopeCol, loc int32) (exec.Expr, error) {
+	a.useColumn(c)
 	if sc.track != nil {
 		sc.track(it)
 	}

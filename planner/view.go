@@ -130,6 +130,9 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 	sub := &analyzer{ctx: ctx, s: a.s, tx: a.tx, as: owner}
 	a.s.PlannerState().viewDepth++
 	plan, err := sub.selectStmt(r)
+	if err == nil {
+		err = sub.checkColumns()
+	}
 	a.s.PlannerState().viewDepth--
 	if err != nil {
 		return nil, err

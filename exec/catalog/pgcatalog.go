@@ -275,6 +275,7 @@ type attribute struct {
 	dropped   bool
 	nonLocal  bool // attislocal false
 	inhCount  int
+	acl       []versioning.ACLItem // attacl: the column's privileges
 }
 
 // attributes returns a relation's columns.
@@ -296,7 +297,8 @@ func attributes(r Relation) []attribute {
 	case r.Kind == 'r':
 		for _, c := range r.Table.Columns {
 			a := attribute{name: c.Name, t: columnType(c), notNull: c.NotNull, hasDef: c.Default != "" && c.Identity == 0,
-				missing: c.Missing != nil, identity: c.Identity, generated: c.Generated, dropped: c.Dropped, nonLocal: c.NotLocal, inhCount: c.InhCount}
+				missing: c.Missing != nil, identity: c.Identity, generated: c.Generated, dropped: c.Dropped, nonLocal: c.NotLocal, inhCount: c.InhCount,
+				acl: c.ACL}
 			if c.Dropped {
 				a.t = exec.T{OID: 0, Typmod: -1}
 			}
@@ -373,7 +375,7 @@ func pgAttribute(s *Snapshot) ([]exec.Row, error) {
 				dInt(int64(i + 1)), dInt(0), dInt(-1), dInt(int64(a.t.Typmod)), dBool(byval), dChar(align),
 				dChar(storage), dChar(0), dBool(a.notNull), dBool(a.hasDef), dBool(a.missing),
 				dChar(a.identity), dChar(a.generated), dBool(a.dropped), dBool(!a.nonLocal), dInt(int64(a.inhCount)),
-				dOID(collationOf(a.t.OID)), exec.Null, exec.Null, exec.Null, exec.Null,
+				dOID(collationOf(a.t.OID)), aclDatum(a.acl), exec.Null, exec.Null, exec.Null,
 			})
 		}
 	}

@@ -17,6 +17,9 @@ type Source struct {
 	Database   string   // the current database, as current_database() names it
 	Databases  []string // every database of the server
 	User       string
+	// Role is current_user, whose privileges information_schema's
+	// privilege views show.
+	Role       string
 	Roles      []*versioning.Role
 	SearchPath []string // schemas of search_path, "$user" resolved
 	Settings   []Setting

@@ -47,7 +47,7 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 	return &catalog.Source{
 		Backends: s.e.live.backends(),
 		Locks:    func() []catalog.Lock { return s.e.live.locks(s.e.locks) },
-		Ctx:      env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Roles: roles,
+		Ctx:      env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Role: s.CurrentRole(), Roles: roles,
 		SearchPath: s.lookupPath(), Settings: settings,
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {

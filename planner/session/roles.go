@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -575,4 +576,135 @@ func rowSecurityActive(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, e
 func init() {
 	registerStrict("row_security_active", []uint32{exec.OIDOid}, exec.OIDBool, rowSecurityActive)
 	registerStrict("row_security_active", []uint32{exec.OIDText}, exec.OIDBool, rowSecurityActive)
+}
+
+// hasColumnPrivilege implements has_column_privilege and, with any,
+// has_any_column_privilege, in all their forms: an optional user (name
+// or OID), the table (name or OID), for the first the column (name or
+// number), and the privileges. A privilege on the table is one on every
+// column; a column holds its own besides.
+func hasColumnPrivilege(any bool) sessionFn {
+	return func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return exec.Null, err
+		}
+		want := 3
+		if any {
+			want = 2
+		}
+		role := s.CurrentRole()
+		if len(a) > want {
+			if a[0].Kind == exec.KindText {
+				role = a[0].S
+			} else {
+				role = roleByOID(snap, uint32(a[0].I))
+			}
+			a = a[1:]
+		}
+		roles, _, err := s.e.roles.Load(env.Ctx, s.e.st)
+		if err != nil {
+			return exec.Null, err
+		}
+		if roles[role] == nil {
+			return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
+		}
+		var rel catalog.Relation
+		var ok bool
+		if a[0].Kind == exec.KindText {
+			oid, _, found, err := s.ResolveRegclass(env, a[0].S)
+			if err != nil {
+				return exec.Null, err
+			}
+			if !found {
+				return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+			}
+			rel, ok = snap.RelationByOID(oid)
+		} else if rel, ok = snap.RelationByOID(uint32(a[0].I)); !ok {
+			return exec.Null, nil
+		}
+		privs := a[len(a)-1].S
+		var letters []string
+		for _, p := range strings.Split(privs, ",") {
+			p = strings.ToLower(strings.TrimSpace(p))
+			name, grant := strings.CutSuffix(p, " with grant option")
+			c, ok := planner.PrivilegeLetters[strings.TrimSpace(name)]
+			if !ok || strings.IndexByte("arwx", c) < 0 {
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
+			}
+			l := string(c)
+			if grant {
+				l += "*"
+			}
+			letters = append(letters, l)
+		}
+		if !ok || rel.Kind != 'r' || rel.Table == nil {
+			return exec.DBool(true), nil // catalogs, views: not checked
+		}
+		def := rel.Table
+		cols := []int{}
+		if any {
+			for pos, c := range def.Columns {
+				if !c.Dropped {
+					cols = append(cols, pos)
+				}
+			}
+		} else {
+			pos := -1
+			if a[1].Kind == exec.KindText {
+				for i, c := range def.Columns {
+					if !c.Dropped && c.Name == a[1].S {
+						pos = i
+					}
+				}
+				if pos < 0 {
+					return exec.Null, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a[1].S, def.Name)
+				}
+			} else {
+				n := int(a[1].I)
+				if n <= 0 || n > len(def.Columns) || def.Columns[n-1].Dropped {
+					return exec.Null, nil
+				}
+				pos = n - 1
+			}
+			cols = append(cols, pos)
+		}
+		au := planner.NewAuthority(roles, role, 0)
+		if au.Superuser {
+			return exec.DBool(true), nil
+		}
+		tacl := planner.TableACL(def)
+		for _, l := range letters {
+			grant := len(l) > 1
+			if versioning.ACLHolds(tacl, au.Holds, l[:1], grant) {
+				return exec.DBool(true), nil
+			}
+			for _, pos := range cols {
+				if versioning.ACLHolds(def.Columns[pos].ACL, au.Holds, l[:1], grant) {
+					return exec.DBool(true), nil
+				}
+			}
+		}
+		return exec.DBool(false), nil
+	}
+}
+
+func init() {
+	const name, oid, text, int2 = exec.OIDName, exec.OIDOid, exec.OIDText, exec.OIDInt2
+	col := hasColumnPrivilege(false)
+	for _, user := range [][]uint32{{name}, {oid}, nil} {
+		for _, table := range []uint32{text, oid} {
+			for _, column := range []uint32{text, int2} {
+				args := append(append(slices.Clone(user), table, column), text)
+				registerStrict("has_column_privilege", args, exec.OIDBool, col)
+			}
+		}
+	}
+	anyCol := hasColumnPrivilege(true)
+	for _, user := range [][]uint32{{name}, {oid}, nil} {
+		for _, table := range []uint32{text, oid} {
+			args := append(append(slices.Clone(user), table), text)
+			registerStrict("has_any_column_privilege", args, exec.OIDBool, anyCol)
+		}
+	}
 }

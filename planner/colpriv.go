@@ -1,0 +1,118 @@
+package planner
+
+import (
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// Column privileges. A role without a privilege on a table may hold it on
+// some of its columns (GRANT SELECT (a, b) ON t), recorded in the
+// columns' ACLs (versioning.Column.ACL) beside the table's. As in
+// PostgreSQL, a SELECT needs SELECT on every column it reads, or on any
+// one column when it reads none (SELECT count(*)); an INSERT needs INSERT
+// on the columns it gives; an UPDATE UPDATE on those it sets; and the
+// error is the table's, "permission denied for table t".
+//
+// Which columns a statement reads is known only once it is analyzed:
+// every column reference resolved is counted (useColumn), and the reads
+// of tables the role holds only column privileges on are checked at the
+// end (checkColumns).
+
+// columnCheck is a read of a table checked at the end of the analysis,
+// against the columns the statement read of it.
+type columnCheck struct {
+	t  *exec.Table
+	au *Authority
+}
+
+// useColumn counts a column reference resolved to c.
+func (a *analyzer) useColumn(c *scopeCol) {
+	if c == nil || c.tableOID == 0 || c.attnum <= 0 || a.noColumnUse {
+		return
+	}
+	if a.colUse == nil {
+		a.colUse = map[uint32]map[int]bool{}
+	}
+	m := a.colUse[c.tableOID]
+	if m == nil {
+		m = map[int]bool{}
+		a.colUse[c.tableOID] = m
+	}
+	m[int(c.attnum)-1] = true
+}
+
+// columnMay reports whether au holds privilege priv on column pos of def,
+// through the table's ACL or the column's.
+func columnMay(au *Authority, def *versioning.Table, pos int, priv string) bool {
+	if au.may(TableACL(def), priv) {
+		return true
+	}
+	return pos >= 0 && pos < len(def.Columns) && versioning.ACLHolds(def.Columns[pos].ACL, au.Holds, priv, false)
+}
+
+// anyColumnMay reports whether au holds priv on some column of def.
+func anyColumnMay(au *Authority, def *versioning.Table, priv string) bool {
+	for pos, c := range def.Columns {
+		if !c.Dropped && columnMay(au, def, pos, priv) {
+			return true
+		}
+	}
+	return false
+}
+
+// requireRead checks that the current role may read t: with SELECT on
+// the table now, with SELECT on some of its columns at the end of the
+// analysis, against the columns read.
+func (a *analyzer) requireRead(t *exec.Table) error {
+	err := a.requireTable(t, "r")
+	if err == nil {
+		return nil
+	}
+	au, aerr := a.authority()
+	if aerr != nil {
+		return aerr
+	}
+	if !anyColumnMay(au, t.Def, "r") {
+		return err
+	}
+	a.colChecks = append(a.colChecks, columnCheck{t: t, au: au})
+	return nil
+}
+
+// requireColumns checks that the current role holds priv on table t, or
+// on each of the columns at positions cols.
+func (a *analyzer) requireColumns(t *exec.Table, priv string, cols []int) error {
+	err := a.requireTable(t, priv)
+	if err == nil || t.Def == nil {
+		return nil
+	}
+	au, aerr := a.authority()
+	if aerr != nil {
+		return aerr
+	}
+	if len(cols) == 0 && anyColumnMay(au, t.Def, priv) {
+		return nil
+	}
+	for _, pos := range cols {
+		if !columnMay(au, t.Def, pos, priv) {
+			return err
+		}
+	}
+	if len(cols) == 0 {
+		return err
+	}
+	return nil
+}
+
+// checkColumns runs the column checks of the reads analyzed.
+func (a *analyzer) checkColumns() error {
+	for _, c := range a.colChecks {
+		for pos := range a.colUse[c.t.OID] {
+			if !columnMay(c.au, c.t.Def, pos, "r") {
+				return PermissionDenied("table", c.t.Def.Name)
+			}
+		}
+	}
+	a.colChecks = nil
+	return nil
+}
