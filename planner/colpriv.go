@@ -116,3 +116,27 @@ func (a *analyzer) checkColumns() error {
 	a.colChecks = nil
 	return nil
 }
+
+// useArbiters counts the columns of ON CONFLICT's arbiters as read: the
+// check for a conflict reads them ("" is the primary key).
+func (a *analyzer) useArbiters(t *exec.Table, arbiters []string) {
+	use := func(pos int) { a.useColumn(&scopeCol{tableOID: t.OID, attnum: int16(pos + 1)}) }
+	for _, name := range arbiters {
+		if name == "" {
+			for _, pos := range t.Def.PrimaryKey {
+				use(pos)
+			}
+			continue
+		}
+		for _, ix := range t.Def.Indexes {
+			if ix.Name != name {
+				continue
+			}
+			for _, c := range ix.Columns {
+				if c.Expr == "" {
+					use(c.Column)
+				}
+			}
+		}
+	}
+}

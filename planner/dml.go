@@ -203,6 +203,9 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 				return nil, err
 			}
 		}
+		if s.OnConflictClause.Infer != nil {
+			a.useArbiters(t, conflict.Arbiters) // the conflict target is read (colpriv.go)
+		}
 	}
 	policies, err := a.newRowChecks(t, policyInsert, len(s.ReturningList) > 0 || s.OnConflictClause != nil)
 	if err != nil {

@@ -346,6 +346,8 @@ func (a *analyzer) joinExpr(j *pg.JoinExpr, corr *correlation, prefix *scope) (*
 		if err != nil {
 			return nil, err
 		}
+		a.useColumn(lc) // the join reads both (colpriv.go)
+		a.useColumn(rc)
 		t, err := commonType([]exec.T{lc.t, rc.t}, "JOIN/USING", -1)
 		if err != nil {
 			return nil, err

@@ -237,3 +237,22 @@ func (a *analyzer) lockTable(st *pg.LockStmt) (Utility, error) {
 		return "LOCK TABLE", nil
 	}, nil
 }
+
+// lockingPrivileges checks that the current role may lock the rows of
+// the tables a SELECT block's locking clauses name (all of FROM's when
+// they name none): PostgreSQL asks for UPDATE on the table or one of its
+// columns besides SELECT.
+func (a *analyzer) lockingPrivileges(s *pg.SelectStmt, sc *scope) error {
+	if len(s.LockingClause) == 0 || sc == nil {
+		return nil
+	}
+	for _, it := range sc.items {
+		if it.kind != itemTable || it.table == nil || it.table.Virtual != nil || !lockingUpdates(s.LockingClause, it.name) {
+			continue
+		}
+		if err := a.requireColumns(it.table, "w", nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}

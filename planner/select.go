@@ -38,7 +38,7 @@ type analyzer struct {
 	colUse      map[uint32]map[int]bool
 	colChecks   []columnCheck
 	noColumnUse bool
-	kin  []kinDep // the children of the tables read (inherit.go)
+	kin         []kinDep // the children of the tables read (inherit.go)
 	// funcs are the user functions the statement's calls were resolved
 	// among: a plan stays valid while they are unchanged (function.go).
 	funcs []funcDep
@@ -275,6 +275,9 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 	}
 	// FOR UPDATE: the rows carry their table row in hidden columns, for
 	// LockRows to find their keys and redo them from a newer version.
+	if err := a.lockingPrivileges(s, sc); err != nil {
+		return nil, err
+	}
 	lock, err := a.rowLocking(s, sc, g != nil || len(wins.specs) > 0, exprs)
 	if err != nil {
 		return nil, err

@@ -474,6 +474,9 @@ func (a *analyzer) grantTableColumns(au *planner.Authority, g *pg.GrantStmt, t *
 	}
 	for _, cg := range colGrants {
 		for _, name := range cg.cols {
+			if systemColumns[name] || name == "tableoid" {
+				continue // granted on a column that is every table's: nothing to record
+			}
 			pos := slices.IndexFunc(t.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == name })
 			if pos < 0 {
 				return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, t.Name)
@@ -507,3 +510,4 @@ func changeColumnACL(au *planner.Authority, g *pg.GrantStmt, tableACL, acl []ver
 	}
 	return acl, nil
 }
+
