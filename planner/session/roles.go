@@ -441,12 +441,12 @@ func hasPrivilege(kind string) sessionFn {
 		if err != nil {
 			return exec.Null, err
 		}
-		role := s.CurrentRole()
+		role, byOID := s.CurrentRole(), false
 		if len(a) == 3 {
 			if a[0].Kind == exec.KindText {
 				role = a[0].S
 			} else {
-				role = roleByOID(snap, uint32(a[0].I))
+				role, byOID = roleByOID(snap, uint32(a[0].I)), true
 			}
 			a = a[1:]
 		}
@@ -454,11 +454,12 @@ func hasPrivilege(kind string) sessionFn {
 		if err != nil {
 			return exec.Null, err
 		}
-		if roles[role] == nil {
+		if roles[role] == nil && !byOID {
+			// A role named by an OID that is none holds only PUBLIC's.
 			return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
 		}
 		var acl []versioning.ACLItem
-		var all string
+		var all, owner string
 		switch kind {
 		case "table":
 			var rel catalog.Relation
@@ -475,10 +476,18 @@ func hasPrivilege(kind string) sessionFn {
 			} else if rel, ok = snap.RelationByOID(uint32(a[0].I)); !ok {
 				return exec.Null, nil // PostgreSQL: NULL for an OID that names nothing
 			}
-			if !ok || rel.Kind != 'r' || rel.Table == nil {
-				return exec.DBool(true), nil // catalogs, views, sequences: not checked yet
+			all = versioning.TablePrivileges
+			switch {
+			case !ok || rel.Kind == 'S':
+				return exec.DBool(true), nil // sequences: not checked yet
+			case rel.Kind == 'r' && rel.Table != nil:
+				acl, owner = planner.TableACL(rel.Table), rel.Table.Owner
+			case rel.Kind == 'v' && rel.Query != nil:
+				acl, owner = planner.ViewACL(rel.Query), rel.Query.Owner
+			default:
+				// A catalog: the bootstrap superuser's, readable by all.
+				acl = versioning.DefaultACL(planner.BootstrapSuperuser, all, "r")
 			}
-			acl, all = planner.TableACL(rel.Table), versioning.TablePrivileges
 		case "schema":
 			var name string
 			if a[0].Kind == exec.KindText {
@@ -500,12 +509,10 @@ func hasPrivilege(kind string) sessionFn {
 				}
 				return exec.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 			}
-			acl, all = planner.SchemaACL(sc), versioning.SchemaPrivileges
+			acl, all, owner = planner.SchemaACL(sc), versioning.SchemaPrivileges, planner.SchemaOwner(sc)
 		}
 		au := planner.NewAuthority(roles, role, 0)
-		if au.Superuser {
-			return exec.DBool(true), nil
-		}
+		held := false
 		for _, p := range strings.Split(a[1].S, ",") {
 			p = strings.ToLower(strings.TrimSpace(p))
 			name, grant := strings.CutSuffix(p, " with grant option")
@@ -513,11 +520,13 @@ func hasPrivilege(kind string) sessionFn {
 			if !ok || strings.IndexByte(all, c) < 0 {
 				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
 			}
-			if versioning.ACLHolds(acl, au.Holds, string(c), grant) {
-				return exec.DBool(true), nil
+			// An owner may grant whatever it holds, as PostgreSQL's
+			// aclmask gives it every grant option.
+			if versioning.ACLHolds(acl, au.Holds, string(c), grant && !(owner != "" && au.Owns(owner))) {
+				held = true
 			}
 		}
-		return exec.DBool(false), nil
+		return exec.DBool(held || au.Superuser), nil
 	}
 }
 
