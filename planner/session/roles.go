@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -222,6 +223,19 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 	}
 	if !au.CreateRole {
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to drop role")
+	}
+	// What the database holds of a role keeps it, as PostgreSQL's shared
+	// dependencies do: its objects, its privileges, its policies.
+	for _, n := range d.Roles {
+		name := planner.RoleSpecName(s, n.GetRoleSpec())
+		deps, err := s.roleDependents(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		if deps != "" {
+			return nil, pgerr.New(pgerr.DependentObjectsStillExist, "role %q cannot be dropped because some objects depend on it", name).
+				WithDetail("%s", deps)
+		}
 	}
 	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		skipped = skipped[:0]
@@ -716,4 +730,87 @@ func init() {
 			registerStrict("has_any_column_privilege", args, exec.OIDBool, anyCol)
 		}
 	}
+}
+
+// roleDependents describes what in the session's database depends on
+// role, as DROP ROLE's detail lists it: the objects it owns, the
+// privileges granted to or by it, and the policies naming it; none, "".
+func (s *Session) roleDependents(ctx context.Context, role string) (string, error) {
+	root := versioning.RootValue{}
+	if s.txn != nil {
+		root = s.txn.Root
+	} else {
+		var err error
+		if root, err = s.workingRoot(ctx); err != nil {
+			return "", err
+		}
+	}
+	var lines []string
+	inACL := func(acl []versioning.ACLItem) bool {
+		for _, it := range acl {
+			if it.Grantee == role || it.Grantor == role {
+				return true
+			}
+		}
+		return false
+	}
+	tables, err := root.Tables(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, t := range tables {
+		if t.Owner == role {
+			lines = append(lines, fmt.Sprintf("owner of table %s", t.Name))
+		}
+		if inACL(t.ACL) {
+			lines = append(lines, fmt.Sprintf("privileges for table %s", t.Name))
+		}
+		for _, c := range t.Columns {
+			if !c.Dropped && inACL(c.ACL) {
+				lines = append(lines, fmt.Sprintf("privileges for column %s of table %s", c.Name, t.Name))
+			}
+		}
+		for _, p := range t.Policies {
+			if slices.Contains(p.Roles, role) {
+				lines = append(lines, fmt.Sprintf("target of policy %s on table %s", p.Name, t.Name))
+			}
+		}
+	}
+	views, err := root.Views(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, v := range views {
+		if v.Owner == role {
+			lines = append(lines, fmt.Sprintf("owner of view %s", v.Name))
+		}
+		if inACL(v.ACL) {
+			lines = append(lines, fmt.Sprintf("privileges for view %s", v.Name))
+		}
+	}
+	seqs, err := root.Sequences(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, q := range seqs {
+		if q.Owner == role {
+			lines = append(lines, fmt.Sprintf("owner of sequence %s", q.Name))
+		}
+		if inACL(q.ACL) {
+			lines = append(lines, fmt.Sprintf("privileges for sequence %s", q.Name))
+		}
+	}
+	schemas, err := root.Schemas(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, sc := range schemas {
+		if sc.Owner == role {
+			lines = append(lines, fmt.Sprintf("owner of schema %s", sc.Name))
+		}
+		if inACL(sc.ACL) {
+			lines = append(lines, fmt.Sprintf("privileges for schema %s", sc.Name))
+		}
+	}
+	return strings.Join(lines, "\n"), nil
 }
