@@ -65,6 +65,18 @@ type Modify struct {
 	RecheckJoined bool
 	// Merge is a MERGE's join and WHEN clauses (merge.go).
 	Merge *MergeClause
+	// mergePolicies are the row-level security checks of the WHEN clause
+	// a MERGE is acting on, which take Policies' place.
+	mergePolicies []PolicyCheck
+}
+
+// policies returns the row-level security checks of the row being
+// written: a MERGE's, its WHEN clause's.
+func (p *Modify) policies() []PolicyCheck {
+	if p.Kind == Merge {
+		return p.mergePolicies
+	}
+	return p.Policies
 }
 
 // ModifyKind says which statement a Modify runs.
@@ -305,7 +317,7 @@ func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 	if err := p.Generated.compute(env, row); err != nil {
 		return nil, false, err
 	}
-	if err := checkPolicies(env, t, p.Policies, row); err != nil {
+	if err := checkPolicies(env, t, p.policies(), row); err != nil {
 		return nil, false, err
 	}
 	if err := checkNotNull(t, row); err != nil {
@@ -361,7 +373,7 @@ func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr, based []b
 	if err := tt.p.Generated.compute(env, row); err != nil {
 		return nil, false, err
 	}
-	if err := checkPolicies(env, t, tt.p.Policies, row); err != nil {
+	if err := checkPolicies(env, t, tt.p.policies(), row); err != nil {
 		return nil, false, err
 	}
 	if err := checkNotNull(t, row); err != nil {

@@ -442,7 +442,7 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 	if err := p.Generated.compute(env, row); err != nil {
 		return nil, false, err
 	}
-	if err := checkPolicies(env, p.Table, p.Policies, row); err != nil {
+	if err := checkPolicies(env, p.Table, p.policies(), row); err != nil {
 		return nil, false, err
 	}
 	if err := checkNotNull(p.Table, row); err != nil {
@@ -525,7 +525,7 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 		copy(updated, r)
 		row = s.inTable(row, updated)
 	}
-	if err := checkPolicies(env, p.Table, p.Policies, row); err != nil {
+	if err := checkPolicies(env, p.Table, p.policies(), row); err != nil {
 		return nil, false, err
 	}
 	if err := checkNotNull(p.Table, row); err != nil {

@@ -11,8 +11,10 @@ type PolicyCheck struct {
 	Policy string
 	// Using marks the check of the existing row an INSERT ... ON
 	// CONFLICT DO UPDATE would update, against the UPDATE policies'
-	// USING expressions: its error says so.
-	Using bool
+	// USING expressions: its error says so. Target marks the same check
+	// of the row a MERGE updates or deletes, whose error says "target
+	// row".
+	Using, Target bool
 }
 
 // checkPolicies fails with 42501 if row does not pass one of checks.
@@ -25,14 +27,17 @@ func checkPolicies(env *Env, t *Table, checks []PolicyCheck, row Row) error {
 		if ok {
 			continue
 		}
-		using := ""
-		if c.Using {
+		using, what := "", "new row"
+		if c.Using || c.Target {
 			using = " (USING expression)"
 		}
-		if c.Policy != "" {
-			return pgerr.New(pgerr.InsufficientPrivilege, "new row violates row-level security policy %q%s for table %q", c.Policy, using, t.Def.Name)
+		if c.Target {
+			what = "target row"
 		}
-		return pgerr.New(pgerr.InsufficientPrivilege, "new row violates row-level security policy%s for table %q", using, t.Def.Name)
+		if c.Policy != "" {
+			return pgerr.New(pgerr.InsufficientPrivilege, "%s violates row-level security policy %q%s for table %q", what, c.Policy, using, t.Def.Name)
+		}
+		return pgerr.New(pgerr.InsufficientPrivilege, "%s violates row-level security policy%s for table %q", what, using, t.Def.Name)
 	}
 	return nil
 }

@@ -184,6 +184,9 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		}
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
 	case pg.AlterTableType_AT_AlterColumnType:
+		if err := columnTypePolicies(def, cmd.Name); err != nil {
+			return err
+		}
 		return a.alterColumnType(ctx, t, def, cmd)
 	case pg.AlterTableType_AT_AttachPartition:
 		return a.attachPartition(ctx, t, cmd.Def.GetPartitionCmd())
@@ -603,6 +606,10 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		def = cloneTable(t.Def)
 	}
 	c := def.Columns[pos]
+	// Policies reading it go only with CASCADE (policy.go).
+	if err := a.dropColumnPolicies(def, c.Name, cmd.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+		return err
+	}
 	// Foreign keys of other tables on the column go only with CASCADE;
 	// the table's own foreign keys on it go with it.
 	if err := a.dependentKeys(ctx, t.Def, fmt.Sprintf("column %s of table %s", c.Name, def.Name), cmd.Behavior == pg.DropBehavior_DROP_CASCADE, []int{pos}); err != nil {

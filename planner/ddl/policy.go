@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -275,25 +276,49 @@ func (a *analyzer) setRowSecurity(ctx context.Context, def *versioning.Table, su
 func policiesUsing(def *versioning.Table, name string) []string {
 	var out []string
 	for _, p := range def.Policies {
-		for _, text := range []string{p.Using, p.Check} {
-			if text == "" {
-				continue
-			}
-			n, err := planner.ParseExpr(text)
-			if err != nil {
-				continue
-			}
-			found := false
-			planner.VisitNodes(n, func(x *pg.Node) {
-				if cr := x.GetColumnRef(); cr != nil && len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == name {
-					found = true
-				}
-			})
-			if found {
-				out = append(out, p.Name)
-				break
-			}
+		if p.Using != "" && planner.ExprReads(p.Using, name) || p.Check != "" && planner.ExprReads(p.Check, name) {
+			out = append(out, p.Name)
 		}
 	}
 	return out
+}
+
+// dropColumnPolicies drops, with cascade, the policies of def that read
+// column name, which DROP COLUMN drops; without, it fails as PostgreSQL
+// does.
+func (a *analyzer) dropColumnPolicies(def *versioning.Table, name string, cascade bool) error {
+	using := policiesUsing(def, name)
+	if len(using) == 0 {
+		return nil
+	}
+	var lines []string
+	for _, p := range using {
+		lines = append(lines, fmt.Sprintf("policy %s on table %s", p, def.Name))
+	}
+	if !cascade {
+		var detail []string
+		for _, l := range lines {
+			detail = append(detail, fmt.Sprintf("%s depends on column %s of table %s", l, name, def.Name))
+		}
+		return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", name, def.Name).
+			WithDetail("%s", strings.Join(detail, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	if len(lines) == 1 {
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %s", lines[0]))
+	} else {
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(lines)).
+			WithDetail("%s", "drop cascades to "+strings.Join(lines, "\ndrop cascades to ")))
+	}
+	def.Policies = slices.DeleteFunc(slices.Clone(def.Policies), func(p versioning.Policy) bool { return slices.Contains(using, p.Name) })
+	return nil
+}
+
+// columnTypePolicies refuses ALTER COLUMN TYPE of a column a policy of
+// def reads, as PostgreSQL does.
+func columnTypePolicies(def *versioning.Table, name string) error {
+	if using := policiesUsing(def, name); len(using) > 0 {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type of a column used in a policy definition").
+			WithDetail("policy %s on table %s depends on column %q", using[0], def.Name, name)
+	}
+	return nil
 }
