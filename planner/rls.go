@@ -78,19 +78,17 @@ func (a *analyzer) rlsApplies(t *exec.Table) (bool, error) {
 }
 
 // RowSecurityActive reports whether row-level security applies to def for
-// the current role (row_security_active()): as rlsApplies, but with
-// row_security off it does not.
-func RowSecurityActive(def *versioning.Table, au *Authority, rowSecurity string) bool {
+// the role au (row_security_active()): as rlsApplies, whatever
+// row_security says (with it off, a query fails instead, but the policies
+// still apply).
+func RowSecurityActive(def *versioning.Table, au *Authority) bool {
 	if def == nil || !def.RowSecurity || au.Superuser {
 		return false
 	}
 	if r := au.Roles[au.Role]; r != nil && r.BypassRLS {
 		return false
 	}
-	if au.Owns(def.Owner) && !def.ForceRowSecurity {
-		return false
-	}
-	return !rowSecurityOff(rowSecurity)
+	return !au.Owns(def.Owner) || def.ForceRowSecurity
 }
 
 // policiesFor returns the policies of def for command cmd that apply to

@@ -510,4 +510,3 @@ func changeColumnACL(au *planner.Authority, g *pg.GrantStmt, tableACL, acl []ver
 	}
 	return acl, nil
 }
-

@@ -593,7 +593,7 @@ func rowSecurityActive(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, e
 	if err != nil {
 		return exec.Null, err
 	}
-	return exec.DBool(planner.RowSecurityActive(rel.Table, au, s.Var("row_security"))), nil
+	return exec.DBool(planner.RowSecurityActive(rel.Table, au)), nil
 }
 
 func init() {
