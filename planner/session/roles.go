@@ -527,12 +527,13 @@ func hasPrivilege(kind string) sessionFn {
 		}
 		au := planner.NewAuthority(roles, role, 0)
 		held := false
-		for _, p := range strings.Split(a[1].S, ",") {
-			p = strings.ToLower(strings.TrimSpace(p))
+		for _, given := range strings.Split(a[1].S, ",") {
+			given = strings.TrimSpace(given) // the error quotes it as given
+			p := strings.ToLower(given)
 			name, grant := strings.CutSuffix(p, " with grant option")
 			c, ok := planner.PrivilegeLetters[strings.TrimSpace(name)]
 			if !ok || strings.IndexByte(all, c) < 0 {
-				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", given)
 			}
 			// An owner may grant whatever it holds, as PostgreSQL's
 			// aclmask gives it every grant option.
@@ -648,12 +649,13 @@ func hasColumnPrivilege(any bool) sessionFn {
 		}
 		privs := a[len(a)-1].S
 		var letters []string
-		for _, p := range strings.Split(privs, ",") {
-			p = strings.ToLower(strings.TrimSpace(p))
+		for _, given := range strings.Split(privs, ",") {
+			given = strings.TrimSpace(given) // the error quotes it as given
+			p := strings.ToLower(given)
 			name, grant := strings.CutSuffix(p, " with grant option")
 			c, ok := planner.PrivilegeLetters[strings.TrimSpace(name)]
 			if !ok || strings.IndexByte("arwx", c) < 0 {
-				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", given)
 			}
 			l := string(c)
 			if grant {
