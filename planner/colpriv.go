@@ -21,8 +21,9 @@ import (
 // columnCheck is a read of a table checked at the end of the analysis,
 // against the columns the statement read of it.
 type columnCheck struct {
-	t  *exec.Table
-	au *Authority
+	t   *exec.Table
+	def *versioning.Table // the definition whose ACLs apply (privilegeDefinition)
+	au  *Authority
 }
 
 // useColumn counts a column reference resolved to c.
@@ -72,10 +73,14 @@ func (a *analyzer) requireRead(t *exec.Table) error {
 	if aerr != nil {
 		return aerr
 	}
-	if !anyColumnMay(au, t.Def, "r") {
+	def, aerr := a.privilegeDefinition(t)
+	if aerr != nil {
+		return aerr
+	}
+	if !anyColumnMay(au, def, "r") {
 		return err
 	}
-	a.colChecks = append(a.colChecks, columnCheck{t: t, au: au})
+	a.colChecks = append(a.colChecks, columnCheck{t: t, def: def, au: au})
 	return nil
 }
 
@@ -90,11 +95,15 @@ func (a *analyzer) requireColumns(t *exec.Table, priv string, cols []int) error 
 	if aerr != nil {
 		return aerr
 	}
-	if len(cols) == 0 && anyColumnMay(au, t.Def, priv) {
+	def, aerr := a.privilegeDefinition(t)
+	if aerr != nil {
+		return aerr
+	}
+	if len(cols) == 0 && anyColumnMay(au, def, priv) {
 		return nil
 	}
 	for _, pos := range cols {
-		if !columnMay(au, t.Def, pos, priv) {
+		if !columnMay(au, def, pos, priv) {
 			return err
 		}
 	}
@@ -108,8 +117,8 @@ func (a *analyzer) requireColumns(t *exec.Table, priv string, cols []int) error 
 func (a *analyzer) checkColumns() error {
 	for _, c := range a.colChecks {
 		for pos := range a.colUse[c.t.OID] {
-			if !columnMay(c.au, c.t.Def, pos, "r") {
-				return PermissionDenied("table", c.t.Def.Name)
+			if !columnMay(c.au, c.def, pos, "r") {
+				return PermissionDenied("table", c.def.Name)
 			}
 		}
 	}

@@ -175,25 +175,32 @@ func (a *analyzer) requireTable(t *exec.Table, privs string) error {
 	if err != nil || au.Superuser {
 		return err
 	}
-	def := t.Def
-	if t.Pinned || a.s.Detached() != nil {
-		// A past revision is read with today's privileges, as a
-		// PostgreSQL user expects of a table: a REVOKE is not undone by
-		// reading AS OF yesterday, nor by connecting to db@<old commit>
-		// (whose today is the default branch's). A table dropped since
-		// keeps its old ones.
-		now, err := a.currentDefinition(def.Schema, def.Name)
-		if err != nil {
-			return err
-		}
-		if now != nil {
-			def = now
-		}
+	def, err := a.privilegeDefinition(t)
+	if err != nil {
+		return err
 	}
 	if au.may(TableACL(def), privs) {
 		return nil
 	}
 	return PermissionDenied("table", def.Name)
+}
+
+// privilegeDefinition is the definition of stored table t whose ACLs
+// apply to it: its own, or for a past revision today's. A past revision
+// is read with today's privileges, as a PostgreSQL user expects of a
+// table: a REVOKE is not undone by reading AS OF yesterday, nor by
+// connecting to db@<old commit> (whose today is the default branch's).
+// A table dropped since keeps its old ones.
+func (a *analyzer) privilegeDefinition(t *exec.Table) (*versioning.Table, error) {
+	def := t.Def
+	if !t.Pinned && a.s.Detached() == nil {
+		return def, nil
+	}
+	now, err := a.currentDefinition(def.Schema, def.Name)
+	if err != nil || now == nil {
+		return def, err
+	}
+	return now, nil
 }
 
 func PermissionDenied(kind, name string) error {

@@ -48,10 +48,16 @@ func rowSecurityOff(v string) bool {
 // role its statement is checked with (PostgreSQL's check_enable_rls):
 // it must be enabled on the table, and the role be neither a superuser
 // nor one with BYPASSRLS, nor the table's owner unless the table forces
-// it. With row_security off a statement it would apply to fails.
+// it. With row_security off a statement it would apply to fails. A past
+// revision of a table is read with today's policies, as with today's
+// privileges (privilegeDefinition).
 func (a *analyzer) rlsApplies(t *exec.Table) (bool, error) {
-	if t == nil || t.Virtual != nil || t.Def == nil || !t.Def.RowSecurity || a.s.PlannerState().noRLS {
+	if t == nil || t.Virtual != nil || t.Def == nil || a.s.PlannerState().noRLS {
 		return false, nil
+	}
+	def, err := a.privilegeDefinition(t)
+	if err != nil || !def.RowSecurity {
+		return false, err
 	}
 	au, err := a.authority()
 	if err != nil {
@@ -63,8 +69,8 @@ func (a *analyzer) rlsApplies(t *exec.Table) (bool, error) {
 	if r := au.Roles[au.Role]; r != nil && r.BypassRLS {
 		return false, nil
 	}
-	owner := au.Owns(t.Def.Owner)
-	if owner && !t.Def.ForceRowSecurity {
+	owner := au.Owns(def.Owner)
+	if owner && !def.ForceRowSecurity {
 		return false, nil
 	}
 	if rowSecurityOff(a.s.Var("row_security")) {
@@ -163,6 +169,10 @@ func (a *analyzer) securityQuals(t *exec.Table, cmds ...byte) ([]exec.Expr, erro
 	if err != nil {
 		return nil, err
 	}
+	def, err := a.privilegeDefinition(t)
+	if err != nil {
+		return nil, err
+	}
 	release, err := a.rlsGuard(t)
 	if err != nil {
 		return nil, err
@@ -182,7 +192,7 @@ func (a *analyzer) securityQuals(t *exec.Table, cmds ...byte) ([]exec.Expr, erro
 		return err
 	}
 	for _, cmd := range cmds {
-		perm, restr := policiesFor(t.Def, cmd, au)
+		perm, restr := policiesFor(def, cmd, au)
 		var using []string
 		for _, p := range perm {
 			if p.Using != "" {
@@ -242,6 +252,10 @@ func (a *analyzer) policyChecks(t *exec.Table, cmd byte, forceUsing, using bool)
 	if err != nil {
 		return nil, err
 	}
+	def, err := a.privilegeDefinition(t)
+	if err != nil {
+		return nil, err
+	}
 	release, err := a.rlsGuard(t)
 	if err != nil {
 		return nil, err
@@ -253,7 +267,7 @@ func (a *analyzer) policyChecks(t *exec.Table, cmd byte, forceUsing, using bool)
 		}
 		return p.Using
 	}
-	perm, restr := policiesFor(t.Def, cmd, au)
+	perm, restr := policiesFor(def, cmd, au)
 	var texts []string
 	for _, p := range perm {
 		if q := qual(p); q != "" {
