@@ -82,7 +82,11 @@ func (a *analyzer) policyExpr(t *exec.Table, n *pg.Node) (string, error) {
 	if n == nil {
 		return "", nil
 	}
-	defer a.NoRowSecurity()()
+	restore, err := a.Unchecked()
+	if err != nil {
+		return "", err
+	}
+	defer restore()
 	e, _, err := a.ClauseExpr("POLICY", n, planner.TableScope(t, t.Def.Name))
 	if err != nil {
 		return "", err
