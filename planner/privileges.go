@@ -28,7 +28,9 @@ import (
 // GRANT/REVOKE; CREATE on the schema a table is created in; CREATEDB for
 // CREATE DATABASE; CREATEROLE for role management; membership for SET
 // ROLE; SELECT on views, whose queries are checked with their owner's
-// privileges. Functions and column privileges are not checked yet.
+// privileges (security_invoker views: their reader's); column privileges
+// (colpriv.go) and row-level security (rls.go). Functions are not checked
+// yet.
 
 // BootstrapSuperuser is the role that owns what records no owner: the
 // objects made before owners were recorded, and the public schema's
