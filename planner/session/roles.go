@@ -165,6 +165,8 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 	switch {
 	case r.Superuser && !au.Superuser:
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create superusers")
+	case r.BypassRLS && !au.Superuser:
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create bypassrls users")
 	case !au.CreateRole:
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
 	}
@@ -201,6 +203,9 @@ func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, 
 		}
 		if was.Superuser || r.Superuser {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
+		}
+		if was.BypassRLS != r.BypassRLS {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to change bypassrls attribute")
 		}
 		// A role may change its own password; the rest needs CREATEROLE.
 		was.Verifier = r.Verifier
