@@ -1,6 +1,7 @@
 package regress
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
@@ -190,6 +191,15 @@ func TestColumnPrivilegesAndPolicies(t *testing.T) {
 	}
 	if err := carol.QueryRow(ctx, "names", 1).Scan(&name); err != nil || name != "ann" {
 		t.Fatalf("own row after the policy: %q, %v", name, err)
+	}
+
+	// COPY TO shows only the rows the policies let through.
+	var out bytes.Buffer
+	if _, err := carol.PgConn().CopyTo(ctx, &out, "COPY staff (id, boss) TO STDOUT"); err != nil || out.String() != "1\tcarol\n" {
+		t.Fatalf("COPY TO under the policy: %q, %v", out.String(), err)
+	}
+	if _, err := carol.PgConn().CopyTo(ctx, &out, "COPY staff TO STDOUT"); sqlstate(err) != "42501" {
+		t.Fatalf("COPY TO of a column not granted: %v, want 42501", err)
 	}
 
 	// REVOKE on the column refuses the prepared statement again.
