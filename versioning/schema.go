@@ -82,6 +82,9 @@ type Policy struct {
 	// text over the table's columns, "" when absent.
 	Using string `json:"using,omitempty"`
 	Check string `json:"check,omitempty"`
+	// Depends names the relations the expressions read, schema.name (as
+	// View.Depends): dropping one drops the policy, with CASCADE.
+	Depends []string `json:"depends,omitempty"`
 }
 
 // Partitioning strategies, as pg_partitioned_table.partstrat spells them.

@@ -921,6 +921,7 @@ func pgDepend(s *Snapshot) ([]exec.Row, error) {
 	out = append(out, s.inheritDepends()...)
 	out = append(out, s.defaultDepends()...)
 	out = append(out, s.viewDepends()...)
+	out = append(out, s.policyDepends()...)
 	return out, nil
 }
 

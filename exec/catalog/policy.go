@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/versioning"
@@ -13,6 +14,9 @@ import (
 func init() {
 	define("pg_catalog", "pg_policies", 12077, 'v', `schemaname:name tablename:name policyname:name
 		permissive:text roles:name[] cmd:text qual:text with_check:text`, pgPolicies)
+	// Of the shared dependencies, only policies' on roles are listed.
+	define("pg_catalog", "pg_shdepend", 1214, 'r', `dbid:oid classid:oid objid:oid objsubid:integer refclassid:oid
+		refobjid:oid deptype:char`, pgShdepend)
 }
 
 // PolicyOID returns the OID of policy name on table schema.table.
@@ -84,4 +88,45 @@ func (s *Snapshot) renderExpr(t *versioning.Table, expr string) exec.Datum {
 		return dText(s.Src.Expr(t, expr, false))
 	}
 	return dText(expr)
+}
+
+// OIDPgPolicy is pg_policy's OID, the class of policies in pg_depend.
+const OIDPgPolicy = 3256
+
+// policyDepends lists each policy as depending on its table ('a',
+// automatic) and on the relations its expressions read ('n').
+func (s *Snapshot) policyDepends() []exec.Row {
+	var out []exec.Row
+	for _, t := range s.Tables {
+		for _, p := range t.Policies {
+			oid := PolicyOID(t.Schema, t.Name, p.Name)
+			out = append(out, dependRow(OIDPgPolicy, oid, 0, OIDPgClass, TableOID(t.Schema, t.Name), 0, 'a'))
+			for _, d := range p.Depends {
+				schema, name, _ := strings.Cut(d, ".")
+				if r, ok := s.RelationByName(schema, name); ok {
+					out = append(out, dependRow(OIDPgPolicy, oid, 0, OIDPgClass, r.OID, 0, 'n'))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pgShdepend lists the dependencies of policies on the roles they name
+// ('r'), which keep DROP ROLE from dropping them.
+func pgShdepend(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	db := DatabaseOID(s.Src.Database)
+	for _, t := range s.Tables {
+		for _, p := range t.Policies {
+			for _, r := range p.Roles {
+				if r == "" {
+					continue
+				}
+				out = append(out, exec.Row{dOID(db), dOID(OIDPgPolicy), dOID(PolicyOID(t.Schema, t.Name, p.Name)), dInt(0),
+					dOID(OIDPgAuthid), dOID(RoleOID(r)), dChar('r')})
+			}
+		}
+	}
+	return out, nil
 }

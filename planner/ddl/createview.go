@@ -184,6 +184,10 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 		return err
 	}
 	target := schema + "." + name
+	// Policies that read it go the same way (policy.go).
+	if err := a.dropDependentPolicies(ctx, target, what, cascade); err != nil {
+		return err
+	}
 	for _, v := range views {
 		if !slices.Contains(v.Depends, target) || v.Schema == schema && v.Name == name {
 			continue

@@ -77,8 +77,9 @@ func (a *analyzer) policyRoles(ctx context.Context, specs []*pg.Node) ([]string,
 }
 
 // policyExpr analyzes a policy's USING or WITH CHECK expression over t's
-// columns and returns it as stored text.
-func (a *analyzer) policyExpr(t *exec.Table, n *pg.Node) (string, error) {
+// columns and returns it as stored text; the relations it reads are
+// added to p.Depends.
+func (a *analyzer) policyExpr(ctx context.Context, p *versioning.Policy, t *exec.Table, n *pg.Node) (string, error) {
 	if n == nil {
 		return "", nil
 	}
@@ -86,15 +87,30 @@ func (a *analyzer) policyExpr(t *exec.Table, n *pg.Node) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer restore()
 	e, _, err := a.ClauseExpr("POLICY", n, planner.TableScope(t, t.Def.Name))
+	if err == nil {
+		_, err = a.Coerce(e, exec.TBool, "argument of POLICY")
+	}
+	restore()
 	if err != nil {
 		return "", err
 	}
-	if _, err := a.Coerce(e, exec.TBool, "argument of POLICY"); err != nil {
+	text, err := planner.DeparseExpr(n)
+	if err != nil {
 		return "", err
 	}
-	return planner.DeparseExpr(n)
+	// Found after the text is made: viewDependencies qualifies the names
+	// it finds in n, which the text keeps as written.
+	deps, _, err := a.viewDependencies(ctx, n)
+	if err != nil {
+		return "", err
+	}
+	for _, d := range deps {
+		if !slices.Contains(p.Depends, d) {
+			p.Depends = append(p.Depends, d)
+		}
+	}
+	return text, nil
 }
 
 // checkPolicyClauses refuses the clauses command cmd has no use for.
@@ -131,10 +147,10 @@ func (a *analyzer) createPolicy(s *pg.CreatePolicyStmt) (planner.Utility, error)
 		if p.Roles, err = a.policyRoles(ctx, s.Roles); err != nil {
 			return "", err
 		}
-		if p.Using, err = a.policyExpr(t, s.Qual); err != nil {
+		if p.Using, err = a.policyExpr(ctx, &p, t, s.Qual); err != nil {
 			return "", err
 		}
-		if p.Check, err = a.policyExpr(t, s.WithCheck); err != nil {
+		if p.Check, err = a.policyExpr(ctx, &p, t, s.WithCheck); err != nil {
 			return "", err
 		}
 		if slices.ContainsFunc(t.Def.Policies, func(x versioning.Policy) bool { return x.Name == p.Name }) {
@@ -181,13 +197,26 @@ func (a *analyzer) alterPolicy(s *pg.AlterPolicyStmt) (planner.Utility, error) {
 				return "", err
 			}
 		}
+		if s.Qual != nil || s.WithCheck != nil {
+			p.Depends = nil // found again in the expressions kept
+			if s.Qual == nil && p.Using != "" {
+				if _, err := a.policyExpr(ctx, p, t, mustParseExpr(p.Using)); err != nil {
+					return "", err
+				}
+			}
+			if s.WithCheck == nil && p.Check != "" {
+				if _, err := a.policyExpr(ctx, p, t, mustParseExpr(p.Check)); err != nil {
+					return "", err
+				}
+			}
+		}
 		if s.Qual != nil {
-			if p.Using, err = a.policyExpr(t, s.Qual); err != nil {
+			if p.Using, err = a.policyExpr(ctx, p, t, s.Qual); err != nil {
 				return "", err
 			}
 		}
 		if s.WithCheck != nil {
-			if p.Check, err = a.policyExpr(t, s.WithCheck); err != nil {
+			if p.Check, err = a.policyExpr(ctx, p, t, s.WithCheck); err != nil {
 				return "", err
 			}
 		}
@@ -323,6 +352,53 @@ func columnTypePolicies(def *versioning.Table, name string) error {
 	if using := policiesUsing(def, name); len(using) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type of a column used in a policy definition").
 			WithDetail("policy %s on table %s depends on column %q", using[0], def.Name, name)
+	}
+	return nil
+}
+
+// mustParseExpr parses a stored expression, nil if it does not parse
+// (policyExpr then has nothing to analyze).
+func mustParseExpr(text string) *pg.Node {
+	n, err := planner.ParseExpr(text)
+	if err != nil {
+		return nil
+	}
+	return n
+}
+
+// dropDependentPolicies drops the policies that read relation target
+// (schema.name, described by what) with cascade, or fails as PostgreSQL
+// does without.
+func (a *analyzer) dropDependentPolicies(ctx context.Context, target, what string, cascade bool) error {
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if t.Schema+"."+t.Name == target {
+			continue // its own policies go with it
+		}
+		var keep []versioning.Policy
+		for _, p := range t.Policies {
+			if !slices.Contains(p.Depends, target) {
+				keep = append(keep, p)
+				continue
+			}
+			if !cascade {
+				return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
+					WithDetail("policy %s on table %s depends on %s", p.Name, t.Name, what).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to policy %s on table %s", p.Name, t.Name))
+		}
+		if len(keep) == len(t.Policies) {
+			continue
+		}
+		def := cloneTable(t)
+		def.Policies = keep
+		if err := a.putTable(ctx, def); err != nil {
+			return err
+		}
 	}
 	return nil
 }
