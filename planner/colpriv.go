@@ -84,6 +84,26 @@ func (a *analyzer) requireRead(t *exec.Table) error {
 	return nil
 }
 
+// requireColumnsRead checks that the current role may read the columns
+// of t the statement reads, at the end of the analysis: an UPDATE or
+// DELETE needs SELECT only on the target's columns it reads (none for
+// UPDATE t SET a = 1 FROM u WHERE u.b = 5).
+func (a *analyzer) requireColumnsRead(t *exec.Table) error {
+	if a.requireTable(t, "r") == nil {
+		return nil
+	}
+	au, err := a.authority()
+	if err != nil {
+		return err
+	}
+	def, err := a.privilegeDefinition(t)
+	if err != nil {
+		return err
+	}
+	a.colChecks = append(a.colChecks, columnCheck{t: t, def: def, au: au})
+	return nil
+}
+
 // requireColumns checks that the current role holds priv on table t, or
 // on each of the columns at positions cols.
 func (a *analyzer) requireColumns(t *exec.Table, priv string, cols []int) error {

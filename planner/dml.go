@@ -338,7 +338,7 @@ func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Nod
 		}
 	}
 	if err == nil && reads {
-		err = a.requireRead(t)
+		err = a.requireColumnsRead(t) // colpriv.go
 	}
 	if err != nil {
 		return nil, nil, nil, nil, err
