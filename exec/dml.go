@@ -28,7 +28,8 @@ type Modify struct {
 	Checks []CheckConstraint
 	// Policies are the row-level security checks of every new row (rls.go),
 	// over the statement table's layout: an INSERT's WITH CHECK
-	// expressions, or an UPDATE's; nil when row security does not apply.
+	// expressions, or an UPDATE's (a MERGE's are its WHEN clauses'); nil
+	// when row security does not apply.
 	Policies []PolicyCheck
 	// Generated computes the table's stored generated columns on every
 	// new row (generated.go); nil when it has none.
@@ -65,18 +66,6 @@ type Modify struct {
 	RecheckJoined bool
 	// Merge is a MERGE's join and WHEN clauses (merge.go).
 	Merge *MergeClause
-	// mergePolicies are the row-level security checks of the WHEN clause
-	// a MERGE is acting on, which take Policies' place.
-	mergePolicies []PolicyCheck
-}
-
-// policies returns the row-level security checks of the row being
-// written: a MERGE's, its WHEN clause's.
-func (p *Modify) policies() []PolicyCheck {
-	if p.Kind == Merge {
-		return p.mergePolicies
-	}
-	return p.Policies
 }
 
 // ModifyKind says which statement a Modify runs.
@@ -254,6 +243,9 @@ type rowTarget interface {
 	// finish flushes the writes and runs the foreign key work and the
 	// AFTER triggers.
 	finish() error
+	// checkWith makes checks the row-level security checks of the rows
+	// written next (Modify.Policies until then): a MERGE's WHEN clause's.
+	checkWith(checks []PolicyCheck)
 }
 
 // tableTarget is a Modify's Table as its rowTarget: the table's writer,
@@ -268,7 +260,11 @@ type tableTarget struct {
 	row Row // a buffer for a new row
 	// touched are the rows an INSERT ... ON CONFLICT wrote (see upsert).
 	touched map[string]bool
+	// policies are the row-level security checks of new rows (checkWith).
+	policies []PolicyCheck
 }
+
+func (tt *tableTarget) checkWith(checks []PolicyCheck) { tt.policies = checks }
 
 // openTable readies p's Table for writing, firing the BEFORE statement
 // triggers of events (the one of INSERT, UPDATE or DELETE; MERGE's of its
@@ -302,7 +298,7 @@ func (p *Modify) openTable(env *Env, events []string, sets []Expr) (*tableTarget
 	if err != nil {
 		return nil, err
 	}
-	return &tableTarget{p: p, env: env, t: t, w: w, trg: trg, fks: fks, row: make(Row, len(t.Cols))}, nil
+	return &tableTarget{p: p, env: env, t: t, w: w, trg: trg, fks: fks, row: make(Row, len(t.Cols)), policies: p.Policies}, nil
 }
 
 func (tt *tableTarget) insert(row Row) (Row, bool, error) {
@@ -317,7 +313,7 @@ func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 	if err := p.Generated.compute(env, row); err != nil {
 		return nil, false, err
 	}
-	if err := checkPolicies(env, t, p.policies(), row); err != nil {
+	if err := checkPolicies(env, t, tt.policies, row); err != nil {
 		return nil, false, err
 	}
 	if err := checkNotNull(t, row); err != nil {
@@ -373,7 +369,7 @@ func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr, based []b
 	if err := tt.p.Generated.compute(env, row); err != nil {
 		return nil, false, err
 	}
-	if err := checkPolicies(env, t, tt.p.policies(), row); err != nil {
+	if err := checkPolicies(env, t, tt.policies, row); err != nil {
 		return nil, false, err
 	}
 	if err := checkNotNull(t, row); err != nil {

@@ -199,7 +199,7 @@ func (p *Modify) mergeRow(env *Env, target rowTarget, in Row, changed map[string
 			if err := checkPolicies(env, p.Table, act.Existing, in[:len(p.Table.Cols)]); err != nil {
 				return false, err
 			}
-			p.mergePolicies = act.Policies
+			target.checkWith(act.Policies)
 			if act.Kind == MergeUpdate {
 				_, done, err = target.update(key, stored, in, act.Sets, based)
 			} else {
@@ -225,7 +225,7 @@ func (p *Modify) mergeRow(env *Env, target rowTarget, in Row, changed map[string
 	if err := p.newRow(env, act.Targets, vals, row); err != nil {
 		return false, err
 	}
-	p.mergePolicies = act.Policies
+	target.checkWith(act.Policies)
 	_, done, err = target.insert(row)
 	return done, err
 }
