@@ -174,7 +174,12 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	quals, err := a.securityQuals(t, policySelect)
+	// Rows locked FOR UPDATE or SHARE pass the UPDATE policies first.
+	cmds := []byte{policySelect}
+	if lockingUpdates(a.locking, aliasOf(rv)) {
+		cmds = []byte{policyUpdate, policySelect}
+	}
+	quals, err := a.securityQuals(t, cmds...)
 	if err != nil {
 		return nil, err
 	}

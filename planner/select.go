@@ -38,6 +38,10 @@ type analyzer struct {
 	colUse      map[uint32]map[int]bool
 	colChecks   []columnCheck
 	noColumnUse bool
+	// locking are the locking clauses of the SELECT block whose FROM
+	// items are being analyzed: the rows they lock must pass the UPDATE
+	// policies too (rls.go).
+	locking []*pg.Node
 	kin         []kinDep // the children of the tables read (inherit.go)
 	// funcs are the user functions the statement's calls were resolved
 	// among: a plan stays valid while they are unchanged (function.go).
@@ -180,7 +184,10 @@ func (a *analyzer) query(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 // block plans one SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
 // ORDER BY ... LIMIT.
 func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error) {
+	saved := a.locking
+	a.locking = s.LockingClause // for the policies of the tables it locks (rls.go)
 	items, err := a.fromClause(s.FromClause, corr)
+	a.locking = saved
 	if err != nil {
 		return nil, err
 	}
