@@ -42,7 +42,7 @@ type analyzer struct {
 	// items are being analyzed: the rows they lock must pass the UPDATE
 	// policies too (rls.go).
 	locking []*pg.Node
-	kin         []kinDep // the children of the tables read (inherit.go)
+	kin     []kinDep // the children of the tables read (inherit.go)
 	// funcs are the user functions the statement's calls were resolved
 	// among: a plan stays valid while they are unchanged (function.go).
 	funcs []funcDep
