@@ -26,9 +26,13 @@ type columnCheck struct {
 	au  *Authority
 }
 
-// useColumn counts a column reference resolved to c.
+// useColumn counts a column reference resolved to c. Only references
+// to tables with a read to check are counted: a reference resolves to a
+// FROM item analyzed (and its read registered) before it, so counting
+// nothing until the first is registered loses none, and spares the
+// statements of roles that hold their tables' privileges the counting.
 func (a *analyzer) useColumn(c *scopeCol) {
-	if c == nil || c.tableOID == 0 || c.attnum <= 0 || a.noColumnUse {
+	if c == nil || c.tableOID == 0 || c.attnum <= 0 || a.noColumnUse || len(a.colChecks) == 0 {
 		return
 	}
 	if a.colUse == nil {
