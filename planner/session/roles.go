@@ -531,22 +531,27 @@ func hasPrivilege(kind string) sessionFn {
 			acl, all, owner = planner.SchemaACL(sc), versioning.SchemaPrivileges, planner.SchemaOwner(sc)
 		}
 		au := planner.NewAuthority(roles, role, 0)
-		held := false
+		held, asked := false, false
 		for _, given := range strings.Split(a[1].S, ",") {
 			given = strings.TrimSpace(given) // the error quotes it as given
 			p := strings.ToLower(given)
 			name, grant := strings.CutSuffix(p, " with grant option")
-			c, ok := planner.PrivilegeLetters[strings.TrimSpace(name)]
+			name = strings.TrimSpace(name)
+			if kind == "table" && name == "rule" {
+				continue // RULE is accepted and held by no one, as in PostgreSQL
+			}
+			c, ok := planner.PrivilegeLetters[name]
 			if !ok || strings.IndexByte(all, c) < 0 {
 				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", given)
 			}
+			asked = true
 			// An owner may grant whatever it holds, as PostgreSQL's
 			// aclmask gives it every grant option.
 			if versioning.ACLHolds(acl, au.Holds, string(c), grant && !(owner != "" && au.Owns(owner))) {
 				held = true
 			}
 		}
-		return exec.DBool(held || au.Superuser), nil
+		return exec.DBool(held || au.Superuser && asked), nil
 	}
 }
 
@@ -668,6 +673,16 @@ func hasColumnPrivilege(any bool) sessionFn {
 			}
 			letters = append(letters, l)
 		}
+		if ok && rel.View != nil && !any {
+			// A catalog: its columns exist for everyone to read.
+			if a[1].Kind == exec.KindText {
+				if !slices.ContainsFunc(rel.View.Cols, func(c exec.VirtualColumn) bool { return c.Name == a[1].S }) {
+					return exec.Null, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a[1].S, rel.Name)
+				}
+			} else if n := int(a[1].I); n <= 0 || n > len(rel.View.Cols) {
+				return exec.Null, nil
+			}
+		}
 		if !ok || rel.Kind != 'r' || rel.Table == nil {
 			return exec.DBool(true), nil // catalogs, views: not checked
 		}
@@ -688,6 +703,9 @@ func hasColumnPrivilege(any bool) sessionFn {
 					}
 				}
 				if pos < 0 {
+					if slices.ContainsFunc(def.Columns, func(c versioning.Column) bool { return c.Dropped && c.Name == a[1].S }) {
+						return exec.Null, nil // a dropped column, by the name it has now
+					}
 					return exec.Null, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a[1].S, def.Name)
 				}
 			} else {
