@@ -242,9 +242,6 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 		if len(tables)+len(views) > 0 && versioning.KeepPrivileges(privs, versioning.TablePrivileges) != privs {
 			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type USAGE for table")
 		}
-		if len(colGrants) > 0 && len(seqs) > 0 {
-			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type %s for sequence", "SELECT")
-		}
 		root := a.tx.Root
 		for _, t := range tables {
 			nt := *t
@@ -264,7 +261,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 		}
 		for _, v := range views {
 			if privs == "" {
-				continue // column privileges of views are not recorded
+				continue // column privileges of views (and sequences) are accepted, not recorded
 			}
 			acl, err := changeACL(au, a.s.Notice, g, planner.ViewACL(v), v.Owner, "view", v.Name, privs, grantees)
 			if err != nil {
