@@ -367,6 +367,11 @@ func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Nod
 			return nil, nil, nil, nil, err
 		}
 	}
+	if len(quals) > 0 {
+		// The newer version of a row must pass the policies too; they
+		// read the table's columns, which come first in the joined row.
+		recheck = and(append(quals, recheck))
+	}
 	return t, src, sc, recheck, nil
 }
 
