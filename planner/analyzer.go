@@ -116,7 +116,7 @@ func (x *Analyzer) Unchecked() (restore func(), err error) {
 	rls := x.NoRowSecurity()
 	saved := x.a.as
 	unchecked := *au
-	unchecked.Superuser = true
+	unchecked.Superuser, unchecked.unchecked = true, true
 	x.a.as = &unchecked
 	return func() { x.a.as = saved; rls() }, nil
 }

@@ -46,6 +46,10 @@ type Authority struct {
 	CreateRole bool
 	Holds      map[string]bool // roles whose privileges it uses, "" for PUBLIC
 	Roles      map[string]*versioning.Role
+	// unchecked marks the authority DDL checks a query's names and types
+	// with (Analyzer.Unchecked): it may do anything, and so do the views
+	// it reads.
+	unchecked bool
 }
 
 // AuthKey identifies the authority a plan was checked with, and whether

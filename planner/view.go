@@ -123,8 +123,9 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 	if err != nil {
 		return nil, err
 	}
-	if optionTrue(v.Option("security_invoker")) {
-		// Its tables are read with its reader's privileges and policies.
+	if optionTrue(v.Option("security_invoker")) || a.as != nil && a.as.unchecked {
+		// Its tables are read with its reader's privileges and policies
+		// (or, for DDL, unchecked).
 		owner = a.as
 	}
 	sub := &analyzer{ctx: ctx, s: a.s, tx: a.tx, as: owner}
