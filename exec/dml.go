@@ -28,6 +28,11 @@ type Modify struct {
 	Cols      []ResultColumn
 	// Checks are the table's CHECK constraints, tested on every new row.
 	Checks []CheckConstraint
+	// Policies are the row-level security checks of every new row (rls.go),
+	// over the statement table's layout: an INSERT's WITH CHECK
+	// expressions, or an UPDATE's (a MERGE's are its WHEN clauses'); nil
+	// when row security does not apply.
+	Policies []PolicyCheck
 	// Generated computes the table's stored generated columns on every
 	// new row (generated.go); nil when it has none.
 	Generated GeneratedCols
@@ -240,6 +245,9 @@ type rowTarget interface {
 	// finish flushes the writes and runs the foreign key work and the
 	// AFTER triggers.
 	finish() error
+	// checkWith makes checks the row-level security checks of the rows
+	// written next (Modify.Policies until then): a MERGE's WHEN clause's.
+	checkWith(checks []PolicyCheck)
 }
 
 // tableTarget is a Modify's Table as its rowTarget: the table's writer,
@@ -254,7 +262,11 @@ type tableTarget struct {
 	row Row // a buffer for a new row
 	// touched are the rows an INSERT ... ON CONFLICT wrote (see upsert).
 	touched map[string]bool
+	// policies are the row-level security checks of new rows (checkWith).
+	policies []PolicyCheck
 }
+
+func (tt *tableTarget) checkWith(checks []PolicyCheck) { tt.policies = checks }
 
 // openTable readies p's Table for writing, firing the BEFORE statement
 // triggers of events (the one of INSERT, UPDATE or DELETE; MERGE's of its
@@ -288,7 +300,7 @@ func (p *Modify) openTable(env *Env, events []string, sets []Expr) (*tableTarget
 	if err != nil {
 		return nil, err
 	}
-	return &tableTarget{p: p, env: env, t: t, w: w, trg: trg, fks: fks, row: make(Row, len(t.Cols))}, nil
+	return &tableTarget{p: p, env: env, t: t, w: w, trg: trg, fks: fks, row: make(Row, len(t.Cols)), policies: p.Policies}, nil
 }
 
 func (tt *tableTarget) insert(row Row) (Row, bool, error) {
@@ -301,6 +313,9 @@ func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 		copy(row, r)
 	}
 	if err := p.Generated.compute(env, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkPolicies(env, t, tt.policies, row); err != nil {
 		return nil, false, err
 	}
 	if err := checkNotNull(t, row); err != nil {
@@ -354,6 +369,9 @@ func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr, based []b
 	// Computed from the version of the row lock returned: a newer
 	// committed one when a concurrent update came first.
 	if err := tt.p.Generated.compute(env, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkPolicies(env, t, tt.policies, row); err != nil {
 		return nil, false, err
 	}
 	if err := checkNotNull(t, row); err != nil {

@@ -28,6 +28,13 @@ type OnConflict struct {
 	// column. Where filters the updates the same way.
 	Sets  []Expr
 	Where Expr
+	// Existing are the row-level security checks of the row DO UPDATE
+	// would update (the UPDATE policies' USING expressions, as an error,
+	// not a filter), Updated those of the row it makes; both over the
+	// statement table's layout (rls.go).
+	Existing, Updated []PolicyCheck
+	// Table is the statement's table, whose name policy errors give.
+	Table *Table
 }
 
 // conflict looks for a row conflicting with row through the arbiters of
@@ -291,6 +298,9 @@ func upsert(env *Env, c *OnConflict, checks []CheckConstraint, gen GeneratedCols
 			return nil, true, err
 		}
 	}
+	if err := checkPolicies(env, c.Table, c.Existing, seen); err != nil {
+		return nil, false, err
+	}
 	nrow := slices.Clone(seen)
 	for pos, e := range c.Sets {
 		if e == nil {
@@ -313,6 +323,16 @@ func upsert(env *Env, c *OnConflict, checks []CheckConstraint, gen GeneratedCols
 	}
 	if err := gen.compute(env, nrow); err != nil {
 		return nil, false, err
+	}
+	if len(c.Updated) > 0 {
+		in := nrow
+		if layout != nil {
+			in = make(Row, len(layout))
+			mapRow(in, nrow, layout)
+		}
+		if err := checkPolicies(env, c.Table, c.Updated, in); err != nil {
+			return nil, false, err
+		}
 	}
 	if err := checkNotNull(t, nrow); err != nil {
 		return nil, false, err

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -236,4 +237,73 @@ func (a *analyzer) lockTable(st *pg.LockStmt) (Utility, error) {
 		}
 		return "LOCK TABLE", nil
 	}, nil
+}
+
+// lockingPrivileges checks that the current role may lock the rows of
+// the tables a SELECT block's locking clauses name (all of FROM's when
+// they name none): PostgreSQL asks for UPDATE on the table or one of its
+// columns besides SELECT.
+func (a *analyzer) lockingPrivileges(s *pg.SelectStmt, sc *scope) error {
+	if len(s.LockingClause) == 0 || sc == nil {
+		return nil
+	}
+	for _, it := range sc.items {
+		if it.kind != itemTable || it.table == nil || !lockingUpdates(s.LockingClause, it.name) {
+			continue
+		}
+		if it.table.Virtual != nil {
+			if it.table.VirtualKind != 'v' || it.table.Def == nil {
+				continue
+			}
+			au, err := a.authority()
+			if err != nil {
+				return err
+			}
+			if err := a.lockView(au, it.table.Def.Schema, it.table.Def.Name, 0); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := a.requireColumns(it.table, "w", nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lockView checks that au may lock the rows of view schema.name: it needs
+// UPDATE on the view, and the view's owner (its reader, for a
+// security_invoker view) UPDATE on the tables and views it reads, as
+// PostgreSQL's FOR UPDATE through a view asks.
+func (a *analyzer) lockView(au *Authority, schema, name string, depth int) error {
+	v, ok, err := a.tx.Root.View(a.ctx, schema, name)
+	if err != nil || !ok || depth > maxViewDepth {
+		return err
+	}
+	if !au.may(ViewACL(v), "w") {
+		return PermissionDenied("view", v.Name)
+	}
+	reader := au
+	if !optionTrue(v.Option("security_invoker")) {
+		if reader, err = a.s.AuthorityOf(a.ctx, OwnerOf(v.Owner)); err != nil {
+			return err
+		}
+	}
+	for _, d := range v.Depends {
+		sc, n, _ := strings.Cut(d, ".")
+		t, ok, err := a.tx.Table(a.ctx, sc, n)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			if err := a.lockView(reader, sc, n, depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		if !anyColumnMay(reader, t.Def, "w") {
+			return PermissionDenied("table", t.Def.Name)
+		}
+	}
+	return nil
 }

@@ -123,9 +123,17 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 	if err != nil {
 		return nil, err
 	}
+	if optionTrue(v.Option("security_invoker")) || a.as != nil && a.as.unchecked {
+		// Its tables are read with its reader's privileges and policies
+		// (or, for DDL, unchecked).
+		owner = a.as
+	}
 	sub := &analyzer{ctx: ctx, s: a.s, tx: a.tx, as: owner}
 	a.s.PlannerState().viewDepth++
 	plan, err := sub.selectStmt(r)
+	if err == nil {
+		err = sub.checkColumns()
+	}
 	a.s.PlannerState().viewDepth--
 	if err != nil {
 		return nil, err
@@ -208,4 +216,11 @@ func ParseSelect(sql string) (*pg.SelectStmt, error) {
 		return nil, pgerr.New(pgerr.InternalError, "stored view query %q does not parse", sql)
 	}
 	return r.Stmts[0].Stmt.GetSelectStmt(), nil
+}
+
+// optionTrue reports whether a boolean reloption's value is true, as
+// PostgreSQL's parse_bool reads it.
+func optionTrue(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return v != "" && (strings.HasPrefix("true", v) || strings.HasPrefix("yes", v) || v == "on" || v == "1")
 }

@@ -29,6 +29,9 @@ type Role struct {
 	// NoInherit: the role does not use the privileges of the roles it is
 	// a member of without SET ROLE.
 	NoInherit bool `json:"noinherit,omitempty"`
+	// BypassRLS exempts the role from row-level security (rolbypassrls);
+	// superusers are exempt anyway.
+	BypassRLS bool `json:"bypassrls,omitempty"`
 	// MemberOf lists the roles this one was granted (GRANT role TO this),
 	// pg_auth_members.
 	MemberOf []RoleGrant `json:"member_of,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/prollypg/prollypg/store"
 )
@@ -55,6 +56,35 @@ type Table struct {
 	// which means DefaultACL(owner, TablePrivileges, "").
 	Owner string    `json:"owner,omitempty"`
 	ACL   []ACLItem `json:"acl,omitzero"`
+	// RowSecurity and ForceRowSecurity are relrowsecurity and
+	// relforcerowsecurity (ALTER TABLE ... ENABLE / FORCE ROW LEVEL
+	// SECURITY); Policies are the table's row-level security policies,
+	// ordered by name. Records written before they existed decode with
+	// none, which is what a table without them is.
+	RowSecurity      bool     `json:"rls,omitempty"`
+	ForceRowSecurity bool     `json:"force_rls,omitempty"`
+	Policies         []Policy `json:"policies,omitempty"`
+}
+
+// Policy is a row-level security policy of a table, as pg_policy records
+// one.
+type Policy struct {
+	Name string `json:"name"`
+	// Command is polcmd: '*' for ALL, 'r' SELECT, 'a' INSERT, 'w' UPDATE,
+	// 'd' DELETE.
+	Command byte `json:"cmd"`
+	// Restrictive policies are AND-ed with the others; permissive ones
+	// (polpermissive, the default) are OR-ed together.
+	Restrictive bool `json:"restrictive,omitempty"`
+	// Roles are the roles the policy applies to; empty means PUBLIC.
+	Roles []string `json:"roles,omitempty"`
+	// Using and Check are the USING and WITH CHECK expressions as SQL
+	// text over the table's columns, "" when absent.
+	Using string `json:"using,omitempty"`
+	Check string `json:"check,omitempty"`
+	// Depends names the relations the expressions read, schema.name (as
+	// View.Depends): dropping one drops the policy, with CASCADE.
+	Depends []string `json:"depends,omitempty"`
 }
 
 // Partitioning strategies, as pg_partitioned_table.partstrat spells them.
@@ -168,6 +198,9 @@ type Column struct {
 	// local would not exist: dropping it from its last parent drops it.
 	InhCount int  `json:"inhcount,omitempty"`
 	NotLocal bool `json:"notlocal,omitempty"`
+	// ACL holds the column's own privileges (GRANT SELECT (col) ...),
+	// attacl: nil when none were ever granted; they add to the table's.
+	ACL []ACLItem `json:"acl,omitempty"`
 }
 
 // GeneratedStored is Column.Generated of a stored generated column.
@@ -227,6 +260,9 @@ type Check struct {
 	// conislocal false.
 	InhCount int  `json:"inhcount,omitempty"`
 	NotLocal bool `json:"notlocal,omitempty"`
+	// ACL holds the column's own privileges (GRANT SELECT (col) ...),
+	// attacl: nil when none were ever granted; they add to the table's.
+	ACL []ACLItem `json:"acl,omitempty"`
 }
 
 // ForeignKey is a FOREIGN KEY constraint.
@@ -363,6 +399,19 @@ type View struct {
 	// and its tables are read with its owner's privileges.
 	Owner string    `json:"owner,omitempty"`
 	ACL   []ACLItem `json:"acl,omitzero"`
+	// Options are the view's reloptions as PostgreSQL lists them,
+	// name=value (security_barrier, security_invoker), in the order set.
+	Options []string `json:"options,omitempty"`
+}
+
+// Option returns the value of the view's option name, "" when unset.
+func (v *View) Option(name string) string {
+	for _, o := range v.Options {
+		if n, val, _ := strings.Cut(o, "="); n == name {
+			return val
+		}
+	}
+	return ""
 }
 
 // ViewColumn is one output column of a View.

@@ -46,8 +46,6 @@ func init() {
 		subconninfo:text subslotname:name subsynccommit:text subpublications:text[]`, none)
 	define(pc, "pg_subscription_rel", 6102, 'r', "srsubid:oid srrelid:oid srsubstate:char srsublsn:pg_lsn", none)
 	define(pc, "pg_db_role_setting", 2964, 'r', "setdatabase:oid setrole:oid setconfig:text[]", none)
-	define(pc, "pg_shdepend", 1214, 'r', `dbid:oid classid:oid objid:oid objsubid:integer refclassid:oid refobjid:oid
-		deptype:char`, none)
 	define(pc, "pg_parameter_acl", 6243, 'r', "oid:oid parname:text paracl:aclitem[]", none)
 	define(pc, "pg_replication_origin", 6000, 'r', "roident:oid roname:text", none)
 	define(pc, "pg_user_mappings", 12327, 'v', `umid:oid srvid:oid srvname:name umuser:oid usename:name

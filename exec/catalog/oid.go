@@ -41,6 +41,7 @@ const (
 	kindProc       = 'f'
 	kindEnumLabel  = 'E'
 	kindRule       = 'R'
+	kindPolicy     = 'P'
 )
 
 // NamespaceOID returns a schema's OID.

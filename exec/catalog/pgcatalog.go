@@ -94,7 +94,7 @@ func init() {
 		collisdeterministic:boolean collencoding:integer collcollate:text collctype:text colliculocale:text
 		collversion:text`, pgCollation)
 	define(pc, "pg_policy", 3256, 'r', `oid:oid polname:name polrelid:oid polcmd:char polpermissive:boolean
-		polroles:oid[] polqual:pg_node_tree polwithcheck:pg_node_tree`, none)
+		polroles:oid[] polqual:pg_node_tree polwithcheck:pg_node_tree`, pgPolicy)
 	define(pc, "pg_statistic_ext", 3381, 'r', `oid:oid stxrelid:oid stxname:name stxnamespace:oid stxowner:oid
 		stxstattarget:integer stxkeys:int2vector stxkind:char[] stxexprs:pg_node_tree`, none)
 	define(pc, "pg_trigger", 2620, 'r', `oid:oid tgrelid:oid tgparentid:oid tgname:name tgfoid:oid tgtype:smallint
@@ -209,6 +209,14 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			}
 			relacl = aclDatum(r.Query.ACL)
 		}
+		relopts := exec.Null
+		if r.Kind == 'v' && r.Query != nil && len(r.Query.Options) > 0 {
+			opts := make([]exec.Datum, len(r.Query.Options))
+			for i, o := range r.Query.Options {
+				opts[i] = dText(o)
+			}
+			relopts = exec.NewArray(exec.OIDText, opts)
+		}
 		isPartition, bound := false, exec.Null
 		if r.Kind == 'r' && r.Table != nil && r.Table.IsPartition() {
 			isPartition, bound = true, dText(s.PartitionBound(r.Table))
@@ -217,9 +225,9 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(reltype), dOID(0), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
 			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
-			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table))), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)), dBool(false),
-			dBool(false), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
-			dText("0"), dText("0"), relacl, exec.Null, bound,
+			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table))), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)),
+			dBool(r.Kind == 'r' && r.Table != nil && r.Table.RowSecurity), dBool(r.Kind == 'r' && r.Table != nil && r.Table.ForceRowSecurity), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
+			dText("0"), dText("0"), relacl, relopts, bound,
 		})
 	}
 	return out, nil
@@ -267,6 +275,7 @@ type attribute struct {
 	dropped   bool
 	nonLocal  bool // attislocal false
 	inhCount  int
+	acl       []versioning.ACLItem // attacl: the column's privileges
 }
 
 // attributes returns a relation's columns.
@@ -288,7 +297,8 @@ func attributes(r Relation) []attribute {
 	case r.Kind == 'r':
 		for _, c := range r.Table.Columns {
 			a := attribute{name: c.Name, t: columnType(c), notNull: c.NotNull, hasDef: c.Default != "" && c.Identity == 0,
-				missing: c.Missing != nil, identity: c.Identity, generated: c.Generated, dropped: c.Dropped, nonLocal: c.NotLocal, inhCount: c.InhCount}
+				missing: c.Missing != nil, identity: c.Identity, generated: c.Generated, dropped: c.Dropped, nonLocal: c.NotLocal, inhCount: c.InhCount,
+				acl: c.ACL}
 			if c.Dropped {
 				a.t = exec.T{OID: 0, Typmod: -1}
 			}
@@ -365,7 +375,7 @@ func pgAttribute(s *Snapshot) ([]exec.Row, error) {
 				dInt(int64(i + 1)), dInt(0), dInt(-1), dInt(int64(a.t.Typmod)), dBool(byval), dChar(align),
 				dChar(storage), dChar(0), dBool(a.notNull), dBool(a.hasDef), dBool(a.missing),
 				dChar(a.identity), dChar(a.generated), dBool(a.dropped), dBool(!a.nonLocal), dInt(int64(a.inhCount)),
-				dOID(collationOf(a.t.OID)), exec.Null, exec.Null, exec.Null, exec.Null,
+				dOID(collationOf(a.t.OID)), aclDatum(a.acl), exec.Null, exec.Null, exec.Null,
 			})
 		}
 	}
@@ -680,7 +690,7 @@ func (s *Snapshot) roles() []role {
 	seen := map[string]bool{}
 	for _, r := range s.Src.Roles {
 		ro := role{oid: RoleOID(r.Name), name: r.Name, super: r.Superuser, createRole: r.Superuser || r.CreateRole, inherit: !r.NoInherit,
-			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser, bypassRLS: r.Superuser,
+			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser, bypassRLS: r.BypassRLS || r.Name == "postgres",
 			hasPassword: r.Verifier != "", connLimit: -1, validUntil: exec.Null}
 		if r.ConnLimit != nil {
 			ro.connLimit = int64(*r.ConnLimit)
@@ -851,7 +861,8 @@ func pgTables(s *Snapshot) ([]exec.Row, error) {
 			owner = s.tableOwner(r.Schema)
 			hasIndex = len(r.Table.PrimaryKey) > 0 || len(r.Table.Indexes) > 0
 		}
-		out = append(out, exec.Row{dText(r.Schema), dText(r.Name), dText(owner), exec.Null, dBool(hasIndex), dBool(false), dBool(false), dBool(false)})
+		out = append(out, exec.Row{dText(r.Schema), dText(r.Name), dText(owner), exec.Null, dBool(hasIndex), dBool(false), dBool(false),
+			dBool(r.Table != nil && r.Table.RowSecurity)})
 	}
 	return out, nil
 }
@@ -910,6 +921,7 @@ func pgDepend(s *Snapshot) ([]exec.Row, error) {
 	out = append(out, s.inheritDepends()...)
 	out = append(out, s.defaultDepends()...)
 	out = append(out, s.viewDepends()...)
+	out = append(out, s.policyDepends()...)
 	return out, nil
 }
 

@@ -12,11 +12,14 @@ import (
 // Source is what the catalog is computed from: one database's root value
 // and the facts of the server and the session around it.
 type Source struct {
-	Ctx        context.Context
-	Root       versioning.RootValue
-	Database   string   // the current database, as current_database() names it
-	Databases  []string // every database of the server
-	User       string
+	Ctx       context.Context
+	Root      versioning.RootValue
+	Database  string   // the current database, as current_database() names it
+	Databases []string // every database of the server
+	User      string
+	// Role is current_user, whose privileges information_schema's
+	// privilege views show.
+	Role       string
 	Roles      []*versioning.Role
 	SearchPath []string // schemas of search_path, "$user" resolved
 	Settings   []Setting

@@ -36,7 +36,9 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 		tag = "ALTER INDEX"
 	case pg.ObjectType_OBJECT_SEQUENCE:
 		tag = "ALTER SEQUENCE"
-	case pg.ObjectType_OBJECT_VIEW, pg.ObjectType_OBJECT_MATVIEW:
+	case pg.ObjectType_OBJECT_VIEW:
+		return a.alterView(s)
+	case pg.ObjectType_OBJECT_MATVIEW:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "views are not supported yet")
 	}
 	return func(ctx context.Context) (string, error) {
@@ -182,6 +184,9 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		}
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
 	case pg.AlterTableType_AT_AlterColumnType:
+		if err := columnTypePolicies(def, cmd.Name); err != nil {
+			return err
+		}
 		return a.alterColumnType(ctx, t, def, cmd)
 	case pg.AlterTableType_AT_AttachPartition:
 		return a.attachPartition(ctx, t, cmd.Def.GetPartitionCmd())
@@ -203,6 +208,9 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 			return err
 		}
 		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_EnableRowSecurity, pg.AlterTableType_AT_DisableRowSecurity,
+		pg.AlterTableType_AT_ForceRowSecurity, pg.AlterTableType_AT_NoForceRowSecurity:
+		return a.setRowSecurity(ctx, def, cmd.Subtype)
 	case pg.AlterTableType_AT_ChangeOwner:
 		owner, err := a.newOwner(cmd.Newowner, def.Owner)
 		if err != nil {
@@ -215,9 +223,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		pg.AlterTableType_AT_SetCompression, pg.AlterTableType_AT_SetOptions, pg.AlterTableType_AT_ResetOptions,
 		pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions, pg.AlterTableType_AT_ReplaceRelOptions,
 		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster, pg.AlterTableType_AT_SetLogged,
-		pg.AlterTableType_AT_SetUnLogged, pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity,
-		pg.AlterTableType_AT_EnableRowSecurity, pg.AlterTableType_AT_DisableRowSecurity,
-		pg.AlterTableType_AT_ForceRowSecurity, pg.AlterTableType_AT_NoForceRowSecurity:
+		pg.AlterTableType_AT_SetUnLogged, pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity:
 		// Physical and ownership settings: nothing to store.
 		return nil
 	}
@@ -600,6 +606,10 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		def = cloneTable(t.Def)
 	}
 	c := def.Columns[pos]
+	// Policies reading it go only with CASCADE (policy.go).
+	if err := a.dropColumnPolicies(def, c.Name, cmd.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+		return err
+	}
 	// Foreign keys of other tables on the column go only with CASCADE;
 	// the table's own foreign keys on it go with it.
 	if err := a.dependentKeys(ctx, t.Def, fmt.Sprintf("column %s of table %s", c.Name, def.Name), cmd.Behavior == pg.DropBehavior_DROP_CASCADE, []int{pos}); err != nil {
@@ -916,6 +926,8 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			return "ALTER TYPE", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_DOMAIN:
 			return "ALTER DOMAIN", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
+		case pg.ObjectType_OBJECT_POLICY:
+			return a.renamePolicy(ctx, s)
 		case pg.ObjectType_OBJECT_INDEX:
 			tag = "ALTER INDEX"
 		case pg.ObjectType_OBJECT_SEQUENCE:

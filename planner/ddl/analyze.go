@@ -74,6 +74,12 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.createFunction(n.GetCreateFunctionStmt())
 	case n.GetCreateTrigStmt() != nil:
 		run, err = a.createTrigger(n.GetCreateTrigStmt())
+	case n.GetCreatePolicyStmt() != nil:
+		run, err = a.createPolicy(n.GetCreatePolicyStmt())
+	case n.GetAlterPolicyStmt() != nil:
+		run, err = a.alterPolicy(n.GetAlterPolicyStmt())
+	case n.GetDropOwnedStmt() != nil:
+		run, err = a.dropOwned(n.GetDropOwnedStmt())
 	case n.GetAlterOwnerStmt() != nil:
 		run, err = a.alterOwner(n.GetAlterOwnerStmt())
 	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_AGGREGATE:

@@ -18,9 +18,6 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "this view query is not supported")
 	}
-	if len(s.Options) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "view options are not supported yet")
-	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
@@ -45,7 +42,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		if err != nil {
 			return "", err
 		}
-		plan, err := a.SelectStmt(sel)
+		plan, err := a.ViewQuery(sel)
 		if err != nil {
 			return "", err
 		}
@@ -70,6 +67,9 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 				t = exec.TText
 			}
 			v.Columns = append(v.Columns, versioning.ViewColumn{Name: name, Type: t.OID, Typmod: t.Typmod})
+		}
+		if err := setViewOptions(v, s.Options, false); err != nil {
+			return "", err
 		}
 		switch s.WithCheckOption {
 		case pg.ViewCheckOption_LOCAL_CHECK_OPTION:
@@ -184,6 +184,10 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 		return err
 	}
 	target := schema + "." + name
+	// Policies that read it go the same way (policy.go).
+	if err := a.dropDependentPolicies(ctx, target, what, cascade); err != nil {
+		return err
+	}
 	for _, v := range views {
 		if !slices.Contains(v.Depends, target) || v.Schema == schema && v.Name == name {
 			continue

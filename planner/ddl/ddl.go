@@ -503,6 +503,8 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 		run = a.dropFunctions
 	case pg.ObjectType_OBJECT_TRIGGER:
 		run = a.dropTriggers
+	case pg.ObjectType_OBJECT_POLICY:
+		run = a.dropPolicies
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
 	}

@@ -47,7 +47,7 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 	return &catalog.Source{
 		Backends: s.e.live.backends(),
 		Locks:    func() []catalog.Lock { return s.e.live.locks(s.e.locks) },
-		Ctx:      env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Roles: roles,
+		Ctx:      env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Role: s.CurrentRole(), Roles: roles,
 		SearchPath: s.lookupPath(), Settings: settings,
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {
@@ -260,18 +260,14 @@ func init() {
 			return d, nil
 		}}))
 	}
-	const name, oid, text, int2 = exec.OIDName, exec.OIDOid, exec.OIDText, exec.OIDInt2
+	const name, oid, text = exec.OIDName, exec.OIDOid, exec.OIDText
 	object := [][]uint32{{name, text, text}, {name, oid, text}, {oid, text, text}, {oid, oid, text}, {text, text}, {oid, text}}
 	privileges := map[string][][]uint32{
 		"has_parameter_privilege": {{name, text, text}, {oid, text, text}, {text, text}},
-		"has_column_privilege": {
-			{name, text, text, text}, {name, text, int2, text}, {name, oid, text, text}, {name, oid, int2, text},
-			{oid, text, text, text}, {oid, text, int2, text}, {oid, oid, text, text}, {oid, oid, int2, text},
-			{text, text, text}, {text, int2, text}, {oid, text, text}, {oid, int2, text},
-		},
-		"pg_has_role": {{name, name, text}, {name, oid, text}, {oid, name, text}, {oid, oid, text}, {name, text}, {oid, text}},
+		"pg_has_role":             {{name, name, text}, {name, oid, text}, {oid, name, text}, {oid, oid, text}, {name, text}, {oid, text}},
 	}
-	for _, kind := range []string{"any_column", "database", "foreign_data_wrapper", "function", "language", "sequence", "server", "tablespace", "type"} {
+	// has_column_privilege and has_any_column_privilege are roles.go's.
+	for _, kind := range []string{"database", "foreign_data_wrapper", "function", "language", "sequence", "server", "tablespace", "type"} {
 		privileges["has_"+kind+"_privilege"] = object
 	}
 	names := make([]string, 0, len(privileges))
