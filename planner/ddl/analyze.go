@@ -80,6 +80,8 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.alterPolicy(n.GetAlterPolicyStmt())
 	case n.GetDropOwnedStmt() != nil:
 		run, err = a.dropOwned(n.GetDropOwnedStmt())
+	case n.GetAlterObjectSchemaStmt() != nil:
+		run, err = a.setSchema(n.GetAlterObjectSchemaStmt())
 	case n.GetAlterOwnerStmt() != nil:
 		run, err = a.alterOwner(n.GetAlterOwnerStmt())
 	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_AGGREGATE:

@@ -210,9 +210,10 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 	return nil
 }
 
-// renameInViews rewrites the views that read schema.old to read
-// schema.name instead.
-func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) error {
+// renameInViews rewrites the views that read schema.old to read to.name
+// instead (qualified, when the schema changes: the old name no longer
+// resolves as it did).
+func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name string) error {
 	views, err := a.tx.Root.Views(ctx)
 	if err != nil {
 		return err
@@ -230,6 +231,9 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) 
 		planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
 			if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
 				rv.Relname = name
+				if to != schema {
+					rv.Schemaname = to
+				}
 			}
 		})
 		if v.Query, err = planner.DeparseSelect(sel); err != nil {
@@ -237,7 +241,7 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) 
 		}
 		for i, d := range v.Depends {
 			if d == target {
-				v.Depends[i] = schema + "." + name
+				v.Depends[i] = to + "." + name
 			}
 		}
 		slices.Sort(v.Depends)
