@@ -183,6 +183,8 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 			return nil
 		}
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
+	case pg.AlterTableType_AT_AlterConstraint:
+		return a.alterConstraint(ctx, def, cmd.Def.GetConstraint())
 	case pg.AlterTableType_AT_AlterColumnType:
 		if err := columnTypePolicies(def, cmd.Name); err != nil {
 			return err
@@ -1100,6 +1102,30 @@ func (a *analyzer) moveRelation(ctx context.Context, rel planner.Relation, schem
 	}
 	a.tx.SetRoot(root)
 	return nil
+}
+
+// alterConstraint runs ALTER TABLE ... ALTER CONSTRAINT, which in
+// PostgreSQL 15 changes only whether a foreign key is deferrable and
+// initially deferred.
+func (a *analyzer) alterConstraint(ctx context.Context, def *versioning.Table, c *pg.Constraint) error {
+	if c.Initdeferred && !c.Deferrable {
+		return pgerr.New(pgerr.SyntaxError, "constraint declared INITIALLY DEFERRED must be DEFERRABLE")
+	}
+	for i, fk := range def.ForeignKeys {
+		if fk.Name != c.Conname {
+			continue
+		}
+		if fk.Deferrable == c.Deferrable && fk.InitiallyDeferred == c.Initdeferred {
+			return nil
+		}
+		def.ForeignKeys[i].Deferrable, def.ForeignKeys[i].InitiallyDeferred = c.Deferrable, c.Initdeferred
+		a.s.InvalidatePlans()
+		return a.putTable(ctx, def)
+	}
+	if planner.ConstraintExists(def, c.Conname) {
+		return pgerr.New(pgerr.WrongObjectType, "constraint %q of relation %q is not a foreign key constraint", c.Conname, def.Name)
+	}
+	return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", c.Conname, def.Name)
 }
 
 // moveSequenceUses makes t's columns use the sequence schema.old under its
