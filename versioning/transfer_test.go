@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prollypg/prollypg/store/remotestore/s3test"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/store/remotestore"
+	"github.com/prollypg/prollypg/store/remotestore/s3test"
 )
 
 // remoteURL returns the file:// URL of a new, empty remote directory.

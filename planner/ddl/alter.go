@@ -333,6 +333,9 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 	if err := d.finish(ctx); err != nil {
 		return err
 	}
+	if err := a.sequenceACLs(ctx, d.seqs); err != nil {
+		return err
+	}
 	root := a.tx.Root
 	for _, seq := range d.seqs {
 		if root, err = root.PutSequence(ctx, seq); err != nil {
@@ -805,6 +808,9 @@ func (a *analyzer) addIdentity(ctx context.Context, def *versioning.Table, cmd *
 		return err
 	}
 	if err := d.identity(ctx, pos, cmd.Def.GetConstraint()); err != nil {
+		return err
+	}
+	if err := a.sequenceACLs(ctx, d.seqs); err != nil {
 		return err
 	}
 	root := a.tx.Root

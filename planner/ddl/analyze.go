@@ -80,6 +80,8 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.alterPolicy(n.GetAlterPolicyStmt())
 	case n.GetDropOwnedStmt() != nil:
 		run, err = a.dropOwned(n.GetDropOwnedStmt())
+	case n.GetAlterDefaultPrivilegesStmt() != nil:
+		run, err = a.alterDefaultPrivileges(n.GetAlterDefaultPrivilegesStmt())
 	case n.GetAlterObjectSchemaStmt() != nil:
 		run, err = a.setSchema(n.GetAlterObjectSchemaStmt())
 	case n.GetAlterOwnerStmt() != nil:

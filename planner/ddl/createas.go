@@ -61,6 +61,9 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 			return "CREATE TABLE AS", err
 		}
 		def.Schema, def.Owner = schema, newObjectOwner(a.s)
+		if def.ACL, err = a.initialACL(ctx, def.Owner, schema, versioning.DefaultTables); err != nil {
+			return "", err
+		}
 		if def.Rows, err = a.tx.EmptyMap(ctx); err != nil {
 			return "", err
 		}

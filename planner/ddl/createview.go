@@ -52,6 +52,9 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 		}
 		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: newObjectOwner(a.s), Statement: a.Text()}
+		if v.ACL, err = a.initialACL(ctx, v.Owner, schema, versioning.DefaultTables); err != nil {
+			return "", err
+		}
 		seen := map[string]bool{}
 		for i, c := range cols {
 			name := c.Name

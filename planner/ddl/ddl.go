@@ -436,6 +436,12 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 		for i := range def.Indexes {
 			def.Indexes[i].Rows = empty
 		}
+		if def.ACL, err = a.initialACL(ctx, def.Owner, def.Schema, versioning.DefaultTables); err != nil {
+			return "", err
+		}
+		if err := a.sequenceACLs(ctx, d.seqs); err != nil {
+			return "", err
+		}
 		root := a.tx.Root
 		for _, seq := range d.seqs {
 			if root, err = root.PutSequence(ctx, seq); err != nil {
