@@ -39,7 +39,7 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 	case pg.ObjectType_OBJECT_VIEW:
 		return a.alterView(s)
 	case pg.ObjectType_OBJECT_MATVIEW:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "views are not supported yet")
+		tag = "ALTER MATERIALIZED VIEW" // a table that keeps its query
 	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
@@ -942,6 +942,8 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			tag = "ALTER SEQUENCE"
 		case pg.ObjectType_OBJECT_VIEW:
 			tag = "ALTER VIEW"
+		case pg.ObjectType_OBJECT_MATVIEW:
+			tag = "ALTER MATERIALIZED VIEW"
 		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_COLUMN, pg.ObjectType_OBJECT_TABCONSTRAINT:
 		default:
 			return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s RENAME is not supported yet", s.RenameType)

@@ -187,8 +187,12 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 		return err
 	}
 	target := schema + "." + name
-	// Policies that read it go the same way (policy.go).
+	// Policies and materialized views that read it go the same way
+	// (policy.go, matview.go).
 	if err := a.dropDependentPolicies(ctx, target, what, cascade); err != nil {
+		return err
+	}
+	if err := a.dropDependentMatviews(ctx, target, what, cascade); err != nil {
 		return err
 	}
 	for _, v := range views {
