@@ -1,0 +1,195 @@
+package regress
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/prollypg/prollypg/regress/internal/testserver"
+)
+
+// pgURL is a postgres:// remote URL for database db of srv, as user.
+func pgURL(srv *testserver.Server, user, db string) string {
+	return fmt.Sprintf("postgres://%s@%s/%s?sslmode=disable", user, srv.Addr(), db)
+}
+
+// TestPgRemoteRoundTrip is TestDoltRemoteRoundTrip with a third server as
+// the remote (postgres://): push, clone, push back, pull, a rejected
+// non-fast-forward push, a merge, a pull after a restart; both sides end
+// with equal dolt_hashof_db. The serving server's own view of the
+// database is checked too: its branch and working set moved with the
+// pushes.
+func TestPgRemoteRoundTrip(t *testing.T) {
+	ctx := testserver.Context(t)
+	r := testserver.Start(t)
+	url := pgURL(r, "postgres", "shared")
+	testDoltRemoteRoundTrip(t, url, nil)
+	rc := connect(t, ctx, r.DSN("shared"))
+	wantRows(t, ctx, rc, "SELECT count(*) FROM items", "5")
+	wantRows(t, ctx, rc, "SELECT count(*) FROM dolt_status", "0")
+}
+
+// TestPgRemoteRefused checks that the peer functions need the
+// REPLICATION attribute (42501, for a push and a fetch), that a role with
+// it may push over SCRAM with its password in the URL, and that the
+// password shows neither in dolt.remotes nor in errors.
+func TestPgRemoteRefused(t *testing.T) {
+	ctx := testserver.Context(t)
+	r := testserver.StartOpts(t, testserver.Options{Args: []string{"--auth", "scram"}, Env: []string{"PGSERVER_SUPERUSER_PASSWORD=rootpw"}})
+	rc := connect(t, ctx, fmt.Sprintf("postgres://postgres:rootpw@%s/postgres?sslmode=disable", r.Addr()))
+	exec(t, ctx, rc, "CREATE ROLE plain LOGIN PASSWORD 'plainpw'")
+	exec(t, ctx, rc, "CREATE ROLE rep LOGIN REPLICATION PASSWORD 's3cret-pw'")
+	wantRows(t, ctx, rc, "SELECT rolname, rolreplication FROM pg_roles WHERE rolname IN ('plain', 'rep') ORDER BY 1", "plain | f", "rep | t")
+	exec(t, ctx, rc, "CREATE ROLE notyet LOGIN")
+	exec(t, ctx, rc, "ALTER ROLE notyet REPLICATION")
+	wantRows(t, ctx, rc, "SELECT rolreplication FROM pg_roles WHERE rolname = 'notyet'", "t")
+	pc := connect(t, ctx, fmt.Sprintf("postgres://plain:plainpw@%s/postgres?sslmode=disable", r.Addr()))
+	code, msg := errorText(t, ctx, pc, "SELECT * FROM dolt_peer_refs('postgres')")
+	if code != "42501" || msg != "permission denied for function dolt_peer_refs" {
+		t.Errorf("dolt_peer_refs as a role without REPLICATION: %s %q", code, msg)
+	}
+
+	a := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE t (id int PRIMARY KEY)")
+	exec(t, ctx, a, "INSERT INTO t VALUES (1)")
+	exec(t, ctx, a, "SELECT dolt_commit('-Am', 'one')")
+	exec(t, ctx, a, "SELECT dolt_remote('add', 'plain', $1)", fmt.Sprintf("postgres://plain:plainpw@%s/db?sslmode=disable", r.Addr()))
+	code, msg = errorText(t, ctx, a, "SELECT dolt_push('plain', 'main')")
+	if code != "42501" || !strings.Contains(msg, "permission denied for function dolt_peer_") {
+		t.Errorf("a push as a role without REPLICATION: %q", msg)
+	}
+	if strings.Contains(msg, "plainpw") {
+		t.Errorf("the error shows the password: %q", msg)
+	}
+	wantError(t, ctx, a, "42501", "SELECT dolt_fetch('plain')")
+
+	exec(t, ctx, a, "SELECT dolt_remote('add', 'origin', $1)", fmt.Sprintf("postgres://rep:s3cret-pw@%s/db?sslmode=disable", r.Addr()))
+	wantRows(t, ctx, a, "SELECT url FROM dolt.remotes WHERE name = 'origin'", fmt.Sprintf("postgres://rep:xxxxx@%s/db?sslmode=disable", r.Addr()))
+	msgs := status(t, ctx, a, "SELECT dolt_push('origin', 'main')")
+	if strings.Contains(strings.Join(msgs, " "), "s3cret") {
+		t.Errorf("the push's message shows the password: %q", msgs)
+	}
+	dc := connect(t, ctx, fmt.Sprintf("postgres://postgres:rootpw@%s/db?sslmode=disable", r.Addr()))
+	wantRows(t, ctx, dc, "SELECT id FROM t", "1")
+	if x, y := one(t, ctx, a, "SELECT dolt_hashof_db()"), one(t, ctx, dc, "SELECT dolt_hashof_db()"); x != y {
+		t.Errorf("dolt_hashof_db: %s pushed, %s on the remote", x, y)
+	}
+}
+
+// TestPgRemoteConcurrentPush pushes from two servers to one at once,
+// many times: each time exactly one push wins, the other is told to pull,
+// and after it pulls and pushes again, the remote holds both changes.
+func TestPgRemoteConcurrentPush(t *testing.T) {
+	ctx := testserver.Context(t)
+	r := testserver.Start(t)
+	url := pgURL(r, "postgres", "shared")
+	a := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE t (id int PRIMARY KEY, who text)")
+	exec(t, ctx, a, "SELECT dolt_commit('-Am', 'schema')")
+	exec(t, ctx, a, "SELECT dolt_remote('add', 'origin', $1)", url)
+	exec(t, ctx, a, "SELECT dolt_push('origin', 'main')")
+	b := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, b, "SELECT dolt_clone($1, 'shared')", url)
+	b = connect(t, ctx, strings.Replace(b.Config().ConnString(), "/postgres?", "/shared?", 1))
+	const rounds = 5
+	for i := 0; i < rounds; i++ {
+		exec(t, ctx, a, fmt.Sprintf("INSERT INTO t VALUES (%d, 'a')", 2*i))
+		exec(t, ctx, a, "SELECT dolt_commit('-am', 'a')")
+		exec(t, ctx, b, fmt.Sprintf("INSERT INTO t VALUES (%d, 'b')", 2*i+1))
+		exec(t, ctx, b, "SELECT dolt_commit('-am', 'b')")
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for j, c := range []*pgx.Conn{a, b} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[j] = c.Exec(ctx, "SELECT dolt_push('origin', 'main')")
+			}()
+		}
+		wg.Wait()
+		won := 0
+		for j, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case strings.Contains(err.Error(), "[rejected]") && strings.Contains(err.Error(), "dolt pull"):
+				c := []*pgx.Conn{a, b}[j]
+				exec(t, ctx, c, "SELECT dolt_pull('origin')")
+				exec(t, ctx, c, "SELECT dolt_push('origin', 'main')")
+			default:
+				t.Fatalf("round %d: push %d: %v", i, j, err)
+			}
+		}
+		if won != 1 {
+			t.Errorf("round %d: %d pushes won at once, want 1", i, won)
+		}
+		exec(t, ctx, a, "SELECT dolt_pull('origin')")
+		exec(t, ctx, b, "SELECT dolt_pull('origin')")
+	}
+	rc := connect(t, ctx, r.DSN("shared"))
+	wantRows(t, ctx, rc, "SELECT count(*) FROM t", strconv.Itoa(2*rounds))
+	for _, c := range []*pgx.Conn{a, b} {
+		if x, y := one(t, ctx, c, "SELECT dolt_hashof_db()"), one(t, ctx, rc, "SELECT dolt_hashof_db()"); x != y {
+			t.Errorf("dolt_hashof_db: %s on a pusher, %s on the remote", x, y)
+		}
+	}
+}
+
+// TestPgRemoteFewChunks checks that a push after one changed row of a
+// 100,000-row table sends a handful of chunks, counted by the serving
+// server (dolt_peer_stats), and that a push refuses to move a branch of
+// the serving server that has uncommitted changes.
+func TestPgRemoteFewChunks(t *testing.T) {
+	ctx := testserver.Context(t)
+	r := testserver.Start(t)
+	rc := connect(t, ctx, r.DSN("postgres"))
+	received := func() int {
+		n, err := strconv.Atoi(one(t, ctx, rc, "SELECT chunks_received FROM dolt_peer_stats()"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	a := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE big (id int PRIMARY KEY, v text)")
+	exec(t, ctx, a, "INSERT INTO big SELECT g, 'row ' || g FROM generate_series(1, 100000) g")
+	exec(t, ctx, a, "SELECT dolt_commit('-Am', 'load')")
+	exec(t, ctx, a, "SELECT dolt_remote('add', 'origin', $1)", pgURL(r, "postgres", "big"))
+	exec(t, ctx, a, "SELECT dolt_push('origin', 'main')")
+	first := received()
+	exec(t, ctx, a, "UPDATE big SET v = 'changed' WHERE id = 50000")
+	exec(t, ctx, a, "SELECT dolt_commit('-am', 'one row')")
+	exec(t, ctx, a, "SELECT dolt_push('origin', 'main')")
+	n := received() - first
+	t.Logf("the first push sent %d chunks; one changed row of 100,000, %d", first, n)
+	if first < 100 || n == 0 || n > 12 {
+		t.Errorf("pushes sent %d chunks, then %d for one row", first, n)
+	}
+	bc := connect(t, ctx, r.DSN("big"))
+	wantRows(t, ctx, bc, "SELECT v FROM big WHERE id = 50000", "changed")
+	if x, y := one(t, ctx, a, "SELECT dolt_hashof_db()"), one(t, ctx, bc, "SELECT dolt_hashof_db()"); x != y {
+		t.Errorf("dolt_hashof_db: %s pushed, %s on the remote", x, y)
+	}
+
+	// Uncommitted changes on the serving side: refused, nothing moves.
+	exec(t, ctx, bc, "UPDATE big SET v = 'remote edit' WHERE id = 1")
+	exec(t, ctx, a, "UPDATE big SET v = 'again' WHERE id = 2")
+	exec(t, ctx, a, "SELECT dolt_commit('-am', 'two')")
+	_, msg := errorText(t, ctx, a, "SELECT dolt_push('origin', 'main')")
+	if !strings.Contains(msg, "uncommitted") && !strings.Contains(msg, "not committed") {
+		t.Errorf("a push onto a branch with uncommitted changes: %q", msg)
+	}
+	wantRows(t, ctx, bc, "SELECT v FROM big WHERE id IN (1, 2) ORDER BY id", "remote edit", "row 2")
+	exec(t, ctx, bc, "SELECT dolt_commit('-am', 'remote edit')")
+	wantError(t, ctx, a, "XX000", "SELECT dolt_push('origin', 'main')") // now behind: pull first
+	exec(t, ctx, a, "SELECT dolt_pull('origin')")
+	exec(t, ctx, a, "SELECT dolt_push('origin', 'main')")
+	wantRows(t, ctx, bc, "SELECT v FROM big WHERE id IN (1, 2) ORDER BY id", "remote edit", "again")
+}
+
+var _ = context.Background
