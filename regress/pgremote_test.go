@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -193,3 +194,90 @@ func TestPgRemoteFewChunks(t *testing.T) {
 }
 
 var _ = context.Background
+
+// TestReplica runs a read replica of a database of a primary
+// (--replicate-from): it follows SQL COMMITs and dolt_commits under a
+// small write load within a second, refuses writes with 25006, reports
+// its lag, and keeps following after the primary restarts.
+func TestReplica(t *testing.T) {
+	ctx := testserver.Context(t)
+	p := testserver.Start(t)
+	pc := connect(t, ctx, p.DSN("postgres"))
+	exec(t, ctx, pc, "CREATE DATABASE app")
+	ac := connect(t, ctx, p.DSN("app"))
+	exec(t, ctx, ac, "CREATE TABLE t (id int PRIMARY KEY, v text)")
+	exec(t, ctx, ac, "INSERT INTO t VALUES (0, 'zero')")
+	exec(t, ctx, ac, "SELECT dolt_commit('-Am', 'seed')")
+	exec(t, ctx, ac, "SELECT dolt_branch('b2')")
+
+	r := testserver.StartOpts(t, testserver.Options{Args: []string{
+		"--replicate-from", pgURL(p, "postgres", "app"), "--replicate-branches", "main,b2", "--replicate-interval", "100ms"}})
+	// caughtUp waits until the replica's database reads as the
+	// primary's: the same dolt_hashof_db, which covers the working set.
+	var rc *pgx.Conn
+	caughtUp := func(what string) time.Duration {
+		t.Helper()
+		want := one(t, ctx, ac, "SELECT dolt_hashof_db()")
+		began := time.Now()
+		for deadline := began.Add(10 * time.Second); ; {
+			if rc == nil {
+				if c, err := pgx.Connect(ctx, r.DSN("app")); err == nil {
+					rc = c
+					t.Cleanup(func() { c.Close(context.Background()) })
+				}
+			}
+			if rc != nil {
+				var got string
+				if err := rc.QueryRow(ctx, "SELECT dolt_hashof_db()").Scan(&got); err == nil && got == want {
+					return time.Since(began)
+				} else if err != nil && rc.IsClosed() {
+					rc = nil
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the replica did not catch up within 10s", what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	caughtUp("the first copy")
+	wantRows(t, ctx, rc, "SELECT v FROM t", "zero")
+
+	// A small write load: SQL COMMITs (no dolt_commit) and dolt_commits.
+	var worst time.Duration
+	for i := 1; i <= 20; i++ {
+		exec(t, ctx, ac, "INSERT INTO t VALUES ($1, 'row')", i)
+		if i%5 == 0 {
+			exec(t, ctx, ac, "SELECT dolt_commit('-am', 'batch')")
+		}
+		if d := caughtUp(fmt.Sprintf("write %d", i)); d > worst {
+			worst = d
+		}
+	}
+	t.Logf("the replica caught up with each write within %v", worst)
+	if worst > time.Second {
+		t.Errorf("the replica took %v to catch up with a write, want under a second", worst)
+	}
+	wantRows(t, ctx, rc, "SELECT count(*) FROM t", "21")
+	if x, y := one(t, ctx, ac, "SELECT dolt_hashof('main')"), one(t, ctx, rc, "SELECT dolt_hashof('main')"); x != y {
+		t.Errorf("main: %s on the primary, %s on the replica", x, y)
+	}
+
+	// Writes are refused as on a hot standby.
+	code, msg := errorText(t, ctx, rc, "INSERT INTO t VALUES (100, 'no')")
+	if code != "25006" || msg != "cannot execute INSERT in a read-only transaction" {
+		t.Errorf("a write on the replica: %s %q", code, msg)
+	}
+	wantError(t, ctx, rc, "25006", "SELECT dolt_commit('-Am', 'no')")
+	wantRows(t, ctx, rc, "SELECT branch, local_head = primary_head, last_error IS NULL, lag_ms < 1000 FROM dolt_replication_status() ORDER BY branch",
+		"b2 | t | t | t", "main | t | t | t")
+
+	// The primary restarts; the replica follows what it commits next.
+	p.Stop()
+	time.Sleep(300 * time.Millisecond)
+	p = testserver.StartOpts(t, testserver.Options{DataDir: p.DataDir, Port: p.Port})
+	ac = connect(t, ctx, p.DSN("app"))
+	exec(t, ctx, ac, "INSERT INTO t VALUES (1000, 'after restart')")
+	caughtUp("after the primary's restart")
+	wantRows(t, ctx, rc, "SELECT v FROM t WHERE id = 1000", "after restart")
+}
