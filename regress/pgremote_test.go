@@ -3,6 +3,7 @@ package regress
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -161,8 +162,12 @@ func TestPgRemoteFewChunks(t *testing.T) {
 	exec(t, ctx, a, "INSERT INTO big SELECT g, 'row ' || g FROM generate_series(1, 100000) g")
 	exec(t, ctx, a, "SELECT dolt_commit('-Am', 'load')")
 	exec(t, ctx, a, "SELECT dolt_remote('add', 'origin', $1)", pgURL(r, "postgres", "big"))
+	began := time.Now()
 	exec(t, ctx, a, "SELECT dolt_push('origin', 'main')")
+	took := time.Since(began)
 	first := received()
+	pushed := one(t, ctx, rc, "SELECT bytes_received FROM dolt_peer_stats()")
+	t.Logf("the first push: %d chunks, %s bytes in %v", first, pushed, took)
 	exec(t, ctx, a, "UPDATE big SET v = 'changed' WHERE id = 50000")
 	exec(t, ctx, a, "SELECT dolt_commit('-am', 'one row')")
 	exec(t, ctx, a, "SELECT dolt_push('origin', 'main')")
@@ -170,6 +175,17 @@ func TestPgRemoteFewChunks(t *testing.T) {
 	t.Logf("the first push sent %d chunks; one changed row of 100,000, %d", first, n)
 	if first < 100 || n == 0 || n > 12 {
 		t.Errorf("pushes sent %d chunks, then %d for one row", first, n)
+	}
+	// A clone onto a third server, timed.
+	cs := testserver.Start(t)
+	cc := connect(t, ctx, cs.DSN("postgres"))
+	sent := one(t, ctx, rc, "SELECT bytes_sent FROM dolt_peer_stats()")
+	began = time.Now()
+	exec(t, ctx, cc, "SELECT dolt_clone($1, 'big')", pgURL(r, "postgres", "big"))
+	took = time.Since(began)
+	t.Logf("the clone: %s bytes sent before, %s after, in %v", sent, one(t, ctx, rc, "SELECT bytes_sent FROM dolt_peer_stats()"), took)
+	if x, y := one(t, ctx, a, "SELECT dolt_hashof_db()"), one(t, ctx, connect(t, ctx, cs.DSN("big")), "SELECT dolt_hashof_db()"); x != y {
+		t.Errorf("dolt_hashof_db: %s pushed, %s cloned", x, y)
 	}
 	bc := connect(t, ctx, r.DSN("big"))
 	wantRows(t, ctx, bc, "SELECT v FROM big WHERE id = 50000", "changed")
@@ -280,4 +296,39 @@ func TestReplica(t *testing.T) {
 	exec(t, ctx, ac, "INSERT INTO t VALUES (1000, 'after restart')")
 	caughtUp("after the primary's restart")
 	wantRows(t, ctx, rc, "SELECT v FROM t WHERE id = 1000", "after restart")
+}
+
+// TestPgRemoteThroughput times a push and a clone of a table of
+// PGREMOTE_ROWS rows (skipped without it) through postgres://, for the
+// figures in the notes.
+func TestPgRemoteThroughput(t *testing.T) {
+	rows, _ := strconv.Atoi(os.Getenv("PGREMOTE_ROWS"))
+	if rows <= 0 {
+		t.Skip("set PGREMOTE_ROWS to time a push and a clone of that many rows")
+	}
+	ctx := testserver.Context(t)
+	r := testserver.Start(t)
+	rc := connect(t, ctx, r.DSN("postgres"))
+	a := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE big (id int PRIMARY KEY, v text)")
+	exec(t, ctx, a, fmt.Sprintf("INSERT INTO big SELECT g, 'row ' || g FROM generate_series(1, %d) g", rows))
+	exec(t, ctx, a, "SELECT dolt_commit('-Am', 'load')")
+	exec(t, ctx, a, "SELECT dolt_remote('add', 'origin', $1)", pgURL(r, "postgres", "big"))
+	began := time.Now()
+	exec(t, ctx, a, "SELECT dolt_push('origin', 'main')")
+	took := time.Since(began)
+	b, _ := strconv.ParseFloat(one(t, ctx, rc, "SELECT bytes_received FROM dolt_peer_stats()"), 64)
+	t.Logf("push of %d rows: %s chunks, %.1f MB in %v: %.1f MB/s", rows, one(t, ctx, rc, "SELECT chunks_received FROM dolt_peer_stats()"), b/1e6, took, b/1e6/took.Seconds())
+	cc := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	began = time.Now()
+	exec(t, ctx, cc, "SELECT dolt_clone($1, 'big')", pgURL(r, "postgres", "big"))
+	took = time.Since(began)
+	b, _ = strconv.ParseFloat(one(t, ctx, rc, "SELECT bytes_sent FROM dolt_peer_stats()"), 64)
+	t.Logf("clone: %.1f MB in %v: %.1f MB/s", b/1e6, took, b/1e6/took.Seconds())
+	exec(t, ctx, a, "UPDATE big SET v = 'changed' WHERE id = 500")
+	exec(t, ctx, a, "SELECT dolt_commit('-am', 'one row')")
+	before, _ := strconv.Atoi(one(t, ctx, rc, "SELECT chunks_received FROM dolt_peer_stats()"))
+	exec(t, ctx, a, "SELECT dolt_push('origin', 'main')")
+	after, _ := strconv.Atoi(one(t, ctx, rc, "SELECT chunks_received FROM dolt_peer_stats()"))
+	t.Logf("a push of one changed row of %d: %d chunks", rows, after-before)
 }
