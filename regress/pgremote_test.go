@@ -285,6 +285,8 @@ func TestReplica(t *testing.T) {
 		t.Errorf("a write on the replica: %s %q", code, msg)
 	}
 	wantError(t, ctx, rc, "25006", "SELECT dolt_commit('-Am', 'no')")
+	wantError(t, ctx, rc, "25006", "CREATE TABLE no (id int)")
+	wantError(t, ctx, rc, "25006", "UPDATE t SET v = 'no'")
 	wantRows(t, ctx, rc, "SELECT branch, local_head = primary_head, last_error IS NULL, lag_ms < 1000 FROM dolt_replication_status() ORDER BY branch",
 		"b2 | t | t | t", "main | t | t | t")
 

@@ -28,7 +28,7 @@ import (
 // with PostgreSQL's replication connections, the attribute gives access to
 // everything: branch permissions and table privileges do not apply.
 func init() {
-	byteaArray := uint32(1001) // bytea[]
+	byteaArray := exec.ArrayType(exec.TBytea).OID
 	textArray := exec.OIDTextArray
 	exec.Register(
 		strict(withSession("dolt_peer_get", []uint32{byteaArray}, byteaArray, (*Session).peerGet)),
