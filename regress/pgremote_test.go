@@ -287,6 +287,7 @@ func TestReplica(t *testing.T) {
 	wantError(t, ctx, rc, "25006", "SELECT dolt_commit('-Am', 'no')")
 	wantError(t, ctx, rc, "25006", "CREATE TABLE no (id int)")
 	wantError(t, ctx, rc, "25006", "UPDATE t SET v = 'no'")
+	wantError(t, ctx, rc, "25006", "SELECT dolt_branch('local')")
 	wantRows(t, ctx, rc, "SELECT branch, local_head = primary_head, last_error IS NULL, lag_ms < 1000 FROM dolt_replication_status() ORDER BY branch",
 		"b2 | t | t | t", "main | t | t | t")
 

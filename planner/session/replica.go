@@ -104,6 +104,16 @@ func (e *Engine) replicate(ctx context.Context, rp *versioning.Replicator, st *r
 	}
 }
 
+// requireNotReplica refuses to change the branches of a database this
+// server follows as a read replica (dolt_branch, dolt_checkout -b, ...):
+// the next step of the replica would undo or ignore the change.
+func (s *Session) requireNotReplica() error {
+	if s.repo == nil || !s.e.Replicated(s.repo.Name()) {
+		return nil
+	}
+	return pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot change database %q: it is a read replica", s.repo.Name())
+}
+
 // pgEpoch is PostgreSQL's timestamp epoch.
 var pgEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
