@@ -2,8 +2,17 @@ package regress
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"fmt"
+	"math/big"
+	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -334,4 +343,72 @@ func TestPgRemoteThroughput(t *testing.T) {
 	exec(t, ctx, a, "SELECT dolt_push('origin', 'main')")
 	after, _ := strconv.Atoi(one(t, ctx, rc, "SELECT chunks_received FROM dolt_peer_stats()"))
 	t.Logf("a push of one changed row of %d: %d chunks", rows, after-before)
+}
+
+// selfSignedCert writes a self-signed certificate for 127.0.0.1 and its
+// key to dir, returning their paths.
+func selfSignedCert(t *testing.T, dir string) (certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "server.crt"), filepath.Join(dir, "server.key")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return certFile, keyFile
+}
+
+// TestPgRemoteTLS pushes to and clones from a server that takes TLS and
+// SCRAM only, with sslmode=require and the password from PGPASSWORD in
+// the pushing server's environment rather than in the URL.
+func TestPgRemoteTLS(t *testing.T) {
+	ctx := testserver.Context(t)
+	cert, key := selfSignedCert(t, t.TempDir())
+	r := testserver.StartOpts(t, testserver.Options{Args: []string{"--auth", "scram", "--tls-cert", cert, "--tls-key", key},
+		Env: []string{"PGSERVER_SUPERUSER_PASSWORD=rootpw"}})
+	rc := connect(t, ctx, fmt.Sprintf("postgres://postgres:rootpw@%s/postgres?sslmode=require", r.Addr()))
+	exec(t, ctx, rc, "CREATE ROLE rep LOGIN REPLICATION PASSWORD 'tls-pw'")
+	env := []string{"PGPASSWORD=tls-pw"}
+	a := connect(t, ctx, testserver.StartOpts(t, testserver.Options{Env: env}).DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE t (id int PRIMARY KEY)")
+	exec(t, ctx, a, "INSERT INTO t VALUES (1), (2)")
+	exec(t, ctx, a, "SELECT dolt_commit('-Am', 'two rows')")
+	url := fmt.Sprintf("postgres://rep@%s/secure?sslmode=require", r.Addr())
+	exec(t, ctx, a, "SELECT dolt_remote('add', 'origin', $1)", url)
+	exec(t, ctx, a, "SELECT dolt_push('origin', 'main')")
+	b := testserver.StartOpts(t, testserver.Options{Env: env})
+	exec(t, ctx, connect(t, ctx, b.DSN("postgres")), "SELECT dolt_clone($1)", url)
+	bc := connect(t, ctx, b.DSN("secure"))
+	wantRows(t, ctx, bc, "SELECT id FROM t ORDER BY id", "1", "2")
+	if x, y := one(t, ctx, a, "SELECT dolt_hashof_db()"), one(t, ctx, bc, "SELECT dolt_hashof_db()"); x != y {
+		t.Errorf("dolt_hashof_db: %s pushed, %s cloned", x, y)
+	}
+	// A wrong password in the URL: refused by SCRAM, and not shown.
+	exec(t, ctx, a, "SELECT dolt_remote('add', 'wrongpw', $1)", fmt.Sprintf("postgres://rep:n0pe-pw@%s/secure?sslmode=require", r.Addr()))
+	_, msg := errorText(t, ctx, a, "SELECT dolt_fetch('wrongpw')")
+	if strings.Contains(msg, "n0pe-pw") || !strings.Contains(msg, "xxxxx") {
+		t.Errorf("a failed login: %q, want the URL with its password masked", msg)
+	}
 }
