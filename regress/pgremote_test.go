@@ -412,3 +412,47 @@ func TestPgRemoteTLS(t *testing.T) {
 		t.Errorf("a failed login: %q, want the URL with its password masked", msg)
 	}
 }
+
+// TestPgRemoteSurface: tags, other branches, clone --branch, deleting a
+// remote branch and fetch --prune through a postgres:// remote, and what
+// the serving server then has.
+func TestPgRemoteSurface(t *testing.T) {
+	ctx := testserver.Context(t)
+	r := testserver.Start(t)
+	url := pgURL(r, "postgres", "surf")
+	a := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE t (id int PRIMARY KEY, v text)")
+	exec(t, ctx, a, "INSERT INTO t VALUES (1, 'a'), (2, 'b')")
+	exec(t, ctx, a, "SELECT dolt_commit('-Am', 'seed')")
+	exec(t, ctx, a, "SELECT dolt_tag('v1.0', '-m', 'first release')")
+	exec(t, ctx, a, "SELECT dolt_remote('add', 'origin', $1)", url)
+	exec(t, ctx, a, "SELECT dolt_push('origin', 'main')")
+	exec(t, ctx, a, "SELECT dolt_push('origin', 'v1.0')")
+	exec(t, ctx, a, "SELECT dolt_checkout('-b', 'feature')")
+	exec(t, ctx, a, "INSERT INTO t VALUES (3, 'feature-only')")
+	exec(t, ctx, a, "SELECT dolt_commit('-am', 'feature work')")
+	exec(t, ctx, a, "SELECT dolt_push('-u', 'origin', 'feature')")
+	exec(t, ctx, a, "SELECT dolt_checkout('main')")
+
+	rc := connect(t, ctx, r.DSN("surf"))
+	wantRows(t, ctx, rc, "SELECT name FROM dolt_branches ORDER BY name", "feature", "main")
+	wantRows(t, ctx, rc, "SELECT tag_name FROM dolt_tags", "v1.0")
+	fc := connect(t, ctx, r.DSN("surf/feature"))
+	wantRows(t, ctx, fc, "SELECT id FROM t ORDER BY id", "1", "2", "3")
+
+	b := testserver.Start(t)
+	exec(t, ctx, connect(t, ctx, b.DSN("postgres")), "SELECT dolt_clone('--branch', 'feature', $1, 'featured')", url)
+	f := connect(t, ctx, b.DSN("featured"))
+	wantRows(t, ctx, f, "SELECT active_branch()", "feature")
+	wantRows(t, ctx, f, "SELECT id FROM t ORDER BY id", "1", "2", "3")
+	wantRows(t, ctx, f, "SELECT tag_name FROM dolt_tags", "v1.0")
+	wantRows(t, ctx, f, "SELECT name FROM dolt_remote_branches ORDER BY name", "remotes/origin/feature", "remotes/origin/main")
+
+	exec(t, ctx, a, "SELECT dolt_push('origin', ':feature')")
+	wantRows(t, ctx, rc, "SELECT name FROM dolt_branches ORDER BY name", "main")
+	exec(t, ctx, f, "SELECT dolt_fetch('--prune', 'origin')")
+	wantRows(t, ctx, f, "SELECT name FROM dolt_remote_branches ORDER BY name", "remotes/origin/main")
+	exec(t, ctx, a, "SELECT dolt_tag('v1.0', '-d')")
+	exec(t, ctx, a, "SELECT dolt_tag('v1.0', 'HEAD~1')")
+	wantError(t, ctx, a, "XX000", "SELECT dolt_push('origin', 'v1.0')") // another tag of that name is there
+}

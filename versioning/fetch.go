@@ -229,11 +229,14 @@ func (r *Repo) followTags(ctx context.Context, rst remoteStore, local transferSt
 		if err != nil {
 			return err
 		}
-		if ok, err := local.Has(ctx, t.Commit); err != nil || !ok {
-			if err != nil {
-				return err
-			}
+		// Readable, not Has: the commits this fetch just copied are fresh
+		// until its ref update reaches them, and Has counts fresh chunks
+		// absent (so a clone onto another server lost every tag). The
+		// tag's own copy then walks the commit again where it is fresh.
+		if _, err := local.Get(ctx, t.Commit); errors.Is(err, store.ErrNotFound) {
 			continue
+		} else if err != nil {
+			return err
 		}
 		found[ref] = a
 	}
