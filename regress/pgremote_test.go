@@ -284,6 +284,12 @@ func TestReplica(t *testing.T) {
 		t.Errorf("the replica took %v to catch up with a write, want under a second", worst)
 	}
 	wantRows(t, ctx, rc, "SELECT count(*) FROM t", "21")
+	exec(t, ctx, ac, "SELECT dolt_tag('v1', '-m', 'release')")
+	for deadline := time.Now().Add(10 * time.Second); one(t, ctx, rc, "SELECT count(*) FROM dolt_tags") != "1"; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the replica did not get the primary's tag")
+		}
+	}
 	if x, y := one(t, ctx, ac, "SELECT dolt_hashof('main')"), one(t, ctx, rc, "SELECT dolt_hashof('main')"); x != y {
 		t.Errorf("main: %s on the primary, %s on the replica", x, y)
 	}

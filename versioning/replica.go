@@ -21,6 +21,8 @@ import (
 // refs at the primary's, whatever they were, and the SQL layer keeps
 // sessions from writing it.
 //
+// The database's tags are mirrored too: new, moved and deleted ones.
+//
 // A step is a transfer (transfer.go): chunks first, children before
 // parents, stopping at what the replica holds; then one compare-and-set
 // of the local refs, against the values read before the copy (nothing
@@ -160,6 +162,11 @@ func (p *Replicator) step(ctx context.Context) ([]ReplicaBranch, error) {
 		rb.LocalHead, rb.LocalWS = rb.PrimaryHead, rb.PrimaryWS
 		out = append(out, rb)
 	}
+	tags, err := p.tagUpdates(ctx, r, local, primary, trust)
+	if err != nil {
+		return nil, err
+	}
+	updates = append(updates, tags...)
 	if len(updates) == 0 {
 		return out, nil
 	}
@@ -176,4 +183,38 @@ func (p *Replicator) step(ctx context.Context) ([]ReplicaBranch, error) {
 		return nil, fmt.Errorf("versioning: moving the replica's refs of %q: %w", p.db, err)
 	}
 	return out, nil
+}
+
+// tagUpdates copies the primary's tags that the replica lacks or has at
+// another object and returns the ref updates that mirror the primary's
+// tags: new, moved and deleted ones.
+func (p *Replicator) tagUpdates(ctx context.Context, r *Repo, local transferStore, primary map[string]store.Address, trust bool) ([]store.RefUpdate, error) {
+	prefix := dbPrefix(p.db) + "tags/"
+	mine, err := refsWithPrefix(ctx, p.st, prefix)
+	if err != nil {
+		return nil, err
+	}
+	var updates []store.RefUpdate
+	for name, a := range primary {
+		tag, ok := strings.CutPrefix(name, tagsPrefix)
+		if !ok {
+			continue
+		}
+		ref := r.tagRef(tag)
+		cur := mine[ref]
+		delete(mine, ref)
+		if cur == a {
+			continue
+		}
+		c, m := newCopier(ctx, p.src, local, p.log, trust)
+		if err := m.tag(ctx, a); err != nil {
+			return nil, fmt.Errorf("versioning: copying tag %s of %q: %w", tag, p.db, err)
+		}
+		c.done()
+		updates = append(updates, store.RefUpdate{Name: ref, Old: cur, New: a})
+	}
+	for ref, a := range mine { // deleted on the primary
+		updates = append(updates, store.RefUpdate{Name: ref, Old: a})
+	}
+	return updates, nil
 }
