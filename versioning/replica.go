@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -98,6 +99,27 @@ func (p *Replicator) Close() error {
 	err := p.src.Close()
 	p.src = nil
 	return err
+}
+
+// Wait waits until the primary says its refs moved or d passes,
+// whichever comes first; without a connection, or from a primary that
+// cannot say, it waits d.
+func (p *Replicator) Wait(ctx context.Context, d time.Duration) error {
+	if w, ok := p.src.(interface {
+		WaitForChange(context.Context, time.Duration) (bool, error)
+	}); ok {
+		_, err := w.WaitForChange(ctx, d)
+		if err != nil && ctx.Err() == nil {
+			p.Close() // connect again at the next step
+		}
+		return ctx.Err()
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
 }
 
 // Step brings the followed branches up to the primary's, connecting

@@ -66,10 +66,12 @@ func init() {
 	})
 }
 
-// peerStats count the chunks peers read (sent) and wrote (received)
-// since the server started.
-type peerStats struct {
+// peerState is the engine's part in the peer protocol: counts of the
+// chunks peers read (sent) and wrote (received) since the server started,
+// and the watch of the databases peers follow (peerwatch.go).
+type peerState struct {
 	chunksSent, bytesSent, chunksReceived, bytesReceived atomic.Int64
+	watch                                                peerWatch
 }
 
 // maxPeerBatch bounds the elements of one call's array: a peer sends
@@ -195,6 +197,7 @@ func (s *Session) peerRefs(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 	if err := s.requireReplication(env.Ctx, "dolt_peer_refs"); err != nil {
 		return nil, err
 	}
+	s.e.watchPeerRefs(a[0].S)
 	var rows []exec.Row
 	err := versioning.PeerRefs(env.Ctx, s.e.st, a[0].S, func(name string, ad versioning.Address) error {
 		rows = append(rows, exec.Row{exec.DText(name), exec.DText(ad.String())})

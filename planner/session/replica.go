@@ -19,7 +19,8 @@ import (
 // dolt_replication_status() reports, per branch, what the last step saw
 // and how far behind the replica may be.
 //
-// The loop polls: a step every interval while the primary answers, and
+// The loop polls: a step every interval while the primary answers (or
+// sooner, when the primary notifies that its refs moved), and
 // on errors (the primary down or restarting) with a backoff doubling up
 // to maxReplicaBackoff, logging the first error of a run of failures and
 // the recovery.
@@ -96,10 +97,18 @@ func (e *Engine) replicate(ctx context.Context, rp *versioning.Replicator, st *r
 			}
 		}
 		st.mu.Unlock()
-		select {
-		case <-ctx.Done():
+		if failing {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			continue
+		}
+		// Woken early when the primary notifies that its refs moved
+		// (planner/session/peerwatch.go), else after the interval.
+		if rp.Wait(ctx, wait) != nil {
 			return
-		case <-time.After(wait):
 		}
 	}
 }

@@ -53,8 +53,9 @@ type Engine struct {
 	// by name, to their *replicaState (replica.go): read-only for sessions.
 	replicas sync.Map
 	// peer counts what peers read and wrote through the peer functions
-	// (peer.go), for dolt_peer_stats.
-	peer peerStats
+	// (peer.go), for dolt_peer_stats, and watches the databases whose refs
+	// peers follow (peerwatch.go).
+	peer peerState
 
 	// CancelBackend and TerminateBackend, set by the server, cancel the
 	// statement of the session with a pid or end the session

@@ -32,6 +32,13 @@
 // dolt_peer_put once putBytes or putChunks are reached (the server takes
 // at most 4096 elements a call).
 //
+// A follower (a read replica) also runs LISTEN dolt_peer_refs on its
+// connection and waits for a notification (WaitForChange) between polls:
+// the serving server notifies the sessions connected to a database,
+// payload its name, soon after its refs move, for a while after each
+// dolt_peer_refs call for it (planner/session/peerwatch.go). Waiting for
+// a notification holds no transaction open on the serving server.
+//
 // Refs are named as a remote's: refs/heads/B, refs/tags/T, and, read-only,
 // ws/B, the working set of branch B, which a replica follows so that SQL
 // COMMITs reach it, not only dolt_commit. The server maps them to its

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -55,6 +56,9 @@ type Store struct {
 	bytes  int                        // their bytes
 	put    map[store.Address]struct{} // chunks this handle wrote
 	closed bool
+	// listening: the connection has run LISTEN dolt_peer_refs
+	// (WaitForChange).
+	listening bool
 }
 
 // Open connects to the pgserver at rawURL,
@@ -441,4 +445,38 @@ func (s *Store) UpdateRefs(ctx context.Context, updates []store.RefUpdate, durab
 		return s.wrap("updating refs", err)
 	}
 	return nil
+}
+
+// peerRefsChannel is the channel on which the serving server notifies
+// that the refs of a database a peer follows moved
+// (planner/session/peerwatch.go).
+const peerRefsChannel = "dolt_peer_refs"
+
+// WaitForChange waits until the server says the refs of the database
+// moved, or d has passed, and reports which. The server notifies only
+// the peers connected to that database, for a while after each call of
+// dolt_peer_refs (ListRefs, Ref); otherwise this waits d.
+func (s *Store) WaitForChange(ctx context.Context, d time.Duration) (bool, error) {
+	if err := s.lock(); err != nil {
+		return false, err
+	}
+	defer s.mu.Unlock()
+	if !s.listening {
+		if _, err := s.conn.Exec(ctx, "LISTEN "+peerRefsChannel); err != nil {
+			return false, s.wrap("listening for ref changes", err)
+		}
+		s.listening = true
+	}
+	wctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	_, err := s.conn.WaitForNotification(wctx)
+	switch {
+	case err == nil:
+		return true, nil
+	case ctx.Err() != nil:
+		return false, ctx.Err()
+	case wctx.Err() != nil:
+		return false, nil // d passed; the connection stays usable
+	}
+	return false, s.wrap("waiting for ref changes", err)
 }
