@@ -218,8 +218,6 @@ func TestPgRemoteFewChunks(t *testing.T) {
 	wantRows(t, ctx, bc, "SELECT v FROM big WHERE id IN (1, 2) ORDER BY id", "remote edit", "again")
 }
 
-var _ = context.Background
-
 // TestReplica runs a read replica of a database of a primary
 // (--replicate-from): it follows SQL COMMITs and dolt_commits under a
 // small write load within a second, refuses writes with 25006, reports

@@ -22,6 +22,7 @@ import (
 //	dolt_peer_put(chunks bytea[]) int4          writes chunks, returns the count
 //	dolt_peer_refs(db text) SETOF (name text, hash text)
 //	dolt_peer_update_refs(db text, names text[], olds text[], news text[]) int4
+//	dolt_peer_stats() (chunks_sent, bytes_sent, chunks_received, bytes_received)
 //
 // Chunks are the whole server's (one store holds every database), refs
 // one database's, named as a remote names them (versioning.PeerRefs). As

@@ -25,6 +25,7 @@
 //	dolt_peer_put(chunks bytea[]) int4         write chunks
 //	dolt_peer_refs(db text) SETOF (name, hash) the database's refs
 //	dolt_peer_update_refs(db, names text[], olds text[], news text[]) int4
+//	dolt_peer_stats()                          chunks and bytes peers read and wrote
 //
 // Addresses travel as 20-byte bytea, hashes in refs as Address.String
 // text (” for none). Calls are batched: up to getBatch addresses a
