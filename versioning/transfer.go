@@ -76,6 +76,56 @@ type copier struct {
 	log      *zap.Logger
 	began    time.Time
 	logged   time.Time
+	// trust: the walk stops at what dst holds. known holds dst's answers
+	// asked ahead for the children of a node (WillVisit), true for held,
+	// until the walk visits them.
+	trust bool
+	known map[store.Address]bool
+}
+
+// hasManyStore is a destination that answers for many chunks at once.
+type hasManyStore interface {
+	HasMany(ctx context.Context, addrs []store.Address) ([]store.Address, error)
+}
+
+// WillVisit asks dst, in one call, which of the children of a node the
+// walk is about to visit it holds (prolly's walk calls it): a remote
+// answers in one round trip what would take one a child.
+func (c *copier) WillVisit(ctx context.Context, addrs []store.Address) error {
+	hm, ok := c.dst.(hasManyStore)
+	if !c.trust || !ok || len(addrs) < 2 {
+		return nil
+	}
+	ask := make([]store.Address, 0, len(addrs))
+	for _, a := range addrs {
+		if _, ok := c.known[a]; !ok && !a.IsZero() {
+			ask = append(ask, a)
+		}
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	absent, err := hm.HasMany(ctx, ask)
+	if err != nil {
+		return err
+	}
+	for _, a := range ask {
+		c.known[a] = true
+	}
+	for _, a := range absent {
+		c.known[a] = false
+	}
+	return nil
+}
+
+// has reports whether dst holds a, from the answers asked ahead if it
+// was among them.
+func (c *copier) has(ctx context.Context, a store.Address) (bool, error) {
+	if held, ok := c.known[a]; ok {
+		delete(c.known, a)
+		return held, nil
+	}
+	return c.dst.Has(ctx, a)
 }
 
 // copyChunks copies into dst every chunk of src that the commits and tag
@@ -110,14 +160,14 @@ func newCopier(ctx context.Context, src, dst transferStore, log *zap.Logger, tru
 	if log == nil {
 		log = zap.NewNop()
 	}
-	c := &copier{src: src, dst: dst, held: map[store.Address][]byte{}, log: log, began: time.Now()}
+	c := &copier{src: src, dst: dst, held: map[store.Address][]byte{}, log: log, began: time.Now(), trust: trust, known: map[store.Address]bool{}}
 	c.logged = c.began
 	m := &marker{cs: c, seen: map[store.Address]struct{}{}, leave: func(a store.Address) error { return c.copy(ctx, a) },
 		have: func(a store.Address) (bool, error) {
 			if !trust {
 				return false, nil
 			}
-			return dst.Has(ctx, a)
+			return c.has(ctx, a)
 		}}
 	return c, m
 }

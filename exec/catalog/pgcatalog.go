@@ -690,7 +690,7 @@ func (s *Snapshot) roles() []role {
 	seen := map[string]bool{}
 	for _, r := range s.Src.Roles {
 		ro := role{oid: RoleOID(r.Name), name: r.Name, super: r.Superuser, createRole: r.Superuser || r.CreateRole, inherit: !r.NoInherit,
-			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser, bypassRLS: r.BypassRLS || r.Name == "postgres",
+			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser || r.Replication, bypassRLS: r.BypassRLS || r.Name == "postgres",
 			hasPassword: r.Verifier != "", connLimit: -1, validUntil: exec.Null}
 		if r.ConnLimit != nil {
 			ro.connLimit = int64(*r.ConnLimit)

@@ -177,7 +177,7 @@ func init() {
 				if b.Params != nil {
 					params, _ = json.Marshal(b.Params)
 				}
-				rows[i] = exec.Row{exec.DText(b.Name), exec.DText(b.URL), exec.DJSON(string(params))}
+				rows[i] = exec.Row{exec.DText(b.Name), exec.DText(versioning.RedactURL(b.URL)), exec.DJSON(string(params))}
 			}
 			return rows, nil
 		},

@@ -169,7 +169,7 @@ func (s session) doltPush(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			return exec.Null, remoteError(name)(err)
 		}
 		s.logTransfer("pushed", name, res.Stats)
-		if m := pushMessage(rm.URL, spec, res); m != "" {
+		if m := pushMessage(versioning.RedactURL(rm.URL), spec, res); m != "" {
 			msgs = append(msgs, m)
 		}
 		if f.has("set-upstream") && strings.HasPrefix(spec.Src, "refs/heads/") && strings.HasPrefix(spec.Dst, "refs/heads/") {
@@ -181,7 +181,7 @@ func (s session) doltPush(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	}
 	msg := "Everything up-to-date"
 	if len(msgs) > 0 {
-		msg = "To " + rm.URL + "\n" + strings.Join(msgs, "\n")
+		msg = "To " + versioning.RedactURL(rm.URL) + "\n" + strings.Join(msgs, "\n")
 	}
 	return commandResult(exec.DInt(0), exec.DText(msg)), nil
 }
@@ -282,7 +282,7 @@ func (s session) doltPull(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	}
 	out, err := s.Repo().MergeBranch(ctx, branch, versioning.MergeSpec{
 		Theirs: theirs, TheirsName: "remotes/" + tracking, NoFF: f.has("no-ff"), Squash: f.has("squash"), NoCommit: f.has("no-commit"),
-		Message: fmt.Sprintf("Merge branch '%s' of %s into %s", remoteBranch, rm.URL, branch),
+		Message: fmt.Sprintf("Merge branch '%s' of %s into %s", remoteBranch, versioning.RedactURL(rm.URL), branch),
 		Author:  author, Committer: committer, Indexes: exec.NewMergeIndexer(env.Txn),
 	})
 	if err != nil {
