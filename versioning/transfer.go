@@ -66,6 +66,23 @@ func (s *TransferStats) add(o TransferStats) {
 // progressEvery is how often a long transfer logs its progress.
 const progressEvery = 2 * time.Second
 
+// progressKey is the context key of WithTransferProgress.
+type progressKey struct{}
+
+// progress is what WithTransferProgress puts in a context.
+type progress struct {
+	every time.Duration
+	fn    func(TransferStats, time.Duration)
+}
+
+// WithTransferProgress returns ctx carrying fn, which a transfer run with
+// it (fetch, pull, push, clone, backup) calls at most once every every,
+// with what it has copied so far and for how long: the session that
+// started it tells its client (NOTICE).
+func WithTransferProgress(ctx context.Context, every time.Duration, fn func(st TransferStats, elapsed time.Duration)) context.Context {
+	return context.WithValue(ctx, progressKey{}, progress{every, fn})
+}
+
 // copier is one transfer's walk: the source as the marker reads it
 // (holding what it read until leave copies it, so that each chunk is read
 // once), and the destination.
@@ -76,6 +93,7 @@ type copier struct {
 	log      *zap.Logger
 	began    time.Time
 	logged   time.Time
+	reported time.Time // when WithTransferProgress's function was last called
 	// trust: the walk stops at what dst holds. known holds dst's answers
 	// asked ahead for the children of a node (WillVisit), true for held,
 	// until the walk visits them.
@@ -161,7 +179,7 @@ func newCopier(ctx context.Context, src, dst transferStore, log *zap.Logger, tru
 		log = zap.NewNop()
 	}
 	c := &copier{src: src, dst: dst, held: map[store.Address][]byte{}, log: log, began: time.Now(), trust: trust, known: map[store.Address]bool{}}
-	c.logged = c.began
+	c.logged, c.reported = c.began, c.began
 	m := &marker{cs: c, seen: map[store.Address]struct{}{}, leave: func(a store.Address) error { return c.copy(ctx, a) },
 		have: func(a store.Address) (bool, error) {
 			if !trust {
@@ -244,6 +262,12 @@ func (c *copier) copy(ctx context.Context, a store.Address) error {
 		c.logged = now
 		c.log.Info("transfer progress", zap.Int("chunks", c.stats.Chunks), zap.Int64("bytes", c.stats.Bytes),
 			zap.Duration("elapsed", now.Sub(c.began)))
+	}
+	if p, ok := ctx.Value(progressKey{}).(progress); ok {
+		if now := time.Now(); now.Sub(c.reported) >= p.every {
+			c.reported = now
+			p.fn(c.stats, now.Sub(c.began))
+		}
 	}
 	return nil
 }

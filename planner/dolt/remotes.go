@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -97,7 +98,7 @@ func (s session) doltFetch(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		}
 		opts.Specs = append(opts.Specs, rs)
 	}
-	st, err := s.Repo().Fetch(env.Ctx, rm, opts)
+	st, err := s.Repo().Fetch(transferProgress(env.Ctx, s, "dolt_fetch"), rm, opts)
 	if errors.Is(err, versioning.ErrInvalidRefSpec) {
 		return exec.Null, pgerr.New(pgerr.InternalError, "fetch failed: %s", strings.TrimPrefix(err.Error(), "versioning: "))
 	}
@@ -164,7 +165,7 @@ func (s session) doltPush(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if err != nil {
 			return exec.Null, remoteError(name)(err)
 		}
-		res, err := s.Repo().Push(ctx, rm, spec, versioning.PushOptions{Force: f.has("force"), Log: s.Logger()})
+		res, err := s.Repo().Push(transferProgress(ctx, s, "dolt_push"), rm, spec, versioning.PushOptions{Force: f.has("force"), Log: s.Logger()})
 		if err != nil {
 			return exec.Null, remoteError(name)(err)
 		}
@@ -187,6 +188,21 @@ func (s session) doltPush(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 }
 
 // pushMessage is Git's line for one ref a push moved, "" if it did not.
+// progressEvery is how often a long transfer tells its client how far it
+// got.
+const progressEvery = 2 * time.Second
+
+// transferProgress returns ctx with a long transfer's progress sent to
+// the client as NOTICEs (versioning.WithTransferProgress), what naming the
+// command.
+func transferProgress(ctx context.Context, s Session, what string) context.Context {
+	return versioning.WithTransferProgress(ctx, progressEvery, func(st versioning.TransferStats, elapsed time.Duration) {
+		mb := float64(st.Bytes) / (1 << 20)
+		s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s: %d chunks, %.1f MB in %.1f s (%.1f MB/s)",
+			what, st.Chunks, mb, elapsed.Seconds(), mb/elapsed.Seconds()))
+	})
+}
+
 func pushMessage(url string, spec versioning.RefSpec, res versioning.PushResult) string {
 	src, dst := shortName(spec.Src), shortName(spec.Dst)
 	kind := "branch"
@@ -260,7 +276,7 @@ func (s session) doltPull(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err != nil {
 		return exec.Null, remoteError(name)(err)
 	}
-	st, err := s.Repo().Fetch(ctx, rm, versioning.FetchOptions{Specs: []versioning.RefSpec{spec}, Prune: f.has("prune"), Log: s.Logger()})
+	st, err := s.Repo().Fetch(transferProgress(ctx, s, "dolt_pull"), rm, versioning.FetchOptions{Specs: []versioning.RefSpec{spec}, Prune: f.has("prune"), Log: s.Logger()})
 	if errors.Is(err, versioning.ErrInvalidRefSpec) { // the remote has no such branch
 		return exec.Null, pgerr.New(pgerr.InternalError, "branch %q not found on remote", remoteBranch)
 	}
@@ -329,7 +345,7 @@ func (s session) doltClone(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if name == "" || name == "." || name == "/" || strings.ContainsAny(name, "@/") {
 		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_clone: %q is not a database name; give one", name)
 	}
-	_, st, err := versioning.Clone(env.Ctx, s.Repo().Store(), name, rawURL, versioning.CloneOptions{
+	_, st, err := versioning.Clone(transferProgress(env.Ctx, s, "dolt_clone"), s.Repo().Store(), name, rawURL, versioning.CloneOptions{
 		Remote: f.flags["remote"], Branch: f.flags["branch"], Log: s.Logger()})
 	switch {
 	case errors.Is(err, versioning.ErrDatabaseExists):
