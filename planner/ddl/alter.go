@@ -936,6 +936,8 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			return "ALTER DOMAIN", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_POLICY:
 			return a.renamePolicy(ctx, s)
+		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
+			return a.renameRoutine(ctx, s)
 		case pg.ObjectType_OBJECT_INDEX:
 			tag = "ALTER INDEX"
 		case pg.ObjectType_OBJECT_SEQUENCE:

@@ -80,6 +80,8 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.alterPolicy(n.GetAlterPolicyStmt())
 	case n.GetDropOwnedStmt() != nil:
 		run, err = a.dropOwned(n.GetDropOwnedStmt())
+	case n.GetAlterFunctionStmt() != nil:
+		run, err = a.alterFunction(n.GetAlterFunctionStmt())
 	case n.GetRefreshMatViewStmt() != nil:
 		run, err = a.refreshMatView(n.GetRefreshMatViewStmt())
 	case n.GetAlterDefaultPrivilegesStmt() != nil:
