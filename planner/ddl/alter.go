@@ -183,6 +183,10 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 			return nil
 		}
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
+	case pg.AlterTableType_AT_AddInherit:
+		return a.addInherit(ctx, def, cmd.Def.GetRangeVar())
+	case pg.AlterTableType_AT_DropInherit:
+		return a.dropInherit(ctx, def, cmd.Def.GetRangeVar())
 	case pg.AlterTableType_AT_AlterConstraint:
 		return a.alterConstraint(ctx, def, cmd.Def.GetConstraint())
 	case pg.AlterTableType_AT_AlterColumnType:
