@@ -92,6 +92,13 @@ func (a *analyzer) typeUnknownParam(p exec.Plan, i int, t exec.T) exec.T {
 }
 
 func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
+	if v, ok, err := a.targetView(s.Relation); err != nil {
+		return nil, err
+	} else if ok {
+		return a.insertView(s, v) // updatable.go
+	}
+	pending := a.viewChecks
+	a.viewChecks = nil
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err
@@ -211,7 +218,11 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict, Policies: policies}
+	viewChecks, err := a.viewCheckExprs(pending, t, aliasOf(s.Relation))
+	if err != nil {
+		return nil, err
+	}
+	m := &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict, Policies: policies, ViewChecks: viewChecks}
 	if err := a.modifyFamily(m, true); err != nil {
 		return nil, err
 	}
@@ -376,6 +387,13 @@ func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Nod
 }
 
 func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
+	if v, ok, err := a.targetView(s.Relation); err != nil {
+		return nil, err
+	} else if ok {
+		return a.updateView(s, v) // updatable.go
+	}
+	pending := a.viewChecks
+	a.viewChecks = nil
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err
@@ -402,8 +420,12 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	viewChecks, err := a.viewCheckExprs(pending, t, aliasOf(s.Relation))
+	if err != nil {
+		return nil, err
+	}
 	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks, Recheck: recheck, Policies: policies,
-		RecheckJoined: len(s.FromClause) > 0, UpdatedGenerated: updatedGenerated(t, sets)}
+		ViewChecks: viewChecks, RecheckJoined: len(s.FromClause) > 0, UpdatedGenerated: updatedGenerated(t, sets)}
 	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
 		return nil, err
 	}
@@ -483,6 +505,11 @@ func (a *analyzer) setClause(t *exec.Table, target string, list []*pg.Node, sc *
 }
 
 func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
+	if v, ok, err := a.targetView(s.Relation); err != nil {
+		return nil, err
+	} else if ok {
+		return a.deleteView(s, v) // updatable.go
+	}
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err

@@ -24,7 +24,11 @@ type analyzer struct {
 	// as, when set, is the authority privileges are checked with instead
 	// of the current role's: a view's owner's, for the view's query.
 	as     *Authority
-	params []exec.T // parameter types, inferred as they are met
+	// viewChecks are the WITH CHECK OPTION conditions of the views an
+	// INSERT or UPDATE was rewritten through, pending until the
+	// statement on the base table takes them (updatable.go).
+	viewChecks []viewCheck
+	params     []exec.T // parameter types, inferred as they are met
 	// deps are the definitions of the tables the statement uses: its plan
 	// stays valid while they are unchanged (Statement.reusable).
 	deps []*versioning.Table
