@@ -23,7 +23,7 @@ type analyzer struct {
 	text string
 	// as, when set, is the authority privileges are checked with instead
 	// of the current role's: a view's owner's, for the view's query.
-	as     *Authority
+	as *Authority
 	// viewChecks are the WITH CHECK OPTION conditions of the views an
 	// INSERT or UPDATE was rewritten through, pending until the
 	// statement on the base table takes them (updatable.go).
