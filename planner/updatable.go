@@ -732,3 +732,55 @@ func containsSRF(list []*pg.Node) bool {
 	}
 	return found
 }
+
+// The events pg_relation_is_updatable reports, as PostgreSQL's bits
+// 1<<CMD_UPDATE, 1<<CMD_INSERT, 1<<CMD_DELETE.
+const (
+	EventUpdate = 1 << 2
+	EventInsert = 1 << 3
+	EventDelete = 1 << 4
+	AllEvents   = EventUpdate | EventInsert | EventDelete
+)
+
+// ViewEvents is PostgreSQL's relation_is_updatable for view v: the
+// statements it takes, limited to its columns at the positions include
+// holds (nil: all of them).
+func ViewEvents(s Session, env *exec.Env, v *versioning.View, include []int) int {
+	a := &analyzer{ctx: env.Ctx, s: s, tx: env.Txn}
+	return a.viewEvents(v, include, 0)
+}
+
+func (a *analyzer) viewEvents(v *versioning.View, include []int, depth int) int {
+	sel, err := ParseSelect(v.Query)
+	if err != nil || depth > maxViewDepth {
+		return 0
+	}
+	uv, detail, err := a.analyzeUpdatableView(v, sel)
+	if err != nil || detail != "" {
+		return 0
+	}
+	var bases []string // the base columns of the updatable columns included
+	for i, c := range uv.cols {
+		if c.base != "" && (include == nil || slices.Contains(include, i)) {
+			bases = append(bases, c.base)
+		}
+	}
+	events := EventDelete // deletable, though no column is updatable
+	if len(bases) > 0 {
+		events = AllEvents
+	}
+	if _, ok, _ := a.lookupTable(a.ctx, uv.base.Schemaname, uv.base.Relname); ok {
+		return events
+	}
+	bv, ok, err := a.findView(uv.base.Schemaname, uv.base.Relname)
+	if err != nil || !ok {
+		return 0
+	}
+	inner := []int{}
+	for i, c := range bv.Columns {
+		if slices.Contains(bases, c.Name) {
+			inner = append(inner, i)
+		}
+	}
+	return events & a.viewEvents(bv, inner, depth+1)
+}

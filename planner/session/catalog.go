@@ -56,6 +56,9 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 		Sequences: func(t *versioning.Table, expr string) []*versioning.Sequence {
 			return s.defaultSequences(env, t, expr)
 		},
+		ViewEvents: func(v *versioning.View, include []int) int {
+			return planner.ViewEvents(s, env, v, include)
+		},
 	}, nil
 }
 
@@ -245,6 +248,25 @@ func init() {
 		}
 		return exec.DRegOID(oid, name), nil
 	})
+	// Which statements a relation takes, and whether a column may be
+	// updated, as the bits of PostgreSQL's relation_is_updatable: views
+	// have no INSTEAD OF triggers or rules here, so include_triggers
+	// changes nothing.
+	registerStrict("pg_relation_is_updatable", []uint32{exec.OIDRegclass, exec.OIDBool}, exec.OIDInt4, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		r, ok := snap.RelationByOID(oid)
+		if !ok {
+			return exec.DInt(0), nil
+		}
+		return exec.DInt(int64(snap.RelationEvents(r, -1))), nil
+	}))
+	registerStrict("pg_column_is_updatable", []uint32{exec.OIDRegclass, exec.OIDInt2, exec.OIDBool}, exec.OIDBool, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		r, ok := snap.RelationByOID(oid)
+		if !ok || a[1].I <= 0 {
+			return exec.DBool(false), nil
+		}
+		const need = planner.EventUpdate | planner.EventDelete
+		return exec.DBool(snap.RelationEvents(r, int(a[1].I)-1)&need == need), nil
+	}))
 }
 
 // The catalog functions whose answers are fixed here, with PostgreSQL's
