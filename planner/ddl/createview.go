@@ -156,6 +156,7 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 // dropViews runs DROP VIEW [IF EXISTS] name, ... [CASCADE].
 func (a *analyzer) dropViews(ctx context.Context, s *pg.DropStmt) (string, error) {
 	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
+	defer a.collectCascades()()
 	for _, obj := range s.Objects {
 		rel, relSchema, name, err := a.dropTarget(ctx, obj, planner.RelView, s.MissingOk)
 		if err != nil {
@@ -197,7 +198,7 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 				WithDetail("view %s depends on %s", v.Name, what).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to view %s", v.Name))
+		a.cascaded("view " + v.Name)
 		if err := a.dropDependentViews(ctx, v.Schema, v.Name, "view "+v.Name, true); err != nil {
 			return err
 		}
