@@ -94,6 +94,12 @@ type CountedRows interface {
 
 func (p *Modify) Open(env *Env) (Rows, error) {
 	if p.Table.Virtual != nil {
+		if p.Kind != Merge {
+			event := [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]
+			if trs := insteadTriggers(p.Table, event); len(trs) > 0 {
+				return p.openInstead(env, event, trs) // instead.go
+			}
+		}
 		_, inserts := p.Table.VirtualWriter.(VirtualInserter)
 		if p.Table.VirtualWriter != nil && (p.Kind == Update || p.Kind == Delete || p.Kind == Insert && inserts) {
 			return p.openVirtualWrite(env)

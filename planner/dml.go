@@ -94,8 +94,12 @@ func (a *analyzer) typeUnknownParam(p exec.Plan, i int, t exec.T) exec.T {
 func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	if v, ok, err := a.targetView(s.Relation); err != nil {
 		return nil, err
-	} else if ok {
+	} else if ok && !hasInstead(v, "INSERT") {
 		return a.insertView(s, v) // updatable.go
+	} else if ok {
+		if err := a.requireView(v, "a"); err != nil {
+			return nil, err
+		}
 	}
 	pending := a.viewChecks
 	a.viewChecks = nil
@@ -389,8 +393,12 @@ func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Nod
 func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if v, ok, err := a.targetView(s.Relation); err != nil {
 		return nil, err
-	} else if ok {
+	} else if ok && !hasInstead(v, "UPDATE") {
 		return a.updateView(s, v) // updatable.go
+	} else if ok {
+		if err := a.requireView(v, "w"); err != nil {
+			return nil, err
+		}
 	}
 	pending := a.viewChecks
 	a.viewChecks = nil
@@ -507,8 +515,12 @@ func (a *analyzer) setClause(t *exec.Table, target string, list []*pg.Node, sc *
 func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
 	if v, ok, err := a.targetView(s.Relation); err != nil {
 		return nil, err
-	} else if ok {
+	} else if ok && !hasInstead(v, "DELETE") {
 		return a.deleteView(s, v) // updatable.go
+	} else if ok {
+		if err := a.requireView(v, "d"); err != nil {
+			return nil, err
+		}
 	}
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {

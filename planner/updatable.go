@@ -89,6 +89,14 @@ func (a *analyzer) findView(schema, name string) (*versioning.View, bool, error)
 	return nil, false, nil
 }
 
+// hasInstead reports whether view v has an enabled INSTEAD OF trigger
+// for event, which then takes the statement in place of the rewrite.
+func hasInstead(v *versioning.View, event string) bool {
+	return slices.ContainsFunc(v.Triggers, func(tr versioning.Trigger) bool {
+		return tr.Timing == 'i' && !tr.Disabled && tr.FiresOn(event)
+	})
+}
+
 // viewNotUpdatable is PostgreSQL's error for a statement on a view that
 // is not automatically updatable.
 func viewNotUpdatable(v *versioning.View, cmd byte, detail string) error {

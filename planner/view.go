@@ -181,6 +181,7 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 		}
 	})
 	t.VirtualKind = 'v'
+	t.Def.Triggers = v.Triggers // INSTEAD OF triggers take its writes
 	return t, nil
 }
 

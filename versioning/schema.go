@@ -402,6 +402,9 @@ type View struct {
 	// Options are the view's reloptions as PostgreSQL lists them,
 	// name=value (security_barrier, security_invoker), in the order set.
 	Options []string `json:"options,omitempty"`
+	// Triggers are the view's triggers: INSTEAD OF row triggers, which
+	// take its INSERTs, UPDATEs and DELETEs, and statement triggers.
+	Triggers []Trigger `json:"triggers,omitempty"`
 }
 
 // Option returns the value of the view's option name, "" when unset.

@@ -507,3 +507,14 @@ func changeColumnACL(au *planner.Authority, g *pg.GrantStmt, tableACL, acl []ver
 	}
 	return acl, nil
 }
+
+// requireViewOwner checks that the current role may add or drop view v's
+// triggers: it owns the view (PostgreSQL asks for the TRIGGER privilege,
+// which only owners hold here).
+func (a *analyzer) requireViewOwner(v *versioning.View) error {
+	au, err := a.Authority()
+	if err != nil || au.Owns(v.Owner) {
+		return err
+	}
+	return planner.PermissionDenied("view", v.Name)
+}
