@@ -381,7 +381,7 @@ func isViews(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	db := dText(s.Src.Database)
 	for _, v := range s.Views {
-		events := s.RelationEvents(Relation{Kind: 'v', Query: v}, -1)
+		events, trig := s.RelationEvents(Relation{Kind: 'v', Query: v}, -1), TriggerEvents(v)
 		check := "NONE"
 		switch v.Check {
 		case 'l':
@@ -390,7 +390,8 @@ func isViews(s *Snapshot) ([]exec.Row, error) {
 			check = "CASCADED"
 		}
 		out = append(out, exec.Row{db, dText(v.Schema), dText(v.Name), dText(" " + v.Query + ";"), dText(check),
-			yesNo(events&(1<<2|1<<4) == 1<<2|1<<4), yesNo(events&(1<<3) != 0), yesNo(false), yesNo(false), yesNo(false)})
+			yesNo(events&(1<<2|1<<4) == 1<<2|1<<4), yesNo(events&(1<<3) != 0),
+			yesNo(trig&(1<<2) != 0), yesNo(trig&(1<<4) != 0), yesNo(trig&(1<<3) != 0)})
 	}
 	return out, nil
 }

@@ -388,3 +388,20 @@ func (s *Snapshot) RelationEvents(r Relation, col int) int {
 	}
 	return s.Src.ViewEvents(r.Query, nil)
 }
+
+// TriggerEvents are the statements view v takes through INSTEAD OF
+// triggers, in RelationEvents' bits.
+func TriggerEvents(v *versioning.View) int {
+	events := 0
+	for _, tr := range v.Triggers {
+		if tr.Timing != 'i' {
+			continue
+		}
+		for ev, bit := range map[string]int{"UPDATE": 1 << 2, "INSERT": 1 << 3, "DELETE": 1 << 4} {
+			if tr.FiresOn(ev) {
+				events |= bit
+			}
+		}
+	}
+	return events
+}
