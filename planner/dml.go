@@ -61,6 +61,19 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 			return nil, err
 		}
 	}
+	for name, n := range a.defaultOverride {
+		pos, err := columnByName(t, name, -1)
+		if err != nil {
+			return nil, err
+		}
+		e, err := a.expr(n, nil)
+		if err != nil {
+			return nil, err
+		}
+		if out[pos], err = a.assignColumn(e, t.Cols[pos], -1); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
 }
 
@@ -101,8 +114,8 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			return nil, err
 		}
 	}
-	pending := a.viewChecks
-	a.viewChecks = nil
+	pending, pendingDefaults := a.viewChecks, a.viewDefaults
+	a.viewChecks, a.viewDefaults = nil, nil
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err
@@ -144,7 +157,9 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.defaultOverride = pendingDefaults
 	defaults, err := a.defaults(t)
+	a.defaultOverride = nil
 	if err != nil {
 		return nil, err
 	}
@@ -400,8 +415,8 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 			return nil, err
 		}
 	}
-	pending := a.viewChecks
-	a.viewChecks = nil
+	pending, pendingDefaults := a.viewChecks, a.viewDefaults
+	a.viewChecks, a.viewDefaults = nil, nil
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err
@@ -412,7 +427,9 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.defaultOverride = pendingDefaults
 	sets, err := a.setClause(t, aliasOf(s.Relation), s.TargetList, sc)
+	a.defaultOverride = nil
 	if err != nil {
 		return nil, err
 	}

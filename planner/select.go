@@ -28,6 +28,11 @@ type analyzer struct {
 	// INSERT or UPDATE was rewritten through, pending until the
 	// statement on the base table takes them (updatable.go).
 	viewChecks []viewCheck
+	// viewDefaults are the defaults the views an INSERT or UPDATE was
+	// rewritten through give their base columns, by the target's column
+	// names: pending like viewChecks, then, as defaultOverride, what
+	// defaults gives those columns.
+	viewDefaults, defaultOverride map[string]*pg.Node
 	params     []exec.T // parameter types, inferred as they are met
 	// deps are the definitions of the tables the statement uses: its plan
 	// stays valid while they are unchanged (Statement.reusable).

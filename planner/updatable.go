@@ -458,6 +458,30 @@ func (a *analyzer) addViewChecks(uv *updatableView, alias string) {
 	a.viewChecks = checks
 }
 
+// addViewDefaults brings the pending column defaults down through view
+// uv: those of the views above, else its own, given to the base columns
+// its columns are.
+func (a *analyzer) addViewDefaults(uv *updatableView) error {
+	next := map[string]*pg.Node{}
+	for i, c := range uv.cols {
+		if c.base == "" {
+			continue
+		}
+		d := a.viewDefaults[c.name]
+		if d == nil && i < len(uv.v.Columns) && uv.v.Columns[i].Default != "" {
+			var err error
+			if d, err = ParseExpr(uv.v.Columns[i].Default); err != nil {
+				return err
+			}
+		}
+		if d != nil {
+			next[c.base] = d
+		}
+	}
+	a.viewDefaults = next
+	return nil
+}
+
 // viewCheckExprs analyzes the check options pending over table t, named
 // alias, the statement's target.
 func (a *analyzer) viewCheckExprs(pending []viewCheck, t *exec.Table, alias string) ([]exec.ViewCheck, error) {
@@ -550,7 +574,10 @@ func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, 
 		}
 	}
 	a.addViewChecks(uv, alias)
-	defer func() { a.viewChecks = nil }()
+	if err := a.addViewDefaults(uv); err != nil {
+		return nil, err
+	}
+	defer func() { a.viewChecks, a.viewDefaults = nil, nil }()
 	return a.throughView(v, func() (exec.Plan, error) { return a.insert(out) })
 }
 
@@ -670,7 +697,10 @@ func (a *analyzer) updateView(s *pg.UpdateStmt, v *versioning.View) (exec.Plan, 
 	out.WhereClause = uv.viewWhere(out.WhereClause, alias)
 	out.ReturningList = uv.viewReturning(s.ReturningList, alias)
 	a.addViewChecks(uv, alias)
-	defer func() { a.viewChecks = nil }()
+	if err := a.addViewDefaults(uv); err != nil {
+		return nil, err
+	}
+	defer func() { a.viewChecks, a.viewDefaults = nil, nil }()
 	return a.throughView(v, func() (exec.Plan, error) { return a.update(out) })
 }
 

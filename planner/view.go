@@ -181,6 +181,9 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 		}
 	})
 	t.VirtualKind = 'v'
+	for i, c := range v.Columns {
+		t.Cols[i].Default = c.Default // for INSERTs its INSTEAD OF triggers take
+	}
 	t.Def.Triggers = v.Triggers // INSTEAD OF triggers take its writes
 	return t, nil
 }

@@ -422,6 +422,10 @@ type ViewColumn struct {
 	Name   string `json:"name"`
 	Type   uint32 `json:"type"`
 	Typmod int32  `json:"typmod"`
+	// Default is the column's default (ALTER VIEW ... SET DEFAULT) as
+	// SQL text, which an INSERT or UPDATE through the view uses in place
+	// of its base column's; "" for none.
+	Default string `json:"default,omitempty"`
 }
 
 // SameIndex reports whether index ix of def, a partition or child of
