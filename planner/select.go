@@ -33,7 +33,7 @@ type analyzer struct {
 	// names: pending like viewChecks, then, as defaultOverride, what
 	// defaults gives those columns.
 	viewDefaults, defaultOverride map[string]*pg.Node
-	params     []exec.T // parameter types, inferred as they are met
+	params                        []exec.T // parameter types, inferred as they are met
 	// deps are the definitions of the tables the statement uses: its plan
 	// stays valid while they are unchanged (Statement.reusable).
 	deps []*versioning.Table
