@@ -512,16 +512,49 @@ func (a *analyzer) throughView(v *versioning.View, analyze func() (exec.Plan, er
 	return analyze()
 }
 
-// requireView checks that the current role holds privs on view v.
-func (a *analyzer) requireView(v *versioning.View, privs string) error {
+// requireView checks that the current role holds privs on view v: each
+// on the view, or, for INSERT and UPDATE, on every column of cols, and
+// for SELECT on some column, as column privileges allow.
+func (a *analyzer) requireView(v *versioning.View, privs string, cols ...string) error {
 	au, err := a.authority()
 	if err != nil {
 		return err
 	}
-	if !au.may(ViewACL(v), privs) {
-		return PermissionDenied("view", v.Name)
+	acl := ViewACL(v)
+	for _, p := range privs {
+		priv := string(p)
+		if au.may(acl, priv) {
+			continue
+		}
+		columnMay := func(c versioning.ViewColumn) bool { return versioning.ACLHolds(v.ColumnACL[c.Name], au.Holds, priv, false) }
+		ok := false
+		switch p {
+		case 'a', 'w':
+			ok = len(cols) > 0
+			for _, name := range cols {
+				i := slices.IndexFunc(v.Columns, func(c versioning.ViewColumn) bool { return c.Name == name })
+				ok = ok && i >= 0 && columnMay(v.Columns[i])
+			}
+		case 'r':
+			ok = slices.ContainsFunc(v.Columns, columnMay)
+		}
+		if !ok {
+			return PermissionDenied("view", v.Name)
+		}
 	}
 	return nil
+}
+
+// targetNames returns the column names of an INSERT's column list or an
+// UPDATE's SET list.
+func targetNames(list []*pg.Node) []string {
+	var out []string
+	for _, n := range list {
+		if rt := n.GetResTarget(); rt != nil {
+			out = append(out, rt.Name)
+		}
+	}
+	return out
 }
 
 // insertView rewrites an INSERT into view v onto its base relation.
@@ -530,7 +563,13 @@ func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, 
 	if len(s.ReturningList) > 0 || s.OnConflictClause != nil {
 		privs += "r"
 	}
-	if err := a.requireView(v, privs); err != nil {
+	names := targetNames(s.Cols)
+	if len(s.Cols) == 0 {
+		for _, c := range v.Columns {
+			names = append(names, c.Name)
+		}
+	}
+	if err := a.requireView(v, privs, names...); err != nil {
 		return nil, err
 	}
 	uv, err := a.updatableView(v, 'a')
@@ -670,7 +709,7 @@ func (a *analyzer) updateView(s *pg.UpdateStmt, v *versioning.View) (exec.Plan, 
 	if s.WhereClause != nil || len(s.FromClause) > 0 || len(s.ReturningList) > 0 || setReads(s.TargetList) {
 		privs += "r"
 	}
-	if err := a.requireView(v, privs); err != nil {
+	if err := a.requireView(v, privs, targetNames(s.TargetList)...); err != nil {
 		return nil, err
 	}
 	uv, err := a.updatableView(v, 'w')

@@ -405,6 +405,9 @@ type View struct {
 	// Triggers are the view's triggers: INSTEAD OF row triggers, which
 	// take its INSERTs, UPDATEs and DELETEs, and statement triggers.
 	Triggers []Trigger `json:"triggers,omitempty"`
+	// ColumnACL holds the columns' own privileges (GRANT UPDATE (col) ON
+	// view), by column name, as Column.ACL.
+	ColumnACL map[string][]ACLItem `json:"column_acl,omitempty"`
 }
 
 // Option returns the value of the view's option name, "" when unset.
