@@ -526,7 +526,9 @@ func (a *analyzer) requireView(v *versioning.View, privs string, cols ...string)
 		if au.may(acl, priv) {
 			continue
 		}
-		columnMay := func(c versioning.ViewColumn) bool { return versioning.ACLHolds(v.ColumnACL[c.Name], au.Holds, priv, false) }
+		columnMay := func(c versioning.ViewColumn) bool {
+			return versioning.ACLHolds(v.ColumnACL[c.Name], au.Holds, priv, false)
+		}
 		ok := false
 		switch p {
 		case 'a', 'w':
