@@ -305,6 +305,9 @@ func (uv *updatableView) qualify(n *pg.Node, alias string) *pg.Node {
 	walkRefs(n, true, func(cr *pg.ColumnRef, outer bool) {
 		k := len(cr.Fields)
 		switch {
+		case k == 1 && outer && alias != "" && cr.Fields[0].GetString_().GetSval() == uv.ref && !uv.baseCols[uv.ref]:
+			// The base relation's whole row, by its name.
+			cr.Fields[0] = &pg.Node{Node: &pg.Node_String_{String_: &pg.String{Sval: alias}}}
 		case k >= 2 && cr.Fields[k-2].GetString_().GetSval() == uv.ref:
 			refs = append(refs, cr)
 		case k == 1 && outer && cr.Fields[0].GetString_() != nil && uv.baseCols[cr.Fields[0].GetString_().Sval]:
@@ -512,9 +515,9 @@ func (a *analyzer) throughView(v *versioning.View, analyze func() (exec.Plan, er
 	return analyze()
 }
 
-// requireView checks that the current role holds privs on view v: each
-// on the view, or, for INSERT and UPDATE, on every column of cols, and
-// for SELECT on some column, as column privileges allow.
+// requireView checks that the current role holds each of privs on view
+// v: on the view, or on the columns cols (every one of them; some
+// column when cols is empty), as column privileges allow.
 func (a *analyzer) requireView(v *versioning.View, privs string, cols ...string) error {
 	au, err := a.authority()
 	if err != nil {
@@ -526,25 +529,85 @@ func (a *analyzer) requireView(v *versioning.View, privs string, cols ...string)
 		if au.may(acl, priv) {
 			continue
 		}
-		columnMay := func(c versioning.ViewColumn) bool {
-			return versioning.ACLHolds(v.ColumnACL[c.Name], au.Holds, priv, false)
+		columnMay := func(name string) bool { return versioning.ACLHolds(v.ColumnACL[name], au.Holds, priv, false) }
+		ok := len(cols) > 0
+		for _, name := range cols {
+			ok = ok && columnMay(name)
 		}
-		ok := false
-		switch p {
-		case 'a', 'w':
-			ok = len(cols) > 0
-			for _, name := range cols {
-				i := slices.IndexFunc(v.Columns, func(c versioning.ViewColumn) bool { return c.Name == name })
-				ok = ok && i >= 0 && columnMay(v.Columns[i])
-			}
-		case 'r':
-			ok = slices.ContainsFunc(v.Columns, columnMay)
+		if len(cols) == 0 {
+			ok = slices.ContainsFunc(v.Columns, func(c versioning.ViewColumn) bool { return columnMay(c.Name) })
 		}
 		if !ok {
 			return PermissionDenied("view", v.Name)
 		}
 	}
 	return nil
+}
+
+// conflictPrivileges checks what an INSERT ... ON CONFLICT DO UPDATE
+// through view v, named alias, needs of it: UPDATE on the columns set,
+// SELECT on the columns its SET and WHERE read (of the view's row or of
+// excluded).
+func (a *analyzer) conflictPrivileges(v *versioning.View, oc *pg.OnConflictClause, alias string) error {
+	if oc.Action != pg.OnConflictAction_ONCONFLICT_UPDATE {
+		return nil
+	}
+	if err := a.requireView(v, "w", targetNames(oc.TargetList)...); err != nil {
+		return err
+	}
+	var read []string
+	note := func(n *pg.Node) {
+		walkRefs(n, true, func(cr *pg.ColumnRef, outer bool) {
+			k := len(cr.Fields)
+			col := cr.Fields[k-1].GetString_()
+			if col == nil || slices.IndexFunc(v.Columns, func(c versioning.ViewColumn) bool { return c.Name == col.Sval }) < 0 {
+				return
+			}
+			if q := cr.Fields[0].GetString_().GetSval(); k == 1 && outer || k == 2 && (q == alias || q == "excluded") {
+				read = append(read, col.Sval)
+			}
+		})
+	}
+	for _, n := range oc.TargetList {
+		note(n.GetResTarget().GetVal())
+	}
+	note(oc.WhereClause)
+	if len(read) == 0 {
+		return nil
+	}
+	return a.requireView(v, "r", read...)
+}
+
+// requireBaseRead checks, with the authority the statement is analyzed
+// with (the view's owner's), that the base relation's columns view uv
+// shows may be read: PostgreSQL asks it of the excluded row of an ON
+// CONFLICT DO UPDATE through a view.
+func (a *analyzer) requireBaseRead(uv *updatableView) error {
+	var cols []string
+	for _, c := range uv.cols {
+		if c.base != "" {
+			cols = append(cols, c.base)
+		}
+	}
+	if t, ok, err := a.lookupTable(a.ctx, uv.base.Schemaname, uv.base.Relname); err != nil {
+		return err
+	} else if ok {
+		au, err := a.authority()
+		if err != nil {
+			return err
+		}
+		for _, name := range cols {
+			if !columnMay(au, t.Def, ColumnIndex(t.Def, name), "r") {
+				return PermissionDenied("table", t.Def.Name)
+			}
+		}
+		return nil
+	}
+	bv, ok, err := a.findView(uv.base.Schemaname, uv.base.Relname)
+	if err != nil || !ok {
+		return err
+	}
+	return a.requireView(bv, "r", cols...)
 }
 
 // targetNames returns the column names of an INSERT's column list or an
@@ -561,18 +624,24 @@ func targetNames(list []*pg.Node) []string {
 
 // insertView rewrites an INSERT into view v onto its base relation.
 func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, error) {
-	privs := "a"
-	if len(s.ReturningList) > 0 || s.OnConflictClause != nil {
-		privs += "r"
-	}
 	names := targetNames(s.Cols)
 	if len(s.Cols) == 0 {
 		for _, c := range v.Columns {
 			names = append(names, c.Name)
 		}
 	}
-	if err := a.requireView(v, privs, names...); err != nil {
+	if err := a.requireView(v, "a", names...); err != nil {
 		return nil, err
+	}
+	if len(s.ReturningList) > 0 {
+		if err := a.requireView(v, "r"); err != nil {
+			return nil, err
+		}
+	}
+	if s.OnConflictClause != nil {
+		if err := a.conflictPrivileges(v, s.OnConflictClause, aliasOf(s.Relation)); err != nil {
+			return nil, err
+		}
 	}
 	uv, err := a.updatableView(v, 'a')
 	if err != nil {
@@ -619,7 +688,14 @@ func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, 
 		return nil, err
 	}
 	defer func() { a.viewChecks, a.viewDefaults = nil, nil }()
-	return a.throughView(v, func() (exec.Plan, error) { return a.insert(out) })
+	return a.throughView(v, func() (exec.Plan, error) {
+		if oc := s.OnConflictClause; oc != nil && oc.Action == pg.OnConflictAction_ONCONFLICT_UPDATE {
+			if err := a.requireBaseRead(uv); err != nil {
+				return nil, err
+			}
+		}
+		return a.insert(out)
+	})
 }
 
 // insertWidth is the number of columns an INSERT's source gives: the
@@ -707,12 +783,13 @@ func (uv *updatableView) viewWhere(where *pg.Node, alias string) *pg.Node {
 
 // updateView rewrites an UPDATE of view v onto its base relation.
 func (a *analyzer) updateView(s *pg.UpdateStmt, v *versioning.View) (exec.Plan, error) {
-	privs := "w"
-	if s.WhereClause != nil || len(s.FromClause) > 0 || len(s.ReturningList) > 0 || setReads(s.TargetList) {
-		privs += "r"
-	}
-	if err := a.requireView(v, privs, targetNames(s.TargetList)...); err != nil {
+	if err := a.requireView(v, "w", targetNames(s.TargetList)...); err != nil {
 		return nil, err
+	}
+	if s.WhereClause != nil || len(s.FromClause) > 0 || len(s.ReturningList) > 0 || setReads(s.TargetList) {
+		if err := a.requireView(v, "r"); err != nil {
+			return nil, err
+		}
 	}
 	uv, err := a.updatableView(v, 'w')
 	if err != nil {
