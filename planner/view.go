@@ -16,7 +16,9 @@ import (
 // Views. A view is its query's SQL text and the columns it had when it was
 // made, a record of the root value. A query that names a view plans the
 // view's query in its place and reads its rows as a relation (computed at
-// each scan). Views are read-only here. Because the query is kept as text,
+// each scan). INSERT, UPDATE and DELETE through a view go to its INSTEAD
+// OF triggers, or are rewritten onto the relation it reads when it is
+// automatically updatable (updatable.go). Because the query is kept as text,
 // renaming a relation it reads rewrites the text, and dropping one needs
 // CASCADE, which drops the view (Depends lists what each view reads).
 
