@@ -500,12 +500,16 @@ func (a *analyzer) viewCheckExprs(pending []viewCheck, t *exec.Table, alias stri
 }
 
 // throughView runs analyze, the analysis of the statement rewritten onto
-// view v's base relation, with the view's owner's privileges (its
-// reader's for a security_invoker view).
+// view v's base relation, with the view's owner's privileges (the current
+// user's for a security_invoker view).
 func (a *analyzer) throughView(v *versioning.View, analyze func() (exec.Plan, error)) (exec.Plan, error) {
 	saved := a.as
 	defer func() { a.as = saved }()
-	if !optionTrue(v.Option("security_invoker")) {
+	switch {
+	case a.as != nil && a.as.unchecked:
+	case optionTrue(v.Option("security_invoker")):
+		a.as = nil // the current user's, as viewRelation reads it
+	default:
 		owner, err := a.s.AuthorityOf(a.ctx, OwnerOf(v.Owner))
 		if err != nil {
 			return nil, err

@@ -125,10 +125,14 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 	if err != nil {
 		return nil, err
 	}
-	if optionTrue(v.Option("security_invoker")) || a.as != nil && a.as.unchecked {
-		// Its tables are read with its reader's privileges and policies
-		// (or, for DDL, unchecked).
-		owner = a.as
+	switch {
+	case a.as != nil && a.as.unchecked:
+		owner = a.as // DDL checks no privileges
+	case optionTrue(v.Option("security_invoker")):
+		// Its tables are read with the current user's privileges and
+		// policies, also under a view that is not security_invoker, as
+		// in PostgreSQL (whose rewriter leaves their checkAsUser unset).
+		owner = nil
 	}
 	sub := &analyzer{ctx: ctx, s: a.s, tx: a.tx, as: owner}
 	a.s.PlannerState().viewDepth++
