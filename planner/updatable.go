@@ -681,6 +681,14 @@ func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, 
 		rt.Name = c.base
 		out.Cols = append(out.Cols, &pg.Node{Node: &pg.Node_ResTarget{ResTarget: rt}})
 	}
+	// A column not given takes its default, which a column that is no
+	// base column cannot.
+	for i, c := range uv.cols {
+		given := slices.ContainsFunc(cols, func(n *pg.Node) bool { return n.GetResTarget().GetName() == c.name })
+		if !given && c.base == "" && (a.viewDefaults[c.name] != nil || i < len(v.Columns) && v.Columns[i].Default != "") {
+			return nil, viewColumnNotUpdatable(v, 'a', c)
+		}
+	}
 	out.ReturningList = uv.viewReturning(s.ReturningList, alias)
 	if oc := out.OnConflictClause; oc != nil {
 		if err := uv.viewOnConflict(oc, alias, 'a'); err != nil {
