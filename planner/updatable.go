@@ -287,11 +287,17 @@ func (uv *updatableView) column(name string) (viewColumn, bool) {
 // exprs returns the view's columns as expressions over its base relation
 // named alias ("": unqualified), by column name.
 func (uv *updatableView) exprs(alias string) map[string]*pg.Node {
-	out := make(map[string]*pg.Node, len(uv.cols))
+	out := make(map[string]*pg.Node, len(uv.cols)+1)
+	row := &pg.RowExpr{RowFormat: pg.CoercionForm_COERCE_EXPLICIT_CALL}
 	for _, c := range uv.cols {
 		if c.expr != nil {
 			out[c.name] = uv.qualify(c.expr, alias)
+			row.Args = append(row.Args, out[c.name])
 		}
+	}
+	if alias != "" {
+		// The view's whole row (alias.*) is the row of its columns.
+		out["*"] = &pg.Node{Node: &pg.Node_RowExpr{RowExpr: row}}
 	}
 	return out
 }
@@ -358,6 +364,10 @@ func substitute(n *pg.Node, qual string, bare bool, exprs map[string]*pg.Node) {
 	var hits []hit
 	walkRefs(n, true, func(cr *pg.ColumnRef, outer bool) {
 		k := len(cr.Fields)
+		if k == 2 && cr.Fields[1].GetAStar() != nil && cr.Fields[0].GetString_().GetSval() == qual && exprs["*"] != nil {
+			hits = append(hits, hit{cr, "*"})
+			return
+		}
 		col := cr.Fields[k-1].GetString_()
 		if col == nil || exprs[col.Sval] == nil {
 			return
