@@ -610,6 +610,10 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 	if err := a.dropColumnPolicies(def, c.Name, cmd.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 		return err
 	}
+	// Triggers on it (UPDATE OF, WHEN) go only with CASCADE.
+	if err := a.dropColumnTriggers(def, c.Name, cmd.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+		return err
+	}
 	// Foreign keys of other tables on the column go only with CASCADE;
 	// the table's own foreign keys on it go with it.
 	if err := a.dependentKeys(ctx, t.Def, fmt.Sprintf("column %s of table %s", c.Name, def.Name), cmd.Behavior == pg.DropBehavior_DROP_CASCADE, []int{pos}); err != nil {

@@ -273,6 +273,39 @@ func (a *analyzer) dropViewTrigger(ctx context.Context, v *versioning.View, name
 	return false, a.putView(ctx, &nv)
 }
 
+// dropColumnTriggers takes out of def the triggers that depend on its
+// column name (UPDATE OF it, or a WHEN condition reading it) with
+// cascade; without, they keep the column (2BP01), as in PostgreSQL.
+func (a *analyzer) dropColumnTriggers(def *versioning.Table, name string, cascade bool) error {
+	uses := func(tr versioning.Trigger) bool {
+		return slices.Contains(tr.Columns, name) || tr.When != "" && planner.ExprReads(tr.When, name)
+	}
+	var deps []string
+	for _, tr := range def.Triggers {
+		if uses(tr) {
+			deps = append(deps, "trigger "+tr.Name+" on table "+def.Name)
+		}
+	}
+	if len(deps) == 0 {
+		return nil
+	}
+	what := "column " + name + " of table " + def.Name
+	if !cascade {
+		lines := make([]string, len(deps))
+		for i, d := range deps {
+			lines[i] = d + " depends on " + what
+		}
+		return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
+			WithDetail("%s", strings.Join(lines, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	for _, d := range deps {
+		a.cascaded(d)
+	}
+	def.Triggers = slices.DeleteFunc(slices.Clone(def.Triggers), uses)
+	return nil
+}
+
 // dropTriggersOf drops, with CASCADE, the triggers that run f, or fails.
 func (a *analyzer) dropTriggersOf(ctx context.Context, f *versioning.Function, cascade bool) error {
 	if f.Returns != plpgsql.OIDTrigger {
