@@ -117,6 +117,9 @@ func (a *analyzer) createViewTrigger(ctx context.Context, s *pg.CreateTrigStmt, 
 		return "", err
 	}
 	tr := versioning.Trigger{Name: s.Trigname, Timing: 'a', ForEachRow: s.Row}
+	if len(s.TransitionRels) > 0 {
+		return "", pgerr.New(pgerr.WrongObjectType, "%q is a view", v.Name).WithDetail("Triggers on views cannot have transition tables.")
+	}
 	switch {
 	case s.Timing&trigInstead != 0:
 		tr.Timing = 'i'
