@@ -241,6 +241,9 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if conflict != nil && conflict.Update && len(viewChecks) > 0 {
+		conflict.ViewChecks, conflict.Table = viewChecks, t
+	}
 	m := &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict, Policies: policies, ViewChecks: viewChecks}
 	if err := a.modifyFamily(m, true); err != nil {
 		return nil, err
