@@ -120,6 +120,10 @@ func viewColumnNotUpdatable(v *versioning.View, cmd byte, c viewColumn) error {
 // INSERT, 'w' UPDATE, 'd' DELETE), failing as PostgreSQL does when it
 // is not automatically updatable.
 func (a *analyzer) updatableView(v *versioning.View, cmd byte) (*updatableView, error) {
+	// The plan holds while the view is unchanged: a view is no table, so
+	// this entry never matches one and a changed root replans, as
+	// viewRelation's.
+	a.deps = append(a.deps, &versioning.Table{Schema: v.Schema, Name: v.Name})
 	sel, err := ParseSelect(v.Query)
 	if err != nil {
 		return nil, err
@@ -137,23 +141,21 @@ func (a *analyzer) updatableView(v *versioning.View, cmd byte) (*updatableView, 
 	return uv, nil
 }
 
-// ViewUpdatability reports whether the view schema.name is automatically
-// updatable and which of its columns are, for information_schema and
-// pg_relation_is_updatable.
-func (a *analyzer) viewUpdatability(v *versioning.View) (bool, []bool) {
+// ViewNotUpdatable says why view v is not automatically updatable for
+// INSERT and UPDATE, "" when it is: WITH CHECK OPTION needs it to be.
+func (x *Analyzer) ViewNotUpdatable(v *versioning.View) (string, error) {
 	sel, err := ParseSelect(v.Query)
 	if err != nil {
-		return false, nil
+		return "", err
 	}
-	uv, detail, err := a.analyzeUpdatableView(v, sel)
+	uv, detail, err := x.a.analyzeUpdatableView(v, sel)
 	if err != nil || detail != "" {
-		return false, make([]bool, len(v.Columns))
+		return detail, err
 	}
-	cols := make([]bool, len(v.Columns))
-	for i, c := range uv.cols {
-		cols[i] = c.base != ""
+	if !slices.ContainsFunc(uv.cols, func(c viewColumn) bool { return c.base != "" }) {
+		return "Views that have no updatable columns are not automatically updatable.", nil
 	}
-	return true, cols
+	return "", nil
 }
 
 // analyzeUpdatableView reads view v's query sel as PostgreSQL's

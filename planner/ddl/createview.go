@@ -80,6 +80,11 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		if v.Query, err = planner.DeparseSelect(sel); err != nil {
 			return "", err
 		}
+		if v.Check != 0 {
+			if err := a.checkOptionAllowed(v); err != nil {
+				return "", err
+			}
+		}
 		rel, err := planner.FindRelation(ctx, a.tx.Root, schema, v.Name)
 		if err != nil {
 			return "", err
@@ -90,6 +95,14 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 				return "", err
 			}
 			v.Comment, v.Owner, v.ACL = rel.View.Comment, rel.View.Owner, rel.View.ACL
+			// The view stays the relation it was: its triggers and its
+			// columns' defaults and privileges stay too.
+			v.Triggers, v.ColumnACL = rel.View.Triggers, rel.View.ColumnACL
+			for i := range v.Columns {
+				if i < len(rel.View.Columns) {
+					v.Columns[i].Default = rel.View.Columns[i].Default
+				}
+			}
 		case rel.Kind != planner.RelNone:
 			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
 		}
@@ -248,4 +261,15 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) 
 	}
 	a.tx.SetRoot(root)
 	return nil
+}
+
+// checkOptionAllowed fails unless view v, which has a check option, is
+// automatically updatable, as PostgreSQL requires of WITH CHECK OPTION.
+func (a *analyzer) checkOptionAllowed(v *versioning.View) error {
+	detail, err := a.ViewNotUpdatable(v)
+	if err != nil || detail == "" {
+		return err
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").
+		WithHint("%s", detail)
 }

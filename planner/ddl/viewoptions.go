@@ -156,6 +156,11 @@ func (a *analyzer) alterView(s *pg.AlterTableStmt) (planner.Utility, error) {
 				return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER VIEW %s is not supported yet", cmd.Subtype)
 			}
 		}
+		if v.Check != 0 && rel.View.Check == 0 {
+			if err := a.checkOptionAllowed(&v); err != nil {
+				return "", err
+			}
+		}
 		root, err := a.tx.Root.PutView(ctx, &v)
 		if err != nil {
 			return "", err
