@@ -344,7 +344,16 @@ func walkRefs(n *pg.Node, outer bool, fn func(cr *pg.ColumnRef, outer bool)) {
 		case *pg.ColumnRef:
 			fn(x, outer)
 			return
-		case *pg.SubLink, *pg.RangeSubselect, *pg.SelectStmt:
+		case *pg.SubLink:
+			// x IN (SELECT ...): x is the statement's, the query not.
+			if x.Testexpr != nil {
+				walk(x.Testexpr.ProtoReflect(), outer)
+			}
+			if x.Subselect != nil {
+				walk(x.Subselect.ProtoReflect(), false)
+			}
+			return
+		case *pg.RangeSubselect, *pg.SelectStmt:
 			outer = false
 		}
 		pgtree.Children(m, func(c protoreflect.Message) { walk(c, outer) })
@@ -405,7 +414,7 @@ func substituteList(list []*pg.Node, qual string, bare bool, exprs map[string]*p
 // viewReturning rewrites a RETURNING list over the view named alias into
 // one over its base relation: * becomes the view's columns, each result
 // column keeps the view's name for it.
-func (uv *updatableView) viewReturning(list []*pg.Node, alias string) []*pg.Node {
+func (uv *updatableView) viewReturning(list []*pg.Node, alias string, from []*pg.Node) []*pg.Node {
 	exprs := uv.exprs(alias)
 	var out []*pg.Node
 	for _, n := range list {
@@ -417,6 +426,14 @@ func (uv *updatableView) viewReturning(list []*pg.Node, alias string) []*pg.Node
 					out = append(out, &pg.Node{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{
 						Name: c.name, Val: proto.Clone(exprs[c.name]).(*pg.Node), Location: rt.Location}}})
 				}
+				if k == 1 {
+					// * goes on to the FROM (USING) items' columns.
+					for _, name := range fromNames(from) {
+						star := &pg.ColumnRef{Fields: []*pg.Node{{Node: &pg.Node_String_{String_: &pg.String{Sval: name}}}, {Node: &pg.Node_AStar{AStar: &pg.A_Star{}}}}, Location: cr.Location}
+						out = append(out, &pg.Node{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{
+							Val: &pg.Node{Node: &pg.Node_ColumnRef{ColumnRef: star}}, Location: rt.Location}}})
+					}
+				}
 				continue
 			}
 			if col := cr.Fields[k-1].GetString_(); rt.Name == "" && col != nil && exprs[col.Sval] != nil {
@@ -425,6 +442,42 @@ func (uv *updatableView) viewReturning(list []*pg.Node, alias string) []*pg.Node
 		}
 		substitute(rt.Val, alias, true, exprs)
 		out = append(out, &pg.Node{Node: &pg.Node_ResTarget{ResTarget: rt}})
+	}
+	return out
+}
+
+// fromNames returns the names the items of a FROM (or USING) list give
+// their relations, in order, joins' members included.
+func fromNames(from []*pg.Node) []string {
+	var out []string
+	var add func(n *pg.Node)
+	add = func(n *pg.Node) {
+		switch x := n.GetNode().(type) {
+		case *pg.Node_RangeVar:
+			out = append(out, aliasOf(x.RangeVar))
+		case *pg.Node_RangeSubselect:
+			if x.RangeSubselect.Alias != nil {
+				out = append(out, x.RangeSubselect.Alias.Aliasname)
+			}
+		case *pg.Node_RangeFunction:
+			if x.RangeFunction.Alias != nil {
+				out = append(out, x.RangeFunction.Alias.Aliasname)
+			} else if fs := x.RangeFunction.Functions; len(fs) > 0 {
+				if fc := fs[0].GetList().GetItems()[0].GetFuncCall(); fc != nil {
+					out = append(out, OpName(fc.Funcname))
+				}
+			}
+		case *pg.Node_JoinExpr:
+			if x.JoinExpr.Alias != nil {
+				out = append(out, x.JoinExpr.Alias.Aliasname)
+				return
+			}
+			add(x.JoinExpr.Larg)
+			add(x.JoinExpr.Rarg)
+		}
+	}
+	for _, n := range from {
+		add(n)
 	}
 	return out
 }
@@ -669,7 +722,7 @@ func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, 
 	// The view's columns given values, and the base columns they are.
 	cols := s.Cols
 	if len(cols) == 0 {
-		n, err := a.insertWidth(s.SelectStmt.GetSelectStmt())
+		n, err := a.insertWidth(s.WithClause, s.SelectStmt.GetSelectStmt())
 		if err != nil {
 			return nil, err
 		}
@@ -701,7 +754,7 @@ func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, 
 			return nil, viewColumnNotUpdatable(v, 'a', c)
 		}
 	}
-	out.ReturningList = uv.viewReturning(s.ReturningList, alias)
+	out.ReturningList = uv.viewReturning(s.ReturningList, alias, nil)
 	if oc := out.OnConflictClause; oc != nil {
 		if err := uv.viewOnConflict(oc, alias, 'a'); err != nil {
 			return nil, err
@@ -724,7 +777,7 @@ func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, 
 
 // insertWidth is the number of columns an INSERT's source gives: the
 // values of its first VALUES list, or its query's columns.
-func (a *analyzer) insertWidth(sel *pg.SelectStmt) (int, error) {
+func (a *analyzer) insertWidth(with *pg.WithClause, sel *pg.SelectStmt) (int, error) {
 	switch {
 	case sel == nil:
 		return 0, nil
@@ -736,6 +789,16 @@ func (a *analyzer) insertWidth(sel *pg.SelectStmt) (int, error) {
 	}):
 		return len(sel.TargetList), nil
 	}
+	// Planned in the scope of the statement's WITH queries, which the
+	// rewritten statement plans again.
+	if with != nil {
+		with = proto.Clone(with).(*pg.WithClause)
+	}
+	_, pop, err := a.withCTEs(with, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer pop()
 	p, err := a.insertSource(proto.Clone(sel).(*pg.SelectStmt))
 	if err != nil {
 		return 0, err
@@ -837,7 +900,7 @@ func (a *analyzer) updateView(s *pg.UpdateStmt, v *versioning.View) (exec.Plan, 
 	}
 	substitute(out.WhereClause, alias, true, exprs)
 	out.WhereClause = uv.viewWhere(out.WhereClause, alias)
-	out.ReturningList = uv.viewReturning(s.ReturningList, alias)
+	out.ReturningList = uv.viewReturning(s.ReturningList, alias, s.FromClause)
 	a.addViewChecks(uv, alias)
 	if err := a.addViewDefaults(uv); err != nil {
 		return nil, err
@@ -864,7 +927,7 @@ func (a *analyzer) deleteView(s *pg.DeleteStmt, v *versioning.View) (exec.Plan, 
 	out.Relation = uv.baseTarget(alias)
 	substitute(out.WhereClause, alias, true, uv.exprs(alias))
 	out.WhereClause = uv.viewWhere(out.WhereClause, alias)
-	out.ReturningList = uv.viewReturning(s.ReturningList, alias)
+	out.ReturningList = uv.viewReturning(s.ReturningList, alias, s.UsingClause)
 	return a.throughView(v, func() (exec.Plan, error) { return a.delete(out) })
 }
 
