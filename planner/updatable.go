@@ -693,25 +693,6 @@ func targetNames(list []*pg.Node) []string {
 
 // insertView rewrites an INSERT into view v onto its base relation.
 func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, error) {
-	names := targetNames(s.Cols)
-	if len(s.Cols) == 0 {
-		for _, c := range v.Columns {
-			names = append(names, c.Name)
-		}
-	}
-	if err := a.requireView(v, "a", names...); err != nil {
-		return nil, err
-	}
-	if len(s.ReturningList) > 0 {
-		if err := a.requireView(v, "r"); err != nil {
-			return nil, err
-		}
-	}
-	if s.OnConflictClause != nil {
-		if err := a.conflictPrivileges(v, s.OnConflictClause, aliasOf(s.Relation)); err != nil {
-			return nil, err
-		}
-	}
 	uv, err := a.updatableView(v, 'a')
 	if err != nil {
 		return nil, err
@@ -757,6 +738,21 @@ func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, 
 	out.ReturningList = uv.viewReturning(s.ReturningList, alias, nil)
 	if oc := out.OnConflictClause; oc != nil {
 		if err := uv.viewOnConflict(oc, alias, 'a'); err != nil {
+			return nil, err
+		}
+	}
+	// Privileges are checked after the rewrite's errors, as PostgreSQL's
+	// executor checks them: INSERT on the columns given values.
+	if err := a.requireView(v, "a", targetNames(cols)...); err != nil {
+		return nil, err
+	}
+	if len(s.ReturningList) > 0 {
+		if err := a.requireView(v, "r"); err != nil {
+			return nil, err
+		}
+	}
+	if s.OnConflictClause != nil {
+		if err := a.conflictPrivileges(v, s.OnConflictClause, alias); err != nil {
 			return nil, err
 		}
 	}
@@ -870,6 +866,15 @@ func (uv *updatableView) viewWhere(where *pg.Node, alias string) *pg.Node {
 
 // updateView rewrites an UPDATE of view v onto its base relation.
 func (a *analyzer) updateView(s *pg.UpdateStmt, v *versioning.View) (exec.Plan, error) {
+	uv, err := a.updatableView(v, 'w')
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range s.TargetList {
+		if c, ok := uv.column(n.GetResTarget().GetName()); ok && c.base == "" {
+			return nil, viewColumnNotUpdatable(v, 'w', c)
+		}
+	}
 	if err := a.requireView(v, "w", targetNames(s.TargetList)...); err != nil {
 		return nil, err
 	}
@@ -877,10 +882,6 @@ func (a *analyzer) updateView(s *pg.UpdateStmt, v *versioning.View) (exec.Plan, 
 		if err := a.requireView(v, "r"); err != nil {
 			return nil, err
 		}
-	}
-	uv, err := a.updatableView(v, 'w')
-	if err != nil {
-		return nil, err
 	}
 	alias := aliasOf(s.Relation)
 	exprs := uv.exprs(alias)
@@ -911,15 +912,15 @@ func (a *analyzer) updateView(s *pg.UpdateStmt, v *versioning.View) (exec.Plan, 
 
 // deleteView rewrites a DELETE from view v onto its base relation.
 func (a *analyzer) deleteView(s *pg.DeleteStmt, v *versioning.View) (exec.Plan, error) {
+	uv, err := a.updatableView(v, 'd')
+	if err != nil {
+		return nil, err
+	}
 	privs := "d"
 	if s.WhereClause != nil || len(s.UsingClause) > 0 || len(s.ReturningList) > 0 {
 		privs += "r"
 	}
 	if err := a.requireView(v, privs); err != nil {
-		return nil, err
-	}
-	uv, err := a.updatableView(v, 'd')
-	if err != nil {
 		return nil, err
 	}
 	alias := aliasOf(s.Relation)
