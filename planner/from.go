@@ -163,6 +163,10 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	if err == nil {
 		err = a.requireRead(t) // colpriv.go
 	}
+	if err == nil && t.Def != nil && t.Def.MatView != nil && t.Def.MatView.Unpopulated {
+		err = pgerr.New(pgerr.ObjectNotInPrerequisite, "materialized view %q has not been populated", t.Def.Name).
+			WithHint("Use the REFRESH MATERIALIZED VIEW command.")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -231,12 +231,43 @@ func (a *analyzer) lockTable(st *pg.LockStmt) (Utility, error) {
 			default:
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table or view", rv.Relname)
 			}
+			if err := a.lockPrivileges(rel, mode); err != nil {
+				return "", err
+			}
 			if _, err := a.tx.LockRelation(ctx, schema, rv.Relname, mode, st.Nowait); err != nil {
 				return "", err
 			}
 		}
 		return "LOCK TABLE", nil
 	}, nil
+}
+
+// lockPrivileges checks that the current role may LOCK TABLE rel in mode:
+// as PostgreSQL 15's LockTableAclCheck, ACCESS SHARE needs SELECT, ROW
+// EXCLUSIVE one of INSERT, UPDATE, DELETE and TRUNCATE, the stronger
+// modes one of UPDATE, DELETE and TRUNCATE.
+func (a *analyzer) lockPrivileges(rel Relation, mode exec.LockMode) error {
+	au, err := a.authority()
+	if err != nil || au.Superuser {
+		return err
+	}
+	oneOf := "wdD"
+	switch mode {
+	case exec.AccessShareLock:
+		oneOf = "r"
+	case exec.RowExclusiveLock:
+		oneOf = "awdD"
+	}
+	acl, name := TableACL(rel.Table), rel.Table.Name
+	if rel.Kind == RelView {
+		acl, name = ViewACL(rel.View), rel.View.Name
+	}
+	for _, p := range oneOf {
+		if au.may(acl, string(p)) {
+			return nil
+		}
+	}
+	return PermissionDenied("table", name)
 }
 
 // lockingPrivileges checks that the current role may lock the rows of

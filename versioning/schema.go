@@ -64,6 +64,22 @@ type Table struct {
 	RowSecurity      bool     `json:"rls,omitempty"`
 	ForceRowSecurity bool     `json:"force_rls,omitempty"`
 	Policies         []Policy `json:"policies,omitempty"`
+	// MatView, when set, makes the table a materialized view: its rows
+	// are its query's as of the last REFRESH. nil for a table (and in
+	// records written before materialized views existed).
+	MatView *MaterializedView `json:"matview,omitempty"`
+}
+
+// MaterializedView is what a materialized view keeps beyond its rows.
+type MaterializedView struct {
+	// Query is the view's query, deparsed: REFRESH runs it again.
+	Query string `json:"query"`
+	// Unpopulated is set by WITH NO DATA: the view cannot be read until
+	// a REFRESH fills it (relispopulated false).
+	Unpopulated bool `json:"unpopulated,omitempty"`
+	// Depends names the relations the query reads, "schema.name", as
+	// View.Depends: dropping one needs CASCADE, which drops the view.
+	Depends []string `json:"depends,omitempty"`
 }
 
 // Policy is a row-level security policy of a table, as pg_policy records

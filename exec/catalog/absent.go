@@ -20,8 +20,6 @@ func init() {
 	define(pc, "pg_user_mapping", 1418, 'r', "oid:oid umuser:oid umserver:oid umoptions:text[]", none)
 	define(pc, "pg_event_trigger", 3466, 'r', `oid:oid evtname:name evtevent:name evtowner:oid evtfoid:oid
 		evtenabled:char evttags:text[]`, none)
-	define(pc, "pg_default_acl", 826, 'r', `oid:oid defaclrole:oid defaclnamespace:oid defaclobjtype:char
-		defaclacl:aclitem[]`, none)
 	define(pc, "pg_largeobject_metadata", 2995, 'r', "oid:oid lomowner:oid lomacl:aclitem[]", none)
 	define(pc, "pg_largeobject", 2613, 'r', "loid:oid pageno:integer data:bytea", none)
 	define(pc, "pg_seclabel", 3596, 'r', "objoid:oid classoid:oid objsubid:integer provider:text label:text", none)

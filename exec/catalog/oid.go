@@ -42,6 +42,7 @@ const (
 	kindEnumLabel  = 'E'
 	kindRule       = 'R'
 	kindPolicy     = 'P'
+	kindDefaultACL = 'L'
 )
 
 // NamespaceOID returns a schema's OID.

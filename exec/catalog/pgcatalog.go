@@ -88,7 +88,7 @@ func init() {
 	define(pc, "pg_indexes", 12043, 'v', "schemaname:name tablename:name indexname:name tablespace:name indexdef:text", pgIndexes)
 	define(pc, "pg_views", 12028, 'v', "schemaname:name viewname:name viewowner:name definition:text", pgViews)
 	define(pc, "pg_matviews", 12038, 'v', `schemaname:name matviewname:name matviewowner:name tablespace:name
-		hasindexes:boolean ispopulated:boolean definition:text`, none)
+		hasindexes:boolean ispopulated:boolean definition:text`, pgMatviews)
 	define(pc, "pg_inherits", 2611, 'r', "inhrelid:oid inhparent:oid inhseqno:integer inhdetachpending:boolean", pgInherits)
 	define(pc, "pg_collation", 3456, 'r', `oid:oid collname:name collnamespace:oid collowner:oid collprovider:char
 		collisdeterministic:boolean collencoding:integer collcollate:text collctype:text colliculocale:text
@@ -690,7 +690,7 @@ func (s *Snapshot) roles() []role {
 	seen := map[string]bool{}
 	for _, r := range s.Src.Roles {
 		ro := role{oid: RoleOID(r.Name), name: r.Name, super: r.Superuser, createRole: r.Superuser || r.CreateRole, inherit: !r.NoInherit,
-			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser, bypassRLS: r.BypassRLS || r.Name == "postgres",
+			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser || r.Replication, bypassRLS: r.BypassRLS || r.Name == "postgres",
 			hasPassword: r.Verifier != "", connLimit: -1, validUntil: exec.Null}
 		if r.ConnLimit != nil {
 			ro.connLimit = int64(*r.ConnLimit)
@@ -1177,6 +1177,18 @@ func pgViews(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, v := range s.Views {
 		out = append(out, exec.Row{dText(v.Schema), dText(v.Name), dText(s.tableOwner(v.Schema)), dText(" " + v.Query + ";")})
+	}
+	return out, nil
+}
+
+func pgMatviews(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, t := range s.Tables {
+		if t.MatView == nil {
+			continue
+		}
+		out = append(out, exec.Row{dText(t.Schema), dText(t.Name), dText(s.tableOwner(t.Schema)), exec.Null,
+			dBool(len(t.Indexes) > 0), dBool(!t.MatView.Unpopulated), dText(" " + t.MatView.Query + ";")})
 	}
 	return out, nil
 }

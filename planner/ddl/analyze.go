@@ -69,10 +69,10 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 	a := newAnalyzer(x)
 	switch {
 	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
-		run, err = a.createTableAs(n.GetSelectStmt().IntoClause, n.GetSelectStmt(), false)
+		run, err = a.createTableAs(n.GetSelectStmt().IntoClause, n.GetSelectStmt(), false, false)
 	case n.GetCreateTableAsStmt() != nil:
 		ct := n.GetCreateTableAsStmt()
-		run, err = a.createTableAs(ct.Into, ct.Query.GetSelectStmt(), ct.IfNotExists)
+		run, err = a.createTableAs(ct.Into, ct.Query.GetSelectStmt(), ct.IfNotExists, ct.Objtype == pg.ObjectType_OBJECT_MATVIEW)
 	case n.GetCreateStmt() != nil:
 		run, err = a.createTable(n.GetCreateStmt())
 	case n.GetDropStmt() != nil:
@@ -121,6 +121,14 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.alterPolicy(n.GetAlterPolicyStmt())
 	case n.GetDropOwnedStmt() != nil:
 		run, err = a.dropOwned(n.GetDropOwnedStmt())
+	case n.GetAlterFunctionStmt() != nil:
+		run, err = a.alterFunction(n.GetAlterFunctionStmt())
+	case n.GetRefreshMatViewStmt() != nil:
+		run, err = a.refreshMatView(n.GetRefreshMatViewStmt())
+	case n.GetAlterDefaultPrivilegesStmt() != nil:
+		run, err = a.alterDefaultPrivileges(n.GetAlterDefaultPrivilegesStmt())
+	case n.GetAlterObjectSchemaStmt() != nil:
+		run, err = a.setSchema(n.GetAlterObjectSchemaStmt())
 	case n.GetAlterOwnerStmt() != nil:
 		run, err = a.alterOwner(n.GetAlterOwnerStmt())
 	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_AGGREGATE:

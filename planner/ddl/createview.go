@@ -52,6 +52,9 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 		}
 		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: newObjectOwner(a.s), Statement: a.Text()}
+		if v.ACL, err = a.initialACL(ctx, v.Owner, schema, versioning.DefaultTables); err != nil {
+			return "", err
+		}
 		seen := map[string]bool{}
 		for i, c := range cols {
 			name := c.Name
@@ -198,8 +201,12 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 		return err
 	}
 	target := schema + "." + name
-	// Policies that read it go the same way (policy.go).
+	// Policies and materialized views that read it go the same way
+	// (policy.go, matview.go).
 	if err := a.dropDependentPolicies(ctx, target, what, cascade); err != nil {
+		return err
+	}
+	if err := a.dropDependentMatviews(ctx, target, what, cascade); err != nil {
 		return err
 	}
 	for _, v := range views {
@@ -224,9 +231,10 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 	return nil
 }
 
-// renameInViews rewrites the views that read schema.old to read
-// schema.name instead.
-func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) error {
+// renameInViews rewrites the views that read schema.old to read to.name
+// instead (qualified, when the schema changes: the old name no longer
+// resolves as it did).
+func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name string) error {
 	views, err := a.tx.Root.Views(ctx)
 	if err != nil {
 		return err
@@ -244,6 +252,9 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) 
 		planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
 			if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
 				rv.Relname = name
+				if to != schema {
+					rv.Schemaname = to
+				}
 			}
 		})
 		if v.Query, err = planner.DeparseSelect(sel); err != nil {
@@ -251,7 +262,7 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) 
 		}
 		for i, d := range v.Depends {
 			if d == target {
-				v.Depends[i] = schema + "." + name
+				v.Depends[i] = to + "." + name
 			}
 		}
 		slices.Sort(v.Depends)

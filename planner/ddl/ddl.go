@@ -436,6 +436,12 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 		for i := range def.Indexes {
 			def.Indexes[i].Rows = empty
 		}
+		if def.ACL, err = a.initialACL(ctx, def.Owner, def.Schema, versioning.DefaultTables); err != nil {
+			return "", err
+		}
+		if err := a.sequenceACLs(ctx, d.seqs); err != nil {
+			return "", err
+		}
 		root := a.tx.Root
 		for _, seq := range d.seqs {
 			if root, err = root.PutSequence(ctx, seq); err != nil {
@@ -487,7 +493,7 @@ func defaultMismatch(err error) error {
 func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 	var run func(context.Context, *pg.DropStmt) (string, error)
 	switch s.RemoveType {
-	case pg.ObjectType_OBJECT_TABLE:
+	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_MATVIEW:
 		run = a.dropTables
 	case pg.ObjectType_OBJECT_INDEX:
 		run = a.dropIndex
@@ -560,6 +566,14 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		if rel.Kind == planner.RelNone {
 			continue
 		}
+		switch matview := rel.Table.MatView != nil; {
+		case matview && s.RemoveType == pg.ObjectType_OBJECT_TABLE:
+			return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", rel.Table.Name).
+				WithHint("Use DROP MATERIALIZED VIEW to remove a materialized view.")
+		case !matview && s.RemoveType == pg.ObjectType_OBJECT_MATVIEW:
+			return "", pgerr.New(pgerr.WrongObjectType, "%q is not a materialized view", rel.Table.Name).
+				WithHint("Use DROP TABLE to remove a table.")
+		}
 		if err := a.requireTableOwner(rel.Table); err != nil {
 			return "", err
 		}
@@ -628,6 +642,9 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		if err := a.dropTable(ctx, n.schema, t); err != nil {
 			return "", err
 		}
+	}
+	if s.RemoveType == pg.ObjectType_OBJECT_MATVIEW {
+		return "DROP MATERIALIZED VIEW", nil
 	}
 	return "DROP TABLE", nil
 }

@@ -286,6 +286,9 @@ func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (planner.Utility, error) 
 		}
 		name := s.Sequence.Relname
 		seq := &versioning.Sequence{Schema: schema, Name: name, Owner: newObjectOwner(a.s)}
+		if err := a.sequenceACLs(ctx, []*versioning.Sequence{seq}); err != nil {
+			return "", err
+		}
 		return "CREATE SEQUENCE", a.putSequence(ctx, seq, o, true)
 	}, nil
 }

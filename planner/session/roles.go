@@ -118,6 +118,8 @@ func (s *Session) roleOptions(r *versioning.Role, opts []*pg.Node) error {
 			r.CreateDB = on
 		case "createrole":
 			r.CreateRole = on
+		case "isreplication":
+			r.Replication = on
 		case "inherit":
 			r.NoInherit = !on
 		case "bypassrls":
@@ -167,6 +169,8 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create superusers")
 	case r.BypassRLS && !au.Superuser:
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create bypassrls users")
+	case r.Replication && !au.Superuser:
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create replication users")
 	case !au.CreateRole:
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
 	}
@@ -206,6 +210,9 @@ func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, 
 		}
 		if was.BypassRLS != r.BypassRLS {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to change bypassrls attribute")
+		}
+		if was.Replication || r.Replication {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter replication roles or change replication attribute")
 		}
 		// A role may change its own password; the rest needs CREATEROLE.
 		was.Verifier = r.Verifier
