@@ -201,6 +201,8 @@ func (a *analyzer) analyzeUpdatableView(v *versioning.View, sel *pg.SelectStmt) 
 	var names []string
 	if t, ok, err := a.lookupTable(a.ctx, base.Schemaname, base.Relname); err != nil {
 		return nil, "", err
+	} else if ok && t.Def.MatView != nil {
+		return nil, single, nil // a materialized view is no table or view here
 	} else if ok {
 		for _, c := range t.Cols {
 			if !c.Dropped {
@@ -1013,7 +1015,10 @@ func (a *analyzer) viewEvents(v *versioning.View, include []int, depth int) int 
 	if len(bases) > 0 {
 		events = AllEvents
 	}
-	if _, ok, _ := a.lookupTable(a.ctx, uv.base.Schemaname, uv.base.Relname); ok {
+	if t, ok, _ := a.lookupTable(a.ctx, uv.base.Schemaname, uv.base.Relname); ok {
+		if t.Def.MatView != nil {
+			return 0
+		}
 		return events
 	}
 	bv, ok, err := a.findView(uv.base.Schemaname, uv.base.Relname)

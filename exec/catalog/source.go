@@ -378,8 +378,8 @@ func columnType(c versioning.Column) exec.T { return exec.T{OID: columnTypeOID(c
 // views what their query allows, other relations none.
 func (s *Snapshot) RelationEvents(r Relation, col int) int {
 	const all = 1<<2 | 1<<3 | 1<<4
-	switch {
-	case r.Kind == 'r' || r.Kind == 'p':
+	switch k := r.RelKind(); {
+	case k == 'r' || k == 'p':
 		return all
 	case r.Kind != 'v' || r.Query == nil || s.Src.ViewEvents == nil:
 		return 0
