@@ -158,6 +158,9 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 			}
 			return it, err
 		}
+		if p := a.transitionScan(rv.Relname); p != nil {
+			return leafItem(p, aliasOf(rv), colnames, nil)
+		}
 	}
 	t, err := a.table(rv)
 	if err == nil {

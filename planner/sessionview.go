@@ -136,4 +136,7 @@ type SessionState struct {
 	// (routine.go); callDepth counts the calls running.
 	routines  map[string]*routine
 	callDepth int
+	// transitions are the transition tables of the triggers running,
+	// innermost last (transition.go).
+	transitions []map[string]*transitionRel
 }

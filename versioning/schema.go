@@ -601,6 +601,11 @@ type Trigger struct {
 	Args       []string `json:"args,omitempty"`
 	Disabled   bool     `json:"disabled,omitempty"`
 	Comment    string   `json:"comment,omitempty"`
+	// OldTable and NewTable name the transition tables of REFERENCING
+	// OLD TABLE AS / NEW TABLE AS: the statement's old and new rows, as
+	// relations the trigger's function reads. "" for none.
+	OldTable string `json:"old_table,omitempty"`
+	NewTable string `json:"new_table,omitempty"`
 }
 
 // FiresOn reports whether the trigger fires on event.

@@ -84,6 +84,9 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 				return "", err
 			}
 		}
+		if err := transitionTables(&tr, s.TransitionRels); err != nil {
+			return "", err
+		}
 		for _, arg := range s.Args {
 			tr.Args = append(tr.Args, arg.GetString_().GetSval())
 		}
@@ -188,6 +191,49 @@ func (a *analyzer) putView(ctx context.Context, v *versioning.View) error {
 		return err
 	}
 	a.tx.SetRoot(root)
+	return nil
+}
+
+// transitionTables records REFERENCING OLD TABLE AS o NEW TABLE AS n in
+// tr, with PostgreSQL 15's restrictions.
+func transitionTables(tr *versioning.Trigger, rels []*pg.Node) error {
+	for _, n := range rels {
+		tt := n.GetTriggerTransition()
+		if tt == nil || !tt.IsTable {
+			return pgerr.New(pgerr.FeatureNotSupported, "ROW variable naming in the REFERENCING clause is not supported").
+				WithHint("Use OLD TABLE or NEW TABLE for naming transition tables.")
+		}
+		switch {
+		case tr.Timing != 'a':
+			return pgerr.New(pgerr.FeatureNotSupported, "transition table name can only be specified for an AFTER trigger")
+		case slices.Contains(tr.Events, "TRUNCATE"):
+			return pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE triggers with transition tables are not supported")
+		case len(tr.Events) > 1:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with more than one event")
+		case len(tr.Columns) > 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with column lists")
+		}
+		if tt.IsNew {
+			if !slices.Contains(tr.Events, "INSERT") && !slices.Contains(tr.Events, "UPDATE") {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "NEW TABLE can only be specified for an INSERT or UPDATE trigger")
+			}
+			if tr.NewTable != "" {
+				return pgerr.New(pgerr.SyntaxError, "NEW TABLE cannot be specified multiple times")
+			}
+			tr.NewTable = tt.Name
+		} else {
+			if !slices.Contains(tr.Events, "DELETE") && !slices.Contains(tr.Events, "UPDATE") {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "OLD TABLE can only be specified for a DELETE or UPDATE trigger")
+			}
+			if tr.OldTable != "" {
+				return pgerr.New(pgerr.SyntaxError, "OLD TABLE cannot be specified multiple times")
+			}
+			tr.OldTable = tt.Name
+		}
+	}
+	if tr.OldTable != "" && tr.OldTable == tr.NewTable {
+		return pgerr.New(pgerr.SyntaxError, "OLD TABLE name and NEW TABLE name cannot be the same")
+	}
 	return nil
 }
 
