@@ -74,6 +74,18 @@ func (a *analyzer) targetView(rv *pg.RangeVar) (*versioning.View, bool, error) {
 	return a.findView(rv.Schemaname, rv.Relname)
 }
 
+// restrictView fails when restrict_nonsystem_relation_kind lists views:
+// then no view of the database may be read or written through (the
+// catalog's are no views here), as PostgreSQL restricts them.
+func (a *analyzer) restrictView(v *versioning.View) error {
+	for _, k := range strings.Split(a.s.Var("restrict_nonsystem_relation_kind"), ",") {
+		if strings.TrimSpace(k) == "view" {
+			return pgerr.New(pgerr.InsufficientPrivilege, "access to non-system view %q is restricted", v.Name)
+		}
+	}
+	return nil
+}
+
 // findView finds view schema.name, or name along the search path.
 func (a *analyzer) findView(schema, name string) (*versioning.View, bool, error) {
 	schemas := []string{a.s.ResolveSchemaName(schema)}
@@ -120,6 +132,9 @@ func viewColumnNotUpdatable(v *versioning.View, cmd byte, c viewColumn) error {
 // INSERT, 'w' UPDATE, 'd' DELETE), failing as PostgreSQL does when it
 // is not automatically updatable.
 func (a *analyzer) updatableView(v *versioning.View, cmd byte) (*updatableView, error) {
+	if err := a.restrictView(v); err != nil {
+		return nil, err
+	}
 	// The plan holds while the view is unchanged: a view is no table, so
 	// this entry never matches one and a changed root replans, as
 	// viewRelation's.

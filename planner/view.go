@@ -118,6 +118,9 @@ func (a *analyzer) viewTable(ctx context.Context, schema, name string) (*exec.Ta
 // viewRelation plans view v, whose query is sel, as a relation.
 func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.SelectStmt) (*exec.Table, error) {
 	sc, name := v.Schema, v.Name
+	if err := a.restrictView(v); err != nil {
+		return nil, err
+	}
 	if a.s.PlannerState().viewDepth >= maxViewDepth {
 		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation %q", name)
 	}
