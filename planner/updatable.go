@@ -754,7 +754,7 @@ func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, 
 	}
 	out.ReturningList = uv.viewReturning(s.ReturningList, alias, nil)
 	if oc := out.OnConflictClause; oc != nil {
-		if err := uv.viewOnConflict(oc, alias, 'a'); err != nil {
+		if err := uv.viewOnConflict(oc, alias); err != nil {
 			return nil, err
 		}
 	}
@@ -821,7 +821,7 @@ func (a *analyzer) insertWidth(with *pg.WithClause, sel *pg.SelectStmt) (int, er
 
 // viewOnConflict rewrites an ON CONFLICT clause of an INSERT into the
 // view onto its base relation.
-func (uv *updatableView) viewOnConflict(oc *pg.OnConflictClause, alias string, cmd byte) error {
+func (uv *updatableView) viewOnConflict(oc *pg.OnConflictClause, alias string) error {
 	exprs, excluded, bare := uv.exprs(alias), uv.exprs("excluded"), uv.exprs("")
 	if inf := oc.Infer; inf != nil {
 		for _, n := range inf.IndexElems {
