@@ -33,6 +33,10 @@ type Modify struct {
 	// expressions, or an UPDATE's (a MERGE's are its WHEN clauses'); nil
 	// when row security does not apply.
 	Policies []PolicyCheck
+	// ViewChecks are the WITH CHECK OPTION conditions of the views the
+	// statement was written through, innermost first (rls.go); tested on
+	// every new row after its constraints, as PostgreSQL tests them.
+	ViewChecks []ViewCheck
 	// Generated computes the table's stored generated columns on every
 	// new row (generated.go); nil when it has none.
 	Generated GeneratedCols
@@ -90,6 +94,12 @@ type CountedRows interface {
 
 func (p *Modify) Open(env *Env) (Rows, error) {
 	if p.Table.Virtual != nil {
+		if p.Kind != Merge {
+			event := [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]
+			if trs := insteadTriggers(p.Table, event); len(trs) > 0 {
+				return p.openInstead(env, event, trs) // instead.go
+			}
+		}
 		_, inserts := p.Table.VirtualWriter.(VirtualInserter)
 		if p.Table.VirtualWriter != nil && (p.Kind == Update || p.Kind == Delete || p.Kind == Insert && inserts) {
 			return p.openVirtualWrite(env)
@@ -338,6 +348,9 @@ func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 			return upd[1], true, nil
 		}
 	}
+	if err := checkViewChecks(env, t, p.ViewChecks, row); err != nil {
+		return nil, false, err
+	}
 	if err := tt.w.Insert(env.Ctx, row); err != nil {
 		return nil, false, err
 	}
@@ -381,6 +394,9 @@ func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr, based []b
 		return nil, false, err
 	}
 	if err := tt.p.checkPartition(env, t, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkViewChecks(env, t, tt.p.ViewChecks, row); err != nil {
 		return nil, false, err
 	}
 	if err := tt.w.Update(env.Ctx, key, stored, row); err != nil {

@@ -453,6 +453,9 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 	if err := checkNotNull(p.Table, row); err != nil {
 		return nil, false, err
 	}
+	if err := checkViewChecks(env, p.Table, p.ViewChecks, row); err != nil {
+		return nil, false, err
+	}
 	i := 0 // a table with descendants that is not partitioned: itself, its family's first member
 	if p.Route != nil {
 		var err error
@@ -534,6 +537,9 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 		return nil, false, err
 	}
 	if err := checkNotNull(p.Table, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkViewChecks(env, p.Table, p.ViewChecks, row); err != nil {
 		return nil, false, err
 	}
 	to := i

@@ -41,3 +41,27 @@ func checkPolicies(env *Env, t *Table, checks []PolicyCheck, row Row) error {
 	}
 	return nil
 }
+
+// ViewCheck is a view's WITH CHECK OPTION condition over the rows of the
+// table a statement through the view writes, as PostgreSQL's
+// WithCheckOption of kind WCO_VIEW_CHECK.
+type ViewCheck struct {
+	View string
+	Expr Expr
+}
+
+// checkViewChecks fails with 44000 if row does not pass one of checks:
+// NULL fails, as in PostgreSQL.
+func checkViewChecks(env *Env, t *Table, checks []ViewCheck, row Row) error {
+	for _, c := range checks {
+		ok, err := isTrue(env, c.Expr, row)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return pgerr.New(pgerr.WithCheckOptionViolation, "new row violates check option for view %q", c.View).
+				WithDetail("Failing row contains %s.", formatRow(t, row))
+		}
+	}
+	return nil
+}

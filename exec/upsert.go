@@ -33,6 +33,10 @@ type OnConflict struct {
 	// not a filter), Updated those of the row it makes; both over the
 	// statement table's layout (rls.go).
 	Existing, Updated []PolicyCheck
+	// ViewChecks are the check options of the views the statement was
+	// written through, which the row DO UPDATE makes must pass too (over
+	// the statement table's layout).
+	ViewChecks []ViewCheck
 	// Table is the statement's table, whose name policy errors give.
 	Table *Table
 }
@@ -339,6 +343,16 @@ func upsert(env *Env, c *OnConflict, checks []CheckConstraint, gen GeneratedCols
 	}
 	if err := checkConstraints(env, t, checks, nrow); err != nil {
 		return nil, false, err
+	}
+	if len(c.ViewChecks) > 0 {
+		in := nrow
+		if layout != nil {
+			in = make(Row, len(layout))
+			mapRow(in, nrow, layout)
+		}
+		if err := checkViewChecks(env, c.Table, c.ViewChecks, in); err != nil {
+			return nil, false, err
+		}
 	}
 	if stored == nil {
 		err = w.write(env.Ctx, key, nil, nrow)

@@ -61,6 +61,19 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 			return nil, err
 		}
 	}
+	for name, n := range a.defaultOverride {
+		pos, err := columnByName(t, name, -1)
+		if err != nil {
+			return nil, err
+		}
+		e, err := a.expr(n, nil)
+		if err != nil {
+			return nil, err
+		}
+		if out[pos], err = a.assignColumn(e, t.Cols[pos], -1); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
 }
 
@@ -92,6 +105,17 @@ func (a *analyzer) typeUnknownParam(p exec.Plan, i int, t exec.T) exec.T {
 }
 
 func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
+	if v, ok, err := a.targetView(s.Relation); err != nil {
+		return nil, err
+	} else if ok && !hasInstead(v, "INSERT") {
+		return a.insertView(s, v) // updatable.go
+	} else if ok {
+		if err := a.requireView(v, "a"); err != nil {
+			return nil, err
+		}
+	}
+	pending, pendingDefaults := a.viewChecks, a.viewDefaults
+	a.viewChecks, a.viewDefaults = nil, nil
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err
@@ -133,7 +157,9 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.defaultOverride = pendingDefaults
 	defaults, err := a.defaults(t)
+	a.defaultOverride = nil
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +237,14 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict, Policies: policies}
+	viewChecks, err := a.viewCheckExprs(pending, t, aliasOf(s.Relation))
+	if err != nil {
+		return nil, err
+	}
+	if conflict != nil && conflict.Update && len(viewChecks) > 0 {
+		conflict.ViewChecks, conflict.Table = viewChecks, t
+	}
+	m := &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict, Policies: policies, ViewChecks: viewChecks}
 	if err := a.modifyFamily(m, true); err != nil {
 		return nil, err
 	}
@@ -376,6 +409,17 @@ func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Nod
 }
 
 func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
+	if v, ok, err := a.targetView(s.Relation); err != nil {
+		return nil, err
+	} else if ok && !hasInstead(v, "UPDATE") {
+		return a.updateView(s, v) // updatable.go
+	} else if ok {
+		if err := a.requireView(v, "w"); err != nil {
+			return nil, err
+		}
+	}
+	pending, pendingDefaults := a.viewChecks, a.viewDefaults
+	a.viewChecks, a.viewDefaults = nil, nil
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err
@@ -386,7 +430,9 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.defaultOverride = pendingDefaults
 	sets, err := a.setClause(t, aliasOf(s.Relation), s.TargetList, sc)
+	a.defaultOverride = nil
 	if err != nil {
 		return nil, err
 	}
@@ -402,8 +448,12 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	viewChecks, err := a.viewCheckExprs(pending, t, aliasOf(s.Relation))
+	if err != nil {
+		return nil, err
+	}
 	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks, Recheck: recheck, Policies: policies,
-		RecheckJoined: len(s.FromClause) > 0, UpdatedGenerated: updatedGenerated(t, sets)}
+		ViewChecks: viewChecks, RecheckJoined: len(s.FromClause) > 0, UpdatedGenerated: updatedGenerated(t, sets)}
 	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
 		return nil, err
 	}
@@ -483,6 +533,15 @@ func (a *analyzer) setClause(t *exec.Table, target string, list []*pg.Node, sc *
 }
 
 func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
+	if v, ok, err := a.targetView(s.Relation); err != nil {
+		return nil, err
+	} else if ok && !hasInstead(v, "DELETE") {
+		return a.deleteView(s, v) // updatable.go
+	} else if ok {
+		if err := a.requireView(v, "d"); err != nil {
+			return nil, err
+		}
+	}
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err

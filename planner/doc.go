@@ -50,9 +50,11 @@
 //     was checked for is current, the roles are unchanged and
 //     row_security is as it was (Auth); a GRANT or REVOKE, a policy or
 //     ALTER TABLE ... ROW LEVEL SECURITY changes the table's record, so
-//     plans reading it are made again (invariant 1). A view's query is
-//     checked with its owner's authority and policies (a security_invoker
-//     view's with the reader's).
+//     plans reading it are made again (invariant 1). A view's query, and
+//     a statement rewritten through an updatable view onto what it reads
+//     (updatable.go), is checked with its owner's authority and policies
+//     (a security_invoker view's with the current user's, also under
+//     another view, as PostgreSQL's rewriter leaves them).
 //  3. A utility (Analysis.Run) runs once, in the transaction it was
 //     analyzed in: it holds that transaction and its root.
 //  4. The planner keeps no state of its own between statements but what

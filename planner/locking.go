@@ -303,7 +303,7 @@ func (a *analyzer) lockingPrivileges(s *pg.SelectStmt, sc *scope) error {
 }
 
 // lockView checks that au may lock the rows of view schema.name: it needs
-// UPDATE on the view, and the view's owner (its reader, for a
+// UPDATE on the view, and the view's owner (the current user, for a
 // security_invoker view) UPDATE on the tables and views it reads, as
 // PostgreSQL's FOR UPDATE through a view asks.
 func (a *analyzer) lockView(au *Authority, schema, name string, depth int) error {
@@ -314,7 +314,12 @@ func (a *analyzer) lockView(au *Authority, schema, name string, depth int) error
 	if !au.may(ViewACL(v), "w") {
 		return PermissionDenied("view", v.Name)
 	}
-	reader := au
+	// The owner reads what the view reads; for a security_invoker view,
+	// the current user, also under another view (viewRelation).
+	reader, err := a.s.Authority(a.ctx)
+	if err != nil {
+		return err
+	}
 	if !optionTrue(v.Option("security_invoker")) {
 		if reader, err = a.s.AuthorityOf(a.ctx, OwnerOf(v.Owner)); err != nil {
 			return err

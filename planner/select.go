@@ -23,8 +23,17 @@ type analyzer struct {
 	text string
 	// as, when set, is the authority privileges are checked with instead
 	// of the current role's: a view's owner's, for the view's query.
-	as     *Authority
-	params []exec.T // parameter types, inferred as they are met
+	as *Authority
+	// viewChecks are the WITH CHECK OPTION conditions of the views an
+	// INSERT or UPDATE was rewritten through, pending until the
+	// statement on the base table takes them (updatable.go).
+	viewChecks []viewCheck
+	// viewDefaults are the defaults the views an INSERT or UPDATE was
+	// rewritten through give their base columns, by the target's column
+	// names: pending like viewChecks, then, as defaultOverride, what
+	// defaults gives those columns.
+	viewDefaults, defaultOverride map[string]*pg.Node
+	params                        []exec.T // parameter types, inferred as they are met
 	// deps are the definitions of the tables the statement uses: its plan
 	// stays valid while they are unchanged (Statement.reusable).
 	deps []*versioning.Table

@@ -418,6 +418,12 @@ type View struct {
 	// Options are the view's reloptions as PostgreSQL lists them,
 	// name=value (security_barrier, security_invoker), in the order set.
 	Options []string `json:"options,omitempty"`
+	// Triggers are the view's triggers: INSTEAD OF row triggers, which
+	// take its INSERTs, UPDATEs and DELETEs, and statement triggers.
+	Triggers []Trigger `json:"triggers,omitempty"`
+	// ColumnACL holds the columns' own privileges (GRANT UPDATE (col) ON
+	// view), by column name, as Column.ACL.
+	ColumnACL map[string][]ACLItem `json:"column_acl,omitempty"`
 }
 
 // Option returns the value of the view's option name, "" when unset.
@@ -435,6 +441,10 @@ type ViewColumn struct {
 	Name   string `json:"name"`
 	Type   uint32 `json:"type"`
 	Typmod int32  `json:"typmod"`
+	// Default is the column's default (ALTER VIEW ... SET DEFAULT) as
+	// SQL text, which an INSERT or UPDATE through the view uses in place
+	// of its base column's; "" for none.
+	Default string `json:"default,omitempty"`
 }
 
 // SameIndex reports whether index ix of def, a partition or child of

@@ -61,6 +61,14 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 				return "", err
 			}
 		}
+		if rel.Kind == planner.RelView && viewCommands(s.Cmds) {
+			// ALTER TABLE takes a view's commands too, as ALTER VIEW.
+			run, err := a.alterView(s)
+			if err == nil {
+				_, err = run(ctx)
+			}
+			return tag, err
+		}
 		if rel.Kind != planner.RelTable {
 			// Owner, statistics and storage settings of indexes and
 			// sequences have nothing to change here.
@@ -96,6 +104,19 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 		}
 		return tag, nil
 	}, nil
+}
+
+// viewCommands reports whether ALTER VIEW runs each of cmds.
+func viewCommands(cmds []*pg.Node) bool {
+	for _, n := range cmds {
+		switch n.GetAlterTableCmd().GetSubtype() {
+		case pg.AlterTableType_AT_ColumnDefault, pg.AlterTableType_AT_ChangeOwner,
+			pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // alterCmd runs one ALTER TABLE command on t.
@@ -617,6 +638,10 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 	c := def.Columns[pos]
 	// Policies reading it go only with CASCADE (policy.go).
 	if err := a.dropColumnPolicies(def, c.Name, cmd.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+		return err
+	}
+	// Triggers on it (UPDATE OF, WHEN) go only with CASCADE.
+	if err := a.dropColumnTriggers(def, c.Name, cmd.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 		return err
 	}
 	// Foreign keys of other tables on the column go only with CASCADE;

@@ -1,9 +1,12 @@
 package ddl
 
 import (
+	"strings"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 )
 
@@ -14,6 +17,44 @@ type analyzer struct {
 	*planner.Analyzer
 	s  planner.Session
 	tx *exec.Txn
+	// cascades, while a DROP of tables or views runs, collects the
+	// views and policies it drops with them, which PostgreSQL reports in
+	// one notice (collectCascades).
+	cascades *[]string
+}
+
+// cascaded reports an object a DROP ... CASCADE drops too ("view v"):
+// now, or with the others at the end of the statement when it collects
+// them.
+func (a *analyzer) cascaded(what string) {
+	if a.cascades != nil {
+		*a.cascades = append(*a.cascades, what)
+		return
+	}
+	a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %s", what))
+}
+
+// collectCascades makes the objects the statement drops by cascade
+// reported together when the function it returns is called, as
+// PostgreSQL's reportDependentObjects: one by name, more counted, with
+// their names in the detail.
+func (a *analyzer) collectCascades() func() {
+	var list []string
+	a.cascades = &list
+	return func() {
+		a.cascades = nil
+		switch {
+		case len(list) == 1:
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %s", list[0]))
+		case len(list) > 1:
+			lines := make([]string, len(list))
+			for i, w := range list {
+				lines[i] = "drop cascades to " + w
+			}
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(list)).
+				WithDetail("%s", strings.Join(lines, "\n")))
+		}
+	}
 }
 
 func newAnalyzer(x *planner.Analyzer) *analyzer {

@@ -83,6 +83,11 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		if v.Query, err = planner.DeparseSelect(sel); err != nil {
 			return "", err
 		}
+		if v.Check != 0 {
+			if err := a.checkOptionAllowed(v); err != nil {
+				return "", err
+			}
+		}
 		rel, err := planner.FindRelation(ctx, a.tx.Root, schema, v.Name)
 		if err != nil {
 			return "", err
@@ -93,6 +98,14 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 				return "", err
 			}
 			v.Comment, v.Owner, v.ACL = rel.View.Comment, rel.View.Owner, rel.View.ACL
+			// The view stays the relation it was: its triggers and its
+			// columns' defaults and privileges stay too.
+			v.Triggers, v.ColumnACL = rel.View.Triggers, rel.View.ColumnACL
+			for i := range v.Columns {
+				if i < len(rel.View.Columns) {
+					v.Columns[i].Default = rel.View.Columns[i].Default
+				}
+			}
 		case rel.Kind != planner.RelNone:
 			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
 		}
@@ -159,6 +172,7 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 // dropViews runs DROP VIEW [IF EXISTS] name, ... [CASCADE].
 func (a *analyzer) dropViews(ctx context.Context, s *pg.DropStmt) (string, error) {
 	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
+	defer a.collectCascades()()
 	for _, obj := range s.Objects {
 		rel, relSchema, name, err := a.dropTarget(ctx, obj, planner.RelView, s.MissingOk)
 		if err != nil {
@@ -204,7 +218,7 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 				WithDetail("view %s depends on %s", v.Name, what).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to view %s", v.Name))
+		a.cascaded("view " + v.Name)
 		if err := a.dropDependentViews(ctx, v.Schema, v.Name, "view "+v.Name, true); err != nil {
 			return err
 		}
@@ -258,4 +272,15 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name stri
 	}
 	a.tx.SetRoot(root)
 	return nil
+}
+
+// checkOptionAllowed fails unless view v, which has a check option, is
+// automatically updatable, as PostgreSQL requires of WITH CHECK OPTION.
+func (a *analyzer) checkOptionAllowed(v *versioning.View) error {
+	detail, err := a.ViewNotUpdatable(v)
+	if err != nil || detail == "" {
+		return err
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").
+		WithHint("%s", detail)
 }

@@ -555,6 +555,7 @@ func (a *analyzer) dropTarget(ctx context.Context, obj *pg.Node, want planner.Re
 // does not hold the drop back.
 func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, error) {
 	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
+	defer a.collectCascades()()
 	type named struct{ schema, name string }
 	var set []named
 	for _, obj := range s.Objects {

@@ -260,15 +260,32 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 			}
 		}
 		for _, v := range views {
-			if privs == "" {
-				continue // column privileges of views (and sequences) are accepted, not recorded
+			nv := *v
+			if privs != "" {
+				acl, err := changeACL(au, a.s.Notice, g, planner.ViewACL(v), v.Owner, "view", v.Name, privs, grantees)
+				if err != nil {
+					return "", err
+				}
+				nv.ACL = acl
 			}
-			acl, err := changeACL(au, a.s.Notice, g, planner.ViewACL(v), v.Owner, "view", v.Name, privs, grantees)
-			if err != nil {
+			// A view's columns take privileges as a table's: granted
+			// through a table of its columns, and copied back.
+			vt := &versioning.Table{Schema: v.Schema, Name: v.Name, Owner: v.Owner, ACL: nv.ACL}
+			for _, c := range v.Columns {
+				vt.Columns = append(vt.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod, ACL: v.ColumnACL[c.Name]})
+			}
+			if err := a.grantTableColumns(au, g, vt, privs, colGrants, grantees); err != nil {
 				return "", err
 			}
-			nv := *v
-			nv.ACL = acl
+			nv.ColumnACL = nil
+			for _, c := range vt.Columns {
+				if c.ACL != nil {
+					if nv.ColumnACL == nil {
+						nv.ColumnACL = map[string][]versioning.ACLItem{}
+					}
+					nv.ColumnACL[c.Name] = c.ACL
+				}
+			}
 			if root, err = root.PutView(ctx, &nv); err != nil {
 				return "", err
 			}
@@ -506,4 +523,15 @@ func changeColumnACL(au *planner.Authority, g *pg.GrantStmt, tableACL, acl []ver
 		acl, _ = versioning.RevokeACL(acl, who, grantor, privs, g.GrantOption, true)
 	}
 	return acl, nil
+}
+
+// requireViewOwner checks that the current role may add or drop view v's
+// triggers: it owns the view (PostgreSQL asks for the TRIGGER privilege,
+// which only owners hold here).
+func (a *analyzer) requireViewOwner(v *versioning.View) error {
+	au, err := a.Authority()
+	if err != nil || au.Owns(v.Owner) {
+		return err
+	}
+	return planner.PermissionDenied("view", v.Name)
 }

@@ -389,7 +389,7 @@ func (a *analyzer) dropDependentPolicies(ctx context.Context, target, what strin
 					WithDetail("policy %s on table %s depends on %s", p.Name, t.Name, what).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
-			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to policy %s on table %s", p.Name, t.Name))
+			a.cascaded("policy " + p.Name + " on table " + t.Name)
 		}
 		if len(keep) == len(t.Policies) {
 			continue

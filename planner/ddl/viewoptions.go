@@ -8,6 +8,7 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
@@ -138,8 +139,26 @@ func (a *analyzer) alterView(s *pg.AlterTableStmt) (planner.Utility, error) {
 				}
 				v.ACL = versioning.ChangeACLOwner(v.ACL, planner.OwnerOf(v.Owner), owner)
 				v.Owner = owner
+			case pg.AlterTableType_AT_ColumnDefault:
+				i := slices.IndexFunc(v.Columns, func(c versioning.ViewColumn) bool { return c.Name == cmd.Name })
+				if i < 0 {
+					return "", pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, v.Name)
+				}
+				v.Columns = slices.Clone(v.Columns)
+				c := &v.Columns[i]
+				c.Default = ""
+				if cmd.Def != nil {
+					if c.Default, err = a.columnDefault(cmd.Def, exec.T{OID: c.Type, Typmod: c.Typmod}, c.Name); err != nil {
+						return "", err
+					}
+				}
 			default:
 				return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER VIEW %s is not supported yet", cmd.Subtype)
+			}
+		}
+		if v.Check != 0 && rel.View.Check == 0 {
+			if err := a.checkOptionAllowed(&v); err != nil {
+				return "", err
 			}
 		}
 		root, err := a.tx.Root.PutView(ctx, &v)

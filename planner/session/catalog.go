@@ -56,6 +56,9 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 		Sequences: func(t *versioning.Table, expr string) []*versioning.Sequence {
 			return s.defaultSequences(env, t, expr)
 		},
+		ViewEvents: func(v *versioning.View, include []int) int {
+			return planner.ViewEvents(s, env, v, include)
+		},
 	}, nil
 }
 
@@ -245,6 +248,23 @@ func init() {
 		}
 		return exec.DRegOID(oid, name), nil
 	})
+	// Which statements a relation takes, and whether a column may be
+	// updated, as the bits of PostgreSQL's relation_is_updatable.
+	registerStrict("pg_relation_is_updatable", []uint32{exec.OIDRegclass, exec.OIDBool}, exec.OIDInt4, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		r, ok := snap.RelationByOID(oid)
+		if !ok {
+			return exec.DInt(0), nil
+		}
+		return exec.DInt(int64(relationEvents(snap, r, -1, a[1].Bool()))), nil
+	}))
+	registerStrict("pg_column_is_updatable", []uint32{exec.OIDRegclass, exec.OIDInt2, exec.OIDBool}, exec.OIDBool, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		r, ok := snap.RelationByOID(oid)
+		if !ok || a[1].I <= 0 {
+			return exec.DBool(false), nil
+		}
+		const need = planner.EventUpdate | planner.EventDelete
+		return exec.DBool(relationEvents(snap, r, int(a[1].I)-1, a[2].Bool())&need == need), nil
+	}))
 }
 
 // The catalog functions whose answers are fixed here, with PostgreSQL's
@@ -539,4 +559,15 @@ func (s *Session) catalogPrepared() []catalog.Prepared {
 // settingsTypeNamer names types as format_type does for the session.
 func settingsTypeNamer(st *exec.Settings) catalog.TypeNamer {
 	return func(oid uint32) string { return exec.FormatTypeIn(st, oid, -1) }
+}
+
+// relationEvents is PostgreSQL's relation_is_updatable: the statements
+// relation r (limited to its column at position col when col >= 0)
+// takes, with its INSTEAD OF triggers' when triggers.
+func relationEvents(snap *catalog.Snapshot, r catalog.Relation, col int, triggers bool) int {
+	events := snap.RelationEvents(r, col)
+	if triggers && r.Kind == 'v' && r.Query != nil {
+		events |= catalog.TriggerEvents(r.Query)
+	}
+	return events
 }

@@ -244,6 +244,7 @@ var defaultVars = map[string]string{
 	"jit":                                 "off",
 	"jit_above_cost":                      "100000",
 	"row_security":                        "on",
+	"restrict_nonsystem_relation_kind":    "",
 	"synchronize_seqscans":                "on",
 	"max_index_keys":                      "32",
 	"max_function_args":                   "100",
