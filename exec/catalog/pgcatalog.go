@@ -1162,6 +1162,11 @@ func (s *Snapshot) Descriptions() []Description {
 	for _, v := range s.Views {
 		add(ViewOID(v.Schema, v.Name), OIDPgClass, 0, v.Comment)
 	}
+	if fs, err := s.Functions(); err == nil {
+		for _, f := range fs {
+			add(FunctionOID(f), OIDPgProc, 0, f.Comment)
+		}
+	}
 	return out
 }
 

@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -92,6 +93,20 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 				}
 			}
 			return "", pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", name, table)
+		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE:
+			what := strings.ToLower(strings.TrimPrefix(s.Objtype.String(), "OBJECT_"))
+			f, err := a.routineByArgs(s.Object.GetObjectWithArgs(), what)
+			if err != nil {
+				return "", err
+			}
+			commented := *f
+			commented.Comment = text
+			root, err := a.tx.Root.PutFunction(ctx, &commented)
+			if err != nil {
+				return "", err
+			}
+			a.tx.SetRoot(root)
+			return "COMMENT", nil
 		}
 		return "", pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported yet", s.Objtype)
 	}, nil
