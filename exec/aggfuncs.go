@@ -26,6 +26,10 @@ type AggFunc struct {
 	// Accumulator finishing the state another one, from, computes.
 	Transition string
 	Share      func(from Accumulator) Accumulator
+	// OrderedSet marks the ordered-set aggregates, called only as
+	// agg(direct) WITHIN GROUP (ORDER BY value): their first argument is
+	// the value, the direct ones follow.
+	OrderedSet bool
 }
 
 // skips reports whether a row with these arguments is left out.

@@ -415,8 +415,9 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", clause), f.Location)
 	}
 	if f.AggWithinGroup {
-		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "WITHIN GROUP is not supported yet"), f.Location)
+		return a.orderedSetCall(f, name, sc.group)
 	}
+
 	g := sc.group
 	a.inAgg = true
 	defer func() { a.inAgg = false }()
@@ -463,6 +464,12 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		types = append(types, e.Type())
 	}
 	fn, want, err := a.lookupAggregate(f, name, types)
+	if err == nil && fn.OrderedSet {
+		// Without WITHIN GROUP an ordered-set aggregate is not found, as
+		// in PostgreSQL.
+		err = pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf(name, types)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
 			return nil, WithPos(pe, f.Location)
@@ -517,9 +524,15 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		}
 		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "aggregates over columns of an enclosing query are not supported yet"), f.Location)
 	}
+	return g.addAgg(call), nil
+}
+
+// addAgg adds call to the aggregates the group computes, unless an equal
+// call is there already, and returns the reference to its value.
+func (g *grouping) addAgg(call *exec.AggCall) exec.Expr {
 	for i, c := range g.aggs {
 		if sameAgg(c, call) {
-			return g.aggRefs[i], nil
+			return g.aggRefs[i]
 		}
 	}
 	// Calls whose transitions are the same over the same input share
@@ -536,7 +549,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	ref := &exec.ColRef{Idx: -1, T: call.T()}
 	g.aggs = append(g.aggs, call)
 	g.aggRefs = append(g.aggRefs, ref)
-	return ref, nil
+	return ref
 }
 
 func sameAgg(a, b *exec.AggCall) bool {
