@@ -239,6 +239,8 @@ var defaultVars = map[string]string{
 	"client_min_messages":                 "notice",
 	"default_transaction_read_only":       "off",
 	"transaction_read_only":               "off",
+	"default_transaction_deferrable":      "off",
+	"transaction_deferrable":              "off",
 	"synchronous_commit":                  "on",
 	"timezone_abbreviations":              "Default",
 	"jit":                                 "off",
@@ -471,6 +473,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	}
 	ro := s.readOnly || s.vars["default_transaction_read_only"] == "on"
 	s.vars["transaction_isolation"] = s.vars["default_transaction_isolation"] // BEGIN or SET TRANSACTION may change it
+	s.vars["transaction_deferrable"] = s.vars["default_transaction_deferrable"]
 	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
 	s.txn.Tables = s.e.tables
 	s.txn.RowIDs = s.e.rowIDs

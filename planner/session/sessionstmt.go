@@ -205,9 +205,16 @@ func isolationOption(opts []*pg.Node) string {
 }
 
 func readOnlyOption(opts []*pg.Node) (readOnly, given bool) {
+	return boolTxnOption(opts, "transaction_read_only")
+}
+
+// boolTxnOption returns the boolean transaction mode name of BEGIN or SET
+// TRANSACTION's options (READ ONLY is transaction_read_only, DEFERRABLE
+// transaction_deferrable), and whether it is given.
+func boolTxnOption(opts []*pg.Node, name string) (value, given bool) {
 	for _, o := range opts {
 		d := o.GetDefElem()
-		if d != nil && d.Defname == "transaction_read_only" {
+		if d != nil && d.Defname == name {
 			if c := d.Arg.GetAConst(); c != nil && c.GetIval() != nil {
 				return c.GetIval().Ival != 0, true
 			}

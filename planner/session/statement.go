@@ -449,7 +449,7 @@ func (s *Session) endBlock(ctx context.Context, ts *pg.TransactionStmt) (string,
 		s.keepAdvances(ctx)
 		return verb, nil
 	}
-	readOnly, iso := s.txn != nil && s.txn.ReadOnly, s.vars["transaction_isolation"]
+	readOnly, iso, deferrable := s.txn != nil && s.txn.ReadOnly, s.vars["transaction_isolation"], s.vars["transaction_deferrable"]
 	tag := verb
 	var err error
 	if commit && !s.failed {
@@ -469,6 +469,7 @@ func (s *Session) endBlock(ctx context.Context, ts *pg.TransactionStmt) (string,
 	s.explicit = true
 	tx.ReadOnly = readOnly || s.readOnly
 	s.vars["transaction_isolation"] = iso
+	s.vars["transaction_deferrable"] = deferrable
 	tx.Isolation = exec.ParseIsolation(iso)
 	return tag, nil
 }
@@ -552,6 +553,9 @@ func (s *Session) setTransaction(vs *pg.VariableSetStmt) (string, error) {
 		if given {
 			s.setVar("default_transaction_read_only", map[bool]string{true: "on", false: "off"}[ro], false)
 		}
+		if d, given := boolTxnOption(vs.Args, "transaction_deferrable"); given {
+			s.setVar("default_transaction_deferrable", map[bool]string{true: "on", false: "off"}[d], false)
+		}
 		if iso != "" {
 			s.setVar("default_transaction_isolation", iso, false)
 		}
@@ -571,6 +575,12 @@ func (s *Session) applyTxnModes(opts []*pg.Node) error {
 		if err := s.setIsolation(iso); err != nil {
 			return err
 		}
+	}
+	// DEFERRABLE matters only to a SERIALIZABLE READ ONLY transaction,
+	// whose snapshot PostgreSQL then takes when it is safe; here every
+	// serializable reader's snapshot is: the mode is kept and shown.
+	if d, given := boolTxnOption(opts, "transaction_deferrable"); given {
+		s.vars["transaction_deferrable"] = map[bool]string{true: "on", false: "off"}[d]
 	}
 	ro, given := readOnlyOption(opts)
 	if !given {
