@@ -33,6 +33,7 @@ const (
 	KindRecord         // X: *Record
 	KindTSVector       // X: types.TSVector
 	KindTSQuery        // X: types.TSQuery
+	KindRange          // X: *Range
 )
 
 // Datum is one SQL value. It is a small struct passed by value: ints,
@@ -129,6 +130,8 @@ func Compare(a, b Datum) int {
 		return types.CompareTSVector(a.TSVector(), b.TSVector())
 	case KindTSQuery:
 		return types.CompareTSQuery(a.TSQuery(), b.TSQuery())
+	case KindRange:
+		return compareRange(a.Range(), b.Range())
 	}
 	return 0
 }

@@ -1,6 +1,9 @@
 package exec
 
-import "github.com/prollypg/prollypg/exec/pgerr"
+import (
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+)
 
 // Polymorphic parameters, as PostgreSQL resolves them
 // (check_generic_type_consistency and enforce_generic_type_consistency in
@@ -15,10 +18,10 @@ import "github.com/prollypg/prollypg/exec/pgerr"
 //
 // A polymorphic result type is the family's element type, or its array.
 //
-// The range members of the families (anyrange, anymultirange,
-// anycompatiblerange, anycompatiblemultirange) can be declared, so that
-// functions naming them are created, shown and dropped as in PostgreSQL,
-// but there are no range types yet: no argument binds to them.
+// A range argument bound to anyrange (anycompatiblerange) contributes its
+// subtype to the family's element type, and a range result is the
+// range type of such an argument. There are no multirange types yet: no
+// argument binds to anymultirange.
 const (
 	OIDAnyArray                uint32 = 2277
 	OIDAnyNonArray             uint32 = 2776
@@ -81,8 +84,10 @@ func polyAccepts(arg, param uint32) bool {
 		return !IsArrayType(arg)
 	case OIDAnyEnum:
 		return KindOf(arg) == KindEnum
-	case OIDAnyRange, OIDAnyMultiRange, OIDAnyCompatibleRange, OIDAnyCompatibleMultiRange:
-		return false // no range types yet
+	case OIDAnyRange, OIDAnyCompatibleRange:
+		return KindOf(arg) == KindRange
+	case OIDAnyMultiRange, OIDAnyCompatibleMultiRange:
+		return false // no multirange types yet
 	}
 	return true
 }
@@ -108,7 +113,24 @@ func isRangePoly(oid uint32) bool {
 // As in check_generic_type_consistency, an element pseudo-type
 // (anyelement) does not agree with an actual element type beside it.
 func resolvePoly(params []uint32, args []T) ([]uint32, error) {
-	var elem uint32 // anyelement family's element type
+	return resolvePolyIn(params, args, nil)
+}
+
+// rangeElem returns the subtype of range type t, the element type it
+// gives its polymorphic family; 0 when the catalog of st does not tell.
+func rangeElem(t T, st *Settings) uint32 {
+	sub, err := RangeSubtype(t, st)
+	if err != nil {
+		return 0
+	}
+	return sub.OID
+}
+
+// resolvePolyIn is resolvePoly where the session's settings st find the
+// subtypes of user range types.
+func resolvePolyIn(params []uint32, args []T, st *Settings) ([]uint32, error) {
+	var rangeT [2]uint32 // the range type of each family ('e', 'c')
+	var elem uint32      // anyelement family's element type
 	elemFrom := -1  // the argument that gave it
 	var compat []T  // anycompatible family's known element types
 	hasElem, hasCompat := false, false
@@ -134,6 +156,19 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		e := args[i].OID
 		if isArr {
 			e = ElemType(args[i]).OID
+		}
+		if isRangePoly(p) {
+			if e = rangeElem(args[i], st); e == 0 {
+				e = args[i].OID // a user range without the catalog: itself
+			}
+			fi := 0
+			if fam == 'c' {
+				fi = 1
+			}
+			if rangeT[fi] != 0 && rangeT[fi] != args[i].OID {
+				return nil, mismatch(`arguments declared "anyrange" are not all alike`).withDetail(T{OID: rangeT[fi]}, args[i])
+			}
+			rangeT[fi] = args[i].OID
 		}
 		switch fam {
 		case 'e':
@@ -184,8 +219,17 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		case e == 0:
 			// Undetermined but for polymorphic arguments: it stays so.
 		case isRangePoly(p):
-			// An unknown literal, but no range type to make of it.
-			return nil, mismatch("could not find range type for data type %s", TypeName(e))
+			r := rangeT[0]
+			if fam == 'c' {
+				r = rangeT[1]
+			}
+			if r == 0 {
+				r = uint32(types.RangeOfSubtype(types.Oid(e)))
+			}
+			if r == 0 {
+				return nil, mismatch("could not find range type for data type %s", TypeName(e))
+			}
+			out[i] = r
 		case isArr:
 			a := ArrayType(T{OID: e}).OID
 			if a == 0 {
@@ -247,15 +291,35 @@ func notAlike(p1 uint32, a1 T, p2 uint32, a2 T) error {
 // polyResult returns the actual type of a polymorphic result ret, given
 // the declared params and the resolved argument types.
 func polyResult(ret uint32, params []uint32, args []T) T {
+	return polyResultIn(ret, params, args, nil)
+}
+
+// polyResultIn is polyResult where st finds user range types' subtypes.
+func polyResultIn(ret uint32, params []uint32, args []T, st *Settings) T {
 	rfam, rArr := polyFamily(ret)
 	for i, p := range params {
 		fam, isArr := polyFamily(p)
 		if fam != rfam || i >= len(args) || IsPolymorphic(args[i].OID) {
 			continue
 		}
+		if isRangePoly(ret) {
+			if isRangePoly(p) {
+				return T{OID: args[i].OID, Typmod: -1}
+			}
+			if r := types.RangeOfSubtype(types.Oid(args[i].OID)); r != 0 && !isArr {
+				return T{OID: uint32(r), Typmod: -1}
+			}
+			continue
+		}
 		e := args[i]
 		if isArr {
 			e = ElemType(args[i])
+		}
+		if isRangePoly(p) {
+			e = T{OID: rangeElem(args[i], st)}
+			if e.OID == 0 {
+				continue
+			}
 		}
 		e.Typmod = -1
 		if rArr {

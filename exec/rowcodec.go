@@ -66,6 +66,14 @@ func appendField(b *tuple.Builder, t T, d Datum) {
 		case KindTSQuery:
 			b.Append(types.AppendTSQueryBinary(nil, d.TSQuery()))
 			return
+		case KindRange:
+			f, err := appendRangeField(nil, d)
+			if err != nil {
+				// Every subtype a range can have sends its values.
+				panic(err)
+			}
+			b.Append(f)
+			return
 		}
 		b.AppendString(d.S)
 	}
@@ -124,6 +132,8 @@ func decodeField(t T, f []byte) (Datum, error) {
 				return Null, pgerr.Wrap(err, pgerr.DataCorrupted, "corrupt stored value of type %s", TypeName(t.OID))
 			}
 			return DTSQuery(q), nil
+		case KindRange:
+			return decodeRangeField(f)
 		}
 		// Stored bytes are immutable (chunks never change once written), so
 		// the string can share them instead of copying.
@@ -189,6 +199,12 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 		return sortkey.AppendBytea(dst, h[:], o), nil
 	case KindTSQuery:
 		return sortkey.AppendBytea(dst, types.AppendTSQueryKey(nil, d.TSQuery()), o), nil
+	case KindRange:
+		// A digest, as for tsvector: equality and uniqueness, not order
+		// (KeyCompatible keeps index scans off it); the gist and spgist
+		// indexes on ranges are such indexes.
+		h := xxh3.Hash128(appendRangeHashKey(nil, d.Range())).Bytes()
+		return sortkey.AppendBytea(dst, h[:], o), nil
 	}
 	if d.Kind == KindArray && IsArrayType(t.OID) {
 		return appendArrayKey(dst, ElemType(t), d, o)

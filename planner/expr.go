@@ -323,7 +323,7 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 	for i, e := range args {
 		types[i] = e.Type()
 	}
-	f, want, err := exec.LookupFunc(name, types)
+	f, want, err := exec.LookupFuncIn(a.s.Settings(), name, types)
 	if err != nil {
 		if operator && err.(*pgerr.Error).Code == pgerr.AmbiguousFunction {
 			return nil, errAmbiguousOperator(name, types, loc)
@@ -338,7 +338,7 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 			return nil, err
 		}
 	}
-	fn, t, err := f.Bind(want)
+	fn, t, err := f.BindIn(a.s.Settings(), want)
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
 			return nil, WithPos(pe, loc)
@@ -413,8 +413,10 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 			}
 		case exec.KindOf(lt.OID) != exec.KindOf(rt.OID) || exec.KindOf(lt.OID) == exec.KindNull:
 			return nil, errNoOperator(op, lt, rt, loc)
-		case exec.IsArrayType(lt.OID) && lt.OID != rt.OID:
-			// anyarray op anyarray: both sides of one array type.
+		case exec.IsArrayType(lt.OID) && lt.OID != rt.OID,
+			exec.KindOf(lt.OID) == exec.KindRange && lt.OID != rt.OID:
+			// anyarray op anyarray (anyrange op anyrange): both sides
+			// of one type.
 			return nil, errNoOperator(op, lt, rt, loc)
 		case lt.OID == exec.OIDJSONB && rt.OID == exec.OIDJSONB:
 			cmpFn = exec.JSONBCompareOp(op)

@@ -407,8 +407,8 @@ func (ix *Index) Plain() bool {
 	return true
 }
 
-// Type is a user-defined type: an enum (Kind 'e'), a composite ('c') or a
-// domain ('d'), with PostgreSQL's typtype letters.
+// Type is a user-defined type: an enum (Kind 'e'), a composite ('c'), a
+// domain ('d') or a range ('r'), with PostgreSQL's typtype letters.
 type Type struct {
 	Schema string `json:"schema"`
 	Name   string `json:"name"`
@@ -428,6 +428,10 @@ type Type struct {
 	Default    string  `json:"default,omitempty"`
 	Checks     []Check `json:"checks,omitempty"`
 	Comment    string  `json:"comment,omitempty"`
+	// A range type (Kind 'r') keeps its subtype in Base, and the names
+	// of its optional SUBTYPE_DIFF and CANONICAL functions.
+	SubtypeDiff string `json:"subtype_diff,omitempty"`
+	Canonical   string `json:"canonical,omitempty"`
 }
 
 // EnumLabel is one value of an enum type.

@@ -27,6 +27,8 @@ func TypeCategory(kind byte) types.Oid {
 		return types.UserEnum
 	case 'c':
 		return types.UserComposite
+	case 'r':
+		return types.UserRange
 	}
 	return types.UserDomain
 }

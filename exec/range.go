@@ -1,0 +1,398 @@
+package exec
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+)
+
+// Range types (rangetypes.c). A range value is a *Range in a KindRange
+// Datum: empty, or two bounds each infinite or a value of the subtype,
+// inclusive or not. Values are always normalized as PostgreSQL's
+// make_range leaves them: infinite bounds exclusive, lower <= upper,
+// equal bounds not both inclusive made empty, and discrete ranges
+// (int4range, int8range, daterange) in their canonical '[)' form.
+// Comparing two ranges compares their bounds with Compare, so a range
+// orders and hashes without knowing its subtype.
+
+// Range is one range value; never modified once in a Datum.
+type Range struct {
+	// Sub is the subtype's OID, which the text output of the bounds
+	// needs and which a user range type's OID does not tell.
+	Sub   uint32
+	Empty bool
+	Lower RangeBound
+	Upper RangeBound
+}
+
+// RangeBound is one bound of a non-empty range.
+type RangeBound struct {
+	Val Datum // Null when infinite
+	Inf bool
+	Inc bool
+}
+
+// DRange returns a range Datum.
+func DRange(r *Range) Datum { return Datum{Kind: KindRange, X: r} }
+
+// Range returns the range of a KindRange Datum.
+func (d Datum) Range() *Range { return d.X.(*Range) }
+
+// IsRangeType reports whether oid is a range type (built-in or user).
+func IsRangeType(oid uint32) bool {
+	if types.RangeSubtypeOf(types.Oid(oid)) != 0 {
+		return true
+	}
+	cat, array := types.UserCategoryOf(types.Oid(oid))
+	return cat == types.UserRange && !array
+}
+
+// RangeSubtype returns the subtype of range type t: built-in ones are
+// known, a user range type's is in the session's catalog.
+func RangeSubtype(t T, st *Settings) (T, error) {
+	if s := types.RangeSubtypeOf(types.Oid(t.OID)); s != 0 {
+		return T{OID: uint32(s), Typmod: -1}, nil
+	}
+	ut, err := LookupUserType(t, st)
+	if err != nil {
+		return T{}, err
+	}
+	if ut.RangeSubtype == 0 {
+		return T{}, pgerr.New(pgerr.WrongObjectType, "type %s is not a range type", ut.Name)
+	}
+	return T{OID: uint32(ut.RangeSubtype), Typmod: -1}, nil
+}
+
+// rangeDiscrete reports whether a range of subtype sub has a canonical
+// function (PostgreSQL's discrete built-in ranges).
+func rangeDiscrete(sub uint32) bool {
+	return sub == OIDInt4 || sub == OIDInt8 || sub == OIDDate
+}
+
+// MakeRange builds the range of the given bounds as make_range does:
+// it checks their order, makes equal exclusive bounds empty and
+// canonicalizes a discrete range.
+func MakeRange(sub uint32, lo, hi RangeBound, empty bool) (Datum, error) {
+	r, err := makeRange(sub, lo, hi, empty)
+	if err != nil {
+		return Null, err
+	}
+	return DRange(r), nil
+}
+
+func makeRange(sub uint32, lo, hi RangeBound, empty bool) (*Range, error) {
+	r, err := serializeRange(sub, lo, hi, empty)
+	if err != nil || r.Empty || !rangeDiscrete(sub) {
+		return r, err
+	}
+	lo, hi = r.Lower, r.Upper
+	changed := false
+	if !lo.Inf && !lo.Inc {
+		v, err := rangeSucc(sub, lo.Val)
+		if err != nil {
+			return nil, err
+		}
+		lo, changed = RangeBound{Val: v, Inc: true}, true
+	}
+	if !hi.Inf && hi.Inc {
+		v, err := rangeSucc(sub, hi.Val)
+		if err != nil {
+			return nil, err
+		}
+		hi, changed = RangeBound{Val: v}, true
+	}
+	if !changed {
+		return r, nil
+	}
+	return serializeRange(sub, lo, hi, false)
+}
+
+// serializeRange is range_serialize: the order check and emptiness.
+func serializeRange(sub uint32, lo, hi RangeBound, empty bool) (*Range, error) {
+	if empty {
+		return &Range{Sub: sub, Empty: true}, nil
+	}
+	if lo.Inf {
+		lo = RangeBound{Inf: true}
+	}
+	if hi.Inf {
+		hi = RangeBound{Inf: true}
+	}
+	if !lo.Inf && !hi.Inf {
+		switch c := Compare(lo.Val, hi.Val); {
+		case c > 0:
+			return nil, pgerr.New(pgerr.DataException, "range lower bound must be less than or equal to range upper bound")
+		case c == 0 && !(lo.Inc && hi.Inc):
+			return &Range{Sub: sub, Empty: true}, nil
+		}
+	}
+	return &Range{Sub: sub, Lower: lo, Upper: hi}, nil
+}
+
+// rangeSucc is the next value of a discrete subtype, for the canonical
+// functions; infinite dates stay as they are.
+func rangeSucc(sub uint32, v Datum) (Datum, error) {
+	switch sub {
+	case OIDInt4:
+		if v.I >= math.MaxInt32 {
+			return Null, IntRangeError("integer")
+		}
+	case OIDInt8:
+		if v.I == math.MaxInt64 {
+			return Null, IntRangeError("bigint")
+		}
+	case OIDDate:
+		if v.I == int64(types.DateInfinity) || v.I == int64(types.DateNegInfinity) {
+			return v, nil
+		}
+	}
+	v.I++
+	return v, nil
+}
+
+// CompareRangeBounds is range_cmp_bounds: the order of two bounds,
+// lower or upper, where an exclusive lower bound is just above its
+// value and an exclusive upper bound just below it.
+func CompareRangeBounds(b1 RangeBound, lower1 bool, b2 RangeBound, lower2 bool) int {
+	switch {
+	case b1.Inf && b2.Inf:
+		if lower1 == lower2 {
+			return 0
+		}
+		return infSign(lower1)
+	case b1.Inf:
+		return infSign(lower1)
+	case b2.Inf:
+		return -infSign(lower2)
+	}
+	c := Compare(b1.Val, b2.Val)
+	if c != 0 {
+		return c
+	}
+	switch {
+	case !b1.Inc && !b2.Inc:
+		if lower1 == lower2 {
+			return 0
+		}
+		return -infSign(lower1)
+	case !b1.Inc:
+		return -infSign(lower1)
+	case !b2.Inc:
+		return infSign(lower2)
+	}
+	return 0
+}
+
+// compareRangeBoundValues is range_cmp_bound_values: bounds' values
+// alone, inclusivity ignored.
+func compareRangeBoundValues(b1 RangeBound, lower1 bool, b2 RangeBound, lower2 bool) int {
+	switch {
+	case b1.Inf && b2.Inf:
+		if lower1 == lower2 {
+			return 0
+		}
+		return infSign(lower1)
+	case b1.Inf:
+		return infSign(lower1)
+	case b2.Inf:
+		return -infSign(lower2)
+	}
+	return Compare(b1.Val, b2.Val)
+}
+
+// infSign is -1 for a lower bound's infinity, 1 for an upper's.
+func infSign(lower bool) int {
+	if lower {
+		return -1
+	}
+	return 1
+}
+
+// compareRange is range_cmp, the btree order: empty first, then by
+// lower bound, then by upper bound.
+func compareRange(a, b *Range) int {
+	switch {
+	case a.Empty && b.Empty:
+		return 0
+	case a.Empty:
+		return -1
+	case b.Empty:
+		return 1
+	}
+	if c := CompareRangeBounds(a.Lower, true, b.Lower, true); c != 0 {
+		return c
+	}
+	return CompareRangeBounds(a.Upper, false, b.Upper, false)
+}
+
+// rangeFlags are a range's flags in PostgreSQL's encoding.
+func rangeFlags(r *Range) byte {
+	if r.Empty {
+		return types.RangeEmpty
+	}
+	var f byte
+	if r.Lower.Inc {
+		f |= types.RangeLBInc
+	}
+	if r.Upper.Inc {
+		f |= types.RangeUBInc
+	}
+	if r.Lower.Inf {
+		f |= types.RangeLBInf
+	}
+	if r.Upper.Inf {
+		f |= types.RangeUBInf
+	}
+	return f
+}
+
+// parseRangeText is range_in.
+func parseRangeText(t T, s string, st *Settings) (Datum, error) {
+	sub, err := RangeSubtype(t, st)
+	if err != nil {
+		return Null, err
+	}
+	flags, ls, us, err := types.ParseRangeText(s)
+	if err != nil {
+		return Null, err
+	}
+	lo := RangeBound{Inf: flags&types.RangeLBInf != 0, Inc: flags&types.RangeLBInc != 0}
+	hi := RangeBound{Inf: flags&types.RangeUBInf != 0, Inc: flags&types.RangeUBInc != 0}
+	if flags&types.RangeEmpty == 0 {
+		if !lo.Inf {
+			if lo.Val, err = ParseText(sub, ls, st); err != nil {
+				return Null, err
+			}
+		}
+		if !hi.Inf {
+			if hi.Val, err = ParseText(sub, us, st); err != nil {
+				return Null, err
+			}
+		}
+	}
+	return MakeRange(sub.OID, lo, hi, flags&types.RangeEmpty != 0)
+}
+
+// appendRangeText is range_out.
+func appendRangeText(dst []byte, d Datum, st *Settings) []byte {
+	r := d.Range()
+	if r.Empty {
+		return append(dst, "empty"...)
+	}
+	sub := T{OID: r.Sub, Typmod: -1}
+	if r.Lower.Inc {
+		dst = append(dst, '[')
+	} else {
+		dst = append(dst, '(')
+	}
+	if !r.Lower.Inf {
+		dst = types.AppendRangeBound(dst, string(AppendText(nil, sub, r.Lower.Val, st)))
+	}
+	dst = append(dst, ',')
+	if !r.Upper.Inf {
+		dst = types.AppendRangeBound(dst, string(AppendText(nil, sub, r.Upper.Val, st)))
+	}
+	if r.Upper.Inc {
+		return append(dst, ']')
+	}
+	return append(dst, ')')
+}
+
+// appendRangeBinary is range_send: the flags byte, then each finite
+// bound as a length and the subtype's binary form.
+func appendRangeBinary(dst []byte, d Datum) ([]byte, error) {
+	r := d.Range()
+	dst = append(dst, rangeFlags(r))
+	if r.Empty {
+		return dst, nil
+	}
+	sub := T{OID: r.Sub, Typmod: -1}
+	for _, b := range []RangeBound{r.Lower, r.Upper} {
+		if b.Inf {
+			continue
+		}
+		at := len(dst)
+		dst = append(dst, 0, 0, 0, 0)
+		var err error
+		if dst, err = AppendBinary(dst, sub, b.Val); err != nil {
+			return nil, err
+		}
+		binary.BigEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
+	}
+	return dst, nil
+}
+
+// decodeRangeBinary is range_recv for a range of subtype sub.
+func decodeRangeBinary(sub T, b []byte) (Datum, error) {
+	if len(b) < 1 {
+		return Null, pgerr.New(pgerr.ProtocolViolation, "insufficient data left in message")
+	}
+	flags := b[0]
+	b = b[1:]
+	if flags&^(types.RangeEmpty|types.RangeLBInc|types.RangeUBInc|types.RangeLBInf|types.RangeUBInf) != 0 {
+		return Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid range flags")
+	}
+	lo := RangeBound{Inf: flags&types.RangeLBInf != 0, Inc: flags&types.RangeLBInc != 0}
+	hi := RangeBound{Inf: flags&types.RangeUBInf != 0, Inc: flags&types.RangeUBInc != 0}
+	empty := flags&types.RangeEmpty != 0
+	read := func(bd *RangeBound) error {
+		if empty || bd.Inf {
+			return nil
+		}
+		if len(b) < 4 {
+			return pgerr.New(pgerr.ProtocolViolation, "insufficient data left in message")
+		}
+		n := binary.BigEndian.Uint32(b)
+		if uint64(n) > uint64(len(b)-4) {
+			return pgerr.New(pgerr.ProtocolViolation, "insufficient data left in message")
+		}
+		v, err := DecodeBinary(sub, b[4:4+n])
+		if err != nil {
+			return err
+		}
+		bd.Val, b = v, b[4+n:]
+		return nil
+	}
+	if err := read(&lo); err != nil {
+		return Null, err
+	}
+	if err := read(&hi); err != nil {
+		return Null, err
+	}
+	if len(b) != 0 {
+		return Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "incorrect binary data format")
+	}
+	return MakeRange(sub.OID, lo, hi, empty)
+}
+
+// appendRangeField stores a range: the subtype's OID, then range_send's
+// bytes, so that decoding needs no catalog.
+func appendRangeField(dst []byte, d Datum) ([]byte, error) {
+	dst = binary.BigEndian.AppendUint32(dst, d.Range().Sub)
+	return appendRangeBinary(dst, d)
+}
+
+func decodeRangeField(f []byte) (Datum, error) {
+	if len(f) < 4 {
+		return Null, pgerr.New(pgerr.DataCorrupted, "corrupt stored range")
+	}
+	sub := T{OID: binary.BigEndian.Uint32(f), Typmod: -1}
+	return decodeRangeBinary(sub, f[4:])
+}
+
+// appendRangeHashKey appends the canonical encoding of a range for
+// hashing (appendHashKey).
+func appendRangeHashKey(dst []byte, r *Range) []byte {
+	dst = append(dst, rangeFlags(r))
+	if !r.Empty {
+		if !r.Lower.Inf {
+			dst = appendHashKey(dst, r.Lower.Val)
+		}
+		if !r.Upper.Inf {
+			dst = appendHashKey(dst, r.Upper.Val)
+		}
+	}
+	return dst
+}
