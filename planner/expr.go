@@ -665,6 +665,9 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		if e, ok, err := a.userFuncCall(f, sc); ok {
 			return e, err
 		}
+		if e, ok, err := a.rangeConstructorCall(f, sc); ok {
+			return e, err
+		}
 	}
 	var args []exec.Expr
 	for _, n := range f.Args {

@@ -40,6 +40,9 @@ var typeByName = map[string]uint32{
 	"regrole": exec.OIDRegrole, "regproc": exec.OIDRegproc,
 	"int2vector": exec.OIDInt2Vector, "oidvector": exec.OIDOidVector,
 	"tsvector": exec.OIDTSVector, "tsquery": exec.OIDTSQuery,
+	"int4range": uint32(types.OidInt4Range), "int8range": uint32(types.OidInt8Range),
+	"numrange": uint32(types.OidNumRange), "daterange": uint32(types.OidDateRange),
+	"tsrange": uint32(types.OidTsRange), "tstzrange": uint32(types.OidTstzRange),
 }
 
 // serialTypes are the pseudo-types of CREATE TABLE that make a sequence.

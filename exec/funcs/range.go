@@ -98,6 +98,9 @@ func registerRange() {
 		fixed("range_union", []uint32{R, R}, R, union),
 		fixed("range_intersect", []uint32{R, R}, R, intersect),
 		fixed("range_minus", []uint32{R, R}, R, minus),
+		// The SUBTYPE_DIFF functions of float ranges (float8range).
+		fixed("float8mi", []uint32{exec.OIDFloat8, exec.OIDFloat8}, exec.OIDFloat8, exec.FloatArith("-", exec.TFloat8)),
+		fixed("float4mi", []uint32{exec.OIDFloat4, exec.OIDFloat4}, exec.OIDFloat4, exec.FloatArith("-", exec.TFloat4)),
 	)
 }
 
