@@ -89,14 +89,14 @@ func makeRange(sub uint32, lo, hi RangeBound, empty bool) (*Range, error) {
 	}
 	lo, hi = r.Lower, r.Upper
 	changed := false
-	if !lo.Inf && !lo.Inc {
+	if !lo.Inf && !lo.Inc && rangeFinite(sub, lo.Val) {
 		v, err := rangeSucc(sub, lo.Val)
 		if err != nil {
 			return nil, err
 		}
 		lo, changed = RangeBound{Val: v, Inc: true}, true
 	}
-	if !hi.Inf && hi.Inc {
+	if !hi.Inf && hi.Inc && rangeFinite(sub, hi.Val) {
 		v, err := rangeSucc(sub, hi.Val)
 		if err != nil {
 			return nil, err
@@ -131,8 +131,14 @@ func serializeRange(sub uint32, lo, hi RangeBound, empty bool) (*Range, error) {
 	return &Range{Sub: sub, Lower: lo, Upper: hi}, nil
 }
 
+// rangeFinite reports whether v is finite: daterange_canonical leaves
+// infinite dates, and their inclusivity, as they are.
+func rangeFinite(sub uint32, v Datum) bool {
+	return sub != OIDDate || v.I != int64(types.DateInfinity) && v.I != int64(types.DateNegInfinity)
+}
+
 // rangeSucc is the next value of a discrete subtype, for the canonical
-// functions; infinite dates stay as they are.
+// functions.
 func rangeSucc(sub uint32, v Datum) (Datum, error) {
 	switch sub {
 	case OIDInt4:
@@ -142,10 +148,6 @@ func rangeSucc(sub uint32, v Datum) (Datum, error) {
 	case OIDInt8:
 		if v.I == math.MaxInt64 {
 			return Null, IntRangeError("bigint")
-		}
-	case OIDDate:
-		if v.I == int64(types.DateInfinity) || v.I == int64(types.DateNegInfinity) {
-			return v, nil
 		}
 	}
 	v.I++

@@ -102,6 +102,8 @@ func registerRange() {
 		fixed("float8mi", []uint32{exec.OIDFloat8, exec.OIDFloat8}, exec.OIDFloat8, exec.FloatArith("-", exec.TFloat8)),
 		fixed("float4mi", []uint32{exec.OIDFloat4, exec.OIDFloat4}, exec.OIDFloat4, exec.FloatArith("-", exec.TFloat4)),
 	)
+	exec.RegisterAgg(&exec.AggFunc{Name: "range_intersect_agg", Args: []uint32{R},
+		New: func([]exec.T) exec.Accumulator { return &rangeIntersectAcc{} }})
 }
 
 // RangeConstructor is range_constructor2 and range_constructor3 for a
@@ -125,3 +127,21 @@ func RangeConstructor(sub uint32) exec.Fn {
 		return exec.MakeRange(sub, lo, hi, false)
 	}
 }
+
+// rangeIntersectAcc is range_intersect_agg: the intersection of the
+// group's ranges, NULL for no rows.
+type rangeIntersectAcc struct {
+	acc exec.Datum
+}
+
+func (a *rangeIntersectAcc) Add(_ *exec.Env, args []exec.Datum) error {
+	if a.acc.IsNull() {
+		a.acc = args[0]
+		return nil
+	}
+	d, err := exec.RangeIntersect(a.acc.Range(), args[0].Range())
+	a.acc = d
+	return err
+}
+
+func (a *rangeIntersectAcc) Result(*exec.Env) (exec.Datum, error) { return a.acc, nil }
