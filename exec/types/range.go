@@ -89,10 +89,7 @@ const (
 	RangeLBInc   = 0x02
 	RangeUBInc   = 0x04
 	RangeLBInf   = 0x08
-	RangeUBInf   = 0x10
-	rangeLBNull  = 0x20 // unused, as in PostgreSQL
-	rangeUBNull  = 0x40
-	rangeContain = 0x80
+	RangeUBInf = 0x10
 )
 
 // ParseRangeText splits a range literal as PostgreSQL's range_parse does:
