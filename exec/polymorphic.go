@@ -131,8 +131,8 @@ func rangeElem(t T, st *Settings) uint32 {
 func resolvePolyIn(params []uint32, args []T, st *Settings) ([]uint32, error) {
 	var rangeT [2]uint32 // the range type of each family ('e', 'c')
 	var elem uint32      // anyelement family's element type
-	elemFrom := -1  // the argument that gave it
-	var compat []T  // anycompatible family's known element types
+	elemFrom := -1       // the argument that gave it
+	var compat []T       // anycompatible family's known element types
 	hasElem, hasCompat := false, false
 	polyIn := map[byte]bool{}     // families with a polymorphic argument
 	polyElemIn := map[byte]bool{} // ... of an element pseudo-type

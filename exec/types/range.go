@@ -85,10 +85,10 @@ func rangeTypeRows() []Type {
 // Range flags, as PostgreSQL's rangetypes.h has them (and its binary
 // format sends them).
 const (
-	RangeEmpty   = 0x01
-	RangeLBInc   = 0x02
-	RangeUBInc   = 0x04
-	RangeLBInf   = 0x08
+	RangeEmpty = 0x01
+	RangeLBInc = 0x02
+	RangeUBInc = 0x04
+	RangeLBInf = 0x08
 	RangeUBInf = 0x10
 )
 
