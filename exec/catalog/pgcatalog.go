@@ -105,6 +105,8 @@ func init() {
 		is_instead:boolean ev_qual:pg_node_tree ev_action:pg_node_tree`, pgRewrite)
 	define(pc, "pg_tablespace", 1213, 'r', "oid:oid spcname:name spcowner:oid spcacl:aclitem[] spcoptions:text[]", pgTablespace)
 	define(pc, "pg_enum", 3501, 'r', "oid:oid enumtypid:oid enumsortorder:real enumlabel:name", pgEnum)
+	define(pc, "pg_range", 3541, 'r', `rngtypid:oid rngsubtype:oid rngmultitypid:oid rngcollation:oid rngsubopc:oid
+		rngcanonical:regproc rngsubdiff:regproc`, pgRange)
 	define(pc, "pg_extension", 3079, 'r', `oid:oid extname:name extowner:oid extnamespace:oid
 		extrelocatable:boolean extversion:text extconfig:oid[] extcondition:text[]`, none)
 	define(pc, "pg_depend", 2608, 'r', `classid:oid objid:oid objsubid:integer refclassid:oid refobjid:oid
@@ -408,8 +410,11 @@ func subscript(t types.Type) string {
 }
 
 func analyze(t types.Type) string {
-	if t.IsArray {
+	switch {
+	case t.IsArray:
 		return "array_typanalyze"
+	case t.Kind == 'r':
+		return "range_typanalyze"
 	}
 	return "-"
 }
