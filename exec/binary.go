@@ -60,6 +60,9 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 	if d.Kind == KindRange {
 		return appendRangeBinary(dst, d)
 	}
+	if d.Kind == KindMultirange {
+		return appendMultirangeBinary(dst, d)
+	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "binary output of type %s is not supported yet", TypeName(t.OID))
 }
 
@@ -176,6 +179,9 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		}
 		if s := types.RangeSubtypeOf(types.Oid(t.OID)); s != 0 {
 			return decodeRangeBinary(T{OID: uint32(s), Typmod: -1}, b)
+		}
+		if s := types.RangeSubtypeOf(types.MultirangeRange(types.Oid(t.OID))); s != 0 {
+			return decodeMultirangeBinary(T{OID: uint32(s), Typmod: -1}, b)
 		}
 		return Null, pgerr.New(pgerr.FeatureNotSupported, "binary input of type %s is not supported yet", TypeName(t.OID))
 	}

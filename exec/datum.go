@@ -34,6 +34,7 @@ const (
 	KindTSVector       // X: types.TSVector
 	KindTSQuery        // X: types.TSQuery
 	KindRange          // X: *Range
+	KindMultirange     // X: *Multirange
 )
 
 // Datum is one SQL value. It is a small struct passed by value: ints,
@@ -132,6 +133,8 @@ func Compare(a, b Datum) int {
 		return types.CompareTSQuery(a.TSQuery(), b.TSQuery())
 	case KindRange:
 		return compareRange(a.Range(), b.Range())
+	case KindMultirange:
+		return compareMultirange(a.Multirange(), b.Multirange())
 	}
 	return 0
 }

@@ -439,7 +439,7 @@ func TypeCategory(oid uint32) byte {
 	if IsArrayType(oid) {
 		return 'A'
 	}
-	if KindOf(oid) == KindRange {
+	if k := KindOf(oid); k == KindRange || k == KindMultirange {
 		return 'R'
 	}
 	return 'U'

@@ -80,6 +80,8 @@ func appendHashKey(dst []byte, d Datum) []byte {
 		dst = types.AppendTSQueryKey(dst, d.TSQuery())
 	case KindRange:
 		dst = appendRangeHashKey(dst, d.Range())
+	case KindMultirange:
+		dst = appendMultirangeHashKey(dst, d.Multirange())
 	default: // text, bytea, uuid, json
 		dst = binary.AppendUvarint(dst, uint64(len(d.S)))
 		dst = append(dst, d.S...)

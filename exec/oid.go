@@ -115,6 +115,9 @@ func KindOf(oid uint32) Kind {
 	if types.RangeSubtypeOf(types.Oid(oid)) != 0 {
 		return KindRange
 	}
+	if types.MultirangeRange(types.Oid(oid)) != 0 {
+		return KindMultirange
+	}
 	if oid == OIDRecord {
 		return KindRecord
 	}
@@ -134,6 +137,9 @@ var typeNames = map[uint32]string{
 	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",
 	uint32(types.OidInt4Range): "int4range", uint32(types.OidNumRange): "numrange", uint32(types.OidTsRange): "tsrange",
 	uint32(types.OidTstzRange): "tstzrange", uint32(types.OidDateRange): "daterange", uint32(types.OidInt8Range): "int8range",
+	uint32(types.OidInt4Multirange): "int4multirange", uint32(types.OidNumMultirange): "nummultirange",
+	uint32(types.OidTsMultirange): "tsmultirange", uint32(types.OidTstzMultirange): "tstzmultirange",
+	uint32(types.OidDateMultirange): "datemultirange", uint32(types.OidInt8Multirange): "int8multirange",
 }
 
 // TypeName returns the name PostgreSQL prints for type oid.

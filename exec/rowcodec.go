@@ -66,6 +66,13 @@ func appendField(b *tuple.Builder, t T, d Datum) {
 		case KindTSQuery:
 			b.Append(types.AppendTSQueryBinary(nil, d.TSQuery()))
 			return
+		case KindMultirange:
+			f, err := appendMultirangeField(nil, t, d)
+			if err != nil {
+				panic(err)
+			}
+			b.Append(f)
+			return
 		case KindRange:
 			f, err := appendRangeField(nil, d)
 			if err != nil {
@@ -134,6 +141,8 @@ func decodeField(t T, f []byte) (Datum, error) {
 			return DTSQuery(q), nil
 		case KindRange:
 			return decodeRangeField(f)
+		case KindMultirange:
+			return decodeMultirangeField(f)
 		}
 		// Stored bytes are immutable (chunks never change once written), so
 		// the string can share them instead of copying.
@@ -204,6 +213,9 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 		// (KeyCompatible keeps index scans off it); the gist and spgist
 		// indexes on ranges are such indexes.
 		h := xxh3.Hash128(appendRangeHashKey(nil, d.Range())).Bytes()
+		return sortkey.AppendBytea(dst, h[:], o), nil
+	case KindMultirange:
+		h := xxh3.Hash128(appendMultirangeHashKey(nil, d.Multirange())).Bytes()
 		return sortkey.AppendBytea(dst, h[:], o), nil
 	}
 	if d.Kind == KindArray && IsArrayType(t.OID) {

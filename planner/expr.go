@@ -414,7 +414,8 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 		case exec.KindOf(lt.OID) != exec.KindOf(rt.OID) || exec.KindOf(lt.OID) == exec.KindNull:
 			return nil, errNoOperator(op, lt, rt, loc)
 		case exec.IsArrayType(lt.OID) && lt.OID != rt.OID,
-			exec.KindOf(lt.OID) == exec.KindRange && lt.OID != rt.OID:
+			exec.KindOf(lt.OID) == exec.KindRange && lt.OID != rt.OID,
+			exec.KindOf(lt.OID) == exec.KindMultirange && lt.OID != rt.OID:
 			// anyarray op anyarray (anyrange op anyrange): both sides
 			// of one type.
 			return nil, errNoOperator(op, lt, rt, loc)

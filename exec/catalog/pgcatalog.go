@@ -415,6 +415,8 @@ func analyze(t types.Type) string {
 		return "array_typanalyze"
 	case t.Kind == 'r':
 		return "range_typanalyze"
+	case t.Kind == 'm':
+		return "multirange_typanalyze"
 	}
 	return "-"
 }

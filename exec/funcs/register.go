@@ -43,6 +43,7 @@ func init() {
 		registerTimestampSeries,
 		registerTextSearch,
 		registerRange,
+		registerMultirange,
 	} {
 		register()
 	}

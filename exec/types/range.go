@@ -18,14 +18,20 @@ const (
 	OidDateRangeArray Oid = 3913
 	OidInt8RangeArray Oid = 3927
 
-	// The multirange types of the built-in ranges: pg_range names them,
-	// though this package has no multirange values.
+	// The multirange types of the built-in ranges and their arrays.
 	OidInt4Multirange Oid = 4451
 	OidNumMultirange  Oid = 4532
 	OidTsMultirange   Oid = 4533
 	OidTstzMultirange Oid = 4534
 	OidDateMultirange Oid = 4535
 	OidInt8Multirange Oid = 4536
+
+	OidInt4MultirangeArray Oid = 6150
+	OidNumMultirangeArray  Oid = 6151
+	OidTsMultirangeArray   Oid = 6152
+	OidTstzMultirangeArray Oid = 6153
+	OidDateMultirangeArray Oid = 6155
+	OidInt8MultirangeArray Oid = 6157
 )
 
 // BuiltinRange is one row of pg_range for a built-in range type.
@@ -55,6 +61,17 @@ func RangeSubtypeOf(oid Oid) Oid {
 	return 0
 }
 
+// MultirangeRange returns the range type of built-in multirange type
+// oid, or 0.
+func MultirangeRange(oid Oid) Oid {
+	for _, r := range BuiltinRanges {
+		if r.Multirange == oid {
+			return r.Oid
+		}
+	}
+	return 0
+}
+
 // RangeOfSubtype returns the built-in range type over subtype, or 0: the
 // range type an anyrange result takes from an anyelement argument.
 func RangeOfSubtype(subtype Oid) Oid {
@@ -78,6 +95,21 @@ func rangeTypeRows() []Type {
 		t = append(t,
 			base(r.Oid, name, -1, false, 'R', false, 0, r.Oid+1, "range_in", "range_out", "range_recv", "range_send", align, 'x', 'r'),
 			arrayType(r.Oid+1, "_"+name, r.Oid, align, 'A', 'b'))
+	}
+	marrays := map[Oid]Oid{OidInt4Multirange: OidInt4MultirangeArray, OidNumMultirange: OidNumMultirangeArray,
+		OidTsMultirange: OidTsMultirangeArray, OidTstzMultirange: OidTstzMultirangeArray,
+		OidDateMultirange: OidDateMultirangeArray, OidInt8Multirange: OidInt8MultirangeArray}
+	for _, r := range BuiltinRanges {
+		name := map[Oid]string{OidInt4Range: "int4multirange", OidNumRange: "nummultirange", OidTsRange: "tsmultirange",
+			OidTstzRange: "tstzmultirange", OidDateRange: "datemultirange", OidInt8Range: "int8multirange"}[r.Oid]
+		align := byte('i')
+		if r.Subtype == OidInt8 || r.Subtype == OidTimestamp || r.Subtype == OidTimestampTZ {
+			align = 'd'
+		}
+		arr := marrays[r.Multirange]
+		t = append(t,
+			base(r.Multirange, name, -1, false, 'R', false, 0, arr, "multirange_in", "multirange_out", "multirange_recv", "multirange_send", align, 'x', 'm'),
+			arrayType(arr, "_"+name, r.Multirange, align, 'A', 'b'))
 	}
 	return t
 }
