@@ -189,7 +189,16 @@ func resolvePolyIn(params []uint32, args []T, st *Settings) ([]uint32, error) {
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 	}
 	var common uint32
-	if hasCompat && (len(compat) > 0 || !polyIn['c']) {
+	if rangeT[1] != 0 && rangeElem(T{OID: rangeT[1]}, st) != 0 {
+		// A range's subtype is the family's type: the other arguments
+		// must convert to it (check_generic_type_consistency).
+		common = rangeElem(T{OID: rangeT[1]}, st)
+		for _, t := range compat {
+			if !CanCoerce(t.OID, common) {
+				return nil, mismatch("arguments of anycompatible family cannot be cast to a common type")
+			}
+		}
+	} else if hasCompat && (len(compat) > 0 || !polyIn['c']) {
 		c, ok := CommonType(compat)
 		if !ok {
 			for _, t := range compat {

@@ -26,7 +26,12 @@ func (a *analyzer) rangeConstructorCall(f *pg.FuncCall, sc *scope) (exec.Expr, b
 		if err != nil {
 			return nil, true, err
 		}
-		if args[i], err = a.coerce(e, want[i], "", f.Location); err != nil {
+		if row, ok := e.(*exec.RowExpr); ok && i < 2 && exec.KindOf(t.Base) == exec.KindRecord {
+			args[i], err = a.rowToComposite(row, want[i], false, f.Location)
+		} else {
+			args[i], err = a.coerce(e, want[i], "", f.Location)
+		}
+		if err != nil {
 			return nil, true, err
 		}
 	}

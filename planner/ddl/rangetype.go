@@ -69,3 +69,39 @@ func defName(n *pg.Node) string {
 	}
 	return ""
 }
+
+// dropRangesOver handles the range types whose subtype is t, which DROP
+// TYPE t removes with CASCADE and is refused without.
+func (a *analyzer) dropRangesOver(ctx context.Context, t *versioning.Type, cascade bool) error {
+	all, err := a.tx.Root.Types(ctx)
+	if err != nil {
+		return err
+	}
+	oid := planner.TypeOIDOf(t)
+	var deps []*versioning.Type
+	for _, r := range all {
+		if r.Kind == 'r' && r.Base == oid {
+			deps = append(deps, r)
+		}
+	}
+	if len(deps) == 0 {
+		return nil
+	}
+	if !cascade {
+		lines := make([]string, len(deps))
+		for i, r := range deps {
+			lines[i] = "type " + r.Name + " depends on type " + t.Name
+		}
+		return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", t.Name).
+			WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	for _, r := range deps {
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to type %s", r.Name))
+		root, err := a.tx.Root.DropType(ctx, r.Schema, r.Name)
+		if err != nil {
+			return err
+		}
+		a.tx.SetRoot(root)
+	}
+	return nil
+}
