@@ -146,6 +146,12 @@ func Choose(overloads []*Func, name string, args []T) (*Func, error) {
 	return choose(overloads, name, args, nil)
 }
 
+// ChooseIn is Choose where the session's settings st find the subtypes
+// of user range types.
+func ChooseIn(st *Settings, overloads []*Func, name string, args []T) (*Func, error) {
+	return choose(overloads, name, args, st)
+}
+
 // lookupIn is LookupFunc over the overloads of one registry.
 func lookupIn(reg map[string][]*Func, name string, args []T, st *Settings) (*Func, []T, error) {
 	f, err := choose(reg[name], name, args, st)
@@ -201,7 +207,13 @@ func choose(overloads []*Func, name string, args []T, st *Settings) (*Func, erro
 // the arguments its defaults add, which do not take part in the choice:
 // arguments that disagree fail with PostgreSQL's error.
 func (f *Func) Resolve(args []T) ([]T, error) {
-	_, out, err := resolved(f, args, nil)
+	return f.ResolveIn(nil, args)
+}
+
+// ResolveIn is Resolve where the session's settings st find the
+// subtypes of user range types.
+func (f *Func) ResolveIn(st *Settings, args []T) ([]T, error) {
+	_, out, err := resolved(f, args, st)
 	if m, ok := err.(*polyMismatch); ok {
 		return nil, m.err
 	}

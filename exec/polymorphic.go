@@ -20,8 +20,9 @@ import (
 //
 // A range argument bound to anyrange (anycompatiblerange) contributes its
 // subtype to the family's element type, and a range result is the
-// range type of such an argument. There are no multirange types yet: no
-// argument binds to anymultirange.
+// range type of such an argument; a multirange bound to anymultirange
+// contributes its range type. Only the built-in range types have
+// multirange types.
 const (
 	OIDAnyArray                uint32 = 2277
 	OIDAnyNonArray             uint32 = 2776
@@ -87,9 +88,26 @@ func polyAccepts(arg, param uint32) bool {
 	case OIDAnyRange, OIDAnyCompatibleRange:
 		return KindOf(arg) == KindRange
 	case OIDAnyMultiRange, OIDAnyCompatibleMultiRange:
-		return false // no multirange types yet
+		return KindOf(arg) == KindMultirange
 	}
 	return true
+}
+
+// isMultirangePoly reports whether oid is anymultirange or
+// anycompatiblemultirange.
+func isMultirangePoly(oid uint32) bool {
+	return oid == OIDAnyMultiRange || oid == OIDAnyCompatibleMultiRange
+}
+
+// rangePolyArg returns the range type an argument of type arg bound to
+// range pseudo-type p gives its family: a multirange's range type.
+func rangePolyArg(p uint32, arg T) T {
+	if isMultirangePoly(p) {
+		if r := types.MultirangeRange(types.Oid(arg.OID)); r != 0 {
+			return T{OID: uint32(r), Typmod: -1}
+		}
+	}
+	return T{OID: arg.OID, Typmod: -1}
 }
 
 // isRangePoly reports whether oid is a range member of a family.
@@ -158,17 +176,18 @@ func resolvePolyIn(params []uint32, args []T, st *Settings) ([]uint32, error) {
 			e = ElemType(args[i]).OID
 		}
 		if isRangePoly(p) {
-			if e = rangeElem(args[i], st); e == 0 {
-				e = args[i].OID // a user range without the catalog: itself
+			rt := rangePolyArg(p, args[i])
+			if e = rangeElem(rt, st); e == 0 {
+				e = rt.OID // a user range without the catalog: itself
 			}
 			fi := 0
 			if fam == 'c' {
 				fi = 1
 			}
-			if rangeT[fi] != 0 && rangeT[fi] != args[i].OID {
-				return nil, mismatch(`arguments declared "anyrange" are not all alike`).withDetail(T{OID: rangeT[fi]}, args[i])
+			if rangeT[fi] != 0 && rangeT[fi] != rt.OID {
+				return nil, mismatch(`arguments declared "anyrange" are not all alike`).withDetail(T{OID: rangeT[fi]}, rt)
 			}
-			rangeT[fi] = args[i].OID
+			rangeT[fi] = rt.OID
 		}
 		switch fam {
 		case 'e':
@@ -239,6 +258,11 @@ func resolvePolyIn(params []uint32, args []T, st *Settings) ([]uint32, error) {
 				return nil, mismatch("could not find range type for data type %s", TypeName(e))
 			}
 			out[i] = r
+			if isMultirangePoly(p) {
+				if out[i] = MultirangeOf(r); out[i] == 0 {
+					return nil, mismatch("could not find multirange type for data type %s", TypeName(e))
+				}
+			}
 		case isArr:
 			a := ArrayType(T{OID: e}).OID
 			if a == 0 {
@@ -312,20 +336,27 @@ func polyResultIn(ret uint32, params []uint32, args []T, st *Settings) T {
 			continue
 		}
 		if isRangePoly(ret) {
-			if isRangePoly(p) {
-				return T{OID: args[i].OID, Typmod: -1}
+			var r uint32
+			switch {
+			case isRangePoly(p):
+				r = rangePolyArg(p, args[i]).OID
+			case !isArr:
+				r = uint32(types.RangeOfSubtype(types.Oid(args[i].OID)))
 			}
-			if r := types.RangeOfSubtype(types.Oid(args[i].OID)); r != 0 && !isArr {
-				return T{OID: uint32(r), Typmod: -1}
+			if r == 0 {
+				continue
 			}
-			continue
+			if isMultirangePoly(ret) {
+				r = MultirangeOf(r)
+			}
+			return T{OID: r, Typmod: -1}
 		}
 		e := args[i]
 		if isArr {
 			e = ElemType(args[i])
 		}
 		if isRangePoly(p) {
-			e = T{OID: rangeElem(args[i], st)}
+			e = T{OID: rangeElem(rangePolyArg(p, args[i]), st)}
 			if e.OID == 0 {
 				continue
 			}
@@ -387,10 +418,16 @@ func CommonType(ts []T) (T, bool) {
 // to args (as LookupIn resolved them): declared itself unless it is
 // polymorphic.
 func PolyType(declared uint32, params []uint32, args []T) T {
+	return PolyTypeIn(nil, declared, params, args)
+}
+
+// PolyTypeIn is PolyType where the session's settings st find the
+// subtypes of user range types.
+func PolyTypeIn(st *Settings, declared uint32, params []uint32, args []T) T {
 	if !IsPolymorphic(declared) {
 		return T{OID: declared, Typmod: -1}
 	}
-	return polyResult(declared, params, args)
+	return polyResultIn(declared, params, args, st)
 }
 
 // PolySignatureDetail is PostgreSQL's check_valid_polymorphic_signature:

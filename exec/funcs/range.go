@@ -217,6 +217,7 @@ func registerMultirange() {
 			&exec.Func{Name: name, Ret: M, Immutable: true, Fn: build},
 			&exec.Func{Name: name, Args: []uint32{R}, Ret: M, Strict: true, Immutable: true, Fn: build},
 			&exec.Func{Name: name, Args: []uint32{R}, Variadic: true, Ret: M, Immutable: true, Fn: build},
+			fixed("multirange", []uint32{R}, M, build),
 			fixed("lower", []uint32{M}, uint32(r.Subtype), bound(false)),
 			fixed("upper", []uint32{M}, uint32(r.Subtype), bound(true)),
 			fixed("isempty", []uint32{M}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
