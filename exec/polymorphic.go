@@ -252,15 +252,14 @@ func resolvePolyIn(params []uint32, args []T, st *Settings) ([]uint32, error) {
 				r = rangeT[1]
 			}
 			if r == 0 {
-				r = uint32(types.RangeOfSubtype(types.Oid(e)))
-			}
-			if r == 0 {
-				return nil, mismatch("could not find range type for data type %s", TypeName(e))
+				// Several range types may share a subtype: an unknown
+				// literal's cannot be deduced from it.
+				return nil, pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type %s because input has type unknown", TypeName(p))
 			}
 			out[i] = r
 			if isMultirangePoly(p) {
 				if out[i] = MultirangeOf(r); out[i] == 0 {
-					return nil, mismatch("could not find multirange type for data type %s", TypeName(e))
+					return nil, mismatch("could not find multirange type for data type %s", TypeName(rangeElem(T{OID: r}, st)))
 				}
 			}
 		case isArr:
