@@ -257,8 +257,14 @@ func parseRangeText(t T, s string, st *Settings) (Datum, error) {
 		return Null, err
 	}
 	flags, ls, us, err := types.ParseRangeText(s)
-	if err != nil {
-		return Null, err
+	if te, ok := err.(*types.Error); ok {
+		// As a pgerr.Error, so that the planner adds the literal's
+		// position to the DETAIL.
+		e := pgerr.New(pgerr.Code(te.Code), "%s", te.Message)
+		if te.Detail != "" {
+			e = e.WithDetail("%s", te.Detail)
+		}
+		return Null, e
 	}
 	lo := RangeBound{Inf: flags&types.RangeLBInf != 0, Inc: flags&types.RangeLBInc != 0}
 	hi := RangeBound{Inf: flags&types.RangeUBInf != 0, Inc: flags&types.RangeUBInc != 0}

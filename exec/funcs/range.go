@@ -150,125 +150,131 @@ func (a *rangeIntersectAcc) Result(*exec.Env) (exec.Datum, error) { return a.acc
 // built-in range types, their accessors, the operators between ranges,
 // multiranges and elements, and range_agg.
 func registerMultirange() {
-	E, B := exec.OIDAnyElement, exec.OIDBool
+	R, M, E, B := exec.OIDAnyRange, exec.OIDAnyMultiRange, exec.OIDAnyElement, exec.OIDBool
+	build := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		rs := make([]*exec.Range, 0, len(a))
+		for _, d := range a {
+			if d.IsNull() {
+				return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "multirange values cannot contain null members")
+			}
+			rs = append(rs, d.Range())
+		}
+		return exec.MakeMultirange(rs)
+	}
+	fixed := func(name string, args []uint32, ret uint32, fn exec.Fn) *exec.Func {
+		return &exec.Func{Name: name, Args: args, Ret: ret, Strict: true, Immutable: true, Fn: fn}
+	}
 	for _, r := range types.BuiltinRanges {
 		name := exec.TypeName(uint32(r.Multirange))
-		R, M := uint32(r.Oid), uint32(r.Multirange)
-		build := func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			rs := make([]*exec.Range, 0, len(a))
-			for _, d := range a {
-				if d.IsNull() {
-					return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "multirange values cannot contain null members")
-				}
-				rs = append(rs, d.Range())
-			}
-			return exec.MakeMultirange(rs)
-		}
-		fixed := func(name string, args []uint32, ret uint32, fn exec.Fn) *exec.Func {
-			return &exec.Func{Name: name, Args: args, Ret: ret, Strict: true, Immutable: true, Fn: fn}
-		}
-		span := func(d exec.Datum) *exec.Range {
-			if d.Kind == exec.KindMultirange {
-				return d.Multirange().Span()
-			}
-			return d.Range()
-		}
-		pos := func(f func(r1, r2 *exec.Range) bool) exec.Fn {
-			return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				return exec.DBool(f(span(a[0]), span(a[1]))), nil
-			}
-		}
-		mm := func(f func(m1, m2 *exec.Multirange) bool) exec.Fn {
-			return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				return exec.DBool(f(a[0].Multirange(), a[1].Multirange())), nil
-			}
-		}
-		mContains := func(m1, m2 *exec.Multirange) bool {
-			for _, x := range m2.Ranges {
-				if !exec.MultirangeContainsRange(m1, x) {
-					return false
-				}
-			}
-			return true
-		}
-		mOverlaps := func(m1, m2 *exec.Multirange) bool {
-			for _, x := range m1.Ranges {
-				if exec.RangeOverlapsMultirange(x, m2) {
-					return true
-				}
-			}
-			return false
-		}
-		after := func(r1, r2 *exec.Range) bool { return exec.RangeBefore(r2, r1) }
-		bound := func(upper bool) exec.Fn {
-			return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				s := a[0].Multirange().Span()
-				b := s.Lower
-				if upper {
-					b = s.Upper
-				}
-				if s.Empty || b.Inf {
-					return exec.Null, nil
-				}
-				return b.Val, nil
-			}
-		}
+		rt, mt := uint32(r.Oid), uint32(r.Multirange)
 		exec.Register(
-			&exec.Func{Name: name, Ret: M, Immutable: true, Fn: build},
-			&exec.Func{Name: name, Args: []uint32{R}, Ret: M, Strict: true, Immutable: true, Fn: build},
-			&exec.Func{Name: name, Args: []uint32{R}, Variadic: true, Ret: M, Immutable: true, Fn: build},
-			fixed("multirange", []uint32{R}, M, build),
-			fixed("lower", []uint32{M}, uint32(r.Subtype), bound(false)),
-			fixed("upper", []uint32{M}, uint32(r.Subtype), bound(true)),
-			fixed("isempty", []uint32{M}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				return exec.DBool(len(a[0].Multirange().Ranges) == 0), nil
-			}),
-			fixed("range_merge", []uint32{M}, R, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			&exec.Func{Name: name, Ret: mt, Immutable: true, Fn: build},
+			fixed(name, []uint32{rt}, mt, build),
+			&exec.Func{Name: name, Args: []uint32{rt}, Variadic: true, Ret: mt, Immutable: true, Fn: build},
+		)
+		exec.RegisterAgg(&exec.AggFunc{Name: "range_agg", Args: []uint32{rt}, Ret: mt,
+			New: func([]exec.T) exec.Accumulator { return &rangeAggAcc{} }})
+	}
+	span := func(d exec.Datum) *exec.Range {
+		if d.Kind == exec.KindMultirange {
+			return d.Multirange().Span()
+		}
+		return d.Range()
+	}
+	pos := func(f func(r1, r2 *exec.Range) bool) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(f(span(a[0]), span(a[1]))), nil
+		}
+	}
+	mm := func(f func(m1, m2 *exec.Multirange) bool) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(f(a[0].Multirange(), a[1].Multirange())), nil
+		}
+	}
+	mContains := func(m1, m2 *exec.Multirange) bool {
+		for _, x := range m2.Ranges {
+			if !exec.MultirangeContainsRange(m1, x) {
+				return false
+			}
+		}
+		return true
+	}
+	mOverlaps := func(m1, m2 *exec.Multirange) bool {
+		for _, x := range m1.Ranges {
+			if exec.RangeOverlapsMultirange(x, m2) {
+				return true
+			}
+		}
+		return false
+	}
+	after := func(r1, r2 *exec.Range) bool { return exec.RangeBefore(r2, r1) }
+	bound := func(upper bool) exec.Fn {
+		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			s := a[0].Multirange().Span()
+			b := s.Lower
+			if upper {
+				b = s.Upper
+			}
+			if s.Empty || b.Inf {
+				return exec.Null, nil
+			}
+			return b.Val, nil
+		}
+	}
+	exec.Register(
+		fixed("multirange", []uint32{R}, M, build),
+		fixed("lower", []uint32{M}, E, bound(false)),
+		fixed("upper", []uint32{M}, E, bound(true)),
+		fixed("isempty", []uint32{M}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(len(a[0].Multirange().Ranges) == 0), nil
+		}),
+		&exec.Func{Name: "range_merge", Args: []uint32{M}, Ret: R, Strict: true, Immutable: true, Build: func(args []exec.T) (exec.Fn, exec.T, error) {
+			rt := exec.T{OID: uint32(types.MultirangeRange(types.Oid(args[0].OID))), Typmod: -1}
+			sub := uint32(types.RangeSubtypeOf(types.Oid(rt.OID)))
+			return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				s := a[0].Multirange().Span()
 				if s.Empty {
-					s = &exec.Range{Sub: uint32(r.Subtype), Empty: true}
+					s = &exec.Range{Sub: sub, Empty: true}
 				}
 				return exec.DRange(s), nil
-			}),
-			fixed("@>", []uint32{R, M}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				return exec.DBool(exec.RangeContainsMultirange(a[0].Range(), a[1].Multirange())), nil
-			}),
-			fixed("<@", []uint32{M, R}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				return exec.DBool(exec.RangeContainsMultirange(a[1].Range(), a[0].Multirange())), nil
-			}),
-			fixed("@>", []uint32{M, R}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				return exec.DBool(exec.MultirangeContainsRange(a[0].Multirange(), a[1].Range())), nil
-			}),
-			fixed("<@", []uint32{R, M}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				return exec.DBool(exec.MultirangeContainsRange(a[1].Multirange(), a[0].Range())), nil
-			}),
-			fixed("@>", []uint32{M, M}, B, mm(mContains)),
-			fixed("<@", []uint32{M, M}, B, mm(func(m1, m2 *exec.Multirange) bool { return mContains(m2, m1) })),
-			fixed("@>", []uint32{M, E}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				return exec.DBool(exec.MultirangeContainsElem(a[0].Multirange(), a[1])), nil
-			}),
-			fixed("<@", []uint32{E, M}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				return exec.DBool(exec.MultirangeContainsElem(a[1].Multirange(), a[0])), nil
-			}),
-			fixed("&&", []uint32{R, M}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				return exec.DBool(exec.RangeOverlapsMultirange(a[0].Range(), a[1].Multirange())), nil
-			}),
-			fixed("&&", []uint32{M, R}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-				return exec.DBool(exec.RangeOverlapsMultirange(a[1].Range(), a[0].Multirange())), nil
-			}),
-			fixed("&&", []uint32{M, M}, B, mm(mOverlaps)),
+			}, rt, nil
+		}},
+		fixed("@>", []uint32{R, M}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(exec.RangeContainsMultirange(a[0].Range(), a[1].Multirange())), nil
+		}),
+		fixed("<@", []uint32{M, R}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(exec.RangeContainsMultirange(a[1].Range(), a[0].Multirange())), nil
+		}),
+		fixed("@>", []uint32{M, R}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(exec.MultirangeContainsRange(a[0].Multirange(), a[1].Range())), nil
+		}),
+		fixed("<@", []uint32{R, M}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(exec.MultirangeContainsRange(a[1].Multirange(), a[0].Range())), nil
+		}),
+		fixed("@>", []uint32{M, M}, B, mm(mContains)),
+		fixed("<@", []uint32{M, M}, B, mm(func(m1, m2 *exec.Multirange) bool { return mContains(m2, m1) })),
+		fixed("@>", []uint32{M, E}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(exec.MultirangeContainsElem(a[0].Multirange(), a[1])), nil
+		}),
+		fixed("<@", []uint32{E, M}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(exec.MultirangeContainsElem(a[1].Multirange(), a[0])), nil
+		}),
+		fixed("&&", []uint32{R, M}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(exec.RangeOverlapsMultirange(a[0].Range(), a[1].Multirange())), nil
+		}),
+		fixed("&&", []uint32{M, R}, B, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(exec.RangeOverlapsMultirange(a[1].Range(), a[0].Multirange())), nil
+		}),
+		fixed("&&", []uint32{M, M}, B, mm(mOverlaps)),
+	)
+	for _, args := range [][]uint32{{R, M}, {M, R}, {M, M}} {
+		exec.Register(
+			fixed("<<", args, B, pos(exec.RangeBefore)),
+			fixed(">>", args, B, pos(after)),
+			fixed("&<", args, B, pos(exec.RangeOverLeft)),
+			fixed("&>", args, B, pos(exec.RangeOverRight)),
+			fixed("-|-", args, B, pos(exec.RangeAdjacent)),
 		)
-		for _, args := range [][]uint32{{R, M}, {M, R}, {M, M}} {
-			exec.Register(
-				fixed("<<", args, B, pos(exec.RangeBefore)),
-				fixed(">>", args, B, pos(after)),
-				fixed("&<", args, B, pos(exec.RangeOverLeft)),
-				fixed("&>", args, B, pos(exec.RangeOverRight)),
-				fixed("-|-", args, B, pos(exec.RangeAdjacent)),
-			)
-		}
-		exec.RegisterAgg(&exec.AggFunc{Name: "range_agg", Args: []uint32{R}, Ret: M,
-			New: func([]exec.T) exec.Accumulator { return &rangeAggAcc{} }})
 	}
 }
 
