@@ -173,7 +173,7 @@ func TestRangeStorageRoundTrip(t *testing.T) {
 // literal that parses back to the same range, and that the split of a
 // literal into bounds survives quoting.
 func FuzzParseRange(f *testing.F) {
-	for _, s := range []string{"[1,5)", "empty", "(,10]", `[" a ","b\"c")`, "( 1.5 , 2 ]", `["",""]`, "[a,a]", `(\\,a)`} {
+	for _, s := range []string{"[1,5)", "empty", "(,10]", `[" a ","b\"c")`, "( 1.5 , 2 ]", `["",""]`, "[a,a]", `(\\,a)`, "{[1,3), empty, (2,5]}", "{}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -191,6 +191,14 @@ func FuzzParseRange(f *testing.F) {
 			f2, lo2, hi2, err := types.ParseRangeText(string(b))
 			if err != nil || lo2 != lo || hi2 != hi || f2&(types.RangeLBInf|types.RangeUBInf) != flags&(types.RangeLBInf|types.RangeUBInf) {
 				t.Fatalf("%q -> %q: %q %q %v", s, b, lo2, hi2, err)
+			}
+		}
+		mt := T{OID: uint32(types.OidNumMultirange), Typmod: -1}
+		if d, err := ParseText(mt, s, nil); err == nil {
+			out := string(AppendText(nil, mt, d, nil))
+			d2, err := ParseText(mt, out, nil)
+			if err != nil || Compare(d, d2) != 0 {
+				t.Fatalf("nummultirange %q -> %q: %v", s, out, err)
 			}
 		}
 		for _, rt := range []T{tInt4Range, tNumRange} {
