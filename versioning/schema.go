@@ -23,13 +23,16 @@ type Table struct {
 	// PrimaryKey lists the positions of the primary key's columns, in key
 	// order; empty means the table has none and rows are keyed by a hidden
 	// row id drawn from NextRowID.
-	PrimaryKey     []int         `json:"pk,omitempty"`
-	PrimaryKeyName string        `json:"pk_name,omitempty"`
-	Indexes        []Index       `json:"indexes,omitempty"`
-	Checks         []Check       `json:"checks,omitempty"`
-	ForeignKeys    []ForeignKey  `json:"fks,omitempty"`
-	NextRowID      int64         `json:"next_rowid,omitempty"`
-	Rows           store.Address `json:"rows"` // primary map: key -> row tuple
+	PrimaryKey     []int        `json:"pk,omitempty"`
+	PrimaryKeyName string       `json:"pk_name,omitempty"`
+	Indexes        []Index      `json:"indexes,omitempty"`
+	Checks         []Check      `json:"checks,omitempty"`
+	ForeignKeys    []ForeignKey `json:"fks,omitempty"`
+	// Exclusions are the EXCLUDE constraints: no two rows whose values
+	// in an exclusion's columns all satisfy its operators.
+	Exclusions []Exclusion   `json:"exclusions,omitempty"`
+	NextRowID  int64         `json:"next_rowid,omitempty"`
+	Rows       store.Address `json:"rows"` // primary map: key -> row tuple
 	// Comment is the table's COMMENT ON TABLE text; PrimaryKeyComment
 	// and PrimaryKeyIndexComment those of its primary key constraint and
 	// of the constraint's index.
@@ -55,6 +58,16 @@ type Table struct {
 	// which means DefaultACL(owner, TablePrivileges, "").
 	Owner string    `json:"owner,omitempty"`
 	ACL   []ACLItem `json:"acl,omitzero"`
+}
+
+// Exclusion is an EXCLUDE constraint: Ops[i] compares column Columns[i]
+// of two rows (an operator's name: =, &&); rows that all operators
+// find true conflict.
+type Exclusion struct {
+	Name    string   `json:"name"`
+	Using   string   `json:"using,omitempty"` // the index access method named
+	Columns []int    `json:"columns"`
+	Ops     []string `json:"ops"`
 }
 
 // Partitioning strategies, as pg_partitioned_table.partstrat spells them.

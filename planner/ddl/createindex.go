@@ -222,6 +222,7 @@ func cloneTable(t *versioning.Table) *versioning.Table {
 	c.Checks = append([]versioning.Check(nil), t.Checks...)
 	c.Inherits = slices.Clone(t.Inherits)
 	c.ForeignKeys = append([]versioning.ForeignKey(nil), t.ForeignKeys...)
+	c.Exclusions = slices.Clone(t.Exclusions)
 	for i := range c.ForeignKeys {
 		c.ForeignKeys[i].Columns = append([]int(nil), c.ForeignKeys[i].Columns...)
 		c.ForeignKeys[i].RefColumns = append([]int(nil), c.ForeignKeys[i].RefColumns...)
