@@ -1016,6 +1016,16 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 		return strings.Join(ns, ", ")
 	}
 	switch c.Type {
+	case 'x':
+		var elems []string
+		for i, k := range c.Cols {
+			elems = append(elems, QuoteIdent(t.Columns[k].Name)+" WITH "+c.Excl.Ops[i])
+		}
+		using := c.Excl.Using
+		if using == "" {
+			using = "btree"
+		}
+		return "EXCLUDE USING " + using + " (" + strings.Join(elems, ", ") + ")", true
 	case 'p':
 		return "PRIMARY KEY (" + names(c.Cols) + ")", true
 	case 'u':

@@ -567,6 +567,12 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 			return a.putTable(ctx, def)
 		}
 	}
+	for i, x := range def.Exclusions {
+		if x.Name == name {
+			def.Exclusions = slices.Delete(def.Exclusions, i, i+1)
+			return a.putTable(ctx, def)
+		}
+	}
 	if cmd.MissingOk {
 		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "constraint %q of relation %q does not exist, skipping", name, def.Name))
 		return nil
