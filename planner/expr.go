@@ -60,7 +60,13 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if e, err = a.cast(e, t, true, tc.Location); err != nil || dom == nil {
+		loc := tc.Location
+		if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil {
+			// A literal's input function reports at the literal, as
+			// PostgreSQL's coerce_type does.
+			loc = c.Location
+		}
+		if e, err = a.cast(e, t, true, loc); err != nil || dom == nil {
 			return e, err
 		}
 		return a.domainCheck(e, dom)
@@ -540,6 +546,16 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 		d, err := call.Eval(&exec.Env{Settings: a.s.Settings(), Session: a.s}, nil)
 		if err != nil {
 			if pe, ok := err.(*pgerr.Error); ok {
+				return nil, WithPos(pe, loc)
+			}
+			if te, ok := err.(*types.Error); ok {
+				pe := pgerr.New(pgerr.Code(te.Code), "%s", te.Message)
+				if te.Detail != "" {
+					pe = pe.WithDetail("%s", te.Detail)
+				}
+				if te.Hint != "" {
+					pe = pe.WithHint("%s", te.Hint)
+				}
 				return nil, WithPos(pe, loc)
 			}
 			return nil, err
