@@ -178,10 +178,10 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 			return decodeArrayBinary(t, b)
 		}
 		if s := types.RangeSubtypeOf(types.Oid(t.OID)); s != 0 {
-			return decodeRangeBinary(T{OID: uint32(s), Typmod: -1}, b)
+			return decodeRangeBinary(T{OID: uint32(s), Typmod: -1}, RangeTypeDiscrete(t.OID), b)
 		}
-		if s := types.RangeSubtypeOf(types.MultirangeRange(types.Oid(t.OID))); s != 0 {
-			return decodeMultirangeBinary(T{OID: uint32(s), Typmod: -1}, b)
+		if r := types.MultirangeRange(types.Oid(t.OID)); r != 0 {
+			return decodeMultirangeBinary(T{OID: uint32(types.RangeSubtypeOf(r)), Typmod: -1}, RangeTypeDiscrete(uint32(r)), b)
 		}
 		return Null, pgerr.New(pgerr.FeatureNotSupported, "binary input of type %s is not supported yet", TypeName(t.OID))
 	}

@@ -223,7 +223,7 @@ func appendMultirangeBinary(dst []byte, d Datum) ([]byte, error) {
 }
 
 // decodeMultirangeBinary is multirange_recv for ranges of subtype sub.
-func decodeMultirangeBinary(sub T, b []byte) (Datum, error) {
+func decodeMultirangeBinary(sub T, discrete bool, b []byte) (Datum, error) {
 	short := pgerr.New(pgerr.ProtocolViolation, "insufficient data left in message")
 	if len(b) < 4 {
 		return Null, short
@@ -239,7 +239,7 @@ func decodeMultirangeBinary(sub T, b []byte) (Datum, error) {
 		if uint64(l) > uint64(len(b)-4) {
 			return Null, short
 		}
-		d, err := decodeRangeBinary(sub, b[4:4+l])
+		d, err := decodeRangeBinary(sub, discrete, b[4:4+l])
 		if err != nil {
 			return Null, err
 		}
@@ -251,11 +251,16 @@ func decodeMultirangeBinary(sub T, b []byte) (Datum, error) {
 	return MakeMultirange(ranges)
 }
 
-// appendMultirangeField stores a multirange: the subtype's OID, then
-// multirange_send's bytes.
+// appendMultirangeField stores a multirange: its range type's subtype
+// OID, marked as a range's is (rangeFieldSub), then multirange_send's
+// bytes.
 func appendMultirangeField(dst []byte, t T, d Datum) ([]byte, error) {
-	sub := types.RangeSubtypeOf(types.MultirangeRange(types.Oid(t.OID)))
-	dst = binary.BigEndian.AppendUint32(dst, uint32(sub))
+	r := types.MultirangeRange(types.Oid(t.OID))
+	sub := uint32(types.RangeSubtypeOf(r))
+	if RangeTypeDiscrete(uint32(r)) {
+		sub |= rangeFieldDiscrete
+	}
+	dst = binary.BigEndian.AppendUint32(dst, sub)
 	return appendMultirangeBinary(dst, d)
 }
 
@@ -263,7 +268,8 @@ func decodeMultirangeField(f []byte) (Datum, error) {
 	if len(f) < 4 {
 		return Null, pgerr.New(pgerr.DataCorrupted, "corrupt stored multirange")
 	}
-	return decodeMultirangeBinary(T{OID: binary.BigEndian.Uint32(f), Typmod: -1}, f[4:])
+	sub, discrete := splitRangeFieldSub(binary.BigEndian.Uint32(f))
+	return decodeMultirangeBinary(sub, discrete, f[4:])
 }
 
 func appendMultirangeHashKey(dst []byte, m *Multirange) []byte {
@@ -288,7 +294,7 @@ func (m *Multirange) Span() *Range {
 		return &Range{Empty: true}
 	}
 	lo, hi := m.span()
-	return &Range{Sub: m.Ranges[0].Sub, Lower: lo, Upper: hi}
+	return &Range{Sub: m.Ranges[0].Sub, Discrete: m.Ranges[0].Discrete, Lower: lo, Upper: hi}
 }
 
 // RangeContainsMultirange is range @> multirange.
@@ -378,5 +384,5 @@ func RangeAdjacentMultirange(r *Range, m *Multirange) bool {
 		return false
 	}
 	lo, hi := m.span()
-	return boundsAdjacent(r.Sub, r.Upper, lo) || boundsAdjacent(r.Sub, hi, r.Lower)
+	return boundsAdjacent(r, r.Upper, lo) || boundsAdjacent(r, hi, r.Lower)
 }

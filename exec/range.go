@@ -21,10 +21,13 @@ import (
 type Range struct {
 	// Sub is the subtype's OID, which the text output of the bounds
 	// needs and which a user range type's OID does not tell.
-	Sub   uint32
-	Empty bool
-	Lower RangeBound
-	Upper RangeBound
+	Sub uint32
+	// Discrete ranges are those of a type with a canonical function
+	// (int4range, int8range, daterange), kept in '[)' form.
+	Discrete bool
+	Empty    bool
+	Lower    RangeBound
+	Upper    RangeBound
 }
 
 // RangeBound is one bound of a non-empty range.
@@ -65,26 +68,31 @@ func RangeSubtype(t T, st *Settings) (T, error) {
 	return T{OID: uint32(ut.RangeSubtype), Typmod: -1}, nil
 }
 
-// rangeDiscrete reports whether a range of subtype sub has a canonical
-// function (PostgreSQL's discrete built-in ranges).
-func rangeDiscrete(sub uint32) bool {
-	return sub == OIDInt4 || sub == OIDInt8 || sub == OIDDate
+// RangeTypeDiscrete reports whether range type oid has a canonical
+// function: the discrete built-in ranges. A user range type has none
+// (CANONICAL functions are not supported), whatever its subtype.
+func RangeTypeDiscrete(oid uint32) bool {
+	switch types.Oid(oid) {
+	case types.OidInt4Range, types.OidInt8Range, types.OidDateRange:
+		return true
+	}
+	return false
 }
 
 // MakeRange builds the range of the given bounds as make_range does:
 // it checks their order, makes equal exclusive bounds empty and
 // canonicalizes a discrete range.
-func MakeRange(sub uint32, lo, hi RangeBound, empty bool) (Datum, error) {
-	r, err := makeRange(sub, lo, hi, empty)
+func MakeRange(sub uint32, discrete bool, lo, hi RangeBound, empty bool) (Datum, error) {
+	r, err := makeRange(sub, discrete, lo, hi, empty)
 	if err != nil {
 		return Null, err
 	}
 	return DRange(r), nil
 }
 
-func makeRange(sub uint32, lo, hi RangeBound, empty bool) (*Range, error) {
-	r, err := serializeRange(sub, lo, hi, empty)
-	if err != nil || r.Empty || !rangeDiscrete(sub) {
+func makeRange(sub uint32, discrete bool, lo, hi RangeBound, empty bool) (*Range, error) {
+	r, err := serializeRange(sub, discrete, lo, hi, empty)
+	if err != nil || r.Empty || !discrete {
 		return r, err
 	}
 	lo, hi = r.Lower, r.Upper
@@ -106,13 +114,13 @@ func makeRange(sub uint32, lo, hi RangeBound, empty bool) (*Range, error) {
 	if !changed {
 		return r, nil
 	}
-	return serializeRange(sub, lo, hi, false)
+	return serializeRange(sub, discrete, lo, hi, false)
 }
 
 // serializeRange is range_serialize: the order check and emptiness.
-func serializeRange(sub uint32, lo, hi RangeBound, empty bool) (*Range, error) {
+func serializeRange(sub uint32, discrete bool, lo, hi RangeBound, empty bool) (*Range, error) {
 	if empty {
-		return &Range{Sub: sub, Empty: true}, nil
+		return &Range{Sub: sub, Discrete: discrete, Empty: true}, nil
 	}
 	if lo.Inf {
 		lo = RangeBound{Inf: true}
@@ -125,10 +133,10 @@ func serializeRange(sub uint32, lo, hi RangeBound, empty bool) (*Range, error) {
 		case c > 0:
 			return nil, pgerr.New(pgerr.DataException, "range lower bound must be less than or equal to range upper bound")
 		case c == 0 && !(lo.Inc && hi.Inc):
-			return &Range{Sub: sub, Empty: true}, nil
+			return &Range{Sub: sub, Discrete: discrete, Empty: true}, nil
 		}
 	}
-	return &Range{Sub: sub, Lower: lo, Upper: hi}, nil
+	return &Range{Sub: sub, Discrete: discrete, Lower: lo, Upper: hi}, nil
 }
 
 // rangeFinite reports whether v is finite: daterange_canonical leaves
@@ -280,7 +288,7 @@ func parseRangeText(t T, s string, st *Settings) (Datum, error) {
 			}
 		}
 	}
-	return MakeRange(sub.OID, lo, hi, flags&types.RangeEmpty != 0)
+	return MakeRange(sub.OID, RangeTypeDiscrete(t.OID), lo, hi, flags&types.RangeEmpty != 0)
 }
 
 // appendRangeText is range_out.
@@ -333,7 +341,7 @@ func appendRangeBinary(dst []byte, d Datum) ([]byte, error) {
 }
 
 // decodeRangeBinary is range_recv for a range of subtype sub.
-func decodeRangeBinary(sub T, b []byte) (Datum, error) {
+func decodeRangeBinary(sub T, discrete bool, b []byte) (Datum, error) {
 	if len(b) < 1 {
 		return Null, pgerr.New(pgerr.ProtocolViolation, "insufficient data left in message")
 	}
@@ -372,22 +380,39 @@ func decodeRangeBinary(sub T, b []byte) (Datum, error) {
 	if len(b) != 0 {
 		return Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "incorrect binary data format")
 	}
-	return MakeRange(sub.OID, lo, hi, empty)
+	return MakeRange(sub.OID, discrete, lo, hi, empty)
 }
 
-// appendRangeField stores a range: the subtype's OID, then range_send's
-// bytes, so that decoding needs no catalog.
+// appendRangeField stores a range: the subtype's OID (its top bit set
+// for a discrete range), then range_send's bytes, so that decoding needs
+// no catalog.
 func appendRangeField(dst []byte, d Datum) ([]byte, error) {
-	dst = binary.BigEndian.AppendUint32(dst, d.Range().Sub)
+	dst = binary.BigEndian.AppendUint32(dst, rangeFieldSub(d.Range()))
 	return appendRangeBinary(dst, d)
+}
+
+// rangeFieldDiscrete marks a discrete range's stored subtype OID, which
+// is below 2^31 (types.UserTypeOID).
+const rangeFieldDiscrete = 1 << 31
+
+func rangeFieldSub(r *Range) uint32 {
+	if r.Discrete {
+		return r.Sub | rangeFieldDiscrete
+	}
+	return r.Sub
+}
+
+// splitRangeFieldSub is the inverse of rangeFieldSub.
+func splitRangeFieldSub(v uint32) (T, bool) {
+	return T{OID: v &^ rangeFieldDiscrete, Typmod: -1}, v&rangeFieldDiscrete != 0
 }
 
 func decodeRangeField(f []byte) (Datum, error) {
 	if len(f) < 4 {
 		return Null, pgerr.New(pgerr.DataCorrupted, "corrupt stored range")
 	}
-	sub := T{OID: binary.BigEndian.Uint32(f), Typmod: -1}
-	return decodeRangeBinary(sub, f[4:])
+	sub, discrete := splitRangeFieldSub(binary.BigEndian.Uint32(f))
+	return decodeRangeBinary(sub, discrete, f[4:])
 }
 
 // appendRangeHashKey appends the canonical encoding of a range for

@@ -78,20 +78,20 @@ func RangeAdjacent(r1, r2 *Range) bool {
 	if r1.Empty || r2.Empty {
 		return false
 	}
-	return boundsAdjacent(r1.Sub, r1.Upper, r2.Lower) || boundsAdjacent(r1.Sub, r2.Upper, r1.Lower)
+	return boundsAdjacent(r1, r1.Upper, r2.Lower) || boundsAdjacent(r1, r2.Upper, r1.Lower)
 }
 
 // boundsAdjacent is bounds_adjacent: upper bound a meets lower bound b
-// with no point between them.
-func boundsAdjacent(sub uint32, a, b RangeBound) bool {
+// with no point between them, for ranges of r's type.
+func boundsAdjacent(r *Range, a, b RangeBound) bool {
 	c := compareRangeBoundValues(a, false, b, true)
 	switch {
 	case c < 0:
-		if !rangeDiscrete(sub) {
+		if !r.Discrete {
 			return false
 		}
-		// A discrete subtype: adjacent when no value lies between.
-		r, err := makeRange(sub, RangeBound{Val: a.Val, Inc: !a.Inc}, RangeBound{Val: b.Val, Inc: !b.Inc}, false)
+		// A discrete range type: adjacent when no value lies between.
+		r, err := makeRange(r.Sub, true, RangeBound{Val: a.Val, Inc: !a.Inc}, RangeBound{Val: b.Val, Inc: !b.Inc}, false)
 		return err == nil && r.Empty
 	case c == 0:
 		return a.Inc != b.Inc
@@ -118,13 +118,13 @@ func RangeUnion(r1, r2 *Range, strict bool) (Datum, error) {
 	if CompareRangeBounds(r2.Upper, false, hi, false) > 0 {
 		hi = r2.Upper
 	}
-	return MakeRange(r1.Sub, lo, hi, false)
+	return MakeRange(r1.Sub, r1.Discrete, lo, hi, false)
 }
 
 // RangeIntersect is *.
 func RangeIntersect(r1, r2 *Range) (Datum, error) {
 	if r1.Empty || r2.Empty || !RangeOverlaps(r1, r2) {
-		return DRange(&Range{Sub: r1.Sub, Empty: true}), nil
+		return DRange(&Range{Sub: r1.Sub, Discrete: r1.Discrete, Empty: true}), nil
 	}
 	lo, hi := r1.Lower, r1.Upper
 	if CompareRangeBounds(r2.Lower, true, lo, true) > 0 {
@@ -133,7 +133,7 @@ func RangeIntersect(r1, r2 *Range) (Datum, error) {
 	if CompareRangeBounds(r2.Upper, false, hi, false) < 0 {
 		hi = r2.Upper
 	}
-	return MakeRange(r1.Sub, lo, hi, false)
+	return MakeRange(r1.Sub, r1.Discrete, lo, hi, false)
 }
 
 // RangeMinus is -: r1 without the points of r2, which must leave one
@@ -152,15 +152,15 @@ func RangeMinus(r1, r2 *Range) (Datum, error) {
 	case l1u2 > 0 || u1l2 < 0:
 		return DRange(r1), nil
 	case l1l2 >= 0 && u1u2 <= 0:
-		return DRange(&Range{Sub: r1.Sub, Empty: true}), nil
+		return DRange(&Range{Sub: r1.Sub, Discrete: r1.Discrete, Empty: true}), nil
 	case l1l2 <= 0 && u1l2 >= 0 && u1u2 <= 0:
 		hi := r2.Lower
 		hi.Inc = !hi.Inc
-		return MakeRange(r1.Sub, r1.Lower, hi, false)
+		return MakeRange(r1.Sub, r1.Discrete, r1.Lower, hi, false)
 	case l1l2 >= 0 && u1u2 >= 0 && l1u2 <= 0:
 		lo := r2.Upper
 		lo.Inc = !lo.Inc
-		return MakeRange(r1.Sub, lo, r1.Upper, false)
+		return MakeRange(r1.Sub, r1.Discrete, lo, r1.Upper, false)
 	}
 	return Null, pgerr.New(pgerr.InternalError, "unexpected case in range_minus")
 }

@@ -35,5 +35,5 @@ func (a *analyzer) rangeConstructorCall(f *pg.FuncCall, sc *scope) (exec.Expr, b
 			return nil, true, err
 		}
 	}
-	return &exec.Call{Name: name, Fn: funcs.RangeConstructor(t.Base), Args: args, T: exec.T{OID: TypeOIDOf(t), Typmod: -1}}, true, nil
+	return &exec.Call{Name: name, Fn: funcs.RangeConstructor(t.Base, false), Args: args, T: exec.T{OID: TypeOIDOf(t), Typmod: -1}}, true, nil
 }

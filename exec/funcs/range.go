@@ -22,8 +22,8 @@ func registerRange() {
 		name := exec.TypeName(uint32(r.Oid))
 		sub := uint32(r.Subtype)
 		exec.Register(
-			&exec.Func{Name: name, Args: []uint32{sub, sub}, Ret: uint32(r.Oid), Immutable: true, Fn: RangeConstructor(sub)},
-			&exec.Func{Name: name, Args: []uint32{sub, sub, exec.OIDText}, Ret: uint32(r.Oid), Immutable: true, Fn: RangeConstructor(sub)},
+			&exec.Func{Name: name, Args: []uint32{sub, sub}, Ret: uint32(r.Oid), Immutable: true, Fn: RangeConstructor(sub, exec.RangeTypeDiscrete(uint32(r.Oid)))},
+			&exec.Func{Name: name, Args: []uint32{sub, sub, exec.OIDText}, Ret: uint32(r.Oid), Immutable: true, Fn: RangeConstructor(sub, exec.RangeTypeDiscrete(uint32(r.Oid)))},
 		)
 	}
 	rr := func(f func(r1, r2 *exec.Range) bool) exec.Fn {
@@ -107,9 +107,10 @@ func registerRange() {
 }
 
 // RangeConstructor is range_constructor2 and range_constructor3 for a
-// range of subtype sub: NULL bounds are infinite, the bounds are '[)'
-// unless a third argument says otherwise.
-func RangeConstructor(sub uint32) exec.Fn {
+// range of subtype sub, discrete if its type has a canonical function:
+// NULL bounds are infinite, the bounds are '[)' unless a third argument
+// says otherwise.
+func RangeConstructor(sub uint32, discrete bool) exec.Fn {
 	return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		flags := "[)"
 		if len(a) > 2 {
@@ -124,7 +125,7 @@ func RangeConstructor(sub uint32) exec.Fn {
 		}
 		lo := exec.RangeBound{Val: a[0], Inf: a[0].IsNull(), Inc: flags[0] == '['}
 		hi := exec.RangeBound{Val: a[1], Inf: a[1].IsNull(), Inc: flags[1] == ']'}
-		return exec.MakeRange(sub, lo, hi, false)
+		return exec.MakeRange(sub, discrete, lo, hi, false)
 	}
 }
 
@@ -234,7 +235,7 @@ func registerMultirange() {
 			return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				s := a[0].Multirange().Span()
 				if s.Empty {
-					s = &exec.Range{Sub: sub, Empty: true}
+					s = &exec.Range{Sub: sub, Discrete: exec.RangeTypeDiscrete(rt.OID), Empty: true}
 				}
 				return exec.DRange(s), nil
 			}, rt, nil
