@@ -441,10 +441,13 @@ type Type struct {
 	Default    string  `json:"default,omitempty"`
 	Checks     []Check `json:"checks,omitempty"`
 	Comment    string  `json:"comment,omitempty"`
-	// A range type (Kind 'r') keeps its subtype in Base, and the names
-	// of its optional SUBTYPE_DIFF and CANONICAL functions.
-	SubtypeDiff string `json:"subtype_diff,omitempty"`
-	Canonical   string `json:"canonical,omitempty"`
+	// A range type (Kind 'r') keeps its subtype in Base (a domain's base
+	// type, the domain named by SubtypeDomain as "schema.name", as a
+	// Column's Domain), and the names of its optional SUBTYPE_DIFF and
+	// CANONICAL functions.
+	SubtypeDomain string `json:"subtype_domain,omitempty"`
+	SubtypeDiff   string `json:"subtype_diff,omitempty"`
+	Canonical     string `json:"canonical,omitempty"`
 }
 
 // EnumLabel is one value of an enum type.

@@ -43,9 +43,12 @@ func (a *analyzer) createRange(s *pg.CreateRangeStmt) (planner.Utility, error) {
 		if sub == nil {
 			return pgerr.New(pgerr.InvalidObjectDefinition, "type attribute \"subtype\" is required")
 		}
-		st, _, err := a.ResolveType(sub)
+		st, dom, _, err := a.ResolveTypeDomain(sub)
 		if err != nil {
 			return err
+		}
+		if dom != nil {
+			t.SubtypeDomain = dom.Schema + "." + dom.Name
 		}
 		if st.OID == exec.OIDAny || exec.IsPolymorphic(st.OID) {
 			return pgerr.New(pgerr.DatatypeMismatch, "range subtype cannot be %s", exec.TypeName(st.OID))
@@ -80,7 +83,7 @@ func (a *analyzer) dropRangesOver(ctx context.Context, t *versioning.Type, casca
 	oid := planner.TypeOIDOf(t)
 	var deps []*versioning.Type
 	for _, r := range all {
-		if r.Kind == 'r' && r.Base == oid {
+		if r.Kind == 'r' && (t.Kind == 'd' && r.SubtypeDomain == t.Schema+"."+t.Name || t.Kind != 'd' && r.Base == oid) {
 			deps = append(deps, r)
 		}
 	}
