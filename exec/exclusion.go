@@ -78,6 +78,10 @@ func (w *TableWriter) checkExclusion(ctx context.Context, x *versioning.Exclusio
 		}
 		conflict := true
 		for i, c := range x.Columns {
+			if other[c].IsNull() {
+				conflict = false
+				break
+			}
 			d, err := fns[i](w.env, []Datum{row[c], other[c]})
 			if err != nil {
 				return err

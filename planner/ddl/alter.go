@@ -461,6 +461,10 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 		return pgerr.New(pgerr.FeatureNotSupported, "constraints USING INDEX are not supported yet")
 	}
 	if con.Conname != "" && planner.ConstraintExists(def, con.Conname) {
+		if con.Contype == pg.ConstrType_CONSTR_EXCLUSION && indexNamed(def, con.Conname) {
+			// Its index is made first, and the name is a relation's.
+			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", con.Conname)
+		}
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", con.Conname, def.Name)
 	}
 	d, err := a.newTableDDL(ctx, def)
@@ -468,7 +472,7 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 		return err
 	}
 	d.altering = true
-	nChecks := len(def.Checks)
+	nChecks, nExcl := len(def.Checks), len(def.Exclusions)
 	if err := d.tableConstraint(con); err != nil {
 		return err
 	}
@@ -502,6 +506,9 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 		if err := a.validateChecks(ctx, t, def, toCheck); err != nil {
 			return err
 		}
+	}
+	if err := a.validateExclusions(ctx, t, def.Exclusions[nExcl:]); err != nil {
+		return err
 	}
 	if err := a.putTable(ctx, def); err != nil {
 		return err

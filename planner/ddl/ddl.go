@@ -254,9 +254,6 @@ func (d *tableDDL) tableConstraint(con *pg.Constraint) error {
 		d.fks = append(d.fks, con)
 		d.fkCols = append(d.fkCols, cols)
 	case pg.ConstrType_CONSTR_EXCLUSION:
-		if d.altering {
-			return planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints are not supported yet"), con.Location)
-		}
 		d.exclusions = append(d.exclusions, con)
 	default:
 		return planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported yet", con.Contype), con.Location)

@@ -1,6 +1,8 @@
 package ddl
 
 import (
+	"context"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -11,7 +13,8 @@ import (
 	"github.com/prollypg/prollypg/versioning"
 )
 
-// addExclusion adds an EXCLUDE constraint of CREATE TABLE: columns and
+// addExclusion adds an EXCLUDE constraint of CREATE TABLE or ALTER TABLE
+// ADD (validateExclusions checks the rows then): columns and
 // the operators that make two rows conflict. The table's writers check
 // it (exec/exclusion.go); no index is built for it.
 func (d *tableDDL) addExclusion(con *pg.Constraint) error {
@@ -80,4 +83,73 @@ func checkExclusionOp(op string, oid uint32, typeName string) error {
 	}
 	return pgerr.New(pgerr.WrongObjectType, "operator %s is not a member of operator family %q", sig, family).
 		WithDetail("The exclusion operator must be related to the index operator class for the constraint.")
+}
+
+// validateExclusions fails with 23P01 if two rows of t conflict under
+// one of the exclusion constraints xs, which ALTER TABLE adds.
+func (a *analyzer) validateExclusions(ctx context.Context, t *exec.Table, xs []versioning.Exclusion) error {
+	if len(xs) == 0 {
+		return nil
+	}
+	var rows []exec.Row
+	err := a.tx.EachRow(ctx, t, func(row exec.Row) error {
+		rows = append(rows, slices.Clone(row))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	st := a.s.Settings()
+	env := a.env(ctx)
+	for _, x := range xs {
+		fns := make([]exec.Fn, len(x.Columns))
+		for i, c := range x.Columns {
+			if fns[i], err = exec.ExclusionOp(st, x.Ops[i], t.Cols[c].Type); err != nil {
+				return err
+			}
+		}
+		conflicts := func(r1, r2 exec.Row) (bool, error) {
+			for i, c := range x.Columns {
+				if r1[c].IsNull() || r2[c].IsNull() {
+					return false, nil // the operators are strict
+				}
+				d, err := fns[i](env, []exec.Datum{r1[c], r2[c]})
+				if err != nil || d.IsNull() || !d.Bool() {
+					return false, err
+				}
+			}
+			return true, nil
+		}
+		for i := range rows {
+			for j := 0; j < i; j++ {
+				bad, err := conflicts(rows[i], rows[j])
+				if err != nil {
+					return err
+				}
+				if bad {
+					key := func(r exec.Row) string {
+						var names, vals []string
+						for _, c := range x.Columns {
+							names = append(names, t.Cols[c].Name)
+							vals = append(vals, string(exec.AppendText(nil, t.Cols[c].Type, r[c], st)))
+						}
+						return "(" + strings.Join(names, ", ") + ")=(" + strings.Join(vals, ", ") + ")"
+					}
+					return pgerr.New(pgerr.ExclusionViolation, "could not create exclusion constraint %q", x.Name).
+						WithDetail("Key %s conflicts with key %s.", key(rows[i]), key(rows[j])).WithTable(t.Def.Schema, t.Def.Name).WithConstraint(x.Name)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// indexNamed reports whether a constraint of def named name has an
+// index of that name in PostgreSQL: a key, unique or exclusion one.
+func indexNamed(def *versioning.Table, name string) bool {
+	if len(def.PrimaryKey) > 0 && def.PrimaryKeyName == name {
+		return true
+	}
+	return slices.ContainsFunc(def.Indexes, func(ix versioning.Index) bool { return ix.Name == name }) ||
+		slices.ContainsFunc(def.Exclusions, func(x versioning.Exclusion) bool { return x.Name == name })
 }
