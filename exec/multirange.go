@@ -252,24 +252,54 @@ func decodeMultirangeBinary(sub T, discrete bool, b []byte) (Datum, error) {
 }
 
 // appendMultirangeField stores a multirange: its range type's subtype
-// OID, marked as a range's is (rangeFieldSub), then multirange_send's
-// bytes.
-func appendMultirangeField(dst []byte, t T, d Datum) ([]byte, error) {
+// OID, marked as a stored range's (rangeFieldSub), the number of ranges,
+// then each range's length and stored flags and bounds.
+func appendMultirangeField(dst []byte, t T, d Datum) []byte {
 	r := types.MultirangeRange(types.Oid(t.OID))
 	sub := uint32(types.RangeSubtypeOf(r))
 	if RangeTypeDiscrete(uint32(r)) {
 		sub |= rangeFieldDiscrete
 	}
 	dst = binary.BigEndian.AppendUint32(dst, sub)
-	return appendMultirangeBinary(dst, d)
+	m := d.Multirange()
+	dst = binary.AppendUvarint(dst, uint64(len(m.Ranges)))
+	var body []byte
+	for _, x := range m.Ranges {
+		body = appendRangeBody(body[:0], x)
+		dst = binary.AppendUvarint(dst, uint64(len(body)))
+		dst = append(dst, body...)
+	}
+	return dst
 }
 
 func decodeMultirangeField(f []byte) (Datum, error) {
+	bad := pgerr.New(pgerr.DataCorrupted, "corrupt stored multirange")
 	if len(f) < 4 {
-		return Null, pgerr.New(pgerr.DataCorrupted, "corrupt stored multirange")
+		return Null, bad
 	}
 	sub, discrete := splitRangeFieldSub(binary.BigEndian.Uint32(f))
-	return decodeMultirangeBinary(sub, discrete, f[4:])
+	f = f[4:]
+	n, k := binary.Uvarint(f)
+	if k <= 0 || n > uint64(len(f)) {
+		return Null, bad
+	}
+	f = f[k:]
+	m := &Multirange{Ranges: make([]*Range, 0, n)}
+	for i := uint64(0); i < n; i++ {
+		l, k := binary.Uvarint(f)
+		if k <= 0 || l > uint64(len(f)-k) {
+			return Null, bad
+		}
+		r, err := decodeRangeBody(sub, discrete, f[k:k+int(l)])
+		if err != nil {
+			return Null, err
+		}
+		m.Ranges, f = append(m.Ranges, r), f[k+int(l):]
+	}
+	if len(f) != 0 {
+		return Null, bad
+	}
+	return DMultirange(m), nil
 }
 
 func appendMultirangeHashKey(dst []byte, m *Multirange) []byte {

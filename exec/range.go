@@ -6,6 +6,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
+	"github.com/prollypg/prollypg/prolly/tuple"
 )
 
 // Range types (rangetypes.c). A range value is a *Range in a KindRange
@@ -383,12 +384,32 @@ func decodeRangeBinary(sub T, discrete bool, b []byte) (Datum, error) {
 	return MakeRange(sub.OID, discrete, lo, hi, empty)
 }
 
-// appendRangeField stores a range: the subtype's OID (its top bit set
-// for a discrete range), then range_send's bytes, so that decoding needs
-// no catalog.
-func appendRangeField(dst []byte, d Datum) ([]byte, error) {
-	dst = binary.BigEndian.AppendUint32(dst, rangeFieldSub(d.Range()))
-	return appendRangeBinary(dst, d)
+// Stored ranges: the subtype's OID (its top bit set for a discrete
+// range), the flags, then the bounds as a tuple of two fields of the
+// subtype, each as a row stores it (NULL when infinite or empty), so that
+// decoding needs no catalog and every subtype a column can hold can be a
+// range's.
+
+// appendRangeField appends d as a stored range.
+func appendRangeField(dst []byte, d Datum) []byte {
+	r := d.Range()
+	dst = binary.BigEndian.AppendUint32(dst, rangeFieldSub(r))
+	return appendRangeBody(dst, r)
+}
+
+// appendRangeBody appends r's flags and bounds.
+func appendRangeBody(dst []byte, r *Range) []byte {
+	dst = append(dst, rangeFlags(r))
+	var b tuple.Builder
+	sub := T{OID: r.Sub, Typmod: -1}
+	for _, bd := range []RangeBound{r.Lower, r.Upper} {
+		if r.Empty || bd.Inf {
+			b.AppendNull()
+		} else {
+			appendField(&b, sub, bd.Val)
+		}
+	}
+	return b.AppendTo(dst)
 }
 
 // rangeFieldDiscrete marks a discrete range's stored subtype OID, which
@@ -407,12 +428,51 @@ func splitRangeFieldSub(v uint32) (T, bool) {
 	return T{OID: v &^ rangeFieldDiscrete, Typmod: -1}, v&rangeFieldDiscrete != 0
 }
 
+func errCorruptRange() error { return pgerr.New(pgerr.DataCorrupted, "corrupt stored range") }
+
 func decodeRangeField(f []byte) (Datum, error) {
 	if len(f) < 4 {
-		return Null, pgerr.New(pgerr.DataCorrupted, "corrupt stored range")
+		return Null, errCorruptRange()
 	}
 	sub, discrete := splitRangeFieldSub(binary.BigEndian.Uint32(f))
-	return decodeRangeBinary(sub, discrete, f[4:])
+	r, err := decodeRangeBody(sub, discrete, f[4:])
+	if err != nil {
+		return Null, err
+	}
+	return DRange(r), nil
+}
+
+// decodeRangeBody decodes what appendRangeBody appended: stored ranges
+// are normalized already.
+func decodeRangeBody(sub T, discrete bool, f []byte) (*Range, error) {
+	if len(f) < 1 || tuple.Validate(f[1:]) != nil {
+		return nil, errCorruptRange()
+	}
+	flags, tup := f[0], tuple.Tuple(f[1:])
+	if tup.Count() != 2 {
+		return nil, errCorruptRange()
+	}
+	r := &Range{Sub: sub.OID, Discrete: discrete, Empty: flags&types.RangeEmpty != 0}
+	if r.Empty {
+		return r, nil
+	}
+	for i, bd := range []*RangeBound{&r.Lower, &r.Upper} {
+		bd.Inf = flags&[]byte{types.RangeLBInf, types.RangeUBInf}[i] != 0
+		bd.Inc = flags&[]byte{types.RangeLBInc, types.RangeUBInc}[i] != 0
+		if bd.Inf {
+			continue
+		}
+		v, null := tup.Field(i)
+		if null {
+			return nil, errCorruptRange()
+		}
+		d, err := decodeField(sub, v)
+		if err != nil {
+			return nil, err
+		}
+		bd.Val = d
+	}
+	return r, nil
 }
 
 // appendRangeHashKey appends the canonical encoding of a range for

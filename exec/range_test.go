@@ -151,17 +151,21 @@ func TestRangeStorageRoundTrip(t *testing.T) {
 		s string
 	}{{tInt4Range, "[1,5)"}, {tInt4Range, "empty"}, {tNumRange, "(,2.5]"}, {tDateRange, "[2000-01-01,)"}} {
 		d := mustRange(t, c.t, c.s)
-		f, err := appendRangeField(nil, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := decodeRangeField(f)
+		back, err := decodeRangeField(appendRangeField(nil, d))
 		if err != nil || Compare(d, back) != 0 {
 			t.Errorf("%s: stored and read back as %s, %v", c.s, rangeText(c.t, back), err)
 		}
 		b, err := AppendBinary(nil, c.t, d)
 		if err != nil {
 			t.Fatal(err)
+		}
+		mt := T{OID: MultirangeOf(c.t.OID), Typmod: -1}
+		m, err := MakeMultirange([]*Range{d.Range()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mb, err := decodeMultirangeField(appendMultirangeField(nil, mt, m)); err != nil || Compare(m, mb) != 0 {
+			t.Errorf("%s: stored multirange read back as %s, %v", c.s, AppendText(nil, mt, mb, nil), err)
 		}
 		if back, err = DecodeBinary(c.t, b); err != nil || Compare(d, back) != 0 {
 			t.Errorf("%s: binary round trip %v", c.s, err)

@@ -67,19 +67,10 @@ func appendField(b *tuple.Builder, t T, d Datum) {
 			b.Append(types.AppendTSQueryBinary(nil, d.TSQuery()))
 			return
 		case KindMultirange:
-			f, err := appendMultirangeField(nil, t, d)
-			if err != nil {
-				panic(err)
-			}
-			b.Append(f)
+			b.Append(appendMultirangeField(nil, t, d))
 			return
 		case KindRange:
-			f, err := appendRangeField(nil, d)
-			if err != nil {
-				// Every subtype a range can have sends its values.
-				panic(err)
-			}
-			b.Append(f)
+			b.Append(appendRangeField(nil, d))
 			return
 		}
 		b.AppendString(d.S)
