@@ -39,6 +39,9 @@ func (p *With) Open(env *Env) (Rows, error) {
 		if !c.Modifying {
 			continue
 		}
+		if env.Txn != nil {
+			env.Txn.SnapshotStatement()
+		}
 		for n := 0; ; n++ {
 			row, err := bufs[i].row(n)
 			if err != nil {

@@ -1,9 +1,11 @@
 package exec
 
 import (
+	"context"
 	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/prolly"
 )
 
 // Modify is an INSERT, UPDATE, DELETE or MERGE. Open runs the whole
@@ -26,6 +28,15 @@ type Modify struct {
 	Cols      []ResultColumn
 	// Checks are the table's CHECK constraints, tested on every new row.
 	Checks []CheckConstraint
+	// Policies are the row-level security checks of every new row (rls.go),
+	// over the statement table's layout: an INSERT's WITH CHECK
+	// expressions, or an UPDATE's (a MERGE's are its WHEN clauses'); nil
+	// when row security does not apply.
+	Policies []PolicyCheck
+	// ViewChecks are the WITH CHECK OPTION conditions of the views the
+	// statement was written through, innermost first (rls.go); tested on
+	// every new row after its constraints, as PostgreSQL tests them.
+	ViewChecks []ViewCheck
 	// Generated computes the table's stored generated columns on every
 	// new row (generated.go); nil when it has none.
 	Generated GeneratedCols
@@ -83,6 +94,12 @@ type CountedRows interface {
 
 func (p *Modify) Open(env *Env) (Rows, error) {
 	if p.Table.Virtual != nil {
+		if p.Kind != Merge {
+			event := [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]
+			if trs := insteadTriggers(p.Table, event); len(trs) > 0 {
+				return p.openInstead(env, event, trs) // instead.go
+			}
+		}
 		_, inserts := p.Table.VirtualWriter.(VirtualInserter)
 		if p.Table.VirtualWriter != nil && (p.Kind == Update || p.Kind == Delete || p.Kind == Insert && inserts) {
 			return p.openVirtualWrite(env)
@@ -137,7 +154,7 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 				continue
 			}
 			key := slices.Clone(src.(keyedRows).Key())
-			if skip, err := env.Txn.changedByOther(p, key, in); err != nil {
+			if skip, err := env.Txn.changedByOther(env.Ctx, p, key, in); err != nil {
 				return nil, err
 			} else if skip {
 				continue
@@ -238,6 +255,9 @@ type rowTarget interface {
 	// finish flushes the writes and runs the foreign key work and the
 	// AFTER triggers.
 	finish() error
+	// checkWith makes checks the row-level security checks of the rows
+	// written next (Modify.Policies until then): a MERGE's WHEN clause's.
+	checkWith(checks []PolicyCheck)
 }
 
 // tableTarget is a Modify's Table as its rowTarget: the table's writer,
@@ -252,7 +272,11 @@ type tableTarget struct {
 	row Row // a buffer for a new row
 	// touched are the rows an INSERT ... ON CONFLICT wrote (see upsert).
 	touched map[string]bool
+	// policies are the row-level security checks of new rows (checkWith).
+	policies []PolicyCheck
 }
+
+func (tt *tableTarget) checkWith(checks []PolicyCheck) { tt.policies = checks }
 
 // openTable readies p's Table for writing, firing the BEFORE statement
 // triggers of events (the one of INSERT, UPDATE or DELETE; MERGE's of its
@@ -286,7 +310,7 @@ func (p *Modify) openTable(env *Env, events []string, sets []Expr) (*tableTarget
 	if err != nil {
 		return nil, err
 	}
-	return &tableTarget{p: p, env: env, t: t, w: w, trg: trg, fks: fks, row: make(Row, len(t.Cols))}, nil
+	return &tableTarget{p: p, env: env, t: t, w: w, trg: trg, fks: fks, row: make(Row, len(t.Cols)), policies: p.Policies}, nil
 }
 
 func (tt *tableTarget) insert(row Row) (Row, bool, error) {
@@ -299,6 +323,9 @@ func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 		copy(row, r)
 	}
 	if err := p.Generated.compute(env, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkPolicies(env, t, tt.policies, row); err != nil {
 		return nil, false, err
 	}
 	if err := checkNotNull(t, row); err != nil {
@@ -320,6 +347,9 @@ func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 			tt.fks.changed(t, upd[0], upd[1])
 			return upd[1], true, nil
 		}
+	}
+	if err := checkViewChecks(env, t, p.ViewChecks, row); err != nil {
+		return nil, false, err
 	}
 	if err := tt.w.Insert(env.Ctx, row); err != nil {
 		return nil, false, err
@@ -354,6 +384,9 @@ func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr, based []b
 	if err := tt.p.Generated.compute(env, row); err != nil {
 		return nil, false, err
 	}
+	if err := checkPolicies(env, t, tt.policies, row); err != nil {
+		return nil, false, err
+	}
 	if err := checkNotNull(t, row); err != nil {
 		return nil, false, err
 	}
@@ -361,6 +394,9 @@ func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr, based []b
 		return nil, false, err
 	}
 	if err := tt.p.checkPartition(env, t, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkViewChecks(env, t, tt.p.ViewChecks, row); err != nil {
 		return nil, false, err
 	}
 	if err := tt.w.Update(env.Ctx, key, stored, row); err != nil {
@@ -538,18 +574,51 @@ func (tx *Txn) changedBy(p *Modify, key []byte, row Row) {
 	tx.stmtChanged[p.Table.Def.Schema+"."+p.Table.Def.Name+"\x00"+string(key)] = stmtChange{p, slices.Clone(row)}
 }
 
+// storedRow returns the row of t stored under key in the transaction's
+// root (not the statement's snapshot), nil if there is none.
+func (tx *Txn) storedRow(ctx context.Context, t *Table, key []byte) (Row, error) {
+	cur, ok, err := tx.Table(ctx, t.Def.Schema, t.Def.Name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	m, err := prolly.Load(ctx, tx.Root.Store(), cur.Def.Rows)
+	if err != nil {
+		return nil, err
+	}
+	v, ok, err := m.Get(ctx, key)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return cur.decodeRow(v, nil)
+}
+
 // changedByOther reports whether a Modify other than p changed the row of
 // p's table stored under key earlier in the running statement, leaving
 // in: the row the same command changed, which PostgreSQL's UPDATE and
 // DELETE skip. A row changed since by another command (a function the
 // statement called) is 27000, as in PostgreSQL.
-func (tx *Txn) changedByOther(p *Modify, key []byte, in Row) (bool, error) {
+func (tx *Txn) changedByOther(ctx context.Context, p *Modify, key []byte, in Row) (bool, error) {
 	if len(tx.stmtChanged) == 0 {
 		return false, nil
 	}
 	c, ok := tx.stmtChanged[p.Table.Def.Schema+"."+p.Table.Def.Name+"\x00"+string(key)]
 	if !ok || c.by == p {
 		return false, nil
+	}
+	if tx.stmtRoot != nil {
+		// The statement reads its snapshot (SnapshotStatement): in is the
+		// row as it was before the WITH query changed it. What counts is
+		// whether the WITH query's version is still the row's.
+		var err error
+		if in, err = tx.storedRow(ctx, p.Table, key); err != nil {
+			return false, err
+		}
+		if in == nil {
+			// Deleted by the WITH query, and still; or not found where p
+			// looks (a partitioned table's rows are its partitions'): the
+			// row is the one the WITH query changed.
+			return true, nil
+		}
 	}
 	same := c.row != nil && len(c.row) <= len(in)
 	for i := 0; same && i < len(c.row); i++ {

@@ -46,7 +46,8 @@
 // definition, decoded once per catalog record), rowcodec.go (how rows are
 // stored), txn.go (Txn and TableWriter: a transaction's edits, buffered,
 // spilled past the write buffer, and applied to the root), check.go,
-// fk.go and deferred.go (constraints), trigger.go, generated.go,
+// fk.go and deferred.go (constraints), rls.go (row-level security's
+// checks of the rows written, PolicyCheck), trigger.go, generated.go,
 // indexbuild.go and extsort.go (building an index in bounded memory),
 // partition.go and inherit.go (routing rows among partitions and
 // children).

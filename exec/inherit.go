@@ -221,12 +221,17 @@ type membersTarget struct {
 	queue  []TriggerCall // the members' AFTER ROW firings, in the order of the rows
 	row    Row           // a buffer for rows in Table's layout
 	keyBuf []Datum
+	// policies are the row-level security checks of new rows, in
+	// Table's layout (checkWith).
+	policies []PolicyCheck
 }
+
+func (mt *membersTarget) checkWith(checks []PolicyCheck) { mt.policies = checks }
 
 // openFamily readies p's Members for writing, firing Table's BEFORE
 // statement triggers of events (as openTable).
 func (p *Modify) openFamily(env *Env, events []string, sets []Expr) (*membersTarget, error) {
-	mt := &membersTarget{p: p, env: env, states: make([]*memberState, len(p.Members)), sets: sets, row: make(Row, len(p.Table.Cols))}
+	mt := &membersTarget{p: p, env: env, states: make([]*memberState, len(p.Members)), sets: sets, row: make(Row, len(p.Table.Cols)), policies: p.Policies}
 	t, err := env.Txn.current(env.Ctx, p.Table)
 	if err != nil {
 		return nil, err
@@ -442,7 +447,13 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 	if err := p.Generated.compute(env, row); err != nil {
 		return nil, false, err
 	}
+	if err := checkPolicies(env, p.Table, mt.policies, row); err != nil {
+		return nil, false, err
+	}
 	if err := checkNotNull(p.Table, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkViewChecks(env, p.Table, p.ViewChecks, row); err != nil {
 		return nil, false, err
 	}
 	i := 0 // a table with descendants that is not partitioned: itself, its family's first member
@@ -522,7 +533,13 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 		copy(updated, r)
 		row = s.inTable(row, updated)
 	}
+	if err := checkPolicies(env, p.Table, mt.policies, row); err != nil {
+		return nil, false, err
+	}
 	if err := checkNotNull(p.Table, row); err != nil {
+		return nil, false, err
+	}
+	if err := checkViewChecks(env, p.Table, p.ViewChecks, row); err != nil {
 		return nil, false, err
 	}
 	to := i

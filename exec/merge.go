@@ -63,6 +63,11 @@ type MergeAction struct {
 	// the others.
 	Targets []int
 	Values  []Expr
+	// Existing are the row-level security checks of the target row an
+	// UPDATE or DELETE acts on (their policies' USING expressions, as an
+	// error); Policies those of the row an UPDATE or INSERT writes, over
+	// the table's layout (rls.go).
+	Existing, Policies []PolicyCheck
 }
 
 // events returns the trigger events of c's actions, in the order of
@@ -191,6 +196,10 @@ func (p *Modify) mergeRow(env *Env, target rowTarget, in Row, changed map[string
 				clear(in[:m.KeyAt+1])
 				break // no longer matched
 			}
+			if err := checkPolicies(env, p.Table, act.Existing, in[:len(p.Table.Cols)]); err != nil {
+				return false, err
+			}
+			target.checkWith(act.Policies)
 			if act.Kind == MergeUpdate {
 				_, done, err = target.update(key, stored, in, act.Sets, based)
 			} else {
@@ -216,6 +225,7 @@ func (p *Modify) mergeRow(env *Env, target rowTarget, in Row, changed map[string
 	if err := p.newRow(env, act.Targets, vals, row); err != nil {
 		return false, err
 	}
+	target.checkWith(act.Policies)
 	_, done, err = target.insert(row)
 	return done, err
 }

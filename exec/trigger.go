@@ -29,6 +29,9 @@ type TriggerCall struct {
 	// New and Old are the row's new and old values; nil where the event
 	// has none, and for statement triggers.
 	New, Old Row
+	// OldTable and NewTable are the statement's old and new rows, for a
+	// trigger with transition tables (versioning.Trigger.OldTable).
+	OldTable, NewTable []Row
 }
 
 // Timing says when a trigger fires: TriggerBefore or TriggerAfter.
@@ -124,6 +127,10 @@ type triggerState struct {
 	before, after []*versioning.Trigger
 	queued        []TriggerCall
 	queue         *[]TriggerCall
+	// transitions is set when a trigger of the table has transition
+	// tables: the statement's old and new rows are kept for them.
+	transitions      bool
+	oldRows, newRows []Row
 }
 
 // newTriggerState returns the trigger state of a statement on t, nil
@@ -155,6 +162,9 @@ func newRowTriggers(env *Env, t *Table, sets []Expr, setsOf *Table, queue *[]Tri
 		return nil, err
 	}
 	ts := &triggerState{env: env, t: t, defs: defs, sets: sets, setsOf: setsOf, queue: queue, gen: gen}
+	for i := range defs {
+		ts.transitions = ts.transitions || defs[i].OldTable != "" || defs[i].NewTable != ""
+	}
 	if ts.queue == nil {
 		ts.queue = &ts.queued
 	}
@@ -172,7 +182,11 @@ func (ts *triggerState) statement(timing byte) error {
 			event = ts.events[len(ts.events)-1-i]
 		}
 		for _, tr := range triggers(ts.defs, event, timing, false, ts.sets, ts.setsOf) {
-			if _, err := ts.env.Txn.FireTrigger(ts.env, &TriggerCall{Trigger: tr, Table: ts.t, Event: event}); err != nil {
+			c := &TriggerCall{Trigger: tr, Table: ts.t, Event: event}
+			if timing == TriggerAfter {
+				ts.withTransitions(c)
+			}
+			if _, err := ts.env.Txn.FireTrigger(ts.env, c); err != nil {
 				return err
 			}
 		}
@@ -219,6 +233,14 @@ func (ts *triggerState) afterRow(event string, old, row Row) {
 	if ts == nil {
 		return
 	}
+	if ts.transitions {
+		if old != nil {
+			ts.oldRows = append(ts.oldRows, old)
+		}
+		if row != nil && event != "DELETE" {
+			ts.newRows = append(ts.newRows, row)
+		}
+	}
 	list := ts.after
 	if event != ts.event {
 		list = triggers(ts.defs, event, TriggerAfter, true, ts.sets, ts.setsOf)
@@ -228,6 +250,19 @@ func (ts *triggerState) afterRow(event string, old, row Row) {
 	}
 }
 
+// withTransitions gives c the statement's transition tables, if its
+// trigger has any: they hold every row, so they are given as the AFTER
+// triggers fire, once the statement has written them all.
+func (ts *triggerState) withTransitions(c *TriggerCall) *TriggerCall {
+	if c.Trigger.OldTable != "" {
+		c.OldTable = ts.oldRows
+	}
+	if c.Trigger.NewTable != "" {
+		c.NewTable = ts.newRows
+	}
+	return c
+}
+
 // flushAfter fires the queued AFTER ROW triggers, then the AFTER
 // statement ones.
 func (ts *triggerState) flushAfter() error {
@@ -235,7 +270,7 @@ func (ts *triggerState) flushAfter() error {
 		return nil
 	}
 	for i := range ts.queued {
-		if _, err := ts.env.Txn.FireTrigger(ts.env, &ts.queued[i]); err != nil {
+		if _, err := ts.env.Txn.FireTrigger(ts.env, ts.withTransitions(&ts.queued[i])); err != nil {
 			return err
 		}
 	}

@@ -109,6 +109,11 @@ type Txn struct {
 	changed   map[string]*changedKeys
 	untracked bool
 
+	// stmtRoot, when set, is what the running statement's scans read
+	// (SnapshotStatement); stmtTables its decoded tables.
+	stmtRoot   *versioning.RootValue
+	stmtTables map[string]*Table
+
 	tables map[string]*Table // decoded records of Root, by schema + "." + name
 	// rowIDs are the highest row ids drawn, by schema + "." + name: a
 	// trigger inserting into the table its statement is writing, and
@@ -147,10 +152,16 @@ func tableKey(def *versioning.Table) string { return def.Schema + "." + def.Name
 
 // current returns the version of t a scan reads: the transaction's, so
 // that a statement sees the statements before it, or t itself when it is
-// pinned to another revision.
+// pinned to another revision. While a statement with data-modifying WITH
+// queries runs, scans read the root it began with (SnapshotStatement).
 func (tx *Txn) current(ctx context.Context, t *Table) (*Table, error) {
 	if t.Pinned {
 		return t, nil
+	}
+	if tx.stmtRoot != nil {
+		if cur, ok, err := tx.stmtTable(ctx, t.Def); ok || err != nil {
+			return cur, err
+		}
 	}
 	cur, ok, err := tx.Table(ctx, t.Def.Schema, t.Def.Name)
 	if err != nil {
@@ -160,6 +171,41 @@ func (tx *Txn) current(ctx context.Context, t *Table) (*Table, error) {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", t.Def.Name)
 	}
 	return cur, nil
+}
+
+// SnapshotStatement makes the scans of the running statement read its
+// root as it is now, whatever the statement then writes: PostgreSQL runs
+// the sub-statements of a WITH and the main query on one snapshot, so
+// that none sees the others' changes to their tables (only their
+// RETURNING rows, through the CTE). BeginStatement ends it. Writers still
+// write on top of everything written before them.
+func (tx *Txn) SnapshotStatement() {
+	if tx.stmtRoot == nil {
+		root := tx.Root
+		tx.stmtRoot, tx.stmtTables = &root, nil
+	}
+}
+
+// stmtTable returns def's table as of the statement's snapshot; false if
+// the table is not in it.
+func (tx *Txn) stmtTable(ctx context.Context, def *versioning.Table) (*Table, bool, error) {
+	key := tableKey(def)
+	if t, ok := tx.stmtTables[key]; ok {
+		return t, true, nil
+	}
+	rec, ok, err := tx.stmtRoot.TableRecord(ctx, def.Schema, def.Name)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	t, err := tx.Tables.Decode(rec)
+	if err != nil {
+		return nil, false, err
+	}
+	if tx.stmtTables == nil {
+		tx.stmtTables = map[string]*Table{}
+	}
+	tx.stmtTables[key] = t
+	return t, true, nil
 }
 
 // cacheTable records t, whose stored record is rec, as the transaction's
@@ -227,6 +273,7 @@ func (tx *Txn) HasRebased() bool { return len(tx.rebased) > 0 }
 func (tx *Txn) BeginStatement() {
 	tx.latest, tx.lockWait, tx.deadlockWait = nil, 0, time.Second
 	tx.stmtChanged = nil
+	tx.stmtRoot, tx.stmtTables = nil, nil
 	if tx.LockTimeouts != nil {
 		tx.lockWait, tx.deadlockWait = tx.LockTimeouts()
 	}

@@ -28,6 +28,17 @@ type OnConflict struct {
 	// column. Where filters the updates the same way.
 	Sets  []Expr
 	Where Expr
+	// Existing are the row-level security checks of the row DO UPDATE
+	// would update (the UPDATE policies' USING expressions, as an error,
+	// not a filter), Updated those of the row it makes; both over the
+	// statement table's layout (rls.go).
+	Existing, Updated []PolicyCheck
+	// ViewChecks are the check options of the views the statement was
+	// written through, which the row DO UPDATE makes must pass too (over
+	// the statement table's layout).
+	ViewChecks []ViewCheck
+	// Table is the statement's table, whose name policy errors give.
+	Table *Table
 }
 
 // conflict looks for a row conflicting with row through the arbiters of
@@ -291,6 +302,9 @@ func upsert(env *Env, c *OnConflict, checks []CheckConstraint, gen GeneratedCols
 			return nil, true, err
 		}
 	}
+	if err := checkPolicies(env, c.Table, c.Existing, seen); err != nil {
+		return nil, false, err
+	}
 	nrow := slices.Clone(seen)
 	for pos, e := range c.Sets {
 		if e == nil {
@@ -314,11 +328,31 @@ func upsert(env *Env, c *OnConflict, checks []CheckConstraint, gen GeneratedCols
 	if err := gen.compute(env, nrow); err != nil {
 		return nil, false, err
 	}
+	if len(c.Updated) > 0 {
+		in := nrow
+		if layout != nil {
+			in = make(Row, len(layout))
+			mapRow(in, nrow, layout)
+		}
+		if err := checkPolicies(env, c.Table, c.Updated, in); err != nil {
+			return nil, false, err
+		}
+	}
 	if err := checkNotNull(t, nrow); err != nil {
 		return nil, false, err
 	}
 	if err := checkConstraints(env, t, checks, nrow); err != nil {
 		return nil, false, err
+	}
+	if len(c.ViewChecks) > 0 {
+		in := nrow
+		if layout != nil {
+			in = make(Row, len(layout))
+			mapRow(in, nrow, layout)
+		}
+		if err := checkViewChecks(env, c.Table, c.ViewChecks, in); err != nil {
+			return nil, false, err
+		}
 	}
 	if stored == nil {
 		err = w.write(env.Ctx, key, nil, nrow)

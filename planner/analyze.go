@@ -135,6 +135,9 @@ func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 			}
 		}
 	}
+	if err == nil {
+		err = a.checkColumns() // colpriv.go
+	}
 	if err != nil {
 		return nil, err
 	}

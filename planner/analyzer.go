@@ -76,6 +76,12 @@ func (x *Analyzer) AssignOrIO(e exec.Expr, t exec.T, col string) (exec.Expr, err
 }
 
 // Cast converts e to t as CAST (explicit) or an implicit coercion does.
+// Coerce coerces e to t where a clause (what: "argument of WHERE")
+// needs a value of that type.
+func (x *Analyzer) Coerce(e exec.Expr, t exec.T, what string) (exec.Expr, error) {
+	return x.a.coerce(e, t, what, -1)
+}
+
 func (x *Analyzer) Cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
 	return x.a.cast(e, t, explicit, loc)
 }
@@ -84,6 +90,46 @@ func (x *Analyzer) Cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 // statement's SELECT.
 func (x *Analyzer) Query(s *pg.SelectStmt) (exec.Plan, error)      { return x.a.query(s, &correlation{}) }
 func (x *Analyzer) SelectStmt(s *pg.SelectStmt) (exec.Plan, error) { return x.a.selectStmt(s) }
+
+// ViewQuery plans a view's query at CREATE VIEW: without the row-level
+// security of its tables, which applies to its readers (rls.go), and, as
+// PostgreSQL, without checking the privileges its reads need, which are
+// checked as the view is read.
+func (x *Analyzer) ViewQuery(s *pg.SelectStmt) (exec.Plan, error) {
+	restore, err := x.Unchecked()
+	if err != nil {
+		return nil, err
+	}
+	defer restore()
+	return x.a.selectStmt(s)
+}
+
+// Unchecked turns off privilege checks and row-level security for the
+// analysis until the function it returns is called: for the queries DDL
+// plans to check their names and types (a view's, a policy's
+// subqueries), whose privileges and policies apply when they run.
+func (x *Analyzer) Unchecked() (restore func(), err error) {
+	au, err := x.a.authority()
+	if err != nil {
+		return nil, err
+	}
+	rls := x.NoRowSecurity()
+	saved := x.a.as
+	unchecked := *au
+	unchecked.Superuser, unchecked.unchecked = true, true
+	x.a.as = &unchecked
+	return func() { x.a.as = saved; rls() }, nil
+}
+
+// NoRowSecurity turns row-level security off for the analysis until the
+// function it returns is called: for the queries DDL plans to check them
+// (a view's, a policy's subqueries), not to run them.
+func (x *Analyzer) NoRowSecurity() (restore func()) {
+	ps := x.a.s.PlannerState()
+	saved := ps.noRLS
+	ps.noRLS = true
+	return func() { ps.noRLS = saved }
+}
 
 // Table resolves a relation named in a statement.
 func (x *Analyzer) Table(rv *pg.RangeVar) (*exec.Table, error) { return x.a.table(rv) }

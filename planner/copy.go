@@ -140,6 +140,20 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 		}
 	}
 	c.Cols = len(c.target)
+	// INSERT or SELECT on the columns copied (colpriv.go).
+	if err := a.requireColumns(t, map[bool]string{true: "a", false: "r"}[s.IsFrom], c.target); err != nil {
+		return nil, err
+	}
+	// Row-level security: COPY TO shows only the rows the policies let
+	// through; COPY FROM is refused, as PostgreSQL refuses it.
+	quals, err := a.securityQuals(t, policySelect)
+	if err != nil {
+		return nil, err
+	}
+	if quals != nil && s.IsFrom {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM not supported with row-level security").
+			WithHint("Use INSERT statements instead.")
+	}
 	if s.IsFrom && s.WhereClause != nil {
 		if err := checkCopyWhereGenerated(t.Def, s.WhereClause); err != nil {
 			return nil, err
@@ -152,7 +166,7 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 			exprs[i] = &exec.ColRef{Idx: pos, T: t.Cols[pos].Type}
 			cols[i] = exec.ResultColumn{Name: t.Cols[pos].Name, T: t.Cols[pos].Type}
 		}
-		c.plan = &exec.Project{In: &exec.Scan{Table: t}, Exprs: exprs, Cols: cols}
+		c.plan = &exec.Project{In: a.rlsFilter(&exec.Scan{Table: t}, quals), Exprs: exprs, Cols: cols}
 	}
 	return c, nil
 }

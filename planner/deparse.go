@@ -59,6 +59,9 @@ type deparser struct {
 	pretty   bool
 	settings *exec.Settings
 	env      *exec.Env
+	// qualify prints column references with their relation's name, as
+	// PostgreSQL does inside a subquery (sublink).
+	qualify bool
 }
 
 // typeOf returns the type analysis gives n (unknown when it fails).
@@ -94,7 +97,15 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 		return d.constant(n.GetAConst(), want, implicit)
 	case n.GetColumnRef() != nil:
 		f := n.GetColumnRef().Fields
-		return d.withCast(QuoteIdent(f[len(f)-1].GetString_().GetSval()), n, d.typeOf(n), want, implicit)
+		name := QuoteIdent(f[len(f)-1].GetString_().GetSval())
+		if d.qualify {
+			name = d.qualifier(n.GetColumnRef()) + name
+		}
+		return d.withCast(name, n, d.typeOf(n), want, implicit)
+	case n.GetSubLink() != nil:
+		if s, ok := d.sublink(n.GetSubLink()); ok {
+			return s
+		}
 	case n.GetTypeCast() != nil:
 		return d.typeCast(n.GetTypeCast(), n)
 	case n.GetAExpr() != nil:
@@ -520,4 +531,65 @@ func qualifySequences(env *exec.Env, t *versioning.Table, expr string) string {
 		return SeqRef(t.Schema, name), true
 	})
 	return out
+}
+
+// qualifier is the "relation." a column reference is printed with inside
+// a subquery: the name of the item of the subquery, or of an enclosing
+// query, it resolves to.
+func (d *deparser) qualifier(cr *pg.ColumnRef) string {
+	if len(cr.Fields) > 1 {
+		return QuoteIdent(cr.Fields[len(cr.Fields)-2].GetString_().GetSval()) + "."
+	}
+	name := cr.Fields[len(cr.Fields)-1].GetString_().GetSval()
+	for sc := d.sc; sc != nil; {
+		if it, c, err := sc.lookup("", name, -1); err == nil && c != nil && it != nil {
+			return QuoteIdent(it.name) + "."
+		}
+		if sc.corr == nil {
+			break
+		}
+		sc = sc.corr.outer
+	}
+	return ""
+}
+
+// sublink prints a scalar subquery of the simplest form, SELECT ... FROM
+// one relation [WHERE ...], as PostgreSQL's ruleutils does (columns
+// qualified, FROM and WHERE on lines of their own); ok is false for
+// others, which pg_query's deparser prints.
+func (d *deparser) sublink(sl *pg.SubLink) (string, bool) {
+	sel := sl.Subselect.GetSelectStmt()
+	if sl.SubLinkType != pg.SubLinkType_EXPR_SUBLINK || sel == nil || len(sel.FromClause) != 1 || len(sel.TargetList) == 0 ||
+		sel.WithClause != nil || len(sel.GroupClause) > 0 || sel.HavingClause != nil || len(sel.SortClause) > 0 ||
+		sel.LimitCount != nil || sel.LimitOffset != nil || len(sel.DistinctClause) > 0 || len(sel.WindowClause) > 0 || len(sel.LockingClause) > 0 {
+		return "", false
+	}
+	rv := sel.FromClause[0].GetRangeVar()
+	if rv == nil || rv.Alias != nil || rv.Schemaname != "" {
+		return "", false
+	}
+	t, err := d.a.table(rv)
+	if err != nil {
+		return "", false
+	}
+	inner := *d
+	inner.sc = &scope{items: []*nsItem{tableItem(t, rv.Relname)}, corr: &correlation{outer: d.sc}}
+	inner.t, inner.qualify = t, true
+	var targets []string
+	for _, n := range sel.TargetList {
+		rt := n.GetResTarget()
+		if rt == nil || rt.Val == nil || rt.Val.GetColumnRef() != nil && rt.Val.GetColumnRef().Fields[len(rt.Val.GetColumnRef().Fields)-1].GetAStar() != nil {
+			return "", false
+		}
+		s := inner.expr(rt.Val, nil, exec.TUnknown, false)
+		if rt.Name != "" {
+			s += " AS " + QuoteIdent(rt.Name)
+		}
+		targets = append(targets, s)
+	}
+	out := "( SELECT " + strings.Join(targets, ", ") + "\n   FROM " + QuoteIdent(rv.Relname)
+	if sel.WhereClause != nil {
+		out += "\n  WHERE " + inner.expr(sel.WhereClause, nil, exec.TBool, false)
+	}
+	return out + ")", true
 }

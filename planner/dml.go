@@ -61,6 +61,19 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 			return nil, err
 		}
 	}
+	for name, n := range a.defaultOverride {
+		pos, err := columnByName(t, name, -1)
+		if err != nil {
+			return nil, err
+		}
+		e, err := a.expr(n, nil)
+		if err != nil {
+			return nil, err
+		}
+		if out[pos], err = a.assignColumn(e, t.Cols[pos], -1); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
 }
 
@@ -92,6 +105,17 @@ func (a *analyzer) typeUnknownParam(p exec.Plan, i int, t exec.T) exec.T {
 }
 
 func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
+	if v, ok, err := a.targetView(s.Relation); err != nil {
+		return nil, err
+	} else if ok && !hasInstead(v, "INSERT") {
+		return a.insertView(s, v) // updatable.go
+	} else if ok {
+		if err := a.requireView(v, "a"); err != nil {
+			return nil, err
+		}
+	}
+	pending, pendingDefaults := a.viewChecks, a.viewDefaults
+	a.viewChecks, a.viewDefaults = nil, nil
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err
@@ -100,13 +124,6 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	t, err := a.table(s.Relation)
 	if err == nil {
 		err = checkWritableTable(t)
-	}
-	if err == nil {
-		privs := "a"
-		if len(s.ReturningList) > 0 || s.OnConflictClause != nil {
-			privs = "ar" // RETURNING and ON CONFLICT read the table
-		}
-		err = a.requireTable(t, privs)
 	}
 	if err != nil {
 		return nil, err
@@ -128,7 +145,21 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			targets = append(targets, pos)
 		}
 	}
+	// INSERT on the columns given; SELECT, for RETURNING and ON
+	// CONFLICT, which read the table (colpriv.go).
+	err = a.requireColumns(t, "a", targets)
+	if err == nil && (len(s.ReturningList) > 0 || s.OnConflictClause != nil) {
+		err = a.requireRead(t)
+	}
+	if err == nil && s.OnConflictClause != nil && s.OnConflictClause.Action == pg.OnConflictAction_ONCONFLICT_UPDATE {
+		err = a.requireColumns(t, "w", setColumns(t, s.OnConflictClause.TargetList))
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.defaultOverride = pendingDefaults
 	defaults, err := a.defaults(t)
+	a.defaultOverride = nil
 	if err != nil {
 		return nil, err
 	}
@@ -193,8 +224,27 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 		if conflict, err = a.onConflict(s.OnConflictClause, t, aliasOf(s.Relation)); err != nil { // upsert.go
 			return nil, err
 		}
+		if conflict.Update {
+			if err := a.conflictChecks(conflict, t); err != nil {
+				return nil, err
+			}
+		}
+		if s.OnConflictClause.Infer != nil {
+			a.useArbiters(t, conflict.Arbiters) // the conflict target is read (colpriv.go)
+		}
 	}
-	m := &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict}
+	policies, err := a.newRowChecks(t, policyInsert, len(s.ReturningList) > 0 || s.OnConflictClause != nil)
+	if err != nil {
+		return nil, err
+	}
+	viewChecks, err := a.viewCheckExprs(pending, t, aliasOf(s.Relation))
+	if err != nil {
+		return nil, err
+	}
+	if conflict != nil && conflict.Update && len(viewChecks) > 0 {
+		conflict.ViewChecks, conflict.Table = viewChecks, t
+	}
+	m := &exec.Modify{Kind: exec.Insert, Table: t, Source: src, Targets: targets, Defaults: defaults, Returning: ret, Cols: cols, Checks: checks, Conflict: conflict, Policies: policies, ViewChecks: viewChecks}
 	if err := a.modifyFamily(m, true); err != nil {
 		return nil, err
 	}
@@ -273,21 +323,26 @@ func (a *analyzer) returningIn(list []*pg.Node, sc *scope) ([]exec.Expr, []exec.
 // filteredScan plans the rows of a table an UPDATE or DELETE touches.
 // filteredScan plans the rows of t that pass where, and returns where's
 // predicate over t's rows (true without one) for a Modify's Recheck.
-func (a *analyzer) filteredScan(t *exec.Table, inh bool, sc *scope, where *pg.Node) (exec.Plan, exec.Expr, error) {
+func (a *analyzer) filteredScan(t *exec.Table, inh bool, sc *scope, where *pg.Node, quals []exec.Expr) (exec.Plan, exec.Expr, error) {
 	scan, err := a.relationScan(t, inh, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	if where == nil {
+	if where == nil && len(quals) == 0 {
 		return scan, &exec.Const{D: exec.DBool(true), T: exec.TBool}, nil
 	}
-	pred, err := a.expr(where, sc)
-	if err != nil {
-		return nil, nil, err
+	if where != nil {
+		pred, err := a.expr(where, sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		if pred, err = a.coerce(pred, exec.TBool, "argument of WHERE", -1); err != nil {
+			return nil, nil, err
+		}
+		// Row-level security's conditions come first (rls.go).
+		quals = append(quals, pred)
 	}
-	if pred, err = a.coerce(pred, exec.TBool, "argument of WHERE", -1); err != nil {
-		return nil, nil, err
-	}
+	pred := and(quals)
 	if app, ok := scan.(*exec.Append); ok {
 		return a.appendWhere(app, pred), pred, nil
 	}
@@ -301,20 +356,42 @@ func (a *analyzer) filteredScan(t *exec.Table, inh bool, sc *scope, where *pg.No
 // COMMITTED tests again on a row that a concurrent transaction changed
 // (exec.Modify.Recheck); with FROM items, WHERE over the joined row
 // (exec.Modify.RecheckJoined).
-func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Node) (t *exec.Table, src exec.Plan, sc *scope, recheck exec.Expr, err error) {
+func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Node, cmd byte, reads bool, set []*pg.Node) (t *exec.Table, src exec.Plan, sc *scope, recheck exec.Expr, err error) {
 	t, err = a.table(rel)
 	if err == nil {
 		err = checkWritableTable(t)
 	}
+	if err == nil {
+		// UPDATE on the columns set (colpriv.go), DELETE on the table;
+		// SELECT when the statement reads it.
+		if cmd == policyUpdate {
+			err = a.requireColumns(t, "w", setColumns(t, set))
+		} else {
+			err = a.requireTable(t, string(cmd))
+		}
+	}
+	if err == nil && reads {
+		err = a.requireColumnsRead(t) // colpriv.go
+	}
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	// The rows the command may change, and, when it reads them, the
+	// rows the role may see (rls.go).
+	cmds := []byte{cmd}
+	if reads {
+		cmds = append(cmds, policySelect)
+	}
+	quals, err := a.securityQuals(t, cmds...)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
 	sc = tableScope(t, aliasOf(rel))
 	if len(from) == 0 {
-		src, recheck, err = a.filteredScan(t, rel.Inh, sc, where)
+		src, recheck, err = a.filteredScan(t, rel.Inh, sc, where, quals)
 		return t, src, sc, recheck, err
 	}
-	if src, sc, err = a.joinedTarget(t, rel.Inh, aliasOf(rel), from, where); err != nil {
+	if src, sc, err = a.joinedTarget(t, rel.Inh, aliasOf(rel), from, where, quals); err != nil {
 		return nil, nil, nil, nil, err
 	}
 	recheck = &exec.Const{D: exec.DBool(true), T: exec.TBool}
@@ -323,23 +400,39 @@ func (a *analyzer) modifyTarget(rel *pg.RangeVar, from []*pg.Node, where *pg.Nod
 			return nil, nil, nil, nil, err
 		}
 	}
+	if len(quals) > 0 {
+		// The newer version of a row must pass the policies too; they
+		// read the table's columns, which come first in the joined row.
+		recheck = and(append(quals, recheck))
+	}
 	return t, src, sc, recheck, nil
 }
 
 func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
+	if v, ok, err := a.targetView(s.Relation); err != nil {
+		return nil, err
+	} else if ok && !hasInstead(v, "UPDATE") {
+		return a.updateView(s, v) // updatable.go
+	} else if ok {
+		if err := a.requireView(v, "w"); err != nil {
+			return nil, err
+		}
+	}
+	pending, pendingDefaults := a.viewChecks, a.viewDefaults
+	a.viewChecks, a.viewDefaults = nil, nil
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer pop()
-	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.FromClause, s.WhereClause)
-	if err == nil {
-		err = a.requireTable(t, modifyPrivileges("w", s.WhereClause != nil || len(s.FromClause) > 0 || len(s.ReturningList) > 0 || setReads(s.TargetList)))
-	}
+	reads := s.WhereClause != nil || len(s.FromClause) > 0 || len(s.ReturningList) > 0 || setReads(s.TargetList)
+	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.FromClause, s.WhereClause, policyUpdate, reads, s.TargetList)
 	if err != nil {
 		return nil, err
 	}
+	a.defaultOverride = pendingDefaults
 	sets, err := a.setClause(t, aliasOf(s.Relation), s.TargetList, sc)
+	a.defaultOverride = nil
 	if err != nil {
 		return nil, err
 	}
@@ -351,8 +444,16 @@ func (a *analyzer) update(s *pg.UpdateStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks, Recheck: recheck,
-		RecheckJoined: len(s.FromClause) > 0, UpdatedGenerated: updatedGenerated(t, sets)}
+	policies, err := a.newRowChecks(t, policyUpdate, reads)
+	if err != nil {
+		return nil, err
+	}
+	viewChecks, err := a.viewCheckExprs(pending, t, aliasOf(s.Relation))
+	if err != nil {
+		return nil, err
+	}
+	m := &exec.Modify{Kind: exec.Update, Table: t, Source: src, Sets: sets, Returning: ret, Cols: cols, Checks: checks, Recheck: recheck, Policies: policies,
+		ViewChecks: viewChecks, RecheckJoined: len(s.FromClause) > 0, UpdatedGenerated: updatedGenerated(t, sets)}
 	if err := a.modifyFamily(m, s.Relation.Inh); err != nil {
 		return nil, err
 	}
@@ -432,15 +533,22 @@ func (a *analyzer) setClause(t *exec.Table, target string, list []*pg.Node, sc *
 }
 
 func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {
+	if v, ok, err := a.targetView(s.Relation); err != nil {
+		return nil, err
+	} else if ok && !hasInstead(v, "DELETE") {
+		return a.deleteView(s, v) // updatable.go
+	} else if ok {
+		if err := a.requireView(v, "d"); err != nil {
+			return nil, err
+		}
+	}
 	ctes, pop, err := a.withCTEs(s.WithClause, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer pop()
-	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.UsingClause, s.WhereClause)
-	if err == nil {
-		err = a.requireTable(t, modifyPrivileges("d", s.WhereClause != nil || len(s.UsingClause) > 0 || len(s.ReturningList) > 0))
-	}
+	reads := s.WhereClause != nil || len(s.UsingClause) > 0 || len(s.ReturningList) > 0
+	t, src, sc, recheck, err := a.modifyTarget(s.Relation, s.UsingClause, s.WhereClause, policyDelete, reads, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -501,4 +609,21 @@ func setReads(targets []*pg.Node) bool {
 // ColumnIndex returns the position of def's live column name, -1 if none.
 func ColumnIndex(def *versioning.Table, name string) int {
 	return slices.IndexFunc(def.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == name })
+}
+
+// setColumns returns the positions of the columns of t an UPDATE's SET
+// list (or ON CONFLICT DO UPDATE's) assigns; names that are no column
+// are left to the analysis of the list to report.
+func setColumns(t *exec.Table, list []*pg.Node) []int {
+	var out []int
+	for _, n := range list {
+		rt := n.GetResTarget()
+		if rt == nil {
+			continue
+		}
+		if pos, err := columnByName(t, rt.Name, rt.Location); err == nil {
+			out = append(out, pos)
+		}
+	}
+	return out
 }

@@ -15,7 +15,7 @@ import (
 // items filter them, equalities between the two become hash join keys
 // (the other items being built, once). It returns the plan and the scope
 // of its rows: the target's columns, then the other items'.
-func (a *analyzer) joinedTarget(t *exec.Table, inh bool, alias string, from []*pg.Node, where *pg.Node) (exec.Plan, *scope, error) {
+func (a *analyzer) joinedTarget(t *exec.Table, inh bool, alias string, from []*pg.Node, where *pg.Node, quals []exec.Expr) (exec.Plan, *scope, error) {
 	corr := &correlation{}
 	target := tableItem(t, alias)
 	items, err := a.fromClause(from, corr)
@@ -64,6 +64,7 @@ func (a *analyzer) joinedTarget(t *exec.Table, inh bool, alias string, from []*p
 	if err != nil {
 		return nil, nil, err
 	}
+	scan = a.rlsFilter(scan, quals) // row-level security first (rls.go)
 	if len(own) > 0 {
 		tsc := &scope{items: []*nsItem{target}, corr: corr}
 		var preds []exec.Expr

@@ -32,7 +32,10 @@
 // and table functions in FROM, and time travel through
 // "db@rev".schema.table, views included, and AS OF 'rev' rewritten to
 // that form). privileges.go has the checks the analyzer makes (owners,
-// ACLs); notifystmt.go LISTEN, UNLISTEN and NOTIFY, which the session
+// ACLs), colpriv.go those of column privileges (made at the end of a
+// statement's analysis, against the columns it read), rls.go row-level
+// security (policies added to scans as filters and to writes as
+// exec.PolicyChecks); notifystmt.go LISTEN, UNLISTEN and NOTIFY, which the session
 // queues; deparse.go prints stored expressions as pg_get_expr does.
 //
 // # Invariants
@@ -44,13 +47,23 @@
 //     made in (Gen: a new temporary relation or search path, a replaced
 //     function start a new one through Session.InvalidatePlans).
 //  2. A plan whose privileges were checked holds only while the role it
-//     was checked for is current and the roles are unchanged (Auth); a
-//     GRANT or REVOKE changes the object's record, so plans reading it
-//     are made again (invariant 1). A view's query is checked with its
-//     owner's authority.
+//     was checked for is current, the roles are unchanged and
+//     row_security is as it was (Auth); a GRANT or REVOKE, a policy or
+//     ALTER TABLE ... ROW LEVEL SECURITY changes the table's record, so
+//     plans reading it are made again (invariant 1). A view's query, and
+//     a statement rewritten through an updatable view onto what it reads
+//     (updatable.go), is checked with its owner's authority and policies
+//     (a security_invoker view's with the current user's, also under
+//     another view, as PostgreSQL's rewriter leaves them).
 //  3. A utility (Analysis.Run) runs once, in the transaction it was
 //     analyzed in: it holds that transaction and its root.
 //  4. The planner keeps no state of its own between statements but what
 //     the session holds for it (SessionState: record types, compiled
-//     routines, the depth of views and calls being expanded).
+//     routines, the depth of views and calls being expanded, the tables
+//     whose policies are being expanded).
+//  5. Row-level security's conditions on a table's rows are evaluated
+//     before any condition of the query on them (they filter the scan the
+//     query's conditions are applied above), as PostgreSQL's security
+//     barrier orders them: a function in a WHERE clause never sees a row
+//     the policies hide.
 package planner

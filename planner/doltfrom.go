@@ -155,6 +155,9 @@ func checkWritableTable(t *exec.Table) error {
 	if t.Pinned {
 		return pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot write table %q of a past revision", t.Def.Name)
 	}
+	if t.Def != nil && t.Def.MatView != nil {
+		return pgerr.New(pgerr.WrongObjectType, "cannot change materialized view %q", t.Def.Name)
+	}
 	return nil
 }
 

@@ -138,6 +138,9 @@ func (a *analyzer) columnRef(cr *pg.ColumnRef, sc *scope) (exec.Expr, error) {
 				if e, err := a.wholeRow(sc, parts[0], cr.Location); e != nil || err != nil {
 					return e, err
 				}
+				if e := a.recordVarRow(parts[0]); e != nil {
+					return e, nil
+				}
 			}
 			return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "* is not allowed here"), cr.Location)
 		}
@@ -193,6 +196,27 @@ func (a *analyzer) wholeRow(sc *scope, name string, loc int32) (exec.Expr, error
 		row.Typ = exec.T{OID: exec.TypeOID(types.UserComposite, t.Def.Schema, t.Def.Name), Typmod: -1}
 	}
 	return row, nil
+}
+
+// recordVarRow returns r.* of a PL/pgSQL record variable r (NEW.* and
+// OLD.* in a trigger's WHEN) as one row value of its fields, nil if there
+// is no such variable.
+func (a *analyzer) recordVarRow(name string) exec.Expr {
+	if a.vars == nil {
+		return nil
+	}
+	fields, ok := a.vars.vars.Record(name)
+	if !ok {
+		return nil
+	}
+	row := &exec.RowExpr{Typ: exec.TRecord}
+	for _, f := range fields {
+		if e, ok := a.vars.param(a, name, f.Name); ok {
+			row.Args = append(row.Args, e)
+			row.Names = append(row.Names, f.Name)
+		}
+	}
+	return row
 }
 
 // param returns parameter $i+1, typed if known.

@@ -158,10 +158,17 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 			}
 			return it, err
 		}
+		if p := a.transitionScan(rv.Relname); p != nil {
+			return leafItem(p, aliasOf(rv), colnames, nil)
+		}
 	}
 	t, err := a.table(rv)
 	if err == nil {
-		err = a.requireTable(t, "r")
+		err = a.requireRead(t) // colpriv.go
+	}
+	if err == nil && t.Def != nil && t.Def.MatView != nil && t.Def.MatView.Unpopulated {
+		err = pgerr.New(pgerr.ObjectNotInPrerequisite, "materialized view %q has not been populated", t.Def.Name).
+			WithHint("Use the REFRESH MATERIALIZED VIEW command.")
 	}
 	if err != nil {
 		return nil, err
@@ -174,9 +181,18 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Rows locked FOR UPDATE or SHARE pass the UPDATE policies first.
+	cmds := []byte{policySelect}
+	if lockingUpdates(a.locking, aliasOf(rv)) {
+		cmds = []byte{policyUpdate, policySelect}
+	}
+	quals, err := a.securityQuals(t, cmds...)
+	if err != nil {
+		return nil, err
+	}
 	app, ok := scan.(*exec.Append)
 	if !ok {
-		return leafItem(scan, aliasOf(rv), colnames, t)
+		return leafItem(a.rlsFilter(scan, quals), aliasOf(rv), colnames, t)
 	}
 	// The rows of several tables: each says which in a column after the
 	// table's, the system column tableoid.
@@ -185,7 +201,7 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 		app.OIDs[i] = part.(*exec.Scan).Table.OID
 	}
 	app.Cols = append(slices.Clip(app.Cols), exec.ResultColumn{Name: "tableoid", T: exec.T{OID: exec.OIDOid, Typmod: -1}})
-	it, err := leafItem(scan, aliasOf(rv), colnames, t)
+	it, err := leafItem(a.rlsFilter(app, quals), aliasOf(rv), colnames, t)
 	if err == nil {
 		it.items[0].tableOID = &scopeCol{name: "tableoid", t: exec.T{OID: exec.OIDOid, Typmod: -1}, idx: len(cols), tableOID: t.OID, attnum: -6}
 	}
@@ -342,6 +358,8 @@ func (a *analyzer) joinExpr(j *pg.JoinExpr, corr *correlation, prefix *scope) (*
 		if err != nil {
 			return nil, err
 		}
+		a.useColumn(lc) // the join reads both (colpriv.go)
+		a.useColumn(rc)
 		t, err := commonType([]exec.T{lc.t, rc.t}, "JOIN/USING", -1)
 		if err != nil {
 			return nil, err

@@ -16,7 +16,7 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 		return it, err
 	}
 	if rf.IsRowsfrom || len(rf.Functions) != 1 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ROWS FROM is not supported yet")
+		return a.rowsFrom(rf, prefix)
 	}
 	list := rf.Functions[0].GetList().GetItems()
 	if len(list) == 0 || list[0].GetFuncCall() == nil || (len(list) > 1 && list[1].GetList() != nil) {
@@ -49,17 +49,35 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 	if rf.Alias != nil {
 		alias, colName, colnames = rf.Alias.Aliasname, rf.Alias.Aliasname, rf.Alias.Colnames
 	}
+	p, err := a.functionPlan(fc, rf.Coldeflist, sc, colName, rf.Ordinality)
+	if err != nil {
+		return nil, err
+	}
+	it, err := leafItem(p, alias, colnames, nil)
+	if err != nil {
+		return nil, err
+	}
+	it.items[0].kind = itemFunction
+	lateralItem(it, lc)
+	return it, nil
+}
+
+// functionPlan plans one function of FROM (or of ROWS FROM): its rows,
+// with an ordinality column when asked; colName names the column of a
+// function returning one value.
+func (a *analyzer) functionPlan(fc *pg.FuncCall, coldefs []*pg.Node, sc *scope, colName string, ordinality bool) (exec.Plan, error) {
+	name := OpName(fc.Funcname)
 	var p exec.Plan
 	if isSeries(fc) && !a.timeSeries(fc, sc) {
 		args, t, err := a.seriesArgs(fc, sc)
 		if err != nil {
 			return nil, err
 		}
-		s := &exec.Series{Start: args[0], Stop: args[1], Ordinality: rf.Ordinality, Cols: []exec.ResultColumn{{Name: colName, T: t}}}
+		s := &exec.Series{Start: args[0], Stop: args[1], Ordinality: ordinality, Cols: []exec.ResultColumn{{Name: colName, T: t}}}
 		if len(args) == 3 {
 			s.Step = args[2]
 		}
-		if rf.Ordinality {
+		if ordinality {
 			s.Cols = append(s.Cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
 		}
 		p = s
@@ -67,8 +85,8 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 		if err != nil {
 			return nil, err
 		}
-		fs.Ordinality = rf.Ordinality
-		if rf.Ordinality {
+		fs.Ordinality = ordinality
+		if ordinality {
 			fs.Cols = append(fs.Cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
 		}
 		p = fs
@@ -83,11 +101,11 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 		if err != nil {
 			return nil, err
 		}
-		fs.Ordinality = rf.Ordinality
+		fs.Ordinality = ordinality
 		if len(fs.Cols) == 1 && !fs.Fn.Named {
 			fs.Cols[0].Name = colName
 		}
-		if rf.Ordinality {
+		if ordinality {
 			fs.Cols = append(fs.Cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
 		}
 		p = fs
@@ -98,27 +116,21 @@ func (a *analyzer) rangeFunction(rf *pg.RangeFunction, corr *correlation, prefix
 		}
 		row := []exec.Expr{e}
 		cols := []exec.ResultColumn{{Name: colName, T: e.Type()}}
-		if rf.Ordinality {
+		if ordinality {
 			row = append(row, &exec.Const{D: exec.DInt(1), T: exec.TInt8})
 			cols = append(cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
 		}
 		p = &exec.Values{Rows: [][]exec.Expr{row}, Cols: cols}
 	}
-	if len(rf.Coldeflist) > 0 {
+	if len(coldefs) > 0 {
 		var err error
-		if p, err = a.recordColumns(p, rf.Coldeflist); err != nil {
+		if p, err = a.recordColumns(p, coldefs); err != nil {
 			return nil, err
 		}
 	} else {
 		p = a.expandComposite(p)
 	}
-	it, err := leafItem(p, alias, colnames, nil)
-	if err != nil {
-		return nil, err
-	}
-	it.items[0].kind = itemFunction
-	lateralItem(it, lc)
-	return it, nil
+	return p, nil
 }
 
 func sigOf(name string, types []exec.T) string {
@@ -284,4 +296,52 @@ func (a *analyzer) recordColumns(p exec.Plan, defs []*pg.Node) (exec.Plan, error
 		pr.Cols = append(pr.Cols, cols[i])
 	}
 	return pr, nil
+}
+
+// rowsFrom plans ROWS FROM (f(...) [AS (coldefs)], ...) [WITH ORDINALITY]:
+// each function's rows side by side (exec.RowsFrom). A function returning
+// one value names its column after itself.
+func (a *analyzer) rowsFrom(rf *pg.RangeFunction, prefix *scope) (*fromItem, error) {
+	lc := &correlation{outer: prefix}
+	sc := &scope{corr: lc}
+	saved := a.clause
+	a.clause = "functions in FROM"
+	defer func() { a.clause = saved }()
+	rows := &exec.RowsFrom{Ordinality: rf.Ordinality}
+	for _, f := range rf.Functions {
+		list := f.GetList().GetItems()
+		if len(list) == 0 || list[0].GetFuncCall() == nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "this function in FROM is not supported yet")
+		}
+		fc := list[0].GetFuncCall()
+		var coldefs []*pg.Node
+		if len(list) > 1 {
+			coldefs = list[1].GetList().GetItems()
+		}
+		p, err := a.functionPlan(fc, coldefs, sc, OpName(fc.Funcname), false)
+		if err != nil {
+			return nil, err
+		}
+		rows.Parts = append(rows.Parts, p)
+		rows.Cols = append(rows.Cols, p.Columns()...)
+	}
+	if rf.Ordinality {
+		rows.Cols = append(rows.Cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
+	}
+	alias := "rows"
+	var colnames []*pg.Node
+	if rf.Alias != nil {
+		alias, colnames = rf.Alias.Aliasname, rf.Alias.Colnames
+	} else if len(rf.Functions) > 0 {
+		if fc := rf.Functions[0].GetList().GetItems()[0].GetFuncCall(); fc != nil {
+			alias = OpName(fc.Funcname)
+		}
+	}
+	it, err := leafItem(rows, alias, colnames, nil)
+	if err != nil {
+		return nil, err
+	}
+	it.items[0].kind = itemFunction
+	lateralItem(it, lc)
+	return it, nil
 }

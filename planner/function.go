@@ -269,7 +269,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		args = append(args[:k:k], &exec.ArrayExpr{Elems: slices.Clone(args[k:]), T: arrT})
 		want = append(want[:k:k], arrT)
 	}
-	r, err := routineFor(a.s, c.def, want)
+	r, err := routineFor(a.s, c.def, want, "")
 	if err != nil {
 		return nil, err
 	}

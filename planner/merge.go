@@ -57,6 +57,9 @@ func (a *analyzer) merge(s *pg.MergeStmt) (exec.Plan, error) {
 	if err := checkWritableTable(t); err != nil {
 		return nil, err
 	}
+	if err := a.mergePrivileges(t, s); err != nil {
+		return nil, err
+	}
 	alias := aliasOf(s.Relation)
 
 	// The source, which cannot name the target.
@@ -126,6 +129,15 @@ func (a *analyzer) merge(s *pg.MergeStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Row-level security: the target rows the role may not see are not
+	// matched (rls.go).
+	quals, err := a.securityQuals(t, policySelect)
+	if err != nil {
+		return nil, err
+	}
+	if quals != nil {
+		scan = &exec.Filter{In: scan, Pred: and(quals)}
+	}
 	if len(own) > 0 {
 		tsc := &scope{items: []*nsItem{target}, corr: corr}
 		var preds []exec.Expr
@@ -136,10 +148,13 @@ func (a *analyzer) merge(s *pg.MergeStmt) (exec.Plan, error) {
 			}
 			preds = append(preds, e)
 		}
-		if app, ok := scan.(*exec.Append); ok {
-			scan = a.appendWhere(app, and(preds))
-		} else {
-			scan = a.scanWhere(scan.(*exec.Scan), and(preds))
+		switch in := scan.(type) {
+		case *exec.Append:
+			scan = a.appendWhere(in, and(preds))
+		case *exec.Scan:
+			scan = a.scanWhere(in, and(preds))
+		default:
+			scan = &exec.Filter{In: scan, Pred: and(preds)}
 		}
 	}
 	units, onConds := flatten(items)
@@ -241,5 +256,62 @@ func (a *analyzer) mergeAction(t *exec.Table, alias string, w *pg.MergeWhenClaus
 	default:
 		err = pgerr.New(pgerr.InternalError, "unknown action in MERGE WHEN clause")
 	}
+	if err == nil {
+		err = a.mergeActionPolicies(t, &act)
+	}
 	return act, err
+}
+
+// mergePrivileges checks the privileges a MERGE into t needs, as
+// PostgreSQL: UPDATE on the columns its UPDATE actions set, DELETE for a
+// DELETE action, INSERT on the columns its INSERT actions give, and
+// SELECT on the target's columns it reads (colpriv.go).
+func (a *analyzer) mergePrivileges(t *exec.Table, s *pg.MergeStmt) error {
+	for _, n := range s.MergeWhenClauses {
+		w := n.GetMergeWhenClause()
+		var err error
+		switch w.CommandType {
+		case pg.CmdType_CMD_UPDATE:
+			err = a.requireColumns(t, "w", setColumns(t, w.TargetList))
+		case pg.CmdType_CMD_DELETE:
+			err = a.requireTable(t, "d")
+		case pg.CmdType_CMD_INSERT:
+			cols := setColumns(t, w.TargetList)
+			if len(w.TargetList) == 0 {
+				for _, c := range t.Cols {
+					if !c.Dropped {
+						cols = append(cols, c.Pos)
+					}
+				}
+			}
+			err = a.requireColumns(t, "a", cols)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return a.requireRead(t)
+}
+
+// mergeActionPolicies sets the row-level security checks of a MERGE's
+// WHEN clause on t, as PostgreSQL's: an UPDATE's or DELETE's target row
+// must pass the USING expressions of the command's policies, the row an
+// UPDATE makes their WITH CHECK ones and the SELECT policies', the row
+// an INSERT makes the INSERT policies'.
+func (a *analyzer) mergeActionPolicies(t *exec.Table, act *exec.MergeAction) error {
+	var err error
+	switch act.Kind {
+	case exec.MergeUpdate:
+		if act.Existing, err = a.policyChecks(t, policyUpdate, true, false); err == nil {
+			act.Policies, err = a.newRowChecks(t, policyUpdate, true)
+		}
+	case exec.MergeDelete:
+		act.Existing, err = a.policyChecks(t, policyDelete, true, false)
+	case exec.MergeInsert:
+		act.Policies, err = a.policyChecks(t, policyInsert, false, false)
+	}
+	for i := range act.Existing {
+		act.Existing[i].Target = true
+	}
+	return err
 }

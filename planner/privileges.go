@@ -28,7 +28,9 @@ import (
 // GRANT/REVOKE; CREATE on the schema a table is created in; CREATEDB for
 // CREATE DATABASE; CREATEROLE for role management; membership for SET
 // ROLE; SELECT on views, whose queries are checked with their owner's
-// privileges. Functions and column privileges are not checked yet.
+// privileges (security_invoker views: their reader's); column privileges
+// (colpriv.go) and row-level security (rls.go). Functions are not checked
+// yet.
 
 // BootstrapSuperuser is the role that owns what records no owner: the
 // objects made before owners were recorded, and the public schema's
@@ -44,12 +46,19 @@ type Authority struct {
 	CreateRole bool
 	Holds      map[string]bool // roles whose privileges it uses, "" for PUBLIC
 	Roles      map[string]*versioning.Role
+	// unchecked marks the authority DDL checks a query's names and types
+	// with (Analyzer.Unchecked): it may do anything, and so do the views
+	// it reads.
+	unchecked bool
 }
 
-// AuthKey identifies the authority a plan was checked with.
+// AuthKey identifies the authority a plan was checked with, and whether
+// row_security was off then: which policies a plan applies depends on
+// both (rls.go).
 type AuthKey struct {
-	Role    string
-	Version uint64
+	Role          string
+	Version       uint64
+	NoRowSecurity bool
 }
 
 // NewAuthority is role's authority among roles, at the engine's rolesGen
@@ -137,7 +146,7 @@ func (a *analyzer) authority() (*Authority, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.auth = AuthKey{Role: au.Role, Version: au.Version}
+	a.auth = AuthKey{Role: au.Role, Version: au.Version, NoRowSecurity: rowSecurityOff(a.s.Var("row_security"))}
 	if a.as != nil {
 		return a.as, nil
 	}
@@ -172,25 +181,32 @@ func (a *analyzer) requireTable(t *exec.Table, privs string) error {
 	if err != nil || au.Superuser {
 		return err
 	}
-	def := t.Def
-	if t.Pinned || a.s.Detached() != nil {
-		// A past revision is read with today's privileges, as a
-		// PostgreSQL user expects of a table: a REVOKE is not undone by
-		// reading AS OF yesterday, nor by connecting to db@<old commit>
-		// (whose today is the default branch's). A table dropped since
-		// keeps its old ones.
-		now, err := a.currentDefinition(def.Schema, def.Name)
-		if err != nil {
-			return err
-		}
-		if now != nil {
-			def = now
-		}
+	def, err := a.privilegeDefinition(t)
+	if err != nil {
+		return err
 	}
 	if au.may(TableACL(def), privs) {
 		return nil
 	}
 	return PermissionDenied("table", def.Name)
+}
+
+// privilegeDefinition is the definition of stored table t whose ACLs
+// apply to it: its own, or for a past revision today's. A past revision
+// is read with today's privileges, as a PostgreSQL user expects of a
+// table: a REVOKE is not undone by reading AS OF yesterday, nor by
+// connecting to db@<old commit> (whose today is the default branch's).
+// A table dropped since keeps its old ones.
+func (a *analyzer) privilegeDefinition(t *exec.Table) (*versioning.Table, error) {
+	def := t.Def
+	if !t.Pinned && a.s.Detached() == nil {
+		return def, nil
+	}
+	now, err := a.currentDefinition(def.Schema, def.Name)
+	if err != nil || now == nil {
+		return def, err
+	}
+	return now, nil
 }
 
 func PermissionDenied(kind, name string) error {

@@ -39,15 +39,17 @@ type routine struct {
 
 // routineOf returns the compiled form of def, compiling it the first time.
 func routineOf(s Session, def *versioning.Function) (*routine, error) {
-	return routineFor(s, def, nil)
+	return routineFor(s, def, nil, "")
 }
 
 // routineFor returns the compiled form of def for a call whose inputs
 // have the types actual: a polymorphic function is compiled once per
 // set of actual types (its specialization), so that the plans of its
 // body are made for them, as PostgreSQL caches a function's plans by
-// its call's actual argument types.
-func routineFor(s Session, def *versioning.Function, actual []exec.T) (*routine, error) {
+// its call's actual argument types. variant, when not empty, names
+// another specialization: a trigger function's plans are made for the
+// columns of the transition tables it reads (transition.go).
+func routineFor(s Session, def *versioning.Function, actual []exec.T, variant string) (*routine, error) {
 	declared := def
 	if in := def.InputTypes(); exec.HasPolymorphic(in) && len(actual) == len(in) {
 		def = Specialize(s.Settings(), def, actual)
@@ -56,6 +58,7 @@ func routineFor(s Session, def *versioning.Function, actual []exec.T) (*routine,
 	if err != nil {
 		return nil, err
 	}
+	key = append(key, variant...)
 	state := s.PlannerState()
 	if r, ok := state.routines[string(key)]; ok {
 		return r, nil

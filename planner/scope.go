@@ -274,6 +274,7 @@ func (a *analyzer) resolveIn(sc *scope, table, name string, loc int32, fromSub b
 		return nil, err
 	}
 	if col != nil {
+		a.useColumn(col)
 		if col.virtual != nil && sc.corr == col.virtualCorr && sc.group == nil {
 			return col.virtual, nil
 		}

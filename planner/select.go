@@ -23,15 +23,35 @@ type analyzer struct {
 	text string
 	// as, when set, is the authority privileges are checked with instead
 	// of the current role's: a view's owner's, for the view's query.
-	as     *Authority
-	params []exec.T // parameter types, inferred as they are met
+	as *Authority
+	// viewChecks are the WITH CHECK OPTION conditions of the views an
+	// INSERT or UPDATE was rewritten through, pending until the
+	// statement on the base table takes them (updatable.go).
+	viewChecks []viewCheck
+	// viewDefaults are the defaults the views an INSERT or UPDATE was
+	// rewritten through give their base columns, by the target's column
+	// names: pending like viewChecks, then, as defaultOverride, what
+	// defaults gives those columns.
+	viewDefaults, defaultOverride map[string]*pg.Node
+	params                        []exec.T // parameter types, inferred as they are met
 	// deps are the definitions of the tables the statement uses: its plan
 	// stays valid while they are unchanged (Statement.reusable).
 	deps []*versioning.Table
 	// auth is the authority privileges were checked with, if any were:
 	// the plan holds only while it is current (privileges.go).
 	auth AuthKey
-	kin  []kinDep // the children of the tables read (inherit.go)
+	// colUse are the columns the statement's references resolved to, by
+	// table OID and position, and colChecks the reads checked against
+	// them at the end (colpriv.go); noColumnUse stops the counting (for
+	// policies' expressions, which the role need not be able to read).
+	colUse      map[uint32]map[int]bool
+	colChecks   []columnCheck
+	noColumnUse bool
+	// locking are the locking clauses of the SELECT block whose FROM
+	// items are being analyzed: the rows they lock must pass the UPDATE
+	// policies too (rls.go).
+	locking []*pg.Node
+	kin     []kinDep // the children of the tables read (inherit.go)
 	// funcs are the user functions the statement's calls were resolved
 	// among: a plan stays valid while they are unchanged (function.go).
 	funcs []funcDep
@@ -173,7 +193,10 @@ func (a *analyzer) query(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 // block plans one SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...
 // ORDER BY ... LIMIT.
 func (a *analyzer) block(s *pg.SelectStmt, corr *correlation) (exec.Plan, error) {
+	saved := a.locking
+	a.locking = s.LockingClause // for the policies of the tables it locks (rls.go)
 	items, err := a.fromClause(s.FromClause, corr)
+	a.locking = saved
 	if err != nil {
 		return nil, err
 	}
@@ -268,6 +291,9 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 	}
 	// FOR UPDATE: the rows carry their table row in hidden columns, for
 	// LockRows to find their keys and redo them from a newer version.
+	if err := a.lockingPrivileges(s, sc); err != nil {
+		return nil, err
+	}
 	lock, err := a.rowLocking(s, sc, g != nil || len(wins.specs) > 0, exprs)
 	if err != nil {
 		return nil, err
@@ -661,6 +687,7 @@ func (sc *scope) itemsOrNil() []*nsItem {
 
 // itemColumn returns the expression of a column found in sc's own items.
 func (a *analyzer) itemColumn(sc *scope, it *nsItem, c *scopeCol, loc int32) (exec.Expr, error) {
+	a.useColumn(c)
 	if sc.track != nil {
 		sc.track(it)
 	}

@@ -126,8 +126,17 @@ type SessionState struct {
 	// viewDepth counts the views being expanded in the statement being
 	// planned.
 	viewDepth int
+	// rlsExpanding are the tables whose row-level security policies are
+	// being analyzed (rls.go), innermost last.
+	rlsExpanding []uint32
+	// noRLS is set while a view's query is planned at CREATE VIEW: as
+	// PostgreSQL's, its policies apply when the view is read, not then.
+	noRLS bool
 	// routines are the user functions compiled, by their records
 	// (routine.go); callDepth counts the calls running.
 	routines  map[string]*routine
 	callDepth int
+	// transitions are the transition tables of the triggers running,
+	// innermost last (transition.go).
+	transitions []map[string]*transitionRel
 }

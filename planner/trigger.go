@@ -57,9 +57,21 @@ func fireTrigger(s Session, env *exec.Env, c *exec.TriggerCall) (exec.Row, error
 	if fn == nil {
 		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s.%s() does not exist", tr.FuncSchema, tr.FuncName)
 	}
-	r, err := routineOf(s, fn)
+	r, err := routineFor(s, fn, nil, transitionVariant(tr, td.Cols))
 	if err != nil {
 		return nil, err
+	}
+	if tr.OldTable != "" || tr.NewTable != "" {
+		frame := map[string]*transitionRel{}
+		if tr.OldTable != "" {
+			frame[tr.OldTable] = newTransitionRel(td.Cols, c.OldTable)
+		}
+		if tr.NewTable != "" {
+			frame[tr.NewTable] = newTransitionRel(td.Cols, c.NewTable)
+		}
+		st := s.PlannerState()
+		st.transitions = append(st.transitions, frame)
+		defer func() { st.transitions = st.transitions[:len(st.transitions)-1] }()
 	}
 	out, err := callRoutine(s, env, r, nil, td)
 	if err != nil {

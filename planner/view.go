@@ -16,7 +16,9 @@ import (
 // Views. A view is its query's SQL text and the columns it had when it was
 // made, a record of the root value. A query that names a view plans the
 // view's query in its place and reads its rows as a relation (computed at
-// each scan). Views are read-only here. Because the query is kept as text,
+// each scan). INSERT, UPDATE and DELETE through a view go to its INSTEAD
+// OF triggers, or are rewritten onto the relation it reads when it is
+// automatically updatable (updatable.go). Because the query is kept as text,
 // renaming a relation it reads rewrites the text, and dropping one needs
 // CASCADE, which drops the view (Depends lists what each view reads).
 
@@ -116,6 +118,9 @@ func (a *analyzer) viewTable(ctx context.Context, schema, name string) (*exec.Ta
 // viewRelation plans view v, whose query is sel, as a relation.
 func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.SelectStmt) (*exec.Table, error) {
 	sc, name := v.Schema, v.Name
+	if err := a.restrictView(v); err != nil {
+		return nil, err
+	}
 	if a.s.PlannerState().viewDepth >= maxViewDepth {
 		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation %q", name)
 	}
@@ -123,9 +128,21 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 	if err != nil {
 		return nil, err
 	}
+	switch {
+	case a.as != nil && a.as.unchecked:
+		owner = a.as // DDL checks no privileges
+	case optionTrue(v.Option("security_invoker")):
+		// Its tables are read with the current user's privileges and
+		// policies, also under a view that is not security_invoker, as
+		// in PostgreSQL (whose rewriter leaves their checkAsUser unset).
+		owner = nil
+	}
 	sub := &analyzer{ctx: ctx, s: a.s, tx: a.tx, as: owner}
 	a.s.PlannerState().viewDepth++
 	plan, err := sub.selectStmt(r)
+	if err == nil {
+		err = sub.checkColumns()
+	}
 	a.s.PlannerState().viewDepth--
 	if err != nil {
 		return nil, err
@@ -173,6 +190,10 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 		}
 	})
 	t.VirtualKind = 'v'
+	for i, c := range v.Columns {
+		t.Cols[i].Default = c.Default // for INSERTs its INSTEAD OF triggers take
+	}
+	t.Def.Triggers = v.Triggers // INSTEAD OF triggers take its writes
 	return t, nil
 }
 
@@ -208,4 +229,11 @@ func ParseSelect(sql string) (*pg.SelectStmt, error) {
 		return nil, pgerr.New(pgerr.InternalError, "stored view query %q does not parse", sql)
 	}
 	return r.Stmts[0].Stmt.GetSelectStmt(), nil
+}
+
+// optionTrue reports whether a boolean reloption's value is true, as
+// PostgreSQL's parse_bool reads it.
+func optionTrue(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return v != "" && (strings.HasPrefix("true", v) || strings.HasPrefix("yes", v) || v == "on" || v == "1")
 }

@@ -66,6 +66,14 @@ type manyGetter interface {
 	GetMany(ctx context.Context, addrs []store.Address, fn func(store.Address, []byte) error) error
 }
 
+// visitBatcher is what a ChunkStore may offer to hear, before a walk
+// visits the children of a node one at a time, all of them at once: a
+// transfer asks its destination which of them it holds in one round trip
+// rather than one a child.
+type visitBatcher interface {
+	WillVisit(ctx context.Context, addrs []store.Address) error
+}
+
 // node walks below the node at addr, which visit accepted.
 func (r *reacher) node(ctx context.Context, addr store.Address, data []byte) error {
 	// Fully validated, unlike on the read path: the walk must not go out
@@ -82,6 +90,15 @@ func (r *reacher) node(ctx context.Context, addr store.Address, data []byte) err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if vb, ok := r.cs.(visitBatcher); ok {
+		all := make([]store.Address, nd.n)
+		for i := range all {
+			all[i], _ = nd.child(i)
+		}
+		if err := vb.WillVisit(ctx, all); err != nil {
+			return err
+		}
 	}
 	var kids []store.Address
 	for i := 0; i < nd.n; i++ {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/prollypg/prollypg/store/remotestore/s3test"
 	"github.com/prollypg/prollypg/regress/internal/testserver"
+	"github.com/prollypg/prollypg/store/remotestore/s3test"
 )
 
 // TestDoltRemoteS3 runs the remote scenarios through an s3:// remote on a

@@ -8,8 +8,10 @@
 // Two implementations share one method set: DB keeps chunks and refs in
 // Badger on disk, Memory keeps them in maps for unit tests of the layers
 // above. A third, remotestore.Store, keeps a remote's chunks in table
-// files for pushes and fetches (package store/remotestore). Callers define the small interfaces they need (prolly.ChunkStore,
-// for one); this package defines none.
+// files for pushes and fetches (package store/remotestore), and a fourth,
+// pgremote.Store, reaches another server's store over its wire port.
+// Callers define the small interfaces they need (prolly.ChunkStore, for
+// one); this package defines none.
 //
 // # Invariants
 //

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/store/remotestore/pgremote"
 )
 
 // Backups: a database copied whole to a remote store (dolt_backup), so
@@ -185,7 +186,7 @@ func (r *Repo) SyncBackup(ctx context.Context, url string, opts BackupOptions) (
 	if len(refs) == 0 {
 		return stats, fmt.Errorf("%w: %q", ErrNoDatabase, r.name)
 	}
-	rst, err := openRemote(ctx, url, true)
+	rst, err := openBackup(ctx, url, true)
 	if err != nil {
 		return stats, err
 	}
@@ -273,7 +274,7 @@ func Restore(ctx context.Context, st Store, name, url string, opts BackupOptions
 	if err != nil {
 		return nil, stats, err
 	}
-	rst, err := openRemote(ctx, url, false)
+	rst, err := openBackup(ctx, url, false)
 	if err != nil {
 		return nil, stats, err
 	}
@@ -365,4 +366,14 @@ func (r *Repo) restoreRefs(ctx context.Context, refs, branches map[string]store.
 		// A database of the name was made, or the one replaced changed,
 		// since old read it: look again.
 	}
+}
+
+// openBackup opens the backup at url: a file:// or s3:// remote. Another
+// server (postgres://) keeps only a database's branches and tags, not a
+// backup's every ref.
+func openBackup(ctx context.Context, url string, create bool) (remoteStore, error) {
+	if pgremote.IsURL(url) {
+		return nil, fmt.Errorf("%w: a backup is a file:// or s3:// URL, not %q", ErrBadRemoteURL, RedactURL(url))
+	}
+	return openRemote(ctx, url, create)
 }

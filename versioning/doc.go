@@ -68,6 +68,13 @@
 // sets included), by the same transfer, its refs replaced rather than
 // fast-forwarded; Restore makes a new database of one in one ref update.
 //
+// Another pgserver is a remote too (store/remotestore/pgremote): its
+// peer functions do what peer.go says, keeping the serving database's
+// invariants (a pushed branch takes a clean working set along, a dirty
+// one refuses, ErrBranchDirty). A read replica (replica.go) repeats a
+// transfer of some branches' heads and working sets from such a remote
+// and points its own refs at them.
+//
 // # Invariants
 //
 //  1. Equal databases have equal root values: objects are keyed by name and

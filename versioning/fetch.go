@@ -13,6 +13,7 @@ import (
 
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/store/remotestore"
+	"github.com/prollypg/prollypg/store/remotestore/pgremote"
 )
 
 // Errors of fetches, pushes and clones.
@@ -25,15 +26,40 @@ var (
 	ErrBadRemoteURL = remotestore.ErrUnsupportedURL
 )
 
+// remoteStore is a handle on a remote: a remotestore.Store (file://,
+// s3://) or a pgremote.Store (postgres://, another pgserver).
+type remoteStore interface {
+	transferStore
+	GetMany(ctx context.Context, addrs []store.Address, fn func(store.Address, []byte) error) error
+	Close() error
+}
+
+var (
+	_ remoteStore = (*remotestore.Store)(nil)
+	_ remoteStore = (*pgremote.Store)(nil)
+)
+
 // openRemote opens the remote at url, creating a file:// remote's
-// directory if create is set (a push).
-func openRemote(ctx context.Context, url string, create bool) (*remotestore.Store, error) {
+// directory if create is set (a push; a postgres:// remote's database
+// is created by the push's ref update).
+func openRemote(ctx context.Context, url string, create bool) (remoteStore, error) {
+	if pgremote.IsURL(url) {
+		st, err := pgremote.Open(ctx, url)
+		if err != nil {
+			return nil, fmt.Errorf("versioning: opening remote %s: %w", RedactURL(url), err)
+		}
+		return st, nil
+	}
 	st, err := remotestore.Open(ctx, url, create)
 	if err != nil {
-		return nil, fmt.Errorf("versioning: opening remote %s: %w", url, err)
+		return nil, fmt.Errorf("versioning: opening remote %s: %w", RedactURL(url), err)
 	}
 	return st, nil
 }
+
+// RedactURL returns a remote's URL with its password, if any, masked:
+// what dolt.remotes and errors show.
+func RedactURL(url string) string { return pgremote.Redact(url) }
 
 // transferTarget returns the database's store as a transfer's destination
 // or source.
@@ -144,7 +170,7 @@ func (r *Repo) Fetch(ctx context.Context, rm Remote, opts FetchOptions) (Transfe
 // those written after, some of which refer to removed ones. The walk
 // would stop at those, so it starts over once trusting nothing local
 // holds, and the update is tried again.
-func fetchRetrying(ctx context.Context, rst *remotestore.Store, local transferStore, commits []store.Address, log *zap.Logger,
+func fetchRetrying(ctx context.Context, rst remoteStore, local transferStore, commits []store.Address, log *zap.Logger,
 	tags func(map[string]store.Address) error, update func(tags map[string]store.Address) error) (TransferStats, error) {
 	var stats TransferStats
 	if log == nil {
@@ -179,7 +205,7 @@ func fetchRetrying(ctx context.Context, rst *remotestore.Store, local transferSt
 
 // followTags adds to found the remote's tags that the database lacks and
 // whose commits it holds, by local ref.
-func (r *Repo) followTags(ctx context.Context, rst *remotestore.Store, local transferStore, found map[string]store.Address) error {
+func (r *Repo) followTags(ctx context.Context, rst remoteStore, local transferStore, found map[string]store.Address) error {
 	tags, err := refsWithPrefix(ctx, rst, tagsPrefix)
 	if err != nil {
 		return err
@@ -203,11 +229,14 @@ func (r *Repo) followTags(ctx context.Context, rst *remotestore.Store, local tra
 		if err != nil {
 			return err
 		}
-		if ok, err := local.Has(ctx, t.Commit); err != nil || !ok {
-			if err != nil {
-				return err
-			}
+		// Readable, not Has: the commits this fetch just copied are fresh
+		// until its ref update reaches them, and Has counts fresh chunks
+		// absent (so a clone onto another server lost every tag). The
+		// tag's own copy then walks the commit again where it is fresh.
+		if _, err := local.Get(ctx, t.Commit); errors.Is(err, store.ErrNotFound) {
 			continue
+		} else if err != nil {
+			return err
 		}
 		found[ref] = a
 	}
@@ -400,7 +429,7 @@ func Clone(ctx context.Context, st Store, name, url string, opts CloneOptions) (
 		return nil, stats, fmt.Errorf("%w: %q", ErrDatabaseExists, name)
 	}
 	if err != nil {
-		return nil, stats, fmt.Errorf("versioning: cloning %s into %q: %w", url, name, err)
+		return nil, stats, fmt.Errorf("versioning: cloning %s into %q: %w", RedactURL(url), name, err)
 	}
 	return r, stats, nil
 }

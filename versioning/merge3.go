@@ -938,6 +938,8 @@ func objectKindName(kind byte) string {
 		return "function"
 	case kindSequence:
 		return "sequence"
+	case kindDefaultACL:
+		return "default privileges"
 	}
 	return "object"
 }

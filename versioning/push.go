@@ -126,7 +126,7 @@ func (r *Repo) Push(ctx context.Context, rm Remote, spec RefSpec, opts PushOptio
 	}
 	defer rst.Close()
 	isTag := strings.HasPrefix(spec.Dst, tagsPrefix)
-	rejected := &PushRejectedError{URL: rm.URL, Src: shortRef(spec.Src), Dst: shortRef(spec.Dst), Reason: "non-fast-forward"}
+	rejected := &PushRejectedError{URL: RedactURL(rm.URL), Src: shortRef(spec.Src), Dst: shortRef(spec.Dst), Reason: "non-fast-forward"}
 	copied := false
 	for {
 		cur, _, err := rst.Ref(ctx, spec.Dst)

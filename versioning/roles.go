@@ -26,9 +26,17 @@ type Role struct {
 	Verifier string `json:"verifier,omitempty"`
 	// CreateRole lets a role create, alter and drop other roles.
 	CreateRole bool `json:"createrole,omitempty"`
+	// Replication lets the role read and write the server's chunks and
+	// refs as a peer does (postgres:// remotes and read replicas:
+	// planner/session/peer.go); PostgreSQL's REPLICATION attribute,
+	// pg_roles.rolreplication. A superuser has it implicitly.
+	Replication bool `json:"replication,omitempty"`
 	// NoInherit: the role does not use the privileges of the roles it is
 	// a member of without SET ROLE.
 	NoInherit bool `json:"noinherit,omitempty"`
+	// BypassRLS exempts the role from row-level security (rolbypassrls);
+	// superusers are exempt anyway.
+	BypassRLS bool `json:"bypassrls,omitempty"`
 	// MemberOf lists the roles this one was granted (GRANT role TO this),
 	// pg_auth_members.
 	MemberOf []RoleGrant `json:"member_of,omitempty"`

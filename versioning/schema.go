@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/prollypg/prollypg/store"
 )
@@ -58,6 +59,51 @@ type Table struct {
 	// which means DefaultACL(owner, TablePrivileges, "").
 	Owner string    `json:"owner,omitempty"`
 	ACL   []ACLItem `json:"acl,omitzero"`
+	// RowSecurity and ForceRowSecurity are relrowsecurity and
+	// relforcerowsecurity (ALTER TABLE ... ENABLE / FORCE ROW LEVEL
+	// SECURITY); Policies are the table's row-level security policies,
+	// ordered by name. Records written before they existed decode with
+	// none, which is what a table without them is.
+	RowSecurity      bool     `json:"rls,omitempty"`
+	ForceRowSecurity bool     `json:"force_rls,omitempty"`
+	Policies         []Policy `json:"policies,omitempty"`
+	// MatView, when set, makes the table a materialized view: its rows
+	// are its query's as of the last REFRESH. nil for a table (and in
+	// records written before materialized views existed).
+	MatView *MaterializedView `json:"matview,omitempty"`
+}
+
+// MaterializedView is what a materialized view keeps beyond its rows.
+type MaterializedView struct {
+	// Query is the view's query, deparsed: REFRESH runs it again.
+	Query string `json:"query"`
+	// Unpopulated is set by WITH NO DATA: the view cannot be read until
+	// a REFRESH fills it (relispopulated false).
+	Unpopulated bool `json:"unpopulated,omitempty"`
+	// Depends names the relations the query reads, "schema.name", as
+	// View.Depends: dropping one needs CASCADE, which drops the view.
+	Depends []string `json:"depends,omitempty"`
+}
+
+// Policy is a row-level security policy of a table, as pg_policy records
+// one.
+type Policy struct {
+	Name string `json:"name"`
+	// Command is polcmd: '*' for ALL, 'r' SELECT, 'a' INSERT, 'w' UPDATE,
+	// 'd' DELETE.
+	Command byte `json:"cmd"`
+	// Restrictive policies are AND-ed with the others; permissive ones
+	// (polpermissive, the default) are OR-ed together.
+	Restrictive bool `json:"restrictive,omitempty"`
+	// Roles are the roles the policy applies to; empty means PUBLIC.
+	Roles []string `json:"roles,omitempty"`
+	// Using and Check are the USING and WITH CHECK expressions as SQL
+	// text over the table's columns, "" when absent.
+	Using string `json:"using,omitempty"`
+	Check string `json:"check,omitempty"`
+	// Depends names the relations the expressions read, schema.name (as
+	// View.Depends): dropping one drops the policy, with CASCADE.
+	Depends []string `json:"depends,omitempty"`
 }
 
 // Exclusion is an EXCLUDE constraint: Ops[i] compares column Columns[i]
@@ -181,6 +227,9 @@ type Column struct {
 	// local would not exist: dropping it from its last parent drops it.
 	InhCount int  `json:"inhcount,omitempty"`
 	NotLocal bool `json:"notlocal,omitempty"`
+	// ACL holds the column's own privileges (GRANT SELECT (col) ...),
+	// attacl: nil when none were ever granted; they add to the table's.
+	ACL []ACLItem `json:"acl,omitempty"`
 }
 
 // GeneratedStored is Column.Generated of a stored generated column.
@@ -240,6 +289,9 @@ type Check struct {
 	// conislocal false.
 	InhCount int  `json:"inhcount,omitempty"`
 	NotLocal bool `json:"notlocal,omitempty"`
+	// ACL holds the column's own privileges (GRANT SELECT (col) ...),
+	// attacl: nil when none were ever granted; they add to the table's.
+	ACL []ACLItem `json:"acl,omitempty"`
 }
 
 // ForeignKey is a FOREIGN KEY constraint.
@@ -376,6 +428,25 @@ type View struct {
 	// and its tables are read with its owner's privileges.
 	Owner string    `json:"owner,omitempty"`
 	ACL   []ACLItem `json:"acl,omitzero"`
+	// Options are the view's reloptions as PostgreSQL lists them,
+	// name=value (security_barrier, security_invoker), in the order set.
+	Options []string `json:"options,omitempty"`
+	// Triggers are the view's triggers: INSTEAD OF row triggers, which
+	// take its INSERTs, UPDATEs and DELETEs, and statement triggers.
+	Triggers []Trigger `json:"triggers,omitempty"`
+	// ColumnACL holds the columns' own privileges (GRANT UPDATE (col) ON
+	// view), by column name, as Column.ACL.
+	ColumnACL map[string][]ACLItem `json:"column_acl,omitempty"`
+}
+
+// Option returns the value of the view's option name, "" when unset.
+func (v *View) Option(name string) string {
+	for _, o := range v.Options {
+		if n, val, _ := strings.Cut(o, "="); n == name {
+			return val
+		}
+	}
+	return ""
 }
 
 // ViewColumn is one output column of a View.
@@ -383,6 +454,10 @@ type ViewColumn struct {
 	Name   string `json:"name"`
 	Type   uint32 `json:"type"`
 	Typmod int32  `json:"typmod"`
+	// Default is the column's default (ALTER VIEW ... SET DEFAULT) as
+	// SQL text, which an INSERT or UPDATE through the view uses in place
+	// of its base column's; "" for none.
+	Default string `json:"default,omitempty"`
 }
 
 // SameIndex reports whether index ix of def, a partition or child of
@@ -546,6 +621,11 @@ type Trigger struct {
 	Args       []string `json:"args,omitempty"`
 	Disabled   bool     `json:"disabled,omitempty"`
 	Comment    string   `json:"comment,omitempty"`
+	// OldTable and NewTable name the transition tables of REFERENCING
+	// OLD TABLE AS / NEW TABLE AS: the statement's old and new rows, as
+	// relations the trigger's function reads. "" for none.
+	OldTable string `json:"old_table,omitempty"`
+	NewTable string `json:"new_table,omitempty"`
 }
 
 // FiresOn reports whether the trigger fires on event.

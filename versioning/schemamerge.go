@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/prollypg/prollypg/store"
 )
@@ -101,6 +102,16 @@ func mergeDefinitions(base, ours, theirs *Table) mergedDefinition {
 	}
 	if def.Triggers, what = mergeNamed(base.Triggers, ours.Triggers, theirs.Triggers, func(t *Trigger) string { return t.Name }); what != "" {
 		return mergedDefinition{conflict: fmt.Sprintf("trigger %q changed differently on both sides", what)}
+	}
+	if def.Policies, what = mergeNamed(base.Policies, ours.Policies, theirs.Policies, func(p *Policy) string { return p.Name }); what != "" {
+		return mergedDefinition{conflict: fmt.Sprintf("policy %q changed differently on both sides", what)}
+	}
+	slices.SortFunc(def.Policies, func(a, b Policy) int { return strings.Compare(a.Name, b.Name) })
+	if def.RowSecurity, ok = pick3(base.RowSecurity, ours.RowSecurity, theirs.RowSecurity); !ok {
+		return mergedDefinition{conflict: "row-level security changed differently on both sides"}
+	}
+	if def.ForceRowSecurity, ok = pick3(base.ForceRowSecurity, ours.ForceRowSecurity, theirs.ForceRowSecurity); !ok {
+		return mergedDefinition{conflict: "row-level security forcing changed differently on both sides"}
 	}
 	// Comments changed on both sides keep ours: not worth a conflict.
 	def.Comment, _ = pick3(base.Comment, ours.Comment, theirs.Comment)

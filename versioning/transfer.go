@@ -66,6 +66,23 @@ func (s *TransferStats) add(o TransferStats) {
 // progressEvery is how often a long transfer logs its progress.
 const progressEvery = 2 * time.Second
 
+// progressKey is the context key of WithTransferProgress.
+type progressKey struct{}
+
+// progress is what WithTransferProgress puts in a context.
+type progress struct {
+	every time.Duration
+	fn    func(TransferStats, time.Duration)
+}
+
+// WithTransferProgress returns ctx carrying fn, which a transfer run with
+// it (fetch, pull, push, clone, backup) calls at most once every every,
+// with what it has copied so far and for how long: the session that
+// started it tells its client (NOTICE).
+func WithTransferProgress(ctx context.Context, every time.Duration, fn func(st TransferStats, elapsed time.Duration)) context.Context {
+	return context.WithValue(ctx, progressKey{}, progress{every, fn})
+}
+
 // copier is one transfer's walk: the source as the marker reads it
 // (holding what it read until leave copies it, so that each chunk is read
 // once), and the destination.
@@ -76,6 +93,57 @@ type copier struct {
 	log      *zap.Logger
 	began    time.Time
 	logged   time.Time
+	reported time.Time // when WithTransferProgress's function was last called
+	// trust: the walk stops at what dst holds. known holds dst's answers
+	// asked ahead for the children of a node (WillVisit), true for held,
+	// until the walk visits them.
+	trust bool
+	known map[store.Address]bool
+}
+
+// hasManyStore is a destination that answers for many chunks at once.
+type hasManyStore interface {
+	HasMany(ctx context.Context, addrs []store.Address) ([]store.Address, error)
+}
+
+// WillVisit asks dst, in one call, which of the children of a node the
+// walk is about to visit it holds (prolly's walk calls it): a remote
+// answers in one round trip what would take one a child.
+func (c *copier) WillVisit(ctx context.Context, addrs []store.Address) error {
+	hm, ok := c.dst.(hasManyStore)
+	if !c.trust || !ok || len(addrs) < 2 {
+		return nil
+	}
+	ask := make([]store.Address, 0, len(addrs))
+	for _, a := range addrs {
+		if _, ok := c.known[a]; !ok && !a.IsZero() {
+			ask = append(ask, a)
+		}
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	absent, err := hm.HasMany(ctx, ask)
+	if err != nil {
+		return err
+	}
+	for _, a := range ask {
+		c.known[a] = true
+	}
+	for _, a := range absent {
+		c.known[a] = false
+	}
+	return nil
+}
+
+// has reports whether dst holds a, from the answers asked ahead if it
+// was among them.
+func (c *copier) has(ctx context.Context, a store.Address) (bool, error) {
+	if held, ok := c.known[a]; ok {
+		delete(c.known, a)
+		return held, nil
+	}
+	return c.dst.Has(ctx, a)
 }
 
 // copyChunks copies into dst every chunk of src that the commits and tag
@@ -110,14 +178,14 @@ func newCopier(ctx context.Context, src, dst transferStore, log *zap.Logger, tru
 	if log == nil {
 		log = zap.NewNop()
 	}
-	c := &copier{src: src, dst: dst, held: map[store.Address][]byte{}, log: log, began: time.Now()}
-	c.logged = c.began
+	c := &copier{src: src, dst: dst, held: map[store.Address][]byte{}, log: log, began: time.Now(), trust: trust, known: map[store.Address]bool{}}
+	c.logged, c.reported = c.began, c.began
 	m := &marker{cs: c, seen: map[store.Address]struct{}{}, leave: func(a store.Address) error { return c.copy(ctx, a) },
 		have: func(a store.Address) (bool, error) {
 			if !trust {
 				return false, nil
 			}
-			return dst.Has(ctx, a)
+			return c.has(ctx, a)
 		}}
 	return c, m
 }
@@ -194,6 +262,12 @@ func (c *copier) copy(ctx context.Context, a store.Address) error {
 		c.logged = now
 		c.log.Info("transfer progress", zap.Int("chunks", c.stats.Chunks), zap.Int64("bytes", c.stats.Bytes),
 			zap.Duration("elapsed", now.Sub(c.began)))
+	}
+	if p, ok := ctx.Value(progressKey{}).(progress); ok {
+		if now := time.Now(); now.Sub(c.reported) >= p.every {
+			c.reported = now
+			p.fn(c.stats, now.Sub(c.began))
+		}
 	}
 	return nil
 }

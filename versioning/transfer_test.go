@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prollypg/prollypg/store/remotestore/s3test"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/store/remotestore"
+	"github.com/prollypg/prollypg/store/remotestore/s3test"
 )
 
 // remoteURL returns the file:// URL of a new, empty remote directory.
@@ -526,5 +526,36 @@ func testTransferLarge(t *testing.T, url string) {
 	}
 	if n := stB.Stats().Syncs; n > 3 {
 		t.Errorf("the clone synced its store %d times", n)
+	}
+}
+
+// TestTransferProgress checks that a transfer reports its progress to the
+// function WithTransferProgress gives it, ending with every chunk copied.
+func TestTransferProgress(t *testing.T) {
+	ctx := context.Background()
+	url := remoteURL(t)
+	st := openStore(t)
+	a, err := CreateDatabase(ctx, st, "db", sig("a", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setWorking(t, a, DefaultBranch, bigTable(t, st, 20_000))
+	commitAll(t, a, DefaultBranch, "big", 10)
+	rm := addOrigin(t, a, url)
+	var calls int
+	var last TransferStats
+	pctx := WithTransferProgress(ctx, 0, func(s TransferStats, elapsed time.Duration) {
+		if s.Chunks < last.Chunks || elapsed < 0 {
+			t.Errorf("progress went back: %+v after %+v", s, last)
+		}
+		calls++
+		last = s
+	})
+	res, err := a.Push(pctx, rm, RefSpec{Src: headsPrefix + DefaultBranch, Dst: headsPrefix + DefaultBranch}, PushOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 || last.Chunks != res.Stats.Chunks || last.Bytes != res.Stats.Bytes {
+		t.Errorf("%d progress reports, the last %+v; the push copied %+v", calls, last, res.Stats)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"fmt"
+	"net"
 	"slices"
 	"time"
 
@@ -35,6 +37,16 @@ func (c *conn) authenticate(ctx context.Context, method AuthMethod) bool {
 // Config.ClientAuth chooses, or Config.Auth. false means the connection
 // was refused (FATAL 28000 sent).
 func (c *conn) authMethod() (AuthMethod, bool) {
+	if c.cfg.RequireTLSOffLoopback && c.startup.TLS == nil && !isLoopback(c.startup.RemoteAddr) {
+		host := "unknown"
+		if a, ok := c.startup.RemoteAddr.(*net.TCPAddr); ok {
+			host = a.IP.String()
+		}
+		c.log.Info("connection refused: not encrypted and not from a loopback address", zap.String("host", host))
+		c.sendFatal(&Error{Code: CodeInvalidAuthorizationSpec,
+			Message: fmt.Sprintf("no pg_hba.conf entry for host %q, user %q, database %q, no encryption", host, c.startup.User, c.startup.Database)})
+		return 0, false
+	}
 	if c.cfg.ClientAuth == nil {
 		return c.cfg.Auth, true
 	}
@@ -45,6 +57,13 @@ func (c *conn) authMethod() (AuthMethod, bool) {
 		return 0, false
 	}
 	return m, true
+}
+
+// isLoopback reports whether a is a loopback address (127.0.0.0/8, ::1),
+// or not a network address at all (a Unix socket).
+func isLoopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return !ok || tcp.IP.IsLoopback()
 }
 
 // readAuthResponse flushes the pending authentication request and reads the

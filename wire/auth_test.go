@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"testing"
@@ -156,5 +157,50 @@ func TestChannelBinding(t *testing.T) {
 	c.Close(ctx)
 	if _, err := pgx.Connect(ctx, url("disable")); err == nil || !strings.Contains(err.Error(), "channel binding") {
 		t.Fatalf("channel binding without TLS: %v", err)
+	}
+}
+
+// TestRequireTLSOffLoopback: with RequireTLSOffLoopback, a connection from
+// another address must be encrypted (FATAL 28000 with PostgreSQL's
+// message otherwise); one from a loopback address need not be.
+func TestRequireTLSOffLoopback(t *testing.T) {
+	var remote net.IP
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+			remote = n.IP
+			break
+		}
+	}
+	if remote == nil {
+		t.Skip("this machine has no address but loopback ones")
+	}
+	ln, err := net.Listen("tcp", "0.0.0.0:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := wiretest.Start(t, wire.Config{Listener: ln, TLS: wiretest.TLSConfig(t), RequireTLSOffLoopback: true})
+	ctx := context.Background()
+	url := func(host, sslmode string) string {
+		return fmt.Sprintf("postgres://alice@%s/db?sslmode=%s", net.JoinHostPort(host, strconv.Itoa(srv.Port)), sslmode)
+	}
+	_, err = pgx.Connect(ctx, url(remote.String(), "disable"))
+	var pe *pgconn.PgError
+	want := fmt.Sprintf(`no pg_hba.conf entry for host "%s", user "alice", database "db", no encryption`, remote)
+	if !errors.As(err, &pe) || pe.Code != "28000" || pe.Message != want {
+		t.Fatalf("unencrypted from %s: %v, want 28000 %q", remote, err, want)
+	}
+	for _, c := range []struct{ host, sslmode string }{{remote.String(), "require"}, {"127.0.0.1", "disable"}} {
+		conn, err := pgx.Connect(ctx, url(c.host, c.sslmode))
+		if err != nil {
+			t.Fatalf("from %s with sslmode=%s: %v", c.host, c.sslmode, err)
+		}
+		conn.Close(ctx)
+	}
+	if _, err := wire.NewServer(wire.Config{RequireTLSOffLoopback: true}); err == nil {
+		t.Error("RequireTLSOffLoopback without TLS was accepted")
 	}
 }

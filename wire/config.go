@@ -68,6 +68,12 @@ type Config struct {
 	// refuses the connection with FATAL 28000 and the error's text.
 	ClientAuth func(ClientInfo) (AuthMethod, error)
 
+	// RequireTLSOffLoopback refuses, with FATAL 28000 before any other
+	// rule is asked, a connection from an address that is not a loopback
+	// one unless it is encrypted: passwords and data then never cross a
+	// network in the clear, whatever the rules say. It needs TLS.
+	RequireTLSOffLoopback bool
+
 	// MaxConnections is the most sessions served at once (PostgreSQL's
 	// max_connections); a connection beyond it is refused with FATAL 53300
 	// "sorry, too many clients already" once its startup message is read,
@@ -144,6 +150,9 @@ func (c Config) withDefaults() Config {
 func (c *Config) validate() error {
 	if c.Handler == nil {
 		return errors.New("wire: Config.Handler is nil")
+	}
+	if c.RequireTLSOffLoopback && c.TLS == nil {
+		return errors.New("wire: Config.RequireTLSOffLoopback needs Config.TLS")
 	}
 	if c.ClientAuth != nil && c.Password == nil {
 		return errors.New("wire: Config.Password is required with Config.ClientAuth")

@@ -126,7 +126,9 @@
 //     authenticates, and again if the sessions filled up while it did.
 //     Config.ClientAuth, when set, chooses the authentication method per
 //     connection (user, database, address, TLS) before any is asked; its
-//     error refuses the connection with FATAL 28000. Failed password
+//     error refuses the connection with FATAL 28000, as does, before it,
+//     Config.RequireTLSOffLoopback for an unencrypted connection from an
+//     address that is not a loopback one. Failed password
 //     logins are logged without the password, and answered after a
 //     delay that grows with an address's recent failures (throttle.go).
 //  13. A session that is an IdleLimiter waits for its client inside a

@@ -16,8 +16,15 @@
 // 53200; default a quarter of the machine's memory; shown and changed per
 // session as max_query_memory), --gc-threshold-mb N with
 // --gc-check-interval D (collect garbage by itself once N MiB of chunks were
-// written since the last collection, at a moment when no transaction is
+// written to disk since the last collection, at a moment when no transaction is
 // open; off by default), --tls-cert and --tls-key (PEM files: TLS for clients
-// that ask for it). PGSERVER_SUPERUSER_PASSWORD in the environment sets the
-// password of the role postgres at startup.
+// that ask for it), --require-tls-remote (with them: connections from other
+// machines must be encrypted, FATAL 28000 otherwise), --replicate-from
+// postgres://[user[:password]@]host:port/db with --replicate-branches
+// b1,b2 (default main) and --replicate-interval D (default 100ms): a read
+// replica of that database of another pgserver, which it polls as a role
+// with REPLICATION, retrying with backoff while it is away; the database
+// is read-only here (planner/session/replica.go).
+// PGSERVER_SUPERUSER_PASSWORD in the environment sets the password of the
+// role postgres at startup.
 package main

@@ -41,7 +41,11 @@ func main() {
 	queryMemMB := flag.Int64("max-query-memory-mb", defaultQueryMemoryMB(), "MiB of rows one statement's sorts, hash tables and buffers may hold before it fails with 53200 (max_query_memory, which a session may change); default a quarter of the machine's memory, 0 for no limit")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (for profiling)")
 	cacheMB := flag.Int64("cache-mb", store.DefaultCacheBytes>>20, "MiB of decoded chunks kept in memory (the chunk cache), the largest share of an idle server's memory")
+	requireTLS := flag.Bool("require-tls-remote", false, "refuse unencrypted connections from addresses other than loopback ones (FATAL 28000), whatever --auth or --hba say; needs --tls-cert")
 	pprofAddr := flag.String("pprof", "", "serve Go's profiles (net/http/pprof, with block and mutex profiling on) on this loopback HOST:PORT, for profiling a loaded server")
+	replicateFrom := flag.String("replicate-from", "", "run as a read replica of a database of another pgserver, postgres://[user[:password]@]host:port/db (a role with REPLICATION; PGPASSWORD and ~/.pgpass work too): its branches are followed and the database is read-only here")
+	replicateBranches := flag.String("replicate-branches", "main", "with --replicate-from, the branches to follow, comma-separated")
+	replicateInterval := flag.Duration("replicate-interval", 100*time.Millisecond, "with --replicate-from, how often the primary is polled")
 	flag.Parse()
 	if *pprofAddr != "" {
 		if host, _, err := net.SplitHostPort(*pprofAddr); err != nil || !net.ParseIP(host).IsLoopback() {
@@ -94,12 +98,21 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pgserver: --max-query-memory-mb must not be negative")
 		os.Exit(2)
 	}
+	if *requireTLS && tlsCfg == nil {
+		fmt.Fprintln(os.Stderr, "pgserver: --require-tls-remote needs --tls-cert and --tls-key")
+		os.Exit(2)
+	}
+	if *replicateFrom != "" && *replicateInterval <= 0 {
+		fmt.Fprintln(os.Stderr, "pgserver: --replicate-interval must be positive")
+		os.Exit(2)
+	}
 	if *gcThresholdMB < 0 || *gcCheck <= 0 {
 		fmt.Fprintln(os.Stderr, "pgserver: --gc-threshold-mb must not be negative and --gc-check-interval must be positive")
 		os.Exit(2)
 	}
 	err = run(log, options{listen: *listen, dataDir: *dataDir, auth: *auth, hbaFile: *hbaFile, maxConns: *maxConns, queryMemMB: *queryMemMB,
-		gcThreshold: uint64(*gcThresholdMB) << 20, gcCheck: *gcCheck, tls: tlsCfg, cacheBytes: *cacheMB << 20})
+		gcThreshold: uint64(*gcThresholdMB) << 20, gcCheck: *gcCheck, tls: tlsCfg, requireTLS: *requireTLS, cacheBytes: *cacheMB << 20,
+		replicateFrom: *replicateFrom, replicateBranches: splitList(*replicateBranches), replicateInterval: *replicateInterval})
 	if err != nil {
 		log.Error("pgserver stopped", zap.Error(err))
 	}
@@ -123,7 +136,24 @@ type options struct {
 	gcThreshold                    uint64 // bytes written that start an automatic GC; 0: none
 	gcCheck                        time.Duration
 	tls                            *tls.Config
+	requireTLS                     bool // --require-tls-remote
 	cacheBytes                     int64
+	// replicateFrom, if set, makes the server a read replica of that
+	// postgres:// URL's database, following replicateBranches.
+	replicateFrom     string
+	replicateBranches []string
+	replicateInterval time.Duration
+}
+
+// splitList splits a comma-separated flag, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func run(log *zap.Logger, o options) error {
@@ -179,7 +209,8 @@ func run(log *zap.Logger, o options) error {
 		Auth:    method,
 		TLS:     tlsCfg,
 
-		MaxConnections: o.maxConns,
+		MaxConnections:        o.maxConns,
+		RequireTLSOffLoopback: o.requireTLS,
 	}
 	if o.hbaFile != "" {
 		if cfg.ClientAuth, err = hbaAuth(log.Named("hba"), o.hbaFile); err != nil {
@@ -208,6 +239,11 @@ func run(log *zap.Logger, o options) error {
 		authDesc = "hba " + o.hbaFile
 	}
 	log.Info("listening", zap.String("addr", srv.Addr().String()), zap.String("data_dir", dataDir), zap.String("auth", authDesc))
+	if o.replicateFrom != "" {
+		if err := engine.StartReplica(ctx, o.replicateFrom, o.replicateBranches, o.replicateInterval); err != nil {
+			return fmt.Errorf("--replicate-from: %w", err)
+		}
+	}
 	if o.gcThreshold > 0 {
 		go engine.AutoGC(ctx, func() uint64 { return db.Stats().BytesJournaled }, o.gcThreshold, o.gcCheck)
 	}

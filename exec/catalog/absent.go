@@ -20,8 +20,6 @@ func init() {
 	define(pc, "pg_user_mapping", 1418, 'r', "oid:oid umuser:oid umserver:oid umoptions:text[]", none)
 	define(pc, "pg_event_trigger", 3466, 'r', `oid:oid evtname:name evtevent:name evtowner:oid evtfoid:oid
 		evtenabled:char evttags:text[]`, none)
-	define(pc, "pg_default_acl", 826, 'r', `oid:oid defaclrole:oid defaclnamespace:oid defaclobjtype:char
-		defaclacl:aclitem[]`, none)
 	define(pc, "pg_largeobject_metadata", 2995, 'r', "oid:oid lomowner:oid lomacl:aclitem[]", none)
 	define(pc, "pg_largeobject", 2613, 'r', "loid:oid pageno:integer data:bytea", none)
 	define(pc, "pg_seclabel", 3596, 'r', "objoid:oid classoid:oid objsubid:integer provider:text label:text", none)
@@ -46,8 +44,6 @@ func init() {
 		subconninfo:text subslotname:name subsynccommit:text subpublications:text[]`, none)
 	define(pc, "pg_subscription_rel", 6102, 'r', "srsubid:oid srrelid:oid srsubstate:char srsublsn:pg_lsn", none)
 	define(pc, "pg_db_role_setting", 2964, 'r', "setdatabase:oid setrole:oid setconfig:text[]", none)
-	define(pc, "pg_shdepend", 1214, 'r', `dbid:oid classid:oid objid:oid objsubid:integer refclassid:oid refobjid:oid
-		deptype:char`, none)
 	define(pc, "pg_parameter_acl", 6243, 'r', "oid:oid parname:text paracl:aclitem[]", none)
 	define(pc, "pg_replication_origin", 6000, 'r', "roident:oid roname:text", none)
 	define(pc, "pg_user_mappings", 12327, 'v', `umid:oid srvid:oid srvname:name umuser:oid usename:name

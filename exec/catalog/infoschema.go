@@ -89,7 +89,7 @@ func isTables(s *Snapshot) ([]exec.Row, error) {
 			continue
 		}
 		out = append(out, exec.Row{dText(s.Src.Database), dText(r.Schema), dText(r.Name), dText(kind), exec.Null,
-			exec.Null, exec.Null, exec.Null, exec.Null, yesNo(r.Kind == 'r'), yesNo(false), exec.Null})
+			exec.Null, exec.Null, exec.Null, exec.Null, yesNo(s.RelationEvents(r, -1)&(1<<3) != 0), yesNo(false), exec.Null})
 	}
 	return out, nil
 }
@@ -193,7 +193,7 @@ func isColumns(s *Snapshot) ([]exec.Row, error) {
 				exec.Null, exec.Null, exec.Null, dText(s.Src.Database), dText("pg_catalog"), st.udtName,
 				exec.Null, exec.Null, exec.Null, exec.Null, dText(strconv.Itoa(i + 1)), yesNo(false),
 				identity, gen, start, inc, max, min, cycle, isGenerated, generation,
-				yesNo(r.Kind == 'r'),
+				yesNo(s.RelationEvents(r, i)&(1<<2|1<<4) == 1<<2|1<<4),
 			})
 		}
 	}
@@ -387,6 +387,7 @@ func isViews(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	db := dText(s.Src.Database)
 	for _, v := range s.Views {
+		events, trig := s.RelationEvents(Relation{Kind: 'v', Query: v}, -1), TriggerEvents(v)
 		check := "NONE"
 		switch v.Check {
 		case 'l':
@@ -395,7 +396,8 @@ func isViews(s *Snapshot) ([]exec.Row, error) {
 			check = "CASCADED"
 		}
 		out = append(out, exec.Row{db, dText(v.Schema), dText(v.Name), dText(" " + v.Query + ";"), dText(check),
-			yesNo(false), yesNo(false), yesNo(false), yesNo(false), yesNo(false)})
+			yesNo(events&(1<<2|1<<4) == 1<<2|1<<4), yesNo(events&(1<<3) != 0),
+			yesNo(trig&(1<<2) != 0), yesNo(trig&(1<<4) != 0), yesNo(trig&(1<<3) != 0)})
 	}
 	return out, nil
 }

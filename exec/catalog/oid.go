@@ -41,6 +41,8 @@ const (
 	kindProc       = 'f'
 	kindEnumLabel  = 'E'
 	kindRule       = 'R'
+	kindPolicy     = 'P'
+	kindDefaultACL = 'L'
 )
 
 // NamespaceOID returns a schema's OID.

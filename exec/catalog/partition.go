@@ -71,6 +71,9 @@ func PartitionBoundDef(b *versioning.PartitionBound, ktypes []exec.T) string {
 // RelKind is the relation's pg_class.relkind: Kind, but 'p' for a
 // partitioned table and 'I' for its indexes.
 func (r Relation) RelKind() byte {
+	if r.Table != nil && r.Table.MatView != nil && r.Kind == 'r' {
+		return 'm'
+	}
 	if r.Table != nil && r.Table.Partitioned() {
 		switch r.Kind {
 		case 'r':

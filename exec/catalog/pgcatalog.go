@@ -88,13 +88,13 @@ func init() {
 	define(pc, "pg_indexes", 12043, 'v', "schemaname:name tablename:name indexname:name tablespace:name indexdef:text", pgIndexes)
 	define(pc, "pg_views", 12028, 'v', "schemaname:name viewname:name viewowner:name definition:text", pgViews)
 	define(pc, "pg_matviews", 12038, 'v', `schemaname:name matviewname:name matviewowner:name tablespace:name
-		hasindexes:boolean ispopulated:boolean definition:text`, none)
+		hasindexes:boolean ispopulated:boolean definition:text`, pgMatviews)
 	define(pc, "pg_inherits", 2611, 'r', "inhrelid:oid inhparent:oid inhseqno:integer inhdetachpending:boolean", pgInherits)
 	define(pc, "pg_collation", 3456, 'r', `oid:oid collname:name collnamespace:oid collowner:oid collprovider:char
 		collisdeterministic:boolean collencoding:integer collcollate:text collctype:text colliculocale:text
 		collversion:text`, pgCollation)
 	define(pc, "pg_policy", 3256, 'r', `oid:oid polname:name polrelid:oid polcmd:char polpermissive:boolean
-		polroles:oid[] polqual:pg_node_tree polwithcheck:pg_node_tree`, none)
+		polroles:oid[] polqual:pg_node_tree polwithcheck:pg_node_tree`, pgPolicy)
 	define(pc, "pg_statistic_ext", 3381, 'r', `oid:oid stxrelid:oid stxname:name stxnamespace:oid stxowner:oid
 		stxstattarget:integer stxkeys:int2vector stxkind:char[] stxexprs:pg_node_tree`, none)
 	define(pc, "pg_trigger", 2620, 'r', `oid:oid tgrelid:oid tgparentid:oid tgname:name tgfoid:oid tgtype:smallint
@@ -211,6 +211,14 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			}
 			relacl = aclDatum(r.Query.ACL)
 		}
+		relopts := exec.Null
+		if r.Kind == 'v' && r.Query != nil && len(r.Query.Options) > 0 {
+			opts := make([]exec.Datum, len(r.Query.Options))
+			for i, o := range r.Query.Options {
+				opts[i] = dText(o)
+			}
+			relopts = exec.NewArray(exec.OIDText, opts)
+		}
 		isPartition, bound := false, exec.Null
 		if r.Kind == 'r' && r.Table != nil && r.Table.IsPartition() {
 			isPartition, bound = true, dText(s.PartitionBound(r.Table))
@@ -219,9 +227,9 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(reltype), dOID(0), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
 			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
-			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table))), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)), dBool(false),
-			dBool(false), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
-			dText("0"), dText("0"), relacl, exec.Null, bound,
+			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table)) || r.Query != nil && len(r.Query.Triggers) > 0), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)),
+			dBool(r.Kind == 'r' && r.Table != nil && r.Table.RowSecurity), dBool(r.Kind == 'r' && r.Table != nil && r.Table.ForceRowSecurity), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
+			dText("0"), dText("0"), relacl, relopts, bound,
 		})
 	}
 	return out, nil
@@ -269,6 +277,7 @@ type attribute struct {
 	dropped   bool
 	nonLocal  bool // attislocal false
 	inhCount  int
+	acl       []versioning.ACLItem // attacl: the column's privileges
 }
 
 // attributes returns a relation's columns.
@@ -290,7 +299,8 @@ func attributes(r Relation) []attribute {
 	case r.Kind == 'r':
 		for _, c := range r.Table.Columns {
 			a := attribute{name: c.Name, t: columnType(c), notNull: c.NotNull, hasDef: c.Default != "" && c.Identity == 0,
-				missing: c.Missing != nil, identity: c.Identity, generated: c.Generated, dropped: c.Dropped, nonLocal: c.NotLocal, inhCount: c.InhCount}
+				missing: c.Missing != nil, identity: c.Identity, generated: c.Generated, dropped: c.Dropped, nonLocal: c.NotLocal, inhCount: c.InhCount,
+				acl: c.ACL}
 			if c.Dropped {
 				a.t = exec.T{OID: 0, Typmod: -1}
 			}
@@ -367,7 +377,7 @@ func pgAttribute(s *Snapshot) ([]exec.Row, error) {
 				dInt(int64(i + 1)), dInt(0), dInt(-1), dInt(int64(a.t.Typmod)), dBool(byval), dChar(align),
 				dChar(storage), dChar(0), dBool(a.notNull), dBool(a.hasDef), dBool(a.missing),
 				dChar(a.identity), dChar(a.generated), dBool(a.dropped), dBool(!a.nonLocal), dInt(int64(a.inhCount)),
-				dOID(collationOf(a.t.OID)), exec.Null, exec.Null, exec.Null, exec.Null,
+				dOID(collationOf(a.t.OID)), aclDatum(a.acl), exec.Null, exec.Null, exec.Null,
 			})
 		}
 	}
@@ -687,7 +697,7 @@ func (s *Snapshot) roles() []role {
 	seen := map[string]bool{}
 	for _, r := range s.Src.Roles {
 		ro := role{oid: RoleOID(r.Name), name: r.Name, super: r.Superuser, createRole: r.Superuser || r.CreateRole, inherit: !r.NoInherit,
-			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser, bypassRLS: r.Superuser,
+			createDB: r.CreateDB || r.Superuser, login: r.Login, replication: r.Superuser || r.Replication, bypassRLS: r.BypassRLS || r.Name == "postgres",
 			hasPassword: r.Verifier != "", connLimit: -1, validUntil: exec.Null}
 		if r.ConnLimit != nil {
 			ro.connLimit = int64(*r.ConnLimit)
@@ -858,7 +868,8 @@ func pgTables(s *Snapshot) ([]exec.Row, error) {
 			owner = s.tableOwner(r.Schema)
 			hasIndex = len(r.Table.PrimaryKey) > 0 || len(r.Table.Indexes) > 0
 		}
-		out = append(out, exec.Row{dText(r.Schema), dText(r.Name), dText(owner), exec.Null, dBool(hasIndex), dBool(false), dBool(false), dBool(false)})
+		out = append(out, exec.Row{dText(r.Schema), dText(r.Name), dText(owner), exec.Null, dBool(hasIndex), dBool(false), dBool(false),
+			dBool(r.Table != nil && r.Table.RowSecurity)})
 	}
 	return out, nil
 }
@@ -917,6 +928,7 @@ func pgDepend(s *Snapshot) ([]exec.Row, error) {
 	out = append(out, s.inheritDepends()...)
 	out = append(out, s.defaultDepends()...)
 	out = append(out, s.viewDepends()...)
+	out = append(out, s.policyDepends()...)
 	return out, nil
 }
 
@@ -1182,6 +1194,18 @@ func pgViews(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, v := range s.Views {
 		out = append(out, exec.Row{dText(v.Schema), dText(v.Name), dText(s.tableOwner(v.Schema)), dText(" " + v.Query + ";")})
+	}
+	return out, nil
+}
+
+func pgMatviews(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, t := range s.Tables {
+		if t.MatView == nil {
+			continue
+		}
+		out = append(out, exec.Row{dText(t.Schema), dText(t.Name), dText(s.tableOwner(t.Schema)), exec.Null,
+			dBool(len(t.Indexes) > 0), dBool(!t.MatView.Unpopulated), dText(" " + t.MatView.Query + ";")})
 	}
 	return out, nil
 }

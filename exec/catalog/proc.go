@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,7 +133,7 @@ func (s *Snapshot) triggerFunction(tr *versioning.Trigger) (*versioning.Function
 
 // TriggerByOID returns the trigger with OID oid and its table.
 func (s *Snapshot) TriggerByOID(oid uint32) (*versioning.Table, *versioning.Trigger, bool) {
-	for _, t := range s.Tables {
+	for _, t := range s.triggerRelations() {
 		for i := range t.Triggers {
 			if TriggerOID(t.Schema, t.Name, t.Triggers[i].Name) == oid {
 				return t, &t.Triggers[i], true
@@ -430,9 +431,35 @@ func userProcRow(s *Snapshot, f *versioning.Function) exec.Row {
 	}
 }
 
+// triggerRelations are the relations that may have triggers: the tables,
+// and the views with triggers as tables of their columns (a view's
+// triggers are named as a table's, by schema, relation and name).
+func (s *Snapshot) triggerRelations() []*versioning.Table {
+	out := s.Tables
+	for _, v := range s.Views {
+		if len(v.Triggers) == 0 {
+			continue
+		}
+		t := &versioning.Table{Schema: v.Schema, Name: v.Name, Triggers: v.Triggers, Owner: v.Owner}
+		for _, c := range v.Columns {
+			t.Columns = append(t.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod})
+		}
+		out = append(slices.Clip(out), t)
+	}
+	return out
+}
+
+// relationOID is the OID of t, a table or a view of triggerRelations.
+func (s *Snapshot) relationOID(t *versioning.Table) uint32 {
+	if slices.Contains(s.Tables, t) {
+		return TableOID(t.Schema, t.Name)
+	}
+	return ViewOID(t.Schema, t.Name)
+}
+
 func pgTrigger(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
-	for _, t := range s.Tables {
+	for _, t := range s.triggerRelations() {
 		for i := range t.Triggers {
 			tr := &t.Triggers[i]
 			foid := uint32(0)
@@ -456,7 +483,7 @@ func pgTrigger(s *Snapshot) ([]exec.Row, error) {
 				args = append(append(args, a...), 0)
 			}
 			out = append(out, exec.Row{
-				dOID(TriggerOID(t.Schema, t.Name, tr.Name)), dOID(TableOID(t.Schema, t.Name)), dOID(0), dText(tr.Name), dOID(foid), dInt(int64(TriggerType(tr))),
+				dOID(TriggerOID(t.Schema, t.Name, tr.Name)), dOID(s.relationOID(t)), dOID(0), dText(tr.Name), dOID(foid), dInt(int64(TriggerType(tr))),
 				dChar(enabled), dBool(false), dOID(0), dOID(0), dOID(0),
 				dBool(false), dBool(false), dInt(int64(len(tr.Args))), dVector(exec.OIDInt2Vector, attnums), exec.DBytes(string(args)),
 				dTextOrNull(tr.When), exec.Null, exec.Null,

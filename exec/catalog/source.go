@@ -12,11 +12,14 @@ import (
 // Source is what the catalog is computed from: one database's root value
 // and the facts of the server and the session around it.
 type Source struct {
-	Ctx        context.Context
-	Root       versioning.RootValue
-	Database   string   // the current database, as current_database() names it
-	Databases  []string // every database of the server
-	User       string
+	Ctx       context.Context
+	Root      versioning.RootValue
+	Database  string   // the current database, as current_database() names it
+	Databases []string // every database of the server
+	User      string
+	// Role is current_user, whose privileges information_schema's
+	// privilege views show.
+	Role       string
 	Roles      []*versioning.Role
 	SearchPath []string // schemas of search_path, "$user" resolved
 	Settings   []Setting
@@ -34,6 +37,11 @@ type Source struct {
 	// Sequences returns the sequences a stored expression of table t
 	// calls nextval on (pg_depend's entries for defaults); nil finds none.
 	Sequences func(t *versioning.Table, expr string) []*versioning.Sequence
+	// ViewEvents tells which statements view v takes, limited to its
+	// columns at the positions include holds (nil: all), as PostgreSQL's
+	// relation_is_updatable: 1<<2 UPDATE, 1<<3 INSERT, 1<<4 DELETE; nil
+	// makes views read-only.
+	ViewEvents func(v *versioning.View, include []int) int
 }
 
 // Backend is one session of the server as pg_stat_activity shows it;
@@ -369,3 +377,36 @@ func (s *Snapshot) Expr(t *versioning.Table, expr string, pretty bool) string {
 
 // columnType returns a column's type.
 func columnType(c versioning.Column) exec.T { return exec.T{OID: columnTypeOID(c), Typmod: c.Typmod} }
+
+// RelationEvents is pg_relation_is_updatable of relation r, limited to
+// its column at position col when col >= 0: tables take every statement,
+// views what their query allows, other relations none.
+func (s *Snapshot) RelationEvents(r Relation, col int) int {
+	const all = 1<<2 | 1<<3 | 1<<4
+	switch k := r.RelKind(); {
+	case k == 'r' || k == 'p':
+		return all
+	case r.Kind != 'v' || r.Query == nil || s.Src.ViewEvents == nil:
+		return 0
+	case col >= 0:
+		return s.Src.ViewEvents(r.Query, []int{col})
+	}
+	return s.Src.ViewEvents(r.Query, nil)
+}
+
+// TriggerEvents are the statements view v takes through INSTEAD OF
+// triggers, in RelationEvents' bits.
+func TriggerEvents(v *versioning.View) int {
+	events := 0
+	for _, tr := range v.Triggers {
+		if tr.Timing != 'i' {
+			continue
+		}
+		for ev, bit := range map[string]int{"UPDATE": 1 << 2, "INSERT": 1 << 3, "DELETE": 1 << 4} {
+			if tr.FiresOn(ev) {
+				events |= bit
+			}
+		}
+	}
+	return events
+}

@@ -42,6 +42,7 @@ func init() {
 		registerSRFs,
 		registerTimestampSeries,
 		registerTextSearch,
+		registerJSONTextSearch,
 		registerRange,
 		registerMultirange,
 	} {

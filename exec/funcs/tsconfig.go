@@ -91,8 +91,14 @@ type parsedWord struct {
 // PostgreSQL's parsetext: every token the configuration indexes takes the
 // next position, stop words included, so phrases keep their distances.
 func (c *tsConfig) parse(doc string) []parsedWord {
+	words, _ := c.parseFrom(doc, 0)
+	return words
+}
+
+// parseFrom is parse with positions continuing after pos; it also returns
+// the last position a token took, where the next text continues.
+func (c *tsConfig) parseFrom(doc string, pos int) ([]parsedWord, int) {
 	var words []parsedWord
-	pos := 0
 	for _, tok := range parseText(doc) {
 		d := c.dict[tok.typ]
 		if d == nil || len(tok.text) >= types.TSMaxLexemeBytes {
@@ -103,7 +109,7 @@ func (c *tsConfig) parse(doc string) []parsedWord {
 			words = append(words, parsedWord{l, min(pos, types.TSMaxPosition)})
 		}
 	}
-	return words
+	return words, pos
 }
 
 // toTSVector is to_tsvector: a document's lexemes with their positions.

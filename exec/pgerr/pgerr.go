@@ -81,6 +81,7 @@ const (
 	OutOfMemory                 Code = "53200"
 	ObjectInUse                 Code = "55006"
 	ObjectNotInPrerequisite     Code = "55000"
+	WithCheckOptionViolation    Code = "44000"
 	LockNotAvailable            Code = "55P03"
 	QueryCanceled               Code = "57014"
 	AdminShutdown               Code = "57P01"

@@ -36,8 +36,10 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 		tag = "ALTER INDEX"
 	case pg.ObjectType_OBJECT_SEQUENCE:
 		tag = "ALTER SEQUENCE"
-	case pg.ObjectType_OBJECT_VIEW, pg.ObjectType_OBJECT_MATVIEW:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "views are not supported yet")
+	case pg.ObjectType_OBJECT_VIEW:
+		return a.alterView(s)
+	case pg.ObjectType_OBJECT_MATVIEW:
+		tag = "ALTER MATERIALIZED VIEW" // a table that keeps its query
 	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
@@ -58,6 +60,14 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 			if err := a.requireTableOwner(rel.Table); err != nil {
 				return "", err
 			}
+		}
+		if rel.Kind == planner.RelView && viewCommands(s.Cmds) {
+			// ALTER TABLE takes a view's commands too, as ALTER VIEW.
+			run, err := a.alterView(s)
+			if err == nil {
+				_, err = run(ctx)
+			}
+			return tag, err
 		}
 		if rel.Kind != planner.RelTable {
 			// Owner, statistics and storage settings of indexes and
@@ -94,6 +104,19 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 		}
 		return tag, nil
 	}, nil
+}
+
+// viewCommands reports whether ALTER VIEW runs each of cmds.
+func viewCommands(cmds []*pg.Node) bool {
+	for _, n := range cmds {
+		switch n.GetAlterTableCmd().GetSubtype() {
+		case pg.AlterTableType_AT_ColumnDefault, pg.AlterTableType_AT_ChangeOwner,
+			pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // alterCmd runs one ALTER TABLE command on t.
@@ -181,7 +204,16 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 			return nil
 		}
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
+	case pg.AlterTableType_AT_AddInherit:
+		return a.addInherit(ctx, def, cmd.Def.GetRangeVar())
+	case pg.AlterTableType_AT_DropInherit:
+		return a.dropInherit(ctx, def, cmd.Def.GetRangeVar())
+	case pg.AlterTableType_AT_AlterConstraint:
+		return a.alterConstraint(ctx, def, cmd.Def.GetConstraint())
 	case pg.AlterTableType_AT_AlterColumnType:
+		if err := columnTypePolicies(def, cmd.Name); err != nil {
+			return err
+		}
 		return a.alterColumnType(ctx, t, def, cmd)
 	case pg.AlterTableType_AT_AttachPartition:
 		return a.attachPartition(ctx, t, cmd.Def.GetPartitionCmd())
@@ -203,6 +235,9 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 			return err
 		}
 		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_EnableRowSecurity, pg.AlterTableType_AT_DisableRowSecurity,
+		pg.AlterTableType_AT_ForceRowSecurity, pg.AlterTableType_AT_NoForceRowSecurity:
+		return a.setRowSecurity(ctx, def, cmd.Subtype)
 	case pg.AlterTableType_AT_ChangeOwner:
 		owner, err := a.newOwner(cmd.Newowner, def.Owner)
 		if err != nil {
@@ -215,9 +250,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		pg.AlterTableType_AT_SetCompression, pg.AlterTableType_AT_SetOptions, pg.AlterTableType_AT_ResetOptions,
 		pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions, pg.AlterTableType_AT_ReplaceRelOptions,
 		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster, pg.AlterTableType_AT_SetLogged,
-		pg.AlterTableType_AT_SetUnLogged, pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity,
-		pg.AlterTableType_AT_EnableRowSecurity, pg.AlterTableType_AT_DisableRowSecurity,
-		pg.AlterTableType_AT_ForceRowSecurity, pg.AlterTableType_AT_NoForceRowSecurity:
+		pg.AlterTableType_AT_SetUnLogged, pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity:
 		// Physical and ownership settings: nothing to store.
 		return nil
 	}
@@ -323,6 +356,9 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 		return err
 	}
 	if err := d.finish(ctx); err != nil {
+		return err
+	}
+	if err := a.sequenceACLs(ctx, d.seqs); err != nil {
 		return err
 	}
 	root := a.tx.Root
@@ -613,6 +649,14 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		def = cloneTable(t.Def)
 	}
 	c := def.Columns[pos]
+	// Policies reading it go only with CASCADE (policy.go).
+	if err := a.dropColumnPolicies(def, c.Name, cmd.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+		return err
+	}
+	// Triggers on it (UPDATE OF, WHEN) go only with CASCADE.
+	if err := a.dropColumnTriggers(def, c.Name, cmd.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+		return err
+	}
 	// Foreign keys of other tables on the column go only with CASCADE;
 	// the table's own foreign keys on it go with it.
 	if err := a.dependentKeys(ctx, t.Def, fmt.Sprintf("column %s of table %s", c.Name, def.Name), cmd.Behavior == pg.DropBehavior_DROP_CASCADE, []int{pos}); err != nil {
@@ -808,6 +852,9 @@ func (a *analyzer) addIdentity(ctx context.Context, def *versioning.Table, cmd *
 	if err := d.identity(ctx, pos, cmd.Def.GetConstraint()); err != nil {
 		return err
 	}
+	if err := a.sequenceACLs(ctx, d.seqs); err != nil {
+		return err
+	}
 	root := a.tx.Root
 	for _, seq := range d.seqs {
 		if root, err = root.PutSequence(ctx, seq); err != nil {
@@ -929,12 +976,18 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			return "ALTER TYPE", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_DOMAIN:
 			return "ALTER DOMAIN", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
+		case pg.ObjectType_OBJECT_POLICY:
+			return a.renamePolicy(ctx, s)
+		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
+			return a.renameRoutine(ctx, s)
 		case pg.ObjectType_OBJECT_INDEX:
 			tag = "ALTER INDEX"
 		case pg.ObjectType_OBJECT_SEQUENCE:
 			tag = "ALTER SEQUENCE"
 		case pg.ObjectType_OBJECT_VIEW:
 			tag = "ALTER VIEW"
+		case pg.ObjectType_OBJECT_MATVIEW:
+			tag = "ALTER MATERIALIZED VIEW"
 		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_COLUMN, pg.ObjectType_OBJECT_TABCONSTRAINT:
 		default:
 			return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s RENAME is not supported yet", s.RenameType)
@@ -962,18 +1015,25 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			}
 			return tag, a.renameConstraint(ctx, cloneTable(rel.Table), s.Subname, s.Newname)
 		}
-		return tag, a.renameRelation(ctx, rel, schema, s.Relation.Relname, s.Newname)
+		return tag, a.moveRelation(ctx, rel, schema, s.Relation.Relname, schema, s.Newname)
 	}, nil
 }
 
-// renameRelation renames a table, index or sequence.
-func (a *analyzer) renameRelation(ctx context.Context, rel planner.Relation, schema, old, name string) error {
-	if other, err := planner.FindRelation(ctx, a.tx.Root, schema, name); err != nil {
+// moveRelation renames a table, view, index or sequence schema.old to
+// to.name (ALTER ... RENAME TO, ALTER ... SET SCHEMA): what refers to it
+// by name follows, the views that read it, the foreign keys that
+// reference it, the tables that inherit from it, and a table's sequences
+// go with it to its new schema. An index stays in its table's schema.
+func (a *analyzer) moveRelation(ctx context.Context, rel planner.Relation, schema, old, to, name string) error {
+	if other, err := planner.FindRelation(ctx, a.tx.Root, to, name); err != nil {
 		return err
 	} else if other.Kind != planner.RelNone {
+		if to != schema {
+			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists in schema %q", name, to)
+		}
 		return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	}
-	if err := a.renameInViews(ctx, schema, old, name); err != nil {
+	if err := a.renameInViews(ctx, schema, old, to, name); err != nil {
 		return err
 	}
 	root := a.tx.Root
@@ -984,7 +1044,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel planner.Relation, sch
 		if root, err = root.DropView(ctx, schema, old); err != nil {
 			return err
 		}
-		v.Name = name
+		v.Schema, v.Name = to, name
 		if root, err = root.PutView(ctx, &v); err != nil {
 			return err
 		}
@@ -996,6 +1056,13 @@ func (a *analyzer) renameRelation(ctx context.Context, rel planner.Relation, sch
 		}
 		for _, seq := range seqs {
 			seq.OwnedBy = name + seq.OwnedBy[len(old):]
+			if to != schema {
+				if root, err = root.DropSequence(ctx, schema, seq.Name); err != nil {
+					return err
+				}
+				moveSequenceUses(def, schema, seq.Name, to, seq.Name)
+				seq.Schema = to
+			}
 			if root, err = root.PutSequence(ctx, seq); err != nil {
 				return err
 			}
@@ -1016,10 +1083,10 @@ func (a *analyzer) renameRelation(ctx context.Context, rel planner.Relation, sch
 		if root, err = planner.SyncRefs(ctx, root, rel.Table, nil); err != nil {
 			return err
 		}
-		def.Name = name
+		def.Schema, def.Name = to, name
 		for i := range def.ForeignKeys {
 			if fk := &def.ForeignKeys[i]; fk.RefSchema == schema && fk.RefTable == old {
-				fk.RefTable = name
+				fk.RefSchema, fk.RefTable = to, name
 			}
 		}
 		if root, err = root.PutTable(ctx, def); err != nil {
@@ -1036,7 +1103,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel planner.Relation, sch
 			nc := cloneTable(child)
 			for i := range nc.ForeignKeys {
 				if fk := &nc.ForeignKeys[i]; fk.RefSchema == schema && fk.RefTable == old {
-					fk.RefTable = name
+					fk.RefSchema, fk.RefTable = to, name
 				}
 			}
 			if root, err = root.PutTable(ctx, nc); err != nil {
@@ -1047,7 +1114,7 @@ func (a *analyzer) renameRelation(ctx context.Context, rel planner.Relation, sch
 			}
 		}
 		for _, k := range kids {
-			if root, err = renameParent(ctx, root, k, versioning.TableName{Schema: schema, Name: old}, name); err != nil {
+			if root, err = renameParent(ctx, root, k, versioning.TableName{Schema: schema, Name: old}, versioning.TableName{Schema: to, Name: name}); err != nil {
 				return err
 			}
 		}
@@ -1066,28 +1133,19 @@ func (a *analyzer) renameRelation(ctx context.Context, rel planner.Relation, sch
 		if root, err = root.DropSequence(ctx, schema, old); err != nil {
 			return err
 		}
-		seq.Name = name
+		seq.Schema, seq.Name = to, name
 		if root, err = root.PutSequence(ctx, seq); err != nil {
 			return err
 		}
 		// Identity columns name their sequence; serial defaults keep the
 		// old text, as PostgreSQL's stored regclass would print the new
-		// name.
-		tables, err := root.TablesIn(ctx, schema)
+		// name. A table of another schema may use the sequence too.
+		tables, err := root.Tables(ctx)
 		if err != nil {
 			return err
 		}
 		for _, t := range tables {
-			changed := false
-			for i, c := range t.Columns {
-				if c.Sequence == planner.SeqRef(schema, old) {
-					t.Columns[i].Sequence, changed = planner.SeqRef(schema, name), true
-				}
-				if c.Default != "" && defaultUsesSequence(c.Default, schema, old) {
-					t.Columns[i].Default, changed = nextvalDefault(schema, name), true
-				}
-			}
-			if changed {
+			if moveSequenceUses(t, schema, old, to, name) {
 				if root, err = root.PutTable(ctx, t); err != nil {
 					return err
 				}
@@ -1096,6 +1154,54 @@ func (a *analyzer) renameRelation(ctx context.Context, rel planner.Relation, sch
 	}
 	a.tx.SetRoot(root)
 	return nil
+}
+
+// alterConstraint runs ALTER TABLE ... ALTER CONSTRAINT, which in
+// PostgreSQL 15 changes only whether a foreign key is deferrable and
+// initially deferred.
+func (a *analyzer) alterConstraint(ctx context.Context, def *versioning.Table, c *pg.Constraint) error {
+	if c.Initdeferred && !c.Deferrable {
+		return pgerr.New(pgerr.SyntaxError, "constraint declared INITIALLY DEFERRED must be DEFERRABLE")
+	}
+	for i, fk := range def.ForeignKeys {
+		if fk.Name != c.Conname {
+			continue
+		}
+		if fk.Deferrable == c.Deferrable && fk.InitiallyDeferred == c.Initdeferred {
+			return nil
+		}
+		def.ForeignKeys[i].Deferrable, def.ForeignKeys[i].InitiallyDeferred = c.Deferrable, c.Initdeferred
+		a.s.InvalidatePlans()
+		return a.putTable(ctx, def)
+	}
+	if planner.ConstraintExists(def, c.Conname) {
+		return pgerr.New(pgerr.WrongObjectType, "constraint %q of relation %q is not a foreign key constraint", c.Conname, def.Name)
+	}
+	return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", c.Conname, def.Name)
+}
+
+// moveSequenceUses makes t's columns use the sequence schema.old under its
+// new name, to.name, and reports whether any did. An unqualified nextval
+// in a default names the sequence only in a table of its schema.
+func moveSequenceUses(t *versioning.Table, schema, old, to, name string) bool {
+	changed := false
+	for i, c := range t.Columns {
+		if c.Sequence == planner.SeqRef(schema, old) {
+			t.Columns[i].Sequence, changed = planner.SeqRef(to, name), true
+		}
+		if c.Default == "" {
+			continue
+		}
+		uses := false
+		planner.NextvalRefs(c.Default, func(s, n string) (string, bool) {
+			uses = uses || n == old && (s == schema || s == "" && t.Schema == schema)
+			return "", false
+		})
+		if uses {
+			t.Columns[i].Default, changed = nextvalDefault(to, name), true
+		}
+	}
+	return changed
 }
 
 // renameColumn renames a column, and its uses in CHECK constraints.

@@ -1,9 +1,12 @@
 package ddl
 
 import (
+	"strings"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 )
 
@@ -14,6 +17,44 @@ type analyzer struct {
 	*planner.Analyzer
 	s  planner.Session
 	tx *exec.Txn
+	// cascades, while a DROP of tables or views runs, collects the
+	// views and policies it drops with them, which PostgreSQL reports in
+	// one notice (collectCascades).
+	cascades *[]string
+}
+
+// cascaded reports an object a DROP ... CASCADE drops too ("view v"):
+// now, or with the others at the end of the statement when it collects
+// them.
+func (a *analyzer) cascaded(what string) {
+	if a.cascades != nil {
+		*a.cascades = append(*a.cascades, what)
+		return
+	}
+	a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %s", what))
+}
+
+// collectCascades makes the objects the statement drops by cascade
+// reported together when the function it returns is called, as
+// PostgreSQL's reportDependentObjects: one by name, more counted, with
+// their names in the detail.
+func (a *analyzer) collectCascades() func() {
+	var list []string
+	a.cascades = &list
+	return func() {
+		a.cascades = nil
+		switch {
+		case len(list) == 1:
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %s", list[0]))
+		case len(list) > 1:
+			lines := make([]string, len(list))
+			for i, w := range list {
+				lines[i] = "drop cascades to " + w
+			}
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(list)).
+				WithDetail("%s", strings.Join(lines, "\n")))
+		}
+	}
 }
 
 func newAnalyzer(x *planner.Analyzer) *analyzer {
@@ -28,10 +69,10 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 	a := newAnalyzer(x)
 	switch {
 	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
-		run, err = a.createTableAs(n.GetSelectStmt().IntoClause, n.GetSelectStmt(), false)
+		run, err = a.createTableAs(n.GetSelectStmt().IntoClause, n.GetSelectStmt(), false, false)
 	case n.GetCreateTableAsStmt() != nil:
 		ct := n.GetCreateTableAsStmt()
-		run, err = a.createTableAs(ct.Into, ct.Query.GetSelectStmt(), ct.IfNotExists)
+		run, err = a.createTableAs(ct.Into, ct.Query.GetSelectStmt(), ct.IfNotExists, ct.Objtype == pg.ObjectType_OBJECT_MATVIEW)
 	case n.GetCreateStmt() != nil:
 		run, err = a.createTable(n.GetCreateStmt())
 	case n.GetDropStmt() != nil:
@@ -76,6 +117,20 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.createFunction(n.GetCreateFunctionStmt())
 	case n.GetCreateTrigStmt() != nil:
 		run, err = a.createTrigger(n.GetCreateTrigStmt())
+	case n.GetCreatePolicyStmt() != nil:
+		run, err = a.createPolicy(n.GetCreatePolicyStmt())
+	case n.GetAlterPolicyStmt() != nil:
+		run, err = a.alterPolicy(n.GetAlterPolicyStmt())
+	case n.GetDropOwnedStmt() != nil:
+		run, err = a.dropOwned(n.GetDropOwnedStmt())
+	case n.GetAlterFunctionStmt() != nil:
+		run, err = a.alterFunction(n.GetAlterFunctionStmt())
+	case n.GetRefreshMatViewStmt() != nil:
+		run, err = a.refreshMatView(n.GetRefreshMatViewStmt())
+	case n.GetAlterDefaultPrivilegesStmt() != nil:
+		run, err = a.alterDefaultPrivileges(n.GetAlterDefaultPrivilegesStmt())
+	case n.GetAlterObjectSchemaStmt() != nil:
+		run, err = a.setSchema(n.GetAlterObjectSchemaStmt())
 	case n.GetAlterOwnerStmt() != nil:
 		run, err = a.alterOwner(n.GetAlterOwnerStmt())
 	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_AGGREGATE:

@@ -15,14 +15,22 @@ import (
 
 // createTableAs plans CREATE TABLE ... AS query and SELECT ... INTO: a
 // table with the query's column names (or those given) and types, filled
-// with its rows. The command tag is SELECT n, as PostgreSQL's.
-func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotExists bool) (planner.Utility, error) {
+// with its rows. The command tag is SELECT n, as PostgreSQL's. With
+// isMatview, CREATE MATERIALIZED VIEW: the table keeps its query.
+func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotExists, isMatview bool) (planner.Utility, error) {
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE TABLE AS EXECUTE is not supported yet")
 	}
-	if into.ViewQuery != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "materialized views are not supported yet")
+	var matview *versioning.MaterializedView
+	if isMatview {
+		// CREATE MATERIALIZED VIEW: a table that keeps its query.
+		q, err := planner.DeparseSelect(sel)
+		if err != nil {
+			return nil, err
+		}
+		matview = &versioning.MaterializedView{Query: q, Unpopulated: into.SkipData}
 	}
+	selNode := &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}
 	saved := sel.IntoClause
 	sel.IntoClause = nil
 	plan, err := a.Query(sel)
@@ -35,7 +43,7 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
 	}
 	name := into.Rel.Relname
-	def := &versioning.Table{Name: name}
+	def := &versioning.Table{Name: name, MatView: matview}
 	for i, c := range cols {
 		cn := c.Name
 		if i < len(into.ColNames) {
@@ -56,11 +64,23 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
+		tag := "CREATE TABLE AS"
+		if matview != nil {
+			tag = "CREATE MATERIALIZED VIEW"
+		}
 		schema, skip, err := a.newRelationName(ctx, into.Rel, ifNotExists)
 		if err != nil || skip {
-			return "CREATE TABLE AS", err
+			return tag, err
+		}
+		if matview != nil {
+			if matview.Depends, _, err = a.viewDependencies(ctx, selNode); err != nil {
+				return "", err
+			}
 		}
 		def.Schema, def.Owner = schema, newObjectOwner(a.s)
+		if def.ACL, err = a.initialACL(ctx, def.Owner, schema, versioning.DefaultTables); err != nil {
+			return "", err
+		}
 		if def.Rows, err = a.tx.EmptyMap(ctx); err != nil {
 			return "", err
 		}
@@ -70,26 +90,42 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 		}
 		a.tx.SetRoot(root)
 		if into.SkipData {
-			return "CREATE TABLE AS", nil
+			return tag, nil
 		}
-		t, _, err := a.tx.Table(ctx, schema, name)
+		n, err := a.fill(ctx, schema, name, plan)
 		if err != nil {
-			return "", err
-		}
-		targets := make([]int, len(cols))
-		for i := range targets {
-			targets[i] = i
-		}
-		m := &exec.Modify{Kind: exec.Insert, Table: t, Source: plan, Targets: targets, Defaults: make([]exec.Expr, len(cols))}
-		env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: time.Now(), Txn: a.tx, Session: a.s}
-		rows, err := m.Open(env)
-		if err != nil {
-			return "", err
-		}
-		n := rows.(exec.CountedRows).Affected()
-		if err := rows.Close(); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("SELECT %d", n), nil
 	}, nil
+}
+
+// fill inserts the rows of plan, whose columns are the table's, into the
+// table schema.name, and returns how many.
+func (a *analyzer) fill(ctx context.Context, schema, name string, plan exec.Plan) (int64, error) {
+	t, _, err := a.tx.Table(ctx, schema, name)
+	if err != nil {
+		return 0, err
+	}
+	cols := plan.Columns()
+	if len(cols) != len(t.Cols) {
+		// A materialized view whose query reads its tables' columns
+		// as they are now, no longer as they were at CREATE.
+		return 0, pgerr.New(pgerr.DatatypeMismatch, "query of %q returns %d columns, the relation has %d", name, len(cols), len(t.Cols))
+	}
+	targets := make([]int, len(cols))
+	for i := range targets {
+		targets[i] = i
+	}
+	m := &exec.Modify{Kind: exec.Insert, Table: t, Source: plan, Targets: targets, Defaults: make([]exec.Expr, len(cols))}
+	env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: time.Now(), Txn: a.tx, Session: a.s}
+	rows, err := m.Open(env)
+	if err != nil {
+		return 0, err
+	}
+	n := rows.(exec.CountedRows).Affected()
+	if err := rows.Close(); err != nil {
+		return 0, err
+	}
+	return n, nil
 }

@@ -342,16 +342,10 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 	}
 	for _, obj := range s.Objects {
 		ow := obj.GetObjectWithArgs()
-		schema, name := planner.SplitName(planner.NameList(ow.Objname))
-		cands, err := a.UserFuncs(schema, name)
+		_, name := planner.SplitName(planner.NameList(ow.Objname))
+		match, err := a.routinesMatching(ow)
 		if err != nil {
 			return "", err
-		}
-		var match []*versioning.Function
-		for _, f := range cands {
-			if ow.ArgsUnspecified || a.sameInputs(f, ow.Objargs) {
-				match = append(match, f)
-			}
 		}
 		if len(match) == 1 && (match[0].Kind == 'a') != (s.RemoveType == pg.ObjectType_OBJECT_AGGREGATE) {
 			if match[0].Kind == 'a' {
@@ -387,6 +381,44 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 	}
 	a.s.InvalidatePlans()
 	return tag, nil
+}
+
+// routinesMatching returns the user functions and procedures that ow
+// names: those of its name with its argument types, or all of its name
+// when it gives none.
+func (a *analyzer) routinesMatching(ow *pg.ObjectWithArgs) ([]*versioning.Function, error) {
+	schema, name := planner.SplitName(planner.NameList(ow.Objname))
+	cands, err := a.UserFuncs(schema, name)
+	if err != nil {
+		return nil, err
+	}
+	var match []*versioning.Function
+	for _, f := range cands {
+		if ow.ArgsUnspecified || a.sameInputs(f, ow.Objargs) {
+			match = append(match, f)
+		}
+	}
+	return match, nil
+}
+
+// routineByArgs returns the one routine ow names (what: "function",
+// "procedure" or "routine"), with PostgreSQL's errors for none or several.
+func (a *analyzer) routineByArgs(ow *pg.ObjectWithArgs, what string) (*versioning.Function, error) {
+	match, err := a.routinesMatching(ow)
+	if err != nil {
+		return nil, err
+	}
+	_, name := planner.SplitName(planner.NameList(ow.Objname))
+	switch {
+	case len(match) == 0 && ow.ArgsUnspecified:
+		return nil, pgerr.New(pgerr.UndefinedFunction, "could not find a %s named %q", what, name)
+	case len(match) == 0:
+		return nil, pgerr.New(pgerr.UndefinedFunction, "%s %s(%s) does not exist", what, name, a.typeList(ow))
+	case len(match) > 1:
+		return nil, pgerr.New(pgerr.AmbiguousFunction, "%s name %q is not unique", what, name).
+			WithHint("Specify the argument list to select the %s unambiguously.", what)
+	}
+	return match[0], nil
 }
 
 func (a *analyzer) typeList(ow *pg.ObjectWithArgs) string {

@@ -37,6 +37,15 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 		if err != nil {
 			return "", err
 		}
+		if !ok {
+			rel, _, err := a.LookupRelation(ctx, s.Relation.Schemaname, s.Relation.Relname)
+			if err != nil {
+				return "", err
+			}
+			if rel.Kind == planner.RelView {
+				return a.createViewTrigger(ctx, s, rel.View)
+			}
+		}
 		if !ok || t.Virtual != nil {
 			return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", s.Relation.Relname)
 		}
@@ -75,6 +84,9 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 				return "", err
 			}
 		}
+		if err := transitionTables(&tr, s.TransitionRels); err != nil {
+			return "", err
+		}
 		for _, arg := range s.Args {
 			tr.Args = append(tr.Args, arg.GetString_().GetSval())
 		}
@@ -99,6 +111,130 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 		}
 		return "CREATE TRIGGER", a.putTable(ctx, &def)
 	}, nil
+}
+
+// createViewTrigger runs CREATE TRIGGER on view v: INSTEAD OF row
+// triggers, or statement triggers, as PostgreSQL allows on views.
+func (a *analyzer) createViewTrigger(ctx context.Context, s *pg.CreateTrigStmt, v *versioning.View) (string, error) {
+	if err := a.requireViewOwner(v); err != nil {
+		return "", err
+	}
+	tr := versioning.Trigger{Name: s.Trigname, Timing: 'a', ForEachRow: s.Row}
+	if len(s.TransitionRels) > 0 {
+		return "", pgerr.New(pgerr.WrongObjectType, "%q is a view", v.Name).WithDetail("Triggers on views cannot have transition tables.")
+	}
+	switch {
+	case s.Timing&trigInstead != 0:
+		tr.Timing = 'i'
+		switch {
+		case !s.Row:
+			return "", pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers must be FOR EACH ROW")
+		case s.WhenClause != nil:
+			return "", pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have WHEN conditions")
+		case len(s.Columns) > 0:
+			return "", pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have column lists")
+		}
+	case s.Row:
+		return "", pgerr.New(pgerr.WrongObjectType, "%q is a view", v.Name).WithDetail("Views cannot have row-level BEFORE or AFTER triggers.")
+	case s.Timing&trigBefore != 0:
+		tr.Timing = 'b'
+	}
+	if s.Events&trigTruncate != 0 {
+		return "", pgerr.New(pgerr.WrongObjectType, "%q is a view", v.Name).WithDetail("Views cannot have TRUNCATE triggers.")
+	}
+	for _, ev := range []struct {
+		bit  int32
+		name string
+	}{{trigInsert, "INSERT"}, {trigUpdate, "UPDATE"}, {trigDelete, "DELETE"}} {
+		if s.Events&ev.bit != 0 {
+			tr.Events = append(tr.Events, ev.name)
+		}
+	}
+	for _, c := range s.Columns {
+		tr.Columns = append(tr.Columns, c.GetString_().GetSval())
+	}
+	if s.WhenClause != nil {
+		var err error
+		if tr.When, err = planner.DeparseExpr(s.WhenClause); err != nil {
+			return "", err
+		}
+	}
+	for _, arg := range s.Args {
+		tr.Args = append(tr.Args, arg.GetString_().GetSval())
+	}
+	fschema, fname := planner.SplitName(planner.NameList(s.Funcname))
+	fn, err := a.triggerFunction(fschema, fname)
+	if err != nil {
+		return "", err
+	}
+	tr.FuncSchema, tr.FuncName = fn.Schema, fn.Name
+	nv := *v
+	nv.Triggers = slices.Clone(v.Triggers)
+	i := slices.IndexFunc(nv.Triggers, func(x versioning.Trigger) bool { return x.Name == tr.Name })
+	switch {
+	case i >= 0 && !s.Replace:
+		return "", pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", tr.Name, v.Name)
+	case i >= 0:
+		tr.Comment = nv.Triggers[i].Comment
+		nv.Triggers[i] = tr
+	default:
+		nv.Triggers = append(nv.Triggers, tr)
+		slices.SortFunc(nv.Triggers, func(x, y versioning.Trigger) int { return strings.Compare(x.Name, y.Name) })
+	}
+	return "CREATE TRIGGER", a.putView(ctx, &nv)
+}
+
+// putView writes view v into the transaction's root.
+func (a *analyzer) putView(ctx context.Context, v *versioning.View) error {
+	root, err := a.tx.Root.PutView(ctx, v)
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// transitionTables records REFERENCING OLD TABLE AS o NEW TABLE AS n in
+// tr, with PostgreSQL 15's restrictions.
+func transitionTables(tr *versioning.Trigger, rels []*pg.Node) error {
+	for _, n := range rels {
+		tt := n.GetTriggerTransition()
+		if tt == nil || !tt.IsTable {
+			return pgerr.New(pgerr.FeatureNotSupported, "ROW variable naming in the REFERENCING clause is not supported").
+				WithHint("Use OLD TABLE or NEW TABLE for naming transition tables.")
+		}
+		switch {
+		case tr.Timing != 'a':
+			return pgerr.New(pgerr.FeatureNotSupported, "transition table name can only be specified for an AFTER trigger")
+		case slices.Contains(tr.Events, "TRUNCATE"):
+			return pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE triggers with transition tables are not supported")
+		case len(tr.Events) > 1:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with more than one event")
+		case len(tr.Columns) > 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with column lists")
+		}
+		if tt.IsNew {
+			if !slices.Contains(tr.Events, "INSERT") && !slices.Contains(tr.Events, "UPDATE") {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "NEW TABLE can only be specified for an INSERT or UPDATE trigger")
+			}
+			if tr.NewTable != "" {
+				return pgerr.New(pgerr.SyntaxError, "NEW TABLE cannot be specified multiple times")
+			}
+			tr.NewTable = tt.Name
+		} else {
+			if !slices.Contains(tr.Events, "DELETE") && !slices.Contains(tr.Events, "UPDATE") {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "OLD TABLE can only be specified for a DELETE or UPDATE trigger")
+			}
+			if tr.OldTable != "" {
+				return pgerr.New(pgerr.SyntaxError, "OLD TABLE cannot be specified multiple times")
+			}
+			tr.OldTable = tt.Name
+		}
+	}
+	if tr.OldTable != "" && tr.OldTable == tr.NewTable {
+		return pgerr.New(pgerr.SyntaxError, "OLD TABLE name and NEW TABLE name cannot be the same")
+	}
+	return nil
 }
 
 // triggerFunction finds the function a trigger runs: no arguments,
@@ -134,6 +270,16 @@ func (a *analyzer) dropTriggers(ctx context.Context, s *pg.DropStmt) (string, er
 			return "", err
 		}
 		if !ok {
+			if rel, _, err := a.LookupRelation(ctx, schema, table); err != nil {
+				return "", err
+			} else if rel.Kind == planner.RelView {
+				if done, err := a.dropViewTrigger(ctx, rel.View, trig, s.MissingOk); err != nil || done {
+					return "", err
+				}
+				continue
+			}
+		}
+		if !ok {
 			if s.MissingOk {
 				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", table))
 				continue
@@ -155,6 +301,58 @@ func (a *analyzer) dropTriggers(ctx context.Context, s *pg.DropStmt) (string, er
 		}
 	}
 	return "DROP TRIGGER", nil
+}
+
+// dropViewTrigger drops trigger name of view v; done is false when the
+// statement goes on (IF EXISTS and no such trigger).
+func (a *analyzer) dropViewTrigger(ctx context.Context, v *versioning.View, name string, missingOK bool) (bool, error) {
+	i := slices.IndexFunc(v.Triggers, func(x versioning.Trigger) bool { return x.Name == name })
+	if i < 0 {
+		if missingOK {
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "trigger %q for relation %q does not exist, skipping", name, v.Name))
+			return false, nil
+		}
+		return true, pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", name, v.Name)
+	}
+	if err := a.requireViewOwner(v); err != nil {
+		return true, err
+	}
+	nv := *v
+	nv.Triggers = slices.Delete(slices.Clone(v.Triggers), i, i+1)
+	return false, a.putView(ctx, &nv)
+}
+
+// dropColumnTriggers takes out of def the triggers that depend on its
+// column name (UPDATE OF it, or a WHEN condition reading it) with
+// cascade; without, they keep the column (2BP01), as in PostgreSQL.
+func (a *analyzer) dropColumnTriggers(def *versioning.Table, name string, cascade bool) error {
+	uses := func(tr versioning.Trigger) bool {
+		return slices.Contains(tr.Columns, name) || tr.When != "" && planner.ExprReads(tr.When, name)
+	}
+	var deps []string
+	for _, tr := range def.Triggers {
+		if uses(tr) {
+			deps = append(deps, "trigger "+tr.Name+" on table "+def.Name)
+		}
+	}
+	if len(deps) == 0 {
+		return nil
+	}
+	what := "column " + name + " of table " + def.Name
+	if !cascade {
+		lines := make([]string, len(deps))
+		for i, d := range deps {
+			lines[i] = d + " depends on " + what
+		}
+		return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
+			WithDetail("%s", strings.Join(lines, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	for _, d := range deps {
+		a.cascaded(d)
+	}
+	def.Triggers = slices.DeleteFunc(slices.Clone(def.Triggers), uses)
+	return nil
 }
 
 // dropTriggersOf drops, with CASCADE, the triggers that run f, or fails.

@@ -18,9 +18,6 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "this view query is not supported")
 	}
-	if len(s.Options) > 0 {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "view options are not supported yet")
-	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
@@ -45,7 +42,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		if err != nil {
 			return "", err
 		}
-		plan, err := a.SelectStmt(sel)
+		plan, err := a.ViewQuery(sel)
 		if err != nil {
 			return "", err
 		}
@@ -55,6 +52,9 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 		}
 		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: newObjectOwner(a.s), Statement: a.Text()}
+		if v.ACL, err = a.initialACL(ctx, v.Owner, schema, versioning.DefaultTables); err != nil {
+			return "", err
+		}
 		seen := map[string]bool{}
 		for i, c := range cols {
 			name := c.Name
@@ -71,6 +71,9 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 			}
 			v.Columns = append(v.Columns, versioning.ViewColumn{Name: name, Type: t.OID, Typmod: t.Typmod})
 		}
+		if err := setViewOptions(v, s.Options, false); err != nil {
+			return "", err
+		}
 		switch s.WithCheckOption {
 		case pg.ViewCheckOption_LOCAL_CHECK_OPTION:
 			v.Check = 'l'
@@ -79,6 +82,11 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		}
 		if v.Query, err = planner.DeparseSelect(sel); err != nil {
 			return "", err
+		}
+		if v.Check != 0 {
+			if err := a.checkOptionAllowed(v); err != nil {
+				return "", err
+			}
 		}
 		rel, err := planner.FindRelation(ctx, a.tx.Root, schema, v.Name)
 		if err != nil {
@@ -90,6 +98,14 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 				return "", err
 			}
 			v.Comment, v.Owner, v.ACL = rel.View.Comment, rel.View.Owner, rel.View.ACL
+			// The view stays the relation it was: its triggers and its
+			// columns' defaults and privileges stay too.
+			v.Triggers, v.ColumnACL = rel.View.Triggers, rel.View.ColumnACL
+			for i := range v.Columns {
+				if i < len(rel.View.Columns) {
+					v.Columns[i].Default = rel.View.Columns[i].Default
+				}
+			}
 		case rel.Kind != planner.RelNone:
 			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
 		}
@@ -156,6 +172,7 @@ func (a *analyzer) viewDependencies(ctx context.Context, n *pg.Node) ([]string, 
 // dropViews runs DROP VIEW [IF EXISTS] name, ... [CASCADE].
 func (a *analyzer) dropViews(ctx context.Context, s *pg.DropStmt) (string, error) {
 	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
+	defer a.collectCascades()()
 	for _, obj := range s.Objects {
 		rel, relSchema, name, err := a.dropTarget(ctx, obj, planner.RelView, s.MissingOk)
 		if err != nil {
@@ -184,6 +201,14 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 		return err
 	}
 	target := schema + "." + name
+	// Policies and materialized views that read it go the same way
+	// (policy.go, matview.go).
+	if err := a.dropDependentPolicies(ctx, target, what, cascade); err != nil {
+		return err
+	}
+	if err := a.dropDependentMatviews(ctx, target, what, cascade); err != nil {
+		return err
+	}
 	for _, v := range views {
 		if !slices.Contains(v.Depends, target) || v.Schema == schema && v.Name == name {
 			continue
@@ -193,7 +218,7 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 				WithDetail("view %s depends on %s", v.Name, what).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to view %s", v.Name))
+		a.cascaded("view " + v.Name)
 		if err := a.dropDependentViews(ctx, v.Schema, v.Name, "view "+v.Name, true); err != nil {
 			return err
 		}
@@ -206,9 +231,10 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 	return nil
 }
 
-// renameInViews rewrites the views that read schema.old to read
-// schema.name instead.
-func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) error {
+// renameInViews rewrites the views that read schema.old to read to.name
+// instead (qualified, when the schema changes: the old name no longer
+// resolves as it did).
+func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name string) error {
 	views, err := a.tx.Root.Views(ctx)
 	if err != nil {
 		return err
@@ -226,6 +252,9 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) 
 		planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
 			if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
 				rv.Relname = name
+				if to != schema {
+					rv.Schemaname = to
+				}
 			}
 		})
 		if v.Query, err = planner.DeparseSelect(sel); err != nil {
@@ -233,7 +262,7 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) 
 		}
 		for i, d := range v.Depends {
 			if d == target {
-				v.Depends[i] = schema + "." + name
+				v.Depends[i] = to + "." + name
 			}
 		}
 		slices.Sort(v.Depends)
@@ -243,4 +272,15 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, name string) 
 	}
 	a.tx.SetRoot(root)
 	return nil
+}
+
+// checkOptionAllowed fails unless view v, which has a check option, is
+// automatically updatable, as PostgreSQL requires of WITH CHECK OPTION.
+func (a *analyzer) checkOptionAllowed(v *versioning.View) error {
+	detail, err := a.ViewNotUpdatable(v)
+	if err != nil || detail == "" {
+		return err
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").
+		WithHint("%s", detail)
 }

@@ -443,6 +443,12 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 		for i := range def.Indexes {
 			def.Indexes[i].Rows = empty
 		}
+		if def.ACL, err = a.initialACL(ctx, def.Owner, def.Schema, versioning.DefaultTables); err != nil {
+			return "", err
+		}
+		if err := a.sequenceACLs(ctx, d.seqs); err != nil {
+			return "", err
+		}
 		root := a.tx.Root
 		for _, seq := range d.seqs {
 			if root, err = root.PutSequence(ctx, seq); err != nil {
@@ -494,7 +500,7 @@ func defaultMismatch(err error) error {
 func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 	var run func(context.Context, *pg.DropStmt) (string, error)
 	switch s.RemoveType {
-	case pg.ObjectType_OBJECT_TABLE:
+	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_MATVIEW:
 		run = a.dropTables
 	case pg.ObjectType_OBJECT_INDEX:
 		run = a.dropIndex
@@ -510,6 +516,8 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 		run = a.dropFunctions
 	case pg.ObjectType_OBJECT_TRIGGER:
 		run = a.dropTriggers
+	case pg.ObjectType_OBJECT_POLICY:
+		run = a.dropPolicies
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
 	}
@@ -554,6 +562,7 @@ func (a *analyzer) dropTarget(ctx context.Context, obj *pg.Node, want planner.Re
 // does not hold the drop back.
 func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, error) {
 	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
+	defer a.collectCascades()()
 	type named struct{ schema, name string }
 	var set []named
 	for _, obj := range s.Objects {
@@ -563,6 +572,14 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		}
 		if rel.Kind == planner.RelNone {
 			continue
+		}
+		switch matview := rel.Table.MatView != nil; {
+		case matview && s.RemoveType == pg.ObjectType_OBJECT_TABLE:
+			return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", rel.Table.Name).
+				WithHint("Use DROP MATERIALIZED VIEW to remove a materialized view.")
+		case !matview && s.RemoveType == pg.ObjectType_OBJECT_MATVIEW:
+			return "", pgerr.New(pgerr.WrongObjectType, "%q is not a materialized view", rel.Table.Name).
+				WithHint("Use DROP TABLE to remove a table.")
 		}
 		if err := a.requireTableOwner(rel.Table); err != nil {
 			return "", err
@@ -632,6 +649,9 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		if err := a.dropTable(ctx, n.schema, t); err != nil {
 			return "", err
 		}
+	}
+	if s.RemoveType == pg.ObjectType_OBJECT_MATVIEW {
+		return "DROP MATERIALIZED VIEW", nil
 	}
 	return "DROP TABLE", nil
 }

@@ -38,4 +38,9 @@
 //  3. A new object records as its owner the role that creates it; the
 //     bootstrap superuser's objects record none, as objects made before
 //     owners were recorded do (newObjectOwner).
+//  4. A table's policies are kept in name order in its record (policy.go),
+//     the order PostgreSQL applies them in; their expressions are stored
+//     as deparsed SQL over the table's columns, and the roles they name
+//     by name ("" or none for PUBLIC). A column's privileges are kept in
+//     its ACL, nil when it holds none (attacl NULL).
 package ddl

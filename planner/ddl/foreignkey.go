@@ -225,7 +225,7 @@ func (a *analyzer) dependentKeys(ctx context.Context, t *versioning.Table, what 
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
 	for _, r := range refs {
-		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to constraint %s on table %s", r.Name, r.Table))
+		a.cascaded("constraint " + r.Name + " on table " + r.Table)
 	}
 	return a.dropForeignKeys(ctx, refs)
 }

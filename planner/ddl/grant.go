@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -44,8 +45,43 @@ func (a *analyzer) requireSchemaCreate(ctx context.Context, schema string) error
 	return planner.PermissionDenied("schema", schema)
 }
 
+// columnPrivileges are the privileges a table's columns can hold.
+const columnPrivileges = "arwx"
+
+// columnGrant is a privilege GRANT or REVOKE names on columns of a table.
+type columnGrant struct {
+	privs string
+	cols  []string
+}
+
+// grantColumns returns the privileges on columns GRANT or REVOKE names
+// (SELECT (a, b), ALL (a)).
+func grantColumns(privs []*pg.Node) ([]columnGrant, error) {
+	var out []columnGrant
+	for _, n := range privs {
+		p := n.GetAccessPriv()
+		if p == nil || len(p.Cols) == 0 {
+			continue
+		}
+		g := columnGrant{privs: columnPrivileges, cols: planner.NameList(p.Cols)}
+		if p.PrivName != "" {
+			c, ok := planner.PrivilegeLetters[strings.ToLower(p.PrivName)]
+			if !ok {
+				return nil, pgerr.New(pgerr.SyntaxError, "unrecognized privilege type %q", p.PrivName)
+			}
+			if strings.IndexByte(columnPrivileges, c) < 0 {
+				return nil, pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type %s for column", strings.ToUpper(p.PrivName))
+			}
+			g.privs = string(c)
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
 // grantPrivileges returns the letters GRANT or REVOKE names for an object
-// of kind whose privileges are all (nil privileges: ALL).
+// of kind whose privileges are all (nil privileges: ALL); those named
+// with a column list are grantColumns'.
 func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
 	if len(privs) == 0 {
 		return all, nil
@@ -53,14 +89,8 @@ func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
 	var out []byte
 	for _, n := range privs {
 		p := n.GetAccessPriv()
-		if p == nil {
+		if p == nil || len(p.Cols) > 0 {
 			continue
-		}
-		if p.PrivName == "" { // ALL with a column list
-			return all, nil
-		}
-		if len(p.Cols) > 0 {
-			continue // column privileges are not recorded yet: nothing is granted
 		}
 		c, ok := planner.PrivilegeLetters[strings.ToLower(p.PrivName)]
 		if !ok {
@@ -146,8 +176,12 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 			kind, all = "sequence", versioning.SequencePrivileges
 		}
 		privs, err := grantPrivileges(g.Privileges, kind, all)
-		if err != nil || privs == "" {
-			return tag, err // only column privileges: not recorded yet
+		if err != nil {
+			return tag, err
+		}
+		colGrants, err := grantColumns(g.Privileges)
+		if err != nil {
+			return tag, err
 		}
 		var tables []*versioning.Table
 		var seqs []*versioning.Sequence
@@ -210,28 +244,56 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 		}
 		root := a.tx.Root
 		for _, t := range tables {
-			acl, err := changeACL(au, a.s.Notice, g, planner.TableACL(t), t.Owner, "table", t.Name, privs, grantees)
-			if err != nil {
+			nt := *t
+			if privs != "" {
+				acl, err := changeACL(au, a.s.Notice, g, planner.TableACL(t), t.Owner, "table", t.Name, privs, grantees)
+				if err != nil {
+					return "", err
+				}
+				nt.ACL = acl
+			}
+			if err := a.grantTableColumns(au, g, &nt, privs, colGrants, grantees); err != nil {
 				return "", err
 			}
-			nt := *t
-			nt.ACL = acl
 			if root, err = root.PutTable(ctx, &nt); err != nil {
 				return "", err
 			}
 		}
 		for _, v := range views {
-			acl, err := changeACL(au, a.s.Notice, g, planner.ViewACL(v), v.Owner, "view", v.Name, privs, grantees)
-			if err != nil {
+			nv := *v
+			if privs != "" {
+				acl, err := changeACL(au, a.s.Notice, g, planner.ViewACL(v), v.Owner, "view", v.Name, privs, grantees)
+				if err != nil {
+					return "", err
+				}
+				nv.ACL = acl
+			}
+			// A view's columns take privileges as a table's: granted
+			// through a table of its columns, and copied back.
+			vt := &versioning.Table{Schema: v.Schema, Name: v.Name, Owner: v.Owner, ACL: nv.ACL}
+			for _, c := range v.Columns {
+				vt.Columns = append(vt.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod, ACL: v.ColumnACL[c.Name]})
+			}
+			if err := a.grantTableColumns(au, g, vt, privs, colGrants, grantees); err != nil {
 				return "", err
 			}
-			nv := *v
-			nv.ACL = acl
+			nv.ColumnACL = nil
+			for _, c := range vt.Columns {
+				if c.ACL != nil {
+					if nv.ColumnACL == nil {
+						nv.ColumnACL = map[string][]versioning.ACLItem{}
+					}
+					nv.ColumnACL[c.Name] = c.ACL
+				}
+			}
 			if root, err = root.PutView(ctx, &nv); err != nil {
 				return "", err
 			}
 		}
 		for _, sq := range seqs {
+			if privs == "" {
+				continue
+			}
 			// Through ON TABLE: a sequence takes the privileges it has.
 			sp := privs
 			if !onSequences {
@@ -390,4 +452,86 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s ... OWNER TO is not supported yet",
 			strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"))
 	}, nil
+}
+
+// grantTableColumns applies GRANT or REVOKE's column privileges to t, a
+// copy its caller stores: colGrants on the columns they name, and, for a
+// REVOKE of privileges on the whole table (privs), the same privileges
+// on every column, as PostgreSQL revokes them.
+func (a *analyzer) grantTableColumns(au *planner.Authority, g *pg.GrantStmt, t *versioning.Table, privs string, colGrants []columnGrant, grantees []string) error {
+	if len(colGrants) == 0 && (g.IsGrant || versioning.KeepPrivileges(privs, columnPrivileges) == "") {
+		return nil
+	}
+	t.Columns = slices.Clone(t.Columns)
+	apply := func(pos int, p string) error {
+		c := &t.Columns[pos]
+		acl, err := changeColumnACL(au, g, planner.TableACL(t), c.ACL, t.Owner, t.Name, p, grantees)
+		if err != nil {
+			return err
+		}
+		if len(acl) == 0 {
+			acl = nil // an empty column ACL is none (attacl NULL)
+		}
+		c.ACL = acl
+		return nil
+	}
+	if !g.IsGrant {
+		if p := versioning.KeepPrivileges(privs, columnPrivileges); p != "" {
+			for pos, c := range t.Columns {
+				if !c.Dropped && c.ACL != nil {
+					if err := apply(pos, p); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	for _, cg := range colGrants {
+		for _, name := range cg.cols {
+			if systemColumns[name] || name == "tableoid" {
+				continue // granted on a column that is every table's: nothing to record
+			}
+			pos := slices.IndexFunc(t.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == name })
+			if pos < 0 {
+				return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, t.Name)
+			}
+			if err := apply(pos, cg.privs); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// changeColumnACL applies a GRANT or REVOKE of privs on a column whose
+// ACL is acl, of a table owned by owner whose ACL is tableACL: the owner
+// grants as the owner, another role what it may grant on the table or the
+// column, as itself.
+func changeColumnACL(au *planner.Authority, g *pg.GrantStmt, tableACL, acl []versioning.ACLItem, owner, table, privs string, grantees []string) ([]versioning.ACLItem, error) {
+	grantor := planner.OwnerOf(owner)
+	if !au.Owns(owner) {
+		if !versioning.ACLHolds(tableACL, au.Holds, privs, true) && !versioning.ACLHolds(acl, au.Holds, privs, true) {
+			return nil, planner.PermissionDenied("table", table)
+		}
+		grantor = au.Role
+	}
+	for _, who := range grantees {
+		if g.IsGrant {
+			acl = versioning.GrantACL(acl, who, grantor, privs, g.GrantOption)
+			continue
+		}
+		acl, _ = versioning.RevokeACL(acl, who, grantor, privs, g.GrantOption, true)
+	}
+	return acl, nil
+}
+
+// requireViewOwner checks that the current role may add or drop view v's
+// triggers: it owns the view (PostgreSQL asks for the TRIGGER privilege,
+// which only owners hold here).
+func (a *analyzer) requireViewOwner(v *versioning.View) error {
+	au, err := a.Authority()
+	if err != nil || au.Owns(v.Owner) {
+		return err
+	}
+	return planner.PermissionDenied("view", v.Name)
 }

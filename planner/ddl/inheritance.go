@@ -710,7 +710,7 @@ func (a *analyzer) dropDescendants(ctx context.Context, t *versioning.Table, cas
 
 // renameParent makes child, which inherits from parent, name the parent
 // by its new name.
-func renameParent(ctx context.Context, root versioning.RootValue, child, parent versioning.TableName, name string) (versioning.RootValue, error) {
+func renameParent(ctx context.Context, root versioning.RootValue, child, parent, to versioning.TableName) (versioning.RootValue, error) {
 	t, ok, err := root.Table(ctx, child.Schema, child.Name)
 	if err != nil || !ok {
 		return root, err
@@ -719,7 +719,7 @@ func renameParent(ctx context.Context, root versioning.RootValue, child, parent 
 	nt.Inherits = slices.Clone(nt.Inherits)
 	for i, p := range nt.Inherits {
 		if p == parent {
-			nt.Inherits[i].Name = name
+			nt.Inherits[i] = to
 		}
 	}
 	if root, err = root.PutTable(ctx, nt); err != nil {

@@ -53,7 +53,11 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (planner.Utility, error)
 			}
 			return "", pgerr.New(pgerr.DuplicateSchema, "schema %q already exists", name)
 		}
-		root, err := a.tx.Root.PutSchema(ctx, versioning.Schema{Name: name, Owner: owner})
+		acl, err := a.initialACL(ctx, owner, name, versioning.DefaultSchemas)
+		if err != nil {
+			return "", err
+		}
+		root, err := a.tx.Root.PutSchema(ctx, versioning.Schema{Name: name, Owner: owner, ACL: acl})
 		if err != nil {
 			return "", err
 		}
@@ -189,6 +193,9 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 				return "", err
 			}
 		}
+		if root, err = moveDefaultPrivileges(ctx, root, name, ""); err != nil {
+			return "", err
+		}
 		if root, err = root.DropSchema(ctx, name); err != nil {
 			return "", err
 		}
@@ -315,6 +322,9 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 		if root, err = root.PutSequence(ctx, seq); err != nil {
 			return err
 		}
+	}
+	if root, err = moveDefaultPrivileges(ctx, root, old, name); err != nil {
+		return err
 	}
 	if root, err = root.DropSchema(ctx, old); err != nil {
 		return err

@@ -286,6 +286,9 @@ func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (planner.Utility, error) 
 		}
 		name := s.Sequence.Relname
 		seq := &versioning.Sequence{Schema: schema, Name: name, Owner: newObjectOwner(a.s)}
+		if err := a.sequenceACLs(ctx, []*versioning.Sequence{seq}); err != nil {
+			return "", err
+		}
 		return "CREATE SEQUENCE", a.putSequence(ctx, seq, o, true)
 	}, nil
 }
@@ -351,6 +354,7 @@ func (a *analyzer) sequenceByName(ctx context.Context, schema, name string, miss
 // column's sequence goes only with its column.
 func (a *analyzer) dropSequences(ctx context.Context, s *pg.DropStmt) (string, error) {
 	cascade := s.Behavior == pg.DropBehavior_DROP_CASCADE
+	defer a.collectCascades()()
 	for _, obj := range s.Objects {
 		rel, relSchema, name, err := a.dropTarget(ctx, obj, planner.RelSequence, s.MissingOk)
 		if err != nil {
@@ -389,7 +393,7 @@ func (a *analyzer) dropSequence(ctx context.Context, schema, name string, cascad
 						WithDetail("default value for column %s of table %s depends on sequence %s", c.Name, t.Name, name).
 						WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 				}
-				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to default value for column %s of table %s", c.Name, t.Name))
+				a.cascaded("default value for column " + c.Name + " of table " + t.Name)
 				t.Columns[i].Default = ""
 				changed = true
 			}
@@ -399,6 +403,10 @@ func (a *analyzer) dropSequence(ctx context.Context, schema, name string, cascad
 				return err
 			}
 		}
+	}
+	// Views that read it as a relation go the same way.
+	if err := a.dropDependentViews(ctx, schema, name, "sequence "+name, cascade); err != nil {
+		return err
 	}
 	root, err := a.tx.Root.DropSequence(ctx, schema, name)
 	if err != nil {

@@ -123,7 +123,7 @@ func (s session) syncBackup(env *exec.Env, name, url string) error {
 	if err := s.RequireServerFiles(env.Ctx, true, "sync a backup to "+remoteKind(url)); err != nil {
 		return err
 	}
-	st, err := s.Repo().SyncBackup(env.Ctx, url, versioning.BackupOptions{Log: s.Logger()})
+	st, err := s.Repo().SyncBackup(transferProgress(env.Ctx, s, "dolt_backup"), url, versioning.BackupOptions{Log: s.Logger()})
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func (s session) restoreBackup(env *exec.Env, url, name string, force bool) erro
 	if force && name == s.Repo().Name() {
 		return pgerr.New(pgerr.ObjectInUse, "cannot replace the currently open database")
 	}
-	_, st, err := versioning.Restore(ctx, s.Repo().Store(), name, url, versioning.BackupOptions{Force: force, Log: s.Logger()})
+	_, st, err := versioning.Restore(transferProgress(ctx, s, "dolt_backup restore"), s.Repo().Store(), name, url, versioning.BackupOptions{Force: force, Log: s.Logger()})
 	if errors.Is(err, versioning.ErrDatabaseExists) {
 		return pgerr.Wrap(err, pgerr.DuplicateDatabase, "database '%s' already exists, use '--force' to overwrite", name)
 	}
@@ -177,7 +177,7 @@ func init() {
 				if b.Params != nil {
 					params, _ = json.Marshal(b.Params)
 				}
-				rows[i] = exec.Row{exec.DText(b.Name), exec.DText(b.URL), exec.DJSON(string(params))}
+				rows[i] = exec.Row{exec.DText(b.Name), exec.DText(versioning.RedactURL(b.URL)), exec.DJSON(string(params))}
 			}
 			return rows, nil
 		},

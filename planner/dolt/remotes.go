@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -97,7 +98,7 @@ func (s session) doltFetch(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		}
 		opts.Specs = append(opts.Specs, rs)
 	}
-	st, err := s.Repo().Fetch(env.Ctx, rm, opts)
+	st, err := s.Repo().Fetch(transferProgress(env.Ctx, s, "dolt_fetch"), rm, opts)
 	if errors.Is(err, versioning.ErrInvalidRefSpec) {
 		return exec.Null, pgerr.New(pgerr.InternalError, "fetch failed: %s", strings.TrimPrefix(err.Error(), "versioning: "))
 	}
@@ -164,12 +165,12 @@ func (s session) doltPush(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if err != nil {
 			return exec.Null, remoteError(name)(err)
 		}
-		res, err := s.Repo().Push(ctx, rm, spec, versioning.PushOptions{Force: f.has("force"), Log: s.Logger()})
+		res, err := s.Repo().Push(transferProgress(ctx, s, "dolt_push"), rm, spec, versioning.PushOptions{Force: f.has("force"), Log: s.Logger()})
 		if err != nil {
 			return exec.Null, remoteError(name)(err)
 		}
 		s.logTransfer("pushed", name, res.Stats)
-		if m := pushMessage(rm.URL, spec, res); m != "" {
+		if m := pushMessage(versioning.RedactURL(rm.URL), spec, res); m != "" {
 			msgs = append(msgs, m)
 		}
 		if f.has("set-upstream") && strings.HasPrefix(spec.Src, "refs/heads/") && strings.HasPrefix(spec.Dst, "refs/heads/") {
@@ -181,12 +182,27 @@ func (s session) doltPush(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	}
 	msg := "Everything up-to-date"
 	if len(msgs) > 0 {
-		msg = "To " + rm.URL + "\n" + strings.Join(msgs, "\n")
+		msg = "To " + versioning.RedactURL(rm.URL) + "\n" + strings.Join(msgs, "\n")
 	}
 	return commandResult(exec.DInt(0), exec.DText(msg)), nil
 }
 
 // pushMessage is Git's line for one ref a push moved, "" if it did not.
+// progressEvery is how often a long transfer tells its client how far it
+// got.
+const progressEvery = 2 * time.Second
+
+// transferProgress returns ctx with a long transfer's progress sent to
+// the client as NOTICEs (versioning.WithTransferProgress), what naming the
+// command.
+func transferProgress(ctx context.Context, s Session, what string) context.Context {
+	return versioning.WithTransferProgress(ctx, progressEvery, func(st versioning.TransferStats, elapsed time.Duration) {
+		mb := float64(st.Bytes) / (1 << 20)
+		s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s: %d chunks, %.1f MB in %.1f s (%.1f MB/s)",
+			what, st.Chunks, mb, elapsed.Seconds(), mb/elapsed.Seconds()))
+	})
+}
+
 func pushMessage(url string, spec versioning.RefSpec, res versioning.PushResult) string {
 	src, dst := shortName(spec.Src), shortName(spec.Dst)
 	kind := "branch"
@@ -260,7 +276,7 @@ func (s session) doltPull(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err != nil {
 		return exec.Null, remoteError(name)(err)
 	}
-	st, err := s.Repo().Fetch(ctx, rm, versioning.FetchOptions{Specs: []versioning.RefSpec{spec}, Prune: f.has("prune"), Log: s.Logger()})
+	st, err := s.Repo().Fetch(transferProgress(ctx, s, "dolt_pull"), rm, versioning.FetchOptions{Specs: []versioning.RefSpec{spec}, Prune: f.has("prune"), Log: s.Logger()})
 	if errors.Is(err, versioning.ErrInvalidRefSpec) { // the remote has no such branch
 		return exec.Null, pgerr.New(pgerr.InternalError, "branch %q not found on remote", remoteBranch)
 	}
@@ -282,7 +298,7 @@ func (s session) doltPull(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	}
 	out, err := s.Repo().MergeBranch(ctx, branch, versioning.MergeSpec{
 		Theirs: theirs, TheirsName: "remotes/" + tracking, NoFF: f.has("no-ff"), Squash: f.has("squash"), NoCommit: f.has("no-commit"),
-		Message: fmt.Sprintf("Merge branch '%s' of %s into %s", remoteBranch, rm.URL, branch),
+		Message: fmt.Sprintf("Merge branch '%s' of %s into %s", remoteBranch, versioning.RedactURL(rm.URL), branch),
 		Author:  author, Committer: committer, Indexes: exec.NewMergeIndexer(env.Txn),
 	})
 	if err != nil {
@@ -329,7 +345,7 @@ func (s session) doltClone(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if name == "" || name == "." || name == "/" || strings.ContainsAny(name, "@/") {
 		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "dolt_clone: %q is not a database name; give one", name)
 	}
-	_, st, err := versioning.Clone(env.Ctx, s.Repo().Store(), name, rawURL, versioning.CloneOptions{
+	_, st, err := versioning.Clone(transferProgress(env.Ctx, s, "dolt_clone"), s.Repo().Store(), name, rawURL, versioning.CloneOptions{
 		Remote: f.flags["remote"], Branch: f.flags["branch"], Log: s.Logger()})
 	switch {
 	case errors.Is(err, versioning.ErrDatabaseExists):

@@ -310,7 +310,7 @@ func init() {
 				if r.Params == nil {
 					params = []byte("{}")
 				}
-				rows[i] = exec.Row{exec.DText(r.Name), exec.DText(r.URL), exec.DJSON(string(specs)), exec.DJSON(string(params))}
+				rows[i] = exec.Row{exec.DText(r.Name), exec.DText(versioning.RedactURL(r.URL)), exec.DJSON(string(specs)), exec.DJSON(string(params))}
 			}
 			return rows, nil
 		},

@@ -34,6 +34,9 @@ func (s *Session) branchChecked(ctx context.Context) (bool, error) {
 // RequireBranchWrite checks that the session's user may change branch
 // (dolt.Session).
 func (s *Session) RequireBranchWrite(ctx context.Context, branch string) error {
+	if err := s.requireNotReplica(); err != nil {
+		return err
+	}
 	if ok, err := s.branchChecked(ctx); !ok || err != nil {
 		return err
 	}
@@ -51,6 +54,9 @@ func (s *Session) RequireBranchWrite(ctx context.Context, branch string) error {
 // RequireBranchCreate checks that the session's user may create a branch
 // named branch (dolt.Session).
 func (s *Session) RequireBranchCreate(ctx context.Context, branch string) error {
+	if err := s.requireNotReplica(); err != nil {
+		return err
+	}
 	if ok, err := s.branchChecked(ctx); !ok || err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 	return &catalog.Source{
 		Backends: s.e.live.backends(),
 		Locks:    func() []catalog.Lock { return s.e.live.locks(s.e.locks) },
-		Ctx:      env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Roles: roles,
+		Ctx:      env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Role: s.CurrentRole(), Roles: roles,
 		SearchPath: s.lookupPath(), Settings: settings,
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {
@@ -55,6 +55,9 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 		},
 		Sequences: func(t *versioning.Table, expr string) []*versioning.Sequence {
 			return s.defaultSequences(env, t, expr)
+		},
+		ViewEvents: func(v *versioning.View, include []int) int {
+			return planner.ViewEvents(s, env, v, include)
 		},
 	}, nil
 }
@@ -245,6 +248,23 @@ func init() {
 		}
 		return exec.DRegOID(oid, name), nil
 	})
+	// Which statements a relation takes, and whether a column may be
+	// updated, as the bits of PostgreSQL's relation_is_updatable.
+	registerStrict("pg_relation_is_updatable", []uint32{exec.OIDRegclass, exec.OIDBool}, exec.OIDInt4, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		r, ok := snap.RelationByOID(oid)
+		if !ok {
+			return exec.DInt(0), nil
+		}
+		return exec.DInt(int64(relationEvents(snap, r, -1, a[1].Bool()))), nil
+	}))
+	registerStrict("pg_column_is_updatable", []uint32{exec.OIDRegclass, exec.OIDInt2, exec.OIDBool}, exec.OIDBool, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		r, ok := snap.RelationByOID(oid)
+		if !ok || a[1].I <= 0 {
+			return exec.DBool(false), nil
+		}
+		const need = planner.EventUpdate | planner.EventDelete
+		return exec.DBool(relationEvents(snap, r, int(a[1].I)-1, a[2].Bool())&need == need), nil
+	}))
 }
 
 // The catalog functions whose answers are fixed here, with PostgreSQL's
@@ -260,18 +280,14 @@ func init() {
 			return d, nil
 		}}))
 	}
-	const name, oid, text, int2 = exec.OIDName, exec.OIDOid, exec.OIDText, exec.OIDInt2
+	const name, oid, text = exec.OIDName, exec.OIDOid, exec.OIDText
 	object := [][]uint32{{name, text, text}, {name, oid, text}, {oid, text, text}, {oid, oid, text}, {text, text}, {oid, text}}
 	privileges := map[string][][]uint32{
 		"has_parameter_privilege": {{name, text, text}, {oid, text, text}, {text, text}},
-		"has_column_privilege": {
-			{name, text, text, text}, {name, text, int2, text}, {name, oid, text, text}, {name, oid, int2, text},
-			{oid, text, text, text}, {oid, text, int2, text}, {oid, oid, text, text}, {oid, oid, int2, text},
-			{text, text, text}, {text, int2, text}, {oid, text, text}, {oid, int2, text},
-		},
-		"pg_has_role": {{name, name, text}, {name, oid, text}, {oid, name, text}, {oid, oid, text}, {name, text}, {oid, text}},
+		"pg_has_role":             {{name, name, text}, {name, oid, text}, {oid, name, text}, {oid, oid, text}, {name, text}, {oid, text}},
 	}
-	for _, kind := range []string{"any_column", "database", "foreign_data_wrapper", "function", "language", "sequence", "server", "tablespace", "type"} {
+	// has_column_privilege and has_any_column_privilege are roles.go's.
+	for _, kind := range []string{"database", "foreign_data_wrapper", "function", "language", "sequence", "server", "tablespace", "type"} {
 		privileges["has_"+kind+"_privilege"] = object
 	}
 	names := make([]string, 0, len(privileges))
@@ -543,4 +559,15 @@ func (s *Session) catalogPrepared() []catalog.Prepared {
 // settingsTypeNamer names types as format_type does for the session.
 func settingsTypeNamer(st *exec.Settings) catalog.TypeNamer {
 	return func(oid uint32) string { return exec.FormatTypeIn(st, oid, -1) }
+}
+
+// relationEvents is PostgreSQL's relation_is_updatable: the statements
+// relation r (limited to its column at position col when col >= 0)
+// takes, with its INSTEAD OF triggers' when triggers.
+func relationEvents(snap *catalog.Snapshot, r catalog.Relation, col int, triggers bool) int {
+	events := snap.RelationEvents(r, col)
+	if triggers && r.Kind == 'v' && r.Query != nil {
+		events |= catalog.TriggerEvents(r.Query)
+	}
+	return events
 }

@@ -19,6 +19,10 @@
 // roles.go roles, SET ROLE and SESSION AUTHORIZATION, the current role's
 // authority and GRANT of roles; branchcontrol.go Doltgres's branch
 // permissions; notify.go LISTEN/NOTIFY between the sessions of a branch;
+// peer.go the functions another server's push, fetch or replica calls
+// (roles with REPLICATION only), peerwatch.go the notifications that wake
+// replicas when a database's refs move; replica.go a read replica's loop, its
+// read-only databases and dolt_replication_status;
 // advisory.go advisory locks; activity.go pg_stat_activity and the
 // branches in use; gcgate.go keeps dolt_gc apart from the other
 // transactions.

@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -116,8 +118,12 @@ func (s *Session) roleOptions(r *versioning.Role, opts []*pg.Node) error {
 			r.CreateDB = on
 		case "createrole":
 			r.CreateRole = on
+		case "isreplication":
+			r.Replication = on
 		case "inherit":
 			r.NoInherit = !on
+		case "bypassrls":
+			r.BypassRLS = on
 		case "validUntil":
 			v, err := types.ParseTimestampTZ(d.Arg.GetString_().GetSval(), -1, s.settings())
 			if err != nil {
@@ -161,6 +167,10 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 	switch {
 	case r.Superuser && !au.Superuser:
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create superusers")
+	case r.BypassRLS && !au.Superuser:
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create bypassrls users")
+	case r.Replication && !au.Superuser:
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create replication users")
 	case !au.CreateRole:
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
 	}
@@ -198,6 +208,12 @@ func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, 
 		if was.Superuser || r.Superuser {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
 		}
+		if was.BypassRLS != r.BypassRLS {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to change bypassrls attribute")
+		}
+		if was.Replication || r.Replication {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter replication roles or change replication attribute")
+		}
 		// A role may change its own password; the rest needs CREATEROLE.
 		was.Verifier = r.Verifier
 		if !au.CreateRole && (name != au.Role || !reflect.DeepEqual(&was, r)) {
@@ -219,6 +235,19 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 	}
 	if !au.CreateRole {
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to drop role")
+	}
+	// What the database holds of a role keeps it, as PostgreSQL's shared
+	// dependencies do: its objects, its privileges, its policies.
+	for _, n := range d.Roles {
+		name := planner.RoleSpecName(s, n.GetRoleSpec())
+		deps, err := s.roleDependents(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		if deps != "" {
+			return nil, pgerr.New(pgerr.DependentObjectsStillExist, "role %q cannot be dropped because some objects depend on it", name).
+				WithDetail("%s", deps)
+		}
 	}
 	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		skipped = skipped[:0]
@@ -311,7 +340,7 @@ func (s *Session) Authority(ctx context.Context) (*planner.Authority, error) {
 // authHolds reports whether the authority a plan was checked with is
 // still the current role's.
 func (s *Session) authHolds(k planner.AuthKey) bool {
-	return k.Version == s.e.rolesGen.Load() && k.Role == s.CurrentRole()
+	return k.Version == s.e.rolesGen.Load() && k.Role == s.CurrentRole() && k.NoRowSecurity == planner.RowSecurityOff(s.Var("row_security"))
 }
 
 // AuthorityOf is the authority of role, for checks made as another role
@@ -438,12 +467,12 @@ func hasPrivilege(kind string) sessionFn {
 		if err != nil {
 			return exec.Null, err
 		}
-		role := s.CurrentRole()
+		role, byOID := s.CurrentRole(), false
 		if len(a) == 3 {
 			if a[0].Kind == exec.KindText {
 				role = a[0].S
 			} else {
-				role = roleByOID(snap, uint32(a[0].I))
+				role, byOID = roleByOID(snap, uint32(a[0].I)), true
 			}
 			a = a[1:]
 		}
@@ -451,11 +480,12 @@ func hasPrivilege(kind string) sessionFn {
 		if err != nil {
 			return exec.Null, err
 		}
-		if roles[role] == nil {
+		if roles[role] == nil && !byOID {
+			// A role named by an OID that is none holds only PUBLIC's.
 			return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
 		}
 		var acl []versioning.ACLItem
-		var all string
+		var all, owner string
 		switch kind {
 		case "table":
 			var rel catalog.Relation
@@ -472,10 +502,18 @@ func hasPrivilege(kind string) sessionFn {
 			} else if rel, ok = snap.RelationByOID(uint32(a[0].I)); !ok {
 				return exec.Null, nil // PostgreSQL: NULL for an OID that names nothing
 			}
-			if !ok || rel.Kind != 'r' || rel.Table == nil {
-				return exec.DBool(true), nil // catalogs, views, sequences: not checked yet
+			all = versioning.TablePrivileges
+			switch {
+			case !ok || rel.Kind == 'S':
+				return exec.DBool(true), nil // sequences: not checked yet
+			case rel.Kind == 'r' && rel.Table != nil:
+				acl, owner = planner.TableACL(rel.Table), rel.Table.Owner
+			case rel.Kind == 'v' && rel.Query != nil:
+				acl, owner = planner.ViewACL(rel.Query), rel.Query.Owner
+			default:
+				// A catalog: the bootstrap superuser's, readable by all.
+				acl = versioning.DefaultACL(planner.BootstrapSuperuser, all, "r")
 			}
-			acl, all = planner.TableACL(rel.Table), versioning.TablePrivileges
 		case "schema":
 			var name string
 			if a[0].Kind == exec.KindText {
@@ -497,24 +535,30 @@ func hasPrivilege(kind string) sessionFn {
 				}
 				return exec.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 			}
-			acl, all = planner.SchemaACL(sc), versioning.SchemaPrivileges
+			acl, all, owner = planner.SchemaACL(sc), versioning.SchemaPrivileges, planner.SchemaOwner(sc)
 		}
 		au := planner.NewAuthority(roles, role, 0)
-		if au.Superuser {
-			return exec.DBool(true), nil
-		}
-		for _, p := range strings.Split(a[1].S, ",") {
-			p = strings.ToLower(strings.TrimSpace(p))
+		held, asked := false, false
+		for _, given := range strings.Split(a[1].S, ",") {
+			given = strings.TrimSpace(given) // the error quotes it as given
+			p := strings.ToLower(given)
 			name, grant := strings.CutSuffix(p, " with grant option")
-			c, ok := planner.PrivilegeLetters[strings.TrimSpace(name)]
-			if !ok || strings.IndexByte(all, c) < 0 {
-				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
+			name = strings.TrimSpace(name)
+			if kind == "table" && name == "rule" {
+				continue // RULE is accepted and held by no one, as in PostgreSQL
 			}
-			if versioning.ACLHolds(acl, au.Holds, string(c), grant) {
-				return exec.DBool(true), nil
+			c, ok := planner.PrivilegeLetters[name]
+			if !ok || strings.IndexByte(all, c) < 0 {
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", given)
+			}
+			asked = true
+			// An owner may grant whatever it holds, as PostgreSQL's
+			// aclmask gives it every grant option.
+			if versioning.ACLHolds(acl, au.Holds, string(c), grant && !(owner != "" && au.Owns(owner))) {
+				held = true
 			}
 		}
-		return exec.DBool(false), nil
+		return exec.DBool(held || au.Superuser && asked), nil
 	}
 }
 
@@ -540,4 +584,265 @@ func (s *Session) requireSequence(ctx context.Context, seq *versioning.Sequence,
 		return nil
 	}
 	return planner.PermissionDenied("sequence", seq.Name)
+}
+
+// rowSecurityActive is row_security_active(table): whether row-level
+// security applies to the table for the current role, by name or OID.
+func rowSecurityActive(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	snap, err := s.snapshot(env)
+	if err != nil {
+		return exec.Null, err
+	}
+	oid := uint32(a[0].I)
+	if a[0].Kind == exec.KindText {
+		var found bool
+		if oid, _, found, err = s.ResolveRegclass(env, a[0].S); err != nil {
+			return exec.Null, err
+		}
+		if !found {
+			return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+		}
+	}
+	rel, ok := snap.RelationByOID(oid)
+	if !ok || rel.Kind != 'r' || rel.Table == nil {
+		return exec.DBool(false), nil
+	}
+	au, err := s.Authority(env.Ctx)
+	if err != nil {
+		return exec.Null, err
+	}
+	return exec.DBool(planner.RowSecurityActive(rel.Table, au)), nil
+}
+
+func init() {
+	registerStrict("row_security_active", []uint32{exec.OIDOid}, exec.OIDBool, rowSecurityActive)
+	registerStrict("row_security_active", []uint32{exec.OIDText}, exec.OIDBool, rowSecurityActive)
+}
+
+// hasColumnPrivilege implements has_column_privilege and, with any,
+// has_any_column_privilege, in all their forms: an optional user (name
+// or OID), the table (name or OID), for the first the column (name or
+// number), and the privileges. A privilege on the table is one on every
+// column; a column holds its own besides.
+func hasColumnPrivilege(any bool) sessionFn {
+	return func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return exec.Null, err
+		}
+		want := 3
+		if any {
+			want = 2
+		}
+		role := s.CurrentRole()
+		if len(a) > want {
+			if a[0].Kind == exec.KindText {
+				role = a[0].S
+			} else {
+				role = roleByOID(snap, uint32(a[0].I))
+			}
+			a = a[1:]
+		}
+		roles, _, err := s.e.roles.Load(env.Ctx, s.e.st)
+		if err != nil {
+			return exec.Null, err
+		}
+		if roles[role] == nil {
+			return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
+		}
+		var rel catalog.Relation
+		var ok bool
+		if a[0].Kind == exec.KindText {
+			oid, _, found, err := s.ResolveRegclass(env, a[0].S)
+			if err != nil {
+				return exec.Null, err
+			}
+			if !found {
+				return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+			}
+			rel, ok = snap.RelationByOID(oid)
+		} else if rel, ok = snap.RelationByOID(uint32(a[0].I)); !ok {
+			return exec.Null, nil
+		}
+		privs := a[len(a)-1].S
+		var letters []string
+		for _, given := range strings.Split(privs, ",") {
+			given = strings.TrimSpace(given) // the error quotes it as given
+			p := strings.ToLower(given)
+			name, grant := strings.CutSuffix(p, " with grant option")
+			c, ok := planner.PrivilegeLetters[strings.TrimSpace(name)]
+			if !ok || strings.IndexByte("arwx", c) < 0 {
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", given)
+			}
+			l := string(c)
+			if grant {
+				l += "*"
+			}
+			letters = append(letters, l)
+		}
+		if ok && rel.View != nil && !any {
+			// A catalog: its columns exist for everyone to read.
+			if a[1].Kind == exec.KindText {
+				if !slices.ContainsFunc(rel.View.Cols, func(c exec.VirtualColumn) bool { return c.Name == a[1].S }) {
+					return exec.Null, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a[1].S, rel.Name)
+				}
+			} else if n := int(a[1].I); n <= 0 || n > len(rel.View.Cols) {
+				return exec.Null, nil
+			}
+		}
+		if !ok || rel.Kind != 'r' || rel.Table == nil {
+			return exec.DBool(true), nil // catalogs, views: not checked
+		}
+		def := rel.Table
+		cols := []int{}
+		if any {
+			for pos, c := range def.Columns {
+				if !c.Dropped {
+					cols = append(cols, pos)
+				}
+			}
+		} else {
+			pos := -1
+			if a[1].Kind == exec.KindText {
+				for i, c := range def.Columns {
+					if !c.Dropped && c.Name == a[1].S {
+						pos = i
+					}
+				}
+				if pos < 0 {
+					if slices.ContainsFunc(def.Columns, func(c versioning.Column) bool { return c.Dropped && c.Name == a[1].S }) {
+						return exec.Null, nil // a dropped column, by the name it has now
+					}
+					return exec.Null, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a[1].S, def.Name)
+				}
+			} else {
+				n := int(a[1].I)
+				if n <= 0 || n > len(def.Columns) || def.Columns[n-1].Dropped {
+					return exec.Null, nil
+				}
+				pos = n - 1
+			}
+			cols = append(cols, pos)
+		}
+		au := planner.NewAuthority(roles, role, 0)
+		if au.Superuser {
+			return exec.DBool(true), nil
+		}
+		tacl := planner.TableACL(def)
+		for _, l := range letters {
+			grant := len(l) > 1
+			if versioning.ACLHolds(tacl, au.Holds, l[:1], grant) {
+				return exec.DBool(true), nil
+			}
+			for _, pos := range cols {
+				if versioning.ACLHolds(def.Columns[pos].ACL, au.Holds, l[:1], grant) {
+					return exec.DBool(true), nil
+				}
+			}
+		}
+		return exec.DBool(false), nil
+	}
+}
+
+func init() {
+	const name, oid, text, int2 = exec.OIDName, exec.OIDOid, exec.OIDText, exec.OIDInt2
+	col := hasColumnPrivilege(false)
+	for _, user := range [][]uint32{{name}, {oid}, nil} {
+		for _, table := range []uint32{text, oid} {
+			for _, column := range []uint32{text, int2} {
+				args := append(append(slices.Clone(user), table, column), text)
+				registerStrict("has_column_privilege", args, exec.OIDBool, col)
+			}
+		}
+	}
+	anyCol := hasColumnPrivilege(true)
+	for _, user := range [][]uint32{{name}, {oid}, nil} {
+		for _, table := range []uint32{text, oid} {
+			args := append(append(slices.Clone(user), table), text)
+			registerStrict("has_any_column_privilege", args, exec.OIDBool, anyCol)
+		}
+	}
+}
+
+// roleDependents describes what in the session's database depends on
+// role, as DROP ROLE's detail lists it: the objects it owns, the
+// privileges granted to or by it, and the policies naming it; none, "".
+func (s *Session) roleDependents(ctx context.Context, role string) (string, error) {
+	root := versioning.RootValue{}
+	if s.txn != nil {
+		root = s.txn.Root
+	} else {
+		var err error
+		if root, err = s.workingRoot(ctx); err != nil {
+			return "", err
+		}
+	}
+	var lines []string
+	inACL := func(acl []versioning.ACLItem) bool {
+		for _, it := range acl {
+			if it.Grantee == role || it.Grantor == role {
+				return true
+			}
+		}
+		return false
+	}
+	tables, err := root.Tables(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, t := range tables {
+		if t.Owner == role {
+			lines = append(lines, fmt.Sprintf("owner of table %s", t.Name))
+		}
+		if inACL(t.ACL) {
+			lines = append(lines, fmt.Sprintf("privileges for table %s", t.Name))
+		}
+		for _, c := range t.Columns {
+			if !c.Dropped && inACL(c.ACL) {
+				lines = append(lines, fmt.Sprintf("privileges for column %s of table %s", c.Name, t.Name))
+			}
+		}
+		for _, p := range t.Policies {
+			if slices.Contains(p.Roles, role) {
+				lines = append(lines, fmt.Sprintf("target of policy %s on table %s", p.Name, t.Name))
+			}
+		}
+	}
+	views, err := root.Views(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, v := range views {
+		if v.Owner == role {
+			lines = append(lines, fmt.Sprintf("owner of view %s", v.Name))
+		}
+		if inACL(v.ACL) {
+			lines = append(lines, fmt.Sprintf("privileges for view %s", v.Name))
+		}
+	}
+	seqs, err := root.Sequences(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, q := range seqs {
+		if q.Owner == role {
+			lines = append(lines, fmt.Sprintf("owner of sequence %s", q.Name))
+		}
+		if inACL(q.ACL) {
+			lines = append(lines, fmt.Sprintf("privileges for sequence %s", q.Name))
+		}
+	}
+	schemas, err := root.Schemas(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, sc := range schemas {
+		if sc.Owner == role {
+			lines = append(lines, fmt.Sprintf("owner of schema %s", sc.Name))
+		}
+		if inACL(sc.ACL) {
+			lines = append(lines, fmt.Sprintf("privileges for schema %s", sc.Name))
+		}
+	}
+	return strings.Join(lines, "\n"), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,6 +49,13 @@ type Engine struct {
 	live liveSessions
 	// notify routes LISTEN/NOTIFY between the sessions (notify.go).
 	notify notifyHub
+	// replicas are the databases this server follows as a read replica,
+	// by name, to their *replicaState (replica.go): read-only for sessions.
+	replicas sync.Map
+	// peer counts what peers read and wrote through the peer functions
+	// (peer.go), for dolt_peer_stats, and watches the databases whose refs
+	// peers follow (peerwatch.go).
+	peer peerState
 
 	// CancelBackend and TerminateBackend, set by the server, cancel the
 	// statement of the session with a pid or end the session
@@ -236,6 +244,7 @@ var defaultVars = map[string]string{
 	"jit":                                 "off",
 	"jit_above_cost":                      "100000",
 	"row_security":                        "on",
+	"restrict_nonsystem_relation_kind":    "",
 	"synchronize_seqscans":                "on",
 	"max_index_keys":                      "32",
 	"max_function_args":                   "100",
@@ -317,7 +326,7 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, detached: detached, readOnly: detached != nil, vars: map[string]string{}, prepared: map[string]*preparedStmt{}, cursors: map[string]*cursor{}}
+	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, detached: detached, readOnly: detached != nil || e.Replicated(repo.Name()), vars: map[string]string{}, prepared: map[string]*preparedStmt{}, cursors: map[string]*cursor{}}
 	for k, v := range defaultVars {
 		s.vars[k] = v
 	}
@@ -388,7 +397,7 @@ func (s *Session) use(ctx context.Context, target string) error {
 	if err != nil {
 		return err
 	}
-	s.database, s.repo, s.detached, s.readOnly = target, repo, detached, detached != nil
+	s.database, s.repo, s.detached, s.readOnly = target, repo, detached, detached != nil || s.e.Replicated(repo.Name())
 	s.SwitchBranch(branch)
 	return nil
 }

@@ -11,7 +11,8 @@
 // Where the bytes live is a backend of four operations (read and swap
 // the manifest, write and read table files): a directory (file:// URLs,
 // dir.go) or a bucket of an S3-compatible object store (s3:// URLs,
-// s3.go), not another Store.
+// s3.go), not another Store. Another pgserver as a remote (postgres://
+// URLs) is package pgremote's Store, with the same method set.
 //
 // # Invariants
 //

@@ -67,13 +67,17 @@ type Options struct {
 	DataDir string   // default: a new t.TempDir()
 	Args    []string // extra flags
 	Env     []string // extra environment, KEY=VALUE
+	Port    int      // default: a free port (a restarted server may want its old one)
 }
 
 // StartOpts runs a server as o says.
 func StartOpts(t testing.TB, o Options) *Server {
 	t.Helper()
 	bin := binary(t)
-	port := freePort(t)
+	port := o.Port
+	if port == 0 {
+		port = freePort(t)
+	}
 	if o.DataDir == "" {
 		o.DataDir = t.TempDir()
 	}
