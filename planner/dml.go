@@ -324,6 +324,9 @@ func (a *analyzer) returningIn(list []*pg.Node, sc *scope) ([]exec.Expr, []exec.
 // filteredScan plans the rows of t that pass where, and returns where's
 // predicate over t's rows (true without one) for a Modify's Recheck.
 func (a *analyzer) filteredScan(t *exec.Table, inh bool, sc *scope, where *pg.Node, quals []exec.Expr) (exec.Plan, exec.Expr, error) {
+	if co := where.GetCurrentOfExpr(); co != nil {
+		return a.currentOf(t, co.CursorName, quals)
+	}
 	scan, err := a.relationScan(t, inh, nil)
 	if err != nil {
 		return nil, nil, err

@@ -26,6 +26,13 @@ type cursor struct {
 	// text is the query string that declared the cursor, at created.
 	text    string
 	created time.Time
+	// table, when the cursor reads one stored table's rows one for one,
+	// is that table, and keys are the keys of its rows' stored rows:
+	// what WHERE CURRENT OF changes (CursorKey). txn is the transaction
+	// that declared it.
+	table *exec.Table
+	keys  [][]byte
+	txn   *exec.Txn
 }
 
 // CursorColumns describes the rows of cursor name, for a protocol-level
@@ -71,7 +78,7 @@ func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.Declar
 	}
 	defer rows.Close()
 	c := &cursor{cols: an.Cols, scroll: d.Options&cursorOptNoScroll == 0, hold: hold, binary: d.Options&cursorOptBinary != 0,
-		text: st.sql, created: time.Now()}
+		text: st.sql, created: time.Now(), table: exec.ScannedTable(an.Plan), txn: tx}
 	for {
 		row, err := rows.Next()
 		if err != nil {
@@ -81,9 +88,33 @@ func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.Declar
 			break
 		}
 		c.rows = append(c.rows, slices.Clone(row))
+		if c.table != nil {
+			if k, ok := exec.CurrentKey(rows); ok {
+				c.keys = append(c.keys, slices.Clone(k))
+			} else {
+				c.table, c.keys = nil, nil
+			}
+		}
 	}
 	s.cursors[d.Portalname] = c
 	return &Result{tag: "DECLARE CURSOR"}, nil
+}
+
+// CursorKey implements planner.CursorPositions: the key of the stored row
+// of t cursor name is on, for WHERE CURRENT OF.
+func (s *Session) CursorKey(name string, t *exec.Table) ([]byte, error) {
+	c, ok := s.cursors[name]
+	switch {
+	case !ok:
+		return nil, pgerr.New(pgerr.InvalidCursorName, "cursor %q does not exist", name)
+	case c.txn != s.txn:
+		return nil, pgerr.New(pgerr.InvalidCursorState, "cursor %q is held from a previous transaction", name)
+	case c.table == nil || c.table.Def.Schema != t.Def.Schema || c.table.Def.Name != t.Def.Name:
+		return nil, pgerr.New(pgerr.InvalidCursorState, "cursor %q is not a simply updatable scan of table %q", name, t.Def.Name)
+	case c.pos < 1 || c.pos > len(c.keys):
+		return nil, pgerr.New(pgerr.InvalidCursorState, "cursor %q is not positioned on a row", name)
+	}
+	return c.keys[c.pos-1], nil
 }
 
 // fetch runs FETCH and MOVE.
