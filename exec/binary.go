@@ -57,6 +57,12 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 	if d.Kind == KindRecord {
 		return appendRecordBinary(dst, d.Record())
 	}
+	if d.Kind == KindRange {
+		return appendRangeBinary(dst, d)
+	}
+	if d.Kind == KindMultirange {
+		return appendMultirangeBinary(dst, d)
+	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "binary output of type %s is not supported yet", TypeName(t.OID))
 }
 
@@ -170,6 +176,12 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 	default:
 		if IsArrayType(t.OID) {
 			return decodeArrayBinary(t, b)
+		}
+		if s := types.RangeSubtypeOf(types.Oid(t.OID)); s != 0 {
+			return decodeRangeBinary(T{OID: uint32(s), Typmod: -1}, RangeTypeDiscrete(t.OID), b)
+		}
+		if r := types.MultirangeRange(types.Oid(t.OID)); r != 0 {
+			return decodeMultirangeBinary(T{OID: uint32(types.RangeSubtypeOf(r)), Typmod: -1}, RangeTypeDiscrete(uint32(r)), b)
 		}
 		return Null, pgerr.New(pgerr.FeatureNotSupported, "binary input of type %s is not supported yet", TypeName(t.OID))
 	}

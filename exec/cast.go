@@ -115,6 +115,10 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 	switch KindOf(t.OID) {
 	case KindEnum:
 		return parseEnumText(t, s, st)
+	case KindRange:
+		return parseRangeText(t, s, st)
+	case KindMultirange:
+		return parseMultirangeText(t, s, st)
 	case KindRecord:
 		if t.OID == OIDRecord {
 			return Null, pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
@@ -187,7 +191,7 @@ func castKind(from, to T) Fn {
 		return fn
 	}
 	switch {
-	case from.OID == to.OID || (fk == tk && fk != KindInt && fk != KindFloat && fk != KindText && fk != KindTimestamp && fk != KindJSON):
+	case from.OID == to.OID || (fk == tk && fk != KindInt && fk != KindFloat && fk != KindText && fk != KindTimestamp && fk != KindJSON && fk != KindRange && fk != KindMultirange):
 		return func(_ *Env, a []Datum) (Datum, error) { return a[0], nil }
 	case tk == KindText && fk == KindText:
 		if to.OID == OIDBpchar || from.OID != OIDBpchar {

@@ -15,24 +15,26 @@ import (
 type Kind uint8
 
 const (
-	KindNull      Kind = iota
-	KindBool           // I: 0 or 1
-	KindInt            // I
-	KindFloat          // F
-	KindNumeric        // X: *apd.Decimal, never modified once in a Datum
-	KindText           // S
-	KindBytes          // S: the bytes of a bytea
-	KindDate           // I: days since 2000-01-01
-	KindTime           // I: microseconds since midnight
-	KindTimestamp      // I: microseconds since 2000-01-01 00:00 (UTC for timestamptz)
-	KindInterval       // X: Interval
-	KindUUID           // S: 16 bytes
-	KindJSON           // S: the JSON text (json keeps it as given; jsonb normalised)
-	KindArray          // X: *Array
-	KindEnum           // S: the label, F: its sort order (enumsortorder), which orders it
-	KindRecord         // X: *Record
-	KindTSVector       // X: types.TSVector
-	KindTSQuery        // X: types.TSQuery
+	KindNull       Kind = iota
+	KindBool            // I: 0 or 1
+	KindInt             // I
+	KindFloat           // F
+	KindNumeric         // X: *apd.Decimal, never modified once in a Datum
+	KindText            // S
+	KindBytes           // S: the bytes of a bytea
+	KindDate            // I: days since 2000-01-01
+	KindTime            // I: microseconds since midnight
+	KindTimestamp       // I: microseconds since 2000-01-01 00:00 (UTC for timestamptz)
+	KindInterval        // X: Interval
+	KindUUID            // S: 16 bytes
+	KindJSON            // S: the JSON text (json keeps it as given; jsonb normalised)
+	KindArray           // X: *Array
+	KindEnum            // S: the label, F: its sort order (enumsortorder), which orders it
+	KindRecord          // X: *Record
+	KindTSVector        // X: types.TSVector
+	KindTSQuery         // X: types.TSQuery
+	KindRange           // X: *Range
+	KindMultirange      // X: *Multirange
 )
 
 // Datum is one SQL value. It is a small struct passed by value: ints,
@@ -129,6 +131,10 @@ func Compare(a, b Datum) int {
 		return types.CompareTSVector(a.TSVector(), b.TSVector())
 	case KindTSQuery:
 		return types.CompareTSQuery(a.TSQuery(), b.TSQuery())
+	case KindRange:
+		return compareRange(a.Range(), b.Range())
+	case KindMultirange:
+		return compareMultirange(a.Multirange(), b.Multirange())
 	}
 	return 0
 }

@@ -16,7 +16,9 @@
 // Values and types: datum.go (Datum, Kind), oid.go and oid_funcs.go (type
 // OIDs and T), format.go (text output), binary.go, datetime.go (dates and
 // timestamps as numbers, the session's zone), cast.go and cast_more.go,
-// array*.go, record.go, domain.go, jsonb_cmp.go (jsonb's order), and
+// array*.go, record.go, domain.go, jsonb_cmp.go (jsonb's order),
+// range.go, rangeops.go and multirange.go (range and multirange values,
+// their order and operators), exclusion.go (EXCLUDE constraints), and
 // package exec/types for text input and output of PostgreSQL's types.
 //
 // Expressions and functions: expr.go (Expr, Env, Call), subquery.go and

@@ -69,6 +69,10 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return append(dst, d.S...)
 	case KindRecord:
 		return appendRecordText(dst, d.Record(), s)
+	case KindRange:
+		return appendRangeText(dst, d, s)
+	case KindMultirange:
+		return appendMultirangeText(dst, d, s)
 	case KindArray:
 		if t.OID == OIDInt2Vector || t.OID == OIDOidVector {
 			return appendVector(dst, d)

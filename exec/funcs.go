@@ -113,13 +113,28 @@ func HasExact(name string, args ...uint32) bool {
 // agree. It returns the overload and the types the arguments must be
 // converted to (an OIDAny parameter keeps the argument's type).
 func LookupFunc(name string, args []T) (*Func, []T, error) {
-	return lookupIn(funcs, name, args)
+	return lookupIn(funcs, name, args, nil)
+}
+
+// LookupFuncIn is LookupFunc for a session whose settings st find the
+// subtypes of its user range types.
+func LookupFuncIn(st *Settings, name string, args []T) (*Func, []T, error) {
+	return lookupIn(funcs, name, args, st)
+}
+
+// BindIn is Bind where st finds the subtypes of user range types, which
+// a polymorphic result (lower of a user range) may be.
+func (f *Func) BindIn(st *Settings, args []T) (Fn, T, error) {
+	if f.Build != nil || !IsPolymorphic(f.Ret) {
+		return f.Bind(args)
+	}
+	return f.Fn, polyResultIn(f.Ret, f.params(len(args)), args, st), nil
 }
 
 // LookupIn resolves a call of name among the given overloads (a user
 // function's) by the rules of LookupFunc.
 func LookupIn(overloads []*Func, name string, args []T) (*Func, []T, error) {
-	return lookupIn(map[string][]*Func{name: overloads}, name, args)
+	return lookupIn(map[string][]*Func{name: overloads}, name, args, nil)
 }
 
 // Choose picks the overload among overloads that a call of name with
@@ -128,20 +143,26 @@ func LookupIn(overloads []*Func, name string, args []T) (*Func, []T, error) {
 // defaults included, with Func.Resolve, as PostgreSQL's func_get_detail
 // chooses and enforce_generic_type_consistency binds.
 func Choose(overloads []*Func, name string, args []T) (*Func, error) {
-	return choose(overloads, name, args)
+	return choose(overloads, name, args, nil)
+}
+
+// ChooseIn is Choose where the session's settings st find the subtypes
+// of user range types.
+func ChooseIn(st *Settings, overloads []*Func, name string, args []T) (*Func, error) {
+	return choose(overloads, name, args, st)
 }
 
 // lookupIn is LookupFunc over the overloads of one registry.
-func lookupIn(reg map[string][]*Func, name string, args []T) (*Func, []T, error) {
-	f, err := choose(reg[name], name, args)
+func lookupIn(reg map[string][]*Func, name string, args []T, st *Settings) (*Func, []T, error) {
+	f, err := choose(reg[name], name, args, st)
 	if err != nil {
 		return nil, nil, err
 	}
-	return resolved(f, args)
+	return resolved(f, args, st)
 }
 
 // choose is Choose.
-func choose(overloads []*Func, name string, args []T) (*Func, error) {
+func choose(overloads []*Func, name string, args []T, st *Settings) (*Func, error) {
 	var cands []*Func
 	for _, f := range overloads {
 		params := f.params(len(args))
@@ -158,7 +179,7 @@ func choose(overloads []*Func, name string, args []T) (*Func, error) {
 			}
 		}
 		if ok && HasPolymorphic(params) {
-			if _, err := resolvePoly(params, args); isPolyMismatch(err) {
+			if _, err := resolvePolyIn(params, args, st); isPolyMismatch(err) {
 				ok = false
 			}
 		}
@@ -169,7 +190,7 @@ func choose(overloads []*Func, name string, args []T) (*Func, error) {
 			cands = append(cands, f)
 		}
 	}
-	best := selectCandidate(cands, args)
+	best := selectCandidate(cands, args, st)
 	switch {
 	case len(best) == 1:
 		return best[0], nil
@@ -186,7 +207,13 @@ func choose(overloads []*Func, name string, args []T) (*Func, error) {
 // the arguments its defaults add, which do not take part in the choice:
 // arguments that disagree fail with PostgreSQL's error.
 func (f *Func) Resolve(args []T) ([]T, error) {
-	_, out, err := resolved(f, args)
+	return f.ResolveIn(nil, args)
+}
+
+// ResolveIn is Resolve where the session's settings st find the
+// subtypes of user range types.
+func (f *Func) ResolveIn(st *Settings, args []T) ([]T, error) {
+	_, out, err := resolved(f, args, st)
 	if m, ok := err.(*polyMismatch); ok {
 		return nil, m.err
 	}
@@ -195,11 +222,11 @@ func (f *Func) Resolve(args []T) ([]T, error) {
 
 // resolved returns f and the types the arguments of a call of f convert
 // to, its polymorphic parameters bound to actual types.
-func resolved(f *Func, args []T) (*Func, []T, error) {
+func resolved(f *Func, args []T, st *Settings) (*Func, []T, error) {
 	params := f.params(len(args))
 	if HasPolymorphic(params) {
 		var err error
-		if params, err = resolvePoly(params, args); err != nil {
+		if params, err = resolvePolyIn(params, args, st); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -215,7 +242,7 @@ func resolved(f *Func, args []T) (*Func, []T, error) {
 
 // selectCandidate narrows cands, all applicable to args, as PostgreSQL's
 // func_select_candidate does; more than one result is an ambiguity.
-func selectCandidate(cands []*Func, args []T) []*Func {
+func selectCandidate(cands []*Func, args []T, st *Settings) []*Func {
 	if len(cands) <= 1 {
 		return cands
 	}
@@ -337,7 +364,7 @@ func selectCandidate(cands []*Func, args []T) []*Func {
 				}
 			}
 			if ok && HasPolymorphic(params) {
-				_, err := resolvePoly(params, assumed)
+				_, err := resolvePolyIn(params, assumed, st)
 				ok = !isPolyMismatch(err)
 			}
 			if ok {
@@ -423,6 +450,9 @@ func TypeCategory(oid uint32) byte {
 	}
 	if IsArrayType(oid) {
 		return 'A'
+	}
+	if k := KindOf(oid); k == KindRange || k == KindMultirange {
+		return 'R'
 	}
 	return 'U'
 }

@@ -78,6 +78,10 @@ func appendHashKey(dst []byte, d Datum) []byte {
 		dst = types.AppendTSVectorBinary(dst, d.TSVector())
 	case KindTSQuery:
 		dst = types.AppendTSQueryKey(dst, d.TSQuery())
+	case KindRange:
+		dst = appendRangeHashKey(dst, d.Range())
+	case KindMultirange:
+		dst = appendMultirangeHashKey(dst, d.Multirange())
 	default: // text, bytea, uuid, json
 		dst = binary.AppendUvarint(dst, uint64(len(d.S)))
 		dst = append(dst, d.S...)

@@ -109,6 +109,14 @@ func KindOf(oid uint32) Kind {
 		return KindEnum
 	case types.UserComposite:
 		return KindRecord
+	case types.UserRange:
+		return KindRange
+	}
+	if types.RangeSubtypeOf(types.Oid(oid)) != 0 {
+		return KindRange
+	}
+	if types.MultirangeRange(types.Oid(oid)) != 0 {
+		return KindMultirange
 	}
 	if oid == OIDRecord {
 		return KindRecord
@@ -127,6 +135,11 @@ var typeNames = map[uint32]string{
 	OIDUUID: "uuid", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDVoid: "void", OIDRecord: "record", OIDRegclass: "regclass",
 	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector",
 	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",
+	uint32(types.OidInt4Range): "int4range", uint32(types.OidNumRange): "numrange", uint32(types.OidTsRange): "tsrange",
+	uint32(types.OidTstzRange): "tstzrange", uint32(types.OidDateRange): "daterange", uint32(types.OidInt8Range): "int8range",
+	uint32(types.OidInt4Multirange): "int4multirange", uint32(types.OidNumMultirange): "nummultirange",
+	uint32(types.OidTsMultirange): "tsmultirange", uint32(types.OidTstzMultirange): "tstzmultirange",
+	uint32(types.OidDateMultirange): "datemultirange", uint32(types.OidInt8Multirange): "int8multirange",
 }
 
 // TypeName returns the name PostgreSQL prints for type oid.

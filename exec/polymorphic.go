@@ -1,6 +1,9 @@
 package exec
 
-import "github.com/prollypg/prollypg/exec/pgerr"
+import (
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
+)
 
 // Polymorphic parameters, as PostgreSQL resolves them
 // (check_generic_type_consistency and enforce_generic_type_consistency in
@@ -15,10 +18,11 @@ import "github.com/prollypg/prollypg/exec/pgerr"
 //
 // A polymorphic result type is the family's element type, or its array.
 //
-// The range members of the families (anyrange, anymultirange,
-// anycompatiblerange, anycompatiblemultirange) can be declared, so that
-// functions naming them are created, shown and dropped as in PostgreSQL,
-// but there are no range types yet: no argument binds to them.
+// A range argument bound to anyrange (anycompatiblerange) contributes its
+// subtype to the family's element type, and a range result is the
+// range type of such an argument; a multirange bound to anymultirange
+// contributes its range type. Only the built-in range types have
+// multirange types.
 const (
 	OIDAnyArray                uint32 = 2277
 	OIDAnyNonArray             uint32 = 2776
@@ -81,10 +85,29 @@ func polyAccepts(arg, param uint32) bool {
 		return !IsArrayType(arg)
 	case OIDAnyEnum:
 		return KindOf(arg) == KindEnum
-	case OIDAnyRange, OIDAnyMultiRange, OIDAnyCompatibleRange, OIDAnyCompatibleMultiRange:
-		return false // no range types yet
+	case OIDAnyRange, OIDAnyCompatibleRange:
+		return KindOf(arg) == KindRange
+	case OIDAnyMultiRange, OIDAnyCompatibleMultiRange:
+		return KindOf(arg) == KindMultirange
 	}
 	return true
+}
+
+// isMultirangePoly reports whether oid is anymultirange or
+// anycompatiblemultirange.
+func isMultirangePoly(oid uint32) bool {
+	return oid == OIDAnyMultiRange || oid == OIDAnyCompatibleMultiRange
+}
+
+// rangePolyArg returns the range type an argument of type arg bound to
+// range pseudo-type p gives its family: a multirange's range type.
+func rangePolyArg(p uint32, arg T) T {
+	if isMultirangePoly(p) {
+		if r := types.MultirangeRange(types.Oid(arg.OID)); r != 0 {
+			return T{OID: uint32(r), Typmod: -1}
+		}
+	}
+	return T{OID: arg.OID, Typmod: -1}
 }
 
 // isRangePoly reports whether oid is a range member of a family.
@@ -108,9 +131,26 @@ func isRangePoly(oid uint32) bool {
 // As in check_generic_type_consistency, an element pseudo-type
 // (anyelement) does not agree with an actual element type beside it.
 func resolvePoly(params []uint32, args []T) ([]uint32, error) {
-	var elem uint32 // anyelement family's element type
-	elemFrom := -1  // the argument that gave it
-	var compat []T  // anycompatible family's known element types
+	return resolvePolyIn(params, args, nil)
+}
+
+// rangeElem returns the subtype of range type t, the element type it
+// gives its polymorphic family; 0 when the catalog of st does not tell.
+func rangeElem(t T, st *Settings) uint32 {
+	sub, err := RangeSubtype(t, st)
+	if err != nil {
+		return 0
+	}
+	return sub.OID
+}
+
+// resolvePolyIn is resolvePoly where the session's settings st find the
+// subtypes of user range types.
+func resolvePolyIn(params []uint32, args []T, st *Settings) ([]uint32, error) {
+	var rangeT [2]uint32 // the range type of each family ('e', 'c')
+	var elem uint32      // anyelement family's element type
+	elemFrom := -1       // the argument that gave it
+	var compat []T       // anycompatible family's known element types
 	hasElem, hasCompat := false, false
 	polyIn := map[byte]bool{}     // families with a polymorphic argument
 	polyElemIn := map[byte]bool{} // ... of an element pseudo-type
@@ -135,6 +175,20 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		if isArr {
 			e = ElemType(args[i]).OID
 		}
+		if isRangePoly(p) {
+			rt := rangePolyArg(p, args[i])
+			if e = rangeElem(rt, st); e == 0 {
+				e = rt.OID // a user range without the catalog: itself
+			}
+			fi := 0
+			if fam == 'c' {
+				fi = 1
+			}
+			if rangeT[fi] != 0 && rangeT[fi] != rt.OID {
+				return nil, mismatch(`arguments declared "anyrange" are not all alike`).withDetail(T{OID: rangeT[fi]}, rt)
+			}
+			rangeT[fi] = rt.OID
+		}
 		switch fam {
 		case 'e':
 			hasElem = true
@@ -154,7 +208,16 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 	}
 	var common uint32
-	if hasCompat && (len(compat) > 0 || !polyIn['c']) {
+	if rangeT[1] != 0 && rangeElem(T{OID: rangeT[1]}, st) != 0 {
+		// A range's subtype is the family's type: the other arguments
+		// must convert to it (check_generic_type_consistency).
+		common = rangeElem(T{OID: rangeT[1]}, st)
+		for _, t := range compat {
+			if !CanCoerce(t.OID, common) {
+				return nil, mismatch("arguments of anycompatible family cannot be cast to a common type")
+			}
+		}
+	} else if hasCompat && (len(compat) > 0 || !polyIn['c']) {
 		c, ok := CommonType(compat)
 		if !ok {
 			for _, t := range compat {
@@ -184,8 +247,21 @@ func resolvePoly(params []uint32, args []T) ([]uint32, error) {
 		case e == 0:
 			// Undetermined but for polymorphic arguments: it stays so.
 		case isRangePoly(p):
-			// An unknown literal, but no range type to make of it.
-			return nil, mismatch("could not find range type for data type %s", TypeName(e))
+			r := rangeT[0]
+			if fam == 'c' {
+				r = rangeT[1]
+			}
+			if r == 0 {
+				// Several range types may share a subtype: an unknown
+				// literal's cannot be deduced from it.
+				return nil, pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type %s because input has type unknown", TypeName(p))
+			}
+			out[i] = r
+			if isMultirangePoly(p) {
+				if out[i] = MultirangeOf(r); out[i] == 0 {
+					return nil, mismatch("could not find multirange type for data type %s", TypeName(rangeElem(T{OID: r}, st)))
+				}
+			}
 		case isArr:
 			a := ArrayType(T{OID: e}).OID
 			if a == 0 {
@@ -247,15 +323,42 @@ func notAlike(p1 uint32, a1 T, p2 uint32, a2 T) error {
 // polyResult returns the actual type of a polymorphic result ret, given
 // the declared params and the resolved argument types.
 func polyResult(ret uint32, params []uint32, args []T) T {
+	return polyResultIn(ret, params, args, nil)
+}
+
+// polyResultIn is polyResult where st finds user range types' subtypes.
+func polyResultIn(ret uint32, params []uint32, args []T, st *Settings) T {
 	rfam, rArr := polyFamily(ret)
 	for i, p := range params {
 		fam, isArr := polyFamily(p)
 		if fam != rfam || i >= len(args) || IsPolymorphic(args[i].OID) {
 			continue
 		}
+		if isRangePoly(ret) {
+			var r uint32
+			switch {
+			case isRangePoly(p):
+				r = rangePolyArg(p, args[i]).OID
+			case !isArr:
+				r = uint32(types.RangeOfSubtype(types.Oid(args[i].OID)))
+			}
+			if r == 0 {
+				continue
+			}
+			if isMultirangePoly(ret) {
+				r = MultirangeOf(r)
+			}
+			return T{OID: r, Typmod: -1}
+		}
 		e := args[i]
 		if isArr {
 			e = ElemType(args[i])
+		}
+		if isRangePoly(p) {
+			e = T{OID: rangeElem(rangePolyArg(p, args[i]), st)}
+			if e.OID == 0 {
+				continue
+			}
 		}
 		e.Typmod = -1
 		if rArr {
@@ -314,10 +417,16 @@ func CommonType(ts []T) (T, bool) {
 // to args (as LookupIn resolved them): declared itself unless it is
 // polymorphic.
 func PolyType(declared uint32, params []uint32, args []T) T {
+	return PolyTypeIn(nil, declared, params, args)
+}
+
+// PolyTypeIn is PolyType where the session's settings st find the
+// subtypes of user range types.
+func PolyTypeIn(st *Settings, declared uint32, params []uint32, args []T) T {
 	if !IsPolymorphic(declared) {
 		return T{OID: declared, Typmod: -1}
 	}
-	return polyResult(declared, params, args)
+	return polyResultIn(declared, params, args, st)
 }
 
 // PolySignatureDetail is PostgreSQL's check_valid_polymorphic_signature:

@@ -66,6 +66,12 @@ func appendField(b *tuple.Builder, t T, d Datum) {
 		case KindTSQuery:
 			b.Append(types.AppendTSQueryBinary(nil, d.TSQuery()))
 			return
+		case KindMultirange:
+			b.Append(appendMultirangeField(nil, t, d))
+			return
+		case KindRange:
+			b.Append(appendRangeField(nil, d))
+			return
 		}
 		b.AppendString(d.S)
 	}
@@ -124,6 +130,10 @@ func decodeField(t T, f []byte) (Datum, error) {
 				return Null, pgerr.Wrap(err, pgerr.DataCorrupted, "corrupt stored value of type %s", TypeName(t.OID))
 			}
 			return DTSQuery(q), nil
+		case KindRange:
+			return decodeRangeField(f)
+		case KindMultirange:
+			return decodeMultirangeField(f)
 		}
 		// Stored bytes are immutable (chunks never change once written), so
 		// the string can share them instead of copying.
@@ -189,6 +199,15 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 		return sortkey.AppendBytea(dst, h[:], o), nil
 	case KindTSQuery:
 		return sortkey.AppendBytea(dst, types.AppendTSQueryKey(nil, d.TSQuery()), o), nil
+	case KindRange:
+		// A digest, as for tsvector: equality and uniqueness, not order
+		// (KeyCompatible keeps index scans off it); the gist and spgist
+		// indexes on ranges are such indexes.
+		h := xxh3.Hash128(appendRangeHashKey(nil, d.Range())).Bytes()
+		return sortkey.AppendBytea(dst, h[:], o), nil
+	case KindMultirange:
+		h := xxh3.Hash128(appendMultirangeHashKey(nil, d.Multirange())).Bytes()
+		return sortkey.AppendBytea(dst, h[:], o), nil
 	}
 	if d.Kind == KindArray && IsArrayType(t.OID) {
 		return appendArrayKey(dst, ElemType(t), d, o)

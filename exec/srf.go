@@ -63,7 +63,7 @@ func IsSRF(name string) bool { return len(srfs[name]) > 0 }
 
 // LookupSRF resolves a set-returning call as LookupFunc does.
 func LookupSRF(name string, args []T) (*SRF, []T, error) {
-	best, want, err := lookupIn(srfs, name, args)
+	best, want, err := lookupIn(srfs, name, args, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -593,6 +593,11 @@ func (w *TableWriter) Delete(ctx context.Context, key []byte, old Row) error {
 // write stores row under key, replacing old (nil for a new row), and keeps
 // the secondary indexes in step.
 func (w *TableWriter) write(ctx context.Context, key []byte, old, row Row) error {
+	if len(w.t.Def.Exclusions) > 0 {
+		if err := w.checkExclusions(ctx, key, row); err != nil {
+			return err
+		}
+	}
 	if old != nil {
 		if err := w.removeIndexEntries(key, old); err != nil {
 			return err

@@ -29,6 +29,11 @@ func ConstraintExists(def *versioning.Table, name string) bool {
 			return true
 		}
 	}
+	for _, x := range def.Exclusions {
+		if x.Name == name {
+			return true
+		}
+	}
 	return false
 }
 

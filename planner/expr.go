@@ -60,7 +60,13 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if e, err = a.cast(e, t, true, tc.Location); err != nil || dom == nil {
+		loc := tc.Location
+		if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil {
+			// A literal's input function reports at the literal, as
+			// PostgreSQL's coerce_type does.
+			loc = c.Location
+		}
+		if e, err = a.cast(e, t, true, loc); err != nil || dom == nil {
 			return e, err
 		}
 		return a.domainCheck(e, dom)
@@ -347,7 +353,7 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 	for i, e := range args {
 		types[i] = e.Type()
 	}
-	f, want, err := exec.LookupFunc(name, types)
+	f, want, err := exec.LookupFuncIn(a.s.Settings(), name, types)
 	if err != nil {
 		if operator && err.(*pgerr.Error).Code == pgerr.AmbiguousFunction {
 			return nil, errAmbiguousOperator(name, types, loc)
@@ -362,7 +368,7 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 			return nil, err
 		}
 	}
-	fn, t, err := f.Bind(want)
+	fn, t, err := f.BindIn(a.s.Settings(), want)
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok {
 			return nil, WithPos(pe, loc)
@@ -437,8 +443,11 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 			}
 		case exec.KindOf(lt.OID) != exec.KindOf(rt.OID) || exec.KindOf(lt.OID) == exec.KindNull:
 			return nil, errNoOperator(op, lt, rt, loc)
-		case exec.IsArrayType(lt.OID) && lt.OID != rt.OID:
-			// anyarray op anyarray: both sides of one array type.
+		case exec.IsArrayType(lt.OID) && lt.OID != rt.OID,
+			exec.KindOf(lt.OID) == exec.KindRange && lt.OID != rt.OID,
+			exec.KindOf(lt.OID) == exec.KindMultirange && lt.OID != rt.OID:
+			// anyarray op anyarray (anyrange op anyrange): both sides
+			// of one type.
 			return nil, errNoOperator(op, lt, rt, loc)
 		case lt.OID == exec.OIDJSONB && rt.OID == exec.OIDJSONB:
 			cmpFn = exec.JSONBCompareOp(op)
@@ -563,6 +572,16 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 			if pe, ok := err.(*pgerr.Error); ok {
 				return nil, WithPos(pe, loc)
 			}
+			if te, ok := err.(*types.Error); ok {
+				pe := pgerr.New(pgerr.Code(te.Code), "%s", te.Message)
+				if te.Detail != "" {
+					pe = pe.WithDetail("%s", te.Detail)
+				}
+				if te.Hint != "" {
+					pe = pe.WithHint("%s", te.Hint)
+				}
+				return nil, WithPos(pe, loc)
+			}
 			return nil, err
 		}
 		_ = c
@@ -685,6 +704,9 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	}
 	if !exec.HasFunc(name) || len(f.Funcname) > 1 {
 		if e, ok, err := a.userFuncCall(f, sc); ok {
+			return e, err
+		}
+		if e, ok, err := a.rangeConstructorCall(f, sc); ok {
 			return e, err
 		}
 	}

@@ -222,7 +222,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		return WithPos(pgerr.New(pgerr.AmbiguousFunction, "%s %s is not unique", what, callSig()).
 			WithHint("Could not choose a best candidate %s. You might need to add explicit type casts.", what), loc)
 	}
-	best, err := exec.Choose(overloads, name, callTypes)
+	best, err := exec.ChooseIn(a.s.Settings(), overloads, name, callTypes)
 	if err != nil {
 		switch pe, _ := err.(*pgerr.Error); {
 		case pe != nil && pe.Code == pgerr.UndefinedFunction:
@@ -249,7 +249,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	for i, e := range args {
 		types[i] = e.Type()
 	}
-	want, err := bind.Resolve(types)
+	want, err := bind.ResolveIn(a.s.Settings(), types)
 	if err != nil {
 		return nil, err
 	}

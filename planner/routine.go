@@ -52,7 +52,7 @@ func routineOf(s Session, def *versioning.Function) (*routine, error) {
 func routineFor(s Session, def *versioning.Function, actual []exec.T, variant string) (*routine, error) {
 	declared := def
 	if in := def.InputTypes(); exec.HasPolymorphic(in) && len(actual) == len(in) {
-		def = Specialize(def, actual)
+		def = Specialize(s.Settings(), def, actual)
 	}
 	key, err := json.Marshal(def)
 	if err != nil {
@@ -77,7 +77,8 @@ func routineFor(s Session, def *versioning.Function, actual []exec.T, variant st
 // Specialize returns polymorphic function def with the types of a call:
 // its inputs of types actual, its polymorphic OUT arguments and result
 // of the types these make them.
-func Specialize(def *versioning.Function, actual []exec.T) *versioning.Function {
+// Settings st find the subtypes of user range types.
+func Specialize(st *exec.Settings, def *versioning.Function, actual []exec.T) *versioning.Function {
 	params := def.InputTypes()
 	out := *def
 	out.Args = slices.Clone(def.Args)
@@ -88,9 +89,9 @@ func Specialize(def *versioning.Function, actual []exec.T) *versioning.Function 
 			k++
 			continue
 		}
-		out.Args[i].Type = exec.PolyType(arg.Type, params, actual).OID
+		out.Args[i].Type = exec.PolyTypeIn(st, arg.Type, params, actual).OID
 	}
-	out.Returns = exec.PolyType(def.Returns, params, actual).OID
+	out.Returns = exec.PolyTypeIn(st, def.Returns, params, actual).OID
 	return &out
 }
 

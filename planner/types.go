@@ -40,6 +40,12 @@ var typeByName = map[string]uint32{
 	"regrole": exec.OIDRegrole, "regproc": exec.OIDRegproc,
 	"int2vector": exec.OIDInt2Vector, "oidvector": exec.OIDOidVector,
 	"tsvector": exec.OIDTSVector, "tsquery": exec.OIDTSQuery,
+	"int4range": uint32(types.OidInt4Range), "int8range": uint32(types.OidInt8Range),
+	"numrange": uint32(types.OidNumRange), "daterange": uint32(types.OidDateRange),
+	"tsrange": uint32(types.OidTsRange), "tstzrange": uint32(types.OidTstzRange),
+	"int4multirange": uint32(types.OidInt4Multirange), "int8multirange": uint32(types.OidInt8Multirange),
+	"nummultirange": uint32(types.OidNumMultirange), "datemultirange": uint32(types.OidDateMultirange),
+	"tsmultirange": uint32(types.OidTsMultirange), "tstzmultirange": uint32(types.OidTstzMultirange),
 }
 
 // serialTypes are the pseudo-types of CREATE TABLE that make a sequence.

@@ -33,6 +33,9 @@ func DescribeType(d *versioning.Type) *types.UserType {
 		u.FieldTypes = append(u.FieldTypes, types.Oid(f.Type))
 		u.FieldTypmods = append(u.FieldTypmods, f.Typmod)
 	}
+	if d.Kind == 'r' {
+		u.RangeSubtype, u.SubtypeDiff = types.Oid(d.Base), d.SubtypeDiff
+	}
 	return u
 }
 

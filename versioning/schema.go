@@ -24,13 +24,16 @@ type Table struct {
 	// PrimaryKey lists the positions of the primary key's columns, in key
 	// order; empty means the table has none and rows are keyed by a hidden
 	// row id drawn from NextRowID.
-	PrimaryKey     []int         `json:"pk,omitempty"`
-	PrimaryKeyName string        `json:"pk_name,omitempty"`
-	Indexes        []Index       `json:"indexes,omitempty"`
-	Checks         []Check       `json:"checks,omitempty"`
-	ForeignKeys    []ForeignKey  `json:"fks,omitempty"`
-	NextRowID      int64         `json:"next_rowid,omitempty"`
-	Rows           store.Address `json:"rows"` // primary map: key -> row tuple
+	PrimaryKey     []int        `json:"pk,omitempty"`
+	PrimaryKeyName string       `json:"pk_name,omitempty"`
+	Indexes        []Index      `json:"indexes,omitempty"`
+	Checks         []Check      `json:"checks,omitempty"`
+	ForeignKeys    []ForeignKey `json:"fks,omitempty"`
+	// Exclusions are the EXCLUDE constraints: no two rows whose values
+	// in an exclusion's columns all satisfy its operators.
+	Exclusions []Exclusion   `json:"exclusions,omitempty"`
+	NextRowID  int64         `json:"next_rowid,omitempty"`
+	Rows       store.Address `json:"rows"` // primary map: key -> row tuple
 	// Comment is the table's COMMENT ON TABLE text; PrimaryKeyComment
 	// and PrimaryKeyIndexComment those of its primary key constraint and
 	// of the constraint's index.
@@ -101,6 +104,16 @@ type Policy struct {
 	// Depends names the relations the expressions read, schema.name (as
 	// View.Depends): dropping one drops the policy, with CASCADE.
 	Depends []string `json:"depends,omitempty"`
+}
+
+// Exclusion is an EXCLUDE constraint: Ops[i] compares column Columns[i]
+// of two rows (an operator's name: =, &&); rows that all operators
+// find true conflict.
+type Exclusion struct {
+	Name    string   `json:"name"`
+	Using   string   `json:"using,omitempty"` // the index access method named
+	Columns []int    `json:"columns"`
+	Ops     []string `json:"ops"`
 }
 
 // Partitioning strategies, as pg_partitioned_table.partstrat spells them.
@@ -482,8 +495,8 @@ func (ix *Index) Plain() bool {
 	return true
 }
 
-// Type is a user-defined type: an enum (Kind 'e'), a composite ('c') or a
-// domain ('d'), with PostgreSQL's typtype letters.
+// Type is a user-defined type: an enum (Kind 'e'), a composite ('c'), a
+// domain ('d') or a range ('r'), with PostgreSQL's typtype letters.
 type Type struct {
 	Schema string `json:"schema"`
 	Name   string `json:"name"`
@@ -503,6 +516,13 @@ type Type struct {
 	Default    string  `json:"default,omitempty"`
 	Checks     []Check `json:"checks,omitempty"`
 	Comment    string  `json:"comment,omitempty"`
+	// A range type (Kind 'r') keeps its subtype in Base (a domain's base
+	// type, the domain named by SubtypeDomain as "schema.name", as a
+	// Column's Domain), and the names of its optional SUBTYPE_DIFF and
+	// CANONICAL functions.
+	SubtypeDomain string `json:"subtype_domain,omitempty"`
+	SubtypeDiff   string `json:"subtype_diff,omitempty"`
+	Canonical     string `json:"canonical,omitempty"`
 }
 
 // EnumLabel is one value of an enum type.

@@ -207,6 +207,9 @@ func isTableConstraints(s *Snapshot) ([]exec.Row, error) {
 	for _, t := range s.Tables {
 		db := dText(s.Src.Database)
 		for _, c := range TableConstraints(t) {
+			if c.Type == 'x' {
+				continue // not an SQL-standard constraint
+			}
 			nd := exec.Null
 			if c.Type == 'p' || c.Type == 'u' {
 				nd = yesNo(c.Index == nil || !c.Index.NullsNotDistinct)
@@ -234,7 +237,7 @@ func isKeyColumnUsage(s *Snapshot) ([]exec.Row, error) {
 	db := dText(s.Src.Database)
 	for _, t := range s.Tables {
 		for _, c := range TableConstraints(t) {
-			if c.Type == 'c' {
+			if c.Type == 'c' || c.Type == 'x' {
 				continue
 			}
 			for i, k := range c.Cols {
@@ -276,6 +279,9 @@ func isConstraintColumnUsage(s *Snapshot) ([]exec.Row, error) {
 	db := dText(s.Src.Database)
 	for _, t := range s.Tables {
 		for _, c := range TableConstraints(t) {
+			if c.Type == 'x' {
+				continue
+			}
 			for _, k := range c.Cols {
 				out = append(out, exec.Row{db, dText(t.Schema), dText(t.Name), dText(t.Columns[k].Name), db, dText(t.Schema), dText(c.Name)})
 			}

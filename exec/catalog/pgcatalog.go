@@ -105,6 +105,8 @@ func init() {
 		is_instead:boolean ev_qual:pg_node_tree ev_action:pg_node_tree`, pgRewrite)
 	define(pc, "pg_tablespace", 1213, 'r', "oid:oid spcname:name spcowner:oid spcacl:aclitem[] spcoptions:text[]", pgTablespace)
 	define(pc, "pg_enum", 3501, 'r', "oid:oid enumtypid:oid enumsortorder:real enumlabel:name", pgEnum)
+	define(pc, "pg_range", 3541, 'r', `rngtypid:oid rngsubtype:oid rngmultitypid:oid rngcollation:oid rngsubopc:oid
+		rngcanonical:regproc rngsubdiff:regproc`, pgRange)
 	define(pc, "pg_extension", 3079, 'r', `oid:oid extname:name extowner:oid extnamespace:oid
 		extrelocatable:boolean extversion:text extconfig:oid[] extcondition:text[]`, none)
 	define(pc, "pg_depend", 2608, 'r', `classid:oid objid:oid objsubid:integer refclassid:oid refobjid:oid
@@ -418,8 +420,13 @@ func subscript(t types.Type) string {
 }
 
 func analyze(t types.Type) string {
-	if t.IsArray {
+	switch {
+	case t.IsArray:
 		return "array_typanalyze"
+	case t.Kind == 'r':
+		return "range_typanalyze"
+	case t.Kind == 'm':
+		return "multirange_typanalyze"
 	}
 	return "-"
 }
@@ -1021,6 +1028,16 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 		return strings.Join(ns, ", ")
 	}
 	switch c.Type {
+	case 'x':
+		var elems []string
+		for i, k := range c.Cols {
+			elems = append(elems, QuoteIdent(t.Columns[k].Name)+" WITH "+c.Excl.Ops[i])
+		}
+		using := c.Excl.Using
+		if using == "" {
+			using = "btree"
+		}
+		return "EXCLUDE USING " + using + " (" + strings.Join(elems, ", ") + ")", true
 	case 'p':
 		return "PRIMARY KEY (" + names(c.Cols) + ")", true
 	case 'u':

@@ -280,7 +280,8 @@ type Constraint struct {
 	Index  *versioning.Index // the unique constraint's index
 	Check  *versioning.Check
 	FK     *versioning.ForeignKey
-	Cols   []int // conkey: column positions
+	Excl   *versioning.Exclusion // an EXCLUDE constraint's ('x')
+	Cols   []int                 // conkey: column positions
 }
 
 // Constraints returns every constraint of the database's tables.
@@ -293,7 +294,7 @@ func (s *Snapshot) Constraints() []Constraint {
 }
 
 // TableConstraints returns a table's constraints: CHECKs, the primary
-// key, unique and foreign keys.
+// key, unique and foreign keys, EXCLUDE constraints.
 func TableConstraints(t *versioning.Table) []Constraint {
 	var out []Constraint
 	for i := range t.Checks {
@@ -323,6 +324,10 @@ func TableConstraints(t *versioning.Table) []Constraint {
 	for i := range t.ForeignKeys {
 		fk := &t.ForeignKeys[i]
 		out = append(out, Constraint{OID: ConstraintOID(t.Schema, t.Name, fk.Name), Name: fk.Name, Type: 'f', Table: t, FK: fk, Cols: fk.Columns})
+	}
+	for i := range t.Exclusions {
+		x := &t.Exclusions[i]
+		out = append(out, Constraint{OID: ConstraintOID(t.Schema, t.Name, x.Name), Name: x.Name, Type: 'x', Table: t, Excl: x, Cols: x.Columns})
 	}
 	return out
 }

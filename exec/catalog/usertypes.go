@@ -27,6 +27,8 @@ func TypeCategory(kind byte) types.Oid {
 		return types.UserEnum
 	case 'c':
 		return types.UserComposite
+	case 'r':
+		return types.UserRange
 	}
 	return types.UserDomain
 }
@@ -63,6 +65,10 @@ func userTypeRows(s *Snapshot) []exec.Row {
 		case 'd':
 			base := exec.T{OID: t.Base, Typmod: t.BaseTypmod}
 			out = append(out, typeRow(oid, t.Schema, t.Name, domainShape(t.Base), 0, base, t.NotNull, t.Default))
+		case 'r':
+			sh := rangeShape(t.Base)
+			out = append(out, typeRow(oid, t.Schema, t.Name, sh, 0, exec.T{}, false, ""))
+			out = append(out, arrayTypeRow(oid, t.Schema, t.Name, sh.align))
 		}
 	}
 	rowType := func(schema, name string) {
@@ -91,6 +97,8 @@ func (s *Snapshot) userTypeShape(oid uint32) (typeShape, bool) {
 		return enumShape(), true
 	case 'd':
 		return domainShape(t.Base), true
+	case 'r':
+		return rangeShape(t.Base), true
 	}
 	return compositeShape(), true
 }
@@ -120,6 +128,41 @@ func domainShape(base uint32) typeShape {
 		sh.in, sh.out, sh.recv, sh.send = bt.Input, bt.Output, bt.Receive, bt.Send
 	}
 	return sh
+}
+
+// rangeShape is the shape of a range type over subtype sub: aligned as
+// the subtype, at least on 4 bytes, as DefineRange makes it.
+func rangeShape(sub uint32) typeShape {
+	sh := typeShape{-1, false, 'r', 'R', 'i', 'x', "range_in", "range_out", "range_recv", "range_send", 0}
+	if bt := types.Lookup(types.Oid(sub)); bt != nil && bt.Align == 'd' {
+		sh.align = 'd'
+	}
+	return sh
+}
+
+// pgRange is pg_range: the built-in range types' rows, then the user
+// range types'.
+func pgRange(s *Snapshot) ([]exec.Row, error) {
+	var out []exec.Row
+	for _, r := range types.BuiltinRanges {
+		out = append(out, exec.Row{dOID(uint32(r.Oid)), dOID(uint32(r.Subtype)), dOID(uint32(r.Multirange)), dOID(0),
+			dOID(uint32(r.SubOpclass)), dProc(r.Canonical), dProc(r.SubDiff)})
+	}
+	for _, t := range s.Types {
+		if t.Kind != 'r' {
+			continue
+		}
+		canonical, diff := "-", "-"
+		if t.Canonical != "" {
+			canonical = t.Canonical
+		}
+		if t.SubtypeDiff != "" {
+			diff = t.SubtypeDiff
+		}
+		out = append(out, exec.Row{dOID(TypeOID(t)), dOID(t.Base), dOID(0), dOID(collationOf(t.Base)),
+			dOID(opclassOf(t.Base)), dProc(canonical), dProc(diff)})
+	}
+	return out, nil
 }
 
 // typeRow is one pg_type row of a user type; base is a domain's base

@@ -53,6 +53,10 @@
 //	              tsheadline.go ts_headline; tsrewrite.go ts_rewrite,
 //	              ts_stat; tsdebug.go ts_token_type, ts_parse, ts_debug,
 //	              tsquery @> <@
+//	range.go      range and multirange constructors, accessors and
+//	              operators, range_agg, range_intersect_agg (exec's
+//	              range.go, rangeops.go, multirange.go: representation,
+//	              I/O, order and the operators' semantics)
 //
 // # Invariants
 //

@@ -44,6 +44,8 @@ func init() {
 		registerTextSearch,
 		registerJSONTextSearch,
 		registerOrderedSetAggregates,
+		registerRange,
+		registerMultirange,
 	} {
 		register()
 	}

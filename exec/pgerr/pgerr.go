@@ -32,6 +32,7 @@ const (
 	ForeignKeyViolation         Code = "23503"
 	UniqueViolation             Code = "23505"
 	CheckViolation              Code = "23514"
+	ExclusionViolation          Code = "23P01"
 	BadCopyFileFormat           Code = "22P04"
 	InvalidCursorState          Code = "24000"
 	InvalidTransactionState     Code = "25000"

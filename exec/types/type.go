@@ -115,6 +115,7 @@ var Types = func() []Type {
 		base(OidJSONB, "jsonb", -1, false, 'U', false, 0, OidJSONBArray, "jsonb_in", "jsonb_out", "jsonb_recv", "jsonb_send", 'i', 'x', 'b'),
 		arrayType(OidJSONBArray, "_jsonb", OidJSONB, 'i', 'A', 'b'),
 	}
+	t = append(t, rangeTypeRows()...)
 	modio := map[Oid][2]string{
 		OidBpchar: {"bpchartypmodin", "bpchartypmodout"}, OidVarchar: {"varchartypmodin", "varchartypmodout"},
 		OidTime: {"timetypmodin", "timetypmodout"}, OidTimeTZ: {"timetztypmodin", "timetztypmodout"},

@@ -12,8 +12,11 @@ const (
 	UserEnum      Oid = 1
 	UserComposite Oid = 2
 	UserDomain    Oid = 3 // domains' values are their base type's: see UserType
-	userCategory  Oid = 3
-	ArrayBit      Oid = 4
+	// UserRange is the category of range types, whose OIDs have the
+	// category bits clear (the three other patterns being taken).
+	UserRange    Oid = 8
+	userCategory Oid = 3
+	ArrayBit     Oid = 4
 )
 
 // UserCategoryOf returns the category of user type oid (UserEnum,
@@ -23,6 +26,9 @@ func UserCategoryOf(oid Oid) (category Oid, array bool) {
 	if oid < FirstUserTypeOID {
 		return 0, false
 	}
+	if oid&userCategory == 0 {
+		return UserRange, oid&ArrayBit != 0
+	}
 	return oid & userCategory, oid&ArrayBit != 0
 }
 
@@ -30,7 +36,7 @@ func UserCategoryOf(oid Oid) (category Oid, array bool) {
 // hashes to h.
 func UserTypeOID(cat Oid, h uint32) Oid {
 	const span = 1<<31 - uint32(FirstUserTypeOID)
-	return (FirstUserTypeOID+Oid(h%span))&^(userCategory|ArrayBit) | cat
+	return (FirstUserTypeOID+Oid(h%span))&^(userCategory|ArrayBit) | cat&userCategory
 }
 
 // UserType is what text I/O needs to know of a user type: an enum's labels
@@ -47,6 +53,10 @@ type UserType struct {
 	FieldNames   []string
 	FieldTypes   []Oid
 	FieldTypmods []int32
+	// RangeSubtype is a range type's subtype (0 for other types), with
+	// its SUBTYPE_DIFF function's name, or "".
+	RangeSubtype Oid
+	SubtypeDiff  string
 }
 
 // Label returns the enum label of sort order f.

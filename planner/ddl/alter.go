@@ -497,6 +497,10 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 		return pgerr.New(pgerr.FeatureNotSupported, "constraints USING INDEX are not supported yet")
 	}
 	if con.Conname != "" && planner.ConstraintExists(def, con.Conname) {
+		if con.Contype == pg.ConstrType_CONSTR_EXCLUSION && indexNamed(def, con.Conname) {
+			// Its index is made first, and the name is a relation's.
+			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", con.Conname)
+		}
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", con.Conname, def.Name)
 	}
 	d, err := a.newTableDDL(ctx, def)
@@ -504,7 +508,7 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 		return err
 	}
 	d.altering = true
-	nChecks := len(def.Checks)
+	nChecks, nExcl := len(def.Checks), len(def.Exclusions)
 	if err := d.tableConstraint(con); err != nil {
 		return err
 	}
@@ -538,6 +542,9 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 		if err := a.validateChecks(ctx, t, def, toCheck); err != nil {
 			return err
 		}
+	}
+	if err := a.validateExclusions(ctx, t, def.Exclusions[nExcl:]); err != nil {
+		return err
 	}
 	if err := a.putTable(ctx, def); err != nil {
 		return err
@@ -600,6 +607,12 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 	for i, fk := range def.ForeignKeys {
 		if fk.Name == name {
 			def.ForeignKeys = slices.Delete(def.ForeignKeys, i, i+1)
+			return a.putTable(ctx, def)
+		}
+	}
+	for i, x := range def.Exclusions {
+		if x.Name == name {
+			def.Exclusions = slices.Delete(def.Exclusions, i, i+1)
 			return a.putTable(ctx, def)
 		}
 	}

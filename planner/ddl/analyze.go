@@ -103,6 +103,8 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.discard(n.GetDiscardStmt())
 	case n.GetCreateEnumStmt() != nil:
 		run, err = a.createEnum(n.GetCreateEnumStmt())
+	case n.GetCreateRangeStmt() != nil:
+		run, err = a.createRange(n.GetCreateRangeStmt())
 	case n.GetCompositeTypeStmt() != nil:
 		run, err = a.createComposite(n.GetCompositeTypeStmt())
 	case n.GetCreateDomainStmt() != nil:

@@ -56,7 +56,7 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (planner.Utility, er
 		if check := a.s.Var("check_function_bodies"); check != "off" {
 			body := def
 			if exec.HasPolymorphic(def.InputTypes()) {
-				body = planner.Specialize(def, validationTypes(def))
+				body = planner.Specialize(a.s.Settings(), def, validationTypes(def))
 			}
 			if err := planner.CheckRoutine(a.s, body, def); err != nil {
 				return "", err

@@ -19,12 +19,13 @@ import (
 // than btree are not supported, except that hash is taken as btree (it
 // answers the same equalities) and gin and gist on text search types are
 // kept as ordinary indexes of the same keys, which no @@ uses: PostgreSQL
-// accepts them, and a text search schema must load.
+// accepts them, and a text search schema must load. So are gist and
+// spgist on range columns, whose queries (&&, @>) scan.
 func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 	textSearch := false
 	switch s.AccessMethod {
 	case "", "btree", "hash":
-	case "gin", "gist":
+	case "gin", "gist", "spgist":
 		textSearch = true
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
@@ -96,7 +97,8 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 				if c.Expr == "" {
 					oid = t.Cols[c.Column].Type.OID
 				}
-				if oid != exec.OIDTSVector && oid != exec.OIDTSQuery {
+				isRange := exec.KindOf(oid) == exec.KindRange && s.AccessMethod != "gin"
+				if oid != exec.OIDTSVector && oid != exec.OIDTSQuery && !isRange || s.AccessMethod == "spgist" && !isRange {
 					return "", pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
 				}
 			}
@@ -220,6 +222,7 @@ func cloneTable(t *versioning.Table) *versioning.Table {
 	c.Checks = append([]versioning.Check(nil), t.Checks...)
 	c.Inherits = slices.Clone(t.Inherits)
 	c.ForeignKeys = append([]versioning.ForeignKey(nil), t.ForeignKeys...)
+	c.Exclusions = slices.Clone(t.Exclusions)
 	for i := range c.ForeignKeys {
 		c.ForeignKeys[i].Columns = append([]int(nil), c.ForeignKeys[i].Columns...)
 		c.ForeignKeys[i].RefColumns = append([]int(nil), c.ForeignKeys[i].RefColumns...)

@@ -29,7 +29,9 @@ type tableDDL struct {
 	ixCols  [][]int
 	fks     []*pg.Constraint
 	fkCols  [][]int
-	gens    []generationClause // generated.go
+	// exclusions are EXCLUDE constraints (exclusion.go)
+	exclusions []*pg.Constraint
+	gens       []generationClause // generated.go
 	// newIndexes lists the positions in def.Indexes added by this
 	// statement, whose maps ALTER TABLE must build.
 	newIndexes []int
@@ -252,7 +254,7 @@ func (d *tableDDL) tableConstraint(con *pg.Constraint) error {
 		d.fks = append(d.fks, con)
 		d.fkCols = append(d.fkCols, cols)
 	case pg.ConstrType_CONSTR_EXCLUSION:
-		return planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints are not supported yet"), con.Location)
+		d.exclusions = append(d.exclusions, con)
 	default:
 		return planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "constraint %s is not supported yet", con.Contype), con.Location)
 	}
@@ -355,7 +357,12 @@ func (d *tableDDL) finish(ctx context.Context) error {
 			return err
 		}
 	}
-	d.checks, d.indexes, d.ixCols, d.fks, d.fkCols = nil, nil, nil, nil, nil
+	for _, con := range d.exclusions {
+		if err := d.addExclusion(con); err != nil {
+			return err
+		}
+	}
+	d.checks, d.indexes, d.ixCols, d.fks, d.fkCols, d.exclusions = nil, nil, nil, nil, nil, nil
 	return nil
 }
 

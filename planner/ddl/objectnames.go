@@ -83,6 +83,10 @@ func takenNames(ctx context.Context, root versioning.RootValue, schema string) (
 		for _, fk := range t.ForeignKeys {
 			ns.cons[fk.Name] = true
 		}
+		for _, x := range t.Exclusions {
+			// PostgreSQL makes an index of the constraint's name.
+			ns.rels[x.Name], ns.cons[x.Name] = true, true
+		}
 	}
 	seqs, err := root.Sequences(ctx)
 	if err != nil {

@@ -382,6 +382,9 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 		if !domain && t.Kind == 'd' {
 			return "", pgerr.New(pgerr.WrongObjectType, "%q is not a type", t.Name).WithHint("Use DROP DOMAIN instead.")
 		}
+		if err := a.dropRangesOver(ctx, t, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+			return "", err
+		}
 		users, err := a.typeUsers(ctx, t)
 		if err != nil {
 			return "", err
