@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -92,13 +94,16 @@ func StartOpts(t testing.TB, o Options) *Server {
 	t.Cleanup(s.Stop)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", s.Addr(), time.Second)
-		if err == nil {
+		if owned, known := listensOn(s.cmd.Process.Pid, port); known {
+			if owned {
+				return s
+			}
+		} else if c, err := net.DialTimeout("tcp", s.Addr(), time.Second); err == nil {
 			c.Close()
 			return s
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("pgserver did not start listening on %s: %v", s.Addr(), err)
+			t.Fatalf("pgserver did not start listening on %s", s.Addr())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -147,6 +152,43 @@ func freePort(t testing.TB) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// listensOn reports whether process pid has a listening TCP socket on
+// port, from /proc (known is false where /proc does not tell). A dial is
+// not enough: the port was free when freePort chose it, but until the
+// server binds it after initialising its store, another test's server
+// may take it, and a dial would then reach the wrong server.
+func listensOn(pid, port int) (owned, known bool) {
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return false, false
+	}
+	inodes := map[string]bool{}
+	for _, fd := range fds {
+		link, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if err == nil && strings.HasPrefix(link, "socket:[") {
+			inodes[strings.TrimSuffix(strings.TrimPrefix(link, "socket:["), "]")] = true
+		}
+	}
+	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(table)
+		if err != nil {
+			continue
+		}
+		// Each line: sl local_address rem_address st ... uid timeout inode.
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) < 10 || f[3] != "0A" { // 0A: LISTEN
+				continue
+			}
+			i := strings.LastIndexByte(f[1], ':')
+			if p, err := strconv.ParseUint(f[1][i+1:], 16, 16); err == nil && int(p) == port && inodes[f[9]] {
+				return true, true
+			}
+		}
+	}
+	return false, true
 }
 
 // Context returns a context that ends with the test.
