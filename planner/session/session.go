@@ -434,10 +434,49 @@ func (s *Session) ReportedVars() map[string]string {
 	return out
 }
 
+// notice sends a notice or warning to the client unless its severity is
+// below client_min_messages, as PostgreSQL does; INFO is always sent.
 func (s *Session) notice(err error) {
-	if s.OnNotice != nil {
-		s.OnNotice(err)
+	if s.OnNotice == nil {
+		return
 	}
+	severity := "NOTICE"
+	if e, ok := errors.AsType[*pgerr.Error](err); ok && e.Severity != "" {
+		severity = e.Severity
+	}
+	if severity != "INFO" && messageLevel(severity) < messageLevel(s.vars["client_min_messages"]) && messageLevel(severity) != 0 {
+		return
+	}
+	s.OnNotice(err)
+}
+
+// messageLevel ranks a message severity, or a client_min_messages value, in
+// PostgreSQL's order for messages sent to the client (LOG and INFO rank
+// below NOTICE there); 0 for a name that is neither.
+func messageLevel(name string) int {
+	switch strings.ToLower(name) {
+	case "debug5":
+		return 1
+	case "debug4":
+		return 2
+	case "debug3":
+		return 3
+	case "debug2", "debug":
+		return 4
+	case "debug1":
+		return 5
+	case "log":
+		return 6
+	case "info":
+		return 7
+	case "notice":
+		return 8
+	case "warning":
+		return 9
+	case "error":
+		return 10
+	}
+	return 0
 }
 
 // TxStatus is 'I' outside a transaction block, 'T' inside, 'E' inside a

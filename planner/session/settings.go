@@ -163,6 +163,15 @@ func (s *Session) checkSetting(name, value string) (string, error) {
 			return v, nil
 		}
 		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).WithHint("Available values: serializable, repeatable read, read committed, read uncommitted.")
+	case "client_min_messages":
+		v := strings.ToLower(strings.TrimSpace(value))
+		if v == "debug" {
+			v = "debug2"
+		}
+		if messageLevel(v) == 0 {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).WithHint("Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.")
+		}
+		return v, nil
 	case "bytea_output":
 		if v := strings.ToLower(strings.TrimSpace(value)); v != "hex" && v != "escape" {
 			return "", bad("bytea_output")
