@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,21 +20,7 @@ import (
 func TestFunctionsOverWire(t *testing.T) {
 	ctx := testserver.Context(t)
 	srv := testserver.Start(t)
-	cfg, err := pgx.ParseConfig(srv.DSN("postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var notices []*pgconn.Notice
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
-		mu.Lock()
-		notices = append(notices, n)
-		mu.Unlock()
-	}
-	c, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, notices := connectWithNotices(t, ctx, srv)
 	defer c.Close(ctx)
 
 	exec(t, ctx, c, `CREATE TABLE post (id int PRIMARY KEY, title text, updated_at timestamptz NOT NULL DEFAULT '2000-01-01')`)
@@ -57,11 +42,9 @@ END $$`)
 	}
 
 	exec(t, ctx, c, `DO $$ BEGIN RAISE NOTICE 'rows: %', (SELECT count(*) FROM post); END $$`)
-	mu.Lock()
-	if len(notices) != 1 || notices[0].Message != "rows: 1" || notices[0].Severity != "NOTICE" {
-		t.Errorf("notices = %+v, want one NOTICE \"rows: 1\"", notices)
+	if got := notices.take(); len(got) != 1 || got[0].Message != "rows: 1" || got[0].Severity != "NOTICE" {
+		t.Errorf("notices = %+v, want one NOTICE \"rows: 1\"", got)
 	}
-	mu.Unlock()
 
 	// The inner block's insert is undone when it fails; the outer one's
 	// stays.
