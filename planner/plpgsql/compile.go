@@ -685,7 +685,7 @@ func (c *compiler) stmt(n rawNode, prevLine int) (stmt, error) {
 	switch k {
 	case "PLpgSQL_stmt_assign":
 		e := f.Expr.compile(line)
-		return &assignStmt{line: line, dno: f.Varno, field: assignField(e), value: assignValue(e)}, nil
+		return &assignStmt{line: line, dno: f.Varno, field: assignField(e), subscripts: assignSubscripts(e), value: assignValue(e)}, nil
 	case "PLpgSQL_stmt_if":
 		s := &ifStmt{line: line}
 		s.conds = append(s.conds, f.Cond.compile(line))
@@ -832,6 +832,70 @@ func assignValue(e *expr) *expr {
 		}
 	}
 	return e
+}
+
+// subscript is one subscript of an assignment's target: x[hi], or a slice
+// bound pair x[lo:hi] where either bound may be missing (nil).
+type subscript struct {
+	lo, hi *expr
+	slice  bool
+}
+
+// assignSubscripts returns the subscripts of an assignment to array
+// elements or slices, x[i][j] := ... or x[1:2] := ...; nil when the
+// target has none.
+func assignSubscripts(e *expr) []subscript {
+	if e == nil {
+		return nil
+	}
+	s := e.text
+	var subs []subscript
+	depth, start, colon := 0, -1, -1
+	part := func(a, b int) *expr {
+		if t := strings.TrimSpace(s[a:b]); t != "" {
+			return &expr{text: t, line: e.line}
+		}
+		return nil
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\'':
+			if j := strings.IndexByte(s[i+1:], s[i]); j >= 0 {
+				i += j + 1
+			}
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '[':
+			if depth == 0 {
+				start, colon = i+1, -1
+			}
+			depth++
+		case ']':
+			depth--
+			if depth == 0 && start >= 0 {
+				if colon >= 0 {
+					subs = append(subs, subscript{lo: part(start, colon), hi: part(colon+1, i), slice: true})
+				} else {
+					subs = append(subs, subscript{hi: part(start, i)})
+				}
+				start = -1
+			}
+		case ':':
+			if depth == 1 && start >= 0 && !strings.HasPrefix(s[i:], "::") && (i == 0 || s[i-1] != ':') {
+				colon = i
+			}
+			if depth == 0 && i+1 < len(s) && s[i+1] == '=' {
+				return subs
+			}
+		case '=':
+			if depth == 0 {
+				return subs
+			}
+		}
+	}
+	return nil
 }
 
 func (f *Function) String() string { return fmt.Sprintf("PL/pgSQL function %s", f.sig.Name) }

@@ -168,10 +168,11 @@ func isSQLState(s string) bool {
 }
 
 type assignStmt struct {
-	line  int
-	dno   int
-	field string // set when assigning a field of record dno
-	value *expr
+	line       int
+	dno        int
+	field      string      // set when assigning a field of record dno
+	subscripts []subscript // set when assigning elements of array dno
+	value      *expr
 }
 
 func (s *assignStmt) lineNo() int { return s.line }
@@ -183,7 +184,73 @@ func (s *assignStmt) exec(fr *frame) (ctl, error) {
 	if s.field != "" {
 		return ctlNext, fr.assignField(s.dno, s.field, d, t)
 	}
+	if len(s.subscripts) > 0 {
+		return ctlNext, s.assignElement(fr, d, t)
+	}
 	return ctlNext, fr.assign(s.dno, d, t)
+}
+
+// assignElement stores d in the element or slice of array variable s.dno
+// that the subscripts name, extending the array as an UPDATE's a[i] = v
+// does.
+func (s *assignStmt) assignElement(fr *frame, d exec.Datum, t exec.T) error {
+	vt, err := fr.typeOf(s.dno)
+	if err != nil {
+		return err
+	}
+	if !exec.IsArrayType(vt.OID) {
+		return pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(vt.OID))
+	}
+	slice := false
+	for _, sub := range s.subscripts {
+		slice = slice || sub.slice
+	}
+	n := len(s.subscripts)
+	lo, hi := make([]int64, n), make([]int64, n)
+	hasLo, hasHi := make([]bool, n), make([]bool, n)
+	bound := func(e *expr) (int64, bool, error) {
+		if e == nil {
+			return 0, false, nil
+		}
+		x, err := fr.evalAs(e, exec.TInt8)
+		if err != nil {
+			return 0, false, err
+		}
+		if x.IsNull() {
+			return 0, false, pgerr.New(pgerr.NullValueNotAllowed, "array subscript in assignment must not be null")
+		}
+		return x.I, true, nil
+	}
+	for i, sub := range s.subscripts {
+		if lo[i], hasLo[i], err = bound(sub.lo); err != nil {
+			return err
+		}
+		if hi[i], hasHi[i], err = bound(sub.hi); err != nil {
+			return err
+		}
+	}
+	cur, _ := fr.Value(s.dno << 16)
+	elem := exec.ElemType(vt)
+	if !slice {
+		v, err := fr.convert(d, t, elem)
+		if err != nil {
+			return err
+		}
+		next, err := exec.AssignElements(cur, elem.OID, hi, v)
+		if err != nil {
+			return err
+		}
+		return fr.assign(s.dno, next, vt)
+	}
+	v, err := fr.convert(d, t, vt)
+	if err != nil || v.IsNull() {
+		return err // assigning a NULL array to a slice changes nothing
+	}
+	next, err := exec.AssignSlice(cur, elem.OID, lo, hi, hasLo, hasHi, v.Array().Elems)
+	if err != nil {
+		return err
+	}
+	return fr.assign(s.dno, next, vt)
 }
 
 type ifStmt struct {
@@ -402,9 +469,6 @@ type foreachStmt struct {
 
 func (s *foreachStmt) lineNo() int { return s.line }
 func (s *foreachStmt) exec(fr *frame) (ctl, error) {
-	if s.slice != 0 {
-		return ctlNext, pgerr.New(pgerr.FeatureNotSupported, "FOREACH ... SLICE is not supported yet")
-	}
 	d, t, err := fr.eval(s.array)
 	if err != nil {
 		return ctlNext, err
@@ -416,8 +480,28 @@ func (s *foreachStmt) exec(fr *frame) (ctl, error) {
 	if !ok {
 		return ctlNext, pgerr.New(pgerr.DatatypeMismatch, "FOREACH expression must yield an array, not type %s", exec.TypeName(t.OID))
 	}
+	if s.slice < 0 || s.slice > len(a.Dims) {
+		return ctlNext, pgerr.New(pgerr.ArraySubscriptError, "slice dimension (%d) is out of the valid range 0..%d", s.slice, len(a.Dims))
+	}
+	if !fr.f.datums[s.dno].record && fr.f.datums[s.dno].field == "" {
+		vt, err := fr.typeOf(s.dno)
+		if err != nil {
+			return ctlNext, err
+		}
+		switch isArray := exec.IsArrayType(vt.OID); {
+		case vt.OID == 0: // a type known only from the values assigned
+		case s.slice > 0 && !isArray:
+			return ctlNext, pgerr.New(pgerr.DatatypeMismatch, "FOREACH ... SLICE loop variable must be of an array type")
+		case s.slice == 0 && isArray:
+			return ctlNext, pgerr.New(pgerr.DatatypeMismatch, "FOREACH loop variable must not be of an array type")
+		}
+	}
 	elem := exec.ElemType(t)
-	for _, e := range a.Elems {
+	items := a.Elems
+	if s.slice > 0 {
+		items, elem = arraySlices(a, s.slice), t
+	}
+	for _, e := range items {
 		if err := fr.assign(s.dno, e, elem); err != nil {
 			return ctlNext, err
 		}
@@ -430,6 +514,42 @@ func (s *foreachStmt) exec(fr *frame) (ctl, error) {
 		}
 	}
 	return ctlNext, nil
+}
+
+// arraySlices cuts a into the arrays of its last n dimensions, in order,
+// each with a's lower bounds of those dimensions, as FOREACH ... SLICE n
+// hands them out.
+func arraySlices(a *exec.Array, n int) []exec.Datum {
+	dims := a.Dims[len(a.Dims)-n:]
+	size := 1
+	for _, d := range dims {
+		size *= int(d)
+	}
+	if size == 0 {
+		return nil
+	}
+	lower := make([]int32, n)
+	for i := range lower {
+		lower[i] = 1
+	}
+	if len(a.Lower) == len(a.Dims) {
+		lower = a.Lower[len(a.Lower)-n:]
+	}
+	out := make([]exec.Datum, 0, len(a.Elems)/size)
+	for i := 0; i+size <= len(a.Elems); i += size {
+		// Each slice has its own slices: an assignment to an element of
+		// the loop variable must not reach the others or the source.
+		part := &exec.Array{Elem: a.Elem, Dims: append([]int32(nil), dims...), Lower: append([]int32(nil), lower...),
+			Elems: append([]exec.Datum(nil), a.Elems[i:i+size]...)}
+		for _, e := range part.Elems {
+			if e.IsNull() {
+				part.HasNul = true
+				break
+			}
+		}
+		out = append(out, exec.DArray(part))
+	}
+	return out
 }
 
 type exitStmt struct {
