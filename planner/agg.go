@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"slices"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -212,17 +213,42 @@ func (a *analyzer) groupingItem(g *grouping, n *pg.Node, targets []*pg.Node) ([]
 }
 
 // groupingFunc analyzes GROUPING(args): each argument must be a key of
-// the query's GROUP BY.
+// the GROUP BY of the query it is in or, as PostgreSQL's levelsup has it,
+// of an enclosing query (SELECT (SELECT grouping(t.x)) FROM t GROUP BY
+// t.x), which then computes it and the subquery reads it as an outer
+// value.
 func (a *analyzer) groupingFunc(f *pg.GroupingFunc, sc *scope) (exec.Expr, error) {
+	e, err := a.levelGroupingFunc(f, sc)
+	var pe *pgerr.Error
+	if err == nil || !errors.As(err, &pe) || pe.Code != pgerr.GroupingError || sc == nil || sc.corr == nil || sc.corr.outer == nil {
+		return e, err
+	}
+	saved := a.nested()
+	outer, oerr := a.groupingFunc(f, sc.corr.outer)
+	a.restore(saved)
+	if oerr != nil {
+		return nil, err
+	}
+	return sc.corr.ref(outer), nil
+}
+
+// levelGroupingFunc analyzes GROUPING(args) as a function of sc's own
+// GROUP BY.
+func (a *analyzer) levelGroupingFunc(f *pg.GroupingFunc, sc *scope) (exec.Expr, error) {
 	var g *grouping
 	if sc != nil {
 		g = sc.group
 	}
-	notKey := func() error {
-		return WithPos(pgerr.New(pgerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"), f.Location)
+	// PostgreSQL points at the argument that is not a key.
+	notKey := func(arg *pg.Node) error {
+		pos := f.Location
+		if p := ExprLocation(arg); p >= 0 {
+			pos = p
+		}
+		return WithPos(pgerr.New(pgerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"), pos)
 	}
 	if g == nil {
-		return nil, notKey()
+		return nil, notKey(f.Args[0])
 	}
 	if len(f.Args) > 31 {
 		return nil, WithPos(pgerr.New(pgerr.Code("54023"), "GROUPING must have fewer than 32 arguments"), f.Location)
@@ -235,7 +261,7 @@ func (a *analyzer) groupingFunc(f *pg.GroupingFunc, sc *scope) (exec.Expr, error
 		}
 		k := slices.IndexFunc(g.keys, func(key exec.Expr) bool { return exprEqual(key, e) })
 		if k < 0 {
-			return nil, notKey()
+			return nil, notKey(n)
 		}
 		gf.Keys = append(gf.Keys, k)
 	}
