@@ -547,6 +547,9 @@ func (fr *frame) assignField(dno int, field string, d exec.Datum, from exec.T) e
 // whole, a list of variables takes it column by column.
 func (fr *frame) assignRow(targets []int, cols []exec.ResultColumn, row exec.Row) error {
 	if len(targets) == 1 && fr.f.datums[targets[0]].record {
+		if fr.f.datums[targets[0]].rowType != "" {
+			return fr.assignRowType(targets[0], cols, row)
+		}
 		fr.vals[targets[0]] = value{cols: cols, row: slices.Clone(row)}
 		return nil
 	}
@@ -562,6 +565,31 @@ func (fr *frame) assignRow(targets []int, cols []exec.ResultColumn, row exec.Row
 			return err
 		}
 	}
+	return nil
+}
+
+// assignRowType stores a result row in a %ROWTYPE variable: its fields
+// keep their names and types and take the row's columns by position, as
+// PostgreSQL's SELECT ... INTO does (columns past the fields are ignored,
+// fields past the columns become NULL).
+func (fr *frame) assignRowType(dno int, cols []exec.ResultColumn, row exec.Row) error {
+	v := &fr.vals[dno]
+	next := make(exec.Row, len(v.cols))
+	if row == nil {
+		v.row = next // no row: every field NULL
+		return nil
+	}
+	for i, c := range v.cols {
+		if i >= len(row) || i >= len(cols) {
+			break
+		}
+		d, err := fr.convert(row[i], cols[i].T, c.T)
+		if err != nil {
+			return err
+		}
+		next[i] = d
+	}
+	v.row = next
 	return nil
 }
 
