@@ -167,19 +167,7 @@ func rangeSucc(sub uint32, v Datum) (Datum, error) {
 // lower or upper, where an exclusive lower bound is just above its
 // value and an exclusive upper bound just below it.
 func CompareRangeBounds(b1 RangeBound, lower1 bool, b2 RangeBound, lower2 bool) int {
-	switch {
-	case b1.Inf && b2.Inf:
-		if lower1 == lower2 {
-			return 0
-		}
-		return infSign(lower1)
-	case b1.Inf:
-		return infSign(lower1)
-	case b2.Inf:
-		return -infSign(lower2)
-	}
-	c := Compare(b1.Val, b2.Val)
-	if c != 0 {
+	if c := compareRangeBoundValues(b1, lower1, b2, lower2); c != 0 || b1.Inf || b2.Inf {
 		return c
 	}
 	switch {

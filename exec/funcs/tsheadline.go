@@ -454,6 +454,39 @@ func markFragments(words []hlWord, q types.TSQuery, o hlOptions) {
 }
 
 // headline writes the marked words (generateHeadline).
+// headlineArgs reads ts_headline's arguments, [config,] document, query
+// [, options]: the document is returned as given (text, json or jsonb).
+func headlineArgs(env *exec.Env, a []exec.Datum, withOptions bool) (*tsConfig, exec.Datum, types.TSQuery, hlOptions, error) {
+	full := 3
+	if withOptions {
+		full = 4
+	}
+	c, i, err := configArg(env, a, full)
+	if err != nil {
+		return nil, exec.Null, types.TSQuery{}, hlOptions{}, err
+	}
+	opts := ""
+	if withOptions {
+		opts = a[i+2].S
+	}
+	o, err := parseHeadlineOptions(opts)
+	if err != nil {
+		return nil, exec.Null, types.TSQuery{}, hlOptions{}, err
+	}
+	return c, a[i], a[i+1].TSQuery(), o, nil
+}
+
+// headlineOf is the headline of text s for query q.
+func (c *tsConfig) headlineOf(s string, q types.TSQuery, o hlOptions) string {
+	words := c.hlParse(s, q)
+	if o.maxFragments > 0 && !o.highlightAll {
+		markFragments(words, q, o)
+	} else {
+		markWords(words, q, o)
+	}
+	return headline(words, o)
+}
+
 func headline(words []hlWord, o hlOptions) string {
 	var b strings.Builder
 	inFrag, frags := false, 0
@@ -489,30 +522,11 @@ func registerTSHeadline() {
 	TX, Q := exec.OIDText, exec.OIDTSQuery
 	call := func(withConfig, withOptions bool) exec.Fn {
 		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			full := 3
-			if withOptions {
-				full = 4
-			}
-			c, i, err := configArg(env, a, full)
+			c, doc, q, o, err := headlineArgs(env, a, withOptions)
 			if err != nil {
 				return exec.Null, err
 			}
-			opts := ""
-			if withOptions {
-				opts = a[i+2].S
-			}
-			o, err := parseHeadlineOptions(opts)
-			if err != nil {
-				return exec.Null, err
-			}
-			q := a[i+1].TSQuery()
-			words := c.hlParse(a[i].S, q)
-			if o.maxFragments > 0 && !o.highlightAll {
-				markFragments(words, q, o)
-			} else {
-				markWords(words, q, o)
-			}
-			return exec.DText(headline(words, o)), nil
+			return exec.DText(c.headlineOf(doc.S, q, o)), nil
 		}
 	}
 	for _, f := range []struct {

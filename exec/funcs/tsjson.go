@@ -227,33 +227,14 @@ func registerJSONTextSearch() {
 		reg(name, []uint32{doc, JB}, V, false, toTSVector(true))
 	}
 	headline := func(ret uint32, withConfig, withOptions bool) exec.Fn {
-		full := 3
-		if withOptions {
-			full = 4
-		}
 		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			c, i, err := configArg(env, a, full)
+			c, doc, q, o, err := headlineArgs(env, a, withOptions)
 			if err != nil {
 				return exec.Null, err
 			}
-			opts := ""
-			if withOptions {
-				opts = a[i+2].S
-			}
-			o, err := parseHeadlineOptions(opts)
-			if err != nil {
-				return exec.Null, err
-			}
-			q := a[i+1].TSQuery()
 			var out bytes.Buffer
-			err = jsonWalk(a[i].S, nil, func(s string) string {
-				words := c.hlParse(s, q)
-				if o.maxFragments > 0 && !o.highlightAll {
-					markFragments(words, q, o)
-				} else {
-					markWords(words, q, o)
-				}
-				return headline(words, o)
+			err = jsonWalk(doc.S, nil, func(s string) string {
+				return c.headlineOf(s, q, o)
 			}, &out)
 			if err != nil {
 				return exec.Null, err

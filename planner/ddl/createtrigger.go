@@ -97,17 +97,8 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 		}
 		tr.FuncSchema, tr.FuncName = fn.Schema, fn.Name
 		def := *t.Def
-		def.Triggers = slices.Clone(def.Triggers)
-		i := slices.IndexFunc(def.Triggers, func(x versioning.Trigger) bool { return x.Name == tr.Name })
-		switch {
-		case i >= 0 && !s.Replace:
-			return "", pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", tr.Name, def.Name)
-		case i >= 0:
-			tr.Comment = def.Triggers[i].Comment
-			def.Triggers[i] = tr
-		default:
-			def.Triggers = append(def.Triggers, tr)
-			slices.SortFunc(def.Triggers, func(x, y versioning.Trigger) int { return strings.Compare(x.Name, y.Name) })
+		if def.Triggers, err = withTrigger(def.Triggers, tr, s.Replace, def.Name); err != nil {
+			return "", err
 		}
 		return "CREATE TRIGGER", a.putTable(ctx, &def)
 	}, nil
@@ -169,19 +160,29 @@ func (a *analyzer) createViewTrigger(ctx context.Context, s *pg.CreateTrigStmt, 
 	}
 	tr.FuncSchema, tr.FuncName = fn.Schema, fn.Name
 	nv := *v
-	nv.Triggers = slices.Clone(v.Triggers)
-	i := slices.IndexFunc(nv.Triggers, func(x versioning.Trigger) bool { return x.Name == tr.Name })
-	switch {
-	case i >= 0 && !s.Replace:
-		return "", pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", tr.Name, v.Name)
-	case i >= 0:
-		tr.Comment = nv.Triggers[i].Comment
-		nv.Triggers[i] = tr
-	default:
-		nv.Triggers = append(nv.Triggers, tr)
-		slices.SortFunc(nv.Triggers, func(x, y versioning.Trigger) int { return strings.Compare(x.Name, y.Name) })
+	if nv.Triggers, err = withTrigger(v.Triggers, tr, s.Replace, v.Name); err != nil {
+		return "", err
 	}
 	return "CREATE TRIGGER", a.putView(ctx, &nv)
+}
+
+// withTrigger returns a copy of a relation's triggers, sorted by name,
+// with tr added or, under OR REPLACE, put in place of the one of its name
+// (whose comment it keeps).
+func withTrigger(triggers []versioning.Trigger, tr versioning.Trigger, replace bool, relation string) ([]versioning.Trigger, error) {
+	triggers = slices.Clone(triggers)
+	i := slices.IndexFunc(triggers, func(x versioning.Trigger) bool { return x.Name == tr.Name })
+	switch {
+	case i >= 0 && !replace:
+		return nil, pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", tr.Name, relation)
+	case i >= 0:
+		tr.Comment = triggers[i].Comment
+		triggers[i] = tr
+	default:
+		triggers = append(triggers, tr)
+		slices.SortFunc(triggers, func(x, y versioning.Trigger) int { return strings.Compare(x.Name, y.Name) })
+	}
+	return triggers, nil
 }
 
 // putView writes view v into the transaction's root.

@@ -17,8 +17,8 @@ import (
 
 	"github.com/minio/minio-go/v7"
 
-	"github.com/prollypg/prollypg/store/remotestore/s3test"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/store/remotestore/s3test"
 )
 
 func mapEnv(m map[string]string) func(string) string {
