@@ -34,6 +34,7 @@ type pending struct {
 	// generations at once; a chunk reaches cur only through the journal
 	// (journal.go, invariant 1). Few generations are alive at a time.
 	fresh      map[uint64]*freshGen
+	freshGenOf map[Address]uint64 // the generation in fresh holding each fresh chunk
 	freshBytes int64
 	cur        map[Address][]byte
 	curBytes   int64
@@ -48,18 +49,18 @@ type freshGen struct {
 
 // newPending returns an empty buffer.
 func newPending() *pending {
-	return &pending{fresh: make(map[uint64]*freshGen), cur: make(map[Address][]byte)}
+	return &pending{fresh: make(map[uint64]*freshGen), freshGenOf: make(map[Address]uint64), cur: make(map[Address][]byte)}
 }
 
 // findFresh returns the generation holding the fresh chunk addr, if any.
-// The caller holds mu.
+// The caller holds mu. It is one map lookup, not one per generation: a
+// journal's reach walk asks it for every child of every fresh node.
 func (p *pending) findFresh(addr Address) (gen uint64, data []byte, ok bool) {
-	for g, fg := range p.fresh {
-		if d, ok := fg.chunks[addr]; ok {
-			return g, d, true
-		}
+	g, ok := p.freshGenOf[addr]
+	if !ok {
+		return 0, nil, false
 	}
-	return 0, nil, false
+	return g, p.fresh[g].chunks[addr], true
 }
 
 // addFresh adds a fresh chunk to generation gen. The caller holds mu.
@@ -70,6 +71,7 @@ func (p *pending) addFresh(addr Address, data []byte, gen uint64) {
 		p.fresh[gen] = fg
 	}
 	fg.chunks[addr] = data
+	p.freshGenOf[addr] = gen
 	fg.bytes += int64(len(data))
 	p.freshBytes += int64(len(data))
 }
@@ -80,6 +82,7 @@ func (p *pending) removeFresh(addr Address, gen uint64) []byte {
 	fg := p.fresh[gen]
 	d := fg.chunks[addr]
 	delete(fg.chunks, addr)
+	delete(p.freshGenOf, addr)
 	fg.bytes -= int64(len(d))
 	p.freshBytes -= int64(len(d))
 	if len(fg.chunks) == 0 {
@@ -152,13 +155,15 @@ func (p *pending) journalAll(dst []chunkRecord) []chunkRecord {
 		}
 	}
 	clear(p.fresh)
+	clear(p.freshGenOf)
 	p.freshBytes = 0
 	return dst
 }
 
 // dropFresh forgets the fresh chunks whose generation is below before,
 // and returns how many it dropped and their bytes: whole generations, in
-// time independent of their size (the lock it holds stops every Put).
+// time linear in their number of chunks, which freshLimit bounds (the lock
+// it holds stops every Put).
 func (p *pending) dropFresh(before uint64) (n int, bytes int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -166,6 +171,9 @@ func (p *pending) dropFresh(before uint64) (n int, bytes int64) {
 		if g < before {
 			n += len(fg.chunks)
 			bytes += fg.bytes
+			for a := range fg.chunks {
+				delete(p.freshGenOf, a)
+			}
 			delete(p.fresh, g)
 		}
 	}
