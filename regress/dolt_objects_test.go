@@ -143,7 +143,10 @@ BEGIN NEW.n := NEW.n + 1; RETURN NEW; END $$`)
 	if a, b := one(t, ctx, c, "SELECT dolt_hashof_db('p3')"), one(t, ctx, c, "SELECT dolt_hashof_db('main')"); a != b {
 		t.Errorf("patch dropping objects: database %s, want %s", a, b)
 	}
-	wantRows(t, ctx, c, "SELECT to_table_name FROM dolt_schema_diff('HEAD~2', 'HEAD~1') WHERE to_table_name LIKE 'public.tw%'",
+	// dolt_schema_diff lists tables only, as Doltgres's does; the
+	// function's change is in dolt_diff_summary.
+	wantRows(t, ctx, c, "SELECT to_table_name FROM dolt_schema_diff('HEAD~2', 'HEAD~1') WHERE to_table_name LIKE 'public.tw%'")
+	wantRows(t, ctx, c, "SELECT to_table_name FROM dolt_diff_summary('HEAD~2', 'HEAD~1') WHERE to_table_name LIKE 'public.tw%'",
 		"public.twice(integer)")
 }
 
@@ -209,4 +212,47 @@ func TestDoltObjectsTimeTravel(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT * FROM vv AS OF 'HEAD~1'", "20")
 	wantRows(t, ctx, c, "SELECT * FROM v ORDER BY id", "1 | 12", "2 | 22")
 	wantError(t, ctx, c, "25006", `INSERT INTO "postgres@HEAD~1".public.t VALUES (3, 3)`)
+}
+
+// TestDoltTriggersAndSequencesStaged: as in Doltgres, a table's triggers
+// and its serial column's sequence are listed and staged by their own
+// names (schema.table.trigger, schema.sequence): staging the table leaves
+// them, dolt_add('.') takes all, dolt_clean of the table takes them with
+// it, and dolt_diff_stat lists functions and sequences beside tables.
+func TestDoltTriggersAndSequencesStaged(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE s (id serial PRIMARY KEY)")
+	exec(t, ctx, c, "CREATE TABLE tr (v int8)")
+	exec(t, ctx, c, "CREATE FUNCTION triple() RETURNS trigger AS $$ BEGIN NEW.v := NEW.v * 3; RETURN NEW; END $$ LANGUAGE plpgsql")
+	exec(t, ctx, c, "CREATE TRIGGER x3 BEFORE INSERT ON tr FOR EACH ROW EXECUTE FUNCTION triple()")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY 1",
+		"public.s | f | new table", "public.s_id_seq | f | new sequence", "public.tr | f | new table",
+		"public.tr.x3 | f | new trigger", "public.triple() | f | new function")
+
+	wantRows(t, ctx, c, "SELECT dolt_add('s', 'tr', 'triple()')", "0")
+	wantRows(t, ctx, c, "SELECT table_name FROM dolt_status WHERE NOT staged ORDER BY 1", "public.s_id_seq", "public.tr.x3")
+	wantRows(t, ctx, c, "SELECT dolt_add('s_id_seq', 'tr.x3')", "0")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status WHERE NOT staged", "0")
+	status(t, ctx, c, "SELECT dolt_commit('-m', 'objects')")
+
+	// A trigger dropped alone is a trigger's change, not the table's.
+	exec(t, ctx, c, "DROP TRIGGER x3 ON tr")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY 1", "public.tr.x3 | f | deleted")
+	status(t, ctx, c, "SELECT dolt_reset('--hard')")
+	exec(t, ctx, c, "INSERT INTO tr VALUES (2)")
+	wantRows(t, ctx, c, "SELECT v FROM tr", "6")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY 1", "public.tr | f | modified")
+
+	exec(t, ctx, c, "CREATE OR REPLACE FUNCTION triple() RETURNS trigger AS $$ BEGIN NEW.v := NEW.v * 30; RETURN NEW; END $$ LANGUAGE plpgsql")
+	exec(t, ctx, c, "INSERT INTO s DEFAULT VALUES")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'more')")
+	wantRows(t, ctx, c, "SELECT table_name FROM dolt_diff_stat('HEAD~', 'HEAD') ORDER BY 1",
+		"public.s", "public.s_id_seq", "public.tr", "public.triple()")
+
+	exec(t, ctx, c, "CREATE TABLE n (id serial PRIMARY KEY)")
+	exec(t, ctx, c, "CREATE FUNCTION f() RETURNS int AS 'SELECT 1' LANGUAGE sql")
+	wantRows(t, ctx, c, "SELECT dolt_clean('n', 'f()')", "0")
+	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status", "0")
 }

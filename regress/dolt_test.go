@@ -481,17 +481,24 @@ func TestDoltCommandResults(t *testing.T) {
 
 // TestDoltRm: dolt_rm removes tables from the working and staged sets
 // (the removal staged); with --cached from the staged set only; a table a
-// foreign key references is refused.
+// foreign key references is refused. A column's sequence is an object of
+// its own, as in Doltgres: named to be unstaged, dropped with its table.
 func TestDoltRm(t *testing.T) {
 	ctx := testserver.Context(t)
 	srv := testserver.Start(t)
 	c := connect(t, ctx, srv.DSN("postgres"))
 	exec(t, ctx, c, "CREATE TABLE a (id serial PRIMARY KEY, v text)")
 	exec(t, ctx, c, "CREATE TABLE b (x int)")
+	exec(t, ctx, c, "CREATE TABLE gone (id serial PRIMARY KEY)")
 	exec(t, ctx, c, "SELECT dolt_add('.')")
 	wantRows(t, ctx, c, "SELECT dolt_rm('--cached', 'a', 'b')", "0")
-	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY 1",
-		"public.a | f | new table", "public.b | f | new table")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY 1, 2",
+		"public.a | f | new table", "public.a_id_seq | t | new sequence", "public.b | f | new table",
+		"public.gone | t | new table", "public.gone_id_seq | t | new sequence")
+	wantRows(t, ctx, c, "SELECT dolt_rm('--cached', 'a_id_seq')", "0")
+	wantRows(t, ctx, c, "SELECT dolt_rm('gone')", "0")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY 1, 2",
+		"public.a | f | new table", "public.a_id_seq | f | new sequence", "public.b | f | new table")
 	exec(t, ctx, c, "SELECT dolt_commit('-Am', 'two tables')")
 	exec(t, ctx, c, "CREATE TABLE child (id int REFERENCES a (id))")
 	wantError(t, ctx, c, "2BP01", "SELECT dolt_rm('a')")

@@ -184,7 +184,7 @@ func keepOurs(c prolly.Collision) prolly.Resolution {
 // ownedSequence reports whether a sequence that collided is owned by a
 // column on a side that has it.
 func ownedSequence(c prolly.Collision) bool {
-	return ObjectChange{Kind: kindSequence, From: cloneIf(c.Ours, c.InOurs), To: cloneIf(c.Theirs, c.InTheirs)}.ownedSequence()
+	return ObjectChange{Kind: kindSequence, From: cloneIf(c.Ours, c.InOurs), To: cloneIf(c.Theirs, c.InTheirs)}.OwnedSequence()
 }
 
 // mergeTable merges a table both sides changed. It returns the merged

@@ -33,20 +33,19 @@ func (o ObjectName) BaseName() string {
 
 // IsObject reports whether the change is of an object other than a
 // table that version control lists by itself: a view, a type, a function
-// or procedure, or a sequence no column owns.
+// or procedure, or a sequence, a column's own too (Doltgres lists and
+// stages those apart from their tables).
 func (c ObjectChange) IsObject() bool {
 	switch c.Kind {
-	case kindView, kindType, kindFunction:
+	case kindView, kindType, kindFunction, kindSequence:
 		return true
-	case kindSequence:
-		return !c.ownedSequence()
 	}
 	return false
 }
 
-// ownedSequence reports whether a changed sequence is owned by a column
+// OwnedSequence reports whether a changed sequence is owned by a column
 // in either version.
-func (c ObjectChange) ownedSequence() bool {
+func (c ObjectChange) OwnedSequence() bool {
 	for _, b := range [][]byte{c.From, c.To} {
 		if b == nil {
 			continue

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
@@ -31,7 +33,26 @@ const (
 	KindFKRef     = kindFKRef
 	KindInherits  = kindInherits
 	KindConflicts = kindConflicts
+	// KindTrigger names a table's trigger in an ObjectName (TriggerObject).
+	// It is no kind of the root's keys: a trigger is part of its table's
+	// record. Version control stages and lists triggers by themselves all
+	// the same, as Doltgres does.
+	KindTrigger = 'g'
 )
+
+// TriggerObject is the ObjectName of trigger of table schema.table.
+func TriggerObject(schema, table, trigger string) ObjectName {
+	return ObjectName{Kind: KindTrigger, Schema: schema, Name: table + "\x00" + trigger}
+}
+
+// Trigger splits the ObjectName of a trigger into its table and name.
+func (o ObjectName) Trigger() (table, trigger string, ok bool) {
+	if o.Kind != KindTrigger {
+		return "", "", false
+	}
+	table, trigger, ok = strings.Cut(o.Name, "\x00")
+	return table, trigger, ok
+}
 
 // IsTable reports whether the change is of a table.
 func (c ObjectChange) IsTable() bool { return c.Kind == kindTable }
@@ -88,46 +109,45 @@ func StageTables(ctx context.Context, staged, working RootValue, tables []TableN
 }
 
 // StageObjects returns staged with the named objects as they are in
-// working. A table brings the foreign key references it makes, the
-// sequences its columns own, its inheritance links and the changed types
-// (see below); any object brings its schema and its merge conflicts.
+// working. A table brings the foreign key references it makes, its
+// inheritance links and the changed types (see below), but neither its
+// triggers nor the sequences its columns own, which are staged by their
+// own names (KindTrigger, KindSequence) as Doltgres stages them: staging
+// a table keeps the triggers it has in staged (none if it is new there),
+// and staging a trigger of a table that staged lacks stages the table
+// too. Any object brings its schema and its merge conflicts.
 func StageObjects(ctx context.Context, staged, working RootValue, objects []ObjectName) (RootValue, error) {
 	want := map[ObjectName]bool{}
 	tables := map[TableName]bool{}
+	triggers := map[TableName][]string{}
 	for _, o := range objects {
+		if table, trig, ok := o.Trigger(); ok {
+			t := TableName{o.Schema, table}
+			triggers[t] = append(triggers[t], trig)
+			continue
+		}
 		want[o] = true
 		if o.Kind == kindTable {
 			tables[TableName{o.Schema, o.Name}] = true
 		}
 	}
-	owned := map[TableName]bool{}
+	for t := range triggers {
+		if tables[t] {
+			continue
+		}
+		if _, ok, err := staged.Table(ctx, t.Schema, t.Name); err != nil {
+			return RootValue{}, err
+		} else if !ok {
+			tables[t] = true
+			want[ObjectName{kindTable, t.Schema, t.Name}] = true
+		}
+	}
 	schemas := map[string]bool{}
 	for _, o := range objects {
 		schemas[o.Schema] = true
-		if o.Kind != kindTable {
-			continue
-		}
-		for _, side := range []RootValue{staged, working} {
-			def, ok, err := side.Table(ctx, o.Schema, o.Name)
-			if err != nil {
-				return RootValue{}, err
-			}
-			if !ok {
-				continue
-			}
-			for _, c := range def.Columns {
-				if c.Sequence != "" {
-					if s, n, ok := splitQualified(c.Sequence); ok {
-						owned[TableName{s, n}] = true
-					}
-				}
-			}
-		}
 	}
-	return stageWhere(ctx, staged, working, func(kind byte, schema, name string) bool {
+	out, err := stageWhere(ctx, staged, working, func(kind byte, schema, name string) bool {
 		switch kind {
-		case kindSequence:
-			return owned[TableName{schema, name}] || want[ObjectName{kind, schema, name}]
 		case kindSchema:
 			return schemas[schema]
 		case kindFKRef:
@@ -159,6 +179,136 @@ func StageObjects(ctx context.Context, staged, working RootValue, objects []Obje
 		}
 		return want[ObjectName{kind, schema, name}]
 	})
+	if err != nil {
+		return RootValue{}, err
+	}
+	return stageTriggers(ctx, staged, working, out, tables, triggers)
+}
+
+// stageTriggers sets the triggers of the tables StageObjects staged (in
+// out, from working) or whose triggers it was asked to stage: a staged
+// table keeps the triggers it had in staged, and each named trigger is
+// then taken as it is in working, or removed where working lacks it.
+func stageTriggers(ctx context.Context, staged, working, out RootValue, tables map[TableName]bool, named map[TableName][]string) (RootValue, error) {
+	touched := make([]TableName, 0, len(tables)+len(named))
+	for t := range tables {
+		touched = append(touched, t)
+	}
+	for t := range named {
+		if !tables[t] {
+			touched = append(touched, t)
+		}
+	}
+	for _, t := range touched {
+		def, ok, err := out.Table(ctx, t.Schema, t.Name)
+		if err != nil {
+			return RootValue{}, err
+		}
+		if !ok {
+			continue // the table's removal was staged
+		}
+		var trigs []Trigger
+		if tables[t] {
+			if was, ok, err := staged.Table(ctx, t.Schema, t.Name); err != nil {
+				return RootValue{}, err
+			} else if ok {
+				trigs = slices.Clone(was.Triggers)
+			}
+		} else {
+			trigs = slices.Clone(def.Triggers)
+		}
+		if names := named[t]; len(names) > 0 {
+			w, inWorking, err := working.Table(ctx, t.Schema, t.Name)
+			if err != nil {
+				return RootValue{}, err
+			}
+			for _, n := range names {
+				trigs = slices.DeleteFunc(trigs, func(tr Trigger) bool { return tr.Name == n })
+				if !inWorking {
+					continue
+				}
+				if i := slices.IndexFunc(w.Triggers, func(tr Trigger) bool { return tr.Name == n }); i >= 0 {
+					trigs = append(trigs, w.Triggers[i])
+				}
+			}
+			slices.SortFunc(trigs, func(a, b Trigger) int { return strings.Compare(a.Name, b.Name) })
+		}
+		if triggersEqual(trigs, def.Triggers) {
+			continue
+		}
+		def.Triggers = trigs
+		if out, err = out.PutTable(ctx, def); err != nil {
+			return RootValue{}, err
+		}
+	}
+	return out, nil
+}
+
+// triggersEqual reports whether two lists of triggers are the same.
+func triggersEqual(a, b []Trigger) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		ea, err1 := encodeRecord(&a[i])
+		eb, err2 := encodeRecord(&b[i])
+		if err1 != nil || err2 != nil || !bytes.Equal(ea, eb) {
+			return false
+		}
+	}
+	return true
+}
+
+// TableTriggerChanges returns the triggers of table schema.name that
+// differ between two versions of its record (nil where absent), as
+// trigger ObjectNames, and whether the rest of the record differs too.
+func TableTriggerChanges(schema string, from, to *Table) (triggers []ObjectName, rest bool, err error) {
+	byName := func(t *Table) map[string]Trigger {
+		m := map[string]Trigger{}
+		if t != nil {
+			for _, tr := range t.Triggers {
+				m[tr.Name] = tr
+			}
+		}
+		return m
+	}
+	f, g := byName(from), byName(to)
+	var names []string
+	for n, tf := range f {
+		tg, ok := g[n]
+		if !ok || !triggersEqual([]Trigger{tf}, []Trigger{tg}) {
+			names = append(names, n)
+		}
+	}
+	for n := range g {
+		if _, ok := f[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	name := ""
+	if from != nil {
+		name = from.Name
+	} else if to != nil {
+		name = to.Name
+	}
+	for _, n := range names {
+		triggers = append(triggers, TriggerObject(schema, name, n))
+	}
+	if from == nil || to == nil {
+		return triggers, true, nil
+	}
+	a, b := *from, *to
+	a.Triggers, b.Triggers = nil, nil
+	ea, err := encodeRecord(&a)
+	if err != nil {
+		return nil, false, err
+	}
+	eb, err := encodeRecord(&b)
+	if err != nil {
+		return nil, false, err
+	}
+	return triggers, !bytes.Equal(ea, eb), nil
 }
 
 // stageWhere returns staged with every object that pick accepts as it is
@@ -254,6 +404,17 @@ func StageTracked(ctx context.Context, head, staged, working RootValue) (RootVal
 			}
 		}
 		names = append(names, ObjectName{c.Kind, c.Schema, c.Name})
+		if c.Kind == kindTable {
+			from, to, err := c.Tables()
+			if err != nil {
+				return RootValue{}, err
+			}
+			trigs, _, err := TableTriggerChanges(c.Schema, from, to)
+			if err != nil {
+				return RootValue{}, err
+			}
+			names = append(names, trigs...) // staging a table leaves them
+		}
 	}
 	return StageObjects(ctx, staged, working, names)
 }
@@ -292,6 +453,70 @@ func RemoveTables(ctx context.Context, root RootValue, tables []ObjectName) (Roo
 				if root, err = root.DropSequence(ctx, seqSchema, seq); err != nil {
 					return RootValue{}, err
 				}
+			}
+		}
+		// A serial column's sequence names its owner (OWNED BY) instead.
+		owned, err := root.OwnedSequences(ctx, t.Schema, t.Name)
+		if err != nil {
+			return RootValue{}, err
+		}
+		for _, o := range owned {
+			if root, err = root.DropSequence(ctx, o.Schema, o.Name); err != nil {
+				return RootValue{}, err
+			}
+		}
+	}
+	return root, nil
+}
+
+// OwnedSequences returns the sequences that columns of table schema.name
+// own by OWNED BY (a serial column's), which DROP TABLE drops with it.
+func (r RootValue) OwnedSequences(ctx context.Context, schema, name string) ([]ObjectName, error) {
+	seqs, err := r.Sequences(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []ObjectName
+	for _, seq := range seqs {
+		if table, _, ok := strings.Cut(seq.OwnedBy, "."); ok && seq.Schema == schema && table == name {
+			out = append(out, ObjectName{kindSequence, seq.Schema, seq.Name})
+		}
+	}
+	return out, nil
+}
+
+// RemoveObjects returns root without the named objects: tables as
+// RemoveTables removes them, a table's trigger from its table's record,
+// any other object by its record.
+func RemoveObjects(ctx context.Context, root RootValue, objects []ObjectName) (RootValue, error) {
+	var tables []ObjectName
+	for _, o := range objects {
+		if o.Kind == kindTable {
+			tables = append(tables, o)
+		}
+	}
+	root, err := RemoveTables(ctx, root, tables)
+	if err != nil {
+		return RootValue{}, err
+	}
+	for _, o := range objects {
+		switch table, trig, isTrigger := o.Trigger(); {
+		case o.Kind == kindTable:
+		case isTrigger:
+			def, ok, err := root.Table(ctx, o.Schema, table)
+			if err != nil {
+				return RootValue{}, err
+			}
+			if !ok {
+				continue
+			}
+			def.Triggers = slices.DeleteFunc(slices.Clone(def.Triggers), func(t Trigger) bool { return t.Name == trig })
+			if root, err = root.PutTable(ctx, def); err != nil {
+				return RootValue{}, err
+			}
+		default:
+			if root, err = root.drop(ctx, objectKey(o.Kind, o.Schema, o.Name)); err != nil {
+				return RootValue{}, err
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -515,30 +516,55 @@ func (s session) doltRm(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if err != nil {
 			return nil, err
 		}
-		var tables []versioning.ObjectName
-		for _, n := range names {
-			if n.Kind == versioning.KindTable {
-				tables = append(tables, n)
-			}
-		}
 		nws := *ws
 		if !f.has("cached") {
-			if working, err = versioning.RemoveTables(ctx, working, tables); err != nil {
+			// The tables' own sequences go with them, as with DROP
+			// TABLE; --cached unstages only what it names.
+			var tables []versioning.TableName
+			for _, n := range names {
+				if n.Kind == versioning.KindTable {
+					tables = append(tables, versioning.TableName{Schema: n.Schema, Name: n.Name})
+				}
+			}
+			if names, err = withOwnedSequences(ctx, names, tables, working, staged); err != nil {
+				return nil, err
+			}
+			if working, err = versioning.RemoveObjects(ctx, working, names); err != nil {
 				return nil, err
 			}
 			nws.Working = working.Addr()
 		}
-		// The staged set takes the tables' state from a working set
+		// The staged set takes the objects' state from a working set
 		// without them: absent.
-		without, err := versioning.RemoveTables(ctx, staged, tables)
+		without, err := versioning.RemoveObjects(ctx, staged, names)
 		if err != nil {
 			return nil, err
 		}
-		st, err := versioning.StageObjects(ctx, staged, without, tables)
+		st, err := versioning.StageObjects(ctx, staged, without, names)
 		nws.Staged = st.Addr()
 		return &nws, err
 	})
 	return statusOK(), err
+}
+
+// withOwnedSequences appends to objects, once each, the sequences that
+// tables own in any of roots: they go where their tables go, as DROP
+// TABLE takes them.
+func withOwnedSequences(ctx context.Context, objects []versioning.ObjectName, tables []versioning.TableName, roots ...versioning.RootValue) ([]versioning.ObjectName, error) {
+	for _, t := range tables {
+		for _, r := range roots {
+			owned, err := r.OwnedSequences(ctx, t.Schema, t.Name)
+			if err != nil {
+				return nil, err
+			}
+			for _, o := range owned {
+				if !slices.Contains(objects, o) {
+					objects = append(objects, o)
+				}
+			}
+		}
+	}
+	return objects, nil
 }
 
 // doltTag is dolt_tag: name [rev] with -m message, or -d name.
@@ -593,14 +619,19 @@ func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	}
 	err = s.Repo().UpdateWorkingRoots(ctx, s.Branch(), func(head, staged, working versioning.RootValue, ws *versioning.WorkingSet) (*versioning.WorkingSet, error) {
 		var want map[versioning.TableName]bool
+		var wantObjects map[versioning.ObjectName]bool
 		if len(f.args) > 0 {
-			names, err := s.tableNames(ctx, []versioning.RootValue{working}, f.args)
+			names, err := s.objectNames(ctx, []versioning.RootValue{working}, f.args)
 			if err != nil {
 				return nil, err
 			}
-			want = map[versioning.TableName]bool{}
+			want, wantObjects = map[versioning.TableName]bool{}, map[versioning.ObjectName]bool{}
 			for _, n := range names {
-				want[n] = true
+				if n.Kind == versioning.KindTable {
+					want[versioning.TableName{Schema: n.Schema, Name: n.Name}] = true
+				} else {
+					wantObjects[n] = true
+				}
 			}
 		}
 		changes, err := versioning.Changes(ctx, staged, working)
@@ -619,6 +650,7 @@ func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		var dropObjects []versioning.ObjectName
 		for _, c := range changes {
 			n := versioning.TableName{Schema: c.Schema, Name: c.Name}
+			o := versioning.ObjectName{Kind: c.Kind, Schema: c.Schema, Name: c.Name}
 			switch {
 			case c.IsTable() && c.From == nil && (want == nil && !ignored[n] || want[n]):
 				if _, inHead, err := head.Table(ctx, c.Schema, c.Name); err != nil {
@@ -626,16 +658,18 @@ func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				} else if !inHead {
 					drop = append(drop, n)
 				}
-			case want == nil && c.From == nil && c.IsObject() && c.Kind != versioning.KindType:
+			case c.From == nil && c.IsObject() && (want == nil && c.Kind != versioning.KindType || wantObjects[o]):
 				// New views, functions and sequences go too when cleaning
 				// everything; types stay, as a kept table may use them.
-				o := versioning.ObjectName{Kind: c.Kind, Schema: c.Schema, Name: c.Name}
 				if _, inHead, err := head.ObjectRecord(ctx, o); err != nil {
 					return nil, err
 				} else if !inHead {
 					dropObjects = append(dropObjects, o)
 				}
 			}
+		}
+		if dropObjects, err = withOwnedSequences(ctx, dropObjects, drop, working); err != nil {
+			return nil, err
 		}
 		w, err := versioning.StageTables(ctx, working, staged, drop)
 		if err == nil && len(dropObjects) > 0 {

@@ -275,6 +275,18 @@ func init() {
 				}
 				rows = append(rows, row)
 			}
+			// Functions and sequences are listed as Doltgres lists its
+			// root objects; they have no rows or cells to count.
+			for _, c := range cs.objects {
+				if c.Kind == versioning.KindView || c.Kind == versioning.KindType {
+					continue
+				}
+				row := exec.Row{exec.DText(changeLabel(c, cs.names))}
+				for range 11 {
+					row = append(row, exec.Null)
+				}
+				rows = append(rows, row)
+			}
 			return rows, nil
 		})
 	registerDeltaFunc("dolt_diff_summary",

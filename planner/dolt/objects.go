@@ -2,6 +2,7 @@ package dolt
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/prollypg/prollypg/exec/catalog"
@@ -10,7 +11,9 @@ import (
 )
 
 // Objects other than tables in the version-control surface: views,
-// types, functions and procedures, and sequences no column owns
+// types, functions and procedures, sequences (a serial column's too) and,
+// in dolt_status and the staging functions, a table's triggers, named
+// schema.table.trigger (versioning.KindTrigger), as Doltgres has them
 // (versioning.ObjectChange.IsObject). dolt_status, dolt.diff and
 // dolt_diff_summary list them by their schema-qualified names (a
 // function with its argument types, public.f(integer), so overloads
@@ -31,6 +34,29 @@ func objectLabel(kind byte, schema, name string, rec []byte, names catalog.TypeN
 		name = versioning.ObjectName{Kind: kind, Name: name}.BaseName()
 	}
 	return schema + "." + name
+}
+
+// triggerLabel is how the version-control tables name a trigger, as
+// Doltgres does: schema.table.trigger.
+func triggerLabel(o versioning.ObjectName) string {
+	table, trig, _ := o.Trigger()
+	return o.Schema + "." + table + "." + trig
+}
+
+// triggerChangeWord words the change of trigger o between two versions of
+// its table's record as dolt_status does.
+func triggerChangeWord(o versioning.ObjectName, from, to *versioning.Table) string {
+	_, trig, _ := o.Trigger()
+	has := func(t *versioning.Table) bool {
+		return t != nil && slices.ContainsFunc(t.Triggers, func(tr versioning.Trigger) bool { return tr.Name == trig })
+	}
+	switch {
+	case !has(from):
+		return "new trigger"
+	case !has(to):
+		return "deleted"
+	}
+	return "modified"
 }
 
 // changeLabel is objectLabel of a changed object.
@@ -109,11 +135,35 @@ func (s session) objectNames(ctx context.Context, roots []versioning.RootValue, 
 			return nil, err
 		}
 		if len(found) == 0 {
+			found = s.triggerNamed(ctx, roots, n)
+		}
+		if len(found) == 0 {
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", n)
 		}
 		out = append(out, found...)
 	}
 	return out, nil
+}
+
+// triggerNamed resolves table.trigger, Doltgres's name of a trigger, to
+// the trigger of a table of roots; nil if none has it.
+func (s session) triggerNamed(ctx context.Context, roots []versioning.RootValue, name string) []versioning.ObjectName {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 {
+		return nil
+	}
+	t, err := s.tableNamedIn(ctx, roots, name[:i])
+	if err != nil {
+		return nil
+	}
+	trig := name[i+1:]
+	for _, r := range roots {
+		def, ok, err := r.Table(ctx, t.Schema, t.Name)
+		if err == nil && ok && slices.ContainsFunc(def.Triggers, func(tr versioning.Trigger) bool { return tr.Name == trig }) {
+			return []versioning.ObjectName{versioning.TriggerObject(t.Schema, t.Name, trig)}
+		}
+	}
+	return nil
 }
 
 // tableNamedIn finds a table by name in the first of roots that has it.

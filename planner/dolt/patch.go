@@ -525,8 +525,9 @@ func (s session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]ex
 }
 
 // schemaDiffRows are dolt_schema_diff's rows: the tables whose
-// definitions changed, and the other objects that changed, with the
-// CREATE statements of both sides.
+// definitions changed, with the CREATE statements of both sides. As in
+// Doltgres, other objects are not listed (dolt_patch has their
+// statements).
 func (s session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet) ([]exec.Row, error) {
 	fw, err := s.newSQLWriter(env, from)
 	if err != nil {
@@ -551,19 +552,6 @@ func (s session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet) 
 		if d.SchemaChange() {
 			rows = append(rows, exec.Row{nameOrEmpty(d.From), nameOrEmpty(d.To), create(fw, d.From), create(tw, d.To)})
 		}
-	}
-	for _, c := range cs.objects {
-		if c.SequenceDataOnly() {
-			continue
-		}
-		fromName, toName := exec.DText(changeLabel(c, cs.names)), exec.DText(changeLabel(c, cs.names))
-		if c.From == nil {
-			fromName = exec.DText("")
-		}
-		if c.To == nil {
-			toName = exec.DText("")
-		}
-		rows = append(rows, exec.Row{fromName, toName, exec.DText(fw.objectCreateSQL(c.Kind, c.From)), exec.DText(tw.objectCreateSQL(c.Kind, c.To))})
 	}
 	return rows, nil
 }

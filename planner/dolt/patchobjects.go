@@ -406,7 +406,11 @@ func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 		case versioning.KindType:
 			types = append(types, c)
 		case versioning.KindSequence:
-			seqs = append(seqs, c)
+			// A column's own sequence comes and goes with its table's
+			// CREATE and DROP; its position is not patched.
+			if !c.OwnedSequence() {
+				seqs = append(seqs, c)
+			}
 		case versioning.KindFunction:
 			funcs = append(funcs, c)
 		case versioning.KindView:

@@ -212,6 +212,9 @@ func vcsError(err error) error {
 		errors.Is(err, versioning.ErrMergeInProgress), errors.Is(err, versioning.ErrNoMerge),
 		errors.Is(err, versioning.ErrDirtyMerge):
 		code = pgerr.ObjectNotInPrerequisite
+		if errors.Is(err, versioning.ErrDirtyMerge) {
+			msg = "error: " + msg // Dolt's words, which Doltgres's clients match
+		}
 	case errors.Is(err, versioning.ErrConflict):
 		code = pgerr.SerializationFailure
 	case errors.Is(err, versioning.ErrReferenced):

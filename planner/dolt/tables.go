@@ -478,8 +478,23 @@ func statusRows(ctx context.Context, from, to versioning.RootValue, staged bool)
 		var name, status string
 		switch c.Kind {
 		case versioning.KindTable:
-			name = c.Schema + "." + c.Name
-			status = changeWord(c, "table")
+			// Its triggers are listed by themselves, and the table
+			// only if more than they changed.
+			fromDef, toDef, err := c.Tables()
+			if err != nil {
+				return nil, err
+			}
+			trigs, rest, err := versioning.TableTriggerChanges(c.Schema, fromDef, toDef)
+			if err != nil {
+				return nil, err
+			}
+			if rest {
+				rows = append(rows, exec.Row{exec.DText(c.Schema + "." + c.Name), exec.DBool(staged), exec.DText(changeWord(c, "table"))})
+			}
+			for _, t := range trigs {
+				rows = append(rows, exec.Row{exec.DText(triggerLabel(t)), exec.DBool(staged), exec.DText(triggerChangeWord(t, fromDef, toDef))})
+			}
+			continue
 		case versioning.KindSchema:
 			name = c.Schema
 			status = changeWord(c, "schema")
