@@ -456,12 +456,12 @@ func RemoveTables(ctx context.Context, root RootValue, tables []ObjectName) (Roo
 			}
 		}
 		// A serial column's sequence names its owner (OWNED BY) instead.
-		owned, err := root.OwnedSequences(ctx, t.Schema, t.Name)
+		owned, err := root.OwnedSequences(ctx, def)
 		if err != nil {
 			return RootValue{}, err
 		}
-		for _, o := range owned {
-			if root, err = root.DropSequence(ctx, o.Schema, o.Name); err != nil {
+		for _, seq := range owned {
+			if root, err = root.DropSequence(ctx, seq.Schema, seq.Name); err != nil {
 				return RootValue{}, err
 			}
 		}
@@ -469,17 +469,23 @@ func RemoveTables(ctx context.Context, root RootValue, tables []ObjectName) (Roo
 	return root, nil
 }
 
-// OwnedSequences returns the sequences that columns of table schema.name
-// own by OWNED BY (a serial column's), which DROP TABLE drops with it.
-func (r RootValue) OwnedSequences(ctx context.Context, schema, name string) ([]ObjectName, error) {
+// OwnedSequences returns the sequences that t's live columns own by
+// OWNED BY (a serial column's), which DROP TABLE drops with it.
+func (r RootValue) OwnedSequences(ctx context.Context, t *Table) ([]*Sequence, error) {
 	seqs, err := r.Sequences(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []ObjectName
+	var out []*Sequence
 	for _, seq := range seqs {
-		if table, _, ok := strings.Cut(seq.OwnedBy, "."); ok && seq.Schema == schema && table == name {
-			out = append(out, ObjectName{kindSequence, seq.Schema, seq.Name})
+		if seq.Schema != t.Schema || seq.OwnedBy == "" {
+			continue
+		}
+		for _, c := range t.Columns {
+			if !c.Dropped && seq.OwnedBy == t.Name+"."+c.Name {
+				out = append(out, seq)
+				break
+			}
 		}
 	}
 	return out, nil

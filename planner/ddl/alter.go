@@ -666,7 +666,7 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		return slices.Contains(fk.Columns, pos) || fk.RefSchema == def.Schema && fk.RefTable == def.Name && slices.Contains(fk.RefColumns, pos)
 	})
 	// Sequences owned by the column go with it.
-	seqs, err := ownedSequences(ctx, a.tx.Root, def)
+	seqs, err := a.tx.Root.OwnedSequences(ctx, def)
 	if err != nil {
 		return err
 	}
@@ -1050,7 +1050,7 @@ func (a *analyzer) moveRelation(ctx context.Context, rel planner.Relation, schem
 		}
 	case planner.RelTable:
 		def := cloneTable(rel.Table)
-		seqs, err := ownedSequences(ctx, root, def)
+		seqs, err := root.OwnedSequences(ctx, def)
 		if err != nil {
 			return err
 		}
@@ -1275,7 +1275,7 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 			}
 		}
 	}
-	seqs, err := ownedSequences(ctx, a.tx.Root, &versioning.Table{Schema: def.Schema, Name: def.Name, Columns: []versioning.Column{{Name: old}}})
+	seqs, err := a.tx.Root.OwnedSequences(ctx, &versioning.Table{Schema: def.Schema, Name: def.Name, Columns: []versioning.Column{{Name: old}}})
 	if err != nil {
 		return err
 	}

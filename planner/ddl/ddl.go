@@ -686,27 +686,6 @@ func (a *analyzer) dropTable(ctx context.Context, schema string, t *versioning.T
 	return nil
 }
 
-// ownedSequences returns the sequences owned by t's columns.
-func ownedSequences(ctx context.Context, root versioning.RootValue, t *versioning.Table) ([]*versioning.Sequence, error) {
-	seqs, err := root.Sequences(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []*versioning.Sequence
-	for _, seq := range seqs {
-		if seq.Schema != t.Schema || seq.OwnedBy == "" {
-			continue
-		}
-		for _, c := range t.Columns {
-			if !c.Dropped && seq.OwnedBy == t.Name+"."+c.Name {
-				out = append(out, seq)
-				break
-			}
-		}
-	}
-	return out, nil
-}
-
 // truncate runs TRUNCATE [TABLE] t, ... [RESTART IDENTITY]: each table's
 // maps are replaced by empty ones, which is also what a new table has, so
 // a truncated table equals a fresh one.
@@ -804,7 +783,7 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (planner.Utility, error) {
 			if !s.RestartSeqs {
 				continue
 			}
-			seqs, err := ownedSequences(ctx, root, def)
+			seqs, err := root.OwnedSequences(ctx, def)
 			if err != nil {
 				return "", err
 			}

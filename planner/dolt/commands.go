@@ -125,26 +125,6 @@ func (s session) findTableIn(ctx context.Context, root versioning.RootValue, nam
 	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 }
 
-// tableNames resolves dolt_add's and dolt_reset's table arguments against
-// the tables of any of roots (a table being deleted is only in some).
-func (s session) tableNames(ctx context.Context, roots []versioning.RootValue, names []string) ([]versioning.TableName, error) {
-	var out []versioning.TableName
-	for _, n := range names {
-		var found *versioning.Table
-		for _, r := range roots {
-			if t, err := s.findTableIn(ctx, r, n); err == nil {
-				found = t
-				break
-			}
-		}
-		if found == nil {
-			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", n)
-		}
-		out = append(out, versioning.TableName{Schema: found.Schema, Name: found.Name})
-	}
-	return out, nil
-}
-
 // doltAdd stages tables and other objects (objects.go):
 // dolt_add('t1', 'v1'), dolt_add('.') or
 // dolt_add('-A') for every change.
@@ -553,11 +533,19 @@ func (s session) doltRm(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 func withOwnedSequences(ctx context.Context, objects []versioning.ObjectName, tables []versioning.TableName, roots ...versioning.RootValue) ([]versioning.ObjectName, error) {
 	for _, t := range tables {
 		for _, r := range roots {
-			owned, err := r.OwnedSequences(ctx, t.Schema, t.Name)
+			def, ok, err := r.Table(ctx, t.Schema, t.Name)
 			if err != nil {
 				return nil, err
 			}
-			for _, o := range owned {
+			if !ok {
+				continue
+			}
+			owned, err := r.OwnedSequences(ctx, def)
+			if err != nil {
+				return nil, err
+			}
+			for _, seq := range owned {
+				o := versioning.ObjectName{Kind: versioning.KindSequence, Schema: seq.Schema, Name: seq.Name}
 				if !slices.Contains(objects, o) {
 					objects = append(objects, o)
 				}

@@ -262,10 +262,12 @@ func int8Cols(names ...string) []exec.VirtualColumn {
 	return cols
 }
 
+// statCounts are dolt_diff_stat's columns after table_name.
+var statCounts = int8Cols("rows_unmodified", "rows_added", "rows_deleted", "rows_modified",
+	"cells_added", "cells_deleted", "cells_modified", "old_row_count", "new_row_count", "old_cell_count", "new_cell_count")
+
 func init() {
-	registerDeltaFunc("dolt_diff_stat",
-		append(textCols("table_name"), int8Cols("rows_unmodified", "rows_added", "rows_deleted", "rows_modified",
-			"cells_added", "cells_deleted", "cells_modified", "old_row_count", "new_row_count", "old_cell_count", "new_cell_count")...),
+	registerDeltaFunc("dolt_diff_stat", append(textCols("table_name"), statCounts...),
 		func(s session, env *exec.Env, _, to revision, cs changeSet) ([]exec.Row, error) {
 			rows := make([]exec.Row, 0, len(cs.tables))
 			for _, d := range cs.tables {
@@ -282,7 +284,7 @@ func init() {
 					continue
 				}
 				row := exec.Row{exec.DText(changeLabel(c, cs.names))}
-				for range 11 {
+				for range statCounts {
 					row = append(row, exec.Null)
 				}
 				rows = append(rows, row)
