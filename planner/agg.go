@@ -502,17 +502,12 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		}
 		return nil, err
 	}
-	for i, e := range args {
-		if args[i], err = a.coerce(e, want[i], "", f.Location); err != nil {
-			return nil, err
-		}
+	if err := a.coerceArgs(args, want, f.Location); err != nil {
+		return nil, err
 	}
 	call := &exec.AggCall{Func: fn, ArgTypes: want, Args: args, Distinct: f.AggDistinct, Filter: present}
 	if f.AggFilter != nil {
-		saved := a.clause
-		a.clause = "FILTER"
 		filter, err := a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")
-		a.clause = saved
 		if err != nil {
 			return nil, err
 		}

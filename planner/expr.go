@@ -363,10 +363,8 @@ func (a *analyzer) call(name string, args []exec.Expr, loc int32, operator bool)
 		}
 		return nil, WithPos(err.(*pgerr.Error), loc)
 	}
-	for i, e := range args {
-		if args[i], err = a.coerce(e, want[i], "", loc); err != nil {
-			return nil, err
-		}
+	if err := a.coerceArgs(args, want, loc); err != nil {
+		return nil, err
 	}
 	fn, t, err := f.BindIn(a.s.Settings(), want)
 	if err != nil {
@@ -481,6 +479,18 @@ func errNoOperator(op string, lt, rt exec.T, loc int32) error {
 
 // baseType drops a type's modifier: varchar(3) compares as varchar.
 func baseType(t exec.T) exec.T { return exec.T{OID: t.OID, Typmod: -1} }
+
+// coerceArgs coerces each of a call's args, in place, to the type that
+// overload resolution chose for it.
+func (a *analyzer) coerceArgs(args []exec.Expr, want []exec.T, loc int32) error {
+	for i, e := range args {
+		var err error
+		if args[i], err = a.coerce(e, want[i], "", loc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // coerce converts e to type t implicitly (or by assignment): unknown
 // literals and parameters take t, numeric types widen. what names the

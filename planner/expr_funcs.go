@@ -504,10 +504,8 @@ func (a *analyzer) srfScan(fc *pg.FuncCall, sc *scope, outer *[]exec.Expr) (*exe
 	if err != nil {
 		return nil, WithPos(err.(*pgerr.Error), fc.Location)
 	}
-	for i, e := range args {
-		if args[i], err = a.coerce(e, want[i], "", fc.Location); err != nil {
-			return nil, err
-		}
+	if err := a.coerceArgs(args, want, fc.Location); err != nil {
+		return nil, err
 	}
 	fs := &exec.FuncScan{Fn: fn, Args: args, Cols: append([]exec.ResultColumn(nil), fn.Cols...)}
 	if outer != nil {

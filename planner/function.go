@@ -253,10 +253,8 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	if err != nil {
 		return nil, err
 	}
-	for i, e := range args {
-		if args[i], err = a.coerce(e, want[i], "", loc); err != nil {
-			return nil, err
-		}
+	if err := a.coerceArgs(args, want, loc); err != nil {
+		return nil, err
 	}
 	if c.fit.unpacked {
 		// Gather the VARIADIC parameter's arguments into an array of

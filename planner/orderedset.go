@@ -56,17 +56,12 @@ func (a *analyzer) orderedSetCall(f *pg.FuncCall, name string, g *grouping) (exe
 		return nil, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf(name, types[1:])).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
 	}
-	for i, e := range args {
-		if args[i], err = a.coerce(e, want[i], "", f.Location); err != nil {
-			return nil, err
-		}
+	if err := a.coerceArgs(args, want, f.Location); err != nil {
+		return nil, err
 	}
 	call := &exec.AggCall{Func: fn, ArgTypes: want, Args: args, Order: []exec.Expr{args[0]}, OrderKeys: []exec.SortKey{sortKey(by, 0)}}
 	if f.AggFilter != nil {
-		saved := a.clause
-		a.clause = "FILTER"
 		filter, err := a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")
-		a.clause = saved
 		if err != nil {
 			return nil, err
 		}

@@ -389,10 +389,8 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 		}
 		return nil, err
 	}
-	for i, e := range args {
-		if args[i], err = a.coerce(e, want[i], "", f.Location); err != nil {
-			return nil, err
-		}
+	if err := a.coerceArgs(args, want, f.Location); err != nil {
+		return nil, err
 	}
 	wf := &exec.WinFunc{Kind: exec.WinAgg, Agg: agg, ArgTypes: want, Args: args}
 	wf.T = (&exec.AggCall{Func: agg, ArgTypes: want}).T()

@@ -44,7 +44,7 @@ func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd 
 	if err := mergeColumnsForAttach(parent.Def, def); err != nil {
 		return err
 	}
-	if err := mergeChecksForAttach(parent.Def, def); err != nil {
+	if err := mergeInheritedChecks(parent.Def, def, true); err != nil {
 		return err
 	}
 	b, err := a.partitionBound(ctx, parent.Def, def.Name, cmd.Bound)
@@ -112,49 +112,7 @@ func mergeColumnsForAttach(parent, def *versioning.Table) error {
 				WithDetail("The new partition may contain only the columns present in parent.")
 		}
 	}
-	for _, pc := range parent.Columns {
-		if pc.Dropped {
-			continue
-		}
-		i := planner.ColumnIndex(def, pc.Name)
-		if i < 0 {
-			return pgerr.New(pgerr.DatatypeMismatch, "child table is missing column %q", pc.Name)
-		}
-		c := &def.Columns[i]
-		if c.Type != pc.Type || c.Typmod != pc.Typmod {
-			return pgerr.New(pgerr.DatatypeMismatch, "child table %q has different type for column %q", def.Name, pc.Name)
-		}
-		if pc.NotNull && !c.NotNull {
-			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be marked NOT NULL", pc.Name)
-		}
-		if pc.Generated != 0 && c.Generated == 0 {
-			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be a generated column", pc.Name)
-		}
-		if pc.Generated != 0 && c.Default != pc.Default {
-			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table has a conflicting generation expression", pc.Name)
-		}
-		c.InhCount, c.NotLocal = 1, true
-	}
-	return nil
-}
-
-// mergeChecksForAttach checks that def has each inheritable CHECK
-// constraint of parent, by name and expression, and marks them inherited.
-func mergeChecksForAttach(parent, def *versioning.Table) error {
-	for _, pc := range parent.Checks {
-		if pc.NoInherit {
-			continue
-		}
-		i := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == pc.Name })
-		if i < 0 {
-			return pgerr.New(pgerr.DatatypeMismatch, "child table is missing constraint %q", pc.Name)
-		}
-		if def.Checks[i].Expr != pc.Expr {
-			return pgerr.New(pgerr.DatatypeMismatch, "child table %q has different definition for check constraint %q", def.Name, pc.Name)
-		}
-		def.Checks[i].InhCount, def.Checks[i].NotLocal = 1, true
-	}
-	return nil
+	return mergeInheritedColumns(parent, def, true)
 }
 
 // defaultPartition returns the default partition of a partitioned table,

@@ -64,11 +64,27 @@ func (a *analyzer) addInherit(ctx context.Context, def *versioning.Table, rv *pg
 			anc = append(anc, t.Inherits...)
 		}
 	}
+	if err := mergeInheritedColumns(parent, def, false); err != nil {
+		return err
+	}
+	if err := mergeInheritedChecks(parent, def, false); err != nil {
+		return err
+	}
+	def.Inherits = append(slices.Clone(def.Inherits), pname)
+	return a.putTable(ctx, def)
+}
+
+// mergeInheritedColumns checks that def, becoming a child of parent
+// (INHERIT) or its partition, has each of parent's columns with its type,
+// NOT NULL and generation expression, and counts them inherited; a
+// partition's are no longer its own (PostgreSQL's
+// MergeAttributesIntoExisting).
+func mergeInheritedColumns(parent, def *versioning.Table, partition bool) error {
 	for _, pc := range parent.Columns {
 		if pc.Dropped {
 			continue
 		}
-		i := slices.IndexFunc(def.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == pc.Name })
+		i := planner.ColumnIndex(def, pc.Name)
 		if i < 0 {
 			return pgerr.New(pgerr.DatatypeMismatch, "child table is missing column %q", pc.Name)
 		}
@@ -79,8 +95,26 @@ func (a *analyzer) addInherit(ctx context.Context, def *versioning.Table, rv *pg
 		if pc.NotNull && !c.NotNull {
 			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be marked NOT NULL", pc.Name)
 		}
+		if pc.Generated != 0 && c.Generated == 0 {
+			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table must be a generated column", pc.Name)
+		}
+		if pc.Generated != 0 && c.Default != pc.Default {
+			return pgerr.New(pgerr.DatatypeMismatch, "column %q in child table has a conflicting generation expression", pc.Name)
+		}
 		c.InhCount++
+		if partition {
+			c.NotLocal = true
+		}
 	}
+	return nil
+}
+
+// mergeInheritedChecks checks that def, becoming a child of parent
+// (INHERIT) or its partition, has each of parent's inheritable CHECK
+// constraints, by name and expression and not NO INHERIT, and counts them
+// inherited; a partition's are no longer its own (PostgreSQL's
+// MergeConstraintsIntoExisting).
+func mergeInheritedChecks(parent, def *versioning.Table, partition bool) error {
 	for _, pk := range parent.Checks {
 		if pk.NoInherit {
 			continue
@@ -89,16 +123,19 @@ func (a *analyzer) addInherit(ctx context.Context, def *versioning.Table, rv *pg
 		if i < 0 {
 			return pgerr.New(pgerr.DatatypeMismatch, "child table is missing constraint %q", pk.Name)
 		}
-		if def.Checks[i].Expr != pk.Expr {
+		c := &def.Checks[i]
+		if c.Expr != pk.Expr {
 			return pgerr.New(pgerr.DatatypeMismatch, "child table %q has different definition for check constraint %q", def.Name, pk.Name)
 		}
-		if def.Checks[i].NoInherit {
+		if c.NoInherit {
 			return pgerr.New(pgerr.DatatypeMismatch, "constraint %q conflicts with non-inherited constraint on child table %q", pk.Name, def.Name)
 		}
-		def.Checks[i].InhCount++
+		c.InhCount++
+		if partition {
+			c.NotLocal = true
+		}
 	}
-	def.Inherits = append(slices.Clone(def.Inherits), pname)
-	return a.putTable(ctx, def)
+	return nil
 }
 
 // dropInherit runs ALTER TABLE child NO INHERIT parent: the columns and

@@ -241,13 +241,26 @@ func (h *notifyHub) commit(s *Session) {
 			if box.scope != scope {
 				continue
 			}
-			box.pending = append(box.pending, notification{s.ProcessID, q})
-			if !box.woken && box.wake != nil {
-				box.woken = true
-				wake = append(wake, box)
-			}
+			wake = box.post(notification{s.ProcessID, q}, wake)
 		}
 	}
+	h.unlockAndWake(wake)
+}
+
+// post queues n in box and adds box to wake unless it is there already.
+// The caller holds the hub's lock.
+func (box *mailbox) post(n notification, wake []*mailbox) []*mailbox {
+	box.pending = append(box.pending, n)
+	if !box.woken && box.wake != nil {
+		box.woken = true
+		wake = append(wake, box)
+	}
+	return wake
+}
+
+// unlockAndWake releases the hub's lock, then wakes the mailboxes post
+// collected: the wire's wake functions run outside the hub's lock.
+func (h *notifyHub) unlockAndWake(wake []*mailbox) {
 	for _, box := range wake {
 		box.woken = false
 	}

@@ -127,17 +127,7 @@ func (h *notifyHub) deliver(channel, payload string, inScope func(scope string) 
 		if !inScope(box.scope) {
 			continue
 		}
-		box.pending = append(box.pending, notification{0, note{channel, payload}})
-		if !box.woken && box.wake != nil {
-			box.woken = true
-			wake = append(wake, box)
-		}
+		wake = box.post(notification{0, note{channel, payload}}, wake)
 	}
-	for _, box := range wake {
-		box.woken = false
-	}
-	h.mu.Unlock()
-	for _, box := range wake {
-		box.wake()
-	}
+	h.unlockAndWake(wake)
 }
