@@ -2,7 +2,6 @@ package exec
 
 import (
 	"slices"
-	"sort"
 )
 
 // AggCall is one aggregate call of an Aggregate: sum(DISTINCT x) FILTER
@@ -225,7 +224,7 @@ func (c *AggCall) feedBuffered(env *Env, acc Accumulator, rows []Row) error {
 			keys = append(keys, SortKey{Col: i})
 		}
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return compareRows(rows[i], rows[j], keys) < 0 })
+	sortLikePostgres(rows, func(a, b Row) int { return compareRows(a, b, keys) })
 	var prev Row
 	for _, row := range rows {
 		args := row[:nargs]

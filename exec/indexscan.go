@@ -352,9 +352,90 @@ type indexRows struct {
 	it    *prolly.Iter
 	key   []byte // primary key of the last row
 	row   Row
+	// heap, for a secondary index, are the primary keys its spans hold,
+	// in primary-map order (collectHeap); nil until the first Next, and
+	// then read in place of the spans if they were few enough.
+	heap      [][]byte
+	heapReady bool
+}
+
+// maxHeapKeys bounds the primary keys a secondary index scan collects to
+// return its rows in table order; past it, the rows come in index order.
+const maxHeapKeys = 1 << 16
+
+// A secondary index scan returns its rows in the order of the table (its
+// primary map), not of the index, as PostgreSQL's bitmap heap scan returns
+// them in the order of the heap: the scan collects the primary keys of the
+// index entries, sorts them, then reads the rows. Queries without ORDER BY
+// (and the order of ties under one) then see rows as a scan of the whole
+// table would show them; for a keyless table that is the order they were
+// inserted in, PostgreSQL's heap order. The rows are also read in key
+// order, each lookup near the last. A range past maxHeapKeys entries is
+// read in index order, in bounded memory.
+
+// collectHeap gathers and sorts the primary keys of the secondary index's
+// spans; it leaves heap nil if there are more than maxHeapKeys.
+func (r *indexRows) collectHeap() error {
+	r.heapReady = true
+	var keys [][]byte
+	for _, s := range r.spans {
+		it := r.index.NewIter(r.env.Ctx, prolly.IterOptions{LowerBound: s.lo, UpperBound: s.hi})
+		for ok := it.First(); ok; ok = it.Next() {
+			if len(keys) == maxHeapKeys {
+				return it.Close()
+			}
+			pk := it.Key()
+			for range r.skip {
+				var err error
+				if _, pk, err = sortkey.Split(pk); err != nil {
+					it.Close()
+					return errCorruptRow(err)
+				}
+			}
+			keys = append(keys, bytes.Clone(pk))
+		}
+		if err := it.Close(); err != nil {
+			return err
+		}
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	r.heap = keys
+	r.spans = nil
+	if r.heap == nil {
+		r.heap = [][]byte{}
+	}
+	return nil
+}
+
+// nextHeap returns the next row of heap.
+func (r *indexRows) nextHeap() (Row, error) {
+	for len(r.heap) > 0 {
+		pk := r.heap[0]
+		r.heap = r.heap[1:]
+		v, ok, err := r.rows.Get(r.env.Ctx, pk)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, pgerr.New(pgerr.DataCorrupted, "index entry of relation %q points at a missing row", r.t.Def.Name)
+		}
+		r.key = pk
+		return r.decode(v)
+	}
+	return nil, nil
 }
 
 func (r *indexRows) Next() (Row, error) {
+	if r.skip >= 0 {
+		if !r.heapReady {
+			if err := r.collectHeap(); err != nil {
+				return nil, err
+			}
+		}
+		if r.heap != nil {
+			return r.nextHeap()
+		}
+	}
 	for {
 		if r.it == nil {
 			if r.i >= len(r.spans) {

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"sort"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
@@ -261,7 +260,7 @@ func (p *Sort) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return compareRows(rows[i], rows[j], p.Keys) < 0 })
+	sortLikePostgres(rows, func(a, b Row) int { return compareRows(a, b, p.Keys) })
 	return &bufferedRows{rows: rows}, nil
 }
 

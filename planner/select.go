@@ -309,6 +309,10 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 		}
 	}
 	in = wins.plan(in)
+	sortedFirst := false
+	if len(srfs.funcs) > 0 && !distinct && lock == nil {
+		in, sortedFirst = sortBeforeSRFs(in, exprs, keys)
+	}
 	in = srfs.plan(in)
 	allCols := cols
 	for len(allCols) < len(exprs) {
@@ -350,7 +354,7 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 		out = &exec.Unique{In: &exec.Sort{In: out, Keys: keys}, Cols: onCols}
 		keys = nil // already sorted
 	}
-	if len(keys) > 0 {
+	if len(keys) > 0 && !sortedFirst {
 		out = &exec.Sort{In: out, Keys: keys}
 	}
 	if lock != nil {
@@ -364,6 +368,29 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 		out = dropHidden(out, cols)
 	}
 	return out, nil
+}
+
+// sortBeforeSRFs returns in sorted by keys, and true, when every key is a
+// column of in: the select list's set-returning functions then run after
+// the sort, as PostgreSQL postpones them (make_sort_input_target), so that
+// the rows one input row expands to stay together and in the functions'
+// order, ties or not. keys are positions in exprs, the select list over in;
+// a set-returning function's value is no column of in yet.
+func sortBeforeSRFs(in exec.Plan, exprs []exec.Expr, keys []exec.SortKey) (exec.Plan, bool) {
+	if len(keys) == 0 {
+		return in, false
+	}
+	width := len(in.Columns())
+	inKeys := make([]exec.SortKey, len(keys))
+	for i, k := range keys {
+		c, ok := exprs[k.Col].(*exec.ColRef)
+		if !ok || c.Idx < 0 || c.Idx >= width {
+			return in, false
+		}
+		inKeys[i] = k
+		inKeys[i].Col = c.Idx
+	}
+	return &exec.Sort{In: in, Keys: inKeys}, true
 }
 
 func containsInt(s []int, v int) bool {
