@@ -118,7 +118,7 @@ func (p *LimitTies) Columns() []ResultColumn { return p.In.Columns() }
 
 func (p *LimitTies) Open(env *Env) (Rows, error) {
 	lim := &Limit{In: p.In, Count: p.Count, Offset: p.Offset}
-	in, err := lim.Open(env)
+	in, err := lim.open(env, false)
 	if err != nil {
 		return nil, err
 	}

@@ -131,3 +131,96 @@ func swapRange(rows []Row, i, j, n int) {
 		rows[i+k], rows[j+k] = rows[j+k], rows[i+k]
 	}
 }
+
+// topN is PostgreSQL's bounded sort, which a LIMIT (plus OFFSET) of n
+// above a sort asks for: rows are gathered until there are more than 2n,
+// then only the n least are kept, in a heap with the greatest on top, each
+// new row replacing the top if it is less, discarded otherwise. The heap
+// is sorted at the end by taking its top off one at a time. Which of the
+// rows tying at the n-th place are kept, and their order, follow from
+// these steps, so they are PostgreSQL's (tuplesort.c's make_bounded_heap,
+// TSS_BOUNDED and sort_bounded_heap); memory holds 2n rows at most.
+type topN struct {
+	cmp   func(a, b Row) int
+	bound int
+	rows  []Row // the rows gathered, then the heap
+	heap  bool
+}
+
+// rcmp is cmp reversed: the heap keeps its greatest row on top.
+func (s *topN) rcmp(a, b Row) int { return -s.cmp(a, b) }
+
+// add takes the next input row.
+func (s *topN) add(r Row) {
+	if !s.heap {
+		s.rows = append(s.rows, r)
+		if len(s.rows) > 2*s.bound {
+			all := s.rows
+			s.rows, s.heap = make([]Row, 0, s.bound), true
+			for _, r := range all {
+				s.push(r)
+			}
+		}
+		return
+	}
+	s.push(r)
+}
+
+// push adds r to the heap, or replaces its top with r, or discards r.
+func (s *topN) push(r Row) {
+	if len(s.rows) < s.bound {
+		j := len(s.rows)
+		s.rows = append(s.rows, nil)
+		for j > 0 {
+			i := (j - 1) / 2
+			if s.rcmp(r, s.rows[i]) >= 0 {
+				break
+			}
+			s.rows[j] = s.rows[i]
+			j = i
+		}
+		s.rows[j] = r
+		return
+	}
+	if s.rcmp(r, s.rows[0]) > 0 {
+		s.replaceTop(r, len(s.rows))
+	}
+}
+
+// replaceTop puts r in place of the top of the heap of the first n rows
+// and sifts it down.
+func (s *topN) replaceTop(r Row, n int) {
+	h := s.rows
+	i := 0
+	for {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if j+1 < n && s.rcmp(h[j], h[j+1]) > 0 {
+			j++
+		}
+		if s.rcmp(r, h[j]) <= 0 {
+			break
+		}
+		h[i] = h[j]
+		i = j
+	}
+	h[i] = r
+}
+
+// sorted returns the least rows, at most bound of them when the heap was
+// used (all of them otherwise), in order.
+func (s *topN) sorted() []Row {
+	if !s.heap {
+		sortLikePostgres(s.rows, s.cmp)
+		return s.rows
+	}
+	for n := len(s.rows); n > 1; {
+		top := s.rows[0]
+		n--
+		s.replaceTop(s.rows[n], n)
+		s.rows[n] = top
+	}
+	return s.rows
+}

@@ -44,3 +44,36 @@ func TestSortLikePostgresSorts(t *testing.T) {
 		}
 	}
 }
+
+// TestTopNKeepsTheLeast checks that the bounded sort returns, in order,
+// rows whose keys are the least bound keys of its input, below and above
+// the 2×bound switch to its heap. Which tying rows it keeps is checked
+// against PostgreSQL by regress/testdata/tie_order.test.
+func TestTopNKeepsTheLeast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	cmp := func(a, b Row) int { return int(a[0].I - b[0].I) }
+	for _, n := range []int{0, 1, 5, 10, 11, 100, 1000} {
+		for _, bound := range []int{1, 3, 5, 50} {
+			keys := make([]int64, n)
+			s := &topN{cmp: cmp, bound: bound}
+			for i := range keys {
+				keys[i] = rng.Int64N(8)
+				s.add(Row{DInt(keys[i])})
+			}
+			got := s.sorted()
+			slices.Sort(keys)
+			want := keys
+			if n > 2*bound {
+				want = keys[:bound]
+			}
+			if len(got) != len(want) {
+				t.Fatalf("n=%d bound=%d: %d rows, want %d", n, bound, len(got), len(want))
+			}
+			for i := range want {
+				if got[i][0].I != want[i] {
+					t.Fatalf("n=%d bound=%d: row %d has key %d, want %d", n, bound, i, got[i][0].I, want[i])
+				}
+			}
+		}
+	}
+}

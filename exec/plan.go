@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+	"math"
+	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
@@ -264,6 +266,37 @@ func (p *Sort) Open(env *Env) (Rows, error) {
 	return &bufferedRows{rows: rows}, nil
 }
 
+// openBounded opens the sort for a consumer that reads only its first
+// bound rows (a LIMIT and OFFSET above it): a bounded sort (topN), as
+// PostgreSQL's tuplesort_set_bound, which ignores bounds past INT_MAX/2.
+func (p *Sort) openBounded(env *Env, bound int64) (Rows, error) {
+	if bound > math.MaxInt32/2 {
+		return p.Open(env)
+	}
+	in, err := p.In.Open(env)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	s := &topN{cmp: func(a, b Row) int { return compareRows(a, b, p.Keys) }, bound: int(bound)}
+	for {
+		row, err := in.Next()
+		if err != nil {
+			return nil, err
+		}
+		if row == nil {
+			break
+		}
+		if !s.heap { // past it, the sort holds bound rows whatever it reads
+			if err := env.hold(row); err != nil {
+				return nil, err
+			}
+		}
+		s.add(slices.Clone(row))
+	}
+	return &bufferedRows{rows: s.sorted()}, nil
+}
+
 func compareRows(a, b Row, keys []SortKey) int {
 	for _, k := range keys {
 		x, y := a[k.Col], b[k.Col]
@@ -320,7 +353,11 @@ type Limit struct {
 
 func (p *Limit) Columns() []ResultColumn { return p.In.Columns() }
 
-func (p *Limit) Open(env *Env) (Rows, error) {
+func (p *Limit) Open(env *Env) (Rows, error) { return p.open(env, true) }
+
+// open opens the limit; bound says whether a sort below may be bounded by
+// it (not under WITH TIES, whose last rows are past the count).
+func (p *Limit) open(env *Env, bound bool) (Rows, error) {
 	count, offset := int64(-1), int64(0)
 	for _, x := range []struct {
 		e    Expr
@@ -344,7 +381,13 @@ func (p *Limit) Open(env *Env) (Rows, error) {
 		}
 		*x.dst = d.I
 	}
-	in, err := p.In.Open(env)
+	var in Rows
+	var err error
+	if s, ok := p.In.(*Sort); ok && bound && count >= 0 {
+		in, err = s.openBounded(env, count+offset)
+	} else {
+		in, err = p.In.Open(env)
+	}
 	if err != nil {
 		return nil, err
 	}
