@@ -1,6 +1,6 @@
 package exec
 
-// sortLikePostgres sorts rows by cmp with the algorithm of PostgreSQL's
+// SortLikePostgres sorts rows by cmp with the algorithm of PostgreSQL's
 // in-memory sorts (its sort_template.h: Bentley and McIlroy's quicksort
 // with a presorted check, insertion sort below 7 elements, the median of
 // three, or of three medians past 40, as pivot, and equal keys gathered at
@@ -13,7 +13,7 @@ package exec
 // same input order gives the same order of ties as PostgreSQL. A stable
 // sort, the natural choice otherwise, gave another one in about a hundred
 // of the regression corpus's window queries.
-func sortLikePostgres(rows []Row, cmp func(a, b Row) int) {
+func SortLikePostgres[T any](rows []T, cmp func(a, b T) int) {
 	for {
 		n := len(rows)
 		if n < 7 {
@@ -107,7 +107,7 @@ func sortLikePostgres(rows []Row, cmp func(a, b Row) int) {
 		// the depth stays logarithmic.
 		if below <= above {
 			if below > 1 {
-				sortLikePostgres(rows[:below], cmp)
+				SortLikePostgres(rows[:below], cmp)
 			}
 			if above <= 1 {
 				return
@@ -115,7 +115,7 @@ func sortLikePostgres(rows []Row, cmp func(a, b Row) int) {
 			rows = rows[n-above:]
 		} else {
 			if above > 1 {
-				sortLikePostgres(rows[n-above:], cmp)
+				SortLikePostgres(rows[n-above:], cmp)
 			}
 			if below <= 1 {
 				return
@@ -126,7 +126,7 @@ func sortLikePostgres(rows []Row, cmp func(a, b Row) int) {
 }
 
 // swapRange swaps the n rows from i with the n rows from j, pairwise.
-func swapRange(rows []Row, i, j, n int) {
+func swapRange[T any](rows []T, i, j, n int) {
 	for k := range n {
 		rows[i+k], rows[j+k] = rows[j+k], rows[i+k]
 	}
@@ -213,7 +213,7 @@ func (s *topN) replaceTop(r Row, n int) {
 // used (all of them otherwise), in order.
 func (s *topN) sorted() []Row {
 	if !s.heap {
-		sortLikePostgres(s.rows, s.cmp)
+		SortLikePostgres(s.rows, s.cmp)
 		return s.rows
 	}
 	for n := len(s.rows); n > 1; {

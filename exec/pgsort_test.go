@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestSortLikePostgresSorts checks that sortLikePostgres sorts and keeps
+// TestSortLikePostgresSorts checks that SortLikePostgres sorts and keeps
 // every row, for sizes on both sides of its thresholds (7, 40) and inputs
 // with many ties, presorted runs and reversed runs. The order of ties it
 // gives is checked against PostgreSQL by regress/testdata/tie_order.test.
@@ -30,7 +30,7 @@ func TestSortLikePostgresSorts(t *testing.T) {
 				}
 				rows[i] = Row{DInt(k), DInt(int64(i))}
 			}
-			sortLikePostgres(rows, cmp)
+			SortLikePostgres(rows, cmp)
 			seen := make([]bool, n)
 			for i, r := range rows {
 				if i > 0 && cmp(rows[i-1], r) > 0 {

@@ -262,7 +262,7 @@ func (p *Sort) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	sortLikePostgres(rows, func(a, b Row) int { return compareRows(a, b, p.Keys) })
+	SortLikePostgres(rows, func(a, b Row) int { return compareRows(a, b, p.Keys) })
 	return &bufferedRows{rows: rows}, nil
 }
 

@@ -308,7 +308,11 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 			in = &exec.Filter{In: in, Pred: having}
 		}
 	}
-	in = wins.plan(in)
+	order := make([]exec.Expr, len(keys))
+	for i, k := range keys {
+		order[i] = exprs[k.Col]
+	}
+	in = wins.plan(in, order)
 	sortedFirst := false
 	if len(srfs.funcs) > 0 && !distinct && lock == nil {
 		in, sortedFirst = sortBeforeSRFs(in, exprs, keys)

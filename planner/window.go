@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"cmp"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
@@ -403,8 +405,10 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 }
 
 // plan returns in with the window functions' values added to its rows,
-// one exec.Window per window.
-func (w *winSet) plan(in exec.Plan) exec.Plan {
+// one exec.Window per window, in PostgreSQL's order (orderSpecs). order
+// are the query's ORDER BY expressions.
+func (w *winSet) plan(in exec.Plan, order []exec.Expr) exec.Plan {
+	w.orderSpecs(order)
 	for _, s := range w.specs {
 		cols := in.Columns()
 		base := len(cols)
@@ -447,4 +451,78 @@ func (w *winSet) plan(in exec.Plan) exec.Plan {
 		in = &exec.Window{In: p, PartitionCols: partCols, OrderKeys: orderKeys, Frame: s.frame, Funcs: s.funcs, Cols: wcols}
 	}
 	return in
+}
+
+// orderSpecs puts the windows in the order PostgreSQL evaluates them
+// (select_active_windows): sorted by their partition and order keys, so
+// that windows sorting alike are adjacent and one whose keys extend
+// another's comes first. The last window's sort is the order of the rows
+// when the query has no ORDER BY, and the order of ties in the sorts
+// after it, so it is visible. PostgreSQL compares keys by their sort
+// group reference (numbered in order of first use, the query's ORDER BY
+// before the windows), then by sort operator (the greater OID first,
+// which for a type's > against its < puts DESC before ASC), then NULLS
+// FIRST before LAST; it sorts with its quicksort.
+func (w *winSet) orderSpecs(order []exec.Expr) {
+	if len(w.specs) < 2 {
+		return
+	}
+	var refs []exec.Expr // by sort group reference, from 1
+	ref := func(e exec.Expr) int {
+		for i, r := range refs {
+			if exprEqual(r, e) {
+				return i + 1
+			}
+		}
+		refs = append(refs, e)
+		return len(refs)
+	}
+	for _, e := range order {
+		ref(e)
+	}
+	type key struct {
+		ref        int
+		desc       bool
+		nullsFirst bool
+	}
+	keys := make(map[*winSpec][]key, len(w.specs))
+	for _, s := range w.specs {
+		var ks []key
+		seen := map[int]bool{}
+		for _, e := range s.partition {
+			if r := ref(e); !seen[r] {
+				seen[r] = true
+				ks = append(ks, key{ref: r, nullsFirst: false})
+			}
+		}
+		for i, e := range s.order {
+			k := s.keys[i]
+			if r := ref(e); !seen[r] {
+				seen[r] = true
+				ks = append(ks, key{ref: r, desc: k.Desc, nullsFirst: k.NullsFirst})
+			}
+		}
+		keys[s] = ks
+	}
+	exec.SortLikePostgres(w.specs, func(a, b *winSpec) int {
+		ka, kb := keys[a], keys[b]
+		for i := range min(len(ka), len(kb)) {
+			x, y := ka[i], kb[i]
+			switch {
+			case x.ref != y.ref:
+				return cmp.Compare(y.ref, x.ref)
+			case x.desc != y.desc:
+				if x.desc {
+					return -1
+				}
+				return 1
+			case x.nullsFirst != y.nullsFirst:
+				if x.nullsFirst {
+					return -1
+				}
+				return 1
+			}
+		}
+		return cmp.Compare(len(kb), len(ka))
+	})
 }
