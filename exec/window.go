@@ -2,6 +2,7 @@ package exec
 
 import (
 	"errors"
+	"math"
 	"slices"
 
 	"github.com/cockroachdb/apd/v3"
@@ -239,7 +240,7 @@ func (r *windowRows) frames(n int, peerStart, peerEnd []int) ([]int, []int, erro
 		if d.IsNull() {
 			return 0, pgerr.New(pgerr.NullValueNotAllowed, "frame %s offset must not be null", what)
 		}
-		if Compare(d, zeroLike(d)) < 0 {
+		if Compare(d, zeroLike(d)) < 0 || notANumber(d) {
 			if fr.Mode != FrameRange {
 				return 0, pgerr.New("22013", "frame %s offset must not be negative", what)
 			}
@@ -366,11 +367,18 @@ func (r *windowRows) rangeBound(b FrameBound, i int, keys []Datum, peerStart, pe
 	if err != nil {
 		return 0, err
 	}
+	// An infinite offset from an infinite value (+inf - inf, -inf + inf)
+	// gives NaN: PostgreSQL's in_range puts every value in such a frame,
+	// but NaN itself, which sorts above all, only at its start.
+	everything := notANumber(v) && !notANumber(keys[i])
 	// within reports whether row j's value is on the frame's side of v.
 	within := func(j int) bool {
 		x := keys[j]
 		if x.IsNull() {
 			return false
+		}
+		if everything {
+			return start || !notANumber(x)
 		}
 		c := -past // compared with a bound past the range
 		if past == 0 {
@@ -398,6 +406,18 @@ func (r *windowRows) rangeBound(b FrameBound, i int, keys []Datum, peerStart, pe
 		}
 	}
 	return -1, nil
+}
+
+// notANumber reports whether d is a float or numeric NaN.
+func notANumber(d Datum) bool {
+	switch d.Kind {
+	case KindFloat:
+		return math.IsNaN(d.F)
+	case KindNumeric:
+		n, ok := d.X.(*apd.Decimal)
+		return ok && n.Form == apd.NaN
+	}
+	return false
 }
 
 // zeroLike returns the zero of d's kind, to check an offset's sign.

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"cmp"
+	"slices"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -210,6 +211,11 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 		if err != nil {
 			return err
 		}
+		if readsRowColumn(e) {
+			// PostgreSQL computes the offset once per partition, not per row.
+			what := map[exec.FrameMode]string{exec.FrameRows: "ROWS", exec.FrameGroups: "GROUPS", exec.FrameRange: "RANGE"}[spec.frame.Mode]
+			return WithPos(pgerr.New(pgerr.InvalidColumnReference, "argument of %s must not contain variables", what), firstColumnRef(n))
+		}
 		if spec.frame.Mode != exec.FrameRange {
 			what := "ROWS"
 			if spec.frame.Mode == exec.FrameGroups {
@@ -227,6 +233,9 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 			if e, err = a.coerce(e, t, "", -1); err != nil {
 				return err
 			}
+		}
+		if !rangeOffsetSupported(key.Type().OID, e.Type().OID) {
+			return WithPos(pgerr.New(pgerr.UndefinedFunction, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", exec.TypeName(key.Type().OID), exec.TypeName(e.Type().OID)), ExprLocation(n))
 		}
 		op := "+"
 		if (kind == exec.OffsetPreceding) != spec.keys[0].Desc {
@@ -525,4 +534,57 @@ func (w *winSet) orderSpecs(order []exec.Expr) {
 		}
 		return cmp.Compare(len(kb), len(ka))
 	})
+}
+
+// rangeOffsetSupported reports whether PostgreSQL has an in_range support
+// function for a RANGE frame ordered by a column of type key with an
+// offset of type off, directly or through an implicit cast of the offset:
+// integers take integer offsets, floats float8 (which integers and
+// numeric cast to implicitly), numeric numeric, and the date and time
+// types and interval take intervals. date + integer is an operator, but
+// no frame offset.
+func rangeOffsetSupported(key, off uint32) bool {
+	ok := exec.KindOf(off)
+	switch exec.KindOf(key) {
+	case exec.KindInt:
+		return ok == exec.KindInt && off != exec.OIDOid && key != exec.OIDOid
+	case exec.KindFloat:
+		return ok == exec.KindInt || ok == exec.KindFloat || ok == exec.KindNumeric
+	case exec.KindNumeric:
+		return ok == exec.KindInt || ok == exec.KindNumeric
+	case exec.KindDate, exec.KindTimestamp, exec.KindTime, exec.KindInterval:
+		return off == exec.OIDInterval
+	}
+	return true // left to the operator's own lookup, as before
+}
+
+// readsRowColumn reports whether e reads a column of the row it is
+// evaluated on; for kinds of expression it does not look into, false.
+func readsRowColumn(e exec.Expr) bool {
+	any := func(es []exec.Expr) bool { return slices.ContainsFunc(es, readsRowColumn) }
+	switch x := e.(type) {
+	case *exec.ColRef:
+		return true
+	case *exec.Call:
+		return any(x.Args)
+	case *exec.BoolOp:
+		return any(x.Args)
+	case *exec.Not:
+		return readsRowColumn(x.E)
+	case *exec.Coalesce:
+		return any(x.Args)
+	}
+	return false
+}
+
+// firstColumnRef returns the location of the first column reference in
+// n, -1 if none.
+func firstColumnRef(n *pg.Node) int32 {
+	loc := int32(-1)
+	VisitNodes(n, func(x *pg.Node) {
+		if c := x.GetColumnRef(); c != nil && loc < 0 {
+			loc = c.Location
+		}
+	})
+	return loc
 }
