@@ -38,6 +38,8 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 		return types.AppendIntervalBinary(dst, d.Interval()), nil
 	case OIDUUID:
 		return types.AppendUUIDBinary(dst, types.UUID([]byte(d.S))), nil
+	case OIDInet, OIDCidr:
+		return types.AppendInetBinary(dst, d.Inet(), t.OID == OIDCidr), nil
 	case OIDJSONB:
 		v, err := types.ParseJSONB(d.S)
 		if err != nil {
@@ -150,6 +152,10 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		var v types.UUID
 		v, err = types.ParseUUIDBinary(b)
 		d = DUUID(v)
+	case OIDInet, OIDCidr:
+		var v types.Inet
+		v, err = types.ParseInetBinary(b, t.OID == OIDCidr)
+		d = DInet(v)
 	case OIDJSONB:
 		var v types.JSONB
 		if v, err = types.ParseJSONBBinary(b); err == nil {

@@ -82,6 +82,9 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 	case OIDUUID:
 		v, err := types.ParseUUID(s)
 		return DUUID(v), err
+	case OIDInet, OIDCidr:
+		v, err := types.ParseInet(s, t.OID == OIDCidr)
+		return DInet(v), err
 	case OIDJSON:
 		if err := types.ValidateJSON(s); err != nil {
 			return Null, err

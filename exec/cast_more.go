@@ -73,6 +73,14 @@ func castSpecial(from, to T) Fn {
 			}
 			return DText("false"), nil
 		}
+	case KindOf(from.OID) == KindInet && tk == KindText:
+		// inet's cast to text is text(inet): the mask always shown.
+		return func(_ *Env, a []Datum) (Datum, error) {
+			return DText(string(types.AppendInet(nil, a[0].Inet(), true))), nil
+		}
+	case from.OID == OIDInet && to.OID == OIDCidr:
+		// cidr(inet): the bits past the mask cleared.
+		return func(_ *Env, a []Datum) (Datum, error) { return DInet(a[0].Inet().Network()), nil }
 	case from.OID == OIDUnknown && to.OID == OIDChar:
 		// charin: the first byte, or an escaped octal code.
 		return func(_ *Env, a []Datum) (Datum, error) {

@@ -35,6 +35,7 @@ const (
 	KindTSQuery         // X: types.TSQuery
 	KindRange           // X: *Range
 	KindMultirange      // X: *Multirange
+	KindInet            // S: types.InetKey's bytes, whose order is the values' order
 )
 
 // Datum is one SQL value. It is a small struct passed by value: ints,
@@ -82,6 +83,7 @@ func DDate(days int64) Datum                 { return Datum{Kind: KindDate, I: d
 func DTime(us int64) Datum                   { return Datum{Kind: KindTime, I: us} }
 func DTimestamp(us int64) Datum              { return Datum{Kind: KindTimestamp, I: us} }
 func DUUID(b [16]byte) Datum                 { return Datum{Kind: KindUUID, S: string(b[:])} }
+func DInet(v types.Inet) Datum               { return Datum{Kind: KindInet, S: types.InetKey(v)} }
 func DJSON(text string) Datum                { return Datum{Kind: KindJSON, S: text} }
 func DArray(a *Array) Datum                  { return Datum{Kind: KindArray, X: a} }
 func DEnum(label string, sort float64) Datum { return Datum{Kind: KindEnum, S: label, F: sort} }
@@ -95,6 +97,15 @@ func (d Datum) IsNull() bool                 { return d.Kind == KindNull }
 func (d Datum) Bool() bool                   { return d.I != 0 }
 func (d Datum) Numeric() *apd.Decimal        { return d.X.(*apd.Decimal) }
 func (d Datum) Interval() Interval           { return d.X.(Interval) }
+
+// Inet returns an inet or cidr value.
+func (d Datum) Inet() types.Inet {
+	v, err := types.InetFromKey(d.S)
+	if err != nil {
+		panic(err) // a Datum of KindInet holds InetKey's bytes
+	}
+	return v
+}
 func (d Datum) Array() *Array                { return d.X.(*Array) }
 
 // Compare orders two non-NULL Datums of the same kind as PostgreSQL's
@@ -117,7 +128,7 @@ func Compare(a, b Datum) int {
 		return compareFloat(a.F, b.F)
 	case KindNumeric:
 		return compareNumeric(a.Numeric(), b.Numeric())
-	case KindText, KindBytes, KindUUID, KindJSON:
+	case KindText, KindBytes, KindUUID, KindJSON, KindInet:
 		return cmp.Compare(a.S, b.S)
 	case KindInterval:
 		return CompareInterval(a.Interval(), b.Interval())

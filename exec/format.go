@@ -48,6 +48,8 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendInterval(dst, d.Interval(), s)
 	case OIDUUID:
 		return types.AppendUUID(dst, types.UUID([]byte(d.S)))
+	case OIDInet, OIDCidr:
+		return types.AppendInet(dst, d.Inet(), t.OID == OIDCidr)
 	case OIDTSVector:
 		return types.AppendTSVector(dst, d.TSVector())
 	case OIDTSQuery:

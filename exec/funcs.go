@@ -438,6 +438,8 @@ func TypeCategory(oid uint32) byte {
 		return 'D'
 	case OIDInterval:
 		return 'T'
+	case OIDInet, OIDCidr:
+		return 'I'
 	case OIDBool:
 		return 'B'
 	case OIDUnknown:
@@ -460,7 +462,7 @@ func TypeCategory(oid uint32) byte {
 // IsPreferredType is pg_type.typispreferred.
 func IsPreferredType(oid uint32) bool {
 	switch oid {
-	case OIDFloat8, OIDOid, OIDText, OIDTimestampTZ, OIDInterval, OIDBool:
+	case OIDFloat8, OIDOid, OIDText, OIDTimestampTZ, OIDInterval, OIDBool, OIDInet:
 		return true
 	}
 	return false
@@ -502,6 +504,8 @@ func CanCoerce(from, to uint32) bool {
 		return true
 	case from == OIDTime && to == OIDInterval:
 		return true
+	case from == OIDCidr && to == OIDInet:
+		return true // binary-coercible
 	}
 	return false
 }

@@ -27,6 +27,8 @@ const (
 	OIDInterval    uint32 = 1186
 	OIDNumeric     uint32 = 1700
 	OIDUUID        uint32 = 2950
+	OIDInet        uint32 = 869
+	OIDCidr        uint32 = 650
 	OIDJSONB       uint32 = 3802
 	OIDTSVector    uint32 = 3614
 	OIDTSQuery     uint32 = 3615
@@ -60,6 +62,8 @@ var (
 	TTimestampTZ = T{OIDTimestampTZ, -1}
 	TInterval    = T{OIDInterval, -1}
 	TUUID        = T{OIDUUID, -1}
+	TInet        = T{OIDInet, -1}
+	TCidr        = T{OIDCidr, -1}
 	TJSON        = T{OIDJSON, -1}
 	TJSONB       = T{OIDJSONB, -1}
 	TTSVector    = T{OIDTSVector, -1}
@@ -94,6 +98,8 @@ func KindOf(oid uint32) Kind {
 		return KindInterval
 	case OIDUUID:
 		return KindUUID
+	case OIDInet, OIDCidr:
+		return KindInet
 	case OIDJSON, OIDJSONB:
 		return KindJSON
 	case OIDTSVector:
@@ -132,7 +138,7 @@ var typeNames = map[uint32]string{
 	OIDUnknown: "unknown", OIDBpchar: "character", OIDVarchar: "character varying",
 	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",
-	OIDUUID: "uuid", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDVoid: "void", OIDRecord: "record", OIDRegclass: "regclass",
+	OIDUUID: "uuid", OIDInet: "inet", OIDCidr: "cidr", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDVoid: "void", OIDRecord: "record", OIDRegclass: "regclass",
 	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector",
 	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",
 	uint32(types.OidInt4Range): "int4range", uint32(types.OidNumRange): "numrange", uint32(types.OidTsRange): "tsrange",

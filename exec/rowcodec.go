@@ -184,6 +184,8 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 		return sortkey.AppendInterval(dst, sortkey.Interval{Months: iv.Months, Days: iv.Days, Micros: iv.Micros}, o), nil
 	case OIDUUID:
 		return sortkey.AppendUUID(dst, [16]byte([]byte(d.S)), o), nil
+	case OIDInet, OIDCidr:
+		return sortkey.AppendBytea(dst, unsafe.Slice(unsafe.StringData(d.S), len(d.S)), o), nil
 	}
 	if d.Kind == KindEnum {
 		return appendEnumKey(dst, d, o), nil

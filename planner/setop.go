@@ -107,6 +107,10 @@ func typeCategory(oid uint32) (byte, bool) {
 		return 'D', true
 	case exec.OIDInterval:
 		return 'T', true
+	case exec.OIDInet:
+		return 'I', true
+	case exec.OIDCidr:
+		return 'I', false
 	case exec.OIDUnknown:
 		return 'X', false
 	}
@@ -131,6 +135,8 @@ func implicitCast(from, to uint32) bool {
 		return to == exec.OIDTimestamp || to == exec.OIDTimestampTZ
 	case exec.OIDTimestamp:
 		return to == exec.OIDTimestampTZ
+	case exec.OIDCidr:
+		return to == exec.OIDInet
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package regress
 
 import (
+	"net/netip"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -55,5 +56,39 @@ func TestUserTypesPgx(t *testing.T) {
 	var m string
 	if err := c.QueryRow(ctx, `SELECT m FROM t WHERE id = 0`, text).Scan(&m); err != nil || m != "happy" {
 		t.Errorf("SELECT m = %q, %v", m, err)
+	}
+}
+
+// TestInetPgx writes and reads inet and cidr through pgx in the binary
+// format (netip.Prefix and netip.Addr), as parameters and results, and
+// looks a row up by a cidr parameter through the primary key.
+func TestInetPgx(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, `CREATE TABLE nets (n cidr PRIMARY KEY, gw inet)`)
+	for _, row := range []struct {
+		n  netip.Prefix
+		gw any
+	}{
+		{netip.MustParsePrefix("10.1.0.0/16"), netip.MustParsePrefix("10.1.0.1/32")},
+		{netip.MustParsePrefix("192.168.0.0/24"), netip.MustParsePrefix("192.168.0.254/24")},
+		{netip.MustParsePrefix("fe80::/64"), netip.MustParseAddr("fe80::1")},
+	} {
+		if _, err := c.Exec(ctx, `INSERT INTO nets VALUES ($1, $2)`, row.n, row.gw); err != nil {
+			t.Fatalf("insert %v: %v", row, err)
+		}
+	}
+	var gw netip.Prefix
+	var text string
+	if err := c.QueryRow(ctx, `SELECT gw, gw::text FROM nets WHERE n = $1`, netip.MustParsePrefix("192.168.0.0/24")).Scan(&gw, &text); err != nil {
+		t.Fatal(err)
+	}
+	if gw.String() != "192.168.0.254/24" || text != "192.168.0.254/24" {
+		t.Errorf("gw = %v, %q", gw, text)
+	}
+	var n netip.Prefix
+	if err := c.QueryRow(ctx, `SELECT n FROM nets WHERE n >> $1::inet`, netip.MustParseAddr("10.1.2.3")).Scan(&n); err != nil || n.String() != "10.1.0.0/16" {
+		t.Errorf("network containing 10.1.2.3 = %v, %v", n, err)
 	}
 }

@@ -531,6 +531,8 @@ func opclassOf(oid uint32) uint32 {
 		return 3127
 	case exec.OIDUUID:
 		return 2968
+	case exec.OIDInet, exec.OIDCidr:
+		return 10015 // inet_ops, which cidr columns use too
 	case exec.OIDBpchar:
 		return 426
 	case exec.OIDBytea:

@@ -46,6 +46,7 @@ func init() {
 		registerOrderedSetAggregates,
 		registerRange,
 		registerMultirange,
+		registerNetwork,
 	} {
 		register()
 	}

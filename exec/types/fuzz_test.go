@@ -104,6 +104,11 @@ func FuzzTextRoundTrip(f *testing.F) {
 					t.Fatal("uuid")
 				}
 			}
+			for _, cidr := range []bool{false, true} {
+				if v, err := ParseInet(s, cidr); err == nil {
+					checkInetRoundTrip(t, v, cidr)
+				}
+			}
 		case 4:
 			if b, err := ParseBytea(nil, s); err == nil {
 				b2, err := ParseBytea(nil, string(AppendBytea(nil, b)))
@@ -144,8 +149,11 @@ func FuzzTextRoundTrip(f *testing.F) {
 			}
 		case 9:
 			// PostgreSQL cannot read back an interval whose time part is the
-			// most negative int64 either ("-2562047788:00:54.775808").
-			if v, err := ParseInterval(s, -1, st); err == nil && v.Micros != math.MinInt64 {
+			// most negative int64 either ("-2562047788:00:54.775808"), nor,
+			// in the verbose style, one of the most negative int32 days or
+			// months ("@ 2147483648 days ago" is out of range).
+			if v, err := ParseInterval(s, -1, st); err == nil && v.Micros != math.MinInt64 &&
+				!(st.IntervalStyle == IntervalStylePostgresVerbose && (v.Days == math.MinInt32 || v.Months == math.MinInt32)) {
 				out := AppendInterval(nil, v, st)
 				if v2, err := ParseInterval(string(out), -1, st); err != nil || v2 != v {
 					t.Fatalf("interval %q: %+v -> %q -> %+v, %v", s, v, out, v2, err)
@@ -240,6 +248,9 @@ func FuzzBinaryDecoders(f *testing.F) {
 			roundTripBinary(t, b, CharCodec())
 		case 7:
 			roundTripBinary(t, b, UUIDCodec())
+			if v, err := ParseInetBinary(b, sel&0x20 != 0); err == nil {
+				checkInetRoundTrip(t, v, sel&0x20 != 0)
+			}
 		case 8:
 			roundTripBinary(t, b, DateCodec(st))
 		case 9:

@@ -36,6 +36,10 @@ const (
 	OidRecord      Oid = 2249
 	OidVoid        Oid = 2278
 	OidUUID        Oid = 2950
+	OidInet        Oid = 869
+	OidCidr        Oid = 650
+	OidInetArray   Oid = 1041
+	OidCidrArray   Oid = 651
 	OidTSVector    Oid = 3614
 	OidTSQuery     Oid = 3615
 	OidJSONB       Oid = 3802
