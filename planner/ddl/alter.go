@@ -9,6 +9,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
@@ -50,6 +51,11 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 			return "", err
 		}
 		if rel.Kind == planner.RelNone {
+			if sch := s.Relation.Schemaname; sch == "" || sch == "pg_catalog" {
+				if _, ok := catalog.Lookup("pg_catalog", s.Relation.Relname); ok {
+					return "", pgerr.New(pgerr.InsufficientPrivilege, "permission denied: %q is a system catalog", s.Relation.Relname)
+				}
+			}
 			if s.MissingOk {
 				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "relation %q does not exist, skipping", s.Relation.Relname))
 				return tag, nil

@@ -82,9 +82,9 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 	case n.GetIndexStmt() != nil:
 		run, err = a.createIndex(n.GetIndexStmt())
 	case n.GetAlterTableStmt() != nil:
-		run, err = a.alterTable(n.GetAlterTableStmt())
+		run, err = withoutPositions(a.alterTable(n.GetAlterTableStmt()))
 	case n.GetRenameStmt() != nil:
-		run, err = a.rename(n.GetRenameStmt())
+		run, err = withoutPositions(a.rename(n.GetRenameStmt()))
 	case n.GetTruncateStmt() != nil:
 		run, err = a.truncate(n.GetTruncateStmt())
 	case n.GetReindexStmt() != nil:

@@ -51,7 +51,7 @@ func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd 
 	if err != nil {
 		return err
 	}
-	if err := a.checkOverlap(ctx, parent.Def, def.Name, b); err != nil {
+	if err := a.checkOverlap(ctx, parent.Def, def.Name, b, cmd.Bound); err != nil {
 		return err
 	}
 	def.Inherits = []versioning.TableName{{Schema: parent.Def.Schema, Name: parent.Def.Name}}

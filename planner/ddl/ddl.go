@@ -232,6 +232,11 @@ func (d *tableDDL) tableConstraint(con *pg.Constraint) error {
 		for _, k := range con.Keys {
 			name := k.GetString_().Sval
 			pos := d.column(name)
+			if pos < 0 && d.altering && con.Contype == pg.ConstrType_CONSTR_PRIMARY {
+				// PostgreSQL's ALTER TABLE first marks a new key's
+				// columns NOT NULL, which is where it finds one missing.
+				return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, d.def.Name)
+			}
 			if pos < 0 {
 				return planner.WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in key does not exist", name), con.Location)
 			}

@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 
@@ -138,7 +139,7 @@ func (d *tableDDL) partitioning(ctx context.Context, s *pg.CreateStmt, parents [
 	if err != nil {
 		return err
 	}
-	if err := d.a.checkOverlap(ctx, parent, d.def.Name, b); err != nil {
+	if err := d.a.checkOverlap(ctx, parent, d.def.Name, b, s.Partbound); err != nil {
 		return err
 	}
 	d.def.PartitionBound = b
@@ -526,8 +527,10 @@ func (a *analyzer) boundValue(ctx context.Context, n *pg.Node, t exec.T, col str
 }
 
 // checkOverlap fails if bound b of a new partition name of parent
-// overlaps the bound of one of its partitions.
-func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, name string, b *versioning.PartitionBound) error {
+// overlaps the bound of one of its partitions. spec, the bound as
+// written, gives the error its position, as PostgreSQL's: the DEFAULT
+// keyword, the list value that is taken, a range's lower bound.
+func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, name string, b *versioning.PartitionBound, spec *pg.PartitionBoundSpec) error {
 	siblings, err := a.Partitions(ctx, parent)
 	if err != nil {
 		return err
@@ -543,7 +546,7 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 			continue
 		}
 		if b.Default && s.PartitionBound.Default {
-			return pgerr.New(pgerr.InvalidObjectDefinition, "partition %q conflicts with existing default partition %q", name, s.Name)
+			return boundError(pgerr.New(pgerr.InvalidObjectDefinition, "partition %q conflicts with existing default partition %q", name, s.Name), spec.Location)
 		}
 		if bounds[i], err = exec.DecodeBound(s.PartitionBound, ktypes); err != nil {
 			return err
@@ -568,14 +571,56 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 		}
 	}
 	order := planner.BoundOrder(strategy, bounds)
-	for _, probe := range probes {
+	for k, probe := range probes {
 		for _, i := range order {
 			if siblings[i].Name != name && boundsOverlap(strategy, &probe, &bounds[i]) {
-				return pgerr.New(pgerr.InvalidObjectDefinition, "partition %q would overlap partition %q", name, siblings[i].Name)
+				loc := spec.Location
+				switch {
+				case strategy == versioning.PartitionList && len(probes) == len(spec.Listdatums):
+					loc = planner.ExprLocation(spec.Listdatums[k])
+				case strategy == versioning.PartitionRange && len(spec.Lowerdatums) > 0:
+					loc = planner.ExprLocation(spec.Lowerdatums[0])
+				}
+				return boundError(pgerr.New(pgerr.InvalidObjectDefinition, "partition %q would overlap partition %q", name, siblings[i].Name), loc)
 			}
 		}
 	}
 	return nil
+}
+
+// errKeepsPosition marks the errors whose position ALTER TABLE reports
+// (boundError, withoutPositions).
+var errKeepsPosition = errors.New("reported with its position in ALTER TABLE too")
+
+// boundError gives an error about a partition bound the position loc.
+// PostgreSQL analyzes a bound with the statement's text at hand, in
+// ALTER TABLE ... ATTACH PARTITION as in CREATE TABLE, so its errors have
+// a position where ALTER TABLE's others have none.
+func boundError(e *pgerr.Error, loc int32) *pgerr.Error {
+	e.Err = errKeepsPosition
+	return planner.WithPos(e, loc)
+}
+
+// withoutPositions drops the position of the errors of an ALTER TABLE or
+// a rename, analysis and run: PostgreSQL runs them without the
+// statement's text, so that their errors (a column named in a key that
+// does not exist, a relation that does not) have none, unlike the same
+// errors of CREATE TABLE. Errors about a partition bound keep theirs.
+func withoutPositions(run planner.Utility, err error) (planner.Utility, error) {
+	strip := func(err error) error {
+		var pe *pgerr.Error
+		if errors.As(err, &pe) && !errors.Is(pe, errKeepsPosition) {
+			pe.Position = 0
+		}
+		return err
+	}
+	if err != nil || run == nil {
+		return run, strip(err)
+	}
+	return func(ctx context.Context) (string, error) {
+		tag, err := run(ctx)
+		return tag, strip(err)
+	}, nil
 }
 
 // checkModulus fails unless the modulus of a new hash partition name

@@ -1,0 +1,58 @@
+package regress
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/prollypg/prollypg/regress/internal/testserver"
+)
+
+// TestErrorPositions checks where errors point, as PostgreSQL 15 reports
+// them (positions taken from it): CREATE TABLE's errors point into the
+// statement; ALTER TABLE's and renames' do not, since PostgreSQL runs them
+// without the statement's text, except a partition bound's.
+func TestErrorPositions(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	for _, sql := range []string{
+		`CREATE TABLE pa (a int)`,
+		`CREATE TABLE lp (a int) PARTITION BY LIST (a)`,
+		`CREATE TABLE lp1 PARTITION OF lp FOR VALUES IN (1)`,
+		`CREATE TABLE lpd PARTITION OF lp DEFAULT`,
+		`CREATE TABLE rp (a int) PARTITION BY RANGE (a)`,
+		`CREATE TABLE rp1 PARTITION OF rp FOR VALUES FROM (1) TO (10)`,
+		`CREATE TABLE lp2 (a int)`,
+	} {
+		exec(t, ctx, c, sql)
+	}
+	for _, tc := range []struct {
+		sql      string
+		code     string
+		position int32
+	}{
+		{`CREATE TABLE pb (a int, UNIQUE (b))`, "42703", 25},
+		{`ALTER TABLE pa ADD CONSTRAINT x UNIQUE (b)`, "42703", 0},
+		{`ALTER TABLE pa ADD PRIMARY KEY (b)`, "42703", 0},
+		{`ALTER TABLE pa ADD COLUMN a int`, "42701", 0},
+		{`ALTER TABLE nonexist ADD COLUMN b int`, "42P01", 0},
+		{`ALTER TABLE pa RENAME COLUMN nonexist TO b`, "42703", 0},
+		{`ALTER TABLE pg_class DROP COLUMN relname`, "42501", 0},
+		{`CREATE TABLE lp1b PARTITION OF lp FOR VALUES IN (2, 1)`, "42P17", 53},
+		{`CREATE TABLE lpd2 PARTITION OF lp DEFAULT`, "42P17", 35},
+		{`CREATE TABLE rp2 PARTITION OF rp FOR VALUES FROM (5) TO (15)`, "42P17", 51},
+		{`ALTER TABLE lp ATTACH PARTITION lp2 FOR VALUES IN (1)`, "42P17", 52},
+	} {
+		_, err := c.Exec(ctx, tc.sql)
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: %v, want an error", tc.sql, err)
+			continue
+		}
+		if pe.Code != tc.code || pe.Position != tc.position {
+			t.Errorf("%s: %s %q at %d, want %s at %d", tc.sql, pe.Code, pe.Message, pe.Position, tc.code, tc.position)
+		}
+	}
+}
