@@ -117,6 +117,30 @@ func (a *analyzer) fieldStar(ind *pg.A_Indirection, sc *scope) ([]exec.Expr, []e
 // expands it: = is every pair equal, <> some pair unequal, and the order
 // operators compare the first unequal pair.
 func (a *analyzer) rowComparison(op string, l, r *exec.RowExpr, loc int32) (exec.Expr, error) {
+	image := strings.HasPrefix(op, "*")
+	if image || l.Typ.OID != exec.OIDRecord && r.Typ.OID != exec.OIDRecord {
+		// Values of composite types (a row cast to one) and the image
+		// operators compare as records (record_cmp, record_image_cmp),
+		// which need fields alike, not as a row of comparisons, which
+		// would convert them.
+		if len(l.Args) != len(r.Args) {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
+		}
+		types := make([]exec.T, len(l.Args))
+		for i := range l.Args {
+			lt, rt := l.Args[i].Type(), r.Args[i].Type()
+			if lt.OID != rt.OID && lt.OID != exec.OIDUnknown && rt.OID != exec.OIDUnknown {
+				return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d", a.typeName(lt), a.typeName(rt), i+1)
+			}
+			types[i] = lt
+		}
+		if image {
+			switch op {
+			case "*<", "*<=", "*=", "*<>", "*>=", "*>":
+				return &exec.RecordImageCompare{L: l, R: r, Types: types, Op: op}, nil
+			}
+		}
+	}
 	if len(l.Args) != len(r.Args) {
 		return nil, WithPos(pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions"), loc)
 	}
@@ -132,8 +156,11 @@ func (a *analyzer) rowComparison(op string, l, r *exec.RowExpr, loc int32) (exec
 			args = append(args, e)
 		}
 		return &exec.BoolOp{Or: op == "<>", Args: args}, nil
-	case "<", "<=", ">", ">=":
+	case "<", "<=", ">", ">=", "~<~", "~<=~", "~>=~", "~>~":
 		strict := op[:1]
+		if op[0] == '~' {
+			strict = "~" + op[1:2] + "~" // the pattern operators' strict one
+		}
 		rc := &exec.RowCompare{}
 		n := len(l.Args)
 		for i := 0; i < n-1; i++ {
@@ -154,7 +181,8 @@ func (a *analyzer) rowComparison(op string, l, r *exec.RowExpr, loc int32) (exec
 		rc.Last = last
 		return rc, nil
 	}
-	return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported for row expressions", op), loc)
+	return nil, WithPos(pgerr.New(pgerr.UndefinedFunction, "could not determine interpretation of row comparison operator %s", op).
+		WithHint("Row comparison operators must be associated with btree operator families."), loc)
 }
 
 // typeName is format_type's name for t, user types included.

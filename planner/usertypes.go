@@ -125,10 +125,12 @@ func (a *analyzer) resolveTypeDomain(tn *pg.TypeName) (exec.T, *versioning.Type,
 }
 
 // lookupRowType returns the row type of table schema.name, or the zero T.
+// An unqualified name is looked up as a relation is, the session's
+// temporary tables first: a temporary table's row type is a type too.
 func (a *analyzer) lookupRowType(schema, name string) (exec.T, error) {
-	schemas := []string{schema}
+	schemas := []string{a.s.ResolveSchemaName(schema)}
 	if schema == "" {
-		schemas = a.s.SearchPath()
+		schemas = a.s.RelationPath()
 	}
 	for _, sch := range schemas {
 		_, ok, err := a.tx.Root.Table(a.ctx, sch, name)

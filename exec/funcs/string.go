@@ -823,3 +823,25 @@ func registerUnistr() {
 		return exec.DText(s), err
 	})
 }
+
+// registerTextPattern registers the text pattern comparison operators
+// (~<~ ~<=~ ~>=~ ~>~, text_pattern_ops' order): byte by byte, whatever
+// the collation. The server's text order is already that (C collation),
+// so they compare as the plain operators do.
+func registerTextPattern() {
+	T, B := exec.OIDText, exec.OIDBool
+	for _, op := range []struct {
+		name string
+		ok   func(c int) bool
+	}{
+		{"~<~", func(c int) bool { return c < 0 }},
+		{"~<=~", func(c int) bool { return c <= 0 }},
+		{"~>=~", func(c int) bool { return c >= 0 }},
+		{"~>~", func(c int) bool { return c > 0 }},
+	} {
+		exec.Register(&exec.Func{Name: op.name, Args: []uint32{T, T}, Ret: B, Strict: true, Immutable: true,
+			Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+				return exec.DBool(op.ok(strings.Compare(a[0].S, a[1].S))), nil
+			}})
+	}
+}

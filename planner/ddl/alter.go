@@ -11,6 +11,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -359,6 +360,9 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 	d.altering = true
 	pos := len(def.Columns)
 	if err := d.addColumn(ctx, cd); err != nil {
+		return err
+	}
+	if err := a.notOwnMember(def, exec.T{OID: def.Columns[pos].Type}); err != nil {
 		return err
 	}
 	if err := d.finish(ctx); err != nil {
@@ -737,6 +741,9 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 	}
 	nt, _, err := a.ResolveType(cd.TypeName)
 	if err != nil {
+		return err
+	}
+	if err := a.notOwnMember(def, nt); err != nil {
 		return err
 	}
 	old := t.Cols[pos]
@@ -1356,4 +1363,38 @@ func renameColumnIn(expr, old, name string) (string, error) {
 		}
 	})
 	return planner.DeparseExpr(n)
+}
+
+// notOwnMember fails if a column of type t, in table def, would hold
+// def's own row type: directly, as an array's element, as a domain's
+// base or as a field of a composite type, at any depth. PostgreSQL
+// refuses it (CheckAttributeType): such a row could never be stored.
+func (a *analyzer) notOwnMember(def *versioning.Table, t exec.T) error {
+	own := exec.TypeOID(types.UserComposite, def.Schema, def.Name)
+	seen := map[uint32]bool{}
+	var holds func(oid uint32) bool
+	holds = func(oid uint32) bool {
+		if oid == own {
+			return true
+		}
+		if seen[oid] {
+			return false
+		}
+		seen[oid] = true
+		if e := exec.ElemType(exec.T{OID: oid}); e.OID != 0 {
+			return holds(e.OID)
+		}
+		if ut, ok := a.s.Settings().Types.UserType(types.Oid(oid)); ok {
+			for _, f := range ut.FieldTypes {
+				if holds(uint32(f)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if holds(t.OID) {
+		return pgerr.New(pgerr.InvalidTableDefinition, "composite type %s cannot be made a member of itself", def.Name)
+	}
+	return nil
 }
