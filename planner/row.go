@@ -26,6 +26,14 @@ func (a *analyzer) rowExpr(r *pg.RowExpr, sc *scope) (*exec.RowExpr, error) {
 		}
 		row.Args = append(row.Args, e)
 	}
+	// Its shape (fields f1, f2, ... of the arguments' types) goes with
+	// its type, so that a field is found when the row is read back from
+	// a subquery or a CTE: (r).f1, (r).*.
+	cols := make([]exec.ResultColumn, len(row.Args))
+	for i, e := range row.Args {
+		cols[i] = exec.ResultColumn{Name: "f" + strconv.Itoa(i+1), T: e.Type()}
+	}
+	row.Typ.Typmod = a.s.PlannerState().records.of(cols)
 	return row, nil
 }
 
