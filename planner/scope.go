@@ -268,6 +268,9 @@ func (a *analyzer) resolveIn(sc *scope, table, name string, loc int32, fromSub b
 	if col == nil && name == "tableoid" {
 		var sys exec.Expr
 		if item, col, sys, err = sc.systemColumn(table, loc); sys != nil || err != nil {
+			if sys != nil && sc.track != nil {
+				sc.track(item) // a condition on it is a condition on its table
+			}
 			return sys, err
 		}
 	} else if err != nil {
@@ -344,5 +347,5 @@ func (sc *scope) systemColumn(table string, loc int32) (*nsItem, *scopeCol, exec
 	case found.tableOID != nil:
 		return found, found.tableOID, nil, nil
 	}
-	return nil, nil, &exec.Const{D: exec.DInt(int64(found.table.OID)), T: exec.T{OID: exec.OIDOid, Typmod: -1}}, nil
+	return found, nil, &exec.Const{D: exec.DInt(int64(found.table.OID)), T: exec.T{OID: exec.OIDOid, Typmod: -1}}, nil
 }
