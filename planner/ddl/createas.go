@@ -21,6 +21,9 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 	if sel == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE TABLE AS EXECUTE is not supported yet")
 	}
+	if err := checkTableOptions(into.Options); err != nil {
+		return nil, err
+	}
 	var matview *versioning.MaterializedView
 	if isMatview {
 		// CREATE MATERIALIZED VIEW: a table that keeps its query.

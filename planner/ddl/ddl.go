@@ -385,6 +385,9 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 	if s.OfTypename != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "typed tables are not supported")
 	}
+	if err := checkTableOptions(s.Options); err != nil {
+		return nil, err
+	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
@@ -474,12 +477,22 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 // columnDefault analyzes a DEFAULT expression for a column of type t and
 // returns it as stored SQL text.
 func (a *analyzer) columnDefault(n *pg.Node, t exec.T, col string) (string, error) {
-	var refs bool
-	planner.VisitNodes(n, func(x *pg.Node) { refs = refs || x.GetColumnRef() != nil })
-	if refs {
-		return "", pgerr.New(pgerr.FeatureNotSupported, "cannot use column reference in DEFAULT expression")
+	ref, sub := int32(-1), int32(-1)
+	planner.VisitNodes(n, func(x *pg.Node) {
+		if c := x.GetColumnRef(); c != nil && ref < 0 {
+			ref = c.Location
+		}
+		if s := x.GetSubLink(); s != nil && sub < 0 {
+			sub = s.Location
+		}
+	})
+	if ref >= 0 {
+		return "", planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot use column reference in DEFAULT expression"), ref)
 	}
-	e, err := a.Expr(n, nil)
+	if sub >= 0 {
+		return "", planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in DEFAULT expression"), sub)
+	}
+	e, _, err := a.ClauseExpr("DEFAULT expressions", n, nil)
 	if err != nil {
 		return "", err
 	}
@@ -857,5 +870,44 @@ func (d *tableDDL) addCheck(con *pg.Constraint) error {
 		d.generated[name] = true
 	}
 	def.Checks = append(def.Checks, versioning.Check{Name: name, Expr: text, NotValid: con.SkipValidation, NoInherit: con.IsNoInherit})
+	return nil
+}
+
+// tableOptions are the storage parameters of a table (PostgreSQL's heap
+// reloptions), which are accepted and have no effect here; toast ones
+// are written toast.name.
+var tableOptions = map[string]bool{
+	"fillfactor": true, "toast_tuple_target": true, "parallel_workers": true,
+	"autovacuum_enabled": true, "autovacuum_vacuum_threshold": true, "autovacuum_vacuum_insert_threshold": true,
+	"autovacuum_analyze_threshold": true, "autovacuum_vacuum_scale_factor": true, "autovacuum_vacuum_insert_scale_factor": true,
+	"autovacuum_analyze_scale_factor": true, "autovacuum_vacuum_cost_delay": true, "autovacuum_vacuum_cost_limit": true,
+	"autovacuum_freeze_min_age": true, "autovacuum_freeze_max_age": true, "autovacuum_freeze_table_age": true,
+	"autovacuum_multixact_freeze_min_age": true, "autovacuum_multixact_freeze_max_age": true,
+	"autovacuum_multixact_freeze_table_age": true, "log_autovacuum_min_duration": true,
+	"vacuum_index_cleanup": true, "vacuum_truncate": true, "user_catalog_table": true,
+}
+
+// checkTableOptions checks CREATE TABLE's WITH (...) as PostgreSQL
+// does: a storage parameter it knows (names are case-sensitive, as
+// written), or oids = false; WITH OIDS is no longer supported.
+func checkTableOptions(opts []*pg.Node) error {
+	for _, o := range opts {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		if d.Defnamespace == "" && d.Defname == "oids" {
+			if boolOptionTrue(defValue(d)) {
+				return pgerr.New(pgerr.FeatureNotSupported, "tables declared WITH OIDS are not supported")
+			}
+			continue
+		}
+		if d.Defnamespace != "" && d.Defnamespace != "toast" {
+			return pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter namespace %q", d.Defnamespace)
+		}
+		if !tableOptions[d.Defname] {
+			return pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", d.Defname)
+		}
+	}
 	return nil
 }

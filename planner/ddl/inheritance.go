@@ -193,12 +193,32 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 // partitionKeyExpr analyzes an expression key column of PARTITION BY:
 // its text and type.
 func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem) (versioning.PartitionExpr, error) {
+	sub, refs := int32(-1), false
+	planner.VisitNodes(el.Expr, func(x *pg.Node) {
+		if s := x.GetSubLink(); s != nil && sub < 0 {
+			sub = s.Location
+		}
+		refs = refs || x.GetColumnRef() != nil
+	})
+	if sub >= 0 {
+		return versioning.PartitionExpr{}, planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in partition key expression"), sub)
+	}
+	e, called, err := d.a.ClauseExpr("partition key expressions", el.Expr, planner.TableScope(exec.NewTable(d.def), d.def.Name))
+	if err != nil {
+		return versioning.PartitionExpr{}, err
+	}
 	if err := planner.ImmutableOnly(el.Expr, "partition key expression"); err != nil {
 		return versioning.PartitionExpr{}, err
 	}
-	e, err := d.a.Expr(el.Expr, planner.TableScope(exec.NewTable(d.def), d.def.Name))
-	if err != nil {
-		return versioning.PartitionExpr{}, err
+	for _, f := range called {
+		if f.Volatility != 'i' && !inlinedImmutable(f) {
+			return versioning.PartitionExpr{}, pgerr.New(pgerr.InvalidObjectDefinition, "functions in partition key expression must be marked IMMUTABLE")
+		}
+	}
+	if !refs {
+		// PostgreSQL's test: an expression of no column is the same for
+		// every row (functions are immutable by now).
+		return versioning.PartitionExpr{}, pgerr.New(pgerr.FeatureNotSupported, "cannot use constant expression as partition key")
 	}
 	text, err := planner.DeparseExpr(el.Expr)
 	if err != nil {

@@ -35,6 +35,12 @@ func validBoolOption(v string) bool {
 	return false
 }
 
+// boolOptionTrue reports whether a valid boolean option's value is true.
+func boolOptionTrue(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return v != "" && (strings.HasPrefix("true", v) || strings.HasPrefix("yes", v)) || v == "on" || v == "1"
+}
+
 // defValue is a DefElem's value as its text.
 func defValue(d *pg.DefElem) string {
 	switch {
