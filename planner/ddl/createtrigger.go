@@ -69,11 +69,14 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 			if _, err := alterColumn(t.Def, name); err != nil {
 				return "", err
 			}
+			if slices.Contains(tr.Columns, name) {
+				return "", pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
+			}
 			tr.Columns = append(tr.Columns, name)
 		}
 		if s.WhenClause != nil {
-			if !s.Row {
-				return "", pgerr.New(pgerr.FeatureNotSupported, "statement trigger's WHEN condition cannot reference column values")
+			if err := checkWhenReferences(s); err != nil {
+				return "", err
 			}
 			if tr.Timing == 'b' {
 				if err := checkWhenGenerated(t.Def, s.WhenClause); err != nil {
@@ -418,4 +421,36 @@ func enableTrigger(def *versioning.Table, cmd *pg.AlterTableCmd) error {
 		return pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", cmd.Name, def.Name)
 	}
 	return nil
+}
+
+// checkWhenReferences refuses what a trigger's WHEN condition may not
+// read, as PostgreSQL does: a statement trigger's any column, an INSERT
+// trigger's OLD, a DELETE trigger's NEW (each at its position).
+func checkWhenReferences(s *pg.CreateTrigStmt) error {
+	var err error
+	planner.VisitNodes(s.WhenClause, func(x *pg.Node) {
+		c := x.GetColumnRef()
+		if c == nil || err != nil {
+			return
+		}
+		first, second := "", ""
+		if len(c.Fields) > 0 {
+			first = strings.ToLower(c.Fields[0].GetString_().GetSval())
+		}
+		if len(c.Fields) > 1 {
+			second = c.Fields[1].GetString_().GetSval()
+		}
+		switch {
+		case !s.Row:
+			err = planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "statement trigger's WHEN condition cannot reference column values"), c.Location)
+		case first == "old" && s.Events&trigInsert != 0:
+			err = planner.WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "INSERT trigger's WHEN condition cannot reference OLD values"), c.Location)
+		case first == "new" && s.Events&trigDelete != 0:
+			err = planner.WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "DELETE trigger's WHEN condition cannot reference NEW values"), c.Location)
+		case first == "new" && s.Timing&trigBefore != 0 && (systemColumns[second] || second == "tableoid"):
+			// A BEFORE trigger runs before the new row has them.
+			err = planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "BEFORE trigger's WHEN condition cannot reference NEW system columns"), c.Location)
+		}
+	})
+	return err
 }
