@@ -112,7 +112,7 @@ func (p *Modify) Open(env *Env) (Rows, error) {
 	if p.Members != nil {
 		return p.openMembers(env)
 	}
-	tt, err := p.openTable(env, []string{[...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]}, p.assigned())
+	tt, err := p.openTable(env, p.statementEvents(), p.assigned())
 	if err != nil {
 		return nil, err
 	}
@@ -633,4 +633,16 @@ func (tx *Txn) changedByOther(ctx context.Context, p *Modify, key []byte, in Row
 	}
 	return false, pgerr.New(pgerr.TriggeredDataChangeViolation, "tuple to be %s was already modified by an operation triggered by the current command", how).
 		WithHint("Consider using an AFTER trigger instead of a BEFORE trigger to propagate changes to other rows.")
+}
+
+// statementEvents returns the events whose statement triggers the
+// statement fires: its own, and for INSERT ... ON CONFLICT DO UPDATE
+// UPDATE's too, whether or not a row conflicts, as PostgreSQL fires them
+// (BEFORE INSERT, BEFORE UPDATE; AFTER UPDATE, AFTER INSERT).
+func (p *Modify) statementEvents() []string {
+	events := []string{[...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]}
+	if p.Kind == Insert && p.Conflict != nil && p.Conflict.Update {
+		events = append(events, "UPDATE")
+	}
+	return events
 }

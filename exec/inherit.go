@@ -200,7 +200,7 @@ type memberState struct {
 // partition; UPDATE and DELETE change each row in the table it came from,
 // an UPDATE moving a row whose new key belongs to another partition.
 func (p *Modify) openMembers(env *Env) (Rows, error) {
-	mt, err := p.openFamily(env, []string{[...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]}, p.assigned())
+	mt, err := p.openFamily(env, p.statementEvents(), p.assigned())
 	if err != nil {
 		return nil, err
 	}

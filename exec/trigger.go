@@ -112,8 +112,8 @@ type triggerState struct {
 	// those of a MERGE's actions, in that order (PostgreSQL fires the
 	// BEFORE statement triggers of a MERGE in that order, the AFTER ones
 	// in the reverse); none for a member of a family, whose statement
-	// triggers are its statement table's. event is the row event of the
-	// statement when it has only one.
+	// triggers are its statement table's. event is the first of them,
+	// whose ROW triggers before and after hold.
 	events []string
 	event  string
 	// sets are the columns an UPDATE assigns, by position in setsOf.
@@ -142,7 +142,9 @@ func newTriggerState(env *Env, t *Table, events []string, sets []Expr, gen Gener
 		return nil, err
 	}
 	ts.events = events
-	if len(events) == 1 {
+	if len(events) > 0 {
+		// The first event's ROW triggers, looked up once: the rows of
+		// an INSERT ... ON CONFLICT DO UPDATE are mostly inserted.
 		ts.event = events[0]
 		ts.before = triggers(ts.defs, ts.event, TriggerBefore, true, sets, t)
 		ts.after = triggers(ts.defs, ts.event, TriggerAfter, true, sets, t)

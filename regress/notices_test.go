@@ -3,6 +3,7 @@ package regress
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -90,4 +91,43 @@ func connectWithNotices(t *testing.T, ctx context.Context, srv *testserver.Serve
 		t.Fatal(err)
 	}
 	return c, l
+}
+
+// TestUpsertStatementTriggers checks that INSERT ... ON CONFLICT DO
+// UPDATE fires UPDATE's statement triggers as well as INSERT's, in
+// PostgreSQL's order (taken from PostgreSQL 15), and DO NOTHING INSERT's
+// alone.
+func TestUpsertStatementTriggers(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c, log := connectWithNotices(t, ctx, srv)
+	for _, sql := range []string{
+		`CREATE TABLE ups (a int PRIMARY KEY, b int)`,
+		`CREATE FUNCTION ups_note() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE NOTICE '% % %', TG_WHEN, TG_OP, TG_LEVEL; RETURN NULL; END $$`,
+		`CREATE TRIGGER s1 BEFORE INSERT ON ups FOR EACH STATEMENT EXECUTE FUNCTION ups_note()`,
+		`CREATE TRIGGER s2 BEFORE UPDATE ON ups FOR EACH STATEMENT EXECUTE FUNCTION ups_note()`,
+		`CREATE TRIGGER s3 AFTER INSERT ON ups FOR EACH STATEMENT EXECUTE FUNCTION ups_note()`,
+		`CREATE TRIGGER s4 AFTER UPDATE ON ups FOR EACH STATEMENT EXECUTE FUNCTION ups_note()`,
+	} {
+		exec(t, ctx, c, sql)
+	}
+	for _, tc := range []struct {
+		sql  string
+		want []string
+	}{
+		{`INSERT INTO ups VALUES (1, 1) ON CONFLICT (a) DO UPDATE SET b = excluded.b`,
+			[]string{"BEFORE INSERT STATEMENT", "BEFORE UPDATE STATEMENT", "AFTER UPDATE STATEMENT", "AFTER INSERT STATEMENT"}},
+		{`INSERT INTO ups VALUES (1, 2) ON CONFLICT (a) DO NOTHING`,
+			[]string{"BEFORE INSERT STATEMENT", "AFTER INSERT STATEMENT"}},
+	} {
+		log.take()
+		exec(t, ctx, c, tc.sql)
+		var got []string
+		for _, n := range log.take() {
+			got = append(got, n.Message)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: notices %q, want %q", tc.sql, got, tc.want)
+		}
+	}
 }
