@@ -86,13 +86,13 @@ type scanRows struct {
 	n       int
 }
 
-// cancelCheckRows is how many rows a scan reads between looks at its
+// CancelCheckRows is how many rows a scan reads between looks at its
 // context: often enough to stop a cancelled statement at once, rarely
 // enough to cost nothing.
-const cancelCheckRows = 1024
+const CancelCheckRows = 1024
 
 func (r *scanRows) Next() (Row, error) {
-	if r.n++; r.n%cancelCheckRows == 0 {
+	if r.n++; r.n%CancelCheckRows == 0 {
 		if err := r.ctx.Err(); err != nil {
 			return nil, err
 		}

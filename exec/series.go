@@ -107,7 +107,7 @@ func (r *seriesRows) Next() (Row, error) {
 		r.cur = next
 	}
 	r.n++
-	if r.n%cancelCheckRows == 0 {
+	if r.n%CancelCheckRows == 0 {
 		if err := r.ctx.Err(); err != nil {
 			return nil, err
 		}

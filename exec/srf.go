@@ -209,7 +209,7 @@ func (r *iterRows) Next() (Row, error) {
 		return nil, err
 	}
 	r.n++
-	if r.n%cancelCheckRows == 0 && r.env.Ctx != nil {
+	if r.n%CancelCheckRows == 0 && r.env.Ctx != nil {
 		if err := r.env.Ctx.Err(); err != nil {
 			return nil, err
 		}

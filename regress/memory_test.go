@@ -83,7 +83,11 @@ func TestBigStatementMemory(t *testing.T) {
 	small := grow("small", 100_000)
 	big := grow("big", 600_000)
 	t.Logf("anonymous memory grew %d MiB for 100,000 rows, %d MiB for 600,000", small>>20, big>>20)
-	if big > small+64<<20 {
+	// Six times the rows in memory would grow it about six times; a
+	// bounded statement grows it by what the garbage collector has not
+	// yet returned, which under a loaded machine (the full suite running
+	// beside it) reached twice the small run's (92 and 166 MiB).
+	if big > 2*small+64<<20 {
 		t.Errorf("anonymous memory grew %d MiB for 600,000 rows, %d MiB for 100,000: it follows the rows", big>>20, small>>20)
 	}
 }

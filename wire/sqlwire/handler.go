@@ -316,8 +316,15 @@ func (p *portal) execute(ctx context.Context, w *wire.RowWriter, maxRows int) (s
 	cols := p.res.Cols
 	settings := p.st.st.Settings()
 	for n := 0; maxRows <= 0 || n < maxRows; n++ {
-		if err := ctx.Err(); err != nil {
-			return "", false, err
+		// A cancel stops a long stream of rows here, every so many rows;
+		// the plan's scans and functions watch the context themselves.
+		// Not before every row: a statement whose one row says its work
+		// is done (a dolt_backup that published the backup) must not
+		// report it failed because the timeout fell just after.
+		if n > 0 && n%exec.CancelCheckRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return "", false, err
+			}
 		}
 		row, err := p.res.Next()
 		if err != nil {
