@@ -154,14 +154,33 @@ func uniqueOn(t *versioning.Table, cols []int) bool {
 	return false
 }
 
-// comparableKeys reports whether a referencing column of type a can
-// reference one of type b: the same kind of value, the integer types
-// among themselves.
-func comparableKeys(a, b uint32) bool {
-	if exec.NumericRank(a) > 0 && exec.NumericRank(b) > 0 {
+// comparableKeys reports whether a referencing column of type fk can
+// reference one of type pk, as PostgreSQL decides: the referenced key's
+// btree operator family compares the two types (the integers among
+// themselves, the floats, text with varchar and name, the dates and
+// timestamps), or fk converts to pk implicitly (an integer to numeric,
+// not numeric to an integer).
+func comparableKeys(fk, pk uint32) bool {
+	if fk == pk {
 		return true
 	}
-	return exec.KindOf(a) == exec.KindOf(b) && exec.KindOf(a) != exec.KindNull
+	family := func(oid uint32) int {
+		switch oid {
+		case exec.OIDInt2, exec.OIDInt4, exec.OIDInt8:
+			return 1
+		case exec.OIDFloat4, exec.OIDFloat8:
+			return 2
+		case exec.OIDText, exec.OIDVarchar, exec.OIDName:
+			return 3
+		case exec.OIDDate, exec.OIDTimestamp, exec.OIDTimestampTZ:
+			return 4
+		}
+		return 0
+	}
+	if f := family(fk); f != 0 && f == family(pk) {
+		return true
+	}
+	return exec.CanCoerce(fk, pk)
 }
 
 // referencingOthers returns the foreign keys of other tables that
