@@ -374,12 +374,16 @@ func (s *fkState) referencing(ev fkEvent, ref versioning.ForeignKeyRef) ([]child
 		case action == 'n':
 			c.row = slices.Clone(r.row)
 			for _, col := range fk.Columns {
-				c.row[col] = Null
+				if setsColumn(fk, ev, col) {
+					c.row[col] = Null
+				}
 			}
 		case action == 'd':
 			c.row = slices.Clone(r.row)
 			for i, col := range fk.Columns {
-				c.row[col] = defaults[i]
+				if setsColumn(fk, ev, col) {
+					c.row[col] = defaults[i]
+				}
 			}
 			c.fk = fk
 		}
@@ -772,4 +776,11 @@ func (tx *Txn) CheckForeignKey(ctx context.Context, t *Table, fk versioning.Fore
 	return eachRow(ctx, tx.Root.Store(), t, func(_ []byte, row Row) error {
 		return checkReference(ctx, tx, t, &fk, row)
 	})
+}
+
+// setsColumn reports whether fk's SET NULL or SET DEFAULT action for ev
+// sets referencing column col: every key column, but on DELETE only
+// those of its column list when it has one (ON DELETE SET NULL (a)).
+func setsColumn(fk *versioning.ForeignKey, ev fkEvent, col int) bool {
+	return ev.new != nil || len(fk.DeleteSetColumns) == 0 || slices.Contains(fk.DeleteSetColumns, col)
 }

@@ -303,6 +303,10 @@ type ForeignKey struct {
 	RefColumns []int  `json:"ref_columns"`
 	OnDelete   byte   `json:"on_delete,omitempty"` // PostgreSQL's confdeltype letter
 	OnUpdate   byte   `json:"on_update,omitempty"`
+	// DeleteSetColumns, for ON DELETE SET NULL or SET DEFAULT with a
+	// column list, are the columns (positions, some of Columns) the
+	// action sets; empty: all of Columns (confdelsetcols).
+	DeleteSetColumns []int `json:"delete_set_columns,omitempty"`
 	// Match is 'f' for MATCH FULL, 0 for MATCH SIMPLE.
 	Match    byte   `json:"match,omitempty"`
 	NotValid bool   `json:"not_valid,omitempty"`

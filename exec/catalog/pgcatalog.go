@@ -566,6 +566,10 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 			bin = dText(c.Check.Expr)
 		}
 		confrel, upd, del, match, confkey, parent := uint32(0), byte(' '), byte(' '), byte(' '), exec.Null, uint32(0)
+		delSet := exec.Null
+		if c.FK != nil && len(c.FK.DeleteSetColumns) > 0 {
+			delSet = dAttnums(c.FK.DeleteSetColumns)
+		}
 		if c.FK != nil {
 			confrel = TableOID(c.FK.RefSchema, c.FK.RefTable)
 			upd, del, match = fkAction(c.FK.OnUpdate), fkAction(c.FK.OnDelete), 's'
@@ -584,7 +588,7 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 			dBool(deferrable), dBool(deferred), dBool(validated), dOID(TableOID(t.Schema, t.Name)), dOID(0), dOID(indid),
 			dOID(parent), dOID(confrel), dChar(upd), dChar(del), dChar(match), dBool(local),
 			dInt(int64(inhCount)), dBool(noInherit), conkey, confkey, exec.Null,
-			exec.Null, exec.Null, exec.Null, exec.Null, bin,
+			exec.Null, exec.Null, delSet, exec.Null, bin,
 		})
 	}
 	for _, c := range s.DomainConstraints() {
@@ -1088,6 +1092,13 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 		}
 		if a := fkActionSQL(c.FK.OnDelete); a != "" {
 			def += " ON DELETE " + a
+			if len(c.FK.DeleteSetColumns) > 0 {
+				var set []string
+				for _, pos := range c.FK.DeleteSetColumns {
+					set = append(set, QuoteIdent(t.Columns[pos].Name))
+				}
+				def += " (" + strings.Join(set, ", ") + ")"
+			}
 		}
 		if c.FK.Deferrable {
 			def += " DEFERRABLE"

@@ -252,7 +252,9 @@ func (d *tableDDL) tableConstraint(con *pg.Constraint) error {
 			name := k.GetString_().Sval
 			pos := d.column(name)
 			if pos < 0 {
-				return planner.WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q referenced in foreign key constraint does not exist", name), con.Location)
+				// No position: PostgreSQL looks the columns up when it
+				// adds the constraint, past the statement's analysis.
+				return fkColumnMissing(name)
 			}
 			cols = append(cols, pos)
 		}

@@ -69,7 +69,7 @@ func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols [
 				}
 			}
 			if pos < 0 {
-				return pgerr.New(pgerr.UndefinedColumn, "column %q referenced in foreign key constraint does not exist", name)
+				return fkColumnMissing(name)
 			}
 			refCols = append(refCols, pos)
 		}
@@ -105,6 +105,19 @@ func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols [
 		Deferrable: con.Deferrable || con.Initdeferred, InitiallyDeferred: con.Initdeferred}
 	if ref == def {
 		fk.RefSchema = def.Schema
+	}
+	for _, n := range con.FkDelSetCols {
+		name := n.GetString_().GetSval()
+		pos := d.column(name)
+		if pos < 0 {
+			return fkColumnMissing(name)
+		}
+		if !slices.Contains(cols, pos) {
+			return pgerr.New(pgerr.InvalidColumnReference, "column %q referenced in ON DELETE SET action must be part of foreign key", name)
+		}
+		if !slices.Contains(fk.DeleteSetColumns, pos) { // a column named twice counts once
+			fk.DeleteSetColumns = append(fk.DeleteSetColumns, pos)
+		}
 	}
 	switch con.FkMatchtype {
 	case "f":
@@ -256,4 +269,13 @@ func (a *analyzer) validateForeignKey(ctx context.Context, def *versioning.Table
 		return err
 	}
 	return a.tx.CheckForeignKey(ctx, t, fk)
+}
+
+// fkColumnMissing is the error for a column a foreign key names that its
+// table lacks; a system column has one of its own.
+func fkColumnMissing(name string) error {
+	if systemColumns[name] || name == "tableoid" {
+		return pgerr.New(pgerr.FeatureNotSupported, "system columns cannot be used in foreign keys")
+	}
+	return pgerr.New(pgerr.UndefinedColumn, "column %q referenced in foreign key constraint does not exist", name)
 }
