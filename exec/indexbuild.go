@@ -313,6 +313,9 @@ func decodeKeyColumn(key []byte, t T, o sortkey.Order) (Datum, []byte, error) {
 	if IsArrayType(t.OID) {
 		return decodeArrayKeyColumn(key, ElemType(t), o)
 	}
+	if d.Kind == KindRecord {
+		return decodeRecordKeyColumn(key, t, o)
+	}
 	switch t.OID {
 	case OIDBool:
 		var v bool

@@ -428,6 +428,51 @@ func decodeArrayKeyColumn(key []byte, elem T, o sortkey.Order) (Datum, []byte, e
 	return DArray(&Array{Elem: elem.OID, Dims: dims, Lower: lower, Elems: elems, HasNul: hasNull}), rest, nil
 }
 
+// appendRecordKey encodes a composite value as one key column, the way
+// btree's record_ops orders records: field by field, a NULL field after
+// every value. The column is a byte string holding, for each field, its
+// type's OID and its ascending key encoding (prefix-free, so the fields
+// compare one after another); the OIDs are the same for every value of
+// the column's type, so they order nothing, and make the key decodable
+// without the type's definition.
+func appendRecordKey(dst []byte, d Datum, o sortkey.Order) ([]byte, error) {
+	r := d.Record()
+	var b []byte
+	for i, f := range r.Fields {
+		b = binary.BigEndian.AppendUint32(b, r.Types[i].OID)
+		b = binary.BigEndian.AppendUint32(b, uint32(r.Types[i].Typmod))
+		var err error
+		if b, err = appendKey(b, r.Types[i], f, sortkey.Asc); err != nil {
+			return nil, err
+		}
+	}
+	return sortkey.AppendBytea(dst, b, o), nil
+}
+
+// decodeRecordKeyColumn is decodeKeyColumn for a composite type t.
+func decodeRecordKeyColumn(key []byte, t T, o sortkey.Order) (Datum, []byte, error) {
+	rest, v, null, err := sortkey.DecodeBytea(key, o, nil)
+	if err != nil {
+		return Null, nil, errCorruptRow(err)
+	}
+	if null {
+		return Null, rest, nil
+	}
+	r := &Record{Type: t.OID}
+	for len(v) > 0 {
+		if len(v) < 8 {
+			return Null, nil, pgerr.New(pgerr.DataCorrupted, "corrupt record key")
+		}
+		ft := T{OID: binary.BigEndian.Uint32(v), Typmod: int32(binary.BigEndian.Uint32(v[4:]))}
+		var f Datum
+		if f, v, err = decodeKeyColumn(v[8:], ft, sortkey.Asc); err != nil {
+			return Null, nil, err
+		}
+		r.Fields, r.Types = append(r.Fields, f), append(r.Types, ft)
+	}
+	return DRecord(r), rest, nil
+}
+
 // RecordImageCompare is the record image comparison of two rows (*<,
 // *<=, *=, *<>, *>=, *>: PostgreSQL's record_image_cmp): field by field,
 // by the bytes of the values rather than their types' order, so that

@@ -214,6 +214,9 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 	if d.Kind == KindArray && IsArrayType(t.OID) {
 		return appendArrayKey(dst, ElemType(t), d, o)
 	}
+	if d.Kind == KindRecord {
+		return appendRecordKey(dst, d, o)
+	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "data type %s has no default operator class for access method \"btree\"", TypeName(t.OID))
 }
 
