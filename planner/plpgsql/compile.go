@@ -748,7 +748,10 @@ func (c *compiler) stmt(n rawNode, prevLine int) (stmt, error) {
 	case "PLpgSQL_stmt_exit":
 		return &exitStmt{line: line, exit: f.IsExit, label: f.Label, cond: f.Cond.compile(line)}, nil
 	case "PLpgSQL_stmt_return":
-		return &returnStmt{line: line, value: f.Expr.compile(line)}, nil
+		value := f.Expr.compile(line)
+		// The parser ends every body with a RETURN of its own, at line
+		// 0: control falling off the end reaches it.
+		return &returnStmt{line: line, value: value, implicit: line == 0 && value == nil}, nil
 	case "PLpgSQL_stmt_return_next":
 		value := f.Expr.compile(line)
 		switch {

@@ -617,3 +617,10 @@ func (fr *frame) bindArg(dno int, t exec.T, d exec.Datum) {
 	}
 	fr.vals[dno] = v
 }
+
+// needsReturn reports whether a call of f must end with RETURN: one that
+// returns a value, not through OUT parameters, RETURN NEXT or QUERY.
+func (f *Function) needsReturn() bool {
+	s := f.sig
+	return !s.Procedure && !s.ReturnsSet && len(f.outs) == 0 && s.Returns.OID != exec.OIDVoid && s.Returns.OID != 0
+}

@@ -575,13 +575,21 @@ func (s *exitStmt) exec(fr *frame) (ctl, error) {
 }
 
 type returnStmt struct {
-	line  int
-	value *expr
+	line     int
+	value    *expr
+	implicit bool // the parser's, at the end of the body
 }
 
 func (s *returnStmt) lineNo() int { return s.line }
 func (s *returnStmt) exec(fr *frame) (ctl, error) {
 	sig := fr.f.sig
+	if s.implicit && fr.f.needsReturn() {
+		what := "function"
+		if sig.IsTrigger() {
+			what = "trigger procedure"
+		}
+		return ctlReturn, pgerr.New(pgerr.Code("2F005"), "control reached end of %s without RETURN", what)
+	}
 	if s.value == nil || sig.ReturnsSet || sig.Procedure {
 		return ctlReturn, nil
 	}
