@@ -106,7 +106,7 @@ func (d Datum) Inet() types.Inet {
 	}
 	return v
 }
-func (d Datum) Array() *Array                { return d.X.(*Array) }
+func (d Datum) Array() *Array { return d.X.(*Array) }
 
 // Compare orders two non-NULL Datums of the same kind as PostgreSQL's
 // default btree operator class does (C collation for text; NaN above every
