@@ -97,6 +97,7 @@ func (d Datum) IsNull() bool                 { return d.Kind == KindNull }
 func (d Datum) Bool() bool                   { return d.I != 0 }
 func (d Datum) Numeric() *apd.Decimal        { return d.X.(*apd.Decimal) }
 func (d Datum) Interval() Interval           { return d.X.(Interval) }
+func (d Datum) Array() *Array                { return d.X.(*Array) }
 
 // Inet returns an inet or cidr value.
 func (d Datum) Inet() types.Inet {
@@ -106,7 +107,6 @@ func (d Datum) Inet() types.Inet {
 	}
 	return v
 }
-func (d Datum) Array() *Array { return d.X.(*Array) }
 
 // Compare orders two non-NULL Datums of the same kind as PostgreSQL's
 // default btree operator class does (C collation for text; NaN above every
