@@ -384,13 +384,10 @@ func (r *indexRows) collectHeap() error {
 			if len(keys) == maxHeapKeys {
 				return it.Close()
 			}
-			pk := it.Key()
-			for range r.skip {
-				var err error
-				if _, pk, err = sortkey.Split(pk); err != nil {
-					it.Close()
-					return errCorruptRow(err)
-				}
+			pk, err := r.primaryKeyOf(it.Key())
+			if err != nil {
+				it.Close()
+				return err
 			}
 			keys = append(keys, bytes.Clone(pk))
 		}
@@ -409,20 +406,37 @@ func (r *indexRows) collectHeap() error {
 
 // nextHeap returns the next row of heap.
 func (r *indexRows) nextHeap() (Row, error) {
-	for len(r.heap) > 0 {
-		pk := r.heap[0]
-		r.heap = r.heap[1:]
-		v, ok, err := r.rows.Get(r.env.Ctx, pk)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, pgerr.New(pgerr.DataCorrupted, "index entry of relation %q points at a missing row", r.t.Def.Name)
-		}
-		r.key = pk
-		return r.decode(v)
+	if len(r.heap) == 0 {
+		return nil, nil
 	}
-	return nil, nil
+	pk := r.heap[0]
+	r.heap = r.heap[1:]
+	return r.rowAt(pk)
+}
+
+// primaryKeyOf returns the primary-map key an index entry ends with.
+func (r *indexRows) primaryKeyOf(entry []byte) ([]byte, error) {
+	pk := entry
+	for range r.skip {
+		var err error
+		if _, pk, err = sortkey.Split(pk); err != nil {
+			return nil, errCorruptRow(err)
+		}
+	}
+	return pk, nil
+}
+
+// rowAt reads the row an index entry points at, by its primary key.
+func (r *indexRows) rowAt(pk []byte) (Row, error) {
+	v, ok, err := r.rows.Get(r.env.Ctx, pk)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.DataCorrupted, "index entry of relation %q points at a missing row", r.t.Def.Name)
+	}
+	r.key = pk
+	return r.decode(v)
 }
 
 func (r *indexRows) Next() (Row, error) {
@@ -490,22 +504,11 @@ func (r *indexRows) current() (Row, error) {
 		r.key = r.it.Key()
 		return r.decode(v)
 	}
-	pk := r.it.Key()
-	for range r.skip {
-		var err error
-		if _, pk, err = sortkey.Split(pk); err != nil {
-			return nil, errCorruptRow(err)
-		}
-	}
-	v, ok, err := r.rows.Get(r.env.Ctx, pk)
+	pk, err := r.primaryKeyOf(r.it.Key())
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return nil, pgerr.New(pgerr.DataCorrupted, "index entry of relation %q points at a missing row", r.t.Def.Name)
-	}
-	r.key = pk
-	return r.decode(v)
+	return r.rowAt(pk)
 }
 
 func (r *indexRows) decode(v []byte) (Row, error) {
