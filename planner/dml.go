@@ -272,8 +272,11 @@ func (a *analyzer) insertValues(t *exec.Table, lists []*pg.Node, targets []int, 
 	}
 	for r, row := range v.Rows {
 		if len(row) > len(targets) {
-			return nil, nil, WithPos(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"),
-				ExprLocation(lists[r].GetList().Items[len(targets)]))
+			loc := int32(-1)
+			if items := lists[r].GetList().Items; len(targets) < len(items) {
+				loc = ExprLocation(items[len(targets)])
+			}
+			return nil, nil, WithPos(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"), loc)
 		}
 		if len(row) < len(targets) {
 			return nil, nil, WithPos(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"),

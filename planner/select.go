@@ -798,10 +798,6 @@ func (a *analyzer) valuesIn(lists []*pg.Node, types []exec.T, sc *scope) (*exec.
 	width := -1
 	for _, l := range lists {
 		items := l.GetList().Items
-		if width >= 0 && len(items) != width {
-			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length"), ExprLocation(items[0]))
-		}
-		width = len(items)
 		var row []exec.Expr
 		for _, it := range items {
 			if it.GetSetToDefault() != nil {
@@ -811,12 +807,34 @@ func (a *analyzer) valuesIn(lists []*pg.Node, types []exec.T, sc *scope) (*exec.
 				row = append(row, nil)
 				continue
 			}
+			// name.* and (expr).* stand for their columns, as in a
+			// select list (NEW.* in a trigger's INSERT ... VALUES).
+			if cr := it.GetColumnRef(); cr != nil && len(cr.Fields) > 1 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+				es, _, err := a.star(cr, sc)
+				if err != nil {
+					return nil, err
+				}
+				row = append(row, es...)
+				continue
+			}
+			if ind := it.GetAIndirection(); ind != nil && ind.Indirection[len(ind.Indirection)-1].GetAStar() != nil {
+				es, _, err := a.fieldStar(ind, sc)
+				if err != nil {
+					return nil, err
+				}
+				row = append(row, es...)
+				continue
+			}
 			e, err := a.expr(it, sc)
 			if err != nil {
 				return nil, err
 			}
 			row = append(row, e)
 		}
+		if width >= 0 && len(row) != width {
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length"), ExprLocation(items[0]))
+		}
+		width = len(row)
 		rows = append(rows, row)
 	}
 	cols := make([]exec.ResultColumn, width)
@@ -832,7 +850,11 @@ func (a *analyzer) valuesIn(lists []*pg.Node, types []exec.T, sc *scope) (*exec.
 				}
 			}
 			var err error
-			if t, err = commonType(ts, "VALUES", ExprLocation(lists[0].GetList().Items[c])); err != nil {
+			loc := int32(-1)
+			if items := lists[0].GetList().Items; c < len(items) { // not past a name.*
+				loc = ExprLocation(items[c])
+			}
+			if t, err = commonType(ts, "VALUES", loc); err != nil {
 				return nil, err
 			}
 			for _, r := range rows {
