@@ -514,8 +514,9 @@ func (a *analyzer) setClause(t *exec.Table, target string, list []*pg.Node, sc *
 			continue
 		}
 		if c.Identity == 'a' {
-			return nil, WithPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", c.Name).
-				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", c.Name), rt.Location)
+			// No position: PostgreSQL's rewriter finds it.
+			return nil, pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", c.Name).
+				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", c.Name)
 		}
 		if c.Generated != "" {
 			return nil, updateGenerated(c)

@@ -156,8 +156,8 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 			continue
 		}
 		if col.Identity == 'a' {
-			return nil, WithPos(pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", col.Name).
-				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", col.Name), rt.Location)
+			return nil, pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", col.Name).
+				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", col.Name)
 		}
 		if col.Generated != "" {
 			return nil, updateGenerated(col)

@@ -746,6 +746,9 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 	if err := a.notOwnMember(def, nt); err != nil {
 		return err
 	}
+	if def.Columns[pos].Identity != 0 && !identityType(nt.OID) {
+		return errIdentityType()
+	}
 	old := t.Cols[pos]
 	var conv exec.Expr
 	src := exec.Expr(&exec.ColRef{Idx: pos, T: old.Type})
@@ -851,6 +854,8 @@ func (a *analyzer) addIdentity(ctx context.Context, def *versioning.Table, cmd *
 	}
 	c := &def.Columns[pos]
 	switch {
+	case !identityType(c.Type):
+		return errIdentityType()
 	case !c.NotNull:
 		return pgerr.New(pgerr.ObjectNotInPrerequisite, "column %q of relation %q must be declared NOT NULL before identity can be added", c.Name, def.Name)
 	case c.Identity != 0:

@@ -193,8 +193,8 @@ func (d *tableDDL) identity(ctx context.Context, pos int, con *pg.Constraint) er
 	if err != nil {
 		return err
 	}
-	if c.Type != exec.OIDInt2 && c.Type != exec.OIDInt4 && c.Type != exec.OIDInt8 {
-		return pgerr.New(pgerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+	if !identityType(c.Type) {
+		return errIdentityType()
 	}
 	name, schema := "", d.def.Schema
 	if o.seqName != nil {
@@ -912,4 +912,14 @@ func checkTableOptions(opts []*pg.Node) error {
 		}
 	}
 	return nil
+}
+
+// identityType reports whether an identity column (or a sequence) may be
+// of type oid: the integer types.
+func identityType(oid uint32) bool {
+	return oid == exec.OIDInt2 || oid == exec.OIDInt4 || oid == exec.OIDInt8
+}
+
+func errIdentityType() error {
+	return pgerr.New(pgerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
 }

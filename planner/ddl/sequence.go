@@ -110,9 +110,9 @@ func applySeqOptions(seq *versioning.Sequence, o *seqOptions, init, forIdentity 
 		if err != nil {
 			return err
 		}
-		if t.OID != exec.OIDInt2 && t.OID != exec.OIDInt4 && t.OID != exec.OIDInt8 {
+		if !identityType(t.OID) {
 			if forIdentity {
-				return pgerr.New(pgerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+				return errIdentityType()
 			}
 			return pgerr.New(pgerr.InvalidParameterValue, "sequence type must be smallint, integer, or bigint")
 		}
