@@ -298,6 +298,13 @@ func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.
 	name := "expr"
 	if fc := el.Expr.GetFuncCall(); fc != nil {
 		name = planner.OpName(fc.Funcname)
+	} else if el.Expr.GetRowExpr() != nil {
+		name = "row"
+	}
+	if et.OID == exec.OIDRecord {
+		// A named composite type can be a key; an anonymous record,
+		// whose fields no catalog describes, cannot.
+		return versioning.IndexColumn{}, "", pgerr.New(pgerr.InvalidTableDefinition, "column %q has pseudo-type record", name)
 	}
 	return c, name, nil
 }
