@@ -138,7 +138,7 @@ var typeNames = map[uint32]string{
 	OIDUnknown: "unknown", OIDBpchar: "character", OIDVarchar: "character varying",
 	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",
-	OIDUUID: "uuid", OIDInet: "inet", OIDCidr: "cidr", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDVoid: "void", OIDRecord: "record", OIDRegclass: "regclass",
+	OIDUUID: "uuid", OIDInet: "inet", OIDCidr: "cidr", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDVoid: "void", 2279: "trigger", OIDRecord: "record", OIDRegclass: "regclass",
 	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector",
 	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",
 	uint32(types.OidInt4Range): "int4range", uint32(types.OidNumRange): "numrange", uint32(types.OidTsRange): "tsrange",

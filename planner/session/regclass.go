@@ -48,7 +48,13 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 				if oid, ok, err := s.userTypeOID(env, tc.TypeName); err != nil || ok {
 					return exec.DRegOID(oid, exec.FormatTypeIn(env.Settings, oid, -1)), err
 				}
-				if oid, ok := planner.PseudoTypes[strings.ToLower(planner.OpName(tc.TypeName.Names))]; ok && len(tc.TypeName.Names) == 1 {
+				// A pseudo-type, by its name or as pg_catalog's (psql's \df
+				// reads 'pg_catalog.trigger'::pg_catalog.regtype).
+				names := planner.NameList(tc.TypeName.Names)
+				if len(names) == 2 && names[0] == "pg_catalog" {
+					names = names[1:]
+				}
+				if oid, ok := planner.PseudoTypes[strings.ToLower(names[len(names)-1])]; ok && len(names) == 1 {
 					return exec.DRegOID(oid, exec.TypeName(oid)), nil
 				}
 			}
