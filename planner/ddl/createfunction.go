@@ -288,6 +288,9 @@ func atomicBody(n *pg.Node) (string, error) {
 	}
 	var parts []string
 	for _, st := range stmts {
+		if st == nil || st.Node == nil {
+			continue // BEGIN ATOMIC END: no statement
+		}
 		if r := st.GetReturnStmt(); r != nil {
 			e, err := planner.DeparseExpr(r.Returnval)
 			if err != nil {
