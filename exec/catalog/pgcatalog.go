@@ -1192,6 +1192,9 @@ func (s *Snapshot) Descriptions() []Description {
 	for _, v := range s.Views {
 		add(ViewOID(v.Schema, v.Name), OIDPgClass, 0, v.Comment)
 	}
+	for _, t := range s.Types {
+		add(TypeOID(t), OIDPgType, 0, t.Comment)
+	}
 	if fs, err := s.Functions(); err == nil {
 		for _, f := range fs {
 			add(FunctionOID(f), OIDPgProc, 0, f.Comment)

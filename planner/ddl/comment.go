@@ -93,6 +93,26 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 				}
 			}
 			return "", pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", name, table)
+		case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
+			schema, name := planner.SplitName(planner.NameList(s.Object.GetTypeName().GetNames()))
+			ut, err := a.LookupType(ctx, schema, name)
+			if err != nil {
+				return "", err
+			}
+			if ut == nil {
+				return "", pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+			}
+			if s.Objtype == pg.ObjectType_OBJECT_DOMAIN && ut.Kind != 'd' {
+				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a domain", name)
+			}
+			commented := *ut
+			commented.Comment = text
+			root, err := a.tx.Root.PutType(ctx, &commented)
+			if err != nil {
+				return "", err
+			}
+			a.tx.SetRoot(root)
+			return "COMMENT", nil
 		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE:
 			what := strings.ToLower(strings.TrimPrefix(s.Objtype.String(), "OBJECT_"))
 			f, err := a.routineByArgs(s.Object.GetObjectWithArgs(), what)
