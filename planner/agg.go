@@ -539,7 +539,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		call.OrderKeys = append(call.OrderKeys, sortKey(by, len(call.Order)))
 		call.Order = append(call.Order, e)
 	}
-	if !local && anyReadsOuter(args) {
+	if !local && slices.ContainsFunc(args, readsOuter) {
 		if sc.corr != nil && sc.corr.inAgg {
 			return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 		}

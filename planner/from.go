@@ -877,36 +877,17 @@ func (a *analyzer) outerKey(n *pg.Node, sc *scope) (exec.Expr, exec.Expr, bool, 
 // enclosing query (OuterRefs, correlated subqueries); true for kinds of
 // expression it does not know.
 func readsOuter(e exec.Expr) bool {
-	switch x := e.(type) {
-	case *exec.Const, *exec.ColRef, *exec.Param:
-		return false
-	case *exec.OuterRef:
-		return true
-	case *exec.Call:
-		return anyReadsOuter(x.Args)
-	case *exec.BoolOp:
-		return anyReadsOuter(x.Args)
-	case *exec.Not:
-		return readsOuter(x.E)
-	case *exec.IsNull:
-		return readsOuter(x.E)
-	case *exec.Coalesce:
-		return anyReadsOuter(x.Args)
-	case *exec.Case:
-		return anyReadsOuter(x.Whens) || anyReadsOuter(x.Thens) || x.Else != nil && readsOuter(x.Else)
-	case *exec.SubPlan:
-		return len(x.Args) > 0 || anyReadsOuter(x.Left)
-	}
-	return true
-}
-
-func anyReadsOuter(es []exec.Expr) bool {
-	for _, e := range es {
-		if readsOuter(e) {
-			return true
+	return exprAny(e, func(x exec.Expr) (bool, bool) {
+		switch x := x.(type) {
+		case *exec.OuterRef:
+			return true, true
+		case *exec.SubPlan:
+			// A correlated subquery reads the enclosing row; an
+			// uncorrelated one only what its left operands read.
+			return len(x.Args) > 0 || slices.ContainsFunc(x.Left, readsOuter), true
 		}
-	}
-	return false
+		return false, false
+	}, true)
 }
 
 // planJoin plans a join that is not flattened into its enclosing set:

@@ -495,26 +495,7 @@ func bindParams(env *exec.Env, c exec.Expr) (b exec.Expr, ok bool) {
 // readsColumn reports whether e may read column idx of its row; true
 // for kinds of expression it does not know.
 func readsColumn(e exec.Expr, idx int) bool {
-	any := func(es []exec.Expr) bool {
-		return slices.ContainsFunc(es, func(x exec.Expr) bool { return readsColumn(x, idx) })
-	}
-	switch x := e.(type) {
-	case *exec.Const, *exec.Param, *exec.OuterRef:
-		return false
-	case *exec.ColRef:
-		return x.Idx == idx
-	case *exec.Call:
-		return any(x.Args)
-	case *exec.BoolOp:
-		return any(x.Args)
-	case *exec.Not:
-		return readsColumn(x.E, idx)
-	case *exec.IsNull:
-		return readsColumn(x.E, idx)
-	case *exec.Coalesce:
-		return any(x.Args)
-	}
-	return true
+	return exprAny(e, func(x exec.Expr) (bool, bool) { c, ok := x.(*exec.ColRef); return ok && c.Idx == idx, false }, true)
 }
 
 // keyValue is what a condition says of a key column: col op value.

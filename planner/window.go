@@ -2,7 +2,6 @@ package planner
 
 import (
 	"cmp"
-	"slices"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -561,20 +560,7 @@ func rangeOffsetSupported(key, off uint32) bool {
 // readsRowColumn reports whether e reads a column of the row it is
 // evaluated on; for kinds of expression it does not look into, false.
 func readsRowColumn(e exec.Expr) bool {
-	any := func(es []exec.Expr) bool { return slices.ContainsFunc(es, readsRowColumn) }
-	switch x := e.(type) {
-	case *exec.ColRef:
-		return true
-	case *exec.Call:
-		return any(x.Args)
-	case *exec.BoolOp:
-		return any(x.Args)
-	case *exec.Not:
-		return readsRowColumn(x.E)
-	case *exec.Coalesce:
-		return any(x.Args)
-	}
-	return false
+	return exprAny(e, func(x exec.Expr) (bool, bool) { _, ok := x.(*exec.ColRef); return ok, false }, false)
 }
 
 // firstColumnRef returns the location of the first column reference in
