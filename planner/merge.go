@@ -54,6 +54,10 @@ func (a *analyzer) merge(s *pg.MergeStmt) (exec.Plan, error) {
 		}
 		return nil, e
 	}
+	if t.Def != nil && t.Def.MatView != nil {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot execute MERGE on relation %q", t.Def.Name).
+			WithDetail("This operation is not supported for materialized views.")
+	}
 	if err := checkWritableTable(t); err != nil {
 		return nil, err
 	}
