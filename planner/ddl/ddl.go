@@ -65,12 +65,15 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 	def := d.def
 	if d.column(cd.Colname) >= 0 {
 		if !d.altering {
-			return planner.WithPos(pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname), cd.Location)
+			return pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname)
 		}
 		return planner.WithPos(pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", cd.Colname, def.Name), cd.Location)
 	}
 	if len(def.Columns) >= 1600 {
 		return pgerr.New(codeProgramLimit, "tables can have at most 1600 columns")
+	}
+	if err := notPseudoType(cd); err != nil {
+		return err
 	}
 	t, dom, serial, err := d.a.ResolveTypeDomain(cd.TypeName)
 	if err != nil {
@@ -922,4 +925,22 @@ func identityType(oid uint32) bool {
 
 func errIdentityType() error {
 	return pgerr.New(pgerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+}
+
+// notPseudoType refuses a column (of a table or a composite type) of a
+// pseudo-type, as PostgreSQL's CheckAttributeType does: unknown, record,
+// void, trigger, the polymorphic types.
+func notPseudoType(cd *pg.ColumnDef) error {
+	names := planner.NameList(cd.TypeName.Names)
+	if len(names) == 2 && names[0] == "pg_catalog" {
+		names = names[1:]
+	}
+	if len(names) != 1 || len(cd.TypeName.ArrayBounds) > 0 {
+		return nil
+	}
+	name := strings.ToLower(names[0])
+	if _, ok := planner.PseudoTypes[name]; !ok && name != "unknown" {
+		return nil
+	}
+	return pgerr.New(pgerr.InvalidTableDefinition, "column %q has pseudo-type %s", cd.Colname, name)
 }

@@ -111,6 +111,9 @@ func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (planner.Utility, er
 			if slices.ContainsFunc(t.Fields, func(f versioning.ViewColumn) bool { return f.Name == cd.Colname }) {
 				return pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname)
 			}
+			if err := notPseudoType(cd); err != nil {
+				return err
+			}
 			ft, _, err := a.ResolveType(cd.TypeName)
 			if err != nil {
 				return err
