@@ -34,34 +34,16 @@ func SortLikePostgres[T any](rows []T, cmp func(a, b T) int) {
 		if presorted {
 			return
 		}
-		med3 := func(a, b, c int) int {
-			if cmp(rows[a], rows[b]) < 0 {
-				switch {
-				case cmp(rows[b], rows[c]) < 0:
-					return b
-				case cmp(rows[a], rows[c]) < 0:
-					return c
-				}
-				return a
-			}
-			switch {
-			case cmp(rows[b], rows[c]) > 0:
-				return b
-			case cmp(rows[a], rows[c]) < 0:
-				return a
-			}
-			return c
-		}
 		pm := n / 2
 		if n > 7 {
 			pl, pn := 0, n-1
 			if n > 40 {
 				d := n / 8
-				pl = med3(pl, pl+d, pl+2*d)
-				pm = med3(pm-d, pm, pm+d)
-				pn = med3(pn-2*d, pn-d, pn)
+				pl = med3(rows, cmp, pl, pl+d, pl+2*d)
+				pm = med3(rows, cmp, pm-d, pm, pm+d)
+				pn = med3(rows, cmp, pn-2*d, pn-d, pn)
 			}
-			pm = med3(pl, pm, pn)
+			pm = med3(rows, cmp, pl, pm, pn)
 		}
 		rows[0], rows[pm] = rows[pm], rows[0]
 		// rows[0] is the pivot; [1, pa) and (pd, n) gather the rows equal
@@ -123,6 +105,27 @@ func SortLikePostgres[T any](rows []T, cmp func(a, b T) int) {
 			rows = rows[:below]
 		}
 	}
+}
+
+// med3 returns the position of the median of rows a, b and c, as
+// sort_template.h's med3 picks it among equal ones.
+func med3[T any](rows []T, cmp func(a, b T) int, a, b, c int) int {
+	if cmp(rows[a], rows[b]) < 0 {
+		switch {
+		case cmp(rows[b], rows[c]) < 0:
+			return b
+		case cmp(rows[a], rows[c]) < 0:
+			return c
+		}
+		return a
+	}
+	switch {
+	case cmp(rows[b], rows[c]) > 0:
+		return b
+	case cmp(rows[a], rows[c]) < 0:
+		return a
+	}
+	return c
 }
 
 // swapRange swaps the n rows from i with the n rows from j, pairwise.

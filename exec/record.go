@@ -535,7 +535,7 @@ func (e *RecordImageCompare) Eval(env *Env, row Row) (Datum, error) {
 func compareImages(t T, a, b Datum) int {
 	bits := func(d Datum) (uint64, bool) {
 		switch t.OID {
-		case OIDBool, OIDChar:
+		case OIDBool: // "char" is held as text, and compares by its byte below
 			return uint64(d.I), true
 		case OIDInt2:
 			return uint64(uint16(d.I)), true

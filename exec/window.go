@@ -242,9 +242,9 @@ func (r *windowRows) frames(n int, peerStart, peerEnd []int) ([]int, []int, erro
 		}
 		if Compare(d, zeroLike(d)) < 0 || notANumber(d) {
 			if fr.Mode != FrameRange {
-				return 0, pgerr.New("22013", "frame %s offset must not be negative", what)
+				return 0, pgerr.New(pgerr.InvalidPrecedingFollowing, "frame %s offset must not be negative", what)
 			}
-			return 0, pgerr.New("22013", "invalid preceding or following size in window function")
+			return 0, pgerr.New(pgerr.InvalidPrecedingFollowing, "invalid preceding or following size in window function")
 		}
 		return min(d.I, int64(n)+1), nil
 	}

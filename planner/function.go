@@ -43,6 +43,19 @@ var PseudoTypes = map[string]uint32{
 	"anycompatiblemultirange": exec.OIDAnyCompatibleMultiRange,
 }
 
+// PseudoTypeNamed returns the pseudo-type a type name names, written
+// alone or as pg_catalog's.
+func PseudoTypeNamed(names []string) (uint32, bool) {
+	if len(names) == 2 && names[0] == "pg_catalog" {
+		names = names[1:]
+	}
+	if len(names) != 1 {
+		return 0, false
+	}
+	oid, ok := PseudoTypes[strings.ToLower(names[0])]
+	return oid, ok
+}
+
 // userFuncs returns the overloads of a function name: in schema, or in
 // the schemas of the search path. The statement depends on them: a plan
 // holds the bodies of the functions it calls (funcDep).

@@ -210,16 +210,12 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 		if err != nil {
 			return err
 		}
+		what := map[exec.FrameMode]string{exec.FrameRows: "ROWS", exec.FrameGroups: "GROUPS", exec.FrameRange: "RANGE"}[spec.frame.Mode]
 		if readsRowColumn(e) {
 			// PostgreSQL computes the offset once per partition, not per row.
-			what := map[exec.FrameMode]string{exec.FrameRows: "ROWS", exec.FrameGroups: "GROUPS", exec.FrameRange: "RANGE"}[spec.frame.Mode]
 			return WithPos(pgerr.New(pgerr.InvalidColumnReference, "argument of %s must not contain variables", what), firstColumnRef(n))
 		}
 		if spec.frame.Mode != exec.FrameRange {
-			what := "ROWS"
-			if spec.frame.Mode == exec.FrameGroups {
-				what = "GROUPS"
-			}
 			b.Offset, err = a.coerce(e, exec.TInt8, "argument of "+what, -1)
 			return err
 		}
@@ -233,15 +229,20 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 				return err
 			}
 		}
+		unsupported := func(code pgerr.Code) *pgerr.Error {
+			return pgerr.New(code, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", exec.TypeName(key.Type().OID), exec.TypeName(e.Type().OID))
+		}
 		if !rangeOffsetSupported(key.Type().OID, e.Type().OID) {
-			return WithPos(pgerr.New(pgerr.UndefinedFunction, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", exec.TypeName(key.Type().OID), exec.TypeName(e.Type().OID)), ExprLocation(n))
+			return WithPos(unsupported(pgerr.UndefinedFunction), ExprLocation(n))
 		}
 		op := "+"
 		if (kind == exec.OffsetPreceding) != spec.keys[0].Desc {
 			op = "-"
 		}
 		if b.Value, err = a.binary(op, key, e, -1); err != nil {
-			return WithPos(pgerr.Wrap(err, pgerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", exec.TypeName(key.Type().OID), exec.TypeName(e.Type().OID)), def.Location)
+			ue := unsupported(pgerr.FeatureNotSupported)
+			ue.Err = err
+			return WithPos(ue, def.Location)
 		}
 		b.Offset = e
 		spec.frame.RangeKey = key

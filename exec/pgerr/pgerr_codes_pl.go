@@ -13,6 +13,7 @@ const (
 	InvalidTransactionTermination Code = "2D000"
 	TriggerProtocolViolated       Code = "39P01"
 	TriggeredDataChangeViolation  Code = "27000"
+	FunctionNoReturn              Code = "2F005" // function_executed_no_return_statement
 )
 
 // DuplicateFunction is 42723.

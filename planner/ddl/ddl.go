@@ -67,7 +67,7 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 		if !d.altering {
 			return pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname)
 		}
-		return planner.WithPos(pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", cd.Colname, def.Name), cd.Location)
+		return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", cd.Colname, def.Name)
 	}
 	if len(def.Columns) >= 1600 {
 		return pgerr.New(codeProgramLimit, "tables can have at most 1600 columns")
@@ -931,16 +931,16 @@ func errIdentityType() error {
 // pseudo-type, as PostgreSQL's CheckAttributeType does: unknown, record,
 // void, trigger, the polymorphic types.
 func notPseudoType(cd *pg.ColumnDef) error {
+	if len(cd.TypeName.ArrayBounds) > 0 {
+		return nil
+	}
 	names := planner.NameList(cd.TypeName.Names)
-	if len(names) == 2 && names[0] == "pg_catalog" {
-		names = names[1:]
-	}
-	if len(names) != 1 || len(cd.TypeName.ArrayBounds) > 0 {
+	oid, ok := planner.PseudoTypeNamed(names)
+	if !ok && (len(names) != 1 || !strings.EqualFold(names[0], "unknown")) {
 		return nil
 	}
-	name := strings.ToLower(names[0])
-	if _, ok := planner.PseudoTypes[name]; !ok && name != "unknown" {
-		return nil
+	if !ok {
+		oid = exec.OIDUnknown
 	}
-	return pgerr.New(pgerr.InvalidTableDefinition, "column %q has pseudo-type %s", cd.Colname, name)
+	return pgerr.New(pgerr.InvalidTableDefinition, "column %q has pseudo-type %s", cd.Colname, exec.TypeName(oid))
 }

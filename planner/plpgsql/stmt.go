@@ -588,7 +588,7 @@ func (s *returnStmt) exec(fr *frame) (ctl, error) {
 		if sig.IsTrigger() {
 			what = "trigger procedure"
 		}
-		return ctlReturn, pgerr.New(pgerr.Code("2F005"), "control reached end of %s without RETURN", what)
+		return ctlReturn, pgerr.New(pgerr.FunctionNoReturn, "control reached end of %s without RETURN", what)
 	}
 	if s.value == nil || sig.ReturnsSet || sig.Procedure {
 		return ctlReturn, nil

@@ -50,11 +50,7 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 				}
 				// A pseudo-type, by its name or as pg_catalog's (psql's \df
 				// reads 'pg_catalog.trigger'::pg_catalog.regtype).
-				names := planner.NameList(tc.TypeName.Names)
-				if len(names) == 2 && names[0] == "pg_catalog" {
-					names = names[1:]
-				}
-				if oid, ok := planner.PseudoTypes[strings.ToLower(names[len(names)-1])]; ok && len(names) == 1 {
+				if oid, ok := planner.PseudoTypeNamed(planner.NameList(tc.TypeName.Names)); ok {
 					return exec.DRegOID(oid, exec.TypeName(oid)), nil
 				}
 			}
