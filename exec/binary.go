@@ -38,6 +38,8 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 		return types.AppendIntervalBinary(dst, d.Interval()), nil
 	case OIDUUID:
 		return types.AppendUUIDBinary(dst, types.UUID([]byte(d.S))), nil
+	case OIDBit, OIDVarbit:
+		return types.AppendBitBinary(dst, d.S), nil
 	case OIDInet, OIDCidr:
 		return types.AppendInetBinary(dst, d.Inet(), t.OID == OIDCidr), nil
 	case OIDJSONB:
@@ -152,6 +154,12 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		var v types.UUID
 		v, err = types.ParseUUIDBinary(b)
 		d = DUUID(v)
+	case OIDBit, OIDVarbit:
+		var v string
+		if v, err = types.ParseBitBinary(b); err == nil {
+			v, err = types.ApplyBitTypmod(v, t.Typmod, t.OID == OIDVarbit, false)
+		}
+		d = DText(v)
 	case OIDInet, OIDCidr:
 		var v types.Inet
 		v, err = types.ParseInetBinary(b, t.OID == OIDCidr)

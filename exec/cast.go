@@ -82,6 +82,12 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 	case OIDUUID:
 		v, err := types.ParseUUID(s)
 		return DUUID(v), err
+	case OIDBit, OIDVarbit:
+		v, err := types.ParseBit(s)
+		if err == nil {
+			v, err = types.ApplyBitTypmod(v, t.Typmod, t.OID == OIDVarbit, false)
+		}
+		return DText(v), err
 	case OIDInet, OIDCidr:
 		v, err := types.ParseInet(s, t.OID == OIDCidr)
 		return DInet(v), err
@@ -144,6 +150,8 @@ func ApplyTypmod(t T, d Datum, explicit bool) (Datum, error) {
 		d.S, err = types.ApplyVarcharTypmod(d.S, t.Typmod, explicit)
 	case OIDBpchar:
 		d.S, err = types.ApplyBpcharTypmod(d.S, t.Typmod, explicit)
+	case OIDBit, OIDVarbit:
+		d.S, err = types.ApplyBitTypmod(d.S, t.Typmod, t.OID == OIDVarbit, explicit)
 	case OIDNumeric:
 		n := new(apd.Decimal).Set(d.Numeric())
 		if err = types.ApplyNumericTypmod(n, t.Typmod); err == nil {

@@ -78,6 +78,23 @@ func castSpecial(from, to T) Fn {
 		return func(_ *Env, a []Datum) (Datum, error) {
 			return DText(string(types.AppendInet(nil, a[0].Inet(), true))), nil
 		}
+	case (from.OID == OIDBit || from.OID == OIDVarbit) && (to.OID == OIDInt4 || to.OID == OIDInt8):
+		size := map[uint32]int{OIDInt4: 32, OIDInt8: 64}[to.OID]
+		return func(_ *Env, a []Datum) (Datum, error) {
+			v, err := types.BitsToInt(a[0].S, size)
+			return DInt(v), err
+		}
+	case (from.OID == OIDInt4 || from.OID == OIDInt8) && to.OID == OIDBit:
+		size := map[uint32]int{OIDInt4: 32, OIDInt8: 64}[from.OID]
+		return func(_ *Env, a []Datum) (Datum, error) {
+			return DText(types.IntToBits(a[0].I, size, int(to.Typmod))), nil
+		}
+	case (from.OID == OIDBit || from.OID == OIDVarbit) && (to.OID == OIDBit || to.OID == OIDVarbit):
+		return func(_ *Env, a []Datum) (Datum, error) { return a[0], nil }
+	case (to.OID == OIDBit || to.OID == OIDVarbit) && KindOf(from.OID) == KindText:
+		return func(env *Env, a []Datum) (Datum, error) {
+			return ParseText(T{OID: to.OID, Typmod: -1}, a[0].S, env.Settings)
+		}
 	case from.OID == OIDInet && to.OID == OIDCidr:
 		// cidr(inet): the bits past the mask cleared.
 		return func(_ *Env, a []Datum) (Datum, error) { return DInet(a[0].Inet().Network()), nil }

@@ -440,6 +440,8 @@ func TypeCategory(oid uint32) byte {
 		return 'T'
 	case OIDInet, OIDCidr:
 		return 'I'
+	case OIDBit, OIDVarbit:
+		return 'V'
 	case OIDBool:
 		return 'B'
 	case OIDUnknown:
@@ -462,7 +464,7 @@ func TypeCategory(oid uint32) byte {
 // IsPreferredType is pg_type.typispreferred.
 func IsPreferredType(oid uint32) bool {
 	switch oid {
-	case OIDFloat8, OIDOid, OIDText, OIDTimestampTZ, OIDInterval, OIDBool, OIDInet:
+	case OIDFloat8, OIDOid, OIDText, OIDTimestampTZ, OIDInterval, OIDBool, OIDInet, OIDVarbit:
 		return true
 	}
 	return false
@@ -506,6 +508,8 @@ func CanCoerce(from, to uint32) bool {
 		return true
 	case from == OIDCidr && to == OIDInet:
 		return true // binary-coercible
+	case (from == OIDBit || from == OIDVarbit) && (to == OIDBit || to == OIDVarbit):
+		return true
 	}
 	return false
 }

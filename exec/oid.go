@@ -30,6 +30,8 @@ const (
 	OIDInet        uint32 = 869
 	OIDCidr        uint32 = 650
 	OIDJSONB       uint32 = 3802
+	OIDBit         uint32 = 1560
+	OIDVarbit      uint32 = 1562
 	OIDTSVector    uint32 = 3614
 	OIDTSQuery     uint32 = 3615
 	OIDVoid        uint32 = 2278
@@ -84,8 +86,8 @@ func KindOf(oid uint32) Kind {
 		return KindFloat
 	case OIDNumeric:
 		return KindNumeric
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDUnknown:
-		return KindText
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDUnknown, OIDBit, OIDVarbit:
+		return KindText // a bit string is its text form (types/bit.go)
 	case OIDBytea:
 		return KindBytes
 	case OIDDate:
@@ -139,7 +141,7 @@ var typeNames = map[uint32]string{
 	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",
 	OIDUUID: "uuid", OIDInet: "inet", OIDCidr: "cidr", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDVoid: "void", 2279: "trigger", OIDRecord: "record", OIDRegclass: "regclass",
-	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector",
+	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector", OIDBit: "bit", OIDVarbit: "bit varying",
 	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",
 	uint32(types.OidInt4Range): "int4range", uint32(types.OidNumRange): "numrange", uint32(types.OidTsRange): "tsrange",
 	uint32(types.OidTstzRange): "tstzrange", uint32(types.OidDateRange): "daterange", uint32(types.OidInt8Range): "int8range",

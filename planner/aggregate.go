@@ -186,7 +186,11 @@ func (a *analyzer) lookupAggregate(f *pg.FuncCall, name string, args []exec.T) (
 	if err != nil {
 		return nil, nil, err
 	}
-	ua, err := a.bindAggregate(defs[slices.Index(overloads, best)], want)
+	def := defs[slices.Index(overloads, best)]
+	if err := a.requireExecute(def); err != nil {
+		return nil, nil, err
+	}
+	ua, err := a.bindAggregate(def, want)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -167,6 +167,9 @@ func (x *Analyzer) UserFuncs(schema, name string) ([]*versioning.Function, error
 func (x *Analyzer) Authority() (*Authority, error)                 { return x.a.authority() }
 func (x *Analyzer) RequireTable(t *exec.Table, privs string) error { return x.a.requireTable(t, privs) }
 
+// RequireTypeNameUsage checks USAGE on the type a definition names.
+func (x *Analyzer) RequireTypeNameUsage(tn *pg.TypeName) error { return x.a.requireTypeNameUsage(tn) }
+
 // CheckExpr analyzes a CHECK constraint's expression over def's columns,
 // returning the columns it reads; Defaults, GeneratedExprs and
 // PartitionCheck are what writing a row of t evaluates; IndexPredicate

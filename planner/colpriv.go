@@ -112,8 +112,8 @@ func (a *analyzer) requireColumnsRead(t *exec.Table) error {
 // on each of the columns at positions cols.
 func (a *analyzer) requireColumns(t *exec.Table, priv string, cols []int) error {
 	err := a.requireTable(t, priv)
-	if err == nil || t.Def == nil {
-		return nil
+	if err == nil || t.Def == nil || t.Virtual != nil {
+		return err // a catalog's columns hold no privileges of their own
 	}
 	au, aerr := a.authority()
 	if aerr != nil {

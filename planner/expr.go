@@ -125,8 +125,18 @@ func constant(c *pg.A_Const) (exec.Expr, error) {
 		return &exec.Const{D: exec.DText(c.GetSval().Sval), T: exec.TUnknown}, nil
 	case c.GetBoolval() != nil:
 		return &exec.Const{D: exec.DBool(c.GetBoolval().Boolval), T: exec.TBool}, nil
+	case c.GetBsval() != nil:
+		// B'0101' and X'1F', which the scanner gives as "b0101", "x1F".
+		bits, err := types.ParseBit(c.GetBsval().Bsval)
+		if err != nil {
+			if te, ok := err.(*types.Error); ok {
+				return nil, WithPos(pgerr.New(pgerr.Code(te.Code), "%s", te.Message), c.Location)
+			}
+			return nil, err
+		}
+		return &exec.Const{D: exec.DText(bits), T: exec.T{OID: exec.OIDBit, Typmod: -1}}, nil
 	}
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "bit string literals are not supported yet")
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "constant of this kind is not supported")
 }
 
 func (a *analyzer) columnRef(cr *pg.ColumnRef, sc *scope) (exec.Expr, error) {

@@ -280,6 +280,9 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		args = append(args[:k:k], &exec.ArrayExpr{Elems: slices.Clone(args[k:]), T: arrT})
 		want = append(want[:k:k], arrT)
 	}
+	if err := a.requireExecute(c.def); err != nil {
+		return nil, err
+	}
 	r, err := routineFor(a.s, c.def, want, "")
 	if err != nil {
 		return nil, err

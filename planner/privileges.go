@@ -4,6 +4,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -153,6 +154,100 @@ func (a *analyzer) authority() (*Authority, error) {
 	return au, nil
 }
 
+// NewObjectOwner is the owner a new object records: the current role, ""
+// for the bootstrap superuser (what objects made before owners were
+// recorded say, so that their records, and the diffs between branches,
+// do not change for a server used only by it).
+func NewObjectOwner(s Session) string {
+	if r := s.CurrentRole(); r != BootstrapSuperuser {
+		return r
+	}
+	return ""
+}
+
+// FunctionACL is a function's access control list, its default when none
+// was set: the owner's, and EXECUTE for PUBLIC, as PostgreSQL gives every
+// new function.
+func FunctionACL(f *versioning.Function) []versioning.ACLItem {
+	if f.ACL != nil {
+		return f.ACL
+	}
+	return versioning.DefaultACL(OwnerOf(f.Owner), versioning.FunctionPrivileges, versioning.FunctionPrivileges)
+}
+
+// LargeObjectACL is a large object's access control list, its default
+// (the owner's alone) when none was set.
+func LargeObjectACL(lo *versioning.LargeObject) []versioning.ACLItem {
+	return versioning.DefaultedACL(lo.ACL, OwnerOf(lo.Owner), versioning.LargeObjectPrivileges)
+}
+
+// TypeACL is a type's access control list, its default when none was set:
+// the owner's, and USAGE for PUBLIC.
+func TypeACL(t *versioning.Type) []versioning.ACLItem {
+	if t.ACL != nil {
+		return t.ACL
+	}
+	return versioning.DefaultACL(OwnerOf(t.Owner), versioning.TypePrivileges, versioning.TypePrivileges)
+}
+
+// requireTypeNameUsage checks that the current role may use the type tn
+// names in a definition (a column, an argument or result, a domain's base,
+// an attribute): USAGE on it, on a domain itself, on an array's element
+// type, as PostgreSQL checks them. Queries need no USAGE to use a type.
+func (a *analyzer) requireTypeNameUsage(tn *pg.TypeName) error {
+	t, dom, _, err := a.resolveTypeDomain(tn)
+	if err != nil {
+		return err
+	}
+	if dom != nil {
+		return a.requireTypeUsage(dom)
+	}
+	return a.requireTypeOIDUsage(t)
+}
+
+// requireTypeOIDUsage is requireTypeNameUsage for a resolved type: a
+// user type, or an array of one; built-in types are PUBLIC's.
+func (a *analyzer) requireTypeOIDUsage(t exec.T) error {
+	if e := exec.ElemType(t); e.OID != 0 {
+		t = e
+	}
+	ut, err := typeByOID(a.ctx, a.tx.Root, t.OID)
+	if err != nil || ut == nil {
+		return err
+	}
+	return a.requireTypeUsage(ut)
+}
+
+func (a *analyzer) requireTypeUsage(ut *versioning.Type) error {
+	au, err := a.authority()
+	if err != nil || au.Superuser || au.unchecked || versioning.ACLHolds(TypeACL(ut), au.Holds, versioning.TypePrivileges, false) {
+		return err
+	}
+	return PermissionDenied("type", ut.Name)
+}
+
+// RoutineKind names a function record's kind as PostgreSQL's errors do.
+func RoutineKind(f *versioning.Function) string {
+	switch f.Kind {
+	case 'a':
+		return "aggregate"
+	case 'p':
+		return "procedure"
+	}
+	return "function"
+}
+
+// requireExecute checks that the current role may call f: EXECUTE,
+// held through its ACL (ownership gives nothing a REVOKE took away, as
+// in PostgreSQL).
+func (a *analyzer) requireExecute(f *versioning.Function) error {
+	au, err := a.authority()
+	if err != nil || au.Superuser || au.unchecked || versioning.ACLHolds(FunctionACL(f), au.Holds, versioning.FunctionPrivileges, false) {
+		return err
+	}
+	return PermissionDenied(RoutineKind(f), f.Name)
+}
+
 // ViewACL is a view's access control list, its default when none was set.
 func ViewACL(v *versioning.View) []versioning.ACLItem {
 	return versioning.DefaultedACL(v.ACL, OwnerOf(v.Owner), versioning.TablePrivileges)
@@ -174,6 +269,9 @@ func (a *analyzer) viewAuthority(v *versioning.View) (*Authority, error) {
 // requireTable checks that the current role holds privs on a stored table;
 // catalog relations, views and system tables are not checked here.
 func (a *analyzer) requireTable(t *exec.Table, privs string) error {
+	if t != nil && t.Virtual != nil && t.VirtualKind == 'c' && t.Def != nil && t.Def.Schema == "pg_catalog" {
+		return a.requireCatalog(t.Def.Name, privs)
+	}
 	if t == nil || t.Virtual != nil || t.Def == nil {
 		return nil
 	}
@@ -189,6 +287,44 @@ func (a *analyzer) requireTable(t *exec.Table, privs string) error {
 		return nil
 	}
 	return PermissionDenied("table", def.Name)
+}
+
+// restrictedCatalogs are the catalogs PUBLIC may not read, as PostgreSQL
+// revokes SELECT on them (they hold passwords, statistics of every
+// table's values, large objects' bytes, the server's memory), with the
+// predefined roles it grants SELECT to instead.
+var restrictedCatalogs = map[string][]string{
+	"pg_authid": nil, "pg_statistic": nil, "pg_largeobject": nil,
+	"pg_backend_memory_contexts": {"pg_read_all_stats"}, "pg_shmem_allocations": {"pg_read_all_stats"},
+}
+
+// CatalogACL is the access control list of catalog table name: the
+// bootstrap superuser's, and SELECT for PUBLIC or, for a restricted
+// catalog, for the roles PostgreSQL grants it to.
+func CatalogACL(name string) []versioning.ACLItem {
+	readers, restricted := restrictedCatalogs[name]
+	if !restricted {
+		return versioning.DefaultACL(BootstrapSuperuser, versioning.TablePrivileges, "r")
+	}
+	acl := versioning.DefaultACL(BootstrapSuperuser, versioning.TablePrivileges, "")
+	for _, r := range readers {
+		acl = versioning.GrantACL(acl, r, BootstrapSuperuser, "r", false)
+	}
+	return acl
+}
+
+// requireCatalog checks privs on the catalog table name: only superusers
+// change any (the catalog's own error for them is the statement's), and
+// its ACL says who reads it.
+func (a *analyzer) requireCatalog(name, privs string) error {
+	au, err := a.authority()
+	if err != nil || au.Superuser {
+		return err
+	}
+	if versioning.MinusPrivileges(privs, "r") != "" || !versioning.ACLHolds(CatalogACL(name), au.Holds, "r", false) {
+		return PermissionDenied("table", name)
+	}
+	return nil
 }
 
 // privilegeDefinition is the definition of stored table t whose ACLs
@@ -232,12 +368,19 @@ func Grantees(s Session, specs []*pg.Node, roles map[string]*versioning.Role) ([
 			continue
 		}
 		name := RoleSpecName(s, r)
-		if roles[name] == nil {
+		if !RoleExists(roles, name) {
 			return nil, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 		}
 		out = append(out, name)
 	}
 	return out, nil
+}
+
+// RoleExists reports whether name is a role: a stored one, or one of the
+// roles initdb makes (pg_read_all_data, pg_signal_backend, ...), which
+// the server has without storing them.
+func RoleExists(roles map[string]*versioning.Role, name string) bool {
+	return roles[name] != nil || catalog.IsPredefinedRole(name)
 }
 
 // RoleSpecName is the role a RoleSpec names, CURRENT_USER and friends
@@ -257,10 +400,12 @@ func RoleSpecName(s Session, r *pg.RoleSpec) string {
 
 // VersionedGrant reports whether a GRANT or REVOKE is of the objects whose
 // privileges are recorded (in the root value) and checked: tables, views,
-// sequences and schemas (column lists record nothing yet).
+// sequences, schemas, functions, types and large objects.
 func VersionedGrant(g *pg.GrantStmt) bool {
 	switch g.Objtype {
-	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_SCHEMA, pg.ObjectType_OBJECT_SEQUENCE:
+	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_SCHEMA, pg.ObjectType_OBJECT_SEQUENCE,
+		pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE,
+		pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN, pg.ObjectType_OBJECT_LARGEOBJECT:
 		return g.Targtype != pg.GrantTargetType_ACL_TARGET_DEFAULTS
 	}
 	return false

@@ -163,6 +163,9 @@ func callRoutine(s Session, env *exec.Env, r *routine, args []exec.Datum, td *pl
 	}
 	state.callDepth++
 	defer func() { state.callDepth-- }()
+	if r.def.SecurityDefiner {
+		defer s.RunAs(OwnerOf(r.def.Owner))()
+	}
 	args = slices.Clone(args) // the caller's argument buffer is reused
 	if r.pl != nil {
 		out, err := r.pl.Run(&plpgsql.Call{Env: env, Host: &host{s: s, env: env}, Args: args, Trigger: td})

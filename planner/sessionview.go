@@ -90,6 +90,9 @@ type Session interface {
 	// CurrentRole is current_user, SessionRole session_user.
 	CurrentRole() string
 	SessionRole() string
+	// RunAs makes role current_user until restore is called: a
+	// SECURITY DEFINER function's call runs as its owner.
+	RunAs(role string) (restore func())
 	// DefaultBranchRoot is the working root of the database's default
 	// branch, where the privileges of a session opened on a tag or a
 	// commit are read; ok is false when there is no default branch.

@@ -40,6 +40,7 @@ var typeByName = map[string]uint32{
 	"regrole": exec.OIDRegrole, "regproc": exec.OIDRegproc,
 	"int2vector": exec.OIDInt2Vector, "oidvector": exec.OIDOidVector,
 	"tsvector": exec.OIDTSVector, "tsquery": exec.OIDTSQuery,
+	"bit": exec.OIDBit, "varbit": exec.OIDVarbit, "bit varying": exec.OIDVarbit,
 	"int4range": uint32(types.OidInt4Range), "int8range": uint32(types.OidInt8Range),
 	"numrange": uint32(types.OidNumRange), "daterange": uint32(types.OidDateRange),
 	"tsrange": uint32(types.OidTsRange), "tstzrange": uint32(types.OidTstzRange),
@@ -112,6 +113,15 @@ func applyTypmods(t exec.T, name string, typmods []*pg.Node) (exec.T, error) {
 			t.Typmod = mods[0] + 4
 		} else if t.OID == exec.OIDBpchar && name != "bpchar" {
 			t.Typmod = 1 + 4 // char means char(1)
+		}
+	case exec.OIDBit, exec.OIDVarbit:
+		if len(mods) > 0 {
+			if mods[0] < 1 {
+				return exec.T{}, pgerr.New(pgerr.InvalidParameterValue, "length for type %s must be at least 1", name)
+			}
+			t.Typmod = mods[0]
+		} else if t.OID == exec.OIDBit {
+			t.Typmod = 1 // bit means bit(1)
 		}
 	case exec.OIDNumeric:
 		switch len(mods) {

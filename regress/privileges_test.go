@@ -3,6 +3,7 @@ package regress
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -111,6 +112,51 @@ func TestPrivileges(t *testing.T) {
 	denied(t, ctx, admin, "SELECT * FROM secret")
 	exec(t, ctx, admin, "RESET ROLE")
 	exec(t, ctx, admin, "SELECT * FROM secret")
+}
+
+// TestSignalBackendPrivileges: pg_terminate_backend and pg_cancel_backend
+// check who asks, as PostgreSQL's do: a role signals only backends of
+// roles it is a member of (or any but superusers' through
+// pg_signal_backend), never a superuser's; not even through a SECURITY
+// DEFINER function its owner made. The superuser's session survives.
+func TestSignalBackendPrivileges(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	admin := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, admin, "CREATE ROLE alice LOGIN")
+	exec(t, ctx, admin, "CREATE ROLE bob LOGIN")
+	exec(t, ctx, admin, "CREATE ROLE signaller LOGIN")
+	exec(t, ctx, admin, "GRANT pg_signal_backend TO signaller")
+	var adminPID, bobPID int
+	if err := admin.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&adminPID); err != nil {
+		t.Fatal(err)
+	}
+	bob := connect(t, ctx, "postgres://bob@"+srv.Addr()+"/postgres?sslmode=disable")
+	if err := bob.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&bobPID); err != nil {
+		t.Fatal(err)
+	}
+	alice := connect(t, ctx, "postgres://alice@"+srv.Addr()+"/postgres?sslmode=disable")
+	for _, sql := range []string{
+		fmt.Sprintf("SELECT pg_terminate_backend(%d)", adminPID),
+		fmt.Sprintf("SELECT pg_cancel_backend(%d)", adminPID),
+		fmt.Sprintf("SELECT pg_terminate_backend(%d)", bobPID),
+	} {
+		denied(t, ctx, alice, sql)
+	}
+	// A SECURITY DEFINER function runs as its owner, who is no superuser.
+	exec(t, ctx, admin, fmt.Sprintf("CREATE FUNCTION kill_admin() RETURNS bool LANGUAGE sql SECURITY DEFINER AS 'SELECT pg_terminate_backend(%d)'", adminPID))
+	exec(t, ctx, admin, "ALTER FUNCTION kill_admin() OWNER TO signaller")
+	denied(t, ctx, alice, "SELECT kill_admin()")
+	signaller := connect(t, ctx, "postgres://signaller@"+srv.Addr()+"/postgres?sslmode=disable")
+	denied(t, ctx, signaller, fmt.Sprintf("SELECT pg_terminate_backend(%d)", adminPID))
+	var ok bool
+	if err := signaller.QueryRow(ctx, fmt.Sprintf("SELECT pg_terminate_backend(%d)", bobPID)).Scan(&ok); err != nil || !ok {
+		t.Fatalf("pg_signal_backend terminating bob: %v, %v", ok, err)
+	}
+	var one int
+	if err := admin.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Fatalf("the superuser's session after the attempts: %v", err)
+	}
 }
 
 // TestPrivilegesVersioned: grants are data of the branch they were made on:

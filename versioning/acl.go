@@ -15,6 +15,9 @@ const (
 	SchemaPrivileges   = "UC"
 	DatabasePrivileges = "CTc"
 	FunctionPrivileges = "X"
+	TypePrivileges     = "U"
+	// AllPrivileges are the privileges of every kind.
+	AllPrivileges = privilegeOrder
 )
 
 // ACLItem is one entry of an access control list, as PostgreSQL's aclitem:

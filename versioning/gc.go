@@ -469,7 +469,7 @@ func recordRoots(key, value []byte) ([]store.Address, error) {
 			}
 		}
 		return roots, nil
-	case kindFKRef, kindInherits, kindFunction, kindSchema, kindSequence, kindView, kindType, kindDefaultACL:
+	case kindFKRef, kindInherits, kindFunction, kindSchema, kindSequence, kindView, kindType, kindDefaultACL, kindLargeObject:
 		return nil, nil
 	}
 	return nil, fmt.Errorf("%w: record of unknown kind %q", ErrCorrupt, key[0])

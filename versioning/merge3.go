@@ -940,6 +940,8 @@ func objectKindName(kind byte) string {
 		return "sequence"
 	case kindDefaultACL:
 		return "default privileges"
+	case kindLargeObject:
+		return "large object"
 	}
 	return "object"
 }

@@ -527,6 +527,11 @@ type Type struct {
 	SubtypeDomain string `json:"subtype_domain,omitempty"`
 	SubtypeDiff   string `json:"subtype_diff,omitempty"`
 	Canonical     string `json:"canonical,omitempty"`
+	// Owner is the role that owns the type ("" for the bootstrap
+	// superuser), ACL its USAGE privileges (nil until a GRANT or REVOKE
+	// sets them: the owner's and PUBLIC's, as PostgreSQL's default).
+	Owner string    `json:"owner,omitempty"`
+	ACL   []ACLItem `json:"acl,omitempty"`
 }
 
 // EnumLabel is one value of an enum type.
@@ -559,6 +564,13 @@ type Function struct {
 	// Aggregate is an aggregate's definition (Kind 'a'), which has no
 	// body.
 	Aggregate *Aggregate `json:"aggregate,omitempty"`
+	// Owner is the role that owns the function ("" for the bootstrap
+	// superuser), ACL its EXECUTE privileges (nil until a GRANT or REVOKE
+	// sets them: the owner's and PUBLIC's, as PostgreSQL's default).
+	// SecurityDefiner makes a call run as the owner (prosecdef).
+	Owner           string    `json:"owner,omitempty"`
+	ACL             []ACLItem `json:"acl,omitempty"`
+	SecurityDefiner bool      `json:"security_definer,omitempty"`
 }
 
 // Aggregate is how a user-defined aggregate computes, as pg_aggregate

@@ -1,8 +1,7 @@
 package catalog
 
 // The catalogs of objects this server does not have (casts, conversions,
-// foreign data, event triggers, default privileges, large
-// objects, security labels, operator classes, subscriptions, ...): always
+// foreign data, event triggers, default privileges, security labels, operator classes, subscriptions, ...): always
 // empty, with PostgreSQL 15's columns, so that the queries tools such as
 // pg_dump run over them (joins, NOT EXISTS, LEFT JOIN pg_init_privs) work.
 func init() {
@@ -20,8 +19,6 @@ func init() {
 	define(pc, "pg_user_mapping", 1418, 'r', "oid:oid umuser:oid umserver:oid umoptions:text[]", none)
 	define(pc, "pg_event_trigger", 3466, 'r', `oid:oid evtname:name evtevent:name evtowner:oid evtfoid:oid
 		evtenabled:char evttags:text[]`, none)
-	define(pc, "pg_largeobject_metadata", 2995, 'r', "oid:oid lomowner:oid lomacl:aclitem[]", none)
-	define(pc, "pg_largeobject", 2613, 'r', "loid:oid pageno:integer data:bytea", none)
 	define(pc, "pg_seclabel", 3596, 'r', "objoid:oid classoid:oid objsubid:integer provider:text label:text", none)
 	define(pc, "pg_shseclabel", 3592, 'r', "objoid:oid classoid:oid provider:text label:text", none)
 	define(pc, "pg_opclass", 2616, 'r', `oid:oid opcmethod:oid opcname:name opcnamespace:oid opcowner:oid opcfamily:oid

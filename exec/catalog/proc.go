@@ -421,13 +421,17 @@ func userProcRow(s *Snapshot, f *versioning.Function) exec.Row {
 			}
 		}
 	}
+	owner := s.tableOwner(f.Schema)
+	if f.Owner != "" {
+		owner = f.Owner
+	}
 	return exec.Row{
-		dOID(FunctionOID(f)), dText(f.Name), dOID(NamespaceOID(f.Schema)), dOID(RoleOID(s.tableOwner(f.Schema))), dOID(LanguageOID(f.Language)),
-		exec.DFloat(100), exec.DFloat(rows), dOID(variadic), dProc("-"), dChar(f.Kind), dBool(false),
+		dOID(FunctionOID(f)), dText(f.Name), dOID(NamespaceOID(f.Schema)), dOID(RoleOID(owner)), dOID(LanguageOID(f.Language)),
+		exec.DFloat(100), exec.DFloat(rows), dOID(variadic), dProc("-"), dChar(f.Kind), dBool(f.SecurityDefiner),
 		dBool(false), dBool(f.Strict), dBool(f.ReturnsSet), dChar(f.Volatility), dChar('u'),
 		dInt(int64(nargs)), dInt(int64(ndefaults)), dOID(ret), dVector(exec.OIDOidVector, inputs), allTypes,
 		argModes, argNames, exec.Null, exec.Null, dText(f.Body),
-		exec.Null, exec.Null, exec.Null, exec.Null,
+		exec.Null, exec.Null, exec.Null, aclDatum(f.ACL),
 	}
 }
 

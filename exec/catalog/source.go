@@ -29,6 +29,9 @@ type Source struct {
 	Prepared []Prepared
 	// Backends are the server's sessions, for pg_stat_activity.
 	Backends []Backend
+	// Memory, when set, reads the server's memory, for
+	// pg_backend_memory_contexts.
+	Memory func() MemoryContext
 	// Locks, when set, returns the locks held and awaited now (pg_locks).
 	Locks func() []Lock
 	// Expr renders a stored expression of table t (a default or a CHECK)

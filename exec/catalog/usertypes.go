@@ -55,6 +55,7 @@ func userTypeRows(s *Snapshot) []exec.Row {
 	var out []exec.Row
 	for _, t := range s.Types {
 		oid := TypeOID(t)
+		from := len(out)
 		switch t.Kind {
 		case 'e':
 			out = append(out, typeRow(oid, t.Schema, t.Name, enumShape(), 0, exec.T{}, false, ""))
@@ -69,6 +70,17 @@ func userTypeRows(s *Snapshot) []exec.Row {
 			sh := rangeShape(t.Base)
 			out = append(out, typeRow(oid, t.Schema, t.Name, sh, 0, exec.T{}, false, ""))
 			out = append(out, arrayTypeRow(oid, t.Schema, t.Name, sh.align))
+		}
+		// The type's rows name its owner (typowner), its array type's
+		// too; its privileges (typacl) are the type's alone, as in
+		// PostgreSQL, whose array types have none.
+		for i, r := range out[from:] {
+			if t.Owner != "" {
+				r[3] = dOID(RoleOID(t.Owner))
+			}
+			if i == 0 {
+				r[len(r)-1] = aclDatum(t.ACL)
+			}
 		}
 	}
 	rowType := func(schema, name string) {

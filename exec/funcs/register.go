@@ -47,6 +47,7 @@ func init() {
 		registerRange,
 		registerMultirange,
 		registerNetwork,
+		registerBits,
 		registerTextPattern,
 	} {
 		register()

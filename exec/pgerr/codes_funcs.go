@@ -32,3 +32,9 @@ const (
 	SQLJSONArrayNotFound         Code = "22039"
 	SQLJSONMemberNotFound        Code = "2203A"
 )
+
+// SQLSTATEs of the server's file access (lo_import, lo_export).
+const (
+	UndefinedFile Code = "58P01"
+	IOError       Code = "58030"
+)

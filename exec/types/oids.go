@@ -43,6 +43,8 @@ const (
 	OidTSVector    Oid = 3614
 	OidTSQuery     Oid = 3615
 	OidJSONB       Oid = 3802
+	OidBit         Oid = 1560
+	OidVarbit      Oid = 1562
 
 	OidBoolArray        Oid = 1000
 	OidByteaArray       Oid = 1001
@@ -73,4 +75,6 @@ const (
 	OidTSVectorArray    Oid = 3643
 	OidTSQueryArray     Oid = 3645
 	OidJSONBArray       Oid = 3807
+	OidBitArray         Oid = 1561
+	OidVarbitArray      Oid = 1563
 )

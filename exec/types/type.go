@@ -118,6 +118,10 @@ var Types = func() []Type {
 		arrayType(OidTSQueryArray, "_tsquery", OidTSQuery, 'i', 'A', 'b'),
 		base(OidJSONB, "jsonb", -1, false, 'U', false, 0, OidJSONBArray, "jsonb_in", "jsonb_out", "jsonb_recv", "jsonb_send", 'i', 'x', 'b'),
 		arrayType(OidJSONBArray, "_jsonb", OidJSONB, 'i', 'A', 'b'),
+		base(OidBit, "bit", -1, false, 'V', false, 0, OidBitArray, "bit_in", "bit_out", "bit_recv", "bit_send", 'i', 'x', 'b'),
+		arrayType(OidBitArray, "_bit", OidBit, 'i', 'A', 'b'),
+		base(OidVarbit, "varbit", -1, false, 'V', true, 0, OidVarbitArray, "varbit_in", "varbit_out", "varbit_recv", "varbit_send", 'i', 'x', 'b'),
+		arrayType(OidVarbitArray, "_varbit", OidVarbit, 'i', 'A', 'b'),
 	}
 	t = append(t, rangeTypeRows()...)
 	modio := map[Oid][2]string{
@@ -125,6 +129,7 @@ var Types = func() []Type {
 		OidTime: {"timetypmodin", "timetypmodout"}, OidTimeTZ: {"timetztypmodin", "timetztypmodout"},
 		OidTimestamp: {"timestamptypmodin", "timestamptypmodout"}, OidTimestampTZ: {"timestamptztypmodin", "timestamptztypmodout"},
 		OidInterval: {"intervaltypmodin", "intervaltypmodout"}, OidNumeric: {"numerictypmodin", "numerictypmodout"},
+		OidBit: {"bittypmodin", "bittypmodout"}, OidVarbit: {"varbittypmodin", "varbittypmodout"},
 	}
 	for i := range t {
 		m, ok := modio[t[i].Oid]
@@ -276,6 +281,13 @@ func FormatType(oid Oid, typmod int32) string {
 	return string(AppendFormatType(nil, oid, typmod))
 }
 
+// appendParenInt appends "(n)", a type modifier as format_type shows it.
+func appendParenInt(dst []byte, n int64) []byte {
+	dst = append(dst, '(')
+	dst = strconv.AppendInt(dst, n, 10)
+	return append(dst, ')')
+}
+
 // AppendFormatType appends FormatType(oid, typmod) to dst.
 func AppendFormatType(dst []byte, oid Oid, typmod int32) []byte {
 	t := typeByOid[oid]
@@ -311,9 +323,17 @@ func AppendFormatType(dst []byte, oid Oid, typmod int32) []byte {
 	case OidVarchar:
 		dst = append(dst, "character varying"...)
 		if typmod >= 0 {
-			dst = append(dst, '(')
-			dst = strconv.AppendInt(dst, int64(typmod-VarHdrSz), 10)
-			dst = append(dst, ')')
+			dst = appendParenInt(dst, int64(typmod-VarHdrSz))
+		}
+		return dst
+	case OidBit, OidVarbit:
+		if oid == OidBit {
+			dst = append(dst, "bit"...)
+		} else {
+			dst = append(dst, "bit varying"...)
+		}
+		if typmod >= 0 {
+			dst = appendParenInt(dst, int64(typmod))
 		}
 		return dst
 	case OidNumeric:
@@ -333,9 +353,7 @@ func AppendFormatType(dst []byte, oid Oid, typmod int32) []byte {
 			dst = append(dst, "timestamp"...)
 		}
 		if typmod >= 0 {
-			dst = append(dst, '(')
-			dst = strconv.AppendInt(dst, int64(typmod), 10)
-			dst = append(dst, ')')
+			dst = appendParenInt(dst, int64(typmod))
 		}
 		if oid == OidTime || oid == OidTimestamp {
 			return append(dst, " without time zone"...)

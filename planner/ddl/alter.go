@@ -743,6 +743,9 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 	if err != nil {
 		return err
 	}
+	if err := a.RequireTypeNameUsage(cd.TypeName); err != nil {
+		return err
+	}
 	if err := a.notOwnMember(def, nt); err != nil {
 		return err
 	}

@@ -26,6 +26,9 @@ func (a *analyzer) alterFunction(s *pg.AlterFunctionStmt) (planner.Utility, erro
 		if err != nil {
 			return "", err
 		}
+		if err := a.requireRoutineOwner(f); err != nil {
+			return "", err
+		}
 		moved := *f
 		for _, n := range s.Actions {
 			d := n.GetDefElem()
@@ -37,6 +40,8 @@ func (a *analyzer) alterFunction(s *pg.AlterFunctionStmt) (planner.Utility, erro
 				moved.Volatility = d.Arg.GetString_().GetSval()[0]
 			case "strict":
 				moved.Strict = d.Arg.GetBoolean().GetBoolval()
+			case "security":
+				moved.SecurityDefiner = d.Arg.GetBoolean().GetBoolval()
 			}
 		}
 		root, err := a.tx.Root.PutFunction(ctx, &moved)

@@ -51,7 +51,11 @@ func (a *analyzer) createAggregate(s *pg.DefineStmt) (planner.Utility, error) {
 				return "", pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").
 					WithHint("Use DROP AGGREGATE %s first.", functionSignature(old))
 			}
-			def.Comment = old.Comment
+		} else {
+			old = nil
+		}
+		if err := a.ownRoutine(ctx, def, old); err != nil {
+			return "", err
 		}
 		root, err := a.tx.Root.PutFunction(ctx, def)
 		if err != nil {
@@ -227,7 +231,7 @@ func (a *analyzer) aggregateArgs(args []*pg.Node) ([]versioning.FuncArg, error) 
 		t := exec.T{OID: exec.OIDAny}
 		if !strings.EqualFold(planner.OpName(p.ArgType.Names), "any") {
 			var err error
-			if t, err = a.routineType(p.ArgType); err != nil {
+			if t, err = a.definitionType(p.ArgType); err != nil {
 				return nil, err
 			}
 		}

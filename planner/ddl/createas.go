@@ -80,7 +80,7 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 				return "", err
 			}
 		}
-		def.Schema, def.Owner = schema, newObjectOwner(a.s)
+		def.Schema, def.Owner = schema, planner.NewObjectOwner(a.s)
 		if def.ACL, err = a.initialACL(ctx, def.Owner, schema, versioning.DefaultTables); err != nil {
 			return "", err
 		}

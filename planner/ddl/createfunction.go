@@ -51,7 +51,11 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (planner.Utility, er
 			if err := checkReplacement(old, def); err != nil {
 				return "", err
 			}
-			def.Comment = old.Comment
+		} else {
+			old = nil
+		}
+		if err := a.ownRoutine(ctx, def, old); err != nil {
+			return "", err
 		}
 		if check := a.s.Var("check_function_bodies"); check != "off" {
 			body := def
@@ -120,7 +124,7 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 	seenDefault := false
 	for _, n := range s.Parameters {
 		p := n.GetFunctionParameter()
-		t, err := a.routineType(p.ArgType)
+		t, err := a.definitionType(p.ArgType)
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +163,7 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 		def.Args = append(def.Args, arg)
 	}
 	if s.ReturnType != nil {
-		t, err := a.routineType(s.ReturnType)
+		t, err := a.definitionType(s.ReturnType)
 		if err != nil {
 			return nil, err
 		}
@@ -199,6 +203,8 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 			def.Volatility = d.Arg.GetString_().GetSval()[0]
 		case "strict":
 			def.Strict = d.Arg.GetBoolean().GetBoolval()
+		case "security":
+			def.SecurityDefiner = d.Arg.GetBoolean().GetBoolval()
 		}
 	}
 	if s.SqlBody != nil {
@@ -320,6 +326,16 @@ func (a *analyzer) routineType(tn *pg.TypeName) (exec.T, error) {
 	return t, err
 }
 
+// definitionType is routineType for a routine being defined, whose
+// argument and result types the current role must be allowed to use.
+func (a *analyzer) definitionType(tn *pg.TypeName) (exec.T, error) {
+	t, err := a.routineType(tn)
+	if err == nil && t.OID != 0 && planner.PseudoTypes[strings.ToLower(planner.OpName(tn.Names))] == 0 {
+		err = a.RequireTypeNameUsage(tn)
+	}
+	return t, err
+}
+
 // functionSignature is name(argtypes) as PostgreSQL's messages show it.
 func functionSignature(f *versioning.Function) string {
 	var ts []string
@@ -370,6 +386,12 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 				WithHint("Specify the argument list to select the %s unambiguously.", what)
 		}
 		f := match[0]
+		if err := routineKindFits(f, what); err != nil {
+			return "", err
+		}
+		if err := a.requireRoutineOwner(f); err != nil {
+			return "", err
+		}
 		if err := a.dropTriggersOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 			return "", err
 		}
@@ -384,6 +406,31 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 	}
 	a.s.InvalidatePlans()
 	return tag, nil
+}
+
+// ownRoutine gives def, a routine being created, its owner, privileges
+// and comment: those of old, the routine it replaces (nil for none), which
+// only old's owner may replace; else the current role and its default
+// privileges.
+func (a *analyzer) ownRoutine(ctx context.Context, def, old *versioning.Function) error {
+	if old != nil {
+		def.Comment, def.Owner, def.ACL = old.Comment, old.Owner, old.ACL
+		return a.requireRoutineOwner(old)
+	}
+	def.Owner = planner.NewObjectOwner(a.s)
+	var err error
+	def.ACL, err = a.initialACL(ctx, def.Owner, def.Schema, versioning.DefaultFunctions)
+	return err
+}
+
+// requireRoutineOwner checks that the current role owns f, which
+// replacing, altering or dropping it needs.
+func (a *analyzer) requireRoutineOwner(f *versioning.Function) error {
+	au, err := a.Authority()
+	if err != nil || au.Owns(f.Owner) {
+		return err
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", planner.RoutineKind(f), f.Name)
 }
 
 // routinesMatching returns the user functions and procedures that ow
@@ -421,7 +468,19 @@ func (a *analyzer) routineByArgs(ow *pg.ObjectWithArgs, what string) (*versionin
 		return nil, pgerr.New(pgerr.AmbiguousFunction, "%s name %q is not unique", what, name).
 			WithHint("Specify the argument list to select the %s unambiguously.", what)
 	}
-	return match[0], nil
+	return match[0], routineKindFits(match[0], what)
+}
+
+// routineKindFits fails, as PostgreSQL does, when a statement names a
+// procedure as a function or a function as a procedure.
+func routineKindFits(f *versioning.Function, what string) error {
+	switch {
+	case what == "function" && f.Kind == 'p':
+		return pgerr.New(pgerr.WrongObjectType, "%s is not a function", functionSignature(f))
+	case what == "procedure" && f.Kind != 'p':
+		return pgerr.New(pgerr.WrongObjectType, "%s is not a procedure", functionSignature(f))
+	}
+	return nil
 }
 
 func (a *analyzer) typeList(ow *pg.ObjectWithArgs) string {

@@ -51,7 +51,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		if len(names) > len(cols) {
 			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 		}
-		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: newObjectOwner(a.s), Statement: a.Text()}
+		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: planner.NewObjectOwner(a.s), Statement: a.Text()}
 		if v.ACL, err = a.initialACL(ctx, v.Owner, schema, versioning.DefaultTables); err != nil {
 			return "", err
 		}

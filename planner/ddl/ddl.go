@@ -82,6 +82,11 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 		}
 		return err
 	}
+	if !serial {
+		if err := d.a.RequireTypeNameUsage(cd.TypeName); err != nil {
+			return err
+		}
+	}
 	col := versioning.Column{Name: cd.Colname, Type: t.OID, Typmod: t.Typmod, NotNull: cd.IsNotNull}
 	if dom != nil {
 		// The domain's default applies where the column has none of
@@ -402,7 +407,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 			return "CREATE TABLE", err
 		}
 		name := s.Relation.Relname
-		d, err := a.newTableDDL(ctx, &versioning.Table{Schema: schema, Name: name, Owner: newObjectOwner(a.s)})
+		d, err := a.newTableDDL(ctx, &versioning.Table{Schema: schema, Name: name, Owner: planner.NewObjectOwner(a.s)})
 		if err != nil {
 			return "", err
 		}

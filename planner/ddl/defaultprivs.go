@@ -89,7 +89,7 @@ func (a *analyzer) alterDefaultPrivileges(s *pg.AlterDefaultPrivilegesStmt) (pla
 			roles = []string{a.s.CurrentRole()}
 		}
 		for _, r := range roles {
-			if au.Roles[r] == nil {
+			if !planner.RoleExists(au.Roles, r) {
 				return "", pgerr.New(pgerr.UndefinedObject, "role %q does not exist", r)
 			}
 			if !au.Superuser && !au.Holds[r] {

@@ -3,10 +3,12 @@ package ddl
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
@@ -125,7 +127,7 @@ func changeACL(au *planner.Authority, notice func(error), g *pg.GrantStmt, acl [
 			}
 		}
 	default:
-		if !versioning.ACLAny(acl, au.Holds, versioning.TablePrivileges+versioning.SchemaPrivileges) {
+		if !versioning.ACLAny(acl, au.Holds, versioning.AllPrivileges) {
 			return nil, planner.PermissionDenied(kind, name)
 		}
 		// Privileges without grant option: PostgreSQL warns and changes
@@ -166,8 +168,18 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 		if err != nil {
 			return "", err
 		}
-		if g.Objtype == pg.ObjectType_OBJECT_SCHEMA {
+		if g.Grantor != nil && planner.RoleSpecName(a.s, g.Grantor) != a.s.CurrentRole() {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "grantor must be current user")
+		}
+		switch g.Objtype {
+		case pg.ObjectType_OBJECT_SCHEMA:
 			return tag, a.grantSchemas(ctx, au, g, grantees)
+		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
+			return tag, a.grantRoutines(ctx, au, g, grantees)
+		case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
+			return tag, a.grantTypes(ctx, au, g, grantees)
+		case pg.ObjectType_OBJECT_LARGEOBJECT:
+			return tag, a.grantLargeObjects(ctx, au, g, grantees)
 		}
 		onSequences := g.Objtype == pg.ObjectType_OBJECT_SEQUENCE
 		// ON [TABLE] names sequences too, which take USAGE.
@@ -351,6 +363,197 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *planner.Authority, g *p
 	return nil
 }
 
+// grantRoutines runs GRANT and REVOKE ON FUNCTION, PROCEDURE and ROUTINE,
+// and ON ALL FUNCTIONS | PROCEDURES | ROUTINES IN SCHEMA: ALL FUNCTIONS
+// takes aggregates too, as PostgreSQL's does.
+func (a *analyzer) grantRoutines(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
+	what := strings.ToLower(strings.TrimPrefix(g.Objtype.String(), "OBJECT_"))
+	privs, err := grantPrivileges(g.Privileges, what, versioning.FunctionPrivileges)
+	if err != nil {
+		return err
+	}
+	if privs == "" {
+		privs = versioning.FunctionPrivileges
+	}
+	// kindFits reports whether a routine is of the kind the statement names.
+	kindFits := func(f *versioning.Function) bool {
+		switch g.Objtype {
+		case pg.ObjectType_OBJECT_FUNCTION:
+			return f.Kind != 'p'
+		case pg.ObjectType_OBJECT_PROCEDURE:
+			return f.Kind == 'p'
+		}
+		return true
+	}
+	var fns []*versioning.Function
+	if g.Targtype == pg.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
+		all, err := a.tx.Root.Functions(ctx)
+		if err != nil {
+			return err
+		}
+		for _, n := range g.Objects {
+			schema := a.s.ResolveSchemaName(n.GetString_().GetSval())
+			if _, ok, err := a.tx.Root.Schema(ctx, schema); err != nil {
+				return err
+			} else if !ok {
+				return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+			}
+			for _, f := range all {
+				if f.Schema == schema && kindFits(f) {
+					fns = append(fns, f)
+				}
+			}
+		}
+	} else {
+		for _, n := range g.Objects {
+			ow := n.GetObjectWithArgs()
+			f, err := a.routineByArgs(ow, what)
+			if err != nil && builtinFunction(ow) {
+				continue // a built-in function: its privileges are not modelled, PUBLIC's EXECUTE stays
+			}
+			if err != nil {
+				return err
+			}
+			fns = append(fns, f)
+		}
+	}
+	root := a.tx.Root
+	for _, f := range fns {
+		acl, err := changeACL(au, a.s.Notice, g, planner.FunctionACL(f), f.Owner, planner.RoutineKind(f), f.Name, privs, grantees)
+		if err != nil {
+			return err
+		}
+		nf := *f
+		nf.ACL = acl
+		if root, err = root.PutFunction(ctx, &nf); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	a.s.InvalidatePlans()
+	return nil
+}
+
+// builtinFunction reports whether ow names a built-in function: one of
+// the library's, or a type's conversion function (int8(integer)).
+func builtinFunction(ow *pg.ObjectWithArgs) bool {
+	schema, name := planner.SplitName(planner.NameList(ow.Objname))
+	if schema != "" && schema != "pg_catalog" {
+		return false
+	}
+	if exec.HasFunc(name) {
+		return true
+	}
+	_, _, err := planner.ResolveType(&pg.TypeName{Names: ow.Objname, Typemod: -1})
+	return err == nil
+}
+
+// grantTypes runs GRANT and REVOKE ON TYPE and ON DOMAIN.
+func (a *analyzer) grantTypes(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
+	domain := g.Objtype == pg.ObjectType_OBJECT_DOMAIN
+	what := map[bool]string{true: "domain", false: "type"}[domain]
+	privs, err := grantPrivileges(g.Privileges, what, versioning.TypePrivileges)
+	if err != nil {
+		return err
+	}
+	if privs == "" {
+		privs = versioning.TypePrivileges
+	}
+	root := a.tx.Root
+	for _, n := range g.Objects {
+		names := planner.NameList(n.GetList().GetItems())
+		want := byte(0)
+		if domain {
+			want = 'd'
+		}
+		t, err := a.findType(ctx, names, want, true)
+		if err != nil {
+			return err
+		}
+		if t == nil {
+			schema, name := planner.SplitName(names)
+			if elem, ok := strings.CutPrefix(name, "_"); ok {
+				if et, err := a.LookupType(ctx, schema, elem); err != nil {
+					return err
+				} else if et != nil {
+					return pgerr.New(pgerr.InvalidGrantOperation, "cannot set privileges of array types").
+						WithHint("Set the privileges of the element type instead.")
+				}
+			}
+			if _, _, err := a.ResolveType(&pg.TypeName{Names: n.GetList().GetItems(), Typemod: -1}); err == nil {
+				continue // a built-in type: its privileges are not modelled, PUBLIC's USAGE stays
+			}
+			return pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
+		}
+		acl, err := changeACL(au, a.s.Notice, g, planner.TypeACL(t), t.Owner, "type", t.Name, privs, grantees)
+		if err != nil {
+			return err
+		}
+		nt := *t
+		nt.ACL = acl
+		if root, err = root.PutType(ctx, &nt); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	a.s.InvalidatePlans()
+	return nil
+}
+
+// grantLargeObjects runs GRANT and REVOKE ON LARGE OBJECT.
+func (a *analyzer) grantLargeObjects(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
+	privs, err := grantPrivileges(g.Privileges, "large object", versioning.LargeObjectPrivileges)
+	if err != nil {
+		return err
+	}
+	if privs == "" {
+		privs = versioning.LargeObjectPrivileges
+	}
+	root := a.tx.Root
+	for _, n := range g.Objects {
+		oid, err := largeObjectOID(n)
+		if err != nil {
+			return err
+		}
+		lo, ok, err := root.LargeObject(ctx, oid)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return pgerr.New(pgerr.UndefinedObject, "large object %d does not exist", oid)
+		}
+		name := strconv.FormatUint(uint64(oid), 10)
+		acl, err := changeACL(au, a.s.Notice, g, planner.LargeObjectACL(lo), lo.Owner, "large object", name, privs, grantees)
+		if err != nil {
+			return err
+		}
+		nl := *lo
+		nl.ACL = acl
+		if root, err = root.PutLargeObject(ctx, &nl); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// largeObjectOID reads a large object's OID as GRANT and ALTER LARGE
+// OBJECT write it: a number.
+func largeObjectOID(n *pg.Node) (uint32, error) {
+	text := ""
+	switch {
+	case n.GetInteger() != nil:
+		text = strconv.FormatInt(int64(n.GetInteger().Ival), 10)
+	case n.GetFloat() != nil:
+		text = n.GetFloat().Fval
+	}
+	v, err := strconv.ParseUint(text, 10, 32)
+	if err != nil {
+		return 0, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type oid: %q", text)
+	}
+	return uint32(v), nil
+}
+
 // newOwner checks ALTER ... OWNER TO role for an object owned by owner and
 // returns the new owner: a superuser may give it to anyone; its owner only
 // to a role it is a member of, as PostgreSQL requires.
@@ -360,7 +563,7 @@ func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
 		return "", err
 	}
 	name := planner.RoleSpecName(a.s, spec)
-	if au.Roles[name] == nil {
+	if !planner.RoleExists(au.Roles, name) {
 		return "", pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 	}
 	if au.Superuser {
@@ -373,17 +576,6 @@ func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
 		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be able to SET ROLE %q", name)
 	}
 	return name, nil
-}
-
-// newObjectOwner is the owner a new object records: the current role, ""
-// for the bootstrap superuser (what objects made before owners were
-// recorded say, so that their records, and the diffs between branches,
-// do not change for a server used only by it).
-func newObjectOwner(s planner.Session) string {
-	if r := s.CurrentRole(); r != planner.BootstrapSuperuser {
-		return r
-	}
-	return ""
 }
 
 // alterOwner runs ALTER ... OWNER TO role for objects other than tables
@@ -400,7 +592,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 		if err != nil {
 			return "", err
 		}
-		if _, ok := roles[owner]; !ok && owner != "postgres" {
+		if !planner.RoleExists(roles, owner) && owner != "postgres" {
 			return "", pgerr.New(pgerr.UndefinedObject, "role %q does not exist", owner)
 		}
 		switch s.ObjectType {
@@ -426,6 +618,30 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 			return "ALTER SCHEMA", nil
 		case pg.ObjectType_OBJECT_DATABASE:
 			return "ALTER DATABASE", nil
+		case pg.ObjectType_OBJECT_LARGEOBJECT:
+			oid, err := largeObjectOID(s.Object)
+			if err != nil {
+				return "", err
+			}
+			lo, ok, err := a.tx.Root.LargeObject(ctx, oid)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				return "", pgerr.New(pgerr.UndefinedObject, "large object %d does not exist", oid)
+			}
+			if owner, err = a.newOwner(s.Newowner, lo.Owner); err != nil {
+				return "", err
+			}
+			nl := *lo
+			nl.ACL = versioning.ChangeACLOwner(lo.ACL, planner.OwnerOf(lo.Owner), owner)
+			nl.Owner = owner
+			root, err := a.tx.Root.PutLargeObject(ctx, &nl)
+			if err != nil {
+				return "", err
+			}
+			a.tx.SetRoot(root)
+			return "ALTER LARGE OBJECT", nil
 		case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
 			tag := map[bool]string{true: "ALTER DOMAIN", false: "ALTER TYPE"}[s.ObjectType == pg.ObjectType_OBJECT_DOMAIN]
 			var parts []string
@@ -435,19 +651,46 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 			if len(parts) == 0 {
 				return tag, nil
 			}
-			schema, name := planner.SplitName(parts)
-			schemas := []string{a.s.ResolveSchemaName(schema)}
-			if schema == "" {
-				schemas = a.s.SearchPath()
+			want := byte(0)
+			if s.ObjectType == pg.ObjectType_OBJECT_DOMAIN {
+				want = 'd'
 			}
-			for _, sc := range schemas {
-				if _, ok, err := a.tx.Root.Type(ctx, sc, name); err != nil || ok {
-					return tag, err
-				}
+			t, err := a.findType(ctx, parts, want, false)
+			if err != nil {
+				return "", err
 			}
-			return "", pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.Join(parts, "."))
-		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
-			return "ALTER " + strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"), nil
+			if owner, err = a.newOwner(s.Newowner, t.Owner); err != nil {
+				return "", err
+			}
+			nt := *t
+			nt.ACL = versioning.ChangeACLOwner(t.ACL, planner.OwnerOf(t.Owner), owner)
+			nt.Owner = owner
+			root, err := a.tx.Root.PutType(ctx, &nt)
+			if err != nil {
+				return "", err
+			}
+			a.tx.SetRoot(root)
+			a.s.InvalidatePlans()
+			return tag, nil
+		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE:
+			what := strings.TrimPrefix(s.ObjectType.String(), "OBJECT_")
+			f, err := a.routineByArgs(s.Object.GetObjectWithArgs(), strings.ToLower(what))
+			if err != nil {
+				return "", err
+			}
+			if owner, err = a.newOwner(s.Newowner, f.Owner); err != nil {
+				return "", err
+			}
+			nf := *f
+			nf.ACL = versioning.ChangeACLOwner(f.ACL, planner.OwnerOf(f.Owner), owner)
+			nf.Owner = owner
+			root, err := a.tx.Root.PutFunction(ctx, &nf)
+			if err != nil {
+				return "", err
+			}
+			a.tx.SetRoot(root)
+			a.s.InvalidatePlans()
+			return "ALTER " + what, nil
 		}
 		return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s ... OWNER TO is not supported yet",
 			strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"))

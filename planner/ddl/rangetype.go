@@ -23,6 +23,9 @@ func (a *analyzer) createRange(s *pg.CreateRangeStmt) (planner.Utility, error) {
 			return err
 		}
 		t := &versioning.Type{Schema: schema, Name: name, Kind: 'r'}
+		if err := a.ownType(ctx, t); err != nil {
+			return err
+		}
 		var sub *pg.TypeName
 		for _, n := range s.Params {
 			d := n.GetDefElem()

@@ -17,9 +17,9 @@ import (
 // role] [elements]: the elements (CREATE TABLE, INDEX, SEQUENCE) are
 // created in the new schema.
 func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (planner.Utility, error) {
-	name, owner := s.Schemaname, a.s.User()
-	if s.Authrole != nil && s.Authrole.Rolename != "" {
-		owner = s.Authrole.Rolename
+	name, owner := s.Schemaname, a.s.CurrentRole()
+	if s.Authrole != nil {
+		owner = planner.RoleSpecName(a.s, s.Authrole)
 		if name == "" {
 			name = owner
 		}
@@ -148,6 +148,22 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 				}
 			}
 		}
+		fns, err := root.Functions(ctx)
+		if err != nil {
+			return "", err
+		}
+		fns = slices.DeleteFunc(fns, func(f *versioning.Function) bool { return f.Schema != name })
+		for _, f := range fns {
+			deps = append(deps, fmt.Sprintf("%s %s.%s", planner.RoutineKind(f), name, functionSignature(f)))
+		}
+		types, err := root.Types(ctx)
+		if err != nil {
+			return "", err
+		}
+		types = slices.DeleteFunc(types, func(t *versioning.Type) bool { return t.Schema != name })
+		for _, t := range types {
+			deps = append(deps, fmt.Sprintf("%s %s.%s", map[bool]string{true: "domain", false: "type"}[t.Kind == 'd'], name, t.Name))
+		}
 		if len(deps) > 0 {
 			if s.Behavior != pg.DropBehavior_DROP_CASCADE {
 				return "", pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
@@ -192,6 +208,19 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 			if root, err = root.DropView(ctx, name, v.Name); err != nil {
 				return "", err
 			}
+		}
+		for _, f := range fns {
+			if root, err = root.DropFunction(ctx, f); err != nil {
+				return "", err
+			}
+		}
+		for _, t := range types {
+			if root, err = root.DropType(ctx, name, t.Name); err != nil {
+				return "", err
+			}
+		}
+		if len(fns) > 0 {
+			a.s.InvalidatePlans()
 		}
 		if root, err = moveDefaultPrivileges(ctx, root, name, ""); err != nil {
 			return "", err

@@ -285,7 +285,7 @@ func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (planner.Utility, error) 
 			return "CREATE SEQUENCE", err
 		}
 		name := s.Sequence.Relname
-		seq := &versioning.Sequence{Schema: schema, Name: name, Owner: newObjectOwner(a.s)}
+		seq := &versioning.Sequence{Schema: schema, Name: name, Owner: planner.NewObjectOwner(a.s)}
 		if err := a.sequenceACLs(ctx, []*versioning.Sequence{seq}); err != nil {
 			return "", err
 		}

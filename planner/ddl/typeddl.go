@@ -55,6 +55,15 @@ func (a *analyzer) newTypeName(ctx context.Context, names []string) (string, str
 	return schema, name, nil
 }
 
+// ownType gives t, a type being created, the current role as its owner
+// and the privileges that role's defaults give new types.
+func (a *analyzer) ownType(ctx context.Context, t *versioning.Type) error {
+	t.Owner = planner.NewObjectOwner(a.s)
+	var err error
+	t.ACL, err = a.initialACL(ctx, t.Owner, t.Schema, versioning.DefaultTypes)
+	return err
+}
+
 func (a *analyzer) putType(ctx context.Context, t *versioning.Type) error {
 	root, err := a.tx.Root.PutType(ctx, t)
 	if err != nil {
@@ -73,6 +82,9 @@ func (a *analyzer) createEnum(s *pg.CreateEnumStmt) (planner.Utility, error) {
 			return err
 		}
 		t := &versioning.Type{Schema: schema, Name: name, Kind: 'e', Labels: []versioning.EnumLabel{}}
+		if err := a.ownType(ctx, t); err != nil {
+			return err
+		}
 		for i, v := range planner.NameList(s.Vals) {
 			if err := checkLabel(v); err != nil {
 				return err
@@ -106,6 +118,9 @@ func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (planner.Utility, er
 			return err
 		}
 		t := &versioning.Type{Schema: schema, Name: name, Kind: 'c', Fields: []versioning.ViewColumn{}}
+		if err := a.ownType(ctx, t); err != nil {
+			return err
+		}
 		for _, n := range s.Coldeflist {
 			cd := n.GetColumnDef()
 			if slices.ContainsFunc(t.Fields, func(f versioning.ViewColumn) bool { return f.Name == cd.Colname }) {
@@ -116,6 +131,9 @@ func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (planner.Utility, er
 			}
 			ft, _, err := a.ResolveType(cd.TypeName)
 			if err != nil {
+				return err
+			}
+			if err := a.RequireTypeNameUsage(cd.TypeName); err != nil {
 				return err
 			}
 			t.Fields = append(t.Fields, versioning.ViewColumn{Name: cd.Colname, Type: ft.OID, Typmod: ft.Typmod})
@@ -135,7 +153,13 @@ func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (planner.Utility, error)
 		if err != nil {
 			return err
 		}
+		if err := a.RequireTypeNameUsage(s.TypeName); err != nil {
+			return err
+		}
 		t := &versioning.Type{Schema: schema, Name: name, Kind: 'd', Base: base.OID, BaseTypmod: base.Typmod}
+		if err := a.ownType(ctx, t); err != nil {
+			return err
+		}
 		for _, n := range s.Constraints {
 			if err := a.addDomainConstraint(t, n.GetConstraint()); err != nil {
 				return err
@@ -384,6 +408,11 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 		}
 		if !domain && t.Kind == 'd' {
 			return "", pgerr.New(pgerr.WrongObjectType, "%q is not a type", t.Name).WithHint("Use DROP DOMAIN instead.")
+		}
+		if au, err := a.Authority(); err != nil {
+			return "", err
+		} else if !au.Owns(t.Owner) {
+			return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of type %s", t.Name)
 		}
 		if err := a.dropRangesOver(ctx, t, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 			return "", err

@@ -57,6 +57,18 @@ func (l *liveSessions) backends() []catalog.Backend {
 	return out
 }
 
+// userOf returns the role that session pid connected as.
+func (l *liveSessions) userOf(pid uint32) (string, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for s := range l.m {
+		if a := s.activity.Load(); a != nil && a.pid == pid {
+			return s.user, true
+		}
+	}
+	return "", false
+}
+
 // blockingPIDs returns the pids of the sessions whose transactions (or
 // session-level advisory locks) hold the lock that session pid waits for,
 // in modes that conflict with its want; none when it waits for nothing

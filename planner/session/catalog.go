@@ -1,6 +1,7 @@
 package session
 
 import (
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -46,6 +47,7 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 	sort.Slice(settings, func(i, j int) bool { return settings[i].Name < settings[j].Name })
 	return &catalog.Source{
 		Backends: s.e.live.backends(),
+		Memory:   goHeap,
 		Locks:    func() []catalog.Lock { return s.e.live.locks(s.e.locks) },
 		Ctx:      env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Role: s.CurrentRole(), Roles: roles,
 		SearchPath: s.lookupPath(), Settings: settings,
@@ -267,9 +269,17 @@ func init() {
 	}))
 }
 
+// goHeap is the server's memory as pg_backend_memory_contexts shows it:
+// the Go heap, as one context.
+func goHeap() catalog.MemoryContext {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return catalog.MemoryContext{Name: "TopMemoryContext", TotalBytes: int64(m.HeapSys), Blocks: int64(m.HeapObjects), Used: int64(m.HeapAlloc)}
+}
+
 // The catalog functions whose answers are fixed here, with PostgreSQL's
-// signatures. The privileges not modelled yet (all but tables' and
-// schemas', privileges.go) answer true, whichever way the role, the object
+// signatures. The privileges not modelled yet (all but those of tables,
+// schemas, sequences, functions and types: roles.go) answer true, whichever way the role, the object
 // and the column are named. Comments
 // on shared objects, statistics objects, rules, SQL-standard bodies kept
 // as trees, temporary schemas of other sessions, publications and
@@ -287,7 +297,7 @@ func init() {
 		"pg_has_role":             {{name, name, text}, {name, oid, text}, {oid, name, text}, {oid, oid, text}, {name, text}, {oid, text}},
 	}
 	// has_column_privilege and has_any_column_privilege are roles.go's.
-	for _, kind := range []string{"database", "foreign_data_wrapper", "function", "language", "sequence", "server", "tablespace", "type"} {
+	for _, kind := range []string{"database", "foreign_data_wrapper", "language", "server", "tablespace"} {
 		privileges["has_"+kind+"_privilege"] = object
 	}
 	names := make([]string, 0, len(privileges))

@@ -11,6 +11,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // The OID alias types (regclass, regtype, regnamespace, regrole, regproc).
@@ -42,16 +43,8 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		r, err := pg.Parse("SELECT NULL::" + text)
 		if err == nil && len(r.Stmts) == 1 {
 			if tc := r.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal().GetTypeCast(); tc != nil {
-				if t, _, err := planner.ResolveType(tc.TypeName); err == nil {
-					return exec.DRegOID(t.OID, types.FormatType(types.Oid(t.OID), -1)), nil
-				}
-				if oid, ok, err := s.userTypeOID(env, tc.TypeName); err != nil || ok {
-					return exec.DRegOID(oid, exec.FormatTypeIn(env.Settings, oid, -1)), err
-				}
-				// A pseudo-type, by its name or as pg_catalog's (psql's \df
-				// reads 'pg_catalog.trigger'::pg_catalog.regtype).
-				if oid, ok := planner.PseudoTypeNamed(planner.NameList(tc.TypeName.Names)); ok {
-					return exec.DRegOID(oid, exec.TypeName(oid)), nil
+				if oid, name, ok, err := s.typeNameOID(env, tc.TypeName); err != nil || ok {
+					return exec.DRegOID(oid, name), err
 				}
 			}
 		}
@@ -100,6 +93,56 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		return exec.DRegOID(catalog.ProcOID(name), name), nil
 	}
 	return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "input of type %s is not supported", exec.TypeName(typ))
+}
+
+// typeNameOID resolves a type name as regtype's input does: a built-in
+// type, a user type on the search path, or a pseudo-type, by its name or
+// as pg_catalog's (psql's \df reads 'pg_catalog.trigger'::pg_catalog.regtype).
+func (s *Session) typeNameOID(env *exec.Env, tn *pg.TypeName) (oid uint32, name string, ok bool, err error) {
+	if t, _, err := planner.ResolveType(tn); err == nil {
+		return t.OID, types.FormatType(types.Oid(t.OID), -1), true, nil
+	}
+	if oid, ok, err := s.userTypeOID(env, tn); err != nil || ok {
+		return oid, exec.FormatTypeIn(env.Settings, oid, -1), ok, err
+	}
+	if oid, ok := planner.PseudoTypeNamed(planner.NameList(tn.Names)); ok {
+		return oid, exec.TypeName(oid), true, nil
+	}
+	return 0, "", false, nil
+}
+
+// functionBySignature finds the user function a signature names, as
+// regprocedure's input does: name(type, ...), schema-qualified or found
+// on the search path. ok is false when there is none.
+func (s *Session) functionBySignature(env *exec.Env, text string) (*versioning.Function, bool, error) {
+	r, err := pg.Parse("DROP FUNCTION " + text)
+	if err != nil || len(r.Stmts) != 1 || len(r.Stmts[0].Stmt.GetDropStmt().GetObjects()) != 1 {
+		return nil, false, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type regprocedure: %q", text)
+	}
+	ow := r.Stmts[0].Stmt.GetDropStmt().GetObjects()[0].GetObjectWithArgs()
+	var inputs []uint32
+	for _, n := range ow.Objargs {
+		oid, _, ok, err := s.typeNameOID(env, n.GetTypeName())
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			return nil, false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", planner.OpName(n.GetTypeName().Names))
+		}
+		inputs = append(inputs, oid)
+	}
+	schema, name := planner.SplitName(planner.NameList(ow.Objname))
+	schemas := s.RelationPath()
+	if schema != "" {
+		schemas = []string{s.ResolveSchemaName(schema)}
+	}
+	for _, sc := range schemas {
+		f, ok, err := env.Txn.Root.Function(env.Ctx, sc, name, inputs)
+		if err != nil || ok {
+			return f, ok, err
+		}
+	}
+	return nil, false, nil
 }
 
 // RegOut returns the name an OID alias value prints as, "" when no object

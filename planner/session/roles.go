@@ -288,10 +288,21 @@ func (e *Engine) updateRoles(ctx context.Context, fn func(map[string]*versioning
 // CurrentRole is current_user: the role SET ROLE chose, else the
 // session's (sessionRole).
 func (s *Session) CurrentRole() string {
+	if n := len(s.definers); n > 0 {
+		return s.definers[n-1]
+	}
 	if r := s.vars["role"]; r != "" && r != "none" {
 		return r
 	}
 	return s.SessionRole()
+}
+
+// RunAs makes role current_user until restore is called, as PostgreSQL
+// switches to a SECURITY DEFINER function's owner for its call.
+func (s *Session) RunAs(role string) (restore func()) {
+	s.definers = append(s.definers, role)
+	n := len(s.definers)
+	return func() { s.definers = s.definers[:n-1] }
 }
 
 // SessionRole is session_user: the role that connected, or the one SET
@@ -439,6 +450,9 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 // checkSetRole validates SET ROLE: the role exists, and the session's user
 // is a superuser or a member of it.
 func (s *Session) checkSetRole(ctx context.Context, role string) error {
+	if len(s.definers) > 0 {
+		return pgerr.New(pgerr.InsufficientPrivilege, "cannot set parameter \"role\" within security-definer function")
+	}
 	if role == "none" || role == "" {
 		return nil
 	}
@@ -488,31 +502,56 @@ func hasPrivilege(kind string) sessionFn {
 		var all, owner string
 		switch kind {
 		case "table":
-			var rel catalog.Relation
-			var ok bool
-			if a[0].Kind == exec.KindText {
-				oid, _, found, err := s.ResolveRegclass(env, a[0].S)
-				if err != nil {
-					return exec.Null, err
-				}
-				if !found {
-					return exec.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
-				}
-				rel, ok = snap.RelationByOID(oid)
-			} else if rel, ok = snap.RelationByOID(uint32(a[0].I)); !ok {
-				return exec.Null, nil // PostgreSQL: NULL for an OID that names nothing
+			rel, ok, err := s.relationArg(env, snap, a[0])
+			if err != nil || !ok && a[0].Kind != exec.KindText {
+				return exec.Null, err // PostgreSQL: NULL for an OID that names nothing
 			}
 			all = versioning.TablePrivileges
 			switch {
-			case !ok || rel.Kind == 'S':
-				return exec.DBool(true), nil // sequences: not checked yet
+			case ok && rel.Kind == 'S' && rel.Seq != nil:
+				// Through has_table_privilege a sequence answers for the
+				// privileges it has.
+				acl, owner = planner.SequenceACL(rel.Seq), rel.Seq.Owner
+			case !ok:
+				return exec.DBool(true), nil
 			case rel.Kind == 'r' && rel.Table != nil:
 				acl, owner = planner.TableACL(rel.Table), rel.Table.Owner
 			case rel.Kind == 'v' && rel.Query != nil:
 				acl, owner = planner.ViewACL(rel.Query), rel.Query.Owner
 			default:
-				// A catalog: the bootstrap superuser's, readable by all.
-				acl = versioning.DefaultACL(planner.BootstrapSuperuser, all, "r")
+				acl = planner.CatalogACL(rel.Name)
+			}
+		case "sequence":
+			rel, ok, err := s.relationArg(env, snap, a[0])
+			if err != nil || !ok && a[0].Kind != exec.KindText {
+				return exec.Null, err
+			}
+			if !ok || rel.Kind != 'S' || rel.Seq == nil {
+				return exec.Null, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", rel.Name)
+			}
+			acl, all, owner = planner.SequenceACL(rel.Seq), versioning.SequencePrivileges, rel.Seq.Owner
+		case "function":
+			f, err := s.functionArg(env, a[0])
+			if err != nil {
+				return exec.Null, err
+			}
+			all = versioning.FunctionPrivileges
+			if f == nil {
+				// A built-in function: PUBLIC may call it.
+				acl = versioning.DefaultACL(planner.BootstrapSuperuser, all, all)
+			} else {
+				acl, owner = planner.FunctionACL(f), f.Owner
+			}
+		case "type":
+			ut, err := s.typeArg(env, a[0])
+			if err != nil {
+				return exec.Null, err
+			}
+			all = versioning.TypePrivileges
+			if ut == nil {
+				acl = versioning.DefaultACL(planner.BootstrapSuperuser, all, all) // a built-in type
+			} else {
+				acl, owner = planner.TypeACL(ut), ut.Owner
 			}
 		case "schema":
 			var name string
@@ -564,12 +603,74 @@ func hasPrivilege(kind string) sessionFn {
 
 func init() {
 	const name, oid, text = exec.OIDName, exec.OIDOid, exec.OIDText
-	for _, kind := range []string{"table", "schema"} {
+	for _, kind := range []string{"table", "schema", "sequence", "function", "type"} {
 		fn := hasPrivilege(kind)
 		for _, args := range [][]uint32{{name, text, text}, {name, oid, text}, {oid, text, text}, {oid, oid, text}, {text, text}, {oid, text}} {
 			exec.Register(strict(withSession("has_"+kind+"_privilege", args, exec.OIDBool, fn)))
 		}
 	}
+}
+
+// relationArg is the relation a privilege function's argument names, by
+// name or OID; ok is false when none has it.
+func (s *Session) relationArg(env *exec.Env, snap *catalog.Snapshot, d exec.Datum) (rel catalog.Relation, ok bool, err error) {
+	if d.Kind != exec.KindText {
+		rel, ok = snap.RelationByOID(uint32(d.I))
+		return rel, ok, nil
+	}
+	oid, _, found, err := s.ResolveRegclass(env, d.S)
+	if err != nil {
+		return rel, false, err
+	}
+	if !found {
+		return rel, false, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", d.S)
+	}
+	rel, ok = snap.RelationByOID(oid)
+	return rel, ok, nil
+}
+
+// functionArg is the function a privilege function's argument names, by
+// signature or OID: nil for a built-in one.
+func (s *Session) functionArg(env *exec.Env, d exec.Datum) (*versioning.Function, error) {
+	if d.Kind == exec.KindText {
+		f, ok, err := s.functionBySignature(env, d.S)
+		if err != nil || ok {
+			return f, err
+		}
+		if name, _, _ := strings.Cut(d.S, "("); exec.HasFunc(strings.TrimSpace(name)) {
+			return nil, nil
+		}
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function %q does not exist", d.S)
+	}
+	snap, err := s.snapshot(env)
+	if err != nil {
+		return nil, err
+	}
+	f, _ := snap.FunctionByOID(uint32(d.I))
+	return f, nil
+}
+
+// typeArg is the user type a privilege function's argument names, by
+// name or OID (an array type stands for its element type): nil for a
+// built-in one.
+func (s *Session) typeArg(env *exec.Env, d exec.Datum) (*versioning.Type, error) {
+	oid := uint32(d.I)
+	if d.Kind == exec.KindText {
+		r, err := s.RegIn(env, exec.OIDRegtype, d.S)
+		if err != nil {
+			return nil, err
+		}
+		oid = uint32(r.I)
+	}
+	if e := exec.ElemType(exec.T{OID: oid}); e.OID != 0 {
+		oid = e.OID
+	}
+	snap, err := s.snapshot(env)
+	if err != nil {
+		return nil, err
+	}
+	t, _ := snap.TypeByOID(oid)
+	return t, nil
 }
 
 // requireSequence checks that the current role holds any one of privs on

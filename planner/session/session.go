@@ -125,6 +125,12 @@ type Session struct {
 	// auth is the current role's authority, while it is current
 	// (privileges.go).
 	auth *planner.Authority
+	// loDescs are the open transaction's large object descriptors, by
+	// number, nil where closed (largeobject.go).
+	loDescs []*largeObjectDesc
+	// definers are the owners of the SECURITY DEFINER functions being
+	// called, innermost last: the last is current_user (RunAs).
+	definers []string
 	// inGate: the session's transaction is counted in the engine's gate
 	// (gcgate.go), from its begin to its commit or rollback; gen is the
 	// generation it registered at there, which the contexts of the
@@ -563,6 +569,7 @@ func (s *Session) commit(ctx context.Context) (err error) {
 		s.endVars(err == nil)
 	}()
 	s.endCursors(true)
+	s.endLargeObjects()
 	tx := s.txn
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 	defer s.leaveGate()   // after the commit: its roots are the branch's then
@@ -622,6 +629,7 @@ func (s *Session) rollback() {
 	s.endNotify(false)
 	s.endVars(false)
 	s.endCursors(false)
+	s.endLargeObjects()
 	s.releaseLocks(s.txn, false)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 	s.leaveGate()

@@ -186,6 +186,15 @@ func (s *Session) checkSetting(name, value string) (string, error) {
 			return "", pgerr.New(pgerr.InvalidParameterValue, "%d is outside the valid range for parameter %q (-15 .. 3)", n, name)
 		}
 	}
+	if d := defaultVars[name]; d == "on" || d == "off" {
+		// A Boolean setting takes any of bool's spellings and shows as
+		// on or off, as PostgreSQL's parse_bool.
+		v, err := types.ParseBool(strings.TrimSpace(value))
+		if err != nil {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a Boolean value", name)
+		}
+		return map[bool]string{true: "on", false: "off"}[v], nil
+	}
 	return value, nil
 }
 

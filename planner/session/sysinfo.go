@@ -78,9 +78,9 @@ func init() {
 	// waited for.
 	cancel := func(e *Engine) func(uint32) bool { return e.CancelBackend }
 	terminate := func(e *Engine) func(uint32) bool { return e.TerminateBackend }
-	registerStrict("pg_cancel_backend", int4, exec.OIDBool, signalBackend(cancel))
-	registerStrict("pg_terminate_backend", int4, exec.OIDBool, signalBackend(terminate))
-	registerStrict("pg_terminate_backend", []uint32{exec.OIDInt4, exec.OIDInt8}, exec.OIDBool, signalBackend(terminate))
+	registerStrict("pg_cancel_backend", int4, exec.OIDBool, signalBackend(cancel, false))
+	registerStrict("pg_terminate_backend", int4, exec.OIDBool, signalBackend(terminate, true))
+	registerStrict("pg_terminate_backend", []uint32{exec.OIDInt4, exec.OIDInt8}, exec.OIDBool, signalBackend(terminate, true))
 	for _, name := range []string{"pg_relation_size", "pg_table_size", "pg_indexes_size", "pg_total_relation_size"} {
 		registerStrict(name, []uint32{exec.OIDRegclass}, exec.OIDInt8, sizeOf(name))
 	}
@@ -109,8 +109,11 @@ func init() {
 // send the engine's signal (nil when the server set none): whether it
 // reached the backend of the pid, with PostgreSQL's warning when none has
 // it.
-func signalBackend(signalOf func(*Engine) func(pid uint32) bool) sessionFn {
-	return func(s *Session, _ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+func signalBackend(signalOf func(*Engine) func(pid uint32) bool, terminate bool) sessionFn {
+	return func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		if err := s.checkSignal(env, a[0].I, terminate); err != nil {
+			return exec.Null, err
+		}
 		signal := signalOf(s.e)
 		if signal == nil || a[0].I <= 0 || a[0].I > 1<<32-1 || !signal(uint32(a[0].I)) {
 			s.notice(pgerr.NewWarning(pgerr.Code("01000"), "PID %d is not a PostgreSQL backend process", a[0].I))
@@ -118,6 +121,35 @@ func signalBackend(signalOf func(*Engine) func(pid uint32) bool) sessionFn {
 		}
 		return exec.DBool(true), nil
 	}
+}
+
+// checkSignal checks that the current role may cancel the query of, or
+// terminate, the backend of pid, as PostgreSQL's pg_signal_backend does:
+// only a superuser signals a superuser's backend; others need to be a
+// member of the backend's role or of pg_signal_backend.
+func (s *Session) checkSignal(env *exec.Env, pid int64, terminate bool) error {
+	if pid <= 0 || pid > 1<<32-1 {
+		return nil
+	}
+	target, ok := s.e.live.userOf(uint32(pid))
+	if !ok {
+		return nil
+	}
+	au, err := s.Authority(env.Ctx)
+	if err != nil || au.Superuser {
+		return err
+	}
+	what, whose := "cancel superuser query", "whose query is being canceled"
+	if terminate {
+		what, whose = "terminate superuser process", "whose process is being terminated"
+	}
+	if r := au.Roles[target]; target == planner.BootstrapSuperuser || r != nil && r.Superuser {
+		return pgerr.New(pgerr.InsufficientPrivilege, "must be a superuser to %s", what)
+	}
+	if !au.Holds[target] && !au.Holds["pg_signal_backend"] {
+		return pgerr.New(pgerr.InsufficientPrivilege, "must be a member of the role %s or member of pg_signal_backend", whose)
+	}
+	return nil
 }
 
 // sizeOf makes the size function fn of a relation (see relationSize):

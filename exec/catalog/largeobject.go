@@ -1,0 +1,46 @@
+package catalog
+
+import "github.com/prollypg/prollypg/exec"
+
+// The large objects' catalogs: pg_largeobject_metadata (owner and
+// privileges) and pg_largeobject, the bytes in pages of PostgreSQL's
+// LOBLKSIZE, which only superusers may read.
+func init() {
+	const pc = "pg_catalog"
+	define(pc, "pg_largeobject_metadata", 2995, 'r', "oid:oid lomowner:oid lomacl:aclitem[]", pgLargeObjectMetadata)
+	define(pc, "pg_largeobject", 2613, 'r', "loid:oid pageno:integer data:bytea", pgLargeObject)
+}
+
+// largeObjectPage is PostgreSQL's LOBLKSIZE: BLCKSZ / 4.
+const largeObjectPage = 2048
+
+func pgLargeObjectMetadata(s *Snapshot) ([]exec.Row, error) {
+	los, err := s.Src.Root.LargeObjects(s.Src.Ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]exec.Row, 0, len(los))
+	for _, lo := range los {
+		owner := uint32(OIDBootstrapRole)
+		if lo.Owner != "" {
+			owner = RoleOID(lo.Owner)
+		}
+		out = append(out, exec.Row{dOID(lo.OID), dOID(owner), aclDatum(lo.ACL)})
+	}
+	return out, nil
+}
+
+func pgLargeObject(s *Snapshot) ([]exec.Row, error) {
+	los, err := s.Src.Root.LargeObjects(s.Src.Ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []exec.Row
+	for _, lo := range los {
+		for page := 0; page*largeObjectPage < len(lo.Data); page++ {
+			b := lo.Data[page*largeObjectPage : min(len(lo.Data), (page+1)*largeObjectPage)]
+			out = append(out, exec.Row{dOID(lo.OID), dInt(int64(page)), exec.DBytes(string(b))})
+		}
+	}
+	return out, nil
+}
