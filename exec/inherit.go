@@ -450,7 +450,7 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 	if err := checkPolicies(env, p.Table, mt.policies, row); err != nil {
 		return nil, false, err
 	}
-	if err := checkNotNull(p.Table, row); err != nil {
+	if err := mt.checkNotNull(row); err != nil {
 		return nil, false, err
 	}
 	if err := checkViewChecks(env, p.Table, p.ViewChecks, row); err != nil {
@@ -536,7 +536,7 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 	if err := checkPolicies(env, p.Table, mt.policies, row); err != nil {
 		return nil, false, err
 	}
-	if err := checkNotNull(p.Table, row); err != nil {
+	if err := mt.checkNotNull(row); err != nil {
 		return nil, false, err
 	}
 	if err := checkViewChecks(env, p.Table, p.ViewChecks, row); err != nil {
@@ -587,6 +587,17 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 	s.trg.afterRow("UPDATE", seen, slices.Clone(updated))
 	s.fks.changed(t, seen, updated)
 	return mt.returned(row, in), true, nil
+}
+
+// checkNotNull checks the statement table's NOT NULL columns in row,
+// unless the table is partitioned: then the partition a row is routed to
+// checks them (it has them all, as ATTACH PARTITION requires), and its
+// error names it, as PostgreSQL's does.
+func (mt *membersTarget) checkNotNull(row Row) error {
+	if mt.p.Route != nil {
+		return nil
+	}
+	return checkNotNull(mt.p.Table, row)
 }
 
 // returned is the row RETURNING reads for row, the new row in Table's

@@ -497,8 +497,8 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	if err != nil {
-		if pe, ok := err.(*pgerr.Error); ok {
-			return nil, WithPos(pe, f.Location)
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code != pgerr.InsufficientPrivilege {
+			return nil, WithPos(pe, f.Location) // a privilege error has none, as PostgreSQL's
 		}
 		return nil, err
 	}

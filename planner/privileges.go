@@ -36,7 +36,7 @@ import (
 // BootstrapSuperuser is the role that owns what records no owner: the
 // objects made before owners were recorded, and the public schema's
 // pg_database_owner stands in for it.
-const BootstrapSuperuser = "postgres"
+const BootstrapSuperuser = catalog.BootstrapRole
 
 // Authority is what the current role may do.
 type Authority struct {

@@ -395,7 +395,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 	}
 	agg, want, err := a.lookupAggregate(f, name, types) // built-in or user-defined
 	if err != nil {
-		if pe, ok := err.(*pgerr.Error); ok {
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code != pgerr.InsufficientPrivilege {
 			return nil, WithPos(pe, f.Location)
 		}
 		return nil, err

@@ -14,10 +14,11 @@ import (
 // leaf lives in blob chunks, prolly/blob.go, so unchanged parts of a big
 // object are shared between versions).
 type LargeObject struct {
-	OID   uint32    `json:"oid"`
-	Owner string    `json:"owner,omitempty"`
-	ACL   []ACLItem `json:"acl,omitempty"`
-	Data  []byte    `json:"data,omitempty"`
+	OID     uint32    `json:"oid"`
+	Owner   string    `json:"owner,omitempty"`
+	ACL     []ACLItem `json:"acl,omitempty"`
+	Comment string    `json:"comment,omitempty"`
+	Data    []byte    `json:"data,omitempty"`
 }
 
 // LargeObjectPrivileges are those a large object can hold.

@@ -172,7 +172,7 @@ func (c *conn) dispatch(typ byte, body []byte) bool {
 		// CopyData, CopyDone, CopyFail outside COPY: a COPY failed and the
 		// client is still sending. PostgreSQL accepts and ignores them.
 	case 'F':
-		c.fail(Errorf(CodeFeatureNotSupported, "fastpath function calls are not supported"), nil)
+		c.functionCall(body)
 		c.endBatch()
 	default:
 		// 'p' (a password message) outside authentication.
@@ -463,6 +463,45 @@ func (c *conn) recoverStatement(err *error) {
 func (c *conn) engineParse(ctx context.Context, q string, oids []uint32) (stmts []Statement, err error) {
 	defer c.recoverStatement(&err)
 	return c.sess.Parse(ctx, q, oids)
+}
+
+// functionCall answers a FunctionCall message (the fastpath interface, which
+// libpq's large object functions use) with a FunctionCallResponse, as its
+// own batch: PostgreSQL follows it with ReadyForQuery.
+func (c *conn) functionCall(body []byte) {
+	var m pgproto3.FunctionCall
+	if err := m.Decode(body); err != nil {
+		c.sendFatal(errInvalidFormat())
+		return
+	}
+	fc, ok := c.sess.(FunctionCaller)
+	if !ok {
+		c.fail(Errorf(CodeFeatureNotSupported, "fastpath function calls are not supported"), nil)
+		return
+	}
+	formats := make([]int16, len(m.ArgFormatCodes))
+	for i, f := range m.ArgFormatCodes {
+		if f > 1 {
+			c.fail(Errorf(CodeProtocolViolation, "unsupported format code: %d", f), nil)
+			return
+		}
+		formats[i] = int16(f)
+	}
+	ctx := c.beginStmt()
+	defer c.endStmt()
+	res, err := c.engineCallFunction(ctx, fc, m.Function, m.Arguments, formats, int16(m.ResultFormatCode))
+	if err != nil {
+		c.fail(err, stmtCause(ctx))
+		return
+	}
+	c.wr.send(&pgproto3.FunctionCallResponse{Result: res})
+}
+
+// engineCallFunction is FunctionCaller.CallFunction, a panic in it an error
+// (recoverStatement).
+func (c *conn) engineCallFunction(ctx context.Context, fc FunctionCaller, fn uint32, args [][]byte, formats []int16, result int16) (res []byte, err error) {
+	defer c.recoverStatement(&err)
+	return fc.CallFunction(ctx, fn, args, formats, result)
 }
 
 // engineDecodeParams is ParamDecoder.DecodeParams, a panic in it an error

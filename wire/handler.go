@@ -153,6 +153,17 @@ type ParamDecoder interface {
 	DecodeParams(ctx context.Context, types []uint32, params [][]byte, formats []int16) error
 }
 
+// FunctionCaller is an optional interface of a Session: the fastpath
+// function call of the protocol (FunctionCall), which libpq's large object
+// functions (lo_open, loread, ...) and psql's \lo_import use. CallFunction
+// calls the function whose pg_proc OID is fn with args (nil for NULL) in
+// formats (as for Statement.Bind's parameters) and returns its result
+// encoded in resultFormat, nil for NULL. Without it the wire refuses the
+// message with 0A000.
+type FunctionCaller interface {
+	CallFunction(ctx context.Context, fn uint32, args [][]byte, formats []int16, resultFormat int16) ([]byte, error)
+}
+
 // Notifier sends asynchronous reports to the client. Call ParameterStatus
 // and Notice only from within a call that the wire made on the session
 // (Connect, Parse, Bind, Execute, Sync, ...), never from another goroutine;

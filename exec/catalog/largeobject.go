@@ -8,8 +8,12 @@ import "github.com/prollypg/prollypg/exec"
 func init() {
 	const pc = "pg_catalog"
 	define(pc, "pg_largeobject_metadata", 2995, 'r', "oid:oid lomowner:oid lomacl:aclitem[]", pgLargeObjectMetadata)
-	define(pc, "pg_largeobject", 2613, 'r', "loid:oid pageno:integer data:bytea", pgLargeObject)
+	define(pc, "pg_largeobject", oidPgLargeObject, 'r', "loid:oid pageno:integer data:bytea", pgLargeObject)
 }
+
+// oidPgLargeObject is pg_largeobject's OID, the class of large objects'
+// comments in pg_description.
+const oidPgLargeObject = 2613
 
 // largeObjectPage is PostgreSQL's LOBLKSIZE: BLCKSZ / 4.
 const largeObjectPage = 2048

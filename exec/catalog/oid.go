@@ -115,6 +115,9 @@ func DatabaseOID(name string) uint32 {
 // ProcOID returns the OID given to a built-in function's name.
 func ProcOID(name string) uint32 { return exec.ObjectOID(kindProc, "pg_catalog", name) }
 
+// BootstrapRole is the superuser initdb makes, OID OIDBootstrapRole.
+const BootstrapRole = "postgres"
+
 // IsPredefinedRole reports whether name is one of the roles initdb
 // creates besides the superuser (pg_read_all_data, pg_monitor, ...).
 func IsPredefinedRole(name string) bool {

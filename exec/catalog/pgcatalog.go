@@ -1200,6 +1200,11 @@ func (s *Snapshot) Descriptions() []Description {
 			add(FunctionOID(f), OIDPgProc, 0, f.Comment)
 		}
 	}
+	if los, err := s.Src.Root.LargeObjects(s.Src.Ctx); err == nil {
+		for _, lo := range los {
+			add(lo.OID, oidPgLargeObject, 0, lo.Comment)
+		}
+	}
 	return out
 }
 

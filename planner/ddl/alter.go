@@ -472,13 +472,23 @@ func (a *analyzer) buildNewIndexes(ctx context.Context, def *versioning.Table, i
 	}
 	t := exec.NewTable(def)
 	for _, i := range ixs {
-		root, err := a.tx.BuildIndex(ctx, t, &def.Indexes[i])
+		root, err := a.buildIndex(ctx, t, &def.Indexes[i])
 		if err != nil {
 			return err
 		}
 		def.Indexes[i].Rows = root
 	}
 	return nil
+}
+
+// buildIndex builds index ix of t from t's rows as t's owner, as
+// PostgreSQL runs index expressions and predicates in CREATE INDEX and
+// REINDEX: a function they call sees the owner as current_user and
+// works with the owner's privileges, not those of whoever maintains the
+// table.
+func (a *analyzer) buildIndex(ctx context.Context, t *exec.Table, ix *versioning.Index) (versioning.Address, error) {
+	defer a.s.RunAs(planner.OwnerOf(t.Def.Owner))()
+	return a.tx.BuildIndex(ctx, t, ix)
 }
 
 // volatileDefault reports whether a default must be evaluated for each

@@ -113,6 +113,31 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			}
 			a.tx.SetRoot(root)
 			return "COMMENT", nil
+		case pg.ObjectType_OBJECT_LARGEOBJECT:
+			oid, err := largeObjectOID(s.Object)
+			if err != nil {
+				return "", err
+			}
+			lo, ok, err := a.tx.Root.LargeObject(ctx, oid)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				return "", pgerr.New(pgerr.UndefinedObject, "large object %d does not exist", oid)
+			}
+			if au, err := a.Authority(); err != nil {
+				return "", err
+			} else if !au.Owns(lo.Owner) {
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of large object %d", oid)
+			}
+			commented := *lo
+			commented.Comment = text
+			root, err := a.tx.Root.PutLargeObject(ctx, &commented)
+			if err != nil {
+				return "", err
+			}
+			a.tx.SetRoot(root)
+			return "COMMENT", nil
 		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE:
 			what := strings.ToLower(strings.TrimPrefix(s.Objtype.String(), "OBJECT_"))
 			f, err := a.routineByArgs(s.Object.GetObjectWithArgs(), what)

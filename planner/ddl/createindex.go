@@ -119,7 +119,7 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 			}
 			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ix.Name)
 		}
-		if ix.Rows, err = a.tx.BuildIndex(ctx, t, &ix); err != nil {
+		if ix.Rows, err = a.buildIndex(ctx, t, &ix); err != nil {
 			return "", err
 		}
 		def.Indexes = append(def.Indexes, ix)

@@ -294,7 +294,6 @@ func init() {
 	object := [][]uint32{{name, text, text}, {name, oid, text}, {oid, text, text}, {oid, oid, text}, {text, text}, {oid, text}}
 	privileges := map[string][][]uint32{
 		"has_parameter_privilege": {{name, text, text}, {oid, text, text}, {text, text}},
-		"pg_has_role":             {{name, name, text}, {name, oid, text}, {oid, name, text}, {oid, oid, text}, {name, text}, {oid, text}},
 	}
 	// has_column_privilege and has_any_column_privilege are roles.go's.
 	for _, kind := range []string{"database", "foreign_data_wrapper", "language", "server", "tablespace"} {

@@ -179,12 +179,82 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 			return pgerr.New(pgerr.DuplicateObject, "role %q already exists", c.Role)
 		}
 		roles[c.Role] = r
+		// IN ROLE makes the new role a member of those; ROLE (USER)
+		// and ADMIN make those members of it.
+		for _, o := range c.Options {
+			d := o.GetDefElem()
+			for _, n := range d.Arg.GetList().GetItems() {
+				other := planner.RoleSpecName(s, n.GetRoleSpec())
+				var err error
+				switch d.Defname {
+				case "addroleto":
+					err = s.addMember(roles, au, c.Role, other, false)
+				case "rolemembers", "adminmembers":
+					err = s.addMember(roles, au, other, c.Role, d.Defname == "adminmembers")
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &Result{tag: "CREATE ROLE"}, nil
+}
+
+// addMember makes stored role member a member of group (with admin, WITH
+// ADMIN OPTION), granted by the current role; a membership it has is left
+// with a notice, as PostgreSQL's.
+func (s *Session) addMember(roles map[string]*versioning.Role, au *planner.Authority, member, group string, admin bool) error {
+	m, g := roles[member], roles[group]
+	switch {
+	case m == nil && !catalog.IsPredefinedRole(member):
+		return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", member)
+	case g == nil && !catalog.IsPredefinedRole(group):
+		return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", group)
+	case m == nil:
+		return pgerr.New(pgerr.FeatureNotSupported, "predefined role %q cannot be made a member of another role", member)
+	case member == group || versioning.IsMember(roles, group, member):
+		return pgerr.New(pgerr.InvalidGrantOperation, "role %q is a member of role %q", group, member)
+	}
+	for i, mg := range m.MemberOf {
+		if mg.Role == group {
+			if admin && !mg.Admin {
+				nm := *m
+				nm.MemberOf = slices.Clone(m.MemberOf)
+				nm.MemberOf[i].Admin = true
+				roles[member] = &nm
+				return nil
+			}
+			s.notice(pgerr.New(pgerr.SuccessfulCompletion, "role %q is already a member of role %q", member, group))
+			return nil
+		}
+	}
+	nm := *m
+	nm.MemberOf = append(slices.Clone(m.MemberOf), versioning.RoleGrant{Role: group, Grantor: au.Role, Admin: admin})
+	roles[member] = &nm
+	return nil
+}
+
+// dropMember ends stored role member's membership of group (ALTER GROUP
+// ... DROP USER), with PostgreSQL's warning when it had none.
+func (s *Session) dropMember(roles map[string]*versioning.Role, member, group string) error {
+	m := roles[member]
+	if m == nil {
+		return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", member)
+	}
+	i := slices.IndexFunc(m.MemberOf, func(g versioning.RoleGrant) bool { return g.Role == group })
+	if i < 0 {
+		s.notice(pgerr.NewWarning(pgerr.SuccessfulCompletion, "role %q is not a member of role %q", member, group))
+		return nil
+	}
+	nm := *m
+	nm.MemberOf = slices.Delete(slices.Clone(m.MemberOf), i, i+1)
+	roles[member] = &nm
+	return nil
 }
 
 func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, error) {
@@ -201,6 +271,26 @@ func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, 
 		was := *r
 		if err := s.roleOptions(r, a.Options); err != nil {
 			return err
+		}
+		// ALTER GROUP ... ADD USER | DROP USER.
+		for _, o := range a.Options {
+			if d := o.GetDefElem(); d.Defname == "rolemembers" {
+				if !au.Superuser && !au.CreateRole && !planner.HasAdmin(roles, au.Role, name) {
+					return pgerr.New(pgerr.InsufficientPrivilege, "must have admin option on role %q", name)
+				}
+				for _, n := range d.Arg.GetList().GetItems() {
+					member := planner.RoleSpecName(s, n.GetRoleSpec())
+					var err error
+					if a.Action > 0 {
+						err = s.addMember(roles, au, member, name, false)
+					} else {
+						err = s.dropMember(roles, member, name)
+					}
+					if err != nil {
+						return err
+					}
+				}
+			}
 		}
 		if au.Superuser {
 			return nil
@@ -392,12 +482,24 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 			if granted == nil {
 				return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
 			}
+			if name == "pg_database_owner" {
+				// Its one member is the database's owner, implicitly.
+				return pgerr.New(pgerr.InvalidGrantOperation, "role %q cannot have explicit members", name)
+			}
 			if !au.Superuser && (granted.Superuser || !au.CreateRole && !planner.HasAdmin(roles, au.Role, name)) {
 				return pgerr.New(pgerr.InsufficientPrivilege, "must have admin option on role %q", name)
 			}
 			for _, m := range members {
 				if m == "" {
 					return pgerr.New(pgerr.InvalidGrantOperation, "role \"public\" cannot be granted")
+				}
+				if m == "pg_database_owner" {
+					return pgerr.New(pgerr.InvalidGrantOperation, "role %q cannot be a member of any role", m)
+				}
+				if roles[m] == nil {
+					// The predefined roles are the server's, not stored:
+					// they have no memberships of their own here.
+					return pgerr.New(pgerr.FeatureNotSupported, "predefined role %q cannot be made a member of another role", m)
 				}
 				r := *roles[m]
 				r.MemberOf = append([]versioning.RoleGrant(nil), r.MemberOf...)
@@ -603,6 +705,9 @@ func hasPrivilege(kind string) sessionFn {
 
 func init() {
 	const name, oid, text = exec.OIDName, exec.OIDOid, exec.OIDText
+	for _, args := range [][]uint32{{name, name, text}, {name, oid, text}, {oid, name, text}, {oid, oid, text}, {name, text}, {oid, text}} {
+		exec.Register(strict(withSession("pg_has_role", args, exec.OIDBool, pgHasRole)))
+	}
 	for _, kind := range []string{"table", "schema", "sequence", "function", "type"} {
 		fn := hasPrivilege(kind)
 		for _, args := range [][]uint32{{name, text, text}, {name, oid, text}, {oid, text, text}, {oid, oid, text}, {text, text}, {oid, text}} {
@@ -627,6 +732,60 @@ func (s *Session) relationArg(env *exec.Env, snap *catalog.Snapshot, d exec.Datu
 	}
 	rel, ok = snap.RelationByOID(oid)
 	return rel, ok, nil
+}
+
+// pgHasRole is pg_has_role([user,] role, privileges): USAGE (the user has
+// the role's privileges: a member through roles that inherit), MEMBER (a
+// member at all, what SET ROLE needs), and either WITH ADMIN OPTION (it
+// may grant the role). Any one listed is enough. Superusers hold every
+// role; pg_database_owner's one member is the database's owner, the
+// bootstrap superuser here.
+func pgHasRole(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	snap, err := s.snapshot(env)
+	if err != nil {
+		return exec.Null, err
+	}
+	name := func(d exec.Datum) string {
+		if d.Kind == exec.KindText {
+			return d.S
+		}
+		return roleByOID(snap, uint32(d.I))
+	}
+	user := s.CurrentRole()
+	if len(a) == 3 {
+		user, a = name(a[0]), a[1:]
+	}
+	role := name(a[0])
+	roles, _, err := s.e.roles.Load(env.Ctx, s.e.st)
+	if err != nil {
+		return exec.Null, err
+	}
+	for _, r := range []string{user, role} {
+		if !planner.RoleExists(roles, r) && r != planner.BootstrapSuperuser {
+			return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", r)
+		}
+	}
+	au := planner.NewAuthority(roles, user, 0)
+	if au.Superuser || user == planner.BootstrapSuperuser {
+		return exec.DBool(true), nil
+	}
+	held := false
+	for _, given := range strings.Split(a[1].S, ",") {
+		p := strings.ToLower(strings.TrimSpace(given))
+		switch p {
+		case "usage":
+			held = held || au.Holds[role]
+		case "member":
+			held = held || user == role || versioning.IsMember(roles, user, role)
+		case "usage with grant option", "usage with admin option", "member with grant option", "member with admin option":
+			for r := range au.Holds {
+				held = held || planner.HasAdmin(roles, r, role)
+			}
+		default:
+			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(given))
+		}
+	}
+	return exec.DBool(held), nil
 }
 
 // functionArg is the function a privilege function's argument names, by

@@ -2,6 +2,7 @@ package session
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
@@ -121,6 +122,23 @@ func signalBackend(signalOf func(*Engine) func(pid uint32) bool, terminate bool)
 		}
 		return exec.DBool(true), nil
 	}
+}
+
+// FunctionCall returns the statement that runs a fastpath call (the
+// protocol's FunctionCall) of the function whose pg_proc OID is fn with n
+// arguments, SELECT pg_catalog.name($1, ...), and its parameter types:
+// the overload's. Only built-in functions are called this way (libpq's
+// large object functions); another OID is 42883, as in PostgreSQL.
+func (s *Session) FunctionCall(fn uint32, n int) (string, []uint32, error) {
+	p, ok := catalog.LookupBuiltinProc(fn)
+	if !ok || p.Set || p.Func.Variadic || len(p.Func.Args) != n {
+		return "", nil, pgerr.New(pgerr.UndefinedFunction, "function with OID %d does not exist", fn)
+	}
+	params := make([]string, n)
+	for i := range params {
+		params[i] = "$" + strconv.Itoa(i+1)
+	}
+	return "SELECT pg_catalog." + planner.QuoteIdent(p.Name) + "(" + strings.Join(params, ", ") + ")", slices.Clone(p.Func.Args), nil
 }
 
 // checkSignal checks that the current role may cancel the query of, or

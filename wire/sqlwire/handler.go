@@ -409,3 +409,42 @@ func runCopy(ctx context.Context, w *wire.RowWriter, c *sqlsession.Copy) (string
 	}
 	return fmt.Sprintf("COPY %d", n), nil
 }
+
+var _ wire.FunctionCaller = (*session)(nil)
+
+// CallFunction implements wire.FunctionCaller: the call runs as the
+// statement SELECT fn($1, ...) with the function's parameter types, bound
+// and run as an extended-protocol statement would be.
+func (s *session) CallFunction(ctx context.Context, fn uint32, args [][]byte, formats []int16, resultFormat int16) ([]byte, error) {
+	sql, types, err := s.s.FunctionCall(fn, len(args))
+	if err != nil {
+		return nil, err
+	}
+	stmts, err := s.Parse(ctx, sql, types)
+	if err != nil {
+		return nil, err
+	}
+	st := stmts[0].(*statement)
+	defer st.Close()
+	bound, err := st.Bind(ctx, args, formats, []int16{resultFormat})
+	if err != nil {
+		return nil, err
+	}
+	p := bound.(*portal)
+	defer p.Close()
+	res, err := st.st.Execute(ctx, st.given, p.params)
+	if err != nil {
+		return nil, err
+	}
+	p.res = res
+	row, err := res.Next()
+	if err != nil || row == nil || row[0].IsNull() {
+		return nil, err
+	}
+	// Not nil, which is NULL: an empty value (loread at the end) is empty.
+	t, out := res.Cols[0].T, []byte{}
+	if resultFormat == wire.FormatBinary {
+		return exec.AppendBinary(out, t, row[0])
+	}
+	return exec.AppendText(out, t, row[0], st.st.Settings()), nil
+}
