@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
@@ -121,7 +123,7 @@ func SchemaACL(sc *versioning.Schema) []versioning.ACLItem {
 	}
 	owner := SchemaOwner(sc)
 	if sc.Name == "public" {
-		return versioning.DefaultACL(owner, versioning.SchemaPrivileges, "U")
+		return versioning.InitialACL(owner, versioning.SchemaPrivileges, "U")
 	}
 	return versioning.DefaultACL(owner, versioning.SchemaPrivileges, "")
 }
@@ -163,6 +165,77 @@ func NewObjectOwner(s Session) string {
 		return r
 	}
 	return ""
+}
+
+// GrantPrivileges returns the letters GRANT or REVOKE names for an object
+// of kind whose privileges are all (nil privileges: ALL); those named
+// with a column list are grantColumns'.
+func GrantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
+	if len(privs) == 0 {
+		return all, nil
+	}
+	var out []byte
+	for _, n := range privs {
+		p := n.GetAccessPriv()
+		if p == nil || len(p.Cols) > 0 {
+			continue
+		}
+		c, ok := PrivilegeLetters[strings.ToLower(p.PrivName)]
+		if !ok {
+			return "", pgerr.New(pgerr.SyntaxError, "unrecognized privilege type %q", p.PrivName)
+		}
+		if strings.IndexByte(all, c) < 0 {
+			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type %s for %s", strings.ToUpper(p.PrivName), kind)
+		}
+		out = append(out, c)
+	}
+	return string(out), nil
+}
+
+// ChangeACL applies a GRANT or REVOKE to one object's ACL, as the current
+// role: the owner (or a superuser) grants as the owner; another role
+// grants what it holds with grant option, as itself.
+func ChangeACL(au *Authority, notice func(error), g *pg.GrantStmt, acl []versioning.ACLItem, owner, kind, name, privs string, grantees []string) ([]versioning.ACLItem, error) {
+	grantor := au.Role
+	switch {
+	case au.Owns(owner):
+		grantor = OwnerOf(owner)
+	case versioning.ACLHolds(acl, au.Holds, privs, true):
+		// The grant is the role's that holds the grant option, as
+		// PostgreSQL's select_best_grantor picks it: the current role if
+		// it does, else the role it inherits them from.
+		if !versioning.ACLHolds(acl, map[string]bool{au.Role: true}, privs, true) {
+			for _, it := range acl {
+				if it.Grantee != "" && au.Holds[it.Grantee] && versioning.ACLHolds(acl, map[string]bool{it.Grantee: true}, privs, true) {
+					grantor = it.Grantee
+					break
+				}
+			}
+		}
+	default:
+		if !versioning.ACLAny(acl, au.Holds, versioning.AllPrivileges) {
+			return nil, PermissionDenied(kind, name)
+		}
+		// Privileges without grant option: PostgreSQL warns and changes
+		// nothing.
+		if g.IsGrant {
+			notice(pgerr.NewWarning(pgerr.WarningPrivilegeNotGranted, "no privileges were granted for %q", name))
+		} else {
+			notice(pgerr.NewWarning(pgerr.WarningPrivilegeNotRevoked, "no privileges could be revoked for %q", name))
+		}
+		return acl, nil
+	}
+	for _, who := range grantees {
+		if g.IsGrant {
+			acl = versioning.GrantACL(acl, who, grantor, privs, g.GrantOption)
+			continue
+		}
+		var ok bool
+		if acl, ok = versioning.RevokeACL(acl, who, grantor, privs, g.GrantOption, g.Behavior == pg.DropBehavior_DROP_CASCADE); !ok {
+			return nil, pgerr.New(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+		}
+	}
+	return acl, nil
 }
 
 // FunctionACL is a function's access control list, its default when none
@@ -304,7 +377,7 @@ var restrictedCatalogs = map[string][]string{
 func CatalogACL(name string) []versioning.ACLItem {
 	readers, restricted := restrictedCatalogs[name]
 	if !restricted {
-		return versioning.DefaultACL(BootstrapSuperuser, versioning.TablePrivileges, "r")
+		return versioning.InitialACL(BootstrapSuperuser, versioning.TablePrivileges, "r")
 	}
 	acl := versioning.DefaultACL(BootstrapSuperuser, versioning.TablePrivileges, "")
 	for _, r := range readers {
@@ -400,12 +473,13 @@ func RoleSpecName(s Session, r *pg.RoleSpec) string {
 
 // VersionedGrant reports whether a GRANT or REVOKE is of the objects whose
 // privileges are recorded (in the root value) and checked: tables, views,
-// sequences, schemas, functions, types and large objects.
+// sequences, schemas, functions, types, large objects and databases (the
+// last kept by the server, not in the root value).
 func VersionedGrant(g *pg.GrantStmt) bool {
 	switch g.Objtype {
 	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_SCHEMA, pg.ObjectType_OBJECT_SEQUENCE,
 		pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE,
-		pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN, pg.ObjectType_OBJECT_LARGEOBJECT:
+		pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN, pg.ObjectType_OBJECT_LARGEOBJECT, pg.ObjectType_OBJECT_DATABASE:
 		return g.Targtype != pg.GrantTargetType_ACL_TARGET_DEFAULTS
 	}
 	return false

@@ -93,6 +93,14 @@ type Session interface {
 	// RunAs makes role current_user until restore is called: a
 	// SECURITY DEFINER function's call runs as its owner.
 	RunAs(role string) (restore func())
+	// RequireDatabase checks that the current role holds priv on the
+	// session's database: 'C' to create schemas, 'T' temporary tables.
+	// GrantDatabases runs GRANT and REVOKE ON DATABASE, and
+	// AlterDatabaseOwner ALTER DATABASE ... OWNER TO: databases' owners
+	// and privileges are the server's, which the session keeps.
+	RequireDatabase(ctx context.Context, priv byte) error
+	GrantDatabases(ctx context.Context, g *pg.GrantStmt) error
+	AlterDatabaseOwner(ctx context.Context, a *pg.AlterOwnerStmt) error
 	// DefaultBranchRoot is the working root of the database's default
 	// branch, where the privileges of a session opened on a tag or a
 	// commit are read; ok is false when there is no default branch.

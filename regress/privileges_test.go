@@ -159,6 +159,32 @@ func TestSignalBackendPrivileges(t *testing.T) {
 	}
 }
 
+// TestDatabasePrivileges: CONNECT is checked when a session opens (FATAL
+// 42501), CREATE when a schema is made, TEMPORARY when a temporary table
+// is; a GRANT lets the role in, a database's owner needs no grant.
+func TestDatabasePrivileges(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	admin := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, admin, "CREATE ROLE alice LOGIN")
+	exec(t, ctx, admin, "CREATE DATABASE shop")
+	exec(t, ctx, admin, "REVOKE CONNECT, TEMPORARY ON DATABASE shop FROM PUBLIC")
+	dsn := "postgres://alice@" + srv.Addr() + "/shop?sslmode=disable"
+	if _, err := pgx.Connect(ctx, dsn); sqlstate(err) != "42501" {
+		t.Fatalf("connecting without CONNECT: %v, want 42501", err)
+	}
+	exec(t, ctx, admin, "GRANT CONNECT ON DATABASE shop TO alice")
+	alice := connect(t, ctx, dsn)
+	denied(t, ctx, alice, "CREATE SCHEMA s")
+	denied(t, ctx, alice, "CREATE TEMP TABLE tt (a int)")
+	exec(t, ctx, admin, "GRANT CREATE, TEMP ON DATABASE shop TO alice")
+	exec(t, ctx, alice, "CREATE SCHEMA s")
+	exec(t, ctx, alice, "CREATE TEMP TABLE tt (a int)")
+	exec(t, ctx, admin, "REVOKE ALL ON DATABASE shop FROM alice")
+	exec(t, ctx, admin, "ALTER DATABASE shop OWNER TO alice")
+	connect(t, ctx, dsn) // the owner holds CONNECT
+}
+
 // TestPrivilegesVersioned: grants are data of the branch they were made on:
 // a GRANT on a branch is not in force on main until it is merged.
 func TestPrivilegesVersioned(t *testing.T) {

@@ -14,6 +14,8 @@ const (
 	SequencePrivileges = "rwU"
 	SchemaPrivileges   = "UC"
 	DatabasePrivileges = "CTc"
+	// DatabasePublic are the database privileges PUBLIC holds by default.
+	DatabasePublic     = "Tc"
 	FunctionPrivileges = "X"
 	TypePrivileges     = "U"
 	// AllPrivileges are the privileges of every kind.
@@ -66,9 +68,20 @@ func quoteACLName(s string) string {
 }
 
 // DefaultACL is an object's ACL before any GRANT or REVOKE changed it, as
-// PostgreSQL's acldefault: the owner holds every privilege of the kind
-// (all), and PUBLIC holds public.
+// PostgreSQL's acldefault: PUBLIC holds public (its entry first, as
+// acldefault orders them), and the owner every privilege of the kind
+// (all).
 func DefaultACL(owner, all, public string) []ACLItem {
+	acl := InitialACL(owner, all, public)
+	if len(acl) == 2 {
+		acl[0], acl[1] = acl[1], acl[0]
+	}
+	return acl
+}
+
+// InitialACL is the ACL initdb gives its objects (the public schema, the
+// catalogs): the owner's entry, then PUBLIC's when it holds public.
+func InitialACL(owner, all, public string) []ACLItem {
 	acl := []ACLItem{{Grantee: owner, Grantor: owner, Privs: all}}
 	if public != "" {
 		acl = append(acl, ACLItem{Grantor: owner, Privs: public})

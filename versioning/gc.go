@@ -295,7 +295,7 @@ func (m *marker) add(w *marker) {
 
 // ref marks what the ref name, pointing at addr, reaches.
 func (m *marker) ref(ctx context.Context, name string, addr store.Address) error {
-	if name == rolesRef || name == branchControlRef {
+	if name == rolesRef || name == branchControlRef || name == databasesRef {
 		return m.record(addr) // records naming no chunk
 	}
 	rest, ok := strings.CutPrefix(name, refPrefix)

@@ -73,16 +73,8 @@ const rolesRef = "roles"
 // LoadRoles returns the roles by name, and the address of their list for a
 // later SaveRoles.
 func LoadRoles(ctx context.Context, st Store) (map[string]*Role, store.Address, error) {
-	addr, ok, err := st.Ref(ctx, rolesRef)
-	if err != nil || !ok {
-		return map[string]*Role{}, store.Address{}, err
-	}
-	b, err := st.Get(ctx, addr)
+	list, addr, err := loadRecordList[Role](ctx, st, rolesRef)
 	if err != nil {
-		return nil, store.Address{}, fmt.Errorf("versioning: loading roles: %w", err)
-	}
-	var list []*Role
-	if err := decodeRecord(b, &list); err != nil {
 		return nil, store.Address{}, err
 	}
 	roles := make(map[string]*Role, len(list))

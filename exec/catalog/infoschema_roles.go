@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"sort"
 
 	"github.com/prollypg/prollypg/exec"
@@ -36,6 +37,9 @@ func (s *Snapshot) enabledRoles() map[string]bool {
 	}
 	held := versioning.Holds(byName, s.Src.Role)
 	delete(held, "") // PUBLIC is no role
+	if held[cmp.Or(s.Src.DatabaseOwner, BootstrapRole)] {
+		held["pg_database_owner"] = true
+	}
 	return held
 }
 
@@ -65,6 +69,6 @@ func isApplicableRoles(s *Snapshot) ([]exec.Row, error) {
 			add(r.Name, g.Role, g.Admin)
 		}
 	}
-	add(BootstrapRole, "pg_database_owner", false)
+	add(cmp.Or(s.Src.DatabaseOwner, BootstrapRole), "pg_database_owner", false)
 	return out, nil
 }

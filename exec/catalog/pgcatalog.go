@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -671,14 +672,22 @@ func pgDatabase(s *Snapshot) ([]exec.Row, error) {
 		{"template0", true, false, exec.NewArray(exec.OIDText, []exec.Datum{dText("=c/postgres"), dText("postgres=CTc/postgres")})},
 		{"template1", true, true, exec.NewArray(exec.OIDText, []exec.Datum{dText("=c/postgres"), dText("postgres=CTc/postgres")})},
 	}
+	owners := map[string]uint32{}
 	for _, name := range s.Src.Databases {
-		dbs = append(dbs, db{name, false, true, exec.Null})
+		acl := exec.Null
+		if d := s.Src.DatabaseInfos[name]; d != nil {
+			acl = aclDatum(d.ACL)
+			if d.Owner != "" {
+				owners[name] = RoleOID(d.Owner)
+			}
+		}
+		dbs = append(dbs, db{name, false, true, acl})
 	}
 	sort.Slice(dbs, func(i, j int) bool { return DatabaseOID(dbs[i].name) < DatabaseOID(dbs[j].name) })
 	var out []exec.Row
 	for _, d := range dbs {
 		out = append(out, exec.Row{
-			dOID(DatabaseOID(d.name)), dText(d.name), dOID(OIDBootstrapRole), dInt(6), dChar('c'), dBool(d.template),
+			dOID(DatabaseOID(d.name)), dText(d.name), dOID(cmp.Or(owners[d.name], OIDBootstrapRole)), dInt(6), dChar('c'), dBool(d.template),
 			dBool(d.conn), dInt(-1), dText("716"), dText("1"), dOID(OIDDefaultTablespace), dText("C.UTF-8"),
 			dText("C.UTF-8"), exec.Null, exec.Null, d.acl,
 		})

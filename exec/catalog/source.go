@@ -16,7 +16,13 @@ type Source struct {
 	Root      versioning.RootValue
 	Database  string   // the current database, as current_database() names it
 	Databases []string // every database of the server
-	User      string
+	// DatabaseInfos are the owners and privileges recorded of the
+	// databases (none for a database only the bootstrap superuser owns,
+	// with the default privileges); DatabaseOwner is the owner of the
+	// session's database ("" for the bootstrap superuser).
+	DatabaseInfos map[string]*versioning.DatabaseInfo
+	DatabaseOwner string
+	User          string
 	// Role is current_user, whose privileges information_schema's
 	// privilege views show.
 	Role       string

@@ -111,7 +111,7 @@ func (a *analyzer) alterDefaultPrivileges(s *pg.AlterDefaultPrivilegesStmt) (pla
 				return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", sc)
 			}
 		}
-		privs, err := grantPrivileges(g.Privileges, kind.name, kind.all)
+		privs, err := planner.GrantPrivileges(g.Privileges, kind.name, kind.all)
 		if err != nil {
 			return "", err
 		}

@@ -81,77 +81,6 @@ func grantColumns(privs []*pg.Node) ([]columnGrant, error) {
 	return out, nil
 }
 
-// grantPrivileges returns the letters GRANT or REVOKE names for an object
-// of kind whose privileges are all (nil privileges: ALL); those named
-// with a column list are grantColumns'.
-func grantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
-	if len(privs) == 0 {
-		return all, nil
-	}
-	var out []byte
-	for _, n := range privs {
-		p := n.GetAccessPriv()
-		if p == nil || len(p.Cols) > 0 {
-			continue
-		}
-		c, ok := planner.PrivilegeLetters[strings.ToLower(p.PrivName)]
-		if !ok {
-			return "", pgerr.New(pgerr.SyntaxError, "unrecognized privilege type %q", p.PrivName)
-		}
-		if strings.IndexByte(all, c) < 0 {
-			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type %s for %s", strings.ToUpper(p.PrivName), kind)
-		}
-		out = append(out, c)
-	}
-	return string(out), nil
-}
-
-// changeACL applies a GRANT or REVOKE to one object's ACL, as the current
-// role: the owner (or a superuser) grants as the owner; another role
-// grants what it holds with grant option, as itself.
-func changeACL(au *planner.Authority, notice func(error), g *pg.GrantStmt, acl []versioning.ACLItem, owner, kind, name, privs string, grantees []string) ([]versioning.ACLItem, error) {
-	grantor := au.Role
-	switch {
-	case au.Owns(owner):
-		grantor = planner.OwnerOf(owner)
-	case versioning.ACLHolds(acl, au.Holds, privs, true):
-		// The grant is the role's that holds the grant option, as
-		// PostgreSQL's select_best_grantor picks it: the current role if
-		// it does, else the role it inherits them from.
-		if !versioning.ACLHolds(acl, map[string]bool{au.Role: true}, privs, true) {
-			for _, it := range acl {
-				if it.Grantee != "" && au.Holds[it.Grantee] && versioning.ACLHolds(acl, map[string]bool{it.Grantee: true}, privs, true) {
-					grantor = it.Grantee
-					break
-				}
-			}
-		}
-	default:
-		if !versioning.ACLAny(acl, au.Holds, versioning.AllPrivileges) {
-			return nil, planner.PermissionDenied(kind, name)
-		}
-		// Privileges without grant option: PostgreSQL warns and changes
-		// nothing.
-		if g.IsGrant {
-			notice(pgerr.NewWarning(pgerr.WarningPrivilegeNotGranted, "no privileges were granted for %q", name))
-		} else {
-			notice(pgerr.NewWarning(pgerr.WarningPrivilegeNotRevoked, "no privileges could be revoked for %q", name))
-		}
-		return acl, nil
-	}
-	for _, who := range grantees {
-		if g.IsGrant {
-			acl = versioning.GrantACL(acl, who, grantor, privs, g.GrantOption)
-			continue
-		}
-		var ok bool
-		if acl, ok = versioning.RevokeACL(acl, who, grantor, privs, g.GrantOption, g.Behavior == pg.DropBehavior_DROP_CASCADE); !ok {
-			return nil, pgerr.New(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
-		}
-	}
-	return acl, nil
-}
-
 // grant runs GRANT and REVOKE on tables, views, sequences and schemas,
 // which change their records in the transaction's root.
 func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
@@ -172,6 +101,8 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 			return "", pgerr.New(pgerr.FeatureNotSupported, "grantor must be current user")
 		}
 		switch g.Objtype {
+		case pg.ObjectType_OBJECT_DATABASE:
+			return tag, a.s.GrantDatabases(ctx, g)
 		case pg.ObjectType_OBJECT_SCHEMA:
 			return tag, a.grantSchemas(ctx, au, g, grantees)
 		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
@@ -187,7 +118,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 		if onSequences {
 			kind, all = "sequence", versioning.SequencePrivileges
 		}
-		privs, err := grantPrivileges(g.Privileges, kind, all)
+		privs, err := planner.GrantPrivileges(g.Privileges, kind, all)
 		if err != nil {
 			return tag, err
 		}
@@ -258,7 +189,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 		for _, t := range tables {
 			nt := *t
 			if privs != "" {
-				acl, err := changeACL(au, a.s.Notice, g, planner.TableACL(t), t.Owner, "table", t.Name, privs, grantees)
+				acl, err := planner.ChangeACL(au, a.s.Notice, g, planner.TableACL(t), t.Owner, "table", t.Name, privs, grantees)
 				if err != nil {
 					return "", err
 				}
@@ -274,7 +205,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 		for _, v := range views {
 			nv := *v
 			if privs != "" {
-				acl, err := changeACL(au, a.s.Notice, g, planner.ViewACL(v), v.Owner, "view", v.Name, privs, grantees)
+				acl, err := planner.ChangeACL(au, a.s.Notice, g, planner.ViewACL(v), v.Owner, "view", v.Name, privs, grantees)
 				if err != nil {
 					return "", err
 				}
@@ -318,7 +249,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 					continue
 				}
 			}
-			acl, err := changeACL(au, a.s.Notice, g, planner.SequenceACL(sq), sq.Owner, "sequence", sq.Name, sp, grantees)
+			acl, err := planner.ChangeACL(au, a.s.Notice, g, planner.SequenceACL(sq), sq.Owner, "sequence", sq.Name, sp, grantees)
 			if err != nil {
 				return "", err
 			}
@@ -335,7 +266,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 
 // grantSchemas runs GRANT and REVOKE ON SCHEMA.
 func (a *analyzer) grantSchemas(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
-	privs, err := grantPrivileges(g.Privileges, "schema", versioning.SchemaPrivileges)
+	privs, err := planner.GrantPrivileges(g.Privileges, "schema", versioning.SchemaPrivileges)
 	if err != nil {
 		return err
 	}
@@ -349,7 +280,7 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *planner.Authority, g *p
 		if !ok {
 			return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 		}
-		acl, err := changeACL(au, a.s.Notice, g, planner.SchemaACL(sc), planner.SchemaOwner(sc), "schema", name, privs, grantees)
+		acl, err := planner.ChangeACL(au, a.s.Notice, g, planner.SchemaACL(sc), planner.SchemaOwner(sc), "schema", name, privs, grantees)
 		if err != nil {
 			return err
 		}
@@ -368,7 +299,7 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *planner.Authority, g *p
 // takes aggregates too, as PostgreSQL's does.
 func (a *analyzer) grantRoutines(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
 	what := strings.ToLower(strings.TrimPrefix(g.Objtype.String(), "OBJECT_"))
-	privs, err := grantPrivileges(g.Privileges, what, versioning.FunctionPrivileges)
+	privs, err := planner.GrantPrivileges(g.Privileges, what, versioning.FunctionPrivileges)
 	if err != nil {
 		return err
 	}
@@ -419,7 +350,7 @@ func (a *analyzer) grantRoutines(ctx context.Context, au *planner.Authority, g *
 	}
 	root := a.tx.Root
 	for _, f := range fns {
-		acl, err := changeACL(au, a.s.Notice, g, planner.FunctionACL(f), f.Owner, planner.RoutineKind(f), f.Name, privs, grantees)
+		acl, err := planner.ChangeACL(au, a.s.Notice, g, planner.FunctionACL(f), f.Owner, planner.RoutineKind(f), f.Name, privs, grantees)
 		if err != nil {
 			return err
 		}
@@ -452,7 +383,7 @@ func builtinFunction(ow *pg.ObjectWithArgs) bool {
 func (a *analyzer) grantTypes(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
 	domain := g.Objtype == pg.ObjectType_OBJECT_DOMAIN
 	what := map[bool]string{true: "domain", false: "type"}[domain]
-	privs, err := grantPrivileges(g.Privileges, what, versioning.TypePrivileges)
+	privs, err := planner.GrantPrivileges(g.Privileges, what, versioning.TypePrivileges)
 	if err != nil {
 		return err
 	}
@@ -485,7 +416,7 @@ func (a *analyzer) grantTypes(ctx context.Context, au *planner.Authority, g *pg.
 			}
 			return pgerr.New(pgerr.UndefinedObject, "type %q does not exist", name)
 		}
-		acl, err := changeACL(au, a.s.Notice, g, planner.TypeACL(t), t.Owner, "type", t.Name, privs, grantees)
+		acl, err := planner.ChangeACL(au, a.s.Notice, g, planner.TypeACL(t), t.Owner, "type", t.Name, privs, grantees)
 		if err != nil {
 			return err
 		}
@@ -502,7 +433,7 @@ func (a *analyzer) grantTypes(ctx context.Context, au *planner.Authority, g *pg.
 
 // grantLargeObjects runs GRANT and REVOKE ON LARGE OBJECT.
 func (a *analyzer) grantLargeObjects(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
-	privs, err := grantPrivileges(g.Privileges, "large object", versioning.LargeObjectPrivileges)
+	privs, err := planner.GrantPrivileges(g.Privileges, "large object", versioning.LargeObjectPrivileges)
 	if err != nil {
 		return err
 	}
@@ -523,7 +454,7 @@ func (a *analyzer) grantLargeObjects(ctx context.Context, au *planner.Authority,
 			return pgerr.New(pgerr.UndefinedObject, "large object %d does not exist", oid)
 		}
 		name := strconv.FormatUint(uint64(oid), 10)
-		acl, err := changeACL(au, a.s.Notice, g, planner.LargeObjectACL(lo), lo.Owner, "large object", name, privs, grantees)
+		acl, err := planner.ChangeACL(au, a.s.Notice, g, planner.LargeObjectACL(lo), lo.Owner, "large object", name, privs, grantees)
 		if err != nil {
 			return err
 		}
@@ -617,7 +548,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 			a.tx.SetRoot(root)
 			return "ALTER SCHEMA", nil
 		case pg.ObjectType_OBJECT_DATABASE:
-			return "ALTER DATABASE", nil
+			return "ALTER DATABASE", a.s.AlterDatabaseOwner(ctx, s)
 		case pg.ObjectType_OBJECT_LARGEOBJECT:
 			oid, err := largeObjectOID(s.Object)
 			if err != nil {

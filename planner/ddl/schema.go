@@ -40,6 +40,9 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (planner.Utility, error)
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
+		if err := a.s.RequireDatabase(ctx, 'C'); err != nil {
+			return "", err
+		}
 		if strings.HasPrefix(name, "pg_") {
 			return "", pgerr.New(pgerr.Code("42939"), "unacceptable schema name %q", name).
 				WithDetail("The prefix \"pg_\" is reserved for system schemas.")

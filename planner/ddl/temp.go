@@ -25,6 +25,9 @@ import (
 // ensureTempSchema creates the session's temporary schema in the
 // transaction's root if it is not there, emptying a stale one.
 func (a *analyzer) ensureTempSchema(ctx context.Context) (string, error) {
+	if err := a.s.RequireDatabase(ctx, 'T'); err != nil {
+		return "", err
+	}
 	// A temporary relation is about to be made: it may shadow the
 	// relation a plan's unqualified name found.
 	a.s.InvalidatePlans()

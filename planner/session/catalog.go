@@ -27,6 +27,17 @@ import (
 
 // CatalogSource gathers what the catalog is computed from, for a scan.
 func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
+	infos, _, err := versioning.LoadDatabaseInfos(env.Ctx, s.e.st)
+	if err != nil {
+		return nil, err
+	}
+	for name, d := range s.dbInfos {
+		infos[name] = d // the transaction's own changes
+	}
+	var owner string
+	if d := infos[s.repo.Name()]; d != nil {
+		owner = d.Owner
+	}
 	dbs, err := versioning.ListDatabases(env.Ctx, s.e.st)
 	if err != nil {
 		return nil, err
@@ -46,10 +57,10 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 	}
 	sort.Slice(settings, func(i, j int) bool { return settings[i].Name < settings[j].Name })
 	return &catalog.Source{
-		Backends: s.e.live.backends(),
-		Memory:   goHeap,
-		Locks:    func() []catalog.Lock { return s.e.live.locks(s.e.locks) },
-		Ctx:      env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Role: s.CurrentRole(), Roles: roles,
+		Backends: s.e.live.backends(), DatabaseInfos: infos, DatabaseOwner: owner,
+		Memory: goHeap,
+		Locks:  func() []catalog.Lock { return s.e.live.locks(s.e.locks) },
+		Ctx:    env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Role: s.CurrentRole(), Roles: roles,
 		SearchPath: s.lookupPath(), Settings: settings,
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {
@@ -279,7 +290,7 @@ func goHeap() catalog.MemoryContext {
 
 // The catalog functions whose answers are fixed here, with PostgreSQL's
 // signatures. The privileges not modelled yet (all but those of tables,
-// schemas, sequences, functions and types: roles.go) answer true, whichever way the role, the object
+// schemas, sequences, functions, types and databases: roles.go) answer true, whichever way the role, the object
 // and the column are named. Comments
 // on shared objects, statistics objects, rules, SQL-standard bodies kept
 // as trees, temporary schemas of other sessions, publications and
@@ -296,7 +307,7 @@ func init() {
 		"has_parameter_privilege": {{name, text, text}, {oid, text, text}, {text, text}},
 	}
 	// has_column_privilege and has_any_column_privilege are roles.go's.
-	for _, kind := range []string{"database", "foreign_data_wrapper", "language", "server", "tablespace"} {
+	for _, kind := range []string{"foreign_data_wrapper", "language", "server", "tablespace"} {
 		privileges["has_"+kind+"_privilege"] = object
 	}
 	names := make([]string, 0, len(privileges))

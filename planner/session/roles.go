@@ -20,8 +20,8 @@ import (
 )
 
 // Roles: CREATE/ALTER/DROP ROLE (and USER), with passwords kept as SCRAM
-// verifiers. There is no privilege system yet: every role may do
-// everything, GRANT and REVOKE are accepted and change nothing.
+// verifiers; memberships (GRANT role TO role); the privilege functions
+// (has_*_privilege, pg_has_role).
 
 // Password returns the SCRAM verifier of user's password, for the wire's
 // authentication; "" when the role has none.
@@ -434,8 +434,12 @@ func (s *Session) Authority(ctx context.Context) (*planner.Authority, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.auth = planner.NewAuthority(roles, role, version)
-	return s.auth, nil
+	au := planner.NewAuthority(roles, role, version)
+	if err := s.databaseOwnerHeld(ctx, au); err != nil {
+		return nil, err
+	}
+	s.auth = au
+	return au, nil
 }
 
 // authHolds reports whether the authority a plan was checked with is
@@ -451,7 +455,8 @@ func (s *Session) AuthorityOf(ctx context.Context, role string) (*planner.Author
 	if err != nil {
 		return nil, err
 	}
-	return planner.NewAuthority(roles, role, s.e.rolesGen.Load()), nil
+	au := planner.NewAuthority(roles, role, s.e.rolesGen.Load())
+	return au, s.databaseOwnerHeld(ctx, au)
 }
 
 // grantRole runs GRANT role TO role and REVOKE role FROM role.
@@ -644,6 +649,27 @@ func hasPrivilege(kind string) sessionFn {
 			} else {
 				acl, owner = planner.FunctionACL(f), f.Owner
 			}
+		case "database":
+			name := a[0].S
+			if a[0].Kind != exec.KindText {
+				name = ""
+				for _, db := range snap.Src.Databases {
+					if catalog.DatabaseOID(db) == uint32(a[0].I) {
+						name = db
+					}
+				}
+				if name == "" {
+					return exec.Null, nil
+				}
+			}
+			if err := s.e.requireDatabase(env.Ctx, name); err != nil {
+				return exec.Null, err
+			}
+			d, err := s.e.databaseInfo(env.Ctx, name)
+			if err != nil {
+				return exec.Null, err
+			}
+			acl, all, owner = DatabaseACL(d), versioning.DatabasePrivileges, d.Owner
 		case "type":
 			ut, err := s.typeArg(env, a[0])
 			if err != nil {
@@ -708,7 +734,7 @@ func init() {
 	for _, args := range [][]uint32{{name, name, text}, {name, oid, text}, {oid, name, text}, {oid, oid, text}, {name, text}, {oid, text}} {
 		exec.Register(strict(withSession("pg_has_role", args, exec.OIDBool, pgHasRole)))
 	}
-	for _, kind := range []string{"table", "schema", "sequence", "function", "type"} {
+	for _, kind := range []string{"table", "schema", "sequence", "function", "type", "database"} {
 		fn := hasPrivilege(kind)
 		for _, args := range [][]uint32{{name, text, text}, {name, oid, text}, {oid, text, text}, {oid, oid, text}, {text, text}, {oid, text}} {
 			exec.Register(strict(withSession("has_"+kind+"_privilege", args, exec.OIDBool, fn)))
@@ -769,6 +795,19 @@ func pgHasRole(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if au.Superuser || user == planner.BootstrapSuperuser {
 		return exec.DBool(true), nil
 	}
+	if err := s.databaseOwnerHeld(env.Ctx, au); err != nil {
+		return exec.Null, err
+	}
+	member := func() bool { return user == role || versioning.IsMember(roles, user, role) }
+	if role == "pg_database_owner" {
+		// Its one member is the database's owner.
+		d, err := s.databaseInfo(env.Ctx, s.repo.Name())
+		if err != nil {
+			return exec.Null, err
+		}
+		owner := planner.OwnerOf(d.Owner)
+		member = func() bool { return user == owner || versioning.IsMember(roles, user, owner) }
+	}
 	held := false
 	for _, given := range strings.Split(a[1].S, ",") {
 		p := strings.ToLower(strings.TrimSpace(given))
@@ -776,7 +815,7 @@ func pgHasRole(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		case "usage":
 			held = held || au.Holds[role]
 		case "member":
-			held = held || user == role || versioning.IsMember(roles, user, role)
+			held = held || member()
 		case "usage with grant option", "usage with admin option", "member with grant option", "member with admin option":
 			for r := range au.Holds {
 				held = held || planner.HasAdmin(roles, r, role)

@@ -125,6 +125,9 @@ type Session struct {
 	// auth is the current role's authority, while it is current
 	// (privileges.go).
 	auth *planner.Authority
+	// dbInfos are the open transaction's changes of databases' owners and
+	// privileges, saved at its COMMIT (databases.go).
+	dbInfos map[string]*versioning.DatabaseInfo
 	// loDescs are the open transaction's large object descriptors, by
 	// number, nil where closed (largeobject.go).
 	loDescs []*largeObjectDesc
@@ -332,6 +335,9 @@ func (e *Engine) Connect(ctx context.Context, user, database string, params map[
 	}
 	repo, branch, detached, err := e.openDatabase(ctx, database)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.checkConnect(ctx, user, repo.Name()); err != nil {
 		return nil, err
 	}
 	s := &Session{e: e, user: user, database: database, repo: repo, branch: branch, detached: detached, readOnly: detached != nil || e.Replicated(repo.Name()), vars: map[string]string{}, prepared: map[string]*preparedStmt{}, cursors: map[string]*cursor{}}
@@ -565,6 +571,9 @@ func (s *Session) refreshSnapshot(ctx context.Context, tx *exec.Txn) error {
 // notifications are delivered if it succeeds.
 func (s *Session) commit(ctx context.Context) (err error) {
 	defer func() {
+		if derr := s.endDatabaseInfos(ctx, err == nil); err == nil {
+			err = derr
+		}
 		s.endNotify(err == nil)
 		s.endVars(err == nil)
 	}()
@@ -630,6 +639,7 @@ func (s *Session) rollback() {
 	s.endVars(false)
 	s.endCursors(false)
 	s.endLargeObjects()
+	s.endDatabaseInfos(context.Background(), false) // a rollback saves nothing: no error
 	s.releaseLocks(s.txn, false)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 	s.leaveGate()

@@ -110,6 +110,18 @@ func (s *Session) createDatabase(ctx context.Context, c *pg.CreatedbStmt) (*Resu
 	if err != nil {
 		return nil, err
 	}
+	// Its owner is the role that made it; a record left by a database of
+	// the name dropped before goes.
+	err = versioning.UpdateDatabaseInfos(ctx, s.e.st, func(infos map[string]*versioning.DatabaseInfo) error {
+		delete(infos, c.Dbname)
+		if owner := planner.NewObjectOwner(s); owner != "" {
+			infos[c.Dbname] = &versioning.DatabaseInfo{Name: c.Dbname, Owner: owner}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
 	return &Result{tag: "CREATE DATABASE"}, nil
 }
 
@@ -120,6 +132,19 @@ func (s *Session) dropDatabase(ctx context.Context, d *pg.DropdbStmt) (*Result, 
 	if d.Dbname == s.repo.Name() {
 		return nil, pgerr.New(pgerr.ObjectInUse, "cannot drop the currently open database")
 	}
+	if s.e.requireDatabase(ctx, d.Dbname) == nil {
+		info, err := s.e.databaseInfo(ctx, d.Dbname)
+		if err != nil {
+			return nil, err
+		}
+		au, err := s.Authority(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !au.Owns(info.Owner) {
+			return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of database %s", d.Dbname)
+		}
+	}
 	err := versioning.DropDatabase(ctx, s.e.st, d.Dbname)
 	if errors.Is(err, versioning.ErrNoDatabase) {
 		if d.MissingOk {
@@ -128,6 +153,13 @@ func (s *Session) dropDatabase(ctx context.Context, d *pg.DropdbStmt) (*Result, 
 		}
 		return nil, pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", d.Dbname)
 	}
+	if err != nil {
+		return nil, err
+	}
+	err = versioning.UpdateDatabaseInfos(ctx, s.e.st, func(infos map[string]*versioning.DatabaseInfo) error {
+		delete(infos, d.Dbname)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
