@@ -114,21 +114,14 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			a.tx.SetRoot(root)
 			return "COMMENT", nil
 		case pg.ObjectType_OBJECT_LARGEOBJECT:
-			oid, err := largeObjectOID(s.Object)
+			lo, err := largeObjectNamed(ctx, a.tx.Root, s.Object)
 			if err != nil {
 				return "", err
-			}
-			lo, ok, err := a.tx.Root.LargeObject(ctx, oid)
-			if err != nil {
-				return "", err
-			}
-			if !ok {
-				return "", pgerr.New(pgerr.UndefinedObject, "large object %d does not exist", oid)
 			}
 			if au, err := a.Authority(); err != nil {
 				return "", err
 			} else if !au.Owns(lo.Owner) {
-				return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of large object %d", oid)
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of large object %d", lo.OID)
 			}
 			commented := *lo
 			commented.Comment = text

@@ -442,18 +442,11 @@ func (a *analyzer) grantLargeObjects(ctx context.Context, au *planner.Authority,
 	}
 	root := a.tx.Root
 	for _, n := range g.Objects {
-		oid, err := largeObjectOID(n)
+		lo, err := largeObjectNamed(ctx, root, n)
 		if err != nil {
 			return err
 		}
-		lo, ok, err := root.LargeObject(ctx, oid)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return pgerr.New(pgerr.UndefinedObject, "large object %d does not exist", oid)
-		}
-		name := strconv.FormatUint(uint64(oid), 10)
+		name := strconv.FormatUint(uint64(lo.OID), 10)
 		acl, err := planner.ChangeACL(au, a.s.Notice, g, planner.LargeObjectACL(lo), lo.Owner, "large object", name, privs, grantees)
 		if err != nil {
 			return err
@@ -468,8 +461,24 @@ func (a *analyzer) grantLargeObjects(ctx context.Context, au *planner.Authority,
 	return nil
 }
 
-// largeObjectOID reads a large object's OID as GRANT and ALTER LARGE
-// OBJECT write it: a number.
+// largeObjectNamed returns the large object of root that n names, as
+// GRANT, ALTER and COMMENT ON LARGE OBJECT write it: a number.
+func largeObjectNamed(ctx context.Context, root versioning.RootValue, n *pg.Node) (*versioning.LargeObject, error) {
+	oid, err := largeObjectOID(n)
+	if err != nil {
+		return nil, err
+	}
+	lo, ok, err := root.LargeObject(ctx, oid)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedObject, "large object %d does not exist", oid)
+	}
+	return lo, nil
+}
+
+// largeObjectOID reads a large object's OID, a number.
 func largeObjectOID(n *pg.Node) (uint32, error) {
 	text := ""
 	switch {
@@ -550,16 +559,9 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 		case pg.ObjectType_OBJECT_DATABASE:
 			return "ALTER DATABASE", a.s.AlterDatabaseOwner(ctx, s)
 		case pg.ObjectType_OBJECT_LARGEOBJECT:
-			oid, err := largeObjectOID(s.Object)
+			lo, err := largeObjectNamed(ctx, a.tx.Root, s.Object)
 			if err != nil {
 				return "", err
-			}
-			lo, ok, err := a.tx.Root.LargeObject(ctx, oid)
-			if err != nil {
-				return "", err
-			}
-			if !ok {
-				return "", pgerr.New(pgerr.UndefinedObject, "large object %d does not exist", oid)
 			}
 			if owner, err = a.newOwner(s.Newowner, lo.Owner); err != nil {
 				return "", err

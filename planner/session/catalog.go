@@ -42,7 +42,7 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	roleMap, _, err := versioning.LoadRoles(env.Ctx, s.e.st)
+	roleMap, err := s.loadRoles(env.Ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -82,10 +82,9 @@ func (s *Session) Discard(target pg.DiscardMode) error {
 	return nil
 }
 
-// Roles are the roles as stored.
+// Roles are the roles as the session's transaction sees them.
 func (s *Session) Roles(ctx context.Context) (map[string]*versioning.Role, error) {
-	roles, _, err := versioning.LoadRoles(ctx, s.e.st)
-	return roles, err
+	return s.loadRoles(ctx)
 }
 
 // DefaultBranchRoot is the working root of the default branch; ok is

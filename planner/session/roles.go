@@ -174,7 +174,7 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 	case !au.CreateRole:
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
 	}
-	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+	err = s.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		if _, ok := roles[c.Role]; ok {
 			return pgerr.New(pgerr.DuplicateObject, "role %q already exists", c.Role)
 		}
@@ -263,7 +263,7 @@ func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+	err = s.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		r, ok := roles[name]
 		if !ok {
 			return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
@@ -339,7 +339,7 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 				WithDetail("%s", deps)
 		}
 	}
-	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+	err = s.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		skipped = skipped[:0]
 		for _, n := range d.Roles {
 			name := planner.RoleSpecName(s, n.GetRoleSpec())
@@ -367,6 +367,91 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 		s.notice(pgerr.New(pgerr.SuccessfulCompletion, "role %q does not exist, skipping", name))
 	}
 	return &Result{tag: "DROP ROLE"}, nil
+}
+
+// loadRoles returns the roles as the session's transaction sees them: the
+// server's, with the changes of its open transaction block applied. The
+// map is shared: callers must not change it.
+func (s *Session) loadRoles(ctx context.Context) (map[string]*versioning.Role, error) {
+	if s.rolesView != nil {
+		return s.rolesView, nil
+	}
+	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	return roles, err
+}
+
+// updateRoles changes the roles: at once outside a transaction block;
+// in one, for the transaction alone until its COMMIT (endRoles), when fn
+// runs again on the roles as they are then, as PostgreSQL's role changes
+// are transactional. fn runs on the transaction's view first, so that its
+// error is the statement's.
+func (s *Session) updateRoles(ctx context.Context, fn func(map[string]*versioning.Role) error) error {
+	if !s.explicit {
+		return s.e.updateRoles(ctx, fn)
+	}
+	view, _, err := versioning.LoadRoles(ctx, s.e.st) // decoded anew: fn may change it
+	if err != nil {
+		return err
+	}
+	for _, f := range append(s.rolesTxn, fn) {
+		if err := f(view); err != nil {
+			return err
+		}
+	}
+	s.rolesTxn = append(s.rolesTxn, fn)
+	s.rolesView = view
+	s.auth = nil
+	s.InvalidatePlans() // plans checked with the roles before
+	return nil
+}
+
+// rolesRollbackTo undoes the transaction's role changes after the first n
+// (ROLLBACK TO SAVEPOINT).
+func (s *Session) rolesRollbackTo(ctx context.Context, n int) error {
+	if n >= len(s.rolesTxn) {
+		return nil
+	}
+	kept := s.rolesTxn[:n]
+	s.rolesTxn, s.rolesView = nil, nil
+	s.auth = nil
+	s.InvalidatePlans()
+	if len(kept) == 0 {
+		return nil
+	}
+	view, _, err := versioning.LoadRoles(ctx, s.e.st)
+	if err != nil {
+		return err
+	}
+	for _, f := range kept {
+		if err := f(view); err != nil {
+			return err
+		}
+	}
+	s.rolesTxn, s.rolesView = kept, view
+	return nil
+}
+
+// endRoles saves the role changes of the transaction ending when it
+// commits, and forgets them either way.
+func (s *Session) endRoles(ctx context.Context, commit bool) error {
+	pending := s.rolesTxn
+	s.rolesTxn, s.rolesView = nil, nil
+	if len(pending) == 0 {
+		return nil
+	}
+	s.auth = nil
+	s.InvalidatePlans()
+	if !commit {
+		return nil
+	}
+	return s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+		for _, fn := range pending {
+			if err := fn(roles); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // updateRoles is versioning.UpdateRoles, counted in rolesGen.
@@ -410,7 +495,7 @@ func (s *Session) checkSessionAuthorization(ctx context.Context, role string) er
 	if role == s.user {
 		return nil
 	}
-	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	roles, err := s.loadRoles(ctx)
 	if err != nil {
 		return err
 	}
@@ -430,7 +515,7 @@ func (s *Session) Authority(ctx context.Context) (*planner.Authority, error) {
 	if au := s.auth; au != nil && au.Version == version && au.Role == role {
 		return au, nil // the common case: no store access, no lock
 	}
-	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	roles, err := s.loadRoles(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +536,7 @@ func (s *Session) authHolds(k planner.AuthKey) bool {
 // AuthorityOf is the authority of role, for checks made as another role
 // than the current one (a view's owner).
 func (s *Session) AuthorityOf(ctx context.Context, role string) (*planner.Authority, error) {
-	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	roles, err := s.loadRoles(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -472,7 +557,7 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 		}
 	}
 	var notices []error
-	err = s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+	err = s.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
 		notices = notices[:0]
 		members, err := planner.Grantees(s, g.GranteeRoles, roles)
 		if err != nil {
@@ -563,7 +648,7 @@ func (s *Session) checkSetRole(ctx context.Context, role string) error {
 	if role == "none" || role == "" {
 		return nil
 	}
-	roles, _, err := s.e.roles.Load(ctx, s.e.st)
+	roles, err := s.loadRoles(ctx)
 	if err != nil {
 		return err
 	}
@@ -597,7 +682,7 @@ func hasPrivilege(kind string) sessionFn {
 			}
 			a = a[1:]
 		}
-		roles, _, err := s.e.roles.Load(env.Ctx, s.e.st)
+		roles, err := s.loadRoles(env.Ctx)
 		if err != nil {
 			return exec.Null, err
 		}
@@ -782,7 +867,7 @@ func pgHasRole(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		user, a = name(a[0]), a[1:]
 	}
 	role := name(a[0])
-	roles, _, err := s.e.roles.Load(env.Ctx, s.e.st)
+	roles, err := s.loadRoles(env.Ctx)
 	if err != nil {
 		return exec.Null, err
 	}
@@ -942,7 +1027,7 @@ func hasColumnPrivilege(any bool) sessionFn {
 			}
 			a = a[1:]
 		}
-		roles, _, err := s.e.roles.Load(env.Ctx, s.e.st)
+		roles, err := s.loadRoles(env.Ctx)
 		if err != nil {
 			return exec.Null, err
 		}

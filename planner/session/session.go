@@ -125,6 +125,11 @@ type Session struct {
 	// auth is the current role's authority, while it is current
 	// (privileges.go).
 	auth *planner.Authority
+	// rolesTxn are the role changes of the open transaction block, to be
+	// saved at its COMMIT; rolesView the roles with them applied
+	// (roles.go).
+	rolesTxn  []func(map[string]*versioning.Role) error
+	rolesView map[string]*versioning.Role
 	// dbInfos are the open transaction's changes of databases' owners and
 	// privileges, saved at its COMMIT (databases.go).
 	dbInfos map[string]*versioning.DatabaseInfo
@@ -207,6 +212,8 @@ type savepoint struct {
 	rebased map[string]map[string][]byte
 	// locks marks the locks held here (exec.RowLocks.LockMark).
 	locks int
+	// roles counts the transaction's role changes made before it.
+	roles int
 }
 
 // defaultVars are the settings a session starts with, PostgreSQL's
@@ -571,6 +578,9 @@ func (s *Session) refreshSnapshot(ctx context.Context, tx *exec.Txn) error {
 // notifications are delivered if it succeeds.
 func (s *Session) commit(ctx context.Context) (err error) {
 	defer func() {
+		if rerr := s.endRoles(ctx, err == nil); err == nil {
+			err = rerr
+		}
 		if derr := s.endDatabaseInfos(ctx, err == nil); err == nil {
 			err = derr
 		}
@@ -639,7 +649,8 @@ func (s *Session) rollback() {
 	s.endVars(false)
 	s.endCursors(false)
 	s.endLargeObjects()
-	s.endDatabaseInfos(context.Background(), false) // a rollback saves nothing: no error
+	s.endRoles(context.Background(), false)         // a rollback saves nothing: no error
+	s.endDatabaseInfos(context.Background(), false) // nor here
 	s.releaseLocks(s.txn, false)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 	s.leaveGate()

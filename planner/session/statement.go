@@ -388,7 +388,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
 		}
 		sp := savepoint{name: ts.SavepointName, root: s.txn.Root, notify: s.notify.mark(), vars: s.varsMark(),
-			rebased: s.txn.RebasedMark()}
+			rebased: s.txn.RebasedMark(), roles: len(s.rolesTxn)}
 		if s.txn.Locks != nil {
 			sp.locks = s.txn.Locks.LockMark(s.txn.LockOwner)
 		}
@@ -417,6 +417,9 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 			}
 			s.notify.rollbackTo(s.saves[i].notify)
 			s.varsRollbackTo(s.saves[i].vars)
+			if err := s.rolesRollbackTo(ctx, s.saves[i].roles); err != nil {
+				return "", err
+			}
 			if err := s.reapplyAdvances(ctx, s.txn, s.seqs.advanced); err != nil {
 				return "", err
 			}
