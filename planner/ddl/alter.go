@@ -40,6 +40,8 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 		tag = "ALTER SEQUENCE"
 	case pg.ObjectType_OBJECT_VIEW:
 		return a.alterView(s)
+	case pg.ObjectType_OBJECT_TYPE:
+		return a.alterCompositeType(s)
 	case pg.ObjectType_OBJECT_MATVIEW:
 		tag = "ALTER MATERIALIZED VIEW" // a table that keeps its query
 	}
@@ -1009,6 +1011,8 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			return "ALTER DOMAIN", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_POLICY:
 			return a.renamePolicy(ctx, s)
+		case pg.ObjectType_OBJECT_ATTRIBUTE:
+			return "ALTER TYPE", a.renameAttribute(ctx, s)
 		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
 			return a.renameRoutine(ctx, s)
 		case pg.ObjectType_OBJECT_INDEX:

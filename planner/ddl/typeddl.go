@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -619,4 +620,124 @@ func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, che
 		}
 	}
 	return nil
+}
+
+// alterCompositeType runs ALTER TYPE ... ADD | DROP | ALTER ATTRIBUTE on a
+// composite type. A type a table's column or another type's attribute
+// uses is not changed: its stored values would have to be; PostgreSQL
+// refuses that for ALTER ATTRIBUTE ... TYPE with the error used here, and
+// rewrites the values for ADD and DROP, which is not supported yet.
+func (a *analyzer) alterCompositeType(s *pg.AlterTableStmt) (planner.Utility, error) {
+	return a.typeDDL("ALTER TYPE", func(ctx context.Context) error {
+		t, err := a.compositeTypeOf(ctx, s.Relation)
+		if err != nil {
+			return err
+		}
+		if users, err := a.typeUsers(ctx, t); err != nil {
+			return err
+		} else if len(users) > 0 {
+			for _, n := range s.Cmds {
+				if n.GetAlterTableCmd().Subtype == pg.AlterTableType_AT_AlterColumnType {
+					return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type %q because column %q uses it", t.Name, users[0])
+				}
+			}
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot change the attributes of type %q while column %q uses it", t.Name, users[0])
+		}
+		nt := *t
+		nt.Fields = slices.Clone(t.Fields)
+		field := func(name string) int {
+			return slices.IndexFunc(nt.Fields, func(f versioning.ViewColumn) bool { return f.Name == name })
+		}
+		for _, n := range s.Cmds {
+			cmd := n.GetAlterTableCmd()
+			switch cmd.Subtype {
+			case pg.AlterTableType_AT_AddColumn:
+				cd := cmd.Def.GetColumnDef()
+				if field(cd.Colname) >= 0 {
+					return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", cd.Colname, t.Name)
+				}
+				ft, err := a.attributeType(cd.TypeName)
+				if err != nil {
+					return err
+				}
+				nt.Fields = append(nt.Fields, versioning.ViewColumn{Name: cd.Colname, Type: ft.OID, Typmod: ft.Typmod})
+			case pg.AlterTableType_AT_DropColumn:
+				i := field(cmd.Name)
+				if i < 0 {
+					if cmd.MissingOk {
+						a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q does not exist, skipping", cmd.Name, t.Name))
+						continue
+					}
+					return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, t.Name)
+				}
+				nt.Fields = slices.Delete(nt.Fields, i, i+1)
+			case pg.AlterTableType_AT_AlterColumnType:
+				i := field(cmd.Name)
+				if i < 0 {
+					return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, t.Name)
+				}
+				ft, err := a.attributeType(cmd.Def.GetColumnDef().TypeName)
+				if err != nil {
+					return err
+				}
+				nt.Fields[i].Type, nt.Fields[i].Typmod = ft.OID, ft.Typmod
+			default:
+				return pgerr.New(pgerr.WrongObjectType, "ALTER action %s cannot be performed on a type", strings.TrimPrefix(cmd.Subtype.String(), "AT_"))
+			}
+		}
+		return a.putType(ctx, &nt)
+	}), nil
+}
+
+// renameAttribute runs ALTER TYPE ... RENAME ATTRIBUTE.
+func (a *analyzer) renameAttribute(ctx context.Context, s *pg.RenameStmt) error {
+	t, err := a.compositeTypeOf(ctx, s.Relation)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(t.Fields, func(f versioning.ViewColumn) bool { return f.Name == s.Subname })
+	if i < 0 {
+		return pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", s.Subname)
+	}
+	if slices.ContainsFunc(t.Fields, func(f versioning.ViewColumn) bool { return f.Name == s.Newname }) {
+		return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", s.Newname, t.Name)
+	}
+	nt := *t
+	nt.Fields = slices.Clone(t.Fields)
+	nt.Fields[i].Name = s.Newname
+	return a.putType(ctx, &nt)
+}
+
+// compositeTypeOf returns the composite type an ALTER TYPE names as its
+// relation, which the current role must own; a name no type has is a
+// relation that does not exist, as PostgreSQL words it.
+func (a *analyzer) compositeTypeOf(ctx context.Context, rv *pg.RangeVar) (*versioning.Type, error) {
+	t, err := a.LookupType(ctx, rv.Schemaname, rv.Relname)
+	if err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(rv))
+	}
+	if t.Kind != 'c' {
+		return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a composite type", t.Name)
+	}
+	au, err := a.Authority()
+	if err != nil {
+		return nil, err
+	}
+	if !au.Owns(t.Owner) {
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of type %s", t.Name)
+	}
+	return t, nil
+}
+
+// attributeType resolves the type of a composite type's attribute, which
+// the current role must be allowed to use.
+func (a *analyzer) attributeType(tn *pg.TypeName) (exec.T, error) {
+	t, _, err := a.ResolveType(tn)
+	if err == nil {
+		err = a.RequireTypeNameUsage(tn)
+	}
+	return t, err
 }
