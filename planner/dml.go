@@ -302,7 +302,14 @@ func (a *analyzer) insertValues(t *exec.Table, lists []*pg.Node, targets []int, 
 				}
 				continue
 			}
-			if row[i], err = a.assignColumn(e, c, -1); err != nil {
+			// A string literal's input is reported at its position, as
+			// PostgreSQL reads it while parsing (a number's conversion is
+			// a function that runs later, without one).
+			loc := int32(-1)
+			if items := lists[r].GetList().Items; i < len(items) && items[i].GetAConst().GetSval() != nil {
+				loc = ExprLocation(items[i])
+			}
+			if row[i], err = a.assignColumn(e, c, loc); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -581,6 +581,17 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 		a.params[p.Idx] = t
 		return &exec.Param{Idx: p.Idx, T: t}, nil
 	}
+	if c, ok := e.(*exec.Const); ok && c.T.OID == exec.OIDUnknown && t.Typmod >= 0 && loc >= 0 && lengthTypmod(t.OID) {
+		// A literal is read without the length or precision, which
+		// applies after: PostgreSQL reports an input error at the
+		// literal's position, a length or precision error (applied
+		// later) without one.
+		read, err := a.cast(e, exec.T{OID: t.OID, Typmod: -1}, explicit, loc)
+		if err != nil {
+			return nil, err
+		}
+		return a.cast(read, t, explicit, -1)
+	}
 	fn := exec.CastFn(e.Type(), t, explicit)
 	if fn == nil {
 		return nil, WithPos(pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", exec.TypeName(e.Type().OID), exec.TypeName(t.OID)), loc)
@@ -608,6 +619,20 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 		return &exec.Const{D: d, T: t}, nil
 	}
 	return call, nil
+}
+
+// lengthTypmod reports whether a type's modifier is a length or precision
+// checked after its input (char(n), varchar(n), numeric(p,s), bit(n)), not
+// one that changes how the input reads (interval's fields).
+func lengthTypmod(oid uint32) bool {
+	if e := exec.ElemType(exec.T{OID: oid}); e.OID != 0 {
+		oid = e.OID // an array's elements take the modifier
+	}
+	switch oid {
+	case exec.OIDBpchar, exec.OIDVarchar, exec.OIDNumeric, exec.OIDBit, exec.OIDVarbit:
+		return true
+	}
+	return false
 }
 
 func (a *analyzer) coalesce(c *pg.CoalesceExpr, sc *scope) (exec.Expr, error) {

@@ -108,7 +108,8 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 			}
 		}
 		if c.Arbiters == nil {
-			return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification"), oc.Infer.Location)
+			// No position: PostgreSQL reports it from the planner, past parse analysis.
+			return nil, pgerr.New(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
 		}
 	}
 	if !c.Update {

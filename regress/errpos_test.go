@@ -25,6 +25,7 @@ func TestErrorPositions(t *testing.T) {
 		`CREATE TABLE rp (a int) PARTITION BY RANGE (a)`,
 		`CREATE TABLE rp1 PARTITION OF rp FOR VALUES FROM (1) TO (10)`,
 		`CREATE TABLE lp2 (a int)`,
+		`CREATE TABLE ch (c char(1), v varchar(2), n numeric(3,1), arr char(2)[])`,
 	} {
 		exec(t, ctx, c, sql)
 	}
@@ -44,6 +45,17 @@ func TestErrorPositions(t *testing.T) {
 		{`CREATE TABLE lpd2 PARTITION OF lp DEFAULT`, "42P17", 35},
 		{`CREATE TABLE rp2 PARTITION OF rp FOR VALUES FROM (5) TO (15)`, "42P17", 51},
 		{`ALTER TABLE lp ATTACH PARTITION lp2 FOR VALUES IN (1)`, "42P17", 52},
+		// A string literal's input is reported where it is; a length or
+		// precision applied after it, a number's conversion and a planner
+		// error are not (positions from PostgreSQL 15).
+		{`INSERT INTO pa VALUES ('x')`, "22P02", 24},
+		{`INSERT INTO pa (a) VALUES (1), ('12.5')`, "22P02", 33},
+		{`INSERT INTO pa VALUES (10000000000)`, "22003", 0},
+		{`INSERT INTO ch (c) VALUES ('ab')`, "22001", 0},
+		{`INSERT INTO ch (v) VALUES ('abc')`, "22001", 0},
+		{`INSERT INTO ch (n) VALUES ('123.4')`, "22003", 0},
+		{`INSERT INTO ch (arr) VALUES ('{abc}')`, "22001", 0},
+		{`INSERT INTO pa VALUES (1) ON CONFLICT (a) DO NOTHING`, "42P10", 0},
 	} {
 		_, err := c.Exec(ctx, tc.sql)
 		var pe *pgconn.PgError
