@@ -334,9 +334,9 @@ func checkRecursion(rec *pg.SelectStmt, name string) error {
 				count++
 				switch {
 				case ctx != "":
-					err = pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear within %s", name, ctx)
+					err = WithPos(pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear within %s", name, ctx), x.Location)
 				case count > 1:
-					err = pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear more than once", name)
+					err = WithPos(pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear more than once", name), x.Location)
 				}
 			}
 			return

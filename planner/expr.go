@@ -599,6 +599,12 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 	call := &exec.Call{Name: "cast", Fn: fn, Args: []exec.Expr{e}, Strict: true, T: t}
 	if c, ok := e.(*exec.Const); ok {
 		d, err := call.Eval(&exec.Env{Settings: a.s.Settings(), Session: a.s}, nil)
+		if c.T.OID != exec.OIDUnknown {
+			// Only a literal's input error has a position: converting a
+			// value of a type is a function, which PostgreSQL folds
+			// while planning, where errors have none.
+			loc = -1
+		}
 		if err != nil {
 			if pe, ok := err.(*pgerr.Error); ok {
 				return nil, WithPos(pe, loc)
@@ -615,7 +621,6 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 			}
 			return nil, err
 		}
-		_ = c
 		return &exec.Const{D: d, T: t}, nil
 	}
 	return call, nil

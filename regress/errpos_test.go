@@ -56,6 +56,10 @@ func TestErrorPositions(t *testing.T) {
 		{`INSERT INTO ch (n) VALUES ('123.4')`, "22003", 0},
 		{`INSERT INTO ch (arr) VALUES ('{abc}')`, "22001", 0},
 		{`INSERT INTO pa VALUES (1) ON CONFLICT (a) DO NOTHING`, "42P10", 0},
+		{`SELECT 'x'::int`, "22P02", 8},
+		{`SELECT '2147483647'::float4::int4`, "22003", 0},
+		{`SELECT 'Infinity'::numeric::int2`, "0A000", 0},
+		{`WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM x, x AS y) SELECT * FROM x`, "42P19", 65},
 	} {
 		_, err := c.Exec(ctx, tc.sql)
 		var pe *pgconn.PgError
