@@ -235,7 +235,8 @@ func sameContents(t *testing.T, ctx context.Context, a, b *pgx.Conn) {
 func TestLargeObjectsThroughLibpq(t *testing.T) {
 	pgDump, psql := pgTool(t, "pg_dump"), pgTool(t, "psql")
 	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
+	dataDir := t.TempDir()
+	srv := testserver.StartDir(t, dataDir)
 	host, port := srv.Host, strconv.Itoa(srv.Port)
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in.bin"), filepath.Join(dir, "out.bin")
@@ -249,6 +250,14 @@ func TestLargeObjectsThroughLibpq(t *testing.T) {
 	if err := c.QueryRow(ctx, "SELECT oid FROM pg_largeobject_metadata").Scan(&oid); err != nil {
 		t.Fatal(err)
 	}
+	// Its pages are reached from the root value: a garbage collection
+	// keeps them, and they are on disk when the server is killed.
+	exec(t, ctx, c, "SELECT dolt_gc()")
+	c.Close(ctx)
+	srv.Kill()
+	srv = testserver.StartDir(t, dataDir)
+	host, port = srv.Host, strconv.Itoa(srv.Port)
+	c = connect(t, ctx, srv.DSN("postgres"))
 	runTool(t, psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", host, "-p", port, "-U", "postgres", "-c", fmt.Sprintf("\\lo_export %d %s", oid, out), "postgres")
 	if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("\\lo_export gave %d bytes (%v), want the %d imported", len(got), err, len(data))

@@ -469,7 +469,13 @@ func recordRoots(key, value []byte) ([]store.Address, error) {
 			}
 		}
 		return roots, nil
-	case kindFKRef, kindInherits, kindFunction, kindSchema, kindSequence, kindView, kindType, kindDefaultACL, kindLargeObject:
+	case kindLargeObject:
+		var lo LargeObject
+		if err := decodeRecord(value, &lo); err != nil {
+			return nil, err
+		}
+		return []store.Address{lo.Pages}, nil
+	case kindFKRef, kindInherits, kindFunction, kindSchema, kindSequence, kindView, kindType, kindDefaultACL:
 		return nil, nil
 	}
 	return nil, fmt.Errorf("%w: record of unknown kind %q", ErrCorrupt, key[0])

@@ -15,9 +15,6 @@ func init() {
 // comments in pg_description.
 const oidPgLargeObject = 2613
 
-// largeObjectPage is PostgreSQL's LOBLKSIZE: BLCKSZ / 4.
-const largeObjectPage = 2048
-
 func pgLargeObjectMetadata(s *Snapshot) ([]exec.Row, error) {
 	los, err := s.Src.Root.LargeObjects(s.Src.Ctx)
 	if err != nil {
@@ -41,9 +38,12 @@ func pgLargeObject(s *Snapshot) ([]exec.Row, error) {
 	}
 	var out []exec.Row
 	for _, lo := range los {
-		for page := 0; page*largeObjectPage < len(lo.Data); page++ {
-			b := lo.Data[page*largeObjectPage : min(len(lo.Data), (page+1)*largeObjectPage)]
-			out = append(out, exec.Row{dOID(lo.OID), dInt(int64(page)), exec.DBytes(string(b))})
+		err := lo.EachPage(s.Src.Ctx, s.Src.Root.Store(), func(n int64, page []byte) error {
+			out = append(out, exec.Row{dOID(lo.OID), dInt(n), exec.DBytes(string(page))})
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -102,6 +102,23 @@ func (s *Session) createLargeObject(env *exec.Env, oid uint32) (exec.Datum, erro
 	return exec.DInt(int64(oid)), nil
 }
 
+// createLargeObjectOf makes a large object of OID oid (0: the next free
+// one) holding data.
+func (s *Session) createLargeObjectOf(env *exec.Env, oid uint32, data []byte) (exec.Datum, error) {
+	d, err := s.createLargeObject(env, oid)
+	if err != nil {
+		return exec.Null, err
+	}
+	lo, err := largeObject(env, uint32(d.I))
+	if err != nil {
+		return exec.Null, err
+	}
+	if lo, err = lo.Write(env.Ctx, env.Txn.Root.Store(), 0, data); err != nil {
+		return exec.Null, err
+	}
+	return d, putLargeObject(env, lo)
+}
+
 // descriptor returns open descriptor fd.
 func (s *Session) descriptor(fd int64) (*largeObjectDesc, error) {
 	if fd < 0 || fd >= int64(len(s.loDescs)) || s.loDescs[fd] == nil {
@@ -151,22 +168,6 @@ func (s *Session) openLargeObject(env *exec.Env, oid uint32, mode int64) (exec.D
 	return exec.DInt(int64(len(s.loDescs) - 1)), nil
 }
 
-// readAt returns up to n bytes of data from off.
-func readAt(data []byte, off, n int64) []byte {
-	if off >= int64(len(data)) || n <= 0 {
-		return nil
-	}
-	return data[off:min(int64(len(data)), off+n)]
-}
-
-// writeAt returns data with b written at off, zero-filled up to it.
-func writeAt(data []byte, off int64, b []byte) []byte {
-	out := make([]byte, max(int64(len(data)), off+int64(len(b))))
-	copy(out, data)
-	copy(out[off:], b)
-	return out
-}
-
 // seek moves a descriptor as lseek: whence 0 from the start, 1 from the
 // current position, 2 from the end.
 func (s *Session) seek(env *exec.Env, fd, off, whence int64) (int64, error) {
@@ -184,7 +185,7 @@ func (s *Session) seek(env *exec.Env, fd, off, whence int64) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		base = int64(len(lo.Data))
+		base = lo.Size
 	default:
 		return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid whence setting: %d", whence)
 	}
@@ -204,10 +205,11 @@ func (s *Session) truncate(env *exec.Env, fd, n int64) error {
 	if err != nil {
 		return err
 	}
-	nl := *lo
-	nl.Data = make([]byte, n)
-	copy(nl.Data, lo.Data)
-	return putLargeObject(env, &nl)
+	nl, err := lo.Truncate(env.Ctx, env.Txn.Root.Store(), n)
+	if err != nil {
+		return err
+	}
+	return putLargeObject(env, nl)
 }
 
 // requireServerFiles checks that the current role may read and write the
@@ -248,7 +250,10 @@ func init() {
 		if err != nil {
 			return exec.Null, err
 		}
-		b := readAt(lo.Data, d.pos, a[1].I)
+		b, err := lo.Read(env.Ctx, env.Txn.Root.Store(), d.pos, a[1].I)
+		if err != nil {
+			return exec.Null, err
+		}
 		d.pos += int64(len(b))
 		return exec.DBytes(string(b)), nil
 	})
@@ -257,9 +262,11 @@ func init() {
 		if err != nil {
 			return exec.Null, err
 		}
-		nl := *lo
-		nl.Data = writeAt(lo.Data, d.pos, []byte(a[1].S))
-		if err := putLargeObject(env, &nl); err != nil {
+		nl, err := lo.Write(env.Ctx, env.Txn.Root.Store(), d.pos, []byte(a[1].S))
+		if err != nil {
+			return exec.Null, err
+		}
+		if err := putLargeObject(env, nl); err != nil {
 			return exec.Null, err
 		}
 		d.pos += int64(len(a[1].S))
@@ -328,13 +335,15 @@ func init() {
 		if err := s.requireLargeObject(env, lo, "r"); err != nil {
 			return exec.Null, err
 		}
-		if len(a) == 1 {
-			return exec.DBytes(string(lo.Data)), nil
+		off, n := int64(0), lo.Size
+		if len(a) == 3 {
+			if a[1].I < 0 || a[2].I < 0 {
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "requested length cannot be negative")
+			}
+			off, n = a[1].I, a[2].I
 		}
-		if a[1].I < 0 || a[2].I < 0 {
-			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "requested length cannot be negative")
-		}
-		return exec.DBytes(string(readAt(lo.Data, a[1].I, a[2].I))), nil
+		b, err := lo.Read(env.Ctx, env.Txn.Root.Store(), off, n)
+		return exec.DBytes(string(b)), err
 	}
 	registerStrict("lo_get", []uint32{oid}, bytea, get)
 	registerStrict("lo_get", []uint32{oid, i8, i4}, bytea, get)
@@ -346,16 +355,14 @@ func init() {
 		if err := s.requireLargeObject(env, lo, "w"); err != nil {
 			return exec.Null, err
 		}
-		nl := *lo
-		nl.Data = writeAt(lo.Data, a[1].I, []byte(a[2].S))
-		return exec.Null, putLargeObject(env, &nl)
-	})
-	registerStrict("lo_from_bytea", []uint32{oid, bytea}, oid, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-		d, err := s.createLargeObject(env, uint32(a[0].I))
+		nl, err := lo.Write(env.Ctx, env.Txn.Root.Store(), a[1].I, []byte(a[2].S))
 		if err != nil {
 			return exec.Null, err
 		}
-		return d, putLargeObject(env, &versioning.LargeObject{OID: uint32(d.I), Owner: planner.NewObjectOwner(s), Data: []byte(a[1].S)})
+		return exec.Null, putLargeObject(env, nl)
+	})
+	registerStrict("lo_from_bytea", []uint32{oid, bytea}, oid, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return s.createLargeObjectOf(env, uint32(a[0].I), []byte(a[1].S))
 	})
 	lowImport := func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if err := s.requireServerFiles(env, "lo_import"); err != nil {
@@ -369,11 +376,7 @@ func init() {
 		if len(a) > 1 {
 			want = uint32(a[1].I)
 		}
-		d, err := s.createLargeObject(env, want)
-		if err != nil {
-			return exec.Null, err
-		}
-		return d, putLargeObject(env, &versioning.LargeObject{OID: uint32(d.I), Owner: planner.NewObjectOwner(s), Data: data})
+		return s.createLargeObjectOf(env, want, data)
 	}
 	registerStrict("lo_import", []uint32{text}, oid, lowImport)
 	registerStrict("lo_import", []uint32{text, oid}, oid, lowImport)
@@ -385,7 +388,11 @@ func init() {
 		if err != nil {
 			return exec.Null, err
 		}
-		if err := os.WriteFile(a[1].S, lo.Data, 0o644); err != nil {
+		data, err := lo.Read(env.Ctx, env.Txn.Root.Store(), 0, lo.Size)
+		if err != nil {
+			return exec.Null, err
+		}
+		if err := os.WriteFile(a[1].S, data, 0o644); err != nil {
 			return exec.Null, pgerr.New(pgerr.IOError, "could not create server file %q: %s", a[1].S, err)
 		}
 		return exec.DInt(1), nil
