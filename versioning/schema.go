@@ -44,6 +44,10 @@ type Table struct {
 	// columns are among its columns, and scans of them read its rows. A
 	// partition's one parent is its partitioned table.
 	Inherits []TableName `json:"inherits,omitempty"`
+	// OfType, when set, makes the table a typed table of the composite
+	// type it names, "schema.name" (CREATE TABLE ... OF, ALTER TABLE ...
+	// OF): its columns are the type's attributes.
+	OfType string `json:"of_type,omitempty"`
 	// PartitionKey, when set, makes the table partitioned: it stores no
 	// rows itself, its partitions do.
 	PartitionKey *PartitionKey `json:"partkey,omitempty"`

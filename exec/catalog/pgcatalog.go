@@ -224,8 +224,12 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 		if r.Kind == 'r' && r.Table != nil && r.Table.IsPartition() {
 			isPartition, bound = true, dText(s.PartitionBound(r.Table))
 		}
+		var oftype uint32
+		if r.Kind == 'r' && r.Table != nil && r.Table.OfType != "" {
+			oftype = s.typeOIDNamed(r.Table.OfType)
+		}
 		out = append(out, exec.Row{
-			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(reltype), dOID(0), dOID(owner), dOID(am),
+			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(reltype), dOID(oftype), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
 			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
 			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table)) || r.Query != nil && len(r.Query.Triggers) > 0), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)),

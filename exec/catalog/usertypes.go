@@ -327,3 +327,13 @@ func domainValueUpper(expr string) string {
 	}
 	return b.String()
 }
+
+// typeOIDNamed is the OID of the user type "schema.name", 0 if none.
+func (s *Snapshot) typeOIDNamed(qualified string) uint32 {
+	for _, t := range s.Types {
+		if t.Schema+"."+t.Name == qualified {
+			return TypeOID(t)
+		}
+	}
+	return 0
+}

@@ -213,6 +213,10 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 			return nil
 		}
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", cmd.Name, def.Name)
+	case pg.AlterTableType_AT_AddOf:
+		return a.addOf(ctx, def, cmd.Def.GetTypeName())
+	case pg.AlterTableType_AT_DropOf:
+		return a.dropOf(ctx, def)
 	case pg.AlterTableType_AT_AddInherit:
 		return a.addInherit(ctx, def, cmd.Def.GetRangeVar())
 	case pg.AlterTableType_AT_DropInherit:

@@ -24,6 +24,11 @@ import (
 // on its descendants; recursing is set for the descendants, which may
 // change what they inherit only this way.
 func (a *analyzer) alterInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, inh, recursing bool) error {
+	if t.Def.OfType != "" && !recursing {
+		if err := typedTableColumns(cmd.Subtype); err != nil {
+			return err
+		}
+	}
 	kids, err := a.childTables(ctx, t.Def)
 	if err != nil {
 		return err
@@ -360,6 +365,9 @@ func (a *analyzer) dropCheckInherited(ctx context.Context, t *exec.Table, cmd *p
 // renameColumnInherited runs RENAME COLUMN on def and its descendants,
 // which must follow: a column they inherit is renamed only from above.
 func (a *analyzer) renameColumnInherited(ctx context.Context, def *versioning.Table, old, name string, inh, recursing bool) error {
+	if def.OfType != "" && !recursing {
+		return pgerr.New(pgerr.WrongObjectType, "cannot rename column of typed table")
+	}
 	if i := planner.ColumnIndex(def, old); i >= 0 && def.Columns[i].InhCount > 0 && !recursing {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot rename inherited column %q", old)
 	}

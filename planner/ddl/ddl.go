@@ -392,15 +392,19 @@ func (d *tableDDL) claimIndexName(name string) error {
 
 // createTable runs CREATE TABLE.
 func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
-	if s.OfTypename != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "typed tables are not supported")
-	}
 	if err := checkTableOptions(s.Options); err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
+		}
+		elts, ofType := s.TableElts, ""
+		if s.OfTypename != nil {
+			var err error
+			if elts, ofType, err = a.typedTableElts(ctx, s); err != nil {
+				return "", err
+			}
 		}
 		schema, skip, err := a.newRelationName(ctx, s.Relation, s.IfNotExists)
 		if err != nil || skip {
@@ -416,7 +420,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 			return "", err
 		}
 		var likes []*likeClause
-		for _, elt := range s.TableElts {
+		for _, elt := range elts {
 			switch {
 			case elt.GetColumnDef() != nil:
 				if err := d.columnDef(ctx, elt.GetColumnDef(), s.Partbound != nil); err != nil {
@@ -434,7 +438,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 			// Table constraints come below: they may name columns
 			// defined later.
 		}
-		for _, elt := range s.TableElts {
+		for _, elt := range elts {
 			if con := elt.GetConstraint(); con != nil {
 				if err := d.tableConstraint(con); err != nil {
 					return "", err
@@ -453,6 +457,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 			return "", err
 		}
 		def := d.def
+		def.OfType = ofType
 		empty, err := a.tx.EmptyMap(ctx)
 		if err != nil {
 			return "", err

@@ -422,15 +422,26 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 		if err != nil {
 			return "", err
 		}
-		if len(users) > 0 {
-			e := pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", what, t.Name)
-			detail := ""
-			for i, u := range users {
-				if i > 0 {
-					detail += "\n"
-				}
-				detail += "column " + lastPart(u) + " of " + tableOrType(ctx, a, u) + " " + firstPart(u) + " depends on " + what + " " + t.Name
+		typed, err := a.typedTables(ctx, t)
+		if err != nil {
+			return "", err
+		}
+		if len(users) == 0 && len(typed) > 0 && s.Behavior == pg.DropBehavior_DROP_CASCADE {
+			if err := a.dropTypedTables(ctx, typed); err != nil {
+				return "", err
 			}
+			typed = nil
+		}
+		if len(users) > 0 || len(typed) > 0 {
+			e := pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", what, t.Name)
+			var lines []string
+			for _, tb := range typed {
+				lines = append(lines, "table "+tb.Name+" depends on "+what+" "+t.Name)
+			}
+			for _, u := range users {
+				lines = append(lines, "column "+lastPart(u)+" of "+tableOrType(ctx, a, u)+" "+firstPart(u)+" depends on "+what+" "+t.Name)
+			}
+			detail := strings.Join(lines, "\n")
 			return "", e.WithDetail("%s", detail).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		root, err := a.tx.Root.DropType(ctx, t.Schema, t.Name)
@@ -643,6 +654,14 @@ func (a *analyzer) alterCompositeType(s *pg.AlterTableStmt) (planner.Utility, er
 			}
 			return pgerr.New(pgerr.FeatureNotSupported, "cannot change the attributes of type %q while column %q uses it", t.Name, users[0])
 		}
+		cascade := false
+		for _, n := range s.Cmds {
+			cascade = cascade || n.GetAlterTableCmd().Behavior == pg.DropBehavior_DROP_CASCADE
+		}
+		typed, err := a.typedTablesOf(ctx, t, cascade)
+		if err != nil {
+			return err
+		}
 		nt := *t
 		nt.Fields = slices.Clone(t.Fields)
 		field := func(name string) int {
@@ -685,7 +704,21 @@ func (a *analyzer) alterCompositeType(s *pg.AlterTableStmt) (planner.Utility, er
 				return pgerr.New(pgerr.WrongObjectType, "ALTER action %s cannot be performed on a type", strings.TrimPrefix(cmd.Subtype.String(), "AT_"))
 			}
 		}
-		return a.putType(ctx, &nt)
+		if err := a.putType(ctx, &nt); err != nil {
+			return err
+		}
+		return a.alterTypedTables(ctx, typed, func(tb *exec.Table) error {
+			for _, n := range s.Cmds {
+				if err := a.alterInherited(ctx, tb, n.GetAlterTableCmd(), true, true); err != nil {
+					return err
+				}
+				var err error
+				if tb, _, err = a.tx.Table(ctx, tb.Def.Schema, tb.Def.Name); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	}), nil
 }
 
@@ -702,10 +735,19 @@ func (a *analyzer) renameAttribute(ctx context.Context, s *pg.RenameStmt) error 
 	if slices.ContainsFunc(t.Fields, func(f versioning.ViewColumn) bool { return f.Name == s.Newname }) {
 		return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", s.Newname, t.Name)
 	}
+	typed, err := a.typedTablesOf(ctx, t, s.Behavior == pg.DropBehavior_DROP_CASCADE)
+	if err != nil {
+		return err
+	}
 	nt := *t
 	nt.Fields = slices.Clone(t.Fields)
 	nt.Fields[i].Name = s.Newname
-	return a.putType(ctx, &nt)
+	if err := a.putType(ctx, &nt); err != nil {
+		return err
+	}
+	return a.alterTypedTables(ctx, typed, func(tb *exec.Table) error {
+		return a.renameColumnInherited(ctx, tb.Def, s.Subname, s.Newname, true, true)
+	})
 }
 
 // compositeTypeOf returns the composite type an ALTER TYPE names as its
