@@ -18,6 +18,9 @@ import (
 // OIDTextArray is text[].
 const OIDTextArray uint32 = 1009
 
+// OIDXMLArray is xml[].
+const OIDXMLArray uint32 = 143
+
 // OIDInt4Array is int4[].
 const OIDInt4Array uint32 = 1007
 

@@ -48,7 +48,7 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 			return nil, err
 		}
 		return types.AppendJSONBBinary(dst, &v), nil
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDJSON, OIDUnknown, OIDChar:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDJSON, OIDUnknown, OIDChar, OIDXML:
 		return append(dst, d.S...), nil
 	case OIDTSVector:
 		return types.AppendTSVectorBinary(dst, d.TSVector()), nil
@@ -176,6 +176,12 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDUnknown, OIDChar:
 		var s string
 		s, err = types.ParseTextBinary(b)
+		d = DText(s)
+	case OIDXML:
+		var s string
+		if s, err = types.ParseTextBinary(b); err == nil {
+			err = types.ParseXML(s, false)
+		}
 		d = DText(s)
 	case OIDBytea:
 		d = DBytes(string(b))

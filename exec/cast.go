@@ -91,6 +91,11 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 	case OIDInet, OIDCidr:
 		v, err := types.ParseInet(s, t.OID == OIDCidr)
 		return DInet(v), err
+	case OIDXML:
+		if err := types.ParseXML(s, st != nil && st.XMLDocument); err != nil {
+			return Null, err
+		}
+		return DText(s), nil
 	case OIDJSON:
 		if err := types.ValidateJSON(s); err != nil {
 			return Null, err
@@ -200,6 +205,9 @@ func castKind(from, to T) Fn {
 	fk, tk := KindOf(from.OID), KindOf(to.OID)
 	if fn := castSpecial(from, to); fn != nil {
 		return fn
+	}
+	if from.OID != to.OID && (from.OID == OIDXML || to.OID == OIDXML) {
+		return nil // xml converts only to and from the string types (castSpecial)
 	}
 	switch {
 	case from.OID == to.OID || (fk == tk && fk != KindInt && fk != KindFloat && fk != KindText && fk != KindTimestamp && fk != KindJSON && fk != KindRange && fk != KindMultirange):

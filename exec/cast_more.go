@@ -65,6 +65,11 @@ func castSpecial(from, to T) Fn {
 	switch {
 	case from.OID != to.OID && IsArrayType(from.OID) && IsArrayType(to.OID):
 		return arrayCast(from, to)
+	case to.OID == OIDXML && from.OID != OIDXML && KindOf(from.OID) == KindText:
+		// text to xml parses, under xmloption (xml.c's texttoxml).
+		return func(env *Env, a []Datum) (Datum, error) { return ParseText(to, a[0].S, env.Settings) }
+	case from.OID == OIDXML && to.OID != OIDXML && tk == KindText:
+		return func(_ *Env, a []Datum) (Datum, error) { return DText(a[0].S), nil }
 	case from.OID == OIDBool && tk == KindText:
 		// bool's cast to text is booltext: "true", not the output "t".
 		return func(_ *Env, a []Datum) (Datum, error) {

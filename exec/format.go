@@ -31,6 +31,8 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendFloat8(dst, d.F, extraFloatDigits(s))
 	case OIDNumeric:
 		return types.AppendNumeric(dst, d.Numeric())
+	case OIDXML:
+		return append(dst, types.XMLOut(d.S)...)
 	case OIDBytea:
 		if s != nil && s.ByteaEscape {
 			return types.AppendByteaEscape(dst, []byte(d.S))

@@ -15,6 +15,7 @@ const (
 	OIDText        uint32 = 25
 	OIDOid         uint32 = 26
 	OIDJSON        uint32 = 114
+	OIDXML         uint32 = 142
 	OIDFloat4      uint32 = 700
 	OIDFloat8      uint32 = 701
 	OIDUnknown     uint32 = 705
@@ -86,7 +87,7 @@ func KindOf(oid uint32) Kind {
 		return KindFloat
 	case OIDNumeric:
 		return KindNumeric
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDUnknown, OIDBit, OIDVarbit:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDUnknown, OIDBit, OIDVarbit, OIDXML:
 		return KindText // a bit string is its text form (types/bit.go)
 	case OIDBytea:
 		return KindBytes
@@ -136,7 +137,7 @@ func KindOf(oid uint32) Kind {
 var typeNames = map[uint32]string{
 	OIDBool: "boolean", OIDBytea: "bytea", OIDChar: `"char"`, OIDName: "name",
 	OIDInt8: "bigint", OIDInt2: "smallint", OIDInt4: "integer", OIDText: "text",
-	OIDOid: "oid", OIDJSON: "json", OIDFloat4: "real", OIDFloat8: "double precision",
+	OIDOid: "oid", OIDJSON: "json", OIDXML: "xml", OIDFloat4: "real", OIDFloat8: "double precision",
 	OIDUnknown: "unknown", OIDBpchar: "character", OIDVarchar: "character varying",
 	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",

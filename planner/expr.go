@@ -517,7 +517,7 @@ func (a *analyzer) coerce(e exec.Expr, t exec.T, what string, loc int32) (exec.E
 	if er > 0 && tr > 0 && er < tr {
 		return a.cast(e, t, false, loc)
 	}
-	if exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText {
+	if exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText && et.OID != exec.OIDXML && t.OID != exec.OIDXML {
 		return a.cast(e, t, false, loc)
 	}
 	if exec.CanCoerce(et.OID, t.OID) && exec.CastFn(et, t, false) != nil {

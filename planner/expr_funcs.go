@@ -21,6 +21,12 @@ import (
 // that is not supported at all.
 func (a *analyzer) exprMore(n *pg.Node, sc *scope) (e exec.Expr, ok bool, err error) {
 	switch {
+	case n.GetXmlExpr() != nil:
+		e, err = a.xmlExpr(n.GetXmlExpr(), sc)
+		return e, true, err
+	case n.GetXmlSerialize() != nil:
+		e, err = a.xmlSerialize(n.GetXmlSerialize(), sc)
+		return e, true, err
 	case n.GetSqlvalueFunction() != nil:
 		e, err = a.sqlValueFunction(n.GetSqlvalueFunction())
 		return e, true, err

@@ -114,6 +114,8 @@ func (a *analyzer) fromItem(n *pg.Node, corr *correlation, prefix *scope) (*from
 		return a.joinExpr(n.GetJoinExpr(), corr, prefix)
 	case n.GetRangeFunction() != nil:
 		return a.rangeFunction(n.GetRangeFunction(), corr, prefix)
+	case n.GetRangeTableFunc() != nil:
+		return a.xmlTable(n.GetRangeTableFunc(), prefix)
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "FROM item not supported yet: %s", NodeName(n))
 }

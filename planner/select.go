@@ -751,6 +751,14 @@ func columnName(n *pg.Node) string {
 		return tn
 	case n.GetCaseExpr() != nil:
 		return "case"
+	case n.GetXmlExpr() != nil:
+		if name, ok := map[pg.XmlExprOp]string{pg.XmlExprOp_IS_XMLCONCAT: "xmlconcat", pg.XmlExprOp_IS_XMLELEMENT: "xmlelement",
+			pg.XmlExprOp_IS_XMLFOREST: "xmlforest", pg.XmlExprOp_IS_XMLPARSE: "xmlparse", pg.XmlExprOp_IS_XMLPI: "xmlpi",
+			pg.XmlExprOp_IS_XMLROOT: "xmlroot"}[n.GetXmlExpr().Op]; ok {
+			return name
+		}
+	case n.GetXmlSerialize() != nil:
+		return "xmlserialize"
 	case n.GetCoalesceExpr() != nil:
 		return "coalesce"
 	case n.GetMinMaxExpr() != nil:

@@ -48,6 +48,7 @@ func init() {
 		registerMultirange,
 		registerNetwork,
 		registerBits,
+		registerXML,
 		registerTextPattern,
 	} {
 		register()

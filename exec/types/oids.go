@@ -19,6 +19,7 @@ const (
 	OidText        Oid = 25
 	OidOid         Oid = 26
 	OidJSON        Oid = 114
+	OidXML         Oid = 142
 	OidFloat4      Oid = 700
 	OidFloat8      Oid = 701
 	OidUnknown     Oid = 705
@@ -68,6 +69,7 @@ const (
 	OidNumericArray     Oid = 1231
 	OidTimeTZArray      Oid = 1270
 	OidJSONArray        Oid = 199
+	OidXMLArray         Oid = 143
 	OidRegclassArray    Oid = 2210
 	OidRegtypeArray     Oid = 2211
 	OidRecordArray      Oid = 2287

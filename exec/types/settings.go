@@ -62,6 +62,12 @@ type Settings struct {
 	ExtraFloatDigits int
 	// ByteaEscape selects bytea_output = escape instead of hex.
 	ByteaEscape bool
+	// XMLDocument is xmloption = document: xml input must be a document,
+	// not only content.
+	XMLDocument bool
+	// XMLBinaryHex is xmlbinary = hex: bytea values in XML are hex
+	// digits instead of base64.
+	XMLBinaryHex bool
 	// TextSearchConfig is default_text_search_config, the configuration
 	// of to_tsvector and the to_tsquery family called without one.
 	TextSearchConfig string

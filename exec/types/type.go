@@ -66,6 +66,8 @@ var Types = func() []Type {
 		base(OidOid, "oid", 4, true, 'N', true, 0, OidOidArray, "oidin", "oidout", "oidrecv", "oidsend", 'i', 'p', 'b'),
 		base(OidJSON, "json", -1, false, 'U', false, 0, OidJSONArray, "json_in", "json_out", "json_recv", "json_send", 'i', 'x', 'b'),
 		arrayType(OidJSONArray, "_json", OidJSON, 'i', 'A', 'b'),
+		base(OidXML, "xml", -1, false, 'U', false, 0, OidXMLArray, "xml_in", "xml_out", "xml_recv", "xml_send", 'i', 'x', 'b'),
+		arrayType(OidXMLArray, "_xml", OidXML, 'i', 'A', 'b'),
 		base(OidFloat4, "float4", 4, true, 'N', false, 0, OidFloat4Array, "float4in", "float4out", "float4recv", "float4send", 'i', 'p', 'b'),
 		base(OidFloat8, "float8", 8, true, 'N', true, 0, OidFloat8Array, "float8in", "float8out", "float8recv", "float8send", 'd', 'p', 'b'),
 		base(OidUnknown, "unknown", -2, false, 'X', false, 0, 0, "unknownin", "unknownout", "unknownrecv", "unknownsend", 'c', 'p', 'p'),

@@ -271,6 +271,7 @@ var defaultVars = map[string]string{
 	"data_checksums":                      "off",
 	"quote_all_identifiers":               "off",
 	"xmloption":                           "content",
+	"xmlbinary":                           "base64",
 	"default_tablespace":                  "",
 	"temp_tablespaces":                    "",
 	"lo_compat_privileges":                "off",

@@ -20,13 +20,14 @@ func (s *Session) settings() *exec.Settings {
 	st.DateStyle, st.DateOrder, _ = parseDateStyle(s.vars["datestyle"], types.DateStyleISO, types.DateOrderMDY)
 	st.IntervalStyle, _ = parseIntervalStyle(s.vars["intervalstyle"])
 	st.TimeZone, _ = parseTimeZone(s.vars["timezone"])
-	st.ByteaEscape = s.vars["bytea_output"] == "escape"
 	st.MaxQueryMemory = settingBytes(s.vars["max_query_memory"])
 	if n, err := strconv.Atoi(s.vars["extra_float_digits"]); err == nil {
 		st.ExtraFloatDigits = n
 	}
 	st.ByteaEscape = strings.EqualFold(s.vars["bytea_output"], "escape")
 	st.TextSearchConfig = s.vars["default_text_search_config"]
+	st.XMLDocument = s.vars["xmloption"] == "document"
+	st.XMLBinaryHex = s.vars["xmlbinary"] == "hex"
 	st.Types = sessionTypes{s}
 	if tx := s.txn; tx != nil {
 		start := tx.StartTime
@@ -170,6 +171,13 @@ func (s *Session) checkSetting(name, value string) (string, error) {
 		}
 		if messageLevel(v) == 0 {
 			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).WithHint("Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.")
+		}
+		return v, nil
+	case "xmloption", "xmlbinary":
+		v := strings.ToLower(strings.TrimSpace(value))
+		if allowed := map[string][2]string{"xmloption": {"content", "document"}, "xmlbinary": {"base64", "hex"}}[name]; v != allowed[0] && v != allowed[1] {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).
+				WithHint("Available values: %s, %s.", allowed[0], allowed[1])
 		}
 		return v, nil
 	case "bytea_output":
