@@ -411,12 +411,7 @@ func (s *fkState) apply(changes []childChange) error {
 	if err != nil {
 		return err
 	}
-	done := map[string]bool{}
-	for _, c := range changes {
-		if done[string(c.key)] {
-			continue // reached twice in one round: once is enough
-		}
-		done[string(c.key)] = true
+	for _, c := range mergeChildChanges(changes) {
 		if c.row == nil {
 			if err := w.Delete(ctx, c.key, c.old); err != nil {
 				return err
@@ -431,13 +426,58 @@ func (s *fkState) apply(changes []childChange) error {
 			if err := w.Update(ctx, c.key, c.old, c.row); err != nil {
 				return err
 			}
-			if c.fk != nil {
-				s.checks = append(s.checks, fkCheck{t: cur, fk: c.fk, row: c.row})
+			for _, fk := range c.fks {
+				s.checks = append(s.checks, fkCheck{t: cur, fk: fk, row: c.row})
 			}
 		}
 		s.events = append(s.events, fkEvent{t: cur, old: c.old, new: c.row})
 	}
 	return w.Flush(ctx)
+}
+
+// mergedChange is the one change a round makes to a referencing row.
+type mergedChange struct {
+	key      []byte
+	old, row Row
+	fks      []*versioning.ForeignKey
+}
+
+// mergeChildChanges combines the actions one round takes on each row: a
+// row that several keys reach (a table with keys owner and worker to the
+// same parent, both ON UPDATE CASCADE) takes the columns each action
+// changes, and a delete takes precedence, so that no action undoes
+// another by writing its copy of the old row.
+func mergeChildChanges(changes []childChange) []*mergedChange {
+	byKey := map[string]*mergedChange{}
+	var out []*mergedChange
+	for _, c := range changes {
+		m := byKey[string(c.key)]
+		if m == nil {
+			m = &mergedChange{key: c.key, old: c.old, row: slices.Clone(c.row)}
+			if c.fk != nil {
+				m.fks = append(m.fks, c.fk)
+			}
+			byKey[string(c.key)] = m
+			out = append(out, m)
+			continue
+		}
+		if m.row == nil {
+			continue // deleted already
+		}
+		if c.row == nil {
+			m.row, m.fks = nil, nil
+			continue
+		}
+		for i := range c.row {
+			if colsChanged([]int{i}, c.old, c.row) {
+				m.row[i] = c.row[i]
+			}
+		}
+		if c.fk != nil {
+			m.fks = append(m.fks, c.fk)
+		}
+	}
+	return out
 }
 
 // columnDefaults evaluates the defaults of t's columns cols for SET

@@ -222,7 +222,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 	case pg.AlterTableType_AT_DropInherit:
 		return a.dropInherit(ctx, def, cmd.Def.GetRangeVar())
 	case pg.AlterTableType_AT_AlterConstraint:
-		return a.alterConstraint(ctx, def, cmd.Def.GetConstraint())
+		return a.alterConstraint(ctx, def, cmd.Def.GetConstraint(), false)
 	case pg.AlterTableType_AT_AlterColumnType:
 		if err := columnTypePolicies(def, cmd.Name); err != nil {
 			return err
@@ -1198,7 +1198,7 @@ func (a *analyzer) moveRelation(ctx context.Context, rel planner.Relation, schem
 // alterConstraint runs ALTER TABLE ... ALTER CONSTRAINT, which in
 // PostgreSQL 15 changes only whether a foreign key is deferrable and
 // initially deferred.
-func (a *analyzer) alterConstraint(ctx context.Context, def *versioning.Table, c *pg.Constraint) error {
+func (a *analyzer) alterConstraint(ctx context.Context, def *versioning.Table, c *pg.Constraint, recursing bool) error {
 	if c.Initdeferred && !c.Deferrable {
 		return pgerr.New(pgerr.SyntaxError, "constraint declared INITIALLY DEFERRED must be DEFERRABLE")
 	}
@@ -1206,12 +1206,31 @@ func (a *analyzer) alterConstraint(ctx context.Context, def *versioning.Table, c
 		if fk.Name != c.Conname {
 			continue
 		}
-		if fk.Deferrable == c.Deferrable && fk.InitiallyDeferred == c.Initdeferred {
-			return nil
+		if fk.Inherited && !recursing {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot alter constraint %q on relation %q", c.Conname, def.Name).
+				WithHint("You may alter the constraint it derives from instead.")
 		}
-		def.ForeignKeys[i].Deferrable, def.ForeignKeys[i].InitiallyDeferred = c.Deferrable, c.Initdeferred
-		a.s.InvalidatePlans()
-		return a.putTable(ctx, def)
+		if fk.Deferrable != c.Deferrable || fk.InitiallyDeferred != c.Initdeferred {
+			def.ForeignKeys[i].Deferrable, def.ForeignKeys[i].InitiallyDeferred = c.Deferrable, c.Initdeferred
+			a.s.InvalidatePlans()
+			if err := a.putTable(ctx, def); err != nil {
+				return err
+			}
+		}
+		// A partitioned table's key has a copy in each partition, which
+		// follows it.
+		kids, err := a.childTables(ctx, def)
+		if err != nil {
+			return err
+		}
+		for _, k := range kids {
+			if slices.ContainsFunc(k.Def.ForeignKeys, func(f versioning.ForeignKey) bool { return f.Name == c.Conname && f.Inherited }) {
+				if err := a.alterConstraint(ctx, cloneTable(k.Def), c, true); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	}
 	if planner.ConstraintExists(def, c.Conname) {
 		return pgerr.New(pgerr.WrongObjectType, "constraint %q of relation %q is not a foreign key constraint", c.Conname, def.Name)

@@ -329,6 +329,10 @@ func (a *analyzer) inheritCheck(ctx context.Context, kids []*exec.Table, ck vers
 func (a *analyzer) dropCheckInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, kids []*exec.Table, inh, recursing bool) error {
 	i := slices.IndexFunc(t.Def.Checks, func(c versioning.Check) bool { return c.Name == cmd.Name })
 	if i < 0 {
+		if !recursing && slices.ContainsFunc(t.Def.ForeignKeys, func(fk versioning.ForeignKey) bool { return fk.Name == cmd.Name && fk.Inherited }) {
+			// A partition's copy of its parent's key goes with the parent's.
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop inherited constraint %q of relation %q", cmd.Name, t.Def.Name)
+		}
 		return a.alterCmd(ctx, t, cmd)
 	}
 	ck := t.Def.Checks[i]
