@@ -20,7 +20,7 @@ func insteadTriggers(t *Table, event string) []*versioning.Trigger {
 	if t.Def == nil || t.VirtualKind != 'v' {
 		return nil
 	}
-	return triggers(t.Def.Triggers, event, 'i', true, nil, nil)
+	return triggers(false, t.Def.Triggers, event, 'i', true, nil, nil)
 }
 
 // openInstead runs an INSERT, UPDATE or DELETE of a view through its

@@ -50,12 +50,15 @@ type FireTriggerFunc func(env *Env, c *TriggerCall) (Row, error)
 // tableTriggers) of timing and level that fire on event, ordered by name;
 // sets, for UPDATE, tells the columns the statement assigns, by position
 // in setsOf (UPDATE OF fires only when one of its is).
-func triggers(defs []versioning.Trigger, event string, timing byte, row bool, sets []Expr, setsOf *Table) []*versioning.Trigger {
+func triggers(replica bool, defs []versioning.Trigger, event string, timing byte, row bool, sets []Expr, setsOf *Table) []*versioning.Trigger {
 	var out []*versioning.Trigger
 	for i := range defs {
 		tr := &defs[i]
 		if tr.Disabled || tr.Timing != timing || tr.ForEachRow != row || !tr.FiresOn(event) {
 			continue
+		}
+		if replica && tr.Fires == 0 || !replica && tr.Fires == 'R' {
+			continue // session_replication_role decides
 		}
 		if event == "UPDATE" && len(tr.Columns) > 0 && sets != nil && !setsAny(setsOf, sets, tr.Columns) {
 			continue
@@ -64,6 +67,11 @@ func triggers(defs []versioning.Trigger, event string, timing byte, row bool, se
 	}
 	return out
 }
+
+// replicaMode reports whether the session is in replica mode
+// (session_replication_role), where only triggers enabled REPLICA or
+// ALWAYS fire.
+func replicaMode(env *Env) bool { return env != nil && env.Settings != nil && env.Settings.Replica }
 
 func setsAny(t *Table, sets []Expr, cols []string) bool {
 	for pos, e := range sets {
@@ -146,8 +154,8 @@ func newTriggerState(env *Env, t *Table, events []string, sets []Expr, gen Gener
 		// The first event's ROW triggers, looked up once: the rows of
 		// an INSERT ... ON CONFLICT DO UPDATE are mostly inserted.
 		ts.event = events[0]
-		ts.before = triggers(ts.defs, ts.event, TriggerBefore, true, sets, t)
-		ts.after = triggers(ts.defs, ts.event, TriggerAfter, true, sets, t)
+		ts.before = triggers(replicaMode(ts.env), ts.defs, ts.event, TriggerBefore, true, sets, t)
+		ts.after = triggers(replicaMode(ts.env), ts.defs, ts.event, TriggerAfter, true, sets, t)
 	}
 	return ts, nil
 }
@@ -183,7 +191,7 @@ func (ts *triggerState) statement(timing byte) error {
 		if timing == TriggerAfter {
 			event = ts.events[len(ts.events)-1-i]
 		}
-		for _, tr := range triggers(ts.defs, event, timing, false, ts.sets, ts.setsOf) {
+		for _, tr := range triggers(replicaMode(ts.env), ts.defs, event, timing, false, ts.sets, ts.setsOf) {
 			c := &TriggerCall{Trigger: tr, Table: ts.t, Event: event}
 			if timing == TriggerAfter {
 				ts.withTransitions(c)
@@ -204,7 +212,7 @@ func (ts *triggerState) beforeRow(event string, old, row Row) (Row, error) {
 	}
 	list := ts.before
 	if event != ts.event {
-		list = triggers(ts.defs, event, TriggerBefore, true, ts.sets, ts.setsOf)
+		list = triggers(replicaMode(ts.env), ts.defs, event, TriggerBefore, true, ts.sets, ts.setsOf)
 	}
 	for _, tr := range list {
 		c := &TriggerCall{Trigger: tr, Table: ts.t, Event: event, Old: old, New: row}
@@ -245,7 +253,7 @@ func (ts *triggerState) afterRow(event string, old, row Row) {
 	}
 	list := ts.after
 	if event != ts.event {
-		list = triggers(ts.defs, event, TriggerAfter, true, ts.sets, ts.setsOf)
+		list = triggers(replicaMode(ts.env), ts.defs, event, TriggerAfter, true, ts.sets, ts.setsOf)
 	}
 	for _, tr := range list {
 		*ts.queue = append(*ts.queue, TriggerCall{Trigger: tr, Table: ts.t, Event: event, Old: old, New: row})

@@ -53,6 +53,9 @@ type Txn struct {
 	// FireTrigger, when set, runs a trigger's function (trigger.go); the
 	// planner provides it.
 	FireTrigger FireTriggerFunc
+	// TriggerDepth is how many trigger functions are running, nested
+	// (pg_trigger_depth).
+	TriggerDepth int
 
 	// RowIDs, when set, draws the hidden row ids of keyless tables for
 	// every transaction of the engine (rowid.go); without it, ids are

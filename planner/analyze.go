@@ -236,7 +236,11 @@ func InstallHooks(s Session, tx *exec.Txn) {
 	tx.Defaults = func(ctx context.Context, t *exec.Table) ([]exec.Expr, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).defaults(t)
 	}
-	tx.FireTrigger = func(env *exec.Env, c *exec.TriggerCall) (exec.Row, error) { return fireTrigger(s, env, c) }
+	tx.FireTrigger = func(env *exec.Env, c *exec.TriggerCall) (exec.Row, error) {
+		tx.TriggerDepth++
+		defer func() { tx.TriggerDepth-- }()
+		return fireTrigger(s, env, c)
+	}
 	tx.Generated = func(ctx context.Context, t *exec.Table) (exec.GeneratedCols, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).generatedExprs(t)
 	}

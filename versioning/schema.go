@@ -640,7 +640,11 @@ type Trigger struct {
 	FuncName   string   `json:"func_name"`
 	Args       []string `json:"args,omitempty"`
 	Disabled   bool     `json:"disabled,omitempty"`
-	Comment    string   `json:"comment,omitempty"`
+	// Fires is 'A' for a trigger enabled ALWAYS, 'R' for one enabled
+	// REPLICA (firing only when session_replication_role is replica), 0
+	// for one that fires in origin and local mode (tgenabled 'O').
+	Fires   byte   `json:"fires,omitempty"`
+	Comment string `json:"comment,omitempty"`
 	// OldTable and NewTable name the transition tables of REFERENCING
 	// OLD TABLE AS / NEW TABLE AS: the statement's old and new rows, as
 	// relations the trigger's function reads. "" for none.

@@ -25,6 +25,7 @@ const (
 	OIDPgDatabase   = 1262
 	OIDPgAuthid     = 1260
 	OIDPgRewrite    = 2618
+	OIDPgTrigger    = 2620
 )
 
 // Object kinds mixed into derived OIDs, so that a table and an index of the

@@ -1198,6 +1198,9 @@ func (s *Snapshot) Descriptions() []Description {
 		for _, fk := range t.ForeignKeys {
 			add(ConstraintOID(t.Schema, t.Name, fk.Name), OIDPgConstraint, 0, fk.Comment)
 		}
+		for _, tr := range t.Triggers {
+			add(TriggerOID(t.Schema, t.Name, tr.Name), OIDPgTrigger, 0, tr.Comment)
+		}
 	}
 	for _, q := range s.Seqs {
 		add(SequenceOID(q.Schema, q.Name), OIDPgClass, 0, q.Comment)

@@ -471,8 +471,11 @@ func pgTrigger(s *Snapshot) ([]exec.Row, error) {
 				foid = FunctionOID(f)
 			}
 			enabled := byte('O')
-			if tr.Disabled {
+			switch {
+			case tr.Disabled:
 				enabled = 'D'
+			case tr.Fires != 0:
+				enabled = tr.Fires
 			}
 			var attnums []string
 			for _, c := range tr.Columns {

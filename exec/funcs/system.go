@@ -72,6 +72,13 @@ func CurrentDate(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
 }
 
 func registerSystem() {
+	// pg_trigger_depth is how many trigger functions are running, nested.
+	exec.Register(&exec.Func{Name: "pg_trigger_depth", Ret: exec.OIDInt4, Fn: func(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+		if env == nil || env.Txn == nil {
+			return exec.DInt(0), nil
+		}
+		return exec.DInt(int64(env.Txn.TriggerDepth)), nil
+	}})
 	now := CurrentTimestamp(-1)
 	for _, name := range []string{"now", "transaction_timestamp", "statement_timestamp"} {
 		exec.Register(&exec.Func{Name: name, Ret: exec.OIDTimestampTZ, Fn: now})

@@ -62,6 +62,9 @@ type Settings struct {
 	ExtraFloatDigits int
 	// ByteaEscape selects bytea_output = escape instead of hex.
 	ByteaEscape bool
+	// Replica is session_replication_role = replica: triggers enabled
+	// REPLICA or ALWAYS fire, the others do not.
+	Replica bool
 	// XMLDocument is xmloption = document: xml input must be a document,
 	// not only content.
 	XMLDocument bool

@@ -243,6 +243,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 	case pg.AlterTableType_AT_DropIdentity:
 		return a.dropIdentity(ctx, def, cmd)
 	case pg.AlterTableType_AT_EnableTrig, pg.AlterTableType_AT_DisableTrig, pg.AlterTableType_AT_EnableTrigAll,
+		pg.AlterTableType_AT_EnableAlwaysTrig, pg.AlterTableType_AT_EnableReplicaTrig,
 		pg.AlterTableType_AT_DisableTrigAll, pg.AlterTableType_AT_EnableTrigUser, pg.AlterTableType_AT_DisableTrigUser:
 		if err := enableTrigger(def, cmd); err != nil {
 			return err
@@ -1015,6 +1016,8 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			return "ALTER DOMAIN", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_POLICY:
 			return a.renamePolicy(ctx, s)
+		case pg.ObjectType_OBJECT_TRIGGER:
+			return "ALTER TRIGGER", a.renameTrigger(ctx, s)
 		case pg.ObjectType_OBJECT_ATTRIBUTE:
 			return "ALTER TYPE", a.renameAttribute(ctx, s)
 		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:

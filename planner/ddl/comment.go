@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -93,6 +94,22 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 				}
 			}
 			return "", pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", name, table)
+		case pg.ObjectType_OBJECT_TRIGGER:
+			parts := planner.NameList(s.Object.GetList().GetItems())
+			schema, table := planner.SplitName(parts[:len(parts)-1])
+			t, err := a.commentTable(ctx, schema, table)
+			if err != nil {
+				return "", err
+			}
+			name := parts[len(parts)-1]
+			for i := range t.Triggers {
+				if t.Triggers[i].Name == name {
+					t.Triggers = slices.Clone(t.Triggers)
+					t.Triggers[i].Comment = text
+					return "COMMENT", a.putTable(ctx, t)
+				}
+			}
+			return "", pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", name, table)
 		case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
 			schema, name := planner.SplitName(planner.NameList(s.Object.GetTypeName().GetNames()))
 			ut, err := a.LookupType(ctx, schema, name)

@@ -399,11 +399,15 @@ func (a *analyzer) dropTriggersOf(ctx context.Context, f *versioning.Function, c
 
 // enableTrigger runs ALTER TABLE ENABLE/DISABLE TRIGGER name|ALL|USER.
 func enableTrigger(def *versioning.Table, cmd *pg.AlterTableCmd) error {
-	disable := false
+	disable, fires := false, byte(0)
 	all := false
 	switch cmd.Subtype {
 	case pg.AlterTableType_AT_DisableTrig:
 		disable = true
+	case pg.AlterTableType_AT_EnableAlwaysTrig:
+		fires = 'A'
+	case pg.AlterTableType_AT_EnableReplicaTrig:
+		fires = 'R'
 	case pg.AlterTableType_AT_EnableTrigAll, pg.AlterTableType_AT_EnableTrigUser:
 		all = true
 	case pg.AlterTableType_AT_DisableTrigAll, pg.AlterTableType_AT_DisableTrigUser:
@@ -414,6 +418,9 @@ func enableTrigger(def *versioning.Table, cmd *pg.AlterTableCmd) error {
 	for i := range def.Triggers {
 		if all || def.Triggers[i].Name == cmd.Name {
 			def.Triggers[i].Disabled = disable
+			if !disable {
+				def.Triggers[i].Fires = fires
+			}
 			found = true
 		}
 	}
@@ -453,4 +460,30 @@ func checkWhenReferences(s *pg.CreateTrigStmt) error {
 		}
 	})
 	return err
+}
+
+// renameTrigger runs ALTER TRIGGER name ON table RENAME TO new.
+func (a *analyzer) renameTrigger(ctx context.Context, s *pg.RenameStmt) error {
+	t, ok, err := a.LookupTable(ctx, s.Relation.Schemaname, s.Relation.Relname)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(s.Relation)), s.Relation.Location)
+	}
+	if err := a.requireOwnerOf(t.Def, "table", t.Def.Name); err != nil {
+		return err
+	}
+	i := slices.IndexFunc(t.Def.Triggers, func(x versioning.Trigger) bool { return x.Name == s.Subname })
+	if i < 0 {
+		return pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", s.Subname, t.Def.Name)
+	}
+	if slices.ContainsFunc(t.Def.Triggers, func(x versioning.Trigger) bool { return x.Name == s.Newname }) {
+		return pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", s.Newname, t.Def.Name)
+	}
+	def := cloneTable(t.Def)
+	def.Triggers = slices.Clone(def.Triggers)
+	def.Triggers[i].Name = s.Newname
+	slices.SortFunc(def.Triggers, func(x, y versioning.Trigger) int { return strings.Compare(x.Name, y.Name) })
+	return a.putTable(ctx, def)
 }

@@ -27,6 +27,7 @@ func (s *Session) settings() *exec.Settings {
 	st.ByteaEscape = strings.EqualFold(s.vars["bytea_output"], "escape")
 	st.TextSearchConfig = s.vars["default_text_search_config"]
 	st.XMLDocument = s.vars["xmloption"] == "document"
+	st.Replica = s.vars["session_replication_role"] == "replica"
 	st.XMLBinaryHex = s.vars["xmlbinary"] == "hex"
 	st.Types = sessionTypes{s}
 	if tx := s.txn; tx != nil {
