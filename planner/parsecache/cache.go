@@ -39,6 +39,9 @@ type entry struct {
 	consts [][]constant // by literal, the nodes that hold its value
 	leased bool
 	lease  Lease // handed out while leased, so that leasing allocates nothing
+	// plan is what the cache's user keeps with the shape (its generic
+	// plan), dropped with the entry.
+	plan any
 }
 
 // constant is an A_Const holding a literal's value, negated when the
@@ -67,6 +70,26 @@ func (l *Lease) Release() {
 		l.e = nil
 	}
 }
+
+// Literals returns, for each literal of the query in order, the
+// constants of the leased tree that hold its value (at least one each):
+// the tree's own nodes, to be read before Release.
+func (l *Lease) Literals() [][]*pg.A_Const {
+	out := make([][]*pg.A_Const, len(l.e.consts))
+	for i, cs := range l.e.consts {
+		for _, c := range cs {
+			out[i] = append(out[i], c.node)
+		}
+	}
+	return out
+}
+
+// Plan returns what SetPlan kept with the lease's shape, nil if nothing.
+func (l *Lease) Plan() any { return l.e.plan }
+
+// SetPlan keeps p with the lease's shape for the queries of that shape
+// that follow, until the shape leaves the cache.
+func (l *Lease) SetPlan(p any) { l.e.plan = p }
 
 // Parse returns sql's parse tree. When the tree comes from the cache, the
 // lease is not nil, and the tree is valid until the lease is released

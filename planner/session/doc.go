@@ -52,6 +52,11 @@
 //     unchanged (Analysis.DepsHold), the session's name resolution is of
 //     the same generation (Analysis.Gen), and the authority its privileges
 //     were checked with is still the current role's (Analysis.Auth).
+//     A simple query's shape may keep a generic plan (generic.go), reused
+//     under the same rules, with the query's literals as its parameters:
+//     only where each literal is compared with a column and its parameter
+//     reads it as the literal's analysis would, so that the results and
+//     errors are the literal query's.
 //  4. A notification (NOTIFY, pg_notify) is delivered only when its
 //     transaction commits, to the sessions listening on its channel in
 //     the same database and on the same branch, in commit order; a

@@ -24,6 +24,15 @@ type Statement struct {
 	// (ParseSimple), until Close.
 	lease *parsecache.Lease
 
+	planState
+	// params are the values of a simple query's literals when its
+	// analysis is its shape's generic plan (generic.go), which reads
+	// them as parameters.
+	params []exec.Datum
+}
+
+// planState is an analysis and where it was made, for reuse.
+type planState struct {
 	// an is the last analysis, anRoot the root value and anTxn the
 	// transaction it was made in. Execute reuses a plan while the root has
 	// not changed (plans read the transaction from their Env), and a
@@ -110,11 +119,14 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	if err != nil {
 		return nil, nil, err
 	}
+	if cols, ok := st.describeGeneric(ctx, tx, given); ok {
+		return planner.ParamTypes(given), cols, nil
+	}
 	an, err := planner.Analyze(ctx, st.s, tx, st.raw.Stmt, st.Text(), given)
 	if err != nil {
 		return nil, nil, err
 	}
-	st.an, st.anRoot, st.anTxn = an, tx.Root.Addr(), tx
+	st.an, st.anRoot, st.anTxn, st.params = an, tx.Root.Addr(), tx, nil
 	return an.Params, an.Cols, nil
 }
 
@@ -301,6 +313,9 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 	if err := s.lockPlanRelations(ctx, tx, an); err != nil {
 		return nil, err
 	}
+	if len(params) == 0 && an == st.an {
+		params = st.params // a generic plan's literals
+	}
 	env := &exec.Env{Ctx: ctx, Params: params, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx, Session: s}
 	rows, err := an.Plan.Open(env)
 	if err != nil {
@@ -314,25 +329,29 @@ func (st *Statement) execute(ctx context.Context, tx *exec.Txn, given []uint32, 
 // read it through the transaction), a utility or COPY only in the
 // transaction and root it was made for, since it holds them.
 func (st *Statement) reusable(ctx context.Context, tx *exec.Txn) bool {
-	an := st.an
+	return st.planState.reusable(ctx, st.s, tx)
+}
+
+func (p *planState) reusable(ctx context.Context, s *Session, tx *exec.Txn) bool {
+	an := p.an
 	switch {
 	case an == nil:
 		return false
-	case an.Gen != st.s.planGen:
+	case an.Gen != s.planGen:
 		return false
-	case an.Auth != (planner.AuthKey{}) && !st.s.authHolds(an.Auth):
+	case an.Auth != (planner.AuthKey{}) && !s.authHolds(an.Auth):
 		return false
-	case st.anRoot == tx.Root.Addr() && st.anTxn == tx:
+	case p.anRoot == tx.Root.Addr() && p.anTxn == tx:
 		return true
 	case an.Plan == nil || len(an.Deps) == 0:
 		return false
-	case st.heldAn == an && st.heldRoot == tx.Root.Addr():
+	case p.heldAn == an && p.heldRoot == tx.Root.Addr():
 		return true // depsHold is a function of the analysis and the root
 	}
 	if !an.DepsHold(ctx, tx) {
 		return false
 	}
-	st.heldAn, st.heldRoot = an, tx.Root.Addr()
+	p.heldAn, p.heldRoot = an, tx.Root.Addr()
 	return true
 }
 

@@ -1,0 +1,227 @@
+package session
+
+import (
+	"context"
+	"strconv"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/pgtree"
+)
+
+// Generic plans of simple queries. A client that sends its values inline
+// (the simple protocol: pgbench's default, ORMs that interpolate, psql)
+// repeats query shapes that differ only in their literals. The parse
+// cache gives each shape one tree; a SELECT whose literals all compare a
+// column with a value (col = 5, col < 'x', col BETWEEN 1 AND 9, col IN
+// (1, 2)) also gets one analysis, made with those literals as parameters
+// and kept with the shape, so that the next query of the shape only binds
+// its literals, as an EXECUTE of a prepared statement would.
+//
+// The result is the literal query's: a number's parameter is declared
+// with the literal's own type (int4, int8 or numeric), and a string's
+// takes the type the comparison gives it, which is the type the literal
+// is read as; the analysis is refused when that type has a modifier or
+// is one whose input depends on more than the text. A literal that the
+// parameter's type cannot read makes the query go the ordinary way, so
+// that its error is the literal's, with its position. The analysis is
+// reused under the prepared statements' rules (planState.reusable).
+
+// genericPlan is a shape's analysis with its literals as parameters.
+type genericPlan struct {
+	ok    bool        // false: the shape has none
+	raw   *pg.RawStmt // the tree with ParamRefs in place of the literals
+	given []uint32    // the declared parameter types; 0 for strings
+	types []exec.T    // the parameter types of the analysis
+	plan  planState
+}
+
+// describeGeneric gives st, a simple query, its shape's generic plan and
+// the values of its literals; ok is false when it has none.
+func (st *Statement) describeGeneric(ctx context.Context, tx *exec.Txn, given []uint32) ([]exec.ResultColumn, bool) {
+	if st.lease == nil || len(given) > 0 || st.raw.Stmt.GetSelectStmt() == nil {
+		return nil, false
+	}
+	lits := st.lease.Literals()
+	g, _ := st.lease.Plan().(*genericPlan)
+	if g == nil {
+		g = newGenericPlan(st.raw, lits)
+		st.lease.SetPlan(g)
+	}
+	if !g.ok {
+		return nil, false
+	}
+	if !g.plan.reusable(ctx, st.s, tx) {
+		an, err := planner.Analyze(ctx, st.s, tx, g.raw.Stmt, st.Text(), g.given)
+		if err != nil {
+			return nil, false // the query's own analysis reports it
+		}
+		if an.Plan == nil || !genericTypes(an.Params) {
+			g.ok = false
+			return nil, false
+		}
+		g.plan = planState{an: an, anRoot: tx.Root.Addr(), anTxn: tx}
+		g.types = an.Params
+	}
+	params, ok := bindLiterals(lits, g.types, st.s.settings())
+	if !ok {
+		return nil, false
+	}
+	st.planState = planState{an: g.plan.an, anRoot: tx.Root.Addr(), anTxn: tx}
+	st.params = params
+	return g.plan.an.Cols, true
+}
+
+// newGenericPlan makes the generic plan of the shape of raw, whose
+// literals are held by the constants lits; not ok unless every literal
+// compares a column.
+func newGenericPlan(raw *pg.RawStmt, lits [][]*pg.A_Const) *genericPlan {
+	g := &genericPlan{}
+	sel := raw.Stmt.GetSelectStmt()
+	if len(lits) == 0 || sel == nil || sel.WhereClause == nil {
+		return g
+	}
+	compared := map[int32]bool{}
+	pgtree.Walk(sel.WhereClause.ProtoReflect(), func(m protoreflect.Message) bool {
+		if x, ok := m.Interface().(*pg.A_Expr); ok {
+			markCompared(x, compared)
+		}
+		return true
+	})
+	literalAt := map[int32]int{}
+	for i, cs := range lits {
+		for _, c := range cs {
+			if !compared[c.Location] {
+				return g
+			}
+			literalAt[c.Location] = i
+		}
+		t, ok := literalType(cs[0])
+		if !ok {
+			return g
+		}
+		g.given = append(g.given, t)
+	}
+	g.raw = proto.Clone(raw).(*pg.RawStmt)
+	pgtree.Walk(g.raw.ProtoReflect(), func(m protoreflect.Message) bool {
+		n, ok := m.Interface().(*pg.Node)
+		if !ok {
+			return true
+		}
+		if c := n.GetAConst(); c != nil {
+			if i, ok := literalAt[c.Location]; ok {
+				n.Node = &pg.Node_ParamRef{ParamRef: &pg.ParamRef{Number: int32(i + 1), Location: c.Location}}
+			}
+			return false
+		}
+		return true
+	})
+	g.ok = true
+	return g
+}
+
+// markCompared marks the constants x compares with a column: the
+// operands of a comparison operator, of BETWEEN and of IN whose other
+// side is a column reference.
+func markCompared(x *pg.A_Expr, compared map[int32]bool) {
+	if x.Lexpr == nil || x.Rexpr == nil {
+		return
+	}
+	mark := func(n *pg.Node) {
+		if c := n.GetAConst(); c != nil && !c.Isnull {
+			compared[c.Location] = true
+		}
+	}
+	switch x.Kind {
+	case pg.A_Expr_Kind_AEXPR_OP:
+		if len(x.Name) != 1 {
+			return
+		}
+		switch x.Name[0].GetString_().GetSval() {
+		case "=", "<>", "!=", "<", "<=", ">", ">=":
+		default:
+			return
+		}
+		if x.Lexpr.GetColumnRef() != nil {
+			mark(x.Rexpr)
+		}
+		if x.Rexpr.GetColumnRef() != nil {
+			mark(x.Lexpr)
+		}
+	case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN, pg.A_Expr_Kind_AEXPR_IN:
+		if x.Lexpr.GetColumnRef() == nil {
+			return
+		}
+		for _, n := range x.Rexpr.GetList().GetItems() {
+			mark(n)
+		}
+	}
+}
+
+// literalType is the declared type of a literal's parameter: a number's
+// own type, 0 (to be inferred) for a string.
+func literalType(c *pg.A_Const) (uint32, bool) {
+	switch v := c.Val.(type) {
+	case *pg.A_Const_Ival:
+		return exec.OIDInt4, true
+	case *pg.A_Const_Fval:
+		if _, err := strconv.ParseInt(v.Fval.Fval, 10, 64); err == nil {
+			return exec.OIDInt8, true
+		}
+		return exec.OIDNumeric, true
+	case *pg.A_Const_Sval:
+		return 0, true
+	}
+	return 0, false
+}
+
+// genericTypes reports whether a generic plan's parameters read their
+// literals as the literals' analysis would: types without a modifier
+// whose input is the text alone.
+func genericTypes(types []exec.T) bool {
+	for _, t := range types {
+		if t.Typmod >= 0 {
+			return false
+		}
+		switch t.OID {
+		case exec.OIDInt2, exec.OIDInt4, exec.OIDInt8, exec.OIDNumeric, exec.OIDFloat4, exec.OIDFloat8,
+			exec.OIDText, exec.OIDVarchar, exec.OIDBpchar, exec.OIDName, exec.OIDBool, exec.OIDUUID, exec.OIDOid:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// bindLiterals reads the literals' values as the parameters' types; not
+// ok when one does not read.
+func bindLiterals(lits [][]*pg.A_Const, types []exec.T, st *exec.Settings) ([]exec.Datum, bool) {
+	out := make([]exec.Datum, len(lits))
+	for i, cs := range lits {
+		var text string
+		switch v := cs[0].Val.(type) {
+		case *pg.A_Const_Ival:
+			if k := exec.KindOf(types[i].OID); k == exec.KindInt {
+				out[i] = exec.DInt(int64(v.Ival.Ival))
+				continue
+			}
+			text = strconv.Itoa(int(v.Ival.Ival))
+		case *pg.A_Const_Fval:
+			text = v.Fval.Fval
+		case *pg.A_Const_Sval:
+			text = v.Sval.Sval
+		default:
+			return nil, false
+		}
+		d, err := exec.ParseText(types[i], text, st)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = d
+	}
+	return out, true
+}

@@ -1,0 +1,112 @@
+package regress
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/prollypg/prollypg/regress/internal/testserver"
+)
+
+// TestGenericPlans runs simple-protocol queries whose shapes get generic
+// plans (planner/session/generic.go) through what may change under a kept
+// plan: the literals, the search path, the table's definition, literals
+// the parameter's type cannot read, and literals outside a comparison.
+func TestGenericPlans(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	cfg, err := pgx.ParseConfig(srv.DSN("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	for _, sql := range []string{
+		`CREATE SCHEMA ga`, `CREATE SCHEMA gb`,
+		`CREATE TABLE ga.t (id int PRIMARY KEY, v text)`, `CREATE TABLE gb.t (id int PRIMARY KEY, v text)`,
+		`INSERT INTO ga.t SELECT g, 'a' || g FROM generate_series(1, 100) g`,
+		`INSERT INTO gb.t SELECT g, 'b' || g FROM generate_series(1, 100) g`,
+		`SET search_path = ga`,
+	} {
+		exec(t, ctx, c, sql)
+	}
+	one := func(sql string) string {
+		t.Helper()
+		var v string
+		if err := c.QueryRow(ctx, sql).Scan(&v); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		return v
+	}
+	for i := 0; i < 50; i++ {
+		id := 1 + rand.Intn(100)
+		if got, want := one(fmt.Sprintf(`SELECT v FROM t WHERE id = %d`, id)), fmt.Sprintf("a%d", id); got != want {
+			t.Fatalf("id %d: got %q, want %q", id, got, want)
+		}
+	}
+	if got := one(`SELECT count(*)::text FROM t WHERE id BETWEEN 10 AND 19 AND v <> 'a15'`); got != "9" {
+		t.Fatalf("BETWEEN: got %s", got)
+	}
+	if got := one(`SELECT count(*)::text FROM t WHERE id BETWEEN 20 AND 39 AND v <> 'a25'`); got != "19" {
+		t.Fatalf("BETWEEN again: got %s", got)
+	}
+	exec(t, ctx, c, `SET search_path = gb`)
+	if got := one(`SELECT v FROM t WHERE id = 7`); got != "b7" {
+		t.Fatalf("after SET search_path: got %q", got)
+	}
+	exec(t, ctx, c, `ALTER TABLE gb.t ALTER COLUMN v TYPE varchar(10)`)
+	exec(t, ctx, c, `UPDATE gb.t SET v = 'x' || id WHERE id = 8`)
+	if got := one(`SELECT v FROM t WHERE id = 8`); got != "x8" {
+		t.Fatalf("after ALTER TABLE: got %q", got)
+	}
+	// Numbers keep their own type: 1.5 is no integer id.
+	var n int
+	if err := c.QueryRow(ctx, `SELECT count(*) FROM t WHERE id = 1.5`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("id = 1.5: %d, %v", n, err)
+	}
+	if err := c.QueryRow(ctx, `SELECT count(*) FROM t WHERE id = 2.0`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("id = 2.0: %d, %v", n, err)
+	}
+	// A literal the column's type cannot read fails as the literal does,
+	// the first time and once the shape has a plan.
+	var first *pgconn.PgError
+	for i := 0; i < 3; i++ {
+		_, err := c.Exec(ctx, fmt.Sprintf(`SELECT v FROM t WHERE id = '%s'`, []string{"1", "x", "y"}[i]))
+		var pe *pgconn.PgError
+		if i == 0 {
+			if err != nil {
+				t.Fatalf("id = '1': %v", err)
+			}
+			continue
+		}
+		if !errors.As(err, &pe) || pe.Code != "22P02" {
+			t.Fatalf("id = 'x': got %v, want 22P02", err)
+		}
+		if first == nil {
+			first = pe
+		} else if pe.Position != first.Position {
+			t.Fatalf("position %d, then %d", first.Position, pe.Position)
+		}
+	}
+	// Literals outside a comparison keep the query's own analysis.
+	for i := 1; i <= 3; i++ {
+		if got := one(fmt.Sprintf(`SELECT %d || v FROM t WHERE id = %d`, i, i)); got != fmt.Sprintf("%db%d", i, i) {
+			t.Fatalf("literal in the select list: got %q", got)
+		}
+	}
+	exec(t, ctx, c, `DROP TABLE gb.t`)
+	exec(t, ctx, c, `CREATE TABLE gb.t (id text, v text)`)
+	exec(t, ctx, c, `INSERT INTO gb.t VALUES ('7', 'new')`)
+	if got := one(`SELECT v FROM t WHERE id = '7'`); got != "new" {
+		t.Fatalf("after the table was recreated: got %q", got)
+	}
+}
