@@ -204,7 +204,8 @@ func (x *Analyzer) FamilyTables(t *exec.Table) ([]*exec.Table, error) {
 
 // ColumnDomain is the domain of column c, nil when its type is none;
 // DomainCheckExpr analyzes a domain's CHECK expression, DomainChecks are a
-// domain's checks to evaluate.
+// domain's checks to evaluate, DomainCheck wraps a value of its base type
+// in all of a domain's constraints (those of the domains it is over too).
 func (x *Analyzer) ColumnDomain(ctx context.Context, c exec.Column) (*versioning.Type, error) {
 	return x.a.columnDomain(ctx, c)
 }
@@ -213,6 +214,9 @@ func (x *Analyzer) DomainCheckExpr(t *versioning.Type, n *pg.Node) (exec.Expr, e
 }
 func (x *Analyzer) DomainChecks(t *versioning.Type) ([]exec.CheckConstraint, error) {
 	return x.a.domainChecks(t)
+}
+func (x *Analyzer) DomainCheck(e exec.Expr, dom *versioning.Type) (exec.Expr, error) {
+	return x.a.domainCheck(e, dom)
 }
 
 // AggSupport resolves an aggregate's support function (name, given as

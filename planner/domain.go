@@ -43,8 +43,26 @@ func (a *analyzer) domainChecks(t *versioning.Type) ([]exec.CheckConstraint, err
 	return out, nil
 }
 
-// domainCheck wraps e, a value of dom's base type, in dom's constraints.
+// domainCheck wraps e, a value of dom's base type, in dom's constraints,
+// after those of the domain dom is over, if any (reported as dom's, as
+// PostgreSQL reports them).
 func (a *analyzer) domainCheck(e exec.Expr, dom *versioning.Type) (exec.Expr, error) {
+	return a.domainCheckAs(e, dom, dom.Name)
+}
+
+func (a *analyzer) domainCheckAs(e exec.Expr, dom *versioning.Type, name string) (exec.Expr, error) {
+	if dom.BaseDomain != "" {
+		schema, base, _ := strings.Cut(dom.BaseDomain, ".")
+		over, ok, err := a.tx.Root.Type(a.ctx, schema, base)
+		if err != nil {
+			return nil, err
+		}
+		if ok && over.Kind == 'd' {
+			if e, err = a.domainCheckAs(e, over, name); err != nil {
+				return nil, err
+			}
+		}
+	}
 	checks, err := a.domainChecks(dom)
 	if err != nil {
 		return nil, err
@@ -52,7 +70,7 @@ func (a *analyzer) domainCheck(e exec.Expr, dom *versioning.Type) (exec.Expr, er
 	if len(checks) == 0 && !dom.NotNull {
 		return e, nil
 	}
-	return &exec.DomainCheck{E: e, Name: dom.Name, NotNull: dom.NotNull, Checks: checks}, nil
+	return &exec.DomainCheck{E: e, Name: name, NotNull: dom.NotNull, Checks: checks}, nil
 }
 
 // columnDomain returns the domain column c was declared with, nil if none.

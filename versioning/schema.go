@@ -518,8 +518,12 @@ type Type struct {
 	Fields []ViewColumn `json:"fields,omitempty"`
 	// Base, BaseTypmod, NotNull, Default and Checks define a domain:
 	// values of Base that pass the checks (SQL text over VALUE).
-	Base       uint32  `json:"base,omitempty"`
-	BaseTypmod int32   `json:"base_typmod,omitempty"`
+	Base       uint32 `json:"base,omitempty"`
+	BaseTypmod int32  `json:"base_typmod,omitempty"`
+	// BaseDomain names ("schema.name") the domain a domain over a domain
+	// was declared over: Base is then that domain's base type, and a
+	// value passes its constraints before this one's.
+	BaseDomain string  `json:"base_domain,omitempty"`
 	NotNull    bool    `json:"not_null,omitempty"`
 	Default    string  `json:"default,omitempty"`
 	Checks     []Check `json:"checks,omitempty"`

@@ -1210,6 +1210,9 @@ func (s *Snapshot) Descriptions() []Description {
 	}
 	for _, t := range s.Types {
 		add(TypeOID(t), OIDPgType, 0, t.Comment)
+		for _, c := range t.Checks {
+			add(DomainConstraintOID(t, c.Name), OIDPgConstraint, 0, c.Comment)
+		}
 	}
 	if fs, err := s.Functions(); err == nil {
 		for _, f := range fs {

@@ -65,6 +65,9 @@ func userTypeRows(s *Snapshot) []exec.Row {
 			out = append(out, arrayTypeRow(oid, t.Schema, t.Name, 'd'))
 		case 'd':
 			base := exec.T{OID: t.Base, Typmod: t.BaseTypmod}
+			if t.BaseDomain != "" {
+				base.OID = s.typeOIDNamed(t.BaseDomain) // typbasetype is the domain it is over
+			}
 			out = append(out, typeRow(oid, t.Schema, t.Name, domainShape(t.Base), 0, base, t.NotNull, t.Default))
 		case 'r':
 			sh := rangeShape(t.Base)

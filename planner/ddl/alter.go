@@ -395,7 +395,8 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 	// generation expression of a generated column, over each row.
 	var fill exec.Expr
 	defText := nt.Cols[pos].Default
-	if dom, err := a.ColumnDomain(ctx, nt.Cols[pos]); err != nil {
+	dom, err := a.ColumnDomain(ctx, nt.Cols[pos])
+	if err != nil {
 		return err
 	} else if dom != nil && defText == "" && col.Generated == 0 {
 		defText = dom.Default
@@ -424,6 +425,16 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 	}
 	if col.NotNull && !empty && fill == nil && col.Missing == nil {
 		return pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", col.Name, def.Name)
+	}
+	if dom != nil && !empty && fill == nil && col.Missing == nil {
+		// The rows take NULL, which the domain must allow.
+		chk, err := a.DomainCheck(&exec.Const{D: exec.Null, T: nt.Cols[pos].Type}, dom)
+		if err != nil {
+			return err
+		}
+		if _, err := chk.Eval(a.env(ctx), nil); err != nil {
+			return err
+		}
 	}
 	if fill != nil || d.newPK {
 		env := a.env(ctx)
@@ -1018,6 +1029,8 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			return a.renamePolicy(ctx, s)
 		case pg.ObjectType_OBJECT_TRIGGER:
 			return "ALTER TRIGGER", a.renameTrigger(ctx, s)
+		case pg.ObjectType_OBJECT_DOMCONSTRAINT:
+			return "ALTER DOMAIN", a.renameDomainConstraint(ctx, s)
 		case pg.ObjectType_OBJECT_ATTRIBUTE:
 			return "ALTER TYPE", a.renameAttribute(ctx, s)
 		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:

@@ -37,8 +37,12 @@ func (a *analyzer) cascaded(what string) {
 // collectCascades makes the objects the statement drops by cascade
 // reported together when the function it returns is called, as
 // PostgreSQL's reportDependentObjects: one by name, more counted, with
-// their names in the detail.
+// their names in the detail. Within a statement already collecting, it
+// collects into that statement's list.
 func (a *analyzer) collectCascades() func() {
+	if a.cascades != nil {
+		return func() {}
+	}
 	var list []string
 	a.cascades = &list
 	return func() {

@@ -94,6 +94,25 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 				}
 			}
 			return "", pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", name, table)
+		case pg.ObjectType_OBJECT_DOMCONSTRAINT:
+			items := s.Object.GetList().GetItems()
+			t, err := a.findType(ctx, planner.NameList(items[0].GetTypeName().GetNames()), 'd', false)
+			if err != nil {
+				return "", err
+			}
+			name := items[1].GetString_().GetSval()
+			i := slices.IndexFunc(t.Checks, func(c versioning.Check) bool { return c.Name == name })
+			if i < 0 {
+				return "", pgerr.New(pgerr.UndefinedObject, "constraint %q for domain %q does not exist", name, t.Name)
+			}
+			t.Checks = slices.Clone(t.Checks)
+			t.Checks[i].Comment = text
+			root, err := a.tx.Root.PutType(ctx, t)
+			if err != nil {
+				return "", err
+			}
+			a.tx.SetRoot(root)
+			return "COMMENT", nil
 		case pg.ObjectType_OBJECT_TRIGGER:
 			parts := planner.NameList(s.Object.GetList().GetItems())
 			schema, table := planner.SplitName(parts[:len(parts)-1])

@@ -150,7 +150,7 @@ func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (planner.Utility, error)
 		if err != nil {
 			return err
 		}
-		base, err := a.domainBase(s.TypeName)
+		base, over, err := a.domainBase(s.TypeName)
 		if err != nil {
 			return err
 		}
@@ -158,6 +158,9 @@ func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (planner.Utility, error)
 			return err
 		}
 		t := &versioning.Type{Schema: schema, Name: name, Kind: 'd', Base: base.OID, BaseTypmod: base.Typmod}
+		if over != nil {
+			t.BaseDomain = over.Schema + "." + over.Name
+		}
 		if err := a.ownType(ctx, t); err != nil {
 			return err
 		}
@@ -171,10 +174,11 @@ func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (planner.Utility, error)
 }
 
 // domainBase resolves a domain's base type; a domain over a domain takes
-// the underlying base type (its constraints are not inherited yet).
-func (a *analyzer) domainBase(tn *pg.TypeName) (exec.T, error) {
-	t, _, err := a.ResolveType(tn)
-	return t, err
+// the underlying base type, and returns the domain it is over, whose
+// constraints its values pass too.
+func (a *analyzer) domainBase(tn *pg.TypeName) (exec.T, *versioning.Type, error) {
+	t, over, _, err := a.ResolveTypeDomain(tn)
+	return t, over, err
 }
 
 // addDomainConstraint adds a NOT NULL, NULL, DEFAULT or CHECK constraint
@@ -333,6 +337,18 @@ func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (planner.Utility, error) {
 					return err
 				}
 			}
+		case "V":
+			i := slices.IndexFunc(t.Checks, func(c versioning.Check) bool { return c.Name == s.Name })
+			if i < 0 {
+				return pgerr.New(pgerr.UndefinedObject, "constraint %q of domain %q does not exist", s.Name, t.Name)
+			}
+			if !t.Checks[i].NotValid {
+				return nil
+			}
+			if err := a.validateDomain(ctx, t, t.Checks[i:i+1], false); err != nil {
+				return err
+			}
+			t.Checks[i].NotValid = false
 		case "X":
 			i := slices.IndexFunc(t.Checks, func(c versioning.Check) bool { return c.Name == s.Name })
 			if i < 0 {
@@ -387,6 +403,7 @@ func (a *analyzer) typeUsers(ctx context.Context, t *versioning.Type) ([]string,
 // dropTypes runs DROP TYPE and DROP DOMAIN. Types in use by columns fail
 // with 2BP01 unless CASCADE, which is not supported yet for them.
 func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error) {
+	defer a.collectCascades()()
 	domain := s.RemoveType == pg.ObjectType_OBJECT_DOMAIN
 	tag, what := "DROP TYPE", "type"
 	if domain {
@@ -426,20 +443,38 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 		if err != nil {
 			return "", err
 		}
-		if len(users) == 0 && len(typed) > 0 && s.Behavior == pg.DropBehavior_DROP_CASCADE {
-			if err := a.dropTypedTables(ctx, typed); err != nil {
-				return "", err
-			}
-			typed = nil
+		over, err := a.domainsOver(ctx, t)
+		if err != nil {
+			return "", err
 		}
-		if len(users) > 0 || len(typed) > 0 {
-			e := pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", what, t.Name)
+		if len(users) == 0 && s.Behavior == pg.DropBehavior_DROP_CASCADE {
+			if len(typed) > 0 {
+				if err := a.dropTypedTables(ctx, typed); err != nil {
+					return "", err
+				}
+				typed = nil
+			}
+			for _, d := range over {
+				a.cascaded("type " + d.Name)
+				drop := &pg.DropStmt{RemoveType: pg.ObjectType_OBJECT_DOMAIN, Behavior: s.Behavior,
+					Objects: []*pg.Node{{Node: &pg.Node_TypeName{TypeName: &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode(d.Schema), pg.MakeStrNode(d.Name)}}}}}}
+				if _, err := a.dropTypes(ctx, drop); err != nil {
+					return "", err
+				}
+			}
+			over = nil
+		}
+		if len(users) > 0 || len(typed) > 0 || len(over) > 0 {
+			e := pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", t.Name)
 			var lines []string
+			for _, d := range over {
+				lines = append(lines, "type "+d.Name+" depends on type "+t.Name)
+			}
 			for _, tb := range typed {
-				lines = append(lines, "table "+tb.Name+" depends on "+what+" "+t.Name)
+				lines = append(lines, "table "+tb.Name+" depends on type "+t.Name)
 			}
 			for _, u := range users {
-				lines = append(lines, "column "+lastPart(u)+" of "+tableOrType(ctx, a, u)+" "+firstPart(u)+" depends on "+what+" "+t.Name)
+				lines = append(lines, "column "+lastPart(u)+" of "+tableOrType(ctx, a, u)+" "+firstPart(u)+" depends on type "+t.Name)
 			}
 			detail := strings.Join(lines, "\n")
 			return "", e.WithDetail("%s", detail).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
@@ -599,6 +634,18 @@ func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, che
 	if err != nil {
 		return err
 	}
+	// The columns of dom and of the domains over it.
+	domains := map[string]bool{dom.Schema + "." + dom.Name: true}
+	for more := []*versioning.Type{dom}; len(more) > 0; more = more[1:] {
+		over, err := a.domainsOver(ctx, more[0])
+		if err != nil {
+			return err
+		}
+		for _, d := range over {
+			domains[d.Schema+"."+d.Name] = true
+		}
+		more = append(more, over...)
+	}
 	env := a.env(ctx)
 	for _, def := range tables {
 		t, _, err := a.tx.Table(ctx, def.Schema, def.Name)
@@ -606,7 +653,7 @@ func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, che
 			return err
 		}
 		for _, c := range t.Cols {
-			if c.Dropped || c.Domain != dom.Schema+"."+dom.Name {
+			if c.Dropped || !domains[c.Domain] {
 				continue
 			}
 			var bad error
@@ -782,4 +829,40 @@ func (a *analyzer) attributeType(tn *pg.TypeName) (exec.T, error) {
 		err = a.RequireTypeNameUsage(tn)
 	}
 	return t, err
+}
+
+// domainsOver returns the domains declared over domain t.
+func (a *analyzer) domainsOver(ctx context.Context, t *versioning.Type) ([]*versioning.Type, error) {
+	if t.Kind != 'd' {
+		return nil, nil
+	}
+	all, err := a.tx.Root.Types(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []*versioning.Type
+	for _, d := range all {
+		if d.Kind == 'd' && d.BaseDomain == t.Schema+"."+t.Name {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// renameDomainConstraint runs ALTER DOMAIN ... RENAME CONSTRAINT.
+func (a *analyzer) renameDomainConstraint(ctx context.Context, s *pg.RenameStmt) error {
+	t, err := a.findType(ctx, planner.NameList(s.Object.GetList().GetItems()), 'd', false)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(t.Checks, func(c versioning.Check) bool { return c.Name == s.Subname })
+	if i < 0 {
+		return pgerr.New(pgerr.UndefinedObject, "constraint %q for domain %q does not exist", s.Subname, t.Name)
+	}
+	if slices.ContainsFunc(t.Checks, func(c versioning.Check) bool { return c.Name == s.Newname }) {
+		return pgerr.New(pgerr.DuplicateObject, "constraint %q for domain %q already exists", s.Newname, t.Name)
+	}
+	t.Checks = slices.Clone(t.Checks)
+	t.Checks[i].Name = s.Newname
+	return a.putType(ctx, t)
 }
