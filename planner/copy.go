@@ -182,6 +182,9 @@ func (c *Copy) In(ctx context.Context, r io.Reader) (int64, error) {
 	if c.Binary {
 		src = &binaryCopySource{r: bufio.NewReaderSize(r, 64<<10), c: c}
 	}
+	if src, err = c.domainChecks(ctx, src); err != nil {
+		return 0, err
+	}
 	checks, err := a.checks(c.table)
 	if err != nil {
 		return 0, err
@@ -196,6 +199,33 @@ func (c *Copy) In(ctx context.Context, r io.Reader) (int64, error) {
 		return 0, err
 	}
 	return rows.(exec.CountedRows).Affected(), nil
+}
+
+// domainChecks makes the values COPY FROM reads for columns of a domain
+// pass its constraints, as an INSERT's do.
+func (c *Copy) domainChecks(ctx context.Context, src exec.Plan) (exec.Plan, error) {
+	exprs := make([]exec.Expr, len(c.target))
+	cols := make([]exec.ResultColumn, len(c.target))
+	any := false
+	for i, pos := range c.target {
+		col := c.table.Cols[pos]
+		exprs[i], cols[i] = &exec.ColRef{Idx: i, T: col.Type}, exec.ResultColumn{Name: col.Name, T: col.Type}
+		dom, err := c.a.columnDomain(ctx, col)
+		if err != nil {
+			return nil, err
+		}
+		if dom == nil {
+			continue
+		}
+		if exprs[i], err = c.a.domainCheck(exprs[i], dom); err != nil {
+			return nil, err
+		}
+		any = true
+	}
+	if !any {
+		return src, nil
+	}
+	return &exec.Project{In: src, Exprs: exprs, Cols: cols}, nil
 }
 
 // copySource is a Plan whose rows are the lines of COPY data.

@@ -287,6 +287,9 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	if err != nil {
 		return nil, err
 	}
+	if args, err = a.argumentDomains(c.def, args); err != nil {
+		return nil, err
+	}
 	return &resolvedCall{def: c.def, r: r, args: args}, nil
 }
 
@@ -403,7 +406,61 @@ func (a *analyzer) userFuncCall(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 		e, err := a.userSRFListCall(f, rc)
 		return e, true, err
 	}
-	return a.userScalarCall(rc), true, nil
+	e := a.userScalarCall(rc)
+	if rc.def.ReturnsDomain != "" {
+		// The result must pass the domain the function returns.
+		dom, err := a.namedDomain(rc.def.ReturnsDomain)
+		if err != nil {
+			return nil, true, err
+		}
+		if dom != nil {
+			if e, err = a.domainCheck(e, dom); err != nil {
+				return nil, true, err
+			}
+		}
+	}
+	return e, true, nil
+}
+
+// argumentDomains checks the arguments of a call of def that fill
+// parameters declared with a domain against its constraints.
+func (a *analyzer) argumentDomains(def *versioning.Function, args []exec.Expr) ([]exec.Expr, error) {
+	var out []exec.Expr
+	i := 0
+	for _, p := range def.Args {
+		if !p.IsInput() {
+			continue
+		}
+		if i < len(args) && p.Domain != "" && p.Mode != 'v' {
+			dom, err := a.namedDomain(p.Domain)
+			if err != nil {
+				return nil, err
+			}
+			if dom != nil {
+				if out == nil {
+					out = slices.Clone(args)
+				}
+				if out[i], err = a.domainCheck(out[i], dom); err != nil {
+					return nil, err
+				}
+			}
+		}
+		i++
+	}
+	if out == nil {
+		return args, nil
+	}
+	return out, nil
+}
+
+// namedDomain returns the domain "schema.name", nil if there is none.
+func (a *analyzer) namedDomain(qualified string) (*versioning.Type, error) {
+	schema, name, _ := strings.Cut(qualified, ".")
+	t, ok, err := a.tx.Root.Type(a.ctx, schema, name)
+	if err != nil || !ok || t.Kind != 'd' {
+		return nil, err
+	}
+	return t, nil
 }
 
 func (a *analyzer) userScalarCall(rc *resolvedCall) exec.Expr {

@@ -450,6 +450,30 @@ func (h *host) Type(name string) (exec.T, error) {
 	return t, err
 }
 
+func (h *host) DomainCheck(name string) (func(*exec.Env, exec.Datum) error, error) {
+	tree, err := pg.Parse("SELECT NULL::" + name)
+	if err != nil {
+		return nil, SyntaxError(err)
+	}
+	tc := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val.GetTypeCast()
+	a := &analyzer{ctx: h.env.Ctx, s: h.s, tx: h.env.Txn}
+	t, dom, _, err := a.resolveTypeDomain(tc.TypeName)
+	if err != nil || dom == nil {
+		return nil, err
+	}
+	in := &exec.Param{Idx: 0, T: t}
+	check, err := a.domainCheck(in, dom)
+	if err != nil || check == exec.Expr(in) {
+		return nil, err
+	}
+	return func(env *exec.Env, v exec.Datum) error {
+		cenv := *env
+		cenv.Params = []exec.Datum{v}
+		_, err := check.Eval(&cenv, nil)
+		return err
+	}, nil
+}
+
 func (h *host) RowType(name string) ([]exec.ResultColumn, error) {
 	schema, table := "", name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {

@@ -563,8 +563,11 @@ type Function struct {
 	// ReturnsSet marks SETOF and RETURNS TABLE.
 	Returns    uint32 `json:"returns"`
 	ReturnsSet bool   `json:"returns_set,omitempty"`
-	Language   string `json:"language"` // "sql" or "plpgsql"
-	Body       string `json:"body"`
+	// ReturnsDomain names the domain the result was declared with
+	// (Returns is its base type): a result must pass it.
+	ReturnsDomain string `json:"returns_domain,omitempty"`
+	Language      string `json:"language"` // "sql" or "plpgsql"
+	Body          string `json:"body"`
 	// Volatility is provolatile: 'i' immutable, 's' stable, 'v' volatile.
 	Volatility byte   `json:"volatility"`
 	Strict     bool   `json:"strict,omitempty"`
@@ -606,6 +609,9 @@ type FuncArg struct {
 	Mode byte `json:"mode"`
 	// Default is the default expression as SQL text, "" for none.
 	Default string `json:"default,omitempty"`
+	// Domain names ("schema.name") the domain the argument was declared
+	// with (Type is its base type): a call's value must pass it.
+	Domain string `json:"domain,omitempty"`
 }
 
 // InputTypes returns the types of the arguments a call passes: IN,

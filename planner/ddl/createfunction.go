@@ -128,7 +128,7 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 		if err != nil {
 			return nil, err
 		}
-		arg := versioning.FuncArg{Name: p.Name, Type: t.OID, Mode: 'i'}
+		arg := versioning.FuncArg{Name: p.Name, Type: t.OID, Mode: 'i', Domain: a.domainName(p.ArgType)}
 		switch p.Mode {
 		case pg.FunctionParameterMode_FUNC_PARAM_OUT:
 			arg.Mode = 'o'
@@ -168,6 +168,9 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 			return nil, err
 		}
 		def.Returns, def.ReturnsSet = t.OID, s.ReturnType.Setof
+		if !def.ReturnsSet {
+			def.ReturnsDomain = a.domainName(s.ReturnType)
+		}
 	}
 	var outs []versioning.FuncArg
 	for _, arg := range def.Args {
@@ -527,4 +530,16 @@ func validationTypes(def *versioning.Function) []exec.T {
 		}
 	}
 	return out
+}
+
+// domainName returns the name ("schema.name") of the domain tn names, ""
+// when it names no domain.
+func (a *analyzer) domainName(tn *pg.TypeName) string {
+	if tn == nil || len(tn.ArrayBounds) > 0 {
+		return ""
+	}
+	if _, dom, _, err := a.ResolveTypeDomain(tn); err == nil && dom != nil {
+		return dom.Schema + "." + dom.Name
+	}
+	return ""
 }

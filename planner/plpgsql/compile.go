@@ -103,6 +103,10 @@ type datum struct {
 	isConst bool
 	notNull bool
 	def     *expr
+	// check is the constraints' check of a variable declared with a
+	// domain type; checkKnown once it was looked up.
+	check      func(*exec.Env, exec.Datum) error
+	checkKnown bool
 	// field, for a field of a record variable (NEW.x := ...), names it;
 	// parent is the record's datum.
 	field  string

@@ -19,6 +19,10 @@ type Host interface {
 	Prepare(sql string, given []exec.T, vars Vars) (Prepared, error)
 	// Type resolves a type as a declaration writes it.
 	Type(name string) (exec.T, error)
+	// DomainCheck returns the check of the constraints of domain name,
+	// nil when name is no domain: a variable of a domain type holds
+	// only values that pass it.
+	DomainCheck(name string) (func(*exec.Env, exec.Datum) error, error)
 	// RowType returns the columns of table name, the fields of a
 	// name%ROWTYPE variable (or those of composite type name).
 	RowType(name string) ([]exec.ResultColumn, error)
@@ -494,8 +498,31 @@ func (fr *frame) assign(dno int, d exec.Datum, from exec.T) error {
 	if dt.notNull && conv.IsNull() {
 		return pgerr.New(pgerr.NullValueNotAllowed, "null value cannot be assigned to variable %q declared NOT NULL", dt.name)
 	}
+	if err := fr.checkDomain(dno, conv); err != nil {
+		return err
+	}
 	fr.vals[dno] = value{d: conv, t: t}
 	return nil
+}
+
+// checkDomain checks a value for variable dno against the constraints of
+// the domain it was declared with, if any.
+func (fr *frame) checkDomain(dno int, v exec.Datum) error {
+	d := fr.f.datums[dno]
+	if !d.checkKnown {
+		if d.typName != "" && !d.record && !strings.HasSuffix(strings.ToLower(d.typName), "%type") {
+			check, err := fr.h.DomainCheck(d.typName)
+			if err != nil {
+				return err
+			}
+			d.check = check
+		}
+		d.checkKnown = true
+	}
+	if d.check == nil {
+		return nil
+	}
+	return d.check(fr.call.Env, v)
 }
 
 // assignRecord stores a record value (r := NEW, or NULL) in record

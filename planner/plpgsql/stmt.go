@@ -128,6 +128,9 @@ func (fr *frame) initVar(dno int) error {
 	if d.notNull && v.IsNull() {
 		return pgerr.New(pgerr.NullValueNotAllowed, "null value cannot be assigned to variable %q declared NOT NULL", d.name)
 	}
+	if err := fr.checkDomain(dno, v); err != nil {
+		return err
+	}
 	fr.vals[dno] = value{d: v, t: t}
 	return nil
 }
