@@ -224,7 +224,7 @@ func (c *AggCall) feedBuffered(env *Env, acc Accumulator, rows []Row) error {
 			keys = append(keys, SortKey{Col: i})
 		}
 	}
-	SortLikePostgres(rows, func(a, b Row) int { return compareRows(a, b, keys) })
+	SortLikePostgres(rows, func(a, b Row) int { return CompareRows(a, b, keys) })
 	var prev Row
 	for _, row := range rows {
 		args := row[:nargs]

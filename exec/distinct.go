@@ -154,7 +154,7 @@ func (r *tiesRows) Next() (Row, error) {
 	if row == nil || err != nil {
 		return nil, err
 	}
-	if compareRows(row, r.last, r.keys) != 0 {
+	if CompareRows(row, r.last, r.keys) != 0 {
 		r.done = true
 		return nil, nil
 	}

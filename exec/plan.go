@@ -262,7 +262,7 @@ func (p *Sort) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	SortLikePostgres(rows, func(a, b Row) int { return compareRows(a, b, p.Keys) })
+	SortLikePostgres(rows, func(a, b Row) int { return CompareRows(a, b, p.Keys) })
 	return &bufferedRows{rows: rows}, nil
 }
 
@@ -278,7 +278,7 @@ func (p *Sort) openBounded(env *Env, bound int64) (Rows, error) {
 		return nil, err
 	}
 	defer in.Close()
-	s := &topN{cmp: func(a, b Row) int { return compareRows(a, b, p.Keys) }, bound: int(bound)}
+	s := &topN{cmp: func(a, b Row) int { return CompareRows(a, b, p.Keys) }, bound: int(bound)}
 	for {
 		row, err := in.Next()
 		if err != nil {
@@ -297,7 +297,9 @@ func (p *Sort) openBounded(env *Env, bound int64) (Rows, error) {
 	return &bufferedRows{rows: s.sorted()}, nil
 }
 
-func compareRows(a, b Row, keys []SortKey) int {
+// CompareRows orders two rows by keys as ORDER BY does: NULLs last
+// unless a key says NULLS FIRST, DESC reversing the values' order.
+func CompareRows(a, b Row, keys []SortKey) int {
 	for _, k := range keys {
 		x, y := a[k.Col], b[k.Col]
 		var c int

@@ -192,7 +192,7 @@ func (r *windowRows) compute() error {
 	peerStart, peerEnd := make([]int, n), make([]int, n)
 	for i := 0; i < n; {
 		j := i + 1
-		for j < n && compareRows(rows[i], rows[j], r.p.OrderKeys) == 0 {
+		for j < n && CompareRows(rows[i], rows[j], r.p.OrderKeys) == 0 {
 			j++
 		}
 		for k := i; k < j; k++ {

@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -161,7 +162,7 @@ func (a *analyzer) userAggregates(names []*pg.Node) ([]*versioning.Function, err
 // isAggregate reports whether a call names an aggregate, built-in or
 // user-defined.
 func (a *analyzer) isAggregate(f *pg.FuncCall) bool {
-	if exec.IsAgg(OpName(f.Funcname)) {
+	if exec.IsAgg(OpName(f.Funcname)) || f.AggWithinGroup && funcs.IsHypothetical(OpName(f.Funcname)) {
 		return true
 	}
 	aggs, err := a.userAggregates(f.Funcname)

@@ -1,6 +1,13 @@
 package funcs
 
-import "github.com/prollypg/prollypg/exec"
+import (
+	"math"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+)
 
 // PostgreSQL's support functions that CREATE AGGREGATE names as
 // transition functions: int4pl, int8inc, float8pl, numeric_add, int4_sum,
@@ -25,6 +32,7 @@ func viaFunc(name string, args []exec.T, prep func([]exec.Datum) []exec.Datum) f
 
 func registerAggSupport() {
 	i4, i8, f8, num := exec.TInt4, exec.TInt8, exec.TFloat8, exec.TNumeric
+	i8a, f8a := exec.ArrayType(i8).OID, exec.ArrayType(f8).OID
 	plus := func(name string, t exec.T) *exec.Func {
 		return &exec.Func{Name: name, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Immutable: true, Build: viaFunc("+", []exec.T{t, t}, nil)}
 	}
@@ -56,5 +64,195 @@ func registerAggSupport() {
 				return add(env, []exec.Datum{a[0], exec.DInt(a[1].I)})
 			}, i8, nil
 		}},
+		&exec.Func{Name: "int2_avg_accum", Args: []uint32{i8a, exec.OIDInt2}, Ret: i8a, Strict: true, Immutable: true, Fn: intAvgAccum},
+		&exec.Func{Name: "int4_avg_accum", Args: []uint32{i8a, exec.OIDInt4}, Ret: i8a, Strict: true, Immutable: true, Fn: intAvgAccum},
+		&exec.Func{Name: "int8_avg", Args: []uint32{i8a}, Ret: exec.OIDNumeric, Strict: true, Immutable: true, Build: func([]exec.T) (exec.Fn, exec.T, error) {
+			div, _, err := viaFunc("/", []exec.T{num, num}, nil)(nil)
+			if err != nil {
+				return nil, exec.T{}, err
+			}
+			return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+				st, err := avgState(a[0])
+				if err != nil || st[0] == 0 {
+					return exec.Null, err
+				}
+				return div(env, []exec.Datum{exec.DNumeric(apd.New(st[1], 0)), exec.DNumeric(apd.New(st[0], 0))})
+			}, num, nil
+		}},
+		&exec.Func{Name: "float8_accum", Args: []uint32{f8a, exec.OIDFloat8}, Ret: f8a, Strict: true, Immutable: true, Fn: float8Accum},
+		&exec.Func{Name: "float8_combine", Args: []uint32{f8a, f8a}, Ret: f8a, Strict: true, Immutable: true, Fn: float8Combine},
+		&exec.Func{Name: "float8_regr_accum", Args: []uint32{f8a, exec.OIDFloat8, exec.OIDFloat8}, Ret: f8a, Strict: true, Immutable: true, Fn: float8RegrAccum},
+		&exec.Func{Name: "float8_regr_combine", Args: []uint32{f8a, f8a}, Ret: f8a, Strict: true, Immutable: true, Fn: float8RegrCombine},
+		&exec.Func{Name: "booland_statefunc", Args: []uint32{exec.OIDBool, exec.OIDBool}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(a[0].Bool() && a[1].Bool()), nil
+		}},
+		&exec.Func{Name: "boolor_statefunc", Args: []uint32{exec.OIDBool, exec.OIDBool}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(a[0].Bool() || a[1].Bool()), nil
+		}},
 	)
+}
+
+// avgState reads the {count, sum} int8 array that avg(int2/int4) keeps.
+func avgState(d exec.Datum) ([2]int64, error) {
+	e := d.Array().Elems
+	if len(e) != 2 || e[0].IsNull() || e[1].IsNull() {
+		return [2]int64{}, pgerr.New(pgerr.InternalError, "expected 2-element int8 array")
+	}
+	return [2]int64{e[0].I, e[1].I}, nil
+}
+
+// intAvgAccum is int2_avg_accum and int4_avg_accum: one more value into
+// the {count, sum} state.
+func intAvgAccum(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	st, err := avgState(a[0])
+	if err != nil {
+		return exec.Null, err
+	}
+	return exec.NewArray(exec.OIDInt8, []exec.Datum{exec.DInt(st[0] + 1), exec.DInt(st[1] + a[1].I)}), nil
+}
+
+// floatState reads the float8[n] state of the float aggregates
+// (variance, stddev, the regressions): N, Sx, Sxx, and for the
+// regressions Sy, Syy, Sxy. The sums of squares are of deviations from
+// the mean (the Youngs-Cramer algorithm, as PostgreSQL 12 and later).
+func floatState(fn string, d exec.Datum, n int) ([]float64, error) {
+	e := d.Array().Elems
+	if len(e) != n {
+		return nil, pgerr.New(pgerr.InternalError, "%s: expected %d-element float8 array", fn, n)
+	}
+	out := make([]float64, n)
+	for i, v := range e {
+		if v.IsNull() {
+			return nil, pgerr.New(pgerr.InternalError, "%s: expected %d-element float8 array", fn, n)
+		}
+		out[i] = v.F
+	}
+	return out, nil
+}
+
+func floatArray(v []float64) exec.Datum {
+	d := make([]exec.Datum, len(v))
+	for i, f := range v {
+		d[i] = exec.DFloat(f)
+	}
+	return exec.NewArray(exec.OIDFloat8, d)
+}
+
+func float8Accum(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	st, err := floatState("float8_accum", a[0], 3)
+	if err != nil {
+		return exec.Null, err
+	}
+	x := a[1].F
+	n, sx, sxx := st[0]+1, st[1]+x, st[2]
+	if st[0] > 0 {
+		t := x*n - sx
+		sxx += t * t / (n * st[0])
+		if math.IsInf(sx, 0) || math.IsInf(sxx, 0) {
+			if !math.IsInf(st[1], 0) && !math.IsInf(x, 0) {
+				return exec.Null, errOverflow
+			}
+			sxx = math.NaN()
+		}
+	} else if math.IsNaN(x) || math.IsInf(x, 0) {
+		sxx = math.NaN()
+	}
+	return floatArray([]float64{n, sx, sxx}), nil
+}
+
+func float8RegrAccum(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	st, err := floatState("float8_regr_accum", a[0], 6)
+	if err != nil {
+		return exec.Null, err
+	}
+	y, x := a[1].F, a[2].F
+	n, sx, sxx, sy, syy, sxy := st[0]+1, st[1]+x, st[2], st[3]+y, st[4], st[5]
+	if st[0] > 0 {
+		tx, ty := x*n-sx, y*n-sy
+		scale := 1 / (n * st[0])
+		sxx += tx * tx * scale
+		syy += ty * ty * scale
+		sxy += tx * ty * scale
+		if math.IsInf(sx, 0) || math.IsInf(sxx, 0) || math.IsInf(sy, 0) || math.IsInf(syy, 0) || math.IsInf(sxy, 0) {
+			if !math.IsInf(st[1], 0) && !math.IsInf(x, 0) && !math.IsInf(st[3], 0) && !math.IsInf(y, 0) {
+				return exec.Null, errOverflow
+			}
+			if math.IsInf(sx, 0) || math.IsInf(sxx, 0) {
+				sxx = math.NaN()
+			}
+			if math.IsInf(sy, 0) || math.IsInf(syy, 0) {
+				syy = math.NaN()
+			}
+			sxy = math.NaN()
+		}
+	} else {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			sxx, sxy = math.NaN(), math.NaN()
+		}
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			syy, sxy = math.NaN(), math.NaN()
+		}
+	}
+	return floatArray([]float64{n, sx, sxx, sy, syy, sxy}), nil
+}
+
+// combineDeviation merges two sums of squared (co)deviations of n1 and n2
+// values whose mean differences are d1 and d2.
+func combineDeviation(s1, s2, n1, n2, d1, d2 float64) float64 {
+	return s1 + s2 + n1*n2*d1*d2/(n1+n2)
+}
+
+func float8Combine(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	s1, err := floatState("float8_combine", a[0], 3)
+	if err != nil {
+		return exec.Null, err
+	}
+	s2, err := floatState("float8_combine", a[1], 3)
+	if err != nil {
+		return exec.Null, err
+	}
+	switch {
+	case s1[0] == 0:
+		return floatArray(s2), nil
+	case s2[0] == 0:
+		return floatArray(s1), nil
+	}
+	d := s1[1]/s1[0] - s2[1]/s2[0]
+	out := []float64{s1[0] + s2[0], s1[1] + s2[1], combineDeviation(s1[2], s2[2], s1[0], s2[0], d, d)}
+	if math.IsInf(out[1], 0) && !math.IsInf(s1[1], 0) && !math.IsInf(s2[1], 0) || math.IsInf(out[2], 0) && !math.IsInf(s1[2], 0) && !math.IsInf(s2[2], 0) {
+		return exec.Null, errOverflow
+	}
+	return floatArray(out), nil
+}
+
+func float8RegrCombine(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	s1, err := floatState("float8_regr_combine", a[0], 6)
+	if err != nil {
+		return exec.Null, err
+	}
+	s2, err := floatState("float8_regr_combine", a[1], 6)
+	if err != nil {
+		return exec.Null, err
+	}
+	switch {
+	case s1[0] == 0:
+		return floatArray(s2), nil
+	case s2[0] == 0:
+		return floatArray(s1), nil
+	}
+	dx := s1[1]/s1[0] - s2[1]/s2[0]
+	dy := s1[3]/s1[0] - s2[3]/s2[0]
+	n1, n2 := s1[0], s2[0]
+	out := []float64{
+		n1 + n2,
+		s1[1] + s2[1], combineDeviation(s1[2], s2[2], n1, n2, dx, dx),
+		s1[3] + s2[3], combineDeviation(s1[4], s2[4], n1, n2, dy, dy),
+		combineDeviation(s1[5], s2[5], n1, n2, dx, dy),
+	}
+	for i := 1; i < 6; i++ {
+		if math.IsInf(out[i], 0) && !math.IsInf(s1[i], 0) && !math.IsInf(s2[i], 0) {
+			return exec.Null, errOverflow
+		}
+	}
+	return floatArray(out), nil
 }

@@ -2,6 +2,7 @@ package funcs
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/prollypg/prollypg/exec"
@@ -165,4 +166,86 @@ func registerOrderedSetAggregates() {
 			}}
 		}},
 	)
+}
+
+// The hypothetical-set aggregates rank, dense_rank, percent_rank and
+// cume_dist, as agg(direct, ...) WITHIN GROUP (ORDER BY value, ...): where
+// the row of the direct arguments would rank were it added to the group,
+// under the WITHIN GROUP ordering. NULLs take part, placed as the
+// ordering places them.
+var hypotheticalResults = map[string]uint32{
+	"rank":         exec.OIDInt8,
+	"dense_rank":   exec.OIDInt8,
+	"percent_rank": exec.OIDFloat8,
+	"cume_dist":    exec.OIDFloat8,
+}
+
+// IsHypothetical reports whether name is a hypothetical-set aggregate.
+func IsHypothetical(name string) bool {
+	_, ok := hypotheticalResults[name]
+	return ok
+}
+
+// HypotheticalAgg returns the hypothetical-set aggregate name ordering by
+// keys, whose Cols index the ordered values. Its arguments are the
+// ordered values of a row, then as many direct arguments; the planner
+// sorts the rows by the same keys.
+func HypotheticalAgg(name string, keys []exec.SortKey) *exec.AggFunc {
+	return &exec.AggFunc{
+		Name:       name,
+		Ret:        hypotheticalResults[name],
+		KeepNulls:  true,
+		OrderedSet: true,
+		New: func([]exec.T) exec.Accumulator {
+			return &hypotheticalAcc{name: name, keys: keys}
+		},
+	}
+}
+
+// hypotheticalAcc counts a group's rows against the hypothetical one:
+// those sorting before it (and their distinct values, for dense_rank, the
+// rows coming in sorted) and its peers.
+type hypotheticalAcc struct {
+	name           string
+	keys           []exec.SortKey
+	hypothetical   exec.Row
+	last           exec.Row // the last row before the hypothetical one
+	rows, before   int64
+	distinctBefore int64
+	peers          int64
+}
+
+func (a *hypotheticalAcc) Add(_ *exec.Env, args []exec.Datum) error {
+	n := len(a.keys)
+	row := exec.Row(args[:n])
+	if a.hypothetical == nil {
+		a.hypothetical = slices.Clone(exec.Row(args[n:]))
+	}
+	a.rows++
+	switch c := exec.CompareRows(row, a.hypothetical, a.keys); {
+	case c < 0:
+		a.before++
+		if a.last == nil || exec.CompareRows(a.last, row, a.keys) != 0 {
+			a.distinctBefore++
+		}
+		a.last = slices.Clone(row)
+	case c == 0:
+		a.peers++
+	}
+	return nil
+}
+
+func (a *hypotheticalAcc) Result(*exec.Env) (exec.Datum, error) {
+	switch a.name {
+	case "rank":
+		return exec.DInt(a.before + 1), nil
+	case "dense_rank":
+		return exec.DInt(a.distinctBefore + 1), nil
+	case "percent_rank":
+		if a.rows == 0 {
+			return exec.DFloat(0), nil
+		}
+		return exec.DFloat(float64(a.before) / float64(a.rows)), nil
+	}
+	return exec.DFloat(float64(a.before+a.peers+1) / float64(a.rows+1)), nil
 }
