@@ -489,7 +489,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		raw = append(raw, e)
 		types = append(types, e.Type())
 	}
-	fn, want, err := a.lookupAggregate(f, name, types)
+	fn, want, spread, err := a.lookupAggregate(f, name, types)
 	if err == nil && fn.OrderedSet {
 		// Without WITHIN GROUP an ordered-set aggregate is not found, as
 		// in PostgreSQL.
@@ -505,6 +505,7 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if err := a.coerceArgs(args, want, f.Location); err != nil {
 		return nil, err
 	}
+	args, want = packVariadic(args, want, spread)
 	call := &exec.AggCall{Func: fn, ArgTypes: want, Args: args, Distinct: f.AggDistinct, Filter: present}
 	if f.AggFilter != nil {
 		filter, err := a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")

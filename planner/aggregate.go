@@ -75,13 +75,30 @@ func (a *analyzer) aggSupport(name, what string, args []exec.T, want exec.T) (ex
 	cands = slices.DeleteFunc(cands, func(f *versioning.Function) bool { return f.Kind != 'f' })
 	if len(cands) > 0 || schema != "" {
 		rc, err := a.resolveAmong(cands, fname, in, nil, nil, false, -1, false)
+		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedFunction && len(args) > 0 && exec.VariadicElem(args[len(args)-1].OID) != 0 {
+			// A variadic aggregate's transition function takes its
+			// arguments' array as declared (lookup_agg_function does not
+			// expand variadic parameters): as a VARIADIC call.
+			rc, err = a.resolveAmong(cands, fname, in, nil, nil, true, -1, false)
+		}
 		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedFunction {
 			return nil, missing()
 		}
 		if err != nil {
 			return nil, err
 		}
-		if err := runtimeCoercion(fname, rc.def.InputTypes(), args); err != nil {
+		// Polymorphic parameters count as the types the call binds them
+		// to: least(anycompatible, anycompatible) over (bigint, integer)
+		// would convert the integer.
+		declared := rc.def.InputTypes()
+		bound := make([]uint32, len(declared))
+		for i, p := range declared {
+			bound[i] = p
+			if exec.IsPolymorphic(p) && (i >= len(args) || !exec.IsPolymorphic(args[i].OID)) {
+				bound[i] = exec.PolyType(p, declared, args).OID
+			}
+		}
+		if err := runtimeCoercion(fname, bound, args); err != nil {
 			return nil, err
 		}
 		call = a.userScalarCall(rc)
@@ -170,32 +187,70 @@ func (a *analyzer) isAggregate(f *pg.FuncCall) bool {
 }
 
 // lookupAggregate resolves an aggregate call over arguments of types
-// args: a built-in aggregate, else a user-defined one.
-func (a *analyzer) lookupAggregate(f *pg.FuncCall, name string, args []exec.T) (*exec.AggFunc, []exec.T, error) {
+// args: a built-in aggregate, else a user-defined one. It returns the
+// types to convert the arguments to and, for a call spreading its
+// arguments over a VARIADIC parameter of array type, the index of the
+// first one, which packVariadic gathers (-1 for none).
+func (a *analyzer) lookupAggregate(f *pg.FuncCall, name string, args []exec.T) (*exec.AggFunc, []exec.T, int, error) {
 	if exec.IsAgg(name) {
-		return exec.LookupAgg(name, args)
+		fn, want, err := exec.LookupAgg(name, args)
+		return fn, want, -1, err
 	}
 	defs, err := a.userAggregates(f.Funcname)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, -1, err
 	}
 	var overloads []*exec.Func
 	for _, d := range defs {
-		overloads = append(overloads, &exec.Func{Name: d.Name, Args: d.InputTypes(), Ret: d.Returns, Variadic: slices.ContainsFunc(d.Args, func(x versioning.FuncArg) bool { return x.Mode == 'v' })})
+		in := d.InputTypes()
+		variadic := slices.ContainsFunc(d.Args, func(x versioning.FuncArg) bool { return x.Mode == 'v' })
+		if variadic && !f.FuncVariadic && len(in) > 0 {
+			// Spread over the parameter: each argument binds to its
+			// element type.
+			in = append(slices.Clone(in[:len(in)-1]), exec.VariadicElem(in[len(in)-1]))
+		}
+		overloads = append(overloads, &exec.Func{Name: d.Name, Args: in, Ret: d.Returns, Variadic: variadic && !f.FuncVariadic})
 	}
 	best, want, err := exec.LookupIn(overloads, name, args)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, -1, err
 	}
 	def := defs[slices.Index(overloads, best)]
 	if err := a.requireExecute(def); err != nil {
-		return nil, nil, err
+		return nil, nil, -1, err
 	}
-	ua, err := a.bindAggregate(def, want)
+	bind, spread := want, -1
+	if best.Variadic && best.Args[len(best.Args)-1] != exec.OIDAny {
+		// The transition function takes the gathered array.
+		spread = len(best.Args) - 1
+		elem := exec.TUnknown
+		if spread < len(want) {
+			elem = want[spread]
+		} else if elem.OID = best.Args[spread]; exec.IsPolymorphic(elem.OID) {
+			elem = exec.TText
+		}
+		bind = append(slices.Clone(want[:spread]), exec.ArrayType(exec.BaseType(elem)))
+	}
+	ua, err := a.bindAggregate(def, bind)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, -1, err
 	}
-	return ua.AggFunc(), want, nil
+	return ua.AggFunc(), want, spread, nil
+}
+
+// packVariadic gathers a call's arguments from index spread on into the
+// array a VARIADIC parameter takes (see lookupAggregate), returning the
+// arguments and their types as the aggregate receives them.
+func packVariadic(args []exec.Expr, want []exec.T, spread int) ([]exec.Expr, []exec.T) {
+	if spread < 0 {
+		return args, want
+	}
+	var elem exec.T
+	if spread < len(want) {
+		elem = exec.BaseType(want[spread])
+	}
+	arr := &exec.ArrayExpr{Elems: slices.Clone(args[spread:]), T: exec.ArrayType(elem)}
+	return append(slices.Clone(args[:spread]), arr), append(slices.Clone(want[:spread]), arr.T)
 }
 
 // transitionKey identifies an aggregate's transition for arguments of

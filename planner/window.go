@@ -393,7 +393,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 	if f.AggStar {
 		args, types = nil, nil
 	}
-	agg, want, err := a.lookupAggregate(f, name, types) // built-in or user-defined
+	agg, want, spread, err := a.lookupAggregate(f, name, types) // built-in or user-defined
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok && pe.Code != pgerr.InsufficientPrivilege {
 			return nil, WithPos(pe, f.Location)
@@ -403,6 +403,7 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 	if err := a.coerceArgs(args, want, f.Location); err != nil {
 		return nil, err
 	}
+	args, want = packVariadic(args, want, spread)
 	wf := &exec.WinFunc{Kind: exec.WinAgg, Agg: agg, ArgTypes: want, Args: args}
 	wf.T = (&exec.AggCall{Func: agg, ArgTypes: want}).T()
 	if f.AggFilter != nil {
