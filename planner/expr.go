@@ -44,6 +44,9 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		return &exec.IsNull{E: e, Not: nt.Nulltesttype == pg.NullTestType_IS_NOT_NULL}, nil
 	case n.GetTypeCast() != nil:
 		tc := n.GetTypeCast()
+		if oid, ok := PseudoTypeNamed(NameList(tc.TypeName.Names)); ok && oid == exec.OIDRecord && len(tc.TypeName.ArrayBounds) == 0 {
+			return a.castToRecord(tc, sc)
+		}
 		t, dom, _, err := a.resolveTypeDomain(tc.TypeName)
 		if err != nil {
 			if pe, ok := err.(*pgerr.Error); ok {

@@ -600,13 +600,19 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 	}
 	fc := list[0].GetFuncCall()
 	name := OpName(fc.Funcname)
+	jsonArg := fc.Args
 	if !funcs.IsJSONToRecord(name) {
-		return nil, false, nil
+		// json(b)_populate_record(set)(null::record, ...) AS (a int, ...)
+		// is the to_record form: the list gives the columns.
+		if !strings.Contains(name, "_populate_record") || len(rf.Coldeflist) == 0 || len(fc.Args) != 2 || !isNullRecord(fc.Args[0]) {
+			return nil, false, nil
+		}
+		jsonArg = fc.Args[1:]
 	}
 	if len(rf.Coldeflist) == 0 {
 		return nil, true, WithPos(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), fc.Location)
 	}
-	if len(fc.Args) != 1 {
+	if len(jsonArg) != 1 {
 		return nil, true, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name), fc.Location)
 	}
 	var cols []exec.ResultColumn
@@ -623,7 +629,7 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 	}
 	lc := &correlation{outer: prefix}
 	sc := &scope{corr: lc}
-	arg, err := a.expr(fc.Args[0], sc)
+	arg, err := a.expr(jsonArg[0], sc)
 	if err != nil {
 		return nil, true, err
 	}
@@ -649,6 +655,16 @@ func (a *analyzer) recordFunction(rf *pg.RangeFunction, corr *correlation, prefi
 	it.items[0].kind = itemFunction
 	lateralItem(it, lc)
 	return it, true, nil
+}
+
+// isNullRecord reports whether n is NULL::record.
+func isNullRecord(n *pg.Node) bool {
+	tc := n.GetTypeCast()
+	if tc == nil || tc.Arg.GetAConst() == nil || !tc.Arg.GetAConst().Isnull {
+		return false
+	}
+	oid, ok := PseudoTypeNamed(NameList(tc.TypeName.Names))
+	return ok && oid == exec.OIDRecord
 }
 
 // timeSeries reports a generate_series over timestamps, which the

@@ -278,3 +278,24 @@ func (r *recordTypes) cols(typmod int32) ([]exec.ResultColumn, bool) {
 	}
 	return r.shapes[typmod].cols, true
 }
+
+// castToRecord analyzes x::record: a row or composite value stays as it
+// is, a NULL becomes a NULL record (json_populate_record(null::record,
+// ...) takes its columns from a column definition list); a literal has no
+// input function, as PostgreSQL's record_in refuses anonymous types.
+func (a *analyzer) castToRecord(tc *pg.TypeCast, sc *scope) (exec.Expr, error) {
+	e, err := a.expr(tc.Arg, sc)
+	if err != nil {
+		return nil, err
+	}
+	t := e.Type()
+	switch c, isConst := e.(*exec.Const); {
+	case exec.KindOf(t.OID) == exec.KindRecord:
+		return e, nil
+	case isConst && c.D.IsNull():
+		return &exec.Const{D: exec.Null, T: exec.T{OID: exec.OIDRecord, Typmod: -1}}, nil
+	case t.OID == exec.OIDUnknown:
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented"), ExprLocation(tc.Arg))
+	}
+	return nil, WithPos(pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to record", a.typeName(t)), tc.Location)
+}

@@ -152,7 +152,7 @@ func recordShape(env *exec.Env, t exec.T, base exec.Datum) (*types.UserType, err
 		return exec.LookupUserType(t, env.Settings)
 	}
 	if base.IsNull() {
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "could not determine row type for result of populate_record")
+		return nil, errAnonymousRecord("populate_record")
 	}
 	r := base.Record()
 	ut := &types.UserType{Oid: types.Oid(exec.OIDRecord)}
@@ -191,6 +191,13 @@ func populateObjects(name string, set bool, arg exec.Datum) ([]*types.JSONB, err
 	return []*types.JSONB{&v}, nil
 }
 
+// errAnonymousRecord is the error of a populate call that has neither a
+// record to take the columns from nor a column definition list.
+func errAnonymousRecord(name string) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "could not determine row type for result of %s", name).
+		WithHint("Provide a non-null record argument, or call the function in the FROM clause using a column definition list.")
+}
+
 // errNotRowType is the error of a populate call whose first argument is
 // not of a composite type.
 func errNotRowType(name string) error {
@@ -210,6 +217,9 @@ func registerJSONPopulate() {
 				return nil, exec.T{}, errNotRowType(name)
 			}
 			return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+				if t.OID == exec.OIDRecord && a[0].IsNull() {
+					return exec.Null, errAnonymousRecord(name)
+				}
 				if a[1].IsNull() {
 					return a[0], nil
 				}
