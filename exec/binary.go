@@ -32,6 +32,8 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 		return types.AppendDateBinary(dst, types.Date(d.I)), nil
 	case OIDTime:
 		return types.AppendTimeBinary(dst, types.Time(d.I)), nil
+	case OIDTimeTZ:
+		return types.AppendTimeTZBinary(dst, d.TimeTZ()), nil
 	case OIDTimestamp, OIDTimestampTZ:
 		return types.AppendTimestampBinary(dst, d.I), nil
 	case OIDInterval:
@@ -142,6 +144,10 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		var v types.Time
 		v, err = types.ParseTimeBinary(b, t.Typmod)
 		d = DTime(int64(v))
+	case OIDTimeTZ:
+		var v types.TimeTZ
+		v, err = types.ParseTimeTZBinary(b, t.Typmod)
+		d = DTimeTZ(v)
 	case OIDTimestamp, OIDTimestampTZ:
 		var v int64
 		v, err = types.ParseTimestampBinary(b, t.Typmod)

@@ -70,6 +70,9 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 	case OIDTime:
 		v, err := types.ParseTime(s, t.Typmod, st)
 		return DTime(int64(v)), err
+	case OIDTimeTZ:
+		v, err := types.ParseTimeTZ(s, t.Typmod, st)
+		return DTimeTZ(v), err
 	case OIDTimestamp:
 		v, err := types.ParseTimestamp(s, t.Typmod, st)
 		return DTimestamp(int64(v)), err
@@ -166,7 +169,7 @@ func ApplyTypmod(t T, d Datum, explicit bool) (Datum, error) {
 		var v int64
 		v, err = types.AdjustTimestampTypmod(d.I, t.Typmod)
 		d.I = v
-	case OIDTime:
+	case OIDTime, OIDTimeTZ:
 		d.I = int64(types.AdjustTimeTypmod(types.Time(d.I), t.Typmod))
 	case OIDInterval:
 		var iv types.Interval

@@ -46,6 +46,24 @@ func castMore(from, to T) Fn {
 			}
 			return DTime(timeOfDay(a[0].I)), nil
 		}
+	case from.OID == OIDTimestampTZ && to.OID == OIDTimeTZ:
+		return func(env *Env, a []Datum) (Datum, error) {
+			if IsInfiniteTimestamp(a[0].I) {
+				return Null, nil // timestamptz_timetz: no time of day
+			}
+			t := types.TimeTZFromTimestampTZ(types.TimestampTZ(a[0].I), env.Settings)
+			t.Time = types.AdjustTimeTypmod(t.Time, to.Typmod)
+			return DTimeTZ(t), nil
+		}
+	case from.OID == OIDTime && to.OID == OIDTimeTZ:
+		return func(env *Env, a []Datum) (Datum, error) {
+			t := types.TimeTZFromTime(types.AdjustTimeTypmod(types.Time(a[0].I), to.Typmod), env.Settings)
+			return DTimeTZ(t), nil
+		}
+	case from.OID == OIDTimeTZ && to.OID == OIDTime:
+		return func(_ *Env, a []Datum) (Datum, error) {
+			return DTime(int64(types.AdjustTimeTypmod(types.Time(a[0].I), to.Typmod))), nil
+		}
 	case from.OID == OIDTimestampTZ && to.OID == OIDTime:
 		return func(env *Env, a []Datum) (Datum, error) {
 			if IsInfiniteTimestamp(a[0].I) {

@@ -36,6 +36,7 @@ const (
 	KindRange           // X: *Range
 	KindMultirange      // X: *Multirange
 	KindInet            // S: types.InetKey's bytes, whose order is the values' order
+	KindTimeTZ          // I: microseconds since midnight, F: the zone, seconds west of UTC
 )
 
 // Datum is one SQL value. It is a small struct passed by value: ints,
@@ -108,6 +109,15 @@ func (d Datum) Inet() types.Inet {
 	return v
 }
 
+// DTimeTZ is a time with time zone; Datum.TimeTZ reads one back.
+func DTimeTZ(t types.TimeTZ) Datum {
+	return Datum{Kind: KindTimeTZ, I: int64(t.Time), F: float64(t.Zone)}
+}
+
+func (d Datum) TimeTZ() types.TimeTZ {
+	return types.TimeTZ{Time: types.Time(d.I), Zone: int32(d.F)}
+}
+
 // Compare orders two non-NULL Datums of the same kind as PostgreSQL's
 // default btree operator class does (C collation for text; NaN above every
 // other float or numeric, -0 equal to 0). NULLs sort last.
@@ -132,6 +142,8 @@ func Compare(a, b Datum) int {
 		return cmp.Compare(a.S, b.S)
 	case KindInterval:
 		return CompareInterval(a.Interval(), b.Interval())
+	case KindTimeTZ:
+		return types.CompareTimeTZ(a.TimeTZ(), b.TimeTZ())
 	case KindArray:
 		return compareArray(a.Array(), b.Array())
 	case KindEnum:

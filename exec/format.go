@@ -42,6 +42,8 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendDate(dst, types.Date(d.I), s)
 	case OIDTime:
 		return types.AppendTime(dst, types.Time(d.I))
+	case OIDTimeTZ:
+		return types.AppendTimeTZ(dst, d.TimeTZ())
 	case OIDTimestamp:
 		return types.AppendTimestamp(dst, types.Timestamp(d.I), s)
 	case OIDTimestampTZ:

@@ -504,7 +504,7 @@ func CanCoerce(from, to uint32) bool {
 		return true
 	case from == OIDTimestamp && to == OIDTimestampTZ:
 		return true
-	case from == OIDTime && to == OIDInterval:
+	case from == OIDTime && (to == OIDInterval || to == OIDTimeTZ):
 		return true
 	case from == OIDCidr && to == OIDInet:
 		return true // binary-coercible

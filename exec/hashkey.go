@@ -22,6 +22,9 @@ func appendHashKey(dst []byte, d Datum) []byte {
 	case KindNull:
 	case KindBool, KindInt, KindDate, KindTime, KindTimestamp:
 		dst = binary.LittleEndian.AppendUint64(dst, uint64(d.I))
+	case KindTimeTZ:
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(d.I))
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(int32(d.F)))
 	case KindFloat:
 		f := d.F
 		switch {

@@ -1,12 +1,13 @@
 package exec
 
 import (
-	"github.com/cockroachdb/apd/v3"
-
 	"context"
 	"slices"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/prolly/sortkey"
 	"github.com/prollypg/prollypg/prolly/tuple"
@@ -355,6 +356,13 @@ func decodeKeyColumn(key []byte, t T, o sortkey.Order) (Datum, []byte, error) {
 		d.I = int64(v)
 	case OIDTime:
 		rest, d.I, null, err = sortkey.DecodeTime(key, o)
+	case OIDTimeTZ:
+		var v []byte
+		if rest, v, null, err = sortkey.DecodeBytea(key, o, nil); err == nil && !null {
+			var t types.TimeTZ
+			t, err = types.TimeTZFromKey(v)
+			d = DTimeTZ(t)
+		}
 	case OIDTimestamp:
 		rest, d.I, null, err = sortkey.DecodeTimestamp(key, o)
 	case OIDTimestampTZ:

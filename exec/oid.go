@@ -95,6 +95,8 @@ func KindOf(oid uint32) Kind {
 		return KindDate
 	case OIDTime:
 		return KindTime
+	case OIDTimeTZ:
+		return KindTimeTZ
 	case OIDTimestamp, OIDTimestampTZ:
 		return KindTimestamp
 	case OIDInterval:

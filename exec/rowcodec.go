@@ -46,6 +46,9 @@ func appendField(b *tuple.Builder, t T, d Datum) {
 		b.AppendInt32(int32(d.I))
 	case OIDTime, OIDTimestamp, OIDTimestampTZ:
 		b.AppendInt64(d.I)
+	case OIDTimeTZ:
+		var buf [12]byte
+		b.Append(types.AppendTimeTZBinary(buf[:0], d.TimeTZ()))
 	case OIDInterval:
 		iv := d.Interval()
 		b.AppendInterval(iv.Months, iv.Days, iv.Micros)
@@ -96,6 +99,10 @@ func decodeField(t T, f []byte) (Datum, error) {
 		d.I = int64(v)
 	case OIDInt8, OIDTime, OIDTimestamp, OIDTimestampTZ:
 		d.I, err = tuple.DecodeInt64(f)
+	case OIDTimeTZ:
+		var v types.TimeTZ
+		v, err = types.ParseTimeTZBinary(f, -1)
+		d = DTimeTZ(v)
 	case OIDFloat4:
 		var v float32
 		v, err = tuple.DecodeFloat32(f)
@@ -175,6 +182,9 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 		return sortkey.AppendDate(dst, int32(d.I), o), nil
 	case OIDTime:
 		return sortkey.AppendTime(dst, d.I, o), nil
+	case OIDTimeTZ:
+		var buf [12]byte
+		return sortkey.AppendBytea(dst, types.AppendTimeTZKey(buf[:0], d.TimeTZ()), o), nil
 	case OIDTimestamp:
 		return sortkey.AppendTimestamp(dst, d.I, o), nil
 	case OIDTimestampTZ:

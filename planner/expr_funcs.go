@@ -84,8 +84,9 @@ func (a *analyzer) sqlValueFunction(f *pg.SQLValueFunction) (exec.Expr, error) {
 	switch f.Op {
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
 		return call("current_date", funcs.CurrentDate, exec.TDate), nil
-	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N,
-		pg.SQLValueFunctionOp_SVFOP_LOCALTIME, pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
+		return call("current_time", funcs.CurrentTime(p), exec.T{OID: exec.OIDTimeTZ, Typmod: -1}), nil
+	case pg.SQLValueFunctionOp_SVFOP_LOCALTIME, pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
 		return call("localtime", funcs.LocalTime(p), exec.TTime), nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
 		return call("current_timestamp", funcs.CurrentTimestamp(p), exec.TTimestampTZ), nil
@@ -404,6 +405,8 @@ func assignable(from, to uint32) bool {
 	case exec.TypeCategory(to) == 'S' && from != exec.OIDUnknown:
 		return true
 	case (from == exec.OIDTimestamp || from == exec.OIDTimestampTZ) && (to == exec.OIDDate || to == exec.OIDTime || to == exec.OIDTimestamp):
+		return true
+	case from == exec.OIDTimestampTZ && to == exec.OIDTimeTZ, from == exec.OIDTimeTZ && to == exec.OIDTime:
 		return true
 	case from == exec.OIDInterval && to == exec.OIDTime:
 		return true

@@ -101,7 +101,7 @@ func typeCategory(oid uint32) (byte, bool) {
 		return 'S', true
 	case exec.OIDVarchar, exec.OIDBpchar, exec.OIDName:
 		return 'S', false
-	case exec.OIDDate, exec.OIDTime, exec.OIDTimestamp:
+	case exec.OIDDate, exec.OIDTime, exec.OIDTimeTZ, exec.OIDTimestamp:
 		return 'D', false
 	case exec.OIDTimestampTZ:
 		return 'D', true

@@ -33,7 +33,7 @@ var typeByName = map[string]uint32{
 	"text": exec.OIDText, "varchar": exec.OIDVarchar, "character varying": exec.OIDVarchar,
 	"bpchar": exec.OIDBpchar, "char": exec.OIDChar, "character": exec.OIDBpchar,
 	"name": exec.OIDName, "bytea": exec.OIDBytea,
-	"date": exec.OIDDate, "time": exec.OIDTime, "timestamp": exec.OIDTimestamp,
+	"date": exec.OIDDate, "time": exec.OIDTime, "timetz": exec.OIDTimeTZ, "timestamp": exec.OIDTimestamp,
 	"timestamptz": exec.OIDTimestampTZ, "interval": exec.OIDInterval,
 	"uuid": exec.OIDUUID, "inet": exec.OIDInet, "cidr": exec.OIDCidr, "json": exec.OIDJSON, "jsonb": exec.OIDJSONB, "xml": exec.OIDXML, "oid": exec.OIDOid,
 	"regclass": exec.OIDRegclass, "regtype": exec.OIDRegtype, "regnamespace": exec.OIDRegnamespace,
@@ -134,7 +134,7 @@ func applyTypmods(t exec.T, name string, typmods []*pg.Node) (exec.T, error) {
 		if len(mods) == 1 && mods[0] > 24 {
 			t.OID = exec.OIDFloat8
 		}
-	case exec.OIDTimestamp, exec.OIDTimestampTZ, exec.OIDTime:
+	case exec.OIDTimestamp, exec.OIDTimestampTZ, exec.OIDTime, exec.OIDTimeTZ:
 		if len(mods) == 1 {
 			if mods[0] < 0 {
 				return exec.T{}, pgerr.New(pgerr.InvalidParameterValue, "%s(%d) precision must not be negative", timeTypeName(t.OID), mods[0])

@@ -222,7 +222,7 @@ func (a *analyzer) windowSpec(def *pg.WindowDef, sc *scope) (*winSpec, error) {
 		key := spec.order[0]
 		if e.Type().OID == exec.OIDUnknown {
 			t := key.Type()
-			if k := exec.KindOf(t.OID); k == exec.KindDate || k == exec.KindTimestamp || k == exec.KindTime {
+			if k := exec.KindOf(t.OID); k == exec.KindDate || k == exec.KindTimestamp || k == exec.KindTime || k == exec.KindTimeTZ {
 				t = exec.T{OID: exec.OIDInterval, Typmod: -1}
 			}
 			if e, err = a.coerce(e, t, "", -1); err != nil {
@@ -553,7 +553,7 @@ func rangeOffsetSupported(key, off uint32) bool {
 		return ok == exec.KindInt || ok == exec.KindFloat || ok == exec.KindNumeric
 	case exec.KindNumeric:
 		return ok == exec.KindInt || ok == exec.KindNumeric
-	case exec.KindDate, exec.KindTimestamp, exec.KindTime, exec.KindInterval:
+	case exec.KindDate, exec.KindTimestamp, exec.KindTime, exec.KindTimeTZ, exec.KindInterval:
 		return off == exec.OIDInterval
 	}
 	return true // left to the operator's own lookup, as before

@@ -137,7 +137,7 @@ func describeType(t exec.T) sqlType {
 		st.charOctets = dInt(1073741824)
 	case exec.OIDDate:
 		st.datetimePrecision = dInt(0)
-	case exec.OIDTime, exec.OIDTimestamp, exec.OIDTimestampTZ, exec.OIDInterval:
+	case exec.OIDTime, exec.OIDTimeTZ, exec.OIDTimestamp, exec.OIDTimestampTZ, exec.OIDInterval:
 		p := int64(6)
 		if t.Typmod >= 0 && t.OID != exec.OIDInterval {
 			p = int64(t.Typmod)

@@ -48,9 +48,8 @@ func LocalTimestamp(precision int32) exec.Fn {
 	}
 }
 
-// LocalTime is LOCALTIME[(precision)] and, as timetz is not a value type
-// here, CURRENT_TIME too: the time of day of the transaction's start in
-// the session zone.
+// LocalTime is LOCALTIME[(precision)]: the time of day of the
+// transaction's start in the session zone.
 func LocalTime(precision int32) exec.Fn {
 	return func(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
 		us := exec.LocalMicros(exec.TimestampTZ(txnTime(env)), env.Settings)

@@ -1003,11 +1003,10 @@ func loadZone(orig string) *time.Location {
 		loc, _ := v.(*time.Location)
 		return loc
 	}
-	loc := posixFixedZone(orig)
+	// The zone database first, as pg_tzset: EST5EDT is a zone with
+	// daylight-saving rules there, not the POSIX spec's fixed offset.
+	var loc *time.Location
 	for _, cand := range zoneCandidates(orig) {
-		if loc != nil {
-			break
-		}
 		if strings.Contains(cand, "..") || strings.HasPrefix(cand, "/") || strings.EqualFold(cand, "local") {
 			continue
 		}
@@ -1015,6 +1014,9 @@ func loadZone(orig string) *time.Location {
 			loc = l
 			break
 		}
+	}
+	if loc == nil {
+		loc = posixFixedZone(orig)
 	}
 	if zoneCacheSize.Load() < zoneCacheMax {
 		if _, dup := zoneCache.LoadOrStore(orig, loc); !dup {
@@ -1083,8 +1085,8 @@ func posixFixedZone(s string) *time.Location {
 		return nil
 	}
 	name, rest := posixName(s)
-	if name == "" || rest == "" {
-		return nil
+	if name == "" && s[0] != '+' && s[0] != '-' || rest == "" {
+		return nil // pg_tzset reads "+03" as an offset without a name
 	}
 	west, rest, ok := posixOffset(rest)
 	if !ok {
