@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"errors"
 	"math"
 	"strings"
 
@@ -354,4 +355,21 @@ func castKind(from, to T) Fn {
 		}
 	}
 	return castMore(from, to)
+}
+
+// PgError returns err as PostgreSQL's error: a *pgerr.Error as it is, a
+// value-level *types.Error with its fields carried over; ok is false for
+// other errors.
+func PgError(err error) (*pgerr.Error, bool) {
+	var pe *pgerr.Error
+	if errors.As(err, &pe) {
+		return pe, true
+	}
+	var te *types.Error
+	if !errors.As(err, &te) {
+		return nil, false
+	}
+	pe = pgerr.New(pgerr.Code(te.Code), "%s", te.Message)
+	pe.Detail, pe.Hint, pe.Context, pe.Err = te.Detail, te.Hint, te.Where, te
+	return pe, true
 }

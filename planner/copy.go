@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,14 +33,66 @@ type Copy struct {
 }
 
 type copyOptions struct {
-	delim   byte
-	null    string
-	header  bool
-	quote   byte
-	escape  byte
-	csv     bool
-	binary  bool
-	forceNN map[string]bool
+	delim  byte
+	null   string
+	header bool
+	quote  byte
+	escape byte
+	csv    bool
+	binary bool
+	// The FORCE options, as column names (forceQuoteAll for FORCE_QUOTE
+	// *), then as indexes of the copied columns (resolveForce).
+	forceQuoteAll                       bool
+	forceQuoteNames, forceNNNames       []string
+	forceNullNames                      []string
+	forceQuote, forceNotNull, forceNull []bool
+}
+
+// nameList reads a COPY option's column list.
+func nameList(n *pg.Node) []string {
+	var names []string
+	for _, it := range n.GetList().GetItems() {
+		names = append(names, it.GetString_().Sval)
+	}
+	return names
+}
+
+// resolveForce turns the FORCE options' column names into flags by copied
+// column, cols being the copied columns' names; rel names the table for
+// the error, when the copy is of one.
+func (o *copyOptions) resolveForce(cols []string, rel string) error {
+	flags := func(names []string) ([]bool, error) {
+		if names == nil {
+			return nil, nil
+		}
+		out := make([]bool, len(cols))
+		for _, n := range names {
+			i := slices.Index(cols, n)
+			if i < 0 {
+				if rel != "" {
+					return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", n, rel)
+				}
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", n)
+			}
+			out[i] = true
+		}
+		return out, nil
+	}
+	var err error
+	if o.forceQuote, err = flags(o.forceQuoteNames); err != nil {
+		return err
+	}
+	if o.forceQuoteAll {
+		o.forceQuote = make([]bool, len(cols))
+		for i := range o.forceQuote {
+			o.forceQuote[i] = true
+		}
+	}
+	if o.forceNotNull, err = flags(o.forceNNNames); err != nil {
+		return err
+	}
+	o.forceNull, err = flags(o.forceNullNames)
+	return err
 }
 
 func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
@@ -48,7 +101,7 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 			WithHint("Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.")
 	}
 	opts := copyOptions{delim: '\t', null: `\N`, quote: '"', escape: '"'}
-	delimSet, nullSet := false, false
+	delimSet, nullSet, forceQuoteSet := false, false, false
 	for _, o := range s.Options {
 		d := o.GetDefElem()
 		arg := ""
@@ -86,10 +139,41 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 			opts.quote = arg[0]
 		case "escape":
 			opts.escape = arg[0]
+		case "force_quote":
+			if d.Arg.GetAStar() != nil {
+				opts.forceQuoteAll = true
+			} else {
+				opts.forceQuoteNames = nameList(d.Arg)
+			}
+			forceQuoteSet = true
+		case "force_not_null":
+			if opts.forceNNNames != nil {
+				return nil, conflictingOption(d)
+			}
+			opts.forceNNNames = nameList(d.Arg)
+		case "force_null":
+			if opts.forceNullNames != nil {
+				return nil, conflictingOption(d)
+			}
+			opts.forceNullNames = nameList(d.Arg)
 		case "freeze", "encoding":
 		default:
 			return nil, pgerr.New(pgerr.SyntaxError, "option %q not recognized", d.Defname)
 		}
+	}
+	switch {
+	case forceQuoteSet && !opts.csv:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force quote available only in CSV mode")
+	case forceQuoteSet && s.IsFrom:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force quote only available using COPY TO")
+	case opts.forceNNNames != nil && !opts.csv:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force not null available only in CSV mode")
+	case opts.forceNNNames != nil && !s.IsFrom:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force not null only available using COPY FROM")
+	case opts.forceNullNames != nil && !opts.csv:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force null available only in CSV mode")
+	case opts.forceNullNames != nil && !s.IsFrom:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY force null only available using COPY FROM")
 	}
 	if opts.csv {
 		if !delimSet {
@@ -112,6 +196,13 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 			return nil, err
 		}
 		c.plan, c.Cols = p, len(p.Columns())
+		var names []string
+		for _, col := range p.Columns() {
+			names = append(names, col.Name)
+		}
+		if err := c.opts.resolveForce(names, ""); err != nil {
+			return nil, err
+		}
 		return c, nil
 	}
 	t, err := a.table(s.Relation)
@@ -140,6 +231,13 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 		}
 	}
 	c.Cols = len(c.target)
+	names := make([]string, len(c.target))
+	for i, pos := range c.target {
+		names[i] = t.Cols[pos].Name
+	}
+	if err := c.opts.resolveForce(names, t.Def.Name); err != nil {
+		return nil, err
+	}
 	// INSERT or SELECT on the columns copied (colpriv.go).
 	if err := a.requireColumns(t, map[bool]string{true: "a", false: "r"}[s.IsFrom], c.target); err != nil {
 		return nil, err
@@ -178,7 +276,8 @@ func (c *Copy) In(ctx context.Context, r io.Reader) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	var src exec.Plan = &copySource{r: bufio.NewReaderSize(r, 64<<10), c: c}
+	text := &copySource{r: bufio.NewReaderSize(r, 64<<10), c: c}
+	var src exec.Plan = text
 	if c.Binary {
 		src = &binaryCopySource{r: bufio.NewReaderSize(r, 64<<10), c: c}
 	}
@@ -196,6 +295,16 @@ func (c *Copy) In(ctx context.Context, r io.Reader) (int64, error) {
 	env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), Txn: a.tx, Session: a.s}
 	rows, err := p.Open(env)
 	if err != nil {
+		if pe, ok := exec.PgError(err); ok && pe.Context == "" && !c.Binary && text.line > 0 {
+			// A row the table refuses: the line it came from. PostgreSQL
+			// finds duplicate keys when it flushes a batch of rows to the
+			// indexes, when the line's text is gone: only its number.
+			pe.Context = fmt.Sprintf("COPY %s, line %d: \"%s\"", c.table.Def.Name, text.line, text.raw)
+			if pe.Code == pgerr.UniqueViolation || pe.Code == pgerr.ExclusionViolation {
+				pe.Context = fmt.Sprintf("COPY %s, line %d", c.table.Def.Name, text.line)
+			}
+			return 0, pe
+		}
 		return 0, err
 	}
 	return rows.(exec.CountedRows).Affected(), nil
@@ -233,6 +342,7 @@ type copySource struct {
 	r    *bufio.Reader
 	c    *Copy
 	line int
+	raw  string // the line being read, for errors' CONTEXT
 	done bool
 	row  exec.Row
 	flds []string
@@ -255,6 +365,7 @@ func (s *copySource) Next() (exec.Row, error) {
 		}
 		s.line++
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		s.raw = line
 		if line == `\.` {
 			s.done = true
 			break
@@ -281,8 +392,9 @@ func (s *copySource) Next() (exec.Row, error) {
 			t := s.c.table.Cols[s.c.target[i]].Type
 			d, err := exec.ParseText(t, f, s.c.a.s.Settings())
 			if err != nil {
-				if pe, ok := err.(*pgerr.Error); ok {
-					pe.Message += fmt.Sprintf("\nCONTEXT:  COPY %s, line %d, column %s: %q", s.c.table.Def.Name, s.line, s.c.table.Cols[s.c.target[i]].Name, f)
+				if pe, ok := exec.PgError(err); ok && pe.Context == "" {
+					pe.Context = fmt.Sprintf("COPY %s, line %d, column %s: \"%s\"", s.c.table.Def.Name, s.line, s.c.table.Cols[s.c.target[i]].Name, f)
+					return nil, pe
 				}
 				return nil, err
 			}
@@ -335,7 +447,7 @@ func (s *copySource) split(line string) ([]string, []bool, error) {
 			inQuotes, quoted = true, true
 		case ch == o.delim:
 			fields = append(fields, cur.String())
-			nulls = append(nulls, !quoted && cur.String() == o.null)
+			nulls = append(nulls, o.csvNull(len(nulls), cur.String(), quoted))
 			cur.Reset()
 			quoted = false
 		default:
@@ -343,8 +455,21 @@ func (s *copySource) split(line string) ([]string, []bool, error) {
 		}
 	}
 	fields = append(fields, cur.String())
-	nulls = append(nulls, !quoted && cur.String() == o.null)
+	nulls = append(nulls, o.csvNull(len(nulls), cur.String(), quoted))
 	return fields, nulls, nil
+}
+
+// csvNull reports whether CSV field i, read as v (quoted or not), is
+// NULL: an unquoted null string, unless FORCE_NOT_NULL names its column;
+// a quoted one too when FORCE_NULL does.
+func (o *copyOptions) csvNull(i int, v string, quoted bool) bool {
+	if v != o.null {
+		return false
+	}
+	if quoted {
+		return i < len(o.forceNull) && o.forceNull[i]
+	}
+	return i >= len(o.forceNotNull) || !o.forceNotNull[i]
 }
 
 // unescapeText undoes COPY text format's backslash escapes.
@@ -568,7 +693,7 @@ func (c *Copy) Out(ctx context.Context, emit func(line []byte) error) (int64, er
 				continue
 			}
 			val = exec.AppendText(val[:0], col.T, row[i], env.Settings)
-			buf = appendCopyField(buf, val, o)
+			buf = appendCopyField(buf, val, o, i < len(o.forceQuote) && o.forceQuote[i])
 		}
 		if err := emit(append(buf, '\n')); err != nil {
 			return n, err
@@ -577,9 +702,9 @@ func (c *Copy) Out(ctx context.Context, emit func(line []byte) error) (int64, er
 	}
 }
 
-func appendCopyField(dst, v []byte, o *copyOptions) []byte {
+func appendCopyField(dst, v []byte, o *copyOptions, forceQuote bool) []byte {
 	if o.csv {
-		if bytes.IndexByte(v, o.delim) < 0 && bytes.IndexByte(v, o.quote) < 0 && bytes.IndexAny(v, "\r\n") < 0 && (len(v) > 0 || o.null != "") && string(v) != o.null {
+		if !forceQuote && bytes.IndexByte(v, o.delim) < 0 && bytes.IndexByte(v, o.quote) < 0 && bytes.IndexAny(v, "\r\n") < 0 && (len(v) > 0 || o.null != "") && string(v) != o.null {
 			return append(dst, v...)
 		}
 		dst = append(dst, o.quote)
@@ -615,4 +740,9 @@ func appendCopyField(dst, v []byte, o *copyOptions) []byte {
 		}
 	}
 	return dst
+}
+
+// conflictingOption is the error of a COPY option given twice.
+func conflictingOption(d *pg.DefElem) error {
+	return WithPos(pgerr.New(pgerr.SyntaxError, "conflicting or redundant options"), d.Location)
 }

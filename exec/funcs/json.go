@@ -1250,4 +1250,15 @@ func registerRowToJSON() {
 	}
 	exec.Register(&exec.Func{Name: "row_to_json", Args: []uint32{exec.OIDRecord}, Ret: exec.OIDJSON, Strict: true, Fn: rowToJSON})
 	exec.Register(&exec.Func{Name: "row_to_json", Args: []uint32{exec.OIDRecord, exec.OIDBool}, Ret: exec.OIDJSON, Strict: true, Fn: rowToJSON})
+	// array_to_json(anyarray [, pretty]): pretty puts each element of the
+	// first dimension after the first on a line of its own.
+	arrayToJSON := func(ts []exec.T) (exec.Fn, exec.T, error) {
+		elem := exec.ElemType(ts[0])
+		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			pretty := len(a) > 1 && a[1].Bool()
+			return exec.DJSON(string(appendArrayJSON(nil, env, elem, a[0].Array(), 0, 0, pretty))), nil
+		}, exec.TJSON, nil
+	}
+	exec.Register(&exec.Func{Name: "array_to_json", Args: []uint32{exec.OIDAnyArray}, Ret: exec.OIDJSON, Strict: true, Build: arrayToJSON})
+	exec.Register(&exec.Func{Name: "array_to_json", Args: []uint32{exec.OIDAnyArray, exec.OIDBool}, Ret: exec.OIDJSON, Strict: true, Build: arrayToJSON})
 }
