@@ -163,6 +163,18 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Targets through subscripts (INSERT INTO t (a[1], a[2]) ...) read
+	// their values as elements, into columns of their own that
+	// elements() then assigns into the real ones.
+	realTargets := targets
+	tt, elemTargets, err := a.elementTargets(t, targets, s.Cols)
+	if err != nil {
+		return nil, err
+	}
+	if elemTargets != nil {
+		targets = elemTargets
+		defaults = append(slices.Clone(defaults), make([]exec.Expr, len(tt.Cols)-len(t.Cols))...)
+	}
 	var src exec.Plan
 	sel := s.SelectStmt.GetSelectStmt()
 	switch {
@@ -171,7 +183,7 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 		targets = nil
 		src = &exec.Values{Rows: [][]exec.Expr{{}}}
 	case len(sel.ValuesLists) > 0:
-		if src, targets, err = a.insertValues(t, sel.ValuesLists, targets, s.Cols, s.Override, defaults, nil); err != nil {
+		if src, targets, err = a.insertValues(tt, sel.ValuesLists, targets, s.Cols, s.Override, defaults, nil); err != nil {
 			return nil, err
 		}
 	default:
@@ -193,7 +205,7 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 		}
 		conv := make([]exec.Expr, len(cols))
 		for i, col := range cols {
-			c := t.Cols[targets[i]]
+			c := tt.Cols[targets[i]]
 			if c.Generated != "" {
 				return nil, insertGenerated(c)
 			}
@@ -210,6 +222,11 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			}
 		}
 		src = &exec.Project{In: p, Exprs: conv, Cols: cols}
+	}
+	if elemTargets != nil {
+		if src, targets, err = a.assignElements(t, tt, src, realTargets, elemTargets, s.Cols); err != nil {
+			return nil, err
+		}
 	}
 	ret, cols, err := a.returning(s.ReturningList, t, aliasOf(s.Relation))
 	if err != nil {
@@ -249,6 +266,92 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 		return nil, err
 	}
 	return withDML(ctes, m), nil
+}
+
+// elementTargets handles an INSERT's column list naming array elements
+// (a[1], a[2:3]): it returns t with a column added for each of them, of
+// the element's type (the array's for a slice), and the targets with
+// those in their places; nil targets when the list has none.
+func (a *analyzer) elementTargets(t *exec.Table, targets []int, cols []*pg.Node) (*exec.Table, []int, error) {
+	var out []int
+	var tt exec.Table
+	for i, n := range cols {
+		rt := n.GetResTarget()
+		if len(rt.Indirection) == 0 {
+			continue
+		}
+		if out == nil {
+			tt = *t
+			tt.Cols = slices.Clone(t.Cols)
+			out = slices.Clone(targets)
+		}
+		c := t.Cols[targets[i]]
+		if !exec.IsArrayType(c.Type.OID) {
+			// No position, as PostgreSQL's transformAssignmentIndirection.
+			return nil, nil, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(c.Type.OID))
+		}
+		slice := false
+		for _, ind := range rt.Indirection {
+			if ind.GetAIndices() == nil {
+				return nil, nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "assignment to a field of an array element is not supported yet"), rt.Location)
+			}
+			slice = slice || ind.GetAIndices().IsSlice
+		}
+		elem := c
+		if !slice {
+			elem.Type = exec.ElemType(c.Type)
+		}
+		elem.Pos = len(tt.Cols)
+		elem.Default, elem.Identity, elem.Generated = "", 0, ""
+		tt.Cols = append(tt.Cols, elem)
+		out[i] = elem.Pos
+	}
+	if out == nil {
+		return t, nil, nil
+	}
+	return &tt, out, nil
+}
+
+// assignElements puts the values src read for array elements (columns
+// of tt past t's, see elementTargets) into their arrays, each assignment
+// into the array the ones before it made, starting from NULL, as
+// PostgreSQL's INSERT does; it returns the source and targets of t.
+func (a *analyzer) assignElements(t, tt *exec.Table, src exec.Plan, targets, elemTargets []int, cols []*pg.Node) (exec.Plan, []int, error) {
+	var out []int
+	vals := map[int]exec.Expr{}
+	for i, pos := range targets {
+		rt := cols[i].GetResTarget()
+		c := t.Cols[pos]
+		in := &exec.ColRef{Idx: i, T: tt.Cols[elemTargets[i]].Type}
+		prev, seen := vals[pos]
+		if !seen {
+			out = append(out, pos)
+		}
+		if len(rt.Indirection) == 0 {
+			if seen {
+				return nil, nil, WithPos(pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name), rt.Location)
+			}
+			vals[pos] = in
+			continue
+		}
+		if !seen {
+			prev = &exec.Const{D: exec.Null, T: c.Type}
+		} else if _, whole := prev.(*exec.ColRef); whole {
+			return nil, nil, WithPos(pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name), rt.Location)
+		}
+		x, err := a.subscripts(prev, rt.Indirection, nil, rt.Location)
+		if err != nil {
+			return nil, nil, err
+		}
+		sub := x.(*exec.Subscript)
+		vals[pos] = &exec.SetElement{Arr: prev, Lower: sub.Lower, Upper: sub.Upper, Slice: sub.Slice, Val: in, T: c.Type}
+	}
+	exprs := make([]exec.Expr, len(out))
+	rcols := make([]exec.ResultColumn, len(out))
+	for i, pos := range out {
+		exprs[i], rcols[i] = vals[pos], exec.ResultColumn{Name: t.Cols[pos].Name, T: t.Cols[pos].Type}
+	}
+	return &exec.Project{In: src, Exprs: exprs, Cols: rcols}, out, nil
 }
 
 // insertValues analyzes the VALUES lists of an INSERT (or the one list
@@ -293,6 +396,9 @@ func (a *analyzer) insertValues(t *exec.Table, lists []*pg.Node, targets []int, 
 				} else if skip {
 					e, row[i] = nil, nil // OVERRIDING USER VALUE: the default
 				}
+			}
+			if e == nil && i < len(cols) && len(cols[i].GetResTarget().Indirection) > 0 {
+				return nil, nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot set an array element to DEFAULT"), cols[i].GetResTarget().Location)
 			}
 			if e == nil {
 				if row[i] = defaults[c.Pos]; row[i] == nil {

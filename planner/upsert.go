@@ -116,60 +116,10 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 		return c, nil
 	}
 	sc := &scope{items: append(tableScope(t, alias).items, shifted(tableScope(t, "excluded").items, len(t.Cols))...)}
-	c.Sets = make([]exec.Expr, len(t.Cols))
-	var defaults []exec.Expr
-	for _, n := range oc.TargetList {
-		rt := n.GetResTarget()
-		pos, err := columnByName(t, rt.Name, rt.Location)
-		if err != nil {
-			return nil, err
-		}
-		if c.Sets[pos] != nil {
-			return nil, pgerr.New(pgerr.SyntaxError, "multiple assignments to same column %q", rt.Name) // found by PostgreSQL's rewriter: no position
-		}
-		col := t.Cols[pos]
-		val := rt.Val
-		if mar := val.GetMultiAssignRef(); mar != nil {
-			e, n, err := a.multiAssign(mar, sc)
-			if err != nil {
-				return nil, err
-			}
-			if e != nil {
-				if col.Generated != "" {
-					return nil, updateGenerated(col)
-				}
-				if c.Sets[pos], err = a.assignColumn(e, col, rt.Location); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			val = n
-		}
-		if val.GetSetToDefault() != nil {
-			if defaults == nil {
-				if defaults, err = a.defaults(t); err != nil {
-					return nil, err
-				}
-			}
-			if c.Sets[pos] = defaults[pos]; c.Sets[pos] == nil {
-				c.Sets[pos] = &exec.Const{D: exec.Null, T: col.Type}
-			}
-			continue
-		}
-		if col.Identity == 'a' {
-			return nil, pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", col.Name).
-				WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", col.Name)
-		}
-		if col.Generated != "" {
-			return nil, updateGenerated(col)
-		}
-		e, err := a.expr(val, sc)
-		if err != nil {
-			return nil, err
-		}
-		if c.Sets[pos], err = a.assignColumn(e, col, rt.Location); err != nil {
-			return nil, err
-		}
+	// The SET list is an UPDATE's, over the existing row and excluded.
+	var err error
+	if c.Sets, err = a.setClause(t, alias, oc.TargetList, sc); err != nil {
+		return nil, err
 	}
 	if oc.WhereClause != nil {
 		w, err := a.expr(oc.WhereClause, sc)
