@@ -50,6 +50,7 @@ func init() {
 		registerBits,
 		registerXML,
 		registerTextPattern,
+		registerGeometry,
 	} {
 		register()
 	}
