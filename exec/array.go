@@ -99,9 +99,13 @@ func (a *Array) nitems() int {
 // malformed stored jsonb, which cannot happen: its text was normalised on
 // input.
 func elemCodec(elem T, st *Settings) *types.ElemCodec[Datum] {
+	delim := byte(',')
+	if t := types.Lookup(types.Oid(elem.OID)); t != nil {
+		delim = t.Delim // box's is ';'
+	}
 	return &types.ElemCodec[Datum]{
 		Oid:        types.Oid(elem.OID),
-		Delim:      ',',
+		Delim:      delim,
 		AppendText: func(dst []byte, d Datum) []byte { return AppendText(dst, elem, d, st) },
 		ParseText:  func(s string) (Datum, error) { return ParseText(elem, s, st) },
 		AppendBinary: func(dst []byte, d Datum) []byte {

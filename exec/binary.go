@@ -50,7 +50,9 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 			return nil, err
 		}
 		return types.AppendJSONBBinary(dst, &v), nil
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDJSON, OIDUnknown, OIDChar, OIDXML:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDJSON, OIDUnknown, OIDChar, OIDXML,
+		OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
+		// A geometric value's canonical bytes are its send form.
 		return append(dst, d.S...), nil
 	case OIDTSVector:
 		return types.AppendTSVectorBinary(dst, d.TSVector()), nil
@@ -170,6 +172,10 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		var v types.Inet
 		v, err = types.ParseInetBinary(b, t.OID == OIDCidr)
 		d = DInet(v)
+	case OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
+		var v string
+		v, err = types.ParseGeometryBinary(types.Oid(t.OID), b)
+		d = DGeometry(v)
 	case OIDJSONB:
 		var v types.JSONB
 		if v, err = types.ParseJSONBBinary(b); err == nil {

@@ -95,6 +95,12 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 	case OIDInet, OIDCidr:
 		v, err := types.ParseInet(s, t.OID == OIDCidr)
 		return DInet(v), err
+	case OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
+		v, err := types.ParseGeometry(types.Oid(t.OID), s)
+		if err != nil {
+			return Null, err
+		}
+		return DGeometry(v), nil
 	case OIDXML:
 		if err := types.ParseXML(s, st != nil && st.XMLDocument); err != nil {
 			return Null, err
@@ -212,6 +218,9 @@ func castKind(from, to T) Fn {
 	}
 	if from.OID != to.OID && (from.OID == OIDXML || to.OID == OIDXML) {
 		return nil // xml converts only to and from the string types (castSpecial)
+	}
+	if from.OID != to.OID && fk == KindGeometry && tk == KindGeometry {
+		return geometryCast(from.OID, to.OID)
 	}
 	switch {
 	case from.OID == to.OID || (fk == tk && fk != KindInt && fk != KindFloat && fk != KindText && fk != KindTimestamp && fk != KindJSON && fk != KindRange && fk != KindMultirange):

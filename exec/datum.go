@@ -37,6 +37,7 @@ const (
 	KindMultirange      // X: *Multirange
 	KindInet            // S: types.InetKey's bytes, whose order is the values' order
 	KindTimeTZ          // I: microseconds since midnight, F: the zone, seconds west of UTC
+	KindGeometry        // S: the canonical (send) bytes of a point, lseg, path, box, polygon, line or circle
 )
 
 // Datum is one SQL value. It is a small struct passed by value: ints,
@@ -86,6 +87,7 @@ func DTimestamp(us int64) Datum              { return Datum{Kind: KindTimestamp,
 func DUUID(b [16]byte) Datum                 { return Datum{Kind: KindUUID, S: string(b[:])} }
 func DInet(v types.Inet) Datum               { return Datum{Kind: KindInet, S: types.InetKey(v)} }
 func DJSON(text string) Datum                { return Datum{Kind: KindJSON, S: text} }
+func DGeometry(canon string) Datum           { return Datum{Kind: KindGeometry, S: canon} }
 func DArray(a *Array) Datum                  { return Datum{Kind: KindArray, X: a} }
 func DEnum(label string, sort float64) Datum { return Datum{Kind: KindEnum, S: label, F: sort} }
 func DRecord(r *Record) Datum                { return Datum{Kind: KindRecord, X: r} }
@@ -138,7 +140,7 @@ func Compare(a, b Datum) int {
 		return compareFloat(a.F, b.F)
 	case KindNumeric:
 		return compareNumeric(a.Numeric(), b.Numeric())
-	case KindText, KindBytes, KindUUID, KindJSON, KindInet:
+	case KindText, KindBytes, KindUUID, KindJSON, KindInet, KindGeometry:
 		return cmp.Compare(a.S, b.S)
 	case KindInterval:
 		return CompareInterval(a.Interval(), b.Interval())

@@ -54,6 +54,8 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendUUID(dst, types.UUID([]byte(d.S)))
 	case OIDInet, OIDCidr:
 		return types.AppendInet(dst, d.Inet(), t.OID == OIDCidr)
+	case OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
+		return types.AppendGeometry(dst, types.Oid(t.OID), d.S, extraFloatDigits(s))
 	case OIDTSVector:
 		return types.AppendTSVector(dst, d.TSVector())
 	case OIDTSQuery:

@@ -440,6 +440,8 @@ func TypeCategory(oid uint32) byte {
 		return 'T'
 	case OIDInet, OIDCidr:
 		return 'I'
+	case OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
+		return 'G'
 	case OIDBit, OIDVarbit:
 		return 'V'
 	case OIDBool:

@@ -346,7 +346,7 @@ func decodeKeyColumn(key []byte, t T, o sortkey.Order) (Datum, []byte, error) {
 		var v []byte
 		rest, v, null, err = sortkey.DecodeText(key, o, nil)
 		d.S = string(v)
-	case OIDBytea, OIDInet, OIDCidr, OIDBit, OIDVarbit:
+	case OIDBytea, OIDInet, OIDCidr, OIDBit, OIDVarbit, OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
 		var v []byte
 		rest, v, null, err = sortkey.DecodeBytea(key, o, nil)
 		d.S = string(v)

@@ -256,6 +256,10 @@ func KeyCompatible(ct, vt T) bool {
 	case ct.OID == OIDTSVector, KindOf(ct.OID) == KindRange, KindOf(ct.OID) == KindMultirange:
 		// Its keys are digests (appendKey).
 		return false
+	case IsGeometric(ct.OID):
+		// Its keys are its bytes, whose order and equality are none of its
+		// operators' (box = box compares areas).
+		return false
 	case ct.OID == vt.OID:
 		return true
 	case KindOf(ct.OID) == KindInt && KindOf(vt.OID) == KindInt && ct.OID != OIDOid && vt.OID != OIDOid:

@@ -38,6 +38,13 @@ const (
 	OIDVoid        uint32 = 2278
 	OIDRecord      uint32 = 2249
 	OIDRegclass    uint32 = 2205
+	OIDPoint       uint32 = 600
+	OIDLSeg        uint32 = 601
+	OIDPath        uint32 = 602
+	OIDBox         uint32 = 603
+	OIDPolygon     uint32 = 604
+	OIDLine        uint32 = 628
+	OIDCircle      uint32 = 718
 )
 
 // T is a SQL type: a type OID and a type modifier (-1 for none), as in
@@ -105,6 +112,8 @@ func KindOf(oid uint32) Kind {
 		return KindUUID
 	case OIDInet, OIDCidr:
 		return KindInet
+	case OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
+		return KindGeometry
 	case OIDJSON, OIDJSONB:
 		return KindJSON
 	case OIDTSVector:
@@ -145,6 +154,7 @@ var typeNames = map[uint32]string{
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",
 	OIDUUID: "uuid", OIDInet: "inet", OIDCidr: "cidr", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDVoid: "void", 2279: "trigger", OIDRecord: "record", OIDRegclass: "regclass",
 	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector", OIDBit: "bit", OIDVarbit: "bit varying",
+	OIDPoint: "point", OIDLSeg: "lseg", OIDPath: "path", OIDBox: "box", OIDPolygon: "polygon", OIDLine: "line", OIDCircle: "circle",
 	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",
 	uint32(types.OidInt4Range): "int4range", uint32(types.OidNumRange): "numrange", uint32(types.OidTsRange): "tsrange",
 	uint32(types.OidTstzRange): "tstzrange", uint32(types.OidDateRange): "daterange", uint32(types.OidInt8Range): "int8range",

@@ -556,7 +556,7 @@ func compareImages(t T, a, b Datum) int {
 	}
 	var x, y []byte
 	switch a.Kind {
-	case KindText, KindBytes, KindUUID, KindJSON, KindInet:
+	case KindText, KindBytes, KindUUID, KindJSON, KindInet, KindGeometry:
 		x, y = []byte(a.S), []byte(b.S)
 	default:
 		// No image of its own here: its binary form stands for it.

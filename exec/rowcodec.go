@@ -176,7 +176,7 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 		return sortkey.AppendNumeric(dst, d.Numeric(), o), nil
 	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar:
 		return sortkey.AppendTextString(dst, d.S, o), nil
-	case OIDBytea, OIDBit, OIDVarbit:
+	case OIDBytea, OIDBit, OIDVarbit, OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
 		return sortkey.AppendBytea(dst, unsafe.Slice(unsafe.StringData(d.S), len(d.S)), o), nil
 	case OIDDate:
 		return sortkey.AppendDate(dst, int32(d.I), o), nil

@@ -270,6 +270,20 @@ func (a *analyzer) levelGroupingFunc(f *pg.GroupingFunc, sc *scope) (exec.Expr, 
 }
 
 func (a *analyzer) groupKey(n *pg.Node, targets []*pg.Node, sc *scope) (exec.Expr, error) {
+	e, err := a.groupKeyExpr(n, targets, sc)
+	if err == nil && !exec.HasBtreeOrdering(e.Type().OID) {
+		return nil, errNoEquality(e.Type(), ExprLocation(n))
+	}
+	return e, err
+}
+
+// errNoEquality is PostgreSQL's error for grouping or DISTINCT over a
+// type without an equality operator of a btree or hash operator class.
+func errNoEquality(t exec.T, loc int32) error {
+	return WithPos(pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", exec.TypeName(t.OID)), loc)
+}
+
+func (a *analyzer) groupKeyExpr(n *pg.Node, targets []*pg.Node, sc *scope) (exec.Expr, error) {
 	target := func(i int) (exec.Expr, error) {
 		rt := targets[i].GetResTarget()
 		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
@@ -506,6 +520,13 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		return nil, err
 	}
 	args, want = packVariadic(args, want, spread)
+	if f.AggDistinct {
+		for i, e := range args {
+			if !exec.HasBtreeOrdering(e.Type().OID) && i < len(f.Args) {
+				return nil, errNoEquality(e.Type(), ExprLocation(f.Args[i]))
+			}
+		}
+	}
 	call := &exec.AggCall{Func: fn, ArgTypes: want, Args: args, Distinct: f.AggDistinct, Filter: present}
 	if f.AggFilter != nil {
 		filter, err := a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")

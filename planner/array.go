@@ -154,6 +154,26 @@ func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int
 	if at.OID == exec.OIDName && len(list) == 1 && !list[0].GetAIndices().IsSlice {
 		return a.nameSubscript(arr, list[0].GetAIndices().Uidx, sc)
 	}
+	if _, _, ok := exec.GeometrySubscript(at.OID); ok && list[0].GetAIndices().IsSlice {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "slices of fixed-length arrays not implemented")
+	}
+	if elem, fn, ok := exec.GeometrySubscript(at.OID); ok {
+		// point[0] is x: the fixed-size geometric types subscript their
+		// coordinates, or their points, from 0.
+		ix := list[0].GetAIndices().Uidx
+		i, err := a.expr(ix, sc)
+		if err != nil {
+			return nil, err
+		}
+		if i, err = a.coerce(i, exec.TInt4, "", ExprLocation(ix)); err != nil {
+			return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer"), ExprLocation(ix))
+		}
+		var e exec.Expr = &exec.Call{Name: "subscript", Fn: fn, Args: []exec.Expr{arr, i}, Strict: true, T: elem}
+		if len(list) > 1 {
+			return a.subscripts(e, list[1:], sc, loc)
+		}
+		return e, nil
+	}
 	if !exec.IsArrayType(at.OID) {
 		return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(at.OID)), loc)
 	}

@@ -408,6 +408,11 @@ func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, erro
 	lt, rt := l.Type(), r.Type()
 	var err error
 	cmpFn := exec.CompareOp(op)
+	if exec.IsGeometric(lt.OID) || exec.IsGeometric(rt.OID) {
+		// The geometric types' comparisons are operators of their own
+		// (box = box compares areas; point has none), not btree's.
+		cmpFn = nil
+	}
 	// An unknown side takes the other side's type when an operator over
 	// two of that type exists (PostgreSQL's binary_oper_exact); two
 	// unknowns compare as text. Otherwise the registry resolves them.
@@ -659,6 +664,9 @@ func (a *analyzer) minMax(m *pg.MinMaxExpr, sc *scope) (exec.Expr, error) {
 	args, t, err := a.commonArgs(m.Args, sc, what, m.Location)
 	if err != nil {
 		return nil, err
+	}
+	if !exec.HasBtreeOrdering(t.OID) {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "could not identify a comparison function for type %s", exec.TypeName(t.OID))
 	}
 	return &exec.MinMax{Args: args, T: t, Greatest: greatest}, nil
 }

@@ -412,6 +412,8 @@ func assignable(from, to uint32) bool {
 		return true
 	case from == exec.OIDJSON && to == exec.OIDJSONB, from == exec.OIDJSONB && to == exec.OIDJSON:
 		return true
+	case exec.GeometryAssignable(from, to):
+		return true
 	}
 	return false
 }

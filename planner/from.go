@@ -503,7 +503,13 @@ func ExprLocation(n *pg.Node) int32 {
 	case n.GetFuncCall() != nil:
 		return n.GetFuncCall().Location
 	case n.GetTypeCast() != nil:
-		return n.GetTypeCast().Location
+		// The leftmost of the cast's and its argument's, as PostgreSQL's
+		// exprLocation: type 'literal' has only the literal's.
+		tc := n.GetTypeCast()
+		if arg := ExprLocation(tc.Arg); arg >= 0 && (tc.Location < 0 || arg < tc.Location) {
+			return arg
+		}
+		return tc.Location
 	case n.GetBoolExpr() != nil:
 		return n.GetBoolExpr().Location
 	case n.GetSubLink() != nil:

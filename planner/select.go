@@ -274,12 +274,26 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 		return nil, err
 	}
 	distinct := len(s.DistinctClause) > 0
+	if distinct && s.DistinctClause[0].GetNode() == nil {
+		for i := 0; i < visible; i++ {
+			if t := exprs[i].Type(); !exec.HasBtreeOrdering(t.OID) {
+				loc := int32(-1)
+				if len(s.TargetList) == visible {
+					loc = ExprLocation(s.TargetList[i].GetResTarget().Val)
+				}
+				return nil, errNoEquality(t, loc)
+			}
+		}
+	}
 	var onCols []int
 	if distinct && s.DistinctClause[0].GetNode() != nil {
 		for _, n := range s.DistinctClause {
 			idx, err := a.sortTarget(n, tsc, &exprs, cols)
 			if err != nil {
 				return nil, err
+			}
+			if t := exprs[idx].Type(); !exec.HasBtreeOrdering(t.OID) {
+				return nil, errNoEquality(t, ExprLocation(n))
 			}
 			if !containsInt(onCols, idx) {
 				onCols = append(onCols, idx)
@@ -435,6 +449,10 @@ func (a *analyzer) sortKeys(list []*pg.Node, sc *scope, exprs *[]exec.Expr, cols
 		idx, err := a.sortTarget(by.Node, sc, exprs, cols)
 		if err != nil {
 			return nil, err
+		}
+		if t := (*exprs)[idx].Type(); !exec.HasBtreeOrdering(t.OID) {
+			return nil, WithPos(pgerr.New(pgerr.UndefinedFunction, "could not identify an ordering operator for type %s", exec.TypeName(t.OID)).
+				WithHint("Use an explicit ordering operator or modify the query."), ExprLocation(by.Node))
 		}
 		keys = append(keys, sortKey(by, idx))
 	}

@@ -40,6 +40,14 @@ func (a *analyzer) setOp(s *pg.SelectStmt, corr *correlation) (exec.Plan, error)
 		if types[i], err = commonType([]exec.T{lc[i].T, rc[i].T}, what, -1); err != nil {
 			return nil, err
 		}
+		if !(kind == exec.Union && s.All) && !exec.HasBtreeOrdering(types[i].OID) {
+			// All but UNION ALL compare rows.
+			loc := int32(-1)
+			if tl := s.Larg.TargetList; s.Larg.Op == pg.SetOperation_SETOP_NONE && len(tl) == len(lc) {
+				loc = ExprLocation(tl[i].GetResTarget().Val)
+			}
+			return nil, errNoEquality(types[i], loc)
+		}
 	}
 	if left, err = a.convert(left, types); err != nil {
 		return nil, err
@@ -111,6 +119,8 @@ func typeCategory(oid uint32) (byte, bool) {
 		return 'I', true
 	case exec.OIDCidr:
 		return 'I', false
+	case exec.OIDPoint, exec.OIDLSeg, exec.OIDPath, exec.OIDBox, exec.OIDPolygon, exec.OIDLine, exec.OIDCircle:
+		return 'G', false
 	case exec.OIDUnknown:
 		return 'X', false
 	}

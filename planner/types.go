@@ -40,6 +40,8 @@ var typeByName = map[string]uint32{
 	"regrole": exec.OIDRegrole, "regproc": exec.OIDRegproc,
 	"int2vector": exec.OIDInt2Vector, "oidvector": exec.OIDOidVector,
 	"tsvector": exec.OIDTSVector, "tsquery": exec.OIDTSQuery,
+	"point": exec.OIDPoint, "lseg": exec.OIDLSeg, "path": exec.OIDPath, "box": exec.OIDBox,
+	"polygon": exec.OIDPolygon, "line": exec.OIDLine, "circle": exec.OIDCircle,
 	"bit": exec.OIDBit, "varbit": exec.OIDVarbit, "bit varying": exec.OIDVarbit,
 	"int4range": uint32(types.OidInt4Range), "int8range": uint32(types.OidInt8Range),
 	"numrange": uint32(types.OidNumRange), "daterange": uint32(types.OidDateRange),

@@ -51,6 +51,7 @@ func init() {
 		registerXML,
 		registerTextPattern,
 		registerTimeTZ,
+		registerGeometry,
 	} {
 		register()
 	}

@@ -49,6 +49,27 @@ func vectorType(oid Oid, name string, elem Oid) Type {
 		Align: 'i', Storage: 'p', Kind: 'b', TypmodIn: "-", TypmodOut: "-", IsArray: true}
 }
 
+// geoType is a geometric type (category G, double-aligned). The fixed-size
+// ones name an element type (typelem), as their coordinates can be read
+// by subscript: point[0] is x, box[1] the lower left corner.
+func geoType(oid Oid, name string, l int16, elem, arr Oid, in, out, recv, send string, delim byte) Type {
+	storage := byte('p')
+	if l < 0 {
+		storage = 'x'
+	}
+	t := base(oid, name, l, false, 'G', false, elem, arr, in, out, recv, send, 'd', storage, 'b')
+	t.Delim = delim
+	return t
+}
+
+// geoArray is the array type of a geometric type; box's keeps box's
+// delimiter ';', as a box's text has commas.
+func geoArray(oid Oid, name string, elem Oid, delim byte) Type {
+	t := arrayType(oid, name, elem, 'd', 'A', 'b')
+	t.Delim = delim
+	return t
+}
+
 // Types lists the built-in types in OID order (pg_type rows from PostgreSQL 15).
 var Types = func() []Type {
 	t := []Type{
@@ -68,9 +89,18 @@ var Types = func() []Type {
 		arrayType(OidJSONArray, "_json", OidJSON, 'i', 'A', 'b'),
 		base(OidXML, "xml", -1, false, 'U', false, 0, OidXMLArray, "xml_in", "xml_out", "xml_recv", "xml_send", 'i', 'x', 'b'),
 		arrayType(OidXMLArray, "_xml", OidXML, 'i', 'A', 'b'),
+		geoType(OidPoint, "point", 16, OidFloat8, OidPointArray, "point_in", "point_out", "point_recv", "point_send", ','),
+		geoType(OidLSeg, "lseg", 32, OidPoint, OidLSegArray, "lseg_in", "lseg_out", "lseg_recv", "lseg_send", ','),
+		geoType(OidPath, "path", -1, 0, OidPathArray, "path_in", "path_out", "path_recv", "path_send", ','),
+		geoType(OidBox, "box", 32, OidPoint, OidBoxArray, "box_in", "box_out", "box_recv", "box_send", ';'),
+		geoType(OidPolygon, "polygon", -1, 0, OidPolygonArray, "poly_in", "poly_out", "poly_recv", "poly_send", ','),
+		geoType(OidLine, "line", 24, OidFloat8, OidLineArray, "line_in", "line_out", "line_recv", "line_send", ','),
+		geoArray(OidLineArray, "_line", OidLine, ','),
 		base(OidFloat4, "float4", 4, true, 'N', false, 0, OidFloat4Array, "float4in", "float4out", "float4recv", "float4send", 'i', 'p', 'b'),
 		base(OidFloat8, "float8", 8, true, 'N', true, 0, OidFloat8Array, "float8in", "float8out", "float8recv", "float8send", 'd', 'p', 'b'),
 		base(OidUnknown, "unknown", -2, false, 'X', false, 0, 0, "unknownin", "unknownout", "unknownrecv", "unknownsend", 'c', 'p', 'p'),
+		geoType(OidCircle, "circle", 24, 0, OidCircleArray, "circle_in", "circle_out", "circle_recv", "circle_send", ','),
+		geoArray(OidCircleArray, "_circle", OidCircle, ','),
 		arrayType(OidBoolArray, "_bool", OidBool, 'i', 'A', 'b'),
 		arrayType(OidByteaArray, "_bytea", OidBytea, 'i', 'A', 'b'),
 		arrayType(OidCharArray, "_char", OidChar, 'i', 'A', 'b'),
@@ -82,9 +112,14 @@ var Types = func() []Type {
 		arrayType(OidBpcharArray, "_bpchar", OidBpchar, 'i', 'A', 'b'),
 		arrayType(OidVarcharArray, "_varchar", OidVarchar, 'i', 'A', 'b'),
 		arrayType(OidInt8Array, "_int8", OidInt8, 'd', 'A', 'b'),
+		geoArray(OidPointArray, "_point", OidPoint, ','),
+		geoArray(OidLSegArray, "_lseg", OidLSeg, ','),
+		geoArray(OidPathArray, "_path", OidPath, ','),
+		geoArray(OidBoxArray, "_box", OidBox, ';'),
 		arrayType(OidFloat4Array, "_float4", OidFloat4, 'i', 'A', 'b'),
 		arrayType(OidFloat8Array, "_float8", OidFloat8, 'd', 'A', 'b'),
 		arrayType(OidOidArray, "_oid", OidOid, 'i', 'A', 'b'),
+		geoArray(OidPolygonArray, "_polygon", OidPolygon, ','),
 		base(OidBpchar, "bpchar", -1, false, 'S', false, 0, OidBpcharArray, "bpcharin", "bpcharout", "bpcharrecv", "bpcharsend", 'i', 'x', 'b'),
 		base(OidVarchar, "varchar", -1, false, 'S', false, 0, OidVarcharArray, "varcharin", "varcharout", "varcharrecv", "varcharsend", 'i', 'x', 'b'),
 		base(OidDate, "date", 4, true, 'D', false, 0, OidDateArray, "date_in", "date_out", "date_recv", "date_send", 'i', 'p', 'b'),

@@ -111,7 +111,7 @@ func TestTypeTable(t *testing.T) {
 				t.Errorf("%s: ArrayOf/ElemOf disagree", ty.Name)
 			}
 		}
-		if ty.Delim != ',' {
+		if ty.Delim != ',' && ty.Name != "box" && ty.Name != "_box" {
 			t.Errorf("%s: delim %q", ty.Name, ty.Delim)
 		}
 	}

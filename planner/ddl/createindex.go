@@ -20,7 +20,7 @@ import (
 // answers the same equalities) and gin and gist on text search types are
 // kept as ordinary indexes of the same keys, which no @@ uses: PostgreSQL
 // accepts them, and a text search schema must load. So are gist and
-// spgist on range columns, whose queries (&&, @>) scan.
+// spgist on range and geometric columns, whose queries (&&, @>) scan.
 func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 	textSearch := false
 	switch s.AccessMethod {
@@ -98,8 +98,29 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 					oid = t.Cols[c.Column].Type.OID
 				}
 				isRange := exec.KindOf(oid) == exec.KindRange && s.AccessMethod != "gin"
+				if exec.IsGeometric(oid) {
+					if !geometryOpclass(oid, s.AccessMethod) {
+						return "", errNoOpclass(oid, s.AccessMethod)
+					}
+					continue
+				}
 				if oid != exec.OIDTSVector && oid != exec.OIDTSQuery && !isRange || s.AccessMethod == "spgist" && !isRange {
 					return "", pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
+				}
+			}
+		}
+		if !textSearch {
+			for _, c := range ix.Columns {
+				oid := c.ExprType
+				if c.Expr == "" {
+					oid = t.Cols[c.Column].Type.OID
+				}
+				if exec.IsGeometric(oid) {
+					am := s.AccessMethod
+					if am == "" {
+						am = "btree"
+					}
+					return "", errNoOpclass(oid, am)
 				}
 			}
 		}
@@ -307,4 +328,24 @@ func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.
 		return versioning.IndexColumn{}, "", pgerr.New(pgerr.InvalidTableDefinition, "column %q has pseudo-type record", name)
 	}
 	return c, name, nil
+}
+
+// geometryOpclass reports whether PostgreSQL has a default operator class
+// of access method am for geometric type oid: gist for point, box,
+// polygon and circle, spgist for point, box and polygon. Such an index is
+// kept as an ordinary index of the values, which the geometric operators
+// do not use: their queries scan.
+func geometryOpclass(oid uint32, am string) bool {
+	switch am {
+	case "gist":
+		return oid == exec.OIDPoint || oid == exec.OIDBox || oid == exec.OIDPolygon || oid == exec.OIDCircle
+	case "spgist":
+		return oid == exec.OIDPoint || oid == exec.OIDBox || oid == exec.OIDPolygon
+	}
+	return false
+}
+
+func errNoOpclass(oid uint32, am string) error {
+	return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", exec.TypeName(oid), am).
+		WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 }

@@ -62,19 +62,31 @@ func (d *tableDDL) addExclusion(con *pg.Constraint) error {
 // checkExclusionOp applies PostgreSQL's rules for an exclusion operator:
 // it must be its own commutator, and of the operator class of the index
 // that would enforce it: = of any type's btree class, or the range
-// operators of the gist range classes.
+// operators of the gist range and geometric classes.
 func checkExclusionOp(op string, oid uint32, typeName string) error {
 	sig := op + "(" + typeName + "," + typeName + ")"
 	switch op {
 	case "=":
 		return nil
-	case "&&", "-|-", "<>":
+	case "&&", "-|-", "<>", "~=":
 	default:
 		return pgerr.New(pgerr.WrongObjectType, "operator %s is not commutative", sig).
 			WithDetail("Only commutative operators can be used in exclusion constraints.")
 	}
-	if k := exec.KindOf(oid); op != "<>" && (k == exec.KindRange || k == exec.KindMultirange) {
+	if k := exec.KindOf(oid); op != "<>" && op != "~=" && (k == exec.KindRange || k == exec.KindMultirange) {
 		return nil
+	}
+	// The gist classes of box, polygon and circle have && and ~=, point's
+	// ~= (point_ops).
+	switch oid {
+	case exec.OIDBox, exec.OIDPolygon, exec.OIDCircle:
+		if op == "&&" || op == "~=" {
+			return nil
+		}
+	case exec.OIDPoint:
+		if op == "~=" {
+			return nil
+		}
 	}
 	family := map[uint32]string{exec.OIDInt2: "integer_ops", exec.OIDInt4: "integer_ops", exec.OIDInt8: "integer_ops",
 		exec.OIDFloat4: "float_ops", exec.OIDFloat8: "float_ops", exec.OIDVarchar: "text_ops"}[oid]
