@@ -1033,7 +1033,7 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			return "ALTER DOMAIN", a.renameDomainConstraint(ctx, s)
 		case pg.ObjectType_OBJECT_ATTRIBUTE:
 			return "ALTER TYPE", a.renameAttribute(ctx, s)
-		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
+		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE:
 			return a.renameRoutine(ctx, s)
 		case pg.ObjectType_OBJECT_INDEX:
 			tag = "ALTER INDEX"

@@ -72,7 +72,8 @@ func (a *analyzer) renameRoutine(ctx context.Context, s *pg.RenameStmt) (string,
 		if slices.Equal(c.InputTypes(), f.InputTypes()) {
 			renamed := *f
 			renamed.Name = s.Newname
-			return "", pgerr.New(pgerr.DuplicateFunction, "%s %s already exists in schema %q", what, functionSignature(&renamed), f.Schema)
+			// "function" whatever the kind, as IsThereFunctionInNamespace.
+			return "", pgerr.New(pgerr.DuplicateFunction, "function %s already exists in schema %q", functionSignature(&renamed), f.Schema)
 		}
 	}
 	root, err := a.tx.Root.DropFunction(ctx, f)
