@@ -64,14 +64,7 @@ func (a *analyzer) orderedSetCall(f *pg.FuncCall, name string, g *grouping) (exe
 		return nil, err
 	}
 	call := &exec.AggCall{Func: fn, ArgTypes: want, Args: args, Order: []exec.Expr{args[0]}, OrderKeys: []exec.SortKey{sortKey(by, 0)}}
-	if f.AggFilter != nil {
-		filter, err := a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")
-		if err != nil {
-			return nil, err
-		}
-		call.Filter = filter
-	}
-	return g.addAgg(call), nil
+	return a.addWithinGroup(call, f, g)
 }
 
 // hypotheticalCall analyzes rank, dense_rank, percent_rank or cume_dist
@@ -125,6 +118,12 @@ func (a *analyzer) hypotheticalCall(f *pg.FuncCall, name string, g *grouping) (e
 	}
 	types = append(types, types...)
 	call := &exec.AggCall{Func: funcs.HypotheticalAgg(name, keys), ArgTypes: types, Args: append(append([]exec.Expr{}, ordered...), direct...), Order: ordered, OrderKeys: keys}
+	return a.addWithinGroup(call, f, g)
+}
+
+// addWithinGroup adds a WITHIN GROUP aggregate call, with its FILTER, to
+// the aggregates g computes.
+func (a *analyzer) addWithinGroup(call *exec.AggCall, f *pg.FuncCall, g *grouping) (exec.Expr, error) {
 	if f.AggFilter != nil {
 		filter, err := a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")
 		if err != nil {

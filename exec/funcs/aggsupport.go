@@ -202,20 +202,28 @@ func combineDeviation(s1, s2, n1, n2, d1, d2 float64) float64 {
 	return s1 + s2 + n1*n2*d1*d2/(n1+n2)
 }
 
-func float8Combine(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-	s1, err := floatState("float8_combine", a[0], 3)
-	if err != nil {
-		return exec.Null, err
+// combineStates reads the two states a combine function fn merges, of n
+// values each; done is the result when one of them is empty.
+func combineStates(fn string, a []exec.Datum, n int) (s1, s2 []float64, done exec.Datum, err error) {
+	if s1, err = floatState(fn, a[0], n); err != nil {
+		return nil, nil, exec.Null, err
 	}
-	s2, err := floatState("float8_combine", a[1], 3)
-	if err != nil {
-		return exec.Null, err
+	if s2, err = floatState(fn, a[1], n); err != nil {
+		return nil, nil, exec.Null, err
 	}
 	switch {
 	case s1[0] == 0:
-		return floatArray(s2), nil
+		done = floatArray(s2)
 	case s2[0] == 0:
-		return floatArray(s1), nil
+		done = floatArray(s1)
+	}
+	return s1, s2, done, nil
+}
+
+func float8Combine(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	s1, s2, done, err := combineStates("float8_combine", a, 3)
+	if err != nil || !done.IsNull() {
+		return done, err
 	}
 	d := s1[1]/s1[0] - s2[1]/s2[0]
 	out := []float64{s1[0] + s2[0], s1[1] + s2[1], combineDeviation(s1[2], s2[2], s1[0], s2[0], d, d)}
@@ -226,19 +234,9 @@ func float8Combine(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 }
 
 func float8RegrCombine(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-	s1, err := floatState("float8_regr_combine", a[0], 6)
-	if err != nil {
-		return exec.Null, err
-	}
-	s2, err := floatState("float8_regr_combine", a[1], 6)
-	if err != nil {
-		return exec.Null, err
-	}
-	switch {
-	case s1[0] == 0:
-		return floatArray(s2), nil
-	case s2[0] == 0:
-		return floatArray(s1), nil
+	s1, s2, done, err := combineStates("float8_regr_combine", a, 6)
+	if err != nil || !done.IsNull() {
+		return done, err
 	}
 	dx := s1[1]/s1[0] - s2[1]/s2[0]
 	dy := s1[3]/s1[0] - s2[3]/s2[0]

@@ -63,13 +63,10 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			t.Columns[pos].Comment = text
 			return "COMMENT", a.putTable(ctx, t)
 		case pg.ObjectType_OBJECT_TABCONSTRAINT:
-			parts := planner.NameList(s.Object.GetList().GetItems())
-			schema, table := planner.SplitName(parts[:len(parts)-1])
-			t, err := a.commentTable(ctx, schema, table)
+			t, table, name, err := a.commentTableObject(ctx, s)
 			if err != nil {
 				return "", err
 			}
-			name := parts[len(parts)-1]
 			switch {
 			case len(t.PrimaryKey) > 0 && t.PrimaryKeyName == name:
 				t.PrimaryKeyComment = text
@@ -114,13 +111,10 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			a.tx.SetRoot(root)
 			return "COMMENT", nil
 		case pg.ObjectType_OBJECT_TRIGGER:
-			parts := planner.NameList(s.Object.GetList().GetItems())
-			schema, table := planner.SplitName(parts[:len(parts)-1])
-			t, err := a.commentTable(ctx, schema, table)
+			t, table, name, err := a.commentTableObject(ctx, s)
 			if err != nil {
 				return "", err
 			}
-			name := parts[len(parts)-1]
 			for i := range t.Triggers {
 				if t.Triggers[i].Name == name {
 					t.Triggers = slices.Clone(t.Triggers)
@@ -279,4 +273,13 @@ func (a *analyzer) commentView(ctx context.Context, schema, name, text string) e
 	}
 	a.tx.SetRoot(root)
 	return nil
+}
+
+// commentTableObject reads COMMENT ON CONSTRAINT/TRIGGER name ON table:
+// the table (to change and put back), its name and the object's.
+func (a *analyzer) commentTableObject(ctx context.Context, s *pg.CommentStmt) (*versioning.Table, string, string, error) {
+	parts := planner.NameList(s.Object.GetList().GetItems())
+	schema, table := planner.SplitName(parts[:len(parts)-1])
+	t, err := a.commentTable(ctx, schema, table)
+	return t, table, parts[len(parts)-1], err
 }
