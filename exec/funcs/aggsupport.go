@@ -83,6 +83,12 @@ func registerAggSupport() {
 		&exec.Func{Name: "float8_combine", Args: []uint32{f8a, f8a}, Ret: f8a, Strict: true, Immutable: true, Fn: float8Combine},
 		&exec.Func{Name: "float8_regr_accum", Args: []uint32{f8a, exec.OIDFloat8, exec.OIDFloat8}, Ret: f8a, Strict: true, Immutable: true, Fn: float8RegrAccum},
 		&exec.Func{Name: "float8_regr_combine", Args: []uint32{f8a, f8a}, Ret: f8a, Strict: true, Immutable: true, Fn: float8RegrCombine},
+		&exec.Func{Name: "booleq", Args: []uint32{exec.OIDBool, exec.OIDBool}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(a[0].Bool() == a[1].Bool()), nil
+		}},
+		&exec.Func{Name: "boolne", Args: []uint32{exec.OIDBool, exec.OIDBool}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(a[0].Bool() != a[1].Bool()), nil
+		}},
 		&exec.Func{Name: "booland_statefunc", Args: []uint32{exec.OIDBool, exec.OIDBool}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			return exec.DBool(a[0].Bool() && a[1].Bool()), nil
 		}},
