@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
@@ -50,18 +51,80 @@ func (w *TableWriter) checkExclusions(ctx context.Context, key []byte, row Row) 
 	return nil
 }
 
-func (w *TableWriter) checkExclusion(ctx context.Context, x *versioning.Exclusion, key []byte, row Row) error {
-	fns := make([]Fn, len(x.Columns))
-	for i, c := range x.Columns {
-		if row[c].IsNull() {
-			return nil // the operators are strict: NULL conflicts with nothing
+// ExclusionValues returns a row's values for the elements of an
+// exclusion constraint (columns or expressions, ie evaluating these), and
+// false when the constraint's predicate leaves the row out.
+func ExclusionValues(env *Env, x *versioning.Exclusion, ie *IndexEval, row Row, dst []Datum) ([]Datum, bool, error) {
+	if ie != nil && ie.Where != nil {
+		if ok, err := isTrue(env, ie.Where, row); err != nil || !ok {
+			return dst, false, err
 		}
-		fn, err := ExclusionOp(w.env.Settings, x.Ops[i], w.t.Cols[c].Type)
+	}
+	dst = dst[:0]
+	for i, c := range x.Columns {
+		if c >= 0 {
+			dst = append(dst, row[c])
+			continue
+		}
+		if ie == nil || ie.Exprs[i] == nil {
+			return nil, false, pgerr.New(pgerr.InternalError, "exclusion constraint %q has expressions but nothing to evaluate them", x.Name)
+		}
+		d, err := ie.Exprs[i].Eval(env, row)
 		if err != nil {
-			return err
+			return nil, false, err
+		}
+		dst = append(dst, d)
+	}
+	return dst, true, nil
+}
+
+// ExclusionTypes returns the types of the elements of x over t's rows.
+func ExclusionTypes(t *Table, x *versioning.Exclusion) []T {
+	ts := make([]T, len(x.Columns))
+	for i, c := range x.Columns {
+		if c >= 0 {
+			ts[i] = t.Cols[c].Type
+		} else {
+			ts[i] = T{OID: x.ExprTypes[i], Typmod: -1}
+		}
+	}
+	return ts
+}
+
+func (w *TableWriter) checkExclusion(ctx context.Context, x *versioning.Exclusion, key []byte, row Row) error {
+	_, _, err := w.exclusionConflict(ctx, x, key, row, true)
+	return err
+}
+
+// exclusionConflict finds a row of the table other than key's that row
+// conflicts with under x, and returns its key and values; fail makes the
+// conflict the 23P01 error instead, as a write's check reports it. An ON
+// CONFLICT DO NOTHING naming x (or none) looks for one without failing.
+func (w *TableWriter) exclusionConflict(ctx context.Context, x *versioning.Exclusion, key []byte, row Row, fail bool) ([]byte, Row, error) {
+	var ie *IndexEval
+	if ix := x.Index(); !ix.Plain() {
+		var err error
+		if ie, err = w.env.Txn.indexEval(ctx, w.t, ix); err != nil {
+			return nil, nil, err
+		}
+	}
+	vals, in, err := ExclusionValues(w.env, x, ie, row, nil)
+	if err != nil || !in {
+		return nil, nil, err
+	}
+	types := ExclusionTypes(w.t, x)
+	fns := make([]Fn, len(x.Columns))
+	for i := range x.Columns {
+		if vals[i].IsNull() {
+			return nil, nil, nil // the operators are strict: NULL conflicts with nothing
+		}
+		fn, err := ExclusionOp(w.env.Settings, x.Ops[i], types[i])
+		if err != nil {
+			return nil, nil, err
 		}
 		fns[i] = fn
 	}
+	var others []Datum
 	it := w.rows.NewIter(ctx, prolly.IterOptions{})
 	defer it.Close()
 	var other Row
@@ -71,32 +134,68 @@ func (w *TableWriter) checkExclusion(ctx context.Context, x *versioning.Exclusio
 		}
 		v, err := it.Value()
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		if other, err = w.t.decodeRow(v, other); err != nil {
-			return err
+			return nil, nil, err
 		}
-		conflict := true
-		for i, c := range x.Columns {
-			if other[c].IsNull() {
+		var in bool
+		if others, in, err = ExclusionValues(w.env, x, ie, other, others); err != nil {
+			return nil, nil, err
+		}
+		conflict := in
+		for i := range x.Columns {
+			if !conflict || others[i].IsNull() {
 				conflict = false
 				break
 			}
-			d, err := fns[i](w.env, []Datum{row[c], other[c]})
+			d, err := fns[i](w.env, []Datum{vals[i], others[i]})
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			if d.IsNull() || !d.Bool() {
 				conflict = false
 				break
 			}
 		}
+		if conflict && !fail {
+			return slices.Clone(it.Key()), slices.Clone(other), nil
+		}
 		if conflict {
-			return pgerr.New(pgerr.ExclusionViolation, "conflicting key value violates exclusion constraint %q", x.Name).
-				WithDetail("Key (%s)=(%s) conflicts with existing key (%s)=(%s).", w.colNames(x.Columns), w.formatValues(x.Columns, row),
-					w.colNames(x.Columns), w.formatValues(x.Columns, other)).
+			return nil, nil, pgerr.New(pgerr.ExclusionViolation, "conflicting key value violates exclusion constraint %q", x.Name).
+				WithDetail("Key (%s)=(%s) conflicts with existing key (%s)=(%s).", ExclusionNames(w.t, x), FormatExclusionValues(w.env, types, vals),
+					ExclusionNames(w.t, x), FormatExclusionValues(w.env, types, others)).
 				WithTable(w.t.Def.Schema, w.t.Def.Name).WithConstraint(x.Name)
 		}
 	}
-	return nil
+	return nil, nil, nil
+}
+
+// ExclusionNames names the elements of x as an error's Key (...) does:
+// columns by name, expressions by their text in parentheses.
+func ExclusionNames(t *Table, x *versioning.Exclusion) string {
+	var b []byte
+	for i, c := range x.Columns {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		if c >= 0 {
+			b = append(b, t.Cols[c].Name...)
+		} else {
+			b = append(append(append(b, '('), x.Exprs[i]...), ')')
+		}
+	}
+	return string(b)
+}
+
+// FormatExclusionValues prints element values for an error's detail.
+func FormatExclusionValues(env *Env, types []T, vals []Datum) string {
+	var b []byte
+	for i, d := range vals {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = AppendText(b, types[i], d, env.Settings)
+	}
+	return string(b)
 }

@@ -183,6 +183,22 @@ func (w *TableWriter) conflictInView(ctx context.Context, c *OnConflict, row Row
 		old, err := t.decodeRow(v, nil)
 		return pk, old, err
 	}
+	// Exclusion constraints arbitrate DO NOTHING: any row the new one
+	// would conflict with.
+	for i := range t.Def.Exclusions {
+		x := &t.Def.Exclusions[i]
+		if !check(x.Name) {
+			continue
+		}
+		if len(w.pending) > 0 {
+			if err := w.spill(ctx); err != nil {
+				return nil, nil, err
+			}
+		}
+		if key, old, err := w.exclusionConflict(ctx, x, nil, row, false); err != nil || key != nil {
+			return key, old, err
+		}
+	}
 	return nil, nil, nil
 }
 

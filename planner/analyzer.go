@@ -188,6 +188,12 @@ func (x *Analyzer) IndexPredicate(t *exec.Table, n *pg.Node) (string, error) {
 	return x.a.indexPredicate(t, n)
 }
 
+// IndexEval analyzes the expressions and predicate of index ix of t, as
+// the executor evaluates them (exec.Txn.IndexEval).
+func (x *Analyzer) IndexEval(t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
+	return x.a.indexEval(t, ix)
+}
+
 // Partitions are parent's partitions; FamilyTables are t and the tables
 // below it, as a scan of t reads them.
 func (x *Analyzer) Partitions(ctx context.Context, parent *versioning.Table) ([]*versioning.Table, error) {

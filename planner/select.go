@@ -747,6 +747,21 @@ func (a *analyzer) itemColumn(sc *scope, it *nsItem, c *scopeCol, loc int32) (ex
 }
 
 // columnName is the name PostgreSQL gives an unnamed output column.
+// IndexColumnName is PostgreSQL's FigureIndexColname: the name an index
+// expression (or an exclusion constraint's) gives the index's name: a
+// column's or function's name, the keyword of CASE, COALESCE and the
+// like, a cast's argument's; "expr" otherwise, as a cast's type name is
+// too weak a name.
+func IndexColumnName(n *pg.Node) string {
+	for n.GetTypeCast() != nil {
+		n = n.GetTypeCast().Arg
+	}
+	if name := columnName(n); name != "?column?" {
+		return name
+	}
+	return "expr"
+}
+
 func columnName(n *pg.Node) string {
 	switch {
 	case n.GetColumnRef() != nil:

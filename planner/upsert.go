@@ -37,6 +37,14 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 				}
 			}
 		}
+		for _, x := range t.Def.Exclusions {
+			if x.Name == name {
+				if c.Update {
+					return nil, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE not supported with exclusion constraints")
+				}
+				c.Arbiters = []string{name}
+			}
+		}
 		if c.Arbiters == nil {
 			return nil, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", name, t.Def.Name)
 		}

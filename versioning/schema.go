@@ -116,8 +116,29 @@ type Policy struct {
 type Exclusion struct {
 	Name    string   `json:"name"`
 	Using   string   `json:"using,omitempty"` // the index access method named
-	Columns []int    `json:"columns"`
+	Columns []int    `json:"columns"`         // -1 for an expression
 	Ops     []string `json:"ops"`
+	// Exprs, when set, has for each element the SQL text of an
+	// expression over the row (Columns -1), "" for a column, and
+	// ExprTypes its type; Where, when set, limits the constraint to the
+	// rows it holds for, as a partial index's predicate.
+	Exprs     []string `json:"exprs,omitempty"`
+	ExprTypes []uint32 `json:"expr_types,omitempty"`
+	Where     string   `json:"where,omitempty"`
+}
+
+// Index describes x as the index PostgreSQL would enforce it with: its
+// elements as key columns and its WHERE as the predicate, for evaluating
+// the elements and the predicate of a row as an index's.
+func (x *Exclusion) Index() *Index {
+	ix := &Index{Name: x.Name, Where: x.Where, Columns: make([]IndexColumn, len(x.Columns))}
+	for i, c := range x.Columns {
+		ix.Columns[i] = IndexColumn{Column: c}
+		if i < len(x.Exprs) && x.Exprs[i] != "" {
+			ix.Columns[i].Expr, ix.Columns[i].ExprType, ix.Columns[i].ExprTypmod = x.Exprs[i], x.ExprTypes[i], -1
+		}
+	}
+	return ix
 }
 
 // Partitioning strategies, as pg_partitioned_table.partstrat spells them.

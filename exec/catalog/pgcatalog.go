@@ -1050,13 +1050,23 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 	case 'x':
 		var elems []string
 		for i, k := range c.Cols {
-			elems = append(elems, QuoteIdent(t.Columns[k].Name)+" WITH "+c.Excl.Ops[i])
+			el := ""
+			if k >= 0 {
+				el = QuoteIdent(t.Columns[k].Name)
+			} else {
+				el = "(" + c.Excl.Exprs[i] + ")"
+			}
+			elems = append(elems, el+" WITH "+c.Excl.Ops[i])
 		}
 		using := c.Excl.Using
 		if using == "" {
 			using = "btree"
 		}
-		return "EXCLUDE USING " + using + " (" + strings.Join(elems, ", ") + ")", true
+		def := "EXCLUDE USING " + using + " (" + strings.Join(elems, ", ") + ")"
+		if c.Excl.Where != "" {
+			def += " WHERE (" + c.Excl.Where + ")"
+		}
+		return def, true
 	case 'p':
 		return "PRIMARY KEY (" + names(c.Cols) + ")", true
 	case 'u':

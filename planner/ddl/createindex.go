@@ -316,12 +316,7 @@ func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.
 		et = exec.TText
 	}
 	c.Expr, c.ExprType, c.ExprTypmod = text, et.OID, et.Typmod
-	name := "expr"
-	if fc := el.Expr.GetFuncCall(); fc != nil {
-		name = planner.OpName(fc.Funcname)
-	} else if el.Expr.GetRowExpr() != nil {
-		name = "row"
-	}
+	name := planner.IndexColumnName(el.Expr)
 	if et.OID == exec.OIDRecord {
 		// A named composite type can be a key; an anonymous record,
 		// whose fields no catalog describes, cannot.

@@ -18,37 +18,52 @@ import (
 // the operators that make two rows conflict. The table's writers check
 // it (exec/exclusion.go); no index is built for it.
 func (d *tableDDL) addExclusion(con *pg.Constraint) error {
-	if con.WhereClause != nil {
-		return planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints with a WHERE clause are not supported"), con.Location)
-	}
 	x := versioning.Exclusion{Name: con.Conname, Using: con.AccessMethod}
 	var names []string
+	t := exec.NewTable(d.def)
+	if con.WhereClause != nil {
+		// A partial constraint: only the rows its predicate holds for.
+		where, err := d.a.IndexPredicate(t, con.WhereClause)
+		if err != nil {
+			return err
+		}
+		x.Where = where
+	}
 	for _, n := range con.Exclusions {
 		pair := n.GetList().GetItems()
 		if len(pair) != 2 || pair[0].GetIndexElem() == nil {
 			return planner.WithPos(pgerr.New(pgerr.SyntaxError, "malformed EXCLUDE clause"), con.Location)
 		}
 		el := pair[0].GetIndexElem()
-		if el.Expr != nil || el.Name == "" {
-			return planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints on expressions are not supported"), con.Location)
-		}
-		pos := d.column(el.Name)
-		if pos < 0 {
-			return planner.WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in key does not exist", el.Name), con.Location)
+		pos, expr, typ := -1, "", uint32(0)
+		if el.Expr != nil {
+			// An expression over the row, as an index's key column.
+			ic, name, err := d.a.indexExpression(t, el)
+			if err != nil {
+				return err
+			}
+			expr, typ, names = ic.Expr, ic.ExprType, append(names, name)
+		} else {
+			if pos = d.column(el.Name); pos < 0 {
+				return planner.WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in key does not exist", el.Name), con.Location)
+			}
+			typ, names = d.def.Columns[pos].Type, append(names, el.Name)
 		}
 		op := strings.Join(planner.NameList(pair[1].GetList().GetItems()), ".")
 		op = op[strings.LastIndexByte(op, '.')+1:] // OPERATOR(pg_catalog.&&)
-		c := d.def.Columns[pos]
-		tn := exec.FormatTypeIn(d.a.s.Settings(), c.Type, -1)
-		if _, err := exec.ExclusionOp(d.a.s.Settings(), op, exec.T{OID: c.Type, Typmod: -1}); err != nil {
+		tn := exec.FormatTypeIn(d.a.s.Settings(), typ, -1)
+		if _, err := exec.ExclusionOp(d.a.s.Settings(), op, exec.T{OID: typ, Typmod: -1}); err != nil {
 			return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", tn, op, tn).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
-		if err := checkExclusionOp(op, c.Type, tn); err != nil {
+		if err := checkExclusionOp(op, typ, tn); err != nil {
 			return err
 		}
 		x.Columns, x.Ops = append(x.Columns, pos), append(x.Ops, op)
-		names = append(names, el.Name)
+		x.Exprs, x.ExprTypes = append(x.Exprs, expr), append(x.ExprTypes, typ)
+	}
+	if !slices.ContainsFunc(x.Exprs, func(e string) bool { return e != "" }) {
+		x.Exprs, x.ExprTypes = nil, nil // columns only: the plain form
 	}
 	if x.Name == "" {
 		x.Name = d.ns.chooseRelationName(d.def.Name, indexNameAddition(names), "excl", true)
@@ -113,19 +128,38 @@ func (a *analyzer) validateExclusions(ctx context.Context, t *exec.Table, xs []v
 	}
 	st := a.s.Settings()
 	env := a.env(ctx)
-	for _, x := range xs {
-		fns := make([]exec.Fn, len(x.Columns))
-		for i, c := range x.Columns {
-			if fns[i], err = exec.ExclusionOp(st, x.Ops[i], t.Cols[c].Type); err != nil {
+	for k := range xs {
+		x := &xs[k]
+		var ie *exec.IndexEval
+		if ix := x.Index(); !ix.Plain() {
+			if ie, err = a.IndexEval(t, ix); err != nil {
 				return err
 			}
 		}
-		conflicts := func(r1, r2 exec.Row) (bool, error) {
-			for i, c := range x.Columns {
-				if r1[c].IsNull() || r2[c].IsNull() {
+		types := exec.ExclusionTypes(t, x)
+		fns := make([]exec.Fn, len(x.Columns))
+		for i := range x.Columns {
+			if fns[i], err = exec.ExclusionOp(st, x.Ops[i], types[i]); err != nil {
+				return err
+			}
+		}
+		// Each row's element values; nil for a row the predicate leaves out.
+		vals := make([][]exec.Datum, len(rows))
+		for i, r := range rows {
+			v, in, err := exec.ExclusionValues(env, x, ie, r, nil)
+			if err != nil {
+				return err
+			}
+			if in {
+				vals[i] = v
+			}
+		}
+		conflicts := func(v1, v2 []exec.Datum) (bool, error) {
+			for i := range x.Columns {
+				if v1[i].IsNull() || v2[i].IsNull() {
 					return false, nil // the operators are strict
 				}
-				d, err := fns[i](env, []exec.Datum{r1[c], r2[c]})
+				d, err := fns[i](env, []exec.Datum{v1[i], v2[i]})
 				if err != nil || d.IsNull() || !d.Bool() {
 					return false, err
 				}
@@ -134,21 +168,19 @@ func (a *analyzer) validateExclusions(ctx context.Context, t *exec.Table, xs []v
 		}
 		for i := range rows {
 			for j := 0; j < i; j++ {
-				bad, err := conflicts(rows[i], rows[j])
+				if vals[i] == nil || vals[j] == nil {
+					continue
+				}
+				bad, err := conflicts(vals[i], vals[j])
 				if err != nil {
 					return err
 				}
 				if bad {
-					key := func(r exec.Row) string {
-						var names, vals []string
-						for _, c := range x.Columns {
-							names = append(names, t.Cols[c].Name)
-							vals = append(vals, string(exec.AppendText(nil, t.Cols[c].Type, r[c], st)))
-						}
-						return "(" + strings.Join(names, ", ") + ")=(" + strings.Join(vals, ", ") + ")"
+					key := func(v []exec.Datum) string {
+						return "(" + exec.ExclusionNames(t, x) + ")=(" + exec.FormatExclusionValues(env, types, v) + ")"
 					}
 					return pgerr.New(pgerr.ExclusionViolation, "could not create exclusion constraint %q", x.Name).
-						WithDetail("Key %s conflicts with key %s.", key(rows[i]), key(rows[j])).WithTable(t.Def.Schema, t.Def.Name).WithConstraint(x.Name)
+						WithDetail("Key %s conflicts with key %s.", key(vals[j]), key(vals[i])).WithTable(t.Def.Schema, t.Def.Name).WithConstraint(x.Name)
 				}
 			}
 		}
