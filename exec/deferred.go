@@ -202,6 +202,13 @@ func (tx *Txn) CheckDeferred(ctx context.Context) error {
 			return err
 		}
 	}
+	excls := tx.deferredExcl
+	tx.deferredExcl = nil
+	for _, c := range excls {
+		if err := tx.checkDeferredExclusion(ctx, c); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -248,5 +255,16 @@ func (tx *Txn) SetConstraints(ctx context.Context, names []string, deferred bool
 		}
 	}
 	tx.deferredFKs = keepFKs
+	var keepExcl []exclusionDeferred
+	for _, c := range tx.deferredExcl {
+		if tx.modes.deferred(c.name, c.initiallyDeferred) {
+			keepExcl = append(keepExcl, c)
+			continue
+		}
+		if err := tx.checkDeferredExclusion(ctx, c); err != nil {
+			return err
+		}
+	}
+	tx.deferredExcl = keepExcl
 	return nil
 }

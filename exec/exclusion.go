@@ -44,11 +44,54 @@ func (w *TableWriter) checkExclusions(ctx context.Context, key []byte, row Row) 
 		}
 	}
 	for i := range w.t.Def.Exclusions {
-		if err := w.checkExclusion(ctx, &w.t.Def.Exclusions[i], key, row); err != nil {
+		x := &w.t.Def.Exclusions[i]
+		if x.Deferrable && w.tx.modes.deferred(x.Name, x.InitiallyDeferred) {
+			w.tx.deferredExcl = append(w.tx.deferredExcl, exclusionDeferred{schema: w.t.Def.Schema, table: w.t.Def.Name, name: x.Name,
+				key: slices.Clone(key), settings: w.env.Settings, initiallyDeferred: x.InitiallyDeferred})
+			continue
+		}
+		if err := w.checkExclusion(ctx, x, key, row); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// exclusionDeferred is the check of a row under a deferred exclusion
+// constraint, made at commit (or SET CONSTRAINTS ... IMMEDIATE) against
+// the rows then, if the row is still there.
+type exclusionDeferred struct {
+	schema, table, name string
+	key                 []byte
+	settings            *Settings // the session's, for the constraint's expressions
+	initiallyDeferred   bool
+}
+
+// checkDeferredExclusion makes a deferred exclusion check.
+func (tx *Txn) checkDeferredExclusion(ctx context.Context, c exclusionDeferred) error {
+	t, ok, err := tx.Table(ctx, c.schema, c.table)
+	if err != nil || !ok {
+		return err
+	}
+	i := slices.IndexFunc(t.Def.Exclusions, func(x versioning.Exclusion) bool { return x.Name == c.name })
+	if i < 0 {
+		return nil // dropped since
+	}
+	w, err := tx.Writer(ctx, t)
+	if err != nil {
+		return err
+	}
+	w.env.Settings = c.settings
+	v, ok, err := w.rows.Get(ctx, c.key)
+	if err != nil || !ok {
+		return err // the row is gone
+	}
+	row, err := t.decodeRow(v, nil)
+	if err != nil {
+		return err
+	}
+	_, _, err = w.exclusionConflict(ctx, &t.Def.Exclusions[i], c.key, row, true)
+	return err
 }
 
 // ExclusionValues returns a row's values for the elements of an

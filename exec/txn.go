@@ -37,7 +37,9 @@ type Txn struct {
 	deferred []uniqueCheck
 	// deferredFKs are the foreign-key checks deferred to commit.
 	deferredFKs []fkDeferred
-	modes       constraintModes
+	// deferredExcl are the exclusion checks deferred to commit.
+	deferredExcl []exclusionDeferred
+	modes        constraintModes
 	// IndexEval, when set, analyzes the expressions and predicate of an
 	// index that has them (indexeval.go); the planner provides it.
 	IndexEval func(ctx context.Context, t *Table, ix *versioning.Index) (*IndexEval, error)

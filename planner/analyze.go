@@ -326,6 +326,9 @@ func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (Utility, error) {
 						for _, fk := range t.ForeignKeys {
 							deferrable = deferrable || fk.Name == rv.Relname && fk.Deferrable
 						}
+						for _, x := range t.Exclusions {
+							deferrable = deferrable || x.Name == rv.Relname && x.Deferrable
+						}
 					}
 				}
 				if found {

@@ -39,6 +39,9 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 		}
 		for _, x := range t.Def.Exclusions {
 			if x.Name == name {
+				if x.Deferrable {
+					return nil, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters")
+				}
 				if c.Update {
 					return nil, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE not supported with exclusion constraints")
 				}

@@ -125,6 +125,10 @@ type Exclusion struct {
 	Exprs     []string `json:"exprs,omitempty"`
 	ExprTypes []uint32 `json:"expr_types,omitempty"`
 	Where     string   `json:"where,omitempty"`
+	// A deferrable constraint is checked at commit when deferred
+	// (InitiallyDeferred, or SET CONSTRAINTS ... DEFERRED).
+	Deferrable        bool `json:"deferrable,omitempty"`
+	InitiallyDeferred bool `json:"initially_deferred,omitempty"`
 }
 
 // Index describes x as the index PostgreSQL would enforce it with: its

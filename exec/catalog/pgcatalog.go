@@ -564,6 +564,9 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 		if c.FK != nil {
 			deferrable, deferred = c.FK.Deferrable, c.FK.InitiallyDeferred
 		}
+		if c.Excl != nil {
+			deferrable, deferred = c.Excl.Deferrable, c.Excl.InitiallyDeferred
+		}
 		bin := exec.Null
 		if c.Check != nil {
 			validated, noInherit = !c.Check.NotValid, c.Check.NoInherit
@@ -1065,6 +1068,12 @@ func (s *Snapshot) ConstraintDef(oid uint32, pretty bool) (string, bool) {
 		def := "EXCLUDE USING " + using + " (" + strings.Join(elems, ", ") + ")"
 		if c.Excl.Where != "" {
 			def += " WHERE (" + c.Excl.Where + ")"
+		}
+		if c.Excl.Deferrable {
+			def += " DEFERRABLE"
+			if c.Excl.InitiallyDeferred {
+				def += " INITIALLY DEFERRED"
+			}
 		}
 		return def, true
 	case 'p':

@@ -18,7 +18,7 @@ import (
 // the operators that make two rows conflict. The table's writers check
 // it (exec/exclusion.go); no index is built for it.
 func (d *tableDDL) addExclusion(con *pg.Constraint) error {
-	x := versioning.Exclusion{Name: con.Conname, Using: con.AccessMethod}
+	x := versioning.Exclusion{Name: con.Conname, Using: con.AccessMethod, Deferrable: con.Deferrable, InitiallyDeferred: con.Initdeferred}
 	var names []string
 	t := exec.NewTable(d.def)
 	if con.WhereClause != nil {
