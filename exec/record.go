@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -320,6 +321,48 @@ type FieldSelect struct {
 	// the record's type says: a record whose field has another type is
 	// then PostgreSQL's 42804.
 	Declared bool
+}
+
+// SetField is the value of composite Rec with field Idx set to Val, as
+// UPDATE t SET c.f = v and INSERT INTO t (c.f) assign it: a NULL record
+// first becomes one of NULL fields. T is the composite type.
+type SetField struct {
+	Rec Expr
+	Idx int
+	Val Expr
+	T   T
+}
+
+func (e *SetField) Type() T { return e.T }
+
+func (e *SetField) Eval(env *Env, row Row) (Datum, error) {
+	d, err := e.Rec.Eval(env, row)
+	if err != nil {
+		return Null, err
+	}
+	v, err := e.Val.Eval(env, row)
+	if err != nil {
+		return Null, err
+	}
+	var r Record
+	if d.IsNull() {
+		ut, err := LookupUserType(e.T, env.Settings)
+		if err != nil {
+			return Null, err
+		}
+		r = Record{Type: e.T.OID, Fields: make([]Datum, len(ut.FieldTypes)), Types: make([]T, len(ut.FieldTypes))}
+		for i := range ut.FieldTypes {
+			r.Types[i] = T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}
+		}
+	} else {
+		old := d.Record()
+		r = Record{Type: old.Type, Fields: slices.Clone(old.Fields), Types: old.Types, Names: old.Names}
+	}
+	if e.Idx >= len(r.Fields) {
+		return Null, pgerr.New(pgerr.InternalError, "field %d assigned in a record of %d fields", e.Idx+1, len(r.Fields))
+	}
+	r.Fields[e.Idx] = v
+	return DRecord(&r), nil
 }
 
 func (e *FieldSelect) Type() T { return e.T }

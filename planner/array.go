@@ -397,6 +397,16 @@ func (a *analyzer) anyAllArray(op string, l, r exec.Expr, all bool, loc int32) (
 // which this one assigns into. table is the name the target is known by
 // in sc.
 func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e, prev exec.Expr, sc *scope) (exec.Expr, error) {
+	if rt.Indirection[0].GetString_() != nil {
+		cur := prev
+		if cur == nil {
+			var err error
+			if cur, err = a.resolveColumn(sc, table, c.Name, rt.Location); err != nil {
+				return nil, err
+			}
+		}
+		return a.setField(c, rt, e, cur)
+	}
 	if baseType(c.Type).OID == exec.OIDJSONB {
 		return a.setJSONBElement(table, c, rt, e, prev, sc)
 	}
@@ -429,4 +439,39 @@ func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e, 
 		return nil, err
 	}
 	return &exec.SetElement{Arr: cur, Lower: sub.Lower, Upper: sub.Upper, Slice: sub.Slice, Val: val, T: c.Type}, nil
+}
+
+// fieldTarget finds the field that c.f (UPDATE's SET c.f = v, INSERT's
+// column list) assigns: its index and type in c's composite type.
+func (a *analyzer) fieldTarget(c exec.Column, rt *pg.ResTarget) (int, exec.T, error) {
+	name := rt.Indirection[0].GetString_().Sval
+	if len(rt.Indirection) > 1 {
+		return 0, exec.T{}, WithPos(pgerr.New(pgerr.FeatureNotSupported, "assignment to a nested field or an element of a field is not supported yet"), rt.Location)
+	}
+	if cat, array := types.UserCategoryOf(types.Oid(c.Type.OID)); cat == types.UserComposite && !array {
+		if ut, ok := a.s.Settings().Types.UserType(types.Oid(c.Type.OID)); ok {
+			for i, f := range ut.FieldNames {
+				if f == name {
+					return i, exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}, nil
+				}
+			}
+			return 0, exec.T{}, WithPos(pgerr.New(pgerr.UndefinedColumn, "cannot assign to field %q of column %q because there is no such column in data type %s", name, c.Name, ut.Name), rt.Location)
+		}
+	}
+	return 0, exec.T{}, WithPos(pgerr.New(pgerr.DatatypeMismatch, "cannot assign to field %q of column %q because its type %s is not a composite type", name, c.Name, a.typeName(c.Type)), rt.Location)
+}
+
+// setField is the new value of column c for an assignment to one of its
+// fields, cur its value before (an earlier assignment's, the row's, or
+// NULL for an INSERT).
+func (a *analyzer) setField(c exec.Column, rt *pg.ResTarget, e, cur exec.Expr) (exec.Expr, error) {
+	idx, ft, err := a.fieldTarget(c, rt)
+	if err != nil {
+		return nil, err
+	}
+	val, err := a.assign(e, ft, c.Name+"."+rt.Indirection[0].GetString_().Sval, rt.Location)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.SetField{Rec: cur, Idx: idx, Val: val, T: c.Type}, nil
 }

@@ -286,6 +286,20 @@ func (a *analyzer) elementTargets(t *exec.Table, targets []int, cols []*pg.Node)
 			out = slices.Clone(targets)
 		}
 		c := t.Cols[targets[i]]
+		elem := c
+		elem.Pos = len(tt.Cols)
+		elem.Default, elem.Identity, elem.Generated = "", 0, ""
+		if rt.Indirection[0].GetString_() != nil {
+			// A field of a composite column: the field's type.
+			_, ft, err := a.fieldTarget(c, rt)
+			if err != nil {
+				return nil, nil, err
+			}
+			elem.Type = ft
+			tt.Cols = append(tt.Cols, elem)
+			out[i] = elem.Pos
+			continue
+		}
 		if !exec.IsArrayType(c.Type.OID) {
 			// No position, as PostgreSQL's transformAssignmentIndirection.
 			return nil, nil, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(c.Type.OID))
@@ -297,12 +311,9 @@ func (a *analyzer) elementTargets(t *exec.Table, targets []int, cols []*pg.Node)
 			}
 			slice = slice || ind.GetAIndices().IsSlice
 		}
-		elem := c
 		if !slice {
 			elem.Type = exec.ElemType(c.Type)
 		}
-		elem.Pos = len(tt.Cols)
-		elem.Default, elem.Identity, elem.Generated = "", 0, ""
 		tt.Cols = append(tt.Cols, elem)
 		out[i] = elem.Pos
 	}
@@ -338,6 +349,14 @@ func (a *analyzer) assignElements(t, tt *exec.Table, src exec.Plan, targets, ele
 			prev = &exec.Const{D: exec.Null, T: c.Type}
 		} else if _, whole := prev.(*exec.ColRef); whole {
 			return nil, nil, WithPos(pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name), rt.Location)
+		}
+		if rt.Indirection[0].GetString_() != nil {
+			idx, _, err := a.fieldTarget(c, rt)
+			if err != nil {
+				return nil, nil, err
+			}
+			vals[pos] = &exec.SetField{Rec: prev, Idx: idx, Val: in, T: c.Type}
+			continue
 		}
 		x, err := a.subscripts(prev, rt.Indirection, nil, rt.Location)
 		if err != nil {
@@ -398,7 +417,11 @@ func (a *analyzer) insertValues(t *exec.Table, lists []*pg.Node, targets []int, 
 				}
 			}
 			if e == nil && i < len(cols) && len(cols[i].GetResTarget().Indirection) > 0 {
-				return nil, nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot set an array element to DEFAULT"), cols[i].GetResTarget().Location)
+				what := "an array element"
+				if cols[i].GetResTarget().Indirection[0].GetString_() != nil {
+					what = "a subfield"
+				}
+				return nil, nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot set %s to DEFAULT", what), cols[i].GetResTarget().Location)
 			}
 			if e == nil {
 				if row[i] = defaults[c.Pos]; row[i] == nil {
