@@ -52,6 +52,7 @@ func init() {
 		registerTextPattern,
 		registerTimeTZ,
 		registerGeometry,
+		registerOperatorSupport,
 	} {
 		register()
 	}
