@@ -170,6 +170,9 @@ func (x *Analyzer) RequireTable(t *exec.Table, privs string) error { return x.a.
 // RequireTypeNameUsage checks USAGE on the type a definition names.
 func (x *Analyzer) RequireTypeNameUsage(tn *pg.TypeName) error { return x.a.requireTypeNameUsage(tn) }
 
+// RequireExecute checks that the current role may call user function f.
+func (x *Analyzer) RequireExecute(f *versioning.Function) error { return x.a.requireExecute(f) }
+
 // CheckExpr analyzes a CHECK constraint's expression over def's columns,
 // returning the columns it reads; Defaults, GeneratedExprs and
 // PartitionCheck are what writing a row of t evaluates; IndexPredicate

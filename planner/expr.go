@@ -272,12 +272,14 @@ func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 	op := OpName(x.Name)
 	switch x.Kind {
 	case pg.A_Expr_Kind_AEXPR_OP:
+		// OPERATOR(schema.op) looks in schema alone.
+		schema, _ := SplitName(NameList(x.Name))
 		if x.Lexpr == nil {
 			r, err := a.expr(x.Rexpr, sc)
 			if err != nil {
 				return nil, err
 			}
-			return a.unary(op, r, x.Location)
+			return a.prefixOperator(schema, op, r, x.Location)
 		}
 		l, err := a.expr(x.Lexpr, sc)
 		if err != nil {
@@ -292,7 +294,7 @@ func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 				return a.rowComparison(op, lr, rr, x.Location)
 			}
 		}
-		return a.binary(op, l, r, x.Location)
+		return a.binaryOperator(schema, op, l, r, x.Location)
 	case pg.A_Expr_Kind_AEXPR_IN:
 		l, err := a.expr(x.Lexpr, sc)
 		if err != nil {
@@ -349,7 +351,13 @@ func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 	return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "operator kind %s is not supported yet", x.Kind), x.Location)
 }
 
+// unary resolves and builds a prefix operator found by the search path.
 func (a *analyzer) unary(op string, r exec.Expr, loc int32) (exec.Expr, error) {
+	return a.prefixOperator("", op, r, loc)
+}
+
+// builtinUnary resolves a prefix operator among the built-in ones.
+func (a *analyzer) builtinUnary(op string, r exec.Expr, loc int32) (exec.Expr, error) {
 	if op == "+" && exec.NumericRank(r.Type().OID) > 0 {
 		return r, nil
 	}
@@ -403,8 +411,13 @@ func errNoOperatorTypes(op string, types []exec.T, loc int32) error {
 
 var rankType = map[int]exec.T{1: exec.TInt2, 2: exec.TInt4, 3: exec.TInt8, 4: exec.TNumeric, 5: exec.TFloat4, 6: exec.TFloat8}
 
-// binary resolves and builds a binary operator.
+// binary resolves and builds a binary operator found by the search path.
 func (a *analyzer) binary(op string, l, r exec.Expr, loc int32) (exec.Expr, error) {
+	return a.binaryOperator("", op, l, r, loc)
+}
+
+// builtinBinary resolves a binary operator among the built-in ones.
+func (a *analyzer) builtinBinary(op string, l, r exec.Expr, loc int32) (exec.Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	var err error
 	cmpFn := exec.CompareOp(op)

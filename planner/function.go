@@ -60,24 +60,41 @@ func PseudoTypeNamed(names []string) (uint32, bool) {
 // the schemas of the search path. The statement depends on them: a plan
 // holds the bodies of the functions it calls (funcDep).
 func (a *analyzer) userFuncs(schema, name string) ([]*versioning.Function, error) {
-	dep := funcDep{schemas: a.s.RelationPath(), name: name}
+	return a.userRoutines(schema, name, false)
+}
+
+// userRoutines is userFuncs, or, with operators, its like for the
+// operators of a name.
+func (a *analyzer) userRoutines(schema, name string, operators bool) ([]*versioning.Function, error) {
+	dep := funcDep{schemas: a.s.RelationPath(), name: name, operators: operators}
 	if schema != "" {
 		dep.schemas = []string{a.s.ResolveSchemaName(schema)}
 	}
-	fs, err := overloads(a.ctx, a.tx.Root, dep.schemas, name)
+	fs, err := overloads(a.ctx, a.tx.Root, dep.schemas, name, operators)
 	if err != nil {
 		return nil, err
 	}
 	dep.found = fs
-	a.funcs = append(a.funcs, dep)
+	// Operators are looked up for every operator an expression applies:
+	// a dependency already recorded is not recorded again.
+	if !slices.ContainsFunc(a.funcs, func(d funcDep) bool {
+		return d.name == name && d.operators == operators && slices.Equal(d.schemas, dep.schemas)
+	}) {
+		a.funcs = append(a.funcs, dep)
+	}
 	return fs, nil
 }
 
-// overloads returns the functions named name in schemas, in their order.
-func overloads(ctx context.Context, root versioning.RootValue, schemas []string, name string) ([]*versioning.Function, error) {
+// overloads returns the functions (or operators) named name in schemas,
+// in their order.
+func overloads(ctx context.Context, root versioning.RootValue, schemas []string, name string, operators bool) ([]*versioning.Function, error) {
 	var out []*versioning.Function
 	for _, sch := range schemas {
-		fs, err := root.FunctionsNamed(ctx, sch, name)
+		named := root.FunctionsNamed
+		if operators {
+			named = root.OperatorsNamed
+		}
+		fs, err := named(ctx, sch, name)
 		if err != nil {
 			return nil, err
 		}
@@ -86,19 +103,20 @@ func overloads(ctx context.Context, root versioning.RootValue, schemas []string,
 	return out, nil
 }
 
-// funcDep is a function name a statement resolved a call of, and the
-// overloads it found. Another session's CREATE OR REPLACE or DROP changes
-// them without touching any table the plan reads, so reusing a plan
-// checks them too.
+// funcDep is a function (or operator) name a statement resolved a call
+// of, and the overloads it found. Another session's CREATE OR REPLACE or
+// DROP changes them without touching any table the plan reads, so
+// reusing a plan checks them too.
 type funcDep struct {
-	schemas []string
-	name    string
-	found   []*versioning.Function
+	schemas   []string
+	name      string
+	operators bool
+	found     []*versioning.Function
 }
 
 // holds reports whether root has the overloads the dependency found.
 func (d funcDep) holds(ctx context.Context, root versioning.RootValue) bool {
-	fs, err := overloads(ctx, root, d.schemas, d.name)
+	fs, err := overloads(ctx, root, d.schemas, d.name, d.operators)
 	return err == nil && slices.EqualFunc(fs, d.found, func(x, y *versioning.Function) bool { return reflect.DeepEqual(x, y) })
 }
 
@@ -401,25 +419,33 @@ func (a *analyzer) userFuncCall(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	a.called = append(a.called, rc.def)
 	if rc.def.ReturnsSet {
+		a.called = append(a.called, rc.def)
 		e, err := a.userSRFListCall(f, rc)
 		return e, true, err
 	}
+	e, err := a.scalarUserCall(rc)
+	return e, true, err
+}
+
+// scalarUserCall is the value of a resolved call of a user function
+// that returns one, checked against the domain it returns, if any.
+func (a *analyzer) scalarUserCall(rc *resolvedCall) (exec.Expr, error) {
+	a.called = append(a.called, rc.def)
 	e := a.userScalarCall(rc)
 	if rc.def.ReturnsDomain != "" {
 		// The result must pass the domain the function returns.
 		dom, err := a.namedDomain(rc.def.ReturnsDomain)
 		if err != nil {
-			return nil, true, err
+			return nil, err
 		}
 		if dom != nil {
 			if e, err = a.domainCheck(e, dom); err != nil {
-				return nil, true, err
+				return nil, err
 			}
 		}
 	}
-	return e, true, nil
+	return e, nil
 }
 
 // argumentDomains checks the arguments of a call of def that fill

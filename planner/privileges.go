@@ -306,6 +306,8 @@ func RoutineKind(f *versioning.Function) string {
 		return "aggregate"
 	case 'p':
 		return "procedure"
+	case 'o':
+		return "operator"
 	}
 	return "function"
 }

@@ -256,3 +256,56 @@ func TestDoltTriggersAndSequencesStaged(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT dolt_clean('n', 'f()')", "0")
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status", "0")
 }
+
+// TestDoltOperators: an operator (CREATE OPERATOR) is an object of its
+// own, named by its operand types, as a function is: listed, staged,
+// diffed, patched and merged, after the function it stands for.
+func TestDoltOperators(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE t (id int PRIMARY KEY)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'base')")
+	status(t, ctx, c, "SELECT dolt_branch('other')")
+
+	exec(t, ctx, c, "CREATE FUNCTION addabs(int, int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT abs($1) + abs($2)'")
+	exec(t, ctx, c, "CREATE OPERATOR |+| (FUNCTION = addabs, LEFTARG = int, RIGHTARG = int)")
+	exec(t, ctx, c, "CREATE OPERATOR ~~~ (FUNCTION = reverse, RIGHTARG = text)")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY table_name",
+		"public.addabs(integer, integer) | f | new function", "public.|+|(integer, integer) | f | new operator",
+		"public.~~~(text) | f | new operator")
+	status(t, ctx, c, "SELECT dolt_add('public.|+|', 'addabs')")
+	wantRows(t, ctx, c, "SELECT table_name FROM dolt_status WHERE NOT staged", "public.~~~(text)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'operators')")
+	wantRows(t, ctx, c, "SELECT to_table_name, diff_type FROM dolt_diff_summary('HEAD~', 'HEAD') ORDER BY 1",
+		"public.addabs(integer, integer) | added", "public.|+|(integer, integer) | added", "public.~~~(text) | added")
+	wantRows(t, ctx, c, "SELECT statement FROM dolt_patch('HEAD~', 'HEAD') ORDER BY statement_order",
+		`CREATE OR REPLACE FUNCTION public.addabs(integer, integer)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$SELECT abs($1) + abs($2)$function$;`,
+		"CREATE OPERATOR public.|+| (FUNCTION = public.addabs, LEFTARG = integer, RIGHTARG = integer);",
+		"CREATE OPERATOR public.~~~ (FUNCTION = pg_catalog.reverse, RIGHTARG = text);")
+	applyPatch(t, ctx, c, "patched", "main~1", "main")
+	wantRows(t, ctx, c, "SELECT 2 |+| -3, ~~~ 'abc'", "5 | cba")
+	samePatched(t, ctx, c, "patched", "patch adding operators")
+
+	// An operator added on another branch merges in, and works.
+	status(t, ctx, c, "SELECT dolt_checkout('other')")
+	wantError(t, ctx, c, "42883", "SELECT 2 |+| -3")
+	exec(t, ctx, c, "CREATE OPERATOR === (FUNCTION = int4eq, LEFTARG = int, RIGHTARG = int)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'eq')")
+	status(t, ctx, c, "SELECT dolt_checkout('main')")
+	status(t, ctx, c, "SELECT dolt_merge('other')")
+	wantRows(t, ctx, c, "SELECT 2 |+| -3, 1 === 1, 1 === 2", "5 | t | f")
+	wantRows(t, ctx, c, "SELECT oprname FROM pg_operator ORDER BY 1", "===", "|+|", "~~~")
+
+	// Dropped, it is a deleted object, and the patch drops it before
+	// the function.
+	exec(t, ctx, c, "DROP FUNCTION addabs(int, int) CASCADE")
+	wantRows(t, ctx, c, "SELECT table_name, status FROM dolt_status ORDER BY 1",
+		"public.addabs(integer, integer) | deleted", "public.|+|(integer, integer) | deleted")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'drop')")
+	wantRows(t, ctx, c, "SELECT statement FROM dolt_patch('HEAD~', 'HEAD') ORDER BY statement_order",
+		"DROP OPERATOR public.|+| (integer, integer);", "DROP FUNCTION public.addabs(integer, integer);")
+}

@@ -89,3 +89,66 @@ func TestTriggersMerge(t *testing.T) {
 		t.Error("a trigger created differently on both sides merged")
 	}
 }
+
+// TestOperatorRecords checks that operators are function records of
+// their own keys: apart from a function of the same name and argument
+// types, listed by Operators and OperatorsNamed and not by Functions and
+// FunctionsNamed, and merged field by field, their definition one field.
+func TestOperatorRecords(t *testing.T) {
+	ctx := context.Background()
+	base, err := NewRootValue(ctx, store.NewMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := func(proc string, args ...uint32) *Function {
+		o := &Function{Schema: "public", Name: "===", Kind: 'o', Returns: 16, Operator: &Operator{Proc: proc}}
+		for _, a := range args {
+			o.Args = append(o.Args, FuncArg{Type: a, Mode: 'i'})
+		}
+		return o
+	}
+	fn := &Function{Schema: "public", Name: "===", Kind: 'f', Returns: 16, Language: "sql", Body: "SELECT true",
+		Args: []FuncArg{{Type: 23, Mode: 'i'}, {Type: 23, Mode: 'i'}}}
+	put := func(r RootValue, fs ...*Function) RootValue {
+		t.Helper()
+		for _, f := range fs {
+			var err error
+			if r, err = r.PutFunction(ctx, f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return r
+	}
+	r := put(base, op("pg_catalog.int4eq", 23, 23), op("public.pre", 25), fn)
+	if ops, err := r.OperatorsNamed(ctx, "public", "==="); err != nil || len(ops) != 2 {
+		t.Errorf("OperatorsNamed = %d operators, %v; want 2", len(ops), err)
+	}
+	if fs, err := r.FunctionsNamed(ctx, "public", "==="); err != nil || len(fs) != 1 || fs[0].Kind != 'f' {
+		t.Errorf("FunctionsNamed = %v, %v; want the function alone", fs, err)
+	}
+	if fs, err := r.Functions(ctx); err != nil || len(fs) != 1 {
+		t.Errorf("Functions = %d, %v; want 1", len(fs), err)
+	}
+	if got, ok, _ := r.Operator(ctx, "public", "===", 0, 25); !ok || !got.IsPrefix() || got.Operator.Proc != "public.pre" {
+		t.Errorf("Operator(=== text) = %+v, %v", got, ok)
+	}
+	if names, err := r.ObjectsNamed(ctx, "public", "==="); err != nil || len(names) != 3 {
+		t.Errorf("ObjectsNamed = %v, %v; want the function and both operators", names, err)
+	}
+
+	ours := put(r, op("public.ours", 23, 23))
+	theirs := put(r, op("public.theirs", 23, 23))
+	if res, err := Merge(ctx, r, ours, theirs, MergeOptions{}); err != nil || res.SchemaConflicts != 1 {
+		t.Errorf("Merge of an operator changed on both sides: %d schema conflicts, %v; want 1", res.SchemaConflicts, err)
+	}
+	dropped, err := r.DropFunction(ctx, op("", 23, 23))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := dropped.Operator(ctx, "public", "===", 23, 23); ok {
+		t.Error("DropFunction left the operator")
+	}
+	if _, ok, _ := dropped.Function(ctx, "public", "===", []uint32{23, 23}); !ok {
+		t.Error("DropFunction of the operator dropped the function")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -393,9 +394,42 @@ func (r RootValue) Function(ctx context.Context, schema, name string, inputs []u
 }
 
 // Functions returns every function and procedure, ordered by schema,
-// name and argument types.
+// name and argument types; operators are not among them (Operators).
 func (r RootValue) Functions(ctx context.Context) ([]*Function, error) {
-	return listObjects[Function](ctx, r, kindFunction)
+	fs, err := listObjects[Function](ctx, r, kindFunction)
+	return slices.DeleteFunc(fs, (*Function).isOperator), err
+}
+
+func (f *Function) isOperator() bool { return f.Kind == 'o' }
+
+// operatorName is the name part of an operator's key. It is a function's
+// name part whose argument list starts with "o" and always holds both
+// operands (0 for a prefix operator's left one): no function's key is an
+// operator's, and a name's operators sort after its functions.
+func operatorName(name string, left, right uint32) string {
+	return name + "(o" + strconv.FormatUint(uint64(left), 10) + "," + strconv.FormatUint(uint64(right), 10) + ")"
+}
+
+// functionKey is the key of function or operator f.
+func functionKey(f *Function) []byte {
+	if f.isOperator() {
+		l, r := f.Operands()
+		return objectKey(kindFunction, f.Schema, operatorName(f.Name, l, r))
+	}
+	return objectKey(kindFunction, f.Schema, functionName(f.Name, f.InputTypes()))
+}
+
+// Operator returns the operator schema.name over left and right (left 0
+// for a prefix operator).
+func (r RootValue) Operator(ctx context.Context, schema, name string, left, right uint32) (*Function, bool, error) {
+	return getObject[Function](ctx, r, objectKey(kindFunction, schema, operatorName(name, left, right)))
+}
+
+// Operators returns every operator, ordered by schema, name and operand
+// types.
+func (r RootValue) Operators(ctx context.Context) ([]*Function, error) {
+	fs, err := listObjects[Function](ctx, r, kindFunction)
+	return slices.DeleteFunc(fs, func(f *Function) bool { return !f.isOperator() }), err
 }
 
 // PutType returns the root value with t stored.
@@ -410,7 +444,22 @@ func (r RootValue) DropType(ctx context.Context, schema, name string) (RootValue
 
 // FunctionsNamed returns the overloads of schema.name.
 func (r RootValue) FunctionsNamed(ctx context.Context, schema, name string) ([]*Function, error) {
-	lo := objectKey(kindFunction, schema, name+"(")
+	fs, err := r.routinesNamed(ctx, schema, name)
+	return slices.DeleteFunc(fs, (*Function).isOperator), err
+}
+
+// OperatorsNamed returns the operators schema.name.
+func (r RootValue) OperatorsNamed(ctx context.Context, schema, name string) ([]*Function, error) {
+	fs, err := r.routinesNamed(ctx, schema, name+"(o")
+	return slices.DeleteFunc(fs, func(f *Function) bool { return !f.isOperator() }), err
+}
+
+// routinesNamed returns the records whose key's name part starts with
+// name and "(": the overloads of a function name, or, for prefix
+// "name(o", the operators of that name.
+func (r RootValue) routinesNamed(ctx context.Context, schema, prefix string) ([]*Function, error) {
+	name, _, _ := strings.Cut(prefix, "(")
+	lo := objectKey(kindFunction, schema, prefix)
 	hi := objectKey(kindFunction, schema, name+")")
 	var out []*Function
 	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
@@ -430,12 +479,14 @@ func (r RootValue) FunctionsNamed(ctx context.Context, schema, name string) ([]*
 	return out, it.Close()
 }
 
-// PutFunction returns the root value with f stored.
+// PutFunction returns the root value with f, a function or an operator,
+// stored.
 func (r RootValue) PutFunction(ctx context.Context, f *Function) (RootValue, error) {
-	return r.put(ctx, objectKey(kindFunction, f.Schema, functionName(f.Name, f.InputTypes())), f)
+	return r.put(ctx, functionKey(f), f)
 }
 
-// DropFunction returns the root value without f.
+// DropFunction returns the root value without f, a function or an
+// operator.
 func (r RootValue) DropFunction(ctx context.Context, f *Function) (RootValue, error) {
-	return r.drop(ctx, objectKey(kindFunction, f.Schema, functionName(f.Name, f.InputTypes())))
+	return r.drop(ctx, functionKey(f))
 }

@@ -581,7 +581,7 @@ type Function struct {
 	Schema string `json:"schema"`
 	Name   string `json:"name"`
 	// Kind is 'f' for a function, 'p' for a procedure, 'a' for an
-	// aggregate (prokind).
+	// aggregate (prokind), 'o' for an operator (see Operator).
 	Kind byte      `json:"kind"`
 	Args []FuncArg `json:"args,omitempty"`
 	// Returns is the result type OID (void, trigger and record included);
@@ -600,6 +600,10 @@ type Function struct {
 	// Aggregate is an aggregate's definition (Kind 'a'), which has no
 	// body.
 	Aggregate *Aggregate `json:"aggregate,omitempty"`
+	// Operator is an operator's definition (Kind 'o'): its Args are its
+	// operands, the left one's absent for a prefix operator, and Returns
+	// is its function's result.
+	Operator *Operator `json:"operator,omitempty"`
 	// Owner is the role that owns the function ("" for the bootstrap
 	// superuser), ACL its EXECUTE privileges (nil until a GRANT or REVOKE
 	// sets them: the owner's and PUBLIC's, as PostgreSQL's default).
@@ -622,6 +626,39 @@ type Aggregate struct {
 	CombineFunc string `json:"combinefunc,omitempty"`
 	InitCond    string `json:"initcond,omitempty"`
 	HasInit     bool   `json:"has_init,omitempty"`
+}
+
+// Operator is what CREATE OPERATOR defines beyond its operands and
+// result, as pg_operator records it. An operator is kept with the
+// functions (a Function of Kind 'o') so that version control lists,
+// diffs and merges it as it does them. The function and the operators it
+// links to are named, schema-qualified, rather than held by OID: the
+// function by its name over the operator's operand types, the
+// commutator over the operands swapped and the negator over the same
+// ones, which need not exist yet (PostgreSQL's shell operators).
+type Operator struct {
+	Proc       string `json:"proc"`
+	Commutator string `json:"commutator,omitempty"`
+	Negator    string `json:"negator,omitempty"`
+	Restrict   string `json:"restrict,omitempty"`
+	Join       string `json:"join,omitempty"`
+	Hashes     bool   `json:"hashes,omitempty"`
+	Merges     bool   `json:"merges,omitempty"`
+}
+
+// IsPrefix reports whether operator f takes a right operand only.
+func (f *Function) IsPrefix() bool { return f.Kind == 'o' && len(f.Args) == 1 }
+
+// Operands returns an operator's left and right operand types, the left
+// 0 for a prefix operator.
+func (f *Function) Operands() (left, right uint32) {
+	switch len(f.Args) {
+	case 1:
+		return 0, f.Args[0].Type
+	case 2:
+		return f.Args[0].Type, f.Args[1].Type
+	}
+	return 0, 0
 }
 
 // FuncArg is one argument of a Function.

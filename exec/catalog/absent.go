@@ -24,9 +24,6 @@ func init() {
 	define(pc, "pg_opclass", 2616, 'r', `oid:oid opcmethod:oid opcname:name opcnamespace:oid opcowner:oid opcfamily:oid
 		opcintype:oid opcdefault:boolean opckeytype:oid`, none)
 	define(pc, "pg_opfamily", 2753, 'r', "oid:oid opfmethod:oid opfname:name opfnamespace:oid opfowner:oid", none)
-	define(pc, "pg_operator", 2617, 'r', `oid:oid oprname:name oprnamespace:oid oprowner:oid oprkind:char
-		oprcanmerge:boolean oprcanhash:boolean oprleft:oid oprright:oid oprresult:oid oprcom:oid
-		oprnegate:oid oprcode:regproc oprrest:regproc oprjoin:regproc`, none)
 	define(pc, "pg_aggregate", 2600, 'r', `aggfnoid:regproc aggkind:char aggnumdirectargs:smallint aggtransfn:regproc
 		aggfinalfn:regproc aggcombinefn:regproc aggserialfn:regproc aggdeserialfn:regproc
 		aggmtransfn:regproc aggminvtransfn:regproc aggmfinalfn:regproc aggfinalextra:boolean

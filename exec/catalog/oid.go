@@ -26,6 +26,7 @@ const (
 	OIDPgAuthid     = 1260
 	OIDPgRewrite    = 2618
 	OIDPgTrigger    = 2620
+	OIDPgOperator   = 2617
 )
 
 // Object kinds mixed into derived OIDs, so that a table and an index of the

@@ -1238,6 +1238,11 @@ func (s *Snapshot) Descriptions() []Description {
 			add(FunctionOID(f), OIDPgProc, 0, f.Comment)
 		}
 	}
+	if ops, err := s.Operators(); err == nil {
+		for _, op := range ops {
+			add(OperatorOID(op), OIDPgOperator, 0, op.Comment)
+		}
+	}
 	if los, err := s.Src.Root.LargeObjects(s.Src.Ctx); err == nil {
 		for _, lo := range los {
 			add(lo.OID, oidPgLargeObject, 0, lo.Comment)

@@ -107,6 +107,8 @@ type Snapshot struct {
 	// funcs are the user functions, read on first use (Functions).
 	funcs     []*versioning.Function
 	funcsRead bool
+	ops       []*versioning.Function
+	opsRead   bool
 	// referenced holds the tables foreign keys reference, by
 	// "schema\x00name", once hasForeignKeyTriggers has asked.
 	referenced map[string]bool

@@ -30,6 +30,47 @@ func viaFunc(name string, args []exec.T, prep func([]exec.Datum) []exec.Datum) f
 	}
 }
 
+// registerOperatorSupport registers the functions behind the built-in
+// comparison and arithmetic operators that CREATE OPERATOR names
+// (int4eq, texteq, int4mul, textcat and their kin): each compares by
+// its type's ordering, or is its operator over its argument types.
+func registerOperatorSupport() {
+	cmp := func(name, op string, t uint32) *exec.Func {
+		return &exec.Func{Name: name, Args: []uint32{t, t}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: exec.CompareOp(op)}
+	}
+	ops := []string{"=", "<>", "<", "<=", ">", ">="}
+	for _, fam := range []struct {
+		prefix string
+		names  []string
+		t      uint32
+	}{
+		{"int2", []string{"eq", "ne", "lt", "le", "gt", "ge"}, exec.OIDInt2},
+		{"int4", []string{"eq", "ne", "lt", "le", "gt", "ge"}, exec.OIDInt4},
+		{"int8", []string{"eq", "ne", "lt", "le", "gt", "ge"}, exec.OIDInt8},
+		{"float4", []string{"eq", "ne", "lt", "le", "gt", "ge"}, exec.OIDFloat4},
+		{"float8", []string{"eq", "ne", "lt", "le", "gt", "ge"}, exec.OIDFloat8},
+		{"numeric_", []string{"eq", "ne", "lt", "le", "gt", "ge"}, exec.OIDNumeric},
+		{"text", []string{"eq", "ne", "_lt", "_le", "_gt", "_ge"}, exec.OIDText},
+		{"bool", []string{"eq", "ne", "lt", "le", "gt", "ge"}, exec.OIDBool},
+		{"array_", []string{"eq", "ne", "lt", "le", "gt", "ge"}, exec.OIDAnyArray},
+	} {
+		for i, n := range fam.names {
+			exec.Register(cmp(fam.prefix+n, ops[i], fam.t))
+		}
+	}
+	arith := func(name, op string, t exec.T) *exec.Func {
+		return &exec.Func{Name: name, Args: []uint32{t.OID, t.OID}, Ret: t.OID, Strict: true, Immutable: true, Build: viaFunc(op, []exec.T{t, t}, nil)}
+	}
+	exec.Register(
+		arith("int2mi", "-", exec.TInt2), arith("int4mi", "-", exec.TInt4), arith("int8mi", "-", exec.TInt8), arith("numeric_sub", "-", exec.TNumeric),
+		arith("int2mul", "*", exec.TInt2), arith("int4mul", "*", exec.TInt4), arith("int8mul", "*", exec.TInt8),
+		arith("float4mul", "*", exec.TFloat4), arith("float8mul", "*", exec.TFloat8), arith("numeric_mul", "*", exec.TNumeric),
+		arith("int2div", "/", exec.TInt2), arith("int4div", "/", exec.TInt4), arith("int8div", "/", exec.TInt8),
+		arith("float4div", "/", exec.TFloat4), arith("float8div", "/", exec.TFloat8), arith("numeric_div", "/", exec.TNumeric),
+		arith("textcat", "||", exec.TText),
+	)
+}
+
 func registerAggSupport() {
 	i4, i8, f8, num := exec.TInt4, exec.TInt8, exec.TFloat8, exec.TNumeric
 	i8a, f8a := exec.ArrayType(i8).OID, exec.ArrayType(f8).OID
@@ -83,12 +124,6 @@ func registerAggSupport() {
 		&exec.Func{Name: "float8_combine", Args: []uint32{f8a, f8a}, Ret: f8a, Strict: true, Immutable: true, Fn: float8Combine},
 		&exec.Func{Name: "float8_regr_accum", Args: []uint32{f8a, exec.OIDFloat8, exec.OIDFloat8}, Ret: f8a, Strict: true, Immutable: true, Fn: float8RegrAccum},
 		&exec.Func{Name: "float8_regr_combine", Args: []uint32{f8a, f8a}, Ret: f8a, Strict: true, Immutable: true, Fn: float8RegrCombine},
-		&exec.Func{Name: "booleq", Args: []uint32{exec.OIDBool, exec.OIDBool}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			return exec.DBool(a[0].Bool() == a[1].Bool()), nil
-		}},
-		&exec.Func{Name: "boolne", Args: []uint32{exec.OIDBool, exec.OIDBool}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-			return exec.DBool(a[0].Bool() != a[1].Bool()), nil
-		}},
 		&exec.Func{Name: "booland_statefunc", Args: []uint32{exec.OIDBool, exec.OIDBool}, Ret: exec.OIDBool, Strict: true, Immutable: true, Fn: func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			return exec.DBool(a[0].Bool() && a[1].Bool()), nil
 		}},

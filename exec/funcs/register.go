@@ -53,6 +53,7 @@ func init() {
 		registerTimeTZ,
 		registerGeometry,
 		registerUUID,
+		registerOperatorSupport,
 	} {
 		register()
 	}

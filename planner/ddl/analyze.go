@@ -139,6 +139,10 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.alterOwner(n.GetAlterOwnerStmt())
 	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_AGGREGATE:
 		run, err = a.createAggregate(n.GetDefineStmt())
+	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_OPERATOR:
+		run, err = a.createOperator(n.GetDefineStmt())
+	case n.GetAlterOperatorStmt() != nil:
+		run, err = a.alterOperator(n.GetAlterOperatorStmt())
 	default:
 		return nil, false, nil
 	}

@@ -547,6 +547,8 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 		run = a.dropTypes
 	case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE:
 		run = a.dropFunctions
+	case pg.ObjectType_OBJECT_OPERATOR:
+		run = a.dropOperators
 	case pg.ObjectType_OBJECT_TRIGGER:
 		run = a.dropTriggers
 	case pg.ObjectType_OBJECT_POLICY:

@@ -605,9 +605,14 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 			a.tx.SetRoot(root)
 			a.s.InvalidatePlans()
 			return tag, nil
-		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE:
+		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE, pg.ObjectType_OBJECT_OPERATOR:
 			what := strings.TrimPrefix(s.ObjectType.String(), "OBJECT_")
-			f, err := a.routineByArgs(s.Object.GetObjectWithArgs(), strings.ToLower(what))
+			var f *versioning.Function
+			if s.ObjectType == pg.ObjectType_OBJECT_OPERATOR {
+				f, err = a.operatorByArgs(ctx, s.Object.GetObjectWithArgs(), false)
+			} else {
+				f, err = a.routineByArgs(s.Object.GetObjectWithArgs(), strings.ToLower(what))
+			}
 			if err != nil {
 				return "", err
 			}

@@ -159,6 +159,16 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 		for _, f := range fns {
 			deps = append(deps, fmt.Sprintf("%s %s.%s", planner.RoutineKind(f), name, functionSignature(f)))
 		}
+		ops, err := root.Operators(ctx)
+		if err != nil {
+			return "", err
+		}
+		for _, op := range ops {
+			if op.Schema == name {
+				deps = append(deps, a.operatorDescription(op))
+				fns = append(fns, op) // dropped with the functions
+			}
+		}
 		types, err := root.Types(ctx)
 		if err != nil {
 			return "", err

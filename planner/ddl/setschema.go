@@ -31,6 +31,8 @@ func (a *analyzer) setSchema(s *pg.AlterObjectSchemaStmt) (planner.Utility, erro
 			return a.setRelationSchema(ctx, s, to)
 		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
 			return a.setRoutineSchema(ctx, s, to)
+		case pg.ObjectType_OBJECT_OPERATOR:
+			return a.setOperatorSchema(ctx, s, to)
 		}
 		return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s ... SET SCHEMA is not supported yet",
 			strings.ReplaceAll(strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"), "_", " "))

@@ -83,8 +83,13 @@ func objectWord(c versioning.ObjectChange) string {
 		if rec == nil {
 			rec = c.From
 		}
-		if versioning.DecodeObject(rec, &f) == nil && f.Kind == 'p' {
-			return "procedure"
+		if versioning.DecodeObject(rec, &f) == nil {
+			switch f.Kind {
+			case 'p':
+				return "procedure"
+			case 'o':
+				return "operator"
+			}
 		}
 		return "function"
 	}

@@ -248,6 +248,17 @@ func (w *sqlWriter) userTypes(oid uint32) string {
 	return w.typeName(oid, -1)
 }
 
+// isOperator reports whether a changed function record is an
+// operator's.
+func isOperator(c versioning.ObjectChange) bool {
+	rec := c.To
+	if rec == nil {
+		rec = c.From
+	}
+	var f versioning.Function
+	return versioning.DecodeObject(rec, &f) == nil && f.Kind == 'o'
+}
+
 // dropFunctionSQL drops f.
 func (w *sqlWriter) dropFunctionSQL(f *versioning.Function) string {
 	what := "FUNCTION "
@@ -398,8 +409,8 @@ type objectPatch struct {
 // objects computes the statements of the changed objects.
 func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 	var op objectPatch
-	var dropTypes, dropSeqs, dropFuncs []exec.Row
-	var types, seqs, funcs []versioning.ObjectChange
+	var dropTypes, dropSeqs, dropFuncs, dropOps []exec.Row
+	var types, seqs, funcs, ops []versioning.ObjectChange
 	var views []versioning.ObjectChange
 	for _, c := range changes {
 		switch c.Kind {
@@ -412,7 +423,11 @@ func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 				seqs = append(seqs, c)
 			}
 		case versioning.KindFunction:
-			funcs = append(funcs, c)
+			if isOperator(c) {
+				ops = append(ops, c)
+			} else {
+				funcs = append(funcs, c)
+			}
 		case versioning.KindView:
 			views = append(views, c)
 		}
@@ -462,6 +477,19 @@ func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 		}
 		op.before = append(op.before, p.objectRow(c, "schema", p.tw.functionSQL(to)))
 	}
+	// Operators come after the functions they stand for and go before
+	// them; having no CREATE OR REPLACE, a changed one is made again.
+	for _, c := range ops {
+		from, to := decodeChange[versioning.Function](c)
+		switch {
+		case to == nil:
+			dropOps = append(dropOps, p.objectRow(c, "schema", catalog.OperatorDropSQL(from, p.fw.userTypes)))
+			continue
+		case from != nil:
+			op.before = append(op.before, p.objectRow(c, "schema", catalog.OperatorDropSQL(from, p.fw.userTypes)))
+		}
+		op.before = append(op.before, p.objectRow(c, "schema", catalog.OperatorDef(to, p.tw.userTypes)))
+	}
 	for _, c := range orderViews(views, false) {
 		from, to := decodeChange[versioning.View](c)
 		if from != nil && (to == nil || !viewReplaceable(from, to)) {
@@ -474,7 +502,7 @@ func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 			op.views = append(op.views, p.objectRow(c, "schema", p.tw.viewSQL(to, from != nil && viewReplaceable(from, to))))
 		}
 	}
-	op.after = slices.Concat(dropFuncs, dropSeqs, dropTypes)
+	op.after = slices.Concat(dropOps, dropFuncs, dropSeqs, dropTypes)
 	return op
 }
 
@@ -538,6 +566,9 @@ func (w *sqlWriter) objectCreateSQL(kind byte, rec []byte) string {
 	case versioning.KindFunction:
 		var f versioning.Function
 		if versioning.DecodeObject(rec, &f) == nil {
+			if f.Kind == 'o' {
+				return catalog.OperatorDef(&f, w.userTypes)
+			}
 			return w.functionSQL(&f)
 		}
 	case versioning.KindView:

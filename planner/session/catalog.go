@@ -253,6 +253,13 @@ func init() {
 		}
 		registerStrict(name, oid, ret, onCatalog(procInfo(name)))
 	}
+	registerStrict("pg_operator_is_visible", oid, exec.OIDBool, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		op, ok := snap.OperatorByOID(oid)
+		if !ok {
+			return exec.Null, nil
+		}
+		return exec.DBool(snap.OperatorVisible(op)), nil
+	}))
 	registerStrict("pg_get_serial_sequence", []uint32{exec.OIDText, exec.OIDText}, exec.OIDText, (*Session).serialSequence)
 	registerStrict("to_regclass", []uint32{exec.OIDText}, exec.OIDRegclass, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		oid, name, ok, err := s.ResolveRegclass(env, a[0].S)
