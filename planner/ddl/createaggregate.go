@@ -57,13 +57,7 @@ func (a *analyzer) createAggregate(s *pg.DefineStmt) (planner.Utility, error) {
 		if err := a.ownRoutine(ctx, def, old); err != nil {
 			return "", err
 		}
-		root, err := a.tx.Root.PutFunction(ctx, def)
-		if err != nil {
-			return "", err
-		}
-		a.tx.SetRoot(root)
-		a.s.InvalidatePlans()
-		return "CREATE AGGREGATE", nil
+		return "CREATE AGGREGATE", a.putRoutine(ctx, def)
 	}, nil
 }
 

@@ -66,13 +66,7 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (planner.Utility, er
 				return "", err
 			}
 		}
-		root, err := a.tx.Root.PutFunction(ctx, def)
-		if err != nil {
-			return "", err
-		}
-		a.tx.SetRoot(root)
-		a.s.InvalidatePlans() // plans calling the old definition are made again
-		return tag, nil
+		return tag, a.putRoutine(ctx, def)
 	}, nil
 }
 
@@ -545,4 +539,17 @@ func (a *analyzer) domainName(tn *pg.TypeName) string {
 		return dom.Schema + "." + dom.Name
 	}
 	return ""
+}
+
+// putRoutine stores a function, procedure, aggregate or operator record
+// in the transaction's root; the plans that used the old definition (or
+// resolved a call without this one) are made again.
+func (a *analyzer) putRoutine(ctx context.Context, def *versioning.Function) error {
+	root, err := a.tx.Root.PutFunction(ctx, def)
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	a.s.InvalidatePlans()
+	return nil
 }

@@ -160,13 +160,7 @@ func (a *analyzer) createOperator(s *pg.DefineStmt) (planner.Utility, error) {
 		if err != nil {
 			return "", err
 		}
-		root, err := a.tx.Root.PutFunction(ctx, def)
-		if err != nil {
-			return "", err
-		}
-		a.tx.SetRoot(root)
-		a.s.InvalidatePlans()
-		return "CREATE OPERATOR", nil
+		return "CREATE OPERATOR", a.putRoutine(ctx, def)
 	}, nil
 }
 
