@@ -8,6 +8,7 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
@@ -53,31 +54,66 @@ func (s *Session) prepare(ctx context.Context, outer *Statement, p *pg.PrepareSt
 }
 
 func (s *Session) executePrepared(ctx context.Context, e *pg.ExecuteStmt) (*Result, error) {
+	ps, given, params, err := s.preparedCall(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	return ps.st.Execute(ctx, given, params)
+}
+
+// preparedCall finds the prepared statement EXECUTE names and evaluates
+// its parameters: it returns the statement and the parameters' types and
+// values.
+func (s *Session) preparedCall(ctx context.Context, e *pg.ExecuteStmt) (*preparedStmt, []uint32, []exec.Datum, error) {
 	ps, ok := s.prepared[e.Name]
 	if !ok {
-		return nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", e.Name)
+		return nil, nil, nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", e.Name)
 	}
 	tx, err := s.begin(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	types, _, err := ps.st.Describe(ctx, ps.types)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	if len(e.Params) != len(types) {
-		return nil, pgerr.New(pgerr.SyntaxError, "wrong number of parameters for prepared statement %q", e.Name).
+		return nil, nil, nil, pgerr.New(pgerr.SyntaxError, "wrong number of parameters for prepared statement %q", e.Name).
 			WithDetail("Expected %d parameters but got %d.", len(types), len(e.Params))
 	}
 	params, err := planner.EvalParams(ctx, s, tx, e.Params, types)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	given := make([]uint32, len(types))
 	for i, t := range types {
 		given[i] = t.OID
 	}
-	return ps.st.Execute(ctx, given, params)
+	return ps, given, params, nil
+}
+
+// createTableAsExecute runs CREATE TABLE ... AS EXECUTE name(params): as
+// CREATE TABLE ... AS the prepared statement's query, run with the
+// parameters. PostgreSQL allows only a SELECT there.
+func (s *Session) createTableAsExecute(ctx context.Context, outer *Statement, ct *pg.CreateTableAsStmt) (*Result, error) {
+	ps, given, params, err := s.preparedCall(ctx, ct.Query.GetExecuteStmt())
+	if err != nil {
+		return nil, err
+	}
+	if ps.st.raw.Stmt.GetSelectStmt() == nil {
+		return nil, pgerr.New(pgerr.WrongObjectType, "prepared statement is not a SELECT")
+	}
+	query, err := planner.BindParams(ps.st.raw.Stmt, given, params, s.Settings())
+	if err != nil {
+		return nil, err
+	}
+	as := &pg.CreateTableAsStmt{Query: query, Into: ct.Into, Objtype: ct.Objtype, IsSelectInto: ct.IsSelectInto, IfNotExists: ct.IfNotExists}
+	inner := &Statement{s: s, raw: &pg.RawStmt{Stmt: &pg.Node{Node: &pg.Node_CreateTableAsStmt{CreateTableAsStmt: as}}}, sql: outer.sql}
+	res, err := inner.Execute(ctx, nil, nil)
+	if err == nil && ct.Into.SkipData && res.tag == "CREATE TABLE AS" {
+		res.tag = "SELECT 0" // the tag of an EXECUTE that returned nothing
+	}
+	return res, err
 }
 
 func (s *Session) deallocate(d *pg.DeallocateStmt) (*Result, error) {

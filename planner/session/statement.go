@@ -111,6 +111,8 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 		}
 		_, cols, err := ps.st.Describe(ctx, ps.types)
 		return planner.ParamTypes(given), cols, err
+	case n.GetCreateTableAsStmt() != nil && n.GetCreateTableAsStmt().Query.GetExecuteStmt() != nil:
+		return planner.ParamTypes(given), nil, nil // checked when it runs
 	}
 	if err := st.s.checkNotFailed(st.raw.Stmt); err != nil {
 		return nil, nil, err
@@ -233,6 +235,8 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 		return s.prepare(ctx, st, n.GetPrepareStmt())
 	case n.GetExecuteStmt() != nil:
 		return s.executePrepared(ctx, n.GetExecuteStmt())
+	case n.GetCreateTableAsStmt() != nil && n.GetCreateTableAsStmt().Query.GetExecuteStmt() != nil:
+		return s.createTableAsExecute(ctx, st, n.GetCreateTableAsStmt())
 	case n.GetDeallocateStmt() != nil:
 		return s.deallocate(n.GetDeallocateStmt())
 	case n.GetDeclareCursorStmt() != nil:
