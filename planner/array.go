@@ -397,7 +397,8 @@ func (a *analyzer) anyAllArray(op string, l, r exec.Expr, all bool, loc int32) (
 // which this one assigns into. table is the name the target is known by
 // in sc.
 func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e, prev exec.Expr, sc *scope) (exec.Expr, error) {
-	if rt.Indirection[0].GetString_() != nil {
+	if hasFieldStep(rt.Indirection) {
+		// Fields, or fields and subscripts: c.f, c.f[1], c[1].f.
 		cur := prev
 		if cur == nil {
 			var err error
@@ -405,7 +406,7 @@ func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e, 
 				return nil, err
 			}
 		}
-		return a.setField(c, rt, e, cur)
+		return a.assignPath(cur, c.Name, rt.Indirection, e, rt.Location, sc)
 	}
 	if baseType(c.Type).OID == exec.OIDJSONB {
 		return a.setJSONBElement(table, c, rt, e, prev, sc)
@@ -441,37 +442,118 @@ func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e, 
 	return &exec.SetElement{Arr: cur, Lower: sub.Lower, Upper: sub.Upper, Slice: sub.Slice, Val: val, T: c.Type}, nil
 }
 
-// fieldTarget finds the field that c.f (UPDATE's SET c.f = v, INSERT's
-// column list) assigns: its index and type in c's composite type.
-func (a *analyzer) fieldTarget(c exec.Column, rt *pg.ResTarget) (int, exec.T, error) {
-	name := rt.Indirection[0].GetString_().Sval
-	if len(rt.Indirection) > 1 {
-		return 0, exec.T{}, WithPos(pgerr.New(pgerr.FeatureNotSupported, "assignment to a nested field or an element of a field is not supported yet"), rt.Location)
+// hasFieldStep reports whether an assignment's indirection names a field.
+func hasFieldStep(ind []*pg.Node) bool {
+	for _, n := range ind {
+		if n.GetString_() != nil {
+			return true
+		}
 	}
-	if cat, array := types.UserCategoryOf(types.Oid(c.Type.OID)); cat == types.UserComposite && !array {
-		if ut, ok := a.s.Settings().Types.UserType(types.Oid(c.Type.OID)); ok {
+	return false
+}
+
+// compositeField finds field name of composite type t, which column col
+// (as the assignment names it) has: its index and type.
+func (a *analyzer) compositeField(t exec.T, col, name string, loc int32) (int, exec.T, error) {
+	if cat, array := types.UserCategoryOf(types.Oid(t.OID)); cat == types.UserComposite && !array {
+		if ut, ok := a.s.Settings().Types.UserType(types.Oid(t.OID)); ok {
 			for i, f := range ut.FieldNames {
 				if f == name {
 					return i, exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}, nil
 				}
 			}
-			return 0, exec.T{}, WithPos(pgerr.New(pgerr.UndefinedColumn, "cannot assign to field %q of column %q because there is no such column in data type %s", name, c.Name, ut.Name), rt.Location)
+			return 0, exec.T{}, WithPos(pgerr.New(pgerr.UndefinedColumn, "cannot assign to field %q of column %q because there is no such column in data type %s", name, col, ut.Name), loc)
 		}
 	}
-	return 0, exec.T{}, WithPos(pgerr.New(pgerr.DatatypeMismatch, "cannot assign to field %q of column %q because its type %s is not a composite type", name, c.Name, a.typeName(c.Type)), rt.Location)
+	return 0, exec.T{}, WithPos(pgerr.New(pgerr.DatatypeMismatch, "cannot assign to field %q of column %q because its type %s is not a composite type", name, col, a.typeName(t)), loc)
 }
 
-// setField is the new value of column c for an assignment to one of its
-// fields, cur its value before (an earlier assignment's, the row's, or
-// NULL for an INSERT).
-func (a *analyzer) setField(c exec.Column, rt *pg.ResTarget, e, cur exec.Expr) (exec.Expr, error) {
-	idx, ft, err := a.fieldTarget(c, rt)
+// pathType is the type an assignment through indirection ind (fields
+// and subscripts) reaches from a value of type t: what its value must be.
+func (a *analyzer) pathType(t exec.T, col string, ind []*pg.Node, loc int32) (exec.T, error) {
+	for len(ind) > 0 {
+		if f := ind[0].GetString_(); f != nil {
+			_, ft, err := a.compositeField(t, col, f.Sval, loc)
+			if err != nil {
+				return exec.T{}, err
+			}
+			t, col, ind = ft, f.Sval, ind[1:]
+			continue
+		}
+		if !exec.IsArrayType(t.OID) {
+			return exec.T{}, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(t.OID))
+		}
+		n, slice := 0, false
+		for n < len(ind) && ind[n].GetAIndices() != nil {
+			slice = slice || ind[n].GetAIndices().IsSlice
+			n++
+		}
+		if !slice {
+			t = exec.ElemType(t)
+		}
+		ind = ind[n:]
+	}
+	return t, nil
+}
+
+// assignPath is the new value of cur for an assignment of val through
+// indirection ind: each field step a SetField of the record, each run of
+// subscripts a SetElement of the array, into the value the step reads
+// (NULL making a new record or array), as PostgreSQL's
+// transformAssignmentIndirection builds FieldStore and SubscriptingRef
+// nodes. col names the column for errors.
+func (a *analyzer) assignPath(cur exec.Expr, col string, ind []*pg.Node, val exec.Expr, loc int32, sc *scope) (exec.Expr, error) {
+	return a.assignStep(cur, col, ind, val, loc, sc, "")
+}
+
+// assignStep is assignPath's step; via says how cur was reached (a
+// "field" or a "subscript"), which the leaf's conversion error names.
+func (a *analyzer) assignStep(cur exec.Expr, col string, ind []*pg.Node, val exec.Expr, loc int32, sc *scope, via string) (exec.Expr, error) {
+	t := cur.Type()
+	if len(ind) == 0 {
+		if via == "" {
+			return a.assign(val, t, col, loc)
+		}
+		out, ok, err := a.assignCast(val, t, loc)
+		if ok || err != nil {
+			return out, err
+		}
+		msg := "subfield %q is of type %s but expression is of type %s"
+		if via == "subscript" {
+			msg = "subscripted assignment to %q requires type %s but expression is of type %s"
+		}
+		return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, msg, col, exec.TypeName(t.OID), exec.TypeName(val.Type().OID)).
+			WithHint("You will need to rewrite or cast the expression."), loc)
+	}
+	if f := ind[0].GetString_(); f != nil {
+		idx, ft, err := a.compositeField(t, col, f.Sval, loc)
+		if err != nil {
+			return nil, err
+		}
+		inner, err := a.assignStep(&exec.FieldSelect{E: cur, Idx: idx, T: ft}, f.Sval, ind[1:], val, loc, sc, "field")
+		if err != nil {
+			return nil, err
+		}
+		return &exec.SetField{Rec: cur, Idx: idx, Val: inner, T: t}, nil
+	}
+	if !exec.IsArrayType(t.OID) {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(t.OID))
+	}
+	n := 0
+	for n < len(ind) && ind[n].GetAIndices() != nil {
+		n++
+	}
+	x, err := a.subscripts(cur, ind[:n], sc, loc)
 	if err != nil {
 		return nil, err
 	}
-	val, err := a.assign(e, ft, c.Name+"."+rt.Indirection[0].GetString_().Sval, rt.Location)
+	sub, ok := x.(*exec.Subscript)
+	if !ok {
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "assignment through subscripts of type %s is not supported yet", exec.TypeName(t.OID)), loc)
+	}
+	inner, err := a.assignStep(sub, col, ind[n:], val, loc, sc, "subscript")
 	if err != nil {
 		return nil, err
 	}
-	return &exec.SetField{Rec: cur, Idx: idx, Val: val, T: c.Type}, nil
+	return &exec.SetElement{Arr: cur, Lower: sub.Lower, Upper: sub.Upper, Slice: sub.Slice, Val: inner, T: t}, nil
 }

@@ -217,7 +217,11 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			if col.T.OID == exec.OIDUnknown {
 				col.T = a.typeUnknownParam(p, i, exec.T{OID: c.Type.OID, Typmod: -1})
 			}
-			if conv[i], err = a.assignColumn(&exec.ColRef{Idx: i, T: col.T}, c, -1); err != nil {
+			var rt *pg.ResTarget
+			if i < len(s.Cols) {
+				rt = s.Cols[i].GetResTarget()
+			}
+			if conv[i], err = a.assignTarget(&exec.ColRef{Idx: i, T: col.T}, c, rt, -1); err != nil {
 				return nil, err
 			}
 		}
@@ -289,13 +293,13 @@ func (a *analyzer) elementTargets(t *exec.Table, targets []int, cols []*pg.Node)
 		elem := c
 		elem.Pos = len(tt.Cols)
 		elem.Default, elem.Identity, elem.Generated = "", 0, ""
-		if rt.Indirection[0].GetString_() != nil {
-			// A field of a composite column: the field's type.
-			_, ft, err := a.fieldTarget(c, rt)
+		if hasFieldStep(rt.Indirection) {
+			// Through a field: the type at the end of the path.
+			pt, err := a.pathType(c.Type, c.Name, rt.Indirection, rt.Location)
 			if err != nil {
 				return nil, nil, err
 			}
-			elem.Type = ft
+			elem.Type = pt
 			tt.Cols = append(tt.Cols, elem)
 			out[i] = elem.Pos
 			continue
@@ -321,6 +325,33 @@ func (a *analyzer) elementTargets(t *exec.Table, targets []int, cols []*pg.Node)
 		return t, nil, nil
 	}
 	return &tt, out, nil
+}
+
+// assignTarget converts e for INSERT's target rt, column c: the column
+// itself (assignColumn), or the element or field rt reaches, whose type
+// c has here (elementTargets), with PostgreSQL's errors for those.
+func (a *analyzer) assignTarget(e exec.Expr, c exec.Column, rt *pg.ResTarget, loc int32) (exec.Expr, error) {
+	if rt == nil || len(rt.Indirection) == 0 {
+		return a.assignColumn(e, c, loc)
+	}
+	out, ok, err := a.assignCast(e, c.Type, loc)
+	if ok || err != nil {
+		return out, err
+	}
+	et := exec.TypeName(e.Type().OID)
+	var pe *pgerr.Error
+	if f := rt.Indirection[len(rt.Indirection)-1].GetString_(); f != nil {
+		pe = pgerr.New(pgerr.DatatypeMismatch, "subfield %q is of type %s but expression is of type %s", f.Sval, exec.TypeName(c.Type.OID), et)
+	} else {
+		name := rt.Name
+		for _, n := range rt.Indirection {
+			if f := n.GetString_(); f != nil {
+				name = f.Sval
+			}
+		}
+		pe = pgerr.New(pgerr.DatatypeMismatch, "subscripted assignment to %q requires type %s but expression is of type %s", name, exec.TypeName(c.Type.OID), et)
+	}
+	return nil, WithPos(pe.WithHint("You will need to rewrite or cast the expression."), rt.Location)
 }
 
 // assignElements puts the values src read for array elements (columns
@@ -350,12 +381,12 @@ func (a *analyzer) assignElements(t, tt *exec.Table, src exec.Plan, targets, ele
 		} else if _, whole := prev.(*exec.ColRef); whole {
 			return nil, nil, WithPos(pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name), rt.Location)
 		}
-		if rt.Indirection[0].GetString_() != nil {
-			idx, _, err := a.fieldTarget(c, rt)
+		if hasFieldStep(rt.Indirection) {
+			v, err := a.assignPath(prev, c.Name, rt.Indirection, in, rt.Location, nil)
 			if err != nil {
 				return nil, nil, err
 			}
-			vals[pos] = &exec.SetField{Rec: prev, Idx: idx, Val: in, T: c.Type}
+			vals[pos] = v
 			continue
 		}
 		x, err := a.subscripts(prev, rt.Indirection, nil, rt.Location)
@@ -438,7 +469,11 @@ func (a *analyzer) insertValues(t *exec.Table, lists []*pg.Node, targets []int, 
 			if items := lists[r].GetList().Items; i < len(items) && items[i].GetAConst().GetSval() != nil {
 				loc = ExprLocation(items[i])
 			}
-			if row[i], err = a.assignColumn(e, c, loc); err != nil {
+			var rt *pg.ResTarget
+			if i < len(cols) {
+				rt = cols[i].GetResTarget()
+			}
+			if row[i], err = a.assignTarget(e, c, rt, loc); err != nil {
 				return nil, nil, err
 			}
 		}
