@@ -399,7 +399,14 @@ func (a *analyzer) assignElements(t, tt *exec.Table, src exec.Plan, targets, ele
 	exprs := make([]exec.Expr, len(out))
 	rcols := make([]exec.ResultColumn, len(out))
 	for i, pos := range out {
-		exprs[i], rcols[i] = vals[pos], exec.ResultColumn{Name: t.Cols[pos].Name, T: t.Cols[pos].Type}
+		e := vals[pos]
+		if _, whole := e.(*exec.ColRef); !whole {
+			var err error
+			if e, err = a.columnDomainCheck(e, t.Cols[pos]); err != nil {
+				return nil, nil, err
+			}
+		}
+		exprs[i], rcols[i] = e, exec.ResultColumn{Name: t.Cols[pos].Name, T: t.Cols[pos].Type}
 	}
 	return &exec.Project{In: src, Exprs: exprs, Cols: rcols}, out, nil
 }
@@ -707,7 +714,30 @@ func (a *analyzer) setClause(t *exec.Table, target string, list []*pg.Node, sc *
 			return nil, err
 		}
 	}
+	// A column of a domain assigned through elements or fields: the
+	// value they make must pass the domain's checks.
+	for pos, e := range sets {
+		if e != nil && subscripted[pos] {
+			var err error
+			if sets[pos], err = a.columnDomainCheck(e, t.Cols[pos]); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return sets, nil
+}
+
+// columnDomainCheck makes e, a new value of column c, pass the checks of
+// c's domain, if it has one.
+func (a *analyzer) columnDomainCheck(e exec.Expr, c exec.Column) (exec.Expr, error) {
+	if c.Domain == "" {
+		return e, nil
+	}
+	dom, err := a.columnDomain(a.ctx, c)
+	if err != nil || dom == nil {
+		return e, err
+	}
+	return a.domainCheck(e, dom)
 }
 
 func (a *analyzer) delete(s *pg.DeleteStmt) (exec.Plan, error) {

@@ -90,14 +90,10 @@ func (a *analyzer) columnDomain(ctx context.Context, c exec.Column) (*versioning
 // and checks the constraints of the domain c was declared with.
 func (a *analyzer) assignColumn(e exec.Expr, c exec.Column, loc int32) (exec.Expr, error) {
 	e, err := a.assign(e, c.Type, c.Name, loc)
-	if err != nil || c.Domain == "" {
-		return e, err
+	if err != nil {
+		return nil, err
 	}
-	dom, err := a.columnDomain(a.ctx, c)
-	if err != nil || dom == nil {
-		return e, err
-	}
-	return a.domainCheck(e, dom)
+	return a.columnDomainCheck(e, c)
 }
 
 // assignOrIO converts e to t as an assignment does, where PostgreSQL also
