@@ -222,6 +222,9 @@ func castKind(from, to T) Fn {
 	if from.OID != to.OID && fk == KindGeometry && tk == KindGeometry {
 		return geometryCast(from.OID, to.OID)
 	}
+	if fk == KindEnum && tk == KindEnum && from.OID != to.OID && !IsPolymorphic(to.OID) {
+		return nil // enums convert to each other only by a user-defined cast
+	}
 	switch {
 	case from.OID == to.OID || (fk == tk && fk != KindInt && fk != KindFloat && fk != KindText && fk != KindTimestamp && fk != KindJSON && fk != KindRange && fk != KindMultirange):
 		return func(_ *Env, a []Datum) (Datum, error) { return a[0], nil }

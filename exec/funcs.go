@@ -143,18 +143,25 @@ func LookupIn(overloads []*Func, name string, args []T) (*Func, []T, error) {
 // defaults included, with Func.Resolve, as PostgreSQL's func_get_detail
 // chooses and enforce_generic_type_consistency binds.
 func Choose(overloads []*Func, name string, args []T) (*Func, error) {
-	return choose(overloads, name, args, nil)
+	return choose(overloads, name, args, nil, nil)
 }
 
 // ChooseIn is Choose where the session's settings st find the subtypes
 // of user range types.
 func ChooseIn(st *Settings, overloads []*Func, name string, args []T) (*Func, error) {
-	return choose(overloads, name, args, st)
+	return choose(overloads, name, args, st, nil)
+}
+
+// ChooseCasts is ChooseIn where implicit, when set, tells of the
+// user-defined implicit casts (CREATE CAST ... AS IMPLICIT) an argument
+// may also take to its parameter's type.
+func ChooseCasts(st *Settings, overloads []*Func, name string, args []T, implicit func(from, to uint32) bool) (*Func, error) {
+	return choose(overloads, name, args, st, implicit)
 }
 
 // lookupIn is LookupFunc over the overloads of one registry.
 func lookupIn(reg map[string][]*Func, name string, args []T, st *Settings) (*Func, []T, error) {
-	f, err := choose(reg[name], name, args, st)
+	f, err := choose(reg[name], name, args, st, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -162,7 +169,7 @@ func lookupIn(reg map[string][]*Func, name string, args []T, st *Settings) (*Fun
 }
 
 // choose is Choose.
-func choose(overloads []*Func, name string, args []T, st *Settings) (*Func, error) {
+func choose(overloads []*Func, name string, args []T, st *Settings, implicit func(from, to uint32) bool) (*Func, error) {
 	var cands []*Func
 	for _, f := range overloads {
 		params := f.params(len(args))
@@ -174,7 +181,7 @@ func choose(overloads []*Func, name string, args []T, st *Settings) (*Func, erro
 			if params[i] != a.OID {
 				exact = false
 			}
-			if !CanCoerce(a.OID, params[i]) {
+			if !CanCoerce(a.OID, params[i]) && (implicit == nil || !implicit(a.OID, params[i])) {
 				ok = false
 			}
 		}

@@ -170,6 +170,9 @@ func (x *Analyzer) RequireTable(t *exec.Table, privs string) error { return x.a.
 // RequireTypeNameUsage checks USAGE on the type a definition names.
 func (x *Analyzer) RequireTypeNameUsage(tn *pg.TypeName) error { return x.a.requireTypeNameUsage(tn) }
 
+// TypeName is format_type's name for t, user types included.
+func (x *Analyzer) TypeName(t exec.T) string { return x.a.typeName(t) }
+
 // RequireExecute checks that the current role may call user function f.
 func (x *Analyzer) RequireExecute(f *versioning.Function) error { return x.a.requireExecute(f) }
 

@@ -547,6 +547,9 @@ func (a *analyzer) coerce(e exec.Expr, t exec.T, what string, loc int32) (exec.E
 	if exec.IsRegType(et.OID) && t.OID == exec.OIDOid || et.OID == exec.OIDOid && exec.IsRegType(t.OID) {
 		return a.cast(e, t, false, loc) // binary-coercible both ways, implicitly
 	}
+	if a.implicitUserCast(et.OID, t.OID) {
+		return a.cast(e, t, false, loc)
+	}
 	if what != "" {
 		return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "%s must be type %s, not type %s", what, exec.TypeName(t.OID), exec.TypeName(et.OID)), loc)
 	}
@@ -559,7 +562,7 @@ func (a *analyzer) assign(e exec.Expr, t exec.T, col string, loc int32) (exec.Ex
 	if out, ok, err := a.assignCast(e, t, loc); ok || err != nil {
 		return out, err
 	}
-	return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, exec.TypeName(t.OID), exec.TypeName(e.Type().OID)).
+	return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but expression is of type %s", col, a.typeName(t), a.typeName(e.Type())).
 		WithHint("You will need to rewrite or cast the expression."), loc)
 }
 
@@ -575,6 +578,13 @@ func (a *analyzer) assignCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool
 		exec.NumericRank(et.OID) > 0 && exec.NumericRank(t.OID) > 0 || exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText ||
 		assignable(et.OID, t.OID) {
 		out, err := a.cast(e, t, false, loc)
+		return out, true, err
+	}
+	if uc, err := a.userCast(et.OID, t.OID, false); err != nil || uc != nil {
+		if err != nil {
+			return nil, true, err
+		}
+		out, err := a.applyUserCast(uc, e, t, false, loc)
 		return out, true, err
 	}
 	return nil, false, nil
@@ -613,9 +623,19 @@ func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.E
 		}
 		return a.cast(read, t, explicit, -1)
 	}
+	if uc, err := a.userCast(e.Type().OID, t.OID, explicit); err != nil {
+		return nil, err
+	} else if uc != nil {
+		return a.applyUserCast(uc, e, t, explicit, loc) // cast.go
+	}
+	return a.castBuiltin(e, t, explicit, loc)
+}
+
+// castBuiltin converts e to t by the built-in casts (exec.CastFn).
+func (a *analyzer) castBuiltin(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
 	fn := exec.CastFn(e.Type(), t, explicit)
 	if fn == nil {
-		return nil, WithPos(pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", exec.TypeName(e.Type().OID), exec.TypeName(t.OID)), loc)
+		return nil, WithPos(pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", a.typeName(e.Type()), a.typeName(t)), loc)
 	}
 	call := &exec.Call{Name: "cast", Fn: fn, Args: []exec.Expr{e}, Strict: true, T: t}
 	if c, ok := e.(*exec.Const); ok {

@@ -88,6 +88,9 @@ func (a *analyzer) userRoutines(schema, name string, operators bool) ([]*version
 // overloads returns the functions (or operators) named name in schemas,
 // in their order.
 func overloads(ctx context.Context, root versioning.RootValue, schemas []string, name string, operators bool) ([]*versioning.Function, error) {
+	if name == castsDep {
+		return root.Casts(ctx)
+	}
 	var out []*versioning.Function
 	for _, sch := range schemas {
 		named := root.FunctionsNamed
@@ -104,7 +107,8 @@ func overloads(ctx context.Context, root versioning.RootValue, schemas []string,
 }
 
 // funcDep is a function (or operator) name a statement resolved a call
-// of, and the overloads it found. Another session's CREATE OR REPLACE or
+// of, and the overloads it found; or, named castsDep, the user-defined
+// casts its conversions were chosen among. Another session's CREATE OR REPLACE or
 // DROP changes them without touching any table the plan reads, so
 // reusing a plan checks them too.
 type funcDep struct {
@@ -201,7 +205,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	callSig := func() string {
 		parts := make([]string, len(callTypes))
 		for i, t := range callTypes {
-			parts[i] = exec.TypeName(t.OID)
+			parts[i] = a.typeName(t)
 			if i >= len(positional) {
 				parts[i] = namedOrder[i-len(positional)] + " => " + parts[i]
 			}
@@ -253,7 +257,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		return WithPos(pgerr.New(pgerr.AmbiguousFunction, "%s %s is not unique", what, callSig()).
 			WithHint("Could not choose a best candidate %s. You might need to add explicit type casts.", what), loc)
 	}
-	best, err := exec.ChooseIn(a.s.Settings(), overloads, name, callTypes)
+	best, err := exec.ChooseCasts(a.s.Settings(), overloads, name, callTypes, a.implicitUserCasts())
 	if err != nil {
 		switch pe, _ := err.(*pgerr.Error); {
 		case pe != nil && pe.Code == pgerr.UndefinedFunction:

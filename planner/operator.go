@@ -160,7 +160,7 @@ func (a *analyzer) chooseOperator(ops []*versioning.Function, op string, types [
 	for i, def := range ops {
 		cands[i] = &exec.Func{Name: op, Args: def.InputTypes(), Ret: def.Returns}
 	}
-	best, err := exec.ChooseIn(a.s.Settings(), cands, op, types)
+	best, err := exec.ChooseCasts(a.s.Settings(), cands, op, types, a.implicitUserCasts())
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.AmbiguousFunction {
 			return nil, errAmbiguousOperator(op, types, loc)

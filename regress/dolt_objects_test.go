@@ -309,3 +309,47 @@ AS $function$SELECT abs($1) + abs($2)$function$;`,
 	wantRows(t, ctx, c, "SELECT statement FROM dolt_patch('HEAD~', 'HEAD') ORDER BY statement_order",
 		"DROP OPERATOR public.|+| (integer, integer);", "DROP FUNCTION public.addabs(integer, integer);")
 }
+
+// TestDoltCasts checks that user-defined casts take part in version
+// control as operators do: listed, staged and committed, diffed, patched
+// (CREATE CAST after its function, DROP CAST before it) and merged.
+func TestDoltCasts(t *testing.T) {
+	ctx := testserver.Context(t)
+	c := connect(t, ctx, testserver.Start(t).DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE t (id int PRIMARY KEY)")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'base')")
+	status(t, ctx, c, "SELECT dolt_branch('other')")
+
+	exec(t, ctx, c, "CREATE FUNCTION int_to_date(int) RETURNS date LANGUAGE sql IMMUTABLE AS 'SELECT $1::text::date'")
+	exec(t, ctx, c, "CREATE CAST (int AS date) WITH FUNCTION int_to_date(int) AS ASSIGNMENT")
+	wantRows(t, ctx, c, "SELECT table_name, staged, status FROM dolt_status ORDER BY table_name",
+		"pg_catalog.cast(integer AS date) | f | new cast", "public.int_to_date(integer) | f | new function")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'cast')")
+	wantRows(t, ctx, c, "SELECT statement FROM dolt_patch('HEAD~', 'HEAD') ORDER BY statement_order",
+		`CREATE OR REPLACE FUNCTION public.int_to_date(integer)
+ RETURNS date
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$SELECT $1::text::date$function$;`,
+		"CREATE CAST (integer AS date) WITH FUNCTION public.int_to_date(integer) AS ASSIGNMENT;")
+	applyPatch(t, ctx, c, "patched", "main~1", "main")
+	wantRows(t, ctx, c, "SELECT 20240102::date", "2024-01-02")
+	samePatched(t, ctx, c, "patched", "patch adding a cast")
+
+	// A cast added on another branch merges in, and works.
+	status(t, ctx, c, "SELECT dolt_checkout('other')")
+	wantError(t, ctx, c, "42846", "SELECT 20240102::date")
+	exec(t, ctx, c, "CREATE CAST (date AS int) WITHOUT FUNCTION")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'binary')")
+	status(t, ctx, c, "SELECT dolt_checkout('main')")
+	status(t, ctx, c, "SELECT dolt_merge('other')")
+	wantRows(t, ctx, c, "SELECT 20240102::date, '2000-01-02'::date::int", "2024-01-02 | 1")
+	wantRows(t, ctx, c, "SELECT castmethod FROM pg_cast ORDER BY 1", "b", "f")
+
+	// Dropped with its function, it is a deleted object, and the patch
+	// drops it before the function.
+	exec(t, ctx, c, "DROP FUNCTION int_to_date(int) CASCADE")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'drop')")
+	wantRows(t, ctx, c, "SELECT statement FROM dolt_patch('HEAD~', 'HEAD') ORDER BY statement_order",
+		"DROP CAST (integer AS date);", "DROP FUNCTION public.int_to_date(integer);")
+}

@@ -152,3 +152,44 @@ func TestOperatorRecords(t *testing.T) {
 		t.Error("DropFunction of the operator dropped the function")
 	}
 }
+
+// TestCastRecords checks that casts are function records of their own
+// keys: listed by Cast and Casts, not by Functions or FunctionsNamed,
+// and dropped by DropFunction.
+func TestCastRecords(t *testing.T) {
+	ctx := context.Background()
+	r, err := NewRootValue(ctx, store.NewMemory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cast := &Function{Schema: "pg_catalog", Name: "cast", Kind: 'c', Args: []FuncArg{{Type: 23, Mode: 'i'}}, Returns: 1082,
+		Cast: &Cast{Proc: "public.to_date", ProcArgs: []uint32{23}, Context: 'a', Method: 'f'}}
+	fn := &Function{Schema: "pg_catalog", Name: "cast", Kind: 'f', Returns: 1082, Language: "sql", Body: "SELECT null::date",
+		Args: []FuncArg{{Type: 23, Mode: 'i'}}}
+	for _, f := range []*Function{cast, fn} {
+		if r, err = r.PutFunction(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, ok, err := r.Cast(ctx, 23, 1082); err != nil || !ok || got.Cast.Proc != "public.to_date" {
+		t.Errorf("Cast(23, 1082) = %+v, %v, %v", got, ok, err)
+	}
+	if cs, err := r.Casts(ctx); err != nil || len(cs) != 1 {
+		t.Errorf("Casts = %d, %v; want 1", len(cs), err)
+	}
+	if fs, err := r.FunctionsNamed(ctx, "pg_catalog", "cast"); err != nil || len(fs) != 1 || fs[0].Kind != 'f' {
+		t.Errorf("FunctionsNamed = %v, %v; want the function alone", fs, err)
+	}
+	if fs, err := r.Functions(ctx); err != nil || len(fs) != 1 {
+		t.Errorf("Functions = %d, %v; want 1", len(fs), err)
+	}
+	if r, err = r.DropFunction(ctx, cast); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := r.Cast(ctx, 23, 1082); ok {
+		t.Error("DropFunction left the cast")
+	}
+	if _, ok, _ := r.Function(ctx, "pg_catalog", "cast", []uint32{23}); !ok {
+		t.Error("DropFunction of the cast dropped the function")
+	}
+}

@@ -65,6 +65,7 @@ var objectFields = map[byte][]objectField{
 		{name: "set_of", keys: []string{"returns_set"}},
 		{name: "aggregate", keys: []string{"aggregate"}},
 		{name: "operator", keys: []string{"operator"}},
+		{name: "cast", keys: []string{"cast"}},
 		{name: "comment", keys: []string{"comment"}},
 	},
 	// A view's columns and dependencies follow from its query, and the

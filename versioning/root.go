@@ -397,10 +397,16 @@ func (r RootValue) Function(ctx context.Context, schema, name string, inputs []u
 // name and argument types; operators are not among them (Operators).
 func (r RootValue) Functions(ctx context.Context) ([]*Function, error) {
 	fs, err := listObjects[Function](ctx, r, kindFunction)
-	return slices.DeleteFunc(fs, (*Function).isOperator), err
+	return slices.DeleteFunc(fs, (*Function).notRoutine), err
 }
 
 func (f *Function) isOperator() bool { return f.Kind == 'o' }
+
+func (f *Function) isCast() bool { return f.Kind == 'c' }
+
+// notRoutine reports whether f is an operator's or a cast's record
+// rather than a function's, procedure's or aggregate's.
+func (f *Function) notRoutine() bool { return f.isOperator() || f.isCast() }
 
 // operatorName is the name part of an operator's key. It is a function's
 // name part whose argument list starts with "o" and always holds both
@@ -415,6 +421,9 @@ func functionKey(f *Function) []byte {
 	if f.isOperator() {
 		l, r := f.Operands()
 		return objectKey(kindFunction, f.Schema, operatorName(f.Name, l, r))
+	}
+	if f.isCast() {
+		return objectKey(kindFunction, castSchema, castName(f.CastTypes()))
 	}
 	return objectKey(kindFunction, f.Schema, functionName(f.Name, f.InputTypes()))
 }
@@ -445,7 +454,7 @@ func (r RootValue) DropType(ctx context.Context, schema, name string) (RootValue
 // FunctionsNamed returns the overloads of schema.name.
 func (r RootValue) FunctionsNamed(ctx context.Context, schema, name string) ([]*Function, error) {
 	fs, err := r.routinesNamed(ctx, schema, name)
-	return slices.DeleteFunc(fs, (*Function).isOperator), err
+	return slices.DeleteFunc(fs, (*Function).notRoutine), err
 }
 
 // OperatorsNamed returns the operators schema.name.
@@ -489,4 +498,27 @@ func (r RootValue) PutFunction(ctx context.Context, f *Function) (RootValue, err
 // operator.
 func (r RootValue) DropFunction(ctx context.Context, f *Function) (RootValue, error) {
 	return r.drop(ctx, functionKey(f))
+}
+
+// castSchema and castName place a cast's record in the function key
+// space: casts have no schema of their own, and pg_catalog holds no
+// user function, so no function's key is a cast's.
+const castSchema = "pg_catalog"
+
+// castName is the name part of the key of the cast from source to
+// target: "cast(c<source>,<target>)".
+func castName(source, target uint32) string {
+	return "cast(c" + strconv.FormatUint(uint64(source), 10) + "," + strconv.FormatUint(uint64(target), 10) + ")"
+}
+
+// Cast returns the user-defined cast from source to target.
+func (r RootValue) Cast(ctx context.Context, source, target uint32) (*Function, bool, error) {
+	return getObject[Function](ctx, r, objectKey(kindFunction, castSchema, castName(source, target)))
+}
+
+// Casts returns every user-defined cast, ordered by source and target
+// type.
+func (r RootValue) Casts(ctx context.Context) ([]*Function, error) {
+	fs, err := r.routinesNamed(ctx, castSchema, "cast(c")
+	return slices.DeleteFunc(fs, func(f *Function) bool { return !f.isCast() }), err
 }

@@ -581,7 +581,8 @@ type Function struct {
 	Schema string `json:"schema"`
 	Name   string `json:"name"`
 	// Kind is 'f' for a function, 'p' for a procedure, 'a' for an
-	// aggregate (prokind), 'o' for an operator (see Operator).
+	// aggregate (prokind), 'o' for an operator (see Operator), 'c' for
+	// a cast (see Cast).
 	Kind byte      `json:"kind"`
 	Args []FuncArg `json:"args,omitempty"`
 	// Returns is the result type OID (void, trigger and record included);
@@ -604,6 +605,9 @@ type Function struct {
 	// operands, the left one's absent for a prefix operator, and Returns
 	// is its function's result.
 	Operator *Operator `json:"operator,omitempty"`
+	// Cast is a user-defined cast's definition (Kind 'c'): its one Arg
+	// is the source type and Returns the target type.
+	Cast *Cast `json:"cast,omitempty"`
 	// Owner is the role that owns the function ("" for the bootstrap
 	// superuser), ACL its EXECUTE privileges (nil until a GRANT or REVOKE
 	// sets them: the owner's and PUBLIC's, as PostgreSQL's default).
@@ -644,6 +648,29 @@ type Operator struct {
 	Join       string `json:"join,omitempty"`
 	Hashes     bool   `json:"hashes,omitempty"`
 	Merges     bool   `json:"merges,omitempty"`
+}
+
+// Cast is what CREATE CAST defines beyond its source and target types,
+// as pg_cast records it. A cast is kept with the functions (a Function of
+// Kind 'c', schema pg_catalog) so that version control lists, diffs and
+// merges it as it does them. Its function is named, schema-qualified,
+// with its argument types (Proc and ProcArgs), rather than held by OID.
+type Cast struct {
+	Proc     string   `json:"proc,omitempty"`
+	ProcArgs []uint32 `json:"proc_args,omitempty"`
+	// Context is castcontext: 'e' explicit only, 'a' in assignments too,
+	// 'i' implicitly too. Method is castmethod: 'f' by the function, 'b'
+	// binary-coercible, 'i' by the types' text output and input.
+	Context byte `json:"context"`
+	Method  byte `json:"method"`
+}
+
+// CastTypes returns a cast's source and target types.
+func (f *Function) CastTypes() (source, target uint32) {
+	if len(f.Args) == 1 {
+		source = f.Args[0].Type
+	}
+	return source, f.Returns
 }
 
 // IsPrefix reports whether operator f takes a right operand only.

@@ -1,14 +1,12 @@
 package catalog
 
-// The catalogs of objects this server does not have (casts, conversions,
+// The catalogs of objects this server does not have (conversions,
 // foreign data, event triggers, default privileges, security labels, operator classes, subscriptions, ...): always
 // empty, with PostgreSQL 15's columns, so that the queries tools such as
 // pg_dump run over them (joins, NOT EXISTS, LEFT JOIN pg_init_privs) work.
 func init() {
 	const pc = "pg_catalog"
 	define(pc, "pg_init_privs", 3394, 'r', `objoid:oid classoid:oid objsubid:integer privtype:char initprivs:aclitem[]`, none)
-	define(pc, "pg_cast", 2605, 'r', `oid:oid castsource:oid casttarget:oid castfunc:oid castcontext:char
-		castmethod:char`, none)
 	define(pc, "pg_transform", 3576, 'r', `oid:oid trftype:oid trflang:oid trffromsql:regproc trftosql:regproc`, none)
 	define(pc, "pg_conversion", 2607, 'r', `oid:oid conname:name connamespace:oid conowner:oid conforencoding:integer
 		contoencoding:integer conproc:regproc condefault:boolean`, none)

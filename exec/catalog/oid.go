@@ -27,6 +27,7 @@ const (
 	OIDPgRewrite    = 2618
 	OIDPgTrigger    = 2620
 	OIDPgOperator   = 2617
+	OIDPgCast       = 2605
 )
 
 // Object kinds mixed into derived OIDs, so that a table and an index of the

@@ -1243,6 +1243,11 @@ func (s *Snapshot) Descriptions() []Description {
 			add(OperatorOID(op), OIDPgOperator, 0, op.Comment)
 		}
 	}
+	if cs, err := s.Casts(); err == nil {
+		for _, c := range cs {
+			add(CastOID(c), OIDPgCast, 0, c.Comment)
+		}
+	}
 	if los, err := s.Src.Root.LargeObjects(s.Src.Ctx); err == nil {
 		for _, lo := range los {
 			add(lo.OID, oidPgLargeObject, 0, lo.Comment)

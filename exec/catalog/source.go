@@ -109,6 +109,8 @@ type Snapshot struct {
 	funcsRead bool
 	ops       []*versioning.Function
 	opsRead   bool
+	casts     []*versioning.Function
+	castsRead bool
 	// referenced holds the tables foreign keys reference, by
 	// "schema\x00name", once hasForeignKeyTriggers has asked.
 	referenced map[string]bool

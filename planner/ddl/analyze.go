@@ -143,6 +143,8 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.createOperator(n.GetDefineStmt())
 	case n.GetAlterOperatorStmt() != nil:
 		run, err = a.alterOperator(n.GetAlterOperatorStmt())
+	case n.GetCreateCastStmt() != nil:
+		run, err = a.createCast(n.GetCreateCastStmt())
 	default:
 		return nil, false, nil
 	}

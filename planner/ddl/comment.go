@@ -161,15 +161,19 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			}
 			a.tx.SetRoot(root)
 			return "COMMENT", nil
-		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE, pg.ObjectType_OBJECT_OPERATOR:
+		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE, pg.ObjectType_OBJECT_OPERATOR,
+			pg.ObjectType_OBJECT_CAST:
 			what := strings.ToLower(strings.TrimPrefix(s.Objtype.String(), "OBJECT_"))
 			var f *versioning.Function
 			var err error
-			if s.Objtype == pg.ObjectType_OBJECT_OPERATOR {
+			switch s.Objtype {
+			case pg.ObjectType_OBJECT_OPERATOR:
 				if f, err = a.operatorByArgs(ctx, s.Object.GetObjectWithArgs(), false); err == nil {
 					err = a.requireRoutineOwner(f)
 				}
-			} else {
+			case pg.ObjectType_OBJECT_CAST:
+				f, err = a.castNamed(ctx, s.Object.GetList(), false)
+			default:
 				f, err = a.routineByArgs(s.Object.GetObjectWithArgs(), what)
 			}
 			if err != nil {

@@ -398,6 +398,9 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 		if err := a.dropOperatorsOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 			return "", err
 		}
+		if err := a.dropCastsOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+			return "", err
+		}
 		root, err := a.tx.Root.DropFunction(ctx, f)
 		if err != nil {
 			return "", err

@@ -549,6 +549,8 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 		run = a.dropFunctions
 	case pg.ObjectType_OBJECT_OPERATOR:
 		run = a.dropOperators
+	case pg.ObjectType_OBJECT_CAST:
+		run = a.dropCasts
 	case pg.ObjectType_OBJECT_TRIGGER:
 		run = a.dropTriggers
 	case pg.ObjectType_OBJECT_POLICY:

@@ -177,6 +177,21 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 		for _, t := range types {
 			deps = append(deps, fmt.Sprintf("%s %s.%s", map[bool]string{true: "domain", false: "type"}[t.Kind == 'd'], name, t.Name))
 		}
+		// The casts by the schema's functions or from or to its types.
+		casts, err := root.Casts(ctx)
+		if err != nil {
+			return "", err
+		}
+		for _, c := range casts {
+			src, tgt := c.CastTypes()
+			if c.Cast != nil && strings.HasPrefix(c.Cast.Proc, name+".") || slices.ContainsFunc(types, func(t *versioning.Type) bool {
+				oid := planner.TypeOIDOf(t)
+				return oid == src || oid == tgt
+			}) {
+				deps = append(deps, a.castDescription(c))
+				fns = append(fns, c) // dropped with the functions
+			}
+		}
 		if len(deps) > 0 {
 			if s.Behavior != pg.DropBehavior_DROP_CASCADE {
 				return "", pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).

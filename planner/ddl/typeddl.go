@@ -435,6 +435,9 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 		if err := a.dropRangesOver(ctx, t, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 			return "", err
 		}
+		if err := a.dropCastsOfType(ctx, t, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+			return "", err
+		}
 		users, err := a.typeUsers(ctx, t)
 		if err != nil {
 			return "", err

@@ -29,6 +29,9 @@ func objectLabel(kind byte, schema, name string, rec []byte, names catalog.TypeN
 	if kind == versioning.KindFunction {
 		var f versioning.Function
 		if rec != nil && versioning.DecodeObject(rec, &f) == nil {
+			if f.Kind == 'c' {
+				return schema + ".cast" + catalog.CastSignature(&f, names)
+			}
 			return schema + "." + f.Name + "(" + catalog.FunctionIdentityTypes(&f, names) + ")"
 		}
 		name = versioning.ObjectName{Kind: kind, Name: name}.BaseName()
@@ -89,6 +92,8 @@ func objectWord(c versioning.ObjectChange) string {
 				return "procedure"
 			case 'o':
 				return "operator"
+			case 'c':
+				return "cast"
 			}
 		}
 		return "function"

@@ -249,14 +249,29 @@ func (w *sqlWriter) userTypes(oid uint32) string {
 }
 
 // isOperator reports whether a changed function record is an
-// operator's.
+// operator's or a cast's, which are made after the functions they name.
 func isOperator(c versioning.ObjectChange) bool {
 	rec := c.To
 	if rec == nil {
 		rec = c.From
 	}
 	var f versioning.Function
-	return versioning.DecodeObject(rec, &f) == nil && f.Kind == 'o'
+	return versioning.DecodeObject(rec, &f) == nil && (f.Kind == 'o' || f.Kind == 'c')
+}
+
+// operatorSQL and operatorDropSQL make and drop an operator or a cast.
+func operatorSQL(f *versioning.Function, name catalog.TypeNamer) string {
+	if f.Kind == 'c' {
+		return catalog.CastDef(f, name)
+	}
+	return catalog.OperatorDef(f, name)
+}
+
+func operatorDropSQL(f *versioning.Function, name catalog.TypeNamer) string {
+	if f.Kind == 'c' {
+		return catalog.CastDropSQL(f, name)
+	}
+	return catalog.OperatorDropSQL(f, name)
 }
 
 // dropFunctionSQL drops f.
@@ -477,18 +492,19 @@ func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 		}
 		op.before = append(op.before, p.objectRow(c, "schema", p.tw.functionSQL(to)))
 	}
-	// Operators come after the functions they stand for and go before
-	// them; having no CREATE OR REPLACE, a changed one is made again.
+	// Operators and casts come after the functions they stand for and go
+	// before them; having no CREATE OR REPLACE, a changed one is made
+	// again.
 	for _, c := range ops {
 		from, to := decodeChange[versioning.Function](c)
 		switch {
 		case to == nil:
-			dropOps = append(dropOps, p.objectRow(c, "schema", catalog.OperatorDropSQL(from, p.fw.userTypes)))
+			dropOps = append(dropOps, p.objectRow(c, "schema", operatorDropSQL(from, p.fw.userTypes)))
 			continue
 		case from != nil:
-			op.before = append(op.before, p.objectRow(c, "schema", catalog.OperatorDropSQL(from, p.fw.userTypes)))
+			op.before = append(op.before, p.objectRow(c, "schema", operatorDropSQL(from, p.fw.userTypes)))
 		}
-		op.before = append(op.before, p.objectRow(c, "schema", catalog.OperatorDef(to, p.tw.userTypes)))
+		op.before = append(op.before, p.objectRow(c, "schema", operatorSQL(to, p.tw.userTypes)))
 	}
 	for _, c := range orderViews(views, false) {
 		from, to := decodeChange[versioning.View](c)
@@ -566,8 +582,8 @@ func (w *sqlWriter) objectCreateSQL(kind byte, rec []byte) string {
 	case versioning.KindFunction:
 		var f versioning.Function
 		if versioning.DecodeObject(rec, &f) == nil {
-			if f.Kind == 'o' {
-				return catalog.OperatorDef(&f, w.userTypes)
+			if f.Kind == 'o' || f.Kind == 'c' {
+				return operatorSQL(&f, w.userTypes)
 			}
 			return w.functionSQL(&f)
 		}
