@@ -50,7 +50,7 @@ func (w *TableWriter) checkExclusions(ctx context.Context, key []byte, row Row) 
 				key: slices.Clone(key), settings: w.env.Settings, initiallyDeferred: x.InitiallyDeferred})
 			continue
 		}
-		if err := w.checkExclusion(ctx, x, key, row); err != nil {
+		if _, _, err := w.exclusionConflict(ctx, i, key, row, true); err != nil {
 			return err
 		}
 	}
@@ -90,8 +90,26 @@ func (tx *Txn) checkDeferredExclusion(ctx context.Context, c exclusionDeferred) 
 	if err != nil {
 		return err
 	}
-	_, _, err = w.exclusionConflict(ctx, &t.Def.Exclusions[i], c.key, row, true)
+	_, _, err = w.exclusionConflict(ctx, i, c.key, row, true)
 	return err
+}
+
+// exclusionEval returns what exclusion constraint i of the table needs to
+// compute a row's elements and predicate, nil for one of plain columns;
+// analyzed once per writer, not per row.
+func (w *TableWriter) exclusionEval(ctx context.Context, i int) (*IndexEval, error) {
+	if ie, ok := w.exclEvals[i]; ok {
+		return ie, nil
+	}
+	ie, err := w.tx.indexEval(ctx, w.t, w.t.Def.Exclusions[i].Index())
+	if err != nil {
+		return nil, err
+	}
+	if w.exclEvals == nil {
+		w.exclEvals = map[int]*IndexEval{}
+	}
+	w.exclEvals[i] = ie
+	return ie, nil
 }
 
 // ExclusionValues returns a row's values for the elements of an
@@ -134,22 +152,15 @@ func ExclusionTypes(t *Table, x *versioning.Exclusion) []T {
 	return ts
 }
 
-func (w *TableWriter) checkExclusion(ctx context.Context, x *versioning.Exclusion, key []byte, row Row) error {
-	_, _, err := w.exclusionConflict(ctx, x, key, row, true)
-	return err
-}
-
 // exclusionConflict finds a row of the table other than key's that row
 // conflicts with under x, and returns its key and values; fail makes the
 // conflict the 23P01 error instead, as a write's check reports it. An ON
 // CONFLICT DO NOTHING naming x (or none) looks for one without failing.
-func (w *TableWriter) exclusionConflict(ctx context.Context, x *versioning.Exclusion, key []byte, row Row, fail bool) ([]byte, Row, error) {
-	var ie *IndexEval
-	if ix := x.Index(); !ix.Plain() {
-		var err error
-		if ie, err = w.env.Txn.indexEval(ctx, w.t, ix); err != nil {
-			return nil, nil, err
-		}
+func (w *TableWriter) exclusionConflict(ctx context.Context, i int, key []byte, row Row, fail bool) ([]byte, Row, error) {
+	x := &w.t.Def.Exclusions[i]
+	ie, err := w.exclusionEval(ctx, i)
+	if err != nil {
+		return nil, nil, err
 	}
 	vals, in, err := ExclusionValues(w.env, x, ie, row, nil)
 	if err != nil || !in {

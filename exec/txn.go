@@ -365,7 +365,10 @@ type TableWriter struct {
 	// evals compute the entries of indexes with expressions or a
 	// predicate (nil for plain ones); env evaluates them.
 	evals []*IndexEval
-	env   *Env
+	// exclEvals compute the elements and predicates of the exclusion
+	// constraints that have them, by position, analyzed on first use.
+	exclEvals map[int]*IndexEval
+	env       *Env
 	// buffered approximates the bytes pending and ixEdits hold; spilled
 	// is set once rows and indexes hold changes of the writer's (spill).
 	buffered int64

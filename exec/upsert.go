@@ -195,7 +195,7 @@ func (w *TableWriter) conflictInView(ctx context.Context, c *OnConflict, row Row
 				return nil, nil, err
 			}
 		}
-		if key, old, err := w.exclusionConflict(ctx, x, nil, row, false); err != nil || key != nil {
+		if key, old, err := w.exclusionConflict(ctx, i, nil, row, false); err != nil || key != nil {
 			return key, old, err
 		}
 	}

@@ -115,8 +115,8 @@ func constant(c *pg.A_Const) (exec.Expr, error) {
 		}
 		d := new(apd.Decimal)
 		if err := types.ParseNumeric(d, s); err != nil {
-			if te, ok := err.(*types.Error); ok {
-				return nil, WithPos(pgerr.New(pgerr.Code(te.Code), "%s", te.Message), c.Location)
+			if pe, ok := exec.PgError(err); ok {
+				return nil, WithPos(pe, c.Location)
 			}
 			return nil, err
 		}
@@ -132,8 +132,8 @@ func constant(c *pg.A_Const) (exec.Expr, error) {
 		// B'0101' and X'1F', which the scanner gives as "b0101", "x1F".
 		bits, err := types.ParseBit(c.GetBsval().Bsval)
 		if err != nil {
-			if te, ok := err.(*types.Error); ok {
-				return nil, WithPos(pgerr.New(pgerr.Code(te.Code), "%s", te.Message), c.Location)
+			if pe, ok := exec.PgError(err); ok {
+				return nil, WithPos(pe, c.Location)
 			}
 			return nil, err
 		}
@@ -647,17 +647,7 @@ func (a *analyzer) castBuiltin(e exec.Expr, t exec.T, explicit bool, loc int32) 
 			loc = -1
 		}
 		if err != nil {
-			if pe, ok := err.(*pgerr.Error); ok {
-				return nil, WithPos(pe, loc)
-			}
-			if te, ok := err.(*types.Error); ok {
-				pe := pgerr.New(pgerr.Code(te.Code), "%s", te.Message)
-				if te.Detail != "" {
-					pe = pe.WithDetail("%s", te.Detail)
-				}
-				if te.Hint != "" {
-					pe = pe.WithHint("%s", te.Hint)
-				}
+			if pe, ok := exec.PgError(err); ok {
 				return nil, WithPos(pe, loc)
 			}
 			return nil, err
