@@ -144,7 +144,7 @@ func TestDoltBackupSurface(t *testing.T) {
 }
 
 // TestDoltBackupCancelled cuts a sync short with statement_timeout (a
-// third of the time the first, as large, sync took): the sync fails with
+// tenth of the time the first, as large, sync took): the sync fails with
 // 57014 and the backup restores to what the sync before it copied; the
 // next sync completes.
 func TestDoltBackupCancelled(t *testing.T) {

@@ -218,6 +218,9 @@ func (r *Repo) SyncBackup(ctx context.Context, url string, opts BackupOptions) (
 			return stats, nil // the backup is a copy already; it copied nothing either
 		}
 		sort.Slice(updates, func(i, j int) bool { return updates[i].Name < updates[j].Name })
+		if err := ctx.Err(); err != nil {
+			return stats, err // cancelled: the backup keeps the refs it had
+		}
 		err = rst.UpdateRefs(ctx, updates, true)
 		if !errors.Is(err, store.ErrRefConflict) {
 			return stats, err

@@ -243,6 +243,11 @@ func (c *copier) Put(ctx context.Context, chunk []byte) (store.Address, error) {
 
 // copy writes the chunk at a, whose subtree is in dst, to dst.
 func (c *copier) copy(ctx context.Context, a store.Address) error {
+	// A destination that buffers its writes (a file or S3 remote) may
+	// not look at ctx for many chunks; a cancelled transfer stops here.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	b, ok := c.held[a]
 	if ok {
 		delete(c.held, a)
