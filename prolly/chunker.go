@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/zeebo/xxh3"
 
@@ -96,6 +97,31 @@ type nodeBuilder struct {
 
 func newNodeBuilder(level int) *nodeBuilder {
 	return &nodeBuilder{level: level, split: splitter{salt: levelSalt(level)}}
+}
+
+// builderPool keeps node builders between Applies. A builder's buffers
+// grow to a node's size by doubling, and an Apply of a few rows paid that
+// growth, about thirty allocations and twice a node's bytes a level, on
+// every call: for a transaction's insert, most of its allocations.
+var builderPool = sync.Pool{New: func() any { return new(nodeBuilder) }}
+
+// maxPooledBuffer bounds the buffers a pooled builder keeps: a node is
+// about targetNodeSize bytes, and the rare huge one is not worth keeping.
+const maxPooledBuffer = 16 * targetNodeSize
+
+// borrowNodeBuilder returns an empty builder for level from the pool;
+// returnNodeBuilder gives it back once nothing refers to its buffers.
+func borrowNodeBuilder(level int) *nodeBuilder {
+	b := builderPool.Get().(*nodeBuilder)
+	b.reset()
+	b.level, b.split = level, splitter{salt: levelSalt(level)}
+	return b
+}
+
+func returnNodeBuilder(b *nodeBuilder) {
+	if cap(b.keys) <= maxPooledBuffer && cap(b.vals) <= maxPooledBuffer {
+		builderPool.Put(b)
+	}
 }
 
 func (b *nodeBuilder) empty() bool { return len(b.keyEnds) == 0 }

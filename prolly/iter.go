@@ -132,3 +132,16 @@ func (it *Iter) Close() error {
 	it.valid = false
 	return it.err
 }
+
+// AnyIn reports whether m holds a key k with lo <= k < hi (hi nil: no
+// upper bound). It answers the catalog's frequent "is there any such
+// object" without an iterator's allocation.
+func (m Map) AnyIn(ctx context.Context, lo, hi []byte) (bool, error) {
+	// seekLeaf descends into the child whose last key is the first >= lo,
+	// so the leaf it returns holds the first key >= lo if any key is.
+	nd, i, err := m.seekLeaf(ctx, lo)
+	if err != nil || i == nd.n {
+		return false, err
+	}
+	return hi == nil || bytes.Compare(nd.key(i), hi) < 0, nil
+}

@@ -94,6 +94,37 @@ func TestIter(t *testing.T) {
 }
 
 // TestGetAndBlobs checks point reads, including values stored out of line
+
+// TestAnyIn checks AnyIn against the model for random ranges, empty ones
+// (between neighbouring keys, past the end) included.
+func TestAnyIn(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(4, 4))
+	md := randomModelKeys(rng, 5000, 8)
+	m := build(t, store.NewMemory(), md)
+	empty := build(t, store.NewMemory(), nil)
+	for n := 0; n < 2000; n++ {
+		lo := randomBytes(rng, rng.IntN(6))
+		var hi []byte
+		switch rng.IntN(3) {
+		case 0: // up to the next key after lo: often empty
+			if i, _ := md.find(lo); i < len(md) {
+				hi = md[i].key
+			}
+		case 1:
+			hi = randomBytes(rng, rng.IntN(6))
+		}
+		i, _ := md.find(lo)
+		want := i < len(md) && (hi == nil || bytes.Compare(md[i].key, hi) < 0)
+		if got, err := m.AnyIn(ctx, lo, hi); err != nil || got != want {
+			t.Fatalf("AnyIn(%x, %x) = %v, %v; want %v", lo, hi, got, err, want)
+		}
+		if got, err := empty.AnyIn(ctx, lo, hi); err != nil || got {
+			t.Fatalf("empty map: AnyIn(%x, %x) = %v, %v", lo, hi, got, err)
+		}
+	}
+}
+
 // across several blob levels, and that equal large values share chunks.
 func TestGetAndBlobs(t *testing.T) {
 	ctx := context.Background()

@@ -138,7 +138,8 @@ func loadRoot(ctx context.Context, cs ChunkStore, addr store.Address) (Map, erro
 // under root and returns the edits they make to the level above.
 func applyLevel(ctx context.Context, cs ChunkStore, root node, level int, edits []levelEdit) ([]levelEdit, error) {
 	c := cursor{cs: cs}
-	nb := newNodeBuilder(level)
+	nb := borrowNodeBuilder(level)
+	defer returnNodeBuilder(nb) // finish copies what outlives the builder
 	var replaced [][]byte   // last keys of the old nodes re-cut, in order
 	var written []childItem // the nodes written in their place, in order
 	finish := func() error {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"reflect"
 	"strings"
-
-	"github.com/prollypg/prollypg/prolly"
 )
 
 // Objects other than tables: views, types, functions and procedures,
@@ -85,7 +83,10 @@ func (r RootValue) ObjectsNamed(ctx context.Context, schema, name string) ([]Obj
 	}
 	lo := objectKey(kindFunction, schema, name+"(")
 	hi := objectKey(kindFunction, schema, name+")")
-	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	it, err := r.rangeIter(ctx, lo, hi)
+	if it == nil {
+		return out, err
+	}
 	for ok := it.First(); ok; ok = it.Next() {
 		_, _, fn, err := splitObjectKey(it.Key())
 		if err != nil {

@@ -130,8 +130,24 @@ func (r RootValue) Schemas(ctx context.Context) ([]*Schema, error) {
 	return listObjects[Schema](ctx, r, kindSchema)
 }
 
+// rangeIter returns an iterator over the root's keys in [lo, hi), or nil
+// (and no error) when there are none. Most catalog lookups find nothing
+// (no user-defined function or operator of a name, no inheritance child,
+// no foreign key reference), and the planner makes them for every
+// statement it analyzes and every cached plan it reuses: the check costs
+// no allocation, an iterator does.
+func (r RootValue) rangeIter(ctx context.Context, lo, hi []byte) (*prolly.Iter, error) {
+	if ok, err := r.m.AnyIn(ctx, lo, hi); !ok || err != nil {
+		return nil, err
+	}
+	return r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi}), nil
+}
+
 func (r RootValue) each(ctx context.Context, kind byte, fn func([]byte) error) error {
-	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: []byte{kind}, UpperBound: []byte{kind + 1}})
+	it, err := r.rangeIter(ctx, []byte{kind}, []byte{kind + 1})
+	if it == nil {
+		return err
+	}
 	for ok := it.First(); ok; ok = it.Next() {
 		v, err := it.Value()
 		if err != nil {
@@ -215,7 +231,10 @@ func (r RootValue) TablesIn(ctx context.Context, schema string) ([]*Table, error
 	lo := objectKey(kindTable, schema, "")
 	hi := append(objectKey(kindTable, schema, "")[:len(lo)-1], 1)
 	var out []*Table
-	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	it, err := r.rangeIter(ctx, lo, hi)
+	if it == nil {
+		return nil, err
+	}
 	for ok := it.First(); ok; ok = it.Next() {
 		v, err := it.Value()
 		if err != nil {
@@ -260,7 +279,10 @@ func (r RootValue) referencingTables(ctx context.Context) (map[string]bool, erro
 	lo := []byte{kindFKRef}
 	hi := []byte{kindFKRef + 1}
 	var out map[string]bool
-	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	it, err := r.rangeIter(ctx, lo, hi)
+	if it == nil {
+		return nil, err
+	}
 	for ok := it.First(); ok; ok = it.Next() {
 		_, _, name, err := splitObjectKey(it.Key())
 		var parts []string
@@ -296,7 +318,10 @@ func (r RootValue) ReferencingKeys(ctx context.Context, schema, table string) ([
 	lo := objectKey(kindFKRef, schema, table+"\x00")
 	hi := append(bytes.Clone(lo[:len(lo)-1]), 1)
 	var out []ForeignKeyRef
-	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	it, err := r.rangeIter(ctx, lo, hi)
+	if it == nil {
+		return nil, err
+	}
 	for ok := it.First(); ok; ok = it.Next() {
 		parts := bytes.Split(it.Key()[len(lo):], []byte{0})
 		if len(parts) != 3 {
@@ -332,7 +357,10 @@ func (r RootValue) Children(ctx context.Context, schema, name string) ([]TableNa
 	lo := objectKey(kindInherits, schema, name+"\x00")
 	hi := append(bytes.Clone(lo[:len(lo)-1]), 1)
 	var out []TableName
-	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	it, err := r.rangeIter(ctx, lo, hi)
+	if it == nil {
+		return nil, err
+	}
 	for ok := it.First(); ok; ok = it.Next() {
 		parts := bytes.Split(it.Key()[len(lo):], []byte{0})
 		if len(parts) != 2 {
@@ -471,7 +499,10 @@ func (r RootValue) routinesNamed(ctx context.Context, schema, prefix string) ([]
 	lo := objectKey(kindFunction, schema, prefix)
 	hi := objectKey(kindFunction, schema, name+")")
 	var out []*Function
-	it := r.m.NewIter(ctx, prolly.IterOptions{LowerBound: lo, UpperBound: hi})
+	it, err := r.rangeIter(ctx, lo, hi)
+	if it == nil {
+		return nil, err
+	}
 	for ok := it.First(); ok; ok = it.Next() {
 		v, err := it.Value()
 		if err != nil {
