@@ -116,3 +116,33 @@ func (r *cursorRowRows) Next() (Row, error) {
 
 func (r *cursorRowRows) Key() []byte  { return r.key }
 func (r *cursorRowRows) Close() error { return nil }
+
+// SupportsBackwardScan reports whether a cursor over p may move backward
+// when it is declared with neither SCROLL nor NO SCROLL: PostgreSQL makes
+// such a cursor scrollable only if its plan can run backward and it locks
+// no rows (ExecSupportsBackwardScan), and pg_cursors.is_scrollable and the
+// "can only scan forward" errors follow from that. The nodes here answer
+// as theirs do: scans, sorts, VALUES and CTE scans can; joins,
+// aggregation, grouping, windows and plans without a FROM cannot.
+func SupportsBackwardScan(p Plan) bool {
+	switch x := p.(type) {
+	case *Project:
+		return SupportsBackwardScan(x.In)
+	case *Filter:
+		return SupportsBackwardScan(x.In)
+	case *Limit:
+		return SupportsBackwardScan(x.In)
+	case *Append:
+		for _, part := range x.Parts {
+			if !SupportsBackwardScan(part) {
+				return false
+			}
+		}
+		return true
+	case *Scan, *IndexScan, *Sort, *CTEScan:
+		return true
+	case *Values:
+		return len(x.Rows) > 1 // one row (no FROM, or VALUES of one row): PostgreSQL's Result node
+	}
+	return false
+}

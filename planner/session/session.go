@@ -578,6 +578,10 @@ func (s *Session) refreshSnapshot(ctx context.Context, tx *exec.Txn) error {
 // commit ends the open transaction, making its changes durable; its
 // notifications are delivered if it succeeds.
 func (s *Session) commit(ctx context.Context) (err error) {
+	if err := s.holdCursors(ctx); err != nil {
+		s.rollback() // as PostgreSQL: a held cursor that fails fails the commit
+		return err
+	}
 	defer func() {
 		if rerr := s.endRoles(ctx, err == nil); err == nil {
 			err = rerr

@@ -242,7 +242,7 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 	case n.GetDeclareCursorStmt() != nil:
 		return s.declareCursor(ctx, st, n.GetDeclareCursorStmt(), given, params)
 	case n.GetFetchStmt() != nil:
-		return s.fetch(n.GetFetchStmt())
+		return s.fetch(ctx, n.GetFetchStmt())
 	case n.GetClosePortalStmt() != nil:
 		return s.closeCursor(n.GetClosePortalStmt())
 	case n.GetCreateRoleStmt() != nil:
