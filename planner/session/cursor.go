@@ -50,6 +50,11 @@ type cursor struct {
 	table *exec.Table
 	keys  [][]byte
 	txn   *exec.Txn
+	// seq numbers the cursor among the session's (cursorsRollbackTo);
+	// failed is set once its query failed: PostgreSQL's portal is then
+	// dead, and later FETCHes say so.
+	seq    uint64
+	failed bool
 }
 
 // fill fetches rows until the cursor holds n of them or its query is
@@ -64,6 +69,7 @@ func (c *cursor) fill(ctx context.Context, n int) error {
 		src, err := c.plan.Open(c.env)
 		c.plan = nil
 		if err != nil {
+			c.failed = true
 			c.close()
 			return err
 		}
@@ -72,6 +78,7 @@ func (c *cursor) fill(ctx context.Context, n int) error {
 	for len(c.rows) < n {
 		row, err := c.src.Next()
 		if err != nil {
+			c.failed = true
 			c.close()
 			if ctx.Err() != nil {
 				return ctx.Err() // the FETCH's cancellation, not the cursor's
@@ -161,7 +168,8 @@ func (s *Session) declareCursor(ctx context.Context, st *Statement, d *pg.Declar
 	// own, which fill links to each FETCH's.
 	qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	env := &exec.Env{Ctx: qctx, Params: params, Settings: s.settings(), TxnStart: tx.StartTime, Txn: tx, Session: s}
-	s.cursors[d.Portalname] = &cursor{cols: an.Cols, plan: an.Plan, env: env, cancel: cancel,
+	s.cursorsDeclared++
+	s.cursors[d.Portalname] = &cursor{seq: s.cursorsDeclared, cols: an.Cols, plan: an.Plan, env: env, cancel: cancel,
 		scroll: d.Options&cursorOptScroll != 0 || d.Options&cursorOptNoScroll == 0 && exec.SupportsBackwardScan(an.Plan), hold: hold, binary: d.Options&cursorOptBinary != 0,
 		text: st.sql, created: time.Now(), table: exec.ScannedTable(an.Plan), txn: tx}
 	return &Result{tag: "DECLARE CURSOR"}, nil
@@ -189,6 +197,9 @@ func (s *Session) fetch(ctx context.Context, f *pg.FetchStmt) (*Result, error) {
 	c, ok := s.cursors[f.Portalname]
 	if !ok {
 		return nil, pgerr.New(pgerr.InvalidCursorName, "cursor %q does not exist", f.Portalname)
+	}
+	if c.failed {
+		return nil, pgerr.New(pgerr.ObjectNotInPrerequisite, "portal %q cannot be run", f.Portalname)
 	}
 	var out []exec.Row
 	emit := func() {
@@ -337,6 +348,18 @@ func (s *Session) holdCursors(ctx context.Context) error {
 func (s *Session) endCursors(commit bool) {
 	for name, c := range s.cursors {
 		if !c.hold || !commit && c.txn == s.txn {
+			c.close()
+			delete(s.cursors, name)
+		}
+	}
+}
+
+// cursorsRollbackTo closes the cursors declared after mark (a savepoint's
+// Session.cursorsDeclared) when the savepoint is rolled back to. What the
+// others fetched meanwhile stays fetched, as in PostgreSQL.
+func (s *Session) cursorsRollbackTo(mark uint64) {
+	for name, c := range s.cursors {
+		if c.seq > mark {
 			c.close()
 			delete(s.cursors, name)
 		}

@@ -169,7 +169,9 @@ type Session struct {
 	prepared map[string]*preparedStmt // PREPARE'd statements by name
 	parses   *parsecache.Cache        // the simple protocol's trees, nil until used
 	cursors  map[string]*cursor       // DECLAREd cursors by name
-	cached   *exec.Settings           // settings(), until a SET or a new transaction
+	// cursorsDeclared counts the cursors ever declared (cursor.seq).
+	cursorsDeclared uint64
+	cached          *exec.Settings // settings(), until a SET or a new transaction
 	// userTypes are the user types of the transaction's root, decoded
 	// for text input (sessionTypes).
 	userTypes *userTypes
@@ -214,6 +216,9 @@ type savepoint struct {
 	locks int
 	// roles counts the transaction's role changes made before it.
 	roles int
+	// cursors is Session.cursorsDeclared here: the cursors declared
+	// since close when the savepoint is rolled back to.
+	cursors uint64
 }
 
 // defaultVars are the settings a session starts with, PostgreSQL's

@@ -411,19 +411,19 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
 		}
 		sp := savepoint{name: ts.SavepointName, root: s.txn.Root, notify: s.notify.mark(), vars: s.varsMark(),
-			rebased: s.txn.RebasedMark(), roles: len(s.rolesTxn)}
+			rebased: s.txn.RebasedMark(), roles: len(s.rolesTxn), cursors: s.cursorsDeclared}
 		if s.txn.Locks != nil {
 			sp.locks = s.txn.Locks.LockMark(s.txn.LockOwner)
 		}
 		s.saves = append(s.saves, sp)
 		return "SAVEPOINT", nil
 	case pg.TransactionStmtKind_TRANS_STMT_RELEASE, pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
-		verb := "RELEASE"
+		verb, stmt := "RELEASE", "RELEASE SAVEPOINT"
 		if ts.Kind == pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO {
-			verb = "ROLLBACK"
+			verb, stmt = "ROLLBACK", "ROLLBACK TO SAVEPOINT"
 		}
 		if !s.explicit {
-			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "%s SAVEPOINT can only be used in transaction blocks", verb)
+			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "%s can only be used in transaction blocks", stmt)
 		}
 		for i := len(s.saves) - 1; i >= 0; i-- {
 			if s.saves[i].name != ts.SavepointName {
@@ -439,6 +439,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 				s.txn.Locks.RollbackLocks(s.txn.LockOwner, s.saves[i].locks)
 			}
 			s.notify.rollbackTo(s.saves[i].notify)
+			s.cursorsRollbackTo(s.saves[i].cursors)
 			s.varsRollbackTo(s.saves[i].vars)
 			if err := s.rolesRollbackTo(ctx, s.saves[i].roles); err != nil {
 				return "", err
