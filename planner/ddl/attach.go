@@ -40,6 +40,10 @@ func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd 
 	} else if len(kids) > 0 && !child.Partitioned() {
 		return pgerr.New(pgerr.WrongObjectType, "cannot attach inheritance parent as partition")
 	}
+	if tr := rowTransitionTrigger(child); tr != "" {
+		return pgerr.New(pgerr.FeatureNotSupported, "trigger %q prevents table %q from becoming a partition", tr, child.Name).
+			WithDetail("ROW triggers with transition tables are not supported on partitions.")
+	}
 	def := cloneTable(child)
 	if err := mergeColumnsForAttach(parent.Def, def); err != nil {
 		return err

@@ -87,7 +87,7 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 				return "", err
 			}
 		}
-		if err := transitionTables(&tr, s.TransitionRels); err != nil {
+		if err := transitionTables(&tr, s.TransitionRels, t.Def); err != nil {
 			return "", err
 		}
 		for _, arg := range s.Args {
@@ -199,13 +199,26 @@ func (a *analyzer) putView(ctx context.Context, v *versioning.View) error {
 }
 
 // transitionTables records REFERENCING OLD TABLE AS o NEW TABLE AS n in
-// tr, with PostgreSQL 15's restrictions.
-func transitionTables(tr *versioning.Trigger, rels []*pg.Node) error {
+// tr, a trigger of table def, with PostgreSQL 15's restrictions: a ROW
+// trigger has none in a partitioned table, a partition or an inheritance
+// child, whose rows the statement's transition tables show as rows of
+// the table it names.
+func transitionTables(tr *versioning.Trigger, rels []*pg.Node, def *versioning.Table) error {
+	if len(rels) > 0 && tr.ForEachRow && def.Partitioned() {
+		return pgerr.New(pgerr.WrongObjectType, "%q is a partitioned table", def.Name).
+			WithDetail("ROW triggers with transition tables are not supported on partitioned tables.")
+	}
 	for _, n := range rels {
 		tt := n.GetTriggerTransition()
 		if tt == nil || !tt.IsTable {
 			return pgerr.New(pgerr.FeatureNotSupported, "ROW variable naming in the REFERENCING clause is not supported").
 				WithHint("Use OLD TABLE or NEW TABLE for naming transition tables.")
+		}
+		switch {
+		case tr.ForEachRow && def.IsPartition():
+			return pgerr.New(pgerr.FeatureNotSupported, "ROW triggers with transition tables are not supported on partitions")
+		case tr.ForEachRow && len(def.Inherits) > 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "ROW triggers with transition tables are not supported on inheritance children")
 		}
 		switch {
 		case tr.Timing != 'a':
@@ -239,6 +252,18 @@ func transitionTables(tr *versioning.Trigger, rels []*pg.Node) error {
 		return pgerr.New(pgerr.SyntaxError, "OLD TABLE name and NEW TABLE name cannot be the same")
 	}
 	return nil
+}
+
+// rowTransitionTrigger returns the name of a ROW trigger of def with
+// transition tables, which keeps def out of partitions and inheritance
+// children; "" if it has none.
+func rowTransitionTrigger(def *versioning.Table) string {
+	for _, tr := range def.Triggers {
+		if tr.ForEachRow && (tr.OldTable != "" || tr.NewTable != "") {
+			return tr.Name
+		}
+	}
+	return ""
 }
 
 // triggerFunction finds the function a trigger runs: no arguments,
