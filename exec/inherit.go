@@ -194,7 +194,7 @@ type memberState struct {
 	// root is the statement table's trigger state, which keeps the
 	// member's written rows, in its layout, for its transition tables.
 	root *triggerState
-	row Row           // a buffer for rows in the member's layout
+	row  Row // a buffer for rows in the member's layout
 	// touched are the keys an INSERT ... ON CONFLICT wrote (see upsert).
 	touched map[string]bool
 }
