@@ -6,6 +6,8 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner/plpgsql"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -243,8 +245,27 @@ func (x *Analyzer) BindAggregate(def *versioning.Function, args []exec.T) (*exec
 
 // CheckRoutine compiles user function def (declared, or its
 // specialization for a call's types) as a call would, for CREATE FUNCTION
-// to reject a body that cannot run.
+// to reject a body that cannot run. A PL/pgSQL body's shadowed variables
+// are reported as plpgsql.extra_warnings and extra_errors ask.
 func CheckRoutine(s Session, def, declared *versioning.Function) error {
-	_, err := compileRoutine(s, def, declared)
-	return err
+	r, err := compileRoutine(s, def, declared)
+	if err != nil || r.pl == nil {
+		return err
+	}
+	shadowed := r.pl.Shadowed()
+	if len(shadowed) == 0 {
+		return nil
+	}
+	level := plpgsql.ExtraCheck(s.Var, plpgsql.CheckShadowedVariables)
+	for _, name := range shadowed {
+		e := pgerr.New(pgerr.DuplicateAlias, "variable %q shadows a previously defined variable", name)
+		switch level {
+		case "ERROR":
+			return e
+		case "WARNING":
+			e.Severity = "WARNING"
+			s.Notice(e)
+		}
+	}
+	return nil
 }
