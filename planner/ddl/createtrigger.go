@@ -103,6 +103,9 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 		if def.Triggers, err = withTrigger(def.Triggers, tr, s.Replace, def.Name); err != nil {
 			return "", err
 		}
+		if err := a.checkTriggerClones(ctx, t.Def, &tr, s.Replace); err != nil {
+			return "", err
+		}
 		return "CREATE TRIGGER", a.putTable(ctx, &def)
 	}, nil
 }
@@ -250,6 +253,64 @@ func transitionTables(tr *versioning.Trigger, rels []*pg.Node, def *versioning.T
 	}
 	if tr.OldTable != "" && tr.OldTable == tr.NewTable {
 		return pgerr.New(pgerr.SyntaxError, "OLD TABLE name and NEW TABLE name cannot be the same")
+	}
+	return nil
+}
+
+// checkTriggerClones makes PostgreSQL's checks of trigger tr, new on def,
+// against the clones of ROW triggers partitions have: a partition has
+// those of the partitioned tables above it, which it cannot replace; a
+// new ROW trigger of a partitioned table conflicts with a trigger of its
+// name on a partition below, which OR REPLACE (replace) replaces.
+func (a *analyzer) checkTriggerClones(ctx context.Context, def *versioning.Table, tr *versioning.Trigger, replace bool) error {
+	for cur := def; cur.IsPartition() && len(cur.Inherits) > 0; {
+		parent, ok, err := a.tx.Root.Table(ctx, cur.Inherits[0].Schema, cur.Inherits[0].Name)
+		if err != nil || !ok {
+			return err
+		}
+		for _, x := range parent.Triggers {
+			if x.ForEachRow && x.Name == tr.Name {
+				if replace {
+					return pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q is an internal or a child trigger", tr.Name, def.Name)
+				}
+				return pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", tr.Name, def.Name)
+			}
+		}
+		cur = parent
+	}
+	if !tr.ForEachRow {
+		return nil
+	}
+	return a.replaceChildTriggers(ctx, def, tr.Name, replace)
+}
+
+// replaceChildTriggers drops the triggers named name of the partitions
+// below def for a new ROW trigger of def of that name, which its clones
+// replace (replace), or refuses it.
+func (a *analyzer) replaceChildTriggers(ctx context.Context, def *versioning.Table, name string, replace bool) error {
+	if !def.Partitioned() {
+		return nil
+	}
+	parts, err := a.Partitions(ctx, def)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		i := slices.IndexFunc(p.Triggers, func(x versioning.Trigger) bool { return x.Name == name })
+		if i >= 0 {
+			if !replace {
+				return pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", name, p.Name)
+			}
+			np := *p
+			np.Triggers = slices.Delete(slices.Clone(p.Triggers), i, i+1)
+			if err := a.putTable(ctx, &np); err != nil {
+				return err
+			}
+			p = &np
+		}
+		if err := a.replaceChildTriggers(ctx, p, name, replace); err != nil {
+			return err
+		}
 	}
 	return nil
 }

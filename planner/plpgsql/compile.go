@@ -88,14 +88,21 @@ type Function struct {
 	aliases []alias
 	// shadowed are the variables, in the order of their declarations,
 	// whose names hide an argument's or an enclosing block's variable's.
-	shadowed []string
+	shadowed []Shadow
 }
 
-// Shadowed returns the names of the variables a block declares that hide
-// an argument or a variable of an enclosing block, in the order of their
+// Shadow is a variable whose name hides an argument or a variable of an
+// enclosing block: its name and the line of the body that declares it.
+type Shadow struct {
+	Name string
+	Line int
+}
+
+// Shadowed returns the variables a block declares that hide an argument
+// or a variable of an enclosing block, in the order of their
 // declarations: what the shadowed_variables extra check reports when the
 // function is created.
-func (f *Function) Shadowed() []string { return f.shadowed }
+func (f *Function) Shadowed() []Shadow { return f.shadowed }
 
 // alias is a declaration name ALIAS FOR target: target is $n (the n-th
 // input argument) or a variable's name.
@@ -518,7 +525,7 @@ func (c *compiler) declare(b *block) {
 		name := c.f.datums[dno].name
 		for _, scope := range c.scopes {
 			if slices.Contains(scope, name) {
-				c.f.shadowed = append(c.f.shadowed, name)
+				c.f.shadowed = append(c.f.shadowed, Shadow{Name: name, Line: c.f.datums[dno].line})
 				break
 			}
 		}
