@@ -334,7 +334,7 @@ func (a *analyzer) triggerFunction(schema, name string) (*versioning.Function, e
 	if err != nil {
 		return nil, err
 	}
-	if len(fs) == 0 && name == planner.TSVectorTrigger && (schema == "" || schema == "pg_catalog") {
+	if len(fs) == 0 && (name == planner.TSVectorTrigger || name == planner.SuppressRedundantUpdatesTrigger) && (schema == "" || schema == "pg_catalog") {
 		return &versioning.Function{Schema: "pg_catalog", Name: name, Returns: plpgsql.OIDTrigger}, nil
 	}
 	for _, f := range fs {

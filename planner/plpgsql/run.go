@@ -123,6 +123,7 @@ type Call struct {
 type TriggerData struct {
 	Name, When, Level, Op string
 	Schema, Table         string
+	RelID                 uint32 // the table's OID, TG_RELID
 	Cols                  []exec.ResultColumn
 	New, Old              exec.Row // nil where absent
 	Args                  []string
@@ -394,6 +395,7 @@ var triggerVars = []struct {
 	{"tg_table_name", exec.TName, func(td *TriggerData) exec.Datum { return exec.DText(td.Table) }},
 	{"tg_relname", exec.TName, func(td *TriggerData) exec.Datum { return exec.DText(td.Table) }},
 	{"tg_table_schema", exec.TName, func(td *TriggerData) exec.Datum { return exec.DText(td.Schema) }},
+	{"tg_relid", exec.TOid, func(td *TriggerData) exec.Datum { return exec.DInt(int64(td.RelID)) }},
 	{"tg_nargs", exec.TInt4, func(td *TriggerData) exec.Datum { return exec.DInt(int64(len(td.Args))) }},
 	{"tg_argv", exec.ArrayType(exec.TText), func(td *TriggerData) exec.Datum {
 		elems := make([]exec.Datum, len(td.Args))
