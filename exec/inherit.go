@@ -191,7 +191,10 @@ type memberState struct {
 	w   *TableWriter
 	fks *fkState
 	trg *triggerState // the member's ROW triggers
-	row Row           // a buffer for rows in the member's layout
+	// root is the statement table's trigger state, which keeps the
+	// member's written rows, in its layout, for its transition tables.
+	root *triggerState
+	row  Row // a buffer for rows in the member's layout
 	// touched are the keys an INSERT ... ON CONFLICT wrote (see upsert).
 	touched map[string]bool
 }
@@ -256,7 +259,7 @@ func (mt *membersTarget) member(i int) (*memberState, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &memberState{m: m, row: make(Row, len(t.Cols))}
+	s := &memberState{m: m, row: make(Row, len(t.Cols)), root: mt.trg}
 	if s.w, err = env.Txn.Writer(env.Ctx, t); err != nil {
 		return nil, err
 	}
@@ -329,13 +332,42 @@ func (s *memberState) storedRow(env *Env, key []byte, in Row) (Row, error) {
 	return s.w.t.decodeRow(v, nil)
 }
 
+// afterRow queues the AFTER ROW triggers of member s on a written row,
+// in its layout, and keeps the row, in the statement table's layout, for
+// that table's transition tables (PostgreSQL's show a partition's rows
+// as rows of the table the statement names). The delete and insert that
+// move a row to another partition (move) are the statement table's
+// UPDATE, which the mover captures.
+func (s *memberState) afterRow(event string, old, row Row, move bool) {
+	s.trg.afterRow(event, old, row)
+	if s.root == nil || !s.root.transitions || move {
+		return
+	}
+	s.root.capture(event, s.inRoot(old), s.inRoot(row))
+}
+
+// inRoot returns a copy of row, of member s, in the statement table's
+// layout; nil for nil.
+func (s *memberState) inRoot(row Row) Row {
+	if row == nil {
+		return nil
+	}
+	if s.m.Layout == nil {
+		return slices.Clone(row)
+	}
+	out := make(Row, len(s.m.Layout))
+	mapRow(out, row, s.m.Layout)
+	return out
+}
+
 // insert fires the BEFORE INSERT triggers of member s on row, in its
-// layout, and writes it; done is false when a trigger skipped it.
-func (s *memberState) insert(env *Env, row Row) (done bool, err error) {
+// layout, and writes it, the second half of a move (afterRow); done is
+// false when a trigger skipped it.
+func (s *memberState) insert(env *Env, row Row, move bool) (done bool, err error) {
 	if done, err := s.beforeInsert(row); err != nil || !done {
 		return false, err
 	}
-	return true, s.write(env, row)
+	return true, s.write(env, row, move)
 }
 
 // beforeInsert fires the BEFORE INSERT triggers of member s on row, in
@@ -354,8 +386,9 @@ func (s *memberState) beforeInsert(row Row) (bool, error) {
 }
 
 // write checks a new row of member s, in its layout, against the
-// member's constraints and inserts it.
-func (s *memberState) write(env *Env, row Row) error {
+// member's constraints and inserts it, the second half of a move
+// (afterRow).
+func (s *memberState) write(env *Env, row Row, move bool) error {
 	t := s.w.t
 	if err := s.m.Generated.compute(env, row); err != nil {
 		return err
@@ -369,15 +402,16 @@ func (s *memberState) write(env *Env, row Row) error {
 	if err := s.w.Insert(env.Ctx, row); err != nil {
 		return err
 	}
-	s.trg.afterRow("INSERT", nil, slices.Clone(row))
+	s.afterRow("INSERT", nil, slices.Clone(row), move)
 	s.fks.changed(t, nil, row)
 	return nil
 }
 
 // delete fires the BEFORE DELETE triggers of member s on seen, the
 // version of the row stored under key (as old) the statement acts on,
-// and deletes it; done is false when a trigger skipped it.
-func (s *memberState) delete(env *Env, key []byte, old, seen Row) (done bool, err error) {
+// and deletes it, the first half of a move (afterRow); done is false
+// when a trigger skipped it.
+func (s *memberState) delete(env *Env, key []byte, old, seen Row, move bool) (done bool, err error) {
 	if s.trg != nil {
 		if r, err := s.trg.beforeRow("DELETE", seen, nil); err != nil || r == nil {
 			return false, err
@@ -386,7 +420,7 @@ func (s *memberState) delete(env *Env, key []byte, old, seen Row) (done bool, er
 	if err := s.w.Delete(env.Ctx, key, old); err != nil {
 		return false, err
 	}
-	s.trg.afterRow("DELETE", slices.Clone(seen), nil)
+	s.afterRow("DELETE", slices.Clone(seen), nil, move)
 	s.fks.changed(s.w.t, seen, nil)
 	return true, nil
 }
@@ -435,7 +469,7 @@ func (mt *membersTarget) upsertMember(s *memberState, i int, row, proposed Row) 
 				WithDetail("The result tuple would appear in a different partition than the original tuple.")
 		}
 	}
-	s.trg.afterRow("UPDATE", rows[0], rows[1])
+	s.afterRow("UPDATE", rows[0], rows[1], false)
 	s.fks.changed(t, rows[0], rows[1])
 	return upd, false, nil
 }
@@ -489,7 +523,7 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 			return upd, true, nil
 		}
 	}
-	if err := s.write(env, mrow); err != nil {
+	if err := s.write(env, mrow, false); err != nil {
 		return nil, false, err
 	}
 	return s.inTable(row, mrow), true, nil
@@ -549,7 +583,7 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 		}
 	}
 	if to != i {
-		if done, err := s.delete(env, k, old, seen); err != nil || !done {
+		if done, err := s.delete(env, k, old, seen, true); err != nil || !done {
 			return nil, false, err
 		}
 		if tx := env.Txn; tx.Locks != nil {
@@ -563,8 +597,11 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 			return nil, false, err
 		}
 		mrow := ts.memberRow(row)
-		if done, err := ts.insert(env, mrow); err != nil || !done {
+		if done, err := ts.insert(env, mrow, true); err != nil || !done {
 			return nil, false, err
+		}
+		if s.root != nil && s.root.transitions {
+			s.root.capture("UPDATE", s.inRoot(seen), ts.inRoot(mrow))
 		}
 		return mt.returned(ts.inTable(row, mrow), in), true, nil
 	}
@@ -584,7 +621,7 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 	if based != nil {
 		env.Txn.rebase(t, k, based)
 	}
-	s.trg.afterRow("UPDATE", seen, slices.Clone(updated))
+	s.afterRow("UPDATE", seen, slices.Clone(updated), false)
 	s.fks.changed(t, seen, updated)
 	return mt.returned(row, in), true, nil
 }
@@ -627,7 +664,7 @@ func (mt *membersTarget) delete(key []byte, stored, in Row, based []byte) (Row, 
 	if err != nil {
 		return nil, false, err
 	}
-	if done, err := s.delete(env, k, old, s.seenRow(old, in, based)); err != nil || !done {
+	if done, err := s.delete(env, k, old, s.seenRow(old, in, based), false); err != nil || !done {
 		return nil, false, err
 	}
 	if based != nil {

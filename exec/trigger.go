@@ -136,9 +136,25 @@ type triggerState struct {
 	queued        []TriggerCall
 	queue         *[]TriggerCall
 	// transitions is set when a trigger of the table has transition
-	// tables: the statement's old and new rows are kept for them.
-	transitions      bool
-	oldRows, newRows []Row
+	// tables: the statement's old and new rows are kept for them, by
+	// event, since an INSERT ... ON CONFLICT or a MERGE gives its
+	// INSERT, UPDATE and DELETE triggers the rows of their own event.
+	transitions bool
+	captured    [3]transitionRows
+}
+
+// transitionRows are the old and new rows a statement wrote by one event.
+type transitionRows struct{ old, new []Row }
+
+// eventIndex is event's index in triggerState.captured.
+func eventIndex(event string) int {
+	switch event {
+	case "INSERT":
+		return 0
+	case "UPDATE":
+		return 1
+	}
+	return 2
 }
 
 // newTriggerState returns the trigger state of a statement on t, nil
@@ -243,14 +259,7 @@ func (ts *triggerState) afterRow(event string, old, row Row) {
 	if ts == nil {
 		return
 	}
-	if ts.transitions {
-		if old != nil {
-			ts.oldRows = append(ts.oldRows, old)
-		}
-		if row != nil && event != "DELETE" {
-			ts.newRows = append(ts.newRows, row)
-		}
-	}
+	ts.capture(event, old, row)
 	list := ts.after
 	if event != ts.event {
 		list = triggers(replicaMode(ts.env), ts.defs, event, TriggerAfter, true, ts.sets, ts.setsOf)
@@ -260,15 +269,31 @@ func (ts *triggerState) afterRow(event string, old, row Row) {
 	}
 }
 
-// withTransitions gives c the statement's transition tables, if its
-// trigger has any: they hold every row, so they are given as the AFTER
-// triggers fire, once the statement has written them all.
+// capture keeps a written row of event for the transition tables, when
+// the table's triggers have any. old and row are kept, not copied.
+func (ts *triggerState) capture(event string, old, row Row) {
+	if ts == nil || !ts.transitions {
+		return
+	}
+	c := &ts.captured[eventIndex(event)]
+	if old != nil {
+		c.old = append(c.old, old)
+	}
+	if row != nil && event != "DELETE" {
+		c.new = append(c.new, row)
+	}
+}
+
+// withTransitions gives c the statement's transition tables of its
+// event, if its trigger has any: they hold every row, so they are given
+// as the AFTER triggers fire, once the statement has written them all.
 func (ts *triggerState) withTransitions(c *TriggerCall) *TriggerCall {
+	rows := &ts.captured[eventIndex(c.Event)]
 	if c.Trigger.OldTable != "" {
-		c.OldTable = ts.oldRows
+		c.OldTable = rows.old
 	}
 	if c.Trigger.NewTable != "" {
-		c.NewTable = ts.newRows
+		c.NewTable = rows.new
 	}
 	return c
 }

@@ -2,10 +2,14 @@ package planner
 
 import (
 	"context"
+	"strings"
+	"unicode/utf8"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/planner/plpgsql"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -243,8 +247,53 @@ func (x *Analyzer) BindAggregate(def *versioning.Function, args []exec.T) (*exec
 
 // CheckRoutine compiles user function def (declared, or its
 // specialization for a call's types) as a call would, for CREATE FUNCTION
-// to reject a body that cannot run.
-func CheckRoutine(s Session, def, declared *versioning.Function) error {
-	_, err := compileRoutine(s, def, declared)
-	return err
+// to reject a body that cannot run. A PL/pgSQL body's shadowed variables
+// are reported as plpgsql.extra_warnings and extra_errors ask, at their
+// positions in text, the CREATE FUNCTION statement.
+func CheckRoutine(s Session, def, declared *versioning.Function, text string) error {
+	r, err := compileRoutine(s, def, declared)
+	if err != nil || r.pl == nil {
+		return err
+	}
+	shadowed := r.pl.Shadowed()
+	if len(shadowed) == 0 {
+		return nil
+	}
+	level := plpgsql.ExtraCheck(s.Var, plpgsql.CheckShadowedVariables)
+	for _, v := range shadowed {
+		e := pgerr.New(pgerr.DuplicateAlias, "variable %q shadows a previously defined variable", v.Name)
+		e.Position = bodyPosition(text, def.Body, v.Line, v.Name)
+		switch level {
+		case "ERROR":
+			return e
+		case "WARNING":
+			e.Severity = "WARNING"
+			s.Notice(e)
+		}
+	}
+	return nil
+}
+
+// bodyPosition returns the position in text, a CREATE FUNCTION statement,
+// of the first occurrence of word on line (from 1) of the function's
+// body, as PostgreSQL's errors count it (characters from 1); 0 when it
+// cannot be found.
+func bodyPosition(text, body string, line int, word string) int {
+	start := strings.Index(text, body)
+	if start < 0 || line < 1 {
+		return 0
+	}
+	off := start
+	lines := strings.SplitAfter(body, "\n")
+	if line > len(lines) {
+		return 0
+	}
+	for _, l := range lines[:line-1] {
+		off += len(l)
+	}
+	at := strings.Index(strings.ToLower(lines[line-1]), strings.ToLower(word))
+	if at < 0 {
+		return 0
+	}
+	return utf8.RuneCountInString(text[:off+at]) + 1
 }

@@ -87,7 +87,7 @@ func (a *analyzer) withCTEs(w *pg.WithClause, corr *correlation) (ctes []*exec.C
 		ce := n.GetCommonTableExpr()
 		for _, d := range a.ctes[base:] {
 			if d.name == ce.Ctename {
-				return nil, nil, WithPos(pgerr.New(codeDuplicateAlias, "WITH query name %q specified more than once", ce.Ctename), ce.Location)
+				return nil, nil, WithPos(pgerr.New(pgerr.DuplicateAlias, "WITH query name %q specified more than once", ce.Ctename), ce.Location)
 			}
 		}
 		sel := ce.Ctequery.GetSelectStmt()

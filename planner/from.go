@@ -95,7 +95,7 @@ func checkDuplicates(a, b []*nsItem) error {
 		}
 		for _, y := range a {
 			if y.relVisible && y.name == x.name {
-				return pgerr.New(codeDuplicateAlias, "table name %q specified more than once", x.name)
+				return pgerr.New(pgerr.DuplicateAlias, "table name %q specified more than once", x.name)
 			}
 		}
 	}

@@ -618,9 +618,13 @@ func (a *analyzer) callStmt(s *pg.CallStmt) (Utility, error) {
 	}, nil
 }
 
+// inlineCodeBlock names the procedure of no schema DO runs, as
+// PostgreSQL's CONTEXT lines name it.
+const inlineCodeBlock = "inline_code_block"
+
 // doStmt runs DO $$ ... $$: an anonymous PL/pgSQL block.
 func (a *analyzer) doStmt(s *pg.DoStmt) (Utility, error) {
-	def := &versioning.Function{Name: "inline_code_block", Kind: 'p', Language: "plpgsql", Returns: exec.OIDVoid, Volatility: 'v'}
+	def := &versioning.Function{Name: inlineCodeBlock, Kind: 'p', Language: "plpgsql", Returns: exec.OIDVoid, Volatility: 'v'}
 	for _, o := range s.Args {
 		d := o.GetDefElem()
 		switch d.GetDefname() {

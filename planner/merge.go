@@ -82,7 +82,7 @@ func (a *analyzer) merge(s *pg.MergeStmt) (exec.Plan, error) {
 	}
 	for _, x := range ns {
 		if x.relVisible && x.name == alias {
-			return nil, pgerr.New(codeDuplicateAlias, "name %q specified more than once", alias).
+			return nil, pgerr.New(pgerr.DuplicateAlias, "name %q specified more than once", alias).
 				WithDetail("The name is used both as MERGE target table and data source.")
 		}
 	}

@@ -128,7 +128,8 @@ func compileRoutine(s Session, def, declared *versioning.Function) (*routine, er
 }
 
 func signatureOf(def *versioning.Function) *plpgsql.Signature {
-	sig := &plpgsql.Signature{Name: def.Name, Returns: exec.T{OID: def.Returns, Typmod: -1}, ReturnsSet: def.ReturnsSet, Procedure: def.Kind == 'p', Body: def.Body}
+	sig := &plpgsql.Signature{Name: def.Name, Returns: exec.T{OID: def.Returns, Typmod: -1}, ReturnsSet: def.ReturnsSet, Procedure: def.Kind == 'p', Body: def.Body,
+		Inline: def.Schema == "" && def.Name == inlineCodeBlock}
 	for _, a := range def.Args {
 		sig.Args = append(sig.Args, plpgsql.Arg{Name: a.Name, T: exec.T{OID: a.Type, Typmod: -1}, Mode: a.Mode})
 	}
@@ -532,6 +533,8 @@ func (h *host) columnType(ref string) (exec.T, error) {
 }
 
 func (h *host) Notice(err *pgerr.Error) { h.s.Notice(err) }
+
+func (h *host) Setting(name string) string { return h.s.Var(name) }
 
 func (h *host) Fields(oid uint32) ([]exec.ResultColumn, bool) {
 	if h.s.Txn() == nil {

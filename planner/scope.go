@@ -224,7 +224,6 @@ func WithPos(e *pgerr.Error, loc int32) *pgerr.Error {
 // SQLSTATE codes of the query machinery that pgerr does not name yet.
 const (
 	codeAmbiguousAlias   pgerr.Code = "42P09"
-	codeDuplicateAlias   pgerr.Code = "42712"
 	codeInvalidRecursion pgerr.Code = "42P19"
 	codeWindowingError   pgerr.Code = "42P20"
 )

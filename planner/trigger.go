@@ -16,7 +16,7 @@ import (
 func fireTrigger(s Session, env *exec.Env, c *exec.TriggerCall) (exec.Row, error) {
 	tr := c.Trigger
 	def := c.Table.Def
-	td := &plpgsql.TriggerData{Name: tr.Name, Op: c.Event, Schema: def.Schema, Table: def.Name, New: c.New, Old: c.Old, Args: tr.Args,
+	td := &plpgsql.TriggerData{Name: tr.Name, Op: c.Event, Schema: def.Schema, Table: def.Name, RelID: c.Table.OID, New: c.New, Old: c.Old, Args: tr.Args,
 		When: map[byte]string{'b': "BEFORE", 'a': "AFTER", 'i': "INSTEAD OF"}[tr.Timing], Level: "STATEMENT"}
 	if tr.ForEachRow {
 		td.Level = "ROW"
@@ -43,6 +43,9 @@ func fireTrigger(s Session, env *exec.Env, c *exec.TriggerCall) (exec.Row, error
 			return unchanged, nil
 		}
 		return funcs.TSVectorTrigger(tr.Args, td.Cols, c.Old, c.New)
+	}
+	if tr.FuncSchema == "pg_catalog" && tr.FuncName == SuppressRedundantUpdatesTrigger {
+		return suppressRedundantUpdates(tr, c)
 	}
 	fs, err := env.Txn.Root.FunctionsNamed(env.Ctx, tr.FuncSchema, tr.FuncName)
 	if err != nil {
@@ -107,14 +110,18 @@ func (v *triggerRows) Lookup(qualifier, name string) (int, exec.T, bool) {
 	if qualifier != "new" && qualifier != "old" {
 		return 0, exec.T{}, false
 	}
+	ref := 0
+	if qualifier == "old" {
+		ref = 1
+	}
 	for i, c := range v.td.Cols {
 		if c.Name == name {
-			ref := i << 1
-			if qualifier == "old" {
-				ref |= 1
-			}
-			return ref, c.T, true
+			return ref | i<<1, c.T, true
 		}
+	}
+	if name == "tableoid" {
+		// The system column, after the table's columns.
+		return ref | len(v.td.Cols)<<1, exec.TOid, true
 	}
 	return 0, exec.T{}, false
 }
@@ -132,6 +139,12 @@ func (v *triggerRows) Value(ref int) (exec.Datum, exec.T) {
 	if ref&1 != 0 {
 		row = v.td.Old
 	}
+	if ref>>1 == len(v.td.Cols) {
+		if row == nil {
+			return exec.Null, exec.TOid
+		}
+		return exec.DInt(int64(v.td.RelID)), exec.TOid
+	}
 	t := v.td.Cols[ref>>1].T
 	if row == nil {
 		return exec.Null, t
@@ -139,7 +152,36 @@ func (v *triggerRows) Value(ref int) (exec.Datum, exec.T) {
 	return row[ref>>1], t
 }
 
-// TSVectorTrigger is the one built-in trigger function,
-// tsvector_update_trigger (funcs.TSVectorTrigger): CREATE TRIGGER finds it
-// in pg_catalog, and firing runs it without a function record.
-const TSVectorTrigger = "tsvector_update_trigger"
+// TSVectorTrigger and SuppressRedundantUpdatesTrigger are the built-in
+// trigger functions, tsvector_update_trigger (funcs.TSVectorTrigger) and
+// suppress_redundant_updates_trigger: CREATE TRIGGER finds them in
+// pg_catalog, and firing runs them without a function record.
+const (
+	TSVectorTrigger                 = "tsvector_update_trigger"
+	SuppressRedundantUpdatesTrigger = "suppress_redundant_updates_trigger"
+)
+
+// suppressRedundantUpdates is suppress_redundant_updates_trigger, a
+// BEFORE UPDATE ROW trigger that skips an update leaving its row as it
+// was.
+func suppressRedundantUpdates(tr *versioning.Trigger, c *exec.TriggerCall) (exec.Row, error) {
+	const name = "suppress_redundant_updates_trigger"
+	switch {
+	case c.Event != "UPDATE":
+		return nil, pgerr.New(pgerr.TriggerProtocolViolated, "%s: must be called on update", name)
+	case tr.Timing != exec.TriggerBefore:
+		return nil, pgerr.New(pgerr.TriggerProtocolViolated, "%s: must be called before update", name)
+	case !tr.ForEachRow:
+		return nil, pgerr.New(pgerr.TriggerProtocolViolated, "%s: must be called for each row", name)
+	}
+	if len(c.Old) != len(c.New) {
+		return c.New, nil
+	}
+	for i := range c.New {
+		o, n := c.Old[i], c.New[i]
+		if o.IsNull() != n.IsNull() || !o.IsNull() && exec.Compare(o, n) != 0 {
+			return c.New, nil
+		}
+	}
+	return nil, nil
+}

@@ -461,43 +461,79 @@ func (s *Snapshot) relationOID(t *versioning.Table) uint32 {
 	return ViewOID(t.Schema, t.Name)
 }
 
+// pgTrigger lists the triggers of tables and views and, for each
+// partition, the ROW triggers of the partitioned tables above it, which
+// fire for its rows as PostgreSQL's clones of them do: a clone is the
+// partition's, its tgparentid the trigger of the partition's parent.
 func pgTrigger(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
+	byName := map[versioning.TableName]*versioning.Table{}
+	for _, t := range s.Tables {
+		byName[versioning.TableName{Schema: t.Schema, Name: t.Name}] = t
+	}
 	for _, t := range s.triggerRelations() {
+		rel := s.relationOID(t)
 		for i := range t.Triggers {
-			tr := &t.Triggers[i]
-			foid := uint32(0)
-			if f, ok := s.triggerFunction(tr); ok {
-				foid = FunctionOID(f)
+			out = append(out, s.triggerRow(t, &t.Triggers[i], rel, 0))
+		}
+		if !t.IsPartition() {
+			continue
+		}
+		seen := map[string]bool{}
+		for i := range t.Triggers {
+			seen[t.Triggers[i].Name] = true
+		}
+		parentOID := func(name string) uint32 { return TriggerOID(t.Inherits[0].Schema, t.Inherits[0].Name, name) }
+		for cur := t; cur.IsPartition() && len(cur.Inherits) > 0; {
+			parent, ok := byName[cur.Inherits[0]]
+			if !ok {
+				break
 			}
-			enabled := byte('O')
-			switch {
-			case tr.Disabled:
-				enabled = 'D'
-			case tr.Fires != 0:
-				enabled = tr.Fires
-			}
-			var attnums []string
-			for _, c := range tr.Columns {
-				for pos, col := range t.Columns {
-					if col.Name == c && !col.Dropped {
-						attnums = append(attnums, strconv.Itoa(pos+1))
-					}
+			for i := range parent.Triggers {
+				tr := &parent.Triggers[i]
+				if tr.ForEachRow && !seen[tr.Name] {
+					seen[tr.Name] = true
+					out = append(out, s.triggerRow(t, tr, rel, parentOID(tr.Name)))
 				}
 			}
-			var args []byte
-			for _, a := range tr.Args {
-				args = append(append(args, a...), 0)
-			}
-			out = append(out, exec.Row{
-				dOID(TriggerOID(t.Schema, t.Name, tr.Name)), dOID(s.relationOID(t)), dOID(0), dText(tr.Name), dOID(foid), dInt(int64(TriggerType(tr))),
-				dChar(enabled), dBool(false), dOID(0), dOID(0), dOID(0),
-				dBool(false), dBool(false), dInt(int64(len(tr.Args))), dVector(exec.OIDInt2Vector, attnums), exec.DBytes(string(args)),
-				dTextOrNull(tr.When), exec.Null, exec.Null,
-			})
+			cur = parent
 		}
 	}
 	return out, nil
+}
+
+// triggerRow is the pg_trigger row of trigger tr of t, whose OID is rel;
+// parent is tgparentid.
+func (s *Snapshot) triggerRow(t *versioning.Table, tr *versioning.Trigger, rel, parent uint32) exec.Row {
+	foid := uint32(0)
+	if f, ok := s.triggerFunction(tr); ok {
+		foid = FunctionOID(f)
+	}
+	enabled := byte('O')
+	switch {
+	case tr.Disabled:
+		enabled = 'D'
+	case tr.Fires != 0:
+		enabled = tr.Fires
+	}
+	var attnums []string
+	for _, c := range tr.Columns {
+		for pos, col := range t.Columns {
+			if col.Name == c && !col.Dropped {
+				attnums = append(attnums, strconv.Itoa(pos+1))
+			}
+		}
+	}
+	var args []byte
+	for _, a := range tr.Args {
+		args = append(append(args, a...), 0)
+	}
+	return exec.Row{
+		dOID(TriggerOID(t.Schema, t.Name, tr.Name)), dOID(rel), dOID(parent), dText(tr.Name), dOID(foid), dInt(int64(TriggerType(tr))),
+		dChar(enabled), dBool(false), dOID(0), dOID(0), dOID(0),
+		dBool(false), dBool(false), dInt(int64(len(tr.Args))), dVector(exec.OIDInt2Vector, attnums), exec.DBytes(string(args)),
+		dTextOrNull(tr.When), exec.Null, exec.Null,
+	}
 }
 
 func pgLanguage(*Snapshot) ([]exec.Row, error) {

@@ -66,6 +66,7 @@ const (
 	DuplicateSchema             Code = "42P06"
 	DuplicateTable              Code = "42P07"
 	DuplicateObject             Code = "42710"
+	DuplicateAlias              Code = "42712"
 	AmbiguousColumn             Code = "42702"
 	AmbiguousFunction           Code = "42725"
 	DatatypeMismatch            Code = "42804"

@@ -40,6 +40,13 @@ func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd 
 	} else if len(kids) > 0 && !child.Partitioned() {
 		return pgerr.New(pgerr.WrongObjectType, "cannot attach inheritance parent as partition")
 	}
+	if err := a.checkClonedTriggers(ctx, parent.Def, child); err != nil {
+		return err
+	}
+	if tr := rowTransitionTrigger(child); tr != "" {
+		return pgerr.New(pgerr.FeatureNotSupported, "trigger %q prevents table %q from becoming a partition", tr, child.Name).
+			WithDetail("ROW triggers with transition tables are not supported on partitions.")
+	}
 	def := cloneTable(child)
 	if err := mergeColumnsForAttach(parent.Def, def); err != nil {
 		return err
@@ -258,6 +265,31 @@ func (a *analyzer) attachIndex(ctx context.Context, parent planner.Relation, sch
 	}
 	if !match {
 		return cannot.WithDetail("The index definitions do not match.")
+	}
+	return nil
+}
+
+// checkClonedTriggers refuses to attach child to parent when a trigger
+// of child has the name of a ROW trigger of parent or of a partitioned
+// table above it, which PostgreSQL clones onto its partitions.
+func (a *analyzer) checkClonedTriggers(ctx context.Context, parent, child *versioning.Table) error {
+	for cur := parent; cur != nil; {
+		for _, tr := range cur.Triggers {
+			if !tr.ForEachRow {
+				continue
+			}
+			if slices.ContainsFunc(child.Triggers, func(x versioning.Trigger) bool { return x.Name == tr.Name }) {
+				return pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", tr.Name, child.Name)
+			}
+		}
+		if !cur.IsPartition() || len(cur.Inherits) == 0 {
+			break
+		}
+		next, ok, err := a.tx.Root.Table(ctx, cur.Inherits[0].Schema, cur.Inherits[0].Name)
+		if err != nil || !ok {
+			return err
+		}
+		cur = next
 	}
 	return nil
 }

@@ -62,7 +62,7 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (planner.Utility, er
 			if exec.HasPolymorphic(def.InputTypes()) {
 				body = planner.Specialize(a.s.Settings(), def, validationTypes(def))
 			}
-			if err := planner.CheckRoutine(a.s, body, def); err != nil {
+			if err := planner.CheckRoutine(a.s, body, def, a.Text()); err != nil {
 				return "", err
 			}
 		}

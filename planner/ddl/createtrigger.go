@@ -87,7 +87,7 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 				return "", err
 			}
 		}
-		if err := transitionTables(&tr, s.TransitionRels); err != nil {
+		if err := transitionTables(&tr, s.TransitionRels, t.Def); err != nil {
 			return "", err
 		}
 		for _, arg := range s.Args {
@@ -101,6 +101,9 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 		tr.FuncSchema, tr.FuncName = fn.Schema, fn.Name
 		def := *t.Def
 		if def.Triggers, err = withTrigger(def.Triggers, tr, s.Replace, def.Name); err != nil {
+			return "", err
+		}
+		if err := a.checkTriggerClones(ctx, t.Def, &tr, s.Replace); err != nil {
 			return "", err
 		}
 		return "CREATE TRIGGER", a.putTable(ctx, &def)
@@ -199,13 +202,26 @@ func (a *analyzer) putView(ctx context.Context, v *versioning.View) error {
 }
 
 // transitionTables records REFERENCING OLD TABLE AS o NEW TABLE AS n in
-// tr, with PostgreSQL 15's restrictions.
-func transitionTables(tr *versioning.Trigger, rels []*pg.Node) error {
+// tr, a trigger of table def, with PostgreSQL 15's restrictions: a ROW
+// trigger has none in a partitioned table, a partition or an inheritance
+// child, whose rows the statement's transition tables show as rows of
+// the table it names.
+func transitionTables(tr *versioning.Trigger, rels []*pg.Node, def *versioning.Table) error {
+	if len(rels) > 0 && tr.ForEachRow && def.Partitioned() {
+		return pgerr.New(pgerr.WrongObjectType, "%q is a partitioned table", def.Name).
+			WithDetail("ROW triggers with transition tables are not supported on partitioned tables.")
+	}
 	for _, n := range rels {
 		tt := n.GetTriggerTransition()
 		if tt == nil || !tt.IsTable {
 			return pgerr.New(pgerr.FeatureNotSupported, "ROW variable naming in the REFERENCING clause is not supported").
 				WithHint("Use OLD TABLE or NEW TABLE for naming transition tables.")
+		}
+		switch {
+		case tr.ForEachRow && def.IsPartition():
+			return pgerr.New(pgerr.FeatureNotSupported, "ROW triggers with transition tables are not supported on partitions")
+		case tr.ForEachRow && len(def.Inherits) > 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "ROW triggers with transition tables are not supported on inheritance children")
 		}
 		switch {
 		case tr.Timing != 'a':
@@ -241,6 +257,76 @@ func transitionTables(tr *versioning.Trigger, rels []*pg.Node) error {
 	return nil
 }
 
+// checkTriggerClones makes PostgreSQL's checks of trigger tr, new on def,
+// against the clones of ROW triggers partitions have: a partition has
+// those of the partitioned tables above it, which it cannot replace; a
+// new ROW trigger of a partitioned table conflicts with a trigger of its
+// name on a partition below, which OR REPLACE (replace) replaces.
+func (a *analyzer) checkTriggerClones(ctx context.Context, def *versioning.Table, tr *versioning.Trigger, replace bool) error {
+	for cur := def; cur.IsPartition() && len(cur.Inherits) > 0; {
+		parent, ok, err := a.tx.Root.Table(ctx, cur.Inherits[0].Schema, cur.Inherits[0].Name)
+		if err != nil || !ok {
+			return err
+		}
+		for _, x := range parent.Triggers {
+			if x.ForEachRow && x.Name == tr.Name {
+				if replace {
+					return pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q is an internal or a child trigger", tr.Name, def.Name)
+				}
+				return pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", tr.Name, def.Name)
+			}
+		}
+		cur = parent
+	}
+	if !tr.ForEachRow {
+		return nil
+	}
+	return a.replaceChildTriggers(ctx, def, tr.Name, replace)
+}
+
+// replaceChildTriggers drops the triggers named name of the partitions
+// below def for a new ROW trigger of def of that name, which its clones
+// replace (replace), or refuses it.
+func (a *analyzer) replaceChildTriggers(ctx context.Context, def *versioning.Table, name string, replace bool) error {
+	if !def.Partitioned() {
+		return nil
+	}
+	parts, err := a.Partitions(ctx, def)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		i := slices.IndexFunc(p.Triggers, func(x versioning.Trigger) bool { return x.Name == name })
+		if i >= 0 {
+			if !replace {
+				return pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", name, p.Name)
+			}
+			np := *p
+			np.Triggers = slices.Delete(slices.Clone(p.Triggers), i, i+1)
+			if err := a.putTable(ctx, &np); err != nil {
+				return err
+			}
+			p = &np
+		}
+		if err := a.replaceChildTriggers(ctx, p, name, replace); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rowTransitionTrigger returns the name of a ROW trigger of def with
+// transition tables, which keeps def out of partitions and inheritance
+// children; "" if it has none.
+func rowTransitionTrigger(def *versioning.Table) string {
+	for _, tr := range def.Triggers {
+		if tr.ForEachRow && (tr.OldTable != "" || tr.NewTable != "") {
+			return tr.Name
+		}
+	}
+	return ""
+}
+
 // triggerFunction finds the function a trigger runs: no arguments,
 // returning trigger.
 func (a *analyzer) triggerFunction(schema, name string) (*versioning.Function, error) {
@@ -248,7 +334,7 @@ func (a *analyzer) triggerFunction(schema, name string) (*versioning.Function, e
 	if err != nil {
 		return nil, err
 	}
-	if len(fs) == 0 && name == planner.TSVectorTrigger && (schema == "" || schema == "pg_catalog") {
+	if len(fs) == 0 && (name == planner.TSVectorTrigger || name == planner.SuppressRedundantUpdatesTrigger) && (schema == "" || schema == "pg_catalog") {
 		return &versioning.Function{Schema: "pg_catalog", Name: name, Returns: plpgsql.OIDTrigger}, nil
 	}
 	for _, f := range fs {

@@ -64,6 +64,10 @@ func (a *analyzer) addInherit(ctx context.Context, def *versioning.Table, rv *pg
 			anc = append(anc, t.Inherits...)
 		}
 	}
+	if tr := rowTransitionTrigger(def); tr != "" {
+		return pgerr.New(pgerr.FeatureNotSupported, "trigger %q prevents table %q from becoming an inheritance child", tr, def.Name).
+			WithDetail("ROW triggers with transition tables are not supported in inheritance hierarchies.")
+	}
 	if err := mergeInheritedColumns(parent, def, false); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,7 +28,10 @@ type Signature struct {
 	Returns    exec.T
 	ReturnsSet bool
 	Procedure  bool
-	Body       string
+	// Inline marks a DO block: run as a procedure, checked as a
+	// function returning void.
+	Inline bool
+	Body   string
 	// Composite, when set, reports whether a type name names a composite
 	// type: a variable declared of one is a record of its fields.
 	Composite func(typeName string) bool
@@ -82,7 +86,23 @@ type Function struct {
 	outs []int
 	// aliases are the body's ALIAS FOR declarations.
 	aliases []alias
+	// shadowed are the variables, in the order of their declarations,
+	// whose names hide an argument's or an enclosing block's variable's.
+	shadowed []Shadow
 }
+
+// Shadow is a variable whose name hides an argument or a variable of an
+// enclosing block: its name and the line of the body that declares it.
+type Shadow struct {
+	Name string
+	Line int
+}
+
+// Shadowed returns the variables a block declares that hide an argument
+// or a variable of an enclosing block, in the order of their
+// declarations: what the shadowed_variables extra check reports when the
+// function is created.
+func (f *Function) Shadowed() []Shadow { return f.shadowed }
 
 // alias is a declaration name ALIAS FOR target: target is $n (the n-th
 // input argument) or a variable's name.
@@ -185,6 +205,13 @@ func Compile(sig *Signature) (*Function, error) {
 		}
 	}
 	c := &compiler{f: f}
+	var argNames []string
+	for _, a := range sig.Args {
+		if a.Name != "" {
+			argNames = append(argNames, a.Name)
+		}
+	}
+	c.scopes = [][]string{argNames}
 	if f.body, err = c.block(tf.Action, 0); err != nil {
 		return nil, err
 	}
@@ -485,6 +512,26 @@ func decodeRow(v json.RawMessage) ([]int, error) {
 // compiler turns the parse tree's statements into stmts.
 type compiler struct {
 	f *Function
+	// scopes are the names visible in the block being compiled: the
+	// arguments', then each enclosing block's declarations.
+	scopes [][]string
+}
+
+// declare records the variables block b declares as a scope of the
+// blocks inside it, and those that shadow an outer name.
+func (c *compiler) declare(b *block) {
+	var names []string
+	for _, dno := range b.declared {
+		name := c.f.datums[dno].name
+		for _, scope := range c.scopes {
+			if slices.Contains(scope, name) {
+				c.f.shadowed = append(c.f.shadowed, Shadow{Name: name, Line: c.f.datums[dno].line})
+				break
+			}
+		}
+		names = append(names, name)
+	}
+	c.scopes = append(c.scopes, names)
 }
 
 // target resolves an INTO or FOR target: a PLpgSQL_row's variables, or
@@ -565,6 +612,8 @@ func (c *compiler) block(n rawNode, prevLine int) (*block, error) {
 			out.declared = append(out.declared, i)
 		}
 	}
+	c.declare(out)
+	defer func() { c.scopes = c.scopes[:len(c.scopes)-1] }()
 	var err error
 	if out.body, err = c.stmts(b.Body, b.Lineno); err != nil {
 		return nil, err
@@ -753,6 +802,11 @@ func (c *compiler) stmt(n rawNode, prevLine int) (stmt, error) {
 		return &exitStmt{line: line, exit: f.IsExit, label: f.Label, cond: f.Cond.compile(line)}, nil
 	case "PLpgSQL_stmt_return":
 		value := f.Expr.compile(line)
+		if line != 0 {
+			if err := c.checkReturn(value != nil); err != nil {
+				return nil, err
+			}
+		}
 		// The parser ends every body with a RETURN of its own, at line
 		// 0: control falling off the end reaches it.
 		return &returnStmt{line: line, value: value, implicit: line == 0 && value == nil}, nil
@@ -808,6 +862,35 @@ func (c *compiler) stmt(n rawNode, prevLine int) (stmt, error) {
 		return &unsupportedStmt{line: line, what: strings.ToUpper(strings.TrimPrefix(k, "PLpgSQL_stmt_"))}, nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL statement %s is not supported yet", strings.TrimPrefix(k, "PLpgSQL_"))
+}
+
+// checkReturn makes PostgreSQL's checks of a RETURN, with a value or
+// not, against what the function returns (pl_gram.y's make_return_stmt):
+// a set, void or OUT parameters take none, anything else one.
+func (c *compiler) checkReturn(hasValue bool) error {
+	sig := c.f.sig
+	var msg string
+	switch {
+	case sig.ReturnsSet:
+		if hasValue {
+			return pgerr.New(pgerr.DatatypeMismatch, "RETURN cannot have a parameter in function returning set").
+				WithHint("Use RETURN NEXT or RETURN QUERY.")
+		}
+	case sig.hasOutputs():
+		msg = "RETURN cannot have a parameter in function with OUT parameters"
+	case sig.Procedure && !sig.Inline:
+		msg = "RETURN cannot have a parameter in a procedure"
+	case sig.Procedure, sig.Returns.OID == exec.OIDVoid || sig.Returns.OID == 0:
+		msg = "RETURN cannot have a parameter in function returning void"
+	default:
+		if !hasValue {
+			return pgerr.New(pgerr.SyntaxError, "missing expression at or near \";\"")
+		}
+	}
+	if hasValue && msg != "" {
+		return pgerr.New(pgerr.DatatypeMismatch, "%s", msg)
+	}
+	return nil
 }
 
 // assignValue strips the target of an assignment's text ("x := a + 1"

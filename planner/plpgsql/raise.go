@@ -25,6 +25,16 @@ const (
 	optHint
 )
 
+// raiseOptionName is the name of USING option kind, as PostgreSQL's
+// errors spell it ("" for an unknown kind).
+func raiseOptionName(kind int) string {
+	names := [...]string{"ERRCODE", "MESSAGE", "DETAIL", "HINT", "COLUMN", "CONSTRAINT", "DATATYPE", "TABLE", "SCHEMA"}
+	if kind < 0 || kind >= len(names) {
+		return ""
+	}
+	return names[kind]
+}
+
 type raiseOption struct {
 	kind  int
 	value *expr
@@ -69,6 +79,9 @@ func (s *raiseStmt) exec(fr *frame) (ctl, error) {
 		}
 		e.Message = msg
 	}
+	// What is given already, by the condition, the message or an
+	// option: an option may not give it again.
+	given := map[int]bool{optErrcode: s.condname != "", optMessage: s.message != ""}
 	for _, o := range s.options {
 		v, err := fr.evalAs(o.value, exec.TText)
 		if err != nil {
@@ -76,6 +89,12 @@ func (s *raiseStmt) exec(fr *frame) (ctl, error) {
 		}
 		if v.IsNull() {
 			return ctlNext, pgerr.New(pgerr.NullValueNotAllowed, "RAISE statement option cannot be null")
+		}
+		if name := raiseOptionName(o.kind); name != "" {
+			if given[o.kind] {
+				return ctlNext, pgerr.New(pgerr.SyntaxError, "RAISE option already specified: %s", name)
+			}
+			given[o.kind] = true
 		}
 		switch o.kind {
 		case optErrcode:

@@ -34,6 +34,55 @@ type Host interface {
 	// Savepoint marks the transaction's state; the function it returns
 	// rolls the transaction back to it.
 	Savepoint() (rollback func() error)
+	// Setting returns the value of a configuration parameter, "" when
+	// unset (plpgsql.extra_warnings and plpgsql.extra_errors).
+	Setting(name string) string
+}
+
+// ExtraChecks are the checks plpgsql.extra_warnings and
+// plpgsql.extra_errors turn on: shadowed_variables, too_many_rows and
+// strict_multi_assignment.
+const (
+	CheckShadowedVariables = "shadowed_variables"
+	CheckTooManyRows       = "too_many_rows"
+	CheckStrictMultiAssign = "strict_multi_assignment"
+)
+
+// ExtraCheck says what an extra check does under settings, as
+// setting(name) gives them: pgerr.LevelError when plpgsql.extra_errors
+// has it, pgerr.LevelWarning when plpgsql.extra_warnings has it, "" when
+// neither does.
+func ExtraCheck(setting func(string) string, check string) string {
+	if extraListed(setting("plpgsql.extra_errors"), check) {
+		return "ERROR"
+	}
+	if extraListed(setting("plpgsql.extra_warnings"), check) {
+		return "WARNING"
+	}
+	return ""
+}
+
+// extraListed reports whether list, a value of plpgsql.extra_errors or
+// extra_warnings ("all", "none" or names separated by commas), has check.
+func extraListed(list, check string) bool {
+	for _, item := range strings.Split(list, ",") {
+		item = strings.ToLower(strings.TrimSpace(item))
+		if item == "all" || item == check {
+			return true
+		}
+	}
+	return false
+}
+
+// extraCheckFailed reports err as the extra check at level (ExtraCheck)
+// makes it: the error to return for ERROR, a warning sent for WARNING.
+func (fr *frame) extraCheckFailed(level string, err *pgerr.Error) error {
+	if level == "ERROR" {
+		return err
+	}
+	err.Severity = "WARNING"
+	fr.h.Notice(err)
+	return nil
 }
 
 // Vars gives a prepared statement the variables it names.
@@ -74,6 +123,7 @@ type Call struct {
 type TriggerData struct {
 	Name, When, Level, Op string
 	Schema, Table         string
+	RelID                 uint32 // the table's OID, TG_RELID
 	Cols                  []exec.ResultColumn
 	New, Old              exec.Row // nil where absent
 	Args                  []string
@@ -345,6 +395,7 @@ var triggerVars = []struct {
 	{"tg_table_name", exec.TName, func(td *TriggerData) exec.Datum { return exec.DText(td.Table) }},
 	{"tg_relname", exec.TName, func(td *TriggerData) exec.Datum { return exec.DText(td.Table) }},
 	{"tg_table_schema", exec.TName, func(td *TriggerData) exec.Datum { return exec.DText(td.Schema) }},
+	{"tg_relid", exec.TOid, func(td *TriggerData) exec.Datum { return exec.DInt(int64(td.RelID)) }},
 	{"tg_nargs", exec.TInt4, func(td *TriggerData) exec.Datum { return exec.DInt(int64(len(td.Args))) }},
 	{"tg_argv", exec.ArrayType(exec.TText), func(td *TriggerData) exec.Datum {
 		elems := make([]exec.Datum, len(td.Args))
@@ -575,10 +626,16 @@ func (fr *frame) assignField(dno int, field string, d exec.Datum, from exec.T) e
 func (fr *frame) assignRow(targets []int, cols []exec.ResultColumn, row exec.Row) error {
 	if len(targets) == 1 && fr.f.datums[targets[0]].record {
 		if fr.f.datums[targets[0]].rowType != "" {
+			if err := fr.checkMultiAssign(len(cols), len(fr.vals[targets[0]].cols)); err != nil {
+				return err
+			}
 			return fr.assignRowType(targets[0], cols, row)
 		}
 		fr.vals[targets[0]] = value{cols: cols, row: slices.Clone(row)}
 		return nil
+	}
+	if err := fr.checkMultiAssign(len(cols), len(targets)); err != nil {
+		return err
 	}
 	for i, dno := range targets {
 		d, t := exec.Null, exec.TText
@@ -593,6 +650,25 @@ func (fr *frame) assignRow(targets []int, cols []exec.ResultColumn, row exec.Row
 		}
 	}
 	return nil
+}
+
+// checkMultiAssign is the strict_multi_assignment extra check of an
+// assignment of n columns to a target of fields fields.
+func (fr *frame) checkMultiAssign(n, fields int) error {
+	if n == fields {
+		return nil
+	}
+	level := ExtraCheck(fr.h.Setting, CheckStrictMultiAssign)
+	if level == "" {
+		return nil
+	}
+	param := "extra_warnings"
+	if level == "ERROR" {
+		param = "extra_errors"
+	}
+	return fr.extraCheckFailed(level, pgerr.New(pgerr.DatatypeMismatch, "number of source and target fields in assignment does not match").
+		WithDetail("%s check of %s is active.", CheckStrictMultiAssign, param).
+		WithHint("Make sure the query returns the exact list of columns."))
 }
 
 // assignRowType stores a result row in a %ROWTYPE variable: its fields

@@ -711,12 +711,14 @@ func (s *execStmt) exec(fr *frame) (ctl, error) {
 	if err != nil {
 		return ctlNext, err
 	}
-	return ctlNext, fr.finish(res, s.into, s.strict, s.query.text)
+	return ctlNext, fr.finish(res, s.into, s.strict, true)
 }
 
 // finish records a statement's row count and FOUND and stores its INTO
-// row.
-func (fr *frame) finish(res *Result, into []int, strict bool, sql string) error {
+// row. More than one row fails a STRICT INTO, and, for a statement
+// written in the body (static), an INSERT, UPDATE or DELETE ... RETURNING
+// INTO, or warns or fails under the too_many_rows extra check.
+func (fr *frame) finish(res *Result, into []int, strict, static bool) error {
 	fr.rowCount = res.Affected
 	fr.setFound(res.Affected > 0)
 	if into == nil {
@@ -729,9 +731,21 @@ func (fr *frame) finish(res *Result, into []int, strict bool, sql string) error 
 	switch {
 	case strict && len(res.Rows) == 0:
 		return pgerr.New(pgerr.NoDataFound, "query returned no rows")
-	case strict && len(res.Rows) > 1:
-		return pgerr.New(pgerr.TooManyRows, "query returned more than one row").
-			WithHint("Make sure the query returns a single row, or use LIMIT 1.")
+	case len(res.Rows) > 1:
+		level := ""
+		switch {
+		case strict || static && (res.Tag == "INSERT" || res.Tag == "UPDATE" || res.Tag == "DELETE"):
+			level = "ERROR"
+		case static:
+			level = ExtraCheck(fr.h.Setting, CheckTooManyRows)
+		}
+		if level != "" {
+			err := fr.extraCheckFailed(level, pgerr.New(pgerr.TooManyRows, "query returned more than one row").
+				WithHint("Make sure the query returns a single row, or use LIMIT 1."))
+			if err != nil {
+				return err
+			}
+		}
 	}
 	var row exec.Row
 	if len(res.Rows) > 0 {
@@ -759,7 +773,7 @@ func (s *dynExecStmt) exec(fr *frame) (ctl, error) {
 		fr.rowCount = res.Affected
 		return ctlNext, nil
 	}
-	return ctlNext, fr.finish(res, s.into, s.strict, "")
+	return ctlNext, fr.finish(res, s.into, s.strict, false)
 }
 
 // dynamic runs EXECUTE's query string with USING's values as $1...
