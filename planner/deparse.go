@@ -62,6 +62,17 @@ type deparser struct {
 	// qualify prints column references with their relation's name, as
 	// PostgreSQL does inside a subquery (sublink).
 	qualify bool
+
+	// Queries (deparse_query.go): ns names the FROM items column
+	// references print with; indent is the indentation level of the
+	// query being printed, indentOn whether it indents at all, wrap its
+	// wrap column; visible says which schema-qualified relations the
+	// search path finds.
+	ns       *dpNS
+	indent   int
+	indentOn bool
+	wrap     int
+	visible  map[*pg.RangeVar]bool
 }
 
 // typeOf returns the type analysis gives n (unknown when it fails).
@@ -95,6 +106,12 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 	switch {
 	case n.GetAConst() != nil:
 		return d.constant(n.GetAConst(), want, implicit)
+	case n.GetColumnRef() != nil && d.ns != nil:
+		if names, ok := fieldNames(n.GetColumnRef()); ok {
+			if c := d.ns.column(names); c != nil {
+				return d.withCast(c.print, n, c.t, want, implicit)
+			}
+		}
 	case n.GetColumnRef() != nil:
 		f := n.GetColumnRef().Fields
 		name := QuoteIdent(f[len(f)-1].GetString_().GetSval())
@@ -102,6 +119,10 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 			name = d.qualifier(n.GetColumnRef()) + name
 		}
 		return d.withCast(name, n, d.typeOf(n), want, implicit)
+	case n.GetSubLink() != nil && d.ns != nil:
+		if s, ok := d.sublinkQuery(n.GetSubLink(), n); ok {
+			return s
+		}
 	case n.GetSubLink() != nil:
 		if s, ok := d.sublink(n.GetSubLink()); ok {
 			return s
