@@ -507,6 +507,9 @@ func (d *deparser) sortGroupItem(n *pg.Node, targets []dpTarget, orderBy, groupB
 // targetExpr prints a select-list expression of type t: an untyped
 // literal takes t, a NULL shows it.
 func (d *deparser) targetExpr(n *pg.Node, t exec.T) string {
+	if tc := n.GetTypeCast(); tc != nil && isUnknownLiteral(tc) {
+		n = tc.Arg
+	}
 	if c := n.GetAConst(); c != nil {
 		if t.OID == exec.OIDUnknown {
 			t = exec.TText
@@ -631,6 +634,16 @@ func (d *deparser) valueItem(n *pg.Node, t exec.T) string {
 	}
 	if c := n.GetAConst(); c != nil && c.Isnull {
 		return "NULL::" + typeLabel(exec.T{OID: t.OID, Typmod: -1})
+	}
+	if tc := n.GetTypeCast(); tc != nil && tc.Arg.GetAConst() != nil && tc.Arg.GetAConst().GetSval() != nil {
+		// A literal cast to a type with a modifier keeps it.
+		if ct, _, err := ResolveType(tc.TypeName); err == nil {
+			s := d.constant(tc.Arg.GetAConst(), ct, false)
+			if i := strings.LastIndex(s, "::"); i >= 0 {
+				s = s[:i] + "::" + typeLabel(ct)
+			}
+			return s
+		}
 	}
 	return d.expr(n, nil, t, false)
 }
@@ -797,12 +810,31 @@ func (d *deparser) fromItem(n *pg.Node, ns *dpNS) (*dpFrom, error) {
 				return nil, errNotDeparsed
 			}
 			usedL[lc], usedR[rc] = true, true
-			mc := &dpCol{name: name, t: lc.t, print: lc.print}
+			// The merged column is the left side's (an inner join's
+			// either side's that needs no conversion to the common type),
+			// the right side's for RIGHT JOIN; one that needs converting,
+			// or a FULL JOIN's, is printed bare (buildMergedJoinVar).
+			t, err := commonType([]exec.T{lc.t, rc.t}, "JOIN/USING", -1)
+			if err != nil {
+				return nil, err
+			}
+			lok, rok := lc.t.OID == t.OID, rc.t.OID == t.OID
+			mc := &dpCol{name: name, t: t, print: QuoteIdent(name)}
 			switch j.Jointype {
+			case pg.JoinType_JOIN_INNER:
+				if lok {
+					mc.print = lc.print
+				} else if rok {
+					mc.print = rc.print
+				}
+			case pg.JoinType_JOIN_LEFT:
+				if lok {
+					mc.print = lc.print
+				}
 			case pg.JoinType_JOIN_RIGHT:
-				mc.print, mc.t = rc.print, rc.t
-			case pg.JoinType_JOIN_FULL:
-				mc.print = QuoteIdent(name)
+				if rok {
+					mc.print = rc.print
+				}
 			}
 			cols = append(cols, mc)
 		}

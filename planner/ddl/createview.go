@@ -249,14 +249,7 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name stri
 		if err != nil {
 			return err
 		}
-		planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
-			if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
-				rv.Relname = name
-				if to != schema {
-					rv.Schemaname = to
-				}
-			}
-		})
+		planner.RenameInQuery(sel, schema, old, to, name)
 		if v.Query, err = planner.DeparseSelect(sel); err != nil {
 			return err
 		}
