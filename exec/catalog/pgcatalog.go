@@ -1267,7 +1267,7 @@ func pgDescription(s *Snapshot) ([]exec.Row, error) {
 func pgViews(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, v := range s.Views {
-		out = append(out, exec.Row{dText(v.Schema), dText(v.Name), dText(s.tableOwner(v.Schema)), dText(" " + v.Query + ";")})
+		out = append(out, exec.Row{dText(v.Schema), dText(v.Name), dText(s.tableOwner(v.Schema)), dText(s.viewDef(v.Query, v.Depends, viewColumns(v)))})
 	}
 	return out, nil
 }
@@ -1279,7 +1279,7 @@ func pgMatviews(s *Snapshot) ([]exec.Row, error) {
 			continue
 		}
 		out = append(out, exec.Row{dText(t.Schema), dText(t.Name), dText(s.tableOwner(t.Schema)), exec.Null,
-			dBool(len(t.Indexes) > 0), dBool(!t.MatView.Unpopulated), dText(" " + t.MatView.Query + ";")})
+			dBool(len(t.Indexes) > 0), dBool(!t.MatView.Unpopulated), dText(s.viewDef(t.MatView.Query, t.MatView.Depends, tableColumns(t)))})
 	}
 	return out, nil
 }

@@ -1060,6 +1060,12 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 		}
 		switch s.RenameType {
 		case pg.ObjectType_OBJECT_COLUMN:
+			if rel.Kind == planner.RelView {
+				if s.RelationType == pg.ObjectType_OBJECT_VIEW {
+					tag = "ALTER VIEW"
+				}
+				return tag, a.renameViewColumn(ctx, rel.View, s.Subname, s.Newname)
+			}
 			if rel.Kind != planner.RelTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}

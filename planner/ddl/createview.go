@@ -277,3 +277,30 @@ func (a *analyzer) checkOptionAllowed(v *versioning.View) error {
 	return pgerr.New(pgerr.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").
 		WithHint("%s", detail)
 }
+
+// renameViewColumn renames column old of view v to name (ALTER VIEW ...
+// RENAME COLUMN): the view's query is unchanged, its output column is
+// named anew, as PostgreSQL's pg_attribute entry is.
+func (a *analyzer) renameViewColumn(ctx context.Context, v *versioning.View, old, name string) error {
+	pos := -1
+	for i, c := range v.Columns {
+		if c.Name == name {
+			return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", name, v.Name)
+		}
+		if c.Name == old {
+			pos = i
+		}
+	}
+	if pos < 0 {
+		return pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", old)
+	}
+	nv := *v
+	nv.Columns = slices.Clone(v.Columns)
+	nv.Columns[pos].Name = name
+	root, err := a.tx.Root.PutView(ctx, &nv)
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	return nil
+}

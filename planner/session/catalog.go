@@ -72,6 +72,12 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 		ViewEvents: func(v *versioning.View, include []int) int {
 			return planner.ViewEvents(s, env, v, include)
 		},
+		ViewDef: func(snap *catalog.Snapshot, query string, depends, cols []string) string {
+			if text, ok := planner.ViewDef(s, env, snap, query, depends, cols, false, 0); ok {
+				return text
+			}
+			return " " + query
+		},
 	}, nil
 }
 
