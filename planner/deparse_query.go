@@ -927,9 +927,6 @@ func (d *deparser) relationName(rv *pg.RangeVar, t *exec.Table) string {
 // corrOf is the correlation a subquery of the level being printed is
 // analyzed in.
 func (d *deparser) corrOf() *correlation {
-	if d.sc == nil {
-		return nil
-	}
 	return &correlation{outer: d.sc}
 }
 
