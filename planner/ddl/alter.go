@@ -615,7 +615,13 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 		if err != nil {
 			return err
 		}
-		return a.putTable(ctx, def)
+		if err := a.putTable(ctx, def); err != nil {
+			return err
+		}
+		if cmd.Behavior != pg.DropBehavior_DROP_CASCADE {
+			return a.keyDependentViews(ctx, def, name)
+		}
+		return nil
 	}
 	for i, ix := range def.Indexes {
 		if ix.Constraint && ix.Name == name {

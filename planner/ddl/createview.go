@@ -2,12 +2,14 @@ package ddl
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -31,9 +33,11 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		switch {
 		case rv.Relpersistence == "t":
 			schema, err = a.tempCreationSchema(ctx, rv.Schemaname)
-		case temp && rv.Schemaname == "":
+		case temp:
+			// A view of temporary tables is temporary, in whatever
+			// schema it is named (which must then be the temporary one).
 			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "view %q will be a temporary view", rv.Relname))
-			schema, err = a.ensureTempSchema(ctx)
+			schema, err = a.tempCreationSchema(ctx, rv.Schemaname)
 		default:
 			if schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location); err == nil {
 				err = a.requireSchemaCreate(ctx, schema)
@@ -132,7 +136,7 @@ func replaceableView(old, v *versioning.View) error {
 		}
 		if n.Type != c.Type || n.Typmod != c.Typmod {
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot change data type of view column %q from %s to %s", c.Name,
-				exec.TypeName(c.Type), exec.TypeName(n.Type))
+				types.FormatType(types.Oid(c.Type), c.Typmod), types.FormatType(types.Oid(n.Type), n.Typmod))
 		}
 	}
 	return nil
@@ -302,5 +306,34 @@ func (a *analyzer) renameViewColumn(ctx context.Context, v *versioning.View, old
 		return err
 	}
 	a.tx.SetRoot(root)
+	return nil
+}
+
+// keyDependentViews fails when a view reading table def needs its
+// primary key constraint, just dropped: a view whose query groups by the
+// key and reads other columns of the table, which the key determines
+// (PostgreSQL records such a view as depending on the constraint). The
+// views are analyzed again without the key; a grouping error tells.
+func (a *analyzer) keyDependentViews(ctx context.Context, def *versioning.Table, constraint string) error {
+	views, err := a.tx.Root.Views(ctx)
+	if err != nil {
+		return err
+	}
+	target := def.Schema + "." + def.Name
+	for _, v := range views {
+		if !slices.Contains(v.Depends, target) {
+			continue
+		}
+		sel, err := planner.ParseSelect(v.Query)
+		if err != nil {
+			return err
+		}
+		var pe *pgerr.Error
+		if _, err := a.ViewQuery(sel); errors.As(err, &pe) && pe.Code == pgerr.GroupingError {
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", constraint, def.Name).
+				WithDetail("view %s depends on constraint %s on table %s", v.Name, constraint, def.Name).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+	}
 	return nil
 }
