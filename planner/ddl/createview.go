@@ -78,11 +78,17 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		if err := setViewOptions(v, s.Options, false); err != nil {
 			return "", err
 		}
+		// WITH [LOCAL | CASCADED] CHECK OPTION is the reloption
+		// check_option, as PostgreSQL's DefineView makes it.
+		var check []*pg.Node
 		switch s.WithCheckOption {
 		case pg.ViewCheckOption_LOCAL_CHECK_OPTION:
-			v.Check = 'l'
+			check = []*pg.Node{{Node: &pg.Node_DefElem{DefElem: &pg.DefElem{Defname: "check_option", Arg: pg.MakeStrNode("local")}}}}
 		case pg.ViewCheckOption_CASCADED_CHECK_OPTION:
-			v.Check = 'c'
+			check = []*pg.Node{{Node: &pg.Node_DefElem{DefElem: &pg.DefElem{Defname: "check_option", Arg: pg.MakeStrNode("cascaded")}}}}
+		}
+		if err := setViewOptions(v, check, false); err != nil {
+			return "", err
 		}
 		if v.Query, err = planner.DeparseSelect(sel); err != nil {
 			return "", err
@@ -264,6 +270,37 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name stri
 		}
 		slices.Sort(v.Depends)
 		if root, err = root.PutView(ctx, v); err != nil {
+			return err
+		}
+	}
+	// Materialized views: their query, run again by REFRESH, too.
+	tables, err := root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if t.MatView == nil || !slices.Contains(t.MatView.Depends, target) {
+			continue
+		}
+		sel, err := planner.ParseSelect(t.MatView.Query)
+		if err != nil {
+			return err
+		}
+		planner.RenameInQuery(sel, schema, old, to, name)
+		mv := *t.MatView
+		if mv.Query, err = planner.DeparseSelect(sel); err != nil {
+			return err
+		}
+		mv.Depends = slices.Clone(mv.Depends)
+		for i, d := range mv.Depends {
+			if d == target {
+				mv.Depends[i] = to + "." + name
+			}
+		}
+		slices.Sort(mv.Depends)
+		def := cloneTable(t)
+		def.MatView = &mv
+		if root, err = root.PutTable(ctx, def); err != nil {
 			return err
 		}
 	}
