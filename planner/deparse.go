@@ -119,6 +119,21 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 			name = d.qualifier(n.GetColumnRef()) + name
 		}
 		return d.withCast(name, n, d.typeOf(n), want, implicit)
+	case n.GetAIndirection() != nil && d.ns != nil && n.GetAIndirection().Arg.GetColumnRef() != nil:
+		// (relation.column).field
+		ind := n.GetAIndirection()
+		s := "(" + d.expr(ind.Arg, n, exec.TUnknown, false) + ")"
+		ok := true
+		for _, f := range ind.Indirection {
+			if f.GetString_() == nil {
+				ok = false
+				break
+			}
+			s += "." + QuoteIdent(f.GetString_().Sval)
+		}
+		if ok {
+			return s
+		}
 	case n.GetSubLink() != nil && d.ns != nil:
 		if s, ok := d.sublinkQuery(n.GetSubLink(), n); ok {
 			return s

@@ -155,6 +155,10 @@ type qprinter struct {
 	d      *deparser
 	buf    strings.Builder
 	indent int
+	// pre and preFrom are the block's namespace and FROM items when
+	// built before its WITH clause was printed.
+	pre     *dpNS
+	preFrom []*dpFrom
 }
 
 // keyword is appendContextKeyword: with indentation, a new line indented
@@ -214,10 +218,32 @@ type dpTarget struct {
 // columns); colNamesVisible says whether output names matter (not in a
 // subquery expression or after the first branch of a set operation).
 func (d *deparser) queryDef(sel *pg.SelectStmt, outer *dpNS, indent int, colnames []string, colNamesVisible bool) (string, error) {
-	if sel.WithClause != nil || len(sel.WindowClause) > 0 || len(sel.LockingClause) > 0 || sel.IntoClause != nil {
+	if len(sel.WindowClause) > 0 || len(sel.LockingClause) > 0 || sel.IntoClause != nil {
 		return "", errNotDeparsed
 	}
 	p := &qprinter{d: d, indent: indent}
+	if w := sel.WithClause; w != nil {
+		// The WITH queries are in scope of the query (and of the later
+		// ones): the analyzer learns them for the names and types.
+		_, pop, err := d.a.withCTEs(w, d.corrOf())
+		if err != nil {
+			return "", err
+		}
+		defer pop()
+		// PostgreSQL names the query's FROM items before the WITH
+		// queries' own, which must differ from them.
+		withNS := outer
+		if sel.Op == pg.SetOperation_SETOP_NONE && len(sel.ValuesLists) == 0 {
+			ns, from, err := d.levelNS(sel, outer)
+			if err != nil {
+				return "", err
+			}
+			p.pre, p.preFrom, withNS = ns, from, ns
+		}
+		if err := p.with(w, withNS); err != nil {
+			return "", err
+		}
+	}
 	if sel.Op != pg.SetOperation_SETOP_NONE {
 		ns := &dpNS{outer: outer, names: map[string]bool{}}
 		if err := p.setop(sel, ns, colnames, colNamesVisible); err != nil {
@@ -232,6 +258,61 @@ func (d *deparser) queryDef(sel *pg.SelectStmt, outer *dpNS, indent int, colname
 		return "", err
 	}
 	return p.buf.String(), nil
+}
+
+// with prints a WITH clause, as get_with_clause.
+func (p *qprinter) with(w *pg.WithClause, outer *dpNS) error {
+	if p.d.indentOn {
+		p.indent += prettyIndentStd
+		p.buf.WriteByte(' ')
+	}
+	sep := "WITH "
+	if w.Recursive {
+		sep = "WITH RECURSIVE "
+	}
+	for _, n := range w.Ctes {
+		c := n.GetCommonTableExpr()
+		sel := c.GetCtequery().GetSelectStmt()
+		if c == nil || sel == nil || c.SearchClause != nil || c.CycleClause != nil {
+			return errNotDeparsed
+		}
+		p.buf.WriteString(sep + QuoteIdent(c.Ctename))
+		if len(c.Aliascolnames) > 0 {
+			var names []string
+			for _, a := range c.Aliascolnames {
+				names = append(names, QuoteIdent(a.GetString_().Sval))
+			}
+			p.buf.WriteString("(" + strings.Join(names, ", ") + ")")
+		}
+		p.buf.WriteString(" AS ")
+		switch c.Ctematerialized {
+		case pg.CTEMaterialize_CTEMaterializeAlways:
+			p.buf.WriteString("MATERIALIZED ")
+		case pg.CTEMaterialize_CTEMaterializeNever:
+			p.buf.WriteString("NOT MATERIALIZED ")
+		}
+		p.buf.WriteByte('(')
+		if p.d.indentOn {
+			p.keyword("", 0, 0, 0)
+		}
+		q, err := p.d.queryDef(sel, outer, p.indent, nil, true)
+		if err != nil {
+			return err
+		}
+		p.buf.WriteString(q)
+		if p.d.indentOn {
+			p.keyword("", 0, 0, 0)
+		}
+		p.buf.WriteByte(')')
+		sep = ", "
+	}
+	if p.d.indentOn {
+		p.indent -= prettyIndentStd
+		p.keyword("", 0, 0, 0)
+	} else {
+		p.buf.WriteByte(' ')
+	}
+	return nil
 }
 
 // setop prints a set operation, as get_setop_query.
@@ -321,14 +402,12 @@ func (p *qprinter) basicSelect(sel *pg.SelectStmt, outer *dpNS, colnames []strin
 		}
 		return p.values(sel, outer)
 	}
-	ns := &dpNS{outer: outer, names: map[string]bool{}}
-	if outer == nil {
-		// PostgreSQL 15's view rule has OLD and NEW entries first.
-		ns.names["old"], ns.names["new"] = true, true
-	}
-	from, err := d.fromList(sel.FromClause, ns)
-	if err != nil {
-		return err
+	ns, from := p.pre, p.preFrom
+	if ns == nil {
+		var err error
+		if ns, from, err = d.levelNS(sel, outer); err != nil {
+			return err
+		}
 	}
 	qd := *d
 	qd.ns = ns
@@ -400,6 +479,20 @@ func (p *qprinter) basicSelect(sel *pg.SelectStmt, outer *dpNS, colnames []strin
 		p.buf.WriteString(d.expr(sel.HavingClause, nil, exec.TBool, false))
 	}
 	return p.orderLimit(sel, targets, false)
+}
+
+// levelNS builds the namespace of a SELECT block and its FROM items.
+func (d *deparser) levelNS(sel *pg.SelectStmt, outer *dpNS) (*dpNS, []*dpFrom, error) {
+	ns := &dpNS{outer: outer, names: map[string]bool{}}
+	if outer == nil {
+		// PostgreSQL 15's view rule has OLD and NEW entries first.
+		ns.names["old"], ns.names["new"] = true, true
+	}
+	from, err := d.fromList(sel.FromClause, ns)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ns, from, nil
 }
 
 // orderLimit prints ORDER BY, OFFSET and LIMIT.
@@ -684,6 +777,27 @@ func (d *deparser) fromList(list []*pg.Node, ns *dpNS) ([]*dpFrom, error) {
 // then the join).
 func (d *deparser) fromItem(n *pg.Node, ns *dpNS) (*dpFrom, error) {
 	switch {
+	case n.GetRangeVar() != nil && n.GetRangeVar().Schemaname == "" && d.a.findCTE(n.GetRangeVar().Relname) != nil:
+		rv := n.GetRangeVar()
+		c := d.a.findCTE(rv.Relname)
+		name := aliasOf(rv)
+		r := &dpRTE{name: name, relVisible: true, colsVisible: true, refname: ns.unique(name)}
+		var colnames []*pg.Node
+		if rv.Alias != nil {
+			colnames = rv.Alias.Colnames
+		}
+		f := &dpFrom{node: n, rte: r, relation: QuoteIdent(rv.Relname)}
+		for i, col := range c.cols {
+			cn := col.Name
+			if i < len(colnames) {
+				cn = colnames[i].GetString_().Sval
+				f.printAliases = true
+			}
+			r.cols = append(r.cols, &dpCol{name: cn, t: col.T})
+		}
+		r.qualifyCols()
+		f.items = []*dpRTE{r}
+		return f, nil
 	case n.GetRangeVar() != nil:
 		rv := n.GetRangeVar()
 		if rv.Catalogname != "" || !rv.Inh {
@@ -1087,14 +1201,24 @@ func (d *deparser) sublinkQuery(sl *pg.SubLink, n *pg.Node) (string, bool) {
 	case pg.SubLinkType_ARRAY_SUBLINK:
 		return "ARRAY(" + q + ")", true
 	case pg.SubLinkType_ANY_SUBLINK, pg.SubLinkType_ALL_SUBLINK:
-		if sl.Testexpr == nil || sl.Testexpr.GetRowExpr() != nil {
+		if sl.Testexpr == nil {
 			return "", false
 		}
 		op := "="
 		if len(sl.OperName) > 0 {
 			op = OpName(sl.OperName)
 		}
-		test := d.expr(sl.Testexpr, n, exec.TUnknown, false)
+		var test string
+		if row := sl.Testexpr.GetRowExpr(); row != nil {
+			// A row compared: its columns, each its own comparison.
+			var parts []string
+			for _, x := range row.Args {
+				parts = append(parts, d.expr(x, n, exec.TUnknown, false))
+			}
+			test = "(" + strings.Join(parts, ", ") + ")"
+		} else {
+			test = d.expr(sl.Testexpr, n, exec.TUnknown, false)
+		}
 		switch {
 		case sl.SubLinkType == pg.SubLinkType_ANY_SUBLINK && op == "=":
 			return "(" + test + " IN (" + q + "))", true
