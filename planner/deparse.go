@@ -112,6 +112,24 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 				return d.withCast(c.print, n, c.t, want, implicit)
 			}
 		}
+		if s, ok := d.wholeRow(n, false); ok {
+			return s
+		}
+	case n.GetRowExpr() != nil && d.ns != nil:
+		// ROW(...), or (a, b) when written without ROW; arguments that
+		// are whole rows show their type.
+		var args []string
+		for _, x := range n.GetRowExpr().Args {
+			s, ok := d.wholeRow(x, true)
+			if !ok {
+				s = d.expr(x, n, d.typeOf(x), false)
+			}
+			args = append(args, s)
+		}
+		if n.GetRowExpr().RowFormat == pg.CoercionForm_COERCE_IMPLICIT_CAST {
+			return "(" + strings.Join(args, ", ") + ")"
+		}
+		return "ROW(" + strings.Join(args, ", ") + ")"
 	case n.GetColumnRef() != nil:
 		f := n.GetColumnRef().Fields
 		name := QuoteIdent(f[len(f)-1].GetString_().GetSval())
@@ -481,6 +499,20 @@ func (d *deparser) boolExpr(b *pg.BoolExpr, n *pg.Node) string {
 // type, anything else arg::type.
 func (d *deparser) typeCast(tc *pg.TypeCast, n *pg.Node) string {
 	t, _, err := ResolveType(tc.TypeName)
+	if err != nil && d.ns != nil && len(tc.TypeName.ArrayBounds) == 0 && len(tc.TypeName.Typmods) == 0 {
+		// A user-defined type, by the name written.
+		if _, _, _, err := d.a.resolveTypeDomain(tc.TypeName); err == nil {
+			var names []string
+			for _, x := range NameList(tc.TypeName.Names) {
+				names = append(names, QuoteIdent(x))
+			}
+			inner := d.expr(tc.Arg, n, exec.TUnknown, false)
+			if kindOf(tc.Arg) != kindOther && kindOf(tc.Arg) != kindFunc {
+				inner = "(" + inner + ")"
+			}
+			return inner + "::" + strings.Join(names, ".")
+		}
+	}
 	if err != nil {
 		s, _ := DeparseExpr(n)
 		return s

@@ -61,6 +61,9 @@ type dpRTE struct {
 	relVisible  bool
 	colsVisible bool
 	cols        []*dpCol
+	// rowType is the type a whole-row reference is shown cast to: a
+	// table's row type, else record.
+	rowType string
 }
 
 // dpCol is a column of a FROM item: how a reference to it prints.
@@ -603,6 +606,9 @@ func (d *deparser) targetExpr(n *pg.Node, t exec.T) string {
 	if tc := n.GetTypeCast(); tc != nil && isUnknownLiteral(tc) {
 		n = tc.Arg
 	}
+	if s, ok := d.wholeRow(n, true); ok {
+		return s
+	}
 	if c := n.GetAConst(); c != nil {
 		if t.OID == exec.OIDUnknown {
 			t = exec.TText
@@ -660,7 +666,16 @@ func (d *deparser) expandTargets(list []*pg.Node, ns *dpNS) ([]dpTarget, error) 
 			}
 			c := ns.column(names)
 			if c == nil {
-				return nil, errNotDeparsed
+				if len(names) != 1 || ns.rte("", names[0]) == nil {
+					return nil, errNotDeparsed
+				}
+				// A whole row.
+				name := rt.Name
+				if name == "" {
+					name = names[0]
+				}
+				out = append(out, dpTarget{node: rt.Val, name: name})
+				continue
 			}
 			name := rt.Name
 			if name == "" {
@@ -728,6 +743,9 @@ func (d *deparser) valueItem(n *pg.Node, t exec.T) string {
 	if c := n.GetAConst(); c != nil && c.Isnull {
 		return "NULL::" + typeLabel(exec.T{OID: t.OID, Typmod: -1})
 	}
+	if s, ok := d.wholeRow(n, true); ok {
+		return s
+	}
 	if tc := n.GetTypeCast(); tc != nil && tc.Arg.GetAConst() != nil && tc.Arg.GetAConst().GetSval() != nil {
 		// A literal cast to a type with a modifier keeps it.
 		if ct, _, err := ResolveType(tc.TypeName); err == nil {
@@ -753,6 +771,7 @@ type dpFrom struct {
 	// Leaves: a relation's name as printed; a subquery's query.
 	relation string
 	sub      *pg.SelectStmt
+	lateral  bool
 	fn       *pg.Node
 	// items are the namespace entries the item adds.
 	items []*dpRTE
@@ -812,7 +831,7 @@ func (d *deparser) fromItem(n *pg.Node, ns *dpNS) (*dpFrom, error) {
 		if rv.Alias != nil {
 			refname = rv.Alias.Aliasname
 		}
-		r := &dpRTE{name: refname, relVisible: true, colsVisible: true, refname: ns.unique(refname)}
+		r := &dpRTE{name: refname, relVisible: true, colsVisible: true, refname: ns.unique(refname), rowType: d.relationName(rv, t)}
 		if rv.Alias == nil {
 			r.schema = t.Def.Schema
 		}
@@ -841,11 +860,16 @@ func (d *deparser) fromItem(n *pg.Node, ns *dpNS) (*dpFrom, error) {
 		return f, nil
 	case n.GetRangeSubselect() != nil:
 		rs := n.GetRangeSubselect()
-		if rs.Lateral || rs.Alias == nil {
+		if rs.Alias == nil {
 			return nil, errNotDeparsed
 		}
 		sel := rs.Subquery.GetSelectStmt()
-		plan, err := d.a.subquery(sel, d.corrOf())
+		corr := d.corrOf()
+		if rs.Lateral {
+			// It reads the items to its left.
+			corr = &correlation{outer: ns.scope(d.sc)}
+		}
+		plan, err := d.a.subquery(sel, corr)
 		if err != nil {
 			return nil, err
 		}
@@ -858,7 +882,7 @@ func (d *deparser) fromItem(n *pg.Node, ns *dpNS) (*dpFrom, error) {
 			r.cols = append(r.cols, &dpCol{name: cn, t: c.T})
 		}
 		r.qualifyCols()
-		f := &dpFrom{node: n, rte: r, sub: sel, printAliases: len(rs.Alias.Colnames) > 0}
+		f := &dpFrom{node: n, rte: r, sub: sel, printAliases: len(rs.Alias.Colnames) > 0, lateral: rs.Lateral}
 		f.items = []*dpRTE{r}
 		return f, nil
 	case n.GetRangeFunction() != nil:
@@ -1090,6 +1114,9 @@ func (p *qprinter) fromItem(f *dpFrom) {
 			if err != nil {
 				s, _ = DeparseSelect(f.sub)
 			}
+			if f.lateral {
+				p.buf.WriteString("LATERAL ")
+			}
 			p.buf.WriteString("(" + s + ")")
 			p.buf.WriteString(" " + QuoteIdent(f.rte.refname))
 		case f.fn != nil:
@@ -1276,4 +1303,40 @@ func ViewDef(s Session, env *exec.Env, snap *catalog.Snapshot, query string, dep
 		return "", false
 	}
 	return text, true
+}
+
+// wholeRow prints a reference to a whole FROM item's row (i, or i.*) as
+// ruleutils does: i.*, cast to the row type where the expression stands
+// alone (toplevel: a VALUES item, a ROW argument). ok is false for
+// anything else.
+func (d *deparser) wholeRow(n *pg.Node, toplevel bool) (string, bool) {
+	cr := n.GetColumnRef()
+	if cr == nil || d.ns == nil {
+		return "", false
+	}
+	var name string
+	switch f := cr.Fields; {
+	case len(f) == 1 && f[0].GetString_() != nil:
+		name = f[0].GetString_().Sval
+		if d.ns.column([]string{name}) != nil {
+			return "", false
+		}
+	case len(f) == 2 && f[0].GetString_() != nil && f[1].GetAStar() != nil:
+		name = f[0].GetString_().Sval
+	default:
+		return "", false
+	}
+	r := d.ns.rte("", name)
+	if r == nil {
+		return "", false
+	}
+	s := QuoteIdent(r.refname) + ".*"
+	if toplevel {
+		t := r.rowType
+		if t == "" {
+			t = "record"
+		}
+		s += "::" + t
+	}
+	return s, true
 }
