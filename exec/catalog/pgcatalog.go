@@ -1009,7 +1009,12 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 	if t.Partitioned() {
 		only = "ONLY " // the partitions' indexes are attached on their own
 	}
-	def := fmt.Sprintf("CREATE %sINDEX %s ON %s%s.%s USING btree (%s)", unique, QuoteIdent(ix.name), only, QuoteIdent(t.Schema), QuoteIdent(t.Name), strings.Join(cols, ", "))
+	// Pretty, the table is named bare where the search path finds it.
+	table := QuoteIdent(t.Schema) + "." + QuoteIdent(t.Name)
+	if r, ok := s.RelationByName(t.Schema, t.Name); pretty && ok && s.Visible(r) {
+		table = QuoteIdent(t.Name)
+	}
+	def := fmt.Sprintf("CREATE %sINDEX %s ON %s%s USING btree (%s)", unique, QuoteIdent(ix.name), only, table, strings.Join(cols, ", "))
 	if len(ix.include) > 0 {
 		var inc []string
 		for _, c := range ix.include {
@@ -1021,7 +1026,7 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 		def += " NULLS NOT DISTINCT"
 	}
 	if ix.where != "" {
-		def += " WHERE " + s.Expr(t, ix.where, false)
+		def += " WHERE " + s.Expr(t, ix.where, pretty)
 	}
 	return def
 }
