@@ -73,6 +73,12 @@ type deparser struct {
 	indentOn bool
 	wrap     int
 	visible  map[*pg.RangeVar]bool
+	// fallbacks, when set, is told whether pg_query's deparser printed
+	// any part (FreezeViewQuery).
+	fallbacks *bool
+	// storing prints a query for a view to keep (FreezeViewQuery):
+	// names as written, whole rows without casts.
+	storing bool
 }
 
 // typeOf returns the type analysis gives n (unknown when it fails).
@@ -109,7 +115,7 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 	case n.GetColumnRef() != nil && d.ns != nil:
 		if names, ok := fieldNames(n.GetColumnRef()); ok {
 			if c := d.ns.column(names); c != nil {
-				return d.withCast(c.print, n, c.t, want, implicit)
+				return d.withCast(d.colPrint(c), n, c.t, want, implicit)
 			}
 		}
 		if s, ok := d.wholeRow(n, false); ok {
@@ -184,11 +190,20 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 		}
 		return "COALESCE(" + strings.Join(args, ", ") + ")"
 	}
+	d.fellBack()
 	s, err := DeparseExpr(n)
 	if err != nil {
 		return "?"
 	}
 	return s
+}
+
+// fellBack records that pg_query's deparser printed part of an
+// expression: its column references are then as written, not resolved.
+func (d *deparser) fellBack() {
+	if d.fallbacks != nil {
+		*d.fallbacks = true
+	}
 }
 
 // paren wraps s in parentheses when not pretty: PostgreSQL's operator,
@@ -302,7 +317,9 @@ func (d *deparser) constant(c *pg.A_Const, want exec.T, implicit bool) string {
 		}
 		v := c.GetSval().Sval
 		if t.OID == exec.OIDRegclass {
-			if _, name, ok, err := d.a.s.ResolveRegclass(d.env, v); err == nil && ok {
+			if d.env == nil {
+				d.fellBack()
+			} else if _, name, ok, err := d.a.s.ResolveRegclass(d.env, v); err == nil && ok {
 				v = name
 			}
 		} else if dt, err := exec.ParseText(t, v, d.settings); err == nil {
@@ -473,6 +490,7 @@ func (d *deparser) aexpr(x *pg.A_Expr, n *pg.Node) string {
 		}
 		return d.expr(and, n, exec.TUnknown, false)
 	}
+	d.fellBack()
 	s, err := DeparseExpr(n)
 	if err != nil {
 		return "?"
@@ -514,6 +532,7 @@ func (d *deparser) typeCast(tc *pg.TypeCast, n *pg.Node) string {
 		}
 	}
 	if err != nil {
+		d.fellBack()
 		s, _ := DeparseExpr(n)
 		return s
 	}

@@ -51,6 +51,28 @@ type dpNS struct {
 	rtes  []*dpRTE
 	outer *dpNS
 	names map[string]bool
+	// keepNames: items keep the names the query gives them
+	// (FreezeViewQuery), which must then not hide one another.
+	keepNames bool
+}
+
+// shadowed reports whether a reference qualified with r's name, made
+// within ns, would find an item nearer than r of that name.
+func (ns *dpNS) shadowed(r *dpRTE) bool {
+	if r == nil {
+		return false
+	}
+	for n := ns; n != nil; n = n.outer {
+		for _, x := range n.rtes {
+			if x == r || x.orig == r || r.orig != nil && x == r.orig {
+				return false
+			}
+			if x.relVisible && x.refname == r.refname {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dpRTE is a FROM item of a query being printed.
@@ -64,6 +86,9 @@ type dpRTE struct {
 	// rowType is the type a whole-row reference is shown cast to: a
 	// table's row type, else record.
 	rowType string
+	// orig is the item this one is a copy of (a join's side, its columns
+	// hidden by the join).
+	orig *dpRTE
 }
 
 // dpCol is a column of a FROM item: how a reference to it prints.
@@ -71,6 +96,7 @@ type dpCol struct {
 	name  string
 	t     exec.T
 	print string
+	owner *dpRTE // the item whose name print qualifies it with
 }
 
 // used reports whether name is the printed name of an item of ns or of
@@ -85,7 +111,11 @@ func (ns *dpNS) used(name string) bool {
 }
 
 // unique returns name, or name_N when name is taken, and takes it.
+// A query stored keeps its names (see shadowed).
 func (ns *dpNS) unique(name string) string {
+	if ns.keepNames {
+		return name
+	}
 	out := name
 	for i := 1; ns.used(out); i++ {
 		out = name + "_" + strconv.Itoa(i)
@@ -444,7 +474,7 @@ func (p *qprinter) basicSelect(sel *pg.SelectStmt, outer *dpNS, colnames []strin
 		var item, attname string
 		switch {
 		case t.col != nil:
-			item, attname = t.col.print, t.col.name
+			item, attname = d.colPrint(t.col), t.col.name
 		default:
 			item = d.targetExpr(t.node, d.typeOf(t.node))
 			if !colNamesVisible {
@@ -486,7 +516,7 @@ func (p *qprinter) basicSelect(sel *pg.SelectStmt, outer *dpNS, colnames []strin
 
 // levelNS builds the namespace of a SELECT block and its FROM items.
 func (d *deparser) levelNS(sel *pg.SelectStmt, outer *dpNS) (*dpNS, []*dpFrom, error) {
-	ns := &dpNS{outer: outer, names: map[string]bool{}}
+	ns := &dpNS{outer: outer, names: map[string]bool{}, keepNames: d.storing}
 	if outer == nil {
 		// PostgreSQL 15's view rule has OLD and NEW entries first.
 		ns.names["old"], ns.names["new"] = true, true
@@ -583,7 +613,7 @@ func (d *deparser) sortGroupItem(n *pg.Node, targets []dpTarget, orderBy, groupB
 	}
 	if t != nil {
 		if t.col != nil {
-			return t.col.print, nil
+			return d.colPrint(t.col), nil
 		}
 		n = t.node
 	}
@@ -958,20 +988,21 @@ func (d *deparser) fromItem(n *pg.Node, ns *dpNS) (*dpFrom, error) {
 			}
 			lok, rok := lc.t.OID == t.OID, rc.t.OID == t.OID
 			mc := &dpCol{name: name, t: t, print: QuoteIdent(name)}
+			side := func(c *dpCol) { mc.print, mc.owner = c.print, c.owner }
 			switch j.Jointype {
 			case pg.JoinType_JOIN_INNER:
 				if lok {
-					mc.print = lc.print
+					side(lc)
 				} else if rok {
-					mc.print = rc.print
+					side(rc)
 				}
 			case pg.JoinType_JOIN_LEFT:
 				if lok {
-					mc.print = lc.print
+					side(lc)
 				}
 			case pg.JoinType_JOIN_RIGHT:
 				if rok {
-					mc.print = rc.print
+					side(rc)
 				}
 			}
 			cols = append(cols, mc)
@@ -1004,6 +1035,9 @@ func (d *deparser) fromItem(n *pg.Node, ns *dpNS) (*dpFrom, error) {
 		for _, it := range append(append([]*dpRTE{}, left.items...), right.items...) {
 			c := *it
 			c.colsVisible = false
+			if c.orig == nil {
+				c.orig = it
+			}
 			f.items = append(f.items, &c)
 		}
 		f.items = append(f.items, &dpRTE{colsVisible: true, cols: cols})
@@ -1020,6 +1054,7 @@ func (d *deparser) fromItem(n *pg.Node, ns *dpNS) (*dpFrom, error) {
 func (r *dpRTE) qualifyCols() {
 	for _, c := range r.cols {
 		c.print = QuoteIdent(r.refname) + "." + QuoteIdent(c.name)
+		c.owner = r
 	}
 }
 
@@ -1056,7 +1091,7 @@ func containsStr(list []string, s string) bool {
 // search path finds it, else schema-qualified.
 func (d *deparser) relationName(rv *pg.RangeVar, t *exec.Table) string {
 	name := QuoteIdent(rv.Relname)
-	if rv.Schemaname == "" || d.visible == nil || d.visible[rv] {
+	if rv.Schemaname == "" || d.visible != nil && d.visible[rv] {
 		return name
 	}
 	return QuoteIdent(rv.Schemaname) + "." + name
@@ -1112,6 +1147,7 @@ func (p *qprinter) fromItem(f *dpFrom) {
 			sd.indent = p.indent
 			s, err := sd.queryDef(f.sub, d.ns, p.indent, nil, true)
 			if err != nil {
+				d.fellBack()
 				s, _ = DeparseSelect(f.sub)
 			}
 			if f.lateral {
@@ -1123,7 +1159,7 @@ func (p *qprinter) fromItem(f *dpFrom) {
 			p.buf.WriteString(d.expr(f.fn, nil, exec.TUnknown, false) + " " + QuoteIdent(f.rte.refname))
 		default:
 			p.buf.WriteString(f.relation)
-			if f.rte.refname != f.node.GetRangeVar().Relname {
+			if f.rte.refname != f.node.GetRangeVar().Relname || f.printAliases {
 				p.buf.WriteString(" " + QuoteIdent(f.rte.refname))
 			}
 		}
@@ -1167,6 +1203,11 @@ func (p *qprinter) fromItem(f *dpFrom) {
 		if j.JoinUsingAlias != nil {
 			p.buf.WriteString(" AS " + QuoteIdent(j.JoinUsingAlias.Aliasname))
 		}
+	case j.Quals != nil && j.Jointype != pg.JoinType_JOIN_INNER && isTrueConst(j.Quals):
+		// As PostgreSQL prints an outer join without condition (a
+		// NATURAL one without common columns), which a stored query
+		// keeps as ON TRUE.
+		p.buf.WriteString(" ON TRUE")
 	case j.Quals != nil:
 		// The condition sees the join's two sides.
 		jd := *d
@@ -1330,8 +1371,11 @@ func (d *deparser) wholeRow(n *pg.Node, toplevel bool) (string, bool) {
 	if r == nil {
 		return "", false
 	}
+	if d.storing && d.ns.shadowed(r) {
+		d.fellBack()
+	}
 	s := QuoteIdent(r.refname) + ".*"
-	if toplevel {
+	if toplevel && !d.storing {
 		t := r.rowType
 		if t == "" {
 			t = "record"
@@ -1339,4 +1383,41 @@ func (d *deparser) wholeRow(n *pg.Node, toplevel bool) (string, bool) {
 		s += "::" + t
 	}
 	return s, true
+}
+
+// FreezeViewQuery returns the query sel of a new view, its relations
+// schema-qualified, in the form the view keeps: as pg_get_viewdef prints
+// it, with * expanded, NATURAL joins as USING, column references
+// qualified and the view's column names cols as output names, so that
+// columns later added to or renamed in the relations it reads do not
+// change what it reads (PostgreSQL keeps the analyzed query). ok is
+// false when a part of the query is one only pg_query's deparser prints;
+// the query is then kept as written.
+func FreezeViewQuery(x *Analyzer, sel *pg.SelectStmt, cols []string) (string, bool) {
+	restore, err := x.Unchecked()
+	if err != nil {
+		return "", false
+	}
+	defer restore()
+	fell := false
+	d := &deparser{a: x.a, settings: x.a.s.Settings(), wrap: -1, fallbacks: &fell, storing: true}
+	text, err := d.queryDef(sel, nil, 0, cols, true)
+	if err != nil || fell {
+		return "", false
+	}
+	return text, true
+}
+
+// isTrueConst reports whether n is the literal true.
+func isTrueConst(n *pg.Node) bool {
+	c := n.GetAConst()
+	return c != nil && c.GetBoolval() != nil && c.GetBoolval().Boolval
+}
+
+// colPrint is how a reference to column c prints at d's level.
+func (d *deparser) colPrint(c *dpCol) string {
+	if d.storing && d.ns.shadowed(c.owner) {
+		d.fellBack() // its name would find another item
+	}
+	return c.print
 }

@@ -1373,6 +1373,9 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		}
 	}
 	a.tx.SetRoot(root)
+	if err := a.renameColumnInViews(ctx, def, pos, old); err != nil {
+		return err
+	}
 	return a.putTable(ctx, def)
 }
 

@@ -93,6 +93,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		if v.Query, err = planner.DeparseSelect(sel); err != nil {
 			return "", err
 		}
+		v.Query = a.frozenQuery(sel, v)
 		if v.Check != 0 {
 			if err := a.checkOptionAllowed(v); err != nil {
 				return "", err
@@ -373,4 +374,133 @@ func (a *analyzer) keyDependentViews(ctx context.Context, def *versioning.Table,
 		}
 	}
 	return nil
+}
+
+// renameColumnInViews keeps the views and materialized views that read
+// table def reading its column at pos, just renamed from old: each of
+// their references to the table gets a column alias list naming its
+// columns as they were, which PostgreSQL, holding columns by number,
+// prints the same way (FROM t t(a, b, old)).
+func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Table, pos int, old string) error {
+	var names []string // the table's columns up to pos, as the queries name them
+	for i, c := range def.Columns[:pos+1] {
+		switch {
+		case c.Dropped:
+		case i == pos:
+			names = append(names, old)
+		default:
+			names = append(names, c.Name)
+		}
+	}
+	rewrite := func(query string) (string, bool, error) {
+		sel, err := planner.ParseSelect(query)
+		if err != nil {
+			return "", false, err
+		}
+		changed := false
+		planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+			rv := x.GetRangeVar()
+			if rv == nil || rv.Relname != def.Name || rv.Schemaname != "" && rv.Schemaname != def.Schema {
+				return
+			}
+			if rv.Alias == nil {
+				rv.Alias = &pg.Alias{Aliasname: rv.Relname}
+			}
+			if n := len(rv.Alias.Colnames); n < len(names) {
+				for _, name := range names[n:] {
+					rv.Alias.Colnames = append(rv.Alias.Colnames, pg.MakeStrNode(name))
+				}
+				changed = true
+			}
+		})
+		if !changed {
+			return query, false, nil
+		}
+		text, err := planner.DeparseSelect(sel)
+		return text, true, err
+	}
+	target := def.Schema + "." + def.Name
+	root := a.tx.Root
+	views, err := root.Views(ctx)
+	if err != nil {
+		return err
+	}
+	for _, v := range views {
+		if !slices.Contains(v.Depends, target) {
+			continue
+		}
+		q, changed, err := rewrite(v.Query)
+		if err != nil || !changed {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		nv := *v
+		nv.Query = q
+		if root, err = root.PutView(ctx, &nv); err != nil {
+			return err
+		}
+	}
+	tables, err := root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if t.MatView == nil || !slices.Contains(t.MatView.Depends, target) {
+			continue
+		}
+		q, changed, err := rewrite(t.MatView.Query)
+		if err != nil || !changed {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		mv := *t.MatView
+		mv.Query = q
+		nt := cloneTable(t)
+		nt.MatView = &mv
+		if root, err = root.PutTable(ctx, nt); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// frozenQuery returns the text view v keeps of its query sel: the
+// analyzed form planner.FreezeViewQuery prints, when it plans to the
+// same columns as the query written, else v.Query as it is.
+func (a *analyzer) frozenQuery(sel *pg.SelectStmt, v *versioning.View) string {
+	names := make([]string, len(v.Columns))
+	for i, c := range v.Columns {
+		names[i] = c.Name
+	}
+	q, ok := planner.FreezeViewQuery(a.Analyzer, sel, names)
+	if !ok {
+		return v.Query
+	}
+	fsel, err := planner.ParseSelect(q)
+	if err != nil {
+		return v.Query
+	}
+	plan, err := a.ViewQuery(fsel)
+	if err != nil {
+		return v.Query
+	}
+	cols := plan.Columns()
+	if len(cols) != len(v.Columns) {
+		return v.Query
+	}
+	for i, c := range cols {
+		t := c.T
+		if t.OID == exec.OIDUnknown {
+			t = exec.TText
+		}
+		if c.Name != v.Columns[i].Name || t.OID != v.Columns[i].Type || t.Typmod != v.Columns[i].Typmod {
+			return v.Query
+		}
+	}
+	return q
 }
