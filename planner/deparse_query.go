@@ -56,23 +56,23 @@ type dpNS struct {
 	keepNames bool
 }
 
-// shadowed reports whether a reference qualified with r's name, made
-// within ns, would find an item nearer than r of that name.
-func (ns *dpNS) shadowed(r *dpRTE) bool {
+// shadowed returns the item a reference qualified with r's name, made
+// within ns, would find nearer than r, if any.
+func (ns *dpNS) shadowed(r *dpRTE) *dpRTE {
 	if r == nil {
-		return false
+		return nil
 	}
 	for n := ns; n != nil; n = n.outer {
 		for _, x := range n.rtes {
 			if x == r || x.orig == r || r.orig != nil && x == r.orig {
-				return false
+				return nil
 			}
 			if x.relVisible && x.refname == r.refname {
-				return true
+				return x
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // dpRTE is a FROM item of a query being printed.
@@ -1371,7 +1371,7 @@ func (d *deparser) wholeRow(n *pg.Node, toplevel bool) (string, bool) {
 	if r == nil {
 		return "", false
 	}
-	if d.storing && d.ns.shadowed(r) {
+	if d.storing && d.ns.shadowed(r) != nil {
 		d.fellBack()
 	}
 	s := QuoteIdent(r.refname) + ".*"
@@ -1416,8 +1416,17 @@ func isTrueConst(n *pg.Node) bool {
 
 // colPrint is how a reference to column c prints at d's level.
 func (d *deparser) colPrint(c *dpCol) string {
-	if d.storing && d.ns.shadowed(c.owner) {
-		d.fellBack() // its name would find another item
+	if !d.storing {
+		return c.print
+	}
+	if x := d.ns.shadowed(c.owner); x != nil {
+		// Its name would find another item: a table's column is named
+		// with the table's schema then, unless that item is the same
+		// table.
+		if r := c.owner; r.schema != "" && !(x.schema == r.schema && x.name == r.name) {
+			return QuoteIdent(r.schema) + "." + c.print
+		}
+		d.fellBack()
 	}
 	return c.print
 }
