@@ -62,6 +62,23 @@ type deparser struct {
 	// qualify prints column references with their relation's name, as
 	// PostgreSQL does inside a subquery (sublink).
 	qualify bool
+
+	// Queries (deparse_query.go): ns names the FROM items column
+	// references print with; indent is the indentation level of the
+	// query being printed, indentOn whether it indents at all, wrap its
+	// wrap column; visible says which schema-qualified relations the
+	// search path finds.
+	ns       *dpNS
+	indent   int
+	indentOn bool
+	wrap     int
+	visible  map[*pg.RangeVar]bool
+	// fallbacks, when set, is told whether pg_query's deparser printed
+	// any part (FreezeViewQuery).
+	fallbacks *bool
+	// storing prints a query for a view to keep (FreezeViewQuery):
+	// names as written, whole rows without casts.
+	storing bool
 }
 
 // typeOf returns the type analysis gives n (unknown when it fails).
@@ -95,6 +112,30 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 	switch {
 	case n.GetAConst() != nil:
 		return d.constant(n.GetAConst(), want, implicit)
+	case n.GetColumnRef() != nil && d.ns != nil:
+		if names, ok := fieldNames(n.GetColumnRef()); ok {
+			if c := d.ns.column(names); c != nil {
+				return d.withCast(d.colPrint(c), n, c.t, want, implicit)
+			}
+		}
+		if s, ok := d.wholeRow(n, false); ok {
+			return s
+		}
+	case n.GetRowExpr() != nil && d.ns != nil:
+		// ROW(...), or (a, b) when written without ROW; arguments that
+		// are whole rows show their type.
+		var args []string
+		for _, x := range n.GetRowExpr().Args {
+			s, ok := d.wholeRow(x, true)
+			if !ok {
+				s = d.expr(x, n, d.typeOf(x), false)
+			}
+			args = append(args, s)
+		}
+		if n.GetRowExpr().RowFormat == pg.CoercionForm_COERCE_IMPLICIT_CAST {
+			return "(" + strings.Join(args, ", ") + ")"
+		}
+		return "ROW(" + strings.Join(args, ", ") + ")"
 	case n.GetColumnRef() != nil:
 		f := n.GetColumnRef().Fields
 		name := QuoteIdent(f[len(f)-1].GetString_().GetSval())
@@ -102,6 +143,25 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 			name = d.qualifier(n.GetColumnRef()) + name
 		}
 		return d.withCast(name, n, d.typeOf(n), want, implicit)
+	case n.GetAIndirection() != nil && d.ns != nil && n.GetAIndirection().Arg.GetColumnRef() != nil:
+		// (relation.column).field
+		ind := n.GetAIndirection()
+		s := "(" + d.expr(ind.Arg, n, exec.TUnknown, false) + ")"
+		ok := true
+		for _, f := range ind.Indirection {
+			if f.GetString_() == nil {
+				ok = false
+				break
+			}
+			s += "." + QuoteIdent(f.GetString_().Sval)
+		}
+		if ok {
+			return s
+		}
+	case n.GetSubLink() != nil && d.ns != nil:
+		if s, ok := d.sublinkQuery(n.GetSubLink(), n); ok {
+			return s
+		}
 	case n.GetSubLink() != nil:
 		if s, ok := d.sublink(n.GetSubLink()); ok {
 			return s
@@ -130,11 +190,20 @@ func (d *deparser) expr(n *pg.Node, parent *pg.Node, want exec.T, implicit bool)
 		}
 		return "COALESCE(" + strings.Join(args, ", ") + ")"
 	}
+	d.fellBack()
 	s, err := DeparseExpr(n)
 	if err != nil {
 		return "?"
 	}
 	return s
+}
+
+// fellBack records that pg_query's deparser printed part of an
+// expression: its column references are then as written, not resolved.
+func (d *deparser) fellBack() {
+	if d.fallbacks != nil {
+		*d.fallbacks = true
+	}
 }
 
 // paren wraps s in parentheses when not pretty: PostgreSQL's operator,
@@ -248,7 +317,9 @@ func (d *deparser) constant(c *pg.A_Const, want exec.T, implicit bool) string {
 		}
 		v := c.GetSval().Sval
 		if t.OID == exec.OIDRegclass {
-			if _, name, ok, err := d.a.s.ResolveRegclass(d.env, v); err == nil && ok {
+			if d.env == nil {
+				d.fellBack()
+			} else if _, name, ok, err := d.a.s.ResolveRegclass(d.env, v); err == nil && ok {
 				v = name
 			}
 		} else if dt, err := exec.ParseText(t, v, d.settings); err == nil {
@@ -419,6 +490,7 @@ func (d *deparser) aexpr(x *pg.A_Expr, n *pg.Node) string {
 		}
 		return d.expr(and, n, exec.TUnknown, false)
 	}
+	d.fellBack()
 	s, err := DeparseExpr(n)
 	if err != nil {
 		return "?"
@@ -445,7 +517,22 @@ func (d *deparser) boolExpr(b *pg.BoolExpr, n *pg.Node) string {
 // type, anything else arg::type.
 func (d *deparser) typeCast(tc *pg.TypeCast, n *pg.Node) string {
 	t, _, err := ResolveType(tc.TypeName)
+	if err != nil && d.ns != nil && len(tc.TypeName.ArrayBounds) == 0 && len(tc.TypeName.Typmods) == 0 {
+		// A user-defined type, by the name written.
+		if _, _, _, err := d.a.resolveTypeDomain(tc.TypeName); err == nil {
+			var names []string
+			for _, x := range NameList(tc.TypeName.Names) {
+				names = append(names, QuoteIdent(x))
+			}
+			inner := d.expr(tc.Arg, n, exec.TUnknown, false)
+			if kindOf(tc.Arg) != kindOther && kindOf(tc.Arg) != kindFunc {
+				inner = "(" + inner + ")"
+			}
+			return inner + "::" + strings.Join(names, ".")
+		}
+	}
 	if err != nil {
+		d.fellBack()
 		s, _ := DeparseExpr(n)
 		return s
 	}

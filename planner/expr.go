@@ -47,6 +47,9 @@ func (a *analyzer) expr(n *pg.Node, sc *scope) (exec.Expr, error) {
 		if oid, ok := PseudoTypeNamed(NameList(tc.TypeName.Names)); ok && oid == exec.OIDRecord && len(tc.TypeName.ArrayBounds) == 0 {
 			return a.castToRecord(tc, sc)
 		}
+		if isUnknownLiteral(tc) {
+			return a.expr(tc.Arg, sc) // 'foo'::unknown is the literal as it is
+		}
 		t, dom, _, err := a.resolveTypeDomain(tc.TypeName)
 		if err != nil {
 			if pe, ok := err.(*pgerr.Error); ok {
@@ -172,7 +175,46 @@ func (a *analyzer) columnRef(cr *pg.ColumnRef, sc *scope) (exec.Expr, error) {
 			return e, err
 		}
 	}
+	if len(parts) == 3 {
+		if e, err := a.schemaColumn(sc, parts, cr.Location); e != nil || err != nil {
+			return e, err
+		}
+	}
 	return a.resolveColumn(sc, table, parts[len(parts)-1], cr.Location)
+}
+
+// schemaColumn resolves schema.table.column: the column of the nearest
+// FROM item that is that table without an alias, passing over items of
+// other tables named the same (as PostgreSQL matches a qualified name by
+// the relation). nil when no item is.
+func (a *analyzer) schemaColumn(sc *scope, parts []string, loc int32) (exec.Expr, error) {
+	schema := a.s.ResolveSchemaName(parts[0])
+	depth := 0
+	for s := sc; s != nil; depth++ {
+		for _, it := range s.items {
+			if it.relVisible && it.table != nil && it.table.Def != nil && it.name == parts[1] && it.table.Def.Name == parts[1] && it.table.Def.Schema == schema {
+				return a.resolveAt(sc, depth, parts[1], parts[2], loc)
+			}
+		}
+		if s.corr == nil {
+			break
+		}
+		s = s.corr.outer
+	}
+	return nil, nil
+}
+
+// resolveAt resolves table.name in the scope depth levels out from sc,
+// as an outer reference through the levels between.
+func (a *analyzer) resolveAt(sc *scope, depth int, table, name string, loc int32) (exec.Expr, error) {
+	if depth == 0 {
+		return a.resolveColumn(sc, table, name, loc)
+	}
+	e, err := a.resolveAt(sc.corr.outer, depth-1, table, name, loc)
+	if err != nil {
+		return nil, err
+	}
+	return sc.corr.ref(e), nil
 }
 
 // wholeRow returns the row of FROM item name (in sc or an enclosing
@@ -811,4 +853,15 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	}
 	return nil, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(types, ", ")).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
+}
+
+// isUnknownLiteral reports whether a cast is a literal's (or NULL's) to
+// type unknown, which leaves it untyped, as PostgreSQL.
+func isUnknownLiteral(tc *pg.TypeCast) bool {
+	names := NameList(tc.TypeName.Names)
+	if len(names) == 2 && names[0] == "pg_catalog" {
+		names = names[1:]
+	}
+	return len(names) == 1 && names[0] == "unknown" && len(tc.TypeName.ArrayBounds) == 0 && len(tc.TypeName.Typmods) == 0 &&
+		tc.Arg.GetAConst() != nil && (tc.Arg.GetAConst().GetSval() != nil || tc.Arg.GetAConst().Isnull)
 }

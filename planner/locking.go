@@ -189,6 +189,20 @@ func checkLocking(s *pg.SelectStmt, sc *scope, grouped, srfs bool) error {
 				return WithPos(pgerr.New(pgerr.FeatureNotSupported, "%s cannot be applied to a WITH query", what), rv.Location)
 			}
 		}
+		// A materialized view's rows cannot be locked (PostgreSQL's
+		// CheckValidRowMarkRel).
+		for _, it := range sc.itemsOrNil() {
+			if it.kind != itemTable || it.table == nil || it.table.Def == nil || it.table.Def.MatView == nil {
+				continue
+			}
+			named := len(lc.LockedRels) == 0
+			for _, r := range lc.LockedRels {
+				named = named || it.relVisible && it.name == r.GetRangeVar().Relname
+			}
+			if named {
+				return pgerr.New(pgerr.WrongObjectType, "cannot lock rows in materialized view %q", it.table.Def.Name)
+			}
+		}
 	}
 	return nil
 }

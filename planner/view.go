@@ -5,11 +5,13 @@ import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/dolt"
+	"github.com/prollypg/prollypg/planner/pgtree"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -236,4 +238,108 @@ func ParseSelect(sql string) (*pg.SelectStmt, error) {
 func optionTrue(v string) bool {
 	v = strings.ToLower(strings.TrimSpace(v))
 	return v != "" && (strings.HasPrefix("true", v) || strings.HasPrefix("yes", v) || v == "on" || v == "1")
+}
+
+// RenameInQuery rewrites a view's query sel for the rename of relation
+// schema.old to to.name: the references to the relation, and the column
+// references qualified by its name where that name means it (the query
+// level that reads it unaliased, and the levels within that do not name
+// something else so), which would otherwise no longer resolve.
+//
+// Where the new name is already a name of the query, a reference by it
+// could come to mean the renamed relation: the relation then keeps its
+// old name as an alias instead.
+func RenameInQuery(sel *pg.SelectStmt, schema, old, to, name string) {
+	taken := false
+	VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+		switch {
+		case x.GetRangeVar() != nil:
+			taken = taken || aliasOf(x.GetRangeVar()) == name
+		case x.GetAlias() != nil:
+			taken = taken || x.GetAlias().Aliasname == name
+		case x.GetRangeSubselect() != nil && x.GetRangeSubselect().Alias != nil:
+			taken = taken || x.GetRangeSubselect().Alias.Aliasname == name
+		case x.GetJoinExpr() != nil && x.GetJoinExpr().Alias != nil:
+			taken = taken || x.GetJoinExpr().Alias.Aliasname == name
+		case x.GetRangeFunction() != nil && x.GetRangeFunction().Alias != nil:
+			taken = taken || x.GetRangeFunction().Alias.Aliasname == name
+		}
+	})
+	if !taken {
+		renameIn(sel, false, schema, old, to, name)
+		return
+	}
+	VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+		if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
+			if rv.Alias == nil {
+				rv.Alias = &pg.Alias{Aliasname: old}
+			}
+			rv.Relname = name
+			if to != schema {
+				rv.Schemaname = to
+			}
+		}
+	})
+}
+
+// renameIn is RenameInQuery for one query level; active says the level
+// around it reads the relation by its bare name.
+func renameIn(sel *pg.SelectStmt, active bool, schema, old, to, name string) {
+	if sel == nil {
+		return
+	}
+	here, shadow := false, false
+	var visit func(n *pg.Node)
+	visit = func(n *pg.Node) {
+		switch {
+		case n.GetRangeVar() != nil:
+			rv := n.GetRangeVar()
+			if rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
+				here = here || rv.Alias == nil
+				rv.Relname = name
+				if to != schema {
+					rv.Schemaname = to
+				}
+			} else if aliasOf(rv) == old {
+				shadow = true
+			}
+		case n.GetJoinExpr() != nil:
+			j := n.GetJoinExpr()
+			visit(j.Larg)
+			visit(j.Rarg)
+			shadow = shadow || j.Alias != nil && j.Alias.Aliasname == old
+		case n.GetRangeSubselect() != nil:
+			a := n.GetRangeSubselect().Alias
+			shadow = shadow || a != nil && a.Aliasname == old
+		case n.GetRangeFunction() != nil:
+			a := n.GetRangeFunction().Alias
+			shadow = shadow || a != nil && a.Aliasname == old
+		}
+	}
+	for _, n := range sel.FromClause {
+		visit(n)
+	}
+	act := here || active && !shadow
+	pgtree.Walk(sel.ProtoReflect(), func(m protoreflect.Message) bool {
+		switch x := m.Interface().(type) {
+		case *pg.SelectStmt:
+			if x != sel {
+				renameIn(x, act, schema, old, to, name)
+				return false
+			}
+		case *pg.ColumnRef:
+			f := x.Fields
+			if !act || len(f) < 2 || len(f) > 3 || f[len(f)-2].GetString_().GetSval() != old {
+				break
+			}
+			if len(f) == 3 && f[0].GetString_().GetSval() != schema {
+				break
+			}
+			f[len(f)-2] = pg.MakeStrNode(name)
+			if len(f) == 3 {
+				f[0] = pg.MakeStrNode(to)
+			}
+		}
+		return true
+	})
 }

@@ -395,7 +395,7 @@ func isViews(s *Snapshot) ([]exec.Row, error) {
 		case 'c':
 			check = "CASCADED"
 		}
-		out = append(out, exec.Row{db, dText(v.Schema), dText(v.Name), dText(" " + v.Query + ";"), dText(check),
+		out = append(out, exec.Row{db, dText(v.Schema), dText(v.Name), dText(s.viewDef(v.Query, v.Depends, viewColumns(v))), dText(check),
 			yesNo(events&(1<<2|1<<4) == 1<<2|1<<4), yesNo(events&(1<<3) != 0),
 			yesNo(trig&(1<<2) != 0), yesNo(trig&(1<<4) != 0), yesNo(trig&(1<<3) != 0)})
 	}

@@ -233,7 +233,7 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
 			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
 			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table)) || r.Query != nil && len(r.Query.Triggers) > 0), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)),
-			dBool(r.Kind == 'r' && r.Table != nil && r.Table.RowSecurity), dBool(r.Kind == 'r' && r.Table != nil && r.Table.ForceRowSecurity), dBool(true), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
+			dBool(r.Kind == 'r' && r.Table != nil && r.Table.RowSecurity), dBool(r.Kind == 'r' && r.Table != nil && r.Table.ForceRowSecurity), dBool(r.Table == nil || r.Table.MatView == nil || !r.Table.MatView.Unpopulated), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
 			dText("0"), dText("0"), relacl, relopts, bound,
 		})
 	}
@@ -1009,7 +1009,12 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 	if t.Partitioned() {
 		only = "ONLY " // the partitions' indexes are attached on their own
 	}
-	def := fmt.Sprintf("CREATE %sINDEX %s ON %s%s.%s USING btree (%s)", unique, QuoteIdent(ix.name), only, QuoteIdent(t.Schema), QuoteIdent(t.Name), strings.Join(cols, ", "))
+	// Pretty, the table is named bare where the search path finds it.
+	table := QuoteIdent(t.Schema) + "." + QuoteIdent(t.Name)
+	if r, ok := s.RelationByName(t.Schema, t.Name); pretty && ok && s.Visible(r) {
+		table = QuoteIdent(t.Name)
+	}
+	def := fmt.Sprintf("CREATE %sINDEX %s ON %s%s USING btree (%s)", unique, QuoteIdent(ix.name), only, table, strings.Join(cols, ", "))
 	if len(ix.include) > 0 {
 		var inc []string
 		for _, c := range ix.include {
@@ -1021,7 +1026,7 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 		def += " NULLS NOT DISTINCT"
 	}
 	if ix.where != "" {
-		def += " WHERE " + s.Expr(t, ix.where, false)
+		def += " WHERE " + s.Expr(t, ix.where, pretty)
 	}
 	return def
 }
@@ -1267,7 +1272,7 @@ func pgDescription(s *Snapshot) ([]exec.Row, error) {
 func pgViews(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	for _, v := range s.Views {
-		out = append(out, exec.Row{dText(v.Schema), dText(v.Name), dText(s.tableOwner(v.Schema)), dText(" " + v.Query + ";")})
+		out = append(out, exec.Row{dText(v.Schema), dText(v.Name), dText(s.tableOwner(v.Schema)), dText(s.viewDef(v.Query, v.Depends, viewColumns(v)))})
 	}
 	return out, nil
 }
@@ -1279,7 +1284,7 @@ func pgMatviews(s *Snapshot) ([]exec.Row, error) {
 			continue
 		}
 		out = append(out, exec.Row{dText(t.Schema), dText(t.Name), dText(s.tableOwner(t.Schema)), exec.Null,
-			dBool(len(t.Indexes) > 0), dBool(!t.MatView.Unpopulated), dText(" " + t.MatView.Query + ";")})
+			dBool(len(t.Indexes) > 0), dBool(!t.MatView.Unpopulated), dText(s.viewDef(t.MatView.Query, t.MatView.Depends, tableColumns(t)))})
 	}
 	return out, nil
 }

@@ -51,6 +51,10 @@ type Source struct {
 	// relation_is_updatable: 1<<2 UPDATE, 1<<3 INSERT, 1<<4 DELETE; nil
 	// makes views read-only.
 	ViewEvents func(v *versioning.View, include []int) int
+	// ViewDef renders the query of a view (or materialized view) whose
+	// columns are cols as pg_get_viewdef(oid) prints it, without the
+	// final semicolon; nil leaves the stored text.
+	ViewDef func(snap *Snapshot, query string, depends, cols []string) string
 }
 
 // Backend is one session of the server as pg_stat_activity shows it;
@@ -422,4 +426,33 @@ func TriggerEvents(v *versioning.View) int {
 		}
 	}
 	return events
+}
+
+// viewDef is a view's query as pg_get_viewdef(oid) prints it, for the
+// catalog relations that show it.
+func (s *Snapshot) viewDef(query string, depends []string, cols []string) string {
+	if s.Src.ViewDef == nil {
+		return " " + query + ";"
+	}
+	return s.Src.ViewDef(s, query, depends, cols) + ";"
+}
+
+// viewColumns returns the names of a view's columns.
+func viewColumns(v *versioning.View) []string {
+	out := make([]string, len(v.Columns))
+	for i, c := range v.Columns {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// tableColumns returns the names of a table's live columns.
+func tableColumns(t *versioning.Table) []string {
+	var out []string
+	for _, c := range t.Columns {
+		if !c.Dropped {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }

@@ -615,7 +615,13 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 		if err != nil {
 			return err
 		}
-		return a.putTable(ctx, def)
+		if err := a.putTable(ctx, def); err != nil {
+			return err
+		}
+		if cmd.Behavior != pg.DropBehavior_DROP_CASCADE {
+			return a.keyDependentViews(ctx, def, name)
+		}
+		return nil
 	}
 	for i, ix := range def.Indexes {
 		if ix.Constraint && ix.Name == name {
@@ -1060,6 +1066,12 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 		}
 		switch s.RenameType {
 		case pg.ObjectType_OBJECT_COLUMN:
+			if rel.Kind == planner.RelView {
+				if s.RelationType == pg.ObjectType_OBJECT_VIEW {
+					tag = "ALTER VIEW"
+				}
+				return tag, a.renameViewColumn(ctx, rel.View, s.Subname, s.Newname)
+			}
 			if rel.Kind != planner.RelTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
@@ -1361,6 +1373,9 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		}
 	}
 	a.tx.SetRoot(root)
+	if err := a.renameColumnInViews(ctx, def, pos, old); err != nil {
+		return err
+	}
 	return a.putTable(ctx, def)
 }
 

@@ -2,12 +2,14 @@ package ddl
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
 )
@@ -31,9 +33,11 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		switch {
 		case rv.Relpersistence == "t":
 			schema, err = a.tempCreationSchema(ctx, rv.Schemaname)
-		case temp && rv.Schemaname == "":
+		case temp:
+			// A view of temporary tables is temporary, in whatever
+			// schema it is named (which must then be the temporary one).
 			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "view %q will be a temporary view", rv.Relname))
-			schema, err = a.ensureTempSchema(ctx)
+			schema, err = a.tempCreationSchema(ctx, rv.Schemaname)
 		default:
 			if schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location); err == nil {
 				err = a.requireSchemaCreate(ctx, schema)
@@ -74,15 +78,22 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		if err := setViewOptions(v, s.Options, false); err != nil {
 			return "", err
 		}
+		// WITH [LOCAL | CASCADED] CHECK OPTION is the reloption
+		// check_option, as PostgreSQL's DefineView makes it.
+		var check []*pg.Node
 		switch s.WithCheckOption {
 		case pg.ViewCheckOption_LOCAL_CHECK_OPTION:
-			v.Check = 'l'
+			check = []*pg.Node{{Node: &pg.Node_DefElem{DefElem: &pg.DefElem{Defname: "check_option", Arg: pg.MakeStrNode("local")}}}}
 		case pg.ViewCheckOption_CASCADED_CHECK_OPTION:
-			v.Check = 'c'
+			check = []*pg.Node{{Node: &pg.Node_DefElem{DefElem: &pg.DefElem{Defname: "check_option", Arg: pg.MakeStrNode("cascaded")}}}}
+		}
+		if err := setViewOptions(v, check, false); err != nil {
+			return "", err
 		}
 		if v.Query, err = planner.DeparseSelect(sel); err != nil {
 			return "", err
 		}
+		v.Query = a.frozenQuery(sel, v)
 		if v.Check != 0 {
 			if err := a.checkOptionAllowed(v); err != nil {
 				return "", err
@@ -132,7 +143,7 @@ func replaceableView(old, v *versioning.View) error {
 		}
 		if n.Type != c.Type || n.Typmod != c.Typmod {
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot change data type of view column %q from %s to %s", c.Name,
-				exec.TypeName(c.Type), exec.TypeName(n.Type))
+				types.FormatType(types.Oid(c.Type), c.Typmod), types.FormatType(types.Oid(n.Type), n.Typmod))
 		}
 	}
 	return nil
@@ -249,14 +260,7 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name stri
 		if err != nil {
 			return err
 		}
-		planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
-			if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
-				rv.Relname = name
-				if to != schema {
-					rv.Schemaname = to
-				}
-			}
-		})
+		planner.RenameInQuery(sel, schema, old, to, name)
 		if v.Query, err = planner.DeparseSelect(sel); err != nil {
 			return err
 		}
@@ -267,6 +271,37 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name stri
 		}
 		slices.Sort(v.Depends)
 		if root, err = root.PutView(ctx, v); err != nil {
+			return err
+		}
+	}
+	// Materialized views: their query, run again by REFRESH, too.
+	tables, err := root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if t.MatView == nil || !slices.Contains(t.MatView.Depends, target) {
+			continue
+		}
+		sel, err := planner.ParseSelect(t.MatView.Query)
+		if err != nil {
+			return err
+		}
+		planner.RenameInQuery(sel, schema, old, to, name)
+		mv := *t.MatView
+		if mv.Query, err = planner.DeparseSelect(sel); err != nil {
+			return err
+		}
+		mv.Depends = slices.Clone(mv.Depends)
+		for i, d := range mv.Depends {
+			if d == target {
+				mv.Depends[i] = to + "." + name
+			}
+		}
+		slices.Sort(mv.Depends)
+		def := cloneTable(t)
+		def.MatView = &mv
+		if root, err = root.PutTable(ctx, def); err != nil {
 			return err
 		}
 	}
@@ -283,4 +318,189 @@ func (a *analyzer) checkOptionAllowed(v *versioning.View) error {
 	}
 	return pgerr.New(pgerr.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").
 		WithHint("%s", detail)
+}
+
+// renameViewColumn renames column old of view v to name (ALTER VIEW ...
+// RENAME COLUMN): the view's query is unchanged, its output column is
+// named anew, as PostgreSQL's pg_attribute entry is.
+func (a *analyzer) renameViewColumn(ctx context.Context, v *versioning.View, old, name string) error {
+	pos := -1
+	for i, c := range v.Columns {
+		if c.Name == name {
+			return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", name, v.Name)
+		}
+		if c.Name == old {
+			pos = i
+		}
+	}
+	if pos < 0 {
+		return pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", old)
+	}
+	nv := *v
+	nv.Columns = slices.Clone(v.Columns)
+	nv.Columns[pos].Name = name
+	root, err := a.tx.Root.PutView(ctx, &nv)
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// keyDependentViews fails when a view reading table def needs its
+// primary key constraint, just dropped: a view whose query groups by the
+// key and reads other columns of the table, which the key determines
+// (PostgreSQL records such a view as depending on the constraint). The
+// views are analyzed again without the key; a grouping error tells.
+func (a *analyzer) keyDependentViews(ctx context.Context, def *versioning.Table, constraint string) error {
+	views, err := a.tx.Root.Views(ctx)
+	if err != nil {
+		return err
+	}
+	target := def.Schema + "." + def.Name
+	for _, v := range views {
+		if !slices.Contains(v.Depends, target) {
+			continue
+		}
+		sel, err := planner.ParseSelect(v.Query)
+		if err != nil {
+			return err
+		}
+		var pe *pgerr.Error
+		if _, err := a.ViewQuery(sel); errors.As(err, &pe) && pe.Code == pgerr.GroupingError {
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", constraint, def.Name).
+				WithDetail("view %s depends on constraint %s on table %s", v.Name, constraint, def.Name).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+	}
+	return nil
+}
+
+// renameColumnInViews keeps the views and materialized views that read
+// table def reading its column at pos, just renamed from old: each of
+// their references to the table gets a column alias list naming its
+// columns as they were, which PostgreSQL, holding columns by number,
+// prints the same way (FROM t t(a, b, old)).
+func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Table, pos int, old string) error {
+	var names []string // the table's columns up to pos, as the queries name them
+	for i, c := range def.Columns[:pos+1] {
+		switch {
+		case c.Dropped:
+		case i == pos:
+			names = append(names, old)
+		default:
+			names = append(names, c.Name)
+		}
+	}
+	rewrite := func(query string) (string, bool, error) {
+		sel, err := planner.ParseSelect(query)
+		if err != nil {
+			return "", false, err
+		}
+		changed := false
+		planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+			rv := x.GetRangeVar()
+			if rv == nil || rv.Relname != def.Name || rv.Schemaname != "" && rv.Schemaname != def.Schema {
+				return
+			}
+			if rv.Alias == nil {
+				rv.Alias = &pg.Alias{Aliasname: rv.Relname}
+			}
+			if n := len(rv.Alias.Colnames); n < len(names) {
+				for _, name := range names[n:] {
+					rv.Alias.Colnames = append(rv.Alias.Colnames, pg.MakeStrNode(name))
+				}
+				changed = true
+			}
+		})
+		if !changed {
+			return query, false, nil
+		}
+		text, err := planner.DeparseSelect(sel)
+		return text, true, err
+	}
+	target := def.Schema + "." + def.Name
+	root := a.tx.Root
+	views, err := root.Views(ctx)
+	if err != nil {
+		return err
+	}
+	for _, v := range views {
+		if !slices.Contains(v.Depends, target) {
+			continue
+		}
+		q, changed, err := rewrite(v.Query)
+		if err != nil || !changed {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		nv := *v
+		nv.Query = q
+		if root, err = root.PutView(ctx, &nv); err != nil {
+			return err
+		}
+	}
+	tables, err := root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if t.MatView == nil || !slices.Contains(t.MatView.Depends, target) {
+			continue
+		}
+		q, changed, err := rewrite(t.MatView.Query)
+		if err != nil || !changed {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		mv := *t.MatView
+		mv.Query = q
+		nt := cloneTable(t)
+		nt.MatView = &mv
+		if root, err = root.PutTable(ctx, nt); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// frozenQuery returns the text view v keeps of its query sel: the
+// analyzed form planner.FreezeViewQuery prints, when it plans to the
+// same columns as the query written, else v.Query as it is.
+func (a *analyzer) frozenQuery(sel *pg.SelectStmt, v *versioning.View) string {
+	names := make([]string, len(v.Columns))
+	for i, c := range v.Columns {
+		names[i] = c.Name
+	}
+	q, ok := planner.FreezeViewQuery(a.Analyzer, sel, names)
+	if !ok {
+		return v.Query
+	}
+	fsel, err := planner.ParseSelect(q)
+	if err != nil {
+		return v.Query
+	}
+	plan, err := a.ViewQuery(fsel)
+	if err != nil {
+		return v.Query
+	}
+	cols := plan.Columns()
+	if len(cols) != len(v.Columns) {
+		return v.Query
+	}
+	for i, c := range cols {
+		t := c.T
+		if t.OID == exec.OIDUnknown {
+			t = exec.TText
+		}
+		if c.Name != v.Columns[i].Name || t.OID != v.Columns[i].Type || t.Typmod != v.Columns[i].Typmod {
+			return v.Query
+		}
+	}
+	return q
 }

@@ -603,6 +603,21 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 	type named struct{ schema, name string }
 	var set []named
 	for _, obj := range s.Objects {
+		if s.RemoveType == pg.ObjectType_OBJECT_MATVIEW {
+			// A missing materialized view is named as one.
+			sc, name := planner.SplitName(planner.NameList(obj.GetList().Items))
+			rel, _, err := a.LookupRelation(ctx, sc, name)
+			if err != nil {
+				return "", err
+			}
+			if rel.Kind == planner.RelNone {
+				if !s.MissingOk {
+					return "", pgerr.New(pgerr.UndefinedTable, "materialized view %q does not exist", name)
+				}
+				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "materialized view %q does not exist, skipping", name))
+				continue
+			}
+		}
 		rel, relSchema, _, err := a.dropTarget(ctx, obj, planner.RelTable, s.MissingOk)
 		if err != nil {
 			return "", err

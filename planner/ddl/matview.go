@@ -103,7 +103,7 @@ func (a *analyzer) dropDependentMatviews(ctx context.Context, target, what strin
 				WithDetail("materialized view %s depends on %s", t.Name, what).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to materialized view %s", t.Name))
+		a.cascaded("materialized view " + t.Name)
 		if err := a.dropDependentViews(ctx, t.Schema, t.Name, "materialized view "+t.Name, true); err != nil {
 			return err
 		}

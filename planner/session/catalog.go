@@ -72,6 +72,12 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 		ViewEvents: func(v *versioning.View, include []int) int {
 			return planner.ViewEvents(s, env, v, include)
 		},
+		ViewDef: func(snap *catalog.Snapshot, query string, depends, cols []string) string {
+			if text, ok := planner.ViewDef(s, env, snap, query, depends, cols, false, 0); ok {
+				return text
+			}
+			return " " + query
+		},
 	}, nil
 }
 
@@ -224,12 +230,13 @@ func init() {
 		return description(snap, oid, catalog.OIDPgClass, int(a[1].I)), nil
 	}))
 	exec.Register(withSession("set_config", []uint32{exec.OIDText, exec.OIDText, exec.OIDBool}, exec.OIDText, (*Session).setConfig))
-	// pg_get_viewdef names the view by OID or by name; the int4 of
-	// (oid, integer) is the line width of the pretty form, which is the
-	// one form here.
+	// pg_get_viewdef names the view by OID or by name; the bool asks
+	// for the pretty form (parentheses only where needed), the int4 of
+	// (oid, integer) is the line width of the pretty form.
 	for _, args := range [][]uint32{oid, {exec.OIDOid, exec.OIDBool}, {exec.OIDOid, exec.OIDInt4}} {
-		registerStrict("pg_get_viewdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
-			return viewDef(snap, oid), nil
+		registerStrict("pg_get_viewdef", args, exec.OIDText, onCatalog(func(s *Session, env *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+			pretty, wrap := viewDefForm(args, a)
+			return s.viewDef(env, snap, oid, pretty, wrap), nil
 		}))
 	}
 	for _, args := range [][]uint32{{exec.OIDText}, {exec.OIDText, exec.OIDBool}} {
@@ -242,7 +249,8 @@ func init() {
 			if err != nil {
 				return exec.Null, err
 			}
-			return viewDef(snap, oid), nil
+			pretty, wrap := viewDefForm(args, a)
+			return s.viewDef(env, snap, oid, pretty, wrap), nil
 		})
 	}
 	registerStrict("current_schema", nil, exec.OIDName, (*Session).currentSchema)
@@ -430,12 +438,50 @@ func (s *Session) setConfig(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	return exec.DText(s.vars[strings.ToLower(a[0].S)]), nil
 }
 
-// viewDef is pg_get_viewdef of the relation oid: NULL unless a view.
-func viewDef(snap *catalog.Snapshot, oid uint32) exec.Datum {
-	if r, ok := snap.RelationByOID(oid); ok && r.Query != nil {
+// viewDefForm returns the form pg_get_viewdef's arguments a (of types
+// args) ask for: pretty, and the wrap column.
+func viewDefForm(args []uint32, a []exec.Datum) (pretty bool, wrap int) {
+	if len(args) < 2 {
+		return false, 0
+	}
+	if args[1] == exec.OIDInt4 {
+		return true, int(a[1].I)
+	}
+	return a[1].Bool(), 0
+}
+
+// viewDef is pg_get_viewdef of the relation oid: NULL unless a view or
+// a materialized view.
+func (s *Session) viewDef(env *exec.Env, snap *catalog.Snapshot, oid uint32, pretty bool, wrap int) exec.Datum {
+	r, ok := snap.RelationByOID(oid)
+	if !ok {
+		return exec.Null
+	}
+	var query string
+	var depends, cols []string
+	switch {
+	case r.Query != nil:
+		query, depends = r.Query.Query, r.Query.Depends
+		for _, c := range r.Query.Columns {
+			cols = append(cols, c.Name)
+		}
+	case r.Table != nil && r.Table.MatView != nil:
+		query, depends = r.Table.MatView.Query, r.Table.MatView.Depends
+		for _, c := range r.Table.Columns {
+			if !c.Dropped {
+				cols = append(cols, c.Name)
+			}
+		}
+	default:
+		return exec.Null
+	}
+	if text, ok := planner.ViewDef(s, env, snap, query, depends, cols, pretty, wrap); ok {
+		return exec.DText(text + ";")
+	}
+	if r.Query != nil {
 		return exec.DText(" " + planner.ViewDefinition(snap, r.Query) + ";")
 	}
-	return exec.Null
+	return exec.DText(" " + query + ";")
 }
 
 // currentSchema is current_schema(): the first schema of the search path
