@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -392,6 +393,65 @@ func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Tabl
 			names = append(names, c.Name)
 		}
 	}
+	return a.rewriteReaders(ctx, def, func(rv *pg.RangeVar) bool {
+		if rv.Alias == nil {
+			rv.Alias = &pg.Alias{Aliasname: rv.Relname}
+		}
+		n := len(rv.Alias.Colnames)
+		if n >= len(names) {
+			return false
+		}
+		for _, name := range names[n:] {
+			rv.Alias.Colnames = append(rv.Alias.Colnames, pg.MakeStrNode(name))
+		}
+		return true
+	})
+}
+
+// addColumnInViews keeps the references to table def that have a column
+// alias list (renameColumnInViews) unambiguous when a column named name
+// is added: a list that names a column so gets the new column's name
+// made unique (name_1), as PostgreSQL prints it.
+func (a *analyzer) addColumnInViews(ctx context.Context, def *versioning.Table, name string) error {
+	var real []string
+	for _, c := range def.Columns {
+		if !c.Dropped {
+			real = append(real, c.Name)
+		}
+	}
+	return a.rewriteReaders(ctx, def, func(rv *pg.RangeVar) bool {
+		if rv.Alias == nil || len(rv.Alias.Colnames) == 0 {
+			return false
+		}
+		used := map[string]bool{}
+		var all []string
+		for i, r := range real {
+			n := r
+			if i < len(rv.Alias.Colnames) {
+				n = rv.Alias.Colnames[i].GetString_().Sval
+			}
+			used[n] = true
+			all = append(all, n)
+		}
+		if !used[name] {
+			return false
+		}
+		unique := name
+		for i := 1; used[unique]; i++ {
+			unique = name + "_" + strconv.Itoa(i)
+		}
+		rv.Alias.Colnames = nil
+		for _, n := range append(all, unique) {
+			rv.Alias.Colnames = append(rv.Alias.Colnames, pg.MakeStrNode(n))
+		}
+		return true
+	})
+}
+
+// rewriteReaders applies fix to the references to table def in the
+// queries of the views and materialized views that read it, storing
+// those it changes.
+func (a *analyzer) rewriteReaders(ctx context.Context, def *versioning.Table, fix func(*pg.RangeVar) bool) error {
 	rewrite := func(query string) (string, bool, error) {
 		sel, err := planner.ParseSelect(query)
 		if err != nil {
@@ -403,15 +463,7 @@ func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Tabl
 			if rv == nil || rv.Relname != def.Name || rv.Schemaname != "" && rv.Schemaname != def.Schema {
 				return
 			}
-			if rv.Alias == nil {
-				rv.Alias = &pg.Alias{Aliasname: rv.Relname}
-			}
-			if n := len(rv.Alias.Colnames); n < len(names) {
-				for _, name := range names[n:] {
-					rv.Alias.Colnames = append(rv.Alias.Colnames, pg.MakeStrNode(name))
-				}
-				changed = true
-			}
+			changed = fix(rv) || changed
 		})
 		if !changed {
 			return query, false, nil
@@ -430,10 +482,10 @@ func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Tabl
 			continue
 		}
 		q, changed, err := rewrite(v.Query)
-		if err != nil || !changed {
-			if err != nil {
-				return err
-			}
+		if err != nil {
+			return err
+		}
+		if !changed {
 			continue
 		}
 		nv := *v
@@ -451,10 +503,10 @@ func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Tabl
 			continue
 		}
 		q, changed, err := rewrite(t.MatView.Query)
-		if err != nil || !changed {
-			if err != nil {
-				return err
-			}
+		if err != nil {
+			return err
+		}
+		if !changed {
 			continue
 		}
 		mv := *t.MatView
