@@ -257,13 +257,17 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name stri
 		if !slices.Contains(v.Depends, target) {
 			continue
 		}
-		sel, err := planner.ParseSelect(v.Query)
-		if err != nil {
-			return err
-		}
-		planner.RenameInQuery(sel, schema, old, to, name)
-		if v.Query, err = planner.DeparseSelect(sel); err != nil {
-			return err
+		if q, ok := a.refreezeRenamed(v, schema, old, to, name); ok {
+			v.Query = q
+		} else {
+			sel, err := planner.ParseSelect(v.Query)
+			if err != nil {
+				return err
+			}
+			planner.RenameInQuery(sel, schema, old, to, name)
+			if v.Query, err = planner.DeparseSelect(sel); err != nil {
+				return err
+			}
 		}
 		for i, d := range v.Depends {
 			if d == target {
@@ -555,4 +559,29 @@ func (a *analyzer) frozenQuery(sel *pg.SelectStmt, v *versioning.View) string {
 		}
 	}
 	return q
+}
+
+// refreezeRenamed returns view v's query for the rename of the relation
+// schema.old it reads to to.name, printed anew with the names PostgreSQL gives its
+// FROM items (planner.RefreezeRenamed); ok is false when it cannot be.
+func (a *analyzer) refreezeRenamed(v *versioning.View, schema, old, to, name string) (string, bool) {
+	sel, err := planner.ParseSelect(v.Query)
+	if err != nil {
+		return "", false
+	}
+	renamed := map[*pg.RangeVar]*pg.RangeVar{}
+	planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+		if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
+			n := &pg.RangeVar{Relname: name, Schemaname: rv.Schemaname, Inh: rv.Inh}
+			if to != schema || rv.Schemaname != "" {
+				n.Schemaname = to
+			}
+			renamed[rv] = n
+		}
+	})
+	cols := make([]string, len(v.Columns))
+	for i, c := range v.Columns {
+		cols[i] = c.Name
+	}
+	return planner.RefreezeRenamed(a.Analyzer, sel, cols, renamed)
 }
