@@ -79,6 +79,9 @@ type deparser struct {
 	// storing prints a query for a view to keep (FreezeViewQuery):
 	// names as written, whole rows without casts.
 	storing bool
+	// renamed maps the references to relations being renamed to the
+	// references by their new names (RefreezeRenamed).
+	renamed map[*pg.RangeVar]*pg.RangeVar
 }
 
 // typeOf returns the type analysis gives n (unknown when it fails).

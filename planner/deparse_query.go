@@ -516,7 +516,7 @@ func (p *qprinter) basicSelect(sel *pg.SelectStmt, outer *dpNS, colnames []strin
 
 // levelNS builds the namespace of a SELECT block and its FROM items.
 func (d *deparser) levelNS(sel *pg.SelectStmt, outer *dpNS) (*dpNS, []*dpFrom, error) {
-	ns := &dpNS{outer: outer, names: map[string]bool{}, keepNames: d.storing}
+	ns := &dpNS{outer: outer, names: map[string]bool{}, keepNames: d.storing && d.renamed == nil}
 	if outer == nil {
 		// PostgreSQL 15's view rule has OLD and NEW entries first.
 		ns.names["old"], ns.names["new"] = true, true
@@ -856,16 +856,24 @@ func (d *deparser) fromItem(n *pg.Node, ns *dpNS) (*dpFrom, error) {
 		if err != nil {
 			return nil, err
 		}
-		name := rv.Relname
-		refname := name
+		refname := rv.Relname
 		if rv.Alias != nil {
 			refname = rv.Alias.Aliasname
 		}
-		r := &dpRTE{name: refname, relVisible: true, colsVisible: true, refname: ns.unique(refname), rowType: d.relationName(rv, t)}
+		// A relation being renamed is read under its old name, printed
+		// under its new one.
+		printed := rv
+		if to, ok := d.renamed[rv]; ok {
+			printed = to
+			if rv.Alias == nil {
+				refname = to.Relname
+			}
+		}
+		r := &dpRTE{name: aliasOf(rv), relVisible: true, colsVisible: true, refname: ns.unique(refname), rowType: d.relationName(printed, t)}
 		if rv.Alias == nil {
 			r.schema = t.Def.Schema
 		}
-		f := &dpFrom{node: n, rte: r, relation: d.relationName(rv, t)}
+		f := &dpFrom{node: n, rte: r, relation: d.relationName(printed, t)}
 		var colnames []*pg.Node
 		if rv.Alias != nil {
 			colnames = rv.Alias.Colnames
@@ -1159,7 +1167,11 @@ func (p *qprinter) fromItem(f *dpFrom) {
 			p.buf.WriteString(d.expr(f.fn, nil, exec.TUnknown, false) + " " + QuoteIdent(f.rte.refname))
 		default:
 			p.buf.WriteString(f.relation)
-			if f.rte.refname != f.node.GetRangeVar().Relname || f.printAliases {
+			relname := f.node.GetRangeVar().Relname
+			if to, ok := d.renamed[f.node.GetRangeVar()]; ok {
+				relname = to.Relname
+			}
+			if f.rte.refname != relname || f.printAliases {
 				p.buf.WriteString(" " + QuoteIdent(f.rte.refname))
 			}
 		}
@@ -1429,4 +1441,25 @@ func (d *deparser) colPrint(c *dpCol) string {
 		d.fellBack()
 	}
 	return c.print
+}
+
+// RefreezeRenamed returns the stored query sel of a view whose columns
+// are cols as relations it reads are renamed: renamed maps each
+// reference to them to the reference by the new name. The query is printed as FreezeViewQuery prints it,
+// but with the names PostgreSQL would give its FROM items, unique from
+// the outermost query in (FROM a1 a1_1), so that no reference comes to
+// mean another item. ok is false where FreezeViewQuery's is.
+func RefreezeRenamed(x *Analyzer, sel *pg.SelectStmt, cols []string, renamed map[*pg.RangeVar]*pg.RangeVar) (string, bool) {
+	restore, err := x.Unchecked()
+	if err != nil {
+		return "", false
+	}
+	defer restore()
+	fell := false
+	d := &deparser{a: x.a, settings: x.a.s.Settings(), wrap: -1, fallbacks: &fell, storing: true, renamed: renamed}
+	text, err := d.queryDef(sel, nil, 0, cols, true)
+	if err != nil || fell {
+		return "", false
+	}
+	return text, true
 }

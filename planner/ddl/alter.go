@@ -360,6 +360,9 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 			return nil
 		}
 	}
+	if err := a.addColumnInViews(ctx, def, cd.Colname); err != nil {
+		return err
+	}
 	d, err := a.newTableDDL(ctx, def)
 	if err != nil {
 		return err

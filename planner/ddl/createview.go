@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -256,13 +257,17 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name stri
 		if !slices.Contains(v.Depends, target) {
 			continue
 		}
-		sel, err := planner.ParseSelect(v.Query)
-		if err != nil {
-			return err
-		}
-		planner.RenameInQuery(sel, schema, old, to, name)
-		if v.Query, err = planner.DeparseSelect(sel); err != nil {
-			return err
+		if q, ok := a.refreezeRenamed(v, schema, old, to, name); ok {
+			v.Query = q
+		} else {
+			sel, err := planner.ParseSelect(v.Query)
+			if err != nil {
+				return err
+			}
+			planner.RenameInQuery(sel, schema, old, to, name)
+			if v.Query, err = planner.DeparseSelect(sel); err != nil {
+				return err
+			}
 		}
 		for i, d := range v.Depends {
 			if d == target {
@@ -392,6 +397,65 @@ func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Tabl
 			names = append(names, c.Name)
 		}
 	}
+	return a.rewriteReaders(ctx, def, func(rv *pg.RangeVar) bool {
+		if rv.Alias == nil {
+			rv.Alias = &pg.Alias{Aliasname: rv.Relname}
+		}
+		n := len(rv.Alias.Colnames)
+		if n >= len(names) {
+			return false
+		}
+		for _, name := range names[n:] {
+			rv.Alias.Colnames = append(rv.Alias.Colnames, pg.MakeStrNode(name))
+		}
+		return true
+	})
+}
+
+// addColumnInViews keeps the references to table def that have a column
+// alias list (renameColumnInViews) unambiguous when a column named name
+// is added: a list that names a column so gets the new column's name
+// made unique (name_1), as PostgreSQL prints it.
+func (a *analyzer) addColumnInViews(ctx context.Context, def *versioning.Table, name string) error {
+	var real []string
+	for _, c := range def.Columns {
+		if !c.Dropped {
+			real = append(real, c.Name)
+		}
+	}
+	return a.rewriteReaders(ctx, def, func(rv *pg.RangeVar) bool {
+		if rv.Alias == nil || len(rv.Alias.Colnames) == 0 {
+			return false
+		}
+		used := map[string]bool{}
+		var all []string
+		for i, r := range real {
+			n := r
+			if i < len(rv.Alias.Colnames) {
+				n = rv.Alias.Colnames[i].GetString_().Sval
+			}
+			used[n] = true
+			all = append(all, n)
+		}
+		if !used[name] {
+			return false
+		}
+		unique := name
+		for i := 1; used[unique]; i++ {
+			unique = name + "_" + strconv.Itoa(i)
+		}
+		rv.Alias.Colnames = nil
+		for _, n := range append(all, unique) {
+			rv.Alias.Colnames = append(rv.Alias.Colnames, pg.MakeStrNode(n))
+		}
+		return true
+	})
+}
+
+// rewriteReaders applies fix to the references to table def in the
+// queries of the views and materialized views that read it, storing
+// those it changes.
+func (a *analyzer) rewriteReaders(ctx context.Context, def *versioning.Table, fix func(*pg.RangeVar) bool) error {
 	rewrite := func(query string) (string, bool, error) {
 		sel, err := planner.ParseSelect(query)
 		if err != nil {
@@ -403,15 +467,7 @@ func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Tabl
 			if rv == nil || rv.Relname != def.Name || rv.Schemaname != "" && rv.Schemaname != def.Schema {
 				return
 			}
-			if rv.Alias == nil {
-				rv.Alias = &pg.Alias{Aliasname: rv.Relname}
-			}
-			if n := len(rv.Alias.Colnames); n < len(names) {
-				for _, name := range names[n:] {
-					rv.Alias.Colnames = append(rv.Alias.Colnames, pg.MakeStrNode(name))
-				}
-				changed = true
-			}
+			changed = fix(rv) || changed
 		})
 		if !changed {
 			return query, false, nil
@@ -430,10 +486,10 @@ func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Tabl
 			continue
 		}
 		q, changed, err := rewrite(v.Query)
-		if err != nil || !changed {
-			if err != nil {
-				return err
-			}
+		if err != nil {
+			return err
+		}
+		if !changed {
 			continue
 		}
 		nv := *v
@@ -451,10 +507,10 @@ func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Tabl
 			continue
 		}
 		q, changed, err := rewrite(t.MatView.Query)
-		if err != nil || !changed {
-			if err != nil {
-				return err
-			}
+		if err != nil {
+			return err
+		}
+		if !changed {
 			continue
 		}
 		mv := *t.MatView
@@ -503,4 +559,29 @@ func (a *analyzer) frozenQuery(sel *pg.SelectStmt, v *versioning.View) string {
 		}
 	}
 	return q
+}
+
+// refreezeRenamed returns view v's query for the rename of the relation
+// schema.old it reads to to.name, printed anew with the names PostgreSQL gives its
+// FROM items (planner.RefreezeRenamed); ok is false when it cannot be.
+func (a *analyzer) refreezeRenamed(v *versioning.View, schema, old, to, name string) (string, bool) {
+	sel, err := planner.ParseSelect(v.Query)
+	if err != nil {
+		return "", false
+	}
+	renamed := map[*pg.RangeVar]*pg.RangeVar{}
+	planner.VisitNodes(&pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, func(x *pg.Node) {
+		if rv := x.GetRangeVar(); rv != nil && rv.Relname == old && (rv.Schemaname == "" || rv.Schemaname == schema) {
+			n := &pg.RangeVar{Relname: name, Schemaname: rv.Schemaname, Inh: rv.Inh}
+			if to != schema || rv.Schemaname != "" {
+				n.Schemaname = to
+			}
+			renamed[rv] = n
+		}
+	})
+	cols := make([]string, len(v.Columns))
+	for i, c := range v.Columns {
+		cols[i] = c.Name
+	}
+	return planner.RefreezeRenamed(a.Analyzer, sel, cols, renamed)
 }
