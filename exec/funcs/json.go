@@ -606,7 +606,7 @@ func xsdOffset(s string) string {
 
 // toJSONB converts a value of type t to a jsonb tree.
 func toJSONB(env *exec.Env, t exec.T, d exec.Datum) (types.JSONB, error) {
-	if t.OID == exec.OIDJSON || t.OID == exec.OIDJSONB {
+	if (t.OID == exec.OIDJSON || t.OID == exec.OIDJSONB) && !d.IsNull() {
 		return types.ParseJSONB(d.S)
 	}
 	return types.ParseJSONB(string(appendToJSON(nil, env, t, d)))
@@ -944,13 +944,15 @@ func registerJSON() {
 	}
 	buildObject := func(jsonb bool, name string) func([]exec.T) (exec.Fn, exec.T, error) {
 		return func(ts []exec.T) (exec.Fn, exec.T, error) {
-			if len(ts)%2 != 0 {
-				return nil, exec.T{}, pgerr.New(pgerr.InvalidParameterValue, "argument list must have even number of elements").
-					WithHint("The arguments of %s() must consist of alternating keys and values.", name)
-			}
 			ret := exec.TJSON
 			if jsonb {
 				ret = exec.TJSONB
+			}
+			if len(ts)%2 != 0 {
+				// PostgreSQL checks when the function runs: no row, no error.
+				err := pgerr.New(pgerr.InvalidParameterValue, "argument list must have even number of elements").
+					WithHint("The arguments of %s() must consist of alternating keys and values.", name)
+				return func(*exec.Env, []exec.Datum) (exec.Datum, error) { return exec.Null, err }, ret, nil
 			}
 			return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				var pairs []types.JSONBPair
@@ -962,8 +964,8 @@ func registerJSON() {
 					if a[i].IsNull() {
 						return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "argument %d: key must not be null", i+1)
 					}
-					if k := ts[i].OID; k == exec.OIDJSON || k == exec.OIDJSONB || exec.KindOf(k) == exec.KindNull {
-						return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
+					if err := scalarKey(ts[i]); err != nil {
+						return exec.Null, err
 					}
 					key := textOf(env, ts[i], a[i])
 					if jsonb {
@@ -1005,6 +1007,15 @@ func registerJSON() {
 			&exec.Func{Name: prefix + "_build_object", Ret: ret, Build: buildObject(jsonb, prefix+"_build_object")},
 			&exec.Func{Name: prefix + "_build_object", Args: []uint32{exec.OIDAny}, Variadic: true, Ret: ret, Build: buildObject(jsonb, prefix+"_build_object")})
 	}
+}
+
+// scalarKey fails for a key of json_build_object or json_object_agg that
+// PostgreSQL refuses: arrays, composites and json itself.
+func scalarKey(t exec.T) error {
+	if k := t.OID; k == exec.OIDJSON || k == exec.OIDJSONB || exec.IsArrayType(k) || exec.KindOf(k) == exec.KindRecord || exec.KindOf(k) == exec.KindNull {
+		return pgerr.New(pgerr.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
+	}
+	return nil
 }
 
 // jsonObjectPairs reads json_object's arguments: one text[] of
