@@ -14,8 +14,8 @@ import (
 )
 
 // createSchema runs CREATE SCHEMA [IF NOT EXISTS] [name] [AUTHORIZATION
-// role] [elements]: the elements (CREATE TABLE, INDEX, SEQUENCE) are
-// created in the new schema.
+// role] [elements]: the elements (CREATE TABLE, INDEX, SEQUENCE, VIEW,
+// TRIGGER) are created in the new schema.
 func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (planner.Utility, error) {
 	name, owner := s.Schemaname, a.s.CurrentRole()
 	if s.Authrole != nil {
@@ -97,6 +97,12 @@ func schemaElement(a *analyzer, n *pg.Node) (*pg.RangeVar, func(context.Context)
 	case n.GetCreateSeqStmt() != nil:
 		s := n.GetCreateSeqStmt()
 		return s.Sequence, func(context.Context) (planner.Utility, error) { return a.createSequence(s) }
+	case n.GetViewStmt() != nil:
+		s := n.GetViewStmt()
+		return s.View, func(context.Context) (planner.Utility, error) { return a.createView(s) }
+	case n.GetCreateTrigStmt() != nil:
+		s := n.GetCreateTrigStmt()
+		return s.Relation, func(context.Context) (planner.Utility, error) { return a.createTrigger(s) }
 	}
 	return nil, nil
 }
