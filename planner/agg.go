@@ -426,6 +426,9 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if f.Over != nil {
 		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet"), f.Location)
 	}
+	if a.inAggFilter {
+		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in FILTER"), f.Location)
+	}
 	if a.inAgg {
 		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), f.Location)
 	}
@@ -529,7 +532,9 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	}
 	call := &exec.AggCall{Func: fn, ArgTypes: want, Args: args, Distinct: f.AggDistinct, Filter: present}
 	if f.AggFilter != nil {
+		a.inAggFilter = true
 		filter, err := a.condition(f.AggFilter, g.input, "FILTER", "argument of FILTER")
+		a.inAggFilter = false
 		if err != nil {
 			return nil, err
 		}

@@ -74,6 +74,7 @@ type analyzer struct {
 	// it (nested, restore).
 	clause      string  // the clause being analyzed, for "not allowed in" errors
 	inAgg       bool    // analyzing an aggregate's arguments
+	inAggFilter bool    // ... its FILTER condition
 	keepUnknown bool    // a set operation's leaf: leave unknown output columns to the set operation
 	srfs        *srfSet // set-returning functions of the select list being analyzed
 	nestedQuery bool    // analyzing a subquery, not the statement's own query
@@ -90,6 +91,7 @@ type analyzer struct {
 type analyzerState struct {
 	clause      string
 	inAgg       bool
+	inAggFilter bool
 	keepUnknown bool
 	srfs        *srfSet
 	nestedQuery bool
@@ -99,13 +101,13 @@ type analyzerState struct {
 
 // nested clears the per-query state for a nested query and returns it.
 func (a *analyzer) nested() analyzerState {
-	s := analyzerState{a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery, a.windows, a.inWindow}
-	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery, a.windows, a.inWindow = "", false, false, nil, true, nil, false
+	s := analyzerState{a.clause, a.inAgg, a.inAggFilter, a.keepUnknown, a.srfs, a.nestedQuery, a.windows, a.inWindow}
+	a.clause, a.inAgg, a.inAggFilter, a.keepUnknown, a.srfs, a.nestedQuery, a.windows, a.inWindow = "", false, false, false, nil, true, nil, false
 	return s
 }
 
 func (a *analyzer) restore(s analyzerState) {
-	a.clause, a.inAgg, a.keepUnknown, a.srfs, a.nestedQuery, a.windows, a.inWindow = s.clause, s.inAgg, s.keepUnknown, s.srfs, s.nestedQuery, s.windows, s.inWindow
+	a.clause, a.inAgg, a.inAggFilter, a.keepUnknown, a.srfs, a.nestedQuery, a.windows, a.inWindow = s.clause, s.inAgg, s.inAggFilter, s.keepUnknown, s.srfs, s.nestedQuery, s.windows, s.inWindow
 }
 
 // table looks up a table named by a RangeVar.

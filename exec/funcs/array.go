@@ -59,6 +59,7 @@ func registerArray() {
 		fixed("||", []uint32{CA, CE}, CA, false, arrayAppend),
 		fixed("||", []uint32{CE, CA}, CA, false, arrayPrepend),
 		fixed("||", []uint32{CA, CA}, CA, false, arrayCat),
+		fixed("width_bucket", []uint32{CE, CA}, I4, true, widthBucketArray),
 		fixed("array_position", []uint32{CA, CE}, I4, false, arrayPosition),
 		fixed("array_position", []uint32{CA, CE, I4}, I4, false, arrayPosition),
 		fixed("array_positions", []uint32{CA, CE}, exec.OIDInt4Array, false, arrayPositions),
@@ -378,6 +379,31 @@ func arrayPositions(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		}
 	}
 	return exec.NewArray(exec.OIDInt4, out), nil
+}
+
+// widthBucketArray is width_bucket(operand, thresholds): the number of
+// the bucket operand falls in, 0 below the first threshold, found by
+// PostgreSQL's binary search (the thresholds are taken to be sorted).
+func widthBucketArray(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	arr := a[1].Array()
+	if len(arr.Dims) > 1 {
+		return exec.Null, pgerr.New(pgerr.ArraySubscriptError, "thresholds must be one-dimensional array")
+	}
+	for _, e := range arr.Elems {
+		if e.IsNull() {
+			return exec.Null, pgerr.New(pgerr.NullValueNotAllowed, "thresholds array must not contain NULLs")
+		}
+	}
+	left, right := 0, len(arr.Elems)
+	for left < right {
+		mid := (left + right) / 2
+		if exec.Compare(a[0], arr.Elems[mid]) < 0 {
+			right = mid
+		} else {
+			left = mid + 1
+		}
+	}
+	return exec.DInt(int64(left)), nil
 }
 
 // arrayRemove is array_remove(array, elem): a one-dimensional array

@@ -148,22 +148,13 @@ func registerSRFs() {
 	}
 	for _, args := range [][]uint32{{TX, TX}, {TX, TX, TX}} {
 		exec.RegisterSRF(&exec.Func{Name: "string_to_table", Args: args, Ret: TX}, func([]exec.T) *exec.SRF {
-			return &exec.SRF{Cols: []exec.ResultColumn{{Name: "string_to_table", T: exec.TText}},
+			return &exec.SRF{Cols: []exec.ResultColumn{{Name: "string_to_table", T: exec.TText}}, NullArgs: true,
 				Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
-					var parts []string
-					switch {
-					case a[0].S == "":
-					case a[1].S == "":
-						parts = []string{a[0].S}
-					default:
-						parts = strings.Split(a[0].S, a[1].S)
+					if a[0].IsNull() {
+						return nil, nil
 					}
 					var rows []exec.Row
-					for _, p := range parts {
-						d := exec.DText(p)
-						if len(a) > 2 && p == a[2].S {
-							d = exec.Null
-						}
+					for _, d := range splitString(a) {
 						rows = append(rows, exec.Row{d})
 					}
 					return rows, nil

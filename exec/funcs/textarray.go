@@ -90,33 +90,7 @@ func registerTextArray() {
 		if a[0].IsNull() {
 			return exec.Null, nil
 		}
-		s := a[0].S
-		var nullStr *string
-		if len(a) > 2 && !a[2].IsNull() {
-			nullStr = &a[2].S
-		}
-		var parts []string
-		switch {
-		case s == "":
-			return textArray(nil), nil
-		case a[1].IsNull():
-			for _, r := range s {
-				parts = append(parts, string(r))
-			}
-		case a[1].S == "":
-			parts = []string{s}
-		default:
-			parts = strings.Split(s, a[1].S)
-		}
-		elems := make([]exec.Datum, len(parts))
-		for i, p := range parts {
-			if nullStr != nil && p == *nullStr {
-				elems[i] = exec.Null
-			} else {
-				elems[i] = exec.DText(p)
-			}
-		}
-		return textArray(elems), nil
+		return textArray(splitString(a)), nil
 	}
 	exec.Register(&exec.Func{Name: "string_to_array", Args: tt, Ret: exec.OIDTextArray, Fn: toArray},
 		&exec.Func{Name: "string_to_array", Args: ttt, Ret: exec.OIDTextArray, Fn: toArray})
@@ -133,4 +107,35 @@ func textArrayOf(d exec.Datum) []exec.Datum {
 		return nil
 	}
 	return d.Array().Elems
+}
+
+// splitString splits string_to_array's and string_to_table's arguments
+// (string, delimiter[, null string]) into the elements: a NULL delimiter
+// splits into characters, an empty one leaves the string whole, and
+// pieces equal to the null string are NULL. The string must not be NULL.
+func splitString(a []exec.Datum) []exec.Datum {
+	s := a[0].S
+	var parts []string
+	switch {
+	case s == "":
+		return []exec.Datum{}
+	case a[1].IsNull():
+		for _, r := range s {
+			parts = append(parts, string(r))
+		}
+	case a[1].S == "":
+		parts = []string{s}
+	default:
+		parts = strings.Split(s, a[1].S)
+	}
+	nullStr := len(a) > 2 && !a[2].IsNull()
+	elems := make([]exec.Datum, len(parts))
+	for i, p := range parts {
+		if nullStr && p == a[2].S {
+			elems[i] = exec.Null
+		} else {
+			elems[i] = exec.DText(p)
+		}
+	}
+	return elems
 }
