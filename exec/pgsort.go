@@ -155,6 +155,9 @@ func (s *topN) rcmp(a, b Row) int { return -s.cmp(a, b) }
 
 // add takes the next input row.
 func (s *topN) add(r Row) {
+	if s.bound <= 0 {
+		return // LIMIT 0 keeps nothing
+	}
 	if !s.heap {
 		s.rows = append(s.rows, r)
 		if len(s.rows) > 2*s.bound {

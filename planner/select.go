@@ -381,7 +381,7 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 		lock.In = out
 		out = lock
 	}
-	if out, err = a.limit(s, out, keys); err != nil {
+	if out, err = a.limit(s, out, keys, corr); err != nil {
 		return nil, err
 	}
 	if len(exprs) > visible {
@@ -473,20 +473,23 @@ func sortKey(by *pg.SortBy, idx int) exec.SortKey {
 	return k
 }
 
-// limit adds LIMIT/OFFSET (or FETCH FIRST) to p, sorted by keys.
-func (a *analyzer) limit(s *pg.SelectStmt, p exec.Plan, keys []exec.SortKey) (exec.Plan, error) {
+// limit adds LIMIT/OFFSET (or FETCH FIRST) to p, sorted by keys. Their
+// expressions see no column of the query itself, but may read enclosing
+// queries' (corr), as PostgreSQL's: OFFSET s - 1 in a subquery of a
+// query over s.
+func (a *analyzer) limit(s *pg.SelectStmt, p exec.Plan, keys []exec.SortKey, corr *correlation) (exec.Plan, error) {
 	if s.LimitCount == nil && s.LimitOffset == nil {
 		return p, nil
 	}
 	var count, offset exec.Expr
 	var err error
 	if s.LimitCount != nil {
-		if count, err = a.limitExpr(s.LimitCount, "LIMIT"); err != nil {
+		if count, err = a.limitExpr(s.LimitCount, "LIMIT", corr); err != nil {
 			return nil, err
 		}
 	}
 	if s.LimitOffset != nil {
-		if offset, err = a.limitExpr(s.LimitOffset, "OFFSET"); err != nil {
+		if offset, err = a.limitExpr(s.LimitOffset, "OFFSET", corr); err != nil {
 			return nil, err
 		}
 	}
@@ -499,14 +502,18 @@ func (a *analyzer) limit(s *pg.SelectStmt, p exec.Plan, keys []exec.SortKey) (ex
 	return &exec.Limit{In: p, Count: count, Offset: offset}, nil
 }
 
-func (a *analyzer) limitExpr(n *pg.Node, what string) (exec.Expr, error) {
+func (a *analyzer) limitExpr(n *pg.Node, what string, corr *correlation) (exec.Expr, error) {
 	if c := n.GetAConst(); c != nil && c.Isnull {
 		return nil, nil // LIMIT NULL / LIMIT ALL
 	}
 	saved := a.clause
 	a.clause = what
 	defer func() { a.clause = saved }()
-	e, err := a.expr(n, nil)
+	var sc *scope
+	if corr != nil {
+		sc = &scope{corr: corr}
+	}
+	e, err := a.expr(n, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -541,7 +548,7 @@ func (a *analyzer) orderLimit(s *pg.SelectStmt, p exec.Plan, corr *correlation) 
 		}
 		p = &exec.Sort{In: p, Keys: keys}
 	}
-	return a.limit(s, p, keys)
+	return a.limit(s, p, keys, corr)
 }
 
 // sortTarget returns the column of exprs an ORDER BY item sorts by: an
