@@ -132,6 +132,8 @@ func SupportsBackwardScan(p Plan) bool {
 		return SupportsBackwardScan(x.In)
 	case *Limit:
 		return SupportsBackwardScan(x.In)
+	case *LimitTies:
+		return SupportsBackwardScan(x.In)
 	case *Append:
 		for _, part := range x.Parts {
 			if !SupportsBackwardScan(part) {

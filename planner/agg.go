@@ -426,7 +426,10 @@ func (a *analyzer) aggCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if f.Over != nil {
 		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "window functions are not supported yet"), f.Location)
 	}
-	if a.inAggFilter {
+	// In a FILTER, an aggregate of this query's level is refused as
+	// such; one of an enclosing query's (over its columns only) is nested,
+	// as PostgreSQL words them.
+	if a.inAggFilter && !(sc != nil && sc.corr != nil && sc.corr.outer != nil && a.outerAgg(f, sc)) {
 		return nil, WithPos(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in FILTER"), f.Location)
 	}
 	if a.inAgg {

@@ -557,21 +557,115 @@ func (d *deparser) typeCast(tc *pg.TypeCast, n *pg.Node) string {
 	return inner + "::" + typeLabel(t)
 }
 
+// funcCall prints a function, aggregate or window function call as
+// ruleutils' get_func_expr and get_agg_expr do: DISTINCT, VARIADIC, an
+// aggregate's ORDER BY, WITHIN GROUP and FILTER. A window call's OVER is
+// printed too, but counts as a fallback (FreezeViewQuery keeps the text
+// as written), since frames and named windows are not printed.
 func (d *deparser) funcCall(f *pg.FuncCall, n *pg.Node, want exec.T, implicit bool) string {
 	name := OpName(f.Funcname)
-	if f.AggStar {
-		return name + "(*)"
-	}
 	var args []string
-	for _, x := range f.Args {
+	if f.AggStar {
+		args = []string{"*"}
+	}
+	for i, x := range f.Args {
 		t := d.typeOf(x)
 		if name == "nextval" && len(f.Args) == 1 && x.GetAConst() != nil {
 			t = exec.T{OID: exec.OIDRegclass, Typmod: -1} // nextval(regclass)
 		}
-		args = append(args, d.expr(x, n, t, false))
+		coerced := false
+		if f.AggWithinGroup && (name == "percentile_cont" || name == "percentile_disc") {
+			// The fraction is a double precision (or an array of them),
+			// its implicit cast shown.
+			t, coerced = exec.TFloat8, true
+			if exec.IsArrayType(d.typeOf(x).OID) {
+				t = exec.ArrayType(exec.TFloat8)
+			}
+		}
+		a := d.expr(x, n, t, coerced)
+		if f.FuncVariadic && i == len(f.Args)-1 {
+			a = "VARIADIC " + a
+		}
+		args = append(args, a)
 	}
-	s := name + "(" + strings.Join(args, ", ") + ")"
-	return d.withCast(s, n, d.typeOf(n), want, implicit)
+	var b strings.Builder
+	b.WriteString(name)
+	b.WriteByte('(')
+	if f.AggDistinct {
+		b.WriteString("DISTINCT ")
+	}
+	b.WriteString(strings.Join(args, ", "))
+	if len(f.AggOrder) > 0 && !f.AggWithinGroup {
+		b.WriteString(" ORDER BY ")
+		b.WriteString(d.sortItems(f.AggOrder, n))
+	}
+	b.WriteByte(')')
+	if f.AggWithinGroup {
+		b.WriteString(" WITHIN GROUP (ORDER BY ")
+		b.WriteString(d.sortItems(f.AggOrder, n))
+		b.WriteByte(')')
+	}
+	if f.AggFilter != nil {
+		b.WriteString(" FILTER (WHERE ")
+		b.WriteString(d.expr(f.AggFilter, n, exec.TBool, false))
+		b.WriteByte(')')
+	}
+	if w := f.Over; w != nil {
+		d.fellBack()
+		b.WriteString(" OVER ")
+		if w.Name != "" && len(w.PartitionClause) == 0 && len(w.OrderClause) == 0 {
+			b.WriteString(QuoteIdent(w.Name))
+		} else {
+			var parts []string
+			if len(w.PartitionClause) > 0 {
+				var ps []string
+				for _, p := range w.PartitionClause {
+					ps = append(ps, d.expr(p, n, d.typeOf(p), false))
+				}
+				parts = append(parts, "PARTITION BY "+strings.Join(ps, ", "))
+			}
+			if len(w.OrderClause) > 0 {
+				parts = append(parts, "ORDER BY "+d.sortItems(w.OrderClause, n))
+			}
+			b.WriteString("(" + strings.Join(parts, " ") + ")")
+		}
+	}
+	return d.withCast(b.String(), n, d.typeOf(n), want, implicit)
+}
+
+// sortItems prints the ORDER BY items of an aggregate or window call;
+// USING an operator falls back to pg_query's deparser.
+func (d *deparser) sortItems(items []*pg.Node, parent *pg.Node) string {
+	var out []string
+	for _, it := range items {
+		sb := it.GetSortBy()
+		if sb == nil || sb.SortbyDir == pg.SortByDir_SORTBY_USING {
+			d.fellBack()
+			s, err := DeparseExpr(it)
+			if err != nil {
+				s = "?"
+			}
+			out = append(out, s)
+			continue
+		}
+		s := d.expr(sb.Node, parent, d.typeOf(sb.Node), false)
+		desc := sb.SortbyDir == pg.SortByDir_SORTBY_DESC
+		if desc {
+			s += " DESC"
+		}
+		switch sb.SortbyNulls {
+		case pg.SortByNulls_SORTBY_NULLS_FIRST:
+			if !desc {
+				s += " NULLS FIRST"
+			}
+		case pg.SortByNulls_SORTBY_NULLS_LAST:
+			if desc {
+				s += " NULLS LAST"
+			}
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, ", ")
 }
 
 func sqlValueFunction(f *pg.SQLValueFunction) string {
