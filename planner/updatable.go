@@ -106,6 +106,8 @@ func (a *analyzer) findView(schema, name string) (*versioning.View, bool, error)
 func hasInstead(v *versioning.View, event string) bool {
 	return slices.ContainsFunc(v.Triggers, func(tr versioning.Trigger) bool {
 		return tr.Timing == 'i' && !tr.Disabled && tr.FiresOn(event)
+	}) || slices.ContainsFunc(v.Rules, func(r versioning.Rule) bool {
+		return r.Instead && r.Where == "" && !r.Disabled && r.Event == event
 	})
 }
 
