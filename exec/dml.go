@@ -72,6 +72,9 @@ type Modify struct {
 	RecheckJoined bool
 	// Merge is a MERGE's join and WHEN clauses (merge.go).
 	Merge *MergeClause
+	// NoRules marks the original statement that rule.go runs under its
+	// relation's rules: it is not handed to them again.
+	NoRules bool
 }
 
 // ModifyKind says which statement a Modify runs.
@@ -93,6 +96,9 @@ type CountedRows interface {
 }
 
 func (p *Modify) Open(env *Env) (Rows, error) {
+	if rs := p.rulesOn(env); len(rs) > 0 {
+		return p.openRules(env, rs) // rule.go
+	}
 	if p.Table.Virtual != nil {
 		if p.Kind != Merge {
 			event := [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]

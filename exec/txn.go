@@ -55,6 +55,9 @@ type Txn struct {
 	// FireTrigger, when set, runs a trigger's function (trigger.go); the
 	// planner provides it.
 	FireTrigger FireTriggerFunc
+	// FireRule, when set, runs a rewrite rule's action for a row
+	// (rule.go); the planner provides it.
+	FireRule FireRuleFunc
 	// TriggerDepth is how many trigger functions are running, nested
 	// (pg_trigger_depth).
 	TriggerDepth int

@@ -241,6 +241,9 @@ func InstallHooks(s Session, tx *exec.Txn) {
 		defer func() { tx.TriggerDepth-- }()
 		return fireTrigger(s, env, c)
 	}
+	tx.FireRule = func(env *exec.Env, c *exec.RuleCall) (exec.RuleResult, error) {
+		return fireRule(s, env, c)
+	}
 	tx.Generated = func(ctx context.Context, t *exec.Table) (exec.GeneratedCols, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).generatedExprs(t)
 	}

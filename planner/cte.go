@@ -163,6 +163,9 @@ func (a *analyzer) modifyingCTE(ce *pg.CommonTableExpr, w *pg.WithClause, corr *
 		return nil, err
 	}
 	if m, ok := p.(*exec.Modify); ok {
+		if err := rulesInWith(m); err != nil {
+			return nil, err
+		}
 		m.InWith = true
 	}
 	def.cte = &exec.CTE{Name: ce.Ctename, Plan: p, Modifying: true}

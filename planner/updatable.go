@@ -101,11 +101,14 @@ func (a *analyzer) findView(schema, name string) (*versioning.View, bool, error)
 	return nil, false, nil
 }
 
-// hasInstead reports whether view v has an enabled INSTEAD OF trigger
-// for event, which then takes the statement in place of the rewrite.
+// hasInstead reports whether view v has an enabled INSTEAD OF trigger,
+// or an unconditional DO INSTEAD rule, for event, which then takes the
+// statement in place of the rewrite.
 func hasInstead(v *versioning.View, event string) bool {
 	return slices.ContainsFunc(v.Triggers, func(tr versioning.Trigger) bool {
 		return tr.Timing == 'i' && !tr.Disabled && tr.FiresOn(event)
+	}) || slices.ContainsFunc(v.Rules, func(r versioning.Rule) bool {
+		return r.Instead && r.Where == "" && !r.Disabled && r.Event == event
 	})
 }
 

@@ -196,6 +196,7 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 		t.Cols[i].Default = c.Default // for INSERTs its INSTEAD OF triggers take
 	}
 	t.Def.Triggers = v.Triggers // INSTEAD OF triggers take its writes
+	t.Def.Rules = v.Rules       // and so do DO INSTEAD rules
 	return t, nil
 }
 

@@ -57,6 +57,9 @@ type Table struct {
 	// Triggers are the table's triggers, ordered by name (the order they
 	// fire in).
 	Triggers []Trigger `json:"triggers,omitempty"`
+	// Rules are the table's rewrite rules (CREATE RULE), ordered by name
+	// (the order they are applied in).
+	Rules []Rule `json:"rules,omitempty"`
 	// Owner is the role that owns the table, "" for the bootstrap
 	// superuser (tables made before owners were recorded). ACL is its
 	// access control list; nil until a GRANT or REVOKE first changes it,
@@ -467,6 +470,9 @@ type View struct {
 	// Triggers are the view's triggers: INSTEAD OF row triggers, which
 	// take its INSERTs, UPDATEs and DELETEs, and statement triggers.
 	Triggers []Trigger `json:"triggers,omitempty"`
+	// Rules are the view's rewrite rules, ordered by name: an
+	// unconditional DO INSTEAD rule makes the view writable for its event.
+	Rules []Rule `json:"rules,omitempty"`
 	// ColumnACL holds the columns' own privileges (GRANT UPDATE (col) ON
 	// view), by column name, as Column.ACL.
 	ColumnACL map[string][]ACLItem `json:"column_acl,omitempty"`
@@ -749,6 +755,29 @@ type Trigger struct {
 	// relations the trigger's function reads. "" for none.
 	OldTable string `json:"old_table,omitempty"`
 	NewTable string `json:"new_table,omitempty"`
+}
+
+// Rule is a rewrite rule of a table or view (CREATE RULE): commands run
+// with, or instead of, each row an INSERT, UPDATE or DELETE of the
+// relation would change, reading the row as NEW and OLD. Like a
+// trigger it is part of its relation's record, so a rule change is a
+// change of the relation's definition, and merges carry it by name.
+type Rule struct {
+	Name string `json:"name"`
+	// Event is "INSERT", "UPDATE" or "DELETE".
+	Event string `json:"event"`
+	// Instead is DO INSTEAD: the rule's actions replace the original
+	// command for the rows its condition holds for.
+	Instead bool `json:"instead,omitempty"`
+	// Where is the rule's condition as SQL text over NEW and OLD, ""
+	// for none.
+	Where string `json:"where,omitempty"`
+	// Actions are the rule's commands as SQL text, in the order they
+	// run; none is DO NOTHING.
+	Actions []string `json:"actions,omitempty"`
+	// Disabled is ALTER TABLE ... DISABLE RULE.
+	Disabled bool   `json:"disabled,omitempty"`
+	Comment  string `json:"comment,omitempty"`
 }
 
 // FiresOn reports whether the trigger fires on event.

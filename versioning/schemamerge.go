@@ -103,6 +103,10 @@ func mergeDefinitions(base, ours, theirs *Table) mergedDefinition {
 	if def.Triggers, what = mergeNamed(base.Triggers, ours.Triggers, theirs.Triggers, func(t *Trigger) string { return t.Name }); what != "" {
 		return mergedDefinition{conflict: fmt.Sprintf("trigger %q changed differently on both sides", what)}
 	}
+	if def.Rules, what = mergeNamed(base.Rules, ours.Rules, theirs.Rules, func(r *Rule) string { return r.Name }); what != "" {
+		return mergedDefinition{conflict: fmt.Sprintf("rule %q changed differently on both sides", what)}
+	}
+	slices.SortFunc(def.Rules, func(a, b Rule) int { return strings.Compare(a.Name, b.Name) })
 	if def.Policies, what = mergeNamed(base.Policies, ours.Policies, theirs.Policies, func(p *Policy) string { return p.Name }); what != "" {
 		return mergedDefinition{conflict: fmt.Sprintf("policy %q changed differently on both sides", what)}
 	}

@@ -82,7 +82,7 @@ func pgRewrite(s *Snapshot) ([]exec.Row, error) {
 		out = append(out, exec.Row{dOID(RuleOID(v.Schema, v.Name)), dText("_RETURN"), dOID(ViewOID(v.Schema, v.Name)),
 			dChar('1'), dChar('O'), dBool(true), dText("<>"), dText(v.Query)})
 	}
-	return out, nil
+	return append(out, s.ruleRows()...), nil
 }
 
 // hasForeignKeyTriggers reports whether PostgreSQL would give table t

@@ -232,7 +232,7 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(reltype), dOID(oftype), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
 			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
-			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table)) || r.Query != nil && len(r.Query.Triggers) > 0), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)),
+			dBool(r.Table != nil && len(r.Table.Rules) > 0 || r.Query != nil && len(r.Query.Rules) > 0), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table)) || r.Query != nil && len(r.Query.Triggers) > 0), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)),
 			dBool(r.Kind == 'r' && r.Table != nil && r.Table.RowSecurity), dBool(r.Kind == 'r' && r.Table != nil && r.Table.ForceRowSecurity), dBool(r.Table == nil || r.Table.MatView == nil || !r.Table.MatView.Unpopulated), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
 			dText("0"), dText("0"), relacl, relopts, bound,
 		})
@@ -1231,6 +1231,11 @@ func (s *Snapshot) Descriptions() []Description {
 	}
 	for _, v := range s.Views {
 		add(ViewOID(v.Schema, v.Name), OIDPgClass, 0, v.Comment)
+	}
+	for _, o := range s.ruleOwners() {
+		for _, r := range o.rules {
+			add(NamedRuleOID(o.schema, o.name, r.Name), OIDPgRewrite, 0, r.Comment)
+		}
 	}
 	for _, t := range s.Types {
 		add(TypeOID(t), OIDPgType, 0, t.Comment)

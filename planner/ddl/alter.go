@@ -1038,6 +1038,8 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			return a.renamePolicy(ctx, s)
 		case pg.ObjectType_OBJECT_TRIGGER:
 			return "ALTER TRIGGER", a.renameTrigger(ctx, s)
+		case pg.ObjectType_OBJECT_RULE:
+			return "ALTER RULE", a.renameRule(ctx, s)
 		case pg.ObjectType_OBJECT_DOMCONSTRAINT:
 			return "ALTER DOMAIN", a.renameDomainConstraint(ctx, s)
 		case pg.ObjectType_OBJECT_ATTRIBUTE:

@@ -119,6 +119,8 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.alterDomain(n.GetAlterDomainStmt())
 	case n.GetCreateFunctionStmt() != nil:
 		run, err = a.createFunction(n.GetCreateFunctionStmt())
+	case n.GetRuleStmt() != nil:
+		run, err = a.createRule(n.GetRuleStmt())
 	case n.GetCreateTrigStmt() != nil:
 		run, err = a.createTrigger(n.GetCreateTrigStmt())
 	case n.GetCreatePolicyStmt() != nil:

@@ -110,6 +110,8 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			}
 			a.tx.SetRoot(root)
 			return "COMMENT", nil
+		case pg.ObjectType_OBJECT_RULE:
+			return "COMMENT", a.commentRule(ctx, s, text)
 		case pg.ObjectType_OBJECT_TRIGGER:
 			t, table, name, err := a.commentTableObject(ctx, s)
 			if err != nil {

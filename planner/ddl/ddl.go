@@ -555,6 +555,8 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 		run = a.dropTriggers
 	case pg.ObjectType_OBJECT_POLICY:
 		run = a.dropPolicies
+	case pg.ObjectType_OBJECT_RULE:
+		run = a.dropRules
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
 	}

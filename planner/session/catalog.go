@@ -337,8 +337,15 @@ func init() {
 	}
 	fixed("shobj_description", []uint32{oid, name}, text, exec.Null)
 	fixed("pg_get_statisticsobjdef_columns", []uint32{oid}, text, exec.Null)
-	fixed("pg_get_ruledef", []uint32{oid}, text, exec.Null)
-	fixed("pg_get_ruledef", []uint32{oid, exec.OIDBool}, text, exec.Null)
+	for _, args := range [][]uint32{{oid}, {oid, exec.OIDBool}} {
+		registerStrict("pg_get_ruledef", args, text, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+			schema, rel, r, ok := snap.RuleByOID(oid)
+			if !ok {
+				return exec.Null, nil
+			}
+			return exec.DText(catalog.RuleDef(schema, rel, r, len(a) == 2 && a[1].Bool())), nil
+		}))
+	}
 	fixed("pg_get_function_sqlbody", []uint32{oid}, text, exec.Null)
 	fixed("pg_relation_is_publishable", []uint32{exec.OIDRegclass}, exec.OIDBool, exec.DBool(false))
 	fixed("pg_is_other_temp_schema", []uint32{oid}, exec.OIDBool, exec.DBool(false))
