@@ -648,24 +648,30 @@ func (d *deparser) sortItems(items []*pg.Node, parent *pg.Node) string {
 			out = append(out, s)
 			continue
 		}
-		s := d.expr(sb.Node, parent, d.typeOf(sb.Node), false)
-		desc := sb.SortbyDir == pg.SortByDir_SORTBY_DESC
-		if desc {
-			s += " DESC"
-		}
-		switch sb.SortbyNulls {
-		case pg.SortByNulls_SORTBY_NULLS_FIRST:
-			if !desc {
-				s += " NULLS FIRST"
-			}
-		case pg.SortByNulls_SORTBY_NULLS_LAST:
-			if desc {
-				s += " NULLS LAST"
-			}
-		}
-		out = append(out, s)
+		out = append(out, d.expr(sb.Node, parent, d.typeOf(sb.Node), false)+sortDirection(sb))
 	}
 	return strings.Join(out, ", ")
+}
+
+// sortDirection is what follows an ORDER BY item as ruleutils prints it:
+// DESC, and NULLS FIRST/LAST where they are not the direction's default.
+func sortDirection(sb *pg.SortBy) string {
+	s := ""
+	desc := sb.SortbyDir == pg.SortByDir_SORTBY_DESC
+	if desc {
+		s = " DESC"
+	}
+	switch sb.SortbyNulls {
+	case pg.SortByNulls_SORTBY_NULLS_FIRST:
+		if !desc {
+			s += " NULLS FIRST"
+		}
+	case pg.SortByNulls_SORTBY_NULLS_LAST:
+		if desc {
+			s += " NULLS LAST"
+		}
+	}
+	return s
 }
 
 func sqlValueFunction(f *pg.SQLValueFunction) string {

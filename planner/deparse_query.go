@@ -552,21 +552,7 @@ func (p *qprinter) orderLimit(sel *pg.SelectStmt, targets []dpTarget, colno bool
 					return err
 				}
 			}
-			desc := sb.SortbyDir == pg.SortByDir_SORTBY_DESC
-			if desc {
-				s += " DESC"
-			}
-			switch sb.SortbyNulls {
-			case pg.SortByNulls_SORTBY_NULLS_FIRST:
-				if !desc {
-					s += " NULLS FIRST"
-				}
-			case pg.SortByNulls_SORTBY_NULLS_LAST:
-				if desc {
-					s += " NULLS LAST"
-				}
-			}
-			items = append(items, s)
+			items = append(items, s+sortDirection(sb))
 		}
 		p.buf.WriteString(strings.Join(items, ", "))
 	}
