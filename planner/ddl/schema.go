@@ -25,7 +25,25 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (planner.Utility, error)
 		}
 	}
 	var elts []func(context.Context) (planner.Utility, error)
-	for _, n := range s.SchemaElts {
+	// PostgreSQL creates the elements by kind, whatever their order
+	// (transformCreateSchemaStmt): sequences, tables, views, indexes,
+	// triggers; an index may name a table the statement creates later.
+	order := func(n *pg.Node) int {
+		switch {
+		case n.GetCreateSeqStmt() != nil:
+			return 0
+		case n.GetCreateStmt() != nil:
+			return 1
+		case n.GetViewStmt() != nil:
+			return 2
+		case n.GetIndexStmt() != nil:
+			return 3
+		}
+		return 4
+	}
+	nodes := slices.Clone(s.SchemaElts)
+	slices.SortStableFunc(nodes, func(x, y *pg.Node) int { return order(x) - order(y) })
+	for _, n := range nodes {
 		rv, run := schemaElement(a, n)
 		if rv == nil {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE SCHEMA element %s is not supported yet", planner.NodeName(n))
