@@ -75,6 +75,10 @@ type Modify struct {
 	// NoRules marks the original statement that rule.go runs under its
 	// relation's rules: it is not handed to them again.
 	NoRules bool
+	// Where, for an INSERT, is COPY FROM's WHERE: a new row (in Table's
+	// layout, its defaults computed) it does not hold for is skipped,
+	// before any trigger sees it, as PostgreSQL's CopyFrom does.
+	Where Expr
 }
 
 // ModifyKind says which statement a Modify runs.
@@ -153,6 +157,13 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 		case Insert:
 			if err := p.newRow(env, p.Targets, in, row); err != nil {
 				return nil, err
+			}
+			if p.Where != nil {
+				if ok, err := isTrue(env, p.Where, row); err != nil {
+					return nil, err
+				} else if !ok {
+					continue
+				}
 			}
 			ret, done, err = target.insert(row)
 		case Update, Delete:

@@ -15,6 +15,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/versioning"
 )
 
 // Copy is a COPY statement's data transfer, run by the protocol layer: for
@@ -30,6 +31,8 @@ type Copy struct {
 	target []int
 	a      *analyzer
 	plan   exec.Plan
+	// where is COPY FROM's WHERE, over the table's row with its defaults.
+	where exec.Expr
 }
 
 type copyOptions struct {
@@ -58,10 +61,12 @@ func nameList(n *pg.Node) []string {
 }
 
 // resolveForce turns the FORCE options' column names into flags by copied
-// column, cols being the copied columns' names; rel names the table for
-// the error, when the copy is of one.
-func (o *copyOptions) resolveForce(cols []string, rel string) error {
-	flags := func(names []string) ([]bool, error) {
+// column, cols being the copied columns' names and all the table's (nil
+// for a query's copy); rel names the table for the error, when the copy
+// is of one. A column of the table the copy leaves out is "not referenced
+// by COPY", as PostgreSQL says.
+func (o *copyOptions) resolveForce(cols, all []string, rel string) error {
+	flags := func(option string, names []string) ([]bool, error) {
 		if names == nil {
 			return nil, nil
 		}
@@ -69,6 +74,9 @@ func (o *copyOptions) resolveForce(cols []string, rel string) error {
 		for _, n := range names {
 			i := slices.Index(cols, n)
 			if i < 0 {
+				if slices.Contains(all, n) {
+					return nil, pgerr.New(pgerr.InvalidColumnReference, "%s column %q not referenced by COPY", option, n)
+				}
 				if rel != "" {
 					return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", n, rel)
 				}
@@ -79,7 +87,7 @@ func (o *copyOptions) resolveForce(cols []string, rel string) error {
 		return out, nil
 	}
 	var err error
-	if o.forceQuote, err = flags(o.forceQuoteNames); err != nil {
+	if o.forceQuote, err = flags("FORCE_QUOTE", o.forceQuoteNames); err != nil {
 		return err
 	}
 	if o.forceQuoteAll {
@@ -88,10 +96,10 @@ func (o *copyOptions) resolveForce(cols []string, rel string) error {
 			o.forceQuote[i] = true
 		}
 	}
-	if o.forceNotNull, err = flags(o.forceNNNames); err != nil {
+	if o.forceNotNull, err = flags("FORCE_NOT_NULL", o.forceNNNames); err != nil {
 		return err
 	}
-	o.forceNull, err = flags(o.forceNullNames)
+	o.forceNull, err = flags("FORCE_NULL", o.forceNullNames)
 	return err
 }
 
@@ -102,8 +110,13 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 	}
 	opts := copyOptions{delim: '\t', null: `\N`, quote: '"', escape: '"'}
 	delimSet, nullSet, forceQuoteSet := false, false, false
+	seen := map[string]bool{}
 	for _, o := range s.Options {
 		d := o.GetDefElem()
+		if seen[d.Defname] {
+			return nil, conflictingOption(d)
+		}
+		seen[d.Defname] = true
 		arg := ""
 		if d.Arg != nil {
 			switch {
@@ -147,16 +160,10 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 			}
 			forceQuoteSet = true
 		case "force_not_null":
-			if opts.forceNNNames != nil {
-				return nil, conflictingOption(d)
-			}
 			opts.forceNNNames = nameList(d.Arg)
 		case "force_null":
-			if opts.forceNullNames != nil {
-				return nil, conflictingOption(d)
-			}
 			opts.forceNullNames = nameList(d.Arg)
-		case "freeze", "encoding":
+		case "freeze", "encoding", "convert_selectively":
 		default:
 			return nil, pgerr.New(pgerr.SyntaxError, "option %q not recognized", d.Defname)
 		}
@@ -200,7 +207,7 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 		for _, col := range p.Columns() {
 			names = append(names, col.Name)
 		}
-		if err := c.opts.resolveForce(names, ""); err != nil {
+		if err := c.opts.resolveForce(names, nil, ""); err != nil {
 			return nil, err
 		}
 		return c, nil
@@ -208,6 +215,12 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 	t, err := a.table(s.Relation)
 	if err != nil {
 		return nil, err
+	}
+	if t.VirtualKind == 'v' && s.IsFrom && !slices.ContainsFunc(t.Def.Triggers, func(tr versioning.Trigger) bool {
+		return tr.Timing == 'i' && !tr.Disabled && tr.FiresOn("INSERT")
+	}) {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy to view %q", t.Def.Name).
+			WithHint("To enable copying to a view, provide an INSTEAD OF INSERT trigger.")
 	}
 	c.table = t
 	// Generated columns are neither read nor written by COPY: FROM
@@ -224,6 +237,9 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 			if err != nil {
 				return nil, err
 			}
+			if slices.Contains(c.target, pos) {
+				return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", t.Cols[pos].Name)
+			}
 			if t.Cols[pos].Generated != "" {
 				return nil, copyGenerated(t.Cols[pos].Name)
 			}
@@ -235,7 +251,13 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 	for i, pos := range c.target {
 		names[i] = t.Cols[pos].Name
 	}
-	if err := c.opts.resolveForce(names, t.Def.Name); err != nil {
+	var all []string
+	for _, col := range t.Cols {
+		if !col.Dropped {
+			all = append(all, col.Name)
+		}
+	}
+	if err := c.opts.resolveForce(names, all, t.Def.Name); err != nil {
 		return nil, err
 	}
 	// INSERT or SELECT on the columns copied (colpriv.go).
@@ -254,6 +276,18 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 	}
 	if s.IsFrom && s.WhereClause != nil {
 		if err := checkCopyWhereGenerated(t.Def, s.WhereClause); err != nil {
+			return nil, err
+		}
+		sub := int32(-1)
+		VisitNodes(s.WhereClause, func(x *pg.Node) {
+			if sl := x.GetSubLink(); sl != nil && sub < 0 {
+				sub = sl.Location
+			}
+		})
+		if sub >= 0 {
+			return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in COPY FROM WHERE condition"), sub)
+		}
+		if c.where, err = a.condition(s.WhereClause, tableScope(t, ""), "COPY FROM WHERE conditions", "argument of WHERE"); err != nil {
 			return nil, err
 		}
 	}
@@ -288,7 +322,7 @@ func (c *Copy) In(ctx context.Context, r io.Reader) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	p := &exec.Modify{Kind: exec.Insert, Table: c.table, Source: src, Targets: c.target, Defaults: defaults, Checks: checks}
+	p := &exec.Modify{Kind: exec.Insert, Table: c.table, Source: src, Targets: c.target, Defaults: defaults, Checks: checks, Where: c.where}
 	if err := a.modifyFamily(p, true); err != nil {
 		return 0, err // a partitioned table's rows are routed
 	}
