@@ -249,6 +249,11 @@ func (p *Modify) oldNew(env *Env, in Row) (old, row Row, err error) {
 	case Delete:
 		old = in[:n]
 	}
+	if err == nil && row != nil && p.Generated != nil {
+		// NEW shows the stored generated columns as they will be, as in
+		// PostgreSQL's rewriter.
+		err = p.Generated.compute(env, row)
+	}
 	return old, row, err
 }
 
