@@ -198,10 +198,18 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 			targets = targets[:len(cols)]
 		}
 		if len(cols) > len(targets) {
-			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+			loc := int32(-1)
+			if tl := sel.GetTargetList(); len(targets) < len(tl) {
+				loc = tl[len(targets)].GetResTarget().GetLocation()
+			}
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"), loc)
 		}
 		if len(cols) != len(targets) {
-			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
+			loc := int32(-1)
+			if len(cols) < len(s.Cols) {
+				loc = s.Cols[len(cols)].GetResTarget().GetLocation()
+			}
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"), loc)
 		}
 		conv := make([]exec.Expr, len(cols))
 		for i, col := range cols {

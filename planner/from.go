@@ -514,6 +514,8 @@ func ExprLocation(n *pg.Node) int32 {
 		return n.GetBoolExpr().Location
 	case n.GetSubLink() != nil:
 		return n.GetSubLink().Location
+	case n.GetSetToDefault() != nil:
+		return n.GetSetToDefault().Location
 	}
 	return -1
 }
