@@ -341,7 +341,7 @@ func (d *deparser) castShown(s string, have, want exec.T, implicit, bare bool) s
 	if !implicit || !needsCast(have, want) {
 		return s
 	}
-	if d.pretty {
+	if d.pretty || s == "NULL" { // a NULL constant prints NULL::type, as get_const_expr
 		return s + "::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
 	}
 	return "(" + s + ")::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
@@ -353,7 +353,7 @@ func (d *deparser) withCast(s string, n *pg.Node, have, want exec.T, implicit bo
 	if !implicit || !needsCast(have, want) {
 		return s
 	}
-	if d.pretty && kindOf(n) != kindOp {
+	if d.pretty && kindOf(n) != kindOp || s == "NULL" {
 		return s + "::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
 	}
 	return "(" + s + ")::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
@@ -542,6 +542,9 @@ func (d *deparser) typeCast(tc *pg.TypeCast, n *pg.Node) string {
 	if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil {
 		return d.constant(c, t, false)
 	}
+	if c := tc.Arg.GetAConst(); c != nil && c.Isnull {
+		return "NULL::" + typeLabel(t) // get_const_expr's form, pretty or not
+	}
 	if d.typeOf(tc.Arg) == t {
 		return d.expr(tc.Arg, n, t, false)
 	}
@@ -574,13 +577,18 @@ func (d *deparser) funcCall(f *pg.FuncCall, n *pg.Node, want exec.T, implicit bo
 			t = exec.T{OID: exec.OIDRegclass, Typmod: -1} // nextval(regclass)
 		}
 		coerced := false
-		if f.AggWithinGroup && (name == "percentile_cont" || name == "percentile_disc") {
+		switch {
+		case f.AggWithinGroup && (name == "percentile_cont" || name == "percentile_disc"):
 			// The fraction is a double precision (or an array of them),
 			// its implicit cast shown.
 			t, coerced = exec.TFloat8, true
 			if exec.IsArrayType(d.typeOf(x).OID) {
 				t = exec.ArrayType(exec.TFloat8)
 			}
+		case f.AggWithinGroup && i < len(f.AggOrder) && f.AggOrder[i].GetSortBy() != nil && x.GetAConst() != nil:
+			// A hypothetical-set aggregate's direct argument takes the
+			// type of the ORDER BY argument it stands for.
+			t = d.typeOf(f.AggOrder[i].GetSortBy().Node)
 		}
 		a := d.expr(x, n, t, coerced)
 		if f.FuncVariadic && i == len(f.Args)-1 {
@@ -639,13 +647,21 @@ func (d *deparser) sortItems(items []*pg.Node, parent *pg.Node) string {
 	var out []string
 	for _, it := range items {
 		sb := it.GetSortBy()
-		if sb == nil || sb.SortbyDir == pg.SortByDir_SORTBY_USING {
+		if sb == nil {
 			d.fellBack()
-			s, err := DeparseExpr(it)
-			if err != nil {
-				s = "?"
+			out = append(out, "?")
+			continue
+		}
+		if sb.SortbyDir == pg.SortByDir_SORTBY_USING {
+			// ruleutils names the operator and, to be unambiguous, where
+			// NULLs go.
+			op := OpName(sb.UseOp)
+			nulls := " NULLS LAST"
+			if sb.SortbyNulls == pg.SortByNulls_SORTBY_NULLS_FIRST ||
+				sb.SortbyNulls == pg.SortByNulls_SORTBY_NULLS_DEFAULT && strings.Contains(op, ">") {
+				nulls = " NULLS FIRST"
 			}
-			out = append(out, s)
+			out = append(out, d.expr(sb.Node, parent, d.typeOf(sb.Node), false)+" USING "+op+nulls)
 			continue
 		}
 		out = append(out, d.expr(sb.Node, parent, d.typeOf(sb.Node), false)+sortDirection(sb))
