@@ -771,6 +771,24 @@ func IndexColumnName(n *pg.Node) string {
 	return "expr"
 }
 
+// castColumnName names a cast's column as PostgreSQL's FigureColname: by
+// the innermost argument when that gives a strong name (a column or a
+// function: tableoid::regclass::text is "tableoid"), else by the
+// outermost type ('a'::varchar::text is "text"); strong reports which.
+func castColumnName(tc *pg.TypeCast) (name string, strong bool) {
+	if inner := tc.Arg.GetTypeCast(); inner != nil {
+		if name, strong := castColumnName(inner); strong {
+			return name, true
+		}
+	} else if tc.Arg.GetCaseExpr() == nil {
+		if name := columnName(tc.Arg); name != "?column?" {
+			return name, true
+		}
+	}
+	names := tc.TypeName.Names
+	return names[len(names)-1].GetString_().Sval, false
+}
+
 func columnName(n *pg.Node) string {
 	switch {
 	case n.GetColumnRef() != nil:
@@ -782,16 +800,16 @@ func columnName(n *pg.Node) string {
 	case n.GetFuncCall() != nil:
 		return OpName(n.GetFuncCall().Funcname)
 	case n.GetTypeCast() != nil:
-		tc := n.GetTypeCast()
-		// A cast names its column unless its argument gives a stronger
-		// name (a column or function); an inner cast's name is weaker.
-		if name := columnName(tc.Arg); name != "?column?" && tc.Arg.GetTypeCast() == nil {
-			return name
-		}
-		names := tc.TypeName.Names
-		tn := names[len(names)-1].GetString_().Sval
-		return tn
+		name, _ := castColumnName(n.GetTypeCast())
+		return name
 	case n.GetCaseExpr() != nil:
+		// CASE takes its ELSE's name when that is a strong one, as
+		// PostgreSQL's FigureColname: CASE ... ELSE g END is "g".
+		if d := n.GetCaseExpr().Defresult; d != nil && d.GetTypeCast() == nil && d.GetCaseExpr() == nil {
+			if name := columnName(d); name != "?column?" {
+				return name
+			}
+		}
 		return "case"
 	case n.GetXmlExpr() != nil:
 		if name, ok := map[pg.XmlExprOp]string{pg.XmlExprOp_IS_XMLCONCAT: "xmlconcat", pg.XmlExprOp_IS_XMLELEMENT: "xmlelement",
