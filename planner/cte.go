@@ -204,26 +204,36 @@ func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.Sel
 	if sel.Op != pg.SetOperation_SETOP_UNION {
 		return nil, WithPos(pgerr.New(codeInvalidRecursion, "recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", name), ce.Location)
 	}
+	// The errors point where PostgreSQL's do: at the clause's expression,
+	// the offending reference or aggregate, the non-recursive column.
 	if len(sel.SortClause) > 0 {
-		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in a recursive query is not implemented"), ce.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "ORDER BY in a recursive query is not implemented"), ExprLocation(sel.SortClause[0].GetSortBy().GetNode()))
 	}
 	if sel.LimitOffset != nil {
-		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "OFFSET in a recursive query is not implemented"), ce.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "OFFSET in a recursive query is not implemented"), ExprLocation(sel.LimitOffset))
 	}
 	if sel.LimitCount != nil {
-		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "LIMIT in a recursive query is not implemented"), ce.Location)
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "LIMIT in a recursive query is not implemented"), ExprLocation(sel.LimitCount))
 	}
 	if len(sel.LockingClause) > 0 || len(sel.Rarg.LockingClause) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE/SHARE in a recursive query is not implemented")
 	}
-	if refersTo(sel.Larg, name) {
-		return nil, WithPos(pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear within its non-recursive term", name), ce.Location)
+	if rv := referenceTo(sel.Larg.ProtoReflect(), name); rv != nil {
+		return nil, WithPos(pgerr.New(codeInvalidRecursion, "recursive reference to query %q must not appear within its non-recursive term", name), rv.Location)
 	}
 	if err := checkRecursion(sel.Rarg, name); err != nil {
 		return nil, err
 	}
 	if r := sel.Rarg; r.Op == pg.SetOperation_SETOP_NONE && (len(r.GroupClause) > 0 || r.HavingClause != nil || a.containsAgg(r.TargetList...)) {
-		return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in a recursive query's recursive term")
+		loc := int32(-1)
+		for _, t := range r.TargetList {
+			VisitNodes(t, func(x *pg.Node) {
+				if f := x.GetFuncCall(); f != nil && loc < 0 && a.containsAgg(x) {
+					loc = f.Location
+				}
+			})
+		}
+		return nil, WithPos(pgerr.New(codeInvalidRecursion, "aggregate functions are not allowed in a recursive query's recursive term"), loc)
 	}
 	var sc *searchCycle
 	recTerm := sel.Rarg
@@ -270,9 +280,14 @@ func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.Sel
 		if err != nil {
 			return nil, err
 		}
-		if t.OID != nc[i].T.OID {
-			return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "recursive query %q column %d has type %s in non-recursive term but type %s overall", name, i+1, exec.TypeName(nc[i].T.OID), exec.TypeName(t.OID)).
-				WithHint("Cast the output of the non-recursive term to the correct type."), ce.Location)
+		if t.OID != nc[i].T.OID || nc[i].T.Typmod >= 0 && t.Typmod != nc[i].T.Typmod {
+			loc := ce.Location
+			if l := sel.Larg; l.Op == pg.SetOperation_SETOP_NONE && i < len(l.TargetList) {
+				loc = ExprLocation(l.TargetList[i].GetResTarget().GetVal())
+			}
+			return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "recursive query %q column %d has type %s in non-recursive term but type %s overall", name, i+1,
+				typeLabel(nc[i].T), typeLabel(t)).
+				WithHint("Cast the output of the non-recursive term to the correct type."), loc)
 		}
 		types[i] = nc[i].T
 	}
@@ -297,12 +312,17 @@ func refersTo(s *pg.SelectStmt, name string) bool {
 
 // nodeRefersTo is refersTo for any statement.
 func nodeRefersTo(m protoreflect.Message, name string) bool {
-	found := false
+	return referenceTo(m, name) != nil
+}
+
+// referenceTo returns the first reference to name in m, nil for none.
+func referenceTo(m protoreflect.Message, name string) *pg.RangeVar {
+	var found *pg.RangeVar
 	pgtree.Walk(m, func(m protoreflect.Message) bool {
 		switch x := m.Interface().(type) {
 		case *pg.RangeVar:
-			if x.Schemaname == "" && x.Relname == name {
-				found = true
+			if x.Schemaname == "" && x.Relname == name && found == nil {
+				found = x
 			}
 		case *pg.SelectStmt:
 			// A nested WITH query of the same name hides this one.
@@ -314,7 +334,7 @@ func nodeRefersTo(m protoreflect.Message, name string) bool {
 				}
 			}
 		}
-		return !found
+		return found == nil
 	})
 	return found
 }

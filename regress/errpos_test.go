@@ -60,6 +60,14 @@ func TestErrorPositions(t *testing.T) {
 		{`SELECT '2147483647'::float4::int4`, "22003", 0},
 		{`SELECT 'Infinity'::numeric::int2`, "0A000", 0},
 		{`WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM x, x AS y) SELECT * FROM x`, "42P19", 65},
+		{`WITH RECURSIVE x(n) AS (SELECT n FROM x UNION ALL SELECT 1) SELECT * FROM x`, "42P19", 39},
+		{`WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT count(*) FROM x) SELECT * FROM x`, "42P19", 51},
+		{`WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM x ORDER BY 1) SELECT * FROM x`, "0A000", 71},
+		{`WITH RECURSIVE x(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM x LIMIT 10 OFFSET 1) SELECT * FROM x`, "0A000", 78},
+		{`WITH RECURSIVE foo(i) AS (SELECT i::numeric(3,0) FROM (VALUES(1),(2)) t(i) UNION ALL SELECT (i+1)::numeric(10,0) FROM foo WHERE i < 10) SELECT * FROM foo`, "42804", 34},
+		{`INSERT INTO ch (c) VALUES (DEFAULT, DEFAULT)`, "42601", 37},
+		{`INSERT INTO ch (c) SELECT 1, 2`, "42601", 30},
+		{`INSERT INTO ch (c, v) SELECT 'a'`, "42601", 20},
 	} {
 		_, err := c.Exec(ctx, tc.sql)
 		var pe *pgconn.PgError
