@@ -30,3 +30,24 @@ func TestColumnNames(t *testing.T) {
 		t.Errorf("column names: got %q, want %q", got, want)
 	}
 }
+
+// TestFunctionColumnNames checks that a function in FROM whose one column
+// is an OUT parameter keeps that name under a table alias, as PostgreSQL
+// 15 does (json_array_elements' value), while others take the alias.
+func TestFunctionColumnNames(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	rows, err := c.Query(ctx, `SELECT * FROM json_array_elements('[1]') q, jsonb_array_elements_text('[2]') r, generate_series(1, 1) g, unnest(ARRAY[1]) u`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range rows.FieldDescriptions() {
+		names = append(names, f.Name)
+	}
+	rows.Close()
+	if got, want := strings.Join(names, " "), "value value g u"; got != want {
+		t.Errorf("column names: got %q, want %q", got, want)
+	}
+}

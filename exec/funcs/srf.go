@@ -43,7 +43,7 @@ func registerSRFs() {
 				elements += "_text"
 			}
 			exec.RegisterSRF(&exec.Func{Name: elements, Args: []uint32{jt}, Ret: exec.OIDRecord}, func([]exec.T) *exec.SRF {
-				return &exec.SRF{Cols: []exec.ResultColumn{{Name: "value", T: valT}},
+				return &exec.SRF{Cols: []exec.ResultColumn{{Name: "value", T: valT}}, Named: true, // OUT value
 					Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 						return jsonElementRows(a[0], jsonb, text)
 					}}
