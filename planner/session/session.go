@@ -219,6 +219,10 @@ type savepoint struct {
 	// cursors is Session.cursorsDeclared here: the cursors declared
 	// since close when the savepoint is rolled back to.
 	cursors uint64
+	// readOnly is the transaction's read-only mode here: SET TRANSACTION
+	// READ ONLY in a subtransaction lasts until it ends, released or
+	// rolled back, as in PostgreSQL.
+	readOnly bool
 }
 
 // defaultVars are the settings a session starts with, PostgreSQL's

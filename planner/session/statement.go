@@ -411,7 +411,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
 		}
 		sp := savepoint{name: ts.SavepointName, root: s.txn.Root, notify: s.notify.mark(), vars: s.varsMark(),
-			rebased: s.txn.RebasedMark(), roles: len(s.rolesTxn), cursors: s.cursorsDeclared}
+			rebased: s.txn.RebasedMark(), roles: len(s.rolesTxn), cursors: s.cursorsDeclared, readOnly: s.txn.ReadOnly}
 		if s.txn.Locks != nil {
 			sp.locks = s.txn.Locks.LockMark(s.txn.LockOwner)
 		}
@@ -429,6 +429,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 			if s.saves[i].name != ts.SavepointName {
 				continue
 			}
+			s.txn.ReadOnly = s.saves[i].readOnly
 			if verb == "RELEASE" {
 				s.saves = s.saves[:i]
 				return "RELEASE", nil
