@@ -159,6 +159,8 @@ type Session struct {
 	txn      *exec.Txn
 	explicit bool
 	failed   bool
+	// inMulti is the running statement's Statement.multi.
+	inMulti  bool
 	saves    []savepoint
 	readOnly bool // the session's revision cannot be written (a tag or commit)
 	// detached is the commit a read-only session reads, when it was opened
@@ -763,7 +765,7 @@ func (s *Session) statements(sql string, tree *pg.ParseResult, lease *parsecache
 	}
 	out := make([]*Statement, 0, len(tree.Stmts))
 	for _, raw := range tree.Stmts {
-		out = append(out, &Statement{s: s, raw: raw, sql: sql, lease: lease})
+		out = append(out, &Statement{s: s, raw: raw, sql: sql, lease: lease, multi: len(tree.Stmts) > 1})
 	}
 	return out, nil
 }

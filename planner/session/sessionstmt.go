@@ -129,7 +129,7 @@ func (s *Session) deallocate(d *pg.DeallocateStmt) (*Result, error) {
 }
 
 func (s *Session) createDatabase(ctx context.Context, c *pg.CreatedbStmt) (*Result, error) {
-	if s.explicit {
+	if s.explicit || s.inMulti {
 		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "CREATE DATABASE cannot run inside a transaction block")
 	}
 	if err := s.RequireCreateDB(ctx); err != nil {

@@ -29,6 +29,10 @@ type Statement struct {
 	// analysis is its shape's generic plan (generic.go), which reads
 	// them as parameters.
 	params []exec.Datum
+	// multi marks a statement of a simple query of several: PostgreSQL
+	// runs them in an implicit transaction block, where VACUUM and
+	// CREATE DATABASE cannot run and SET TRANSACTION applies.
+	multi bool
 }
 
 // planState is an analysis and where it was made, for reuse.
@@ -217,6 +221,10 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 	s.publish("active", st.Text())
 	if err := s.checkNotFailed(st.raw.Stmt); err != nil {
 		return nil, err
+	}
+	s.inMulti = st.multi
+	if v := st.raw.Stmt.GetVacuumStmt(); v != nil && v.IsVacuumcmd && (s.explicit || st.multi) {
+		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")
 	}
 	if ts := st.raw.Stmt.GetTransactionStmt(); ts != nil {
 		tag, err := s.transaction(ctx, ts)
@@ -590,7 +598,9 @@ func (s *Session) setTransaction(vs *pg.VariableSetStmt) (string, error) {
 		return "SET", nil
 	}
 	if !s.explicit || s.txn == nil {
-		s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET TRANSACTION can only be used in transaction blocks"))
+		if !s.inMulti { // an implicit block of several statements is one
+			s.notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET TRANSACTION can only be used in transaction blocks"))
+		}
 		return "SET", nil
 	}
 	return "SET", s.applyTxnModes(vs.Args)
