@@ -153,6 +153,11 @@ func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 	an.Auth = a.auth
 	if an.Plan != nil {
 		an.Cols = an.Plan.Columns()
+		if an.Cols == nil && n.GetSelectStmt() != nil {
+			// A query of no columns (SELECT;) still returns rows, which
+			// the protocol describes with an empty RowDescription.
+			an.Cols = []exec.ResultColumn{}
+		}
 	}
 	return an, nil
 }

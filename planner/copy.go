@@ -216,6 +216,10 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t.VirtualKind == 'v' && !s.IsFrom {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy from view %q", t.Def.Name).
+			WithHint("Try the COPY (SELECT ...) TO variant.")
+	}
 	if t.VirtualKind == 'v' && s.IsFrom && !slices.ContainsFunc(t.Def.Triggers, func(tr versioning.Trigger) bool {
 		return tr.Timing == 'i' && !tr.Disabled && tr.FiresOn("INSERT")
 	}) {

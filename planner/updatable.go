@@ -26,8 +26,21 @@ import (
 // analyzed as any other, with the view's owner's privileges (its
 // reader's for a security_invoker view): a view on a view rewrites again.
 
-// systemColumns are the system columns a view may select.
+// systemColumns are PostgreSQL's system columns: a view may select them,
+// and no column may take their names.
 var systemColumns = map[string]bool{"ctid": true, "xmin": true, "xmax": true, "cmin": true, "cmax": true, "tableoid": true}
+
+// IsSystemColumn reports whether name is a system column's.
+func IsSystemColumn(name string) bool { return systemColumns[name] }
+
+// CheckColumnName fails with PostgreSQL's 42701 for a new column (or a
+// column's new name) that is a system column's.
+func CheckColumnName(name string) error {
+	if systemColumns[name] {
+		return pgerr.New(pgerr.DuplicateColumn, "column name %q conflicts with a system column name", name)
+	}
+	return nil
+}
 
 // updatableView is what a statement through a view needs of it.
 type updatableView struct {

@@ -1306,6 +1306,9 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 	if pos < 0 {
 		return pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", old)
 	}
+	if err := planner.CheckColumnName(name); err != nil {
+		return err
+	}
 	for _, c := range def.Columns {
 		if !c.Dropped && c.Name == name {
 			return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", name, def.Name)

@@ -540,7 +540,7 @@ func checkWhenReferences(s *pg.CreateTrigStmt) error {
 			err = planner.WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "INSERT trigger's WHEN condition cannot reference OLD values"), c.Location)
 		case first == "new" && s.Events&trigDelete != 0:
 			err = planner.WithPos(pgerr.New(pgerr.InvalidObjectDefinition, "DELETE trigger's WHEN condition cannot reference NEW values"), c.Location)
-		case first == "new" && s.Timing&trigBefore != 0 && (systemColumns[second] || second == "tableoid"):
+		case first == "new" && s.Timing&trigBefore != 0 && planner.IsSystemColumn(second):
 			// A BEFORE trigger runs before the new row has them.
 			err = planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "BEFORE trigger's WHEN condition cannot reference NEW system columns"), c.Location)
 		}

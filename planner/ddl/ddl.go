@@ -63,6 +63,9 @@ func (d *tableDDL) column(name string) int {
 // addColumn adds a column and records its constraints.
 func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 	def := d.def
+	if err := planner.CheckColumnName(cd.Colname); err != nil {
+		return err
+	}
 	if d.column(cd.Colname) >= 0 {
 		if !d.altering {
 			return pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname)

@@ -274,7 +274,7 @@ func (a *analyzer) validateForeignKey(ctx context.Context, def *versioning.Table
 // fkColumnMissing is the error for a column a foreign key names that its
 // table lacks; a system column has one of its own.
 func fkColumnMissing(name string) error {
-	if systemColumns[name] || name == "tableoid" {
+	if planner.IsSystemColumn(name) {
 		return pgerr.New(pgerr.FeatureNotSupported, "system columns cannot be used in foreign keys")
 	}
 	return pgerr.New(pgerr.UndefinedColumn, "column %q referenced in foreign key constraint does not exist", name)

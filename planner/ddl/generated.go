@@ -62,10 +62,6 @@ func (d *tableDDL) addGenerations() error {
 	return nil
 }
 
-// systemColumns are the system columns a generation expression may not
-// read (tableoid it may: a row's table is known when it is written).
-var systemColumns = map[string]bool{"ctid": true, "xmin": true, "cmin": true, "xmax": true, "cmax": true}
-
 // generationExpr analyzes n as the generation expression of column pos of
 // def, with PostgreSQL's checks and errors, and returns it converted to
 // the column's type.
@@ -132,7 +128,7 @@ func checkGenerationRef(def *versioning.Table, cr *pg.ColumnRef) error {
 		}
 		return nil
 	}
-	if systemColumns[name] {
+	if planner.IsSystemColumn(name) && name != "tableoid" { // a generation expression may read tableoid alone
 		return planner.WithPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use system column %q in column generation expression", name), cr.Location)
 	}
 	if len(names) == 1 && name == def.Name {

@@ -669,7 +669,7 @@ func (a *analyzer) grantTableColumns(au *planner.Authority, g *pg.GrantStmt, t *
 	}
 	for _, cg := range colGrants {
 		for _, name := range cg.cols {
-			if systemColumns[name] || name == "tableoid" {
+			if planner.IsSystemColumn(name) {
 				continue // granted on a column that is every table's: nothing to record
 			}
 			pos := slices.IndexFunc(t.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == name })
