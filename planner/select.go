@@ -497,6 +497,9 @@ func (a *analyzer) limit(s *pg.SelectStmt, p exec.Plan, keys []exec.SortKey, cor
 		if len(s.SortClause) == 0 {
 			return nil, pgerr.New(pgerr.SyntaxError, "WITH TIES cannot be specified without ORDER BY clause")
 		}
+		if c := s.LimitCount.GetAConst(); c != nil && c.Isnull {
+			return nil, WithPos(pgerr.New(pgerr.Code("2201W"), "row count cannot be null in FETCH FIRST ... WITH TIES clause"), c.Location)
+		}
 		return &exec.LimitTies{In: p, Count: count, Offset: offset, Keys: keys}, nil
 	}
 	return &exec.Limit{In: p, Count: count, Offset: offset}, nil

@@ -34,6 +34,10 @@ func (s *Session) prepare(ctx context.Context, outer *Statement, p *pg.PrepareSt
 	}
 	var types []uint32
 	for _, n := range p.Argtypes {
+		if tn := n.GetTypeName(); len(tn.Names) == 1 && tn.Names[0].GetString_().GetSval() == "unknown" && len(tn.ArrayBounds) == 0 {
+			types = append(types, exec.OIDUnknown) // inferred, as PostgreSQL infers it
+			continue
+		}
 		t, _, err := planner.ResolveType(n.GetTypeName())
 		if err != nil {
 			return nil, err
