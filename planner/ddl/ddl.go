@@ -797,6 +797,24 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (planner.Utility, error) {
 			if err != nil {
 				return "", err
 			}
+			// A foreign key to a partitioned table references each of its
+			// partitions too, as PostgreSQL clones it: truncating a
+			// partition cascades to the tables referencing its ancestors.
+			for p := tables[i]; p.PartitionBound != nil && len(p.Inherits) == 1; {
+				parent, ok, err := a.tx.Root.Table(ctx, p.Inherits[0].Schema, p.Inherits[0].Name)
+				if err != nil {
+					return "", err
+				}
+				if !ok {
+					break
+				}
+				up, err := referencingOthers(ctx, a.tx.Root, parent)
+				if err != nil {
+					return "", err
+				}
+				refs = append(refs, up...)
+				p = parent
+			}
 			for _, r := range refs {
 				if slices.ContainsFunc(tables, func(t *versioning.Table) bool { return t.Schema == r.Schema && t.Name == r.Table }) {
 					continue
