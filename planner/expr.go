@@ -240,9 +240,14 @@ func (a *analyzer) wholeRow(sc *scope, name string, loc int32) (exec.Expr, error
 	}
 	row := &exec.RowExpr{Typ: exec.TRecord}
 	for _, c := range item.cols {
-		e, err := a.resolveIn(sc, name, c.name, loc, false)
+		e, err := a.resolveItemColumn(sc, item, c, loc, false)
 		if err != nil {
 			return nil, err
+		}
+		if e == nil { // not reachable from sc after all: by name, as before
+			if e, err = a.resolveIn(sc, name, c.name, loc, false); err != nil {
+				return nil, err
+			}
 		}
 		row.Args = append(row.Args, e)
 		row.Names = append(row.Names, c.name)

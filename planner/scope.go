@@ -276,22 +276,48 @@ func (a *analyzer) resolveIn(sc *scope, table, name string, loc int32, fromSub b
 		return nil, err
 	}
 	if col != nil {
-		a.useColumn(col)
-		if col.virtual != nil && sc.corr == col.virtualCorr && sc.group == nil {
-			return col.virtual, nil
-		}
-		if sc.track != nil {
-			sc.track(item)
-		}
-		if sc.group != nil {
-			return a.groupedColumn(sc, item, col, loc, fromSub)
-		}
-		return col.colRef(), nil
+		return a.columnIn(sc, item, col, loc, fromSub)
 	}
 	if sc.corr == nil || sc.corr.outer == nil {
 		return nil, nil
 	}
 	e, err := a.resolveIn(sc.corr.outer, table, name, loc, fromSub || sc.corr.fromSub)
+	if e == nil || err != nil {
+		return nil, err
+	}
+	return sc.corr.ref(e), nil
+}
+
+// columnIn is the reference to column col of item, found in sc.
+func (a *analyzer) columnIn(sc *scope, item *nsItem, col *scopeCol, loc int32, fromSub bool) (exec.Expr, error) {
+	a.useColumn(col)
+	if col.virtual != nil && sc.corr == col.virtualCorr && sc.group == nil {
+		return col.virtual, nil
+	}
+	if sc.track != nil {
+		sc.track(item)
+	}
+	if sc.group != nil {
+		return a.groupedColumn(sc, item, col, loc, fromSub)
+	}
+	return col.colRef(), nil
+}
+
+// resolveItemColumn is resolveIn for column col of FROM item item, found
+// by identity instead of by name, in sc or an enclosing scope: a whole-row
+// reference reads each column so, duplicate names (a subquery's
+// ?column?s) included.
+func (a *analyzer) resolveItemColumn(sc *scope, item *nsItem, col *scopeCol, loc int32, fromSub bool) (exec.Expr, error) {
+	if sc == nil {
+		return nil, nil
+	}
+	if slices.Contains(sc.items, item) {
+		return a.columnIn(sc, item, col, loc, fromSub)
+	}
+	if sc.corr == nil || sc.corr.outer == nil {
+		return nil, nil
+	}
+	e, err := a.resolveItemColumn(sc.corr.outer, item, col, loc, fromSub || sc.corr.fromSub)
 	if e == nil || err != nil {
 		return nil, err
 	}
