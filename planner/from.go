@@ -297,6 +297,9 @@ func setVirtual(it *fromItem, p exec.Plan, lc *correlation) {
 
 // subquery analyzes a query nested in another, with its own state.
 func (a *analyzer) subquery(s *pg.SelectStmt, corr *correlation) (exec.Plan, error) {
+	if s.IntoClause != nil {
+		return nil, WithPos(pgerr.New(pgerr.SyntaxError, "SELECT ... INTO is not allowed here"), s.IntoClause.GetRel().GetLocation())
+	}
 	saved := a.nested()
 	defer a.restore(saved)
 	return a.query(s, corr)

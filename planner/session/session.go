@@ -765,6 +765,7 @@ func (s *Session) statements(sql string, tree *pg.ParseResult, lease *parsecache
 	}
 	out := make([]*Statement, 0, len(tree.Stmts))
 	for _, raw := range tree.Stmts {
+		hoistInto(raw.Stmt.GetSelectStmt())
 		out = append(out, &Statement{s: s, raw: raw, sql: sql, lease: lease, multi: len(tree.Stmts) > 1})
 	}
 	return out, nil
@@ -779,4 +780,22 @@ func (s *Session) currentUser(*exec.Env, []exec.Datum) (exec.Datum, error) {
 // sessionUser is session_user: the role that connected.
 func (s *Session) sessionUser(*exec.Env, []exec.Datum) (exec.Datum, error) {
 	return exec.DText(s.SessionRole()), nil
+}
+
+// hoistInto moves the INTO of a set operation's first SELECT (SELECT 1
+// INTO t UNION SELECT 2, where the grammar leaves it) to the set
+// operation itself, as PostgreSQL's analysis does: the statement creates
+// t from the whole result. Moving it twice is moving it once, so a cached
+// parse may be hoisted again.
+func hoistInto(sel *pg.SelectStmt) {
+	if sel == nil || sel.Op == pg.SetOperation_SETOP_NONE || sel.IntoClause != nil {
+		return
+	}
+	first := sel
+	for first.Op != pg.SetOperation_SETOP_NONE && first.Larg != nil {
+		first = first.Larg
+	}
+	if first.IntoClause != nil {
+		sel.IntoClause, first.IntoClause = first.IntoClause, nil
+	}
 }
