@@ -67,6 +67,9 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			if err != nil {
 				return "", err
 			}
+			if err := a.requireOwnerOf(t, "relation", t.Name); err != nil {
+				return "", err
+			}
 			switch {
 			case len(t.PrimaryKey) > 0 && t.PrimaryKeyName == name:
 				t.PrimaryKeyComment = text
@@ -100,7 +103,12 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			name := items[1].GetString_().GetSval()
 			i := slices.IndexFunc(t.Checks, func(c versioning.Check) bool { return c.Name == name })
 			if i < 0 {
-				return "", pgerr.New(pgerr.UndefinedObject, "constraint %q for domain %q does not exist", name, t.Name)
+				return "", pgerr.New(pgerr.UndefinedObject, "constraint %q for domain %s does not exist", name, t.Name)
+			}
+			if au, err := a.Authority(); err != nil {
+				return "", err
+			} else if !au.Owns(t.Owner) {
+				return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of type %s", t.Name)
 			}
 			t.Checks = slices.Clone(t.Checks)
 			t.Checks[i].Comment = text
