@@ -20,9 +20,9 @@ import (
 func (a *analyzer) rowExpr(r *pg.RowExpr, sc *scope) (*exec.RowExpr, error) {
 	row := &exec.RowExpr{Typ: exec.TRecord}
 	for _, n := range r.Args {
-		if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) > 1 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+		if isQualifiedStar(n) {
 			// ROW(t.*, ...) takes t's columns, as a target list does.
-			exprs, _, err := a.star(cr, sc)
+			exprs, _, err := a.star(n.GetColumnRef(), sc)
 			if err != nil {
 				return nil, err
 			}

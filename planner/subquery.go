@@ -2,6 +2,7 @@ package planner
 
 import (
 	pg "github.com/pganalyze/pg_query_go/v5"
+	"slices"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -99,6 +100,29 @@ func (a *analyzer) multiAssign(mar *pg.MultiAssignRef, sc *scope) (exec.Expr, *p
 	switch src := mar.Source; {
 	case src.GetRowExpr() != nil:
 		args := src.GetRowExpr().Args
+		if slices.ContainsFunc(args, isQualifiedStar) {
+			// ROW(t.*) stands for t's columns, as in a target list.
+			var exprs []exec.Expr
+			for _, arg := range args {
+				if isQualifiedStar(arg) {
+					star, _, err := a.star(arg.GetColumnRef(), sc)
+					if err != nil {
+						return nil, nil, err
+					}
+					exprs = append(exprs, star...)
+					continue
+				}
+				e, err := a.expr(arg, sc)
+				if err != nil {
+					return nil, nil, err
+				}
+				exprs = append(exprs, e)
+			}
+			if len(exprs) != n {
+				return nil, nil, pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values")
+			}
+			return exprs[col-1], nil, nil
+		}
 		if len(args) != n {
 			return nil, nil, pgerr.New(pgerr.SyntaxError, "number of columns does not match number of values")
 		}
@@ -125,4 +149,10 @@ func (a *analyzer) multiAssign(mar *pg.MultiAssignRef, sc *scope) (exec.Expr, *p
 		return &exec.SubPlan{Kind: exec.ScalarSub, Plan: one, Args: corr.args, T: cols[col-1].T}, nil, nil
 	}
 	return nil, nil, pgerr.New(pgerr.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression")
+}
+
+// isQualifiedStar reports whether n is t.*.
+func isQualifiedStar(n *pg.Node) bool {
+	cr := n.GetColumnRef()
+	return cr != nil && len(cr.Fields) > 1 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil
 }
