@@ -281,6 +281,12 @@ func NextvalRefs(expr string, fn func(schema, name string) (string, bool)) (stri
 		}
 		arg := fc.Args[0]
 		if tc := arg.GetTypeCast(); tc != nil {
+			// nextval('s'::text) names its sequence only when it runs:
+			// PostgreSQL records no dependency on it (only a regclass
+			// constant is one).
+			if names := NameList(tc.TypeName.Names); names[len(names)-1] != "regclass" {
+				return
+			}
 			arg = tc.Arg
 		}
 		c := arg.GetAConst()
