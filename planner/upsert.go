@@ -103,7 +103,7 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 			}
 		}
 		for _, ix := range t.Def.Indexes {
-			if !ix.Unique || ix.Where != "" && ix.Where != where {
+			if !ix.Unique || ix.Where != "" && ix.Where != where && !predicateImplies(where, ix.Where) {
 				continue
 			}
 			var k []string
@@ -142,4 +142,86 @@ func (a *analyzer) onConflict(oc *pg.OnConflictClause, t *exec.Table, alias stri
 		}
 	}
 	return c, nil
+}
+
+// predicateImplies reports whether the WHERE of an ON CONFLICT inference,
+// as text, implies a partial index's predicate: one of its conjuncts is
+// the predicate, or compares the same expression with a constant so that
+// it implies the predicate's comparison (x > 1 implies x > 0), the cases
+// of PostgreSQL's predicate_implied_by that inference meets in practice.
+func predicateImplies(where, pred string) bool {
+	if where == "" {
+		return false
+	}
+	w, err := ParseExpr(where)
+	if err != nil {
+		return false
+	}
+	p, err := ParseExpr(pred)
+	if err != nil {
+		return false
+	}
+	pe, pop, pc, ok := constComparison(p)
+	for _, c := range conjuncts(w) {
+		text, err := DeparseExpr(c)
+		if err != nil {
+			continue
+		}
+		if text == pred {
+			return true
+		}
+		we, wop, wc, wok := constComparison(c)
+		if !ok || !wok || we != pe {
+			continue
+		}
+		if impliesComparison(wop, wc, pop, pc) {
+			return true
+		}
+	}
+	return false
+}
+
+// constComparison splits e op c, c a numeric constant, into e's text, op
+// and c.
+func constComparison(n *pg.Node) (string, string, float64, bool) {
+	x := n.GetAExpr()
+	if x == nil || x.Kind != pg.A_Expr_Kind_AEXPR_OP || x.Rexpr.GetAConst() == nil {
+		return "", "", 0, false
+	}
+	c := x.Rexpr.GetAConst()
+	var v float64
+	switch {
+	case c.GetIval() != nil:
+		v = float64(c.GetIval().Ival)
+	case c.GetFval() != nil:
+		f, err := strconv.ParseFloat(c.GetFval().Fval, 64)
+		if err != nil {
+			return "", "", 0, false
+		}
+		v = f
+	default:
+		return "", "", 0, false
+	}
+	e, err := DeparseExpr(x.Lexpr)
+	if err != nil {
+		return "", "", 0, false
+	}
+	return e, OpName(x.Name), v, true
+}
+
+// impliesComparison reports whether x wop wc implies x pop pc for every x.
+func impliesComparison(wop string, wc float64, pop string, pc float64) bool {
+	switch pop {
+	case ">":
+		return wop == ">" && wc >= pc || (wop == ">=" || wop == "=") && wc > pc
+	case ">=":
+		return (wop == ">" || wop == ">=" || wop == "=") && wc >= pc
+	case "<":
+		return wop == "<" && wc <= pc || (wop == "<=" || wop == "=") && wc < pc
+	case "<=":
+		return (wop == "<" || wop == "<=" || wop == "=") && wc <= pc
+	case "=":
+		return wop == "=" && wc == pc
+	}
+	return false
 }
