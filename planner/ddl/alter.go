@@ -542,6 +542,9 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 			// Its index is made first, and the name is a relation's.
 			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", con.Conname)
 		}
+		if merged, err := a.mergeLocalCheck(ctx, def, con); merged || err != nil {
+			return err
+		}
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", con.Conname, def.Name)
 	}
 	d, err := a.newTableDDL(ctx, def)
@@ -601,6 +604,36 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 		}
 	}
 	return a.validateNewForeignKeys(ctx, def, d.newFKs)
+}
+
+// mergeLocalCheck runs ADD CONSTRAINT ... CHECK on a table that only
+// inherits a constraint of that name: if it is the same expression the
+// two merge, and the table's constraint becomes its own too, as in
+// PostgreSQL (so parent and child may be given it in either order). A
+// partition's constraints are never its own. It reports whether it
+// merged.
+func (a *analyzer) mergeLocalCheck(ctx context.Context, def *versioning.Table, con *pg.Constraint) (bool, error) {
+	if con.Contype != pg.ConstrType_CONSTR_CHECK || def.IsPartition() {
+		return false, nil
+	}
+	i := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == con.Conname })
+	if i < 0 || !def.Checks[i].NotLocal {
+		return false, nil
+	}
+	have := &def.Checks[i]
+	text, err := planner.DeparseExpr(con.RawExpr)
+	if err != nil || text != have.Expr {
+		return false, err
+	}
+	switch {
+	case con.IsNoInherit:
+		return false, pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with inherited constraint on relation %q", have.Name, def.Name)
+	case !con.SkipValidation && have.NotValid:
+		return false, pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with NOT VALID constraint on relation %q", have.Name, def.Name)
+	}
+	a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging constraint %q with inherited definition", have.Name))
+	have.NotLocal = false
+	return true, a.putTable(ctx, def)
 }
 
 // dropConstraint runs DROP CONSTRAINT [IF EXISTS] name.
@@ -1083,7 +1116,7 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			if rel.Kind != planner.RelTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
-			return tag, a.renameConstraint(ctx, cloneTable(rel.Table), s.Subname, s.Newname)
+			return tag, a.renameConstraintInherited(ctx, rel.Table, s.Subname, s.Newname, s.Relation.Inh, false)
 		}
 		return tag, a.moveRelation(ctx, rel, schema, s.Relation.Relname, schema, s.Newname)
 	}, nil
@@ -1380,6 +1413,43 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		return err
 	}
 	return a.putTable(ctx, def)
+}
+
+// renameConstraintInherited renames a constraint of def; an inheritable
+// CHECK constraint is renamed in def's descendants too (which must
+// follow: ONLY fails when def has children), and one def inherits only
+// from above, as PostgreSQL's rename_constraint_internal does.
+func (a *analyzer) renameConstraintInherited(ctx context.Context, def *versioning.Table, old, name string, inh, recursing bool) error {
+	i := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == old })
+	if i >= 0 && !def.Checks[i].NoInherit {
+		kids, err := a.childTables(ctx, def)
+		if err != nil {
+			return err
+		}
+		if inh {
+			for _, k := range kids {
+				if err := a.renameConstraintInherited(ctx, k.Def, old, name, true, true); err != nil {
+					return err
+				}
+			}
+		} else if len(kids) > 0 {
+			return pgerr.New(pgerr.InvalidTableDefinition, "inherited constraint %q must be renamed in child tables too", old)
+		}
+		if def.Checks[i].InhCount > 0 && !recursing {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot rename inherited constraint %q", old)
+		}
+	}
+	if recursing {
+		cur, ok, err := a.tx.Table(ctx, def.Schema, def.Name)
+		if err != nil || !ok {
+			return err
+		}
+		if !slices.ContainsFunc(cur.Def.Checks, func(c versioning.Check) bool { return c.Name == old }) {
+			return nil // renamed already, through another parent
+		}
+		def = cur.Def
+	}
+	return a.renameConstraint(ctx, cloneTable(def), old, name)
 }
 
 // renameConstraint renames a constraint (and the index of a primary key

@@ -69,6 +69,8 @@ func (a *analyzer) alterInherited(ctx context.Context, t *exec.Table, cmd *pg.Al
 		return a.alterCmd(ctx, t, cmd)
 	case pg.AlterTableType_AT_DropConstraint:
 		return a.dropCheckInherited(ctx, t, cmd, kids, inh, recursing)
+	case pg.AlterTableType_AT_ValidateConstraint:
+		return a.validateCheckInherited(ctx, t, cmd, kids)
 	case pg.AlterTableType_AT_ColumnDefault:
 	case pg.AlterTableType_AT_DropExpression:
 		if err := checkDropExpression(t.Def, kids, cmd.Name, inh, recursing); err != nil {
@@ -297,7 +299,9 @@ func (a *analyzer) inheritCheck(ctx context.Context, kids []*exec.Table, ck vers
 	for _, k := range kids {
 		def := cloneTable(k.Def)
 		if i := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == ck.Name }); i >= 0 {
-			def.Checks[i].InhCount++
+			if err := a.mergeInheritedCheck(def, &def.Checks[i], ck); err != nil {
+				return err
+			}
 			if err := a.putTable(ctx, def); err != nil {
 				return err
 			}
@@ -321,6 +325,51 @@ func (a *analyzer) inheritCheck(ctx context.Context, kids []*exec.Table, ck vers
 			return err
 		}
 	}
+	return nil
+}
+
+// validateCheckInherited runs VALIDATE CONSTRAINT on t and, for an
+// inheritable CHECK constraint, on the descendants that have it, ONLY
+// or not, as PostgreSQL does: a parent's constraint is valid only when
+// its children's are.
+func (a *analyzer) validateCheckInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, kids []*exec.Table) error {
+	if err := a.alterCmd(ctx, t, cmd); err != nil {
+		return err
+	}
+	i := slices.IndexFunc(t.Def.Checks, func(c versioning.Check) bool { return c.Name == cmd.Name })
+	if i < 0 || t.Def.Checks[i].NoInherit {
+		return nil
+	}
+	for _, k := range kids {
+		if !slices.ContainsFunc(k.Def.Checks, func(c versioning.Check) bool { return c.Name == cmd.Name }) {
+			continue
+		}
+		if err := a.alterChild(ctx, k, cmd, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeInheritedCheck merges the CHECK constraint ck a parent is given
+// into its child def's constraint of the same name, have, as
+// PostgreSQL's MergeWithExistingConstraint does: they must be the same
+// expression, and a partition's constraint becomes its parent's only.
+func (a *analyzer) mergeInheritedCheck(def *versioning.Table, have *versioning.Check, ck versioning.Check) error {
+	switch {
+	case have.Expr != ck.Expr:
+		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", ck.Name, def.Name)
+	case have.NoInherit:
+		return pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with non-inherited constraint on relation %q", ck.Name, def.Name)
+	case !ck.NotValid && have.NotValid:
+		return pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with NOT VALID constraint on relation %q", ck.Name, def.Name)
+	}
+	a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging constraint %q with inherited definition", ck.Name))
+	if def.IsPartition() {
+		have.InhCount, have.NotLocal = 1, true
+		return nil
+	}
+	have.InhCount++
 	return nil
 }
 

@@ -38,6 +38,7 @@ type tableDDL struct {
 	newFKs     []int // positions in def.ForeignKeys added by this statement
 	newPK      bool
 	altering   bool            // ALTER TABLE, not CREATE TABLE
+	partition  bool            // CREATE TABLE ... PARTITION OF
 	generated  map[string]bool // CHECK names this statement made up
 }
 
@@ -415,6 +416,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 		if err != nil {
 			return "", err
 		}
+		d.partition = s.Partbound != nil
 		parents, err := d.inherit(ctx, s)
 		if err != nil {
 			return "", err
@@ -893,6 +895,11 @@ func (d *tableDDL) addCheck(con *pg.Constraint) error {
 			if d.generated[name] {
 				return pgerr.New(pgerr.DuplicateObject, "check constraint %q already exists", name)
 			}
+			if have := d.inheritedCheck(name); have != nil && !d.altering {
+				if merged, err := d.mergeCheck(have, text, con.IsNoInherit, con.SkipValidation); merged || err != nil {
+					return err
+				}
+			}
 			return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
 		}
 		d.ns.cons[name] = true
@@ -903,7 +910,10 @@ func (d *tableDDL) addCheck(con *pg.Constraint) error {
 		}
 		d.generated[name] = true
 	}
-	def.Checks = append(def.Checks, versioning.Check{Name: name, Expr: text, NotValid: con.SkipValidation, NoInherit: con.IsNoInherit})
+	// A new table has no rows to check: CREATE TABLE's NOT VALID
+	// constraints are valid from the start.
+	notValid := con.SkipValidation && d.altering
+	def.Checks = append(def.Checks, versioning.Check{Name: name, Expr: text, NotValid: notValid, NoInherit: con.IsNoInherit})
 	return nil
 }
 

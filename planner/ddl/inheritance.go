@@ -792,3 +792,40 @@ func renameParent(ctx context.Context, root versioning.RootValue, child, parent,
 	}
 	return planner.SyncRefs(ctx, root, t, nt)
 }
+
+// mergeCheck merges a CHECK constraint defined in CREATE TABLE (or
+// copied by LIKE) with the inherited one of its name, have, as
+// PostgreSQL's MergeWithExistingConstraint does: the two must be the
+// same expression, the merged constraint becomes local too (a
+// partition's stays inherited only), and NOTICE says so. It reports
+// whether have is an inherited constraint it merged into; false leaves
+// the caller to refuse the duplicate name.
+func (d *tableDDL) mergeCheck(have *versioning.Check, expr string, noInherit, notValid bool) (bool, error) {
+	if have.InhCount == 0 || !have.NotLocal || have.Expr != expr {
+		return false, nil
+	}
+	if noInherit {
+		return false, pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with inherited constraint on relation %q", have.Name, d.def.Name)
+	}
+	if !notValid && have.NotValid {
+		return false, pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with NOT VALID constraint on relation %q", have.Name, d.def.Name)
+	}
+	d.a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging constraint %q with inherited definition", have.Name))
+	if d.def.IsPartition() || d.partition {
+		have.InhCount = 1
+		return true, nil
+	}
+	have.NotLocal = false
+	return true, nil
+}
+
+// inheritedCheck returns the inherited CHECK constraint of the table
+// being built called name, or nil.
+func (d *tableDDL) inheritedCheck(name string) *versioning.Check {
+	for i := range d.def.Checks {
+		if c := &d.def.Checks[i]; c.Name == name && c.InhCount > 0 {
+			return c
+		}
+	}
+	return nil
+}

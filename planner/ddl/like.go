@@ -146,6 +146,16 @@ func (l *likeClause) copy(d *tableDDL) error {
 	if l.opts&likeConstraints != 0 {
 		for _, ck := range src.Checks {
 			if planner.ConstraintExists(def, ck.Name) {
+				if have := d.inheritedCheck(ck.Name); have != nil {
+					if merged, err := d.mergeCheck(have, ck.Expr, ck.NoInherit, false); err != nil {
+						return err
+					} else if merged {
+						if comments && ck.Comment != "" {
+							have.Comment = ck.Comment
+						}
+						continue
+					}
+				}
 				return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", ck.Name, def.Name)
 			}
 			c := versioning.Check{Name: ck.Name, Expr: ck.Expr, NoInherit: ck.NoInherit}
