@@ -35,7 +35,7 @@ func (a *analyzer) alterInherited(ctx context.Context, t *exec.Table, cmd *pg.Al
 	}
 	switch cmd.Subtype {
 	case pg.AlterTableType_AT_AddColumn:
-		return a.addColumnInherited(ctx, t, cmd, kids, inh)
+		return a.addColumnInherited(ctx, t, cmd, kids, inh, recursing)
 	case pg.AlterTableType_AT_DropColumn:
 		return a.dropColumnInherited(ctx, t, cmd, kids, inh, recursing)
 	case pg.AlterTableType_AT_AlterColumnType:
@@ -59,6 +59,9 @@ func (a *analyzer) alterInherited(ctx context.Context, t *exec.Table, cmd *pg.Al
 			}
 		}
 	case pg.AlterTableType_AT_DropNotNull:
+		if t.Def.Partitioned() && !inh && !recursing && len(kids) > 0 {
+			return errOnlyPartitioned()
+		}
 		if err := a.checkParentNotNull(ctx, t.Def, cmd.Name); err != nil {
 			return err
 		}
@@ -172,8 +175,11 @@ func (a *analyzer) checkParentNotNull(ctx context.Context, def *versioning.Table
 // addColumnInherited runs ADD COLUMN on t and its descendants: a child
 // that has a column of the name already merges it, if its type is the
 // same.
-func (a *analyzer) addColumnInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, kids []*exec.Table, inh bool) error {
+func (a *analyzer) addColumnInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, kids []*exec.Table, inh, recursing bool) error {
 	name := cmd.Def.GetColumnDef().Colname
+	if t.Def.IsPartition() && !recursing {
+		return pgerr.New(pgerr.WrongObjectType, "cannot add column to a partition")
+	}
 	if planner.ColumnIndex(t.Def, name) >= 0 && cmd.MissingOk {
 		return a.alterCmd(ctx, t, cmd) // a notice, and nothing to recurse
 	}
@@ -328,6 +334,13 @@ func (a *analyzer) inheritCheck(ctx context.Context, kids []*exec.Table, ck vers
 	return nil
 }
 
+// errOnlyPartitioned refuses to drop a constraint from a partitioned
+// table but not from its partitions (ONLY).
+func errOnlyPartitioned() error {
+	return pgerr.New(pgerr.InvalidTableDefinition, "cannot remove constraint from only the partitioned table when partitions exist").
+		WithHint("Do not specify the ONLY keyword.")
+}
+
 // validateCheckInherited runs VALIDATE CONSTRAINT on t and, for an
 // inheritable CHECK constraint, on the descendants that have it, ONLY
 // or not, as PostgreSQL does: a parent's constraint is valid only when
@@ -387,6 +400,9 @@ func (a *analyzer) dropCheckInherited(ctx context.Context, t *exec.Table, cmd *p
 	ck := t.Def.Checks[i]
 	if ck.InhCount > 0 && !recursing {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop inherited constraint %q of relation %q", ck.Name, t.Def.Name)
+	}
+	if t.Def.Partitioned() && !inh && !ck.NoInherit && len(kids) > 0 {
+		return errOnlyPartitioned()
 	}
 	if err := a.alterCmd(ctx, t, cmd); err != nil {
 		return err

@@ -30,6 +30,9 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
 	}
+	if s.Concurrent && a.s.InTransactionBlock() {
+		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "CREATE INDEX CONCURRENTLY cannot run inside a transaction block")
+	}
 	if len(s.ExcludeOpNames) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints are not supported yet")
 	}

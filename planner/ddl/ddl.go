@@ -64,6 +64,9 @@ func (d *tableDDL) column(name string) int {
 // addColumn adds a column and records its constraints.
 func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 	def := d.def
+	if systemColumns[cd.Colname] || cd.Colname == "tableoid" {
+		return pgerr.New(pgerr.DuplicateColumn, "column name %q conflicts with a system column name", cd.Colname)
+	}
 	if d.column(cd.Colname) >= 0 {
 		if !d.altering {
 			return pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname)
@@ -422,9 +425,15 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 			return "", err
 		}
 		var likes []*likeClause
+		local := map[string]bool{} // column definitions met, to refuse a second one
 		for _, elt := range elts {
 			switch {
 			case elt.GetColumnDef() != nil:
+				if cn := elt.GetColumnDef().Colname; local[cn] {
+					return "", pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cn)
+				} else {
+					local[cn] = true
+				}
 				if err := d.columnDef(ctx, elt.GetColumnDef(), s.Partbound != nil); err != nil {
 					return "", err
 				}
@@ -487,6 +496,11 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 			return "", err
 		}
 		a.tx.SetRoot(root)
+		if def.IsPartition() && !def.PartitionBound.Default {
+			if err := a.checkDefaultPartition(ctx, parents[0]); err != nil {
+				return "", err
+			}
+		}
 		return "CREATE TABLE", nil
 	}, nil
 }
@@ -538,6 +552,9 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_MATVIEW:
 		run = a.dropTables
 	case pg.ObjectType_OBJECT_INDEX:
+		if s.Concurrent && a.s.InTransactionBlock() {
+			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "DROP INDEX CONCURRENTLY cannot run inside a transaction block")
+		}
 		run = a.dropIndex
 	case pg.ObjectType_OBJECT_SEQUENCE:
 		run = a.dropSequences

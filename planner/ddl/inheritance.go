@@ -39,7 +39,12 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 		case s.Partbound != nil && !rel.Table.Partitioned():
 			return nil, pgerr.New(pgerr.WrongObjectType, "table %q is not partitioned", rv.Relname)
 		case planner.IsTempSchema(schema) && !planner.IsTempSchema(d.def.Schema):
+			if s.Partbound != nil {
+				return nil, pgerr.New(pgerr.WrongObjectType, "cannot create a permanent relation as partition of temporary relation %q", rv.Relname)
+			}
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", rv.Relname)
+		case s.Partbound != nil && !planner.IsTempSchema(schema) && planner.IsTempSchema(d.def.Schema):
+			return nil, pgerr.New(pgerr.WrongObjectType, "cannot create a temporary relation as partition of permanent relation %q", rv.Relname)
 		}
 		for _, p := range parents {
 			if p.Schema == schema && p.Name == rel.Table.Name {
@@ -452,6 +457,9 @@ func (a *analyzer) cascadeIndexes(ctx context.Context, parent *versioning.Table)
 // partitionBound analyzes FOR VALUES of a partition of parent.
 func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table, name string, spec *pg.PartitionBoundSpec) (*versioning.PartitionBound, error) {
 	if spec.IsDefault {
+		if parent.PartitionKey.Strategy == versioning.PartitionHash {
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "a hash-partitioned table may not have a default partition")
+		}
 		return &versioning.PartitionBound{Default: true}, nil
 	}
 	key := parent.PartitionKey
