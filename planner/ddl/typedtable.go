@@ -200,8 +200,9 @@ func (a *analyzer) alterTypedTables(ctx context.Context, typed []*exec.Table, al
 	return nil
 }
 
-// dropTypedTables drops the typed tables of a type DROP TYPE ... CASCADE
-// drops.
+// dropTypedTables drops tables a DROP TYPE ... CASCADE takes with it:
+// the typed tables of the type, and those whose partition key reads a
+// column of it.
 func (a *analyzer) dropTypedTables(ctx context.Context, typed []*versioning.Table) error {
 	drop := &pg.DropStmt{RemoveType: pg.ObjectType_OBJECT_TABLE, Behavior: pg.DropBehavior_DROP_CASCADE}
 	for _, tb := range typed {
