@@ -227,6 +227,9 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		if err := columnTypePolicies(def, cmd.Name); err != nil {
 			return err
 		}
+		if err := a.checkRowTypeUnused(ctx, def); err != nil {
+			return err
+		}
 		return a.alterColumnType(ctx, t, def, cmd)
 	case pg.AlterTableType_AT_AttachPartition:
 		return a.attachPartition(ctx, t, cmd.Def.GetPartitionCmd())
@@ -431,6 +434,10 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 				return err
 			}
 			col.Missing = exec.EncodeMissing(nt.Cols[pos].Type, v)
+			if d.newPK {
+				// The rewrite for the new primary key stores it in every row.
+				fill = &exec.Const{D: v, T: nt.Cols[pos].Type}
+			}
 		}
 	}
 	if col.NotNull && !empty && fill == nil && col.Missing == nil {
@@ -1526,7 +1533,16 @@ func renameColumnIn(expr, old, name string) (string, error) {
 // base or as a field of a composite type, at any depth. PostgreSQL
 // refuses it (CheckAttributeType): such a row could never be stored.
 func (a *analyzer) notOwnMember(def *versioning.Table, t exec.T) error {
-	own := exec.TypeOID(types.UserComposite, def.Schema, def.Name)
+	if a.holdsType(t.OID, exec.TypeOID(types.UserComposite, def.Schema, def.Name)) {
+		return pgerr.New(pgerr.InvalidTableDefinition, "composite type %s cannot be made a member of itself", def.Name)
+	}
+	return nil
+}
+
+// holdsType reports whether a value of type oid may hold a value of
+// type own: it is own, or an array of, a domain over or a composite type
+// with a field of a type that holds own, at any depth.
+func (a *analyzer) holdsType(oid, own uint32) bool {
 	seen := map[uint32]bool{}
 	var holds func(oid uint32) bool
 	holds = func(oid uint32) bool {
@@ -1549,8 +1565,28 @@ func (a *analyzer) notOwnMember(def *versioning.Table, t exec.T) error {
 		}
 		return false
 	}
-	if holds(t.OID) {
-		return pgerr.New(pgerr.InvalidTableDefinition, "composite type %s cannot be made a member of itself", def.Name)
+	return holds(oid)
+}
+
+// checkRowTypeUnused fails if a column of another table holds def's row
+// type: changing a column's type would change the stored rows, which
+// those values do not follow (PostgreSQL's
+// find_composite_type_dependencies).
+func (a *analyzer) checkRowTypeUnused(ctx context.Context, def *versioning.Table) error {
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	own := exec.TypeOID(types.UserComposite, def.Schema, def.Name)
+	for _, tb := range tables {
+		if tb.Schema == def.Schema && tb.Name == def.Name {
+			continue
+		}
+		for _, c := range tb.Columns {
+			if !c.Dropped && a.holdsType(c.Type, own) {
+				return pgerr.New(pgerr.FeatureNotSupported, "cannot alter table %q because column \"%s.%s\" uses its row type", def.Name, tb.Name, c.Name)
+			}
+		}
 	}
 	return nil
 }

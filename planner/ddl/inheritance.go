@@ -174,7 +174,7 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 			return err
 		}
 		if el.Expr != nil {
-			x, err := d.partitionKeyExpr(el)
+			x, err := d.partitionKeyExpr(el, i)
 			if err != nil {
 				return err
 			}
@@ -197,7 +197,7 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 
 // partitionKeyExpr analyzes an expression key column of PARTITION BY:
 // its text and type.
-func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem) (versioning.PartitionExpr, error) {
+func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem, i int) (versioning.PartitionExpr, error) {
 	sub, refs := int32(-1), false
 	planner.VisitNodes(el.Expr, func(x *pg.Node) {
 		if s := x.GetSubLink(); s != nil && sub < 0 {
@@ -232,6 +232,9 @@ func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem) (versioning.PartitionE
 	t := e.Type()
 	if t.OID == exec.OIDUnknown {
 		t = exec.TText
+	}
+	if t.OID == exec.OIDRecord {
+		return versioning.PartitionExpr{}, pgerr.New(pgerr.InvalidTableDefinition, "partition key column %d has pseudo-type record", i+1)
 	}
 	return versioning.PartitionExpr{Expr: text, Type: t.OID, Typmod: t.Typmod}, nil
 }
