@@ -181,6 +181,9 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 			if key.Exprs == nil {
 				key.Exprs = make([]versioning.PartitionExpr, len(spec.PartParams))
 			}
+			if err := keyOpclass(x.Type, key.Strategy); err != nil {
+				return err
+			}
 			key.Exprs[i] = x
 			key.Columns = append(key.Columns, -1)
 			continue
@@ -189,10 +192,28 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 		if pos < 0 {
 			return planner.WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in partition key does not exist", el.Name), el.Location)
 		}
+		if err := keyOpclass(d.def.Columns[pos].Type, key.Strategy); err != nil {
+			return err
+		}
 		key.Columns = append(key.Columns, pos)
 	}
 	d.def.PartitionKey = key
 	return checkUniqueCoversKey(d.def)
+}
+
+// keyOpclass fails for a partition key column of type oid that has no
+// default operator class for the strategy's access method (hash for
+// HASH, btree otherwise): the geometric types.
+func keyOpclass(oid uint32, strategy byte) error {
+	if !exec.IsGeometric(oid) {
+		return nil
+	}
+	am := "btree"
+	if strategy == versioning.PartitionHash {
+		am = "hash"
+	}
+	return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", exec.TypeName(oid), am).
+		WithHint("You must specify a %s operator class or define a default %s operator class for the data type.", am, am)
 }
 
 // partitionKeyExpr analyzes an expression key column of PARTITION BY:
