@@ -424,9 +424,6 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %q does not exist, skipping", what, name))
 			continue
 		}
-		if !domain && t.Kind == 'd' {
-			return "", pgerr.New(pgerr.WrongObjectType, "%q is not a type", t.Name).WithHint("Use DROP DOMAIN instead.")
-		}
 		if au, err := a.Authority(); err != nil {
 			return "", err
 		} else if !au.Owns(t.Owner) {
