@@ -246,6 +246,11 @@ type Column struct {
 	// column with a constant default rewrites no row.
 	Missing []byte `json:"missing,omitempty"`
 	Comment string `json:"comment,omitempty"`
+	// Storage is attstorage as ALTER COLUMN SET STORAGE (or LIKE
+	// INCLUDING STORAGE, or a parent) set it: 'p', 'e', 'm' or 'x'; 0
+	// is the type's typstorage. It changes nothing of how values are
+	// stored here.
+	Storage byte `json:"storage,omitempty"`
 	// Domain, when set, is the schema-qualified domain the column was
 	// declared with; Type and Typmod are its base type's, and the
 	// domain's constraints apply to the column's values.

@@ -283,6 +283,7 @@ type attribute struct {
 	nonLocal  bool // attislocal false
 	inhCount  int
 	acl       []versioning.ACLItem // attacl: the column's privileges
+	storage   byte                 // attstorage when set, else 0: the type's
 }
 
 // attributes returns a relation's columns.
@@ -305,7 +306,7 @@ func attributes(r Relation) []attribute {
 		for _, c := range r.Table.Columns {
 			a := attribute{name: c.Name, t: columnType(c), notNull: c.NotNull, hasDef: c.Default != "" && c.Identity == 0,
 				missing: c.Missing != nil, identity: c.Identity, generated: c.Generated, dropped: c.Dropped, nonLocal: c.NotLocal, inhCount: c.InhCount,
-				acl: c.ACL}
+				acl: c.ACL, storage: c.Storage}
 			if c.Dropped {
 				a.t = exec.T{OID: 0, Typmod: -1}
 			}
@@ -318,7 +319,7 @@ func attributes(r Relation) []attribute {
 					out = append(out, attribute{name: exprColumnName(c.Expr), t: exec.T{OID: c.ExprType, Typmod: c.ExprTypmod}})
 				} else {
 					col := r.Table.Columns[c.Column]
-					out = append(out, attribute{name: col.Name, t: columnType(col)})
+					out = append(out, attribute{name: col.Name, t: columnType(col), storage: col.Storage})
 				}
 			}
 			for _, pos := range r.Index.Include {
@@ -376,6 +377,9 @@ func pgAttribute(s *Snapshot) ([]exec.Row, error) {
 				// attstorage must be the type's typstorage: pg_dump writes
 				// SET STORAGE for any column where they differ.
 				length, byval, align, storage = int64(sh.len), sh.byVal, sh.align, sh.store
+			}
+			if a.storage != 0 {
+				storage = a.storage
 			}
 			out = append(out, exec.Row{
 				dOID(r.OID), dText(a.name), dOID(a.t.OID), dInt(-1), dInt(length),

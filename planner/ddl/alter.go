@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -263,7 +264,9 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		def.ACL = versioning.ChangeACLOwner(def.ACL, planner.OwnerOf(def.Owner), owner)
 		def.Owner = owner
 		return a.putTable(ctx, def)
-	case pg.AlterTableType_AT_SetStatistics, pg.AlterTableType_AT_SetStorage,
+	case pg.AlterTableType_AT_SetStorage:
+		return a.setStorage(ctx, def, cmd.Name, cmd.Def.GetString_().GetSval())
+	case pg.AlterTableType_AT_SetStatistics,
 		pg.AlterTableType_AT_SetCompression, pg.AlterTableType_AT_SetOptions, pg.AlterTableType_AT_ResetOptions:
 		// Physical settings of a column, which must be there: nothing to store.
 		if cmd.Name != "" && planner.ColumnIndex(def, cmd.Name) < 0 {
@@ -618,6 +621,34 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 		}
 	}
 	return a.validateNewForeignKeys(ctx, def, d.newFKs)
+}
+
+// setStorage runs ALTER COLUMN name SET STORAGE mode. The mode is only
+// recorded (attstorage): values are stored alike whatever it says.
+func (a *analyzer) setStorage(ctx context.Context, def *versioning.Table, name, mode string) error {
+	st, ok := map[string]byte{"plain": 'p', "external": 'e', "extended": 'x', "main": 'm'}[strings.ToLower(mode)]
+	if !ok {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid storage type %q", mode)
+	}
+	pos := planner.ColumnIndex(def, name)
+	if pos < 0 {
+		return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, def.Name)
+	}
+	c := &def.Columns[pos]
+	if st != 'p' && typeStorage(c.Type) == 'p' {
+		return pgerr.New(pgerr.FeatureNotSupported, "column data type %s can only have storage PLAIN", exec.TypeName(c.Type))
+	}
+	c.Storage = st
+	return a.putTable(ctx, def)
+}
+
+// typeStorage is typstorage of a built-in type: 'p' for one whose values
+// are never toasted; 0 for a type it does not know.
+func typeStorage(oid uint32) byte {
+	if t := types.Lookup(types.Oid(oid)); t != nil {
+		return t.Storage
+	}
+	return 0
 }
 
 // mergeLocalCheck runs ADD CONSTRAINT ... CHECK on a table that only

@@ -74,7 +74,7 @@ func (a *analyzer) alterInherited(ctx context.Context, t *exec.Table, cmd *pg.Al
 		return a.dropCheckInherited(ctx, t, cmd, kids, inh, recursing)
 	case pg.AlterTableType_AT_ValidateConstraint:
 		return a.validateCheckInherited(ctx, t, cmd, kids)
-	case pg.AlterTableType_AT_ColumnDefault:
+	case pg.AlterTableType_AT_ColumnDefault, pg.AlterTableType_AT_SetStorage:
 	case pg.AlterTableType_AT_DropExpression:
 		if err := checkDropExpression(t.Def, kids, cmd.Name, inh, recursing); err != nil {
 			return err

@@ -66,6 +66,10 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 						WithDetail("%s versus %s", types.FormatType(types.Oid(have.Type), have.Typmod), types.FormatType(types.Oid(c.Type), c.Typmod))
 				}
 				d.a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging multiple inherited definitions of column %q", c.Name))
+				if hs, cs := columnStorage(*have), columnStorage(c); hs != cs {
+					return nil, pgerr.New(pgerr.DatatypeMismatch, "inherited column %q has a storage parameter conflict", c.Name).
+						WithDetail("%s versus %s", storageName(hs), storageName(cs))
+				}
 				if err := mergeInheritedGeneration(have, c); err != nil {
 					return nil, err
 				}
@@ -74,7 +78,7 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 				continue
 			}
 			d.def.Columns = append(d.def.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod,
-				NotNull: c.NotNull, Default: c.Default, Generated: c.Generated, InhCount: 1, NotLocal: true})
+				NotNull: c.NotNull, Default: c.Default, Generated: c.Generated, Storage: c.Storage, InhCount: 1, NotLocal: true})
 		}
 		for _, ck := range p.Checks {
 			if ck.NoInherit {
@@ -860,4 +864,28 @@ func (d *tableDDL) inheritedCheck(name string) *versioning.Check {
 		}
 	}
 	return nil
+}
+
+// columnStorage is a column's attstorage: as set, or its type's.
+func columnStorage(c versioning.Column) byte {
+	if c.Storage != 0 {
+		return c.Storage
+	}
+	if st := typeStorage(c.Type); st != 0 {
+		return st
+	}
+	return 'x'
+}
+
+// storageName names an attstorage as PostgreSQL's messages do.
+func storageName(st byte) string {
+	switch st {
+	case 'p':
+		return "PLAIN"
+	case 'e':
+		return "EXTERNAL"
+	case 'm':
+		return "MAIN"
+	}
+	return "EXTENDED"
 }

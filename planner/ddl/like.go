@@ -12,8 +12,8 @@ import (
 )
 
 // LIKE options, as TableLikeClause.Options holds them (PostgreSQL's
-// CREATE_TABLE_LIKE_* bits). COMPRESSION, STATISTICS and STORAGE copy
-// nothing here: there is nothing of theirs to copy.
+// CREATE_TABLE_LIKE_* bits). COMPRESSION and STATISTICS copy nothing
+// here: there is nothing of theirs to copy.
 const (
 	likeComments    = 1 << 0
 	likeConstraints = 1 << 2
@@ -21,6 +21,7 @@ const (
 	likeGenerated   = 1 << 4
 	likeIdentity    = 1 << 5
 	likeIndexes     = 1 << 6
+	likeStorage     = 1 << 8
 )
 
 // likeClause is a LIKE clause whose CHECK constraints and indexes are
@@ -97,6 +98,9 @@ func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uin
 	if opts&likeComments != 0 {
 		col.Comment = c.Comment
 	}
+	if opts&likeStorage != 0 {
+		col.Storage = columnStorage(c)
+	}
 	if pos := d.column(c.Name); pos >= 0 {
 		have := &def.Columns[pos]
 		if have.InhCount == 0 {
@@ -107,6 +111,10 @@ func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uin
 				WithDetail("%s versus %s", types.FormatType(types.Oid(have.Type), have.Typmod), types.FormatType(types.Oid(c.Type), c.Typmod))
 		}
 		d.a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", c.Name))
+		if hs := columnStorage(*have); col.Storage != 0 && hs != col.Storage {
+			return pgerr.New(pgerr.DatatypeMismatch, "column %q has a storage parameter conflict", c.Name).
+				WithDetail("%s versus %s", storageName(hs), storageName(col.Storage))
+		}
 		have.NotLocal = false
 		have.NotNull = have.NotNull || col.NotNull
 		if col.Default != "" {
