@@ -37,9 +37,13 @@ type tableDDL struct {
 	newIndexes []int
 	newFKs     []int // positions in def.ForeignKeys added by this statement
 	newPK      bool
-	altering   bool            // ALTER TABLE, not CREATE TABLE
-	partition  bool            // CREATE TABLE ... PARTITION OF
-	generated  map[string]bool // CHECK names this statement made up
+	altering   bool // ALTER TABLE, not CREATE TABLE
+	partition  bool // CREATE TABLE ... PARTITION OF
+	// laterFKs leaves the foreign keys to the caller of finish: CREATE
+	// TABLE adds them after LIKE's indexes, which a key of the table
+	// referencing itself may need, as PostgreSQL does.
+	laterFKs  bool
+	generated map[string]bool // CHECK names this statement made up
 }
 
 func (a *analyzer) newTableDDL(ctx context.Context, def *versioning.Table) (*tableDDL, error) {
@@ -371,8 +375,8 @@ func (d *tableDDL) finish(ctx context.Context) error {
 		d.newIndexes = append(d.newIndexes, len(def.Indexes))
 		def.Indexes = append(def.Indexes, ix)
 	}
-	for i, con := range d.fks {
-		if err := d.addForeignKey(ctx, con, d.fkCols[i]); err != nil {
+	if !d.laterFKs {
+		if err := d.addForeignKeys(ctx); err != nil {
 			return err
 		}
 	}
@@ -381,7 +385,18 @@ func (d *tableDDL) finish(ctx context.Context) error {
 			return err
 		}
 	}
-	d.checks, d.indexes, d.ixCols, d.fks, d.fkCols, d.exclusions = nil, nil, nil, nil, nil, nil
+	d.checks, d.indexes, d.ixCols, d.exclusions = nil, nil, nil, nil
+	return nil
+}
+
+// addForeignKeys adds the recorded FOREIGN KEY constraints.
+func (d *tableDDL) addForeignKeys(ctx context.Context) error {
+	for i, con := range d.fks {
+		if err := d.addForeignKey(ctx, con, d.fkCols[i]); err != nil {
+			return err
+		}
+	}
+	d.fks, d.fkCols = nil, nil
 	return nil
 }
 
@@ -456,6 +471,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 				}
 			}
 		}
+		d.laterFKs = true
 		if err := d.finishWithSelf(ctx); err != nil {
 			return "", err
 		}
@@ -464,10 +480,16 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 				return "", err
 			}
 		}
+		if err := d.addForeignKeys(ctx); err != nil {
+			return "", err
+		}
 		if err := d.partitioning(ctx, s, parents); err != nil {
 			return "", err
 		}
 		def := d.def
+		if def.Partitioned() && slices.ContainsFunc(def.Checks, func(c versioning.Check) bool { return c.NoInherit }) {
+			return "", pgerr.New(pgerr.InvalidTableDefinition, "cannot add NO INHERIT constraint to partitioned table %q", def.Name)
+		}
 		def.OfType = ofType
 		empty, err := a.tx.EmptyMap(ctx)
 		if err != nil {
