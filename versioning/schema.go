@@ -308,6 +308,10 @@ type IndexColumn struct {
 	Expr       string `json:"expr,omitempty"`
 	ExprType   uint32 `json:"expr_type,omitempty"`
 	ExprTypmod int32  `json:"expr_typmod,omitempty"`
+	// Collation is the collation named by COLLATE for the column, if
+	// any: kept so that an index of a non-default sort order is known
+	// (values are compared alike whatever it says).
+	Collation string `json:"collation,omitempty"`
 }
 
 // Check is a CHECK constraint; Expr is SQL text.

@@ -552,7 +552,7 @@ func volatileDefault(text string) bool {
 // validating the rows already there.
 func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versioning.Table, con *pg.Constraint) error {
 	if con.Indexname != "" {
-		return pgerr.New(pgerr.FeatureNotSupported, "constraints USING INDEX are not supported yet")
+		return a.addConstraintUsingIndex(ctx, t, def, con)
 	}
 	if con.Conname != "" && planner.ConstraintExists(def, con.Conname) {
 		if con.Contype == pg.ConstrType_CONSTR_EXCLUSION && indexNamed(def, con.Conname) {

@@ -205,6 +205,9 @@ func indexColumn(t *exec.Table, name string) (int, error) {
 // NULLs last and DESC first unless NULLS says otherwise.
 func indexColumnOrder(pos int, el *pg.IndexElem) versioning.IndexColumn {
 	c := versioning.IndexColumn{Column: pos, Desc: el.Ordering == pg.SortByDir_SORTBY_DESC}
+	if n := len(el.Collation); n > 0 {
+		c.Collation = el.Collation[n-1].GetString_().GetSval()
+	}
 	c.NullsFirst = c.Desc
 	switch el.NullsOrdering {
 	case pg.SortByNulls_SORTBY_NULLS_FIRST:
