@@ -919,6 +919,16 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 			return pgerr.New(pgerr.DatatypeMismatch, "default for column %q cannot be cast automatically to type %s", c.Name, exec.TypeName(nt.OID))
 		}
 	}
+	// PostgreSQL keeps a CHECK constraint analyzed, with the implicit
+	// casts the old type called for, and re-reads it as it prints it
+	// when the column's type changes: it is kept so here too, and then
+	// reads the column through the same casts (a::double precision >
+	// 10.2::double precision).
+	for i, ck := range def.Checks {
+		if planner.ExprReads(ck.Expr, c.Name) {
+			def.Checks[i].Expr = planner.RenderExpr(a.s, a.env(ctx), def, ck.Expr, false)
+		}
+	}
 	c.Type, c.Typmod = nt.OID, nt.Typmod
 	if c.Missing != nil {
 		v, err := conv.Eval(a.env(ctx), exec.Row(append(make([]exec.Datum, pos), old.Missing)))
