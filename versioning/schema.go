@@ -37,7 +37,11 @@ type Table struct {
 	// Comment is the table's COMMENT ON TABLE text; PrimaryKeyComment
 	// and PrimaryKeyIndexComment those of its primary key constraint and
 	// of the constraint's index.
-	Comment                string `json:"comment,omitempty"`
+	Comment string `json:"comment,omitempty"`
+	// Unlogged records CREATE UNLOGGED TABLE (or SET UNLOGGED):
+	// relpersistence 'u' in the catalog. Storage treats the table as
+	// any other.
+	Unlogged               bool   `json:"unlogged,omitempty"`
 	PrimaryKeyComment      string `json:"pk_comment,omitempty"`
 	PrimaryKeyIndexComment string `json:"pk_index_comment,omitempty"`
 	// Inherits lists the tables this one inherits from, in order: their
@@ -386,6 +390,9 @@ type Sequence struct {
 	Called    bool   `json:"called,omitempty"` // Last has been returned by nextval
 	OwnedBy   string `json:"owned_by,omitempty"`
 	Comment   string `json:"comment,omitempty"`
+	// Unlogged is as a Table's: the sequence of an unlogged table's
+	// column is unlogged too.
+	Unlogged bool `json:"unlogged,omitempty"`
 	// Owner and ACL, as Table's; a sequence's privileges are SELECT,
 	// UPDATE and USAGE (SequencePrivileges).
 	Owner string    `json:"owner,omitempty"`

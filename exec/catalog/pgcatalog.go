@@ -231,7 +231,7 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 		out = append(out, exec.Row{
 			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(reltype), dOID(oftype), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
-			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
+			dBool(hasIndex), dBool(false), dChar(relPersistence(r)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
 			dBool(false), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table)) || r.Query != nil && len(r.Query.Triggers) > 0), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)),
 			dBool(r.Kind == 'r' && r.Table != nil && r.Table.RowSecurity), dBool(r.Kind == 'r' && r.Table != nil && r.Table.ForceRowSecurity), dBool(r.Table == nil || r.Table.MatView == nil || !r.Table.MatView.Unpopulated), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
 			dText("0"), dText("0"), relacl, relopts, bound,
@@ -251,6 +251,18 @@ func aclDatum(acl []versioning.ACLItem) exec.Datum {
 		items[i] = dText(it.String())
 	}
 	return exec.NewArray(exec.OIDText, items)
+}
+
+// relPersistence is relpersistence of r: a table's and its indexes' 'u'
+// when it is unlogged, a sequence's when it is, else as persistence.
+func relPersistence(r Relation) byte {
+	switch {
+	case (r.Kind == 'r' || r.Kind == 'i') && r.Table != nil && r.Table.Unlogged:
+		return 'u'
+	case r.Kind == 'S' && r.Seq != nil && r.Seq.Unlogged:
+		return 'u'
+	}
+	return persistence(r.Schema)
 }
 
 // persistence is relpersistence: 't' in a session's temporary schema.

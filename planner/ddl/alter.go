@@ -273,11 +273,13 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 			return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, def.Name)
 		}
 		return nil
+	case pg.AlterTableType_AT_SetLogged, pg.AlterTableType_AT_SetUnLogged:
+		return a.setLogged(ctx, def, cmd.Subtype == pg.AlterTableType_AT_SetLogged)
 	case pg.AlterTableType_AT_DropOids:
 		return nil // SET WITHOUT OIDS: tables have none
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions, pg.AlterTableType_AT_ReplaceRelOptions,
-		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster, pg.AlterTableType_AT_SetLogged,
-		pg.AlterTableType_AT_SetUnLogged, pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity:
+		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster,
+		pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity:
 		// Physical and ownership settings: nothing to store.
 		return nil
 	}
@@ -621,6 +623,62 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 		}
 	}
 	return a.validateNewForeignKeys(ctx, def, d.newFKs)
+}
+
+// setLogged runs SET LOGGED (toLogged) or SET UNLOGGED: the table, its
+// indexes and the sequences it owns change persistence, as far as the
+// catalog says. A permanent table may not reference an unlogged one, so
+// the foreign keys from (to logged) or to (to unlogged) other tables
+// must allow it, as PostgreSQL checks.
+func (a *analyzer) setLogged(ctx context.Context, def *versioning.Table, toLogged bool) error {
+	if planner.IsTempSchema(def.Schema) {
+		return pgerr.New(pgerr.InvalidTableDefinition, "cannot change logged status of table %q because it is temporary", def.Name)
+	}
+	if def.Unlogged != toLogged {
+		return nil // already so
+	}
+	self := func(schema, name string) bool { return schema == def.Schema && name == def.Name }
+	if toLogged {
+		for _, fk := range def.ForeignKeys {
+			if self(fk.RefSchema, fk.RefTable) {
+				continue
+			}
+			if ref, ok, err := a.tx.Root.Table(ctx, fk.RefSchema, fk.RefTable); err != nil {
+				return err
+			} else if ok && ref.Unlogged {
+				return pgerr.New(pgerr.InvalidTableDefinition, "could not change table %q to logged because it references unlogged table %q", def.Name, ref.Name)
+			}
+		}
+	} else {
+		refs, err := a.tx.Root.ReferencingKeys(ctx, def.Schema, def.Name)
+		if err != nil {
+			return err
+		}
+		for _, r := range refs {
+			if self(r.Schema, r.Table) {
+				continue
+			}
+			if from, ok, err := a.tx.Root.Table(ctx, r.Schema, r.Table); err != nil {
+				return err
+			} else if ok && !from.Unlogged {
+				return pgerr.New(pgerr.InvalidTableDefinition, "could not change table %q to unlogged because it references logged table %q", def.Name, from.Name)
+			}
+		}
+	}
+	def.Unlogged = !toLogged
+	seqs, err := a.tx.Root.OwnedSequences(ctx, def)
+	if err != nil {
+		return err
+	}
+	root := a.tx.Root
+	for _, seq := range seqs {
+		seq.Unlogged = def.Unlogged
+		if root, err = root.PutSequence(ctx, seq); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return a.putTable(ctx, def)
 }
 
 // setStorage runs ALTER COLUMN name SET STORAGE mode. The mode is only

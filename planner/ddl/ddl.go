@@ -435,6 +435,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 			return "", err
 		}
 		d.partition = s.Partbound != nil
+		d.def.Unlogged = s.Relation.Relpersistence == "u"
 		parents, err := d.inherit(ctx, s)
 		if err != nil {
 			return "", err
@@ -487,6 +488,9 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 			return "", err
 		}
 		def := d.def
+		for _, seq := range d.seqs {
+			seq.Unlogged = def.Unlogged
+		}
 		if def.Partitioned() && slices.ContainsFunc(def.Checks, func(c versioning.Check) bool { return c.NoInherit }) {
 			return "", pgerr.New(pgerr.InvalidTableDefinition, "cannot add NO INHERIT constraint to partitioned table %q", def.Name)
 		}
