@@ -91,7 +91,13 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 					if err := a.attachIndex(ctx, rel, schema, n.GetAlterTableCmd().Def.GetPartitionCmd()); err != nil {
 						return "", err
 					}
-				case pg.AlterTableType_AT_ChangeOwner, pg.AlterTableType_AT_SetStatistics,
+				case pg.AlterTableType_AT_SetStatistics:
+					if rel.Kind == planner.RelIndex {
+						if err := indexStatistics(rel, s.Relation.Relname, n.GetAlterTableCmd().Num); err != nil {
+							return "", err
+						}
+					}
+				case pg.AlterTableType_AT_ChangeOwner,
 					pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions,
 					pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_SetLogged, pg.AlterTableType_AT_SetUnLogged:
 				default:
@@ -623,6 +629,36 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 		}
 	}
 	return a.validateNewForeignKeys(ctx, def, d.newFKs)
+}
+
+// indexStatistics checks ALTER INDEX name ALTER COLUMN num SET
+// STATISTICS, which has nothing to store: only an expression column of
+// the index has statistics of its own, as PostgreSQL says.
+func indexStatistics(rel planner.Relation, name string, num int32) error {
+	if num <= 0 {
+		return nil
+	}
+	def := rel.Table
+	var cols []versioning.IndexColumn
+	var include []int
+	if rel.Index < 0 {
+		for _, c := range def.PrimaryKey {
+			cols = append(cols, versioning.IndexColumn{Column: c})
+		}
+	} else {
+		cols, include = def.Indexes[rel.Index].Columns, def.Indexes[rel.Index].Include
+	}
+	n := int(num)
+	switch {
+	case n > len(cols)+len(include):
+		return pgerr.New(pgerr.UndefinedColumn, "column number %d of relation %q does not exist", n, name)
+	case n > len(cols):
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot alter statistics on included column %q of index %q", def.Columns[include[n-len(cols)-1]].Name, name)
+	case cols[n-1].Expr == "":
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot alter statistics on non-expression column %q of index %q", def.Columns[cols[n-1].Column].Name, name).
+			WithHint("Alter statistics on table column instead.")
+	}
+	return nil
 }
 
 // setLogged runs SET LOGGED (toLogged) or SET UNLOGGED: the table, its
@@ -1230,6 +1266,12 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
 			return tag, a.renameConstraintInherited(ctx, rel.Table, s.Subname, s.Newname, s.Relation.Inh, false)
+		}
+		if rel.Kind == planner.RelIndex {
+			// An index is its table's owner's.
+			if err := a.requireOwnerOf(rel.Table, "index", s.Relation.Relname); err != nil {
+				return "", err
+			}
 		}
 		return tag, a.moveRelation(ctx, rel, schema, s.Relation.Relname, schema, s.Newname)
 	}, nil
