@@ -259,6 +259,11 @@ type Column struct {
 	// declared with; Type and Typmod are its base type's, and the
 	// domain's constraints apply to the column's values.
 	Domain string `json:"domain,omitempty"`
+	// DomainArray makes the column an array of Domain (declared
+	// domain[]): Type is its base type's array type, and each element
+	// meets the domain's constraints. The domain's default is not the
+	// column's.
+	DomainArray bool `json:"domain_array,omitempty"`
 	// InhCount is how many parents the column is inherited from
 	// (attinhcount); NotLocal, that it was not also defined by the table
 	// itself (attislocal false). A column that is neither inherited nor

@@ -100,6 +100,8 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 		// The domain's default applies where the column has none of
 		// its own (dml.go's defaults), as in PostgreSQL.
 		col.Domain = dom.Schema + "." + dom.Name
+	} else if elem := d.a.arrayElementDomain(cd.TypeName); elem != nil {
+		col.Domain, col.DomainArray = elem.Schema+"."+elem.Name, true
 	}
 	pos := len(def.Columns)
 	def.Columns = append(def.Columns, col)

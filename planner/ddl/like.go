@@ -86,7 +86,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 // the inherited column of its name.
 func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uint32) error {
 	def := d.def
-	col := versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod, NotNull: c.NotNull, Domain: c.Domain}
+	col := versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod, NotNull: c.NotNull, Domain: c.Domain, DomainArray: c.DomainArray}
 	// A generated column's expression is copied by INCLUDING GENERATED,
 	// not DEFAULTS; without it the column is an ordinary one.
 	switch {

@@ -673,6 +673,11 @@ func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, che
 			if c.Dropped || !domains[c.Domain] {
 				continue
 			}
+			if c.DomainArray {
+				// PostgreSQL checks no values of types derived from
+				// the domain, and refuses instead.
+				return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type %q because column \"%s.%s\" uses it", dom.Name, def.Name, c.Name)
+			}
 			var bad error
 			err := a.tx.EachRow(ctx, t, func(row exec.Row) error {
 				v := row[c.Pos]
@@ -846,6 +851,19 @@ func (a *analyzer) attributeType(tn *pg.TypeName) (exec.T, error) {
 		err = a.RequireTypeNameUsage(tn)
 	}
 	return t, err
+}
+
+// arrayElementDomain returns the domain whose array type tn names
+// (domain[]), or nil.
+func (a *analyzer) arrayElementDomain(tn *pg.TypeName) *versioning.Type {
+	if len(tn.ArrayBounds) == 0 {
+		return nil
+	}
+	_, dom, _, err := a.ResolveTypeDomain(&pg.TypeName{Names: tn.Names, Typmods: tn.Typmods, Location: tn.Location})
+	if err != nil {
+		return nil
+	}
+	return dom
 }
 
 // domainsOver returns the domains declared over t: over domain t itself,
