@@ -234,9 +234,6 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		if err := columnTypePolicies(def, cmd.Name); err != nil {
 			return err
 		}
-		if err := a.checkRowTypeUnused(ctx, def); err != nil {
-			return err
-		}
 		return a.alterColumnType(ctx, t, def, cmd)
 	case pg.AlterTableType_AT_AttachPartition:
 		return a.attachPartition(ctx, t, cmd.Def.GetPartitionCmd())
@@ -1012,6 +1009,11 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 		if _, err := a.Assign(e, nt, c.Name, -1); err != nil {
 			return pgerr.New(pgerr.DatatypeMismatch, "default for column %q cannot be cast automatically to type %s", c.Name, exec.TypeName(nt.OID))
 		}
+	}
+	// The rows change: not while another table stores them (checked,
+	// as PostgreSQL does, once the command is otherwise valid).
+	if err := a.checkRowTypeUnused(ctx, def); err != nil {
+		return err
 	}
 	// PostgreSQL keeps a CHECK constraint analyzed, with the implicit
 	// casts the old type called for, and re-reads it as it prints it
