@@ -66,10 +66,27 @@ func (a *analyzer) alterInherited(ctx context.Context, t *exec.Table, cmd *pg.Al
 			return err
 		}
 	case pg.AlterTableType_AT_AddConstraint:
-		if con := cmd.Def.GetConstraint(); con.Contype == pg.ConstrType_CONSTR_CHECK {
+		con := cmd.Def.GetConstraint()
+		if con.Contype == pg.ConstrType_CONSTR_CHECK {
 			return a.addCheckInherited(ctx, t, con, kids, inh)
 		}
-		return a.alterCmd(ctx, t, cmd)
+		if err := a.alterCmd(ctx, t, cmd); err != nil {
+			return err
+		}
+		if con.Contype != pg.ConstrType_CONSTR_PRIMARY || !inh || t.Def.Partitioned() {
+			return nil
+		}
+		// A primary key's columns are NOT NULL in the children too
+		// (PostgreSQL's ATPrepAddPrimaryKey).
+		for _, k := range con.Keys {
+			set := &pg.AlterTableCmd{Subtype: pg.AlterTableType_AT_SetNotNull, Name: k.GetString_().GetSval()}
+			for _, kid := range kids {
+				if err := a.alterChild(ctx, kid, set, true); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	case pg.AlterTableType_AT_DropConstraint:
 		return a.dropCheckInherited(ctx, t, cmd, kids, inh, recursing)
 	case pg.AlterTableType_AT_ValidateConstraint:
