@@ -1008,7 +1008,13 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 	if column > 0 {
 		if column <= len(ix.cols) {
 			if c := ix.cols[column-1]; c.Expr != "" {
-				return s.Expr(t, c.Expr, pretty)
+				// As in the whole definition: parenthesized unless a
+				// bare function call, without the ordering.
+				col := s.Expr(t, c.Expr, pretty)
+				if !looksLikeFunction(c.Expr) {
+					col = "(" + col + ")"
+				}
+				return col
 			}
 			return QuoteIdent(t.Columns[ix.cols[column-1].Column].Name)
 		}
