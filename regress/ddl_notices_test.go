@@ -35,6 +35,7 @@ func TestDDLNotices(t *testing.T) {
 		{`REINDEX TABLE CONCURRENTLY noix`, `NOTICE table "noix" has no indexes that can be reindexed concurrently`},
 		{`CREATE TABLE withtext (a text)`, ``},
 		{`REINDEX TABLE withtext`, ``},
+		{`REINDEX SCHEMA CONCURRENTLY pg_catalog`, `WARNING cannot reindex system catalogs concurrently, skipping all`},
 	} {
 		exec(t, ctx, c, tc.sql)
 		var got []string

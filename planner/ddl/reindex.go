@@ -58,7 +58,7 @@ func (a *analyzer) reindex(s *pg.ReindexStmt) (planner.Utility, error) {
 		case pg.ReindexObjectType_REINDEX_OBJECT_TABLE:
 			return "REINDEX", a.reindexTable(ctx, s.Relation, concurrently, verbose)
 		case pg.ReindexObjectType_REINDEX_OBJECT_SCHEMA:
-			return "REINDEX", a.reindexSchema(ctx, s.Name)
+			return "REINDEX", a.reindexSchema(ctx, s.Name, concurrently)
 		default: // DATABASE, SYSTEM
 			if s.Name != "" && s.Name != a.s.Database() && !strings.HasPrefix(a.s.Database(), s.Name+"@") && !strings.HasPrefix(a.s.Database(), s.Name+"/") {
 				return "", pgerr.New(pgerr.FeatureNotSupported, "can only reindex the currently open database")
@@ -66,7 +66,7 @@ func (a *analyzer) reindex(s *pg.ReindexStmt) (planner.Utility, error) {
 			if s.Kind == pg.ReindexObjectType_REINDEX_OBJECT_SYSTEM {
 				return "REINDEX", nil
 			}
-			return "REINDEX", a.reindexSchema(ctx, "")
+			return "REINDEX", a.reindexSchema(ctx, "", false)
 		}
 	}, nil
 }
@@ -145,13 +145,29 @@ func (a *analyzer) reindexTable(ctx context.Context, rv *pg.RangeVar, concurrent
 
 // reindexSchema rebuilds the indexes of the tables of a schema (every
 // schema of the database when schema is "") that the current role owns;
-// PostgreSQL skips the others too.
-func (a *analyzer) reindexSchema(ctx context.Context, schema string) error {
+// PostgreSQL skips the others too. REINDEX SCHEMA is the schema's
+// owner's; CONCURRENTLY skips the system catalogs, with a warning.
+func (a *analyzer) reindexSchema(ctx context.Context, schema string, concurrently bool) error {
 	if schema != "" {
 		if ok, err := a.existingSchema(ctx, schema); err != nil {
 			return err
 		} else if !ok {
 			return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+		}
+		if sc, ok, err := a.tx.Root.Schema(ctx, schema); err != nil {
+			return err
+		} else if ok {
+			au, err := a.Authority()
+			if err != nil {
+				return err
+			}
+			if !au.Owns(sc.Owner) {
+				return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", schema)
+			}
+		}
+		if concurrently && schema == "pg_catalog" {
+			a.s.Notice(pgerr.NewWarning(pgerr.FeatureNotSupported, "cannot reindex system catalogs concurrently, skipping all"))
+			return nil
 		}
 	}
 	tables, err := a.tx.Root.Tables(ctx)
