@@ -31,9 +31,13 @@ type Table struct {
 	ForeignKeys    []ForeignKey `json:"fks,omitempty"`
 	// Exclusions are the EXCLUDE constraints: no two rows whose values
 	// in an exclusion's columns all satisfy its operators.
-	Exclusions []Exclusion   `json:"exclusions,omitempty"`
-	NextRowID  int64         `json:"next_rowid,omitempty"`
-	Rows       store.Address `json:"rows"` // primary map: key -> row tuple
+	Exclusions []Exclusion `json:"exclusions,omitempty"`
+	// Statistics are the extended statistics objects on the table
+	// (CREATE STATISTICS), in the table's schema: kept for the catalog,
+	// as the planner gathers no statistics.
+	Statistics []StatisticsObject `json:"statistics,omitempty"`
+	NextRowID  int64              `json:"next_rowid,omitempty"`
+	Rows       store.Address      `json:"rows"` // primary map: key -> row tuple
 	// Comment is the table's COMMENT ON TABLE text; PrimaryKeyComment
 	// and PrimaryKeyIndexComment those of its primary key constraint and
 	// of the constraint's index.
@@ -321,6 +325,18 @@ type IndexColumn struct {
 	// any: kept so that an index of a non-default sort order is known
 	// (values are compared alike whatever it says).
 	Collation string `json:"collation,omitempty"`
+}
+
+// StatisticsObject is an extended statistics object on a table: its
+// columns (positions) and expressions (SQL text), and the kinds of
+// statistics it names (stxkind: 'd' ndistinct, 'f' dependencies, 'm'
+// mcv, 'e' expressions).
+type StatisticsObject struct {
+	Name    string   `json:"name"`
+	Columns []int    `json:"columns,omitempty"`
+	Exprs   []string `json:"exprs,omitempty"`
+	Kinds   string   `json:"kinds"`
+	Comment string   `json:"comment,omitempty"`
 }
 
 // Check is a CHECK constraint; Expr is SQL text.

@@ -97,7 +97,7 @@ func init() {
 	define(pc, "pg_policy", 3256, 'r', `oid:oid polname:name polrelid:oid polcmd:char polpermissive:boolean
 		polroles:oid[] polqual:pg_node_tree polwithcheck:pg_node_tree`, pgPolicy)
 	define(pc, "pg_statistic_ext", 3381, 'r', `oid:oid stxrelid:oid stxname:name stxnamespace:oid stxowner:oid
-		stxstattarget:integer stxkeys:int2vector stxkind:char[] stxexprs:pg_node_tree`, none)
+		stxstattarget:integer stxkeys:int2vector stxkind:char[] stxexprs:pg_node_tree`, pgStatisticExt)
 	define(pc, "pg_trigger", 2620, 'r', `oid:oid tgrelid:oid tgparentid:oid tgname:name tgfoid:oid tgtype:smallint
 		tgenabled:char tgisinternal:boolean tgconstrrelid:oid tgconstrindid:oid tgconstraint:oid
 		tgdeferrable:boolean tginitdeferred:boolean tgnargs:smallint tgattr:int2vector tgargs:bytea
@@ -1246,6 +1246,9 @@ func (s *Snapshot) Descriptions() []Description {
 		}
 		for _, tr := range t.Triggers {
 			add(TriggerOID(t.Schema, t.Name, tr.Name), OIDPgTrigger, 0, tr.Comment)
+		}
+		for _, st := range t.Statistics {
+			add(StatisticsOID(t.Schema, st.Name), OIDPgStatisticExt, 0, st.Comment)
 		}
 	}
 	for _, q := range s.Seqs {

@@ -926,6 +926,10 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		}
 	}
 	def.Checks = keep
+	// The statistics objects on the column go with it.
+	def.Statistics = slices.DeleteFunc(slices.Clone(def.Statistics), func(st versioning.StatisticsObject) bool {
+		return slices.Contains(st.Columns, pos) || slices.ContainsFunc(st.Exprs, func(e string) bool { return planner.ExprReads(e, c.Name) })
+	})
 	if rekey {
 		if def, err = a.tx.Rewrite(ctx, t, def, nil); err != nil {
 			return err
@@ -1553,6 +1557,17 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 				return err
 			}
 		}
+	}
+	def.Statistics = slices.Clone(def.Statistics)
+	for i, st := range def.Statistics {
+		exprs := slices.Clone(st.Exprs)
+		for j, e := range exprs {
+			var err error
+			if exprs[j], err = renameColumnIn(e, old, name); err != nil {
+				return err
+			}
+		}
+		def.Statistics[i].Exprs = exprs
 	}
 	seqs, err := a.tx.Root.OwnedSequences(ctx, &versioning.Table{Schema: def.Schema, Name: def.Name, Columns: []versioning.Column{{Name: old}}})
 	if err != nil {

@@ -479,7 +479,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 			return "", err
 		}
 		for _, l := range likes {
-			if err := l.copy(d); err != nil {
+			if err := l.copy(ctx, d); err != nil {
 				return "", err
 			}
 		}
@@ -602,6 +602,8 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 		run = a.dropTriggers
 	case pg.ObjectType_OBJECT_POLICY:
 		run = a.dropPolicies
+	case pg.ObjectType_OBJECT_STATISTIC_EXT:
+		run = a.dropStatistics
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
 	}

@@ -12,8 +12,8 @@ import (
 )
 
 // LIKE options, as TableLikeClause.Options holds them (PostgreSQL's
-// CREATE_TABLE_LIKE_* bits). COMPRESSION and STATISTICS copy nothing
-// here: there is nothing of theirs to copy.
+// CREATE_TABLE_LIKE_* bits). COMPRESSION copies nothing here: there is
+// nothing of its to copy.
 const (
 	likeComments    = 1 << 0
 	likeConstraints = 1 << 2
@@ -21,6 +21,7 @@ const (
 	likeGenerated   = 1 << 4
 	likeIdentity    = 1 << 5
 	likeIndexes     = 1 << 6
+	likeStatistics  = 1 << 7
 	likeStorage     = 1 << 8
 )
 
@@ -76,7 +77,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 			return nil, err
 		}
 	}
-	if rel.Kind != planner.RelTable || l.Options&(likeConstraints|likeIndexes) == 0 {
+	if rel.Kind != planner.RelTable || l.Options&(likeConstraints|likeIndexes|likeStatistics) == 0 {
 		return nil, nil
 	}
 	return &likeClause{src: rel.Table, opts: l.Options}, nil
@@ -148,9 +149,14 @@ func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uin
 // copy adds the CHECK constraints and indexes of l's source, as its
 // options say, to the table being created. The indexes are named as
 // PostgreSQL names them, for the new table.
-func (l *likeClause) copy(d *tableDDL) error {
+func (l *likeClause) copy(ctx context.Context, d *tableDDL) error {
 	def, src := d.def, l.src
 	comments := l.opts&likeComments != 0
+	if l.opts&likeStatistics != 0 {
+		if err := d.a.copyStatistics(ctx, src, def, comments); err != nil {
+			return err
+		}
+	}
 	if l.opts&likeConstraints != 0 {
 		for _, ck := range src.Checks {
 			if planner.ConstraintExists(def, ck.Name) {
