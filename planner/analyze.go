@@ -154,6 +154,12 @@ func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 	an.Auth = a.auth
 	if an.Plan != nil {
 		an.Cols = an.Plan.Columns()
+		if an.Cols == nil && an.Tag == "SELECT" {
+			// A query of no columns (SELECT FROM t, or * of a table
+			// whose columns are all dropped) still returns rows, which
+			// a RowDescription of no fields precedes.
+			an.Cols = []exec.ResultColumn{}
+		}
 	}
 	return an, nil
 }
