@@ -1273,9 +1273,14 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			}
 			return tag, a.renameConstraintInherited(ctx, rel.Table, s.Subname, s.Newname, s.Relation.Inh, false)
 		}
-		if rel.Kind == planner.RelIndex {
+		switch rel.Kind {
+		case planner.RelIndex:
 			// An index is its table's owner's.
 			if err := a.requireOwnerOf(rel.Table, "index", s.Relation.Relname); err != nil {
+				return "", err
+			}
+		case planner.RelTable:
+			if err := a.requireOwnerOf(rel.Table, "table", s.Relation.Relname); err != nil {
 				return "", err
 			}
 		}
