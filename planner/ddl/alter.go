@@ -1014,6 +1014,9 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 			return pgerr.New(pgerr.DatatypeMismatch, "default for column %q cannot be cast automatically to type %s", c.Name, exec.TypeName(nt.OID))
 		}
 	}
+	if err := a.checkForeignKeyTypes(ctx, def, pos, nt.OID); err != nil {
+		return err
+	}
 	// The rows change: not while another table stores them (checked,
 	// as PostgreSQL does, once the command is otherwise valid).
 	if err := a.checkRowTypeUnused(ctx, def); err != nil {
@@ -1055,6 +1058,60 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 		}
 	}
 	return a.putTable(ctx, def)
+}
+
+// checkForeignKeyTypes fails if column pos of def, of type typ from
+// now, can no longer be compared with the column a foreign key pairs it
+// with, in def's keys or in the keys that reference def, as PostgreSQL
+// finds when it adds those keys again.
+func (a *analyzer) checkForeignKeyTypes(ctx context.Context, def *versioning.Table, pos int, typ uint32) error {
+	incompatible := func(fk string, from, to versioning.Column, ft, tt uint32) error {
+		return pgerr.New(pgerr.DatatypeMismatch, "foreign key constraint %q cannot be implemented", fk).
+			WithDetail("Key columns %q and %q are of incompatible types: %s and %s.", from.Name, to.Name, exec.TypeName(ft), exec.TypeName(tt))
+	}
+	for _, fk := range def.ForeignKeys {
+		i := slices.Index(fk.Columns, pos)
+		if i < 0 {
+			continue
+		}
+		ref, ok, err := a.tx.Root.Table(ctx, fk.RefSchema, fk.RefTable)
+		if err != nil || !ok {
+			return err
+		}
+		rc := ref.Columns[fk.RefColumns[i]]
+		rt := rc.Type
+		if ref.Schema == def.Schema && ref.Name == def.Name && fk.RefColumns[i] == pos {
+			rt = typ
+		}
+		if !comparableKeys(typ, rt) {
+			return incompatible(fk.Name, def.Columns[pos], rc, typ, rt)
+		}
+	}
+	refs, err := a.tx.Root.ReferencingKeys(ctx, def.Schema, def.Name)
+	if err != nil {
+		return err
+	}
+	for _, r := range refs {
+		from, ok, err := a.tx.Root.Table(ctx, r.Schema, r.Table)
+		if err != nil || !ok {
+			return err
+		}
+		if from.Schema == def.Schema && from.Name == def.Name {
+			continue // checked above
+		}
+		for _, fk := range from.ForeignKeys {
+			if fk.Name != r.Name {
+				continue
+			}
+			if i := slices.Index(fk.RefColumns, pos); i >= 0 {
+				fc := from.Columns[fk.Columns[i]]
+				if !comparableKeys(fc.Type, typ) {
+					return incompatible(fk.Name, fc, def.Columns[pos], fc.Type, typ)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // refusingExpr is an expression whose errors are err.
