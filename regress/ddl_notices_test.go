@@ -36,6 +36,9 @@ func TestDDLNotices(t *testing.T) {
 		{`CREATE TABLE withtext (a text)`, ``},
 		{`REINDEX TABLE withtext`, ``},
 		{`REINDEX SCHEMA CONCURRENTLY pg_catalog`, `WARNING cannot reindex system catalogs concurrently, skipping all`},
+		{`CREATE FUNCTION plusone9(a int) RETURNS int AS $$ SELECT a + 1 $$ LANGUAGE sql IMMUTABLE`, ``},
+		{`CREATE TABLE partitioned9 (a int, b int) PARTITION BY RANGE (a, plusone9(b))`, ``},
+		{`DROP FUNCTION plusone9(int) CASCADE`, `NOTICE drop cascades to table partitioned9`},
 	} {
 		exec(t, ctx, c, tc.sql)
 		var got []string

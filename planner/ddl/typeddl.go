@@ -466,7 +466,7 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 		}
 		if len(users) == 0 && s.Behavior == pg.DropBehavior_DROP_CASCADE {
 			if len(typed) > 0 {
-				if err := a.dropTypedTables(ctx, typed); err != nil {
+				if err := a.dropCascadedTables(ctx, typed); err != nil {
 					return "", err
 				}
 				typed = nil
@@ -930,7 +930,7 @@ func (a *analyzer) dropTypeColumns(ctx context.Context, t *versioning.Type) erro
 					continue // gone with a table dropped above
 				}
 				if inKey {
-					if err := a.dropTypedTables(ctx, []*versioning.Table{cur.Def}); err != nil {
+					if err := a.dropCascadedTables(ctx, []*versioning.Table{cur.Def}); err != nil {
 						return err
 					}
 					break
