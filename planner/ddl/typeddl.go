@@ -366,6 +366,32 @@ func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (planner.Utility, error) {
 	}), nil
 }
 
+// indexExpressionUsers returns the index expression columns whose type
+// is t, as "index.column" (the name PostgreSQL gives the column).
+func (a *analyzer) indexExpressionUsers(ctx context.Context, t *versioning.Type) ([]string, error) {
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	oid := planner.TypeOIDOf(t)
+	var out []string
+	for _, tb := range tables {
+		for _, ix := range tb.Indexes {
+			for _, c := range ix.Columns {
+				if c.Expr == "" || c.ExprType != oid {
+					continue
+				}
+				n, err := planner.ParseExpr(c.Expr)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, ix.Name+"."+planner.IndexColumnName(n))
+			}
+		}
+	}
+	return out, nil
+}
+
 // typeUsers returns the columns whose type is t or an array of it, as
 // "table.column".
 func (a *analyzer) typeUsers(ctx context.Context, t *versioning.Type) ([]string, error) {
@@ -713,9 +739,17 @@ func (a *analyzer) alterCompositeType(s *pg.AlterTableStmt) (planner.Utility, er
 		if err != nil {
 			return err
 		}
-		if users, err := a.typeUsers(ctx, t); err != nil {
+		users, err := a.typeUsers(ctx, t)
+		if err != nil {
 			return err
-		} else if len(users) > 0 {
+		}
+		if len(users) == 0 {
+			// An index expression of the type holds its values too.
+			if users, err = a.indexExpressionUsers(ctx, t); err != nil {
+				return err
+			}
+		}
+		if len(users) > 0 {
 			for _, n := range s.Cmds {
 				if n.GetAlterTableCmd().Subtype == pg.AlterTableType_AT_AlterColumnType {
 					return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type %q because column %q uses it", t.Name, users[0])
