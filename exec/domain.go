@@ -27,6 +27,30 @@ func (e *DomainCheck) Eval(env *Env, row Row) (Datum, error) {
 	return v, CheckDomainValue(env, e.Name, e.Checks, v)
 }
 
+// ArrayDomainCheck gives the value of E, an array of a domain's values,
+// after checking each element with Elem: the domain's check, as an
+// expression over a one-column row holding the element. A NULL array
+// passes.
+type ArrayDomainCheck struct {
+	E    Expr
+	Elem Expr
+}
+
+func (e *ArrayDomainCheck) Type() T { return e.E.Type() }
+
+func (e *ArrayDomainCheck) Eval(env *Env, row Row) (Datum, error) {
+	v, err := e.E.Eval(env, row)
+	if err != nil || v.IsNull() {
+		return v, err
+	}
+	for _, x := range v.Array().Elems {
+		if _, err := e.Elem.Eval(env, Row{x}); err != nil {
+			return Null, err
+		}
+	}
+	return v, nil
+}
+
 // CheckDomainValue fails with 23514 if v makes one of a domain's checks
 // false; NULL passes.
 func CheckDomainValue(env *Env, domain string, checks []CheckConstraint, v Datum) error {

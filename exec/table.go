@@ -59,6 +59,8 @@ type Column struct {
 	// Domain is the schema-qualified domain the column was declared
 	// with, "" for none; Type is its base type.
 	Domain string
+	// DomainArray makes the column an array of Domain's values.
+	DomainArray bool
 }
 
 // FirstUserOID is where PostgreSQL starts numbering user objects.
@@ -83,7 +85,7 @@ func TypeOID(cat types.Oid, schema, name string) uint32 {
 func NewTable(def *versioning.Table) *Table {
 	t := &Table{Def: def, OID: ObjectOID('r', def.Schema, def.Name), Cols: make([]Column, len(def.Columns))}
 	for i, c := range def.Columns {
-		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i, Identity: c.Identity, Domain: c.Domain}
+		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i, Identity: c.Identity, Domain: c.Domain, DomainArray: c.DomainArray}
 		if c.Generated != 0 {
 			t.Cols[i].Default, t.Cols[i].Generated = "", c.Default
 		}

@@ -124,7 +124,8 @@ func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 		if !n.GetVacuumStmt().IsVacuumcmd {
 			tag = "ANALYZE"
 		}
-		an.Run = func(context.Context) (string, error) { return tag, nil }
+		rels := n.GetVacuumStmt().Rels
+		an.Run = func(ctx context.Context) (string, error) { return tag, a.checkVacuumRels(ctx, rels) }
 	default:
 		var ok bool
 		if an.Run, ok, err = a.utilityStmt(n); !ok {
@@ -153,9 +154,10 @@ func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 	an.Auth = a.auth
 	if an.Plan != nil {
 		an.Cols = an.Plan.Columns()
-		if an.Cols == nil && n.GetSelectStmt() != nil {
-			// A query of no columns (SELECT;) still returns rows, which
-			// the protocol describes with an empty RowDescription.
+		if an.Cols == nil && an.Tag == "SELECT" {
+			// A query of no columns (SELECT FROM t, or * of a table
+			// whose columns are all dropped) still returns rows, which
+			// a RowDescription of no fields precedes.
 			an.Cols = []exec.ResultColumn{}
 		}
 	}
@@ -356,4 +358,33 @@ func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (Utility, error) {
 		}
 		return "SET CONSTRAINTS", a.tx.SetConstraints(ctx, names, s.Deferred)
 	}, nil
+}
+
+// checkVacuumRels checks the relations, and columns, VACUUM or ANALYZE
+// names, which have nothing else to do here: storage needs no vacuum and
+// the planner no statistics. PostgreSQL's errors for a missing one are
+// kept.
+func (a *analyzer) checkVacuumRels(ctx context.Context, rels []*pg.Node) error {
+	for _, n := range rels {
+		vr := n.GetVacuumRelation()
+		if vr == nil || vr.Relation == nil {
+			continue
+		}
+		rel, _, err := a.lookupRelation(ctx, vr.Relation.Schemaname, vr.Relation.Relname)
+		if err != nil {
+			return err
+		}
+		if rel.Kind == RelNone {
+			return pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", Qualified(vr.Relation))
+		}
+		if rel.Kind != RelTable {
+			continue
+		}
+		for _, c := range vr.VaCols {
+			if name := c.GetString_().GetSval(); ColumnIndex(rel.Table, name) < 0 {
+				return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, rel.Table.Name)
+			}
+		}
+	}
+	return nil
 }

@@ -481,6 +481,12 @@ func (d *deparser) aexpr(x *pg.A_Expr, n *pg.Node) string {
 			quant = " <> ALL "
 		}
 		return d.paren(d.child(x.Lexpr, n, lt, true)+quant+"(ARRAY["+strings.Join(vals, ", ")+"])", kindOp)
+	case pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
+		quant := " ANY ("
+		if x.Kind == pg.A_Expr_Kind_AEXPR_OP_ALL {
+			quant = " ALL ("
+		}
+		return d.paren(d.child(x.Lexpr, n, d.typeOf(x.Lexpr), true)+" "+op+quant+d.expr(x.Rexpr, n, exec.TUnknown, false)+")", kindOp)
 	case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN:
 		b := x.Rexpr.GetList().GetItems()
 		ge := &pg.Node{Node: &pg.Node_AExpr{AExpr: &pg.A_Expr{Kind: pg.A_Expr_Kind_AEXPR_OP, Name: []*pg.Node{pg.MakeStrNode(">=")}, Lexpr: x.Lexpr, Rexpr: b[0]}}}

@@ -27,7 +27,7 @@ func (a *analyzer) defaults(t *exec.Table) ([]exec.Expr, error) {
 		if c.Generated != "" {
 			continue // NULL until Modify computes it, not its domain's default
 		}
-		if c.Default == "" && c.Domain != "" && !c.Dropped {
+		if c.Default == "" && c.Domain != "" && !c.DomainArray && !c.Dropped {
 			dom, err := a.columnDomain(a.ctx, c)
 			if err != nil {
 				return nil, err
@@ -744,6 +744,14 @@ func (a *analyzer) columnDomainCheck(e exec.Expr, c exec.Column) (exec.Expr, err
 	dom, err := a.columnDomain(a.ctx, c)
 	if err != nil || dom == nil {
 		return e, err
+	}
+	if c.DomainArray {
+		elem := &exec.ColRef{Idx: 0, T: exec.T{OID: dom.Base, Typmod: dom.BaseTypmod}}
+		chk, err := a.domainCheck(elem, dom)
+		if err != nil || chk == exec.Expr(elem) {
+			return e, err
+		}
+		return &exec.ArrayDomainCheck{E: e, Elem: chk}, nil
 	}
 	return a.domainCheck(e, dom)
 }

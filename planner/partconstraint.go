@@ -105,10 +105,17 @@ func listConjuncts(col string, t exec.T, vals []versioning.BoundValue) []string 
 		lits = append(lits, constText(v, t))
 	}
 	var in string
-	switch len(lits) {
-	case 0:
-	case 1:
+	switch {
+	case len(lits) == 0:
+	case len(lits) == 1:
 		in = "(" + col + " = " + lits[0] + ")"
+	case exec.IsArrayType(t.OID):
+		// PostgreSQL builds no array of arrays: an OR of equalities.
+		var eqs []string
+		for _, l := range lits {
+			eqs = append(eqs, "("+col+" = "+l+")")
+		}
+		in = "(" + strings.Join(eqs, " OR ") + ")"
 	default:
 		in = "(" + col + " = ANY (ARRAY[" + strings.Join(lits, ", ") + "]))"
 	}

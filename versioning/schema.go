@@ -31,13 +31,21 @@ type Table struct {
 	ForeignKeys    []ForeignKey `json:"fks,omitempty"`
 	// Exclusions are the EXCLUDE constraints: no two rows whose values
 	// in an exclusion's columns all satisfy its operators.
-	Exclusions []Exclusion   `json:"exclusions,omitempty"`
-	NextRowID  int64         `json:"next_rowid,omitempty"`
-	Rows       store.Address `json:"rows"` // primary map: key -> row tuple
+	Exclusions []Exclusion `json:"exclusions,omitempty"`
+	// Statistics are the extended statistics objects on the table
+	// (CREATE STATISTICS), in the table's schema: kept for the catalog,
+	// as the planner gathers no statistics.
+	Statistics []StatisticsObject `json:"statistics,omitempty"`
+	NextRowID  int64              `json:"next_rowid,omitempty"`
+	Rows       store.Address      `json:"rows"` // primary map: key -> row tuple
 	// Comment is the table's COMMENT ON TABLE text; PrimaryKeyComment
 	// and PrimaryKeyIndexComment those of its primary key constraint and
 	// of the constraint's index.
-	Comment                string `json:"comment,omitempty"`
+	Comment string `json:"comment,omitempty"`
+	// Unlogged records CREATE UNLOGGED TABLE (or SET UNLOGGED):
+	// relpersistence 'u' in the catalog. Storage treats the table as
+	// any other.
+	Unlogged               bool   `json:"unlogged,omitempty"`
 	PrimaryKeyComment      string `json:"pk_comment,omitempty"`
 	PrimaryKeyIndexComment string `json:"pk_index_comment,omitempty"`
 	// Inherits lists the tables this one inherits from, in order: their
@@ -249,10 +257,20 @@ type Column struct {
 	// column with a constant default rewrites no row.
 	Missing []byte `json:"missing,omitempty"`
 	Comment string `json:"comment,omitempty"`
+	// Storage is attstorage as ALTER COLUMN SET STORAGE (or LIKE
+	// INCLUDING STORAGE, or a parent) set it: 'p', 'e', 'm' or 'x'; 0
+	// is the type's typstorage. It changes nothing of how values are
+	// stored here.
+	Storage byte `json:"storage,omitempty"`
 	// Domain, when set, is the schema-qualified domain the column was
 	// declared with; Type and Typmod are its base type's, and the
 	// domain's constraints apply to the column's values.
 	Domain string `json:"domain,omitempty"`
+	// DomainArray makes the column an array of Domain (declared
+	// domain[]): Type is its base type's array type, and each element
+	// meets the domain's constraints. The domain's default is not the
+	// column's.
+	DomainArray bool `json:"domain_array,omitempty"`
 	// InhCount is how many parents the column is inherited from
 	// (attinhcount); NotLocal, that it was not also defined by the table
 	// itself (attislocal false). A column that is neither inherited nor
@@ -306,6 +324,22 @@ type IndexColumn struct {
 	Expr       string `json:"expr,omitempty"`
 	ExprType   uint32 `json:"expr_type,omitempty"`
 	ExprTypmod int32  `json:"expr_typmod,omitempty"`
+	// Collation is the collation named by COLLATE for the column, if
+	// any: kept so that an index of a non-default sort order is known
+	// (values are compared alike whatever it says).
+	Collation string `json:"collation,omitempty"`
+}
+
+// StatisticsObject is an extended statistics object on a table: its
+// columns (positions) and expressions (SQL text), and the kinds of
+// statistics it names (stxkind: 'd' ndistinct, 'f' dependencies, 'm'
+// mcv, 'e' expressions).
+type StatisticsObject struct {
+	Name    string   `json:"name"`
+	Columns []int    `json:"columns,omitempty"`
+	Exprs   []string `json:"exprs,omitempty"`
+	Kinds   string   `json:"kinds"`
+	Comment string   `json:"comment,omitempty"`
 }
 
 // Check is a CHECK constraint; Expr is SQL text.
@@ -380,6 +414,9 @@ type Sequence struct {
 	Called    bool   `json:"called,omitempty"` // Last has been returned by nextval
 	OwnedBy   string `json:"owned_by,omitempty"`
 	Comment   string `json:"comment,omitempty"`
+	// Unlogged is as a Table's: the sequence of an unlogged table's
+	// column is unlogged too.
+	Unlogged bool `json:"unlogged,omitempty"`
 	// Owner and ACL, as Table's; a sequence's privileges are SELECT,
 	// UPDATE and USAGE (SequencePrivileges).
 	Owner string    `json:"owner,omitempty"`

@@ -46,6 +46,7 @@ const (
 	kindRule       = 'R'
 	kindPolicy     = 'P'
 	kindDefaultACL = 'L'
+	kindStatistics = 'X'
 )
 
 // NamespaceOID returns a schema's OID.
@@ -88,6 +89,10 @@ func ConstraintOID(schema, table, name string) uint32 {
 func AttrdefOID(schema, table, column string) uint32 {
 	return exec.ObjectOID(kindAttrdef, schema, table+"\x00"+column)
 }
+
+// StatisticsOID returns the OID of extended statistics object
+// schema.name.
+func StatisticsOID(schema, name string) uint32 { return exec.ObjectOID(kindStatistics, schema, name) }
 
 // RoleOID returns a role's OID: postgres, the bootstrap superuser, is 10.
 func RoleOID(name string) uint32 {

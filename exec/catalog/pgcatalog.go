@@ -97,7 +97,7 @@ func init() {
 	define(pc, "pg_policy", 3256, 'r', `oid:oid polname:name polrelid:oid polcmd:char polpermissive:boolean
 		polroles:oid[] polqual:pg_node_tree polwithcheck:pg_node_tree`, pgPolicy)
 	define(pc, "pg_statistic_ext", 3381, 'r', `oid:oid stxrelid:oid stxname:name stxnamespace:oid stxowner:oid
-		stxstattarget:integer stxkeys:int2vector stxkind:char[] stxexprs:pg_node_tree`, none)
+		stxstattarget:integer stxkeys:int2vector stxkind:char[] stxexprs:pg_node_tree`, pgStatisticExt)
 	define(pc, "pg_trigger", 2620, 'r', `oid:oid tgrelid:oid tgparentid:oid tgname:name tgfoid:oid tgtype:smallint
 		tgenabled:char tgisinternal:boolean tgconstrrelid:oid tgconstrindid:oid tgconstraint:oid
 		tgdeferrable:boolean tginitdeferred:boolean tgnargs:smallint tgattr:int2vector tgargs:bytea
@@ -231,7 +231,7 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 		out = append(out, exec.Row{
 			dOID(r.OID), dText(r.Name), dOID(NamespaceOID(r.Schema)), dOID(reltype), dOID(oftype), dOID(owner), dOID(am),
 			dOID(filenode), dOID(0), dInt(0), tuples, dInt(0), dOID(0),
-			dBool(hasIndex), dBool(false), dChar(persistence(r.Schema)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
+			dBool(hasIndex), dBool(false), dChar(relPersistence(r)), dChar(kind), dInt(int64(natts)), dInt(int64(checks)),
 			dBool(r.Table != nil && len(r.Table.Rules) > 0 || r.Query != nil && len(r.Query.Rules) > 0), dBool(r.Table != nil && (len(r.Table.Triggers) > 0 || s.hasForeignKeyTriggers(r.Table)) || r.Query != nil && len(r.Query.Triggers) > 0), dBool(r.Kind == 'r' && s.HasChildren(r.Schema, r.Name)),
 			dBool(r.Kind == 'r' && r.Table != nil && r.Table.RowSecurity), dBool(r.Kind == 'r' && r.Table != nil && r.Table.ForceRowSecurity), dBool(r.Table == nil || r.Table.MatView == nil || !r.Table.MatView.Unpopulated), dChar(replIdent(r.Kind)), dBool(isPartition), dOID(0),
 			dText("0"), dText("0"), relacl, relopts, bound,
@@ -251,6 +251,18 @@ func aclDatum(acl []versioning.ACLItem) exec.Datum {
 		items[i] = dText(it.String())
 	}
 	return exec.NewArray(exec.OIDText, items)
+}
+
+// relPersistence is relpersistence of r: a table's and its indexes' 'u'
+// when it is unlogged, a sequence's when it is, else as persistence.
+func relPersistence(r Relation) byte {
+	switch {
+	case (r.Kind == 'r' || r.Kind == 'i') && r.Table != nil && r.Table.Unlogged:
+		return 'u'
+	case r.Kind == 'S' && r.Seq != nil && r.Seq.Unlogged:
+		return 'u'
+	}
+	return persistence(r.Schema)
 }
 
 // persistence is relpersistence: 't' in a session's temporary schema.
@@ -283,6 +295,7 @@ type attribute struct {
 	nonLocal  bool // attislocal false
 	inhCount  int
 	acl       []versioning.ACLItem // attacl: the column's privileges
+	storage   byte                 // attstorage when set, else 0: the type's
 }
 
 // attributes returns a relation's columns.
@@ -305,7 +318,7 @@ func attributes(r Relation) []attribute {
 		for _, c := range r.Table.Columns {
 			a := attribute{name: c.Name, t: columnType(c), notNull: c.NotNull, hasDef: c.Default != "" && c.Identity == 0,
 				missing: c.Missing != nil, identity: c.Identity, generated: c.Generated, dropped: c.Dropped, nonLocal: c.NotLocal, inhCount: c.InhCount,
-				acl: c.ACL}
+				acl: c.ACL, storage: c.Storage}
 			if c.Dropped {
 				a.t = exec.T{OID: 0, Typmod: -1}
 			}
@@ -318,7 +331,7 @@ func attributes(r Relation) []attribute {
 					out = append(out, attribute{name: exprColumnName(c.Expr), t: exec.T{OID: c.ExprType, Typmod: c.ExprTypmod}})
 				} else {
 					col := r.Table.Columns[c.Column]
-					out = append(out, attribute{name: col.Name, t: columnType(col)})
+					out = append(out, attribute{name: col.Name, t: columnType(col), storage: col.Storage})
 				}
 			}
 			for _, pos := range r.Index.Include {
@@ -376,6 +389,9 @@ func pgAttribute(s *Snapshot) ([]exec.Row, error) {
 				// attstorage must be the type's typstorage: pg_dump writes
 				// SET STORAGE for any column where they differ.
 				length, byval, align, storage = int64(sh.len), sh.byVal, sh.align, sh.store
+			}
+			if a.storage != 0 {
+				storage = a.storage
 			}
 			out = append(out, exec.Row{
 				dOID(r.OID), dText(a.name), dOID(a.t.OID), dInt(-1), dInt(length),
@@ -992,7 +1008,13 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 	if column > 0 {
 		if column <= len(ix.cols) {
 			if c := ix.cols[column-1]; c.Expr != "" {
-				return s.Expr(t, c.Expr, pretty)
+				// As in the whole definition: parenthesized unless a
+				// bare function call, without the ordering.
+				col := s.Expr(t, c.Expr, pretty)
+				if !looksLikeFunction(c.Expr) {
+					col = "(" + col + ")"
+				}
+				return col
 			}
 			return QuoteIdent(t.Columns[ix.cols[column-1].Column].Name)
 		}
@@ -1224,6 +1246,9 @@ func (s *Snapshot) Descriptions() []Description {
 		}
 		for _, tr := range t.Triggers {
 			add(TriggerOID(t.Schema, t.Name, tr.Name), OIDPgTrigger, 0, tr.Comment)
+		}
+		for _, st := range t.Statistics {
+			add(StatisticsOID(t.Schema, st.Name), OIDPgStatisticExt, 0, st.Comment)
 		}
 	}
 	for _, q := range s.Seqs {

@@ -297,12 +297,15 @@ func (s *Snapshot) compositeRelations() []Relation {
 }
 
 // columnTypeOID is a table column's atttypid: its domain's OID when it
-// was declared with one.
+// was declared with one, the domain's array type's for domain[].
 func columnTypeOID(c versioning.Column) uint32 {
 	if c.Domain == "" {
 		return c.Type
 	}
 	schema, name, _ := strings.Cut(c.Domain, ".")
+	if c.DomainArray {
+		return exec.TypeOID(types.UserDomain, schema, name) | uint32(types.ArrayBit)
+	}
 	return exec.TypeOID(types.UserDomain, schema, name)
 }
 

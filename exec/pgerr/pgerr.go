@@ -205,6 +205,14 @@ func (e *Error) ErrorFields(add func(field byte, value string)) {
 	}
 }
 
+// NewInfo returns a notice of severity INFO, which reaches the client
+// whatever client_min_messages says.
+func NewInfo(code Code, format string, args ...any) *Error {
+	e := New(code, format, args...)
+	e.Severity = "INFO"
+	return e
+}
+
 // NewWarning returns a notice of severity WARNING.
 func NewWarning(code Code, format string, args ...any) *Error {
 	e := New(code, format, args...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -90,7 +91,13 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 					if err := a.attachIndex(ctx, rel, schema, n.GetAlterTableCmd().Def.GetPartitionCmd()); err != nil {
 						return "", err
 					}
-				case pg.AlterTableType_AT_ChangeOwner, pg.AlterTableType_AT_SetStatistics,
+				case pg.AlterTableType_AT_SetStatistics:
+					if rel.Kind == planner.RelIndex {
+						if err := indexStatistics(rel, s.Relation.Relname, n.GetAlterTableCmd().Num); err != nil {
+							return "", err
+						}
+					}
+				case pg.AlterTableType_AT_ChangeOwner,
 					pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions,
 					pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_SetLogged, pg.AlterTableType_AT_SetUnLogged:
 				default:
@@ -260,11 +267,22 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		def.ACL = versioning.ChangeACLOwner(def.ACL, planner.OwnerOf(def.Owner), owner)
 		def.Owner = owner
 		return a.putTable(ctx, def)
-	case pg.AlterTableType_AT_SetStatistics, pg.AlterTableType_AT_SetStorage,
-		pg.AlterTableType_AT_SetCompression, pg.AlterTableType_AT_SetOptions, pg.AlterTableType_AT_ResetOptions,
-		pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions, pg.AlterTableType_AT_ReplaceRelOptions,
-		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster, pg.AlterTableType_AT_SetLogged,
-		pg.AlterTableType_AT_SetUnLogged, pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity:
+	case pg.AlterTableType_AT_SetStorage:
+		return a.setStorage(ctx, def, cmd.Name, cmd.Def.GetString_().GetSval())
+	case pg.AlterTableType_AT_SetStatistics,
+		pg.AlterTableType_AT_SetCompression, pg.AlterTableType_AT_SetOptions, pg.AlterTableType_AT_ResetOptions:
+		// Physical settings of a column, which must be there: nothing to store.
+		if cmd.Name != "" && planner.ColumnIndex(def, cmd.Name) < 0 {
+			return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, def.Name)
+		}
+		return nil
+	case pg.AlterTableType_AT_SetLogged, pg.AlterTableType_AT_SetUnLogged:
+		return a.setLogged(ctx, def, cmd.Subtype == pg.AlterTableType_AT_SetLogged)
+	case pg.AlterTableType_AT_DropOids:
+		return nil // SET WITHOUT OIDS: tables have none
+	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions, pg.AlterTableType_AT_ReplaceRelOptions,
+		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster,
+		pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity:
 		// Physical and ownership settings: nothing to store.
 		return nil
 	}
@@ -424,6 +442,10 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 				return err
 			}
 			col.Missing = exec.EncodeMissing(nt.Cols[pos].Type, v)
+			if d.newPK {
+				// The rewrite for the new primary key stores it in every row.
+				fill = &exec.Const{D: v, T: nt.Cols[pos].Type}
+			}
 		}
 	}
 	if col.NotNull && !empty && fill == nil && col.Missing == nil {
@@ -535,12 +557,15 @@ func volatileDefault(text string) bool {
 // validating the rows already there.
 func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versioning.Table, con *pg.Constraint) error {
 	if con.Indexname != "" {
-		return pgerr.New(pgerr.FeatureNotSupported, "constraints USING INDEX are not supported yet")
+		return a.addConstraintUsingIndex(ctx, t, def, con)
 	}
 	if con.Conname != "" && planner.ConstraintExists(def, con.Conname) {
 		if con.Contype == pg.ConstrType_CONSTR_EXCLUSION && indexNamed(def, con.Conname) {
 			// Its index is made first, and the name is a relation's.
 			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", con.Conname)
+		}
+		if merged, err := a.mergeLocalCheck(ctx, def, con); merged || err != nil {
+			return err
 		}
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", con.Conname, def.Name)
 	}
@@ -601,6 +626,150 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 		}
 	}
 	return a.validateNewForeignKeys(ctx, def, d.newFKs)
+}
+
+// indexStatistics checks ALTER INDEX name ALTER COLUMN num SET
+// STATISTICS, which has nothing to store: only an expression column of
+// the index has statistics of its own, as PostgreSQL says.
+func indexStatistics(rel planner.Relation, name string, num int32) error {
+	if num <= 0 {
+		return nil
+	}
+	def := rel.Table
+	var cols []versioning.IndexColumn
+	var include []int
+	if rel.Index < 0 {
+		for _, c := range def.PrimaryKey {
+			cols = append(cols, versioning.IndexColumn{Column: c})
+		}
+	} else {
+		cols, include = def.Indexes[rel.Index].Columns, def.Indexes[rel.Index].Include
+	}
+	n := int(num)
+	switch {
+	case n > len(cols)+len(include):
+		return pgerr.New(pgerr.UndefinedColumn, "column number %d of relation %q does not exist", n, name)
+	case n > len(cols):
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot alter statistics on included column %q of index %q", def.Columns[include[n-len(cols)-1]].Name, name)
+	case cols[n-1].Expr == "":
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot alter statistics on non-expression column %q of index %q", def.Columns[cols[n-1].Column].Name, name).
+			WithHint("Alter statistics on table column instead.")
+	}
+	return nil
+}
+
+// setLogged runs SET LOGGED (toLogged) or SET UNLOGGED: the table, its
+// indexes and the sequences it owns change persistence, as far as the
+// catalog says. A permanent table may not reference an unlogged one, so
+// the foreign keys from (to logged) or to (to unlogged) other tables
+// must allow it, as PostgreSQL checks.
+func (a *analyzer) setLogged(ctx context.Context, def *versioning.Table, toLogged bool) error {
+	if planner.IsTempSchema(def.Schema) {
+		return pgerr.New(pgerr.InvalidTableDefinition, "cannot change logged status of table %q because it is temporary", def.Name)
+	}
+	if def.Unlogged != toLogged {
+		return nil // already so
+	}
+	self := func(schema, name string) bool { return schema == def.Schema && name == def.Name }
+	if toLogged {
+		for _, fk := range def.ForeignKeys {
+			if self(fk.RefSchema, fk.RefTable) {
+				continue
+			}
+			if ref, ok, err := a.tx.Root.Table(ctx, fk.RefSchema, fk.RefTable); err != nil {
+				return err
+			} else if ok && ref.Unlogged {
+				return pgerr.New(pgerr.InvalidTableDefinition, "could not change table %q to logged because it references unlogged table %q", def.Name, ref.Name)
+			}
+		}
+	} else {
+		refs, err := a.tx.Root.ReferencingKeys(ctx, def.Schema, def.Name)
+		if err != nil {
+			return err
+		}
+		for _, r := range refs {
+			if self(r.Schema, r.Table) {
+				continue
+			}
+			if from, ok, err := a.tx.Root.Table(ctx, r.Schema, r.Table); err != nil {
+				return err
+			} else if ok && !from.Unlogged {
+				return pgerr.New(pgerr.InvalidTableDefinition, "could not change table %q to unlogged because it references logged table %q", def.Name, from.Name)
+			}
+		}
+	}
+	def.Unlogged = !toLogged
+	seqs, err := a.tx.Root.OwnedSequences(ctx, def)
+	if err != nil {
+		return err
+	}
+	root := a.tx.Root
+	for _, seq := range seqs {
+		seq.Unlogged = def.Unlogged
+		if root, err = root.PutSequence(ctx, seq); err != nil {
+			return err
+		}
+	}
+	a.tx.SetRoot(root)
+	return a.putTable(ctx, def)
+}
+
+// setStorage runs ALTER COLUMN name SET STORAGE mode. The mode is only
+// recorded (attstorage): values are stored alike whatever it says.
+func (a *analyzer) setStorage(ctx context.Context, def *versioning.Table, name, mode string) error {
+	st, ok := map[string]byte{"plain": 'p', "external": 'e', "extended": 'x', "main": 'm'}[strings.ToLower(mode)]
+	if !ok {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid storage type %q", mode)
+	}
+	pos := planner.ColumnIndex(def, name)
+	if pos < 0 {
+		return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, def.Name)
+	}
+	c := &def.Columns[pos]
+	if st != 'p' && typeStorage(c.Type) == 'p' {
+		return pgerr.New(pgerr.FeatureNotSupported, "column data type %s can only have storage PLAIN", exec.TypeName(c.Type))
+	}
+	c.Storage = st
+	return a.putTable(ctx, def)
+}
+
+// typeStorage is typstorage of a built-in type: 'p' for one whose values
+// are never toasted; 0 for a type it does not know.
+func typeStorage(oid uint32) byte {
+	if t := types.Lookup(types.Oid(oid)); t != nil {
+		return t.Storage
+	}
+	return 0
+}
+
+// mergeLocalCheck runs ADD CONSTRAINT ... CHECK on a table that only
+// inherits a constraint of that name: if it is the same expression the
+// two merge, and the table's constraint becomes its own too, as in
+// PostgreSQL (so parent and child may be given it in either order). A
+// partition's constraints are never its own. It reports whether it
+// merged.
+func (a *analyzer) mergeLocalCheck(ctx context.Context, def *versioning.Table, con *pg.Constraint) (bool, error) {
+	if con.Contype != pg.ConstrType_CONSTR_CHECK || def.IsPartition() {
+		return false, nil
+	}
+	i := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == con.Conname })
+	if i < 0 || !def.Checks[i].NotLocal {
+		return false, nil
+	}
+	have := &def.Checks[i]
+	text, err := planner.DeparseExpr(con.RawExpr)
+	if err != nil || text != have.Expr {
+		return false, err
+	}
+	switch {
+	case con.IsNoInherit:
+		return false, pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with inherited constraint on relation %q", have.Name, def.Name)
+	case !con.SkipValidation && have.NotValid:
+		return false, pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with NOT VALID constraint on relation %q", have.Name, def.Name)
+	}
+	a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging constraint %q with inherited definition", have.Name))
+	have.NotLocal = false
+	return true, a.putTable(ctx, def)
 }
 
 // dropConstraint runs DROP CONSTRAINT [IF EXISTS] name.
@@ -757,6 +926,10 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		}
 	}
 	def.Checks = keep
+	// The statistics objects on the column go with it.
+	def.Statistics = slices.DeleteFunc(slices.Clone(def.Statistics), func(st versioning.StatisticsObject) bool {
+		return slices.Contains(st.Columns, pos) || slices.ContainsFunc(st.Exprs, func(e string) bool { return planner.ExprReads(e, c.Name) })
+	})
 	if rekey {
 		if def, err = a.tx.Rewrite(ctx, t, def, nil); err != nil {
 			return err
@@ -841,6 +1014,24 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 			return pgerr.New(pgerr.DatatypeMismatch, "default for column %q cannot be cast automatically to type %s", c.Name, exec.TypeName(nt.OID))
 		}
 	}
+	if err := a.checkForeignKeyTypes(ctx, def, pos, nt.OID); err != nil {
+		return err
+	}
+	// The rows change: not while another table stores them (checked,
+	// as PostgreSQL does, once the command is otherwise valid).
+	if err := a.checkRowTypeUnused(ctx, def); err != nil {
+		return err
+	}
+	// PostgreSQL keeps a CHECK constraint analyzed, with the implicit
+	// casts the old type called for, and re-reads it as it prints it
+	// when the column's type changes: it is kept so here too, and then
+	// reads the column through the same casts (a::double precision >
+	// 10.2::double precision).
+	for i, ck := range def.Checks {
+		if planner.ExprReads(ck.Expr, c.Name) {
+			def.Checks[i].Expr = planner.RenderExpr(a.s, a.env(ctx), def, ck.Expr, false)
+		}
+	}
 	c.Type, c.Typmod = nt.OID, nt.Typmod
 	if c.Missing != nil {
 		v, err := conv.Eval(a.env(ctx), exec.Row(append(make([]exec.Datum, pos), old.Missing)))
@@ -867,6 +1058,60 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 		}
 	}
 	return a.putTable(ctx, def)
+}
+
+// checkForeignKeyTypes fails if column pos of def, of type typ from
+// now, can no longer be compared with the column a foreign key pairs it
+// with, in def's keys or in the keys that reference def, as PostgreSQL
+// finds when it adds those keys again.
+func (a *analyzer) checkForeignKeyTypes(ctx context.Context, def *versioning.Table, pos int, typ uint32) error {
+	incompatible := func(fk string, from, to versioning.Column, ft, tt uint32) error {
+		return pgerr.New(pgerr.DatatypeMismatch, "foreign key constraint %q cannot be implemented", fk).
+			WithDetail("Key columns %q and %q are of incompatible types: %s and %s.", from.Name, to.Name, exec.TypeName(ft), exec.TypeName(tt))
+	}
+	for _, fk := range def.ForeignKeys {
+		i := slices.Index(fk.Columns, pos)
+		if i < 0 {
+			continue
+		}
+		ref, ok, err := a.tx.Root.Table(ctx, fk.RefSchema, fk.RefTable)
+		if err != nil || !ok {
+			return err
+		}
+		rc := ref.Columns[fk.RefColumns[i]]
+		rt := rc.Type
+		if ref.Schema == def.Schema && ref.Name == def.Name && fk.RefColumns[i] == pos {
+			rt = typ
+		}
+		if !comparableKeys(typ, rt) {
+			return incompatible(fk.Name, def.Columns[pos], rc, typ, rt)
+		}
+	}
+	refs, err := a.tx.Root.ReferencingKeys(ctx, def.Schema, def.Name)
+	if err != nil {
+		return err
+	}
+	for _, r := range refs {
+		from, ok, err := a.tx.Root.Table(ctx, r.Schema, r.Table)
+		if err != nil || !ok {
+			return err
+		}
+		if from.Schema == def.Schema && from.Name == def.Name {
+			continue // checked above
+		}
+		for _, fk := range from.ForeignKeys {
+			if fk.Name != r.Name {
+				continue
+			}
+			if i := slices.Index(fk.RefColumns, pos); i >= 0 {
+				fc := from.Columns[fk.Columns[i]]
+				if !comparableKeys(fc.Type, typ) {
+					return incompatible(fk.Name, fc, def.Columns[pos], fc.Type, typ)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // refusingExpr is an expression whose errors are err.
@@ -1085,7 +1330,18 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 			if rel.Kind != planner.RelTable {
 				return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 			}
-			return tag, a.renameConstraint(ctx, cloneTable(rel.Table), s.Subname, s.Newname)
+			return tag, a.renameConstraintInherited(ctx, rel.Table, s.Subname, s.Newname, s.Relation.Inh, false)
+		}
+		switch rel.Kind {
+		case planner.RelIndex:
+			// An index is its table's owner's.
+			if err := a.requireOwnerOf(rel.Table, "index", s.Relation.Relname); err != nil {
+				return "", err
+			}
+		case planner.RelTable:
+			if err := a.requireOwnerOf(rel.Table, "table", s.Relation.Relname); err != nil {
+				return "", err
+			}
 		}
 		return tag, a.moveRelation(ctx, rel, schema, s.Relation.Relname, schema, s.Newname)
 	}, nil
@@ -1369,6 +1625,17 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 			}
 		}
 	}
+	def.Statistics = slices.Clone(def.Statistics)
+	for i, st := range def.Statistics {
+		exprs := slices.Clone(st.Exprs)
+		for j, e := range exprs {
+			var err error
+			if exprs[j], err = renameColumnIn(e, old, name); err != nil {
+				return err
+			}
+		}
+		def.Statistics[i].Exprs = exprs
+	}
 	seqs, err := a.tx.Root.OwnedSequences(ctx, &versioning.Table{Schema: def.Schema, Name: def.Name, Columns: []versioning.Column{{Name: old}}})
 	if err != nil {
 		return err
@@ -1385,6 +1652,43 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		return err
 	}
 	return a.putTable(ctx, def)
+}
+
+// renameConstraintInherited renames a constraint of def; an inheritable
+// CHECK constraint is renamed in def's descendants too (which must
+// follow: ONLY fails when def has children), and one def inherits only
+// from above, as PostgreSQL's rename_constraint_internal does.
+func (a *analyzer) renameConstraintInherited(ctx context.Context, def *versioning.Table, old, name string, inh, recursing bool) error {
+	i := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == old })
+	if i >= 0 && !def.Checks[i].NoInherit {
+		kids, err := a.childTables(ctx, def)
+		if err != nil {
+			return err
+		}
+		if inh {
+			for _, k := range kids {
+				if err := a.renameConstraintInherited(ctx, k.Def, old, name, true, true); err != nil {
+					return err
+				}
+			}
+		} else if len(kids) > 0 {
+			return pgerr.New(pgerr.InvalidTableDefinition, "inherited constraint %q must be renamed in child tables too", old)
+		}
+		if def.Checks[i].InhCount > 0 && !recursing {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot rename inherited constraint %q", old)
+		}
+	}
+	if recursing {
+		cur, ok, err := a.tx.Table(ctx, def.Schema, def.Name)
+		if err != nil || !ok {
+			return err
+		}
+		if !slices.ContainsFunc(cur.Def.Checks, func(c versioning.Check) bool { return c.Name == old }) {
+			return nil // renamed already, through another parent
+		}
+		def = cur.Def
+	}
+	return a.renameConstraint(ctx, cloneTable(def), old, name)
 }
 
 // renameConstraint renames a constraint (and the index of a primary key
@@ -1454,7 +1758,16 @@ func renameColumnIn(expr, old, name string) (string, error) {
 // base or as a field of a composite type, at any depth. PostgreSQL
 // refuses it (CheckAttributeType): such a row could never be stored.
 func (a *analyzer) notOwnMember(def *versioning.Table, t exec.T) error {
-	own := exec.TypeOID(types.UserComposite, def.Schema, def.Name)
+	if a.holdsType(t.OID, exec.TypeOID(types.UserComposite, def.Schema, def.Name)) {
+		return pgerr.New(pgerr.InvalidTableDefinition, "composite type %s cannot be made a member of itself", def.Name)
+	}
+	return nil
+}
+
+// holdsType reports whether a value of type oid may hold a value of
+// type own: it is own, or an array of, a domain over or a composite type
+// with a field of a type that holds own, at any depth.
+func (a *analyzer) holdsType(oid, own uint32) bool {
 	seen := map[uint32]bool{}
 	var holds func(oid uint32) bool
 	holds = func(oid uint32) bool {
@@ -1477,8 +1790,28 @@ func (a *analyzer) notOwnMember(def *versioning.Table, t exec.T) error {
 		}
 		return false
 	}
-	if holds(t.OID) {
-		return pgerr.New(pgerr.InvalidTableDefinition, "composite type %s cannot be made a member of itself", def.Name)
+	return holds(oid)
+}
+
+// checkRowTypeUnused fails if a column of another table holds def's row
+// type: changing a column's type would change the stored rows, which
+// those values do not follow (PostgreSQL's
+// find_composite_type_dependencies).
+func (a *analyzer) checkRowTypeUnused(ctx context.Context, def *versioning.Table) error {
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	own := exec.TypeOID(types.UserComposite, def.Schema, def.Name)
+	for _, tb := range tables {
+		if tb.Schema == def.Schema && tb.Name == def.Name {
+			continue
+		}
+		for _, c := range tb.Columns {
+			if !c.Dropped && a.holdsType(c.Type, own) {
+				return pgerr.New(pgerr.FeatureNotSupported, "cannot alter table %q because column \"%s.%s\" uses its row type", def.Name, tb.Name, c.Name)
+			}
+		}
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func (a *analyzer) alterInherited(ctx context.Context, t *exec.Table, cmd *pg.Al
 	}
 	switch cmd.Subtype {
 	case pg.AlterTableType_AT_AddColumn:
-		return a.addColumnInherited(ctx, t, cmd, kids, inh)
+		return a.addColumnInherited(ctx, t, cmd, kids, inh, recursing)
 	case pg.AlterTableType_AT_DropColumn:
 		return a.dropColumnInherited(ctx, t, cmd, kids, inh, recursing)
 	case pg.AlterTableType_AT_AlterColumnType:
@@ -59,17 +59,39 @@ func (a *analyzer) alterInherited(ctx context.Context, t *exec.Table, cmd *pg.Al
 			}
 		}
 	case pg.AlterTableType_AT_DropNotNull:
+		if t.Def.Partitioned() && !inh && !recursing && len(kids) > 0 {
+			return errOnlyPartitioned()
+		}
 		if err := a.checkParentNotNull(ctx, t.Def, cmd.Name); err != nil {
 			return err
 		}
 	case pg.AlterTableType_AT_AddConstraint:
-		if con := cmd.Def.GetConstraint(); con.Contype == pg.ConstrType_CONSTR_CHECK {
+		con := cmd.Def.GetConstraint()
+		if con.Contype == pg.ConstrType_CONSTR_CHECK {
 			return a.addCheckInherited(ctx, t, con, kids, inh)
 		}
-		return a.alterCmd(ctx, t, cmd)
+		if err := a.alterCmd(ctx, t, cmd); err != nil {
+			return err
+		}
+		if con.Contype != pg.ConstrType_CONSTR_PRIMARY || !inh || t.Def.Partitioned() {
+			return nil
+		}
+		// A primary key's columns are NOT NULL in the children too
+		// (PostgreSQL's ATPrepAddPrimaryKey).
+		for _, k := range con.Keys {
+			set := &pg.AlterTableCmd{Subtype: pg.AlterTableType_AT_SetNotNull, Name: k.GetString_().GetSval()}
+			for _, kid := range kids {
+				if err := a.alterChild(ctx, kid, set, true); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	case pg.AlterTableType_AT_DropConstraint:
 		return a.dropCheckInherited(ctx, t, cmd, kids, inh, recursing)
-	case pg.AlterTableType_AT_ColumnDefault:
+	case pg.AlterTableType_AT_ValidateConstraint:
+		return a.validateCheckInherited(ctx, t, cmd, kids)
+	case pg.AlterTableType_AT_ColumnDefault, pg.AlterTableType_AT_SetStorage:
 	case pg.AlterTableType_AT_DropExpression:
 		if err := checkDropExpression(t.Def, kids, cmd.Name, inh, recursing); err != nil {
 			return err
@@ -170,8 +192,11 @@ func (a *analyzer) checkParentNotNull(ctx context.Context, def *versioning.Table
 // addColumnInherited runs ADD COLUMN on t and its descendants: a child
 // that has a column of the name already merges it, if its type is the
 // same.
-func (a *analyzer) addColumnInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, kids []*exec.Table, inh bool) error {
+func (a *analyzer) addColumnInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, kids []*exec.Table, inh, recursing bool) error {
 	name := cmd.Def.GetColumnDef().Colname
+	if t.Def.IsPartition() && !recursing {
+		return pgerr.New(pgerr.WrongObjectType, "cannot add column to a partition")
+	}
 	if planner.ColumnIndex(t.Def, name) >= 0 && cmd.MissingOk {
 		return a.alterCmd(ctx, t, cmd) // a notice, and nothing to recurse
 	}
@@ -297,7 +322,9 @@ func (a *analyzer) inheritCheck(ctx context.Context, kids []*exec.Table, ck vers
 	for _, k := range kids {
 		def := cloneTable(k.Def)
 		if i := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == ck.Name }); i >= 0 {
-			def.Checks[i].InhCount++
+			if err := a.mergeInheritedCheck(def, &def.Checks[i], ck); err != nil {
+				return err
+			}
 			if err := a.putTable(ctx, def); err != nil {
 				return err
 			}
@@ -324,6 +351,58 @@ func (a *analyzer) inheritCheck(ctx context.Context, kids []*exec.Table, ck vers
 	return nil
 }
 
+// errOnlyPartitioned refuses to drop a constraint from a partitioned
+// table but not from its partitions (ONLY).
+func errOnlyPartitioned() error {
+	return pgerr.New(pgerr.InvalidTableDefinition, "cannot remove constraint from only the partitioned table when partitions exist").
+		WithHint("Do not specify the ONLY keyword.")
+}
+
+// validateCheckInherited runs VALIDATE CONSTRAINT on t and, for an
+// inheritable CHECK constraint, on the descendants that have it, ONLY
+// or not, as PostgreSQL does: a parent's constraint is valid only when
+// its children's are.
+func (a *analyzer) validateCheckInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, kids []*exec.Table) error {
+	if err := a.alterCmd(ctx, t, cmd); err != nil {
+		return err
+	}
+	i := slices.IndexFunc(t.Def.Checks, func(c versioning.Check) bool { return c.Name == cmd.Name })
+	if i < 0 || t.Def.Checks[i].NoInherit {
+		return nil
+	}
+	for _, k := range kids {
+		if !slices.ContainsFunc(k.Def.Checks, func(c versioning.Check) bool { return c.Name == cmd.Name }) {
+			continue
+		}
+		if err := a.alterChild(ctx, k, cmd, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeInheritedCheck merges the CHECK constraint ck a parent is given
+// into its child def's constraint of the same name, have, as
+// PostgreSQL's MergeWithExistingConstraint does: they must be the same
+// expression, and a partition's constraint becomes its parent's only.
+func (a *analyzer) mergeInheritedCheck(def *versioning.Table, have *versioning.Check, ck versioning.Check) error {
+	switch {
+	case have.Expr != ck.Expr:
+		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", ck.Name, def.Name)
+	case have.NoInherit:
+		return pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with non-inherited constraint on relation %q", ck.Name, def.Name)
+	case !ck.NotValid && have.NotValid:
+		return pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with NOT VALID constraint on relation %q", ck.Name, def.Name)
+	}
+	a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging constraint %q with inherited definition", ck.Name))
+	if def.IsPartition() {
+		have.InhCount, have.NotLocal = 1, true
+		return nil
+	}
+	have.InhCount++
+	return nil
+}
+
 // dropCheckInherited runs DROP CONSTRAINT on t; a CHECK constraint goes
 // from the children that have it only from t too.
 func (a *analyzer) dropCheckInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, kids []*exec.Table, inh, recursing bool) error {
@@ -338,6 +417,9 @@ func (a *analyzer) dropCheckInherited(ctx context.Context, t *exec.Table, cmd *p
 	ck := t.Def.Checks[i]
 	if ck.InhCount > 0 && !recursing {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop inherited constraint %q of relation %q", ck.Name, t.Def.Name)
+	}
+	if t.Def.Partitioned() && !inh && !ck.NoInherit && len(kids) > 0 {
+		return errOnlyPartitioned()
 	}
 	if err := a.alterCmd(ctx, t, cmd); err != nil {
 		return err

@@ -85,6 +85,8 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.grant(n.GetGrantStmt())
 	case n.GetIndexStmt() != nil:
 		run, err = a.createIndex(n.GetIndexStmt())
+	case n.GetCreateStatsStmt() != nil:
+		run, err = a.createStatistics(n.GetCreateStatsStmt())
 	case n.GetAlterTableStmt() != nil:
 		run, err = withoutPositions(a.alterTable(n.GetAlterTableStmt()))
 	case n.GetRenameStmt() != nil:

@@ -40,6 +40,12 @@ func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd 
 	} else if len(kids) > 0 && !child.Partitioned() {
 		return pgerr.New(pgerr.WrongObjectType, "cannot attach inheritance parent as partition")
 	}
+	switch ptemp, ctemp := planner.IsTempSchema(parent.Def.Schema), planner.IsTempSchema(child.Schema); {
+	case !ptemp && ctemp:
+		return pgerr.New(pgerr.WrongObjectType, "cannot attach a temporary relation as partition of permanent relation %q", parent.Def.Name)
+	case ptemp && !ctemp:
+		return pgerr.New(pgerr.WrongObjectType, "cannot attach a permanent relation as partition of temporary relation %q", parent.Def.Name)
+	}
 	if err := a.checkClonedTriggers(ctx, parent.Def, child); err != nil {
 		return err
 	}
@@ -83,8 +89,17 @@ func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd 
 	if err := a.cascadeForeignKeys(ctx, parent.Def); err != nil {
 		return err
 	}
-	dflt, err := a.defaultPartition(ctx, parent.Def)
-	if err != nil || dflt == nil || b.Default {
+	if b.Default {
+		return nil
+	}
+	return a.checkDefaultPartition(ctx, parent.Def)
+}
+
+// checkDefaultPartition fails if the default partition of parent, if it
+// has one, holds a row that a partition just added to parent claims.
+func (a *analyzer) checkDefaultPartition(ctx context.Context, parent *versioning.Table) error {
+	dflt, err := a.defaultPartition(ctx, parent)
+	if err != nil || dflt == nil {
 		return err
 	}
 	if bad, err := a.partitionViolator(ctx, dflt); err != nil {
@@ -178,6 +193,9 @@ func (a *analyzer) partitionViolator(ctx context.Context, t *exec.Table) (string
 // parent. A concurrent detach is an ordinary one here: no transaction
 // waits on another's use of the partition, so there is nothing to finalize.
 func (a *analyzer) detachPartition(ctx context.Context, parent *exec.Table, cmd *pg.PartitionCmd, finalize bool) error {
+	if cmd.Concurrent && a.s.InTransactionBlock() {
+		return pgerr.New(pgerr.ActiveSQLTransaction, "ALTER TABLE ... DETACH CONCURRENTLY cannot run inside a transaction block")
+	}
 	if !parent.Def.Partitioned() {
 		return pgerr.New(pgerr.InvalidObjectDefinition, "table %q is not partitioned", parent.Def.Name)
 	}

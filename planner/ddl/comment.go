@@ -42,6 +42,8 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_INDEX, pg.ObjectType_OBJECT_SEQUENCE:
 			schema, name := planner.SplitName(planner.NameList(s.Object.GetList().GetItems()))
 			return "COMMENT", a.commentRelation(ctx, s.Objtype, schema, name, text)
+		case pg.ObjectType_OBJECT_STATISTIC_EXT:
+			return "COMMENT", a.commentStatistics(ctx, planner.NameList(s.Object.GetList().GetItems()), text)
 		case pg.ObjectType_OBJECT_VIEW:
 			schema, name := planner.SplitName(planner.NameList(s.Object.GetList().GetItems()))
 			return "COMMENT", a.commentView(ctx, schema, name, text)

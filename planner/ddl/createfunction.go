@@ -395,6 +395,9 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 		if err := a.dropGenerationsOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 			return "", err
 		}
+		if err := a.dropPartitionKeysOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
+			return "", err
+		}
 		if err := a.dropOperatorsOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 			return "", err
 		}

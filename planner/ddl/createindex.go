@@ -30,6 +30,9 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
 	}
+	if s.Concurrent && a.s.InTransactionBlock() {
+		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "CREATE INDEX CONCURRENTLY cannot run inside a transaction block")
+	}
 	if len(s.ExcludeOpNames) > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "exclusion constraints are not supported yet")
 	}
@@ -202,6 +205,9 @@ func indexColumn(t *exec.Table, name string) (int, error) {
 // NULLs last and DESC first unless NULLS says otherwise.
 func indexColumnOrder(pos int, el *pg.IndexElem) versioning.IndexColumn {
 	c := versioning.IndexColumn{Column: pos, Desc: el.Ordering == pg.SortByDir_SORTBY_DESC}
+	if n := len(el.Collation); n > 0 {
+		c.Collation = el.Collation[n-1].GetString_().GetSval()
+	}
 	c.NullsFirst = c.Desc
 	switch el.NullsOrdering {
 	case pg.SortByNulls_SORTBY_NULLS_FIRST:

@@ -37,8 +37,13 @@ type tableDDL struct {
 	newIndexes []int
 	newFKs     []int // positions in def.ForeignKeys added by this statement
 	newPK      bool
-	altering   bool            // ALTER TABLE, not CREATE TABLE
-	generated  map[string]bool // CHECK names this statement made up
+	altering   bool // ALTER TABLE, not CREATE TABLE
+	partition  bool // CREATE TABLE ... PARTITION OF
+	// laterFKs leaves the foreign keys to the caller of finish: CREATE
+	// TABLE adds them after LIKE's indexes, which a key of the table
+	// referencing itself may need, as PostgreSQL does.
+	laterFKs  bool
+	generated map[string]bool // CHECK names this statement made up
 }
 
 func (a *analyzer) newTableDDL(ctx context.Context, def *versioning.Table) (*tableDDL, error) {
@@ -95,6 +100,8 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 		// The domain's default applies where the column has none of
 		// its own (dml.go's defaults), as in PostgreSQL.
 		col.Domain = dom.Schema + "." + dom.Name
+	} else if elem := d.a.arrayElementDomain(cd.TypeName); elem != nil {
+		col.Domain, col.DomainArray = elem.Schema+"."+elem.Name, true
 	}
 	pos := len(def.Columns)
 	def.Columns = append(def.Columns, col)
@@ -370,8 +377,8 @@ func (d *tableDDL) finish(ctx context.Context) error {
 		d.newIndexes = append(d.newIndexes, len(def.Indexes))
 		def.Indexes = append(def.Indexes, ix)
 	}
-	for i, con := range d.fks {
-		if err := d.addForeignKey(ctx, con, d.fkCols[i]); err != nil {
+	if !d.laterFKs {
+		if err := d.addForeignKeys(ctx); err != nil {
 			return err
 		}
 	}
@@ -380,7 +387,18 @@ func (d *tableDDL) finish(ctx context.Context) error {
 			return err
 		}
 	}
-	d.checks, d.indexes, d.ixCols, d.fks, d.fkCols, d.exclusions = nil, nil, nil, nil, nil, nil
+	d.checks, d.indexes, d.ixCols, d.exclusions = nil, nil, nil, nil
+	return nil
+}
+
+// addForeignKeys adds the recorded FOREIGN KEY constraints.
+func (d *tableDDL) addForeignKeys(ctx context.Context) error {
+	for i, con := range d.fks {
+		if err := d.addForeignKey(ctx, con, d.fkCols[i]); err != nil {
+			return err
+		}
+	}
+	d.fks, d.fkCols = nil, nil
 	return nil
 }
 
@@ -418,14 +436,22 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 		if err != nil {
 			return "", err
 		}
+		d.partition = s.Partbound != nil
+		d.def.Unlogged = s.Relation.Relpersistence == "u"
 		parents, err := d.inherit(ctx, s)
 		if err != nil {
 			return "", err
 		}
 		var likes []*likeClause
+		local := map[string]bool{} // column definitions met, to refuse a second one
 		for _, elt := range elts {
 			switch {
 			case elt.GetColumnDef() != nil:
+				if cn := elt.GetColumnDef().Colname; local[cn] {
+					return "", pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cn)
+				} else {
+					local[cn] = true
+				}
 				if err := d.columnDef(ctx, elt.GetColumnDef(), s.Partbound != nil); err != nil {
 					return "", err
 				}
@@ -448,18 +474,28 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 				}
 			}
 		}
+		d.laterFKs = true
 		if err := d.finishWithSelf(ctx); err != nil {
 			return "", err
 		}
 		for _, l := range likes {
-			if err := l.copy(d); err != nil {
+			if err := l.copy(ctx, d); err != nil {
 				return "", err
 			}
+		}
+		if err := d.addForeignKeys(ctx); err != nil {
+			return "", err
 		}
 		if err := d.partitioning(ctx, s, parents); err != nil {
 			return "", err
 		}
 		def := d.def
+		for _, seq := range d.seqs {
+			seq.Unlogged = def.Unlogged
+		}
+		if def.Partitioned() && slices.ContainsFunc(def.Checks, func(c versioning.Check) bool { return c.NoInherit }) {
+			return "", pgerr.New(pgerr.InvalidTableDefinition, "cannot add NO INHERIT constraint to partitioned table %q", def.Name)
+		}
 		def.OfType = ofType
 		empty, err := a.tx.EmptyMap(ctx)
 		if err != nil {
@@ -488,6 +524,11 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 			return "", err
 		}
 		a.tx.SetRoot(root)
+		if def.IsPartition() && !def.PartitionBound.Default {
+			if err := a.checkDefaultPartition(ctx, parents[0]); err != nil {
+				return "", err
+			}
+		}
 		return "CREATE TABLE", nil
 	}, nil
 }
@@ -539,6 +580,9 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_MATVIEW:
 		run = a.dropTables
 	case pg.ObjectType_OBJECT_INDEX:
+		if s.Concurrent && a.s.InTransactionBlock() {
+			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "DROP INDEX CONCURRENTLY cannot run inside a transaction block")
+		}
 		run = a.dropIndex
 	case pg.ObjectType_OBJECT_SEQUENCE:
 		run = a.dropSequences
@@ -560,6 +604,8 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 		run = a.dropPolicies
 	case pg.ObjectType_OBJECT_RULE:
 		run = a.dropRules
+	case pg.ObjectType_OBJECT_STATISTIC_EXT:
+		run = a.dropStatistics
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
 	}
@@ -916,6 +962,11 @@ func (d *tableDDL) addCheck(con *pg.Constraint) error {
 			if d.generated[name] {
 				return pgerr.New(pgerr.DuplicateObject, "check constraint %q already exists", name)
 			}
+			if have := d.inheritedCheck(name); have != nil && !d.altering {
+				if merged, err := d.mergeCheck(have, text, con.IsNoInherit, con.SkipValidation); merged || err != nil {
+					return err
+				}
+			}
 			return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
 		}
 		d.ns.cons[name] = true
@@ -926,7 +977,10 @@ func (d *tableDDL) addCheck(con *pg.Constraint) error {
 		}
 		d.generated[name] = true
 	}
-	def.Checks = append(def.Checks, versioning.Check{Name: name, Expr: text, NotValid: con.SkipValidation, NoInherit: con.IsNoInherit})
+	// A new table has no rows to check: CREATE TABLE's NOT VALID
+	// constraints are valid from the start.
+	notValid := con.SkipValidation && d.altering
+	def.Checks = append(def.Checks, versioning.Check{Name: name, Expr: text, NotValid: notValid, NoInherit: con.IsNoInherit})
 	return nil
 }
 

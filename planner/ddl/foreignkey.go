@@ -51,6 +51,9 @@ func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols [
 			}
 			return pgerr.New(pgerr.InvalidTableDefinition, "constraints on permanent tables may reference only permanent tables")
 		}
+		if rel.Table.Unlogged && !def.Unlogged && !planner.IsTempSchema(def.Schema) {
+			return pgerr.New(pgerr.InvalidTableDefinition, "constraints on permanent tables may reference only permanent tables")
+		}
 		ref = rel.Table
 	}
 	var refCols []int

@@ -455,6 +455,34 @@ func (a *analyzer) dropGenerationsOf(ctx context.Context, f *versioning.Function
 	return nil
 }
 
+// dropPartitionKeysOf handles, for DROP FUNCTION f, the partitioned
+// tables whose partition key calls f: they keep f (2BP01), or with
+// CASCADE go with it, as PostgreSQL's dependencies have it.
+func (a *analyzer) dropPartitionKeysOf(ctx context.Context, f *versioning.Function, cascade bool) error {
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	var drop []*versioning.Table
+	for _, def := range tables {
+		if !def.Partitioned() || !slices.ContainsFunc(def.PartitionKey.Exprs, func(x versioning.PartitionExpr) bool {
+			return x.Expr != "" && a.callsFunction(x.Expr, f)
+		}) {
+			continue
+		}
+		if !cascade {
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop function %s because other objects depend on it", functionSignature(f)).
+				WithDetail("table %s depends on function %s", def.Name, functionSignature(f)).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		drop = append(drop, def)
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	return a.dropCascadedTables(ctx, drop)
+}
+
 // callsFunction reports whether stored expression expr calls a function
 // of f's name that resolves to f's schema (by the session's search path
 // where the call does not name one, as when it runs).

@@ -39,7 +39,12 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 		case s.Partbound != nil && !rel.Table.Partitioned():
 			return nil, pgerr.New(pgerr.WrongObjectType, "table %q is not partitioned", rv.Relname)
 		case planner.IsTempSchema(schema) && !planner.IsTempSchema(d.def.Schema):
+			if s.Partbound != nil {
+				return nil, pgerr.New(pgerr.WrongObjectType, "cannot create a permanent relation as partition of temporary relation %q", rv.Relname)
+			}
 			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", rv.Relname)
+		case s.Partbound != nil && !planner.IsTempSchema(schema) && planner.IsTempSchema(d.def.Schema):
+			return nil, pgerr.New(pgerr.WrongObjectType, "cannot create a temporary relation as partition of permanent relation %q", rv.Relname)
 		}
 		for _, p := range parents {
 			if p.Schema == schema && p.Name == rel.Table.Name {
@@ -61,6 +66,10 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 						WithDetail("%s versus %s", types.FormatType(types.Oid(have.Type), have.Typmod), types.FormatType(types.Oid(c.Type), c.Typmod))
 				}
 				d.a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging multiple inherited definitions of column %q", c.Name))
+				if hs, cs := columnStorage(*have), columnStorage(c); hs != cs {
+					return nil, pgerr.New(pgerr.DatatypeMismatch, "inherited column %q has a storage parameter conflict", c.Name).
+						WithDetail("%s versus %s", storageName(hs), storageName(cs))
+				}
 				if err := mergeInheritedGeneration(have, c); err != nil {
 					return nil, err
 				}
@@ -69,7 +78,7 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 				continue
 			}
 			d.def.Columns = append(d.def.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod,
-				NotNull: c.NotNull, Default: c.Default, Generated: c.Generated, InhCount: 1, NotLocal: true})
+				NotNull: c.NotNull, Default: c.Default, Generated: c.Generated, Storage: c.Storage, InhCount: 1, NotLocal: true})
 		}
 		for _, ck := range p.Checks {
 			if ck.NoInherit {
@@ -169,12 +178,15 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 			return err
 		}
 		if el.Expr != nil {
-			x, err := d.partitionKeyExpr(el)
+			x, err := d.partitionKeyExpr(el, i)
 			if err != nil {
 				return err
 			}
 			if key.Exprs == nil {
 				key.Exprs = make([]versioning.PartitionExpr, len(spec.PartParams))
+			}
+			if err := keyOpclass(x.Type, key.Strategy); err != nil {
+				return err
 			}
 			key.Exprs[i] = x
 			key.Columns = append(key.Columns, -1)
@@ -184,15 +196,33 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 		if pos < 0 {
 			return planner.WithPos(pgerr.New(pgerr.UndefinedColumn, "column %q named in partition key does not exist", el.Name), el.Location)
 		}
+		if err := keyOpclass(d.def.Columns[pos].Type, key.Strategy); err != nil {
+			return err
+		}
 		key.Columns = append(key.Columns, pos)
 	}
 	d.def.PartitionKey = key
 	return checkUniqueCoversKey(d.def)
 }
 
+// keyOpclass fails for a partition key column of type oid that has no
+// default operator class for the strategy's access method (hash for
+// HASH, btree otherwise): the geometric types.
+func keyOpclass(oid uint32, strategy byte) error {
+	if !exec.IsGeometric(oid) {
+		return nil
+	}
+	am := "btree"
+	if strategy == versioning.PartitionHash {
+		am = "hash"
+	}
+	return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", exec.TypeName(oid), am).
+		WithHint("You must specify a %s operator class or define a default %s operator class for the data type.", am, am)
+}
+
 // partitionKeyExpr analyzes an expression key column of PARTITION BY:
 // its text and type.
-func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem) (versioning.PartitionExpr, error) {
+func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem, i int) (versioning.PartitionExpr, error) {
 	sub, refs := int32(-1), false
 	planner.VisitNodes(el.Expr, func(x *pg.Node) {
 		if s := x.GetSubLink(); s != nil && sub < 0 {
@@ -227,6 +257,9 @@ func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem) (versioning.PartitionE
 	t := e.Type()
 	if t.OID == exec.OIDUnknown {
 		t = exec.TText
+	}
+	if t.OID == exec.OIDRecord {
+		return versioning.PartitionExpr{}, pgerr.New(pgerr.InvalidTableDefinition, "partition key column %d has pseudo-type record", i+1)
 	}
 	return versioning.PartitionExpr{Expr: text, Type: t.OID, Typmod: t.Typmod}, nil
 }
@@ -452,6 +485,9 @@ func (a *analyzer) cascadeIndexes(ctx context.Context, parent *versioning.Table)
 // partitionBound analyzes FOR VALUES of a partition of parent.
 func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table, name string, spec *pg.PartitionBoundSpec) (*versioning.PartitionBound, error) {
 	if spec.IsDefault {
+		if parent.PartitionKey.Strategy == versioning.PartitionHash {
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "a hash-partitioned table may not have a default partition")
+		}
 		return &versioning.PartitionBound{Default: true}, nil
 	}
 	key := parent.PartitionKey
@@ -791,4 +827,65 @@ func renameParent(ctx context.Context, root versioning.RootValue, child, parent,
 		return root, err
 	}
 	return planner.SyncRefs(ctx, root, t, nt)
+}
+
+// mergeCheck merges a CHECK constraint defined in CREATE TABLE (or
+// copied by LIKE) with the inherited one of its name, have, as
+// PostgreSQL's MergeWithExistingConstraint does: the two must be the
+// same expression, the merged constraint becomes local too (a
+// partition's stays inherited only), and NOTICE says so. It reports
+// whether have is an inherited constraint it merged into; false leaves
+// the caller to refuse the duplicate name.
+func (d *tableDDL) mergeCheck(have *versioning.Check, expr string, noInherit, notValid bool) (bool, error) {
+	if have.InhCount == 0 || !have.NotLocal || have.Expr != expr {
+		return false, nil
+	}
+	if noInherit {
+		return false, pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with inherited constraint on relation %q", have.Name, d.def.Name)
+	}
+	if !notValid && have.NotValid {
+		return false, pgerr.New(pgerr.InvalidObjectDefinition, "constraint %q conflicts with NOT VALID constraint on relation %q", have.Name, d.def.Name)
+	}
+	d.a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging constraint %q with inherited definition", have.Name))
+	if d.def.IsPartition() || d.partition {
+		have.InhCount = 1
+		return true, nil
+	}
+	have.NotLocal = false
+	return true, nil
+}
+
+// inheritedCheck returns the inherited CHECK constraint of the table
+// being built called name, or nil.
+func (d *tableDDL) inheritedCheck(name string) *versioning.Check {
+	for i := range d.def.Checks {
+		if c := &d.def.Checks[i]; c.Name == name && c.InhCount > 0 {
+			return c
+		}
+	}
+	return nil
+}
+
+// columnStorage is a column's attstorage: as set, or its type's.
+func columnStorage(c versioning.Column) byte {
+	if c.Storage != 0 {
+		return c.Storage
+	}
+	if st := typeStorage(c.Type); st != 0 {
+		return st
+	}
+	return 'x'
+}
+
+// storageName names an attstorage as PostgreSQL's messages do.
+func storageName(st byte) string {
+	switch st {
+	case 'p':
+		return "PLAIN"
+	case 'e':
+		return "EXTERNAL"
+	case 'm':
+		return "MAIN"
+	}
+	return "EXTENDED"
 }

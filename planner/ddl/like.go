@@ -12,8 +12,8 @@ import (
 )
 
 // LIKE options, as TableLikeClause.Options holds them (PostgreSQL's
-// CREATE_TABLE_LIKE_* bits). COMPRESSION, STATISTICS and STORAGE copy
-// nothing here: there is nothing of theirs to copy.
+// CREATE_TABLE_LIKE_* bits). COMPRESSION copies nothing here: there is
+// nothing of its to copy.
 const (
 	likeComments    = 1 << 0
 	likeConstraints = 1 << 2
@@ -21,6 +21,8 @@ const (
 	likeGenerated   = 1 << 4
 	likeIdentity    = 1 << 5
 	likeIndexes     = 1 << 6
+	likeStatistics  = 1 << 7
+	likeStorage     = 1 << 8
 )
 
 // likeClause is a LIKE clause whose CHECK constraints and indexes are
@@ -75,7 +77,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 			return nil, err
 		}
 	}
-	if rel.Kind != planner.RelTable || l.Options&(likeConstraints|likeIndexes) == 0 {
+	if rel.Kind != planner.RelTable || l.Options&(likeConstraints|likeIndexes|likeStatistics) == 0 {
 		return nil, nil
 	}
 	return &likeClause{src: rel.Table, opts: l.Options}, nil
@@ -85,7 +87,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 // the inherited column of its name.
 func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uint32) error {
 	def := d.def
-	col := versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod, NotNull: c.NotNull, Domain: c.Domain}
+	col := versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod, NotNull: c.NotNull, Domain: c.Domain, DomainArray: c.DomainArray}
 	// A generated column's expression is copied by INCLUDING GENERATED,
 	// not DEFAULTS; without it the column is an ordinary one.
 	switch {
@@ -97,6 +99,9 @@ func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uin
 	if opts&likeComments != 0 {
 		col.Comment = c.Comment
 	}
+	if opts&likeStorage != 0 {
+		col.Storage = columnStorage(c)
+	}
 	if pos := d.column(c.Name); pos >= 0 {
 		have := &def.Columns[pos]
 		if have.InhCount == 0 {
@@ -107,6 +112,10 @@ func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uin
 				WithDetail("%s versus %s", types.FormatType(types.Oid(have.Type), have.Typmod), types.FormatType(types.Oid(c.Type), c.Typmod))
 		}
 		d.a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "merging column %q with inherited definition", c.Name))
+		if hs := columnStorage(*have); col.Storage != 0 && hs != col.Storage {
+			return pgerr.New(pgerr.DatatypeMismatch, "column %q has a storage parameter conflict", c.Name).
+				WithDetail("%s versus %s", storageName(hs), storageName(col.Storage))
+		}
 		have.NotLocal = false
 		have.NotNull = have.NotNull || col.NotNull
 		if col.Default != "" {
@@ -140,12 +149,27 @@ func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uin
 // copy adds the CHECK constraints and indexes of l's source, as its
 // options say, to the table being created. The indexes are named as
 // PostgreSQL names them, for the new table.
-func (l *likeClause) copy(d *tableDDL) error {
+func (l *likeClause) copy(ctx context.Context, d *tableDDL) error {
 	def, src := d.def, l.src
 	comments := l.opts&likeComments != 0
+	if l.opts&likeStatistics != 0 {
+		if err := d.a.copyStatistics(ctx, src, def, comments); err != nil {
+			return err
+		}
+	}
 	if l.opts&likeConstraints != 0 {
 		for _, ck := range src.Checks {
 			if planner.ConstraintExists(def, ck.Name) {
+				if have := d.inheritedCheck(ck.Name); have != nil {
+					if merged, err := d.mergeCheck(have, ck.Expr, ck.NoInherit, false); err != nil {
+						return err
+					} else if merged {
+						if comments && ck.Comment != "" {
+							have.Comment = ck.Comment
+						}
+						continue
+					}
+				}
 				return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", ck.Name, def.Name)
 			}
 			c := versioning.Check{Name: ck.Name, Expr: ck.Expr, NoInherit: ck.NoInherit}

@@ -22,10 +22,15 @@ import (
 // in its partitions; system catalogs are views computed from the root and
 // have nothing to rebuild.
 func (a *analyzer) reindex(s *pg.ReindexStmt) (planner.Utility, error) {
-	concurrently := false
+	concurrently, verbose := false, false
 	for _, p := range s.Params {
-		if d := p.GetDefElem(); d != nil && d.Defname == "concurrently" {
-			concurrently = d.Arg == nil || d.Arg.GetBoolean() == nil || d.Arg.GetBoolean().Boolval
+		if d := p.GetDefElem(); d != nil && (d.Defname == "concurrently" || d.Defname == "verbose") {
+			on := d.Arg == nil || d.Arg.GetBoolean() == nil || d.Arg.GetBoolean().Boolval
+			if d.Defname == "verbose" {
+				verbose = on
+			} else {
+				concurrently = on
+			}
 		}
 	}
 	var what string
@@ -51,9 +56,9 @@ func (a *analyzer) reindex(s *pg.ReindexStmt) (planner.Utility, error) {
 		case pg.ReindexObjectType_REINDEX_OBJECT_INDEX:
 			return "REINDEX", a.reindexIndex(ctx, s.Relation)
 		case pg.ReindexObjectType_REINDEX_OBJECT_TABLE:
-			return "REINDEX", a.reindexTable(ctx, s.Relation)
+			return "REINDEX", a.reindexTable(ctx, s.Relation, concurrently, verbose)
 		case pg.ReindexObjectType_REINDEX_OBJECT_SCHEMA:
-			return "REINDEX", a.reindexSchema(ctx, s.Name)
+			return "REINDEX", a.reindexSchema(ctx, s.Name, concurrently)
 		default: // DATABASE, SYSTEM
 			if s.Name != "" && s.Name != a.s.Database() && !strings.HasPrefix(a.s.Database(), s.Name+"@") && !strings.HasPrefix(a.s.Database(), s.Name+"/") {
 				return "", pgerr.New(pgerr.FeatureNotSupported, "can only reindex the currently open database")
@@ -61,7 +66,7 @@ func (a *analyzer) reindex(s *pg.ReindexStmt) (planner.Utility, error) {
 			if s.Kind == pg.ReindexObjectType_REINDEX_OBJECT_SYSTEM {
 				return "REINDEX", nil
 			}
-			return "REINDEX", a.reindexSchema(ctx, "")
+			return "REINDEX", a.reindexSchema(ctx, "", false)
 		}
 	}, nil
 }
@@ -90,8 +95,10 @@ func (a *analyzer) reindexIndex(ctx context.Context, rv *pg.RangeVar) error {
 }
 
 // reindexTable rebuilds every index of a table (of its partitions, for a
-// partitioned one).
-func (a *analyzer) reindexTable(ctx context.Context, rv *pg.RangeVar) error {
+// partitioned one). VERBOSE reports each index of a table as
+// PostgreSQL's reindex_relation does; CONCURRENTLY skips exclusion
+// constraints' indexes, with a warning.
+func (a *analyzer) reindexTable(ctx context.Context, rv *pg.RangeVar, concurrently, verbose bool) error {
 	rel, _, err := a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
 	switch {
 	case err != nil:
@@ -107,22 +114,60 @@ func (a *analyzer) reindexTable(ctx context.Context, rv *pg.RangeVar) error {
 	if rel.Table.Partitioned() && a.s.InTransactionBlock() {
 		return pgerr.New(pgerr.ActiveSQLTransaction, "REINDEX TABLE cannot run inside a transaction block")
 	}
-	if len(rel.Table.Indexes) == 0 && !rel.Table.Partitioned() {
-		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "table %q has no indexes to reindex", rel.Table.Name))
-		return nil
+	t := rel.Table
+	if !t.Partitioned() {
+		names := indexNames(t)
+		if concurrently {
+			for _, x := range t.Exclusions {
+				a.s.Notice(pgerr.NewWarning(pgerr.Warning, "cannot reindex exclusion constraint index \"%s.%s\" concurrently, skipping", t.Schema, x.Name))
+			}
+		}
+		// A table with a column whose values may be toasted has, in
+		// PostgreSQL, a TOAST table, whose index is reindexed with it.
+		toast := slices.ContainsFunc(t.Columns, func(c versioning.Column) bool { return !c.Dropped && columnStorage(c) != 'p' })
+		switch {
+		case toast:
+		case len(names) == 0 && len(t.Exclusions) == 0 && concurrently:
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "table %q has no indexes that can be reindexed concurrently", t.Name))
+			return nil
+		case len(names) == 0 && len(t.Exclusions) == 0:
+			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "table %q has no indexes to reindex", t.Name))
+			return nil
+		}
+		if verbose && !concurrently {
+			for _, n := range names {
+				a.s.Notice(pgerr.NewInfo(pgerr.SuccessfulCompletion, "index %q was reindexed", n))
+			}
+		}
 	}
-	return a.rebuildIndexes(ctx, rel.Table, "")
+	return a.rebuildIndexes(ctx, t, "")
 }
 
 // reindexSchema rebuilds the indexes of the tables of a schema (every
 // schema of the database when schema is "") that the current role owns;
-// PostgreSQL skips the others too.
-func (a *analyzer) reindexSchema(ctx context.Context, schema string) error {
+// PostgreSQL skips the others too. REINDEX SCHEMA is the schema's
+// owner's; CONCURRENTLY skips the system catalogs, with a warning.
+func (a *analyzer) reindexSchema(ctx context.Context, schema string, concurrently bool) error {
 	if schema != "" {
 		if ok, err := a.existingSchema(ctx, schema); err != nil {
 			return err
 		} else if !ok {
 			return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
+		}
+		if sc, ok, err := a.tx.Root.Schema(ctx, schema); err != nil {
+			return err
+		} else if ok {
+			au, err := a.Authority()
+			if err != nil {
+				return err
+			}
+			if !au.Owns(sc.Owner) {
+				return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", schema)
+			}
+		}
+		if concurrently && schema == "pg_catalog" {
+			a.s.Notice(pgerr.NewWarning(pgerr.FeatureNotSupported, "cannot reindex system catalogs concurrently, skipping all"))
+			return nil
 		}
 	}
 	tables, err := a.tx.Root.Tables(ctx)
@@ -183,4 +228,17 @@ func (a *analyzer) rebuildIndexes(ctx context.Context, t *versioning.Table, name
 		}
 	}
 	return nil
+}
+
+// indexNames returns the names of t's indexes: its primary key's first,
+// then the others'.
+func indexNames(t *versioning.Table) []string {
+	var names []string
+	if len(t.PrimaryKey) > 0 {
+		names = append(names, t.PrimaryKeyName)
+	}
+	for _, ix := range t.Indexes {
+		names = append(names, ix.Name)
+	}
+	return names
 }

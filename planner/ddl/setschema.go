@@ -21,14 +21,18 @@ func (a *analyzer) setSchema(s *pg.AlterObjectSchemaStmt) (planner.Utility, erro
 			return "", err
 		}
 		to := s.Newschema
-		if _, ok, err := a.tx.Root.Schema(ctx, to); err != nil {
-			return "", err
-		} else if !ok {
-			return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", to)
-		}
 		switch s.ObjectType {
 		case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_VIEW, pg.ObjectType_OBJECT_MATVIEW, pg.ObjectType_OBJECT_SEQUENCE:
+			// The relation is looked up first: IF EXISTS skips a missing
+			// one whatever the schema.
 			return a.setRelationSchema(ctx, s, to)
+		}
+		if err := a.checkSchemaExists(ctx, to); err != nil {
+			return "", err
+		}
+		switch s.ObjectType {
+		case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
+			return a.setTypeSchema(ctx, s, to)
 		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
 			return a.setRoutineSchema(ctx, s, to)
 		case pg.ObjectType_OBJECT_OPERATOR:
@@ -37,6 +41,74 @@ func (a *analyzer) setSchema(s *pg.AlterObjectSchemaStmt) (planner.Utility, erro
 		return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s ... SET SCHEMA is not supported yet",
 			strings.ReplaceAll(strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"), "_", " "))
 	}, nil
+}
+
+// checkSchemaExists fails unless schema to exists.
+func (a *analyzer) checkSchemaExists(ctx context.Context, to string) error {
+	if _, ok, err := a.tx.Root.Schema(ctx, to); err != nil {
+		return err
+	} else if !ok {
+		return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", to)
+	}
+	return nil
+}
+
+// setTypeSchema moves a type or domain (ALTER TYPE | DOMAIN ... SET
+// SCHEMA); to its own schema, it does nothing. A type's OID follows its
+// name, so, as for RENAME, one that columns or other types use is not
+// moved: their values and definitions would have to follow.
+func (a *analyzer) setTypeSchema(ctx context.Context, s *pg.AlterObjectSchemaStmt, to string) (string, error) {
+	tag, want := "ALTER TYPE", byte(0)
+	if s.ObjectType == pg.ObjectType_OBJECT_DOMAIN {
+		tag, want = "ALTER DOMAIN", 'd'
+	}
+	t, err := a.findType(ctx, planner.NameList(s.Object.GetList().GetItems()), want, s.MissingOk)
+	if err != nil {
+		return "", err
+	}
+	if t == nil {
+		names := planner.NameList(s.Object.GetList().GetItems())
+		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "type %q does not exist, skipping", names[len(names)-1]))
+		return tag, nil
+	}
+	if au, err := a.Authority(); err != nil {
+		return "", err
+	} else if !au.Owns(t.Owner) {
+		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of type %s", t.Name)
+	}
+	if t.Schema == to {
+		return tag, nil
+	}
+	if err := a.requireSchemaCreate(ctx, to); err != nil {
+		return "", err
+	}
+	if other, err := a.LookupType(ctx, to, t.Name); err != nil {
+		return "", err
+	} else if other != nil && other.Schema == to {
+		return "", pgerr.New(pgerr.DuplicateObject, "type %q already exists in schema %q", t.Name, to)
+	}
+	users, err := a.typeUsers(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	over, err := a.domainsOver(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	if len(users) > 0 || len(over) > 0 {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "cannot move type %s while columns or domains use it", t.Name)
+	}
+	root, err := a.tx.Root.DropType(ctx, t.Schema, t.Name)
+	if err != nil {
+		return "", err
+	}
+	t.Schema = to
+	if root, err = root.PutType(ctx, t); err != nil {
+		return "", err
+	}
+	a.tx.SetRoot(root)
+	a.s.InvalidatePlans()
+	return tag, nil
 }
 
 // setRelationSchema moves a table, view or sequence.
@@ -57,6 +129,9 @@ func (a *analyzer) setRelationSchema(ctx context.Context, s *pg.AlterObjectSchem
 			return tag, nil
 		}
 		return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(s.Relation))
+	}
+	if err := a.checkSchemaExists(ctx, to); err != nil {
+		return "", err
 	}
 	if rel.Kind == planner.RelIndex {
 		return "", pgerr.New(pgerr.WrongObjectType, "cannot change schema of index %q", s.Relation.Relname).

@@ -102,6 +102,15 @@ func (a *analyzer) dropSchemaContents(ctx context.Context, schema string) error 
 // skip when the name is taken and IF NOT EXISTS was given (after
 // PostgreSQL's notice); a taken name is 42P07 otherwise.
 func (a *analyzer) newRelationName(ctx context.Context, rv *pg.RangeVar, ifNotExists bool) (schema string, skip bool, err error) {
+	if rv.Schemaname == "pg_catalog" {
+		// PostgreSQL allows it only with allow_system_table_mods, which
+		// is off (pg_dump would not find such a table).
+		return "", false, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create \"pg_catalog.%s\"", rv.Relname).
+			WithDetail("System catalog modifications are currently disallowed.")
+	}
+	if rv.Relpersistence == "u" && (rv.Schemaname == "pg_temp" || rv.Schemaname != "" && rv.Schemaname == a.s.TempSchema()) {
+		return "", false, planner.WithPos(pgerr.New(pgerr.InvalidTableDefinition, "only temporary relations may be created in temporary schemas"), rv.Location)
+	}
 	if rv.Relpersistence == "t" {
 		schema, err = a.tempCreationSchema(ctx, rv.Schemaname)
 	} else if schema, err = a.creationSchema(ctx, rv.Schemaname, rv.Location); err == nil {

@@ -366,6 +366,32 @@ func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (planner.Utility, error) {
 	}), nil
 }
 
+// indexExpressionUsers returns the index expression columns whose type
+// is t, as "index.column" (the name PostgreSQL gives the column).
+func (a *analyzer) indexExpressionUsers(ctx context.Context, t *versioning.Type) ([]string, error) {
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	oid := planner.TypeOIDOf(t)
+	var out []string
+	for _, tb := range tables {
+		for _, ix := range tb.Indexes {
+			for _, c := range ix.Columns {
+				if c.Expr == "" || c.ExprType != oid {
+					continue
+				}
+				n, err := planner.ParseExpr(c.Expr)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, ix.Name+"."+planner.IndexColumnName(n))
+			}
+		}
+	}
+	return out, nil
+}
+
 // typeUsers returns the columns whose type is t or an array of it, as
 // "table.column".
 func (a *analyzer) typeUsers(ctx context.Context, t *versioning.Type) ([]string, error) {
@@ -424,9 +450,6 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "%s %q does not exist, skipping", what, name))
 			continue
 		}
-		if !domain && t.Kind == 'd' {
-			return "", pgerr.New(pgerr.WrongObjectType, "%q is not a type", t.Name).WithHint("Use DROP DOMAIN instead.")
-		}
 		if au, err := a.Authority(); err != nil {
 			return "", err
 		} else if !au.Owns(t.Owner) {
@@ -437,6 +460,23 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 		}
 		if err := a.dropCastsOfType(ctx, t, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 			return "", err
+		}
+		if s.Behavior == pg.DropBehavior_DROP_CASCADE {
+			over, err := a.domainsOver(ctx, t)
+			if err != nil {
+				return "", err
+			}
+			for _, d := range over {
+				a.cascaded("type " + d.Name)
+				drop := &pg.DropStmt{RemoveType: pg.ObjectType_OBJECT_DOMAIN, Behavior: s.Behavior,
+					Objects: []*pg.Node{{Node: &pg.Node_TypeName{TypeName: &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode(d.Schema), pg.MakeStrNode(d.Name)}}}}}}
+				if _, err := a.dropTypes(ctx, drop); err != nil {
+					return "", err
+				}
+			}
+			if err := a.dropTypeColumns(ctx, t); err != nil {
+				return "", err
+			}
 		}
 		users, err := a.typeUsers(ctx, t)
 		if err != nil {
@@ -452,7 +492,7 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 		}
 		if len(users) == 0 && s.Behavior == pg.DropBehavior_DROP_CASCADE {
 			if len(typed) > 0 {
-				if err := a.dropTypedTables(ctx, typed); err != nil {
+				if err := a.dropCascadedTables(ctx, typed); err != nil {
 					return "", err
 				}
 				typed = nil
@@ -659,6 +699,11 @@ func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, che
 			if c.Dropped || !domains[c.Domain] {
 				continue
 			}
+			if c.DomainArray {
+				// PostgreSQL checks no values of types derived from
+				// the domain, and refuses instead.
+				return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type %q because column \"%s.%s\" uses it", dom.Name, def.Name, c.Name)
+			}
 			var bad error
 			err := a.tx.EachRow(ctx, t, func(row exec.Row) error {
 				v := row[c.Pos]
@@ -694,9 +739,17 @@ func (a *analyzer) alterCompositeType(s *pg.AlterTableStmt) (planner.Utility, er
 		if err != nil {
 			return err
 		}
-		if users, err := a.typeUsers(ctx, t); err != nil {
+		users, err := a.typeUsers(ctx, t)
+		if err != nil {
 			return err
-		} else if len(users) > 0 {
+		}
+		if len(users) == 0 {
+			// An index expression of the type holds its values too.
+			if users, err = a.indexExpressionUsers(ctx, t); err != nil {
+				return err
+			}
+		}
+		if len(users) > 0 {
 			for _, n := range s.Cmds {
 				if n.GetAlterTableCmd().Subtype == pg.AlterTableType_AT_AlterColumnType {
 					return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type %q because column %q uses it", t.Name, users[0])
@@ -834,22 +887,107 @@ func (a *analyzer) attributeType(tn *pg.TypeName) (exec.T, error) {
 	return t, err
 }
 
-// domainsOver returns the domains declared over domain t.
-func (a *analyzer) domainsOver(ctx context.Context, t *versioning.Type) ([]*versioning.Type, error) {
-	if t.Kind != 'd' {
-		return nil, nil
+// arrayElementDomain returns the domain whose array type tn names
+// (domain[]), or nil.
+func (a *analyzer) arrayElementDomain(tn *pg.TypeName) *versioning.Type {
+	if len(tn.ArrayBounds) == 0 {
+		return nil
 	}
+	_, dom, _, err := a.ResolveTypeDomain(&pg.TypeName{Names: tn.Names, Typmods: tn.Typmods, Location: tn.Location})
+	if err != nil {
+		return nil
+	}
+	return dom
+}
+
+// domainsOver returns the domains declared over t: over domain t itself,
+// or over type t or its array type.
+func (a *analyzer) domainsOver(ctx context.Context, t *versioning.Type) ([]*versioning.Type, error) {
 	all, err := a.tx.Root.Types(ctx)
 	if err != nil {
 		return nil, err
 	}
+	oid := planner.TypeOIDOf(t)
+	arr := exec.ArrayType(exec.T{OID: oid}).OID
 	var out []*versioning.Type
 	for _, d := range all {
-		if d.Kind == 'd' && d.BaseDomain == t.Schema+"."+t.Name {
+		if d.Kind != 'd' {
+			continue
+		}
+		if t.Kind == 'd' && d.BaseDomain == t.Schema+"."+t.Name ||
+			t.Kind != 'd' && d.BaseDomain == "" && (d.Base == oid || arr != 0 && d.Base == arr) {
 			out = append(out, d)
 		}
 	}
 	return out, nil
+}
+
+// dropTypeColumns drops, for DROP TYPE or DOMAIN ... CASCADE, the table
+// columns of type t or an array of it, as PostgreSQL's dependencies do:
+// a column in a table's partition key takes the table with it. A column
+// of a domain over t goes with the domain.
+func (a *analyzer) dropTypeColumns(ctx context.Context, t *versioning.Type) error {
+	tables, err := a.tx.Root.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	oid := planner.TypeOIDOf(t)
+	arr := exec.ArrayType(exec.T{OID: oid}).OID
+	uses := func(c versioning.Column) bool {
+		if c.Dropped {
+			return false
+		}
+		if t.Kind == 'd' {
+			return c.Domain == t.Schema+"."+t.Name
+		}
+		return c.Domain == "" && (c.Type == oid || (arr != 0 && c.Type == arr))
+	}
+	// Tables whose partition key reads such a column go first, whole:
+	// their partitions go with them.
+	type column struct{ schema, table, name string }
+	var cols []column
+	for _, pass := range []bool{true, false} {
+		for _, tb := range tables {
+			for _, c := range tb.Columns {
+				if !uses(c) {
+					continue
+				}
+				inKey := checkNotPartitionKey(tb, c.Name, "drop") != nil
+				if inKey != pass {
+					continue
+				}
+				cur, ok, err := a.tx.Table(ctx, tb.Schema, tb.Name)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					continue // gone with a table dropped above
+				}
+				if inKey {
+					if err := a.dropCascadedTables(ctx, []*versioning.Table{cur.Def}); err != nil {
+						return err
+					}
+					break
+				}
+				cols = append(cols, column{tb.Schema, tb.Name, c.Name})
+			}
+		}
+	}
+	for _, c := range cols {
+		cur, ok, err := a.tx.Table(ctx, c.schema, c.table)
+		if err != nil {
+			return err
+		}
+		if !ok || planner.ColumnIndex(cur.Def, c.name) < 0 {
+			continue // gone with its table, or with its parent's column
+		}
+		a.cascaded("column " + c.name + " of table " + c.table)
+		cmd := &pg.AlterTableCmd{Subtype: pg.AlterTableType_AT_DropColumn, Name: c.name, Behavior: pg.DropBehavior_DROP_CASCADE}
+		if err := a.alterInherited(ctx, cur, cmd, true, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // renameDomainConstraint runs ALTER DOMAIN ... RENAME CONSTRAINT.

@@ -200,9 +200,10 @@ func (a *analyzer) alterTypedTables(ctx context.Context, typed []*exec.Table, al
 	return nil
 }
 
-// dropTypedTables drops the typed tables of a type DROP TYPE ... CASCADE
-// drops.
-func (a *analyzer) dropTypedTables(ctx context.Context, typed []*versioning.Table) error {
+// dropCascadedTables drops tables a DROP ... CASCADE takes with it (the
+// typed tables of a type, the tables whose partition key reads a column
+// of it or calls a function), each named in the cascade's notice.
+func (a *analyzer) dropCascadedTables(ctx context.Context, typed []*versioning.Table) error {
 	drop := &pg.DropStmt{RemoveType: pg.ObjectType_OBJECT_TABLE, Behavior: pg.DropBehavior_DROP_CASCADE}
 	for _, tb := range typed {
 		a.cascaded("table " + tb.Name)

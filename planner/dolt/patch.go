@@ -571,6 +571,9 @@ func init() {
 func (w *sqlWriter) columnTypeSQL(c versioning.Column) string {
 	if c.Domain != "" {
 		schema, name, _ := strings.Cut(c.Domain, ".")
+		if c.DomainArray {
+			return qualifiedName(schema, name) + "[]"
+		}
 		return qualifiedName(schema, name)
 	}
 	elem, array := types.Oid(c.Type), false

@@ -195,6 +195,13 @@ func init() {
 			return exec.DText(def), nil
 		}))
 	}
+	registerStrict("pg_get_statisticsobjdef_columns", oid, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
+		cols, ok := snap.StatisticsColumns(oid)
+		if !ok {
+			return exec.Null, nil
+		}
+		return exec.DText(cols), nil
+	}))
 	for _, args := range [][]uint32{oid, {exec.OIDOid, exec.OIDBool}} {
 		registerStrict("pg_get_constraintdef", args, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 			def, ok := snap.ConstraintDef(oid, len(a) == 2 && a[1].Bool())

@@ -273,6 +273,7 @@ var defaultVars = map[string]string{
 	"jit":                                 "off",
 	"jit_above_cost":                      "100000",
 	"row_security":                        "on",
+	"allow_system_table_mods":             "off",
 	"restrict_nonsystem_relation_kind":    "",
 	"synchronize_seqscans":                "on",
 	"max_index_keys":                      "32",
