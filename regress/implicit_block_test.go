@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/prollypg/prollypg/regress/internal/testserver"
@@ -56,31 +55,5 @@ func TestImplicitBlock(t *testing.T) {
 	}
 	if _, err := c.Exec(ctx, "SET TRANSACTION READ ONLY").ReadAll(); err != nil || len(notices) != 1 {
 		t.Errorf("SET TRANSACTION alone: %v, notices %q; want its warning", err, notices)
-	}
-}
-
-// TestZeroColumnRows checks that a query of no columns is described (an
-// empty RowDescription) before its rows, in both protocols, as PostgreSQL
-// does: psql and libpq refuse rows that come without one.
-func TestZeroColumnRows(t *testing.T) {
-	ctx := testserver.Context(t)
-	srv := testserver.Start(t)
-	c := connect(t, ctx, srv.DSN("postgres"))
-	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeExec, pgx.QueryExecModeDescribeExec} {
-		rows, err := c.Query(ctx, "SELECT FROM generate_series(1, 2)", mode)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for rows.Next() {
-			n++
-		}
-		if err := rows.Err(); err != nil || n != 2 || len(rows.FieldDescriptions()) != 0 {
-			t.Errorf("mode %v: %d rows, %d fields, %v; want 2 rows of no field", mode, n, len(rows.FieldDescriptions()), err)
-		}
-	}
-	res, err := c.PgConn().Exec(ctx, "SELECT;").ReadAll()
-	if err != nil || len(res) != 1 || len(res[0].Rows) != 1 {
-		t.Errorf("SELECT;: %v %v, want one row", res, err)
 	}
 }
