@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -524,6 +525,13 @@ func (s *Session) set(ctx context.Context, vs *pg.VariableSetStmt) (string, erro
 		var parts []string
 		for _, a := range vs.Args {
 			c := a.GetAConst()
+			if tz, ok, err := intervalTimeZone(name, a); ok || err != nil {
+				if err != nil {
+					return "", err
+				}
+				parts = append(parts, tz)
+				continue
+			}
 			switch {
 			case c == nil:
 				return "", pgerr.New(pgerr.SyntaxError, "SET %s takes a constant", name)
@@ -743,4 +751,44 @@ func (s *Session) lockPlanRelations(ctx context.Context, tx *exec.Txn, an *plann
 		tx.Rebase(latest, latest)
 	}
 	return err
+}
+
+// intervalTimeZone reads SET TIME ZONE INTERVAL '+05:30' HOUR TO MINUTE
+// (Sequelize sends it on every connection) as the fixed offset it names,
+// in the POSIX form PostgreSQL shows for it: <+05:30>-05:30. ok is false
+// for any other argument.
+func intervalTimeZone(name string, n *pg.Node) (string, bool, error) {
+	tc := n.GetTypeCast()
+	if name != "timezone" || tc == nil || tc.Arg.GetAConst() == nil || tc.Arg.GetAConst().GetSval() == nil {
+		return "", false, nil
+	}
+	if names := planner.NameList(tc.TypeName.Names); names[len(names)-1] != "interval" {
+		return "", false, nil
+	}
+	v := strings.TrimSpace(tc.Arg.GetAConst().GetSval().Sval)
+	sign := 1
+	switch {
+	case strings.HasPrefix(v, "-"):
+		sign, v = -1, v[1:]
+	case strings.HasPrefix(v, "+"):
+		v = v[1:]
+	}
+	h, m, _ := strings.Cut(v, ":")
+	hours, err1 := strconv.Atoi(h)
+	mins := 0
+	var err2 error
+	if m != "" {
+		mins, err2 = strconv.Atoi(m)
+	}
+	if err1 != nil || err2 != nil || hours > 15 || mins > 59 {
+		return "", true, pgerr.New(pgerr.InvalidParameterValue, "invalid interval value for time zone: %q", tc.Arg.GetAConst().GetSval().Sval)
+	}
+	east := fmt.Sprintf("%02d", hours)
+	if mins != 0 {
+		east += fmt.Sprintf(":%02d", mins)
+	}
+	if sign < 0 {
+		return "<-" + east + ">+" + east, true, nil
+	}
+	return "<+" + east + ">-" + east, true, nil
 }
