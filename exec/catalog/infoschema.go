@@ -158,6 +158,12 @@ func isColumns(s *Snapshot) ([]exec.Row, error) {
 				continue
 			}
 			st := describeType(a.t)
+			udtSchema := dText("pg_catalog")
+			if ut, ok := s.TypeByOID(a.t.OID); ok && ut.Kind != 'd' {
+				// An enum, composite or range type of the database: what
+				// ORMs read to map the column (TypeORM's enums).
+				st.dataType, st.udtName, udtSchema = "USER-DEFINED", dText(ut.Name), dText(ut.Schema)
+			}
 			def := exec.Null
 			identity, gen, start, inc, max, min, cycle := yesNo(false), exec.Null, exec.Null, exec.Null, exec.Null, exec.Null, yesNo(false)
 			isGenerated, generation := dText("NEVER"), exec.Null
@@ -190,7 +196,7 @@ func isColumns(s *Snapshot) ([]exec.Row, error) {
 				st.precision, st.radix, st.scale,
 				st.datetimePrecision, exec.Null, exec.Null,
 				exec.Null, exec.Null, exec.Null, exec.Null, collSchema, collName,
-				exec.Null, exec.Null, exec.Null, dText(s.Src.Database), dText("pg_catalog"), st.udtName,
+				exec.Null, exec.Null, exec.Null, dText(s.Src.Database), udtSchema, st.udtName,
 				exec.Null, exec.Null, exec.Null, exec.Null, dText(strconv.Itoa(i + 1)), yesNo(false),
 				identity, gen, start, inc, max, min, cycle, isGenerated, generation,
 				yesNo(s.RelationEvents(r, i)&(1<<2|1<<4) == 1<<2|1<<4),
