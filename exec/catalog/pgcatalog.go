@@ -109,7 +109,7 @@ func init() {
 	define(pc, "pg_range", 3541, 'r', `rngtypid:oid rngsubtype:oid rngmultitypid:oid rngcollation:oid rngsubopc:oid
 		rngcanonical:regproc rngsubdiff:regproc`, pgRange)
 	define(pc, "pg_extension", 3079, 'r', `oid:oid extname:name extowner:oid extnamespace:oid
-		extrelocatable:boolean extversion:text extconfig:oid[] extcondition:text[]`, none)
+		extrelocatable:boolean extversion:text extconfig:oid[] extcondition:text[]`, pgExtension)
 	define(pc, "pg_depend", 2608, 'r', `classid:oid objid:oid objsubid:integer refclassid:oid refobjid:oid
 		refobjsubid:integer deptype:char`, pgDepend)
 	define(pc, "pg_foreign_table", 3118, 'r', "ftrelid:oid ftserver:oid ftoptions:text[]", none)
@@ -1332,4 +1332,10 @@ func pgAuthMembers(s *Snapshot) ([]exec.Row, error) {
 		}
 	}
 	return out, nil
+}
+
+// pgExtension lists the one extension every PostgreSQL 15 database has,
+// plpgsql (built in here); psql's \dx and ORMs read it.
+func pgExtension(*Snapshot) ([]exec.Row, error) {
+	return []exec.Row{{dOID(13572), dText("plpgsql"), dOID(10), dOID(NamespaceOID("pg_catalog")), dBool(false), dText("1.0"), exec.Null, exec.Null}}, nil
 }

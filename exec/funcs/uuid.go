@@ -21,5 +21,9 @@ func genRandomUUID(*exec.Env, []exec.Datum) (exec.Datum, error) {
 }
 
 func registerUUID() {
-	exec.Register(&exec.Func{Name: "gen_random_uuid", Ret: exec.OIDUUID, Fn: genRandomUUID})
+	exec.Register(&exec.Func{Name: "gen_random_uuid", Ret: exec.OIDUUID, Fn: genRandomUUID},
+		// uuid-ossp's, which applications create the extension for; its
+		// version 4 is gen_random_uuid's (CREATE EXTENSION "uuid-ossp"
+		// finds it built in).
+		&exec.Func{Name: "uuid_generate_v4", Ret: exec.OIDUUID, Fn: genRandomUUID})
 }

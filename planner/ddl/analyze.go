@@ -74,6 +74,8 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 	switch {
 	case n.GetSelectStmt() != nil && n.GetSelectStmt().IntoClause != nil:
 		run, err = a.createTableAs(n.GetSelectStmt().IntoClause, n.GetSelectStmt(), false, false)
+	case n.GetCreateExtensionStmt() != nil:
+		run, err = a.createExtension(n.GetCreateExtensionStmt())
 	case n.GetCreateTableAsStmt() != nil:
 		ct := n.GetCreateTableAsStmt()
 		run, err = a.createTableAs(ct.Into, ct.Query.GetSelectStmt(), ct.IfNotExists, ct.Objtype == pg.ObjectType_OBJECT_MATVIEW)
