@@ -327,6 +327,26 @@ func (d *deparser) constant(c *pg.A_Const, want exec.T, implicit bool) string {
 			}
 		} else if dt, err := exec.ParseText(t, v, d.settings); err == nil {
 			v = string(exec.AppendText(nil, t, dt, d.settings))
+			// PostgreSQL folds the literal into a constant of the type and
+			// prints integers, numerics and booleans bare, as written
+			// numbers are (get_const_expr): DEFAULT '0' reads back as 0.
+			bare := v
+			if t.OID == exec.OIDNumeric && t.Typmod >= 0 {
+				// The constant is the literal's; the type modifier is a
+				// coercion applied to it, not shown.
+				if nd, err := exec.ParseText(exec.TNumeric, c.GetSval().Sval, d.settings); err == nil {
+					bare = string(exec.AppendText(nil, exec.TNumeric, nd, d.settings))
+				}
+			}
+			switch {
+			case t.OID == exec.OIDBool && dt.Bool():
+				return "true"
+			case t.OID == exec.OIDBool:
+				return "false"
+			case (t.OID == exec.OIDInt4 || t.OID == exec.OIDNumeric) && bare != "" && bare[0] >= '0' && bare[0] <= '9' &&
+				strings.Trim(bare, "0123456789.eE+-") == "":
+				return bare
+			}
 		}
 		return "'" + strings.ReplaceAll(v, "'", "''") + "'::" + typeLabel(exec.T{OID: t.OID, Typmod: -1})
 	}
