@@ -880,8 +880,8 @@ func (a *analyzer) valuesIn(lists []*pg.Node, types []exec.T, sc *scope) (*exec.
 			}
 			// name.* and (expr).* stand for their columns, as in a
 			// select list (NEW.* in a trigger's INSERT ... VALUES).
-			if cr := it.GetColumnRef(); cr != nil && len(cr.Fields) > 1 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
-				es, _, err := a.star(cr, sc)
+			if isQualifiedStar(it) {
+				es, _, err := a.star(it.GetColumnRef(), sc)
 				if err != nil {
 					return nil, err
 				}

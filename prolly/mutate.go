@@ -140,8 +140,8 @@ func applyLevel(ctx context.Context, cs ChunkStore, root node, level int, edits 
 	c := cursor{cs: cs}
 	nb := borrowNodeBuilder(level)
 	defer returnNodeBuilder(nb) // finish copies what outlives the builder
-	var replaced [][]byte   // last keys of the old nodes re-cut, in order
-	var written []childItem // the nodes written in their place, in order
+	var replaced [][]byte       // last keys of the old nodes re-cut, in order
+	var written []childItem     // the nodes written in their place, in order
 	finish := func() error {
 		it, err := nb.finish(ctx, cs)
 		written = append(written, it)

@@ -210,14 +210,13 @@ func (s *Session) fetch(ctx context.Context, f *pg.FetchStmt) (*Result, error) {
 	count := f.HowMany
 	// Where an absolute or negative position counts from the end, the end
 	// must be known: the rest of the query is fetched.
-	if f.Direction == pg.FetchDirection_FETCH_ABSOLUTE && (count < 0 || count > int64(len(c.rows))) {
-		if err := c.fill(ctx, int(min(max(count, 0), 1<<31-1))); err != nil {
-			return nil, err
-		}
+	if f.Direction == pg.FetchDirection_FETCH_ABSOLUTE {
+		want := int(min(count, math.MaxInt32))
 		if count < 0 {
-			if err := c.fill(ctx, 1<<31-1); err != nil {
-				return nil, err
-			}
+			want = math.MaxInt
+		}
+		if err := c.fill(ctx, want); err != nil {
+			return nil, err
 		}
 	}
 	// Fetching the current row again (FETCH 0, RELATIVE 0) reads it
