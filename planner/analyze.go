@@ -71,13 +71,13 @@ func (an *Analysis) DepsHold(ctx context.Context, tx *exec.Txn) bool {
 		}
 	}
 	for _, k := range an.kin {
-		children, err := tx.Root.Children(ctx, k.parent.Schema, k.parent.Name)
+		children, err := tx.Catalog().Children(ctx, k.parent.Schema, k.parent.Name)
 		if err != nil || !slices.Equal(children, k.children) {
 			return false
 		}
 	}
 	for _, f := range an.funcs {
-		if !f.holds(ctx, tx.Root) {
+		if !f.holds(ctx, tx.Catalog()) {
 			return false
 		}
 	}
@@ -323,7 +323,7 @@ func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (Utility, error) {
 				schemas = a.s.RelationPath()
 			}
 			for _, sc := range schemas {
-				tables, err := a.tx.Root.TablesIn(ctx, sc)
+				tables, err := a.tx.Catalog().TablesIn(ctx, sc)
 				if err != nil {
 					return "", err
 				}

@@ -251,3 +251,14 @@ func (it *Iter) ovPrev() bool {
 	}
 	return it.ovBackward(err)
 }
+
+// DeferredEdits returns the map's deferred edits, sorted; the caller must
+// not modify them.
+func (m Map) DeferredEdits() []Edit { return m.ov }
+
+// WithDeferredOf returns m with other's deferred edits deferred on it in
+// place of its own: the same changes, on another version of the tree.
+func (m Map) WithDeferredOf(other Map) Map {
+	m.ov = other.ov
+	return m
+}
