@@ -2,7 +2,6 @@ package exec
 
 import (
 	"slices"
-
 )
 
 // WHERE CURRENT OF: a cursor over one table's rows (a scan, filtered,

@@ -280,7 +280,7 @@ func (tx *Txn) SetRoot(r versioning.RootValue) {
 // Mark is a transaction's state to go back to (RestoreMark): its root
 // and its deferred changes.
 type Mark struct {
-	root     versioning.RootValue
+	root           versioning.RootValue
 	deferredTables map[string]*deferredTable
 }
 

@@ -243,7 +243,8 @@ func (tx *Txn) HasDeferred() bool { return len(tx.deferredTables) > 0 }
 // concurrent child may reference it), a table's definition changed, or
 // a changed row does not hold in root the version the change was made
 // on: the snapshot's, or for a rebased row (changed on top of a version
-// committed after the snapshot, under its row lock) that version.
+// committed after the snapshot, under its row lock, in a table without
+// secondary indexes) that version.
 func (tx *Txn) movedDeferred(ctx context.Context, root versioning.RootValue) (map[string]*deferredTable, bool, error) {
 	if len(tx.deferredTables) == 0 || tx.untracked || tx.root.Addr() != tx.Start.Addr() {
 		return nil, false, nil
@@ -287,6 +288,12 @@ func (tx *Txn) movedDeferred(ctx context.Context, root versioning.RootValue) (ma
 			return nil, false, err
 		}
 		rebased := tx.rebased[key]
+		if len(rebased) > 0 && len(t.Def.Indexes) > 0 {
+			// The writer took out the index entries of the snapshot's
+			// version of a rebased row; root holds those of the version
+			// it was rebased on, which the merge's applyRebased removes.
+			return nil, false, nil
+		}
 		based := 0
 		for _, e := range dt.rows.DeferredEdits() {
 			if e.Delete {
