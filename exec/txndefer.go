@@ -28,7 +28,10 @@ import (
 //     through rowsMap and indexMap, which add the edits; everything else
 //     reads Root, which writes them first. Writers begin on written maps
 //     (Writer materializes the table), so a writer's maps never carry
-//     edits that are not its own statement's.
+//     edits that are not its own statement's. Statements other than
+//     queries and row changes (DDL, COPY, utilities) begin with
+//     WriteDeferred: they take tables' records as definitions and write
+//     records derived from them.
 //  3. Deferring is only an order of work: the commit and every reader
 //     see the same rows as if each statement had written its trees.
 
@@ -228,6 +231,18 @@ func (tx *Txn) ReplayOnto(ctx context.Context, onto versioning.RootValue) (versi
 	}
 	root, err := onto.PutTables(ctx, defs)
 	return root, err == nil, err
+}
+
+// WriteDeferred writes every table's deferred changes into the
+// transaction's root, as Root does, reporting a failure as an error. A
+// statement other than a query or a row change calls it before its
+// analysis: DDL reads tables' records as the catalog holds them and writes
+// records derived from them, which must not lose rows still deferred.
+func (tx *Txn) WriteDeferred(ctx context.Context) error {
+	if len(tx.deferredTables) == 0 {
+		return nil
+	}
+	return tx.materialize(ctx)
 }
 
 // HasDeferred reports whether the transaction holds deferred changes.

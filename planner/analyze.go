@@ -84,6 +84,20 @@ func (an *Analysis) DepsHold(ctx context.Context, tx *exec.Txn) bool {
 	return true
 }
 
+// rowStatement reports whether n is a query or a row change, which reads
+// and writes rows through the transaction's tables and so may leave its
+// changes deferred (exec/txndefer.go); any other statement begins with
+// the deferred changes written.
+func rowStatement(n *pg.Node) bool {
+	switch {
+	case n.GetSelectStmt() != nil:
+		return n.GetSelectStmt().IntoClause == nil
+	case n.GetInsertStmt() != nil, n.GetUpdateStmt() != nil, n.GetDeleteStmt() != nil:
+		return true
+	}
+	return false
+}
+
 // Analyze plans a statement for session s in transaction tx; text is
 // its SQL text as the client sent it (CREATE VIEW keeps it), "" for a
 // statement the client did not send as such (a cursor's query).
@@ -95,6 +109,11 @@ func Analyze(ctx context.Context, s Session, tx *exec.Txn, n *pg.Node, text stri
 // (a function body's, whose names may be variables).
 func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 	ctx := a.ctx
+	if a.tx != nil && !rowStatement(n) {
+		if err := a.tx.WriteDeferred(ctx); err != nil {
+			return nil, err
+		}
+	}
 	an := &Analysis{Gen: a.s.PlanGeneration()}
 	var err error
 	switch {
