@@ -844,7 +844,7 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 		return err
 	}
 	w.tx.noteChanged(w)
-	if w.deferrable() {
+	if w.deferrable(ctx) {
 		return w.deferEdits(ctx)
 	}
 	def := *w.t.Def

@@ -53,13 +53,21 @@ type deferredTable struct {
 const maxDeferredRows = 1024
 
 // deferrable reports whether the writer's changes may be deferred: a small
-// statement, written on maps with nothing deferred, whose deferrable
+// statement, written on maps with nothing deferred, on the table's current
+// record, whose deferrable
 // unique checks (which read the written index) do not wait for Flush, and
 // whose scans do not read a snapshot of the statement's own (a table of
 // the snapshot would have the deferred table's base: see deferredOf).
-func (w *TableWriter) deferrable() bool {
-	return !w.spilled && len(w.pending) <= maxDeferredRows && len(w.uniques) == 0 && w.tx.stmtRoot == nil &&
-		w.rows.Deferred() == 0 && w.tx.deferredTables[tableKey(w.t.Def)] == nil
+func (w *TableWriter) deferrable(ctx context.Context) bool {
+	if w.spilled || len(w.pending) > maxDeferredRows || len(w.uniques) > 0 || w.tx.stmtRoot != nil ||
+		w.rows.Deferred() > 0 || w.tx.deferredTables[tableKey(w.t.Def)] != nil {
+		return false
+	}
+	// The table's record must still be the one the writer began on: a
+	// trigger's DDL may have changed its definition (added an index)
+	// without touching its rows.
+	cur, ok, err := w.tx.Table(ctx, w.t.Def.Schema, w.t.Def.Name)
+	return err == nil && ok && (cur.Def == w.t.Def || cur.Def.Rows == w.t.Def.Rows && versioning.SameDefinition(cur.Def, w.t.Def))
 }
 
 // deferEdits ends the writer's statement by deferring its changes.

@@ -130,7 +130,7 @@ func runBatch(ctx context.Context, r *Repo, branch string, q *commitQueue) {
 	batch := q.pending
 	q.pending = nil
 	q.mu.Unlock()
-	wrote := commitBatch(ctx, r, branch, batch)
+	wrote := commitBatchSafely(ctx, r, branch, batch)
 
 	q.mu.Lock()
 	if len(q.pending) > 0 {
@@ -172,6 +172,23 @@ func (req *commitRequest) onto(ctx context.Context, acc RootValue) (RootValue, e
 		return current, nil
 	}
 	return MergeRoots(ctx, req.start, current, acc, req.enc)
+}
+
+// commitBatchSafely is commitBatch, with a panic turned into the batch's
+// error: the batch runs on behalf of other sessions too, and its leader
+// must still hand over the lead, or every later commit on the branch
+// would wait for ever.
+func commitBatchSafely(ctx context.Context, r *Repo, branch string, batch []*commitRequest) (wrote bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			err := fmt.Errorf("versioning: commit failed: %v", p)
+			for _, req := range batch {
+				req.err = err
+			}
+			wrote = false
+		}
+	}()
+	return commitBatch(ctx, r, branch, batch)
 }
 
 // hasRebased reports whether the transaction changed rows on top of newer
