@@ -2,8 +2,6 @@ package exec
 
 import (
 	"slices"
-
-	"github.com/prollypg/prollypg/prolly"
 )
 
 // WHERE CURRENT OF: a cursor over one table's rows (a scan, filtered,
@@ -83,7 +81,7 @@ func (p *CursorRow) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := prolly.Load(env.Ctx, env.Txn.Root.Store(), t.Def.Rows)
+	m, err := env.Txn.rowsMap(env.Ctx, t)
 	if err != nil {
 		return nil, err
 	}

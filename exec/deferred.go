@@ -165,7 +165,7 @@ func (tx *Txn) checkUniqueKey(ctx context.Context, c uniqueCheck) error {
 		if ix.Name != c.index {
 			continue
 		}
-		m, err := prolly.Load(ctx, tx.Root.Store(), ix.Rows)
+		m, err := tx.indexMap(ctx, t, i)
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/prolly"
 )
 
 // Modify is an INSERT, UPDATE, DELETE or MERGE. Open runs the whole
@@ -598,7 +597,7 @@ func (tx *Txn) storedRow(ctx context.Context, t *Table, key []byte) (Row, error)
 	if err != nil || !ok {
 		return nil, err
 	}
-	m, err := prolly.Load(ctx, tx.Root.Store(), cur.Def.Rows)
+	m, err := tx.rowsMap(ctx, cur)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func newFKState(env *Env, t *Table, kind ModifyKind) (*fkState, error) {
 	s := &fkState{env: env, childFKs: kind != Delete && len(t.Def.ForeignKeys) > 0}
 	if kind != Insert {
 		for cur := t; cur != nil && !s.parents; {
-			refs, err := env.Txn.Root.ReferencingKeys(env.Ctx, cur.Def.Schema, cur.Def.Name)
+			refs, err := env.Txn.Catalog().ReferencingKeys(env.Ctx, cur.Def.Schema, cur.Def.Name)
 			if err != nil {
 				return nil, err
 			}
@@ -139,7 +139,7 @@ func (s *fkState) run() error {
 			// Keys that reference a partitioned table reference its
 			// partitions' rows: the event is one of each ancestor's too.
 			for ev.t != nil {
-				refs, err := tx.Root.ReferencingKeys(ctx, ev.t.Def.Schema, ev.t.Def.Name)
+				refs, err := tx.Catalog().ReferencingKeys(ctx, ev.t.Def.Schema, ev.t.Def.Name)
 				if err != nil {
 					return err
 				}
@@ -525,8 +525,7 @@ type keyedRow struct {
 // through an index led by those columns when t has one, else by reading
 // every row.
 func findReferencing(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Datum) ([]keyedRow, error) {
-	cs := tx.Root.Store()
-	rowsMap, err := prolly.Load(ctx, cs, t.Def.Rows)
+	rowsMap, err := tx.rowsMap(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -570,7 +569,7 @@ func findReferencing(ctx context.Context, tx *Txn, t *Table, cols []int, vals []
 		if err != nil {
 			return nil, err
 		}
-		m, err := prolly.Load(ctx, cs, ix.Rows)
+		m, err := tx.indexMap(ctx, t, i)
 		if err != nil {
 			return nil, err
 		}
@@ -601,7 +600,7 @@ func findReferencing(ctx context.Context, tx *Txn, t *Table, cols []int, vals []
 		return out, it.Close()
 	}
 	// Every row.
-	err = eachRow(ctx, cs, t, func(key []byte, row Row) error {
+	err = eachRow(ctx, tx, t, func(key []byte, row Row) error {
 		for i, c := range cols {
 			if row[c].IsNull() || Compare(row[c], vals[i]) != 0 {
 				return nil
@@ -656,7 +655,7 @@ func lookupKey(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Datum)
 	if !t.Def.Partitioned() {
 		return lookupOwnKey(ctx, tx, t, cols, vals)
 	}
-	names, err := tx.Root.Children(ctx, t.Def.Schema, t.Def.Name)
+	names, err := tx.Catalog().Children(ctx, t.Def.Schema, t.Def.Name)
 	if err != nil {
 		return false, err
 	}
@@ -679,7 +678,6 @@ func lookupKey(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Datum)
 
 // lookupOwnKey is lookupKey on the rows t stores itself.
 func lookupOwnKey(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Datum) (bool, error) {
-	cs := tx.Root.Store()
 	sameSet := func(a []int) []int {
 		// The positions in vals of a's columns, if a is cols reordered.
 		if len(a) != len(cols) {
@@ -700,7 +698,7 @@ func lookupOwnKey(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Dat
 		if err != nil {
 			return false, nil
 		}
-		m, err := prolly.Load(ctx, cs, t.Def.Rows)
+		m, err := tx.rowsMap(ctx, t)
 		if err != nil {
 			return false, err
 		}
@@ -723,7 +721,7 @@ func lookupOwnKey(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Dat
 		if err != nil {
 			return false, nil
 		}
-		m, err := prolly.Load(ctx, cs, ix.Rows)
+		m, err := tx.indexMap(ctx, t, i)
 		if err != nil {
 			return false, err
 		}
@@ -741,7 +739,7 @@ func lookupOwnKey(ctx context.Context, tx *Txn, t *Table, cols []int, vals []Dat
 	// No unique key on the columns (the constraint that had one is gone):
 	// read the rows.
 	found := false
-	err := eachRow(ctx, cs, t, func(_ []byte, row Row) error {
+	err := eachRow(ctx, tx, t, func(_ []byte, row Row) error {
 		for i, c := range cols {
 			if row[c].IsNull() || Compare(row[c], vals[i]) != 0 {
 				return nil
@@ -813,7 +811,7 @@ func checkReference(ctx context.Context, tx *Txn, t *Table, fk *versioning.Forei
 // CheckForeignKey checks every row of t against foreign key fk: ALTER
 // TABLE ADD FOREIGN KEY and VALIDATE CONSTRAINT.
 func (tx *Txn) CheckForeignKey(ctx context.Context, t *Table, fk versioning.ForeignKey) error {
-	return eachRow(ctx, tx.Root.Store(), t, func(_ []byte, row Row) error {
+	return eachRow(ctx, tx, t, func(_ []byte, row Row) error {
 		return checkReference(ctx, tx, t, &fk, row)
 	})
 }

@@ -32,7 +32,7 @@ type entry struct {
 
 // EmptyMap returns the root of an empty map in the transaction's store.
 func (tx *Txn) EmptyMap(ctx context.Context) (store.Address, error) {
-	m, err := prolly.NewMap(ctx, tx.Root.Store())
+	m, err := prolly.NewMap(ctx, tx.Catalog().Store())
 	if err != nil {
 		return store.Address{}, err
 	}
@@ -45,7 +45,7 @@ func (tx *Txn) MapSize(ctx context.Context, a store.Address) (uint64, error) {
 	if a.IsZero() {
 		return 0, nil
 	}
-	m, err := prolly.Load(ctx, tx.Root.Store(), a)
+	m, err := prolly.Load(ctx, tx.Catalog().Store(), a)
 	if err != nil {
 		return 0, err
 	}
@@ -54,8 +54,8 @@ func (tx *Txn) MapSize(ctx context.Context, a store.Address) (uint64, error) {
 
 // eachRow calls fn with every row of t and its primary-map key (both valid
 // during the call only).
-func eachRow(ctx context.Context, cs prolly.ChunkStore, t *Table, fn func(key []byte, row Row) error) error {
-	m, err := prolly.Load(ctx, cs, t.Def.Rows)
+func eachRow(ctx context.Context, tx *Txn, t *Table, fn func(key []byte, row Row) error) error {
+	m, err := tx.rowsMap(ctx, t)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func eachRow(ctx context.Context, cs prolly.ChunkStore, t *Table, fn func(key []
 // rows have equal keys with no NULL among them (or NULLs too, with
 // NullsNotDistinct).
 func (tx *Txn) BuildIndex(ctx context.Context, t *Table, ix *versioning.Index) (store.Address, error) {
-	cs := tx.Root.Store()
+	cs := tx.Catalog().Store()
 	ie, err := tx.indexEval(ctx, t, ix)
 	if err != nil {
 		return store.Address{}, err
@@ -92,7 +92,7 @@ func (tx *Txn) BuildIndex(ctx context.Context, t *Table, ix *versioning.Index) (
 	env := &Env{Ctx: ctx, Txn: tx}
 	s := newEntrySorter(cs, tx.sortBudget(1))
 	defer s.Close()
-	err = eachRow(ctx, cs, t, func(key []byte, row Row) error {
+	err = eachRow(ctx, tx, t, func(key []byte, row Row) error {
 		k, in, nulls, err := t.indexKeyOf(env, nil, ix, ie, row, key)
 		if err != nil || !in {
 			return err
@@ -203,7 +203,7 @@ func formatValues(t *Table, cols []int, row Row) string {
 // afresh; a duplicate primary key fails with 23505. It returns def with its
 // map roots set, ready to be put in the root value.
 func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *versioning.Table, fn func(Row) (Row, error)) (*versioning.Table, error) {
-	cs := tx.Root.Store()
+	cs := tx.Catalog().Store()
 	def.NextRowID = 0
 	nt := NewTable(def)
 	// The primary map's sorter and the indexes' share the write buffer.
@@ -224,7 +224,7 @@ func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *versioning.Table, f
 		}
 	}
 	env := &Env{Ctx: ctx, Txn: tx}
-	err := eachRow(ctx, cs, old, func(_ []byte, row Row) error {
+	err := eachRow(ctx, tx, old, func(_ []byte, row Row) error {
 		if fn != nil {
 			var err error
 			if row, err = fn(row); err != nil {
@@ -292,7 +292,7 @@ func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *versioning.Table, f
 // EachRow calls fn with every row of t as of the transaction's root (the
 // row is valid during the call only): validation of a new constraint.
 func (tx *Txn) EachRow(ctx context.Context, t *Table, fn func(Row) error) error {
-	return eachRow(ctx, tx.Root.Store(), t, func(_ []byte, row Row) error { return fn(row) })
+	return eachRow(ctx, tx, t, func(_ []byte, row Row) error { return fn(row) })
 }
 
 // primaryOrder is the order of every primary key column.

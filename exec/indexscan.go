@@ -62,13 +62,13 @@ func (p *IndexScan) Open(env *Env) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	cs := env.Txn.Root.Store()
-	rows, err := prolly.Load(env.Ctx, cs, t.Def.Rows)
+	rows, err := env.Txn.rowsMap(env.Ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	var cols []keyCol
 	var ix *versioning.Index
+	ixPos := -1
 	if p.Index == "" {
 		for _, pos := range t.Def.PrimaryKey {
 			cols = append(cols, keyCol{t.Cols[pos].Type, sortkey.Asc})
@@ -76,7 +76,7 @@ func (p *IndexScan) Open(env *Env) (Rows, error) {
 	} else {
 		for i := range t.Def.Indexes {
 			if t.Def.Indexes[i].Name == p.Index {
-				ix = &t.Def.Indexes[i]
+				ix, ixPos = &t.Def.Indexes[i], i
 			}
 		}
 		if ix == nil {
@@ -109,7 +109,7 @@ func (p *IndexScan) Open(env *Env) (Rows, error) {
 	}
 	r := &indexRows{env: env, t: t, rows: rows, spans: spans, skip: -1}
 	if ix != nil {
-		if r.index, err = prolly.Load(env.Ctx, cs, ix.Rows); err != nil {
+		if r.index, err = env.Txn.indexMap(env.Ctx, t, ixPos); err != nil {
 			return nil, err
 		}
 		r.skip = len(ix.Columns)

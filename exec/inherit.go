@@ -757,7 +757,7 @@ func partitionAncestors([]T) *SRF {
 	{
 		return &SRF{Cols: []ResultColumn{{Name: "relid", T: T{OID: OIDRegclass, Typmod: -1}}}, Named: true,
 			Rows: func(env *Env, a []Datum) ([]Row, error) {
-				tables, err := env.Txn.Root.Tables(env.Ctx)
+				tables, err := env.Txn.Catalog().Tables(env.Ctx)
 				if err != nil {
 					return nil, err
 				}

@@ -161,3 +161,19 @@ func (m *MergeIndexer) MissingReferences(ctx context.Context, root versioning.Ro
 	}
 	return missing, nil
 }
+
+// Replay is versioning.Replayer's: the transaction's deferred changes
+// written onto a newer root (Txn.ReplayOnto).
+func (m *MergeIndexer) Replay(ctx context.Context, onto versioning.RootValue) (versioning.RootValue, bool, error) {
+	return m.tx.ReplayOnto(ctx, onto)
+}
+
+// Materialized is versioning.Replayer's: the transaction's root with its
+// deferred changes written.
+func (m *MergeIndexer) Materialized(context.Context) (versioning.RootValue, error) {
+	return m.tx.Root(), nil
+}
+
+// Deferred is versioning.Replayer's: whether the transaction holds changes
+// Root has not written yet.
+func (m *MergeIndexer) Deferred() bool { return m.tx.HasDeferred() }

@@ -65,7 +65,7 @@ func (p *Scan) Open(env *Env) (Rows, error) {
 	if err := env.Txn.ssiReadTable(t); err != nil {
 		return nil, err
 	}
-	m, err := prolly.Load(env.Ctx, env.Txn.Root.Store(), t.Def.Rows)
+	m, err := env.Txn.rowsMap(env.Ctx, t)
 	if err != nil {
 		return nil, err
 	}

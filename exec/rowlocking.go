@@ -454,7 +454,7 @@ func (tx *Txn) committedReferencing(ctx context.Context, ref versioning.ForeignK
 // viewOf returns a read-only transaction reading root, for looking at
 // what committed since the snapshot.
 func (tx *Txn) viewOf(root versioning.RootValue) *Txn {
-	return &Txn{Repo: tx.Repo, Branch: tx.Branch, ReadOnly: true, Start: root, Root: root, Tables: tx.Tables}
+	return &Txn{Repo: tx.Repo, Branch: tx.Branch, ReadOnly: true, Start: root, root: root, Tables: tx.Tables}
 }
 
 // committedView returns a view of the branch's newest committed root, nil
@@ -470,7 +470,7 @@ func (tx *Txn) committedView(ctx context.Context) (*Txn, error) {
 // descendantsReferencing is findReferencing in the tables that inherit
 // from t in view's root, whose columns cols of t are found by name.
 func descendantsReferencing(ctx context.Context, view *Txn, t *Table, cols []int, vals []Datum, depth int) ([]keyedRow, error) {
-	kids, err := view.Root.Children(ctx, t.Def.Schema, t.Def.Name)
+	kids, err := view.Root().Children(ctx, t.Def.Schema, t.Def.Name)
 	if err != nil || depth > 32 {
 		return nil, err
 	}

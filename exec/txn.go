@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"maps"
 	"slices"
@@ -25,7 +26,9 @@ type Txn struct {
 	ReadOnly bool
 	Queried  bool // a statement has run: the read-write mode can no longer change
 	Start    versioning.RootValue
-	Root     versioning.RootValue
+	// root is the transaction's state but for the deferred changes of
+	// tables (deferred): Root writes those into it.
+	root versioning.RootValue
 	// StartTime is when the transaction began: now() and
 	// CURRENT_TIMESTAMP for all of its statements.
 	StartTime time.Time
@@ -122,7 +125,15 @@ type Txn struct {
 	stmtRoot   *versioning.RootValue
 	stmtTables map[string]*Table
 
-	tables map[string]*Table // decoded records of Root, by schema + "." + name
+	tables map[string]*Table // decoded records of root, by schema + "." + name
+	// deferred holds, by table, the changes of the statements that wrote
+	// the table since its record in root was last written: on the table's
+	// maps as deferred edits (prolly's overlay), which the transaction's
+	// scans and lookups read (rowsMap, indexMap), and which Root writes
+	// into root. A transaction's few rows are then written once, at its
+	// commit, instead of a new path of each tree per statement. The map
+	// is replaced, never modified, so that a Mark can share it.
+	deferredTables map[string]*deferredTable
 	// rowIDs are the highest row ids drawn, by schema + "." + name: a
 	// trigger inserting into the table its statement is writing, and
 	// that statement, draw ids after each other's, not the same ones.
@@ -131,8 +142,36 @@ type Txn struct {
 
 // NewTxn begins a transaction from root.
 func NewTxn(repo *versioning.Repo, branch string, readOnly bool, root versioning.RootValue) *Txn {
-	return &Txn{Repo: repo, Branch: branch, ReadOnly: readOnly, Start: root, Root: root, StartTime: time.Now()}
+	return &Txn{Repo: repo, Branch: branch, ReadOnly: readOnly, Start: root, root: root, StartTime: time.Now()}
 }
+
+// Root returns the transaction's state: the root its finished statements
+// have made. It writes the tables' deferred changes into the root first;
+// the executor's own scans read them where they are, through Catalog and
+// rowsMap.
+func (tx *Txn) Root() versioning.RootValue {
+	if len(tx.deferredTables) > 0 {
+		if err := tx.materialize(context.Background()); err != nil {
+			// Only a failing chunk store gets here; the statement
+			// fails (the session turns a panic into XX000), and
+			// the deferred changes stay for a later try.
+			panic(fmt.Errorf("exec: writing a transaction's deferred changes: %w", err))
+		}
+	}
+	return tx.root
+}
+
+// Catalog returns the transaction's root without writing its deferred
+// changes: every definition in it is current, but the row maps of a table
+// with deferred changes lack them. It is for name resolution and catalog
+// reads on the path of every statement, which must not write the
+// transaction's rows each time; rows are read through Table and scans.
+func (tx *Txn) Catalog() versioning.RootValue { return tx.root }
+
+// SetCatalog replaces the transaction's root by r, derived from Catalog
+// by changes to objects other than tables (a sequence's state): decoded
+// tables and deferred changes stay.
+func (tx *Txn) SetCatalog(r versioning.RootValue) { tx.root = r }
 
 // Table returns the table schema.name as of Root.
 func (tx *Txn) Table(ctx context.Context, schema, name string) (*Table, bool, error) {
@@ -140,7 +179,7 @@ func (tx *Txn) Table(ctx context.Context, schema, name string) (*Table, bool, er
 	if t, ok := tx.tables[key]; ok {
 		return t, true, nil
 	}
-	rec, ok, err := tx.Root.TableRecord(ctx, schema, name)
+	rec, ok, err := tx.root.TableRecord(ctx, schema, name)
 	if !ok || err != nil {
 		return nil, false, err
 	}
@@ -189,7 +228,7 @@ func (tx *Txn) current(ctx context.Context, t *Table) (*Table, error) {
 // write on top of everything written before them.
 func (tx *Txn) SnapshotStatement() {
 	if tx.stmtRoot == nil {
-		root := tx.Root
+		root := tx.Root()
 		tx.stmtRoot, tx.stmtTables = &root, nil
 	}
 }
@@ -232,21 +271,35 @@ func (tx *Txn) cacheTable(rec []byte, t *Table) {
 // keys the writers changed no longer tell the whole change: commit-time
 // merges diff the transaction's maps from then on.
 func (tx *Txn) SetRoot(r versioning.RootValue) {
-	if r.Addr() != tx.Root.Addr() {
+	if r.Addr() != tx.Root().Addr() {
 		tx.untracked = true
 	}
 	tx.setRoot(r)
 }
 
-// RestoreRoot puts back a root the transaction had before (a failed
-// statement's, a savepoint's): unlike SetRoot, what the writers changed
-// since then still covers the change.
-func (tx *Txn) RestoreRoot(r versioning.RootValue) { tx.setRoot(r) }
+// Mark is a transaction's state to go back to (RestoreMark): its root
+// and its deferred changes.
+type Mark struct {
+	root           versioning.RootValue
+	deferredTables map[string]*deferredTable
+}
+
+// Mark returns the transaction's state, without writing its deferred
+// changes.
+func (tx *Txn) Mark() Mark { return Mark{tx.root, tx.deferredTables} }
+
+// RestoreMark puts back a state Mark returned (a failed statement's, a
+// savepoint's): unlike SetRoot, what the writers changed since then still
+// covers the change.
+func (tx *Txn) RestoreMark(m Mark) {
+	if m.root.Addr() != tx.root.Addr() || !sameDeferred(m.deferredTables, tx.deferredTables) {
+		tx.root, tx.deferredTables, tx.tables = m.root, m.deferredTables, nil
+	}
+}
 
 func (tx *Txn) setRoot(r versioning.RootValue) {
-	if r.Addr() != tx.Root.Addr() {
-		tx.Root = r
-		tx.tables = nil
+	if r.Addr() != tx.root.Addr() || len(tx.deferredTables) > 0 {
+		tx.root, tx.deferredTables, tx.tables = r, nil, nil
 	}
 }
 
@@ -418,7 +471,20 @@ func (tx *Txn) Writer(ctx context.Context, t *Table) (*TableWriter, error) {
 	if err := tx.CheckWritable(); err != nil {
 		return nil, err
 	}
-	cs := tx.Root.Store()
+	if tx.deferredOf(t) != nil {
+		// Writers begin on written maps (txndefer.go, invariant 2).
+		if err := tx.materializeTable(ctx, t.Def); err != nil {
+			return nil, err
+		}
+		cur, ok, err := tx.Table(ctx, t.Def.Schema, t.Def.Name)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			t = cur
+		}
+	}
+	cs := tx.root.Store()
 	rows, err := prolly.Load(ctx, cs, t.Def.Rows)
 	if err != nil {
 		return nil, err
@@ -778,6 +844,9 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 		return err
 	}
 	w.tx.noteChanged(w)
+	if w.deferrable(ctx) {
+		return w.deferEdits(ctx)
+	}
 	def := *w.t.Def
 	rows, err := w.rows.Apply(ctx, sortedEdits(w.pending))
 	if err != nil {
@@ -793,7 +862,7 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 		}
 		def.Indexes[i].Rows = m.Root()
 	}
-	root, rec, err := w.tx.Root.PutTableRecord(ctx, &def)
+	root, rec, err := w.tx.root.PutTableRecord(ctx, &def)
 	if err != nil {
 		return err
 	}
@@ -803,7 +872,7 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 	// transaction or, through the shared cache, the next).
 	nt := *w.t
 	nt.Def = &def
-	w.tx.Root = root
+	w.tx.root = root
 	w.tx.cacheTable(rec, &nt)
 	return w.checkDeferrable(ctx)
 }
@@ -815,6 +884,11 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 // or index entry, which fails as PostgreSQL fails a row changed by a
 // trigger of the statement that changes it.
 func (w *TableWriter) rebase(ctx context.Context) error {
+	// The writer began on the table's written maps; another writer of
+	// the statement may have deferred changes since (a trigger's).
+	if err := w.tx.materializeTable(ctx, w.t.Def); err != nil {
+		return err
+	}
 	cur, ok, err := w.tx.Table(ctx, w.t.Def.Schema, w.t.Def.Name)
 	if err != nil || !ok || cur.Def.Rows == w.t.Def.Rows && cur.Def.NextRowID == w.t.Def.NextRowID {
 		return err
@@ -822,7 +896,7 @@ func (w *TableWriter) rebase(ctx context.Context) error {
 	if len(cur.Def.Indexes) != len(w.t.Def.Indexes) {
 		return pgerr.New(pgerr.ObjectInUse, "cannot ALTER TABLE %q because it is being used by active queries in this session", w.t.Def.Name)
 	}
-	cs := w.tx.Root.Store()
+	cs := w.tx.root.Store()
 	var mine *prolly.Map
 	if w.spilled {
 		mine = &w.rows
@@ -921,5 +995,5 @@ func sortedEdits(pending map[string]rowEdit) []prolly.Edit {
 
 // Schema returns the schema name as of Root.
 func (tx *Txn) Schema(ctx context.Context, name string) (*versioning.Schema, bool, error) {
-	return tx.Root.Schema(ctx, name)
+	return tx.root.Schema(ctx, name)
 }

@@ -71,17 +71,31 @@ func (an *Analysis) DepsHold(ctx context.Context, tx *exec.Txn) bool {
 		}
 	}
 	for _, k := range an.kin {
-		children, err := tx.Root.Children(ctx, k.parent.Schema, k.parent.Name)
+		children, err := tx.Catalog().Children(ctx, k.parent.Schema, k.parent.Name)
 		if err != nil || !slices.Equal(children, k.children) {
 			return false
 		}
 	}
 	for _, f := range an.funcs {
-		if !f.holds(ctx, tx.Root) {
+		if !f.holds(ctx, tx.Catalog()) {
 			return false
 		}
 	}
 	return true
+}
+
+// rowStatement reports whether n is a query or a row change, which reads
+// and writes rows through the transaction's tables and so may leave its
+// changes deferred (exec/txndefer.go); any other statement begins with
+// the deferred changes written.
+func rowStatement(n *pg.Node) bool {
+	switch {
+	case n.GetSelectStmt() != nil:
+		return n.GetSelectStmt().IntoClause == nil
+	case n.GetInsertStmt() != nil, n.GetUpdateStmt() != nil, n.GetDeleteStmt() != nil:
+		return true
+	}
+	return false
 }
 
 // Analyze plans a statement for session s in transaction tx; text is
@@ -95,6 +109,11 @@ func Analyze(ctx context.Context, s Session, tx *exec.Txn, n *pg.Node, text stri
 // (a function body's, whose names may be variables).
 func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 	ctx := a.ctx
+	if a.tx != nil && !rowStatement(n) {
+		if err := a.tx.WriteDeferred(ctx); err != nil {
+			return nil, err
+		}
+	}
 	an := &Analysis{Gen: a.s.PlanGeneration()}
 	var err error
 	switch {
@@ -323,7 +342,7 @@ func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (Utility, error) {
 				schemas = a.s.RelationPath()
 			}
 			for _, sc := range schemas {
-				tables, err := a.tx.Root.TablesIn(ctx, sc)
+				tables, err := a.tx.Catalog().TablesIn(ctx, sc)
 				if err != nil {
 					return "", err
 				}

@@ -26,7 +26,7 @@ func (a *analyzer) userCasts() ([]*versioning.Function, error) {
 			return d.found, nil
 		}
 	}
-	cs, err := a.tx.Root.Casts(a.ctx)
+	cs, err := a.tx.Catalog().Casts(a.ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -756,7 +756,7 @@ func qualifySequences(env *exec.Env, t *versioning.Table, expr string) string {
 		if schema != "" {
 			return "", false
 		}
-		_, ok, err := env.Txn.Root.Sequence(env.Ctx, t.Schema, name)
+		_, ok, err := env.Txn.Catalog().Sequence(env.Ctx, t.Schema, name)
 		if err != nil || !ok {
 			return "", false
 		}

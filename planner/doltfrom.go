@@ -33,7 +33,7 @@ func (a *analyzer) systemTableFor(ctx context.Context, schema, name string) (*ex
 	if ok || err != nil {
 		return t, ok, err
 	}
-	return dolt.ObjectConflictsTable(ctx, a.s, a.tx.Root, schema, name)
+	return dolt.ObjectConflictsTable(ctx, a.s, a.tx.Root(), schema, name)
 }
 
 // missingSystemTable is the error for a relation of FROM that nothing

@@ -53,7 +53,7 @@ func (a *analyzer) domainCheck(e exec.Expr, dom *versioning.Type) (exec.Expr, er
 func (a *analyzer) domainCheckAs(e exec.Expr, dom *versioning.Type, name string) (exec.Expr, error) {
 	if dom.BaseDomain != "" {
 		schema, base, _ := strings.Cut(dom.BaseDomain, ".")
-		over, ok, err := a.tx.Root.Type(a.ctx, schema, base)
+		over, ok, err := a.tx.Catalog().Type(a.ctx, schema, base)
 		if err != nil {
 			return nil, err
 		}
@@ -79,7 +79,7 @@ func (a *analyzer) columnDomain(ctx context.Context, c exec.Column) (*versioning
 		return nil, nil
 	}
 	schema, name, _ := strings.Cut(c.Domain, ".")
-	t, ok, err := a.tx.Root.Type(ctx, schema, name)
+	t, ok, err := a.tx.Catalog().Type(ctx, schema, name)
 	if !ok || err != nil || t.Kind != 'd' {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func (a *analyzer) userRoutines(schema, name string, operators bool) ([]*version
 	if schema != "" {
 		dep.schemas = []string{a.s.ResolveSchemaName(schema)}
 	}
-	fs, err := overloads(a.ctx, a.tx.Root, dep.schemas, name, operators)
+	fs, err := overloads(a.ctx, a.tx.Catalog(), dep.schemas, name, operators)
 	if err != nil {
 		return nil, err
 	}
@@ -486,7 +486,7 @@ func (a *analyzer) argumentDomains(def *versioning.Function, args []exec.Expr) (
 // namedDomain returns the domain "schema.name", nil if there is none.
 func (a *analyzer) namedDomain(qualified string) (*versioning.Type, error) {
 	schema, name, _ := strings.Cut(qualified, ".")
-	t, ok, err := a.tx.Root.Type(a.ctx, schema, name)
+	t, ok, err := a.tx.Catalog().Type(a.ctx, schema, name)
 	if err != nil || !ok || t.Kind != 'd' {
 		return nil, err
 	}

@@ -118,13 +118,13 @@ func CompareBounds(x, y []exec.BoundDatum) int {
 
 // partitions returns the partitions of a partitioned table.
 func (a *analyzer) partitions(ctx context.Context, parent *versioning.Table) ([]*versioning.Table, error) {
-	names, err := a.tx.Root.Children(ctx, parent.Schema, parent.Name)
+	names, err := a.tx.Catalog().Children(ctx, parent.Schema, parent.Name)
 	if err != nil {
 		return nil, err
 	}
 	var out []*versioning.Table
 	for _, n := range names {
-		t, ok, err := a.tx.Root.Table(ctx, n.Schema, n.Name)
+		t, ok, err := a.tx.Catalog().Table(ctx, n.Schema, n.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -170,7 +170,7 @@ func (a *analyzer) children(t *exec.Table) ([]*exec.Table, error) {
 	if root, ok := a.pinnedRoots[t]; ok {
 		return a.pinnedChildren(t, root)
 	}
-	names, err := a.tx.Root.Children(a.ctx, t.Def.Schema, t.Def.Name)
+	names, err := a.tx.Catalog().Children(a.ctx, t.Def.Schema, t.Def.Name)
 	if err != nil {
 		return nil, err
 	}

@@ -321,7 +321,7 @@ func (a *analyzer) lockingPrivileges(s *pg.SelectStmt, sc *scope) error {
 // security_invoker view) UPDATE on the tables and views it reads, as
 // PostgreSQL's FOR UPDATE through a view asks.
 func (a *analyzer) lockView(au *Authority, schema, name string, depth int) error {
-	v, ok, err := a.tx.Root.View(a.ctx, schema, name)
+	v, ok, err := a.tx.Catalog().View(a.ctx, schema, name)
 	if err != nil || !ok || depth > maxViewDepth {
 		return err
 	}

@@ -175,11 +175,11 @@ func FindRelation(ctx context.Context, root versioning.RootValue, schema, name s
 func (a *analyzer) lookupRelation(ctx context.Context, schema, name string) (Relation, string, error) {
 	if schema != "" {
 		schema = a.s.ResolveSchemaName(schema)
-		r, err := FindRelation(ctx, a.tx.Root, schema, name)
+		r, err := FindRelation(ctx, a.tx.Catalog(), schema, name)
 		return r, schema, err
 	}
 	for _, s := range a.s.RelationPath() {
-		r, err := FindRelation(ctx, a.tx.Root, s, name)
+		r, err := FindRelation(ctx, a.tx.Catalog(), s, name)
 		if err != nil || r.Kind != RelNone {
 			return r, s, err
 		}
@@ -219,7 +219,7 @@ func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exe
 		schemas = a.s.RelationPath()
 	}
 	for _, sc := range schemas {
-		if _, ok, err := a.tx.Root.Sequence(ctx, sc, name); err != nil || !ok {
+		if _, ok, err := a.tx.Catalog().Sequence(ctx, sc, name); err != nil || !ok {
 			if err != nil {
 				return nil, false, err
 			}
@@ -228,7 +228,7 @@ func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exe
 		sc := sc
 		cols := []exec.VirtualColumn{{Name: "last_value", Type: exec.TInt8}, {Name: "log_cnt", Type: exec.TInt8}, {Name: "is_called", Type: exec.TBool}}
 		t := exec.NewVirtualTable(sc, name, catalog.SequenceOID(sc, name), cols, func(env *exec.Env) ([]exec.Row, error) {
-			seq, ok, err := env.Txn.Root.Sequence(env.Ctx, sc, name)
+			seq, ok, err := env.Txn.Catalog().Sequence(env.Ctx, sc, name)
 			if err != nil {
 				return nil, err
 			}

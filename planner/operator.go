@@ -22,7 +22,7 @@ import (
 func (a *analyzer) userOperators(schema, name string, prefix bool) ([]*versioning.Function, error) {
 	if schema != "" {
 		sch := a.s.ResolveSchemaName(schema)
-		if _, ok, err := a.tx.Root.Schema(a.ctx, sch); err != nil {
+		if _, ok, err := a.tx.Catalog().Schema(a.ctx, sch); err != nil {
 			return nil, err
 		} else if !ok && !IsSystemSchema(sch) {
 			return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)

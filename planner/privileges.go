@@ -284,7 +284,7 @@ func (a *analyzer) requireTypeOIDUsage(t exec.T) error {
 	if e := exec.ElemType(t); e.OID != 0 {
 		t = e
 	}
-	ut, err := typeByOID(a.ctx, a.tx.Root, t.OID)
+	ut, err := typeByOID(a.ctx, a.tx.Catalog(), t.OID)
 	if err != nil || ut == nil {
 		return err
 	}

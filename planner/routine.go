@@ -540,7 +540,7 @@ func (h *host) Fields(oid uint32) ([]exec.ResultColumn, bool) {
 	if h.s.Txn() == nil {
 		return nil, false
 	}
-	ut, err := typeByOID(h.env.Ctx, h.s.Txn().Root, oid)
+	ut, err := typeByOID(h.env.Ctx, h.s.Txn().Catalog(), oid)
 	if err != nil || ut == nil || ut.Kind != 'c' {
 		return nil, false
 	}
@@ -640,7 +640,7 @@ func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars
 		}
 	}
 	switch {
-	case b.root == tx.Root.Addr() && b.txn == tx:
+	case b.root == tx.Catalog().Addr() && b.txn == tx:
 		return true
 	case an.Plan == nil:
 		return false
@@ -659,7 +659,7 @@ func (b *bodyStmt) analyze(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars)
 	if err != nil {
 		return err
 	}
-	b.an, b.root, b.txn = an, tx.Root.Addr(), tx
+	b.an, b.root, b.txn = an, tx.Catalog().Addr(), tx
 	return nil
 }
 

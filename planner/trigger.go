@@ -47,7 +47,7 @@ func fireTrigger(s Session, env *exec.Env, c *exec.TriggerCall) (exec.Row, error
 	if tr.FuncSchema == "pg_catalog" && tr.FuncName == SuppressRedundantUpdatesTrigger {
 		return suppressRedundantUpdates(tr, c)
 	}
-	fs, err := env.Txn.Root.FunctionsNamed(env.Ctx, tr.FuncSchema, tr.FuncName)
+	fs, err := env.Txn.Catalog().FunctionsNamed(env.Ctx, tr.FuncSchema, tr.FuncName)
 	if err != nil {
 		return nil, err
 	}

@@ -106,7 +106,7 @@ func (a *analyzer) findView(schema, name string) (*versioning.View, bool, error)
 		schemas = a.s.RelationPath()
 	}
 	for _, sc := range schemas {
-		v, ok, err := a.tx.Root.View(a.ctx, sc, name)
+		v, ok, err := a.tx.Catalog().View(a.ctx, sc, name)
 		if ok || err != nil {
 			return v, ok, err
 		}

@@ -47,7 +47,7 @@ func (a *analyzer) lookupType(ctx context.Context, schema, name string) (*versio
 		schemas = a.s.SearchPath()
 	}
 	for _, sch := range schemas {
-		t, ok, err := a.tx.Root.Type(ctx, sch, name)
+		t, ok, err := a.tx.Catalog().Type(ctx, sch, name)
 		if err != nil || ok {
 			return t, err
 		}
@@ -133,7 +133,7 @@ func (a *analyzer) lookupRowType(schema, name string) (exec.T, error) {
 		schemas = a.s.RelationPath()
 	}
 	for _, sch := range schemas {
-		_, ok, err := a.tx.Root.Table(a.ctx, sch, name)
+		_, ok, err := a.tx.Catalog().Table(a.ctx, sch, name)
 		if err != nil {
 			return exec.T{}, err
 		}

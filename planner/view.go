@@ -100,7 +100,7 @@ func (a *analyzer) viewTable(ctx context.Context, schema, name string) (*exec.Ta
 		schemas = a.s.RelationPath()
 	}
 	for _, sc := range schemas {
-		v, ok, err := a.tx.Root.View(ctx, sc, name)
+		v, ok, err := a.tx.Catalog().View(ctx, sc, name)
 		if err != nil {
 			return nil, false, err
 		}

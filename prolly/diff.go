@@ -45,6 +45,7 @@ type Diff struct {
 type Differ struct {
 	ctx      context.Context
 	from, to diffSide
+	err      error // errDeferred for a map with deferred edits
 }
 
 // diffSide is one tree's walk: a stack of frames from the root to the node
@@ -60,6 +61,10 @@ type diffSide struct {
 // stores; the context governs every read.
 func NewDiffer(ctx context.Context, from, to Map) *Differ {
 	d := &Differ{ctx: ctx, from: diffSide{cs: from.cs}, to: diffSide{cs: to.cs}}
+	if len(from.ov) > 0 || len(to.ov) > 0 {
+		d.err = errDeferred
+		return d
+	}
 	if from.addr != to.addr {
 		d.from.push(from.root)
 		d.to.push(to.root)
@@ -116,6 +121,9 @@ func (s *diffSide) value(ctx context.Context) ([]byte, error) {
 // Next returns the next difference, or io.EOF after the last. Key, From and
 // To are views that must not be modified.
 func (d *Differ) Next() (Diff, error) {
+	if d.err != nil {
+		return Diff{}, d.err
+	}
 	for {
 		var expand *diffSide
 		switch fromDone, toDone := d.from.done(), d.to.done(); {
@@ -217,6 +225,9 @@ func (d *Differ) emit(kind DiffKind) (Diff, error) {
 
 // DiffMaps calls fn for every difference from from to to, in key order.
 func DiffMaps(ctx context.Context, from, to Map, fn func(Diff) error) error {
+	if len(from.ov) > 0 || len(to.ov) > 0 {
+		return errDeferred
+	}
 	d := NewDiffer(ctx, from, to)
 	for {
 		df, err := d.Next()

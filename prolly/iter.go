@@ -24,19 +24,30 @@ type Iter struct {
 	opts  IterOptions
 	valid bool
 	err   error
+	// With deferred edits (overlay.go): the map's edits, the one at the
+	// position, whether the entry shown is that edit and whether it
+	// shadows the cursor's entry, and the direction of the last move.
+	ov           []Edit
+	oi           int
+	onOv, shadow bool
+	dir          int8
 }
 
 // NewIter returns an unpositioned iterator over m; call First, Last, SeekGE,
 // SeekLT or SeekOrdinal before reading. The context governs every read the
 // iterator makes.
 func (m Map) NewIter(ctx context.Context, opts IterOptions) *Iter {
-	return &Iter{ctx: ctx, m: m, c: cursor{cs: m.cs}, opts: opts}
+	return &Iter{ctx: ctx, m: m, c: cursor{cs: m.cs}, opts: opts, ov: m.ov}
 }
 
 // First moves to the first entry.
 func (it *Iter) First() bool {
 	if it.opts.LowerBound != nil {
 		return it.SeekGE(it.opts.LowerBound)
+	}
+	if len(it.ov) > 0 {
+		it.oi = 0
+		return it.ovForward(it.c.seekEdge(it.ctx, it.m.root, 0, false))
 	}
 	return it.settle(it.c.seekEdge(it.ctx, it.m.root, 0, false))
 }
@@ -46,6 +57,10 @@ func (it *Iter) Last() bool {
 	if it.opts.UpperBound != nil {
 		return it.SeekLT(it.opts.UpperBound)
 	}
+	if len(it.ov) > 0 {
+		it.oi = len(it.ov) - 1
+		return it.ovBackward(it.c.seekEdge(it.ctx, it.m.root, 0, true))
+	}
 	return it.settle(it.c.seekEdge(it.ctx, it.m.root, 0, true))
 }
 
@@ -54,6 +69,9 @@ func (it *Iter) SeekGE(key []byte) bool {
 	if lb := it.opts.LowerBound; lb != nil && bytes.Compare(key, lb) < 0 {
 		key = lb
 	}
+	if len(it.ov) > 0 {
+		return it.ovSeekGE(key)
+	}
 	return it.settle(it.c.seek(it.ctx, it.m.root, key, 0, false))
 }
 
@@ -61,6 +79,9 @@ func (it *Iter) SeekGE(key []byte) bool {
 func (it *Iter) SeekLT(key []byte) bool {
 	if ub := it.opts.UpperBound; ub != nil && bytes.Compare(key, ub) > 0 {
 		key = ub
+	}
+	if len(it.ov) > 0 {
+		return it.ovSeekLT(key)
 	}
 	if err := it.c.seek(it.ctx, it.m.root, key, 0, false); err != nil {
 		return it.settle(err)
@@ -71,6 +92,14 @@ func (it *Iter) SeekLT(key []byte) bool {
 // SeekOrdinal moves to the entry with ordinal i (0 is the first entry), in
 // time proportional to the tree's height; bounds do not shift ordinals.
 func (it *Iter) SeekOrdinal(i uint64) bool {
+	if len(it.ov) > 0 {
+		// Ordinals are the tree's: write the deferred edits into one.
+		m, err := it.m.Materialize(it.ctx)
+		if err != nil {
+			return it.settle(err)
+		}
+		it.m, it.ov = m, nil
+	}
 	return it.settle(it.c.seekOrdinal(it.ctx, it.m.root, i))
 }
 
@@ -78,6 +107,9 @@ func (it *Iter) SeekOrdinal(i uint64) bool {
 func (it *Iter) Next() bool {
 	if !it.valid {
 		return false
+	}
+	if len(it.ov) > 0 {
+		return it.ovNext()
 	}
 	_, err := it.c.next(it.ctx)
 	return it.settle(err)
@@ -88,11 +120,15 @@ func (it *Iter) Prev() bool {
 	if !it.valid {
 		return false
 	}
+	if len(it.ov) > 0 {
+		return it.ovPrev()
+	}
 	return it.settle(it.c.prev(it.ctx))
 }
 
 // settle records err and whether the cursor is on an entry within bounds.
 func (it *Iter) settle(err error) bool {
+	it.onOv = false
 	if err != nil {
 		it.err, it.valid = err, false
 		return false
@@ -112,11 +148,19 @@ func (it *Iter) settle(err error) bool {
 func (it *Iter) Valid() bool { return it.valid }
 
 // Key returns the current entry's key.
-func (it *Iter) Key() []byte { return it.c.key() }
+func (it *Iter) Key() []byte {
+	if it.onOv {
+		return it.ov[it.oi].Key
+	}
+	return it.c.key()
+}
 
 // Value returns the current entry's value. An inline value is a view; a
 // value stored out of line is read into a new slice.
 func (it *Iter) Value() ([]byte, error) {
+	if it.onOv {
+		return it.ov[it.oi].Value, nil
+	}
 	v, blob := it.c.value()
 	if blob {
 		return readBlob(it.ctx, it.m.cs, v)
@@ -137,6 +181,11 @@ func (it *Iter) Close() error {
 // upper bound). It answers the catalog's frequent "is there any such
 // object" without an iterator's allocation.
 func (m Map) AnyIn(ctx context.Context, lo, hi []byte) (bool, error) {
+	if len(m.ov) > 0 {
+		it := m.NewIter(ctx, IterOptions{LowerBound: lo, UpperBound: hi})
+		ok := it.First()
+		return ok, it.Close()
+	}
 	// seekLeaf descends into the child whose last key is the first >= lo,
 	// so the leaf it returns holds the first key >= lo if any key is.
 	nd, i, err := m.seekLeaf(ctx, lo)

@@ -31,6 +31,7 @@ type Map struct {
 	cs   ChunkStore
 	root node
 	addr store.Address
+	ov   []Edit // deferred edits (overlay.go), sorted; never modified
 }
 
 // NewMap returns an empty map stored in cs.
@@ -61,14 +62,26 @@ func loadNode(ctx context.Context, cs ChunkStore, addr store.Address) (node, err
 
 // Root returns the address of the map's root node. Maps with the same
 // entries have the same root address.
-func (m Map) Root() store.Address { return m.addr }
+// A map with deferred edits has no address yet: Root panics on one
+// (Materialize it first).
+func (m Map) Root() store.Address {
+	if len(m.ov) > 0 {
+		panic("prolly: Root of a map with deferred edits")
+	}
+	return m.addr
+}
 
 // Store returns the chunk store the map lives in.
 func (m Map) Store() ChunkStore { return m.cs }
 
 // Count returns the number of entries, in time proportional to the root's
 // fan-out.
-func (m Map) Count() uint64 { return m.root.treeCount() }
+func (m Map) Count() uint64 {
+	if len(m.ov) > 0 {
+		return m.deferredCount()
+	}
+	return m.root.treeCount()
+}
 
 // Height returns the number of levels of the tree; an empty map or a single
 // leaf has height 1.
@@ -79,6 +92,9 @@ func (m Map) Height() int { return m.root.level + 1 }
 // reading it allocates nothing. A value stored out of line is returned in a
 // new slice.
 func (m Map) Get(ctx context.Context, key []byte) (val []byte, found bool, err error) {
+	if e, ok := m.deferredEdit(key); ok {
+		return e.Value, !e.Delete, nil
+	}
 	nd, i, err := m.seekLeaf(ctx, key)
 	if err != nil || i == nd.n || !bytes.Equal(nd.key(i), key) {
 		return nil, false, err
@@ -94,6 +110,9 @@ func (m Map) Get(ctx context.Context, key []byte) (val []byte, found bool, err e
 
 // Has reports whether key is in the map.
 func (m Map) Has(ctx context.Context, key []byte) (bool, error) {
+	if e, ok := m.deferredEdit(key); ok {
+		return !e.Delete, nil
+	}
 	nd, i, err := m.seekLeaf(ctx, key)
 	return err == nil && i < nd.n && bytes.Equal(nd.key(i), key), err
 }

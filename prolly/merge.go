@@ -127,6 +127,9 @@ func MergeInto(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc)
 // one key, even with one value, is a duplicate key). An error from alike
 // ends the merge.
 func MergeIntoWith(ctx context.Context, base, ours, theirs Map, resolve ResolveFunc, alike func(Diff) error) (Map, MergeStats, error) {
+	if len(base.ov)+len(ours.ov)+len(theirs.ov) > 0 {
+		return Map{}, MergeStats{}, errDeferred
+	}
 	if m, ok := trivialMerge(base, ours, theirs); ok {
 		return m, MergeStats{}, nil
 	}
@@ -145,6 +148,9 @@ func MergeIntoWith(ctx context.Context, base, ours, theirs Map, resolve ResolveF
 // which for a transaction's few rows costs a fraction of the diff's walk
 // over the nodes on both paths.
 func MergeKeysInto(ctx context.Context, base, ours, theirs Map, keys [][]byte, resolve ResolveFunc, alike func(Diff) error) (Map, MergeStats, error) {
+	if len(base.ov)+len(ours.ov)+len(theirs.ov) > 0 {
+		return Map{}, MergeStats{}, errDeferred
+	}
 	if m, ok := trivialMerge(base, ours, theirs); ok {
 		return m, MergeStats{}, nil
 	}

@@ -59,8 +59,16 @@ type levelEdit struct {
 // level above, keyed by their last keys. So an edit rewrites about one node
 // per level, and the result is the tree Builder would build from scratch.
 func (m Map) Apply(ctx context.Context, edits []Edit) (Map, error) {
-	if len(edits) == 0 {
+	if len(edits) == 0 && len(m.ov) == 0 {
 		return m, nil
+	}
+	if len(m.ov) > 0 {
+		// The deferred edits and these in one pass (overlay.go).
+		if err := checkIncreasing(edits); err != nil {
+			return Map{}, err
+		}
+		edits = mergeEdits(m.ov, edits)
+		m.ov = nil
 	}
 	level0 := make([]levelEdit, len(edits))
 	for i := range edits {

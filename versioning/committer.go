@@ -56,9 +56,28 @@ type commitQueue struct {
 	leading bool // a leader is merging a batch, or has been named
 }
 
+// Replayer is an optional interface of a commit's IndexEncoder: a
+// transaction that keeps its changes as edits not yet written into its
+// root (exec's deferred tables) and can write them onto a newer root
+// directly. The committer then replays it onto the working set instead
+// of writing its root and merging that: one pass over each changed tree
+// instead of two.
+type Replayer interface {
+	// Deferred reports whether the transaction holds such changes; when
+	// it does not, its roots are merged as any transaction's.
+	Deferred() bool
+	// Replay returns onto with the transaction's changes, or false when
+	// it cannot be sure that equals the three-way merge's result.
+	Replay(ctx context.Context, onto RootValue) (RootValue, bool, error)
+	// Materialized returns the transaction's root with every change
+	// written, for the merge when Replay cannot.
+	Materialized(ctx context.Context) (RootValue, error)
+}
+
 // commitRequest is one transaction waiting to be committed.
 type commitRequest struct {
 	start, current RootValue
+	replay         Replayer // set when current lacks changes Replayer holds
 	enc            IndexEncoder
 	lead           chan struct{} // closed when this transaction is to lead the next batch
 	done           chan struct{} // closed when result and err are final
@@ -74,14 +93,18 @@ const maxBatchAttempts = 100
 // durably, as Repo.CommitTransaction documents, batched with the other
 // transactions committing on the branch at the same time.
 func (c *Committer) Commit(ctx context.Context, r *Repo, branch string, start, current RootValue, enc IndexEncoder) (RootValue, error) {
-	if current.Addr() == start.Addr() && !hasRebased(enc) {
+	rp, _ := enc.(Replayer)
+	if rp != nil && !rp.Deferred() {
+		rp = nil
+	}
+	if rp == nil && current.Addr() == start.Addr() && !hasRebased(enc) {
 		return start, nil
 	}
 	// A commit is not a statement a cancel request may interrupt, and the
 	// batch it may lead serves other sessions too.
 	ctx = context.WithoutCancel(ctx)
 	q := c.queue(r.name, branch)
-	req := &commitRequest{start: start, current: current, enc: enc, lead: make(chan struct{}), done: make(chan struct{})}
+	req := &commitRequest{start: start, current: current, replay: rp, enc: enc, lead: make(chan struct{}), done: make(chan struct{})}
 	q.mu.Lock()
 	q.pending = append(q.pending, req)
 	lead := !q.leading
@@ -107,7 +130,7 @@ func runBatch(ctx context.Context, r *Repo, branch string, q *commitQueue) {
 	batch := q.pending
 	q.pending = nil
 	q.mu.Unlock()
-	wrote := commitBatch(ctx, r, branch, batch)
+	wrote := commitBatchSafely(ctx, r, branch, batch)
 
 	q.mu.Lock()
 	if len(q.pending) > 0 {
@@ -130,6 +153,42 @@ func runBatch(ctx context.Context, r *Repo, branch string, q *commitQueue) {
 	for _, req := range batch {
 		close(req.done)
 	}
+}
+
+// onto returns the working root acc with the transaction's changes: its
+// changes replayed onto acc, or its root merged with acc.
+func (req *commitRequest) onto(ctx context.Context, acc RootValue) (RootValue, error) {
+	current := req.current
+	if req.replay != nil {
+		next, ok, err := req.replay.Replay(ctx, acc)
+		if ok || err != nil {
+			return next, err
+		}
+		if current, err = req.replay.Materialized(ctx); err != nil {
+			return RootValue{}, err
+		}
+	}
+	if acc.Addr() == req.start.Addr() {
+		return current, nil
+	}
+	return MergeRoots(ctx, req.start, current, acc, req.enc)
+}
+
+// commitBatchSafely is commitBatch, with a panic turned into the batch's
+// error: the batch runs on behalf of other sessions too, and its leader
+// must still hand over the lead, or every later commit on the branch
+// would wait for ever.
+func commitBatchSafely(ctx context.Context, r *Repo, branch string, batch []*commitRequest) (wrote bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			err := fmt.Errorf("versioning: commit failed: %v", p)
+			for _, req := range batch {
+				req.err = err
+			}
+			wrote = false
+		}
+	}()
+	return commitBatch(ctx, r, branch, batch)
 }
 
 // hasRebased reports whether the transaction changed rows on top of newer
@@ -180,12 +239,10 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 		merged := 0
 		for _, req := range batch {
 			req.err = nil
-			next := req.current
-			if acc.Addr() != req.start.Addr() {
-				if next, err = MergeRoots(ctx, req.start, req.current, acc, req.enc); err != nil {
-					req.err = err
-					continue
-				}
+			next, err := req.onto(ctx, acc)
+			if err != nil {
+				req.err = err
+				continue
 			}
 			acc, req.result = next, next
 			merged++

@@ -399,7 +399,7 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 	if err := a.sequenceACLs(ctx, d.seqs); err != nil {
 		return err
 	}
-	root := a.tx.Root
+	root := a.tx.Root()
 	for _, seq := range d.seqs {
 		if root, err = root.PutSequence(ctx, seq); err != nil {
 			return err
@@ -676,14 +676,14 @@ func (a *analyzer) setLogged(ctx context.Context, def *versioning.Table, toLogge
 			if self(fk.RefSchema, fk.RefTable) {
 				continue
 			}
-			if ref, ok, err := a.tx.Root.Table(ctx, fk.RefSchema, fk.RefTable); err != nil {
+			if ref, ok, err := a.tx.Root().Table(ctx, fk.RefSchema, fk.RefTable); err != nil {
 				return err
 			} else if ok && ref.Unlogged {
 				return pgerr.New(pgerr.InvalidTableDefinition, "could not change table %q to logged because it references unlogged table %q", def.Name, ref.Name)
 			}
 		}
 	} else {
-		refs, err := a.tx.Root.ReferencingKeys(ctx, def.Schema, def.Name)
+		refs, err := a.tx.Root().ReferencingKeys(ctx, def.Schema, def.Name)
 		if err != nil {
 			return err
 		}
@@ -691,7 +691,7 @@ func (a *analyzer) setLogged(ctx context.Context, def *versioning.Table, toLogge
 			if self(r.Schema, r.Table) {
 				continue
 			}
-			if from, ok, err := a.tx.Root.Table(ctx, r.Schema, r.Table); err != nil {
+			if from, ok, err := a.tx.Root().Table(ctx, r.Schema, r.Table); err != nil {
 				return err
 			} else if ok && !from.Unlogged {
 				return pgerr.New(pgerr.InvalidTableDefinition, "could not change table %q to unlogged because it references logged table %q", def.Name, from.Name)
@@ -699,11 +699,11 @@ func (a *analyzer) setLogged(ctx context.Context, def *versioning.Table, toLogge
 		}
 	}
 	def.Unlogged = !toLogged
-	seqs, err := a.tx.Root.OwnedSequences(ctx, def)
+	seqs, err := a.tx.Root().OwnedSequences(ctx, def)
 	if err != nil {
 		return err
 	}
-	root := a.tx.Root
+	root := a.tx.Root()
 	for _, seq := range seqs {
 		seq.Unlogged = def.Unlogged
 		if root, err = root.PutSequence(ctx, seq); err != nil {
@@ -805,7 +805,7 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 			if err := a.dependentKeys(ctx, t.Def, what, cmd.Behavior == pg.DropBehavior_DROP_CASCADE, cols); err != nil {
 				return err
 			}
-			cur, _, err := a.tx.Root.Table(ctx, def.Schema, def.Name) // as the cascade left it
+			cur, _, err := a.tx.Root().Table(ctx, def.Schema, def.Name) // as the cascade left it
 			if err != nil {
 				return err
 			}
@@ -882,13 +882,13 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		return slices.Contains(fk.Columns, pos) || fk.RefSchema == def.Schema && fk.RefTable == def.Name && slices.Contains(fk.RefColumns, pos)
 	})
 	// Sequences owned by the column go with it.
-	seqs, err := a.tx.Root.OwnedSequences(ctx, def)
+	seqs, err := a.tx.Root().OwnedSequences(ctx, def)
 	if err != nil {
 		return err
 	}
 	for _, seq := range seqs {
 		if seq.OwnedBy == def.Name+"."+c.Name {
-			root, err := a.tx.Root.DropSequence(ctx, seq.Schema, seq.Name)
+			root, err := a.tx.Root().DropSequence(ctx, seq.Schema, seq.Name)
 			if err != nil {
 				return err
 			}
@@ -1074,7 +1074,7 @@ func (a *analyzer) checkForeignKeyTypes(ctx context.Context, def *versioning.Tab
 		if i < 0 {
 			continue
 		}
-		ref, ok, err := a.tx.Root.Table(ctx, fk.RefSchema, fk.RefTable)
+		ref, ok, err := a.tx.Root().Table(ctx, fk.RefSchema, fk.RefTable)
 		if err != nil || !ok {
 			return err
 		}
@@ -1087,12 +1087,12 @@ func (a *analyzer) checkForeignKeyTypes(ctx context.Context, def *versioning.Tab
 			return incompatible(fk.Name, def.Columns[pos], rc, typ, rt)
 		}
 	}
-	refs, err := a.tx.Root.ReferencingKeys(ctx, def.Schema, def.Name)
+	refs, err := a.tx.Root().ReferencingKeys(ctx, def.Schema, def.Name)
 	if err != nil {
 		return err
 	}
 	for _, r := range refs {
-		from, ok, err := a.tx.Root.Table(ctx, r.Schema, r.Table)
+		from, ok, err := a.tx.Root().Table(ctx, r.Schema, r.Table)
 		if err != nil || !ok {
 			return err
 		}
@@ -1158,7 +1158,7 @@ func (a *analyzer) addIdentity(ctx context.Context, def *versioning.Table, cmd *
 	if err := a.sequenceACLs(ctx, d.seqs); err != nil {
 		return err
 	}
-	root := a.tx.Root
+	root := a.tx.Root()
 	for _, seq := range d.seqs {
 		if root, err = root.PutSequence(ctx, seq); err != nil {
 			return err
@@ -1187,7 +1187,7 @@ func (a *analyzer) identitySequence(ctx context.Context, c versioning.Column) (*
 		return nil, err
 	}
 	schema, name := planner.SplitName(parts)
-	seq, ok, err := a.tx.Root.Sequence(ctx, schema, name)
+	seq, ok, err := a.tx.Root().Sequence(ctx, schema, name)
 	if err != nil {
 		return nil, err
 	}
@@ -1230,7 +1230,7 @@ func (a *analyzer) setIdentity(ctx context.Context, def *versioning.Table, cmd *
 		if err := applySeqOptions(seq, o, false, true); err != nil {
 			return err
 		}
-		root, err := a.tx.Root.PutSequence(ctx, seq)
+		root, err := a.tx.Root().PutSequence(ctx, seq)
 		if err != nil {
 			return err
 		}
@@ -1255,7 +1255,7 @@ func (a *analyzer) dropIdentity(ctx context.Context, def *versioning.Table, cmd 
 	if err != nil {
 		return err
 	}
-	root, err := a.tx.Root.DropSequence(ctx, seq.Schema, seq.Name)
+	root, err := a.tx.Root().DropSequence(ctx, seq.Schema, seq.Name)
 	if err != nil {
 		return err
 	}
@@ -1353,7 +1353,7 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 // reference it, the tables that inherit from it, and a table's sequences
 // go with it to its new schema. An index stays in its table's schema.
 func (a *analyzer) moveRelation(ctx context.Context, rel planner.Relation, schema, old, to, name string) error {
-	if other, err := planner.FindRelation(ctx, a.tx.Root, to, name); err != nil {
+	if other, err := planner.FindRelation(ctx, a.tx.Root(), to, name); err != nil {
 		return err
 	} else if other.Kind != planner.RelNone {
 		if to != schema {
@@ -1364,7 +1364,7 @@ func (a *analyzer) moveRelation(ctx context.Context, rel planner.Relation, schem
 	if err := a.renameInViews(ctx, schema, old, to, name); err != nil {
 		return err
 	}
-	root := a.tx.Root
+	root := a.tx.Root()
 	var err error
 	switch rel.Kind {
 	case planner.RelView:
@@ -1636,11 +1636,11 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		}
 		def.Statistics[i].Exprs = exprs
 	}
-	seqs, err := a.tx.Root.OwnedSequences(ctx, &versioning.Table{Schema: def.Schema, Name: def.Name, Columns: []versioning.Column{{Name: old}}})
+	seqs, err := a.tx.Root().OwnedSequences(ctx, &versioning.Table{Schema: def.Schema, Name: def.Name, Columns: []versioning.Column{{Name: old}}})
 	if err != nil {
 		return err
 	}
-	root := a.tx.Root
+	root := a.tx.Root()
 	for _, seq := range seqs {
 		seq.OwnedBy = def.Name + "." + name
 		if root, err = root.PutSequence(ctx, seq); err != nil {
@@ -1698,7 +1698,7 @@ func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, 
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
 	}
 	renameIndex := func() error {
-		if other, err := planner.FindRelation(ctx, a.tx.Root, def.Schema, name); err != nil {
+		if other, err := planner.FindRelation(ctx, a.tx.Root(), def.Schema, name); err != nil {
 			return err
 		} else if other.Kind != planner.RelNone {
 			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
@@ -1798,7 +1798,7 @@ func (a *analyzer) holdsType(oid, own uint32) bool {
 // those values do not follow (PostgreSQL's
 // find_composite_type_dependencies).
 func (a *analyzer) checkRowTypeUnused(ctx context.Context, def *versioning.Table) error {
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func (a *analyzer) alterFunction(s *pg.AlterFunctionStmt) (planner.Utility, erro
 				moved.SecurityDefiner = d.Arg.GetBoolean().GetBoolval()
 			}
 		}
-		root, err := a.tx.Root.PutFunction(ctx, &moved)
+		root, err := a.tx.Root().PutFunction(ctx, &moved)
 		if err != nil {
 			return "", err
 		}
@@ -76,7 +76,7 @@ func (a *analyzer) renameRoutine(ctx context.Context, s *pg.RenameStmt) (string,
 			return "", pgerr.New(pgerr.DuplicateFunction, "function %s already exists in schema %q", functionSignature(&renamed), f.Schema)
 		}
 	}
-	root, err := a.tx.Root.DropFunction(ctx, f)
+	root, err := a.tx.Root().DropFunction(ctx, f)
 	if err != nil {
 		return "", err
 	}

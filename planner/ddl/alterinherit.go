@@ -128,7 +128,7 @@ func (a *analyzer) alterChild(ctx context.Context, k *exec.Table, cmd *pg.AlterT
 
 // childTables returns the tables that inherit directly from def.
 func (a *analyzer) childTables(ctx context.Context, def *versioning.Table) ([]*exec.Table, error) {
-	names, err := a.tx.Root.Children(ctx, def.Schema, def.Name)
+	names, err := a.tx.Root().Children(ctx, def.Schema, def.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +179,7 @@ func (a *analyzer) checkParentNotNull(ctx context.Context, def *versioning.Table
 	if !def.IsPartition() {
 		return nil
 	}
-	p, ok, err := a.tx.Root.Table(ctx, def.Inherits[0].Schema, def.Inherits[0].Name)
+	p, ok, err := a.tx.Root().Table(ctx, def.Inherits[0].Schema, def.Inherits[0].Name)
 	if err != nil || !ok {
 		return err
 	}
@@ -238,7 +238,7 @@ func (a *analyzer) addColumnInherited(ctx context.Context, t *exec.Table, cmd *p
 // updateColumn changes column name of table def as the transaction now
 // has it.
 func (a *analyzer) updateColumn(ctx context.Context, def *versioning.Table, name string, change func(*versioning.Column)) error {
-	cur, ok, err := a.tx.Root.Table(ctx, def.Schema, def.Name)
+	cur, ok, err := a.tx.Root().Table(ctx, def.Schema, def.Name)
 	if err != nil || !ok {
 		return err
 	}
@@ -309,7 +309,7 @@ func (a *analyzer) addCheckInherited(ctx context.Context, t *exec.Table, con *pg
 	if con.IsNoInherit {
 		return nil
 	}
-	after, _, err := a.tx.Root.Table(ctx, t.Def.Schema, t.Def.Name)
+	after, _, err := a.tx.Root().Table(ctx, t.Def.Schema, t.Def.Name)
 	if err != nil || len(after.Checks) <= n {
 		return err
 	}
@@ -471,7 +471,7 @@ func (a *analyzer) renameColumnInherited(ctx context.Context, def *versioning.Ta
 		if planner.ColumnIndex(k.Def, old) < 0 {
 			continue
 		}
-		cur, ok, err := a.tx.Root.Table(ctx, k.Def.Schema, k.Def.Name)
+		cur, ok, err := a.tx.Root().Table(ctx, k.Def.Schema, k.Def.Name)
 		if err != nil || !ok {
 			return err
 		}

@@ -35,7 +35,7 @@ func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd 
 	case child.Schema == parent.Def.Schema && child.Name == parent.Def.Name:
 		return pgerr.New(pgerr.DuplicateTable, "cannot attach a table to itself")
 	}
-	if kids, err := a.tx.Root.Children(ctx, child.Schema, child.Name); err != nil {
+	if kids, err := a.tx.Root().Children(ctx, child.Schema, child.Name); err != nil {
 		return err
 	} else if len(kids) > 0 && !child.Partitioned() {
 		return pgerr.New(pgerr.WrongObjectType, "cannot attach inheritance parent as partition")
@@ -303,7 +303,7 @@ func (a *analyzer) checkClonedTriggers(ctx context.Context, parent, child *versi
 		if !cur.IsPartition() || len(cur.Inherits) == 0 {
 			break
 		}
-		next, ok, err := a.tx.Root.Table(ctx, cur.Inherits[0].Schema, cur.Inherits[0].Name)
+		next, ok, err := a.tx.Root().Table(ctx, cur.Inherits[0].Schema, cur.Inherits[0].Name)
 		if err != nil || !ok {
 			return err
 		}

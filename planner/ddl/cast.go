@@ -156,7 +156,7 @@ func (a *analyzer) castDef(ctx context.Context, s *pg.CreateCastStmt) (*versioni
 	default:
 		c.Context = 'e'
 	}
-	if _, exists, err := a.tx.Root.Cast(ctx, src.oid, tgt.oid); err != nil {
+	if _, exists, err := a.tx.Root().Cast(ctx, src.oid, tgt.oid); err != nil {
 		return nil, err
 	} else if exists || builtinCast(src, tgt) {
 		return nil, pgerr.New(pgerr.DuplicateObject, "cast from type %s to type %s already exists", src.name, tgt.name)
@@ -271,7 +271,7 @@ func (a *analyzer) castNamed(ctx context.Context, l *pg.List, missingOK bool) (*
 	if err != nil {
 		return nil, err
 	}
-	c, ok, err := a.tx.Root.Cast(ctx, src.oid, tgt.oid)
+	c, ok, err := a.tx.Root().Cast(ctx, src.oid, tgt.oid)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +302,7 @@ func (a *analyzer) dropCasts(ctx context.Context, s *pg.DropStmt) (string, error
 		if c == nil {
 			continue
 		}
-		root, err := a.tx.Root.DropFunction(ctx, c)
+		root, err := a.tx.Root().DropFunction(ctx, c)
 		if err != nil {
 			return "", err
 		}
@@ -322,7 +322,7 @@ func (a *analyzer) castDescription(c *versioning.Function) string {
 // which is being dropped; without, their existence is an error, as the
 // dependencies PostgreSQL records make it.
 func (a *analyzer) dropCastsOf(ctx context.Context, f *versioning.Function, cascade bool) error {
-	all, err := a.tx.Root.Casts(ctx)
+	all, err := a.tx.Root().Casts(ctx)
 	if err != nil {
 		return err
 	}
@@ -340,7 +340,7 @@ func (a *analyzer) dropCastsOf(ctx context.Context, f *versioning.Function, casc
 			continue
 		}
 		lines = append(lines, "drop cascades to "+a.castDescription(c))
-		root, err := a.tx.Root.DropFunction(ctx, c)
+		root, err := a.tx.Root().DropFunction(ctx, c)
 		if err != nil {
 			return err
 		}
@@ -364,7 +364,7 @@ func (a *analyzer) dropCastsOf(ctx context.Context, f *versioning.Function, casc
 // dropCastsOfType drops, with CASCADE, the casts from or to type t,
 // which is being dropped; without, their existence is an error.
 func (a *analyzer) dropCastsOfType(ctx context.Context, t *versioning.Type, cascade bool) error {
-	all, err := a.tx.Root.Casts(ctx)
+	all, err := a.tx.Root().Casts(ctx)
 	if err != nil {
 		return err
 	}
@@ -383,7 +383,7 @@ func (a *analyzer) dropCastsOfType(ctx context.Context, t *versioning.Type, casc
 	}
 	for _, c := range casts {
 		a.cascaded(a.castDescription(c))
-		root, err := a.tx.Root.DropFunction(ctx, c)
+		root, err := a.tx.Root().DropFunction(ctx, c)
 		if err != nil {
 			return err
 		}

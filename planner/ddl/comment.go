@@ -33,7 +33,7 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 				return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 			}
 			sc.Comment = text
-			root, err := a.tx.Root.PutSchema(ctx, *sc)
+			root, err := a.tx.Root().PutSchema(ctx, *sc)
 			if err != nil {
 				return "", err
 			}
@@ -114,7 +114,7 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			}
 			t.Checks = slices.Clone(t.Checks)
 			t.Checks[i].Comment = text
-			root, err := a.tx.Root.PutType(ctx, t)
+			root, err := a.tx.Root().PutType(ctx, t)
 			if err != nil {
 				return "", err
 			}
@@ -149,14 +149,14 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			}
 			commented := *ut
 			commented.Comment = text
-			root, err := a.tx.Root.PutType(ctx, &commented)
+			root, err := a.tx.Root().PutType(ctx, &commented)
 			if err != nil {
 				return "", err
 			}
 			a.tx.SetRoot(root)
 			return "COMMENT", nil
 		case pg.ObjectType_OBJECT_LARGEOBJECT:
-			lo, err := largeObjectNamed(ctx, a.tx.Root, s.Object)
+			lo, err := largeObjectNamed(ctx, a.tx.Root(), s.Object)
 			if err != nil {
 				return "", err
 			}
@@ -167,7 +167,7 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			}
 			commented := *lo
 			commented.Comment = text
-			root, err := a.tx.Root.PutLargeObject(ctx, &commented)
+			root, err := a.tx.Root().PutLargeObject(ctx, &commented)
 			if err != nil {
 				return "", err
 			}
@@ -193,7 +193,7 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			}
 			commented := *f
 			commented.Comment = text
-			root, err := a.tx.Root.PutFunction(ctx, &commented)
+			root, err := a.tx.Root().PutFunction(ctx, &commented)
 			if err != nil {
 				return "", err
 			}
@@ -248,7 +248,7 @@ func (a *analyzer) commentRelation(ctx context.Context, kind pg.ObjectType, sche
 	}
 	seq := *rel.Seq
 	seq.Comment = text
-	root, err := a.tx.Root.PutSequence(ctx, &seq)
+	root, err := a.tx.Root().PutSequence(ctx, &seq)
 	if err != nil {
 		return err
 	}
@@ -291,7 +291,7 @@ func (a *analyzer) commentView(ctx context.Context, schema, name, text string) e
 	}
 	v := *rel.View
 	v.Comment = text
-	root, err := a.tx.Root.PutView(ctx, &v)
+	root, err := a.tx.Root().PutView(ctx, &v)
 	if err != nil {
 		return err
 	}

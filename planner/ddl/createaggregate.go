@@ -36,7 +36,7 @@ func (a *analyzer) createAggregate(s *pg.DefineStmt) (planner.Utility, error) {
 		if err != nil {
 			return "", err
 		}
-		old, exists, err := a.tx.Root.Function(ctx, schema, name, def.InputTypes())
+		old, exists, err := a.tx.Root().Function(ctx, schema, name, def.InputTypes())
 		if err != nil {
 			return "", err
 		}

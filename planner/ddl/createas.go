@@ -87,7 +87,7 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 		if def.Rows, err = a.tx.EmptyMap(ctx); err != nil {
 			return "", err
 		}
-		root, err := a.tx.Root.PutTable(ctx, def)
+		root, err := a.tx.Root().PutTable(ctx, def)
 		if err != nil {
 			return "", err
 		}

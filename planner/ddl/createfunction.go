@@ -28,7 +28,7 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (planner.Utility, er
 		if err != nil {
 			return "", err
 		}
-		old, exists, err := a.tx.Root.Function(ctx, schema, name, def.InputTypes())
+		old, exists, err := a.tx.Root().Function(ctx, schema, name, def.InputTypes())
 		if err != nil {
 			return "", err
 		}
@@ -404,7 +404,7 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 		if err := a.dropCastsOf(ctx, f, s.Behavior == pg.DropBehavior_DROP_CASCADE); err != nil {
 			return "", err
 		}
-		root, err := a.tx.Root.DropFunction(ctx, f)
+		root, err := a.tx.Root().DropFunction(ctx, f)
 		if err != nil {
 			return "", err
 		}
@@ -551,7 +551,7 @@ func (a *analyzer) domainName(tn *pg.TypeName) string {
 // in the transaction's root; the plans that used the old definition (or
 // resolved a call without this one) are made again.
 func (a *analyzer) putRoutine(ctx context.Context, def *versioning.Function) error {
-	root, err := a.tx.Root.PutFunction(ctx, def)
+	root, err := a.tx.Root().PutFunction(ctx, def)
 	if err != nil {
 		return err
 	}

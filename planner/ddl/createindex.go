@@ -130,7 +130,7 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 		if len(ix.Columns) > 32 {
 			return "", pgerr.New(codeProgramLimit, "cannot use more than 32 columns in an index")
 		}
-		ns, err := takenNames(ctx, a.tx.Root, def.Schema)
+		ns, err := takenNames(ctx, a.tx.Root(), def.Schema)
 		if err != nil {
 			return "", err
 		}
@@ -220,11 +220,11 @@ func indexColumnOrder(pos int, el *pg.IndexElem) versioning.IndexColumn {
 
 // putTable stores a changed table record in the transaction's root.
 func (a *analyzer) putTable(ctx context.Context, def *versioning.Table) error {
-	old, _, err := a.tx.Root.Table(ctx, def.Schema, def.Name)
+	old, _, err := a.tx.Root().Table(ctx, def.Schema, def.Name)
 	if err != nil {
 		return err
 	}
-	root, err := a.tx.Root.PutTable(ctx, def)
+	root, err := a.tx.Root().PutTable(ctx, def)
 	if err != nil {
 		return err
 	}

@@ -193,7 +193,7 @@ func withTrigger(triggers []versioning.Trigger, tr versioning.Trigger, replace b
 
 // putView writes view v into the transaction's root.
 func (a *analyzer) putView(ctx context.Context, v *versioning.View) error {
-	root, err := a.tx.Root.PutView(ctx, v)
+	root, err := a.tx.Root().PutView(ctx, v)
 	if err != nil {
 		return err
 	}
@@ -264,7 +264,7 @@ func transitionTables(tr *versioning.Trigger, rels []*pg.Node, def *versioning.T
 // name on a partition below, which OR REPLACE (replace) replaces.
 func (a *analyzer) checkTriggerClones(ctx context.Context, def *versioning.Table, tr *versioning.Trigger, replace bool) error {
 	for cur := def; cur.IsPartition() && len(cur.Inherits) > 0; {
-		parent, ok, err := a.tx.Root.Table(ctx, cur.Inherits[0].Schema, cur.Inherits[0].Name)
+		parent, ok, err := a.tx.Root().Table(ctx, cur.Inherits[0].Schema, cur.Inherits[0].Name)
 		if err != nil || !ok {
 			return err
 		}
@@ -450,7 +450,7 @@ func (a *analyzer) dropTriggersOf(ctx context.Context, f *versioning.Function, c
 	if f.Returns != plpgsql.OIDTrigger {
 		return nil
 	}
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}

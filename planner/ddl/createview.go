@@ -100,7 +100,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 				return "", err
 			}
 		}
-		rel, err := planner.FindRelation(ctx, a.tx.Root, schema, v.Name)
+		rel, err := planner.FindRelation(ctx, a.tx.Root(), schema, v.Name)
 		if err != nil {
 			return "", err
 		}
@@ -121,7 +121,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		case rel.Kind != planner.RelNone:
 			return "", pgerr.New(pgerr.DuplicateTable, "relation %q already exists", v.Name)
 		}
-		root, err := a.tx.Root.PutView(ctx, v)
+		root, err := a.tx.Root().PutView(ctx, v)
 		if err != nil {
 			return "", err
 		}
@@ -196,7 +196,7 @@ func (a *analyzer) dropViews(ctx context.Context, s *pg.DropStmt) (string, error
 		if err := a.dropDependentViews(ctx, relSchema, name, "view "+name, cascade); err != nil {
 			return "", err
 		}
-		root, err := a.tx.Root.DropView(ctx, relSchema, name)
+		root, err := a.tx.Root().DropView(ctx, relSchema, name)
 		if err != nil {
 			return "", err
 		}
@@ -208,7 +208,7 @@ func (a *analyzer) dropViews(ctx context.Context, s *pg.DropStmt) (string, error
 // dropDependentViews fails with 2BP01 if views read schema.name, unless
 // cascade, which drops them (and the views that read those).
 func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what string, cascade bool) error {
-	views, err := a.tx.Root.Views(ctx)
+	views, err := a.tx.Root().Views(ctx)
 	if err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 		if err := a.dropDependentViews(ctx, v.Schema, v.Name, "view "+v.Name, true); err != nil {
 			return err
 		}
-		root, err := a.tx.Root.DropView(ctx, v.Schema, v.Name)
+		root, err := a.tx.Root().DropView(ctx, v.Schema, v.Name)
 		if err != nil {
 			return err
 		}
@@ -247,12 +247,12 @@ func (a *analyzer) dropDependentViews(ctx context.Context, schema, name, what st
 // instead (qualified, when the schema changes: the old name no longer
 // resolves as it did).
 func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name string) error {
-	views, err := a.tx.Root.Views(ctx)
+	views, err := a.tx.Root().Views(ctx)
 	if err != nil {
 		return err
 	}
 	target := schema + "." + old
-	root := a.tx.Root
+	root := a.tx.Root()
 	for _, v := range views {
 		if !slices.Contains(v.Depends, target) {
 			continue
@@ -344,7 +344,7 @@ func (a *analyzer) renameViewColumn(ctx context.Context, v *versioning.View, old
 	nv := *v
 	nv.Columns = slices.Clone(v.Columns)
 	nv.Columns[pos].Name = name
-	root, err := a.tx.Root.PutView(ctx, &nv)
+	root, err := a.tx.Root().PutView(ctx, &nv)
 	if err != nil {
 		return err
 	}
@@ -358,7 +358,7 @@ func (a *analyzer) renameViewColumn(ctx context.Context, v *versioning.View, old
 // (PostgreSQL records such a view as depending on the constraint). The
 // views are analyzed again without the key; a grouping error tells.
 func (a *analyzer) keyDependentViews(ctx context.Context, def *versioning.Table, constraint string) error {
-	views, err := a.tx.Root.Views(ctx)
+	views, err := a.tx.Root().Views(ctx)
 	if err != nil {
 		return err
 	}
@@ -476,7 +476,7 @@ func (a *analyzer) rewriteReaders(ctx context.Context, def *versioning.Table, fi
 		return text, true, err
 	}
 	target := def.Schema + "." + def.Name
-	root := a.tx.Root
+	root := a.tx.Root()
 	views, err := root.Views(ctx)
 	if err != nil {
 		return err

@@ -47,7 +47,7 @@ type tableDDL struct {
 }
 
 func (a *analyzer) newTableDDL(ctx context.Context, def *versioning.Table) (*tableDDL, error) {
-	ns, err := takenNames(ctx, a.tx.Root, def.Schema)
+	ns, err := takenNames(ctx, a.tx.Root(), def.Schema)
 	if err != nil {
 		return nil, err
 	}
@@ -511,7 +511,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 		if err := a.sequenceACLs(ctx, d.seqs); err != nil {
 			return "", err
 		}
-		root := a.tx.Root
+		root := a.tx.Root()
 		for _, seq := range d.seqs {
 			if root, err = root.PutSequence(ctx, seq); err != nil {
 				return "", err
@@ -696,7 +696,7 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 			if slices.Contains(set, named{schema, name}) {
 				return true
 			}
-			t, ok, _ := a.tx.Root.Table(ctx, schema, name)
+			t, ok, _ := a.tx.Root().Table(ctx, schema, name)
 			if !ok || len(t.Inherits) == 0 {
 				return false
 			}
@@ -708,11 +708,11 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		// Keys between members of the set go silently; children go before
 		// their parents so that dropping a parent finds no heirs left.
 		for _, n := range set {
-			t, ok, err := a.tx.Root.Table(ctx, n.schema, n.name)
+			t, ok, err := a.tx.Root().Table(ctx, n.schema, n.name)
 			if err != nil || !ok {
 				return "", err
 			}
-			refs, err := referencingOthers(ctx, a.tx.Root, t)
+			refs, err := referencingOthers(ctx, a.tx.Root(), t)
 			if err != nil {
 				return "", err
 			}
@@ -723,8 +723,8 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 		}
 		depth := func(n named) int {
 			d := 0
-			for t, ok, _ := a.tx.Root.Table(ctx, n.schema, n.name); ok && len(t.Inherits) > 0 && d < 100; d++ {
-				t, ok, _ = a.tx.Root.Table(ctx, t.Inherits[0].Schema, t.Inherits[0].Name)
+			for t, ok, _ := a.tx.Root().Table(ctx, n.schema, n.name); ok && len(t.Inherits) > 0 && d < 100; d++ {
+				t, ok, _ = a.tx.Root().Table(ctx, t.Inherits[0].Schema, t.Inherits[0].Name)
 			}
 			return d
 		}
@@ -733,7 +733,7 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 	for _, n := range set {
 		// Looked up again: an earlier member's drop may have changed or
 		// removed it (a partition goes with its parent).
-		t, ok, err := a.tx.Root.Table(ctx, n.schema, n.name)
+		t, ok, err := a.tx.Root().Table(ctx, n.schema, n.name)
 		if err != nil {
 			return "", err
 		}
@@ -761,7 +761,7 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 
 // dropTable removes a table and the sequences it owns.
 func (a *analyzer) dropTable(ctx context.Context, schema string, t *versioning.Table) error {
-	root, err := a.tx.Root.DropTable(ctx, schema, t.Name)
+	root, err := a.tx.Root().DropTable(ctx, schema, t.Name)
 	if err != nil {
 		return err
 	}
@@ -839,7 +839,7 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (planner.Utility, error) {
 		// Tables whose foreign keys reference a truncated table must be
 		// truncated too: with CASCADE they are, else it is an error.
 		for i := 0; i < len(tables); i++ {
-			refs, err := referencingOthers(ctx, a.tx.Root, tables[i])
+			refs, err := referencingOthers(ctx, a.tx.Root(), tables[i])
 			if err != nil {
 				return "", err
 			}
@@ -847,14 +847,14 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (planner.Utility, error) {
 			// partitions too, as PostgreSQL clones it: truncating a
 			// partition cascades to the tables referencing its ancestors.
 			for p := tables[i]; p.PartitionBound != nil && len(p.Inherits) == 1; {
-				parent, ok, err := a.tx.Root.Table(ctx, p.Inherits[0].Schema, p.Inherits[0].Name)
+				parent, ok, err := a.tx.Root().Table(ctx, p.Inherits[0].Schema, p.Inherits[0].Name)
 				if err != nil {
 					return "", err
 				}
 				if !ok {
 					break
 				}
-				up, err := referencingOthers(ctx, a.tx.Root, parent)
+				up, err := referencingOthers(ctx, a.tx.Root(), parent)
 				if err != nil {
 					return "", err
 				}
@@ -870,7 +870,7 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (planner.Utility, error) {
 						WithDetail("Table %q references %q.", r.Table, tables[i].Name).
 						WithHint("Truncate table %q at the same time, or use TRUNCATE ... CASCADE.", r.Table)
 				}
-				child, ok, err := a.tx.Root.Table(ctx, r.Schema, r.Table)
+				child, ok, err := a.tx.Root().Table(ctx, r.Schema, r.Table)
 				if err != nil {
 					return "", err
 				}
@@ -891,7 +891,7 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (planner.Utility, error) {
 		if err != nil {
 			return "", err
 		}
-		root := a.tx.Root
+		root := a.tx.Root()
 		for _, t := range tables {
 			def := cloneTable(t)
 			def.Rows, def.NextRowID = empty, 0

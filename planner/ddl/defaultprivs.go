@@ -105,7 +105,7 @@ func (a *analyzer) alterDefaultPrivileges(s *pg.AlterDefaultPrivilegesStmt) (pla
 			if sc == "" {
 				continue
 			}
-			if _, ok, err := a.tx.Root.Schema(ctx, sc); err != nil {
+			if _, ok, err := a.tx.Root().Schema(ctx, sc); err != nil {
 				return "", err
 			} else if !ok {
 				return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", sc)
@@ -119,7 +119,7 @@ func (a *analyzer) alterDefaultPrivileges(s *pg.AlterDefaultPrivilegesStmt) (pla
 		if err != nil {
 			return "", err
 		}
-		root := a.tx.Root
+		root := a.tx.Root()
 		for _, role := range dedupe(roles) {
 			for _, sc := range dedupe(schemas) {
 				builtin := defaultACLOf(role, sc, kind)
@@ -172,7 +172,7 @@ func (a *analyzer) initialACL(ctx context.Context, owner, schema string, objType
 	kind := defaultKinds[objType]
 	builtin := versioning.DefaultACL(role, kind.all, kind.public)
 	acl := builtin
-	glob, ok, err := a.tx.Root.DefaultPrivilegesOf(ctx, role, "", objType)
+	glob, ok, err := a.tx.Root().DefaultPrivilegesOf(ctx, role, "", objType)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func (a *analyzer) initialACL(ctx context.Context, owner, schema string, objType
 		acl = glob.ACL
 	}
 	if objType != versioning.DefaultSchemas {
-		in, ok, err := a.tx.Root.DefaultPrivilegesOf(ctx, role, schema, objType)
+		in, ok, err := a.tx.Root().DefaultPrivilegesOf(ctx, role, schema, objType)
 		if err != nil {
 			return nil, err
 		}

@@ -59,7 +59,7 @@ func (a *analyzer) dropOwnedBy(ctx context.Context, role string, behavior pg.Dro
 		}
 		return out, true
 	}
-	root := a.tx.Root
+	root := a.tx.Root()
 	tables, err := root.Tables(ctx)
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func (a *analyzer) dropOwnedBy(ctx context.Context, role string, behavior pg.Dro
 			}
 		}
 	}
-	views, err := a.tx.Root.Views(ctx)
+	views, err := a.tx.Root().Views(ctx)
 	if err != nil {
 		return err
 	}
@@ -119,14 +119,14 @@ func (a *analyzer) dropOwnedBy(ctx context.Context, role string, behavior pg.Dro
 		if acl, ok := revoke(v.ACL); ok {
 			nv := *v
 			nv.ACL = acl
-			r, err := a.tx.Root.PutView(ctx, &nv)
+			r, err := a.tx.Root().PutView(ctx, &nv)
 			if err != nil {
 				return err
 			}
 			a.tx.SetRoot(r)
 		}
 	}
-	seqs, err := a.tx.Root.Sequences(ctx)
+	seqs, err := a.tx.Root().Sequences(ctx)
 	if err != nil {
 		return err
 	}
@@ -139,14 +139,14 @@ func (a *analyzer) dropOwnedBy(ctx context.Context, role string, behavior pg.Dro
 		if acl, ok := revoke(q.ACL); ok {
 			nq := *q
 			nq.ACL = acl
-			r, err := a.tx.Root.PutSequence(ctx, &nq)
+			r, err := a.tx.Root().PutSequence(ctx, &nq)
 			if err != nil {
 				return err
 			}
 			a.tx.SetRoot(r)
 		}
 	}
-	schemas, err := a.tx.Root.Schemas(ctx)
+	schemas, err := a.tx.Root().Schemas(ctx)
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (a *analyzer) dropOwnedBy(ctx context.Context, role string, behavior pg.Dro
 		if acl, ok := revoke(sc.ACL); ok {
 			ns := *sc
 			ns.ACL = acl
-			r, err := a.tx.Root.PutSchema(ctx, ns)
+			r, err := a.tx.Root().PutSchema(ctx, ns)
 			if err != nil {
 				return err
 			}

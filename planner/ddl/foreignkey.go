@@ -212,7 +212,7 @@ func referencingOthers(ctx context.Context, root versioning.RootValue, t *versio
 // dropForeignKeys removes the foreign keys refs from their tables.
 func (a *analyzer) dropForeignKeys(ctx context.Context, refs []versioning.ForeignKeyRef) error {
 	for _, r := range refs {
-		t, ok, err := a.tx.Root.Table(ctx, r.Schema, r.Table)
+		t, ok, err := a.tx.Root().Table(ctx, r.Schema, r.Table)
 		if err != nil || !ok {
 			return err
 		}
@@ -228,13 +228,13 @@ func (a *analyzer) dropForeignKeys(ctx context.Context, refs []versioning.Foreig
 // dependentKeys fails with 2BP01 when foreign keys of other tables
 // reference t, unless cascade, which drops them (with a notice).
 func (a *analyzer) dependentKeys(ctx context.Context, t *versioning.Table, what string, cascade bool, onlyCols []int) error {
-	refs, err := referencingOthers(ctx, a.tx.Root, t)
+	refs, err := referencingOthers(ctx, a.tx.Root(), t)
 	if err != nil {
 		return err
 	}
 	if onlyCols != nil {
 		refs = slices.DeleteFunc(refs, func(r versioning.ForeignKeyRef) bool {
-			child, ok, _ := a.tx.Root.Table(ctx, r.Schema, r.Table)
+			child, ok, _ := a.tx.Root().Table(ctx, r.Schema, r.Table)
 			if !ok {
 				return true
 			}

@@ -405,7 +405,7 @@ func (d *tableDDL) finishWithSelf(ctx context.Context) error {
 		return d.finish(ctx)
 	}
 	tx := d.a.tx
-	saved := tx.Root
+	saved := tx.Root()
 	defer tx.SetRoot(saved)
 	empty, err := tx.EmptyMap(ctx)
 	if err != nil {
@@ -427,7 +427,7 @@ func (d *tableDDL) finishWithSelf(ctx context.Context) error {
 // function; which overload it calls is settled when it runs, so every
 // call of the name counts.)
 func (a *analyzer) dropGenerationsOf(ctx context.Context, f *versioning.Function, cascade bool) error {
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}
@@ -459,7 +459,7 @@ func (a *analyzer) dropGenerationsOf(ctx context.Context, f *versioning.Function
 // tables whose partition key calls f: they keep f (2BP01), or with
 // CASCADE go with it, as PostgreSQL's dependencies have it.
 func (a *analyzer) dropPartitionKeysOf(ctx context.Context, f *versioning.Function, cascade bool) error {
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}

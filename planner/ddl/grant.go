@@ -37,7 +37,7 @@ func (a *analyzer) requireSchemaCreate(ctx context.Context, schema string) error
 	if err != nil || au.Superuser {
 		return err
 	}
-	sc, ok, err := a.tx.Root.Schema(ctx, schema)
+	sc, ok, err := a.tx.Root().Schema(ctx, schema)
 	if err != nil || !ok {
 		return err // a missing schema fails elsewhere, with its own error
 	}
@@ -132,13 +132,13 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 		if g.Targtype == pg.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
 			for _, n := range g.Objects {
 				schema := a.s.ResolveSchemaName(n.GetString_().GetSval())
-				if _, ok, err := a.tx.Root.Schema(ctx, schema); err != nil {
+				if _, ok, err := a.tx.Root().Schema(ctx, schema); err != nil {
 					return "", err
 				} else if !ok {
 					return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
 				}
 				if onSequences {
-					all, err := a.tx.Root.Sequences(ctx)
+					all, err := a.tx.Root().Sequences(ctx)
 					if err != nil {
 						return "", err
 					}
@@ -149,7 +149,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 					}
 					continue
 				}
-				in, err := a.tx.Root.TablesIn(ctx, schema)
+				in, err := a.tx.Root().TablesIn(ctx, schema)
 				if err != nil {
 					return "", err
 				}
@@ -185,7 +185,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 		if len(tables)+len(views) > 0 && versioning.KeepPrivileges(privs, versioning.TablePrivileges) != privs {
 			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type USAGE for table")
 		}
-		root := a.tx.Root
+		root := a.tx.Root()
 		for _, t := range tables {
 			nt := *t
 			if privs != "" {
@@ -270,7 +270,7 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *planner.Authority, g *p
 	if err != nil {
 		return err
 	}
-	root := a.tx.Root
+	root := a.tx.Root()
 	for _, n := range g.Objects {
 		name := n.GetString_().GetSval()
 		sc, ok, err := root.Schema(ctx, name)
@@ -318,13 +318,13 @@ func (a *analyzer) grantRoutines(ctx context.Context, au *planner.Authority, g *
 	}
 	var fns []*versioning.Function
 	if g.Targtype == pg.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
-		all, err := a.tx.Root.Functions(ctx)
+		all, err := a.tx.Root().Functions(ctx)
 		if err != nil {
 			return err
 		}
 		for _, n := range g.Objects {
 			schema := a.s.ResolveSchemaName(n.GetString_().GetSval())
-			if _, ok, err := a.tx.Root.Schema(ctx, schema); err != nil {
+			if _, ok, err := a.tx.Root().Schema(ctx, schema); err != nil {
 				return err
 			} else if !ok {
 				return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
@@ -348,7 +348,7 @@ func (a *analyzer) grantRoutines(ctx context.Context, au *planner.Authority, g *
 			fns = append(fns, f)
 		}
 	}
-	root := a.tx.Root
+	root := a.tx.Root()
 	for _, f := range fns {
 		acl, err := planner.ChangeACL(au, a.s.Notice, g, planner.FunctionACL(f), f.Owner, planner.RoutineKind(f), f.Name, privs, grantees)
 		if err != nil {
@@ -390,7 +390,7 @@ func (a *analyzer) grantTypes(ctx context.Context, au *planner.Authority, g *pg.
 	if privs == "" {
 		privs = versioning.TypePrivileges
 	}
-	root := a.tx.Root
+	root := a.tx.Root()
 	for _, n := range g.Objects {
 		names := planner.NameList(n.GetList().GetItems())
 		want := byte(0)
@@ -440,7 +440,7 @@ func (a *analyzer) grantLargeObjects(ctx context.Context, au *planner.Authority,
 	if privs == "" {
 		privs = versioning.LargeObjectPrivileges
 	}
-	root := a.tx.Root
+	root := a.tx.Root()
 	for _, n := range g.Objects {
 		lo, err := largeObjectNamed(ctx, root, n)
 		if err != nil {
@@ -550,7 +550,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 			}
 			sc.ACL = versioning.ChangeACLOwner(sc.ACL, planner.OwnerOf(sc.Owner), owner)
 			sc.Owner = owner
-			root, err := a.tx.Root.PutSchema(ctx, *sc)
+			root, err := a.tx.Root().PutSchema(ctx, *sc)
 			if err != nil {
 				return "", err
 			}
@@ -559,7 +559,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 		case pg.ObjectType_OBJECT_DATABASE:
 			return "ALTER DATABASE", a.s.AlterDatabaseOwner(ctx, s)
 		case pg.ObjectType_OBJECT_LARGEOBJECT:
-			lo, err := largeObjectNamed(ctx, a.tx.Root, s.Object)
+			lo, err := largeObjectNamed(ctx, a.tx.Root(), s.Object)
 			if err != nil {
 				return "", err
 			}
@@ -569,7 +569,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 			nl := *lo
 			nl.ACL = versioning.ChangeACLOwner(lo.ACL, planner.OwnerOf(lo.Owner), owner)
 			nl.Owner = owner
-			root, err := a.tx.Root.PutLargeObject(ctx, &nl)
+			root, err := a.tx.Root().PutLargeObject(ctx, &nl)
 			if err != nil {
 				return "", err
 			}
@@ -598,7 +598,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 			nt := *t
 			nt.ACL = versioning.ChangeACLOwner(t.ACL, planner.OwnerOf(t.Owner), owner)
 			nt.Owner = owner
-			root, err := a.tx.Root.PutType(ctx, &nt)
+			root, err := a.tx.Root().PutType(ctx, &nt)
 			if err != nil {
 				return "", err
 			}
@@ -622,7 +622,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 			nf := *f
 			nf.ACL = versioning.ChangeACLOwner(f.ACL, planner.OwnerOf(f.Owner), owner)
 			nf.Owner = owner
-			root, err := a.tx.Root.PutFunction(ctx, &nf)
+			root, err := a.tx.Root().PutFunction(ctx, &nf)
 			if err != nil {
 				return "", err
 			}

@@ -56,7 +56,7 @@ func (a *analyzer) addInherit(ctx context.Context, def *versioning.Table, rv *pg
 			return pgerr.New(pgerr.DuplicateTable, "circular inheritance not allowed").
 				WithDetail("%q is already a child of %q.", parent.Name, def.Name)
 		}
-		t, ok, err := a.tx.Root.Table(ctx, n.Schema, n.Name)
+		t, ok, err := a.tx.Root().Table(ctx, n.Schema, n.Name)
 		if err != nil {
 			return err
 		}

@@ -426,7 +426,7 @@ func remapIndex(parent, def *versioning.Table, pix versioning.Index) (versioning
 // parent's primary key and the indexes it lacks, built from its rows; an
 // equivalent index it has already stands for the parent's.
 func (a *analyzer) addPartitionIndexes(ctx context.Context, parent, def *versioning.Table) error {
-	ns, err := takenNames(ctx, a.tx.Root, def.Schema)
+	ns, err := takenNames(ctx, a.tx.Root(), def.Schema)
 	if err != nil {
 		return err
 	}
@@ -748,12 +748,12 @@ func (a *analyzer) descendants(ctx context.Context, t *versioning.Table) ([]*ver
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
-		names, err := a.tx.Root.Children(ctx, cur.Schema, cur.Name)
+		names, err := a.tx.Root().Children(ctx, cur.Schema, cur.Name)
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range names {
-			c, ok, err := a.tx.Root.Table(ctx, n.Schema, n.Name)
+			c, ok, err := a.tx.Root().Table(ctx, n.Schema, n.Name)
 			if err != nil {
 				return nil, err
 			}

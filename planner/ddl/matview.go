@@ -90,7 +90,7 @@ func (a *analyzer) refreshMatView(s *pg.RefreshMatViewStmt) (planner.Utility, er
 // target ("schema.name"), unless cascade, which drops them and what
 // depends on them.
 func (a *analyzer) dropDependentMatviews(ctx context.Context, target, what string, cascade bool) error {
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (a *analyzer) dropDependentMatviews(ctx context.Context, target, what strin
 		if err := a.dropDependentViews(ctx, t.Schema, t.Name, "materialized view "+t.Name, true); err != nil {
 			return err
 		}
-		root, err := a.tx.Root.DropTable(ctx, t.Schema, t.Name)
+		root, err := a.tx.Root().DropTable(ctx, t.Schema, t.Name)
 		if err != nil {
 			return err
 		}

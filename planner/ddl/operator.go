@@ -243,7 +243,7 @@ func (a *analyzer) operatorDef(ctx context.Context, list []*pg.Node, schema, nam
 		}
 	}
 	left, right := def.Operands()
-	if _, exists, err := a.tx.Root.Operator(ctx, schema, name, left, right); err != nil {
+	if _, exists, err := a.tx.Root().Operator(ctx, schema, name, left, right); err != nil {
 		return nil, err
 	} else if exists {
 		return nil, pgerr.New(pgerr.DuplicateFunction, "operator %s already exists", name)
@@ -349,7 +349,7 @@ func (a *analyzer) findOperator(ctx context.Context, schema, name string, left, 
 		schemas = []string{a.s.ResolveSchemaName(schema)}
 	}
 	for _, sc := range schemas {
-		op, ok, err := a.tx.Root.Operator(ctx, sc, name, left, right)
+		op, ok, err := a.tx.Root().Operator(ctx, sc, name, left, right)
 		if err != nil || ok {
 			return op, err
 		}
@@ -424,7 +424,7 @@ func (a *analyzer) dropOperators(ctx context.Context, s *pg.DropStmt) (string, e
 		if err := a.requireRoutineOwner(op); err != nil {
 			return "", err
 		}
-		root, err := a.tx.Root.DropFunction(ctx, op)
+		root, err := a.tx.Root().DropFunction(ctx, op)
 		if err != nil {
 			return "", err
 		}
@@ -436,7 +436,7 @@ func (a *analyzer) dropOperators(ctx context.Context, s *pg.DropStmt) (string, e
 
 // operatorsOf returns the operators that stand for user function f.
 func (a *analyzer) operatorsOf(ctx context.Context, f *versioning.Function) ([]*versioning.Function, error) {
-	ops, err := a.tx.Root.Operators(ctx)
+	ops, err := a.tx.Root().Operators(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -466,7 +466,7 @@ func (a *analyzer) dropOperatorsOf(ctx context.Context, f *versioning.Function, 
 	var lines []string
 	for _, op := range ops {
 		lines = append(lines, "drop cascades to "+a.operatorDescription(op))
-		root, err := a.tx.Root.DropFunction(ctx, op)
+		root, err := a.tx.Root().DropFunction(ctx, op)
 		if err != nil {
 			return err
 		}
@@ -539,7 +539,7 @@ func (a *analyzer) alterOperator(s *pg.AlterOperatorStmt) (planner.Utility, erro
 			}
 			return "", pgerr.New(pgerr.InvalidFunctionDefinition, "only boolean operators can have %s selectivity", what)
 		}
-		root, err := a.tx.Root.PutFunction(ctx, &changed)
+		root, err := a.tx.Root().PutFunction(ctx, &changed)
 		if err != nil {
 			return "", err
 		}
@@ -564,12 +564,12 @@ func (a *analyzer) setOperatorSchema(ctx context.Context, s *pg.AlterObjectSchem
 		return "", err
 	}
 	left, right := op.Operands()
-	if _, exists, err := a.tx.Root.Operator(ctx, to, op.Name, left, right); err != nil {
+	if _, exists, err := a.tx.Root().Operator(ctx, to, op.Name, left, right); err != nil {
 		return "", err
 	} else if exists {
 		return "", pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint \"pg_operator_oprname_l_r_n_index\"")
 	}
-	root, err := a.tx.Root.DropFunction(ctx, op)
+	root, err := a.tx.Root().DropFunction(ctx, op)
 	if err != nil {
 		return "", err
 	}

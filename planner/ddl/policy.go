@@ -370,7 +370,7 @@ func mustParseExpr(text string) *pg.Node {
 // (schema.name, described by what) with cascade, or fails as PostgreSQL
 // does without.
 func (a *analyzer) dropDependentPolicies(ctx context.Context, target, what string, cascade bool) error {
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ func defName(n *pg.Node) string {
 // dropRangesOver handles the range types whose subtype is t, which DROP
 // TYPE t removes with CASCADE and is refused without.
 func (a *analyzer) dropRangesOver(ctx context.Context, t *versioning.Type, cascade bool) error {
-	all, err := a.tx.Root.Types(ctx)
+	all, err := a.tx.Root().Types(ctx)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (a *analyzer) dropRangesOver(ctx context.Context, t *versioning.Type, casca
 	}
 	for _, r := range deps {
 		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to type %s", r.Name))
-		root, err := a.tx.Root.DropType(ctx, r.Schema, r.Name)
+		root, err := a.tx.Root().DropType(ctx, r.Schema, r.Name)
 		if err != nil {
 			return err
 		}

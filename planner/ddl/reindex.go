@@ -154,7 +154,7 @@ func (a *analyzer) reindexSchema(ctx context.Context, schema string, concurrentl
 		} else if !ok {
 			return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", schema)
 		}
-		if sc, ok, err := a.tx.Root.Schema(ctx, schema); err != nil {
+		if sc, ok, err := a.tx.Root().Schema(ctx, schema); err != nil {
 			return err
 		} else if ok {
 			au, err := a.Authority()
@@ -170,7 +170,7 @@ func (a *analyzer) reindexSchema(ctx context.Context, schema string, concurrentl
 			return nil
 		}
 	}
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}

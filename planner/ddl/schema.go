@@ -78,7 +78,7 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (planner.Utility, error)
 		if err != nil {
 			return "", err
 		}
-		root, err := a.tx.Root.PutSchema(ctx, versioning.Schema{Name: name, Owner: owner, ACL: acl})
+		root, err := a.tx.Root().PutSchema(ctx, versioning.Schema{Name: name, Owner: owner, ACL: acl})
 		if err != nil {
 			return "", err
 		}
@@ -145,7 +145,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 			}
 			return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 		}
-		root := a.tx.Root
+		root := a.tx.Root()
 		tables, err := root.TablesIn(ctx, name)
 		if err != nil {
 			return "", err
@@ -241,7 +241,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 					if err := a.dropForeignKeys(ctx, []versioning.ForeignKeyRef{r}); err != nil {
 						return "", err
 					}
-					root = a.tx.Root
+					root = a.tx.Root()
 				}
 			}
 			if root, err = root.DropTable(ctx, name, t.Name); err != nil {
@@ -302,7 +302,7 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 		return pgerr.New(pgerr.Code("42939"), "unacceptable schema name %q", name).
 			WithDetail("The prefix \"pg_\" is reserved for system schemas.")
 	}
-	root := a.tx.Root
+	root := a.tx.Root()
 	sc, _, err := root.Schema(ctx, old)
 	if err != nil {
 		return err

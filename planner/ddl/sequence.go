@@ -304,7 +304,7 @@ func (a *analyzer) putSequence(ctx context.Context, seq *versioning.Sequence, o 
 			return err
 		}
 	}
-	root, err := a.tx.Root.PutSequence(ctx, seq)
+	root, err := a.tx.Root().PutSequence(ctx, seq)
 	if err != nil {
 		return err
 	}
@@ -372,7 +372,7 @@ func (a *analyzer) dropSequences(ctx context.Context, s *pg.DropStmt) (string, e
 
 // dropSequence drops one sequence, handling the defaults that use it.
 func (a *analyzer) dropSequence(ctx context.Context, schema, name string, cascade bool) error {
-	tables, err := a.tx.Root.TablesIn(ctx, schema)
+	tables, err := a.tx.Root().TablesIn(ctx, schema)
 	if err != nil {
 		return err
 	}
@@ -408,7 +408,7 @@ func (a *analyzer) dropSequence(ctx context.Context, schema, name string, cascad
 	if err := a.dropDependentViews(ctx, schema, name, "sequence "+name, cascade); err != nil {
 		return err
 	}
-	root, err := a.tx.Root.DropSequence(ctx, schema, name)
+	root, err := a.tx.Root().DropSequence(ctx, schema, name)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func (a *analyzer) setSchema(s *pg.AlterObjectSchemaStmt) (planner.Utility, erro
 
 // checkSchemaExists fails unless schema to exists.
 func (a *analyzer) checkSchemaExists(ctx context.Context, to string) error {
-	if _, ok, err := a.tx.Root.Schema(ctx, to); err != nil {
+	if _, ok, err := a.tx.Root().Schema(ctx, to); err != nil {
 		return err
 	} else if !ok {
 		return pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", to)
@@ -98,7 +98,7 @@ func (a *analyzer) setTypeSchema(ctx context.Context, s *pg.AlterObjectSchemaStm
 	if len(users) > 0 || len(over) > 0 {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "cannot move type %s while columns or domains use it", t.Name)
 	}
-	root, err := a.tx.Root.DropType(ctx, t.Schema, t.Name)
+	root, err := a.tx.Root().DropType(ctx, t.Schema, t.Name)
 	if err != nil {
 		return "", err
 	}
@@ -185,7 +185,7 @@ func (a *analyzer) setRoutineSchema(ctx context.Context, s *pg.AlterObjectSchema
 			return "", pgerr.New(pgerr.DuplicateFunction, "%s %s already exists in schema %q", what, functionSignature(f), to)
 		}
 	}
-	root, err := a.tx.Root.DropFunction(ctx, f)
+	root, err := a.tx.Root().DropFunction(ctx, f)
 	if err != nil {
 		return "", err
 	}

@@ -172,7 +172,7 @@ func chooseStatisticsName(table string, names []string, taken map[string]bool) s
 // statisticsNames returns the names of the statistics objects of the
 // tables of schema.
 func (a *analyzer) statisticsNames(ctx context.Context, schema string) (map[string]bool, error) {
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +193,7 @@ func (a *analyzer) statisticsNames(ctx context.Context, schema string) (map[stri
 // when there is none.
 func (a *analyzer) findStatistics(ctx context.Context, names []string) (*versioning.Table, int, error) {
 	schema, name := planner.SplitName(names)
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -41,7 +41,7 @@ func (a *analyzer) ensureTempSchema(ctx context.Context) (string, error) {
 		}
 		return name, err
 	}
-	root, err := a.tx.Root.PutSchema(ctx, versioning.Schema{Name: name, Owner: a.s.User()})
+	root, err := a.tx.Root().PutSchema(ctx, versioning.Schema{Name: name, Owner: a.s.User()})
 	if err != nil {
 		return "", err
 	}
@@ -58,7 +58,7 @@ func EmptySchema(ctx context.Context, s planner.Session, tx *exec.Txn, schema st
 
 // dropSchemaContents drops every table and sequence of schema.
 func (a *analyzer) dropSchemaContents(ctx context.Context, schema string) error {
-	root := a.tx.Root
+	root := a.tx.Root()
 	tables, err := root.TablesIn(ctx, schema)
 	if err != nil {
 		return err
@@ -122,7 +122,7 @@ func (a *analyzer) newRelationName(ctx context.Context, rv *pg.RangeVar, ifNotEx
 	if err != nil {
 		return "", false, err
 	}
-	rel, err := planner.FindRelation(ctx, a.tx.Root, schema, rv.Relname)
+	rel, err := planner.FindRelation(ctx, a.tx.Root(), schema, rv.Relname)
 	switch {
 	case err != nil:
 		return "", false, err

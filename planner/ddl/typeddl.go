@@ -40,12 +40,12 @@ func (a *analyzer) newTypeName(ctx context.Context, names []string) (string, str
 	if err != nil {
 		return "", "", err
 	}
-	_, ok, err := a.tx.Root.Type(ctx, schema, name)
+	_, ok, err := a.tx.Root().Type(ctx, schema, name)
 	if err != nil {
 		return "", "", err
 	}
 	if !ok {
-		_, ok, err = a.tx.Root.Table(ctx, schema, name)
+		_, ok, err = a.tx.Root().Table(ctx, schema, name)
 	}
 	if err != nil {
 		return "", "", err
@@ -66,7 +66,7 @@ func (a *analyzer) ownType(ctx context.Context, t *versioning.Type) error {
 }
 
 func (a *analyzer) putType(ctx context.Context, t *versioning.Type) error {
-	root, err := a.tx.Root.PutType(ctx, t)
+	root, err := a.tx.Root().PutType(ctx, t)
 	if err != nil {
 		return err
 	}
@@ -369,7 +369,7 @@ func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (planner.Utility, error) {
 // indexExpressionUsers returns the index expression columns whose type
 // is t, as "index.column" (the name PostgreSQL gives the column).
 func (a *analyzer) indexExpressionUsers(ctx context.Context, t *versioning.Type) ([]string, error) {
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -395,7 +395,7 @@ func (a *analyzer) indexExpressionUsers(ctx context.Context, t *versioning.Type)
 // typeUsers returns the columns whose type is t or an array of it, as
 // "table.column".
 func (a *analyzer) typeUsers(ctx context.Context, t *versioning.Type) ([]string, error) {
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -412,7 +412,7 @@ func (a *analyzer) typeUsers(ctx context.Context, t *versioning.Type) ([]string,
 			}
 		}
 	}
-	types, err := a.tx.Root.Types(ctx)
+	types, err := a.tx.Root().Types(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -522,7 +522,7 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 			detail := strings.Join(lines, "\n")
 			return "", e.WithDetail("%s", detail).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		root, err := a.tx.Root.DropType(ctx, t.Schema, t.Name)
+		root, err := a.tx.Root().DropType(ctx, t.Schema, t.Name)
 		if err != nil {
 			return "", err
 		}
@@ -571,7 +571,7 @@ func (a *analyzer) renameType(ctx context.Context, names []string, newName strin
 			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename type %s while columns use it", t.Name)
 		}
 	}
-	root, err := a.tx.Root.DropType(ctx, t.Schema, t.Name)
+	root, err := a.tx.Root().DropType(ctx, t.Schema, t.Name)
 	if err != nil {
 		return err
 	}
@@ -605,7 +605,7 @@ func (a *analyzer) renameEnumValue(ctx context.Context, t *versioning.Type, from
 		return err
 	}
 	enum := planner.TypeOIDOf(t)
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}
@@ -673,7 +673,7 @@ func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, che
 	if err != nil {
 		return err
 	}
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}
@@ -903,7 +903,7 @@ func (a *analyzer) arrayElementDomain(tn *pg.TypeName) *versioning.Type {
 // domainsOver returns the domains declared over t: over domain t itself,
 // or over type t or its array type.
 func (a *analyzer) domainsOver(ctx context.Context, t *versioning.Type) ([]*versioning.Type, error) {
-	all, err := a.tx.Root.Types(ctx)
+	all, err := a.tx.Root().Types(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -927,7 +927,7 @@ func (a *analyzer) domainsOver(ctx context.Context, t *versioning.Type) ([]*vers
 // a column in a table's partition key takes the table with it. A column
 // of a domain over t goes with the domain.
 func (a *analyzer) dropTypeColumns(ctx context.Context, t *versioning.Type) error {
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}

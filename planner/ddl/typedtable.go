@@ -137,7 +137,7 @@ func (a *analyzer) dropOf(ctx context.Context, def *versioning.Table) error {
 
 // typedTables returns the tables of type t.
 func (a *analyzer) typedTables(ctx context.Context, t *versioning.Type) ([]*versioning.Table, error) {
-	tables, err := a.tx.Root.Tables(ctx)
+	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func (a *analyzer) addConstraintUsingIndex(ctx context.Context, t *exec.Table, d
 		if def.PrimaryKeyName == name && len(def.PrimaryKey) > 0 {
 			return fail(pgerr.ObjectNotInPrerequisite, "index %q is already associated with a constraint", name)
 		}
-		rel, err := planner.FindRelation(ctx, a.tx.Root, def.Schema, name)
+		rel, err := planner.FindRelation(ctx, a.tx.Root(), def.Schema, name)
 		if err != nil {
 			return err
 		}
@@ -68,7 +68,7 @@ func (a *analyzer) addConstraintUsingIndex(ctx context.Context, t *exec.Table, d
 		cname = name
 	}
 	if cname != name {
-		if other, err := planner.FindRelation(ctx, a.tx.Root, def.Schema, cname); err != nil {
+		if other, err := planner.FindRelation(ctx, a.tx.Root(), def.Schema, cname); err != nil {
 			return err
 		} else if other.Kind != planner.RelNone {
 			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cname)

@@ -167,7 +167,7 @@ func (a *analyzer) alterView(s *pg.AlterTableStmt) (planner.Utility, error) {
 				return "", err
 			}
 		}
-		root, err := a.tx.Root.PutView(ctx, &v)
+		root, err := a.tx.Root().PutView(ctx, &v)
 		if err != nil {
 			return "", err
 		}

@@ -70,7 +70,7 @@ func (s session) mergeBase(env *exec.Env, a []exec.Datum) (string, error) {
 // hashOfTable is dolt_hashof_table(table [, rev]): the address of the
 // table's rows, equal for equal contents whatever history made them.
 func (s session) hashOfTable(env *exec.Env, a []exec.Datum) (string, error) {
-	root := env.Txn.Root
+	root := env.Txn.Root()
 	if len(a) == 2 {
 		var err error
 		if root, err = s.resolveRoot(env, a[1].S); err != nil {

@@ -43,7 +43,7 @@ func init() {
 			{Name: "description", Type: exec.TText},
 		},
 		rows: func(s session, env *exec.Env) ([]exec.Row, error) {
-			all, err := env.Txn.Root.AllConflicts(env.Ctx)
+			all, err := env.Txn.Root().AllConflicts(env.Ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -74,11 +74,11 @@ func init() {
 			if ws.MergeCommit.IsZero() {
 				return []exec.Row{{exec.DBool(false), exec.Null, exec.Null, exec.Null, exec.Null}}, nil
 			}
-			all, err := env.Txn.Root.AllConflicts(env.Ctx)
+			all, err := env.Txn.Root().AllConflicts(env.Ctx)
 			if err != nil {
 				return nil, err
 			}
-			types, err := labelTypes(env.Ctx, env.Txn.Root)
+			types, err := labelTypes(env.Ctx, env.Txn.Root())
 			if err != nil {
 				return nil, err
 			}
@@ -97,7 +97,7 @@ func init() {
 // whose schemas did not merge, and the fields in conflict of other
 // objects) or of dolt_constraint_violations.
 func conflictCounts(env *exec.Env, violations bool) ([]exec.Row, error) {
-	root := env.Txn.Root
+	root := env.Txn.Root()
 	all, err := root.AllConflicts(env.Ctx)
 	if err != nil {
 		return nil, err
@@ -201,7 +201,7 @@ func conflictRows(env *exec.Env, schema, name string, live []int) ([]exec.Row, e
 	if err != nil || !ok {
 		return nil, err
 	}
-	return conflictRowsIn(env.Ctx, env.Txn.Root, cur, live)
+	return conflictRowsIn(env.Ctx, env.Txn.Root(), cur, live)
 }
 
 // conflictRowsIn are the rows of the row conflicts that root records for
@@ -284,7 +284,7 @@ func (w *conflictsWriter) DeleteRow(env *exec.Env, old exec.Row) error {
 	if err != nil {
 		return err
 	}
-	root, err := versioning.DeleteConflicts(env.Ctx, env.Txn.Root, w.schema, w.name, [][]byte{key}, false)
+	root, err := versioning.DeleteConflicts(env.Ctx, env.Txn.Root(), w.schema, w.name, [][]byte{key}, false)
 	if err != nil {
 		return err
 	}
@@ -347,7 +347,7 @@ func violationsTable(_ session, def *versioning.Table) (*exec.Table, error) {
 }
 
 func violationRows(ctx context.Context, env *exec.Env, schema, name string, live []int) ([]exec.Row, error) {
-	root := env.Txn.Root
+	root := env.Txn.Root()
 	tc, ok, err := root.Conflicts(ctx, schema, name)
 	if err != nil || !ok {
 		return nil, err
@@ -381,7 +381,7 @@ func (w violationsWriter) DeleteRow(env *exec.Env, old exec.Row) error {
 	if err != nil {
 		return err
 	}
-	root, err := versioning.DeleteConflicts(env.Ctx, env.Txn.Root, w.schema, w.name, [][]byte{key}, true)
+	root, err := versioning.DeleteConflicts(env.Ctx, env.Txn.Root(), w.schema, w.name, [][]byte{key}, true)
 	if err != nil {
 		return err
 	}

@@ -416,7 +416,7 @@ func (s session) historyDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFilt
 		if err != nil {
 			return nil, err
 		}
-		working := revision{root: env.Txn.Root, commit: exec.DText("WORKING"), date: exec.Null}
+		working := revision{root: env.Txn.Root(), commit: exec.DText("WORKING"), date: exec.Null}
 		if err := w.add(ctx, headRev, working); err != nil {
 			return nil, err
 		}
@@ -724,7 +724,7 @@ func (s session) eachDiffStep(env *exec.Env, fn func(hash string, c *versioning.
 	for _, step := range []struct {
 		name     string
 		from, to versioning.RootValue
-	}{{"WORKING", staged, env.Txn.Root}, {"STAGED", headRoot, staged}} {
+	}{{"WORKING", staged, env.Txn.Root()}, {"STAGED", headRoot, staged}} {
 		changes, err := changesBetween(ctx, step.from, step.to)
 		if err != nil {
 			return err

@@ -119,7 +119,7 @@ func withoutSpaces(s string) string {
 // objectConflictRows are the rows of the conflicts table of object
 // schema.name: one per field in conflict.
 func (s session) objectConflictRows(env *exec.Env, schema, name string) ([]exec.Row, error) {
-	root := env.Txn.Root
+	root := env.Txn.Root()
 	tc, ok, err := root.Conflicts(env.Ctx, schema, name)
 	if err != nil || !ok {
 		return nil, err
@@ -264,7 +264,7 @@ type objectConflictsWriter struct {
 // conflict returns the object's conflict record as the transaction has
 // it now, and whether field is still in it.
 func (w objectConflictsWriter) conflict(env *exec.Env, field string) (*versioning.TableConflicts, bool, error) {
-	tc, ok, err := env.Txn.Root.Conflicts(env.Ctx, w.schema, w.name)
+	tc, ok, err := env.Txn.Root().Conflicts(env.Ctx, w.schema, w.name)
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -282,7 +282,7 @@ func (w objectConflictsWriter) DeleteRow(env *exec.Env, old exec.Row) error {
 	if err != nil || !ok {
 		return err
 	}
-	root, err := versioning.DropObjectFields(env.Ctx, env.Txn.Root, tc, old[colField].S)
+	root, err := versioning.DropObjectFields(env.Ctx, env.Txn.Root(), tc, old[colField].S)
 	if err != nil {
 		return err
 	}
@@ -313,7 +313,7 @@ func (w objectConflictsWriter) UpdateRow(env *exec.Env, old, row exec.Row) error
 	if err != nil {
 		return err
 	}
-	root, err := versioning.SetObjectField(env.Ctx, env.Txn.Root, tc, field, rec, resolved)
+	root, err := versioning.SetObjectField(env.Ctx, env.Txn.Root(), tc, field, rec, resolved)
 	if err != nil {
 		return err
 	}
@@ -326,7 +326,7 @@ func (w objectConflictsWriter) UpdateRow(env *exec.Env, old, row exec.Row) error
 // for root_object; theirs' or the ancestor's value (resolving it), or
 // another the field can take.
 func (s session) fieldValue(env *exec.Env, tc *versioning.TableConflicts, field, value string) ([]byte, bool, error) {
-	root := env.Txn.Root
+	root := env.Txn.Root()
 	cur, present, err := root.ObjectRecord(env.Ctx, versioning.ObjectName{Kind: tc.Kind, Schema: tc.Schema, Name: tc.Name})
 	if err != nil {
 		return nil, false, err

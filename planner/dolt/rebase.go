@@ -183,7 +183,7 @@ func writeRebasePlan(ctx context.Context, repo *versioning.Repo, branch string, 
 	if err := w.Flush(ctx); err != nil {
 		return root, err
 	}
-	return tx.Root, nil
+	return tx.Root(), nil
 }
 
 // readRebasePlan reads the plan of the rebase on branch, in

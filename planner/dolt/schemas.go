@@ -59,7 +59,7 @@ func viewsIn(ctx context.Context, root versioning.RootValue, schema string) ([]*
 func init() {
 	perSchemaSystem["schemas"] = func(_ session, schema string) *exec.Table {
 		return exec.NewVirtualTable(schema, schemasTable, exec.ObjectOID('r', schema, schemasTable), schemasColumns, func(env *exec.Env) ([]exec.Row, error) {
-			views, err := viewsIn(env.Ctx, env.Txn.Root, schema)
+			views, err := viewsIn(env.Ctx, env.Txn.Root(), schema)
 			if err != nil {
 				return nil, err
 			}

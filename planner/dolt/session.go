@@ -173,7 +173,7 @@ func (s session) resolveCommit(ctx context.Context, spec string) (versioning.Add
 func (s session) resolveRoot(env *exec.Env, spec string) (versioning.RootValue, error) {
 	switch strings.ToUpper(spec) {
 	case "WORKING":
-		return env.Txn.Root, nil
+		return env.Txn.Root(), nil
 	case "STAGED":
 		if d := s.Detached(); d != nil {
 			return d.Root, nil

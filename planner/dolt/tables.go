@@ -430,7 +430,7 @@ func init() {
 			if err != nil || len(rows) == 0 {
 				return rows, err
 			}
-			ignored, err := ignoredTables(env.Ctx, staged, env.Txn.Root)
+			ignored, err := ignoredTables(env.Ctx, staged, env.Txn.Root())
 			if err != nil {
 				return nil, err
 			}
@@ -457,7 +457,7 @@ func (s session) statusTableRows(env *exec.Env) (rows []exec.Row, staged version
 	if err != nil {
 		return nil, staged, err
 	}
-	workingRows, err := statusRows(env.Ctx, staged, env.Txn.Root, false)
+	workingRows, err := statusRows(env.Ctx, staged, env.Txn.Root(), false)
 	return append(stagedRows, workingRows...), staged, err
 }
 

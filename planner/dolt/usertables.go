@@ -141,7 +141,7 @@ func (c storedCreator) create(ctx context.Context, tx *exec.Txn) (*exec.Table, e
 		return nil, err
 	}
 	def.Rows = empty
-	root, err := tx.Root.PutTable(ctx, def)
+	root, err := tx.Root().PutTable(ctx, def)
 	if err != nil {
 		return nil, err
 	}

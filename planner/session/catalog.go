@@ -60,7 +60,7 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 		Backends: s.e.live.backends(), DatabaseInfos: infos, DatabaseOwner: owner,
 		Memory: goHeap,
 		Locks:  func() []catalog.Lock { return s.e.live.locks(s.e.locks) },
-		Ctx:    env.Ctx, Root: env.Txn.Root, Database: s.database, Databases: dbs, User: s.user, Role: s.CurrentRole(), Roles: roles,
+		Ctx:    env.Ctx, Root: env.Txn.Root(), Database: s.database, Databases: dbs, User: s.user, Role: s.CurrentRole(), Roles: roles,
 		SearchPath: s.lookupPath(), Settings: settings,
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {
@@ -116,7 +116,7 @@ type catalogCache struct {
 // snapshot returns the catalog as of env's root.
 func (s *Session) snapshot(env *exec.Env) (*catalog.Snapshot, error) {
 	path := s.vars["search_path"]
-	if c := &s.catCache; c.snap != nil && c.root == env.Txn.Root.Addr() && c.path == path {
+	if c := &s.catCache; c.snap != nil && c.root == env.Txn.Root().Addr() && c.path == path {
 		return c.snap, nil
 	}
 	src, err := s.CatalogSource(env)
@@ -127,7 +127,7 @@ func (s *Session) snapshot(env *exec.Env) (*catalog.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.catCache = catalogCache{root: env.Txn.Root.Addr(), path: path, snap: snap}
+	s.catCache = catalogCache{root: env.Txn.Root().Addr(), path: path, snap: snap}
 	return snap, nil
 }
 
@@ -171,7 +171,7 @@ func init() {
 		if !ok || r.Table == nil || r.Kind != 'r' {
 			return exec.Null, nil
 		}
-		def, err := planner.PartitionConstraintDef(env.Ctx, env.Txn.Root, r.Table)
+		def, err := planner.PartitionConstraintDef(env.Ctx, env.Txn.Root(), r.Table)
 		if err != nil || def == "" {
 			return exec.Null, err
 		}
@@ -502,7 +502,7 @@ func (s *Session) viewDef(env *exec.Env, snap *catalog.Snapshot, oid uint32, pre
 // that exists, NULL if none does.
 func (s *Session) currentSchema(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
 	for _, sc := range s.SearchPath() {
-		if _, ok, err := env.Txn.Root.Schema(env.Ctx, sc); err != nil {
+		if _, ok, err := env.Txn.Root().Schema(env.Ctx, sc); err != nil {
 			return exec.Null, err
 		} else if ok || planner.IsSystemSchema(sc) {
 			return exec.DText(sc), nil

@@ -69,7 +69,7 @@ func (s *Session) defaultSequences(env *exec.Env, t *versioning.Table, expr stri
 			schemas = append([]string{t.Schema}, s.lookupPath()...)
 		}
 		for _, sc := range schemas {
-			if q, ok, err := env.Txn.Root.Sequence(env.Ctx, sc, name); err == nil && ok {
+			if q, ok, err := env.Txn.Root().Sequence(env.Ctx, sc, name); err == nil && ok {
 				seqs = append(seqs, q)
 				break
 			}

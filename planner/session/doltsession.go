@@ -89,14 +89,14 @@ func (s *Session) FlushTransaction(ctx context.Context) error {
 	if err := tx.SerialPreCommit(); err != nil {
 		return err
 	}
-	_, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx))
+	_, err := s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root(), exec.NewMergeIndexer(tx))
 	s.releaseLocks(tx, err == nil)
 	if err != nil {
 		return commitError(err)
 	}
 	// The running statement keeps tx; nothing it does later is committed
 	// twice, and the session's next statement starts afresh.
-	tx.Start = tx.Root
+	tx.Start = tx.Root()
 	s.txn, s.saves = nil, nil
 	s.seqs.advanced = nil
 	return nil

@@ -152,7 +152,7 @@ func (g *txnGate) tryExclusive() func() {
 func (s *Session) CollectGarbage(ctx context.Context) (versioning.GCResult, error) {
 	var own []versioning.Address
 	if tx := s.txn; tx != nil {
-		own = append(own, tx.Start.Addr(), tx.Root.Addr())
+		own = append(own, tx.Start.Addr(), tx.Root().Addr())
 	}
 	release, err := s.e.gate.exclusive(ctx, s.inGate)
 	if err != nil {

@@ -64,14 +64,14 @@ func (st *Statement) describeGeneric(ctx context.Context, tx *exec.Txn, given []
 			g.ok = false
 			return nil, false
 		}
-		g.plan = planState{an: an, anRoot: tx.Root.Addr(), anTxn: tx}
+		g.plan = planState{an: an, anRoot: tx.Catalog().Addr(), anTxn: tx}
 		g.types = an.Params
 	}
 	params, ok := bindLiterals(lits, g.types, st.s.settings())
 	if !ok {
 		return nil, false
 	}
-	st.planState = planState{an: g.plan.an, anRoot: tx.Root.Addr(), anTxn: tx}
+	st.planState = planState{an: g.plan.an, anRoot: tx.Catalog().Addr(), anTxn: tx}
 	st.params = params
 	return g.plan.an.Cols, true
 }

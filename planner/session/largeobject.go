@@ -41,7 +41,7 @@ func (s *Session) endLargeObjects() { s.loDescs = nil }
 
 // largeObject returns large object oid as of the transaction's root.
 func largeObject(env *exec.Env, oid uint32) (*versioning.LargeObject, error) {
-	lo, ok, err := env.Txn.Root.LargeObject(env.Ctx, oid)
+	lo, ok, err := env.Txn.Root().LargeObject(env.Ctx, oid)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func putLargeObject(env *exec.Env, lo *versioning.LargeObject) error {
 	if err := env.Txn.CheckWritable(); err != nil {
 		return err
 	}
-	root, err := env.Txn.Root.PutLargeObject(env.Ctx, lo)
+	root, err := env.Txn.Root().PutLargeObject(env.Ctx, lo)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (s *Session) requireLargeObject(env *exec.Env, lo *versioning.LargeObject, 
 // createLargeObject makes an empty large object of OID oid (0: the next
 // free one) owned by the current role.
 func (s *Session) createLargeObject(env *exec.Env, oid uint32) (exec.Datum, error) {
-	all, err := env.Txn.Root.LargeObjects(env.Ctx)
+	all, err := env.Txn.Root().LargeObjects(env.Ctx)
 	if err != nil {
 		return exec.Null, err
 	}
@@ -113,7 +113,7 @@ func (s *Session) createLargeObjectOf(env *exec.Env, oid uint32, data []byte) (e
 	if err != nil {
 		return exec.Null, err
 	}
-	if lo, err = lo.Write(env.Ctx, env.Txn.Root.Store(), 0, data); err != nil {
+	if lo, err = lo.Write(env.Ctx, env.Txn.Catalog().Store(), 0, data); err != nil {
 		return exec.Null, err
 	}
 	return d, putLargeObject(env, lo)
@@ -205,7 +205,7 @@ func (s *Session) truncate(env *exec.Env, fd, n int64) error {
 	if err != nil {
 		return err
 	}
-	nl, err := lo.Truncate(env.Ctx, env.Txn.Root.Store(), n)
+	nl, err := lo.Truncate(env.Ctx, env.Txn.Catalog().Store(), n)
 	if err != nil {
 		return err
 	}
@@ -250,7 +250,7 @@ func init() {
 		if err != nil {
 			return exec.Null, err
 		}
-		b, err := lo.Read(env.Ctx, env.Txn.Root.Store(), d.pos, a[1].I)
+		b, err := lo.Read(env.Ctx, env.Txn.Catalog().Store(), d.pos, a[1].I)
 		if err != nil {
 			return exec.Null, err
 		}
@@ -262,7 +262,7 @@ func init() {
 		if err != nil {
 			return exec.Null, err
 		}
-		nl, err := lo.Write(env.Ctx, env.Txn.Root.Store(), d.pos, []byte(a[1].S))
+		nl, err := lo.Write(env.Ctx, env.Txn.Catalog().Store(), d.pos, []byte(a[1].S))
 		if err != nil {
 			return exec.Null, err
 		}
@@ -315,7 +315,7 @@ func init() {
 		if err := env.Txn.CheckWritable(); err != nil {
 			return exec.Null, err
 		}
-		root, err := env.Txn.Root.DropLargeObject(env.Ctx, lo.OID)
+		root, err := env.Txn.Root().DropLargeObject(env.Ctx, lo.OID)
 		if err != nil {
 			return exec.Null, err
 		}
@@ -342,7 +342,7 @@ func init() {
 			}
 			off, n = a[1].I, a[2].I
 		}
-		b, err := lo.Read(env.Ctx, env.Txn.Root.Store(), off, n)
+		b, err := lo.Read(env.Ctx, env.Txn.Catalog().Store(), off, n)
 		return exec.DBytes(string(b)), err
 	}
 	registerStrict("lo_get", []uint32{oid}, bytea, get)
@@ -355,7 +355,7 @@ func init() {
 		if err := s.requireLargeObject(env, lo, "w"); err != nil {
 			return exec.Null, err
 		}
-		nl, err := lo.Write(env.Ctx, env.Txn.Root.Store(), a[1].I, []byte(a[2].S))
+		nl, err := lo.Write(env.Ctx, env.Txn.Catalog().Store(), a[1].I, []byte(a[2].S))
 		if err != nil {
 			return exec.Null, err
 		}
@@ -388,7 +388,7 @@ func init() {
 		if err != nil {
 			return exec.Null, err
 		}
-		data, err := lo.Read(env.Ctx, env.Txn.Root.Store(), 0, lo.Size)
+		data, err := lo.Read(env.Ctx, env.Txn.Catalog().Store(), 0, lo.Size)
 		if err != nil {
 			return exec.Null, err
 		}

@@ -84,7 +84,7 @@ func partitionTree(env *exec.Env, args []exec.Datum) ([]exec.Row, error) {
 		if !n.t.Partitioned() {
 			continue
 		}
-		children, err := env.Txn.Root.Children(env.Ctx, n.t.Schema, n.t.Name)
+		children, err := env.Txn.Root().Children(env.Ctx, n.t.Schema, n.t.Name)
 		if err != nil {
 			return nil, err
 		}

@@ -105,10 +105,10 @@ func (s *Session) Txn() *exec.Txn { return s.txn }
 // sequences' advances, for a PL/pgSQL exception block.
 func (s *Session) Savepoint(ctx context.Context) func() error {
 	tx := s.txn
-	root := tx.Root
+	before := tx.Mark()
 	mark := s.notify.mark()
 	return func() error {
-		tx.RestoreRoot(root)
+		tx.RestoreMark(before)
 		s.notify.rollbackTo(mark)
 		return s.reapplyAdvances(ctx, tx, s.seqs.advanced)
 	}

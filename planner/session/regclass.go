@@ -137,7 +137,7 @@ func (s *Session) functionBySignature(env *exec.Env, text string) (*versioning.F
 		schemas = []string{s.ResolveSchemaName(schema)}
 	}
 	for _, sc := range schemas {
-		f, ok, err := env.Txn.Root.Function(env.Ctx, sc, name, inputs)
+		f, ok, err := env.Txn.Root().Function(env.Ctx, sc, name, inputs)
 		if err != nil || ok {
 			return f, ok, err
 		}
@@ -258,7 +258,7 @@ func (s *Session) userTypeOID(env *exec.Env, tn *pg.TypeName) (uint32, bool, err
 	if schema == "" {
 		schemas = s.SearchPath()
 	}
-	root := env.Txn.Root
+	root := env.Txn.Root()
 	for _, sch := range schemas {
 		var oid uint32
 		if t, ok, err := root.Type(env.Ctx, sch, name); err != nil {
@@ -290,7 +290,7 @@ func (s *Session) userRegproc(env *exec.Env, schema, name, text string) (exec.Da
 		schemas = []string{s.ResolveSchemaName(schema)}
 	}
 	for _, sc := range schemas {
-		fs, err := env.Txn.Root.FunctionsNamed(env.Ctx, sc, name)
+		fs, err := env.Txn.Root().FunctionsNamed(env.Ctx, sc, name)
 		if err != nil {
 			return exec.Null, false, err
 		}

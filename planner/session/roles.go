@@ -777,7 +777,7 @@ func hasPrivilege(kind string) sessionFn {
 					}
 				}
 			}
-			sc, ok, err := env.Txn.Root.Schema(env.Ctx, name)
+			sc, ok, err := env.Txn.Root().Schema(env.Ctx, name)
 			if err != nil {
 				return exec.Null, err
 			}
@@ -1154,7 +1154,7 @@ func init() {
 func (s *Session) roleDependents(ctx context.Context, role string) (string, error) {
 	root := versioning.RootValue{}
 	if s.txn != nil {
-		root = s.txn.Root
+		root = s.txn.Root()
 	} else {
 		var err error
 		if root, err = s.workingRoot(ctx); err != nil {

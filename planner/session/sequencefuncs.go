@@ -67,7 +67,7 @@ func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*versioning.Sequenc
 			return nil, err
 		}
 	}
-	seqs, err := env.Txn.Root.Sequences(env.Ctx)
+	seqs, err := env.Txn.Root().Sequences(env.Ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*versioning.Sequenc
 // sequenceNamed resolves a possibly qualified sequence name along the
 // search path.
 func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Sequence, error) {
-	ctx, root := env.Ctx, env.Txn.Root
+	ctx, root := env.Ctx, env.Txn.Root()
 	parts, err := planner.ParseQualifiedName(qualified)
 	if err != nil {
 		return nil, err
@@ -112,11 +112,11 @@ func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Se
 // decoded for the root are still current, and forgetting them on every
 // nextval would cost a decode per row.
 func putSequence(env *exec.Env, seq *versioning.Sequence) error {
-	root, err := env.Txn.Root.PutSequence(env.Ctx, seq)
+	root, err := env.Txn.Catalog().PutSequence(env.Ctx, seq)
 	if err != nil {
 		return err
 	}
-	env.Txn.Root = root
+	env.Txn.SetCatalog(root)
 	return nil
 }
 
@@ -133,7 +133,7 @@ func (s *Session) noteAdvance(seq *versioning.Sequence) {
 // or in a transaction of their own after a rollback. A sequence is never
 // moved back, so a concurrent session's further progress stays.
 func (s *Session) reapplyAdvances(ctx context.Context, tx *exec.Txn, adv map[string]seqPos) error {
-	root := tx.Root
+	root := tx.Catalog()
 	for k, pos := range adv {
 		schema, name := splitSeqKey(k)
 		seq, ok, err := root.Sequence(ctx, schema, name)
@@ -148,7 +148,7 @@ func (s *Session) reapplyAdvances(ctx context.Context, tx *exec.Txn, adv map[str
 			return err
 		}
 	}
-	tx.Root = root // the decoded tables are still current
+	tx.SetCatalog(root) // the decoded tables are still current
 	return nil
 }
 
@@ -182,10 +182,10 @@ func (s *Session) keepAdvances(ctx context.Context) {
 			return
 		}
 		tx := exec.NewTxn(s.repo, s.branch, false, start)
-		if err := s.reapplyAdvances(ctx, tx, adv); err != nil || tx.Root.Addr() == start.Addr() {
+		if err := s.reapplyAdvances(ctx, tx, adv); err != nil || tx.Root().Addr() == start.Addr() {
 			return
 		}
-		if _, err := s.repo.CommitTransaction(ctx, s.branch, start, tx.Root, exec.NewMergeIndexer(tx)); err == nil {
+		if _, err := s.repo.CommitTransaction(ctx, s.branch, start, tx.Root(), exec.NewMergeIndexer(tx)); err == nil {
 			return
 		}
 	}
@@ -273,7 +273,7 @@ func (s *Session) lastval(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
 		return exec.Null, notYet
 	}
 	schema, name := splitSeqKey(s.seqs.last)
-	seq, ok, err := env.Txn.Root.Sequence(env.Ctx, schema, name)
+	seq, ok, err := env.Txn.Root().Sequence(env.Ctx, schema, name)
 	if err != nil {
 		return exec.Null, err
 	} else if !ok {

@@ -209,7 +209,7 @@ type Session struct {
 
 type savepoint struct {
 	name   string
-	root   versioning.RootValue
+	mark   exec.Mark // the transaction's state here
 	notify notifyMark
 	vars   map[string]string // the settings SET changed in the transaction, as they were here
 	// rebased: the transaction's rebased rows here (exec.Txn.RebasedMark).
@@ -577,9 +577,12 @@ func (s *Session) refreshSnapshot(ctx context.Context, tx *exec.Txn) error {
 	if err != nil || latest.Addr() == tx.Start.Addr() {
 		return err
 	}
+	if ok, err := tx.RebaseDeferred(ctx, latest); ok || err != nil {
+		return commitError(err)
+	}
 	root := latest
-	if tx.Root.Addr() != tx.Start.Addr() || tx.HasRebased() {
-		if root, err = versioning.MergeRoots(ctx, tx.Start, tx.Root, latest, exec.NewMergeIndexer(tx)); err != nil {
+	if tx.Root().Addr() != tx.Start.Addr() || tx.HasRebased() {
+		if root, err = versioning.MergeRoots(ctx, tx.Start, tx.Root(), latest, exec.NewMergeIndexer(tx)); err != nil {
 			return commitError(err)
 		}
 	}
@@ -621,7 +624,9 @@ func (s *Session) commit(ctx context.Context) (err error) {
 		s.releaseLocks(tx, false)
 		return err
 	}
-	_, err = s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Root, exec.NewMergeIndexer(tx))
+	// The deferred changes are not written here: the committer replays
+	// them onto the branch's working root (versioning.Replayer).
+	_, err = s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Catalog(), exec.NewMergeIndexer(tx))
 	s.releaseLocks(tx, err == nil) // after the commit is durable: waiters then see the change
 	return commitError(err)
 }

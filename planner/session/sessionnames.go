@@ -73,7 +73,7 @@ func (s *Session) dropTempSchema(ctx context.Context) {
 			s.rollback()
 			return
 		}
-		root, err := tx.Root.DropSchema(ctx, s.tempSchema)
+		root, err := tx.Root().DropSchema(ctx, s.tempSchema)
 		if err != nil {
 			s.rollback()
 			return

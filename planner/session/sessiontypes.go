@@ -29,10 +29,10 @@ func (c sessionTypes) UserType(oid types.Oid) (*types.UserType, bool) {
 	// from the chunk store does not block on anything it could cancel.
 	ctx := context.Background()
 	ut := c.s.userTypes
-	if ut == nil || ut.root != tx.Root.Addr() {
-		ut = &userTypes{root: tx.Root.Addr(), byOID: map[types.Oid]*types.UserType{}}
+	if ut == nil || ut.root != tx.Catalog().Addr() {
+		ut = &userTypes{root: tx.Catalog().Addr(), byOID: map[types.Oid]*types.UserType{}}
 		c.s.userTypes = ut
-		defs, err := tx.Root.Types(ctx)
+		defs, err := tx.Catalog().Types(ctx)
 		if err != nil {
 			return nil, false
 		}
@@ -47,7 +47,7 @@ func (c sessionTypes) UserType(oid types.Oid) (*types.UserType, bool) {
 	if cat, _ := types.UserCategoryOf(oid); cat == types.UserComposite && !ut.tablesRead {
 		// A table's row type: its columns are the fields.
 		ut.tablesRead = true
-		tables, err := tx.Root.Tables(ctx)
+		tables, err := tx.Root().Tables(ctx)
 		if err != nil {
 			return nil, false
 		}
@@ -96,10 +96,10 @@ func (s *Session) typeVisible(schema, name string) bool {
 		if sch == schema {
 			return true
 		}
-		if _, ok, _ := tx.Root.Type(ctx, sch, name); ok {
+		if _, ok, _ := tx.Root().Type(ctx, sch, name); ok {
 			return false
 		}
-		if _, ok, _ := tx.Root.Table(ctx, sch, name); ok {
+		if _, ok, _ := tx.Root().Table(ctx, sch, name); ok {
 			return false
 		}
 	}

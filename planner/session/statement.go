@@ -133,7 +133,7 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 	if err != nil {
 		return nil, nil, err
 	}
-	st.an, st.anRoot, st.anTxn, st.params = an, tx.Root.Addr(), tx, nil
+	st.an, st.anRoot, st.anTxn, st.params = an, tx.Catalog().Addr(), tx, nil
 	return an.Params, an.Cols, nil
 }
 
@@ -288,10 +288,10 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 		}
 		tx.Queried = true // SHOW takes no snapshot in PostgreSQL: SET TRANSACTION may follow it
 	}
-	before := tx.Root
+	before := tx.Mark()
 	res, err := st.execute(ctx, tx, given, params)
 	if err != nil {
-		tx.RestoreRoot(before)
+		tx.RestoreMark(before)
 		if err := s.reapplyAdvances(ctx, tx, s.seqs.advanced); err != nil {
 			return nil, err
 		}
@@ -354,17 +354,17 @@ func (p *planState) reusable(ctx context.Context, s *Session, tx *exec.Txn) bool
 		return false
 	case an.Auth != (planner.AuthKey{}) && !s.authHolds(an.Auth):
 		return false
-	case p.anRoot == tx.Root.Addr() && p.anTxn == tx:
+	case p.anRoot == tx.Catalog().Addr() && p.anTxn == tx:
 		return true
 	case an.Plan == nil || len(an.Deps) == 0:
 		return false
-	case p.heldAn == an && p.heldRoot == tx.Root.Addr():
+	case p.heldAn == an && p.heldRoot == tx.Catalog().Addr():
 		return true // depsHold is a function of the analysis and the root
 	}
 	if !an.DepsHold(ctx, tx) {
 		return false
 	}
-	p.heldAn, p.heldRoot = an, tx.Root.Addr()
+	p.heldAn, p.heldRoot = an, tx.Catalog().Addr()
 	return true
 }
 
@@ -419,7 +419,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 		if !s.explicit {
 			return "", pgerr.New(pgerr.NoActiveSQLTransaction, "SAVEPOINT can only be used in transaction blocks")
 		}
-		sp := savepoint{name: ts.SavepointName, root: s.txn.Root, notify: s.notify.mark(), vars: s.varsMark(),
+		sp := savepoint{name: ts.SavepointName, mark: s.txn.Mark(), notify: s.notify.mark(), vars: s.varsMark(),
 			rebased: s.txn.RebasedMark(), roles: len(s.rolesTxn), cursors: s.cursorsDeclared, readOnly: s.txn.ReadOnly}
 		if s.txn.Locks != nil {
 			sp.locks = s.txn.Locks.LockMark(s.txn.LockOwner)
@@ -443,7 +443,7 @@ func (s *Session) transaction(ctx context.Context, ts *pg.TransactionStmt) (stri
 				s.saves = s.saves[:i]
 				return "RELEASE", nil
 			}
-			s.txn.RestoreRoot(s.saves[i].root)
+			s.txn.RestoreMark(s.saves[i].mark)
 			s.txn.RollbackRebased(s.saves[i].rebased)
 			if s.txn.Locks != nil {
 				s.txn.Locks.RollbackLocks(s.txn.LockOwner, s.saves[i].locks)
@@ -747,7 +747,7 @@ func (s *Session) lockPlanRelations(ctx context.Context, tx *exec.Txn, an *plann
 		return s.refreshSnapshot(ctx, tx)
 	}
 	latest, err := tx.Latest(ctx)
-	if err == nil && tx.Root.Addr() == tx.Start.Addr() {
+	if err == nil && tx.Root().Addr() == tx.Start.Addr() {
 		tx.Rebase(latest, latest)
 	}
 	return err

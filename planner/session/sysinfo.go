@@ -40,7 +40,7 @@ func init() {
 		}
 		var names []exec.Datum
 		for _, sc := range path {
-			if _, ok, err := env.Txn.Root.Schema(env.Ctx, sc); err != nil {
+			if _, ok, err := env.Txn.Root().Schema(env.Ctx, sc); err != nil {
 				return exec.Null, err
 			} else if ok || planner.IsSystemSchema(sc) || sc == s.tempSchema && sc != "" {
 				names = append(names, exec.DText(sc))

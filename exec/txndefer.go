@@ -1,0 +1,357 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning"
+)
+
+// A statement's changes to a table are kept deferred on the table's maps
+// (Txn.deferred) rather than written into new trees when the statement
+// ends: a transaction's statements then build each changed path once, at
+// the commit, and a READ COMMITTED statement's new snapshot carries them
+// over without a merge (RebaseDeferred). This was the bulk of a small
+// write transaction's work: the same row's path rebuilt, hashed and
+// stored after each statement and again at each rebase.
+//
+// Invariants:
+//  1. A deferred table's record in root is the one its edits apply to:
+//     base is that record's row map. Anything that replaces root (setRoot,
+//     RestoreMark) replaces the deferred tables with it.
+//  2. Every read of a deferred table's rows by the transaction goes
+//     through rowsMap and indexMap, which add the edits; everything else
+//     reads Root, which writes them first. Writers begin on written maps
+//     (Writer materializes the table), so a writer's maps never carry
+//     edits that are not its own statement's. Statements other than
+//     queries and row changes (DDL, COPY, utilities) begin with
+//     WriteDeferred: they take tables' records as definitions and write
+//     records derived from them.
+//  3. Deferring is only an order of work: the commit and every reader
+//     see the same rows as if each statement had written its trees.
+
+// deferredTable is one table's deferred changes.
+type deferredTable struct {
+	schema, name string
+	base         store.Address // the row map of the table's record in root
+	rows         prolly.Map
+	indexes      []prolly.Map
+	nextID       int64
+	// def, set by movedDeferred, is the table's record in the root the
+	// edits were moved onto.
+	def *versioning.Table
+}
+
+// maxDeferredRows bounds the rows one statement may defer; a bigger
+// statement writes its trees as before (its cost is in its rows then, not
+// in rebuilding paths).
+const maxDeferredRows = 1024
+
+// deferrable reports whether the writer's changes may be deferred: a small
+// statement, written on maps with nothing deferred, on the table's current
+// record, whose deferrable
+// unique checks (which read the written index) do not wait for Flush, and
+// whose scans do not read a snapshot of the statement's own (a table of
+// the snapshot would have the deferred table's base: see deferredOf).
+func (w *TableWriter) deferrable(ctx context.Context) bool {
+	if w.spilled || len(w.pending) > maxDeferredRows || len(w.uniques) > 0 || w.tx.stmtRoot != nil ||
+		w.rows.Deferred() > 0 || w.tx.deferredTables[tableKey(w.t.Def)] != nil {
+		return false
+	}
+	// The table's record must still be the one the writer began on: a
+	// trigger's DDL may have changed its definition (added an index)
+	// without touching its rows.
+	cur, ok, err := w.tx.Table(ctx, w.t.Def.Schema, w.t.Def.Name)
+	return err == nil && ok && (cur.Def == w.t.Def || cur.Def.Rows == w.t.Def.Rows && versioning.SameDefinition(cur.Def, w.t.Def))
+}
+
+// deferEdits ends the writer's statement by deferring its changes.
+func (w *TableWriter) deferEdits(ctx context.Context) error {
+	dt := &deferredTable{schema: w.t.Def.Schema, name: w.t.Def.Name, base: w.t.Def.Rows, nextID: w.nextID}
+	var err error
+	if dt.rows, err = w.rows.Defer(sortedEdits(w.pending)); err != nil {
+		return err
+	}
+	dt.indexes = make([]prolly.Map, len(w.indexes))
+	for i, m := range w.indexes {
+		if dt.indexes[i], err = m.Defer(prolly.SetEdits(w.ixEdits[i])); err != nil {
+			return err
+		}
+	}
+	next := maps.Clone(w.tx.deferredTables)
+	if next == nil {
+		next = map[string]*deferredTable{}
+	}
+	next[tableKey(w.t.Def)] = dt
+	w.tx.deferredTables = next
+	return w.checkDeferrable(ctx)
+}
+
+// deferredOf returns the deferred changes of t, when t is the
+// transaction's version of its table and has some.
+func (tx *Txn) deferredOf(t *Table) *deferredTable {
+	if len(tx.deferredTables) == 0 || t.Pinned {
+		return nil
+	}
+	if dt := tx.deferredTables[tableKey(t.Def)]; dt != nil && dt.base == t.Def.Rows && len(dt.indexes) == len(t.Def.Indexes) {
+		return dt
+	}
+	return nil
+}
+
+// rowsMap returns the row map of t with the transaction's deferred changes.
+func (tx *Txn) rowsMap(ctx context.Context, t *Table) (prolly.Map, error) {
+	if dt := tx.deferredOf(t); dt != nil {
+		return dt.rows, nil
+	}
+	return prolly.Load(ctx, tx.root.Store(), t.Def.Rows)
+}
+
+// indexMap returns the map of t's index i with the transaction's deferred
+// changes.
+func (tx *Txn) indexMap(ctx context.Context, t *Table, i int) (prolly.Map, error) {
+	if dt := tx.deferredOf(t); dt != nil {
+		return dt.indexes[i], nil
+	}
+	return prolly.Load(ctx, tx.root.Store(), t.Def.Indexes[i].Rows)
+}
+
+// materialize writes every table's deferred changes into root.
+func (tx *Txn) materialize(ctx context.Context) error {
+	for _, k := range slices.Sorted(maps.Keys(tx.deferredTables)) {
+		if err := tx.materializeOne(ctx, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// materializeTable writes def's table's deferred changes into root, if it
+// has any.
+func (tx *Txn) materializeTable(ctx context.Context, def *versioning.Table) error {
+	if tx.deferredTables[tableKey(def)] == nil {
+		return nil
+	}
+	return tx.materializeOne(ctx, tableKey(def))
+}
+
+func (tx *Txn) materializeOne(ctx context.Context, key string) error {
+	dt := tx.deferredTables[key]
+	t, ok, err := tx.Table(ctx, dt.schema, dt.name)
+	if err != nil {
+		return err
+	}
+	if !ok || t.Def.Rows != dt.base || len(t.Def.Indexes) != len(dt.indexes) {
+		return fmt.Errorf("exec: table %q.%q changed under its deferred changes", dt.schema, dt.name)
+	}
+	def := *t.Def
+	rows, err := dt.rows.Materialize(ctx)
+	if err != nil {
+		return err
+	}
+	def.Rows = rows.Root()
+	def.NextRowID = max(def.NextRowID, dt.nextID)
+	def.Indexes = slices.Clone(def.Indexes)
+	for i, m := range dt.indexes {
+		if m, err = m.Materialize(ctx); err != nil {
+			return err
+		}
+		def.Indexes[i].Rows = m.Root()
+	}
+	root, rec, err := tx.root.PutTableRecord(ctx, &def)
+	if err != nil {
+		return err
+	}
+	next := maps.Clone(tx.deferredTables)
+	delete(next, key)
+	if len(next) == 0 {
+		next = nil
+	}
+	nt := *t
+	nt.Def = &def
+	tx.root, tx.deferredTables = root, next
+	tx.cacheTable(rec, &nt)
+	return nil
+}
+
+// sameDeferred reports whether two deferred sets are the same one.
+func sameDeferred(a, b map[string]*deferredTable) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, dt := range a {
+		if b[k] != dt {
+			return false
+		}
+	}
+	return true
+}
+
+// RebaseDeferred moves a transaction whose changes are all deferred onto
+// latest, a newer committed root, without merging: its snapshot and root
+// become latest and its deferred edits apply to latest's tables. That is
+// the merge's result when no row the transaction changed was changed
+// since its snapshot and no constraint spans rows: it reports false,
+// having changed nothing, when it cannot tell so cheaply (see
+// movedDeferred), and the caller merges as before.
+func (tx *Txn) RebaseDeferred(ctx context.Context, latest versioning.RootValue) (bool, error) {
+	next, ok, err := tx.movedDeferred(ctx, latest)
+	if !ok || err != nil {
+		return false, err
+	}
+	// Rows changed on top of newer versions than the old snapshot are
+	// ordinary changes of the new one, as in Rebase.
+	tx.Start, tx.root, tx.tables, tx.deferredTables, tx.rebased = latest, latest, nil, next, nil
+	return true, nil
+}
+
+// ReplayOnto returns onto, a root newer than the transaction's snapshot,
+// with the transaction's changes written into it: the commit-time merge's
+// result, in one pass over each changed tree instead of writing the
+// transaction's own trees and then merging them. False when
+// movedDeferred cannot tell it is (the commit then merges Root).
+func (tx *Txn) ReplayOnto(ctx context.Context, onto versioning.RootValue) (versioning.RootValue, bool, error) {
+	moved, ok, err := tx.movedDeferred(ctx, onto)
+	if !ok || err != nil {
+		return versioning.RootValue{}, false, err
+	}
+	defs := make([]*versioning.Table, 0, len(moved))
+	for _, dt := range moved {
+		def := *dt.def
+		rows, err := dt.rows.Materialize(ctx)
+		if err != nil {
+			return versioning.RootValue{}, false, err
+		}
+		def.Rows, def.NextRowID = rows.Root(), dt.nextID
+		def.Indexes = slices.Clone(def.Indexes)
+		for i, m := range dt.indexes {
+			if m, err = m.Materialize(ctx); err != nil {
+				return versioning.RootValue{}, false, err
+			}
+			def.Indexes[i].Rows = m.Root()
+		}
+		defs = append(defs, &def)
+	}
+	root, err := onto.PutTables(ctx, defs)
+	return root, err == nil, err
+}
+
+// WriteDeferred writes every table's deferred changes into the
+// transaction's root, as Root does, reporting a failure as an error. A
+// statement other than a query or a row change calls it before its
+// analysis: DDL reads tables' records as the catalog holds them and writes
+// records derived from them, which must not lose rows still deferred.
+func (tx *Txn) WriteDeferred(ctx context.Context) error {
+	if len(tx.deferredTables) == 0 {
+		return nil
+	}
+	return tx.materialize(ctx)
+}
+
+// HasDeferred reports whether the transaction holds deferred changes.
+func (tx *Txn) HasDeferred() bool { return len(tx.deferredTables) > 0 }
+
+// movedDeferred returns the transaction's deferred changes moved onto
+// root, a root that descends from its snapshot: each table's edits on
+// root's version of the table. It reports false when that is not surely
+// the three-way merge's result: some change is not deferred (root moved
+// from the snapshot otherwise, changes the writers did not track), a
+// table has a foreign key or a unique secondary index (a concurrent
+// change of another row may violate it), an edit deletes a row (a
+// concurrent child may reference it), a table's definition changed, or
+// a changed row does not hold in root the version the change was made
+// on: the snapshot's, or for a rebased row (changed on top of a version
+// committed after the snapshot, under its row lock, in a table without
+// secondary indexes) that version.
+func (tx *Txn) movedDeferred(ctx context.Context, root versioning.RootValue) (map[string]*deferredTable, bool, error) {
+	if len(tx.deferredTables) == 0 || tx.untracked || tx.root.Addr() != tx.Start.Addr() {
+		return nil, false, nil
+	}
+	for tk, rows := range tx.rebased {
+		if len(rows) > 0 && tx.deferredTables[tk] == nil {
+			return nil, false, nil
+		}
+	}
+	cs := tx.root.Store()
+	moved := make(map[string]*deferredTable, len(tx.deferredTables))
+	for key, dt := range tx.deferredTables {
+		t, ok, err := tx.Table(ctx, dt.schema, dt.name)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		if t.Def.Rows != dt.base || len(t.Def.ForeignKeys) > 0 || slices.ContainsFunc(t.Def.Indexes, func(ix versioning.Index) bool { return ix.Unique }) {
+			return nil, false, nil
+		}
+		startRec, ok, err := tx.root.TableRecord(ctx, dt.schema, dt.name)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		rec, ok, err := root.TableRecord(ctx, dt.schema, dt.name)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		if d := versioning.TableDefinition(rec); d == nil || !bytes.Equal(d, versioning.TableDefinition(startRec)) {
+			return nil, false, nil
+		}
+		lt, err := tx.Tables.Decode(rec)
+		if err != nil {
+			return nil, false, err
+		}
+		startRows, err := prolly.Load(ctx, cs, t.Def.Rows)
+		if err != nil {
+			return nil, false, err
+		}
+		rootRows, err := prolly.Load(ctx, cs, lt.Def.Rows)
+		if err != nil {
+			return nil, false, err
+		}
+		rebased := tx.rebased[key]
+		if len(rebased) > 0 && len(t.Def.Indexes) > 0 {
+			// The writer took out the index entries of the snapshot's
+			// version of a rebased row; root holds those of the version
+			// it was rebased on, which the merge's applyRebased removes.
+			return nil, false, nil
+		}
+		based := 0
+		for _, e := range dt.rows.DeferredEdits() {
+			if e.Delete {
+				return nil, false, nil
+			}
+			sv, sok, err := startRows.Get(ctx, e.Key)
+			if err != nil {
+				return nil, false, err
+			}
+			if was, ok := rebased[string(e.Key)]; ok {
+				sv, sok = was, was != nil
+				based++
+			}
+			rv, rok, err := rootRows.Get(ctx, e.Key)
+			if err != nil {
+				return nil, false, err
+			}
+			if sok != rok || !bytes.Equal(sv, rv) {
+				return nil, false, nil
+			}
+		}
+		if based != len(rebased) {
+			return nil, false, nil // a rebased row the edits no longer change
+		}
+		nd := &deferredTable{schema: dt.schema, name: dt.name, base: lt.Def.Rows, nextID: max(dt.nextID, lt.Def.NextRowID), def: lt.Def}
+		nd.rows = rootRows.WithDeferredOf(dt.rows)
+		nd.indexes = make([]prolly.Map, len(dt.indexes))
+		for i := range dt.indexes {
+			m, err := prolly.Load(ctx, cs, lt.Def.Indexes[i].Rows)
+			if err != nil {
+				return nil, false, err
+			}
+			nd.indexes[i] = m.WithDeferredOf(dt.indexes[i])
+		}
+		moved[key] = nd
+	}
+	return moved, true, nil
+}
