@@ -162,10 +162,10 @@ func (m *MergeIndexer) MissingReferences(ctx context.Context, root versioning.Ro
 	return missing, nil
 }
 
-// Replay is versioning.Replayer's: the transaction's deferred changes
-// written onto a newer root (Txn.ReplayOnto).
-func (m *MergeIndexer) Replay(ctx context.Context, onto versioning.RootValue) (versioning.RootValue, bool, error) {
-	return m.tx.ReplayOnto(ctx, onto)
+// Edits is versioning.Replayer's: the transaction's deferred changes as
+// edits of onto's tables (Txn.DeferredEdits).
+func (m *MergeIndexer) Edits(ctx context.Context, onto versioning.RootValue) ([]versioning.TableEdits, bool, error) {
+	return m.tx.DeferredEdits(ctx, onto)
 }
 
 // Materialized is versioning.Replayer's: the transaction's root with its

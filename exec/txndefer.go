@@ -42,9 +42,6 @@ type deferredTable struct {
 	rows         prolly.Map
 	indexes      []prolly.Map
 	nextID       int64
-	// def, set by movedDeferred, is the table's record in the root the
-	// edits were moved onto.
-	def *versioning.Table
 }
 
 // maxDeferredRows bounds the rows one statement may defer; a bigger
@@ -210,35 +207,26 @@ func (tx *Txn) RebaseDeferred(ctx context.Context, latest versioning.RootValue) 
 	return true, nil
 }
 
-// ReplayOnto returns onto, a root newer than the transaction's snapshot,
-// with the transaction's changes written into it: the commit-time merge's
-// result, in one pass over each changed tree instead of writing the
-// transaction's own trees and then merging them. False when
-// movedDeferred cannot tell it is (the commit then merges Root).
-func (tx *Txn) ReplayOnto(ctx context.Context, onto versioning.RootValue) (versioning.RootValue, bool, error) {
-	moved, ok, err := tx.movedDeferred(ctx, onto)
-	if !ok || err != nil {
-		return versioning.RootValue{}, false, err
+// DeferredEdits returns the transaction's changes as edits of onto's
+// tables, onto being a root newer than its snapshot: applying them gives
+// the commit-time merge's result, in one pass over each changed tree
+// instead of writing the transaction's own trees and then merging them
+// (the committer applies a batch's together). False when movedDeferred
+// cannot tell it is; the commit then merges Root.
+func (tx *Txn) DeferredEdits(ctx context.Context, onto versioning.RootValue) ([]versioning.TableEdits, bool, error) {
+	if _, ok, err := tx.movedDeferred(ctx, onto); !ok || err != nil {
+		return nil, false, err
 	}
-	defs := make([]*versioning.Table, 0, len(moved))
-	for _, dt := range moved {
-		def := *dt.def
-		rows, err := dt.rows.Materialize(ctx)
-		if err != nil {
-			return versioning.RootValue{}, false, err
-		}
-		def.Rows, def.NextRowID = rows.Root(), dt.nextID
-		def.Indexes = slices.Clone(def.Indexes)
+	edits := make([]versioning.TableEdits, 0, len(tx.deferredTables))
+	for _, dt := range tx.deferredTables {
+		te := versioning.TableEdits{Schema: dt.schema, Name: dt.name, Rows: dt.rows.DeferredEdits(), NextRowID: dt.nextID}
+		te.Indexes = make([][]prolly.Edit, len(dt.indexes))
 		for i, m := range dt.indexes {
-			if m, err = m.Materialize(ctx); err != nil {
-				return versioning.RootValue{}, false, err
-			}
-			def.Indexes[i].Rows = m.Root()
+			te.Indexes[i] = m.DeferredEdits()
 		}
-		defs = append(defs, &def)
+		edits = append(edits, te)
 	}
-	root, err := onto.PutTables(ctx, defs)
-	return root, err == nil, err
+	return edits, true, nil
 }
 
 // WriteDeferred writes every table's deferred changes into the
@@ -341,7 +329,7 @@ func (tx *Txn) movedDeferred(ctx context.Context, root versioning.RootValue) (ma
 		if based != len(rebased) {
 			return nil, false, nil // a rebased row the edits no longer change
 		}
-		nd := &deferredTable{schema: dt.schema, name: dt.name, base: lt.Def.Rows, nextID: max(dt.nextID, lt.Def.NextRowID), def: lt.Def}
+		nd := &deferredTable{schema: dt.schema, name: dt.name, base: lt.Def.Rows, nextID: max(dt.nextID, lt.Def.NextRowID)}
 		nd.rows = rootRows.WithDeferredOf(dt.rows)
 		nd.indexes = make([]prolly.Map, len(dt.indexes))
 		for i := range dt.indexes {

@@ -1,11 +1,14 @@
 package versioning
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
+	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
 )
 
@@ -58,20 +61,32 @@ type commitQueue struct {
 
 // Replayer is an optional interface of a commit's IndexEncoder: a
 // transaction that keeps its changes as edits not yet written into its
-// root (exec's deferred tables) and can write them onto a newer root
-// directly. The committer then replays it onto the working set instead
-// of writing its root and merging that: one pass over each changed tree
-// instead of two.
+// root (exec's deferred tables) and can give them as edits of a newer
+// root. The committer then applies them to the working set instead of
+// writing the transaction's root and merging that, and applies the edits
+// of a batch's transactions together: one pass over each changed tree per
+// batch instead of two per transaction.
 type Replayer interface {
 	// Deferred reports whether the transaction holds such changes; when
 	// it does not, its roots are merged as any transaction's.
 	Deferred() bool
-	// Replay returns onto with the transaction's changes, or false when
-	// it cannot be sure that equals the three-way merge's result.
-	Replay(ctx context.Context, onto RootValue) (RootValue, bool, error)
+	// Edits returns the transaction's changes as edits of onto's
+	// tables, or false when applying them to onto might not give the
+	// three-way merge's result (the committer then merges Materialized).
+	Edits(ctx context.Context, onto RootValue) ([]TableEdits, bool, error)
 	// Materialized returns the transaction's root with every change
-	// written, for the merge when Replay cannot.
+	// written, for the merge when Edits cannot.
 	Materialized(ctx context.Context) (RootValue, error)
+}
+
+// TableEdits are a transaction's changes to one table as edits: of its
+// rows and of each of its indexes, each list in key order, and the row id
+// its inserts reached.
+type TableEdits struct {
+	Schema, Name string
+	Rows         []prolly.Edit
+	Indexes      [][]prolly.Edit
+	NextRowID    int64
 }
 
 // commitRequest is one transaction waiting to be committed.
@@ -155,15 +170,12 @@ func runBatch(ctx context.Context, r *Repo, branch string, q *commitQueue) {
 	}
 }
 
-// onto returns the working root acc with the transaction's changes: its
-// changes replayed onto acc, or its root merged with acc.
+// onto returns the working root acc with the transaction's changes, its
+// root merged with acc (a Replayer's written first).
 func (req *commitRequest) onto(ctx context.Context, acc RootValue) (RootValue, error) {
 	current := req.current
 	if req.replay != nil {
-		next, ok, err := req.replay.Replay(ctx, acc)
-		if ok || err != nil {
-			return next, err
-		}
+		var err error
 		if current, err = req.replay.Materialized(ctx); err != nil {
 			return RootValue{}, err
 		}
@@ -172,6 +184,147 @@ func (req *commitRequest) onto(ctx context.Context, acc RootValue) (RootValue, e
 		return current, nil
 	}
 	return MergeRoots(ctx, req.start, current, acc, req.enc)
+}
+
+// replayGroup gathers the edits of a batch's replayed transactions that
+// change different rows: each transaction's edits were checked against
+// the same working root (Replayer.Edits), which the others' do not touch,
+// so applying them all at once is applying them one after another.
+type replayGroup struct {
+	reqs   []*commitRequest
+	tables map[string]*TableEdits // by schema + "\x00" + name
+	keys   map[string]bool        // the row keys changed, by table and key
+}
+
+// add takes req's edits into the group, unless one of its rows is one
+// another transaction of the group changed.
+func (g *replayGroup) add(req *commitRequest, edits []TableEdits) bool {
+	for _, te := range edits {
+		tk := te.Schema + "\x00" + te.Name + "\x00"
+		for _, e := range te.Rows {
+			if g.keys[tk+string(e.Key)] {
+				return false
+			}
+		}
+	}
+	if g.tables == nil {
+		g.tables, g.keys = map[string]*TableEdits{}, map[string]bool{}
+	}
+	for _, te := range edits {
+		tk := te.Schema + "\x00" + te.Name + "\x00"
+		for _, e := range te.Rows {
+			g.keys[tk+string(e.Key)] = true
+		}
+		cur, ok := g.tables[tk]
+		if !ok {
+			te := te
+			g.tables[tk] = &te
+			continue
+		}
+		if len(cur.Indexes) != len(te.Indexes) {
+			return false // cannot happen: both were checked against one definition
+		}
+		cur.Rows = mergeSortedEdits(cur.Rows, te.Rows)
+		for i := range cur.Indexes {
+			cur.Indexes[i] = mergeSortedEdits(cur.Indexes[i], te.Indexes[i])
+		}
+		cur.NextRowID = max(cur.NextRowID, te.NextRowID)
+	}
+	g.reqs = append(g.reqs, req)
+	return true
+}
+
+// apply writes the group's edits into acc and gives each of its
+// transactions the result.
+func (g *replayGroup) apply(ctx context.Context, acc RootValue) (RootValue, error) {
+	if len(g.reqs) == 0 {
+		return acc, nil
+	}
+	edits := make([]TableEdits, 0, len(g.tables))
+	for _, te := range g.tables {
+		edits = append(edits, *te)
+	}
+	next, err := ApplyTableEdits(ctx, acc, edits, g.reqs[0].enc)
+	if err != nil {
+		return RootValue{}, err
+	}
+	for _, req := range g.reqs {
+		req.result = next
+	}
+	return next, nil
+}
+
+// mergeSortedEdits returns the union of two key-ordered edit lists with no
+// key in common (index entries of different rows), in key order.
+func mergeSortedEdits(a, b []prolly.Edit) []prolly.Edit {
+	out := make([]prolly.Edit, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if bytes.Compare(a[0].Key, b[0].Key) <= 0 {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
+}
+
+// ApplyTableEdits returns root with each table's edits applied to its maps,
+// in one pass over each changed tree and one over the root's map. dec,
+// when it is a TableDecoder, decodes the tables' records (a cache of
+// them).
+func ApplyTableEdits(ctx context.Context, root RootValue, edits []TableEdits, dec any) (RootValue, error) {
+	puts := make([]prolly.Edit, 0, len(edits))
+	for _, te := range edits {
+		rec, ok, err := root.TableRecord(ctx, te.Schema, te.Name)
+		if err != nil {
+			return RootValue{}, err
+		}
+		var t *Table
+		if ok {
+			if t, err = decodeTableWith(dec, rec); err != nil {
+				return RootValue{}, err
+			}
+		}
+		if !ok || len(t.Indexes) != len(te.Indexes) {
+			return RootValue{}, fmt.Errorf("%w: table %q.%q changed concurrently", ErrConflict, te.Schema, te.Name)
+		}
+		def := *t
+		var err2 error
+		if def.Rows, err2 = applyToTree(ctx, root.Store(), t.Rows, te.Rows); err2 != nil {
+			return RootValue{}, err2
+		}
+		def.NextRowID = max(def.NextRowID, te.NextRowID)
+		def.Indexes = slices.Clone(t.Indexes)
+		for i := range def.Indexes {
+			if def.Indexes[i].Rows, err2 = applyToTree(ctx, root.Store(), t.Indexes[i].Rows, te.Indexes[i]); err2 != nil {
+				return RootValue{}, err2
+			}
+		}
+		b, err := encodeTableLike(rec, &def) // only the maps changed
+		if err != nil {
+			return RootValue{}, err
+		}
+		puts = append(puts, prolly.Edit{Key: objectKey(kindTable, te.Schema, te.Name), Value: b})
+	}
+	slices.SortFunc(puts, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
+	m, err := root.m.Apply(ctx, puts)
+	return RootValue{m}, err
+}
+
+// applyToTree returns the address of the map at addr with edits applied.
+func applyToTree(ctx context.Context, cs prolly.ChunkStore, addr store.Address, edits []prolly.Edit) (store.Address, error) {
+	if len(edits) == 0 {
+		return addr, nil
+	}
+	m, err := prolly.Load(ctx, cs, addr)
+	if err != nil {
+		return store.Address{}, err
+	}
+	if m, err = m.Apply(ctx, edits); err != nil {
+		return store.Address{}, err
+	}
+	return m.Root(), nil
 }
 
 // commitBatchSafely is commitBatch, with a panic turned into the batch's
@@ -237,8 +390,43 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 			return false
 		}
 		merged := 0
+		var group replayGroup // replayed transactions whose edits wait to be applied together
+		flush := func() error {
+			next, err := group.apply(ctx, acc)
+			if err != nil {
+				return err
+			}
+			acc, merged, group = next, merged+len(group.reqs), replayGroup{}
+			return nil
+		}
 		for _, req := range batch {
 			req.err = nil
+			if req.replay != nil {
+				edits, ok, err := req.replay.Edits(ctx, acc)
+				if err == nil && ok && !group.add(req, edits) {
+					// It changes a row another of the group changed:
+					// the group goes first, and it begins the next.
+					if err := flush(); err != nil {
+						fail(err)
+						return false
+					}
+					edits, ok, err = req.replay.Edits(ctx, acc)
+					ok = ok && err == nil && group.add(req, edits)
+				}
+				if err != nil {
+					req.err = err
+					continue
+				}
+				if ok {
+					continue
+				}
+			}
+			// Merged: the group goes first, then this transaction on
+			// top of it.
+			if err := flush(); err != nil {
+				fail(err)
+				return false
+			}
 			next, err := req.onto(ctx, acc)
 			if err != nil {
 				req.err = err
@@ -246,6 +434,10 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 			}
 			acc, req.result = next, next
 			merged++
+		}
+		if err := flush(); err != nil {
+			fail(err)
+			return false
 		}
 		if merged == 0 {
 			return false // every transaction failed on its own: nothing to write

@@ -177,22 +177,6 @@ func (r RootValue) PutTableRecord(ctx context.Context, t *Table) (RootValue, []b
 	return RootValue{m}, b, err
 }
 
-// PutTables is PutTable of several tables, in one pass over the root's
-// map.
-func (r RootValue) PutTables(ctx context.Context, ts []*Table) (RootValue, error) {
-	edits := make([]prolly.Edit, len(ts))
-	for i, t := range ts {
-		b, err := encodeRecord(t)
-		if err != nil {
-			return RootValue{}, err
-		}
-		edits[i] = prolly.Edit{Key: objectKey(kindTable, t.Schema, t.Name), Value: b}
-	}
-	slices.SortFunc(edits, func(a, b prolly.Edit) int { return bytes.Compare(a.Key, b.Key) })
-	m, err := r.m.Apply(ctx, edits)
-	return RootValue{m}, err
-}
-
 // PutSequence returns the root value with s stored.
 func (r RootValue) PutSequence(ctx context.Context, s *Sequence) (RootValue, error) {
 	return r.put(ctx, objectKey(kindSequence, s.Schema, s.Name), s)
