@@ -1,9 +1,11 @@
 package planner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"slices"
+	"sync"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
@@ -34,6 +36,14 @@ type Analysis struct {
 	// Deps are the definitions of the tables the statement uses: the
 	// plan holds while they are unchanged (DepsHold).
 	Deps []*versioning.Table
+	// held are, by position in Deps, the definition bytes of a record of
+	// the table the dependency was found to hold for
+	// (versioning.TableDefinition), or nil: a later record with the same
+	// bytes needs no comparison of decoded definitions. Rows committed to
+	// a table change its record but not those bytes. heldMu guards it: a
+	// cached analysis may be checked by more than one statement.
+	held   [][]byte
+	heldMu sync.Mutex
 	// kin are the children the tables read had: a new child (or one
 	// fewer) changes what a scan of its parent reads.
 	kin []kinDep
@@ -64,11 +74,34 @@ func ParamTypes(given []uint32) []exec.T {
 // tx: the definitions of the tables it uses (triggers included), their
 // children, and the user functions its calls were resolved among.
 func (an *Analysis) DepsHold(ctx context.Context, tx *exec.Txn) bool {
-	for _, def := range an.Deps {
+	for i, def := range an.Deps {
 		t, ok, err := tx.Table(ctx, def.Schema, def.Name)
-		if err != nil || !ok || t.Def != def && !versioning.SameDefinition(t.Def, def) {
+		if err != nil || !ok {
 			return false
 		}
+		if t.Def == def {
+			continue
+		}
+		rec, _, err := tx.Catalog().TableRecord(ctx, def.Schema, def.Name)
+		if err != nil {
+			return false
+		}
+		d := versioning.TableDefinition(rec)
+		an.heldMu.Lock()
+		held := an.held != nil && d != nil && bytes.Equal(an.held[i], d)
+		an.heldMu.Unlock()
+		if held {
+			continue
+		}
+		if !versioning.SameDefinition(t.Def, def) {
+			return false
+		}
+		an.heldMu.Lock()
+		if an.held == nil {
+			an.held = make([][]byte, len(an.Deps))
+		}
+		an.held[i] = bytes.Clone(d)
+		an.heldMu.Unlock()
 	}
 	for _, k := range an.kin {
 		children, err := tx.Catalog().Children(ctx, k.parent.Schema, k.parent.Name)

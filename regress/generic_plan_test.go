@@ -110,3 +110,43 @@ func TestGenericPlans(t *testing.T) {
 		t.Fatalf("after the table was recreated: got %q", got)
 	}
 }
+
+// TestGenericPlansOfRowChanges: UPDATE, DELETE and INSERT of one shape
+// with other literals each time (pgbench's way) act on their own values,
+// whatever the kept plan was made with: a SET value and a VALUES item
+// take the column's type (text, bigint, numeric), numbers in arithmetic
+// keep theirs (an int added to a numeric column, a fraction to an int
+// column is rounded as PostgreSQL rounds it), and a literal the column
+// cannot read still fails with the column's error.
+func TestGenericPlansOfRowChanges(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	cfg, err := pgx.ParseConfig(srv.DSN("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	exec(t, ctx, c, `CREATE TABLE acc (id int PRIMARY KEY, bal bigint NOT NULL, note text, amt numeric, n int)`)
+	for i := 1; i <= 20; i++ {
+		exec(t, ctx, c, fmt.Sprintf(`INSERT INTO acc VALUES (%d, %d, 'n%d', %d.5, 0)`, i, 10*i, i, i))
+	}
+	for i := 1; i <= 20; i++ {
+		exec(t, ctx, c, fmt.Sprintf(`UPDATE acc SET bal = bal + %d, note = 'u%d', amt = amt * 2, n = n + %d.6 WHERE id = %d`, -i, i, i, i))
+	}
+	for i := 1; i <= 5; i++ {
+		exec(t, ctx, c, fmt.Sprintf(`DELETE FROM acc WHERE id = %d`, 2*i))
+	}
+	wantRows(t, ctx, c, `SELECT id, bal, note, amt, n FROM acc WHERE id IN (1, 3, 12, 20) ORDER BY id`,
+		"1 | 9 | u1 | 3.0 | 2", "3 | 27 | u3 | 7.0 | 4", "12 | 108 | u12 | 25.0 | 13", "20 | 180 | u20 | 41.0 | 21")
+	wantRows(t, ctx, c, `SELECT count(*) FROM acc`, "15")
+	wantError(t, ctx, c, "22P02", `UPDATE acc SET bal = 'x' WHERE id = 1`)
+	wantError(t, ctx, c, "22P02", `INSERT INTO acc VALUES (30, 'y', 'n', 1, 1)`)
+	wantError(t, ctx, c, "23505", `INSERT INTO acc VALUES (1, 1, 'dup', 1, 1)`)
+	exec(t, ctx, c, `INSERT INTO acc VALUES (31, 3100000000, 'big', 0.25, 7)`)
+	wantRows(t, ctx, c, `SELECT bal, amt FROM acc WHERE id = 31`, "3100000000 | 0.25")
+}

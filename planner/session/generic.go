@@ -16,11 +16,16 @@ import (
 // Generic plans of simple queries. A client that sends its values inline
 // (the simple protocol: pgbench's default, ORMs that interpolate, psql)
 // repeats query shapes that differ only in their literals. The parse
-// cache gives each shape one tree; a SELECT whose literals all compare a
-// column with a value (col = 5, col < 'x', col BETWEEN 1 AND 9, col IN
-// (1, 2)) also gets one analysis, made with those literals as parameters
-// and kept with the shape, so that the next query of the shape only binds
-// its literals, as an EXECUTE of a prepared statement would.
+// cache gives each shape one tree; a SELECT, UPDATE, DELETE or INSERT
+// whose literals all stand where a parameter means the same also gets one
+// analysis, made with those literals as parameters and kept with the
+// shape, so that the next query of the shape only binds its literals, as
+// an EXECUTE of a prepared statement would. Those places are: a value a
+// WHERE clause compares a column with (col = 5, col < 'x', col BETWEEN 1
+// AND 9, col IN (1, 2)); the whole value of an UPDATE's SET item or of an
+// INSERT's VALUES item, which takes the column's type as an untyped
+// literal does; and a number inside such a value's arithmetic (n = n + 1),
+// which is typed by itself either way.
 //
 // The result is the literal query's: a number's parameter is declared
 // with the literal's own type (int4, int8 or numeric), and a string's
@@ -43,7 +48,7 @@ type genericPlan struct {
 // describeGeneric gives st, a simple query, its shape's generic plan and
 // the values of its literals; ok is false when it has none.
 func (st *Statement) describeGeneric(ctx context.Context, tx *exec.Txn, given []uint32) ([]exec.ResultColumn, bool) {
-	if st.lease == nil || len(given) > 0 || st.raw.Stmt.GetSelectStmt() == nil {
+	if st.lease == nil || len(given) > 0 || !genericKind(st.raw.Stmt) {
 		return nil, false
 	}
 	lits := st.lease.Literals()
@@ -81,17 +86,53 @@ func (st *Statement) describeGeneric(ctx context.Context, tx *exec.Txn, given []
 // compares a column.
 func newGenericPlan(raw *pg.RawStmt, lits [][]*pg.A_Const) *genericPlan {
 	g := &genericPlan{}
-	sel := raw.Stmt.GetSelectStmt()
-	if len(lits) == 0 || sel == nil || sel.WhereClause == nil {
+	compared := map[int32]bool{}
+	markWhere := func(where *pg.Node) {
+		if where == nil {
+			return
+		}
+		pgtree.Walk(where.ProtoReflect(), func(m protoreflect.Message) bool {
+			if x, ok := m.Interface().(*pg.A_Expr); ok {
+				markCompared(x, compared)
+			}
+			return true
+		})
+	}
+	n := raw.Stmt
+	switch {
+	case len(lits) == 0:
+		return g
+	case n.GetSelectStmt() != nil:
+		markWhere(n.GetSelectStmt().WhereClause)
+	case n.GetDeleteStmt() != nil:
+		d := n.GetDeleteStmt()
+		if d.UsingClause != nil || d.WithClause != nil || d.ReturningList != nil {
+			return g
+		}
+		markWhere(d.WhereClause)
+	case n.GetUpdateStmt() != nil:
+		u := n.GetUpdateStmt()
+		if u.FromClause != nil || u.WithClause != nil || u.ReturningList != nil {
+			return g
+		}
+		markWhere(u.WhereClause)
+		for _, t := range u.TargetList {
+			markValue(t.GetResTarget().GetVal(), compared)
+		}
+	case n.GetInsertStmt() != nil:
+		ins := n.GetInsertStmt()
+		sel := ins.SelectStmt.GetSelectStmt()
+		if ins.OnConflictClause != nil || ins.WithClause != nil || ins.ReturningList != nil || sel == nil || len(sel.ValuesLists) == 0 {
+			return g
+		}
+		for _, row := range sel.ValuesLists {
+			for _, v := range row.GetList().GetItems() {
+				markValue(v, compared)
+			}
+		}
+	default:
 		return g
 	}
-	compared := map[int32]bool{}
-	pgtree.Walk(sel.WhereClause.ProtoReflect(), func(m protoreflect.Message) bool {
-		if x, ok := m.Interface().(*pg.A_Expr); ok {
-			markCompared(x, compared)
-		}
-		return true
-	})
 	literalAt := map[int32]int{}
 	for i, cs := range lits {
 		for _, c := range cs {
@@ -122,6 +163,42 @@ func newGenericPlan(raw *pg.RawStmt, lits [][]*pg.A_Const) *genericPlan {
 	})
 	g.ok = true
 	return g
+}
+
+// genericKind reports whether n is of a kind that may have a generic plan.
+func genericKind(n *pg.Node) bool {
+	return n.GetSelectStmt() != nil || n.GetUpdateStmt() != nil || n.GetDeleteStmt() != nil || n.GetInsertStmt() != nil
+}
+
+// markValue marks the constants of v, an UPDATE's SET value or an INSERT's
+// VALUES item, that a parameter stands for: v itself when it is a
+// constant (it takes the column's type, as a parameter does), and the
+// numbers of its operator expressions (typed by themselves as literals
+// and as parameters alike).
+func markValue(v *pg.Node, compared map[int32]bool) {
+	if c := v.GetAConst(); c != nil {
+		if !c.Isnull {
+			compared[c.Location] = true
+		}
+		return
+	}
+	markNumbers(v, compared)
+}
+
+// markNumbers marks the numbers of an operator expression's operands.
+func markNumbers(v *pg.Node, compared map[int32]bool) {
+	x := v.GetAExpr()
+	if x == nil || x.Kind != pg.A_Expr_Kind_AEXPR_OP {
+		return
+	}
+	for _, side := range []*pg.Node{x.Lexpr, x.Rexpr} {
+		switch c := side.GetAConst(); {
+		case c == nil:
+			markNumbers(side, compared) // nil: a prefix operator's absent side
+		case c.GetIval() != nil || c.GetFval() != nil:
+			compared[c.Location] = true
+		}
+	}
 }
 
 // markCompared marks the constants x compares with a column: the
