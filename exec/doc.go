@@ -45,7 +45,9 @@
 // upsert.go for ON CONFLICT), table.go and tablecache.go (a table's
 // definition, decoded once per catalog record), rowcodec.go (how rows are
 // stored), txn.go (Txn and TableWriter: a transaction's edits, buffered,
-// spilled past the write buffer, and applied to the root), check.go,
+// spilled past the write buffer, and applied to the root), txndefer.go
+// (small statements' changes deferred on the tables' maps until the
+// commit or another reader needs them written), check.go,
 // fk.go and deferred.go (constraints), rls.go (row-level security's
 // checks of the rows written, PolicyCheck), trigger.go, generated.go,
 // indexbuild.go and extsort.go (building an index in bounded memory),
@@ -78,7 +80,9 @@
 //     changes only its own root value: its rows are visible to no other
 //     transaction before the planner commits it through versioning's
 //     Committer. (Hidden row ids, like sequence values, are handed out
-//     outside transactions: rowid.go.)
+//     outside transactions: rowid.go.) Its own writes may wait as deferred
+//     edits (txndefer.go): only rowsMap and indexMap read tables' rows
+//     without Txn.Root, which writes them first.
 //  6. A row lock is held by one transaction at a time in a conflicting
 //     mode, waiters are served in arrival order, and a cycle of waits is
 //     broken by failing one waiter with 40P01 (rowlock.go lists the rest).

@@ -16,10 +16,12 @@ import (
 // working roots, many at a time (group commit). Concurrent COMMITs on one
 // branch queue up; one of them, the leader, reads the working set once,
 // merges the queued transactions into it one after another in memory
-// (MergeRoots, each against the result of the ones before), writes the
-// working set once, hands the lead to the next waiting transaction, and
-// only then syncs and acknowledges its batch. A transaction whose merge
-// fails gets its error and leaves the others untouched.
+// (MergeRoots, each against the result of the ones before; transactions
+// that give their changes as edits, Replayer, are applied together
+// instead), writes the working set once, hands the lead to the next
+// waiting transaction, and only then syncs and acknowledges its batch. A
+// transaction whose merge fails gets its error and leaves the others
+// untouched.
 //
 // Handing over the lead before the sync pipelines the batches: while one
 // batch waits for its fsync, the next one merges on top of it, and the
