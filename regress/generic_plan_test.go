@@ -20,16 +20,7 @@ import (
 func TestGenericPlans(t *testing.T) {
 	ctx := testserver.Context(t)
 	srv := testserver.Start(t)
-	cfg, err := pgx.ParseConfig(srv.DSN("postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
-	c, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(context.Background())
+	c := connectSimple(t, ctx, srv.DSN("postgres"))
 	for _, sql := range []string{
 		`CREATE SCHEMA ga`, `CREATE SCHEMA gb`,
 		`CREATE TABLE ga.t (id int PRIMARY KEY, v text)`, `CREATE TABLE gb.t (id int PRIMARY KEY, v text)`,
@@ -121,16 +112,7 @@ func TestGenericPlans(t *testing.T) {
 func TestGenericPlansOfRowChanges(t *testing.T) {
 	ctx := testserver.Context(t)
 	srv := testserver.Start(t)
-	cfg, err := pgx.ParseConfig(srv.DSN("postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
-	c, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(context.Background())
+	c := connectSimple(t, ctx, srv.DSN("postgres"))
 	exec(t, ctx, c, `CREATE TABLE acc (id int PRIMARY KEY, bal bigint NOT NULL, note text, amt numeric, n int)`)
 	for i := 1; i <= 20; i++ {
 		exec(t, ctx, c, fmt.Sprintf(`INSERT INTO acc VALUES (%d, %d, 'n%d', %d.5, 0)`, i, 10*i, i, i))
@@ -149,4 +131,22 @@ func TestGenericPlansOfRowChanges(t *testing.T) {
 	wantError(t, ctx, c, "23505", `INSERT INTO acc VALUES (1, 1, 'dup', 1, 1)`)
 	exec(t, ctx, c, `INSERT INTO acc VALUES (31, 3100000000, 'big', 0.25, 7)`)
 	wantRows(t, ctx, c, `SELECT bal, amt FROM acc WHERE id = 31`, "3100000000 | 0.25")
+}
+
+// connectSimple connects to dsn with a connection whose queries all use
+// the simple protocol (literals inline, as pgbench sends them); it is
+// closed when the test ends.
+func connectSimple(t *testing.T, ctx context.Context, dsn string) *pgx.Conn {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
 }
