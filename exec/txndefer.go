@@ -250,8 +250,9 @@ func (tx *Txn) HasDeferred() bool { return len(tx.deferredTables) > 0 }
 // the three-way merge's result: some change is not deferred (root moved
 // from the snapshot otherwise, changes the writers did not track), a
 // table has a foreign key or a unique secondary index (a concurrent
-// change of another row may violate it), an edit deletes a row (a
-// concurrent child may reference it), a table's definition changed, or
+// change of another row may violate it), an edit deletes a row of a
+// table a foreign key references (a concurrent child may reference the
+// row), a table's definition changed, or
 // a changed row does not hold in root the version the change was made
 // on: the snapshot's, or for a rebased row (changed on top of a version
 // committed after the snapshot, under its row lock, in a table without
@@ -306,9 +307,17 @@ func (tx *Txn) movedDeferred(ctx context.Context, root versioning.RootValue) (ma
 			return nil, false, nil
 		}
 		based := 0
+		referenced := -1 // unknown yet; then 0 or 1
 		for _, e := range dt.rows.DeferredEdits() {
-			if e.Delete {
-				return nil, false, nil
+			if e.Delete && referenced < 0 {
+				refs, err := root.ReferencingKeys(ctx, dt.schema, dt.name)
+				if err != nil {
+					return nil, false, err
+				}
+				referenced = min(len(refs), 1)
+			}
+			if e.Delete && referenced > 0 {
+				return nil, false, nil // a concurrent child may reference the row
 			}
 			sv, sok, err := startRows.Get(ctx, e.Key)
 			if err != nil {

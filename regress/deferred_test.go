@@ -73,6 +73,14 @@ func TestDeferredChangesReachEveryReader(t *testing.T) {
 	wantRows(t, ctx, b, "SELECT id FROM t WHERE v = 11", "1")
 	wantRows(t, ctx, b, "SELECT count(*) FROM t", "6")
 
+	// A deletion is deferred too, and carried onto the next snapshot.
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "DELETE FROM t WHERE id = 5")
+	exec(t, ctx, b, "UPDATE t SET v = 66 WHERE id = 6")
+	wantRows(t, ctx, a, "SELECT id, v FROM t WHERE id >= 5 ORDER BY id", "6 | 66")
+	exec(t, ctx, a, "COMMIT")
+	wantRows(t, ctx, b, "SELECT id, v FROM t WHERE id >= 4 ORDER BY id", "4 | 40", "6 | 66")
+
 	// A concurrent insert of a key the block inserted waits for it and
 	// fails once it commits.
 	exec(t, ctx, a, "BEGIN")
