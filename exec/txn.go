@@ -400,8 +400,11 @@ type rowEdit struct {
 // but the writer until Flush: the maps are immutable values, and the
 // transaction's root still holds the old ones.
 type TableWriter struct {
-	tx      *Txn
-	t       *Table
+	tx *Txn
+	t  *Table
+	// dt are the table's deferred changes the writer began on (nil:
+	// none); its maps carry them.
+	dt      *deferredTable
 	rows    prolly.Map
 	indexes []prolly.Map
 	pending map[string]rowEdit
@@ -471,27 +474,19 @@ func (tx *Txn) Writer(ctx context.Context, t *Table) (*TableWriter, error) {
 	if err := tx.CheckWritable(); err != nil {
 		return nil, err
 	}
-	if tx.deferredOf(t) != nil {
-		// Writers begin on written maps (txndefer.go, invariant 2).
-		if err := tx.materializeTable(ctx, t.Def); err != nil {
-			return nil, err
-		}
-		cur, ok, err := tx.Table(ctx, t.Def.Schema, t.Def.Name)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			t = cur
-		}
-	}
-	cs := tx.root.Store()
-	rows, err := prolly.Load(ctx, cs, t.Def.Rows)
+	// The writer begins on the table's maps with the transaction's
+	// deferred edits (txndefer.go, invariant 2).
+	dt := tx.deferredOf(t)
+	rows, err := tx.rowsMap(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	w := &TableWriter{tx: tx, t: t, rows: rows, pending: map[string]rowEdit{}, nextID: t.Def.NextRowID, env: &Env{Ctx: ctx, Txn: tx}}
+	w := &TableWriter{tx: tx, t: t, dt: dt, rows: rows, pending: map[string]rowEdit{}, nextID: t.Def.NextRowID, env: &Env{Ctx: ctx, Txn: tx}}
+	if dt != nil {
+		w.nextID = max(w.nextID, dt.nextID)
+	}
 	for i := range t.Def.Indexes {
-		m, err := prolly.Load(ctx, cs, t.Def.Indexes[i].Rows)
+		m, err := tx.indexMap(ctx, t, i)
 		if err != nil {
 			return nil, err
 		}
@@ -866,6 +861,9 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if w.dt != nil {
+		w.tx.dropDeferred(tableKey(&def)) // the maps written held them
+	}
 	// Only this table's record changed, and only in the roots of its maps:
 	// the decoded tables of the root stay valid, and this one's new version
 	// is the old one with the new record (no decode of it, in this
@@ -884,10 +882,16 @@ func (w *TableWriter) Flush(ctx context.Context) error {
 // or index entry, which fails as PostgreSQL fails a row changed by a
 // trigger of the statement that changes it.
 func (w *TableWriter) rebase(ctx context.Context) error {
-	// The writer began on the table's written maps; another writer of
-	// the statement may have deferred changes since (a trigger's).
-	if err := w.tx.materializeTable(ctx, w.t.Def); err != nil {
-		return err
+	if w.tx.deferredTables[tableKey(w.t.Def)] != w.dt {
+		// Another writer of the statement (a trigger's) changed the
+		// table since this one began. Both states are written, so that
+		// the diff below goes from the writer's base to the table now.
+		if err := w.writeBase(ctx); err != nil {
+			return err
+		}
+		if err := w.tx.materializeTable(ctx, w.t.Def); err != nil {
+			return err
+		}
 	}
 	cur, ok, err := w.tx.Table(ctx, w.t.Def.Schema, w.t.Def.Name)
 	if err != nil || !ok || cur.Def.Rows == w.t.Def.Rows && cur.Def.NextRowID == w.t.Def.NextRowID {

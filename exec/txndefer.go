@@ -26,9 +26,11 @@ import (
 //     RestoreMark) replaces the deferred tables with it.
 //  2. Every read of a deferred table's rows by the transaction goes
 //     through rowsMap and indexMap, which add the edits; everything else
-//     reads Root, which writes them first. Writers begin on written maps
-//     (Writer materializes the table), so a writer's maps never carry
-//     edits that are not its own statement's. Statements other than
+//     reads Root, which writes them first. A writer begins on the table's
+//     maps with its deferred edits and ends by deferring its own on top
+//     of them, or by writing both; if another writer changed the table
+//     meanwhile (a trigger's), both are written before the writer's
+//     changes are carried over (TableWriter.rebase). Statements other than
 //     queries and row changes (DDL, COPY, utilities) begin with
 //     WriteDeferred: they take tables' records as definitions and write
 //     records derived from them.
@@ -44,10 +46,14 @@ type deferredTable struct {
 	nextID       int64
 }
 
-// maxDeferredRows bounds the rows one statement may defer; a bigger
-// statement writes its trees as before (its cost is in its rows then, not
-// in rebuilding paths).
-const maxDeferredRows = 1024
+// maxDeferredRows bounds the rows one statement may defer, and
+// maxDeferredEdits the edits a table may hold deferred; a bigger statement
+// writes its trees as before (its cost is in its rows then, not in
+// rebuilding paths), and so does one that would pass the table's bound.
+const (
+	maxDeferredRows  = 1024
+	maxDeferredEdits = 4096
+)
 
 // deferrable reports whether the writer's changes may be deferred: a small
 // statement, written on maps with nothing deferred, on the table's current
@@ -57,7 +63,7 @@ const maxDeferredRows = 1024
 // the snapshot would have the deferred table's base: see deferredOf).
 func (w *TableWriter) deferrable(ctx context.Context) bool {
 	if w.spilled || len(w.pending) > maxDeferredRows || len(w.uniques) > 0 || w.tx.stmtRoot != nil ||
-		w.rows.Deferred() > 0 || w.tx.deferredTables[tableKey(w.t.Def)] != nil {
+		w.rows.Deferred()+len(w.pending) > maxDeferredEdits || w.tx.deferredTables[tableKey(w.t.Def)] != w.dt {
 		return false
 	}
 	// The table's record must still be the one the writer began on: a
@@ -65,6 +71,50 @@ func (w *TableWriter) deferrable(ctx context.Context) bool {
 	// without touching its rows.
 	cur, ok, err := w.tx.Table(ctx, w.t.Def.Schema, w.t.Def.Name)
 	return err == nil && ok && (cur.Def == w.t.Def || cur.Def.Rows == w.t.Def.Rows && versioning.SameDefinition(cur.Def, w.t.Def))
+}
+
+// writeBase makes the writer's base concrete: the deferred edits it began
+// on are written into maps of their own, which w.t then names. A writer
+// that spilled keeps its maps, which hold them already.
+func (w *TableWriter) writeBase(ctx context.Context) error {
+	if w.dt == nil {
+		return nil
+	}
+	def := *w.t.Def
+	rows, err := w.dt.rows.Materialize(ctx)
+	if err != nil {
+		return err
+	}
+	def.Rows = rows.Root()
+	def.Indexes = slices.Clone(def.Indexes)
+	indexes := make([]prolly.Map, len(w.dt.indexes))
+	for i, m := range w.dt.indexes {
+		if indexes[i], err = m.Materialize(ctx); err != nil {
+			return err
+		}
+		def.Indexes[i].Rows = indexes[i].Root()
+	}
+	if !w.spilled {
+		w.rows, w.indexes = rows, indexes
+	}
+	nt := *w.t
+	nt.Def = &def
+	w.t, w.dt = &nt, nil
+	return nil
+}
+
+// dropDeferred forgets a table's deferred changes, which a record just
+// written holds.
+func (tx *Txn) dropDeferred(key string) {
+	if tx.deferredTables[key] == nil {
+		return
+	}
+	next := maps.Clone(tx.deferredTables)
+	delete(next, key)
+	if len(next) == 0 {
+		next = nil
+	}
+	tx.deferredTables = next
 }
 
 // deferEdits ends the writer's statement by deferring its changes.
@@ -164,14 +214,10 @@ func (tx *Txn) materializeOne(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	next := maps.Clone(tx.deferredTables)
-	delete(next, key)
-	if len(next) == 0 {
-		next = nil
-	}
 	nt := *t
 	nt.Def = &def
-	tx.root, tx.deferredTables = root, next
+	tx.root = root
+	tx.dropDeferred(key)
 	tx.cacheTable(rec, &nt)
 	return nil
 }

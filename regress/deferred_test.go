@@ -73,6 +73,26 @@ func TestDeferredChangesReachEveryReader(t *testing.T) {
 	wantRows(t, ctx, b, "SELECT id FROM t WHERE v = 11", "1")
 	wantRows(t, ctx, b, "SELECT count(*) FROM t", "6")
 
+	// Statements writing the same table one after another build on each
+	// other's deferred changes, index entries included, and a trigger
+	// writing the table during a statement is carried over as well.
+	exec(t, ctx, a, `CREATE TABLE tt (id int PRIMARY KEY, v int)`)
+	exec(t, ctx, a, `CREATE INDEX tt_v ON tt (v)`)
+	exec(t, ctx, a, `CREATE FUNCTION tt_echo() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN IF NEW.id >= 100 AND NEW.id < 200 THEN INSERT INTO tt VALUES (NEW.id + 100, NEW.v); END IF; RETURN NEW; END $$`)
+	exec(t, ctx, a, `CREATE TRIGGER tt_echo AFTER INSERT ON tt FOR EACH ROW EXECUTE FUNCTION tt_echo()`)
+	exec(t, ctx, a, "BEGIN")
+	exec(t, ctx, a, "INSERT INTO tt VALUES (1, 10)")
+	exec(t, ctx, a, "UPDATE tt SET v = v + 1 WHERE id = 1")
+	exec(t, ctx, a, "UPDATE tt SET v = v + 1 WHERE id = 1")
+	exec(t, ctx, a, "INSERT INTO tt VALUES (100, 7)")
+	exec(t, ctx, a, "DELETE FROM tt WHERE id = 200")
+	exec(t, ctx, a, "INSERT INTO tt VALUES (150, 12)")
+	wantRows(t, ctx, a, "SELECT id FROM tt WHERE v = 12 ORDER BY id", "1", "150", "250")
+	exec(t, ctx, a, "COMMIT")
+	wantRows(t, ctx, b, "SELECT id, v FROM tt ORDER BY id", "1 | 12", "100 | 7", "150 | 12", "250 | 12")
+	wantRows(t, ctx, b, "SELECT id FROM tt WHERE v = 7", "100")
+
 	// A deletion is deferred too, and carried onto the next snapshot.
 	exec(t, ctx, a, "BEGIN")
 	exec(t, ctx, a, "DELETE FROM t WHERE id = 5")
