@@ -80,27 +80,39 @@ func (w *TableWriter) writeBase(ctx context.Context) error {
 	if w.dt == nil {
 		return nil
 	}
-	def := *w.t.Def
-	rows, err := w.dt.rows.Materialize(ctx)
+	def, rows, indexes, err := w.dt.write(ctx, w.t.Def)
 	if err != nil {
 		return err
-	}
-	def.Rows = rows.Root()
-	def.Indexes = slices.Clone(def.Indexes)
-	indexes := make([]prolly.Map, len(w.dt.indexes))
-	for i, m := range w.dt.indexes {
-		if indexes[i], err = m.Materialize(ctx); err != nil {
-			return err
-		}
-		def.Indexes[i].Rows = indexes[i].Root()
 	}
 	if !w.spilled {
 		w.rows, w.indexes = rows, indexes
 	}
 	nt := *w.t
-	nt.Def = &def
+	nt.Def = def
 	w.t, w.dt = &nt, nil
 	return nil
+}
+
+// write writes the deferred edits into maps of their own and returns
+// base, the table's definition they apply to, naming those maps, and the
+// maps.
+func (dt *deferredTable) write(ctx context.Context, base *versioning.Table) (*versioning.Table, prolly.Map, []prolly.Map, error) {
+	def := *base
+	rows, err := dt.rows.Materialize(ctx)
+	if err != nil {
+		return nil, prolly.Map{}, nil, err
+	}
+	def.Rows = rows.Root()
+	def.NextRowID = max(def.NextRowID, dt.nextID)
+	def.Indexes = slices.Clone(def.Indexes)
+	indexes := make([]prolly.Map, len(dt.indexes))
+	for i, m := range dt.indexes {
+		if indexes[i], err = m.Materialize(ctx); err != nil {
+			return nil, prolly.Map{}, nil, err
+		}
+		def.Indexes[i].Rows = indexes[i].Root()
+	}
+	return &def, rows, indexes, nil
 }
 
 // dropDeferred forgets a table's deferred changes, which a record just
@@ -196,26 +208,16 @@ func (tx *Txn) materializeOne(ctx context.Context, key string) error {
 	if !ok || t.Def.Rows != dt.base || len(t.Def.Indexes) != len(dt.indexes) {
 		return fmt.Errorf("exec: table %q.%q changed under its deferred changes", dt.schema, dt.name)
 	}
-	def := *t.Def
-	rows, err := dt.rows.Materialize(ctx)
+	def, _, _, err := dt.write(ctx, t.Def)
 	if err != nil {
 		return err
 	}
-	def.Rows = rows.Root()
-	def.NextRowID = max(def.NextRowID, dt.nextID)
-	def.Indexes = slices.Clone(def.Indexes)
-	for i, m := range dt.indexes {
-		if m, err = m.Materialize(ctx); err != nil {
-			return err
-		}
-		def.Indexes[i].Rows = m.Root()
-	}
-	root, rec, err := tx.root.PutTableRecord(ctx, &def)
+	root, rec, err := tx.root.PutTableRecord(ctx, def)
 	if err != nil {
 		return err
 	}
 	nt := *t
-	nt.Def = &def
+	nt.Def = def
 	tx.root = root
 	tx.dropDeferred(key)
 	tx.cacheTable(rec, &nt)
@@ -241,11 +243,30 @@ func sameDeferred(a, b map[string]*deferredTable) bool {
 // the merge's result when no row the transaction changed was changed
 // since its snapshot and no constraint spans rows: it reports false,
 // having changed nothing, when it cannot tell so cheaply (see
-// movedDeferred), and the caller merges as before.
+// replayableOn), and the caller merges as before.
 func (tx *Txn) RebaseDeferred(ctx context.Context, latest versioning.RootValue) (bool, error) {
-	next, ok, err := tx.movedDeferred(ctx, latest)
+	tables, ok, err := tx.replayableOn(ctx, latest)
 	if !ok || err != nil {
 		return false, err
+	}
+	cs := tx.root.Store()
+	next := make(map[string]*deferredTable, len(tx.deferredTables))
+	for key, dt := range tx.deferredTables {
+		lt := tables[key]
+		nd := &deferredTable{schema: dt.schema, name: dt.name, base: lt.Def.Rows, nextID: max(dt.nextID, lt.Def.NextRowID)}
+		m, err := prolly.Load(ctx, cs, lt.Def.Rows)
+		if err != nil {
+			return false, err
+		}
+		nd.rows = m.WithDeferredOf(dt.rows)
+		nd.indexes = make([]prolly.Map, len(dt.indexes))
+		for i := range dt.indexes {
+			if m, err = prolly.Load(ctx, cs, lt.Def.Indexes[i].Rows); err != nil {
+				return false, err
+			}
+			nd.indexes[i] = m.WithDeferredOf(dt.indexes[i])
+		}
+		next[key] = nd
 	}
 	// Rows changed on top of newer versions than the old snapshot are
 	// ordinary changes of the new one, as in Rebase.
@@ -257,10 +278,10 @@ func (tx *Txn) RebaseDeferred(ctx context.Context, latest versioning.RootValue) 
 // tables, onto being a root newer than its snapshot: applying them gives
 // the commit-time merge's result, in one pass over each changed tree
 // instead of writing the transaction's own trees and then merging them
-// (the committer applies a batch's together). False when movedDeferred
+// (the committer applies a batch's together). False when replayableOn
 // cannot tell it is; the commit then merges Root.
 func (tx *Txn) DeferredEdits(ctx context.Context, onto versioning.RootValue) ([]versioning.TableEdits, bool, error) {
-	if _, ok, err := tx.movedDeferred(ctx, onto); !ok || err != nil {
+	if _, ok, err := tx.replayableOn(ctx, onto); !ok || err != nil {
 		return nil, false, err
 	}
 	edits := make([]versioning.TableEdits, 0, len(tx.deferredTables))
@@ -290,10 +311,10 @@ func (tx *Txn) WriteDeferred(ctx context.Context) error {
 // HasDeferred reports whether the transaction holds deferred changes.
 func (tx *Txn) HasDeferred() bool { return len(tx.deferredTables) > 0 }
 
-// movedDeferred returns the transaction's deferred changes moved onto
-// root, a root that descends from its snapshot: each table's edits on
-// root's version of the table. It reports false when that is not surely
-// the three-way merge's result: some change is not deferred (root moved
+// replayableOn reports whether the transaction's deferred edits, applied
+// to root's versions of their tables (root descends from its snapshot),
+// surely give the three-way merge's result, and returns those tables by
+// key. It reports false some change is not deferred (root moved
 // from the snapshot otherwise, changes the writers did not track), a
 // table has a foreign key or a unique secondary index (a concurrent
 // change of another row may violate it), an edit deletes a row of a
@@ -303,7 +324,7 @@ func (tx *Txn) HasDeferred() bool { return len(tx.deferredTables) > 0 }
 // on: the snapshot's, or for a rebased row (changed on top of a version
 // committed after the snapshot, under its row lock, in a table without
 // secondary indexes) that version.
-func (tx *Txn) movedDeferred(ctx context.Context, root versioning.RootValue) (map[string]*deferredTable, bool, error) {
+func (tx *Txn) replayableOn(ctx context.Context, root versioning.RootValue) (map[string]*Table, bool, error) {
 	if len(tx.deferredTables) == 0 || tx.untracked || tx.root.Addr() != tx.Start.Addr() {
 		return nil, false, nil
 	}
@@ -313,7 +334,7 @@ func (tx *Txn) movedDeferred(ctx context.Context, root versioning.RootValue) (ma
 		}
 	}
 	cs := tx.root.Store()
-	moved := make(map[string]*deferredTable, len(tx.deferredTables))
+	tables := make(map[string]*Table, len(tx.deferredTables))
 	for key, dt := range tx.deferredTables {
 		t, ok, err := tx.Table(ctx, dt.schema, dt.name)
 		if err != nil || !ok {
@@ -384,17 +405,7 @@ func (tx *Txn) movedDeferred(ctx context.Context, root versioning.RootValue) (ma
 		if based != len(rebased) {
 			return nil, false, nil // a rebased row the edits no longer change
 		}
-		nd := &deferredTable{schema: dt.schema, name: dt.name, base: lt.Def.Rows, nextID: max(dt.nextID, lt.Def.NextRowID)}
-		nd.rows = rootRows.WithDeferredOf(dt.rows)
-		nd.indexes = make([]prolly.Map, len(dt.indexes))
-		for i := range dt.indexes {
-			m, err := prolly.Load(ctx, cs, lt.Def.Indexes[i].Rows)
-			if err != nil {
-				return nil, false, err
-			}
-			nd.indexes[i] = m.WithDeferredOf(dt.indexes[i])
-		}
-		moved[key] = nd
+		tables[key] = lt
 	}
-	return moved, true, nil
+	return tables, true, nil
 }

@@ -67,7 +67,7 @@ func (m Map) Apply(ctx context.Context, edits []Edit) (Map, error) {
 		if err := checkIncreasing(edits); err != nil {
 			return Map{}, err
 		}
-		edits = mergeEdits(m.ov, edits)
+		edits = MergeEdits(m.ov, edits)
 		m.ov = nil
 	}
 	level0 := make([]levelEdit, len(edits))

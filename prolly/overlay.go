@@ -37,7 +37,7 @@ func (m Map) Defer(edits []Edit) (Map, error) {
 	if err := checkIncreasing(edits); err != nil {
 		return Map{}, err
 	}
-	m.ov = mergeEdits(m.ov, edits)
+	m.ov = MergeEdits(m.ov, edits)
 	return m, nil
 }
 
@@ -69,9 +69,9 @@ func (m Map) Materialize(ctx context.Context) (Map, error) {
 	return m.Apply(ctx, ov)
 }
 
-// mergeEdits returns the sorted union of two sorted edit lists; newer's
+// MergeEdits returns the sorted union of two sorted edit lists; newer's
 // edit wins where both have a key. It never modifies either list.
-func mergeEdits(older, newer []Edit) []Edit {
+func MergeEdits(older, newer []Edit) []Edit {
 	if len(older) == 0 {
 		return newer
 	}

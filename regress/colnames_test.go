@@ -15,17 +15,9 @@ func TestColumnNames(t *testing.T) {
 	srv := testserver.Start(t)
 	c := connect(t, ctx, srv.DSN("postgres"))
 	exec(t, ctx, c, "CREATE TABLE cn (a int)")
-	rows, err := c.Query(ctx, `SELECT CASE WHEN true THEN 1 ELSE g END, 'a'::varchar::text, g::int::text,
+	names := columnNames(t, ctx, c, `SELECT CASE WHEN true THEN 1 ELSE g END, 'a'::varchar::text, g::int::text,
 		tableoid::regclass::text, (CASE WHEN true THEN 1 END)::text, now()::date::text, 1::int
 		FROM generate_series(1, 1) g, cn`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, f := range rows.FieldDescriptions() {
-		names = append(names, f.Name)
-	}
-	rows.Close()
 	if got, want := strings.Join(names, " "), "g text g tableoid text now int4"; got != want {
 		t.Errorf("column names: got %q, want %q", got, want)
 	}
@@ -38,15 +30,7 @@ func TestFunctionColumnNames(t *testing.T) {
 	ctx := testserver.Context(t)
 	srv := testserver.Start(t)
 	c := connect(t, ctx, srv.DSN("postgres"))
-	rows, err := c.Query(ctx, `SELECT * FROM json_array_elements('[1]') q, jsonb_array_elements_text('[2]') r, generate_series(1, 1) g, unnest(ARRAY[1]) u`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, f := range rows.FieldDescriptions() {
-		names = append(names, f.Name)
-	}
-	rows.Close()
+	names := columnNames(t, ctx, c, `SELECT * FROM json_array_elements('[1]') q, jsonb_array_elements_text('[2]') r, generate_series(1, 1) g, unnest(ARRAY[1]) u`)
 	if got, want := strings.Join(names, " "), "value value g u"; got != want {
 		t.Errorf("column names: got %q, want %q", got, want)
 	}

@@ -226,9 +226,9 @@ func (g *replayGroup) add(req *commitRequest, edits []TableEdits) bool {
 		if len(cur.Indexes) != len(te.Indexes) {
 			return false // cannot happen: both were checked against one definition
 		}
-		cur.Rows = mergeSortedEdits(cur.Rows, te.Rows)
+		cur.Rows = prolly.MergeEdits(cur.Rows, te.Rows)
 		for i := range cur.Indexes {
-			cur.Indexes[i] = mergeSortedEdits(cur.Indexes[i], te.Indexes[i])
+			cur.Indexes[i] = prolly.MergeEdits(cur.Indexes[i], te.Indexes[i])
 		}
 		cur.NextRowID = max(cur.NextRowID, te.NextRowID)
 	}
@@ -256,21 +256,6 @@ func (g *replayGroup) apply(ctx context.Context, acc RootValue) (RootValue, erro
 	return next, nil
 }
 
-// mergeSortedEdits returns the union of two key-ordered edit lists with no
-// key in common (index entries of different rows), in key order.
-func mergeSortedEdits(a, b []prolly.Edit) []prolly.Edit {
-	out := make([]prolly.Edit, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if bytes.Compare(a[0].Key, b[0].Key) <= 0 {
-			out, a = append(out, a[0]), a[1:]
-		} else {
-			out, b = append(out, b[0]), b[1:]
-		}
-	}
-	out = append(out, a...)
-	return append(out, b...)
-}
-
 // ApplyTableEdits returns root with each table's edits applied to its maps,
 // in one pass over each changed tree and one over the root's map. dec,
 // when it is a TableDecoder, decodes the tables' records (a cache of
@@ -292,15 +277,14 @@ func ApplyTableEdits(ctx context.Context, root RootValue, edits []TableEdits, de
 			return RootValue{}, fmt.Errorf("%w: table %q.%q changed concurrently", ErrConflict, te.Schema, te.Name)
 		}
 		def := *t
-		var err2 error
-		if def.Rows, err2 = applyToTree(ctx, root.Store(), t.Rows, te.Rows); err2 != nil {
-			return RootValue{}, err2
+		if def.Rows, err = applyToTree(ctx, root.Store(), t.Rows, te.Rows); err != nil {
+			return RootValue{}, err
 		}
 		def.NextRowID = max(def.NextRowID, te.NextRowID)
 		def.Indexes = slices.Clone(t.Indexes)
 		for i := range def.Indexes {
-			if def.Indexes[i].Rows, err2 = applyToTree(ctx, root.Store(), t.Indexes[i].Rows, te.Indexes[i]); err2 != nil {
-				return RootValue{}, err2
+			if def.Indexes[i].Rows, err = applyToTree(ctx, root.Store(), t.Indexes[i].Rows, te.Indexes[i]); err != nil {
+				return RootValue{}, err
 			}
 		}
 		b, err := encodeTableLike(rec, &def) // only the maps changed

@@ -497,15 +497,6 @@ func (a *analyzer) dropTypes(ctx context.Context, s *pg.DropStmt) (string, error
 				}
 				typed = nil
 			}
-			for _, d := range over {
-				a.cascaded("type " + d.Name)
-				drop := &pg.DropStmt{RemoveType: pg.ObjectType_OBJECT_DOMAIN, Behavior: s.Behavior,
-					Objects: []*pg.Node{{Node: &pg.Node_TypeName{TypeName: &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode(d.Schema), pg.MakeStrNode(d.Name)}}}}}}
-				if _, err := a.dropTypes(ctx, drop); err != nil {
-					return "", err
-				}
-			}
-			over = nil
 		}
 		if len(users) > 0 || len(typed) > 0 || len(over) > 0 {
 			e := pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", t.Name)
