@@ -41,6 +41,10 @@ type Options struct {
 	// Logger receives Badger's warnings and errors and the store's own
 	// messages. nil logs nothing.
 	Logger *zap.Logger
+	// Redo replays the journal's redo records (redo.go); without it,
+	// UpdateRefRedo is refused, and Open fails on a journal that holds
+	// redo records.
+	Redo RedoFunc
 }
 
 // DB is a store on disk: chunks and refs in a Badger database, with a chunk
@@ -79,6 +83,13 @@ type DB struct {
 	// generation Put tags fresh chunks with (Generation, DropFresh).
 	reach atomic.Pointer[ReachFunc]
 	gen   atomic.Uint64
+
+	// redo replays redo records (Options.Redo); redoRecords counts those
+	// the journal holds since its last restart.
+	redo        RedoFunc
+	redoRecords atomic.Int64
+	// replaying is set while Open replays the journal, alone.
+	replaying bool
 
 	// closeMu is held shared by every call that touches Badger or the write
 	// buffer, and exclusively by Close. It is never held while a caller's
@@ -156,6 +167,7 @@ func open(dir string, opts Options, tune func(*badger.Options)) (*DB, error) {
 		pending: newPending(),
 		bopts:   bo,
 		flushes: make(chan struct{}, 1),
+		redo:    opts.Redo,
 	}
 	db.gen.Store(1) // 0 stands for "no writer generation" (WithWriterGeneration)
 	db.badgerTs.Store(bdb.MaxVersion())
@@ -596,6 +608,9 @@ func (db *DB) Put(ctx context.Context, chunk []byte) (Address, error) {
 		db.cache.add(addr, chunk)
 	}
 	switch {
+	case db.replaying:
+		// Open's replay of redo records writes the buffer itself, and the
+		// journal must not be appended to before it restarts.
 	case size > maxPending:
 		// The flusher has fallen behind: the writer waits for it.
 		if err := db.flushLocked(false); err != nil {
@@ -620,7 +635,8 @@ func (db *DB) flushDue() bool {
 	if db.reach.Load() == nil {
 		return fresh+journaled > pendingLimit
 	}
-	return journaled > pendingLimit || fresh > freshLimit
+	other, redo := db.pending.sizesRedo()
+	return journaled > pendingLimit || other > freshLimit || redo > redoSpillLimit
 }
 
 // flusher writes the write buffer to Badger whenever a Put finds it past
@@ -814,7 +830,7 @@ func (db *DB) updateRefs(ctx context.Context, updates []RefUpdate, durable bool)
 			return fmt.Errorf("store: refs updated but not synced: %w", err)
 		}
 	}
-	if db.journalSize() > journalLimit {
+	if db.checkpointDue() {
 		if err := db.checkpoint(false); err != nil {
 			// The update stands; the journal only grows until a later
 			// checkpoint succeeds.
@@ -961,9 +977,12 @@ func (db *DB) checkpoint(force bool) error {
 	defer db.flushMu.Unlock()
 	db.journalMu.Lock()
 	defer db.journalMu.Unlock()
-	if !force && db.journal.size <= journalLimit {
+	if !force && db.journal.size <= journalLimit && db.redoRecords.Load() <= redoCheckpointRecords {
 		return nil // another commit checkpointed first
 	}
+	// The journal's redo records go with it: the chunks they made must be
+	// on disk when Badger is synced below.
+	db.pending.keepGeneration(redoGeneration)
 	// Without a reach function the fresh chunks go to Badger with the rest,
 	// and the sync below covers them too; with one, they stay fresh: no ref
 	// reaches them (the journal would hold them if one did).
@@ -988,7 +1007,11 @@ func (db *DB) checkpoint(force bool) error {
 		return fmt.Errorf("store: checkpoint: %w", err)
 	}
 	clear(db.dirty)
-	return db.journal.restart(db.journal.epoch + 1)
+	if err := db.journal.restart(db.journal.epoch + 1); err != nil {
+		return err
+	}
+	db.redoRecords.Store(0)
+	return nil
 }
 
 // Badger runs in managed mode: the store chooses the timestamps of its
@@ -1040,10 +1063,12 @@ func (db *DB) openJournal() error {
 	if len(data) == 0 {
 		return nil
 	}
-	var chunks, refRecords int
+	var chunks, refRecords, redoRecords int
 	wb := db.newWriteBatch()
-	defer wb.Cancel()
+	defer func() { wb.Cancel() }()
 	refs := map[string]refEntry{}
+	db.replaying = true
+	defer func() { db.replaying = false }()
 	for {
 		kind, payload, n, ok := nextRecord(data, j.epoch)
 		if !ok {
@@ -1070,7 +1095,27 @@ func (db *DB) openJournal() error {
 				refs[u.Name] = refEntry{u.New, !u.New.IsZero()}
 			}
 			refRecords++
+		case recordRedo:
+			// The redo reads what the records before it wrote.
+			if err := wb.Flush(); err != nil {
+				return fmt.Errorf("store: replaying the journal: %w", err)
+			}
+			wb = db.newWriteBatch()
+			u, err := db.replayRedo(context.Background(), payload, refs)
+			if err != nil {
+				return err
+			}
+			refs[u.Name] = refEntry{u.New, true}
+			redoRecords++
+			if db.pending.size() > pendingLimit {
+				if err := db.writeReplayed(); err != nil {
+					return err
+				}
+			}
 		}
+	}
+	if err := db.writeReplayed(); err != nil {
+		return err
 	}
 	if err := wb.Flush(); err != nil {
 		return fmt.Errorf("store: replaying the journal: %w", err)
@@ -1079,6 +1124,9 @@ func (db *DB) openJournal() error {
 	// of a checkpoint interval holds few distinct refs.
 	if err := db.badgerUpdate(func(txn *badger.Txn) error { return setRefs(txn, refs) }); err != nil {
 		return fmt.Errorf("store: replaying the journal's refs: %w", err)
+	}
+	for name, e := range refs {
+		db.refs.set(name, e.addr, e.ok) // a redo record's replay read (and cached) its old value
 	}
 	if err := db.bdb.Sync(); err != nil {
 		return fmt.Errorf("store: replaying the journal: %w", err)
@@ -1089,11 +1137,29 @@ func (db *DB) openJournal() error {
 		// never acknowledged; only the last two are worth a word.
 		db.log.Info("store: the journal's records end before its bytes do (an earlier epoch's records, or a write never acknowledged); they are ignored", zap.Int("bytes", len(data)))
 	}
-	db.log.Info("store: replayed the journal", zap.Int("chunks", chunks), zap.Int("ref_updates", refRecords), zap.Int("refs", len(refs)))
+	db.log.Info("store: replayed the journal", zap.Int("chunks", chunks), zap.Int("ref_updates", refRecords), zap.Int("redo_records", redoRecords), zap.Int("refs", len(refs)))
 	// A new epoch even when nothing replayed: bytes left past the valid
 	// records (a torn write, pages a crash kept out of order) must never
 	// be read as records once new ones are appended before them.
 	return j.restart(j.epoch + 1)
+}
+
+// writeReplayed writes to Badger, unsynced, the chunks that replaying redo
+// records Put: Open syncs Badger before it starts the journal over.
+func (db *DB) writeReplayed() error {
+	all := db.pending.journalAll(db.spare)
+	clear(all)
+	db.spare = all[:0]
+	batch := db.pending.take()
+	if batch == nil {
+		return nil
+	}
+	err := db.writeChunks(batch)
+	db.pending.done(err == nil)
+	if err != nil {
+		return fmt.Errorf("store: replaying the journal: writing %d chunks: %w", len(batch), err)
+	}
+	return nil
 }
 
 // Stats returns the store's counters.
@@ -1315,11 +1381,17 @@ func (db *DB) flushLocked(force bool) error {
 	if !force && fresh+journaled <= maxPending && !db.flushDue() {
 		return nil // another Put flushed first
 	}
+	// Redo chunks go to Badger on their own, synced (redo.go).
+	if _, redo := db.pending.sizesRedo(); redo > redoSpillLimit {
+		if err := db.spillRedo(); err != nil {
+			return err
+		}
+	}
 	// Journal before Badger (journal.go, invariant 1): what this flush
 	// writes unsynced is then durable with the next sync. Fresh chunks wait
 	// for a ref update that reaches them, or to be dropped, unless they are
 	// too many to keep in memory (or nothing tells what reaches them).
-	if force || db.reach.Load() == nil || fresh > freshLimit {
+	if other, _ := db.pending.sizesRedo(); force || db.reach.Load() == nil || other > freshLimit {
 		if _, err := db.writeJournal(nil, nil, true); err != nil {
 			return err
 		}

@@ -24,7 +24,10 @@
 //     checks that each new target is present, before it moves any ref. A ref
 //     therefore never points at a missing chunk, after a crash too. (That a
 //     chunk's own references are present is its writer's duty: prolly
-//     writes children before parents.)
+//     writes children before parents.) UpdateRefRedo is the one
+//     exception: it journals the change that makes the ref's new value
+//     from its old one instead of the chunks (redo.go), and Open redoes
+//     the change, so after a crash the ref again points at present chunks.
 //  3. All updates of one UpdateRefs call succeed or fail together; a ref
 //     whose current value is not the expected one fails the call with
 //     ErrRefConflict and changes nothing.
@@ -92,10 +95,16 @@
 //     chunk that is not fresh has no fresh chunk below it. DropFresh
 //     removes fresh chunks of generations whose writers have all ended;
 //     fresh.go states why no running writer or later ref can reach them.
+//     Redo chunks (redo.go) are fresh chunks that are never dropped; they
+//     stop being fresh when a ref update journals them or once they are
+//     written to Badger and synced.
 //
 // # Writing and durability (DB)
 //
 // Put hashes the chunk, buffers it and caches it; nothing touches the disk.
+// UpdateRefRedo appends only a redo record, and the redo chunks go to
+// Badger (synced) in the background, or at a checkpoint, which also comes
+// after 20,000 redo records (redo.go).
 // UpdateRefs appends the buffered chunks not yet journaled and the ref
 // update to the journal (journal.go) in one write, and moves the refs in
 // memory (with a reach function, only the fresh chunks the update reaches,

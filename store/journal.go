@@ -38,10 +38,14 @@ import (
 //
 // # Format
 //
-//	header:  magic "pgsjrnl1" (8) | epoch uint64 LE (8)
+//	header:  magic "pgsjrnl2" (8) | epoch uint64 LE (8)
 //	record:  kind (1) | payload length uvarint | payload | CRC-32C (4, LE)
 //	chunk:   kind 'c', payload address (20) | bytes
 //	refs:    kind 'r', payload count uvarint | count × (name length uvarint | name | address (20))
+//	redo:    kind 'e', payload name length uvarint | name | old address (20) | new address (20) | body
+//
+// The header's magic was "pgsjrnl1" before redo records (redo.go) existed;
+// such a journal is read as before.
 //
 // A ref record holds one UpdateRefs call, all of its refs or none; the
 // zero address deletes a ref. The CRC covers the epoch and the record, so
@@ -88,8 +92,14 @@ const (
 )
 
 var (
-	journalMagic = [8]byte{'p', 'g', 's', 'j', 'r', 'n', 'l', '1'}
-	castagnoli   = crc32.MakeTable(crc32.Castagnoli)
+	// journalMagic begins a journal that may hold redo records (redo.go);
+	// a binary that knows only chunk and ref records stops replaying at the
+	// first record of a kind it does not know, and would lose what
+	// follows, so it must refuse the file instead: it knows only
+	// journalMagic1, which this one reads too.
+	journalMagic  = [8]byte{'p', 'g', 's', 'j', 'r', 'n', 'l', '2'}
+	journalMagic1 = [8]byte{'p', 'g', 's', 'j', 'r', 'n', 'l', '1'}
+	castagnoli    = crc32.MakeTable(crc32.Castagnoli)
 )
 
 // journal is the open journal file. Its methods are called with DB.journalMu
@@ -136,7 +146,7 @@ func openJournal(dir string) (*journal, []byte, error) {
 		}
 		return j, nil, nil
 	}
-	if [8]byte(data[:8]) != journalMagic {
+	if m := [8]byte(data[:8]); m != journalMagic && m != journalMagic1 {
 		_ = f.Close()
 		return nil, nil, fmt.Errorf("store: %s is not a journal: %w", path, ErrCorrupt)
 	}
@@ -152,7 +162,7 @@ func nextRecord(b []byte, epoch uint64) (kind byte, payload []byte, n int, ok bo
 		return 0, nil, 0, false
 	}
 	kind = b[0]
-	if kind != recordChunk && kind != recordRefs {
+	if kind != recordChunk && kind != recordRefs && kind != recordRedo {
 		return 0, nil, 0, false
 	}
 	plen, k := binary.Uvarint(b[1:])
@@ -237,6 +247,12 @@ func (j *journal) append(chunks []chunkRecord, refs []RefUpdate) (bool, error) {
 		j.refs = encodeRefs(j.refs[:0], refs)
 		j.buf = appendRecord(j.buf, j.epoch, recordRefs, j.refs, nil)
 	}
+	return j.write()
+}
+
+// write appends j.buf to the file and reports whether there was anything
+// to write.
+func (j *journal) write() (bool, error) {
 	if len(j.buf) == 0 {
 		return false, nil
 	}

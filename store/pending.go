@@ -44,6 +44,7 @@ type pending struct {
 	shards     [pendingShards]pendingShard
 	freshBytes atomic.Int64
 	curBytes   atomic.Int64
+	redoBytes  atomic.Int64 // the part of freshBytes in redoGeneration (redo.go)
 }
 
 // pendingShard holds the buffered chunks whose address falls in it.
@@ -106,6 +107,9 @@ func (p *pending) addFresh(s *pendingShard, addr Address, data []byte, gen uint6
 	s.freshGenOf[addr] = gen
 	fg.bytes += int64(len(data))
 	p.freshBytes.Add(int64(len(data)))
+	if gen == redoGeneration {
+		p.redoBytes.Add(int64(len(data)))
+	}
 }
 
 // removeFresh takes the fresh chunk addr out of generation gen, which
@@ -117,6 +121,9 @@ func (p *pending) removeFresh(s *pendingShard, addr Address, gen uint64) []byte 
 	delete(s.freshGenOf, addr)
 	fg.bytes -= int64(len(d))
 	p.freshBytes.Add(-int64(len(d)))
+	if gen == redoGeneration {
+		p.redoBytes.Add(-int64(len(d)))
+	}
 	if len(fg.chunks) == 0 {
 		delete(s.fresh, gen)
 	}
@@ -187,11 +194,14 @@ func (p *pending) journalAll(dst []chunkRecord) []chunkRecord {
 		s := &p.shards[i]
 		s.mu.Lock()
 		var moved int64
-		for _, fg := range s.fresh {
+		for g, fg := range s.fresh {
 			for a, d := range fg.chunks {
 				s.cur[a] = d
 				moved += int64(len(d))
 				dst = append(dst, chunkRecord{a, d})
+			}
+			if g == redoGeneration {
+				p.redoBytes.Add(-fg.bytes)
 			}
 		}
 		clear(s.fresh)
@@ -225,6 +235,72 @@ func (p *pending) dropFresh(before uint64) (n int, bytes int64) {
 		s.mu.Unlock()
 	}
 	return n, bytes
+}
+
+// generation returns the fresh chunks of generation gen, which stay
+// where they are (a copy of the set, sharing the chunks' bytes).
+func (p *pending) generation(gen uint64) map[Address][]byte {
+	var out map[Address][]byte
+	for i := range p.shards {
+		s := &p.shards[i]
+		s.mu.RLock()
+		if fg := s.fresh[gen]; fg != nil {
+			if out == nil {
+				out = make(map[Address][]byte, len(fg.chunks)*pendingShards)
+			}
+			for a, d := range fg.chunks {
+				out[a] = d
+			}
+		}
+		s.mu.RUnlock()
+	}
+	return out
+}
+
+// forget removes the chunks of written that are still fresh in generation
+// gen, which the caller has made durable on disk, and caches them: they
+// are read from disk from then on. A chunk journaled meanwhile (now in
+// cur) or Put again by a later generation stays where it is.
+func (p *pending) forget(written map[Address][]byte, gen uint64, c *cache) {
+	for a, d := range written {
+		s := p.shard(a)
+		s.mu.Lock()
+		if g, _, ok := s.findFresh(a); ok && g == gen {
+			p.removeFresh(s, a, g)
+			c.add(a, d) // under the shard's lock: see the package doc, invariant 7
+		}
+		s.mu.Unlock()
+	}
+}
+
+// keepGeneration moves the fresh chunks of generation gen to cur, as
+// though journaled: for a checkpoint, whose sync of Badger makes them
+// durable before anything relies on it.
+func (p *pending) keepGeneration(gen uint64) {
+	for i := range p.shards {
+		s := &p.shards[i]
+		s.mu.Lock()
+		if fg := s.fresh[gen]; fg != nil {
+			for a, d := range fg.chunks {
+				s.cur[a] = d
+				delete(s.freshGenOf, a)
+			}
+			p.freshBytes.Add(-fg.bytes)
+			p.curBytes.Add(fg.bytes)
+			if gen == redoGeneration {
+				p.redoBytes.Add(-fg.bytes)
+			}
+			delete(s.fresh, gen)
+		}
+		s.mu.Unlock()
+	}
+}
+
+// sizesRedo returns the bytes of the fresh chunks other than redo chunks,
+// and of the redo chunks.
+func (p *pending) sizesRedo() (fresh, redo int64) {
+	r := p.redoBytes.Load()
+	return p.freshBytes.Load() - r, r
 }
 
 // get returns the buffered chunk of addr, and whether it is fresh.

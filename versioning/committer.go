@@ -23,6 +23,10 @@ import (
 // transaction whose merge fails gets its error and leaves the others
 // untouched.
 //
+// A batch whose transactions were all applied as edits journals its change
+// to the working set as a redo record of those edits (redo.go) rather than
+// as the chunks it wrote.
+//
 // Handing over the lead before the sync pipelines the batches: while one
 // batch waits for its fsync, the next one merges on top of it, and the
 // store's syncer lets one fsync cover both when they meet. Without
@@ -237,10 +241,11 @@ func (g *replayGroup) add(req *commitRequest, edits []TableEdits) bool {
 }
 
 // apply writes the group's edits into acc and gives each of its
-// transactions the result.
-func (g *replayGroup) apply(ctx context.Context, acc RootValue) (RootValue, error) {
+// transactions the result; it returns the edits it applied (none for an
+// empty group).
+func (g *replayGroup) apply(ctx context.Context, acc RootValue) (RootValue, []TableEdits, error) {
 	if len(g.reqs) == 0 {
-		return acc, nil
+		return acc, nil, nil
 	}
 	edits := make([]TableEdits, 0, len(g.tables))
 	for _, te := range g.tables {
@@ -248,12 +253,12 @@ func (g *replayGroup) apply(ctx context.Context, acc RootValue) (RootValue, erro
 	}
 	next, err := ApplyTableEdits(ctx, acc, edits, g.reqs[0].enc)
 	if err != nil {
-		return RootValue{}, err
+		return RootValue{}, nil, err
 	}
 	for _, req := range g.reqs {
 		req.result = next
 	}
-	return next, nil
+	return next, edits, nil
 }
 
 // ApplyTableEdits returns root with each table's edits applied to its maps,
@@ -377,10 +382,20 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 		}
 		merged := 0
 		var group replayGroup // replayed transactions whose edits wait to be applied together
+		// applied are the groups' edits, in order, while every transaction
+		// merged so far was replayed: then the batch's change to the
+		// working set is those edits, journaled as a redo record (redo.go),
+		// and the chunks the groups write are redo chunks.
+		var applied [][]TableEdits
+		redoable := true
+		redoCtx := store.WithRedoWriter(ctx)
 		flush := func() error {
-			next, err := group.apply(ctx, acc)
+			next, edits, err := group.apply(redoCtx, acc)
 			if err != nil {
 				return err
+			}
+			if edits != nil {
+				applied = append(applied, edits)
 			}
 			acc, merged, group = next, merged+len(group.reqs), replayGroup{}
 			return nil
@@ -420,6 +435,7 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 			}
 			acc, req.result = next, next
 			merged++
+			redoable = false
 		}
 		if err := flush(); err != nil {
 			fail(err)
@@ -430,6 +446,21 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 		}
 		nws := *ws
 		nws.Working = acc.Addr()
+		if redoable {
+			done, err := r.updateWorkingSetRedo(ctx, branch, wsAddr, &nws, applied)
+			if errors.Is(err, store.ErrRefConflict) {
+				continue // as below
+			}
+			if err != nil {
+				for _, req := range batch {
+					req.err = err // nothing of the batch is known to be durable
+				}
+				return false
+			}
+			if done {
+				return true
+			}
+		}
 		_, err = r.UpdateWorkingSet(ctx, branch, wsAddr, &nws, false)
 		if errors.Is(err, store.ErrRefConflict) {
 			continue // a version-control function moved the working set: merge again

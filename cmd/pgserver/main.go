@@ -23,6 +23,7 @@ import (
 
 	"github.com/prollypg/prollypg/planner/session"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning"
 	"github.com/prollypg/prollypg/wire"
 	"github.com/prollypg/prollypg/wire/sqlwire"
 )
@@ -179,7 +180,7 @@ func run(log *zap.Logger, o options) error {
 		return fmt.Errorf("--auth %q: want trust or scram", auth)
 	}
 
-	db, err := store.Open(dataDir, store.Options{Logger: log.Named("store"), CacheBytes: cacheBytes})
+	db, err := store.Open(dataDir, store.Options{Logger: log.Named("store"), CacheBytes: cacheBytes, Redo: versioning.ReplayWorkingSet})
 	if err != nil {
 		return err
 	}

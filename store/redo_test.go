@@ -1,0 +1,298 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The redo tests use a toy change: a ref points at a parent chunk (the
+// format of toyReach) whose one child is a counter chunk, 'n', the counter
+// (8 bytes), then padding derived from the counter; a redo record's body
+// is the amount (8 bytes) the counter grows by.
+
+// counterChunk returns the counter chunk of n, of size bytes.
+func counterChunk(n uint64, size int) []byte {
+	b := append([]byte{'n'}, binary.LittleEndian.AppendUint64(nil, n)...)
+	return append(b, chunk(n, size-len(b))...)
+}
+
+// putCounter Puts the parent and counter chunks of n with ctx, and returns
+// the parent's address.
+func putCounter(ctx context.Context, db *DB, n uint64, size int) (Address, error) {
+	c, err := db.Put(ctx, counterChunk(n, size))
+	if err != nil {
+		return Address{}, err
+	}
+	return db.Put(ctx, parentChunk('q', c))
+}
+
+// readCounter returns the counter the parent chunk at a leads to.
+func readCounter(ctx context.Context, db *DB, a Address) (n uint64, size int, err error) {
+	p, err := db.Get(ctx, a)
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(p) != 2+AddressSize || p[0] != 'p' || p[1] != 'q' {
+		return 0, 0, fmt.Errorf("not a counter's parent: %x", p)
+	}
+	c, err := db.Get(ctx, Address(p[2:]))
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(c) < 9 || c[0] != 'n' {
+		return 0, 0, fmt.Errorf("not a counter: %x", c[:min(len(c), 16)])
+	}
+	return binary.LittleEndian.Uint64(c[1:9]), len(c), nil
+}
+
+// toyRedo is the RedoFunc of the toy change.
+func toyRedo(ctx context.Context, db *DB, old Address, body []byte) (Address, error) {
+	if len(body) != 8 {
+		return Address{}, errors.New("bad body")
+	}
+	n, size, err := readCounter(ctx, db, old)
+	if err != nil {
+		return Address{}, err
+	}
+	return putCounter(ctx, db, n+binary.LittleEndian.Uint64(body), size)
+}
+
+const (
+	redoChildEnv   = "PROLLYPG_STORE_REDO_DIR"
+	redoUpdatesEnv = "PROLLYPG_STORE_REDO_UPDATES"
+	redoSizeEnv    = "PROLLYPG_STORE_REDO_SIZE"
+	redoRef        = "refs/heads/main"
+)
+
+// TestRedoChild is the child process of TestRedoSurvivesKill: it counts up
+// with redo records (the amount of update i is i+1), syncing every 16
+// updates, prints "ACKED <counter>" after each sync and is killed while
+// it goes on.
+func TestRedoChild(t *testing.T) {
+	dir := os.Getenv(redoChildEnv)
+	if dir == "" {
+		t.Skip("helper process of TestRedoSurvivesKill")
+	}
+	updates, _ := strconv.Atoi(os.Getenv(redoUpdatesEnv))
+	size, _ := strconv.Atoi(os.Getenv(redoSizeEnv))
+	ctx := context.Background()
+	db, err := Open(dir, Options{Redo: toyRedo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetReach(toyReach(db))
+	cur, err := putCounter(ctx, db, 0, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateRefs(ctx, []RefUpdate{{Name: redoRef, New: cur}}, true); err != nil {
+		t.Fatal(err)
+	}
+	rctx := WithRedoWriter(ctx)
+	var n uint64
+	for i := 0; ; i++ {
+		delta := uint64(i + 1)
+		next, err := putCounter(rctx, db, n+delta, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: cur, New: next}, binary.LittleEndian.AppendUint64(nil, delta), false); err != nil {
+			t.Fatal(err)
+		}
+		cur, n = next, n+delta
+		if i%16 == 15 {
+			if err := db.Sync(); err != nil {
+				t.Fatal(err)
+			}
+			if i >= updates {
+				fmt.Printf("ACKED %d\n", n)
+				os.Stdout.Sync()
+			}
+		}
+	}
+}
+
+// TestRedoSurvivesKill kills a process that moves a ref with redo records
+// (kill -9) and checks that the reopened store redoes them: the ref holds
+// at least the last value acknowledged, its chunks are readable, and
+// Check passes; without Options.Redo, Open refuses the journal instead of
+// losing its redo records. The cases: records only; redo chunks past
+// redoSpillLimit, spilled to Badger on the way; and past
+// redoCheckpointRecords, so that the journal started over.
+func TestRedoSurvivesKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a child process")
+	}
+	t.Run("journal", func(t *testing.T) { testRedoSurvivesKill(t, 200, 4096) })
+	t.Run("spilled", func(t *testing.T) { testRedoSurvivesKill(t, 2*redoSpillLimit/4096, 4096) })
+	t.Run("checkpointed", func(t *testing.T) { testRedoSurvivesKill(t, redoCheckpointRecords+2000, 64) })
+}
+
+func testRedoSurvivesKill(t *testing.T, updates, size int) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestRedoChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), redoChildEnv+"="+dir, redoUpdatesEnv+"="+strconv.Itoa(updates), redoSizeEnv+"="+strconv.Itoa(size))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var acked uint64
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "ACKED "); ok {
+			if acked, err = strconv.ParseUint(rest, 10, 64); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if acked == 0 {
+		t.Fatalf("child acknowledged nothing (scan error %v)", sc.Err())
+	}
+
+	if db, err := Open(dir, Options{}); err == nil {
+		db.Close()
+		if updates < redoCheckpointRecords {
+			t.Fatal("Open without Options.Redo accepted a journal of redo records")
+		}
+	} else if !strings.Contains(err.Error(), "redo") {
+		t.Fatalf("Open without Options.Redo: %v", err)
+	}
+	db := openDB(t, dir, Options{Redo: toyRedo})
+	defer db.Close()
+	bg := context.Background()
+	n, gotSize, err := readCounter(bg, db, refOf(t, db, redoRef))
+	if err != nil {
+		t.Fatalf("after kill -9: %v", err)
+	}
+	if n < acked || gotSize != size {
+		t.Fatalf("after kill -9: counter %d (%d bytes), acknowledged %d", n, gotSize, acked)
+	}
+	if err := db.Check(bg); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("acknowledged %d, found %d", acked, n)
+}
+
+// TestRedoSpillKeepsChunksReadable: redo chunks past redoSpillLimit go to
+// Badger, not the journal, and leave the buffer, and every one of them
+// stays readable; the
+// ref's chunks are also there after a reopen, which replays nothing.
+func TestRedoSpillKeepsChunksReadable(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openDB(t, dir, Options{Redo: toyRedo})
+	db.SetReach(toyReach(db))
+	cur, err := putCounter(ctx, db, 0, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateRefs(ctx, []RefUpdate{{Name: redoRef, New: cur}}, true); err != nil {
+		t.Fatal(err)
+	}
+	journaled := db.Stats().BytesJournaled
+	rctx := WithRedoWriter(ctx)
+	var all []Address
+	for n := uint64(1); n <= redoSpillLimit/4096+100; n++ {
+		next, err := putCounter(rctx, db, n, 4096)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: cur, New: next}, binary.LittleEndian.AppendUint64(nil, 1), false); err != nil {
+			t.Fatal(err)
+		}
+		cur = next
+		all = append(all, next)
+	}
+	db.closeMu.RLock()
+	err = db.flushLocked(false)
+	db.closeMu.RUnlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The background flusher may have spilled first, and this flush then
+	// found less than the limit.
+	if _, redo := db.pending.sizesRedo(); redo > redoSpillLimit {
+		t.Fatalf("%d bytes of redo chunks still buffered after a flush past redoSpillLimit", redo)
+	}
+	if _, buffered, _ := db.pending.get(all[0]); buffered {
+		t.Fatal("the first redo chunk is still buffered after the spill")
+	}
+	if n := db.Stats().BytesJournaled - journaled; n != 0 {
+		t.Fatalf("%d bytes journaled: redo chunks go to Badger, not the journal", n)
+	}
+	for i, a := range all {
+		if n, _, err := readCounter(ctx, db, a); err != nil || n != uint64(i+1) {
+			t.Fatalf("redo chunk %d after the spill: %d, %v", i+1, n, err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openDB(t, dir, Options{})
+	defer db.Close()
+	if n, _, err := readCounter(ctx, db, refOf(t, db, redoRef)); err != nil || n != uint64(len(all)) {
+		t.Fatalf("after reopening: %d, %v; want %d", n, err, len(all))
+	}
+	if err := db.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRedoReachedIsJournaled: a ref update that reaches redo chunks (a
+// tag of the value a redo record set) journals them like any fresh chunk,
+// and a redo record of a ref that moved meanwhile fails with
+// ErrRefConflict.
+func TestRedoReachedIsJournaled(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t, t.TempDir(), Options{Redo: toyRedo})
+	defer db.Close()
+	db.SetReach(toyReach(db))
+	cur, err := putCounter(ctx, db, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateRefs(ctx, []RefUpdate{{Name: redoRef, New: cur}}, true); err != nil {
+		t.Fatal(err)
+	}
+	next, err := putCounter(WithRedoWriter(ctx), db, 5, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := binary.LittleEndian.AppendUint64(nil, 5)
+	if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: next, New: next}, body, false); !errors.Is(err, ErrRefConflict) {
+		t.Fatalf("redo record of a moved ref: %v, want ErrRefConflict", err)
+	}
+	if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: cur, New: next}, body, false); err != nil {
+		t.Fatal(err)
+	}
+	before := db.Stats().BytesJournaled
+	if err := db.UpdateRefs(ctx, []RefUpdate{{Name: "refs/tags/v1", New: next}}, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := db.Stats().BytesJournaled - before; got != 100+2+AddressSize {
+		t.Fatalf("the tag's update journaled %d bytes, want the two redo chunks it reaches (%d)", got, 100+2+AddressSize)
+	}
+	if _, redo := db.pending.sizesRedo(); redo != 0 {
+		t.Fatalf("%d bytes of redo chunks still fresh after a ref reached them", redo)
+	}
+}
