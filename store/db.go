@@ -980,9 +980,10 @@ func (db *DB) checkpoint(force bool) error {
 	if !force && db.journal.size <= journalLimit && db.redoRecords.Load() <= redoCheckpointRecords {
 		return nil // another commit checkpointed first
 	}
-	// The journal's redo records go with it: the chunks they made must be
-	// on disk when Badger is synced below.
-	db.pending.keepGeneration(redoGeneration)
+	// The journal's redo records go with it: the chunks they made, and the
+	// kept chunks they may reach (redo.go's reachedRedo), must be on disk
+	// when Badger is synced below.
+	db.pending.keepGenerations(redoGeneration, limboGeneration, keptFresh)
 	// Without a reach function the fresh chunks go to Badger with the rest,
 	// and the sync below covers them too; with one, they stay fresh: no ref
 	// reaches them (the journal would hold them if one did).
@@ -1383,7 +1384,7 @@ func (db *DB) flushLocked(force bool) error {
 	}
 	// Redo chunks go to Badger on their own, synced (redo.go).
 	if _, redo := db.pending.sizesRedo(); redo > redoSpillLimit {
-		if err := db.spillRedo(); err != nil {
+		if err := db.spillRedo(context.Background()); err != nil {
 			return err
 		}
 	}

@@ -69,10 +69,11 @@ func (db *DB) DropFresh(before uint64) (chunks int, bytes int64) {
 	return db.pending.dropFresh(before)
 }
 
-// FreshBytes returns the bytes of the fresh chunks the store holds.
+// FreshBytes returns the bytes of the fresh chunks the store holds that
+// DropFresh may drop (not redo or limbo chunks: redo.go).
 func (db *DB) FreshBytes() int64 {
-	fresh, _ := db.pending.sizes()
-	return fresh
+	other, _ := db.pending.sizesRedo()
+	return other
 }
 
 // droppable reports whether a buffered chunk may be dropped: it is fresh

@@ -44,7 +44,21 @@ type pending struct {
 	shards     [pendingShards]pendingShard
 	freshBytes atomic.Int64
 	curBytes   atomic.Int64
-	redoBytes  atomic.Int64 // the part of freshBytes in redoGeneration (redo.go)
+	// redoBytes and limboBytes are the parts of freshBytes in
+	// redoGeneration and limboGeneration (redo.go).
+	redoBytes, limboBytes atomic.Int64
+}
+
+// account adds delta bytes of fresh chunks of generation gen to the
+// counters.
+func (p *pending) account(gen uint64, delta int64) {
+	p.freshBytes.Add(delta)
+	switch gen {
+	case redoGeneration:
+		p.redoBytes.Add(delta)
+	case limboGeneration:
+		p.limboBytes.Add(delta)
+	}
 }
 
 // pendingShard holds the buffered chunks whose address falls in it.
@@ -106,10 +120,7 @@ func (p *pending) addFresh(s *pendingShard, addr Address, data []byte, gen uint6
 	fg.chunks[addr] = data
 	s.freshGenOf[addr] = gen
 	fg.bytes += int64(len(data))
-	p.freshBytes.Add(int64(len(data)))
-	if gen == redoGeneration {
-		p.redoBytes.Add(int64(len(data)))
-	}
+	p.account(gen, int64(len(data)))
 }
 
 // removeFresh takes the fresh chunk addr out of generation gen, which
@@ -120,10 +131,7 @@ func (p *pending) removeFresh(s *pendingShard, addr Address, gen uint64) []byte 
 	delete(fg.chunks, addr)
 	delete(s.freshGenOf, addr)
 	fg.bytes -= int64(len(d))
-	p.freshBytes.Add(-int64(len(d)))
-	if gen == redoGeneration {
-		p.redoBytes.Add(-int64(len(d)))
-	}
+	p.account(gen, -int64(len(d)))
 	if len(fg.chunks) == 0 {
 		delete(s.fresh, gen)
 	}
@@ -188,29 +196,44 @@ func (p *pending) journal(addrs []Address, dst []chunkRecord) []chunkRecord {
 }
 
 // journalAll moves every fresh chunk to cur and appends it to dst, as
-// journal does.
+// journal does. It holds every shard's lock at once: a writer puts a
+// node's children before the node, so a node that is in this set has its
+// fresh children in it too, and no journaled chunk is left with a fresh
+// child (package doc, invariant 10). Moving shard by shard, a child put
+// into a shard already passed and then its parent into one not yet
+// passed left the parent journaled above a fresh child, which its
+// generation's end then dropped.
 func (p *pending) journalAll(dst []chunkRecord) []chunkRecord {
+	p.lockAll()
+	defer p.unlockAll()
 	for i := range p.shards {
 		s := &p.shards[i]
-		s.mu.Lock()
-		var moved int64
 		for g, fg := range s.fresh {
 			for a, d := range fg.chunks {
 				s.cur[a] = d
-				moved += int64(len(d))
 				dst = append(dst, chunkRecord{a, d})
 			}
-			if g == redoGeneration {
-				p.redoBytes.Add(-fg.bytes)
-			}
+			p.account(g, -fg.bytes)
+			p.curBytes.Add(fg.bytes)
 		}
 		clear(s.fresh)
 		clear(s.freshGenOf)
-		p.freshBytes.Add(-moved)
-		p.curBytes.Add(moved)
-		s.mu.Unlock()
 	}
 	return dst
+}
+
+// lockAll locks every shard, in order; unlockAll unlocks them. For the
+// sets that must be cut at one moment (journalAll says why).
+func (p *pending) lockAll() {
+	for i := range p.shards {
+		p.shards[i].mu.Lock()
+	}
+}
+
+func (p *pending) unlockAll() {
+	for i := range p.shards {
+		p.shards[i].mu.Unlock()
+	}
 }
 
 // dropFresh forgets the fresh chunks whose generation is below before,
@@ -225,7 +248,7 @@ func (p *pending) dropFresh(before uint64) (n int, bytes int64) {
 			if g < before {
 				n += len(fg.chunks)
 				bytes += fg.bytes
-				p.freshBytes.Add(-fg.bytes)
+				p.account(g, -fg.bytes)
 				for a := range fg.chunks {
 					delete(s.freshGenOf, a)
 				}
@@ -237,70 +260,93 @@ func (p *pending) dropFresh(before uint64) (n int, bytes int64) {
 	return n, bytes
 }
 
-// generation returns the fresh chunks of generation gen, which stay
-// where they are (a copy of the set, sharing the chunks' bytes).
-func (p *pending) generation(gen uint64) map[Address][]byte {
-	var out map[Address][]byte
-	for i := range p.shards {
-		s := &p.shards[i]
-		s.mu.RLock()
-		if fg := s.fresh[gen]; fg != nil {
-			if out == nil {
-				out = make(map[Address][]byte, len(fg.chunks)*pendingShards)
-			}
-			for a, d := range fg.chunks {
-				out[a] = d
+// generations returns the fresh chunks of each of gens, which stay where
+// they are (copies of the sets, sharing the chunks' bytes), taken at one
+// moment (see journalAll).
+func (p *pending) generations(gens ...uint64) []map[Address][]byte {
+	p.lockAll()
+	defer p.unlockAll()
+	out := make([]map[Address][]byte, len(gens))
+	for j, gen := range gens {
+		out[j] = map[Address][]byte{}
+		for i := range p.shards {
+			if fg := p.shards[i].fresh[gen]; fg != nil {
+				for addr, d := range fg.chunks {
+					out[j][addr] = d
+				}
 			}
 		}
-		s.mu.RUnlock()
 	}
 	return out
 }
 
-// forget removes the chunks of written that are still fresh in generation
-// gen, which the caller has made durable on disk, and caches them: they
-// are read from disk from then on. A chunk journaled meanwhile (now in
-// cur) or Put again by a later generation stays where it is.
-func (p *pending) forget(written map[Address][]byte, gen uint64, c *cache) {
+// forgetKept removes the chunks of written that are still fresh as redo,
+// limbo or kept chunks (generations DropFresh never reaches), which the
+// caller has made durable on disk, and caches them: they are read from
+// disk from then on. A chunk journaled meanwhile (now in cur) stays where
+// it is.
+func (p *pending) forgetKept(written map[Address][]byte, c *cache) {
 	for a, d := range written {
 		s := p.shard(a)
 		s.mu.Lock()
-		if g, _, ok := s.findFresh(a); ok && g == gen {
+		if g, _, ok := s.findFresh(a); ok && g >= limboGeneration {
 			p.removeFresh(s, a, g)
-			c.add(a, d) // under the shard's lock: see the package doc, invariant 7
+			c.add(a, d)
 		}
 		s.mu.Unlock()
 	}
 }
 
-// keepGeneration moves the fresh chunks of generation gen to cur, as
-// though journaled: for a checkpoint, whose sync of Badger makes them
-// durable before anything relies on it.
-func (p *pending) keepGeneration(gen uint64) {
-	for i := range p.shards {
-		s := &p.shards[i]
-		s.mu.Lock()
-		if fg := s.fresh[gen]; fg != nil {
-			for a, d := range fg.chunks {
-				s.cur[a] = d
-				delete(s.freshGenOf, a)
+// keepGenerations moves the fresh chunks of gens to cur, as though
+// journaled, at one moment (see journalAll): for a checkpoint, whose sync
+// of Badger makes them durable before anything relies on it.
+func (p *pending) keepGenerations(gens ...uint64) {
+	p.lockAll()
+	defer p.unlockAll()
+	for _, gen := range gens {
+		for i := range p.shards {
+			s := &p.shards[i]
+			if fg := s.fresh[gen]; fg != nil {
+				for a, d := range fg.chunks {
+					s.cur[a] = d
+					delete(s.freshGenOf, a)
+				}
+				p.account(gen, -fg.bytes)
+				p.curBytes.Add(fg.bytes)
+				delete(s.fresh, gen)
 			}
-			p.freshBytes.Add(-fg.bytes)
-			p.curBytes.Add(fg.bytes)
-			if gen == redoGeneration {
-				p.redoBytes.Add(-fg.bytes)
-			}
-			delete(s.fresh, gen)
 		}
-		s.mu.Unlock()
 	}
 }
 
-// sizesRedo returns the bytes of the fresh chunks other than redo chunks,
-// and of the redo chunks.
-func (p *pending) sizesRedo() (fresh, redo int64) {
+// sizesRedo returns the bytes of the fresh chunks other than redo and
+// limbo chunks (the ones DropFresh may drop), and of the redo chunks.
+func (p *pending) sizesRedo() (other, redo int64) {
 	r := p.redoBytes.Load()
-	return p.freshBytes.Load() - r, r
+	return p.freshBytes.Load() - r - p.limboBytes.Load(), r
+}
+
+// relabel moves the chunks of set that are still fresh in generation from
+// to generation to.
+func (p *pending) relabel(set map[Address][]byte, from, to uint64) {
+	for a := range set {
+		s := p.shard(a)
+		s.mu.Lock()
+		if g, _, ok := s.findFresh(a); ok && g == from {
+			p.addFresh(s, a, p.removeFresh(s, a, g), to)
+		}
+		s.mu.Unlock()
+	}
+}
+
+// freshKept reports whether addr is fresh in a generation DropFresh never
+// reaches: a redo, limbo or kept chunk (redo.go).
+func (p *pending) freshKept(addr Address) bool {
+	s := p.shard(addr)
+	s.mu.RLock()
+	g, _, ok := s.findFresh(addr)
+	s.mu.RUnlock()
+	return ok && g >= limboGeneration
 }
 
 // get returns the buffered chunk of addr, and whether it is fresh.

@@ -24,9 +24,9 @@ import (
 // appends a redo record (the ref, its old and new values, and the caller's
 // body) and moves the ref, without journaling any chunk. The chunks the
 // new value reaches stay in memory as redo chunks (Put with a context from
-// WithRedoWriter), readable like any buffered chunk, never dropped, and
-// fresh for every other ref update (whose walk journals those it reaches,
-// as it does any fresh chunk).
+// WithRedoWriter), readable like any buffered chunk, never dropped while a
+// ref may reach them, and fresh for every other ref update (whose walk
+// journals those it reaches, as it does any fresh chunk).
 //
 // Open replays a redo record by calling Options.Redo with the old value
 // and the body, and checks that the result is the new value. Replay runs
@@ -34,14 +34,18 @@ import (
 // durable (journaled, or on disk when the journal began) or the result of
 // an earlier record, which replay has just rebuilt.
 //
-// Redo chunks leave memory in two ways. Once they pass redoSpillLimit
-// bytes, the background flusher writes them to Badger and syncs Badger,
-// and only then forgets them (spillRedo): a chunk that is not fresh is
-// then on disk, durably, as invariant 10 requires. And a checkpoint, which
-// starts the journal over and so forgets its redo records, writes every
-// redo chunk to Badger before its sync. Most redo chunks are garbage by
-// then (replaced by later commits); they are written once, to Badger,
-// where the garbage collector finds them, instead of twice as before.
+// Redo chunks leave memory in three ways. Once they pass redoSpillLimit
+// bytes, a spill (spillRedo) writes to Badger those the refs reach, syncs
+// Badger, and only then forgets them: a chunk that is not fresh is then
+// on disk, durably, as invariant 10 of the package doc requires. The rest,
+// most of them (older versions of the nodes later commits rewrote: nine in
+// ten under pgbench's simple-update load), never reach the disk: they wait
+// one spill as limbo chunks, in case a reader that is not a registered
+// writer still holds a working set that reached them, and are then handed
+// to DropFresh at the current generation, so that a transaction that
+// began before may still read them. And a checkpoint, which starts the
+// journal over and so forgets its redo records, writes every redo and
+// limbo chunk to Badger before its sync.
 //
 // Invariants (beside the package doc's):
 //  1. A redo record is appended only after every chunk its new value
@@ -56,15 +60,26 @@ import (
 //     otherwise, rather than point the ref elsewhere.
 //  3. A redo chunk stops being fresh only once it is durable: journaled
 //     by a ref update that reached it, or written to Badger and synced.
+//     It is dropped only after a spill found no ref reaching it, then
+//     another spill found the same (spillRedo says why no ref can reach
+//     it afterwards), and then every writer registered by then ended.
 const (
 	recordRedo byte = 'e'
 
 	// redoGeneration tags redo chunks in the write buffer: above every
 	// writer generation, so that DropFresh never drops one and a writer
 	// that Puts one again leaves it there; below keptFresh, so that a
-	// chunk Put again without a writer generation is no longer spilled
-	// with the redo chunks (it stays fresh until a ref reaches it).
+	// chunk Put again without a writer generation stays kept (a spill
+	// writes it if a ref reaches it, and never drops it).
 	redoGeneration = keptFresh - 1
+
+	// limboGeneration tags the redo chunks that no ref reached at the last
+	// spill: still never dropped, since a reader that is not a registered
+	// writer (a peer's fetch between two of its calls, say) may hold a
+	// working set that reached them a moment ago. The next spill writes
+	// the ones a ref reaches again and hands the rest to DropFresh, at the
+	// current generation (redo.go's spillRedo).
+	limboGeneration = redoGeneration - 1
 
 	// redoSpillLimit is the size in bytes of redo chunks past which the
 	// flusher writes them to Badger.
@@ -263,20 +278,90 @@ func (db *DB) replayRedo(ctx context.Context, payload []byte, refs map[string]re
 	return u, nil
 }
 
-// spillRedo writes the redo chunks to Badger, syncs it, and then forgets
-// them (invariant 3): they are read from Badger from then on. The caller
-// holds flushMu and closeMu shared.
-func (db *DB) spillRedo() error {
-	batch := db.pending.generation(redoGeneration)
-	if len(batch) == 0 {
+// spillRedo takes the redo chunks out of memory: those the refs reach
+// (through redo and limbo chunks only; the rest is journaled or on disk)
+// are written to Badger, which is synced, and then forgotten (invariant 3
+// above); the rest, garbage left by later commits, never go to disk: redo
+// chunks become limbo chunks, and limbo chunks become fresh chunks of the
+// current generation, which DropFresh drops once every writer registered
+// by then has ended (fresh.go). A running transaction may still read them:
+// it registered at that generation or an older one. Without a reach
+// function, every redo and limbo chunk is written. The caller holds
+// flushMu and closeMu shared.
+//
+// Why no chunk a ref needs is dropped: a ref reaches a redo or limbo chunk
+// only if it moved since the last checkpoint (a checkpoint writes them
+// all), so the walk from the refs not yet checkpointed finds every one
+// reached at the moment it reads them. A ref update after that reaches
+// either those, or chunks Put after the sets below were taken (redo
+// chunks, untouched here), or chunks its writer Put again, which takes
+// them out of limbo first (a later generation wins, and redoGeneration is
+// above every other but keptFresh's); so what a ref reaches is never
+// handed to DropFresh, only to limbo, which the next spill walks again.
+func (db *DB) spillRedo(ctx context.Context) error {
+	sets := db.pending.generations(redoGeneration, limboGeneration, keptFresh)
+	redo, limbo := sets[0], sets[1]
+	if len(redo)+len(limbo) == 0 {
 		return nil
 	}
-	if err := db.writeChunks(batch); err != nil {
-		return fmt.Errorf("store: writing %d redo chunks: %w", len(batch), err)
+	live, err := db.reachedRedo(ctx)
+	if err != nil {
+		db.log.Debug("store: finding the redo chunks refs reach failed; writing them all", zap.Error(err))
+		live = nil
 	}
-	if err := db.bdb.Sync(); err != nil {
-		return fmt.Errorf("store: syncing %d redo chunks: %w", len(batch), err)
+	write := make(map[Address][]byte, len(live))
+	for i, set := range sets {
+		for a, d := range set {
+			if _, ok := live[a]; ok || (live == nil && i < 2) {
+				write[a] = d
+			}
+		}
 	}
-	db.pending.forget(batch, redoGeneration, db.cache)
+	if len(write) > 0 {
+		if err := db.writeChunks(write); err != nil {
+			return fmt.Errorf("store: writing %d redo chunks: %w", len(write), err)
+		}
+		if err := db.bdb.Sync(); err != nil {
+			return fmt.Errorf("store: syncing %d redo chunks: %w", len(write), err)
+		}
+		db.pending.forgetKept(write, db.cache)
+	}
+	if live != nil {
+		// Older limbo first, so that this spill's limbo is not dropped.
+		db.pending.relabel(limbo, limboGeneration, db.gen.Load())
+		db.pending.relabel(redo, redoGeneration, limboGeneration)
+	}
+	db.stats.redoSpilled.Add(uint64(len(write)))
+	db.stats.redoDropped.Add(uint64(max(len(redo)+len(limbo)-len(write), 0)))
 	return nil
+}
+
+// reachedRedo returns the redo, limbo and kept chunks (fresh chunks that
+// DropFresh never drops: a writer without a generation may have put one
+// that a redo chunk then reached, since Put leaves a kept chunk kept) that
+// the refs moved since the last checkpoint reach through chunks of those
+// kinds; nil without a reach function.
+func (db *DB) reachedRedo(ctx context.Context) (map[Address]struct{}, error) {
+	fn := db.reach.Load()
+	if fn == nil {
+		return nil, nil
+	}
+	db.refMu.Lock()
+	updates := make([]RefUpdate, 0, len(db.dirty))
+	for name, e := range db.dirty {
+		if e.ok {
+			updates = append(updates, RefUpdate{Name: name, New: e.addr})
+		}
+	}
+	db.refMu.Unlock()
+	live := map[Address]struct{}{}
+	kept := db.pending.freshKept
+	err := (*fn)(ctx, updates, kept, func(a Address) error {
+		live[a] = struct{}{}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return live, nil
 }

@@ -28,12 +28,17 @@ type Stats struct {
 	// counts the fsyncs performed for them (DB only). Their ratio is how
 	// many requests one fsync serves: group commit's batch size.
 	SyncRequests, Syncs uint64
+	// RedoSpilled counts the redo chunks a spill wrote to disk, reached by
+	// a ref; RedoDropped those it left to be dropped, garbage by then
+	// (redo.go).
+	RedoSpilled, RedoDropped uint64
 }
 
 // counters are the live, atomically updated form of Stats, embedded in DB
 // and Memory.
 type counters struct {
 	gets, cacheHits, diskReads, chunksWritten, bytesWritten, bytesJournaled atomic.Uint64
+	redoSpilled, redoDropped                                                atomic.Uint64
 }
 
 // snapshot returns the current values; each field is read atomically, the
@@ -46,6 +51,8 @@ func (c *counters) snapshot() Stats {
 		ChunksWritten:  c.chunksWritten.Load(),
 		BytesWritten:   c.bytesWritten.Load(),
 		BytesJournaled: c.bytesJournaled.Load(),
+		RedoSpilled:    c.redoSpilled.Load(),
+		RedoDropped:    c.redoDropped.Load(),
 	}
 }
 

@@ -257,7 +257,7 @@ func run(log *zap.Logger, o options) error {
 	}
 	st := db.Stats()
 	log.Info("shutting down", zap.Uint64("chunks_written", st.ChunksWritten), zap.Uint64("bytes_written", st.BytesWritten), zap.Uint64("bytes_journaled", st.BytesJournaled),
-		zap.Uint64("sync_requests", st.SyncRequests), zap.Uint64("syncs", st.Syncs))
+		zap.Uint64("sync_requests", st.SyncRequests), zap.Uint64("syncs", st.Syncs), zap.Uint64("redo_spilled", st.RedoSpilled), zap.Uint64("redo_dropped", st.RedoDropped))
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
