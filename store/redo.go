@@ -136,6 +136,17 @@ func (db *DB) UpdateRefRedo(ctx context.Context, u RefUpdate, body []byte, durab
 	if redoPayloadLen(u.Name, body) > maxRecordPayload {
 		return ErrRedoTooLarge
 	}
+	for {
+		err := db.updateRefRedo(ctx, u, body, durable)
+		if !errors.Is(err, errBarrierMoved) {
+			return err
+		}
+	}
+}
+
+// updateRefRedo is one attempt of UpdateRefRedo, as updateRefs is of
+// UpdateRefs.
+func (db *DB) updateRefRedo(ctx context.Context, u RefUpdate, body []byte, durable bool) error {
 	updates := []RefUpdate{u}
 	b := db.barrier.Load()
 	if b != nil {
