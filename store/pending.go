@@ -69,10 +69,17 @@ type pendingShard struct {
 	// generations at once; a chunk reaches cur only through the journal
 	// (journal.go, invariant 1). Few generations are alive at a time.
 	fresh      map[uint64]*freshGen
-	freshGenOf map[Address]uint64 // the generation in fresh holding each fresh chunk
+	freshGenOf map[Address]freshEntry // each fresh chunk, with its generation in fresh
 	cur        map[Address][]byte
 	flushing   map[Address][]byte // nil when no flush is in progress
 	_          [64]byte           // keeps neighbouring shards' locks off one cache line
+}
+
+// freshEntry is a fresh chunk and its generation, for findFresh's one
+// lookup on every read that misses the cache.
+type freshEntry struct {
+	gen  uint64
+	data []byte
 }
 
 // freshGen holds the fresh chunks of one generation.
@@ -87,7 +94,7 @@ func newPending() *pending {
 	for i := range p.shards {
 		s := &p.shards[i]
 		s.fresh = make(map[uint64]*freshGen)
-		s.freshGenOf = make(map[Address]uint64)
+		s.freshGenOf = make(map[Address]freshEntry)
 		s.cur = make(map[Address][]byte)
 	}
 	return p
@@ -103,11 +110,8 @@ func (p *pending) shard(addr Address) *pendingShard {
 // The caller holds mu. It is one map lookup, not one per generation: a
 // journal's reach walk asks it for every child of every fresh node.
 func (s *pendingShard) findFresh(addr Address) (gen uint64, data []byte, ok bool) {
-	g, ok := s.freshGenOf[addr]
-	if !ok {
-		return 0, nil, false
-	}
-	return g, s.fresh[g].chunks[addr], true
+	e, ok := s.freshGenOf[addr]
+	return e.gen, e.data, ok
 }
 
 // addFresh adds a fresh chunk to generation gen. The caller holds mu.
@@ -118,7 +122,7 @@ func (p *pending) addFresh(s *pendingShard, addr Address, data []byte, gen uint6
 		s.fresh[gen] = fg
 	}
 	fg.chunks[addr] = data
-	s.freshGenOf[addr] = gen
+	s.freshGenOf[addr] = freshEntry{gen, data}
 	fg.bytes += int64(len(data))
 	p.account(gen, int64(len(data)))
 }
