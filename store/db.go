@@ -88,6 +88,7 @@ type DB struct {
 	// the journal holds since its last restart.
 	redo        RedoFunc
 	redoRecords atomic.Int64
+	redoSpills  atomic.Uint64 // spills begun (RedoEpoch); changed under refMu
 	// replaying is set while Open replays the journal, alone.
 	replaying bool
 

@@ -92,8 +92,13 @@ const (
 )
 
 // ErrRedoTooLarge is UpdateRefRedo's error for a body that does not fit in
-// one journal record; the caller then journals the chunks instead.
-var ErrRedoTooLarge = errors.New("store: redo record too large")
+// one journal record, and ErrRedoStale for an update whose chunks a spill
+// may have taken for garbage (see UpdateRefRedo); the caller then
+// journals the chunks instead (UpdateRefs).
+var (
+	ErrRedoTooLarge = errors.New("store: redo record too large")
+	ErrRedoStale    = errors.New("store: a spill ran while the redo chunks were written")
+)
 
 // RedoFunc rebuilds a ref's new value from its old one and the body of a
 // redo record, Putting the chunks it makes into db (as when the change was
@@ -118,12 +123,28 @@ func WithRedoWriter(ctx context.Context) context.Context {
 // with a RedoFunc, without which its records could not be replayed.
 func (db *DB) CanRedo() bool { return db.redo != nil }
 
+// RedoEpoch returns the number of spills begun so far, for UpdateRefRedo's
+// since: the caller reads it before it writes the update's redo chunks.
+func (db *DB) RedoEpoch() uint64 { return db.redoSpills.Load() }
+
 // UpdateRefRedo moves ref u.Name from u.Old to u.New if it still points
 // at u.Old (else it fails with ErrRefConflict), journaling the update as a
-// redo record whose body Options.Redo turns u.Old into u.New. The chunks
-// u.New reaches that are not durable must be redo chunks (invariant 1
-// above). With durable set it returns once the record is synced.
-func (db *DB) UpdateRefRedo(ctx context.Context, u RefUpdate, body []byte, durable bool) error {
+// redo record whose body Options.Redo turns u.Old into u.New; a later Sync
+// makes it durable. The chunks u.New reaches that are not durable must be
+// redo chunks (invariant 1 above), written after RedoEpoch returned since.
+//
+// If a spill began since then, it fails with ErrRedoStale: the spill may
+// have found some of those chunks, which no ref reached yet, to be
+// garbage, and a second one would hand them to DropFresh (spillRedo); the
+// caller's UpdateRefs, whose walk journals every fresh chunk it reaches,
+// is safe then, because what the spill handed over waits for the
+// caller's writer generation to end. A spill that began before since
+// moves none of the caller's chunks beyond limbo: its sets were taken
+// before they were written, and a chunk it had taken that the caller Puts
+// again is moved to redo, or, already a redo chunk, is at worst moved to
+// limbo, where the next spill (after since, so either this update is
+// refused or that spill's walk sees it) finds it again.
+func (db *DB) UpdateRefRedo(ctx context.Context, u RefUpdate, body []byte, since uint64) error {
 	if db.redo == nil {
 		return errors.New("store: redo records need Options.Redo")
 	}
@@ -137,7 +158,7 @@ func (db *DB) UpdateRefRedo(ctx context.Context, u RefUpdate, body []byte, durab
 		return ErrRedoTooLarge
 	}
 	for {
-		err := db.updateRefRedo(ctx, u, body, durable)
+		err := db.updateRefRedo(ctx, u, body, since)
 		if !errors.Is(err, errBarrierMoved) {
 			return err
 		}
@@ -146,7 +167,7 @@ func (db *DB) UpdateRefRedo(ctx context.Context, u RefUpdate, body []byte, durab
 
 // updateRefRedo is one attempt of UpdateRefRedo, as updateRefs is of
 // UpdateRefs.
-func (db *DB) updateRefRedo(ctx context.Context, u RefUpdate, body []byte, durable bool) error {
+func (db *DB) updateRefRedo(ctx context.Context, u RefUpdate, body []byte, since uint64) error {
 	updates := []RefUpdate{u}
 	b := db.barrier.Load()
 	if b != nil {
@@ -164,14 +185,8 @@ func (db *DB) updateRefRedo(ctx context.Context, u RefUpdate, body []byte, durab
 	} else if !ok {
 		return danglingRef(u.Name, u.New)
 	}
-	ticket, err := db.commitRedo(u, b, body)
-	if err != nil {
+	if err := db.commitRedo(u, b, body, since); err != nil {
 		return err
-	}
-	if durable {
-		if err := db.syncer.syncTo(ticket); err != nil {
-			return fmt.Errorf("store: ref updated but not synced: %w", err)
-		}
 	}
 	if db.checkpointDue() {
 		if err := db.checkpoint(false); err != nil {
@@ -181,37 +196,42 @@ func (db *DB) updateRefRedo(ctx context.Context, u RefUpdate, body []byte, durab
 	return nil
 }
 
-// commitRedo is commitRefs for a redo record.
-func (db *DB) commitRedo(u RefUpdate, bar *barrier, body []byte) (uint64, error) {
+// commitRedo is commitRefs for a redo record. A spill counts itself in
+// redoSpills under refMu, as it reads the refs, so a spill either began
+// before this check or reads the refs after the update.
+func (db *DB) commitRedo(u RefUpdate, bar *barrier, body []byte, since uint64) error {
 	db.refMu.Lock()
 	defer db.refMu.Unlock()
 	if db.barrier.Load() != bar {
-		return 0, errBarrierMoved
+		return errBarrierMoved
+	}
+	if db.redoSpills.Load() != since {
+		return ErrRedoStale
 	}
 	cur, _, err := db.refLocked(u.Name)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	if cur != u.Old {
-		return 0, refConflict(u.Name, u.Old, cur)
+		return refConflict(u.Name, u.Old, cur)
 	}
 	db.journalMu.Lock()
 	wrote, err := db.journal.appendRedo(u, body)
 	db.journalMu.Unlock()
 	if err != nil {
-		return 0, err
+		return err
 	}
 	if !wrote {
-		return 0, errors.New("store: redo record not written")
+		return errors.New("store: redo record not written")
 	}
 	db.redoRecords.Add(1)
-	ticket := db.syncer.wrote()
+	db.syncer.wrote()
 	if db.dirty == nil {
 		db.dirty = map[string]refEntry{}
 	}
 	db.dirty[u.Name] = refEntry{u.New, true}
 	db.refs.set(u.Name, u.New, true)
-	return ticket, nil
+	return nil
 }
 
 // checkpointDue reports whether the journal should be started over: past
@@ -358,6 +378,7 @@ func (db *DB) reachedRedo(ctx context.Context) (map[Address]struct{}, error) {
 		return nil, nil
 	}
 	db.refMu.Lock()
+	db.redoSpills.Add(1) // before the refs are read: see commitRedo
 	updates := make([]RefUpdate, 0, len(db.dirty))
 	for name, e := range db.dirty {
 		if e.ok {

@@ -101,11 +101,18 @@ func TestRedoChild(t *testing.T) {
 	var n uint64
 	for i := 0; ; i++ {
 		delta := uint64(i + 1)
+		since := db.RedoEpoch()
 		next, err := putCounter(rctx, db, n+delta, size)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: cur, New: next}, binary.LittleEndian.AppendUint64(nil, delta), false); err != nil {
+		err = db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: cur, New: next}, binary.LittleEndian.AppendUint64(nil, delta), since)
+		if errors.Is(err, ErrRedoStale) {
+			// A spill began meanwhile: journal the chunks, as the
+			// committer does.
+			err = db.UpdateRefs(ctx, []RefUpdate{{Name: redoRef, Old: cur, New: next}}, false)
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 		cur, n = next, n+delta
@@ -215,11 +222,12 @@ func TestRedoSpillWritesOnlyReached(t *testing.T) {
 	var all []Address
 	// Few enough that the background flusher does not spill on its own.
 	for n := uint64(1); n <= 100; n++ {
+		since := db.RedoEpoch()
 		next, err := putCounter(rctx, db, n, 4096)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: cur, New: next}, binary.LittleEndian.AppendUint64(nil, 1), false); err != nil {
+		if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: cur, New: next}, binary.LittleEndian.AppendUint64(nil, 1), since); err != nil {
 			t.Fatal(err)
 		}
 		cur = next
@@ -272,9 +280,10 @@ func TestRedoSpillWritesOnlyReached(t *testing.T) {
 }
 
 // TestRedoReachedIsJournaled: a ref update that reaches redo chunks (a
-// tag of the value a redo record set) journals them like any fresh chunk,
-// and a redo record of a ref that moved meanwhile fails with
-// ErrRefConflict.
+// tag of the value a redo record set) journals them like any fresh chunk;
+// a redo record of a ref that moved meanwhile fails with ErrRefConflict,
+// and one whose chunks were written before a spill began (its epoch is
+// not the store's) with ErrRedoStale.
 func TestRedoReachedIsJournaled(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t, t.TempDir(), Options{Redo: toyRedo})
@@ -287,15 +296,19 @@ func TestRedoReachedIsJournaled(t *testing.T) {
 	if err := db.UpdateRefs(ctx, []RefUpdate{{Name: redoRef, New: cur}}, true); err != nil {
 		t.Fatal(err)
 	}
+	since := db.RedoEpoch()
 	next, err := putCounter(WithRedoWriter(ctx), db, 5, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := binary.LittleEndian.AppendUint64(nil, 5)
-	if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: next, New: next}, body, false); !errors.Is(err, ErrRefConflict) {
+	if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: next, New: next}, body, since); !errors.Is(err, ErrRefConflict) {
 		t.Fatalf("redo record of a moved ref: %v, want ErrRefConflict", err)
 	}
-	if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: cur, New: next}, body, false); err != nil {
+	if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: cur, New: next}, body, since+1); !errors.Is(err, ErrRedoStale) {
+		t.Fatalf("redo record of chunks a spill may have taken for garbage: %v, want ErrRedoStale", err)
+	}
+	if err := db.UpdateRefRedo(ctx, RefUpdate{Name: redoRef, Old: cur, New: next}, body, since); err != nil {
 		t.Fatal(err)
 	}
 	before := db.Stats().BytesJournaled

@@ -387,7 +387,7 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 		// working set is those edits, journaled as a redo record (redo.go),
 		// and the chunks the groups write are redo chunks.
 		var applied [][]TableEdits
-		redoable := true
+		epoch, redoable := r.redoEpoch()
 		redoCtx := store.WithRedoWriter(ctx)
 		flush := func() error {
 			next, edits, err := group.apply(redoCtx, acc)
@@ -447,7 +447,7 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 		nws := *ws
 		nws.Working = acc.Addr()
 		if redoable {
-			done, err := r.updateWorkingSetRedo(ctx, branch, wsAddr, &nws, applied)
+			done, err := r.updateWorkingSetRedo(ctx, branch, wsAddr, &nws, applied, epoch)
 			if errors.Is(err, store.ErrRefConflict) {
 				continue // as below
 			}

@@ -31,7 +31,8 @@ const redoBodyVersion = 1
 // redoStore is the store's side of redo records (store.DB).
 type redoStore interface {
 	CanRedo() bool
-	UpdateRefRedo(ctx context.Context, u store.RefUpdate, body []byte, durable bool) error
+	RedoEpoch() uint64
+	UpdateRefRedo(ctx context.Context, u store.RefUpdate, body []byte, since uint64) error
 }
 
 // encodeRedoBody encodes groups of table edits as a redo record's body.
@@ -240,12 +241,23 @@ func ReplayWorkingSet(ctx context.Context, db *store.DB, old store.Address, body
 	return db.Put(ctx, nws.encode())
 }
 
+// redoEpoch returns the store's RedoEpoch, to be read before a batch
+// writes its redo chunks, and whether the store takes redo records.
+func (r *Repo) redoEpoch() (uint64, bool) {
+	rs, ok := r.st.(redoStore)
+	if !ok || !rs.CanRedo() {
+		return 0, false
+	}
+	return rs.RedoEpoch(), true
+}
+
 // updateWorkingSetRedo is UpdateWorkingSet for a working set made from the
 // one at old by applying groups (with a context from
-// store.WithRedoWriter): journaled as a redo record. It reports false,
-// having done nothing, when the store cannot take the record; the caller
-// then updates the working set as usual.
-func (r *Repo) updateWorkingSetRedo(ctx context.Context, branch string, old store.Address, ws *WorkingSet, groups [][]TableEdits) (bool, error) {
+// store.WithRedoWriter, after redoEpoch returned since): journaled as a
+// redo record. It reports false, having moved nothing, when the store
+// cannot take the record; the caller then updates the working set as
+// usual.
+func (r *Repo) updateWorkingSetRedo(ctx context.Context, branch string, old store.Address, ws *WorkingSet, groups [][]TableEdits, since uint64) (bool, error) {
 	rs, ok := r.st.(redoStore)
 	if !ok || !rs.CanRedo() {
 		return false, nil
@@ -254,8 +266,8 @@ func (r *Repo) updateWorkingSetRedo(ctx context.Context, branch string, old stor
 	if err != nil {
 		return false, fmt.Errorf("versioning: writing working set: %w", err)
 	}
-	err = rs.UpdateRefRedo(ctx, store.RefUpdate{Name: r.wsRef(branch), Old: old, New: a}, encodeRedoBody(groups), false)
-	if errors.Is(err, store.ErrRedoTooLarge) {
+	err = rs.UpdateRefRedo(ctx, store.RefUpdate{Name: r.wsRef(branch), Old: old, New: a}, encodeRedoBody(groups), since)
+	if errors.Is(err, store.ErrRedoTooLarge) || errors.Is(err, store.ErrRedoStale) {
 		return false, nil
 	}
 	return err == nil, err
