@@ -788,38 +788,11 @@ var errBarrierMoved = errors.New("store: GC barrier moved")
 
 // updateRefs is one attempt of UpdateRefs.
 func (db *DB) updateRefs(ctx context.Context, updates []RefUpdate, durable bool) error {
-	// A running GC keeps every new target and marks what it reaches
-	// (invariant 9); before any lock is taken, as Put records, since the
-	// mark reads the store and a sweep batch holds the barrier while it
-	// waits for closeMu. commitRefs checks that the barrier is still b.
-	b := db.barrier.Load()
-	if b != nil {
-		if err := b.recordRefs(ctx, updates); err != nil {
-			return err
-		}
-	}
-	db.closeMu.RLock()
-	defer db.closeMu.RUnlock()
-	if db.closed.Load() {
-		return ErrClosed
-	}
-	if err := ctx.Err(); err != nil {
+	b, err := db.enterRefUpdate(ctx, updates)
+	if err != nil {
 		return err
 	}
-	// Chunks before refs. Every target found here is cached, buffered or on
-	// disk, and journaled, or journaled with the refs by commitRefs.
-	for _, u := range updates {
-		if u.New.IsZero() {
-			continue
-		}
-		ok, err := db.hasLocked(u.New)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return danglingRef(u.Name, u.New)
-		}
-	}
+	defer db.closeMu.RUnlock()
 	reached, all := db.reachedFresh(ctx, updates)
 	ticket, err := db.commitRefs(updates, b, reached, all)
 	if err != nil {
@@ -839,6 +812,50 @@ func (db *DB) updateRefs(ctx context.Context, updates []RefUpdate, durable bool)
 		}
 	}
 	return nil
+}
+
+// enterRefUpdate begins an attempt of a ref update: a running GC keeps
+// every new target and marks what it reaches (invariant 9), before any
+// lock is taken, as Put records, since the mark reads the store and a
+// sweep batch holds the barrier while it waits for closeMu; then closeMu
+// is taken shared (the caller releases it, unless an error is returned)
+// and every new target is checked to be cached, buffered or on disk
+// (chunks before refs). It returns the barrier the updates went through,
+// which the commit checks still stands.
+func (db *DB) enterRefUpdate(ctx context.Context, updates []RefUpdate) (*barrier, error) {
+	b := db.barrier.Load()
+	if b != nil {
+		if err := b.recordRefs(ctx, updates); err != nil {
+			return nil, err
+		}
+	}
+	db.closeMu.RLock()
+	err := func() error {
+		if db.closed.Load() {
+			return ErrClosed
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for _, u := range updates {
+			if u.New.IsZero() {
+				continue
+			}
+			ok, err := db.hasLocked(u.New)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return danglingRef(u.Name, u.New)
+			}
+		}
+		return nil
+	}()
+	if err != nil {
+		db.closeMu.RUnlock()
+		return nil, err
+	}
+	return b, nil
 }
 
 // commitRefs checks and applies the compare-and-set of UpdateRefs: it
@@ -993,12 +1010,8 @@ func (db *DB) checkpoint(force bool) error {
 		clear(all)
 		db.spare = all[:0]
 	}
-	if batch := db.pending.take(); batch != nil {
-		err := db.writeChunks(batch)
-		db.pending.done(err == nil)
-		if err != nil {
-			return fmt.Errorf("store: checkpoint: writing %d chunks: %w", len(batch), err)
-		}
+	if err := db.writeCur(); err != nil {
+		return fmt.Errorf("store: checkpoint: %w", err)
 	}
 	if len(db.dirty) > 0 {
 		if err := db.badgerUpdate(func(txn *badger.Txn) error { return setRefs(txn, db.dirty) }); err != nil {
@@ -1152,14 +1165,8 @@ func (db *DB) writeReplayed() error {
 	all := db.pending.journalAll(db.spare)
 	clear(all)
 	db.spare = all[:0]
-	batch := db.pending.take()
-	if batch == nil {
-		return nil
-	}
-	err := db.writeChunks(batch)
-	db.pending.done(err == nil)
-	if err != nil {
-		return fmt.Errorf("store: replaying the journal: writing %d chunks: %w", len(batch), err)
+	if err := db.writeCur(); err != nil {
+		return fmt.Errorf("store: replaying the journal: %w", err)
 	}
 	return nil
 }
@@ -1398,6 +1405,12 @@ func (db *DB) flushLocked(force bool) error {
 			return err
 		}
 	}
+	return db.writeCur()
+}
+
+// writeCur writes the buffer's journaled chunks (cur) to Badger, without
+// syncing. The caller holds flushMu (or is Open, alone).
+func (db *DB) writeCur() error {
 	batch := db.pending.take()
 	if batch == nil {
 		return nil

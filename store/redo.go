@@ -168,23 +168,11 @@ func (db *DB) UpdateRefRedo(ctx context.Context, u RefUpdate, body []byte, since
 // updateRefRedo is one attempt of UpdateRefRedo, as updateRefs is of
 // UpdateRefs.
 func (db *DB) updateRefRedo(ctx context.Context, u RefUpdate, body []byte, since uint64) error {
-	updates := []RefUpdate{u}
-	b := db.barrier.Load()
-	if b != nil {
-		if err := b.recordRefs(ctx, updates); err != nil {
-			return err
-		}
-	}
-	db.closeMu.RLock()
-	defer db.closeMu.RUnlock()
-	if db.closed.Load() {
-		return ErrClosed
-	}
-	if ok, err := db.hasLocked(u.New); err != nil {
+	b, err := db.enterRefUpdate(ctx, []RefUpdate{u})
+	if err != nil {
 		return err
-	} else if !ok {
-		return danglingRef(u.Name, u.New)
 	}
+	defer db.closeMu.RUnlock()
 	if err := db.commitRedo(u, b, body, since); err != nil {
 		return err
 	}
