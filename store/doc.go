@@ -95,9 +95,11 @@
 //     chunk that is not fresh has no fresh chunk below it. DropFresh
 //     removes fresh chunks of generations whose writers have all ended;
 //     fresh.go states why no running writer or later ref can reach them.
-//     Redo chunks (redo.go) are fresh chunks that are never dropped; they
-//     stop being fresh when a ref update journals them or once they are
-//     written to Badger and synced.
+//     Redo chunks (redo.go) are fresh chunks that DropFresh does not drop
+//     while a ref may reach them; they stop being fresh when a ref update
+//     journals them, or once a spill or a checkpoint wrote them to Badger
+//     and synced it; a spill leaves the others, which no ref reached at two
+//     spills in a row, to DropFresh.
 //
 // # Writing and durability (DB)
 //
