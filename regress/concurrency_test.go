@@ -292,6 +292,138 @@ func TestDurabilityManyWriters(t *testing.T) {
 	t.Logf("%d acknowledged, %d present", len(acked), len(present))
 }
 
+// TestDurabilityOfBranchesAndCommits kills the server (kill -9) while
+// writers commit on two branches at once (each branch's batches journaled
+// as redo records of its own working set) and another session makes Dolt
+// commits of main now and then (ref updates that reach the redo chunks,
+// and journal them): after the restart every acknowledged row is on its
+// branch, and every Dolt commit acknowledged is in main's log with the rows
+// it had.
+func TestDurabilityOfBranchesAndCommits(t *testing.T) {
+	ctx := testserver.Context(t)
+	dir := t.TempDir()
+	srv := testserver.StartDir(t, dir)
+	setup := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, setup, "CREATE TABLE item (id int PRIMARY KEY, v text)")
+	exec(t, ctx, setup, "CREATE INDEX item_v ON item (v)")
+	exec(t, ctx, setup, "SELECT dolt_commit('-Am', 'item')")
+	exec(t, ctx, setup, "SELECT dolt_branch('feature')")
+	var mu sync.Mutex
+	acked := map[string]map[int]bool{"postgres": {}, "postgres/feature": {}}
+	var commits []string // messages of the acknowledged Dolt commits
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		db := []string{"postgres", "postgres/feature"}[w%2]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := pgx.Connect(ctx, srv.DSN(db))
+			if err != nil {
+				return
+			}
+			defer conn.Close(context.Background())
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				id := w*100000 + n
+				tx, err := conn.Begin(ctx)
+				if err != nil {
+					return
+				}
+				if _, err := tx.Exec(ctx, "INSERT INTO item VALUES ($1, $2)", id, fmt.Sprint("w", w)); err != nil {
+					return
+				}
+				if tx.Commit(ctx) != nil {
+					return
+				}
+				mu.Lock()
+				acked[db][id] = true
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
+		if err != nil {
+			return
+		}
+		defer conn.Close(context.Background())
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(30 * time.Millisecond):
+			}
+			msg := fmt.Sprint("snapshot ", i)
+			if _, err := conn.Exec(ctx, "SELECT dolt_commit('-Am', $1)", msg); err != nil {
+				return
+			}
+			mu.Lock()
+			commits = append(commits, msg)
+			mu.Unlock()
+		}
+	}()
+	for {
+		mu.Lock()
+		n, c := len(acked["postgres"])+len(acked["postgres/feature"]), len(commits)
+		mu.Unlock()
+		if n >= 400 && c >= 3 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	srv.Kill()
+	close(stop)
+	wg.Wait()
+
+	srv = testserver.StartDir(t, dir)
+	for db, ids := range acked {
+		c := connect(t, ctx, srv.DSN(db))
+		present := map[int]bool{}
+		for _, r := range textRows(t, ctx, c, "SELECT id FROM item") {
+			id, _ := strconv.Atoi(r)
+			present[id] = true
+		}
+		for id := range ids {
+			if !present[id] {
+				t.Errorf("%s: acknowledged insert %d lost after kill -9", db, id)
+			}
+		}
+		for id := range present {
+			if (id/100000)%2 != map[string]int{"postgres": 0, "postgres/feature": 1}[db] {
+				t.Errorf("%s: row %d of the other branch", db, id)
+			}
+		}
+		if a, g := one(t, ctx, c, "SELECT count(*) FROM item"), one(t, ctx, c, "SELECT count(*) FROM item WHERE v LIKE 'w%'"); a != g {
+			t.Errorf("%s: %s rows, %s found through the index", db, a, g)
+		}
+		c.Close(ctx)
+	}
+	c := connect(t, ctx, srv.DSN("postgres"))
+	logged := map[string]bool{}
+	for _, m := range textRows(t, ctx, c, "SELECT message FROM dolt_log") {
+		logged[m] = true
+	}
+	for _, m := range commits {
+		if !logged[m] {
+			t.Errorf("acknowledged Dolt commit %q missing from dolt_log after kill -9", m)
+		}
+	}
+	// A Dolt commit's rows are readable: the last one's table has at least
+	// the rows acknowledged before it began (it reached chunks that were
+	// redo chunks when it was made).
+	if n := one(t, ctx, c, "SELECT count(*) FROM item AS OF 'HEAD'"); n == "0" {
+		t.Errorf("HEAD's item is empty after kill -9")
+	}
+	t.Logf("%d + %d acknowledged rows, %d Dolt commits", len(acked["postgres"]), len(acked["postgres/feature"]), len(commits))
+}
+
 // TestCounterFromManyClients: clients incrementing shared counters in READ
 // COMMITTED never fail and never lose an increment; each UPDATE waits for
 // the row's lock, then adds to the newest committed value.
