@@ -315,8 +315,11 @@ func (db *DB) replayRedo(ctx context.Context, payload []byte, refs map[string]re
 // either those, or chunks Put after the sets below were taken (redo
 // chunks, untouched here), or chunks its writer Put again, which takes
 // them out of limbo first (a later generation wins, and redoGeneration is
-// above every other but keptFresh's); so what a ref reaches is never
-// handed to DropFresh, only to limbo, which the next spill walks again.
+// above every other but keptFresh's), or chunks its writer Put before
+// this spill began, which this spill may move to limbo: an ordinary ref
+// update journals them (they are fresh), and UpdateRefRedo refuses such
+// an update (ErrRedoStale). So what a ref reaches is never handed to
+// DropFresh, only to limbo, which the next spill walks again.
 func (db *DB) spillRedo(ctx context.Context) error {
 	sets := db.pending.generations(redoGeneration, limboGeneration, keptFresh)
 	redo, limbo := sets[0], sets[1]
