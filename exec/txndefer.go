@@ -358,6 +358,14 @@ func (tx *Txn) replayableOn(ctx context.Context, root versioning.RootValue) (map
 		if err != nil {
 			return nil, false, err
 		}
+		rebased := tx.rebased[key]
+		if lt.Def.Rows == t.Def.Rows && len(rebased) == 0 && !slices.ContainsFunc(dt.rows.DeferredEdits(), func(e prolly.Edit) bool { return e.Delete }) {
+			// No one changed the table's rows since the snapshot (a
+			// single client's every statement, and often a commit's):
+			// each changed row holds its snapshot version in root.
+			tables[key] = lt
+			continue
+		}
 		startRows, err := prolly.Load(ctx, cs, t.Def.Rows)
 		if err != nil {
 			return nil, false, err
@@ -366,7 +374,6 @@ func (tx *Txn) replayableOn(ctx context.Context, root versioning.RootValue) (map
 		if err != nil {
 			return nil, false, err
 		}
-		rebased := tx.rebased[key]
 		if len(rebased) > 0 && len(t.Def.Indexes) > 0 {
 			// The writer took out the index entries of the snapshot's
 			// version of a rebased row; root holds those of the version
