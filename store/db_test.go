@@ -445,34 +445,8 @@ func testDurableAfterKill(t *testing.T, chunks uint64) {
 	dir := t.TempDir()
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), crashDirEnv+"="+dir, crashSeedEnv+"="+strconv.FormatUint(seed, 10),
-		crashChunksEnv+"="+strconv.FormatUint(chunks, 10))
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var committed string
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "COMMITTED "); ok {
-			committed = rest
-			break
-		}
-	}
-	if err := cmd.Process.Kill(); err != nil { // SIGKILL
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	if committed == "" {
-		t.Fatalf("child did not commit (scan error %v)", sc.Err())
-	}
+	committed := killChildAt(t, "TestCrashChild", "COMMITTED ", crashDirEnv+"="+dir,
+		crashSeedEnv+"="+strconv.FormatUint(seed, 10), crashChunksEnv+"="+strconv.FormatUint(chunks, 10))
 	want, err := ParseAddress(committed)
 	if err != nil {
 		t.Fatal(err)
@@ -495,6 +469,41 @@ func testDurableAfterKill(t *testing.T, chunks uint64) {
 	if err := db.Check(bg); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// killChildAt runs the test binary's test (a child process helper) with
+// env added, kills it (SIGKILL) once it prints a line starting with
+// prefix, and returns the rest of that line.
+func killChildAt(t *testing.T, test, prefix string, env ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	found := false
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if line, found = strings.CutPrefix(sc.Text(), prefix); found {
+			break
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if !found {
+		t.Fatalf("%s printed no %q line (scan error %v)", test, prefix, sc.Err())
+	}
+	return line
 }
 
 // chunkKey returns the Badger key of the chunk of addr.

@@ -1,17 +1,14 @@
 package store
 
 import (
-	"bufio"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // The redo tests use a toy change: a ref points at a parent chunk (the
@@ -146,34 +143,10 @@ func TestRedoSurvivesKill(t *testing.T) {
 
 func testRedoSurvivesKill(t *testing.T, updates, size int) {
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestRedoChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), redoChildEnv+"="+dir, redoUpdatesEnv+"="+strconv.Itoa(updates), redoSizeEnv+"="+strconv.Itoa(size))
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var acked uint64
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "ACKED "); ok {
-			if acked, err = strconv.ParseUint(rest, 10, 64); err != nil {
-				t.Fatal(err)
-			}
-			break
-		}
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	if acked == 0 {
-		t.Fatalf("child acknowledged nothing (scan error %v)", sc.Err())
+	acked, err := strconv.ParseUint(killChildAt(t, "TestRedoChild", "ACKED ", redoChildEnv+"="+dir,
+		redoUpdatesEnv+"="+strconv.Itoa(updates), redoSizeEnv+"="+strconv.Itoa(size)), 10, 64)
+	if err != nil || acked == 0 {
+		t.Fatalf("child acknowledged %d (%v)", acked, err)
 	}
 
 	if db, err := Open(dir, Options{}); err == nil {
