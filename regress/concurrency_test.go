@@ -195,6 +195,36 @@ func TestConcurrentDuplicateKey(t *testing.T) {
 	wantRows(t, ctx, a, "SELECT id, v, u FROM dk ORDER BY id", "1 | x | 1", "2 | x | 2", "4 | a | 10")
 }
 
+// commitUntilStopped commits transactions on a connection to dsn, each
+// made by fill with its sequence number n, until stop is closed or the
+// server is gone (a connection error), calling acked with n after each
+// COMMIT the server acknowledged.
+func commitUntilStopped(ctx context.Context, dsn string, stop <-chan struct{}, fill func(tx pgx.Tx, n int) error, acked func(n int)) {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return
+	}
+	defer conn.Close(context.Background())
+	for n := 0; ; n++ {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			return
+		}
+		if err := fill(tx, n); err != nil {
+			return
+		}
+		if tx.Commit(ctx) != nil {
+			return // the server is gone: not acknowledged
+		}
+		acked(n)
+	}
+}
+
 // TestDurabilityManyWriters kills the server (kill -9) while 16 clients
 // commit through group commit: every acknowledged COMMIT is there after
 // the restart, and every transaction is there whole or not at all (one
@@ -217,41 +247,24 @@ func TestDurabilityManyWriters(t *testing.T) {
 	stop := make(chan struct{})
 	for w := 0; w < writers; w++ {
 		wg.Add(1)
-		go func(w int) {
+		go func() {
 			defer wg.Done()
-			conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
-			if err != nil {
-				return
-			}
-			defer conn.Close(context.Background())
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
+			commitUntilStopped(ctx, srv.DSN("postgres"), stop, func(tx pgx.Tx, n int) error {
 				id := w*100000 + n
-				tx, err := conn.Begin(ctx)
-				if err != nil {
-					return
-				}
 				if _, err := tx.Exec(ctx, "INSERT INTO acked VALUES ($1, $2)", id, w); err != nil {
-					return
+					return err
 				}
 				if _, err := tx.Exec(ctx, "INSERT INTO log VALUES ($1, $2)", w, n); err != nil {
-					return
+					return err
 				}
-				if _, err := tx.Exec(ctx, "INSERT INTO tagged VALUES ($1, $2)", id, n%7); err != nil {
-					return
-				}
-				if tx.Commit(ctx) != nil {
-					return // the server is gone: not acknowledged
-				}
+				_, err := tx.Exec(ctx, "INSERT INTO tagged VALUES ($1, $2)", id, n%7)
+				return err
+			}, func(n int) {
 				mu.Lock()
-				acked[id] = true
+				acked[w*100000+n] = true
 				mu.Unlock()
-			}
-		}(w)
+			})
+		}()
 	}
 	// Let the writers commit for a while, then kill the server under them.
 	for {
@@ -318,32 +331,14 @@ func TestDurabilityOfBranchesAndCommits(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			conn, err := pgx.Connect(ctx, srv.DSN(db))
-			if err != nil {
-				return
-			}
-			defer conn.Close(context.Background())
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				id := w*100000 + n
-				tx, err := conn.Begin(ctx)
-				if err != nil {
-					return
-				}
-				if _, err := tx.Exec(ctx, "INSERT INTO item VALUES ($1, $2)", id, fmt.Sprint("w", w)); err != nil {
-					return
-				}
-				if tx.Commit(ctx) != nil {
-					return
-				}
+			commitUntilStopped(ctx, srv.DSN(db), stop, func(tx pgx.Tx, n int) error {
+				_, err := tx.Exec(ctx, "INSERT INTO item VALUES ($1, $2)", w*100000+n, fmt.Sprint("w", w))
+				return err
+			}, func(n int) {
 				mu.Lock()
-				acked[db][id] = true
+				acked[db][w*100000+n] = true
 				mu.Unlock()
-			}
+			})
 		}()
 	}
 	wg.Add(1)
