@@ -212,17 +212,28 @@ func (p *pending) journalAll(dst []chunkRecord) []chunkRecord {
 	defer p.unlockAll()
 	for i := range p.shards {
 		s := &p.shards[i]
-		for g, fg := range s.fresh {
-			for a, d := range fg.chunks {
-				s.cur[a] = d
-				dst = append(dst, chunkRecord{a, d})
-			}
-			p.account(g, -fg.bytes)
-			p.curBytes.Add(fg.bytes)
+		for g := range s.fresh {
+			dst = p.moveToCur(s, g, dst)
 		}
-		clear(s.fresh)
-		clear(s.freshGenOf)
 	}
+	return dst
+}
+
+// moveToCur moves the fresh chunks of shard s's generation gen to cur,
+// appending them to dst. The caller holds s.mu.
+func (p *pending) moveToCur(s *pendingShard, gen uint64, dst []chunkRecord) []chunkRecord {
+	fg := s.fresh[gen]
+	if fg == nil {
+		return dst
+	}
+	for a, d := range fg.chunks {
+		s.cur[a] = d
+		delete(s.freshGenOf, a)
+		dst = append(dst, chunkRecord{a, d})
+	}
+	p.account(gen, -fg.bytes)
+	p.curBytes.Add(fg.bytes)
+	delete(s.fresh, gen)
 	return dst
 }
 
@@ -309,16 +320,7 @@ func (p *pending) keepGenerations(gens ...uint64) {
 	defer p.unlockAll()
 	for _, gen := range gens {
 		for i := range p.shards {
-			s := &p.shards[i]
-			if fg := s.fresh[gen]; fg != nil {
-				for a, d := range fg.chunks {
-					s.cur[a] = d
-					delete(s.freshGenOf, a)
-				}
-				p.account(gen, -fg.bytes)
-				p.curBytes.Add(fg.bytes)
-				delete(s.fresh, gen)
-			}
+			p.moveToCur(&p.shards[i], gen, nil)
 		}
 	}
 }
@@ -331,16 +333,19 @@ func (p *pending) sizesRedo() (other, redo int64) {
 }
 
 // relabel moves the chunks of set that are still fresh in generation from
-// to generation to.
-func (p *pending) relabel(set map[Address][]byte, from, to uint64) {
+// to generation to, and returns how many it moved.
+func (p *pending) relabel(set map[Address][]byte, from, to uint64) int {
+	n := 0
 	for a := range set {
 		s := p.shard(a)
 		s.mu.Lock()
 		if g, _, ok := s.findFresh(a); ok && g == from {
 			p.addFresh(s, a, p.removeFresh(s, a, g), to)
+			n++
 		}
 		s.mu.Unlock()
 	}
+	return n
 }
 
 // freshKept reports whether addr is fresh in a generation DropFresh never

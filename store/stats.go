@@ -30,7 +30,7 @@ type Stats struct {
 	SyncRequests, Syncs uint64
 	// RedoSpilled counts the redo chunks a spill wrote to disk, reached by
 	// a ref; RedoDropped those it left to be dropped, garbage by then
-	// (redo.go).
+	// (redo.go), each counted once, as it became a limbo chunk.
 	RedoSpilled, RedoDropped uint64
 }
 

@@ -223,7 +223,6 @@ func (g *replayGroup) add(req *commitRequest, edits []TableEdits) bool {
 		}
 		cur, ok := g.tables[tk]
 		if !ok {
-			te := te
 			g.tables[tk] = &te
 			continue
 		}
