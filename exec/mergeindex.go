@@ -175,5 +175,11 @@ func (m *MergeIndexer) Materialized(context.Context) (versioning.RootValue, erro
 }
 
 // Deferred is versioning.Replayer's: whether the transaction holds changes
-// Root has not written yet.
-func (m *MergeIndexer) Deferred() bool { return m.tx.HasDeferred() }
+// Root has not written yet: deferred rows, or sequence positions.
+func (m *MergeIndexer) Deferred() bool { return m.tx.HasDeferred() || len(m.tx.seqAdvances) > 0 }
+
+// SequenceAdvances is versioning.Replayer's: the positions the transaction
+// moved its sequences to (Txn.AdvanceSequence).
+func (m *MergeIndexer) SequenceAdvances() []versioning.SequenceAdvance {
+	return m.tx.SequenceAdvances()
+}

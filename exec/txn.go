@@ -70,6 +70,13 @@ type Txn struct {
 	// drawn from the transaction's own view, which only a lone writer may
 	// rely on.
 	RowIDs *RowIDs
+	// Sequences, when set, draws nextval's values for every transaction
+	// of the engine (seqvalues.go); seqAdvances are the positions this
+	// transaction's nextval and setval left its sequences at, by schema
+	// + "." + name, which its commit applies (txnseq.go). They are not
+	// part of a Mark: a failed statement does not take values back.
+	Sequences   *SequenceValues
+	seqAdvances map[string]versioning.SequenceAdvance
 
 	// Locks, when set, are the engine's row locks: UPDATE and DELETE take
 	// the lock of each row they change, held by LockOwner until the

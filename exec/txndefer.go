@@ -325,7 +325,7 @@ func (tx *Txn) HasDeferred() bool { return len(tx.deferredTables) > 0 }
 // committed after the snapshot, under its row lock, in a table without
 // secondary indexes) that version.
 func (tx *Txn) replayableOn(ctx context.Context, root versioning.RootValue) (map[string]*Table, bool, error) {
-	if len(tx.deferredTables) == 0 || tx.untracked || tx.root.Addr() != tx.Start.Addr() {
+	if tx.untracked || tx.root.Addr() != tx.Start.Addr() {
 		return nil, false, nil
 	}
 	for tk, rows := range tx.rebased {

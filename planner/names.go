@@ -228,7 +228,7 @@ func (a *analyzer) sequenceTable(ctx context.Context, schema, name string) (*exe
 		sc := sc
 		cols := []exec.VirtualColumn{{Name: "last_value", Type: exec.TInt8}, {Name: "log_cnt", Type: exec.TInt8}, {Name: "is_called", Type: exec.TBool}}
 		t := exec.NewVirtualTable(sc, name, catalog.SequenceOID(sc, name), cols, func(env *exec.Env) ([]exec.Row, error) {
-			seq, ok, err := env.Txn.Catalog().Sequence(env.Ctx, sc, name)
+			seq, ok, err := env.Txn.Sequence(env.Ctx, sc, name)
 			if err != nil {
 				return nil, err
 			}

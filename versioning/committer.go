@@ -67,8 +67,8 @@ type commitQueue struct {
 
 // Replayer is an optional interface of a commit's IndexEncoder: a
 // transaction that keeps its changes as edits not yet written into its
-// root (exec's deferred tables) and can give them as edits of a newer
-// root. The committer then applies them to the working set instead of
+// root (exec's deferred tables, and the positions it moved sequences to)
+// and can give them as edits of a newer root. The committer then applies them to the working set instead of
 // writing the transaction's root and merging that, and applies the edits
 // of a batch's transactions together: one pass over each changed tree per
 // batch instead of two per transaction.
@@ -76,6 +76,10 @@ type Replayer interface {
 	// Deferred reports whether the transaction holds such changes; when
 	// it does not, its roots are merged as any transaction's.
 	Deferred() bool
+	// SequenceAdvances returns the positions the transaction moved
+	// sequences to, which its root lacks: the commit applies them
+	// whether it replays the edits or merges.
+	SequenceAdvances() []SequenceAdvance
 	// Edits returns the transaction's changes as edits of onto's
 	// tables, or false when applying them to onto might not give the
 	// three-way merge's result (the committer then merges Materialized).
@@ -83,6 +87,13 @@ type Replayer interface {
 	// Materialized returns the transaction's root with every change
 	// written, for the merge when Edits cannot.
 	Materialized(ctx context.Context) (RootValue, error)
+}
+
+// EditGroup is what the committer applies to a working root at once: the
+// changes of transactions that changed different rows.
+type EditGroup struct {
+	Tables    []TableEdits
+	Sequences []SequenceAdvance
 }
 
 // TableEdits are a transaction's changes to one table as edits: of its
@@ -200,6 +211,7 @@ type replayGroup struct {
 	reqs   []*commitRequest
 	tables map[string]*TableEdits // by schema + "\x00" + name
 	keys   map[string]bool        // the row keys changed, by table and key
+	seqs   []SequenceAdvance
 }
 
 // add takes req's edits into the group, unless one of its rows is one
@@ -235,38 +247,42 @@ func (g *replayGroup) add(req *commitRequest, edits []TableEdits) bool {
 		}
 		cur.NextRowID = max(cur.NextRowID, te.NextRowID)
 	}
+	g.seqs = append(g.seqs, req.replay.SequenceAdvances()...)
 	g.reqs = append(g.reqs, req)
 	return true
 }
 
 // apply writes the group's edits into acc and gives each of its
-// transactions the result; it returns the edits it applied (none for an
+// transactions the result; it returns the edits it applied (false for an
 // empty group).
-func (g *replayGroup) apply(ctx context.Context, acc RootValue) (RootValue, []TableEdits, error) {
+func (g *replayGroup) apply(ctx context.Context, acc RootValue) (RootValue, EditGroup, bool, error) {
 	if len(g.reqs) == 0 {
-		return acc, nil, nil
+		return acc, EditGroup{}, false, nil
 	}
-	edits := make([]TableEdits, 0, len(g.tables))
+	eg := EditGroup{Tables: make([]TableEdits, 0, len(g.tables)), Sequences: g.seqs}
 	for _, te := range g.tables {
-		edits = append(edits, *te)
+		eg.Tables = append(eg.Tables, *te)
 	}
-	next, err := ApplyTableEdits(ctx, acc, edits, g.reqs[0].enc)
+	next, err := ApplyEdits(ctx, acc, eg, g.reqs[0].enc)
 	if err != nil {
-		return RootValue{}, nil, err
+		return RootValue{}, EditGroup{}, false, err
 	}
 	for _, req := range g.reqs {
 		req.result = next
 	}
-	return next, edits, nil
+	return next, eg, true, nil
 }
 
-// ApplyTableEdits returns root with each table's edits applied to its maps,
-// in one pass over each changed tree and one over the root's map. dec,
-// when it is a TableDecoder, decodes the tables' records (a cache of
-// them).
-func ApplyTableEdits(ctx context.Context, root RootValue, edits []TableEdits, dec any) (RootValue, error) {
-	puts := make([]prolly.Edit, 0, len(edits))
-	for _, te := range edits {
+// ApplyEdits returns root with each table's edits applied to its maps, in
+// one pass over each changed tree and one over the root's map, and its
+// sequences moved forward to the group's advances. dec, when it is a
+// TableDecoder, decodes the tables' records (a cache of them).
+func ApplyEdits(ctx context.Context, root RootValue, g EditGroup, dec any) (RootValue, error) {
+	puts, err := sequenceAdvanceEdits(ctx, root, g.Sequences)
+	if err != nil {
+		return RootValue{}, err
+	}
+	for _, te := range g.Tables {
 		rec, ok, err := root.TableRecord(ctx, te.Schema, te.Name)
 		if err != nil {
 			return RootValue{}, err
@@ -385,15 +401,15 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 		// merged so far was replayed: then the batch's change to the
 		// working set is those edits, journaled as a redo record (redo.go),
 		// and the chunks the groups write are redo chunks.
-		var applied [][]TableEdits
+		var applied []EditGroup
 		epoch, redoable := r.redoEpoch()
 		redoCtx := store.WithRedoWriter(ctx)
 		flush := func() error {
-			next, edits, err := group.apply(redoCtx, acc)
+			next, edits, ok, err := group.apply(redoCtx, acc)
 			if err != nil {
 				return err
 			}
-			if edits != nil {
+			if ok {
 				applied = append(applied, edits)
 			}
 			acc, merged, group = next, merged+len(group.reqs), replayGroup{}
@@ -428,6 +444,9 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 				return false
 			}
 			next, err := req.onto(ctx, acc)
+			if err == nil && req.replay != nil {
+				next, err = ApplySequenceAdvances(ctx, next, req.replay.SequenceAdvances())
+			}
 			if err != nil {
 				req.err = err
 				continue

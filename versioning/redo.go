@@ -17,16 +17,18 @@ import (
 // store/redo.go): the body below, which ReplayWorkingSet turns back into
 // the same working set when the store replays its journal after a crash.
 //
-// Body (version 1): version byte | group count uvarint | groups, each
-// applied to the working root left by the ones before it:
+// Body (version 2): version byte | group count uvarint | groups, each
+// applied to the working root left by the ones before it (ApplyEdits):
 //
-//	group:  table count uvarint | tables
-//	table:  schema | name | next row id varint | rows | index count uvarint | index edit lists
-//	edits:  count uvarint | edits, each flags (1: delete) | key | value (if not deleted)
+//	group:    table count uvarint | tables | advance count uvarint | advances
+//	table:    schema | name | next row id varint | rows | index count uvarint | index edit lists
+//	edits:    count uvarint | edits, each flags (1: delete) | key | value (if not deleted)
+//	advance:  schema | name | last varint | called (1 byte, 0 or 1)
 //
-// strings and byte strings are length (uvarint) and bytes.
+// strings and byte strings are length (uvarint) and bytes. Version 1, read
+// too, had no advances.
 
-const redoBodyVersion = 1
+const redoBodyVersion = 2
 
 // redoStore is the store's side of redo records (store.DB).
 type redoStore interface {
@@ -36,10 +38,14 @@ type redoStore interface {
 }
 
 // encodeRedoBody encodes groups of table edits as a redo record's body.
-func encodeRedoBody(groups [][]TableEdits) []byte {
+func encodeRedoBody(groups []EditGroup) []byte {
 	size := 16
 	for _, g := range groups {
-		for _, te := range g {
+		size += 8
+		for _, a := range g.Sequences {
+			size += 16 + len(a.Schema) + len(a.Name)
+		}
+		for _, te := range g.Tables {
 			size += 32 + len(te.Schema) + len(te.Name) + editsSize(te.Rows)
 			for _, ix := range te.Indexes {
 				size += editsSize(ix)
@@ -50,8 +56,8 @@ func encodeRedoBody(groups [][]TableEdits) []byte {
 	b = append(b, redoBodyVersion)
 	b = binary.AppendUvarint(b, uint64(len(groups)))
 	for _, g := range groups {
-		b = binary.AppendUvarint(b, uint64(len(g)))
-		for _, te := range g {
+		b = binary.AppendUvarint(b, uint64(len(g.Tables)))
+		for _, te := range g.Tables {
 			b = appendBytes(b, []byte(te.Schema))
 			b = appendBytes(b, []byte(te.Name))
 			b = binary.AppendVarint(b, te.NextRowID)
@@ -60,6 +66,17 @@ func encodeRedoBody(groups [][]TableEdits) []byte {
 			for _, ix := range te.Indexes {
 				b = appendEdits(b, ix)
 			}
+		}
+		b = binary.AppendUvarint(b, uint64(len(g.Sequences)))
+		for _, a := range g.Sequences {
+			b = appendBytes(b, []byte(a.Schema))
+			b = appendBytes(b, []byte(a.Name))
+			b = binary.AppendVarint(b, a.Last)
+			called := byte(0)
+			if a.Called {
+				called = 1
+			}
+			b = append(b, called)
 		}
 	}
 	return b
@@ -143,6 +160,19 @@ func (r *redoReader) bytes() []byte {
 	return v
 }
 
+func (r *redoReader) byte() byte {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) == 0 {
+		r.err = errBadRedoBody
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
 // count reads a count of items that take at least one byte each.
 func (r *redoReader) count() int {
 	n := r.uvarint()
@@ -180,16 +210,18 @@ func (r *redoReader) edits() []prolly.Edit {
 }
 
 // decodeRedoBody decodes a body made by encodeRedoBody.
-func decodeRedoBody(b []byte) ([][]TableEdits, error) {
-	if len(b) == 0 || b[0] != redoBodyVersion {
+func decodeRedoBody(b []byte) ([]EditGroup, error) {
+	if len(b) == 0 || b[0] != 1 && b[0] != redoBodyVersion {
 		return nil, errBadRedoBody
 	}
+	version := b[0]
 	r := &redoReader{b: b[1:]}
-	groups := make([][]TableEdits, r.count())
+	groups := make([]EditGroup, r.count())
 	for i := range groups {
-		g := make([]TableEdits, r.count())
-		for j := range g {
-			te := &g[j]
+		g := &groups[i]
+		g.Tables = make([]TableEdits, r.count())
+		for j := range g.Tables {
+			te := &g.Tables[j]
 			te.Schema = string(r.bytes())
 			te.Name = string(r.bytes())
 			te.NextRowID = r.varint()
@@ -199,7 +231,24 @@ func decodeRedoBody(b []byte) ([][]TableEdits, error) {
 				te.Indexes[k] = r.edits()
 			}
 		}
-		groups[i] = g
+		if version == 1 {
+			continue
+		}
+		if n := r.count(); n > 0 {
+			g.Sequences = make([]SequenceAdvance, n)
+		}
+		for j := range g.Sequences {
+			a := &g.Sequences[j]
+			a.Schema = string(r.bytes())
+			a.Name = string(r.bytes())
+			a.Last = r.varint()
+			switch called := r.byte(); called {
+			case 0, 1:
+				a.Called = called == 1
+			default:
+				r.err = errBadRedoBody
+			}
+		}
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errBadRedoBody
@@ -232,7 +281,7 @@ func ReplayWorkingSet(ctx context.Context, db *store.DB, old store.Address, body
 		return store.Address{}, err
 	}
 	for _, g := range groups {
-		if root, err = ApplyTableEdits(ctx, root, g, nil); err != nil {
+		if root, err = ApplyEdits(ctx, root, g, nil); err != nil {
 			return store.Address{}, err
 		}
 	}
@@ -257,7 +306,7 @@ func (r *Repo) redoEpoch() (uint64, bool) {
 // redo record. It reports false, having moved nothing, when the store
 // cannot take the record; the caller then updates the working set as
 // usual.
-func (r *Repo) updateWorkingSetRedo(ctx context.Context, branch string, old store.Address, ws *WorkingSet, groups [][]TableEdits, since uint64) (bool, error) {
+func (r *Repo) updateWorkingSetRedo(ctx context.Context, branch string, old store.Address, ws *WorkingSet, groups []EditGroup, since uint64) (bool, error) {
 	rs, ok := r.st.(redoStore)
 	if !ok || !rs.CanRedo() {
 		return false, nil

@@ -1235,6 +1235,9 @@ func (a *analyzer) setIdentity(ctx context.Context, def *versioning.Table, cmd *
 			return err
 		}
 		a.tx.SetRoot(root)
+		if o.restart != nil {
+			a.tx.ForgetSequenceAdvance(seq.Schema, seq.Name) // the commit must not undo the RESTART
+		}
 	}
 	return a.putTable(ctx, def)
 }

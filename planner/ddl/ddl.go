@@ -913,6 +913,7 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (planner.Utility, error) {
 				if root, err = root.PutSequence(ctx, seq); err != nil {
 					return "", err
 				}
+				a.tx.ForgetSequenceAdvance(seq.Schema, seq.Name) // the commit must not undo the restart
 			}
 		}
 		a.tx.SetRoot(root)

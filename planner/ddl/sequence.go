@@ -309,6 +309,9 @@ func (a *analyzer) putSequence(ctx context.Context, seq *versioning.Sequence, o 
 		return err
 	}
 	a.tx.SetRoot(root)
+	if o.restart != nil {
+		a.tx.ForgetSequenceAdvance(seq.Schema, seq.Name) // the commit must not undo the RESTART
+	}
 	return nil
 }
 

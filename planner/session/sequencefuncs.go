@@ -17,8 +17,9 @@ type seqState struct {
 	// advanced holds where nextval and setval left each sequence they
 	// moved in the open transaction. PostgreSQL never takes a sequence
 	// back, not when a statement fails nor when its transaction rolls
-	// back; neither do we: a failed statement's root gets these positions
-	// again, and a rollback commits them on their own (keepAdvances).
+	// back; neither do we: the transaction's advances (Txn.AdvanceSequence)
+	// get these positions again after a failed statement, and a rollback
+	// commits them on their own (keepAdvances).
 	advanced map[string]seqPos
 }
 
@@ -73,6 +74,7 @@ func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*versioning.Sequenc
 	}
 	for _, seq := range seqs {
 		if exec.ObjectOID('S', seq.Schema, seq.Name) == uint32(d.I) {
+			env.Txn.ShowAdvance(seq)
 			return seq, nil
 		}
 	}
@@ -101,6 +103,7 @@ func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Se
 		case planner.RelNone:
 			continue
 		case planner.RelSequence:
+			env.Txn.ShowAdvance(rel.Seq)
 			return rel.Seq, nil
 		}
 		return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
@@ -108,15 +111,16 @@ func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Se
 	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified)
 }
 
-// putSequence stores a sequence's new state. Not SetRoot: the tables
-// decoded for the root are still current, and forgetting them on every
-// nextval would cost a decode per row.
+// putSequence stores the state setval gives a sequence in the
+// transaction's root, in place of the transaction's advance. Not SetRoot:
+// the tables decoded for the root are still current.
 func putSequence(env *exec.Env, seq *versioning.Sequence) error {
 	root, err := env.Txn.Catalog().PutSequence(env.Ctx, seq)
 	if err != nil {
 		return err
 	}
 	env.Txn.SetCatalog(root)
+	env.Txn.ForgetSequenceAdvance(seq.Schema, seq.Name)
 	return nil
 }
 
@@ -128,39 +132,24 @@ func (s *Session) noteAdvance(seq *versioning.Sequence) {
 	s.seqs.advanced[seqKey(seq.Schema, seq.Name)] = seqPos{seq.Last, seq.Called}
 }
 
-// reapplyAdvances moves the sequences of tx's root forward to the
-// positions in adv: after a failed statement (whose root was thrown away)
-// or in a transaction of their own after a rollback. A sequence is never
-// moved back, so a concurrent session's further progress stays.
+// reapplyAdvances gives tx the advances of adv (Txn.AdvanceSequence):
+// after a failed statement, whose setval may have been thrown away with
+// its root, or in a transaction of their own after a rollback. A sequence
+// is never moved back, so a concurrent session's further progress stays.
 func (s *Session) reapplyAdvances(ctx context.Context, tx *exec.Txn, adv map[string]seqPos) error {
-	root := tx.Catalog()
 	for k, pos := range adv {
 		schema, name := splitSeqKey(k)
-		seq, ok, err := root.Sequence(ctx, schema, name)
+		seq, ok, err := tx.Catalog().Sequence(ctx, schema, name)
 		if err != nil {
 			return err
 		}
-		if !ok || !ahead(seq, pos) {
+		if !ok {
 			continue
 		}
 		seq.Last, seq.Called = pos.last, pos.called
-		if root, err = root.PutSequence(ctx, seq); err != nil {
-			return err
-		}
+		tx.AdvanceSequence(seq)
 	}
-	tx.SetCatalog(root) // the decoded tables are still current
 	return nil
-}
-
-// ahead reports whether pos is further along seq than seq's state.
-func ahead(seq *versioning.Sequence, pos seqPos) bool {
-	switch {
-	case pos.last == seq.Last:
-		return pos.called && !seq.Called
-	case seq.Increment > 0:
-		return pos.last > seq.Last
-	}
-	return pos.last < seq.Last
 }
 
 // keepAdvances commits, after a rollback, the sequence positions the
@@ -182,7 +171,7 @@ func (s *Session) keepAdvances(ctx context.Context) {
 			return
 		}
 		tx := exec.NewTxn(s.repo, s.branch, false, start)
-		if err := s.reapplyAdvances(ctx, tx, adv); err != nil || tx.Root().Addr() == start.Addr() {
+		if err := s.reapplyAdvances(ctx, tx, adv); err != nil || len(tx.SequenceAdvances()) == 0 {
 			return
 		}
 		if _, err := s.repo.CommitTransaction(ctx, s.branch, start, tx.Root(), exec.NewMergeIndexer(tx)); err == nil {
@@ -200,7 +189,11 @@ func (s *Session) remember(seq *versioning.Sequence, v int64) {
 	s.seqs.last = k
 }
 
-// nextval advances a sequence in the transaction's root.
+// nextval draws a sequence's next value: from the engine's position of
+// the branch's sequence (exec.SequenceValues), so that no other
+// transaction draws it too, or from the transaction's own record of a
+// sequence it created or set. The transaction keeps the new position as
+// an advance, which its commit applies.
 func (s *Session) nextval(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
 	if args[0].IsNull() {
 		return exec.Null, nil
@@ -220,6 +213,26 @@ func (s *Session) nextval(env *exec.Env, args []exec.Datum) (exec.Datum, error) 
 	if err != nil {
 		return exec.Null, err
 	}
+	drawn, ok := seq, false
+	if env.Txn.Sequences != nil {
+		if drawn, ok, err = env.Txn.Sequences.Next(env.Ctx, env.Txn, seq, advanceSequence); err != nil {
+			return exec.Null, err
+		}
+	}
+	if !ok {
+		if err := advanceSequence(seq); err != nil {
+			return exec.Null, err
+		}
+		drawn = seq
+	}
+	env.Txn.AdvanceSequence(drawn)
+	s.remember(drawn, drawn.Last)
+	s.noteAdvance(drawn)
+	return exec.DInt(drawn.Last), nil
+}
+
+// advanceSequence moves seq by one value, as nextval does.
+func advanceSequence(seq *versioning.Sequence) error {
 	next := seq.Last
 	if seq.Called {
 		next = seq.Last + seq.Increment
@@ -227,23 +240,18 @@ func (s *Session) nextval(env *exec.Env, args []exec.Datum) (exec.Datum, error) 
 		switch {
 		case seq.Increment > 0 && (overflow || next > seq.Max):
 			if !seq.Cycle {
-				return exec.Null, pgerr.New(pgerr.SequenceGeneratorLimitExceeded, "nextval: reached maximum value of sequence %q (%d)", seq.Name, seq.Max)
+				return pgerr.New(pgerr.SequenceGeneratorLimitExceeded, "nextval: reached maximum value of sequence %q (%d)", seq.Name, seq.Max)
 			}
 			next = seq.Min
 		case seq.Increment < 0 && (overflow || next < seq.Min):
 			if !seq.Cycle {
-				return exec.Null, pgerr.New(pgerr.SequenceGeneratorLimitExceeded, "nextval: reached minimum value of sequence %q (%d)", seq.Name, seq.Min)
+				return pgerr.New(pgerr.SequenceGeneratorLimitExceeded, "nextval: reached minimum value of sequence %q (%d)", seq.Name, seq.Min)
 			}
 			next = seq.Max
 		}
 	}
 	seq.Last, seq.Called = next, true
-	if err := putSequence(env, seq); err != nil {
-		return exec.Null, err
-	}
-	s.remember(seq, next)
-	s.noteAdvance(seq)
-	return exec.DInt(next), nil
+	return nil
 }
 
 // currval returns the value nextval last returned for a sequence in this

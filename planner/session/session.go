@@ -35,6 +35,7 @@ type Engine struct {
 	// branches are the branch permissions, decoded (branchcontrol.go).
 	branches versioning.BranchControlCache
 	rowIDs   *exec.RowIDs         // hidden row ids of keyless tables, for every transaction
+	seqs     *exec.SequenceValues // nextval's values, for every transaction
 	commits  versioning.Committer // group commit of every session's transactions
 	locks    *exec.RowLocks       // row locks of every session's transactions
 	ssi      *exec.SSI            // serializable transactions' reads and writes
@@ -80,7 +81,7 @@ func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	e := &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache(), rowIDs: exec.NewRowIDs(), locks: exec.NewRowLocks(), ssi: exec.NewSSI()}
+	e := &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache(), rowIDs: exec.NewRowIDs(), seqs: exec.NewSequenceValues(), locks: exec.NewRowLocks(), ssi: exec.NewSSI()}
 	if fs, ok := versioning.JournalReached(st); ok {
 		e.gate.fresh = fs
 	}
@@ -548,6 +549,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
 	s.txn.Tables = s.e.tables
 	s.txn.RowIDs = s.e.rowIDs
+	s.txn.Sequences = s.e.seqs
 	s.txn.WriteBuffer = s.writeBuffer
 	if s.detached == nil {
 		s.txn.Locks, s.txn.LockOwner, s.txn.Latest = s.e.locks, s.e.txnIDs.Add(1), s.workingRoot
