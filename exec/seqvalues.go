@@ -24,8 +24,11 @@ import (
 //     sequence was moved back in between (setval, ALTER SEQUENCE RESTART,
 //     a version-control operation that replaced the working set) or
 //     cycled: a slot's position only moves forward, unless the working
-//     set's record moved back since the slot last read it, which no
-//     commit does (versioning.SequenceAdvance).
+//     set's record moved back since the slot last saw it, which no
+//     commit does (versioning.SequenceAdvance). The slot sees the record
+//     when it draws and when a commit moves it (Committed), so that a
+//     reset to the record it saw before those commits is a move back
+//     too.
 //  2. A value a committed transaction used is at or behind its sequence's
 //     position in the working set, since the advance commits with the
 //     rows: a slot begun from the working set (after a restart) never
@@ -52,6 +55,29 @@ type seqSlot struct {
 // NewSequenceValues returns an allocator with no slots.
 func NewSequenceValues() *SequenceValues {
 	return &SequenceValues{slots: map[seqSlotKey]*seqSlot{}}
+}
+
+var _ versioning.SequenceObserver = (*SequenceValues)(nil)
+
+// Committed is versioning.SequenceObserver's: the slots of the sequences
+// a commit moved see their records in root, the working root it wrote.
+// Not to be called with a slot's lock held.
+func (v *SequenceValues) Committed(ctx context.Context, database, branch string, root versioning.RootValue, advanced []versioning.SequenceAdvance) {
+	for _, a := range advanced {
+		v.mu.Lock()
+		sl := v.slots[seqSlotKey{database, branch, a.Schema, a.Name}]
+		v.mu.Unlock()
+		if sl == nil {
+			continue // drawn by no one since the engine started: nothing seen
+		}
+		rec, ok, err := root.SequenceRecord(ctx, a.Schema, a.Name)
+		if err != nil || !ok {
+			continue
+		}
+		sl.mu.Lock()
+		sl.see(rec)
+		sl.mu.Unlock()
+	}
 }
 
 func (v *SequenceValues) slot(k seqSlotKey) *seqSlot {
@@ -98,20 +124,8 @@ func (v *SequenceValues) Next(ctx context.Context, tx *Txn, seq *versioning.Sequ
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	if !bytes.Equal(rec, sl.seen) {
-		cur, err := versioning.DecodeSequence(rec)
-		if err != nil {
-			return nil, false, err
-		}
-		switch prev := sl.seenSeq; {
-		case prev == nil,
-			// Moved back: from there on, as after PostgreSQL's setval.
-			versioning.Ahead(prev.Increment, prev.Last, prev.Called, cur.Last, cur.Called),
-			// Moved past the values handed out here.
-			versioning.Ahead(cur.Increment, cur.Last, cur.Called, sl.last, sl.called):
-			sl.last, sl.called = cur.Last, cur.Called
-		}
-		sl.seen, sl.seenSeq = bytes.Clone(rec), cur
+	if err := sl.see(rec); err != nil {
+		return nil, false, err
 	}
 	if !sameGenerator(seq, sl.seenSeq) {
 		return nil, false, nil
@@ -123,4 +137,27 @@ func (v *SequenceValues) Next(ctx context.Context, tx *Txn, seq *versioning.Sequ
 	}
 	sl.last, sl.called = next.Last, next.Called
 	return &next, true, nil
+}
+
+// see takes rec, the sequence's record in the branch's working set now,
+// as the one the slot last saw, following it if it moved back or past the
+// values handed out. The caller holds the slot's lock.
+func (sl *seqSlot) see(rec []byte) error {
+	if bytes.Equal(rec, sl.seen) {
+		return nil
+	}
+	cur, err := versioning.DecodeSequence(rec)
+	if err != nil {
+		return err
+	}
+	switch prev := sl.seenSeq; {
+	case prev == nil,
+		// Moved back: from there on, as after PostgreSQL's setval.
+		versioning.Ahead(prev.Increment, prev.Last, prev.Called, cur.Last, cur.Called),
+		// Moved past the values handed out here.
+		versioning.Ahead(cur.Increment, cur.Last, cur.Called, sl.last, sl.called):
+		sl.last, sl.called = cur.Last, cur.Called
+	}
+	sl.seen, sl.seenSeq = bytes.Clone(rec), cur
+	return nil
 }

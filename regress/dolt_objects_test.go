@@ -257,6 +257,36 @@ func TestDoltTriggersAndSequencesStaged(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT count(*) FROM dolt_status", "0")
 }
 
+// TestDoltSequencesFollowTheWorkingSet: a sequence's values follow its
+// record in the branch's working set when a version-control operation
+// replaces it, back or forward, as Doltgres's do: dolt_reset --hard to a
+// commit gives that commit's next value again (also when the session drew
+// its last value from exactly the record the reset restores), dolt_merge
+// takes the merged position, and a branch draws from its own.
+func TestDoltSequencesFollowTheWorkingSet(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE s (id serial PRIMARY KEY, v text)")
+	exec(t, ctx, c, "INSERT INTO s (v) VALUES ('a')")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'one row')")
+	exec(t, ctx, c, "INSERT INTO s (v) VALUES ('b'), ('c')")
+	status(t, ctx, c, "SELECT dolt_reset('--hard')")
+	wantRows(t, ctx, c, "INSERT INTO s (v) VALUES ('b') RETURNING id", "2")
+	status(t, ctx, c, "SELECT dolt_reset('--hard')")
+	wantRows(t, ctx, c, "INSERT INTO s (v) VALUES ('b') RETURNING id", "2")
+	status(t, ctx, c, "SELECT dolt_commit('-Am', 'two rows')")
+
+	status(t, ctx, c, "SELECT dolt_branch('other')")
+	other := connect(t, ctx, srv.DSN("postgres/other"))
+	wantRows(t, ctx, other, "INSERT INTO s (v) VALUES ('x'), ('y') RETURNING id", "3", "4")
+	status(t, ctx, other, "SELECT dolt_commit('-Am', 'other rows')")
+	wantRows(t, ctx, c, "SELECT nextval('s_id_seq')", "3") // main's own position
+	status(t, ctx, c, "SELECT dolt_reset('--hard')")
+	status(t, ctx, c, "SELECT dolt_merge('other')")
+	wantRows(t, ctx, c, "INSERT INTO s (v) VALUES ('z') RETURNING id", "5")
+}
+
 // TestDoltOperators: an operator (CREATE OPERATOR) is an object of its
 // own, named by its operand types, as a function is: listed, staged,
 // diffed, patched and merged, after the function it stands for.

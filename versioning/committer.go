@@ -54,6 +54,16 @@ import (
 type Committer struct {
 	mu     sync.Mutex
 	queues map[commitQueueKey]*commitQueue
+	// Sequences, when set, learns the sequence records each batch wrote
+	// with its transactions' advances.
+	Sequences SequenceObserver
+}
+
+// SequenceObserver is told the records of the sequences a batch moved
+// forward (exec.SequenceValues): a later reset of the working set to an
+// earlier record is then a move back it can tell from the commits.
+type SequenceObserver interface {
+	Committed(ctx context.Context, database, branch string, root RootValue, advanced []SequenceAdvance)
 }
 
 type commitQueueKey struct{ database, branch string }
@@ -476,6 +486,7 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 				return false
 			}
 			if done {
+				r.observeSequences(ctx, branch, acc, batch)
 				return true
 			}
 		}
@@ -490,10 +501,29 @@ func commitBatch(ctx context.Context, r *Repo, branch string, batch []*commitReq
 			}
 			return false
 		}
+		r.observeSequences(ctx, branch, acc, batch)
 		return true
 	}
 	for _, req := range batch {
 		req.err = fmt.Errorf("%w: gave up after %d attempts", ErrConflict, maxBatchAttempts)
 	}
 	return false
+}
+
+// observeSequences tells the Committer's SequenceObserver the sequences
+// the batch's committed transactions moved, as root, the working root the
+// batch wrote, holds them.
+func (r *Repo) observeSequences(ctx context.Context, branch string, root RootValue, batch []*commitRequest) {
+	if r.commits == nil || r.commits.Sequences == nil {
+		return
+	}
+	var advanced []SequenceAdvance
+	for _, req := range batch {
+		if req.err == nil && req.replay != nil {
+			advanced = append(advanced, req.replay.SequenceAdvances()...)
+		}
+	}
+	if len(advanced) > 0 {
+		r.commits.Sequences.Committed(ctx, r.name, branch, root, advanced)
+	}
 }
