@@ -576,6 +576,11 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 	if err := checkViewChecks(env, p.Table, p.ViewChecks, row); err != nil {
 		return nil, false, err
 	}
+	// A partitioned partition written directly keeps its rows within its
+	// own bound; its router only moves them among its partitions.
+	if err := p.checkPartition(env, p.Table, row); err != nil {
+		return nil, false, err
+	}
 	to := i
 	if p.Route != nil {
 		if to, err = p.Route.Route(env, row, nil); err != nil {

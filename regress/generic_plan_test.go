@@ -94,6 +94,14 @@ func TestGenericPlans(t *testing.T) {
 			t.Fatalf("literal in the select list: got %q", got)
 		}
 	}
+	// Such literals are pinned: a shape's plan serves the queries that
+	// hold the same values there, and another value is analyzed anew.
+	for i, prefix := range []string{"p", "p", "p", "q", "p"} {
+		id := 10 + i
+		if got, want := one(fmt.Sprintf(`SELECT %s || v FROM t WHERE id = %d`, "'"+prefix+"'", id)), fmt.Sprintf("%sb%d", prefix, id); got != want {
+			t.Fatalf("pinned literal %q: got %q, want %q", prefix, got, want)
+		}
+	}
 	exec(t, ctx, c, `DROP TABLE gb.t`)
 	exec(t, ctx, c, `CREATE TABLE gb.t (id text, v text)`)
 	exec(t, ctx, c, `INSERT INTO gb.t VALUES ('7', 'new')`)
@@ -131,6 +139,12 @@ func TestGenericPlansOfRowChanges(t *testing.T) {
 	wantError(t, ctx, c, "23505", `INSERT INTO acc VALUES (1, 1, 'dup', 1, 1)`)
 	exec(t, ctx, c, `INSERT INTO acc VALUES (31, 3100000000, 'big', 0.25, 7)`)
 	wantRows(t, ctx, c, `SELECT bal, amt FROM acc WHERE id = 31`, "3100000000 | 0.25")
+	// A string inside a VALUES item's expression is pinned, the numbers
+	// beside it are parameters.
+	for i := 1; i <= 4; i++ {
+		exec(t, ctx, c, fmt.Sprintf(`INSERT INTO acc VALUES (%d, %d, upper('%s') || %d, 1, 1)`, 40+i, i, []string{"k", "k", "m", "k"}[i-1], i))
+	}
+	wantRows(t, ctx, c, `SELECT id, bal, note FROM acc WHERE id > 40 ORDER BY id`, "41 | 1 | K1", "42 | 2 | K2", "43 | 3 | M3", "44 | 4 | K4")
 }
 
 // connectSimple connects to dsn with a connection whose queries all use

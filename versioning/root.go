@@ -80,6 +80,12 @@ func (r RootValue) Sequence(ctx context.Context, schema, name string) (*Sequence
 	return getObject[Sequence](ctx, r, objectKey(kindSequence, schema, name))
 }
 
+// HasSchema reports whether schema name exists.
+func (r RootValue) HasSchema(ctx context.Context, name string) (bool, error) {
+	_, ok, err := r.m.Get(ctx, objectKey(kindSchema, name, ""))
+	return ok, err
+}
+
 // Schema returns the schema name.
 func (r RootValue) Schema(ctx context.Context, name string) (*Schema, bool, error) {
 	return getObject[Schema](ctx, r, objectKey(kindSchema, name, ""))

@@ -27,6 +27,12 @@ import (
 // literal does; and a number inside such a value's arithmetic (n = n + 1),
 // which is typed by itself either way.
 //
+// The other literals stay constants of the analysis, which then serves
+// only queries of the shape that hold the same values there (pinned):
+// the fixed parts of an ORM's or a script's query ('u' || 42 || '@x',
+// lower('X'), a LIMIT) repeat, and the values that change are where a
+// parameter may stand.
+//
 // The result is the literal query's: a number's parameter is declared
 // with the literal's own type (int4, int8 or numeric), and a string's
 // takes the type the comparison gives it, which is the type the literal
@@ -38,11 +44,21 @@ import (
 
 // genericPlan is a shape's analysis with its literals as parameters.
 type genericPlan struct {
-	ok    bool        // false: the shape has none
-	raw   *pg.RawStmt // the tree with ParamRefs in place of the literals
-	given []uint32    // the declared parameter types; 0 for strings
-	types []exec.T    // the parameter types of the analysis
-	plan  planState
+	ok  bool        // false: the shape has none
+	raw *pg.RawStmt // the tree with ParamRefs in place of the literals
+	// params are the literals the parameters stand for, by number - 1;
+	// pinned the others, with the values the analysis holds.
+	params []int
+	pinned []pinnedLiteral
+	given  []uint32 // the declared parameter types; 0 for strings
+	types  []exec.T // the parameter types of the analysis
+	plan   planState
+}
+
+// pinnedLiteral is a literal a generic plan holds as a constant.
+type pinnedLiteral struct {
+	literal int
+	value   *pg.A_Const
 }
 
 // describeGeneric gives st, a simple query, its shape's generic plan and
@@ -60,6 +76,11 @@ func (st *Statement) describeGeneric(ctx context.Context, tx *exec.Txn, given []
 	if !g.ok {
 		return nil, false
 	}
+	for _, p := range g.pinned {
+		if !sameConst(lits[p.literal][0], p.value) {
+			return nil, false
+		}
+	}
 	if !g.plan.reusable(ctx, st.s, tx) {
 		an, err := planner.Analyze(ctx, st.s, tx, g.raw.Stmt, st.Text(), g.given)
 		if err != nil {
@@ -72,7 +93,7 @@ func (st *Statement) describeGeneric(ctx context.Context, tx *exec.Txn, given []
 		g.plan = planState{an: an, anRoot: tx.Catalog().Addr(), anTxn: tx}
 		g.types = an.Params
 	}
-	params, ok := bindLiterals(lits, g.types, st.s.settings())
+	params, ok := bindLiterals(lits, g.params, g.types, st.s.settings())
 	if !ok {
 		return nil, false
 	}
@@ -82,8 +103,10 @@ func (st *Statement) describeGeneric(ctx context.Context, tx *exec.Txn, given []
 }
 
 // newGenericPlan makes the generic plan of the shape of raw, whose
-// literals are held by the constants lits; not ok unless every literal
-// compares a column.
+// literals are held by the constants lits, with a parameter for each
+// literal that stands where one may and the others pinned; not ok when
+// there is no literal, or the statement is of a kind or form it does not
+// take.
 func newGenericPlan(raw *pg.RawStmt, lits [][]*pg.A_Const) *genericPlan {
 	g := &genericPlan{}
 	compared := map[int32]bool{}
@@ -106,13 +129,13 @@ func newGenericPlan(raw *pg.RawStmt, lits [][]*pg.A_Const) *genericPlan {
 		markWhere(n.GetSelectStmt().WhereClause)
 	case n.GetDeleteStmt() != nil:
 		d := n.GetDeleteStmt()
-		if d.UsingClause != nil || d.WithClause != nil || d.ReturningList != nil {
+		if d.UsingClause != nil || d.WithClause != nil {
 			return g
 		}
 		markWhere(d.WhereClause)
 	case n.GetUpdateStmt() != nil:
 		u := n.GetUpdateStmt()
-		if u.FromClause != nil || u.WithClause != nil || u.ReturningList != nil {
+		if u.FromClause != nil || u.WithClause != nil {
 			return g
 		}
 		markWhere(u.WhereClause)
@@ -122,7 +145,7 @@ func newGenericPlan(raw *pg.RawStmt, lits [][]*pg.A_Const) *genericPlan {
 	case n.GetInsertStmt() != nil:
 		ins := n.GetInsertStmt()
 		sel := ins.SelectStmt.GetSelectStmt()
-		if ins.OnConflictClause != nil || ins.WithClause != nil || ins.ReturningList != nil || sel == nil || len(sel.ValuesLists) == 0 {
+		if ins.OnConflictClause != nil || ins.WithClause != nil || sel == nil || len(sel.ValuesLists) == 0 {
 			return g
 		}
 		for _, row := range sel.ValuesLists {
@@ -133,18 +156,20 @@ func newGenericPlan(raw *pg.RawStmt, lits [][]*pg.A_Const) *genericPlan {
 	default:
 		return g
 	}
-	literalAt := map[int32]int{}
+	literalAt := map[int32]int{} // parameter number - 1, by location
 	for i, cs := range lits {
-		for _, c := range cs {
-			if !compared[c.Location] {
-				return g
-			}
-			literalAt[c.Location] = i
-		}
 		t, ok := literalType(cs[0])
-		if !ok {
-			return g
+		for _, c := range cs {
+			ok = ok && compared[c.Location]
 		}
+		if !ok {
+			g.pinned = append(g.pinned, pinnedLiteral{i, proto.Clone(cs[0]).(*pg.A_Const)})
+			continue
+		}
+		for _, c := range cs {
+			literalAt[c.Location] = len(g.params)
+		}
+		g.params = append(g.params, i)
 		g.given = append(g.given, t)
 	}
 	g.raw = proto.Clone(raw).(*pg.RawStmt)
@@ -274,11 +299,12 @@ func genericTypes(types []exec.T) bool {
 	return true
 }
 
-// bindLiterals reads the literals' values as the parameters' types; not
-// ok when one does not read.
-func bindLiterals(lits [][]*pg.A_Const, types []exec.T, st *exec.Settings) ([]exec.Datum, bool) {
-	out := make([]exec.Datum, len(lits))
-	for i, cs := range lits {
+// bindLiterals reads the values of the literals params names as the
+// parameters' types; not ok when one does not read.
+func bindLiterals(lits [][]*pg.A_Const, params []int, types []exec.T, st *exec.Settings) ([]exec.Datum, bool) {
+	out := make([]exec.Datum, len(params))
+	for i, l := range params {
+		cs := lits[l]
 		var text string
 		switch v := cs[0].Val.(type) {
 		case *pg.A_Const_Ival:
@@ -301,4 +327,30 @@ func bindLiterals(lits [][]*pg.A_Const, types []exec.T, st *exec.Settings) ([]ex
 		out[i] = d
 	}
 	return out, true
+}
+
+// sameConst reports whether two constants hold the same value, written
+// the same way.
+func sameConst(a, b *pg.A_Const) bool {
+	if a.Isnull || b.Isnull {
+		return a.Isnull == b.Isnull
+	}
+	switch v := a.Val.(type) {
+	case *pg.A_Const_Ival:
+		w, ok := b.Val.(*pg.A_Const_Ival)
+		return ok && v.Ival.Ival == w.Ival.Ival
+	case *pg.A_Const_Fval:
+		w, ok := b.Val.(*pg.A_Const_Fval)
+		return ok && v.Fval.Fval == w.Fval.Fval
+	case *pg.A_Const_Sval:
+		w, ok := b.Val.(*pg.A_Const_Sval)
+		return ok && v.Sval.Sval == w.Sval.Sval
+	case *pg.A_Const_Boolval:
+		w, ok := b.Val.(*pg.A_Const_Boolval)
+		return ok && v.Boolval.Boolval == w.Boolval.Boolval
+	case *pg.A_Const_Bsval:
+		w, ok := b.Val.(*pg.A_Const_Bsval)
+		return ok && v.Bsval.Bsval == w.Bsval.Bsval
+	}
+	return false
 }

@@ -227,6 +227,9 @@ func (s *Session) ResolveRegclass(env *exec.Env, text string) (uint32, string, b
 		return 0, "", false, err
 	}
 	schema, name := planner.SplitName(parts)
+	if oid, ok, err := s.firstSequence(env, schema, name); ok || err != nil {
+		return oid, planner.QuoteIdent(name), ok, err
+	}
 	snap, err := s.snapshot(env)
 	if err != nil {
 		return 0, "", false, err
@@ -241,6 +244,34 @@ func (s *Session) ResolveRegclass(env *exec.Env, text string) (uint32, string, b
 		}
 	}
 	return 0, "", false, nil
+}
+
+// firstSequence resolves, without a catalog snapshot, the regclass of a
+// serial column's default (nextval('t_id_seq'::regclass)), which a row
+// change's analysis meets, and each commit would make it build a new
+// snapshot: an unqualified name, in a session without temporary
+// relations, that a sequence of the first existing schema of the search
+// path has. pg_catalog, which the lookup passes first, names its
+// relations pg_*, and a schema's relations (tables, indexes, views,
+// sequences) share one namespace, so that sequence is what the lookup
+// finds. Not ok: the ordinary lookup decides.
+func (s *Session) firstSequence(env *exec.Env, schema, name string) (uint32, bool, error) {
+	if schema != "" || s.tempSchema != "" || strings.HasPrefix(name, "pg_") {
+		return 0, false, nil
+	}
+	root := env.Txn.Catalog()
+	for _, sc := range s.SearchPath() {
+		if sc == "pg_catalog" {
+			return 0, false, nil
+		}
+		if _, ok, err := root.SequenceRecord(env.Ctx, sc, name); ok || err != nil {
+			return catalog.SequenceOID(sc, name), ok, err
+		}
+		if ok, err := root.HasSchema(env.Ctx, sc); ok || err != nil {
+			return 0, false, err // it may hold another relation of that name
+		}
+	}
+	return 0, false, nil
 }
 
 // userTypeOID finds the user type (or table row type) a type name names
