@@ -245,7 +245,7 @@ func sameDeferred(a, b map[string]*deferredTable) bool {
 // having changed nothing, when it cannot tell so cheaply (see
 // replayableOn), and the caller merges as before.
 func (tx *Txn) RebaseDeferred(ctx context.Context, latest versioning.RootValue) (bool, error) {
-	tables, ok, err := tx.replayableOn(ctx, latest)
+	tables, _, ok, err := tx.replayableOn(ctx, latest)
 	if !ok || err != nil {
 		return false, err
 	}
@@ -281,12 +281,13 @@ func (tx *Txn) RebaseDeferred(ctx context.Context, latest versioning.RootValue) 
 // (the committer applies a batch's together). False when replayableOn
 // cannot tell it is; the commit then merges Root.
 func (tx *Txn) DeferredEdits(ctx context.Context, onto versioning.RootValue) ([]versioning.TableEdits, bool, error) {
-	if _, ok, err := tx.replayableOn(ctx, onto); !ok || err != nil {
+	_, unique, ok, err := tx.replayableOn(ctx, onto)
+	if !ok || err != nil {
 		return nil, false, err
 	}
 	edits := make([]versioning.TableEdits, 0, len(tx.deferredTables))
-	for _, dt := range tx.deferredTables {
-		te := versioning.TableEdits{Schema: dt.schema, Name: dt.name, Rows: dt.rows.DeferredEdits(), NextRowID: dt.nextID}
+	for key, dt := range tx.deferredTables {
+		te := versioning.TableEdits{Schema: dt.schema, Name: dt.name, Rows: dt.rows.DeferredEdits(), NextRowID: dt.nextID, Unique: unique[key]}
 		te.Indexes = make([][]prolly.Edit, len(dt.indexes))
 		for i, m := range dt.indexes {
 			te.Indexes[i] = m.DeferredEdits()
@@ -314,17 +315,89 @@ func (tx *Txn) HasDeferred() bool { return len(tx.deferredTables) > 0 }
 // replayableOn reports whether the transaction's deferred edits, applied
 // to root's versions of their tables (root descends from its snapshot),
 // surely give the three-way merge's result, and returns those tables by
-// key. It reports false some change is not deferred (root moved
-// from the snapshot otherwise, changes the writers did not track), a
-// table has a foreign key or a unique secondary index (a concurrent
-// change of another row may violate it), an edit deletes a row of a
-// table a foreign key references (a concurrent child may reference the
-// row), a table's definition changed, or
-// a changed row does not hold in root the version the change was made
-// on: the snapshot's, or for a rebased row (changed on top of a version
-// committed after the snapshot, under its row lock, in a table without
-// secondary indexes) that version.
-func (tx *Txn) replayableOn(ctx context.Context, root versioning.RootValue) (map[string]*Table, bool, error) {
+// key, with the unique keys its rows take in each (uniqueKeysFree). It
+// reports false some change is not deferred (root moved from the
+// snapshot otherwise, changes the writers did not track), a table has a
+// foreign key (a concurrent change of another row may violate it), a
+// unique key a row takes is another row's in root, an edit deletes a row
+// of a table a foreign key references (a concurrent child may reference
+// the row), a table's definition changed, or a changed row does not hold
+// in root the version the change was made on: the snapshot's, or for a
+// rebased row (changed on top of a version committed after the snapshot,
+// under its row lock, in a table without secondary indexes) that version.
+func (tx *Txn) replayableOn(ctx context.Context, root versioning.RootValue) (map[string]*Table, map[string][]versioning.UniqueKey, bool, error) {
+	tables, ok, err := tx.replayableRowsOn(ctx, root)
+	if !ok || err != nil {
+		return nil, nil, false, err
+	}
+	var unique map[string][]versioning.UniqueKey
+	var ix *MergeIndexer
+	for key, dt := range tx.deferredTables {
+		lt := tables[key]
+		if !slices.ContainsFunc(lt.Def.Indexes, func(ix versioning.Index) bool { return ix.Unique }) {
+			continue
+		}
+		if ix == nil {
+			ix = NewMergeIndexer(tx)
+		}
+		keys, ok, err := tx.uniqueKeysFree(ctx, ix, lt, dt)
+		if !ok || err != nil {
+			return nil, nil, false, err
+		}
+		if unique == nil {
+			unique = map[string][]versioning.UniqueKey{}
+		}
+		unique[key] = keys
+	}
+	return tables, unique, true, nil
+}
+
+// uniqueKeysFree reports whether the unique keys the rows dt inserts or
+// changes take are free in lt, the table in a newer root than the
+// snapshot (no entry of another row has them), and returns them. The
+// writers checked them in the transaction's snapshot, under the key's
+// lock (uniqueLock); a transaction that committed since may have taken
+// one, and the committer's batch checks its transactions against each
+// other by the keys returned (versioning.TableEdits.Unique). Not ok: the
+// merge decides, and reports the duplicate.
+func (tx *Txn) uniqueKeysFree(ctx context.Context, ix *MergeIndexer, lt *Table, dt *deferredTable) ([]versioning.UniqueKey, bool, error) {
+	cs := tx.root.Store()
+	maps := make([]prolly.Map, len(lt.Def.Indexes))
+	var keys []versioning.UniqueKey
+	for _, e := range dt.rows.DeferredEdits() {
+		if e.Delete {
+			continue
+		}
+		entries, err := ix.IndexEntries(ctx, lt.Def, e.Key, e.Value)
+		if err != nil {
+			return nil, false, err
+		}
+		for i, en := range entries {
+			if en.Unique == 0 {
+				continue
+			}
+			prefix := en.Key[:en.Unique]
+			keys = append(keys, versioning.UniqueKey{Index: i, Prefix: prefix})
+			if maps[i].Store() == nil {
+				if maps[i], err = prolly.Load(ctx, cs, lt.Def.Indexes[i].Rows); err != nil {
+					return nil, false, err
+				}
+			}
+			it := maps[i].NewIter(ctx, prolly.IterOptions{LowerBound: prefix})
+			taken := false
+			for ok := it.First(); ok && !taken && bytes.HasPrefix(it.Key(), prefix); ok = it.Next() {
+				taken = !bytes.Equal(it.Key(), en.Key) // the row's own entry is no other's
+			}
+			if err := it.Close(); err != nil || taken {
+				return nil, false, err
+			}
+		}
+	}
+	return keys, true, nil
+}
+
+// replayableRowsOn is replayableOn but for unique keys.
+func (tx *Txn) replayableRowsOn(ctx context.Context, root versioning.RootValue) (map[string]*Table, bool, error) {
 	if tx.untracked || tx.root.Addr() != tx.Start.Addr() {
 		return nil, false, nil
 	}
@@ -340,7 +413,7 @@ func (tx *Txn) replayableOn(ctx context.Context, root versioning.RootValue) (map
 		if err != nil || !ok {
 			return nil, false, err
 		}
-		if t.Def.Rows != dt.base || len(t.Def.ForeignKeys) > 0 || slices.ContainsFunc(t.Def.Indexes, func(ix versioning.Index) bool { return ix.Unique }) {
+		if t.Def.Rows != dt.base || len(t.Def.ForeignKeys) > 0 {
 			return nil, false, nil
 		}
 		startRec, ok, err := tx.root.TableRecord(ctx, dt.schema, dt.name)

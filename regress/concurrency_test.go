@@ -253,6 +253,86 @@ func TestSerialsFromManyClients(t *testing.T) {
 	}
 }
 
+// TestUniqueKeysFromManyClients: clients inserting rows with distinct
+// values of a unique column, in their own transaction blocks, never
+// conflict (their commits are replayed as edits, each unique key checked
+// against the working set), and of those inserting one shared value
+// exactly one succeeds, the others failing with 23505; the unique index
+// agrees with the table.
+func TestUniqueKeysFromManyClients(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	setup := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, setup, "CREATE TABLE u (id int PRIMARY KEY, email text UNIQUE, n int)")
+
+	const clients, perClient = 4, 30
+	var mu sync.Mutex
+	inserted, shared := 0, 0
+	var wg sync.WaitGroup
+	errs := make(chan error, clients*perClient)
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer conn.Close(ctx)
+			for i := 0; i < perClient; i++ {
+				id := c*perClient + i
+				email := fmt.Sprint("e", id)
+				if i%10 == 9 {
+					email = "shared"
+				}
+				tx, err := conn.Begin(ctx)
+				if err != nil {
+					errs <- err
+					return
+				}
+				_, err = tx.Exec(ctx, "INSERT INTO u VALUES ($1, $2, $3)", id, email, i)
+				if err == nil {
+					err = tx.Commit(ctx)
+				} else {
+					_ = tx.Rollback(ctx)
+				}
+				var pe *pgconn.PgError
+				switch {
+				case err == nil:
+					mu.Lock()
+					inserted++
+					if email == "shared" {
+						shared++
+					}
+					mu.Unlock()
+				case email == "shared" && errors.As(err, &pe) && pe.Code == "23505":
+				default:
+					errs <- fmt.Errorf("%s: %w", email, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if shared != 1 {
+		t.Errorf("%d inserts of the shared value succeeded, want 1", shared)
+	}
+	if got := one(t, ctx, setup, "SELECT count(*) FROM u"); got != strconv.Itoa(inserted) {
+		t.Errorf("%s rows after %d acknowledged inserts", got, inserted)
+	}
+	exec(t, ctx, setup, "SET enable_seqscan = off")
+	if got := one(t, ctx, setup, "SELECT count(*) FROM u WHERE email = 'shared'"); got != "1" {
+		t.Errorf("the unique index finds %s rows of the shared value", got)
+	}
+	if got := one(t, ctx, setup, "SELECT count(*) FROM u WHERE email = 'e5'"); got != "1" {
+		t.Errorf("the unique index finds %s rows of e5", got)
+	}
+}
+
 // TestConcurrentDuplicateKey: two transactions insert the same primary or
 // unique key; the one that commits second fails with 23505 and PostgreSQL's
 // message and detail, whether or not its row equals the first one. (Equal

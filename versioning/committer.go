@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/prollypg/prollypg/prolly"
@@ -108,12 +109,21 @@ type EditGroup struct {
 
 // TableEdits are a transaction's changes to one table as edits: of its
 // rows and of each of its indexes, each list in key order, and the row id
-// its inserts reached.
+// its inserts reached. Unique are the unique keys its rows take, which
+// no other transaction of the same group may take too.
 type TableEdits struct {
 	Schema, Name string
 	Rows         []prolly.Edit
 	Indexes      [][]prolly.Edit
 	NextRowID    int64
+	Unique       []UniqueKey
+}
+
+// UniqueKey is a key of a unique index (by position in the table's
+// Indexes): an index entry's prefix no other entry may share.
+type UniqueKey struct {
+	Index  int
+	Prefix []byte
 }
 
 // commitRequest is one transaction waiting to be committed.
@@ -234,6 +244,11 @@ func (g *replayGroup) add(req *commitRequest, edits []TableEdits) bool {
 				return false
 			}
 		}
+		for _, u := range te.Unique {
+			if g.keys[uniqueGroupKey(tk, u)] {
+				return false
+			}
+		}
 	}
 	if g.tables == nil {
 		g.tables, g.keys = map[string]*TableEdits{}, map[string]bool{}
@@ -242,6 +257,9 @@ func (g *replayGroup) add(req *commitRequest, edits []TableEdits) bool {
 		tk := te.Schema + "\x00" + te.Name + "\x00"
 		for _, e := range te.Rows {
 			g.keys[tk+string(e.Key)] = true
+		}
+		for _, u := range te.Unique {
+			g.keys[uniqueGroupKey(tk, u)] = true
 		}
 		cur, ok := g.tables[tk]
 		if !ok {
@@ -260,6 +278,12 @@ func (g *replayGroup) add(req *commitRequest, edits []TableEdits) bool {
 	g.seqs = append(g.seqs, req.replay.SequenceAdvances()...)
 	g.reqs = append(g.reqs, req)
 	return true
+}
+
+// uniqueGroupKey is how a replayGroup's keys name a unique key of the
+// table tk: apart from its row keys, by the index's position.
+func uniqueGroupKey(tk string, u UniqueKey) string {
+	return tk + "\x01" + strconv.Itoa(u.Index) + "\x00" + string(u.Prefix)
 }
 
 // apply writes the group's edits into acc and gives each of its

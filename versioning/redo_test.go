@@ -261,3 +261,28 @@ func TestRedoBodyRoundTrip(t *testing.T) {
 		t.Fatalf("decoded %+v", got)
 	}
 }
+
+// TestReplayGroupUniqueKeys: a batch's group of replayed transactions takes
+// no two that take one unique key (each was checked against the same
+// working root, which holds neither): the second waits for the next group,
+// whose check against the first's result sends it to the merge.
+func TestReplayGroupUniqueKeys(t *testing.T) {
+	edits := func(row string, index int, prefix string) []TableEdits {
+		return []TableEdits{{Schema: "public", Name: "t", Rows: []prolly.Edit{{Key: []byte(row), Value: []byte("v")}},
+			Indexes: [][]prolly.Edit{nil, nil}, Unique: []UniqueKey{{Index: index, Prefix: []byte(prefix)}}}}
+	}
+	req := func() *commitRequest { return &commitRequest{replay: &editReplayer{}} }
+	var g replayGroup
+	if !g.add(req(), edits("r1", 0, "x")) {
+		t.Fatal("the first transaction was refused")
+	}
+	if g.add(req(), edits("r2", 0, "x")) {
+		t.Fatal("a second transaction taking unique key x of index 0 joined the group")
+	}
+	if !g.add(req(), edits("r3", 1, "x")) || !g.add(req(), edits("r4", 0, "y")) {
+		t.Fatal("a transaction taking another index's or another unique key was refused")
+	}
+	if len(g.reqs) != 3 || len(g.tables["public\x00t\x00"].Rows) != 3 {
+		t.Fatalf("group of %d transactions, %d rows", len(g.reqs), len(g.tables["public\x00t\x00"].Rows))
+	}
+}
