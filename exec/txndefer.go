@@ -3,10 +3,12 @@ package exec
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 
+	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
@@ -249,6 +251,19 @@ func (tx *Txn) RebaseDeferred(ctx context.Context, latest versioning.RootValue) 
 	if !ok || err != nil {
 		return false, err
 	}
+	next, err := tx.deferredOn(ctx, tables)
+	if err != nil {
+		return false, err
+	}
+	// Rows changed on top of newer versions than the old snapshot are
+	// ordinary changes of the new one, as in Rebase.
+	tx.Start, tx.root, tx.tables, tx.deferredTables, tx.rebased = latest, latest, nil, next, nil
+	return true, nil
+}
+
+// deferredOn returns the transaction's deferred changes carried over to
+// tables, the versions of its deferred tables in a newer root, by key.
+func (tx *Txn) deferredOn(ctx context.Context, tables map[string]*Table) (map[string]*deferredTable, error) {
 	cs := tx.root.Store()
 	next := make(map[string]*deferredTable, len(tx.deferredTables))
 	for key, dt := range tx.deferredTables {
@@ -256,22 +271,19 @@ func (tx *Txn) RebaseDeferred(ctx context.Context, latest versioning.RootValue) 
 		nd := &deferredTable{schema: dt.schema, name: dt.name, base: lt.Def.Rows, nextID: max(dt.nextID, lt.Def.NextRowID)}
 		m, err := prolly.Load(ctx, cs, lt.Def.Rows)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		nd.rows = m.WithDeferredOf(dt.rows)
 		nd.indexes = make([]prolly.Map, len(dt.indexes))
 		for i := range dt.indexes {
 			if m, err = prolly.Load(ctx, cs, lt.Def.Indexes[i].Rows); err != nil {
-				return false, err
+				return nil, err
 			}
 			nd.indexes[i] = m.WithDeferredOf(dt.indexes[i])
 		}
 		next[key] = nd
 	}
-	// Rows changed on top of newer versions than the old snapshot are
-	// ordinary changes of the new one, as in Rebase.
-	tx.Start, tx.root, tx.tables, tx.deferredTables, tx.rebased = latest, latest, nil, next, nil
-	return true, nil
+	return next, nil
 }
 
 // DeferredEdits returns the transaction's changes as edits of onto's
@@ -317,9 +329,10 @@ func (tx *Txn) HasDeferred() bool { return len(tx.deferredTables) > 0 }
 // surely give the three-way merge's result, and returns those tables by
 // key, with the unique keys its rows take in each (uniqueKeysFree). It
 // reports false some change is not deferred (root moved from the
-// snapshot otherwise, changes the writers did not track), a table has a
-// foreign key (a concurrent change of another row may violate it), a
-// unique key a row takes is another row's in root, an edit deletes a row
+// snapshot otherwise, changes the writers did not track), a row's
+// foreign key finds no parent in root with the transaction's changes
+// (referencesHold), a unique key a row takes is another row's in root, an
+// edit deletes a row
 // of a table a foreign key references (a concurrent child may reference
 // the row), a table's definition changed, or a changed row does not hold
 // in root the version the change was made on: the snapshot's, or for a
@@ -328,6 +341,9 @@ func (tx *Txn) HasDeferred() bool { return len(tx.deferredTables) > 0 }
 func (tx *Txn) replayableOn(ctx context.Context, root versioning.RootValue) (map[string]*Table, map[string][]versioning.UniqueKey, bool, error) {
 	tables, ok, err := tx.replayableRowsOn(ctx, root)
 	if !ok || err != nil {
+		return nil, nil, false, err
+	}
+	if ok, err := tx.referencesHold(ctx, root, tables); !ok || err != nil {
 		return nil, nil, false, err
 	}
 	var unique map[string][]versioning.UniqueKey
@@ -350,6 +366,68 @@ func (tx *Txn) replayableOn(ctx context.Context, root versioning.RootValue) (map
 		unique[key] = keys
 	}
 	return tables, unique, true, nil
+}
+
+// referencesHold reports whether the rows the transaction inserts or
+// changes in tables with foreign keys find their parents in root (a newer
+// root than its snapshot; tables are the deferred tables' versions there)
+// with the transaction's own changes, as in the root the commit makes.
+// The writers checked them in the snapshot with the transaction's
+// changes, and hold the parents' KEY SHARE locks, which a concurrent
+// DELETE of a parent waits for; what a version-control operation did to
+// a parent table since, the check finds. A foreign key whose parent table
+// root holds as the snapshot did needs no check.
+func (tx *Txn) referencesHold(ctx context.Context, root versioning.RootValue, tables map[string]*Table) (bool, error) {
+	var view *Txn
+	for key, dt := range tx.deferredTables {
+		lt := tables[key]
+		for i := range lt.Def.ForeignKeys {
+			fk := &lt.Def.ForeignKeys[i]
+			was, ok, err := tx.Start.TableRecord(ctx, fk.RefSchema, fk.RefTable)
+			if err != nil {
+				return false, err
+			}
+			now, ok2, err := root.TableRecord(ctx, fk.RefSchema, fk.RefTable)
+			if err != nil {
+				return false, err
+			}
+			if ok && ok2 && bytes.Equal(was, now) {
+				parent, err := tx.Tables.Decode(now)
+				if err != nil {
+					return false, err
+				}
+				if !parent.Def.Partitioned() {
+					continue // the parent's rows are the snapshot's (a partitioned one's are its partitions')
+				}
+			}
+			if view == nil {
+				// root with the transaction's changes, for reading only
+				view = NewTxn(tx.Repo, tx.Branch, true, root)
+				view.Tables, view.IndexEval = tx.Tables, tx.IndexEval
+				if view.deferredTables, err = tx.deferredOn(ctx, tables); err != nil {
+					return false, err
+				}
+			}
+			for _, e := range dt.rows.DeferredEdits() {
+				if e.Delete {
+					continue
+				}
+				row, err := lt.decodeRow(e.Value, nil)
+				if err != nil {
+					return false, err
+				}
+				err = checkReference(ctx, view, lt, fk, row)
+				var pe *pgerr.Error
+				if errors.As(err, &pe) && pe.Code == pgerr.ForeignKeyViolation {
+					return false, nil // the merge reports it
+				}
+				if err != nil {
+					return false, err
+				}
+			}
+		}
+	}
+	return true, nil
 }
 
 // uniqueKeysFree reports whether the unique keys the rows dt inserts or
@@ -413,7 +491,7 @@ func (tx *Txn) replayableRowsOn(ctx context.Context, root versioning.RootValue) 
 		if err != nil || !ok {
 			return nil, false, err
 		}
-		if t.Def.Rows != dt.base || len(t.Def.ForeignKeys) > 0 {
+		if t.Def.Rows != dt.base {
 			return nil, false, nil
 		}
 		startRec, ok, err := tx.root.TableRecord(ctx, dt.schema, dt.name)

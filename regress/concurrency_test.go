@@ -333,6 +333,78 @@ func TestUniqueKeysFromManyClients(t *testing.T) {
 	}
 }
 
+// TestForeignKeyInsertsFromManyClients: clients inserting child rows of
+// existing parents, and parents with their children in one transaction
+// (an order and its items), never conflict (their commits are replayed as
+// edits, each reference checked against the working set with the
+// transaction's own rows); a commit whose parent a version-control
+// operation removed in the meantime fails (the merge it then goes to
+// reports 40001) instead of leaving an orphan.
+func TestForeignKeyInsertsFromManyClients(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	setup := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, setup, "CREATE TABLE parent (id int PRIMARY KEY, name text)")
+	exec(t, ctx, setup, "CREATE TABLE child (id serial PRIMARY KEY, parent_id int REFERENCES parent (id), n int)")
+	exec(t, ctx, setup, "INSERT INTO parent SELECT g, 'p' || g FROM generate_series(1, 10) g")
+
+	const clients, perClient = 4, 30
+	var wg sync.WaitGroup
+	errs := make(chan error, clients)
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer conn.Close(ctx)
+			for i := 0; i < perClient; i++ {
+				err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+					if i%2 == 0 {
+						_, err := tx.Exec(ctx, "INSERT INTO child (parent_id, n) VALUES ($1, $2)", 1+(c+i)%10, i)
+						return err
+					}
+					id := 1000 + c*perClient + i
+					if _, err := tx.Exec(ctx, "INSERT INTO parent VALUES ($1, 'order')", id); err != nil {
+						return err
+					}
+					_, err := tx.Exec(ctx, "INSERT INTO child (parent_id, n) VALUES ($1, 1), ($1, 2)", id)
+					return err
+				})
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	wantRows(t, ctx, setup, "SELECT count(*) FROM child", strconv.Itoa(clients*perClient/2*3))
+	wantRows(t, ctx, setup, "SELECT count(*) FROM child c LEFT JOIN parent p ON p.id = c.parent_id WHERE p.id IS NULL", "0")
+
+	// A parent only the working set has, removed by dolt_reset while a
+	// transaction inserts its child: the commit fails, no orphan is left.
+	exec(t, ctx, setup, "SELECT dolt_commit('-Am', 'parents')")
+	exec(t, ctx, setup, "INSERT INTO parent VALUES (99, 'uncommitted')")
+	other := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, other, "BEGIN")
+	exec(t, ctx, other, "INSERT INTO child (parent_id, n) VALUES (99, 0)")
+	exec(t, ctx, setup, "SELECT dolt_reset('--hard')")
+	_, err := other.Exec(ctx, "COMMIT")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "23503" && pe.Code != "40001" {
+		t.Errorf("COMMIT of a child whose parent was reset away: %v, want 23503 or 40001", err)
+	}
+	wantRows(t, ctx, setup, "SELECT count(*) FROM child WHERE parent_id = 99", "0")
+}
+
 // TestConcurrentDuplicateKey: two transactions insert the same primary or
 // unique key; the one that commits second fails with 23505 and PostgreSQL's
 // message and detail, whether or not its row equals the first one. (Equal
