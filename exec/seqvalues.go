@@ -34,8 +34,9 @@ import (
 //     rows: a slot begun from the working set (after a restart) never
 //     hands it out again.
 type SequenceValues struct {
-	mu    sync.Mutex
-	slots map[seqSlotKey]*seqSlot
+	mu     sync.Mutex
+	slots  map[seqSlotKey]*seqSlot
+	tables *TableCache // decodes the records the slots see
 }
 
 type seqSlotKey struct{ database, branch, schema, name string }
@@ -52,9 +53,10 @@ type seqSlot struct {
 	called bool
 }
 
-// NewSequenceValues returns an allocator with no slots.
-func NewSequenceValues() *SequenceValues {
-	return &SequenceValues{slots: map[seqSlotKey]*seqSlot{}}
+// NewSequenceValues returns an allocator with no slots, which decodes the
+// records it reads with tables (nil: without a cache).
+func NewSequenceValues(tables *TableCache) *SequenceValues {
+	return &SequenceValues{slots: map[seqSlotKey]*seqSlot{}, tables: tables}
 }
 
 var _ versioning.SequenceObserver = (*SequenceValues)(nil)
@@ -75,7 +77,7 @@ func (v *SequenceValues) Committed(ctx context.Context, database, branch string,
 			continue
 		}
 		sl.mu.Lock()
-		sl.see(rec)
+		sl.see(v.tables, rec)
 		sl.mu.Unlock()
 	}
 }
@@ -124,7 +126,7 @@ func (v *SequenceValues) Next(ctx context.Context, tx *Txn, seq *versioning.Sequ
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	if err := sl.see(rec); err != nil {
+	if err := sl.see(v.tables, rec); err != nil {
 		return nil, false, err
 	}
 	if !sameGenerator(seq, sl.seenSeq) {
@@ -142,11 +144,11 @@ func (v *SequenceValues) Next(ctx context.Context, tx *Txn, seq *versioning.Sequ
 // see takes rec, the sequence's record in the branch's working set now,
 // as the one the slot last saw, following it if it moved back or past the
 // values handed out. The caller holds the slot's lock.
-func (sl *seqSlot) see(rec []byte) error {
+func (sl *seqSlot) see(tables *TableCache, rec []byte) error {
 	if bytes.Equal(rec, sl.seen) {
 		return nil
 	}
-	cur, err := versioning.DecodeSequence(rec)
+	cur, err := tables.DecodeSequence(rec)
 	if err != nil {
 		return err
 	}

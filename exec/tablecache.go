@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/prollypg/prollypg/versioning"
@@ -12,12 +13,15 @@ import (
 // Table is immutable. It also holds decoded definitions by the bytes of
 // theirs (versioning.TableDefinition): every commit gives the tables it
 // wrote new records, which differ from the last ones only in the roots of
-// their maps, and those decode without JSON. It is safe for concurrent
-// use; an engine shares one among its sessions.
+// their maps, and those decode without JSON. It holds sequences by their
+// records too: nextval reads a sequence's record, which every commit
+// that drew from it has changed, in each transaction. It is safe for
+// concurrent use; an engine shares one among its sessions.
 type TableCache struct {
 	mu   sync.Mutex
 	m    map[string]*Table
 	defs map[string]*versioning.Table
+	seqs map[string]*versioning.Sequence
 }
 
 // tableCacheSize bounds the cache; past it the cache starts over, which
@@ -26,7 +30,34 @@ const tableCacheSize = 4096
 
 // NewTableCache returns an empty cache.
 func NewTableCache() *TableCache {
-	return &TableCache{m: map[string]*Table{}, defs: map[string]*versioning.Table{}}
+	return &TableCache{m: map[string]*Table{}, defs: map[string]*versioning.Table{}, seqs: map[string]*versioning.Sequence{}}
+}
+
+// DecodeSequence returns the sequence of a catalog record, a copy of the
+// cached one (the caller may move it) or decoded (and then cached). A nil
+// cache decodes.
+func (c *TableCache) DecodeSequence(record []byte) (*versioning.Sequence, error) {
+	if c == nil {
+		return versioning.DecodeSequence(record)
+	}
+	c.mu.Lock()
+	s := c.seqs[string(record)]
+	c.mu.Unlock()
+	if s == nil {
+		var err error
+		if s, err = versioning.DecodeSequence(record); err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		if len(c.seqs) >= tableCacheSize {
+			c.seqs = map[string]*versioning.Sequence{}
+		}
+		c.seqs[string(record)] = s
+		c.mu.Unlock()
+	}
+	cp := *s
+	cp.ACL = slices.Clone(s.ACL)
+	return &cp, nil
 }
 
 // Decode returns the table of a catalog record, from the cache or decoded

@@ -52,8 +52,12 @@ func (tx *Txn) SequenceAdvances() []versioning.SequenceAdvance {
 // Sequence returns the sequence schema.name as the transaction sees it:
 // its record in Catalog at the position the transaction moved it to.
 func (tx *Txn) Sequence(ctx context.Context, schema, name string) (*versioning.Sequence, bool, error) {
-	seq, ok, err := tx.root.Sequence(ctx, schema, name)
+	rec, ok, err := tx.root.SequenceRecord(ctx, schema, name)
 	if !ok || err != nil {
+		return nil, false, err
+	}
+	seq, err := tx.Tables.DecodeSequence(rec)
+	if err != nil {
 		return nil, false, err
 	}
 	tx.ShowAdvance(seq)

@@ -95,6 +95,11 @@ func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Se
 		schemas = s.RelationPath()
 	}
 	for _, sc := range schemas {
+		// A schema's relations share one namespace: a sequence found
+		// is the relation of that name.
+		if seq, ok, err := env.Txn.Sequence(ctx, sc, name); ok || err != nil {
+			return seq, err
+		}
 		rel, err := planner.FindRelation(ctx, root, sc, name)
 		if err != nil {
 			return nil, err

@@ -81,7 +81,8 @@ func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	e := &Engine{st: st, log: log, started: time.Now(), tables: exec.NewTableCache(), rowIDs: exec.NewRowIDs(), seqs: exec.NewSequenceValues(), locks: exec.NewRowLocks(), ssi: exec.NewSSI()}
+	tables := exec.NewTableCache()
+	e := &Engine{st: st, log: log, started: time.Now(), tables: tables, rowIDs: exec.NewRowIDs(), seqs: exec.NewSequenceValues(tables), locks: exec.NewRowLocks(), ssi: exec.NewSSI()}
 	e.commits.Sequences = e.seqs
 	if fs, ok := versioning.JournalReached(st); ok {
 		e.gate.fresh = fs
