@@ -9,7 +9,8 @@
 #   DURATION=30 RUNS=3 CLIENTS="1 4 16" SCALE=5 scripts/bench.sh
 #
 # Workloads: pgbench select-only (simple and prepared protocol),
-# simple-update (-N) and tpcb-like; sysbench oltp_point_select,
+# simple-update (-N), tpcb-like and an application's insert (app.sql
+# below: serial keys, a unique column, a foreign key, RETURNING); sysbench oltp_point_select,
 # oltp_read_only, oltp_write_only and oltp_read_write (SB_ROWS rows). Each
 # runs at every client count of CLIENTS (default 1, 4 and 16: one client
 # hides contention) against both servers, and prints tps, the ratio
@@ -111,6 +112,24 @@ for wl in "select-only:-S -M simple" "select-only prepared:-S -M prepared" "simp
   for c in $CLIENTS; do
     report "pgbench $name" "$c" "$(pgrun "$ours_port" "$c" $flags)" "$(pgrun "$pg_port" "$c" $flags)"
   done
+done
+# An application's write: a new customer (serial key, unique email) and
+# its order (serial key, foreign key to it), the keys RETURNed, over the
+# simple protocol, as ORMs that interpolate their values send it.
+cat >"$work/app.sql" <<'SQL'
+\set n random(1, 1000000000000)
+BEGIN;
+INSERT INTO app_customers (email) VALUES ('c' || :n || '@example.com') RETURNING id AS cid \gset
+INSERT INTO app_orders (customer_id, total) VALUES (:cid, 10.50) RETURNING id;
+END;
+SQL
+for port in "$ours_port" "$pg_port"; do
+  psql -h 127.0.0.1 -p "$port" -U postgres -qc "DROP TABLE IF EXISTS app_orders, app_customers;
+    CREATE TABLE app_customers (id serial PRIMARY KEY, email text NOT NULL UNIQUE, created timestamptz NOT NULL DEFAULT now());
+    CREATE TABLE app_orders (id serial PRIMARY KEY, customer_id int NOT NULL REFERENCES app_customers (id), total numeric(10,2) NOT NULL, created timestamptz NOT NULL DEFAULT now())" postgres >/dev/null 2>&1
+done
+for c in $CLIENTS; do
+  report "pgbench app insert" "$c" "$(pgrun "$ours_port" "$c" -f "$work/app.sql")" "$(pgrun "$pg_port" "$c" -f "$work/app.sql")"
 done
 # pgbench's invariants after all that: no update lost, none applied twice.
 if command -v psql >/dev/null; then

@@ -68,7 +68,7 @@ func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*versioning.Sequenc
 			return nil, err
 		}
 	}
-	seqs, err := env.Txn.Root().Sequences(env.Ctx)
+	seqs, err := env.Txn.Catalog().Sequences(env.Ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*versioning.Sequenc
 // sequenceNamed resolves a possibly qualified sequence name along the
 // search path.
 func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Sequence, error) {
-	ctx, root := env.Ctx, env.Txn.Root()
+	ctx, root := env.Ctx, env.Txn.Catalog()
 	parts, err := planner.ParseQualifiedName(qualified)
 	if err != nil {
 		return nil, err
@@ -286,7 +286,7 @@ func (s *Session) lastval(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
 		return exec.Null, notYet
 	}
 	schema, name := splitSeqKey(s.seqs.last)
-	seq, ok, err := env.Txn.Root().Sequence(env.Ctx, schema, name)
+	seq, ok, err := env.Txn.Catalog().Sequence(env.Ctx, schema, name)
 	if err != nil {
 		return exec.Null, err
 	} else if !ok {
