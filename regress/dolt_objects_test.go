@@ -270,6 +270,8 @@ func TestDoltSequencesFollowTheWorkingSet(t *testing.T) {
 	exec(t, ctx, c, "CREATE TABLE s (id serial PRIMARY KEY, v text)")
 	exec(t, ctx, c, "INSERT INTO s (v) VALUES ('a')")
 	status(t, ctx, c, "SELECT dolt_commit('-Am', 'one row')")
+	// A session's commits are by user@client address, as Doltgres's are.
+	wantRows(t, ctx, c, "SELECT committer, email FROM dolt_log LIMIT 1", "postgres | postgres@127.0.0.1")
 	exec(t, ctx, c, "INSERT INTO s (v) VALUES ('b'), ('c')")
 	status(t, ctx, c, "SELECT dolt_reset('--hard')")
 	wantRows(t, ctx, c, "INSERT INTO s (v) VALUES ('b') RETURNING id", "2")

@@ -32,7 +32,7 @@ func (s *Session) Detached() *dolt.Detached { return s.detached }
 func (s *Session) Settings() *exec.Settings { return s.settings() }
 
 // Signature is who the session's commits are by, now.
-func (s *Session) Signature() versioning.Signature { return s.e.signature(s.user) }
+func (s *Session) Signature() versioning.Signature { return s.e.signature(s.user, s.ClientHost) }
 
 // ParseName parses a possibly schema-qualified name given as text.
 func (s *Session) ParseName(text string) (schema, name string, err error) {

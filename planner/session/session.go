@@ -100,15 +100,18 @@ func (e *Engine) Bootstrap(ctx context.Context) error {
 	if err != nil || len(names) > 0 {
 		return err
 	}
-	_, err = versioning.CreateDatabase(ctx, e.st, "postgres", e.signature("postgres"))
+	_, err = versioning.CreateDatabase(ctx, e.st, "postgres", e.signature("postgres", ""))
 	if errors.Is(err, versioning.ErrDatabaseExists) {
 		return nil
 	}
 	return err
 }
 
-func (e *Engine) signature(user string) versioning.Signature {
-	return versioning.Signature{Name: user, Email: user + "@localhost", When: time.Now()}
+func (e *Engine) signature(user, host string) versioning.Signature {
+	if host == "" {
+		host = "localhost"
+	}
+	return versioning.Signature{Name: user, Email: user + "@" + host, When: time.Now()}
 }
 
 // Session is one client's state: its database and branch, settings and
@@ -197,6 +200,10 @@ type Session struct {
 	// ProcessID is the session's number in BackendKeyData, which
 	// pg_backend_pid reports; the wire layer sets it.
 	ProcessID uint32
+	// ClientHost is the client's IP address, "" for a Unix socket; the
+	// wire layer sets it. The session's commits are by user@ClientHost,
+	// as Doltgres's are (user@localhost without one).
+	ClientHost string
 	started   time.Time       // backend_start
 	activity  sessionActivity // what pg_stat_activity shows of it
 

@@ -143,7 +143,7 @@ func (s *Session) createDatabase(ctx context.Context, c *pg.CreatedbStmt) (*Resu
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "database name %q may not contain '@' or '/'", c.Dbname).
 			WithHint("Those characters select a branch or revision when connecting.")
 	}
-	_, err := versioning.CreateDatabase(ctx, s.e.st, c.Dbname, s.e.signature(s.user))
+	_, err := versioning.CreateDatabase(ctx, s.e.st, c.Dbname, s.Signature())
 	if errors.Is(err, versioning.ErrDatabaseExists) {
 		return nil, pgerr.New(pgerr.DuplicateDatabase, "database %q already exists", c.Dbname)
 	}

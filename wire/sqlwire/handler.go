@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"time"
 
 	"github.com/prollypg/prollypg/exec"
@@ -32,6 +33,9 @@ func (h *Handler) Connect(ctx context.Context, s *wire.Startup, n wire.Notifier)
 		return nil, err
 	}
 	sess.ProcessID = s.ProcessID
+	if a, ok := s.RemoteAddr.(*net.TCPAddr); ok {
+		sess.ClientHost = a.IP.String()
+	}
 	sess.OnParameter = n.ParameterStatus
 	sess.OnNotice = n.Notice
 	sess.OnNotification = n.NotificationsPending
