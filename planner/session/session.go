@@ -204,8 +204,8 @@ type Session struct {
 	// wire layer sets it. The session's commits are by user@ClientHost,
 	// as Doltgres's are (user@localhost without one).
 	ClientHost string
-	started   time.Time       // backend_start
-	activity  sessionActivity // what pg_stat_activity shows of it
+	started    time.Time       // backend_start
+	activity   sessionActivity // what pg_stat_activity shows of it
 
 	// Notify receives ParameterStatus changes and notices.
 	OnParameter func(name, value string)
