@@ -83,6 +83,35 @@ func afterCommitOf(t *testing.T, ctx context.Context, a, b *pgx.Conn, sqlA, sqlB
 	return <-done
 }
 
+// fromManyClients runs body on clients connections to dsn at once, each in
+// a goroutine of its own, and fails the test with the error each body
+// returns.
+func fromManyClients(t *testing.T, ctx context.Context, dsn string, clients int, body func(c int, conn *pgx.Conn) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, clients)
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := pgx.Connect(ctx, dsn)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer conn.Close(context.Background())
+			if err := body(c, conn); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
 // TestKeylessInsertsFromManyClients: clients inserting into a table without
 // a primary key, each in its own transaction block, never conflict and
 // never lose a row, whether the rows are identical or not. The hidden row
@@ -104,46 +133,23 @@ func TestKeylessInsertsFromManyClients(t *testing.T) {
 		"stamped": "INSERT INTO stamped VALUES (1, clock_timestamp())",
 		"indexed": "INSERT INTO indexed VALUES ($1, $2)",
 	}
-	var wg sync.WaitGroup
-	errs := make(chan error, clients)
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func(c int) {
-			defer wg.Done()
-			conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer conn.Close(ctx)
-			for i := 0; i < perClient; i++ {
-				for table, sql := range inserts {
-					tx, err := conn.Begin(ctx)
-					if err != nil {
-						errs <- err
-						return
-					}
-					var args []any
-					if table == "indexed" {
-						args = append(args, c*perClient+i, fmt.Sprint("v", c*perClient+i))
-					}
-					if _, err := tx.Exec(ctx, sql, args...); err != nil {
-						errs <- fmt.Errorf("%s: %w", table, err)
-						return
-					}
-					if err := tx.Commit(ctx); err != nil {
-						errs <- fmt.Errorf("%s: commit: %w", table, err)
-						return
-					}
+	fromManyClients(t, ctx, srv.DSN("postgres"), clients, func(c int, conn *pgx.Conn) error {
+		for i := 0; i < perClient; i++ {
+			for table, sql := range inserts {
+				var args []any
+				if table == "indexed" {
+					args = append(args, c*perClient+i, fmt.Sprint("v", c*perClient+i))
+				}
+				if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+					_, err := tx.Exec(ctx, sql, args...)
+					return err
+				}); err != nil {
+					return fmt.Errorf("%s: %w", table, err)
 				}
 			}
-		}(c)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+		}
+		return nil
+	})
 	want := strconv.Itoa(clients * perClient)
 	for table := range inserts {
 		if got := one(t, ctx, setup, "SELECT count(*) FROM "+table); got != want {
@@ -174,64 +180,45 @@ func TestSerialsFromManyClients(t *testing.T) {
 	var mu sync.Mutex
 	drawn := map[string]map[int64]bool{"s": {}, "ident": {}, "free": {}}
 	committed := 0
-	var wg sync.WaitGroup
-	errs := make(chan error, clients)
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
+	fromManyClients(t, ctx, srv.DSN("postgres"), clients, func(_ int, conn *pgx.Conn) error {
+		for i := 0; i < perClient; i++ {
+			tx, err := conn.Begin(ctx)
 			if err != nil {
-				errs <- err
-				return
+				return err
 			}
-			defer conn.Close(ctx)
-			for i := 0; i < perClient; i++ {
-				tx, err := conn.Begin(ctx)
-				if err != nil {
-					errs <- err
-					return
+			var ids [3]int64
+			for j, sql := range []string{
+				"INSERT INTO s (v) VALUES ($1) RETURNING id",
+				"INSERT INTO ident (v) VALUES ($1) RETURNING id",
+				"SELECT nextval('free') + 0 * $1",
+			} {
+				if err := tx.QueryRow(ctx, sql, i).Scan(&ids[j]); err != nil {
+					return fmt.Errorf("%s: %w", sql, err)
 				}
-				var ids [3]int64
-				for j, sql := range []string{
-					"INSERT INTO s (v) VALUES ($1) RETURNING id",
-					"INSERT INTO ident (v) VALUES ($1) RETURNING id",
-					"SELECT nextval('free') + 0 * $1",
-				} {
-					if err := tx.QueryRow(ctx, sql, i).Scan(&ids[j]); err != nil {
-						errs <- fmt.Errorf("%s: %w", sql, err)
-						return
-					}
-				}
-				commit := i%5 != 4
-				if commit {
-					err = tx.Commit(ctx)
-				} else {
-					err = tx.Rollback(ctx)
-				}
-				if err != nil {
-					errs <- fmt.Errorf("commit: %w", err)
-					return
-				}
-				mu.Lock()
-				for j, seq := range []string{"s", "ident", "free"} {
-					if drawn[seq][ids[j]] {
-						errs <- fmt.Errorf("%s: %d drawn twice", seq, ids[j])
-					}
-					drawn[seq][ids[j]] = true
-				}
-				if commit {
-					committed++
-				}
-				mu.Unlock()
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+			commit := i%5 != 4
+			if commit {
+				err = tx.Commit(ctx)
+			} else {
+				err = tx.Rollback(ctx)
+			}
+			if err != nil {
+				return fmt.Errorf("commit: %w", err)
+			}
+			mu.Lock()
+			for j, seq := range []string{"s", "ident", "free"} {
+				if drawn[seq][ids[j]] {
+					t.Errorf("%s: %d drawn twice", seq, ids[j])
+				}
+				drawn[seq][ids[j]] = true
+			}
+			if commit {
+				committed++
+			}
+			mu.Unlock()
+		}
+		return nil
+	})
 	for _, table := range []string{"s", "ident"} {
 		if got, want := one(t, ctx, setup, "SELECT count(DISTINCT id) FROM "+table), strconv.Itoa(committed); got != want {
 			t.Errorf("%s: %s rows after %s committed inserts", table, got, want)
@@ -268,56 +255,33 @@ func TestUniqueKeysFromManyClients(t *testing.T) {
 	const clients, perClient = 4, 30
 	var mu sync.Mutex
 	inserted, shared := 0, 0
-	var wg sync.WaitGroup
-	errs := make(chan error, clients*perClient)
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
-			if err != nil {
-				errs <- err
-				return
+	fromManyClients(t, ctx, srv.DSN("postgres"), clients, func(c int, conn *pgx.Conn) error {
+		for i := 0; i < perClient; i++ {
+			id := c*perClient + i
+			email := fmt.Sprint("e", id)
+			if i%10 == 9 {
+				email = "shared"
 			}
-			defer conn.Close(ctx)
-			for i := 0; i < perClient; i++ {
-				id := c*perClient + i
-				email := fmt.Sprint("e", id)
-				if i%10 == 9 {
-					email = "shared"
+			err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+				_, err := tx.Exec(ctx, "INSERT INTO u VALUES ($1, $2, $3)", id, email, i)
+				return err
+			})
+			var pe *pgconn.PgError
+			switch {
+			case err == nil:
+				mu.Lock()
+				inserted++
+				if email == "shared" {
+					shared++
 				}
-				tx, err := conn.Begin(ctx)
-				if err != nil {
-					errs <- err
-					return
-				}
-				_, err = tx.Exec(ctx, "INSERT INTO u VALUES ($1, $2, $3)", id, email, i)
-				if err == nil {
-					err = tx.Commit(ctx)
-				} else {
-					_ = tx.Rollback(ctx)
-				}
-				var pe *pgconn.PgError
-				switch {
-				case err == nil:
-					mu.Lock()
-					inserted++
-					if email == "shared" {
-						shared++
-					}
-					mu.Unlock()
-				case email == "shared" && errors.As(err, &pe) && pe.Code == "23505":
-				default:
-					errs <- fmt.Errorf("%s: %w", email, err)
-				}
+				mu.Unlock()
+			case email == "shared" && errors.As(err, &pe) && pe.Code == "23505":
+			default:
+				return fmt.Errorf("%s: %w", email, err)
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+		}
+		return nil
+	})
 	if shared != 1 {
 		t.Errorf("%d inserts of the shared value succeeded, want 1", shared)
 	}
@@ -349,43 +313,26 @@ func TestForeignKeyInsertsFromManyClients(t *testing.T) {
 	exec(t, ctx, setup, "INSERT INTO parent SELECT g, 'p' || g FROM generate_series(1, 10) g")
 
 	const clients, perClient = 4, 30
-	var wg sync.WaitGroup
-	errs := make(chan error, clients)
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer conn.Close(ctx)
-			for i := 0; i < perClient; i++ {
-				err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-					if i%2 == 0 {
-						_, err := tx.Exec(ctx, "INSERT INTO child (parent_id, n) VALUES ($1, $2)", 1+(c+i)%10, i)
-						return err
-					}
-					id := 1000 + c*perClient + i
-					if _, err := tx.Exec(ctx, "INSERT INTO parent VALUES ($1, 'order')", id); err != nil {
-						return err
-					}
-					_, err := tx.Exec(ctx, "INSERT INTO child (parent_id, n) VALUES ($1, 1), ($1, 2)", id)
+	fromManyClients(t, ctx, srv.DSN("postgres"), clients, func(c int, conn *pgx.Conn) error {
+		for i := 0; i < perClient; i++ {
+			err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+				if i%2 == 0 {
+					_, err := tx.Exec(ctx, "INSERT INTO child (parent_id, n) VALUES ($1, $2)", 1+(c+i)%10, i)
 					return err
-				})
-				if err != nil {
-					errs <- err
-					return
 				}
+				id := 1000 + c*perClient + i
+				if _, err := tx.Exec(ctx, "INSERT INTO parent VALUES ($1, 'order')", id); err != nil {
+					return err
+				}
+				_, err := tx.Exec(ctx, "INSERT INTO child (parent_id, n) VALUES ($1, 1), ($1, 2)", id)
+				return err
+			})
+			if err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+		}
+		return nil
+	})
 	wantRows(t, ctx, setup, "SELECT count(*) FROM child", strconv.Itoa(clients*perClient/2*3))
 	wantRows(t, ctx, setup, "SELECT count(*) FROM child c LEFT JOIN parent p ON p.id = c.parent_id WHERE p.id IS NULL", "0")
 
