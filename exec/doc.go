@@ -79,10 +79,14 @@
 //  5. A transaction reads its snapshot's root plus its own writes, and
 //     changes only its own root value: its rows are visible to no other
 //     transaction before the planner commits it through versioning's
-//     Committer. (Hidden row ids, like sequence values, are handed out
-//     outside transactions: rowid.go.) Its own writes may wait as deferred
-//     edits (txndefer.go): only rowsMap and indexMap read tables' rows
-//     without Txn.Root, which writes them first.
+//     Committer. (Hidden row ids and sequence values are handed out
+//     outside transactions: rowid.go, seqvalues.go; a transaction keeps
+//     the sequence positions it reached as advances its commit applies,
+//     txnseq.go.) Its own writes may wait as deferred edits (txndefer.go):
+//     only rowsMap and indexMap read tables' rows without Txn.Root, which
+//     writes them first; name resolution and catalog reads on a row
+//     statement's path use Catalog, or the commit can no longer replay
+//     the edits.
 //  6. A row lock is held by one transaction at a time in a conflicting
 //     mode, waiters are served in arrival order, and a cycle of waits is
 //     broken by failing one waiter with 40P01 (rowlock.go lists the rest).
