@@ -38,13 +38,15 @@ type RowLocks struct {
 	owned   map[uint64][]RowLockKey
 	waiting map[uint64]lockWant // owner → the lock it waits for
 	waitSeq uint64              // the last lockWant.seq given
-	// moving holds the rows each owner moved to another partition (an
-	// UPDATE of the partition key); once its commit is published, moved
-	// holds them, so that a transaction that waited for such a row's lock
-	// fails with 40001 rather than taking the row for deleted, as in
-	// PostgreSQL. moved is bounded by maxMoved.
-	moving map[uint64][]RowLockKey
-	moved  map[RowLockKey]bool
+	// moving holds the rows each owner deleted or moved to another
+	// partition (an UPDATE of the partition key); once its commit is
+	// published, moved holds them, so that a transaction that waited for
+	// such a row's lock fails with 40001 (a moved row) rather than taking
+	// the row for deleted, or takes a row the owner inserted under a key it
+	// deleted for another row, not a new version of the one it waited
+	// for, as in PostgreSQL. moved is bounded by maxMoved.
+	moving map[uint64][]movedRow
+	moved  map[RowLockKey]movedKind
 	// grants logs, per owner, each mode granted it in order, so that a
 	// rollback to a savepoint gives back what was taken after it.
 	grants map[uint64][]lockWant
@@ -62,8 +64,23 @@ const strongModes = 1<<ShareLock | 1<<ShareRowExclusiveLock | 1<<ExclusiveLock |
 func (l *RowLocks) StrongTableLocks() bool { return l.strong.Load() > 0 }
 
 // maxMoved bounds the moved rows remembered; past it the oldest go (a
-// waiter for one of them then takes the row for deleted).
+// waiter for one of them then takes the row for deleted, or a row
+// inserted again under its key for its new version).
 const maxMoved = 10000
+
+// movedKind says what became of a row its lock's holder changed.
+type movedKind uint8
+
+const (
+	rowDeleted   movedKind = iota + 1 // deleted (and perhaps a new row inserted under its key)
+	rowMigrated                       // moved to another partition
+)
+
+// movedRow is a row an owner deleted or moved, published at its commit.
+type movedRow struct {
+	key  RowLockKey
+	kind movedKind
+}
 
 // LockSpace says what a lock key names, which decides the modes' conflicts.
 type LockSpace uint8
@@ -151,7 +168,7 @@ type lockWant struct {
 // NewRowLocks returns a lock table with no locks.
 func NewRowLocks() *RowLocks {
 	return &RowLocks{held: map[RowLockKey]*lockEntry{}, owned: map[uint64][]RowLockKey{}, waiting: map[uint64]lockWant{},
-		moving: map[uint64][]RowLockKey{}, moved: map[RowLockKey]bool{}, grants: map[uint64][]lockWant{}}
+		moving: map[uint64][]movedRow{}, moved: map[RowLockKey]movedKind{}, grants: map[uint64][]lockWant{}}
 }
 
 // blockers returns the owners other than owner holding modes on e that
@@ -218,7 +235,7 @@ func (l *RowLocks) Lock(ctx context.Context, owner uint64, k RowLockKey, mode Lo
 		// later comer.
 		ahead := waited && len(l.ahead(owner, k, mode)) > 0
 		if !ahead && (e == nil || !e.blocked(k.Space, owner, mode)) {
-			if !waited && l.moved[k] {
+			if !waited && l.moved[k] != 0 {
 				delete(l.moved, k) // a new row under the key: the move is old news
 			}
 			fresh = l.grant(owner, k, e, mode)
@@ -472,19 +489,29 @@ func (l *RowLocks) drop(owner uint64, k RowLockKey, e *lockEntry) {
 func (l *RowLocks) MarkMoved(owner uint64, k RowLockKey) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.moving[owner] = append(l.moving[owner], k)
+	l.moving[owner] = append(l.moving[owner], movedRow{k, rowMigrated})
 }
 
-// PublishMoved makes the moves of owner, which committed, known to the
-// transactions waiting for those rows; call it before ReleaseAll.
+// MarkDeleted records that owner deleted the row k names; PublishMoved
+// makes that known once owner's commit is.
+func (l *RowLocks) MarkDeleted(owner uint64, k RowLockKey) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.moving[owner] = append(l.moving[owner], movedRow{k, rowDeleted})
+}
+
+// PublishMoved makes the deletes and moves of owner, which committed,
+// known to the transactions waiting for those rows; call it before
+// ReleaseAll. A row moved is a row deleted too: the move, marked after
+// the delete, is what stays.
 func (l *RowLocks) PublishMoved(owner uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, k := range l.moving[owner] {
+	for _, m := range l.moving[owner] {
 		if len(l.moved) >= maxMoved {
 			clear(l.moved)
 		}
-		l.moved[k] = true
+		l.moved[m.key] = m.kind
 	}
 }
 
@@ -493,7 +520,16 @@ func (l *RowLocks) PublishMoved(owner uint64) {
 func (l *RowLocks) Moved(k RowLockKey) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.moved[k]
+	return l.moved[k] == rowMigrated
+}
+
+// Deleted reports whether a committed transaction deleted the row k names
+// (a row under k now is another one, which it or a later transaction
+// inserted).
+func (l *RowLocks) Deleted(k RowLockKey) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.moved[k] == rowDeleted
 }
 
 // LockMark returns a mark of the locks owner holds now (a savepoint's).

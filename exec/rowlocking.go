@@ -175,6 +175,11 @@ func (tx *Txn) lockKey(env *Env, t *Table, key []byte, mode LockMode, wait LockW
 		}
 	case !sameDef || tx.Isolation != ReadCommitted || recheck == nil:
 		return nil, nil, false, pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update")
+	case found && tx.Locks.Deleted(tx.rowLockKey(t, key)):
+		// Deleted, and a row inserted under its key since: another row,
+		// not a new version of this one, which PostgreSQL's EvalPlanQual
+		// does not follow to it.
+		return nil, nil, true, nil
 	case !found && tx.Locks.Moved(tx.rowLockKey(t, key)):
 		return nil, nil, false, errMoved()
 	case !found:

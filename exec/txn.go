@@ -662,6 +662,9 @@ func (w *TableWriter) Delete(ctx context.Context, key []byte, old Row) error {
 	if err := w.tx.ssiWrite(w.t, key, ssiDelete); err != nil {
 		return err
 	}
+	if tx := w.tx; tx.Locks != nil && tx.Latest != nil && !w.t.Pinned {
+		tx.Locks.MarkDeleted(tx.LockOwner, tx.rowLockKey(w.t, key))
+	}
 	if err := w.removeIndexEntries(key, old); err != nil {
 		return err
 	}

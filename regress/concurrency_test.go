@@ -712,6 +712,24 @@ func TestWaitingUpdateRechecks(t *testing.T) {
 		t.Errorf("a row deleted meanwhile: %s, want DELETE 0", tag)
 	}
 	wantRows(t, ctx, a, "SELECT id, state FROM job ORDER BY id", "2 | seen+b")
+	// A row deleted and inserted again under its key is another row, not
+	// a new version of the one waited for, as in PostgreSQL: the waiting
+	// UPDATE and DELETE pass it by, and the waiter's INSERT of the key
+	// then fails.
+	exec(t, ctx, a, "INSERT INTO job VALUES (3, 'new')")
+	if tag := run("DELETE FROM job WHERE id = 3; INSERT INTO job VALUES (3, 'again')", "UPDATE job SET state = 'mine' WHERE id = 3"); tag != "UPDATE 0" {
+		t.Errorf("a row inserted again under its key: %s, want UPDATE 0", tag)
+	}
+	if tag := run("DELETE FROM job WHERE id = 3; INSERT INTO job VALUES (3, 'third')", "DELETE FROM job WHERE id = 3"); tag != "DELETE 0" {
+		t.Errorf("a row inserted again under its key: %s, want DELETE 0", tag)
+	}
+	wantError(t, ctx, b, "23505", "INSERT INTO job VALUES (3, 'b')")
+	wantRows(t, ctx, a, "SELECT id, state FROM job ORDER BY id", "2 | seen+b", "3 | third")
+	// A later UPDATE of the row, which did not wait, acts on it.
+	if tag := run("UPDATE job SET state = 'fourth' WHERE id = 3", "UPDATE job SET state = state || '+b' WHERE id = 3"); tag != "UPDATE 1" {
+		t.Errorf("an update of the new row: %s, want UPDATE 1", tag)
+	}
+	wantRows(t, ctx, a, "SELECT state FROM job WHERE id = 3", "fourth+b")
 }
 
 // TestDeadlock: two transactions that lock two rows in opposite orders;
