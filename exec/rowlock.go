@@ -72,8 +72,8 @@ const maxMoved = 10000
 type movedKind uint8
 
 const (
-	rowDeleted   movedKind = iota + 1 // deleted (and perhaps a new row inserted under its key)
-	rowMigrated                       // moved to another partition
+	rowDeleted  movedKind = iota + 1 // deleted (and perhaps a new row inserted under its key)
+	rowMigrated                      // moved to another partition
 )
 
 // movedRow is a row an owner deleted or moved, published at its commit.
