@@ -639,43 +639,25 @@ func TestCounterFromManyClients(t *testing.T) {
 	exec(t, ctx, setup, "CREATE INDEX ON counter (n)")
 	exec(t, ctx, setup, "INSERT INTO counter VALUES (1, 0, 0), (2, 0, 0)")
 	const clients, perClient = 8, 25
-	var wg sync.WaitGroup
-	errs := make(chan error, clients)
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			conn, err := pgx.Connect(ctx, srv.DSN("postgres"))
-			if err != nil {
-				errs <- err
-				return
+	fromManyClients(t, ctx, srv.DSN("postgres"), clients, func(_ int, conn *pgx.Conn) error {
+		for i := 0; i < perClient; i++ {
+			// Autocommit, and a block changing both rows in one order.
+			if _, err := conn.Exec(ctx, "UPDATE counter SET n = n + 1, bucket = n % 3 WHERE id = 1"); err != nil {
+				return err
 			}
-			defer conn.Close(context.Background())
-			for i := 0; i < perClient; i++ {
-				// Autocommit, and a block changing both rows in one order.
-				if _, err := conn.Exec(ctx, "UPDATE counter SET n = n + 1, bucket = n % 3 WHERE id = 1"); err != nil {
-					errs <- err
-					return
-				}
-				err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-					if _, err := tx.Exec(ctx, "UPDATE counter SET n = n + 1 WHERE id = 1"); err != nil {
-						return err
-					}
-					_, err := tx.Exec(ctx, "UPDATE counter SET n = n + 1 WHERE id = 2")
+			err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+				if _, err := tx.Exec(ctx, "UPDATE counter SET n = n + 1 WHERE id = 1"); err != nil {
 					return err
-				})
-				if err != nil {
-					errs <- err
-					return
 				}
+				_, err := tx.Exec(ctx, "UPDATE counter SET n = n + 1 WHERE id = 2")
+				return err
+			})
+			if err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+		}
+		return nil
+	})
 	n := clients * perClient
 	wantRows(t, ctx, setup, "SELECT id, n FROM counter ORDER BY id", fmt.Sprintf("1 | %d", 2*n), fmt.Sprintf("2 | %d", n))
 	// The index holds exactly the rows' current values: no entry of a
