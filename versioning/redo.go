@@ -125,7 +125,8 @@ func (r *redoReader) uvarint() uint64 {
 		return 0
 	}
 	v, k := binary.Uvarint(r.b)
-	if k <= 0 {
+	var buf [binary.MaxVarintLen64]byte
+	if k <= 0 || k != binary.PutUvarint(buf[:], v) { // only the shortest form is the encoder's
 		r.err = errBadRedoBody
 		return 0
 	}
@@ -138,7 +139,8 @@ func (r *redoReader) varint() int64 {
 		return 0
 	}
 	v, k := binary.Varint(r.b)
-	if k <= 0 {
+	var buf [binary.MaxVarintLen64]byte
+	if k <= 0 || k != binary.PutVarint(buf[:], v) {
 		r.err = errBadRedoBody
 		return 0
 	}
