@@ -21,11 +21,26 @@ func init() {
 		n_ins_since_vacuum:bigint last_vacuum:timestamptz last_autovacuum:timestamptz
 		last_analyze:timestamptz last_autoanalyze:timestamptz vacuum_count:bigint
 		autovacuum_count:bigint analyze_count:bigint autoanalyze_count:bigint`
+	// The _all_ views list the user tables too: the system catalogs here
+	// are views, which PostgreSQL's _all_ views leave out as well, so the
+	// _sys_ ones are empty.
 	define(pc, "pg_stat_user_tables", 12161, 'v', tableStats, pgStatTables)
-	define(pc, "pg_stat_all_tables", 12143, 'v', tableStats, pgStatTables)
-	define(pc, "pg_statio_user_tables", 12179, 'v', `relid:oid schemaname:name relname:name heap_blks_read:bigint
+	define(pc, "pg_stat_all_tables", 12142, 'v', tableStats, pgStatTables)
+	define(pc, "pg_stat_sys_tables", 12152, 'v', tableStats, none)
+	const tableIO = `relid:oid schemaname:name relname:name heap_blks_read:bigint
 		heap_blks_hit:bigint idx_blks_read:bigint idx_blks_hit:bigint toast_blks_read:bigint toast_blks_hit:bigint
-		tidx_blks_read:bigint tidx_blks_hit:bigint`, pgStatioTables)
+		tidx_blks_read:bigint tidx_blks_hit:bigint`
+	define(pc, "pg_statio_user_tables", 12179, 'v', tableIO, pgStatioTables)
+	define(pc, "pg_statio_all_tables", 12170, 'v', tableIO, pgStatioTables)
+	define(pc, "pg_statio_sys_tables", 12175, 'v', tableIO, none)
+	const indexStats = `relid:oid indexrelid:oid schemaname:name relname:name indexrelname:name
+		idx_scan:bigint idx_tup_read:bigint idx_tup_fetch:bigint`
+	define(pc, "pg_stat_user_indexes", 12192, 'v', indexStats, pgStatIndexes)
+	define(pc, "pg_stat_all_indexes", 12183, 'v', indexStats, pgStatIndexes)
+	const indexIO = `relid:oid indexrelid:oid schemaname:name relname:name indexrelname:name
+		idx_blks_read:bigint idx_blks_hit:bigint`
+	define(pc, "pg_statio_user_indexes", 12205, 'v', indexIO, pgStatioIndexes)
+	define(pc, "pg_statio_all_indexes", 12196, 'v', indexIO, pgStatioIndexes)
 	define(pc, "pg_stat_database", 12266, 'v', `datid:oid datname:name numbackends:integer xact_commit:bigint
 		xact_rollback:bigint blks_read:bigint blks_hit:bigint tup_returned:bigint tup_fetched:bigint
 		tup_inserted:bigint tup_updated:bigint tup_deleted:bigint conflicts:bigint temp_files:bigint
@@ -76,6 +91,26 @@ func pgStatioTables(s *Snapshot) ([]exec.Row, error) {
 	}
 	return out, nil
 }
+
+// indexRows is a row per index of a stored table: its table's and its
+// own OID and names, then n zero counters.
+func indexRows(s *Snapshot, n int) []exec.Row {
+	var out []exec.Row
+	for _, r := range s.Relations() {
+		if r.Kind != 'i' || r.Table == nil {
+			continue
+		}
+		row := exec.Row{dOID(TableOID(r.Table.Schema, r.Table.Name)), dOID(r.OID), dText(r.Schema), dText(r.Table.Name), dText(r.Name)}
+		for range n {
+			row = append(row, dInt(0))
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+func pgStatIndexes(s *Snapshot) ([]exec.Row, error)   { return indexRows(s, 3), nil }
+func pgStatioIndexes(s *Snapshot) ([]exec.Row, error) { return indexRows(s, 2), nil }
 
 func pgStatDatabase(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
