@@ -53,6 +53,7 @@ func init() {
 		registerTimeTZ,
 		registerGeometry,
 		registerUUID,
+		registerPgcrypto,
 		registerOperatorSupport,
 	} {
 		register()

@@ -11,13 +11,16 @@ import (
 
 // builtinExtensions are the extensions whose objects this server has
 // built in, so that CREATE EXTENSION of them has nothing to install:
-// plpgsql, which every database has, and uuid-ossp, whose
-// uuid_generate_v4 is what applications create it for.
-var builtinExtensions = map[string]bool{"plpgsql": true, "uuid-ossp": true}
+// plpgsql, which every database has, uuid-ossp, whose uuid_generate_v4
+// is what applications create it for, and pgcrypto, for its hashing
+// functions and gen_random_uuid (exec/funcs/pgcrypto.go says what of it
+// there is).
+var builtinExtensions = map[string]bool{"plpgsql": true, "uuid-ossp": true, "pgcrypto": true}
 
 // createExtension runs CREATE EXTENSION [IF NOT EXISTS] name: plpgsql is
-// there already, as in every PostgreSQL database; uuid-ossp answers as
-// installed; any other is not available, with PostgreSQL's error.
+// there already, as in every PostgreSQL database; uuid-ossp and pgcrypto
+// answer as installed; any other is not available, with PostgreSQL's
+// error.
 func (a *analyzer) createExtension(s *pg.CreateExtensionStmt) (planner.Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		switch {
