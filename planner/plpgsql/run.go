@@ -246,7 +246,7 @@ func (fr *frame) outRow() exec.Row {
 	row := make(exec.Row, len(fr.f.outs))
 	for i, dno := range fr.f.outs {
 		if dno >= 0 {
-			row[i] = fr.vals[dno].d
+			row[i], _ = fr.Value(dno << 16) // a composite one holds a row, not a datum
 		}
 	}
 	return row
