@@ -75,6 +75,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pgserver:", err)
 		os.Exit(2)
 	}
+	// Badger's assertions (y.AssertTrue) end the process through the
+	// standard library's log.Fatalf with the bare text "Assert failed":
+	// at error level here, the line carries the stack of the goroutine
+	// that failed, which says which assertion it was.
+	if _, err := zap.RedirectStdLogAt(log.Named("stdlog"), zapcore.ErrorLevel); err != nil {
+		log.Warn("the standard library's log stays unredirected", zap.Error(err))
+	}
 	if *pprofAddr != "" {
 		servePprof(log, *pprofAddr)
 	}
