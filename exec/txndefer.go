@@ -381,6 +381,7 @@ func (tx *Txn) referencesHold(ctx context.Context, root versioning.RootValue, ta
 	var view *Txn
 	for key, dt := range tx.deferredTables {
 		lt := tables[key]
+		var check []*versioning.ForeignKey
 		for i := range lt.Def.ForeignKeys {
 			fk := &lt.Def.ForeignKeys[i]
 			was, ok, err := tx.Start.TableRecord(ctx, fk.RefSchema, fk.RefTable)
@@ -400,23 +401,30 @@ func (tx *Txn) referencesHold(ctx context.Context, root versioning.RootValue, ta
 					continue // the parent's rows are the snapshot's (a partitioned one's are its partitions')
 				}
 			}
-			if view == nil {
-				// root with the transaction's changes, for reading only
-				view = NewTxn(tx.Repo, tx.Branch, true, root)
-				view.Tables, view.IndexEval = tx.Tables, tx.IndexEval
-				if view.deferredTables, err = tx.deferredOn(ctx, tables); err != nil {
-					return false, err
-				}
+			check = append(check, fk)
+		}
+		if len(check) == 0 {
+			continue
+		}
+		if view == nil {
+			// root with the transaction's changes, for reading only
+			view = NewTxn(tx.Repo, tx.Branch, true, root)
+			view.Tables, view.IndexEval = tx.Tables, tx.IndexEval
+			var err error
+			if view.deferredTables, err = tx.deferredOn(ctx, tables); err != nil {
+				return false, err
 			}
-			for _, e := range dt.rows.DeferredEdits() {
-				if e.Delete {
-					continue
-				}
-				row, err := lt.decodeRow(e.Value, nil)
-				if err != nil {
-					return false, err
-				}
-				err = checkReference(ctx, view, lt, fk, row)
+		}
+		for _, e := range dt.rows.DeferredEdits() {
+			if e.Delete {
+				continue
+			}
+			row, err := lt.decodeRow(e.Value, nil)
+			if err != nil {
+				return false, err
+			}
+			for _, fk := range check {
+				err := checkReference(ctx, view, lt, fk, row)
 				var pe *pgerr.Error
 				if errors.As(err, &pe) && pe.Code == pgerr.ForeignKeyViolation {
 					return false, nil // the merge reports it

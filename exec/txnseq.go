@@ -79,13 +79,15 @@ func (tx *Txn) sequenceSetHere(ctx context.Context, schema, name string) (bool, 
 	if tx.root.Addr() == tx.Start.Addr() {
 		return false, nil
 	}
-	own, ok, err := tx.root.Sequence(ctx, schema, name)
-	if !ok || err != nil {
-		return true, err
+	var pos [2]*versioning.Sequence // in root, then in Start
+	for i, r := range []versioning.RootValue{tx.root, tx.Start} {
+		rec, ok, err := r.SequenceRecord(ctx, schema, name)
+		if !ok || err != nil {
+			return true, err
+		}
+		if pos[i], err = tx.Tables.DecodeSequence(rec); err != nil {
+			return true, err
+		}
 	}
-	was, ok, err := tx.Start.Sequence(ctx, schema, name)
-	if !ok || err != nil {
-		return true, err
-	}
-	return own.Last != was.Last || own.Called != was.Called, nil
+	return pos[0].Last != pos[1].Last || pos[0].Called != pos[1].Called, nil
 }

@@ -104,14 +104,9 @@ func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Se
 		if err != nil {
 			return nil, err
 		}
-		switch rel.Kind {
-		case planner.RelNone:
-			continue
-		case planner.RelSequence:
-			env.Txn.ShowAdvance(rel.Seq)
-			return rel.Seq, nil
+		if rel.Kind != planner.RelNone {
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
 		}
-		return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
 	}
 	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", qualified)
 }
