@@ -3,6 +3,7 @@ package types
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -97,10 +98,14 @@ func BitsToInt(bits string, size int) (int64, error) {
 	return int64(v), nil
 }
 
+// varbitMaxLen is PostgreSQL's VARBITMAXLEN, the longest bit string.
+const varbitMaxLen = math.MaxInt32 - 7
+
 // IntToBits is bitfromint4 and bitfromint8: the n low bits of v, or v
-// sign-extended when n is wider than its size.
+// sign-extended when n is wider than its size. As PostgreSQL's, a length
+// of 0 or less, or past the largest a bit string may have, means 1.
 func IntToBits(v int64, size, n int) string {
-	if n < 0 {
+	if n <= 0 || n > varbitMaxLen {
 		n = 1
 	}
 	b := make([]byte, n)
