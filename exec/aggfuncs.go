@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"sort"
+
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
 
@@ -153,3 +155,19 @@ func LookupAgg(name string, args []T) (*AggFunc, []T, error) {
 	}
 	return best, out, nil
 }
+
+// AggNames returns the names of the built-in aggregates, sorted: pg_proc
+// lists them.
+func AggNames() []string {
+	out := make([]string, 0, len(aggFuncs))
+	for name := range aggFuncs {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// AggOverloads returns the overloads of the built-in aggregate name, in
+// the order they were registered (which fixes their pg_proc OIDs). Read
+// them, never change them.
+func AggOverloads(name string) []*AggFunc { return aggFuncs[name] }

@@ -217,14 +217,14 @@ func fuzzSeeds(f *testing.F, ctx context.Context, conn *pgconn.PgConn) []string 
 		return rows
 	}
 	var seeds []string
-	funcs := query(`SELECT p.proname, p.prokind,
+	funcs := query(`SELECT p.proname, p.prokind, p.proretset,
 	    coalesce((SELECT string_agg(format_type(t, NULL), ',' ORDER BY o)
 	              FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY u(t, o)), '')
-	  FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.prokind IN ('f', 'a')
-	  ORDER BY 1, 3`)
+	  FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.prokind IN ('f', 'a', 'w')
+	  ORDER BY 1, 4`)
 next:
 	for _, fn := range funcs {
-		name, kind, argList := fn[0], fn[1], fn[2]
+		name, kind, setReturning, argList := fn[0], fn[1], fn[2] == "t", fn[3]
 		for _, skip := range fuzzSkipped {
 			if name == skip || strings.HasSuffix(skip, "_") && strings.HasPrefix(name, skip) {
 				continue next
@@ -234,11 +234,21 @@ next:
 		if argList != "" {
 			types = strings.Split(argList, ",")
 		}
-		for _, args := range fuzzCombos(types) {
+		// Each call in the context its kind allows, and an aggregate's
+		// first also as a window function over a moving frame.
+		for i, args := range fuzzCombos(types) {
 			call := fmt.Sprintf("pg_catalog.%s(%s)", quoteIdent(name), strings.Join(args, ", "))
-			if kind == "a" {
+			switch {
+			case kind == "w":
+				seeds = append(seeds, "SELECT "+call+" OVER (PARTITION BY b ORDER BY a) FROM fz")
+			case kind == "a":
 				seeds = append(seeds, "SELECT "+call+" FROM fz")
-			} else {
+				if i == 0 {
+					seeds = append(seeds, "SELECT "+call+" OVER (ORDER BY a ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM fz")
+				}
+			case setReturning:
+				seeds = append(seeds, "SELECT * FROM "+call+" WITH ORDINALITY AS z LIMIT 3")
+			default:
 				seeds = append(seeds, "SELECT "+call)
 			}
 		}

@@ -13,11 +13,15 @@ type BuiltinProc struct {
 	Name string
 	Func *exec.Func
 	Set  bool // a set-returning function (RETURNS SETOF)
+	// Agg marks an aggregate: Func then holds only its name, argument and
+	// result types, and is not called.
+	Agg bool
 }
 
 // eachBuiltinProc calls fn with every built-in overload and its OID: the
 // scalar functions, then the set-returning ones (the dolt_* commands
-// among them), numbered after the scalar overloads of their name.
+// among them), numbered after the scalar overloads of their name, then
+// the aggregates, numbered after both.
 func eachBuiltinProc(fn func(oid uint32, p BuiltinProc)) {
 	for _, name := range exec.FuncNames() {
 		for i, f := range exec.Overloads(name) {
@@ -30,6 +34,39 @@ func eachBuiltinProc(fn func(oid uint32, p BuiltinProc)) {
 			fn(BuiltinProcOID(name, first+i), BuiltinProc{Name: name, Func: f, Set: true})
 		}
 	}
+	for _, name := range exec.AggNames() {
+		first := len(exec.Overloads(name)) + len(exec.SRFOverloads(name))
+		for i, a := range exec.AggOverloads(name) {
+			fn(BuiltinProcOID(name, first+i), BuiltinProc{Name: name, Func: aggSignature(a), Agg: true})
+		}
+	}
+}
+
+// aggSignature is an aggregate's signature as pg_proc shows it: an
+// aggregated argument of any type is PostgreSQL's polymorphic type for
+// it (anyelement when the result is of its type, anynonarray for
+// array_agg), and an ordered-set aggregate lists its direct arguments
+// before the aggregated one, as it is called.
+func aggSignature(a *exec.AggFunc) *exec.Func {
+	args := append([]uint32(nil), a.Args...)
+	agg := 0 // where the aggregated argument is
+	if a.OrderedSet && len(args) > 1 {
+		args = append(args[1:], args[0])
+		agg = len(args) - 1
+	}
+	ret := a.Ret
+	switch {
+	case len(a.Args) == 0 || a.Args[0] != exec.OIDAny:
+		if ret == 0 && len(a.Args) > 0 {
+			ret = a.Args[0]
+		}
+	case ret == 0: // min, max and the like of any type
+		ret = exec.OIDAnyElement
+		args[agg] = exec.OIDAnyElement
+	case ret == exec.OIDAnyArray: // array_agg of elements (or of arrays)
+		args[agg] = exec.OIDAnyNonArray
+	}
+	return &exec.Func{Name: a.Name, Args: args, Ret: ret}
 }
 
 // BuiltinProcOID is the OID of overload i of the built-in function name:
@@ -114,15 +151,19 @@ func builtinProcRow(oid uint32, p BuiltinProc) exec.Row {
 		inputs[j] = strconv.FormatUint(uint64(t), 10)
 	}
 	volatility := byte('v') // the registry knows immutable functions only
-	if f.Immutable {
+	kind, src := byte('f'), name
+	switch {
+	case f.Immutable:
 		volatility = 'i'
+	case p.Agg:
+		volatility, kind, src = 'i', 'a', "aggregate_dummy" // as PostgreSQL's built-in aggregates
 	}
 	return exec.Row{
 		dOID(oid), dText(name), dOID(OIDPgCatalog), dOID(OIDBootstrapRole), dOID(12),
-		exec.DFloat(1), exec.DFloat(rows), dOID(variadic), dText("-"), dChar('f'), dBool(false),
+		exec.DFloat(1), exec.DFloat(rows), dOID(variadic), dText("-"), dChar(kind), dBool(false),
 		dBool(false), dBool(f.Strict), dBool(p.Set), dChar(volatility), dChar('s'),
 		dInt(int64(len(params))), dInt(0), dOID(builtinReturns(f)), dVector(exec.OIDOidVector, inputs), exec.Null,
-		exec.Null, exec.Null, exec.Null, exec.Null, dText(name),
+		exec.Null, exec.Null, exec.Null, exec.Null, dText(src),
 		exec.Null, exec.Null, exec.Null, exec.Null,
 	}
 }

@@ -131,7 +131,7 @@ func signalBackend(signalOf func(*Engine) func(pid uint32) bool, terminate bool)
 // large object functions); another OID is 42883, as in PostgreSQL.
 func (s *Session) FunctionCall(fn uint32, n int) (string, []uint32, error) {
 	p, ok := catalog.LookupBuiltinProc(fn)
-	if !ok || p.Set || p.Func.Variadic || len(p.Func.Args) != n {
+	if !ok || p.Set || p.Agg || p.Func.Variadic || len(p.Func.Args) != n {
 		return "", nil, pgerr.New(pgerr.UndefinedFunction, "function with OID %d does not exist", fn)
 	}
 	params := make([]string, n)
