@@ -17,10 +17,9 @@ import (
 
 // pgcrypto's hashing functions, which CREATE EXTENSION pgcrypto finds
 // built in (planner/ddl/extension.go): digest, hmac and gen_random_bytes,
-// with pgcrypto's algorithm names, errors and SQLSTATEs. Not provided:
-// crypt and gen_salt (Go's bcrypt hashes only with a salt of its own
-// drawing, and crypt must hash with the one it is given), the PGP and
-// raw encryption functions.
+// with pgcrypto's algorithm names, errors and SQLSTATEs; its password
+// hashing is in pgcrypto_crypt.go. Not provided: the PGP and raw
+// encryption functions.
 
 // digestHashes are the algorithms digest and hmac take, by lower-case
 // name (pgcrypto matches them case-insensitively).

@@ -54,6 +54,7 @@ func init() {
 		registerGeometry,
 		registerUUID,
 		registerPgcrypto,
+		registerPgcryptoCrypt,
 		registerOperatorSupport,
 	} {
 		register()
