@@ -223,13 +223,36 @@ func drain(env *Env, p Plan) ([]Row, error) {
 // values although the join runs again and again (inside a correlated
 // subquery or a LATERAL item): its table is built from that input once
 // per execution of the statement and kept in the outermost frame.
+//
+// LeftLookup and RightLookup, when set, read the rows of that input whose
+// keys equal given values, passed as the outer values when the plan is
+// opened: the input's own plan over an index scan bounded by them. When
+// the other input turns out small, ending after at most maxLookupDrivers
+// rows while this one goes on past lookupRatio times as many, the join
+// looks up the rows matching each row of the other input instead of
+// reading this one whole: an index nested loop, chosen while running as
+// the build side is, so that a join of a few rows with a large table
+// reads a few of its rows, whatever the planner could estimate. An input
+// that an outer join keeps unmatched rows of is always read whole.
 type HashJoin struct {
-	Left, Right         Plan
-	Kind                JoinKind
-	LeftKeys, RightKeys []Expr
-	Residual            Expr // nil: true
-	Shared              Shared
+	Left, Right             Plan
+	Kind                    JoinKind
+	LeftKeys, RightKeys     []Expr
+	Residual                Expr // nil: true
+	Shared                  Shared
+	LeftLookup, RightLookup Plan
 }
+
+// maxLookupDrivers is the most rows an input may have for the join to
+// look up their matches in the other (HashJoin.LeftLookup); the other must
+// have gone on past lookupRatio times as many, and lookupSlack more, so
+// that an index lookup, which costs a few rows' reading, is only chosen
+// over reading an input that is larger still.
+const (
+	maxLookupDrivers = 1024
+	lookupRatio      = 8
+	lookupSlack      = 64
+)
 
 // Shared names the input of a HashJoin whose table lasts the statement.
 type Shared uint8
@@ -290,8 +313,18 @@ type hashJoinRows struct {
 	matched   []bool // entries that found a match, when the build side is preserved
 
 	pending []Row // probe rows read while choosing the build side
-	probe   Rows  // the rest of the probe side
+	probe   Rows  // the rest of the probe side, nil when it ended then
 	done    bool  // the probe side is exhausted
+
+	// Looking up (HashJoin.LeftLookup): lookup is the plan of the input
+	// looked up (the left one when lookupLeft), drivers the rows of the
+	// other, next the next of them to look up, found the rows matching
+	// the current one (prow, with key pkey).
+	lookup     Plan
+	lookupLeft bool
+	drivers    []Row
+	next       int
+	found      Rows
 
 	prow     Row     // current probe row
 	pkey     []Datum // its key
@@ -312,9 +345,15 @@ func (r *hashJoinRows) build() error {
 			return err
 		}
 		if row == nil {
+			looking, otherEnded, err := r.tryLookup(side, &bufs)
+			if looking || err != nil {
+				return err
+			}
 			r.buildLeft = side == 0
 			r.pending = bufs[side^1]
-			r.probe = r.inputs[side^1]
+			if !otherEnded {
+				r.probe = r.inputs[side^1]
+			}
 			return r.buildFrom(bufs[side])
 		}
 		if err := r.env.hold(row); err != nil {
@@ -324,27 +363,156 @@ func (r *hashJoinRows) build() error {
 	}
 }
 
+// tryLookup decides, once input ended has ended with the rows bufs[ended],
+// whether to look up their matches in the other input rather than read it
+// (HashJoin.LeftLookup). It reads on in the other input while it might
+// still end soon; otherEnded reports that it did, and the join then
+// hashes as usual.
+func (r *hashJoinRows) tryLookup(ended int, bufs *[2][]Row) (looking, otherEnded bool, err error) {
+	other := ended ^ 1
+	lookup, kept := r.p.RightLookup, r.p.Kind.KeepsRight()
+	if other == 0 {
+		lookup, kept = r.p.LeftLookup, r.p.Kind.KeepsLeft()
+	}
+	if lookup == nil || kept || len(bufs[ended]) > maxLookupDrivers {
+		return false, false, nil
+	}
+	for len(bufs[other]) <= lookupRatio*len(bufs[ended])+lookupSlack {
+		row, err := r.inputs[other].Next()
+		if err != nil || row == nil {
+			return false, row == nil, err
+		}
+		if err := r.env.hold(row); err != nil {
+			return false, false, err
+		}
+		bufs[other] = append(bufs[other], slices.Clone(row))
+	}
+	err = r.inputs[other].Close()
+	r.inputs[other] = nil
+	r.lookup, r.lookupLeft, r.drivers = lookup, other == 0, bufs[ended]
+	r.pkey = make([]Datum, len(r.p.LeftKeys))
+	r.cur = -1
+	return true, false, err
+}
+
+// nextLookup is Next when looking up (tryLookup): the rows of the looked
+// up input that match each driver row, found through the lookup plan with
+// the driver's keys as outer values, then kept only when their own keys
+// equal them (the index compares key bytes) and the residual holds.
+func (r *hashJoinRows) nextLookup() (Row, error) {
+	driverKeys, foundKeys := r.p.LeftKeys, r.p.RightKeys
+	if r.lookupLeft {
+		driverKeys, foundKeys = foundKeys, driverKeys
+	}
+	driverKept := r.p.Kind.KeepsLeft()
+	if r.lookupLeft {
+		driverKept = r.p.Kind.KeepsRight()
+	}
+	for {
+		if r.found != nil {
+			for {
+				row, err := r.found.Next()
+				if err != nil {
+					return nil, err
+				}
+				if row == nil {
+					break
+				}
+				out := r.placeLookup(r.prow, row)
+				match := true
+				for i, k := range foundKeys {
+					v, err := k.Eval(r.env, out)
+					if err != nil {
+						return nil, err
+					}
+					if !NotDistinct(v, r.pkey[i]) {
+						match = false
+						break
+					}
+				}
+				if match && r.p.Residual != nil {
+					if match, err = isTrue(r.env, r.p.Residual, out); err != nil {
+						return nil, err
+					}
+				}
+				if match {
+					r.pmatched = true
+					return out, nil
+				}
+			}
+			err := r.found.Close()
+			r.found = nil
+			if err != nil {
+				return nil, err
+			}
+			if !r.pmatched && driverKept {
+				return r.placeLookup(r.prow, nil), nil
+			}
+		}
+		if r.next >= len(r.drivers) {
+			return nil, nil
+		}
+		r.prow, r.pmatched = r.drivers[r.next], false
+		r.next++
+		out := r.placeLookup(r.prow, nil)
+		for i, k := range driverKeys {
+			var err error
+			if r.pkey[i], err = k.Eval(r.env, out); err != nil {
+				return nil, err
+			}
+		}
+		if hasNull(r.pkey) {
+			if driverKept {
+				return out, nil
+			}
+			continue
+		}
+		found, err := r.lookup.Open(r.env.child(r.pkey))
+		if err != nil {
+			return nil, err
+		}
+		r.found = found
+	}
+}
+
+// placeLookup puts a driver row and a looked-up row (nil: NULLs) into the
+// output row in left-right order.
+func (r *hashJoinRows) placeLookup(driver, found Row) Row {
+	if r.lookupLeft {
+		driver, found = found, driver
+	}
+	if driver == nil {
+		clear(r.out[:r.lw])
+	} else {
+		copy(r.out, driver)
+	}
+	if found == nil {
+		clear(r.out[r.lw:])
+	} else {
+		copy(r.out[r.lw:], found)
+	}
+	return r.out
+}
+
 // buildShared builds the table of a Shared join from its shared input, or
-// takes the one built earlier in the statement, and opens the other.
+// takes the one built earlier in the statement, and opens the other. When
+// no table is built yet and the other input ends within maxLookupDrivers
+// rows, the shared one is read only as far as tryLookup would: if it goes
+// on, this run of the join looks its rows up instead (and builds nothing),
+// else the table is built from what was read.
 func (r *hashJoinRows) buildShared() error {
 	r.buildLeft = r.p.Shared == SharedLeft
 	build, probe := r.p.Right, r.p.Left
+	lookup, kept := r.p.RightLookup, r.p.Kind.KeepsRight()
 	if r.buildLeft {
 		build, probe = probe, build
+		lookup, kept = r.p.LeftLookup, r.p.Kind.KeepsLeft()
 	}
-	if v, ok := r.env.shared(r.p); ok {
+	v, built := r.env.shared(r.p)
+	if built {
 		b := v.(*hashBuild)
 		r.table, r.built, r.nullKeyed = b.table, b.built, b.nullKeyed
 		r.afterBuild()
-	} else {
-		rows, err := drain(r.env, build)
-		if err != nil {
-			return err
-		}
-		if err := r.buildFrom(rows); err != nil {
-			return err
-		}
-		r.env.share(r.p, &hashBuild{table: r.table, built: r.built, nullKeyed: r.nullKeyed})
 	}
 	in, err := probe.Open(r.env)
 	if err != nil {
@@ -356,7 +524,66 @@ func (r *hashJoinRows) buildShared() error {
 	} else {
 		r.inputs[0] = in
 	}
+	if built {
+		return nil
+	}
+	var rows []Row
+	read := false // rows hold the whole shared input
+	if lookup != nil && !kept {
+		drivers, ended, err := readUpTo(r.env, in, maxLookupDrivers+1)
+		if err != nil {
+			return err
+		}
+		r.pending = drivers
+		if ended {
+			r.probe = nil
+			bin, err := build.Open(r.env)
+			if err != nil {
+				return err
+			}
+			var bEnded bool
+			rows, bEnded, err = readUpTo(r.env, bin, lookupRatio*len(drivers)+lookupSlack+1)
+			if cerr := bin.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+			if !bEnded {
+				r.lookup, r.lookupLeft, r.drivers, r.pending = lookup, r.buildLeft, drivers, nil
+				r.pkey = make([]Datum, len(r.p.LeftKeys))
+				return nil
+			}
+			read = true
+		}
+	}
+	if !read {
+		if rows, err = drain(r.env, build); err != nil {
+			return err
+		}
+	}
+	if err := r.buildFrom(rows); err != nil {
+		return err
+	}
+	r.env.share(r.p, &hashBuild{table: r.table, built: r.built, nullKeyed: r.nullKeyed})
 	return nil
+}
+
+// readUpTo reads at most n rows of in, each its own copy counted against
+// max_query_memory, and reports whether in ended before n.
+func readUpTo(env *Env, in Rows, n int) ([]Row, bool, error) {
+	var rows []Row
+	for len(rows) < n {
+		row, err := in.Next()
+		if err != nil || row == nil {
+			return rows, row == nil && err == nil, err
+		}
+		if err := env.hold(row); err != nil {
+			return nil, false, err
+		}
+		rows = append(rows, slices.Clone(row))
+	}
+	return rows, false, nil
 }
 
 func (r *hashJoinRows) buildFrom(rows []Row) error {
@@ -444,6 +671,9 @@ func (r *hashJoinRows) fill(build, probe Row) Row {
 }
 
 func (r *hashJoinRows) Next() (Row, error) {
+	if r.lookup != nil {
+		return r.nextLookup()
+	}
 	for !r.done {
 		if r.prow == nil {
 			if err := r.nextProbe(); err != nil {
@@ -501,8 +731,8 @@ func (r *hashJoinRows) nextProbe() error {
 	if len(r.pending) > 0 {
 		row, r.pending = r.pending[0], r.pending[1:]
 	} else {
-		if r.table.len() == 0 && !r.probeKept() {
-			return nil // nothing can match: skip the rest of the probe side
+		if r.probe == nil || r.table.len() == 0 && !r.probeKept() {
+			return nil // the probe side ended, or nothing can match: skip the rest of it
 		}
 		var err error
 		if row, err = r.probe.Next(); err != nil || row == nil {
@@ -531,6 +761,9 @@ func (r *hashJoinRows) Key() []byte { return r.inputs[0].(keyedRows).Key() }
 
 func (r *hashJoinRows) Close() error {
 	var err error
+	if r.found != nil {
+		err = r.found.Close()
+	}
 	for _, in := range r.inputs {
 		if in != nil {
 			if e := in.Close(); err == nil {

@@ -10,11 +10,26 @@ import "slices"
 // hash table kept in the outermost frame, and each Open only probes it.
 // Probe is evaluated without a row (outer references, constants,
 // parameters); a NULL probe value matches nothing.
+//
+// Lookup, when set, reads the same rows through an index bounded by Probe
+// (evaluated when it is opened). The first maxIndexProbes executions of a
+// statement use it, and only the next one builds the hash table: a
+// subquery run for a few outer rows reads a few rows of a large table,
+// and one run for many pays a bounded number of lookups before hashing.
 type HashLookup struct {
-	In    Plan
-	Keys  []Expr // over In's rows
-	Probe []Expr
+	In     Plan
+	Keys   []Expr // over In's rows
+	Probe  []Expr
+	Lookup Plan
 }
+
+// maxIndexProbes is how many executions of a statement a HashLookup looks
+// its rows up in an index before it builds its hash table.
+const maxIndexProbes = 256
+
+// indexProbes is the key, in the outermost frame, of the count of a
+// HashLookup's executions that used its Lookup.
+type indexProbes struct{ p *HashLookup }
 
 func (p *HashLookup) Columns() []ResultColumn { return p.In.Columns() }
 
@@ -30,6 +45,26 @@ func (p *HashLookup) Open(env *Env) (Rows, error) {
 		var err error
 		if probe[i], err = e.Eval(env, nil); err != nil {
 			return nil, err
+		}
+	}
+	if p.Lookup != nil {
+		if _, built := env.shared(p); !built {
+			v, ok := env.shared(indexProbes{p})
+			if !ok {
+				v = new(int)
+				env.share(indexProbes{p}, v)
+			}
+			if n := v.(*int); *n < maxIndexProbes {
+				*n++
+				if hasNull(probe) {
+					return &lookupRows{cur: -1}, nil
+				}
+				in, err := p.Lookup.Open(env)
+				if err != nil {
+					return nil, err
+				}
+				return &probedRows{in: in, env: env, keys: p.Keys, probe: probe, key: make([]Datum, len(p.Keys))}, nil
+			}
 		}
 	}
 	t, err := p.table(env)
@@ -101,3 +136,32 @@ func (r *lookupRows) Next() (Row, error) {
 }
 
 func (r *lookupRows) Close() error { return nil }
+
+// probedRows are the rows of a HashLookup's index lookup whose keys equal
+// the probe values: the index compares key bytes, the lookup Compare's
+// equality, as its hash table would.
+type probedRows struct {
+	in         Rows
+	env        *Env
+	keys       []Expr
+	probe, key []Datum
+}
+
+func (r *probedRows) Next() (Row, error) {
+	for {
+		row, err := r.in.Next()
+		if err != nil || row == nil {
+			return nil, err
+		}
+		for i, k := range r.keys {
+			if r.key[i], err = k.Eval(r.env, row); err != nil {
+				return nil, err
+			}
+		}
+		if rowsNotDistinct(r.key, r.probe) {
+			return row, nil
+		}
+	}
+}
+
+func (r *probedRows) Close() error { return r.in.Close() }

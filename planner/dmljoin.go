@@ -89,8 +89,10 @@ func (a *analyzer) joinedTarget(t *exec.Table, inh bool, alias string, from []*p
 	}
 	if hj, ok := p.(*exec.HashJoin); ok {
 		// Build the other items, probe with the target's rows, whose keys
-		// the join then reports.
+		// the join then reports: it reads the target as it goes, and
+		// never looks rows up.
 		hj.Shared = exec.SharedRight
+		hj.LeftLookup, hj.RightLookup = nil, nil
 	}
 	return p, &scope{items: slices.Clip(sc.items), corr: corr}, nil
 }

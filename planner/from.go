@@ -784,7 +784,7 @@ func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation, v
 		p = it.plan
 	} else {
 		var err error
-		if p, err = a.planJoin(it); err != nil {
+		if p, conds, err = a.planJoin(it, conds, virtual); err != nil {
 			return nil, false, err
 		}
 		if it.rebind != nil {
@@ -835,7 +835,7 @@ func (a *analyzer) planUnit(it *fromItem, conds []*pg.Node, corr *correlation, v
 		}
 	}
 	if len(keys) > 0 {
-		p = &exec.HashLookup{In: p, Keys: keys, Probe: probes}
+		p = &exec.HashLookup{In: p, Keys: keys, Probe: probes, Lookup: lookupPlan(p, keys, 0, probes)}
 	}
 	if len(outer) > 0 {
 		p = &exec.Filter{In: p, Pred: and(outer)}
@@ -905,8 +905,12 @@ func readsOuter(e exec.Expr) bool {
 
 // planJoin plans a join that is not flattened into its enclosing set:
 // an outer join, a join with USING or NATURAL, an aliased join, a join
-// with a LATERAL right side.
-func (a *analyzer) planJoin(it *fromItem) (exec.Plan, error) {
+// with a LATERAL right side. where are the enclosing query's conditions
+// on the join alone (parse nodes over its items, and virtual): those on
+// one side that the join cannot null-extend go down into that side, as
+// PostgreSQL pushes them (so that its index and the join's lookups serve
+// them), and the rest are returned, for above the join.
+func (a *analyzer) planJoin(it *fromItem, where []*pg.Node, virtual []*nsItem) (exec.Plan, []*pg.Node, error) {
 	corr := it.corr
 	lunits, lconds := flatten([]*fromItem{it.left})
 	runits, rconds := flatten([]*fromItem{it.right})
@@ -927,7 +931,7 @@ func (a *analyzer) planJoin(it *fromItem) (exec.Plan, error) {
 		_, err := a.condition(n, sc, "JOIN conditions", "argument of JOIN/ON")
 		sc.track = nil
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		switch {
 		case onL && !onR && !it.kind.KeepsLeft():
@@ -938,38 +942,49 @@ func (a *analyzer) planJoin(it *fromItem) (exec.Plan, error) {
 			here = append(here, n)
 		}
 	}
+	var above []*pg.Node
+	for _, n := range where {
+		switch a.whereSide(it, n, corr, virtual) {
+		case 0:
+			lpush = append(lpush, n)
+		case 1:
+			rpush = append(rpush, n)
+		default:
+			above = append(above, n)
+		}
+	}
 	lp, _, linv, err := a.planSet(lunits, lpush, lconds, corr, virtualItems(ritems, corr))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var rp exec.Plan
 	rinv := false
 	if it.right.lateral {
 		if len(runits) != 1 || len(rconds) > 0 {
-			return nil, pgerr.New(pgerr.InternalError, "unexpected LATERAL join shape")
+			return nil, nil, pgerr.New(pgerr.InternalError, "unexpected LATERAL join shape")
 		}
 		if rp, _, err = a.planUnit(it.right, nil, corr, nil); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	} else if rp, _, rinv, err = a.planSet(runits, rpush, rconds, corr, virtualItems(litems, corr)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var keys [][2]exec.Expr
 	for i := range it.usingL {
 		l, err := a.coerce(&exec.ColRef{Idx: it.usingL[i].idx, T: it.usingL[i].t}, it.mergedT[i], "", -1)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		r, err := a.coerce(&exec.ColRef{Idx: lw + it.usingR[i].idx, T: it.usingR[i].t}, it.mergedT[i], "", -1)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		keys = append(keys, [2]exec.Expr{l, r})
 	}
 	right := &joinUnit{item: it.right, plan: rp, invariant: rinv}
 	p, err := a.joinStep(lp, linv, right, it.kind, here, sc, rset, keys)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(it.extra) > 0 {
 		cols := p.Columns()
@@ -983,7 +998,46 @@ func (a *analyzer) planJoin(it *fromItem) (exec.Plan, error) {
 		}
 		p = &exec.Project{In: p, Exprs: exprs, Cols: cols}
 	}
-	return p, nil
+	return p, above, nil
+}
+
+// whereSide reports which input of join it a condition n of the enclosing
+// query's WHERE (over the join's items, and virtual) can be checked on
+// instead of the joined rows: 0 for the left, 1 for the right, -1 for
+// neither. It can when it reads columns of that side only and the join
+// never pads that side with NULLs for a row of the other (which would
+// make the condition see NULLs above the join), and names resolve the
+// same in that side alone.
+func (a *analyzer) whereSide(it *fromItem, n *pg.Node, corr *correlation, virtual []*nsItem) int {
+	e, err := a.condition(n, &scope{items: append(slices.Clone(it.items), virtual...), corr: corr}, "WHERE", "argument of WHERE")
+	if err != nil {
+		return -1 // reported when the condition is planned above the join
+	}
+	lw, rw := it.left.width, it.right.width
+	readsOnly := func(lo, hi int) bool {
+		cols := false
+		outside := exprAny(e, func(x exec.Expr) (bool, bool) {
+			if c, ok := x.(*exec.ColRef); ok {
+				cols = true
+				return c.Idx < lo || c.Idx >= hi, true
+			}
+			return false, false
+		}, true)
+		return cols && !outside
+	}
+	side, items := -1, []*nsItem(nil)
+	switch {
+	case readsOnly(0, lw) && !it.kind.KeepsRight():
+		side, items = 0, it.left.items
+	case readsOnly(lw, lw+rw) && !it.kind.KeepsLeft() && !it.right.lateral:
+		side, items = 1, it.right.items
+	default:
+		return -1
+	}
+	if _, err := a.condition(n, &scope{items: items, corr: corr}, "WHERE", "argument of WHERE"); err != nil {
+		return -1 // it names the join's alias or merged columns
+	}
+	return side
 }
 
 // joinStep joins plan (whose namespace is the start of sc) with unit u
@@ -1026,6 +1080,10 @@ func (a *analyzer) joinStep(plan exec.Plan, leftInv bool, u *joinUnit, kind exec
 			hj.LeftKeys = append(hj.LeftKeys, k[0])
 			hj.RightKeys = append(hj.RightKeys, k[1])
 		}
+		// Either input may turn out small enough for the join to look its
+		// matches up in the other's index (exec.HashJoin).
+		hj.LeftLookup = joinLookup(hj.Left, hj.LeftKeys, 0)
+		hj.RightLookup = joinLookup(hj.Right, hj.RightKeys, len(hj.Left.Columns()))
 		return hj, nil
 	}
 	for _, k := range keys {

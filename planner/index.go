@@ -117,6 +117,79 @@ func chooseIndex(t *exec.Table, preds []exec.Expr) *exec.IndexScan {
 			conds = append(conds, c)
 		}
 	}
+	return indexFor(t, conds)
+}
+
+// lookupPlan returns the plan reading the rows of side whose keys equal
+// the values vals (evaluated when it is opened): side's own filter over an
+// index scan of its table bounded by them. keys are over a row where
+// side's columns start at offset. A hash join's input is looked up with
+// the other input's key values, which the join passes as its outer values
+// (exec.HashJoin's LeftLookup and RightLookup, joinLookup); a correlated
+// subquery's table with the enclosing row's values (exec.HashLookup's
+// Lookup). It is nil unless side reads one table (through a scan, or an
+// index scan, under a filter reading no outer value) and the keys that
+// are its plain columns bind the leading column of its primary key or of
+// a plain index.
+func lookupPlan(side exec.Plan, keys []exec.Expr, offset int, vals []exec.Expr) exec.Plan {
+	var pred exec.Expr
+	in := side
+	if f, ok := side.(*exec.Filter); ok {
+		if readsOuter(f.Pred) {
+			return nil
+		}
+		pred, in = f.Pred, f.In
+	}
+	var t *exec.Table
+	var cols []exec.ResultColumn
+	switch s := in.(type) {
+	case *exec.Scan:
+		if s.Lower != nil || s.Upper != nil || s.Layout != nil {
+			return nil
+		}
+		t, cols = s.Table, s.Cols
+	case *exec.IndexScan:
+		t, cols = s.Table, s.Cols
+	default:
+		return nil
+	}
+	if t.Virtual != nil {
+		return nil
+	}
+	var conds []keyCond
+	for i, k := range keys {
+		ref, ok := k.(*exec.ColRef)
+		if !ok || ref.Idx < offset || ref.Idx-offset >= len(t.Cols) {
+			continue
+		}
+		if col := ref.Idx - offset; compatible(t, col, vals[i]) {
+			conds = append(conds, keyCond{col: col, op: "=", vals: []exec.Expr{vals[i]}})
+		}
+	}
+	scan := indexFor(t, conds)
+	if scan == nil {
+		return nil
+	}
+	scan.Cols = cols
+	if pred == nil {
+		return scan
+	}
+	return &exec.Filter{In: scan, Pred: pred}
+}
+
+// joinLookup is lookupPlan for an input of a hash join, whose keys the
+// other input's values bind as the outer values the join opens it with.
+func joinLookup(side exec.Plan, keys []exec.Expr, offset int) exec.Plan {
+	vals := make([]exec.Expr, len(keys))
+	for i, k := range keys {
+		vals[i] = &exec.OuterRef{Idx: i, T: k.Type()}
+	}
+	return lookupPlan(side, keys, offset, vals)
+}
+
+// indexFor returns the IndexScan of t that the key conditions conds make
+// cheapest, nil when none helps.
+func indexFor(t *exec.Table, conds []keyCond) *exec.IndexScan {
 	if len(conds) == 0 {
 		return nil
 	}
