@@ -36,6 +36,9 @@ func ExplainLines(p Plan) []string {
 }
 
 func (p *Scan) Explain() (string, []Plan) {
+	if p.Reverse {
+		return "Index Scan Backward using " + p.Table.Def.Name + "_pkey on " + p.Table.Def.Name, nil
+	}
 	return "Seq Scan on " + p.Table.Def.Name, nil
 }
 
@@ -91,10 +94,14 @@ func (p *NestedLoop) Explain() (string, []Plan) {
 }
 
 func (p *IndexScan) Explain() (string, []Plan) {
-	if p.Index == "" {
-		return "Index Scan using " + p.Table.Def.Name + "_pkey on " + p.Table.Def.Name, nil
+	scan := "Index Scan using "
+	if p.Reverse {
+		scan = "Index Scan Backward using "
 	}
-	return "Index Scan using " + p.Index + " on " + p.Table.Def.Name, nil
+	if p.Index == "" {
+		return scan + p.Table.Def.Name + "_pkey on " + p.Table.Def.Name, nil
+	}
+	return scan + p.Index + " on " + p.Table.Def.Name, nil
 }
 
 func (p *Aggregate) Explain() (string, []Plan) {

@@ -37,6 +37,11 @@ type IndexScan struct {
 	// the tightest.
 	Lower, Upper []Bound
 	Cols         []ResultColumn
+	// Ordered returns the rows in the order of the index's keys (a
+	// secondary index's come in the table's order otherwise), Reverse in
+	// the opposite order: a query's ORDER BY read from the index instead
+	// of sorted (the planner's orderedScan).
+	Ordered, Reverse bool
 }
 
 // Bound is one side of a range on a key column.
@@ -107,7 +112,11 @@ func (p *IndexScan) Open(env *Env) (Rows, error) {
 	if err := env.Txn.ssiReadIndex(t, inSpan); err != nil {
 		return nil, err
 	}
-	r := &indexRows{env: env, t: t, rows: rows, spans: spans, skip: -1}
+	if p.Reverse {
+		slices.Reverse(spans)
+	}
+	r := &indexRows{env: env, t: t, rows: rows, spans: spans, skip: -1, reverse: p.Reverse}
+	r.heapReady = p.Ordered || p.Reverse // index order: no heap
 	if ix != nil {
 		if r.index, err = env.Txn.indexMap(env.Ctx, t, ixPos); err != nil {
 			return nil, err
@@ -361,6 +370,7 @@ type indexRows struct {
 	// then read in place of the spans if they were few enough.
 	heap      [][]byte
 	heapReady bool
+	reverse   bool // the spans, and each span's keys, from last to first
 }
 
 // maxHeapKeys bounds the primary keys a secondary index scan collects to
@@ -477,13 +487,13 @@ func (r *indexRows) Next() (Row, error) {
 				m = r.index
 			}
 			r.it = m.NewIter(r.env.Ctx, prolly.IterOptions{LowerBound: s.lo, UpperBound: s.hi})
-			if r.it.First() {
+			if r.reverse && r.it.Last() || !r.reverse && r.it.First() {
 				if row, err := r.current(); row != nil || err != nil {
 					return row, err
 				}
 				continue
 			}
-		} else if r.it.Next() {
+		} else if r.reverse && r.it.Prev() || !r.reverse && r.it.Next() {
 			if row, err := r.current(); row != nil || err != nil {
 				return row, err
 			}

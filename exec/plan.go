@@ -50,6 +50,8 @@ type Scan struct {
 	// another in its ancestor's column layout (see Append): column i of a
 	// row is the table's column Layout[i], NULL where that is -1.
 	Layout []int
+	// Reverse reads the rows from the last key to the first.
+	Reverse bool
 }
 
 func (p *Scan) Columns() []ResultColumn { return p.Cols }
@@ -70,7 +72,7 @@ func (p *Scan) Open(env *Env) (Rows, error) {
 		return nil, err
 	}
 	it := m.NewIter(env.Ctx, prolly.IterOptions{LowerBound: p.Lower, UpperBound: p.Upper})
-	r := &scanRows{ctx: env.Ctx, t: t, it: it}
+	r := &scanRows{ctx: env.Ctx, t: t, it: it, reverse: p.Reverse}
 	if p.Layout != nil {
 		return &layoutRows{scanRows: r, layout: p.Layout, out: make(Row, len(p.Layout))}, nil
 	}
@@ -82,6 +84,7 @@ type scanRows struct {
 	t       *Table
 	it      *prolly.Iter
 	started bool
+	reverse bool
 	row     Row
 	n       int
 }
@@ -98,10 +101,16 @@ func (r *scanRows) Next() (Row, error) {
 		}
 	}
 	var ok bool
-	if !r.started {
+	switch {
+	case !r.started && r.reverse:
+		r.started = true
+		ok = r.it.Last()
+	case !r.started:
 		r.started = true
 		ok = r.it.First()
-	} else {
+	case r.reverse:
+		ok = r.it.Prev()
+	default:
 		ok = r.it.Next()
 	}
 	if !ok {

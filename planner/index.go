@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"slices"
+
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
@@ -370,4 +372,144 @@ func (a *analyzer) indexEval(t *exec.Table, ix *versioning.Index) (*exec.IndexEv
 		}
 	}
 	return ie, nil
+}
+
+// orderedScan returns in, a plan reading one table (a scan or an index
+// scan, under a filter or not), changed to give its rows in the order keys
+// ask for, read from the primary key or an index, so that they need no
+// sort; ok is false when no index gives that order. keys are positions in
+// exprs, the select list over in's rows. An index gives the order when the
+// sort keys are its columns in order, after those its scan holds to one
+// value (WHERE a = 5 ORDER BY b on an index of (a, b)), in its directions
+// or all in the opposite ones (a backward scan), NULLs placed as it places
+// them unless the column holds none; keys past all the columns of a unique
+// index sort nothing. Without limited (a LIMIT above the sort), a
+// secondary index is used only when the scan already reads it: reading a
+// whole table through one costs a lookup per row, more than a sort.
+func orderedScan(in exec.Plan, exprs []exec.Expr, keys []exec.SortKey, limited bool) (exec.Plan, bool) {
+	filter, access := (*exec.Filter)(nil), in
+	if f, ok := in.(*exec.Filter); ok {
+		filter, access = f, f.In
+	}
+	var t *exec.Table
+	switch s := access.(type) {
+	case *exec.Scan:
+		if s.Layout != nil || s.Lower != nil || s.Upper != nil {
+			return in, false
+		}
+		t = s.Table
+	case *exec.IndexScan:
+		t = s.Table
+	default:
+		return in, false
+	}
+	if t.Virtual != nil {
+		return in, false
+	}
+	cols := make([]int, len(keys))
+	for i, k := range keys {
+		c, ok := exprs[k.Col].(*exec.ColRef)
+		if !ok || c.Idx >= len(t.Cols) || !exec.KeyCompatible(t.Cols[c.Idx].Type, t.Cols[c.Idx].Type) {
+			return in, false
+		}
+		cols[i] = c.Idx
+	}
+	pkCols := make([]versioning.IndexColumn, len(t.Def.PrimaryKey))
+	for i, c := range t.Def.PrimaryKey {
+		pkCols[i] = versioning.IndexColumn{Column: c}
+	}
+	notNull := func(col int) bool { return t.Cols[col].NotNull || slices.Contains(t.Def.PrimaryKey, col) }
+	// gives reports whether reading an index of columns ixCols, the first
+	// fixed of them held to one value, gives the order, and backward.
+	gives := func(ixCols []versioning.IndexColumn, unique bool, fixed int) (reverse, ok bool) {
+		decided := false
+		ki, ci := 0, 0
+		for ki < len(keys) && ci < len(ixCols) {
+			ic := ixCols[ci]
+			if cols[ki] != ic.Column {
+				if ci < fixed {
+					ci++ // one value: any order of it
+					continue
+				}
+				if fixedAt(ixCols[:fixed], cols[ki]) {
+					ki++ // sorting by a column held to one value sorts nothing
+					continue
+				}
+				return false, false
+			}
+			back := keys[ki].Desc != ic.Desc
+			if keys[ki].NullsFirst != ic.NullsFirst != back && !notNull(ic.Column) {
+				return false, false
+			}
+			if decided && back != reverse {
+				return false, false
+			}
+			reverse, decided = back, true
+			ki++
+			ci++
+		}
+		// Rows a unique index tells apart need no further key, unless a
+		// NULL in it lets them repeat.
+		unique = unique && !slices.ContainsFunc(ixCols, func(c versioning.IndexColumn) bool { return !notNull(c.Column) })
+		for ; ki < len(keys); ki++ {
+			if !(unique && ci == len(ixCols)) && !fixedAt(ixCols[:fixed], cols[ki]) {
+				return false, false
+			}
+		}
+		return reverse, true
+	}
+	wrap := func(p exec.Plan) (exec.Plan, bool) {
+		if filter != nil {
+			return &exec.Filter{In: p, Pred: filter.Pred}, true
+		}
+		return p, true
+	}
+	switch s := access.(type) {
+	case *exec.Scan:
+		if t.HasPrimaryKey() {
+			if rev, ok := gives(pkCols, true, 0); ok {
+				c := *s
+				c.Reverse = rev
+				return wrap(&c)
+			}
+		}
+		if !limited {
+			return in, false
+		}
+		for _, ix := range t.Def.Indexes {
+			if !ix.Plain() {
+				continue
+			}
+			if rev, ok := gives(ix.Columns, ix.Unique, 0); ok {
+				return wrap(&exec.IndexScan{Table: t, Index: ix.Name, Cols: s.Cols, Ordered: true, Reverse: rev})
+			}
+		}
+	case *exec.IndexScan:
+		fixed := 0
+		for fixed < len(s.Eq) && len(s.Eq[fixed]) == 1 {
+			fixed++
+		}
+		ixCols, unique := pkCols, true
+		if s.Index != "" {
+			ixCols, unique = nil, false
+			for _, ix := range t.Def.Indexes {
+				if ix.Name == s.Index {
+					ixCols, unique = ix.Columns, ix.Unique
+				}
+			}
+		}
+		// An IN list's values come one span after another, in key order:
+		// its column is not fixed, and sorts as the index does.
+		if rev, ok := gives(ixCols, unique, fixed); ok && ixCols != nil {
+			c := *s
+			c.Ordered, c.Reverse = true, rev
+			return wrap(&c)
+		}
+	}
+	return in, false
+}
+
+// fixedAt reports whether column col is among the index columns ixCols.
+func fixedAt(ixCols []versioning.IndexColumn, col int) bool {
+	return slices.ContainsFunc(ixCols, func(c versioning.IndexColumn) bool { return c.Column == col })
 }

@@ -55,3 +55,32 @@ func TestJoinLooksUpFewRows(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderByReadsIndexOrder proves that ORDER BY ... LIMIT on the
+// primary key or an index reads a few rows in the index's order (forward
+// or backward) instead of sorting the table, by counting the chunks each
+// statement reads against a scan of the whole table.
+func TestOrderByReadsIndexOrder(t *testing.T) {
+	db := enginetest.Open(t)
+	loadAccounts(t, db, 20000)
+	db.Exec("CREATE INDEX acct_branch_balance ON acct (branch, balance)")
+	_, scanGets := db.Gets("SELECT count(*) FROM acct WHERE name <> ''")
+	for _, tc := range []struct {
+		sql  string
+		want []string
+	}{
+		{"SELECT id FROM acct ORDER BY id DESC LIMIT 2", []string{"20000", "19999"}},
+		{"SELECT id FROM acct WHERE id < 500 ORDER BY id DESC LIMIT 2", []string{"499", "498"}},
+		{"SELECT id FROM acct ORDER BY id LIMIT 2 OFFSET 5", []string{"6", "7"}},
+		{"SELECT id, balance FROM acct WHERE branch = 7 ORDER BY balance DESC LIMIT 2", []string{"19907 | 199070", "19807 | 198070"}},
+		{"SELECT id FROM acct ORDER BY branch, balance LIMIT 2", []string{"100", "200"}},
+	} {
+		rows, gets := db.Gets(tc.sql)
+		if !slices.Equal(rows, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.sql, rows, tc.want)
+		}
+		if gets*5 > scanGets {
+			t.Errorf("%s: read %d chunks, a scan of the table %d: it sorted the table", tc.sql, gets, scanGets)
+		}
+	}
+}

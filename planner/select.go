@@ -375,7 +375,11 @@ func (a *analyzer) blockOutput(s *pg.SelectStmt, corr *correlation, in exec.Plan
 		keys = nil // already sorted
 	}
 	if len(keys) > 0 && !sortedFirst {
-		out = &exec.Sort{In: out, Keys: keys}
+		if ordered, ok := orderedScan(in, exprs, keys, s.LimitCount != nil); ok && !distinct {
+			out = &exec.Project{In: ordered, Exprs: exprs, Cols: allCols} // read in order (index.go)
+		} else {
+			out = &exec.Sort{In: out, Keys: keys}
+		}
 	}
 	if lock != nil {
 		lock.In = out
