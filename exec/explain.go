@@ -43,7 +43,7 @@ func (p *Scan) Explain() (string, []Plan) {
 }
 
 func (p *Filter) Explain() (string, []Plan) {
-	if s, ok := p.In.(*Scan); ok {
+	if s, ok := p.In.(*Scan); ok && !s.Reverse {
 		return "Seq Scan on " + s.Table.Def.Name + " (with filter)", nil
 	}
 	return "Filter", []Plan{p.In}

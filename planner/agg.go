@@ -67,7 +67,43 @@ func (g *grouping) plan(in exec.Plan) exec.Plan {
 	if g.sets != nil {
 		cols = append(cols, exec.ResultColumn{Name: "?set?", T: exec.TInt4})
 	}
+	if len(g.keys) == 0 && g.sets == nil {
+		in = g.extremeFirst(in)
+	}
 	return &exec.Aggregate{In: in, Keys: g.keys, Aggs: g.aggs, Sets: g.sets, Cols: cols}
+}
+
+// extremeFirst returns, for an aggregation without groups whose every
+// aggregate is min, or every one max, of one column of the table in reads
+// (SELECT max(id) FROM t), the input cut to the first row an index gives
+// in that column's order with the column not NULL: the aggregates over it
+// are the same, and an index reads it without reading the table, as
+// PostgreSQL's planagg does. Otherwise in itself.
+func (g *grouping) extremeFirst(in exec.Plan) exec.Plan {
+	if len(g.aggs) == 0 {
+		return in
+	}
+	var col exec.Expr
+	name := g.aggs[0].Func.Name
+	for _, c := range g.aggs {
+		if c.Func.Name != name || (name != "min" && name != "max") || len(c.Args) != 1 ||
+			c.Distinct || c.Filter != nil || len(c.Order) > 0 || c.StateFrom != 0 {
+			return in
+		}
+		if _, ok := c.Args[0].(*exec.ColRef); !ok || col != nil && !exprEqual(col, c.Args[0]) {
+			return in
+		}
+		col = c.Args[0]
+	}
+	key := exec.SortKey{Col: 0, Desc: name == "max", NullsFirst: name == "max"}
+	ordered, ok := orderedScan(in, []exec.Expr{col}, []exec.SortKey{key}, true)
+	if !ok {
+		return in
+	}
+	return &exec.Limit{
+		In:    &exec.Filter{In: ordered, Pred: &exec.IsNull{E: col, Not: true}},
+		Count: &exec.Const{D: exec.DInt(1), T: exec.TInt8},
+	}
 }
 
 // groupBy analyzes a GROUP BY list into g's keys. An item is an output

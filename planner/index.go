@@ -98,12 +98,16 @@ func compatible(t *exec.Table, col int, v exec.Expr) bool {
 }
 
 // rowFree reports whether e is the same for every row: a constant, a
-// parameter, or a cast of one. Functions are left out, volatile ones would
-// be evaluated once instead of per row.
+// parameter, an uncorrelated scalar subquery (which PostgreSQL runs once,
+// as an InitPlan: WHERE id = (SELECT max(id) FROM t)), or a cast of one.
+// Functions are left out, volatile ones would be evaluated once instead
+// of per row.
 func rowFree(e exec.Expr) bool {
 	switch x := e.(type) {
 	case *exec.Const, *exec.Param:
 		return true
+	case *exec.SubPlan:
+		return x.Kind == exec.ScalarSub && len(x.Args) == 0
 	case *exec.Call:
 		return x.Name == "cast" && len(x.Args) == 1 && rowFree(x.Args[0])
 	}
