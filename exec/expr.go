@@ -111,9 +111,29 @@ func (e *Call) Type() T { return e.T }
 type BoolOp struct {
 	Or   bool
 	Args []Expr
+	// In marks x IN (v1, ..., vn): an OR whose Args are the calls x = vi of
+	// one type's built-in equality, over a type that hashes, with the same
+	// x in each and every vi a constant or a parameter (the planner checks
+	// it). Past inSetMin of them, Eval evaluates x once and looks it up in
+	// a set of the vi built once per execution, as PostgreSQL hashes a long
+	// IN list, instead of comparing it with each.
+	In bool
+}
+
+// inSetMin is the shortest IN list looked up in a set (BoolOp.In):
+// PostgreSQL's MIN_ARRAY_SIZE_FOR_HASHED_SAOP.
+const inSetMin = 9
+
+// inSet is the set of an IN list's values, for one execution.
+type inSet struct {
+	table   *keyTable
+	hasNull bool // a NULL value: x IN (...) is NULL rather than false
 }
 
 func (e *BoolOp) Eval(env *Env, row Row) (Datum, error) {
+	if e.In && len(e.Args) >= inSetMin {
+		return e.evalIn(env, row)
+	}
 	sawNull := false
 	for _, a := range e.Args {
 		d, err := a.Eval(env, row)
@@ -133,6 +153,47 @@ func (e *BoolOp) Eval(env *Env, row Row) (Datum, error) {
 	return DBool(!e.Or), nil
 }
 func (e *BoolOp) Type() T { return TBool }
+
+// evalIn is Eval of an IN list (BoolOp.In): true when x equals a value,
+// else NULL when x or a value is NULL, else false, as the OR of the
+// equalities gives.
+func (e *BoolOp) evalIn(env *Env, row Row) (Datum, error) {
+	var s *inSet
+	if v, ok := env.shared(e); ok {
+		s = v.(*inSet)
+	} else {
+		s = &inSet{table: newKeyTable(1)}
+		var buf []byte
+		for _, a := range e.Args {
+			d, err := a.(*Call).Args[1].Eval(env, nil)
+			if err != nil {
+				return Null, err
+			}
+			if d.IsNull() {
+				s.hasNull = true
+				continue
+			}
+			var h uint64
+			key := []Datum{d}
+			h, buf = hashDatums(buf, key)
+			s.table.add(h, key)
+		}
+		env.share(e, s)
+	}
+	x, err := e.Args[0].(*Call).Args[0].Eval(env, row)
+	if err != nil || x.IsNull() {
+		return Null, err
+	}
+	key := [1]Datum{x}
+	h, _ := hashDatums(nil, key[:])
+	switch {
+	case s.table.first(h, key[:]) >= 0:
+		return DBool(true), nil
+	case s.hasNull:
+		return Null, nil
+	}
+	return DBool(false), nil
+}
 
 // Not is logical negation; NOT NULL is NULL.
 type Not struct{ E Expr }

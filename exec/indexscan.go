@@ -94,7 +94,7 @@ func (p *IndexScan) Open(env *Env) (Rows, error) {
 	if len(p.Eq) > len(cols) || (len(p.Eq) == len(cols) && len(p.Lower)+len(p.Upper) > 0) {
 		return nil, pgerr.New(pgerr.InternalError, "index scan of %q has more conditions than key columns", t.Def.Name)
 	}
-	spans, err := p.spans(env, cols)
+	spans, merged, err := p.spans(env, cols)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (p *IndexScan) Open(env *Env) (Rows, error) {
 			return nil, err
 		}
 		r.skip = len(ix.Columns)
-	} else if len(p.Eq) == len(cols) {
+	} else if len(p.Eq) == len(cols) && !merged {
 		r.point = true // every span is one whole primary key
 	}
 	return r, nil
@@ -132,33 +132,47 @@ func (p *IndexScan) Open(env *Env) (Rows, error) {
 type span struct{ lo, hi []byte }
 
 // spans evaluates the scan's values and returns the key ranges to read,
-// sorted and disjoint.
-func (p *IndexScan) spans(env *Env, cols []keyCol) ([]span, error) {
+// sorted and disjoint: one for each combination of the Eq values, or, past
+// maxSpans of them, one range from the least to the greatest (merged),
+// which holds others too: the filter above the scan decides.
+func (p *IndexScan) spans(env *Env, cols []keyCol) (_ []span, merged bool, _ error) {
 	prefixes := [][]byte{nil}
 	for i, alts := range p.Eq {
 		c := cols[i]
 		var next [][]byte
 		for _, e := range alts {
-			d, err := e.Eval(env, nil)
+			vals, err := altValues(env, e)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			d, side := keyDatum(c.t, e.Type(), d)
-			if d.IsNull() || side != 0 {
-				continue // col = NULL, or a value the column cannot hold: no row
-			}
-			for _, pre := range prefixes {
-				k, err := appendKey(slices.Clip(pre), c.t, d, c.o)
-				if err != nil {
-					return nil, err
+			if len(vals) > maxSpans {
+				// Too many values to look up one by one: read every key
+				// under the prefixes so far.
+				slices.SortFunc(prefixes, bytes.Compare)
+				out := make([]span, 0, len(prefixes))
+				for _, pre := range prefixes {
+					out = append(out, span{lo: pre, hi: prefixEnd(pre)})
 				}
-				next = append(next, k)
+				return out, true, nil
+			}
+			for _, d := range vals {
+				d, side := keyDatum(c.t, e.Type(), d)
+				if d.IsNull() || side != 0 {
+					continue // col = NULL, or a value the column cannot hold: no row
+				}
+				for _, pre := range prefixes {
+					k, err := appendKey(slices.Clip(pre), c.t, d, c.o)
+					if err != nil {
+						return nil, false, err
+					}
+					next = append(next, k)
+				}
 			}
 		}
 		if len(next) > maxSpans {
 			// Too many combinations: scan from the least to the greatest.
 			slices.SortFunc(next, bytes.Compare)
-			return []span{{lo: next[0], hi: prefixEnd(next[len(next)-1])}}, nil
+			return []span{{lo: next[0], hi: prefixEnd(next[len(next)-1])}}, true, nil
 		}
 		prefixes = next
 	}
@@ -171,7 +185,7 @@ func (p *IndexScan) spans(env *Env, cols []keyCol) ([]span, error) {
 			c := cols[len(p.Eq)]
 			ok, err := p.narrow(env, &s, pre, c)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if !ok {
 				continue
@@ -181,7 +195,20 @@ func (p *IndexScan) spans(env *Env, cols []keyCol) ([]span, error) {
 			out = append(out, s)
 		}
 	}
-	return out, nil
+	return out, false, nil
+}
+
+// altValues evaluates one of the values a key column must equal: an
+// expression's value, or each of a subquery's (SubqueryKeys).
+func altValues(env *Env, e Expr) ([]Datum, error) {
+	if sk, ok := e.(*SubqueryKeys); ok {
+		return sk.values(env)
+	}
+	d, err := e.Eval(env, nil)
+	if err != nil {
+		return nil, err
+	}
+	return []Datum{d}, nil
 }
 
 // narrow applies the bounds on the column after prefix pre to s; false

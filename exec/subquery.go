@@ -112,6 +112,33 @@ func (e *SubPlan) Eval(env *Env, row Row) (Datum, error) {
 	}
 }
 
+// SubqueryKeys stands, among the values an IndexScan's key column must
+// equal (IndexScan.Eq), for the values of the key of an uncorrelated
+// x IN (subquery) that hashes its rows (one pair of LeftKeys and
+// RightKeys): each of them is an alternative, as in x IN (1, 2, 3). It is
+// never evaluated as an expression.
+type SubqueryKeys struct{ Sub *SubPlan }
+
+func (e *SubqueryKeys) Eval(*Env, Row) (Datum, error) {
+	return Null, pgerr.New(pgerr.InternalError, "subquery keys evaluated as a value")
+}
+
+func (e *SubqueryKeys) Type() T { return e.Sub.RightKeys[0].Type() }
+
+// values returns the subquery's key values that are not NULL, computing
+// its result on first use as its evaluation would.
+func (e *SubqueryKeys) values(env *Env) ([]Datum, error) {
+	res, err := e.Sub.cached(env)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Datum, 0, res.table.len())
+	for i := range res.table.len() {
+		out = append(out, res.table.key(i)[0])
+	}
+	return out, nil
+}
+
 // value runs an EXISTS, scalar or ARRAY subquery.
 func (e *SubPlan) value(env *Env) (Datum, error) {
 	rows, err := e.Plan.Open(env)

@@ -359,7 +359,7 @@ func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 			}
 			ors = append(ors, eq)
 		}
-		in := exec.Expr(&exec.BoolOp{Or: true, Args: ors})
+		in := exec.Expr(&exec.BoolOp{Or: true, Args: ors, In: hashedInList(ors)})
 		if op == "<>" {
 			in = &exec.Not{E: in}
 		}
@@ -396,6 +396,31 @@ func (a *analyzer) aexpr(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 		return e, err
 	}
 	return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "operator kind %s is not supported yet", x.Kind), x.Location)
+}
+
+// hashedInList reports whether the equalities of an IN list can be
+// looked up in a set of its values (exec.BoolOp.In): each compares the
+// same expression with a constant or a parameter of its own type by the
+// built-in equality of a type that hashes, as a hash join's keys do.
+func hashedInList(eqs []exec.Expr) bool {
+	var x exec.Expr
+	for _, e := range eqs {
+		c, ok := e.(*exec.Call)
+		if !ok || c.Name != "=" || len(c.Args) != 2 || c.Args[0].Type().OID != c.Args[1].Type().OID || !hashableType(c.Args[0].Type()) {
+			return false
+		}
+		switch c.Args[1].(type) {
+		case *exec.Const, *exec.Param:
+		default:
+			return false
+		}
+		if x == nil {
+			x = c.Args[0]
+		} else if !exprEqual(x, c.Args[0]) {
+			return false
+		}
+	}
+	return x != nil
 }
 
 // unary resolves and builds a prefix operator found by the search path.

@@ -73,6 +73,19 @@ func keyCondOf(t *exec.Table, e exec.Expr) (keyCond, bool) {
 		if col, ok := exec.KeyColumn(t, e.Args[1]); ok && rowFree(e.Args[0]) && compatible(t, col, e.Args[0]) {
 			return keyCond{col: col, op: flipped[e.Name], vals: []exec.Expr{e.Args[0]}}, true
 		}
+	case *exec.SubPlan:
+		// x IN (SELECT ...), uncorrelated and hashed: its values, known
+		// when the scan opens, are the alternatives.
+		if e.Kind != exec.AnySub || len(e.Args) > 0 || len(e.Left) != 1 || len(e.LeftKeys) != 1 || len(e.RightKeys) != 1 {
+			return keyCond{}, false
+		}
+		if k, ok := e.LeftKeys[0].(*exec.ColRef); !ok || k.Idx != 0 {
+			return keyCond{}, false
+		}
+		v := &exec.SubqueryKeys{Sub: e}
+		if col, ok := exec.KeyColumn(t, e.Left[0]); ok && compatible(t, col, v) && t.Cols[col].Type.OID == v.Type().OID {
+			return keyCond{col: col, op: "in", vals: []exec.Expr{v}}, true
+		}
 	case *exec.BoolOp:
 		// x IN (a, b) is planned as x = a OR x = b.
 		if !e.Or || len(e.Args) == 0 {

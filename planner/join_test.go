@@ -88,3 +88,34 @@ func TestOrderByReadsIndexOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyInListsAndSubqueries checks key conditions with many values: an
+// IN list longer than an index scan looks up one by one (it reads one
+// range, and the filter decides: a primary key's scan once returned only
+// the range's first row), and x IN (SELECT ...), whose values bound the
+// scan when they are few, read in chunks.
+func TestKeyInListsAndSubqueries(t *testing.T) {
+	db := enginetest.Open(t)
+	loadAccounts(t, db, 20000)
+	var list []string
+	for i := 1; i <= 5000; i++ {
+		list = append(list, fmt.Sprint(i*3))
+	}
+	in := strings.Join(list, ", ")
+	for sql, want := range map[string]string{
+		"SELECT count(*), min(id), max(id) FROM acct WHERE id IN (" + in + ")":                           "5000 | 3 | 15000",
+		"SELECT count(*) FROM acct WHERE id IN (" + in + ") AND branch IN (" + in + ")":                  "1650",
+		"SELECT count(*) FROM acct WHERE id IN (SELECT id * 2 FROM acct WHERE id <= 6000)":               "6000",
+		"SELECT count(*) FROM acct WHERE id NOT IN (SELECT id FROM acct WHERE id > 10)":                  "10",
+		"SELECT count(*) FROM acct WHERE id IN (SELECT NULL::int UNION ALL SELECT 5 UNION ALL SELECT 5)": "1",
+	} {
+		if rows, err := db.Query(sql); err != nil || !slices.Equal(rows, []string{want}) {
+			t.Errorf("%s: %v, %v; want %s", sql[:min(len(sql), 90)], rows, err, want)
+		}
+	}
+	_, scanGets := db.Gets("SELECT count(*) FROM acct WHERE name <> ''")
+	rows, gets := db.Gets("SELECT id, name FROM acct WHERE id IN (SELECT id + 1 FROM acct WHERE id IN (10, 20))")
+	if !slices.Equal(rows, []string{"11 | name00011", "21 | name00021"}) || gets*5 > scanGets {
+		t.Errorf("IN (SELECT ...): %v in %d chunk reads, a scan %d", rows, gets, scanGets)
+	}
+}
