@@ -134,9 +134,63 @@ func chooseIndex(t *exec.Table, preds []exec.Expr) *exec.IndexScan {
 	for _, p := range preds {
 		if c, ok := keyCondOf(t, p); ok {
 			conds = append(conds, c)
+		} else {
+			conds = append(conds, likeConds(t, p)...)
 		}
 	}
 	return indexFor(t, conds)
+}
+
+// likeConds returns the key conditions x LIKE 'abc%' implies of a text
+// key column x: x >= 'abc' and x < 'abd' (x = 'abc' for a pattern without
+// wildcards), as PostgreSQL derives them in the C collation, which is
+// ours: the keys of the strings starting with a prefix are a range. None
+// for a pattern starting with a wildcard. The upper bound increments the
+// prefix's last ASCII byte, so that it stays valid UTF-8 (past a non-ASCII
+// tail the range is wider, never narrower).
+func likeConds(t *exec.Table, e exec.Expr) []keyCond {
+	c, ok := e.(*exec.Call)
+	if !ok || c.Name != "~~" || len(c.Args) != 2 {
+		return nil
+	}
+	pat, ok := c.Args[1].(*exec.Const)
+	col, isCol := exec.KeyColumn(t, c.Args[0])
+	if !ok || !isCol || pat.D.IsNull() || !compatible(t, col, &exec.Const{T: exec.TText}) {
+		return nil
+	}
+	var prefix []byte
+	wild := false
+	for i := 0; i < len(pat.D.S); i++ {
+		b := pat.D.S[i]
+		if b == '%' || b == '_' {
+			wild = true
+			break
+		}
+		if b == '\\' {
+			if i++; i == len(pat.D.S) {
+				break // a trailing escape: the prefix before it, as PostgreSQL's like_fixed_prefix
+			}
+			b = pat.D.S[i]
+		}
+		prefix = append(prefix, b)
+	}
+	if len(prefix) == 0 {
+		return nil
+	}
+	text := func(b []byte) exec.Expr { return &exec.Const{D: exec.DText(string(b)), T: exec.TText} }
+	if !wild {
+		return []keyCond{{col: col, op: "=", vals: []exec.Expr{text(prefix)}}}
+	}
+	conds := []keyCond{{col: col, op: ">=", vals: []exec.Expr{text(prefix)}}}
+	for i := len(prefix) - 1; i >= 0; i-- {
+		if prefix[i] < 0x7F {
+			hi := append([]byte(nil), prefix[:i+1]...)
+			hi[i]++
+			conds = append(conds, keyCond{col: col, op: "<", vals: []exec.Expr{text(hi)}})
+			break
+		}
+	}
+	return conds
 }
 
 // lookupPlan returns the plan reading the rows of side whose keys equal
