@@ -50,7 +50,7 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 			return nil, err
 		}
 		return types.AppendJSONBBinary(dst, &v), nil
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDJSON, OIDUnknown, OIDChar, OIDXML,
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDJSON, OIDUnknown, OIDChar, OIDXML, OIDCIText,
 		OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
 		// A geometric value's canonical bytes are its send form.
 		return append(dst, d.S...), nil
@@ -189,6 +189,10 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		var s string
 		s, err = types.ParseTextBinary(b)
 		d = DText(s)
+	case OIDCIText:
+		var s string
+		s, err = types.ParseTextBinary(b)
+		d = DCIText(s)
 	case OIDXML:
 		var s string
 		if s, err = types.ParseTextBinary(b); err == nil {

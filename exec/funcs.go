@@ -437,7 +437,7 @@ func TypeCategory(oid uint32) byte {
 	switch oid {
 	case OIDInt2, OIDInt4, OIDInt8, OIDFloat4, OIDFloat8, OIDNumeric, OIDOid, OIDRegclass, OIDRegtype:
 		return 'N'
-	case OIDText, OIDVarchar, OIDBpchar, OIDName:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDCIText:
 		return 'S'
 	case OIDChar:
 		return 'Z'
@@ -505,6 +505,8 @@ func CanCoerce(from, to uint32) bool {
 		return true // binary-coercible, implicitly
 	case (from == OIDText || from == OIDVarchar) && to == OIDRegclass:
 		return true // nextval('s'::text), as pg_cast allows
+	case from == OIDCIText || to == OIDCIText:
+		return ciTextImplicit(from, to)
 	case TypeCategory(from) == 'S' && TypeCategory(to) == 'S':
 		return true
 	case from == OIDChar && to == OIDText:

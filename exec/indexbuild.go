@@ -342,7 +342,8 @@ func decodeKeyColumn(key []byte, t T, o sortkey.Order) (Datum, []byte, error) {
 		n := new(apd.Decimal)
 		rest, null, err = sortkey.DecodeNumeric(key, o, n)
 		d.X = n
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDCIText:
+		// A citext key holds the folded form: its value in lower case.
 		var v []byte
 		rest, v, null, err = sortkey.DecodeText(key, o, nil)
 		d.S = string(v)

@@ -176,6 +176,11 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 		return sortkey.AppendNumeric(dst, d.Numeric(), o), nil
 	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar:
 		return sortkey.AppendTextString(dst, d.S, o), nil
+	case OIDCIText:
+		// The folded form, so that the key's bytes order and equate
+		// values as citext's comparison does (unique checks and lookups
+		// go by the key); the row's field keeps the value as written.
+		return sortkey.AppendTextString(dst, CITextFold(d.S), o), nil
 	case OIDBytea, OIDBit, OIDVarbit, OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
 		return sortkey.AppendBytea(dst, unsafe.Slice(unsafe.StringData(d.S), len(d.S)), o), nil
 	case OIDDate:

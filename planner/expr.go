@@ -497,6 +497,15 @@ func (a *analyzer) builtinBinary(op string, l, r exec.Expr, loc int32) (exec.Exp
 		}
 	}
 	lt, rt = l.Type(), r.Type()
+	if cmpFn != nil && (lt.OID == exec.OIDCIText) != (rt.OID == exec.OIDCIText) {
+		// citext against another string type is text against it: text
+		// converts to citext by assignment only, so PostgreSQL resolves
+		// to text's case-sensitive operator.
+		if l, r, err = a.ciTextAsText(l, r, loc); err != nil {
+			return nil, err
+		}
+		lt, rt = l.Type(), r.Type()
+	}
 	if cmpFn != nil {
 		lr, rr := exec.NumericRank(lt.OID), exec.NumericRank(rt.OID)
 		switch {
@@ -553,6 +562,27 @@ func (a *analyzer) builtinBinary(op string, l, r exec.Expr, loc int32) (exec.Exp
 func errNoOperator(op string, lt, rt exec.T, loc int32) error {
 	return WithPos(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", exec.TypeName(lt.OID), op, exec.TypeName(rt.OID)).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts."), loc)
+}
+
+// ciTextAsText converts the citext side of l op r, the other side being of
+// another string type, to text; other operands are returned unchanged.
+func (a *analyzer) ciTextAsText(l, r exec.Expr, loc int32) (exec.Expr, exec.Expr, error) {
+	var err error
+	switch lt, rt := l.Type().OID, r.Type().OID; {
+	case lt == exec.OIDCIText && isStringType(rt):
+		l, err = a.coerce(l, exec.TText, "", loc)
+	case rt == exec.OIDCIText && isStringType(lt):
+		r, err = a.coerce(r, exec.TText, "", loc)
+	}
+	return l, r, err
+}
+
+// isStringType reports whether a value of type oid is a string to the
+// executor: text, varchar, bpchar, name, "char", bit strings, xml (all
+// KindText) and citext.
+func isStringType(oid uint32) bool {
+	k := exec.KindOf(oid)
+	return k == exec.KindText || k == exec.KindCIText
 }
 
 // baseType drops a type's modifier: varchar(3) compares as varchar.
@@ -622,7 +652,7 @@ func (a *analyzer) assignCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool
 	}
 	et := e.Type()
 	if et.OID == exec.OIDUnknown || et == t ||
-		exec.NumericRank(et.OID) > 0 && exec.NumericRank(t.OID) > 0 || exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText ||
+		exec.NumericRank(et.OID) > 0 && exec.NumericRank(t.OID) > 0 || isStringType(et.OID) && isStringType(t.OID) ||
 		assignable(et.OID, t.OID) {
 		out, err := a.cast(e, t, false, loc)
 		return out, true, err

@@ -53,6 +53,9 @@
 //	              tsheadline.go ts_headline; tsrewrite.go ts_rewrite,
 //	              ts_stat; tsdebug.go ts_token_type, ts_parse, ts_debug,
 //	              tsquery @> <@
+//	citext.go     contrib citext's functions and operators: LIKE and the
+//	              regular expressions case-insensitive, strpos, replace,
+//	              split_part, translate, citext_cmp and kin, min and max
 //	range.go      range and multirange constructors, accessors and
 //	              operators, range_agg, range_intersect_agg (exec's
 //	              range.go, rangeops.go, multirange.go: representation,

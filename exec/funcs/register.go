@@ -55,6 +55,7 @@ func init() {
 		registerUUID,
 		registerPgcrypto,
 		registerOperatorSupport,
+		registerCIText,
 	} {
 		register()
 	}

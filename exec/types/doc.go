@@ -16,7 +16,7 @@
 //
 //	bool, int16, int32, int64, Oid, float32, float64   the obvious ones
 //	*apd.Decimal                                       numeric (see invariant 3)
-//	string                                             text, varchar, bpchar, name, json
+//	string                                             text, varchar, bpchar, name, json, citext
 //	byte                                               "char"
 //	[]byte                                             bytea
 //	UUID                                               uuid, [16]byte
