@@ -40,6 +40,30 @@ type Func struct {
 	// date from a timestamp's output style or jsonb from text. It returns
 	// the implementation and the result type.
 	Build func(args []T) (Fn, T, error)
+	// Extension, when set, names the extension whose script defines
+	// the overload (pg_trgm's operators): resolution sees it only in a
+	// database where the extension is installed (ExtensionCatalog).
+	Extension string
+}
+
+// ExtensionCatalog is what the session's catalog of types
+// (Settings.Types) may also answer: whether an extension is installed in
+// its database. Where it cannot be asked (no settings, another catalog),
+// every overload is visible.
+type ExtensionCatalog interface {
+	ExtensionInstalled(name string) bool
+}
+
+// visibleIn reports whether overload f may be chosen under settings st:
+// an extension's only where the extension is installed, as in
+// PostgreSQL, where its operators do not exist before CREATE EXTENSION
+// (pg_trgm's text % text would otherwise decide unknown % unknown).
+func (f *Func) visibleIn(st *Settings) bool {
+	if f.Extension == "" || st == nil || st.Types == nil {
+		return true
+	}
+	ec, ok := st.Types.(ExtensionCatalog)
+	return !ok || ec.ExtensionInstalled(f.Extension)
 }
 
 // ResultType returns the type f returns for arguments of types args.
@@ -173,7 +197,7 @@ func choose(overloads []*Func, name string, args []T, st *Settings, implicit fun
 	var cands []*Func
 	for _, f := range overloads {
 		params := f.params(len(args))
-		if params == nil {
+		if params == nil || !f.visibleIn(st) {
 			continue
 		}
 		exact, ok := true, true

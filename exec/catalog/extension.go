@@ -20,9 +20,11 @@ type BuiltinExtension struct {
 // plpgsql, which every database has; uuid-ossp, for uuid_generate_v4;
 // pgcrypto, for its hashing functions and gen_random_uuid
 // (exec/funcs/pgcrypto.go); citext, the case-insensitive text type
-// (exec/citext.go, exec/funcs/citext.go).
+// (exec/citext.go, exec/funcs/citext.go); pg_trgm, trigram similarity
+// (exec/funcs/trgm.go).
 var builtinExtensions = []BuiltinExtension{
 	{"citext", "1.6", "data type for case-insensitive character strings", true},
+	{"pg_trgm", "1.6", "text similarity measurement and index searching based on trigrams", true},
 	{"pgcrypto", "1.3", "cryptographic functions", true},
 	{"plpgsql", "1.0", "PL/pgSQL procedural language", false},
 	{"uuid-ossp", "1.1", "generate universally unique identifiers (UUIDs)", true},

@@ -56,6 +56,7 @@ func init() {
 		registerPgcrypto,
 		registerOperatorSupport,
 		registerCIText,
+		registerTrgm,
 	} {
 		register()
 	}

@@ -103,7 +103,7 @@ func (c sessionTypes) extensionTypeName(ext string, oid types.Oid) (string, bool
 		name, suffix = types.Lookup(t.Elem).Name, "[]"
 	}
 	schema := "public"
-	if e, ok, err := c.s.txn.Root().ExtensionNamed(context.Background(), ext); err == nil && ok {
+	if e, ok, err := c.s.txn.Catalog().ExtensionNamed(context.Background(), ext); err == nil && ok {
 		schema = e.Schema
 	}
 	for _, sch := range c.s.SearchPath() {
@@ -113,6 +113,18 @@ func (c sessionTypes) extensionTypeName(ext string, oid types.Oid) (string, bool
 	}
 	return planner.QuoteIdent(schema) + "." + name + suffix, true
 }
+
+// ExtensionInstalled reports whether extension name is installed in the
+// transaction's database (exec.ExtensionCatalog).
+func (c sessionTypes) ExtensionInstalled(name string) bool {
+	if c.s.txn == nil {
+		return false
+	}
+	_, ok, err := c.s.txn.Catalog().ExtensionNamed(context.Background(), name)
+	return ok && err == nil
+}
+
+var _ exec.ExtensionCatalog = sessionTypes{}
 
 // typeVisible reports whether the unqualified name finds the type of
 // schema.name: schema is the first on the search path with a type (or
