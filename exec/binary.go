@@ -58,6 +58,8 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 		return types.AppendTSVectorBinary(dst, d.TSVector()), nil
 	case OIDTSQuery:
 		return types.AppendTSQueryBinary(dst, d.TSQuery()), nil
+	case OIDHstore:
+		return types.AppendHstoreBinary(dst, d.Hstore()), nil
 	}
 	if IsArrayType(t.OID) && d.Kind == KindArray {
 		return appendArrayBinary(dst, t, d), nil
@@ -209,6 +211,10 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		var q types.TSQuery
 		q, err = types.ParseTSQueryBinary(b)
 		d = DTSQuery(q)
+	case OIDHstore:
+		var h types.Hstore
+		h, err = types.ParseHstoreBinary(b)
+		d = DHstore(h)
 	default:
 		if IsArrayType(t.OID) {
 			return decodeArrayBinary(t, b)

@@ -46,6 +46,12 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 		return DText(s), nil
 	case OIDCIText:
 		return DCIText(s), nil
+	case OIDHstore:
+		h, err := types.ParseHstore(s)
+		if err != nil {
+			return Null, err
+		}
+		return DHstore(h), nil
 	case OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole:
 		// A number is the OID itself; a name needs the catalog, which the
 		// planner's casts consult (planner/regclass.go).
@@ -216,6 +222,9 @@ func CastFn(from, to T, explicit bool) Fn {
 func castKind(from, to T) Fn {
 	fk, tk := KindOf(from.OID), KindOf(to.OID)
 	if fn := castCIText(from, to); fn != nil {
+		return fn
+	}
+	if fn := castHstore(from, to); fn != nil {
 		return fn
 	}
 	if fn := castSpecial(from, to); fn != nil {

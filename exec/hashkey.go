@@ -85,6 +85,8 @@ func appendHashKey(dst []byte, d Datum) []byte {
 		dst = appendRangeHashKey(dst, d.Range())
 	case KindMultirange:
 		dst = appendMultirangeHashKey(dst, d.Multirange())
+	case KindHstore:
+		dst = types.AppendHstoreBinary(dst, d.Hstore())
 	case KindCIText:
 		// 'A' and 'a' are not distinct: hash the folded form.
 		s := CITextFold(d.S)

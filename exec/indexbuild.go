@@ -137,6 +137,11 @@ func duplicateInIndex(t *Table, ix *versioning.Index, key []byte) error {
 		}
 		d, rest, err := decodeKeyColumn(key, ct, IndexOrder(c))
 		if err != nil {
+			if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.FeatureNotSupported {
+				// A key that is a digest (hstore, tsvector) does not
+				// give its value back.
+				return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", ix.Name)
+			}
 			return err
 		}
 		key = rest

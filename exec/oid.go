@@ -46,6 +46,7 @@ const (
 	OIDLine        uint32 = 628
 	OIDCircle      uint32 = 718
 	OIDCIText      uint32 = uint32(types.OidCIText) // contrib's citext (citext.go)
+	OIDHstore      uint32 = uint32(types.OidHstore) // contrib's hstore (hstore.go)
 )
 
 // T is a SQL type: a type OID and a type modifier (-1 for none), as in
@@ -123,6 +124,8 @@ func KindOf(oid uint32) Kind {
 		return KindTSQuery
 	case OIDCIText:
 		return KindCIText
+	case OIDHstore:
+		return KindHstore
 	}
 	if IsArrayType(oid) {
 		return KindArray
@@ -155,7 +158,7 @@ var typeNames = map[uint32]string{
 	OIDUnknown: "unknown", OIDBpchar: "character", OIDVarchar: "character varying",
 	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",
-	OIDUUID: "uuid", OIDInet: "inet", OIDCidr: "cidr", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDCIText: "citext", OIDVoid: "void", 2279: "trigger", OIDRecord: "record", OIDRegclass: "regclass",
+	OIDUUID: "uuid", OIDInet: "inet", OIDCidr: "cidr", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDCIText: "citext", OIDHstore: "hstore", OIDVoid: "void", 2279: "trigger", OIDRecord: "record", OIDRegclass: "regclass",
 	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector", OIDBit: "bit", OIDVarbit: "bit varying",
 	OIDPoint: "point", OIDLSeg: "lseg", OIDPath: "path", OIDBox: "box", OIDPolygon: "polygon", OIDLine: "line", OIDCircle: "circle",
 	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",

@@ -539,6 +539,9 @@ func (a *analyzer) builtinBinary(op string, l, r exec.Expr, loc int32) (exec.Exp
 		case lt.OID == exec.OIDJSON || rt.OID == exec.OIDJSON:
 			// json has no comparison operators.
 			return nil, errNoOperator(op, lt, rt, loc)
+		case lt.OID == exec.OIDHstore && op != "=" && op != "<>" && op != "!=":
+			// hstore has = and <>; its btree order is #<# and kin.
+			return nil, errNoOperator(op, lt, rt, loc)
 		case lt.OID == exec.OIDBpchar && rt.OID == exec.OIDBpchar,
 			lt.OID == exec.OIDBpchar && rt.OID == exec.OIDVarchar,
 			lt.OID == exec.OIDVarchar && rt.OID == exec.OIDBpchar:

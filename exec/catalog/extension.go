@@ -21,9 +21,11 @@ type BuiltinExtension struct {
 // pgcrypto, for its hashing functions and gen_random_uuid
 // (exec/funcs/pgcrypto.go); citext, the case-insensitive text type
 // (exec/citext.go, exec/funcs/citext.go); pg_trgm, trigram similarity
-// (exec/funcs/trgm.go).
+// (exec/funcs/trgm.go); hstore, sets of key/value pairs (exec/hstore.go,
+// exec/funcs/hstore.go).
 var builtinExtensions = []BuiltinExtension{
 	{"citext", "1.6", "data type for case-insensitive character strings", true},
+	{"hstore", "1.8", "data type for storing sets of (key, value) pairs", true},
 	{"pg_trgm", "1.6", "text similarity measurement and index searching based on trigrams", true},
 	{"pgcrypto", "1.3", "cryptographic functions", true},
 	{"plpgsql", "1.0", "PL/pgSQL procedural language", false},

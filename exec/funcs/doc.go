@@ -58,6 +58,8 @@
 //	              split_part, translate, citext_cmp and kin, min and max
 //	trgm.go       contrib pg_trgm's trigrams and similarities (trgm_op.c);
 //	              trgmfuncs.go its functions and operators
+//	hstore.go     contrib hstore's functions and operators, skeys, svals,
+//	              each, h[key]
 //	range.go      range and multirange constructors, accessors and
 //	              operators, range_agg, range_intersect_agg (exec's
 //	              range.go, rangeops.go, multirange.go: representation,

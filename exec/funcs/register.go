@@ -57,6 +57,7 @@ func init() {
 		registerOperatorSupport,
 		registerCIText,
 		registerTrgm,
+		registerHstore,
 	} {
 		register()
 	}

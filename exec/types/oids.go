@@ -90,6 +90,8 @@ const (
 const (
 	OidCIText      Oid = 9500
 	OidCITextArray Oid = 9501
+	OidHstore      Oid = 9510
+	OidHstoreArray Oid = 9511
 )
 
 // ExtensionOf returns the extension that defines type oid, one of the
@@ -102,6 +104,8 @@ func ExtensionOf(oid Oid) string {
 	switch oid {
 	case OidCIText, OidCITextArray:
 		return "citext"
+	case OidHstore, OidHstoreArray:
+		return "hstore"
 	}
 	return ""
 }

@@ -163,6 +163,9 @@ var Types = func() []Type {
 		// of text's representation and I/O.
 		base(OidCIText, "citext", -1, false, 'S', false, 0, OidCITextArray, "citextin", "citextout", "citextrecv", "citextsend", 'i', 'x', 'b'),
 		arrayType(OidCITextArray, "_citext", OidCIText, 'i', 'A', 'b'),
+		// contrib's hstore: a user-category type (hstore.go).
+		base(OidHstore, "hstore", -1, false, 'U', false, 0, OidHstoreArray, "hstore_in", "hstore_out", "hstore_recv", "hstore_send", 'i', 'x', 'b'),
+		arrayType(OidHstoreArray, "_hstore", OidHstore, 'i', 'A', 'b'),
 	}
 	t = append(t, rangeTypeRows()...)
 	modio := map[Oid][2]string{

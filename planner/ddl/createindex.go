@@ -21,8 +21,9 @@ import (
 // kept as ordinary indexes of the same keys, which no @@ uses: PostgreSQL
 // accepts them, and a text search schema must load. So are gist and
 // spgist on range and geometric columns, whose queries (&&, @>) scan,
-// and pg_trgm's gin_trgm_ops and gist_trgm_ops on text columns, whose
-// queries (%, LIKE) scan (trgmIndexColumn).
+// pg_trgm's gin_trgm_ops and gist_trgm_ops on text columns, whose
+// queries (%, LIKE) scan (trgmIndexColumn), and gin and gist on hstore
+// (?, @> scan).
 func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 	textSearch := false
 	switch s.AccessMethod {
@@ -126,6 +127,9 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 						return "", errNoOpclass(oid, s.AccessMethod)
 					}
 					continue
+				}
+				if oid == exec.OIDHstore && s.AccessMethod != "spgist" {
+					continue // gin_hstore_ops, gist_hstore_ops
 				}
 				if oid != exec.OIDTSVector && oid != exec.OIDTSQuery && !isRange || s.AccessMethod == "spgist" && !isRange {
 					return "", pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
