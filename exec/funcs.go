@@ -104,6 +104,19 @@ func Register(fs ...*Func) {
 // HasFunc reports whether any overload of name exists.
 func HasFunc(name string) bool { return len(funcs[name]) > 0 }
 
+// HasFuncIn reports whether an overload of name is visible under
+// settings st: an extension's counts only where it is installed, so that
+// a user function of the name of an extension's (each, similarity) is
+// found in a database without the extension.
+func HasFuncIn(st *Settings, name string) bool {
+	for _, f := range funcs[name] {
+		if f.visibleIn(st) {
+			return true
+		}
+	}
+	return false
+}
+
 // HasExact reports whether name has an overload taking exactly the types
 // args, as PostgreSQL's binary_oper_exact asks before it resolves an
 // operator with one unknown operand as if both had the other's type.

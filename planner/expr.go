@@ -860,13 +860,13 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if isSeries(f) && !a.timeSeries(f, sc) {
 		return a.srfCall(f, sc)
 	}
-	if exec.IsSRF(name) && !exec.HasFunc(name) || isSessionSRF(name) {
+	if a.isSRF(name) && !a.hasFunc(name) || isSessionSRF(name) {
 		return a.srfListCall(f, sc)
 	}
 	if e, ok, err := a.funcCallMore(f, sc); ok {
 		return e, err
 	}
-	if !exec.HasFunc(name) || len(f.Funcname) > 1 {
+	if !a.hasFunc(name) || len(f.Funcname) > 1 {
 		if e, ok, err := a.userFuncCall(f, sc); ok {
 			return e, err
 		}
@@ -882,7 +882,7 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		}
 		args = append(args, e)
 	}
-	if exec.HasFunc(name) {
+	if a.hasFunc(name) {
 		return a.call(name, args, f.Location, false)
 	}
 	var types []string
@@ -892,6 +892,13 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	return nil, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(types, ", ")).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
 }
+
+// hasFunc reports whether name is a built-in function the statement may
+// call: one of an extension counts where the extension is installed.
+func (a *analyzer) hasFunc(name string) bool { return exec.HasFuncIn(a.s.Settings(), name) }
+
+// isSRF is hasFunc for the set-returning functions.
+func (a *analyzer) isSRF(name string) bool { return exec.IsSRFIn(a.s.Settings(), name) }
 
 // isUnknownLiteral reports whether a cast is a literal's (or NULL's) to
 // type unknown, which leaves it untyped, as PostgreSQL.

@@ -295,7 +295,7 @@ func errAmbiguousOperator(op string, ts []exec.T, loc int32) error {
 // (exec.SpreadCall). A user function's VARIADIC parameter takes the array
 // as it is, so its calls are left to userFuncCall (ok false).
 func (a *analyzer) variadicCall(name string, f *pg.FuncCall, sc *scope) (e exec.Expr, ok bool, err error) {
-	if !exec.HasFunc(name) || len(f.Funcname) > 1 {
+	if !a.hasFunc(name) || len(f.Funcname) > 1 {
 		return nil, false, nil
 	}
 	var args []exec.Expr
@@ -597,7 +597,7 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 // false when f is not such a function.
 func (a *analyzer) srfField(fc *pg.FuncCall, col string, sc *scope) (exec.Expr, bool, error) {
 	name := OpName(fc.Funcname)
-	if fc.Over != nil || !exec.IsSRF(name) || exec.HasFunc(name) || isSeries(fc) || a.srfs == nil || a.inAgg {
+	if fc.Over != nil || !a.isSRF(name) || a.hasFunc(name) || isSeries(fc) || a.srfs == nil || a.inAgg {
 		return nil, false, nil
 	}
 	var args []exec.Expr
