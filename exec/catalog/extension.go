@@ -41,8 +41,12 @@ func LookupExtension(name string) (BuiltinExtension, bool) {
 	return builtinExtensions[i], true
 }
 
-// oidPlpgsqlExtension is plpgsql's pg_extension OID, which initdb gives it.
-const oidPlpgsqlExtension = 13572
+// oidPlpgsqlExtension is plpgsql's pg_extension OID, which initdb gives it;
+// oidPgExtension is pg_extension's, the classoid of its comments.
+const (
+	oidPlpgsqlExtension = 13572
+	oidPgExtension      = 3079
+)
 
 // ExtensionOID is the pg_extension OID of extension name.
 func ExtensionOID(name string) uint32 {

@@ -1288,6 +1288,14 @@ func (s *Snapshot) Descriptions() []Description {
 			add(lo.OID, oidPgLargeObject, 0, lo.Comment)
 		}
 	}
+	if exts, err := installedExtensions(s); err == nil {
+		// CREATE EXTENSION comments an extension with its control
+		// file's comment, which psql's \dx shows.
+		for _, e := range exts {
+			b, _ := LookupExtension(e.Name)
+			add(ExtensionOID(e.Name), oidPgExtension, 0, b.Comment)
+		}
+	}
 	return out
 }
 
