@@ -50,7 +50,7 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 			return nil, err
 		}
 		return types.AppendJSONBBinary(dst, &v), nil
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDJSON, OIDUnknown, OIDChar, OIDXML,
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDBytea, OIDJSON, OIDUnknown, OIDChar, OIDXML, OIDCIText,
 		OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
 		// A geometric value's canonical bytes are its send form.
 		return append(dst, d.S...), nil
@@ -58,6 +58,8 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 		return types.AppendTSVectorBinary(dst, d.TSVector()), nil
 	case OIDTSQuery:
 		return types.AppendTSQueryBinary(dst, d.TSQuery()), nil
+	case OIDHstore:
+		return types.AppendHstoreBinary(dst, d.Hstore()), nil
 	}
 	if IsArrayType(t.OID) && d.Kind == KindArray {
 		return appendArrayBinary(dst, t, d), nil
@@ -189,6 +191,10 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		var s string
 		s, err = types.ParseTextBinary(b)
 		d = DText(s)
+	case OIDCIText:
+		var s string
+		s, err = types.ParseTextBinary(b)
+		d = DCIText(s)
 	case OIDXML:
 		var s string
 		if s, err = types.ParseTextBinary(b); err == nil {
@@ -205,6 +211,10 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		var q types.TSQuery
 		q, err = types.ParseTSQueryBinary(b)
 		d = DTSQuery(q)
+	case OIDHstore:
+		var h types.Hstore
+		h, err = types.ParseHstoreBinary(b)
+		d = DHstore(h)
 	default:
 		if IsArrayType(t.OID) {
 			return decodeArrayBinary(t, b)

@@ -44,6 +44,14 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 		return DNumeric(d), nil
 	case OIDText, OIDUnknown:
 		return DText(s), nil
+	case OIDCIText:
+		return DCIText(s), nil
+	case OIDHstore:
+		h, err := types.ParseHstore(s)
+		if err != nil {
+			return Null, err
+		}
+		return DHstore(h), nil
 	case OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole:
 		// A number is the OID itself; a name needs the catalog, which the
 		// planner's casts consult (planner/regclass.go).
@@ -213,6 +221,12 @@ func CastFn(from, to T, explicit bool) Fn {
 // castKind converts between types, ignoring the target's modifier.
 func castKind(from, to T) Fn {
 	fk, tk := KindOf(from.OID), KindOf(to.OID)
+	if fn := castCIText(from, to); fn != nil {
+		return fn
+	}
+	if fn := castHstore(from, to); fn != nil {
+		return fn
+	}
 	if fn := castSpecial(from, to); fn != nil {
 		return fn
 	}

@@ -38,6 +38,8 @@ const (
 	KindInet            // S: types.InetKey's bytes, whose order is the values' order
 	KindTimeTZ          // I: microseconds since midnight, F: the zone, seconds west of UTC
 	KindGeometry        // S: the canonical (send) bytes of a point, lseg, path, box, polygon, line or circle
+	KindCIText          // S: a citext's string as written; it compares by its lower case (citext.go)
+	KindHstore          // X: types.Hstore (hstore.go)
 )
 
 // Datum is one SQL value. It is a small struct passed by value: ints,
@@ -160,6 +162,10 @@ func Compare(a, b Datum) int {
 		return compareRange(a.Range(), b.Range())
 	case KindMultirange:
 		return compareMultirange(a.Multirange(), b.Multirange())
+	case KindCIText:
+		return CompareCIText(a.S, b.S)
+	case KindHstore:
+		return types.CompareHstore(a.Hstore(), b.Hstore())
 	}
 	return 0
 }

@@ -18,7 +18,9 @@
 // timestamps as numbers, the session's zone), cast.go and cast_more.go,
 // array*.go, record.go, domain.go, jsonb_cmp.go (jsonb's order),
 // range.go, rangeops.go and multirange.go (range and multirange values,
-// their order and operators), exclusion.go (EXCLUDE constraints), and
+// their order and operators), citext.go (contrib's case-insensitive text:
+// its comparison, keys and casts), hstore.go (contrib's key/value type:
+// its Datum, casts and constructors), exclusion.go (EXCLUDE constraints), and
 // package exec/types for text input and output of PostgreSQL's types.
 //
 // Expressions and functions: expr.go (Expr, Env, Call), subquery.go and

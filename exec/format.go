@@ -60,6 +60,8 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendTSVector(dst, d.TSVector())
 	case OIDTSQuery:
 		return types.AppendTSQuery(dst, d.TSQuery())
+	case OIDHstore:
+		return types.AppendHstore(dst, d.Hstore())
 	case OIDChar:
 		if d.S == "" {
 			return dst

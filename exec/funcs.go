@@ -40,6 +40,30 @@ type Func struct {
 	// date from a timestamp's output style or jsonb from text. It returns
 	// the implementation and the result type.
 	Build func(args []T) (Fn, T, error)
+	// Extension, when set, names the extension whose script defines
+	// the overload (pg_trgm's operators): resolution sees it only in a
+	// database where the extension is installed (ExtensionCatalog).
+	Extension string
+}
+
+// ExtensionCatalog is what the session's catalog of types
+// (Settings.Types) may also answer: whether an extension is installed in
+// its database. Where it cannot be asked (no settings, another catalog),
+// every overload is visible.
+type ExtensionCatalog interface {
+	ExtensionInstalled(name string) bool
+}
+
+// visibleIn reports whether overload f may be chosen under settings st:
+// an extension's only where the extension is installed, as in
+// PostgreSQL, where its operators do not exist before CREATE EXTENSION
+// (pg_trgm's text % text would otherwise decide unknown % unknown).
+func (f *Func) visibleIn(st *Settings) bool {
+	if f.Extension == "" || st == nil || st.Types == nil {
+		return true
+	}
+	ec, ok := st.Types.(ExtensionCatalog)
+	return !ok || ec.ExtensionInstalled(f.Extension)
 }
 
 // ResultType returns the type f returns for arguments of types args.
@@ -79,6 +103,19 @@ func Register(fs ...*Func) {
 
 // HasFunc reports whether any overload of name exists.
 func HasFunc(name string) bool { return len(funcs[name]) > 0 }
+
+// HasFuncIn reports whether an overload of name is visible under
+// settings st: an extension's counts only where it is installed, so that
+// a user function of the name of an extension's (each, similarity) is
+// found in a database without the extension.
+func HasFuncIn(st *Settings, name string) bool {
+	for _, f := range funcs[name] {
+		if f.visibleIn(st) {
+			return true
+		}
+	}
+	return false
+}
 
 // HasExact reports whether name has an overload taking exactly the types
 // args, as PostgreSQL's binary_oper_exact asks before it resolves an
@@ -173,7 +210,7 @@ func choose(overloads []*Func, name string, args []T, st *Settings, implicit fun
 	var cands []*Func
 	for _, f := range overloads {
 		params := f.params(len(args))
-		if params == nil {
+		if params == nil || !f.visibleIn(st) {
 			continue
 		}
 		exact, ok := true, true
@@ -437,7 +474,7 @@ func TypeCategory(oid uint32) byte {
 	switch oid {
 	case OIDInt2, OIDInt4, OIDInt8, OIDFloat4, OIDFloat8, OIDNumeric, OIDOid, OIDRegclass, OIDRegtype:
 		return 'N'
-	case OIDText, OIDVarchar, OIDBpchar, OIDName:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDCIText:
 		return 'S'
 	case OIDChar:
 		return 'Z'
@@ -505,6 +542,8 @@ func CanCoerce(from, to uint32) bool {
 		return true // binary-coercible, implicitly
 	case (from == OIDText || from == OIDVarchar) && to == OIDRegclass:
 		return true // nextval('s'::text), as pg_cast allows
+	case from == OIDCIText || to == OIDCIText:
+		return ciTextImplicit(from, to)
 	case TypeCategory(from) == 'S' && TypeCategory(to) == 'S':
 		return true
 	case from == OIDChar && to == OIDText:

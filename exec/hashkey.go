@@ -85,6 +85,13 @@ func appendHashKey(dst []byte, d Datum) []byte {
 		dst = appendRangeHashKey(dst, d.Range())
 	case KindMultirange:
 		dst = appendMultirangeHashKey(dst, d.Multirange())
+	case KindHstore:
+		dst = types.AppendHstoreBinary(dst, d.Hstore())
+	case KindCIText:
+		// 'A' and 'a' are not distinct: hash the folded form.
+		s := CITextFold(d.S)
+		dst = binary.AppendUvarint(dst, uint64(len(s)))
+		dst = append(dst, s...)
 	default: // text, bytea, uuid, json
 		dst = binary.AppendUvarint(dst, uint64(len(d.S)))
 		dst = append(dst, d.S...)

@@ -137,6 +137,11 @@ func duplicateInIndex(t *Table, ix *versioning.Index, key []byte) error {
 		}
 		d, rest, err := decodeKeyColumn(key, ct, IndexOrder(c))
 		if err != nil {
+			if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.FeatureNotSupported {
+				// A key that is a digest (hstore, tsvector) does not
+				// give its value back.
+				return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", ix.Name)
+			}
 			return err
 		}
 		key = rest
@@ -342,7 +347,8 @@ func decodeKeyColumn(key []byte, t T, o sortkey.Order) (Datum, []byte, error) {
 		n := new(apd.Decimal)
 		rest, null, err = sortkey.DecodeNumeric(key, o, n)
 		d.X = n
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDCIText:
+		// A citext key holds the folded form: its value in lower case.
 		var v []byte
 		rest, v, null, err = sortkey.DecodeText(key, o, nil)
 		d.S = string(v)

@@ -45,6 +45,8 @@ const (
 	OIDPolygon     uint32 = 604
 	OIDLine        uint32 = 628
 	OIDCircle      uint32 = 718
+	OIDCIText      uint32 = uint32(types.OidCIText) // contrib's citext (citext.go)
+	OIDHstore      uint32 = uint32(types.OidHstore) // contrib's hstore (hstore.go)
 )
 
 // T is a SQL type: a type OID and a type modifier (-1 for none), as in
@@ -120,6 +122,10 @@ func KindOf(oid uint32) Kind {
 		return KindTSVector
 	case OIDTSQuery:
 		return KindTSQuery
+	case OIDCIText:
+		return KindCIText
+	case OIDHstore:
+		return KindHstore
 	}
 	if IsArrayType(oid) {
 		return KindArray
@@ -152,7 +158,7 @@ var typeNames = map[uint32]string{
 	OIDUnknown: "unknown", OIDBpchar: "character", OIDVarchar: "character varying",
 	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",
-	OIDUUID: "uuid", OIDInet: "inet", OIDCidr: "cidr", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDVoid: "void", 2279: "trigger", OIDRecord: "record", OIDRegclass: "regclass",
+	OIDUUID: "uuid", OIDInet: "inet", OIDCidr: "cidr", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDCIText: "citext", OIDHstore: "hstore", OIDVoid: "void", 2279: "trigger", OIDRecord: "record", OIDRegclass: "regclass",
 	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector", OIDBit: "bit", OIDVarbit: "bit varying",
 	OIDPoint: "point", OIDLSeg: "lseg", OIDPath: "path", OIDBox: "box", OIDPolygon: "polygon", OIDLine: "line", OIDCircle: "circle",
 	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole",
@@ -204,7 +210,7 @@ func PseudoTypeName(oid uint32) (string, bool) {
 }
 
 func userTypeName(st *Settings, oid uint32) (string, bool) {
-	if cat, _ := types.UserCategoryOf(types.Oid(oid)); cat == 0 || st == nil || st.Types == nil {
+	if cat, _ := types.UserCategoryOf(types.Oid(oid)); cat == 0 && types.ExtensionOf(types.Oid(oid)) == "" || st == nil || st.Types == nil {
 		return "", false
 	}
 	return st.Types.TypeName(types.Oid(oid))

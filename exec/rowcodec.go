@@ -69,6 +69,9 @@ func appendField(b *tuple.Builder, t T, d Datum) {
 		case KindTSQuery:
 			b.Append(types.AppendTSQueryBinary(nil, d.TSQuery()))
 			return
+		case KindHstore:
+			b.Append(types.AppendHstoreBinary(nil, d.Hstore()))
+			return
 		case KindMultirange:
 			b.Append(appendMultirangeField(nil, t, d))
 			return
@@ -137,6 +140,12 @@ func decodeField(t T, f []byte) (Datum, error) {
 				return Null, pgerr.Wrap(err, pgerr.DataCorrupted, "corrupt stored value of type %s", TypeName(t.OID))
 			}
 			return DTSQuery(q), nil
+		case KindHstore:
+			h, err := types.ParseHstoreBinary(f)
+			if err != nil {
+				return Null, pgerr.Wrap(err, pgerr.DataCorrupted, "corrupt stored value of type %s", TypeName(t.OID))
+			}
+			return DHstore(h), nil
 		case KindRange:
 			return decodeRangeField(f)
 		case KindMultirange:
@@ -176,6 +185,11 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 		return sortkey.AppendNumeric(dst, d.Numeric(), o), nil
 	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar:
 		return sortkey.AppendTextString(dst, d.S, o), nil
+	case OIDCIText:
+		// The folded form, so that the key's bytes order and equate
+		// values as citext's comparison does (unique checks and lookups
+		// go by the key); the row's field keeps the value as written.
+		return sortkey.AppendTextString(dst, CITextFold(d.S), o), nil
 	case OIDBytea, OIDBit, OIDVarbit, OIDPoint, OIDLSeg, OIDPath, OIDBox, OIDPolygon, OIDLine, OIDCircle:
 		return sortkey.AppendBytea(dst, unsafe.Slice(unsafe.StringData(d.S), len(d.S)), o), nil
 	case OIDDate:
@@ -211,6 +225,12 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 		return sortkey.AppendBytea(dst, h[:], o), nil
 	case KindTSQuery:
 		return sortkey.AppendBytea(dst, types.AppendTSQueryKey(nil, d.TSQuery()), o), nil
+	case KindHstore:
+		// A digest, as for tsvector: equality and uniqueness, not
+		// hstore_cmp's order (KeyCompatible keeps index scans off it);
+		// hstore's gin and gist indexes are such indexes.
+		h := xxh3.Hash128(types.AppendHstoreBinary(nil, d.Hstore())).Bytes()
+		return sortkey.AppendBytea(dst, h[:], o), nil
 	case KindRange:
 		// A digest, as for tsvector: equality and uniqueness, not order
 		// (KeyCompatible keeps index scans off it); the gist and spgist

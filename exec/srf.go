@@ -61,6 +61,26 @@ func SRFOverloads(name string) []*Func { return srfs[name] }
 // IsSRF reports whether name is a set-returning function here.
 func IsSRF(name string) bool { return len(srfs[name]) > 0 }
 
+// IsSRFIn is IsSRF counting the overloads visible under settings st
+// (HasFuncIn).
+func IsSRFIn(st *Settings, name string) bool {
+	for _, f := range srfs[name] {
+		if f.visibleIn(st) {
+			return true
+		}
+	}
+	return false
+}
+
+// LookupSRFIn is LookupSRF among the overloads visible under settings st.
+func LookupSRFIn(st *Settings, name string, args []T) (*SRF, []T, error) {
+	best, want, err := lookupIn(srfs, name, args, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	return srfBuilds[best](want), want, nil
+}
+
 // LookupSRF resolves a set-returning call as LookupFunc does.
 func LookupSRF(name string, args []T) (*SRF, []T, error) {
 	best, want, err := lookupIn(srfs, name, args, nil)

@@ -142,6 +142,23 @@ func (a *analyzer) indirection(ind *pg.A_Indirection, sc *scope) (exec.Expr, err
 	return a.subscripts(arr, list, sc, loc)
 }
 
+// hstoreSubscript is h[key], hstore's one subscript: the key converted to
+// text by assignment, the value fetched (NULL when absent).
+func (a *analyzer) hstoreSubscript(h exec.Expr, list []*pg.Node, sc *scope, loc int32) (exec.Expr, error) {
+	if len(list) != 1 || list[0].GetAIndices().IsSlice {
+		return nil, funcs.ErrHstoreSubscripts
+	}
+	ix := list[0].GetAIndices().Uidx
+	key, err := a.expr(ix, sc)
+	if err != nil {
+		return nil, err
+	}
+	if key, err = a.assign(key, exec.TText, "", ExprLocation(ix)); err != nil {
+		return nil, err
+	}
+	return &exec.Call{Name: "subscript", Fn: funcs.HstoreSubscript, Args: []exec.Expr{h, key}, Strict: true, T: exec.TText}, nil
+}
+
 // subscripts applies the A_Indices of list to arr.
 func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int32) (exec.Expr, error) {
 	at := arr.Type()
@@ -150,6 +167,9 @@ func (a *analyzer) subscripts(arr exec.Expr, list []*pg.Node, sc *scope, loc int
 	}
 	if baseType(at).OID == exec.OIDJSONB {
 		return a.jsonbSubscripts(arr, list, sc, loc)
+	}
+	if at.OID == exec.OIDHstore {
+		return a.hstoreSubscript(arr, list, sc, loc)
 	}
 	if at.OID == exec.OIDName && len(list) == 1 && !list[0].GetAIndices().IsSlice {
 		return a.nameSubscript(arr, list[0].GetAIndices().Uidx, sc)
@@ -312,6 +332,35 @@ func (a *analyzer) setJSONBElement(table string, c exec.Column, rt *pg.ResTarget
 	return &exec.Call{Name: "jsonb_set_element", Fn: funcs.JSONBSetElement(firstInt), Args: []exec.Expr{cur, path, val}, T: c.Type}, nil
 }
 
+// setHstoreElement is SET h[key] = value: the pair put into the hstore
+// (an empty one when h is NULL), key and value converted to text by
+// assignment, as hstore's subscript handler assigns.
+func (a *analyzer) setHstoreElement(table string, c exec.Column, rt *pg.ResTarget, e, prev exec.Expr, sc *scope) (exec.Expr, error) {
+	if len(rt.Indirection) != 1 || rt.Indirection[0].GetAIndices() == nil || rt.Indirection[0].GetAIndices().IsSlice {
+		return nil, funcs.ErrHstoreSubscripts
+	}
+	cur := prev
+	if cur == nil {
+		var err error
+		if cur, err = a.resolveColumn(sc, table, c.Name, rt.Location); err != nil {
+			return nil, err
+		}
+	}
+	ix := rt.Indirection[0].GetAIndices().Uidx
+	key, err := a.expr(ix, sc)
+	if err != nil {
+		return nil, err
+	}
+	if key, err = a.assign(key, exec.TText, "", ExprLocation(ix)); err != nil {
+		return nil, err
+	}
+	val, err := a.assign(e, exec.TText, c.Name, rt.Location)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Call{Name: "hstore_set_element", Fn: funcs.HstoreSetElement, Args: []exec.Expr{cur, key, val}, T: c.Type}, nil
+}
+
 // arraySubLink finishes ARRAY(subquery): its one column's values as an
 // array, or, for a column of arrays, those stacked.
 func arraySubLink(sp *exec.SubPlan, cols []exec.ResultColumn, loc int32) (exec.Expr, error) {
@@ -410,6 +459,9 @@ func (a *analyzer) setElement(table string, c exec.Column, rt *pg.ResTarget, e, 
 	}
 	if baseType(c.Type).OID == exec.OIDJSONB {
 		return a.setJSONBElement(table, c, rt, e, prev, sc)
+	}
+	if c.Type.OID == exec.OIDHstore {
+		return a.setHstoreElement(table, c, rt, e, prev, sc)
 	}
 	if !exec.IsArrayType(c.Type.OID) {
 		return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", exec.TypeName(c.Type.OID)), rt.Location)

@@ -522,6 +522,15 @@ func (a *analyzer) builtinBinary(op string, l, r exec.Expr, loc int32) (exec.Exp
 		}
 	}
 	lt, rt = l.Type(), r.Type()
+	if cmpFn != nil && (lt.OID == exec.OIDCIText) != (rt.OID == exec.OIDCIText) {
+		// citext against another string type is text against it: text
+		// converts to citext by assignment only, so PostgreSQL resolves
+		// to text's case-sensitive operator.
+		if l, r, err = a.ciTextAsText(l, r, loc); err != nil {
+			return nil, err
+		}
+		lt, rt = l.Type(), r.Type()
+	}
 	if cmpFn != nil {
 		lr, rr := exec.NumericRank(lt.OID), exec.NumericRank(rt.OID)
 		switch {
@@ -555,6 +564,9 @@ func (a *analyzer) builtinBinary(op string, l, r exec.Expr, loc int32) (exec.Exp
 		case lt.OID == exec.OIDJSON || rt.OID == exec.OIDJSON:
 			// json has no comparison operators.
 			return nil, errNoOperator(op, lt, rt, loc)
+		case lt.OID == exec.OIDHstore && op != "=" && op != "<>" && op != "!=":
+			// hstore has = and <>; its btree order is #<# and kin.
+			return nil, errNoOperator(op, lt, rt, loc)
 		case lt.OID == exec.OIDBpchar && rt.OID == exec.OIDBpchar,
 			lt.OID == exec.OIDBpchar && rt.OID == exec.OIDVarchar,
 			lt.OID == exec.OIDVarchar && rt.OID == exec.OIDBpchar:
@@ -578,6 +590,27 @@ func (a *analyzer) builtinBinary(op string, l, r exec.Expr, loc int32) (exec.Exp
 func errNoOperator(op string, lt, rt exec.T, loc int32) error {
 	return WithPos(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", exec.TypeName(lt.OID), op, exec.TypeName(rt.OID)).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts."), loc)
+}
+
+// ciTextAsText converts the citext side of l op r, the other side being of
+// another string type, to text; other operands are returned unchanged.
+func (a *analyzer) ciTextAsText(l, r exec.Expr, loc int32) (exec.Expr, exec.Expr, error) {
+	var err error
+	switch lt, rt := l.Type().OID, r.Type().OID; {
+	case lt == exec.OIDCIText && isStringType(rt):
+		l, err = a.coerce(l, exec.TText, "", loc)
+	case rt == exec.OIDCIText && isStringType(lt):
+		r, err = a.coerce(r, exec.TText, "", loc)
+	}
+	return l, r, err
+}
+
+// isStringType reports whether a value of type oid is a string to the
+// executor: text, varchar, bpchar, name, "char", bit strings, xml (all
+// KindText) and citext.
+func isStringType(oid uint32) bool {
+	k := exec.KindOf(oid)
+	return k == exec.KindText || k == exec.KindCIText
 }
 
 // baseType drops a type's modifier: varchar(3) compares as varchar.
@@ -647,7 +680,7 @@ func (a *analyzer) assignCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool
 	}
 	et := e.Type()
 	if et.OID == exec.OIDUnknown || et == t ||
-		exec.NumericRank(et.OID) > 0 && exec.NumericRank(t.OID) > 0 || exec.KindOf(et.OID) == exec.KindText && exec.KindOf(t.OID) == exec.KindText ||
+		exec.NumericRank(et.OID) > 0 && exec.NumericRank(t.OID) > 0 || isStringType(et.OID) && isStringType(t.OID) ||
 		assignable(et.OID, t.OID) {
 		out, err := a.cast(e, t, false, loc)
 		return out, true, err
@@ -852,13 +885,13 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	if isSeries(f) && !a.timeSeries(f, sc) {
 		return a.srfCall(f, sc)
 	}
-	if exec.IsSRF(name) && !exec.HasFunc(name) || isSessionSRF(name) {
+	if a.isSRF(name) && !a.hasFunc(name) || isSessionSRF(name) {
 		return a.srfListCall(f, sc)
 	}
 	if e, ok, err := a.funcCallMore(f, sc); ok {
 		return e, err
 	}
-	if !exec.HasFunc(name) || len(f.Funcname) > 1 {
+	if !a.hasFunc(name) || len(f.Funcname) > 1 {
 		if e, ok, err := a.userFuncCall(f, sc); ok {
 			return e, err
 		}
@@ -874,7 +907,7 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		}
 		args = append(args, e)
 	}
-	if exec.HasFunc(name) {
+	if a.hasFunc(name) {
 		return a.call(name, args, f.Location, false)
 	}
 	var types []string
@@ -884,6 +917,13 @@ func (a *analyzer) funcCall(f *pg.FuncCall, sc *scope) (exec.Expr, error) {
 	return nil, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(types, ", ")).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
 }
+
+// hasFunc reports whether name is a built-in function the statement may
+// call: one of an extension counts where the extension is installed.
+func (a *analyzer) hasFunc(name string) bool { return exec.HasFuncIn(a.s.Settings(), name) }
+
+// isSRF is hasFunc for the set-returning functions.
+func (a *analyzer) isSRF(name string) bool { return exec.IsSRFIn(a.s.Settings(), name) }
 
 // isUnknownLiteral reports whether a cast is a literal's (or NULL's) to
 // type unknown, which leaves it untyped, as PostgreSQL.

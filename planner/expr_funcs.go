@@ -295,7 +295,7 @@ func errAmbiguousOperator(op string, ts []exec.T, loc int32) error {
 // (exec.SpreadCall). A user function's VARIADIC parameter takes the array
 // as it is, so its calls are left to userFuncCall (ok false).
 func (a *analyzer) variadicCall(name string, f *pg.FuncCall, sc *scope) (e exec.Expr, ok bool, err error) {
-	if !exec.HasFunc(name) || len(f.Funcname) > 1 {
+	if !a.hasFunc(name) || len(f.Funcname) > 1 {
 		return nil, false, nil
 	}
 	var args []exec.Expr
@@ -455,6 +455,14 @@ func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 			}
 			elems = append(elems, e)
 		}
+		if l.Type().OID == exec.OIDCIText {
+			// The ARRAY is of its elements' common type, text for
+			// literals, before citext meets it: citext = ANY(ARRAY['a'])
+			// compares as text, case-sensitively.
+			if err := a.typeArrayElems(elems, x.Location); err != nil {
+				return nil, err
+			}
+		}
 	} else {
 		r, err := a.expr(x.Rexpr, sc)
 		if err != nil {
@@ -493,6 +501,27 @@ func (a *analyzer) anyAll(x *pg.A_Expr, sc *scope) (exec.Expr, error) {
 		cmps = append(cmps, c)
 	}
 	return &exec.BoolOp{Or: isAny, Args: cmps}, nil
+}
+
+// typeArrayElems converts the unknown literals among the elements of an
+// ARRAY[...] to the elements' common type, in place.
+func (a *analyzer) typeArrayElems(elems []exec.Expr, loc int32) error {
+	ts := make([]exec.T, len(elems))
+	for i, e := range elems {
+		ts[i] = e.Type()
+	}
+	common, err := commonType(ts, "ARRAY", loc)
+	if err != nil {
+		return err
+	}
+	for i, e := range elems {
+		if e.Type().OID == exec.OIDUnknown {
+			if elems[i], err = a.coerce(e, common, "", loc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // srfScan analyzes a call of a set-returning function of the registry
@@ -568,7 +597,7 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 // false when f is not such a function.
 func (a *analyzer) srfField(fc *pg.FuncCall, col string, sc *scope) (exec.Expr, bool, error) {
 	name := OpName(fc.Funcname)
-	if fc.Over != nil || !exec.IsSRF(name) || exec.HasFunc(name) || isSeries(fc) || a.srfs == nil || a.inAgg {
+	if fc.Over != nil || !a.isSRF(name) || a.hasFunc(name) || isSeries(fc) || a.srfs == nil || a.inAgg {
 		return nil, false, nil
 	}
 	var args []exec.Expr

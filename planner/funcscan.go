@@ -90,7 +90,7 @@ func (a *analyzer) functionPlan(fc *pg.FuncCall, coldefs []*pg.Node, sc *scope, 
 			fs.Cols = append(fs.Cols, exec.ResultColumn{Name: "ordinality", T: exec.TInt8})
 		}
 		p = fs
-	} else if exec.IsSRF(name) || isSessionSRF(name) {
+	} else if a.isSRF(name) || isSessionSRF(name) {
 		var fs *exec.FuncScan
 		var err error
 		if name == "unnest" && len(fc.Args) > 1 {

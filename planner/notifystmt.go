@@ -44,7 +44,7 @@ func isSessionSRF(name string) bool { return name == "pg_listening_channels" }
 // first, then exec's registry.
 func (a *analyzer) lookupSRF(name string, args []exec.T) (*exec.SRF, []exec.T, error) {
 	if !isSessionSRF(name) {
-		return exec.LookupSRF(name, args)
+		return exec.LookupSRFIn(a.s.Settings(), name, args)
 	}
 	if len(args) > 0 {
 		return nil, nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", sigOf(name, args)).

@@ -107,7 +107,7 @@ func typeCategory(oid uint32) (byte, bool) {
 		return 'N', true
 	case exec.OIDText:
 		return 'S', true
-	case exec.OIDVarchar, exec.OIDBpchar, exec.OIDName:
+	case exec.OIDVarchar, exec.OIDBpchar, exec.OIDName, exec.OIDCIText:
 		return 'S', false
 	case exec.OIDDate, exec.OIDTime, exec.OIDTimeTZ, exec.OIDTimestamp:
 		return 'D', false
@@ -134,6 +134,9 @@ func implicitCast(from, to uint32) bool {
 	}
 	if fr, tr := exec.NumericRank(from), exec.NumericRank(to); fr > 0 && tr > fr {
 		return true
+	}
+	if from == exec.OIDCIText || to == exec.OIDCIText {
+		return exec.CanCoerce(from, to) // citext's casts are not all implicit
 	}
 	fc, _ := typeCategory(from)
 	tc, _ := typeCategory(to)

@@ -49,7 +49,13 @@ var typeByName = map[string]uint32{
 	"int4multirange": uint32(types.OidInt4Multirange), "int8multirange": uint32(types.OidInt8Multirange),
 	"nummultirange": uint32(types.OidNumMultirange), "datemultirange": uint32(types.OidDateMultirange),
 	"tsmultirange": uint32(types.OidTsMultirange), "tstzmultirange": uint32(types.OidTstzMultirange),
+	"citext": exec.OIDCIText, "hstore": exec.OIDHstore,
 }
+
+// extensionTypes are the types of the contrib extensions built in
+// (planner/ddl/extension.go), which PostgreSQL creates in the schema
+// CREATE EXTENSION names, public by default: public.citext names one.
+var extensionTypes = map[string]bool{"citext": true, "hstore": true}
 
 // serialTypes are the pseudo-types of CREATE TABLE that make a sequence.
 var serialTypes = map[string]uint32{
@@ -66,7 +72,7 @@ func ResolveType(tn *pg.TypeName) (exec.T, bool, error) {
 		parts = append(parts, n.GetString_().GetSval())
 	}
 	name := parts[len(parts)-1]
-	if len(parts) == 2 && parts[0] != "pg_catalog" {
+	if len(parts) == 2 && parts[0] != "pg_catalog" && !(parts[0] == "public" && extensionTypes[strings.TrimPrefix(name, "_")]) {
 		return exec.T{}, false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", strings.Join(parts, "."))
 	}
 	t := exec.T{Typmod: -1}

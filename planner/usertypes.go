@@ -82,8 +82,11 @@ func (a *analyzer) resolveType(tn *pg.TypeName) (exec.T, bool, error) {
 // names, nil for other types.
 func (a *analyzer) resolveTypeDomain(tn *pg.TypeName) (exec.T, *versioning.Type, bool, error) {
 	t, serial, err := ResolveType(tn)
-	if err == nil {
+	if err == nil && !a.userTypeShadows(tn) {
 		return t, nil, serial, nil
+	}
+	if err == nil {
+		err = pgerr.New(pgerr.UndefinedObject, "type does not exist")
 	}
 	var parts []string
 	for _, n := range tn.Names {
@@ -122,6 +125,24 @@ func (a *analyzer) resolveTypeDomain(tn *pg.TypeName) (exec.T, *versioning.Type,
 		return t, ut, false, nil
 	}
 	return t, nil, false, nil
+}
+
+// userTypeShadows reports whether tn names an extension's type (citext,
+// hstore) that a user type of the same name hides: without the
+// extension, a database may have made its own (CREATE DOMAIN citext AS
+// text), which PostgreSQL would find.
+func (a *analyzer) userTypeShadows(tn *pg.TypeName) bool {
+	parts := NameList(tn.Names)
+	name := strings.TrimPrefix(parts[len(parts)-1], "_")
+	if !extensionTypes[name] || len(parts) > 2 {
+		return false
+	}
+	schema := ""
+	if len(parts) == 2 {
+		schema = parts[0]
+	}
+	ut, err := a.lookupType(a.ctx, schema, parts[len(parts)-1])
+	return err == nil && ut != nil
 }
 
 // lookupRowType returns the row type of table schema.name, or the zero T.

@@ -475,7 +475,7 @@ func recordRoots(key, value []byte) ([]store.Address, error) {
 			return nil, err
 		}
 		return []store.Address{lo.Pages}, nil
-	case kindFKRef, kindInherits, kindFunction, kindSchema, kindSequence, kindView, kindType, kindDefaultACL:
+	case kindFKRef, kindInherits, kindFunction, kindSchema, kindSequence, kindView, kindType, kindDefaultACL, kindExtension:
 		return nil, nil
 	}
 	return nil, fmt.Errorf("%w: record of unknown kind %q", ErrCorrupt, key[0])

@@ -942,6 +942,8 @@ func objectKindName(kind byte) string {
 		return "default privileges"
 	case kindLargeObject:
 		return "large object"
+	case kindExtension:
+		return "extension"
 	}
 	return "object"
 }

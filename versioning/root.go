@@ -17,6 +17,7 @@ import (
 const (
 	kindConflicts   = 'c' // merge conflicts of table schema.name awaiting resolution
 	kindDefaultACL  = 'd' // DefaultPrivileges: schema ("" for all), name = role\0objtype
+	kindExtension   = 'e' // Extension: schema "", name = the extension's
 	kindFKRef       = 'f' // ForeignKeyRef: schema = referenced schema, name = refTable\0schema\0table\0name
 	kindInherits    = 'i' // a child table: schema = parent's schema, name = parent\0schema\0child
 	kindLargeObject = 'l' // LargeObject: schema "", name = its OID, zero-padded

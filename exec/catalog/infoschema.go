@@ -164,6 +164,12 @@ func isColumns(s *Snapshot) ([]exec.Row, error) {
 				// ORMs read to map the column (TypeORM's enums).
 				st.dataType, st.udtName, udtSchema = "USER-DEFINED", dText(ut.Name), dText(ut.Schema)
 			}
+			if types.ExtensionOf(types.Oid(a.t.OID)) != "" {
+				if st.dataType != "ARRAY" {
+					st.dataType = "USER-DEFINED"
+				}
+				udtSchema = dText("public")
+			}
 			def := exec.Null
 			identity, gen, start, inc, max, min, cycle := yesNo(false), exec.Null, exec.Null, exec.Null, exec.Null, exec.Null, yesNo(false)
 			isGenerated, generation := dText("NEVER"), exec.Null

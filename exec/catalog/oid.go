@@ -47,6 +47,7 @@ const (
 	kindPolicy     = 'P'
 	kindDefaultACL = 'L'
 	kindStatistics = 'X'
+	kindExtension  = 'x'
 )
 
 // NamespaceOID returns a schema's OID.

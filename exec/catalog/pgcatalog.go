@@ -409,7 +409,7 @@ func pgAttribute(s *Snapshot) ([]exec.Row, error) {
 // one for the string types, C for name, none otherwise.
 func collationOf(oid uint32) uint32 {
 	switch oid {
-	case exec.OIDText, exec.OIDVarchar, exec.OIDBpchar:
+	case exec.OIDText, exec.OIDVarchar, exec.OIDBpchar, exec.OIDCIText:
 		return OIDDefaultCollation
 	case exec.OIDName:
 		return 950
@@ -1288,6 +1288,14 @@ func (s *Snapshot) Descriptions() []Description {
 			add(lo.OID, oidPgLargeObject, 0, lo.Comment)
 		}
 	}
+	if exts, err := installedExtensions(s); err == nil {
+		// CREATE EXTENSION comments an extension with its control
+		// file's comment, which psql's \dx shows.
+		for _, e := range exts {
+			b, _ := LookupExtension(e.Name)
+			add(ExtensionOID(e.Name), oidPgExtension, 0, b.Comment)
+		}
+	}
 	return out
 }
 
@@ -1332,10 +1340,4 @@ func pgAuthMembers(s *Snapshot) ([]exec.Row, error) {
 		}
 	}
 	return out, nil
-}
-
-// pgExtension lists the one extension every PostgreSQL 15 database has,
-// plpgsql (built in here); psql's \dx and ORMs read it.
-func pgExtension(*Snapshot) ([]exec.Row, error) {
-	return []exec.Row{{dOID(13572), dText("plpgsql"), dOID(10), dOID(NamespaceOID("pg_catalog")), dBool(false), dText("1.0"), exec.Null, exec.Null}}, nil
 }

@@ -53,6 +53,13 @@
 //	              tsheadline.go ts_headline; tsrewrite.go ts_rewrite,
 //	              ts_stat; tsdebug.go ts_token_type, ts_parse, ts_debug,
 //	              tsquery @> <@
+//	citext.go     contrib citext's functions and operators: LIKE and the
+//	              regular expressions case-insensitive, strpos, replace,
+//	              split_part, translate, citext_cmp and kin, min and max
+//	trgm.go       contrib pg_trgm's trigrams and similarities (trgm_op.c);
+//	              trgmfuncs.go its functions and operators
+//	hstore.go     contrib hstore's functions and operators, skeys, svals,
+//	              each, h[key]
 //	range.go      range and multirange constructors, accessors and
 //	              operators, range_agg, range_intersect_agg (exec's
 //	              range.go, rangeops.go, multirange.go: representation,

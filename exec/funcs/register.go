@@ -56,6 +56,9 @@ func init() {
 		registerPgcrypto,
 		registerPgcryptoCrypt,
 		registerOperatorSupport,
+		registerCIText,
+		registerTrgm,
+		registerHstore,
 	} {
 		register()
 	}

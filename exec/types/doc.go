@@ -16,7 +16,7 @@
 //
 //	bool, int16, int32, int64, Oid, float32, float64   the obvious ones
 //	*apd.Decimal                                       numeric (see invariant 3)
-//	string                                             text, varchar, bpchar, name, json
+//	string                                             text, varchar, bpchar, name, json, citext
 //	byte                                               "char"
 //	[]byte                                             bytea
 //	UUID                                               uuid, [16]byte
@@ -27,6 +27,7 @@
 //	JSONB                                              a small immutable tree
 //	TSVector                                           sorted lexemes with positions (tsvector)
 //	TSQuery                                            a tree of operators over lexemes (tsquery)
+//	Hstore                                             sorted key/value pairs (contrib's hstore)
 //	Array[T]                                           dims, row-major elements, NULL flags
 //
 // Infinities are stored as PostgreSQL stores them: dates math.MinInt32 and
@@ -89,6 +90,7 @@
 //	tsvector  uint32 nlexemes | per lexeme: text | NUL | uint16 npos | npos × uint16 (weight << 14 | pos)
 //	tsquery   uint32 nitems | items in prefix order, right operand first: lexeme: uint8 1 | uint8 weights
 //	          | uint8 prefix | text | NUL; operator: uint8 2 | uint8 op (1 ! 2 & 3 | 4 <->) | [int16 distance]
+//	hstore    int32 npairs | per pair: int32 keylen | key | int32 vallen (-1 = NULL) | value
 //	array     int32 ndim | int32 has-nulls (0/1) | uint32 element OID | ndim × (int32 len | int32 lbound)
 //	          | per element: int32 length (-1 = NULL) | element bytes
 //

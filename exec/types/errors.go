@@ -21,6 +21,7 @@ const (
 	CodeDataException             = "22000" // data_exception
 	CodeProtocolViolation         = "08P01" // protocol_violation
 	CodeSyntaxError               = "42601" // syntax_error
+	CodeNullValueNotAllowed       = "22004" // null_value_not_allowed
 )
 
 // Error is a PostgreSQL error raised by a type's input or receive function.

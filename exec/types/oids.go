@@ -80,3 +80,32 @@ const (
 	OidBitArray         Oid = 1561
 	OidVarbitArray      Oid = 1563
 )
+
+// OIDs of the types of the contrib extensions this server has built in
+// (citext, hstore). PostgreSQL gives an extension's types whatever OIDs are
+// free when CREATE EXTENSION runs, at or above 16384; here they must be
+// fixed, and below 16384, where UserCategoryOf does not read category bits
+// into them. They are taken from 8000-9999, the range PostgreSQL keeps for
+// development and never ships an object in.
+const (
+	OidCIText      Oid = 9500
+	OidCITextArray Oid = 9501
+	OidHstore      Oid = 9510
+	OidHstoreArray Oid = 9511
+)
+
+// ExtensionOf returns the extension that defines type oid, one of the
+// extension types above or an array of one, and "" for any other type.
+// pg_type lists them with the built-in types, in pg_catalog, where no
+// dump or catalog query mistakes them for user objects to recreate;
+// information_schema and format_type name them as PostgreSQL does once
+// CREATE EXTENSION has made them in a schema, public by default.
+func ExtensionOf(oid Oid) string {
+	switch oid {
+	case OidCIText, OidCITextArray:
+		return "citext"
+	case OidHstore, OidHstoreArray:
+		return "hstore"
+	}
+	return ""
+}

@@ -81,10 +81,15 @@ type Settings struct {
 	// buffers may hold (0: no limit). Read by exec (its memory.go), not by
 	// this package.
 	MaxQueryMemory int64
+	// TrgmSimilarity, TrgmWordSimilarity and TrgmStrictWordSimilarity
+	// are pg_trgm's similarity_threshold, word_similarity_threshold and
+	// strict_word_similarity_threshold (defaults 0.3, 0.6 and 0.5), which
+	// its %, <% and <<% operators compare with. Read by exec/funcs.
+	TrgmSimilarity, TrgmWordSimilarity, TrgmStrictWordSimilarity float64
 }
 
 // DefaultSettings are PostgreSQL's defaults with TimeZone UTC.
-var DefaultSettings = Settings{ExtraFloatDigits: 1}
+var DefaultSettings = Settings{ExtraFloatDigits: 1, TrgmSimilarity: 0.3, TrgmWordSimilarity: 0.6, TrgmStrictWordSimilarity: 0.5}
 
 func (s *Settings) loc() *time.Location {
 	if s == nil || s.TimeZone == nil {

@@ -159,6 +159,13 @@ var Types = func() []Type {
 		arrayType(OidBitArray, "_bit", OidBit, 'i', 'A', 'b'),
 		base(OidVarbit, "varbit", -1, false, 'V', true, 0, OidVarbitArray, "varbit_in", "varbit_out", "varbit_recv", "varbit_send", 'i', 'x', 'b'),
 		arrayType(OidVarbitArray, "_varbit", OidVarbit, 'i', 'A', 'b'),
+		// contrib's citext: a string type (category S, not preferred)
+		// of text's representation and I/O.
+		base(OidCIText, "citext", -1, false, 'S', false, 0, OidCITextArray, "citextin", "citextout", "citextrecv", "citextsend", 'i', 'x', 'b'),
+		arrayType(OidCITextArray, "_citext", OidCIText, 'i', 'A', 'b'),
+		// contrib's hstore: a user-category type (hstore.go).
+		base(OidHstore, "hstore", -1, false, 'U', false, 0, OidHstoreArray, "hstore_in", "hstore_out", "hstore_recv", "hstore_send", 'i', 'x', 'b'),
+		arrayType(OidHstoreArray, "_hstore", OidHstore, 'i', 'A', 'b'),
 	}
 	t = append(t, rangeTypeRows()...)
 	modio := map[Oid][2]string{

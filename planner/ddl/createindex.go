@@ -20,7 +20,10 @@ import (
 // answers the same equalities) and gin and gist on text search types are
 // kept as ordinary indexes of the same keys, which no @@ uses: PostgreSQL
 // accepts them, and a text search schema must load. So are gist and
-// spgist on range and geometric columns, whose queries (&&, @>) scan.
+// spgist on range and geometric columns, whose queries (&&, @>) scan,
+// pg_trgm's gin_trgm_ops and gist_trgm_ops on text columns, whose
+// queries (%, LIKE) scan (trgmIndexColumn), and gin and gist on hstore
+// (?, @> scan).
 func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 	textSearch := false
 	switch s.AccessMethod {
@@ -78,6 +81,7 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 			ix.Columns = append(ix.Columns, indexColumnOrder(pos, el))
 			names = append(names, el.Name)
 		}
+		trgm := make([]bool, len(ix.Columns))
 		if s.WhereClause != nil {
 			if ix.Where, err = a.IndexPredicate(t, s.WhereClause); err != nil {
 				return "", err
@@ -94,11 +98,28 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 			}
 			ix.Include = append(ix.Include, pos)
 		}
+		for i, c := range ix.Columns {
+			oid := c.ExprType
+			if c.Expr == "" {
+				oid = t.Cols[c.Column].Type.OID
+			}
+			if ok, err := trgmIndexColumn(s.AccessMethod, s.IndexParams[i].GetIndexElem(), oid); err != nil {
+				return "", err
+			} else if ok {
+				trgm[i] = true
+			}
+		}
 		if textSearch {
-			for _, c := range ix.Columns {
+			for i, c := range ix.Columns {
+				if trgm[i] {
+					continue
+				}
 				oid := c.ExprType
 				if c.Expr == "" {
 					oid = t.Cols[c.Column].Type.OID
+				}
+				if exec.KindOf(oid) == exec.KindText || oid == exec.OIDCIText {
+					return "", errNoOpclass(oid, s.AccessMethod)
 				}
 				isRange := exec.KindOf(oid) == exec.KindRange && s.AccessMethod != "gin"
 				if exec.IsGeometric(oid) {
@@ -106,6 +127,9 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 						return "", errNoOpclass(oid, s.AccessMethod)
 					}
 					continue
+				}
+				if oid == exec.OIDHstore && s.AccessMethod != "spgist" {
+					continue // gin_hstore_ops, gist_hstore_ops
 				}
 				if oid != exec.OIDTSVector && oid != exec.OIDTSQuery && !isRange || s.AccessMethod == "spgist" && !isRange {
 					return "", pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
@@ -344,6 +368,32 @@ func geometryOpclass(oid uint32, am string) bool {
 		return oid == exec.OIDPoint || oid == exec.OIDBox || oid == exec.OIDPolygon
 	}
 	return false
+}
+
+// trgmIndexColumn reports whether an index column names pg_trgm's
+// operator class of its access method, gin_trgm_ops or gist_trgm_ops,
+// over a type binary-coercible to text (text, varchar, citext), with
+// PostgreSQL's errors for another method or type. Such a column is kept
+// as an ordinary key of the values, which % and LIKE do not use: their
+// queries scan, and find the same rows.
+func trgmIndexColumn(am string, el *pg.IndexElem, oid uint32) (bool, error) {
+	if len(el.Opclass) == 0 {
+		return false, nil
+	}
+	opclass := el.Opclass[len(el.Opclass)-1].GetString_().GetSval()
+	want := map[string]string{"gin_trgm_ops": "gin", "gist_trgm_ops": "gist"}[opclass]
+	switch {
+	case want == "":
+		return false, nil
+	case want != am:
+		if am == "" {
+			am = "btree"
+		}
+		return false, pgerr.New(pgerr.UndefinedObject, "operator class %q does not exist for access method %q", opclass, am)
+	case oid != exec.OIDText && oid != exec.OIDVarchar && oid != exec.OIDCIText:
+		return false, pgerr.New(pgerr.DatatypeMismatch, "operator class %q does not accept data type %s", opclass, exec.TypeName(oid))
+	}
+	return true, nil
 }
 
 func errNoOpclass(oid uint32, am string) error {

@@ -606,6 +606,8 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 		run = a.dropRules
 	case pg.ObjectType_OBJECT_STATISTIC_EXT:
 		run = a.dropStatistics
+	case pg.ObjectType_OBJECT_EXTENSION:
+		run = a.dropExtensions
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
 	}

@@ -71,6 +71,9 @@ func (c sessionTypes) UserType(oid types.Oid) (*types.UserType, bool) {
 // TypeName names user type oid, or its array type, as format_type does:
 // qualified by its schema when the search path does not find it.
 func (c sessionTypes) TypeName(oid types.Oid) (string, bool) {
+	if ext := types.ExtensionOf(oid); ext != "" {
+		return c.extensionTypeName(ext, oid)
+	}
 	_, array := types.UserCategoryOf(oid)
 	u, ok := c.UserType(oid &^ types.ArrayBit)
 	if !ok {
@@ -85,6 +88,43 @@ func (c sessionTypes) TypeName(oid types.Oid) (string, bool) {
 	}
 	return name, true
 }
+
+// extensionTypeName names type oid of extension ext (citext), as
+// TypeName does: qualified by the schema the extension is installed in
+// (public when it is not installed) when that schema is not on the search
+// path, as in the dumps pg_dump makes with an empty one.
+func (c sessionTypes) extensionTypeName(ext string, oid types.Oid) (string, bool) {
+	t := types.Lookup(oid)
+	if t == nil || c.s.txn == nil {
+		return "", false
+	}
+	name, suffix := t.Name, ""
+	if t.IsArray {
+		name, suffix = types.Lookup(t.Elem).Name, "[]"
+	}
+	schema := "public"
+	if e, ok, err := c.s.txn.Catalog().ExtensionNamed(context.Background(), ext); err == nil && ok {
+		schema = e.Schema
+	}
+	for _, sch := range c.s.SearchPath() {
+		if sch == schema {
+			return name + suffix, true
+		}
+	}
+	return planner.QuoteIdent(schema) + "." + name + suffix, true
+}
+
+// ExtensionInstalled reports whether extension name is installed in the
+// transaction's database (exec.ExtensionCatalog).
+func (c sessionTypes) ExtensionInstalled(name string) bool {
+	if c.s.txn == nil {
+		return false
+	}
+	_, ok, err := c.s.txn.Catalog().ExtensionNamed(context.Background(), name)
+	return ok && err == nil
+}
+
+var _ exec.ExtensionCatalog = sessionTypes{}
 
 // typeVisible reports whether the unqualified name finds the type of
 // schema.name: schema is the first on the search path with a type (or

@@ -29,6 +29,9 @@ func (s *Session) settings() *exec.Settings {
 	st.XMLDocument = s.vars["xmloption"] == "document"
 	st.Replica = s.vars["session_replication_role"] == "replica"
 	st.XMLBinaryHex = s.vars["xmlbinary"] == "hex"
+	st.TrgmSimilarity = trgmThreshold(s.vars["pg_trgm.similarity_threshold"], st.TrgmSimilarity)
+	st.TrgmWordSimilarity = trgmThreshold(s.vars["pg_trgm.word_similarity_threshold"], st.TrgmWordSimilarity)
+	st.TrgmStrictWordSimilarity = trgmThreshold(s.vars["pg_trgm.strict_word_similarity_threshold"], st.TrgmStrictWordSimilarity)
 	st.Types = sessionTypes{s}
 	if tx := s.txn; tx != nil {
 		start := tx.StartTime
@@ -140,6 +143,9 @@ func posixOffsetZone(v string) (*time.Location, bool) {
 func (s *Session) checkSetting(name, value string) (string, error) {
 	bad := func(param string) error {
 		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", param, value)
+	}
+	if v, ok, err := checkTrgmSetting(name, value); ok {
+		return v, err
 	}
 	switch name {
 	case "datestyle":

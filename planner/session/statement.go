@@ -551,6 +551,9 @@ func (s *Session) set(ctx context.Context, vs *pg.VariableSetStmt) (string, erro
 		if !strings.Contains(name, ".") {
 			return "", pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", vs.Name)
 		}
+		if err := checkTrgmName(name); err != nil {
+			return "", err
+		}
 	}
 	value, err := s.checkSetting(name, value)
 	if err != nil {
