@@ -88,7 +88,11 @@ func (p *IndexScan) Open(env *Env) (Rows, error) {
 			return nil, pgerr.New(pgerr.UndefinedObject, "index %q of relation %q does not exist", p.Index, t.Def.Name)
 		}
 		for _, c := range ix.Columns {
-			cols = append(cols, keyCol{t.Cols[c.Column].Type, IndexOrder(c)})
+			typ := T{OID: c.ExprType, Typmod: c.ExprTypmod} // an expression's
+			if c.Expr == "" {
+				typ = t.Cols[c.Column].Type
+			}
+			cols = append(cols, keyCol{typ, IndexOrder(c)})
 		}
 	}
 	if len(p.Eq) > len(cols) || (len(p.Eq) == len(cols) && len(p.Lower)+len(p.Upper) > 0) {

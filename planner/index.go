@@ -30,12 +30,63 @@ func (a *analyzer) scanWhere(scan *exec.Scan, pred exec.Expr) exec.Plan {
 		scan.Table.Filters(andParts(pred, nil))
 	}
 	if t := scan.Table; t.Virtual == nil && scan.Lower == nil && scan.Upper == nil {
-		if p := chooseIndex(t, andParts(pred, nil)); p != nil {
+		preds := andParts(pred, nil)
+		p := chooseIndex(t, preds)
+		if x := a.chooseExprIndex(t, preds); x != nil && (p == nil || len(p.Eq) == 0 && len(x.Eq) > 0) {
+			p = x
+		}
+		if p != nil {
 			p.Cols = scan.Cols
 			in = p
 		}
 	}
 	return &exec.Filter{In: in, Pred: pred}
+}
+
+// chooseExprIndex returns an IndexScan of an index of t whose leading key
+// is an expression (CREATE INDEX ON users (lower(email))) for the
+// conditions among preds that compare that expression with a value, nil
+// when none does. Partial indexes are left out.
+func (a *analyzer) chooseExprIndex(t *exec.Table, preds []exec.Expr) *exec.IndexScan {
+	var best *exec.IndexScan
+	for i := range t.Def.Indexes {
+		ix := &t.Def.Indexes[i]
+		if ix.Where != "" || len(ix.Columns) == 0 || ix.Columns[0].Expr == "" {
+			continue
+		}
+		ie, err := a.indexEval(t, ix)
+		if err != nil || ie.Exprs[0] == nil {
+			continue
+		}
+		// The expression stands as a column of its own, numbered past the
+		// table's, for buildScan.
+		exprCol := len(t.Cols)
+		var conds []keyCond
+		for _, p := range preds {
+			c, ok := p.(*exec.Call)
+			if !ok || len(c.Args) != 2 {
+				continue
+			}
+			op, ok := flipped[c.Name]
+			if !ok {
+				continue
+			}
+			for side, v := range []exec.Expr{c.Args[1], c.Args[0]} {
+				x := c.Args[side]
+				if exprEqual(x, ie.Exprs[0]) && rowFree(v) && exec.KeyCompatible(x.Type(), v.Type()) {
+					name := c.Name
+					if side == 1 {
+						name = op
+					}
+					conds = append(conds, keyCond{col: exprCol, op: name, vals: []exec.Expr{v}})
+				}
+			}
+		}
+		if scan := buildScan(t, ix.Name, []int{exprCol}, conds); scan != nil && (best == nil || len(scan.Eq) > len(best.Eq)) {
+			best = scan
+		}
+	}
+	return best
 }
 
 // andParts appends the AND-ed parts of e to out.

@@ -36,6 +36,11 @@ func FuzzSQL(f *testing.F) {
 		f.Fatal(err)
 	}
 	defer func() { conn.Close(context.Background()) }()
+	// The built-in extensions' functions are in pg_proc once installed.
+	if _, err := conn.Exec(ctx, `CREATE EXTENSION citext; CREATE EXTENSION hstore; CREATE EXTENSION pg_trgm;
+		CREATE EXTENSION pgcrypto; CREATE EXTENSION "uuid-ossp"`).ReadAll(); err != nil {
+		f.Fatal(err)
+	}
 	seeds := fuzzSeeds(f, ctx, conn)
 	for _, seed := range seeds {
 		f.Add(seed)
@@ -139,6 +144,8 @@ var fuzzEdges = map[string][]string{
 	"lseg":                        {"[(0,0),(0,0)]"},
 	"xml":                         {"<a/>", ""},
 	"record":                      {"()"},
+	"citext":                      {"", "A", "ÿ€", "%_"},
+	"hstore":                      {"", `"a"=>"1", "b"=>NULL`, `a=>b, a=>c`},
 }
 
 // fuzzPolymorphic are concrete expressions that stand for a polymorphic

@@ -365,8 +365,20 @@ func (s *Snapshot) TriggerDef(t *versioning.Table, tr *versioning.Trigger, prett
 }
 
 func pgProc(s *Snapshot) ([]exec.Row, error) {
+	exts, err := installedExtensions(s)
+	if err != nil {
+		return nil, err
+	}
+	installed := map[string]bool{}
+	for _, e := range exts {
+		installed[e.Name] = true
+	}
 	var out []exec.Row
-	eachBuiltinProc(func(oid uint32, p BuiltinProc) { out = append(out, builtinProcRow(oid, p)) })
+	eachBuiltinProc(func(oid uint32, p BuiltinProc) {
+		if ext := procExtension(p.Func); ext == "" || installed[ext] {
+			out = append(out, builtinProcRow(oid, p))
+		}
+	})
 	fs, err := s.Functions()
 	if err != nil {
 		return nil, err
@@ -375,6 +387,24 @@ func pgProc(s *Snapshot) ([]exec.Row, error) {
 		out = append(out, userProcRow(s, f))
 	}
 	return out, nil
+}
+
+// procExtension is the extension whose script defines a built-in
+// overload, "" for the core's: pg_proc lists an extension's functions only
+// where it is installed, as PostgreSQL's, whose pg_proc has them only
+// then. It is the overload's Extension, or the extension of a type among
+// its arguments or result (citext's, hstore's), which resolution lets be
+// used regardless.
+func procExtension(f *exec.Func) string {
+	if f.Extension != "" {
+		return f.Extension
+	}
+	for _, t := range append([]uint32{f.Ret}, f.Args...) {
+		if ext := types.ExtensionOf(types.Oid(t)); ext != "" {
+			return ext
+		}
+	}
+	return ""
 }
 
 // userProcRow is a user function's pg_proc row.
