@@ -1,0 +1,76 @@
+package regress
+
+import (
+	osexec "os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/prollypg/prollypg/regress/internal/testserver"
+)
+
+// The ORMs applications are written with, each running an application of
+// testdata/orm against a fresh server and against PostgreSQL 15 (its
+// reference cluster, testserver.StartPostgres): the migrations, then the
+// queries a typical app makes, whose printed results must be the same on
+// both, line by line. A test is skipped when the ORM or PostgreSQL is not
+// installed; .ci/run installs them.
+
+// ormDiff runs script against both servers (args, then host, port and
+// database name) and compares what it prints.
+func ormDiff(t *testing.T, script string, args ...string) {
+	t.Helper()
+	ref := testserver.StartPostgres(t)
+	srv := testserver.Start(t)
+	run := func(host string, port int) string {
+		cmd := osexec.Command(args[0], append(args[1:], script, host, strconv.Itoa(port), "postgres")...)
+		cmd.Dir = filepath.Dir(script)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s against %s:%d: %v\n%s", script, host, port, err, out)
+		}
+		return string(out)
+	}
+	want := run(ref.Host, ref.Port)
+	got := run(srv.Host, srv.Port)
+	if got == want {
+		return
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range max(len(gl), len(wl)) {
+		g, w := "", ""
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			t.Errorf("line %d:\n got %s\nwant %s", i+1, g, w)
+		}
+	}
+}
+
+// TestDjango runs a Django 3.2 shop (Debian's python3-django): Django's
+// migrations of its own apps and of the shop's models (foreign keys, a
+// many-to-many, unique_together, a descending index, JSONField), then
+// users and groups, bulk creation, select_related, prefetch_related (IN
+// lists), annotations and aggregates, Exists and Subquery, JSON lookups,
+// F-expression updates, get_or_create, savepoints, cascading deletes,
+// select_for_update, and what makemigrations --check and inspectdb read
+// from the catalog.
+func TestDjango(t *testing.T) {
+	python := "/usr/bin/python3"
+	if err := osexec.Command(python, "-c", "import django, psycopg2").Run(); err != nil {
+		t.Skip("Django not installed (apt-get install python3-django python3-psycopg2)")
+	}
+	if err := testserver.CanStartPostgres(); err != nil {
+		t.Skip(err)
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "orm", "django", "shopcheck.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ormDiff(t, script, python, "-B")
+}
