@@ -309,6 +309,10 @@ func (d *deparser) constant(c *pg.A_Const, want exec.T, implicit bool) string {
 		if _, err := strconv.ParseInt(f, 10, 64); err == nil {
 			return d.castShown("'"+f+"'::bigint", exec.TInt8, want, implicit, false)
 		}
+		if nd, err := exec.ParseText(exec.TNumeric, f, d.settings); err == nil {
+			// PostgreSQL prints the constant's value: 1e3 is 1000.
+			f = string(exec.AppendText(nil, exec.TNumeric, nd, d.settings))
+		}
 		if f != "" && f[0] >= '0' && f[0] <= '9' && strings.ContainsAny(f, ".eE") {
 			return d.castShown(f, exec.TNumeric, want, implicit, true)
 		}
@@ -336,6 +340,7 @@ func (d *deparser) constant(c *pg.A_Const, want exec.T, implicit bool) string {
 				// coercion applied to it, not shown.
 				if nd, err := exec.ParseText(exec.TNumeric, c.GetSval().Sval, d.settings); err == nil {
 					bare = string(exec.AppendText(nil, exec.TNumeric, nd, d.settings))
+					v = bare // quoted below: '0'::numeric
 				}
 			}
 			switch {
@@ -343,8 +348,10 @@ func (d *deparser) constant(c *pg.A_Const, want exec.T, implicit bool) string {
 				return "true"
 			case t.OID == exec.OIDBool:
 				return "false"
-			case (t.OID == exec.OIDInt4 || t.OID == exec.OIDNumeric) && bare != "" && bare[0] >= '0' && bare[0] <= '9' &&
-				strings.Trim(bare, "0123456789.eE+-") == "":
+			case (t.OID == exec.OIDInt4 || t.OID == exec.OIDNumeric && strings.ContainsAny(bare, ".eE")) &&
+				bare != "" && bare[0] >= '0' && bare[0] <= '9' && strings.Trim(bare, "0123456789.eE+-") == "":
+				// A numeric without a point or exponent would read back as
+				// an integer: PostgreSQL labels it ('0'::numeric).
 				return bare
 			}
 		}

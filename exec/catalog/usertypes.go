@@ -230,16 +230,19 @@ func pgEnum(s *Snapshot) ([]exec.Row, error) {
 			continue
 		}
 		oid := TypeOID(t)
-		for _, l := range t.Labels {
-			out = append(out, exec.Row{dOID(EnumLabelOID(t, l.Label)), dOID(oid), exec.DFloat(l.Sort), dText(l.Label)})
+		for i, l := range t.Labels {
+			out = append(out, exec.Row{dOID(EnumLabelOID(t, i)), dOID(oid), exec.DFloat(l.Sort), dText(l.Label)})
 		}
 	}
 	return out, nil
 }
 
-// EnumLabelOID returns the OID of one label of enum t (pg_enum.oid).
-func EnumLabelOID(t *versioning.Type, label string) uint32 {
-	return exec.ObjectOID(kindEnumLabel, t.Schema, t.Name+"\x00"+label)
+// EnumLabelOID returns the OID of label i of enum t (pg_enum.oid): the
+// labels' OIDs follow one another in their sort order, as PostgreSQL's
+// follow the order CREATE TYPE lists them in, which tools read them back
+// by (SQLAlchemy's reflection orders pg_enum by oid).
+func EnumLabelOID(t *versioning.Type, i int) uint32 {
+	return exec.ObjectOID(kindEnumLabel, t.Schema, t.Name) + uint32(i)
 }
 
 // DomainConstraints returns the CHECK constraints of the database's
