@@ -525,7 +525,7 @@ func (r *hashJoinRows) buildShared() error {
 		r.inputs[0] = in
 	}
 	if built {
-		return nil
+		return r.lookUpProbeSide()
 	}
 	var rows []Row
 	read := false // rows hold the whole shared input
@@ -566,7 +566,43 @@ func (r *hashJoinRows) buildShared() error {
 		return err
 	}
 	r.env.share(r.p, &hashBuild{table: r.table, built: r.built, nullKeyed: r.nullKeyed})
-	return nil
+	return r.lookUpProbeSide()
+}
+
+// lookUpProbeSide decides, once a Shared join's table is there, whether to
+// look up the rows of the other input that match the table's few rows
+// instead of reading it (its LeftLookup or RightLookup): when the table
+// holds at most maxLookupDrivers rows and the other input goes on past
+// lookupRatio times as many, as tryLookup decides for an unshared join.
+func (r *hashJoinRows) lookUpProbeSide() error {
+	lookup, kept, probeAt := r.p.LeftLookup, r.p.Kind.KeepsLeft(), 0
+	if r.buildLeft {
+		lookup, kept, probeAt = r.p.RightLookup, r.p.Kind.KeepsRight(), 1
+	}
+	n := len(r.built) + len(r.nullKeyed)
+	if lookup == nil || kept || r.probe == nil || n > maxLookupDrivers {
+		return nil
+	}
+	for len(r.pending) <= lookupRatio*n+lookupSlack {
+		row, err := r.probe.Next()
+		if err != nil {
+			return err
+		}
+		if row == nil {
+			r.probe = nil // it ended: hash as usual
+			return nil
+		}
+		if err := r.env.hold(row); err != nil {
+			return err
+		}
+		r.pending = append(r.pending, slices.Clone(row))
+	}
+	err := r.inputs[probeAt].Close()
+	r.inputs[probeAt], r.probe, r.pending = nil, nil, nil
+	r.lookup, r.lookupLeft = lookup, probeAt == 0
+	r.drivers = append(slices.Clip(r.built), r.nullKeyed...)
+	r.pkey = make([]Datum, len(r.p.LeftKeys))
+	return err
 }
 
 // readUpTo reads at most n rows of in, each its own copy counted against

@@ -148,6 +148,24 @@ func TestSharedHashJoinLooksUp(t *testing.T) {
 	if _, ok := env.shared(p); !ok || lookup.opens != 0 || scan.opens != 1 {
 		t.Errorf("small shared: table kept %v, %d lookups, %d scans; want it kept after one scan", ok, lookup.opens, scan.opens)
 	}
+
+	// A small shared input and a large other one (an outer join's side
+	// that a WHERE condition narrowed): the table's rows drive lookups in
+	// the other input instead of a read of it.
+	scan, lookup = bigRight(5000)
+	left := &countingPlan{Plan: &Project{In: scan.Plan, Exprs: []Expr{col(0), col(1)}, Cols: scan.Plan.Columns()}}
+	leftLookup := &countingPlan{Plan: &Project{In: lookup.Plan, Exprs: []Expr{col(0), col(1)}, Cols: scan.Plan.Columns()}}
+	p = &HashJoin{Left: left, Right: values([]any{7, 70}, []any{nil, 1}), Kind: RightJoin, LeftKeys: []Expr{col(0)}, RightKeys: []Expr{col(2)},
+		Shared: SharedRight, LeftLookup: leftLookup}
+	env = testEnv()
+	for i := 0; i < 2; i++ {
+		if got := rowsOf(t, env.child(nil), p); !slices.Equal(got, []string{"7,700,7,70", "NULL,NULL,NULL,1"}) {
+			t.Fatalf("small shared, large probe side, open %d: %v", i, got)
+		}
+	}
+	if leftLookup.opens != 2 || left.rows > 2*(lookupRatio*2+lookupSlack+1) {
+		t.Errorf("small shared, large probe side: %d lookups, %d rows read; want 2 lookups and few rows", leftLookup.opens, left.rows)
+	}
 }
 
 // TestHashLookupProbesIndexFirst checks that a HashLookup (a correlated

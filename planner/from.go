@@ -912,6 +912,7 @@ func readsOuter(e exec.Expr) bool {
 // them), and the rest are returned, for above the join.
 func (a *analyzer) planJoin(it *fromItem, where []*pg.Node, virtual []*nsItem) (exec.Plan, []*pg.Node, error) {
 	corr := it.corr
+	kind := a.reducedJoinKind(it, where, corr, virtual)
 	lunits, lconds := flatten([]*fromItem{it.left})
 	runits, rconds := flatten([]*fromItem{it.right})
 	lw := it.left.width
@@ -934,9 +935,9 @@ func (a *analyzer) planJoin(it *fromItem, where []*pg.Node, virtual []*nsItem) (
 			return nil, nil, err
 		}
 		switch {
-		case onL && !onR && !it.kind.KeepsLeft():
+		case onL && !onR && !kind.KeepsLeft():
 			lpush = append(lpush, n)
-		case onR && !onL && !it.kind.KeepsRight() && !it.right.lateral:
+		case onR && !onL && !kind.KeepsRight() && !it.right.lateral:
 			rpush = append(rpush, n)
 		default:
 			here = append(here, n)
@@ -944,7 +945,7 @@ func (a *analyzer) planJoin(it *fromItem, where []*pg.Node, virtual []*nsItem) (
 	}
 	var above []*pg.Node
 	for _, n := range where {
-		switch a.whereSide(it, n, corr, virtual) {
+		switch a.whereSide(it, kind, n, corr, virtual) {
 		case 0:
 			lpush = append(lpush, n)
 		case 1:
@@ -982,7 +983,7 @@ func (a *analyzer) planJoin(it *fromItem, where []*pg.Node, virtual []*nsItem) (
 		keys = append(keys, [2]exec.Expr{l, r})
 	}
 	right := &joinUnit{item: it.right, plan: rp, invariant: rinv}
-	p, err := a.joinStep(lp, linv, right, it.kind, here, sc, rset, keys)
+	p, err := a.joinStep(lp, linv, right, kind, here, sc, rset, keys)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1001,6 +1002,62 @@ func (a *analyzer) planJoin(it *fromItem, where []*pg.Node, virtual []*nsItem) (
 	return p, above, nil
 }
 
+// reducedJoinKind is the kind of join it under the enclosing query's WHERE
+// conditions where (over its items, and virtual): a LEFT JOIN is an inner
+// one when a condition is never true of a row whose right side is padded
+// with NULLs (r.x = 5, r.x IS NOT NULL), and a RIGHT JOIN likewise, as
+// PostgreSQL's reduce_outer_joins finds: its padded rows would all be
+// dropped, and an inner join lets the conditions go down to both sides.
+func (a *analyzer) reducedJoinKind(it *fromItem, where []*pg.Node, corr *correlation, virtual []*nsItem) exec.JoinKind {
+	lw, rw := it.left.width, it.right.width
+	lo, hi := lw, lw+rw // the columns the join pads
+	switch it.kind {
+	case exec.LeftJoin:
+	case exec.RightJoin:
+		lo, hi = 0, lw
+	default:
+		return it.kind
+	}
+	sc := &scope{items: append(slices.Clone(it.items), virtual...), corr: corr}
+	for _, n := range where {
+		if e, err := a.condition(n, sc, "WHERE", "argument of WHERE"); err == nil && rejectsNulls(e, lo, hi) {
+			return exec.InnerJoin
+		}
+	}
+	return it.kind
+}
+
+// rejectsNulls reports whether condition e is false or NULL for every row
+// whose columns lo..hi-1 are all NULL: a strict call (a comparison) of an
+// expression NULL then, IS NOT NULL of one, an AND with such a part, an OR
+// of such parts.
+func rejectsNulls(e exec.Expr, lo, hi int) bool {
+	switch x := e.(type) {
+	case *exec.Call:
+		return x.Strict && slices.ContainsFunc(x.Args, func(a exec.Expr) bool { return nullWhenPadded(a, lo, hi) })
+	case *exec.IsNull:
+		return x.Not && nullWhenPadded(x.E, lo, hi)
+	case *exec.BoolOp:
+		if x.Or {
+			return len(x.Args) > 0 && !slices.ContainsFunc(x.Args, func(a exec.Expr) bool { return !rejectsNulls(a, lo, hi) })
+		}
+		return slices.ContainsFunc(x.Args, func(a exec.Expr) bool { return rejectsNulls(a, lo, hi) })
+	}
+	return false
+}
+
+// nullWhenPadded reports whether e is NULL when columns lo..hi-1 are: one
+// of them, or a strict call of such an expression.
+func nullWhenPadded(e exec.Expr, lo, hi int) bool {
+	switch x := e.(type) {
+	case *exec.ColRef:
+		return x.Idx >= lo && x.Idx < hi
+	case *exec.Call:
+		return x.Strict && slices.ContainsFunc(x.Args, func(a exec.Expr) bool { return nullWhenPadded(a, lo, hi) })
+	}
+	return false
+}
+
 // whereSide reports which input of join it a condition n of the enclosing
 // query's WHERE (over the join's items, and virtual) can be checked on
 // instead of the joined rows: 0 for the left, 1 for the right, -1 for
@@ -1008,7 +1065,7 @@ func (a *analyzer) planJoin(it *fromItem, where []*pg.Node, virtual []*nsItem) (
 // never pads that side with NULLs for a row of the other (which would
 // make the condition see NULLs above the join), and names resolve the
 // same in that side alone.
-func (a *analyzer) whereSide(it *fromItem, n *pg.Node, corr *correlation, virtual []*nsItem) int {
+func (a *analyzer) whereSide(it *fromItem, kind exec.JoinKind, n *pg.Node, corr *correlation, virtual []*nsItem) int {
 	e, err := a.condition(n, &scope{items: append(slices.Clone(it.items), virtual...), corr: corr}, "WHERE", "argument of WHERE")
 	if err != nil {
 		return -1 // reported when the condition is planned above the join
@@ -1027,9 +1084,9 @@ func (a *analyzer) whereSide(it *fromItem, n *pg.Node, corr *correlation, virtua
 	}
 	side, items := -1, []*nsItem(nil)
 	switch {
-	case readsOnly(0, lw) && !it.kind.KeepsRight():
+	case readsOnly(0, lw) && !kind.KeepsRight():
 		side, items = 0, it.left.items
-	case readsOnly(lw, lw+rw) && !it.kind.KeepsLeft() && !it.right.lateral:
+	case readsOnly(lw, lw+rw) && !kind.KeepsLeft() && !it.right.lateral:
 		side, items = 1, it.right.items
 	default:
 		return -1

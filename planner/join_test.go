@@ -15,8 +15,9 @@ import (
 // reads: a join that read the large table whole would read as many as a
 // scan of it. It covers inner joins in either order, a secondary index,
 // USING and LEFT JOIN with the WHERE condition on the side they keep
-// (checked before the join, planJoin), and a LEFT JOIN inside a
-// correlated subquery.
+// (checked before the join, planJoin), a LEFT JOIN that a WHERE condition
+// on its padded side makes inner, and a LEFT JOIN inside a correlated
+// subquery.
 func TestJoinLooksUpFewRows(t *testing.T) {
 	db := enginetest.Open(t)
 	loadAccounts(t, db, 20000)
@@ -39,6 +40,8 @@ func TestJoinLooksUpFewRows(t *testing.T) {
 		{"SELECT a.id, x.id FROM acct a JOIN xfer x ON x.acct = a.id WHERE a.id = 36", []string{"36 | 5"}},
 		{"SELECT id, name, amount FROM acct JOIN xfer USING (id) WHERE acct.id = 9", []string{"9 | name00009 | 9"}},
 		{"SELECT x.id, a.id FROM xfer x LEFT JOIN acct a ON a.id = x.acct + 100000 WHERE x.id = 7", []string{"7 | NULL"}},
+		// A LEFT JOIN whose WHERE drops its padded rows is an inner one.
+		{"SELECT x.id, a.name FROM xfer x LEFT JOIN acct a ON a.id = x.acct WHERE a.id = 36", []string{"5 | name00036"}},
 		{"SELECT a.id, (SELECT count(*) FROM xfer x LEFT JOIN acct b ON b.id = x.acct WHERE x.acct = a.id) FROM acct a WHERE a.id = 36",
 			[]string{"36 | 1"}},
 	})
