@@ -68,9 +68,18 @@ func (g *grouping) plan(in exec.Plan) exec.Plan {
 		cols = append(cols, exec.ResultColumn{Name: "?set?", T: exec.TInt4})
 	}
 	if len(g.keys) == 0 && g.sets == nil {
+		if scan, ok := in.(*exec.Scan); ok && len(g.aggs) == 1 && isCountStar(g.aggs[0]) &&
+			scan.Lower == nil && scan.Upper == nil && scan.Layout == nil && scan.Table.Virtual == nil {
+			return &exec.TableCount{Scan: scan, Cols: cols} // the tree's count, not its rows
+		}
 		in = g.extremeFirst(in)
 	}
 	return &exec.Aggregate{In: in, Keys: g.keys, Aggs: g.aggs, Sets: g.sets, Cols: cols}
+}
+
+// isCountStar reports whether c is count(*), or count of no arguments.
+func isCountStar(c *exec.AggCall) bool {
+	return c.Func.Name == "count" && len(c.Args) == 0 && !c.Distinct && c.Filter == nil && len(c.Order) == 0 && c.StateFrom == 0
 }
 
 // extremeFirst returns, for an aggregation without groups whose every

@@ -49,9 +49,10 @@ func TestJoinLooksUpFewRows(t *testing.T) {
 
 // TestOrderByReadsIndexOrder proves that ORDER BY ... LIMIT on the
 // primary key or an index reads a few rows in the index's order (forward
-// or backward) instead of sorting the table, and so do min and max, and a
-// scalar subquery bounds an index scan, by counting the chunks each
-// statement reads against a scan of the whole table.
+// or backward) instead of sorting the table, and so do min and max, a
+// table's count(*) reads its tree's counts, and a scalar subquery bounds
+// an index scan, by counting the chunks each statement reads against a
+// scan of the whole table.
 func TestOrderByReadsIndexOrder(t *testing.T) {
 	db := enginetest.Open(t)
 	loadAccounts(t, db, 20000)
@@ -63,6 +64,7 @@ func TestOrderByReadsIndexOrder(t *testing.T) {
 		{"SELECT id, balance FROM acct WHERE branch = 7 ORDER BY balance DESC LIMIT 2", []string{"19907 | 199070", "19807 | 198070"}},
 		{"SELECT id FROM acct ORDER BY branch, balance LIMIT 2", []string{"100", "200"}},
 		{"SELECT max(id) FROM acct", []string{"20000"}},
+		{"SELECT count(*) FROM acct", []string{"20000"}},
 		{"SELECT min(balance) FROM acct WHERE branch = 3", []string{"30"}},
 		{"SELECT name FROM acct WHERE id = (SELECT max(id) - 0 FROM acct)", []string{"name20000"}},
 	})

@@ -70,7 +70,8 @@ func openBig(tb testing.TB) *enginetest.DB {
 
 const (
 	bigDiff = "SELECT count(*) FROM dolt_diff('HEAD~', 'HEAD', 'big')"
-	bigScan = "SELECT count(*) FROM big"
+	// A scan of every row: count(*) alone reads the tree's counts.
+	bigScan = "SELECT count(*) FROM big WHERE v IS NOT NULL"
 )
 
 // TestDiffReadsTheChange checks that diffing two commits that differ in
