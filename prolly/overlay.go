@@ -104,16 +104,16 @@ func (m Map) deferredEdit(key []byte) (*Edit, bool) {
 	return nil, false
 }
 
-// deferredCount is Count for a map with deferred edits: the tree's count
-// corrected by each edit's effect, which looks the edit's key up.
-func (m Map) deferredCount() uint64 {
+// CountExact is Count, with the error of a lookup that the correction of
+// a map with deferred edits makes: Count can only estimate when one fails.
+func (m Map) CountExact(ctx context.Context) (uint64, error) {
 	n := int64(m.root.treeCount())
 	base := m
 	base.ov = nil
 	for i := range m.ov {
-		in, err := base.Has(context.Background(), m.ov[i].Key)
+		in, err := base.Has(ctx, m.ov[i].Key)
 		if err != nil {
-			continue // an estimate: Count has no error to report
+			return 0, err
 		}
 		switch {
 		case in && m.ov[i].Delete:
@@ -122,7 +122,19 @@ func (m Map) deferredCount() uint64 {
 			n++
 		}
 	}
-	return uint64(max(n, 0))
+	return uint64(max(n, 0)), nil
+}
+
+// deferredCount is Count for a map with deferred edits: the tree's count
+// corrected by each edit's effect, which looks the edit's key up; when a
+// lookup fails, the tree's count is the estimate (Count has no error to
+// report; CountExact does).
+func (m Map) deferredCount() uint64 {
+	n, err := m.CountExact(context.Background())
+	if err != nil {
+		return m.root.treeCount()
+	}
+	return n
 }
 
 // Iteration over a map with deferred edits merges the tree's cursor with a

@@ -83,8 +83,8 @@ func TestDeferredReadsAsApplied(t *testing.T) {
 
 func compareMaps(t *testing.T, ctx context.Context, rng *rand.Rand, got, want Map, keys int, key func(int) []byte) {
 	t.Helper()
-	if got.Count() != want.Count() {
-		t.Fatalf("Count %d, want %d", got.Count(), want.Count())
+	if n, err := got.CountExact(ctx); got.Count() != want.Count() || n != want.Count() || err != nil {
+		t.Fatalf("Count %d, CountExact %d, %v; want %d", got.Count(), n, err, want.Count())
 	}
 	for i := 0; i < keys; i++ {
 		for _, k := range [][]byte{key(i), append(key(i), 0)} { // present or absent keys
