@@ -1,7 +1,8 @@
 package exec
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 )
@@ -158,14 +159,7 @@ func LookupAgg(name string, args []T) (*AggFunc, []T, error) {
 
 // AggNames returns the names of the built-in aggregates, sorted: pg_proc
 // lists them.
-func AggNames() []string {
-	out := make([]string, 0, len(aggFuncs))
-	for name := range aggFuncs {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
-}
+func AggNames() []string { return slices.Sorted(maps.Keys(aggFuncs)) }
 
 // AggOverloads returns the overloads of the built-in aggregate name, in
 // the order they were registered (which fixes their pg_proc OIDs). Read

@@ -124,10 +124,14 @@ type BoolOp struct {
 // PostgreSQL's MIN_ARRAY_SIZE_FOR_HASHED_SAOP.
 const inSetMin = 9
 
-// inSet is the set of an IN list's values, for one execution.
+// inSet is the set of an IN list's values, for one execution; key and buf
+// are the probe's scratch space, reused from row to row (an execution
+// evaluates on one goroutine).
 type inSet struct {
 	table   *keyTable
 	hasNull bool // a NULL value: x IN (...) is NULL rather than false
+	key     [1]Datum
+	buf     []byte
 }
 
 func (e *BoolOp) Eval(env *Env, row Row) (Datum, error) {
@@ -163,7 +167,6 @@ func (e *BoolOp) evalIn(env *Env, row Row) (Datum, error) {
 		s = v.(*inSet)
 	} else {
 		s = &inSet{table: newKeyTable(1)}
-		var buf []byte
 		for _, a := range e.Args {
 			d, err := a.(*Call).Args[1].Eval(env, nil)
 			if err != nil {
@@ -174,9 +177,9 @@ func (e *BoolOp) evalIn(env *Env, row Row) (Datum, error) {
 				continue
 			}
 			var h uint64
-			key := []Datum{d}
-			h, buf = hashDatums(buf, key)
-			s.table.add(h, key)
+			s.key[0] = d
+			h, s.buf = hashDatums(s.buf, s.key[:])
+			s.table.add(h, s.key[:]) // copies the key
 		}
 		env.share(e, s)
 	}
@@ -184,10 +187,11 @@ func (e *BoolOp) evalIn(env *Env, row Row) (Datum, error) {
 	if err != nil || x.IsNull() {
 		return Null, err
 	}
-	key := [1]Datum{x}
-	h, _ := hashDatums(nil, key[:])
+	var h uint64
+	s.key[0] = x
+	h, s.buf = hashDatums(s.buf, s.key[:])
 	switch {
-	case s.table.first(h, key[:]) >= 0:
+	case s.table.first(h, s.key[:]) >= 0:
 		return DBool(true), nil
 	case s.hasNull:
 		return Null, nil

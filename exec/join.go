@@ -370,29 +370,38 @@ func (r *hashJoinRows) build() error {
 // hashes as usual.
 func (r *hashJoinRows) tryLookup(ended int, bufs *[2][]Row) (looking, otherEnded bool, err error) {
 	other := ended ^ 1
-	lookup, kept := r.p.RightLookup, r.p.Kind.KeepsRight()
-	if other == 0 {
-		lookup, kept = r.p.LeftLookup, r.p.Kind.KeepsLeft()
-	}
-	if lookup == nil || kept || len(bufs[ended]) > maxLookupDrivers {
+	lookup := r.p.lookupOf(other == 0)
+	if lookup == nil || len(bufs[ended]) > maxLookupDrivers {
 		return false, false, nil
 	}
-	for len(bufs[other]) <= lookupRatio*len(bufs[ended])+lookupSlack {
-		row, err := r.inputs[other].Next()
-		if err != nil || row == nil {
-			return false, row == nil, err
-		}
-		if err := r.env.hold(row); err != nil {
-			return false, false, err
-		}
-		bufs[other] = append(bufs[other], slices.Clone(row))
+	if bufs[other], otherEnded, err = readOn(r.env, r.inputs[other], bufs[other], lookupRatio*len(bufs[ended])+lookupSlack+1); otherEnded || err != nil {
+		return false, otherEnded, err
 	}
 	err = r.inputs[other].Close()
 	r.inputs[other] = nil
-	r.lookup, r.lookupLeft, r.drivers = lookup, other == 0, bufs[ended]
+	r.startLookup(lookup, other == 0, bufs[ended])
+	return true, false, err
+}
+
+// lookupOf returns the lookup plan of the left input (left) or the right
+// one, nil when it has none or the join keeps its unmatched rows, which
+// only reading it whole finds.
+func (p *HashJoin) lookupOf(left bool) Plan {
+	if left && !p.Kind.KeepsLeft() {
+		return p.LeftLookup
+	}
+	if !left && !p.Kind.KeepsRight() {
+		return p.RightLookup
+	}
+	return nil
+}
+
+// startLookup makes the join look up, through lookup, the rows of the left
+// input (left) or the right one that match each of drivers.
+func (r *hashJoinRows) startLookup(lookup Plan, left bool, drivers []Row) {
+	r.lookup, r.lookupLeft, r.drivers = lookup, left, drivers
 	r.pkey = make([]Datum, len(r.p.LeftKeys))
 	r.cur = -1
-	return true, false, err
 }
 
 // nextLookup is Next when looking up (tryLookup): the rows of the looked
@@ -503,11 +512,10 @@ func (r *hashJoinRows) placeLookup(driver, found Row) Row {
 func (r *hashJoinRows) buildShared() error {
 	r.buildLeft = r.p.Shared == SharedLeft
 	build, probe := r.p.Right, r.p.Left
-	lookup, kept := r.p.RightLookup, r.p.Kind.KeepsRight()
 	if r.buildLeft {
 		build, probe = probe, build
-		lookup, kept = r.p.LeftLookup, r.p.Kind.KeepsLeft()
 	}
+	lookup := r.p.lookupOf(r.buildLeft)
 	v, built := r.env.shared(r.p)
 	if built {
 		b := v.(*hashBuild)
@@ -529,8 +537,8 @@ func (r *hashJoinRows) buildShared() error {
 	}
 	var rows []Row
 	read := false // rows hold the whole shared input
-	if lookup != nil && !kept {
-		drivers, ended, err := readUpTo(r.env, in, maxLookupDrivers+1)
+	if lookup != nil {
+		drivers, ended, err := readOn(r.env, in, nil, maxLookupDrivers+1)
 		if err != nil {
 			return err
 		}
@@ -542,7 +550,7 @@ func (r *hashJoinRows) buildShared() error {
 				return err
 			}
 			var bEnded bool
-			rows, bEnded, err = readUpTo(r.env, bin, lookupRatio*len(drivers)+lookupSlack+1)
+			rows, bEnded, err = readOn(r.env, bin, nil, lookupRatio*len(drivers)+lookupSlack+1)
 			if cerr := bin.Close(); err == nil {
 				err = cerr
 			}
@@ -550,8 +558,8 @@ func (r *hashJoinRows) buildShared() error {
 				return err
 			}
 			if !bEnded {
-				r.lookup, r.lookupLeft, r.drivers, r.pending = lookup, r.buildLeft, drivers, nil
-				r.pkey = make([]Datum, len(r.p.LeftKeys))
+				r.pending = nil
+				r.startLookup(lookup, r.buildLeft, drivers)
 				return nil
 			}
 			read = true
@@ -575,40 +583,34 @@ func (r *hashJoinRows) buildShared() error {
 // holds at most maxLookupDrivers rows and the other input goes on past
 // lookupRatio times as many, as tryLookup decides for an unshared join.
 func (r *hashJoinRows) lookUpProbeSide() error {
-	lookup, kept, probeAt := r.p.LeftLookup, r.p.Kind.KeepsLeft(), 0
-	if r.buildLeft {
-		lookup, kept, probeAt = r.p.RightLookup, r.p.Kind.KeepsRight(), 1
-	}
+	probeLeft := !r.buildLeft
+	lookup := r.p.lookupOf(probeLeft)
 	n := len(r.built) + len(r.nullKeyed)
-	if lookup == nil || kept || r.probe == nil || n > maxLookupDrivers {
+	if lookup == nil || r.probe == nil || n > maxLookupDrivers {
 		return nil
 	}
-	for len(r.pending) <= lookupRatio*n+lookupSlack {
-		row, err := r.probe.Next()
-		if err != nil {
-			return err
-		}
-		if row == nil {
+	var ended bool
+	var err error
+	if r.pending, ended, err = readOn(r.env, r.probe, r.pending, lookupRatio*n+lookupSlack+1); ended || err != nil {
+		if ended {
 			r.probe = nil // it ended: hash as usual
-			return nil
 		}
-		if err := r.env.hold(row); err != nil {
-			return err
-		}
-		r.pending = append(r.pending, slices.Clone(row))
+		return err
 	}
-	err := r.inputs[probeAt].Close()
+	probeAt := 1
+	if probeLeft {
+		probeAt = 0
+	}
+	err = r.inputs[probeAt].Close()
 	r.inputs[probeAt], r.probe, r.pending = nil, nil, nil
-	r.lookup, r.lookupLeft = lookup, probeAt == 0
-	r.drivers = append(slices.Clip(r.built), r.nullKeyed...)
-	r.pkey = make([]Datum, len(r.p.LeftKeys))
+	r.startLookup(lookup, probeLeft, append(slices.Clip(r.built), r.nullKeyed...))
 	return err
 }
 
-// readUpTo reads at most n rows of in, each its own copy counted against
-// max_query_memory, and reports whether in ended before n.
-func readUpTo(env *Env, in Rows, n int) ([]Row, bool, error) {
-	var rows []Row
+// readOn reads rows of in onto rows until it holds n or in ends, each its
+// own copy counted against max_query_memory, and reports whether in
+// ended.
+func readOn(env *Env, in Rows, rows []Row, n int) ([]Row, bool, error) {
 	for len(rows) < n {
 		row, err := in.Next()
 		if err != nil || row == nil {

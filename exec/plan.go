@@ -60,14 +60,7 @@ func (p *Scan) Open(env *Env) (Rows, error) {
 	if p.Table.Virtual != nil {
 		return openVirtual(env, p.Table)
 	}
-	t, err := env.Txn.current(env.Ctx, p.Table)
-	if err != nil {
-		return nil, err
-	}
-	if err := env.Txn.ssiReadTable(t); err != nil {
-		return nil, err
-	}
-	m, err := env.Txn.rowsMap(env.Ctx, t)
+	t, m, err := p.readTable(env)
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +70,20 @@ func (p *Scan) Open(env *Env) (Rows, error) {
 		return &layoutRows{scanRows: r, layout: p.Layout, out: make(Row, len(p.Layout))}, nil
 	}
 	return r, nil
+}
+
+// readTable returns the transaction's version of the scanned table and
+// its rows' map, the table's read noted for serializable transactions.
+func (p *Scan) readTable(env *Env) (*Table, prolly.Map, error) {
+	t, err := env.Txn.current(env.Ctx, p.Table)
+	if err != nil {
+		return nil, prolly.Map{}, err
+	}
+	if err := env.Txn.ssiReadTable(t); err != nil {
+		return nil, prolly.Map{}, err
+	}
+	m, err := env.Txn.rowsMap(env.Ctx, t)
+	return t, m, err
 }
 
 type scanRows struct {

@@ -1,8 +1,8 @@
 package exec
 
 import (
+	"maps"
 	"slices"
-	"sort"
 )
 
 // Set-returning functions (json_each, regexp_matches, unnest(text[]) and
@@ -45,14 +45,7 @@ func RegisterSRF(f *Func, build func(types []T) *SRF) {
 
 // SRFNames returns the names of the registered set-returning functions,
 // sorted, for pg_proc.
-func SRFNames() []string {
-	out := make([]string, 0, len(srfs))
-	for name := range srfs {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
-}
+func SRFNames() []string { return slices.Sorted(maps.Keys(srfs)) }
 
 // SRFOverloads returns the registered overloads of set-returning function
 // name, in registration order.

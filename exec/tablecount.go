@@ -15,14 +15,7 @@ type TableCount struct {
 func (p *TableCount) Columns() []ResultColumn { return p.Cols }
 
 func (p *TableCount) Open(env *Env) (Rows, error) {
-	t, err := env.Txn.current(env.Ctx, p.Scan.Table)
-	if err != nil {
-		return nil, err
-	}
-	if err := env.Txn.ssiReadTable(t); err != nil {
-		return nil, err
-	}
-	m, err := env.Txn.rowsMap(env.Ctx, t)
+	_, m, err := p.Scan.readTable(env)
 	if err != nil {
 		return nil, err
 	}

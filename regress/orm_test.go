@@ -17,6 +17,26 @@ import (
 // both, line by line. A test is skipped when the ORM or PostgreSQL is not
 // installed; .ci/run installs them.
 
+// ormPython runs the Python script testdata/orm/<dir>/<file> (which
+// imports modules, from Debian's packages) against both servers (its
+// arguments: host, port and database name) and compares what it prints;
+// the test is skipped when the modules or PostgreSQL are missing.
+func ormPython(t *testing.T, dir, file, modules, packages string) {
+	t.Helper()
+	const python = "/usr/bin/python3"
+	if err := osexec.Command(python, "-c", "import "+modules).Run(); err != nil {
+		t.Skipf("%s not installed (apt-get install %s)", modules, packages)
+	}
+	if err := testserver.CanStartPostgres(); err != nil {
+		t.Skip(err)
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "orm", dir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ormDiff(t, script, python, "-B")
+}
+
 // ormDiff runs script against both servers (args, then host, port and
 // database name) and compares what it prints.
 func ormDiff(t *testing.T, script string, args ...string) {
@@ -61,18 +81,7 @@ func ormDiff(t *testing.T, script string, args ...string) {
 // select_for_update, and what makemigrations --check and inspectdb read
 // from the catalog.
 func TestDjango(t *testing.T) {
-	python := "/usr/bin/python3"
-	if err := osexec.Command(python, "-c", "import django, psycopg2").Run(); err != nil {
-		t.Skip("Django not installed (apt-get install python3-django python3-psycopg2)")
-	}
-	if err := testserver.CanStartPostgres(); err != nil {
-		t.Skip(err)
-	}
-	script, err := filepath.Abs(filepath.Join("testdata", "orm", "django", "shopcheck.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ormDiff(t, script, python, "-B")
+	ormPython(t, "django", "shopcheck.py", "django, psycopg2", "python3-django python3-psycopg2")
 }
 
 // TestSQLAlchemy runs an SQLAlchemy 1.4 inventory with Alembic 1.8
@@ -85,16 +94,6 @@ func TestDjango(t *testing.T) {
 // (selectinload, joinedload, JSONB, window functions, a CTE, a check
 // violation, cascading deletes, a savepoint, ON CONFLICT DO UPDATE).
 func TestSQLAlchemy(t *testing.T) {
-	python := "/usr/bin/python3"
-	if err := osexec.Command(python, "-c", "import sqlalchemy, alembic, psycopg2").Run(); err != nil {
-		t.Skip("SQLAlchemy or Alembic not installed (apt-get install python3-sqlalchemy python3-alembic python3-psycopg2)")
-	}
-	if err := testserver.CanStartPostgres(); err != nil {
-		t.Skip(err)
-	}
-	script, err := filepath.Abs(filepath.Join("testdata", "orm", "sqlalchemy", "inventorycheck.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ormDiff(t, script, python, "-B")
+	ormPython(t, "sqlalchemy", "inventorycheck.py", "sqlalchemy, alembic, psycopg2",
+		"python3-sqlalchemy python3-alembic python3-psycopg2")
 }
