@@ -13,9 +13,10 @@ import (
 // IndexScan reads the rows of a table whose key, in the primary map or in
 // one secondary index, lies in key ranges computed at Open from the values
 // of a predicate's constants and parameters: equalities on a prefix of the
-// key columns, then bounds on the column after them. The planner keeps the
-// whole predicate as a filter above it, so IndexScan only has to return a
-// superset of the matching rows, never miss one.
+// key columns, then bounds on the column after them. It returns the rows
+// whose keys lie in those ranges, never missing one; the planner tests
+// above it the part of the predicate the ranges do not decide exactly
+// (Cond holds the part they do).
 //
 // Bounds are computed at Open, not at planning, because a prepared
 // statement's parameters are only known then; they are encoded exactly as
@@ -37,6 +38,11 @@ type IndexScan struct {
 	// the tightest.
 	Lower, Upper []Bound
 	Cols         []ResultColumn
+	// Cond is the part of the query's predicate (its conjuncts) that the
+	// key ranges decide exactly, which the plan above does not test again:
+	// a planner that replaces the scan by one with other bounds must test
+	// it. Nil when the plan above tests the whole predicate.
+	Cond Expr
 	// Ordered returns the rows in the order of the index's keys (a
 	// secondary index's come in the table's order otherwise), Reverse in
 	// the opposite order: a query's ORDER BY read from the index instead
@@ -50,9 +56,10 @@ type Bound struct {
 	Incl bool
 }
 
-// maxSpans caps the spans an IN list may expand to; past it the scan falls
-// back to the key range covering them all.
-const maxSpans = 4096
+// MaxSpans caps the spans an IN list may expand to; past it the scan falls
+// back to the key range covering them all (and its bounds decide nothing
+// exactly).
+const MaxSpans = 4096
 
 func (p *IndexScan) Columns() []ResultColumn { return p.Cols }
 
@@ -137,7 +144,7 @@ type span struct{ lo, hi []byte }
 
 // spans evaluates the scan's values and returns the key ranges to read,
 // sorted and disjoint: one for each combination of the Eq values, or, past
-// maxSpans of them, one range from the least to the greatest (merged),
+// MaxSpans of them, one range from the least to the greatest (merged),
 // which holds others too: the filter above the scan decides.
 func (p *IndexScan) spans(env *Env, cols []keyCol) (_ []span, merged bool, _ error) {
 	prefixes := [][]byte{nil}
@@ -149,7 +156,7 @@ func (p *IndexScan) spans(env *Env, cols []keyCol) (_ []span, merged bool, _ err
 			if err != nil {
 				return nil, false, err
 			}
-			if len(vals) > maxSpans {
+			if len(vals) > MaxSpans {
 				// Too many values to look up one by one: read every key
 				// under the prefixes so far.
 				slices.SortFunc(prefixes, bytes.Compare)
@@ -173,7 +180,7 @@ func (p *IndexScan) spans(env *Env, cols []keyCol) (_ []span, merged bool, _ err
 				}
 			}
 		}
-		if len(next) > maxSpans {
+		if len(next) > MaxSpans {
 			// Too many combinations: scan from the least to the greatest.
 			slices.SortFunc(next, bytes.Compare)
 			return []span{{lo: next[0], hi: prefixEnd(next[len(next)-1])}}, true, nil

@@ -18,8 +18,10 @@ import (
 // bounds on the next column; the index whose scan reads the fewest rows by
 // estimate (scanCost) wins. The values are evaluated at Open
 // (exec.IndexScan), so one plan serves every
-// execution of a prepared statement. The whole predicate stays as a filter
-// above the scan: the scan narrows what is read, the filter decides.
+// execution of a prepared statement. The predicate stays as a filter above
+// the scan, but for the conditions the scan's bounds decide exactly
+// (exactCond), which the filter would only test again on every row: they
+// move to the scan's Cond.
 
 // scanWhere returns the plan reading the rows of scan for which pred
 // holds: an index scan under the filter when key conditions allow one.
@@ -38,6 +40,14 @@ func (a *analyzer) scanWhere(scan *exec.Scan, pred exec.Expr) exec.Plan {
 		if p != nil {
 			p.Cols = scan.Cols
 			in = p
+			if p.Cond != nil {
+				decided := andParts(p.Cond, nil)
+				preds = slices.DeleteFunc(preds, func(e exec.Expr) bool { return slices.Contains(decided, e) })
+				if len(preds) == 0 {
+					return p
+				}
+				pred = and(preds)
+			}
 		}
 	}
 	return &exec.Filter{In: in, Pred: pred}
@@ -101,11 +111,14 @@ func andParts(e exec.Expr, out []exec.Expr) []exec.Expr {
 }
 
 // keyCond is a condition on one column usable as a key bound: col = v,
-// col IN (vs), or a range side.
+// col IN (vs), or a range side. src is the predicate it came from when a
+// scan bounded by it returns exactly the rows the predicate holds of
+// (exactCond), nil when the scan only narrows what is read.
 type keyCond struct {
 	col  int
 	op   string // "=", "in", "<", "<=", ">", ">="
 	vals []exec.Expr
+	src  exec.Expr
 }
 
 // flipped gives the operator with its operands swapped: 1 < x is x > 1.
@@ -113,6 +126,39 @@ var flipped = map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": 
 
 // keyCondOf recognizes a key condition over t's columns.
 func keyCondOf(t *exec.Table, e exec.Expr) (keyCond, bool) {
+	c, ok := keyCondIn(t, e)
+	if ok && exactCond(t, c) {
+		c.src = e
+	}
+	return c, ok
+}
+
+// exactCond reports whether the key bounds of c select exactly the rows
+// its predicate holds of. That is so of integer columns compared with
+// integers: the bounds are the values' key encodings, converted as the
+// comparison converts them (exec's keyDatum), NULL bounds select no row as
+// the comparison holds of none, and an integer's key bytes order and
+// equal as its values do. Not of other types, whose comparison may see
+// what their key bytes do not (a collation, float's -0 and 0), and not of
+// a subquery's values.
+func exactCond(t *exec.Table, c keyCond) bool {
+	if !exactKeyType(t.Cols[c.col].Type) {
+		return false
+	}
+	for _, v := range c.vals {
+		if _, sub := v.(*exec.SubqueryKeys); sub || !exactKeyType(v.Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+func exactKeyType(typ exec.T) bool {
+	return exec.KindOf(typ.OID) == exec.KindInt && typ.OID != exec.OIDOid
+}
+
+// keyCondIn is keyCondOf without src.
+func keyCondIn(t *exec.Table, e exec.Expr) (keyCond, bool) {
 	switch e := e.(type) {
 	case *exec.Call:
 		if _, ok := flipped[e.Name]; !ok || len(e.Args) != 2 {
@@ -144,7 +190,7 @@ func keyCondOf(t *exec.Table, e exec.Expr) (keyCond, bool) {
 		}
 		in := keyCond{col: -1, op: "in"}
 		for _, arg := range e.Args {
-			c, ok := keyCondOf(t, arg)
+			c, ok := keyCondIn(t, arg)
 			if !ok || c.op != "=" || (in.col >= 0 && c.col != in.col) {
 				return keyCond{}, false
 			}
@@ -274,6 +320,15 @@ func lookupPlan(side exec.Plan, keys []exec.Expr, offset int, vals []exec.Expr) 
 		t, cols = s.Table, s.Cols
 	case *exec.IndexScan:
 		t, cols = s.Table, s.Cols
+		if s.Cond != nil {
+			// The lookup replaces the scan's bounds: what they decided is
+			// tested above it again.
+			if pred == nil {
+				pred = s.Cond
+			} else {
+				pred = and(append(andParts(pred, nil), andParts(s.Cond, nil)...))
+			}
+		}
 	default:
 		return nil
 	}
@@ -383,9 +438,25 @@ func scanCost(s *exec.IndexScan, nCols int, unique, secondary bool) float64 {
 }
 
 // buildScan builds the scan of one index (its key columns cols) from the
-// conditions, nil if they bound none of its leading columns.
+// conditions, nil if they bound none of its leading columns. The scan's
+// Cond is the conditions it uses that it decides exactly (keyCond.src).
 func buildScan(t *exec.Table, index string, cols []int, conds []keyCond) *exec.IndexScan {
 	scan := &exec.IndexScan{Table: t, Index: index}
+	var decided []exec.Expr
+	defer func() {
+		// Past exec.MaxSpans values the scan reads one range from the
+		// least key to the greatest; a subquery's count is not known.
+		spans := 1
+		for _, alts := range scan.Eq {
+			spans *= len(alts)
+			if spans > exec.MaxSpans || slices.ContainsFunc(alts, func(e exec.Expr) bool { _, sub := e.(*exec.SubqueryKeys); return sub }) {
+				return
+			}
+		}
+		if len(decided) > 0 {
+			scan.Cond = and(decided)
+		}
+	}()
 	for _, col := range cols {
 		eq := -1
 		for i, c := range conds {
@@ -397,6 +468,9 @@ func buildScan(t *exec.Table, index string, cols []int, conds []keyCond) *exec.I
 		}
 		if eq >= 0 {
 			scan.Eq = append(scan.Eq, conds[eq].vals)
+			if conds[eq].src != nil {
+				decided = append(decided, conds[eq].src)
+			}
 			continue
 		}
 		for _, c := range conds {
@@ -408,6 +482,11 @@ func buildScan(t *exec.Table, index string, cols []int, conds []keyCond) *exec.I
 				scan.Lower = append(scan.Lower, exec.Bound{E: c.vals[0], Incl: c.op == ">="})
 			case "<", "<=":
 				scan.Upper = append(scan.Upper, exec.Bound{E: c.vals[0], Incl: c.op == "<="})
+			default:
+				continue
+			}
+			if c.src != nil {
+				decided = append(decided, c.src)
 			}
 		}
 		break

@@ -128,3 +128,56 @@ func BenchmarkPointSelect(b *testing.B) {
 		}
 	}
 }
+
+// TestIndexBoundsDecideConditions checks the conditions an index scan's
+// bounds decide exactly, which no filter tests again (exactCond): integer
+// keys compared with integers, NULLs, values outside the column's range,
+// IN lists, several conditions on one column; and those whose bounds only
+// narrow what is read, which a filter still decides: an IN list past
+// exec.MaxSpans values, a subquery's values before an equality, LIKE, a
+// second equality on one column. A hash join that looks the scanned side
+// up by the other's keys tests the scan's decided conditions itself.
+func TestIndexBoundsDecideConditions(t *testing.T) {
+	db := enginetest.Open(t)
+	loadAccounts(t, db, 20000)
+	db.Exec("CREATE TABLE pair (a int, b int, PRIMARY KEY (a, b))")
+	db.Exec("INSERT INTO pair SELECT g / 10, g % 10 FROM generate_series(0, 99999) g")
+	db.Exec("CREATE INDEX acct_branch ON acct (branch)")
+	var list []string
+	for i := 1; i <= 5000; i++ {
+		list = append(list, fmt.Sprint(i*3))
+	}
+	for _, tc := range []struct {
+		sql    string
+		want   []string
+		filter bool // the plan keeps a filter
+	}{
+		{"SELECT count(*) FROM acct WHERE id BETWEEN 5 AND 104", []string{"100"}, false},
+		{"SELECT sum(balance) FROM acct WHERE id > 19998", []string{"399990"}, false},
+		{"SELECT count(*) FROM acct WHERE id >= 10 AND id < 20 AND id > 15", []string{"4"}, false},
+		{"SELECT name FROM acct WHERE id = 3000000000", nil, false},
+		{"SELECT count(*) FROM acct WHERE id < 3000000000 AND id > 19990::int8", []string{"10"}, false},
+		{"SELECT count(*) FROM acct WHERE id = NULL", []string{"0"}, false},
+		{"SELECT count(*) FROM acct WHERE id IN (5, 7, NULL, 7)", []string{"2"}, false},
+		{"SELECT count(*) FROM acct WHERE branch = 7 AND id < 1000", []string{"10"}, true},
+		{"SELECT count(*) FROM acct WHERE id = 5 AND id = 6", []string{"0"}, true},
+		{"SELECT count(*) FROM acct WHERE id > 5.5 AND id < 8", []string{"2"}, true},
+		{"SELECT count(*) FROM acct WHERE id IN (" + strings.Join(list, ", ") + ")", []string{"5000"}, true},
+		{"SELECT count(*) FROM pair WHERE a IN (SELECT g FROM generate_series(1, 5000) g) AND b = 5", []string{"5000"}, true},
+		{"SELECT count(*) FROM pair WHERE a IN (1, 2, 3) AND b > 5", []string{"12"}, false},
+		{"SELECT x.id, y.id FROM acct x JOIN acct y ON y.id = x.branch WHERE x.id = 113 AND y.id BETWEEN 20 AND 19000", nil, false},
+		{"SELECT x.id, y.id FROM acct x JOIN acct y ON y.id = x.branch WHERE x.id = 113 AND y.id BETWEEN 2 AND 19000", []string{"113 | 13"}, false},
+	} {
+		rows, err := db.Query(tc.sql)
+		if err != nil || !slices.Equal(rows, tc.want) {
+			t.Errorf("%s: %v, %v; want %v", tc.sql[:min(len(tc.sql), 100)], rows, err, tc.want)
+		}
+		plan, err := db.Query("EXPLAIN " + tc.sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filtered := slices.ContainsFunc(plan, func(l string) bool { return strings.Contains(l, "Filter") }); filtered != tc.filter {
+			t.Errorf("%s: plan %q, want a filter: %v", tc.sql[:min(len(tc.sql), 100)], plan, tc.filter)
+		}
+	}
+}
