@@ -68,10 +68,6 @@ type CursorRow struct {
 
 func (p *CursorRow) Columns() []ResultColumn { return p.Cols }
 
-func (p *CursorRow) Explain() (string, []Plan) {
-	return "Tid Scan on " + p.Table.Def.Name, nil
-}
-
 func (p *CursorRow) Open(env *Env) (Rows, error) {
 	key, err := p.Key(env)
 	if err != nil {

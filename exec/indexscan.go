@@ -38,6 +38,8 @@ type IndexScan struct {
 	// the tightest.
 	Lower, Upper []Bound
 	Cols         []ResultColumn
+	// Alias is the name the query gives the table, for EXPLAIN (Scan's).
+	Alias string
 	// Cond is the part of the query's predicate (its conjuncts) that the
 	// key ranges decide exactly, which the plan above does not test again:
 	// a planner that replaces the scan by one with other bounds must test

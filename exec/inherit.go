@@ -32,8 +32,6 @@ type Append struct {
 
 func (p *Append) Columns() []ResultColumn { return p.Cols }
 
-func (p *Append) Explain() (string, []Plan) { return "Append", p.Parts }
-
 func (p *Append) Open(env *Env) (Rows, error) {
 	parts, members, oids := p.Parts, p.Members, p.OIDs
 	if p.Skip != nil {

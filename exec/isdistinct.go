@@ -66,7 +66,8 @@ func (e *BoolTest) Type() T { return TBool }
 // known only at run time: op holds for some (ANY) or every (ALL) element,
 // with SQL's NULL rules (no match but a NULL comparison gives NULL).
 type AnyAll struct {
-	Cmp Fn // op over the operand and one element
+	Op  string // the operator's name, for EXPLAIN
+	Cmp Fn     // op over the operand and one element
 	// Test, when the operator needs its operands converted, replaces Cmp:
 	// it is evaluated over a row holding the operand and one element.
 	Test Expr

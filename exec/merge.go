@@ -261,13 +261,6 @@ func (p *RowKeys) Columns() []ResultColumn {
 	return append(slices.Clip(p.In.Columns()), ResultColumn{Name: "?key?", T: TBytea})
 }
 
-func (p *RowKeys) Explain() (string, []Plan) {
-	if e, ok := p.In.(Explainer); ok {
-		return e.Explain()
-	}
-	return "Result", []Plan{p.In}
-}
-
 func (p *RowKeys) Open(env *Env) (Rows, error) {
 	in, err := p.In.Open(env)
 	if err != nil {

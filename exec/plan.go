@@ -46,6 +46,9 @@ type Scan struct {
 	Table        *Table
 	Lower, Upper []byte
 	Cols         []ResultColumn
+	// Alias is the name the query gives the table (FROM t AS a), for
+	// EXPLAIN; empty when it is the table's own.
+	Alias string
 	// Layout, when set, reads the rows of a table that inherits from
 	// another in its ancestor's column layout (see Append): column i of a
 	// row is the table's column Layout[i], NULL where that is -1.

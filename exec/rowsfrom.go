@@ -12,8 +12,6 @@ type RowsFrom struct {
 
 func (p *RowsFrom) Columns() []ResultColumn { return p.Cols }
 
-func (p *RowsFrom) Explain() (string, []Plan) { return "Function Scan", p.Parts }
-
 func (p *RowsFrom) Open(env *Env) (Rows, error) {
 	r := &rowsFromRows{widths: make([]int, len(p.Parts)), ordinality: p.Ordinality}
 	for i, part := range p.Parts {

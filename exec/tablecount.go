@@ -25,5 +25,3 @@ func (p *TableCount) Open(env *Env) (Rows, error) {
 	}
 	return &bufferedRows{rows: []Row{{DInt(int64(n))}}}, nil
 }
-
-func (p *TableCount) Explain() (string, []Plan) { return "Aggregate", []Plan{p.Scan} }

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
@@ -216,64 +218,136 @@ func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 	return an, nil
 }
 
-// explain plans EXPLAIN: the inner statement's plan as text lines, after
-// running it for EXPLAIN ANALYZE. The lines name our operators; costs and
-// row estimates are not computed.
+// explain plans EXPLAIN: the inner statement's plan described as
+// exec.Explain describes it, after running it for EXPLAIN ANALYZE.
 func explain(ctx context.Context, a *analyzer, e *pg.ExplainStmt) (*Analysis, error) {
+	opts := exec.ExplainOptions{Costs: true, Timing: true, Format: "text"}
+	for _, o := range e.Options {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		if d.Defname == "format" {
+			f := strings.ToLower(defElemText(d.Arg))
+			switch f {
+			case "text", "json":
+				opts.Format = f
+			case "xml", "yaml":
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format %q is not supported", f)
+			default:
+				return nil, WithPos(pgerr.New(pgerr.InvalidParameterValue, "unrecognized value for EXPLAIN option \"format\": \"%s\"", f), d.Location)
+			}
+			continue
+		}
+		on, ok := defElemBool(d.Arg)
+		if !ok {
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "%s requires a Boolean value", d.Defname), d.Location)
+		}
+		switch d.Defname {
+		case "analyze":
+			opts.Analyze = on
+		case "verbose":
+			opts.Verbose = on
+		case "costs":
+			opts.Costs = on
+		case "timing":
+			opts.Timing = on
+		case "summary":
+			opts.Summary = on
+		case "buffers", "settings", "wal":
+			// Accepted; there is nothing of them to show.
+		default:
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", d.Defname), d.Location)
+		}
+	}
+	if !opts.Analyze {
+		opts.Timing = false
+	}
+	if opts.Analyze && !hasOption(e, "summary") {
+		opts.Summary = true // ANALYZE shows the summary unless told not to
+	}
+	began := time.Now()
 	inner, err := Analyze(ctx, a.s, a.tx, e.Query, "", nil)
 	if err != nil {
 		return nil, err
 	}
-	analyze := false
-	for _, o := range e.Options {
-		if d := o.GetDefElem(); d != nil && d.Defname == "analyze" {
-			analyze = d.Arg == nil || d.Arg.GetBoolean() == nil || d.Arg.GetBoolean().Boolval
-		}
-	}
+	opts.Planning = time.Since(began)
 	col := []exec.ResultColumn{{Name: "QUERY PLAN", T: exec.TText}}
+	if opts.Format == "json" {
+		col[0].T = exec.TJSON
+	}
 	an := &Analysis{Tag: "EXPLAIN", Cols: col, Params: inner.Params}
 	if inner.Plan == nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of this statement is not supported")
 	}
-	an.Plan = &explainPlan{inner: inner.Plan, analyze: analyze, cols: col}
+	an.Plan = &explainPlan{inner: inner.Plan, opts: opts, cols: col}
 	return an, nil
 }
 
-// explainPlan returns EXPLAIN's lines; with analyze it first runs the
+// hasOption reports whether EXPLAIN names the option.
+func hasOption(e *pg.ExplainStmt, name string) bool {
+	for _, o := range e.Options {
+		if d := o.GetDefElem(); d != nil && d.Defname == name {
+			return true
+		}
+	}
+	return false
+}
+
+// defElemBool reads an EXPLAIN option's Boolean value: none is true, as
+// are true, on and 1.
+func defElemBool(n *pg.Node) (bool, bool) {
+	if n == nil {
+		return true, true
+	}
+	if b := n.GetBoolean(); b != nil {
+		return b.Boolval, true
+	}
+	if i := n.GetInteger(); i != nil {
+		return i.Ival != 0, i.Ival == 0 || i.Ival == 1
+	}
+	switch strings.ToLower(defElemText(n)) {
+	case "true", "on", "1", "yes":
+		return true, true
+	case "false", "off", "0", "no":
+		return false, true
+	}
+	return false, false
+}
+
+// defElemText reads an option's value written as a word or a string.
+func defElemText(n *pg.Node) string {
+	switch {
+	case n == nil:
+		return ""
+	case n.GetString_() != nil:
+		return n.GetString_().Sval
+	case n.GetTypeName() != nil && len(n.GetTypeName().Names) > 0:
+		return n.GetTypeName().Names[len(n.GetTypeName().Names)-1].GetString_().GetSval()
+	}
+	return ""
+}
+
+// explainPlan returns EXPLAIN's lines; with ANALYZE it first runs the
 // explained plan to the end.
 type explainPlan struct {
-	inner   exec.Plan
-	analyze bool
-	cols    []exec.ResultColumn
+	inner exec.Plan
+	opts  exec.ExplainOptions
+	cols  []exec.ResultColumn
 }
 
 func (p *explainPlan) Columns() []exec.ResultColumn { return p.cols }
 
 func (p *explainPlan) Open(env *exec.Env) (exec.Rows, error) {
-	if p.analyze {
-		rows, err := p.inner.Open(env)
-		if err != nil {
-			return nil, err
-		}
-		for {
-			row, err := rows.Next()
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if row == nil {
-				break
-			}
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
+	lines, err := exec.Explain(env, p.inner, p.opts)
+	if err != nil {
+		return nil, err
 	}
-	var lines [][]exec.Expr
-	for _, l := range exec.ExplainLines(p.inner) {
-		lines = append(lines, []exec.Expr{&exec.Const{D: exec.DText(l), T: exec.TText}})
+	rows := make([][]exec.Expr, len(lines))
+	for i, l := range lines {
+		rows[i] = []exec.Expr{&exec.Const{D: exec.DText(l), T: p.cols[0].T}}
 	}
-	return (&exec.Values{Rows: lines, Cols: p.cols}).Open(env)
+	return (&exec.Values{Rows: rows, Cols: p.cols}).Open(env)
 }
 
 // SyntaxError converts the parser's error into PostgreSQL's.

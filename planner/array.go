@@ -435,9 +435,9 @@ func (a *analyzer) anyAllArray(op string, l, r exec.Expr, all bool, loc int32) (
 		return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean"), loc)
 	}
 	if c, ok := test.(*exec.Call); ok && c.Strict && len(c.Args) == 2 && c.Args[0] == exec.Expr(left) && c.Args[1] == exec.Expr(elem) {
-		return &exec.AnyAll{Cmp: c.Fn, L: l, R: r, All: all}, nil
+		return &exec.AnyAll{Op: op, Cmp: c.Fn, L: l, R: r, All: all}, nil
 	}
-	return &exec.AnyAll{Test: test, L: l, R: r, All: all}, nil
+	return &exec.AnyAll{Op: op, Test: test, L: l, R: r, All: all}, nil
 }
 
 // setElement is the new value of column c for UPDATE ... SET c[i] = e,

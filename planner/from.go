@@ -183,6 +183,9 @@ func (a *analyzer) rangeVar(rv *pg.RangeVar) (*fromItem, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s, ok := scan.(*exec.Scan); ok && rv.Alias != nil {
+		s.Alias = rv.Alias.Aliasname
+	}
 	// Rows locked FOR UPDATE or SHARE pass the UPDATE policies first.
 	cmds := []byte{policySelect}
 	if lockingUpdates(a.locking, aliasOf(rv)) {

@@ -38,7 +38,7 @@ func (a *analyzer) scanWhere(scan *exec.Scan, pred exec.Expr) exec.Plan {
 			p = x
 		}
 		if p != nil {
-			p.Cols = scan.Cols
+			p.Cols, p.Alias = scan.Cols, scan.Alias
 			in = p
 			if p.Cond != nil {
 				decided := andParts(p.Cond, nil)
@@ -312,14 +312,15 @@ func lookupPlan(side exec.Plan, keys []exec.Expr, offset int, vals []exec.Expr) 
 	}
 	var t *exec.Table
 	var cols []exec.ResultColumn
+	var alias string
 	switch s := in.(type) {
 	case *exec.Scan:
 		if s.Lower != nil || s.Upper != nil || s.Layout != nil {
 			return nil
 		}
-		t, cols = s.Table, s.Cols
+		t, cols, alias = s.Table, s.Cols, s.Alias
 	case *exec.IndexScan:
-		t, cols = s.Table, s.Cols
+		t, cols, alias = s.Table, s.Cols, s.Alias
 		if s.Cond != nil {
 			// The lookup replaces the scan's bounds: what they decided is
 			// tested above it again.
@@ -349,7 +350,7 @@ func lookupPlan(side exec.Plan, keys []exec.Expr, offset int, vals []exec.Expr) 
 	if scan == nil {
 		return nil
 	}
-	scan.Cols = cols
+	scan.Cols, scan.Alias = cols, alias
 	if pred == nil {
 		return scan
 	}
@@ -682,7 +683,7 @@ func orderedScan(in exec.Plan, exprs []exec.Expr, keys []exec.SortKey, limited b
 				continue
 			}
 			if rev, ok := gives(ix.Columns, ix.Unique, 0); ok {
-				return wrap(&exec.IndexScan{Table: t, Index: ix.Name, Cols: s.Cols, Ordered: true, Reverse: rev})
+				return wrap(&exec.IndexScan{Table: t, Index: ix.Name, Cols: s.Cols, Alias: s.Alias, Ordered: true, Reverse: rev})
 			}
 		}
 	case *exec.IndexScan:
