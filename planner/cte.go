@@ -286,7 +286,7 @@ func (a *analyzer) recursiveCTE(def *cteDef, ce *pg.CommonTableExpr, sel *pg.Sel
 				loc = ExprLocation(l.TargetList[i].GetResTarget().GetVal())
 			}
 			return nil, WithPos(pgerr.New(pgerr.DatatypeMismatch, "recursive query %q column %d has type %s in non-recursive term but type %s overall", name, i+1,
-				typeLabel(nc[i].T), typeLabel(t)).
+				exec.FormatTypeIn(a.s.Settings(), nc[i].T.OID, nc[i].T.Typmod), exec.FormatTypeIn(a.s.Settings(), t.OID, t.Typmod)).
 				WithHint("Cast the output of the non-recursive term to the correct type."), loc)
 		}
 		types[i] = nc[i].T

@@ -7,7 +7,6 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -284,7 +283,7 @@ func kindOf(n *pg.Node) nodeKind {
 }
 
 // typeLabel is a type as a cast prints it.
-func typeLabel(t exec.T) string { return types.FormatType(types.Oid(t.OID), t.Typmod) }
+func (d *deparser) typeLabel(t exec.T) string { return exec.FormatTypeIn(d.settings, t.OID, t.Typmod) }
 
 // constant prints a literal as get_const_expr does; an untyped one takes
 // want (text when unknown).
@@ -355,7 +354,7 @@ func (d *deparser) constant(c *pg.A_Const, want exec.T, implicit bool) string {
 				return bare
 			}
 		}
-		return "'" + strings.ReplaceAll(v, "'", "''") + "'::" + typeLabel(exec.T{OID: t.OID, Typmod: -1})
+		return "'" + strings.ReplaceAll(v, "'", "''") + "'::" + d.typeLabel(exec.T{OID: t.OID, Typmod: -1})
 	}
 	return "?"
 }
@@ -369,9 +368,9 @@ func (d *deparser) castShown(s string, have, want exec.T, implicit, bare bool) s
 		return s
 	}
 	if d.pretty || s == "NULL" { // a NULL constant prints NULL::type, as get_const_expr
-		return s + "::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
+		return s + "::" + d.typeLabel(exec.T{OID: want.OID, Typmod: -1})
 	}
-	return "(" + s + ")::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
+	return "(" + s + ")::" + d.typeLabel(exec.T{OID: want.OID, Typmod: -1})
 }
 
 // withCast adds the implicit cast of a column (or other operand) of type
@@ -381,9 +380,9 @@ func (d *deparser) withCast(s string, n *pg.Node, have, want exec.T, implicit bo
 		return s
 	}
 	if d.pretty && kindOf(n) != kindOp || s == "NULL" {
-		return s + "::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
+		return s + "::" + d.typeLabel(exec.T{OID: want.OID, Typmod: -1})
 	}
-	return "(" + s + ")::" + typeLabel(exec.T{OID: want.OID, Typmod: -1})
+	return "(" + s + ")::" + d.typeLabel(exec.T{OID: want.OID, Typmod: -1})
 }
 
 // needsCast reports whether a value of type have is converted to want by
@@ -576,7 +575,7 @@ func (d *deparser) typeCast(tc *pg.TypeCast, n *pg.Node) string {
 		return d.constant(c, t, false)
 	}
 	if c := tc.Arg.GetAConst(); c != nil && c.Isnull {
-		return "NULL::" + typeLabel(t) // get_const_expr's form, pretty or not
+		return "NULL::" + d.typeLabel(t) // get_const_expr's form, pretty or not
 	}
 	if d.typeOf(tc.Arg) == t {
 		return d.expr(tc.Arg, n, t, false)
@@ -590,7 +589,7 @@ func (d *deparser) typeCast(tc *pg.TypeCast, n *pg.Node) string {
 	if d.pretty && kindOf(tc.Arg) == kindConst && strings.HasPrefix(inner, "(") {
 		inner = strings.TrimSuffix(strings.TrimPrefix(inner, "("), ")")
 	}
-	return inner + "::" + typeLabel(t)
+	return inner + "::" + d.typeLabel(t)
 }
 
 // funcCall prints a function, aggregate or window function call as

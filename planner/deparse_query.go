@@ -630,7 +630,7 @@ func (d *deparser) targetExpr(n *pg.Node, t exec.T) string {
 			t = exec.TText
 		}
 		if c.Isnull {
-			return "NULL::" + typeLabel(exec.T{OID: t.OID, Typmod: -1})
+			return "NULL::" + d.typeLabel(exec.T{OID: t.OID, Typmod: -1})
 		}
 		return d.constant(c, t, false)
 	}
@@ -751,13 +751,13 @@ func (d *deparser) valueItem(n *pg.Node, t exec.T) string {
 		s := d.constant(c, t, false)
 		if t.Typmod >= 0 {
 			if i := strings.LastIndex(s, "::"); i >= 0 {
-				s = s[:i] + "::" + typeLabel(t)
+				s = s[:i] + "::" + d.typeLabel(t)
 			}
 		}
 		return s
 	}
 	if c := n.GetAConst(); c != nil && c.Isnull {
-		return "NULL::" + typeLabel(exec.T{OID: t.OID, Typmod: -1})
+		return "NULL::" + d.typeLabel(exec.T{OID: t.OID, Typmod: -1})
 	}
 	if s, ok := d.wholeRow(n, true); ok {
 		return s
@@ -767,7 +767,7 @@ func (d *deparser) valueItem(n *pg.Node, t exec.T) string {
 		if ct, _, err := ResolveType(tc.TypeName); err == nil {
 			s := d.constant(tc.Arg.GetAConst(), ct, false)
 			if i := strings.LastIndex(s, "::"); i >= 0 {
-				s = s[:i] + "::" + typeLabel(ct)
+				s = s[:i] + "::" + d.typeLabel(ct)
 			}
 			return s
 		}

@@ -97,3 +97,38 @@ func TestSQLAlchemy(t *testing.T) {
 	ormPython(t, "sqlalchemy", "inventorycheck.py", "sqlalchemy, alembic, psycopg2",
 		"python3-sqlalchemy python3-alembic python3-psycopg2")
 }
+
+// nodeORMs are the npm packages TestNodeORMs needs, as .ci/run installs
+// them into testdata/orm/node.
+const nodeORMs = "sequelize@6 pg-hstore@2 typeorm@1 reflect-metadata@0.2 knex@3 pg@8"
+
+// TestNodeORMs runs an application of each of Node.js's common ORMs,
+// Sequelize, TypeORM and knex (testdata/orm/node), against both servers;
+// skipped when node or the packages are not installed.
+func TestNodeORMs(t *testing.T) {
+	node, err := osexec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "orm", "node"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, app := range []struct{ name, script, module string }{
+		{"sequelize", "sequelize_check.js", "sequelize"},
+		{"typeorm", "typeorm_check.js", "typeorm"},
+		{"knex", "knex_check.js", "knex"},
+	} {
+		t.Run(app.name, func(t *testing.T) {
+			check := osexec.Command(node, "-e", "require('"+app.module+"')")
+			check.Dir = dir
+			if err := check.Run(); err != nil {
+				t.Skipf("%s not installed (npm install --prefix regress/testdata/orm/node %s)", app.module, nodeORMs)
+			}
+			if err := testserver.CanStartPostgres(); err != nil {
+				t.Skip(err)
+			}
+			ormDiff(t, filepath.Join(dir, app.script), node)
+		})
+	}
+}
