@@ -459,3 +459,63 @@ func TestPgRemoteSurface(t *testing.T) {
 	exec(t, ctx, a, "SELECT dolt_tag('v1.0', 'HEAD~1')")
 	wantError(t, ctx, a, "XX000", "SELECT dolt_push('origin', 'v1.0')") // another tag of that name is there
 }
+
+// TestPgBackup backs a database up to another server (dolt_backup to a
+// postgres:// URL): the backup is a database there with the original's
+// every ref, working sets included, so that the other server's sessions
+// read its uncommitted rows too; a second sync mirrors a deleted branch
+// and sends nothing it has; a restore from it gives back a database equal
+// to the original in everything dbState reads.
+func TestPgBackup(t *testing.T) {
+	ctx := testserver.Context(t)
+	b := testserver.Start(t)
+	srv := testserver.Start(t)
+	url := pgURL(b, "postgres", "bk")
+	a := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, a, "CREATE TABLE small (id int PRIMARY KEY, v text)")
+	exec(t, ctx, a, "INSERT INTO small SELECT g, 'row ' || g FROM generate_series(100, 2000) g")
+	exec(t, ctx, a, "INSERT INTO small VALUES (1, 'committed')")
+	exec(t, ctx, a, "SELECT dolt_commit('-Am', 'load')")
+	exec(t, ctx, a, "SELECT dolt_tag('v1', '-m', 'the load')")
+	exec(t, ctx, a, "SELECT dolt_branch('feature')")
+	exec(t, ctx, a, "SELECT dolt_branch('gone')")
+	exec(t, ctx, a, "SELECT dolt_remote('add', 'origin', 'file:///elsewhere')")
+	exec(t, ctx, a, "INSERT INTO small VALUES (2, 'staged only')")
+	exec(t, ctx, a, "SELECT dolt_add('.')")
+	exec(t, ctx, a, "INSERT INTO small VALUES (3, 'unstaged')")
+	f := connect(t, ctx, srv.DSN("postgres@feature"))
+	exec(t, ctx, f, "INSERT INTO small VALUES (10, 'feature')")
+	exec(t, ctx, f, "SELECT dolt_commit('-am', 'on feature')")
+	exec(t, ctx, f, "INSERT INTO small VALUES (11, 'feature, uncommitted')")
+
+	exec(t, ctx, a, "SELECT dolt_backup('add', 'bak', $1)", url)
+	wantRows(t, ctx, a, "SELECT dolt_backup('sync', 'bak')", "0")
+	bk := connect(t, ctx, b.DSN("bk"))
+	wantRows(t, ctx, bk, "SELECT name FROM dolt_branches ORDER BY name", "feature", "gone", "main")
+	wantRows(t, ctx, bk, "SELECT tag_name, message FROM dolt_tags", "v1 | the load")
+	wantRows(t, ctx, bk, "SELECT id, v FROM small WHERE id < 100 ORDER BY id", "1 | committed", "2 | staged only", "3 | unstaged")
+	wantRows(t, ctx, bk, "SELECT table_name, staged, status FROM dolt_status ORDER BY 2", "public.small | f | modified", "public.small | t | modified")
+	wantRows(t, ctx, connect(t, ctx, b.DSN("bk@feature")), "SELECT id FROM small WHERE id < 100 ORDER BY id", "1", "10", "11")
+
+	exec(t, ctx, a, "SELECT dolt_branch('-D', 'gone')")
+	exec(t, ctx, a, "INSERT INTO small VALUES (4, 'later')")
+	exec(t, ctx, a, "SELECT dolt_backup('sync', 'bak')")
+	bk = connect(t, ctx, b.DSN("bk"))
+	wantRows(t, ctx, bk, "SELECT name FROM dolt_branches ORDER BY name", "feature", "main")
+	wantRows(t, ctx, bk, "SELECT v FROM small WHERE id = 4", "later")
+	received := func() string { return one(t, ctx, bk, "SELECT chunks_received FROM dolt_peer_stats()") }
+	before := received()
+	exec(t, ctx, a, "SELECT dolt_backup('sync', 'bak')")
+	if after := received(); after != before {
+		t.Errorf("a sync with nothing new sent chunks: %s received before, %s after", before, after)
+	}
+
+	wantRows(t, ctx, a, "SELECT dolt_backup('restore', '"+url+"', 'restored')", "0")
+	r := connect(t, ctx, srv.DSN("restored"))
+	if x, y := dbState(t, ctx, a), dbState(t, ctx, r); x != y {
+		t.Errorf("the restored database differs from the original:\n%s\nrestored:\n%s", x, y)
+	}
+	if x, y := one(t, ctx, f, "SELECT dolt_hashof_db()"), one(t, ctx, connect(t, ctx, srv.DSN("restored@feature")), "SELECT dolt_hashof_db()"); x != y {
+		t.Errorf("feature's working root is %s, restored %s", x, y)
+	}
+}

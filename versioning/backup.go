@@ -371,12 +371,16 @@ func (r *Repo) restoreRefs(ctx context.Context, refs, branches map[string]store.
 	}
 }
 
-// openBackup opens the backup at url: a file:// or s3:// remote. Another
-// server (postgres://) keeps only a database's branches and tags, not a
-// backup's every ref.
+// openBackup opens the backup at url: a file:// or s3:// remote, or a
+// database of another server (postgres://), which keeps the backup's
+// every ref as its own (versioning/peer.go's PeerBackupUpdateRefs).
 func openBackup(ctx context.Context, url string, create bool) (remoteStore, error) {
 	if pgremote.IsURL(url) {
-		return nil, fmt.Errorf("%w: a backup is a file:// or s3:// URL, not %q", ErrBadRemoteURL, RedactURL(url))
+		st, err := pgremote.OpenBackup(ctx, url)
+		if err != nil {
+			return nil, fmt.Errorf("versioning: opening backup %s: %w", RedactURL(url), err)
+		}
+		return st, nil
 	}
 	return openRemote(ctx, url, create)
 }

@@ -81,6 +81,22 @@ const peerWSPrefix = "ws/"
 // ("refs/heads/main", "refs/tags/v1", "ws/main"), in name order. A
 // database that does not exist has none.
 func PeerRefs(ctx context.Context, st Store, db string, fn func(name string, a store.Address) error) error {
+	return listRenamedRefs(ctx, st, db, func(rest string) (string, bool, error) {
+		switch kind, name, _ := strings.Cut(rest, "/"); kind {
+		case "heads":
+			return headsPrefix + name, true, nil
+		case "tags":
+			return tagsPrefix + name, true, nil
+		case "ws":
+			return peerWSPrefix + name, true, nil
+		}
+		return "", false, nil
+	}, fn)
+}
+
+// listRenamedRefs calls fn with the refs of database db that rename
+// names (given what follows db/D/), under those names, in name order.
+func listRenamedRefs(ctx context.Context, st Store, db string, rename func(rest string) (string, bool, error), fn func(name string, a store.Address) error) error {
 	p := dbPrefix(db)
 	type ref struct {
 		name string
@@ -88,16 +104,11 @@ func PeerRefs(ctx context.Context, st Store, db string, fn func(name string, a s
 	}
 	var refs []ref
 	err := st.ListRefs(ctx, p, func(name string, a store.Address) error {
-		rest := strings.TrimPrefix(name, p)
-		switch kind, _, _ := strings.Cut(rest, "/"); kind {
-		case "heads":
-			refs = append(refs, ref{headsPrefix + strings.TrimPrefix(rest, "heads/"), a})
-		case "tags":
-			refs = append(refs, ref{tagsPrefix + strings.TrimPrefix(rest, "tags/"), a})
-		case "ws":
-			refs = append(refs, ref{peerWSPrefix + strings.TrimPrefix(rest, "ws/"), a})
+		n, ok, err := rename(strings.TrimPrefix(name, p))
+		if ok {
+			refs = append(refs, ref{n, a})
 		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return err
@@ -181,6 +192,13 @@ func PeerUpdateRefs(ctx context.Context, st Store, db string, updates []store.Re
 			return fmt.Errorf("%w: %q", ErrPeerRef, u.Name)
 		}
 	}
+	return updatePeerRefs(ctx, st, db, "a peer", out)
+}
+
+// updatePeerRefs makes a peer's updates of database db's refs (for what,
+// "a peer" or "a peer's backup"), durably, all or none; a ref named
+// twice is an error.
+func updatePeerRefs(ctx context.Context, st Store, db, what string, out []store.RefUpdate) error {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	for i := 1; i < len(out); i++ {
 		if out[i].Name == out[i-1].Name {
@@ -188,7 +206,7 @@ func PeerUpdateRefs(ctx context.Context, st Store, db string, updates []store.Re
 		}
 	}
 	if err := st.UpdateRefs(ctx, out, true); err != nil {
-		return fmt.Errorf("versioning: updating refs of database %q for a peer: %w", db, err)
+		return fmt.Errorf("versioning: updating refs of database %q for %s: %w", db, what, err)
 	}
 	return nil
 }
@@ -243,4 +261,37 @@ func (r *Repo) peerWorkingSet(ctx context.Context, branch string, u store.RefUpd
 	}
 	up.New = a
 	return up, nil
+}
+
+// A peer's backup of one of its databases (dolt_backup to a postgres://
+// URL) is a database of this server: its every ref, named as a backup
+// names them (backup.go: refs/heads/B, workingSets/heads/B,
+// refs/remotes/R/B, config/remotes, ...), mapped to the database's own
+// refs. The backup is then a database like any other here, which
+// sessions may open and read; a sync replaces its refs, working sets
+// included, as it replaces a file:// backup's manifest, and a restore
+// reads them back.
+
+// PeerBackupRefs calls fn with each ref of database db under its name in
+// a backup, in name order: those a backup keeps (backupRefName).
+func PeerBackupRefs(ctx context.Context, st Store, db string, fn func(name string, a store.Address) error) error {
+	return listRenamedRefs(ctx, st, db, backupRefName, fn)
+}
+
+// PeerBackupUpdateRefs applies a peer's backup sync to database db: ref
+// updates named as a backup names them, each a compare-and-set, all or
+// none, written as they are (a backup mirrors: working sets are not
+// judged, and nothing else moves with them). The first sync of a backup
+// creates the database.
+func PeerBackupUpdateRefs(ctx context.Context, st Store, db string, updates []store.RefUpdate) error {
+	r := &Repo{st: st, name: db}
+	out := make([]store.RefUpdate, len(updates))
+	for i, u := range updates {
+		name, err := r.localRefName(u.Name)
+		if err != nil {
+			return fmt.Errorf("%w: %q: %w", ErrPeerRef, u.Name, err)
+		}
+		out[i] = store.RefUpdate{Name: name, Old: u.Old, New: u.New}
+	}
+	return updatePeerRefs(ctx, st, db, "a peer's backup", out)
 }

@@ -22,6 +22,8 @@ import (
 //	dolt_peer_put(chunks bytea[]) int4          writes chunks, returns the count
 //	dolt_peer_refs(db text) SETOF (name text, hash text)
 //	dolt_peer_update_refs(db text, names text[], olds text[], news text[]) int4
+//	dolt_peer_backup_refs(db text) SETOF (name text, hash text)
+//	dolt_peer_backup_update_refs(db text, names text[], olds text[], news text[]) int4
 //	dolt_peer_stats() (chunks_sent, bytes_sent, chunks_received, bytes_received)
 //
 // Chunks are the whole server's (one store holds every database), refs
@@ -36,6 +38,7 @@ func init() {
 		strict(withSession("dolt_peer_absent", []uint32{byteaArray}, byteaArray, (*Session).peerAbsent)),
 		strict(withSession("dolt_peer_put", []uint32{byteaArray}, exec.OIDInt4, (*Session).peerPut)),
 		strict(withSession("dolt_peer_update_refs", []uint32{exec.OIDText, textArray, textArray, textArray}, exec.OIDInt4, (*Session).peerUpdateRefs)),
+		strict(withSession("dolt_peer_backup_update_refs", []uint32{exec.OIDText, textArray, textArray, textArray}, exec.OIDInt4, (*Session).peerBackupUpdateRefs)),
 	)
 	stats := withSession("dolt_peer_stats", nil, exec.OIDRecord, nil)
 	exec.RegisterSRF(stats, func([]exec.T) *exec.SRF {
@@ -54,17 +57,22 @@ func init() {
 				exec.DInt(p.chunksReceived.Load()), exec.DInt(p.bytesReceived.Load())}}, nil
 		}}
 	})
-	refs := strict(withSession("dolt_peer_refs", []uint32{exec.OIDText}, exec.OIDRecord, nil))
-	exec.RegisterSRF(refs, func([]exec.T) *exec.SRF {
-		return &exec.SRF{Cols: []exec.ResultColumn{{Name: "name", T: exec.TText}, {Name: "hash", T: exec.TText}},
-			Rows: func(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
-				s, ok := env.Session.(*Session)
-				if !ok {
-					return nil, pgerr.New(pgerr.FeatureNotSupported, "dolt_peer_refs() cannot be called outside a session's statement")
-				}
-				return s.peerRefs(env, a)
-			}}
-	})
+	for _, f := range []struct {
+		name string
+		list func(*Session, *exec.Env, []exec.Datum) ([]exec.Row, error)
+	}{{"dolt_peer_refs", (*Session).peerRefs}, {"dolt_peer_backup_refs", (*Session).peerBackupRefs}} {
+		refs := strict(withSession(f.name, []uint32{exec.OIDText}, exec.OIDRecord, nil))
+		exec.RegisterSRF(refs, func([]exec.T) *exec.SRF {
+			return &exec.SRF{Cols: []exec.ResultColumn{{Name: "name", T: exec.TText}, {Name: "hash", T: exec.TText}},
+				Rows: func(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
+					s, ok := env.Session.(*Session)
+					if !ok {
+						return nil, pgerr.New(pgerr.FeatureNotSupported, "%s() cannot be called outside a session's statement", f.name)
+					}
+					return f.list(s, env, a)
+				}}
+		})
+	}
 }
 
 // peerState is the engine's part in the peer protocol: counts of the
@@ -207,12 +215,41 @@ func (s *Session) peerRefs(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
 	return rows, err
 }
 
+// peerBackupRefs is dolt_peer_backup_refs(db): the database's refs by
+// their names in a backup (versioning.PeerBackupRefs).
+func (s *Session) peerBackupRefs(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
+	if err := s.requireReplication(env.Ctx, "dolt_peer_backup_refs"); err != nil {
+		return nil, err
+	}
+	var rows []exec.Row
+	err := versioning.PeerBackupRefs(env.Ctx, s.e.st, a[0].S, func(name string, ad versioning.Address) error {
+		rows = append(rows, exec.Row{exec.DText(name), exec.DText(ad.String())})
+		return nil
+	})
+	return rows, err
+}
+
 // peerUpdateRefs is dolt_peer_update_refs(db, names, olds, news): a
 // compare-and-set of the database's refs, all or none; ” is no ref.
 // A ref not at its old value fails with 40001, a branch with uncommitted
 // changes with 55000.
 func (s *Session) peerUpdateRefs(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-	if err := s.requireReplication(env.Ctx, "dolt_peer_update_refs"); err != nil {
+	return s.peerRefUpdates(env, a, "dolt_peer_update_refs", versioning.PeerUpdateRefs)
+}
+
+// peerBackupUpdateRefs is dolt_peer_backup_update_refs(db, names, olds,
+// news): a peer's backup sync, refs named as in a backup
+// (versioning.PeerBackupUpdateRefs), with dolt_peer_update_refs's
+// arguments and errors.
+func (s *Session) peerBackupUpdateRefs(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+	return s.peerRefUpdates(env, a, "dolt_peer_backup_update_refs", versioning.PeerBackupUpdateRefs)
+}
+
+// peerRefUpdates reads the ref updates of function fn's arguments (db,
+// names, olds, news) and makes them with update.
+func (s *Session) peerRefUpdates(env *exec.Env, a []exec.Datum, fn string,
+	update func(context.Context, versioning.Store, string, []versioning.PeerRefUpdate) error) (exec.Datum, error) {
+	if err := s.requireReplication(env.Ctx, fn); err != nil {
 		return exec.Null, err
 	}
 	db := a[0].S
@@ -241,7 +278,7 @@ func (s *Session) peerUpdateRefs(env *exec.Env, a []exec.Datum) (exec.Datum, err
 			*p.to = ad
 		}
 	}
-	err := versioning.PeerUpdateRefs(env.Ctx, s.e.st, db, updates)
+	err := update(env.Ctx, s.e.st, db, updates)
 	switch {
 	case err == nil:
 		return exec.DInt(int64(len(updates))), nil
@@ -254,7 +291,7 @@ func (s *Session) peerUpdateRefs(env *exec.Env, a []exec.Datum) (exec.Datum, err
 	case errors.Is(err, versioning.ErrPeerRef):
 		return exec.Null, pgerr.Wrap(err, pgerr.InvalidParameterValue, "%s", err)
 	}
-	return exec.Null, fmt.Errorf("dolt_peer_update_refs: %w", err)
+	return exec.Null, fmt.Errorf("%s: %w", fn, err)
 }
 
 // Replicated reports whether database db is a read replica's copy

@@ -26,6 +26,8 @@
 //	dolt_peer_refs(db text) SETOF (name, hash) the database's refs
 //	dolt_peer_update_refs(db, names text[], olds text[], news text[]) int4
 //	dolt_peer_stats()                          chunks and bytes peers read and wrote
+//	dolt_peer_backup_refs(db text)             the database's refs, named as a backup's
+//	dolt_peer_backup_update_refs(db, names, olds, news) int4
 //
 // Addresses travel as 20-byte bytea, hashes in refs as Address.String
 // text (” for none). Calls are batched: up to getBatch addresses a
@@ -39,6 +41,12 @@
 // payload its name, soon after its refs move, for a while after each
 // dolt_peer_refs call for it (planner/session/peerwatch.go). Waiting for
 // a notification holds no transaction open on the serving server.
+//
+// A backup (OpenBackup; dolt_backup to a postgres:// URL) is a database of
+// the serving server holding every ref of the backed-up one, named as in
+// any backup (versioning/backup.go): its branches, tags, working sets,
+// remote-tracking branches and list of remotes, replaced as they are by
+// each sync; the backup_ functions read and move them.
 //
 // Refs are named as a remote's: refs/heads/B, refs/tags/T, and, read-only,
 // ws/B, the working set of branch B, which a replica follows so that SQL

@@ -59,6 +59,8 @@ type Store struct {
 	// listening: the connection has run LISTEN dolt_peer_refs
 	// (WaitForChange).
 	listening bool
+	// backup: the refs are a backup's (OpenBackup).
+	backup bool
 }
 
 // Open connects to the pgserver at rawURL,
@@ -91,6 +93,19 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 		return nil, fmt.Errorf("pgremote: connecting to %s: %w", where, redactErr(err, rawURL))
 	}
 	return &Store{conn: conn, db: db, where: where, buf: map[store.Address][]byte{}, put: map[store.Address]struct{}{}}, nil
+}
+
+// OpenBackup is Open for a backup kept in the database of rawURL
+// (dolt_backup): its refs are all of that database's, named as a
+// backup's (refs/heads/B, workingSets/heads/B, config/remotes, ...), read
+// with dolt_peer_backup_refs and replaced with
+// dolt_peer_backup_update_refs.
+func OpenBackup(ctx context.Context, rawURL string) (*Store, error) {
+	s, err := Open(ctx, rawURL)
+	if err == nil {
+		s.backup = true
+	}
+	return s, err
 }
 
 // redactErr returns err, or if its text holds the password of rawURL, an
@@ -390,7 +405,11 @@ func (s *Store) refs(ctx context.Context) ([]ref, error) {
 		return nil, err
 	}
 	defer s.mu.Unlock()
-	rows, err := s.conn.Query(ctx, "SELECT name, hash FROM dolt_peer_refs($1)", s.db)
+	query := "SELECT name, hash FROM dolt_peer_refs($1)"
+	if s.backup {
+		query = "SELECT name, hash FROM dolt_peer_backup_refs($1)"
+	}
+	rows, err := s.conn.Query(ctx, query, s.db)
 	if err != nil {
 		return nil, s.wrap("listing refs", err)
 	}
@@ -440,7 +459,11 @@ func (s *Store) UpdateRefs(ctx context.Context, updates []store.RefUpdate, durab
 		}
 	}
 	var n int
-	err := s.conn.QueryRow(ctx, "SELECT dolt_peer_update_refs($1, $2::text[], $3::text[], $4::text[])", s.db, names, olds, news).Scan(&n)
+	query := "SELECT dolt_peer_update_refs($1, $2::text[], $3::text[], $4::text[])"
+	if s.backup {
+		query = "SELECT dolt_peer_backup_update_refs($1, $2::text[], $3::text[], $4::text[])"
+	}
+	err := s.conn.QueryRow(ctx, query, s.db, names, olds, news).Scan(&n)
 	if err != nil {
 		return s.wrap("updating refs", err)
 	}
