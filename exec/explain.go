@@ -1250,26 +1250,10 @@ type jsonField struct {
 }
 
 // writeJSON writes v indented as PostgreSQL indents its JSON plans (two
-// spaces a level).
+// spaces a level), starting at depth.
 func writeJSON(b *strings.Builder, v any, depth int) {
-	pad := strings.Repeat("  ", depth)
-	switch v := v.(type) {
-	case jsonObject:
-		b.WriteString(pad + "{\n")
-		for i, f := range v {
-			k, _ := json.Marshal(f.key)
-			b.WriteString(pad + "  " + string(k) + ": ")
-			writeJSONValue(b, f.val, depth+1)
-			if i < len(v)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(pad + "}")
-	default:
-		b.WriteString(pad)
-		writeJSONValue(b, v, depth)
-	}
+	b.WriteString(strings.Repeat("  ", depth))
+	writeJSONValue(b, v, depth)
 }
 
 func writeJSONValue(b *strings.Builder, v any, depth int) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -228,7 +229,7 @@ func explain(ctx context.Context, a *analyzer, e *pg.ExplainStmt) (*Analysis, er
 			continue
 		}
 		if d.Defname == "format" {
-			f := strings.ToLower(defElemText(d.Arg))
+			f := strings.ToLower(DefText(d.Arg))
 			switch f {
 			case "text", "json":
 				opts.Format = f
@@ -239,9 +240,9 @@ func explain(ctx context.Context, a *analyzer, e *pg.ExplainStmt) (*Analysis, er
 			}
 			continue
 		}
-		on, ok := defElemBool(d.Arg)
-		if !ok {
-			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "%s requires a Boolean value", d.Defname), d.Location)
+		on, err := DefBool(d)
+		if err != nil {
+			return nil, err
 		}
 		switch d.Defname {
 		case "analyze":
@@ -294,38 +295,40 @@ func hasOption(e *pg.ExplainStmt, name string) bool {
 	return false
 }
 
-// defElemBool reads an EXPLAIN option's Boolean value: none is true, as
-// are true, on and 1.
-func defElemBool(n *pg.Node) (bool, bool) {
-	if n == nil {
-		return true, true
-	}
-	if b := n.GetBoolean(); b != nil {
-		return b.Boolval, true
-	}
-	if i := n.GetInteger(); i != nil {
-		return i.Ival != 0, i.Ival == 0 || i.Ival == 1
-	}
-	switch strings.ToLower(defElemText(n)) {
-	case "true", "on", "1", "yes":
-		return true, true
-	case "false", "off", "0", "no":
-		return false, true
-	}
-	return false, false
-}
-
-// defElemText reads an option's value written as a word or a string.
-func defElemText(n *pg.Node) string {
+// DefText is a definition or option value's text (DefElem.Arg): a
+// name, string, number or Boolean; "" for none.
+func DefText(n *pg.Node) string {
 	switch {
 	case n == nil:
 		return ""
+	case n.GetTypeName() != nil:
+		return strings.Join(NameList(n.GetTypeName().Names), ".")
 	case n.GetString_() != nil:
 		return n.GetString_().Sval
-	case n.GetTypeName() != nil && len(n.GetTypeName().Names) > 0:
-		return n.GetTypeName().Names[len(n.GetTypeName().Names)-1].GetString_().GetSval()
+	case n.GetInteger() != nil:
+		return strconv.Itoa(int(n.GetInteger().Ival))
+	case n.GetFloat() != nil:
+		return n.GetFloat().Fval
+	case n.GetBoolean() != nil:
+		return strconv.FormatBool(n.GetBoolean().Boolval)
 	}
 	return ""
+}
+
+// DefBool is a Boolean definition or option value, as defGetBoolean
+// reads it: none is true, as are true, on and 1, and false, off and 0
+// are false; anything else is PostgreSQL's 42601.
+func DefBool(de *pg.DefElem) (bool, error) {
+	if de.Arg == nil {
+		return true, nil
+	}
+	switch strings.ToLower(DefText(de.Arg)) {
+	case "true", "on", "1":
+		return true, nil
+	case "false", "off", "0":
+		return false, nil
+	}
+	return false, WithPos(pgerr.New(pgerr.SyntaxError, "%s requires a Boolean value", de.Defname), de.Location)
 }
 
 // explainPlan returns EXPLAIN's lines; with ANALYZE it first runs the

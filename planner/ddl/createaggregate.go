@@ -2,7 +2,6 @@ package ddl
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -156,7 +155,7 @@ func (a *analyzer) aggDefinition(list []*pg.Node, oldStyle bool) (*aggDef, error
 			if tn := de.Arg.GetTypeName(); tn != nil {
 				return tn.Names
 			}
-			return []*pg.Node{pg.MakeStrNode(defString(de.Arg))}
+			return []*pg.Node{pg.MakeStrNode(planner.DefText(de.Arg))}
 		}
 		switch de.Defname {
 		case "sfunc", "sfunc1":
@@ -168,18 +167,18 @@ func (a *analyzer) aggDefinition(list []*pg.Node, oldStyle bool) (*aggDef, error
 		case "stype", "stype1":
 			d.stype = de.Arg.GetTypeName()
 			if d.stype == nil {
-				d.stype = &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode(defString(de.Arg))}, Typemod: -1}
+				d.stype = &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode(planner.DefText(de.Arg))}, Typemod: -1}
 			}
 		case "basetype":
 			d.basetype = de.Arg.GetTypeName()
 			if d.basetype == nil {
-				d.basetype = &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode(defString(de.Arg))}, Typemod: -1}
+				d.basetype = &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode(planner.DefText(de.Arg))}, Typemod: -1}
 			}
 		case "initcond", "initcond1":
-			v := defString(de.Arg)
+			v := planner.DefText(de.Arg)
 			d.initcond = &v
 		case "parallel":
-			switch strings.ToLower(defString(de.Arg)) {
+			switch strings.ToLower(planner.DefText(de.Arg)) {
 			case "safe", "restricted", "unsafe":
 			default:
 				return nil, pgerr.New(pgerr.SyntaxError, "parameter \"parallel\" must be SAFE, RESTRICTED, or UNSAFE")
@@ -191,23 +190,6 @@ func (a *analyzer) aggDefinition(list []*pg.Node, oldStyle bool) (*aggDef, error
 		}
 	}
 	return d, nil
-}
-
-// defString is a definition value's text: a name, string or number.
-func defString(n *pg.Node) string {
-	switch {
-	case n == nil:
-		return ""
-	case n.GetTypeName() != nil:
-		return strings.Join(planner.NameList(n.GetTypeName().Names), ".")
-	case n.GetString_() != nil:
-		return n.GetString_().Sval
-	case n.GetInteger() != nil:
-		return strconv.Itoa(int(n.GetInteger().Ival))
-	case n.GetFloat() != nil:
-		return n.GetFloat().Fval
-	}
-	return ""
 }
 
 // aggregateArgs reads CREATE AGGREGATE name(args): the argument list,

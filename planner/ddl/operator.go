@@ -54,21 +54,7 @@ func defNames(n *pg.Node) []string {
 	case n.GetList() != nil:
 		return planner.NameList(n.GetList().Items)
 	}
-	return []string{defString(n)}
-}
-
-// defBool is a boolean definition value; none means true.
-func defBool(de *pg.DefElem) (bool, error) {
-	if de.Arg == nil {
-		return true, nil
-	}
-	switch strings.ToLower(defString(de.Arg)) {
-	case "true", "on", "1":
-		return true, nil
-	case "false", "off", "0":
-		return false, nil
-	}
-	return false, pgerr.New(pgerr.SyntaxError, "%s requires a Boolean value", de.Defname)
+	return []string{planner.DefText(n)}
 }
 
 // operatorDefinition reads CREATE OPERATOR's definition list, as
@@ -85,7 +71,7 @@ func (a *analyzer) operatorDefinition(list []*pg.Node) (*operatorDef, error) {
 		case "leftarg", "rightarg":
 			tn := de.Arg.GetTypeName()
 			if tn == nil {
-				tn = &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode(defString(de.Arg))}, Typemod: -1}
+				tn = &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode(planner.DefText(de.Arg))}, Typemod: -1}
 			}
 			if tn.Setof {
 				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "SETOF type not allowed for operator argument")
@@ -106,9 +92,9 @@ func (a *analyzer) operatorDefinition(list []*pg.Node) (*operatorDef, error) {
 		case "join":
 			d.join = defNames(de.Arg)
 		case "hashes":
-			d.hashes, err = defBool(de)
+			d.hashes, err = planner.DefBool(de)
 		case "merges":
-			d.merges, err = defBool(de)
+			d.merges, err = planner.DefBool(de)
 		case "sort1", "sort2", "ltcmp", "gtcmp":
 			// Obsolete options that mean MERGES.
 			d.merges = true

@@ -3,7 +3,6 @@ package ddl
 import (
 	"context"
 	"slices"
-	"strconv"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
@@ -41,21 +40,12 @@ func boolOptionTrue(v string) bool {
 	return v != "" && (strings.HasPrefix("true", v) || strings.HasPrefix("yes", v)) || v == "on" || v == "1"
 }
 
-// defValue is a DefElem's value as its text.
+// defValue is a DefElem's value as its text; none is "true".
 func defValue(d *pg.DefElem) string {
-	switch {
-	case d.Arg == nil:
+	if d.Arg == nil {
 		return "true"
-	case d.Arg.GetString_() != nil:
-		return d.Arg.GetString_().Sval
-	case d.Arg.GetBoolean() != nil:
-		return strconv.FormatBool(d.Arg.GetBoolean().Boolval)
-	case d.Arg.GetInteger() != nil:
-		return strconv.Itoa(int(d.Arg.GetInteger().Ival))
-	case d.Arg.GetTypeName() != nil:
-		return strings.Join(planner.NameList(d.Arg.GetTypeName().Names), ".")
 	}
-	return ""
+	return planner.DefText(d.Arg)
 }
 
 // setViewOptions applies options to v: set, or with reset, removed.
