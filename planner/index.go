@@ -209,9 +209,10 @@ func compatible(t *exec.Table, col int, v exec.Expr) bool {
 
 // rowFree reports whether e is the same for every row: a constant, a
 // parameter, an uncorrelated scalar subquery (which PostgreSQL runs once,
-// as an InitPlan: WHERE id = (SELECT max(id) FROM t)), or a cast of one.
-// Functions are left out, volatile ones would be evaluated once instead
-// of per row.
+// as an InitPlan: WHERE id = (SELECT max(id) FROM t)), or a cast of one,
+// or the arithmetic of numbers that are (WHERE id = (SELECT max(id) FROM
+// t) - 1). Other functions are left out: a volatile one would be
+// evaluated once instead of per row.
 func rowFree(e exec.Expr) bool {
 	switch x := e.(type) {
 	case *exec.Const, *exec.Param:
@@ -219,7 +220,29 @@ func rowFree(e exec.Expr) bool {
 	case *exec.SubPlan:
 		return x.Kind == exec.ScalarSub && len(x.Args) == 0
 	case *exec.Call:
-		return x.Name == "cast" && len(x.Args) == 1 && rowFree(x.Args[0])
+		switch {
+		case x.Name == "cast" && len(x.Args) == 1:
+			return rowFree(x.Args[0])
+		case arithmetic[x.Name] && isNumber(x.T) && len(x.Args) <= 2:
+			for _, a := range x.Args {
+				if !isNumber(a.Type()) || !rowFree(a) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// arithmetic are the operators of numbers that are immutable for the
+// built-in number types.
+var arithmetic = map[string]bool{"+": true, "-": true, "*": true, "/": true, "%": true}
+
+func isNumber(t exec.T) bool {
+	switch exec.KindOf(t.OID) {
+	case exec.KindInt, exec.KindFloat, exec.KindNumeric:
+		return t.OID != exec.OIDOid
 	}
 	return false
 }

@@ -50,8 +50,8 @@ func TestJoinLooksUpFewRows(t *testing.T) {
 // TestOrderByReadsIndexOrder proves that ORDER BY ... LIMIT on the
 // primary key or an index reads a few rows in the index's order (forward
 // or backward) instead of sorting the table, and so do min and max, a
-// table's count(*) reads its tree's counts, and a scalar subquery bounds
-// an index scan, by counting the chunks each statement reads against a
+// table's count(*) reads its tree's counts, and a scalar subquery (in
+// arithmetic too) bounds an index scan, by counting the chunks each statement reads against a
 // scan of the whole table.
 func TestOrderByReadsIndexOrder(t *testing.T) {
 	db := enginetest.Open(t)
@@ -67,6 +67,8 @@ func TestOrderByReadsIndexOrder(t *testing.T) {
 		{"SELECT count(*) FROM acct", []string{"20000"}},
 		{"SELECT min(balance) FROM acct WHERE branch = 3", []string{"30"}},
 		{"SELECT name FROM acct WHERE id = (SELECT max(id) - 0 FROM acct)", []string{"name20000"}},
+		{"SELECT name FROM acct WHERE id = (SELECT max(id) FROM acct) - 3 * 2", []string{"name19994"}},
+		{"SELECT count(*) FROM acct WHERE id > (SELECT min(id) FROM acct WHERE id > 19990)::int8 + 5", []string{"4"}},
 	})
 }
 
