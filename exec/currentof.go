@@ -24,6 +24,8 @@ func CurrentKey(r Rows) ([]byte, bool) {
 			return x.Key(), true
 		case *indexRows:
 			return x.Key(), true
+		case *indexOrRows:
+			return x.Key(), true
 		default:
 			return nil, false
 		}
@@ -51,6 +53,11 @@ func ScannedTable(p Plan) *Table {
 				return nil
 			}
 			return x.Table
+		case *IndexOr:
+			if x.Table().Pinned {
+				return nil
+			}
+			return x.Table()
 		default:
 			return nil
 		}

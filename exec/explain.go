@@ -147,7 +147,7 @@ func countRelations(p Plan) int {
 	var walk func(p Plan)
 	walk = func(p Plan) {
 		switch q := unwrapInstrumented(p).(type) {
-		case *Scan, *IndexScan, *FuncScan, *Series, *CTEScan, *WorkTableScan, *RecordScan, *TableCount:
+		case *Scan, *IndexScan, *IndexOr, *FuncScan, *Series, *CTEScan, *WorkTableScan, *RecordScan, *TableCount:
 			n++
 		case *Values:
 			if len(q.Rows) > 1 {
@@ -178,6 +178,8 @@ func (x *explainer) nameRelations(p Plan) {
 			t, alias = s.Table, s.Alias
 		case *TableCount:
 			t, alias, q = s.Scan.Table, s.Scan.Alias, s.Scan
+		case *IndexOr:
+			t, alias = s.Table(), unwrapInstrumented(s.Scans[0]).(*IndexScan).Alias
 		}
 		if t != nil {
 			name := relationName(t, alias)
@@ -267,6 +269,8 @@ func (x *explainer) outputs(p Plan) []string {
 		return x.tableColumns(q.Table, x.alias(q, q.Alias), len(q.Cols), x.qualify || x.opts.Verbose)
 	case *IndexScan:
 		return x.tableColumns(q.Table, x.alias(q, q.Alias), len(q.Cols), x.qualify || x.opts.Verbose)
+	case *IndexOr:
+		return x.tableColumns(q.Table(), x.alias(q, unwrapInstrumented(q.Scans[0]).(*IndexScan).Alias), len(q.Cols), x.qualify || x.opts.Verbose)
 	case *Filter:
 		return x.outputs(q.In)
 	case *Sort:
@@ -323,6 +327,8 @@ func (x *explainer) qualOutputs(p Plan) []string {
 		return x.tableColumns(q.Table, "", len(q.Cols), false)
 	case *IndexScan:
 		return x.tableColumns(q.Table, "", len(q.Cols), false)
+	case *IndexOr:
+		return x.tableColumns(q.Table(), "", len(q.Cols), false)
 	}
 	return x.outputs(p)
 }
@@ -437,6 +443,11 @@ func (x *explainer) node(p Plan) *explainNode {
 	if n.stats == nil {
 		n.stats = stats
 	}
+	if n.typ == "Bitmap Heap Scan" && stats != nil && n.children[0].stats == nil {
+		// The BitmapOr ran when the heap scan did; its rows are its
+		// inputs' (PostgreSQL shows none).
+		n.children[0].stats = &nodeStats{loops: stats.loops, startup: stats.startup, total: stats.startup}
+	}
 	x.estimate(n, p)
 	return n
 }
@@ -490,10 +501,14 @@ func (x *explainer) describeNode(p Plan) *explainNode {
 		x.argCols = x.qualifiedOutputs(q.In)
 		cond := x.exprText(ecLast(q.Pred), x.qualOutputs(q.In))
 		x.argCols = nil
-		if i := fieldIndex(n, "Filter"); i >= 0 {
+		key := "Filter"
+		if n.typ == "Bitmap Heap Scan" {
+			key = "Recheck Cond"
+		}
+		if i := fieldIndex(n, key); i >= 0 {
 			n.fields[i].val = "(" + n.fields[i].val.(string) + " AND " + cond + ")"
 		} else {
-			n.add("Filter", cond, true)
+			n.add(key, cond, true)
 		}
 		// The node's rows are the filter's; what it removed is the
 		// difference from its input's.
@@ -526,7 +541,31 @@ func (x *explainer) describeNode(p Plan) *explainNode {
 		n.add("Alias", rel, false)
 		return n
 	case *IndexScan:
-		return x.indexScanNode(q)
+		return x.indexScanNode(q, false)
+	case *IndexOr:
+		// PostgreSQL's bitmap scans: the alternatives' index scans under a
+		// BitmapOr, the table read under a Bitmap Heap Scan, whose
+		// condition (the filter above it) is its Recheck Cond.
+		first := unwrapInstrumented(q.Scans[0]).(*IndexScan)
+		t, alias := first.Table, x.alias(q, first.Alias)
+		or := &explainNode{typ: "BitmapOr", label: "BitmapOr", rel: "Outer"}
+		for _, sp := range q.Scans {
+			s := unwrapInstrumented(sp).(*IndexScan)
+			c := x.indexScanNode(s, true)
+			if w, ok := sp.(*instrumented); ok {
+				c.stats = w.stats
+			}
+			x.estimate(c, s)
+			c.rel = "Member"
+			or.children = append(or.children, c)
+		}
+		x.estimateFrom(or, or.children, sum)
+		n := &explainNode{typ: "Bitmap Heap Scan", label: "Bitmap Heap Scan on " + relLabel(t, alias), children: []*explainNode{or}}
+		n.add("Relation Name", t.Def.Name, false)
+		n.add("Alias", relationName(t, alias), false)
+		n.rows = math.Min(or.rows, x.tableRows(t))
+		n.startup, n.total = or.total, or.total+n.rows*(randomPageCost/4+cpuTupleCost)
+		return n
 	case *TableCount:
 		n := &explainNode{typ: "Aggregate", label: "Aggregate"}
 		n.add("Strategy", "Plain", false)
@@ -805,8 +844,9 @@ func (x *explainer) sortKeys(keys []SortKey, in []string) []string {
 }
 
 // indexScanNode describes an index scan, its Index Cond rebuilt from its
-// key bounds over the index's key columns.
-func (x *explainer) indexScanNode(q *IndexScan) *explainNode {
+// key bounds over the index's key columns; as a Bitmap Index Scan when it
+// is one of an IndexOr's.
+func (x *explainer) indexScanNode(q *IndexScan, bitmap bool) *explainNode {
 	t := q.Table
 	ix := q.Index
 	var keyNames []string
@@ -865,6 +905,14 @@ func (x *explainer) indexScanNode(q *IndexScan) *explainNode {
 			op = " <= "
 		}
 		conds = append(conds, "("+col(len(q.Eq))+op+x.exprText(b.E, nil)+")")
+	}
+	if bitmap {
+		n := &explainNode{typ: "Bitmap Index Scan", label: "Bitmap Index Scan on " + quoteIdentIfNeeded(ix)}
+		n.add("Index Name", ix, false)
+		if len(conds) > 0 {
+			n.add("Index Cond", andText(conds), true)
+		}
+		return n
 	}
 	word, dir := "Index Scan", "Forward"
 	if q.Reverse {

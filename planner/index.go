@@ -37,6 +37,11 @@ func (a *analyzer) scanWhere(scan *exec.Scan, pred exec.Expr) exec.Plan {
 		if x := a.chooseExprIndex(t, preds); x != nil && (p == nil || len(p.Eq) == 0 && len(x.Eq) > 0) {
 			p = x
 		}
+		if p == nil || !selective(p) {
+			if or := a.indexOr(t, preds, scan); or != nil {
+				in, p = or, nil // under the whole predicate
+			}
+		}
 		if p != nil {
 			p.Cols, p.Alias = scan.Cols, scan.Alias
 			in = p
@@ -51,6 +56,45 @@ func (a *analyzer) scanWhere(scan *exec.Scan, pred exec.Expr) exec.Plan {
 		}
 	}
 	return &exec.Filter{In: in, Pred: pred}
+}
+
+// indexOr returns an IndexOr reading scan's table for the first of preds
+// that is an OR whose every alternative an index scan serves selectively
+// (an equality on its leading columns, or a range closed on both sides):
+// WHERE email = $1 OR name = $2. Nil when no OR is such. The whole
+// predicate is tested above it.
+func (a *analyzer) indexOr(t *exec.Table, preds []exec.Expr, scan *exec.Scan) *exec.IndexOr {
+	for _, p := range preds {
+		b, ok := p.(*exec.BoolOp)
+		if !ok || !b.Or {
+			continue
+		}
+		var scans []exec.Plan
+		for _, alt := range b.Args {
+			parts := andParts(alt, nil)
+			s := chooseIndex(t, parts)
+			if x := a.chooseExprIndex(t, parts); x != nil && (s == nil || len(s.Eq) == 0 && len(x.Eq) > 0) {
+				s = x
+			}
+			if s == nil || !selective(s) {
+				scans = nil
+				break
+			}
+			s.Cols, s.Alias, s.Cond = scan.Cols, scan.Alias, nil
+			scans = append(scans, s)
+		}
+		if scans != nil {
+			return &exec.IndexOr{Scans: scans, Cols: scan.Cols}
+		}
+	}
+	return nil
+}
+
+// selective reports whether an index scan reads few of its table's rows
+// by PostgreSQL's default selectivities: an equality on its leading
+// columns, or a range closed on both sides.
+func selective(s *exec.IndexScan) bool {
+	return len(s.Eq) > 0 || len(s.Lower) > 0 && len(s.Upper) > 0
 }
 
 // chooseExprIndex returns an IndexScan of an index of t whose leading key
