@@ -24,8 +24,8 @@ func (p *IndexOr) Open(env *Env) (Rows, error) {
 type indexOrRows struct {
 	env  *Env
 	p    *IndexOr
-	i    int           // the scan being read, or the next one to open
-	in   Rows          // its rows; nil between scans
+	i    int  // the scan being read, or the next one to open
+	in   Rows // its rows; nil between scans
 	seen map[string]struct{}
 	key  []byte
 }
