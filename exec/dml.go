@@ -220,6 +220,7 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 	if err := target.finish(); err != nil {
 		return nil, err
 	}
+	env.Txn.countWrites(p.Table, p.Kind, out.n)
 	return out, nil
 }
 

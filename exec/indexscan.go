@@ -410,7 +410,9 @@ type indexRows struct {
 	// then read in place of the spans if they were few enough.
 	heap      [][]byte
 	heapReady bool
-	reverse   bool // the spans, and each span's keys, from last to first
+	reverse   bool  // the spans, and each span's keys, from last to first
+	fetched   int64 // rows returned, for the statistics (Close)
+	counted   bool  // Close counted the scan
 }
 
 // maxHeapKeys bounds the primary keys a secondary index scan collects to
@@ -566,6 +568,7 @@ func (r *indexRows) current() (Row, error) {
 }
 
 func (r *indexRows) decode(v []byte) (Row, error) {
+	r.fetched++
 	if r.env.Txn.serial != nil {
 		r.env.Txn.ssiReadRow(r.t, r.key)
 	}
@@ -579,6 +582,10 @@ func (r *indexRows) decode(v []byte) (Row, error) {
 func (r *indexRows) Key() []byte { return r.key }
 
 func (r *indexRows) Close() error {
+	if !r.counted {
+		r.counted = true
+		r.env.Txn.countScan(r.t, true, r.fetched)
+	}
 	if r.it == nil {
 		return nil
 	}

@@ -68,7 +68,7 @@ func (p *Scan) Open(env *Env) (Rows, error) {
 		return nil, err
 	}
 	it := m.NewIter(env.Ctx, prolly.IterOptions{LowerBound: p.Lower, UpperBound: p.Upper})
-	r := &scanRows{ctx: env.Ctx, t: t, it: it, reverse: p.Reverse}
+	r := &scanRows{ctx: env.Ctx, t: t, it: it, reverse: p.Reverse, tx: env.Txn, index: p.Reverse || p.Lower != nil || p.Upper != nil}
 	if p.Layout != nil {
 		return &layoutRows{scanRows: r, layout: p.Layout, out: make(Row, len(p.Layout))}, nil
 	}
@@ -97,6 +97,12 @@ type scanRows struct {
 	reverse bool
 	row     Row
 	n       int
+	// tx counts the scan in its statistics at Close: index tells a read
+	// in key order or within key bounds (an index scan of the primary
+	// key) from a sequential one, rows the rows returned.
+	tx    *Txn
+	index bool
+	rows  int64
 }
 
 // CancelCheckRows is how many rows a scan reads between looks at its
@@ -130,12 +136,17 @@ func (r *scanRows) Next() (Row, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.rows++
 	r.row, err = r.t.decodeRow(v, r.row)
 	return r.row, err
 }
 
-func (r *scanRows) Key() []byte  { return r.it.Key() }
-func (r *scanRows) Close() error { return r.it.Close() }
+func (r *scanRows) Key() []byte { return r.it.Key() }
+func (r *scanRows) Close() error {
+	r.tx.countScan(r.t, r.index, r.rows)
+	r.tx = nil
+	return r.it.Close()
+}
 
 // Filter passes the rows for which Pred is true.
 type Filter struct {

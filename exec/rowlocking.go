@@ -281,6 +281,9 @@ func (tx *Txn) lockWaiting(ctx context.Context, k RowLockKey, mode LockMode) (fr
 	if err != nil && context.Cause(lctx) == errLockTimeout && ctx.Err() == nil {
 		err = pgerr.New(pgerr.LockNotAvailable, "canceling statement due to lock timeout")
 	}
+	if tx.Stats != nil && pgerr.CodeOf(err) == pgerr.DeadlockDetected {
+		tx.Stats.Deadlocks.Add(1)
+	}
 	return fresh, waited, err
 }
 

@@ -86,6 +86,9 @@ type Txn struct {
 	// that is allowed (READ COMMITTED) or a serialization failure.
 	Locks     *RowLocks
 	LockOwner uint64
+	// Stats, when set, are the database's cumulative statistics, which
+	// the transaction's scans and writers add to (cumstats.go).
+	Stats *DatabaseStats
 	// LockTimeouts, when set, returns lock_timeout, how long a lock is
 	// waited for before 55P03 (0: forever), and deadlock_timeout, how
 	// long before a waiter checks for a deadlock. It is read once per

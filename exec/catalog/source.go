@@ -35,6 +35,9 @@ type Source struct {
 	Prepared []Prepared
 	// Backends are the server's sessions, for pg_stat_activity.
 	Backends []Backend
+	// Stats, when set, are the server's cumulative statistics, for the
+	// pg_stat_ views' counters.
+	Stats *exec.CumulativeStats
 	// Memory, when set, reads the server's memory, for
 	// pg_backend_memory_contexts.
 	Memory func() MemoryContext

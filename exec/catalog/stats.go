@@ -8,11 +8,13 @@ import (
 )
 
 // The statistics views admin tools read (pgAdmin's dashboard, DBeaver's
-// table list). This server keeps no activity counters, so the counters
-// are zero; what it does know is shown: each table's live row count
-// (n_live_tup, from the row map's subtree counts, without a scan), the
-// sessions of each database, and no locks (transactions take none:
-// concurrent ones merge at COMMIT).
+// table list, monitoring exporters): the cumulative counters the server
+// keeps (exec.CumulativeStats: transactions, scans, rows read and
+// written, deadlocks, since the server started), each table's live row
+// count (n_live_tup, from the row map's subtree counts, without a scan),
+// the sessions of each database, and the locks held and awaited. What
+// has no counterpart here (blocks read and hit, dead tuples, vacuums,
+// per-index counts) is zero.
 func init() {
 	const pc = "pg_catalog"
 	const tableStats = `relid:oid schemaname:name relname:name seq_scan:bigint seq_tup_read:bigint
@@ -65,6 +67,16 @@ func userTables(s *Snapshot) []Relation {
 	return out
 }
 
+// repoName is the database a session's database name (db, db@rev or
+// db/rev, as the client gave it) names.
+func repoName(database string) string {
+	name, _, _ := strings.Cut(strings.Replace(database, "/", "@", 1), "@")
+	return name
+}
+
+// noTableStats are the counters of a table nothing has counted yet.
+var noTableStats = &exec.TableStats{}
+
 func pgStatTables(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
 	zero := dInt(0)
@@ -77,7 +89,15 @@ func pgStatTables(s *Snapshot) ([]exec.Row, error) {
 			}
 			live = dInt(int64(m.Count()))
 		}
-		out = append(out, exec.Row{dOID(r.OID), dText(r.Schema), dText(r.Name), zero, zero, zero, zero, zero, zero, zero,
+		ts := noTableStats
+		if s.Src.Stats != nil {
+			if t := s.Src.Stats.Peek(repoName(s.Src.Database)).PeekTable(r.OID); t != nil {
+				ts = t
+			}
+		}
+		out = append(out, exec.Row{dOID(r.OID), dText(r.Schema), dText(r.Name),
+			dInt(ts.SeqScan.Load()), dInt(ts.SeqTupRead.Load()), dInt(ts.IdxScan.Load()), dInt(ts.IdxTupFetch.Load()),
+			dInt(ts.TupIns.Load()), dInt(ts.TupUpd.Load()), dInt(ts.TupDel.Load()),
 			zero, live, zero, zero, zero, exec.Null, exec.Null, exec.Null, exec.Null, zero, zero, zero, zero})
 	}
 	return out, nil
@@ -118,14 +138,22 @@ func pgStatDatabase(s *Snapshot) ([]exec.Row, error) {
 	for _, db := range s.Src.Databases {
 		backends := 0
 		for _, b := range s.Src.Backends {
-			// A session names its database as given: db, db@rev or db/rev.
-			if name, _, _ := strings.Cut(strings.Replace(b.Database, "/", "@", 1), "@"); name == db {
+			if repoName(b.Database) == db {
 				backends++
 			}
 		}
-		out = append(out, exec.Row{dOID(DatabaseOID(db)), dText(db), dInt(int64(backends)), zero, zero, zero, zero,
-			zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, exec.Null, zf, zf, zf, zf, zf,
-			zero, zero, zero, zero, exec.Null})
+		var ds *exec.DatabaseStats
+		if s.Src.Stats != nil {
+			ds = s.Src.Stats.Peek(db)
+		}
+		if ds == nil {
+			ds = &exec.DatabaseStats{}
+		}
+		out = append(out, exec.Row{dOID(DatabaseOID(db)), dText(db), dInt(int64(backends)),
+			dInt(ds.XactCommit.Load()), dInt(ds.XactRollback.Load()), zero, zero,
+			dInt(ds.TupReturned.Load()), dInt(ds.TupFetched.Load()), dInt(ds.TupInserted.Load()),
+			dInt(ds.TupUpdated.Load()), dInt(ds.TupDeleted.Load()), zero, zero, zero, dInt(ds.Deadlocks.Load()),
+			zero, exec.Null, zf, zf, zf, zf, zf, zero, zero, zero, zero, exec.Null})
 	}
 	return out, nil
 }

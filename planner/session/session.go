@@ -44,6 +44,9 @@ type Engine struct {
 	tempSeq atomic.Int64
 	// gate keeps dolt_gc apart from other transactions (gcgate.go).
 	gate txnGate
+	// stats are the cumulative statistics (pg_stat_database,
+	// pg_stat_user_tables) of the server's databases.
+	stats exec.CumulativeStats
 	// live are the open sessions, for pg_stat_activity and for the branches
 	// in use, which are not deleted or renamed from under them without
 	// --force (activity.go).
@@ -560,6 +563,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	s.txn.RowIDs = s.e.rowIDs
 	s.txn.Sequences = s.e.seqs
 	s.txn.WriteBuffer = s.writeBuffer
+	s.txn.Stats = s.e.stats.Database(s.repo.Name())
 	if s.detached == nil {
 		s.txn.Locks, s.txn.LockOwner, s.txn.Latest = s.e.locks, s.e.txnIDs.Add(1), s.workingRoot
 		s.lockOwner.Store(s.txn.LockOwner)
@@ -629,17 +633,32 @@ func (s *Session) commit(ctx context.Context) (err error) {
 	}
 	if err := tx.CheckDeferred(ctx); err != nil {
 		s.releaseLocks(tx, false)
+		countEnd(tx, false)
 		return err // a deferred unique constraint fails: nothing is committed
 	}
 	if err := tx.SerialPreCommit(); err != nil {
 		s.releaseLocks(tx, false)
+		countEnd(tx, false)
 		return err
 	}
 	// The deferred changes are not written here: the committer replays
 	// them onto the branch's working root (versioning.Replayer).
 	_, err = s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Catalog(), exec.NewMergeIndexer(tx))
 	s.releaseLocks(tx, err == nil) // after the commit is durable: waiters then see the change
+	countEnd(tx, err == nil)
 	return commitError(err)
+}
+
+// countEnd counts the end of tx, committed or rolled back, in its
+// database's statistics.
+func countEnd(tx *exec.Txn, committed bool) {
+	switch {
+	case tx == nil || tx.Stats == nil:
+	case committed:
+		tx.Stats.XactCommit.Add(1)
+	default:
+		tx.Stats.XactRollback.Add(1)
+	}
 }
 
 // releaseLocks ends tx's hold on its locks, and its part in serializable
@@ -685,6 +704,7 @@ func (s *Session) rollback() {
 	s.endRoles(context.Background(), false)         // a rollback saves nothing: no error
 	s.endDatabaseInfos(context.Background(), false) // nor here
 	s.releaseLocks(s.txn, false)
+	countEnd(s.txn, false)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 	s.leaveGate()
 }
