@@ -28,9 +28,38 @@ type DatabaseStats struct {
 }
 
 // TableStats are one table's counters, by the names of pg_stat_all_tables'
-// columns.
+// columns, and its indexes'.
 type TableStats struct {
 	SeqScan, SeqTupRead, IdxScan, IdxTupFetch, TupIns, TupUpd, TupDel atomic.Int64
+
+	indexes sync.Map // index name -> *IndexStats
+}
+
+// IndexStats are one index's counters, by the names of
+// pg_stat_all_indexes' columns.
+type IndexStats struct {
+	IdxScan, IdxTupRead, IdxTupFetch atomic.Int64
+}
+
+// Index returns the counters of the table's index name, made on first use.
+func (t *TableStats) Index(name string) *IndexStats {
+	if x, ok := t.indexes.Load(name); ok {
+		return x.(*IndexStats)
+	}
+	x, _ := t.indexes.LoadOrStore(name, &IndexStats{})
+	return x.(*IndexStats)
+}
+
+// PeekIndex returns the counters of index name, nil if it has none yet
+// (or t is nil).
+func (t *TableStats) PeekIndex(name string) *IndexStats {
+	if t == nil {
+		return nil
+	}
+	if x, ok := t.indexes.Load(name); ok {
+		return x.(*IndexStats)
+	}
+	return nil
 }
 
 // Database returns database name's counters, made on first use.
@@ -73,21 +102,34 @@ func (d *DatabaseStats) PeekTable(oid uint32) *TableStats {
 }
 
 // countScan adds a scan of t that read rows rows to the transaction's
-// statistics: a sequential scan, or an index scan (which fetched them).
-func (tx *Txn) countScan(t *Table, index bool, rows int64) {
+// statistics: a sequential scan (index ""), or a scan of the named index
+// (which fetched them).
+func (tx *Txn) countScan(t *Table, index string, rows int64) {
 	if tx == nil || tx.Stats == nil || t.Virtual != nil || t.OID == 0 {
 		return
 	}
 	ts := tx.Stats.Table(t.OID)
-	if index {
+	if index != "" {
 		ts.IdxScan.Add(1)
 		ts.IdxTupFetch.Add(rows)
 		tx.Stats.TupFetched.Add(rows)
+		ix := ts.Index(index)
+		ix.IdxScan.Add(1)
+		ix.IdxTupRead.Add(rows)
+		ix.IdxTupFetch.Add(rows)
 		return
 	}
 	ts.SeqScan.Add(1)
 	ts.SeqTupRead.Add(rows)
 	tx.Stats.TupReturned.Add(rows)
+}
+
+// primaryKeyIndex names t's primary key index, as pg_class does.
+func primaryKeyIndex(t *Table) string {
+	if t.Def.PrimaryKeyName != "" {
+		return t.Def.PrimaryKeyName
+	}
+	return t.Def.Name + "_pkey"
 }
 
 // countWrites adds the rows a statement inserted, updated or deleted in

@@ -128,7 +128,10 @@ func (p *IndexScan) Open(env *Env) (Rows, error) {
 	if p.Reverse {
 		slices.Reverse(spans)
 	}
-	r := &indexRows{env: env, t: t, rows: rows, spans: spans, skip: -1, reverse: p.Reverse}
+	r := &indexRows{env: env, t: t, rows: rows, spans: spans, skip: -1, reverse: p.Reverse, ixName: p.Index}
+	if p.Index == "" {
+		r.ixName = primaryKeyIndex(t)
+	}
 	r.heapReady = p.Ordered || p.Reverse // index order: no heap
 	if ix != nil {
 		if r.index, err = env.Txn.indexMap(env.Ctx, t, ixPos); err != nil {
@@ -411,8 +414,9 @@ type indexRows struct {
 	heap      [][]byte
 	heapReady bool
 	reverse   bool  // the spans, and each span's keys, from last to first
-	fetched   int64 // rows returned, for the statistics (Close)
-	counted   bool  // Close counted the scan
+	fetched   int64  // rows returned, for the statistics (Close)
+	counted   bool   // Close counted the scan
+	ixName    string // the index read, for the statistics
 }
 
 // maxHeapKeys bounds the primary keys a secondary index scan collects to
@@ -584,7 +588,7 @@ func (r *indexRows) Key() []byte { return r.key }
 func (r *indexRows) Close() error {
 	if !r.counted {
 		r.counted = true
-		r.env.Txn.countScan(r.t, true, r.fetched)
+		r.env.Txn.countScan(r.t, r.ixName, r.fetched)
 	}
 	if r.it == nil {
 		return nil

@@ -68,7 +68,10 @@ func (p *Scan) Open(env *Env) (Rows, error) {
 		return nil, err
 	}
 	it := m.NewIter(env.Ctx, prolly.IterOptions{LowerBound: p.Lower, UpperBound: p.Upper})
-	r := &scanRows{ctx: env.Ctx, t: t, it: it, reverse: p.Reverse, tx: env.Txn, index: p.Reverse || p.Lower != nil || p.Upper != nil}
+	r := &scanRows{ctx: env.Ctx, t: t, it: it, reverse: p.Reverse, tx: env.Txn}
+	if p.Reverse || p.Lower != nil || p.Upper != nil {
+		r.index = primaryKeyIndex(t)
+	}
 	if p.Layout != nil {
 		return &layoutRows{scanRows: r, layout: p.Layout, out: make(Row, len(p.Layout))}, nil
 	}
@@ -97,11 +100,12 @@ type scanRows struct {
 	reverse bool
 	row     Row
 	n       int
-	// tx counts the scan in its statistics at Close: index tells a read
-	// in key order or within key bounds (an index scan of the primary
-	// key) from a sequential one, rows the rows returned.
+	// tx counts the scan in its statistics at Close: index names the
+	// primary key's index for a read in key order or within key bounds
+	// (an index scan of it), "" for a sequential one; rows are the rows
+	// returned.
 	tx    *Txn
-	index bool
+	index string
 	rows  int64
 }
 

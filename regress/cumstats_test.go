@@ -7,8 +7,9 @@ import (
 	"github.com/prollypg/prollypg/regress/internal/testserver"
 )
 
-// TestCumulativeStats checks the counters of pg_stat_user_tables and
-// pg_stat_database (exec.CumulativeStats): scans by kind and the rows
+// TestCumulativeStats checks the counters of pg_stat_user_tables,
+// pg_stat_user_indexes and pg_stat_database (exec.CumulativeStats): scans
+// by kind and index and the rows
 // they read, rows inserted, updated and deleted (a rolled-back insert
 // counts, as in PostgreSQL), transactions committed and rolled back, and
 // a deadlock; a branch's session sees its database's counters.
@@ -49,8 +50,17 @@ func TestCumulativeStats(t *testing.T) {
 	if commit1-commit0 != 6 || rollback1-rollback0 != 1 {
 		t.Errorf("transactions: %d committed, %d rolled back; want 6 and 1", commit1-commit0, rollback1-rollback0)
 	}
+	// Per index: the primary key's served the three reads by key; an
+	// index nothing read shows none (the query tools find unused
+	// indexes with).
+	exec(t, ctx, c, "CREATE INDEX st_v ON st (v)")
+	exec(t, ctx, c, "SELECT id FROM st WHERE v = 7")
+	wantRows(t, ctx, c, "SELECT indexrelname, idx_scan, idx_tup_read, idx_tup_fetch FROM pg_stat_user_indexes WHERE relname = 'st' ORDER BY 1",
+		"st_pkey | 3 | 4 | 4", "st_v | 1 | 1 | 1")
+	exec(t, ctx, c, "CREATE INDEX st_unused ON st (v, id)")
+	wantRows(t, ctx, c, "SELECT indexrelname FROM pg_stat_user_indexes WHERE idx_scan = 0", "st_unused")
 	b := connect(t, ctx, srv.DSN("postgres@main"))
-	wantRows(t, ctx, b, "SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'st'", "1")
+	wantRows(t, ctx, b, "SELECT seq_scan, idx_scan FROM pg_stat_user_tables WHERE relname = 'st'", "1 | 4")
 
 	// A deadlock: each session holds a row the other then waits for.
 	exec(t, ctx, c, "SET deadlock_timeout = '50ms'")

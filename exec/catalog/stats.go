@@ -13,8 +13,8 @@ import (
 // written, deadlocks, since the server started), each table's live row
 // count (n_live_tup, from the row map's subtree counts, without a scan),
 // the sessions of each database, and the locks held and awaited. What
-// has no counterpart here (blocks read and hit, dead tuples, vacuums,
-// per-index counts) is zero.
+// has no counterpart here (blocks read and hit, dead tuples, vacuums) is
+// zero.
 func init() {
 	const pc = "pg_catalog"
 	const tableStats = `relid:oid schemaname:name relname:name seq_scan:bigint seq_tup_read:bigint
@@ -113,24 +113,40 @@ func pgStatioTables(s *Snapshot) ([]exec.Row, error) {
 }
 
 // indexRows is a row per index of a stored table: its table's and its
-// own OID and names, then n zero counters.
-func indexRows(s *Snapshot, n int) []exec.Row {
+// own OID and names, then the counters counts gives of its statistics
+// (nil when nothing counted it yet).
+func indexRows(s *Snapshot, counts func(*exec.IndexStats) []int64) []exec.Row {
 	var out []exec.Row
+	var db *exec.DatabaseStats
+	if s.Src.Stats != nil {
+		db = s.Src.Stats.Peek(repoName(s.Src.Database))
+	}
 	for _, r := range s.Relations() {
 		if r.Kind != 'i' || r.Table == nil {
 			continue
 		}
-		row := exec.Row{dOID(TableOID(r.Table.Schema, r.Table.Name)), dOID(r.OID), dText(r.Schema), dText(r.Table.Name), dText(r.Name)}
-		for range n {
-			row = append(row, dInt(0))
+		table := TableOID(r.Table.Schema, r.Table.Name)
+		row := exec.Row{dOID(table), dOID(r.OID), dText(r.Schema), dText(r.Table.Name), dText(r.Name)}
+		for _, n := range counts(db.PeekTable(table).PeekIndex(r.Name)) {
+			row = append(row, dInt(n))
 		}
 		out = append(out, row)
 	}
 	return out
 }
 
-func pgStatIndexes(s *Snapshot) ([]exec.Row, error)   { return indexRows(s, 3), nil }
-func pgStatioIndexes(s *Snapshot) ([]exec.Row, error) { return indexRows(s, 2), nil }
+func pgStatIndexes(s *Snapshot) ([]exec.Row, error) {
+	return indexRows(s, func(x *exec.IndexStats) []int64 {
+		if x == nil {
+			return []int64{0, 0, 0}
+		}
+		return []int64{x.IdxScan.Load(), x.IdxTupRead.Load(), x.IdxTupFetch.Load()}
+	}), nil
+}
+
+func pgStatioIndexes(s *Snapshot) ([]exec.Row, error) {
+	return indexRows(s, func(*exec.IndexStats) []int64 { return []int64{0, 0} }), nil
+}
 
 func pgStatDatabase(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
