@@ -413,7 +413,7 @@ type indexRows struct {
 	// then read in place of the spans if they were few enough.
 	heap      [][]byte
 	heapReady bool
-	reverse   bool  // the spans, and each span's keys, from last to first
+	reverse   bool   // the spans, and each span's keys, from last to first
 	fetched   int64  // rows returned, for the statistics (Close)
 	counted   bool   // Close counted the scan
 	ixName    string // the index read, for the statistics
