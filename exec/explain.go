@@ -443,6 +443,20 @@ func (x *explainer) node(p Plan) *explainNode {
 	if n.stats == nil {
 		n.stats = stats
 	}
+	if x.opts.Verbose && n.typ != "Hash" && n.typ != "BitmapOr" {
+		// The columns the node returns, first of its details; named
+		// with their relations only when the query reads several. A
+		// projection folded into the node replaces its input's.
+		verbose := x.opts.Verbose
+		x.opts.Verbose = false
+		out := x.outputs(p)
+		x.opts.Verbose = verbose
+		if i := fieldIndex(n, "Output"); i >= 0 {
+			n.fields[i].val = out
+		} else {
+			n.fields = append([]explainField{{"Output", out, true}}, n.fields...)
+		}
+	}
 	if n.typ == "Bitmap Heap Scan" && stats != nil && n.children[0].stats == nil {
 		// The BitmapOr ran when the heap scan did; its rows are its
 		// inputs' (PostgreSQL shows none).
@@ -530,12 +544,12 @@ func (x *explainer) describeNode(p Plan) *explainNode {
 				dir, word = "Backward", "Index Scan Backward"
 			}
 			ix := q.Table.Def.Name + "_pkey"
-			n.label = word + " using " + quoteIdentIfNeeded(ix) + " on " + relLabel(q.Table, alias)
+			n.label = word + " using " + quoteIdentIfNeeded(ix) + " on " + x.relLabel(q.Table, alias)
 			n.add("Scan Direction", dir, false)
 			n.add("Index Name", ix, false)
 		default:
 			n.typ = "Seq Scan"
-			n.label = "Seq Scan on " + relLabel(q.Table, alias)
+			n.label = "Seq Scan on " + x.relLabel(q.Table, alias)
 		}
 		n.add("Relation Name", q.Table.Def.Name, false)
 		n.add("Alias", rel, false)
@@ -560,7 +574,7 @@ func (x *explainer) describeNode(p Plan) *explainNode {
 			or.children = append(or.children, c)
 		}
 		x.estimateFrom(or, or.children, sum)
-		n := &explainNode{typ: "Bitmap Heap Scan", label: "Bitmap Heap Scan on " + relLabel(t, alias), children: []*explainNode{or}}
+		n := &explainNode{typ: "Bitmap Heap Scan", label: "Bitmap Heap Scan on " + x.relLabel(t, alias), children: []*explainNode{or}}
 		n.add("Relation Name", t.Def.Name, false)
 		n.add("Alias", relationName(t, alias), false)
 		n.rows = math.Min(or.rows, x.tableRows(t))
@@ -644,7 +658,7 @@ func (x *explainer) describeNode(p Plan) *explainNode {
 		return &explainNode{typ: "Unique", label: "Unique", children: x.inputs(q.In)}
 	case *Modify:
 		verb := map[ModifyKind]string{Insert: "Insert", Update: "Update", Delete: "Delete", Merge: "Merge"}[q.Kind]
-		n := &explainNode{typ: "ModifyTable", label: verb + " on " + relLabel(q.Table, "")}
+		n := &explainNode{typ: "ModifyTable", label: verb + " on " + x.relLabel(q.Table, "")}
 		n.add("Operation", verb, false)
 		n.add("Relation Name", q.Table.Def.Name, false)
 		n.add("Alias", q.Table.Def.Name, false)
@@ -724,7 +738,7 @@ func (x *explainer) describeNode(p Plan) *explainNode {
 	case *WorkTableScan:
 		return &explainNode{typ: "WorkTable Scan", label: "WorkTable Scan"}
 	case *CursorRow:
-		n := &explainNode{typ: "Tid Scan", label: "Tid Scan on " + relLabel(q.Table, "")}
+		n := &explainNode{typ: "Tid Scan", label: "Tid Scan on " + x.relLabel(q.Table, "")}
 		n.add("Relation Name", q.Table.Def.Name, false)
 		return n
 	case *RowsFrom:
@@ -776,9 +790,12 @@ func fieldIndex(n *explainNode, key string) int {
 }
 
 // relLabel names a relation in a node's heading: "t", or "t a" under an
-// alias.
-func relLabel(t *Table, alias string) string {
+// alias; with VERBOSE, its schema's name first.
+func (x *explainer) relLabel(t *Table, alias string) string {
 	name := quoteIdentIfNeeded(t.Def.Name)
+	if x.opts.Verbose {
+		name = quoteIdentIfNeeded(t.Def.Schema) + "." + name
+	}
 	if alias != "" && alias != t.Def.Name {
 		return name + " " + quoteIdentIfNeeded(alias)
 	}
@@ -918,7 +935,7 @@ func (x *explainer) indexScanNode(q *IndexScan, bitmap bool) *explainNode {
 	if q.Reverse {
 		word, dir = "Index Scan Backward", "Backward"
 	}
-	n := &explainNode{typ: "Index Scan", label: word + " using " + quoteIdentIfNeeded(ix) + " on " + relLabel(t, alias)}
+	n := &explainNode{typ: "Index Scan", label: word + " using " + quoteIdentIfNeeded(ix) + " on " + x.relLabel(t, alias)}
 	n.add("Scan Direction", dir, false)
 	n.add("Index Name", ix, false)
 	n.add("Relation Name", t.Def.Name, false)
