@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
@@ -51,6 +52,46 @@ type Repo struct {
 	st      Store
 	name    string
 	commits *Committer // nil: no batching (CommitTransaction)
+	// roots keeps, per branch, the working root WorkingRoot read last
+	// (*workingRoot), so that a transaction on an unchanged branch does
+	// not decode its working set and root again.
+	roots sync.Map
+}
+
+// workingRoot is a working set's address and its working root.
+type workingRoot struct {
+	ws   store.Address
+	root RootValue
+}
+
+// WorkingRoot returns the working root of branch, the root its working
+// set holds now.
+func (r *Repo) WorkingRoot(ctx context.Context, branch string) (RootValue, error) {
+	a, ok, err := r.st.Ref(ctx, r.wsRef(branch))
+	if err != nil {
+		return RootValue{}, err
+	}
+	if !ok {
+		r.roots.Delete(branch)
+		return RootValue{}, fmt.Errorf("%w: %q", ErrNoBranch, branch)
+	}
+	if c, ok := r.roots.Load(branch); ok && c.(*workingRoot).ws == a {
+		return c.(*workingRoot).root, nil
+	}
+	b, err := r.st.Get(ctx, a)
+	if err != nil {
+		return RootValue{}, fmt.Errorf("versioning: loading working set of %q: %w", branch, err)
+	}
+	ws, err := decodeWorkingSet(b)
+	if err != nil {
+		return RootValue{}, err
+	}
+	root, err := LoadRootValue(ctx, r.st, ws.Working)
+	if err != nil {
+		return RootValue{}, err
+	}
+	r.roots.Store(branch, &workingRoot{a, root})
+	return root, nil
 }
 
 func dbPrefix(name string) string { return refPrefix + url.PathEscape(name) + "/" }

@@ -129,12 +129,11 @@ func WorkingRoot(ctx context.Context, s Session) (versioning.RootValue, error) {
 	if d := s.Detached(); d != nil {
 		return d.Root, nil
 	}
-	repo := s.Repo()
-	_, ws, err := repo.WorkingSet(ctx, s.Branch())
+	root, err := s.Repo().WorkingRoot(ctx, s.Branch())
 	if err != nil {
 		return versioning.RootValue{}, vcsError(err)
 	}
-	return versioning.LoadRootValue(ctx, repo.Store(), ws.Working)
+	return root, nil
 }
 
 // ResolveRoot resolves a revision spec for s to a root value (time

@@ -183,6 +183,7 @@ type Session struct {
 	// cursorsDeclared counts the cursors ever declared (cursor.seq).
 	cursorsDeclared uint64
 	cached          *exec.Settings // settings(), until a SET or a new transaction
+	varSettings     *exec.Settings // what settings() takes from vars, until a SET (putVar)
 	// userTypes are the user types of the transaction's root, decoded
 	// for text input (sessionTypes).
 	userTypes *userTypes

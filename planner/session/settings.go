@@ -16,6 +16,23 @@ func (s *Session) settings() *exec.Settings {
 	if s.cached != nil {
 		return s.cached
 	}
+	if s.varSettings == nil {
+		s.varSettings = s.settingsOfVars()
+	}
+	st := *s.varSettings
+	st.Types = sessionTypes{s}
+	if tx := s.txn; tx != nil {
+		start := tx.StartTime
+		st.Now = func() time.Time { return start }
+	}
+	s.cached = &st
+	return s.cached
+}
+
+// settingsOfVars are the settings the session's variables give, which
+// only putVar changes: read once, not at every transaction's first
+// statement.
+func (s *Session) settingsOfVars() *exec.Settings {
 	st := types.DefaultSettings
 	st.DateStyle, st.DateOrder, _ = parseDateStyle(s.vars["datestyle"], types.DateStyleISO, types.DateOrderMDY)
 	st.IntervalStyle, _ = parseIntervalStyle(s.vars["intervalstyle"])
@@ -32,13 +49,7 @@ func (s *Session) settings() *exec.Settings {
 	st.TrgmSimilarity = trgmThreshold(s.vars["pg_trgm.similarity_threshold"], st.TrgmSimilarity)
 	st.TrgmWordSimilarity = trgmThreshold(s.vars["pg_trgm.word_similarity_threshold"], st.TrgmWordSimilarity)
 	st.TrgmStrictWordSimilarity = trgmThreshold(s.vars["pg_trgm.strict_word_similarity_threshold"], st.TrgmStrictWordSimilarity)
-	st.Types = sessionTypes{s}
-	if tx := s.txn; tx != nil {
-		start := tx.StartTime
-		st.Now = func() time.Time { return start }
-	}
-	s.cached = &st
-	return s.cached
+	return &st
 }
 
 var dateStyleNames = map[types.DateStyle]string{
@@ -280,7 +291,7 @@ func (s *Session) putVar(name, value string) {
 	if name == "search_path" || name == "role" || name == "session_authorization" {
 		s.planGen++ // names may resolve differently now, privileges differ
 	}
-	s.cached = nil
+	s.cached, s.varSettings = nil, nil
 	if rn, ok := reported[name]; ok && s.OnParameter != nil {
 		s.OnParameter(rn, value)
 	}
