@@ -79,6 +79,49 @@ func (p *HashLookup) Open(env *Env) (Rows, error) {
 	return r, nil
 }
 
+// exists reports whether a row of In matches Probe, for EXISTS of a
+// correlated subquery that is this lookup, evaluated with outer as the
+// enclosing row's values: the hash table's probe, without the Rows and
+// the nested frame an execution of the subquery makes per outer row. ok
+// is false when the lookup must run as a plan instead: while it still
+// reads through its index (Lookup), or when a probe expression is more
+// than outer values and constants.
+func (p *HashLookup) exists(env *Env, outer []Datum) (found, ok bool, err error) {
+	if p.Lookup != nil {
+		if _, built := env.shared(p); !built {
+			return false, false, nil
+		}
+	}
+	var probeBuf [4]Datum
+	if len(p.Probe) > len(probeBuf) {
+		return false, false, nil
+	}
+	probe := probeBuf[:len(p.Probe)]
+	for i, e := range p.Probe {
+		switch x := e.(type) {
+		case *OuterRef:
+			if x.Idx >= len(outer) {
+				return false, false, nil
+			}
+			probe[i] = outer[x.Idx]
+		case *Const:
+			probe[i] = x.D
+		default:
+			return false, false, nil
+		}
+	}
+	if hasNull(probe) {
+		return false, true, nil
+	}
+	t, err := p.table(env)
+	if err != nil {
+		return false, true, err
+	}
+	var hbuf [64]byte
+	h, _ := hashDatums(hbuf[:0], probe)
+	return t.table.first(h, probe) >= 0, true, nil
+}
+
 // table returns the hash table of In, building it on first use.
 func (p *HashLookup) table(env *Env) (*lookupTable, error) {
 	if v, ok := env.shared(p); ok {

@@ -83,6 +83,13 @@ func (e *SubPlan) Eval(env *Env, row Row) (Datum, error) {
 			return Null, err
 		}
 	}
+	if e.Kind == ExistsSub {
+		if l, ok := hashLookupOf(e.Plan); ok {
+			if found, ok, err := l.exists(env, outer); ok || err != nil {
+				return DBool(found), err
+			}
+		}
+	}
 	cenv := env.child(outer)
 	switch e.Kind {
 	case ExistsSub, ScalarSub, ArraySub:
@@ -168,6 +175,22 @@ func (e *SubPlan) value(env *Env) (Datum, error) {
 		return Null, pgerr.New(pgerr.CardinalityViolation, "more than one row returned by a subquery used as an expression")
 	}
 	return d, nil
+}
+
+// hashLookupOf returns the HashLookup a subquery's plan reads, under
+// projections (EXISTS (SELECT 1 FROM t WHERE t.x = outer.y)): whether
+// any row exists does not depend on what is projected.
+func hashLookupOf(p Plan) (*HashLookup, bool) {
+	for {
+		switch x := p.(type) {
+		case *Project:
+			p = x.In
+		case *HashLookup:
+			return x, true
+		default:
+			return nil, false
+		}
+	}
 }
 
 // cached returns the result of an uncorrelated subquery, computing it on
