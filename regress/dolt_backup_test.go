@@ -27,20 +27,17 @@ func dbState(t *testing.T, ctx context.Context, c *pgx.Conn) string {
 	}, "\n")
 }
 
-// TestDoltBackup syncs a database with a branch, a tag, a remote, staged
-// and unstaged changes to a file:// backup; changes one row and syncs
-// again (the second sync adds a handful of chunks to the backup); then
-// restores it as a new database on the server, which must equal the
-// original in everything dbState reads, the working set's uncommitted
-// rows included.
-func TestDoltBackup(t *testing.T) {
-	ctx := testserver.Context(t)
-	dir := t.TempDir() + "/backup"
-	url := "file://" + dir
-	srv := testserver.Start(t)
+// backupSource fills database postgres of srv with what a backup must
+// carry, after the statements load: a table small with a committed row, a
+// tag, a remote, a branch feature with a commit of its own and an
+// uncommitted row, and on main a staged and an unstaged row; it returns
+// sessions on main and on feature.
+func backupSource(t *testing.T, ctx context.Context, srv *testserver.Server, load ...string) (main, feature *pgx.Conn) {
+	t.Helper()
 	a := connect(t, ctx, srv.DSN("postgres"))
-	exec(t, ctx, a, "CREATE TABLE big (id int PRIMARY KEY, v text)")
-	exec(t, ctx, a, "INSERT INTO big SELECT g, 'row ' || g FROM generate_series(1, 100000) g")
+	for _, sql := range load {
+		exec(t, ctx, a, sql)
+	}
 	exec(t, ctx, a, "CREATE TABLE small (id int PRIMARY KEY, v text)")
 	exec(t, ctx, a, "INSERT INTO small VALUES (1, 'committed')")
 	exec(t, ctx, a, "SELECT dolt_commit('-Am', 'load')")
@@ -54,6 +51,23 @@ func TestDoltBackup(t *testing.T) {
 	exec(t, ctx, f, "INSERT INTO small VALUES (10, 'feature')")
 	exec(t, ctx, f, "SELECT dolt_commit('-am', 'on feature')")
 	exec(t, ctx, f, "INSERT INTO small VALUES (11, 'feature, uncommitted')")
+	return a, f
+}
+
+// TestDoltBackup syncs a database with a branch, a tag, a remote, staged
+// and unstaged changes to a file:// backup; changes one row and syncs
+// again (the second sync adds a handful of chunks to the backup); then
+// restores it as a new database on the server, which must equal the
+// original in everything dbState reads, the working set's uncommitted
+// rows included.
+func TestDoltBackup(t *testing.T) {
+	ctx := testserver.Context(t)
+	dir := t.TempDir() + "/backup"
+	url := "file://" + dir
+	srv := testserver.Start(t)
+	a, f := backupSource(t, ctx, srv,
+		"CREATE TABLE big (id int PRIMARY KEY, v text)",
+		"INSERT INTO big SELECT g, 'row ' || g FROM generate_series(1, 100000) g")
 
 	exec(t, ctx, a, "SELECT dolt_backup('add', 'bak', $1)", url)
 	wantRows(t, ctx, a, "SELECT name, url, params FROM dolt_backups", "bak | "+url+" | {}")
