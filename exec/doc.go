@@ -38,10 +38,13 @@
 // Env.Session.
 //
 // Plans: plan.go (Plan and Rows), lookup.go and indexscan.go (reading a
-// table by key or index range), join.go, agg.go, window.go, setop.go,
-// distinct.go, cte.go, projectset.go, lockrows.go (FOR UPDATE and its
-// re-check), virtual.go (tables computed on demand: catalogs, dolt_*
-// system tables), explain.go.
+// table by key or index range), indexor.go (an OR of index scans), join.go,
+// agg.go, window.go, setop.go, distinct.go, cte.go, projectset.go,
+// lockrows.go (FOR UPDATE and its re-check), virtual.go (tables computed
+// on demand: catalogs, dolt_* system tables); explain.go, explain_expr.go
+// and explain_analyze.go describe a plan as PostgreSQL's EXPLAIN does,
+// running an instrumented copy of it for ANALYZE; cumstats.go counts what
+// scans and writers do for the pg_stat_ views.
 //
 // Writes: dml.go (Modify: INSERT, UPDATE, DELETE; merge.go for MERGE,
 // upsert.go for ON CONFLICT), table.go and tablecache.go (a table's
