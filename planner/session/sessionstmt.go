@@ -120,6 +120,30 @@ func (s *Session) createTableAsExecute(ctx context.Context, outer *Statement, ct
 	return res, err
 }
 
+// explainExecute is EXPLAIN [ANALYZE] EXECUTE name(params): EXPLAIN of
+// the prepared statement's query with the parameters' values in place.
+func (s *Session) explainExecute(ctx context.Context, es *pg.ExplainStmt) (*pg.Node, error) {
+	ps, given, params, err := s.preparedCall(ctx, es.Query.GetExecuteStmt())
+	if err != nil {
+		return nil, err
+	}
+	query, err := planner.BindParams(ps.st.raw.Stmt, given, params, s.Settings())
+	if err != nil {
+		return nil, err
+	}
+	return &pg.Node{Node: &pg.Node_ExplainStmt{ExplainStmt: &pg.ExplainStmt{Query: query, Options: es.Options}}}, nil
+}
+
+// runExplainExecute runs EXPLAIN ... EXECUTE (explainExecute).
+func (s *Session) runExplainExecute(ctx context.Context, outer *Statement, es *pg.ExplainStmt) (*Result, error) {
+	n, err := s.explainExecute(ctx, es)
+	if err != nil {
+		return nil, err
+	}
+	inner := &Statement{s: s, raw: &pg.RawStmt{Stmt: n}, sql: outer.sql}
+	return inner.Execute(ctx, nil, nil)
+}
+
 func (s *Session) deallocate(d *pg.DeallocateStmt) (*Result, error) {
 	if d.Name == "" {
 		clear(s.prepared)

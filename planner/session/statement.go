@@ -118,6 +118,20 @@ func (st *Statement) Describe(ctx context.Context, given []uint32) ([]exec.T, []
 		return planner.ParamTypes(given), cols, err
 	case n.GetCreateTableAsStmt() != nil && n.GetCreateTableAsStmt().Query.GetExecuteStmt() != nil:
 		return planner.ParamTypes(given), nil, nil // checked when it runs
+	case n.GetExplainStmt() != nil && n.GetExplainStmt().Query.GetExecuteStmt() != nil:
+		explained, err := st.s.explainExecute(ctx, n.GetExplainStmt())
+		if err != nil {
+			return nil, nil, err
+		}
+		tx, err := st.s.begin(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		an, err := planner.Analyze(ctx, st.s, tx, explained, "", nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return planner.ParamTypes(given), an.Cols, nil
 	}
 	if err := st.s.checkNotFailed(st.raw.Stmt); err != nil {
 		return nil, nil, err
@@ -246,6 +260,8 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 		return s.executePrepared(ctx, n.GetExecuteStmt())
 	case n.GetCreateTableAsStmt() != nil && n.GetCreateTableAsStmt().Query.GetExecuteStmt() != nil:
 		return s.createTableAsExecute(ctx, st, n.GetCreateTableAsStmt())
+	case n.GetExplainStmt() != nil && n.GetExplainStmt().Query.GetExecuteStmt() != nil:
+		return s.runExplainExecute(ctx, st, n.GetExplainStmt())
 	case n.GetDeallocateStmt() != nil:
 		return s.deallocate(n.GetDeallocateStmt())
 	case n.GetDeclareCursorStmt() != nil:
