@@ -12,6 +12,7 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -267,8 +268,21 @@ func explain(ctx context.Context, a *analyzer, e *pg.ExplainStmt) (*Analysis, er
 	if opts.Analyze && !hasOption(e, "summary") {
 		opts.Summary = true // ANALYZE shows the summary unless told not to
 	}
+	// CREATE TABLE AS and SELECT INTO: the plan of the query that fills
+	// the table. (With ANALYZE PostgreSQL creates it; that is not
+	// supported here.)
+	query := e.Query
+	switch {
+	case opts.Analyze:
+	case query.GetCreateTableAsStmt() != nil && query.GetCreateTableAsStmt().Query.GetSelectStmt() != nil:
+		query = query.GetCreateTableAsStmt().Query
+	case query.GetSelectStmt() != nil && query.GetSelectStmt().IntoClause != nil:
+		sel := proto.Clone(query.GetSelectStmt()).(*pg.SelectStmt)
+		sel.IntoClause = nil
+		query = &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}
+	}
 	began := time.Now()
-	inner, err := Analyze(ctx, a.s, a.tx, e.Query, "", nil)
+	inner, err := Analyze(ctx, a.s, a.tx, query, "", nil)
 	if err != nil {
 		return nil, err
 	}
