@@ -83,3 +83,38 @@ func TestCumulativeStats(t *testing.T) {
 	exec(t, ctx, b, "ROLLBACK")
 	wantRows(t, ctx, c, "SELECT deadlocks FROM pg_stat_database WHERE datname = 'postgres'", "1")
 }
+
+// TestPgStatStatements checks pg_stat_statements: absent until the
+// extension is created (42P01, as PostgreSQL); one row per statement shape
+// whatever its literals' values, with PostgreSQL's normalized
+// text, calls, rows and times; a failed statement not counted;
+// pg_stat_statements_reset forgets them, for superusers only.
+func TestPgStatStatements(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	s := connectSimple(t, ctx, srv.DSN("postgres"))
+	wantError(t, ctx, c, "42P01", "SELECT * FROM pg_stat_statements")
+	exec(t, ctx, c, "CREATE EXTENSION pg_stat_statements")
+	exec(t, ctx, c, "CREATE TABLE ss (id int PRIMARY KEY, v text)")
+	exec(t, ctx, c, "INSERT INTO ss SELECT g, 'v' || g FROM generate_series(1, 50) g")
+	exec(t, ctx, c, "SELECT pg_stat_statements_reset()")
+	for _, id := range []int{1, 22, 333} {
+		exec(t, ctx, c, "SELECT v FROM ss WHERE id = $1", id) // extended protocol, a parameter
+		exec(t, ctx, s, "SELECT v FROM ss WHERE id = "+fmt.Sprint(id))
+	}
+	exec(t, ctx, s, "UPDATE ss SET v = 'x' WHERE id < 10")
+	wantError(t, ctx, s, "22P02", "SELECT v FROM ss WHERE id = 'a'")
+	wantRows(t, ctx, c, "SELECT query, calls, rows, min_exec_time <= mean_exec_time AND mean_exec_time <= max_exec_time FROM pg_stat_statements WHERE query LIKE '%ss%' ORDER BY query",
+		// A parameter and a literal are two shapes, as in PostgreSQL
+		// (a Param and a Const jumble apart), with one normalized text.
+		"SELECT v FROM ss WHERE id = $1 | 3 | 2 | t",
+		"SELECT v FROM ss WHERE id = $1 | 3 | 2 | t",
+		"UPDATE ss SET v = $1 WHERE id < $2 | 1 | 9 | t")
+	exec(t, ctx, c, "CREATE ROLE plain LOGIN")
+	p := connect(t, ctx, "postgres://plain@"+srv.Addr()+"/postgres?sslmode=disable")
+	wantError(t, ctx, p, "42501", "SELECT pg_stat_statements_reset()")
+	exec(t, ctx, c, "SELECT pg_stat_statements_reset()")
+	wantRows(t, ctx, c, "SELECT count(*) FROM pg_stat_statements WHERE query LIKE '%ss%'", "0")
+	exec(t, ctx, c, "SELECT * FROM pg_stat_statements") // every column has a value of its type
+}

@@ -22,10 +22,13 @@ type BuiltinExtension struct {
 // (exec/funcs/pgcrypto.go); citext, the case-insensitive text type
 // (exec/citext.go, exec/funcs/citext.go); pg_trgm, trigram similarity
 // (exec/funcs/trgm.go); hstore, sets of key/value pairs (exec/hstore.go,
-// exec/funcs/hstore.go).
+// exec/funcs/hstore.go); pg_stat_statements, the statistics of the
+// statements run (statements.go), which the server keeps whether or not a
+// database installed it.
 var builtinExtensions = []BuiltinExtension{
 	{"citext", "1.6", "data type for case-insensitive character strings", true},
 	{"hstore", "1.8", "data type for storing sets of (key, value) pairs", true},
+	{"pg_stat_statements", "1.10", "track planning and execution statistics of all SQL statements executed", true},
 	{"pg_trgm", "1.6", "text similarity measurement and index searching based on trigrams", true},
 	{"pgcrypto", "1.3", "cryptographic functions", true},
 	{"plpgsql", "1.0", "PL/pgSQL procedural language", false},

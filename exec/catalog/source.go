@@ -38,6 +38,9 @@ type Source struct {
 	// Stats, when set, are the server's cumulative statistics, for the
 	// pg_stat_ views' counters.
 	Stats *exec.CumulativeStats
+	// Statements, when set, returns the statistics of the statements run
+	// (pg_stat_statements), and their reset time.
+	Statements func() ([]StatementStat, time.Time)
 	// Memory, when set, reads the server's memory, for
 	// pg_backend_memory_contexts.
 	Memory func() MemoryContext
@@ -68,6 +71,17 @@ type Backend struct {
 	ClientPort                                 int
 	BackendStart, XactStart, QueryStart, Since time.Time
 	State, Query                               string
+}
+
+// StatementStat is one row of pg_stat_statements: a statement's shape
+// (its text with $n for its literals), run by User in Database, Calls
+// times, returning or changing Rows rows, in these times (milliseconds).
+type StatementStat struct {
+	Database, User                string
+	QueryID                       int64
+	Query                         string
+	Calls, Rows                   int64
+	Total, Min, Max, Mean, StdDev float64
 }
 
 // Lock is one row of pg_locks: Type is its locktype, Table the locked

@@ -78,6 +78,8 @@ func colType(name string) exec.T {
 		return exec.TTimestampTZ
 	case "bytea":
 		return exec.TBytea
+	case "numeric":
+		return exec.T{OID: exec.OIDNumeric, Typmod: -1}
 	case "character_data", "yes_or_no":
 		return exec.T{OID: exec.OIDVarchar, Typmod: -1}
 	}

@@ -37,6 +37,7 @@ type Cache struct {
 type entry struct {
 	tree   *pg.ParseResult
 	consts [][]constant // by literal, the nodes that hold its value
+	stat   any          // Lease.SetStat's
 	leased bool
 	lease  Lease // handed out while leased, so that leasing allocates nothing
 	// plan is what the cache's user keeps with the shape (its generic
@@ -86,6 +87,13 @@ func (l *Lease) Literals() [][]*pg.A_Const {
 
 // Plan returns what SetPlan kept with the lease's shape, nil if nothing.
 func (l *Lease) Plan() any { return l.e.plan }
+
+// Stat returns what the session keeps with the lease's shape for
+// pg_stat_statements, nil if nothing; SetStat keeps v with it.
+func (l *Lease) Stat() any { return l.e.stat }
+
+// SetStat keeps v with the lease's shape (Stat).
+func (l *Lease) SetStat(v any) { l.e.stat = v }
 
 // SetPlan keeps p with the lease's shape for the queries of that shape
 // that follow, until the shape leaves the cache.

@@ -24,6 +24,27 @@ type literal struct {
 // when the scanner meets anything it does not follow exactly as
 // PostgreSQL's lexer would (see invariant 1); the query is then not cached.
 func shape(sql string, key []byte, lits []literal) (_ []byte, _ []literal, ok bool) {
+	return scanShape(sql, key, lits, true)
+}
+
+// StatementKey is the query's text with each literal replaced by one byte
+// of its kind, whatever its length: queries that differ only in their
+// literals' values have one key (what pg_stat_statements counts together).
+// ok is false when the scanner cannot follow the query (shape's rules).
+func StatementKey(sql string) (string, bool) {
+	key, _, ok := scanShape(sql, make([]byte, 0, len(sql)), nil, false)
+	return string(key), ok
+}
+
+// scanShape is shape, each literal's bytes replaced by as many bytes of
+// its kind (lengths) or by one.
+func scanShape(sql string, key []byte, lits []literal, lengths bool) (_ []byte, _ []literal, ok bool) {
+	width := func(n int) int {
+		if lengths {
+			return n
+		}
+		return 1
+	}
 	if strings.ContainsAny(sql, "\x00\x01\x02\x03") {
 		return key, lits, false // a shape could not tell them from literals
 	}
@@ -43,7 +64,7 @@ func shape(sql string, key []byte, lits []literal) (_ []byte, _ []literal, ok bo
 			if !ok {
 				return key, lits, false
 			}
-			key = appendKind(key, kindString, j-i)
+			key = appendKind(key, kindString, width(j-i))
 			lits = append(lits, literal{i, j, kindString})
 			i = j
 		case c == '"':
@@ -80,7 +101,7 @@ func shape(sql string, key []byte, lits []literal) (_ []byte, _ []literal, ok bo
 			if !ok {
 				return key, lits, false
 			}
-			key = appendKind(key, kind, j-i)
+			key = appendKind(key, kind, width(j-i))
 			lits = append(lits, literal{i, j, kind})
 			i = j
 		default:

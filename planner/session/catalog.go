@@ -58,9 +58,10 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 	sort.Slice(settings, func(i, j int) bool { return settings[i].Name < settings[j].Name })
 	return &catalog.Source{
 		Backends: s.e.live.backends(), DatabaseInfos: infos, DatabaseOwner: owner, Stats: &s.e.stats,
-		Memory: goHeap,
-		Locks:  func() []catalog.Lock { return s.e.live.locks(s.e.locks) },
-		Ctx:    env.Ctx, Root: env.Txn.Root(), Database: s.database, Databases: dbs, User: s.user, Role: s.CurrentRole(), Roles: roles,
+		Statements: s.e.statements.snapshot,
+		Memory:     goHeap,
+		Locks:      func() []catalog.Lock { return s.e.live.locks(s.e.locks) },
+		Ctx:        env.Ctx, Root: env.Txn.Root(), Database: s.database, Databases: dbs, User: s.user, Role: s.CurrentRole(), Roles: roles,
 		SearchPath: s.lookupPath(), Settings: settings,
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
 		Expr: func(t *versioning.Table, expr string, pretty bool) string {

@@ -45,8 +45,10 @@ type Engine struct {
 	// gate keeps dolt_gc apart from other transactions (gcgate.go).
 	gate txnGate
 	// stats are the cumulative statistics (pg_stat_database,
-	// pg_stat_user_tables) of the server's databases.
-	stats exec.CumulativeStats
+	// pg_stat_user_tables) of the server's databases, statements those
+	// of pg_stat_statements.
+	stats      exec.CumulativeStats
+	statements statementStats
 	// live are the open sessions, for pg_stat_activity and for the branches
 	// in use, which are not deleted or renamed from under them without
 	// --force (activity.go).
@@ -804,7 +806,7 @@ func (s *Session) statements(sql string, tree *pg.ParseResult, lease *parsecache
 	out := make([]*Statement, 0, len(tree.Stmts))
 	for _, raw := range tree.Stmts {
 		hoistInto(raw.Stmt.GetSelectStmt())
-		out = append(out, &Statement{s: s, raw: raw, sql: sql, lease: lease, multi: len(tree.Stmts) > 1})
+		out = append(out, &Statement{s: s, raw: raw, sql: sql, lease: lease, multi: len(tree.Stmts) > 1, top: true})
 	}
 	return out, nil
 }

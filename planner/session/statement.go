@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
@@ -34,6 +35,10 @@ type Statement struct {
 	// runs them in an implicit transaction block, where VACUUM and
 	// CREATE DATABASE cannot run and SET TRANSACTION applies.
 	multi bool
+	// top marks a statement the client sent, which pg_stat_statements
+	// counts (statements.go) in stat.
+	top  bool
+	stat *statementEntry
 }
 
 // planState is an analysis and where it was made, for reuse.
@@ -191,6 +196,11 @@ type Result struct {
 	rows exec.Rows
 	tag  string
 	n    int64
+	// stat, when set, counts the run when it closes (statements.go):
+	// began is when the statement began, failed whether a row failed.
+	stat   *statementEntry
+	began  time.Time
+	failed bool
 }
 
 // Next returns the next row, nil at the end.
@@ -201,6 +211,9 @@ func (r *Result) Next() (exec.Row, error) {
 	row, err := r.rows.Next()
 	if row != nil {
 		r.n++
+	}
+	if err != nil {
+		r.failed = true
 	}
 	return row, err
 }
@@ -221,6 +234,7 @@ func (r *Result) Tag() string {
 
 // Close releases the result.
 func (r *Result) Close() error {
+	r.countStatement()
 	if r.rows == nil {
 		return nil
 	}
@@ -230,7 +244,15 @@ func (r *Result) Close() error {
 // Execute runs the statement with the given parameter values. A failure
 // leaves the transaction's root as it was before the statement; in an
 // explicit transaction block, the block is then failed.
-func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.Datum) (*Result, error) {
+func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.Datum) (res *Result, err error) {
+	if stat := st.statementEntry(); stat != nil {
+		began := time.Now()
+		defer func() {
+			if err == nil && res != nil {
+				res.stat, res.began = stat, began
+			}
+		}()
+	}
 	s := st.s
 	ctx = s.writing(ctx)
 	s.publish("active", st.Text())
@@ -305,7 +327,7 @@ func (st *Statement) Execute(ctx context.Context, given []uint32, params []exec.
 		tx.Queried = true // SHOW takes no snapshot in PostgreSQL: SET TRANSACTION may follow it
 	}
 	before := tx.Mark()
-	res, err := st.execute(ctx, tx, given, params)
+	res, err = st.execute(ctx, tx, given, params)
 	if err != nil {
 		tx.RestoreMark(before)
 		if err := s.reapplyAdvances(ctx, tx, s.seqs.advanced); err != nil {
