@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // EXPLAIN. A plan is described as PostgreSQL describes its own: the same
@@ -310,7 +312,7 @@ func (x *explainer) outputs(p Plan) []string {
 	cols := p.Columns()
 	out := make([]string, len(cols))
 	for i, c := range cols {
-		out[i] = quoteIdentIfNeeded(c.Name)
+		out[i] = types.QuoteIdent(c.Name)
 	}
 	return out
 }
@@ -380,10 +382,10 @@ func (x *explainer) tableColumns(t *Table, alias string, n int, qualify bool) []
 	for i := range out {
 		name := "?column?"
 		if i < len(t.Cols) {
-			name = quoteIdentIfNeeded(t.Cols[i].Name)
+			name = types.QuoteIdent(t.Cols[i].Name)
 		}
 		if qualify {
-			name = quoteIdentIfNeeded(rel) + "." + name
+			name = types.QuoteIdent(rel) + "." + name
 		}
 		out[i] = name
 	}
@@ -398,20 +400,6 @@ func relationName(t *Table, alias string) string {
 		return t.Def.Name
 	}
 	return "?"
-}
-
-// quoteIdentIfNeeded quotes an identifier that is not all lower-case
-// letters, digits and underscores (or starts with a digit).
-func quoteIdentIfNeeded(s string) string {
-	plain := s != ""
-	for i := 0; i < len(s) && plain; i++ {
-		c := s[i]
-		plain = c == '_' || c >= 'a' && c <= 'z' || i > 0 && (c >= '0' && c <= '9' || c == '$')
-	}
-	if plain {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
 func (x *explainer) aggText(a *AggCall, in []string) string {
@@ -544,7 +532,7 @@ func (x *explainer) describeNode(p Plan) *explainNode {
 				dir, word = "Backward", "Index Scan Backward"
 			}
 			ix := q.Table.Def.Name + "_pkey"
-			n.label = word + " using " + quoteIdentIfNeeded(ix) + " on " + x.relLabel(q.Table, alias)
+			n.label = word + " using " + types.QuoteIdent(ix) + " on " + x.relLabel(q.Table, alias)
 			n.add("Scan Direction", dir, false)
 			n.add("Index Name", ix, false)
 		default:
@@ -732,7 +720,7 @@ func (x *explainer) describeNode(p Plan) *explainNode {
 		n.add("Function Name", q.Name, false)
 		return n
 	case *CTEScan:
-		n := &explainNode{typ: "CTE Scan", label: "CTE Scan on " + quoteIdentIfNeeded(q.CTE.Name)}
+		n := &explainNode{typ: "CTE Scan", label: "CTE Scan on " + types.QuoteIdent(q.CTE.Name)}
 		n.add("CTE Name", q.CTE.Name, false)
 		return n
 	case *WorkTableScan:
@@ -749,7 +737,7 @@ func (x *explainer) describeNode(p Plan) *explainNode {
 		n := x.node(q.Body)
 		for _, c := range q.CTEs {
 			sub := x.node(c.Plan)
-			sub.heading = "CTE " + quoteIdentIfNeeded(c.Name)
+			sub.heading = "CTE " + types.QuoteIdent(c.Name)
 			sub.rel = "InitPlan"
 			n.children = append(n.children, sub)
 		}
@@ -792,12 +780,12 @@ func fieldIndex(n *explainNode, key string) int {
 // relLabel names a relation in a node's heading: "t", or "t a" under an
 // alias; with VERBOSE, its schema's name first.
 func (x *explainer) relLabel(t *Table, alias string) string {
-	name := quoteIdentIfNeeded(t.Def.Name)
+	name := types.QuoteIdent(t.Def.Name)
 	if x.opts.Verbose {
-		name = quoteIdentIfNeeded(t.Def.Schema) + "." + name
+		name = types.QuoteIdent(t.Def.Schema) + "." + name
 	}
 	if alias != "" && alias != t.Def.Name {
-		return name + " " + quoteIdentIfNeeded(alias)
+		return name + " " + types.QuoteIdent(alias)
 	}
 	return name
 }
@@ -894,9 +882,9 @@ func (x *explainer) indexScanNode(q *IndexScan, bitmap bool) *explainNode {
 		}
 		name := keyNames[i]
 		if !strings.HasPrefix(name, "(") {
-			name = quoteIdentIfNeeded(name)
+			name = types.QuoteIdent(name)
 			if x.opts.Verbose {
-				name = quoteIdentIfNeeded(rel) + "." + name
+				name = types.QuoteIdent(rel) + "." + name
 			}
 		}
 		return name
@@ -924,7 +912,7 @@ func (x *explainer) indexScanNode(q *IndexScan, bitmap bool) *explainNode {
 		conds = append(conds, "("+col(len(q.Eq))+op+x.exprText(b.E, nil)+")")
 	}
 	if bitmap {
-		n := &explainNode{typ: "Bitmap Index Scan", label: "Bitmap Index Scan on " + quoteIdentIfNeeded(ix)}
+		n := &explainNode{typ: "Bitmap Index Scan", label: "Bitmap Index Scan on " + types.QuoteIdent(ix)}
 		n.add("Index Name", ix, false)
 		if len(conds) > 0 {
 			n.add("Index Cond", andText(conds), true)
@@ -935,7 +923,7 @@ func (x *explainer) indexScanNode(q *IndexScan, bitmap bool) *explainNode {
 	if q.Reverse {
 		word, dir = "Index Scan Backward", "Backward"
 	}
-	n := &explainNode{typ: "Index Scan", label: word + " using " + quoteIdentIfNeeded(ix) + " on " + x.relLabel(t, alias)}
+	n := &explainNode{typ: "Index Scan", label: word + " using " + types.QuoteIdent(ix) + " on " + x.relLabel(t, alias)}
 	n.add("Scan Direction", dir, false)
 	n.add("Index Name", ix, false)
 	n.add("Relation Name", t.Def.Name, false)

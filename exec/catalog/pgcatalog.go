@@ -1188,17 +1188,7 @@ func fkActionSQL(b byte) string {
 }
 
 // QuoteIdent quotes a name where SQL needs it, as quote_ident does.
-func QuoteIdent(s string) string {
-	safe := s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] == '_')
-	for i := 0; i < len(s) && safe; i++ {
-		c := s[i]
-		safe = c >= 'a' && c <= 'z' || c == '_' || c >= '0' && c <= '9' || c == '$'
-	}
-	if safe && !Reserved(s) {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
+func QuoteIdent(s string) string { return types.QuoteIdent(s) }
 
 // Description is one comment, as pg_description lists it.
 type Description struct {
