@@ -124,14 +124,6 @@ func (tx *Txn) countScan(t *Table, index string, rows int64) {
 	tx.Stats.TupReturned.Add(rows)
 }
 
-// primaryKeyIndex names t's primary key index, as pg_class does.
-func primaryKeyIndex(t *Table) string {
-	if t.Def.PrimaryKeyName != "" {
-		return t.Def.PrimaryKeyName
-	}
-	return t.Def.Name + "_pkey"
-}
-
 // countWrites adds the rows a statement inserted, updated or deleted in
 // t to the transaction's statistics.
 func (tx *Txn) countWrites(t *Table, kind ModifyKind, rows int64) {

@@ -111,7 +111,7 @@ type explainNode struct {
 
 type explainField struct {
 	key  string
-	val  any // string, []string, float64 or int64
+	val  any // string or []string
 	text bool
 }
 
@@ -171,19 +171,10 @@ func (x *explainer) nameRelations(p Plan) {
 	var walk func(p Plan)
 	walk = func(p Plan) {
 		q := unwrapInstrumented(p)
-		var t *Table
-		var alias string
-		switch s := q.(type) {
-		case *Scan:
-			t, alias = s.Table, s.Alias
-		case *IndexScan:
-			t, alias = s.Table, s.Alias
-		case *TableCount:
-			t, alias, q = s.Scan.Table, s.Scan.Alias, s.Scan
-		case *IndexOr:
-			t, alias = s.Table(), unwrapInstrumented(s.Scans[0]).(*IndexScan).Alias
+		if c, ok := q.(*TableCount); ok {
+			q = c.Scan
 		}
-		if t != nil {
+		if t, alias, ok := scanned(q); ok {
 			name := relationName(t, alias)
 			if n := used[name]; n > 0 && alias == "" {
 				x.aliases[q] = name + "_" + strconv.Itoa(n)
@@ -197,6 +188,20 @@ func (x *explainer) nameRelations(p Plan) {
 		}
 	}
 	walk(p)
+}
+
+// scanned returns the table a scan reads (Scan, IndexScan, IndexOr) and
+// the alias the query gives it; ok is false for any other plan.
+func scanned(p Plan) (t *Table, alias string, ok bool) {
+	switch s := unwrapInstrumented(p).(type) {
+	case *Scan:
+		return s.Table, s.Alias, true
+	case *IndexScan:
+		return s.Table, s.Alias, true
+	case *IndexOr:
+		return s.Table(), unwrapInstrumented(s.Scans[0]).(*IndexScan).Alias, true
+	}
+	return nil, "", false
 }
 
 // alias is the name the scan q's relation goes by (nameRelations).
@@ -264,42 +269,44 @@ func planInputs(p Plan) []Plan {
 }
 
 // outputs returns the printed form of each output column of p: what an
-// expression over p's rows calls them.
-func (x *explainer) outputs(p Plan) []string {
+// expression over p's rows calls them, scans' columns named with their
+// relation when the query reads several or under VERBOSE.
+func (x *explainer) outputs(p Plan) []string { return x.columnNames(p, x.qualify || x.opts.Verbose) }
+
+// columnNames is outputs, scans' columns named with their relation when
+// qualify is set.
+func (x *explainer) columnNames(p Plan, qualify bool) []string {
+	if t, alias, ok := scanned(p); ok {
+		return x.tableColumns(t, x.alias(unwrapInstrumented(p), alias), len(p.Columns()), qualify)
+	}
 	switch q := unwrapInstrumented(p).(type) {
-	case *Scan:
-		return x.tableColumns(q.Table, x.alias(q, q.Alias), len(q.Cols), x.qualify || x.opts.Verbose)
-	case *IndexScan:
-		return x.tableColumns(q.Table, x.alias(q, q.Alias), len(q.Cols), x.qualify || x.opts.Verbose)
-	case *IndexOr:
-		return x.tableColumns(q.Table(), x.alias(q, unwrapInstrumented(q.Scans[0]).(*IndexScan).Alias), len(q.Cols), x.qualify || x.opts.Verbose)
 	case *Filter:
-		return x.outputs(q.In)
+		return x.columnNames(q.In, qualify)
 	case *Sort:
-		return x.outputs(q.In)
+		return x.columnNames(q.In, qualify)
 	case *Limit:
-		return x.outputs(q.In)
+		return x.columnNames(q.In, qualify)
 	case *LimitTies:
-		return x.outputs(q.In)
+		return x.columnNames(q.In, qualify)
 	case *Distinct:
-		return x.outputs(q.In)
+		return x.columnNames(q.In, qualify)
 	case *Unique:
-		return x.outputs(q.In)
+		return x.columnNames(q.In, qualify)
 	case *Rebind:
-		return x.outputs(q.In)
+		return x.columnNames(q.In, qualify)
 	case *Project:
-		in := x.outputs(q.In)
+		in := x.columnNames(q.In, qualify)
 		out := make([]string, len(q.Exprs))
 		for i, e := range q.Exprs {
 			out[i] = x.exprText(e, in)
 		}
 		return out
 	case *HashJoin:
-		return append(x.outputs(q.Left), x.outputs(q.Right)...)
+		return append(x.columnNames(q.Left, qualify), x.columnNames(q.Right, qualify)...)
 	case *NestedLoop:
-		return append(x.outputs(q.Left), x.outputs(q.Right)...)
+		return append(x.columnNames(q.Left, qualify), x.columnNames(q.Right, qualify)...)
 	case *Aggregate:
-		in := x.outputs(q.In)
+		in := x.columnNames(q.In, qualify)
 		var out []string
 		for _, k := range q.Keys {
 			out = append(out, x.exprText(k, in))
@@ -321,28 +328,15 @@ func (x *explainer) outputs(p Plan) []string {
 // scan's own conditions name its columns unqualified, as PostgreSQL's
 // show_scan_qual does unless VERBOSE.
 func (x *explainer) qualOutputs(p Plan) []string {
-	if x.opts.Verbose {
-		return x.outputs(p)
-	}
-	switch q := unwrapInstrumented(p).(type) {
-	case *Scan:
-		return x.tableColumns(q.Table, "", len(q.Cols), false)
-	case *IndexScan:
-		return x.tableColumns(q.Table, "", len(q.Cols), false)
-	case *IndexOr:
-		return x.tableColumns(q.Table(), "", len(q.Cols), false)
+	if t, _, ok := scanned(p); ok && !x.opts.Verbose {
+		return x.tableColumns(t, "", len(p.Columns()), false)
 	}
 	return x.outputs(p)
 }
 
 // qualifiedOutputs is outputs with a scan's columns named with their
 // relation's name however many relations the query reads.
-func (x *explainer) qualifiedOutputs(p Plan) []string {
-	q := x.qualify
-	x.qualify = true
-	defer func() { x.qualify = q }()
-	return x.outputs(p)
-}
+func (x *explainer) qualifiedOutputs(p Plan) []string { return x.columnNames(p, true) }
 
 // ecLast orders a conjunction's comparisons of a column with a constant
 // or parameter after its other conditions, where PostgreSQL's equivalence
@@ -435,10 +429,7 @@ func (x *explainer) node(p Plan) *explainNode {
 		// The columns the node returns, first of its details; named
 		// with their relations only when the query reads several. A
 		// projection folded into the node replaces its input's.
-		verbose := x.opts.Verbose
-		x.opts.Verbose = false
-		out := x.outputs(p)
-		x.opts.Verbose = verbose
+		out := x.columnNames(p, x.qualify)
 		if i := fieldIndex(n, "Output"); i >= 0 {
 			n.fields[i].val = out
 		} else {
@@ -531,7 +522,7 @@ func (x *explainer) describeNode(p Plan) *explainNode {
 			if q.Reverse {
 				dir, word = "Backward", "Index Scan Backward"
 			}
-			ix := q.Table.Def.Name + "_pkey"
+			ix := primaryKeyIndex(q.Table)
 			n.label = word + " using " + types.QuoteIdent(ix) + " on " + x.relLabel(q.Table, alias)
 			n.add("Scan Direction", dir, false)
 			n.add("Index Name", ix, false)
@@ -856,7 +847,7 @@ func (x *explainer) indexScanNode(q *IndexScan, bitmap bool) *explainNode {
 	ix := q.Index
 	var keyNames []string
 	if ix == "" {
-		ix = t.Def.Name + "_pkey"
+		ix = primaryKeyIndex(t)
 		for _, c := range t.Def.PrimaryKey {
 			keyNames = append(keyNames, t.Cols[c].Name)
 		}
@@ -1331,12 +1322,8 @@ func writeJSONValue(b *strings.Builder, v any, depth int) {
 		}
 		b.WriteString("[\n")
 		for i, e := range v {
-			if o, ok := e.(jsonObject); ok {
-				writeJSON(b, o, depth+1)
-			} else {
-				b.WriteString(pad + "  ")
-				writeJSONValue(b, e, depth+1)
-			}
+			b.WriteString(pad + "  ")
+			writeJSONValue(b, e, depth+1)
 			if i < len(v)-1 {
 				b.WriteByte(',')
 			}
@@ -1351,12 +1338,6 @@ func writeJSONValue(b *strings.Builder, v any, depth int) {
 			es = append(es, s)
 		}
 		writeJSONValue(b, es, depth)
-	case float64:
-		if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-			b.WriteString(strconv.FormatFloat(v, 'f', 1, 64))
-			return
-		}
-		b.WriteString(strconv.FormatFloat(v, 'f', -1, 64))
 	default:
 		j, _ := json.Marshal(v)
 		b.Write(j)

@@ -214,5 +214,13 @@ func (t *Table) decodeRow(v []byte, dst Row) (Row, error) {
 	return dst, nil
 }
 
+// primaryKeyIndex names t's primary key index, as pg_class does.
+func primaryKeyIndex(t *Table) string {
+	if t.Def.PrimaryKeyName != "" {
+		return t.Def.PrimaryKeyName
+	}
+	return t.Def.Name + "_pkey"
+}
+
 // Row is one row of values, by column position.
 type Row []Datum
