@@ -33,10 +33,7 @@ func (a *analyzer) scanWhere(scan *exec.Scan, pred exec.Expr) exec.Plan {
 	}
 	if t := scan.Table; t.Virtual == nil && scan.Lower == nil && scan.Upper == nil {
 		preds := andParts(pred, nil)
-		p := chooseIndex(t, preds)
-		if x := a.chooseExprIndex(t, preds); x != nil && (p == nil || len(p.Eq) == 0 && len(x.Eq) > 0) {
-			p = x
-		}
+		p := a.bestIndex(t, preds)
 		if p == nil || !selective(p) {
 			if or := a.indexOr(t, preds, scan); or != nil {
 				in, p = or, nil // under the whole predicate
@@ -71,11 +68,7 @@ func (a *analyzer) indexOr(t *exec.Table, preds []exec.Expr, scan *exec.Scan) *e
 		}
 		var scans []exec.Plan
 		for _, alt := range b.Args {
-			parts := andParts(alt, nil)
-			s := chooseIndex(t, parts)
-			if x := a.chooseExprIndex(t, parts); x != nil && (s == nil || len(s.Eq) == 0 && len(x.Eq) > 0) {
-				s = x
-			}
+			s := a.bestIndex(t, andParts(alt, nil))
 			if s == nil || !selective(s) {
 				scans = nil
 				break
@@ -88,6 +81,17 @@ func (a *analyzer) indexOr(t *exec.Table, preds []exec.Expr, scan *exec.Scan) *e
 		}
 	}
 	return nil
+}
+
+// bestIndex returns the index scan of t the conjunction preds makes
+// cheapest, nil when none helps: of a plain index (chooseIndex), or of an
+// expression index when that one has equalities and the other none.
+func (a *analyzer) bestIndex(t *exec.Table, preds []exec.Expr) *exec.IndexScan {
+	p := chooseIndex(t, preds)
+	if x := a.chooseExprIndex(t, preds); x != nil && (p == nil || len(p.Eq) == 0 && len(x.Eq) > 0) {
+		p = x
+	}
+	return p
 }
 
 // selective reports whether an index scan reads few of its table's rows
