@@ -67,22 +67,15 @@ type workingRoot struct {
 // WorkingRoot returns the working root of branch, the root its working
 // set holds now.
 func (r *Repo) WorkingRoot(ctx context.Context, branch string) (RootValue, error) {
-	a, ok, err := r.st.Ref(ctx, r.wsRef(branch))
+	a, err := r.workingSetAddr(ctx, branch)
 	if err != nil {
-		return RootValue{}, err
-	}
-	if !ok {
 		r.roots.Delete(branch)
-		return RootValue{}, fmt.Errorf("%w: %q", ErrNoBranch, branch)
+		return RootValue{}, err
 	}
 	if c, ok := r.roots.Load(branch); ok && c.(*workingRoot).ws == a {
 		return c.(*workingRoot).root, nil
 	}
-	b, err := r.st.Get(ctx, a)
-	if err != nil {
-		return RootValue{}, fmt.Errorf("versioning: loading working set of %q: %w", branch, err)
-	}
-	ws, err := decodeWorkingSet(b)
+	ws, err := r.loadWorkingSet(ctx, branch, a)
 	if err != nil {
 		return RootValue{}, err
 	}
@@ -243,19 +236,30 @@ func (r *Repo) BranchHead(ctx context.Context, branch string) (store.Address, er
 // WorkingSet returns branch's working set and its address, the expected
 // value for a later UpdateWorkingSet.
 func (r *Repo) WorkingSet(ctx context.Context, branch string) (store.Address, *WorkingSet, error) {
-	a, ok, err := r.st.Ref(ctx, r.wsRef(branch))
+	a, err := r.workingSetAddr(ctx, branch)
 	if err != nil {
 		return store.Address{}, nil, err
 	}
-	if !ok {
-		return store.Address{}, nil, fmt.Errorf("%w: %q", ErrNoBranch, branch)
+	ws, err := r.loadWorkingSet(ctx, branch, a)
+	return a, ws, err
+}
+
+// workingSetAddr returns the address branch's working set ref holds.
+func (r *Repo) workingSetAddr(ctx context.Context, branch string) (store.Address, error) {
+	a, ok, err := r.st.Ref(ctx, r.wsRef(branch))
+	if err == nil && !ok {
+		err = fmt.Errorf("%w: %q", ErrNoBranch, branch)
 	}
+	return a, err
+}
+
+// loadWorkingSet reads branch's working set at a.
+func (r *Repo) loadWorkingSet(ctx context.Context, branch string, a store.Address) (*WorkingSet, error) {
 	b, err := r.st.Get(ctx, a)
 	if err != nil {
-		return store.Address{}, nil, fmt.Errorf("versioning: loading working set of %q: %w", branch, err)
+		return nil, fmt.Errorf("versioning: loading working set of %q: %w", branch, err)
 	}
-	ws, err := decodeWorkingSet(b)
-	return a, ws, err
+	return decodeWorkingSet(b)
 }
 
 // UpdateWorkingSet stores ws as branch's working set if the current one is
