@@ -161,9 +161,9 @@ func TestDoltDiff(t *testing.T) {
 	})
 	t.Run("schema diff", func(t *testing.T) {
 		wantRows(t, ctx, c, "SELECT from_table_name, to_table_name, from_create_statement FROM dolt_schema_diff('HEAD~', 'HEAD', 'gone')",
-			"public.gone |  | CREATE TABLE public.gone (\n    id integer NOT NULL,\n    CONSTRAINT gone_pkey PRIMARY KEY (id)\n);")
+			"public.gone |  | CREATE TABLE \"gone\" (\n  \"id\" integer NOT NULL,\n  PRIMARY KEY (\"id\")\n);")
 		wantRows(t, ctx, c, "SELECT to_create_statement FROM dolt_schema_diff('HEAD~', 'HEAD', 't')",
-			"CREATE TABLE public.t (\n    pk integer NOT NULL,\n    c1 text,\n    c2 integer,\n    CONSTRAINT t_pkey PRIMARY KEY (pk)\n);")
+			"CREATE TABLE \"t\" (\n  \"pk\" integer NOT NULL,\n  \"c1\" text,\n  \"c2\" integer,\n  PRIMARY KEY (\"pk\")\n);")
 		wantRows(t, ctx, c, "SELECT count(*) FROM dolt_schema_diff('HEAD~', 'HEAD', 's2.t')", "0")
 	})
 	t.Run("errors", func(t *testing.T) {
@@ -212,20 +212,20 @@ func TestDoltPatch(t *testing.T) {
 	exec(t, ctx, c, "DELETE FROM t1 WHERE id = 3")
 	exec(t, ctx, c, "SELECT dolt_commit('-Am', 'two')")
 	wantRows(t, ctx, c, "SELECT statement_order, table_name, diff_type, statement FROM dolt_patch('HEAD~', 'HEAD', 't1')",
-		`1 | public.t1 | data | UPDATE public.t1 SET name = E'back\\slash', price = '2.00' WHERE id = 2;`,
-		"2 | public.t1 | data | DELETE FROM public.t1 WHERE id = 3;")
+		`1 | public.t1 | data | UPDATE "t1" SET "name"=E'back\\slash',"price"='2.00' WHERE "id"=2;`,
+		`2 | public.t1 | data | DELETE FROM "t1" WHERE "id"=3;`)
 	wantRows(t, ctx, c, "SELECT DISTINCT from_commit_hash = dolt_hashof('HEAD~'), to_commit_hash = dolt_hashof('HEAD') FROM dolt_patch('HEAD~', 'HEAD')", "t | t")
 	stmts := textRows(t, ctx, c, "SELECT statement FROM dolt_patch('HEAD~', 'HEAD') ORDER BY statement_order")
 	wantStmts := []string{
 		"CREATE SCHEMA sales;",
-		"UPDATE public.t1 SET name = E'back\\\\slash', price = '2.00' WHERE id = 2;",
-		"DELETE FROM public.t1 WHERE id = 3;",
-		"CREATE TABLE sales.\"Order\" (\n    id serial,\n    item integer,\n    at timestamp with time zone,\n    tags text,\n" +
-			"    CONSTRAINT \"Order_item_check\" CHECK ((item > 0)),\n    CONSTRAINT \"Order_pkey\" PRIMARY KEY (id)\n);",
+		`UPDATE "t1" SET "name"=E'back\\slash',"price"='2.00' WHERE "id"=2;`,
+		`DELETE FROM "t1" WHERE "id"=3;`,
+		"CREATE TABLE \"sales\".\"Order\" (\n  \"id\" serial,\n  \"item\" integer,\n  \"at\" timestamp with time zone,\n  \"tags\" text,\n" +
+			"  CONSTRAINT \"Order_item_check\" CHECK ((item > 0)),\n  PRIMARY KEY (\"id\")\n);",
 		"CREATE INDEX order_at ON sales.\"Order\" USING btree (at);",
-		"INSERT INTO sales.\"Order\" (id, item, at, tags) VALUES (1, 1, '2024-01-02 03:04:05+00', 'a \"b c\"');",
-		"INSERT INTO sales.\"Order\" (id, item, at, tags) VALUES (2, 2, NULL, NULL);",
-		"ALTER TABLE sales.\"Order\" ADD CONSTRAINT \"Order_item_fkey\" FOREIGN KEY (item) REFERENCES public.t1(id);",
+		`INSERT INTO "sales"."Order" ("id","item","at","tags") VALUES (1,1,'2024-01-02 03:04:05+00','a "b c"');`,
+		`INSERT INTO "sales"."Order" ("id","item","at","tags") VALUES (2,2,NULL,NULL);`,
+		`ALTER TABLE "sales"."Order" ADD CONSTRAINT "Order_item_fkey" FOREIGN KEY (item) REFERENCES public.t1(id);`,
 	}
 	if !slices.Equal(stmts, wantStmts) {
 		t.Errorf("dolt_patch:\n got %q\nwant %q", stmts, wantStmts)

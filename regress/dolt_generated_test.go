@@ -43,16 +43,16 @@ func TestDoltGeneratedColumns(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT attname FROM pg_attribute WHERE attrelid = 't'::regclass AND attgenerated = 's'", "c2")
 
 	// The diff shows the computed values; the schema diff and the patch
-	// write the column as pg_dump does, and the patch's INSERTs leave it
+	// write the column's expression as pg_dump does, and the patch's INSERTs leave it
 	// to the INSERT.
 	wantRows(t, ctx, c, "SELECT to_pk, to_c1, to_c2, from_c2, diff_type FROM dolt_diff('HEAD~1', 'HEAD', 't') ORDER BY to_pk",
 		"1 | 11 | 12 | 11 | modified", "2 | 20 | 21 | NULL | added")
 	create := one(t, ctx, c, "SELECT to_create_statement FROM dolt_schema_diff('HEAD~3', 'HEAD')")
-	if !strings.Contains(create, "c2 integer GENERATED ALWAYS AS ((c1 + 1)) STORED") {
+	if !strings.Contains(create, `"c2" integer GENERATED ALWAYS AS ((c1 + 1)) STORED`) {
 		t.Errorf("dolt_schema_diff: %s", create)
 	}
 	wantRows(t, ctx, c, "SELECT statement FROM dolt_patch('HEAD~1', 'HEAD') WHERE diff_type = 'data' ORDER BY statement_order",
-		"UPDATE public.t SET c1 = 11 WHERE pk = 1;", "INSERT INTO public.t (pk, c1) VALUES (2, 20);")
+		`UPDATE "t" SET "c1"=11 WHERE "pk"=1;`, `INSERT INTO "t" ("pk","c1") VALUES (2,20);`)
 }
 
 // TestDoltMergeRecomputesGenerated: a row changed on both branches in

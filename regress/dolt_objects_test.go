@@ -137,7 +137,7 @@ BEGIN NEW.n := NEW.n + 1; RETURN NEW; END $$`)
 	exec(t, ctx, c, "DROP DOMAIN pos")
 	status(t, ctx, c, "SELECT dolt_commit('-Am', 'drops')")
 	wantRows(t, ctx, c, "SELECT table_name, statement FROM dolt_patch('HEAD~', 'HEAD') ORDER BY statement_order",
-		"public.v | DROP VIEW public.v;", "public.t | DROP TRIGGER ta ON public.t;", "public.u | DROP TABLE public.u;",
+		"public.v | DROP VIEW public.v;", `public.t | DROP TRIGGER "ta" ON "t";`, `public.u | DROP TABLE "u";`,
 		"public.bump() | DROP FUNCTION public.bump();", "public.mood | DROP TYPE public.mood;", "public.pos | DROP DOMAIN public.pos;")
 	applyPatch(t, ctx, c, "p3", "main~1", "main")
 	if a, b := one(t, ctx, c, "SELECT dolt_hashof_db('p3')"), one(t, ctx, c, "SELECT dolt_hashof_db('main')"); a != b {

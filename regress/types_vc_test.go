@@ -62,5 +62,5 @@ func TestUserTypesDiff(t *testing.T) {
 	wantRows(t, ctx, c, "SELECT from_m, to_m, diff_type FROM dolt_diff('HEAD~', 'HEAD', 't') ORDER BY from_id",
 		"ok | happy | modified", "sad | NULL | removed")
 	wantRows(t, ctx, c, "SELECT statement FROM dolt_patch('HEAD~', 'HEAD', 't') ORDER BY statement_order",
-		"UPDATE public.t SET m = 'happy' WHERE id = 1;", "DELETE FROM public.t WHERE id = 2;")
+		`UPDATE "t" SET "m"='happy' WHERE "id"=1;`, `DELETE FROM "t" WHERE "id"=2;`)
 }

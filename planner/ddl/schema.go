@@ -10,6 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/dolt"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -67,10 +68,14 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (planner.Utility, error)
 		}
 		if ok, err := a.existingSchema(ctx, name); err != nil {
 			return "", err
-		} else if ok {
+		} else if ok || name == dolt.SystemSchema {
 			if s.IfNotExists {
 				a.s.Notice(pgerr.New(pgerr.DuplicateSchema, "schema %q already exists, skipping", name))
 				return "CREATE SCHEMA", nil
+			}
+			if name == dolt.SystemSchema {
+				// Doltgres says "schema exists" here, which scripts look for.
+				return "", pgerr.New(pgerr.DuplicateSchema, "schema %q already exists: the version-control schema exists in every database", name)
 			}
 			return "", pgerr.New(pgerr.DuplicateSchema, "schema %q already exists", name)
 		}
@@ -295,7 +300,7 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 	}
 	if ok, err := a.existingSchema(ctx, name); err != nil {
 		return err
-	} else if ok {
+	} else if ok || name == dolt.SystemSchema {
 		return pgerr.New(pgerr.DuplicateSchema, "schema %q already exists", name)
 	}
 	if strings.HasPrefix(name, "pg_") {

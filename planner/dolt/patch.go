@@ -14,9 +14,17 @@ import (
 )
 
 // dolt_schema_diff and dolt_patch: the tables changed between two
-// revisions as SQL, in PostgreSQL's syntax. CREATE TABLE is written as
-// pg_dump writes it (one column a line, constraints inline), values as
-// quote_literal quotes them (integers bare), names as quote_ident does.
+// revisions as SQL, in PostgreSQL's syntax. Tables' statements are
+// written as Doltgres writes them: CREATE TABLE one column a line,
+// indented by two, every identifier double-quoted, a primary key of the
+// default name as a bare PRIMARY KEY clause, other constraints inline
+// with their names; a table of schema public unqualified (dolt_patch's
+// statements run with public on the search path), others qualified, and
+// unqualified in dolt_schema_diff, whose rows name the table. INSERT,
+// UPDATE and DELETE list columns and values without spaces, as
+// Doltgres's do; values are quoted as quote_literal quotes them (integers
+// bare). The other objects' statements are PostgreSQL's (pg_dump's),
+// their names quoted as quote_ident does.
 //
 // dolt_patch's statements turn from into to when run in order: per
 // table, its schema statements (CREATE or DROP TABLE; or ALTER TABLE for
@@ -37,6 +45,8 @@ type sqlWriter struct {
 	s    session
 	env  *exec.Env
 	snap *catalog.Snapshot
+	// bare leaves tables' names unqualified (dolt_schema_diff).
+	bare bool
 }
 
 // newSQLWriter reads the catalog of rev. The search path is empty, so
@@ -57,7 +67,28 @@ func qualifiedName(schema, name string) string {
 	return funcs.QuoteIdent(schema) + "." + funcs.QuoteIdent(name)
 }
 
-func tableSQLName(t *versioning.Table) string { return qualifiedName(t.Schema, t.Name) }
+// quoteName double-quotes an identifier, as Doltgres writes every one in
+// a table's statements.
+func quoteName(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// tableSQLName is how a table's statements name it: unqualified in
+// schema public.
+func tableSQLName(t *versioning.Table) string {
+	if t.Schema == "public" {
+		return quoteName(t.Name)
+	}
+	return quoteName(t.Schema) + "." + quoteName(t.Name)
+}
+
+// tableName is tableSQLName, or the bare name for a bare writer.
+func (w *sqlWriter) tableName(t *versioning.Table) string {
+	if w.bare {
+		return quoteName(t.Name)
+	}
+	return tableSQLName(t)
+}
 
 // serialType is the serial type a column was declared with, "" for a
 // column that is not serial: one whose default is the nextval of a
@@ -89,13 +120,16 @@ func (w *sqlWriter) serialType(t *versioning.Table, c versioning.Column) string 
 // write it.
 func (w *sqlWriter) columnSQL(t *versioning.Table, c versioning.Column) string {
 	var b strings.Builder
-	b.WriteString(funcs.QuoteIdent(c.Name))
+	b.WriteString(quoteName(c.Name))
 	b.WriteByte(' ')
 	if st := w.serialType(t, c); st != "" {
 		b.WriteString(st)
 		return b.String()
 	}
 	b.WriteString(w.columnTypeSQL(c))
+	if c.NotNull {
+		b.WriteString(" NOT NULL")
+	}
 	switch {
 	case c.Identity == 'a':
 		b.WriteString(" GENERATED ALWAYS AS IDENTITY")
@@ -110,9 +144,6 @@ func (w *sqlWriter) columnSQL(t *versioning.Table, c versioning.Column) string {
 		b.WriteString(" DEFAULT ")
 		b.WriteString(w.snap.Expr(t, c.Default, false))
 	}
-	if c.NotNull {
-		b.WriteString(" NOT NULL")
-	}
 	return b.String()
 }
 
@@ -121,6 +152,22 @@ func (w *sqlWriter) columnSQL(t *versioning.Table, c versioning.Column) string {
 func (w *sqlWriter) constraintSQL(c catalog.Constraint) string {
 	def, _ := w.snap.ConstraintDef(c.OID, false)
 	return def
+}
+
+// tableConstraintSQL is a constraint as CREATE TABLE lists it: a primary
+// key of the default name as PRIMARY KEY ("a","b"), any other named.
+func (w *sqlWriter) tableConstraintSQL(t *versioning.Table, c catalog.Constraint) string {
+	def := w.constraintSQL(c)
+	if c.Type == 'p' && c.Name == t.Name+"_pkey" {
+		plain, quoted := make([]string, len(c.Cols)), make([]string, len(c.Cols))
+		for i, col := range c.Cols {
+			plain[i], quoted[i] = funcs.QuoteIdent(t.Columns[col].Name), quoteName(t.Columns[col].Name)
+		}
+		if def == "PRIMARY KEY ("+strings.Join(plain, ", ")+")" {
+			return "PRIMARY KEY (" + strings.Join(quoted, ",") + ")"
+		}
+	}
+	return "CONSTRAINT " + quoteName(c.Name) + " " + def
 }
 
 // indexSQL is the CREATE INDEX statement of an index that backs no
@@ -134,24 +181,24 @@ func (w *sqlWriter) indexSQL(t *versioning.Table, ix *versioning.Index) string {
 func (w *sqlWriter) createSQL(t *versioning.Table, fks bool) []string {
 	var b strings.Builder
 	b.WriteString("CREATE TABLE ")
-	b.WriteString(tableSQLName(t))
+	b.WriteString(w.tableName(t))
 	b.WriteString(" (")
-	sep := "\n    "
+	sep := "\n  "
 	for _, c := range t.Columns {
 		if c.Dropped {
 			continue
 		}
 		b.WriteString(sep)
 		b.WriteString(w.columnSQL(t, c))
-		sep = ",\n    "
+		sep = ",\n  "
 	}
 	for _, c := range catalog.TableConstraints(t) {
 		if c.Type == 'f' && !fks {
 			continue
 		}
 		b.WriteString(sep)
-		b.WriteString("CONSTRAINT " + funcs.QuoteIdent(c.Name) + " " + w.constraintSQL(c))
-		sep = ",\n    "
+		b.WriteString(w.tableConstraintSQL(t, c))
+		sep = ",\n  "
 	}
 	b.WriteString("\n);")
 	out := []string{b.String()}
@@ -233,7 +280,7 @@ func (p *patch) schema(d versioning.TableDelta) {
 	fromCons, toCons := constraintsByName(p.fw, from), constraintsByName(p.tw, to)
 	for _, c := range catalog.TableConstraints(from) {
 		if def, ok := toCons[c.Name]; !ok || def != fromCons[c.Name] {
-			alter("DROP CONSTRAINT " + funcs.QuoteIdent(c.Name))
+			alter("DROP CONSTRAINT " + quoteName(c.Name))
 		}
 	}
 	fromIx, toIx := indexesByName(p.fw, from), indexesByName(p.tw, to)
@@ -248,7 +295,7 @@ func (p *patch) schema(d versioning.TableDelta) {
 	for _, generated := range []bool{true, false} {
 		for _, c := range from.Columns {
 			if _, ok := toCols[c.Name]; !c.Dropped && !ok && (c.Generated != 0) == generated {
-				alter("DROP COLUMN " + funcs.QuoteIdent(c.Name))
+				alter("DROP COLUMN " + quoteName(c.Name))
 			}
 		}
 	}
@@ -261,7 +308,7 @@ func (p *patch) schema(d versioning.TableDelta) {
 			// No ALTER makes a column generated or changes its
 			// expression (PostgreSQL 15): it is made again, and
 			// computes its values.
-			alter("DROP COLUMN " + funcs.QuoteIdent(c.Name))
+			alter("DROP COLUMN " + quoteName(c.Name))
 			ok = false
 		}
 		if !ok {
@@ -289,7 +336,7 @@ func (p *patch) schema(d versioning.TableDelta) {
 
 // alterColumn adds the statements that change a column kept by name.
 func (p *patch) alterColumn(t *versioning.Table, was, is versioning.Column, alter func(string)) {
-	col := "ALTER COLUMN " + funcs.QuoteIdent(is.Name)
+	col := "ALTER COLUMN " + quoteName(is.Name)
 	if was.Type != is.Type || was.Typmod != is.Typmod {
 		alter(col + " TYPE " + p.tw.columnTypeSQL(is))
 	}
@@ -320,7 +367,7 @@ func regenerated(was, is versioning.Column) bool {
 }
 
 func (p *patch) addConstraintSQL(t *versioning.Table, c catalog.Constraint) string {
-	return "ALTER TABLE " + tableSQLName(t) + " ADD CONSTRAINT " + funcs.QuoteIdent(c.Name) + " " + p.tw.constraintSQL(c) + ";"
+	return "ALTER TABLE " + tableSQLName(t) + " ADD CONSTRAINT " + quoteName(c.Name) + " " + p.tw.constraintSQL(c) + ";"
 }
 
 func constraintsByName(w *sqlWriter, t *versioning.Table) map[string]string {
@@ -402,9 +449,9 @@ func (p *patch) data(ctx context.Context, d versioning.TableDelta) error {
 					continue
 				}
 				if len(buf) > n {
-					buf = append(buf, ", "...)
+					buf = append(buf, ',')
 				}
-				buf = append(buf, funcs.QuoteIdent(c.Name)+" = "...)
+				buf = append(buf, quoteName(c.Name)+"="...)
 				buf = literal(buf, c.Type, toRow[i])
 			}
 			if len(buf) == n {
@@ -435,9 +482,9 @@ func insertSQL(buf []byte, name string, t *exec.Table, row exec.Row) []byte {
 	for _, c := range t.Cols {
 		if !c.Dropped && c.Generated == "" {
 			if !first {
-				buf = append(buf, ", "...)
+				buf = append(buf, ',')
 			}
-			buf = append(buf, funcs.QuoteIdent(c.Name)...)
+			buf = append(buf, quoteName(c.Name)...)
 			first = false
 		}
 	}
@@ -446,7 +493,7 @@ func insertSQL(buf []byte, name string, t *exec.Table, row exec.Row) []byte {
 	for i, c := range t.Cols {
 		if !c.Dropped && c.Generated == "" {
 			if !first {
-				buf = append(buf, ", "...)
+				buf = append(buf, ',')
 			}
 			buf = literal(buf, c.Type, row[i])
 			first = false
@@ -472,12 +519,12 @@ func whereSQL(buf []byte, t *exec.Table, row exec.Row) []byte {
 		if k > 0 {
 			buf = append(buf, " AND "...)
 		}
-		buf = append(buf, funcs.QuoteIdent(t.Cols[i].Name)...)
+		buf = append(buf, quoteName(t.Cols[i].Name)...)
 		if row[i].IsNull() {
 			buf = append(buf, " IS NULL"...)
 			continue
 		}
-		buf = append(buf, " = "...)
+		buf = append(buf, '=')
 		buf = literal(buf, t.Cols[i].Type, row[i])
 	}
 	return buf
@@ -537,6 +584,7 @@ func (s session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet) 
 	if err != nil {
 		return nil, err
 	}
+	fw.bare, tw.bare = true, true
 	create := func(w *sqlWriter, t *versioning.Table) exec.Datum {
 		if t == nil {
 			return exec.DText("")

@@ -69,9 +69,9 @@ func TestPatchAddColumn(t *testing.T) {
 	db.Exec("SELECT dolt_commit('-Am', 'c2')")
 	stmts := db.Exec("SELECT statement FROM dolt_patch('HEAD~', 'HEAD') ORDER BY statement_order")
 	want := []string{
-		"ALTER TABLE public.t1 ADD COLUMN extra text DEFAULT 'zz'::text;",
-		"DELETE FROM public.t1 WHERE id = 1;",
-		"INSERT INTO public.t1 (id, extra) VALUES (5, 'changed');",
+		`ALTER TABLE "t1" ADD COLUMN "extra" text DEFAULT 'zz'::text;`,
+		`DELETE FROM "t1" WHERE "id"=1;`,
+		`INSERT INTO "t1" ("id","extra") VALUES (5,'changed');`,
 	}
 	if !slices.Equal(stmts, want) {
 		t.Errorf("patch:\n%q\nwant\n%q", stmts, want)

@@ -315,7 +315,7 @@ func viewReplaceable(from, to *versioning.View) bool {
 func (w *sqlWriter) triggerSQL(t *versioning.Table, tr *versioning.Trigger) []string {
 	out := []string{w.snap.TriggerDef(t, tr, false) + ";"}
 	if tr.Disabled {
-		out = append(out, "ALTER TABLE "+tableSQLName(t)+" DISABLE TRIGGER "+funcs.QuoteIdent(tr.Name)+";")
+		out = append(out, "ALTER TABLE "+tableSQLName(t)+" DISABLE TRIGGER "+quoteName(tr.Name)+";")
 	}
 	return out
 }
@@ -329,7 +329,7 @@ func (p *patch) dropTriggers(from, to *versioning.Table) {
 	}
 	for _, tr := range from.Triggers {
 		if now, ok := findTrigger(to, tr.Name); !ok || !sameTrigger(tr, now) {
-			p.add(to, "schema", "DROP TRIGGER "+funcs.QuoteIdent(tr.Name)+" ON "+tableSQLName(to)+";")
+			p.add(to, "schema", "DROP TRIGGER "+quoteName(tr.Name)+" ON "+tableSQLName(to)+";")
 		}
 	}
 }
@@ -393,11 +393,11 @@ func (p *patch) tableChanges(ctx context.Context, d versioning.TableDelta) error
 		p.rows = p.rows[:start]
 		alter := "ALTER TABLE " + tableSQLName(d.To)
 		for _, n := range kept {
-			p.add(d.To, "schema", alter+" DISABLE TRIGGER "+funcs.QuoteIdent(n)+";")
+			p.add(d.To, "schema", alter+" DISABLE TRIGGER "+quoteName(n)+";")
 		}
 		p.rows = append(p.rows, data...)
 		for _, n := range kept {
-			p.add(d.To, "schema", alter+" ENABLE TRIGGER "+funcs.QuoteIdent(n)+";")
+			p.add(d.To, "schema", alter+" ENABLE TRIGGER "+quoteName(n)+";")
 		}
 	}
 	p.createTriggers(d.From, d.To)

@@ -25,9 +25,10 @@ import (
 // diffstat.go and patch.go; merges' tables in conflicts.go. The planner
 // finds them in FROM through SystemTable and TableFunction.
 
-// systemSchema is the schema that holds the system tables under their
-// short names (dolt.log is dolt_log).
-const systemSchema = "dolt"
+// SystemSchema is the schema that holds the system tables under their
+// short names (dolt.log is dolt_log). It exists in every database: no
+// user schema may take its name.
+const SystemSchema = "dolt"
 
 // systemTable is a system table with fixed columns.
 type systemTable struct {
@@ -73,7 +74,7 @@ type Catalog interface {
 // the planner finds before asking here.
 func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name string) (*exec.Table, bool, error) {
 	short, ok := strings.CutPrefix(name, "dolt_")
-	if schema == systemSchema || !ok && schema == "" && slices.Contains(sess.RelationSchemas(""), systemSchema) {
+	if schema == SystemSchema || !ok && schema == "" && slices.Contains(sess.RelationSchemas(""), SystemSchema) {
 		short, ok = name, true // dolt.NAME, or NAME with dolt on the search path
 	}
 	if !ok {
@@ -81,7 +82,7 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 	}
 	s := session{sess}
 	if st, found := systemTables[short]; found {
-		t := exec.NewVirtualTable(systemSchema, "dolt_"+short, exec.ObjectOID('r', systemSchema, short), st.cols, func(env *exec.Env) ([]exec.Row, error) {
+		t := exec.NewVirtualTable(SystemSchema, "dolt_"+short, exec.ObjectOID('r', SystemSchema, short), st.cols, func(env *exec.Env) ([]exec.Row, error) {
 			return st.rows(s, env)
 		})
 		t.VirtualKind = 'c'
@@ -90,7 +91,7 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 		}
 		return t, true, nil
 	}
-	if st, found := storedTables[short]; found && !st.madeByRebase && (st.schema != "" || schema != systemSchema) {
+	if st, found := storedTables[short]; found && !st.madeByRebase && (st.schema != "" || schema != SystemSchema) {
 		in := st.schema
 		if in == "" {
 			var err error
@@ -100,7 +101,7 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 		}
 		return st.absent(in), true, nil
 	}
-	if schema == systemSchema {
+	if schema == SystemSchema {
 		return nil, false, nil
 	}
 	if build, found := perSchemaSystem[short]; found {
@@ -148,7 +149,7 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 // schema of the search path; "" for none.
 func (s session) schemaOf(ctx context.Context, cat Catalog, schema string) (string, error) {
 	for _, sc := range s.RelationSchemas(schema) {
-		if sc == systemSchema || sc == "pg_catalog" || sc == "information_schema" || strings.HasPrefix(sc, "pg_temp") {
+		if sc == SystemSchema || sc == "pg_catalog" || sc == "information_schema" || strings.HasPrefix(sc, "pg_temp") {
 			continue
 		}
 		ok, err := cat.HasSchema(ctx, sc)
