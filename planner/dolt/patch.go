@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/funcs"
@@ -566,7 +568,7 @@ func (s session) patchRows(env *exec.Env, from, to revision, cs changeSet) ([]ex
 	}
 	rows := append(p.rows, p.deferred...)
 	for i, r := range rows {
-		r[0] = exec.DInt(int64(i + 1))
+		r[0] = exec.DNumeric(apd.New(int64(i+1), 0)) // numeric, as Doltgres's (an unsigned bigint in Dolt)
 	}
 	return rows, nil
 }
@@ -609,7 +611,7 @@ func init() {
 		textCols("from_table_name", "to_table_name", "from_create_statement", "to_create_statement"),
 		session.schemaDiffRows)
 	registerDeltaFunc("dolt_patch",
-		append(int8Cols("statement_order"), textCols("from_commit_hash", "to_commit_hash", "table_name", "diff_type", "statement")...),
+		append([]exec.VirtualColumn{{Name: "statement_order", Type: numericType}}, textCols("from_commit_hash", "to_commit_hash", "table_name", "diff_type", "statement")...),
 		session.patchRows)
 }
 
