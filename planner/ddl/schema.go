@@ -10,7 +10,6 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/planner/dolt"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -68,14 +67,10 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (planner.Utility, error)
 		}
 		if ok, err := a.existingSchema(ctx, name); err != nil {
 			return "", err
-		} else if ok || name == dolt.SystemSchema {
+		} else if ok {
 			if s.IfNotExists {
 				a.s.Notice(pgerr.New(pgerr.DuplicateSchema, "schema %q already exists, skipping", name))
 				return "CREATE SCHEMA", nil
-			}
-			if name == dolt.SystemSchema {
-				// Doltgres says "schema exists" here, which scripts look for.
-				return "", pgerr.New(pgerr.DuplicateSchema, "schema %q already exists: the version-control schema exists in every database", name)
 			}
 			return "", pgerr.New(pgerr.DuplicateSchema, "schema %q already exists", name)
 		}
@@ -300,7 +295,7 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 	}
 	if ok, err := a.existingSchema(ctx, name); err != nil {
 		return err
-	} else if ok || name == dolt.SystemSchema {
+	} else if ok {
 		return pgerr.New(pgerr.DuplicateSchema, "schema %q already exists", name)
 	}
 	if strings.HasPrefix(name, "pg_") {

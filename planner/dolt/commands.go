@@ -109,7 +109,7 @@ func (s session) findTableIn(ctx context.Context, root versioning.RootValue, nam
 		for _, sc := range schemas {
 			names = append(names, sc.Name)
 		}
-		for _, sc := range append(names, SystemSchema) {
+		for _, sc := range append(names, systemSchema) {
 			t, ok, err := root.Table(ctx, sc, rel)
 			if err != nil || ok {
 				return t, err

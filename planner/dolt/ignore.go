@@ -165,7 +165,7 @@ func ignoredTables(ctx context.Context, staged, working versioning.RootValue) (m
 		if c.Kind != versioning.KindTable || c.From != nil || c.To == nil || c.Name == ignoreTable {
 			continue
 		}
-		if c.Schema == SystemSchema {
+		if c.Schema == systemSchema {
 			if c.Name == rebaseTable.name {
 				// A rebase's plan is the rebase's state, not the
 				// user's data: staging everything leaves it.

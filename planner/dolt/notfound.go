@@ -15,7 +15,7 @@ import (
 func MissingSystemTable(schema, name string) *pgerr.Error {
 	_, short := systemTables[name]
 	_, stored := storedTables[name]
-	if !strings.HasPrefix(name, "dolt_") && schema != SystemSchema && !short && !stored {
+	if !strings.HasPrefix(name, "dolt_") && schema != systemSchema && !short && !stored {
 		return nil
 	}
 	return pgerr.New(pgerr.UndefinedTable, "table not found: %s", name)

@@ -166,7 +166,7 @@ var rebaseTable = storedTables["rebase"]
 // writeRebasePlan returns root with the plan stored as dolt.rebase.
 func writeRebasePlan(ctx context.Context, repo *versioning.Repo, branch string, root versioning.RootValue, plan []rebaseStep) (versioning.RootValue, error) {
 	tx := exec.NewTxn(repo, branch, false, root)
-	t, err := storedCreator{st: rebaseTable, schema: SystemSchema}.create(ctx, tx)
+	t, err := storedCreator{st: rebaseTable, schema: systemSchema}.create(ctx, tx)
 	if err != nil {
 		return root, err
 	}
@@ -189,7 +189,7 @@ func writeRebasePlan(ctx context.Context, repo *versioning.Repo, branch string, 
 // readRebasePlan reads the plan of the rebase on branch, in
 // rebase_order.
 func readRebasePlan(ctx context.Context, root versioning.RootValue) ([]rebaseStep, error) {
-	def, ok, err := root.Table(ctx, SystemSchema, rebaseTable.name)
+	def, ok, err := root.Table(ctx, systemSchema, rebaseTable.name)
 	if err != nil {
 		return nil, err
 	}

@@ -25,10 +25,12 @@ import (
 // diffstat.go and patch.go; merges' tables in conflicts.go. The planner
 // finds them in FROM through SystemTable and TableFunction.
 
-// SystemSchema is the schema that holds the system tables under their
-// short names (dolt.log is dolt_log). It exists in every database: no
-// user schema may take its name.
-const SystemSchema = "dolt"
+// systemSchema is the schema that holds the system tables under their
+// short names (dolt.log is dolt_log). It is a stored schema only once a
+// table of it is stored (dolt.docs): CREATE SCHEMA dolt succeeds before
+// that, as it must when a dump that holds dolt.docs is restored, where
+// Doltgres says the schema exists.
+const systemSchema = "dolt"
 
 // systemTable is a system table with fixed columns.
 type systemTable struct {
@@ -74,7 +76,7 @@ type Catalog interface {
 // the planner finds before asking here.
 func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name string) (*exec.Table, bool, error) {
 	short, ok := strings.CutPrefix(name, "dolt_")
-	if schema == SystemSchema || !ok && schema == "" && slices.Contains(sess.RelationSchemas(""), SystemSchema) {
+	if schema == systemSchema || !ok && schema == "" && slices.Contains(sess.RelationSchemas(""), systemSchema) {
 		short, ok = name, true // dolt.NAME, or NAME with dolt on the search path
 	}
 	if !ok {
@@ -82,7 +84,7 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 	}
 	s := session{sess}
 	if st, found := systemTables[short]; found {
-		t := exec.NewVirtualTable(SystemSchema, "dolt_"+short, exec.ObjectOID('r', SystemSchema, short), st.cols, func(env *exec.Env) ([]exec.Row, error) {
+		t := exec.NewVirtualTable(systemSchema, "dolt_"+short, exec.ObjectOID('r', systemSchema, short), st.cols, func(env *exec.Env) ([]exec.Row, error) {
 			return st.rows(s, env)
 		})
 		t.VirtualKind = 'c'
@@ -91,7 +93,7 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 		}
 		return t, true, nil
 	}
-	if st, found := storedTables[short]; found && !st.madeByRebase && (st.schema != "" || schema != SystemSchema) {
+	if st, found := storedTables[short]; found && !st.madeByRebase && (st.schema != "" || schema != systemSchema) {
 		in := st.schema
 		if in == "" {
 			var err error
@@ -101,7 +103,7 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 		}
 		return st.absent(in), true, nil
 	}
-	if schema == SystemSchema {
+	if schema == systemSchema {
 		return nil, false, nil
 	}
 	if build, found := perSchemaSystem[short]; found {
@@ -149,7 +151,7 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 // schema of the search path; "" for none.
 func (s session) schemaOf(ctx context.Context, cat Catalog, schema string) (string, error) {
 	for _, sc := range s.RelationSchemas(schema) {
-		if sc == SystemSchema || sc == "pg_catalog" || sc == "information_schema" || strings.HasPrefix(sc, "pg_temp") {
+		if sc == systemSchema || sc == "pg_catalog" || sc == "information_schema" || strings.HasPrefix(sc, "pg_temp") {
 			continue
 		}
 		ok, err := cat.HasSchema(ctx, sc)

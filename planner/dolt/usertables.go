@@ -42,11 +42,11 @@ type storedTable struct {
 // storedTables are the user-writable system tables by their short names:
 // dolt_docs is dolt.docs.
 var storedTables = map[string]storedTable{
-	"docs": {schema: SystemSchema, name: "docs", notNull: 1, columns: []exec.VirtualColumn{
+	"docs": {schema: systemSchema, name: "docs", notNull: 1, columns: []exec.VirtualColumn{
 		{Name: "doc_name", Type: exec.TText}, {Name: "doc_text", Type: exec.TText}}},
 	"ignore": {name: "dolt_ignore", notNull: 2, columns: []exec.VirtualColumn{
 		{Name: "pattern", Type: exec.TText}, {Name: "ignored", Type: exec.TBool}}},
-	"rebase": {schema: SystemSchema, name: "rebase", madeByRebase: true, notNull: 4, columns: []exec.VirtualColumn{
+	"rebase": {schema: systemSchema, name: "rebase", madeByRebase: true, notNull: 4, columns: []exec.VirtualColumn{
 		{Name: "rebase_order", Type: exec.TFloat4}, {Name: "action", Type: exec.T{OID: exec.OIDVarchar, Typmod: 6 + 4}},
 		{Name: "commit_hash", Type: exec.TText}, {Name: "commit_message", Type: exec.TText}}},
 }
