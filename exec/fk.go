@@ -633,6 +633,16 @@ func keyPrefix(t *Table, ix *versioning.Index, cols []int, vals []Datum) ([]byte
 	return dst, nil
 }
 
+// PrimaryKey encodes vals, values of t's primary key columns in key
+// order, as the key of t's row map. A value out of its integer column's
+// range, which no row holds, is an error.
+func PrimaryKey(t *Table, vals []Datum) ([]byte, error) {
+	if !t.HasPrimaryKey() || len(vals) != len(t.Def.PrimaryKey) {
+		return nil, pgerr.New(pgerr.InternalError, "%d values for the primary key of %s", len(vals), t.Def.Name)
+	}
+	return keyPrefix(t, nil, t.Def.PrimaryKey, vals)
+}
+
 // hasKey reports whether t has a row whose columns cols equal those of
 // row (in the transaction's current state).
 func hasKey(ctx context.Context, tx *Txn, t *Table, cols []int, row Row) (bool, error) {

@@ -168,6 +168,16 @@ func EachStoredRow(ctx context.Context, cs prolly.ChunkStore, t *Table, fn func(
 	return eachRow(ctx, m, fn)
 }
 
+// StoredRow returns the stored row of t whose key is key, and whether
+// there is one.
+func StoredRow(ctx context.Context, cs prolly.ChunkStore, t *Table, key []byte) ([]byte, bool, error) {
+	m, err := prolly.Load(ctx, cs, t.Rows)
+	if err != nil {
+		return nil, false, err
+	}
+	return m.Get(ctx, key)
+}
+
 // eachRow calls fn for every entry of m in key order; the slices are
 // views valid during the call.
 func eachRow(ctx context.Context, m prolly.Map, fn func(k, v []byte) error) error {

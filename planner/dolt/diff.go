@@ -2,6 +2,7 @@ package dolt
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
@@ -546,11 +547,133 @@ func (s session) commitDiffRows(env *exec.Env, sh *diffShape, f *commitDiffFilte
 	return w.rows, err
 }
 
+// historyFilter holds what dolt_history_<table> takes from its WHERE
+// clause (exec.Table.Filters, as commitDiffFilter): an equality on
+// commit_hash, which limits the commits read to that one, and equalities
+// on every column of the table's primary key, which turn each version's
+// scan into one lookup (the history of a row). Without them a query reads
+// every row of every commit: 300 commits of a table of 10,000 rows took
+// 7.6 s for one commit's rows. The conditions still filter the rows.
+type historyFilter struct {
+	hashCol int
+	hash    exec.Expr
+	pk      []int       // the shown columns of the primary key, in key order
+	pkVals  []exec.Expr // what each must equal; nil where not given
+}
+
+func newHistoryFilter(def *versioning.Table, cols []exec.VirtualColumn) *historyFilter {
+	f := &historyFilter{hashCol: len(cols)}
+	for _, c := range def.PrimaryKey {
+		i := slices.IndexFunc(cols, func(v exec.VirtualColumn) bool { return v.Name == def.Columns[c].Name })
+		if i < 0 {
+			f.pk = nil
+			break
+		}
+		f.pk = append(f.pk, i)
+	}
+	return f
+}
+
+// take keeps the equalities on commit_hash and the primary key among
+// conds, those whose value can be a key of the column.
+func (f *historyFilter) take(t *exec.Table, conds []exec.Expr) {
+	f.hash, f.pkVals = nil, make([]exec.Expr, len(f.pk))
+	for _, c := range conds {
+		call, ok := c.(*exec.Call)
+		if !ok || call.Name != "=" || len(call.Args) != 2 {
+			continue
+		}
+		for i := 0; i < 2; i++ {
+			col, ok := exec.KeyColumn(t, call.Args[i])
+			val := call.Args[1-i]
+			if !ok || !rowIndependent(val) {
+				continue
+			}
+			if col == f.hashCol {
+				f.hash = val
+			}
+			if k := slices.Index(f.pk, col); k >= 0 && constantValue(val) && exec.KeyCompatible(t.Cols[col].Type, val.Type()) {
+				f.pkVals[k] = val
+			}
+		}
+	}
+}
+
+// constantValue reports whether e is a constant, a parameter or a cast of
+// one: a value that evaluating once for the scan, not once per row as the
+// filter does, cannot change.
+func constantValue(e exec.Expr) bool {
+	switch x := e.(type) {
+	case *exec.Const, *exec.Param:
+		return true
+	case *exec.Call:
+		return x.Name == "cast" && len(x.Args) == 1 && constantValue(x.Args[0])
+	}
+	return false
+}
+
+// key evaluates the primary key's values; ok is false unless every
+// column has one. none reports a NULL among them, which no row matches.
+func (f *historyFilter) key(env *exec.Env) (vals []exec.Datum, ok, none bool, err error) {
+	if len(f.pkVals) == 0 || slices.Contains(f.pkVals, nil) {
+		return nil, false, false, nil
+	}
+	vals = make([]exec.Datum, len(f.pkVals))
+	for i, e := range f.pkVals {
+		if vals[i], err = e.Eval(env, nil); err != nil {
+			return nil, false, false, err
+		}
+		if vals[i].IsNull() {
+			return nil, false, true, nil
+		}
+	}
+	return vals, true, false, nil
+}
+
+// lookupVersion returns the row of version t whose primary key is vals
+// (values of def's key columns), projected, if t's key is def's (the
+// same columns, by name and type): ok is false when it is not, and the
+// caller reads the whole version.
+func (f *historyFilter) lookupVersion(ctx context.Context, cs versioning.Store, def, t *versioning.Table, vals []exec.Datum, p *projection, alloc *rowAlloc, scratch *exec.Row) (rows []exec.Row, ok bool, err error) {
+	if len(t.PrimaryKey) != len(def.PrimaryKey) || t.Partitioned() {
+		return nil, false, nil
+	}
+	for i, c := range t.PrimaryKey {
+		tc, dc := t.Columns[c], def.Columns[def.PrimaryKey[i]]
+		if tc.Name != dc.Name || tc.Type != dc.Type || tc.Typmod != dc.Typmod {
+			return nil, false, nil
+		}
+	}
+	key, err := exec.PrimaryKey(exec.NewTable(t), vals)
+	if err != nil {
+		return nil, true, nil // a value no key of the column holds
+	}
+	v, found, err := versioning.StoredRow(ctx, cs, t, key)
+	if err != nil || !found {
+		return nil, true, err
+	}
+	row := alloc.row()
+	return []exec.Row{row}, true, p.project(v, row, scratch)
+}
+
 // historyRows are dolt_history_<table>'s rows: every row of the table at
-// every commit of the log, with the commit's hash, committer and date.
+// every commit of the log, with the commit's hash, committer and date;
+// with f's conditions, those of one commit, or of one primary key.
 // Consecutive commits that share the table's version share its decoding.
-func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.VirtualColumn) ([]exec.Row, error) {
+func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.VirtualColumn, f *historyFilter) ([]exec.Row, error) {
 	ctx := env.Ctx
+	onlyCommit := ""
+	if f.hash != nil {
+		d, err := f.hash.Eval(env, nil)
+		if err != nil || d.IsNull() {
+			return nil, err
+		}
+		onlyCommit = d.S
+	}
+	keyVals, byKey, none, err := f.key(env)
+	if err != nil || none {
+		return nil, err
+	}
 	head, err := s.headCommit(ctx)
 	if err != nil {
 		return nil, err
@@ -569,6 +692,9 @@ func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.V
 		dataAlloc = rowAlloc{width: n}
 	)
 	for _, e := range log {
+		if onlyCommit != "" && e.Addr.String() != onlyCommit {
+			continue
+		}
 		root, err := versioning.LoadRootValue(ctx, s.Repo().Store(), e.Commit.Root)
 		if err != nil {
 			return nil, err
@@ -587,13 +713,23 @@ func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.V
 				return nil, err
 			}
 			p := newProjection(t, cols)
-			err = versioning.EachStoredRow(ctx, s.Repo().Store(), t, func(_, v []byte) error {
-				row := dataAlloc.row()
-				version = append(version, row)
-				return p.project(v, row, &scratch)
-			})
-			if err != nil {
-				return nil, err
+			looked := false
+			if byKey {
+				var found []exec.Row
+				if found, looked, err = f.lookupVersion(ctx, s.Repo().Store(), def, t, keyVals, p, &dataAlloc, &scratch); err != nil {
+					return nil, err
+				}
+				version = append(version, found...)
+			}
+			if !looked {
+				err = versioning.EachStoredRow(ctx, s.Repo().Store(), t, func(_, v []byte) error {
+					row := dataAlloc.row()
+					version = append(version, row)
+					return p.project(v, row, &scratch)
+				})
+				if err != nil {
+					return nil, err
+				}
 			}
 		}
 		// The committer column names the commit's author, as Dolt's
@@ -785,9 +921,12 @@ func init() {
 		all := append(cols[:len(cols):len(cols)],
 			exec.VirtualColumn{Name: "commit_hash", Type: exec.TText}, exec.VirtualColumn{Name: "committer", Type: exec.TText},
 			exec.VirtualColumn{Name: "commit_date", Type: exec.TTimestamp})
-		return systemTableOf(def, "dolt_history_", all, func(env *exec.Env) ([]exec.Row, error) {
-			return s.historyRows(env, def, cols)
-		}), nil
+		f := newHistoryFilter(def, cols)
+		t := systemTableOf(def, "dolt_history_", all, func(env *exec.Env) ([]exec.Row, error) {
+			return s.historyRows(env, def, cols, f)
+		})
+		t.Filters = func(conds []exec.Expr) { f.take(t, conds) }
+		return t, nil
 	}
 	// dolt_workspace_<table>: the table's uncommitted changes, the staged
 	// ones (HEAD to STAGED) first and then the others (STAGED to
