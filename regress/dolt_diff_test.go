@@ -249,3 +249,35 @@ func TestDoltPatch(t *testing.T) {
 		exec(t, ctx, c, "SELECT dolt_checkout('main')")
 	}
 }
+
+// TestDoltBlame: dolt_blame_<table> names, for each row at HEAD by its
+// primary key (two columns here), the commit that last added or changed
+// it, with that commit's author, date and message; a row deleted and
+// added again is the later commit's, uncommitted changes are not shown,
+// and a table without a primary key has no blame table.
+func TestDoltBlame(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c := connect(t, ctx, srv.DSN("postgres"))
+	exec(t, ctx, c, "CREATE TABLE b (k int, s text, v text, PRIMARY KEY (s, k))")
+	exec(t, ctx, c, "INSERT INTO b VALUES (1, 'x', 'one'), (2, 'x', 'two'), (3, 'y', 'three'), (4, 'y', 'four')")
+	exec(t, ctx, c, "SELECT dolt_commit('-Am', 'first', '--author', 'John Doe <john@example.com>')")
+	exec(t, ctx, c, "UPDATE b SET v = 'TWO' WHERE k = 2")
+	exec(t, ctx, c, "DELETE FROM b WHERE k IN (3, 4)")
+	exec(t, ctx, c, "SELECT dolt_commit('-am', 'second', '--author', 'Jane Roe <jane@example.com>')")
+	exec(t, ctx, c, "INSERT INTO b VALUES (3, 'y', 'again')")
+	exec(t, ctx, c, "SELECT dolt_commit('-am', 'third')")
+	exec(t, ctx, c, "UPDATE b SET v = 'uncommitted' WHERE k = 1")
+	exec(t, ctx, c, "INSERT INTO b VALUES (9, 'z', 'uncommitted')")
+	wantRows(t, ctx, c, "SELECT s, k, committer, email, message FROM dolt_blame_b",
+		"x | 1 | John Doe | john@example.com | first",
+		"x | 2 | Jane Roe | jane@example.com | second",
+		"y | 3 | postgres | postgres@127.0.0.1 | third")
+	wantRows(t, ctx, c, "SELECT count(*) FROM public.dolt_blame_b WHERE commit = dolt_hashof('HEAD~1') AND commit_date IS NOT NULL", "1")
+	if got := one(t, ctx, c, "SELECT message FROM dolt_blame_b WHERE k = $1", 2); got != "second" {
+		t.Errorf("dolt_blame_b WHERE k = $1 (2): %s, want second", got)
+	}
+	exec(t, ctx, c, "CREATE TABLE nokey (a int)")
+	wantError(t, ctx, c, "42P01", "SELECT * FROM dolt_blame_nokey")
+	wantError(t, ctx, c, "42P01", "SELECT * FROM dolt_blame_nosuch")
+}

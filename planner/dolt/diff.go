@@ -1,6 +1,7 @@
 package dolt
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -745,6 +746,102 @@ func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.V
 	return rows, nil
 }
 
+// blameRows are dolt_blame_<table>'s rows: each row of the table at HEAD,
+// by its primary key, with the commit that last added or changed it (its
+// hash, date, committer, email and message), as Dolt's blame view
+// computes it from the table's diffs. The log is walked from HEAD, each
+// commit diffed against its first parent, until every row at HEAD has
+// its commit; rows come in primary key order.
+func (s session) blameRows(env *exec.Env, def *versioning.Table, keyCols []exec.VirtualColumn) ([]exec.Row, error) {
+	ctx := env.Ctx
+	head, err := s.headCommit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	headRev, err := s.commitRevision(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	name := versioning.TableName{Schema: def.Schema, Name: def.Name}
+	ht, err := headRev.table(ctx, name)
+	if err != nil || ht == nil {
+		return nil, err
+	}
+	left, err := versioning.RowCount(ctx, s.Repo().Store(), ht)
+	if err != nil {
+		return nil, err
+	}
+	log, err := s.Repo().Log(ctx, []versioning.Address{head}, nil)
+	if err != nil {
+		return nil, err
+	}
+	type blamed struct {
+		key []byte
+		row exec.Row
+	}
+	var (
+		out     []blamed
+		seen    = map[string]bool{}
+		scratch exec.Row
+		alloc   = rowAlloc{width: len(keyCols) + 5}
+	)
+	for _, e := range log {
+		if left == 0 {
+			break
+		}
+		to, err := s.commitRevision(ctx, e.Addr)
+		if err != nil {
+			return nil, err
+		}
+		from, err := s.parentRevision(ctx, e.Commit)
+		if err != nil {
+			return nil, err
+		}
+		ft, err := from.table(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		tt, err := to.table(ctx, name)
+		if err != nil || tt == nil {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		p := newProjection(tt, keyCols)
+		// Named by the commit's author, as dolt_history_<table> is.
+		c := e.Commit
+		hash, when, who, email, msg := exec.DText(e.Addr.String()), timestampDatum(c.Committer.When), exec.DText(c.Author.Name), exec.DText(c.Author.Email), exec.DText(c.Message)
+		err = versioning.DiffRows(ctx, s.Repo().Store(), ft, tt, func(d versioning.RowDiff) error {
+			if seen[string(d.Key)] {
+				return nil
+			}
+			seen[string(d.Key)] = true
+			if d.Kind == versioning.RowRemoved {
+				return nil // gone since, unless a later commit added it again, which was seen first
+			}
+			row := alloc.row()
+			if err := p.project(d.To, row[:len(keyCols)], &scratch); err != nil {
+				return err
+			}
+			n := len(keyCols)
+			row[n], row[n+1], row[n+2], row[n+3], row[n+4] = hash, when, who, email, msg
+			out = append(out, blamed{key: bytes.Clone(d.Key), row: row})
+			left--
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(out, func(a, b blamed) int { return bytes.Compare(a.key, b.key) })
+	rows := make([]exec.Row, len(out))
+	for i, b := range out {
+		rows[i] = b.row
+	}
+	return rows, nil
+}
+
 // diffSummaryRows are the rows of the dolt_diff system table for the
 // changes from one root to the next: one per changed table, with the
 // commit's hash, committer, email, date and message (c nil for WORKING
@@ -927,6 +1024,24 @@ func init() {
 		})
 		t.Filters = func(conds []exec.Expr) { f.take(t, conds) }
 		return t, nil
+	}
+	// dolt_blame_<table>: who last changed each row at HEAD (blameRows);
+	// a table without a primary key has none, as in Dolt.
+	perTableSystem["blame_"] = func(s session, def *versioning.Table) (*exec.Table, error) {
+		if len(def.PrimaryKey) == 0 {
+			return nil, nil
+		}
+		var keyCols []exec.VirtualColumn
+		for _, c := range def.PrimaryKey {
+			col := def.Columns[c]
+			keyCols = append(keyCols, exec.VirtualColumn{Name: col.Name, Type: exec.T{OID: col.Type, Typmod: col.Typmod}})
+		}
+		cols := append(keyCols[:len(keyCols):len(keyCols)], exec.VirtualColumn{Name: "commit", Type: exec.TText},
+			exec.VirtualColumn{Name: "commit_date", Type: exec.TTimestamp}, exec.VirtualColumn{Name: "committer", Type: exec.TText},
+			exec.VirtualColumn{Name: "email", Type: exec.TText}, exec.VirtualColumn{Name: "message", Type: exec.TText})
+		return systemTableOf(def, "dolt_blame_", cols, func(env *exec.Env) ([]exec.Row, error) {
+			return s.blameRows(env, def, keyCols)
+		}), nil
 	}
 	// dolt_workspace_<table>: the table's uncommitted changes, the staged
 	// ones (HEAD to STAGED) first and then the others (STAGED to

@@ -37,7 +37,7 @@
 // is written; schemas.go each schema's dolt_schemas (its views, as
 // Doltgres records them) and dolt_procedures. diff.go has row diffs
 // (dolt_diff, dolt_diff_<table>, dolt_commit_diff_<table>,
-// dolt_history_<table>, dolt.diff; columndiff.go dolt.column_diff),
+// dolt_history_<table>, dolt_blame_<table>, dolt.diff; columndiff.go dolt.column_diff),
 // diffstat.go the functions over the tables two revisions differ in
 // (dolt_diff_stat, dolt_diff_summary, dolt_schema_diff, dolt_patch);
 // patch.go writes their SQL for tables,

@@ -138,10 +138,11 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 			def = &versioning.Table{Schema: in, Name: rel}
 		}
 		t, err := build(s, def)
-		if t != nil {
-			t.VirtualKind = 'c'
+		if t == nil || err != nil {
+			return nil, false, err // nil: the table has no such system table
 		}
-		return t, err == nil, err
+		t.VirtualKind = 'c'
+		return t, true, nil
 	}
 	return nil, false, nil
 }
