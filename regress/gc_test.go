@@ -17,10 +17,16 @@ func dirSize(t *testing.T, dir string) int64 {
 	t.Helper()
 	var n int64
 	err := filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
-		if st, ok := fi.Sys().(*syscall.Stat_t); err == nil && ok && !fi.IsDir() {
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil // removed while walking: a collection or a compaction running
+			}
+			return err
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && !fi.IsDir() {
 			n += st.Blocks * 512
 		}
-		return err
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
