@@ -477,21 +477,27 @@ func newCommitDiffFilter(cols []exec.VirtualColumn) *commitDiffFilter {
 // take keeps the equalities on from_commit and to_commit among conds.
 func (f *commitDiffFilter) take(t *exec.Table, conds []exec.Expr) {
 	f.from, f.to = nil, nil
+	columnEqualities(t, conds, func(col int, val exec.Expr) {
+		switch col {
+		case f.fromCol:
+			f.from = val
+		case f.toCol:
+			f.to = val
+		}
+	})
+}
+
+// columnEqualities calls fn with each of conds that says a column of t
+// equals a value that reads no column (col = value or value = col).
+func columnEqualities(t *exec.Table, conds []exec.Expr, fn func(col int, val exec.Expr)) {
 	for _, c := range conds {
 		call, ok := c.(*exec.Call)
 		if !ok || call.Name != "=" || len(call.Args) != 2 {
 			continue
 		}
 		for i := 0; i < 2; i++ {
-			col, ok := exec.KeyColumn(t, call.Args[i])
-			if !ok || !rowIndependent(call.Args[1-i]) {
-				continue
-			}
-			switch col {
-			case f.fromCol:
-				f.from = call.Args[1-i]
-			case f.toCol:
-				f.to = call.Args[1-i]
+			if col, ok := exec.KeyColumn(t, call.Args[i]); ok && rowIndependent(call.Args[1-i]) {
+				fn(col, call.Args[1-i])
 			}
 		}
 	}
@@ -579,25 +585,14 @@ func newHistoryFilter(def *versioning.Table, cols []exec.VirtualColumn) *history
 // conds, those whose value can be a key of the column.
 func (f *historyFilter) take(t *exec.Table, conds []exec.Expr) {
 	f.hash, f.pkVals = nil, make([]exec.Expr, len(f.pk))
-	for _, c := range conds {
-		call, ok := c.(*exec.Call)
-		if !ok || call.Name != "=" || len(call.Args) != 2 {
-			continue
+	columnEqualities(t, conds, func(col int, val exec.Expr) {
+		if col == f.hashCol {
+			f.hash = val
 		}
-		for i := 0; i < 2; i++ {
-			col, ok := exec.KeyColumn(t, call.Args[i])
-			val := call.Args[1-i]
-			if !ok || !rowIndependent(val) {
-				continue
-			}
-			if col == f.hashCol {
-				f.hash = val
-			}
-			if k := slices.Index(f.pk, col); k >= 0 && constantValue(val) && exec.KeyCompatible(t.Cols[col].Type, val.Type()) {
-				f.pkVals[k] = val
-			}
+		if k := slices.Index(f.pk, col); k >= 0 && constantValue(val) && exec.KeyCompatible(t.Cols[col].Type, val.Type()) {
+			f.pkVals[k] = val
 		}
-	}
+	})
 }
 
 // constantValue reports whether e is a constant, a parameter or a cast of
