@@ -97,9 +97,19 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 							return "", err
 						}
 					}
+				case pg.AlterTableType_AT_SetLogged, pg.AlterTableType_AT_SetUnLogged:
+					if rel.Kind == planner.RelSequence {
+						seq := *rel.Seq
+						seq.Unlogged = n.GetAlterTableCmd().Subtype == pg.AlterTableType_AT_SetUnLogged
+						root, err := a.tx.Root().PutSequence(ctx, &seq)
+						if err != nil {
+							return "", err
+						}
+						a.tx.SetRoot(root)
+					}
 				case pg.AlterTableType_AT_ChangeOwner,
 					pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions,
-					pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_SetLogged, pg.AlterTableType_AT_SetUnLogged:
+					pg.AlterTableType_AT_SetTableSpace:
 				default:
 					return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 				}
@@ -1033,6 +1043,11 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 		}
 	}
 	c.Type, c.Typmod = nt.OID, nt.Typmod
+	if c.Identity != 0 {
+		if err := a.retypeIdentitySequence(ctx, *c, cd.TypeName); err != nil {
+			return err
+		}
+	}
 	if c.Missing != nil {
 		v, err := conv.Eval(a.env(ctx), exec.Row(append(make([]exec.Datum, pos), old.Missing)))
 		if err != nil {
@@ -1178,6 +1193,28 @@ func identityColumn(def *versioning.Table, name string) (int, error) {
 		return pos, pgerr.New(pgerr.ObjectNotInPrerequisite, "column %q of relation %q is not an identity column", name, def.Name)
 	}
 	return pos, nil
+}
+
+// retypeIdentitySequence gives an identity column's sequence the column's
+// new type, as ALTER SEQUENCE ... AS does (bounds that were the old
+// type's become the new type's), as PostgreSQL does when the column's
+// type changes.
+func (a *analyzer) retypeIdentitySequence(ctx context.Context, c versioning.Column, typ *pg.TypeName) error {
+	seq, err := a.identitySequence(ctx, c)
+	if err != nil || seq.Type == c.Type {
+		return err
+	}
+	ns := *seq
+	as := &seqOptions{as: &pg.DefElem{Defname: "as", Arg: &pg.Node{Node: &pg.Node_TypeName{TypeName: typ}}}}
+	if err := applySeqOptions(&ns, as, false, true); err != nil {
+		return err
+	}
+	root, err := a.tx.Root().PutSequence(ctx, &ns)
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	return nil
 }
 
 // identitySequence returns an identity column's sequence.

@@ -203,6 +203,9 @@ func (a *analyzer) addColumnInherited(ctx context.Context, t *exec.Table, cmd *p
 	if !inh && len(kids) > 0 {
 		return pgerr.New(pgerr.InvalidTableDefinition, "column must be added to child tables too")
 	}
+	if inh && len(kids) > 0 && hasIdentityClause(cmd.Def.GetColumnDef()) {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot recursively add identity column to table that has child tables")
+	}
 	if err := a.alterCmd(ctx, t, cmd); err != nil {
 		return err
 	}
@@ -480,4 +483,15 @@ func (a *analyzer) renameColumnInherited(ctx context.Context, def *versioning.Ta
 		}
 	}
 	return nil
+}
+
+// hasIdentityClause reports whether a column definition makes an identity
+// column.
+func hasIdentityClause(cd *pg.ColumnDef) bool {
+	for _, cn := range cd.Constraints {
+		if cn.GetConstraint().GetContype() == pg.ConstrType_CONSTR_IDENTITY {
+			return true
+		}
+	}
+	return false
 }

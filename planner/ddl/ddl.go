@@ -126,6 +126,12 @@ func (d *tableDDL) columnConstraints(ctx context.Context, pos int, cd *pg.Column
 	c := &def.Columns[pos]
 	var err error
 	hasIdentity, hasGenerated := false, false
+	// sawNullable: a NULL, NOT NULL or identity clause (which implies NOT
+	// NULL) came; a later one that says otherwise conflicts with it.
+	sawNullable, serialNotNull := false, hasDefault && c.NotNull
+	conflicting := func(loc int32) error {
+		return planner.WithPos(pgerr.New(pgerr.SyntaxError, "conflicting NULL/NOT NULL declarations for column %q of table %q", cd.Colname, def.Name), loc)
+	}
 	var last *pg.Constraint // the constraint DEFERRABLE and its kin apply to
 	for _, cn := range cd.Constraints {
 		con := cn.GetConstraint()
@@ -137,9 +143,15 @@ func (d *tableDDL) columnConstraints(ctx context.Context, pos int, cd *pg.Column
 		}
 		switch con.Contype {
 		case pg.ConstrType_CONSTR_NOTNULL:
-			c.NotNull = true
+			if sawNullable && !c.NotNull {
+				return conflicting(con.Location)
+			}
+			c.NotNull, sawNullable = true, true
 		case pg.ConstrType_CONSTR_NULL:
-			c.NotNull = false
+			if sawNullable && c.NotNull {
+				return conflicting(con.Location)
+			}
+			c.NotNull, sawNullable = false, true
 		case pg.ConstrType_CONSTR_DEFAULT:
 			if hasDefault {
 				return planner.WithPos(pgerr.New(pgerr.SyntaxError, "multiple default values specified for column %q of table %q", cd.Colname, def.Name), con.Location)
@@ -153,6 +165,10 @@ func (d *tableDDL) columnConstraints(ctx context.Context, pos int, cd *pg.Column
 				return planner.WithPos(pgerr.New(pgerr.SyntaxError, "multiple identity specifications for column %q of table %q", cd.Colname, def.Name), con.Location)
 			}
 			hasIdentity = true
+			if sawNullable && !c.NotNull {
+				return conflicting(con.Location)
+			}
+			sawNullable = true
 			if err := d.identity(ctx, pos, con); err != nil {
 				return err
 			}
@@ -201,12 +217,20 @@ func (d *tableDDL) columnConstraints(ctx context.Context, pos int, cd *pg.Column
 	if hasIdentity && hasDefault {
 		return planner.WithPos(pgerr.New(pgerr.SyntaxError, "both default and identity specified for column %q of table %q", cd.Colname, def.Name), cd.Location)
 	}
+	if serialNotNull && sawNullable && !c.NotNull {
+		// serial's NOT NULL comes after the column's own clauses, as in
+		// PostgreSQL, which gives no position for it.
+		return conflicting(-1)
+	}
 	return nil
 }
 
 // identity makes column pos an identity column with its own sequence.
 func (d *tableDDL) identity(ctx context.Context, pos int, con *pg.Constraint) error {
 	c := &d.def.Columns[pos]
+	if d.partition {
+		return pgerr.New(pgerr.FeatureNotSupported, "identity columns are not supported on partitions")
+	}
 	o, err := parseSeqOptions(con.Options, true)
 	if err != nil {
 		return err
@@ -225,7 +249,8 @@ func (d *tableDDL) identity(ctx context.Context, pos int, con *pg.Constraint) er
 	} else {
 		name = d.ns.chooseRelationName(d.def.Name, c.Name, "seq", false)
 	}
-	seq := &versioning.Sequence{Schema: schema, Name: name, Type: c.Type, Owner: d.def.Owner}
+	// As the table: an unlogged table's identity sequence is unlogged.
+	seq := &versioning.Sequence{Schema: schema, Name: name, Type: c.Type, Owner: d.def.Owner, Unlogged: d.def.Unlogged}
 	if o.as == nil {
 		o.as = &pg.DefElem{Defname: "as", Arg: &pg.Node{Node: &pg.Node_TypeName{TypeName: &pg.TypeName{
 			Names: []*pg.Node{pg.MakeStrNode(exec.TypeName(c.Type))}}}}}

@@ -231,6 +231,26 @@ func applySeqOptions(seq *versioning.Sequence, o *seqOptions, init, forIdentity 
 	return nil
 }
 
+// checkNotIdentitySequence refuses to change the owner of an identity
+// column's sequence, which goes and comes with its column.
+func (a *analyzer) checkNotIdentitySequence(ctx context.Context, seq *versioning.Sequence) error {
+	table, col, ok := strings.Cut(seq.OwnedBy, ".")
+	if !ok {
+		return nil
+	}
+	t, found, err := a.tx.Root().Table(ctx, seq.Schema, table)
+	if err != nil || !found {
+		return err
+	}
+	for _, c := range t.Columns {
+		if !c.Dropped && c.Name == col && c.Identity != 0 && c.Sequence == seq.Schema+"."+seq.Name {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot change ownership of identity sequence").
+				WithDetail("Sequence %q is linked to table %q.", seq.Name, table)
+		}
+	}
+	return nil
+}
+
 // ownedBy resolves OWNED BY table.column (or NONE) for seq.
 func (a *analyzer) ownedBy(ctx context.Context, seq *versioning.Sequence, d *pg.DefElem) error {
 	parts := planner.NameList(d.Arg.GetList().Items)
@@ -300,6 +320,9 @@ func (a *analyzer) putSequence(ctx context.Context, seq *versioning.Sequence, o 
 		return err
 	}
 	if o.ownedBy != nil {
+		if err := a.checkNotIdentitySequence(ctx, seq); err != nil {
+			return err
+		}
 		if err := a.ownedBy(ctx, seq, o.ownedBy); err != nil {
 			return err
 		}
