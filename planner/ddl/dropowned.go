@@ -67,8 +67,12 @@ func (a *analyzer) dropOwnedBy(ctx context.Context, role string, behavior pg.Dro
 	name := func(schema, n string) *pg.Node {
 		return &pg.Node{Node: &pg.Node_List{List: &pg.List{Items: []*pg.Node{pg.MakeStrNode(schema), pg.MakeStrNode(n)}}}}
 	}
-	var ownTables []*pg.Node
+	var ownTables, ownMatViews []*pg.Node
 	for _, t := range tables {
+		if t.Owner == role && t.MatView != nil {
+			ownMatViews = append(ownMatViews, name(t.Schema, t.Name))
+			continue
+		}
 		if t.Owner == role {
 			ownTables = append(ownTables, name(t.Schema, t.Name))
 			continue
@@ -173,6 +177,7 @@ func (a *analyzer) dropOwnedBy(ctx context.Context, role string, behavior pg.Dro
 		drop func(context.Context, *pg.DropStmt) (string, error)
 	}{
 		{ownViews, pg.ObjectType_OBJECT_VIEW, a.dropViews},
+		{ownMatViews, pg.ObjectType_OBJECT_MATVIEW, a.dropTables},
 		{ownTables, pg.ObjectType_OBJECT_TABLE, a.dropTables},
 		{ownSeqs, pg.ObjectType_OBJECT_SEQUENCE, a.dropSequences},
 		{ownSchemas, pg.ObjectType_OBJECT_SCHEMA, a.dropSchemas},

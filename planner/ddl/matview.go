@@ -50,7 +50,7 @@ func (a *analyzer) refreshMatView(s *pg.RefreshMatViewStmt) (planner.Utility, er
 				return "", pgerr.New(pgerr.FeatureNotSupported, "CONCURRENTLY cannot be used when the materialized view is not populated")
 			}
 			if !hasPlainUniqueIndex(t) {
-				return "", pgerr.New(pgerr.ObjectNotInPrerequisite, "cannot refresh materialized view %q concurrently", schema+"."+t.Name).
+				return "", pgerr.New(pgerr.ObjectNotInPrerequisite, "cannot refresh materialized view \"%s\" concurrently", planner.QuoteIdent(schema)+"."+planner.QuoteIdent(t.Name)).
 					WithHint("Create a unique index with no WHERE clause on one or more columns of the materialized view.")
 			}
 		}
@@ -119,12 +119,17 @@ func (a *analyzer) dropDependentMatviews(ctx context.Context, target, what strin
 	return nil
 }
 
-// hasPlainUniqueIndex reports whether t has a unique index without a
-// predicate, which REFRESH ... CONCURRENTLY needs to match old rows with
-// new ones.
+// hasPlainUniqueIndex reports whether t has a unique index that REFRESH
+// ... CONCURRENTLY can match old rows with new ones by, as PostgreSQL's
+// is_usable_unique_index has it: checked at once (not deferrable),
+// without a predicate, and on columns only (no expression).
 func hasPlainUniqueIndex(t *versioning.Table) bool {
 	for i := range t.Indexes {
-		if ix := &t.Indexes[i]; ix.Unique && ix.Where == "" {
+		ix := &t.Indexes[i]
+		if !ix.Unique || ix.Where != "" || ix.Deferrable || len(ix.Columns) == 0 {
+			continue
+		}
+		if !slices.ContainsFunc(ix.Columns, func(c versioning.IndexColumn) bool { return c.Column < 0 || c.Expr != "" }) {
 			return true
 		}
 	}
