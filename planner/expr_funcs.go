@@ -187,6 +187,13 @@ func (a *analyzer) funcCallMore(f *pg.FuncCall, sc *scope) (exec.Expr, bool, err
 			e, err = a.call(name, []exec.Expr{e}, f.Location, false)
 			return e, true, err
 		}
+		if exec.KindOf(oid) == exec.KindText && exec.KindOf(e.Type().OID) == exec.KindRecord {
+			// PostgreSQL takes no function-style cast of a row to a
+			// string type (text(t) would read too like t.text): the call
+			// finds no function.
+			return nil, true, WithPos(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, a.typeName(e.Type())).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), f.Location)
+		}
 		e, err = a.cast(e, exec.T{OID: oid, Typmod: -1}, true, f.Location)
 		return e, true, err
 	}

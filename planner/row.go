@@ -161,6 +161,9 @@ func (a *analyzer) rowComparison(op string, l, r *exec.RowExpr, loc int32) (exec
 	if len(l.Args) != len(r.Args) {
 		return nil, WithPos(pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions"), loc)
 	}
+	if len(l.Args) == 0 {
+		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot compare rows of zero length"), loc)
+	}
 	pair := func(op string, i int) (exec.Expr, error) { return a.binary(op, l.Args[i], r.Args[i], loc) }
 	switch op {
 	case "=", "<>":

@@ -392,6 +392,8 @@ func (a *analyzer) windowFunc(name string, f *pg.FuncCall, sc *scope) (*exec.Win
 	}
 	if f.AggStar {
 		args, types = nil, nil
+	} else if len(f.Args) == 0 && name == "count" {
+		return nil, WithPos(pgerr.New(pgerr.WrongObjectType, "count(*) must be used to call a parameterless aggregate function"), f.Location)
 	}
 	agg, want, spread, err := a.lookupAggregate(f, name, types) // built-in or user-defined
 	if err != nil {
