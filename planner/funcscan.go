@@ -124,7 +124,7 @@ func (a *analyzer) functionPlan(fc *pg.FuncCall, coldefs []*pg.Node, sc *scope, 
 	}
 	if len(coldefs) > 0 {
 		var err error
-		if p, err = a.recordColumns(p, coldefs); err != nil {
+		if p, err = a.recordColumns(p, coldefs, ordinality); err != nil {
 			return nil, err
 		}
 	} else {
@@ -272,10 +272,22 @@ func (a *analyzer) expandComposite(p exec.Plan) exec.Plan {
 // recordColumns gives a function returning records, in FROM with a column
 // definition list (AS x(a int, b text)), the columns the list defines:
 // the fields of each record in order.
-func (a *analyzer) recordColumns(p exec.Plan, defs []*pg.Node) (exec.Plan, error) {
+func (a *analyzer) recordColumns(p exec.Plan, defs []*pg.Node, ordinality bool) (exec.Plan, error) {
 	cols := p.Columns()
 	if len(cols) == 0 || cols[0].T.OID != exec.OIDRecord {
-		return nil, pgerr.New(pgerr.SyntaxError, "a column definition list is only allowed for functions returning \"record\"")
+		// As PostgreSQL words it, at the list's first column.
+		msg := "a column definition list is only allowed for functions returning \"record\""
+		outputs := len(cols)
+		if ordinality {
+			outputs--
+		}
+		switch {
+		case len(cols) > 0 && exec.KindOf(cols[0].T.OID) == exec.KindRecord:
+			msg = "a column definition list is redundant for a function returning a named composite type"
+		case outputs > 1:
+			msg = "a column definition list is redundant for a function with OUT parameters"
+		}
+		return nil, WithPos(pgerr.New(pgerr.SyntaxError, "%s", msg), defs[0].GetColumnDef().GetLocation())
 	}
 	pr := &exec.Project{In: p}
 	whole := &exec.ColRef{Idx: 0, T: cols[0].T}

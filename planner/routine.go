@@ -353,8 +353,14 @@ func withFunctionContext(err error, def *versioning.Function) error {
 
 // convert casts d to t as an assignment does.
 func convert(env *exec.Env, d exec.Datum, from, to exec.T) (exec.Datum, error) {
-	if d.IsNull() || from.OID == to.OID || to.OID == exec.OIDRecord || to.OID == exec.OIDVoid {
+	if d.IsNull() || to.OID == exec.OIDRecord || to.OID == exec.OIDVoid {
 		return d, nil
+	}
+	if from.OID == to.OID {
+		if to.Typmod < 0 || from.Typmod == to.Typmod {
+			return d, nil
+		}
+		return exec.ApplyTypmod(to, d, false) // numeric(35,6) of a field, say
 	}
 	fn := exec.CastFn(from, to, false)
 	if fn == nil {
