@@ -638,9 +638,12 @@ type Function struct {
 	Language      string `json:"language"` // "sql" or "plpgsql"
 	Body          string `json:"body"`
 	// Volatility is provolatile: 'i' immutable, 's' stable, 'v' volatile.
-	Volatility byte   `json:"volatility"`
-	Strict     bool   `json:"strict,omitempty"`
-	Comment    string `json:"comment,omitempty"`
+	Volatility byte `json:"volatility"`
+	Strict     bool `json:"strict,omitempty"`
+	// Leakproof is proleakproof: the function reveals nothing of its
+	// arguments but its result (a superuser's word; nothing here relies on it).
+	Leakproof bool   `json:"leakproof,omitempty"`
+	Comment   string `json:"comment,omitempty"`
 	// Aggregate is an aggregate's definition (Kind 'a'), which has no
 	// body.
 	Aggregate *Aggregate `json:"aggregate,omitempty"`

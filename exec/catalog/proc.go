@@ -275,6 +275,12 @@ func FunctionDef(f *versioning.Function, name TypeNamer) string {
 	if f.Strict {
 		opts += " STRICT"
 	}
+	if f.SecurityDefiner {
+		opts += " SECURITY DEFINER"
+	}
+	if f.Leakproof {
+		opts += " LEAKPROOF"
+	}
 	if opts != "" {
 		b.WriteString(opts + "\n")
 	}
@@ -458,7 +464,7 @@ func userProcRow(s *Snapshot, f *versioning.Function) exec.Row {
 	return exec.Row{
 		dOID(FunctionOID(f)), dText(f.Name), dOID(NamespaceOID(f.Schema)), dOID(RoleOID(owner)), dOID(LanguageOID(f.Language)),
 		exec.DFloat(100), exec.DFloat(rows), dOID(variadic), dProc("-"), dChar(f.Kind), dBool(f.SecurityDefiner),
-		dBool(false), dBool(f.Strict), dBool(f.ReturnsSet), dChar(f.Volatility), dChar('u'),
+		dBool(f.Leakproof), dBool(f.Strict), dBool(f.ReturnsSet), dChar(f.Volatility), dChar('u'),
 		dInt(int64(nargs)), dInt(int64(ndefaults)), dOID(ret), dVector(exec.OIDOidVector, inputs), allTypes,
 		argModes, argNames, exec.Null, exec.Null, dText(f.Body),
 		exec.Null, exec.Null, exec.Null, aclDatum(f.ACL),

@@ -12,9 +12,9 @@ import (
 )
 
 // alterFunction runs ALTER FUNCTION | PROCEDURE | ROUTINE name(args)
-// action ...: the volatility and strictness a function records change;
-// the settings it does not record (COST, ROWS, LEAKPROOF, PARALLEL,
-// SECURITY, SET), which CREATE FUNCTION accepts too, are accepted.
+// action ...: the volatility, strictness, security and leakproofness a
+// function records change; the settings it does not record (COST, ROWS,
+// PARALLEL, SET), which CREATE FUNCTION accepts too, are accepted.
 func (a *analyzer) alterFunction(s *pg.AlterFunctionStmt) (planner.Utility, error) {
 	what := strings.ToLower(strings.TrimPrefix(s.Objtype.String(), "OBJECT_"))
 	tag := "ALTER " + strings.ToUpper(what)
@@ -42,6 +42,11 @@ func (a *analyzer) alterFunction(s *pg.AlterFunctionStmt) (planner.Utility, erro
 				moved.Strict = d.Arg.GetBoolean().GetBoolval()
 			case "security":
 				moved.SecurityDefiner = d.Arg.GetBoolean().GetBoolval()
+			case "leakproof":
+				moved.Leakproof = d.Arg.GetBoolean().GetBoolval()
+				if err := a.requireLeakproofRight(ctx, moved.Leakproof); err != nil {
+					return "", err
+				}
 			}
 		}
 		root, err := a.tx.Root().PutFunction(ctx, &moved)

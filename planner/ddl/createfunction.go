@@ -28,6 +28,9 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (planner.Utility, er
 		if err != nil {
 			return "", err
 		}
+		if err := a.requireLeakproofRight(ctx, def.Leakproof); err != nil {
+			return "", err
+		}
 		old, exists, err := a.tx.Root().Function(ctx, schema, name, def.InputTypes())
 		if err != nil {
 			return "", err
@@ -183,6 +186,7 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 	case s.ReturnType == nil && def.Kind == 'f':
 		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "function result type must be specified")
 	}
+	asItems := 0 // the strings AS gives
 	for _, o := range s.Options {
 		d := o.GetDefElem()
 		if d == nil {
@@ -196,15 +200,26 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 			if len(items) > 0 {
 				def.Body = items[0].GetString_().GetSval()
 			}
+			asItems = len(items)
 		case "volatility":
 			def.Volatility = d.Arg.GetString_().GetSval()[0]
 		case "strict":
 			def.Strict = d.Arg.GetBoolean().GetBoolval()
 		case "security":
 			def.SecurityDefiner = d.Arg.GetBoolean().GetBoolval()
+		case "leakproof":
+			def.Leakproof = d.Arg.GetBoolean().GetBoolval()
 		}
 	}
 	if s.SqlBody != nil {
+		if asItems > 0 {
+			return nil, pgerr.New(pgerr.SyntaxError, "duplicate function body specified")
+		}
+		for _, arg := range def.Args {
+			if arg.IsInput() && exec.IsPolymorphic(arg.Type) {
+				return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "SQL function with unquoted function body cannot have polymorphic arguments")
+			}
+		}
 		body, err := atomicBody(s.SqlBody)
 		if err != nil {
 			return nil, err
@@ -216,6 +231,9 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 	}
 	switch def.Language {
 	case "sql", "plpgsql":
+		if asItems > 1 {
+			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "only one AS item needed for language \"%s\"", def.Language)
+		}
 	case "":
 		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "no language specified")
 	case "c", "internal":
@@ -230,6 +248,23 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 		return nil, err
 	}
 	return def, checkPseudoTypes(def)
+}
+
+// requireLeakproofRight refuses a LEAKPROOF function to all but
+// superusers, as PostgreSQL does: the planner would trust it with rows
+// that row-level security hides.
+func (a *analyzer) requireLeakproofRight(ctx context.Context, leakproof bool) error {
+	if !leakproof {
+		return nil
+	}
+	au, err := a.s.Authority(ctx)
+	if err != nil {
+		return err
+	}
+	if !au.Superuser {
+		return pgerr.New(pgerr.InsufficientPrivilege, "only superuser can define a leakproof function")
+	}
+	return nil
 }
 
 // checkPolySignature fails, as PostgreSQL's ProcedureCreate does, when a
