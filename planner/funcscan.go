@@ -128,6 +128,10 @@ func (a *analyzer) functionPlan(fc *pg.FuncCall, coldefs []*pg.Node, sc *scope, 
 			return nil, err
 		}
 	} else {
+		if cols := p.Columns(); len(cols) > 0 && cols[0].T.OID == exec.OIDRecord && (len(cols) == 1 || ordinality && len(cols) == 2) {
+			// An anonymous record's fields are known only from the list.
+			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), fc.Location)
+		}
 		p = a.expandComposite(p)
 	}
 	return p, nil
