@@ -140,11 +140,11 @@ func signatureOf(def *versioning.Function) *plpgsql.Signature {
 // or one column named after the function.
 func resultColumns(def *versioning.Function) []exec.ResultColumn {
 	var cols []exec.ResultColumn
-	for i, a := range def.Args {
+	for _, a := range def.Args {
 		if a.IsOutput() {
 			name := a.Name
 			if name == "" {
-				name = "column" + strconv.Itoa(i+1)
+				name = "column" + strconv.Itoa(len(cols)+1) // numbered among the outputs, as PostgreSQL's
 			}
 			cols = append(cols, exec.ResultColumn{Name: name, T: exec.T{OID: a.Type, Typmod: -1}})
 		}

@@ -178,6 +178,16 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 			def.ReturnsSet = true
 		}
 	}
+	if s.ReturnType != nil && def.Kind == 'f' && len(outs) > 0 {
+		// OUT parameters decide the result type; RETURNS must say it.
+		required := exec.OIDRecord
+		if len(outs) == 1 {
+			required = outs[0].Type
+		}
+		if def.Returns != required {
+			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "function result type must be %s because of OUT parameters", exec.TypeName(required))
+		}
+	}
 	switch {
 	case len(outs) == 1 && s.ReturnType == nil && def.Kind == 'f':
 		def.Returns = outs[0].Type
