@@ -330,18 +330,34 @@ func errNoEquality(t exec.T, loc int32) error {
 
 func (a *analyzer) groupKeyExpr(n *pg.Node, targets []*pg.Node, sc *scope) (exec.Expr, error) {
 	target := func(i int) (exec.Expr, error) {
-		rt := targets[i].GetResTarget()
-		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "GROUP BY a position of * is not supported")
-		}
-		return a.expr(rt.Val, sc)
+		return a.expr(targets[i].GetResTarget().Val, sc)
 	}
 	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+		// A position counts the select list's columns with its stars
+		// expanded, as PostgreSQL's does.
 		pos := int(c.GetIval().Ival)
-		if pos < 1 || pos > len(targets) {
-			return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos), c.Location)
+		for _, t := range targets {
+			if pos < 1 {
+				break
+			}
+			cr := t.GetResTarget().Val.GetColumnRef()
+			if cr == nil || cr.Fields[len(cr.Fields)-1].GetAStar() == nil {
+				if pos == 1 {
+					return a.expr(t.GetResTarget().Val, sc)
+				}
+				pos--
+				continue
+			}
+			exprs, _, err := a.star(cr, sc)
+			if err != nil {
+				return nil, err
+			}
+			if pos <= len(exprs) {
+				return exprs[pos-1], nil
+			}
+			pos -= len(exprs)
 		}
-		return target(pos - 1)
+		return nil, WithPos(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", c.GetIval().Ival), c.Location)
 	}
 	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
 		name := cr.Fields[0].GetString_().Sval
