@@ -379,6 +379,10 @@ func typeListPrefix(ts []exec.T) string {
 	return b.String()
 }
 
+// isPRNGFunc reports whether name is one of the functions of the session's
+// generator, which prngCall plans.
+func isPRNGFunc(name string) bool { return name == "random" || name == "setseed" }
+
 // prngCall plans random() and setseed(x) over the session's generator.
 func (a *analyzer) prngCall(name string, f *pg.FuncCall, sc *scope) (exec.Expr, bool, error) {
 	p := a.s.PRNG()

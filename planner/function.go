@@ -597,11 +597,21 @@ func (a *analyzer) callStmt(s *pg.CallStmt) (Utility, error) {
 			return "", err
 		}
 		if !ok {
+			name := OpName(s.Funccall.Funcname)
 			var ts []exec.T
-			for range s.Funccall.Args {
-				ts = append(ts, exec.TUnknown)
+			for _, n := range s.Funccall.Args {
+				t := exec.TUnknown
+				if e, err := a.expr(n, nil); err == nil {
+					t = e.Type()
+				}
+				ts = append(ts, t)
 			}
-			return "", WithPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(OpName(s.Funccall.Funcname), ts)).
+			if len(s.Funccall.Funcname) == 1 && (a.hasFunc(name) || exec.IsAgg(name) || isPRNGFunc(name)) {
+				// A built-in function: PostgreSQL finds it and refuses it.
+				return "", WithPos(pgerr.New(pgerr.WrongObjectType, "%s is not a procedure", sigOf(name, ts)).
+					WithHint("To call a function, use SELECT."), s.Funccall.Location)
+			}
+			return "", WithPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(name, ts)).
 				WithHint("No procedure matches the given name and argument types. You might need to add explicit type casts."), s.Funccall.Location)
 		}
 		env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}

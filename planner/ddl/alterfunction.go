@@ -35,6 +35,9 @@ func (a *analyzer) alterFunction(s *pg.AlterFunctionStmt) (planner.Utility, erro
 			if d == nil {
 				continue
 			}
+			if f.Kind == 'p' && !procedureAttribute(d.Defname) {
+				return "", errProcedureAttribute(d)
+			}
 			switch d.Defname {
 			case "volatility":
 				moved.Volatility = d.Arg.GetString_().GetSval()[0]

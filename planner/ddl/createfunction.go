@@ -118,7 +118,7 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 	if s.IsProcedure {
 		def.Kind = 'p'
 	}
-	seenDefault := false
+	seenDefault, variadic := false, false
 	for _, n := range s.Parameters {
 		p := n.GetFunctionParameter()
 		t, err := a.definitionType(p.ArgType)
@@ -139,6 +139,14 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 		case pg.FunctionParameterMode_FUNC_PARAM_TABLE:
 			arg.Mode = 't'
 		}
+		switch {
+		case variadic && arg.IsInput():
+			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "VARIADIC parameter must be the last input parameter")
+		case variadic && arg.IsOutput() && def.Kind == 'p':
+			// A CALL could not name it.
+			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "VARIADIC parameter must be the last parameter")
+		}
+		variadic = variadic || arg.Mode == 'v'
 		for _, prev := range def.Args {
 			// The same name for two inputs or two outputs; an input and
 			// an output may share one.
@@ -156,6 +164,9 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 			seenDefault = true
 		} else if seenDefault && arg.IsInput() {
 			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "input parameters after one with a default value must also have defaults")
+		} else if seenDefault && def.Kind == 'p' {
+			// A CALL could not tell it from the defaulted input.
+			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "procedure OUT parameters cannot appear after one with a default value")
 		}
 		def.Args = append(def.Args, arg)
 	}
@@ -201,6 +212,9 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 		d := o.GetDefElem()
 		if d == nil {
 			continue
+		}
+		if def.Kind == 'p' && !procedureAttribute(d.Defname) {
+			return nil, errProcedureAttribute(d)
 		}
 		switch d.Defname {
 		case "language":
@@ -258,6 +272,23 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 		return nil, err
 	}
 	return def, checkPseudoTypes(def)
+}
+
+// procedureAttribute reports whether a procedure may have the routine
+// attribute name, as PostgreSQL's compute_common_attribute decides: not
+// the ones about a result or the planner (volatility, STRICT, LEAKPROOF,
+// COST, ROWS, SUPPORT, PARALLEL, WINDOW).
+func procedureAttribute(name string) bool {
+	switch name {
+	case "volatility", "strict", "leakproof", "cost", "rows", "support", "parallel", "window":
+		return false
+	}
+	return true
+}
+
+// errProcedureAttribute is the error of such an attribute, at its place.
+func errProcedureAttribute(d *pg.DefElem) error {
+	return planner.WithPos(pgerr.New(pgerr.InvalidFunctionDefinition, "invalid attribute in procedure definition"), d.Location)
 }
 
 // requireLeakproofRight refuses a LEAKPROOF function to all but
