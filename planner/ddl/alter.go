@@ -860,6 +860,9 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		}
 	}
 	if pos < 0 {
+		if planner.IsSystemColumn(cmd.Name) {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot drop system column %q", cmd.Name)
+		}
 		if cmd.MissingOk {
 			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "column %q of relation %q does not exist, skipping", cmd.Name, def.Name))
 			return nil
@@ -1600,6 +1603,9 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		}
 	}
 	if pos < 0 {
+		if planner.IsSystemColumn(old) {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename system column %q", old)
+		}
 		return pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", old)
 	}
 	if err := planner.CheckColumnName(name); err != nil {
