@@ -111,6 +111,10 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 					pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions,
 					pg.AlterTableType_AT_SetTableSpace:
 				default:
+					if action, ok := alterActionNames[n.GetAlterTableCmd().Subtype]; ok && rel.Kind == planner.RelView {
+						return "", pgerr.New(pgerr.WrongObjectType, "ALTER action %s cannot be performed on relation \"%s\"", action, s.Relation.Relname).
+							WithDetail("This operation is not supported for views.")
+					}
 					return "", pgerr.New(pgerr.WrongObjectType, "%q is not a table", s.Relation.Relname)
 				}
 			}
@@ -130,6 +134,30 @@ func (a *analyzer) alterTable(s *pg.AlterTableStmt) (planner.Utility, error) {
 		}
 		return tag, nil
 	}, nil
+}
+
+// alterActionNames are ALTER TABLE's actions as PostgreSQL's errors name
+// them (alter_table_type_to_string), for an action the relation's kind
+// does not take.
+var alterActionNames = map[pg.AlterTableType]string{
+	pg.AlterTableType_AT_AddColumn:          "ADD COLUMN",
+	pg.AlterTableType_AT_DropNotNull:        "ALTER COLUMN ... DROP NOT NULL",
+	pg.AlterTableType_AT_SetNotNull:         "ALTER COLUMN ... SET NOT NULL",
+	pg.AlterTableType_AT_DropColumn:         "DROP COLUMN",
+	pg.AlterTableType_AT_AlterColumnType:    "ALTER COLUMN ... SET DATA TYPE",
+	pg.AlterTableType_AT_AddConstraint:      "ADD CONSTRAINT",
+	pg.AlterTableType_AT_DropConstraint:     "DROP CONSTRAINT",
+	pg.AlterTableType_AT_AddIdentity:        "ALTER COLUMN ... ADD IDENTITY",
+	pg.AlterTableType_AT_DropIdentity:       "ALTER COLUMN ... DROP IDENTITY",
+	pg.AlterTableType_AT_SetStorage:         "ALTER COLUMN ... SET STORAGE",
+	pg.AlterTableType_AT_EnableTrig:         "ENABLE TRIGGER",
+	pg.AlterTableType_AT_DisableTrig:        "DISABLE TRIGGER",
+	pg.AlterTableType_AT_AddInherit:         "INHERIT",
+	pg.AlterTableType_AT_DropInherit:        "NO INHERIT",
+	pg.AlterTableType_AT_EnableRowSecurity:  "ENABLE ROW SECURITY",
+	pg.AlterTableType_AT_DisableRowSecurity: "DISABLE ROW SECURITY",
+	pg.AlterTableType_AT_AttachPartition:    "ATTACH PARTITION",
+	pg.AlterTableType_AT_DetachPartition:    "DETACH PARTITION",
 }
 
 // viewCommands reports whether ALTER VIEW runs each of cmds.
