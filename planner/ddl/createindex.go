@@ -6,10 +6,12 @@ import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/pgtree"
 	"github.com/prollypg/prollypg/versioning"
 )
 
@@ -58,6 +60,9 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 			return "", err
 		}
 		def := cloneTable(t.Def)
+		if indexesSystemColumn(def, s) {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "index creation on system columns is not supported")
+		}
 		ix := versioning.Index{Name: s.Idxname, Unique: s.Unique, NullsNotDistinct: s.NullsNotDistinct}
 		var names []string
 		for _, p := range s.IndexParams {
@@ -399,4 +404,34 @@ func trgmIndexColumn(am string, el *pg.IndexElem, oid uint32) (bool, error) {
 func errNoOpclass(oid uint32, am string) error {
 	return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", exec.TypeName(oid), am).
 		WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
+}
+
+// indexesSystemColumn reports whether an index's columns, expressions or
+// predicate name a system column (one the table has no column of its own
+// called), which PostgreSQL does not index.
+func indexesSystemColumn(def *versioning.Table, s *pg.IndexStmt) bool {
+	system := func(name string) bool { return planner.IsSystemColumn(name) && planner.ColumnIndex(def, name) < 0 }
+	found := false
+	visit := func(n *pg.Node) {
+		if n == nil || found {
+			return
+		}
+		pgtree.Walk(n.ProtoReflect(), func(m protoreflect.Message) bool {
+			if cr, ok := m.Interface().(*pg.ColumnRef); ok && len(cr.Fields) > 0 {
+				if last := cr.Fields[len(cr.Fields)-1].GetString_(); last != nil && system(last.Sval) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	for _, p := range s.IndexParams {
+		el := p.GetIndexElem()
+		if el.Name != "" && system(el.Name) {
+			return true
+		}
+		visit(el.Expr)
+	}
+	visit(s.WhereClause)
+	return found
 }

@@ -608,6 +608,12 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 		if s.Concurrent && a.s.InTransactionBlock() {
 			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "DROP INDEX CONCURRENTLY cannot run inside a transaction block")
 		}
+		switch {
+		case s.Concurrent && len(s.Objects) != 1:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP INDEX CONCURRENTLY does not support dropping multiple objects")
+		case s.Concurrent && s.Behavior == pg.DropBehavior_DROP_CASCADE:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP INDEX CONCURRENTLY does not support CASCADE")
+		}
 		run = a.dropIndex
 	case pg.ObjectType_OBJECT_SEQUENCE:
 		run = a.dropSequences
