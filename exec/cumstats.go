@@ -42,13 +42,7 @@ type IndexStats struct {
 }
 
 // Index returns the counters of the table's index name, made on first use.
-func (t *TableStats) Index(name string) *IndexStats {
-	if x, ok := t.indexes.Load(name); ok {
-		return x.(*IndexStats)
-	}
-	x, _ := t.indexes.LoadOrStore(name, &IndexStats{})
-	return x.(*IndexStats)
-}
+func (t *TableStats) Index(name string) *IndexStats { return loadOrMake[IndexStats](&t.indexes, name) }
 
 // PeekIndex returns the counters of index name, nil if it has none yet
 // (or t is nil).
@@ -56,38 +50,20 @@ func (t *TableStats) PeekIndex(name string) *IndexStats {
 	if t == nil {
 		return nil
 	}
-	if x, ok := t.indexes.Load(name); ok {
-		return x.(*IndexStats)
-	}
-	return nil
+	return peek[IndexStats](&t.indexes, name)
 }
 
 // Database returns database name's counters, made on first use.
 func (c *CumulativeStats) Database(name string) *DatabaseStats {
-	if d, ok := c.dbs.Load(name); ok {
-		return d.(*DatabaseStats)
-	}
-	d, _ := c.dbs.LoadOrStore(name, &DatabaseStats{})
-	return d.(*DatabaseStats)
+	return loadOrMake[DatabaseStats](&c.dbs, name)
 }
 
 // Peek returns database name's counters, nil if it has none yet.
-func (c *CumulativeStats) Peek(name string) *DatabaseStats {
-	if d, ok := c.dbs.Load(name); ok {
-		return d.(*DatabaseStats)
-	}
-	return nil
-}
+func (c *CumulativeStats) Peek(name string) *DatabaseStats { return peek[DatabaseStats](&c.dbs, name) }
 
 // Table returns the counters of the table whose OID is oid, made on first
 // use.
-func (d *DatabaseStats) Table(oid uint32) *TableStats {
-	if t, ok := d.tables.Load(oid); ok {
-		return t.(*TableStats)
-	}
-	t, _ := d.tables.LoadOrStore(oid, &TableStats{})
-	return t.(*TableStats)
-}
+func (d *DatabaseStats) Table(oid uint32) *TableStats { return loadOrMake[TableStats](&d.tables, oid) }
 
 // PeekTable returns the counters of table oid, nil if it has none yet (or
 // d is nil).
@@ -95,8 +71,23 @@ func (d *DatabaseStats) PeekTable(oid uint32) *TableStats {
 	if d == nil {
 		return nil
 	}
-	if t, ok := d.tables.Load(oid); ok {
-		return t.(*TableStats)
+	return peek[TableStats](&d.tables, oid)
+}
+
+// loadOrMake returns m's *V under key, storing a zero one on first use.
+// The Load first keeps the common hit from allocating.
+func loadOrMake[V any](m *sync.Map, key any) *V {
+	if v, ok := m.Load(key); ok {
+		return v.(*V)
+	}
+	v, _ := m.LoadOrStore(key, new(V))
+	return v.(*V)
+}
+
+// peek returns m's *V under key, nil if there is none.
+func peek[V any](m *sync.Map, key any) *V {
+	if v, ok := m.Load(key); ok {
+		return v.(*V)
 	}
 	return nil
 }
