@@ -37,6 +37,10 @@ type Analysis struct {
 	Params []exec.T
 	Tag    string
 	Cols   []exec.ResultColumn
+	// CallOutputs are, for a CALL, the positions in the call as written
+	// of the arguments of the procedure's OUT and INOUT parameters, one
+	// per column: PL/pgSQL assigns the columns to them.
+	CallOutputs []int
 	// Deps are the definitions of the tables the statement uses: the
 	// plan holds while they are unchanged (DepsHold).
 	Deps []*versioning.Table
@@ -173,6 +177,9 @@ func analyzeWith(a *analyzer, n *pg.Node) (*Analysis, error) {
 		an.Tag = "MERGE"
 	case n.GetExplainStmt() != nil:
 		return explain(ctx, a, n.GetExplainStmt())
+	case n.GetCallStmt() != nil:
+		an.Plan, an.CallOutputs, err = a.callStmt(n.GetCallStmt())
+		an.Tag = "CALL"
 	case n.GetCopyStmt() != nil:
 		an.Copy, err = a.copyStmt(n.GetCopyStmt())
 	case n.GetVacuumStmt() != nil:
@@ -428,7 +435,7 @@ func EvalParams(ctx context.Context, s Session, tx *exec.Txn, nodes []*pg.Node, 
 type Utility func(ctx context.Context) (string, error)
 
 // utilityStmt analyzes the utilities that change no catalog: LISTEN,
-// UNLISTEN, NOTIFY, SET CONSTRAINTS, CALL, DO and LOCK; ok is false for
+// UNLISTEN, NOTIFY, SET CONSTRAINTS, DO and LOCK; ok is false for
 // another statement.
 func (a *analyzer) utilityStmt(n *pg.Node) (run Utility, ok bool, err error) {
 	if run, ok := a.notifyStmt(n); ok {
@@ -437,8 +444,6 @@ func (a *analyzer) utilityStmt(n *pg.Node) (run Utility, ok bool, err error) {
 	switch {
 	case n.GetConstraintsSetStmt() != nil:
 		run, err = a.setConstraints(n.GetConstraintsSetStmt())
-	case n.GetCallStmt() != nil:
-		run, err = a.callStmt(n.GetCallStmt())
 	case n.GetDoStmt() != nil:
 		run, err = a.doStmt(n.GetDoStmt())
 	case n.GetLockStmt() != nil:

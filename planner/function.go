@@ -130,6 +130,10 @@ type resolvedCall struct {
 	def  *versioning.Function
 	r    *routine
 	args []exec.Expr
+	// outArgs are, for a procedure, the positions in the call as
+	// written of the arguments of its OUT and INOUT parameters, in the
+	// order of the result's columns.
+	outArgs []int
 }
 
 // resolveUserCall resolves a call among the overloads of its name. ok is
@@ -273,7 +277,10 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		return nil, notUnique()
 	}
 	// Bind the parameters to all the arguments, defaults included.
-	inputs := c.def.InputTypes()
+	var inputs []uint32
+	for _, arg := range callSlots(c.def) {
+		inputs = append(inputs, arg.Type)
+	}
 	bind := &exec.Func{Name: name, Args: inputs, Variadic: c.fit.unpacked}
 	if c.fit.unpacked {
 		bind.Args = slices.Clone(inputs)
@@ -302,6 +309,27 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		args = append(args[:k:k], &exec.ArrayExpr{Elems: slices.Clone(args[k:]), T: arrT})
 		want = append(want[:k:k], arrT)
 	}
+	var outArgs []int
+	if c.def.Kind == 'p' {
+		// A procedure's OUT arguments are checked, not passed: the
+		// routine takes its inputs only.
+		slots := callSlots(c.def)
+		var in []exec.Expr
+		var inTypes []exec.T
+		for i, arg := range slots {
+			switch {
+			case arg.Mode == 'o':
+				outArgs = append(outArgs, c.fit.written[i])
+				continue
+			case arg.Mode == 'b':
+				outArgs = append(outArgs, c.fit.written[i])
+			}
+			if i < len(args) {
+				in, inTypes = append(in, args[i]), append(inTypes, want[i])
+			}
+		}
+		args, want = in, inTypes
+	}
 	if err := a.requireExecute(c.def); err != nil {
 		return nil, err
 	}
@@ -312,7 +340,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	if args, err = a.argumentDomains(c.def, args); err != nil {
 		return nil, err
 	}
-	return &resolvedCall{def: c.def, r: r, args: args}, nil
+	return &resolvedCall{def: c.def, r: r, args: args, outArgs: outArgs}, nil
 }
 
 // callFit is how a call's arguments fill a function's input slots.
@@ -327,6 +355,23 @@ type callFit struct {
 	// VARIADIC parameter's element type last, for each argument it
 	// gathers (as exec.Func.Variadic means).
 	params []uint32
+	// written are, by slot, the argument's position in the call as
+	// written (positional ones, then named ones), -1 for a default.
+	written []int
+}
+
+// callSlots are the parameters a call of fn passes arguments for: its
+// inputs, and, for a procedure, its OUT arguments too, for which CALL
+// passes an expression that is checked but not evaluated (PostgreSQL 14
+// on).
+func callSlots(fn *versioning.Function) []versioning.FuncArg {
+	var slots []versioning.FuncArg
+	for _, arg := range fn.Args {
+		if arg.IsInput() || fn.Kind == 'p' && arg.Mode == 'o' {
+			slots = append(slots, arg)
+		}
+	}
+	return slots
 }
 
 // fitCall places a call's arguments in fn's input slots: positional ones
@@ -335,12 +380,7 @@ type callFit struct {
 // array (unpacked), unless the call passes the array itself (spread,
 // f(VARIADIC arr)). It returns nil when the call does not fit.
 func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, namedOrder []string, named map[string]exec.Expr, spread bool) (*callFit, error) {
-	var inputs []versioning.FuncArg
-	for _, arg := range fn.Args {
-		if arg.IsInput() {
-			inputs = append(inputs, arg)
-		}
-	}
+	inputs := callSlots(fn)
 	if n := len(inputs); n > 0 && inputs[n-1].Mode == 'v' {
 		if spread && len(positional)+len(named) != n {
 			return nil, nil // VARIADIC arr fills the last slot
@@ -351,6 +391,9 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 				return nil, nil
 			}
 			fit := &callFit{args: positional, unpacked: true}
+			for i := range positional {
+				fit.written = append(fit.written, i)
+			}
 			for _, arg := range inputs[:n-1] {
 				fit.params = append(fit.params, arg.Type)
 			}
@@ -363,18 +406,23 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 	if len(positional)+len(named) > len(inputs) {
 		return nil, nil
 	}
-	fit := &callFit{args: make([]exec.Expr, len(inputs))}
+	fit := &callFit{args: make([]exec.Expr, len(inputs)), written: make([]int, len(inputs))}
 	copy(fit.args, positional)
+	for i := range fit.written {
+		fit.written[i] = -1
+	}
 	for i := range positional {
 		fit.params = append(fit.params, inputs[i].Type)
+		fit.written[i] = i
 	}
-	for _, nm := range namedOrder {
+	for k, nm := range namedOrder {
 		i := slices.IndexFunc(inputs, func(arg versioning.FuncArg) bool { return arg.Name == nm })
 		if i < 0 || fit.args[i] != nil {
 			return nil, nil
 		}
 		fit.args[i] = named[nm]
 		fit.params = append(fit.params, inputs[i].Type)
+		fit.written[i] = len(positional) + k
 	}
 	for i := range fit.args {
 		if fit.args[i] != nil {
@@ -589,43 +637,51 @@ func (a *analyzer) userFuncScan(fc *pg.FuncCall, sc *scope, colName string) (*ex
 	return fs, true, nil
 }
 
-// callStmt runs CALL procedure(args).
-func (a *analyzer) callStmt(s *pg.CallStmt) (Utility, error) {
-	return func(ctx context.Context) (string, error) {
-		rc, ok, err := a.resolveUserCall(s.Funccall, nil, true)
-		if err != nil {
-			return "", err
-		}
-		if !ok {
-			name := OpName(s.Funccall.Funcname)
-			var ts []exec.T
-			for _, n := range s.Funccall.Args {
-				t := exec.TUnknown
-				if e, err := a.expr(n, nil); err == nil {
-					t = e.Type()
-				}
-				ts = append(ts, t)
+// callStmt plans CALL procedure(args): a plan of one row, the values of
+// the procedure's OUT and INOUT arguments, or of none when it has none.
+// A plan rather than a utility, so that its arguments may be parameters
+// (a PL/pgSQL variable, a SQL function's argument, a bind parameter).
+func (a *analyzer) callStmt(s *pg.CallStmt) (exec.Plan, []int, error) {
+	rc, ok, err := a.resolveUserCall(s.Funccall, nil, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		name := OpName(s.Funccall.Funcname)
+		var ts []exec.T
+		for _, n := range s.Funccall.Args {
+			t := exec.TUnknown
+			if e, err := a.expr(n, nil); err == nil {
+				t = e.Type()
 			}
-			if len(s.Funccall.Funcname) == 1 && (a.hasFunc(name) || exec.IsAgg(name) || isPRNGFunc(name)) {
-				// A built-in function: PostgreSQL finds it and refuses it.
-				return "", WithPos(pgerr.New(pgerr.WrongObjectType, "%s is not a procedure", sigOf(name, ts)).
-					WithHint("To call a function, use SELECT."), s.Funccall.Location)
-			}
-			return "", WithPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(name, ts)).
-				WithHint("No procedure matches the given name and argument types. You might need to add explicit type casts."), s.Funccall.Location)
+			ts = append(ts, t)
 		}
-		env := &exec.Env{Ctx: ctx, Settings: a.s.Settings(), TxnStart: a.tx.StartTime, Txn: a.tx, Session: a.s}
-		args := make([]exec.Datum, len(rc.args))
-		for i, e := range rc.args {
-			if args[i], err = e.Eval(env, nil); err != nil {
-				return "", err
-			}
+		if len(s.Funccall.Funcname) == 1 && (a.hasFunc(name) || exec.IsAgg(name) || isPRNGFunc(name)) {
+			// A built-in function: PostgreSQL finds it and refuses it.
+			return nil, nil, WithPos(pgerr.New(pgerr.WrongObjectType, "%s is not a procedure", sigOf(name, ts)).
+				WithHint("To call a function, use SELECT."), s.Funccall.Location)
 		}
-		if _, err := callRoutine(a.s, env, rc.r, args, nil); err != nil {
-			return "", err
+		return nil, nil, WithPos(pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", sigOf(name, ts)).
+			WithHint("No procedure matches the given name and argument types. You might need to add explicit type casts."), s.Funccall.Location)
+	}
+	a.called = append(a.called, rc.def)
+	sess, r := a.s, rc.r
+	var cols []exec.ResultColumn
+	if len(rc.outArgs) > 0 {
+		cols = slices.Clone(r.cols)
+	}
+	srf := &exec.SRF{Cols: cols, NullArgs: true, Rows: func(env *exec.Env, args []exec.Datum) ([]exec.Row, error) {
+		out, err := callRoutine(sess, env, r, args, nil)
+		if err != nil || len(cols) == 0 {
+			return nil, err
 		}
-		return "CALL", nil
-	}, nil
+		row := out.Row
+		if row == nil {
+			row = make(exec.Row, len(cols))
+		}
+		return []exec.Row{row}, nil
+	}}
+	return &exec.FuncScan{Fn: srf, Args: rc.args, Cols: cols}, rc.outArgs, nil
 }
 
 // inlineCodeBlock names the procedure of no schema DO runs, as

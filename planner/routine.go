@@ -193,6 +193,9 @@ func callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsql.Outcome, er
 		last = res
 	}
 	out := &plpgsql.Outcome{Value: exec.Null}
+	if r.def.Kind == 'p' {
+		return procedureOutcome(env, r, last)
+	}
 	if last == nil || r.def.Returns == exec.OIDVoid {
 		return out, nil
 	}
@@ -216,6 +219,34 @@ func callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsql.Outcome, er
 			return nil, err
 		}
 		out.Value = d
+	}
+	return out, nil
+}
+
+// procedureOutcome is what a SQL procedure returns: the values of its OUT
+// and INOUT arguments, the first row of its last statement, each column
+// converted to its argument's type as PostgreSQL coerces a body's
+// result; NULLs when that statement returns no row.
+func procedureOutcome(env *exec.Env, r *routine, last *plpgsql.Result) (*plpgsql.Outcome, error) {
+	out := &plpgsql.Outcome{Value: exec.Null}
+	if !slices.ContainsFunc(r.def.Args, versioning.FuncArg.IsOutput) || last == nil || len(last.Rows) == 0 {
+		return out, nil
+	}
+	row := last.Rows[0]
+	if len(row) != len(r.cols) {
+		return nil, withFunctionContext(pgerr.New(pgerr.InvalidFunctionDefinition, "return type mismatch in function declared to return record").
+			WithDetail("Final statement returns %d columns, but the procedure has %d output arguments.", len(row), len(r.cols)), r.def)
+	}
+	out.Row = make(exec.Row, len(row))
+	for i, d := range row {
+		conv, err := convert(env, d, last.Cols[i].T, r.cols[i].T)
+		if err != nil && exec.KindOf(last.Cols[i].T.OID) == exec.KindRecord {
+			conv, err = d, nil // ROW(...) for a composite argument
+		}
+		if err != nil {
+			return nil, withFunctionContext(err, r.def)
+		}
+		out.Row[i] = conv
 	}
 	return out, nil
 }
@@ -607,7 +638,7 @@ func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*p
 		return nil, err
 	}
 	defer rows.Close()
-	res := &plpgsql.Result{Cols: an.Cols, Tag: an.Tag}
+	res := &plpgsql.Result{Cols: an.Cols, Tag: an.Tag, CallOutputs: an.CallOutputs}
 	for {
 		row, err := rows.Next()
 		if err != nil {

@@ -187,3 +187,34 @@ func TestProcListsEveryFunction(t *testing.T) {
 		t.Errorf("regproc of dolt_commit: %s", got)
 	}
 }
+
+// TestCallOutputsOverWire checks CALL of a procedure with OUT and INOUT
+// parameters through pgx's extended protocol: bind parameters for its
+// inputs, the row of its outputs described and returned in binary.
+func TestCallOutputsOverWire(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c, _ := connectWithNotices(t, ctx, srv)
+	defer c.Close(ctx)
+
+	exec(t, ctx, c, `CREATE PROCEDURE transfer(IN amount numeric, INOUT balance numeric, OUT note text)
+LANGUAGE plpgsql AS $$
+BEGIN
+  balance := balance - amount;
+  note := 'paid ' || amount;
+END $$`)
+	var balance float64
+	var note string
+	if err := c.QueryRow(ctx, `CALL transfer($1, $2, NULL)`, 25, 100).Scan(&balance, &note); err != nil {
+		t.Fatal(err)
+	}
+	if balance != 75 || note != "paid 25" {
+		t.Errorf("CALL transfer = (%v, %q), want (75, \"paid 25\")", balance, note)
+	}
+	// A procedure without outputs returns no row, only its tag.
+	exec(t, ctx, c, `CREATE PROCEDURE noop(x int) LANGUAGE sql AS $$ SELECT x $$`)
+	tag, err := c.Exec(ctx, `CALL noop($1)`, 1)
+	if err != nil || tag.String() != "CALL" {
+		t.Errorf("CALL noop = %q, %v; want CALL", tag.String(), err)
+	}
+}

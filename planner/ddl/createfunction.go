@@ -524,13 +524,69 @@ func (a *analyzer) routinesMatching(ow *pg.ObjectWithArgs) ([]*versioning.Functi
 	if err != nil {
 		return nil, err
 	}
+	// A function is named by its inputs (Objargs leaves OUT ones out). A
+	// procedure's OUT arguments are part of what a CALL passes: an
+	// argument list naming one (OUT) is matched against all of a
+	// procedure's arguments and their modes; one whose modes are left out, against its
+	// inputs or against all its arguments, so that it may name two
+	// procedures (PostgreSQL 14 on); one that writes IN, against its
+	// inputs.
+	anyOut, anyMode := false, false
+	var all []*pg.Node
+	var modes []pg.FunctionParameterMode
+	for _, n := range ow.Objfuncargs {
+		fp := n.GetFunctionParameter()
+		if fp == nil {
+			continue
+		}
+		anyOut = anyOut || fp.Mode == pg.FunctionParameterMode_FUNC_PARAM_OUT
+		anyMode = anyMode || fp.Mode != pg.FunctionParameterMode_FUNC_PARAM_DEFAULT
+		all = append(all, &pg.Node{Node: &pg.Node_TypeName{TypeName: fp.ArgType}})
+		modes = append(modes, fp.Mode)
+	}
+	// modesFit reports whether the modes written fit procedure f's.
+	modesFit := func(f *versioning.Function) bool {
+		i := 0
+		for _, arg := range f.Args {
+			if arg.Mode == 't' {
+				continue
+			}
+			switch modes[i] {
+			case pg.FunctionParameterMode_FUNC_PARAM_OUT:
+				if arg.Mode != 'o' {
+					return false
+				}
+			case pg.FunctionParameterMode_FUNC_PARAM_IN, pg.FunctionParameterMode_FUNC_PARAM_INOUT, pg.FunctionParameterMode_FUNC_PARAM_VARIADIC:
+				if !arg.IsInput() {
+					return false
+				}
+			}
+			i++
+		}
+		return true
+	}
 	var match []*versioning.Function
 	for _, f := range cands {
-		if ow.ArgsUnspecified || a.sameInputs(f, ow.Objargs) {
+		switch {
+		case ow.ArgsUnspecified,
+			(!anyOut || f.Kind != 'p') && a.sameTypes(f.InputTypes(), ow.Objargs),
+			f.Kind == 'p' && (anyOut || !anyMode) && len(all) > 0 && a.sameTypes(procedureArgTypes(f), all) && modesFit(f):
 			match = append(match, f)
 		}
 	}
 	return match, nil
+}
+
+// procedureArgTypes are the types of the arguments a CALL of procedure f
+// passes, its OUT ones included.
+func procedureArgTypes(f *versioning.Function) []uint32 {
+	var out []uint32
+	for _, arg := range f.Args {
+		if arg.Mode != 't' {
+			out = append(out, arg.Type)
+		}
+	}
+	return out
 }
 
 // routineByArgs returns the one routine ow names (what: "function",
@@ -578,9 +634,8 @@ func (a *analyzer) typeList(ow *pg.ObjectWithArgs) string {
 	return strings.Join(ts, ", ")
 }
 
-// sameInputs reports whether f's input types are those listed.
-func (a *analyzer) sameInputs(f *versioning.Function, args []*pg.Node) bool {
-	in := f.InputTypes()
+// sameTypes reports whether the types in are those args lists.
+func (a *analyzer) sameTypes(in []uint32, args []*pg.Node) bool {
 	if len(in) != len(args) {
 		return false
 	}

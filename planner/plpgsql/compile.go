@@ -851,7 +851,11 @@ func (c *compiler) stmt(n rawNode, prevLine int) (stmt, error) {
 	case "PLpgSQL_stmt_perform":
 		return &performStmt{line: line, query: f.Expr.compile(line)}, nil
 	case "PLpgSQL_stmt_call":
-		return &execStmt{line: line, query: f.Expr.compile(line)}, nil
+		s := &callStmt{line: line, query: f.Expr.compile(line)}
+		if s.query != nil {
+			s.args = callArgNames(s.query.text)
+		}
+		return s, nil
 	case "PLpgSQL_stmt_getdiag":
 		s := &getDiagStmt{line: line, stacked: f.IsStacked}
 		for _, d := range f.DiagItems {

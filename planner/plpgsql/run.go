@@ -109,6 +109,10 @@ type Result struct {
 	Rows     []exec.Row
 	Affected int64 // rows processed: affected by DML, returned by SELECT
 	Tag      string
+	// CallOutputs are, for a CALL, the positions in the call as written
+	// of the arguments its row's columns belong to (the procedure's OUT
+	// and INOUT parameters).
+	CallOutputs []int
 }
 
 // Call is one call of a function.

@@ -2,6 +2,7 @@ package plpgsql
 
 import (
 	"errors"
+	pg "github.com/pganalyze/pg_query_go/v5"
 	"strconv"
 	"strings"
 
@@ -712,6 +713,91 @@ func (s *execStmt) exec(fr *frame) (ctl, error) {
 		return ctlNext, err
 	}
 	return ctlNext, fr.finish(res, s.into, s.strict, true)
+}
+
+// callStmt is CALL procedure(args): the values of the procedure's OUT
+// and INOUT parameters are assigned to the variables given for them.
+type callStmt struct {
+	line  int
+	query *expr
+	// args are, by position in the call as written, the variable each
+	// argument names (a name, or a qualified one), nil for another
+	// expression.
+	args [][]string
+}
+
+func (s *callStmt) lineNo() int { return s.line }
+func (s *callStmt) exec(fr *frame) (ctl, error) {
+	res, err := fr.run(s.query, s.query.text)
+	if err != nil {
+		return ctlNext, err
+	}
+	if len(res.Rows) == 0 {
+		return ctlNext, nil
+	}
+	row := res.Rows[0]
+	for i, c := range res.Cols {
+		var names []string
+		if i < len(res.CallOutputs) && res.CallOutputs[i] >= 0 && res.CallOutputs[i] < len(s.args) {
+			names = s.args[res.CallOutputs[i]]
+		}
+		if err := fr.assignOutput(names, c, row[i]); err != nil {
+			return ctlNext, err
+		}
+	}
+	return ctlNext, nil
+}
+
+// assignOutput stores the value of a procedure's OUT or INOUT parameter
+// p in the variable (or record field) names, which the call gave for it.
+func (fr *frame) assignOutput(names []string, p exec.ResultColumn, d exec.Datum) error {
+	notWritable := func() error {
+		return pgerr.New(pgerr.SyntaxError, "procedure parameter %q is an output parameter but corresponding argument is not writable", p.Name)
+	}
+	switch len(names) {
+	case 1:
+		dno := fr.find(names[0], false)
+		if dno < 0 {
+			dno = fr.find(names[0], true)
+		}
+		if dno < 0 {
+			return notWritable()
+		}
+		return fr.assign(dno, d, p.T)
+	case 2:
+		if dno := fr.find(names[0], true); dno >= 0 {
+			return fr.assignField(dno, names[1], d, p.T)
+		}
+	}
+	return notWritable()
+}
+
+// callArgNames returns, for the arguments of the CALL statement text, the
+// variable each names, nil where it is another expression: the targets
+// of the procedure's output parameters.
+func callArgNames(text string) [][]string {
+	tree, err := pg.Parse(text)
+	if err != nil || len(tree.Stmts) != 1 || tree.Stmts[0].Stmt.GetCallStmt() == nil {
+		return nil
+	}
+	var out [][]string
+	for _, n := range tree.Stmts[0].Stmt.GetCallStmt().Funccall.Args {
+		if na := n.GetNamedArgExpr(); na != nil {
+			n = na.Arg
+		}
+		var names []string
+		if cr := n.GetColumnRef(); cr != nil {
+			for _, f := range cr.Fields {
+				if f.GetString_() == nil {
+					names = nil
+					break
+				}
+				names = append(names, f.GetString_().Sval)
+			}
+		}
+		out = append(out, names)
+	}
+	return out
 }
 
 // finish records a statement's row count and FOUND and stores its INTO
