@@ -431,6 +431,10 @@ type TableWriter struct {
 	// uniques are the keys written to deferrable unique indexes, checked
 	// when the statement's changes are flushed, or at commit.
 	uniques []uniqueCheck
+	// moves are the rows an UPDATE gave a primary key another row held
+	// at the time, written when the statement's changes are flushed if
+	// that row has left the key by then (UPDATE t SET id = id + 1).
+	moves []keyMove
 	// evals compute the entries of indexes with expressions or a
 	// predicate (nil for plain ones); env evaluates them.
 	evals []*IndexEval
@@ -610,8 +614,14 @@ func (w *TableWriter) Update(ctx context.Context, key []byte, old, row Row) erro
 		w.keyBuf = k
 		if !bytes.Equal(k, key) {
 			newKey = slices.Clone(k)
-			if err := w.checkKey(ctx, newKey, row); err != nil {
+			_, held, err := w.lookup(ctx, newKey)
+			if err != nil {
 				return err
+			}
+			if !held {
+				if err := w.checkKey(ctx, newKey, row); err != nil {
+					return err
+				}
 			}
 			if err := w.tx.ssiWrite(w.t, key, ssiIndexed); err != nil {
 				return err
@@ -623,6 +633,13 @@ func (w *TableWriter) Update(ctx context.Context, key []byte, old, row Row) erro
 				return err
 			}
 			w.pending[string(key)] = rowEdit{}
+			if held {
+				// Another row of the table holds the key: the statement
+				// may yet move it away. Checked once the statement's
+				// rows are all written (resolveMoves).
+				w.moves = append(w.moves, keyMove{key: newKey, row: slices.Clone(row)})
+				return w.buffer(ctx, len(key))
+			}
 			return w.write(ctx, newKey, nil, row)
 		}
 	}
@@ -636,6 +653,47 @@ func (w *TableWriter) Update(ctx context.Context, key []byte, old, row Row) erro
 		}
 	}
 	return w.write(ctx, newKey, old, row)
+}
+
+// keyMove is a row whose update gave it the primary key another row of
+// the table held (TableWriter.moves).
+type keyMove struct {
+	key []byte
+	row Row
+}
+
+// resolveMoves writes the rows whose new primary keys other rows held
+// when they were updated, as SQL checks a constraint once the statement
+// is done rather than row by row: UPDATE t SET id = id + 1 succeeds in
+// any order of its rows. A move whose key is still held, after every
+// move that could free it, fails with 23505.
+func (w *TableWriter) resolveMoves(ctx context.Context) error {
+	for len(w.moves) > 0 {
+		rest := w.moves[:0]
+		for _, m := range w.moves {
+			_, held, err := w.lookup(ctx, m.key)
+			if err != nil {
+				return err
+			}
+			if held {
+				rest = append(rest, m)
+				continue
+			}
+			if err := w.checkKey(ctx, m.key, m.row); err != nil {
+				return err
+			}
+			if err := w.write(ctx, m.key, nil, m.row); err != nil {
+				return err
+			}
+		}
+		if len(rest) == len(w.moves) {
+			m := rest[0]
+			w.moves = nil
+			return w.uniqueViolation(w.t.Def.PrimaryKeyName, w.t.Def.PrimaryKey, m.row)
+		}
+		w.moves = rest
+	}
+	return nil
 }
 
 // indexedChange reports whether an update of old to row changes a column
@@ -845,6 +903,9 @@ func (w *TableWriter) formatValues(cols []int, row Row) string {
 // Flush applies the statement's changes and stores the table's new record
 // in the transaction's root.
 func (w *TableWriter) Flush(ctx context.Context) error {
+	if err := w.resolveMoves(ctx); err != nil {
+		return err
+	}
 	if len(w.pending) == 0 && !w.spilled {
 		return nil
 	}
