@@ -213,7 +213,7 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 		if p.InWith && p.Kind != Insert {
 			env.Txn.changedBy(p, src.(keyedRows).Key(), ret)
 		}
-		if err := p.counted(env, out, ret); err != nil {
+		if err := p.counted(env, out, ret, target.writtenTo()); err != nil {
 			return nil, err
 		}
 	}
@@ -225,12 +225,13 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 }
 
 // counted counts a written row in out, with its RETURNING row computed
-// from ret.
-func (p *Modify) counted(env *Env, out *modifiedRows, ret Row) error {
+// from ret; oid is the table it was written to (WrittenTableOID).
+func (p *Modify) counted(env *Env, out *modifiedRows, ret Row, oid uint32) error {
 	out.n++
 	if len(p.Returning) == 0 {
 		return nil
 	}
+	env.writtenOID = oid
 	r := make(Row, len(p.Returning))
 	for i, e := range p.Returning {
 		var err error
@@ -249,6 +250,9 @@ func (p *Modify) counted(env *Env, out *modifiedRows, ret Row) error {
 // may skip it). Keys are those of the Modify's source rows: for
 // members, prefixed by the member (SplitMemberKey).
 type rowTarget interface {
+	// writtenTo is the OID of the table the last row written went to:
+	// a partition, a child table, or Table itself.
+	writtenTo() uint32
 	// insert writes a new row, in Table's layout.
 	insert(row Row) (ret Row, done bool, err error)
 	// update replaces the row stored under key: stored is the version
@@ -452,6 +456,8 @@ func (tt *tableTarget) lock(key []byte, mode LockMode, recheck Expr) (Row, []byt
 	row, now, skip, err := tt.env.Txn.lockKey(tt.env, tt.t, key, mode, LockBlock, recheck)
 	return row, now, skip, err
 }
+
+func (tt *tableTarget) writtenTo() uint32 { return tt.t.OID }
 
 func (tt *tableTarget) vanish(key []byte, stored Row) error {
 	return tt.env.Txn.vanished(tt.env.Ctx, tt.w, key, stored)
@@ -663,3 +669,12 @@ func (p *Modify) statementEvents() []string {
 	}
 	return events
 }
+
+// WrittenTableOID is the system column tableoid in RETURNING: the OID of
+// the table the row was written to, which for a statement on a
+// partitioned table or one with inheritance children is the partition or
+// child that holds the row.
+type WrittenTableOID struct{}
+
+func (WrittenTableOID) Eval(env *Env, _ Row) (Datum, error) { return DInt(int64(env.writtenOID)), nil }
+func (WrittenTableOID) Type() T                             { return T{OID: OIDOid, Typmod: -1} }

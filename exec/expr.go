@@ -32,6 +32,9 @@ type Env struct {
 	// frame is the state of one invocation of a (sub)query: caches of
 	// uncorrelated subqueries, the buffers of its CTEs; see frame.go.
 	frame *frame
+	// writtenOID is the table the row RETURNING is computed for was
+	// written to (WrittenTableOID).
+	writtenOID uint32
 }
 
 // Expr is a typed scalar expression, built by the planner and evaluated

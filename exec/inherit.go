@@ -225,7 +225,11 @@ type membersTarget struct {
 	// policies are the row-level security checks of new rows, in
 	// Table's layout (checkWith).
 	policies []PolicyCheck
+	// wrote is the OID of the member the last row was written to.
+	wrote uint32
 }
+
+func (mt *membersTarget) writtenTo() uint32 { return mt.wrote }
 
 func (mt *membersTarget) checkWith(checks []PolicyCheck) { mt.policies = checks }
 
@@ -499,6 +503,7 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	mt.wrote = s.w.t.OID
 	mrow := s.memberRow(row)
 	if done, err := s.beforeInsert(mrow); err != nil || !done {
 		return nil, false, err
@@ -538,6 +543,7 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 	if err != nil {
 		return nil, false, err
 	}
+	mt.wrote = s.w.t.OID
 	row := mt.row
 	copy(row, in)
 	for pos, e := range sets {
@@ -599,6 +605,7 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 		if err != nil {
 			return nil, false, err
 		}
+		mt.wrote = ts.w.t.OID
 		mrow := ts.memberRow(row)
 		if done, err := ts.insert(env, mrow, true); err != nil || !done {
 			return nil, false, err
@@ -667,6 +674,7 @@ func (mt *membersTarget) delete(key []byte, stored, in Row, based []byte) (Row, 
 	if err != nil {
 		return nil, false, err
 	}
+	mt.wrote = s.w.t.OID
 	if done, err := s.delete(env, k, old, s.seenRow(old, in, based), false); err != nil || !done {
 		return nil, false, err
 	}

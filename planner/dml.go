@@ -506,6 +506,9 @@ func (a *analyzer) returningIn(list []*pg.Node, sc *scope) ([]exec.Expr, []exec.
 	if len(list) == 0 {
 		return nil, nil, nil
 	}
+	// The target's tableoid is the table each row was written to: a
+	// partition or child table where the statement writes several.
+	sc.items[0].written = true
 	return a.targets(list, sc)
 }
 

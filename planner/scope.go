@@ -35,6 +35,9 @@ type nsItem struct {
 	cols        []*scopeCol
 	table       *exec.Table // a base table's: for columns its primary key determines
 	kind        itemKind
+	// written marks the target of an INSERT, UPDATE or DELETE in its
+	// RETURNING list: its tableoid is the table a row was written to.
+	written bool
 	// tableOID is a table's system column tableoid when its rows come
 	// from several tables (an Append of its descendants): the row's
 	// column after the table's. Otherwise tableoid is the table's OID.
@@ -369,6 +372,8 @@ func (sc *scope) systemColumn(table string, loc int32) (*nsItem, *scopeCol, exec
 		return nil, nil, nil, WithPos(pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", table, "tableoid"), loc)
 	case found == nil:
 		return nil, nil, nil, nil
+	case found.written:
+		return found, nil, exec.WrittenTableOID{}, nil
 	case found.tableOID != nil:
 		return found, found.tableOID, nil, nil
 	}
