@@ -27,7 +27,10 @@ import (
 //     changed (the statement's and those SET DEFAULT wrote), must find its
 //     key in the referenced table, now that the statement's changes are in.
 //
-// A table with no foreign keys and none referencing it records nothing.
+// A table with no foreign keys and none referencing it records nothing,
+// and so does one whose internal triggers are disabled (ALTER TABLE ...
+// DISABLE TRIGGER ALL): its keys are not checked, and keys referencing it
+// take no action on its deletes and updates.
 // The checks of a deferred key (DEFERRABLE, deferred initially or by SET
 // CONSTRAINTS) wait for commit (deferred.go); its actions do not. CHECK
 // constraints are not re-evaluated on rows a cascade changes.
@@ -61,8 +64,9 @@ const maxCascadeRows = 10_000_000
 
 // newFKState prepares the referential work of a statement of kind on t.
 func newFKState(env *Env, t *Table, kind ModifyKind) (*fkState, error) {
-	s := &fkState{env: env, childFKs: kind != Delete && len(t.Def.ForeignKeys) > 0}
-	if kind != Insert {
+	off := t.Def.SystemTriggersDisabled // DISABLE TRIGGER ALL
+	s := &fkState{env: env, childFKs: kind != Delete && len(t.Def.ForeignKeys) > 0 && !off}
+	if kind != Insert && !off {
 		for cur := t; cur != nil && !s.parents; {
 			refs, err := env.Txn.Catalog().ReferencingKeys(env.Ctx, cur.Def.Schema, cur.Def.Name)
 			if err != nil {
@@ -138,7 +142,7 @@ func (s *fkState) run() error {
 		for _, ev := range events {
 			// Keys that reference a partitioned table reference its
 			// partitions' rows: the event is one of each ancestor's too.
-			for ev.t != nil {
+			for ev.t != nil && !ev.t.Def.SystemTriggersDisabled {
 				refs, err := tx.Catalog().ReferencingKeys(ctx, ev.t.Def.Schema, ev.t.Def.Name)
 				if err != nil {
 					return err
@@ -170,6 +174,9 @@ func (s *fkState) run() error {
 		}
 	}
 	for _, c := range s.checks {
+		if c.t.Def.SystemTriggersDisabled {
+			continue // a cascade's change to a table whose keys are off
+		}
 		if c.fk.Deferrable && tx.modes.deferred(c.fk.Name, c.fk.InitiallyDeferred) {
 			tx.deferChildCheck(c)
 			continue

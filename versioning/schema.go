@@ -45,7 +45,14 @@ type Table struct {
 	// Unlogged records CREATE UNLOGGED TABLE (or SET UNLOGGED):
 	// relpersistence 'u' in the catalog. Storage treats the table as
 	// any other.
-	Unlogged               bool   `json:"unlogged,omitempty"`
+	Unlogged bool `json:"unlogged,omitempty"`
+	// SystemTriggersDisabled records ALTER TABLE ... DISABLE TRIGGER ALL:
+	// PostgreSQL's internal triggers of the table's foreign keys are off
+	// too, so rows written to it are not checked against the tables they
+	// reference, and rows deleted or updated in it take no action on the
+	// rows that reference them (what pg_dump --disable-triggers relies on
+	// while it loads data).
+	SystemTriggersDisabled bool   `json:"sys_triggers_disabled,omitempty"`
 	PrimaryKeyComment      string `json:"pk_comment,omitempty"`
 	PrimaryKeyIndexComment string `json:"pk_index_comment,omitempty"`
 	// Inherits lists the tables this one inherits from, in order: their

@@ -290,6 +290,11 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 	case pg.AlterTableType_AT_EnableTrig, pg.AlterTableType_AT_DisableTrig, pg.AlterTableType_AT_EnableTrigAll,
 		pg.AlterTableType_AT_EnableAlwaysTrig, pg.AlterTableType_AT_EnableReplicaTrig,
 		pg.AlterTableType_AT_DisableTrigAll, pg.AlterTableType_AT_EnableTrigUser, pg.AlterTableType_AT_DisableTrigUser:
+		if cmd.Subtype == pg.AlterTableType_AT_EnableTrigAll || cmd.Subtype == pg.AlterTableType_AT_DisableTrigAll {
+			if err := a.requireSystemTriggers(ctx, def); err != nil {
+				return err
+			}
+		}
 		if err := enableTrigger(def, cmd); err != nil {
 			return err
 		}

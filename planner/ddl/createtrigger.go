@@ -2,11 +2,13 @@ package ddl
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/plpgsql"
@@ -499,6 +501,12 @@ func enableTrigger(def *versioning.Table, cmd *pg.AlterTableCmd) error {
 	case pg.AlterTableType_AT_DisableTrigAll, pg.AlterTableType_AT_DisableTrigUser:
 		all, disable = true, true
 	}
+	switch cmd.Subtype {
+	case pg.AlterTableType_AT_EnableTrigAll:
+		def.SystemTriggersDisabled = false
+	case pg.AlterTableType_AT_DisableTrigAll:
+		def.SystemTriggersDisabled = true
+	}
 	def.Triggers = slices.Clone(def.Triggers)
 	found := false
 	for i := range def.Triggers {
@@ -572,4 +580,31 @@ func (a *analyzer) renameTrigger(ctx context.Context, s *pg.RenameStmt) error {
 	def.Triggers[i].Name = s.Newname
 	slices.SortFunc(def.Triggers, func(x, y versioning.Trigger) int { return strings.Compare(x.Name, y.Name) })
 	return a.putTable(ctx, def)
+}
+
+// requireSystemTriggers refuses ENABLE or DISABLE TRIGGER ALL on a table
+// with foreign-key (internal) triggers to a role that is not a superuser,
+// as PostgreSQL does: those triggers guard other tables' rows too. The
+// error names the trigger as PostgreSQL's would: an action trigger
+// (_a_) of a key referencing the table, or a check trigger (_c_) of one
+// of its own keys.
+func (a *analyzer) requireSystemTriggers(ctx context.Context, def *versioning.Table) error {
+	au, err := a.Authority()
+	if err != nil || au.Superuser {
+		return err
+	}
+	refs, err := a.tx.Catalog().ReferencingKeys(ctx, def.Schema, def.Name)
+	if err != nil {
+		return err
+	}
+	name := ""
+	switch {
+	case len(refs) > 0:
+		name = fmt.Sprintf("RI_ConstraintTrigger_a_%d", catalog.ConstraintOID(refs[0].Schema, refs[0].Table, refs[0].Name))
+	case len(def.ForeignKeys) > 0:
+		name = fmt.Sprintf("RI_ConstraintTrigger_c_%d", catalog.ConstraintOID(def.Schema, def.Name, def.ForeignKeys[0].Name))
+	default:
+		return nil
+	}
+	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied: %q is a system trigger", name)
 }
