@@ -25,6 +25,62 @@ import (
 // referenced key deleted or changed (NO ACTION) must no longer be
 // referenced, unless the key is back.
 
+// Deferred constraint triggers. The AFTER ROW firing of a DEFERRABLE
+// constraint trigger that is deferred waits for commit (FireDeferredTriggers)
+// or for SET CONSTRAINTS ... IMMEDIATE, with the rows of its event; a
+// statement that fails, or a ROLLBACK TO, drops those its events queued
+// (Txn.Mark).
+
+// deferredTrigger is a deferred firing: the call, and what its statement's
+// evaluation environment gave the function.
+type deferredTrigger struct {
+	call     TriggerCall
+	settings *Settings
+	session  any
+}
+
+// deferTrigger queues the firing c of a deferred constraint trigger.
+func (tx *Txn) deferTrigger(env *Env, c TriggerCall) {
+	c.Old, c.New = slices.Clone(c.Old), slices.Clone(c.New)
+	tx.deferredTriggers = append(tx.deferredTriggers, deferredTrigger{call: c, settings: env.Settings, session: env.Session})
+}
+
+// FireDeferredTriggers fires the deferred constraint triggers, in the
+// order of their events, and those their functions' writes defer in
+// turn: COMMIT calls it first, while the transaction can still run
+// statements.
+func (tx *Txn) FireDeferredTriggers(ctx context.Context) error {
+	return tx.fireDeferredTriggers(ctx, func(*versioning.Trigger) bool { return true })
+}
+
+// fireDeferredTriggers fires the deferred firings of the triggers fire
+// says, keeping the others.
+func (tx *Txn) fireDeferredTriggers(ctx context.Context, fire func(*versioning.Trigger) bool) error {
+	for len(tx.deferredTriggers) > 0 {
+		pending := tx.deferredTriggers
+		tx.deferredTriggers = nil
+		var keep []deferredTrigger
+		fired := false
+		for i, d := range pending {
+			if !fire(d.call.Trigger) {
+				keep = append(keep, d)
+				continue
+			}
+			fired = true
+			env := &Env{Ctx: ctx, Settings: d.settings, Session: d.session, Txn: tx, TxnStart: tx.StartTime}
+			if _, err := tx.FireTrigger(env, &d.call); err != nil {
+				tx.deferredTriggers = append(append(keep, pending[i+1:]...), tx.deferredTriggers...)
+				return err
+			}
+		}
+		tx.deferredTriggers = append(keep, tx.deferredTriggers...)
+		if !fired {
+			return nil
+		}
+	}
+	return nil
+}
+
 // fkDeferred is a deferred foreign-key check: of the referencing row of
 // table schema.table holding vals in fk's columns (child), or of the
 // referenced key vals (the child table's types) of ref whose row left
@@ -232,6 +288,12 @@ func (tx *Txn) SetConstraints(ctx context.Context, names []string, deferred bool
 	}
 	if deferred {
 		return nil
+	}
+	err := tx.fireDeferredTriggers(ctx, func(tr *versioning.Trigger) bool {
+		return !tx.modes.deferred(tr.Name, tr.InitiallyDeferred)
+	})
+	if err != nil {
+		return err
 	}
 	var keep []uniqueCheck
 	for _, c := range tx.deferred {

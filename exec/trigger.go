@@ -265,7 +265,12 @@ func (ts *triggerState) afterRow(event string, old, row Row) {
 		list = triggers(replicaMode(ts.env), ts.defs, event, TriggerAfter, true, ts.sets, ts.setsOf)
 	}
 	for _, tr := range list {
-		*ts.queue = append(*ts.queue, TriggerCall{Trigger: tr, Table: ts.t, Event: event, Old: old, New: row})
+		c := TriggerCall{Trigger: tr, Table: ts.t, Event: event, Old: old, New: row}
+		if tr.Constraint && tr.Deferrable && ts.env.Txn.modes.deferred(tr.Name, tr.InitiallyDeferred) {
+			ts.env.Txn.deferTrigger(ts.env, c) // deferred.go
+			continue
+		}
+		*ts.queue = append(*ts.queue, c)
 	}
 }
 

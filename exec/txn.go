@@ -42,7 +42,10 @@ type Txn struct {
 	deferredFKs []fkDeferred
 	// deferredExcl are the exclusion checks deferred to commit.
 	deferredExcl []exclusionDeferred
-	modes        constraintModes
+	// deferredTriggers are the firings of deferred constraint triggers,
+	// in the order of their events, waiting for commit (deferred.go).
+	deferredTriggers []deferredTrigger
+	modes            constraintModes
 	// IndexEval, when set, analyzes the expressions and predicate of an
 	// index that has them (indexeval.go); the planner provides it.
 	IndexEval func(ctx context.Context, t *Table, ix *versioning.Index) (*IndexEval, error)
@@ -292,16 +295,22 @@ func (tx *Txn) SetRoot(r versioning.RootValue) {
 type Mark struct {
 	root           versioning.RootValue
 	deferredTables map[string]*deferredTable
+	// triggers is how many deferred trigger firings were queued: those
+	// of the statements undone after the mark are dropped.
+	triggers int
 }
 
 // Mark returns the transaction's state, without writing its deferred
 // changes.
-func (tx *Txn) Mark() Mark { return Mark{tx.root, tx.deferredTables} }
+func (tx *Txn) Mark() Mark { return Mark{tx.root, tx.deferredTables, len(tx.deferredTriggers)} }
 
 // RestoreMark puts back a state Mark returned (a failed statement's, a
 // savepoint's): unlike SetRoot, what the writers changed since then still
 // covers the change.
 func (tx *Txn) RestoreMark(m Mark) {
+	if m.triggers < len(tx.deferredTriggers) {
+		tx.deferredTriggers = tx.deferredTriggers[:m.triggers]
+	}
 	if m.root.Addr() != tx.root.Addr() || !sameDeferred(m.deferredTables, tx.deferredTables) {
 		tx.root, tx.deferredTables, tx.tables = m.root, m.deferredTables, nil
 	}

@@ -459,8 +459,9 @@ func (a *analyzer) utilityStmt(n *pg.Node) (run Utility, ok bool, err error) {
 func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (Utility, error) {
 	return func(ctx context.Context) (string, error) {
 		if !a.s.InTransactionBlock() {
+			// PostgreSQL warns, and still checks the names: the settings
+			// end with the statement's own transaction.
 			a.s.Notice(pgerr.NewWarning(pgerr.NoActiveSQLTransaction, "SET CONSTRAINTS can only be used in transaction blocks"))
-			return "SET CONSTRAINTS", nil
 		}
 		var names []string
 		for _, n := range s.Constraints {
@@ -486,6 +487,9 @@ func (a *analyzer) setConstraints(s *pg.ConstraintsSetStmt) (Utility, error) {
 						}
 						for _, x := range t.Exclusions {
 							deferrable = deferrable || x.Name == rv.Relname && x.Deferrable
+						}
+						for _, tr := range t.Triggers {
+							deferrable = deferrable || tr.Constraint && tr.Name == rv.Relname && tr.Deferrable
 						}
 					}
 				}

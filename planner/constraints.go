@@ -34,6 +34,11 @@ func ConstraintExists(def *versioning.Table, name string) bool {
 			return true
 		}
 	}
+	for _, tr := range def.Triggers {
+		if tr.Constraint && tr.Name == name {
+			return true // a constraint trigger's pg_constraint row
+		}
+	}
 	return false
 }
 

@@ -802,6 +802,15 @@ type Trigger struct {
 	// relations the trigger's function reads. "" for none.
 	OldTable string `json:"old_table,omitempty"`
 	NewTable string `json:"new_table,omitempty"`
+	// Constraint marks a constraint trigger (CREATE CONSTRAINT TRIGGER):
+	// an AFTER ROW trigger that, when Deferrable and deferred (initially,
+	// or by SET CONSTRAINTS), fires at commit rather than at the end of
+	// its statement. ConstrRelation names ("schema.name") the table its
+	// FROM clause gives, "" for none.
+	Constraint        bool   `json:"constraint,omitempty"`
+	Deferrable        bool   `json:"deferrable,omitempty"`
+	InitiallyDeferred bool   `json:"initially_deferred,omitempty"`
+	ConstrRelation    string `json:"constr_relation,omitempty"`
 }
 
 // Rule is a rewrite rule of a table or view (CREATE RULE): commands run

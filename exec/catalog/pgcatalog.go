@@ -615,10 +615,29 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 			exec.Null, exec.Null, delSet, exec.Null, bin,
 		})
 	}
+	for _, t := range s.Tables {
+		for i := range t.Triggers {
+			if tr := &t.Triggers[i]; tr.Constraint {
+				out = append(out, triggerConstraintRow(t, tr))
+			}
+		}
+	}
 	for _, c := range s.DomainConstraints() {
 		out = append(out, domainConstraintRow(c))
 	}
 	return out, nil
+}
+
+// triggerConstraintRow is the pg_constraint row (contype 't') of
+// constraint trigger tr of t, which the trigger's tgconstraint names.
+func triggerConstraintRow(t *versioning.Table, tr *versioning.Trigger) exec.Row {
+	return exec.Row{
+		dOID(ConstraintOID(t.Schema, t.Name, tr.Name)), dText(tr.Name), dOID(NamespaceOID(t.Schema)), dChar('t'),
+		dBool(tr.Deferrable), dBool(tr.InitiallyDeferred), dBool(true), dOID(TableOID(t.Schema, t.Name)), dOID(0), dOID(0),
+		dOID(0), dOID(0), dChar(' '), dChar(' '), dChar(' '), dBool(true),
+		dInt(0), dBool(true), exec.Null, exec.Null, exec.Null,
+		exec.Null, exec.Null, exec.Null, exec.Null, exec.Null,
+	}
 }
 
 // fkIndexOID is a foreign key's conindid: the unique index of the

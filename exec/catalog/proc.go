@@ -321,7 +321,11 @@ func TriggerType(tr *versioning.Trigger) int {
 // path finds it, and the WHEN condition with one pair of parentheses.
 func (s *Snapshot) TriggerDef(t *versioning.Table, tr *versioning.Trigger, pretty bool) string {
 	var b strings.Builder
-	b.WriteString("CREATE TRIGGER " + QuoteIdent(tr.Name) + " ")
+	if tr.Constraint {
+		b.WriteString("CREATE CONSTRAINT TRIGGER " + QuoteIdent(tr.Name) + " ")
+	} else {
+		b.WriteString("CREATE TRIGGER " + QuoteIdent(tr.Name) + " ")
+	}
 	b.WriteString(map[byte]string{'b': "BEFORE", 'a': "AFTER", 'i': "INSTEAD OF"}[tr.Timing])
 	n := 0
 	for _, ev := range triggerEvents {
@@ -345,7 +349,26 @@ func (s *Snapshot) TriggerDef(t *versioning.Table, tr *versioning.Trigger, prett
 	if r, ok := s.RelationByName(t.Schema, t.Name); pretty && ok && s.Visible(r) {
 		table = QuoteIdent(t.Name)
 	}
-	b.WriteString(" ON " + table + " FOR EACH ")
+	b.WriteString(" ON " + table)
+	if tr.Constraint {
+		if tr.ConstrRelation != "" {
+			schema, name, _ := strings.Cut(tr.ConstrRelation, ".")
+			from := QuoteIdent(schema) + "." + QuoteIdent(name)
+			if r, ok := s.RelationByName(schema, name); ok && s.Visible(r) {
+				from = QuoteIdent(name)
+			}
+			b.WriteString(" FROM " + from)
+		}
+		switch {
+		case !tr.Deferrable:
+			b.WriteString(" NOT DEFERRABLE INITIALLY IMMEDIATE")
+		case tr.InitiallyDeferred:
+			b.WriteString(" DEFERRABLE INITIALLY DEFERRED")
+		default:
+			b.WriteString(" DEFERRABLE INITIALLY IMMEDIATE")
+		}
+	}
+	b.WriteString(" FOR EACH ")
 	if tr.ForEachRow {
 		b.WriteString("ROW")
 	} else {
@@ -564,10 +587,22 @@ func (s *Snapshot) triggerRow(t *versioning.Table, tr *versioning.Trigger, rel, 
 	for _, a := range tr.Args {
 		args = append(append(args, a...), 0)
 	}
+	constrRel, constraint := uint32(0), uint32(0)
+	if tr.Constraint {
+		// Its pg_constraint row is the table's, of the trigger's name
+		// (a partition's copy has the partitioned table's).
+		constraint = ConstraintOID(t.Schema, t.Name, tr.Name)
+		if tr.ConstrRelation != "" {
+			schema, name, _ := strings.Cut(tr.ConstrRelation, ".")
+			if r, ok := s.RelationByName(schema, name); ok && r.Table != nil {
+				constrRel = s.relationOID(r.Table)
+			}
+		}
+	}
 	return exec.Row{
 		dOID(TriggerOID(t.Schema, t.Name, tr.Name)), dOID(rel), dOID(parent), dText(tr.Name), dOID(foid), dInt(int64(TriggerType(tr))),
-		dChar(enabled), dBool(false), dOID(0), dOID(0), dOID(0),
-		dBool(false), dBool(false), dInt(int64(len(tr.Args))), dVector(exec.OIDInt2Vector, attnums), exec.DBytes(string(args)),
+		dChar(enabled), dBool(false), dOID(constrRel), dOID(0), dOID(constraint),
+		dBool(tr.Deferrable), dBool(tr.InitiallyDeferred), dInt(int64(len(tr.Args))), dVector(exec.OIDInt2Vector, attnums), exec.DBytes(string(args)),
 		dTextOrNull(tr.When), exec.Null, exec.Null,
 	}
 }

@@ -875,6 +875,12 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 			return a.putTable(ctx, def)
 		}
 	}
+	for _, tr := range def.Triggers {
+		if tr.Constraint && tr.Name == name {
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop constraint %s on table %s because trigger %s on table %s requires it", name, def.Name, name, def.Name).
+				WithHint("You can drop trigger %s on table %s instead.", name, def.Name)
+		}
+	}
 	if cmd.MissingOk {
 		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "constraint %q of relation %q does not exist, skipping", name, def.Name))
 		return nil

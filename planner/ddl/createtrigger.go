@@ -32,8 +32,8 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		if s.Isconstraint {
-			return "", pgerr.New(pgerr.FeatureNotSupported, "constraint triggers are not supported yet")
+		if s.Isconstraint && s.Replace {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "CREATE OR REPLACE CONSTRAINT TRIGGER is not supported")
 		}
 		t, ok, err := a.LookupTable(ctx, s.Relation.Schemaname, s.Relation.Relname)
 		if err != nil {
@@ -57,6 +57,20 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 			tr.Timing = 'b'
 		case s.Timing&trigInstead != 0:
 			return "", pgerr.New(pgerr.WrongObjectType, "%q is a table", t.Def.Name).WithDetail("Tables cannot have INSTEAD OF triggers.")
+		}
+		if s.Isconstraint {
+			// The grammar makes it AFTER ... FOR EACH ROW.
+			tr.Constraint, tr.Deferrable, tr.InitiallyDeferred = true, s.Deferrable, s.Initdeferred
+			if rv := s.Constrrel; rv != nil {
+				from, ok, err := a.LookupTable(ctx, rv.Schemaname, rv.Relname)
+				if err != nil {
+					return "", err
+				}
+				if !ok {
+					return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(rv))
+				}
+				tr.ConstrRelation = from.Def.Schema + "." + from.Def.Name
+			}
 		}
 		for _, ev := range []struct {
 			bit  int32
@@ -104,6 +118,9 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 		def := *t.Def
 		if def.Triggers, err = withTrigger(def.Triggers, tr, s.Replace, def.Name); err != nil {
 			return "", err
+		}
+		if tr.Constraint && planner.ConstraintExists(t.Def, tr.Name) {
+			return "", pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", tr.Name, t.Def.Name)
 		}
 		if err := a.checkTriggerClones(ctx, t.Def, &tr, s.Replace); err != nil {
 			return "", err

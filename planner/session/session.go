@@ -611,6 +611,14 @@ func (s *Session) refreshSnapshot(ctx context.Context, tx *exec.Txn) error {
 // commit ends the open transaction, making its changes durable; its
 // notifications are delivered if it succeeds.
 func (s *Session) commit(ctx context.Context) (err error) {
+	if tx := s.txn; tx != nil {
+		// Deferred constraint triggers fire first, while the transaction
+		// can still run their functions' statements.
+		if err := tx.FireDeferredTriggers(ctx); err != nil {
+			s.rollback()
+			return err
+		}
+	}
 	if err := s.holdCursors(ctx); err != nil {
 		s.rollback() // as PostgreSQL: a held cursor that fails fails the commit
 		return err
