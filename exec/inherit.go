@@ -483,6 +483,12 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 	if err := p.Generated.compute(env, row); err != nil {
 		return nil, false, err
 	}
+	// A partitioned partition written directly keeps its rows within its
+	// own bound: checked before routing, as PostgreSQL's
+	// ExecFindPartition does.
+	if err := p.checkPartition(env, p.Table, row); err != nil {
+		return nil, false, err
+	}
 	if err := checkPolicies(env, p.Table, mt.policies, row); err != nil {
 		return nil, false, err
 	}

@@ -183,57 +183,25 @@ func (a *analyzer) insert(s *pg.InsertStmt) (exec.Plan, error) {
 		targets = nil
 		src = &exec.Values{Rows: [][]exec.Expr{{}}}
 	case len(sel.ValuesLists) > 0:
-		if src, targets, err = a.insertValues(tt, sel.ValuesLists, targets, s.Cols, s.Override, defaults, nil); err != nil {
-			return nil, err
+		var valueTargets []int
+		src, valueTargets, err = a.insertValues(tt, sel.ValuesLists, targets, s.Cols, s.Override, defaults, nil)
+		if err != nil && len(sel.ValuesLists) == 1 && isSRFNotAllowed(err, "VALUES") {
+			// PostgreSQL takes a single VALUES row as a select list,
+			// where a set-returning function may run:
+			// INSERT INTO t VALUES (generate_series(1, 3)).
+			var row *pg.SelectStmt
+			if row, err = a.valuesRowAsSelect(tt, sel.ValuesLists[0], targets); err == nil {
+				src, valueTargets, err = a.insertQuery(tt, s, row, targets)
+			}
 		}
-	default:
-		p, err := a.insertSource(sel)
 		if err != nil {
 			return nil, err
 		}
-		cols := p.Columns()
-		if len(s.Cols) == 0 && len(cols) < len(targets) {
-			// Without a column list, the query may fill only the
-			// leading columns, as VALUES may.
-			targets = targets[:len(cols)]
+		targets = valueTargets
+	default:
+		if src, targets, err = a.insertQuery(tt, s, sel, targets); err != nil {
+			return nil, err
 		}
-		if len(cols) > len(targets) {
-			loc := int32(-1)
-			if tl := sel.GetTargetList(); len(targets) < len(tl) {
-				loc = tl[len(targets)].GetResTarget().GetLocation()
-			}
-			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"), loc)
-		}
-		if len(cols) != len(targets) {
-			loc := int32(-1)
-			if len(cols) < len(s.Cols) {
-				loc = s.Cols[len(cols)].GetResTarget().GetLocation()
-			}
-			return nil, WithPos(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"), loc)
-		}
-		conv := make([]exec.Expr, len(cols))
-		for i, col := range cols {
-			c := tt.Cols[targets[i]]
-			if c.Generated != "" {
-				return nil, insertGenerated(c)
-			}
-			if skip, err := identityValue(c, s.Override); err != nil {
-				return nil, err
-			} else if skip {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "OVERRIDING USER VALUE with INSERT ... SELECT is not supported yet")
-			}
-			if col.T.OID == exec.OIDUnknown {
-				col.T = a.typeUnknownParam(p, i, exec.T{OID: c.Type.OID, Typmod: -1})
-			}
-			var rt *pg.ResTarget
-			if i < len(s.Cols) {
-				rt = s.Cols[i].GetResTarget()
-			}
-			if conv[i], err = a.assignTarget(&exec.ColRef{Idx: i, T: col.T}, c, rt, -1); err != nil {
-				return nil, err
-			}
-		}
-		src = &exec.Project{In: p, Exprs: conv, Cols: cols}
 	}
 	if elemTargets != nil {
 		if src, targets, err = a.assignElements(t, tt, src, realTargets, elemTargets, s.Cols); err != nil {
@@ -417,6 +385,81 @@ func (a *analyzer) assignElements(t, tt *exec.Table, src exec.Plan, targets, ele
 		exprs[i], rcols[i] = e, exec.ResultColumn{Name: t.Cols[pos].Name, T: t.Cols[pos].Type}
 	}
 	return &exec.Project{In: src, Exprs: exprs, Cols: rcols}, out, nil
+}
+
+// insertQuery plans the rows INSERT ... SELECT (or query) writes to
+// targets of tt: the query's columns assigned to the target columns.
+func (a *analyzer) insertQuery(tt *exec.Table, s *pg.InsertStmt, sel *pg.SelectStmt, targets []int) (exec.Plan, []int, error) {
+	p, err := a.insertSource(sel)
+	if err != nil {
+		return nil, nil, err
+	}
+	cols := p.Columns()
+	if len(s.Cols) == 0 && len(cols) < len(targets) {
+		// Without a column list, the query may fill only the
+		// leading columns, as VALUES may.
+		targets = targets[:len(cols)]
+	}
+	if len(cols) > len(targets) {
+		loc := int32(-1)
+		if tl := sel.GetTargetList(); len(targets) < len(tl) {
+			loc = tl[len(targets)].GetResTarget().GetLocation()
+		}
+		return nil, nil, WithPos(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"), loc)
+	}
+	if len(cols) != len(targets) {
+		loc := int32(-1)
+		if len(cols) < len(s.Cols) {
+			loc = s.Cols[len(cols)].GetResTarget().GetLocation()
+		}
+		return nil, nil, WithPos(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"), loc)
+	}
+	conv := make([]exec.Expr, len(cols))
+	for i, col := range cols {
+		c := tt.Cols[targets[i]]
+		if c.Generated != "" {
+			return nil, nil, insertGenerated(c)
+		}
+		if skip, err := identityValue(c, s.Override); err != nil {
+			return nil, nil, err
+		} else if skip {
+			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "OVERRIDING USER VALUE with INSERT ... SELECT is not supported yet")
+		}
+		if col.T.OID == exec.OIDUnknown {
+			col.T = a.typeUnknownParam(p, i, exec.T{OID: c.Type.OID, Typmod: -1})
+		}
+		var rt *pg.ResTarget
+		if i < len(s.Cols) {
+			rt = s.Cols[i].GetResTarget()
+		}
+		if conv[i], err = a.assignTarget(&exec.ColRef{Idx: i, T: col.T}, c, rt, -1); err != nil {
+			return nil, nil, err
+		}
+	}
+	return &exec.Project{In: p, Exprs: conv, Cols: cols}, targets, nil
+}
+
+// valuesRowAsSelect is a single VALUES row of an INSERT into targets of
+// t as the select list PostgreSQL takes it for, DEFAULT as the column's
+// default expression.
+func (a *analyzer) valuesRowAsSelect(t *exec.Table, row *pg.Node, targets []int) (*pg.SelectStmt, error) {
+	items := row.GetList().Items
+	tl := make([]*pg.Node, len(items))
+	for i, it := range items {
+		if it.GetSetToDefault() != nil && i < len(targets) {
+			def := "NULL::" + exec.TypeName(t.Cols[targets[i]].Type.OID)
+			if t.Def != nil && targets[i] < len(t.Def.Columns) && t.Def.Columns[targets[i]].Default != "" {
+				def = t.Def.Columns[targets[i]].Default
+			}
+			n, err := ParseExpr(def)
+			if err != nil {
+				return nil, err
+			}
+			it = n
+		}
+		tl[i] = &pg.Node{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{Val: it, Location: ExprLocation(it)}}}
+	}
+	return &pg.SelectStmt{TargetList: tl, Op: pg.SetOperation_SETOP_NONE, LimitOption: pg.LimitOption_LIMIT_OPTION_DEFAULT}, nil
 }
 
 // insertValues analyzes the VALUES lists of an INSERT (or the one list

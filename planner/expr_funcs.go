@@ -581,7 +581,7 @@ func (a *analyzer) srfListCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
+		return nil, srfNotAllowed(clause, fc.Location)
 	}
 	var args []exec.Expr
 	fs, err := a.srfScan(fc, sc, &args)

@@ -212,7 +212,7 @@ func (a *analyzer) srfCall(fc *pg.FuncCall, sc *scope) (exec.Expr, error) {
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
+		return nil, srfNotAllowed(clause, fc.Location)
 	}
 	args, t, err := a.seriesArgs(fc, sc)
 	if err != nil {

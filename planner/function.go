@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -598,7 +599,7 @@ func (a *analyzer) userSRFListCall(f *pg.FuncCall, rc *resolvedCall) (exec.Expr,
 		if clause == "" {
 			clause = "this context"
 		}
-		return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), f.Location)
+		return nil, srfNotAllowed(clause, f.Location)
 	}
 	fn := a.userSRF(rc)
 	fs := &exec.FuncScan{Fn: fn, Cols: fn.Cols}
@@ -714,4 +715,16 @@ func (a *analyzer) doStmt(s *pg.DoStmt) (Utility, error) {
 		}
 		return "DO", nil
 	}, nil
+}
+
+// srfNotAllowed is the error for a set-returning function called where
+// clause (VALUES, WHERE, ...) cannot run one.
+func srfNotAllowed(clause string, loc int32) error {
+	return WithPos(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), loc)
+}
+
+// isSRFNotAllowed reports whether err is srfNotAllowed's for clause.
+func isSRFNotAllowed(err error, clause string) bool {
+	var pe *pgerr.Error
+	return errors.As(err, &pe) && pe.Code == pgerr.FeatureNotSupported && pe.Message == "set-returning functions are not allowed in "+clause
 }
