@@ -73,6 +73,10 @@ type Txn struct {
 	// drawn from the transaction's own view, which only a lone writer may
 	// rely on.
 	RowIDs *RowIDs
+	// XIDs, when set, draws the transaction's id (xid.go); xid is it, 0
+	// until drawn.
+	XIDs *XIDs
+	xid  int64
 	// Sequences, when set, draws nextval's values for every transaction
 	// of the engine (seqvalues.go); seqAdvances are the positions this
 	// transaction's nextval and setval left its sequences at, by schema
@@ -286,6 +290,7 @@ func (tx *Txn) cacheTable(rec []byte, t *Table) {
 func (tx *Txn) SetRoot(r versioning.RootValue) {
 	if r.Addr() != tx.Root().Addr() {
 		tx.untracked = true
+		tx.XID() // a catalog change writes
 	}
 	tx.setRoot(r)
 }
@@ -497,6 +502,7 @@ func (tx *Txn) Writer(ctx context.Context, t *Table) (*TableWriter, error) {
 	if err := tx.CheckWritable(); err != nil {
 		return nil, err
 	}
+	tx.XID() // a writing transaction has an id, as in PostgreSQL
 	// The writer begins on the table's maps with the transaction's
 	// deferred edits (txndefer.go, invariant 2).
 	dt := tx.deferredOf(t)

@@ -218,3 +218,46 @@ END $$`)
 		t.Errorf("CALL noop = %q, %v; want CALL", tag.String(), err)
 	}
 }
+
+// TestTxidStatus checks txid_status of the ids of a committed and of a
+// rolled-back transaction, which a client reads after they end (an
+// outbox poller, say), through pgx.
+func TestTxidStatus(t *testing.T) {
+	ctx := testserver.Context(t)
+	srv := testserver.Start(t)
+	c, _ := connectWithNotices(t, ctx, srv)
+	defer c.Close(ctx)
+
+	idOf := func(commit bool) int64 {
+		tx, err := c.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var id int64
+		if err := tx.QueryRow(ctx, `SELECT txid_current()`).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		if commit {
+			err = tx.Commit(ctx)
+		} else {
+			err = tx.Rollback(ctx)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	committed, aborted := idOf(true), idOf(false)
+	if aborted <= committed {
+		t.Errorf("ids %d then %d, want increasing", committed, aborted)
+	}
+	for id, want := range map[int64]string{committed: "committed", aborted: "aborted"} {
+		var got string
+		if err := c.QueryRow(ctx, `SELECT txid_status($1)`, id).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("txid_status(%d) = %q, want %q", id, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/prollypg/prollypg/exec"
+	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 )
 
@@ -78,6 +79,7 @@ func registerSystem() {
 		}
 		return exec.DInt(int64(env.Txn.TriggerDepth)), nil
 	}})
+	registerTxid()
 	now := CurrentTimestamp(-1)
 	for _, name := range []string{"now", "transaction_timestamp", "statement_timestamp"} {
 		exec.Register(&exec.Func{Name: name, Ret: exec.OIDTimestampTZ, Fn: now})
@@ -105,5 +107,40 @@ func registerSystem() {
 		}
 		name := exec.DRegOID(oid, text)
 		return func(*exec.Env, []exec.Datum) (exec.Datum, error) { return name, nil }, exec.TRegtype, nil
+	}})
+}
+
+// registerTxid registers the transaction id functions: txid_current
+// (which gives the transaction its id, exec.XIDs, if it has none yet),
+// txid_current_if_assigned and txid_status.
+func registerTxid() {
+	exec.Register(&exec.Func{Name: "txid_current", Ret: exec.OIDInt8, Fn: func(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+		if env == nil || env.Txn == nil || env.Txn.XIDs == nil {
+			return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "transaction ids are not available here")
+		}
+		return exec.DInt(env.Txn.XID()), nil
+	}})
+	exec.Register(&exec.Func{Name: "txid_current_if_assigned", Ret: exec.OIDInt8, Fn: func(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+		if env == nil || env.Txn == nil {
+			return exec.Null, nil
+		}
+		if id, ok := env.Txn.AssignedXID(); ok {
+			return exec.DInt(id), nil
+		}
+		return exec.Null, nil
+	}})
+	exec.Register(&exec.Func{Name: "txid_status", Args: []uint32{exec.OIDInt8}, Ret: exec.OIDText, Strict: true, Fn: func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
+		id := args[0].I
+		if env == nil || env.Txn == nil || env.Txn.XIDs == nil {
+			return exec.Null, nil
+		}
+		status, ok, future := env.Txn.XIDs.Status(id)
+		switch {
+		case future || id < 0:
+			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "transaction ID %d is in the future", uint64(id))
+		case !ok:
+			return exec.Null, nil
+		}
+		return exec.DText(status), nil
 	}})
 }

@@ -35,6 +35,7 @@ type Engine struct {
 	// branches are the branch permissions, decoded (branchcontrol.go).
 	branches versioning.BranchControlCache
 	rowIDs   *exec.RowIDs         // hidden row ids of keyless tables, for every transaction
+	xids     *exec.XIDs           // transaction ids (txid_current), for every transaction
 	seqs     *exec.SequenceValues // nextval's values, for every transaction
 	commits  versioning.Committer // group commit of every session's transactions
 	locks    *exec.RowLocks       // row locks of every session's transactions
@@ -87,7 +88,7 @@ func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 		log = zap.NewNop()
 	}
 	tables := exec.NewTableCache()
-	e := &Engine{st: st, log: log, started: time.Now(), tables: tables, rowIDs: exec.NewRowIDs(), seqs: exec.NewSequenceValues(tables), locks: exec.NewRowLocks(), ssi: exec.NewSSI()}
+	e := &Engine{st: st, log: log, started: time.Now(), tables: tables, rowIDs: exec.NewRowIDs(), xids: exec.NewXIDs(), seqs: exec.NewSequenceValues(tables), locks: exec.NewRowLocks(), ssi: exec.NewSSI()}
 	e.commits.Sequences = e.seqs
 	if fs, ok := versioning.JournalReached(st); ok {
 		e.gate.fresh = fs
@@ -564,6 +565,7 @@ func (s *Session) begin(ctx context.Context) (*exec.Txn, error) {
 	s.txn = exec.NewTxn(s.repo, s.branch, ro, root)
 	s.txn.Tables = s.e.tables
 	s.txn.RowIDs = s.e.rowIDs
+	s.txn.XIDs = s.e.xids
 	s.txn.Sequences = s.e.seqs
 	s.txn.WriteBuffer = s.writeBuffer
 	s.txn.Stats = s.e.stats.Database(s.repo.Name())
@@ -644,25 +646,29 @@ func (s *Session) commit(ctx context.Context) (err error) {
 	}
 	if err := tx.CheckDeferred(ctx); err != nil {
 		s.releaseLocks(tx, false)
-		countEnd(tx, false)
+		recordEnd(tx, false)
 		return err // a deferred unique constraint fails: nothing is committed
 	}
 	if err := tx.SerialPreCommit(); err != nil {
 		s.releaseLocks(tx, false)
-		countEnd(tx, false)
+		recordEnd(tx, false)
 		return err
 	}
 	// The deferred changes are not written here: the committer replays
 	// them onto the branch's working root (versioning.Replayer).
 	_, err = s.repo.CommitTransaction(ctx, s.branch, tx.Start, tx.Catalog(), exec.NewMergeIndexer(tx))
 	s.releaseLocks(tx, err == nil) // after the commit is durable: waiters then see the change
-	countEnd(tx, err == nil)
+	recordEnd(tx, err == nil)
 	return commitError(err)
 }
 
-// countEnd counts the end of tx, committed or rolled back, in its
-// database's statistics.
-func countEnd(tx *exec.Txn, committed bool) {
+// recordEnd records the end of tx, committed or rolled back: in its
+// database's statistics, and as its transaction id's outcome
+// (txid_status).
+func recordEnd(tx *exec.Txn, committed bool) {
+	if tx != nil {
+		tx.EndXID(committed)
+	}
 	switch {
 	case tx == nil || tx.Stats == nil:
 	case committed:
@@ -715,7 +721,7 @@ func (s *Session) rollback() {
 	s.endRoles(context.Background(), false)         // a rollback saves nothing: no error
 	s.endDatabaseInfos(context.Background(), false) // nor here
 	s.releaseLocks(s.txn, false)
-	countEnd(s.txn, false)
+	recordEnd(s.txn, false)
 	s.txn, s.explicit, s.failed, s.saves = nil, false, false, nil
 	s.leaveGate()
 }
