@@ -7,6 +7,7 @@ require (
 	github.com/antchfx/xpath v1.3.9
 	github.com/cockroachdb/apd/v3 v3.2.3
 	github.com/dgraph-io/badger/v4 v4.9.6
+	github.com/dlclark/regexp2/v2 v2.13.0
 	github.com/jackc/pgproto3/v2 v2.3.3
 	github.com/jackc/pgx/v5 v5.13.0
 	github.com/kljensen/snowball v0.10.0

@@ -1,11 +1,16 @@
 package funcs
 
 import (
+	"errors"
 	"regexp"
 	"regexp/syntax"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
+
+	regexp2 "github.com/dlclark/regexp2/v2"
+	"github.com/dlclark/regexp2/v2/compat"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
@@ -15,8 +20,11 @@ import (
 // which shares their everyday syntax. The differences this file bridges:
 // "." matches a newline unless the n flag says otherwise; \m \M \y \Y
 // are word boundaries; \Z ends the string; flags come as a string (i, g,
-// n, x, q, ...). Back-references and lookaround, which RE2 cannot run,
-// fail with feature_not_supported rather than matching differently.
+// n, x, q, ...). An expression with back-references (\1) or lookaround
+// ((?=re), (?!re), (?<=re), (?<!re)), which RE2 cannot run, runs on a
+// backtracking engine instead (regexp2, in its RE2-compatible mode), which
+// may take long on pathological ones: a match is given up after
+// backtrackTimeout.
 
 // reFlags are the parsed flags of a regexp function call.
 type reFlags struct {
@@ -60,8 +68,10 @@ func parseReFlags(s string, fn string, allowGlobal bool) (reFlags, error) {
 	return f, nil
 }
 
-// translateRegex rewrites a PostgreSQL ARE as an RE2 expression.
-func translateRegex(p string, f reFlags) (string, error) {
+// translateRegex rewrites a PostgreSQL ARE as an RE2 expression; backtrack
+// says it uses back-references or lookaround, which only the backtracking
+// engine runs.
+func translateRegex(p string, f reFlags) (re string, backtrack bool, err error) {
 	var b strings.Builder
 	// Flags: s lets . match \n (PostgreSQL's default); m makes ^ and $
 	// match at lines.
@@ -91,7 +101,7 @@ func translateRegex(p string, f reFlags) (string, error) {
 	}
 	if f.quote {
 		b.WriteString(regexp.QuoteMeta(p))
-		return b.String(), nil
+		return b.String(), false, nil
 	}
 	// Embedded options (?xyz) at the start.
 	if strings.HasPrefix(p, "(?") {
@@ -137,7 +147,9 @@ func translateRegex(p string, f reFlags) (string, error) {
 			case e == 'Z':
 				b.WriteString(`\z`)
 			case e >= '1' && e <= '9' && !inClass:
-				return "", pgerr.New(pgerr.FeatureNotSupported, "back-references in regular expressions are not supported")
+				backtrack = true
+				b.WriteByte('\\')
+				b.WriteByte(e)
 			case e == 'u' && i+4 < len(p):
 				b.WriteString(`\x{` + p[i+1:i+5] + `}`)
 				i += 4
@@ -174,26 +186,63 @@ func translateRegex(p string, f reFlags) (string, error) {
 				b.WriteString(`\]`)
 				i++
 			}
-		case c == '(' && strings.HasPrefix(p[i:], "(?=") || strings.HasPrefix(p[i:], "(?!") || strings.HasPrefix(p[i:], "(?<"):
-			return "", pgerr.New(pgerr.FeatureNotSupported, "lookahead and lookbehind constraints in regular expressions are not supported")
+		case c == '(' && (strings.HasPrefix(p[i:], "(?=") || strings.HasPrefix(p[i:], "(?!") || strings.HasPrefix(p[i:], "(?<=") || strings.HasPrefix(p[i:], "(?<!")):
+			backtrack = true
+			b.WriteByte(c)
 		default:
 			b.WriteByte(c)
 		}
 	}
-	return b.String(), nil
+	return b.String(), backtrack, nil
 }
 
+// matcher is a compiled regular expression: RE2's *regexp.Regexp, or the
+// backtracking engine's adapter, which has the same methods.
+type matcher interface {
+	MatchString(s string) bool
+	FindStringSubmatchIndex(s string) []int
+	FindAllStringIndex(s string, n int) [][]int
+	FindAllStringSubmatchIndex(s string, n int) [][]int
+}
+
+// backtrackTimeout bounds one match of the backtracking engine, which
+// statement_timeout cannot interrupt.
+const backtrackTimeout = 30 * time.Second
+
 // compileRegex compiles a PostgreSQL regular expression with flags.
-func compileRegex(p string, f reFlags) (*regexp.Regexp, error) {
-	s, err := translateRegex(p, f)
+func compileRegex(p string, f reFlags) (matcher, error) {
+	s, backtrack, err := translateRegex(p, f)
 	if err != nil {
 		return nil, err
+	}
+	if backtrack {
+		re, err := regexp2.Compile(s, regexp2.RE2)
+		if err != nil {
+			return nil, pgerr.Wrap(err, pgerr.InvalidRegularExpression, "invalid regular expression: %v", err)
+		}
+		re.MatchTimeout = backtrackTimeout
+		return compat.Wrap(re), nil
 	}
 	re, err := regexp.Compile(s)
 	if err != nil {
 		return nil, regexError(err)
 	}
 	return re, nil
+}
+
+// recoverMatchFailure turns the panic with which the backtracking
+// engine's adapter reports a match it gave up (too long, too deep) into
+// PostgreSQL's error for a failed match; other panics go on.
+func recoverMatchFailure(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	e, ok := r.(error)
+	if !ok || !errors.Is(e, regexp2.ErrBacktrackingStackLimit) && !strings.Contains(e.Error(), "timeout") {
+		panic(r)
+	}
+	*err = pgerr.New(pgerr.InvalidRegularExpression, "regular expression failed: %v", e)
 }
 
 // regexError words an RE2 syntax error the way PostgreSQL's regcomp
@@ -231,10 +280,10 @@ type regexCache struct {
 type cachedRegex struct {
 	pattern string
 	flags   reFlags
-	re      *regexp.Regexp
+	re      matcher
 }
 
-func (c *regexCache) get(p string, f reFlags) (*regexp.Regexp, error) {
+func (c *regexCache) get(p string, f reFlags) (matcher, error) {
 	if e := c.last.Load(); e != nil && e.pattern == p && e.flags == f {
 		return e.re, nil
 	}
@@ -250,7 +299,11 @@ func (c *regexCache) get(p string, f reFlags) (*regexp.Regexp, error) {
 // cache.
 func regexBuild(ret uint32, mk func(c *regexCache) exec.Fn) func([]exec.T) (exec.Fn, exec.T, error) {
 	return func([]exec.T) (exec.Fn, exec.T, error) {
-		return mk(&regexCache{}), exec.T{OID: ret, Typmod: -1}, nil
+		fn := mk(&regexCache{})
+		return func(env *exec.Env, args []exec.Datum) (d exec.Datum, err error) {
+			defer recoverMatchFailure(&err)
+			return fn(env, args)
+		}, exec.T{OID: ret, Typmod: -1}, nil
 	}
 }
 
@@ -292,7 +345,7 @@ func runeOffset(s string, n int64) int {
 	return i
 }
 
-func regexReplace(re *regexp.Regexp, src, repl string, start int64, n int64, global bool) string {
+func regexReplace(re matcher, src, repl string, start int64, n int64, global bool) string {
 	off := runeOffset(src, start)
 	matches := re.FindAllStringSubmatchIndex(src[off:], -1)
 	var out []byte
@@ -402,7 +455,7 @@ func similarEscape(p, esc string, hasEsc bool) (string, error) {
 
 // substringRegex is substring(text, pattern): the first parenthesized
 // group's match, or the whole match without groups; NULL without a match.
-func substringRegex(re *regexp.Regexp, s string) exec.Datum {
+func substringRegex(re matcher, s string) exec.Datum {
 	m := re.FindStringSubmatchIndex(s)
 	if m == nil {
 		return exec.Null

@@ -84,7 +84,8 @@ func registerSRFs() {
 		exec.RegisterSRF(&exec.Func{Name: "regexp_matches", Args: args, Ret: exec.OIDTextArray}, func([]exec.T) *exec.SRF {
 			c := &regexCache{}
 			return &exec.SRF{Cols: []exec.ResultColumn{{Name: "regexp_matches", T: exec.TTextArray}},
-				Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
+				Rows: func(_ *exec.Env, a []exec.Datum) (_ []exec.Row, err error) {
+					defer recoverMatchFailure(&err)
 					flags := ""
 					if len(a) > 2 {
 						flags = a[2].S
@@ -125,7 +126,8 @@ func registerSRFs() {
 		exec.RegisterSRF(&exec.Func{Name: "regexp_split_to_table", Args: args, Ret: TX}, func([]exec.T) *exec.SRF {
 			c := &regexCache{}
 			return &exec.SRF{Cols: []exec.ResultColumn{{Name: "regexp_split_to_table", T: exec.TText}},
-				Rows: func(_ *exec.Env, a []exec.Datum) ([]exec.Row, error) {
+				Rows: func(_ *exec.Env, a []exec.Datum) (_ []exec.Row, err error) {
+					defer recoverMatchFailure(&err)
 					flags := ""
 					if len(a) > 2 {
 						flags = a[2].S

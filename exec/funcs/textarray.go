@@ -33,7 +33,8 @@ func regexSplit(s string, ms [][]int) []exec.Datum {
 
 func registerTextArray() {
 	match := func(c *regexCache) exec.Fn {
-		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return func(_ *exec.Env, a []exec.Datum) (_ exec.Datum, err error) {
+			defer recoverMatchFailure(&err)
 			flags := ""
 			if len(a) > 2 {
 				flags = a[2].S
@@ -65,7 +66,8 @@ func registerTextArray() {
 		}
 	}
 	split := func(c *regexCache) exec.Fn {
-		return func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		return func(_ *exec.Env, a []exec.Datum) (_ exec.Datum, err error) {
+			defer recoverMatchFailure(&err)
 			flags := ""
 			if len(a) > 2 {
 				flags = a[2].S
