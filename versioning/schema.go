@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/prollypg/prollypg/store"
@@ -52,7 +53,9 @@ type Table struct {
 	// reference, and rows deleted or updated in it take no action on the
 	// rows that reference them (what pg_dump --disable-triggers relies on
 	// while it loads data).
-	SystemTriggersDisabled bool   `json:"sys_triggers_disabled,omitempty"`
+	SystemTriggersDisabled bool `json:"sys_triggers_disabled,omitempty"`
+	// PrimaryKeyClustered is Index.Clustered for the primary key's index.
+	PrimaryKeyClustered    bool   `json:"pk_clustered,omitempty"`
 	PrimaryKeyComment      string `json:"pk_comment,omitempty"`
 	PrimaryKeyIndexComment string `json:"pk_index_comment,omitempty"`
 	// Inherits lists the tables this one inherits from, in order: their
@@ -319,6 +322,10 @@ type Index struct {
 	// constraint it backs.
 	Comment           string `json:"comment,omitempty"`
 	ConstraintComment string `json:"constraint_comment,omitempty"`
+	// Clustered marks the index CLUSTER last used (or ALTER TABLE ...
+	// CLUSTER ON named): pg_index.indisclustered. Rows are stored in
+	// primary-key order whatever it says.
+	Clustered bool `json:"clustered,omitempty"`
 }
 
 // IndexColumn is one key column of an index.
@@ -844,4 +851,33 @@ func (t *Trigger) FiresOn(event string) bool {
 		}
 	}
 	return false
+}
+
+// ClusteredIndex returns the name of the table's index marked clustered,
+// "" for none.
+func (t *Table) ClusteredIndex() string {
+	if t.PrimaryKeyClustered && len(t.PrimaryKey) > 0 {
+		return t.PrimaryKeyName
+	}
+	for _, ix := range t.Indexes {
+		if ix.Clustered {
+			return ix.Name
+		}
+	}
+	return ""
+}
+
+// SetClustered marks index name the table's clustered index, clearing the
+// mark of any other ("" clears them all). Indexes is copied when it
+// changes. It reports whether the table has such an index.
+func (t *Table) SetClustered(name string) bool {
+	found := name == ""
+	t.PrimaryKeyClustered = len(t.PrimaryKey) > 0 && t.PrimaryKeyName == name
+	found = found || t.PrimaryKeyClustered
+	t.Indexes = slices.Clone(t.Indexes)
+	for i := range t.Indexes {
+		t.Indexes[i].Clustered = t.Indexes[i].Name == name
+		found = found || t.Indexes[i].Clustered
+	}
+	return found
 }

@@ -515,7 +515,7 @@ func pgIndex(s *Snapshot) ([]exec.Row, error) {
 			out = append(out, exec.Row{
 				dOID(ix.oid), dOID(TableOID(t.Schema, t.Name)), dInt(int64(len(ix.cols) + len(ix.include))), dInt(int64(len(ix.cols))),
 				dBool(ix.unique), dBool(ix.nnd), dBool(ix.primary), dBool(false),
-				dBool(!ix.deferrable), dBool(false), dBool(true), dBool(false), dBool(true),
+				dBool(!ix.deferrable), dBool(ix.name == t.ClusteredIndex()), dBool(true), dBool(false), dBool(true),
 				dBool(true), dBool(false), dVector(exec.OIDInt2Vector, key), dVector(exec.OIDOidVector, coll), dVector(exec.OIDOidVector, class),
 				dVector(exec.OIDInt2Vector, opt), dTextOrNull(strings.Join(exprs, ", ")), dTextOrNull(ix.where),
 			})

@@ -323,8 +323,19 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		return a.setLogged(ctx, def, cmd.Subtype == pg.AlterTableType_AT_SetLogged)
 	case pg.AlterTableType_AT_DropOids:
 		return nil // SET WITHOUT OIDS: tables have none
+	case pg.AlterTableType_AT_ClusterOn:
+		if def.Partitioned() {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot mark index clustered in partitioned table")
+		}
+		if err := clusterable(def, cmd.Name); err != nil {
+			return err
+		}
+		def.SetClustered(cmd.Name)
+		return a.putTable(ctx, def)
+	case pg.AlterTableType_AT_DropCluster:
+		def.SetClustered("")
+		return a.putTable(ctx, def)
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions, pg.AlterTableType_AT_ReplaceRelOptions,
-		pg.AlterTableType_AT_ClusterOn, pg.AlterTableType_AT_DropCluster,
 		pg.AlterTableType_AT_SetTableSpace, pg.AlterTableType_AT_ReplicaIdentity:
 		// Physical and ownership settings: nothing to store.
 		return nil

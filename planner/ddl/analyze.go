@@ -97,6 +97,8 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.truncate(n.GetTruncateStmt())
 	case n.GetReindexStmt() != nil:
 		run, err = a.reindex(n.GetReindexStmt())
+	case n.GetClusterStmt() != nil:
+		run, err = a.cluster(n.GetClusterStmt())
 	case n.GetCreateSchemaStmt() != nil:
 		run, err = a.createSchema(n.GetCreateSchemaStmt())
 	case n.GetCreateSeqStmt() != nil:
