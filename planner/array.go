@@ -125,21 +125,29 @@ func (a *analyzer) indirection(ind *pg.A_Indirection, sc *scope) (exec.Expr, err
 	}
 	loc := ExprLocation(ind.Arg)
 	list := ind.Indirection
-	for len(list) > 0 && list[0].GetString_() != nil {
-		if arr, err = a.fieldSelect(arr, list[0].GetString_().Sval, loc); err != nil {
+	for len(list) > 0 {
+		// A field of a composite value, or a run of subscripts, then
+		// what follows on the value they give: arr[1].f, (r).a[2].
+		if f := list[0].GetString_(); f != nil {
+			if arr, err = a.fieldSelect(arr, f.Sval, loc); err != nil {
+				return nil, err
+			}
+			list = list[1:]
+			continue
+		}
+		n := 0
+		for n < len(list) && list[n].GetAIndices() != nil {
+			n++
+		}
+		if n == 0 {
+			return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "this indirection is not supported yet"), loc)
+		}
+		if arr, err = a.subscripts(arr, list[:n], sc, loc); err != nil {
 			return nil, err
 		}
-		list = list[1:]
+		list = list[n:]
 	}
-	for _, n := range list {
-		if n.GetAIndices() == nil {
-			return nil, WithPos(pgerr.New(pgerr.FeatureNotSupported, "field selection after a subscript is not supported yet"), loc)
-		}
-	}
-	if len(list) == 0 {
-		return arr, nil
-	}
-	return a.subscripts(arr, list, sc, loc)
+	return arr, nil
 }
 
 // hstoreSubscript is h[key], hstore's one subscript: the key converted to

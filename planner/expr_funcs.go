@@ -272,9 +272,13 @@ func columnNameMore(n *pg.Node) string {
 	case n.GetAArrayExpr() != nil:
 		return "array"
 	case n.GetAIndirection() != nil:
+		// The last field named, subscripts aside, as PostgreSQL's
+		// FigureColname takes it.
 		ind := n.GetAIndirection().Indirection
-		if f := ind[len(ind)-1].GetString_(); f != nil {
-			return f.Sval
+		for i := len(ind) - 1; i >= 0; i-- {
+			if f := ind[i].GetString_(); f != nil {
+				return f.Sval
+			}
 		}
 		return columnName(n.GetAIndirection().Arg)
 	case n.GetRowExpr() != nil:
