@@ -16,12 +16,57 @@ import (
 // other scalar the text input of its JSON text; json and jsonb take the
 // JSON value itself. A JSON null, or a missing key, is NULL.
 
-// jsonToDatum converts v to a value of type t.
-func jsonToDatum(env *exec.Env, t exec.T, v *types.JSONB) (exec.Datum, error) {
+// jsonValue is a JSON value being converted, and, when it comes from a
+// json (not jsonb) argument, its text as written there: a json field
+// takes that text unchanged, as PostgreSQL's does.
+type jsonValue struct {
+	v   *types.JSONB
+	raw string // "" when unknown (jsonb)
+}
+
+// field returns the member key of object jv (nil v when it has none).
+func (jv jsonValue) field(key string) jsonValue {
+	f, ok := jv.v.Field(key)
+	if !ok {
+		return jsonValue{}
+	}
+	out := jsonValue{v: f}
+	if jv.raw != "" {
+		if lo, hi, ok := jsonField(jv.raw, 0, key); ok {
+			out.raw = jv.raw[lo:hi]
+		}
+	}
+	return out
+}
+
+// elems returns the elements of array jv.
+func (jv jsonValue) elems() []jsonValue {
+	out := make([]jsonValue, len(jv.v.Elems))
+	for i := range jv.v.Elems {
+		out[i].v = &jv.v.Elems[i]
+	}
+	if jv.raw != "" {
+		i := 0
+		jsonElems(jv.raw, 0, func(_ string, lo, hi int) bool {
+			if i < len(out) {
+				out[i].raw = jv.raw[lo:hi]
+			}
+			i++
+			return true
+		})
+	}
+	return out
+}
+
+// jsonToDatum converts jv to a value of type t.
+func jsonToDatum(env *exec.Env, t exec.T, jv jsonValue) (exec.Datum, error) {
+	v := jv.v
 	if v == nil || v.Kind == types.JSONNull {
 		return exec.Null, nil
 	}
 	switch {
+	case t.OID == exec.OIDJSON && jv.raw != "":
+		return exec.ParseText(t, jv.raw, env.Settings)
 	case t.OID == exec.OIDJSON || t.OID == exec.OIDJSONB:
 		return exec.ParseText(t, string(types.AppendJSONB(nil, v)), env.Settings)
 	case exec.IsArrayType(t.OID) && t.OID != exec.OIDInt2Vector && t.OID != exec.OIDOidVector:
@@ -31,7 +76,7 @@ func jsonToDatum(env *exec.Env, t exec.T, v *types.JSONB) (exec.Datum, error) {
 		if v.Kind != types.JSONArray {
 			return exec.Null, errExpectedJSONArray()
 		}
-		return jsonToArray(env, t, v)
+		return jsonToArray(env, t, jv)
 	case exec.KindOf(t.OID) == exec.KindRecord && t.OID != exec.OIDRecord:
 		switch v.Kind {
 		case types.JSONString:
@@ -39,7 +84,7 @@ func jsonToDatum(env *exec.Env, t exec.T, v *types.JSONB) (exec.Datum, error) {
 		case types.JSONArray:
 			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "cannot call populate_composite on an array")
 		case types.JSONObject:
-			return PopulateRecord(env, t, exec.Null, v)
+			return PopulateRecord(env, t, exec.Null, jv)
 		}
 		return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "cannot call populate_composite on a scalar")
 	case v.Kind == types.JSONString:
@@ -60,9 +105,9 @@ func errMalformedJSONArray() error {
 // jsonToArray converts JSON array v to a SQL array of type t: its depth
 // is that of its first elements, and every sub-array of a level must
 // have the same length.
-func jsonToArray(env *exec.Env, t exec.T, v *types.JSONB) (exec.Datum, error) {
+func jsonToArray(env *exec.Env, t exec.T, jv jsonValue) (exec.Datum, error) {
 	var dims []int32
-	for e := v; ; e = &e.Elems[0] {
+	for e := jv.v; ; e = &e.Elems[0] {
 		dims = append(dims, int32(len(e.Elems)))
 		if len(e.Elems) == 0 || e.Elems[0].Kind != types.JSONArray {
 			break
@@ -70,15 +115,14 @@ func jsonToArray(env *exec.Env, t exec.T, v *types.JSONB) (exec.Datum, error) {
 	}
 	elem := exec.ElemType(t)
 	var elems []exec.Datum
-	var walk func(a *types.JSONB, depth int) error
-	walk = func(a *types.JSONB, depth int) error {
-		if int32(len(a.Elems)) != dims[depth] {
+	var walk func(a jsonValue, depth int) error
+	walk = func(a jsonValue, depth int) error {
+		if int32(len(a.v.Elems)) != dims[depth] {
 			return errMalformedJSONArray()
 		}
-		for i := range a.Elems {
-			e := &a.Elems[i]
+		for _, e := range a.elems() {
 			if depth+1 < len(dims) {
-				if e.Kind != types.JSONArray {
+				if e.v.Kind != types.JSONArray {
 					return errExpectedJSONArray()
 				}
 				if err := walk(e, depth+1); err != nil {
@@ -86,7 +130,7 @@ func jsonToArray(env *exec.Env, t exec.T, v *types.JSONB) (exec.Datum, error) {
 				}
 				continue
 			}
-			if e.Kind == types.JSONArray && exec.KindOf(elem.OID) != exec.KindJSON {
+			if e.v.Kind == types.JSONArray && exec.KindOf(elem.OID) != exec.KindJSON {
 				return errMalformedJSONArray()
 			}
 			d, err := jsonToDatum(env, elem, e)
@@ -97,7 +141,7 @@ func jsonToArray(env *exec.Env, t exec.T, v *types.JSONB) (exec.Datum, error) {
 		}
 		return nil
 	}
-	if err := walk(v, 0); err != nil {
+	if err := walk(jv, 0); err != nil {
 		return exec.Null, err
 	}
 	if dims[len(dims)-1] == 0 {
@@ -122,7 +166,7 @@ func jsonToArray(env *exec.Env, t exec.T, v *types.JSONB) (exec.Datum, error) {
 //
 // An anonymous record type takes its fields from base, named f1, f2 ...
 // as ROW(...)'s are.
-func PopulateRecord(env *exec.Env, t exec.T, base exec.Datum, obj *types.JSONB) (exec.Datum, error) {
+func PopulateRecord(env *exec.Env, t exec.T, base exec.Datum, obj jsonValue) (exec.Datum, error) {
 	ut, err := recordShape(env, t, base)
 	if err != nil {
 		return exec.Null, err
@@ -131,8 +175,8 @@ func PopulateRecord(env *exec.Env, t exec.T, base exec.Datum, obj *types.JSONB) 
 	r := &exec.Record{Type: t.OID, Fields: make([]exec.Datum, n), Types: make([]exec.T, n)}
 	for i := range r.Fields {
 		r.Types[i] = exec.T{OID: uint32(ut.FieldTypes[i]), Typmod: ut.FieldTypmods[i]}
-		v, ok := obj.Field(ut.FieldNames[i])
-		if !ok {
+		v := obj.field(ut.FieldNames[i])
+		if v.v == nil {
 			if !base.IsNull() && i < len(base.Record().Fields) {
 				r.Fields[i] = base.Record().Fields[i]
 			}
@@ -165,22 +209,27 @@ func recordShape(env *exec.Env, t exec.T, base exec.Datum) (*types.UserType, err
 }
 
 // populateObjects is the object (or, for the set forms, the objects) of a
-// populate or to_record call's JSON argument.
-func populateObjects(name string, set bool, arg exec.Datum) ([]*types.JSONB, error) {
+// populate or to_record call's JSON argument; raw says it is json, whose
+// text the values keep.
+func populateObjects(name string, set, raw bool, arg exec.Datum) ([]jsonValue, error) {
 	v, err := types.ParseJSONB(arg.S)
 	if err != nil {
 		return nil, err
+	}
+	root := jsonValue{v: &v}
+	if raw {
+		lo, hi := jsonRoot(arg.S)
+		root.raw = arg.S[lo:hi]
 	}
 	switch {
 	case set && v.Kind != types.JSONArray:
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a non-array", name)
 	case set:
-		objs := make([]*types.JSONB, len(v.Elems))
-		for i := range v.Elems {
-			if v.Elems[i].Kind != types.JSONObject {
+		objs := root.elems()
+		for _, o := range objs {
+			if o.v.Kind != types.JSONObject {
 				return nil, pgerr.New(pgerr.InvalidParameterValue, "argument of %s must be an array of objects", name)
 			}
-			objs[i] = &v.Elems[i]
 		}
 		return objs, nil
 	case v.Kind == types.JSONArray:
@@ -188,7 +237,7 @@ func populateObjects(name string, set bool, arg exec.Datum) ([]*types.JSONB, err
 	case v.Kind != types.JSONObject:
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a scalar", name)
 	}
-	return []*types.JSONB{&v}, nil
+	return []jsonValue{root}, nil
 }
 
 // errAnonymousRecord is the error of a populate call that has neither a
@@ -223,7 +272,7 @@ func registerJSONPopulate() {
 				if a[1].IsNull() {
 					return a[0], nil
 				}
-				objs, err := populateObjects(name, false, a[1])
+				objs, err := populateObjects(name, false, jt == exec.OIDJSON, a[1])
 				if err != nil {
 					return exec.Null, err
 				}
@@ -240,7 +289,7 @@ func registerJSONPopulate() {
 				if a[1].IsNull() {
 					return nil, nil
 				}
-				objs, err := populateObjects(setName, true, a[1])
+				objs, err := populateObjects(setName, true, jt == exec.OIDJSON, a[1])
 				if err != nil {
 					return nil, err
 				}

@@ -267,7 +267,7 @@ func jsonElementRows(d exec.Datum, jsonb, text bool) ([]exec.Row, error) {
 func JSONToRecord(name string, cols []exec.ResultColumn) *exec.SRF {
 	set := strings.HasSuffix(name, "set")
 	return &exec.SRF{Cols: cols, Rows: func(env *exec.Env, a []exec.Datum) ([]exec.Row, error) {
-		objs, err := populateObjects(name, set, a[0])
+		objs, err := populateObjects(name, set, strings.HasPrefix(name, "json_"), a[0])
 		if err != nil {
 			return nil, err
 		}
@@ -275,8 +275,7 @@ func JSONToRecord(name string, cols []exec.ResultColumn) *exec.SRF {
 		for i, o := range objs {
 			row := make(exec.Row, len(cols))
 			for j, c := range cols {
-				f, _ := o.Field(c.Name)
-				if row[j], err = jsonToDatum(env, c.T, f); err != nil {
+				if row[j], err = jsonToDatum(env, c.T, o.field(c.Name)); err != nil {
 					return nil, err
 				}
 			}
