@@ -305,7 +305,7 @@ func KeyCompatible(ct, vt T) bool {
 		// Trailing blanks are insignificant to bpchar comparison but not
 		// to its key bytes.
 		return false
-	case ct.OID == OIDTSVector, ct.OID == OIDHstore, KindOf(ct.OID) == KindRange, KindOf(ct.OID) == KindMultirange:
+	case ct.OID == OIDTSVector, ct.OID == OIDHstore, ct.OID == OIDJSONB, KindOf(ct.OID) == KindRange, KindOf(ct.OID) == KindMultirange:
 		// Its keys are digests (appendKey).
 		return false
 	case IsGeometric(ct.OID):

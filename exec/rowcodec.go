@@ -210,6 +210,12 @@ func appendKey(dst []byte, t T, d Datum, o sortkey.Order) ([]byte, error) {
 		return sortkey.AppendUUID(dst, [16]byte([]byte(d.S)), o), nil
 	case OIDInet, OIDCidr:
 		return sortkey.AppendBytea(dst, unsafe.Slice(unsafe.StringData(d.S), len(d.S)), o), nil
+	case OIDJSONB:
+		// A digest of its normalized text, as for tsvector: equality of
+		// that form, not jsonb's order (KeyCompatible keeps index scans
+		// off it); jsonb's gin indexes are such indexes.
+		h := xxh3.HashString128(d.S).Bytes()
+		return sortkey.AppendBytea(dst, h[:], o), nil
 	}
 	if d.Kind == KindEnum {
 		return appendEnumKey(dst, d, o), nil

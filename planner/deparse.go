@@ -95,6 +95,24 @@ func (d *deparser) typeOf(n *pg.Node) exec.T {
 	return e.Type()
 }
 
+// operatorOperands returns the operand types of the operator analysis
+// resolves binary expression x to, when it is a call of one.
+func (d *deparser) operatorOperands(x *pg.A_Expr) (exec.T, exec.T, bool) {
+	e, err := d.a.expr(&pg.Node{Node: &pg.Node_AExpr{AExpr: x}}, d.sc)
+	if err != nil {
+		return exec.T{}, exec.T{}, false
+	}
+	c, ok := e.(*exec.Call)
+	if !ok || len(c.Args) != 2 {
+		return exec.T{}, exec.T{}, false
+	}
+	lt, rt := c.Args[0].Type(), c.Args[1].Type()
+	if lt.OID == exec.OIDUnknown || rt.OID == exec.OIDUnknown {
+		return exec.T{}, exec.T{}, false
+	}
+	return exec.T{OID: lt.OID, Typmod: -1}, exec.T{OID: rt.OID, Typmod: -1}, true
+}
+
 // nodeKind classifies nodes for the parenthesization rules.
 type nodeKind int
 
@@ -485,7 +503,18 @@ func (d *deparser) aexpr(x *pg.A_Expr, n *pg.Node) string {
 				rt = exec.TText
 			}
 		} else {
+			unknownL, unknownR := lt.OID == exec.OIDUnknown, rt.OID == exec.OIDUnknown
 			lt, rt = operandTypes(lt, rt)
+			if unknownL != unknownR {
+				// The literal takes the type of the operator's operand
+				// that analysis chose (jsonb -> text), which is not
+				// always the other operand's.
+				if al, ar, ok := d.operatorOperands(x); ok && unknownL {
+					lt = al
+				} else if ok {
+					rt = ar
+				}
+			}
 		}
 		return d.paren(d.child(x.Lexpr, n, lt, true)+" "+op+" "+d.child(x.Rexpr, n, rt, true), kindOp)
 	case pg.A_Expr_Kind_AEXPR_IN:

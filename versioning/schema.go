@@ -326,6 +326,10 @@ type Index struct {
 	// CLUSTER ON named): pg_index.indisclustered. Rows are stored in
 	// primary-key order whatever it says.
 	Clustered bool `json:"clustered,omitempty"`
+	// Method is the access method CREATE INDEX named (hash, gin, gist,
+	// spgist, brin), "" for btree: the catalog shows it, and the index is
+	// kept as a btree of the same keys either way.
+	Method string `json:"method,omitempty"`
 }
 
 // IndexColumn is one key column of an index.
@@ -342,6 +346,10 @@ type IndexColumn struct {
 	// any: kept so that an index of a non-default sort order is known
 	// (values are compared alike whatever it says).
 	Collation string `json:"collation,omitempty"`
+	// Opclass is the operator class written for the column
+	// (jsonb_path_ops, gin_trgm_ops, ...), "" for the default: kept for
+	// the catalog's definition of the index.
+	Opclass string `json:"opclass,omitempty"`
 }
 
 // StatisticsObject is an extended statistics object on a table: its

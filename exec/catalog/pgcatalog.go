@@ -166,6 +166,7 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 			natts = len(r.Table.PrimaryKey)
 			if r.Index != nil {
 				natts = len(r.Index.Columns) + len(r.Index.Include)
+				am = accessMethodOID(r.Index.Method)
 			}
 		case 'S':
 			owner = RoleOID(s.tableOwner(r.Schema))
@@ -464,6 +465,7 @@ type indexInfo struct {
 	nnd        bool
 	deferrable bool
 	where      string
+	method     string // "" for btree
 }
 
 // Indexes returns the indexes of a table, its primary key's first.
@@ -478,7 +480,7 @@ func tableIndexes(t *versioning.Table) []indexInfo {
 	}
 	for _, x := range t.Indexes {
 		out = append(out, indexInfo{oid: IndexOID(t.Schema, x.Name), name: x.Name, table: t, cols: x.Columns,
-			include: x.Include, unique: x.Unique, nnd: x.NullsNotDistinct, deferrable: x.Deferrable, where: x.Where})
+			include: x.Include, unique: x.Unique, nnd: x.NullsNotDistinct, deferrable: x.Deferrable, where: x.Where, method: x.Method})
 	}
 	return out
 }
@@ -1014,6 +1016,9 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 		} else {
 			col = QuoteIdent(t.Columns[c.Column].Name)
 		}
+		if c.Opclass != "" {
+			col += " " + QuoteIdent(c.Opclass)
+		}
 		if c.Desc {
 			col += " DESC"
 			if !c.NullsFirst {
@@ -1055,7 +1060,11 @@ func (s *Snapshot) IndexDef(oid uint32, column int, pretty bool) string {
 	if r, ok := s.RelationByName(t.Schema, t.Name); pretty && ok && s.Visible(r) {
 		table = QuoteIdent(t.Name)
 	}
-	def := fmt.Sprintf("CREATE %sINDEX %s ON %s%s USING btree (%s)", unique, QuoteIdent(ix.name), only, table, strings.Join(cols, ", "))
+	method := ix.method
+	if method == "" {
+		method = "btree"
+	}
+	def := fmt.Sprintf("CREATE %sINDEX %s ON %s%s USING %s (%s)", unique, QuoteIdent(ix.name), only, table, method, strings.Join(cols, ", "))
 	if len(ix.include) > 0 {
 		var inc []string
 		for _, c := range ix.include {
@@ -1349,4 +1358,22 @@ func pgAuthMembers(s *Snapshot) ([]exec.Row, error) {
 		}
 	}
 	return out, nil
+}
+
+// accessMethodOID is the pg_am OID of an index access method ("" for
+// btree).
+func accessMethodOID(method string) uint32 {
+	switch method {
+	case "hash":
+		return 405
+	case "gist":
+		return 783
+	case "gin":
+		return 2742
+	case "spgist":
+		return 4000
+	case "brin":
+		return 3580
+	}
+	return OIDBtreeAM
 }

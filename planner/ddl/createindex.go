@@ -24,12 +24,13 @@ import (
 // accepts them, and a text search schema must load. So are gist and
 // spgist on range and geometric columns, whose queries (&&, @>) scan,
 // pg_trgm's gin_trgm_ops and gist_trgm_ops on text columns, whose
-// queries (%, LIKE) scan (trgmIndexColumn), and gin and gist on hstore
-// (?, @> scan).
+// queries (%, LIKE) scan (trgmIndexColumn), gin and gist on hstore
+// (?, @> scan), gin on jsonb and on arrays (@>, ?, && scan), and brin,
+// taken as btree: migrations that add such indexes must run.
 func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 	textSearch := false
 	switch s.AccessMethod {
-	case "", "btree", "hash":
+	case "", "btree", "hash", "brin":
 	case "gin", "gist", "spgist":
 		textSearch = true
 	default:
@@ -64,6 +65,9 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 			return "", pgerr.New(pgerr.FeatureNotSupported, "index creation on system columns is not supported")
 		}
 		ix := versioning.Index{Name: s.Idxname, Unique: s.Unique, NullsNotDistinct: s.NullsNotDistinct}
+		if s.AccessMethod != "btree" {
+			ix.Method = s.AccessMethod
+		}
 		var names []string
 		for _, p := range s.IndexParams {
 			el := p.GetIndexElem()
@@ -85,6 +89,11 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 			}
 			ix.Columns = append(ix.Columns, indexColumnOrder(pos, el))
 			names = append(names, el.Name)
+		}
+		for i, p := range s.IndexParams {
+			if oc := p.GetIndexElem().Opclass; len(oc) > 0 && i < len(ix.Columns) {
+				ix.Columns[i].Opclass = oc[len(oc)-1].GetString_().GetSval()
+			}
 		}
 		trgm := make([]bool, len(ix.Columns))
 		if s.WhereClause != nil {
@@ -135,6 +144,12 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 				}
 				if oid == exec.OIDHstore && s.AccessMethod != "spgist" {
 					continue // gin_hstore_ops, gist_hstore_ops
+				}
+				if s.AccessMethod == "gin" && (oid == exec.OIDJSONB || exec.IsArrayType(oid)) {
+					continue // jsonb_ops, jsonb_path_ops, array_ops: @>, ?, && scan
+				}
+				if s.AccessMethod == "gin" && oid != exec.OIDTSVector && oid != exec.OIDTSQuery && !isRange {
+					return "", errNoOpclass(oid, s.AccessMethod)
 				}
 				if oid != exec.OIDTSVector && oid != exec.OIDTSQuery && !isRange || s.AccessMethod == "spgist" && !isRange {
 					return "", pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
