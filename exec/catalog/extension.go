@@ -17,6 +17,8 @@ type BuiltinExtension struct {
 }
 
 // builtinExtensions are the extensions there are here, by name:
+// btree_gin and btree_gist, whose operator classes let gin and gist index
+// the scalar types (CREATE INDEX keeps those as btree indexes);
 // plpgsql, which every database has; uuid-ossp, for uuid_generate_v4;
 // pgcrypto, for its hashing functions and gen_random_uuid
 // (exec/funcs/pgcrypto.go); citext, the case-insensitive text type
@@ -26,6 +28,8 @@ type BuiltinExtension struct {
 // statements run (statements.go), which the server keeps whether or not a
 // database installed it.
 var builtinExtensions = []BuiltinExtension{
+	{"btree_gin", "1.3", "support for indexing common datatypes in GIN", true},
+	{"btree_gist", "1.7", "support for indexing common datatypes in GiST", true},
 	{"citext", "1.6", "data type for case-insensitive character strings", true},
 	{"hstore", "1.8", "data type for storing sets of (key, value) pairs", true},
 	{"pg_stat_statements", "1.10", "track planning and execution statistics of all SQL statements executed", true},

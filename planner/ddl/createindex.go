@@ -124,6 +124,10 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 			}
 		}
 		if textSearch {
+			btreeOps, err := a.btreeOpclasses(ctx, s.AccessMethod)
+			if err != nil {
+				return "", err
+			}
 			for i, c := range ix.Columns {
 				if trgm[i] {
 					continue
@@ -131,6 +135,9 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 				oid := c.ExprType
 				if c.Expr == "" {
 					oid = t.Cols[c.Column].Type.OID
+				}
+				if btreeOps && btreeScalar(oid) {
+					continue // btree_gin's and btree_gist's operator classes
 				}
 				if exec.KindOf(oid) == exec.KindText || oid == exec.OIDCIText {
 					return "", errNoOpclass(oid, s.AccessMethod)
@@ -148,11 +155,8 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 				if s.AccessMethod == "gin" && (oid == exec.OIDJSONB || exec.IsArrayType(oid)) {
 					continue // jsonb_ops, jsonb_path_ops, array_ops: @>, ?, && scan
 				}
-				if s.AccessMethod == "gin" && oid != exec.OIDTSVector && oid != exec.OIDTSQuery && !isRange {
-					return "", errNoOpclass(oid, s.AccessMethod)
-				}
 				if oid != exec.OIDTSVector && oid != exec.OIDTSQuery && !isRange || s.AccessMethod == "spgist" && !isRange {
-					return "", pgerr.New(pgerr.FeatureNotSupported, "access method %q is not supported", s.AccessMethod)
+					return "", errNoOpclass(oid, s.AccessMethod)
 				}
 			}
 		}
@@ -414,6 +418,29 @@ func trgmIndexColumn(am string, el *pg.IndexElem, oid uint32) (bool, error) {
 		return false, pgerr.New(pgerr.DatatypeMismatch, "operator class %q does not accept data type %s", opclass, exec.TypeName(oid))
 	}
 	return true, nil
+}
+
+// btreeOpclasses reports whether the extension that gives access method
+// am the btree types' operator classes (btree_gin for gin, btree_gist
+// for gist) is installed.
+func (a *analyzer) btreeOpclasses(ctx context.Context, am string) (bool, error) {
+	ext := map[string]string{"gin": "btree_gin", "gist": "btree_gist"}[am]
+	if ext == "" {
+		return false, nil
+	}
+	_, ok, err := a.tx.Root().ExtensionNamed(ctx, ext)
+	return ok, err
+}
+
+// btreeScalar reports whether btree_gin and btree_gist index type oid:
+// the scalar types of btree's operator classes.
+func btreeScalar(oid uint32) bool {
+	switch exec.KindOf(oid) {
+	case exec.KindInt, exec.KindFloat, exec.KindNumeric, exec.KindText, exec.KindBytes, exec.KindBool,
+		exec.KindDate, exec.KindTime, exec.KindTimestamp, exec.KindInterval, exec.KindUUID, exec.KindInet, exec.KindEnum:
+		return true
+	}
+	return false
 }
 
 func errNoOpclass(oid uint32, am string) error {
