@@ -504,11 +504,16 @@ func (d *deparser) aexpr(x *pg.A_Expr, n *pg.Node) string {
 			}
 		} else {
 			unknownL, unknownR := lt.OID == exec.OIDUnknown, rt.OID == exec.OIDUnknown
+			known := lt
+			if unknownL {
+				known = rt
+			}
 			lt, rt = operandTypes(lt, rt)
-			if unknownL != unknownR {
+			if unknownL != unknownR && exec.KindOf(known.OID) != exec.KindText {
 				// The literal takes the type of the operator's operand
 				// that analysis chose (jsonb -> text), which is not
-				// always the other operand's.
+				// always the other operand's. (Next to a string, the
+				// operator is text's: operandTypes knows.)
 				if al, ar, ok := d.operatorOperands(x); ok && unknownL {
 					lt = al
 				} else if ok {
