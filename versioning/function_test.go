@@ -3,6 +3,7 @@ package versioning
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/prollypg/prollypg/store"
@@ -191,5 +192,32 @@ func TestCastRecords(t *testing.T) {
 	}
 	if _, ok, _ := r.Function(ctx, "pg_catalog", "cast", []uint32{23}); !ok {
 		t.Error("DropFunction of the cast dropped the function")
+	}
+}
+
+// TestTableSettingsMerge checks that the table settings one side turns on
+// survive a merge with a definition change on the other: DISABLE TRIGGER
+// ALL, the clustered primary key, and an index's access method and
+// clustered mark.
+func TestTableSettingsMerge(t *testing.T) {
+	base := &Table{Schema: "public", Name: "t", Columns: []Column{{Name: "id", Type: 23, Typmod: -1}},
+		PrimaryKey: []int{0}, PrimaryKeyName: "t_pkey", Indexes: []Index{{Name: "t_id", Columns: []IndexColumn{{Column: 0}}}}}
+	ours, theirs := *base, *base
+	ours.Columns = append(slices.Clone(base.Columns), Column{Name: "v", Type: 25, Typmod: -1})
+	theirs.SystemTriggersDisabled = true
+	theirs.SetClustered("t_pkey")
+	md := mergeDefinitions(base, &ours, &theirs)
+	if md.conflict != "" {
+		t.Fatalf("conflict %q", md.conflict)
+	}
+	if !md.def.SystemTriggersDisabled || md.def.ClusteredIndex() != "t_pkey" || len(md.def.Columns) != 2 {
+		t.Errorf("merged: triggers disabled %v, clustered %q, %d columns; want true, t_pkey, 2",
+			md.def.SystemTriggersDisabled, md.def.ClusteredIndex(), len(md.def.Columns))
+	}
+	theirs = *base
+	theirs.Indexes = []Index{{Name: "t_id", Columns: []IndexColumn{{Column: 0, Opclass: "int4_ops"}}, Method: "brin", Clustered: true}}
+	md = mergeDefinitions(base, &ours, &theirs)
+	if md.conflict != "" || md.def.Indexes[0].Method != "brin" || md.def.ClusteredIndex() != "t_id" {
+		t.Errorf("merged index %+v, conflict %q; want theirs' brin index, clustered", md.def.Indexes, md.conflict)
 	}
 }

@@ -121,6 +121,11 @@ func mergeDefinitions(base, ours, theirs *Table) mergedDefinition {
 	def.Comment, _ = pick3(base.Comment, ours.Comment, theirs.Comment)
 	def.PrimaryKeyComment, _ = pick3(base.PrimaryKeyComment, ours.PrimaryKeyComment, theirs.PrimaryKeyComment)
 	def.PrimaryKeyIndexComment, _ = pick3(base.PrimaryKeyIndexComment, ours.PrimaryKeyIndexComment, theirs.PrimaryKeyIndexComment)
+	// Settings of the table that a side may turn on or off: a change on
+	// one side is taken (both booleans, so the sides cannot differ in
+	// how they changed).
+	def.SystemTriggersDisabled, _ = pick3(base.SystemTriggersDisabled, ours.SystemTriggersDisabled, theirs.SystemTriggersDisabled)
+	def.PrimaryKeyClustered, _ = pick3(base.PrimaryKeyClustered, ours.PrimaryKeyClustered, theirs.PrimaryKeyClustered)
 	def.NextRowID = max(ours.NextRowID, theirs.NextRowID)
 	md := mergedDefinition{def: &def}
 	if moved {
