@@ -30,6 +30,8 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 	case OIDOid:
 		v, err := types.ParseOid(s)
 		return DInt(int64(v)), err
+	case OIDXid:
+		return DInt(parseXid(s)), nil
 	case OIDFloat4:
 		v, err := types.ParseFloat4(s)
 		return DFloat(float64(v)), err
@@ -398,4 +400,24 @@ func PgError(err error) (*pgerr.Error, bool) {
 	pe = pgerr.New(pgerr.Code(te.Code), "%s", te.Message)
 	pe.Detail, pe.Hint, pe.Context, pe.Err = te.Detail, te.Hint, te.Where, te
 	return pe, true
+}
+
+// parseXid is xidin: the number strtoul reads from s (leading blanks, a
+// sign, digits; nothing read is 0), its low 32 bits, as PostgreSQL keeps
+// them without complaint: '<txid_current()>'::xid is that transaction's
+// xid, '-1'::xid is 4294967295.
+func parseXid(s string) int64 {
+	s = strings.TrimLeft(s, " \t\n\r\f\v")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	var v uint64
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		v = v*10 + uint64(s[i]-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return int64(v & 0xFFFFFFFF)
 }

@@ -213,7 +213,8 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 		if p.InWith && p.Kind != Insert {
 			env.Txn.changedBy(p, src.(keyedRows).Key(), ret)
 		}
-		if err := p.counted(env, out, ret, target.writtenTo()); err != nil {
+		oid, locked := target.written()
+		if err := p.counted(env, out, ret, oid, locked); err != nil {
 			return nil, err
 		}
 	}
@@ -225,13 +226,14 @@ func (p *Modify) modifyRows(env *Env, target rowTarget, row Row) (Rows, error) {
 }
 
 // counted counts a written row in out, with its RETURNING row computed
-// from ret; oid is the table it was written to (WrittenTableOID).
-func (p *Modify) counted(env *Env, out *modifiedRows, ret Row, oid uint32) error {
+// from ret; oid is the table it was written to (WrittenTableOID), locked
+// whether the row had to be locked first (WrittenXid).
+func (p *Modify) counted(env *Env, out *modifiedRows, ret Row, oid uint32, locked bool) error {
 	out.n++
 	if len(p.Returning) == 0 {
 		return nil
 	}
-	env.writtenOID = oid
+	env.writtenOID, env.writtenLocked = oid, locked
 	r := make(Row, len(p.Returning))
 	for i, e := range p.Returning {
 		var err error
@@ -250,9 +252,10 @@ func (p *Modify) counted(env *Env, out *modifiedRows, ret Row, oid uint32) error
 // may skip it). Keys are those of the Modify's source rows: for
 // members, prefixed by the member (SplitMemberKey).
 type rowTarget interface {
-	// writtenTo is the OID of the table the last row written went to:
-	// a partition, a child table, or Table itself.
-	writtenTo() uint32
+	// written is the OID of the table the last row written went to (a
+	// partition, a child table, or Table itself), and whether the row was
+	// deleted or updated by ON CONFLICT DO UPDATE (its xmax is set).
+	written() (oid uint32, locked bool)
 	// insert writes a new row, in Table's layout.
 	insert(row Row) (ret Row, done bool, err error)
 	// update replaces the row stored under key: stored is the version
@@ -295,6 +298,9 @@ type tableTarget struct {
 	touched map[string]bool
 	// policies are the row-level security checks of new rows (checkWith).
 	policies []PolicyCheck
+	// locked says the last row written was deleted or updated by ON
+	// CONFLICT DO UPDATE (written).
+	locked bool
 }
 
 func (tt *tableTarget) checkWith(checks []PolicyCheck) { tt.policies = checks }
@@ -336,6 +342,7 @@ func (p *Modify) openTable(env *Env, events []string, sets []Expr) (*tableTarget
 
 func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 	p, env, t, trg := tt.p, tt.env, tt.t, tt.trg
+	tt.locked = false
 	if trg != nil {
 		r, err := trg.beforeRow("INSERT", nil, row)
 		if err != nil || r == nil {
@@ -366,6 +373,7 @@ func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 		if upd != nil {
 			trg.afterRow("UPDATE", upd[0], upd[1])
 			tt.fks.changed(t, upd[0], upd[1])
+			tt.locked = true
 			return upd[1], true, nil
 		}
 	}
@@ -381,6 +389,7 @@ func (tt *tableTarget) insert(row Row) (Row, bool, error) {
 }
 
 func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr, based []byte) (Row, bool, error) {
+	tt.locked = false
 	env, t, trg, row := tt.env, tt.t, tt.trg, tt.row
 	old := slices.Clone(in[:len(row)])
 	copy(row, in)
@@ -435,6 +444,7 @@ func (tt *tableTarget) update(key []byte, stored, in Row, sets []Expr, based []b
 }
 
 func (tt *tableTarget) delete(key []byte, stored, in Row, based []byte) (Row, bool, error) {
+	tt.locked = true
 	old := in[:len(tt.t.Cols)]
 	if tt.trg != nil {
 		if r, err := tt.trg.beforeRow("DELETE", old, nil); err != nil || r == nil {
@@ -457,7 +467,7 @@ func (tt *tableTarget) lock(key []byte, mode LockMode, recheck Expr) (Row, []byt
 	return row, now, skip, err
 }
 
-func (tt *tableTarget) writtenTo() uint32 { return tt.t.OID }
+func (tt *tableTarget) written() (uint32, bool) { return tt.t.OID, tt.locked }
 
 func (tt *tableTarget) vanish(key []byte, stored Row) error {
 	return tt.env.Txn.vanished(tt.env.Ctx, tt.w, key, stored)
@@ -669,6 +679,21 @@ func (p *Modify) statementEvents() []string {
 	}
 	return events
 }
+
+// WrittenXid is the system column xmin (Xmax false) or xmax in RETURNING:
+// xmin is the writing transaction's id; xmax is 0 for a row inserted or
+// updated, and the id for a row deleted or updated by INSERT ... ON
+// CONFLICT DO UPDATE, which PostgreSQL locks first (so RETURNING (xmax = 0)
+// tells an upsert's inserts from its updates).
+type WrittenXid struct{ Xmax bool }
+
+func (x WrittenXid) Eval(env *Env, _ Row) (Datum, error) {
+	if x.Xmax && !env.writtenLocked || env.Txn == nil {
+		return DInt(0), nil
+	}
+	return DInt(env.Txn.XID() & 0xFFFFFFFF), nil
+}
+func (WrittenXid) Type() T { return T{OID: OIDXid, Typmod: -1} }
 
 // WrittenTableOID is the system column tableoid in RETURNING: the OID of
 // the table the row was written to, which for a statement on a

@@ -33,8 +33,10 @@ type Env struct {
 	// uncorrelated subqueries, the buffers of its CTEs; see frame.go.
 	frame *frame
 	// writtenOID is the table the row RETURNING is computed for was
-	// written to (WrittenTableOID).
-	writtenOID uint32
+	// written to (WrittenTableOID); writtenLocked says the row was
+	// deleted or updated by ON CONFLICT (WrittenXid).
+	writtenOID    uint32
+	writtenLocked bool
 }
 
 // Expr is a typed scalar expression, built by the planner and evaluated

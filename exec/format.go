@@ -20,6 +20,8 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendBool(dst, d.I != 0)
 	case OIDInt2, OIDInt4, OIDInt8:
 		return types.AppendInt(dst, d.I)
+	case OIDXid:
+		return types.AppendOid(dst, types.Oid(d.I))
 	case OIDOid, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole:
 		if d.Kind == KindText || (t.OID != OIDOid && d.S != "") {
 			return append(dst, d.S...) // an OID alias carries its name

@@ -225,11 +225,13 @@ type membersTarget struct {
 	// policies are the row-level security checks of new rows, in
 	// Table's layout (checkWith).
 	policies []PolicyCheck
-	// wrote is the OID of the member the last row was written to.
-	wrote uint32
+	// wrote is the OID of the member the last row was written to;
+	// locked says it was deleted or updated by ON CONFLICT DO UPDATE.
+	wrote  uint32
+	locked bool
 }
 
-func (mt *membersTarget) writtenTo() uint32 { return mt.wrote }
+func (mt *membersTarget) written() (uint32, bool) { return mt.wrote, mt.locked }
 
 func (mt *membersTarget) checkWith(checks []PolicyCheck) { mt.policies = checks }
 
@@ -509,7 +511,7 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	mt.wrote = s.w.t.OID
+	mt.wrote, mt.locked = s.w.t.OID, false
 	mrow := s.memberRow(row)
 	if done, err := s.beforeInsert(mrow); err != nil || !done {
 		return nil, false, err
@@ -529,6 +531,7 @@ func (mt *membersTarget) insert(row Row) (Row, bool, error) {
 			return nil, false, err
 		}
 		if upd != nil {
+			mt.locked = true
 			return upd, true, nil
 		}
 	}
@@ -549,7 +552,7 @@ func (mt *membersTarget) update(key []byte, stored, in Row, sets []Expr, based [
 	if err != nil {
 		return nil, false, err
 	}
-	mt.wrote = s.w.t.OID
+	mt.wrote, mt.locked = s.w.t.OID, false
 	row := mt.row
 	copy(row, in)
 	for pos, e := range sets {
@@ -680,7 +683,7 @@ func (mt *membersTarget) delete(key []byte, stored, in Row, based []byte) (Row, 
 	if err != nil {
 		return nil, false, err
 	}
-	mt.wrote = s.w.t.OID
+	mt.wrote, mt.locked = s.w.t.OID, true
 	if done, err := s.delete(env, k, old, s.seenRow(old, in, based), false); err != nil || !done {
 		return nil, false, err
 	}

@@ -267,6 +267,13 @@ func (a *analyzer) resolveIn(sc *scope, table, name string, loc int32, fromSub b
 	if err != nil && !isUndefinedColumn(err) {
 		return nil, err
 	}
+	if col == nil && (name == "xmin" || name == "xmax") {
+		if it := sc.writtenItem(table); it != nil {
+			// RETURNING's xmin and xmax of a row just written: the
+			// writing transaction's id, and that id or 0.
+			return exec.WrittenXid{Xmax: name == "xmax"}, nil
+		}
+	}
 	if col == nil && name == "tableoid" {
 		var sys exec.Expr
 		if item, col, sys, err = sc.systemColumn(table, loc); sys != nil || err != nil {
@@ -350,6 +357,18 @@ func sameOuterValue(a, b exec.Expr) bool {
 func isUndefinedColumn(err error) bool {
 	e, ok := err.(*pgerr.Error)
 	return ok && e.Code == pgerr.UndefinedColumn
+}
+
+// writtenItem returns the item named table (any item when table is
+// empty) when it is the target of the INSERT, UPDATE or DELETE whose
+// RETURNING list is being analyzed, nil otherwise.
+func (sc *scope) writtenItem(table string) *nsItem {
+	for _, it := range sc.items {
+		if it.written && (table == "" && it.colsVisible || table != "" && it.relVisible && it.name == table) {
+			return it
+		}
+	}
+	return nil
 }
 
 // systemColumn resolves the system column tableoid of the table item

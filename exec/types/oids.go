@@ -18,6 +18,8 @@ const (
 	OidRegproc     Oid = 24
 	OidText        Oid = 25
 	OidOid         Oid = 26
+	OidXid         Oid = 28
+	OidXidArray    Oid = 1011
 	OidJSON        Oid = 114
 	OidXML         Oid = 142
 	OidFloat4      Oid = 700
