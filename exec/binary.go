@@ -20,7 +20,7 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 		return types.AppendInt4Binary(dst, int32(d.I)), nil
 	case OIDOid, OIDXid, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole:
 		return types.AppendOidBinary(dst, types.Oid(d.I)), nil
-	case OIDInt8:
+	case OIDInt8, OIDXid8:
 		return types.AppendInt8Binary(dst, d.I), nil
 	case OIDFloat4:
 		return types.AppendFloat4Binary(dst, float32(d.F)), nil
@@ -124,7 +124,7 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		var v types.Oid
 		v, err = types.ParseOidBinary(b)
 		d = DInt(int64(v))
-	case OIDInt8:
+	case OIDInt8, OIDXid8:
 		var v int64
 		v, err = types.ParseInt8Binary(b)
 		d = DInt(v)

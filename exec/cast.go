@@ -31,6 +31,8 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 		v, err := types.ParseOid(s)
 		return DInt(int64(v)), err
 	case OIDXid:
+		return DInt(parseXid(s) & 0xFFFFFFFF), nil
+	case OIDXid8:
 		return DInt(parseXid(s)), nil
 	case OIDFloat4:
 		v, err := types.ParseFloat4(s)
@@ -265,6 +267,9 @@ func castKind(from, to T) Fn {
 			}
 			return a[0], nil
 		}
+	case from.OID == OIDXid8 && to.OID == OIDXid:
+		// xid(xid8): the low 32 bits, the epoch dropped.
+		return func(_ *Env, a []Datum) (Datum, error) { return DInt(a[0].I & 0xFFFFFFFF), nil }
 	case fk == KindInt && tk == KindInt:
 		lo, hi, name := IntRange(to.OID)
 		return func(_ *Env, a []Datum) (Datum, error) {
@@ -402,10 +407,10 @@ func PgError(err error) (*pgerr.Error, bool) {
 	return pe, true
 }
 
-// parseXid is xidin: the number strtoul reads from s (leading blanks, a
-// sign, digits; nothing read is 0), its low 32 bits, as PostgreSQL keeps
-// them without complaint: '<txid_current()>'::xid is that transaction's
-// xid, '-1'::xid is 4294967295.
+// parseXid is xid8in, and xidin but for its low 32 bits: the number
+// strtoul reads from s (leading blanks, a sign, digits; nothing read is
+// 0), as PostgreSQL takes it without complaint: '<txid_current()>'::xid
+// is that transaction's xid, '-1'::xid is 4294967295.
 func parseXid(s string) int64 {
 	s = strings.TrimLeft(s, " \t\n\r\f\v")
 	neg := false
@@ -419,5 +424,5 @@ func parseXid(s string) int64 {
 	if neg {
 		v = -v
 	}
-	return int64(v & 0xFFFFFFFF)
+	return int64(v)
 }

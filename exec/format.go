@@ -18,7 +18,7 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 	switch t.OID {
 	case OIDBool:
 		return types.AppendBool(dst, d.I != 0)
-	case OIDInt2, OIDInt4, OIDInt8:
+	case OIDInt2, OIDInt4, OIDInt8, OIDXid8:
 		return types.AppendInt(dst, d.I)
 	case OIDXid:
 		return types.AppendOid(dst, types.Oid(d.I))

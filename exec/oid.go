@@ -14,7 +14,8 @@ const (
 	OIDInt4        uint32 = 23
 	OIDText        uint32 = 25
 	OIDOid         uint32 = 26
-	OIDXid         uint32 = 28 // a transaction id (the system columns xmin and xmax)
+	OIDXid         uint32 = 28   // a transaction id (the system columns xmin and xmax)
+	OIDXid8        uint32 = 5069 // a transaction id with its epoch (pg_current_xact_id)
 	OIDJSON        uint32 = 114
 	OIDXML         uint32 = 142
 	OIDFloat4      uint32 = 700
@@ -91,7 +92,7 @@ func KindOf(oid uint32) Kind {
 	switch oid {
 	case OIDBool:
 		return KindBool
-	case OIDInt2, OIDInt4, OIDInt8, OIDOid, OIDXid, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole:
+	case OIDInt2, OIDInt4, OIDInt8, OIDOid, OIDXid, OIDXid8, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole:
 		return KindInt
 	case OIDFloat4, OIDFloat8:
 		return KindFloat
@@ -155,7 +156,7 @@ func KindOf(oid uint32) Kind {
 var typeNames = map[uint32]string{
 	OIDBool: "boolean", OIDBytea: "bytea", OIDChar: `"char"`, OIDName: "name",
 	OIDInt8: "bigint", OIDInt2: "smallint", OIDInt4: "integer", OIDText: "text",
-	OIDOid: "oid", OIDXid: "xid", OIDJSON: "json", OIDXML: "xml", OIDFloat4: "real", OIDFloat8: "double precision",
+	OIDOid: "oid", OIDXid: "xid", OIDXid8: "xid8", OIDJSON: "json", OIDXML: "xml", OIDFloat4: "real", OIDFloat8: "double precision",
 	OIDUnknown: "unknown", OIDBpchar: "character", OIDVarchar: "character varying",
 	OIDDate: "date", OIDTime: "time without time zone", OIDTimestamp: "timestamp without time zone",
 	OIDTimestampTZ: "timestamp with time zone", OIDInterval: "interval", OIDNumeric: "numeric",

@@ -35,7 +35,7 @@ var typeByName = map[string]uint32{
 	"name": exec.OIDName, "bytea": exec.OIDBytea,
 	"date": exec.OIDDate, "time": exec.OIDTime, "timetz": exec.OIDTimeTZ, "timestamp": exec.OIDTimestamp,
 	"timestamptz": exec.OIDTimestampTZ, "interval": exec.OIDInterval,
-	"uuid": exec.OIDUUID, "inet": exec.OIDInet, "cidr": exec.OIDCidr, "json": exec.OIDJSON, "jsonb": exec.OIDJSONB, "xml": exec.OIDXML, "oid": exec.OIDOid, "xid": exec.OIDXid,
+	"uuid": exec.OIDUUID, "inet": exec.OIDInet, "cidr": exec.OIDCidr, "json": exec.OIDJSON, "jsonb": exec.OIDJSONB, "xml": exec.OIDXML, "oid": exec.OIDOid, "xid": exec.OIDXid, "xid8": exec.OIDXid8,
 	"regclass": exec.OIDRegclass, "regtype": exec.OIDRegtype, "regnamespace": exec.OIDRegnamespace,
 	"regrole": exec.OIDRegrole, "regproc": exec.OIDRegproc,
 	"int2vector": exec.OIDInt2Vector, "oidvector": exec.OIDOidVector,

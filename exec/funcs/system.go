@@ -111,36 +111,45 @@ func registerSystem() {
 }
 
 // registerTxid registers the transaction id functions: txid_current
-// (which gives the transaction its id, exec.XIDs, if it has none yet),
-// txid_current_if_assigned and txid_status.
+// and pg_current_xact_id (which give the transaction its id, exec.XIDs,
+// if it has none yet), their _if_assigned forms, and txid_status and
+// pg_xact_status: the bigint forms and the xid8 ones.
 func registerTxid() {
-	exec.Register(&exec.Func{Name: "txid_current", Ret: exec.OIDInt8, Fn: func(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
-		if env == nil || env.Txn == nil || env.Txn.XIDs == nil {
-			return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "transaction ids are not available here")
-		}
-		return exec.DInt(env.Txn.XID()), nil
-	}})
-	exec.Register(&exec.Func{Name: "txid_current_if_assigned", Ret: exec.OIDInt8, Fn: func(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
-		if env == nil || env.Txn == nil {
+	for _, f := range []struct {
+		current, ifAssigned, status string
+		t                           uint32
+	}{
+		{"txid_current", "txid_current_if_assigned", "txid_status", exec.OIDInt8},
+		{"pg_current_xact_id", "pg_current_xact_id_if_assigned", "pg_xact_status", exec.OIDXid8},
+	} {
+		exec.Register(&exec.Func{Name: f.current, Ret: f.t, Fn: func(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+			if env == nil || env.Txn == nil || env.Txn.XIDs == nil {
+				return exec.Null, pgerr.New(pgerr.FeatureNotSupported, "transaction ids are not available here")
+			}
+			return exec.DInt(env.Txn.XID()), nil
+		}})
+		exec.Register(&exec.Func{Name: f.ifAssigned, Ret: f.t, Fn: func(env *exec.Env, _ []exec.Datum) (exec.Datum, error) {
+			if env == nil || env.Txn == nil {
+				return exec.Null, nil
+			}
+			if id, ok := env.Txn.AssignedXID(); ok {
+				return exec.DInt(id), nil
+			}
 			return exec.Null, nil
-		}
-		if id, ok := env.Txn.AssignedXID(); ok {
-			return exec.DInt(id), nil
-		}
-		return exec.Null, nil
-	}})
-	exec.Register(&exec.Func{Name: "txid_status", Args: []uint32{exec.OIDInt8}, Ret: exec.OIDText, Strict: true, Fn: func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
-		id := args[0].I
-		if env == nil || env.Txn == nil || env.Txn.XIDs == nil {
-			return exec.Null, nil
-		}
-		status, ok, future := env.Txn.XIDs.Status(id)
-		switch {
-		case future || id < 0:
-			return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "transaction ID %d is in the future", uint64(id))
-		case !ok:
-			return exec.Null, nil
-		}
-		return exec.DText(status), nil
-	}})
+		}})
+		exec.Register(&exec.Func{Name: f.status, Args: []uint32{f.t}, Ret: exec.OIDText, Strict: true, Fn: func(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
+			id := args[0].I
+			if env == nil || env.Txn == nil || env.Txn.XIDs == nil {
+				return exec.Null, nil
+			}
+			status, ok, future := env.Txn.XIDs.Status(id)
+			switch {
+			case future || id < 0:
+				return exec.Null, pgerr.New(pgerr.InvalidParameterValue, "transaction ID %d is in the future", uint64(id))
+			case !ok:
+				return exec.Null, nil
+			}
+			return exec.DText(status), nil
+		}})
+	}
 }

@@ -20,6 +20,8 @@ const (
 	OidOid         Oid = 26
 	OidXid         Oid = 28
 	OidXidArray    Oid = 1011
+	OidXid8        Oid = 5069
+	OidXid8Array   Oid = 271
 	OidJSON        Oid = 114
 	OidXML         Oid = 142
 	OidFloat4      Oid = 700
