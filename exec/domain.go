@@ -51,6 +51,35 @@ func (e *ArrayDomainCheck) Eval(env *Env, row Row) (Datum, error) {
 	return v, nil
 }
 
+// RecordDomainCheck gives the value of E, of a composite type, after
+// checking the attributes declared with a domain: Checks[k] is the
+// domain's check of attribute Fields[k], an expression over a one-column
+// row holding the attribute's value. A NULL record passes.
+type RecordDomainCheck struct {
+	E      Expr
+	Fields []int
+	Checks []Expr
+}
+
+func (e *RecordDomainCheck) Type() T { return e.E.Type() }
+
+func (e *RecordDomainCheck) Eval(env *Env, row Row) (Datum, error) {
+	v, err := e.E.Eval(env, row)
+	if err != nil || v.IsNull() {
+		return v, err
+	}
+	fields := v.Record().Fields
+	for k, i := range e.Fields {
+		if i >= len(fields) {
+			continue
+		}
+		if _, err := e.Checks[k].Eval(env, Row{fields[i]}); err != nil {
+			return Null, err
+		}
+	}
+	return v, nil
+}
+
 // CheckDomainValue fails with 23514 if v makes one of a domain's checks
 // false; NULL passes.
 func CheckDomainValue(env *Env, domain string, checks []CheckConstraint, v Datum) error {

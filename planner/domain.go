@@ -26,6 +26,40 @@ func (a *analyzer) domainCheckExpr(t *versioning.Type, n *pg.Node) (exec.Expr, e
 	return a.coerce(e, exec.TBool, "argument of CHECK", -1)
 }
 
+// attributeDomainChecks wraps e, a value of composite type t, in the
+// checks of the attributes t declares with a domain, if any.
+func (a *analyzer) attributeDomainChecks(e exec.Expr, t exec.T) (exec.Expr, error) {
+	ut, err := typeByOID(a.ctx, a.tx.Catalog(), t.OID)
+	if err != nil || ut == nil || ut.Kind != 'c' {
+		return e, err
+	}
+	var check *exec.RecordDomainCheck
+	for i, f := range ut.Fields {
+		if f.Domain == "" {
+			continue
+		}
+		dom, err := a.namedDomain(f.Domain)
+		if err != nil {
+			return nil, err
+		}
+		if dom == nil {
+			continue
+		}
+		c, err := a.domainCheck(&exec.ColRef{Idx: 0, T: exec.T{OID: f.Type, Typmod: f.Typmod}}, dom)
+		if err != nil {
+			return nil, err
+		}
+		if check == nil {
+			check = &exec.RecordDomainCheck{E: e}
+		}
+		check.Fields, check.Checks = append(check.Fields, i), append(check.Checks, c)
+	}
+	if check == nil {
+		return e, nil
+	}
+	return check, nil
+}
+
 // domainChecks analyzes the CHECK constraints of domain t.
 func (a *analyzer) domainChecks(t *versioning.Type) ([]exec.CheckConstraint, error) {
 	var out []exec.CheckConstraint

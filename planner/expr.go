@@ -699,6 +699,36 @@ func (a *analyzer) assignCast(e exec.Expr, t exec.T, loc int32) (exec.Expr, bool
 // is converted now, so that bad literals fail at planning, as in
 // PostgreSQL.
 func (a *analyzer) cast(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
+	if _, row := e.(*exec.RowExpr); !row && exec.KindOf(t.OID) == exec.KindRecord && t.OID != exec.OIDRecord && e.Type().OID != t.OID {
+		// A value made a composite type passes the domains of its
+		// attributes (rowToComposite checks those of ROW(...)).
+		r, err := a.castNoDomains(e, t, explicit, loc)
+		if err != nil {
+			return nil, err
+		}
+		checked, err := a.attributeDomainChecks(r, t)
+		if err != nil || checked == r {
+			return checked, err
+		}
+		if c, ok := r.(*exec.Const); ok {
+			// A literal is checked as it is read, as PostgreSQL's input
+			// function does: now, at the literal's position.
+			if _, err := checked.Eval(&exec.Env{Ctx: a.ctx, Settings: a.s.Settings(), Session: a.s}, nil); err != nil {
+				if pe, ok := err.(*pgerr.Error); ok {
+					return nil, WithPos(pe, loc)
+				}
+				return nil, err
+			}
+			return c, nil
+		}
+		return checked, nil
+	}
+	return a.castNoDomains(e, t, explicit, loc)
+}
+
+// castNoDomains is cast without the checks of a composite type's
+// attribute domains.
+func (a *analyzer) castNoDomains(e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
 	if row, ok := e.(*exec.RowExpr); ok && exec.KindOf(t.OID) == exec.KindRecord && t.OID != exec.OIDRecord {
 		return a.rowToComposite(row, t, explicit, loc)
 	}

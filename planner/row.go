@@ -249,7 +249,7 @@ func (a *analyzer) rowToComposite(row *exec.RowExpr, t exec.T, explicit bool, lo
 			return nil, err
 		}
 	}
-	return out, nil
+	return a.attributeDomainChecks(out, t)
 }
 
 // recordTypes are a session's anonymous record types, as PostgreSQL

@@ -556,6 +556,10 @@ type ViewColumn struct {
 	// SQL text, which an INSERT or UPDATE through the view uses in place
 	// of its base column's; "" for none.
 	Default string `json:"default,omitempty"`
+	// Domain names ("schema.name") the domain a composite type's
+	// attribute was declared with (Type is its base type): a value
+	// converted to the type must pass it.
+	Domain string `json:"domain,omitempty"`
 }
 
 // SameIndex reports whether index ix of def, a partition or child of

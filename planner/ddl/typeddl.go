@@ -137,7 +137,7 @@ func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (planner.Utility, er
 			if err := a.RequireTypeNameUsage(cd.TypeName); err != nil {
 				return err
 			}
-			t.Fields = append(t.Fields, versioning.ViewColumn{Name: cd.Colname, Type: ft.OID, Typmod: ft.Typmod})
+			t.Fields = append(t.Fields, versioning.ViewColumn{Name: cd.Colname, Type: ft.OID, Typmod: ft.Typmod, Domain: a.domainName(cd.TypeName)})
 		}
 		return a.putType(ctx, t)
 	}), nil
@@ -680,6 +680,10 @@ func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, che
 		}
 		more = append(more, over...)
 	}
+	derived, err := a.typesWithDomains(ctx, domains)
+	if err != nil {
+		return err
+	}
 	env := a.env(ctx)
 	for _, def := range tables {
 		t, _, err := a.tx.Table(ctx, def.Schema, def.Name)
@@ -687,6 +691,12 @@ func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, che
 			return err
 		}
 		for _, c := range t.Cols {
+			if !c.Dropped && (derived[c.Type.OID] || derived[exec.ElemType(c.Type).OID]) {
+				// A composite type with an attribute of the domain (or
+				// an array of one): PostgreSQL checks no values of
+				// types derived from the domain, and refuses.
+				return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type %q because column \"%s.%s\" uses it", dom.Name, def.Name, c.Name)
+			}
 			if c.Dropped || !domains[c.Domain] {
 				continue
 			}
@@ -717,6 +727,38 @@ func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, che
 		}
 	}
 	return nil
+}
+
+// typesWithDomains returns the OIDs of the composite types with an
+// attribute of one of domains (schema.name), directly or through another
+// such composite type or an array of one, and of the range types over
+// one of domains.
+func (a *analyzer) typesWithDomains(ctx context.Context, domains map[string]bool) (map[uint32]bool, error) {
+	all, err := a.tx.Root().Types(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[uint32]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, t := range all {
+			oid := planner.TypeOIDOf(t)
+			if t.Kind == 'r' && domains[t.SubtypeDomain] && !out[oid] {
+				out[oid], changed = true, true
+			}
+			if t.Kind != 'c' || out[oid] {
+				continue
+			}
+			for _, f := range t.Fields {
+				ft := exec.T{OID: f.Type, Typmod: f.Typmod}
+				if domains[f.Domain] || out[f.Type] || out[exec.ElemType(ft).OID] {
+					out[oid], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // alterCompositeType runs ALTER TYPE ... ADD | DROP | ALTER ATTRIBUTE on a
@@ -773,7 +815,7 @@ func (a *analyzer) alterCompositeType(s *pg.AlterTableStmt) (planner.Utility, er
 				if err != nil {
 					return err
 				}
-				nt.Fields = append(nt.Fields, versioning.ViewColumn{Name: cd.Colname, Type: ft.OID, Typmod: ft.Typmod})
+				nt.Fields = append(nt.Fields, versioning.ViewColumn{Name: cd.Colname, Type: ft.OID, Typmod: ft.Typmod, Domain: a.domainName(cd.TypeName)})
 			case pg.AlterTableType_AT_DropColumn:
 				i := field(cmd.Name)
 				if i < 0 {
