@@ -579,6 +579,13 @@ func (w *TableWriter) checkKey(ctx context.Context, key []byte, row Row) error {
 	} else if exists {
 		return w.uniqueViolation(w.t.Def.PrimaryKeyName, w.t.Def.PrimaryKey, row)
 	}
+	return w.checkConcurrentKey(ctx, key, row)
+}
+
+// checkConcurrentKey is checkKey's second half, for a key the caller
+// found free in the transaction's view: it fails with 23505 if a
+// concurrent transaction took it, once that one ends.
+func (w *TableWriter) checkConcurrentKey(ctx context.Context, key []byte, row Row) error {
 	taken, err := w.tx.uniqueLock(ctx, w.t, "", key, func(root versioning.RootValue) (bool, error) {
 		_, found, _, err := w.tx.committedRow(ctx, root, w.t, key)
 		return found, err
@@ -634,7 +641,7 @@ func (w *TableWriter) Update(ctx context.Context, key []byte, old, row Row) erro
 				return err
 			}
 			if !held {
-				if err := w.checkKey(ctx, newKey, row); err != nil {
+				if err := w.checkConcurrentKey(ctx, newKey, row); err != nil {
 					return err
 				}
 			}
@@ -694,7 +701,7 @@ func (w *TableWriter) resolveMoves(ctx context.Context) error {
 				rest = append(rest, m)
 				continue
 			}
-			if err := w.checkKey(ctx, m.key, m.row); err != nil {
+			if err := w.checkConcurrentKey(ctx, m.key, m.row); err != nil {
 				return err
 			}
 			if err := w.write(ctx, m.key, nil, m.row); err != nil {

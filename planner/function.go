@@ -278,8 +278,9 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		return nil, notUnique()
 	}
 	// Bind the parameters to all the arguments, defaults included.
+	slots := callSlots(c.def)
 	var inputs []uint32
-	for _, arg := range callSlots(c.def) {
+	for _, arg := range slots {
 		inputs = append(inputs, arg.Type)
 	}
 	bind := &exec.Func{Name: name, Args: inputs, Variadic: c.fit.unpacked}
@@ -314,7 +315,6 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 	if c.def.Kind == 'p' {
 		// A procedure's OUT arguments are checked, not passed: the
 		// routine takes its inputs only.
-		slots := callSlots(c.def)
 		var in []exec.Expr
 		var inTypes []exec.T
 		for i, arg := range slots {

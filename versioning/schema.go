@@ -880,16 +880,12 @@ func (t *Table) ClusteredIndex() string {
 }
 
 // SetClustered marks index name the table's clustered index, clearing the
-// mark of any other ("" clears them all). Indexes is copied when it
-// changes. It reports whether the table has such an index.
-func (t *Table) SetClustered(name string) bool {
-	found := name == ""
+// mark of any other ("" clears them all). Indexes is copied, not changed
+// in place: the record may be shared.
+func (t *Table) SetClustered(name string) {
 	t.PrimaryKeyClustered = len(t.PrimaryKey) > 0 && t.PrimaryKeyName == name
-	found = found || t.PrimaryKeyClustered
 	t.Indexes = slices.Clone(t.Indexes)
 	for i := range t.Indexes {
 		t.Indexes[i].Clustered = t.Indexes[i].Name == name
-		found = found || t.Indexes[i].Clustered
 	}
-	return found
 }

@@ -232,17 +232,23 @@ func compileRegex(p string, f reFlags) (matcher, error) {
 
 // recoverMatchFailure turns the panic with which the backtracking
 // engine's adapter reports a match it gave up (too long, too deep) into
-// PostgreSQL's error for a failed match; other panics go on.
+// PostgreSQL's error for a failed match; other panics go on. The engine's
+// timeout error (no sentinel, "match timeout after ...") quotes the whole
+// input, which the client's error does not.
 func recoverMatchFailure(err *error) {
 	r := recover()
 	if r == nil {
 		return
 	}
 	e, ok := r.(error)
-	if !ok || !errors.Is(e, regexp2.ErrBacktrackingStackLimit) && !strings.Contains(e.Error(), "timeout") {
+	switch {
+	case ok && errors.Is(e, regexp2.ErrBacktrackingStackLimit):
+		*err = pgerr.New(pgerr.InvalidRegularExpression, "regular expression failed: too complex (backtracking stack exhausted)")
+	case ok && strings.HasPrefix(e.Error(), "match timeout"):
+		*err = pgerr.New(pgerr.InvalidRegularExpression, "regular expression failed: match took longer than %v", backtrackTimeout)
+	default:
 		panic(r)
 	}
-	*err = pgerr.New(pgerr.InvalidRegularExpression, "regular expression failed: %v", e)
 }
 
 // regexError words an RE2 syntax error the way PostgreSQL's regcomp
