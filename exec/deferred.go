@@ -6,7 +6,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Deferrable unique constraints. A key written to the index of a
@@ -50,12 +50,12 @@ func (tx *Txn) deferTrigger(env *Env, c TriggerCall) {
 // turn: COMMIT calls it first, while the transaction can still run
 // statements.
 func (tx *Txn) FireDeferredTriggers(ctx context.Context) error {
-	return tx.fireDeferredTriggers(ctx, func(*versioning.Trigger) bool { return true })
+	return tx.fireDeferredTriggers(ctx, func(*sqldef.Trigger) bool { return true })
 }
 
 // fireDeferredTriggers fires the deferred firings of the triggers fire
 // says, keeping the others.
-func (tx *Txn) fireDeferredTriggers(ctx context.Context, fire func(*versioning.Trigger) bool) error {
+func (tx *Txn) fireDeferredTriggers(ctx context.Context, fire func(*sqldef.Trigger) bool) error {
 	for len(tx.deferredTriggers) > 0 {
 		pending := tx.deferredTriggers
 		tx.deferredTriggers = nil
@@ -108,7 +108,7 @@ func (tx *Txn) deferChildCheck(c fkCheck) {
 
 // deferParentCheck defers to commit the NO ACTION check of ev's old key,
 // which ref's table references with vals.
-func (tx *Txn) deferParentCheck(ev fkEvent, ref versioning.ForeignKeyRef, fk *versioning.ForeignKey, vals []Datum) {
+func (tx *Txn) deferParentCheck(ev fkEvent, ref sqldef.ForeignKeyRef, fk *sqldef.ForeignKey, vals []Datum) {
 	tx.deferredFKs = append(tx.deferredFKs, fkDeferred{schema: ref.Schema, table: ref.Table, fk: fk.Name,
 		vals: slices.Clone(vals), parent: ev.t, parentRow: slices.Clone(ev.old), initiallyDeferred: fk.InitiallyDeferred})
 }
@@ -119,7 +119,7 @@ func (tx *Txn) checkDeferredFK(ctx context.Context, c fkDeferred) error {
 	if err != nil || !ok {
 		return err
 	}
-	var fk *versioning.ForeignKey
+	var fk *sqldef.ForeignKey
 	for i := range t.Def.ForeignKeys {
 		if t.Def.ForeignKeys[i].Name == c.fk {
 			fk = &t.Def.ForeignKeys[i]
@@ -289,7 +289,7 @@ func (tx *Txn) SetConstraints(ctx context.Context, names []string, deferred bool
 	if deferred {
 		return nil
 	}
-	err := tx.fireDeferredTriggers(ctx, func(tr *versioning.Trigger) bool {
+	err := tx.fireDeferredTriggers(ctx, func(tr *sqldef.Trigger) bool {
 		return !tx.modes.deferred(tr.Name, tr.InitiallyDeferred)
 	})
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // EXCLUDE constraints. A new or changed row is compared with every other
@@ -73,7 +73,7 @@ func (tx *Txn) checkDeferredExclusion(ctx context.Context, c exclusionDeferred) 
 	if err != nil || !ok {
 		return err
 	}
-	i := slices.IndexFunc(t.Def.Exclusions, func(x versioning.Exclusion) bool { return x.Name == c.name })
+	i := slices.IndexFunc(t.Def.Exclusions, func(x sqldef.Exclusion) bool { return x.Name == c.name })
 	if i < 0 {
 		return nil // dropped since
 	}
@@ -115,7 +115,7 @@ func (w *TableWriter) exclusionEval(ctx context.Context, i int) (*IndexEval, err
 // ExclusionValues returns a row's values for the elements of an
 // exclusion constraint (columns or expressions, ie evaluating these), and
 // false when the constraint's predicate leaves the row out.
-func ExclusionValues(env *Env, x *versioning.Exclusion, ie *IndexEval, row Row, dst []Datum) ([]Datum, bool, error) {
+func ExclusionValues(env *Env, x *sqldef.Exclusion, ie *IndexEval, row Row, dst []Datum) ([]Datum, bool, error) {
 	if ie != nil && ie.Where != nil {
 		if ok, err := isTrue(env, ie.Where, row); err != nil || !ok {
 			return dst, false, err
@@ -140,7 +140,7 @@ func ExclusionValues(env *Env, x *versioning.Exclusion, ie *IndexEval, row Row, 
 }
 
 // ExclusionTypes returns the types of the elements of x over t's rows.
-func ExclusionTypes(t *Table, x *versioning.Exclusion) []T {
+func ExclusionTypes(t *Table, x *sqldef.Exclusion) []T {
 	ts := make([]T, len(x.Columns))
 	for i, c := range x.Columns {
 		if c >= 0 {
@@ -227,7 +227,7 @@ func (w *TableWriter) exclusionConflict(ctx context.Context, i int, key []byte, 
 
 // ExclusionNames names the elements of x as an error's Key (...) does:
 // columns by name, expressions by their text in parentheses.
-func ExclusionNames(t *Table, x *versioning.Exclusion) string {
+func ExclusionNames(t *Table, x *sqldef.Exclusion) string {
 	var b []byte
 	for i, c := range x.Columns {
 		if i > 0 {

@@ -8,7 +8,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/prolly/sortkey"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Foreign keys: enforcement. A statement that changes a table records
@@ -54,7 +54,7 @@ type fkEvent struct {
 // fkCheck is a row whose foreign key fk must find its referenced row.
 type fkCheck struct {
 	t   *Table
-	fk  *versioning.ForeignKey
+	fk  *sqldef.ForeignKey
 	row Row
 }
 
@@ -190,13 +190,13 @@ func (s *fkState) run() error {
 
 // keyOwner returns the name of the table that declared foreign key fk
 // of t: t, or the partitioned ancestor a partition's copy comes from.
-func keyOwner(ctx context.Context, tx *Txn, t *Table, fk *versioning.ForeignKey) (string, error) {
+func keyOwner(ctx context.Context, tx *Txn, t *Table, fk *sqldef.ForeignKey) (string, error) {
 	for inherited := fk.Inherited; inherited; {
 		parent, err := partitionParent(ctx, tx, t)
 		if parent == nil || err != nil {
 			return t.Def.Name, err
 		}
-		i := slices.IndexFunc(parent.Def.ForeignKeys, func(k versioning.ForeignKey) bool { return k.Name == fk.Name })
+		i := slices.IndexFunc(parent.Def.ForeignKeys, func(k sqldef.ForeignKey) bool { return k.Name == fk.Name })
 		if i < 0 {
 			break
 		}
@@ -260,19 +260,19 @@ type childChange struct {
 	t        *Table
 	key      []byte
 	old, row Row
-	fk       *versioning.ForeignKey // for SET DEFAULT's check of the new value
+	fk       *sqldef.ForeignKey // for SET DEFAULT's check of the new value
 }
 
 // referencing finds the rows of ref's table that reference ev's old row
 // through foreign key ref, and the action to take on each (or fails for
 // NO ACTION and RESTRICT).
-func (s *fkState) referencing(ev fkEvent, ref versioning.ForeignKeyRef) ([]childChange, error) {
+func (s *fkState) referencing(ev fkEvent, ref sqldef.ForeignKeyRef) ([]childChange, error) {
 	ctx, tx := s.env.Ctx, s.env.Txn
 	child, ok, err := tx.Table(ctx, ref.Schema, ref.Table)
 	if err != nil || !ok {
 		return nil, err
 	}
-	var fk *versioning.ForeignKey
+	var fk *sqldef.ForeignKey
 	for i := range child.Def.ForeignKeys {
 		if child.Def.ForeignKeys[i].Name == ref.Name {
 			fk = &child.Def.ForeignKeys[i]
@@ -446,7 +446,7 @@ func (s *fkState) apply(changes []childChange) error {
 type mergedChange struct {
 	key      []byte
 	old, row Row
-	fks      []*versioning.ForeignKey
+	fks      []*sqldef.ForeignKey
 }
 
 // mergeChildChanges combines the actions one round takes on each row: a
@@ -621,7 +621,7 @@ func findReferencing(ctx context.Context, tx *Txn, t *Table, cols []int, vals []
 
 // keyPrefix encodes vals, values of columns cols, as the leading key
 // columns of index ix (nil: the primary key) of t.
-func keyPrefix(t *Table, ix *versioning.Index, cols []int, vals []Datum) ([]byte, error) {
+func keyPrefix(t *Table, ix *sqldef.Index, cols []int, vals []Datum) ([]byte, error) {
 	var dst []byte
 	for i, c := range cols {
 		o := primaryOrder
@@ -779,7 +779,7 @@ func reorder(vals []Datum, order []int) []Datum {
 // checkReference fails with 23503 unless row of t finds the row foreign
 // key fk references (MATCH SIMPLE: a NULL column exempts it; MATCH FULL:
 // all must be NULL or none).
-func checkReference(ctx context.Context, tx *Txn, t *Table, fk *versioning.ForeignKey, row Row) error {
+func checkReference(ctx context.Context, tx *Txn, t *Table, fk *sqldef.ForeignKey, row Row) error {
 	nulls := 0
 	for _, c := range fk.Columns {
 		if row[c].IsNull() {
@@ -827,7 +827,7 @@ func checkReference(ctx context.Context, tx *Txn, t *Table, fk *versioning.Forei
 
 // CheckForeignKey checks every row of t against foreign key fk: ALTER
 // TABLE ADD FOREIGN KEY and VALIDATE CONSTRAINT.
-func (tx *Txn) CheckForeignKey(ctx context.Context, t *Table, fk versioning.ForeignKey) error {
+func (tx *Txn) CheckForeignKey(ctx context.Context, t *Table, fk sqldef.ForeignKey) error {
 	return eachRow(ctx, tx, t, func(_ []byte, row Row) error {
 		return checkReference(ctx, tx, t, &fk, row)
 	})
@@ -836,6 +836,6 @@ func (tx *Txn) CheckForeignKey(ctx context.Context, t *Table, fk versioning.Fore
 // setsColumn reports whether fk's SET NULL or SET DEFAULT action for ev
 // sets referencing column col: every key column, but on DELETE only
 // those of its column list when it has one (ON DELETE SET NULL (a)).
-func setsColumn(fk *versioning.ForeignKey, ev fkEvent, col int) bool {
+func setsColumn(fk *sqldef.ForeignKey, ev fkEvent, col int) bool {
 	return ev.new != nil || len(fk.DeleteSetColumns) == 0 || slices.Contains(fk.DeleteSetColumns, col)
 }

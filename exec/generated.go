@@ -3,7 +3,7 @@ package exec
 import (
 	"context"
 
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Stored generated columns (GENERATED ALWAYS AS (expr) STORED). Their
@@ -65,7 +65,7 @@ func (tx *Txn) generated(ctx context.Context, t *Table) (GeneratedCols, error) {
 }
 
 // Generate implements versioning.Generator.
-func (m *MergeIndexer) Generate(ctx context.Context, def *versioning.Table, row []byte) ([]byte, error) {
+func (m *MergeIndexer) Generate(ctx context.Context, def *sqldef.Table, row []byte) ([]byte, error) {
 	it, err := m.table(ctx, def)
 	if err != nil {
 		return nil, err

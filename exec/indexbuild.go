@@ -12,7 +12,7 @@ import (
 	"github.com/prollypg/prollypg/prolly/sortkey"
 	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/store"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Bulk builds of a table's maps, for DDL: CREATE INDEX, ALTER TABLE
@@ -83,7 +83,7 @@ func eachRow(ctx context.Context, tx *Txn, t *Table, fn func(key []byte, row Row
 // list ix yet) built from t's rows. A unique index fails with 23505 if two
 // rows have equal keys with no NULL among them (or NULLs too, with
 // NullsNotDistinct).
-func (tx *Txn) BuildIndex(ctx context.Context, t *Table, ix *versioning.Index) (store.Address, error) {
+func (tx *Txn) BuildIndex(ctx context.Context, t *Table, ix *sqldef.Index) (store.Address, error) {
 	cs := tx.Catalog().Store()
 	ie, err := tx.indexEval(ctx, t, ix)
 	if err != nil {
@@ -128,7 +128,7 @@ func build(ctx context.Context, cs prolly.ChunkStore, entries []entry, dupErr fu
 
 // duplicateInIndex is the error of a unique index build that met two equal
 // keys; key is one of them, in index ix of t.
-func duplicateInIndex(t *Table, ix *versioning.Index, key []byte) error {
+func duplicateInIndex(t *Table, ix *sqldef.Index, key []byte) error {
 	var names, values []byte
 	for i, c := range ix.Columns {
 		ct, name := T{OID: c.ExprType, Typmod: c.ExprTypmod}, c.Expr
@@ -161,7 +161,7 @@ func duplicateInIndex(t *Table, ix *versioning.Index, key []byte) error {
 
 // decodeKey decodes the leading columns of a key of index ix (nil: the
 // primary key) into a row indexed by column position.
-func (t *Table) decodeKey(key []byte, cols []int, ix *versioning.Index) (Row, error) {
+func (t *Table) decodeKey(key []byte, cols []int, ix *sqldef.Index) (Row, error) {
 	row := make(Row, len(t.Cols))
 	for i, pos := range cols {
 		o := primaryOrder
@@ -207,7 +207,7 @@ func formatValues(t *Table, cols []int, row Row) string {
 // fn: the same values). The primary map and every index of def are built
 // afresh; a duplicate primary key fails with 23505. It returns def with its
 // map roots set, ready to be put in the root value.
-func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *versioning.Table, fn func(Row) (Row, error)) (*versioning.Table, error) {
+func (tx *Txn) Rewrite(ctx context.Context, old *Table, def *sqldef.Table, fn func(Row) (Row, error)) (*sqldef.Table, error) {
 	cs := tx.Catalog().Store()
 	def.NextRowID = 0
 	nt := NewTable(def)

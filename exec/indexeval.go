@@ -4,8 +4,7 @@ import (
 	"context"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
-
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // IndexEval is what an index with expression key columns or a predicate
@@ -21,7 +20,7 @@ type IndexEval struct {
 // expressions): the key columns, then rowKey. in is false when a partial
 // index leaves the row out; nulls reports a NULL key column (which a
 // unique index lets repeat unless NULLS NOT DISTINCT).
-func (t *Table) indexKeyOf(env *Env, dst []byte, ix *versioning.Index, ie *IndexEval, row Row, rowKey []byte) (key []byte, in, nulls bool, err error) {
+func (t *Table) indexKeyOf(env *Env, dst []byte, ix *sqldef.Index, ie *IndexEval, row Row, rowKey []byte) (key []byte, in, nulls bool, err error) {
 	if ie != nil && ie.Where != nil {
 		ok, err := isTrue(env, ie.Where, row)
 		if err != nil || !ok {
@@ -52,7 +51,7 @@ func (t *Table) indexKeyOf(env *Env, dst []byte, ix *versioning.Index, ie *Index
 
 // keyValues returns the key columns of row in ix as error details name
 // them: Key (a, lower(b))=(1, x).
-func (t *Table) keyValues(env *Env, ix *versioning.Index, ie *IndexEval, row Row) (names, values string) {
+func (t *Table) keyValues(env *Env, ix *sqldef.Index, ie *IndexEval, row Row) (names, values string) {
 	var nb, vb []byte
 	for i, c := range ix.Columns {
 		if i > 0 {
@@ -81,7 +80,7 @@ func (t *Table) keyValues(env *Env, ix *versioning.Index, ie *IndexEval, row Row
 
 // indexEval returns what index ix of t needs to compute entries: nil for
 // a plain index.
-func (tx *Txn) indexEval(ctx context.Context, t *Table, ix *versioning.Index) (*IndexEval, error) {
+func (tx *Txn) indexEval(ctx context.Context, t *Table, ix *sqldef.Index) (*IndexEval, error) {
 	if ix.Plain() {
 		return nil, nil
 	}
@@ -91,6 +90,6 @@ func (tx *Txn) indexEval(ctx context.Context, t *Table, ix *versioning.Index) (*
 	return tx.IndexEval(ctx, t, ix)
 }
 
-func errNoIndexEval(ix *versioning.Index) error {
+func errNoIndexEval(ix *sqldef.Index) error {
 	return pgerr.New(pgerr.InternalError, "index %q has expressions but nothing to evaluate them", ix.Name)
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/prolly/sortkey"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // IndexScan reads the rows of a table whose key, in the primary map or in
@@ -81,7 +81,7 @@ func (p *IndexScan) Open(env *Env) (Rows, error) {
 		return nil, err
 	}
 	var cols []keyCol
-	var ix *versioning.Index
+	var ix *sqldef.Index
 	ixPos := -1
 	if p.Index == "" {
 		for _, pos := range t.Def.PrimaryKey {
@@ -347,7 +347,7 @@ func isTextKey(oid uint32) bool {
 }
 
 // IndexOrder returns the key order of an index column.
-func IndexOrder(c versioning.IndexColumn) sortkey.Order {
+func IndexOrder(c sqldef.IndexColumn) sortkey.Order {
 	o := sortkey.Asc
 	if c.Desc {
 		o = sortkey.Desc

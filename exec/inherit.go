@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Append reads the rows of several plans, one after the other, as
@@ -781,7 +781,7 @@ func partitionAncestors([]T) *SRF {
 				if err != nil {
 					return nil, err
 				}
-				var cur *versioning.Table
+				var cur *sqldef.Table
 				for _, t := range tables {
 					if ObjectOID('r', t.Schema, t.Name) == uint32(a[0].I) {
 						cur = t

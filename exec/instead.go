@@ -3,7 +3,7 @@ package exec
 import (
 	"slices"
 
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // INSTEAD OF triggers. A view with an INSTEAD OF row trigger for a
@@ -16,7 +16,7 @@ import (
 
 // insteadTriggers returns the enabled INSTEAD OF row triggers of view
 // t for event, ordered by name.
-func insteadTriggers(t *Table, event string) []*versioning.Trigger {
+func insteadTriggers(t *Table, event string) []*sqldef.Trigger {
 	if t.Def == nil || t.VirtualKind != 'v' {
 		return nil
 	}
@@ -25,7 +25,7 @@ func insteadTriggers(t *Table, event string) []*versioning.Trigger {
 
 // openInstead runs an INSERT, UPDATE or DELETE of a view through its
 // INSTEAD OF triggers trs.
-func (p *Modify) openInstead(env *Env, event string, trs []*versioning.Trigger) (Rows, error) {
+func (p *Modify) openInstead(env *Env, event string, trs []*sqldef.Trigger) (Rows, error) {
 	if err := env.Txn.CheckWritable(); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // MergeIndexer computes index entries of stored rows for the merges of
@@ -18,7 +19,7 @@ import (
 // IndexEval. A MergeIndexer is used by one merge at a time.
 type MergeIndexer struct {
 	tx     *Txn
-	tables map[*versioning.Table]*indexerTable
+	tables map[*sqldef.Table]*indexerTable
 }
 
 // indexerTable is a table's decoded form and index evaluators.
@@ -32,12 +33,12 @@ type indexerTable struct {
 
 // NewMergeIndexer returns a MergeIndexer evaluating through tx.
 func NewMergeIndexer(tx *Txn) *MergeIndexer {
-	return &MergeIndexer{tx: tx, tables: map[*versioning.Table]*indexerTable{}}
+	return &MergeIndexer{tx: tx, tables: map[*sqldef.Table]*indexerTable{}}
 }
 
 // DecodeTable implements versioning.TableDecoder from the transaction's
 // table cache, which the commit-time merges of every session share.
-func (m *MergeIndexer) DecodeTable(record []byte) (*versioning.Table, error) {
+func (m *MergeIndexer) DecodeTable(record []byte) (*sqldef.Table, error) {
 	t, err := m.tx.Tables.Decode(record)
 	if err != nil {
 		return nil, err
@@ -46,7 +47,7 @@ func (m *MergeIndexer) DecodeTable(record []byte) (*versioning.Table, error) {
 }
 
 // IndexEntries implements versioning.IndexEncoder.
-func (m *MergeIndexer) IndexEntries(ctx context.Context, def *versioning.Table, key, row []byte) ([]versioning.IndexEntry, error) {
+func (m *MergeIndexer) IndexEntries(ctx context.Context, def *sqldef.Table, key, row []byte) ([]versioning.IndexEntry, error) {
 	it, err := m.table(ctx, def)
 	if err != nil {
 		return nil, err
@@ -74,7 +75,7 @@ func (m *MergeIndexer) IndexEntries(ctx context.Context, def *versioning.Table, 
 	return out, nil
 }
 
-func (m *MergeIndexer) table(ctx context.Context, def *versioning.Table) (*indexerTable, error) {
+func (m *MergeIndexer) table(ctx context.Context, def *sqldef.Table) (*indexerTable, error) {
 	if it, ok := m.tables[def]; ok {
 		return it, nil
 	}
@@ -98,7 +99,7 @@ func (t *Table) DecodeStoredRow(v []byte) (Row, error) {
 // DuplicateKeyDetail is the DETAIL of a duplicate key found when
 // concurrent transactions are merged: row is a stored tuple of def that
 // holds the key, cols the key's columns.
-func DuplicateKeyDetail(def *versioning.Table, row []byte, cols []int) string {
+func DuplicateKeyDetail(def *sqldef.Table, row []byte, cols []int) string {
 	t := NewTable(def)
 	r, err := t.DecodeStoredRow(row)
 	if err != nil {
@@ -142,7 +143,7 @@ func (tx *Txn) WriteRowAt(ctx context.Context, t *Table, key []byte, row Row) er
 
 // MissingReferences implements versioning.ReferenceChecker: the foreign
 // keys of def through which row finds no parent in root.
-func (m *MergeIndexer) MissingReferences(ctx context.Context, root versioning.RootValue, def *versioning.Table, row []byte) ([]string, error) {
+func (m *MergeIndexer) MissingReferences(ctx context.Context, root versioning.RootValue, def *sqldef.Table, row []byte) ([]string, error) {
 	t := NewTable(def)
 	r, err := t.decodeRow(row, nil)
 	if err != nil {

@@ -2,7 +2,7 @@ package exec
 
 import (
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Router sends the rows written to a partitioned table to its leaf
@@ -10,7 +10,7 @@ import (
 // whose bound holds the row's key, else the default partition.
 type Router struct {
 	Table    *Table // the partitioned table, for errors
-	Strategy byte   // versioning.PartitionRange, List or Hash
+	Strategy byte   // sqldef.PartitionRange, List or Hash
 	// Key are the key columns' positions in the rows routed (the layout
 	// of the statement's table, not necessarily of Table) and Types
 	// their types. Exprs, when the key has expressions, computes those
@@ -46,17 +46,17 @@ type PartBound struct {
 }
 
 // BoundDatum is a value of a range bound, or MINVALUE or MAXVALUE (Kind
-// versioning.BoundMinValue or BoundMaxValue).
+// sqldef.BoundMinValue or BoundMaxValue).
 type BoundDatum struct {
 	D    Datum
 	Kind byte
 }
 
 // DecodeBound decodes a stored bound for a key of types.
-func DecodeBound(b *versioning.PartitionBound, types []T) (PartBound, error) {
+func DecodeBound(b *sqldef.PartitionBound, types []T) (PartBound, error) {
 	out := PartBound{Default: b.Default, Modulus: uint64(b.Modulus), Remainder: uint64(b.Remainder)}
 	for _, v := range b.In {
-		if v.Kind == versioning.BoundNull {
+		if v.Kind == sqldef.BoundNull {
 			out.InNull = true
 			continue
 		}
@@ -74,7 +74,7 @@ func DecodeBound(b *versioning.PartitionBound, types []T) (PartBound, error) {
 	return out, err
 }
 
-func decodeRangeBound(vals []versioning.BoundValue, types []T) ([]BoundDatum, error) {
+func decodeRangeBound(vals []sqldef.BoundValue, types []T) ([]BoundDatum, error) {
 	var out []BoundDatum
 	for i, v := range vals {
 		bd := BoundDatum{Kind: v.Kind}
@@ -96,9 +96,9 @@ func decodeRangeBound(vals []versioning.BoundValue, types []T) ([]BoundDatum, er
 func CompareRangeBound(bound []BoundDatum, key []Datum) int {
 	for i, b := range bound {
 		switch b.Kind {
-		case versioning.BoundMinValue:
+		case sqldef.BoundMinValue:
 			return -1
-		case versioning.BoundMaxValue:
+		case sqldef.BoundMaxValue:
 			return 1
 		}
 		if c := Compare(b.D, key[i]); c != 0 {
@@ -114,7 +114,7 @@ func (b *PartBound) Holds(strategy byte, key []Datum, types []T) bool {
 	switch {
 	case b.Default:
 		return false
-	case strategy == versioning.PartitionList:
+	case strategy == sqldef.PartitionList:
 		if key[0].IsNull() {
 			return b.InNull
 		}
@@ -124,7 +124,7 @@ func (b *PartBound) Holds(strategy byte, key []Datum, types []T) bool {
 			}
 		}
 		return false
-	case strategy == versioning.PartitionHash:
+	case strategy == sqldef.PartitionHash:
 		return b.Modulus > 0 && PartitionHash(key, types)%b.Modulus == b.Remainder
 	}
 	for _, d := range key {

@@ -10,6 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // errLockTimeout is the cause of a lock wait's end at lock_timeout.
@@ -337,7 +338,7 @@ func (tx *Txn) committedRow(ctx context.Context, root versioning.RootValue, t *T
 		return nil, false, false, err
 	}
 	tuple, found, err = rows.Get(ctx, key)
-	return tuple, found, versioning.SameDefinition(def, t.Def), err
+	return tuple, found, sqldef.SameDefinition(def, t.Def), err
 }
 
 // RebasedTables implements versioning.RebaseSource.
@@ -434,7 +435,7 @@ func (tx *Txn) keyShareParent(ctx context.Context, t *Table, key []byte) (bool, 
 // besides the transaction's own view; in REPEATABLE READ and
 // SERIALIZABLE such a row is 40001, as PostgreSQL's crosscheck snapshot
 // makes it. None when nothing committed since the snapshot.
-func (tx *Txn) committedReferencing(ctx context.Context, ref versioning.ForeignKeyRef, cols []int, vals []Datum) ([]keyedRow, error) {
+func (tx *Txn) committedReferencing(ctx context.Context, ref sqldef.ForeignKeyRef, cols []int, vals []Datum) ([]keyedRow, error) {
 	if tx.Locks == nil || tx.Latest == nil {
 		return nil, nil
 	}

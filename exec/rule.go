@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Rules. A table or view with rewrite rules (CREATE RULE) for a
@@ -36,7 +36,7 @@ import (
 // OLD, else the result says PerRow. Cache is the planner's, kept over
 // the statement's rows, for what it makes of the rule once.
 type RuleCall struct {
-	Rule      *versioning.Rule
+	Rule      *sqldef.Rule
 	Table     *Table
 	Old, New  Row
 	Action    int
@@ -60,13 +60,13 @@ type FireRuleFunc func(env *Env, c *RuleCall) (RuleResult, error)
 
 // rulesOn returns the enabled rules of t for the Modify's event, in
 // name order.
-func (p *Modify) rulesOn(env *Env) []*versioning.Rule {
+func (p *Modify) rulesOn(env *Env) []*sqldef.Rule {
 	t := p.Table
 	if p.Kind == Merge || p.NoRules || t.Def == nil || len(t.Def.Rules) == 0 || env.Txn == nil || env.Txn.FireRule == nil {
 		return nil
 	}
 	event := [...]string{"INSERT", "UPDATE", "DELETE"}[p.Kind]
-	var out []*versioning.Rule
+	var out []*sqldef.Rule
 	for i := range t.Def.Rules {
 		if r := &t.Def.Rules[i]; r.Event == event && !r.Disabled {
 			out = append(out, r)
@@ -76,14 +76,14 @@ func (p *Modify) rulesOn(env *Env) []*versioning.Rule {
 }
 
 // openRules runs p through its relation's rules rs (see above).
-func (p *Modify) openRules(env *Env, rs []*versioning.Rule) (Rows, error) {
+func (p *Modify) openRules(env *Env, rs []*sqldef.Rule) (Rows, error) {
 	if err := env.Txn.CheckWritable(); err != nil {
 		return nil, err
 	}
 	t := p.Table
 	event := rs[0].Event
 	replaced, conditional := false, false
-	var returning *versioning.Rule
+	var returning *sqldef.Rule
 	for _, r := range rs {
 		switch {
 		case r.Instead && r.Where == "":
@@ -262,7 +262,7 @@ func (p *Modify) oldNew(env *Env, in Row) (old, row Row, err error) {
 type ruleFilter struct {
 	Plan
 	p     *Modify
-	rules []*versioning.Rule
+	rules []*sqldef.Rule
 	cache map[string]any
 }
 

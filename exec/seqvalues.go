@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // SequenceValues hands out nextval's values. One is shared by every
@@ -47,7 +48,7 @@ type seqSlot struct {
 	// seen is the sequence's record in the branch's working set when the
 	// slot last read it, and seenSeq that record decoded; nil before.
 	seen    []byte
-	seenSeq *versioning.Sequence
+	seenSeq *sqldef.Sequence
 	// last and called are the position of the last value handed out.
 	last   int64
 	called bool
@@ -95,7 +96,7 @@ func (v *SequenceValues) slot(k seqSlotKey) *seqSlot {
 
 // sameGenerator reports whether a and b give the same values from the same
 // position.
-func sameGenerator(a, b *versioning.Sequence) bool {
+func sameGenerator(a, b *sqldef.Sequence) bool {
 	return a.Type == b.Type && a.Start == b.Start && a.Increment == b.Increment &&
 		a.Min == b.Min && a.Max == b.Max && a.Cycle == b.Cycle
 }
@@ -107,7 +108,7 @@ func sameGenerator(a, b *versioning.Sequence) bool {
 // when tx created the sequence or set its position (setval, RESTART), or
 // the branch's working set lacks it or generates its values otherwise (tx
 // altered it): tx then draws from its own record.
-func (v *SequenceValues) Next(ctx context.Context, tx *Txn, seq *versioning.Sequence, advance func(*versioning.Sequence) error) (*versioning.Sequence, bool, error) {
+func (v *SequenceValues) Next(ctx context.Context, tx *Txn, seq *sqldef.Sequence, advance func(*sqldef.Sequence) error) (*sqldef.Sequence, bool, error) {
 	if own, err := tx.sequenceSetHere(ctx, seq.Schema, seq.Name); own || err != nil {
 		return nil, false, err
 	}

@@ -6,14 +6,14 @@ import (
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/prolly/sortkey"
 	"github.com/prollypg/prollypg/prolly/tuple"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Table is a stored table as the executor sees it: its catalog record with
 // the types resolved. A Table is immutable once built; a new version of
 // the record gives a new Table.
 type Table struct {
-	Def  *versioning.Table
+	Def  *sqldef.Table
 	OID  uint32
 	Cols []Column // by position; dropped columns included
 	// Virtual, when set, computes the rows of a table that is not stored: a
@@ -82,7 +82,7 @@ func TypeOID(cat types.Oid, schema, name string) uint32 {
 }
 
 // NewTable wraps a catalog record.
-func NewTable(def *versioning.Table) *Table {
+func NewTable(def *sqldef.Table) *Table {
 	t := &Table{Def: def, OID: ObjectOID('r', def.Schema, def.Name), Cols: make([]Column, len(def.Columns))}
 	for i, c := range def.Columns {
 		t.Cols[i] = Column{Name: c.Name, Type: T{c.Type, c.Typmod}, NotNull: c.NotNull, Dropped: c.Dropped, Default: c.Default, Pos: i, Identity: c.Identity, Domain: c.Domain, DomainArray: c.DomainArray}
@@ -148,7 +148,7 @@ func (t *Table) rowKey(dst []byte, row Row, rowID int64) ([]byte, error) {
 
 // indexKey appends the key of row in index ix: its columns, then the row's
 // primary-map key, which makes every entry unique.
-func (t *Table) indexKey(dst []byte, ix *versioning.Index, row Row, rowKey []byte) ([]byte, error) {
+func (t *Table) indexKey(dst []byte, ix *sqldef.Index, row Row, rowKey []byte) ([]byte, error) {
 	var err error
 	for _, c := range ix.Columns {
 		o := sortkey.Asc

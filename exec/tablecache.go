@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // TableCache holds decoded tables by the bytes of their catalog record, so
@@ -20,8 +21,8 @@ import (
 type TableCache struct {
 	mu   sync.Mutex
 	m    map[string]*Table
-	defs map[string]*versioning.Table
-	seqs map[string]*versioning.Sequence
+	defs map[string]*sqldef.Table
+	seqs map[string]*sqldef.Sequence
 }
 
 // tableCacheSize bounds the cache; past it the cache starts over, which
@@ -30,13 +31,13 @@ const tableCacheSize = 4096
 
 // NewTableCache returns an empty cache.
 func NewTableCache() *TableCache {
-	return &TableCache{m: map[string]*Table{}, defs: map[string]*versioning.Table{}, seqs: map[string]*versioning.Sequence{}}
+	return &TableCache{m: map[string]*Table{}, defs: map[string]*sqldef.Table{}, seqs: map[string]*sqldef.Sequence{}}
 }
 
 // DecodeSequence returns the sequence of a catalog record, a copy of the
 // cached one (the caller may move it) or decoded (and then cached). A nil
 // cache decodes.
-func (c *TableCache) DecodeSequence(record []byte) (*versioning.Sequence, error) {
+func (c *TableCache) DecodeSequence(record []byte) (*sqldef.Sequence, error) {
 	if c == nil {
 		return versioning.DecodeSequence(record)
 	}
@@ -50,7 +51,7 @@ func (c *TableCache) DecodeSequence(record []byte) (*versioning.Sequence, error)
 		}
 		c.mu.Lock()
 		if len(c.seqs) >= tableCacheSize {
-			c.seqs = map[string]*versioning.Sequence{}
+			c.seqs = map[string]*sqldef.Sequence{}
 		}
 		c.seqs[string(record)] = s
 		c.mu.Unlock()
@@ -77,7 +78,7 @@ func (c *TableCache) Decode(record []byte) (*Table, error) {
 	c.mu.Lock()
 	like := c.defs[string(d)]
 	c.mu.Unlock()
-	var def *versioning.Table
+	var def *sqldef.Table
 	var err error
 	if like != nil {
 		def, err = versioning.DecodeTableAs(record, like)
@@ -92,7 +93,7 @@ func (c *TableCache) Decode(record []byte) (*Table, error) {
 	if like == nil && d != nil {
 		c.mu.Lock()
 		if len(c.defs) >= tableCacheSize {
-			c.defs = map[string]*versioning.Table{}
+			c.defs = map[string]*sqldef.Table{}
 		}
 		c.defs[string(d)] = def
 		c.mu.Unlock()

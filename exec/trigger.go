@@ -4,11 +4,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Triggers. A table's triggers are part of its definition
-// (versioning.Trigger); Modify fires them around its rows: BEFORE ROW
+// (sqldef.Trigger); Modify fires them around its rows: BEFORE ROW
 // triggers as each row is made, before its constraints are checked (they
 // may change the row, or skip it by returning NULL); AFTER ROW triggers
 // once the statement's rows are written, in the order the rows came;
@@ -23,14 +23,14 @@ import (
 
 // TriggerCall is one firing of a trigger.
 type TriggerCall struct {
-	Trigger *versioning.Trigger
+	Trigger *sqldef.Trigger
 	Table   *Table
 	Event   string // "INSERT", "UPDATE", "DELETE"
 	// New and Old are the row's new and old values; nil where the event
 	// has none, and for statement triggers.
 	New, Old Row
 	// OldTable and NewTable are the statement's old and new rows, for a
-	// trigger with transition tables (versioning.Trigger.OldTable).
+	// trigger with transition tables (sqldef.Trigger.OldTable).
 	OldTable, NewTable []Row
 }
 
@@ -50,8 +50,8 @@ type FireTriggerFunc func(env *Env, c *TriggerCall) (Row, error)
 // tableTriggers) of timing and level that fire on event, ordered by name;
 // sets, for UPDATE, tells the columns the statement assigns, by position
 // in setsOf (UPDATE OF fires only when one of its is).
-func triggers(replica bool, defs []versioning.Trigger, event string, timing byte, row bool, sets []Expr, setsOf *Table) []*versioning.Trigger {
-	var out []*versioning.Trigger
+func triggers(replica bool, defs []sqldef.Trigger, event string, timing byte, row bool, sets []Expr, setsOf *Table) []*sqldef.Trigger {
+	var out []*sqldef.Trigger
 	for i := range defs {
 		tr := &defs[i]
 		if tr.Disabled || tr.Timing != timing || tr.ForEachRow != row || !tr.FiresOn(event) {
@@ -91,7 +91,7 @@ func setsAny(t *Table, sets []Expr, cols []string) bool {
 // a partition, the ROW triggers of the partitioned tables above it,
 // which PostgreSQL clones onto their partitions. They are ordered by
 // name, as PostgreSQL fires them.
-func tableTriggers(env *Env, t *Table) ([]versioning.Trigger, error) {
+func tableTriggers(env *Env, t *Table) ([]sqldef.Trigger, error) {
 	defs := t.Def.Triggers
 	for cur := t; cur.Def.IsPartition(); {
 		parent, err := partitionParent(env.Ctx, env.Txn, cur)
@@ -106,7 +106,7 @@ func tableTriggers(env *Env, t *Table) ([]versioning.Trigger, error) {
 		cur = parent
 	}
 	if len(defs) > len(t.Def.Triggers) {
-		slices.SortStableFunc(defs, func(x, y versioning.Trigger) int { return strings.Compare(x.Name, y.Name) })
+		slices.SortStableFunc(defs, func(x, y sqldef.Trigger) int { return strings.Compare(x.Name, y.Name) })
 	}
 	return defs, nil
 }
@@ -115,7 +115,7 @@ func tableTriggers(env *Env, t *Table) ([]versioning.Trigger, error) {
 type triggerState struct {
 	env  *Env
 	t    *Table
-	defs []versioning.Trigger // t's triggers (tableTriggers)
+	defs []sqldef.Trigger // t's triggers (tableTriggers)
 	// events are the statement's: one of INSERT, UPDATE and DELETE, or
 	// those of a MERGE's actions, in that order (PostgreSQL fires the
 	// BEFORE statement triggers of a MERGE in that order, the AFTER ones
@@ -132,7 +132,7 @@ type triggerState struct {
 	// ROW firings waiting for the statement's rows to be written: queued,
 	// or, for a member of a family, its statement table's, so that they
 	// fire in the order of the rows.
-	before, after []*versioning.Trigger
+	before, after []*sqldef.Trigger
 	queued        []TriggerCall
 	queue         *[]TriggerCall
 	// transitions is set when a trigger of the table has transition

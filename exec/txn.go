@@ -14,6 +14,7 @@ import (
 	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Txn is a SQL transaction on one branch of a database: the working root it
@@ -48,7 +49,7 @@ type Txn struct {
 	modes            constraintModes
 	// IndexEval, when set, analyzes the expressions and predicate of an
 	// index that has them (indexeval.go); the planner provides it.
-	IndexEval func(ctx context.Context, t *Table, ix *versioning.Index) (*IndexEval, error)
+	IndexEval func(ctx context.Context, t *Table, ix *sqldef.Index) (*IndexEval, error)
 	// Defaults, when set, analyzes the column defaults of a table (nil
 	// where a column has none): a foreign key's ON ... SET DEFAULT needs
 	// them, and only the planner can analyze SQL.
@@ -185,6 +186,32 @@ func (tx *Txn) Root() versioning.RootValue {
 // transaction's rows each time; rows are read through Table and scans.
 func (tx *Txn) Catalog() versioning.RootValue { return tx.root }
 
+// CatalogVersion identifies a transaction's catalog at one moment: two
+// are equal exactly when they are of the same transaction and its Catalog
+// was the same root value, so that what was analyzed against one holds
+// for the other without looking at any definition.
+type CatalogVersion struct {
+	tx   *Txn
+	root store.Address
+}
+
+// CatalogVersion returns the version of the transaction's catalog now.
+func (tx *Txn) CatalogVersion() CatalogVersion {
+	return CatalogVersion{tx: tx, root: tx.root.Addr()}
+}
+
+// TableDefinition returns the definition part of table schema.name's
+// record in Catalog (versioning.TableDefinition): equal bytes, equal
+// definitions. It is nil when the table is missing or its record has no
+// separate definition.
+func (tx *Txn) TableDefinition(ctx context.Context, schema, name string) ([]byte, error) {
+	rec, _, err := tx.root.TableRecord(ctx, schema, name)
+	if err != nil {
+		return nil, err
+	}
+	return versioning.TableDefinition(rec), nil
+}
+
 // SetCatalog replaces the transaction's root by r, derived from Catalog
 // by changes to objects other than tables (a sequence's state): decoded
 // tables and deferred changes stay.
@@ -212,7 +239,7 @@ func (tx *Txn) Table(ctx context.Context, schema, name string) (*Table, bool, er
 }
 
 // tableKey is how the transaction's maps name a table.
-func tableKey(def *versioning.Table) string { return def.Schema + "." + def.Name }
+func tableKey(def *sqldef.Table) string { return def.Schema + "." + def.Name }
 
 // current returns the version of t a scan reads: the transaction's, so
 // that a statement sees the statements before it, or t itself when it is
@@ -252,7 +279,7 @@ func (tx *Txn) SnapshotStatement() {
 
 // stmtTable returns def's table as of the statement's snapshot; false if
 // the table is not in it.
-func (tx *Txn) stmtTable(ctx context.Context, def *versioning.Table) (*Table, bool, error) {
+func (tx *Txn) stmtTable(ctx context.Context, def *sqldef.Table) (*Table, bool, error) {
 	key := tableKey(def)
 	if t, ok := tx.stmtTables[key]; ok {
 		return t, true, nil
@@ -1094,6 +1121,6 @@ func sortedEdits(pending map[string]rowEdit) []prolly.Edit {
 }
 
 // Schema returns the schema name as of Root.
-func (tx *Txn) Schema(ctx context.Context, name string) (*versioning.Schema, bool, error) {
+func (tx *Txn) Schema(ctx context.Context, name string) (*sqldef.Schema, bool, error) {
 	return tx.root.Schema(ctx, name)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // A statement's changes to a table are kept deferred on the table's maps
@@ -72,7 +73,7 @@ func (w *TableWriter) deferrable(ctx context.Context) bool {
 	// trigger's DDL may have changed its definition (added an index)
 	// without touching its rows.
 	cur, ok, err := w.tx.Table(ctx, w.t.Def.Schema, w.t.Def.Name)
-	return err == nil && ok && (cur.Def == w.t.Def || cur.Def.Rows == w.t.Def.Rows && versioning.SameDefinition(cur.Def, w.t.Def))
+	return err == nil && ok && (cur.Def == w.t.Def || cur.Def.Rows == w.t.Def.Rows && sqldef.SameDefinition(cur.Def, w.t.Def))
 }
 
 // writeBase makes the writer's base concrete: the deferred edits it began
@@ -98,7 +99,7 @@ func (w *TableWriter) writeBase(ctx context.Context) error {
 // write writes the deferred edits into maps of their own and returns
 // base, the table's definition they apply to, naming those maps, and the
 // maps.
-func (dt *deferredTable) write(ctx context.Context, base *versioning.Table) (*versioning.Table, prolly.Map, []prolly.Map, error) {
+func (dt *deferredTable) write(ctx context.Context, base *sqldef.Table) (*sqldef.Table, prolly.Map, []prolly.Map, error) {
 	def := *base
 	rows, err := dt.rows.Materialize(ctx)
 	if err != nil {
@@ -194,7 +195,7 @@ func (tx *Txn) materialize(ctx context.Context) error {
 
 // materializeTable writes def's table's deferred changes into root, if it
 // has any.
-func (tx *Txn) materializeTable(ctx context.Context, def *versioning.Table) error {
+func (tx *Txn) materializeTable(ctx context.Context, def *sqldef.Table) error {
 	if tx.deferredTables[tableKey(def)] == nil {
 		return nil
 	}
@@ -350,7 +351,7 @@ func (tx *Txn) replayableOn(ctx context.Context, root versioning.RootValue) (map
 	var ix *MergeIndexer
 	for key, dt := range tx.deferredTables {
 		lt := tables[key]
-		if !slices.ContainsFunc(lt.Def.Indexes, func(ix versioning.Index) bool { return ix.Unique }) {
+		if !slices.ContainsFunc(lt.Def.Indexes, func(ix sqldef.Index) bool { return ix.Unique }) {
 			continue
 		}
 		if ix == nil {
@@ -381,7 +382,7 @@ func (tx *Txn) referencesHold(ctx context.Context, root versioning.RootValue, ta
 	var view *Txn
 	for key, dt := range tx.deferredTables {
 		lt := tables[key]
-		var check []*versioning.ForeignKey
+		var check []*sqldef.ForeignKey
 		for i := range lt.Def.ForeignKeys {
 			fk := &lt.Def.ForeignKeys[i]
 			was, ok, err := tx.Start.TableRecord(ctx, fk.RefSchema, fk.RefTable)

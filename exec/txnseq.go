@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // AdvanceSequence records that the transaction moved seq to its position
@@ -15,7 +16,7 @@ import (
 // transaction's root keeps the sequence's record as it was, so that a
 // transaction whose only catalog change is drawing sequence values
 // commits as row edits (Replayer).
-func (tx *Txn) AdvanceSequence(seq *versioning.Sequence) {
+func (tx *Txn) AdvanceSequence(seq *sqldef.Sequence) {
 	k := seq.Schema + "." + seq.Name
 	if a, ok := tx.seqAdvances[k]; ok && !versioning.Ahead(seq.Increment, seq.Last, seq.Called, a.Last, a.Called) {
 		return
@@ -51,7 +52,7 @@ func (tx *Txn) SequenceAdvances() []versioning.SequenceAdvance {
 
 // Sequence returns the sequence schema.name as the transaction sees it:
 // its record in Catalog at the position the transaction moved it to.
-func (tx *Txn) Sequence(ctx context.Context, schema, name string) (*versioning.Sequence, bool, error) {
+func (tx *Txn) Sequence(ctx context.Context, schema, name string) (*sqldef.Sequence, bool, error) {
 	rec, ok, err := tx.root.SequenceRecord(ctx, schema, name)
 	if !ok || err != nil {
 		return nil, false, err
@@ -66,7 +67,7 @@ func (tx *Txn) Sequence(ctx context.Context, schema, name string) (*versioning.S
 
 // ShowAdvance moves seq, a record of Catalog, to the transaction's advance
 // of it, if further.
-func (tx *Txn) ShowAdvance(seq *versioning.Sequence) {
+func (tx *Txn) ShowAdvance(seq *sqldef.Sequence) {
 	if a, ok := tx.seqAdvances[seq.Schema+"."+seq.Name]; ok && versioning.Ahead(seq.Increment, a.Last, a.Called, seq.Last, seq.Called) {
 		seq.Last, seq.Called = a.Last, a.Called
 	}
@@ -79,7 +80,7 @@ func (tx *Txn) sequenceSetHere(ctx context.Context, schema, name string) (bool, 
 	if tx.root.Addr() == tx.Start.Addr() {
 		return false, nil
 	}
-	var pos [2]*versioning.Sequence // in root, then in Start
+	var pos [2]*sqldef.Sequence // in root, then in Start
 	for i, r := range []versioning.RootValue{tx.root, tx.Start} {
 		rec, ok, err := r.SequenceRecord(ctx, schema, name)
 		if !ok || err != nil {

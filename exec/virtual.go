@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // VirtualRows computes the rows of a virtual table for one scan. The rows
@@ -24,10 +24,10 @@ type VirtualColumn struct {
 // no stored maps; DML on it fails unless VirtualWriter is set (UPDATE and
 // DELETE of dolt_conflicts_<table>).
 func NewVirtualTable(schema, name string, oid uint32, cols []VirtualColumn, rows VirtualRows) *Table {
-	def := &versioning.Table{Schema: schema, Name: name, Columns: make([]versioning.Column, len(cols))}
+	def := &sqldef.Table{Schema: schema, Name: name, Columns: make([]sqldef.Column, len(cols))}
 	t := &Table{Def: def, OID: oid, Cols: make([]Column, len(cols)), Virtual: rows}
 	for i, c := range cols {
-		def.Columns[i] = versioning.Column{Name: c.Name, Type: c.Type.OID, Typmod: c.Type.Typmod}
+		def.Columns[i] = sqldef.Column{Name: c.Name, Type: c.Type.OID, Typmod: c.Type.Typmod}
 		t.Cols[i] = Column{Name: c.Name, Type: c.Type, Pos: i}
 	}
 	return t

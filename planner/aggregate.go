@@ -10,10 +10,10 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
-// User-defined aggregates: CREATE AGGREGATE stores a versioning.Function
+// User-defined aggregates: CREATE AGGREGATE stores a sqldef.Function
 // of kind 'a' whose Aggregate names its transition and final functions
 // (built-in or user functions); a call resolves them for its argument
 // types into an exec.UserAgg.
@@ -23,7 +23,7 @@ import (
 // polymorphic state type takes its actual type from args; CREATE
 // AGGREGATE checks the functions with the declared types as args, which
 // leave it polymorphic.
-func (a *analyzer) bindAggregate(def *versioning.Function, args []exec.T) (*exec.UserAgg, error) {
+func (a *analyzer) bindAggregate(def *sqldef.Function, args []exec.T) (*exec.UserAgg, error) {
 	agg := def.Aggregate
 	stype := exec.PolyType(agg.SType, def.InputTypes(), args)
 	ua := &exec.UserAgg{Name: def.Name, Args: def.InputTypes(), Ret: stype}
@@ -72,7 +72,7 @@ func (a *analyzer) aggSupport(name, what string, args []exec.T, want exec.T) (ex
 	if err != nil {
 		return nil, err
 	}
-	cands = slices.DeleteFunc(cands, func(f *versioning.Function) bool { return f.Kind != 'f' })
+	cands = slices.DeleteFunc(cands, func(f *sqldef.Function) bool { return f.Kind != 'f' })
 	if len(cands) > 0 || schema != "" {
 		rc, err := a.resolveAmong(cands, fname, in, nil, nil, false, -1, false)
 		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.UndefinedFunction && len(args) > 0 && exec.VariadicElem(args[len(args)-1].OID) != 0 {
@@ -164,7 +164,7 @@ func isStrictCall(e exec.Expr) bool {
 }
 
 // userAggregates returns the user aggregates a call of names may mean.
-func (a *analyzer) userAggregates(names []*pg.Node) ([]*versioning.Function, error) {
+func (a *analyzer) userAggregates(names []*pg.Node) ([]*sqldef.Function, error) {
 	schema, name := SplitName(NameList(names))
 	if schema == "pg_catalog" {
 		return nil, nil
@@ -173,7 +173,7 @@ func (a *analyzer) userAggregates(names []*pg.Node) ([]*versioning.Function, err
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(fs, func(f *versioning.Function) bool { return f.Kind != 'a' }), nil
+	return slices.DeleteFunc(fs, func(f *sqldef.Function) bool { return f.Kind != 'a' }), nil
 }
 
 // isAggregate reports whether a call names an aggregate, built-in or
@@ -203,7 +203,7 @@ func (a *analyzer) lookupAggregate(f *pg.FuncCall, name string, args []exec.T) (
 	var overloads []*exec.Func
 	for _, d := range defs {
 		in := d.InputTypes()
-		variadic := slices.ContainsFunc(d.Args, func(x versioning.FuncArg) bool { return x.Mode == 'v' })
+		variadic := slices.ContainsFunc(d.Args, func(x sqldef.FuncArg) bool { return x.Mode == 'v' })
 		if variadic && !f.FuncVariadic && len(in) > 0 {
 			// Spread over the parameter: each argument binds to its
 			// element type.
@@ -256,7 +256,7 @@ func packVariadic(args []exec.Expr, want []exec.T, spread int) ([]exec.Expr, []e
 // transitionKey identifies an aggregate's transition for arguments of
 // types args: its function as resolved (by name in the aggregate's
 // schema's context), state type and initial state.
-func transitionKey(def *versioning.Function, args []exec.T) string {
+func transitionKey(def *sqldef.Function, args []exec.T) string {
 	agg := def.Aggregate
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s.%s|%d|%t|%s", def.Schema, agg.SFunc, agg.SType, agg.HasInit, agg.InitCond)

@@ -16,7 +16,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Analysis is a statement analyzed against the current catalog: a plan, or
@@ -43,10 +43,10 @@ type Analysis struct {
 	CallOutputs []int
 	// Deps are the definitions of the tables the statement uses: the
 	// plan holds while they are unchanged (DepsHold).
-	Deps []*versioning.Table
+	Deps []*sqldef.Table
 	// held are, by position in Deps, the definition bytes of a record of
 	// the table the dependency was found to hold for
-	// (versioning.TableDefinition), or nil: a later record with the same
+	// (exec.Txn.TableDefinition), or nil: a later record with the same
 	// bytes needs no comparison of decoded definitions. Rows committed to
 	// a table change its record but not those bytes. heldMu guards it: a
 	// cached analysis may be checked by more than one statement.
@@ -90,18 +90,17 @@ func (an *Analysis) DepsHold(ctx context.Context, tx *exec.Txn) bool {
 		if t.Def == def {
 			continue
 		}
-		rec, _, err := tx.Catalog().TableRecord(ctx, def.Schema, def.Name)
+		d, err := tx.TableDefinition(ctx, def.Schema, def.Name)
 		if err != nil {
 			return false
 		}
-		d := versioning.TableDefinition(rec)
 		an.heldMu.Lock()
 		held := an.held != nil && d != nil && bytes.Equal(an.held[i], d)
 		an.heldMu.Unlock()
 		if held {
 			continue
 		}
-		if !versioning.SameDefinition(t.Def, def) {
+		if !sqldef.SameDefinition(t.Def, def) {
 			return false
 		}
 		an.heldMu.Lock()
@@ -404,7 +403,7 @@ func InstallHooks(s Session, tx *exec.Txn) {
 	tx.Generated = func(ctx context.Context, t *exec.Table) (exec.GeneratedCols, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).generatedExprs(t)
 	}
-	tx.IndexEval = func(ctx context.Context, t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
+	tx.IndexEval = func(ctx context.Context, t *exec.Table, ix *sqldef.Index) (*exec.IndexEval, error) {
 		return (&analyzer{ctx: ctx, s: s, tx: tx}).indexEval(t, ix)
 	}
 }

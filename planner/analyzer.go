@@ -10,7 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/plpgsql"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Analyzer is the analysis of one statement as the DDL runners (package
@@ -57,7 +57,7 @@ func (x *Analyzer) Expr(n *pg.Node, sc *Scope) (exec.Expr, error) { return x.a.e
 // ClauseExpr analyzes expression n over the names of sc as a part of
 // clause (for its errors: "... not allowed in clause"), and returns the
 // user functions it calls.
-func (x *Analyzer) ClauseExpr(clause string, n *pg.Node, sc *Scope) (exec.Expr, []*versioning.Function, error) {
+func (x *Analyzer) ClauseExpr(clause string, n *pg.Node, sc *Scope) (exec.Expr, []*sqldef.Function, error) {
 	a := x.a
 	saved, calls := a.clause, len(a.called)
 	a.clause = clause
@@ -146,7 +146,7 @@ func (x *Analyzer) LookupTable(ctx context.Context, schema, name string) (*exec.
 func (x *Analyzer) LookupRelation(ctx context.Context, schema, name string) (Relation, string, error) {
 	return x.a.lookupRelation(ctx, schema, name)
 }
-func (x *Analyzer) LookupType(ctx context.Context, schema, name string) (*versioning.Type, error) {
+func (x *Analyzer) LookupType(ctx context.Context, schema, name string) (*sqldef.Type, error) {
 	return x.a.lookupType(ctx, schema, name)
 }
 func (x *Analyzer) ViewTable(ctx context.Context, schema, name string) (*exec.Table, bool, error) {
@@ -156,13 +156,13 @@ func (x *Analyzer) ViewTable(ctx context.Context, schema, name string) (*exec.Ta
 // ResolveType resolves a type name, user types included;
 // ResolveTypeDomain also returns the domain it names, if it does.
 func (x *Analyzer) ResolveType(tn *pg.TypeName) (exec.T, bool, error) { return x.a.resolveType(tn) }
-func (x *Analyzer) ResolveTypeDomain(tn *pg.TypeName) (exec.T, *versioning.Type, bool, error) {
+func (x *Analyzer) ResolveTypeDomain(tn *pg.TypeName) (exec.T, *sqldef.Type, bool, error) {
 	return x.a.resolveTypeDomain(tn)
 }
 
 // UserFuncs are the user functions schema.name (name along the search
 // path when schema is "").
-func (x *Analyzer) UserFuncs(schema, name string) ([]*versioning.Function, error) {
+func (x *Analyzer) UserFuncs(schema, name string) ([]*sqldef.Function, error) {
 	return x.a.userFuncs(schema, name)
 }
 
@@ -178,13 +178,13 @@ func (x *Analyzer) RequireTypeNameUsage(tn *pg.TypeName) error { return x.a.requ
 func (x *Analyzer) TypeName(t exec.T) string { return x.a.typeName(t) }
 
 // RequireExecute checks that the current role may call user function f.
-func (x *Analyzer) RequireExecute(f *versioning.Function) error { return x.a.requireExecute(f) }
+func (x *Analyzer) RequireExecute(f *sqldef.Function) error { return x.a.requireExecute(f) }
 
 // CheckExpr analyzes a CHECK constraint's expression over def's columns,
 // returning the columns it reads; Defaults, GeneratedExprs and
 // PartitionCheck are what writing a row of t evaluates; IndexPredicate
 // analyzes a partial index's predicate into its stored text.
-func (x *Analyzer) CheckExpr(def *versioning.Table, n *pg.Node) (exec.Expr, []string, error) {
+func (x *Analyzer) CheckExpr(def *sqldef.Table, n *pg.Node) (exec.Expr, []string, error) {
 	return x.a.checkExpr(def, n)
 }
 func (x *Analyzer) Defaults(t *exec.Table) ([]exec.Expr, error) { return x.a.defaults(t) }
@@ -200,13 +200,13 @@ func (x *Analyzer) IndexPredicate(t *exec.Table, n *pg.Node) (string, error) {
 
 // IndexEval analyzes the expressions and predicate of index ix of t, as
 // the executor evaluates them (exec.Txn.IndexEval).
-func (x *Analyzer) IndexEval(t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
+func (x *Analyzer) IndexEval(t *exec.Table, ix *sqldef.Index) (*exec.IndexEval, error) {
 	return x.a.indexEval(t, ix)
 }
 
 // Partitions are parent's partitions; FamilyTables are t and the tables
 // below it, as a scan of t reads them.
-func (x *Analyzer) Partitions(ctx context.Context, parent *versioning.Table) ([]*versioning.Table, error) {
+func (x *Analyzer) Partitions(ctx context.Context, parent *sqldef.Table) ([]*sqldef.Table, error) {
 	return x.a.partitions(ctx, parent)
 }
 func (x *Analyzer) FamilyTables(t *exec.Table) ([]*exec.Table, error) {
@@ -222,16 +222,16 @@ func (x *Analyzer) FamilyTables(t *exec.Table) ([]*exec.Table, error) {
 // DomainCheckExpr analyzes a domain's CHECK expression, DomainChecks are a
 // domain's checks to evaluate, DomainCheck wraps a value of its base type
 // in all of a domain's constraints (those of the domains it is over too).
-func (x *Analyzer) ColumnDomain(ctx context.Context, c exec.Column) (*versioning.Type, error) {
+func (x *Analyzer) ColumnDomain(ctx context.Context, c exec.Column) (*sqldef.Type, error) {
 	return x.a.columnDomain(ctx, c)
 }
-func (x *Analyzer) DomainCheckExpr(t *versioning.Type, n *pg.Node) (exec.Expr, error) {
+func (x *Analyzer) DomainCheckExpr(t *sqldef.Type, n *pg.Node) (exec.Expr, error) {
 	return x.a.domainCheckExpr(t, n)
 }
-func (x *Analyzer) DomainChecks(t *versioning.Type) ([]exec.CheckConstraint, error) {
+func (x *Analyzer) DomainChecks(t *sqldef.Type) ([]exec.CheckConstraint, error) {
 	return x.a.domainChecks(t)
 }
-func (x *Analyzer) DomainCheck(e exec.Expr, dom *versioning.Type) (exec.Expr, error) {
+func (x *Analyzer) DomainCheck(e exec.Expr, dom *sqldef.Type) (exec.Expr, error) {
 	return x.a.domainCheck(e, dom)
 }
 
@@ -241,7 +241,7 @@ func (x *Analyzer) DomainCheck(e exec.Expr, dom *versioning.Type) (exec.Expr, er
 func (x *Analyzer) AggSupport(name, what string, args []exec.T, want exec.T) (exec.Expr, error) {
 	return x.a.aggSupport(name, what, args, want)
 }
-func (x *Analyzer) BindAggregate(def *versioning.Function, args []exec.T) (*exec.UserAgg, error) {
+func (x *Analyzer) BindAggregate(def *sqldef.Function, args []exec.T) (*exec.UserAgg, error) {
 	return x.a.bindAggregate(def, args)
 }
 
@@ -250,7 +250,7 @@ func (x *Analyzer) BindAggregate(def *versioning.Function, args []exec.T) (*exec
 // to reject a body that cannot run. A PL/pgSQL body's shadowed variables
 // are reported as plpgsql.extra_warnings and extra_errors ask, at their
 // positions in text, the CREATE FUNCTION statement.
-func CheckRoutine(s Session, def, declared *versioning.Function, text string) error {
+func CheckRoutine(s Session, def, declared *sqldef.Function, text string) error {
 	r, err := compileRoutine(s, def, declared)
 	if err != nil || r.pl == nil {
 		return err

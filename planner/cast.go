@@ -10,7 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // castsDep names the funcDep of the user-defined casts: no function's
@@ -20,7 +20,7 @@ const castsDep = "(casts)"
 // userCasts returns the user-defined casts, read once per statement. The
 // statement depends on them (funcDep), so CREATE CAST or DROP CAST, in
 // any session, has its plan made again.
-func (a *analyzer) userCasts() ([]*versioning.Function, error) {
+func (a *analyzer) userCasts() ([]*sqldef.Function, error) {
 	for _, d := range a.funcs {
 		if d.name == castsDep {
 			return d.found, nil
@@ -39,7 +39,7 @@ func (a *analyzer) userCasts() ([]*versioning.Function, error) {
 // or AS IMPLICIT (the callers converting otherwise, assignments and
 // implicit coercions, have decided the conversion is allowed). nil when
 // there is none.
-func (a *analyzer) userCast(from, to uint32, explicit bool) (*versioning.Function, error) {
+func (a *analyzer) userCast(from, to uint32, explicit bool) (*sqldef.Function, error) {
 	if from == to || from == exec.OIDUnknown {
 		return nil, nil // a literal is read by the type's input
 	}
@@ -78,7 +78,7 @@ func (a *analyzer) implicitUserCasts() func(from, to uint32) bool {
 // (given the target's modifier and whether the cast is explicit when it
 // takes them), as the same value (WITHOUT FUNCTION), or by the text
 // output of e's type and the input of t's (WITH INOUT).
-func (a *analyzer) applyUserCast(c *versioning.Function, e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
+func (a *analyzer) applyUserCast(c *sqldef.Function, e exec.Expr, t exec.T, explicit bool, loc int32) (exec.Expr, error) {
 	var out exec.Expr
 	switch c.Cast.Method {
 	case 'b':
@@ -115,13 +115,13 @@ func (a *analyzer) applyUserCast(c *versioning.Function, e exec.Expr, t exec.T, 
 }
 
 // castFunctionCall calls the function of cast c over args.
-func (a *analyzer) castFunctionCall(c *versioning.Function, args []exec.Expr, loc int32) (exec.Expr, error) {
+func (a *analyzer) castFunctionCall(c *sqldef.Function, args []exec.Expr, loc int32) (exec.Expr, error) {
 	schema, fname := SplitName(strings.Split(c.Cast.Proc, "."))
 	fs, err := a.userFuncs(schema, fname)
 	if err != nil {
 		return nil, err
 	}
-	cands := slices.DeleteFunc(slices.Clone(fs), func(f *versioning.Function) bool {
+	cands := slices.DeleteFunc(slices.Clone(fs), func(f *sqldef.Function) bool {
 		return f.Kind != 'f' || !slices.Equal(f.InputTypes(), c.Cast.ProcArgs)
 	})
 	if len(cands) == 0 {

@@ -2,12 +2,12 @@ package planner
 
 import (
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Column privileges. A role without a privilege on a table may hold it on
 // some of its columns (GRANT SELECT (a, b) ON t), recorded in the
-// columns' ACLs (versioning.Column.ACL) beside the table's. As in
+// columns' ACLs (sqldef.Column.ACL) beside the table's. As in
 // PostgreSQL, a SELECT needs SELECT on every column it reads, or on any
 // one column when it reads none (SELECT count(*)); an INSERT needs INSERT
 // on the columns it gives; an UPDATE UPDATE on those it sets; and the
@@ -22,7 +22,7 @@ import (
 // against the columns the statement read of it.
 type columnCheck struct {
 	t   *exec.Table
-	def *versioning.Table // the definition whose ACLs apply (privilegeDefinition)
+	def *sqldef.Table // the definition whose ACLs apply (privilegeDefinition)
 	au  *Authority
 }
 
@@ -48,15 +48,15 @@ func (a *analyzer) useColumn(c *scopeCol) {
 
 // columnMay reports whether au holds privilege priv on column pos of def,
 // through the table's ACL or the column's.
-func columnMay(au *Authority, def *versioning.Table, pos int, priv string) bool {
+func columnMay(au *Authority, def *sqldef.Table, pos int, priv string) bool {
 	if au.may(TableACL(def), priv) {
 		return true
 	}
-	return pos >= 0 && pos < len(def.Columns) && versioning.ACLHolds(def.Columns[pos].ACL, au.Holds, priv, false)
+	return pos >= 0 && pos < len(def.Columns) && sqldef.ACLHolds(def.Columns[pos].ACL, au.Holds, priv, false)
 }
 
 // anyColumnMay reports whether au holds priv on some column of def.
-func anyColumnMay(au *Authority, def *versioning.Table, priv string) bool {
+func anyColumnMay(au *Authority, def *sqldef.Table, priv string) bool {
 	for pos, c := range def.Columns {
 		if !c.Dropped && columnMay(au, def, pos, priv) {
 			return true

@@ -5,12 +5,12 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // ConstraintExists reports whether table def has a constraint called
 // name: a CHECK, the primary key, a unique or foreign key constraint.
-func ConstraintExists(def *versioning.Table, name string) bool {
+func ConstraintExists(def *sqldef.Table, name string) bool {
 	if len(def.PrimaryKey) > 0 && def.PrimaryKeyName == name {
 		return true
 	}
@@ -44,7 +44,7 @@ func ConstraintExists(def *versioning.Table, name string) bool {
 
 // checkExpr analyzes a CHECK expression over the columns of def and
 // returns it with the distinct columns it reads, in order of appearance.
-func (a *analyzer) checkExpr(def *versioning.Table, n *pg.Node) (exec.Expr, []string, error) {
+func (a *analyzer) checkExpr(def *sqldef.Table, n *pg.Node) (exec.Expr, []string, error) {
 	t := exec.NewTable(def)
 	sc := tableScope(t, def.Name)
 	e, err := a.expr(n, sc)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Copy is a COPY statement's data transfer, run by the protocol layer: for
@@ -220,7 +220,7 @@ func (a *analyzer) copyStmt(s *pg.CopyStmt) (*Copy, error) {
 		return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy from view %q", t.Def.Name).
 			WithHint("Try the COPY (SELECT ...) TO variant.")
 	}
-	if t.VirtualKind == 'v' && s.IsFrom && !slices.ContainsFunc(t.Def.Triggers, func(tr versioning.Trigger) bool {
+	if t.VirtualKind == 'v' && s.IsFrom && !slices.ContainsFunc(t.Def.Triggers, func(tr sqldef.Trigger) bool {
 		return tr.Timing == 'i' && !tr.Disabled && tr.FiresOn("INSERT")
 	}) {
 		return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy to view %q", t.Def.Name).

@@ -7,7 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // RenderExpr renders a stored expression of table t (a column default or
@@ -30,7 +30,7 @@ import (
 //   - IN lists become = ANY (ARRAY[...]), BETWEEN two comparisons, LIKE ~~.
 //
 // Anything else falls back to pg_query's deparser.
-func RenderExpr(s Session, env *exec.Env, t *versioning.Table, text string, pretty bool) string {
+func RenderExpr(s Session, env *exec.Env, t *sqldef.Table, text string, pretty bool) string {
 	n, err := ParseExpr(qualifySequences(env, t, text))
 	if err != nil {
 		return text
@@ -791,7 +791,7 @@ func sqlValueFunction(f *pg.SQLValueFunction) string {
 // sequence's OID; printed as a regclass, the name then loses its schema
 // again only where the search path finds it, as in PostgreSQL, so that
 // pg_dump, which empties the search path, gets names it can load.
-func qualifySequences(env *exec.Env, t *versioning.Table, expr string) string {
+func qualifySequences(env *exec.Env, t *sqldef.Table, expr string) string {
 	out, _ := NextvalRefs(expr, func(schema, name string) (string, bool) {
 		if schema != "" {
 			return "", false

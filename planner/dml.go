@@ -7,7 +7,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // columnByName returns the position of a table's column.
@@ -877,8 +877,8 @@ func setReads(targets []*pg.Node) bool {
 }
 
 // ColumnIndex returns the position of def's live column name, -1 if none.
-func ColumnIndex(def *versioning.Table, name string) int {
-	return slices.IndexFunc(def.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == name })
+func ColumnIndex(def *sqldef.Table, name string) int {
+	return slices.IndexFunc(def.Columns, func(c sqldef.Column) bool { return !c.Dropped && c.Name == name })
 }
 
 // setColumns returns the positions of the columns of t an UPDATE's SET

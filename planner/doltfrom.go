@@ -9,7 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/dolt"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The version-control relations of FROM, as the analyzer meets them: the
@@ -63,7 +63,7 @@ type analyzerCatalog struct{ a *analyzer }
 
 // LookupTable finds a stored table by schema and name, or by name along
 // the search path.
-func (c analyzerCatalog) LookupTable(ctx context.Context, schema, name string) (*versioning.Table, bool, error) {
+func (c analyzerCatalog) LookupTable(ctx context.Context, schema, name string) (*sqldef.Table, bool, error) {
 	t, ok, err := c.a.lookupTable(ctx, schema, name)
 	if err != nil || !ok || t.Virtual != nil {
 		return nil, false, err
@@ -102,7 +102,7 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 	if rv.Schemaname == dolt.AnySchema {
 		schemas = a.s.RelationPath() // AS OF on an unqualified name (dolt.RewriteAsOf)
 	}
-	var def *versioning.Table
+	var def *sqldef.Table
 	for _, sc := range schemas {
 		if def, ok, err = root.Table(a.ctx, sc, rv.Relname); err != nil {
 			return nil, err
@@ -130,7 +130,7 @@ func (a *analyzer) revisionTable(rv *pg.RangeVar) (*exec.Table, error) {
 // query calls are today's: a revision's functions cannot be called (as
 // in PostgreSQL, a function is looked up in the catalog when planned,
 // and the session has one catalog).
-func (a *analyzer) revisionView(v *versioning.View, catalog string) (*exec.Table, error) {
+func (a *analyzer) revisionView(v *sqldef.View, catalog string) (*exec.Table, error) {
 	sel, err := ParseSelect(v.Query)
 	if err != nil {
 		return nil, err
@@ -140,11 +140,11 @@ func (a *analyzer) revisionView(v *versioning.View, catalog string) (*exec.Table
 }
 
 // pinTable returns the table of def read from a past revision's root.
-func (a *analyzer) pinTable(def *versioning.Table, root versioning.RootValue) *exec.Table {
+func (a *analyzer) pinTable(def *sqldef.Table, root Catalog) *exec.Table {
 	t := exec.NewTable(def)
 	t.Pinned = true
 	if a.pinnedRoots == nil {
-		a.pinnedRoots = map[*exec.Table]versioning.RootValue{}
+		a.pinnedRoots = map[*exec.Table]Catalog{}
 	}
 	a.pinnedRoots[t] = root
 	return t

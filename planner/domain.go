@@ -7,7 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Domains: a domain's values are its base type's; its constraints are
@@ -16,7 +16,7 @@ import (
 
 // domainCheckExpr analyzes a CHECK constraint of domain t: an expression
 // over VALUE, read from a one-column row.
-func (a *analyzer) domainCheckExpr(t *versioning.Type, n *pg.Node) (exec.Expr, error) {
+func (a *analyzer) domainCheckExpr(t *sqldef.Type, n *pg.Node) (exec.Expr, error) {
 	base := exec.T{OID: t.Base, Typmod: t.BaseTypmod}
 	item := &nsItem{colsVisible: true, cols: []*scopeCol{{name: "value", t: base}}}
 	e, err := a.expr(n, &scope{items: []*nsItem{item}})
@@ -61,7 +61,7 @@ func (a *analyzer) attributeDomainChecks(e exec.Expr, t exec.T) (exec.Expr, erro
 }
 
 // domainChecks analyzes the CHECK constraints of domain t.
-func (a *analyzer) domainChecks(t *versioning.Type) ([]exec.CheckConstraint, error) {
+func (a *analyzer) domainChecks(t *sqldef.Type) ([]exec.CheckConstraint, error) {
 	var out []exec.CheckConstraint
 	for _, c := range t.Checks {
 		n, err := ParseExpr(c.Expr)
@@ -80,11 +80,11 @@ func (a *analyzer) domainChecks(t *versioning.Type) ([]exec.CheckConstraint, err
 // domainCheck wraps e, a value of dom's base type, in dom's constraints,
 // after those of the domain dom is over, if any (reported as dom's, as
 // PostgreSQL reports them).
-func (a *analyzer) domainCheck(e exec.Expr, dom *versioning.Type) (exec.Expr, error) {
+func (a *analyzer) domainCheck(e exec.Expr, dom *sqldef.Type) (exec.Expr, error) {
 	return a.domainCheckAs(e, dom, dom.Name)
 }
 
-func (a *analyzer) domainCheckAs(e exec.Expr, dom *versioning.Type, name string) (exec.Expr, error) {
+func (a *analyzer) domainCheckAs(e exec.Expr, dom *sqldef.Type, name string) (exec.Expr, error) {
 	if dom.BaseDomain != "" {
 		schema, base, _ := strings.Cut(dom.BaseDomain, ".")
 		over, ok, err := a.tx.Catalog().Type(a.ctx, schema, base)
@@ -108,7 +108,7 @@ func (a *analyzer) domainCheckAs(e exec.Expr, dom *versioning.Type, name string)
 }
 
 // columnDomain returns the domain column c was declared with, nil if none.
-func (a *analyzer) columnDomain(ctx context.Context, c exec.Column) (*versioning.Type, error) {
+func (a *analyzer) columnDomain(ctx context.Context, c exec.Column) (*sqldef.Type, error) {
 	if c.Domain == "" {
 		return nil, nil
 	}

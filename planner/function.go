@@ -12,12 +12,12 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/plpgsql"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // User-defined functions and procedures: CREATE FUNCTION, CREATE
 // PROCEDURE, DROP FUNCTION, CALL and DO, and the resolution of calls of
-// them. A function is a versioning.Function record of the root value,
+// them. A function is a sqldef.Function record of the root value,
 // keyed by name and input types, so overloads coexist; a call picks
 // among a name's overloads by PostgreSQL's rules (exec.LookupIn), filling
 // in defaults and named arguments.
@@ -60,13 +60,13 @@ func PseudoTypeNamed(names []string) (uint32, bool) {
 // userFuncs returns the overloads of a function name: in schema, or in
 // the schemas of the search path. The statement depends on them: a plan
 // holds the bodies of the functions it calls (funcDep).
-func (a *analyzer) userFuncs(schema, name string) ([]*versioning.Function, error) {
+func (a *analyzer) userFuncs(schema, name string) ([]*sqldef.Function, error) {
 	return a.userRoutines(schema, name, false)
 }
 
 // userRoutines is userFuncs, or, with operators, its like for the
 // operators of a name.
-func (a *analyzer) userRoutines(schema, name string, operators bool) ([]*versioning.Function, error) {
+func (a *analyzer) userRoutines(schema, name string, operators bool) ([]*sqldef.Function, error) {
 	dep := funcDep{schemas: a.s.RelationPath(), name: name, operators: operators}
 	if schema != "" {
 		dep.schemas = []string{a.s.ResolveSchemaName(schema)}
@@ -88,11 +88,11 @@ func (a *analyzer) userRoutines(schema, name string, operators bool) ([]*version
 
 // overloads returns the functions (or operators) named name in schemas,
 // in their order.
-func overloads(ctx context.Context, root versioning.RootValue, schemas []string, name string, operators bool) ([]*versioning.Function, error) {
+func overloads(ctx context.Context, root Catalog, schemas []string, name string, operators bool) ([]*sqldef.Function, error) {
 	if name == castsDep {
 		return root.Casts(ctx)
 	}
-	var out []*versioning.Function
+	var out []*sqldef.Function
 	for _, sch := range schemas {
 		named := root.FunctionsNamed
 		if operators {
@@ -116,19 +116,19 @@ type funcDep struct {
 	schemas   []string
 	name      string
 	operators bool
-	found     []*versioning.Function
+	found     []*sqldef.Function
 }
 
 // holds reports whether root has the overloads the dependency found.
-func (d funcDep) holds(ctx context.Context, root versioning.RootValue) bool {
+func (d funcDep) holds(ctx context.Context, root Catalog) bool {
 	fs, err := overloads(ctx, root, d.schemas, d.name, d.operators)
-	return err == nil && slices.EqualFunc(fs, d.found, func(x, y *versioning.Function) bool { return reflect.DeepEqual(x, y) })
+	return err == nil && slices.EqualFunc(fs, d.found, func(x, y *sqldef.Function) bool { return reflect.DeepEqual(x, y) })
 }
 
 // resolvedCall is a call of a user function, its arguments analyzed and
 // converted, defaults filled in.
 type resolvedCall struct {
-	def  *versioning.Function
+	def  *sqldef.Function
 	r    *routine
 	args []exec.Expr
 	// outArgs are, for a procedure, the positions in the call as
@@ -149,13 +149,13 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 	if err != nil || len(all) == 0 {
 		return nil, false, err
 	}
-	var cands []*versioning.Function
+	var cands []*sqldef.Function
 	for _, fn := range all {
 		if fn.Kind != 'a' && (fn.Kind == 'p') == procedure {
 			cands = append(cands, fn)
 		}
 	}
-	if len(cands) == 0 && !procedure && slices.ContainsFunc(all, func(fn *versioning.Function) bool { return fn.Kind == 'a' }) {
+	if len(cands) == 0 && !procedure && slices.ContainsFunc(all, func(fn *sqldef.Function) bool { return fn.Kind == 'a' }) {
 		return nil, false, nil // an aggregate's name: aggCall's
 	}
 	// Positional arguments first, then named ones.
@@ -195,7 +195,7 @@ func (a *analyzer) resolveUserCall(f *pg.FuncCall, sc *scope, procedure bool) (*
 // search path, else the one that is not variadic, else ambiguous. The
 // chosen function's parameters are then bound to the arguments,
 // defaults included (exec.Func.Resolve).
-func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, positional []exec.Expr, namedOrder []string, namedExprs map[string]exec.Expr, variadic bool, loc int32, procedure bool) (*resolvedCall, error) {
+func (a *analyzer) resolveAmong(cands []*sqldef.Function, name string, positional []exec.Expr, namedOrder []string, namedExprs map[string]exec.Expr, variadic bool, loc int32, procedure bool) (*resolvedCall, error) {
 	var callTypes []exec.T
 	for _, e := range positional {
 		callTypes = append(callTypes, e.Type())
@@ -218,7 +218,7 @@ func (a *analyzer) resolveAmong(cands []*versioning.Function, name string, posit
 		return name + "(" + strings.Join(parts, ", ") + ")"
 	}
 	type candidate struct {
-		def       *versioning.Function
+		def       *sqldef.Function
 		fit       *callFit
 		f         *exec.Func // over the call's arguments
 		ambiguous bool
@@ -365,8 +365,8 @@ type callFit struct {
 // inputs, and, for a procedure, its OUT arguments too, for which CALL
 // passes an expression that is checked but not evaluated (PostgreSQL 14
 // on).
-func callSlots(fn *versioning.Function) []versioning.FuncArg {
-	var slots []versioning.FuncArg
+func callSlots(fn *sqldef.Function) []sqldef.FuncArg {
+	var slots []sqldef.FuncArg
 	for _, arg := range fn.Args {
 		if arg.IsInput() || fn.Kind == 'p' && arg.Mode == 'o' {
 			slots = append(slots, arg)
@@ -380,7 +380,7 @@ func callSlots(fn *versioning.Function) []versioning.FuncArg {
 // from that of a VARIADIC parameter on are left to be gathered into its
 // array (unpacked), unless the call passes the array itself (spread,
 // f(VARIADIC arr)). It returns nil when the call does not fit.
-func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, namedOrder []string, named map[string]exec.Expr, spread bool) (*callFit, error) {
+func (a *analyzer) fitCall(fn *sqldef.Function, positional []exec.Expr, namedOrder []string, named map[string]exec.Expr, spread bool) (*callFit, error) {
 	inputs := callSlots(fn)
 	if n := len(inputs); n > 0 && inputs[n-1].Mode == 'v' {
 		if spread && len(positional)+len(named) != n {
@@ -417,7 +417,7 @@ func (a *analyzer) fitCall(fn *versioning.Function, positional []exec.Expr, name
 		fit.written[i] = i
 	}
 	for k, nm := range namedOrder {
-		i := slices.IndexFunc(inputs, func(arg versioning.FuncArg) bool { return arg.Name == nm })
+		i := slices.IndexFunc(inputs, func(arg sqldef.FuncArg) bool { return arg.Name == nm })
 		if i < 0 || fit.args[i] != nil {
 			return nil, nil
 		}
@@ -503,7 +503,7 @@ func (a *analyzer) scalarUserCall(rc *resolvedCall) (exec.Expr, error) {
 
 // argumentDomains checks the arguments of a call of def that fill
 // parameters declared with a domain against its constraints.
-func (a *analyzer) argumentDomains(def *versioning.Function, args []exec.Expr) ([]exec.Expr, error) {
+func (a *analyzer) argumentDomains(def *sqldef.Function, args []exec.Expr) ([]exec.Expr, error) {
 	var out []exec.Expr
 	i := 0
 	for _, p := range def.Args {
@@ -533,7 +533,7 @@ func (a *analyzer) argumentDomains(def *versioning.Function, args []exec.Expr) (
 }
 
 // namedDomain returns the domain "schema.name", nil if there is none.
-func (a *analyzer) namedDomain(qualified string) (*versioning.Type, error) {
+func (a *analyzer) namedDomain(qualified string) (*sqldef.Type, error) {
 	schema, name, _ := strings.Cut(qualified, ".")
 	t, ok, err := a.tx.Catalog().Type(a.ctx, schema, name)
 	if err != nil || !ok || t.Kind != 'd' {
@@ -631,7 +631,7 @@ func (a *analyzer) userFuncScan(fc *pg.FuncCall, sc *scope, colName string) (*ex
 	}
 	fn := a.userSRF(rc)
 	fs := &exec.FuncScan{Fn: fn, Args: rc.args, Cols: slices.Clone(fn.Cols)}
-	named := slices.ContainsFunc(rc.def.Args, func(arg versioning.FuncArg) bool { return arg.IsOutput() && arg.Name != "" })
+	named := slices.ContainsFunc(rc.def.Args, func(arg sqldef.FuncArg) bool { return arg.IsOutput() && arg.Name != "" })
 	if len(fs.Cols) == 1 && !named {
 		fs.Cols[0].Name = colName
 	}
@@ -691,7 +691,7 @@ const inlineCodeBlock = "inline_code_block"
 
 // doStmt runs DO $$ ... $$: an anonymous PL/pgSQL block.
 func (a *analyzer) doStmt(s *pg.DoStmt) (Utility, error) {
-	def := &versioning.Function{Name: inlineCodeBlock, Kind: 'p', Language: "plpgsql", Returns: exec.OIDVoid, Volatility: 'v'}
+	def := &sqldef.Function{Name: inlineCodeBlock, Kind: 'p', Language: "plpgsql", Returns: exec.OIDVoid, Volatility: 'v'}
 	for _, o := range s.Args {
 		d := o.GetDefElem()
 		switch d.GetDefname() {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // generatedExprs analyzes the generation expressions of t's columns for
@@ -75,7 +75,7 @@ func copyGenerated(name string) error {
 
 // GeneratedRead returns the first generated column of def that n reads,
 // a whole-row reference reading them all; "" if none.
-func GeneratedRead(def *versioning.Table, n *pg.Node) string {
+func GeneratedRead(def *sqldef.Table, n *pg.Node) string {
 	var generated string
 	use := func(name string) {
 		if i := ColumnIndex(def, name); i >= 0 && def.Columns[i].Generated != 0 && generated == "" {
@@ -105,7 +105,7 @@ func GeneratedRead(def *versioning.Table, n *pg.Node) string {
 // checkCopyWhereGenerated refuses a COPY FROM ... WHERE condition that
 // reads a generated column of def: rows are filtered before their
 // generated columns are computed.
-func checkCopyWhereGenerated(def *versioning.Table, where *pg.Node) error {
+func checkCopyWhereGenerated(def *sqldef.Table, where *pg.Node) error {
 	if g := GeneratedRead(def, where); g != "" {
 		return pgerr.New(pgerr.InvalidColumnReference, "generated columns are not supported in COPY FROM WHERE conditions").
 			WithDetail("Column %q is a generated column.", g)

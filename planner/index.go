@@ -7,7 +7,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Index selection. A single-table predicate is split into its AND-ed
@@ -608,7 +608,7 @@ func ImmutableOnly(n *pg.Node, where string) error {
 
 // indexEval analyzes the expressions and predicate of an index for the
 // executor (exec.Txn.IndexEval).
-func (a *analyzer) indexEval(t *exec.Table, ix *versioning.Index) (*exec.IndexEval, error) {
+func (a *analyzer) indexEval(t *exec.Table, ix *sqldef.Index) (*exec.IndexEval, error) {
 	sc := tableScope(t, t.Def.Name)
 	ie := &exec.IndexEval{Exprs: make([]exec.Expr, len(ix.Columns))}
 	for i, c := range ix.Columns {
@@ -687,14 +687,14 @@ func orderedScan(in exec.Plan, exprs []exec.Expr, keys []exec.SortKey, limited b
 		}
 		cols[i] = c.Idx
 	}
-	pkCols := make([]versioning.IndexColumn, len(t.Def.PrimaryKey))
+	pkCols := make([]sqldef.IndexColumn, len(t.Def.PrimaryKey))
 	for i, c := range t.Def.PrimaryKey {
-		pkCols[i] = versioning.IndexColumn{Column: c}
+		pkCols[i] = sqldef.IndexColumn{Column: c}
 	}
 	notNull := func(col int) bool { return t.Cols[col].NotNull || slices.Contains(t.Def.PrimaryKey, col) }
 	// gives reports whether reading an index of columns ixCols, the first
 	// fixed of them held to one value, gives the order, and backward.
-	gives := func(ixCols []versioning.IndexColumn, unique bool, fixed int) (reverse, ok bool) {
+	gives := func(ixCols []sqldef.IndexColumn, unique bool, fixed int) (reverse, ok bool) {
 		decided := false
 		ki, ci := 0, 0
 		for ki < len(keys) && ci < len(ixCols) {
@@ -723,7 +723,7 @@ func orderedScan(in exec.Plan, exprs []exec.Expr, keys []exec.SortKey, limited b
 		}
 		// Rows a unique index tells apart need no further key, unless a
 		// NULL in it lets them repeat.
-		unique = unique && !slices.ContainsFunc(ixCols, func(c versioning.IndexColumn) bool { return !notNull(c.Column) })
+		unique = unique && !slices.ContainsFunc(ixCols, func(c sqldef.IndexColumn) bool { return !notNull(c.Column) })
 		for ; ki < len(keys); ki++ {
 			if !(unique && ci == len(ixCols)) && !fixedAt(ixCols[:fixed], cols[ki]) {
 				return false, false
@@ -783,6 +783,6 @@ func orderedScan(in exec.Plan, exprs []exec.Expr, keys []exec.SortKey, limited b
 }
 
 // fixedAt reports whether column col is among the index columns ixCols.
-func fixedAt(ixCols []versioning.IndexColumn, col int) bool {
-	return slices.ContainsFunc(ixCols, func(c versioning.IndexColumn) bool { return c.Column == col })
+func fixedAt(ixCols []sqldef.IndexColumn, col int) bool {
+	return slices.ContainsFunc(ixCols, func(c sqldef.IndexColumn) bool { return c.Column == col })
 }

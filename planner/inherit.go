@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Inheritance and partitioning. A child table lists its parents in
-// versioning.Table.Inherits; the root value keeps, derived from those, a
-// record per (parent, child) pair (syncInheritance), so that a scan of a
+// sqldef.Table.Inherits; the root value keeps, derived from those, a
+// record per (parent, child) pair (ddl.SyncRefs), so that a scan of a
 // table finds its children with one seek. A statement on a table with
 // children reads them through an exec.Append, each child's rows mapped to
 // the parent's columns; writes go to the table each row belongs to
@@ -19,7 +19,7 @@ import (
 // key (exec.Router).
 
 // KeyTypes returns the types of a partitioned table's key columns.
-func KeyTypes(t *versioning.Table) []exec.T {
+func KeyTypes(t *sqldef.Table) []exec.T {
 	out := make([]exec.T, len(t.PartitionKey.Columns))
 	for i := range out {
 		oid, typmod := t.KeyType(i)
@@ -64,7 +64,7 @@ func (a *analyzer) partitionKeyOf(t, p *exec.Table) (pos []int, exprs []exec.Exp
 
 // partitionKeyNames returns the key of partitioned table t as errors
 // print it: a, lower(b), ((a + 1)).
-func partitionKeyNames(t *versioning.Table) string {
+func partitionKeyNames(t *sqldef.Table) string {
 	names := make([]string, len(t.PartitionKey.Columns))
 	for i := range names {
 		names[i] = KeyColumnName(t, i)
@@ -73,7 +73,7 @@ func partitionKeyNames(t *versioning.Table) string {
 }
 
 // KeyColumnName names key column i of partitioned table t in messages.
-func KeyColumnName(t *versioning.Table, i int) string {
+func KeyColumnName(t *sqldef.Table, i int) string {
 	if c := t.PartitionKey.Columns[i]; c >= 0 {
 		return t.Columns[c].Name
 	}
@@ -94,9 +94,9 @@ func exprKeyText(expr string) string {
 func CompareBounds(x, y []exec.BoundDatum) int {
 	rank := func(b exec.BoundDatum) int {
 		switch b.Kind {
-		case versioning.BoundMinValue:
+		case sqldef.BoundMinValue:
 			return -1
-		case versioning.BoundMaxValue:
+		case sqldef.BoundMaxValue:
 			return 1
 		}
 		return 0
@@ -117,12 +117,12 @@ func CompareBounds(x, y []exec.BoundDatum) int {
 }
 
 // partitions returns the partitions of a partitioned table.
-func (a *analyzer) partitions(ctx context.Context, parent *versioning.Table) ([]*versioning.Table, error) {
+func (a *analyzer) partitions(ctx context.Context, parent *sqldef.Table) ([]*sqldef.Table, error) {
 	names, err := a.tx.Catalog().Children(ctx, parent.Schema, parent.Name)
 	if err != nil {
 		return nil, err
 	}
-	var out []*versioning.Table
+	var out []*sqldef.Table
 	for _, n := range names {
 		t, ok, err := a.tx.Catalog().Table(ctx, n.Schema, n.Name)
 		if err != nil {
@@ -137,8 +137,8 @@ func (a *analyzer) partitions(ctx context.Context, parent *versioning.Table) ([]
 
 // kinDep records the children a table had when a statement was planned.
 type kinDep struct {
-	parent   versioning.TableName
-	children []versioning.TableName
+	parent   sqldef.TableName
+	children []sqldef.TableName
 }
 
 // familyMember is a table a statement on another table reads or writes
@@ -174,7 +174,7 @@ func (a *analyzer) children(t *exec.Table) ([]*exec.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.kin = append(a.kin, kinDep{parent: versioning.TableName{Schema: t.Def.Schema, Name: t.Def.Name}, children: names})
+	a.kin = append(a.kin, kinDep{parent: sqldef.TableName{Schema: t.Def.Schema, Name: t.Def.Name}, children: names})
 	out := make([]*exec.Table, 0, len(names))
 	for _, n := range names {
 		if IsTempSchema(n.Schema) && n.Schema != a.s.TempSchema() {
@@ -194,7 +194,7 @@ func (a *analyzer) children(t *exec.Table) ([]*exec.Table, error) {
 
 // pinnedChildren returns the children of a table pinned to a past
 // revision, whose root value is root: pinned to it too.
-func (a *analyzer) pinnedChildren(t *exec.Table, root versioning.RootValue) ([]*exec.Table, error) {
+func (a *analyzer) pinnedChildren(t *exec.Table, root Catalog) ([]*exec.Table, error) {
 	names, err := root.Children(a.ctx, t.Def.Schema, t.Def.Name)
 	if err != nil {
 		return nil, err
@@ -280,9 +280,9 @@ func BoundOrder(strategy byte, bounds []exec.PartBound) []int {
 			return -1
 		case x.Default:
 			return 0
-		case strategy == versioning.PartitionRange:
+		case strategy == sqldef.PartitionRange:
 			return CompareBounds(x.From, y.From)
-		case strategy == versioning.PartitionHash:
+		case strategy == sqldef.PartitionHash:
 			if x.Modulus != y.Modulus {
 				return int(x.Modulus) - int(y.Modulus)
 			}
@@ -604,7 +604,7 @@ func levelExcludes(l *partLevel, kvs [][]keyValue) bool {
 	}
 	// Inequalities on a one-column range key exclude partitions whose
 	// range lies beyond them.
-	if l.strategy != versioning.PartitionRange || len(l.key) != 1 || l.bound.Default {
+	if l.strategy != sqldef.PartitionRange || len(l.key) != 1 || l.bound.Default {
 		return false
 	}
 	from, to := l.bound.From[0], l.bound.To[0]
@@ -616,12 +616,12 @@ func levelExcludes(l *partLevel, kvs [][]keyValue) bool {
 		switch v.op {
 		case "<", "<=":
 			// Rows below v: none when the range starts above it.
-			if from.Kind == versioning.BoundMaxValue || from.Kind == 0 && (exec.Compare(from.D, v.d) > 0 || v.op == "<" && exec.Compare(from.D, v.d) == 0) {
+			if from.Kind == sqldef.BoundMaxValue || from.Kind == 0 && (exec.Compare(from.D, v.d) > 0 || v.op == "<" && exec.Compare(from.D, v.d) == 0) {
 				return true
 			}
 		case ">", ">=":
 			// Rows above v: none when the range ends (exclusively) at or below it.
-			if to.Kind == versioning.BoundMinValue || to.Kind == 0 && exec.Compare(to.D, v.d) <= 0 {
+			if to.Kind == sqldef.BoundMinValue || to.Kind == 0 && exec.Compare(to.D, v.d) <= 0 {
 				return true
 			}
 		}
@@ -687,7 +687,7 @@ func (a *analyzer) modifyFamily(m *exec.Modify, inh bool) error {
 
 // memberConflict returns the ON CONFLICT clause c of an INSERT into t
 // for member mb: its arbiters are mb's indexes that stand for t's.
-func memberConflict(t *versioning.Table, mb familyMember, c *exec.OnConflict) *exec.OnConflict {
+func memberConflict(t *sqldef.Table, mb familyMember, c *exec.OnConflict) *exec.OnConflict {
 	out := *c
 	out.Arbiters = nil
 	for _, name := range c.Arbiters {
@@ -695,12 +695,12 @@ func memberConflict(t *versioning.Table, mb familyMember, c *exec.OnConflict) *e
 			out.Arbiters = append(out.Arbiters, "")
 			continue
 		}
-		i := slices.IndexFunc(t.Indexes, func(ix versioning.Index) bool { return ix.Name == name })
+		i := slices.IndexFunc(t.Indexes, func(ix sqldef.Index) bool { return ix.Name == name })
 		if i < 0 {
 			continue
 		}
 		for _, ix := range mb.t.Def.Indexes {
-			if versioning.SameIndex(t, mb.t.Def, t.Indexes[i], ix) {
+			if sqldef.SameIndex(t, mb.t.Def, t.Indexes[i], ix) {
 				out.Arbiters = append(out.Arbiters, ix.Name)
 				break
 			}
@@ -748,79 +748,4 @@ func (a *analyzer) partitionCheck(t *exec.Table) (*exec.PartitionCheck, error) {
 		cur = parent.Def
 	}
 	return pc, nil
-}
-
-// fkRefs returns the references a table's foreign keys make.
-func fkRefs(t *versioning.Table) []versioning.ForeignKeyRef {
-	if t == nil {
-		return nil
-	}
-	var out []versioning.ForeignKeyRef
-	for _, fk := range t.ForeignKeys {
-		out = append(out, versioning.ForeignKeyRef{RefSchema: fk.RefSchema, RefTable: fk.RefTable, Schema: t.Schema, Table: t.Name, Name: fk.Name})
-	}
-	return out
-}
-
-// SyncRefs updates the records root derives from table records — foreign
-// key references and inheritance — for a table record replaced from old to
-// new (either may be nil: created, dropped).
-func SyncRefs(ctx context.Context, root versioning.RootValue, old, new *versioning.Table) (versioning.RootValue, error) {
-	root, err := syncInheritance(ctx, root, old, new)
-	if err != nil {
-		return root, err
-	}
-	before, after := fkRefs(old), fkRefs(new)
-	for _, r := range before {
-		if !slices.Contains(after, r) {
-			if root, err = root.DropForeignKeyRef(ctx, r); err != nil {
-				return root, err
-			}
-		}
-	}
-	for _, r := range after {
-		if !slices.Contains(before, r) {
-			if root, err = root.PutForeignKeyRef(ctx, r); err != nil {
-				return root, err
-			}
-		}
-	}
-	return root, nil
-}
-
-// syncInheritance updates root's inheritance records for a table record
-// replaced from old to new (either may be nil: created, dropped).
-func syncInheritance(ctx context.Context, root versioning.RootValue, old, new *versioning.Table) (versioning.RootValue, error) {
-	var before, after []versioning.TableName
-	var oldName, newName versioning.TableName
-	if old != nil {
-		before, oldName = parentsOf(old), versioning.TableName{Schema: old.Schema, Name: old.Name}
-	}
-	if new != nil {
-		after, newName = parentsOf(new), versioning.TableName{Schema: new.Schema, Name: new.Name}
-	}
-	var err error
-	for _, p := range before {
-		if oldName != newName || !slices.Contains(after, p) {
-			if root, err = root.DropInheritance(ctx, p, oldName); err != nil {
-				return root, err
-			}
-		}
-	}
-	for _, p := range after {
-		if oldName != newName || !slices.Contains(before, p) {
-			if root, err = root.PutInheritance(ctx, p, newName); err != nil {
-				return root, err
-			}
-		}
-	}
-	return root, nil
-}
-
-// parentsOf returns the parents a table record names.
-func parentsOf(t *versioning.Table) []versioning.TableName {
-	if t == nil {
-		return nil
-	}
-	return t.Inherits
 }

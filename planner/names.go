@@ -10,7 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Name resolution, as PostgreSQL's namespace.c does it. An unqualified
@@ -137,14 +137,14 @@ func (k RelKind) String() string {
 // index belongs to, or a sequence.
 type Relation struct {
 	Kind  RelKind
-	Table *versioning.Table
+	Table *sqldef.Table
 	Index int // position in table.Indexes, for an index
-	Seq   *versioning.Sequence
-	View  *versioning.View
+	Seq   *sqldef.Sequence
+	View  *sqldef.View
 }
 
 // FindRelation looks name up in schema's relation namespace.
-func FindRelation(ctx context.Context, root versioning.RootValue, schema, name string) (Relation, error) {
+func FindRelation(ctx context.Context, root Catalog, schema, name string) (Relation, error) {
 	if t, ok, err := root.Table(ctx, schema, name); err != nil || ok {
 		return Relation{Kind: RelTable, Table: t}, err
 	}

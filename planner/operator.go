@@ -6,20 +6,20 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // User-defined operators (CREATE OPERATOR): the resolution of a OP b and
 // OP b against them and the built-in operators, and the call of the
-// function an operator stands for. An operator is a versioning.Function
-// record of Kind 'o' (see versioning.Operator); looking one up goes
+// function an operator stands for. An operator is a sqldef.Function
+// record of Kind 'o' (see sqldef.Operator); looking one up goes
 // through userRoutines, so a plan depends on the operators of each name
 // it applied, as it does on the functions it called.
 
 // userOperators returns the operators named name, binary or prefix as
 // prefix says: in schema, or in the schemas of the search path, in its
 // order.
-func (a *analyzer) userOperators(schema, name string, prefix bool) ([]*versioning.Function, error) {
+func (a *analyzer) userOperators(schema, name string, prefix bool) ([]*sqldef.Function, error) {
 	if schema != "" {
 		sch := a.s.ResolveSchemaName(schema)
 		if _, ok, err := a.tx.Catalog().Schema(a.ctx, sch); err != nil {
@@ -32,7 +32,7 @@ func (a *analyzer) userOperators(schema, name string, prefix bool) ([]*versionin
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(slices.Clone(ops), func(op *versioning.Function) bool { return op.IsPrefix() != prefix }), nil
+	return slices.DeleteFunc(slices.Clone(ops), func(op *sqldef.Function) bool { return op.IsPrefix() != prefix }), nil
 }
 
 // qualifiedOp is how errors name operator name of schema: schema.name
@@ -155,7 +155,7 @@ const firstUserOID = 16384
 // chooseOperator picks among user operators the one the operands convert
 // to implicitly, by the rules of function resolution (exec.ChooseIn);
 // nil when none fits.
-func (a *analyzer) chooseOperator(ops []*versioning.Function, op string, types []exec.T, loc int32) (*versioning.Function, error) {
+func (a *analyzer) chooseOperator(ops []*sqldef.Function, op string, types []exec.T, loc int32) (*sqldef.Function, error) {
 	cands := make([]*exec.Func, len(ops))
 	for i, def := range ops {
 		cands[i] = &exec.Func{Name: op, Args: def.InputTypes(), Ret: def.Returns}
@@ -172,7 +172,7 @@ func (a *analyzer) chooseOperator(ops []*versioning.Function, op string, types [
 
 // applyOperator builds the call of operator def's function over args,
 // converted to its operand types.
-func (a *analyzer) applyOperator(def *versioning.Function, args []exec.Expr, loc int32) (exec.Expr, error) {
+func (a *analyzer) applyOperator(def *sqldef.Function, args []exec.Expr, loc int32) (exec.Expr, error) {
 	want := make([]exec.T, len(args))
 	for i, t := range def.InputTypes() {
 		want[i] = exec.T{OID: t, Typmod: -1}
@@ -186,14 +186,14 @@ func (a *analyzer) applyOperator(def *versioning.Function, args []exec.Expr, loc
 
 // operatorCall calls the function operator def stands for, a user
 // function or a built-in one, over args of its operand types.
-func (a *analyzer) operatorCall(def *versioning.Function, args []exec.Expr, loc int32) (exec.Expr, error) {
+func (a *analyzer) operatorCall(def *sqldef.Function, args []exec.Expr, loc int32) (exec.Expr, error) {
 	schema, fname := SplitName(strings.Split(def.Operator.Proc, "."))
 	if schema != "pg_catalog" {
 		fs, err := a.userFuncs(schema, fname)
 		if err != nil {
 			return nil, err
 		}
-		cands := slices.DeleteFunc(slices.Clone(fs), func(f *versioning.Function) bool {
+		cands := slices.DeleteFunc(slices.Clone(fs), func(f *sqldef.Function) bool {
 			return f.Kind != 'f' || !slices.Equal(f.InputTypes(), def.InputTypes())
 		})
 		if len(cands) == 0 {

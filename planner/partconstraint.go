@@ -10,7 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The partition constraint as pg_get_partition_constraintdef and psql's
@@ -20,7 +20,7 @@ import (
 
 // PartitionConstraintDef returns the partition constraint of t, "" when
 // t is not a partition.
-func PartitionConstraintDef(ctx context.Context, root versioning.RootValue, t *versioning.Table) (string, error) {
+func PartitionConstraintDef(ctx context.Context, root Catalog, t *sqldef.Table) (string, error) {
 	var levels [][]string
 	for cur := t; cur.IsPartition() && len(cur.Inherits) > 0; {
 		pn := cur.Inherits[0]
@@ -62,7 +62,7 @@ func orText(conds []string) string {
 }
 
 // boundConjuncts returns the conditions of partition t's bound in parent.
-func boundConjuncts(ctx context.Context, root versioning.RootValue, parent, t *versioning.Table) ([]string, error) {
+func boundConjuncts(ctx context.Context, root Catalog, parent, t *sqldef.Table) ([]string, error) {
 	key := parent.PartitionKey
 	cols := make([]string, len(key.Columns))
 	ktypes := KeyTypes(parent)
@@ -78,11 +78,11 @@ func boundConjuncts(ctx context.Context, root versioning.RootValue, parent, t *v
 		return defaultConjuncts(ctx, root, parent, t, cols, ktypes)
 	}
 	switch key.Strategy {
-	case versioning.PartitionHash:
+	case sqldef.PartitionHash:
 		args := []string{"'" + strconv.FormatUint(uint64(catalog.TableOID(parent.Schema, parent.Name)), 10) + "'::oid",
 			strconv.Itoa(b.Modulus), strconv.Itoa(b.Remainder)}
 		return []string{"satisfies_hash_partition(" + strings.Join(append(args, cols...), ", ") + ")"}, nil
-	case versioning.PartitionList:
+	case sqldef.PartitionList:
 		return listConjuncts(cols[0], ktypes[0], b.In), nil
 	}
 	var out []string
@@ -94,11 +94,11 @@ func boundConjuncts(ctx context.Context, root versioning.RootValue, parent, t *v
 
 // listConjuncts returns the conditions of a list bound: the key is NULL
 // or one of the values.
-func listConjuncts(col string, t exec.T, vals []versioning.BoundValue) []string {
+func listConjuncts(col string, t exec.T, vals []sqldef.BoundValue) []string {
 	var lits []string
 	hasNull := false
 	for _, v := range vals {
-		if v.Kind == versioning.BoundNull {
+		if v.Kind == sqldef.BoundNull {
 			hasNull = true
 			continue
 		}
@@ -131,7 +131,7 @@ func listConjuncts(col string, t exec.T, vals []versioning.BoundValue) []string 
 // rangeConjuncts returns the conditions of a range bound on its key
 // columns: equalities on the columns both ends share, then the lower and
 // upper bound from the first column where they differ.
-func rangeConjuncts(b *versioning.PartitionBound, cols []string, ktypes []exec.T) []string {
+func rangeConjuncts(b *sqldef.PartitionBound, cols []string, ktypes []exec.T) []string {
 	var out []string
 	j := 0
 	for ; j < len(cols); j++ {
@@ -144,10 +144,10 @@ func rangeConjuncts(b *versioning.PartitionBound, cols []string, ktypes []exec.T
 	if j == len(cols) {
 		return out
 	}
-	if lo := rangeSide(b.From, j, cols, ktypes, ">", versioning.BoundMinValue); lo != "" {
+	if lo := rangeSide(b.From, j, cols, ktypes, ">", sqldef.BoundMinValue); lo != "" {
 		out = append(out, lo)
 	}
-	if hi := rangeSide(b.To, j, cols, ktypes, "<", versioning.BoundMaxValue); hi != "" {
+	if hi := rangeSide(b.To, j, cols, ktypes, "<", sqldef.BoundMaxValue); hi != "" {
 		out = append(out, hi)
 	}
 	return out
@@ -157,7 +157,7 @@ func rangeConjuncts(b *versioning.PartitionBound, cols []string, ktypes []exec.T
 // the key beyond the bound (op) on column j, or equal to it there and
 // beyond it on the next columns. unbounded is the kind that puts no
 // limit on this end (MINVALUE for the lower one).
-func rangeSide(bound []versioning.BoundValue, j int, cols []string, ktypes []exec.T, op string, unbounded byte) string {
+func rangeSide(bound []sqldef.BoundValue, j int, cols []string, ktypes []exec.T, op string, unbounded byte) string {
 	var arms []string
 	for k := j; k < len(cols) && bound[k].Kind == 0; k++ {
 		strictOp, last := op, k == len(cols)-1
@@ -189,12 +189,12 @@ func rangeSide(bound []versioning.BoundValue, j int, cols []string, ktypes []exe
 
 // defaultConjuncts returns the condition of a default partition: the
 // key is in no sibling's bound.
-func defaultConjuncts(ctx context.Context, root versioning.RootValue, parent, t *versioning.Table, cols []string, ktypes []exec.T) ([]string, error) {
+func defaultConjuncts(ctx context.Context, root Catalog, parent, t *sqldef.Table, cols []string, ktypes []exec.T) ([]string, error) {
 	names, err := root.Children(ctx, parent.Schema, parent.Name)
 	if err != nil {
 		return nil, err
 	}
-	var siblings []*versioning.Table
+	var siblings []*sqldef.Table
 	var bounds []exec.PartBound
 	for _, n := range names {
 		s, ok, err := root.Table(ctx, n.Schema, n.Name)
@@ -216,12 +216,12 @@ func defaultConjuncts(ctx context.Context, root versioning.RootValue, parent, t 
 	strategy := parent.PartitionKey.Strategy
 	order := BoundOrder(strategy, bounds)
 	switch strategy {
-	case versioning.PartitionList:
-		var vals []versioning.BoundValue
+	case sqldef.PartitionList:
+		var vals []sqldef.BoundValue
 		var sorted []exec.Datum
 		for _, i := range order {
 			for _, v := range siblings[i].PartitionBound.In {
-				if v.Kind == versioning.BoundNull {
+				if v.Kind == sqldef.BoundNull {
 					vals = append(vals, v)
 				}
 			}
@@ -229,10 +229,10 @@ func defaultConjuncts(ctx context.Context, root versioning.RootValue, parent, t 
 		}
 		slices.SortFunc(sorted, exec.Compare)
 		for _, d := range sorted {
-			vals = append(vals, versioning.BoundValue{Text: string(exec.AppendText(nil, ktypes[0], d, nil))})
+			vals = append(vals, sqldef.BoundValue{Text: string(exec.AppendText(nil, ktypes[0], d, nil))})
 		}
 		return []string{"(NOT " + andText(listConjuncts(cols[0], ktypes[0], dedupNulls(vals))) + ")"}, nil
-	case versioning.PartitionRange:
+	case sqldef.PartitionRange:
 		var arms []string
 		for _, i := range order {
 			arms = append(arms, andText(rangeConjuncts(siblings[i].PartitionBound, cols, ktypes)))
@@ -247,11 +247,11 @@ func defaultConjuncts(ctx context.Context, root versioning.RootValue, parent, t 
 }
 
 // dedupNulls keeps one NULL of a list's values.
-func dedupNulls(vals []versioning.BoundValue) []versioning.BoundValue {
-	var out []versioning.BoundValue
+func dedupNulls(vals []sqldef.BoundValue) []sqldef.BoundValue {
+	var out []sqldef.BoundValue
 	seen := false
 	for _, v := range vals {
-		if v.Kind == versioning.BoundNull {
+		if v.Kind == sqldef.BoundNull {
 			if seen {
 				continue
 			}
@@ -265,7 +265,7 @@ func dedupNulls(vals []versioning.BoundValue) []versioning.BoundValue {
 // constText prints a bound value as a constant of type t, as
 // pg_get_expr does: non-negative integers bare, other values quoted and
 // cast.
-func constText(v versioning.BoundValue, t exec.T) string {
+func constText(v sqldef.BoundValue, t exec.T) string {
 	switch {
 	case t.OID == exec.OIDInt4 && !strings.HasPrefix(v.Text, "-"):
 		return v.Text

@@ -8,14 +8,14 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Privileges, as PostgreSQL checks them. Objects record their owner and an
-// access control list (versioning.ACLItem) in their catalog record, so
+// access control list (sqldef.ACLItem) in their catalog record, so
 // grants are data under version control: a branch can change them, a diff
 // shows it, a merge carries it. Roles and their memberships are the
-// server's, as in PostgreSQL (versioning.Role).
+// server's, as in PostgreSQL (sqldef.Role).
 //
 // Checks run as a statement is analyzed, against the role current then
 // (current_user: SET ROLE's, else the session's). A plan is reused only
@@ -48,7 +48,7 @@ type Authority struct {
 	CreateDB   bool
 	CreateRole bool
 	Holds      map[string]bool // roles whose privileges it uses, "" for PUBLIC
-	Roles      map[string]*versioning.Role
+	Roles      map[string]*sqldef.Role
 	// unchecked marks the authority DDL checks a query's names and types
 	// with (Analyzer.Unchecked): it may do anything, and so do the views
 	// it reads.
@@ -66,8 +66,8 @@ type AuthKey struct {
 
 // NewAuthority is role's authority among roles, at the engine's rolesGen
 // version.
-func NewAuthority(roles map[string]*versioning.Role, role string, version uint64) *Authority {
-	au := &Authority{Role: role, Version: version, Roles: roles, Holds: versioning.Holds(roles, role)}
+func NewAuthority(roles map[string]*sqldef.Role, role string, version uint64) *Authority {
+	au := &Authority{Role: role, Version: version, Roles: roles, Holds: sqldef.Holds(roles, role)}
 	if role == BootstrapSuperuser {
 		au.Holds[databaseOwnerRole] = true
 	}
@@ -82,17 +82,17 @@ func NewAuthority(roles map[string]*versioning.Role, role string, version uint64
 // may reports whether the authority holds every privilege of privs in acl,
 // counting what the predefined roles pg_read_all_data (SELECT) and
 // pg_write_all_data (INSERT, UPDATE, DELETE) give on every table and view.
-func (au *Authority) may(acl []versioning.ACLItem, privs string) bool {
+func (au *Authority) may(acl []sqldef.ACLItem, privs string) bool {
 	if au.Superuser {
 		return true
 	}
 	if au.Holds["pg_read_all_data"] {
-		privs = versioning.MinusPrivileges(privs, "r")
+		privs = sqldef.MinusPrivileges(privs, "r")
 	}
 	if au.Holds["pg_write_all_data"] {
-		privs = versioning.MinusPrivileges(privs, "awd")
+		privs = sqldef.MinusPrivileges(privs, "awd")
 	}
-	return privs == "" || versioning.ACLHolds(acl, au.Holds, privs, false)
+	return privs == "" || sqldef.ACLHolds(acl, au.Holds, privs, false)
 }
 
 // Owns reports whether the role has the privileges of owner (PostgreSQL's
@@ -110,22 +110,22 @@ func OwnerOf(owner string) string {
 }
 
 // TableACL is t's access control list, its default when none was set.
-func TableACL(t *versioning.Table) []versioning.ACLItem {
-	return versioning.DefaultedACL(t.ACL, OwnerOf(t.Owner), versioning.TablePrivileges)
+func TableACL(t *sqldef.Table) []sqldef.ACLItem {
+	return sqldef.DefaultedACL(t.ACL, OwnerOf(t.Owner), sqldef.TablePrivileges)
 }
 
 // SchemaACL is a schema's access control list, its default when none was
 // set: in PostgreSQL 15 the public schema lets everyone use it (USAGE) but
 // not create in it; other schemas are their owner's.
-func SchemaACL(sc *versioning.Schema) []versioning.ACLItem {
+func SchemaACL(sc *sqldef.Schema) []sqldef.ACLItem {
 	if sc.ACL != nil {
 		return sc.ACL
 	}
 	owner := SchemaOwner(sc)
 	if sc.Name == "public" {
-		return versioning.InitialACL(owner, versioning.SchemaPrivileges, "U")
+		return sqldef.InitialACL(owner, sqldef.SchemaPrivileges, "U")
 	}
-	return versioning.DefaultACL(owner, versioning.SchemaPrivileges, "")
+	return sqldef.DefaultACL(owner, sqldef.SchemaPrivileges, "")
 }
 
 // databaseOwnerRole stands for the owner of the current database, whose
@@ -135,7 +135,7 @@ const databaseOwnerRole = "pg_database_owner"
 // SchemaOwner is a schema's owner: the public schema that nobody was
 // given (the bootstrap superuser's, as it was made) is pg_database_owner's,
 // as PostgreSQL 15 makes it.
-func SchemaOwner(sc *versioning.Schema) string {
+func SchemaOwner(sc *sqldef.Schema) string {
 	if sc.Name == "public" && OwnerOf(sc.Owner) == BootstrapSuperuser {
 		return databaseOwnerRole
 	}
@@ -195,25 +195,25 @@ func GrantPrivileges(privs []*pg.Node, kind, all string) (string, error) {
 // ChangeACL applies a GRANT or REVOKE to one object's ACL, as the current
 // role: the owner (or a superuser) grants as the owner; another role
 // grants what it holds with grant option, as itself.
-func ChangeACL(au *Authority, notice func(error), g *pg.GrantStmt, acl []versioning.ACLItem, owner, kind, name, privs string, grantees []string) ([]versioning.ACLItem, error) {
+func ChangeACL(au *Authority, notice func(error), g *pg.GrantStmt, acl []sqldef.ACLItem, owner, kind, name, privs string, grantees []string) ([]sqldef.ACLItem, error) {
 	grantor := au.Role
 	switch {
 	case au.Owns(owner):
 		grantor = OwnerOf(owner)
-	case versioning.ACLHolds(acl, au.Holds, privs, true):
+	case sqldef.ACLHolds(acl, au.Holds, privs, true):
 		// The grant is the role's that holds the grant option, as
 		// PostgreSQL's select_best_grantor picks it: the current role if
 		// it does, else the role it inherits them from.
-		if !versioning.ACLHolds(acl, map[string]bool{au.Role: true}, privs, true) {
+		if !sqldef.ACLHolds(acl, map[string]bool{au.Role: true}, privs, true) {
 			for _, it := range acl {
-				if it.Grantee != "" && au.Holds[it.Grantee] && versioning.ACLHolds(acl, map[string]bool{it.Grantee: true}, privs, true) {
+				if it.Grantee != "" && au.Holds[it.Grantee] && sqldef.ACLHolds(acl, map[string]bool{it.Grantee: true}, privs, true) {
 					grantor = it.Grantee
 					break
 				}
 			}
 		}
 	default:
-		if !versioning.ACLAny(acl, au.Holds, versioning.AllPrivileges) {
+		if !sqldef.ACLAny(acl, au.Holds, sqldef.AllPrivileges) {
 			return nil, PermissionDenied(kind, name)
 		}
 		// Privileges without grant option: PostgreSQL warns and changes
@@ -227,11 +227,11 @@ func ChangeACL(au *Authority, notice func(error), g *pg.GrantStmt, acl []version
 	}
 	for _, who := range grantees {
 		if g.IsGrant {
-			acl = versioning.GrantACL(acl, who, grantor, privs, g.GrantOption)
+			acl = sqldef.GrantACL(acl, who, grantor, privs, g.GrantOption)
 			continue
 		}
 		var ok bool
-		if acl, ok = versioning.RevokeACL(acl, who, grantor, privs, g.GrantOption, g.Behavior == pg.DropBehavior_DROP_CASCADE); !ok {
+		if acl, ok = sqldef.RevokeACL(acl, who, grantor, privs, g.GrantOption, g.Behavior == pg.DropBehavior_DROP_CASCADE); !ok {
 			return nil, pgerr.New(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 		}
 	}
@@ -241,26 +241,20 @@ func ChangeACL(au *Authority, notice func(error), g *pg.GrantStmt, acl []version
 // FunctionACL is a function's access control list, its default when none
 // was set: the owner's, and EXECUTE for PUBLIC, as PostgreSQL gives every
 // new function.
-func FunctionACL(f *versioning.Function) []versioning.ACLItem {
+func FunctionACL(f *sqldef.Function) []sqldef.ACLItem {
 	if f.ACL != nil {
 		return f.ACL
 	}
-	return versioning.DefaultACL(OwnerOf(f.Owner), versioning.FunctionPrivileges, versioning.FunctionPrivileges)
-}
-
-// LargeObjectACL is a large object's access control list, its default
-// (the owner's alone) when none was set.
-func LargeObjectACL(lo *versioning.LargeObject) []versioning.ACLItem {
-	return versioning.DefaultedACL(lo.ACL, OwnerOf(lo.Owner), versioning.LargeObjectPrivileges)
+	return sqldef.DefaultACL(OwnerOf(f.Owner), sqldef.FunctionPrivileges, sqldef.FunctionPrivileges)
 }
 
 // TypeACL is a type's access control list, its default when none was set:
 // the owner's, and USAGE for PUBLIC.
-func TypeACL(t *versioning.Type) []versioning.ACLItem {
+func TypeACL(t *sqldef.Type) []sqldef.ACLItem {
 	if t.ACL != nil {
 		return t.ACL
 	}
-	return versioning.DefaultACL(OwnerOf(t.Owner), versioning.TypePrivileges, versioning.TypePrivileges)
+	return sqldef.DefaultACL(OwnerOf(t.Owner), sqldef.TypePrivileges, sqldef.TypePrivileges)
 }
 
 // requireTypeNameUsage checks that the current role may use the type tn
@@ -291,16 +285,16 @@ func (a *analyzer) requireTypeOIDUsage(t exec.T) error {
 	return a.requireTypeUsage(ut)
 }
 
-func (a *analyzer) requireTypeUsage(ut *versioning.Type) error {
+func (a *analyzer) requireTypeUsage(ut *sqldef.Type) error {
 	au, err := a.authority()
-	if err != nil || au.Superuser || au.unchecked || versioning.ACLHolds(TypeACL(ut), au.Holds, versioning.TypePrivileges, false) {
+	if err != nil || au.Superuser || au.unchecked || sqldef.ACLHolds(TypeACL(ut), au.Holds, sqldef.TypePrivileges, false) {
 		return err
 	}
 	return PermissionDenied("type", ut.Name)
 }
 
 // RoutineKind names a function record's kind as PostgreSQL's errors do.
-func RoutineKind(f *versioning.Function) string {
+func RoutineKind(f *sqldef.Function) string {
 	switch f.Kind {
 	case 'a':
 		return "aggregate"
@@ -315,22 +309,22 @@ func RoutineKind(f *versioning.Function) string {
 // requireExecute checks that the current role may call f: EXECUTE,
 // held through its ACL (ownership gives nothing a REVOKE took away, as
 // in PostgreSQL).
-func (a *analyzer) requireExecute(f *versioning.Function) error {
+func (a *analyzer) requireExecute(f *sqldef.Function) error {
 	au, err := a.authority()
-	if err != nil || au.Superuser || au.unchecked || versioning.ACLHolds(FunctionACL(f), au.Holds, versioning.FunctionPrivileges, false) {
+	if err != nil || au.Superuser || au.unchecked || sqldef.ACLHolds(FunctionACL(f), au.Holds, sqldef.FunctionPrivileges, false) {
 		return err
 	}
 	return PermissionDenied(RoutineKind(f), f.Name)
 }
 
 // ViewACL is a view's access control list, its default when none was set.
-func ViewACL(v *versioning.View) []versioning.ACLItem {
-	return versioning.DefaultedACL(v.ACL, OwnerOf(v.Owner), versioning.TablePrivileges)
+func ViewACL(v *sqldef.View) []sqldef.ACLItem {
+	return sqldef.DefaultedACL(v.ACL, OwnerOf(v.Owner), sqldef.TablePrivileges)
 }
 
 // viewAuthority checks that the current role may read view v, and returns
 // the authority its query is checked with: its owner's.
-func (a *analyzer) viewAuthority(v *versioning.View) (*Authority, error) {
+func (a *analyzer) viewAuthority(v *sqldef.View) (*Authority, error) {
 	au, err := a.authority()
 	if err != nil {
 		return nil, err
@@ -376,14 +370,14 @@ var restrictedCatalogs = map[string][]string{
 // CatalogACL is the access control list of catalog table name: the
 // bootstrap superuser's, and SELECT for PUBLIC or, for a restricted
 // catalog, for the roles PostgreSQL grants it to.
-func CatalogACL(name string) []versioning.ACLItem {
+func CatalogACL(name string) []sqldef.ACLItem {
 	readers, restricted := restrictedCatalogs[name]
 	if !restricted {
-		return versioning.InitialACL(BootstrapSuperuser, versioning.TablePrivileges, "r")
+		return sqldef.InitialACL(BootstrapSuperuser, sqldef.TablePrivileges, "r")
 	}
-	acl := versioning.DefaultACL(BootstrapSuperuser, versioning.TablePrivileges, "")
+	acl := sqldef.DefaultACL(BootstrapSuperuser, sqldef.TablePrivileges, "")
 	for _, r := range readers {
-		acl = versioning.GrantACL(acl, r, BootstrapSuperuser, "r", false)
+		acl = sqldef.GrantACL(acl, r, BootstrapSuperuser, "r", false)
 	}
 	return acl
 }
@@ -396,7 +390,7 @@ func (a *analyzer) requireCatalog(name, privs string) error {
 	if err != nil || au.Superuser {
 		return err
 	}
-	if versioning.MinusPrivileges(privs, "r") != "" || !versioning.ACLHolds(CatalogACL(name), au.Holds, "r", false) {
+	if sqldef.MinusPrivileges(privs, "r") != "" || !sqldef.ACLHolds(CatalogACL(name), au.Holds, "r", false) {
 		return PermissionDenied("table", name)
 	}
 	return nil
@@ -408,7 +402,7 @@ func (a *analyzer) requireCatalog(name, privs string) error {
 // table: a REVOKE is not undone by reading AS OF yesterday, nor by
 // connecting to db@<old commit> (whose today is the default branch's).
 // A table dropped since keeps its old ones.
-func (a *analyzer) privilegeDefinition(t *exec.Table) (*versioning.Table, error) {
+func (a *analyzer) privilegeDefinition(t *exec.Table) (*sqldef.Table, error) {
 	def := t.Def
 	if !t.Pinned && a.s.Detached() == nil {
 		return def, nil
@@ -431,7 +425,7 @@ var PrivilegeLetters = map[string]byte{
 }
 
 // Grantees resolves GRANT's grantees: "" for PUBLIC.
-func Grantees(s Session, specs []*pg.Node, roles map[string]*versioning.Role) ([]string, error) {
+func Grantees(s Session, specs []*pg.Node, roles map[string]*sqldef.Role) ([]string, error) {
 	var out []string
 	for _, n := range specs {
 		r := n.GetRoleSpec()
@@ -454,7 +448,7 @@ func Grantees(s Session, specs []*pg.Node, roles map[string]*versioning.Role) ([
 // RoleExists reports whether name is a role: a stored one, or one of the
 // roles initdb makes (pg_read_all_data, pg_signal_backend, ...), which
 // the server has without storing them.
-func RoleExists(roles map[string]*versioning.Role, name string) bool {
+func RoleExists(roles map[string]*sqldef.Role, name string) bool {
 	return roles[name] != nil || catalog.IsPredefinedRole(name)
 }
 
@@ -488,7 +482,7 @@ func VersionedGrant(g *pg.GrantStmt) bool {
 }
 
 // HasAdmin reports whether role holds group WITH ADMIN OPTION.
-func HasAdmin(roles map[string]*versioning.Role, role, group string) bool {
+func HasAdmin(roles map[string]*sqldef.Role, role, group string) bool {
 	if r := roles[role]; r != nil {
 		for _, g := range r.MemberOf {
 			if g.Role == group && g.Admin {
@@ -501,14 +495,14 @@ func HasAdmin(roles map[string]*versioning.Role, role, group string) bool {
 
 // SequenceACL is a sequence's access control list, its default when none
 // was set.
-func SequenceACL(seq *versioning.Sequence) []versioning.ACLItem {
-	return versioning.DefaultedACL(seq.ACL, OwnerOf(seq.Owner), versioning.SequencePrivileges)
+func SequenceACL(seq *sqldef.Sequence) []sqldef.ACLItem {
+	return sqldef.DefaultedACL(seq.ACL, OwnerOf(seq.Owner), sqldef.SequencePrivileges)
 }
 
 // currentDefinition is the table schema.name as it is today for the
 // session: in its transaction's root on a branch, in the default branch's
 // working root for a session opened on a tag or commit; nil if absent.
-func (a *analyzer) currentDefinition(schema, name string) (*versioning.Table, error) {
+func (a *analyzer) currentDefinition(schema, name string) (*sqldef.Table, error) {
 	if a.s.Detached() == nil {
 		t, ok, err := a.tx.Table(a.ctx, schema, name)
 		if err != nil || !ok {

@@ -8,12 +8,12 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Row-level security, as PostgreSQL's rewriter applies it
 // (rewrite/rowsecurity.c). A table with row security enabled
-// (versioning.Table.RowSecurity) shows a role only the rows its policies
+// (sqldef.Table.RowSecurity) shows a role only the rows its policies
 // let through and takes only the rows they accept; the policies are part
 // of the table's record, so a branch can change them and a merge carries
 // them. Analysis adds them to the plan: the USING expressions of the
@@ -87,7 +87,7 @@ func (a *analyzer) rlsApplies(t *exec.Table) (bool, error) {
 // the role au (row_security_active()): as rlsApplies, whatever
 // row_security says (with it off, a query fails instead, but the policies
 // still apply).
-func RowSecurityActive(def *versioning.Table, au *Authority) bool {
+func RowSecurityActive(def *sqldef.Table, au *Authority) bool {
 	if def == nil || !def.RowSecurity || au.Superuser {
 		return false
 	}
@@ -99,7 +99,7 @@ func RowSecurityActive(def *versioning.Table, au *Authority) bool {
 
 // policiesFor returns the policies of def for command cmd that apply to
 // the role au, permissive and restrictive apart, in name order.
-func policiesFor(def *versioning.Table, cmd byte, au *Authority) (perm, restr []versioning.Policy) {
+func policiesFor(def *sqldef.Table, cmd byte, au *Authority) (perm, restr []sqldef.Policy) {
 	for _, p := range def.Policies {
 		if p.Command != policyAll && p.Command != cmd {
 			continue
@@ -261,7 +261,7 @@ func (a *analyzer) policyChecks(t *exec.Table, cmd byte, forceUsing, using bool)
 		return nil, err
 	}
 	defer release()
-	qual := func(p versioning.Policy) string {
+	qual := func(p sqldef.Policy) string {
 		if !forceUsing && p.Check != "" {
 			return p.Check
 		}

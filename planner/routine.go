@@ -13,7 +13,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner/plpgsql"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Running user-defined functions. A routine is a function's record
@@ -29,7 +29,7 @@ import (
 const maxCallDepth = 400
 
 type routine struct {
-	def *versioning.Function
+	def *sqldef.Function
 	sig *plpgsql.Signature
 	pl  *plpgsql.Function // LANGUAGE plpgsql
 	sql []*bodyStmt       // LANGUAGE sql
@@ -38,7 +38,7 @@ type routine struct {
 }
 
 // routineOf returns the compiled form of def, compiling it the first time.
-func routineOf(s Session, def *versioning.Function) (*routine, error) {
+func routineOf(s Session, def *sqldef.Function) (*routine, error) {
 	return routineFor(s, def, nil, "")
 }
 
@@ -49,7 +49,7 @@ func routineOf(s Session, def *versioning.Function) (*routine, error) {
 // its call's actual argument types. variant, when not empty, names
 // another specialization: a trigger function's plans are made for the
 // columns of the transition tables it reads (transition.go).
-func routineFor(s Session, def *versioning.Function, actual []exec.T, variant string) (*routine, error) {
+func routineFor(s Session, def *sqldef.Function, actual []exec.T, variant string) (*routine, error) {
 	declared := def
 	if in := def.InputTypes(); exec.HasPolymorphic(in) && len(actual) == len(in) {
 		def = Specialize(s.Settings(), def, actual)
@@ -78,7 +78,7 @@ func routineFor(s Session, def *versioning.Function, actual []exec.T, variant st
 // its inputs of types actual, its polymorphic OUT arguments and result
 // of the types these make them.
 // Settings st find the subtypes of user range types.
-func Specialize(st *exec.Settings, def *versioning.Function, actual []exec.T) *versioning.Function {
+func Specialize(st *exec.Settings, def *sqldef.Function, actual []exec.T) *sqldef.Function {
 	params := def.InputTypes()
 	out := *def
 	out.Args = slices.Clone(def.Args)
@@ -97,7 +97,7 @@ func Specialize(st *exec.Settings, def *versioning.Function, actual []exec.T) *v
 
 // compileRoutine compiles def, which is declared, or declared's
 // specialization for a call's types.
-func compileRoutine(s Session, def, declared *versioning.Function) (*routine, error) {
+func compileRoutine(s Session, def, declared *sqldef.Function) (*routine, error) {
 	r := &routine{def: def, sig: signatureOf(def)}
 	if def != declared {
 		for _, t := range declared.InputTypes() {
@@ -127,7 +127,7 @@ func compileRoutine(s Session, def, declared *versioning.Function) (*routine, er
 	return r, nil
 }
 
-func signatureOf(def *versioning.Function) *plpgsql.Signature {
+func signatureOf(def *sqldef.Function) *plpgsql.Signature {
 	sig := &plpgsql.Signature{Name: def.Name, Returns: exec.T{OID: def.Returns, Typmod: -1}, ReturnsSet: def.ReturnsSet, Procedure: def.Kind == 'p', Body: def.Body,
 		Inline: def.Schema == "" && def.Name == inlineCodeBlock}
 	for _, a := range def.Args {
@@ -138,7 +138,7 @@ func signatureOf(def *versioning.Function) *plpgsql.Signature {
 
 // resultColumns are the columns of a function's rows: its OUT arguments,
 // or one column named after the function.
-func resultColumns(def *versioning.Function) []exec.ResultColumn {
+func resultColumns(def *sqldef.Function) []exec.ResultColumn {
 	var cols []exec.ResultColumn
 	for _, a := range def.Args {
 		if a.IsOutput() {
@@ -229,7 +229,7 @@ func callSQL(env *exec.Env, r *routine, args []exec.Datum) (*plpgsql.Outcome, er
 // result; NULLs when that statement returns no row.
 func procedureOutcome(env *exec.Env, r *routine, last *plpgsql.Result) (*plpgsql.Outcome, error) {
 	out := &plpgsql.Outcome{Value: exec.Null}
-	if !slices.ContainsFunc(r.def.Args, versioning.FuncArg.IsOutput) || last == nil || len(last.Rows) == 0 {
+	if !slices.ContainsFunc(r.def.Args, sqldef.FuncArg.IsOutput) || last == nil || len(last.Rows) == 0 {
 		return out, nil
 	}
 	row := last.Rows[0]
@@ -258,7 +258,7 @@ func procedureOutcome(env *exec.Env, r *routine, last *plpgsql.Result) (*plpgsql
 // FROM tt: its columns become the fields, converted to the fields' types
 // (a record keeps the columns' types). A body that already yields one
 // composite column is left alone.
-func packComposite(env *exec.Env, def *versioning.Function, res *plpgsql.Result) error {
+func packComposite(env *exec.Env, def *sqldef.Function, res *plpgsql.Result) error {
 	t := exec.T{OID: def.Returns, Typmod: -1}
 	if exec.KindOf(t.OID) != exec.KindRecord || len(resultColumns(def)) > 1 {
 		return nil
@@ -305,7 +305,7 @@ func packComposite(env *exec.Env, def *versioning.Function, res *plpgsql.Result)
 // statement yields one row value (SELECT (1, 2.1)) that value's fields as
 // its columns. As in PostgreSQL, the fields must match the OUT arguments
 // in number and type exactly (42804), since nothing is converted.
-func unpackOutRow(def *versioning.Function, res *plpgsql.Result) error {
+func unpackOutRow(def *sqldef.Function, res *plpgsql.Result) error {
 	outs := resultColumns(def)
 	if len(outs) < 2 || len(res.Cols) != 1 || exec.KindOf(res.Cols[0].T.OID) != exec.KindRecord {
 		return nil
@@ -340,7 +340,7 @@ func unpackOutRow(def *versioning.Function, res *plpgsql.Result) error {
 // to return a composite type (RETURNS SETOF tt) that RETURN NEXT or RETURN
 // QUERY gave as its fields one value of that type, as packComposite does
 // for SQL functions.
-func packRowsOf(env *exec.Env, def *versioning.Function, rows []exec.Row) {
+func packRowsOf(env *exec.Env, def *sqldef.Function, rows []exec.Row) {
 	if exec.KindOf(def.Returns) != exec.KindRecord || def.Returns == exec.OIDRecord || len(resultColumns(def)) > 1 {
 		return
 	}
@@ -372,7 +372,7 @@ func compositeFields(env *exec.Env, oid uint32) (ftypes []exec.T, names []string
 	return ftypes, ut.FieldNames, true
 }
 
-func withFunctionContext(err error, def *versioning.Function) error {
+func withFunctionContext(err error, def *sqldef.Function) error {
 	if pe, ok := err.(*pgerr.Error); ok {
 		line := "SQL function \"" + def.Name + "\" statement 1"
 		if pe.Context == "" {
@@ -600,9 +600,9 @@ type bodyStmt struct {
 	node  *pg.Node
 	given []exec.T
 	an    *Analysis
-	root  versioning.Address
-	txn   *exec.Txn
-	vars  *varScope
+	// ver is the catalog the statement was analyzed against.
+	ver  exec.CatalogVersion
+	vars *varScope
 }
 
 func (b *bodyStmt) Run(env *exec.Env, given []exec.Datum, vars plpgsql.Vars) (*plpgsql.Result, error) {
@@ -677,7 +677,7 @@ func (b *bodyStmt) reusable(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars
 		}
 	}
 	switch {
-	case b.root == tx.Catalog().Addr() && b.txn == tx:
+	case b.ver == tx.CatalogVersion():
 		return true
 	case an.Plan == nil:
 		return false
@@ -696,7 +696,7 @@ func (b *bodyStmt) analyze(ctx context.Context, tx *exec.Txn, vars plpgsql.Vars)
 	if err != nil {
 		return err
 	}
-	b.an, b.root, b.txn = an, tx.Catalog().Addr(), tx
+	b.an, b.ver = an, tx.CatalogVersion()
 	return nil
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // analyzer turns one statement's parse tree into a plan, against the
@@ -36,7 +36,7 @@ type analyzer struct {
 	params                        []exec.T // parameter types, inferred as they are met
 	// deps are the definitions of the tables the statement uses: its plan
 	// stays valid while they are unchanged (Statement.reusable).
-	deps []*versioning.Table
+	deps []*sqldef.Table
 	// auth is the authority privileges were checked with, if any were:
 	// the plan holds only while it is current (privileges.go).
 	auth AuthKey
@@ -58,12 +58,12 @@ type analyzer struct {
 	// called are the user functions the calls analyzed resolved to, in
 	// order: whether an expression is immutable depends on them
 	// (generated.go).
-	called []*versioning.Function
+	called []*sqldef.Function
 	// families are the members of the Appends planned, for pruning.
 	families map[*exec.Append][]familyMember
 	// pinnedRoots are the root values of the revisions tables pinned by
 	// time travel come from, where their children are found.
-	pinnedRoots map[*exec.Table]versioning.RootValue
+	pinnedRoots map[*exec.Table]Catalog
 	// hidden are the names of relations of the statement that the part
 	// being analyzed cannot name (a MERGE's target, in its source and
 	// its WHEN NOT MATCHED clauses): naming one is PostgreSQL's "invalid

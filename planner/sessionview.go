@@ -9,7 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/planner/dolt"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Session is what analysis asks of the session it plans for: how names
@@ -86,7 +86,7 @@ type Session interface {
 	// role's (a view's owner's); Roles are the roles as stored.
 	Authority(ctx context.Context) (*Authority, error)
 	AuthorityOf(ctx context.Context, role string) (*Authority, error)
-	Roles(ctx context.Context) (map[string]*versioning.Role, error)
+	Roles(ctx context.Context) (map[string]*sqldef.Role, error)
 	// CurrentRole is current_user, SessionRole session_user.
 	CurrentRole() string
 	SessionRole() string
@@ -104,7 +104,7 @@ type Session interface {
 	// DefaultBranchRoot is the working root of the database's default
 	// branch, where the privileges of a session opened on a tag or a
 	// commit are read; ok is false when there is no default branch.
-	DefaultBranchRoot(ctx context.Context) (root versioning.RootValue, ok bool, err error)
+	DefaultBranchRoot(ctx context.Context) (root Catalog, ok bool, err error)
 
 	// Txn is the session's open transaction, nil outside one: the user
 	// functions a plan calls run their statements in it.

@@ -1,8 +1,9 @@
 package planner
 
 import (
-	pg "github.com/pganalyze/pg_query_go/v5"
 	"slices"
+
+	pg "github.com/pganalyze/pg_query_go/v5"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"

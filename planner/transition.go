@@ -6,7 +6,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Transition tables: a trigger created with REFERENCING OLD TABLE AS o
@@ -76,7 +76,7 @@ func (a *analyzer) transitionScan(name string) exec.Plan {
 // function, with their columns' types: the function's plans are made for
 // them, and another trigger's tables of other columns need others
 // (routineFor). "" for a trigger without transition tables.
-func transitionVariant(tr *versioning.Trigger, cols []exec.ResultColumn) string {
+func transitionVariant(tr *sqldef.Trigger, cols []exec.ResultColumn) string {
 	if tr.OldTable == "" && tr.NewTable == "" {
 		return ""
 	}

@@ -5,7 +5,7 @@ import (
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/plpgsql"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Triggers: CREATE TRIGGER, DROP TRIGGER, ALTER TABLE ENABLE/DISABLE
@@ -51,7 +51,7 @@ func fireTrigger(s Session, env *exec.Env, c *exec.TriggerCall) (exec.Row, error
 	if err != nil {
 		return nil, err
 	}
-	var fn *versioning.Function
+	var fn *sqldef.Function
 	for _, f := range fs {
 		if len(f.InputTypes()) == 0 && f.Returns == plpgsql.OIDTrigger {
 			fn = f
@@ -87,7 +87,7 @@ func fireTrigger(s Session, env *exec.Env, c *exec.TriggerCall) (exec.Row, error
 }
 
 // triggerWhen evaluates a trigger's WHEN condition over NEW and OLD.
-func triggerWhen(s Session, env *exec.Env, tr *versioning.Trigger, td *plpgsql.TriggerData) (bool, error) {
+func triggerWhen(s Session, env *exec.Env, tr *sqldef.Trigger, td *plpgsql.TriggerData) (bool, error) {
 	h := &host{s: s, env: env}
 	p, err := h.Prepare("SELECT "+tr.When, nil, nil)
 	if err != nil {
@@ -164,7 +164,7 @@ const (
 // suppressRedundantUpdates is suppress_redundant_updates_trigger, a
 // BEFORE UPDATE ROW trigger that skips an update leaving its row as it
 // was.
-func suppressRedundantUpdates(tr *versioning.Trigger, c *exec.TriggerCall) (exec.Row, error) {
+func suppressRedundantUpdates(tr *sqldef.Trigger, c *exec.TriggerCall) (exec.Row, error) {
 	const name = "suppress_redundant_updates_trigger"
 	switch {
 	case c.Event != "UPDATE":

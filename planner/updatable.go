@@ -11,7 +11,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/pgtree"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Automatically updatable views, as PostgreSQL's rewriteTargetView. An
@@ -44,7 +44,7 @@ func CheckColumnName(name string) error {
 
 // updatableView is what a statement through a view needs of it.
 type updatableView struct {
-	v *versioning.View
+	v *sqldef.View
 	// base is the relation the view reads, schema-qualified; ref is the
 	// name its query gives it.
 	base *pg.RangeVar
@@ -71,7 +71,7 @@ var viewWriteVerb = map[byte]string{'a': "insert into", 'w': "update", 'd': "del
 // targetView returns the view an INSERT, UPDATE or DELETE names, if it
 // names one: a name the search path finds no table or sequence for
 // before a view.
-func (a *analyzer) targetView(rv *pg.RangeVar) (*versioning.View, bool, error) {
+func (a *analyzer) targetView(rv *pg.RangeVar) (*sqldef.View, bool, error) {
 	if rv == nil || rv.Catalogname != "" {
 		return nil, false, nil
 	}
@@ -90,7 +90,7 @@ func (a *analyzer) targetView(rv *pg.RangeVar) (*versioning.View, bool, error) {
 // restrictView fails when restrict_nonsystem_relation_kind lists views:
 // then no view of the database may be read or written through (the
 // catalog's are no views here), as PostgreSQL restricts them.
-func (a *analyzer) restrictView(v *versioning.View) error {
+func (a *analyzer) restrictView(v *sqldef.View) error {
 	for _, k := range strings.Split(a.s.Var("restrict_nonsystem_relation_kind"), ",") {
 		if strings.TrimSpace(k) == "view" {
 			return pgerr.New(pgerr.InsufficientPrivilege, "access to non-system view %q is restricted", v.Name)
@@ -100,7 +100,7 @@ func (a *analyzer) restrictView(v *versioning.View) error {
 }
 
 // findView finds view schema.name, or name along the search path.
-func (a *analyzer) findView(schema, name string) (*versioning.View, bool, error) {
+func (a *analyzer) findView(schema, name string) (*sqldef.View, bool, error) {
 	schemas := []string{a.s.ResolveSchemaName(schema)}
 	if schema == "" {
 		schemas = a.s.RelationPath()
@@ -117,17 +117,17 @@ func (a *analyzer) findView(schema, name string) (*versioning.View, bool, error)
 // hasInstead reports whether view v has an enabled INSTEAD OF trigger,
 // or an unconditional DO INSTEAD rule, for event, which then takes the
 // statement in place of the rewrite.
-func hasInstead(v *versioning.View, event string) bool {
-	return slices.ContainsFunc(v.Triggers, func(tr versioning.Trigger) bool {
+func hasInstead(v *sqldef.View, event string) bool {
+	return slices.ContainsFunc(v.Triggers, func(tr sqldef.Trigger) bool {
 		return tr.Timing == 'i' && !tr.Disabled && tr.FiresOn(event)
-	}) || slices.ContainsFunc(v.Rules, func(r versioning.Rule) bool {
+	}) || slices.ContainsFunc(v.Rules, func(r sqldef.Rule) bool {
 		return r.Instead && r.Where == "" && !r.Disabled && r.Event == event
 	})
 }
 
 // viewNotUpdatable is PostgreSQL's error for a statement on a view that
 // is not automatically updatable.
-func viewNotUpdatable(v *versioning.View, cmd byte, detail string) error {
+func viewNotUpdatable(v *sqldef.View, cmd byte, detail string) error {
 	hint := map[byte]string{
 		'a': "To enable inserting into the view, provide an INSTEAD OF INSERT trigger or an unconditional ON INSERT DO INSTEAD rule.",
 		'w': "To enable updating the view, provide an INSTEAD OF UPDATE trigger or an unconditional ON UPDATE DO INSTEAD rule.",
@@ -139,7 +139,7 @@ func viewNotUpdatable(v *versioning.View, cmd byte, detail string) error {
 
 // viewColumnNotUpdatable is the error for assigning a column of a view
 // that is no column of its base relation.
-func viewColumnNotUpdatable(v *versioning.View, cmd byte, c viewColumn) error {
+func viewColumnNotUpdatable(v *sqldef.View, cmd byte, c viewColumn) error {
 	return pgerr.New(pgerr.FeatureNotSupported, "cannot %s column %q of view %q", viewWriteVerb[cmd], c.name, v.Name).
 		WithDetail("%s", c.detail)
 }
@@ -147,14 +147,14 @@ func viewColumnNotUpdatable(v *versioning.View, cmd byte, c viewColumn) error {
 // updatableView analyzes view v for a statement of kind cmd ('a'
 // INSERT, 'w' UPDATE, 'd' DELETE), failing as PostgreSQL does when it
 // is not automatically updatable.
-func (a *analyzer) updatableView(v *versioning.View, cmd byte) (*updatableView, error) {
+func (a *analyzer) updatableView(v *sqldef.View, cmd byte) (*updatableView, error) {
 	if err := a.restrictView(v); err != nil {
 		return nil, err
 	}
 	// The plan holds while the view is unchanged: a view is no table, so
 	// this entry never matches one and a changed root replans, as
 	// viewRelation's.
-	a.deps = append(a.deps, &versioning.Table{Schema: v.Schema, Name: v.Name})
+	a.deps = append(a.deps, &sqldef.Table{Schema: v.Schema, Name: v.Name})
 	sel, err := ParseSelect(v.Query)
 	if err != nil {
 		return nil, err
@@ -174,7 +174,7 @@ func (a *analyzer) updatableView(v *versioning.View, cmd byte) (*updatableView, 
 
 // ViewNotUpdatable says why view v is not automatically updatable for
 // INSERT and UPDATE, "" when it is: WITH CHECK OPTION needs it to be.
-func (x *Analyzer) ViewNotUpdatable(v *versioning.View) (string, error) {
+func (x *Analyzer) ViewNotUpdatable(v *sqldef.View) (string, error) {
 	sel, err := ParseSelect(v.Query)
 	if err != nil {
 		return "", err
@@ -192,7 +192,7 @@ func (x *Analyzer) ViewNotUpdatable(v *versioning.View) (string, error) {
 // analyzeUpdatableView reads view v's query sel as PostgreSQL's
 // view_query_is_auto_updatable: detail is why it is not updatable, ""
 // when it is.
-func (a *analyzer) analyzeUpdatableView(v *versioning.View, sel *pg.SelectStmt) (*updatableView, string, error) {
+func (a *analyzer) analyzeUpdatableView(v *sqldef.View, sel *pg.SelectStmt) (*updatableView, string, error) {
 	switch {
 	case len(sel.DistinctClause) > 0:
 		return nil, "Views containing DISTINCT are not automatically updatable.", nil
@@ -600,7 +600,7 @@ func (a *analyzer) viewCheckExprs(pending []viewCheck, t *exec.Table, alias stri
 // throughView runs analyze, the analysis of the statement rewritten onto
 // view v's base relation, with the view's owner's privileges (the current
 // user's for a security_invoker view).
-func (a *analyzer) throughView(v *versioning.View, analyze func() (exec.Plan, error)) (exec.Plan, error) {
+func (a *analyzer) throughView(v *sqldef.View, analyze func() (exec.Plan, error)) (exec.Plan, error) {
 	saved := a.as
 	defer func() { a.as = saved }()
 	switch {
@@ -620,7 +620,7 @@ func (a *analyzer) throughView(v *versioning.View, analyze func() (exec.Plan, er
 // requireView checks that the current role holds each of privs on view
 // v: on the view, or on the columns cols (every one of them; some
 // column when cols is empty), as column privileges allow.
-func (a *analyzer) requireView(v *versioning.View, privs string, cols ...string) error {
+func (a *analyzer) requireView(v *sqldef.View, privs string, cols ...string) error {
 	au, err := a.authority()
 	if err != nil {
 		return err
@@ -631,13 +631,13 @@ func (a *analyzer) requireView(v *versioning.View, privs string, cols ...string)
 		if au.may(acl, priv) {
 			continue
 		}
-		columnMay := func(name string) bool { return versioning.ACLHolds(v.ColumnACL[name], au.Holds, priv, false) }
+		columnMay := func(name string) bool { return sqldef.ACLHolds(v.ColumnACL[name], au.Holds, priv, false) }
 		ok := len(cols) > 0
 		for _, name := range cols {
 			ok = ok && columnMay(name)
 		}
 		if len(cols) == 0 {
-			ok = slices.ContainsFunc(v.Columns, func(c versioning.ViewColumn) bool { return columnMay(c.Name) })
+			ok = slices.ContainsFunc(v.Columns, func(c sqldef.ViewColumn) bool { return columnMay(c.Name) })
 		}
 		if !ok {
 			return PermissionDenied("view", v.Name)
@@ -650,7 +650,7 @@ func (a *analyzer) requireView(v *versioning.View, privs string, cols ...string)
 // through view v, named alias, needs of it: UPDATE on the columns set,
 // SELECT on the columns its SET and WHERE read (of the view's row or of
 // excluded).
-func (a *analyzer) conflictPrivileges(v *versioning.View, oc *pg.OnConflictClause, alias string) error {
+func (a *analyzer) conflictPrivileges(v *sqldef.View, oc *pg.OnConflictClause, alias string) error {
 	if oc.Action != pg.OnConflictAction_ONCONFLICT_UPDATE {
 		return nil
 	}
@@ -662,7 +662,7 @@ func (a *analyzer) conflictPrivileges(v *versioning.View, oc *pg.OnConflictClaus
 		walkRefs(n, true, func(cr *pg.ColumnRef, outer bool) {
 			k := len(cr.Fields)
 			col := cr.Fields[k-1].GetString_()
-			if col == nil || slices.IndexFunc(v.Columns, func(c versioning.ViewColumn) bool { return c.Name == col.Sval }) < 0 {
+			if col == nil || slices.IndexFunc(v.Columns, func(c sqldef.ViewColumn) bool { return c.Name == col.Sval }) < 0 {
 				return
 			}
 			if q := cr.Fields[0].GetString_().GetSval(); k == 1 && outer || k == 2 && (q == alias || q == "excluded") {
@@ -725,7 +725,7 @@ func targetNames(list []*pg.Node) []string {
 }
 
 // insertView rewrites an INSERT into view v onto its base relation.
-func (a *analyzer) insertView(s *pg.InsertStmt, v *versioning.View) (exec.Plan, error) {
+func (a *analyzer) insertView(s *pg.InsertStmt, v *sqldef.View) (exec.Plan, error) {
 	uv, err := a.updatableView(v, 'a')
 	if err != nil {
 		return nil, err
@@ -898,7 +898,7 @@ func (uv *updatableView) viewWhere(where *pg.Node, alias string) *pg.Node {
 }
 
 // updateView rewrites an UPDATE of view v onto its base relation.
-func (a *analyzer) updateView(s *pg.UpdateStmt, v *versioning.View) (exec.Plan, error) {
+func (a *analyzer) updateView(s *pg.UpdateStmt, v *sqldef.View) (exec.Plan, error) {
 	uv, err := a.updatableView(v, 'w')
 	if err != nil {
 		return nil, err
@@ -944,7 +944,7 @@ func (a *analyzer) updateView(s *pg.UpdateStmt, v *versioning.View) (exec.Plan, 
 }
 
 // deleteView rewrites a DELETE from view v onto its base relation.
-func (a *analyzer) deleteView(s *pg.DeleteStmt, v *versioning.View) (exec.Plan, error) {
+func (a *analyzer) deleteView(s *pg.DeleteStmt, v *sqldef.View) (exec.Plan, error) {
 	uv, err := a.updatableView(v, 'd')
 	if err != nil {
 		return nil, err
@@ -1022,12 +1022,12 @@ const (
 // ViewEvents is PostgreSQL's relation_is_updatable for view v: the
 // statements it takes, limited to its columns at the positions include
 // holds (nil: all of them).
-func ViewEvents(s Session, env *exec.Env, v *versioning.View, include []int) int {
+func ViewEvents(s Session, env *exec.Env, v *sqldef.View, include []int) int {
 	a := &analyzer{ctx: env.Ctx, s: s, tx: env.Txn}
 	return a.viewEvents(v, include, 0)
 }
 
-func (a *analyzer) viewEvents(v *versioning.View, include []int, depth int) int {
+func (a *analyzer) viewEvents(v *sqldef.View, include []int, depth int) int {
 	sel, err := ParseSelect(v.Query)
 	if err != nil || depth > maxViewDepth {
 		return 0

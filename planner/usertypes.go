@@ -10,7 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // User-defined types. Enums and composites are exec types of their own,
@@ -19,10 +19,10 @@ import (
 // assigned or cast to it (domain.go).
 
 // TypeOIDOf returns the OID of stored type t.
-func TypeOIDOf(t *versioning.Type) uint32 { return catalog.TypeOID(t) }
+func TypeOIDOf(t *sqldef.Type) uint32 { return catalog.TypeOID(t) }
 
 // DescribeType is what text I/O needs of stored type d.
-func DescribeType(d *versioning.Type) *types.UserType {
+func DescribeType(d *sqldef.Type) *types.UserType {
 	u := &types.UserType{Oid: types.Oid(TypeOIDOf(d)), Schema: d.Schema, Name: d.Name}
 	for _, l := range d.Labels {
 		u.Labels = append(u.Labels, l.Label)
@@ -41,7 +41,7 @@ func DescribeType(d *versioning.Type) *types.UserType {
 
 // lookupType finds the user type schema.name ("" schema: along
 // search_path); nil when there is none.
-func (a *analyzer) lookupType(ctx context.Context, schema, name string) (*versioning.Type, error) {
+func (a *analyzer) lookupType(ctx context.Context, schema, name string) (*sqldef.Type, error) {
 	schemas := []string{schema}
 	if schema == "" {
 		schemas = a.s.SearchPath()
@@ -56,7 +56,7 @@ func (a *analyzer) lookupType(ctx context.Context, schema, name string) (*versio
 }
 
 // typeByOID finds the stored user type of OID oid; nil when there is none.
-func typeByOID(ctx context.Context, root versioning.RootValue, oid uint32) (*versioning.Type, error) {
+func typeByOID(ctx context.Context, root Catalog, oid uint32) (*sqldef.Type, error) {
 	all, err := root.Types(ctx)
 	if err != nil {
 		return nil, err
@@ -80,7 +80,7 @@ func (a *analyzer) resolveType(tn *pg.TypeName) (exec.T, bool, error) {
 
 // resolveTypeDomain is resolveType that also returns the domain a name
 // names, nil for other types.
-func (a *analyzer) resolveTypeDomain(tn *pg.TypeName) (exec.T, *versioning.Type, bool, error) {
+func (a *analyzer) resolveTypeDomain(tn *pg.TypeName) (exec.T, *sqldef.Type, bool, error) {
 	t, serial, err := ResolveType(tn)
 	if err == nil && !a.userTypeShadows(tn) {
 		return t, nil, serial, nil

@@ -12,7 +12,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner/dolt"
 	"github.com/prollypg/prollypg/planner/pgtree"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Views. A view is its query's SQL text and the columns it had when it was
@@ -55,7 +55,7 @@ func CTENames(n *pg.Node) map[string]bool {
 // their name alone finds them, schema-qualified elsewhere (as pg_dump,
 // which empties the search path, needs). Views made before their queries
 // were stored qualified name a relation bare; Depends tells its schema.
-func ViewDefinition(snap *catalog.Snapshot, v *versioning.View) string {
+func ViewDefinition(snap *catalog.Snapshot, v *sqldef.View) string {
 	sel, err := ParseSelect(v.Query)
 	if err != nil {
 		return v.Query
@@ -118,7 +118,7 @@ func (a *analyzer) viewTable(ctx context.Context, schema, name string) (*exec.Ta
 }
 
 // viewRelation plans view v, whose query is sel, as a relation.
-func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.SelectStmt) (*exec.Table, error) {
+func (a *analyzer) viewRelation(ctx context.Context, v *sqldef.View, r *pg.SelectStmt) (*exec.Table, error) {
 	sc, name := v.Schema, v.Name
 	if err := a.restrictView(v); err != nil {
 		return nil, err
@@ -153,7 +153,7 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 	// definitions and the view its own: a view is no table, so the
 	// entry for it never matches one and a changed root replans.
 	a.deps = append(a.deps, sub.deps...)
-	a.deps = append(a.deps, &versioning.Table{Schema: sc, Name: name})
+	a.deps = append(a.deps, &sqldef.Table{Schema: sc, Name: name})
 	cols := make([]exec.VirtualColumn, len(v.Columns))
 	conv := make([]exec.Expr, len(v.Columns))
 	pcols := plan.Columns()
@@ -204,7 +204,7 @@ func (a *analyzer) viewRelation(ctx context.Context, v *versioning.View, r *pg.S
 // catalog, "db@rev", so that the view as of a revision reads its tables
 // (and the views it reads) as of that revision too. Relations named bare
 // take their schema from the view's dependencies, else the search path.
-func pinViewQuery(sel *pg.SelectStmt, v *versioning.View, catalog string) {
+func pinViewQuery(sel *pg.SelectStmt, v *sqldef.View, catalog string) {
 	n := &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}
 	ctes := CTENames(n)
 	VisitNodes(n, func(x *pg.Node) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Committer makes SQL transactions' changes part of their branches'
@@ -321,7 +322,7 @@ func ApplyEdits(ctx context.Context, root RootValue, g EditGroup, dec any) (Root
 		if err != nil {
 			return RootValue{}, err
 		}
-		var t *Table
+		var t *sqldef.Table
 		if ok {
 			if t, err = decodeTableWith(dec, rec); err != nil {
 				return RootValue{}, err

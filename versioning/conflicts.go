@@ -8,6 +8,7 @@ import (
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // TableConflicts is what a merge left unresolved in one table: rows both
@@ -31,9 +32,9 @@ type TableConflicts struct {
 	FromRoot string `json:"from_root"`
 	// Base, Ours and Theirs are the table's definitions on each side; nil
 	// where the table is absent. Their row roots are those sides' rows.
-	Base   *Table `json:"base,omitempty"`
-	Ours   *Table `json:"ours,omitempty"`
-	Theirs *Table `json:"theirs,omitempty"`
+	Base   *sqldef.Table `json:"base,omitempty"`
+	Ours   *sqldef.Table `json:"ours,omitempty"`
+	Theirs *sqldef.Table `json:"theirs,omitempty"`
 	// SchemaConflict, when set, says why the definitions could not be
 	// merged; the table is left as ours until resolved.
 	SchemaConflict string `json:"schema_conflict,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // DatabaseInfo is what the server records of a database besides its
@@ -16,9 +17,9 @@ import (
 // not to a branch: connecting to a database is checked before any branch
 // is open.
 type DatabaseInfo struct {
-	Name  string    `json:"name"`
-	Owner string    `json:"owner,omitempty"`
-	ACL   []ACLItem `json:"acl,omitempty"`
+	Name  string           `json:"name"`
+	Owner string           `json:"owner,omitempty"`
+	ACL   []sqldef.ACLItem `json:"acl,omitempty"`
 }
 
 // databasesRef names the chunk that lists the databases' infos.

@@ -8,6 +8,7 @@ import (
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Diffs of tables between root values, for the dolt_diff family of the
@@ -17,15 +18,15 @@ import (
 
 // TableDelta is one table that differs between two root values.
 type TableDelta struct {
-	From, To *Table // nil where the table is absent
+	From, To *sqldef.Table // nil where the table is absent
 }
 
 // Name is the table's name: as it is in To, or in From when dropped.
-func (d TableDelta) Name() TableName {
+func (d TableDelta) Name() sqldef.TableName {
 	if d.To != nil {
-		return TableName{d.To.Schema, d.To.Name}
+		return sqldef.TableName{Schema: d.To.Schema, Name: d.To.Name}
 	}
-	return TableName{d.From.Schema, d.From.Name}
+	return sqldef.TableName{Schema: d.From.Schema, Name: d.From.Name}
 }
 
 // SchemaChange reports whether the table's definition changed: it was
@@ -72,14 +73,14 @@ func TableDeltas(ctx context.Context, from, to RootValue) ([]TableDelta, error) 
 // SameSchema reports whether two versions of a table have the same
 // definition apart from their contents: columns, keys, indexes,
 // constraints and comments, but not the roots of their maps.
-func SameSchema(a, b *Table) bool {
+func SameSchema(a, b *sqldef.Table) bool {
 	ea, err1 := encodeRecord(schemaOnly(a))
 	eb, err2 := encodeRecord(schemaOnly(b))
 	return err1 == nil && err2 == nil && bytes.Equal(ea, eb)
 }
 
 // schemaOnly returns a copy of t without what its rows decide.
-func schemaOnly(t *Table) *Table {
+func schemaOnly(t *sqldef.Table) *sqldef.Table {
 	c := *t
 	c.Rows, c.NextRowID = store.Address{}, 0
 	c.Indexes = slices.Clone(t.Indexes)
@@ -91,7 +92,7 @@ func schemaOnly(t *Table) *Table {
 
 // RowCount returns the number of rows of t, 0 when t is nil, from the
 // root of its row map alone.
-func RowCount(ctx context.Context, cs prolly.ChunkStore, t *Table) (uint64, error) {
+func RowCount(ctx context.Context, cs prolly.ChunkStore, t *sqldef.Table) (uint64, error) {
 	if t == nil {
 		return 0, nil
 	}
@@ -118,7 +119,7 @@ const (
 // table, in key order. from or to may be nil where the table is absent:
 // every row of the other is then added or removed. The RowDiff's slices
 // are views valid during the call.
-func DiffRows(ctx context.Context, cs prolly.ChunkStore, from, to *Table, fn func(RowDiff) error) error {
+func DiffRows(ctx context.Context, cs prolly.ChunkStore, from, to *sqldef.Table, fn func(RowDiff) error) error {
 	switch {
 	case from == nil && to == nil:
 		return nil
@@ -160,7 +161,7 @@ func eachRowAs(ctx context.Context, cs prolly.ChunkStore, rows store.Address, ki
 
 // EachStoredRow calls fn for every stored row of t, with its key, in key
 // order; the slices are views valid during the call.
-func EachStoredRow(ctx context.Context, cs prolly.ChunkStore, t *Table, fn func(key, row []byte) error) error {
+func EachStoredRow(ctx context.Context, cs prolly.ChunkStore, t *sqldef.Table, fn func(key, row []byte) error) error {
 	m, err := prolly.Load(ctx, cs, t.Rows)
 	if err != nil {
 		return err
@@ -170,7 +171,7 @@ func EachStoredRow(ctx context.Context, cs prolly.ChunkStore, t *Table, fn func(
 
 // StoredRow returns the stored row of t whose key is key, and whether
 // there is one.
-func StoredRow(ctx context.Context, cs prolly.ChunkStore, t *Table, key []byte) ([]byte, bool, error) {
+func StoredRow(ctx context.Context, cs prolly.ChunkStore, t *sqldef.Table, key []byte) ([]byte, bool, error) {
 	m, err := prolly.Load(ctx, cs, t.Rows)
 	if err != nil {
 		return nil, false, err
@@ -198,7 +199,7 @@ func eachRow(ctx context.Context, m prolly.Map, fn func(k, v []byte) error) erro
 // CellOf returns field i of a stored row of table t, null when it is
 // NULL: the stored field, or the column's Missing value for a row stored
 // before the column was added.
-func CellOf(t *Table, row []byte, i int) (field []byte, null bool) {
+func CellOf(t *sqldef.Table, row []byte, i int) (field []byte, null bool) {
 	if i < tuple.Tuple(row).Count() {
 		return tuple.Tuple(row).Field(i)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // TestFunctionRecords checks that overloads are distinct objects, that a
@@ -20,14 +21,14 @@ func TestFunctionRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := func(body string, args ...uint32) *Function {
-		fn := &Function{Schema: "public", Name: "f", Kind: 'f', Returns: 23, Language: "sql", Body: body, Volatility: 'v'}
+	f := func(body string, args ...uint32) *sqldef.Function {
+		fn := &sqldef.Function{Schema: "public", Name: "f", Kind: 'f', Returns: 23, Language: "sql", Body: body, Volatility: 'v'}
 		for _, a := range args {
-			fn.Args = append(fn.Args, FuncArg{Type: a, Mode: 'i'})
+			fn.Args = append(fn.Args, sqldef.FuncArg{Type: a, Mode: 'i'})
 		}
 		return fn
 	}
-	put := func(r RootValue, fns ...*Function) RootValue {
+	put := func(r RootValue, fns ...*sqldef.Function) RootValue {
 		for _, fn := range fns {
 			var err error
 			if r, err = r.PutFunction(ctx, fn); err != nil {
@@ -74,18 +75,18 @@ func TestFunctionRecords(t *testing.T) {
 // definition: added on both sides they merge by name, and changed
 // differently on both they conflict.
 func TestTriggersMerge(t *testing.T) {
-	base := &Table{Schema: "public", Name: "t", Columns: []Column{{Name: "id", Type: 23, Typmod: -1}}}
+	base := &sqldef.Table{Schema: "public", Name: "t", Columns: []sqldef.Column{{Name: "id", Type: 23, Typmod: -1}}}
 	ours, theirs := *base, *base
-	ours.Triggers = []Trigger{{Name: "a", Timing: 'b', Events: []string{"INSERT"}, FuncSchema: "public", FuncName: "fa"}}
-	theirs.Triggers = []Trigger{{Name: "b", Timing: 'a', Events: []string{"UPDATE"}, FuncSchema: "public", FuncName: "fb"}}
-	if SameDefinition(base, &ours) {
+	ours.Triggers = []sqldef.Trigger{{Name: "a", Timing: 'b', Events: []string{"INSERT"}, FuncSchema: "public", FuncName: "fa"}}
+	theirs.Triggers = []sqldef.Trigger{{Name: "b", Timing: 'a', Events: []string{"UPDATE"}, FuncSchema: "public", FuncName: "fb"}}
+	if sqldef.SameDefinition(base, &ours) {
 		t.Error("a new trigger is not a definition change")
 	}
 	md := mergeDefinitions(base, &ours, &theirs)
 	if md.conflict != "" || len(md.def.Triggers) != 2 {
 		t.Fatalf("merged triggers: %+v, conflict %q", md.def, md.conflict)
 	}
-	theirs.Triggers = []Trigger{{Name: "a", Timing: 'a', Events: []string{"INSERT"}, FuncSchema: "public", FuncName: "fa"}}
+	theirs.Triggers = []sqldef.Trigger{{Name: "a", Timing: 'a', Events: []string{"INSERT"}, FuncSchema: "public", FuncName: "fa"}}
 	if md := mergeDefinitions(base, &ours, &theirs); md.conflict == "" {
 		t.Error("a trigger created differently on both sides merged")
 	}
@@ -101,16 +102,16 @@ func TestOperatorRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op := func(proc string, args ...uint32) *Function {
-		o := &Function{Schema: "public", Name: "===", Kind: 'o', Returns: 16, Operator: &Operator{Proc: proc}}
+	op := func(proc string, args ...uint32) *sqldef.Function {
+		o := &sqldef.Function{Schema: "public", Name: "===", Kind: 'o', Returns: 16, Operator: &sqldef.Operator{Proc: proc}}
 		for _, a := range args {
-			o.Args = append(o.Args, FuncArg{Type: a, Mode: 'i'})
+			o.Args = append(o.Args, sqldef.FuncArg{Type: a, Mode: 'i'})
 		}
 		return o
 	}
-	fn := &Function{Schema: "public", Name: "===", Kind: 'f', Returns: 16, Language: "sql", Body: "SELECT true",
-		Args: []FuncArg{{Type: 23, Mode: 'i'}, {Type: 23, Mode: 'i'}}}
-	put := func(r RootValue, fs ...*Function) RootValue {
+	fn := &sqldef.Function{Schema: "public", Name: "===", Kind: 'f', Returns: 16, Language: "sql", Body: "SELECT true",
+		Args: []sqldef.FuncArg{{Type: 23, Mode: 'i'}, {Type: 23, Mode: 'i'}}}
+	put := func(r RootValue, fs ...*sqldef.Function) RootValue {
 		t.Helper()
 		for _, f := range fs {
 			var err error
@@ -163,11 +164,11 @@ func TestCastRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cast := &Function{Schema: "pg_catalog", Name: "cast", Kind: 'c', Args: []FuncArg{{Type: 23, Mode: 'i'}}, Returns: 1082,
-		Cast: &Cast{Proc: "public.to_date", ProcArgs: []uint32{23}, Context: 'a', Method: 'f'}}
-	fn := &Function{Schema: "pg_catalog", Name: "cast", Kind: 'f', Returns: 1082, Language: "sql", Body: "SELECT null::date",
-		Args: []FuncArg{{Type: 23, Mode: 'i'}}}
-	for _, f := range []*Function{cast, fn} {
+	cast := &sqldef.Function{Schema: "pg_catalog", Name: "cast", Kind: 'c', Args: []sqldef.FuncArg{{Type: 23, Mode: 'i'}}, Returns: 1082,
+		Cast: &sqldef.Cast{Proc: "public.to_date", ProcArgs: []uint32{23}, Context: 'a', Method: 'f'}}
+	fn := &sqldef.Function{Schema: "pg_catalog", Name: "cast", Kind: 'f', Returns: 1082, Language: "sql", Body: "SELECT null::date",
+		Args: []sqldef.FuncArg{{Type: 23, Mode: 'i'}}}
+	for _, f := range []*sqldef.Function{cast, fn} {
 		if r, err = r.PutFunction(ctx, f); err != nil {
 			t.Fatal(err)
 		}
@@ -200,10 +201,10 @@ func TestCastRecords(t *testing.T) {
 // ALL, the clustered primary key, and an index's access method and
 // clustered mark.
 func TestTableSettingsMerge(t *testing.T) {
-	base := &Table{Schema: "public", Name: "t", Columns: []Column{{Name: "id", Type: 23, Typmod: -1}},
-		PrimaryKey: []int{0}, PrimaryKeyName: "t_pkey", Indexes: []Index{{Name: "t_id", Columns: []IndexColumn{{Column: 0}}}}}
+	base := &sqldef.Table{Schema: "public", Name: "t", Columns: []sqldef.Column{{Name: "id", Type: 23, Typmod: -1}},
+		PrimaryKey: []int{0}, PrimaryKeyName: "t_pkey", Indexes: []sqldef.Index{{Name: "t_id", Columns: []sqldef.IndexColumn{{Column: 0}}}}}
 	ours, theirs := *base, *base
-	ours.Columns = append(slices.Clone(base.Columns), Column{Name: "v", Type: 25, Typmod: -1})
+	ours.Columns = append(slices.Clone(base.Columns), sqldef.Column{Name: "v", Type: 25, Typmod: -1})
 	theirs.SystemTriggersDisabled = true
 	theirs.SetClustered("t_pkey")
 	md := mergeDefinitions(base, &ours, &theirs)
@@ -215,7 +216,7 @@ func TestTableSettingsMerge(t *testing.T) {
 			md.def.SystemTriggersDisabled, md.def.ClusteredIndex(), len(md.def.Columns))
 	}
 	theirs = *base
-	theirs.Indexes = []Index{{Name: "t_id", Columns: []IndexColumn{{Column: 0, Opclass: "int4_ops"}}, Method: "brin", Clustered: true}}
+	theirs.Indexes = []sqldef.Index{{Name: "t_id", Columns: []sqldef.IndexColumn{{Column: 0, Opclass: "int4_ops"}}, Method: "brin", Clustered: true}}
 	md = mergeDefinitions(base, &ours, &theirs)
 	if md.conflict != "" || md.def.Indexes[0].Method != "brin" || md.def.ClusteredIndex() != "t_id" {
 		t.Errorf("merged index %+v, conflict %q; want theirs' brin index, clustered", md.def.Indexes, md.conflict)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Garbage collection: the mark phase. GC walks from every ref of the store
@@ -463,7 +464,7 @@ func recordRoots(key, value []byte) ([]store.Address, error) {
 			return nil, err
 		}
 		roots := []store.Address{c.Rows, c.Violations}
-		for _, t := range []*Table{c.Base, c.Ours, c.Theirs} {
+		for _, t := range []*sqldef.Table{c.Base, c.Ours, c.Theirs} {
 			if t != nil {
 				roots = appendTableRoots(roots, t)
 			}
@@ -485,7 +486,7 @@ func recordRoots(key, value []byte) ([]store.Address, error) {
 // format; the current one is read without decoding the definition.
 func tableRoots(record []byte, dst []store.Address) ([]store.Address, error) {
 	if len(record) > 0 && record[0] == recordVersion {
-		var t Table
+		var t sqldef.Table
 		if err := decodeRecord(record, &t); err != nil {
 			return nil, err
 		}
@@ -503,7 +504,7 @@ func tableRoots(record []byte, dst []store.Address) ([]store.Address, error) {
 }
 
 // appendTableRoots appends the roots of t's row and index maps.
-func appendTableRoots(dst []store.Address, t *Table) []store.Address {
+func appendTableRoots(dst []store.Address, t *sqldef.Table) []store.Address {
 	dst = append(dst, t.Rows)
 	for _, ix := range t.Indexes {
 		dst = append(dst, ix.Rows)

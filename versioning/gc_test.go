@@ -17,6 +17,7 @@ import (
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // withTestTable returns root with table public.t of testTable (columns v0,
@@ -28,9 +29,9 @@ func withTestTable(t testing.TB, root RootValue) RootValue {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tbl := &Table{Schema: "public", Name: "t", PrimaryKey: []int{0},
-		Columns: []Column{{Name: "v0", Type: 25, Typmod: -1}, {Name: "v1", Type: 25, Typmod: -1}},
-		Indexes: []Index{{Name: "t_v1", Columns: []IndexColumn{{Column: 1}}, Rows: empty.Root()}},
+	tbl := &sqldef.Table{Schema: "public", Name: "t", PrimaryKey: []int{0},
+		Columns: []sqldef.Column{{Name: "v0", Type: 25, Typmod: -1}, {Name: "v1", Type: 25, Typmod: -1}},
+		Indexes: []sqldef.Index{{Name: "t_v1", Columns: []sqldef.IndexColumn{{Column: 1}}, Rows: empty.Root()}},
 		Rows:    empty.Root()}
 	if root, err = root.PutTable(ctx, tbl); err != nil {
 		t.Fatal(err)
@@ -94,7 +95,7 @@ func checkStore(t testing.TB, st Store, extra ...store.Address) int {
 			t.Fatalf("map %s: %v", a, err)
 		}
 	}
-	checkTable := func(tbl *Table) {
+	checkTable := func(tbl *sqldef.Table) {
 		checkMap(tbl.Rows)
 		for _, ix := range tbl.Indexes {
 			checkMap(ix.Rows)
@@ -123,7 +124,7 @@ func checkStore(t testing.TB, st Store, extra ...store.Address) int {
 		for _, c := range conflicts {
 			checkMap(c.Rows)
 			checkMap(c.Violations)
-			for _, tbl := range []*Table{c.Base, c.Ours, c.Theirs} {
+			for _, tbl := range []*sqldef.Table{c.Base, c.Ours, c.Theirs} {
 				if tbl != nil {
 					checkTable(tbl)
 				}
@@ -219,8 +220,8 @@ func minus(a, b *marker) []store.Address {
 func TestGCRemovesUnreachable(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	if err := UpdateRoles(ctx, st, func(roles map[string]*Role) error {
-		roles["postgres"] = &Role{Name: "postgres", Superuser: true}
+	if err := UpdateRoles(ctx, st, func(roles map[string]*sqldef.Role) error {
+		roles["postgres"] = &sqldef.Role{Name: "postgres", Superuser: true}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -389,7 +390,7 @@ func TestGCDiskSpace(t *testing.T) {
 		}
 		return p
 	}
-	bulk := func(name string, n int) (prolly.Map, *Table) {
+	bulk := func(name string, n int) (prolly.Map, *sqldef.Table) {
 		b := prolly.NewBuilder(st)
 		for i := range n {
 			if err := b.Add(ctx, rowKey(i), payload()); err != nil {
@@ -400,7 +401,7 @@ func TestGCDiskSpace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return rows, &Table{Schema: "public", Name: name, Columns: []Column{{Name: "v", Type: 25, Typmod: -1}}, Rows: rows.Root()}
+		return rows, &sqldef.Table{Schema: "public", Name: name, Columns: []sqldef.Column{{Name: "v", Type: 25, Typmod: -1}}, Rows: rows.Root()}
 	}
 	// Live: 40,000 rows on main.
 	_, small := bulk("live", 40000)

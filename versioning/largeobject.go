@@ -8,6 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // LargeObject is one of PostgreSQL's large objects (lo_create, lo_open,
@@ -20,12 +21,12 @@ import (
 // carry rows (two transactions writing different objects merge, two
 // writing one conflict), and a write changes only the pages it touches.
 type LargeObject struct {
-	OID     uint32        `json:"oid"`
-	Owner   string        `json:"owner,omitempty"`
-	ACL     []ACLItem     `json:"acl,omitempty"`
-	Comment string        `json:"comment,omitempty"`
-	Size    int64         `json:"size,omitempty"`
-	Pages   store.Address `json:"pages,omitempty"`
+	OID     uint32           `json:"oid"`
+	Owner   string           `json:"owner,omitempty"`
+	ACL     []sqldef.ACLItem `json:"acl,omitempty"`
+	Comment string           `json:"comment,omitempty"`
+	Size    int64            `json:"size,omitempty"`
+	Pages   store.Address    `json:"pages,omitempty"`
 }
 
 // LargeObjectPrivileges are those a large object can hold.

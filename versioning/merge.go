@@ -10,6 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // MergeRoots three-way merges two root values that descend from base: the
@@ -73,10 +74,10 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 	if !c.InBase {
 		return prolly.Resolution{}, fmt.Errorf("%w: table created on both sides", ErrConflict)
 	}
-	var base, ours, theirs *Table
+	var base, ours, theirs *sqldef.Table
 	for _, r := range []struct {
 		b []byte
-		t **Table
+		t **sqldef.Table
 	}{{c.Base, &base}, {c.Ours, &ours}, {c.Theirs, &theirs}} {
 		var err error
 		if *r.t, err = decodeTableWith(enc, r.b); err != nil {
@@ -92,7 +93,7 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 	if rs, ok := enc.(RebaseSource); ok {
 		rebased = rs.Rebased(ours.Schema, ours.Name)
 	}
-	var dup *Table // with a primary key, a key both sides inserted is a duplicate
+	var dup *sqldef.Table // with a primary key, a key both sides inserted is a duplicate
 	if len(ours.PrimaryKey) > 0 {
 		dup = ours
 	}
@@ -107,7 +108,7 @@ func mergeTableRecords(ctx context.Context, cs prolly.ChunkStore, c prolly.Colli
 	if merged.Rows, err = mergeRows(ctx, cs, base.Rows, ours.Rows, theirs.Rows, rowKeys, rebased, dup); err != nil {
 		return prolly.Resolution{}, fmt.Errorf("table %q.%q: %w", ours.Schema, ours.Name, err)
 	}
-	merged.Indexes = append([]Index(nil), ours.Indexes...)
+	merged.Indexes = append([]sqldef.Index(nil), ours.Indexes...)
 	for i := range merged.Indexes {
 		var keys [][]byte
 		if ixKeys != nil {
@@ -269,7 +270,7 @@ type DuplicateKeyError struct {
 	Constraint    string // the primary key's or unique index's name
 	// Def, Row and Cols, when Def is set, are the table, a row holding
 	// the key and the key's columns, so the error can name its values.
-	Def  *Table
+	Def  *sqldef.Table
 	Row  []byte
 	Cols []int
 }
@@ -279,7 +280,7 @@ func (e *DuplicateKeyError) Error() string {
 }
 
 // plainColumns returns the table columns of an index without expressions.
-func plainColumns(ics []IndexColumn) ([]int, bool) {
+func plainColumns(ics []sqldef.IndexColumn) ([]int, bool) {
 	cols := make([]int, len(ics))
 	for i, ic := range ics {
 		if ic.Column < 0 {
@@ -306,7 +307,7 @@ func checkSameInserts(ctx context.Context, base, ours, theirs RootValue) error {
 		if err != nil || !found || !bytes.Equal(tv, d.To) {
 			return err
 		}
-		var b, o Table
+		var b, o sqldef.Table
 		if err := decodeRecord(d.From, &b); err != nil {
 			return err
 		}
@@ -326,7 +327,7 @@ func checkSameInserts(ctx context.Context, base, ours, theirs RootValue) error {
 // the transaction's size, not the table's. A key ours rebased on theirs's
 // row (an ON CONFLICT DO UPDATE of a row inserted concurrently) is no
 // duplicate: ours changed that row.
-func checkBothInserted(ctx context.Context, cs prolly.ChunkStore, t *Table, base, ours, theirs store.Address, rebased map[string][]byte) error {
+func checkBothInserted(ctx context.Context, cs prolly.ChunkStore, t *sqldef.Table, base, ours, theirs store.Address, rebased map[string][]byte) error {
 	if base == theirs || base == ours {
 		return nil
 	}
@@ -355,21 +356,6 @@ func checkBothInserted(ctx context.Context, cs prolly.ChunkStore, t *Table, base
 		}
 		return &DuplicateKeyError{Schema: t.Schema, Table: t.Name, Constraint: t.PrimaryKeyName, Def: t, Row: bytes.Clone(d.To), Cols: t.PrimaryKey}
 	})
-}
-
-// sameDefinition reports whether two table records differ only in their
-// data: row and index roots and the row id counter.
-func SameDefinition(a, b *Table) bool {
-	strip := func(t *Table) Table {
-		s := *t
-		s.Rows, s.NextRowID = store.Address{}, 0
-		s.Indexes = append([]Index(nil), t.Indexes...)
-		for i := range s.Indexes {
-			s.Indexes[i].Rows = store.Address{}
-		}
-		return s
-	}
-	return reflect.DeepEqual(strip(a), strip(b))
 }
 
 // errRowConflict marks a row changed differently by both transactions.
@@ -403,7 +389,7 @@ type KeySource interface {
 // mergeRows merges a table's row map or an index map. keys, when not nil,
 // are the keys ours may have changed (KeySource); rebased (see
 // RebaseSource) settles the collisions of a row map's rebased rows.
-func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs store.Address, keys [][]byte, rebased map[string][]byte, dup *Table) (store.Address, error) {
+func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs store.Address, keys [][]byte, rebased map[string][]byte, dup *sqldef.Table) (store.Address, error) {
 	load := func(a store.Address) (prolly.Map, error) { return prolly.Load(ctx, cs, a) }
 	b, err := load(base)
 	if err != nil {
@@ -459,7 +445,7 @@ func mergeRows(ctx context.Context, cs prolly.ChunkStore, base, ours, theirs sto
 }
 
 func mergeSequenceRecords(c prolly.Collision) (prolly.Resolution, error) {
-	var ours, theirs Sequence
+	var ours, theirs sqldef.Sequence
 	if err := decodeRecord(c.Ours, &ours); err != nil {
 		return prolly.Resolution{}, err
 	}
@@ -485,7 +471,7 @@ func mergeSequenceRecords(c prolly.Collision) (prolly.Resolution, error) {
 // any duplicate pair has a row from either side, and checking the smaller
 // one (the committing transaction's) is enough. The work is the size of
 // that side's change.
-func checkUniqueAfterMerge(ctx context.Context, cs prolly.ChunkStore, merged *Table, base, side store.Address, enc IndexEncoder) error {
+func checkUniqueAfterMerge(ctx context.Context, cs prolly.ChunkStore, merged *sqldef.Table, base, side store.Address, enc IndexEncoder) error {
 	var unique []int
 	for i, ix := range merged.Indexes {
 		if ix.Unique {

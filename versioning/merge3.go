@@ -13,6 +13,7 @@ import (
 	"github.com/prollypg/prollypg/prolly/sortkey"
 	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The merge of branches (dolt_merge, dolt_cherry_pick, dolt_revert): a
@@ -30,7 +31,7 @@ import (
 type IndexEncoder interface {
 	// IndexEntries returns the entries of the row stored under key (its
 	// tuple, in t's layout) in each index of t, by index.
-	IndexEntries(ctx context.Context, t *Table, key, row []byte) ([]IndexEntry, error)
+	IndexEntries(ctx context.Context, t *sqldef.Table, key, row []byte) ([]IndexEntry, error)
 }
 
 // IndexEntry is a row's entry in one index.
@@ -48,7 +49,7 @@ type IndexEntry struct {
 type ReferenceChecker interface {
 	// MissingReferences returns the names of t's foreign keys through
 	// which row, in root, references no row.
-	MissingReferences(ctx context.Context, root RootValue, t *Table, row []byte) ([]string, error)
+	MissingReferences(ctx context.Context, root RootValue, t *sqldef.Table, row []byte) ([]string, error)
 }
 
 // TableDecoder, when the IndexEncoder implements it, decodes the table
@@ -56,11 +57,11 @@ type ReferenceChecker interface {
 // commit-time merge reads the same few records again and again. The
 // merge does not modify the tables it returns.
 type TableDecoder interface {
-	DecodeTable(record []byte) (*Table, error)
+	DecodeTable(record []byte) (*sqldef.Table, error)
 }
 
 // decodeTableWith decodes record with enc's TableDecoder, if it has one.
-func decodeTableWith(enc any, record []byte) (*Table, error) {
+func decodeTableWith(enc any, record []byte) (*sqldef.Table, error) {
 	if d, ok := enc.(TableDecoder); ok {
 		return d.DecodeTable(record)
 	}
@@ -75,7 +76,7 @@ func decodeTableWith(enc any, record []byte) (*Table, error) {
 type Generator interface {
 	// Generate returns row, a tuple in t's layout, with its generated
 	// columns computed.
-	Generate(ctx context.Context, t *Table, row []byte) ([]byte, error)
+	Generate(ctx context.Context, t *sqldef.Table, row []byte) ([]byte, error)
 }
 
 // ErrUnmergeable is returned for objects that changed on both sides of a
@@ -96,7 +97,7 @@ type MergeResult struct {
 	Conflicts       int // rows in conflict
 	SchemaConflicts int // tables whose definitions did not merge, objects in conflict
 	Violations      int // rows breaking a constraint
-	Tables          []TableName
+	Tables          []sqldef.TableName
 }
 
 // Clean reports whether the merge left nothing to resolve.
@@ -169,7 +170,7 @@ func Merge(ctx context.Context, base, ours, theirs RootValue, opts MergeOptions)
 		}
 		res.Conflicts += int(rows.Count())
 		res.Violations += int(viol.Count())
-		res.Tables = append(res.Tables, TableName{tc.Schema, tc.Name})
+		res.Tables = append(res.Tables, sqldef.TableName{Schema: tc.Schema, Name: tc.Name})
 		if res.Root, err = res.Root.PutConflicts(ctx, tc); err != nil {
 			return MergeResult{}, err
 		}
@@ -190,7 +191,7 @@ func ownedSequence(c prolly.Collision) bool {
 // mergeTable merges a table both sides changed. It returns the merged
 // record and, when something is left to resolve, the table's conflicts.
 func mergeTable(ctx context.Context, cs prolly.ChunkStore, c prolly.Collision, opts MergeOptions) (prolly.Resolution, *TableConflicts, error) {
-	var sides [3]*Table
+	var sides [3]*sqldef.Table
 	for i, b := range [][]byte{c.Base, c.Ours, c.Theirs} {
 		if b == nil {
 			continue
@@ -242,8 +243,8 @@ type tableMerge struct {
 	ctx                context.Context
 	cs                 prolly.ChunkStore
 	enc                IndexEncoder
-	base, ours, theirs *Table // base nil: created on both sides
-	def                *Table
+	base, ours, theirs *sqldef.Table // base nil: created on both sides
+	def                *sqldef.Table
 	theirsPos          []int
 
 	baseRows, oursRows, theirsRows prolly.Map
@@ -297,7 +298,7 @@ func (tm *tableMerge) run() error {
 }
 
 // load returns the rows of a side, empty for an absent base.
-func (tm *tableMerge) load(t *Table) (prolly.Map, error) {
+func (tm *tableMerge) load(t *sqldef.Table) (prolly.Map, error) {
 	if t == nil {
 		return prolly.NewMap(tm.ctx, tm.cs)
 	}
@@ -463,7 +464,7 @@ func (tm *tableMerge) generateStale(rows prolly.Map) (prolly.Map, error) {
 	}
 	var edits []prolly.Edit
 	for _, side := range []struct {
-		def  *Table
+		def  *sqldef.Table
 		rows prolly.Map
 	}{{tm.ours, tm.oursRows}, {tm.theirs, tm.theirsRows}} {
 		if !staleGenerated(tm.def, side.def) {
@@ -502,7 +503,7 @@ func (tm *tableMerge) generateStale(rows prolly.Map) (prolly.Map, error) {
 // staleGenerated reports whether side, a side's definition of the table
 // merged into def, lacks one of def's generated columns (by name, with
 // its expression).
-func staleGenerated(def, side *Table) bool {
+func staleGenerated(def, side *sqldef.Table) bool {
 	if side == nil {
 		return false
 	}
@@ -510,7 +511,7 @@ func staleGenerated(def, side *Table) bool {
 		if c.Generated == 0 || c.Dropped {
 			continue
 		}
-		i := slices.IndexFunc(side.Columns, func(s Column) bool { return !s.Dropped && s.Name == c.Name })
+		i := slices.IndexFunc(side.Columns, func(s sqldef.Column) bool { return !s.Dropped && s.Name == c.Name })
 		if i < 0 || side.Columns[i].Generated != c.Generated || side.Columns[i].Default != c.Default {
 			return true
 		}
@@ -519,8 +520,8 @@ func staleGenerated(def, side *Table) bool {
 }
 
 // hasGenerated reports whether t has a stored generated column.
-func hasGenerated(t *Table) bool {
-	return slices.ContainsFunc(t.Columns, func(c Column) bool { return c.Generated != 0 && !c.Dropped })
+func hasGenerated(t *sqldef.Table) bool {
+	return slices.ContainsFunc(t.Columns, func(c sqldef.Column) bool { return c.Generated != 0 && !c.Dropped })
 }
 
 // mergeIndexes sets the roots of the merged table's indexes. An index
@@ -565,7 +566,7 @@ func (tm *tableMerge) mergeIndexes(rows prolly.Map) error {
 }
 
 // sameIndex returns t's index named as ix if its definition is ix's.
-func sameIndex(t *Table, ix *Index) (*Index, bool) {
+func sameIndex(t *sqldef.Table, ix *sqldef.Index) (*sqldef.Index, bool) {
 	if t == nil {
 		return nil, false
 	}
@@ -640,7 +641,7 @@ func (tm *tableMerge) entryEdits(edits []map[string]bool, which []bool, key []by
 	return indexEntryEdits(tm.ctx, tm.enc, tm.def, edits, which, key, olds, final)
 }
 
-func indexEntryEdits(ctx context.Context, enc IndexEncoder, def *Table, edits []map[string]bool, which []bool, key []byte, olds [][]byte, final []byte) error {
+func indexEntryEdits(ctx context.Context, enc IndexEncoder, def *sqldef.Table, edits []map[string]bool, which []bool, key []byte, olds [][]byte, final []byte) error {
 	for _, old := range olds {
 		if old == nil {
 			continue
@@ -856,7 +857,7 @@ func checkReferences(ctx context.Context, base, merged RootValue, rc ReferenceCh
 		if len(to.ForeignKeys) == 0 {
 			continue
 		}
-		var from *Table
+		var from *sqldef.Table
 		if c.From != nil {
 			if from, err = decodeTableWith(rc, c.From); err != nil {
 				return nil, err

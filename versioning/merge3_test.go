@@ -10,6 +10,7 @@ import (
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/prolly/tuple"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // testEncoder indexes a row of the test tables by its fields at the
@@ -17,7 +18,7 @@ import (
 // check which entries a merge leaves.
 type testEncoder struct{}
 
-func (testEncoder) IndexEntries(_ context.Context, t *Table, key, row []byte) ([]IndexEntry, error) {
+func (testEncoder) IndexEntries(_ context.Context, t *sqldef.Table, key, row []byte) ([]IndexEntry, error) {
 	out := make([]IndexEntry, len(t.Indexes))
 	for i, ix := range t.Indexes {
 		var k []byte
@@ -56,9 +57,9 @@ func testTable(t *testing.T, unique bool, rows map[int][]byte) RootValue {
 		t.Fatal(err)
 	}
 	empty, _ := prolly.NewMap(ctx, root.Store())
-	tbl := &Table{Schema: "public", Name: "t", PrimaryKey: []int{0},
-		Columns: []Column{{Name: "v0", Type: 25, Typmod: -1}, {Name: "v1", Type: 25, Typmod: -1}},
-		Indexes: []Index{{Name: "t_v1", Columns: []IndexColumn{{Column: 1}}, Unique: unique, Rows: empty.Root()}},
+	tbl := &sqldef.Table{Schema: "public", Name: "t", PrimaryKey: []int{0},
+		Columns: []sqldef.Column{{Name: "v0", Type: 25, Typmod: -1}, {Name: "v1", Type: 25, Typmod: -1}},
+		Indexes: []sqldef.Index{{Name: "t_v1", Columns: []sqldef.IndexColumn{{Column: 1}}, Unique: unique, Rows: empty.Root()}},
 		Rows:    empty.Root()}
 	if root, err = root.PutTable(ctx, tbl); err != nil {
 		t.Fatal(err)
@@ -233,7 +234,7 @@ func TestMergeConflicts(t *testing.T) {
 }
 
 // addColumn returns root with a column appended to table t.
-func addColumn(t *testing.T, root RootValue, c Column) RootValue {
+func addColumn(t *testing.T, root RootValue, c sqldef.Column) RootValue {
 	t.Helper()
 	ctx := context.Background()
 	def, _, _ := root.Table(ctx, "public", "t")
@@ -251,9 +252,9 @@ func addColumn(t *testing.T, root RootValue, c Column) RootValue {
 func TestMergeAddedColumns(t *testing.T) {
 	ctx := context.Background()
 	base := testTable(t, false, map[int][]byte{1: row("a", "b"), 2: row("c", "d")})
-	ours := addColumn(t, base, Column{Name: "x", Type: 25, Typmod: -1, Missing: row("mx")})
+	ours := addColumn(t, base, sqldef.Column{Name: "x", Type: 25, Typmod: -1, Missing: row("mx")})
 	ours = editRows(t, ours, map[int][]byte{1: row("a", "b", "X1")})
-	theirs := addColumn(t, base, Column{Name: "y", Type: 25, Typmod: -1, Missing: row("my")})
+	theirs := addColumn(t, base, sqldef.Column{Name: "y", Type: 25, Typmod: -1, Missing: row("my")})
 	theirs = editRows(t, theirs, map[int][]byte{1: row("A", "b", "Y1"), 3: row("n", "o", "Y3")})
 	res := mustMerge(t, base, ours, theirs)
 	if !res.Clean() {
@@ -274,7 +275,7 @@ func TestMergeAddedColumns(t *testing.T) {
 		}
 	}
 	// The same column added on both sides differently is a schema conflict.
-	theirs2 := addColumn(t, base, Column{Name: "x", Type: 23, Typmod: -1})
+	theirs2 := addColumn(t, base, sqldef.Column{Name: "x", Type: 23, Typmod: -1})
 	res = mustMerge(t, base, editRows(t, ours, map[int][]byte{2: row("c", "e")}), editRows(t, theirs2, map[int][]byte{2: row("C", "d")}))
 	if res.SchemaConflicts != 1 {
 		t.Fatalf("conflicting column definitions: %+v", res)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Objects other than tables (views, types, functions, sequences) merge
@@ -103,13 +104,13 @@ var objectFields = map[byte][]objectField{
 func recordObject(kind byte) (any, error) {
 	switch kind {
 	case kindView:
-		return new(View), nil
+		return new(sqldef.View), nil
 	case kindType:
-		return new(Type), nil
+		return new(sqldef.Type), nil
 	case kindFunction:
-		return new(Function), nil
+		return new(sqldef.Function), nil
 	case kindSequence:
-		return new(Sequence), nil
+		return new(sqldef.Sequence), nil
 	}
 	return nil, fmt.Errorf("versioning: %s records have no fields", objectKindName(kind))
 }

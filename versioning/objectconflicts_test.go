@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // TestObjectFieldMerge checks that an object changed on both sides
@@ -19,18 +20,18 @@ func TestObjectFieldMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fn := func(body string, returns uint32, strict bool) *Function {
-		return &Function{Schema: "public", Name: "f", Kind: 'f', Args: []FuncArg{{Name: "x", Type: 25, Mode: 'i'}},
+	fn := func(body string, returns uint32, strict bool) *sqldef.Function {
+		return &sqldef.Function{Schema: "public", Name: "f", Kind: 'f', Args: []sqldef.FuncArg{{Name: "x", Type: 25, Mode: 'i'}},
 			Returns: returns, Language: "plpgsql", Body: body, Volatility: 'v', Strict: strict}
 	}
-	put := func(r RootValue, f *Function) RootValue {
+	put := func(r RootValue, f *sqldef.Function) RootValue {
 		r, err := r.PutFunction(ctx, f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
-	get := func(r RootValue) *Function {
+	get := func(r RootValue) *sqldef.Function {
 		f, ok, err := r.Function(ctx, "public", "f", []uint32{25})
 		if err != nil || !ok {
 			t.Fatalf("function f: %v, %v", ok, err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"strings"
+
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Objects other than tables: views, types, functions and procedures,
@@ -48,7 +50,7 @@ func (c ObjectChange) OwnedSequence() bool {
 		if b == nil {
 			continue
 		}
-		var s Sequence
+		var s sqldef.Sequence
 		if decodeRecord(b, &s) == nil && s.OwnedBy != "" {
 			return true
 		}
@@ -62,7 +64,7 @@ func (c ObjectChange) SequenceDataOnly() bool {
 	if c.Kind != kindSequence || c.From == nil || c.To == nil {
 		return false
 	}
-	var from, to Sequence
+	var from, to sqldef.Sequence
 	if decodeRecord(c.From, &from) != nil || decodeRecord(c.To, &to) != nil {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // TestObjectMergeRules checks how both merges treat objects other than
@@ -21,10 +22,10 @@ func TestObjectMergeRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	view := func(name, query string) *View {
-		return &View{Schema: "public", Name: name, Query: query, Columns: []ViewColumn{{Name: "x", Type: 23, Typmod: -1}}}
+	view := func(name, query string) *sqldef.View {
+		return &sqldef.View{Schema: "public", Name: name, Query: query, Columns: []sqldef.ViewColumn{{Name: "x", Type: 23, Typmod: -1}}}
 	}
-	put := func(r RootValue, vs ...*View) RootValue {
+	put := func(r RootValue, vs ...*sqldef.View) RootValue {
 		t.Helper()
 		for _, v := range vs {
 			if r, err = r.PutView(ctx, v); err != nil {
@@ -113,15 +114,15 @@ func TestStageObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fn := &Function{Schema: "public", Name: "f", Kind: 'f', Returns: 23, Language: "sql", Body: "SELECT 1", Volatility: 'v',
-		Args: []FuncArg{{Type: 23, Mode: 'i'}}}
+	fn := &sqldef.Function{Schema: "public", Name: "f", Kind: 'f', Returns: 23, Language: "sql", Body: "SELECT 1", Volatility: 'v',
+		Args: []sqldef.FuncArg{{Type: 23, Mode: 'i'}}}
 	if head, err = head.PutFunction(ctx, fn); err != nil {
 		t.Fatal(err)
 	}
 	changed := *fn
 	changed.Body = "SELECT 2"
 	working, _ := head.PutFunction(ctx, &changed)
-	working, _ = working.PutView(ctx, &View{Schema: "public", Name: "v", Query: "SELECT 1"})
+	working, _ = working.PutView(ctx, &sqldef.View{Schema: "public", Name: "v", Query: "SELECT 1"})
 	names, err := working.ObjectsNamed(ctx, "public", "f")
 	if err != nil || len(names) != 1 || names[0].BaseName() != "f" {
 		t.Fatalf("ObjectsNamed(f) = %v, %v", names, err)
@@ -154,8 +155,8 @@ func TestSequenceMergeRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq := func(inc, last int64) *Sequence {
-		return &Sequence{Schema: "public", Name: "s", Type: 20, Start: 1, Increment: inc, Min: 1, Max: 1 << 40, Cache: 1, Last: last, Called: last > 1}
+	seq := func(inc, last int64) *sqldef.Sequence {
+		return &sqldef.Sequence{Schema: "public", Name: "s", Type: 20, Start: 1, Increment: inc, Min: 1, Max: 1 << 40, Cache: 1, Last: last, Called: last > 1}
 	}
 	base, _ = base.PutSequence(ctx, seq(1, 1))
 	ours, _ := base.PutSequence(ctx, seq(1, 5))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // editReplayer is a transaction that keeps its changes as edits of table
@@ -78,9 +79,9 @@ func TestRedoRecordsReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tbl := &Table{Schema: "public", Name: "t", PrimaryKey: []int{0},
-		Columns: []Column{{Name: "v0", Type: 25, Typmod: -1}, {Name: "v1", Type: 25, Typmod: -1}},
-		Indexes: []Index{{Name: "t_v1", Columns: []IndexColumn{{Column: 1}}, Rows: empty.Root()}},
+	tbl := &sqldef.Table{Schema: "public", Name: "t", PrimaryKey: []int{0},
+		Columns: []sqldef.Column{{Name: "v0", Type: 25, Typmod: -1}, {Name: "v1", Type: 25, Typmod: -1}},
+		Indexes: []sqldef.Index{{Name: "t_v1", Columns: []sqldef.IndexColumn{{Column: 1}}, Rows: empty.Root()}},
 		Rows:    empty.Root()}
 	withTable, err := base.PutTable(ctx, tbl)
 	if err != nil {

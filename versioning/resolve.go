@@ -8,6 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Resolution of what a merge recorded: dolt_conflicts_resolve, and DELETE
@@ -100,7 +101,7 @@ type RowEdit struct {
 // WriteRows returns def with edits (in increasing key order) applied to
 // its rows and its indexes kept in step. It checks no constraint: it
 // puts back rows that a merge had.
-func WriteRows(ctx context.Context, cs prolly.ChunkStore, def *Table, edits []RowEdit, enc IndexEncoder) (*Table, error) {
+func WriteRows(ctx context.Context, cs prolly.ChunkStore, def *sqldef.Table, edits []RowEdit, enc IndexEncoder) (*sqldef.Table, error) {
 	rows, err := prolly.Load(ctx, cs, def.Rows)
 	if err != nil {
 		return nil, err
@@ -137,7 +138,7 @@ func WriteRows(ctx context.Context, cs prolly.ChunkStore, def *Table, edits []Ro
 	}
 	out := *def
 	out.Rows = rows.Root()
-	out.Indexes = append([]Index(nil), def.Indexes...)
+	out.Indexes = append([]sqldef.Index(nil), def.Indexes...)
 	for i := range out.Indexes {
 		m, err := prolly.Load(ctx, cs, out.Indexes[i].Rows)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Keys of a root value's map: a kind byte, the schema name, a zero byte, the
@@ -53,7 +54,7 @@ func NewRootValue(ctx context.Context, cs prolly.ChunkStore) (RootValue, error) 
 	if err != nil {
 		return RootValue{}, err
 	}
-	return RootValue{m}.PutSchema(ctx, Schema{Name: "public", Owner: "postgres"})
+	return RootValue{m}.PutSchema(ctx, sqldef.Schema{Name: "public", Owner: "postgres"})
 }
 
 // LoadRootValue returns the root value stored at addr.
@@ -72,13 +73,13 @@ func (r RootValue) Addr() store.Address { return r.m.Root() }
 func (r RootValue) Store() prolly.ChunkStore { return r.m.Store() }
 
 // Table returns the table schema.name.
-func (r RootValue) Table(ctx context.Context, schema, name string) (*Table, bool, error) {
-	return getObject[Table](ctx, r, objectKey(kindTable, schema, name))
+func (r RootValue) Table(ctx context.Context, schema, name string) (*sqldef.Table, bool, error) {
+	return getObject[sqldef.Table](ctx, r, objectKey(kindTable, schema, name))
 }
 
 // Sequence returns the sequence schema.name.
-func (r RootValue) Sequence(ctx context.Context, schema, name string) (*Sequence, bool, error) {
-	return getObject[Sequence](ctx, r, objectKey(kindSequence, schema, name))
+func (r RootValue) Sequence(ctx context.Context, schema, name string) (*sqldef.Sequence, bool, error) {
+	return getObject[sqldef.Sequence](ctx, r, objectKey(kindSequence, schema, name))
 }
 
 // HasSchema reports whether schema name exists.
@@ -88,8 +89,8 @@ func (r RootValue) HasSchema(ctx context.Context, name string) (bool, error) {
 }
 
 // Schema returns the schema name.
-func (r RootValue) Schema(ctx context.Context, name string) (*Schema, bool, error) {
-	return getObject[Schema](ctx, r, objectKey(kindSchema, name, ""))
+func (r RootValue) Schema(ctx context.Context, name string) (*sqldef.Schema, bool, error) {
+	return getObject[sqldef.Schema](ctx, r, objectKey(kindSchema, name, ""))
 }
 
 // getObject returns the record stored under key, decoded.
@@ -123,18 +124,18 @@ func (r RootValue) get(ctx context.Context, key []byte, v any) (bool, error) {
 }
 
 // Tables returns every table, ordered by schema and name.
-func (r RootValue) Tables(ctx context.Context) ([]*Table, error) {
-	return listObjects[Table](ctx, r, kindTable)
+func (r RootValue) Tables(ctx context.Context) ([]*sqldef.Table, error) {
+	return listObjects[sqldef.Table](ctx, r, kindTable)
 }
 
 // Sequences returns every sequence, ordered by schema and name.
-func (r RootValue) Sequences(ctx context.Context) ([]*Sequence, error) {
-	return listObjects[Sequence](ctx, r, kindSequence)
+func (r RootValue) Sequences(ctx context.Context) ([]*sqldef.Sequence, error) {
+	return listObjects[sqldef.Sequence](ctx, r, kindSequence)
 }
 
 // Schemas returns every schema, ordered by name.
-func (r RootValue) Schemas(ctx context.Context) ([]*Schema, error) {
-	return listObjects[Schema](ctx, r, kindSchema)
+func (r RootValue) Schemas(ctx context.Context) ([]*sqldef.Schema, error) {
+	return listObjects[sqldef.Schema](ctx, r, kindSchema)
 }
 
 // rangeIter returns an iterator over the root's keys in [lo, hi), or nil
@@ -168,14 +169,14 @@ func (r RootValue) each(ctx context.Context, kind byte, fn func([]byte) error) e
 }
 
 // PutTable returns the root value with t stored under its schema and name.
-func (r RootValue) PutTable(ctx context.Context, t *Table) (RootValue, error) {
+func (r RootValue) PutTable(ctx context.Context, t *sqldef.Table) (RootValue, error) {
 	root, _, err := r.PutTableRecord(ctx, t)
 	return root, err
 }
 
 // PutTableRecord is PutTable, also returning the record as stored: the
 // key under which callers cache the decoded table (see TableRecord).
-func (r RootValue) PutTableRecord(ctx context.Context, t *Table) (RootValue, []byte, error) {
+func (r RootValue) PutTableRecord(ctx context.Context, t *sqldef.Table) (RootValue, []byte, error) {
 	b, err := encodeRecord(t)
 	if err != nil {
 		return RootValue{}, nil, err
@@ -185,12 +186,12 @@ func (r RootValue) PutTableRecord(ctx context.Context, t *Table) (RootValue, []b
 }
 
 // PutSequence returns the root value with s stored.
-func (r RootValue) PutSequence(ctx context.Context, s *Sequence) (RootValue, error) {
+func (r RootValue) PutSequence(ctx context.Context, s *sqldef.Sequence) (RootValue, error) {
 	return r.put(ctx, objectKey(kindSequence, s.Schema, s.Name), s)
 }
 
 // PutSchema returns the root value with s stored.
-func (r RootValue) PutSchema(ctx context.Context, s Schema) (RootValue, error) {
+func (r RootValue) PutSchema(ctx context.Context, s sqldef.Schema) (RootValue, error) {
 	return r.put(ctx, objectKey(kindSchema, s.Name, ""), &s)
 }
 
@@ -234,10 +235,10 @@ func splitObjectKey(k []byte) (kind byte, schema, name string, err error) {
 }
 
 // TablesIn returns the tables of schema, ordered by name.
-func (r RootValue) TablesIn(ctx context.Context, schema string) ([]*Table, error) {
+func (r RootValue) TablesIn(ctx context.Context, schema string) ([]*sqldef.Table, error) {
 	lo := objectKey(kindTable, schema, "")
 	hi := append(objectKey(kindTable, schema, "")[:len(lo)-1], 1)
-	var out []*Table
+	var out []*sqldef.Table
 	it, err := r.rangeIter(ctx, lo, hi)
 	if it == nil {
 		return nil, err
@@ -248,7 +249,7 @@ func (r RootValue) TablesIn(ctx context.Context, schema string) ([]*Table, error
 			it.Close()
 			return nil, err
 		}
-		t := new(Table)
+		t := new(sqldef.Table)
 		if err := decodeRecord(v, t); err != nil {
 			it.Close()
 			return nil, err
@@ -266,15 +267,15 @@ func (r RootValue) TableRecord(ctx context.Context, schema, name string) ([]byte
 }
 
 // DecodeTable decodes a table record from TableRecord.
-func DecodeTable(b []byte) (*Table, error) {
-	t := new(Table)
+func DecodeTable(b []byte) (*sqldef.Table, error) {
+	t := new(sqldef.Table)
 	if err := decodeRecord(b, t); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
-func fkRefKey(r ForeignKeyRef) []byte {
+func fkRefKey(r sqldef.ForeignKeyRef) []byte {
 	return objectKey(kindFKRef, r.RefSchema, r.RefTable+"\x00"+r.Schema+"\x00"+r.Table+"\x00"+r.Name)
 }
 
@@ -309,22 +310,22 @@ func (r RootValue) referencingTables(ctx context.Context) (map[string]bool, erro
 }
 
 // PutForeignKeyRef records a foreign key reference.
-func (r RootValue) PutForeignKeyRef(ctx context.Context, ref ForeignKeyRef) (RootValue, error) {
+func (r RootValue) PutForeignKeyRef(ctx context.Context, ref sqldef.ForeignKeyRef) (RootValue, error) {
 	m, err := r.m.Apply(ctx, []prolly.Edit{{Key: fkRefKey(ref), Value: []byte{recordVersion}}})
 	return RootValue{m}, err
 }
 
 // DropForeignKeyRef forgets a foreign key reference.
-func (r RootValue) DropForeignKeyRef(ctx context.Context, ref ForeignKeyRef) (RootValue, error) {
+func (r RootValue) DropForeignKeyRef(ctx context.Context, ref sqldef.ForeignKeyRef) (RootValue, error) {
 	return r.drop(ctx, fkRefKey(ref))
 }
 
 // ReferencingKeys returns the foreign keys that reference table
 // schema.table, ordered by referencing schema, table and name.
-func (r RootValue) ReferencingKeys(ctx context.Context, schema, table string) ([]ForeignKeyRef, error) {
+func (r RootValue) ReferencingKeys(ctx context.Context, schema, table string) ([]sqldef.ForeignKeyRef, error) {
 	lo := objectKey(kindFKRef, schema, table+"\x00")
 	hi := append(bytes.Clone(lo[:len(lo)-1]), 1)
-	var out []ForeignKeyRef
+	var out []sqldef.ForeignKeyRef
 	it, err := r.rangeIter(ctx, lo, hi)
 	if it == nil {
 		return nil, err
@@ -335,12 +336,12 @@ func (r RootValue) ReferencingKeys(ctx context.Context, schema, table string) ([
 			it.Close()
 			return nil, fmt.Errorf("%w: foreign key reference %q", ErrCorrupt, it.Key())
 		}
-		out = append(out, ForeignKeyRef{RefSchema: schema, RefTable: table, Schema: string(parts[0]), Table: string(parts[1]), Name: string(parts[2])})
+		out = append(out, sqldef.ForeignKeyRef{RefSchema: schema, RefTable: table, Schema: string(parts[0]), Table: string(parts[1]), Name: string(parts[2])})
 	}
 	return out, it.Close()
 }
 
-func inheritsKey(parent, child TableName) []byte {
+func inheritsKey(parent, child sqldef.TableName) []byte {
 	return objectKey(kindInherits, parent.Schema, parent.Name+"\x00"+child.Schema+"\x00"+child.Name)
 }
 
@@ -348,22 +349,22 @@ func inheritsKey(parent, child TableName) []byte {
 // key references, these records are derived from the tables' Inherits,
 // kept by the DDL that changes those, so that a scan finds a table's
 // children with one seek.
-func (r RootValue) PutInheritance(ctx context.Context, parent, child TableName) (RootValue, error) {
+func (r RootValue) PutInheritance(ctx context.Context, parent, child sqldef.TableName) (RootValue, error) {
 	m, err := r.m.Apply(ctx, []prolly.Edit{{Key: inheritsKey(parent, child), Value: []byte{recordVersion}}})
 	return RootValue{m}, err
 }
 
 // DropInheritance forgets that child inherits from parent.
-func (r RootValue) DropInheritance(ctx context.Context, parent, child TableName) (RootValue, error) {
+func (r RootValue) DropInheritance(ctx context.Context, parent, child sqldef.TableName) (RootValue, error) {
 	return r.drop(ctx, inheritsKey(parent, child))
 }
 
 // Children returns the tables that inherit directly from schema.name,
 // ordered by schema and name.
-func (r RootValue) Children(ctx context.Context, schema, name string) ([]TableName, error) {
+func (r RootValue) Children(ctx context.Context, schema, name string) ([]sqldef.TableName, error) {
 	lo := objectKey(kindInherits, schema, name+"\x00")
 	hi := append(bytes.Clone(lo[:len(lo)-1]), 1)
-	var out []TableName
+	var out []sqldef.TableName
 	it, err := r.rangeIter(ctx, lo, hi)
 	if it == nil {
 		return nil, err
@@ -374,23 +375,23 @@ func (r RootValue) Children(ctx context.Context, schema, name string) ([]TableNa
 			it.Close()
 			return nil, fmt.Errorf("%w: inheritance record %q", ErrCorrupt, it.Key())
 		}
-		out = append(out, TableName{Schema: string(parts[0]), Name: string(parts[1])})
+		out = append(out, sqldef.TableName{Schema: string(parts[0]), Name: string(parts[1])})
 	}
 	return out, it.Close()
 }
 
 // View returns the view schema.name.
-func (r RootValue) View(ctx context.Context, schema, name string) (*View, bool, error) {
-	return getObject[View](ctx, r, objectKey(kindView, schema, name))
+func (r RootValue) View(ctx context.Context, schema, name string) (*sqldef.View, bool, error) {
+	return getObject[sqldef.View](ctx, r, objectKey(kindView, schema, name))
 }
 
 // Views returns every view, ordered by schema and name.
-func (r RootValue) Views(ctx context.Context) ([]*View, error) {
-	return listObjects[View](ctx, r, kindView)
+func (r RootValue) Views(ctx context.Context) ([]*sqldef.View, error) {
+	return listObjects[sqldef.View](ctx, r, kindView)
 }
 
 // PutView returns the root value with v stored.
-func (r RootValue) PutView(ctx context.Context, v *View) (RootValue, error) {
+func (r RootValue) PutView(ctx context.Context, v *sqldef.View) (RootValue, error) {
 	return r.put(ctx, objectKey(kindView, v.Schema, v.Name), v)
 }
 
@@ -400,13 +401,13 @@ func (r RootValue) DropView(ctx context.Context, schema, name string) (RootValue
 }
 
 // Type returns the type schema.name (an enum, composite or domain).
-func (r RootValue) Type(ctx context.Context, schema, name string) (*Type, bool, error) {
-	return getObject[Type](ctx, r, objectKey(kindType, schema, name))
+func (r RootValue) Type(ctx context.Context, schema, name string) (*sqldef.Type, bool, error) {
+	return getObject[sqldef.Type](ctx, r, objectKey(kindType, schema, name))
 }
 
 // Types returns every type, ordered by schema and name.
-func (r RootValue) Types(ctx context.Context) ([]*Type, error) {
-	return listObjects[Type](ctx, r, kindType)
+func (r RootValue) Types(ctx context.Context) ([]*sqldef.Type, error) {
+	return listObjects[sqldef.Type](ctx, r, kindType)
 }
 
 // functionName is the name part of a function's key: its name and the OIDs
@@ -424,24 +425,16 @@ func functionName(name string, inputs []uint32) string {
 }
 
 // Function returns the function schema.name taking inputs.
-func (r RootValue) Function(ctx context.Context, schema, name string, inputs []uint32) (*Function, bool, error) {
-	return getObject[Function](ctx, r, objectKey(kindFunction, schema, functionName(name, inputs)))
+func (r RootValue) Function(ctx context.Context, schema, name string, inputs []uint32) (*sqldef.Function, bool, error) {
+	return getObject[sqldef.Function](ctx, r, objectKey(kindFunction, schema, functionName(name, inputs)))
 }
 
 // Functions returns every function and procedure, ordered by schema,
 // name and argument types; operators are not among them (Operators).
-func (r RootValue) Functions(ctx context.Context) ([]*Function, error) {
-	fs, err := listObjects[Function](ctx, r, kindFunction)
-	return slices.DeleteFunc(fs, (*Function).notRoutine), err
+func (r RootValue) Functions(ctx context.Context) ([]*sqldef.Function, error) {
+	fs, err := listObjects[sqldef.Function](ctx, r, kindFunction)
+	return slices.DeleteFunc(fs, (*sqldef.Function).NotRoutine), err
 }
-
-func (f *Function) isOperator() bool { return f.Kind == 'o' }
-
-func (f *Function) isCast() bool { return f.Kind == 'c' }
-
-// notRoutine reports whether f is an operator's or a cast's record
-// rather than a function's, procedure's or aggregate's.
-func (f *Function) notRoutine() bool { return f.isOperator() || f.isCast() }
 
 // operatorName is the name part of an operator's key. It is a function's
 // name part whose argument list starts with "o" and always holds both
@@ -452,12 +445,12 @@ func operatorName(name string, left, right uint32) string {
 }
 
 // functionKey is the key of function or operator f.
-func functionKey(f *Function) []byte {
-	if f.isOperator() {
+func functionKey(f *sqldef.Function) []byte {
+	if f.IsOperator() {
 		l, r := f.Operands()
 		return objectKey(kindFunction, f.Schema, operatorName(f.Name, l, r))
 	}
-	if f.isCast() {
+	if f.IsCast() {
 		return objectKey(kindFunction, castSchema, castName(f.CastTypes()))
 	}
 	return objectKey(kindFunction, f.Schema, functionName(f.Name, f.InputTypes()))
@@ -465,19 +458,19 @@ func functionKey(f *Function) []byte {
 
 // Operator returns the operator schema.name over left and right (left 0
 // for a prefix operator).
-func (r RootValue) Operator(ctx context.Context, schema, name string, left, right uint32) (*Function, bool, error) {
-	return getObject[Function](ctx, r, objectKey(kindFunction, schema, operatorName(name, left, right)))
+func (r RootValue) Operator(ctx context.Context, schema, name string, left, right uint32) (*sqldef.Function, bool, error) {
+	return getObject[sqldef.Function](ctx, r, objectKey(kindFunction, schema, operatorName(name, left, right)))
 }
 
 // Operators returns every operator, ordered by schema, name and operand
 // types.
-func (r RootValue) Operators(ctx context.Context) ([]*Function, error) {
-	fs, err := listObjects[Function](ctx, r, kindFunction)
-	return slices.DeleteFunc(fs, func(f *Function) bool { return !f.isOperator() }), err
+func (r RootValue) Operators(ctx context.Context) ([]*sqldef.Function, error) {
+	fs, err := listObjects[sqldef.Function](ctx, r, kindFunction)
+	return slices.DeleteFunc(fs, func(f *sqldef.Function) bool { return !f.IsOperator() }), err
 }
 
 // PutType returns the root value with t stored.
-func (r RootValue) PutType(ctx context.Context, t *Type) (RootValue, error) {
+func (r RootValue) PutType(ctx context.Context, t *sqldef.Type) (RootValue, error) {
 	return r.put(ctx, objectKey(kindType, t.Schema, t.Name), t)
 }
 
@@ -487,25 +480,25 @@ func (r RootValue) DropType(ctx context.Context, schema, name string) (RootValue
 }
 
 // FunctionsNamed returns the overloads of schema.name.
-func (r RootValue) FunctionsNamed(ctx context.Context, schema, name string) ([]*Function, error) {
+func (r RootValue) FunctionsNamed(ctx context.Context, schema, name string) ([]*sqldef.Function, error) {
 	fs, err := r.routinesNamed(ctx, schema, name)
-	return slices.DeleteFunc(fs, (*Function).notRoutine), err
+	return slices.DeleteFunc(fs, (*sqldef.Function).NotRoutine), err
 }
 
 // OperatorsNamed returns the operators schema.name.
-func (r RootValue) OperatorsNamed(ctx context.Context, schema, name string) ([]*Function, error) {
+func (r RootValue) OperatorsNamed(ctx context.Context, schema, name string) ([]*sqldef.Function, error) {
 	fs, err := r.routinesNamed(ctx, schema, name+"(o")
-	return slices.DeleteFunc(fs, func(f *Function) bool { return !f.isOperator() }), err
+	return slices.DeleteFunc(fs, func(f *sqldef.Function) bool { return !f.IsOperator() }), err
 }
 
 // routinesNamed returns the records whose key's name part starts with
 // name and "(": the overloads of a function name, or, for prefix
 // "name(o", the operators of that name.
-func (r RootValue) routinesNamed(ctx context.Context, schema, prefix string) ([]*Function, error) {
+func (r RootValue) routinesNamed(ctx context.Context, schema, prefix string) ([]*sqldef.Function, error) {
 	name, _, _ := strings.Cut(prefix, "(")
 	lo := objectKey(kindFunction, schema, prefix)
 	hi := objectKey(kindFunction, schema, name+")")
-	var out []*Function
+	var out []*sqldef.Function
 	it, err := r.rangeIter(ctx, lo, hi)
 	if it == nil {
 		return nil, err
@@ -516,7 +509,7 @@ func (r RootValue) routinesNamed(ctx context.Context, schema, prefix string) ([]
 			it.Close()
 			return nil, err
 		}
-		f := new(Function)
+		f := new(sqldef.Function)
 		if err := decodeRecord(v, f); err != nil {
 			it.Close()
 			return nil, err
@@ -528,13 +521,13 @@ func (r RootValue) routinesNamed(ctx context.Context, schema, prefix string) ([]
 
 // PutFunction returns the root value with f, a function or an operator,
 // stored.
-func (r RootValue) PutFunction(ctx context.Context, f *Function) (RootValue, error) {
+func (r RootValue) PutFunction(ctx context.Context, f *sqldef.Function) (RootValue, error) {
 	return r.put(ctx, functionKey(f), f)
 }
 
 // DropFunction returns the root value without f, a function or an
 // operator.
-func (r RootValue) DropFunction(ctx context.Context, f *Function) (RootValue, error) {
+func (r RootValue) DropFunction(ctx context.Context, f *sqldef.Function) (RootValue, error) {
 	return r.drop(ctx, functionKey(f))
 }
 
@@ -550,13 +543,13 @@ func castName(source, target uint32) string {
 }
 
 // Cast returns the user-defined cast from source to target.
-func (r RootValue) Cast(ctx context.Context, source, target uint32) (*Function, bool, error) {
-	return getObject[Function](ctx, r, objectKey(kindFunction, castSchema, castName(source, target)))
+func (r RootValue) Cast(ctx context.Context, source, target uint32) (*sqldef.Function, bool, error) {
+	return getObject[sqldef.Function](ctx, r, objectKey(kindFunction, castSchema, castName(source, target)))
 }
 
 // Casts returns every user-defined cast, ordered by source and target
 // type.
-func (r RootValue) Casts(ctx context.Context) ([]*Function, error) {
+func (r RootValue) Casts(ctx context.Context) ([]*sqldef.Function, error) {
 	fs, err := r.routinesNamed(ctx, castSchema, "cast(c")
-	return slices.DeleteFunc(fs, func(f *Function) bool { return !f.isCast() }), err
+	return slices.DeleteFunc(fs, func(f *sqldef.Function) bool { return !f.IsCast() }), err
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Three-way merge of table definitions. Column positions are stable (see
@@ -19,7 +20,7 @@ import (
 
 // mergedDefinition is the result of mergeDefinitions.
 type mergedDefinition struct {
-	def *Table
+	def *sqldef.Table
 	// theirsPos maps a column position of theirs to its position in def;
 	// nil when every column keeps its position.
 	theirsPos []int
@@ -30,9 +31,9 @@ type mergedDefinition struct {
 // mergeDefinitions merges the definitions of a table changed on both
 // sides; base is nil for a table created on both. Row roots are left as
 // ours'.
-func mergeDefinitions(base, ours, theirs *Table) mergedDefinition {
+func mergeDefinitions(base, ours, theirs *sqldef.Table) mergedDefinition {
 	if base == nil {
-		if !SameDefinition(ours, theirs) {
+		if !sqldef.SameDefinition(ours, theirs) {
 			return mergedDefinition{conflict: "table created on both sides with different definitions"}
 		}
 		base = ours
@@ -63,7 +64,7 @@ func mergeDefinitions(base, ours, theirs *Table) mergedDefinition {
 	}
 	for i := n; i < len(theirs.Columns); i++ {
 		tc := theirs.Columns[i]
-		j := slices.IndexFunc(def.Columns[n:len(ours.Columns)], func(c Column) bool { return !c.Dropped && c.Name == tc.Name })
+		j := slices.IndexFunc(def.Columns[n:len(ours.Columns)], func(c sqldef.Column) bool { return !c.Dropped && c.Name == tc.Name })
 		switch {
 		case j >= 0 && reflect.DeepEqual(def.Columns[n+j], tc):
 			pos[i] = n + j
@@ -90,27 +91,27 @@ func mergeDefinitions(base, ours, theirs *Table) mergedDefinition {
 	if def.PrimaryKeyName, ok = pick3(base.PrimaryKeyName, ours.PrimaryKeyName, theirs.PrimaryKeyName); !ok {
 		return mergedDefinition{conflict: "primary key renamed differently on both sides"}
 	}
-	indexName := func(ix *Index) string { return ix.Name }
+	indexName := func(ix *sqldef.Index) string { return ix.Name }
 	if def.Indexes, what = mergeNamed(stripIndexes(base.Indexes), stripIndexes(ours.Indexes), stripIndexes(theirsDef.Indexes), indexName); what != "" {
 		return mergedDefinition{conflict: fmt.Sprintf("index %q changed differently on both sides", what)}
 	}
-	if def.Checks, what = mergeNamed(base.Checks, ours.Checks, theirs.Checks, func(c *Check) string { return c.Name }); what != "" {
+	if def.Checks, what = mergeNamed(base.Checks, ours.Checks, theirs.Checks, func(c *sqldef.Check) string { return c.Name }); what != "" {
 		return mergedDefinition{conflict: fmt.Sprintf("check constraint %q changed differently on both sides", what)}
 	}
-	if def.ForeignKeys, what = mergeNamed(base.ForeignKeys, ours.ForeignKeys, theirsDef.ForeignKeys, func(f *ForeignKey) string { return f.Name }); what != "" {
+	if def.ForeignKeys, what = mergeNamed(base.ForeignKeys, ours.ForeignKeys, theirsDef.ForeignKeys, func(f *sqldef.ForeignKey) string { return f.Name }); what != "" {
 		return mergedDefinition{conflict: fmt.Sprintf("foreign key %q changed differently on both sides", what)}
 	}
-	if def.Triggers, what = mergeNamed(base.Triggers, ours.Triggers, theirs.Triggers, func(t *Trigger) string { return t.Name }); what != "" {
+	if def.Triggers, what = mergeNamed(base.Triggers, ours.Triggers, theirs.Triggers, func(t *sqldef.Trigger) string { return t.Name }); what != "" {
 		return mergedDefinition{conflict: fmt.Sprintf("trigger %q changed differently on both sides", what)}
 	}
-	if def.Rules, what = mergeNamed(base.Rules, ours.Rules, theirs.Rules, func(r *Rule) string { return r.Name }); what != "" {
+	if def.Rules, what = mergeNamed(base.Rules, ours.Rules, theirs.Rules, func(r *sqldef.Rule) string { return r.Name }); what != "" {
 		return mergedDefinition{conflict: fmt.Sprintf("rule %q changed differently on both sides", what)}
 	}
-	slices.SortFunc(def.Rules, func(a, b Rule) int { return strings.Compare(a.Name, b.Name) })
-	if def.Policies, what = mergeNamed(base.Policies, ours.Policies, theirs.Policies, func(p *Policy) string { return p.Name }); what != "" {
+	slices.SortFunc(def.Rules, func(a, b sqldef.Rule) int { return strings.Compare(a.Name, b.Name) })
+	if def.Policies, what = mergeNamed(base.Policies, ours.Policies, theirs.Policies, func(p *sqldef.Policy) string { return p.Name }); what != "" {
 		return mergedDefinition{conflict: fmt.Sprintf("policy %q changed differently on both sides", what)}
 	}
-	slices.SortFunc(def.Policies, func(a, b Policy) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(def.Policies, func(a, b sqldef.Policy) int { return strings.Compare(a.Name, b.Name) })
 	if def.RowSecurity, ok = pick3(base.RowSecurity, ours.RowSecurity, theirs.RowSecurity); !ok {
 		return mergedDefinition{conflict: "row-level security changed differently on both sides"}
 	}
@@ -136,7 +137,7 @@ func mergeDefinitions(base, ours, theirs *Table) mergedDefinition {
 
 // rewritesRows reports whether side changed base in a way that rewrote
 // every row: a column's type or the primary key.
-func rewritesRows(base, side *Table) bool {
+func rewritesRows(base, side *sqldef.Table) bool {
 	if !slices.Equal(base.PrimaryKey, side.PrimaryKey) {
 		return true
 	}
@@ -150,7 +151,7 @@ func rewritesRows(base, side *Table) bool {
 
 // remapTable returns a copy of t whose column positions in keys, indexes
 // and foreign keys are mapped by pos.
-func remapTable(t *Table, pos func(int) int) *Table {
+func remapTable(t *sqldef.Table, pos func(int) int) *sqldef.Table {
 	c := *t
 	c.PrimaryKey = remapInts(t.PrimaryKey, pos)
 	c.Indexes = slices.Clone(t.Indexes)
@@ -184,7 +185,7 @@ func remapInts(in []int, pos func(int) int) []int {
 
 // stripIndexes returns indexes without their map roots, so that their
 // definitions compare.
-func stripIndexes(in []Index) []Index {
+func stripIndexes(in []sqldef.Index) []sqldef.Index {
 	out := slices.Clone(in)
 	for i := range out {
 		out[i].Rows = store.Address{}

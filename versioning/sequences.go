@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/prollypg/prollypg/prolly"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Sequences are not transactional, as in PostgreSQL: nextval hands out
@@ -54,7 +55,7 @@ func sequenceAdvanceEdits(ctx context.Context, root RootValue, advances []Sequen
 	if len(advances) == 0 {
 		return nil, nil
 	}
-	moved := map[string]*Sequence{}
+	moved := map[string]*sqldef.Sequence{}
 	var order []string
 	for _, a := range advances {
 		k := string(objectKey(kindSequence, a.Schema, a.Name))
@@ -111,8 +112,8 @@ func (r RootValue) SequenceRecord(ctx context.Context, schema, name string) ([]b
 }
 
 // DecodeSequence decodes a sequence record from SequenceRecord.
-func DecodeSequence(b []byte) (*Sequence, error) {
-	s := new(Sequence)
+func DecodeSequence(b []byte) (*sqldef.Sequence, error) {
+	s := new(sqldef.Sequence)
 	if err := decodeRecord(b, s); err != nil {
 		return nil, err
 	}

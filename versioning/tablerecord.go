@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // A table record keeps what every write changes apart from what only DDL
@@ -28,7 +29,7 @@ import (
 const tableRecordVersion = 2
 
 // encodeTable returns t's record.
-func encodeTable(t *Table) ([]byte, error) {
+func encodeTable(t *sqldef.Table) ([]byte, error) {
 	def, err := json.Marshal(schemaOnly(t))
 	if err != nil {
 		return nil, fmt.Errorf("versioning: encoding table %q.%q: %w", t.Schema, t.Name, err)
@@ -39,7 +40,7 @@ func encodeTable(t *Table) ([]byte, error) {
 
 // appendTableData appends the record's version and the parts of t that
 // its definition leaves out.
-func appendTableData(b []byte, t *Table) []byte {
+func appendTableData(b []byte, t *sqldef.Table) []byte {
 	b = append(b, tableRecordVersion)
 	b = binary.AppendUvarint(b, uint64(t.NextRowID))
 	b = append(b, t.Rows[:]...)
@@ -86,7 +87,7 @@ func parseTableRecord(b []byte) (tableData, error) {
 }
 
 // fill sets t's data fields from d; t has d's definition.
-func (d tableData) fill(t *Table) error {
+func (d tableData) fill(t *sqldef.Table) error {
 	if len(t.Indexes)*store.AddressSize != len(d.indexes) {
 		return fmt.Errorf("%w: table record of %q.%q: %d index roots for %d indexes", ErrCorrupt,
 			t.Schema, t.Name, len(d.indexes)/store.AddressSize, len(t.Indexes))
@@ -99,7 +100,7 @@ func (d tableData) fill(t *Table) error {
 }
 
 // decodeTable decodes a table record of either format into t.
-func decodeTable(b []byte, t *Table) error {
+func decodeTable(b []byte, t *sqldef.Table) error {
 	if len(b) > 0 && b[0] == recordVersion {
 		return decodeRecord(b, t)
 	}
@@ -128,13 +129,13 @@ func TableDefinition(record []byte) []byte {
 // DecodeTableAs decodes record, whose TableDefinition is that of the
 // record def was decoded from, without decoding the definition again. The
 // table shares def's slices except Indexes, so neither may be modified.
-func DecodeTableAs(record []byte, def *Table) (*Table, error) {
+func DecodeTableAs(record []byte, def *sqldef.Table) (*sqldef.Table, error) {
 	d, err := parseTableRecord(record)
 	if err != nil {
 		return nil, err
 	}
 	t := *def
-	t.Indexes = append([]Index(nil), def.Indexes...)
+	t.Indexes = append([]sqldef.Index(nil), def.Indexes...)
 	if err := d.fill(&t); err != nil {
 		return nil, err
 	}
@@ -144,17 +145,17 @@ func DecodeTableAs(record []byte, def *Table) (*Table, error) {
 // sameDefinitionRecords reports whether two table records, decoded as a
 // and b, define the same table: by their definition bytes when both have
 // them, which is the common case and costs no comparison of structures.
-func sameDefinitionRecords(ra, rb []byte, a, b *Table) bool {
+func sameDefinitionRecords(ra, rb []byte, a, b *sqldef.Table) bool {
 	if da, db := TableDefinition(ra), TableDefinition(rb); da != nil && db != nil && bytes.Equal(da, db) {
 		return true
 	}
-	return SameDefinition(a, b)
+	return sqldef.SameDefinition(a, b)
 }
 
 // encodeTableLike returns t's record, reusing the definition of record,
 // which is t's definition (t was derived from record's table by changing
 // its data only), when record has one.
-func encodeTableLike(record []byte, t *Table) ([]byte, error) {
+func encodeTableLike(record []byte, t *sqldef.Table) ([]byte, error) {
 	def := TableDefinition(record)
 	if def == nil {
 		return encodeTable(t)

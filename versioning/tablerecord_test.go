@@ -7,16 +7,17 @@ import (
 	"testing"
 
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
-func sampleTable() *Table {
-	return &Table{
+func sampleTable() *sqldef.Table {
+	return &sqldef.Table{
 		Schema: "public", Name: "t",
-		Columns:    []Column{{Name: "id", Type: 23, Typmod: -1, NotNull: true}, {Name: "v", Type: 25, Typmod: -1}},
+		Columns:    []sqldef.Column{{Name: "id", Type: 23, Typmod: -1, NotNull: true}, {Name: "v", Type: 25, Typmod: -1}},
 		PrimaryKey: []int{0},
-		Indexes: []Index{
-			{Name: "t_v", Columns: []IndexColumn{{Column: 1}}, Rows: store.Hash([]byte("i1"))},
-			{Name: "t_v2", Columns: []IndexColumn{{Column: 1}}, Unique: true, Rows: store.Hash([]byte("i2"))},
+		Indexes: []sqldef.Index{
+			{Name: "t_v", Columns: []sqldef.IndexColumn{{Column: 1}}, Rows: store.Hash([]byte("i1"))},
+			{Name: "t_v2", Columns: []sqldef.IndexColumn{{Column: 1}}, Unique: true, Rows: store.Hash([]byte("i2"))},
 		},
 		NextRowID: 77,
 		Rows:      store.Hash([]byte("rows")),
@@ -51,7 +52,7 @@ func TestTableRecord(t *testing.T) {
 	}
 
 	next := *want
-	next.Indexes = append([]Index(nil), want.Indexes...)
+	next.Indexes = append([]sqldef.Index(nil), want.Indexes...)
 	next.Rows, next.NextRowID, next.Indexes[1].Rows = store.Hash([]byte("rows2")), 78, store.Hash([]byte("i3"))
 	rec2, err := encodeRecord(&next)
 	if err != nil {
@@ -138,11 +139,11 @@ func TestTableRecordPolicies(t *testing.T) {
 
 	secured := sampleTable()
 	secured.RowSecurity, secured.ForceRowSecurity = true, true
-	secured.Policies = []Policy{
+	secured.Policies = []sqldef.Policy{
 		{Name: "mine", Command: '*', Using: "owner = CURRENT_USER"},
 		{Name: "short", Command: 'a', Restrictive: true, Roles: []string{"bob", "carol"}, Check: "length(v) < 10"},
 	}
-	secured.Columns[1].ACL = []ACLItem{{Grantee: "bob", Grantor: "postgres", Privs: "r"}}
+	secured.Columns[1].ACL = []sqldef.ACLItem{{Grantee: "bob", Grantor: "postgres", Privs: "r"}}
 	rec, err := encodeRecord(secured)
 	if err != nil {
 		t.Fatal(err)
@@ -160,21 +161,21 @@ func TestTableRecordPolicies(t *testing.T) {
 // differently on both sides is a conflict.
 func TestMergePolicies(t *testing.T) {
 	base := sampleTable()
-	base.Policies = []Policy{{Name: "p", Command: '*', Using: "true"}}
+	base.Policies = []sqldef.Policy{{Name: "p", Command: '*', Using: "true"}}
 	ours := sampleTable()
-	ours.Policies = []Policy{{Name: "p", Command: '*', Using: "v <> ''"}}
+	ours.Policies = []sqldef.Policy{{Name: "p", Command: '*', Using: "v <> ''"}}
 	theirs := sampleTable()
 	theirs.RowSecurity = true
-	theirs.Policies = []Policy{{Name: "a", Command: 'r', Using: "id > 0"}, {Name: "p", Command: '*', Using: "true"}}
+	theirs.Policies = []sqldef.Policy{{Name: "a", Command: 'r', Using: "id > 0"}, {Name: "p", Command: '*', Using: "true"}}
 	md := mergeDefinitions(base, ours, theirs)
 	if md.conflict != "" {
 		t.Fatal(md.conflict)
 	}
-	want := []Policy{{Name: "a", Command: 'r', Using: "id > 0"}, {Name: "p", Command: '*', Using: "v <> ''"}}
+	want := []sqldef.Policy{{Name: "a", Command: 'r', Using: "id > 0"}, {Name: "p", Command: '*', Using: "v <> ''"}}
 	if !reflect.DeepEqual(md.def.Policies, want) || !md.def.RowSecurity {
 		t.Fatalf("merged %+v (rls %v), want %+v", md.def.Policies, md.def.RowSecurity, want)
 	}
-	theirs.Policies = []Policy{{Name: "p", Command: '*', Using: "false"}}
+	theirs.Policies = []sqldef.Policy{{Name: "p", Command: '*', Using: "false"}}
 	if md := mergeDefinitions(base, ours, theirs); md.conflict == "" {
 		t.Fatal("a policy changed differently on both sides merged")
 	}

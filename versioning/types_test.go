@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
-func moodType(labels ...string) *Type {
-	t := &Type{Schema: "public", Name: "mood", Kind: 'e'}
+func moodType(labels ...string) *sqldef.Type {
+	t := &sqldef.Type{Schema: "public", Name: "mood", Kind: 'e'}
 	for i, l := range labels {
-		t.Labels = append(t.Labels, EnumLabel{Label: l, Sort: float64(i + 1)})
+		t.Labels = append(t.Labels, sqldef.EnumLabel{Label: l, Sort: float64(i + 1)})
 	}
 	return t
 }
@@ -24,15 +25,15 @@ func TestTypesHistoryIndependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	complexType := &Type{Schema: "public", Name: "complex", Kind: 'c', Fields: []ViewColumn{{Name: "r", Type: 701, Typmod: -1}, {Name: "i", Type: 701, Typmod: -1}}}
-	posint := &Type{Schema: "public", Name: "posint", Kind: 'd', Base: 23, BaseTypmod: -1, Checks: []Check{{Name: "posint_check", Expr: "VALUE > 0"}}}
+	complexType := &sqldef.Type{Schema: "public", Name: "complex", Kind: 'c', Fields: []sqldef.ViewColumn{{Name: "r", Type: 701, Typmod: -1}, {Name: "i", Type: 701, Typmod: -1}}}
+	posint := &sqldef.Type{Schema: "public", Name: "posint", Kind: 'd', Base: 23, BaseTypmod: -1, Checks: []sqldef.Check{{Name: "posint_check", Expr: "VALUE > 0"}}}
 
 	a, _ := empty.PutType(ctx, moodType("sad", "ok", "happy"))
 	a, _ = a.PutType(ctx, complexType)
 	a, _ = a.PutType(ctx, posint)
 
 	b, _ := empty.PutType(ctx, posint)
-	b, _ = b.PutType(ctx, &Type{Schema: "public", Name: "gone", Kind: 'e'})
+	b, _ = b.PutType(ctx, &sqldef.Type{Schema: "public", Name: "gone", Kind: 'e'})
 	b, _ = b.PutType(ctx, moodType("sad", "happy"))
 	b, _ = b.PutType(ctx, complexType)
 	b, _ = b.DropType(ctx, "public", "gone")
@@ -63,12 +64,12 @@ func TestTypesMerge(t *testing.T) {
 	if res, err := Merge(ctx, base, ours, theirs, MergeOptions{}); err != nil || res.SchemaConflicts != 1 {
 		t.Fatalf("Merge of a type changed on both sides: %d schema conflicts, %v; want 1", res.SchemaConflicts, err)
 	}
-	other, _ := base.PutType(ctx, &Type{Schema: "public", Name: "other", Kind: 'e'})
+	other, _ := base.PutType(ctx, &sqldef.Type{Schema: "public", Name: "other", Kind: 'e'})
 	merged, err := MergeRoots(ctx, base, ours, other, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := ours.PutType(ctx, &Type{Schema: "public", Name: "other", Kind: 'e'})
+	want, _ := ours.PutType(ctx, &sqldef.Type{Schema: "public", Name: "other", Kind: 'e'})
 	if merged.Addr() != want.Addr() {
 		t.Fatal("merge of disjoint type changes differs from applying both")
 	}

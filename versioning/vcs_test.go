@@ -9,6 +9,7 @@ import (
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 func sig(name string, sec int64) Signature {
@@ -160,7 +161,7 @@ func bigTable(t testing.TB, st prolly.ChunkStore, n int) RootValue {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err = root.PutTable(ctx, &Table{Schema: "public", Name: "t", Columns: []Column{{Name: "v", Type: 25, Typmod: -1}}, Rows: rows.Root()})
+	root, err = root.PutTable(ctx, &sqldef.Table{Schema: "public", Name: "t", Columns: []sqldef.Column{{Name: "v", Type: 25, Typmod: -1}}, Rows: rows.Root()})
 	if err != nil {
 		t.Fatal(err)
 	}

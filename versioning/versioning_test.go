@@ -11,6 +11,7 @@ import (
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 var who = Signature{Name: "postgres", Email: "postgres@localhost", When: time.Date(2026, 12, 3, 10, 0, 0, 123456000, time.FixedZone("", 3600))}
@@ -115,7 +116,7 @@ func putRows(t *testing.T, root RootValue, edits map[int]string) RootValue {
 	if ok {
 		rows, err = prolly.Load(ctx, root.Store(), tbl.Rows)
 	} else {
-		tbl = &Table{Schema: "public", Name: "t", Columns: []Column{{Name: "v", Type: 25, Typmod: -1}}}
+		tbl = &sqldef.Table{Schema: "public", Name: "t", Columns: []sqldef.Column{{Name: "v", Type: 25, Typmod: -1}}}
 		rows, err = prolly.NewMap(ctx, root.Store())
 	}
 	if err != nil {
@@ -150,8 +151,8 @@ func TestHistoryIndependentRoots(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := putRows(t, empty, map[int]string{1: "one", 2: "two", 3: "three"})
-	a, _ = a.PutSequence(ctx, &Sequence{Schema: "public", Name: "s", Increment: 1, Max: 100})
-	b, _ := empty.PutSequence(ctx, &Sequence{Schema: "public", Name: "s", Increment: 1, Max: 100})
+	a, _ = a.PutSequence(ctx, &sqldef.Sequence{Schema: "public", Name: "s", Increment: 1, Max: 100})
+	b, _ := empty.PutSequence(ctx, &sqldef.Sequence{Schema: "public", Name: "s", Increment: 1, Max: 100})
 	b = putRows(t, b, map[int]string{3: "three", 9: "nine"})
 	b = putRows(t, b, map[int]string{1: "uno", 9: ""})
 	b = putRows(t, b, map[int]string{2: "two", 1: "one"})

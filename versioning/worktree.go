@@ -9,6 +9,7 @@ import (
 
 	"github.com/prollypg/prollypg/prolly"
 	"github.com/prollypg/prollypg/store"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Working-set operations: staging, status, commit, reset. They are pure
@@ -58,7 +59,7 @@ func (o ObjectName) Trigger() (table, trigger string, ok bool) {
 func (c ObjectChange) IsTable() bool { return c.Kind == kindTable }
 
 // Tables decodes the two versions of a changed table; nil where absent.
-func (c ObjectChange) Tables() (from, to *Table, err error) {
+func (c ObjectChange) Tables() (from, to *sqldef.Table, err error) {
 	if c.From != nil {
 		if from, err = DecodeTable(c.From); err != nil {
 			return nil, nil, err
@@ -89,18 +90,10 @@ func Changes(ctx context.Context, from, to RootValue) ([]ObjectChange, error) {
 	return out, err
 }
 
-// TableName is a schema-qualified table name.
-type TableName struct {
-	Schema string `json:"schema"`
-	Name   string `json:"name"`
-}
-
-func (t TableName) String() string { return t.Schema + "." + t.Name }
-
 // StageTables returns staged with the named tables as they are in working:
 // their records (or their absence), the foreign key references they make,
 // the sequences their columns own and their schemas.
-func StageTables(ctx context.Context, staged, working RootValue, tables []TableName) (RootValue, error) {
+func StageTables(ctx context.Context, staged, working RootValue, tables []sqldef.TableName) (RootValue, error) {
 	names := make([]ObjectName, len(tables))
 	for i, t := range tables {
 		names[i] = ObjectName{Kind: kindTable, Schema: t.Schema, Name: t.Name}
@@ -118,17 +111,17 @@ func StageTables(ctx context.Context, staged, working RootValue, tables []TableN
 // too. Any object brings its schema and its merge conflicts.
 func StageObjects(ctx context.Context, staged, working RootValue, objects []ObjectName) (RootValue, error) {
 	want := map[ObjectName]bool{}
-	tables := map[TableName]bool{}
-	triggers := map[TableName][]string{}
+	tables := map[sqldef.TableName]bool{}
+	triggers := map[sqldef.TableName][]string{}
 	for _, o := range objects {
 		if table, trig, ok := o.Trigger(); ok {
-			t := TableName{o.Schema, table}
+			t := sqldef.TableName{Schema: o.Schema, Name: table}
 			triggers[t] = append(triggers[t], trig)
 			continue
 		}
 		want[o] = true
 		if o.Kind == kindTable {
-			tables[TableName{o.Schema, o.Name}] = true
+			tables[sqldef.TableName{Schema: o.Schema, Name: o.Name}] = true
 		}
 	}
 	for t := range triggers {
@@ -154,15 +147,15 @@ func StageObjects(ctx context.Context, staged, working RootValue, objects []Obje
 			// name is refTable \0 schema \0 table \0 constraint: the
 			// referencing table is the second and third parts.
 			parts := bytes.Split([]byte(name), []byte{0})
-			return len(parts) >= 3 && tables[TableName{string(parts[1]), string(parts[2])}]
+			return len(parts) >= 3 && tables[sqldef.TableName{Schema: string(parts[1]), Name: string(parts[2])}]
 		case kindInherits:
 			// name is parent \0 schema \0 child: staged with the child.
 			parts := bytes.Split([]byte(name), []byte{0})
-			return len(parts) == 3 && tables[TableName{string(parts[1]), string(parts[2])}]
+			return len(parts) == 3 && tables[sqldef.TableName{Schema: string(parts[1]), Name: string(parts[2])}]
 		case kindConflicts:
 			// A table's conflicts are keyed by its name, an object's by
 			// its key's name part: either matches.
-			if tables[TableName{schema, name}] {
+			if tables[sqldef.TableName{Schema: schema, Name: name}] {
 				return true
 			}
 			for o := range want {
@@ -189,8 +182,8 @@ func StageObjects(ctx context.Context, staged, working RootValue, objects []Obje
 // out, from working) or whose triggers it was asked to stage: a staged
 // table keeps the triggers it had in staged, and each named trigger is
 // then taken as it is in working, or removed where working lacks it.
-func stageTriggers(ctx context.Context, staged, working, out RootValue, tables map[TableName]bool, named map[TableName][]string) (RootValue, error) {
-	touched := make([]TableName, 0, len(tables)+len(named))
+func stageTriggers(ctx context.Context, staged, working, out RootValue, tables map[sqldef.TableName]bool, named map[sqldef.TableName][]string) (RootValue, error) {
+	touched := make([]sqldef.TableName, 0, len(tables)+len(named))
 	for t := range tables {
 		touched = append(touched, t)
 	}
@@ -207,7 +200,7 @@ func stageTriggers(ctx context.Context, staged, working, out RootValue, tables m
 		if !ok {
 			continue // the table's removal was staged
 		}
-		var trigs []Trigger
+		var trigs []sqldef.Trigger
 		if tables[t] {
 			if was, ok, err := staged.Table(ctx, t.Schema, t.Name); err != nil {
 				return RootValue{}, err
@@ -223,15 +216,15 @@ func stageTriggers(ctx context.Context, staged, working, out RootValue, tables m
 				return RootValue{}, err
 			}
 			for _, n := range names {
-				trigs = slices.DeleteFunc(trigs, func(tr Trigger) bool { return tr.Name == n })
+				trigs = slices.DeleteFunc(trigs, func(tr sqldef.Trigger) bool { return tr.Name == n })
 				if !inWorking {
 					continue
 				}
-				if i := slices.IndexFunc(w.Triggers, func(tr Trigger) bool { return tr.Name == n }); i >= 0 {
+				if i := slices.IndexFunc(w.Triggers, func(tr sqldef.Trigger) bool { return tr.Name == n }); i >= 0 {
 					trigs = append(trigs, w.Triggers[i])
 				}
 			}
-			slices.SortFunc(trigs, func(a, b Trigger) int { return strings.Compare(a.Name, b.Name) })
+			slices.SortFunc(trigs, func(a, b sqldef.Trigger) int { return strings.Compare(a.Name, b.Name) })
 		}
 		if triggersEqual(trigs, def.Triggers) {
 			continue
@@ -245,7 +238,7 @@ func stageTriggers(ctx context.Context, staged, working, out RootValue, tables m
 }
 
 // triggersEqual reports whether two lists of triggers are the same.
-func triggersEqual(a, b []Trigger) bool {
+func triggersEqual(a, b []sqldef.Trigger) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -262,9 +255,9 @@ func triggersEqual(a, b []Trigger) bool {
 // TableTriggerChanges returns the triggers of table schema.name that
 // differ between two versions of its record (nil where absent), as
 // trigger ObjectNames, and whether the rest of the record differs too.
-func TableTriggerChanges(schema string, from, to *Table) (triggers []ObjectName, rest bool, err error) {
-	byName := func(t *Table) map[string]Trigger {
-		m := map[string]Trigger{}
+func TableTriggerChanges(schema string, from, to *sqldef.Table) (triggers []ObjectName, rest bool, err error) {
+	byName := func(t *sqldef.Table) map[string]sqldef.Trigger {
+		m := map[string]sqldef.Trigger{}
 		if t != nil {
 			for _, tr := range t.Triggers {
 				m[tr.Name] = tr
@@ -276,7 +269,7 @@ func TableTriggerChanges(schema string, from, to *Table) (triggers []ObjectName,
 	var names []string
 	for n, tf := range f {
 		tg, ok := g[n]
-		if !ok || !triggersEqual([]Trigger{tf}, []Trigger{tg}) {
+		if !ok || !triggersEqual([]sqldef.Trigger{tf}, []sqldef.Trigger{tg}) {
 			names = append(names, n)
 		}
 	}
@@ -342,11 +335,11 @@ func stageWhere(ctx context.Context, staged, working RootValue, pick func(kind b
 // what goes with them: the sequences their columns own, the foreign key
 // references they make, their inheritance links and their conflicts
 // (dolt_add('.') leaving out the tables dolt_ignore names).
-func StageAllExcept(ctx context.Context, staged, working RootValue, skip map[TableName]bool) (RootValue, error) {
+func StageAllExcept(ctx context.Context, staged, working RootValue, skip map[sqldef.TableName]bool) (RootValue, error) {
 	if len(skip) == 0 {
 		return working, nil
 	}
-	owned := map[TableName]bool{}
+	owned := map[sqldef.TableName]bool{}
 	for t := range skip {
 		def, ok, err := working.Table(ctx, t.Schema, t.Name)
 		if err != nil {
@@ -357,22 +350,22 @@ func StageAllExcept(ctx context.Context, staged, working RootValue, skip map[Tab
 		}
 		for _, c := range def.Columns {
 			if s, n, ok := splitQualified(c.Sequence); ok {
-				owned[TableName{s, n}] = true
+				owned[sqldef.TableName{Schema: s, Name: n}] = true
 			}
 		}
 	}
 	return stageWhere(ctx, staged, working, func(kind byte, schema, name string) bool {
 		switch kind {
 		case kindTable, kindConflicts:
-			return !skip[TableName{schema, name}]
+			return !skip[sqldef.TableName{Schema: schema, Name: name}]
 		case kindSequence:
-			return !owned[TableName{schema, name}]
+			return !owned[sqldef.TableName{Schema: schema, Name: name}]
 		case kindFKRef, kindInherits:
 			// name is refTable \0 schema \0 table \0 constraint, or
 			// parent \0 schema \0 child: the second and third parts
 			// are the table that makes the link.
 			parts := bytes.Split([]byte(name), []byte{0})
-			return len(parts) < 3 || !skip[TableName{string(parts[1]), string(parts[2])}]
+			return len(parts) < 3 || !skip[sqldef.TableName{Schema: string(parts[1]), Name: string(parts[2])}]
 		}
 		return true
 	})
@@ -424,9 +417,9 @@ func StageTracked(ctx context.Context, head, staged, working RootValue) (RootVal
 // table's foreign key references is refused (ErrReferenced): DROP TABLE
 // ... CASCADE is the way to drop it with the constraints on it.
 func RemoveTables(ctx context.Context, root RootValue, tables []ObjectName) (RootValue, error) {
-	gone := map[TableName]bool{}
+	gone := map[sqldef.TableName]bool{}
 	for _, t := range tables {
-		gone[TableName{t.Schema, t.Name}] = true
+		gone[sqldef.TableName{Schema: t.Schema, Name: t.Name}] = true
 	}
 	for _, t := range tables {
 		def, ok, err := root.Table(ctx, t.Schema, t.Name)
@@ -441,7 +434,7 @@ func RemoveTables(ctx context.Context, root RootValue, tables []ObjectName) (Roo
 			return RootValue{}, err
 		}
 		for _, r := range refs {
-			if !gone[TableName{r.Schema, r.Table}] {
+			if !gone[sqldef.TableName{Schema: r.Schema, Name: r.Table}] {
 				return RootValue{}, fmt.Errorf("%w: table %q is referenced by a foreign key of %q", ErrReferenced, t.Name, r.Table)
 			}
 		}
@@ -471,12 +464,12 @@ func RemoveTables(ctx context.Context, root RootValue, tables []ObjectName) (Roo
 
 // OwnedSequences returns the sequences that t's live columns own by
 // OWNED BY (a serial column's), which DROP TABLE drops with it.
-func (r RootValue) OwnedSequences(ctx context.Context, t *Table) ([]*Sequence, error) {
+func (r RootValue) OwnedSequences(ctx context.Context, t *sqldef.Table) ([]*sqldef.Sequence, error) {
 	seqs, err := r.Sequences(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []*Sequence
+	var out []*sqldef.Sequence
 	for _, seq := range seqs {
 		if seq.Schema != t.Schema || seq.OwnedBy == "" {
 			continue
@@ -516,7 +509,7 @@ func RemoveObjects(ctx context.Context, root RootValue, objects []ObjectName) (R
 			if !ok {
 				continue
 			}
-			def.Triggers = slices.DeleteFunc(slices.Clone(def.Triggers), func(t Trigger) bool { return t.Name == trig })
+			def.Triggers = slices.DeleteFunc(slices.Clone(def.Triggers), func(t sqldef.Trigger) bool { return t.Name == trig })
 			if root, err = root.PutTable(ctx, def); err != nil {
 				return RootValue{}, err
 			}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // pg_cast: the user-defined casts (CREATE CAST). The built-in casts are
@@ -22,13 +22,13 @@ func init() {
 const kindUserCast = 'K'
 
 // CastOID returns the OID of user cast c.
-func CastOID(c *versioning.Function) uint32 {
+func CastOID(c *sqldef.Function) uint32 {
 	src, tgt := c.CastTypes()
 	return exec.ObjectOID(kindUserCast, "", strconv.FormatUint(uint64(src), 10)+","+strconv.FormatUint(uint64(tgt), 10))
 }
 
 // Casts returns the root value's casts, read on first use.
-func (s *Snapshot) Casts() ([]*versioning.Function, error) {
+func (s *Snapshot) Casts() ([]*sqldef.Function, error) {
 	if !s.castsRead {
 		cs, err := s.Src.Root.Casts(s.Src.Ctx)
 		if err != nil {
@@ -40,7 +40,7 @@ func (s *Snapshot) Casts() ([]*versioning.Function, error) {
 }
 
 // CastFunction returns the user function cast c converts by, if any.
-func (s *Snapshot) CastFunction(c *versioning.Function) (*versioning.Function, bool) {
+func (s *Snapshot) CastFunction(c *sqldef.Function) (*sqldef.Function, bool) {
 	if c.Cast == nil || c.Cast.Proc == "" {
 		return nil, false
 	}
@@ -78,7 +78,7 @@ func pgCast(s *Snapshot) ([]exec.Row, error) {
 }
 
 // CastDef is the CREATE CAST statement that makes cast c.
-func CastDef(c *versioning.Function, name TypeNamer) string {
+func CastDef(c *sqldef.Function, name TypeNamer) string {
 	if c.Cast == nil {
 		return ""
 	}
@@ -106,12 +106,12 @@ func CastDef(c *versioning.Function, name TypeNamer) string {
 }
 
 // CastDropSQL is the DROP CAST statement that drops cast c.
-func CastDropSQL(c *versioning.Function, name TypeNamer) string {
+func CastDropSQL(c *sqldef.Function, name TypeNamer) string {
 	return "DROP CAST " + CastSignature(c, name) + ";"
 }
 
 // CastSignature is a cast's "(source AS target)", as DROP CAST names it.
-func CastSignature(c *versioning.Function, name TypeNamer) string {
+func CastSignature(c *sqldef.Function, name TypeNamer) string {
 	src, tgt := c.CastTypes()
 	return "(" + routineTypeName(src, name) + " AS " + routineTypeName(tgt, name) + ")"
 }

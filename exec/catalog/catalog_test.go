@@ -8,6 +8,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // render prints every catalog relation's rows.
@@ -45,23 +46,23 @@ func render(t *testing.T, root versioning.RootValue) string {
 func TestCatalogIsAFunctionOfContent(t *testing.T) {
 	ctx := context.Background()
 	cs := store.NewMemory()
-	tables := []*versioning.Table{
-		{Schema: "public", Name: "a", Columns: []versioning.Column{{Name: "id", Type: exec.OIDInt4, Typmod: -1, NotNull: true}, {Name: "v", Type: exec.OIDText, Typmod: -1, Default: "'x'"}},
-			PrimaryKey: []int{0}, PrimaryKeyName: "a_pkey", Checks: []versioning.Check{{Name: "a_id_check", Expr: "id > 0"}}},
-		{Schema: "s", Name: "b", Columns: []versioning.Column{{Name: "k", Type: exec.OIDInt8, Typmod: -1}},
-			Indexes: []versioning.Index{{Name: "b_k_idx", Columns: []versioning.IndexColumn{{Column: 0, Desc: true, NullsFirst: true}}}}},
+	tables := []*sqldef.Table{
+		{Schema: "public", Name: "a", Columns: []sqldef.Column{{Name: "id", Type: exec.OIDInt4, Typmod: -1, NotNull: true}, {Name: "v", Type: exec.OIDText, Typmod: -1, Default: "'x'"}},
+			PrimaryKey: []int{0}, PrimaryKeyName: "a_pkey", Checks: []sqldef.Check{{Name: "a_id_check", Expr: "id > 0"}}},
+		{Schema: "s", Name: "b", Columns: []sqldef.Column{{Name: "k", Type: exec.OIDInt8, Typmod: -1}},
+			Indexes: []sqldef.Index{{Name: "b_k_idx", Columns: []sqldef.IndexColumn{{Column: 0, Desc: true, NullsFirst: true}}}}},
 	}
-	seq := &versioning.Sequence{Schema: "public", Name: "q", Type: exec.OIDInt8, Start: 1, Increment: 1, Min: 1, Max: 1 << 62, Cache: 1, Last: 1}
+	seq := &sqldef.Sequence{Schema: "public", Name: "q", Type: exec.OIDInt8, Start: 1, Increment: 1, Min: 1, Max: 1 << 62, Cache: 1, Last: 1}
 	build := func(order []int, detour bool) versioning.RootValue {
 		root, err := versioning.NewRootValue(ctx, cs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if root, err = root.PutSchema(ctx, versioning.Schema{Name: "s", Owner: "postgres"}); err != nil {
+		if root, err = root.PutSchema(ctx, sqldef.Schema{Name: "s", Owner: "postgres"}); err != nil {
 			t.Fatal(err)
 		}
 		if detour {
-			if root, err = root.PutTable(ctx, &versioning.Table{Schema: "public", Name: "gone"}); err != nil {
+			if root, err = root.PutTable(ctx, &sqldef.Table{Schema: "public", Name: "gone"}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 func init() {
@@ -24,7 +24,7 @@ var columnPrivilegeNames = []struct {
 // holds (itself, a role it is a member of, or PUBLIC), as
 // information_schema.column_privileges does.
 func isColumnPrivileges(s *Snapshot) ([]exec.Row, error) {
-	roles := map[string]*versioning.Role{}
+	roles := map[string]*sqldef.Role{}
 	for _, r := range s.Src.Roles {
 		roles[r.Name] = r
 	}
@@ -32,7 +32,7 @@ func isColumnPrivileges(s *Snapshot) ([]exec.Row, error) {
 	if role == "" {
 		role = s.Src.User
 	}
-	holds := versioning.Holds(roles, role)
+	holds := sqldef.Holds(roles, role)
 	name := func(r string) string {
 		if r == "" {
 			return "PUBLIC"
@@ -45,13 +45,13 @@ func isColumnPrivileges(s *Snapshot) ([]exec.Row, error) {
 		if owner == "" {
 			owner = "postgres"
 		}
-		tacl := versioning.DefaultedACL(t.ACL, owner, versioning.TablePrivileges)
+		tacl := sqldef.DefaultedACL(t.ACL, owner, sqldef.TablePrivileges)
 		for _, c := range t.Columns {
 			if c.Dropped {
 				continue
 			}
 			seen := map[string]bool{}
-			for _, acl := range [][]versioning.ACLItem{tacl, c.ACL} {
+			for _, acl := range [][]sqldef.ACLItem{tacl, c.ACL} {
 				for _, it := range acl {
 					if !holds[it.Grantor] && !holds[it.Grantee] {
 						continue

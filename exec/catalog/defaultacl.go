@@ -5,7 +5,7 @@ import (
 )
 
 // pg_default_acl: the entries of ALTER DEFAULT PRIVILEGES, kept in the
-// root value (versioning.DefaultPrivileges).
+// root value (sqldef.DefaultPrivileges).
 
 func init() {
 	define("pg_catalog", "pg_default_acl", 826, 'r', `oid:oid defaclrole:oid defaclnamespace:oid defaclobjtype:char

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The dependencies pg_dump orders its output by, beyond sequence
@@ -88,7 +88,7 @@ func pgRewrite(s *Snapshot) ([]exec.Row, error) {
 // hasForeignKeyTriggers reports whether PostgreSQL would give table t
 // triggers for foreign keys (relhastriggers): t has a foreign key or is
 // referenced by one. pg_dump reads the foreign keys of such tables only.
-func (s *Snapshot) hasForeignKeyTriggers(t *versioning.Table) bool {
+func (s *Snapshot) hasForeignKeyTriggers(t *sqldef.Table) bool {
 	if len(t.ForeignKeys) > 0 {
 		return true
 	}

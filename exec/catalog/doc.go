@@ -2,7 +2,7 @@
 // tables and views and the information_schema views that psql, drivers and
 // tools query — as virtual, read-only tables over one database's root
 // value. Nothing here is stored: every scan derives its rows from the
-// catalog records of the root value (versioning.Table, Sequence, Schema),
+// catalog records of the root value (sqldef.Table, Sequence, Schema),
 // the server's databases and roles, and the session's settings.
 //
 // # Invariants

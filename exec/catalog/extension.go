@@ -4,12 +4,12 @@ import (
 	"slices"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // BuiltinExtension is an extension whose objects this server has built
 // in, so that CREATE EXTENSION has only to record it
-// (versioning.Extension): its version and comment as PostgreSQL 15's
+// (sqldef.Extension): its version and comment as PostgreSQL 15's
 // control file has them, and whether it is relocatable.
 type BuiltinExtension struct {
 	Name, Version, Comment string
@@ -70,12 +70,12 @@ func init() {
 
 // installedExtensions returns the extensions of the snapshot's database:
 // plpgsql, which every database has, and those CREATE EXTENSION recorded.
-func installedExtensions(s *Snapshot) ([]*versioning.Extension, error) {
+func installedExtensions(s *Snapshot) ([]*sqldef.Extension, error) {
 	recorded, err := s.Src.Root.Extensions(s.Src.Ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := []*versioning.Extension{{Name: "plpgsql", Schema: "pg_catalog", Version: "1.0"}}
+	out := []*sqldef.Extension{{Name: "plpgsql", Schema: "pg_catalog", Version: "1.0"}}
 	return append(out, recorded...), nil
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The information_schema views most tools read, with PostgreSQL 15's
@@ -338,7 +338,7 @@ func isSequences(s *Snapshot) ([]exec.Row, error) {
 }
 
 // identitySequence reports whether q belongs to an identity column.
-func (s *Snapshot) identitySequence(q *versioning.Sequence) bool {
+func (s *Snapshot) identitySequence(q *sqldef.Sequence) bool {
 	ref := QuoteIdent(q.Schema) + "." + QuoteIdent(q.Name)
 	for _, t := range s.Tables {
 		if t.Schema != q.Schema {

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // information_schema's views of roles: enabled_roles (the roles whose
@@ -21,7 +21,7 @@ func init() {
 // enabledRoles are the roles whose privileges the current role has: every
 // role for a superuser.
 func (s *Snapshot) enabledRoles() map[string]bool {
-	byName := map[string]*versioning.Role{}
+	byName := map[string]*sqldef.Role{}
 	for _, r := range s.Src.Roles {
 		byName[r.Name] = r
 	}
@@ -35,7 +35,7 @@ func (s *Snapshot) enabledRoles() map[string]bool {
 		}
 		return all
 	}
-	held := versioning.Holds(byName, s.Src.Role)
+	held := sqldef.Holds(byName, s.Src.Role)
 	delete(held, "") // PUBLIC is no role
 	if held[cmp.Or(s.Src.DatabaseOwner, BootstrapRole)] {
 		held["pg_database_owner"] = true

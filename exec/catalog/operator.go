@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // pg_operator: the user-defined operators (CREATE OPERATOR). The
@@ -25,13 +25,13 @@ func init() {
 const kindUserOperator = 'O'
 
 // OperatorOID returns the OID of user operator op.
-func OperatorOID(op *versioning.Function) uint32 {
+func OperatorOID(op *sqldef.Function) uint32 {
 	l, r := op.Operands()
 	return exec.ObjectOID(kindUserOperator, op.Schema, op.Name+"("+strconv.FormatUint(uint64(l), 10)+","+strconv.FormatUint(uint64(r), 10)+")")
 }
 
 // Operators returns the root value's operators, read on first use.
-func (s *Snapshot) Operators() ([]*versioning.Function, error) {
+func (s *Snapshot) Operators() ([]*sqldef.Function, error) {
 	if !s.opsRead {
 		ops, err := s.Src.Root.Operators(s.Src.Ctx)
 		if err != nil {
@@ -45,7 +45,7 @@ func (s *Snapshot) Operators() ([]*versioning.Function, error) {
 // catalogOperators returns the operators pg_operator lists: the user
 // operators, then the shells of the commutators and negators they name
 // that do not exist, once each.
-func (s *Snapshot) catalogOperators() ([]*versioning.Function, error) {
+func (s *Snapshot) catalogOperators() ([]*sqldef.Function, error) {
 	ops, err := s.Operators()
 	if err != nil {
 		return nil, err
@@ -56,12 +56,12 @@ func (s *Snapshot) catalogOperators() ([]*versioning.Function, error) {
 			return
 		}
 		schema, name, _ := strings.Cut(ref, ".")
-		var args []versioning.FuncArg
+		var args []sqldef.FuncArg
 		if left != 0 {
-			args = append(args, versioning.FuncArg{Type: left, Mode: 'i'})
+			args = append(args, sqldef.FuncArg{Type: left, Mode: 'i'})
 		}
-		args = append(args, versioning.FuncArg{Type: right, Mode: 'i'})
-		out = append(out, &versioning.Function{Schema: schema, Name: name, Kind: 'o', Args: args, Owner: owner, Operator: &versioning.Operator{}})
+		args = append(args, sqldef.FuncArg{Type: right, Mode: 'i'})
+		out = append(out, &sqldef.Function{Schema: schema, Name: name, Kind: 'o', Args: args, Owner: owner, Operator: &sqldef.Operator{}})
 	}
 	for _, op := range ops {
 		if op.Operator == nil {
@@ -75,7 +75,7 @@ func (s *Snapshot) catalogOperators() ([]*versioning.Function, error) {
 }
 
 // OperatorByOID returns the user operator, or shell, with OID oid.
-func (s *Snapshot) OperatorByOID(oid uint32) (*versioning.Function, bool) {
+func (s *Snapshot) OperatorByOID(oid uint32) (*sqldef.Function, bool) {
 	ops, err := s.catalogOperators()
 	if err != nil {
 		return nil, false
@@ -91,7 +91,7 @@ func (s *Snapshot) OperatorByOID(oid uint32) (*versioning.Function, bool) {
 // OperatorVisible reports whether op is found by its name and operand
 // types alone: its schema is the first of the search path with an
 // operator of that signature (pg_operator_is_visible).
-func (s *Snapshot) OperatorVisible(op *versioning.Function) bool {
+func (s *Snapshot) OperatorVisible(op *sqldef.Function) bool {
 	ops, _ := s.catalogOperators()
 	l, r := op.Operands()
 	for _, sc := range s.path() {
@@ -106,7 +106,7 @@ func (s *Snapshot) OperatorVisible(op *versioning.Function) bool {
 
 // linkedOperator returns the OID of the operator that ref
 // ("schema.name") names over left and right, 0 if there is none.
-func linkedOperator(ops []*versioning.Function, ref string, left, right uint32) uint32 {
+func linkedOperator(ops []*sqldef.Function, ref string, left, right uint32) uint32 {
 	schema, name, _ := strings.Cut(ref, ".")
 	for _, o := range ops {
 		if ol, or := o.Operands(); o.Schema == schema && o.Name == name && ol == left && or == right {
@@ -118,7 +118,7 @@ func linkedOperator(ops []*versioning.Function, ref string, left, right uint32) 
 
 // operandOID is the pg_type OID of an operator's operand: a domain's own
 // rather than its base type's.
-func operandOID(a versioning.FuncArg) uint32 {
+func operandOID(a sqldef.FuncArg) uint32 {
 	if a.Domain != "" {
 		schema, name, _ := strings.Cut(a.Domain, ".")
 		return exec.TypeOID(TypeCategory('d'), schema, name)
@@ -129,7 +129,7 @@ func operandOID(a versioning.FuncArg) uint32 {
 // operatorProc is the regproc of the function op stands for: a user
 // function's (named with its schema unless visible), or a built-in
 // overload's.
-func (s *Snapshot) operatorProc(op *versioning.Function) exec.Datum {
+func (s *Snapshot) operatorProc(op *sqldef.Function) exec.Datum {
 	schema, name, _ := strings.Cut(op.Operator.Proc, ".")
 	if name == "" {
 		return dProc("") // a shell's
@@ -191,7 +191,7 @@ func pgOperator(s *Snapshot) ([]exec.Row, error) {
 		}
 		result := op.Returns
 		if op.ReturnsDomain != "" {
-			result = operandOID(versioning.FuncArg{Domain: op.ReturnsDomain})
+			result = operandOID(sqldef.FuncArg{Domain: op.ReturnsDomain})
 		}
 		owner := s.tableOwner(op.Schema)
 		if op.Owner != "" {
@@ -208,7 +208,7 @@ func pgOperator(s *Snapshot) ([]exec.Row, error) {
 
 // operandTypeName names an operator's operand in SQL text: its domain,
 // qualified, or its type.
-func operandTypeName(a versioning.FuncArg, name TypeNamer) string {
+func operandTypeName(a sqldef.FuncArg, name TypeNamer) string {
 	if a.Domain != "" {
 		schema, dom, _ := strings.Cut(a.Domain, ".")
 		return QuoteIdent(schema) + "." + QuoteIdent(dom)
@@ -224,7 +224,7 @@ func qualifiedOperator(ref string) string {
 
 // OperatorDef is the CREATE OPERATOR statement that makes op, with its
 // function and the operators it links to schema-qualified.
-func OperatorDef(op *versioning.Function, name TypeNamer) string {
+func OperatorDef(op *sqldef.Function, name TypeNamer) string {
 	if op.Operator == nil {
 		return ""
 	}
@@ -259,7 +259,7 @@ func OperatorDef(op *versioning.Function, name TypeNamer) string {
 }
 
 // OperatorDropSQL is the DROP OPERATOR statement that drops op.
-func OperatorDropSQL(op *versioning.Function, name TypeNamer) string {
+func OperatorDropSQL(op *sqldef.Function, name TypeNamer) string {
 	left := "NONE"
 	if !op.IsPrefix() && len(op.Args) == 2 {
 		left = operandTypeName(op.Args[0], name)

@@ -6,11 +6,11 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/funcs"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // BoundText prints a range bound as PostgreSQL's messages do: (1, MAXVALUE).
-func BoundText(vals []versioning.BoundValue, ktypes []exec.T) string {
+func BoundText(vals []sqldef.BoundValue, ktypes []exec.T) string {
 	b := []byte{'('}
 	for i, v := range vals {
 		if i > 0 {
@@ -23,13 +23,13 @@ func BoundText(vals []versioning.BoundValue, ktypes []exec.T) string {
 
 // appendBoundValue appends a bound value as pg_get_expr prints it:
 // numbers and booleans bare, other values quoted.
-func appendBoundValue(b []byte, v versioning.BoundValue, t exec.T) []byte {
+func appendBoundValue(b []byte, v sqldef.BoundValue, t exec.T) []byte {
 	switch v.Kind {
-	case versioning.BoundNull:
+	case sqldef.BoundNull:
 		return append(b, "NULL"...)
-	case versioning.BoundMinValue:
+	case sqldef.BoundMinValue:
 		return append(b, "MINVALUE"...)
-	case versioning.BoundMaxValue:
+	case sqldef.BoundMaxValue:
 		return append(b, "MAXVALUE"...)
 	}
 	// get_const_expr's rules: what reads back as the same constant.
@@ -49,7 +49,7 @@ func appendBoundValue(b []byte, v versioning.BoundValue, t exec.T) []byte {
 // PartitionBoundDef prints a partition's bound as pg_get_expr does
 // relpartbound: FOR VALUES IN (...), FROM (...) TO (...), WITH (...), or
 // DEFAULT.
-func PartitionBoundDef(b *versioning.PartitionBound, ktypes []exec.T) string {
+func PartitionBoundDef(b *sqldef.PartitionBound, ktypes []exec.T) string {
 	switch {
 	case b.Default:
 		return "DEFAULT"
@@ -99,7 +99,7 @@ func (s *Snapshot) HasChildren(schema, name string) bool {
 }
 
 // parentTable returns the table a partition's bound belongs to.
-func (s *Snapshot) parentTable(t *versioning.Table) *versioning.Table {
+func (s *Snapshot) parentTable(t *sqldef.Table) *sqldef.Table {
 	if len(t.Inherits) == 0 {
 		return nil
 	}
@@ -113,7 +113,7 @@ func (s *Snapshot) parentTable(t *versioning.Table) *versioning.Table {
 }
 
 // keyTypes returns the types of a partitioned table's key columns.
-func keyTypes(t *versioning.Table) []exec.T {
+func keyTypes(t *sqldef.Table) []exec.T {
 	out := make([]exec.T, len(t.PartitionKey.Columns))
 	for i, pos := range t.PartitionKey.Columns {
 		if pos < 0 {
@@ -127,7 +127,7 @@ func keyTypes(t *versioning.Table) []exec.T {
 }
 
 // PartitionBound is a partition's relpartbound as pg_get_expr prints it.
-func (s *Snapshot) PartitionBound(t *versioning.Table) string {
+func (s *Snapshot) PartitionBound(t *sqldef.Table) string {
 	parent := s.parentTable(t)
 	if parent == nil || parent.PartitionKey == nil {
 		return ""
@@ -137,9 +137,9 @@ func (s *Snapshot) PartitionBound(t *versioning.Table) string {
 
 // PartitionKeyDef is pg_get_partkeydef's text: RANGE (a, b), LIST
 // (lower(a)), RANGE ((a + 1)).
-func (s *Snapshot) PartitionKeyDef(t *versioning.Table) string {
+func (s *Snapshot) PartitionKeyDef(t *sqldef.Table) string {
 	k := t.PartitionKey
-	b := []byte(map[byte]string{versioning.PartitionRange: "RANGE", versioning.PartitionList: "LIST", versioning.PartitionHash: "HASH"}[k.Strategy])
+	b := []byte(map[byte]string{sqldef.PartitionRange: "RANGE", sqldef.PartitionList: "LIST", sqldef.PartitionHash: "HASH"}[k.Strategy])
 	b = append(b, " ("...)
 	for i := range k.Columns {
 		if i > 0 {
@@ -153,7 +153,7 @@ func (s *Snapshot) PartitionKeyDef(t *versioning.Table) string {
 // PartitionKeyColumn prints key column i of t as pg_get_partkeydef does:
 // a column's name, an expression parenthesized unless it is a function
 // call.
-func (s *Snapshot) PartitionKeyColumn(t *versioning.Table, i int) string {
+func (s *Snapshot) PartitionKeyColumn(t *sqldef.Table, i int) string {
 	k := t.PartitionKey
 	expr := k.Expr(i)
 	if expr == "" {
@@ -182,7 +182,7 @@ func pgInherits(s *Snapshot) ([]exec.Row, error) {
 // partitionIndexes pairs the indexes of partition t with those of its
 // parent they stand for (the OIDs of each, the partition's first), as
 // pg_inherits links them in PostgreSQL: pg_dump attaches them so.
-func (s *Snapshot) partitionIndexes(t *versioning.Table) [][2]uint32 {
+func (s *Snapshot) partitionIndexes(t *sqldef.Table) [][2]uint32 {
 	p := s.parentTable(t)
 	if !t.IsPartition() || p == nil {
 		return nil
@@ -193,7 +193,7 @@ func (s *Snapshot) partitionIndexes(t *versioning.Table) [][2]uint32 {
 	}
 	for _, pix := range p.Indexes {
 		for _, ix := range t.Indexes {
-			if versioning.SameIndex(p, t, pix, ix) {
+			if sqldef.SameIndex(p, t, pix, ix) {
 				out = append(out, [2]uint32{IndexOID(t.Schema, ix.Name), IndexOID(p.Schema, pix.Name)})
 				break
 			}
@@ -211,7 +211,7 @@ func pgPartitionedTable(s *Snapshot) ([]exec.Row, error) {
 		}
 		def := uint32(0)
 		for _, c := range s.Tables {
-			if c.IsPartition() && c.PartitionBound.Default && c.Inherits[0] == (versioning.TableName{Schema: t.Schema, Name: t.Name}) {
+			if c.IsPartition() && c.PartitionBound.Default && c.Inherits[0] == (sqldef.TableName{Schema: t.Schema, Name: t.Name}) {
 				def = TableOID(c.Schema, c.Name)
 			}
 		}

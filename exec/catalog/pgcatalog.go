@@ -11,7 +11,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The pg_catalog tables and views, with PostgreSQL 15's columns.
@@ -243,7 +243,7 @@ func pgClass(s *Snapshot) ([]exec.Row, error) {
 
 // aclDatum is an ACL as aclitem[] shows it (a text[] of aclitem's text
 // form); NULL for the default.
-func aclDatum(acl []versioning.ACLItem) exec.Datum {
+func aclDatum(acl []sqldef.ACLItem) exec.Datum {
 	if acl == nil {
 		return exec.Null
 	}
@@ -295,8 +295,8 @@ type attribute struct {
 	dropped   bool
 	nonLocal  bool // attislocal false
 	inhCount  int
-	acl       []versioning.ACLItem // attacl: the column's privileges
-	storage   byte                 // attstorage when set, else 0: the type's
+	acl       []sqldef.ACLItem // attacl: the column's privileges
+	storage   byte             // attstorage when set, else 0: the type's
 }
 
 // attributes returns a relation's columns.
@@ -457,8 +457,8 @@ func analyze(t types.Type) string {
 type indexInfo struct {
 	oid        uint32
 	name       string
-	table      *versioning.Table
-	cols       []versioning.IndexColumn
+	table      *sqldef.Table
+	cols       []sqldef.IndexColumn
 	include    []int
 	primary    bool
 	unique     bool
@@ -469,12 +469,12 @@ type indexInfo struct {
 }
 
 // Indexes returns the indexes of a table, its primary key's first.
-func tableIndexes(t *versioning.Table) []indexInfo {
+func tableIndexes(t *sqldef.Table) []indexInfo {
 	var out []indexInfo
 	if len(t.PrimaryKey) > 0 {
 		ix := indexInfo{oid: IndexOID(t.Schema, t.PrimaryKeyName), name: t.PrimaryKeyName, table: t, primary: true, unique: true}
 		for _, c := range t.PrimaryKey {
-			ix.cols = append(ix.cols, versioning.IndexColumn{Column: c})
+			ix.cols = append(ix.cols, sqldef.IndexColumn{Column: c})
 		}
 		out = append(out, ix)
 	}
@@ -632,7 +632,7 @@ func pgConstraint(s *Snapshot) ([]exec.Row, error) {
 
 // triggerConstraintRow is the pg_constraint row (contype 't') of
 // constraint trigger tr of t, which the trigger's tgconstraint names.
-func triggerConstraintRow(t *versioning.Table, tr *versioning.Trigger) exec.Row {
+func triggerConstraintRow(t *sqldef.Table, tr *sqldef.Trigger) exec.Row {
 	return exec.Row{
 		dOID(ConstraintOID(t.Schema, t.Name, tr.Name)), dText(tr.Name), dOID(NamespaceOID(t.Schema)), dChar('t'),
 		dBool(tr.Deferrable), dBool(tr.InitiallyDeferred), dBool(true), dOID(TableOID(t.Schema, t.Name)), dOID(0), dOID(0),
@@ -645,7 +645,7 @@ func triggerConstraintRow(t *versioning.Table, tr *versioning.Trigger) exec.Row 
 // fkIndexOID is a foreign key's conindid: the unique index of the
 // referenced table over exactly its referenced columns (JDBC's
 // getImportedKeys joins through it); 0 when there is none.
-func fkIndexOID(s *Snapshot, fk *versioning.ForeignKey) uint32 {
+func fkIndexOID(s *Snapshot, fk *sqldef.ForeignKey) uint32 {
 	r, ok := s.RelationByName(fk.RefSchema, fk.RefTable)
 	if !ok || r.Table == nil {
 		return 0

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Row-level security policies: pg_policy, and pg_policies, its view with
@@ -80,7 +80,7 @@ func optText(s string) exec.Datum {
 
 // renderExpr is a stored expression of t as pg_get_expr shows it, NULL
 // when there is none.
-func (s *Snapshot) renderExpr(t *versioning.Table, expr string) exec.Datum {
+func (s *Snapshot) renderExpr(t *sqldef.Table, expr string) exec.Datum {
 	if expr == "" {
 		return exec.Null
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // User-defined functions, procedures and triggers as pg_proc, pg_trigger
@@ -34,7 +34,7 @@ const (
 
 // FunctionOID returns a user function's OID, derived from its schema,
 // name and input types, so that overloads differ.
-func FunctionOID(f *versioning.Function) uint32 {
+func FunctionOID(f *sqldef.Function) uint32 {
 	var b strings.Builder
 	b.WriteString(f.Name + "(")
 	for i, t := range f.InputTypes() {
@@ -67,7 +67,7 @@ func LanguageOID(lang string) uint32 {
 
 // Functions returns the root value's functions and procedures, read on
 // first use.
-func (s *Snapshot) Functions() ([]*versioning.Function, error) {
+func (s *Snapshot) Functions() ([]*sqldef.Function, error) {
 	if !s.funcsRead {
 		fs, err := s.Src.Root.Functions(s.Src.Ctx)
 		if err != nil {
@@ -79,7 +79,7 @@ func (s *Snapshot) Functions() ([]*versioning.Function, error) {
 }
 
 // FunctionByOID returns the user function with OID oid.
-func (s *Snapshot) FunctionByOID(oid uint32) (*versioning.Function, bool) {
+func (s *Snapshot) FunctionByOID(oid uint32) (*sqldef.Function, bool) {
 	fs, err := s.Functions()
 	if err != nil {
 		return nil, false
@@ -95,7 +95,7 @@ func (s *Snapshot) FunctionByOID(oid uint32) (*versioning.Function, bool) {
 // FunctionVisible reports whether f is found by its name and argument
 // types alone: its schema is the first of the search path with a
 // function of that signature (pg_function_is_visible).
-func (s *Snapshot) FunctionVisible(f *versioning.Function) bool {
+func (s *Snapshot) FunctionVisible(f *sqldef.Function) bool {
 	fs, _ := s.Functions()
 	for _, sc := range s.path() {
 		for _, g := range fs {
@@ -107,7 +107,7 @@ func (s *Snapshot) FunctionVisible(f *versioning.Function) bool {
 	return false
 }
 
-func sameInputs(a, b *versioning.Function) bool {
+func sameInputs(a, b *sqldef.Function) bool {
 	x, y := a.InputTypes(), b.InputTypes()
 	if len(x) != len(y) {
 		return false
@@ -121,7 +121,7 @@ func sameInputs(a, b *versioning.Function) bool {
 }
 
 // triggerFunction finds the function a trigger runs.
-func (s *Snapshot) triggerFunction(tr *versioning.Trigger) (*versioning.Function, bool) {
+func (s *Snapshot) triggerFunction(tr *sqldef.Trigger) (*sqldef.Function, bool) {
 	fs, _ := s.Functions()
 	for _, f := range fs {
 		if f.Schema == tr.FuncSchema && f.Name == tr.FuncName && len(f.InputTypes()) == 0 {
@@ -132,7 +132,7 @@ func (s *Snapshot) triggerFunction(tr *versioning.Trigger) (*versioning.Function
 }
 
 // TriggerByOID returns the trigger with OID oid and its table.
-func (s *Snapshot) TriggerByOID(oid uint32) (*versioning.Table, *versioning.Trigger, bool) {
+func (s *Snapshot) TriggerByOID(oid uint32) (*sqldef.Table, *sqldef.Trigger, bool) {
 	for _, t := range s.triggerRelations() {
 		for i := range t.Triggers {
 			if TriggerOID(t.Schema, t.Name, t.Triggers[i].Name) == oid {
@@ -172,7 +172,7 @@ func routineTypeName(oid uint32, name TypeNamer) string {
 // FunctionArguments is pg_get_function_arguments (defaults true) and
 // pg_get_function_identity_arguments (defaults false); name names the
 // argument types.
-func FunctionArguments(f *versioning.Function, defaults bool, name TypeNamer) string {
+func FunctionArguments(f *sqldef.Function, defaults bool, name TypeNamer) string {
 	var parts []string
 	for _, a := range f.Args {
 		var b strings.Builder
@@ -205,7 +205,7 @@ func FunctionArguments(f *versioning.Function, defaults bool, name TypeNamer) st
 // FunctionIdentityTypes is the types of f's identity arguments (its IN,
 // INOUT and VARIADIC ones), comma-separated: how Doltgres labels a
 // function in dolt_status and dolt_conflicts, name(types).
-func FunctionIdentityTypes(f *versioning.Function, name TypeNamer) string {
+func FunctionIdentityTypes(f *sqldef.Function, name TypeNamer) string {
 	var parts []string
 	for _, a := range f.Args {
 		if a.Mode == 'o' || a.Mode == 't' {
@@ -218,7 +218,7 @@ func FunctionIdentityTypes(f *versioning.Function, name TypeNamer) string {
 
 // defaultText is an argument's default as PostgreSQL deparses it: an
 // untyped literal or NULL gets the argument's type.
-func defaultText(a versioning.FuncArg, name TypeNamer) string {
+func defaultText(a sqldef.FuncArg, name TypeNamer) string {
 	d := a.Default
 	if strings.EqualFold(d, "null") || strings.HasPrefix(d, "'") && strings.HasSuffix(d, "'") && len(d) >= 2 {
 		if strings.EqualFold(d, "null") {
@@ -230,7 +230,7 @@ func defaultText(a versioning.FuncArg, name TypeNamer) string {
 }
 
 // FunctionResult is pg_get_function_result: "" for a procedure.
-func FunctionResult(f *versioning.Function, name TypeNamer) string {
+func FunctionResult(f *sqldef.Function, name TypeNamer) string {
 	if f.Kind == 'p' {
 		return ""
 	}
@@ -251,7 +251,7 @@ func FunctionResult(f *versioning.Function, name TypeNamer) string {
 
 // FunctionDef is pg_get_functiondef: the CREATE OR REPLACE statement
 // that makes f.
-func FunctionDef(f *versioning.Function, name TypeNamer) string {
+func FunctionDef(f *sqldef.Function, name TypeNamer) string {
 	kind, tag := "FUNCTION", "$function$"
 	if f.Kind == 'p' {
 		kind, tag = "PROCEDURE", "$procedure$"
@@ -297,7 +297,7 @@ var triggerEvents = []struct {
 
 // TriggerType is pg_trigger.tgtype: PostgreSQL's bits for the level,
 // timing and events.
-func TriggerType(tr *versioning.Trigger) int {
+func TriggerType(tr *sqldef.Trigger) int {
 	t := 0
 	if tr.ForEachRow {
 		t |= 1
@@ -319,7 +319,7 @@ func TriggerType(tr *versioning.Trigger) int {
 // TriggerDef is pg_get_triggerdef: the CREATE TRIGGER statement that
 // makes tr on t. pretty writes the table unqualified when the search
 // path finds it, and the WHEN condition with one pair of parentheses.
-func (s *Snapshot) TriggerDef(t *versioning.Table, tr *versioning.Trigger, pretty bool) string {
+func (s *Snapshot) TriggerDef(t *sqldef.Table, tr *sqldef.Trigger, pretty bool) string {
 	var b strings.Builder
 	if tr.Constraint {
 		b.WriteString("CREATE CONSTRAINT TRIGGER " + QuoteIdent(tr.Name) + " ")
@@ -437,7 +437,7 @@ func procExtension(f *exec.Func) string {
 }
 
 // userProcRow is a user function's pg_proc row.
-func userProcRow(s *Snapshot, f *versioning.Function) exec.Row {
+func userProcRow(s *Snapshot, f *sqldef.Function) exec.Row {
 	var inputs []string
 	var all, modes, names []exec.Datum
 	onlyIn, named := true, false
@@ -497,15 +497,15 @@ func userProcRow(s *Snapshot, f *versioning.Function) exec.Row {
 // triggerRelations are the relations that may have triggers: the tables,
 // and the views with triggers as tables of their columns (a view's
 // triggers are named as a table's, by schema, relation and name).
-func (s *Snapshot) triggerRelations() []*versioning.Table {
+func (s *Snapshot) triggerRelations() []*sqldef.Table {
 	out := s.Tables
 	for _, v := range s.Views {
 		if len(v.Triggers) == 0 {
 			continue
 		}
-		t := &versioning.Table{Schema: v.Schema, Name: v.Name, Triggers: v.Triggers, Owner: v.Owner}
+		t := &sqldef.Table{Schema: v.Schema, Name: v.Name, Triggers: v.Triggers, Owner: v.Owner}
 		for _, c := range v.Columns {
-			t.Columns = append(t.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod})
+			t.Columns = append(t.Columns, sqldef.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod})
 		}
 		out = append(slices.Clip(out), t)
 	}
@@ -513,7 +513,7 @@ func (s *Snapshot) triggerRelations() []*versioning.Table {
 }
 
 // relationOID is the OID of t, a table or a view of triggerRelations.
-func (s *Snapshot) relationOID(t *versioning.Table) uint32 {
+func (s *Snapshot) relationOID(t *sqldef.Table) uint32 {
 	if slices.Contains(s.Tables, t) {
 		return TableOID(t.Schema, t.Name)
 	}
@@ -526,9 +526,9 @@ func (s *Snapshot) relationOID(t *versioning.Table) uint32 {
 // partition's, its tgparentid the trigger of the partition's parent.
 func pgTrigger(s *Snapshot) ([]exec.Row, error) {
 	var out []exec.Row
-	byName := map[versioning.TableName]*versioning.Table{}
+	byName := map[sqldef.TableName]*sqldef.Table{}
 	for _, t := range s.Tables {
-		byName[versioning.TableName{Schema: t.Schema, Name: t.Name}] = t
+		byName[sqldef.TableName{Schema: t.Schema, Name: t.Name}] = t
 	}
 	for _, t := range s.triggerRelations() {
 		rel := s.relationOID(t)
@@ -563,7 +563,7 @@ func pgTrigger(s *Snapshot) ([]exec.Row, error) {
 
 // triggerRow is the pg_trigger row of trigger tr of t, whose OID is rel;
 // parent is tgparentid.
-func (s *Snapshot) triggerRow(t *versioning.Table, tr *versioning.Trigger, rel, parent uint32) exec.Row {
+func (s *Snapshot) triggerRow(t *sqldef.Table, tr *sqldef.Trigger, rel, parent uint32) exec.Row {
 	foid := uint32(0)
 	if f, ok := s.triggerFunction(tr); ok {
 		foid = FunctionOID(f)

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Rewrite rules (CREATE RULE) of tables and views: pg_rewrite's rows
@@ -23,7 +23,7 @@ func NamedRuleOID(schema, rel, name string) uint32 {
 type ruleOwner struct {
 	schema, name string
 	oid          uint32
-	rules        []versioning.Rule
+	rules        []sqldef.Rule
 }
 
 // ruleOwners lists the tables and views that have rules.
@@ -78,7 +78,7 @@ func pgRules(s *Snapshot) ([]exec.Row, error) {
 
 // RuleByOID returns the rule with OID oid and the schema and name of
 // its relation.
-func (s *Snapshot) RuleByOID(oid uint32) (schema, rel string, r *versioning.Rule, ok bool) {
+func (s *Snapshot) RuleByOID(oid uint32) (schema, rel string, r *sqldef.Rule, ok bool) {
 	for _, o := range s.ruleOwners() {
 		for i := range o.rules {
 			if NamedRuleOID(o.schema, o.name, o.rules[i].Name) == oid {
@@ -94,7 +94,7 @@ func (s *Snapshot) RuleByOID(oid uint32) (schema, rel string, r *versioning.Rule
 // it out; pretty names the relation unqualified and leaves the
 // condition unparenthesized. The actions are printed as stored (as
 // written, normalized), their clauses on lines of their own.
-func RuleDef(schema, rel string, r *versioning.Rule, pretty bool) string {
+func RuleDef(schema, rel string, r *sqldef.Rule, pretty bool) string {
 	var b strings.Builder
 	b.WriteString("CREATE RULE " + QuoteIdent(r.Name) + " AS\n    ON " + r.Event + " TO ")
 	if pretty {

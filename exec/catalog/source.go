@@ -7,6 +7,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Source is what the catalog is computed from: one database's root value
@@ -26,7 +27,7 @@ type Source struct {
 	// Role is current_user, whose privileges information_schema's
 	// privilege views show.
 	Role       string
-	Roles      []*versioning.Role
+	Roles      []*sqldef.Role
 	SearchPath []string // schemas of search_path, "$user" resolved
 	Settings   []Setting
 	// Cursors and Prepared are the session's open cursors and PREPAREd
@@ -48,15 +49,15 @@ type Source struct {
 	Locks func() []Lock
 	// Expr renders a stored expression of table t (a default or a CHECK)
 	// as pg_get_expr does, pretty or not; nil leaves the stored text.
-	Expr func(t *versioning.Table, expr string, pretty bool) string
+	Expr func(t *sqldef.Table, expr string, pretty bool) string
 	// Sequences returns the sequences a stored expression of table t
 	// calls nextval on (pg_depend's entries for defaults); nil finds none.
-	Sequences func(t *versioning.Table, expr string) []*versioning.Sequence
+	Sequences func(t *sqldef.Table, expr string) []*sqldef.Sequence
 	// ViewEvents tells which statements view v takes, limited to its
 	// columns at the positions include holds (nil: all), as PostgreSQL's
 	// relation_is_updatable: 1<<2 UPDATE, 1<<3 INSERT, 1<<4 DELETE; nil
 	// makes views read-only.
-	ViewEvents func(v *versioning.View, include []int) int
+	ViewEvents func(v *sqldef.View, include []int) int
 	// ViewDef renders the query of a view (or materialized view) whose
 	// columns are cols as pg_get_viewdef(oid) prints it, without the
 	// final semicolon; nil leaves the stored text.
@@ -118,19 +119,19 @@ type Setting struct {
 // Snapshot is the catalog of one Source, read once for one scan.
 type Snapshot struct {
 	Src     *Source
-	Schemas []*versioning.Schema // the root value's, by name
-	Tables  []*versioning.Table  // by schema and name
-	Seqs    []*versioning.Sequence
-	Views   []*versioning.View
-	Types   []*versioning.Type // enums, composites and domains
+	Schemas []*sqldef.Schema // the root value's, by name
+	Tables  []*sqldef.Table  // by schema and name
+	Seqs    []*sqldef.Sequence
+	Views   []*sqldef.View
+	Types   []*sqldef.Type // enums, composites and domains
 	rels    []Relation
 	byOID   map[uint32]int
 	// funcs are the user functions, read on first use (Functions).
-	funcs     []*versioning.Function
+	funcs     []*sqldef.Function
 	funcsRead bool
-	ops       []*versioning.Function
+	ops       []*sqldef.Function
 	opsRead   bool
-	casts     []*versioning.Function
+	casts     []*sqldef.Function
 	castsRead bool
 	// referenced holds the tables foreign keys reference, by
 	// "schema\x00name", once hasForeignKeyTriggers has asked.
@@ -164,7 +165,7 @@ type Namespace struct {
 	OID   uint32
 	Name  string
 	Owner string
-	ACL   []versioning.ACLItem // nil: the default
+	ACL   []sqldef.ACLItem // nil: the default
 }
 
 // Namespaces returns the system schemas and the database's, by name. A
@@ -208,13 +209,13 @@ type Relation struct {
 	Name   string
 	Kind   byte // relkind: 'r' table, 'i' index, 'S' sequence, 'v' view
 	// Table is the stored table, or the one an index belongs to.
-	Table *versioning.Table
+	Table *sqldef.Table
 	// Index is a secondary index; nil with Kind 'i' means the primary key.
-	Index *versioning.Index
-	Seq   *versioning.Sequence
-	View  *View            // a catalog relation
-	Query *versioning.View // a view of the database
-	Type  *versioning.Type // a composite type (Kind 'c')
+	Index *sqldef.Index
+	Seq   *sqldef.Sequence
+	View  *View        // a catalog relation
+	Query *sqldef.View // a view of the database
+	Type  *sqldef.Type // a composite type (Kind 'c')
 }
 
 // Relations returns every relation, catalog ones included.
@@ -307,15 +308,15 @@ func (s *Snapshot) tableOwner(schema string) string {
 type Constraint struct {
 	OID   uint32
 	Name  string
-	Type  byte              // contype: 'p', 'u', 'c', 'f'
-	Table *versioning.Table // nil for a domain's constraint
+	Type  byte          // contype: 'p', 'u', 'c', 'f'
+	Table *sqldef.Table // nil for a domain's constraint
 	// Domain is the domain of a domain's CHECK constraint.
-	Domain *versioning.Type
-	Index  *versioning.Index // the unique constraint's index
-	Check  *versioning.Check
-	FK     *versioning.ForeignKey
-	Excl   *versioning.Exclusion // an EXCLUDE constraint's ('x')
-	Cols   []int                 // conkey: column positions
+	Domain *sqldef.Type
+	Index  *sqldef.Index // the unique constraint's index
+	Check  *sqldef.Check
+	FK     *sqldef.ForeignKey
+	Excl   *sqldef.Exclusion // an EXCLUDE constraint's ('x')
+	Cols   []int             // conkey: column positions
 }
 
 // Constraints returns every constraint of the database's tables.
@@ -329,7 +330,7 @@ func (s *Snapshot) Constraints() []Constraint {
 
 // TableConstraints returns a table's constraints: CHECKs, the primary
 // key, unique and foreign keys, EXCLUDE constraints.
-func TableConstraints(t *versioning.Table) []Constraint {
+func TableConstraints(t *sqldef.Table) []Constraint {
 	var out []Constraint
 	for i := range t.Checks {
 		c := &t.Checks[i]
@@ -402,7 +403,7 @@ func identByte(c byte) bool {
 }
 
 // Expr renders a stored expression as pg_get_expr does.
-func (s *Snapshot) Expr(t *versioning.Table, expr string, pretty bool) string {
+func (s *Snapshot) Expr(t *sqldef.Table, expr string, pretty bool) string {
 	if s.Src.Expr == nil {
 		return expr
 	}
@@ -410,7 +411,7 @@ func (s *Snapshot) Expr(t *versioning.Table, expr string, pretty bool) string {
 }
 
 // columnType returns a column's type.
-func columnType(c versioning.Column) exec.T { return exec.T{OID: columnTypeOID(c), Typmod: c.Typmod} }
+func columnType(c sqldef.Column) exec.T { return exec.T{OID: columnTypeOID(c), Typmod: c.Typmod} }
 
 // RelationEvents is pg_relation_is_updatable of relation r, limited to
 // its column at position col when col >= 0: tables take every statement,
@@ -430,7 +431,7 @@ func (s *Snapshot) RelationEvents(r Relation, col int) int {
 
 // TriggerEvents are the statements view v takes through INSTEAD OF
 // triggers, in RelationEvents' bits.
-func TriggerEvents(v *versioning.View) int {
+func TriggerEvents(v *sqldef.View) int {
 	events := 0
 	for _, tr := range v.Triggers {
 		if tr.Timing != 'i' {
@@ -455,7 +456,7 @@ func (s *Snapshot) viewDef(query string, depends []string, cols []string) string
 }
 
 // viewColumns returns the names of a view's columns.
-func viewColumns(v *versioning.View) []string {
+func viewColumns(v *sqldef.View) []string {
 	out := make([]string, len(v.Columns))
 	for i, c := range v.Columns {
 		out[i] = c.Name
@@ -464,7 +465,7 @@ func viewColumns(v *versioning.View) []string {
 }
 
 // tableColumns returns the names of a table's live columns.
-func tableColumns(t *versioning.Table) []string {
+func tableColumns(t *sqldef.Table) []string {
 	var out []string
 	for _, c := range t.Columns {
 		if !c.Dropped {

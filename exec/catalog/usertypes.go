@@ -5,7 +5,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/types"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // User-defined types in pg_type: enums ('e'), composites ('c', with a
@@ -16,7 +16,7 @@ import (
 // catalog.
 
 // TypeOID returns the OID of stored type t.
-func TypeOID(t *versioning.Type) uint32 {
+func TypeOID(t *sqldef.Type) uint32 {
 	return exec.TypeOID(TypeCategory(t.Kind), t.Schema, t.Name)
 }
 
@@ -40,7 +40,7 @@ func RowTypeOID(schema, name string) uint32 {
 }
 
 // TypeByOID finds a stored user type by OID.
-func (s *Snapshot) TypeByOID(oid uint32) (*versioning.Type, bool) {
+func (s *Snapshot) TypeByOID(oid uint32) (*sqldef.Type, bool) {
 	for _, t := range s.Types {
 		if TypeOID(t) == oid {
 			return t, true
@@ -241,7 +241,7 @@ func pgEnum(s *Snapshot) ([]exec.Row, error) {
 // labels' OIDs follow one another in their sort order, as PostgreSQL's
 // follow the order CREATE TYPE lists them in, which tools read them back
 // by (SQLAlchemy's reflection orders pg_enum by oid).
-func EnumLabelOID(t *versioning.Type, i int) uint32 {
+func EnumLabelOID(t *sqldef.Type, i int) uint32 {
 	return exec.ObjectOID(kindEnumLabel, t.Schema, t.Name) + uint32(i)
 }
 
@@ -259,7 +259,7 @@ func (s *Snapshot) DomainConstraints() []Constraint {
 }
 
 // DomainConstraintOID returns the OID of constraint name of domain t.
-func DomainConstraintOID(t *versioning.Type, name string) uint32 {
+func DomainConstraintOID(t *sqldef.Type, name string) uint32 {
 	return exec.ObjectOID(kindConstraint, t.Schema, "\x00"+t.Name+"\x00"+name)
 }
 
@@ -278,8 +278,8 @@ func domainConstraintRow(c Constraint) exec.Row {
 // expression rendered as over a table whose one column is the value.
 func (s *Snapshot) domainConstraintDef(c Constraint, pretty bool) string {
 	d := c.Domain
-	value := &versioning.Table{Schema: d.Schema, Name: d.Name,
-		Columns: []versioning.Column{{Name: "value", Type: d.Base, Typmod: d.BaseTypmod}}}
+	value := &sqldef.Table{Schema: d.Schema, Name: d.Name,
+		Columns: []sqldef.Column{{Name: "value", Type: d.Base, Typmod: d.BaseTypmod}}}
 	def := "CHECK (" + domainValueUpper(s.Expr(value, c.Check.Expr, pretty)) + ")"
 	if c.Check.NotValid {
 		def += " NOT VALID"
@@ -301,7 +301,7 @@ func (s *Snapshot) compositeRelations() []Relation {
 
 // columnTypeOID is a table column's atttypid: its domain's OID when it
 // was declared with one, the domain's array type's for domain[].
-func columnTypeOID(c versioning.Column) uint32 {
+func columnTypeOID(c sqldef.Column) uint32 {
 	if c.Domain == "" {
 		return c.Type
 	}

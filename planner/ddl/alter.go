@@ -15,6 +15,7 @@ import (
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // ALTER TABLE. Commands run one after the other, each against the table
@@ -236,7 +237,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		for i, c := range def.Checks {
 			if c.Name == cmd.Name {
 				if c.NotValid {
-					if err := a.validateChecks(ctx, t, def, []versioning.Check{c}); err != nil {
+					if err := a.validateChecks(ctx, t, def, []sqldef.Check{c}); err != nil {
 						return err
 					}
 					def.Checks[i].NotValid = false
@@ -307,7 +308,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 		if err != nil {
 			return err
 		}
-		def.ACL = versioning.ChangeACLOwner(def.ACL, planner.OwnerOf(def.Owner), owner)
+		def.ACL = sqldef.ChangeACLOwner(def.ACL, planner.OwnerOf(def.Owner), owner)
 		def.Owner = owner
 		return a.putTable(ctx, def)
 	case pg.AlterTableType_AT_SetStorage:
@@ -344,7 +345,7 @@ func (a *analyzer) alterCmd(ctx context.Context, t *exec.Table, cmd *pg.AlterTab
 }
 
 // alterColumn finds the column an ALTER COLUMN names.
-func alterColumn(def *versioning.Table, name string) (int, error) {
+func alterColumn(def *sqldef.Table, name string) (int, error) {
 	for i, c := range def.Columns {
 		if !c.Dropped && c.Name == name {
 			return i, nil
@@ -378,7 +379,7 @@ func (a *analyzer) checkNoNulls(ctx context.Context, t *exec.Table, cols []int) 
 var errStop = pgerr.New(pgerr.SuccessfulCompletion, "stop")
 
 // validateChecks fails with 23514 if a row of t violates one of checks.
-func (a *analyzer) validateChecks(ctx context.Context, t *exec.Table, def *versioning.Table, checks []versioning.Check) error {
+func (a *analyzer) validateChecks(ctx context.Context, t *exec.Table, def *sqldef.Table, checks []sqldef.Check) error {
 	var cs []exec.CheckConstraint
 	for _, c := range checks {
 		n, err := planner.ParseExpr(c.Expr)
@@ -424,7 +425,7 @@ func (a *analyzer) isEmpty(ctx context.Context, t *exec.Table) (bool, error) {
 }
 
 // addColumn runs ADD COLUMN [IF NOT EXISTS].
-func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *sqldef.Table, cmd *pg.AlterTableCmd) error {
 	cd := cmd.Def.GetColumnDef()
 	for _, c := range def.Columns {
 		if !c.Dropped && c.Name == cd.Colname && cmd.MissingOk {
@@ -550,7 +551,7 @@ func (a *analyzer) addColumn(ctx context.Context, t *exec.Table, def *versioning
 
 // validateNewForeignKeys checks the rows of def's table against the
 // foreign keys a statement added (not those added NOT VALID).
-func (a *analyzer) validateNewForeignKeys(ctx context.Context, def *versioning.Table, fks []int) error {
+func (a *analyzer) validateNewForeignKeys(ctx context.Context, def *sqldef.Table, fks []int) error {
 	for _, i := range fks {
 		if fk := def.ForeignKeys[i]; !fk.NotValid {
 			if err := a.validateForeignKey(ctx, def, fk); err != nil {
@@ -563,7 +564,7 @@ func (a *analyzer) validateNewForeignKeys(ctx context.Context, def *versioning.T
 
 // buildNewIndexes builds the maps of the indexes at positions ixs of def
 // from the rows of def's primary map.
-func (a *analyzer) buildNewIndexes(ctx context.Context, def *versioning.Table, ixs []int) error {
+func (a *analyzer) buildNewIndexes(ctx context.Context, def *sqldef.Table, ixs []int) error {
 	if len(ixs) == 0 {
 		return nil
 	}
@@ -583,7 +584,7 @@ func (a *analyzer) buildNewIndexes(ctx context.Context, def *versioning.Table, i
 // REINDEX: a function they call sees the owner as current_user and
 // works with the owner's privileges, not those of whoever maintains the
 // table.
-func (a *analyzer) buildIndex(ctx context.Context, t *exec.Table, ix *versioning.Index) (versioning.Address, error) {
+func (a *analyzer) buildIndex(ctx context.Context, t *exec.Table, ix *sqldef.Index) (versioning.Address, error) {
 	defer a.s.RunAs(planner.OwnerOf(t.Def.Owner))()
 	return a.tx.BuildIndex(ctx, t, ix)
 }
@@ -609,7 +610,7 @@ func volatileDefault(text string) bool {
 
 // addConstraint runs ADD CONSTRAINT (PRIMARY KEY, UNIQUE, CHECK),
 // validating the rows already there.
-func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versioning.Table, con *pg.Constraint) error {
+func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *sqldef.Table, con *pg.Constraint) error {
 	if con.Indexname != "" {
 		return a.addConstraintUsingIndex(ctx, t, def, con)
 	}
@@ -652,7 +653,7 @@ func (a *analyzer) addConstraint(ctx context.Context, t *exec.Table, def *versio
 	} else if err := a.buildNewIndexes(ctx, def, d.newIndexes); err != nil {
 		return err
 	}
-	var toCheck []versioning.Check
+	var toCheck []sqldef.Check
 	for _, c := range def.Checks[nChecks:] {
 		if !c.NotValid {
 			toCheck = append(toCheck, c)
@@ -690,11 +691,11 @@ func indexStatistics(rel planner.Relation, name string, num int32) error {
 		return nil
 	}
 	def := rel.Table
-	var cols []versioning.IndexColumn
+	var cols []sqldef.IndexColumn
 	var include []int
 	if rel.Index < 0 {
 		for _, c := range def.PrimaryKey {
-			cols = append(cols, versioning.IndexColumn{Column: c})
+			cols = append(cols, sqldef.IndexColumn{Column: c})
 		}
 	} else {
 		cols, include = def.Indexes[rel.Index].Columns, def.Indexes[rel.Index].Include
@@ -717,7 +718,7 @@ func indexStatistics(rel planner.Relation, name string, num int32) error {
 // catalog says. A permanent table may not reference an unlogged one, so
 // the foreign keys from (to logged) or to (to unlogged) other tables
 // must allow it, as PostgreSQL checks.
-func (a *analyzer) setLogged(ctx context.Context, def *versioning.Table, toLogged bool) error {
+func (a *analyzer) setLogged(ctx context.Context, def *sqldef.Table, toLogged bool) error {
 	if planner.IsTempSchema(def.Schema) {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot change logged status of table %q because it is temporary", def.Name)
 	}
@@ -770,7 +771,7 @@ func (a *analyzer) setLogged(ctx context.Context, def *versioning.Table, toLogge
 
 // setStorage runs ALTER COLUMN name SET STORAGE mode. The mode is only
 // recorded (attstorage): values are stored alike whatever it says.
-func (a *analyzer) setStorage(ctx context.Context, def *versioning.Table, name, mode string) error {
+func (a *analyzer) setStorage(ctx context.Context, def *sqldef.Table, name, mode string) error {
 	st, ok := map[string]byte{"plain": 'p', "external": 'e', "extended": 'x', "main": 'm'}[strings.ToLower(mode)]
 	if !ok {
 		return pgerr.New(pgerr.InvalidParameterValue, "invalid storage type %q", mode)
@@ -802,11 +803,11 @@ func typeStorage(oid uint32) byte {
 // PostgreSQL (so parent and child may be given it in either order). A
 // partition's constraints are never its own. It reports whether it
 // merged.
-func (a *analyzer) mergeLocalCheck(ctx context.Context, def *versioning.Table, con *pg.Constraint) (bool, error) {
+func (a *analyzer) mergeLocalCheck(ctx context.Context, def *sqldef.Table, con *pg.Constraint) (bool, error) {
 	if con.Contype != pg.ConstrType_CONSTR_CHECK || def.IsPartition() {
 		return false, nil
 	}
-	i := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == con.Conname })
+	i := slices.IndexFunc(def.Checks, func(c sqldef.Check) bool { return c.Name == con.Conname })
 	if i < 0 || !def.Checks[i].NotLocal {
 		return false, nil
 	}
@@ -827,7 +828,7 @@ func (a *analyzer) mergeLocalCheck(ctx context.Context, def *versioning.Table, c
 }
 
 // dropConstraint runs DROP CONSTRAINT [IF EXISTS] name.
-func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *sqldef.Table, cmd *pg.AlterTableCmd) error {
 	name := cmd.Name
 	switch {
 	case len(def.PrimaryKey) > 0 && def.PrimaryKeyName == name:
@@ -902,7 +903,7 @@ func (a *analyzer) dropConstraint(ctx context.Context, t *exec.Table, def *versi
 // dropColumn runs DROP COLUMN [IF EXISTS] name. The column keeps its
 // position, marked dropped; indexes and constraints on it go with it, and
 // a primary key on it leaves the table keyed by row id.
-func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *sqldef.Table, cmd *pg.AlterTableCmd) error {
 	pos := -1
 	for i, c := range def.Columns {
 		if !c.Dropped && c.Name == cmd.Name {
@@ -941,7 +942,7 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 	if err := a.dependentKeys(ctx, t.Def, fmt.Sprintf("column %s of table %s", c.Name, def.Name), cmd.Behavior == pg.DropBehavior_DROP_CASCADE, []int{pos}); err != nil {
 		return err
 	}
-	def.ForeignKeys = slices.DeleteFunc(def.ForeignKeys, func(fk versioning.ForeignKey) bool {
+	def.ForeignKeys = slices.DeleteFunc(def.ForeignKeys, func(fk sqldef.ForeignKey) bool {
 		return slices.Contains(fk.Columns, pos) || fk.RefSchema == def.Schema && fk.RefTable == def.Name && slices.Contains(fk.RefColumns, pos)
 	})
 	// Sequences owned by the column go with it.
@@ -958,7 +959,7 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 			a.tx.SetRoot(root)
 		}
 	}
-	def.Columns[pos] = versioning.Column{
+	def.Columns[pos] = sqldef.Column{
 		Name: fmt.Sprintf("........pg.dropped.%d........", pos+1), Type: c.Type, Typmod: c.Typmod, Dropped: true,
 		InhCount: c.InhCount, NotLocal: c.NotLocal, // as PostgreSQL keeps them
 	}
@@ -967,12 +968,12 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 		def.PrimaryKey, def.PrimaryKeyName = nil, ""
 		def.PrimaryKeyComment, def.PrimaryKeyIndexComment = "", ""
 	}
-	def.Indexes = slices.DeleteFunc(def.Indexes, func(ix versioning.Index) bool {
-		return slices.ContainsFunc(ix.Columns, func(ic versioning.IndexColumn) bool {
+	def.Indexes = slices.DeleteFunc(def.Indexes, func(ix sqldef.Index) bool {
+		return slices.ContainsFunc(ix.Columns, func(ic sqldef.IndexColumn) bool {
 			return ic.Column == pos || ic.Expr != "" && planner.ExprReads(ic.Expr, c.Name)
 		}) || slices.Contains(ix.Include, pos) || ix.Where != "" && planner.ExprReads(ix.Where, c.Name)
 	})
-	var keep []versioning.Check
+	var keep []sqldef.Check
 	for _, ch := range def.Checks {
 		n, err := planner.ParseExpr(ch.Expr)
 		if err != nil {
@@ -990,7 +991,7 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 	}
 	def.Checks = keep
 	// The statistics objects on the column go with it.
-	def.Statistics = slices.DeleteFunc(slices.Clone(def.Statistics), func(st versioning.StatisticsObject) bool {
+	def.Statistics = slices.DeleteFunc(slices.Clone(def.Statistics), func(st sqldef.StatisticsObject) bool {
 		return slices.Contains(st.Columns, pos) || slices.ContainsFunc(st.Exprs, func(e string) bool { return planner.ExprReads(e, c.Name) })
 	})
 	if rekey {
@@ -1003,7 +1004,7 @@ func (a *analyzer) dropColumn(ctx context.Context, t *exec.Table, def *versionin
 
 // alterColumnType runs ALTER COLUMN c [SET DATA] TYPE t [USING expr]: every
 // row is rewritten with the converted value, and the indexes rebuilt.
-func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *sqldef.Table, cmd *pg.AlterTableCmd) error {
 	pos, err := alterColumn(def, cmd.Name)
 	if err != nil {
 		return err
@@ -1132,8 +1133,8 @@ func (a *analyzer) alterColumnType(ctx context.Context, t *exec.Table, def *vers
 // now, can no longer be compared with the column a foreign key pairs it
 // with, in def's keys or in the keys that reference def, as PostgreSQL
 // finds when it adds those keys again.
-func (a *analyzer) checkForeignKeyTypes(ctx context.Context, def *versioning.Table, pos int, typ uint32) error {
-	incompatible := func(fk string, from, to versioning.Column, ft, tt uint32) error {
+func (a *analyzer) checkForeignKeyTypes(ctx context.Context, def *sqldef.Table, pos int, typ uint32) error {
+	incompatible := func(fk string, from, to sqldef.Column, ft, tt uint32) error {
 		return pgerr.New(pgerr.DatatypeMismatch, "foreign key constraint %q cannot be implemented", fk).
 			WithDetail("Key columns %q and %q are of incompatible types: %s and %s.", from.Name, to.Name, exec.TypeName(ft), exec.TypeName(tt))
 	}
@@ -1200,7 +1201,7 @@ func (e refusingExpr) Eval(env *exec.Env, row exec.Row) (exec.Datum, error) {
 func typeSQLName(t exec.T) string { return exec.TypeName(t.OID) }
 
 // addIdentity runs ALTER COLUMN c ADD GENERATED ... AS IDENTITY.
-func (a *analyzer) addIdentity(ctx context.Context, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+func (a *analyzer) addIdentity(ctx context.Context, def *sqldef.Table, cmd *pg.AlterTableCmd) error {
 	pos, err := alterColumn(def, cmd.Name)
 	if err != nil {
 		return err
@@ -1237,7 +1238,7 @@ func (a *analyzer) addIdentity(ctx context.Context, def *versioning.Table, cmd *
 }
 
 // identityColumn finds an identity column for SET and DROP IDENTITY.
-func identityColumn(def *versioning.Table, name string) (int, error) {
+func identityColumn(def *sqldef.Table, name string) (int, error) {
 	pos, err := alterColumn(def, name)
 	if err != nil {
 		return 0, err
@@ -1252,7 +1253,7 @@ func identityColumn(def *versioning.Table, name string) (int, error) {
 // new type, as ALTER SEQUENCE ... AS does (bounds that were the old
 // type's become the new type's), as PostgreSQL does when the column's
 // type changes.
-func (a *analyzer) retypeIdentitySequence(ctx context.Context, c versioning.Column, typ *pg.TypeName) error {
+func (a *analyzer) retypeIdentitySequence(ctx context.Context, c sqldef.Column, typ *pg.TypeName) error {
 	seq, err := a.identitySequence(ctx, c)
 	if err != nil || seq.Type == c.Type {
 		return err
@@ -1271,7 +1272,7 @@ func (a *analyzer) retypeIdentitySequence(ctx context.Context, c versioning.Colu
 }
 
 // identitySequence returns an identity column's sequence.
-func (a *analyzer) identitySequence(ctx context.Context, c versioning.Column) (*versioning.Sequence, error) {
+func (a *analyzer) identitySequence(ctx context.Context, c sqldef.Column) (*sqldef.Sequence, error) {
 	parts, err := planner.ParseQualifiedName(c.Sequence)
 	if err != nil {
 		return nil, err
@@ -1289,7 +1290,7 @@ func (a *analyzer) identitySequence(ctx context.Context, c versioning.Column) (*
 
 // setIdentity runs ALTER COLUMN c SET GENERATED ... / SET sequence option
 // / RESTART.
-func (a *analyzer) setIdentity(ctx context.Context, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+func (a *analyzer) setIdentity(ctx context.Context, def *sqldef.Table, cmd *pg.AlterTableCmd) error {
 	pos, err := identityColumn(def, cmd.Name)
 	if err != nil {
 		return err
@@ -1334,7 +1335,7 @@ func (a *analyzer) setIdentity(ctx context.Context, def *versioning.Table, cmd *
 
 // dropIdentity runs ALTER COLUMN c DROP IDENTITY [IF EXISTS]; the
 // sequence goes too.
-func (a *analyzer) dropIdentity(ctx context.Context, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+func (a *analyzer) dropIdentity(ctx context.Context, def *sqldef.Table, cmd *pg.AlterTableCmd) error {
 	pos, err := identityColumn(def, cmd.Name)
 	if err != nil {
 		if pe, ok := err.(*pgerr.Error); ok && pe.Code == pgerr.ObjectNotInPrerequisite && cmd.MissingOk {
@@ -1501,7 +1502,7 @@ func (a *analyzer) moveRelation(ctx context.Context, rel planner.Relation, schem
 		if root, err = root.DropTable(ctx, schema, old); err != nil {
 			return err
 		}
-		if root, err = planner.SyncRefs(ctx, root, rel.Table, nil); err != nil {
+		if root, err = SyncRefs(ctx, root, rel.Table, nil); err != nil {
 			return err
 		}
 		def.Schema, def.Name = to, name
@@ -1513,7 +1514,7 @@ func (a *analyzer) moveRelation(ctx context.Context, rel planner.Relation, schem
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return err
 		}
-		if root, err = planner.SyncRefs(ctx, root, nil, def); err != nil {
+		if root, err = SyncRefs(ctx, root, nil, def); err != nil {
 			return err
 		}
 		for _, r := range refs {
@@ -1530,12 +1531,12 @@ func (a *analyzer) moveRelation(ctx context.Context, rel planner.Relation, schem
 			if root, err = root.PutTable(ctx, nc); err != nil {
 				return err
 			}
-			if root, err = planner.SyncRefs(ctx, root, child, nc); err != nil {
+			if root, err = SyncRefs(ctx, root, child, nc); err != nil {
 				return err
 			}
 		}
 		for _, k := range kids {
-			if root, err = renameParent(ctx, root, k, versioning.TableName{Schema: schema, Name: old}, versioning.TableName{Schema: to, Name: name}); err != nil {
+			if root, err = renameParent(ctx, root, k, sqldef.TableName{Schema: schema, Name: old}, sqldef.TableName{Schema: to, Name: name}); err != nil {
 				return err
 			}
 		}
@@ -1580,7 +1581,7 @@ func (a *analyzer) moveRelation(ctx context.Context, rel planner.Relation, schem
 // alterConstraint runs ALTER TABLE ... ALTER CONSTRAINT, which in
 // PostgreSQL 15 changes only whether a foreign key is deferrable and
 // initially deferred.
-func (a *analyzer) alterConstraint(ctx context.Context, def *versioning.Table, c *pg.Constraint, recursing bool) error {
+func (a *analyzer) alterConstraint(ctx context.Context, def *sqldef.Table, c *pg.Constraint, recursing bool) error {
 	if c.Initdeferred && !c.Deferrable {
 		return pgerr.New(pgerr.SyntaxError, "constraint declared INITIALLY DEFERRED must be DEFERRABLE")
 	}
@@ -1606,7 +1607,7 @@ func (a *analyzer) alterConstraint(ctx context.Context, def *versioning.Table, c
 			return err
 		}
 		for _, k := range kids {
-			if slices.ContainsFunc(k.Def.ForeignKeys, func(f versioning.ForeignKey) bool { return f.Name == c.Conname && f.Inherited }) {
+			if slices.ContainsFunc(k.Def.ForeignKeys, func(f sqldef.ForeignKey) bool { return f.Name == c.Conname && f.Inherited }) {
 				if err := a.alterConstraint(ctx, cloneTable(k.Def), c, true); err != nil {
 					return err
 				}
@@ -1623,7 +1624,7 @@ func (a *analyzer) alterConstraint(ctx context.Context, def *versioning.Table, c
 // moveSequenceUses makes t's columns use the sequence schema.old under its
 // new name, to.name, and reports whether any did. An unqualified nextval
 // in a default names the sequence only in a table of its schema.
-func moveSequenceUses(t *versioning.Table, schema, old, to, name string) bool {
+func moveSequenceUses(t *sqldef.Table, schema, old, to, name string) bool {
 	changed := false
 	for i, c := range t.Columns {
 		if c.Sequence == planner.SeqRef(schema, old) {
@@ -1645,7 +1646,7 @@ func moveSequenceUses(t *versioning.Table, schema, old, to, name string) bool {
 }
 
 // renameColumn renames a column, and its uses in CHECK constraints.
-func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old, name string) error {
+func (a *analyzer) renameColumn(ctx context.Context, def *sqldef.Table, old, name string) error {
 	pos := -1
 	for i, c := range def.Columns {
 		if !c.Dropped && c.Name == old {
@@ -1732,7 +1733,7 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 		}
 		def.Statistics[i].Exprs = exprs
 	}
-	seqs, err := a.tx.Root().OwnedSequences(ctx, &versioning.Table{Schema: def.Schema, Name: def.Name, Columns: []versioning.Column{{Name: old}}})
+	seqs, err := a.tx.Root().OwnedSequences(ctx, &sqldef.Table{Schema: def.Schema, Name: def.Name, Columns: []sqldef.Column{{Name: old}}})
 	if err != nil {
 		return err
 	}
@@ -1754,8 +1755,8 @@ func (a *analyzer) renameColumn(ctx context.Context, def *versioning.Table, old,
 // CHECK constraint is renamed in def's descendants too (which must
 // follow: ONLY fails when def has children), and one def inherits only
 // from above, as PostgreSQL's rename_constraint_internal does.
-func (a *analyzer) renameConstraintInherited(ctx context.Context, def *versioning.Table, old, name string, inh, recursing bool) error {
-	i := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == old })
+func (a *analyzer) renameConstraintInherited(ctx context.Context, def *sqldef.Table, old, name string, inh, recursing bool) error {
+	i := slices.IndexFunc(def.Checks, func(c sqldef.Check) bool { return c.Name == old })
 	if i >= 0 && !def.Checks[i].NoInherit {
 		kids, err := a.childTables(ctx, def)
 		if err != nil {
@@ -1779,7 +1780,7 @@ func (a *analyzer) renameConstraintInherited(ctx context.Context, def *versionin
 		if err != nil || !ok {
 			return err
 		}
-		if !slices.ContainsFunc(cur.Def.Checks, func(c versioning.Check) bool { return c.Name == old }) {
+		if !slices.ContainsFunc(cur.Def.Checks, func(c sqldef.Check) bool { return c.Name == old }) {
 			return nil // renamed already, through another parent
 		}
 		def = cur.Def
@@ -1789,7 +1790,7 @@ func (a *analyzer) renameConstraintInherited(ctx context.Context, def *versionin
 
 // renameConstraint renames a constraint (and the index of a primary key
 // or unique constraint).
-func (a *analyzer) renameConstraint(ctx context.Context, def *versioning.Table, old, name string) error {
+func (a *analyzer) renameConstraint(ctx context.Context, def *sqldef.Table, old, name string) error {
 	if planner.ConstraintExists(def, name) {
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, def.Name)
 	}
@@ -1853,7 +1854,7 @@ func renameColumnIn(expr, old, name string) (string, error) {
 // def's own row type: directly, as an array's element, as a domain's
 // base or as a field of a composite type, at any depth. PostgreSQL
 // refuses it (CheckAttributeType): such a row could never be stored.
-func (a *analyzer) notOwnMember(def *versioning.Table, t exec.T) error {
+func (a *analyzer) notOwnMember(def *sqldef.Table, t exec.T) error {
 	if a.holdsType(t.OID, exec.TypeOID(types.UserComposite, def.Schema, def.Name)) {
 		return pgerr.New(pgerr.InvalidTableDefinition, "composite type %s cannot be made a member of itself", def.Name)
 	}
@@ -1893,7 +1894,7 @@ func (a *analyzer) holdsType(oid, own uint32) bool {
 // type: changing a column's type would change the stored rows, which
 // those values do not follow (PostgreSQL's
 // find_composite_type_dependencies).
-func (a *analyzer) checkRowTypeUnused(ctx context.Context, def *versioning.Table) error {
+func (a *analyzer) checkRowTypeUnused(ctx context.Context, def *sqldef.Table) error {
 	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err

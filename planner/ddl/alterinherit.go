@@ -9,7 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // ALTER TABLE on a table with children reaches them as PostgreSQL's
@@ -127,7 +127,7 @@ func (a *analyzer) alterChild(ctx context.Context, k *exec.Table, cmd *pg.AlterT
 }
 
 // childTables returns the tables that inherit directly from def.
-func (a *analyzer) childTables(ctx context.Context, def *versioning.Table) ([]*exec.Table, error) {
+func (a *analyzer) childTables(ctx context.Context, def *sqldef.Table) ([]*exec.Table, error) {
 	names, err := a.tx.Root().Children(ctx, def.Schema, def.Name)
 	if err != nil {
 		return nil, err
@@ -152,7 +152,7 @@ func hasColumnIn(tables []*exec.Table, name string) bool {
 
 // checkAlterInheritedColumn fails for a command on a column t inherits,
 // unless the command came down from the parent.
-func (a *analyzer) checkAlterInheritedColumn(def *versioning.Table, name string, recursing bool) error {
+func (a *analyzer) checkAlterInheritedColumn(def *sqldef.Table, name string, recursing bool) error {
 	if i := planner.ColumnIndex(def, name); i >= 0 && def.Columns[i].InhCount > 0 && !recursing {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot alter inherited column %q", name)
 	}
@@ -161,7 +161,7 @@ func (a *analyzer) checkAlterInheritedColumn(def *versioning.Table, name string,
 
 // checkNotPartitionKey fails if column name is in def's partition key,
 // which cannot be dropped or altered (what is "drop" or "alter").
-func checkNotPartitionKey(def *versioning.Table, name, what string) error {
+func checkNotPartitionKey(def *sqldef.Table, name, what string) error {
 	if !def.Partitioned() {
 		return nil
 	}
@@ -175,7 +175,7 @@ func checkNotPartitionKey(def *versioning.Table, name, what string) error {
 
 // checkParentNotNull fails if def is a partition and its parent's column
 // name is NOT NULL, which its partitions must be too.
-func (a *analyzer) checkParentNotNull(ctx context.Context, def *versioning.Table, name string) error {
+func (a *analyzer) checkParentNotNull(ctx context.Context, def *sqldef.Table, name string) error {
 	if !def.IsPartition() {
 		return nil
 	}
@@ -231,7 +231,7 @@ func (a *analyzer) addColumnInherited(ctx context.Context, t *exec.Table, cmd *p
 		if err := a.alterChild(ctx, k, cmd, true); err != nil {
 			return err
 		}
-		if err := a.updateColumn(ctx, k.Def, name, func(c *versioning.Column) { c.InhCount, c.NotLocal = 1, true }); err != nil {
+		if err := a.updateColumn(ctx, k.Def, name, func(c *sqldef.Column) { c.InhCount, c.NotLocal = 1, true }); err != nil {
 			return err
 		}
 	}
@@ -240,7 +240,7 @@ func (a *analyzer) addColumnInherited(ctx context.Context, t *exec.Table, cmd *p
 
 // updateColumn changes column name of table def as the transaction now
 // has it.
-func (a *analyzer) updateColumn(ctx context.Context, def *versioning.Table, name string, change func(*versioning.Column)) error {
+func (a *analyzer) updateColumn(ctx context.Context, def *sqldef.Table, name string, change func(*sqldef.Column)) error {
 	cur, ok, err := a.tx.Root().Table(ctx, def.Schema, def.Name)
 	if err != nil || !ok {
 		return err
@@ -286,7 +286,7 @@ func (a *analyzer) dropColumnInherited(ctx context.Context, t *exec.Table, cmd *
 			}
 			continue
 		}
-		if err := a.updateColumn(ctx, k.Def, cmd.Name, func(c *versioning.Column) {
+		if err := a.updateColumn(ctx, k.Def, cmd.Name, func(c *sqldef.Column) {
 			c.InhCount--
 			c.NotLocal = c.NotLocal && inh
 		}); err != nil {
@@ -321,10 +321,10 @@ func (a *analyzer) addCheckInherited(ctx context.Context, t *exec.Table, con *pg
 
 // inheritCheck gives the tables kids, and their descendants, the CHECK
 // constraint ck of their parent, validating their rows.
-func (a *analyzer) inheritCheck(ctx context.Context, kids []*exec.Table, ck versioning.Check) error {
+func (a *analyzer) inheritCheck(ctx context.Context, kids []*exec.Table, ck sqldef.Check) error {
 	for _, k := range kids {
 		def := cloneTable(k.Def)
-		if i := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == ck.Name }); i >= 0 {
+		if i := slices.IndexFunc(def.Checks, func(c sqldef.Check) bool { return c.Name == ck.Name }); i >= 0 {
 			if err := a.mergeInheritedCheck(def, &def.Checks[i], ck); err != nil {
 				return err
 			}
@@ -333,9 +333,9 @@ func (a *analyzer) inheritCheck(ctx context.Context, kids []*exec.Table, ck vers
 			}
 			continue
 		}
-		child := versioning.Check{Name: ck.Name, Expr: ck.Expr, NotValid: ck.NotValid, InhCount: 1, NotLocal: true}
+		child := sqldef.Check{Name: ck.Name, Expr: ck.Expr, NotValid: ck.NotValid, InhCount: 1, NotLocal: true}
 		if !ck.NotValid {
-			if err := a.validateChecks(ctx, k, def, []versioning.Check{child}); err != nil {
+			if err := a.validateChecks(ctx, k, def, []sqldef.Check{child}); err != nil {
 				return err
 			}
 		}
@@ -369,12 +369,12 @@ func (a *analyzer) validateCheckInherited(ctx context.Context, t *exec.Table, cm
 	if err := a.alterCmd(ctx, t, cmd); err != nil {
 		return err
 	}
-	i := slices.IndexFunc(t.Def.Checks, func(c versioning.Check) bool { return c.Name == cmd.Name })
+	i := slices.IndexFunc(t.Def.Checks, func(c sqldef.Check) bool { return c.Name == cmd.Name })
 	if i < 0 || t.Def.Checks[i].NoInherit {
 		return nil
 	}
 	for _, k := range kids {
-		if !slices.ContainsFunc(k.Def.Checks, func(c versioning.Check) bool { return c.Name == cmd.Name }) {
+		if !slices.ContainsFunc(k.Def.Checks, func(c sqldef.Check) bool { return c.Name == cmd.Name }) {
 			continue
 		}
 		if err := a.alterChild(ctx, k, cmd, true); err != nil {
@@ -388,7 +388,7 @@ func (a *analyzer) validateCheckInherited(ctx context.Context, t *exec.Table, cm
 // into its child def's constraint of the same name, have, as
 // PostgreSQL's MergeWithExistingConstraint does: they must be the same
 // expression, and a partition's constraint becomes its parent's only.
-func (a *analyzer) mergeInheritedCheck(def *versioning.Table, have *versioning.Check, ck versioning.Check) error {
+func (a *analyzer) mergeInheritedCheck(def *sqldef.Table, have *sqldef.Check, ck sqldef.Check) error {
 	switch {
 	case have.Expr != ck.Expr:
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", ck.Name, def.Name)
@@ -409,9 +409,9 @@ func (a *analyzer) mergeInheritedCheck(def *versioning.Table, have *versioning.C
 // dropCheckInherited runs DROP CONSTRAINT on t; a CHECK constraint goes
 // from the children that have it only from t too.
 func (a *analyzer) dropCheckInherited(ctx context.Context, t *exec.Table, cmd *pg.AlterTableCmd, kids []*exec.Table, inh, recursing bool) error {
-	i := slices.IndexFunc(t.Def.Checks, func(c versioning.Check) bool { return c.Name == cmd.Name })
+	i := slices.IndexFunc(t.Def.Checks, func(c sqldef.Check) bool { return c.Name == cmd.Name })
 	if i < 0 {
-		if !recursing && slices.ContainsFunc(t.Def.ForeignKeys, func(fk versioning.ForeignKey) bool { return fk.Name == cmd.Name && fk.Inherited }) {
+		if !recursing && slices.ContainsFunc(t.Def.ForeignKeys, func(fk sqldef.ForeignKey) bool { return fk.Name == cmd.Name && fk.Inherited }) {
 			// A partition's copy of its parent's key goes with the parent's.
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop inherited constraint %q of relation %q", cmd.Name, t.Def.Name)
 		}
@@ -431,7 +431,7 @@ func (a *analyzer) dropCheckInherited(ctx context.Context, t *exec.Table, cmd *p
 		return nil
 	}
 	for _, k := range kids {
-		j := slices.IndexFunc(k.Def.Checks, func(c versioning.Check) bool { return c.Name == ck.Name })
+		j := slices.IndexFunc(k.Def.Checks, func(c sqldef.Check) bool { return c.Name == ck.Name })
 		if j < 0 {
 			continue
 		}
@@ -453,7 +453,7 @@ func (a *analyzer) dropCheckInherited(ctx context.Context, t *exec.Table, cmd *p
 
 // renameColumnInherited runs RENAME COLUMN on def and its descendants,
 // which must follow: a column they inherit is renamed only from above.
-func (a *analyzer) renameColumnInherited(ctx context.Context, def *versioning.Table, old, name string, inh, recursing bool) error {
+func (a *analyzer) renameColumnInherited(ctx context.Context, def *sqldef.Table, old, name string, inh, recursing bool) error {
 	if def.OfType != "" && !recursing {
 		return pgerr.New(pgerr.WrongObjectType, "cannot rename column of typed table")
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // ALTER TABLE ... ATTACH PARTITION and DETACH PARTITION. Attaching makes
@@ -67,7 +67,7 @@ func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd 
 	if err := a.checkOverlap(ctx, parent.Def, def.Name, b, cmd.Bound); err != nil {
 		return err
 	}
-	def.Inherits = []versioning.TableName{{Schema: parent.Def.Schema, Name: parent.Def.Name}}
+	def.Inherits = []sqldef.TableName{{Schema: parent.Def.Schema, Name: parent.Def.Name}}
 	def.PartitionBound = b
 	if err := a.addPartitionIndexes(ctx, parent.Def, def); err != nil {
 		return err
@@ -97,7 +97,7 @@ func (a *analyzer) attachPartition(ctx context.Context, parent *exec.Table, cmd 
 
 // checkDefaultPartition fails if the default partition of parent, if it
 // has one, holds a row that a partition just added to parent claims.
-func (a *analyzer) checkDefaultPartition(ctx context.Context, parent *versioning.Table) error {
+func (a *analyzer) checkDefaultPartition(ctx context.Context, parent *sqldef.Table) error {
 	dflt, err := a.defaultPartition(ctx, parent)
 	if err != nil || dflt == nil {
 		return err
@@ -111,7 +111,7 @@ func (a *analyzer) checkDefaultPartition(ctx context.Context, parent *versioning
 }
 
 // partitionCmdTable resolves the table an ATTACH or DETACH PARTITION names.
-func (a *analyzer) partitionCmdTable(ctx context.Context, rv *pg.RangeVar) (*versioning.Table, error) {
+func (a *analyzer) partitionCmdTable(ctx context.Context, rv *pg.RangeVar) (*sqldef.Table, error) {
 	rel, _, err := a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
 	if err != nil {
 		return nil, err
@@ -127,7 +127,7 @@ func (a *analyzer) partitionCmdTable(ctx context.Context, rv *pg.RangeVar) (*ver
 
 // mergeColumnsForAttach checks that def, a table becoming a partition of
 // parent, has exactly parent's columns, and marks them inherited.
-func mergeColumnsForAttach(parent, def *versioning.Table) error {
+func mergeColumnsForAttach(parent, def *sqldef.Table) error {
 	for _, c := range def.Columns {
 		if !c.Dropped && planner.ColumnIndex(parent, c.Name) < 0 {
 			return pgerr.New(pgerr.DatatypeMismatch, "table %q contains column %q not found in parent %q", def.Name, c.Name, parent.Name).
@@ -139,7 +139,7 @@ func mergeColumnsForAttach(parent, def *versioning.Table) error {
 
 // defaultPartition returns the default partition of a partitioned table,
 // nil if it has none.
-func (a *analyzer) defaultPartition(ctx context.Context, parent *versioning.Table) (*exec.Table, error) {
+func (a *analyzer) defaultPartition(ctx context.Context, parent *sqldef.Table) (*exec.Table, error) {
 	parts, err := a.Partitions(ctx, parent)
 	if err != nil {
 		return nil, err
@@ -211,7 +211,7 @@ func (a *analyzer) detachPartition(ctx context.Context, parent *exec.Table, cmd 
 		}
 	}
 	if !child.IsPartition() || len(child.Inherits) == 0 ||
-		child.Inherits[0] != (versioning.TableName{Schema: parent.Def.Schema, Name: parent.Def.Name}) {
+		child.Inherits[0] != (sqldef.TableName{Schema: parent.Def.Schema, Name: parent.Def.Name}) {
 		return pgerr.New(pgerr.UndefinedTable, "relation %q is not a partition of relation %q", child.Name, parent.Def.Name)
 	}
 	if finalize {
@@ -226,7 +226,7 @@ func (a *analyzer) detachPartition(ctx context.Context, parent *exec.Table, cmd 
 
 // disinherit makes the columns and CHECK constraints def inherits from
 // parent its own, as a table that stops inheriting from parent keeps them.
-func disinherit(parent, def *versioning.Table) {
+func disinherit(parent, def *sqldef.Table) {
 	for i := range def.Columns {
 		c := &def.Columns[i]
 		if c.Dropped || planner.ColumnIndex(parent, c.Name) < 0 || c.InhCount == 0 {
@@ -237,7 +237,7 @@ func disinherit(parent, def *versioning.Table) {
 	}
 	for i := range def.Checks {
 		c := &def.Checks[i]
-		if c.InhCount == 0 || !slices.ContainsFunc(parent.Checks, func(p versioning.Check) bool { return p.Name == c.Name && !p.NoInherit }) {
+		if c.InhCount == 0 || !slices.ContainsFunc(parent.Checks, func(p sqldef.Check) bool { return p.Name == c.Name && !p.NoInherit }) {
 			continue
 		}
 		c.InhCount--
@@ -267,7 +267,7 @@ func (a *analyzer) attachIndex(ctx context.Context, parent planner.Relation, sch
 		pname = pt.Indexes[parent.Index].Name
 	}
 	cannot := pgerr.New(pgerr.InvalidObjectDefinition, "cannot attach index %q as a partition of index %q", rv.Relname, pname)
-	if !ct.IsPartition() || ct.Inherits[0] != (versioning.TableName{Schema: schema, Name: pt.Name}) {
+	if !ct.IsPartition() || ct.Inherits[0] != (sqldef.TableName{Schema: schema, Name: pt.Name}) {
 		cannot.Code = pgerr.ObjectNotInPrerequisite
 		return cannot.WithDetail("Index %q is not an index on any partition of table %q.", rv.Relname, pt.Name)
 	}
@@ -279,7 +279,7 @@ func (a *analyzer) attachIndex(ctx context.Context, parent planner.Relation, sch
 			match = pt.Columns[pt.PrimaryKey[i]].Name == ct.Columns[ct.PrimaryKey[i]].Name
 		}
 	case parent.Index >= 0 && child.Index >= 0:
-		match = versioning.SameIndex(pt, ct, pt.Indexes[parent.Index], ct.Indexes[child.Index])
+		match = sqldef.SameIndex(pt, ct, pt.Indexes[parent.Index], ct.Indexes[child.Index])
 	}
 	if !match {
 		return cannot.WithDetail("The index definitions do not match.")
@@ -290,13 +290,13 @@ func (a *analyzer) attachIndex(ctx context.Context, parent planner.Relation, sch
 // checkClonedTriggers refuses to attach child to parent when a trigger
 // of child has the name of a ROW trigger of parent or of a partitioned
 // table above it, which PostgreSQL clones onto its partitions.
-func (a *analyzer) checkClonedTriggers(ctx context.Context, parent, child *versioning.Table) error {
+func (a *analyzer) checkClonedTriggers(ctx context.Context, parent, child *sqldef.Table) error {
 	for cur := parent; cur != nil; {
 		for _, tr := range cur.Triggers {
 			if !tr.ForEachRow {
 				continue
 			}
-			if slices.ContainsFunc(child.Triggers, func(x versioning.Trigger) bool { return x.Name == tr.Name }) {
+			if slices.ContainsFunc(child.Triggers, func(x sqldef.Trigger) bool { return x.Name == tr.Name }) {
 				return pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", tr.Name, child.Name)
 			}
 		}

@@ -1,8 +1,8 @@
 package ddl
 
 // CREATE CAST and DROP CAST, as PostgreSQL's functioncmds.c CreateCast
-// and pg_cast.c CastCreate do them. A cast is a versioning.Function
-// record of Kind 'c' (versioning.Cast); planner/cast.go applies them.
+// and pg_cast.c CastCreate do them. A cast is a sqldef.Function
+// record of Kind 'c' (sqldef.Cast); planner/cast.go applies them.
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // castType is a type a cast names: its OID (a domain's own, which
@@ -75,7 +75,7 @@ func (a *analyzer) createCast(s *pg.CreateCastStmt) (planner.Utility, error) {
 
 // castDef checks CREATE CAST, in the order of PostgreSQL's CreateCast and
 // CastCreate, and builds its record.
-func (a *analyzer) castDef(ctx context.Context, s *pg.CreateCastStmt) (*versioning.Function, error) {
+func (a *analyzer) castDef(ctx context.Context, s *pg.CreateCastStmt) (*sqldef.Function, error) {
 	src, err := a.resolveCastType(ctx, s.Sourcetype)
 	if err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ func (a *analyzer) castDef(ctx context.Context, s *pg.CreateCastStmt) (*versioni
 	} else if tgt.kind == 'd' {
 		a.s.Notice(pgerr.NewWarning(pgerr.WrongObjectType, "cast will be ignored because the target data type is a domain"))
 	}
-	c := &versioning.Cast{Method: 'b'}
+	c := &sqldef.Cast{Method: 'b'}
 	switch {
 	case s.Func != nil:
 		c.Method = 'f'
@@ -161,8 +161,8 @@ func (a *analyzer) castDef(ctx context.Context, s *pg.CreateCastStmt) (*versioni
 	} else if exists || builtinCast(src, tgt) {
 		return nil, pgerr.New(pgerr.DuplicateObject, "cast from type %s to type %s already exists", src.name, tgt.name)
 	}
-	return &versioning.Function{Schema: "pg_catalog", Name: "cast", Kind: 'c', Language: "internal", Volatility: 'i',
-		Args: []versioning.FuncArg{{Type: src.oid, Mode: 'i'}}, Returns: tgt.oid, Cast: c}, nil
+	return &sqldef.Function{Schema: "pg_catalog", Name: "cast", Kind: 'c', Language: "internal", Volatility: 'i',
+		Args: []sqldef.FuncArg{{Type: src.oid, Mode: 'i'}}, Returns: tgt.oid, Cast: c}, nil
 }
 
 // binaryCastCheck is what CreateCast asks of a cast WITHOUT FUNCTION: a
@@ -259,7 +259,7 @@ func builtinCast(src, tgt castType) bool {
 // castNamed returns the cast DROP CAST or COMMENT ON CAST names by its
 // source and target types, checking the current role owns one of them;
 // nil with missingOK when there is none.
-func (a *analyzer) castNamed(ctx context.Context, l *pg.List, missingOK bool) (*versioning.Function, error) {
+func (a *analyzer) castNamed(ctx context.Context, l *pg.List, missingOK bool) (*sqldef.Function, error) {
 	if l == nil || len(l.Items) != 2 || l.Items[0].GetTypeName() == nil || l.Items[1].GetTypeName() == nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "a cast is named by its source and target types")
 	}
@@ -313,7 +313,7 @@ func (a *analyzer) dropCasts(ctx context.Context, s *pg.DropStmt) (string, error
 }
 
 // castDescription is how dependency messages name cast c.
-func (a *analyzer) castDescription(c *versioning.Function) string {
+func (a *analyzer) castDescription(c *sqldef.Function) string {
 	src, tgt := c.CastTypes()
 	return "cast from " + a.TypeName(exec.T{OID: src, Typmod: -1}) + " to " + a.TypeName(exec.T{OID: tgt, Typmod: -1})
 }
@@ -321,12 +321,12 @@ func (a *analyzer) castDescription(c *versioning.Function) string {
 // dropCastsOf drops, with CASCADE, the casts that convert by function f,
 // which is being dropped; without, their existence is an error, as the
 // dependencies PostgreSQL records make it.
-func (a *analyzer) dropCastsOf(ctx context.Context, f *versioning.Function, cascade bool) error {
+func (a *analyzer) dropCastsOf(ctx context.Context, f *sqldef.Function, cascade bool) error {
 	all, err := a.tx.Root().Casts(ctx)
 	if err != nil {
 		return err
 	}
-	casts := slices.DeleteFunc(all, func(c *versioning.Function) bool {
+	casts := slices.DeleteFunc(all, func(c *sqldef.Function) bool {
 		return c.Cast == nil || c.Cast.Proc != f.Schema+"."+f.Name || !slices.Equal(c.Cast.ProcArgs, f.InputTypes())
 	})
 	if len(casts) == 0 {
@@ -363,13 +363,13 @@ func (a *analyzer) dropCastsOf(ctx context.Context, f *versioning.Function, casc
 
 // dropCastsOfType drops, with CASCADE, the casts from or to type t,
 // which is being dropped; without, their existence is an error.
-func (a *analyzer) dropCastsOfType(ctx context.Context, t *versioning.Type, cascade bool) error {
+func (a *analyzer) dropCastsOfType(ctx context.Context, t *sqldef.Type, cascade bool) error {
 	all, err := a.tx.Root().Casts(ctx)
 	if err != nil {
 		return err
 	}
 	oid := planner.TypeOIDOf(t)
-	casts := slices.DeleteFunc(all, func(c *versioning.Function) bool {
+	casts := slices.DeleteFunc(all, func(c *sqldef.Function) bool {
 		src, tgt := c.CastTypes()
 		return src != oid && tgt != oid
 	})

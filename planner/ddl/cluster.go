@@ -7,7 +7,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // cluster runs CLUSTER [VERBOSE] [table [USING index]]. A table's rows are
@@ -58,7 +58,7 @@ func (a *analyzer) cluster(s *pg.ClusterStmt) (planner.Utility, error) {
 }
 
 // clusterable checks that index name of def can order a CLUSTER.
-func clusterable(def *versioning.Table, name string) error {
+func clusterable(def *sqldef.Table, name string) error {
 	if len(def.PrimaryKey) > 0 && def.PrimaryKeyName == name {
 		return nil
 	}
@@ -76,7 +76,7 @@ func clusterable(def *versioning.Table, name string) error {
 
 // markClustered records index name (a valid one of def, or "" for none)
 // as def's clustered index.
-func (a *analyzer) markClustered(ctx context.Context, def *versioning.Table, name string) error {
+func (a *analyzer) markClustered(ctx context.Context, def *sqldef.Table, name string) error {
 	if def.ClusteredIndex() == name {
 		return nil
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // comment runs COMMENT ON {TABLE | COLUMN | INDEX | SEQUENCE | SCHEMA |
@@ -103,7 +103,7 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 				return "", err
 			}
 			name := items[1].GetString_().GetSval()
-			i := slices.IndexFunc(t.Checks, func(c versioning.Check) bool { return c.Name == name })
+			i := slices.IndexFunc(t.Checks, func(c sqldef.Check) bool { return c.Name == name })
 			if i < 0 {
 				return "", pgerr.New(pgerr.UndefinedObject, "constraint %q for domain %s does not exist", name, t.Name)
 			}
@@ -176,7 +176,7 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE, pg.ObjectType_OBJECT_OPERATOR,
 			pg.ObjectType_OBJECT_CAST:
 			what := strings.ToLower(strings.TrimPrefix(s.Objtype.String(), "OBJECT_"))
-			var f *versioning.Function
+			var f *sqldef.Function
 			var err error
 			switch s.Objtype {
 			case pg.ObjectType_OBJECT_OPERATOR:
@@ -205,7 +205,7 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 }
 
 // commentTable finds the table a COMMENT names, as a record to change.
-func (a *analyzer) commentTable(ctx context.Context, schema, name string) (*versioning.Table, error) {
+func (a *analyzer) commentTable(ctx context.Context, schema, name string) (*sqldef.Table, error) {
 	rel, _, err := a.LookupRelation(ctx, schema, name)
 	if err != nil {
 		return nil, err
@@ -301,7 +301,7 @@ func (a *analyzer) commentView(ctx context.Context, schema, name, text string) e
 
 // commentTableObject reads COMMENT ON CONSTRAINT/TRIGGER name ON table:
 // the table (to change and put back), its name and the object's.
-func (a *analyzer) commentTableObject(ctx context.Context, s *pg.CommentStmt) (*versioning.Table, string, string, error) {
+func (a *analyzer) commentTableObject(ctx context.Context, s *pg.CommentStmt) (*sqldef.Table, string, string, error) {
 	parts := planner.NameList(s.Object.GetList().GetItems())
 	schema, table := planner.SplitName(parts[:len(parts)-1])
 	t, err := a.commentTable(ctx, schema, table)

@@ -9,7 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // aggDef is what CREATE AGGREGATE's definition list says.
@@ -62,7 +62,7 @@ func (a *analyzer) createAggregate(s *pg.DefineStmt) (planner.Utility, error) {
 
 // aggregateDef checks CREATE AGGREGATE's definition, as PostgreSQL's
 // DefineAggregate does, and builds its record.
-func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*versioning.Function, error) {
+func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*sqldef.Function, error) {
 	d, err := a.aggDefinition(s.Definition, s.Oldstyle)
 	if err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 	if d.sfunc == nil {
 		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "aggregate sfunc must be specified")
 	}
-	def := &versioning.Function{Schema: schema, Name: name, Kind: 'a', Language: "internal", Volatility: 'i'}
+	def := &sqldef.Function{Schema: schema, Name: name, Kind: 'a', Language: "internal", Volatility: 'i'}
 	if s.Oldstyle {
 		if d.basetype == nil {
 			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "aggregate input type must be specified")
@@ -83,7 +83,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 			if err != nil {
 				return nil, err
 			}
-			def.Args = []versioning.FuncArg{{Type: t.OID, Mode: 'i'}}
+			def.Args = []sqldef.FuncArg{{Type: t.OID, Mode: 'i'}}
 		}
 	} else {
 		if d.basetype != nil {
@@ -104,7 +104,7 @@ func (a *analyzer) aggregateDef(s *pg.DefineStmt, schema, name string) (*version
 		// A call could not tell the state's actual type.
 		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "cannot determine transition data type").WithDetail("%s", detail)
 	}
-	agg := &versioning.Aggregate{SFunc: strings.Join(planner.NameList(d.sfunc), "."), SType: stype.OID}
+	agg := &sqldef.Aggregate{SFunc: strings.Join(planner.NameList(d.sfunc), "."), SType: stype.OID}
 	if d.finalfunc != nil {
 		agg.FinalFunc = strings.Join(planner.NameList(d.finalfunc), ".")
 	}
@@ -194,14 +194,14 @@ func (a *analyzer) aggDefinition(list []*pg.Node, oldStyle bool) (*aggDef, error
 
 // aggregateArgs reads CREATE AGGREGATE name(args): the argument list,
 // and none for (*). Ordered-set aggregates are not supported.
-func (a *analyzer) aggregateArgs(args []*pg.Node) ([]versioning.FuncArg, error) {
+func (a *analyzer) aggregateArgs(args []*pg.Node) ([]sqldef.FuncArg, error) {
 	if len(args) == 0 {
 		return nil, nil
 	}
 	if len(args) > 1 && args[1].GetInteger() != nil && args[1].GetInteger().Ival > 0 {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ordered-set aggregates are not supported yet")
 	}
-	var out []versioning.FuncArg
+	var out []sqldef.FuncArg
 	for _, n := range args[0].GetList().GetItems() {
 		p := n.GetFunctionParameter()
 		t := exec.T{OID: exec.OIDAny}
@@ -211,7 +211,7 @@ func (a *analyzer) aggregateArgs(args []*pg.Node) ([]versioning.FuncArg, error) 
 				return nil, err
 			}
 		}
-		arg := versioning.FuncArg{Name: p.Name, Type: t.OID, Mode: 'i'}
+		arg := sqldef.FuncArg{Name: p.Name, Type: t.OID, Mode: 'i'}
 		if p.Mode == pg.FunctionParameterMode_FUNC_PARAM_VARIADIC {
 			arg.Mode = 'v'
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // createTableAs plans CREATE TABLE ... AS query and SELECT ... INTO: a
@@ -24,14 +24,14 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 	if err := checkTableOptions(into.Options); err != nil {
 		return nil, err
 	}
-	var matview *versioning.MaterializedView
+	var matview *sqldef.MaterializedView
 	if isMatview {
 		// CREATE MATERIALIZED VIEW: a table that keeps its query.
 		q, err := planner.DeparseSelect(sel)
 		if err != nil {
 			return nil, err
 		}
-		matview = &versioning.MaterializedView{Query: q, Unpopulated: into.SkipData}
+		matview = &sqldef.MaterializedView{Query: q, Unpopulated: into.SkipData}
 	}
 	selNode := &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}
 	saved := sel.IntoClause
@@ -46,7 +46,7 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
 	}
 	name := into.Rel.Relname
-	def := &versioning.Table{Name: name, MatView: matview}
+	def := &sqldef.Table{Name: name, MatView: matview}
 	for i, c := range cols {
 		cn := c.Name
 		if i < len(into.ColNames) {
@@ -61,7 +61,7 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 		if t.OID == exec.OIDUnknown {
 			t = exec.TText
 		}
-		def.Columns = append(def.Columns, versioning.Column{Name: cn, Type: t.OID, Typmod: t.Typmod})
+		def.Columns = append(def.Columns, sqldef.Column{Name: cn, Type: t.OID, Typmod: t.Typmod})
 	}
 	return func(ctx context.Context) (string, error) {
 		if err := a.tx.CheckWritable(); err != nil {
@@ -81,7 +81,7 @@ func (a *analyzer) createTableAs(into *pg.IntoClause, sel *pg.SelectStmt, ifNotE
 			}
 		}
 		def.Schema, def.Owner = schema, planner.NewObjectOwner(a.s)
-		if def.ACL, err = a.initialACL(ctx, def.Owner, schema, versioning.DefaultTables); err != nil {
+		if def.ACL, err = a.initialACL(ctx, def.Owner, schema, sqldef.DefaultTables); err != nil {
 			return "", err
 		}
 		if def.Rows, err = a.tx.EmptyMap(ctx); err != nil {

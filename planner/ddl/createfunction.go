@@ -10,7 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/plpgsql"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // createFunction runs CREATE [OR REPLACE] FUNCTION and CREATE PROCEDURE.
@@ -76,12 +76,12 @@ func (a *analyzer) createFunction(s *pg.CreateFunctionStmt) (planner.Utility, er
 // checkReplacement refuses, as PostgreSQL's ProcedureCreate does, a
 // CREATE OR REPLACE that would break calls of the function it replaces:
 // one that renames an input parameter or drops a default.
-func checkReplacement(old, def *versioning.Function) error {
+func checkReplacement(old, def *sqldef.Function) error {
 	drop := "DROP FUNCTION"
 	if old.Kind == 'p' {
 		drop = "DROP PROCEDURE"
 	}
-	var oldIn, newIn []versioning.FuncArg
+	var oldIn, newIn []sqldef.FuncArg
 	for _, arg := range old.Args {
 		if arg.IsInput() {
 			oldIn = append(oldIn, arg)
@@ -113,8 +113,8 @@ func checkReplacement(old, def *versioning.Function) error {
 }
 
 // functionDef builds the record CREATE FUNCTION describes.
-func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*versioning.Function, error) {
-	def := &versioning.Function{Schema: schema, Name: name, Kind: 'f', Volatility: 'v', Returns: exec.OIDVoid}
+func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*sqldef.Function, error) {
+	def := &sqldef.Function{Schema: schema, Name: name, Kind: 'f', Volatility: 'v', Returns: exec.OIDVoid}
 	if s.IsProcedure {
 		def.Kind = 'p'
 	}
@@ -125,7 +125,7 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 		if err != nil {
 			return nil, err
 		}
-		arg := versioning.FuncArg{Name: p.Name, Type: t.OID, Mode: 'i', Domain: a.domainName(p.ArgType)}
+		arg := sqldef.FuncArg{Name: p.Name, Type: t.OID, Mode: 'i', Domain: a.domainName(p.ArgType)}
 		switch p.Mode {
 		case pg.FunctionParameterMode_FUNC_PARAM_OUT:
 			arg.Mode = 'o'
@@ -180,7 +180,7 @@ func (a *analyzer) functionDef(s *pg.CreateFunctionStmt, schema, name string) (*
 			def.ReturnsDomain = a.domainName(s.ReturnType)
 		}
 	}
-	var outs []versioning.FuncArg
+	var outs []sqldef.FuncArg
 	for _, arg := range def.Args {
 		if arg.IsOutput() {
 			outs = append(outs, arg)
@@ -311,7 +311,7 @@ func (a *analyzer) requireLeakproofRight(ctx context.Context, leakproof bool) er
 // checkPolySignature fails, as PostgreSQL's ProcedureCreate does, when a
 // polymorphic result or OUT argument type has no input of its family to
 // take its actual type from at a call.
-func checkPolySignature(def *versioning.Function) error {
+func checkPolySignature(def *sqldef.Function) error {
 	inputs := def.InputTypes()
 	outs := []uint32{def.Returns}
 	for _, arg := range def.Args {
@@ -330,7 +330,7 @@ func checkPolySignature(def *versioning.Function) error {
 // checkPseudoTypes refuses the pseudo-types a language's validator
 // refuses (fmgr_sql_validator, plpgsql_validator): "any", which only C
 // functions can read, as an argument or result.
-func checkPseudoTypes(def *versioning.Function) error {
+func checkPseudoTypes(def *sqldef.Function) error {
 	lang, code := "SQL", pgerr.InvalidFunctionDefinition
 	if def.Language == "plpgsql" {
 		lang, code = "PL/pgSQL", pgerr.FeatureNotSupported
@@ -410,7 +410,7 @@ func (a *analyzer) definitionType(tn *pg.TypeName) (exec.T, error) {
 }
 
 // functionSignature is name(argtypes) as PostgreSQL's messages show it.
-func functionSignature(f *versioning.Function) string {
+func functionSignature(f *sqldef.Function) string {
 	var ts []string
 	for _, a := range f.Args {
 		if a.IsInput() {
@@ -494,20 +494,20 @@ func (a *analyzer) dropFunctions(ctx context.Context, s *pg.DropStmt) (string, e
 // and comment: those of old, the routine it replaces (nil for none), which
 // only old's owner may replace; else the current role and its default
 // privileges.
-func (a *analyzer) ownRoutine(ctx context.Context, def, old *versioning.Function) error {
+func (a *analyzer) ownRoutine(ctx context.Context, def, old *sqldef.Function) error {
 	if old != nil {
 		def.Comment, def.Owner, def.ACL = old.Comment, old.Owner, old.ACL
 		return a.requireRoutineOwner(old)
 	}
 	def.Owner = planner.NewObjectOwner(a.s)
 	var err error
-	def.ACL, err = a.initialACL(ctx, def.Owner, def.Schema, versioning.DefaultFunctions)
+	def.ACL, err = a.initialACL(ctx, def.Owner, def.Schema, sqldef.DefaultFunctions)
 	return err
 }
 
 // requireRoutineOwner checks that the current role owns f, which
 // replacing, altering or dropping it needs.
-func (a *analyzer) requireRoutineOwner(f *versioning.Function) error {
+func (a *analyzer) requireRoutineOwner(f *sqldef.Function) error {
 	au, err := a.Authority()
 	if err != nil || au.Owns(f.Owner) {
 		return err
@@ -518,7 +518,7 @@ func (a *analyzer) requireRoutineOwner(f *versioning.Function) error {
 // routinesMatching returns the user functions and procedures that ow
 // names: those of its name with its argument types, or all of its name
 // when it gives none.
-func (a *analyzer) routinesMatching(ow *pg.ObjectWithArgs) ([]*versioning.Function, error) {
+func (a *analyzer) routinesMatching(ow *pg.ObjectWithArgs) ([]*sqldef.Function, error) {
 	schema, name := planner.SplitName(planner.NameList(ow.Objname))
 	cands, err := a.UserFuncs(schema, name)
 	if err != nil {
@@ -545,7 +545,7 @@ func (a *analyzer) routinesMatching(ow *pg.ObjectWithArgs) ([]*versioning.Functi
 		modes = append(modes, fp.Mode)
 	}
 	// modesFit reports whether the modes written fit procedure f's.
-	modesFit := func(f *versioning.Function) bool {
+	modesFit := func(f *sqldef.Function) bool {
 		i := 0
 		for _, arg := range f.Args {
 			if arg.Mode == 't' {
@@ -565,7 +565,7 @@ func (a *analyzer) routinesMatching(ow *pg.ObjectWithArgs) ([]*versioning.Functi
 		}
 		return true
 	}
-	var match []*versioning.Function
+	var match []*sqldef.Function
 	for _, f := range cands {
 		switch {
 		case ow.ArgsUnspecified,
@@ -579,7 +579,7 @@ func (a *analyzer) routinesMatching(ow *pg.ObjectWithArgs) ([]*versioning.Functi
 
 // procedureArgTypes are the types of the arguments a CALL of procedure f
 // passes, its OUT ones included.
-func procedureArgTypes(f *versioning.Function) []uint32 {
+func procedureArgTypes(f *sqldef.Function) []uint32 {
 	var out []uint32
 	for _, arg := range f.Args {
 		if arg.Mode != 't' {
@@ -591,7 +591,7 @@ func procedureArgTypes(f *versioning.Function) []uint32 {
 
 // routineByArgs returns the one routine ow names (what: "function",
 // "procedure" or "routine"), with PostgreSQL's errors for none or several.
-func (a *analyzer) routineByArgs(ow *pg.ObjectWithArgs, what string) (*versioning.Function, error) {
+func (a *analyzer) routineByArgs(ow *pg.ObjectWithArgs, what string) (*sqldef.Function, error) {
 	match, err := a.routinesMatching(ow)
 	if err != nil {
 		return nil, err
@@ -611,7 +611,7 @@ func (a *analyzer) routineByArgs(ow *pg.ObjectWithArgs, what string) (*versionin
 
 // routineKindFits fails, as PostgreSQL does, when a statement names a
 // procedure as a function or a function as a procedure.
-func routineKindFits(f *versioning.Function, what string) error {
+func routineKindFits(f *sqldef.Function, what string) error {
 	switch {
 	case what == "function" && f.Kind == 'p':
 		return pgerr.New(pgerr.WrongObjectType, "%s is not a function", functionSignature(f))
@@ -651,7 +651,7 @@ func (a *analyzer) sameTypes(in []uint32, args []*pg.Node) bool {
 // validationTypes are the input types a polymorphic function's body is
 // checked with at CREATE FUNCTION: PostgreSQL's validators take integer
 // for an element and integer[] for an array.
-func validationTypes(def *versioning.Function) []exec.T {
+func validationTypes(def *sqldef.Function) []exec.T {
 	var out []exec.T
 	for _, t := range def.InputTypes() {
 		switch {
@@ -681,7 +681,7 @@ func (a *analyzer) domainName(tn *pg.TypeName) string {
 // putRoutine stores a function, procedure, aggregate or operator record
 // in the transaction's root; the plans that used the old definition (or
 // resolved a call without this one) are made again.
-func (a *analyzer) putRoutine(ctx context.Context, def *versioning.Function) error {
+func (a *analyzer) putRoutine(ctx context.Context, def *sqldef.Function) error {
 	root, err := a.tx.Root().PutFunction(ctx, def)
 	if err != nil {
 		return err

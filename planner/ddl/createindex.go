@@ -12,7 +12,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/pgtree"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // createIndex runs CREATE [UNIQUE] INDEX [IF NOT EXISTS] [name] ON table
@@ -64,7 +64,7 @@ func (a *analyzer) createIndex(s *pg.IndexStmt) (planner.Utility, error) {
 		if indexesSystemColumn(def, s) {
 			return "", pgerr.New(pgerr.FeatureNotSupported, "index creation on system columns is not supported")
 		}
-		ix := versioning.Index{Name: s.Idxname, Unique: s.Unique, NullsNotDistinct: s.NullsNotDistinct}
+		ix := sqldef.Index{Name: s.Idxname, Unique: s.Unique, NullsNotDistinct: s.NullsNotDistinct}
 		if s.AccessMethod != "btree" {
 			ix.Method = s.AccessMethod
 		}
@@ -251,8 +251,8 @@ func indexColumn(t *exec.Table, name string) (int, error) {
 
 // indexColumnOrder returns the key column for an index element: ASC puts
 // NULLs last and DESC first unless NULLS says otherwise.
-func indexColumnOrder(pos int, el *pg.IndexElem) versioning.IndexColumn {
-	c := versioning.IndexColumn{Column: pos, Desc: el.Ordering == pg.SortByDir_SORTBY_DESC}
+func indexColumnOrder(pos int, el *pg.IndexElem) sqldef.IndexColumn {
+	c := sqldef.IndexColumn{Column: pos, Desc: el.Ordering == pg.SortByDir_SORTBY_DESC}
 	if n := len(el.Collation); n > 0 {
 		c.Collation = el.Collation[n-1].GetString_().GetSval()
 	}
@@ -267,7 +267,7 @@ func indexColumnOrder(pos int, el *pg.IndexElem) versioning.IndexColumn {
 }
 
 // putTable stores a changed table record in the transaction's root.
-func (a *analyzer) putTable(ctx context.Context, def *versioning.Table) error {
+func (a *analyzer) putTable(ctx context.Context, def *sqldef.Table) error {
 	old, _, err := a.tx.Root().Table(ctx, def.Schema, def.Name)
 	if err != nil {
 		return err
@@ -276,7 +276,7 @@ func (a *analyzer) putTable(ctx context.Context, def *versioning.Table) error {
 	if err != nil {
 		return err
 	}
-	if root, err = planner.SyncRefs(ctx, root, old, def); err != nil {
+	if root, err = SyncRefs(ctx, root, old, def); err != nil {
 		return err
 	}
 	a.tx.SetRoot(root)
@@ -285,18 +285,18 @@ func (a *analyzer) putTable(ctx context.Context, def *versioning.Table) error {
 
 // cloneTable returns a copy of a table record that can be changed without
 // touching the original (records are shared by the transaction's cache).
-func cloneTable(t *versioning.Table) *versioning.Table {
+func cloneTable(t *sqldef.Table) *sqldef.Table {
 	c := *t
-	c.Columns = append([]versioning.Column(nil), t.Columns...)
+	c.Columns = append([]sqldef.Column(nil), t.Columns...)
 	c.PrimaryKey = append([]int(nil), t.PrimaryKey...)
-	c.Indexes = append([]versioning.Index(nil), t.Indexes...)
+	c.Indexes = append([]sqldef.Index(nil), t.Indexes...)
 	for i := range c.Indexes {
-		c.Indexes[i].Columns = append([]versioning.IndexColumn(nil), c.Indexes[i].Columns...)
+		c.Indexes[i].Columns = append([]sqldef.IndexColumn(nil), c.Indexes[i].Columns...)
 		c.Indexes[i].Include = append([]int(nil), c.Indexes[i].Include...)
 	}
-	c.Checks = append([]versioning.Check(nil), t.Checks...)
+	c.Checks = append([]sqldef.Check(nil), t.Checks...)
 	c.Inherits = slices.Clone(t.Inherits)
-	c.ForeignKeys = append([]versioning.ForeignKey(nil), t.ForeignKeys...)
+	c.ForeignKeys = append([]sqldef.ForeignKey(nil), t.ForeignKeys...)
 	c.Exclusions = slices.Clone(t.Exclusions)
 	for i := range c.ForeignKeys {
 		c.ForeignKeys[i].Columns = append([]int(nil), c.ForeignKeys[i].Columns...)
@@ -352,17 +352,17 @@ func article(k planner.RelKind) string {
 // indexExpression analyzes an expression key column of CREATE INDEX: its
 // type, its text, and the name PostgreSQL's index naming gives it (the
 // function's name, else "expr").
-func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.IndexColumn, string, error) {
+func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (sqldef.IndexColumn, string, error) {
 	if err := planner.ImmutableOnly(el.Expr, "index expression"); err != nil {
-		return versioning.IndexColumn{}, "", err
+		return sqldef.IndexColumn{}, "", err
 	}
 	e, err := a.Expr(el.Expr, planner.TableScope(t, t.Def.Name))
 	if err != nil {
-		return versioning.IndexColumn{}, "", err
+		return sqldef.IndexColumn{}, "", err
 	}
 	text, err := planner.DeparseExpr(el.Expr)
 	if err != nil {
-		return versioning.IndexColumn{}, "", err
+		return sqldef.IndexColumn{}, "", err
 	}
 	c := indexColumnOrder(-1, el)
 	et := e.Type()
@@ -374,7 +374,7 @@ func (a *analyzer) indexExpression(t *exec.Table, el *pg.IndexElem) (versioning.
 	if et.OID == exec.OIDRecord {
 		// A named composite type can be a key; an anonymous record,
 		// whose fields no catalog describes, cannot.
-		return versioning.IndexColumn{}, "", pgerr.New(pgerr.InvalidTableDefinition, "column %q has pseudo-type record", name)
+		return sqldef.IndexColumn{}, "", pgerr.New(pgerr.InvalidTableDefinition, "column %q has pseudo-type record", name)
 	}
 	return c, name, nil
 }
@@ -451,7 +451,7 @@ func errNoOpclass(oid uint32, am string) error {
 // indexesSystemColumn reports whether an index's columns, expressions or
 // predicate name a system column (one the table has no column of its own
 // called), which PostgreSQL does not index.
-func indexesSystemColumn(def *versioning.Table, s *pg.IndexStmt) bool {
+func indexesSystemColumn(def *sqldef.Table, s *pg.IndexStmt) bool {
 	system := func(name string) bool { return planner.IsSystemColumn(name) && planner.ColumnIndex(def, name) < 0 }
 	found := false
 	visit := func(n *pg.Node) {

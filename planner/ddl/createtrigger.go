@@ -12,7 +12,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/plpgsql"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // PostgreSQL's tgtype bits, as CREATE TRIGGER's parse tree has them.
@@ -51,7 +51,7 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 		if !ok || t.Virtual != nil {
 			return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", s.Relation.Relname)
 		}
-		tr := versioning.Trigger{Name: s.Trigname, Timing: 'a', ForEachRow: s.Row}
+		tr := sqldef.Trigger{Name: s.Trigname, Timing: 'a', ForEachRow: s.Row}
 		switch {
 		case s.Timing&trigBefore != 0:
 			tr.Timing = 'b'
@@ -131,11 +131,11 @@ func (a *analyzer) createTrigger(s *pg.CreateTrigStmt) (planner.Utility, error) 
 
 // createViewTrigger runs CREATE TRIGGER on view v: INSTEAD OF row
 // triggers, or statement triggers, as PostgreSQL allows on views.
-func (a *analyzer) createViewTrigger(ctx context.Context, s *pg.CreateTrigStmt, v *versioning.View) (string, error) {
+func (a *analyzer) createViewTrigger(ctx context.Context, s *pg.CreateTrigStmt, v *sqldef.View) (string, error) {
 	if err := a.requireViewOwner(v); err != nil {
 		return "", err
 	}
-	tr := versioning.Trigger{Name: s.Trigname, Timing: 'a', ForEachRow: s.Row}
+	tr := sqldef.Trigger{Name: s.Trigname, Timing: 'a', ForEachRow: s.Row}
 	if len(s.TransitionRels) > 0 {
 		return "", pgerr.New(pgerr.WrongObjectType, "%q is a view", v.Name).WithDetail("Triggers on views cannot have transition tables.")
 	}
@@ -194,9 +194,9 @@ func (a *analyzer) createViewTrigger(ctx context.Context, s *pg.CreateTrigStmt, 
 // withTrigger returns a copy of a relation's triggers, sorted by name,
 // with tr added or, under OR REPLACE, put in place of the one of its name
 // (whose comment it keeps).
-func withTrigger(triggers []versioning.Trigger, tr versioning.Trigger, replace bool, relation string) ([]versioning.Trigger, error) {
+func withTrigger(triggers []sqldef.Trigger, tr sqldef.Trigger, replace bool, relation string) ([]sqldef.Trigger, error) {
 	triggers = slices.Clone(triggers)
-	i := slices.IndexFunc(triggers, func(x versioning.Trigger) bool { return x.Name == tr.Name })
+	i := slices.IndexFunc(triggers, func(x sqldef.Trigger) bool { return x.Name == tr.Name })
 	switch {
 	case i >= 0 && !replace:
 		return nil, pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", tr.Name, relation)
@@ -205,13 +205,13 @@ func withTrigger(triggers []versioning.Trigger, tr versioning.Trigger, replace b
 		triggers[i] = tr
 	default:
 		triggers = append(triggers, tr)
-		slices.SortFunc(triggers, func(x, y versioning.Trigger) int { return strings.Compare(x.Name, y.Name) })
+		slices.SortFunc(triggers, func(x, y sqldef.Trigger) int { return strings.Compare(x.Name, y.Name) })
 	}
 	return triggers, nil
 }
 
 // putView writes view v into the transaction's root.
-func (a *analyzer) putView(ctx context.Context, v *versioning.View) error {
+func (a *analyzer) putView(ctx context.Context, v *sqldef.View) error {
 	root, err := a.tx.Root().PutView(ctx, v)
 	if err != nil {
 		return err
@@ -225,7 +225,7 @@ func (a *analyzer) putView(ctx context.Context, v *versioning.View) error {
 // trigger has none in a partitioned table, a partition or an inheritance
 // child, whose rows the statement's transition tables show as rows of
 // the table it names.
-func transitionTables(tr *versioning.Trigger, rels []*pg.Node, def *versioning.Table) error {
+func transitionTables(tr *sqldef.Trigger, rels []*pg.Node, def *sqldef.Table) error {
 	if len(rels) > 0 && tr.ForEachRow && def.Partitioned() {
 		return pgerr.New(pgerr.WrongObjectType, "%q is a partitioned table", def.Name).
 			WithDetail("ROW triggers with transition tables are not supported on partitioned tables.")
@@ -281,7 +281,7 @@ func transitionTables(tr *versioning.Trigger, rels []*pg.Node, def *versioning.T
 // those of the partitioned tables above it, which it cannot replace; a
 // new ROW trigger of a partitioned table conflicts with a trigger of its
 // name on a partition below, which OR REPLACE (replace) replaces.
-func (a *analyzer) checkTriggerClones(ctx context.Context, def *versioning.Table, tr *versioning.Trigger, replace bool) error {
+func (a *analyzer) checkTriggerClones(ctx context.Context, def *sqldef.Table, tr *sqldef.Trigger, replace bool) error {
 	for cur := def; cur.IsPartition() && len(cur.Inherits) > 0; {
 		parent, ok, err := a.tx.Root().Table(ctx, cur.Inherits[0].Schema, cur.Inherits[0].Name)
 		if err != nil || !ok {
@@ -306,7 +306,7 @@ func (a *analyzer) checkTriggerClones(ctx context.Context, def *versioning.Table
 // replaceChildTriggers drops the triggers named name of the partitions
 // below def for a new ROW trigger of def of that name, which its clones
 // replace (replace), or refuses it.
-func (a *analyzer) replaceChildTriggers(ctx context.Context, def *versioning.Table, name string, replace bool) error {
+func (a *analyzer) replaceChildTriggers(ctx context.Context, def *sqldef.Table, name string, replace bool) error {
 	if !def.Partitioned() {
 		return nil
 	}
@@ -315,7 +315,7 @@ func (a *analyzer) replaceChildTriggers(ctx context.Context, def *versioning.Tab
 		return err
 	}
 	for _, p := range parts {
-		i := slices.IndexFunc(p.Triggers, func(x versioning.Trigger) bool { return x.Name == name })
+		i := slices.IndexFunc(p.Triggers, func(x sqldef.Trigger) bool { return x.Name == name })
 		if i >= 0 {
 			if !replace {
 				return pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", name, p.Name)
@@ -337,7 +337,7 @@ func (a *analyzer) replaceChildTriggers(ctx context.Context, def *versioning.Tab
 // rowTransitionTrigger returns the name of a ROW trigger of def with
 // transition tables, which keeps def out of partitions and inheritance
 // children; "" if it has none.
-func rowTransitionTrigger(def *versioning.Table) string {
+func rowTransitionTrigger(def *sqldef.Table) string {
 	for _, tr := range def.Triggers {
 		if tr.ForEachRow && (tr.OldTable != "" || tr.NewTable != "") {
 			return tr.Name
@@ -348,13 +348,13 @@ func rowTransitionTrigger(def *versioning.Table) string {
 
 // triggerFunction finds the function a trigger runs: no arguments,
 // returning trigger.
-func (a *analyzer) triggerFunction(schema, name string) (*versioning.Function, error) {
+func (a *analyzer) triggerFunction(schema, name string) (*sqldef.Function, error) {
 	fs, err := a.UserFuncs(schema, name)
 	if err != nil {
 		return nil, err
 	}
 	if len(fs) == 0 && (name == planner.TSVectorTrigger || name == planner.SuppressRedundantUpdatesTrigger) && (schema == "" || schema == "pg_catalog") {
-		return &versioning.Function{Schema: "pg_catalog", Name: name, Returns: plpgsql.OIDTrigger}, nil
+		return &sqldef.Function{Schema: "pg_catalog", Name: name, Returns: plpgsql.OIDTrigger}, nil
 	}
 	for _, f := range fs {
 		if len(f.InputTypes()) != 0 {
@@ -395,7 +395,7 @@ func (a *analyzer) dropTriggers(ctx context.Context, s *pg.DropStmt) (string, er
 			}
 			return "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", table)
 		}
-		i := slices.IndexFunc(t.Def.Triggers, func(x versioning.Trigger) bool { return x.Name == trig })
+		i := slices.IndexFunc(t.Def.Triggers, func(x sqldef.Trigger) bool { return x.Name == trig })
 		if i < 0 {
 			if s.MissingOk {
 				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "trigger %q for relation %q does not exist, skipping", trig, table))
@@ -414,8 +414,8 @@ func (a *analyzer) dropTriggers(ctx context.Context, s *pg.DropStmt) (string, er
 
 // dropViewTrigger drops trigger name of view v; done is false when the
 // statement goes on (IF EXISTS and no such trigger).
-func (a *analyzer) dropViewTrigger(ctx context.Context, v *versioning.View, name string, missingOK bool) (bool, error) {
-	i := slices.IndexFunc(v.Triggers, func(x versioning.Trigger) bool { return x.Name == name })
+func (a *analyzer) dropViewTrigger(ctx context.Context, v *sqldef.View, name string, missingOK bool) (bool, error) {
+	i := slices.IndexFunc(v.Triggers, func(x sqldef.Trigger) bool { return x.Name == name })
 	if i < 0 {
 		if missingOK {
 			a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "trigger %q for relation %q does not exist, skipping", name, v.Name))
@@ -434,8 +434,8 @@ func (a *analyzer) dropViewTrigger(ctx context.Context, v *versioning.View, name
 // dropColumnTriggers takes out of def the triggers that depend on its
 // column name (UPDATE OF it, or a WHEN condition reading it) with
 // cascade; without, they keep the column (2BP01), as in PostgreSQL.
-func (a *analyzer) dropColumnTriggers(def *versioning.Table, name string, cascade bool) error {
-	uses := func(tr versioning.Trigger) bool {
+func (a *analyzer) dropColumnTriggers(def *sqldef.Table, name string, cascade bool) error {
+	uses := func(tr sqldef.Trigger) bool {
 		return slices.Contains(tr.Columns, name) || tr.When != "" && planner.ExprReads(tr.When, name)
 	}
 	var deps []string
@@ -465,7 +465,7 @@ func (a *analyzer) dropColumnTriggers(def *versioning.Table, name string, cascad
 }
 
 // dropTriggersOf drops, with CASCADE, the triggers that run f, or fails.
-func (a *analyzer) dropTriggersOf(ctx context.Context, f *versioning.Function, cascade bool) error {
+func (a *analyzer) dropTriggersOf(ctx context.Context, f *sqldef.Function, cascade bool) error {
 	if f.Returns != plpgsql.OIDTrigger {
 		return nil
 	}
@@ -474,14 +474,14 @@ func (a *analyzer) dropTriggersOf(ctx context.Context, f *versioning.Function, c
 		return err
 	}
 	for _, t := range tables {
-		keep := slices.DeleteFunc(slices.Clone(t.Triggers), func(tr versioning.Trigger) bool {
+		keep := slices.DeleteFunc(slices.Clone(t.Triggers), func(tr sqldef.Trigger) bool {
 			return tr.FuncSchema == f.Schema && tr.FuncName == f.Name
 		})
 		if len(keep) == len(t.Triggers) {
 			continue
 		}
 		if !cascade {
-			var tr versioning.Trigger
+			var tr sqldef.Trigger
 			for _, x := range t.Triggers {
 				if x.FuncSchema == f.Schema && x.FuncName == f.Name {
 					tr = x
@@ -503,7 +503,7 @@ func (a *analyzer) dropTriggersOf(ctx context.Context, f *versioning.Function, c
 }
 
 // enableTrigger runs ALTER TABLE ENABLE/DISABLE TRIGGER name|ALL|USER.
-func enableTrigger(def *versioning.Table, cmd *pg.AlterTableCmd) error {
+func enableTrigger(def *sqldef.Table, cmd *pg.AlterTableCmd) error {
 	disable, fires := false, byte(0)
 	all := false
 	switch cmd.Subtype {
@@ -585,17 +585,17 @@ func (a *analyzer) renameTrigger(ctx context.Context, s *pg.RenameStmt) error {
 	if err := a.requireOwnerOf(t.Def, "table", t.Def.Name); err != nil {
 		return err
 	}
-	i := slices.IndexFunc(t.Def.Triggers, func(x versioning.Trigger) bool { return x.Name == s.Subname })
+	i := slices.IndexFunc(t.Def.Triggers, func(x sqldef.Trigger) bool { return x.Name == s.Subname })
 	if i < 0 {
 		return pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", s.Subname, t.Def.Name)
 	}
-	if slices.ContainsFunc(t.Def.Triggers, func(x versioning.Trigger) bool { return x.Name == s.Newname }) {
+	if slices.ContainsFunc(t.Def.Triggers, func(x sqldef.Trigger) bool { return x.Name == s.Newname }) {
 		return pgerr.New(pgerr.DuplicateObject, "trigger %q for relation %q already exists", s.Newname, t.Def.Name)
 	}
 	def := cloneTable(t.Def)
 	def.Triggers = slices.Clone(def.Triggers)
 	def.Triggers[i].Name = s.Newname
-	slices.SortFunc(def.Triggers, func(x, y versioning.Trigger) int { return strings.Compare(x.Name, y.Name) })
+	slices.SortFunc(def.Triggers, func(x, y sqldef.Trigger) int { return strings.Compare(x.Name, y.Name) })
 	return a.putTable(ctx, def)
 }
 
@@ -605,7 +605,7 @@ func (a *analyzer) renameTrigger(ctx context.Context, s *pg.RenameStmt) error {
 // error names the trigger as PostgreSQL's would: an action trigger
 // (_a_) of a key referencing the table, or a check trigger (_c_) of one
 // of its own keys.
-func (a *analyzer) requireSystemTriggers(ctx context.Context, def *versioning.Table) error {
+func (a *analyzer) requireSystemTriggers(ctx context.Context, def *sqldef.Table) error {
 	au, err := a.Authority()
 	if err != nil || au.Superuser {
 		return err

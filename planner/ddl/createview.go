@@ -12,7 +12,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // createView runs CREATE [OR REPLACE] [TEMP] VIEW name [(columns)] AS query.
@@ -56,8 +56,8 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 		if len(names) > len(cols) {
 			return "", pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 		}
-		v := &versioning.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: planner.NewObjectOwner(a.s), Statement: a.Text()}
-		if v.ACL, err = a.initialACL(ctx, v.Owner, schema, versioning.DefaultTables); err != nil {
+		v := &sqldef.View{Schema: schema, Name: rv.Relname, Depends: deps, Owner: planner.NewObjectOwner(a.s), Statement: a.Text()}
+		if v.ACL, err = a.initialACL(ctx, v.Owner, schema, sqldef.DefaultTables); err != nil {
 			return "", err
 		}
 		seen := map[string]bool{}
@@ -74,7 +74,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 			if t.OID == exec.OIDUnknown {
 				t = exec.TText
 			}
-			v.Columns = append(v.Columns, versioning.ViewColumn{Name: name, Type: t.OID, Typmod: t.Typmod})
+			v.Columns = append(v.Columns, sqldef.ViewColumn{Name: name, Type: t.OID, Typmod: t.Typmod})
 		}
 		if err := setViewOptions(v, s.Options, false); err != nil {
 			return "", err
@@ -132,7 +132,7 @@ func (a *analyzer) createView(s *pg.ViewStmt) (planner.Utility, error) {
 
 // replaceableView checks CREATE OR REPLACE VIEW's rule: the new view keeps
 // the old one's columns, names and types, and may add more after them.
-func replaceableView(old, v *versioning.View) error {
+func replaceableView(old, v *sqldef.View) error {
 	if len(v.Columns) < len(old.Columns) {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop columns from view")
 	}
@@ -316,7 +316,7 @@ func (a *analyzer) renameInViews(ctx context.Context, schema, old, to, name stri
 
 // checkOptionAllowed fails unless view v, which has a check option, is
 // automatically updatable, as PostgreSQL requires of WITH CHECK OPTION.
-func (a *analyzer) checkOptionAllowed(v *versioning.View) error {
+func (a *analyzer) checkOptionAllowed(v *sqldef.View) error {
 	detail, err := a.ViewNotUpdatable(v)
 	if err != nil || detail == "" {
 		return err
@@ -328,7 +328,7 @@ func (a *analyzer) checkOptionAllowed(v *versioning.View) error {
 // renameViewColumn renames column old of view v to name (ALTER VIEW ...
 // RENAME COLUMN): the view's query is unchanged, its output column is
 // named anew, as PostgreSQL's pg_attribute entry is.
-func (a *analyzer) renameViewColumn(ctx context.Context, v *versioning.View, old, name string) error {
+func (a *analyzer) renameViewColumn(ctx context.Context, v *sqldef.View, old, name string) error {
 	pos := -1
 	for i, c := range v.Columns {
 		if c.Name == name {
@@ -357,7 +357,7 @@ func (a *analyzer) renameViewColumn(ctx context.Context, v *versioning.View, old
 // key and reads other columns of the table, which the key determines
 // (PostgreSQL records such a view as depending on the constraint). The
 // views are analyzed again without the key; a grouping error tells.
-func (a *analyzer) keyDependentViews(ctx context.Context, def *versioning.Table, constraint string) error {
+func (a *analyzer) keyDependentViews(ctx context.Context, def *sqldef.Table, constraint string) error {
 	views, err := a.tx.Root().Views(ctx)
 	if err != nil {
 		return err
@@ -386,7 +386,7 @@ func (a *analyzer) keyDependentViews(ctx context.Context, def *versioning.Table,
 // their references to the table gets a column alias list naming its
 // columns as they were, which PostgreSQL, holding columns by number,
 // prints the same way (FROM t t(a, b, old)).
-func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Table, pos int, old string) error {
+func (a *analyzer) renameColumnInViews(ctx context.Context, def *sqldef.Table, pos int, old string) error {
 	var names []string // the table's columns up to pos, as the queries name them
 	for i, c := range def.Columns[:pos+1] {
 		switch {
@@ -416,7 +416,7 @@ func (a *analyzer) renameColumnInViews(ctx context.Context, def *versioning.Tabl
 // alias list (renameColumnInViews) unambiguous when a column named name
 // is added: a list that names a column so gets the new column's name
 // made unique (name_1), as PostgreSQL prints it.
-func (a *analyzer) addColumnInViews(ctx context.Context, def *versioning.Table, name string) error {
+func (a *analyzer) addColumnInViews(ctx context.Context, def *sqldef.Table, name string) error {
 	var real []string
 	for _, c := range def.Columns {
 		if !c.Dropped {
@@ -455,7 +455,7 @@ func (a *analyzer) addColumnInViews(ctx context.Context, def *versioning.Table, 
 // rewriteReaders applies fix to the references to table def in the
 // queries of the views and materialized views that read it, storing
 // those it changes.
-func (a *analyzer) rewriteReaders(ctx context.Context, def *versioning.Table, fix func(*pg.RangeVar) bool) error {
+func (a *analyzer) rewriteReaders(ctx context.Context, def *sqldef.Table, fix func(*pg.RangeVar) bool) error {
 	rewrite := func(query string) (string, bool, error) {
 		sel, err := planner.ParseSelect(query)
 		if err != nil {
@@ -528,7 +528,7 @@ func (a *analyzer) rewriteReaders(ctx context.Context, def *versioning.Table, fi
 // frozenQuery returns the text view v keeps of its query sel: the
 // analyzed form planner.FreezeViewQuery prints, when it plans to the
 // same columns as the query written, else v.Query as it is.
-func (a *analyzer) frozenQuery(sel *pg.SelectStmt, v *versioning.View) string {
+func (a *analyzer) frozenQuery(sel *pg.SelectStmt, v *sqldef.View) string {
 	names := make([]string, len(v.Columns))
 	for i, c := range v.Columns {
 		names[i] = c.Name
@@ -564,7 +564,7 @@ func (a *analyzer) frozenQuery(sel *pg.SelectStmt, v *versioning.View) string {
 // refreezeRenamed returns view v's query for the rename of the relation
 // schema.old it reads to to.name, printed anew with the names PostgreSQL gives its
 // FROM items (planner.RefreezeRenamed); ok is false when it cannot be.
-func (a *analyzer) refreezeRenamed(v *versioning.View, schema, old, to, name string) (string, bool) {
+func (a *analyzer) refreezeRenamed(v *sqldef.View, schema, old, to, name string) (string, bool) {
 	sel, err := planner.ParseSelect(v.Query)
 	if err != nil {
 		return "", false

@@ -10,7 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // tableDDL is one statement's work on a table's definition: CREATE TABLE,
@@ -20,9 +20,9 @@ import (
 // then the other unique ones.
 type tableDDL struct {
 	a    *analyzer
-	def  *versioning.Table
+	def  *sqldef.Table
 	ns   *nameSet
-	seqs []*versioning.Sequence
+	seqs []*sqldef.Sequence
 	// Constraints seen but not yet added.
 	checks  []*pg.Constraint
 	indexes []*pg.Constraint
@@ -46,7 +46,7 @@ type tableDDL struct {
 	generated map[string]bool // CHECK names this statement made up
 }
 
-func (a *analyzer) newTableDDL(ctx context.Context, def *versioning.Table) (*tableDDL, error) {
+func (a *analyzer) newTableDDL(ctx context.Context, def *sqldef.Table) (*tableDDL, error) {
 	ns, err := takenNames(ctx, a.tx.Root(), def.Schema)
 	if err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func (d *tableDDL) addColumn(ctx context.Context, cd *pg.ColumnDef) error {
 			return err
 		}
 	}
-	col := versioning.Column{Name: cd.Colname, Type: t.OID, Typmod: t.Typmod, NotNull: cd.IsNotNull}
+	col := sqldef.Column{Name: cd.Colname, Type: t.OID, Typmod: t.Typmod, NotNull: cd.IsNotNull}
 	if dom != nil {
 		// The domain's default applies where the column has none of
 		// its own (dml.go's defaults), as in PostgreSQL.
@@ -250,7 +250,7 @@ func (d *tableDDL) identity(ctx context.Context, pos int, con *pg.Constraint) er
 		name = d.ns.chooseRelationName(d.def.Name, c.Name, "seq", false)
 	}
 	// As the table: an unlogged table's identity sequence is unlogged.
-	seq := &versioning.Sequence{Schema: schema, Name: name, Type: c.Type, Owner: d.def.Owner, Unlogged: d.def.Unlogged}
+	seq := &sqldef.Sequence{Schema: schema, Name: name, Type: c.Type, Owner: d.def.Owner, Unlogged: d.def.Unlogged}
 	if o.as == nil {
 		o.as = &pg.DefElem{Defname: "as", Arg: &pg.Node{Node: &pg.Node_TypeName{TypeName: &pg.TypeName{
 			Names: []*pg.Node{pg.MakeStrNode(exec.TypeName(c.Type))}}}}}
@@ -380,11 +380,11 @@ func (d *tableDDL) finish(ctx context.Context) error {
 		d.newPK = true
 	}
 	for _, u := range kept {
-		ix := versioning.Index{Name: u.name, Unique: true, Constraint: true, NullsNotDistinct: u.con.NullsNotDistinct,
+		ix := sqldef.Index{Name: u.name, Unique: true, Constraint: true, NullsNotDistinct: u.con.NullsNotDistinct,
 			Deferrable: u.con.Deferrable || u.con.Initdeferred, InitiallyDeferred: u.con.Initdeferred}
 		var names []string
 		for _, c := range u.cols {
-			ix.Columns = append(ix.Columns, versioning.IndexColumn{Column: c})
+			ix.Columns = append(ix.Columns, sqldef.IndexColumn{Column: c})
 			names = append(names, def.Columns[c].Name)
 		}
 		for _, n := range u.con.Including {
@@ -457,7 +457,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 			return "CREATE TABLE", err
 		}
 		name := s.Relation.Relname
-		d, err := a.newTableDDL(ctx, &versioning.Table{Schema: schema, Name: name, Owner: planner.NewObjectOwner(a.s)})
+		d, err := a.newTableDDL(ctx, &sqldef.Table{Schema: schema, Name: name, Owner: planner.NewObjectOwner(a.s)})
 		if err != nil {
 			return "", err
 		}
@@ -518,7 +518,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 		for _, seq := range d.seqs {
 			seq.Unlogged = def.Unlogged
 		}
-		if def.Partitioned() && slices.ContainsFunc(def.Checks, func(c versioning.Check) bool { return c.NoInherit }) {
+		if def.Partitioned() && slices.ContainsFunc(def.Checks, func(c sqldef.Check) bool { return c.NoInherit }) {
 			return "", pgerr.New(pgerr.InvalidTableDefinition, "cannot add NO INHERIT constraint to partitioned table %q", def.Name)
 		}
 		def.OfType = ofType
@@ -530,7 +530,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 		for i := range def.Indexes {
 			def.Indexes[i].Rows = empty
 		}
-		if def.ACL, err = a.initialACL(ctx, def.Owner, def.Schema, versioning.DefaultTables); err != nil {
+		if def.ACL, err = a.initialACL(ctx, def.Owner, def.Schema, sqldef.DefaultTables); err != nil {
 			return "", err
 		}
 		if err := a.sequenceACLs(ctx, d.seqs); err != nil {
@@ -545,7 +545,7 @@ func (a *analyzer) createTable(s *pg.CreateStmt) (planner.Utility, error) {
 		if root, err = root.PutTable(ctx, def); err != nil {
 			return "", err
 		}
-		if root, err = planner.SyncRefs(ctx, root, nil, def); err != nil {
+		if root, err = SyncRefs(ctx, root, nil, def); err != nil {
 			return "", err
 		}
 		a.tx.SetRoot(root)
@@ -749,7 +749,7 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 			if err != nil {
 				return "", err
 			}
-			refs = slices.DeleteFunc(refs, func(r versioning.ForeignKeyRef) bool { return !inSet(r.Schema, r.Table) })
+			refs = slices.DeleteFunc(refs, func(r sqldef.ForeignKeyRef) bool { return !inSet(r.Schema, r.Table) })
 			if err := a.dropForeignKeys(ctx, refs); err != nil {
 				return "", err
 			}
@@ -793,12 +793,12 @@ func (a *analyzer) dropTables(ctx context.Context, s *pg.DropStmt) (string, erro
 }
 
 // dropTable removes a table and the sequences it owns.
-func (a *analyzer) dropTable(ctx context.Context, schema string, t *versioning.Table) error {
+func (a *analyzer) dropTable(ctx context.Context, schema string, t *sqldef.Table) error {
 	root, err := a.tx.Root().DropTable(ctx, schema, t.Name)
 	if err != nil {
 		return err
 	}
-	if root, err = planner.SyncRefs(ctx, root, t, nil); err != nil {
+	if root, err = SyncRefs(ctx, root, t, nil); err != nil {
 		return err
 	}
 	seqs, err := root.Sequences(ctx)
@@ -830,7 +830,7 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (planner.Utility, error) {
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		var tables []*versioning.Table
+		var tables []*sqldef.Table
 		for _, n := range s.Relations {
 			rv := n.GetRangeVar()
 			rel, _, err := a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
@@ -863,7 +863,7 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (planner.Utility, error) {
 					if planner.IsTempSchema(k.Schema) && k.Schema != a.s.TempSchema() {
 						continue // another session's temporary child, as PostgreSQL skips it
 					}
-					if !slices.ContainsFunc(tables, func(t *versioning.Table) bool { return t.Schema == k.Schema && t.Name == k.Name }) {
+					if !slices.ContainsFunc(tables, func(t *sqldef.Table) bool { return t.Schema == k.Schema && t.Name == k.Name }) {
 						tables = append(tables, k)
 					}
 				}
@@ -895,7 +895,7 @@ func (a *analyzer) truncate(s *pg.TruncateStmt) (planner.Utility, error) {
 				p = parent
 			}
 			for _, r := range refs {
-				if slices.ContainsFunc(tables, func(t *versioning.Table) bool { return t.Schema == r.Schema && t.Name == r.Table }) {
+				if slices.ContainsFunc(tables, func(t *sqldef.Table) bool { return t.Schema == r.Schema && t.Name == r.Table }) {
 					continue
 				}
 				if s.Behavior != pg.DropBehavior_DROP_CASCADE {
@@ -1014,7 +1014,7 @@ func (d *tableDDL) addCheck(con *pg.Constraint) error {
 	// A new table has no rows to check: CREATE TABLE's NOT VALID
 	// constraints are valid from the start.
 	notValid := con.SkipValidation && d.altering
-	def.Checks = append(def.Checks, versioning.Check{Name: name, Expr: text, NotValid: notValid, NoInherit: con.IsNoInherit})
+	def.Checks = append(def.Checks, sqldef.Check{Name: name, Expr: text, NotValid: notValid, NoInherit: con.IsNoInherit})
 	return nil
 }
 

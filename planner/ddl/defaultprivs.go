@@ -10,6 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Default privileges (ALTER DEFAULT PRIVILEGES): the ACL that a role's new
@@ -30,26 +31,26 @@ type defaultKind struct {
 }
 
 var defaultKinds = map[byte]defaultKind{
-	versioning.DefaultTables:    {"table", versioning.TablePrivileges, ""},
-	versioning.DefaultSequences: {"sequence", versioning.SequencePrivileges, ""},
-	versioning.DefaultFunctions: {"function", versioning.FunctionPrivileges, versioning.FunctionPrivileges},
-	versioning.DefaultTypes:     {"type", "U", "U"},
-	versioning.DefaultSchemas:   {"schema", versioning.SchemaPrivileges, ""},
+	sqldef.DefaultTables:    {"table", sqldef.TablePrivileges, ""},
+	sqldef.DefaultSequences: {"sequence", sqldef.SequencePrivileges, ""},
+	sqldef.DefaultFunctions: {"function", sqldef.FunctionPrivileges, sqldef.FunctionPrivileges},
+	sqldef.DefaultTypes:     {"type", "U", "U"},
+	sqldef.DefaultSchemas:   {"schema", sqldef.SchemaPrivileges, ""},
 }
 
 // defaultObjType is pg_default_acl.defaclobjtype of a GRANT's object type.
 func defaultObjType(t pg.ObjectType) (byte, bool) {
 	switch t {
 	case pg.ObjectType_OBJECT_TABLE:
-		return versioning.DefaultTables, true
+		return sqldef.DefaultTables, true
 	case pg.ObjectType_OBJECT_SEQUENCE:
-		return versioning.DefaultSequences, true
+		return sqldef.DefaultSequences, true
 	case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE:
-		return versioning.DefaultFunctions, true
+		return sqldef.DefaultFunctions, true
 	case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
-		return versioning.DefaultTypes, true
+		return sqldef.DefaultTypes, true
 	case pg.ObjectType_OBJECT_SCHEMA:
-		return versioning.DefaultSchemas, true
+		return sqldef.DefaultSchemas, true
 	}
 	return 0, false
 }
@@ -98,7 +99,7 @@ func (a *analyzer) alterDefaultPrivileges(s *pg.AlterDefaultPrivilegesStmt) (pla
 		}
 		if len(schemas) == 0 {
 			schemas = []string{""}
-		} else if objType == versioning.DefaultSchemas {
+		} else if objType == sqldef.DefaultSchemas {
 			return "", pgerr.New(pgerr.InvalidGrantOperation, "cannot use IN SCHEMA clause when using GRANT/REVOKE ON SCHEMAS")
 		}
 		for _, sc := range schemas {
@@ -133,15 +134,15 @@ func (a *analyzer) alterDefaultPrivileges(s *pg.AlterDefaultPrivilegesStmt) (pla
 				}
 				for _, who := range grantees {
 					if g.IsGrant {
-						acl = versioning.GrantACL(acl, who, role, privs, g.GrantOption)
+						acl = sqldef.GrantACL(acl, who, role, privs, g.GrantOption)
 					} else {
-						acl, _ = versioning.RevokeACL(acl, who, role, privs, g.GrantOption, true)
+						acl, _ = sqldef.RevokeACL(acl, who, role, privs, g.GrantOption, true)
 					}
 				}
 				if sameACL(acl, builtin) {
 					root, err = root.DropDefaultPrivileges(ctx, role, sc, objType)
 				} else {
-					root, err = root.PutDefaultPrivileges(ctx, &versioning.DefaultPrivileges{Role: role, Schema: sc, ObjType: objType, ACL: acl})
+					root, err = root.PutDefaultPrivileges(ctx, &sqldef.DefaultPrivileges{Role: role, Schema: sc, ObjType: objType, ACL: acl})
 				}
 				if err != nil {
 					return "", err
@@ -156,21 +157,21 @@ func (a *analyzer) alterDefaultPrivileges(s *pg.AlterDefaultPrivilegesStmt) (pla
 // defaultACLOf is what role's objects of kind start with before any
 // default privileges: the kind's built-in ACL for the entry of every
 // schema, nothing added for a schema's.
-func defaultACLOf(role, schema string, kind defaultKind) []versioning.ACLItem {
+func defaultACLOf(role, schema string, kind defaultKind) []sqldef.ACLItem {
 	if schema != "" {
 		return nil
 	}
-	return versioning.DefaultACL(role, kind.all, kind.public)
+	return sqldef.DefaultACL(role, kind.all, kind.public)
 }
 
 // initialACL returns the ACL a new object of objType in schema, owned by
 // owner (as the record stores it: "" for the bootstrap superuser), starts
 // with: nil, the built-in default, unless default privileges say
 // otherwise.
-func (a *analyzer) initialACL(ctx context.Context, owner, schema string, objType byte) ([]versioning.ACLItem, error) {
+func (a *analyzer) initialACL(ctx context.Context, owner, schema string, objType byte) ([]sqldef.ACLItem, error) {
 	role := planner.OwnerOf(owner)
 	kind := defaultKinds[objType]
-	builtin := versioning.DefaultACL(role, kind.all, kind.public)
+	builtin := sqldef.DefaultACL(role, kind.all, kind.public)
 	acl := builtin
 	glob, ok, err := a.tx.Root().DefaultPrivilegesOf(ctx, role, "", objType)
 	if err != nil {
@@ -179,16 +180,16 @@ func (a *analyzer) initialACL(ctx context.Context, owner, schema string, objType
 	if ok {
 		acl = glob.ACL
 	}
-	if objType != versioning.DefaultSchemas {
+	if objType != sqldef.DefaultSchemas {
 		in, ok, err := a.tx.Root().DefaultPrivilegesOf(ctx, role, schema, objType)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
 			for _, it := range in.ACL {
-				acl = versioning.GrantACL(acl, it.Grantee, it.Grantor, it.Privs, false)
+				acl = sqldef.GrantACL(acl, it.Grantee, it.Grantor, it.Privs, false)
 				if it.Grant != "" {
-					acl = versioning.GrantACL(acl, it.Grantee, it.Grantor, it.Grant, true)
+					acl = sqldef.GrantACL(acl, it.Grantee, it.Grantor, it.Grant, true)
 				}
 			}
 		}
@@ -198,8 +199,8 @@ func (a *analyzer) initialACL(ctx context.Context, owner, schema string, objType
 	}
 	// In PostgreSQL's order (aclitemsort): by grantee OID, PUBLIC's 0
 	// first, the bootstrap superuser's next; other roles by name here.
-	slices.SortStableFunc(acl, func(x, y versioning.ACLItem) int {
-		rank := func(it versioning.ACLItem) int {
+	slices.SortStableFunc(acl, func(x, y sqldef.ACLItem) int {
+		rank := func(it sqldef.ACLItem) int {
 			switch it.Grantee {
 			case "":
 				return 0
@@ -242,10 +243,10 @@ func moveDefaultPrivileges(ctx context.Context, root versioning.RootValue, from,
 }
 
 // sequenceACLs gives new sequences the ACLs default privileges say.
-func (a *analyzer) sequenceACLs(ctx context.Context, seqs []*versioning.Sequence) error {
+func (a *analyzer) sequenceACLs(ctx context.Context, seqs []*sqldef.Sequence) error {
 	for _, seq := range seqs {
 		var err error
-		if seq.ACL, err = a.initialACL(ctx, seq.Owner, seq.Schema, versioning.DefaultSequences); err != nil {
+		if seq.ACL, err = a.initialACL(ctx, seq.Owner, seq.Schema, sqldef.DefaultSequences); err != nil {
 			return err
 		}
 	}
@@ -253,8 +254,8 @@ func (a *analyzer) sequenceACLs(ctx context.Context, seqs []*versioning.Sequence
 }
 
 // sameACL reports whether two ACLs hold the same items, in any order.
-func sameACL(a, b []versioning.ACLItem) bool {
-	key := func(acl []versioning.ACLItem) []string {
+func sameACL(a, b []sqldef.ACLItem) bool {
+	key := func(acl []sqldef.ACLItem) []string {
 		out := make([]string, len(acl))
 		for i, it := range acl {
 			out[i] = it.String()

@@ -8,7 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // dropOwned runs DROP OWNED BY roles: in the current database, the
@@ -49,13 +49,13 @@ func (a *analyzer) dropOwned(s *pg.DropOwnedStmt) (planner.Utility, error) {
 
 // dropOwnedBy is DROP OWNED BY for one role.
 func (a *analyzer) dropOwnedBy(ctx context.Context, role string, behavior pg.DropBehavior) error {
-	revoke := func(acl []versioning.ACLItem) ([]versioning.ACLItem, bool) {
-		if !slices.ContainsFunc(acl, func(it versioning.ACLItem) bool { return it.Grantee == role }) {
+	revoke := func(acl []sqldef.ACLItem) ([]sqldef.ACLItem, bool) {
+		if !slices.ContainsFunc(acl, func(it sqldef.ACLItem) bool { return it.Grantee == role }) {
 			return acl, false
 		}
-		out := slices.DeleteFunc(slices.Clone(acl), func(it versioning.ACLItem) bool { return it.Grantee == role })
+		out := slices.DeleteFunc(slices.Clone(acl), func(it sqldef.ACLItem) bool { return it.Grantee == role })
 		if out == nil {
-			out = []versioning.ACLItem{}
+			out = []sqldef.ACLItem{}
 		}
 		return out, true
 	}
@@ -91,7 +91,7 @@ func (a *analyzer) dropOwnedBy(ctx context.Context, role string, behavior pg.Dro
 				def.Columns[i].ACL, changed = acl, true
 			}
 		}
-		var keep []versioning.Policy
+		var keep []sqldef.Policy
 		for _, p := range def.Policies {
 			if !slices.Contains(p.Roles, role) {
 				keep = append(keep, p)

@@ -10,7 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // addExclusion adds an EXCLUDE constraint of CREATE TABLE or ALTER TABLE
@@ -18,7 +18,7 @@ import (
 // the operators that make two rows conflict. The table's writers check
 // it (exec/exclusion.go); no index is built for it.
 func (d *tableDDL) addExclusion(con *pg.Constraint) error {
-	x := versioning.Exclusion{Name: con.Conname, Using: con.AccessMethod, Deferrable: con.Deferrable, InitiallyDeferred: con.Initdeferred}
+	x := sqldef.Exclusion{Name: con.Conname, Using: con.AccessMethod, Deferrable: con.Deferrable, InitiallyDeferred: con.Initdeferred}
 	var names []string
 	t := exec.NewTable(d.def)
 	if con.WhereClause != nil {
@@ -114,7 +114,7 @@ func checkExclusionOp(op string, oid uint32, typeName string) error {
 
 // validateExclusions fails with 23P01 if two rows of t conflict under
 // one of the exclusion constraints xs, which ALTER TABLE adds.
-func (a *analyzer) validateExclusions(ctx context.Context, t *exec.Table, xs []versioning.Exclusion) error {
+func (a *analyzer) validateExclusions(ctx context.Context, t *exec.Table, xs []sqldef.Exclusion) error {
 	if len(xs) == 0 {
 		return nil
 	}
@@ -190,10 +190,10 @@ func (a *analyzer) validateExclusions(ctx context.Context, t *exec.Table, xs []v
 
 // indexNamed reports whether a constraint of def named name has an
 // index of that name in PostgreSQL: a key, unique or exclusion one.
-func indexNamed(def *versioning.Table, name string) bool {
+func indexNamed(def *sqldef.Table, name string) bool {
 	if len(def.PrimaryKey) > 0 && def.PrimaryKeyName == name {
 		return true
 	}
-	return slices.ContainsFunc(def.Indexes, func(ix versioning.Index) bool { return ix.Name == name }) ||
-		slices.ContainsFunc(def.Exclusions, func(x versioning.Exclusion) bool { return x.Name == name })
+	return slices.ContainsFunc(def.Indexes, func(ix sqldef.Index) bool { return ix.Name == name }) ||
+		slices.ContainsFunc(def.Exclusions, func(x sqldef.Exclusion) bool { return x.Name == name })
 }

@@ -13,12 +13,13 @@ import (
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // CREATE EXTENSION and DROP EXTENSION. The extensions there are here
 // (catalog.LookupExtension) have their objects built in, available
 // whether installed or not, as a function of pgcrypto always is: what
-// installing one changes is its versioning.Extension record, which
+// installing one changes is its sqldef.Extension record, which
 // pg_extension lists and a second CREATE EXTENSION finds. plpgsql is
 // installed in every database, as in PostgreSQL.
 
@@ -63,7 +64,7 @@ func (a *analyzer) createExtension(s *pg.CreateExtensionStmt) (planner.Utility, 
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		root, err := a.tx.Root().PutExtension(ctx, &versioning.Extension{Name: b.Name, Schema: schema, Version: b.Version, Owner: planner.NewObjectOwner(a.s)})
+		root, err := a.tx.Root().PutExtension(ctx, &sqldef.Extension{Name: b.Name, Schema: schema, Version: b.Version, Owner: planner.NewObjectOwner(a.s)})
 		if err != nil {
 			return "", err
 		}

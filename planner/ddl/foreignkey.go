@@ -11,6 +11,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Foreign keys: the DDL side. A foreign key lives in the referencing
@@ -30,7 +31,7 @@ func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols [
 		return err
 	}
 	refSchema, refName := con.Pktable.Schemaname, con.Pktable.Relname
-	var ref *versioning.Table
+	var ref *sqldef.Table
 	switch {
 	case refName == def.Name && (refSchema == "" || refSchema == def.Schema):
 		ref = def // a self-reference
@@ -103,7 +104,7 @@ func (d *tableDDL) addForeignKey(ctx context.Context, con *pg.Constraint, cols [
 				WithDetail("Key columns %q and %q are of incompatible types: %s and %s.", ct.Name, rt.Name, exec.TypeName(ct.Type), exec.TypeName(rt.Type))
 		}
 	}
-	fk := versioning.ForeignKey{Name: name, Columns: cols, RefSchema: ref.Schema, RefTable: ref.Name, RefColumns: refCols,
+	fk := sqldef.ForeignKey{Name: name, Columns: cols, RefSchema: ref.Schema, RefTable: ref.Name, RefColumns: refCols,
 		OnDelete: fkAction(con.FkDelAction), OnUpdate: fkAction(con.FkUpdAction), NotValid: con.SkipValidation,
 		Deferrable: con.Deferrable || con.Initdeferred, InitiallyDeferred: con.Initdeferred}
 	if ref == def {
@@ -145,7 +146,7 @@ func fkAction(a string) byte {
 
 // uniqueOn reports whether t has a primary key or unique constraint (or
 // unique index) on exactly the columns cols, in any order.
-func uniqueOn(t *versioning.Table, cols []int) bool {
+func uniqueOn(t *sqldef.Table, cols []int) bool {
 	same := func(a []int) bool {
 		x, y := slices.Clone(a), slices.Clone(cols)
 		sort.Ints(x)
@@ -201,23 +202,23 @@ func comparableKeys(fk, pk uint32) bool {
 
 // referencingOthers returns the foreign keys of other tables that
 // reference t (a table's references to itself go with it).
-func referencingOthers(ctx context.Context, root versioning.RootValue, t *versioning.Table) ([]versioning.ForeignKeyRef, error) {
+func referencingOthers(ctx context.Context, root versioning.RootValue, t *sqldef.Table) ([]sqldef.ForeignKeyRef, error) {
 	refs, err := root.ReferencingKeys(ctx, t.Schema, t.Name)
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(refs, func(r versioning.ForeignKeyRef) bool { return r.Schema == t.Schema && r.Table == t.Name }), nil
+	return slices.DeleteFunc(refs, func(r sqldef.ForeignKeyRef) bool { return r.Schema == t.Schema && r.Table == t.Name }), nil
 }
 
 // dropForeignKeys removes the foreign keys refs from their tables.
-func (a *analyzer) dropForeignKeys(ctx context.Context, refs []versioning.ForeignKeyRef) error {
+func (a *analyzer) dropForeignKeys(ctx context.Context, refs []sqldef.ForeignKeyRef) error {
 	for _, r := range refs {
 		t, ok, err := a.tx.Root().Table(ctx, r.Schema, r.Table)
 		if err != nil || !ok {
 			return err
 		}
 		def := cloneTable(t)
-		def.ForeignKeys = slices.DeleteFunc(def.ForeignKeys, func(fk versioning.ForeignKey) bool { return fk.Name == r.Name })
+		def.ForeignKeys = slices.DeleteFunc(def.ForeignKeys, func(fk sqldef.ForeignKey) bool { return fk.Name == r.Name })
 		if err := a.putTable(ctx, def); err != nil {
 			return err
 		}
@@ -227,13 +228,13 @@ func (a *analyzer) dropForeignKeys(ctx context.Context, refs []versioning.Foreig
 
 // dependentKeys fails with 2BP01 when foreign keys of other tables
 // reference t, unless cascade, which drops them (with a notice).
-func (a *analyzer) dependentKeys(ctx context.Context, t *versioning.Table, what string, cascade bool, onlyCols []int) error {
+func (a *analyzer) dependentKeys(ctx context.Context, t *sqldef.Table, what string, cascade bool, onlyCols []int) error {
 	refs, err := referencingOthers(ctx, a.tx.Root(), t)
 	if err != nil {
 		return err
 	}
 	if onlyCols != nil {
-		refs = slices.DeleteFunc(refs, func(r versioning.ForeignKeyRef) bool {
+		refs = slices.DeleteFunc(refs, func(r sqldef.ForeignKeyRef) bool {
 			child, ok, _ := a.tx.Root().Table(ctx, r.Schema, r.Table)
 			if !ok {
 				return true
@@ -266,7 +267,7 @@ func (a *analyzer) dependentKeys(ctx context.Context, t *versioning.Table, what 
 }
 
 // validateForeignKey checks the rows of t against a new foreign key.
-func (a *analyzer) validateForeignKey(ctx context.Context, def *versioning.Table, fk versioning.ForeignKey) error {
+func (a *analyzer) validateForeignKey(ctx context.Context, def *sqldef.Table, fk sqldef.ForeignKey) error {
 	t, ok, err := a.tx.Table(ctx, def.Schema, def.Name)
 	if err != nil || !ok {
 		return err

@@ -11,12 +11,12 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Stored generated columns: col type GENERATED ALWAYS AS (expr) STORED.
 // The expression is stored as the column's Default with Generated set
-// (versioning.Column), as PostgreSQL keeps it in pg_attrdef with
+// (sqldef.Column), as PostgreSQL keeps it in pg_attrdef with
 // pg_attribute.attgenerated 's'; so it travels with the table's
 // definition through commits, diffs and merges like a default does.
 // Every INSERT, UPDATE, ON CONFLICT DO UPDATE and COPY FROM computes it
@@ -41,7 +41,7 @@ type generationClause struct {
 // generated one from now on, which the expressions of the others may not
 // read.
 func (d *tableDDL) generation(pos int, con *pg.Constraint) {
-	d.def.Columns[pos].Generated = versioning.GeneratedStored
+	d.def.Columns[pos].Generated = sqldef.GeneratedStored
 	d.gens = append(d.gens, generationClause{pos: pos, con: con})
 }
 
@@ -65,7 +65,7 @@ func (d *tableDDL) addGenerations() error {
 // generationExpr analyzes n as the generation expression of column pos of
 // def, with PostgreSQL's checks and errors, and returns it converted to
 // the column's type.
-func (a *analyzer) generationExpr(def *versioning.Table, pos int, n *pg.Node) (exec.Expr, error) {
+func (a *analyzer) generationExpr(def *sqldef.Table, pos int, n *pg.Node) (exec.Expr, error) {
 	var bad error
 	planner.VisitNodes(n, func(x *pg.Node) {
 		if bad != nil {
@@ -100,7 +100,7 @@ func (a *analyzer) generationExpr(def *versioning.Table, pos int, n *pg.Node) (e
 
 // checkGenerationRef refuses a column reference that a generation
 // expression of a column of def may not hold.
-func checkGenerationRef(def *versioning.Table, cr *pg.ColumnRef) error {
+func checkGenerationRef(def *sqldef.Table, cr *pg.ColumnRef) error {
 	var names []string
 	star := false
 	for _, f := range cr.Fields {
@@ -168,7 +168,7 @@ func mutableCall(n *pg.Node) string {
 // other clause, calling no function that may change between calls. Its
 // declared volatility does not matter then. (The calls of user functions
 // in the body are not followed.)
-func inlinedImmutable(f *versioning.Function) bool {
+func inlinedImmutable(f *sqldef.Function) bool {
 	if f.Language != "sql" || f.ReturnsSet {
 		return false
 	}
@@ -192,7 +192,7 @@ func inlinedImmutable(f *versioning.Function) bool {
 
 // dropExpression runs ALTER COLUMN c DROP EXPRESSION [IF EXISTS]: the
 // column keeps its values and becomes an ordinary one.
-func (a *analyzer) dropExpression(ctx context.Context, def *versioning.Table, cmd *pg.AlterTableCmd) error {
+func (a *analyzer) dropExpression(ctx context.Context, def *sqldef.Table, cmd *pg.AlterTableCmd) error {
 	pos, err := alterColumn(def, cmd.Name)
 	if err != nil {
 		return err
@@ -212,7 +212,7 @@ func (a *analyzer) dropExpression(ctx context.Context, def *versioning.Table, cm
 // checkDropExpression refuses DROP EXPRESSION where PostgreSQL does: an
 // inherited column's expression is its parent's to drop, and ONLY cannot
 // leave the children generating a column their parent stores.
-func checkDropExpression(def *versioning.Table, kids []*exec.Table, name string, inh, recursing bool) error {
+func checkDropExpression(def *sqldef.Table, kids []*exec.Table, name string, inh, recursing bool) error {
 	if !inh && len(kids) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE / DROP EXPRESSION must be applied to child tables too")
 	}
@@ -224,7 +224,7 @@ func checkDropExpression(def *versioning.Table, kids []*exec.Table, name string,
 
 // generatedReaders returns the generated columns of def whose
 // expressions read column name.
-func generatedReaders(def *versioning.Table, name string) []string {
+func generatedReaders(def *sqldef.Table, name string) []string {
 	var out []string
 	for _, c := range def.Columns {
 		if c.Generated != 0 && !c.Dropped && c.Name != name && planner.ExprReads(c.Default, name) {
@@ -276,7 +276,7 @@ func (a *analyzer) dropGeneratedReaders(ctx context.Context, t *exec.Table, name
 // checkAlterTypeGenerated refuses ALTER COLUMN name TYPE where PostgreSQL
 // does: on a column a generation expression reads, and with USING on a
 // generated column, whose values its expression gives.
-func checkAlterTypeGenerated(def *versioning.Table, pos int, using bool) error {
+func checkAlterTypeGenerated(def *sqldef.Table, pos int, using bool) error {
 	c := def.Columns[pos]
 	if deps := generatedReaders(def, c.Name); len(deps) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type of a column used by a generated column").
@@ -291,7 +291,7 @@ func checkAlterTypeGenerated(def *versioning.Table, pos int, using bool) error {
 
 // defaultOfGenerated is the error of SET or DROP DEFAULT on generated
 // column c of def.
-func defaultOfGenerated(def *versioning.Table, c *versioning.Column, drop bool) error {
+func defaultOfGenerated(def *sqldef.Table, c *sqldef.Column, drop bool) error {
 	err := pgerr.New(pgerr.SyntaxError, "column %q of relation %q is a generated column", c.Name, def.Name)
 	if drop {
 		err = err.WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP EXPRESSION instead.")
@@ -302,7 +302,7 @@ func defaultOfGenerated(def *versioning.Table, c *versioning.Column, drop bool) 
 // checkPartitionKeyGenerated refuses a partition key column that is, or
 // an expression that reads, a generated column of def: rows are routed
 // before their generated columns are computed.
-func checkPartitionKeyGenerated(def *versioning.Table, el *pg.PartitionElem) error {
+func checkPartitionKeyGenerated(def *sqldef.Table, el *pg.PartitionElem) error {
 	generated := planner.GeneratedRead(def, el.Expr)
 	if i := planner.ColumnIndex(def, el.Name); el.Expr == nil && i >= 0 && def.Columns[i].Generated != 0 {
 		generated = el.Name
@@ -317,7 +317,7 @@ func checkPartitionKeyGenerated(def *versioning.Table, el *pg.PartitionElem) err
 // mergeInheritedGeneration checks column c of a parent against have, the
 // column of the same name inherited from an earlier parent: both are
 // generated, by the same expression, or neither is.
-func mergeInheritedGeneration(have *versioning.Column, c versioning.Column) error {
+func mergeInheritedGeneration(have *sqldef.Column, c sqldef.Column) error {
 	switch {
 	case have.Generated != c.Generated:
 		return pgerr.New(pgerr.DatatypeMismatch, "inherited column %q has a generation conflict", c.Name)
@@ -331,7 +331,7 @@ func mergeInheritedGeneration(have *versioning.Column, c versioning.Column) erro
 // inheritedColumnGeneration checks the definition cd that a new table
 // gives its inherited column c: a generated column's expression is its
 // parent's, and a partition's generated columns are its parent's only.
-func inheritedColumnGeneration(c *versioning.Column, cd *pg.ColumnDef, partition bool) error {
+func inheritedColumnGeneration(c *sqldef.Column, cd *pg.ColumnDef, partition bool) error {
 	for _, n := range cd.Constraints {
 		con := n.GetConstraint()
 		switch {
@@ -353,7 +353,7 @@ func inheritedColumnGeneration(c *versioning.Column, cd *pg.ColumnDef, partition
 // checkForeignKeyGenerated refuses the referential actions that would
 // write a generated column among cols, the referencing columns of
 // foreign key con of def (the SQL standard's rule).
-func checkForeignKeyGenerated(def *versioning.Table, con *pg.Constraint, cols []int) error {
+func checkForeignKeyGenerated(def *sqldef.Table, con *pg.Constraint, cols []int) error {
 	for _, pos := range cols {
 		if def.Columns[pos].Generated == 0 {
 			continue
@@ -373,7 +373,7 @@ func checkForeignKeyGenerated(def *versioning.Table, con *pg.Constraint, cols []
 // checkWhenGenerated refuses a BEFORE trigger's WHEN condition that reads
 // a generated column of NEW (def's), which is not computed yet when it
 // runs.
-func checkWhenGenerated(def *versioning.Table, when *pg.Node) error {
+func checkWhenGenerated(def *sqldef.Table, when *pg.Node) error {
 	var bad error
 	planner.VisitNodes(when, func(x *pg.Node) {
 		cr := x.GetColumnRef()
@@ -382,7 +382,7 @@ func checkWhenGenerated(def *versioning.Table, when *pg.Node) error {
 		}
 		err := pgerr.New(pgerr.InvalidObjectDefinition, "BEFORE trigger's WHEN condition cannot reference NEW generated columns")
 		if cr.Fields[1].GetAStar() != nil {
-			if slices.ContainsFunc(def.Columns, func(c versioning.Column) bool { return c.Generated != 0 && !c.Dropped }) {
+			if slices.ContainsFunc(def.Columns, func(c sqldef.Column) bool { return c.Generated != 0 && !c.Dropped }) {
 				bad = planner.WithPos(err.WithDetail("A whole-row reference is used and the table contains generated columns."), cr.Location)
 			}
 			return
@@ -426,7 +426,7 @@ func (d *tableDDL) finishWithSelf(ctx context.Context) error {
 // f (2BP01), or with CASCADE go with it. (A stored expression names the
 // function; which overload it calls is settled when it runs, so every
 // call of the name counts.)
-func (a *analyzer) dropGenerationsOf(ctx context.Context, f *versioning.Function, cascade bool) error {
+func (a *analyzer) dropGenerationsOf(ctx context.Context, f *sqldef.Function, cascade bool) error {
 	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
@@ -458,14 +458,14 @@ func (a *analyzer) dropGenerationsOf(ctx context.Context, f *versioning.Function
 // dropPartitionKeysOf handles, for DROP FUNCTION f, the partitioned
 // tables whose partition key calls f: they keep f (2BP01), or with
 // CASCADE go with it, as PostgreSQL's dependencies have it.
-func (a *analyzer) dropPartitionKeysOf(ctx context.Context, f *versioning.Function, cascade bool) error {
+func (a *analyzer) dropPartitionKeysOf(ctx context.Context, f *sqldef.Function, cascade bool) error {
 	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}
-	var drop []*versioning.Table
+	var drop []*sqldef.Table
 	for _, def := range tables {
-		if !def.Partitioned() || !slices.ContainsFunc(def.PartitionKey.Exprs, func(x versioning.PartitionExpr) bool {
+		if !def.Partitioned() || !slices.ContainsFunc(def.PartitionKey.Exprs, func(x sqldef.PartitionExpr) bool {
 			return x.Expr != "" && a.callsFunction(x.Expr, f)
 		}) {
 			continue
@@ -486,7 +486,7 @@ func (a *analyzer) dropPartitionKeysOf(ctx context.Context, f *versioning.Functi
 // callsFunction reports whether stored expression expr calls a function
 // of f's name that resolves to f's schema (by the session's search path
 // where the call does not name one, as when it runs).
-func (a *analyzer) callsFunction(expr string, f *versioning.Function) bool {
+func (a *analyzer) callsFunction(expr string, f *sqldef.Function) bool {
 	n, err := planner.ParseExpr(expr)
 	if err != nil {
 		return false

@@ -12,17 +12,18 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // requireTableOwner checks that the current role owns a table.
-func (a *analyzer) requireTableOwner(t *versioning.Table) error {
+func (a *analyzer) requireTableOwner(t *sqldef.Table) error {
 	return a.requireOwnerOf(t, "table", t.Name)
 }
 
 // requireOwnerOf checks that the current role owns table t, which owns
 // the object named (the table itself, or one of its indexes): PostgreSQL's
 // "must be owner of <kind> <name>".
-func (a *analyzer) requireOwnerOf(t *versioning.Table, kind, name string) error {
+func (a *analyzer) requireOwnerOf(t *sqldef.Table, kind, name string) error {
 	au, err := a.Authority()
 	if err != nil || au.Owns(t.Owner) {
 		return err
@@ -41,7 +42,7 @@ func (a *analyzer) requireSchemaCreate(ctx context.Context, schema string) error
 	if err != nil || !ok {
 		return err // a missing schema fails elsewhere, with its own error
 	}
-	if versioning.ACLHolds(planner.SchemaACL(sc), au.Holds, "C", false) {
+	if sqldef.ACLHolds(planner.SchemaACL(sc), au.Holds, "C", false) {
 		return nil
 	}
 	return planner.PermissionDenied("schema", schema)
@@ -114,9 +115,9 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 		}
 		onSequences := g.Objtype == pg.ObjectType_OBJECT_SEQUENCE
 		// ON [TABLE] names sequences too, which take USAGE.
-		kind, all := "table", versioning.TablePrivileges+"U"
+		kind, all := "table", sqldef.TablePrivileges+"U"
 		if onSequences {
-			kind, all = "sequence", versioning.SequencePrivileges
+			kind, all = "sequence", sqldef.SequencePrivileges
 		}
 		privs, err := planner.GrantPrivileges(g.Privileges, kind, all)
 		if err != nil {
@@ -126,9 +127,9 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 		if err != nil {
 			return tag, err
 		}
-		var tables []*versioning.Table
-		var seqs []*versioning.Sequence
-		var views []*versioning.View
+		var tables []*sqldef.Table
+		var seqs []*sqldef.Sequence
+		var views []*sqldef.View
 		if g.Targtype == pg.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
 			for _, n := range g.Objects {
 				schema := a.s.ResolveSchemaName(n.GetString_().GetSval())
@@ -180,9 +181,9 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 			}
 		}
 		if len(g.Privileges) == 0 {
-			privs = versioning.KeepPrivileges(privs, versioning.TablePrivileges) // ALL, for the tables
+			privs = sqldef.KeepPrivileges(privs, sqldef.TablePrivileges) // ALL, for the tables
 		}
-		if len(tables)+len(views) > 0 && versioning.KeepPrivileges(privs, versioning.TablePrivileges) != privs {
+		if len(tables)+len(views) > 0 && sqldef.KeepPrivileges(privs, sqldef.TablePrivileges) != privs {
 			return "", pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type USAGE for table")
 		}
 		root := a.tx.Root()
@@ -213,9 +214,9 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 			}
 			// A view's columns take privileges as a table's: granted
 			// through a table of its columns, and copied back.
-			vt := &versioning.Table{Schema: v.Schema, Name: v.Name, Owner: v.Owner, ACL: nv.ACL}
+			vt := &sqldef.Table{Schema: v.Schema, Name: v.Name, Owner: v.Owner, ACL: nv.ACL}
 			for _, c := range v.Columns {
-				vt.Columns = append(vt.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod, ACL: v.ColumnACL[c.Name]})
+				vt.Columns = append(vt.Columns, sqldef.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod, ACL: v.ColumnACL[c.Name]})
 			}
 			if err := a.grantTableColumns(au, g, vt, privs, colGrants, grantees); err != nil {
 				return "", err
@@ -224,7 +225,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 			for _, c := range vt.Columns {
 				if c.ACL != nil {
 					if nv.ColumnACL == nil {
-						nv.ColumnACL = map[string][]versioning.ACLItem{}
+						nv.ColumnACL = map[string][]sqldef.ACLItem{}
 					}
 					nv.ColumnACL[c.Name] = c.ACL
 				}
@@ -241,8 +242,8 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 			sp := privs
 			if !onSequences {
 				if len(g.Privileges) == 0 {
-					sp = versioning.SequencePrivileges // ALL
-				} else if sp = versioning.KeepPrivileges(privs, versioning.SequencePrivileges); sp != privs {
+					sp = sqldef.SequencePrivileges // ALL
+				} else if sp = sqldef.KeepPrivileges(privs, sqldef.SequencePrivileges); sp != privs {
 					a.s.Notice(pgerr.NewWarning(pgerr.Warning, "sequence %q only supports USAGE, SELECT, and UPDATE privileges", sq.Name))
 				}
 				if sp == "" {
@@ -266,7 +267,7 @@ func (a *analyzer) grant(g *pg.GrantStmt) (planner.Utility, error) {
 
 // grantSchemas runs GRANT and REVOKE ON SCHEMA.
 func (a *analyzer) grantSchemas(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
-	privs, err := planner.GrantPrivileges(g.Privileges, "schema", versioning.SchemaPrivileges)
+	privs, err := planner.GrantPrivileges(g.Privileges, "schema", sqldef.SchemaPrivileges)
 	if err != nil {
 		return err
 	}
@@ -299,15 +300,15 @@ func (a *analyzer) grantSchemas(ctx context.Context, au *planner.Authority, g *p
 // takes aggregates too, as PostgreSQL's does.
 func (a *analyzer) grantRoutines(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
 	what := strings.ToLower(strings.TrimPrefix(g.Objtype.String(), "OBJECT_"))
-	privs, err := planner.GrantPrivileges(g.Privileges, what, versioning.FunctionPrivileges)
+	privs, err := planner.GrantPrivileges(g.Privileges, what, sqldef.FunctionPrivileges)
 	if err != nil {
 		return err
 	}
 	if privs == "" {
-		privs = versioning.FunctionPrivileges
+		privs = sqldef.FunctionPrivileges
 	}
 	// kindFits reports whether a routine is of the kind the statement names.
-	kindFits := func(f *versioning.Function) bool {
+	kindFits := func(f *sqldef.Function) bool {
 		switch g.Objtype {
 		case pg.ObjectType_OBJECT_FUNCTION:
 			return f.Kind != 'p'
@@ -316,7 +317,7 @@ func (a *analyzer) grantRoutines(ctx context.Context, au *planner.Authority, g *
 		}
 		return true
 	}
-	var fns []*versioning.Function
+	var fns []*sqldef.Function
 	if g.Targtype == pg.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
 		all, err := a.tx.Root().Functions(ctx)
 		if err != nil {
@@ -383,12 +384,12 @@ func builtinFunction(ow *pg.ObjectWithArgs) bool {
 func (a *analyzer) grantTypes(ctx context.Context, au *planner.Authority, g *pg.GrantStmt, grantees []string) error {
 	domain := g.Objtype == pg.ObjectType_OBJECT_DOMAIN
 	what := map[bool]string{true: "domain", false: "type"}[domain]
-	privs, err := planner.GrantPrivileges(g.Privileges, what, versioning.TypePrivileges)
+	privs, err := planner.GrantPrivileges(g.Privileges, what, sqldef.TypePrivileges)
 	if err != nil {
 		return err
 	}
 	if privs == "" {
-		privs = versioning.TypePrivileges
+		privs = sqldef.TypePrivileges
 	}
 	root := a.tx.Root()
 	for _, n := range g.Objects {
@@ -447,7 +448,7 @@ func (a *analyzer) grantLargeObjects(ctx context.Context, au *planner.Authority,
 			return err
 		}
 		name := strconv.FormatUint(uint64(lo.OID), 10)
-		acl, err := planner.ChangeACL(au, a.s.Notice, g, planner.LargeObjectACL(lo), lo.Owner, "large object", name, privs, grantees)
+		acl, err := planner.ChangeACL(au, a.s.Notice, g, LargeObjectACL(lo), lo.Owner, "large object", name, privs, grantees)
 		if err != nil {
 			return err
 		}
@@ -512,7 +513,7 @@ func (a *analyzer) newOwner(spec *pg.RoleSpec, owner string) (string, error) {
 	if !au.Owns(owner) {
 		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of the object")
 	}
-	if !versioning.IsMember(au.Roles, au.Role, name) {
+	if !sqldef.IsMember(au.Roles, au.Role, name) {
 		return "", pgerr.New(pgerr.InsufficientPrivilege, "must be able to SET ROLE %q", name)
 	}
 	return name, nil
@@ -548,7 +549,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 			if owner, err = a.newOwner(s.Newowner, sc.Owner); err != nil {
 				return "", err
 			}
-			sc.ACL = versioning.ChangeACLOwner(sc.ACL, planner.OwnerOf(sc.Owner), owner)
+			sc.ACL = sqldef.ChangeACLOwner(sc.ACL, planner.OwnerOf(sc.Owner), owner)
 			sc.Owner = owner
 			root, err := a.tx.Root().PutSchema(ctx, *sc)
 			if err != nil {
@@ -567,7 +568,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 				return "", err
 			}
 			nl := *lo
-			nl.ACL = versioning.ChangeACLOwner(lo.ACL, planner.OwnerOf(lo.Owner), owner)
+			nl.ACL = sqldef.ChangeACLOwner(lo.ACL, planner.OwnerOf(lo.Owner), owner)
 			nl.Owner = owner
 			root, err := a.tx.Root().PutLargeObject(ctx, &nl)
 			if err != nil {
@@ -596,7 +597,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 				return "", err
 			}
 			nt := *t
-			nt.ACL = versioning.ChangeACLOwner(t.ACL, planner.OwnerOf(t.Owner), owner)
+			nt.ACL = sqldef.ChangeACLOwner(t.ACL, planner.OwnerOf(t.Owner), owner)
 			nt.Owner = owner
 			root, err := a.tx.Root().PutType(ctx, &nt)
 			if err != nil {
@@ -607,7 +608,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 			return tag, nil
 		case pg.ObjectType_OBJECT_FUNCTION, pg.ObjectType_OBJECT_PROCEDURE, pg.ObjectType_OBJECT_ROUTINE, pg.ObjectType_OBJECT_AGGREGATE, pg.ObjectType_OBJECT_OPERATOR:
 			what := strings.TrimPrefix(s.ObjectType.String(), "OBJECT_")
-			var f *versioning.Function
+			var f *sqldef.Function
 			if s.ObjectType == pg.ObjectType_OBJECT_OPERATOR {
 				f, err = a.operatorByArgs(ctx, s.Object.GetObjectWithArgs(), false)
 			} else {
@@ -620,7 +621,7 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 				return "", err
 			}
 			nf := *f
-			nf.ACL = versioning.ChangeACLOwner(f.ACL, planner.OwnerOf(f.Owner), owner)
+			nf.ACL = sqldef.ChangeACLOwner(f.ACL, planner.OwnerOf(f.Owner), owner)
 			nf.Owner = owner
 			root, err := a.tx.Root().PutFunction(ctx, &nf)
 			if err != nil {
@@ -639,8 +640,8 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 // copy its caller stores: colGrants on the columns they name, and, for a
 // REVOKE of privileges on the whole table (privs), the same privileges
 // on every column, as PostgreSQL revokes them.
-func (a *analyzer) grantTableColumns(au *planner.Authority, g *pg.GrantStmt, t *versioning.Table, privs string, colGrants []columnGrant, grantees []string) error {
-	if len(colGrants) == 0 && (g.IsGrant || versioning.KeepPrivileges(privs, columnPrivileges) == "") {
+func (a *analyzer) grantTableColumns(au *planner.Authority, g *pg.GrantStmt, t *sqldef.Table, privs string, colGrants []columnGrant, grantees []string) error {
+	if len(colGrants) == 0 && (g.IsGrant || sqldef.KeepPrivileges(privs, columnPrivileges) == "") {
 		return nil
 	}
 	t.Columns = slices.Clone(t.Columns)
@@ -657,7 +658,7 @@ func (a *analyzer) grantTableColumns(au *planner.Authority, g *pg.GrantStmt, t *
 		return nil
 	}
 	if !g.IsGrant {
-		if p := versioning.KeepPrivileges(privs, columnPrivileges); p != "" {
+		if p := sqldef.KeepPrivileges(privs, columnPrivileges); p != "" {
 			for pos, c := range t.Columns {
 				if !c.Dropped && c.ACL != nil {
 					if err := apply(pos, p); err != nil {
@@ -672,7 +673,7 @@ func (a *analyzer) grantTableColumns(au *planner.Authority, g *pg.GrantStmt, t *
 			if planner.IsSystemColumn(name) {
 				continue // granted on a column that is every table's: nothing to record
 			}
-			pos := slices.IndexFunc(t.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == name })
+			pos := slices.IndexFunc(t.Columns, func(c sqldef.Column) bool { return !c.Dropped && c.Name == name })
 			if pos < 0 {
 				return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", name, t.Name)
 			}
@@ -688,20 +689,20 @@ func (a *analyzer) grantTableColumns(au *planner.Authority, g *pg.GrantStmt, t *
 // ACL is acl, of a table owned by owner whose ACL is tableACL: the owner
 // grants as the owner, another role what it may grant on the table or the
 // column, as itself.
-func changeColumnACL(au *planner.Authority, g *pg.GrantStmt, tableACL, acl []versioning.ACLItem, owner, table, privs string, grantees []string) ([]versioning.ACLItem, error) {
+func changeColumnACL(au *planner.Authority, g *pg.GrantStmt, tableACL, acl []sqldef.ACLItem, owner, table, privs string, grantees []string) ([]sqldef.ACLItem, error) {
 	grantor := planner.OwnerOf(owner)
 	if !au.Owns(owner) {
-		if !versioning.ACLHolds(tableACL, au.Holds, privs, true) && !versioning.ACLHolds(acl, au.Holds, privs, true) {
+		if !sqldef.ACLHolds(tableACL, au.Holds, privs, true) && !sqldef.ACLHolds(acl, au.Holds, privs, true) {
 			return nil, planner.PermissionDenied("table", table)
 		}
 		grantor = au.Role
 	}
 	for _, who := range grantees {
 		if g.IsGrant {
-			acl = versioning.GrantACL(acl, who, grantor, privs, g.GrantOption)
+			acl = sqldef.GrantACL(acl, who, grantor, privs, g.GrantOption)
 			continue
 		}
-		acl, _ = versioning.RevokeACL(acl, who, grantor, privs, g.GrantOption, true)
+		acl, _ = sqldef.RevokeACL(acl, who, grantor, privs, g.GrantOption, true)
 	}
 	return acl, nil
 }
@@ -709,10 +710,16 @@ func changeColumnACL(au *planner.Authority, g *pg.GrantStmt, tableACL, acl []ver
 // requireViewOwner checks that the current role may add or drop view v's
 // triggers: it owns the view (PostgreSQL asks for the TRIGGER privilege,
 // which only owners hold here).
-func (a *analyzer) requireViewOwner(v *versioning.View) error {
+func (a *analyzer) requireViewOwner(v *sqldef.View) error {
 	au, err := a.Authority()
 	if err != nil || au.Owns(v.Owner) {
 		return err
 	}
 	return planner.PermissionDenied("view", v.Name)
+}
+
+// LargeObjectACL is a large object's access control list, its default
+// (the owner's alone) when none was set.
+func LargeObjectACL(lo *versioning.LargeObject) []sqldef.ACLItem {
+	return sqldef.DefaultedACL(lo.ACL, planner.OwnerOf(lo.Owner), versioning.LargeObjectPrivileges)
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // addInherit runs ALTER TABLE child INHERIT parent, as PostgreSQL's
@@ -16,7 +16,7 @@ import (
 // parent, of the same type and NOT NULL where the parent's is, and every
 // inheritable CHECK constraint, with the same definition; they then count
 // one more parent each.
-func (a *analyzer) addInherit(ctx context.Context, def *versioning.Table, rv *pg.RangeVar) error {
+func (a *analyzer) addInherit(ctx context.Context, def *sqldef.Table, rv *pg.RangeVar) error {
 	if def.IsPartition() {
 		return pgerr.New(pgerr.WrongObjectType, "cannot change inheritance of a partition")
 	}
@@ -40,7 +40,7 @@ func (a *analyzer) addInherit(ctx context.Context, def *versioning.Table, rv *pg
 		return pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", rv.Relname)
 	}
 	parent := rel.Table
-	pname := versioning.TableName{Schema: schema, Name: parent.Name}
+	pname := sqldef.TableName{Schema: schema, Name: parent.Name}
 	if schema == def.Schema && parent.Name == def.Name {
 		return pgerr.New(pgerr.DuplicateTable, "circular inheritance not allowed").
 			WithDetail("%q is already a child of %q.", def.Name, def.Name)
@@ -49,7 +49,7 @@ func (a *analyzer) addInherit(ctx context.Context, def *versioning.Table, rv *pg
 		return pgerr.New(pgerr.DuplicateTable, "relation %q would be inherited from more than once", parent.Name)
 	}
 	// The parent must not descend from the child.
-	for anc := []versioning.TableName{pname}; len(anc) > 0; {
+	for anc := []sqldef.TableName{pname}; len(anc) > 0; {
 		n := anc[0]
 		anc = anc[1:]
 		if n.Schema == def.Schema && n.Name == def.Name {
@@ -83,7 +83,7 @@ func (a *analyzer) addInherit(ctx context.Context, def *versioning.Table, rv *pg
 // NOT NULL and generation expression, and counts them inherited; a
 // partition's are no longer its own (PostgreSQL's
 // MergeAttributesIntoExisting).
-func mergeInheritedColumns(parent, def *versioning.Table, partition bool) error {
+func mergeInheritedColumns(parent, def *sqldef.Table, partition bool) error {
 	for _, pc := range parent.Columns {
 		if pc.Dropped {
 			continue
@@ -118,12 +118,12 @@ func mergeInheritedColumns(parent, def *versioning.Table, partition bool) error 
 // constraints, by name and expression and not NO INHERIT, and counts them
 // inherited; a partition's are no longer its own (PostgreSQL's
 // MergeConstraintsIntoExisting).
-func mergeInheritedChecks(parent, def *versioning.Table, partition bool) error {
+func mergeInheritedChecks(parent, def *sqldef.Table, partition bool) error {
 	for _, pk := range parent.Checks {
 		if pk.NoInherit {
 			continue
 		}
-		i := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == pk.Name })
+		i := slices.IndexFunc(def.Checks, func(c sqldef.Check) bool { return c.Name == pk.Name })
 		if i < 0 {
 			return pgerr.New(pgerr.DatatypeMismatch, "child table is missing constraint %q", pk.Name)
 		}
@@ -145,7 +145,7 @@ func mergeInheritedChecks(parent, def *versioning.Table, partition bool) error {
 // dropInherit runs ALTER TABLE child NO INHERIT parent: the columns and
 // constraints the child had from the parent count one parent fewer, and
 // become the child's own when no parent is left.
-func (a *analyzer) dropInherit(ctx context.Context, def *versioning.Table, rv *pg.RangeVar) error {
+func (a *analyzer) dropInherit(ctx context.Context, def *sqldef.Table, rv *pg.RangeVar) error {
 	if def.IsPartition() {
 		return pgerr.New(pgerr.WrongObjectType, "cannot change inheritance of a partition")
 	}
@@ -156,7 +156,7 @@ func (a *analyzer) dropInherit(ctx context.Context, def *versioning.Table, rv *p
 	if rel.Kind == planner.RelNone {
 		return planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(rv)), rv.Location)
 	}
-	pname := versioning.TableName{Schema: schema, Name: rv.Relname}
+	pname := sqldef.TableName{Schema: schema, Name: rv.Relname}
 	i := slices.Index(def.Inherits, pname)
 	if rel.Kind != planner.RelTable || i < 0 {
 		return pgerr.New(pgerr.UndefinedTable, "relation %q is not a parent of relation %q", rv.Relname, def.Name)
@@ -166,7 +166,7 @@ func (a *analyzer) dropInherit(ctx context.Context, def *versioning.Table, rv *p
 		if pc.Dropped {
 			continue
 		}
-		if j := slices.IndexFunc(def.Columns, func(c versioning.Column) bool { return !c.Dropped && c.Name == pc.Name }); j >= 0 {
+		if j := slices.IndexFunc(def.Columns, func(c sqldef.Column) bool { return !c.Dropped && c.Name == pc.Name }); j >= 0 {
 			c := &def.Columns[j]
 			if c.InhCount > 0 {
 				c.InhCount--
@@ -177,7 +177,7 @@ func (a *analyzer) dropInherit(ctx context.Context, def *versioning.Table, rv *p
 		}
 	}
 	for _, pk := range parent.Checks {
-		if j := slices.IndexFunc(def.Checks, func(c versioning.Check) bool { return c.Name == pk.Name }); j >= 0 && !pk.NoInherit {
+		if j := slices.IndexFunc(def.Checks, func(c sqldef.Check) bool { return c.Name == pk.Name }); j >= 0 && !pk.NoInherit {
 			ck := &def.Checks[j]
 			if ck.InhCount > 0 {
 				ck.InhCount--

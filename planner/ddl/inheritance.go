@@ -14,13 +14,14 @@ import (
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // inherit starts a CREATE TABLE's definition from its parents' (INHERITS,
 // or PARTITION OF): their columns, merged by name, and their inheritable
 // CHECK constraints. It returns the parents.
-func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning.Table, error) {
-	var parents []*versioning.Table
+func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*sqldef.Table, error) {
+	var parents []*sqldef.Table
 	for _, n := range s.InhRelations {
 		rv := n.GetRangeVar()
 		rel, schema, err := d.a.LookupRelation(ctx, rv.Schemaname, rv.Relname)
@@ -52,7 +53,7 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 			}
 		}
 		parents = append(parents, rel.Table)
-		d.def.Inherits = append(d.def.Inherits, versioning.TableName{Schema: schema, Name: rel.Table.Name})
+		d.def.Inherits = append(d.def.Inherits, sqldef.TableName{Schema: schema, Name: rel.Table.Name})
 	}
 	for _, p := range parents {
 		for _, c := range p.Columns {
@@ -77,18 +78,18 @@ func (d *tableDDL) inherit(ctx context.Context, s *pg.CreateStmt) ([]*versioning
 				have.InhCount++
 				continue
 			}
-			d.def.Columns = append(d.def.Columns, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod,
+			d.def.Columns = append(d.def.Columns, sqldef.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod,
 				NotNull: c.NotNull, Default: c.Default, Generated: c.Generated, Storage: c.Storage, InhCount: 1, NotLocal: true})
 		}
 		for _, ck := range p.Checks {
 			if ck.NoInherit {
 				continue
 			}
-			if i := slices.IndexFunc(d.def.Checks, func(h versioning.Check) bool { return h.Name == ck.Name }); i >= 0 {
+			if i := slices.IndexFunc(d.def.Checks, func(h sqldef.Check) bool { return h.Name == ck.Name }); i >= 0 {
 				d.def.Checks[i].InhCount++
 				continue
 			}
-			d.def.Checks = append(d.def.Checks, versioning.Check{Name: ck.Name, Expr: ck.Expr, NotValid: ck.NotValid, InhCount: 1, NotLocal: true})
+			d.def.Checks = append(d.def.Checks, sqldef.Check{Name: ck.Name, Expr: ck.Expr, NotValid: ck.NotValid, InhCount: 1, NotLocal: true})
 			d.ns.cons[ck.Name] = true
 		}
 	}
@@ -134,7 +135,7 @@ func (d *tableDDL) columnDef(ctx context.Context, cd *pg.ColumnDef, partition bo
 // partitioning finishes the partitioning of a new table: its partition
 // key (PARTITION BY), its bound in its parent (PARTITION OF) and the
 // indexes it inherits from the parent as a partition.
-func (d *tableDDL) partitioning(ctx context.Context, s *pg.CreateStmt, parents []*versioning.Table) error {
+func (d *tableDDL) partitioning(ctx context.Context, s *pg.CreateStmt, parents []*sqldef.Table) error {
 	if s.Partspec != nil {
 		if err := d.partitionKey(s.Partspec); err != nil {
 			return err
@@ -157,16 +158,16 @@ func (d *tableDDL) partitioning(ctx context.Context, s *pg.CreateStmt, parents [
 
 // partitionKey records PARTITION BY's strategy and columns.
 func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
-	key := &versioning.PartitionKey{}
+	key := &sqldef.PartitionKey{}
 	switch spec.Strategy {
 	case pg.PartitionStrategy_PARTITION_STRATEGY_RANGE:
-		key.Strategy = versioning.PartitionRange
+		key.Strategy = sqldef.PartitionRange
 	case pg.PartitionStrategy_PARTITION_STRATEGY_LIST:
-		key.Strategy = versioning.PartitionList
+		key.Strategy = sqldef.PartitionList
 	case pg.PartitionStrategy_PARTITION_STRATEGY_HASH:
-		key.Strategy = versioning.PartitionHash
+		key.Strategy = sqldef.PartitionHash
 	}
-	if key.Strategy == versioning.PartitionList && len(spec.PartParams) > 1 {
+	if key.Strategy == sqldef.PartitionList && len(spec.PartParams) > 1 {
 		return planner.WithPos(pgerr.New(pgerr.InvalidTableDefinition, "cannot use \"list\" partition strategy with more than one column"), spec.Location)
 	}
 	for i, n := range spec.PartParams {
@@ -183,7 +184,7 @@ func (d *tableDDL) partitionKey(spec *pg.PartitionSpec) error {
 				return err
 			}
 			if key.Exprs == nil {
-				key.Exprs = make([]versioning.PartitionExpr, len(spec.PartParams))
+				key.Exprs = make([]sqldef.PartitionExpr, len(spec.PartParams))
 			}
 			if err := keyOpclass(x.Type, key.Strategy); err != nil {
 				return err
@@ -213,7 +214,7 @@ func keyOpclass(oid uint32, strategy byte) error {
 		return nil
 	}
 	am := "btree"
-	if strategy == versioning.PartitionHash {
+	if strategy == sqldef.PartitionHash {
 		am = "hash"
 	}
 	return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", exec.TypeName(oid), am).
@@ -222,7 +223,7 @@ func keyOpclass(oid uint32, strategy byte) error {
 
 // partitionKeyExpr analyzes an expression key column of PARTITION BY:
 // its text and type.
-func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem, i int) (versioning.PartitionExpr, error) {
+func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem, i int) (sqldef.PartitionExpr, error) {
 	sub, refs := int32(-1), false
 	planner.VisitNodes(el.Expr, func(x *pg.Node) {
 		if s := x.GetSubLink(); s != nil && sub < 0 {
@@ -231,43 +232,43 @@ func (d *tableDDL) partitionKeyExpr(el *pg.PartitionElem, i int) (versioning.Par
 		refs = refs || x.GetColumnRef() != nil
 	})
 	if sub >= 0 {
-		return versioning.PartitionExpr{}, planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in partition key expression"), sub)
+		return sqldef.PartitionExpr{}, planner.WithPos(pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in partition key expression"), sub)
 	}
 	e, called, err := d.a.ClauseExpr("partition key expressions", el.Expr, planner.TableScope(exec.NewTable(d.def), d.def.Name))
 	if err != nil {
-		return versioning.PartitionExpr{}, err
+		return sqldef.PartitionExpr{}, err
 	}
 	if err := planner.ImmutableOnly(el.Expr, "partition key expression"); err != nil {
-		return versioning.PartitionExpr{}, err
+		return sqldef.PartitionExpr{}, err
 	}
 	for _, f := range called {
 		if f.Volatility != 'i' && !inlinedImmutable(f) {
-			return versioning.PartitionExpr{}, pgerr.New(pgerr.InvalidObjectDefinition, "functions in partition key expression must be marked IMMUTABLE")
+			return sqldef.PartitionExpr{}, pgerr.New(pgerr.InvalidObjectDefinition, "functions in partition key expression must be marked IMMUTABLE")
 		}
 	}
 	if !refs {
 		// PostgreSQL's test: an expression of no column is the same for
 		// every row (functions are immutable by now).
-		return versioning.PartitionExpr{}, pgerr.New(pgerr.FeatureNotSupported, "cannot use constant expression as partition key")
+		return sqldef.PartitionExpr{}, pgerr.New(pgerr.FeatureNotSupported, "cannot use constant expression as partition key")
 	}
 	text, err := planner.DeparseExpr(el.Expr)
 	if err != nil {
-		return versioning.PartitionExpr{}, err
+		return sqldef.PartitionExpr{}, err
 	}
 	t := e.Type()
 	if t.OID == exec.OIDUnknown {
 		t = exec.TText
 	}
 	if t.OID == exec.OIDRecord {
-		return versioning.PartitionExpr{}, pgerr.New(pgerr.InvalidTableDefinition, "partition key column %d has pseudo-type record", i+1)
+		return sqldef.PartitionExpr{}, pgerr.New(pgerr.InvalidTableDefinition, "partition key column %d has pseudo-type record", i+1)
 	}
-	return versioning.PartitionExpr{Expr: text, Type: t.OID, Typmod: t.Typmod}, nil
+	return sqldef.PartitionExpr{Expr: text, Type: t.OID, Typmod: t.Typmod}, nil
 }
 
 // checkUniqueCoversKey fails unless the primary key and unique
 // constraints of a partitioned table include every key column: each
 // partition enforces them only among its own rows.
-func checkUniqueCoversKey(def *versioning.Table) error {
+func checkUniqueCoversKey(def *sqldef.Table) error {
 	if def.PartitionKey == nil {
 		return nil
 	}
@@ -306,7 +307,7 @@ func checkUniqueCoversKey(def *versioning.Table) error {
 
 // inheritIndexes gives a new partition the primary key and indexes of its
 // partitioned parent, named as PostgreSQL names them.
-func (d *tableDDL) inheritIndexes(parent *versioning.Table) error {
+func (d *tableDDL) inheritIndexes(parent *sqldef.Table) error {
 	def := d.def
 	if len(parent.PrimaryKey) > 0 && len(def.PrimaryKey) == 0 {
 		partitionPrimaryKey(parent, def, d.ns)
@@ -324,7 +325,7 @@ func (d *tableDDL) inheritIndexes(parent *versioning.Table) error {
 // partitionForeignKey returns partition def's copy of foreign key fk of
 // its parent: a partition's rows are its parent's, and must reference
 // what the parent's do.
-func partitionForeignKey(parent, def *versioning.Table, fk versioning.ForeignKey) versioning.ForeignKey {
+func partitionForeignKey(parent, def *sqldef.Table, fk sqldef.ForeignKey) sqldef.ForeignKey {
 	out := fk
 	out.Columns = make([]int, len(fk.Columns))
 	for i, c := range fk.Columns {
@@ -337,16 +338,16 @@ func partitionForeignKey(parent, def *versioning.Table, fk versioning.ForeignKey
 
 // cascadeForeignKeys gives the partitions of parent, and theirs, the
 // foreign keys of parent they lack, validating their rows.
-func (a *analyzer) cascadeForeignKeys(ctx context.Context, parent *versioning.Table) error {
+func (a *analyzer) cascadeForeignKeys(ctx context.Context, parent *sqldef.Table) error {
 	parts, err := a.Partitions(ctx, parent)
 	if err != nil {
 		return err
 	}
 	for _, p := range parts {
 		def := cloneTable(p)
-		var added []versioning.ForeignKey
+		var added []sqldef.ForeignKey
 		for _, fk := range parent.ForeignKeys {
-			if !slices.ContainsFunc(def.ForeignKeys, func(have versioning.ForeignKey) bool { return have.Name == fk.Name }) {
+			if !slices.ContainsFunc(def.ForeignKeys, func(have sqldef.ForeignKey) bool { return have.Name == fk.Name }) {
 				added = append(added, partitionForeignKey(parent, def, fk))
 			}
 		}
@@ -374,7 +375,7 @@ func (a *analyzer) cascadeForeignKeys(ctx context.Context, parent *versioning.Ta
 }
 
 // partitionPrimaryKey gives partition def the primary key of its parent.
-func partitionPrimaryKey(parent, def *versioning.Table, ns *nameSet) {
+func partitionPrimaryKey(parent, def *sqldef.Table, ns *nameSet) {
 	def.PrimaryKey = nil
 	for _, c := range parent.PrimaryKey {
 		pos := planner.ColumnIndex(def, parent.Columns[c].Name)
@@ -387,7 +388,7 @@ func partitionPrimaryKey(parent, def *versioning.Table, ns *nameSet) {
 // partitionIndex returns the index of partition def that stands for index
 // pix of its parent: the same key, by column name, named as PostgreSQL
 // names a partition's index.
-func partitionIndex(parent, def *versioning.Table, pix versioning.Index, ns *nameSet) versioning.Index {
+func partitionIndex(parent, def *sqldef.Table, pix sqldef.Index, ns *nameSet) sqldef.Index {
 	ix, names := remapIndex(parent, def, pix)
 	suffix := "idx"
 	if ix.Constraint {
@@ -400,7 +401,7 @@ func partitionIndex(parent, def *versioning.Table, pix versioning.Index, ns *nam
 // remapIndex returns a copy of index pix of table parent for table def,
 // which has parent's columns by name, without name, comments or rows,
 // and the names of its key columns ("expr" for an expression).
-func remapIndex(parent, def *versioning.Table, pix versioning.Index) (versioning.Index, []string) {
+func remapIndex(parent, def *sqldef.Table, pix sqldef.Index) (sqldef.Index, []string) {
 	remap := func(pos int) int { return planner.ColumnIndex(def, parent.Columns[pos].Name) }
 	ix := pix
 	ix.Columns = slices.Clone(pix.Columns)
@@ -425,7 +426,7 @@ func remapIndex(parent, def *versioning.Table, pix versioning.Index) (versioning
 // addPartitionIndexes gives def, a partition of parent with rows, the
 // parent's primary key and the indexes it lacks, built from its rows; an
 // equivalent index it has already stands for the parent's.
-func (a *analyzer) addPartitionIndexes(ctx context.Context, parent, def *versioning.Table) error {
+func (a *analyzer) addPartitionIndexes(ctx context.Context, parent, def *sqldef.Table) error {
 	ns, err := takenNames(ctx, a.tx.Root(), def.Schema)
 	if err != nil {
 		return err
@@ -437,7 +438,7 @@ func (a *analyzer) addPartitionIndexes(ctx context.Context, parent, def *version
 	}
 	var built []int
 	for _, pix := range parent.Indexes {
-		if slices.ContainsFunc(def.Indexes, func(ix versioning.Index) bool { return versioning.SameIndex(parent, def, pix, ix) }) {
+		if slices.ContainsFunc(def.Indexes, func(ix sqldef.Index) bool { return sqldef.SameIndex(parent, def, pix, ix) }) {
 			continue
 		}
 		built = append(built, len(def.Indexes))
@@ -460,7 +461,7 @@ func (a *analyzer) addPartitionIndexes(ctx context.Context, parent, def *version
 // cascadeIndexes gives the partitions of parent, and theirs, the indexes
 // of parent they lack: CREATE INDEX and ADD PRIMARY KEY or UNIQUE on a
 // partitioned table index its partitions.
-func (a *analyzer) cascadeIndexes(ctx context.Context, parent *versioning.Table) error {
+func (a *analyzer) cascadeIndexes(ctx context.Context, parent *sqldef.Table) error {
 	parts, err := a.Partitions(ctx, parent)
 	if err != nil {
 		return err
@@ -483,23 +484,23 @@ func (a *analyzer) cascadeIndexes(ctx context.Context, parent *versioning.Table)
 }
 
 // partitionBound analyzes FOR VALUES of a partition of parent.
-func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table, name string, spec *pg.PartitionBoundSpec) (*versioning.PartitionBound, error) {
+func (a *analyzer) partitionBound(ctx context.Context, parent *sqldef.Table, name string, spec *pg.PartitionBoundSpec) (*sqldef.PartitionBound, error) {
 	if spec.IsDefault {
-		if parent.PartitionKey.Strategy == versioning.PartitionHash {
+		if parent.PartitionKey.Strategy == sqldef.PartitionHash {
 			return nil, pgerr.New(pgerr.InvalidTableDefinition, "a hash-partitioned table may not have a default partition")
 		}
-		return &versioning.PartitionBound{Default: true}, nil
+		return &sqldef.PartitionBound{Default: true}, nil
 	}
 	key := parent.PartitionKey
-	strategy := map[string]byte{"r": versioning.PartitionRange, "l": versioning.PartitionList, "h": versioning.PartitionHash}[spec.Strategy]
+	strategy := map[string]byte{"r": sqldef.PartitionRange, "l": sqldef.PartitionList, "h": sqldef.PartitionHash}[spec.Strategy]
 	if strategy != key.Strategy {
-		what := map[byte]string{versioning.PartitionRange: "range", versioning.PartitionList: "list", versioning.PartitionHash: "hash"}[key.Strategy]
+		what := map[byte]string{sqldef.PartitionRange: "range", sqldef.PartitionList: "list", sqldef.PartitionHash: "hash"}[key.Strategy]
 		return nil, planner.WithPos(pgerr.New(pgerr.InvalidTableDefinition, "invalid bound specification for a %s partition", what), spec.Location)
 	}
 	ktypes := planner.KeyTypes(parent)
-	b := &versioning.PartitionBound{}
+	b := &sqldef.PartitionBound{}
 	switch strategy {
-	case versioning.PartitionHash:
+	case sqldef.PartitionHash:
 		if spec.Modulus <= 0 {
 			return nil, pgerr.New(pgerr.InvalidTableDefinition, "modulus for hash partition must be an integer value greater than zero")
 		}
@@ -510,7 +511,7 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 			return nil, pgerr.New(pgerr.InvalidTableDefinition, "remainder for hash partition must be less than modulus")
 		}
 		b.Modulus, b.Remainder = int(spec.Modulus), int(spec.Remainder)
-	case versioning.PartitionList:
+	case sqldef.PartitionList:
 		for _, n := range spec.Listdatums {
 			v, err := a.boundValue(ctx, n, ktypes[0], planner.KeyColumnName(parent, 0), false)
 			if err != nil {
@@ -520,10 +521,10 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 				b.In = append(b.In, v)
 			}
 		}
-	case versioning.PartitionRange:
+	case sqldef.PartitionRange:
 		for _, side := range []struct {
 			nodes []*pg.Node
-			out   *[]versioning.BoundValue
+			out   *[]sqldef.BoundValue
 			name  string
 		}{{spec.Lowerdatums, &b.From, "FROM"}, {spec.Upperdatums, &b.To, "TO"}} {
 			if len(side.nodes) != len(key.Columns) {
@@ -537,7 +538,7 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 				*side.out = append(*side.out, v)
 			}
 		}
-		from, err := exec.DecodeBound(&versioning.PartitionBound{From: b.From, To: b.To}, ktypes)
+		from, err := exec.DecodeBound(&sqldef.PartitionBound{From: b.From, To: b.To}, ktypes)
 		if err != nil {
 			return nil, err
 		}
@@ -552,41 +553,41 @@ func (a *analyzer) partitionBound(ctx context.Context, parent *versioning.Table,
 // boundValue analyzes one value of FOR VALUES for a key column of type t:
 // MINVALUE and MAXVALUE where range is set, NULL, or a constant
 // expression, stored in its text form.
-func (a *analyzer) boundValue(ctx context.Context, n *pg.Node, t exec.T, col string, isRange bool) (versioning.BoundValue, error) {
+func (a *analyzer) boundValue(ctx context.Context, n *pg.Node, t exec.T, col string, isRange bool) (sqldef.BoundValue, error) {
 	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
 		switch name := cr.Fields[0].GetString_().Sval; {
 		case isRange && name == "minvalue":
-			return versioning.BoundValue{Kind: versioning.BoundMinValue}, nil
+			return sqldef.BoundValue{Kind: sqldef.BoundMinValue}, nil
 		case isRange && name == "maxvalue":
-			return versioning.BoundValue{Kind: versioning.BoundMaxValue}, nil
+			return sqldef.BoundValue{Kind: sqldef.BoundMaxValue}, nil
 		}
-		return versioning.BoundValue{}, planner.WithPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use column reference in partition bound expression"), cr.Location)
+		return sqldef.BoundValue{}, planner.WithPos(pgerr.New(pgerr.InvalidColumnReference, "cannot use column reference in partition bound expression"), cr.Location)
 	}
 	e, err := a.Expr(n, nil)
 	if err != nil {
-		return versioning.BoundValue{}, err
+		return sqldef.BoundValue{}, err
 	}
 	if e, err = a.Assign(e, t, col, planner.ExprLocation(n)); err != nil {
-		return versioning.BoundValue{}, err
+		return sqldef.BoundValue{}, err
 	}
 	d, err := e.Eval(a.env(ctx), nil)
 	if err != nil {
-		return versioning.BoundValue{}, err
+		return sqldef.BoundValue{}, err
 	}
 	if d.IsNull() {
 		if isRange {
-			return versioning.BoundValue{}, pgerr.New(pgerr.InvalidTableDefinition, "cannot specify NULL in range bound")
+			return sqldef.BoundValue{}, pgerr.New(pgerr.InvalidTableDefinition, "cannot specify NULL in range bound")
 		}
-		return versioning.BoundValue{Kind: versioning.BoundNull}, nil
+		return sqldef.BoundValue{Kind: sqldef.BoundNull}, nil
 	}
-	return versioning.BoundValue{Text: string(exec.AppendText(nil, t, d, nil))}, nil
+	return sqldef.BoundValue{Text: string(exec.AppendText(nil, t, d, nil))}, nil
 }
 
 // checkOverlap fails if bound b of a new partition name of parent
 // overlaps the bound of one of its partitions. spec, the bound as
 // written, gives the error its position, as PostgreSQL's: the DEFAULT
 // keyword, the list value that is taken, a range's lower bound.
-func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, name string, b *versioning.PartitionBound, spec *pg.PartitionBoundSpec) error {
+func (a *analyzer) checkOverlap(ctx context.Context, parent *sqldef.Table, name string, b *sqldef.PartitionBound, spec *pg.PartitionBoundSpec) error {
 	siblings, err := a.Partitions(ctx, parent)
 	if err != nil {
 		return err
@@ -611,13 +612,13 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 	// Report the partition PostgreSQL does: for a list, the holder of
 	// the first value that is taken; for a range, the lowest overlapping.
 	strategy := parent.PartitionKey.Strategy
-	if strategy == versioning.PartitionHash && !b.Default {
+	if strategy == sqldef.PartitionHash && !b.Default {
 		if err := checkModulus(siblings, bounds, name, nb); err != nil {
 			return err
 		}
 	}
 	probes := []exec.PartBound{nb}
-	if strategy == versioning.PartitionList {
+	if strategy == sqldef.PartitionList {
 		probes = nil
 		for _, d := range nb.In {
 			probes = append(probes, exec.PartBound{In: []exec.Datum{d}})
@@ -632,9 +633,9 @@ func (a *analyzer) checkOverlap(ctx context.Context, parent *versioning.Table, n
 			if siblings[i].Name != name && boundsOverlap(strategy, &probe, &bounds[i]) {
 				loc := spec.Location
 				switch {
-				case strategy == versioning.PartitionList && len(probes) == len(spec.Listdatums):
+				case strategy == sqldef.PartitionList && len(probes) == len(spec.Listdatums):
 					loc = planner.ExprLocation(spec.Listdatums[k])
-				case strategy == versioning.PartitionRange && len(spec.Lowerdatums) > 0:
+				case strategy == sqldef.PartitionRange && len(spec.Lowerdatums) > 0:
 					loc = planner.ExprLocation(spec.Lowerdatums[0])
 				}
 				return boundError(pgerr.New(pgerr.InvalidObjectDefinition, "partition %q would overlap partition %q", name, siblings[i].Name), loc)
@@ -683,8 +684,8 @@ func withoutPositions(run planner.Utility, err error) (planner.Utility, error) {
 // (bound nb) and its siblings' each divide the next larger one, as
 // PostgreSQL requires so that every key has one partition. The siblings
 // are compared in the order of (modulus, remainder), as PostgreSQL does.
-func checkModulus(siblings []*versioning.Table, bounds []exec.PartBound, name string, nb exec.PartBound) error {
-	order := planner.BoundOrder(versioning.PartitionHash, bounds)
+func checkModulus(siblings []*sqldef.Table, bounds []exec.PartBound, name string, nb exec.PartBound) error {
+	order := planner.BoundOrder(sqldef.PartitionHash, bounds)
 	order = slices.DeleteFunc(order, func(i int) bool { return siblings[i].Name == name || bounds[i].Default })
 	if len(order) == 0 {
 		return nil
@@ -721,7 +722,7 @@ func boundsOverlap(strategy byte, x, y *exec.PartBound) bool {
 		return false
 	}
 	switch strategy {
-	case versioning.PartitionList:
+	case sqldef.PartitionList:
 		if x.InNull && y.InNull {
 			return true
 		}
@@ -733,7 +734,7 @@ func boundsOverlap(strategy byte, x, y *exec.PartBound) bool {
 			}
 		}
 		return false
-	case versioning.PartitionHash:
+	case sqldef.PartitionHash:
 		m := min(x.Modulus, y.Modulus)
 		return x.Remainder%m == y.Remainder%m
 	}
@@ -742,9 +743,9 @@ func boundsOverlap(strategy byte, x, y *exec.PartBound) bool {
 
 // descendants returns the tables that inherit from t, directly or not,
 // children before their own children.
-func (a *analyzer) descendants(ctx context.Context, t *versioning.Table) ([]*versioning.Table, error) {
-	var out []*versioning.Table
-	queue := []*versioning.Table{t}
+func (a *analyzer) descendants(ctx context.Context, t *sqldef.Table) ([]*sqldef.Table, error) {
+	var out []*sqldef.Table
+	queue := []*sqldef.Table{t}
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
@@ -757,7 +758,7 @@ func (a *analyzer) descendants(ctx context.Context, t *versioning.Table) ([]*ver
 			if err != nil {
 				return nil, err
 			}
-			if ok && !slices.ContainsFunc(out, func(o *versioning.Table) bool { return o.Schema == c.Schema && o.Name == c.Name }) {
+			if ok && !slices.ContainsFunc(out, func(o *sqldef.Table) bool { return o.Schema == c.Schema && o.Name == c.Name }) {
 				out = append(out, c)
 				queue = append(queue, c)
 			}
@@ -769,7 +770,7 @@ func (a *analyzer) descendants(ctx context.Context, t *versioning.Table) ([]*ver
 // dropDescendants drops, with DROP TABLE t, the tables that inherit from
 // it: a partitioned table's partitions always, other children only with
 // CASCADE (else it fails with 2BP01, as in PostgreSQL).
-func (a *analyzer) dropDescendants(ctx context.Context, t *versioning.Table, cascade bool) error {
+func (a *analyzer) dropDescendants(ctx context.Context, t *sqldef.Table, cascade bool) error {
 	desc, err := a.descendants(ctx, t)
 	if err != nil || len(desc) == 0 {
 		return err
@@ -811,7 +812,7 @@ func (a *analyzer) dropDescendants(ctx context.Context, t *versioning.Table, cas
 
 // renameParent makes child, which inherits from parent, name the parent
 // by its new name.
-func renameParent(ctx context.Context, root versioning.RootValue, child, parent, to versioning.TableName) (versioning.RootValue, error) {
+func renameParent(ctx context.Context, root versioning.RootValue, child, parent, to sqldef.TableName) (versioning.RootValue, error) {
 	t, ok, err := root.Table(ctx, child.Schema, child.Name)
 	if err != nil || !ok {
 		return root, err
@@ -826,7 +827,7 @@ func renameParent(ctx context.Context, root versioning.RootValue, child, parent,
 	if root, err = root.PutTable(ctx, nt); err != nil {
 		return root, err
 	}
-	return planner.SyncRefs(ctx, root, t, nt)
+	return SyncRefs(ctx, root, t, nt)
 }
 
 // mergeCheck merges a CHECK constraint defined in CREATE TABLE (or
@@ -836,7 +837,7 @@ func renameParent(ctx context.Context, root versioning.RootValue, child, parent,
 // partition's stays inherited only), and NOTICE says so. It reports
 // whether have is an inherited constraint it merged into; false leaves
 // the caller to refuse the duplicate name.
-func (d *tableDDL) mergeCheck(have *versioning.Check, expr string, noInherit, notValid bool) (bool, error) {
+func (d *tableDDL) mergeCheck(have *sqldef.Check, expr string, noInherit, notValid bool) (bool, error) {
 	if have.InhCount == 0 || !have.NotLocal || have.Expr != expr {
 		return false, nil
 	}
@@ -857,7 +858,7 @@ func (d *tableDDL) mergeCheck(have *versioning.Check, expr string, noInherit, no
 
 // inheritedCheck returns the inherited CHECK constraint of the table
 // being built called name, or nil.
-func (d *tableDDL) inheritedCheck(name string) *versioning.Check {
+func (d *tableDDL) inheritedCheck(name string) *sqldef.Check {
 	for i := range d.def.Checks {
 		if c := &d.def.Checks[i]; c.Name == name && c.InhCount > 0 {
 			return c
@@ -867,7 +868,7 @@ func (d *tableDDL) inheritedCheck(name string) *versioning.Check {
 }
 
 // columnStorage is a column's attstorage: as set, or its type's.
-func columnStorage(c versioning.Column) byte {
+func columnStorage(c sqldef.Column) byte {
 	if c.Storage != 0 {
 		return c.Storage
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // LIKE options, as TableLikeClause.Options holds them (PostgreSQL's
@@ -29,7 +29,7 @@ const (
 // copied once the table's own constraints are in place, as PostgreSQL
 // does, so that the names the table's own constraints choose come first.
 type likeClause struct {
-	src  *versioning.Table
+	src  *sqldef.Table
 	opts uint32
 }
 
@@ -45,7 +45,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 	if err != nil {
 		return nil, err
 	}
-	var cols []versioning.Column
+	var cols []sqldef.Column
 	switch rel.Kind {
 	case planner.RelTable:
 		for _, c := range rel.Table.Columns {
@@ -55,7 +55,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 		}
 	case planner.RelView:
 		for _, c := range rel.View.Columns {
-			cols = append(cols, versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod})
+			cols = append(cols, sqldef.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod})
 		}
 	case planner.RelIndex, planner.RelSequence:
 		return nil, planner.WithPos(pgerr.New(pgerr.WrongObjectType, "relation %q is invalid in LIKE clause", rv.Relname).
@@ -69,7 +69,7 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 			return nil, planner.WithPos(pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", planner.Qualified(rv)), rv.Location)
 		}
 		for _, f := range t.Fields {
-			cols = append(cols, versioning.Column{Name: f.Name, Type: f.Type, Typmod: f.Typmod})
+			cols = append(cols, sqldef.Column{Name: f.Name, Type: f.Type, Typmod: f.Typmod})
 		}
 	}
 	for _, c := range cols {
@@ -85,9 +85,9 @@ func (d *tableDDL) likeColumns(ctx context.Context, l *pg.TableLikeClause) (*lik
 
 // likeColumn adds column c of a LIKE clause's source, or merges it with
 // the inherited column of its name.
-func (d *tableDDL) likeColumn(ctx context.Context, c versioning.Column, opts uint32) error {
+func (d *tableDDL) likeColumn(ctx context.Context, c sqldef.Column, opts uint32) error {
 	def := d.def
-	col := versioning.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod, NotNull: c.NotNull, Domain: c.Domain, DomainArray: c.DomainArray}
+	col := sqldef.Column{Name: c.Name, Type: c.Type, Typmod: c.Typmod, NotNull: c.NotNull, Domain: c.Domain, DomainArray: c.DomainArray}
 	// A generated column's expression is copied by INCLUDING GENERATED,
 	// not DEFAULTS; without it the column is an ordinary one.
 	switch {
@@ -172,7 +172,7 @@ func (l *likeClause) copy(ctx context.Context, d *tableDDL) error {
 				}
 				return pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", ck.Name, def.Name)
 			}
-			c := versioning.Check{Name: ck.Name, Expr: ck.Expr, NoInherit: ck.NoInherit}
+			c := sqldef.Check{Name: ck.Name, Expr: ck.Expr, NoInherit: ck.NoInherit}
 			if comments {
 				c.Comment = ck.Comment
 			}

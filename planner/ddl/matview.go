@@ -9,11 +9,11 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Materialized views are tables that keep the query that fills them
-// (versioning.Table.MatView): CREATE MATERIALIZED VIEW is CREATE TABLE AS
+// (sqldef.Table.MatView): CREATE MATERIALIZED VIEW is CREATE TABLE AS
 // with the query kept (createTableAs), REFRESH empties the table and runs
 // the query again, and the analysis refuses to write one or to read one
 // that WITH NO DATA left unpopulated.
@@ -111,7 +111,7 @@ func (a *analyzer) dropDependentMatviews(ctx context.Context, target, what strin
 		if err != nil {
 			return err
 		}
-		if root, err = planner.SyncRefs(ctx, root, t, nil); err != nil {
+		if root, err = SyncRefs(ctx, root, t, nil); err != nil {
 			return err
 		}
 		a.tx.SetRoot(root)
@@ -123,13 +123,13 @@ func (a *analyzer) dropDependentMatviews(ctx context.Context, target, what strin
 // ... CONCURRENTLY can match old rows with new ones by, as PostgreSQL's
 // is_usable_unique_index has it: checked at once (not deferrable),
 // without a predicate, and on columns only (no expression).
-func hasPlainUniqueIndex(t *versioning.Table) bool {
+func hasPlainUniqueIndex(t *sqldef.Table) bool {
 	for i := range t.Indexes {
 		ix := &t.Indexes[i]
 		if !ix.Unique || ix.Where != "" || ix.Deferrable || len(ix.Columns) == 0 {
 			continue
 		}
-		if !slices.ContainsFunc(ix.Columns, func(c versioning.IndexColumn) bool { return c.Column < 0 || c.Expr != "" }) {
+		if !slices.ContainsFunc(ix.Columns, func(c sqldef.IndexColumn) bool { return c.Column < 0 || c.Expr != "" }) {
 			return true
 		}
 	}

@@ -10,13 +10,13 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // CREATE OPERATOR, DROP OPERATOR and ALTER OPERATOR, as PostgreSQL's
 // operatorcmds.c and pg_operator.c do them. An operator is a
-// versioning.Function record of Kind 'o' naming the function it stands
-// for (versioning.Operator); planner/operator.go resolves and applies
+// sqldef.Function record of Kind 'o' naming the function it stands
+// for (sqldef.Operator); planner/operator.go resolves and applies
 // them.
 
 // restrictEstimators and joinEstimators are the built-in selectivity
@@ -152,7 +152,7 @@ func (a *analyzer) createOperator(s *pg.DefineStmt) (planner.Utility, error) {
 
 // operatorDef checks CREATE OPERATOR's definition, in the order of
 // PostgreSQL's DefineOperator and OperatorCreate, and builds its record.
-func (a *analyzer) operatorDef(ctx context.Context, list []*pg.Node, schema, name string) (*versioning.Function, error) {
+func (a *analyzer) operatorDef(ctx context.Context, list []*pg.Node, schema, name string) (*sqldef.Function, error) {
 	d, err := a.operatorDefinition(list)
 	if err != nil {
 		return nil, err
@@ -160,7 +160,7 @@ func (a *analyzer) operatorDef(ctx context.Context, list []*pg.Node, schema, nam
 	if d.function == nil {
 		return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "operator function must be specified")
 	}
-	def := &versioning.Function{Schema: schema, Name: name, Kind: 'o', Language: "internal", Volatility: 'i'}
+	def := &sqldef.Function{Schema: schema, Name: name, Kind: 'o', Language: "internal", Volatility: 'i'}
 	var operands []exec.T
 	for _, tn := range []*pg.TypeName{d.left, d.right} {
 		if tn == nil {
@@ -171,7 +171,7 @@ func (a *analyzer) operatorDef(ctx context.Context, list []*pg.Node, schema, nam
 			return nil, err
 		}
 		operands = append(operands, t)
-		def.Args = append(def.Args, versioning.FuncArg{Type: t.OID, Mode: 'i', Domain: a.domainName(tn)})
+		def.Args = append(def.Args, sqldef.FuncArg{Type: t.OID, Mode: 'i', Domain: a.domainName(tn)})
 	}
 	if d.right == nil {
 		if d.left != nil {
@@ -192,7 +192,7 @@ func (a *analyzer) operatorDef(ctx context.Context, list []*pg.Node, schema, nam
 		return nil, err
 	}
 	def.Returns, def.ReturnsDomain = ret.Returns, ret.ReturnsDomain
-	op := &versioning.Operator{Proc: proc, Hashes: d.hashes, Merges: d.merges}
+	op := &sqldef.Operator{Proc: proc, Hashes: d.hashes, Merges: d.merges}
 	if op.Restrict, err = estimator(d.restrict, restrictEstimators, "internal, oid, internal, integer"); err != nil {
 		return nil, err
 	}
@@ -256,7 +256,7 @@ func (a *analyzer) operatorDef(ctx context.Context, list []*pg.Node, schema, nam
 // function or a built-in one of that name taking exactly the operand
 // types, as LookupFuncName finds it. It returns the function's
 // schema-qualified name and its result type (Returns, ReturnsDomain).
-func (a *analyzer) operatorFunction(names []string, operands []exec.T) (string, *versioning.Function, error) {
+func (a *analyzer) operatorFunction(names []string, operands []exec.T) (string, *sqldef.Function, error) {
 	schema, fname := planner.SplitName(names)
 	inputs := make([]uint32, len(operands))
 	typeNames := make([]string, len(operands))
@@ -283,7 +283,7 @@ func (a *analyzer) operatorFunction(names []string, operands []exec.T) (string, 
 			if err == nil {
 				var t exec.T
 				if _, t, err = f.BindIn(a.s.Settings(), want); err == nil {
-					return "pg_catalog." + fname, &versioning.Function{Returns: t.OID}, nil
+					return "pg_catalog." + fname, &sqldef.Function{Returns: t.OID}, nil
 				}
 			}
 		}
@@ -329,7 +329,7 @@ func (a *analyzer) otherOperator(ctx context.Context, names []string, left, righ
 
 // findOperator returns the operator schema.name over left and right
 // (schema "": the first along the search path), nil if there is none.
-func (a *analyzer) findOperator(ctx context.Context, schema, name string, left, right uint32) (*versioning.Function, error) {
+func (a *analyzer) findOperator(ctx context.Context, schema, name string, left, right uint32) (*sqldef.Function, error) {
 	schemas := a.s.RelationPath()
 	if schema != "" {
 		schemas = []string{a.s.ResolveSchemaName(schema)}
@@ -346,7 +346,7 @@ func (a *analyzer) findOperator(ctx context.Context, schema, name string, left, 
 // operatorByArgs returns the operator DROP, ALTER or COMMENT names by its
 // name and operand types (NONE for a prefix operator's left one); nil
 // with missingOK when there is none.
-func (a *analyzer) operatorByArgs(ctx context.Context, ow *pg.ObjectWithArgs, missingOK bool) (*versioning.Function, error) {
+func (a *analyzer) operatorByArgs(ctx context.Context, ow *pg.ObjectWithArgs, missingOK bool) (*sqldef.Function, error) {
 	schema, name := planner.SplitName(planner.NameList(ow.Objname))
 	var types [2]uint32
 	var typeNames []string
@@ -382,7 +382,7 @@ func operatorSignature(names, typeNames []string, prefix bool) string {
 // operatorDescription is how dependency messages name operator op:
 // name(left,right), NONE for a missing left, schema-qualified unless its
 // schema is on the search path.
-func (a *analyzer) operatorDescription(op *versioning.Function) string {
+func (a *analyzer) operatorDescription(op *sqldef.Function) string {
 	left, right := op.Operands()
 	l := "NONE"
 	if left != 0 {
@@ -421,12 +421,12 @@ func (a *analyzer) dropOperators(ctx context.Context, s *pg.DropStmt) (string, e
 }
 
 // operatorsOf returns the operators that stand for user function f.
-func (a *analyzer) operatorsOf(ctx context.Context, f *versioning.Function) ([]*versioning.Function, error) {
+func (a *analyzer) operatorsOf(ctx context.Context, f *sqldef.Function) ([]*sqldef.Function, error) {
 	ops, err := a.tx.Root().Operators(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(ops, func(op *versioning.Function) bool {
+	return slices.DeleteFunc(ops, func(op *sqldef.Function) bool {
 		return op.Operator == nil || op.Operator.Proc != f.Schema+"."+f.Name || !slices.Equal(op.InputTypes(), f.InputTypes())
 	}), nil
 }
@@ -434,7 +434,7 @@ func (a *analyzer) operatorsOf(ctx context.Context, f *versioning.Function) ([]*
 // dropOperatorsOf drops, with CASCADE, the operators that stand for
 // function f, which is being dropped; without, their existence is an
 // error, as the dependencies PostgreSQL records make it.
-func (a *analyzer) dropOperatorsOf(ctx context.Context, f *versioning.Function, cascade bool) error {
+func (a *analyzer) dropOperatorsOf(ctx context.Context, f *sqldef.Function, cascade bool) error {
 	ops, err := a.operatorsOf(ctx, f)
 	if err != nil || len(ops) == 0 {
 		return err
@@ -469,7 +469,7 @@ func (a *analyzer) dropOperatorsOf(ctx context.Context, f *versioning.Function, 
 
 // procSignature is how dependency messages name function f:
 // name(type,type).
-func procSignature(f *versioning.Function) string {
+func procSignature(f *sqldef.Function) string {
 	var ts []string
 	for _, t := range f.InputTypes() {
 		ts = append(ts, exec.TypeName(t))

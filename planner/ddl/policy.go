@@ -11,12 +11,12 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Row-level security policies: CREATE, ALTER, DROP POLICY and ALTER
 // POLICY ... RENAME. A policy is part of its table's record
-// (versioning.Table.Policies, kept in name order); planner/rls.go
+// (sqldef.Table.Policies, kept in name order); planner/rls.go
 // applies them.
 
 // policyCommands maps CREATE POLICY's FOR to pg_policy.polcmd.
@@ -79,7 +79,7 @@ func (a *analyzer) policyRoles(ctx context.Context, specs []*pg.Node) ([]string,
 // policyExpr analyzes a policy's USING or WITH CHECK expression over t's
 // columns and returns it as stored text; the relations it reads are
 // added to p.Depends.
-func (a *analyzer) policyExpr(ctx context.Context, p *versioning.Policy, t *exec.Table, n *pg.Node) (string, error) {
+func (a *analyzer) policyExpr(ctx context.Context, p *sqldef.Policy, t *exec.Table, n *pg.Node) (string, error) {
 	if n == nil {
 		return "", nil
 	}
@@ -143,7 +143,7 @@ func (a *analyzer) createPolicy(s *pg.CreatePolicyStmt) (planner.Utility, error)
 		if err != nil {
 			return "", err
 		}
-		p := versioning.Policy{Name: s.PolicyName, Command: cmd, Restrictive: !s.Permissive}
+		p := sqldef.Policy{Name: s.PolicyName, Command: cmd, Restrictive: !s.Permissive}
 		if p.Roles, err = a.policyRoles(ctx, s.Roles); err != nil {
 			return "", err
 		}
@@ -153,19 +153,19 @@ func (a *analyzer) createPolicy(s *pg.CreatePolicyStmt) (planner.Utility, error)
 		if p.Check, err = a.policyExpr(ctx, &p, t, s.WithCheck); err != nil {
 			return "", err
 		}
-		if slices.ContainsFunc(t.Def.Policies, func(x versioning.Policy) bool { return x.Name == p.Name }) {
+		if slices.ContainsFunc(t.Def.Policies, func(x sqldef.Policy) bool { return x.Name == p.Name }) {
 			return "", pgerr.New(pgerr.DuplicateObject, "policy %q for table %q already exists", p.Name, t.Def.Name)
 		}
 		def := cloneTable(t.Def)
 		def.Policies = append(slices.Clone(def.Policies), p)
-		slices.SortFunc(def.Policies, func(x, y versioning.Policy) int { return strings.Compare(x.Name, y.Name) })
+		slices.SortFunc(def.Policies, func(x, y sqldef.Policy) int { return strings.Compare(x.Name, y.Name) })
 		return "CREATE POLICY", a.putTable(ctx, def)
 	}, nil
 }
 
 // findPolicy returns the position of t's policy name.
-func findPolicy(t *versioning.Table, name string) (int, error) {
-	i := slices.IndexFunc(t.Policies, func(p versioning.Policy) bool { return p.Name == name })
+func findPolicy(t *sqldef.Table, name string) (int, error) {
+	i := slices.IndexFunc(t.Policies, func(p sqldef.Policy) bool { return p.Name == name })
 	if i < 0 {
 		return 0, pgerr.New(pgerr.UndefinedObject, "policy %q for table %q does not exist", name, t.Name)
 	}
@@ -240,7 +240,7 @@ func (a *analyzer) renamePolicy(ctx context.Context, s *pg.RenameStmt) (string, 
 	def := cloneTable(t.Def)
 	def.Policies = slices.Clone(def.Policies)
 	def.Policies[i].Name = s.Newname
-	slices.SortFunc(def.Policies, func(x, y versioning.Policy) int { return strings.Compare(x.Name, y.Name) })
+	slices.SortFunc(def.Policies, func(x, y sqldef.Policy) int { return strings.Compare(x.Name, y.Name) })
 	return "ALTER POLICY", a.putTable(ctx, def)
 }
 
@@ -290,7 +290,7 @@ func (a *analyzer) dropPolicies(ctx context.Context, s *pg.DropStmt) (string, er
 
 // setRowSecurity runs ALTER TABLE ... ENABLE, DISABLE, FORCE and NO FORCE
 // ROW LEVEL SECURITY.
-func (a *analyzer) setRowSecurity(ctx context.Context, def *versioning.Table, sub pg.AlterTableType) error {
+func (a *analyzer) setRowSecurity(ctx context.Context, def *sqldef.Table, sub pg.AlterTableType) error {
 	switch sub {
 	case pg.AlterTableType_AT_EnableRowSecurity:
 		def.RowSecurity = true
@@ -306,7 +306,7 @@ func (a *analyzer) setRowSecurity(ctx context.Context, def *versioning.Table, su
 
 // policiesUsing returns the policies of def whose expressions read
 // column name.
-func policiesUsing(def *versioning.Table, name string) []string {
+func policiesUsing(def *sqldef.Table, name string) []string {
 	var out []string
 	for _, p := range def.Policies {
 		if p.Using != "" && planner.ExprReads(p.Using, name) || p.Check != "" && planner.ExprReads(p.Check, name) {
@@ -319,7 +319,7 @@ func policiesUsing(def *versioning.Table, name string) []string {
 // dropColumnPolicies drops, with cascade, the policies of def that read
 // column name, which DROP COLUMN drops; without, it fails as PostgreSQL
 // does.
-func (a *analyzer) dropColumnPolicies(def *versioning.Table, name string, cascade bool) error {
+func (a *analyzer) dropColumnPolicies(def *sqldef.Table, name string, cascade bool) error {
 	using := policiesUsing(def, name)
 	if len(using) == 0 {
 		return nil
@@ -342,13 +342,13 @@ func (a *analyzer) dropColumnPolicies(def *versioning.Table, name string, cascad
 		a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(lines)).
 			WithDetail("%s", "drop cascades to "+strings.Join(lines, "\ndrop cascades to ")))
 	}
-	def.Policies = slices.DeleteFunc(slices.Clone(def.Policies), func(p versioning.Policy) bool { return slices.Contains(using, p.Name) })
+	def.Policies = slices.DeleteFunc(slices.Clone(def.Policies), func(p sqldef.Policy) bool { return slices.Contains(using, p.Name) })
 	return nil
 }
 
 // columnTypePolicies refuses ALTER COLUMN TYPE of a column a policy of
 // def reads, as PostgreSQL does.
-func columnTypePolicies(def *versioning.Table, name string) error {
+func columnTypePolicies(def *sqldef.Table, name string) error {
 	if using := policiesUsing(def, name); len(using) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type of a column used in a policy definition").
 			WithDetail("policy %s on table %s depends on column %q", using[0], def.Name, name)
@@ -378,7 +378,7 @@ func (a *analyzer) dropDependentPolicies(ctx context.Context, target, what strin
 		if t.Schema+"."+t.Name == target {
 			continue // its own policies go with it
 		}
-		var keep []versioning.Policy
+		var keep []sqldef.Policy
 		for _, p := range t.Policies {
 			if !slices.Contains(p.Depends, target) {
 				keep = append(keep, p)

@@ -9,7 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // createRange runs CREATE TYPE ... AS RANGE (SUBTYPE = ..., ...). The
@@ -22,7 +22,7 @@ func (a *analyzer) createRange(s *pg.CreateRangeStmt) (planner.Utility, error) {
 		if err != nil {
 			return err
 		}
-		t := &versioning.Type{Schema: schema, Name: name, Kind: 'r'}
+		t := &sqldef.Type{Schema: schema, Name: name, Kind: 'r'}
 		if err := a.ownType(ctx, t); err != nil {
 			return err
 		}
@@ -78,13 +78,13 @@ func defName(n *pg.Node) string {
 
 // dropRangesOver handles the range types whose subtype is t, which DROP
 // TYPE t removes with CASCADE and is refused without.
-func (a *analyzer) dropRangesOver(ctx context.Context, t *versioning.Type, cascade bool) error {
+func (a *analyzer) dropRangesOver(ctx context.Context, t *sqldef.Type, cascade bool) error {
 	all, err := a.tx.Root().Types(ctx)
 	if err != nil {
 		return err
 	}
 	oid := planner.TypeOIDOf(t)
-	var deps []*versioning.Type
+	var deps []*sqldef.Type
 	for _, r := range all {
 		if r.Kind == 'r' && (t.Kind == 'd' && r.SubtypeDomain == t.Schema+"."+t.Name || t.Kind != 'd' && r.Base == oid) {
 			deps = append(deps, r)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // reindex runs REINDEX INDEX|TABLE|SCHEMA|DATABASE|SYSTEM [CONCURRENTLY]
@@ -124,7 +124,7 @@ func (a *analyzer) reindexTable(ctx context.Context, rv *pg.RangeVar, concurrent
 		}
 		// A table with a column whose values may be toasted has, in
 		// PostgreSQL, a TOAST table, whose index is reindexed with it.
-		toast := slices.ContainsFunc(t.Columns, func(c versioning.Column) bool { return !c.Dropped && columnStorage(c) != 'p' })
+		toast := slices.ContainsFunc(t.Columns, func(c sqldef.Column) bool { return !c.Dropped && columnStorage(c) != 'p' })
 		switch {
 		case toast:
 		case len(names) == 0 && len(t.Exclusions) == 0 && concurrently:
@@ -192,8 +192,8 @@ func (a *analyzer) reindexSchema(ctx context.Context, schema string, concurrentl
 // rebuildIndexes builds the index named (every index when name is "") of
 // t again, in t's partitions when t is partitioned, and stores the
 // rebuilt maps that differ.
-func (a *analyzer) rebuildIndexes(ctx context.Context, t *versioning.Table, name string) error {
-	tables := []*versioning.Table{t}
+func (a *analyzer) rebuildIndexes(ctx context.Context, t *sqldef.Table, name string) error {
+	tables := []*sqldef.Table{t}
 	if t.Partitioned() {
 		// The partitions' indexes carry names of their own: all of them
 		// are rebuilt.
@@ -220,7 +220,7 @@ func (a *analyzer) rebuildIndexes(ctx context.Context, t *versioning.Table, name
 		if err := a.buildNewIndexes(ctx, def, ixs); err != nil {
 			return err
 		}
-		if slices.EqualFunc(def.Indexes, tt.Indexes, func(x, y versioning.Index) bool { return x.Rows == y.Rows }) {
+		if slices.EqualFunc(def.Indexes, tt.Indexes, func(x, y sqldef.Index) bool { return x.Rows == y.Rows }) {
 			continue // sound: nothing to store
 		}
 		if err := a.putTable(ctx, def); err != nil {
@@ -232,7 +232,7 @@ func (a *analyzer) rebuildIndexes(ctx context.Context, t *versioning.Table, name
 
 // indexNames returns the names of t's indexes: its primary key's first,
 // then the others'.
-func indexNames(t *versioning.Table) []string {
+func indexNames(t *sqldef.Table) []string {
 	var names []string
 	if len(t.PrimaryKey) > 0 {
 		names = append(names, t.PrimaryKeyName)

@@ -10,12 +10,12 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Rewrite rules: CREATE [OR REPLACE] RULE, DROP RULE, ALTER RULE ...
 // RENAME and COMMENT ON RULE. A rule is part of its table's or view's
-// record (versioning.Rule), as a trigger is; exec.Modify applies it
+// record (sqldef.Rule), as a trigger is; exec.Modify applies it
 // (exec/rule.go).
 
 // ruleEvents are the events of rules, by CREATE RULE's command type.
@@ -27,8 +27,8 @@ var ruleEvents = map[pg.CmdType]string{
 
 // ruleRel is the table or view a rule statement names.
 type ruleRel struct {
-	table *versioning.Table
-	view  *versioning.View
+	table *sqldef.Table
+	view  *sqldef.View
 }
 
 func (r *ruleRel) name() string {
@@ -38,7 +38,7 @@ func (r *ruleRel) name() string {
 	return r.table.Name
 }
 
-func (r *ruleRel) rules() []versioning.Rule {
+func (r *ruleRel) rules() []sqldef.Rule {
 	if r.view != nil {
 		return r.view.Rules
 	}
@@ -71,7 +71,7 @@ func (a *analyzer) ruleRelation(ctx context.Context, schema, name string, missin
 
 // putRules writes rel with its rules rules, after checking that the
 // current role owns it.
-func (a *analyzer) putRules(ctx context.Context, rel *ruleRel, rules []versioning.Rule) error {
+func (a *analyzer) putRules(ctx context.Context, rel *ruleRel, rules []sqldef.Rule) error {
 	if rel.view != nil {
 		if err := a.requireViewOwner(rel.view); err != nil {
 			return err
@@ -102,7 +102,7 @@ func (a *analyzer) createRule(s *pg.RuleStmt) (planner.Utility, error) {
 		if !ok {
 			return "", pgerr.New(pgerr.FeatureNotSupported, "ON SELECT rules are not supported")
 		}
-		r := versioning.Rule{Name: s.Rulename, Event: event, Instead: s.Instead}
+		r := sqldef.Rule{Name: s.Rulename, Event: event, Instead: s.Instead}
 		if err := checkRuleReferences(s, event); err != nil {
 			return "", err
 		}
@@ -133,7 +133,7 @@ func (a *analyzer) createRule(s *pg.RuleStmt) (planner.Utility, error) {
 			r.Actions = append(r.Actions, text)
 		}
 		rules := slices.Clone(rel.rules())
-		i := slices.IndexFunc(rules, func(x versioning.Rule) bool { return x.Name == r.Name })
+		i := slices.IndexFunc(rules, func(x sqldef.Rule) bool { return x.Name == r.Name })
 		switch {
 		case i >= 0 && !s.Replace:
 			return "", pgerr.New(pgerr.DuplicateObject, "rule %q for relation %q already exists", r.Name, rel.name())
@@ -142,7 +142,7 @@ func (a *analyzer) createRule(s *pg.RuleStmt) (planner.Utility, error) {
 			rules[i] = r
 		default:
 			rules = append(rules, r)
-			slices.SortFunc(rules, func(x, y versioning.Rule) int { return strings.Compare(x.Name, y.Name) })
+			slices.SortFunc(rules, func(x, y sqldef.Rule) int { return strings.Compare(x.Name, y.Name) })
 		}
 		return "CREATE RULE", a.putRules(ctx, rel, rules)
 	}, nil
@@ -183,7 +183,7 @@ func returningList(n *pg.Node) []*pg.Node {
 // return rows of the relation's columns. (That only one rule of an
 // event has one is checked when a statement is rewritten, as in
 // PostgreSQL.)
-func (a *analyzer) checkRuleReturning(r *versioning.Rule, t *exec.Table, cols []exec.ResultColumn, n, i int) error {
+func (a *analyzer) checkRuleReturning(r *sqldef.Rule, t *exec.Table, cols []exec.ResultColumn, n, i int) error {
 	switch {
 	case !r.Instead:
 		return pgerr.New(pgerr.FeatureNotSupported, "RETURNING lists are not supported in non-INSTEAD rules")
@@ -294,7 +294,7 @@ func (a *analyzer) dropRules(ctx context.Context, s *pg.DropStmt) (string, error
 			continue
 		}
 		rules := rel.rules()
-		i := slices.IndexFunc(rules, func(x versioning.Rule) bool { return x.Name == name })
+		i := slices.IndexFunc(rules, func(x sqldef.Rule) bool { return x.Name == name })
 		if i < 0 {
 			if s.MissingOk {
 				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "rule %q for relation %q does not exist, skipping", name, rel.name()))
@@ -316,15 +316,15 @@ func (a *analyzer) renameRule(ctx context.Context, s *pg.RenameStmt) error {
 		return err
 	}
 	rules := slices.Clone(rel.rules())
-	i := slices.IndexFunc(rules, func(x versioning.Rule) bool { return x.Name == s.Subname })
+	i := slices.IndexFunc(rules, func(x sqldef.Rule) bool { return x.Name == s.Subname })
 	if i < 0 {
 		return pgerr.New(pgerr.UndefinedObject, "rule %q for relation %q does not exist", s.Subname, rel.name())
 	}
-	if slices.ContainsFunc(rules, func(x versioning.Rule) bool { return x.Name == s.Newname }) {
+	if slices.ContainsFunc(rules, func(x sqldef.Rule) bool { return x.Name == s.Newname }) {
 		return pgerr.New(pgerr.DuplicateObject, "rule %q for relation %q already exists", s.Newname, rel.name())
 	}
 	rules[i].Name = s.Newname
-	slices.SortFunc(rules, func(x, y versioning.Rule) int { return strings.Compare(x.Name, y.Name) })
+	slices.SortFunc(rules, func(x, y sqldef.Rule) int { return strings.Compare(x.Name, y.Name) })
 	return a.putRules(ctx, rel, rules)
 }
 
@@ -338,7 +338,7 @@ func (a *analyzer) commentRule(ctx context.Context, s *pg.CommentStmt, text stri
 		return err
 	}
 	rules := slices.Clone(rel.rules())
-	i := slices.IndexFunc(rules, func(x versioning.Rule) bool { return x.Name == name })
+	i := slices.IndexFunc(rules, func(x sqldef.Rule) bool { return x.Name == name })
 	if i < 0 {
 		return pgerr.New(pgerr.UndefinedObject, "rule %q for relation %q does not exist", name, rel.name())
 	}

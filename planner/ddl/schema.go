@@ -10,7 +10,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // createSchema runs CREATE SCHEMA [IF NOT EXISTS] [name] [AUTHORIZATION
@@ -74,11 +74,11 @@ func (a *analyzer) createSchema(s *pg.CreateSchemaStmt) (planner.Utility, error)
 			}
 			return "", pgerr.New(pgerr.DuplicateSchema, "schema %q already exists", name)
 		}
-		acl, err := a.initialACL(ctx, owner, name, versioning.DefaultSchemas)
+		acl, err := a.initialACL(ctx, owner, name, sqldef.DefaultSchemas)
 		if err != nil {
 			return "", err
 		}
-		root, err := a.tx.Root().PutSchema(ctx, versioning.Schema{Name: name, Owner: owner, ACL: acl})
+		root, err := a.tx.Root().PutSchema(ctx, sqldef.Schema{Name: name, Owner: owner, ACL: acl})
 		if err != nil {
 			return "", err
 		}
@@ -158,7 +158,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 		if err != nil {
 			return "", err
 		}
-		views = slices.DeleteFunc(views, func(v *versioning.View) bool { return v.Schema != name })
+		views = slices.DeleteFunc(views, func(v *sqldef.View) bool { return v.Schema != name })
 		var deps []string
 		for _, t := range tables {
 			deps = append(deps, fmt.Sprintf("table %s.%s", name, t.Name))
@@ -166,7 +166,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 		for _, v := range views {
 			deps = append(deps, fmt.Sprintf("view %s.%s", name, v.Name))
 		}
-		var schemaSeqs []*versioning.Sequence
+		var schemaSeqs []*sqldef.Sequence
 		for _, seq := range seqs {
 			if seq.Schema == name {
 				schemaSeqs = append(schemaSeqs, seq)
@@ -179,7 +179,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 		if err != nil {
 			return "", err
 		}
-		fns = slices.DeleteFunc(fns, func(f *versioning.Function) bool { return f.Schema != name })
+		fns = slices.DeleteFunc(fns, func(f *sqldef.Function) bool { return f.Schema != name })
 		for _, f := range fns {
 			deps = append(deps, fmt.Sprintf("%s %s.%s", planner.RoutineKind(f), name, functionSignature(f)))
 		}
@@ -197,7 +197,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 		if err != nil {
 			return "", err
 		}
-		types = slices.DeleteFunc(types, func(t *versioning.Type) bool { return t.Schema != name })
+		types = slices.DeleteFunc(types, func(t *sqldef.Type) bool { return t.Schema != name })
 		for _, t := range types {
 			deps = append(deps, fmt.Sprintf("%s %s.%s", map[bool]string{true: "domain", false: "type"}[t.Kind == 'd'], name, t.Name))
 		}
@@ -208,7 +208,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 		}
 		for _, c := range casts {
 			src, tgt := c.CastTypes()
-			if c.Cast != nil && strings.HasPrefix(c.Cast.Proc, name+".") || slices.ContainsFunc(types, func(t *versioning.Type) bool {
+			if c.Cast != nil && strings.HasPrefix(c.Cast.Proc, name+".") || slices.ContainsFunc(types, func(t *sqldef.Type) bool {
 				oid := planner.TypeOIDOf(t)
 				return oid == src || oid == tgt
 			}) {
@@ -238,7 +238,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 			for _, r := range refs {
 				if r.Schema != name {
 					a.tx.SetRoot(root)
-					if err := a.dropForeignKeys(ctx, []versioning.ForeignKeyRef{r}); err != nil {
+					if err := a.dropForeignKeys(ctx, []sqldef.ForeignKeyRef{r}); err != nil {
 						return "", err
 					}
 					root = a.tx.Root()
@@ -247,7 +247,7 @@ func (a *analyzer) dropSchemas(ctx context.Context, s *pg.DropStmt) (string, err
 			if root, err = root.DropTable(ctx, name, t.Name); err != nil {
 				return "", err
 			}
-			if root, err = planner.SyncRefs(ctx, root, t, nil); err != nil {
+			if root, err = SyncRefs(ctx, root, t, nil); err != nil {
 				return "", err
 			}
 		}
@@ -345,13 +345,13 @@ func (a *analyzer) renameSchema(ctx context.Context, old, name string) error {
 		if root, err = root.DropTable(ctx, t.Schema, t.Name); err != nil {
 			return err
 		}
-		if root, err = planner.SyncRefs(ctx, root, t, nil); err != nil {
+		if root, err = SyncRefs(ctx, root, t, nil); err != nil {
 			return err
 		}
 		if root, err = root.PutTable(ctx, nt); err != nil {
 			return err
 		}
-		if root, err = planner.SyncRefs(ctx, root, nil, nt); err != nil {
+		if root, err = SyncRefs(ctx, root, nil, nt); err != nil {
 			return err
 		}
 	}

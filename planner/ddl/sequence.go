@@ -12,7 +12,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Sequences: CREATE, ALTER and DROP SEQUENCE, and the functions nextval,
@@ -103,7 +103,7 @@ func typeBounds(oid uint32) (int64, int64) {
 // init_params does: init is true for a new sequence (every parameter
 // takes its default), false for ALTER SEQUENCE (only given ones change,
 // and a type change moves the bounds that were the old type's).
-func applySeqOptions(seq *versioning.Sequence, o *seqOptions, init, forIdentity bool) error {
+func applySeqOptions(seq *sqldef.Sequence, o *seqOptions, init, forIdentity bool) error {
 	resetMax, resetMin := false, false
 	if o.as != nil {
 		t, _, err := planner.ResolveType(o.as.Arg.GetTypeName())
@@ -233,7 +233,7 @@ func applySeqOptions(seq *versioning.Sequence, o *seqOptions, init, forIdentity 
 
 // checkNotIdentitySequence refuses to change the owner of an identity
 // column's sequence, which goes and comes with its column.
-func (a *analyzer) checkNotIdentitySequence(ctx context.Context, seq *versioning.Sequence) error {
+func (a *analyzer) checkNotIdentitySequence(ctx context.Context, seq *sqldef.Sequence) error {
 	table, col, ok := strings.Cut(seq.OwnedBy, ".")
 	if !ok {
 		return nil
@@ -252,7 +252,7 @@ func (a *analyzer) checkNotIdentitySequence(ctx context.Context, seq *versioning
 }
 
 // ownedBy resolves OWNED BY table.column (or NONE) for seq.
-func (a *analyzer) ownedBy(ctx context.Context, seq *versioning.Sequence, d *pg.DefElem) error {
+func (a *analyzer) ownedBy(ctx context.Context, seq *sqldef.Sequence, d *pg.DefElem) error {
 	parts := planner.NameList(d.Arg.GetList().Items)
 	if len(parts) == 1 {
 		if parts[0] != "none" {
@@ -305,8 +305,8 @@ func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (planner.Utility, error) 
 			return "CREATE SEQUENCE", err
 		}
 		name := s.Sequence.Relname
-		seq := &versioning.Sequence{Schema: schema, Name: name, Owner: planner.NewObjectOwner(a.s)}
-		if err := a.sequenceACLs(ctx, []*versioning.Sequence{seq}); err != nil {
+		seq := &sqldef.Sequence{Schema: schema, Name: name, Owner: planner.NewObjectOwner(a.s)}
+		if err := a.sequenceACLs(ctx, []*sqldef.Sequence{seq}); err != nil {
 			return "", err
 		}
 		return "CREATE SEQUENCE", a.putSequence(ctx, seq, o, true)
@@ -315,7 +315,7 @@ func (a *analyzer) createSequence(s *pg.CreateSeqStmt) (planner.Utility, error) 
 
 // putSequence applies CREATE or ALTER SEQUENCE options to seq and stores it
 // in the transaction's root.
-func (a *analyzer) putSequence(ctx context.Context, seq *versioning.Sequence, o *seqOptions, create bool) error {
+func (a *analyzer) putSequence(ctx context.Context, seq *sqldef.Sequence, o *seqOptions, create bool) error {
 	if err := applySeqOptions(seq, o, create, false); err != nil {
 		return err
 	}
@@ -358,7 +358,7 @@ func (a *analyzer) alterSequence(s *pg.AlterSeqStmt) (planner.Utility, error) {
 
 // sequenceByName finds a sequence for DDL: nil, nil when it is missing
 // and missingOK (a notice is sent).
-func (a *analyzer) sequenceByName(ctx context.Context, schema, name string, missingOK bool) (*versioning.Sequence, error) {
+func (a *analyzer) sequenceByName(ctx context.Context, schema, name string, missingOK bool) (*sqldef.Sequence, error) {
 	rel, _, err := a.LookupRelation(ctx, schema, name)
 	if err != nil {
 		return nil, err
@@ -455,9 +455,9 @@ func defaultUsesSequence(def, schema, name string) bool {
 
 // newSequence returns a sequence of type typ with default parameters (a
 // serial column's).
-func newSequence(schema, name string, typ uint32) *versioning.Sequence {
+func newSequence(schema, name string, typ uint32) *sqldef.Sequence {
 	_, hi := typeBounds(typ)
-	return &versioning.Sequence{Schema: schema, Name: name, Type: typ, Start: 1, Increment: 1, Min: 1, Max: hi, Cache: 1, Last: 1}
+	return &sqldef.Sequence{Schema: schema, Name: name, Type: typ, Start: 1, Increment: 1, Min: 1, Max: hi, Cache: 1, Last: 1}
 }
 
 // nextvalDefault is the default expression of a serial column.

@@ -11,7 +11,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Extended statistics objects (CREATE STATISTICS) are kept with their
@@ -46,7 +46,7 @@ func (a *analyzer) createStatistics(s *pg.CreateStatsStmt) (planner.Utility, err
 		if err := a.requireTableOwner(def); err != nil {
 			return "", err
 		}
-		var st versioning.StatisticsObject
+		var st sqldef.StatisticsObject
 		var names []string // for the name PostgreSQL chooses
 		for _, n := range s.Exprs {
 			el := n.GetStatsElem()
@@ -191,7 +191,7 @@ func (a *analyzer) statisticsNames(ctx context.Context, schema string) (map[stri
 // findStatistics returns the table holding statistics object names (a
 // schema-qualified or search-path name) and its position there; nil
 // when there is none.
-func (a *analyzer) findStatistics(ctx context.Context, names []string) (*versioning.Table, int, error) {
+func (a *analyzer) findStatistics(ctx context.Context, names []string) (*sqldef.Table, int, error) {
 	schema, name := planner.SplitName(names)
 	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
@@ -206,7 +206,7 @@ func (a *analyzer) findStatistics(ctx context.Context, names []string) (*version
 			if t.Schema != sch {
 				continue
 			}
-			if i := slices.IndexFunc(t.Statistics, func(st versioning.StatisticsObject) bool { return st.Name == name }); i >= 0 {
+			if i := slices.IndexFunc(t.Statistics, func(st sqldef.StatisticsObject) bool { return st.Name == name }); i >= 0 {
 				return t, i, nil
 			}
 		}
@@ -260,7 +260,7 @@ func (a *analyzer) commentStatistics(ctx context.Context, names []string, text s
 // STATISTICS, src's statistics objects: on the columns of the same
 // names, named for def as PostgreSQL names them, with their comments
 // when comments are copied too.
-func (a *analyzer) copyStatistics(ctx context.Context, src, def *versioning.Table, comments bool) error {
+func (a *analyzer) copyStatistics(ctx context.Context, src, def *sqldef.Table, comments bool) error {
 	if len(src.Statistics) == 0 {
 		return nil
 	}
@@ -272,7 +272,7 @@ func (a *analyzer) copyStatistics(ctx context.Context, src, def *versioning.Tabl
 		taken[st.Name] = true
 	}
 	for _, st := range src.Statistics {
-		c := versioning.StatisticsObject{Exprs: slices.Clone(st.Exprs), Kinds: st.Kinds}
+		c := sqldef.StatisticsObject{Exprs: slices.Clone(st.Exprs), Kinds: st.Kinds}
 		var names []string
 		for _, pos := range st.Columns {
 			name := src.Columns[pos].Name

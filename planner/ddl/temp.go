@@ -9,7 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Temporary tables. A session's temporary relations live in a schema of
@@ -41,7 +41,7 @@ func (a *analyzer) ensureTempSchema(ctx context.Context) (string, error) {
 		}
 		return name, err
 	}
-	root, err := a.tx.Root().PutSchema(ctx, versioning.Schema{Name: name, Owner: a.s.User()})
+	root, err := a.tx.Root().PutSchema(ctx, sqldef.Schema{Name: name, Owner: a.s.User()})
 	if err != nil {
 		return "", err
 	}
@@ -67,7 +67,7 @@ func (a *analyzer) dropSchemaContents(ctx context.Context, schema string) error 
 		if root, err = root.DropTable(ctx, schema, t.Name); err != nil {
 			return err
 		}
-		if root, err = planner.SyncRefs(ctx, root, t, nil); err != nil {
+		if root, err = SyncRefs(ctx, root, t, nil); err != nil {
 			return err
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // CREATE TYPE, CREATE DOMAIN, ALTER TYPE, ALTER DOMAIN and DROP of them.
@@ -58,14 +58,14 @@ func (a *analyzer) newTypeName(ctx context.Context, names []string) (string, str
 
 // ownType gives t, a type being created, the current role as its owner
 // and the privileges that role's defaults give new types.
-func (a *analyzer) ownType(ctx context.Context, t *versioning.Type) error {
+func (a *analyzer) ownType(ctx context.Context, t *sqldef.Type) error {
 	t.Owner = planner.NewObjectOwner(a.s)
 	var err error
-	t.ACL, err = a.initialACL(ctx, t.Owner, t.Schema, versioning.DefaultTypes)
+	t.ACL, err = a.initialACL(ctx, t.Owner, t.Schema, sqldef.DefaultTypes)
 	return err
 }
 
-func (a *analyzer) putType(ctx context.Context, t *versioning.Type) error {
+func (a *analyzer) putType(ctx context.Context, t *sqldef.Type) error {
 	root, err := a.tx.Root().PutType(ctx, t)
 	if err != nil {
 		return err
@@ -82,7 +82,7 @@ func (a *analyzer) createEnum(s *pg.CreateEnumStmt) (planner.Utility, error) {
 		if err != nil {
 			return err
 		}
-		t := &versioning.Type{Schema: schema, Name: name, Kind: 'e', Labels: []versioning.EnumLabel{}}
+		t := &sqldef.Type{Schema: schema, Name: name, Kind: 'e', Labels: []sqldef.EnumLabel{}}
 		if err := a.ownType(ctx, t); err != nil {
 			return err
 		}
@@ -90,10 +90,10 @@ func (a *analyzer) createEnum(s *pg.CreateEnumStmt) (planner.Utility, error) {
 			if err := checkLabel(v); err != nil {
 				return err
 			}
-			if slices.ContainsFunc(t.Labels, func(l versioning.EnumLabel) bool { return l.Label == v }) {
+			if slices.ContainsFunc(t.Labels, func(l sqldef.EnumLabel) bool { return l.Label == v }) {
 				return pgerr.New(pgerr.InvalidParameterValue, "enum label %q used more than once", v)
 			}
-			t.Labels = append(t.Labels, versioning.EnumLabel{Label: v, Sort: float64(i + 1)})
+			t.Labels = append(t.Labels, sqldef.EnumLabel{Label: v, Sort: float64(i + 1)})
 		}
 		return a.putType(ctx, t)
 	}), nil
@@ -118,13 +118,13 @@ func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (planner.Utility, er
 		if err != nil {
 			return err
 		}
-		t := &versioning.Type{Schema: schema, Name: name, Kind: 'c', Fields: []versioning.ViewColumn{}}
+		t := &sqldef.Type{Schema: schema, Name: name, Kind: 'c', Fields: []sqldef.ViewColumn{}}
 		if err := a.ownType(ctx, t); err != nil {
 			return err
 		}
 		for _, n := range s.Coldeflist {
 			cd := n.GetColumnDef()
-			if slices.ContainsFunc(t.Fields, func(f versioning.ViewColumn) bool { return f.Name == cd.Colname }) {
+			if slices.ContainsFunc(t.Fields, func(f sqldef.ViewColumn) bool { return f.Name == cd.Colname }) {
 				return pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", cd.Colname)
 			}
 			if err := notPseudoType(cd); err != nil {
@@ -137,7 +137,7 @@ func (a *analyzer) createComposite(s *pg.CompositeTypeStmt) (planner.Utility, er
 			if err := a.RequireTypeNameUsage(cd.TypeName); err != nil {
 				return err
 			}
-			t.Fields = append(t.Fields, versioning.ViewColumn{Name: cd.Colname, Type: ft.OID, Typmod: ft.Typmod, Domain: a.domainName(cd.TypeName)})
+			t.Fields = append(t.Fields, sqldef.ViewColumn{Name: cd.Colname, Type: ft.OID, Typmod: ft.Typmod, Domain: a.domainName(cd.TypeName)})
 		}
 		return a.putType(ctx, t)
 	}), nil
@@ -157,7 +157,7 @@ func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (planner.Utility, error)
 		if err := a.RequireTypeNameUsage(s.TypeName); err != nil {
 			return err
 		}
-		t := &versioning.Type{Schema: schema, Name: name, Kind: 'd', Base: base.OID, BaseTypmod: base.Typmod}
+		t := &sqldef.Type{Schema: schema, Name: name, Kind: 'd', Base: base.OID, BaseTypmod: base.Typmod}
 		if over != nil {
 			t.BaseDomain = over.Schema + "." + over.Name
 		}
@@ -176,14 +176,14 @@ func (a *analyzer) createDomain(s *pg.CreateDomainStmt) (planner.Utility, error)
 // domainBase resolves a domain's base type; a domain over a domain takes
 // the underlying base type, and returns the domain it is over, whose
 // constraints its values pass too.
-func (a *analyzer) domainBase(tn *pg.TypeName) (exec.T, *versioning.Type, error) {
+func (a *analyzer) domainBase(tn *pg.TypeName) (exec.T, *sqldef.Type, error) {
 	t, over, _, err := a.ResolveTypeDomain(tn)
 	return t, over, err
 }
 
 // addDomainConstraint adds a NOT NULL, NULL, DEFAULT or CHECK constraint
 // to domain t.
-func (a *analyzer) addDomainConstraint(t *versioning.Type, con *pg.Constraint) error {
+func (a *analyzer) addDomainConstraint(t *sqldef.Type, con *pg.Constraint) error {
 	switch con.Contype {
 	case pg.ConstrType_CONSTR_NOTNULL:
 		t.NotNull = true
@@ -206,13 +206,13 @@ func (a *analyzer) addDomainConstraint(t *versioning.Type, con *pg.Constraint) e
 		name := con.Conname
 		if name == "" {
 			name = makeObjectName(t.Name, "", "check")
-			for i := 1; slices.ContainsFunc(t.Checks, func(c versioning.Check) bool { return c.Name == name }); i++ {
+			for i := 1; slices.ContainsFunc(t.Checks, func(c sqldef.Check) bool { return c.Name == name }); i++ {
 				name = makeObjectName(t.Name, "", "check"+strconv.Itoa(i))
 			}
-		} else if slices.ContainsFunc(t.Checks, func(c versioning.Check) bool { return c.Name == name }) {
+		} else if slices.ContainsFunc(t.Checks, func(c sqldef.Check) bool { return c.Name == name }) {
 			return pgerr.New(pgerr.DuplicateObject, "constraint %q for domain %q already exists", name, t.Name)
 		}
-		t.Checks = append(t.Checks, versioning.Check{Name: name, Expr: text, NotValid: con.SkipValidation})
+		t.Checks = append(t.Checks, sqldef.Check{Name: name, Expr: text, NotValid: con.SkipValidation})
 	default:
 		return pgerr.New(pgerr.FeatureNotSupported, "this constraint type is not supported for domains yet")
 	}
@@ -221,7 +221,7 @@ func (a *analyzer) addDomainConstraint(t *versioning.Type, con *pg.Constraint) e
 
 // findType finds the type names (schema-qualified or along search_path)
 // of the kind want ('d' for a domain, 0 for any type).
-func (a *analyzer) findType(ctx context.Context, names []string, want byte, missingOK bool) (*versioning.Type, error) {
+func (a *analyzer) findType(ctx context.Context, names []string, want byte, missingOK bool) (*sqldef.Type, error) {
 	schema, name := planner.SplitName(names)
 	t, err := a.LookupType(ctx, schema, name)
 	if err != nil {
@@ -255,7 +255,7 @@ func (a *analyzer) alterEnum(s *pg.AlterEnumStmt) (planner.Utility, error) {
 		if err := checkLabel(s.NewVal); err != nil {
 			return err
 		}
-		if slices.ContainsFunc(t.Labels, func(l versioning.EnumLabel) bool { return l.Label == s.NewVal }) {
+		if slices.ContainsFunc(t.Labels, func(l sqldef.EnumLabel) bool { return l.Label == s.NewVal }) {
 			if s.SkipIfNewValExists {
 				a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "enum label %q already exists, skipping", s.NewVal))
 				return nil
@@ -273,15 +273,15 @@ func (a *analyzer) alterEnum(s *pg.AlterEnumStmt) (planner.Utility, error) {
 
 // insertLabel adds label v to labels, last or next to neighbor, with a
 // sort order between its neighbours' so that stored values keep theirs.
-func insertLabel(labels []versioning.EnumLabel, v, neighbor string, after bool) ([]versioning.EnumLabel, error) {
+func insertLabel(labels []sqldef.EnumLabel, v, neighbor string, after bool) ([]sqldef.EnumLabel, error) {
 	if neighbor == "" {
 		sort := 1.0
 		if n := len(labels); n > 0 {
 			sort = labels[n-1].Sort + 1
 		}
-		return append(labels, versioning.EnumLabel{Label: v, Sort: sort}), nil
+		return append(labels, sqldef.EnumLabel{Label: v, Sort: sort}), nil
 	}
-	i := slices.IndexFunc(labels, func(l versioning.EnumLabel) bool { return l.Label == neighbor })
+	i := slices.IndexFunc(labels, func(l sqldef.EnumLabel) bool { return l.Label == neighbor })
 	if i < 0 {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "%q is not an existing enum label", neighbor)
 	}
@@ -300,7 +300,7 @@ func insertLabel(labels []versioning.EnumLabel, v, neighbor string, after bool) 
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "no room for a new label between %q and %q", labels[i-1].Label, labels[i].Label)
 		}
 	}
-	return slices.Insert(labels, i, versioning.EnumLabel{Label: v, Sort: sort}), nil
+	return slices.Insert(labels, i, sqldef.EnumLabel{Label: v, Sort: sort}), nil
 }
 
 // alterDomain runs ALTER DOMAIN: SET/DROP DEFAULT, SET/DROP NOT NULL, ADD
@@ -338,7 +338,7 @@ func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (planner.Utility, error) {
 				}
 			}
 		case "V":
-			i := slices.IndexFunc(t.Checks, func(c versioning.Check) bool { return c.Name == s.Name })
+			i := slices.IndexFunc(t.Checks, func(c sqldef.Check) bool { return c.Name == s.Name })
 			if i < 0 {
 				return pgerr.New(pgerr.UndefinedObject, "constraint %q of domain %q does not exist", s.Name, t.Name)
 			}
@@ -350,7 +350,7 @@ func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (planner.Utility, error) {
 			}
 			t.Checks[i].NotValid = false
 		case "X":
-			i := slices.IndexFunc(t.Checks, func(c versioning.Check) bool { return c.Name == s.Name })
+			i := slices.IndexFunc(t.Checks, func(c sqldef.Check) bool { return c.Name == s.Name })
 			if i < 0 {
 				if s.MissingOk {
 					a.s.Notice(pgerr.New(pgerr.SuccessfulCompletion, "constraint %q of domain %q does not exist, skipping", s.Name, t.Name))
@@ -368,7 +368,7 @@ func (a *analyzer) alterDomain(s *pg.AlterDomainStmt) (planner.Utility, error) {
 
 // indexExpressionUsers returns the index expression columns whose type
 // is t, as "index.column" (the name PostgreSQL gives the column).
-func (a *analyzer) indexExpressionUsers(ctx context.Context, t *versioning.Type) ([]string, error) {
+func (a *analyzer) indexExpressionUsers(ctx context.Context, t *sqldef.Type) ([]string, error) {
 	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return nil, err
@@ -394,7 +394,7 @@ func (a *analyzer) indexExpressionUsers(ctx context.Context, t *versioning.Type)
 
 // typeUsers returns the columns whose type is t or an array of it, as
 // "table.column".
-func (a *analyzer) typeUsers(ctx context.Context, t *versioning.Type) ([]string, error) {
+func (a *analyzer) typeUsers(ctx context.Context, t *sqldef.Type) ([]string, error) {
 	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return nil, err
@@ -579,12 +579,12 @@ func (a *analyzer) renameType(ctx context.Context, names []string, newName strin
 // decode without the catalog), so the rows of every table with a column
 // that may hold the enum are rewritten with the new label; the ordering,
 // which is by sort order, does not change.
-func (a *analyzer) renameEnumValue(ctx context.Context, t *versioning.Type, from, to string) error {
-	i := slices.IndexFunc(t.Labels, func(l versioning.EnumLabel) bool { return l.Label == from })
+func (a *analyzer) renameEnumValue(ctx context.Context, t *sqldef.Type, from, to string) error {
+	i := slices.IndexFunc(t.Labels, func(l sqldef.EnumLabel) bool { return l.Label == from })
 	if i < 0 {
 		return pgerr.New(pgerr.InvalidParameterValue, "%q is not an existing enum label", from)
 	}
-	if slices.ContainsFunc(t.Labels, func(l versioning.EnumLabel) bool { return l.Label == to }) {
+	if slices.ContainsFunc(t.Labels, func(l sqldef.EnumLabel) bool { return l.Label == to }) {
 		return pgerr.New(pgerr.DuplicateObject, "enum label %q already exists", to)
 	}
 	if err := checkLabel(to); err != nil {
@@ -611,7 +611,7 @@ func (a *analyzer) renameEnumValue(ctx context.Context, t *versioning.Type, from
 // relabelTable rewrites the rows of table def whose values of enum type
 // enum have sort order sort with label to; a table without a column that
 // may hold the enum is left alone.
-func (a *analyzer) relabelTable(ctx context.Context, def *versioning.Table, enum uint32, sort float64, to string) error {
+func (a *analyzer) relabelTable(ctx context.Context, def *sqldef.Table, enum uint32, sort float64, to string) error {
 	var cols []int
 	for i, c := range def.Columns {
 		if !c.Dropped && funcs.MayHoldEnum(exec.T{OID: c.Type, Typmod: c.Typmod}, enum) {
@@ -659,8 +659,8 @@ func (a *analyzer) relabelTable(ctx context.Context, def *versioning.Table, enum
 
 // validateDomain checks the stored values of dom's columns against new
 // constraints: checks, and NOT NULL when notNull.
-func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, checks []versioning.Check, notNull bool) error {
-	compiled, err := a.DomainChecks(&versioning.Type{Name: dom.Name, Base: dom.Base, BaseTypmod: dom.BaseTypmod, Checks: checks})
+func (a *analyzer) validateDomain(ctx context.Context, dom *sqldef.Type, checks []sqldef.Check, notNull bool) error {
+	compiled, err := a.DomainChecks(&sqldef.Type{Name: dom.Name, Base: dom.Base, BaseTypmod: dom.BaseTypmod, Checks: checks})
 	if err != nil {
 		return err
 	}
@@ -670,7 +670,7 @@ func (a *analyzer) validateDomain(ctx context.Context, dom *versioning.Type, che
 	}
 	// The columns of dom and of the domains over it.
 	domains := map[string]bool{dom.Schema + "." + dom.Name: true}
-	for more := []*versioning.Type{dom}; len(more) > 0; more = more[1:] {
+	for more := []*sqldef.Type{dom}; len(more) > 0; more = more[1:] {
 		over, err := a.domainsOver(ctx, more[0])
 		if err != nil {
 			return err
@@ -801,7 +801,7 @@ func (a *analyzer) alterCompositeType(s *pg.AlterTableStmt) (planner.Utility, er
 		nt := *t
 		nt.Fields = slices.Clone(t.Fields)
 		field := func(name string) int {
-			return slices.IndexFunc(nt.Fields, func(f versioning.ViewColumn) bool { return f.Name == name })
+			return slices.IndexFunc(nt.Fields, func(f sqldef.ViewColumn) bool { return f.Name == name })
 		}
 		for _, n := range s.Cmds {
 			cmd := n.GetAlterTableCmd()
@@ -815,7 +815,7 @@ func (a *analyzer) alterCompositeType(s *pg.AlterTableStmt) (planner.Utility, er
 				if err != nil {
 					return err
 				}
-				nt.Fields = append(nt.Fields, versioning.ViewColumn{Name: cd.Colname, Type: ft.OID, Typmod: ft.Typmod, Domain: a.domainName(cd.TypeName)})
+				nt.Fields = append(nt.Fields, sqldef.ViewColumn{Name: cd.Colname, Type: ft.OID, Typmod: ft.Typmod, Domain: a.domainName(cd.TypeName)})
 			case pg.AlterTableType_AT_DropColumn:
 				i := field(cmd.Name)
 				if i < 0 {
@@ -864,11 +864,11 @@ func (a *analyzer) renameAttribute(ctx context.Context, s *pg.RenameStmt) error 
 	if err != nil {
 		return err
 	}
-	i := slices.IndexFunc(t.Fields, func(f versioning.ViewColumn) bool { return f.Name == s.Subname })
+	i := slices.IndexFunc(t.Fields, func(f sqldef.ViewColumn) bool { return f.Name == s.Subname })
 	if i < 0 {
 		return pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", s.Subname)
 	}
-	if slices.ContainsFunc(t.Fields, func(f versioning.ViewColumn) bool { return f.Name == s.Newname }) {
+	if slices.ContainsFunc(t.Fields, func(f sqldef.ViewColumn) bool { return f.Name == s.Newname }) {
 		return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", s.Newname, t.Name)
 	}
 	typed, err := a.typedTablesOf(ctx, t, s.Behavior == pg.DropBehavior_DROP_CASCADE)
@@ -889,7 +889,7 @@ func (a *analyzer) renameAttribute(ctx context.Context, s *pg.RenameStmt) error 
 // compositeTypeOf returns the composite type an ALTER TYPE names as its
 // relation, which the current role must own; a name no type has is a
 // relation that does not exist, as PostgreSQL words it.
-func (a *analyzer) compositeTypeOf(ctx context.Context, rv *pg.RangeVar) (*versioning.Type, error) {
+func (a *analyzer) compositeTypeOf(ctx context.Context, rv *pg.RangeVar) (*sqldef.Type, error) {
 	t, err := a.LookupType(ctx, rv.Schemaname, rv.Relname)
 	if err != nil {
 		return nil, err
@@ -922,7 +922,7 @@ func (a *analyzer) attributeType(tn *pg.TypeName) (exec.T, error) {
 
 // arrayElementDomain returns the domain whose array type tn names
 // (domain[]), or nil.
-func (a *analyzer) arrayElementDomain(tn *pg.TypeName) *versioning.Type {
+func (a *analyzer) arrayElementDomain(tn *pg.TypeName) *sqldef.Type {
 	if len(tn.ArrayBounds) == 0 {
 		return nil
 	}
@@ -935,14 +935,14 @@ func (a *analyzer) arrayElementDomain(tn *pg.TypeName) *versioning.Type {
 
 // domainsOver returns the domains declared over t: over domain t itself,
 // or over type t or its array type.
-func (a *analyzer) domainsOver(ctx context.Context, t *versioning.Type) ([]*versioning.Type, error) {
+func (a *analyzer) domainsOver(ctx context.Context, t *sqldef.Type) ([]*sqldef.Type, error) {
 	all, err := a.tx.Root().Types(ctx)
 	if err != nil {
 		return nil, err
 	}
 	oid := planner.TypeOIDOf(t)
 	arr := exec.ArrayType(exec.T{OID: oid}).OID
-	var out []*versioning.Type
+	var out []*sqldef.Type
 	for _, d := range all {
 		if d.Kind != 'd' {
 			continue
@@ -959,14 +959,14 @@ func (a *analyzer) domainsOver(ctx context.Context, t *versioning.Type) ([]*vers
 // columns of type t or an array of it, as PostgreSQL's dependencies do:
 // a column in a table's partition key takes the table with it. A column
 // of a domain over t goes with the domain.
-func (a *analyzer) dropTypeColumns(ctx context.Context, t *versioning.Type) error {
+func (a *analyzer) dropTypeColumns(ctx context.Context, t *sqldef.Type) error {
 	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return err
 	}
 	oid := planner.TypeOIDOf(t)
 	arr := exec.ArrayType(exec.T{OID: oid}).OID
-	uses := func(c versioning.Column) bool {
+	uses := func(c sqldef.Column) bool {
 		if c.Dropped {
 			return false
 		}
@@ -997,7 +997,7 @@ func (a *analyzer) dropTypeColumns(ctx context.Context, t *versioning.Type) erro
 					continue // gone with a table dropped above
 				}
 				if inKey {
-					if err := a.dropCascadedTables(ctx, []*versioning.Table{cur.Def}); err != nil {
+					if err := a.dropCascadedTables(ctx, []*sqldef.Table{cur.Def}); err != nil {
 						return err
 					}
 					break
@@ -1029,11 +1029,11 @@ func (a *analyzer) renameDomainConstraint(ctx context.Context, s *pg.RenameStmt)
 	if err != nil {
 		return err
 	}
-	i := slices.IndexFunc(t.Checks, func(c versioning.Check) bool { return c.Name == s.Subname })
+	i := slices.IndexFunc(t.Checks, func(c sqldef.Check) bool { return c.Name == s.Subname })
 	if i < 0 {
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q for domain %q does not exist", s.Subname, t.Name)
 	}
-	if slices.ContainsFunc(t.Checks, func(c versioning.Check) bool { return c.Name == s.Newname }) {
+	if slices.ContainsFunc(t.Checks, func(c sqldef.Check) bool { return c.Name == s.Newname }) {
 		return pgerr.New(pgerr.DuplicateObject, "constraint %q for domain %q already exists", s.Newname, t.Name)
 	}
 	t.Checks = slices.Clone(t.Checks)

@@ -10,12 +10,12 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Typed tables (CREATE TABLE ... OF type, ALTER TABLE ... OF | NOT OF):
 // a table whose columns are a composite type's attributes, which records
-// the type (versioning.Table.OfType, pg_class.reloftype). A type with
+// the type (sqldef.Table.OfType, pg_class.reloftype). A type with
 // typed tables is not altered or dropped under them.
 
 // typedTableElts returns the elements CREATE TABLE ... OF type stands for:
@@ -31,7 +31,7 @@ func (a *analyzer) typedTableElts(ctx context.Context, s *pg.CreateStmt) ([]*pg.
 	var out, constraints []*pg.Node
 	for _, elt := range s.TableElts {
 		if cd := elt.GetColumnDef(); cd != nil {
-			if !slices.ContainsFunc(t.Fields, func(f versioning.ViewColumn) bool { return f.Name == cd.Colname }) {
+			if !slices.ContainsFunc(t.Fields, func(f sqldef.ViewColumn) bool { return f.Name == cd.Colname }) {
 				return nil, "", pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", cd.Colname)
 			}
 			for _, c := range cd.Constraints {
@@ -63,7 +63,7 @@ func (a *analyzer) typedTableElts(ctx context.Context, s *pg.CreateStmt) ([]*pg.
 
 // ofType returns the composite type a typed table is of, which the
 // current role must be allowed to use.
-func (a *analyzer) ofType(ctx context.Context, tn *pg.TypeName) (*versioning.Type, error) {
+func (a *analyzer) ofType(ctx context.Context, tn *pg.TypeName) (*sqldef.Type, error) {
 	schema, name := planner.SplitName(planner.NameList(tn.Names))
 	t, err := a.LookupType(ctx, schema, name)
 	if err != nil {
@@ -94,7 +94,7 @@ func (a *analyzer) typeNameOf(t exec.T) (*pg.TypeName, error) {
 
 // addOf runs ALTER TABLE ... OF type: the table's columns must be the
 // type's attributes, in order, of the same types.
-func (a *analyzer) addOf(ctx context.Context, def *versioning.Table, tn *pg.TypeName) error {
+func (a *analyzer) addOf(ctx context.Context, def *sqldef.Table, tn *pg.TypeName) error {
 	t, err := a.ofType(ctx, tn)
 	if err != nil {
 		return err
@@ -102,7 +102,7 @@ func (a *analyzer) addOf(ctx context.Context, def *versioning.Table, tn *pg.Type
 	if len(def.Inherits) > 0 {
 		return pgerr.New(pgerr.WrongObjectType, "typed tables cannot inherit")
 	}
-	var cols []versioning.Column
+	var cols []sqldef.Column
 	for _, c := range def.Columns {
 		if !c.Dropped {
 			cols = append(cols, c)
@@ -127,7 +127,7 @@ func (a *analyzer) addOf(ctx context.Context, def *versioning.Table, tn *pg.Type
 }
 
 // dropOf runs ALTER TABLE ... NOT OF.
-func (a *analyzer) dropOf(ctx context.Context, def *versioning.Table) error {
+func (a *analyzer) dropOf(ctx context.Context, def *sqldef.Table) error {
 	if def.OfType == "" {
 		return pgerr.New(pgerr.WrongObjectType, "%q is not a typed table", def.Name)
 	}
@@ -136,12 +136,12 @@ func (a *analyzer) dropOf(ctx context.Context, def *versioning.Table) error {
 }
 
 // typedTables returns the tables of type t.
-func (a *analyzer) typedTables(ctx context.Context, t *versioning.Type) ([]*versioning.Table, error) {
+func (a *analyzer) typedTables(ctx context.Context, t *sqldef.Type) ([]*sqldef.Table, error) {
 	tables, err := a.tx.Root().Tables(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []*versioning.Table
+	var out []*sqldef.Table
 	for _, tb := range tables {
 		if tb.OfType == t.Schema+"."+t.Name {
 			out = append(out, tb)
@@ -167,7 +167,7 @@ func typedTableColumns(cmd pg.AlterTableType) error {
 
 // typedTablesOf returns the typed tables of t; unless cascade, there
 // must be none, as a change to t would leave them behind.
-func (a *analyzer) typedTablesOf(ctx context.Context, t *versioning.Type, cascade bool) ([]*exec.Table, error) {
+func (a *analyzer) typedTablesOf(ctx context.Context, t *sqldef.Type, cascade bool) ([]*exec.Table, error) {
 	defs, err := a.typedTables(ctx, t)
 	if err != nil || len(defs) == 0 {
 		return nil, err
@@ -203,7 +203,7 @@ func (a *analyzer) alterTypedTables(ctx context.Context, typed []*exec.Table, al
 // dropCascadedTables drops tables a DROP ... CASCADE takes with it (the
 // typed tables of a type, the tables whose partition key reads a column
 // of it or calls a function), each named in the cascade's notice.
-func (a *analyzer) dropCascadedTables(ctx context.Context, typed []*versioning.Table) error {
+func (a *analyzer) dropCascadedTables(ctx context.Context, typed []*sqldef.Table) error {
 	drop := &pg.DropStmt{RemoveType: pg.ObjectType_OBJECT_TABLE, Behavior: pg.DropBehavior_DROP_CASCADE}
 	for _, tb := range typed {
 		a.cascaded("table " + tb.Name)

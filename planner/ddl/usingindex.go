@@ -9,7 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // addConstraintUsingIndex runs ADD PRIMARY KEY | UNIQUE USING INDEX: an
@@ -18,7 +18,7 @@ import (
 // (transformIndexConstraint) that the index is one a constraint could
 // have made. A primary key's index is the table's row order here, so
 // the rows are rewritten under the new key and the index goes.
-func (a *analyzer) addConstraintUsingIndex(ctx context.Context, t *exec.Table, def *versioning.Table, con *pg.Constraint) error {
+func (a *analyzer) addConstraintUsingIndex(ctx context.Context, t *exec.Table, def *sqldef.Table, con *pg.Constraint) error {
 	fail := func(code pgerr.Code, format string, args ...any) error {
 		return planner.WithPos(pgerr.New(code, format, args...), con.Location)
 	}
@@ -30,7 +30,7 @@ func (a *analyzer) addConstraintUsingIndex(ctx context.Context, t *exec.Table, d
 		return fail(pgerr.FeatureNotSupported, "ALTER TABLE / ADD CONSTRAINT USING INDEX is not supported on partitioned tables")
 	}
 	name := con.Indexname
-	i := slices.IndexFunc(def.Indexes, func(ix versioning.Index) bool { return ix.Name == name })
+	i := slices.IndexFunc(def.Indexes, func(ix sqldef.Index) bool { return ix.Name == name })
 	if i < 0 {
 		if def.PrimaryKeyName == name && len(def.PrimaryKey) > 0 {
 			return fail(pgerr.ObjectNotInPrerequisite, "index %q is already associated with a constraint", name)
@@ -50,7 +50,7 @@ func (a *analyzer) addConstraintUsingIndex(ctx context.Context, t *exec.Table, d
 		return fail(pgerr.ObjectNotInPrerequisite, "index %q is already associated with a constraint", name)
 	case !ix.Unique:
 		return notUsable("%q is not a unique index", name)
-	case slices.ContainsFunc(ix.Columns, func(c versioning.IndexColumn) bool { return c.Expr != "" }):
+	case slices.ContainsFunc(ix.Columns, func(c sqldef.IndexColumn) bool { return c.Expr != "" }):
 		return notUsable("index %q contains expressions", name)
 	case ix.Where != "":
 		return notUsable("%q is a partial index", name)

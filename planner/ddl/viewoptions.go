@@ -10,7 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // View options: CREATE VIEW ... WITH (security_barrier, security_invoker,
@@ -49,7 +49,7 @@ func defValue(d *pg.DefElem) string {
 }
 
 // setViewOptions applies options to v: set, or with reset, removed.
-func setViewOptions(v *versioning.View, opts []*pg.Node, reset bool) error {
+func setViewOptions(v *sqldef.View, opts []*pg.Node, reset bool) error {
 	out := slices.Clone(v.Options)
 	for _, o := range opts {
 		d := o.GetDefElem()
@@ -133,10 +133,10 @@ func (a *analyzer) alterView(s *pg.AlterTableStmt) (planner.Utility, error) {
 				if err != nil {
 					return "", err
 				}
-				v.ACL = versioning.ChangeACLOwner(v.ACL, planner.OwnerOf(v.Owner), owner)
+				v.ACL = sqldef.ChangeACLOwner(v.ACL, planner.OwnerOf(v.Owner), owner)
 				v.Owner = owner
 			case pg.AlterTableType_AT_ColumnDefault:
-				i := slices.IndexFunc(v.Columns, func(c versioning.ViewColumn) bool { return c.Name == cmd.Name })
+				i := slices.IndexFunc(v.Columns, func(c sqldef.ViewColumn) bool { return c.Name == cmd.Name })
 				if i < 0 {
 					return "", pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", cmd.Name, v.Name)
 				}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // dolt.column_diff (dolt_column_diff): dolt.diff a column at a time. For
@@ -63,7 +64,7 @@ func columnChanges(ctx context.Context, cs versioning.Store, d versioning.TableD
 		}
 	}
 	var out []columnChange
-	for _, t := range []*versioning.Table{d.To, d.From} {
+	for _, t := range []*sqldef.Table{d.To, d.From} {
 		if t == nil {
 			continue
 		}

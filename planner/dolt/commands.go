@@ -11,6 +11,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The dolt_* functions that read revisions and move branches, as Doltgres
@@ -89,7 +90,7 @@ func (s session) hashOfTable(env *exec.Env, a []exec.Datum) (string, error) {
 // no schema of the path has is, as Doltgres finds it, the table of that
 // name in the first schema (by name) that has one, dolt's (dolt.docs)
 // last.
-func (s session) findTableIn(ctx context.Context, root versioning.RootValue, name string) (*versioning.Table, error) {
+func (s session) findTableIn(ctx context.Context, root versioning.RootValue, name string) (*sqldef.Table, error) {
 	schema, rel, err := s.ParseName(name)
 	if err != nil {
 		return nil, err
@@ -500,10 +501,10 @@ func (s session) doltRm(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if !f.has("cached") {
 			// The tables' own sequences go with them, as with DROP
 			// TABLE; --cached unstages only what it names.
-			var tables []versioning.TableName
+			var tables []sqldef.TableName
 			for _, n := range names {
 				if n.Kind == versioning.KindTable {
-					tables = append(tables, versioning.TableName{Schema: n.Schema, Name: n.Name})
+					tables = append(tables, sqldef.TableName{Schema: n.Schema, Name: n.Name})
 				}
 			}
 			if names, err = withOwnedSequences(ctx, names, tables, working, staged); err != nil {
@@ -530,7 +531,7 @@ func (s session) doltRm(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 // withOwnedSequences appends to objects, once each, the sequences that
 // tables own in any of roots: they go where their tables go, as DROP
 // TABLE takes them.
-func withOwnedSequences(ctx context.Context, objects []versioning.ObjectName, tables []versioning.TableName, roots ...versioning.RootValue) ([]versioning.ObjectName, error) {
+func withOwnedSequences(ctx context.Context, objects []versioning.ObjectName, tables []sqldef.TableName, roots ...versioning.RootValue) ([]versioning.ObjectName, error) {
 	for _, t := range tables {
 		for _, r := range roots {
 			def, ok, err := r.Table(ctx, t.Schema, t.Name)
@@ -606,17 +607,17 @@ func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		return statusOK(), nil
 	}
 	err = s.Repo().UpdateWorkingRoots(ctx, s.Branch(), func(head, staged, working versioning.RootValue, ws *versioning.WorkingSet) (*versioning.WorkingSet, error) {
-		var want map[versioning.TableName]bool
+		var want map[sqldef.TableName]bool
 		var wantObjects map[versioning.ObjectName]bool
 		if len(f.args) > 0 {
 			names, err := s.objectNames(ctx, []versioning.RootValue{working}, f.args)
 			if err != nil {
 				return nil, err
 			}
-			want, wantObjects = map[versioning.TableName]bool{}, map[versioning.ObjectName]bool{}
+			want, wantObjects = map[sqldef.TableName]bool{}, map[versioning.ObjectName]bool{}
 			for _, n := range names {
 				if n.Kind == versioning.KindTable {
-					want[versioning.TableName{Schema: n.Schema, Name: n.Name}] = true
+					want[sqldef.TableName{Schema: n.Schema, Name: n.Name}] = true
 				} else {
 					wantObjects[n] = true
 				}
@@ -626,7 +627,7 @@ func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 		if err != nil {
 			return nil, err
 		}
-		var ignored map[versioning.TableName]bool
+		var ignored map[sqldef.TableName]bool
 		if want == nil {
 			// Cleaning everything leaves the tables dolt_ignore
 			// ignores, as git clean leaves ignored files.
@@ -634,10 +635,10 @@ func (s session) doltClean(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 				return nil, err
 			}
 		}
-		var drop []versioning.TableName
+		var drop []sqldef.TableName
 		var dropObjects []versioning.ObjectName
 		for _, c := range changes {
-			n := versioning.TableName{Schema: c.Schema, Name: c.Name}
+			n := sqldef.TableName{Schema: c.Schema, Name: c.Name}
 			o := versioning.ObjectName{Kind: c.Kind, Schema: c.Schema, Name: c.Name}
 			switch {
 			case c.IsTable() && c.From == nil && (want == nil && !ignored[n] || want[n]):

@@ -12,6 +12,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The system tables of merges: dolt_conflicts, dolt_conflicts_<table>,
@@ -130,7 +131,7 @@ func conflictCounts(env *exec.Env, violations bool) ([]exec.Row, error) {
 
 // tableSchemaText describes a table's definition for
 // dolt_schema_conflicts: CREATE TABLE name (column type, ...).
-func tableSchemaText(t *versioning.Table) exec.Datum {
+func tableSchemaText(t *sqldef.Table) exec.Datum {
 	if t == nil {
 		return exec.Null
 	}
@@ -167,7 +168,7 @@ func liveColumns(t *exec.Table) []int {
 
 // conflictsTable builds dolt_conflicts_<table>: one row per conflicting
 // row, its base, our and their versions side by side.
-func conflictsTable(_ session, def *versioning.Table) (*exec.Table, error) {
+func conflictsTable(_ session, def *sqldef.Table) (*exec.Table, error) {
 	t := exec.NewTable(def)
 	live, cols := conflictColumns(t)
 	schema, name := def.Schema, def.Name
@@ -330,7 +331,7 @@ func (w *conflictsWriter) UpdateRow(env *exec.Env, old, row exec.Row) error {
 // violationsTable builds dolt_constraint_violations_<table>: one row per
 // row that breaks a constraint after a merge. DELETE from it marks
 // violations resolved.
-func violationsTable(_ session, def *versioning.Table) (*exec.Table, error) {
+func violationsTable(_ session, def *sqldef.Table) (*exec.Table, error) {
 	t := exec.NewTable(def)
 	live := liveColumns(t)
 	cols := []exec.VirtualColumn{{Name: "from_root_ish", Type: exec.TText}, {Name: "violation_type", Type: exec.TText}}

@@ -9,6 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Row diffs, as Doltgres has them: the dolt_diff(from, to, table) and
@@ -36,7 +37,7 @@ type revision struct {
 }
 
 // table returns the table name as of the revision, nil when absent.
-func (r revision) table(ctx context.Context, name versioning.TableName) (*versioning.Table, error) {
+func (r revision) table(ctx context.Context, name sqldef.TableName) (*sqldef.Table, error) {
 	if r.empty {
 		return nil, nil
 	}
@@ -143,7 +144,7 @@ func (s session) resolveRange(env *exec.Env, r diffRange) (from, to revision, er
 
 // findTableEither resolves a table name given as text against the to
 // revision, then the from one (a table may be on one side only).
-func (s session) findTableEither(ctx context.Context, from, to revision, name string) (versioning.TableName, error) {
+func (s session) findTableEither(ctx context.Context, from, to revision, name string) (sqldef.TableName, error) {
 	var firstErr error
 	for _, r := range []revision{to, from} {
 		if r.empty {
@@ -151,7 +152,7 @@ func (s session) findTableEither(ctx context.Context, from, to revision, name st
 		}
 		t, err := s.findTableIn(ctx, r.root, name)
 		if err == nil {
-			return versioning.TableName{Schema: t.Schema, Name: t.Name}, nil
+			return sqldef.TableName{Schema: t.Schema, Name: t.Name}, nil
 		}
 		if firstErr == nil {
 			firstErr = err
@@ -160,11 +161,11 @@ func (s session) findTableEither(ctx context.Context, from, to revision, name st
 	if firstErr == nil {
 		firstErr = pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	}
-	return versioning.TableName{}, firstErr
+	return sqldef.TableName{}, firstErr
 }
 
 // shownColumns are the columns a version of a table shows: its live ones.
-func shownColumns(t *versioning.Table) []exec.VirtualColumn {
+func shownColumns(t *sqldef.Table) []exec.VirtualColumn {
 	var out []exec.VirtualColumn
 	for _, c := range t.Columns {
 		if !c.Dropped {
@@ -182,7 +183,7 @@ type projection struct {
 	pos []int
 }
 
-func newProjection(def *versioning.Table, cols []exec.VirtualColumn) *projection {
+func newProjection(def *sqldef.Table, cols []exec.VirtualColumn) *projection {
 	p := &projection{t: exec.NewTable(def), pos: make([]int, len(cols))}
 	for i, c := range cols {
 		p.pos[i] = -1
@@ -235,7 +236,7 @@ func (a *rowAlloc) row() exec.Row {
 // diffShape is a planned row diff of one table: its name and the columns
 // each side shows.
 type diffShape struct {
-	name             versioning.TableName
+	name             sqldef.TableName
 	fromCols, toCols []exec.VirtualColumn
 }
 
@@ -382,13 +383,13 @@ func perTableFunction(name string) (tableFunc, bool) {
 
 // historyShape is the shape of the per-table system tables: both sides
 // show the table's current columns.
-func historyShape(def *versioning.Table) *diffShape {
+func historyShape(def *sqldef.Table) *diffShape {
 	cols := shownColumns(def)
-	return &diffShape{name: versioning.TableName{Schema: def.Schema, Name: def.Name}, fromCols: cols, toCols: cols}
+	return &diffShape{name: sqldef.TableName{Schema: def.Schema, Name: def.Name}, fromCols: cols, toCols: cols}
 }
 
 // systemTableOf is a per-table system table over def's schema.
-func systemTableOf(def *versioning.Table, prefix string, cols []exec.VirtualColumn, rows exec.VirtualRows) *exec.Table {
+func systemTableOf(def *sqldef.Table, prefix string, cols []exec.VirtualColumn, rows exec.VirtualRows) *exec.Table {
 	name := prefix + def.Name
 	return exec.NewVirtualTable(def.Schema, name, exec.ObjectOID('r', def.Schema, name), cols, rows)
 }
@@ -568,7 +569,7 @@ type historyFilter struct {
 	pkVals  []exec.Expr // what each must equal; nil where not given
 }
 
-func newHistoryFilter(def *versioning.Table, cols []exec.VirtualColumn) *historyFilter {
+func newHistoryFilter(def *sqldef.Table, cols []exec.VirtualColumn) *historyFilter {
 	f := &historyFilter{hashCol: len(cols)}
 	for _, c := range def.PrimaryKey {
 		i := slices.IndexFunc(cols, func(v exec.VirtualColumn) bool { return v.Name == def.Columns[c].Name })
@@ -630,7 +631,7 @@ func (f *historyFilter) key(env *exec.Env) (vals []exec.Datum, ok, none bool, er
 // (values of def's key columns), projected, if t's key is def's (the
 // same columns, by name and type): ok is false when it is not, and the
 // caller reads the whole version.
-func (f *historyFilter) lookupVersion(ctx context.Context, cs versioning.Store, def, t *versioning.Table, vals []exec.Datum, p *projection, alloc *rowAlloc, scratch *exec.Row) (rows []exec.Row, ok bool, err error) {
+func (f *historyFilter) lookupVersion(ctx context.Context, cs versioning.Store, def, t *sqldef.Table, vals []exec.Datum, p *projection, alloc *rowAlloc, scratch *exec.Row) (rows []exec.Row, ok bool, err error) {
 	if len(t.PrimaryKey) != len(def.PrimaryKey) || t.Partitioned() {
 		return nil, false, nil
 	}
@@ -656,7 +657,7 @@ func (f *historyFilter) lookupVersion(ctx context.Context, cs versioning.Store, 
 // every commit of the log, with the commit's hash, committer and date;
 // with f's conditions, those of one commit, or of one primary key.
 // Consecutive commits that share the table's version share its decoding.
-func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.VirtualColumn, f *historyFilter) ([]exec.Row, error) {
+func (s session) historyRows(env *exec.Env, def *sqldef.Table, cols []exec.VirtualColumn, f *historyFilter) ([]exec.Row, error) {
 	ctx := env.Ctx
 	onlyCommit := ""
 	if f.hash != nil {
@@ -747,7 +748,7 @@ func (s session) historyRows(env *exec.Env, def *versioning.Table, cols []exec.V
 // computes it from the table's diffs. The log is walked from HEAD, each
 // commit diffed against its first parent, until every row at HEAD has
 // its commit; rows come in primary key order.
-func (s session) blameRows(env *exec.Env, def *versioning.Table, keyCols []exec.VirtualColumn) ([]exec.Row, error) {
+func (s session) blameRows(env *exec.Env, def *sqldef.Table, keyCols []exec.VirtualColumn) ([]exec.Row, error) {
 	ctx := env.Ctx
 	head, err := s.headCommit(ctx)
 	if err != nil {
@@ -757,7 +758,7 @@ func (s session) blameRows(env *exec.Env, def *versioning.Table, keyCols []exec.
 	if err != nil {
 		return nil, err
 	}
-	name := versioning.TableName{Schema: def.Schema, Name: def.Name}
+	name := sqldef.TableName{Schema: def.Schema, Name: def.Name}
 	ht, err := headRev.table(ctx, name)
 	if err != nil || ht == nil {
 		return nil, err
@@ -988,7 +989,7 @@ func init() {
 		}
 		return s.planRowDiff(env, "dolt_diff", r, rest[0])
 	}
-	perTableSystem["diff_"] = func(s session, def *versioning.Table) (*exec.Table, error) {
+	perTableSystem["diff_"] = func(s session, def *sqldef.Table) (*exec.Table, error) {
 		sh := historyShape(def)
 		cols := sh.columns()
 		f := newCommitDiffFilter(cols)
@@ -998,7 +999,7 @@ func init() {
 		t.Filters = func(conds []exec.Expr) { f.take(t, conds) }
 		return t, nil
 	}
-	perTableSystem["commit_diff_"] = func(s session, def *versioning.Table) (*exec.Table, error) {
+	perTableSystem["commit_diff_"] = func(s session, def *sqldef.Table) (*exec.Table, error) {
 		sh := historyShape(def)
 		cols := sh.columns()
 		f := newCommitDiffFilter(cols)
@@ -1008,7 +1009,7 @@ func init() {
 		t.Filters = func(conds []exec.Expr) { f.take(t, conds) }
 		return t, nil
 	}
-	perTableSystem["history_"] = func(s session, def *versioning.Table) (*exec.Table, error) {
+	perTableSystem["history_"] = func(s session, def *sqldef.Table) (*exec.Table, error) {
 		cols := shownColumns(def)
 		all := append(cols[:len(cols):len(cols)],
 			exec.VirtualColumn{Name: "commit_hash", Type: exec.TText}, exec.VirtualColumn{Name: "committer", Type: exec.TText},
@@ -1022,7 +1023,7 @@ func init() {
 	}
 	// dolt_blame_<table>: who last changed each row at HEAD (blameRows);
 	// a table without a primary key has none, as in Dolt.
-	perTableSystem["blame_"] = func(s session, def *versioning.Table) (*exec.Table, error) {
+	perTableSystem["blame_"] = func(s session, def *sqldef.Table) (*exec.Table, error) {
 		if len(def.PrimaryKey) == 0 {
 			return nil, nil
 		}
@@ -1041,7 +1042,7 @@ func init() {
 	// dolt_workspace_<table>: the table's uncommitted changes, the staged
 	// ones (HEAD to STAGED) first and then the others (STAGED to
 	// WORKING), numbered from 0, as Doltgres shows them.
-	perTableSystem["workspace_"] = func(s session, def *versioning.Table) (*exec.Table, error) {
+	perTableSystem["workspace_"] = func(s session, def *sqldef.Table) (*exec.Table, error) {
 		sh := historyShape(def)
 		cols := []exec.VirtualColumn{{Name: "id", Type: exec.TInt8}, {Name: "staged", Type: exec.TBool}, {Name: "diff_type", Type: exec.TText}}
 		for _, c := range sh.toCols {

@@ -8,6 +8,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The table functions that describe the tables (and, but for
@@ -103,7 +104,7 @@ func registerDeltaFunc(name string, cols []exec.VirtualColumn, rows deltaRows) {
 // a table, or other objects (a function's overloads, a schema's views
 // as its dolt_schemas).
 type changeFilter struct {
-	table   *versioning.TableName
+	table   *sqldef.TableName
 	objects map[versioning.ObjectName]bool
 }
 
@@ -142,7 +143,7 @@ func (s session) changeFilterFor(ctx context.Context, from, to revision, name st
 }
 
 // liveColumnsByName are the positions of a table's live columns, by name.
-func liveColumnsByName(t *versioning.Table) map[string]int {
+func liveColumnsByName(t *sqldef.Table) map[string]int {
 	m := map[string]int{}
 	if t == nil {
 		return m
@@ -164,7 +165,7 @@ type diffStat struct {
 // cellChanges counts the cells a modified row changed, matching columns
 // by name: a cell of a column only the new version has counts as added
 // unless NULL, one only the old version had as deleted unless NULL.
-func (st *diffStat) cellChanges(from, to *versioning.Table, fromCols, toCols map[string]int, fv, tv []byte) {
+func (st *diffStat) cellChanges(from, to *sqldef.Table, fromCols, toCols map[string]int, fv, tv []byte) {
 	for name, ti := range toCols {
 		tf, tnull := versioning.CellOf(to, tv, ti)
 		fi, ok := fromCols[name]
@@ -228,11 +229,11 @@ func statRow(ctx context.Context, root versioning.RootValue, d versioning.TableD
 }
 
 // nameOrEmpty is a side's table name in a summary: "" where absent.
-func nameOrEmpty(t *versioning.Table) exec.Datum {
+func nameOrEmpty(t *sqldef.Table) exec.Datum {
 	if t == nil {
 		return exec.DText("")
 	}
-	return exec.DText(versioning.TableName{Schema: t.Schema, Name: t.Name}.String())
+	return exec.DText(sqldef.TableName{Schema: t.Schema, Name: t.Name}.String())
 }
 
 // deltaKind words a table's change as dolt_diff_summary does.

@@ -8,6 +8,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // dolt_ignore: each schema's table of name patterns (pattern text primary
@@ -154,13 +155,13 @@ func allMatchSome(general, specific []ignorePattern) bool {
 // that the dolt_ignore of their schema in working ignores, and the plan
 // of a rebase (dolt.rebase). dolt.docs and dolt_ignore are never
 // ignored.
-func ignoredTables(ctx context.Context, staged, working versioning.RootValue) (map[versioning.TableName]bool, error) {
+func ignoredTables(ctx context.Context, staged, working versioning.RootValue) (map[sqldef.TableName]bool, error) {
 	changes, err := versioning.Changes(ctx, staged, working)
 	if err != nil {
 		return nil, err
 	}
 	patterns := map[string][]ignorePattern{}
-	var out map[versioning.TableName]bool
+	var out map[sqldef.TableName]bool
 	for _, c := range changes {
 		if c.Kind != versioning.KindTable || c.From != nil || c.To == nil || c.Name == ignoreTable {
 			continue
@@ -192,11 +193,11 @@ func ignoredTables(ctx context.Context, staged, working versioning.RootValue) (m
 }
 
 // addIgnored adds the table of change c to the set of ignored tables.
-func addIgnored(set map[versioning.TableName]bool, c versioning.ObjectChange) map[versioning.TableName]bool {
+func addIgnored(set map[sqldef.TableName]bool, c versioning.ObjectChange) map[sqldef.TableName]bool {
 	if set == nil {
-		set = map[versioning.TableName]bool{}
+		set = map[sqldef.TableName]bool{}
 	}
-	set[versioning.TableName{Schema: c.Schema, Name: c.Name}] = true
+	set[sqldef.TableName{Schema: c.Schema, Name: c.Name}] = true
 	return set
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The functions that merge commits into the session's branch, as
@@ -234,7 +235,7 @@ func (s session) doltConflictsResolve(env *exec.Env, a []exec.Datum) (exec.Datum
 
 // conflictedTables resolves table names given to dolt_conflicts_resolve
 // against the tables with conflicts in root ('.' for all of them).
-func (s session) conflictedTables(ctx context.Context, root versioning.RootValue, names []string) ([]versioning.TableName, error) {
+func (s session) conflictedTables(ctx context.Context, root versioning.RootValue, names []string) ([]sqldef.TableName, error) {
 	all, err := root.AllConflicts(ctx)
 	if err != nil {
 		return nil, err
@@ -243,11 +244,11 @@ func (s session) conflictedTables(ctx context.Context, root versioning.RootValue
 	if err != nil {
 		return nil, err
 	}
-	var out []versioning.TableName
+	var out []sqldef.TableName
 	for _, n := range names {
 		if n == "." {
 			for _, tc := range all {
-				out = append(out, versioning.TableName{Schema: tc.Schema, Name: tc.Name})
+				out = append(out, sqldef.TableName{Schema: tc.Schema, Name: tc.Name})
 			}
 			continue
 		}
@@ -259,7 +260,7 @@ func (s session) conflictedTables(ctx context.Context, root versioning.RootValue
 		for _, tc := range all {
 			named := tc.Object().BaseName() == rel || conflictShortLabel(tc, types) == rel
 			if named && (schema == "" || slices.Contains(s.RelationSchemas(schema), tc.Schema)) {
-				out = append(out, versioning.TableName{Schema: tc.Schema, Name: tc.Name})
+				out = append(out, sqldef.TableName{Schema: tc.Schema, Name: tc.Name})
 				found = true
 				break
 			}

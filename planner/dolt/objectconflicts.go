@@ -12,6 +12,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The conflicts of objects other than tables (functions, views, types,
@@ -179,7 +180,7 @@ func fieldText(kind byte, rec []byte, field string, names catalog.TypeNamer) (st
 	}
 	switch kind {
 	case versioning.KindFunction:
-		var f versioning.Function
+		var f sqldef.Function
 		if err := versioning.DecodeObject(rec, &f); err != nil {
 			return "", false, err
 		}
@@ -195,14 +196,14 @@ func fieldText(kind byte, rec []byte, field string, names catalog.TypeNamer) (st
 		}
 	case versioning.KindView:
 		if field == "definition" {
-			var v versioning.View
+			var v sqldef.View
 			if err := versioning.DecodeObject(rec, &v); err != nil {
 				return "", false, err
 			}
 			return strings.TrimSpace(v.Query), true, nil
 		}
 	case versioning.KindType:
-		var t versioning.Type
+		var t sqldef.Type
 		if err := versioning.DecodeObject(rec, &t); err != nil {
 			return "", false, err
 		}
@@ -224,7 +225,7 @@ func fieldText(kind byte, rec []byte, field string, names catalog.TypeNamer) (st
 		}
 	case versioning.KindSequence:
 		if field == "data_type" {
-			var sq versioning.Sequence
+			var sq sqldef.Sequence
 			if err := versioning.DecodeObject(rec, &sq); err != nil {
 				return "", false, err
 			}
@@ -377,7 +378,7 @@ func (s session) parseField(env *exec.Env, kind byte, rec []byte, field, text st
 	var err error
 	switch {
 	case kind == versioning.KindFunction && field == "definition":
-		var f versioning.Function
+		var f sqldef.Function
 		if err := versioning.DecodeObject(rec, &f); err != nil {
 			return nil, err
 		}

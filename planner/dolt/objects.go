@@ -8,6 +8,7 @@ import (
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Objects other than tables in the version-control surface: views,
@@ -27,7 +28,7 @@ import (
 // argument types named by names (labelTypes).
 func objectLabel(kind byte, schema, name string, rec []byte, names catalog.TypeNamer) string {
 	if kind == versioning.KindFunction {
-		var f versioning.Function
+		var f sqldef.Function
 		if rec != nil && versioning.DecodeObject(rec, &f) == nil {
 			if f.Kind == 'c' {
 				return schema + ".cast" + catalog.CastSignature(&f, names)
@@ -48,10 +49,10 @@ func triggerLabel(o versioning.ObjectName) string {
 
 // triggerChangeWord words the change of trigger o between two versions of
 // its table's record as dolt_status does.
-func triggerChangeWord(o versioning.ObjectName, from, to *versioning.Table) string {
+func triggerChangeWord(o versioning.ObjectName, from, to *sqldef.Table) string {
 	_, trig, _ := o.Trigger()
-	has := func(t *versioning.Table) bool {
-		return t != nil && slices.ContainsFunc(t.Triggers, func(tr versioning.Trigger) bool { return tr.Name == trig })
+	has := func(t *sqldef.Table) bool {
+		return t != nil && slices.ContainsFunc(t.Triggers, func(tr sqldef.Trigger) bool { return tr.Name == trig })
 	}
 	switch {
 	case !has(from):
@@ -81,7 +82,7 @@ func objectWord(c versioning.ObjectChange) string {
 	case versioning.KindSequence:
 		return "sequence"
 	case versioning.KindFunction:
-		var f versioning.Function
+		var f sqldef.Function
 		rec := c.To
 		if rec == nil {
 			rec = c.From
@@ -169,7 +170,7 @@ func (s session) triggerNamed(ctx context.Context, roots []versioning.RootValue,
 	trig := name[i+1:]
 	for _, r := range roots {
 		def, ok, err := r.Table(ctx, t.Schema, t.Name)
-		if err == nil && ok && slices.ContainsFunc(def.Triggers, func(tr versioning.Trigger) bool { return tr.Name == trig }) {
+		if err == nil && ok && slices.ContainsFunc(def.Triggers, func(tr sqldef.Trigger) bool { return tr.Name == trig }) {
 			return []versioning.ObjectName{versioning.TriggerObject(t.Schema, t.Name, trig)}
 		}
 	}
@@ -177,7 +178,7 @@ func (s session) triggerNamed(ctx context.Context, roots []versioning.RootValue,
 }
 
 // tableNamedIn finds a table by name in the first of roots that has it.
-func (s session) tableNamedIn(ctx context.Context, roots []versioning.RootValue, name string) (*versioning.Table, error) {
+func (s session) tableNamedIn(ctx context.Context, roots []versioning.RootValue, name string) (*sqldef.Table, error) {
 	var firstErr error
 	for _, r := range roots {
 		t, err := s.findTableIn(ctx, r, name)
@@ -233,7 +234,7 @@ func (s session) functionArgsMatch(ctx context.Context, root versioning.RootValu
 	if err != nil || !ok || o.Kind != versioning.KindFunction {
 		return false
 	}
-	var f versioning.Function
+	var f sqldef.Function
 	if versioning.DecodeObject(rec, &f) != nil {
 		return false
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // dolt_schema_diff and dolt_patch: the tables changed between two
@@ -59,7 +60,7 @@ func (s session) newSQLWriter(env *exec.Env, rev revision) (*sqlWriter, error) {
 		return w, nil
 	}
 	snap, err := catalog.NewSnapshot(&catalog.Source{Ctx: env.Ctx, Root: rev.root, SearchPath: []string{},
-		Expr: func(t *versioning.Table, expr string, pretty bool) string { return s.RenderExpr(env, t, expr, pretty) }})
+		Expr: func(t *sqldef.Table, expr string, pretty bool) string { return s.RenderExpr(env, t, expr, pretty) }})
 	w.snap = snap
 	return w, err
 }
@@ -77,7 +78,7 @@ func quoteName(name string) string {
 
 // tableSQLName is how a table's statements name it: unqualified in
 // schema public.
-func tableSQLName(t *versioning.Table) string {
+func tableSQLName(t *sqldef.Table) string {
 	if t.Schema == "public" {
 		return quoteName(t.Name)
 	}
@@ -85,7 +86,7 @@ func tableSQLName(t *versioning.Table) string {
 }
 
 // tableName is tableSQLName, or the bare name for a bare writer.
-func (w *sqlWriter) tableName(t *versioning.Table) string {
+func (w *sqlWriter) tableName(t *sqldef.Table) string {
 	if w.bare {
 		return quoteName(t.Name)
 	}
@@ -96,7 +97,7 @@ func (w *sqlWriter) tableName(t *versioning.Table) string {
 // column that is not serial: one whose default is the nextval of a
 // sequence the column owns (pg_dump writes these as CREATE SEQUENCE and
 // ALTER SEQUENCE OWNED BY; the serial types make both).
-func (w *sqlWriter) serialType(t *versioning.Table, c versioning.Column) string {
+func (w *sqlWriter) serialType(t *sqldef.Table, c sqldef.Column) string {
 	if c.Identity != 0 || !strings.HasPrefix(c.Default, "nextval(") {
 		return ""
 	}
@@ -120,7 +121,7 @@ func (w *sqlWriter) serialType(t *versioning.Table, c versioning.Column) string 
 
 // columnSQL is a column's definition as CREATE TABLE and ADD COLUMN
 // write it.
-func (w *sqlWriter) columnSQL(t *versioning.Table, c versioning.Column) string {
+func (w *sqlWriter) columnSQL(t *sqldef.Table, c sqldef.Column) string {
 	var b strings.Builder
 	b.WriteString(quoteName(c.Name))
 	b.WriteByte(' ')
@@ -158,7 +159,7 @@ func (w *sqlWriter) constraintSQL(c catalog.Constraint) string {
 
 // tableConstraintSQL is a constraint as CREATE TABLE lists it: a primary
 // key of the default name as PRIMARY KEY ("a","b"), any other named.
-func (w *sqlWriter) tableConstraintSQL(t *versioning.Table, c catalog.Constraint) string {
+func (w *sqlWriter) tableConstraintSQL(t *sqldef.Table, c catalog.Constraint) string {
 	def := w.constraintSQL(c)
 	if c.Type == 'p' && c.Name == t.Name+"_pkey" {
 		plain, quoted := make([]string, len(c.Cols)), make([]string, len(c.Cols))
@@ -174,13 +175,13 @@ func (w *sqlWriter) tableConstraintSQL(t *versioning.Table, c catalog.Constraint
 
 // indexSQL is the CREATE INDEX statement of an index that backs no
 // constraint.
-func (w *sqlWriter) indexSQL(t *versioning.Table, ix *versioning.Index) string {
+func (w *sqlWriter) indexSQL(t *sqldef.Table, ix *sqldef.Index) string {
 	return w.snap.IndexDef(catalog.IndexOID(t.Schema, ix.Name), 0, false) + ";"
 }
 
 // createSQL is t's CREATE TABLE statement, with its constraints
 // (foreign keys only with fks), followed by its CREATE INDEX statements.
-func (w *sqlWriter) createSQL(t *versioning.Table, fks bool) []string {
+func (w *sqlWriter) createSQL(t *sqldef.Table, fks bool) []string {
 	var b strings.Builder
 	b.WriteString("CREATE TABLE ")
 	b.WriteString(w.tableName(t))
@@ -221,13 +222,13 @@ type patch struct {
 	deferred []exec.Row // new foreign keys, added last
 }
 
-func (p *patch) add(table *versioning.Table, kind, stmt string) {
+func (p *patch) add(table *sqldef.Table, kind, stmt string) {
 	p.rows = append(p.rows, p.row(table, kind, stmt))
 }
 
-func (p *patch) row(table *versioning.Table, kind, stmt string) exec.Row {
+func (p *patch) row(table *sqldef.Table, kind, stmt string) exec.Row {
 	return exec.Row{exec.Null, p.from.commit, p.to.commit,
-		exec.DText(versioning.TableName{Schema: table.Schema, Name: table.Name}.String()), exec.DText(kind), exec.DText(stmt)}
+		exec.DText(sqldef.TableName{Schema: table.Schema, Name: table.Name}.String()), exec.DText(kind), exec.DText(stmt)}
 }
 
 // schemaRow is the statement that creates or drops a schema.
@@ -337,7 +338,7 @@ func (p *patch) schema(d versioning.TableDelta) {
 }
 
 // alterColumn adds the statements that change a column kept by name.
-func (p *patch) alterColumn(t *versioning.Table, was, is versioning.Column, alter func(string)) {
+func (p *patch) alterColumn(t *sqldef.Table, was, is sqldef.Column, alter func(string)) {
 	col := "ALTER COLUMN " + quoteName(is.Name)
 	if was.Type != is.Type || was.Typmod != is.Typmod {
 		alter(col + " TYPE " + p.tw.columnTypeSQL(is))
@@ -364,15 +365,15 @@ func (p *patch) alterColumn(t *versioning.Table, was, is versioning.Column, alte
 
 // regenerated reports whether a column kept by name became generated, or
 // is generated by another expression.
-func regenerated(was, is versioning.Column) bool {
+func regenerated(was, is sqldef.Column) bool {
 	return is.Generated != 0 && (was.Generated == 0 || was.Default != is.Default)
 }
 
-func (p *patch) addConstraintSQL(t *versioning.Table, c catalog.Constraint) string {
+func (p *patch) addConstraintSQL(t *sqldef.Table, c catalog.Constraint) string {
 	return "ALTER TABLE " + tableSQLName(t) + " ADD CONSTRAINT " + quoteName(c.Name) + " " + p.tw.constraintSQL(c) + ";"
 }
 
-func constraintsByName(w *sqlWriter, t *versioning.Table) map[string]string {
+func constraintsByName(w *sqlWriter, t *sqldef.Table) map[string]string {
 	m := map[string]string{}
 	for _, c := range catalog.TableConstraints(t) {
 		m[c.Name] = w.constraintSQL(c)
@@ -380,7 +381,7 @@ func constraintsByName(w *sqlWriter, t *versioning.Table) map[string]string {
 	return m
 }
 
-func indexesByName(w *sqlWriter, t *versioning.Table) map[string]string {
+func indexesByName(w *sqlWriter, t *sqldef.Table) map[string]string {
 	m := map[string]string{}
 	for i := range t.Indexes {
 		if !t.Indexes[i].Constraint {
@@ -470,7 +471,7 @@ func (p *patch) data(ctx context.Context, d versioning.TableDelta) error {
 
 // sameField reports whether field fi of stored row fv of table version
 // from holds what field ti of row tv of version to does.
-func sameField(from, to *versioning.Table, fv, tv []byte, fi, ti int) bool {
+func sameField(from, to *sqldef.Table, fv, tv []byte, fi, ti int) bool {
 	ff, fnull := versioning.CellOf(from, fv, fi)
 	tf, tnull := versioning.CellOf(to, tv, ti)
 	return fnull == tnull && bytes.Equal(ff, tf)
@@ -587,7 +588,7 @@ func (s session) schemaDiffRows(env *exec.Env, from, to revision, cs changeSet) 
 		return nil, err
 	}
 	fw.bare, tw.bare = true, true
-	create := func(w *sqlWriter, t *versioning.Table) exec.Datum {
+	create := func(w *sqlWriter, t *sqldef.Table) exec.Datum {
 		if t == nil {
 			return exec.DText("")
 		}
@@ -618,7 +619,7 @@ func init() {
 // columnTypeSQL is the type of column c as SQL: its domain's or user
 // type's qualified name (the search path of the rendered SQL is empty),
 // else the built-in type's.
-func (w *sqlWriter) columnTypeSQL(c versioning.Column) string {
+func (w *sqlWriter) columnTypeSQL(c sqldef.Column) string {
 	if c.Domain != "" {
 		schema, name, _ := strings.Cut(c.Domain, ".")
 		if c.DomainArray {

@@ -11,6 +11,7 @@ import (
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // dolt_patch and dolt_schema_diff for objects other than tables: types,
@@ -56,7 +57,7 @@ func decodeChange[T any](c versioning.ObjectChange) (from, to *T) {
 }
 
 // typeSQL is the statement that creates t.
-func (w *sqlWriter) typeSQL(t *versioning.Type) string {
+func (w *sqlWriter) typeSQL(t *sqldef.Type) string {
 	name := qualifiedName(t.Schema, t.Name)
 	switch t.Kind {
 	case 'e':
@@ -86,7 +87,7 @@ func (w *sqlWriter) typeSQL(t *versioning.Type) string {
 	return b.String() + ";"
 }
 
-func domainCheckSQL(c versioning.Check) string {
+func domainCheckSQL(c sqldef.Check) string {
 	s := "CONSTRAINT " + funcs.QuoteIdent(c.Name) + " CHECK (" + c.Expr + ")"
 	if c.NotValid {
 		s += " NOT VALID"
@@ -97,11 +98,11 @@ func domainCheckSQL(c versioning.Check) string {
 // typeName is a type as SQL: a user type's qualified name, else the
 // built-in's.
 func (w *sqlWriter) typeName(oid uint32, typmod int32) string {
-	return w.columnTypeSQL(versioning.Column{Type: oid, Typmod: typmod})
+	return w.columnTypeSQL(sqldef.Column{Type: oid, Typmod: typmod})
 }
 
 // dropTypeSQL drops t.
-func dropTypeSQL(t *versioning.Type) string {
+func dropTypeSQL(t *sqldef.Type) string {
 	what := "TYPE "
 	if t.Kind == 'd' {
 		what = "DOMAIN "
@@ -112,7 +113,7 @@ func dropTypeSQL(t *versioning.Type) string {
 // alterTypeSQL returns the statements that turn from into to in place,
 // ok false when there are none (they differ in kind or base, or an
 // enum lost or reordered labels, or a composite type changed).
-func (w *sqlWriter) alterTypeSQL(from, to *versioning.Type) (stmts []string, ok bool) {
+func (w *sqlWriter) alterTypeSQL(from, to *sqldef.Type) (stmts []string, ok bool) {
 	name := qualifiedName(to.Schema, to.Name)
 	switch {
 	case from.Kind != to.Kind:
@@ -135,12 +136,12 @@ func (w *sqlWriter) alterTypeSQL(from, to *versioning.Type) (stmts []string, ok 
 			stmts = append(stmts, alter+map[bool]string{true: "SET NOT NULL;", false: "DROP NOT NULL;"}[to.NotNull])
 		}
 		for _, c := range from.Checks {
-			if !slices.ContainsFunc(to.Checks, func(d versioning.Check) bool { return sameCheck(c, d) }) {
+			if !slices.ContainsFunc(to.Checks, func(d sqldef.Check) bool { return sameCheck(c, d) }) {
 				stmts = append(stmts, alter+"DROP CONSTRAINT "+funcs.QuoteIdent(c.Name)+";")
 			}
 		}
 		for _, c := range to.Checks {
-			if !slices.ContainsFunc(from.Checks, func(d versioning.Check) bool { return sameCheck(c, d) }) {
+			if !slices.ContainsFunc(from.Checks, func(d sqldef.Check) bool { return sameCheck(c, d) }) {
 				stmts = append(stmts, alter+"ADD "+domainCheckSQL(c)+";")
 			}
 		}
@@ -149,7 +150,7 @@ func (w *sqlWriter) alterTypeSQL(from, to *versioning.Type) (stmts []string, ok 
 	return nil, slices.Equal(from.Fields, to.Fields)
 }
 
-func sameCheck(a, b versioning.Check) bool {
+func sameCheck(a, b sqldef.Check) bool {
 	return a.Name == b.Name && a.Expr == b.Expr && a.NotValid == b.NotValid
 }
 
@@ -157,7 +158,7 @@ func sameCheck(a, b versioning.Check) bool {
 // labels from into to: a renamed label (the same position and sort
 // order), or labels added where they are, each before the next label
 // that is there already, or last.
-func enumChangeSQL(name string, from, to []versioning.EnumLabel) ([]string, bool) {
+func enumChangeSQL(name string, from, to []sqldef.EnumLabel) ([]string, bool) {
 	alter := "ALTER TYPE " + name + " "
 	if len(from) == len(to) {
 		var stmts []string
@@ -208,12 +209,12 @@ func enumChangeSQL(name string, from, to []versioning.EnumLabel) ([]string, bool
 }
 
 // sequenceSQL is the statement that creates q (its position is setval's).
-func sequenceSQL(q *versioning.Sequence) string {
+func sequenceSQL(q *sqldef.Sequence) string {
 	return "CREATE SEQUENCE " + qualifiedName(q.Schema, q.Name) + sequenceOptions(q) + ";"
 }
 
 // sequenceOptions are q's options as CREATE and ALTER SEQUENCE take them.
-func sequenceOptions(q *versioning.Sequence) string {
+func sequenceOptions(q *sqldef.Sequence) string {
 	var b strings.Builder
 	b.WriteString(" AS " + types.FormatType(types.Oid(q.Type), -1))
 	b.WriteString(" INCREMENT BY " + strconv.FormatInt(q.Increment, 10))
@@ -230,13 +231,13 @@ func sequenceOptions(q *versioning.Sequence) string {
 }
 
 // setvalSQL sets q's position as it is.
-func setvalSQL(q *versioning.Sequence) string {
+func setvalSQL(q *sqldef.Sequence) string {
 	return "SELECT pg_catalog.setval(" + funcs.QuoteLiteral(qualifiedName(q.Schema, q.Name)) + ", " +
 		strconv.FormatInt(q.Last, 10) + ", " + strconv.FormatBool(q.Called) + ");"
 }
 
 // functionSQL is the CREATE OR REPLACE statement of f.
-func (w *sqlWriter) functionSQL(f *versioning.Function) string {
+func (w *sqlWriter) functionSQL(f *sqldef.Function) string {
 	return strings.TrimSuffix(catalog.FunctionDef(f, w.userTypes), "\n") + ";"
 }
 
@@ -255,19 +256,19 @@ func isOperator(c versioning.ObjectChange) bool {
 	if rec == nil {
 		rec = c.From
 	}
-	var f versioning.Function
+	var f sqldef.Function
 	return versioning.DecodeObject(rec, &f) == nil && (f.Kind == 'o' || f.Kind == 'c')
 }
 
 // operatorSQL and operatorDropSQL make and drop an operator or a cast.
-func operatorSQL(f *versioning.Function, name catalog.TypeNamer) string {
+func operatorSQL(f *sqldef.Function, name catalog.TypeNamer) string {
 	if f.Kind == 'c' {
 		return catalog.CastDef(f, name)
 	}
 	return catalog.OperatorDef(f, name)
 }
 
-func operatorDropSQL(f *versioning.Function, name catalog.TypeNamer) string {
+func operatorDropSQL(f *sqldef.Function, name catalog.TypeNamer) string {
 	if f.Kind == 'c' {
 		return catalog.CastDropSQL(f, name)
 	}
@@ -275,7 +276,7 @@ func operatorDropSQL(f *versioning.Function, name catalog.TypeNamer) string {
 }
 
 // dropFunctionSQL drops f.
-func (w *sqlWriter) dropFunctionSQL(f *versioning.Function) string {
+func (w *sqlWriter) dropFunctionSQL(f *sqldef.Function) string {
 	what := "FUNCTION "
 	if f.Kind == 'p' {
 		what = "PROCEDURE "
@@ -285,7 +286,7 @@ func (w *sqlWriter) dropFunctionSQL(f *versioning.Function) string {
 
 // viewSQL is the statement that creates v (or replaces it, with
 // replace), its columns named as the view has them.
-func (w *sqlWriter) viewSQL(v *versioning.View, replace bool) string {
+func (w *sqlWriter) viewSQL(v *sqldef.View, replace bool) string {
 	cols := make([]string, len(v.Columns))
 	for i, c := range v.Columns {
 		cols[i] = funcs.QuoteIdent(c.Name)
@@ -306,13 +307,13 @@ func (w *sqlWriter) viewSQL(v *versioning.View, replace bool) string {
 
 // viewReplaceable reports whether CREATE OR REPLACE VIEW turns from into
 // to: to keeps from's columns, names and types, and may add some.
-func viewReplaceable(from, to *versioning.View) bool {
+func viewReplaceable(from, to *sqldef.View) bool {
 	return len(to.Columns) >= len(from.Columns) && slices.Equal(from.Columns, to.Columns[:len(from.Columns)])
 }
 
 // triggerSQL is the statement that creates trigger tr of t, and the one
 // that disables it when it is.
-func (w *sqlWriter) triggerSQL(t *versioning.Table, tr *versioning.Trigger) []string {
+func (w *sqlWriter) triggerSQL(t *sqldef.Table, tr *sqldef.Trigger) []string {
 	out := []string{w.snap.TriggerDef(t, tr, false) + ";"}
 	if tr.Disabled {
 		out = append(out, "ALTER TABLE "+tableSQLName(t)+" DISABLE TRIGGER "+quoteName(tr.Name)+";")
@@ -323,7 +324,7 @@ func (w *sqlWriter) triggerSQL(t *versioning.Table, tr *versioning.Trigger) []st
 // dropTriggers adds the statements that drop the triggers of from that
 // to lacks or has changed, before the table's data changes, so that they
 // do not fire on them.
-func (p *patch) dropTriggers(from, to *versioning.Table) {
+func (p *patch) dropTriggers(from, to *sqldef.Table) {
 	if from == nil || to == nil {
 		return
 	}
@@ -337,7 +338,7 @@ func (p *patch) dropTriggers(from, to *versioning.Table) {
 // createTriggers adds the statements that create the triggers to has
 // and from (nil for a new table) lacks or had otherwise, after the
 // table's data changes.
-func (p *patch) createTriggers(from, to *versioning.Table) {
+func (p *patch) createTriggers(from, to *sqldef.Table) {
 	if to == nil {
 		return
 	}
@@ -353,7 +354,7 @@ func (p *patch) createTriggers(from, to *versioning.Table) {
 // keptTriggers returns the enabled triggers both versions of a table
 // have alike: they would fire on the patch's data changes, which are
 // their effects already, so the patch disables them meanwhile.
-func keptTriggers(from, to *versioning.Table) []string {
+func keptTriggers(from, to *sqldef.Table) []string {
 	if from == nil || to == nil {
 		return nil
 	}
@@ -366,16 +367,16 @@ func keptTriggers(from, to *versioning.Table) []string {
 	return out
 }
 
-func findTrigger(t *versioning.Table, name string) (versioning.Trigger, bool) {
+func findTrigger(t *sqldef.Table, name string) (sqldef.Trigger, bool) {
 	if t == nil {
-		return versioning.Trigger{}, false
+		return sqldef.Trigger{}, false
 	}
 	for _, tr := range t.Triggers {
 		if tr.Name == name {
 			return tr, true
 		}
 	}
-	return versioning.Trigger{}, false
+	return sqldef.Trigger{}, false
 }
 
 // tableChanges adds one table's statements: its schema, dropping the
@@ -405,7 +406,7 @@ func (p *patch) tableChanges(ctx context.Context, d versioning.TableDelta) error
 }
 
 // sameTrigger compares triggers but for their comments.
-func sameTrigger(a, b versioning.Trigger) bool {
+func sameTrigger(a, b sqldef.Trigger) bool {
 	a.Comment, b.Comment = "", ""
 	return slices.Equal(a.Events, b.Events) && slices.Equal(a.Columns, b.Columns) && slices.Equal(a.Args, b.Args) &&
 		a.Name == b.Name && a.Timing == b.Timing && a.ForEachRow == b.ForEachRow && a.When == b.When &&
@@ -448,7 +449,7 @@ func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 		}
 	}
 	for _, c := range types {
-		from, to := decodeChange[versioning.Type](c)
+		from, to := decodeChange[sqldef.Type](c)
 		switch {
 		case to == nil:
 			dropTypes = append(dropTypes, p.objectRow(c, "schema", dropTypeSQL(from)))
@@ -465,7 +466,7 @@ func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 		op.before = append(op.before, p.objectRow(c, "schema", p.tw.typeSQL(to)))
 	}
 	for _, c := range seqs {
-		from, to := decodeChange[versioning.Sequence](c)
+		from, to := decodeChange[sqldef.Sequence](c)
 		switch {
 		case to == nil:
 			dropSeqs = append(dropSeqs, p.objectRow(c, "schema", "DROP SEQUENCE "+qualifiedName(from.Schema, from.Name)+";"))
@@ -481,7 +482,7 @@ func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 		op.before = append(op.before, p.objectRow(c, "data", setvalSQL(to)))
 	}
 	for _, c := range funcs {
-		from, to := decodeChange[versioning.Function](c)
+		from, to := decodeChange[sqldef.Function](c)
 		switch {
 		case to == nil:
 			dropFuncs = append(dropFuncs, p.objectRow(c, "schema", p.fw.dropFunctionSQL(from)))
@@ -496,7 +497,7 @@ func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 	// before them; having no CREATE OR REPLACE, a changed one is made
 	// again.
 	for _, c := range ops {
-		from, to := decodeChange[versioning.Function](c)
+		from, to := decodeChange[sqldef.Function](c)
 		switch {
 		case to == nil:
 			dropOps = append(dropOps, p.objectRow(c, "schema", operatorDropSQL(from, p.fw.userTypes)))
@@ -507,13 +508,13 @@ func (p *patch) objects(changes []versioning.ObjectChange) objectPatch {
 		op.before = append(op.before, p.objectRow(c, "schema", operatorSQL(to, p.tw.userTypes)))
 	}
 	for _, c := range orderViews(views, false) {
-		from, to := decodeChange[versioning.View](c)
+		from, to := decodeChange[sqldef.View](c)
 		if from != nil && (to == nil || !viewReplaceable(from, to)) {
 			op.dropViews = append(op.dropViews, p.objectRow(c, "schema", "DROP VIEW "+qualifiedName(from.Schema, from.Name)+";"))
 		}
 	}
 	for _, c := range orderViews(views, true) {
-		from, to := decodeChange[versioning.View](c)
+		from, to := decodeChange[sqldef.View](c)
 		if to != nil {
 			op.views = append(op.views, p.objectRow(c, "schema", p.tw.viewSQL(to, from != nil && viewReplaceable(from, to))))
 		}
@@ -542,7 +543,7 @@ func orderViews(views []versioning.ObjectChange, dependenciesFirst bool) []versi
 		if !dependenciesFirst || rec == nil {
 			rec = c.From
 		}
-		var v versioning.View
+		var v sqldef.View
 		if rec != nil && versioning.DecodeObject(rec, &v) == nil {
 			for _, d := range v.Depends {
 				if j, ok := byName[d]; ok {
@@ -570,17 +571,17 @@ func (w *sqlWriter) objectCreateSQL(kind byte, rec []byte) string {
 	}
 	switch kind {
 	case versioning.KindType:
-		var t versioning.Type
+		var t sqldef.Type
 		if versioning.DecodeObject(rec, &t) == nil {
 			return w.typeSQL(&t)
 		}
 	case versioning.KindSequence:
-		var q versioning.Sequence
+		var q sqldef.Sequence
 		if versioning.DecodeObject(rec, &q) == nil {
 			return sequenceSQL(&q)
 		}
 	case versioning.KindFunction:
-		var f versioning.Function
+		var f sqldef.Function
 		if versioning.DecodeObject(rec, &f) == nil {
 			if f.Kind == 'o' || f.Kind == 'c' {
 				return operatorSQL(&f, w.userTypes)
@@ -588,7 +589,7 @@ func (w *sqlWriter) objectCreateSQL(kind byte, rec []byte) string {
 			return w.functionSQL(&f)
 		}
 	case versioning.KindView:
-		var v versioning.View
+		var v sqldef.View
 		if versioning.DecodeObject(rec, &v) == nil {
 			return w.viewSQL(&v, false)
 		}

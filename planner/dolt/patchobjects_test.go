@@ -4,21 +4,21 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // TestEnumChangeSQL checks the ALTER TYPE statements of an enum's
 // changes, and that changes PostgreSQL cannot make in place have none.
 func TestEnumChangeSQL(t *testing.T) {
-	labels := func(ls ...string) []versioning.EnumLabel {
-		out := make([]versioning.EnumLabel, len(ls))
+	labels := func(ls ...string) []sqldef.EnumLabel {
+		out := make([]sqldef.EnumLabel, len(ls))
 		for i, l := range ls {
-			out[i] = versioning.EnumLabel{Label: l, Sort: float64(i + 1)}
+			out[i] = sqldef.EnumLabel{Label: l, Sort: float64(i + 1)}
 		}
 		return out
 	}
 	for _, tc := range []struct {
-		from, to []versioning.EnumLabel
+		from, to []sqldef.EnumLabel
 		want     []string
 		ok       bool
 	}{

@@ -10,6 +10,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The merge previews: dolt_preview_merge_conflicts_summary(base, branch)
@@ -135,7 +136,7 @@ func init() {
 // previewTable finds table (perhaps schema-qualified) in a previewed root
 // as the other version-control functions do (findTableIn), with
 // Doltgres's error when it is missing: table not found: schema.name.
-func (s session) previewTable(ctx context.Context, root versioning.RootValue, table string) (*versioning.Table, error) {
+func (s session) previewTable(ctx context.Context, root versioning.RootValue, table string) (*sqldef.Table, error) {
 	t, err := s.findTableIn(ctx, root, table)
 	var pe *pgerr.Error
 	if err == nil || !errors.As(err, &pe) || pe.Code != pgerr.UndefinedTable {

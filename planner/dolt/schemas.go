@@ -5,11 +5,12 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // dolt_schemas and dolt_procedures, the per-schema tables Doltgres keeps
 // the schema's views in (and, from Dolt, MySQL's stored procedures). The
-// views here are catalog records of the root value (versioning.View);
+// views here are catalog records of the root value (sqldef.View);
 // dolt_schemas shows each as a row (type 'view', its name, and its CREATE
 // VIEW statement as written), and the version-control functions speak of
 // a schema's views as Doltgres does, as rows of <schema>.dolt_schemas:
@@ -33,7 +34,7 @@ var schemasColumns = []exec.VirtualColumn{
 const viewSQLMode = "NO_ENGINE_SUBSTITUTION,ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES"
 
 // viewRow is a view's row of dolt_schemas.
-func viewRow(v *versioning.View) exec.Row {
+func viewRow(v *sqldef.View) exec.Row {
 	stmt := v.Statement
 	if stmt == "" {
 		stmt = "CREATE VIEW " + qualifiedName(v.Schema, v.Name) + " AS " + v.Query
@@ -42,12 +43,12 @@ func viewRow(v *versioning.View) exec.Row {
 }
 
 // viewsIn returns the views of schema in root, by name.
-func viewsIn(ctx context.Context, root versioning.RootValue, schema string) ([]*versioning.View, error) {
+func viewsIn(ctx context.Context, root versioning.RootValue, schema string) ([]*sqldef.View, error) {
 	all, err := root.Views(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []*versioning.View
+	var out []*sqldef.View
 	for _, v := range all {
 		if v.Schema == schema {
 			out = append(out, v)
@@ -138,13 +139,13 @@ func viewSummary(ctx context.Context, from, to versioning.RootValue, schema stri
 // planSchemasDiff plans dolt_diff(from, to, 'dolt_schemas'): the changed
 // views of schema as rows of dolt_schemas.
 func (s session) planSchemasDiff(fn string, r diffRange, schema string) *exec.Table {
-	sh := &diffShape{name: versioning.TableName{Schema: schema, Name: schemasTable}, fromCols: schemasColumns, toCols: schemasColumns}
+	sh := &diffShape{name: sqldef.TableName{Schema: schema, Name: schemasTable}, fromCols: schemasColumns, toCols: schemasColumns}
 	return exec.NewVirtualTable("", fn, 0, sh.columns(), func(env *exec.Env) ([]exec.Row, error) {
 		from, to, err := s.resolveRange(env, r)
 		if err != nil {
 			return nil, err
 		}
-		var before, after []*versioning.View
+		var before, after []*sqldef.View
 		if !from.empty {
 			if before, err = viewsIn(env.Ctx, from.root, schema); err != nil {
 				return nil, err
@@ -153,7 +154,7 @@ func (s session) planSchemasDiff(fn string, r diffRange, schema string) *exec.Ta
 		if after, err = viewsIn(env.Ctx, to.root, schema); err != nil {
 			return nil, err
 		}
-		old := map[string]*versioning.View{}
+		old := map[string]*sqldef.View{}
 		for _, v := range before {
 			old[v.Name] = v
 		}
@@ -163,7 +164,7 @@ func (s session) planSchemasDiff(fn string, r diffRange, schema string) *exec.Ta
 			nulls[i] = exec.Null
 		}
 		var rows []exec.Row
-		emit := func(f, t *versioning.View, kind string) {
+		emit := func(f, t *sqldef.View, kind string) {
 			row := make(exec.Row, 0, 2*n+5)
 			if t != nil {
 				row = append(row, viewRow(t)...)
@@ -198,7 +199,7 @@ func (s session) planSchemasDiff(fn string, r diffRange, schema string) *exec.Ta
 
 // sameView reports whether two versions of a view show the same row of
 // dolt_schemas.
-func sameView(a, b *versioning.View) bool {
+func sameView(a, b *sqldef.View) bool {
 	ra, rb := viewRow(a), viewRow(b)
 	for i := range ra {
 		if ra[i].S != rb[i].S {

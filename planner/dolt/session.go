@@ -12,6 +12,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Session is what the version-control surface needs of the SQL session
@@ -45,8 +46,8 @@ type Session interface {
 	// does, and ViewDefinition a view's query as pg_get_viewdef does with
 	// the names of snap: the SQL that dolt_patch and dolt_schema_diff
 	// write is printed as the planner prints it.
-	RenderExpr(env *exec.Env, t *versioning.Table, expr string, pretty bool) string
-	ViewDefinition(snap *catalog.Snapshot, v *versioning.View) string
+	RenderExpr(env *exec.Env, t *sqldef.Table, expr string, pretty bool) string
+	ViewDefinition(snap *catalog.Snapshot, v *sqldef.View) string
 	// TypeOID reads a type's name as a cast to regtype does (int4,
 	// integer, a user type along the search path).
 	TypeOID(env *exec.Env, name string) (uint32, error)

@@ -13,6 +13,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The version-control system tables, as Doltgres names them: dolt.log or
@@ -52,7 +53,7 @@ type tableFunc func(s session, env *exec.Env, args []exec.Datum) (*exec.Table, e
 // afterwards.
 var (
 	systemTables    = map[string]systemTable{}
-	perTableSystem  = map[string]func(s session, t *versioning.Table) (*exec.Table, error){}
+	perTableSystem  = map[string]func(s session, t *sqldef.Table) (*exec.Table, error){}
 	perSchemaSystem = map[string]func(s session, schema string) *exec.Table{}
 	systemFuncs     = map[string]tableFunc{}
 )
@@ -63,7 +64,7 @@ var (
 type Catalog interface {
 	// LookupTable finds a stored table by schema and name, or by name
 	// along the search path when schema is "".
-	LookupTable(ctx context.Context, schema, name string) (*versioning.Table, bool, error)
+	LookupTable(ctx context.Context, schema, name string) (*sqldef.Table, bool, error)
 	// HasSchema reports whether the schema exists.
 	HasSchema(ctx context.Context, schema string) (bool, error)
 }
@@ -135,7 +136,7 @@ func SystemTable(ctx context.Context, sess Session, cat Catalog, schema, name st
 			if in == "" || err != nil {
 				return nil, false, err
 			}
-			def = &versioning.Table{Schema: in, Name: rel}
+			def = &sqldef.Table{Schema: in, Name: rel}
 		}
 		t, err := build(s, def)
 		if t == nil || err != nil {
@@ -440,7 +441,7 @@ func init() {
 			}
 			for i, r := range rows {
 				schema, name, _ := strings.Cut(r[0].S, ".")
-				ig := !r[1].Bool() && ignored[versioning.TableName{Schema: schema, Name: name}]
+				ig := !r[1].Bool() && ignored[sqldef.TableName{Schema: schema, Name: name}]
 				rows[i] = append(r, exec.DBool(ig))
 			}
 			return rows, nil

@@ -6,7 +6,7 @@ import (
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The system tables the user writes: dolt.docs (the database's documents,
@@ -68,10 +68,10 @@ func StoredName(schema, name string) (string, string, bool) {
 }
 
 // definition is the table's catalog record in schema, without its rows.
-func (st storedTable) definition(schema string) *versioning.Table {
-	def := &versioning.Table{Schema: schema, Name: st.name, PrimaryKey: []int{0}, PrimaryKeyName: st.name + "_pkey"}
+func (st storedTable) definition(schema string) *sqldef.Table {
+	def := &sqldef.Table{Schema: schema, Name: st.name, PrimaryKey: []int{0}, PrimaryKeyName: st.name + "_pkey"}
 	for i, c := range st.columns {
-		def.Columns = append(def.Columns, versioning.Column{Name: c.Name, Type: c.Type.OID, Typmod: c.Type.Typmod, NotNull: i < st.notNull})
+		def.Columns = append(def.Columns, sqldef.Column{Name: c.Name, Type: c.Type.OID, Typmod: c.Type.Typmod, NotNull: i < st.notNull})
 	}
 	return def
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The system catalogs and the functions over them. exec/catalog computes
@@ -46,7 +47,7 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	roles := make([]*versioning.Role, 0, len(roleMap))
+	roles := make([]*sqldef.Role, 0, len(roleMap))
 	for _, r := range roleMap {
 		roles = append(roles, r)
 	}
@@ -64,13 +65,13 @@ func (s *Session) CatalogSource(env *exec.Env) (*catalog.Source, error) {
 		Ctx:        env.Ctx, Root: env.Txn.Root(), Database: s.database, Databases: dbs, User: s.user, Role: s.CurrentRole(), Roles: roles,
 		SearchPath: s.lookupPath(), Settings: settings,
 		Cursors: s.catalogCursors(), Prepared: s.catalogPrepared(),
-		Expr: func(t *versioning.Table, expr string, pretty bool) string {
+		Expr: func(t *sqldef.Table, expr string, pretty bool) string {
 			return planner.RenderExpr(s, env, t, expr, pretty)
 		},
-		Sequences: func(t *versioning.Table, expr string) []*versioning.Sequence {
+		Sequences: func(t *sqldef.Table, expr string) []*sqldef.Sequence {
 			return s.defaultSequences(env, t, expr)
 		},
-		ViewEvents: func(v *versioning.View, include []int) int {
+		ViewEvents: func(v *sqldef.View, include []int) int {
 			return planner.ViewEvents(s, env, v, include)
 		},
 		ViewDef: func(snap *catalog.Snapshot, query string, depends, cols []string) string {

@@ -4,7 +4,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The catalog functions pg_dump calls that psql does not: acldefault, ...
@@ -61,8 +61,8 @@ func (s *Session) aclDefault(env *exec.Env, a []exec.Datum) (exec.Datum, error) 
 // defaultSequences returns the sequences a stored expression of table t
 // calls nextval on: an unqualified name is looked up in t's schema, then
 // along the search path.
-func (s *Session) defaultSequences(env *exec.Env, t *versioning.Table, expr string) []*versioning.Sequence {
-	var seqs []*versioning.Sequence
+func (s *Session) defaultSequences(env *exec.Env, t *sqldef.Table, expr string) []*sqldef.Sequence {
+	var seqs []*sqldef.Sequence
 	planner.NextvalRefs(expr, func(schema, name string) (string, bool) {
 		schemas := []string{s.ResolveSchemaName(schema)}
 		if schema == "" {

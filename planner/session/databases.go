@@ -8,6 +8,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Databases' owners and privileges (pg_database's datdba and datacl): who
@@ -40,11 +41,11 @@ func (e *Engine) databaseInfo(ctx context.Context, name string) (*versioning.Dat
 
 // DatabaseACL is a database's access control list, its default when none
 // was set: the owner's, and CONNECT and TEMPORARY for PUBLIC.
-func DatabaseACL(d *versioning.DatabaseInfo) []versioning.ACLItem {
+func DatabaseACL(d *versioning.DatabaseInfo) []sqldef.ACLItem {
 	if d.ACL != nil {
 		return d.ACL
 	}
-	return versioning.DefaultACL(planner.OwnerOf(d.Owner), versioning.DatabasePrivileges, versioning.DatabasePublic)
+	return sqldef.DefaultACL(planner.OwnerOf(d.Owner), sqldef.DatabasePrivileges, sqldef.DatabasePublic)
 }
 
 // checkConnect refuses a session of user on database name without CONNECT
@@ -62,7 +63,7 @@ func (e *Engine) checkConnect(ctx context.Context, user, name string) error {
 	if err != nil {
 		return err
 	}
-	if versioning.ACLHolds(DatabaseACL(d), au.Holds, "c", false) {
+	if sqldef.ACLHolds(DatabaseACL(d), au.Holds, "c", false) {
 		return nil
 	}
 	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %q", name).
@@ -80,7 +81,7 @@ func (s *Session) RequireDatabase(ctx context.Context, priv byte) error {
 	if err != nil {
 		return err
 	}
-	if versioning.ACLHolds(DatabaseACL(d), au.Holds, string(priv), false) {
+	if sqldef.ACLHolds(DatabaseACL(d), au.Holds, string(priv), false) {
 		return nil
 	}
 	if priv == 'T' {
@@ -99,12 +100,12 @@ func (s *Session) GrantDatabases(ctx context.Context, g *pg.GrantStmt) error {
 	if err != nil {
 		return err
 	}
-	privs, err := planner.GrantPrivileges(g.Privileges, "database", versioning.DatabasePrivileges)
+	privs, err := planner.GrantPrivileges(g.Privileges, "database", sqldef.DatabasePrivileges)
 	if err != nil {
 		return err
 	}
 	if privs == "" {
-		privs = versioning.DatabasePrivileges
+		privs = sqldef.DatabasePrivileges
 	}
 	for _, n := range g.Objects {
 		name := n.GetString_().GetSval()
@@ -138,13 +139,13 @@ func (s *Session) AlterDatabaseOwner(ctx context.Context, a *pg.AlterOwnerStmt) 
 			switch {
 			case !au.Owns(d.Owner):
 				return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of database %s", name)
-			case !versioning.IsMember(au.Roles, au.Role, owner):
+			case !sqldef.IsMember(au.Roles, au.Role, owner):
 				return pgerr.New(pgerr.InsufficientPrivilege, "must be able to SET ROLE %q", owner)
 			case !au.CreateDB:
 				return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to change owner of database")
 			}
 		}
-		d.ACL = versioning.ChangeACLOwner(d.ACL, planner.OwnerOf(d.Owner), owner)
+		d.ACL = sqldef.ChangeACLOwner(d.ACL, planner.OwnerOf(d.Owner), owner)
 		d.Owner = owner
 		if owner == planner.BootstrapSuperuser {
 			d.Owner = ""

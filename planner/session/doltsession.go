@@ -11,6 +11,7 @@ import (
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/dolt"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The session as package dolt sees it (dolt.Session): the version-control
@@ -54,12 +55,12 @@ func (s *Session) RelationSchemas(schema string) []string {
 }
 
 // RenderExpr renders a stored expression of t as pg_get_expr does.
-func (s *Session) RenderExpr(env *exec.Env, t *versioning.Table, expr string, pretty bool) string {
+func (s *Session) RenderExpr(env *exec.Env, t *sqldef.Table, expr string, pretty bool) string {
 	return planner.RenderExpr(s, env, t, expr, pretty)
 }
 
 // ViewDefinition is v's query as pg_get_viewdef prints it.
-func (s *Session) ViewDefinition(snap *catalog.Snapshot, v *versioning.View) string {
+func (s *Session) ViewDefinition(snap *catalog.Snapshot, v *sqldef.View) string {
 	return planner.ViewDefinition(snap, v)
 }
 

@@ -7,7 +7,9 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/planner/ddl"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Large objects: lo_create, lo_open, loread, lowrite and the rest of
@@ -71,7 +73,7 @@ func (s *Session) requireLargeObject(env *exec.Env, lo *versioning.LargeObject, 
 		return nil // PostgreSQL's compatibility mode: no checks
 	}
 	au, err := s.Authority(env.Ctx)
-	if err != nil || au.Superuser || versioning.ACLHolds(planner.LargeObjectACL(lo), au.Holds, privs, false) {
+	if err != nil || au.Superuser || sqldef.ACLHolds(ddl.LargeObjectACL(lo), au.Holds, privs, false) {
 		return err
 	}
 	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for large object %d", lo.OID)

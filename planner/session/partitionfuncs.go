@@ -3,7 +3,7 @@ package session
 import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // pg_partition_tree and pg_partition_root (pg_partition_ancestors is
@@ -23,7 +23,7 @@ func init() {
 
 // partitioned returns the table whose OID d is, if it is partitioned or a
 // partition.
-func partitioned(env *exec.Env, d exec.Datum) (*catalog.Snapshot, *versioning.Table, error) {
+func partitioned(env *exec.Env, d exec.Datum) (*catalog.Snapshot, *sqldef.Table, error) {
 	s, ok := env.Session.(*Session)
 	if !ok || d.IsNull() {
 		return nil, nil, nil
@@ -40,14 +40,14 @@ func partitioned(env *exec.Env, d exec.Datum) (*catalog.Snapshot, *versioning.Ta
 }
 
 // regclass is a table's regclass value, named as regclass output names it.
-func regclass(env *exec.Env, t *versioning.Table) (exec.Datum, error) {
+func regclass(env *exec.Env, t *sqldef.Table) (exec.Datum, error) {
 	oid := catalog.TableOID(t.Schema, t.Name)
 	name, err := env.Session.(*Session).RegOut(env, exec.OIDRegclass, oid)
 	return exec.DRegOID(oid, name), err
 }
 
 // parentOf is a partition's partitioned table.
-func parentOf(snap *catalog.Snapshot, t *versioning.Table) (*versioning.Table, bool) {
+func parentOf(snap *catalog.Snapshot, t *sqldef.Table) (*sqldef.Table, bool) {
 	if t.PartitionBound == nil || len(t.Inherits) == 0 {
 		return nil, false
 	}
@@ -61,7 +61,7 @@ func partitionTree(env *exec.Env, args []exec.Datum) ([]exec.Row, error) {
 		return nil, err
 	}
 	type node struct {
-		t      *versioning.Table
+		t      *sqldef.Table
 		parent exec.Datum
 		level  int64
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/ddl"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The Session as the analyzer's planningSession: the parts of its state
@@ -83,19 +84,22 @@ func (s *Session) Discard(target pg.DiscardMode) error {
 }
 
 // Roles are the roles as the session's transaction sees them.
-func (s *Session) Roles(ctx context.Context) (map[string]*versioning.Role, error) {
+func (s *Session) Roles(ctx context.Context) (map[string]*sqldef.Role, error) {
 	return s.loadRoles(ctx)
 }
 
 // DefaultBranchRoot is the working root of the default branch; ok is
 // false when the repository has none.
-func (s *Session) DefaultBranchRoot(ctx context.Context) (versioning.RootValue, bool, error) {
+func (s *Session) DefaultBranchRoot(ctx context.Context) (planner.Catalog, bool, error) {
 	_, ws, err := s.repo.WorkingSet(ctx, versioning.DefaultBranch)
 	if err != nil {
-		return versioning.RootValue{}, false, nil
+		return nil, false, nil
 	}
 	root, err := versioning.LoadRootValue(ctx, s.repo.Store(), ws.Working)
-	return root, err == nil, err
+	if err != nil {
+		return nil, false, err
+	}
+	return root, true, nil
 }
 
 // Txn is the open transaction, nil outside one.

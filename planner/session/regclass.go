@@ -11,7 +11,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
-	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // The OID alias types (regclass, regtype, regnamespace, regrole, regproc).
@@ -114,7 +114,7 @@ func (s *Session) typeNameOID(env *exec.Env, tn *pg.TypeName) (oid uint32, name 
 // functionBySignature finds the user function a signature names, as
 // regprocedure's input does: name(type, ...), schema-qualified or found
 // on the search path. ok is false when there is none.
-func (s *Session) functionBySignature(env *exec.Env, text string) (*versioning.Function, bool, error) {
+func (s *Session) functionBySignature(env *exec.Env, text string) (*sqldef.Function, bool, error) {
 	r, err := pg.Parse("DROP FUNCTION " + text)
 	if err != nil || len(r.Stmts) != 1 || len(r.Stmts[0].Stmt.GetDropStmt().GetObjects()) != 1 {
 		return nil, false, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type regprocedure: %q", text)

@@ -17,6 +17,7 @@ import (
 	"github.com/prollypg/prollypg/exec/types"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Roles: CREATE/ALTER/DROP ROLE (and USER), with passwords kept as SCRAM
@@ -68,10 +69,10 @@ func (e *Engine) SetPassword(ctx context.Context, user, password string) error {
 	if err != nil {
 		return err
 	}
-	return e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+	return e.updateRoles(ctx, func(roles map[string]*sqldef.Role) error {
 		r, ok := roles[user]
 		if !ok {
-			r = &versioning.Role{Name: user, Superuser: true, Login: true}
+			r = &sqldef.Role{Name: user, Superuser: true, Login: true}
 			roles[user] = r
 		}
 		r.Verifier = v
@@ -88,16 +89,16 @@ func (e *Engine) hashPassword(p string) (string, error) {
 
 // bootstrapRoles makes the superuser postgres on a server without roles.
 func (e *Engine) bootstrapRoles(ctx context.Context) error {
-	return e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+	return e.updateRoles(ctx, func(roles map[string]*sqldef.Role) error {
 		if len(roles) == 0 {
-			roles["postgres"] = &versioning.Role{Name: "postgres", Superuser: true, Login: true, CreateDB: true}
+			roles["postgres"] = &sqldef.Role{Name: "postgres", Superuser: true, Login: true, CreateDB: true}
 		}
 		return nil
 	})
 }
 
 // roleOptions applies CREATE/ALTER ROLE options to r.
-func (s *Session) roleOptions(r *versioning.Role, opts []*pg.Node) error {
+func (s *Session) roleOptions(r *sqldef.Role, opts []*pg.Node) error {
 	for _, o := range opts {
 		d := o.GetDefElem()
 		on := true
@@ -156,7 +157,7 @@ func (s *Session) roleOptions(r *versioning.Role, opts []*pg.Node) error {
 }
 
 func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result, error) {
-	r := &versioning.Role{Name: c.Role, Login: c.StmtType == pg.RoleStmtType_ROLESTMT_USER}
+	r := &sqldef.Role{Name: c.Role, Login: c.StmtType == pg.RoleStmtType_ROLESTMT_USER}
 	if err := s.roleOptions(r, c.Options); err != nil {
 		return nil, err
 	}
@@ -174,7 +175,7 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 	case !au.CreateRole:
 		return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
 	}
-	err = s.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+	err = s.updateRoles(ctx, func(roles map[string]*sqldef.Role) error {
 		if _, ok := roles[c.Role]; ok {
 			return pgerr.New(pgerr.DuplicateObject, "role %q already exists", c.Role)
 		}
@@ -208,7 +209,7 @@ func (s *Session) createRole(ctx context.Context, c *pg.CreateRoleStmt) (*Result
 // addMember makes stored role member a member of group (with admin, WITH
 // ADMIN OPTION), granted by the current role; a membership it has is left
 // with a notice, as PostgreSQL's.
-func (s *Session) addMember(roles map[string]*versioning.Role, au *planner.Authority, member, group string, admin bool) error {
+func (s *Session) addMember(roles map[string]*sqldef.Role, au *planner.Authority, member, group string, admin bool) error {
 	m, g := roles[member], roles[group]
 	switch {
 	case m == nil && !catalog.IsPredefinedRole(member):
@@ -217,7 +218,7 @@ func (s *Session) addMember(roles map[string]*versioning.Role, au *planner.Autho
 		return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", group)
 	case m == nil:
 		return pgerr.New(pgerr.FeatureNotSupported, "predefined role %q cannot be made a member of another role", member)
-	case member == group || versioning.IsMember(roles, group, member):
+	case member == group || sqldef.IsMember(roles, group, member):
 		return pgerr.New(pgerr.InvalidGrantOperation, "role %q is a member of role %q", group, member)
 	}
 	for i, mg := range m.MemberOf {
@@ -234,19 +235,19 @@ func (s *Session) addMember(roles map[string]*versioning.Role, au *planner.Autho
 		}
 	}
 	nm := *m
-	nm.MemberOf = append(slices.Clone(m.MemberOf), versioning.RoleGrant{Role: group, Grantor: au.Role, Admin: admin})
+	nm.MemberOf = append(slices.Clone(m.MemberOf), sqldef.RoleGrant{Role: group, Grantor: au.Role, Admin: admin})
 	roles[member] = &nm
 	return nil
 }
 
 // dropMember ends stored role member's membership of group (ALTER GROUP
 // ... DROP USER), with PostgreSQL's warning when it had none.
-func (s *Session) dropMember(roles map[string]*versioning.Role, member, group string) error {
+func (s *Session) dropMember(roles map[string]*sqldef.Role, member, group string) error {
 	m := roles[member]
 	if m == nil {
 		return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", member)
 	}
-	i := slices.IndexFunc(m.MemberOf, func(g versioning.RoleGrant) bool { return g.Role == group })
+	i := slices.IndexFunc(m.MemberOf, func(g sqldef.RoleGrant) bool { return g.Role == group })
 	if i < 0 {
 		s.notice(pgerr.NewWarning(pgerr.SuccessfulCompletion, "role %q is not a member of role %q", member, group))
 		return nil
@@ -263,7 +264,7 @@ func (s *Session) alterRole(ctx context.Context, a *pg.AlterRoleStmt) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	err = s.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+	err = s.updateRoles(ctx, func(roles map[string]*sqldef.Role) error {
 		r, ok := roles[name]
 		if !ok {
 			return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
@@ -339,7 +340,7 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 				WithDetail("%s", deps)
 		}
 	}
-	err = s.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+	err = s.updateRoles(ctx, func(roles map[string]*sqldef.Role) error {
 		skipped = skipped[:0]
 		for _, n := range d.Roles {
 			name := planner.RoleSpecName(s, n.GetRoleSpec())
@@ -372,7 +373,7 @@ func (s *Session) dropRole(ctx context.Context, d *pg.DropRoleStmt) (*Result, er
 // loadRoles returns the roles as the session's transaction sees them: the
 // server's, with the changes of its open transaction block applied. The
 // map is shared: callers must not change it.
-func (s *Session) loadRoles(ctx context.Context) (map[string]*versioning.Role, error) {
+func (s *Session) loadRoles(ctx context.Context) (map[string]*sqldef.Role, error) {
 	if s.rolesView != nil {
 		return s.rolesView, nil
 	}
@@ -385,7 +386,7 @@ func (s *Session) loadRoles(ctx context.Context) (map[string]*versioning.Role, e
 // runs again on the roles as they are then, as PostgreSQL's role changes
 // are transactional. fn runs on the transaction's view first, so that its
 // error is the statement's.
-func (s *Session) updateRoles(ctx context.Context, fn func(map[string]*versioning.Role) error) error {
+func (s *Session) updateRoles(ctx context.Context, fn func(map[string]*sqldef.Role) error) error {
 	if !s.explicit {
 		return s.e.updateRoles(ctx, fn)
 	}
@@ -444,7 +445,7 @@ func (s *Session) endRoles(ctx context.Context, commit bool) error {
 	if !commit {
 		return nil
 	}
-	return s.e.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+	return s.e.updateRoles(ctx, func(roles map[string]*sqldef.Role) error {
 		for _, fn := range pending {
 			if err := fn(roles); err != nil {
 				return err
@@ -455,7 +456,7 @@ func (s *Session) endRoles(ctx context.Context, commit bool) error {
 }
 
 // updateRoles is versioning.UpdateRoles, counted in rolesGen.
-func (e *Engine) updateRoles(ctx context.Context, fn func(map[string]*versioning.Role) error) error {
+func (e *Engine) updateRoles(ctx context.Context, fn func(map[string]*sqldef.Role) error) error {
 	defer e.rolesGen.Add(1) // also after a failure: the roles may have changed
 	return versioning.UpdateRoles(ctx, e.st, fn)
 }
@@ -557,7 +558,7 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 		}
 	}
 	var notices []error
-	err = s.updateRoles(ctx, func(roles map[string]*versioning.Role) error {
+	err = s.updateRoles(ctx, func(roles map[string]*sqldef.Role) error {
 		notices = notices[:0]
 		members, err := planner.Grantees(s, g.GranteeRoles, roles)
 		if err != nil {
@@ -567,7 +568,7 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 			name := n.GetAccessPriv().GetPrivName()
 			granted := roles[name]
 			if granted == nil && catalog.IsPredefinedRole(name) {
-				granted = &versioning.Role{Name: name} // the server's, never stored
+				granted = &sqldef.Role{Name: name} // the server's, never stored
 			}
 			if granted == nil {
 				return pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
@@ -592,7 +593,7 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 					return pgerr.New(pgerr.FeatureNotSupported, "predefined role %q cannot be made a member of another role", m)
 				}
 				r := *roles[m]
-				r.MemberOf = append([]versioning.RoleGrant(nil), r.MemberOf...)
+				r.MemberOf = append([]sqldef.RoleGrant(nil), r.MemberOf...)
 				at := -1
 				for i, mg := range r.MemberOf {
 					if mg.Role == name {
@@ -612,7 +613,7 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 					roles[m] = &r
 					continue
 				}
-				if m == name || versioning.IsMember(roles, name, m) {
+				if m == name || sqldef.IsMember(roles, name, m) {
 					return pgerr.New(pgerr.InvalidGrantOperation, "role %q is a member of role %q", name, m)
 				}
 				if at >= 0 {
@@ -624,7 +625,7 @@ func (s *Session) grantRole(ctx context.Context, g *pg.GrantRoleStmt) (*Result, 
 					notices = append(notices, pgerr.New(pgerr.SuccessfulCompletion, "role %q is already a member of role %q", m, name))
 					continue
 				}
-				r.MemberOf = append(r.MemberOf, versioning.RoleGrant{Role: name, Grantor: au.Role, Admin: admin})
+				r.MemberOf = append(r.MemberOf, sqldef.RoleGrant{Role: name, Grantor: au.Role, Admin: admin})
 				roles[m] = &r
 			}
 		}
@@ -656,7 +657,7 @@ func (s *Session) checkSetRole(ctx context.Context, role string) error {
 		return pgerr.New(pgerr.InvalidParameterValue, "role %q does not exist", role)
 	}
 	who := s.SessionRole()
-	if u := roles[who]; u != nil && u.Superuser || versioning.IsMember(roles, who, role) {
+	if u := roles[who]; u != nil && u.Superuser || sqldef.IsMember(roles, who, role) {
 		return nil
 	}
 	return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set role %q", role)
@@ -690,7 +691,7 @@ func hasPrivilege(kind string) sessionFn {
 			// A role named by an OID that is none holds only PUBLIC's.
 			return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
 		}
-		var acl []versioning.ACLItem
+		var acl []sqldef.ACLItem
 		var all, owner string
 		switch kind {
 		case "table":
@@ -698,7 +699,7 @@ func hasPrivilege(kind string) sessionFn {
 			if err != nil || !ok && a[0].Kind != exec.KindText {
 				return exec.Null, err // PostgreSQL: NULL for an OID that names nothing
 			}
-			all = versioning.TablePrivileges
+			all = sqldef.TablePrivileges
 			switch {
 			case ok && rel.Kind == 'S' && rel.Seq != nil:
 				// Through has_table_privilege a sequence answers for the
@@ -721,16 +722,16 @@ func hasPrivilege(kind string) sessionFn {
 			if !ok || rel.Kind != 'S' || rel.Seq == nil {
 				return exec.Null, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", rel.Name)
 			}
-			acl, all, owner = planner.SequenceACL(rel.Seq), versioning.SequencePrivileges, rel.Seq.Owner
+			acl, all, owner = planner.SequenceACL(rel.Seq), sqldef.SequencePrivileges, rel.Seq.Owner
 		case "function":
 			f, err := s.functionArg(env, a[0])
 			if err != nil {
 				return exec.Null, err
 			}
-			all = versioning.FunctionPrivileges
+			all = sqldef.FunctionPrivileges
 			if f == nil {
 				// A built-in function: PUBLIC may call it.
-				acl = versioning.DefaultACL(planner.BootstrapSuperuser, all, all)
+				acl = sqldef.DefaultACL(planner.BootstrapSuperuser, all, all)
 			} else {
 				acl, owner = planner.FunctionACL(f), f.Owner
 			}
@@ -754,15 +755,15 @@ func hasPrivilege(kind string) sessionFn {
 			if err != nil {
 				return exec.Null, err
 			}
-			acl, all, owner = DatabaseACL(d), versioning.DatabasePrivileges, d.Owner
+			acl, all, owner = DatabaseACL(d), sqldef.DatabasePrivileges, d.Owner
 		case "type":
 			ut, err := s.typeArg(env, a[0])
 			if err != nil {
 				return exec.Null, err
 			}
-			all = versioning.TypePrivileges
+			all = sqldef.TypePrivileges
 			if ut == nil {
-				acl = versioning.DefaultACL(planner.BootstrapSuperuser, all, all) // a built-in type
+				acl = sqldef.DefaultACL(planner.BootstrapSuperuser, all, all) // a built-in type
 			} else {
 				acl, owner = planner.TypeACL(ut), ut.Owner
 			}
@@ -787,7 +788,7 @@ func hasPrivilege(kind string) sessionFn {
 				}
 				return exec.Null, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 			}
-			acl, all, owner = planner.SchemaACL(sc), versioning.SchemaPrivileges, planner.SchemaOwner(sc)
+			acl, all, owner = planner.SchemaACL(sc), sqldef.SchemaPrivileges, planner.SchemaOwner(sc)
 		}
 		au := planner.NewAuthority(roles, role, 0)
 		held, asked := false, false
@@ -806,7 +807,7 @@ func hasPrivilege(kind string) sessionFn {
 			asked = true
 			// An owner may grant whatever it holds, as PostgreSQL's
 			// aclmask gives it every grant option.
-			if versioning.ACLHolds(acl, au.Holds, string(c), grant && !(owner != "" && au.Owns(owner))) {
+			if sqldef.ACLHolds(acl, au.Holds, string(c), grant && !(owner != "" && au.Owns(owner))) {
 				held = true
 			}
 		}
@@ -883,7 +884,7 @@ func pgHasRole(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 	if err := s.databaseOwnerHeld(env.Ctx, au); err != nil {
 		return exec.Null, err
 	}
-	member := func() bool { return user == role || versioning.IsMember(roles, user, role) }
+	member := func() bool { return user == role || sqldef.IsMember(roles, user, role) }
 	if role == "pg_database_owner" {
 		// Its one member is the database's owner.
 		d, err := s.databaseInfo(env.Ctx, s.repo.Name())
@@ -891,7 +892,7 @@ func pgHasRole(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 			return exec.Null, err
 		}
 		owner := planner.OwnerOf(d.Owner)
-		member = func() bool { return user == owner || versioning.IsMember(roles, user, owner) }
+		member = func() bool { return user == owner || sqldef.IsMember(roles, user, owner) }
 	}
 	held := false
 	for _, given := range strings.Split(a[1].S, ",") {
@@ -914,7 +915,7 @@ func pgHasRole(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
 
 // functionArg is the function a privilege function's argument names, by
 // signature or OID: nil for a built-in one.
-func (s *Session) functionArg(env *exec.Env, d exec.Datum) (*versioning.Function, error) {
+func (s *Session) functionArg(env *exec.Env, d exec.Datum) (*sqldef.Function, error) {
 	if d.Kind == exec.KindText {
 		f, ok, err := s.functionBySignature(env, d.S)
 		if err != nil || ok {
@@ -936,7 +937,7 @@ func (s *Session) functionArg(env *exec.Env, d exec.Datum) (*versioning.Function
 // typeArg is the user type a privilege function's argument names, by
 // name or OID (an array type stands for its element type): nil for a
 // built-in one.
-func (s *Session) typeArg(env *exec.Env, d exec.Datum) (*versioning.Type, error) {
+func (s *Session) typeArg(env *exec.Env, d exec.Datum) (*sqldef.Type, error) {
 	oid := uint32(d.I)
 	if d.Kind == exec.KindText {
 		r, err := s.RegIn(env, exec.OIDRegtype, d.S)
@@ -959,12 +960,12 @@ func (s *Session) typeArg(env *exec.Env, d exec.Datum) (*versioning.Type, error)
 // requireSequence checks that the current role holds any one of privs on
 // seq (nextval: USAGE or UPDATE; currval and lastval: SELECT or USAGE;
 // setval: UPDATE), as PostgreSQL's sequence functions check.
-func (s *Session) requireSequence(ctx context.Context, seq *versioning.Sequence, privs string) error {
+func (s *Session) requireSequence(ctx context.Context, seq *sqldef.Sequence, privs string) error {
 	au, err := s.Authority(ctx)
 	if err != nil || au.Superuser {
 		return err
 	}
-	if versioning.ACLAny(planner.SequenceACL(seq), au.Holds, privs) {
+	if sqldef.ACLAny(planner.SequenceACL(seq), au.Holds, privs) {
 		return nil
 	}
 	return planner.PermissionDenied("sequence", seq.Name)
@@ -1094,7 +1095,7 @@ func hasColumnPrivilege(any bool) sessionFn {
 					}
 				}
 				if pos < 0 {
-					if slices.ContainsFunc(def.Columns, func(c versioning.Column) bool { return c.Dropped && c.Name == a[1].S }) {
+					if slices.ContainsFunc(def.Columns, func(c sqldef.Column) bool { return c.Dropped && c.Name == a[1].S }) {
 						return exec.Null, nil // a dropped column, by the name it has now
 					}
 					return exec.Null, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a[1].S, def.Name)
@@ -1115,11 +1116,11 @@ func hasColumnPrivilege(any bool) sessionFn {
 		tacl := planner.TableACL(def)
 		for _, l := range letters {
 			grant := len(l) > 1
-			if versioning.ACLHolds(tacl, au.Holds, l[:1], grant) {
+			if sqldef.ACLHolds(tacl, au.Holds, l[:1], grant) {
 				return exec.DBool(true), nil
 			}
 			for _, pos := range cols {
-				if versioning.ACLHolds(def.Columns[pos].ACL, au.Holds, l[:1], grant) {
+				if sqldef.ACLHolds(def.Columns[pos].ACL, au.Holds, l[:1], grant) {
 					return exec.DBool(true), nil
 				}
 			}
@@ -1162,7 +1163,7 @@ func (s *Session) roleDependents(ctx context.Context, role string) (string, erro
 		}
 	}
 	var lines []string
-	inACL := func(acl []versioning.ACLItem) bool {
+	inACL := func(acl []sqldef.ACLItem) bool {
 		for _, it := range acl {
 			if it.Grantee == role || it.Grantor == role {
 				return true

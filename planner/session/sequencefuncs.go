@@ -8,6 +8,7 @@ import (
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // seqState is a session's memory of the sequence values it has drawn.
@@ -52,7 +53,7 @@ func init() {
 
 // findSequence resolves a sequence named by a function's argument: a
 // regclass, as text (a possibly qualified name) or as an OID.
-func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*versioning.Sequence, error) {
+func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*sqldef.Sequence, error) {
 	if d.Kind != exec.KindInt {
 		return s.sequenceNamed(env, d.S)
 	}
@@ -83,7 +84,7 @@ func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*versioning.Sequenc
 
 // sequenceNamed resolves a possibly qualified sequence name along the
 // search path.
-func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Sequence, error) {
+func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*sqldef.Sequence, error) {
 	ctx, root := env.Ctx, env.Txn.Catalog()
 	parts, err := planner.ParseQualifiedName(qualified)
 	if err != nil {
@@ -114,7 +115,7 @@ func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*versioning.Se
 // putSequence stores the state setval gives a sequence in the
 // transaction's root, in place of the transaction's advance. Not SetRoot:
 // the tables decoded for the root are still current.
-func putSequence(env *exec.Env, seq *versioning.Sequence) error {
+func putSequence(env *exec.Env, seq *sqldef.Sequence) error {
 	root, err := env.Txn.Catalog().PutSequence(env.Ctx, seq)
 	if err != nil {
 		return err
@@ -125,7 +126,7 @@ func putSequence(env *exec.Env, seq *versioning.Sequence) error {
 }
 
 // noteAdvance records where nextval or setval left seq.
-func (s *Session) noteAdvance(seq *versioning.Sequence) {
+func (s *Session) noteAdvance(seq *sqldef.Sequence) {
 	if s.seqs.advanced == nil {
 		s.seqs.advanced = map[string]seqPos{}
 	}
@@ -180,7 +181,7 @@ func (s *Session) keepAdvances(ctx context.Context) {
 	}
 }
 
-func (s *Session) remember(seq *versioning.Sequence, v int64) {
+func (s *Session) remember(seq *sqldef.Sequence, v int64) {
 	if s.seqs.curr == nil {
 		s.seqs.curr = map[string]int64{}
 	}
@@ -232,7 +233,7 @@ func (s *Session) nextval(env *exec.Env, args []exec.Datum) (exec.Datum, error) 
 }
 
 // advanceSequence moves seq by one value, as nextval does.
-func advanceSequence(seq *versioning.Sequence) error {
+func advanceSequence(seq *sqldef.Sequence) error {
 	next := seq.Last
 	if seq.Called {
 		next = seq.Last + seq.Increment
@@ -342,7 +343,7 @@ func (s *Session) setval(env *exec.Env, args []exec.Datum) (exec.Datum, error) {
 
 // identitySequence reports whether seq is the sequence of an identity
 // column (it is owned by a column whose values it generates).
-func identitySequence(env *exec.Env, seq *versioning.Sequence) bool {
+func identitySequence(env *exec.Env, seq *sqldef.Sequence) bool {
 	table, col, ok := strings.Cut(seq.OwnedBy, ".")
 	if !ok {
 		return false

@@ -18,6 +18,7 @@ import (
 	"github.com/prollypg/prollypg/planner/dolt"
 	"github.com/prollypg/prollypg/planner/parsecache"
 	"github.com/prollypg/prollypg/versioning"
+	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
 // Engine is the SQL engine over one store: it opens sessions on its
@@ -140,8 +141,8 @@ type Session struct {
 	// rolesTxn are the role changes of the open transaction block, to be
 	// saved at its COMMIT; rolesView the roles with them applied
 	// (roles.go).
-	rolesTxn  []func(map[string]*versioning.Role) error
-	rolesView map[string]*versioning.Role
+	rolesTxn  []func(map[string]*sqldef.Role) error
+	rolesView map[string]*sqldef.Role
 	// dbInfos are the open transaction's changes of databases' owners and
 	// privileges, saved at its COMMIT (databases.go).
 	dbInfos map[string]*versioning.DatabaseInfo
