@@ -20,62 +20,6 @@ import (
 // indexes and sequences share one namespace per schema (pg_class), and
 // constraint names are chosen to be unique in their schema too.
 
-// SplitSearchPath splits a search_path value into schema names, honouring
-// double quotes and folding unquoted names to lower case.
-func SplitSearchPath(v string) []string {
-	var out []string
-	for _, item := range splitOutsideQuotes(v, ',') {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		out = append(out, UnquoteIdent(item))
-	}
-	return out
-}
-
-// splitOutsideQuotes splits s at sep where sep is not inside double quotes.
-func splitOutsideQuotes(s string, sep byte) []string {
-	var out []string
-	start, quoted := 0, false
-	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] == '"':
-			quoted = !quoted
-		case s[i] == sep && !quoted:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
-}
-
-// UnquoteIdent returns an identifier as written in SQL: "Ab""c" is Ab"c,
-// Abc is abc.
-func UnquoteIdent(s string) string {
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
-	}
-	return strings.ToLower(s)
-}
-
-// ParseQualifiedName splits a name given as text (nextval('s.seq'),
-// 'tab'::regclass) into its parts, as stringToQualifiedNameList does.
-func ParseQualifiedName(s string) ([]string, error) {
-	var parts []string
-	for _, p := range splitOutsideQuotes(s, '.') {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
-		}
-		parts = append(parts, UnquoteIdent(p))
-	}
-	if len(parts) > 3 {
-		return nil, pgerr.New(pgerr.InvalidName, "improper qualified name (too many dotted names): %s", s)
-	}
-	return parts, nil
-}
-
 // QuoteIdent quotes a name where SQL needs it, as quote_identifier does.
 func QuoteIdent(s string) string { return catalog.QuoteIdent(s) }
 
@@ -293,7 +237,7 @@ func NextvalRefs(expr string, fn func(schema, name string) (string, bool)) (stri
 		if c == nil || c.GetSval() == nil {
 			return
 		}
-		parts, err := ParseQualifiedName(c.GetSval().Sval)
+		parts, err := exec.ParseQualifiedName(c.GetSval().Sval)
 		if err != nil {
 			return
 		}

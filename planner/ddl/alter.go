@@ -1273,7 +1273,7 @@ func (a *analyzer) retypeIdentitySequence(ctx context.Context, c sqldef.Column, 
 
 // identitySequence returns an identity column's sequence.
 func (a *analyzer) identitySequence(ctx context.Context, c sqldef.Column) (*sqldef.Sequence, error) {
-	parts, err := planner.ParseQualifiedName(c.Sequence)
+	parts, err := exec.ParseQualifiedName(c.Sequence)
 	if err != nil {
 		return nil, err
 	}

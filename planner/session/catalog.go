@@ -224,7 +224,7 @@ func init() {
 		return description(snap, oid, 0, 0), nil
 	}))
 	registerStrict("obj_description", []uint32{exec.OIDOid, exec.OIDName}, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, a []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
-		parts, err := planner.ParseQualifiedName(a[1].S)
+		parts, err := exec.ParseQualifiedName(a[1].S)
 		if err != nil {
 			return exec.Null, err
 		}
@@ -579,14 +579,14 @@ func roleByOID(snap *catalog.Snapshot, oid uint32) string {
 // serialSequence is pg_get_serial_sequence(table, column): the sequence a
 // serial or identity column uses, schema-qualified.
 func (s *Session) serialSequence(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
-	parts, err := planner.ParseQualifiedName(a[0].S)
+	parts, err := exec.ParseQualifiedName(a[0].S)
 	if err != nil {
 		return exec.Null, err
 	}
 	schema, table := planner.SplitName(parts)
 	col := a[1].S
 	if len(col) >= 2 && col[0] == '"' {
-		col = planner.UnquoteIdent(col)
+		col = exec.UnquoteIdent(col)
 	} else {
 		col = strings.ToLower(col)
 	}

@@ -37,7 +37,7 @@ func (s *Session) Signature() versioning.Signature { return s.e.signature(s.user
 
 // ParseName parses a possibly schema-qualified name given as text.
 func (s *Session) ParseName(text string) (schema, name string, err error) {
-	parts, err := planner.ParseQualifiedName(text)
+	parts, err := exec.ParseQualifiedName(text)
 	if err != nil {
 		return "", "", err
 	}

@@ -50,7 +50,7 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", text)
 	case exec.OIDRegnamespace:
-		parts, err := planner.ParseQualifiedName(text)
+		parts, err := exec.ParseQualifiedName(text)
 		if err != nil || len(parts) != 1 {
 			return exec.Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
 		}
@@ -65,7 +65,7 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "schema %q does not exist", parts[0])
 	case exec.OIDRegrole:
-		parts, err := planner.ParseQualifiedName(text)
+		parts, err := exec.ParseQualifiedName(text)
 		if err != nil || len(parts) != 1 {
 			return exec.Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
 		}
@@ -79,7 +79,7 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", parts[0])
 	case exec.OIDRegproc:
-		parts, err := planner.ParseQualifiedName(text)
+		parts, err := exec.ParseQualifiedName(text)
 		if err != nil {
 			return exec.Null, err
 		}
@@ -222,7 +222,7 @@ func relationDisplayName(snap *catalog.Snapshot, r catalog.Relation) string {
 // ResolveRegclass looks a relation name, as regclass input takes it, up
 // along the search path (pg_catalog first).
 func (s *Session) ResolveRegclass(env *exec.Env, text string) (uint32, string, bool, error) {
-	parts, err := planner.ParseQualifiedName(text)
+	parts, err := exec.ParseQualifiedName(text)
 	if err != nil {
 		return 0, "", false, err
 	}

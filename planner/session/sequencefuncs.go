@@ -86,7 +86,7 @@ func (s *Session) findSequence(env *exec.Env, d exec.Datum) (*sqldef.Sequence, e
 // search path.
 func (s *Session) sequenceNamed(env *exec.Env, qualified string) (*sqldef.Sequence, error) {
 	ctx, root := env.Ctx, env.Txn.Catalog()
-	parts, err := planner.ParseQualifiedName(qualified)
+	parts, err := exec.ParseQualifiedName(qualified)
 	if err != nil {
 		return nil, err
 	}

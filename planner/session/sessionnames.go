@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/planner"
 	"github.com/prollypg/prollypg/planner/ddl"
 )
@@ -12,7 +13,7 @@ import (
 // order, whether they exist or not.
 func (s *Session) SearchPath() []string {
 	var out []string
-	for _, part := range planner.SplitSearchPath(s.vars["search_path"]) {
+	for _, part := range exec.SplitSearchPath(s.vars["search_path"]) {
 		if part == "$user" {
 			part = s.user
 		}
