@@ -42,7 +42,7 @@ func fireTrigger(s Session, env *exec.Env, c *exec.TriggerCall) (exec.Row, error
 		if tr.Timing != exec.TriggerBefore || !tr.ForEachRow || c.Event == "DELETE" {
 			return unchanged, nil
 		}
-		return funcs.TSVectorTrigger(tr.Args, td.Cols, c.Old, c.New)
+		return funcs.TSVectorTrigger(env, tr.Args, td.Cols, c.Old, c.New)
 	}
 	if tr.FuncSchema == "pg_catalog" && tr.FuncName == SuppressRedundantUpdatesTrigger {
 		return suppressRedundantUpdates(tr, c)

@@ -158,7 +158,14 @@ func TestLogic(t *testing.T) {
 			if *rewrite {
 				dsn = freshPostgresDB(ctx, t, filepath.Base(path))
 			} else {
-				dsn = testserver.Start(t).DSN("postgres")
+				// The dictionaries of textsearch_*.test read their
+				// files here (PostgreSQL's recording needs them in its
+				// $SHAREDIR/tsearch_data).
+				tsearch, err := filepath.Abs("testdata/tsearch_data")
+				if err != nil {
+					t.Fatal(err)
+				}
+				dsn = testserver.StartOpts(t, testserver.Options{Args: []string{"--tsearch-data", tsearch}}).DSN("postgres")
 			}
 			conn, err := pgx.Connect(ctx, dsn)
 			if err != nil {

@@ -476,7 +476,8 @@ func recordRoots(key, value []byte) ([]store.Address, error) {
 			return nil, err
 		}
 		return []store.Address{lo.Pages}, nil
-	case kindFKRef, kindInherits, kindFunction, kindSchema, kindSequence, kindView, kindType, kindDefaultACL, kindExtension:
+	case kindFKRef, kindInherits, kindFunction, kindSchema, kindSequence, kindView, kindType, kindDefaultACL, kindExtension,
+		kindTextSearchDict, kindTextSearchConfig:
 		return nil, nil
 	}
 	return nil, fmt.Errorf("%w: record of unknown kind %q", ErrCorrupt, key[0])

@@ -945,6 +945,10 @@ func objectKindName(kind byte) string {
 		return "large object"
 	case kindExtension:
 		return "extension"
+	case kindTextSearchDict:
+		return "text search dictionary"
+	case kindTextSearchConfig:
+		return "text search configuration"
 	}
 	return "object"
 }

@@ -16,18 +16,20 @@ import (
 // Keys of a root value's map: a kind byte, the schema name, a zero byte, the
 // object name. Kinds sort schemas first, then tables, then sequences.
 const (
-	kindConflicts   = 'c' // merge conflicts of table schema.name awaiting resolution
-	kindDefaultACL  = 'd' // DefaultPrivileges: schema ("" for all), name = role\0objtype
-	kindExtension   = 'e' // Extension: schema "", name = the extension's
-	kindFKRef       = 'f' // ForeignKeyRef: schema = referenced schema, name = refTable\0schema\0table\0name
-	kindInherits    = 'i' // a child table: schema = parent's schema, name = parent\0schema\0child
-	kindLargeObject = 'l' // LargeObject: schema "", name = its OID, zero-padded
-	kindFunction    = 'p' // Function: name = name(argtype OIDs), see functionName
-	kindSchema      = 's'
-	kindTable       = 't'
-	kindSequence    = 'u'
-	kindView        = 'v'
-	kindType        = 'y' // enum, composite and domain types (CREATE TYPE, CREATE DOMAIN)
+	kindTextSearchDict   = 'w' // TextSearchDictionary
+	kindTextSearchConfig = 'g' // TextSearchConfig
+	kindConflicts        = 'c' // merge conflicts of table schema.name awaiting resolution
+	kindDefaultACL       = 'd' // DefaultPrivileges: schema ("" for all), name = role\0objtype
+	kindExtension        = 'e' // Extension: schema "", name = the extension's
+	kindFKRef            = 'f' // ForeignKeyRef: schema = referenced schema, name = refTable\0schema\0table\0name
+	kindInherits         = 'i' // a child table: schema = parent's schema, name = parent\0schema\0child
+	kindLargeObject      = 'l' // LargeObject: schema "", name = its OID, zero-padded
+	kindFunction         = 'p' // Function: name = name(argtype OIDs), see functionName
+	kindSchema           = 's'
+	kindTable            = 't'
+	kindSequence         = 'u'
+	kindView             = 'v'
+	kindType             = 'y' // enum, composite and domain types (CREATE TYPE, CREATE DOMAIN)
 )
 
 func objectKey(kind byte, schema, name string) []byte {

@@ -11,6 +11,7 @@ import (
 	httppprof "net/http/pprof"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
@@ -21,6 +22,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/planner/session"
 	"github.com/prollypg/prollypg/store"
 	"github.com/prollypg/prollypg/versioning"
@@ -31,6 +33,7 @@ import (
 func main() {
 	listen := flag.String("listen", "127.0.0.1:5432", "address to listen on, HOST:PORT")
 	dataDir := flag.String("data-dir", "./pgserver-data", "data directory")
+	tsearchData := flag.String("tsearch-data", "", "directory of the files text search dictionaries read (stop words NAME.stop, synonyms NAME.syn, Ispell NAME.dict and NAME.affix), PostgreSQL's $SHAREDIR/tsearch_data (default: tsearch_data in --data-dir)")
 	logLevel := zap.LevelFlag("log-level", zapcore.InfoLevel, "log level: debug, info, warn, error")
 	tlsCert := flag.String("tls-cert", "", "PEM certificate file: with --tls-key, clients may connect with TLS")
 	tlsKey := flag.String("tls-key", "", "PEM private key file of --tls-cert")
@@ -120,7 +123,8 @@ func main() {
 	}
 	err = run(log, options{listen: *listen, dataDir: *dataDir, auth: *auth, hbaFile: *hbaFile, maxConns: *maxConns, queryMemMB: *queryMemMB,
 		gcThreshold: uint64(*gcThresholdMB) << 20, gcCheck: *gcCheck, tls: tlsCfg, requireTLS: *requireTLS, cacheBytes: *cacheMB << 20,
-		replicateFrom: *replicateFrom, replicateBranches: splitList(*replicateBranches), replicateInterval: *replicateInterval})
+		replicateFrom: *replicateFrom, replicateBranches: splitList(*replicateBranches), replicateInterval: *replicateInterval,
+		tsearchData: *tsearchData})
 	if err != nil {
 		log.Error("pgserver stopped", zap.Error(err))
 	}
@@ -151,6 +155,8 @@ type options struct {
 	replicateFrom     string
 	replicateBranches []string
 	replicateInterval time.Duration
+	// tsearchData is the directory of text search dictionaries' files.
+	tsearchData string
 }
 
 // splitList splits a comma-separated flag, dropping empty items.
@@ -194,6 +200,11 @@ func run(log *zap.Logger, o options) error {
 	defer db.Close()
 	engine := session.NewEngine(db, log.Named("sql"))
 	engine.HashPassword = wire.SCRAMVerifier
+	tsearchDir := o.tsearchData
+	if tsearchDir == "" {
+		tsearchDir = filepath.Join(dataDir, "tsearch_data")
+	}
+	engine.TextSearch = funcs.NewTextSearch(tsearchDir)
 	engine.ServerSettings = map[string]string{
 		"max_connections":  strconv.Itoa(o.maxConns),
 		"max_query_memory": strconv.FormatInt(o.queryMemMB, 10) + "MB",

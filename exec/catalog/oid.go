@@ -48,7 +48,17 @@ const (
 	kindDefaultACL = 'L'
 	kindStatistics = 'X'
 	kindExtension  = 'x'
+	kindTSDict     = 'w'
+	kindTSConfig   = 'C'
 )
+
+// TextSearchDictOID and TextSearchConfigOID return the OIDs of a user
+// text search dictionary and configuration.
+func TextSearchDictOID(schema, name string) uint32 { return exec.ObjectOID(kindTSDict, schema, name) }
+
+func TextSearchConfigOID(schema, name string) uint32 {
+	return exec.ObjectOID(kindTSConfig, schema, name)
+}
 
 // NamespaceOID returns a schema's OID.
 func NamespaceOID(name string) uint32 {

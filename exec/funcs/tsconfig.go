@@ -11,38 +11,65 @@ import (
 	"github.com/prollypg/prollypg/exec/types"
 )
 
-// tsDictionary is a text search dictionary: lexize turns a token into its
-// lexemes, none for a stop word.
-type tsDictionary struct {
-	name   string
-	lexize func(token string) []string
+// tsLexeme is a normal form a dictionary gives a token: its word, the
+// variant it belongs to (the alternative analyses of one token, an
+// Ispell dictionary's compound splits; the lexemes of one variant are
+// ANDed in a query, the variants ORed), and whether a query matches it
+// as a prefix (a synonym written with *).
+type tsLexeme struct {
+	word    string
+	variant uint16
+	prefix  bool
 }
 
-// tsConfig is a text search configuration: the default parser with a
-// dictionary for each token type it indexes; tokens of other types (tags,
-// protocols, entities, blanks) are skipped and take no position.
+// tsDictionary is a text search dictionary: lexize turns a token into its
+// lexemes, none for a stop word; ok is false when the dictionary does
+// not know the token, which a configuration then offers to its next
+// dictionary. schema is "" for pg_catalog's.
+type tsDictionary struct {
+	name, schema string
+	lexize       func(token string) (lexemes []tsLexeme, ok bool)
+}
+
+// tsConfig is a text search configuration: the default parser with the
+// dictionaries each token type it indexes is offered to in turn; tokens
+// of other types (tags, protocols, entities, blanks) are skipped and take
+// no position.
 type tsConfig struct {
-	name string
-	dict [tokTypes + 1]*tsDictionary
+	name  string
+	dicts [tokTypes + 1][]*tsDictionary
+}
+
+// lexize offers a token of type typ to the configuration's dictionaries
+// in turn and returns the lexemes of the first that knows it, and that
+// dictionary; d is nil when none does (or the type has none), and the
+// token then takes no position.
+func (c *tsConfig) lexize(typ int, tok string) (lexemes []tsLexeme, d *tsDictionary) {
+	for _, d := range c.dicts[typ] {
+		if ls, ok := d.lexize(tok); ok {
+			return ls, d
+		}
+	}
+	return nil, nil
 }
 
 // The built-in dictionaries. simple lowercases; english_stem lowercases,
 // drops PostgreSQL's english stop words and reduces the rest with the
 // Snowball english (Porter2) stemmer, as PostgreSQL's snowball template.
 var (
-	simpleDict = &tsDictionary{name: "simple", lexize: func(tok string) []string {
-		return []string{strings.ToLower(tok)}
+	simpleDict = &tsDictionary{name: "simple", lexize: func(tok string) ([]tsLexeme, bool) {
+		return []tsLexeme{{word: strings.ToLower(tok)}}, true
 	}}
-	englishStemDict = &tsDictionary{name: "english_stem", lexize: func(tok string) []string {
+	englishStemDict = &tsDictionary{name: "english_stem", lexize: func(tok string) ([]tsLexeme, bool) {
 		w := strings.ToLower(tok)
 		if englishStopWords[w] {
-			return []string{}
+			return []tsLexeme{}, true
 		}
-		return []string{english.Stem(w, true)}
+		return []tsLexeme{{word: english.Stem(w, true)}}, true
 	}}
 )
 
-// tsDictionaries are the dictionaries by name.
+// tsDictionaries are the built-in dictionaries by name.
 var tsDictionaries = map[string]*tsDictionary{"simple": simpleDict, "english_stem": englishStemDict}
 
 // tsConfigs are the built-in configurations, simple and english, mapped
@@ -56,35 +83,20 @@ var tsConfigs = func() map[string]*tsConfig {
 		case tokBlank, tokTag, tokProtocol, tokEntity:
 			continue
 		}
-		simple.dict[typ], english.dict[typ] = simpleDict, simpleDict
+		simple.dicts[typ], english.dicts[typ] = []*tsDictionary{simpleDict}, []*tsDictionary{simpleDict}
 	}
 	for _, typ := range []int{tokASCIIWord, tokWord, tokASCIIHWord, tokHWord, tokHWordASCIIPart, tokHWordPart} {
-		english.dict[typ] = englishStemDict
+		english.dicts[typ] = []*tsDictionary{englishStemDict}
 	}
 	return map[string]*tsConfig{"simple": simple, "english": english}
 }()
 
-// tsConfigByName finds a configuration as regconfig input does: a name,
-// optionally schema-qualified with pg_catalog, unquoted names folded to
-// lower case.
-func tsConfigByName(name string) (*tsConfig, error) {
-	n := strings.TrimSpace(name)
-	if strings.HasPrefix(n, `"`) && strings.HasSuffix(n, `"`) && len(n) > 1 {
-		n = n[1 : len(n)-1]
-	} else {
-		n = strings.ToLower(n)
-	}
-	n = strings.TrimPrefix(n, "pg_catalog.")
-	if c, ok := tsConfigs[n]; ok {
-		return c, nil
-	}
-	return nil, pgerr.New(pgerr.UndefinedObject, "text search configuration %q does not exist", name)
-}
-
 // parsedWord is a lexeme of a document at its position.
 type parsedWord struct {
-	word string
-	pos  int
+	word    string
+	pos     int
+	variant uint16
+	prefix  bool
 }
 
 // parse splits a document into its lexemes with their positions, as
@@ -100,13 +112,16 @@ func (c *tsConfig) parse(doc string) []parsedWord {
 func (c *tsConfig) parseFrom(doc string, pos int) ([]parsedWord, int) {
 	var words []parsedWord
 	for _, tok := range parseText(doc) {
-		d := c.dict[tok.typ]
-		if d == nil || len(tok.text) >= types.TSMaxLexemeBytes {
+		if len(tok.text) >= types.TSMaxLexemeBytes {
+			continue
+		}
+		lexemes, d := c.lexize(tok.typ, tok.text)
+		if d == nil {
 			continue
 		}
 		pos++
-		for _, l := range d.lexize(tok.text) {
-			words = append(words, parsedWord{l, min(pos, types.TSMaxPosition)})
+		for _, l := range lexemes {
+			words = append(words, parsedWord{l.word, min(pos, types.TSMaxPosition), l.variant, l.prefix})
 		}
 	}
 	return words, pos
@@ -145,11 +160,17 @@ func (c *tsConfig) queryOperand(op types.TSOp) types.TSQueryOperand {
 			}
 			pos = words[i].pos
 			for nvar := 0; i < len(words) && words[i].pos == pos; nvar++ {
-				out = append(out, &types.TSQueryNode{Lexeme: words[i].word, Weights: weights, Prefix: prefix})
+				variant := words[i].variant
+				for n := 0; i < len(words) && words[i].pos == pos && words[i].variant == variant; n++ {
+					out = append(out, &types.TSQueryNode{Lexeme: words[i].word, Weights: weights, Prefix: prefix || words[i].prefix})
+					if n > 0 {
+						out = types.PushOp(out, types.TSAnd, 0)
+					}
+					i++
+				}
 				if nvar > 0 {
 					out = types.PushOp(out, types.TSOr, 0)
 				}
-				i++
 			}
 			if npos > 0 {
 				out = types.PushOp(out, op, 1)
@@ -181,8 +202,8 @@ var englishStopWords = func() map[string]bool {
 func TextSearchMappings(fn func(config string, tokenType int, dictionary string)) {
 	for _, name := range []string{"simple", "english"} {
 		c := tsConfigs[name]
-		for typ, d := range c.dict {
-			if d != nil {
+		for typ, ds := range c.dicts {
+			for _, d := range ds {
 				fn(name, typ, d.name)
 			}
 		}
@@ -195,7 +216,7 @@ func TextSearchMappings(fn func(config string, tokenType int, dictionary string)
 // lexemes, positions running on from one column to the next (NULLs
 // skipped). An UPDATE that changes none of the text columns keeps the
 // row as it is. cols are the table's columns; old is nil for an INSERT.
-func TSVectorTrigger(args []string, cols []exec.ResultColumn, old, row exec.Row) (exec.Row, error) {
+func TSVectorTrigger(env *exec.Env, args []string, cols []exec.ResultColumn, old, row exec.Row) (exec.Row, error) {
 	if len(args) < 3 {
 		return nil, pgerr.New(pgerr.InternalError, "tsvector_update_trigger: arguments must be tsvector_field, ts_config, text_field1, ...")
 	}
@@ -214,7 +235,7 @@ func TSVectorTrigger(args []string, cols []exec.ResultColumn, old, row exec.Row)
 	if cols[target].T.OID != exec.OIDTSVector {
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q is not of tsvector type", args[0])
 	}
-	c, err := tsConfigByName(args[1])
+	c, err := tsConfigNamed(env, args[1])
 	if err != nil {
 		return nil, err
 	}

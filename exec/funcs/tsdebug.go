@@ -74,14 +74,26 @@ func registerTSDebug() {
 		for _, t := range parseText(a[i].S) {
 			tt := tokenTypes[t.typ-1]
 			row := exec.Row{exec.DText(tt.alias), exec.DText(tt.description), exec.DText(t.text), textArray(nil), exec.Null, exec.Null}
-			if d := c.dict[t.typ]; d != nil {
-				row[3] = textArray([]exec.Datum{exec.DText(d.name)})
-				row[4] = exec.DText(d.name)
-				var lexemes []exec.Datum
-				for _, l := range d.lexize(t.text) {
-					lexemes = append(lexemes, exec.DText(l))
+			if ds := c.dicts[t.typ]; len(ds) > 0 {
+				// As PostgreSQL's ts_debug: the first dictionary that
+				// knows the token, or else the first, with its lexemes.
+				names := make([]exec.Datum, len(ds))
+				for i, d := range ds {
+					names[i] = exec.DText(d.name)
 				}
-				row[5] = textArray(lexemes)
+				row[3] = textArray(names)
+				ls, d := c.lexize(t.typ, t.text)
+				if d == nil {
+					d = ds[0]
+				}
+				row[4] = exec.DText(d.name)
+				if d != nil && ls != nil {
+					lexemes := make([]exec.Datum, len(ls))
+					for i, l := range ls {
+						lexemes[i] = exec.DText(l.word)
+					}
+					row[5] = textArray(lexemes)
+				}
 			}
 			rows = append(rows, row)
 		}

@@ -22,7 +22,7 @@ func defaultTSConfig(env *exec.Env) (*tsConfig, error) {
 	if env != nil && env.Settings != nil && env.Settings.TextSearchConfig != "" {
 		name = env.Settings.TextSearchConfig
 	}
-	return tsConfigByName(name)
+	return tsConfigNamed(env, name)
 }
 
 // tsNotice sends a NOTICE to the session's client, if there is one.
@@ -43,7 +43,7 @@ func configArg(env *exec.Env, a []exec.Datum, full int) (*tsConfig, int, error) 
 		c, err := defaultTSConfig(env)
 		return c, 0, err
 	}
-	c, err := tsConfigByName(a[0].S)
+	c, err := tsConfigNamed(env, a[0].S)
 	return c, 1, err
 }
 
@@ -288,15 +288,18 @@ func registerTextSearch() {
 	immutable("<->", []uint32{Q, Q}, Q, phrase)
 	immutable("tsquery_phrase", []uint32{Q, Q}, Q, phrase)
 	immutable("tsquery_phrase", []uint32{Q, Q, exec.OIDInt4}, Q, phrase)
-	immutable("ts_lexize", []uint32{TX, TX}, ta, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
-		d, ok := tsDictionaries[strings.TrimPrefix(strings.ToLower(a[0].S), "pg_catalog.")]
-		if !ok {
-			return exec.Null, pgerr.New(pgerr.UndefinedObject, "text search dictionary %q does not exist", a[0].S)
+	immutable("ts_lexize", []uint32{TX, TX}, ta, func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+		d, err := tsDictionaryNamed(env, a[0].S)
+		if err != nil {
+			return exec.Null, err
 		}
-		lexemes := d.lexize(a[1].S)
+		lexemes, ok := d.lexize(a[1].S)
+		if !ok {
+			return exec.Null, nil
+		}
 		elems := make([]exec.Datum, len(lexemes))
 		for i, l := range lexemes {
-			elems[i] = exec.DText(l)
+			elems[i] = exec.DText(l.word)
 		}
 		return textArray(elems), nil
 	})

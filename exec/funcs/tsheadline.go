@@ -109,12 +109,13 @@ func (c *tsConfig) hlParse(doc string, q types.TSQuery) []hlWord {
 	pos := 0
 	for _, tok := range parseText(doc) {
 		words = append(words, hlWord{typ: tok.typ, text: tok.text})
-		d := c.dict[tok.typ]
+		lexemes, d := c.lexize(tok.typ, tok.text)
 		if d == nil {
 			continue
 		}
 		pos++
-		for _, l := range d.lexize(tok.text) {
+		for _, lx := range lexemes {
+			l := lx.word
 			w := &words[len(words)-1]
 			w.pos = min(pos, types.TSMaxPosition)
 			for _, op := range ops {

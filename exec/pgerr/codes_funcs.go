@@ -37,4 +37,7 @@ const (
 const (
 	UndefinedFile Code = "58P01"
 	IOError       Code = "58030"
+	// ConfigFileError is a configuration file the server reads that is
+	// missing or malformed: a text search dictionary's files.
+	ConfigFileError Code = "F0000"
 )

@@ -149,6 +149,14 @@ func Analyze(x *planner.Analyzer, n *pg.Node) (run planner.Utility, ok bool, err
 		run, err = a.createAggregate(n.GetDefineStmt())
 	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_OPERATOR:
 		run, err = a.createOperator(n.GetDefineStmt())
+	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_TSDICTIONARY:
+		run, err = a.createTextSearchDictionary(n.GetDefineStmt())
+	case n.GetDefineStmt() != nil && n.GetDefineStmt().Kind == pg.ObjectType_OBJECT_TSCONFIGURATION:
+		run, err = a.createTextSearchConfig(n.GetDefineStmt())
+	case n.GetAlterTsdictionaryStmt() != nil:
+		run, err = a.alterTextSearchDictionary(n.GetAlterTsdictionaryStmt())
+	case n.GetAlterTsconfigurationStmt() != nil:
+		run, err = a.alterTextSearchConfig(n.GetAlterTsconfigurationStmt())
 	case n.GetAlterOperatorStmt() != nil:
 		run, err = a.alterOperator(n.GetAlterOperatorStmt())
 	case n.GetCreateCastStmt() != nil:

@@ -639,6 +639,10 @@ func (a *analyzer) drop(s *pg.DropStmt) (planner.Utility, error) {
 		run = a.dropStatistics
 	case pg.ObjectType_OBJECT_EXTENSION:
 		run = a.dropExtensions
+	case pg.ObjectType_OBJECT_TSDICTIONARY:
+		run = a.dropTextSearchDicts
+	case pg.ObjectType_OBJECT_TSCONFIGURATION:
+		run = a.dropTextSearchConfigs
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s is not supported yet", s.RemoveType)
 	}

@@ -118,6 +118,10 @@ func (s *Session) Savepoint(ctx context.Context) func() error {
 	}
 }
 
+// TextSearch is the engine's text search state: the files and
+// dictionaries of CREATE TEXT SEARCH DICTIONARY.
+func (s *Session) TextSearch() *funcs.TextSearch { return s.e.TextSearch }
+
 // PRNG is the generator of random() and setseed().
 func (s *Session) PRNG() *funcs.PRNG { return &s.prng }
 

@@ -77,6 +77,11 @@ type Engine struct {
 	// ServerSettings are the settings the server fixed at its start
 	// (max_connections), which sessions show instead of the defaults.
 	ServerSettings map[string]string
+
+	// TextSearch is where the dictionaries of CREATE TEXT SEARCH
+	// DICTIONARY read their files from, and the dictionaries built; set
+	// before the engine serves (NewEngine's reads no files).
+	TextSearch *funcs.TextSearch
 }
 
 // NewEngine returns an engine over st. A store that can (store.DB) is set
@@ -91,6 +96,7 @@ func NewEngine(st versioning.Store, log *zap.Logger) *Engine {
 	tables := exec.NewTableCache()
 	e := &Engine{st: st, log: log, started: time.Now(), tables: tables, rowIDs: exec.NewRowIDs(), xids: exec.NewXIDs(), seqs: exec.NewSequenceValues(tables), locks: exec.NewRowLocks(), ssi: exec.NewSSI()}
 	e.commits.Sequences = e.seqs
+	e.TextSearch = funcs.NewTextSearch("")
 	if fs, ok := versioning.JournalReached(st); ok {
 		e.gate.fresh = fs
 	}
