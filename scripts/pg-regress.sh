@@ -10,7 +10,12 @@ command -v psql >/dev/null || { echo "pg-regress: psql not found (apt-get instal
 go build -o bin/pgserver ./cmd/pgserver
 data=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-./bin/pgserver --listen "127.0.0.1:$port" --data-dir "$data" --log-level error &
+# The corpus's tsdicts file builds dictionaries from PostgreSQL's sample
+# files (ispell_sample.dict, synonym_sample.syn, ...), which PostgreSQL's
+# server package installs in its tsearch_data; the server reads them there
+# when they exist (PG_TSEARCH_DATA overrides the place).
+tsearch=${PG_TSEARCH_DATA:-$(ls -d /usr/share/postgresql/*/tsearch_data 2>/dev/null | sort -V | tail -n 1)}
+./bin/pgserver --listen "127.0.0.1:$port" --data-dir "$data" --log-level error ${tsearch:+--tsearch-data "$tsearch"} &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$data"' EXIT
 for _ in $(seq 100); do
