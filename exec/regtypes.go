@@ -10,12 +10,16 @@ const (
 	OIDRegtype      uint32 = 2206
 	OIDRegnamespace uint32 = 4089
 	OIDRegrole      uint32 = 4096
+	// regconfig and regdictionary name text search configurations and
+	// dictionaries.
+	OIDRegconfig     uint32 = 3734
+	OIDRegdictionary uint32 = 3769
 )
 
 // IsRegType reports whether oid is one of the OID alias types.
 func IsRegType(oid uint32) bool {
 	switch oid {
-	case OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole:
+	case OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary:
 		return true
 	}
 	return false

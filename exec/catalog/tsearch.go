@@ -40,6 +40,25 @@ var templateOIDs = map[string]uint32{"simple": oidSimpleTemplate, "synonym": oid
 // builtinDictOIDs are pg_catalog's dictionaries' OIDs by name.
 var builtinDictOIDs = map[string]uint32{"simple": oidSimpleDict, "english_stem": oidEnglishStemDict}
 
+// BuiltinTextSearchConfigOID returns the OID of pg_catalog's
+// configuration name; ok is false when there is none.
+func BuiltinTextSearchConfigOID(name string) (oid uint32, ok bool) {
+	switch name {
+	case "simple":
+		return oidSimpleConfig, true
+	case "english":
+		return oidEnglishConfig, true
+	}
+	return 0, false
+}
+
+// BuiltinTextSearchDictOID returns the OID of pg_catalog's dictionary
+// name; ok is false when there is none.
+func BuiltinTextSearchDictOID(name string) (oid uint32, ok bool) {
+	oid, ok = builtinDictOIDs[name]
+	return oid, ok
+}
+
 // textSearchDictOID returns the OID of a dictionary named schema.name in
 // a configuration's mappings.
 func textSearchDictOID(qualified string) uint32 {

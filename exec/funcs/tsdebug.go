@@ -99,7 +99,7 @@ func registerTSDebug() {
 		}
 		return rows, nil
 	}
-	for _, args := range [][]uint32{{TX, TX}, {TX}} {
+	for _, args := range [][]uint32{{TX, TX}, {exec.OIDRegconfig, TX}, {TX}} {
 		exec.RegisterSRF(&exec.Func{Name: "ts_debug", Args: args, Ret: exec.OIDRecord}, func([]exec.T) *exec.SRF {
 			return &exec.SRF{Cols: debugCols, Rows: debug}
 		})

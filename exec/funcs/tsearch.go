@@ -43,9 +43,30 @@ func configArg(env *exec.Env, a []exec.Datum, full int) (*tsConfig, int, error) 
 		c, err := defaultTSConfig(env)
 		return c, 0, err
 	}
-	c, err := tsConfigNamed(env, a[0].S)
+	name := a[0].S
+	if name == "" && a[0].Kind == exec.KindInt {
+		// A regconfig given by OID alone (a binary parameter).
+		if s, ok := env.Session.(interface {
+			RegOut(env *exec.Env, typ, oid uint32) (string, error)
+		}); ok {
+			n, err := s.RegOut(env, exec.OIDRegconfig, uint32(a[0].I))
+			if err != nil {
+				return nil, 0, err
+			}
+			if n == "" {
+				return nil, 0, pgerr.New(pgerr.UndefinedObject, "cache lookup failed for text search configuration %d", a[0].I)
+			}
+			name = n
+		}
+	}
+	c, err := tsConfigNamed(env, name)
 	return c, 1, err
 }
+
+// configTypes are the types a text search function's configuration
+// argument may have: regconfig, PostgreSQL's, and text, which a name
+// given as a literal resolves to.
+var configTypes = []uint32{exec.OIDText, exec.OIDRegconfig}
 
 // toTSQuery makes to_tsquery and its kin: syntax says how the text reads,
 // op what joins the words of one operand.
@@ -80,7 +101,9 @@ func registerTextSearch() {
 		}
 		return exec.DTSVector(c.toTSVector(a[i].S)), nil
 	}
-	immutable("to_tsvector", []uint32{TX, TX}, V, toTSVector)
+	for _, cfg := range configTypes {
+		immutable("to_tsvector", []uint32{cfg, TX}, V, toTSVector)
+	}
 	fn("to_tsvector", []uint32{TX}, V, toTSVector)
 	for _, f := range []struct {
 		name   string
@@ -92,7 +115,9 @@ func registerTextSearch() {
 		{"phraseto_tsquery", types.TSQueryPlain, types.TSPhrase},
 		{"websearch_to_tsquery", types.TSQueryWebSearch, types.TSPhrase},
 	} {
-		immutable(f.name, []uint32{TX, TX}, Q, toTSQuery(f.syntax, f.op, 2))
+		for _, cfg := range configTypes {
+			immutable(f.name, []uint32{cfg, TX}, Q, toTSQuery(f.syntax, f.op, 2))
+		}
 		fn(f.name, []uint32{TX}, Q, toTSQuery(f.syntax, f.op, 2))
 	}
 

@@ -536,6 +536,7 @@ func registerTSHeadline() {
 		opts bool
 	}{
 		{[]uint32{TX, TX, Q, TX}, true, true}, {[]uint32{TX, TX, Q}, true, false},
+		{[]uint32{exec.OIDRegconfig, TX, Q, TX}, true, true}, {[]uint32{exec.OIDRegconfig, TX, Q}, true, false},
 		{[]uint32{TX, Q, TX}, false, true}, {[]uint32{TX, Q}, false, false},
 	} {
 		exec.Register(&exec.Func{Name: "ts_headline", Args: f.args, Ret: TX, Strict: true, Immutable: f.cfg, Fn: call(f.cfg, f.opts)})

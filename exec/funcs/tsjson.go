@@ -217,13 +217,17 @@ func registerJSONTextSearch() {
 		}
 	}
 	for _, doc := range []uint32{JS, JB} {
-		reg("to_tsvector", []uint32{TX, doc}, V, true, toTSVector(false))
+		for _, cfg := range configTypes {
+			reg("to_tsvector", []uint32{cfg, doc}, V, true, toTSVector(false))
+		}
 		reg("to_tsvector", []uint32{doc}, V, false, toTSVector(false))
 		name := "json_to_tsvector"
 		if doc == JB {
 			name = "jsonb_to_tsvector"
 		}
-		reg(name, []uint32{TX, doc, JB}, V, true, toTSVector(true))
+		for _, cfg := range configTypes {
+			reg(name, []uint32{cfg, doc, JB}, V, true, toTSVector(true))
+		}
 		reg(name, []uint32{doc, JB}, V, false, toTSVector(true))
 	}
 	headline := func(ret uint32, withConfig, withOptions bool) exec.Fn {
@@ -246,8 +250,10 @@ func registerJSONTextSearch() {
 		}
 	}
 	for _, doc := range []uint32{JS, JB} {
-		reg("ts_headline", []uint32{TX, doc, Q, TX}, doc, true, headline(doc, true, true))
-		reg("ts_headline", []uint32{TX, doc, Q}, doc, true, headline(doc, true, false))
+		for _, cfg := range configTypes {
+			reg("ts_headline", []uint32{cfg, doc, Q, TX}, doc, true, headline(doc, true, true))
+			reg("ts_headline", []uint32{cfg, doc, Q}, doc, true, headline(doc, true, false))
+		}
 		reg("ts_headline", []uint32{doc, Q, TX}, doc, false, headline(doc, false, true))
 		reg("ts_headline", []uint32{doc, Q}, doc, false, headline(doc, false, false))
 	}

@@ -64,6 +64,8 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 			}
 		}
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "schema %q does not exist", parts[0])
+	case exec.OIDRegconfig, exec.OIDRegdictionary:
+		return s.textSearchIn(env, typ, text)
 	case exec.OIDRegrole:
 		parts, err := exec.ParseQualifiedName(text)
 		if err != nil || len(parts) != 1 {
@@ -148,6 +150,9 @@ func (s *Session) functionBySignature(env *exec.Env, text string) (*sqldef.Funct
 // RegOut returns the name an OID alias value prints as, "" when no object
 // has the OID (the value then prints as the number).
 func (s *Session) RegOut(env *exec.Env, typ, oid uint32) (string, error) {
+	if typ == exec.OIDRegconfig || typ == exec.OIDRegdictionary {
+		return s.textSearchOut(env, typ, oid)
+	}
 	if oid == 0 {
 		return "-", nil
 	}
