@@ -21,7 +21,8 @@ import (
 // identity columns, a composite primary key, foreign keys, unique and
 // check constraints, partial and expression indexes, a partitioned
 // table, views, comments,
-// a stand-alone sequence, names that need quoting, values that COPY
+// a stand-alone sequence, a text search configuration and dictionary,
+// names that need quoting, values that COPY
 // must escape, and the version-control tables the user writes (dolt.docs
 // in a schema the database has only for them).
 const dumpSchema = `
@@ -64,6 +65,10 @@ CREATE TABLE inv.moves_2020 PARTITION OF inv.moves FOR VALUES FROM ('2020-01-01'
 CREATE TABLE inv.moves_2021 PARTITION OF inv.moves FOR VALUES FROM ('2021-01-01') TO ('2022-01-01');
 CREATE INDEX moves_item ON inv.moves (item);
 INSERT INTO inv.moves VALUES (1, 's1', '2020-02-02'), (2, NULL, '2021-02-02');
+CREATE TEXT SEARCH DICTIONARY inv.stems (TEMPLATE = snowball, LANGUAGE = english);
+CREATE TEXT SEARCH CONFIGURATION inv.search (COPY = english);
+ALTER TEXT SEARCH CONFIGURATION inv.search ALTER MAPPING FOR asciiword WITH inv.stems;
+COMMENT ON TEXT SEARCH CONFIGURATION inv.search IS 'item search';
 CREATE TYPE inv.mood AS ENUM ('sad', 'ok', 'happy');
 CREATE DOMAIN inv.posint AS int CHECK (VALUE > 0);
 CREATE TABLE inv.feelings (id int PRIMARY KEY, m inv.mood, n inv.posint, touched timestamptz);
@@ -148,6 +153,10 @@ func TestPgDump(t *testing.T) {
 		"ALTER INDEX inv.moves_pkey ATTACH PARTITION inv.moves_2021_pkey;",
 		"SELECT pg_catalog.setval('public.customers_id_seq', 3, true);",
 		"SELECT pg_catalog.setval('public.standalone', 110, true);",
+		"CREATE TEXT SEARCH DICTIONARY inv.stems (",
+		"CREATE TEXT SEARCH CONFIGURATION inv.search (",
+		"    ADD MAPPING FOR asciiword WITH inv.stems;",
+		"COMMENT ON TEXT SEARCH CONFIGURATION inv.search IS 'item search';",
 		"CREATE SCHEMA dolt;",
 		"CREATE TABLE dolt.docs (",
 		"COPY public.dolt_ignore (pattern, ignored) FROM stdin;",

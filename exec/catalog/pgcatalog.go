@@ -1306,6 +1306,16 @@ func (s *Snapshot) Descriptions() []Description {
 			add(lo.OID, oidPgLargeObject, 0, lo.Comment)
 		}
 	}
+	if ds, err := s.Src.Root.TextSearchDictionaries(s.Src.Ctx); err == nil {
+		for _, d := range ds {
+			add(TextSearchDictOID(d.Schema, d.Name), oidPgTSDict, 0, d.Comment)
+		}
+	}
+	if cs, err := s.Src.Root.TextSearchConfigs(s.Src.Ctx); err == nil {
+		for _, c := range cs {
+			add(TextSearchConfigOID(c.Schema, c.Name), oidPgTSConfig, 0, c.Comment)
+		}
+	}
 	if exts, err := installedExtensions(s); err == nil {
 		// CREATE EXTENSION comments an extension with its control
 		// file's comment, which psql's \dx shows.

@@ -25,6 +25,13 @@ const (
 	oidEnglishConfig    = 13164
 )
 
+// The OIDs of pg_ts_dict and pg_ts_config, the classoid of their
+// objects' comments.
+const (
+	oidPgTSDict   = 3600
+	oidPgTSConfig = 3602
+)
+
 // Template OIDs PostgreSQL 15's initdb gives the templates other than
 // simple and snowball.
 const (

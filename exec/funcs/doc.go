@@ -52,7 +52,11 @@
 //	              tsvector_update_trigger; tsrank.go ts_rank, ts_rank_cd;
 //	              tsheadline.go ts_headline; tsrewrite.go ts_rewrite,
 //	              ts_stat; tsdebug.go ts_token_type, ts_parse, ts_debug,
-//	              tsquery @> <@
+//	              tsquery @> <@; tsdict.go the dictionaries and
+//	              configurations CREATE TEXT SEARCH makes (the simple,
+//	              synonym, snowball templates, tsispell.go the Ispell one
+//	              over package ispell, tsthesaurus.go the thesaurus) and
+//	              their files and caches (TextSearch)
 //	citext.go     contrib citext's functions and operators: LIKE and the
 //	              regular expressions case-insensitive, strpos, replace,
 //	              split_part, translate, citext_cmp and kin, min and max

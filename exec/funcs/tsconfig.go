@@ -29,6 +29,9 @@ type tsLexeme struct {
 type tsDictionary struct {
 	name, schema string
 	lexize       func(token string) (lexemes []tsLexeme, ok bool)
+	// phrases, for a thesaurus, replaces phrases of several tokens
+	// (parseFrom); lexize then matches one-word phrases only.
+	phrases *thesaurus
 }
 
 // tsConfig is a text search configuration: the default parser with the
@@ -111,17 +114,37 @@ func (c *tsConfig) parse(doc string) []parsedWord {
 // the last position a token took, where the next text continues.
 func (c *tsConfig) parseFrom(doc string, pos int) ([]parsedWord, int) {
 	var words []parsedWord
-	for _, tok := range parseText(doc) {
+	toks := parseText(doc)
+tokens:
+	for i := 0; i < len(toks); i++ {
+		tok := toks[i]
 		if len(tok.text) >= types.TSMaxLexemeBytes {
 			continue
 		}
-		lexemes, d := c.lexize(tok.typ, tok.text)
-		if d == nil {
-			continue
-		}
-		pos++
-		for _, l := range lexemes {
-			words = append(words, parsedWord{l.word, min(pos, types.TSMaxPosition), l.variant, l.prefix})
+		for _, d := range c.dicts[tok.typ] {
+			if d.phrases != nil {
+				// A thesaurus replaces the longest phrase starting here,
+				// each word of the replacement at a position of its own;
+				// without one, the next dictionary is asked.
+				if n, out, last := c.phraseAt(d, toks, i); n > 0 {
+					for _, l := range out {
+						pos++
+						words = append(words, parsedWord{l.word, min(pos, types.TSMaxPosition), 0, false})
+					}
+					i = last
+					continue tokens
+				}
+				continue
+			}
+			lexemes, ok := d.lexize(tok.text)
+			if !ok {
+				continue
+			}
+			pos++
+			for _, l := range lexemes {
+				words = append(words, parsedWord{l.word, min(pos, types.TSMaxPosition), l.variant, l.prefix})
+			}
+			continue tokens
 		}
 	}
 	return words, pos

@@ -79,14 +79,14 @@ func registerTSDebug() {
 				// knows the token, or else the first, with its lexemes.
 				names := make([]exec.Datum, len(ds))
 				for i, d := range ds {
-					names[i] = exec.DText(d.name)
+					names[i] = exec.DText(dictDisplayName(env, d))
 				}
 				row[3] = textArray(names)
 				ls, d := c.lexize(t.typ, t.text)
 				if d == nil {
 					d = ds[0]
 				}
-				row[4] = exec.DText(d.name)
+				row[4] = exec.DText(dictDisplayName(env, d))
 				if d != nil && ls != nil {
 					lexemes := make([]exec.Datum, len(ls))
 					for i, l := range ls {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -80,18 +81,20 @@ func searchPathOf(env *exec.Env) []string {
 // CheckTextSearchDictionary builds the dictionary d describes, reading
 // its files, and returns the error PostgreSQL's template would give for
 // its options: what CREATE and ALTER TEXT SEARCH DICTIONARY check before
-// they store the record. ts may be nil (no files can be read).
-func CheckTextSearchDictionary(ts *TextSearch, d *sqldef.TextSearchDictionary) error {
-	_, err := ts.dictionary(d)
+// they store the record. env is the statement's: a thesaurus finds its
+// subdictionary through it.
+func CheckTextSearchDictionary(env *exec.Env, d *sqldef.TextSearchDictionary) error {
+	_, err := textSearchOf(env).dictionary(env, d)
 	return err
 }
 
 // TextSearchTemplates are the templates a dictionary can be made from,
 // PostgreSQL's pg_ts_template rows, in their order.
-var TextSearchTemplates = []string{"simple", "synonym", "ispell", "snowball"}
+var TextSearchTemplates = []string{"simple", "synonym", "ispell", "thesaurus", "snowball"}
 
-// dictionary returns the dictionary of record d, built on first use.
-func (ts *TextSearch) dictionary(d *sqldef.TextSearchDictionary) (*tsDictionary, error) {
+// dictionary returns the dictionary of record d, built on first use; a
+// thesaurus's subdictionary is found through env.
+func (ts *TextSearch) dictionary(env *exec.Env, d *sqldef.TextSearchDictionary) (*tsDictionary, error) {
 	var key strings.Builder
 	fmt.Fprintf(&key, "%s\x00%s\x00%s", d.Schema, d.Name, d.Template)
 	for _, o := range d.Options {
@@ -105,7 +108,7 @@ func (ts *TextSearch) dictionary(d *sqldef.TextSearchDictionary) (*tsDictionary,
 			return dict, nil
 		}
 	}
-	dict, err := ts.build(d)
+	dict, err := ts.build(env, d)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +122,7 @@ func (ts *TextSearch) dictionary(d *sqldef.TextSearchDictionary) (*tsDictionary,
 
 // build makes a dictionary of d's template with d's options, checking
 // them as the template's init function does.
-func (ts *TextSearch) build(d *sqldef.TextSearchDictionary) (*tsDictionary, error) {
+func (ts *TextSearch) build(env *exec.Env, d *sqldef.TextSearchDictionary) (*tsDictionary, error) {
 	dict := &tsDictionary{name: d.Name, schema: d.Schema}
 	switch d.Template {
 	case "simple":
@@ -271,7 +274,45 @@ func (ts *TextSearch) build(d *sqldef.TextSearchDictionary) (*tsDictionary, erro
 			return []tsLexeme{{word: s}}, true
 		}
 	case "thesaurus":
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "thesaurus dictionaries are not supported")
+		var file, sub string
+		for _, o := range d.Options {
+			switch o.Name {
+			case "dictfile":
+				if file != "" {
+					return nil, pgerr.New(pgerr.InvalidParameterValue, "multiple DictFile parameters")
+				}
+				file = o.Value
+			case "dictionary":
+				if sub != "" {
+					return nil, pgerr.New(pgerr.InvalidParameterValue, "multiple Dictionary parameters")
+				}
+				sub = o.Value
+			default:
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized Thesaurus parameter: %q", o.Name)
+			}
+		}
+		switch {
+		case file == "":
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "missing DictFile parameter")
+		case sub == "":
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "missing Dictionary parameter")
+		}
+		subDict, err := tsDictionaryNamed(env, sub)
+		if err != nil {
+			return nil, err
+		}
+		th, err := ts.thesaurus(file, subDict)
+		if err != nil {
+			return nil, err
+		}
+		dict.phrases = th
+		dict.lexize = func(tok string) ([]tsLexeme, bool) {
+			n, out := th.match([]string{tok})
+			if n == 0 {
+				return nil, false
+			}
+			return out, true
+		}
 	default:
 		return nil, pgerr.New(pgerr.UndefinedObject, "text search template %q does not exist", d.Template)
 	}
@@ -377,6 +418,15 @@ func (ts *TextSearch) synonyms(name string, caseSensitive bool) (map[string]tsLe
 	return syn, sc.Err()
 }
 
+// dictDisplayName is d's name as regdictionary prints it: qualified
+// when the search path would not find it.
+func dictDisplayName(env *exec.Env, d *tsDictionary) string {
+	if d.schema == "" || slices.Contains(searchPathOf(env), d.schema) {
+		return d.name
+	}
+	return d.schema + "." + d.name
+}
+
 // builtinDict returns the built-in dictionary name (pg_catalog's).
 func builtinDict(name string) *tsDictionary { return tsDictionaries[name] }
 
@@ -402,7 +452,7 @@ func tsDictionaryNamed(env *exec.Env, name string) (*tsDictionary, error) {
 	if rec == nil {
 		return nil, pgerr.New(pgerr.UndefinedObject, "text search dictionary %q does not exist", name)
 	}
-	return textSearchOf(env).dictionary(rec)
+	return textSearchOf(env).dictionary(env, rec)
 }
 
 // tsConfigNamed finds a configuration as regconfig input does: the
@@ -454,7 +504,7 @@ func tsConfigNamed(env *exec.Env, name string) (*tsConfig, error) {
 				if !ok {
 					return nil, pgerr.New(pgerr.UndefinedObject, "text search dictionary %q does not exist", qn)
 				}
-				if d, err = ts.dictionary(dr); err != nil {
+				if d, err = ts.dictionary(env, dr); err != nil {
 					return nil, err
 				}
 			}

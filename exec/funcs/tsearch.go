@@ -10,8 +10,9 @@ import (
 )
 
 // Full text search: to_tsvector and the to_tsquery family over the
-// simple and english configurations (tsconfig.go, with the default
-// parser's tokens in tsparser.go), the match operator @@ with
+// built-in simple and english configurations (tsconfig.go, with the
+// default parser's tokens in tsparser.go) and those CREATE TEXT SEARCH
+// CONFIGURATION makes (tsdict.go), the match operator @@ with
 // PostgreSQL's phrase semantics, the tsvector and tsquery editing
 // functions and operators, and ranking (tsrank.go).
 

@@ -1369,6 +1369,8 @@ func (a *analyzer) rename(s *pg.RenameStmt) (planner.Utility, error) {
 		switch s.RenameType {
 		case pg.ObjectType_OBJECT_SCHEMA:
 			return "ALTER SCHEMA", a.renameSchema(ctx, s.Subname, s.Newname)
+		case pg.ObjectType_OBJECT_TSDICTIONARY, pg.ObjectType_OBJECT_TSCONFIGURATION:
+			return a.renameTextSearch(ctx, s)
 		case pg.ObjectType_OBJECT_TYPE:
 			return "ALTER TYPE", a.renameType(ctx, planner.NameList(s.Object.GetList().GetItems()), s.Newname)
 		case pg.ObjectType_OBJECT_DOMAIN:

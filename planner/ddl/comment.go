@@ -44,6 +44,8 @@ func (a *analyzer) comment(s *pg.CommentStmt) (planner.Utility, error) {
 			return "COMMENT", a.commentRelation(ctx, s.Objtype, schema, name, text)
 		case pg.ObjectType_OBJECT_STATISTIC_EXT:
 			return "COMMENT", a.commentStatistics(ctx, planner.NameList(s.Object.GetList().GetItems()), text)
+		case pg.ObjectType_OBJECT_TSDICTIONARY, pg.ObjectType_OBJECT_TSCONFIGURATION:
+			return "COMMENT", a.commentTextSearch(ctx, s.Objtype, planner.NameList(s.Object.GetList().GetItems()), text)
 		case pg.ObjectType_OBJECT_VIEW:
 			schema, name := planner.SplitName(planner.NameList(s.Object.GetList().GetItems()))
 			return "COMMENT", a.commentView(ctx, schema, name, text)

@@ -559,6 +559,8 @@ func (a *analyzer) alterOwner(s *pg.AlterOwnerStmt) (planner.Utility, error) {
 			return "ALTER SCHEMA", nil
 		case pg.ObjectType_OBJECT_DATABASE:
 			return "ALTER DATABASE", a.s.AlterDatabaseOwner(ctx, s)
+		case pg.ObjectType_OBJECT_TSDICTIONARY, pg.ObjectType_OBJECT_TSCONFIGURATION:
+			return a.alterTextSearchOwner(ctx, s)
 		case pg.ObjectType_OBJECT_LARGEOBJECT:
 			lo, err := largeObjectNamed(ctx, a.tx.Root(), s.Object)
 			if err != nil {

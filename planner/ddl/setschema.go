@@ -37,6 +37,8 @@ func (a *analyzer) setSchema(s *pg.AlterObjectSchemaStmt) (planner.Utility, erro
 			return a.setRoutineSchema(ctx, s, to)
 		case pg.ObjectType_OBJECT_OPERATOR:
 			return a.setOperatorSchema(ctx, s, to)
+		case pg.ObjectType_OBJECT_TSDICTIONARY, pg.ObjectType_OBJECT_TSCONFIGURATION:
+			return a.setTextSearchSchema(ctx, s)
 		}
 		return "", pgerr.New(pgerr.FeatureNotSupported, "ALTER %s ... SET SCHEMA is not supported yet",
 			strings.ReplaceAll(strings.TrimPrefix(s.ObjectType.String(), "OBJECT_"), "_", " "))

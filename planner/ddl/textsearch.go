@@ -7,10 +7,12 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v5"
 
+	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/exec/funcs"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/planner"
+	"github.com/prollypg/prollypg/versioning"
 	"github.com/prollypg/prollypg/versioning/sqldef"
 )
 
@@ -22,12 +24,11 @@ import (
 // built-in objects (pg_catalog's simple and english, simple and
 // english_stem) are exec/funcs', not records, and cannot be changed.
 
-// textSearch returns the engine's text search state, nil without one.
-func (a *analyzer) textSearch() *funcs.TextSearch {
-	if s, ok := a.s.(interface{ TextSearch() *funcs.TextSearch }); ok {
-		return s.TextSearch()
-	}
-	return nil
+// textSearchEnv is what a dictionary is built in when CREATE and ALTER
+// check it: the transaction (a thesaurus finds its subdictionary in its
+// catalog) and the session (the search path, the files).
+func (a *analyzer) textSearchEnv(ctx context.Context) *exec.Env {
+	return &exec.Env{Ctx: ctx, Txn: a.tx, Session: a.s}
 }
 
 // builtinTextSearchDicts are pg_catalog's dictionaries.
@@ -117,7 +118,7 @@ func (a *analyzer) createTextSearchDictionary(s *pg.DefineStmt) (planner.Utility
 		if d.Template == "" {
 			return "", pgerr.New(pgerr.InvalidObjectDefinition, "text search template is required")
 		}
-		if err := funcs.CheckTextSearchDictionary(a.textSearch(), d); err != nil {
+		if err := funcs.CheckTextSearchDictionary(a.textSearchEnv(ctx), d); err != nil {
 			return "", err
 		}
 		if _, ok, err := a.tx.Root().TextSearchDictionary(ctx, schema, name); err != nil {
@@ -166,7 +167,7 @@ func (a *analyzer) alterTextSearchDictionary(s *pg.AlterTSDictionaryStmt) (plann
 				nd.Options = append(nd.Options, dictionaryOption(de))
 			}
 		}
-		if err := funcs.CheckTextSearchDictionary(a.textSearch(), &nd); err != nil {
+		if err := funcs.CheckTextSearchDictionary(a.textSearchEnv(ctx), &nd); err != nil {
 			return "", err
 		}
 		root, err := a.tx.Root().PutTextSearchDictionary(ctx, &nd)
@@ -444,4 +445,173 @@ func (a *analyzer) dropTextSearchConfigs(ctx context.Context, s *pg.DropStmt) (s
 		a.tx.SetRoot(root)
 	}
 	return "DROP TEXT SEARCH CONFIGURATION", nil
+}
+
+// textSearchObject is a text search dictionary's or configuration's
+// record seen through what ALTER ... OWNER TO, RENAME, SET SCHEMA and
+// COMMENT ON change of both.
+type textSearchObject struct {
+	dict    *sqldef.TextSearchDictionary
+	config  *sqldef.TextSearchConfig
+	kind    string // "dictionary" or "configuration"
+	schema  string
+	name    string
+	owner   *string
+	comment *string
+}
+
+// findTextSearchObject resolves the dictionary (objType
+// OBJECT_TSDICTIONARY) or configuration names, which must exist and be
+// the user's.
+func (a *analyzer) findTextSearchObject(ctx context.Context, objType pg.ObjectType, names []string) (*textSearchObject, error) {
+	if objType == pg.ObjectType_OBJECT_TSDICTIONARY {
+		d, _, ok, err := a.findTextSearchDict(ctx, names)
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok:
+			return nil, pgerr.New(pgerr.UndefinedObject, "text search dictionary %q does not exist", strings.Join(names, "."))
+		case d == nil:
+			return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of text search dictionary %s", names[len(names)-1])
+		}
+		nd := *d
+		return &textSearchObject{dict: &nd, kind: "dictionary", schema: d.Schema, name: d.Name, owner: &nd.Owner, comment: &nd.Comment}, nil
+	}
+	c, _, ok, err := a.findTextSearchConfig(ctx, names)
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
+		return nil, pgerr.New(pgerr.UndefinedObject, "text search configuration %q does not exist", strings.Join(names, "."))
+	case c == nil:
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of text search configuration %s", names[len(names)-1])
+	}
+	nc := *c
+	return &textSearchObject{config: &nc, kind: "configuration", schema: c.Schema, name: c.Name, owner: &nc.Owner, comment: &nc.Comment}, nil
+}
+
+// put stores the object as schema.name, dropping it where it was; a
+// dictionary renamed or moved is renamed in the configurations mapping
+// to it.
+func (o *textSearchObject) put(ctx context.Context, a *analyzer, schema, name string) error {
+	root := a.tx.Root()
+	var err error
+	moved := schema != o.schema || name != o.name
+	if o.dict != nil {
+		if moved {
+			if _, ok, err := root.TextSearchDictionary(ctx, schema, name); err != nil {
+				return err
+			} else if ok {
+				return pgerr.New(pgerr.DuplicateObject, "text search dictionary %q already exists in schema %q", name, schema)
+			}
+			if root, err = root.DropTextSearchDictionary(ctx, o.schema, o.name); err != nil {
+				return err
+			}
+			if root, err = renameMappedDictionary(ctx, root, o.schema+"."+o.name, schema+"."+name); err != nil {
+				return err
+			}
+		}
+		o.dict.Schema, o.dict.Name = schema, name
+		root, err = root.PutTextSearchDictionary(ctx, o.dict)
+	} else {
+		if moved {
+			if _, ok, err := root.TextSearchConfig(ctx, schema, name); err != nil {
+				return err
+			} else if ok {
+				return pgerr.New(pgerr.DuplicateObject, "text search configuration %q already exists in schema %q", name, schema)
+			}
+			if root, err = root.DropTextSearchConfig(ctx, o.schema, o.name); err != nil {
+				return err
+			}
+		}
+		o.config.Schema, o.config.Name = schema, name
+		root, err = root.PutTextSearchConfig(ctx, o.config)
+	}
+	if err != nil {
+		return err
+	}
+	a.tx.SetRoot(root)
+	return nil
+}
+
+// renameMappedDictionary returns root with the configurations' mappings
+// to dictionary from mapping to to instead.
+func renameMappedDictionary(ctx context.Context, root versioning.RootValue, from, to string) (versioning.RootValue, error) {
+	configs, err := root.TextSearchConfigs(ctx)
+	if err != nil {
+		return root, err
+	}
+	for _, c := range configs {
+		changed := false
+		nc := *c
+		nc.Mappings = slices.Clone(c.Mappings)
+		for i := range nc.Mappings {
+			if j := slices.Index(nc.Mappings[i].Dictionaries, from); j >= 0 {
+				nc.Mappings[i].Dictionaries = slices.Clone(nc.Mappings[i].Dictionaries)
+				nc.Mappings[i].Dictionaries[j], changed = to, true
+			}
+		}
+		if changed {
+			if root, err = root.PutTextSearchConfig(ctx, &nc); err != nil {
+				return root, err
+			}
+		}
+	}
+	return root, nil
+}
+
+// alterTextSearchOwner runs ALTER TEXT SEARCH DICTIONARY or
+// CONFIGURATION ... OWNER TO owner.
+func (a *analyzer) alterTextSearchOwner(ctx context.Context, s *pg.AlterOwnerStmt) (string, error) {
+	o, err := a.findTextSearchObject(ctx, s.ObjectType, planner.NameList(s.Object.GetList().GetItems()))
+	if err != nil {
+		return "", err
+	}
+	if *o.owner, err = a.newOwner(s.Newowner, *o.owner); err != nil {
+		return "", err
+	}
+	return "ALTER TEXT SEARCH " + strings.ToUpper(o.kind), o.put(ctx, a, o.schema, o.name)
+}
+
+// renameTextSearch runs ALTER TEXT SEARCH DICTIONARY or CONFIGURATION
+// ... RENAME TO.
+func (a *analyzer) renameTextSearch(ctx context.Context, s *pg.RenameStmt) (string, error) {
+	o, err := a.findTextSearchObject(ctx, s.RenameType, planner.NameList(s.Object.GetList().GetItems()))
+	if err != nil {
+		return "", err
+	}
+	if err := a.requireTextSearchOwner(*o.owner, o.kind, o.name); err != nil {
+		return "", err
+	}
+	return "ALTER TEXT SEARCH " + strings.ToUpper(o.kind), o.put(ctx, a, o.schema, s.Newname)
+}
+
+// setTextSearchSchema runs ALTER TEXT SEARCH DICTIONARY or
+// CONFIGURATION ... SET SCHEMA.
+func (a *analyzer) setTextSearchSchema(ctx context.Context, s *pg.AlterObjectSchemaStmt) (string, error) {
+	o, err := a.findTextSearchObject(ctx, s.ObjectType, planner.NameList(s.Object.GetList().GetItems()))
+	if err != nil {
+		return "", err
+	}
+	if err := a.requireTextSearchOwner(*o.owner, o.kind, o.name); err != nil {
+		return "", err
+	}
+	if err := a.requireSchemaCreate(ctx, s.Newschema); err != nil {
+		return "", err
+	}
+	return "ALTER TEXT SEARCH " + strings.ToUpper(o.kind), o.put(ctx, a, s.Newschema, o.name)
+}
+
+// commentTextSearch runs COMMENT ON TEXT SEARCH DICTIONARY or
+// CONFIGURATION.
+func (a *analyzer) commentTextSearch(ctx context.Context, objType pg.ObjectType, names []string, text string) error {
+	o, err := a.findTextSearchObject(ctx, objType, names)
+	if err != nil {
+		return err
+	}
+	if err := a.requireTextSearchOwner(*o.owner, o.kind, o.name); err != nil {
+		return err
+	}
+	*o.comment = text
+	return o.put(ctx, a, o.schema, o.name)
 }

@@ -161,6 +161,23 @@ func init() {
 		}
 		return exec.Null, nil
 	})
+	// A text search configuration or dictionary is visible when its name
+	// alone finds it: it prints unqualified (textSearchOut). The parser
+	// and the templates are pg_catalog's.
+	for name, typ := range map[string]uint32{"pg_ts_config_is_visible": exec.OIDRegconfig, "pg_ts_dict_is_visible": exec.OIDRegdictionary} {
+		registerStrict(name, oid, exec.OIDBool, func(s *Session, env *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			n, err := s.textSearchOut(env, typ, uint32(a[0].I))
+			if err != nil || n == "" {
+				return exec.Null, err
+			}
+			return exec.DBool(!strings.Contains(n, ".")), nil
+		})
+	}
+	for _, name := range []string{"pg_ts_parser_is_visible", "pg_ts_template_is_visible"} {
+		registerStrict(name, oid, exec.OIDBool, func(*Session, *exec.Env, []exec.Datum) (exec.Datum, error) {
+			return exec.DBool(true), nil
+		})
+	}
 	registerStrict("pg_get_partkeydef", oid, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 		r, ok := snap.RelationByOID(oid)
 		if !ok || r.Table == nil || !r.Table.Partitioned() {
