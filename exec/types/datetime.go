@@ -518,7 +518,7 @@ func isPunct(c byte) bool { return c > ' ' && c < 0x7f && !isAlnum(c) }
 // strtol mimics C's strtol on s: leading whitespace, an optional sign, then
 // digits. It returns the value, the rest of s after the number (all of s if
 // there were no digits), and whether the value fell outside [min, max].
-func strtol(s string, min, max int64) (v int64, rest string, erange bool) {
+func Strtol(s string, min, max int64) (v int64, rest string, erange bool) {
 	i := 0
 	for i < len(s) && isSpace(s[i]) {
 		i++
@@ -554,7 +554,7 @@ func strtol(s string, min, max int64) (v int64, rest string, erange bool) {
 }
 
 func strtoint(s string) (int, string, bool) {
-	v, r, e := strtol(s, math.MinInt32, math.MaxInt32)
+	v, r, e := Strtol(s, math.MinInt32, math.MaxInt32)
 	return int(v), r, e
 }
 
@@ -591,7 +591,7 @@ func parseFractionalSecond(s string) (int64, int) {
 func decodeTimeCommon(str string, rangeMask int) (hour int64, min, sec int, fsec int64, dterr int) {
 	var rest string
 	var e bool
-	hour, rest, e = strtol(str, math.MinInt64, math.MaxInt64)
+	hour, rest, e = Strtol(str, math.MinInt64, math.MaxInt64)
 	if e {
 		return 0, 0, 0, 0, dterrFieldOverflow
 	}
@@ -672,7 +672,7 @@ func timeOverflows(hour, min, sec int, fsec int64) bool {
 
 // atoi is C's atoi on a digit string (no overflow check, as in PostgreSQL).
 func atoi(s string) int {
-	v, _, _ := strtol(s, math.MinInt64, math.MaxInt64)
+	v, _, _ := Strtol(s, math.MinInt64, math.MaxInt64)
 	return int(int32(v))
 }
 

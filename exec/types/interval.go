@@ -212,7 +212,7 @@ func decodeInterval(fields []field, rangeMask int, style IntervalStyle, it *itmI
 					typ = dtkSecond
 				}
 			}
-			val, rest, e := strtol(f.s, math.MinInt64, math.MaxInt64)
+			val, rest, e := Strtol(f.s, math.MinInt64, math.MaxInt64)
 			if e {
 				return dterrFieldOverflow
 			}

@@ -144,22 +144,15 @@ func (a *analyzer) alterTextSearchDictionary(s *pg.AlterTSDictionaryStmt) (plann
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		names := planner.NameList(s.Dictname)
-		d, _, ok, err := a.findTextSearchDict(ctx, names)
+		o, err := a.findTextSearchObject(ctx, pg.ObjectType_OBJECT_TSDICTIONARY, planner.NameList(s.Dictname))
 		if err != nil {
 			return "", err
 		}
-		if !ok {
-			return "", pgerr.New(pgerr.UndefinedObject, "text search dictionary %q does not exist", strings.Join(names, "."))
-		}
-		if d == nil {
-			return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of text search dictionary %s", names[len(names)-1])
-		}
-		if err := a.requireTextSearchOwner(d.Owner, "dictionary", d.Name); err != nil {
+		if err := a.requireTextSearchOwner(*o.owner, o.kind, o.name); err != nil {
 			return "", err
 		}
-		nd := *d
-		nd.Options = slices.Clone(d.Options)
+		nd := *o.dict
+		nd.Options = slices.Clone(nd.Options)
 		for _, n := range s.Options {
 			de := n.GetDefElem()
 			nd.Options = slices.DeleteFunc(nd.Options, func(o sqldef.TextSearchOption) bool { return o.Name == de.Defname })
@@ -262,20 +255,14 @@ func (a *analyzer) alterTextSearchConfig(s *pg.AlterTSConfigurationStmt) (planne
 		if err := a.tx.CheckWritable(); err != nil {
 			return "", err
 		}
-		names := planner.NameList(s.Cfgname)
-		c, _, ok, err := a.findTextSearchConfig(ctx, names)
+		o, err := a.findTextSearchObject(ctx, pg.ObjectType_OBJECT_TSCONFIGURATION, planner.NameList(s.Cfgname))
 		if err != nil {
 			return "", err
 		}
-		if !ok {
-			return "", pgerr.New(pgerr.UndefinedObject, "text search configuration %q does not exist", strings.Join(names, "."))
-		}
-		if c == nil {
-			return "", pgerr.New(pgerr.InsufficientPrivilege, "must be owner of text search configuration %s", names[len(names)-1])
-		}
-		if err := a.requireTextSearchOwner(c.Owner, "configuration", c.Name); err != nil {
+		if err := a.requireTextSearchOwner(*o.owner, o.kind, o.name); err != nil {
 			return "", err
 		}
+		c := o.config
 		var tokens []int
 		for _, t := range s.Tokentype {
 			alias := t.GetString_().GetSval()

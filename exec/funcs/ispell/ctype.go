@@ -1,8 +1,11 @@
 package ispell
 
 import (
+	"math"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // The character classes below are those of a PostgreSQL database whose
@@ -137,47 +140,16 @@ func lower(s string) string {
 	return string(out)
 }
 
-// strtol is C's strtol(s, &end, 10) on a 64-bit long: leading white space,
-// an optional sign, decimal digits. It returns the value, the index just
-// past the digits (0 when there were none, as strtol sets end to s) and
-// whether the value overflowed (errno ERANGE), in which case it is clamped.
+// strtol is C's strtol(s, &end, 10) on a 64-bit long (types.Strtol):
+// the value, the index just past the digits (0 when there were none, as
+// strtol sets end to s) and whether the value overflowed (errno ERANGE),
+// in which case it is clamped.
 func strtol(s string) (v int64, end int, erange bool) {
-	i := 0
-	for i < len(s) && isSpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	var u uint64
-	for i < len(s) && isDigit(s[i]) {
-		d := uint64(s[i] - '0')
-		if !erange {
-			if u > (1<<64-1-d)/10 {
-				erange = true
-			} else {
-				u = u*10 + d
-			}
-		}
-		i++
-	}
-	if i == start {
+	v, rest, erange := types.Strtol(s, math.MinInt64, math.MaxInt64)
+	if len(rest) == len(s) {
 		return 0, 0, false
 	}
-	switch {
-	case erange, !neg && u > 1<<63-1, neg && u > 1<<63:
-		erange = true
-		if neg {
-			return -1 << 63, i, true
-		}
-		return 1<<63 - 1, i, true
-	case neg:
-		return -int64(u), i, false
-	}
-	return int64(u), i, false
+	return v, len(s) - len(rest), erange
 }
 
 // atoi is glibc's atoi: strtol's value cut to a C int.
