@@ -14,6 +14,7 @@ import (
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
 	"github.com/prollypg/prollypg/exec/types"
+	"golang.org/x/text/unicode/norm"
 )
 
 // The string functions of PostgreSQL's varlena.c and oracle_compat.c,
@@ -611,6 +612,35 @@ func registerString() {
 	strFn("to_hex", []uint32{exec.OIDInt4}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(toHex(a[0].I, 32)), nil })
 	strFn("to_hex", []uint32{exec.OIDInt8}, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(toHex(a[0].I, 64)), nil })
 	strFn("quote_ident", t1, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(QuoteIdent(a[0].S)), nil })
+	// Unicode normalization (normalize, IS [NOT] form NORMALIZED), the
+	// form NFC unless given.
+	normalize := func(a []exec.Datum) (string, norm.Form, error) {
+		form := "NFC"
+		if len(a) > 1 {
+			form = strings.ToUpper(strings.TrimSpace(a[1].S))
+		}
+		f, ok := map[string]norm.Form{"NFC": norm.NFC, "NFD": norm.NFD, "NFKC": norm.NFKC, "NFKD": norm.NFKD}[form]
+		if !ok {
+			return "", 0, pgerr.New(pgerr.InvalidParameterValue, "invalid normalization form: %s", a[1].S)
+		}
+		return a[0].S, f, nil
+	}
+	for _, args := range [][]uint32{t1, t2} {
+		strFn("normalize", args, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			s, f, err := normalize(a)
+			if err != nil {
+				return exec.Null, err
+			}
+			return exec.DText(f.String(s)), nil
+		})
+		strFn("is_normalized", args, exec.OIDBool, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) {
+			s, f, err := normalize(a)
+			if err != nil {
+				return exec.Null, err
+			}
+			return exec.DBool(f.IsNormalString(s)), nil
+		})
+	}
 	strFn("quote_literal", t1, exec.OIDText, func(_ *exec.Env, a []exec.Datum) (exec.Datum, error) { return exec.DText(QuoteLiteral(a[0].S)), nil })
 	exec.Register(&exec.Func{Name: "quote_literal", Args: []uint32{exec.OIDAny}, Ret: exec.OIDText, Strict: true, Build: func(ts []exec.T) (exec.Fn, exec.T, error) {
 		return func(env *exec.Env, a []exec.Datum) (exec.Datum, error) {
