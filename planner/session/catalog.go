@@ -178,6 +178,7 @@ func init() {
 			return exec.DBool(true), nil
 		})
 	}
+	registerStrict("pg_describe_object", []uint32{exec.OIDOid, exec.OIDOid, exec.OIDInt4}, exec.OIDText, (*Session).describeObject)
 	registerStrict("pg_get_partkeydef", oid, exec.OIDText, onCatalog(func(_ *Session, _ *exec.Env, _ []exec.Datum, snap *catalog.Snapshot, oid uint32) (exec.Datum, error) {
 		r, ok := snap.RelationByOID(oid)
 		if !ok || r.Table == nil || !r.Table.Partitioned() {
