@@ -18,7 +18,7 @@ func AppendBinary(dst []byte, t T, d Datum) ([]byte, error) {
 		return types.AppendInt2Binary(dst, int16(d.I)), nil
 	case OIDInt4:
 		return types.AppendInt4Binary(dst, int32(d.I)), nil
-	case OIDOid, OIDXid, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary:
+	case OIDOid, OIDXid, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary, OIDRegprocedure:
 		return types.AppendOidBinary(dst, types.Oid(d.I)), nil
 	case OIDInt8, OIDXid8:
 		return types.AppendInt8Binary(dst, d.I), nil
@@ -120,7 +120,7 @@ func DecodeBinary(t T, b []byte) (Datum, error) {
 		var v int32
 		v, err = types.ParseInt4Binary(b)
 		d = DInt(int64(v))
-	case OIDOid, OIDXid, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary:
+	case OIDOid, OIDXid, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary, OIDRegprocedure:
 		var v types.Oid
 		v, err = types.ParseOidBinary(b)
 		d = DInt(int64(v))

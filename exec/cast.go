@@ -56,7 +56,7 @@ func ParseText(t T, s string, st *Settings) (Datum, error) {
 			return Null, err
 		}
 		return DHstore(h), nil
-	case OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary:
+	case OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary, OIDRegprocedure:
 		// A number is the OID itself; a name needs the catalog, which the
 		// planner's casts consult (planner/regclass.go).
 		v, err := types.ParseOid(s)

@@ -22,7 +22,7 @@ func AppendText(dst []byte, t T, d Datum, s *Settings) []byte {
 		return types.AppendInt(dst, d.I)
 	case OIDXid:
 		return types.AppendOid(dst, types.Oid(d.I))
-	case OIDOid, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary:
+	case OIDOid, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary, OIDRegprocedure:
 		if d.Kind == KindText || (t.OID != OIDOid && d.S != "") {
 			return append(dst, d.S...) // an OID alias carries its name
 		}

@@ -92,7 +92,7 @@ func KindOf(oid uint32) Kind {
 	switch oid {
 	case OIDBool:
 		return KindBool
-	case OIDInt2, OIDInt4, OIDInt8, OIDOid, OIDXid, OIDXid8, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary:
+	case OIDInt2, OIDInt4, OIDInt8, OIDOid, OIDXid, OIDXid8, OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary, OIDRegprocedure:
 		return KindInt
 	case OIDFloat4, OIDFloat8:
 		return KindFloat
@@ -163,7 +163,7 @@ var typeNames = map[uint32]string{
 	OIDUUID: "uuid", OIDInet: "inet", OIDCidr: "cidr", OIDJSONB: "jsonb", OIDTSVector: "tsvector", OIDTSQuery: "tsquery", OIDCIText: "citext", OIDHstore: "hstore", OIDVoid: "void", 2279: "trigger", OIDRecord: "record", OIDRegclass: "regclass",
 	OIDInt2Vector: "int2vector", OIDOidVector: "oidvector", OIDBit: "bit", OIDVarbit: "bit varying",
 	OIDPoint: "point", OIDLSeg: "lseg", OIDPath: "path", OIDBox: "box", OIDPolygon: "polygon", OIDLine: "line", OIDCircle: "circle",
-	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole", OIDRegconfig: "regconfig", OIDRegdictionary: "regdictionary",
+	OIDRegproc: "regproc", OIDRegtype: "regtype", OIDRegnamespace: "regnamespace", OIDRegrole: "regrole", OIDRegconfig: "regconfig", OIDRegdictionary: "regdictionary", OIDRegprocedure: "regprocedure",
 	uint32(types.OidInt4Range): "int4range", uint32(types.OidNumRange): "numrange", uint32(types.OidTsRange): "tsrange",
 	uint32(types.OidTstzRange): "tstzrange", uint32(types.OidDateRange): "daterange", uint32(types.OidInt8Range): "int8range",
 	uint32(types.OidInt4Multirange): "int4multirange", uint32(types.OidNumMultirange): "nummultirange",

@@ -12,6 +12,8 @@ const (
 	OIDRegrole      uint32 = 4096
 	// regconfig and regdictionary name text search configurations and
 	// dictionaries.
+	// regprocedure names a function with its argument types.
+	OIDRegprocedure  uint32 = 2202
 	OIDRegconfig     uint32 = 3734
 	OIDRegdictionary uint32 = 3769
 )
@@ -19,7 +21,7 @@ const (
 // IsRegType reports whether oid is one of the OID alias types.
 func IsRegType(oid uint32) bool {
 	switch oid {
-	case OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary:
+	case OIDRegclass, OIDRegproc, OIDRegtype, OIDRegnamespace, OIDRegrole, OIDRegconfig, OIDRegdictionary, OIDRegprocedure:
 		return true
 	}
 	return false

@@ -101,7 +101,7 @@ func typeCategory(oid uint32) (byte, bool) {
 	case exec.OIDBool:
 		return 'B', true
 	case exec.OIDInt2, exec.OIDInt4, exec.OIDInt8, exec.OIDFloat4, exec.OIDNumeric,
-		exec.OIDRegclass, exec.OIDRegproc, exec.OIDRegtype, exec.OIDRegnamespace, exec.OIDRegrole, exec.OIDRegconfig, exec.OIDRegdictionary:
+		exec.OIDRegclass, exec.OIDRegproc, exec.OIDRegtype, exec.OIDRegnamespace, exec.OIDRegrole, exec.OIDRegconfig, exec.OIDRegdictionary, exec.OIDRegprocedure:
 		return 'N', false
 	case exec.OIDFloat8, exec.OIDOid:
 		return 'N', true

@@ -37,7 +37,7 @@ var typeByName = map[string]uint32{
 	"timestamptz": exec.OIDTimestampTZ, "interval": exec.OIDInterval,
 	"uuid": exec.OIDUUID, "inet": exec.OIDInet, "cidr": exec.OIDCidr, "json": exec.OIDJSON, "jsonb": exec.OIDJSONB, "xml": exec.OIDXML, "oid": exec.OIDOid, "xid": exec.OIDXid, "xid8": exec.OIDXid8,
 	"regclass": exec.OIDRegclass, "regtype": exec.OIDRegtype, "regnamespace": exec.OIDRegnamespace,
-	"regrole": exec.OIDRegrole, "regproc": exec.OIDRegproc, "regconfig": exec.OIDRegconfig, "regdictionary": exec.OIDRegdictionary,
+	"regrole": exec.OIDRegrole, "regproc": exec.OIDRegproc, "regconfig": exec.OIDRegconfig, "regprocedure": exec.OIDRegprocedure, "regdictionary": exec.OIDRegdictionary,
 	"int2vector": exec.OIDInt2Vector, "oidvector": exec.OIDOidVector,
 	"tsvector": exec.OIDTSVector, "tsquery": exec.OIDTSQuery,
 	"point": exec.OIDPoint, "lseg": exec.OIDLSeg, "path": exec.OIDPath, "box": exec.OIDBox,

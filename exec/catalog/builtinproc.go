@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,6 +91,26 @@ var builtinProcs = sync.OnceValue(func() map[uint32]BuiltinProc {
 func LookupBuiltinProc(oid uint32) (BuiltinProc, bool) {
 	p, ok := builtinProcs()[oid]
 	return p, ok
+}
+
+// BuiltinProcBySignature returns the OID of the built-in overload of
+// name whose pg_proc parameter types are params (regprocedure input).
+func BuiltinProcBySignature(name string, params []uint32) (oid uint32, ok bool) {
+	eachBuiltinProc(func(o uint32, p BuiltinProc) {
+		if ok || p.Name != name {
+			return
+		}
+		if got, _ := builtinParams(p.Func); slices.Equal(got, params) {
+			oid, ok = o, true
+		}
+	})
+	return oid, ok
+}
+
+// Params returns the overload's pg_proc parameter types.
+func (p BuiltinProc) Params() []uint32 {
+	params, _ := builtinParams(p.Func)
+	return params
 }
 
 // builtinParams returns the pg_proc parameter types of f (a variadic

@@ -39,6 +39,7 @@ const (
 	OidRegclass     Oid = 2205
 	OidRegtype      Oid = 2206
 	OidRegconfig    Oid = 3734
+	OidRegprocedure Oid = 2202
 	OidRegnamespace Oid = 4089
 	OidRegrole      Oid = 4096
 	OidRegdict      Oid = 3769
@@ -81,6 +82,7 @@ const (
 	OidRegclassArray     Oid = 2210
 	OidRegtypeArray      Oid = 2211
 	OidRegconfigArray    Oid = 3735
+	OidRegprocedureArray Oid = 2207
 	OidRegnamespaceArray Oid = 4090
 	OidRegroleArray      Oid = 4097
 	OidRegdictArray      Oid = 3770

@@ -147,6 +147,8 @@ var Types = func() []Type {
 		base(OidRegconfig, "regconfig", 4, true, 'N', false, 0, OidRegconfigArray, "regconfigin", "regconfigout", "regconfigrecv", "regconfigsend", 'i', 'p', 'b'),
 		base(OidRegdict, "regdictionary", 4, true, 'N', false, 0, OidRegdictArray, "regdictionaryin", "regdictionaryout", "regdictionaryrecv", "regdictionarysend", 'i', 'p', 'b'),
 		arrayType(OidRegconfigArray, "_regconfig", OidRegconfig, 'i', 'A', 'b'),
+		base(OidRegprocedure, "regprocedure", 4, true, 'N', false, 0, OidRegprocedureArray, "regprocedurein", "regprocedureout", "regprocedurerecv", "regproceduresend", 'i', 'p', 'b'),
+		arrayType(OidRegprocedureArray, "_regprocedure", OidRegprocedure, 'i', 'A', 'b'),
 		base(OidRegnamespace, "regnamespace", 4, true, 'N', false, 0, OidRegnamespaceArray, "regnamespacein", "regnamespaceout", "regnamespacerecv", "regnamespacesend", 'i', 'p', 'b'),
 		base(OidRegrole, "regrole", 4, true, 'N', false, 0, OidRegroleArray, "regrolein", "regroleout", "regrolerecv", "regrolesend", 'i', 'p', 'b'),
 		arrayType(OidRegnamespaceArray, "_regnamespace", OidRegnamespace, 'i', 'A', 'b'),

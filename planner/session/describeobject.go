@@ -2,10 +2,8 @@ package session
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/prollypg/prollypg/exec"
-	"github.com/prollypg/prollypg/exec/catalog"
 	"github.com/prollypg/prollypg/planner"
 )
 
@@ -59,23 +57,12 @@ func (s *Session) describeObject(env *exec.Env, a []exec.Datum) (exec.Datum, err
 		}
 		text = "type " + name
 	case oidPgProcCatalog:
-		name, err := s.RegOut(env, exec.OIDRegproc, objID)
-		if err != nil || name == "" {
-			return exec.Null, err
-		}
-		// format_procedure: the input types, comma-separated.
 		// PostgreSQL 15 calls a procedure a function here too.
-		args := ""
-		if f, ok := snap.FunctionByOID(objID); ok {
-			types := make([]string, 0, len(f.Args))
-			for _, t := range f.InputTypes() {
-				types = append(types, exec.FormatTypeIn(env.Settings, t, -1))
-			}
-			args = strings.Join(types, ",")
-		} else if p, ok := catalog.LookupBuiltinProc(objID); ok {
-			args = strings.ReplaceAll(p.Arguments(settingsTypeNamer(env.Settings)), ", ", ",")
+		sig := s.regprocedureOut(env, snap, objID)
+		if sig == "" {
+			return exec.Null, nil
 		}
-		text = fmt.Sprintf("function %s(%s)", name, args)
+		text = "function " + sig
 	case oidPgConstraintCatalog:
 		c, ok := snap.ConstraintByOID(objID)
 		switch {

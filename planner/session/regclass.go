@@ -66,6 +66,8 @@ func (s *Session) RegIn(env *exec.Env, typ uint32, text string) (exec.Datum, err
 		return exec.Null, pgerr.New(pgerr.UndefinedObject, "schema %q does not exist", parts[0])
 	case exec.OIDRegconfig, exec.OIDRegdictionary:
 		return s.textSearchIn(env, typ, text)
+	case exec.OIDRegprocedure:
+		return s.regprocedureIn(env, text)
 	case exec.OIDRegrole:
 		parts, err := exec.ParseQualifiedName(text)
 		if err != nil || len(parts) != 1 {
@@ -117,23 +119,10 @@ func (s *Session) typeNameOID(env *exec.Env, tn *pg.TypeName) (oid uint32, name 
 // regprocedure's input does: name(type, ...), schema-qualified or found
 // on the search path. ok is false when there is none.
 func (s *Session) functionBySignature(env *exec.Env, text string) (*sqldef.Function, bool, error) {
-	r, err := pg.Parse("DROP FUNCTION " + text)
-	if err != nil || len(r.Stmts) != 1 || len(r.Stmts[0].Stmt.GetDropStmt().GetObjects()) != 1 {
-		return nil, false, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type regprocedure: %q", text)
+	schema, name, inputs, err := s.parseSignature(env, text)
+	if err != nil {
+		return nil, false, err
 	}
-	ow := r.Stmts[0].Stmt.GetDropStmt().GetObjects()[0].GetObjectWithArgs()
-	var inputs []uint32
-	for _, n := range ow.Objargs {
-		oid, _, ok, err := s.typeNameOID(env, n.GetTypeName())
-		if err != nil {
-			return nil, false, err
-		}
-		if !ok {
-			return nil, false, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", planner.OpName(n.GetTypeName().Names))
-		}
-		inputs = append(inputs, oid)
-	}
-	schema, name := planner.SplitName(planner.NameList(ow.Objname))
 	schemas := s.RelationPath()
 	if schema != "" {
 		schemas = []string{s.ResolveSchemaName(schema)}
@@ -145,6 +134,75 @@ func (s *Session) functionBySignature(env *exec.Env, text string) (*sqldef.Funct
 		}
 	}
 	return nil, false, nil
+}
+
+// parseSignature reads a function signature, name(type, ...), into its
+// schema ("" when unqualified), name and argument types.
+func (s *Session) parseSignature(env *exec.Env, text string) (schema, name string, inputs []uint32, err error) {
+	r, err := pg.Parse("DROP FUNCTION " + text)
+	if err != nil || len(r.Stmts) != 1 || len(r.Stmts[0].Stmt.GetDropStmt().GetObjects()) != 1 {
+		return "", "", nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type regprocedure: %q", text)
+	}
+	ow := r.Stmts[0].Stmt.GetDropStmt().GetObjects()[0].GetObjectWithArgs()
+	for _, n := range ow.Objargs {
+		oid, _, ok, err := s.typeNameOID(env, n.GetTypeName())
+		if err != nil {
+			return "", "", nil, err
+		}
+		if !ok {
+			return "", "", nil, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", planner.OpName(n.GetTypeName().Names))
+		}
+		inputs = append(inputs, oid)
+	}
+	schema, name = planner.SplitName(planner.NameList(ow.Objname))
+	return schema, name, inputs, nil
+}
+
+// regprocedureIn is regprocedure's input: a user function by its
+// signature, or a built-in overload.
+func (s *Session) regprocedureIn(env *exec.Env, text string) (exec.Datum, error) {
+	f, ok, err := s.functionBySignature(env, text)
+	if err != nil {
+		return exec.Null, err
+	}
+	if ok {
+		oid := catalog.FunctionOID(f)
+		name, err := s.RegOut(env, exec.OIDRegprocedure, oid)
+		return exec.DRegOID(oid, name), err
+	}
+	schema, name, inputs, err := s.parseSignature(env, text)
+	if err != nil {
+		return exec.Null, err
+	}
+	if schema == "" || schema == "pg_catalog" {
+		if oid, ok := catalog.BuiltinProcBySignature(name, inputs); ok {
+			out, err := s.RegOut(env, exec.OIDRegprocedure, oid)
+			return exec.DRegOID(oid, out), err
+		}
+	}
+	return exec.Null, pgerr.New(pgerr.UndefinedFunction, "function %q does not exist", text)
+}
+
+// regprocedureOut is format_procedure: the function's name, qualified
+// when the search path would not find it, and its argument types.
+func (s *Session) regprocedureOut(env *exec.Env, snap *catalog.Snapshot, oid uint32) string {
+	var name string
+	var params []uint32
+	if f, ok := snap.FunctionByOID(oid); ok {
+		name, params = planner.QuoteIdent(f.Name), f.InputTypes()
+		if !snap.FunctionVisible(f) {
+			name = planner.QuoteIdent(f.Schema) + "." + name
+		}
+	} else if p, ok := catalog.LookupBuiltinProc(oid); ok {
+		name, params = p.Name, p.Params()
+	} else {
+		return ""
+	}
+	types := make([]string, len(params))
+	for i, t := range params {
+		types[i] = exec.FormatTypeIn(env.Settings, t, -1)
+	}
+	return name + "(" + strings.Join(types, ",") + ")"
 }
 
 // RegOut returns the name an OID alias value prints as, "" when no object
@@ -168,6 +226,12 @@ func (s *Session) RegOut(env *exec.Env, typ, oid uint32) (string, error) {
 			return name, nil
 		}
 		return "", nil
+	case exec.OIDRegprocedure:
+		snap, err := s.snapshot(env)
+		if err != nil {
+			return "", err
+		}
+		return s.regprocedureOut(env, snap, oid), nil
 	case exec.OIDRegproc:
 		snap, err := s.snapshot(env)
 		if err != nil {
