@@ -41,7 +41,23 @@ func eachBuiltinProc(fn func(oid uint32, p BuiltinProc)) {
 			fn(BuiltinProcOID(name, first+i), BuiltinProc{Name: name, Func: aggSignature(a), Agg: true})
 		}
 	}
+	for i, f := range plannedSRFs {
+		first := len(exec.Overloads(f.Name)) + len(exec.SRFOverloads(f.Name)) + len(exec.AggOverloads(f.Name))
+		fn(BuiltinProcOID(f.Name, first+i), BuiltinProc{Name: f.Name, Func: f, Set: true})
+	}
 }
+
+// plannedSRFs are the set-returning functions the planner plans itself
+// rather than through the registry (generate_series over numbers is an
+// exec.Series), listed in pg_proc with their PostgreSQL signatures.
+var plannedSRFs = func() []*exec.Func {
+	var out []*exec.Func
+	for _, t := range []uint32{exec.OIDInt4, exec.OIDInt8, exec.OIDNumeric} {
+		out = append(out, &exec.Func{Name: "generate_series", Args: []uint32{t, t}, Ret: t},
+			&exec.Func{Name: "generate_series", Args: []uint32{t, t, t}, Ret: t})
+	}
+	return out
+}()
 
 // aggSignature is an aggregate's signature as pg_proc shows it: an
 // aggregated argument of any type is PostgreSQL's polymorphic type for
