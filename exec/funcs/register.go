@@ -59,6 +59,8 @@ func init() {
 		registerCIText,
 		registerTrgm,
 		registerHstore,
+		registerEncoding,
+		registerIdentFuncs,
 	} {
 		register()
 	}
