@@ -20,6 +20,22 @@ func (a *analyzer) existingSchema(ctx context.Context, schema string) (bool, err
 	return ok, err
 }
 
+// newObjectName resolves the name CREATE gives a schema object (an
+// operator, a text search dictionary or configuration): the transaction
+// must be writable, the object goes in the schema its name gives or the
+// first of the search path (creationSchema), and the current role must
+// hold CREATE there.
+func (a *analyzer) newObjectName(ctx context.Context, names []string) (schema, name string, err error) {
+	if err := a.tx.CheckWritable(); err != nil {
+		return "", "", err
+	}
+	schema, name = planner.SplitName(names)
+	if schema, err = a.creationSchema(ctx, schema, -1); err != nil {
+		return "", "", err
+	}
+	return schema, name, a.requireSchemaCreate(ctx, schema)
+}
+
 // creationSchema returns the schema a new object named in schema (""
 // when unqualified) goes in.
 func (a *analyzer) creationSchema(ctx context.Context, schema string, loc int32) (string, error) {

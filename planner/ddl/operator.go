@@ -131,15 +131,8 @@ func validOperatorName(name string) bool {
 // createOperator is CREATE OPERATOR.
 func (a *analyzer) createOperator(s *pg.DefineStmt) (planner.Utility, error) {
 	return func(ctx context.Context) (string, error) {
-		if err := a.tx.CheckWritable(); err != nil {
-			return "", err
-		}
-		schema, name := planner.SplitName(planner.NameList(s.Defnames))
-		schema, err := a.creationSchema(ctx, schema, -1)
+		schema, name, err := a.newObjectName(ctx, planner.NameList(s.Defnames))
 		if err != nil {
-			return "", err
-		}
-		if err := a.requireSchemaCreate(ctx, schema); err != nil {
 			return "", err
 		}
 		def, err := a.operatorDef(ctx, s.Definition, schema, name)

@@ -91,15 +91,8 @@ func dictionaryOption(d *pg.DefElem) sqldef.TextSearchOption {
 // createTextSearchDictionary runs CREATE TEXT SEARCH DICTIONARY.
 func (a *analyzer) createTextSearchDictionary(s *pg.DefineStmt) (planner.Utility, error) {
 	return func(ctx context.Context) (string, error) {
-		if err := a.tx.CheckWritable(); err != nil {
-			return "", err
-		}
-		schema, name := planner.SplitName(planner.NameList(s.Defnames))
-		schema, err := a.creationSchema(ctx, schema, -1)
+		schema, name, err := a.newObjectName(ctx, planner.NameList(s.Defnames))
 		if err != nil {
-			return "", err
-		}
-		if err := a.requireSchemaCreate(ctx, schema); err != nil {
 			return "", err
 		}
 		d := &sqldef.TextSearchDictionary{Schema: schema, Name: name, Owner: a.s.CurrentRole()}
@@ -186,15 +179,8 @@ func (a *analyzer) requireTextSearchOwner(owner, kind, name string) error {
 // default parser or as a copy of another configuration's mappings.
 func (a *analyzer) createTextSearchConfig(s *pg.DefineStmt) (planner.Utility, error) {
 	return func(ctx context.Context) (string, error) {
-		if err := a.tx.CheckWritable(); err != nil {
-			return "", err
-		}
-		schema, name := planner.SplitName(planner.NameList(s.Defnames))
-		schema, err := a.creationSchema(ctx, schema, -1)
+		schema, name, err := a.newObjectName(ctx, planner.NameList(s.Defnames))
 		if err != nil {
-			return "", err
-		}
-		if err := a.requireSchemaCreate(ctx, schema); err != nil {
 			return "", err
 		}
 		var parser, source *pg.DefElem
