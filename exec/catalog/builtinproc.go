@@ -17,6 +17,9 @@ type BuiltinProc struct {
 	// Agg marks an aggregate: Func then holds only its name, argument and
 	// result types, and is not called.
 	Agg bool
+	// Window marks a window function, which the planner plans itself
+	// (Func holds only its signature).
+	Window bool
 }
 
 // eachBuiltinProc calls fn with every built-in overload and its OID: the
@@ -45,7 +48,34 @@ func eachBuiltinProc(fn func(oid uint32, p BuiltinProc)) {
 		first := len(exec.Overloads(f.Name)) + len(exec.SRFOverloads(f.Name)) + len(exec.AggOverloads(f.Name))
 		fn(BuiltinProcOID(f.Name, first+i), BuiltinProc{Name: f.Name, Func: f, Set: true})
 	}
+	seen := map[string]int{}
+	for _, p := range plannedFuncs {
+		name := p.Func.Name
+		first := len(exec.Overloads(name)) + len(exec.SRFOverloads(name)) + len(exec.AggOverloads(name))
+		fn(BuiltinProcOID(name, first+seen[name]), p)
+		seen[name]++
+	}
 }
+
+// plannedFuncs are the other functions the planner plans itself: the
+// window functions and the session's random() and setseed(), listed with
+// PostgreSQL's signatures.
+var plannedFuncs = func() []BuiltinProc {
+	I4, I8, F8, E, C := exec.OIDInt4, exec.OIDInt8, exec.OIDFloat8, exec.OIDAnyElement, exec.OIDAnyCompatible
+	w := func(name string, ret uint32, strict bool, args ...uint32) BuiltinProc {
+		// pg_proc has the window functions immutable.
+		return BuiltinProc{Name: name, Window: true, Func: &exec.Func{Name: name, Args: args, Ret: ret, Immutable: true, Strict: strict}}
+	}
+	return []BuiltinProc{
+		w("row_number", I8, false), w("rank", I8, false), w("dense_rank", I8, false),
+		w("percent_rank", F8, false), w("cume_dist", F8, false), w("ntile", I4, true, I4),
+		w("lag", E, true, E), w("lag", E, true, E, I4), w("lag", C, true, C, I4, C),
+		w("lead", E, true, E), w("lead", E, true, E, I4), w("lead", C, true, C, I4, C),
+		w("first_value", E, true, E), w("last_value", E, true, E), w("nth_value", E, true, E, I4),
+		{Name: "random", Func: &exec.Func{Name: "random", Ret: F8, Strict: true}},
+		{Name: "setseed", Func: &exec.Func{Name: "setseed", Args: []uint32{F8}, Ret: exec.OIDVoid, Strict: true}},
+	}
+}()
 
 // plannedSRFs are the set-returning functions the planner plans itself
 // rather than through the registry (generate_series over numbers is an
@@ -194,6 +224,9 @@ func builtinProcRow(oid uint32, p BuiltinProc) exec.Row {
 		volatility = 'i'
 	case p.Agg:
 		volatility, kind, src = 'i', 'a', "aggregate_dummy" // as PostgreSQL's built-in aggregates
+	}
+	if p.Window {
+		kind = 'w'
 	}
 	return exec.Row{
 		dOID(oid), dText(name), dOID(OIDPgCatalog), dOID(OIDBootstrapRole), dOID(12),
