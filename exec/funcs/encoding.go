@@ -3,12 +3,12 @@ package funcs
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/text/encoding/charmap"
 
 	"github.com/prollypg/prollypg/exec"
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // Character set conversion: convert_from, convert_to and convert between
@@ -81,7 +81,7 @@ func (e textEncoding) decode(b []byte) (string, error) {
 		return string(s), err
 	}
 	if e.name == "UTF8" {
-		if err := checkUTF8(b); err != nil {
+		if err := types.ValidateUTF8(b); err != nil {
 			return "", err
 		}
 	}
@@ -108,23 +108,6 @@ func (e textEncoding) encode(s string) ([]byte, error) {
 		out = append(out, c)
 	}
 	return out, nil
-}
-
-// checkUTF8 fails on bytes that are not valid UTF-8 (or hold NUL), with
-// PostgreSQL's report of the first bad sequence.
-func checkUTF8(b []byte) error {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 || r == 0 {
-			var seq []string
-			for j := i; j < len(b) && j < i+max(n, 1); j++ {
-				seq = append(seq, fmt.Sprintf("0x%02x", b[j]))
-			}
-			return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", strings.Join(seq, " "))
-		}
-		i += n
-	}
-	return nil
 }
 
 func registerEncoding() {

@@ -458,6 +458,12 @@ func tsDictionaryNamed(env *exec.Env, name string) (*tsDictionary, error) {
 // tsConfigNamed finds a configuration as regconfig input does: the
 // built-in simple and english, then the catalog's along the search path.
 func tsConfigNamed(env *exec.Env, name string) (*tsConfig, error) {
+	// The built-ins by their usual spellings, without parsing: a call
+	// per row names one ('english', default_text_search_config's
+	// 'pg_catalog.english').
+	if c, ok := tsConfigs[strings.TrimPrefix(name, "pg_catalog.")]; ok {
+		return c, nil
+	}
 	parts, err := exec.ParseQualifiedName(name)
 	if err != nil {
 		return nil, err

@@ -103,7 +103,7 @@ func (a *analyzer) createTextSearchDictionary(s *pg.DefineStmt) (planner.Utility
 				continue
 			}
 			ts, tn := planner.SplitName(strings.Split(planner.DefText(de.Arg), "."))
-			if (ts != "" && ts != "pg_catalog") || !slices.Contains(funcs.TextSearchTemplates, tn) && tn != "thesaurus" {
+			if (ts != "" && ts != "pg_catalog") || !slices.Contains(funcs.TextSearchTemplates, tn) {
 				return "", pgerr.New(pgerr.UndefinedObject, "text search template %q does not exist", planner.DefText(de.Arg))
 			}
 			d.Template = tn

@@ -2,11 +2,10 @@ package ispell
 
 import (
 	"errors"
-	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // eachLine calls fn for every line of data in order, each with its
@@ -95,32 +94,13 @@ func fgetsLines(data string) func() (string, bool) {
 // errStop ends eachLine without error.
 var errStop = errors.New("ispell: stop reading")
 
-// checkEncoding is pg_verify_mbstr for UTF-8: the first invalid sequence
-// (a NUL byte, which lines never hold, would count as one) is reported
-// with the bytes PostgreSQL shows, as many as its first byte announces, at
-// most those left and at most 8.
+// checkEncoding is pg_verify_mbstr for UTF-8 (types.ValidateUTF8, the
+// server's check of text from clients): the first invalid sequence is
+// reported with the bytes PostgreSQL shows.
 func checkEncoding(line string) error {
-	for i := 0; i < len(line); {
-		b := line[i]
-		if b != 0 && b < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if b != 0 {
-			if r, n := utf8.DecodeRuneInString(line[i:]); r != utf8.RuneError || n > 1 {
-				i += n
-				continue
-			}
-		}
-		n := min(mblen(b), len(line)-i, 8)
-		var sb strings.Builder
-		for j := 0; j < n; j++ {
-			if j > 0 {
-				sb.WriteByte(' ')
-			}
-			fmt.Fprintf(&sb, "0x%02x", line[i+j])
-		}
-		return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", sb.String())
+	err := types.ValidateUTF8([]byte(line))
+	if te, ok := err.(*types.Error); ok {
+		return pgerr.New(pgerr.Code(te.Code), "%s", te.Message)
 	}
-	return nil
+	return err
 }
