@@ -91,7 +91,7 @@ func hexVal(c byte) (byte, bool) {
 func errHexDigit(s string) error {
 	n := 1
 	if s[0] >= 0x80 {
-		n = utfLen(s[0])
+		n = UTF8SeqLen(s[0])
 		if n > len(s) {
 			n = len(s)
 		}

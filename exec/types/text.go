@@ -23,14 +23,17 @@ func ValidateUTF8(b []byte) error {
 		}
 		r, n := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && n <= 1 {
-			return errEncoding(b[i:], utfLen(c))
+			return errEncoding(b[i:], UTF8SeqLen(c))
 		}
 		i += n
 	}
 	return nil
 }
 
-func utfLen(c byte) int {
+// UTF8SeqLen is the length of the UTF-8 sequence whose first byte is c,
+// as PostgreSQL's pg_utf_mblen reads it: 1 for ASCII and for a byte that
+// starts no sequence.
+func UTF8SeqLen(c byte) int {
 	switch {
 	case c&0xe0 == 0xc0:
 		return 2

@@ -1,6 +1,10 @@
 package ispell
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/prollypg/prollypg/exec/types"
+)
 
 // importAffixes reads the affix file, PostgreSQL's NIImportAffixes. It
 // starts out reading the ispell format:
@@ -41,7 +45,7 @@ func (b *builder) importAffixes(data string) error {
 				for s < len(line) && isSpace(line[s]) {
 					s++
 				}
-				if s < len(line) && mblen(line[s]) == 1 {
+				if s < len(line) && types.UTF8SeqLen(line[s]) == 1 {
 					if err := b.addCompoundFlag(line[s:], ffCompoundFlag); err != nil {
 						return err
 					}
@@ -73,7 +77,7 @@ func (b *builder) importAffixes(data string) error {
 			if s < len(line) && line[s] == '\\' {
 				s++
 			}
-			if s < len(line) && mblen(line[s]) == 1 {
+			if s < len(line) && types.UTF8SeqLen(line[s]) == 1 {
 				flag = line[s : s+1]
 				s++
 				if s == len(line) || line[s] == '#' || line[s] == ':' || isSpace(line[s]) {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/prollypg/prollypg/exec/pgerr"
+	"github.com/prollypg/prollypg/exec/types"
 )
 
 // condition is an affix rule's mask: what the word must look like, after
@@ -113,8 +114,8 @@ func compileRegis(mask string) []regisNode {
 // then.
 func matchRegis(nodes []regisNode, w []byte, suffix bool) (match, valid bool) {
 	n := 0
-	for i := 0; i < len(w); i += mblen(w[i]) {
-		if i+mblen(w[i]) > len(w) {
+	for i := 0; i < len(w); i += types.UTF8SeqLen(w[i]) {
+		if i+types.UTF8SeqLen(w[i]) > len(w) {
 			return false, false
 		}
 		n++
@@ -125,11 +126,11 @@ func matchRegis(nodes []regisNode, w []byte, suffix bool) (match, valid bool) {
 	i := 0
 	if suffix {
 		for skip := n - len(nodes); skip > 0; skip-- {
-			i += mblen(w[i])
+			i += types.UTF8SeqLen(w[i])
 		}
 	}
 	for _, nd := range nodes {
-		cl := mblen(w[i])
+		cl := types.UTF8SeqLen(w[i])
 		if hasChar(nd.chars, w[i:i+cl]) == nd.none {
 			return false, true
 		}
@@ -203,7 +204,7 @@ func (r *pgRuneReader) ReadRune() (rune, int, error) {
 		return 0, 0, io.EOF
 	}
 	c := r.b[r.i]
-	n := mblen(c)
+	n := types.UTF8SeqLen(c)
 	if r.i+n > len(r.b) {
 		r.i = len(r.b)
 		return 0, 0, io.EOF

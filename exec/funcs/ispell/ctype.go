@@ -13,27 +13,9 @@ import (
 // are classified by the C library's 8-bit table (ASCII only), characters of
 // several bytes by the wide-character functions, which follow Unicode.
 
-// mblen is the length PostgreSQL's pg_mblen gives the UTF-8 character that
-// starts with b. It looks at the first byte only, so for a stray
-// continuation byte it says 1, and the caller must clamp it at the end of
-// the string.
-func mblen(b byte) int {
-	switch {
-	case b < 0x80:
-		return 1
-	case b&0xe0 == 0xc0:
-		return 2
-	case b&0xf0 == 0xe0:
-		return 3
-	case b&0xf8 == 0xf0:
-		return 4
-	}
-	return 1
-}
-
-// charLen is mblen of s[i], clamped to the end of s.
+// charLen is types.UTF8SeqLen of s[i], clamped to the end of s.
 func charLen[S ~string | ~[]byte](s S, i int) int {
-	n := mblen(s[i])
+	n := types.UTF8SeqLen(s[i])
 	if i+n > len(s) {
 		n = len(s) - i
 	}
